@@ -1,0 +1,200 @@
+/**
+ * ApiModel → the plain rows the Markdown templates print. Everything a
+ * table shows is computed here, so templates only lay it out.
+ */
+import type { ApiModel, BindingModel, OperationModel } from "../model/model-types.js";
+import type { RouteTable } from "./route-table.js";
+
+const code = (s: string) => "`" + s + "`";
+
+/**
+ * The URL shape of a template, as the specification writes routes:
+ * `{id=*}` → `{id}`; the "*" inside a resource-name variable such as
+ * `{name=tasks/*}` become named placeholders (override
+ * `resourcePlaceholders`, else `id`, `id2`, …).
+ */
+export function urlShape(b: Pick<BindingModel, "template">, op: Pick<OperationModel, "resourcePlaceholders">): string {
+  let k = 0;
+  const placeholder = () => {
+    const name = op.resourcePlaceholders?.[k] ?? (k === 0 ? "id" : `id${k + 1}`);
+    k++;
+    return `{${name}}`;
+  };
+  const parts = b.template.segments.map((s) => {
+    if (s.kind === "literal") return s.value;
+    if (s.kind === "wildcard") return "*";
+    if (s.kind === "deepWildcard") return "**";
+    if (!s.explicit || (s.segments.length === 1 && s.segments[0]!.kind === "wildcard")) return `{${s.fieldPath.join(".")}}`;
+    return s.segments
+      .map((l) => (l.kind === "literal" ? l.value : l.kind === "wildcard" ? placeholder() : `{${s.fieldPath.join(".")}=**}`))
+      .join("/");
+  });
+  return "/" + parts.join("/") + (b.template.verb ? ":" + b.template.verb : "");
+}
+
+export function versionLabel(m: ApiModel): string {
+  return m.release ? `v${m.release}` : m.package;
+}
+
+function returns(m: ApiModel, op: OperationModel): string {
+  const name = m.messages.get(op.output)?.name ?? op.output;
+  return op.serverStreaming ? `stream of ${code(name)}` : code(name);
+}
+
+function route(b: BindingModel, op: OperationModel): string {
+  const shape = urlShape(b, op);
+  return shape === b.template.text ? code(`${b.method} ${shape}`) : `${code(`${b.method} ${shape}`)} (template ${code(b.template.text)})`;
+}
+
+export function operationsView(m: ApiModel) {
+  return {
+    title: `${m.service.name} ${versionLabel(m)}: operations across the three bindings`,
+    protoFile: m.protoFile,
+    package: m.package,
+    service: m.service.fullName,
+    protocolVersion: m.protocolVersion ?? "not set",
+    rows: m.operations.map((op) => {
+      const proto = op.bindings.filter((b) => b.origin !== "override");
+      return {
+        operation: op.canonicalName,
+        jsonrpc: code(op.jsonrpcMethod),
+        grpc: code(op.name),
+        grpcPath: code(op.grpcPath),
+        http: proto.filter((b) => !b.tenantVariant).map((b) => route(b, op)).join("<br>") || "none",
+        tenant: proto.filter((b) => b.tenantVariant).map((b) => route(b, op)).join("<br>") || "none",
+        returns: returns(m, op),
+        streaming: op.serverStreaming ? "server stream" : "unary",
+        request: code(m.messages.get(op.input)?.name ?? op.input),
+      };
+    }),
+    extraRoutes: m.operations.flatMap((op) =>
+      op.bindings.filter((b) => b.origin === "override").map((b) => ({ operation: op.name, route: route(b, op), note: b.note ?? "" })),
+    ),
+    specRoutes: m.operations
+      .filter((op) => op.specRoute !== undefined)
+      .map((op) => ({
+        operation: op.name,
+        spec: code(op.specRoute!),
+        proto: op.bindings.filter((b) => b.origin === "rule").map((b) => route(b, op)).join("<br>"),
+      })),
+    absent: m.absentOperations,
+  };
+}
+
+export function routesView(m: ApiModel, table: RouteTable) {
+  const byOp = new Map(m.operations.map((o) => [o.name, o]));
+  return {
+    title: `${m.service.name} ${versionLabel(m)}: HTTP+JSON routes`,
+    protoFile: m.protoFile,
+    count: table.routes.length,
+    tenantCount: table.routes.filter((r) => r.tenantVariant).length,
+    aliasCount: table.aliases.length,
+    rows: [...table.routes, ...table.aliases].sort((a, b) => a.priority - b.priority).map((r) => {
+      const op = byOp.get(r.operation)!;
+      const b = op.bindings.find((x) => x.template.text === r.template && x.method === r.method)!;
+      return {
+        priority: r.priority,
+        method: r.method,
+        template: code(r.template),
+        shape: code(urlShape(b, op)),
+        operation: r.operation,
+        tenant: r.tenantVariant ? "yes" : "",
+        origin: r.origin === "additional_binding" ? "additional binding" : r.origin === "override" ? "alias (override)" : r.origin,
+        path: r.variables.map((v) => code(v.jsonName)).join(", ") || "–",
+        body: r.body === null ? "–" : r.body === "*" ? `* (${r.bodyFields.map(code).join(", ") || "empty"})` : code(r.bodyFields[0]!),
+        query: r.queryFields.map((q) => code(q.jsonName) + (q.repeated ? " (repeated)" : "")).join(", ") || "–",
+        contentType: `${r.requestContentType ?? "–"} → ${r.responseContentType}`,
+      };
+    }),
+    overlaps: table.overlaps.map((o) => ({ ...o, example: code(`${o.method} ${o.example}`) })),
+  };
+}
+
+export function errorsView(m: ApiModel) {
+  const dash = (v: unknown) => (v === null || v === undefined ? "not defined" : String(v));
+  return {
+    title: `${m.service.name} ${versionLabel(m)}: errors in each binding`,
+    protoFile: m.protoFile,
+    errors: m.errors.map((e) => ({
+      name: code(e.name),
+      jsonrpc: String(e.jsonrpcCode),
+      grpc: e.grpcStatus ? code(e.grpcStatus) : "not defined",
+      http: dash(e.httpStatus),
+      reason: e.reason ? code(e.reason) : "not defined",
+      domain: e.domain ? code(e.domain) : "not defined",
+      message: e.message,
+    })),
+    standard: m.standardErrors.map((e) => ({
+      name: code(e.name),
+      code: String(e.code),
+      message: e.message,
+      grpc: e.grpcStatus ? code(e.grpcStatus) : "not tabulated",
+      http: dash(e.httpStatus),
+    })),
+    contentTypes: m.contentTypes,
+  };
+}
+
+export function overridesView(m: ApiModel) {
+  return {
+    title: `${m.service.name} ${versionLabel(m)}: overrides applied`,
+    protoFile: m.protoFile,
+    rows: m.overrides.map((o) => ({
+      id: code(o.id),
+      file: o.file,
+      target: code(o.target),
+      summary: o.summary,
+      source: `${o.source.document}, ${o.source.section}`,
+      decision: o.decision,
+    })),
+    headers: m.headers,
+  };
+}
+
+/** Cross-version tables: operations matched by canonical name, oldest version first. */
+export function versionsView(models: readonly ApiModel[]) {
+  const ordered = [...models].sort((a, b) => (a.release ?? "").localeCompare(b.release ?? "", undefined, { numeric: true }));
+  const names = [...new Set(ordered.flatMap((m) => m.operations.map((o) => o.canonicalName)))];
+  const newest = ordered[ordered.length - 1]!;
+  names.sort((a, b) => index(newest, a) - index(newest, b));
+  const cell = (m: ApiModel, name: string) => {
+    const op = m.operations.find((o) => o.canonicalName === name);
+    if (!op) {
+      const absent = m.absentOperations.find((a) => a.name === name);
+      return { jsonrpc: "none", grpc: "none", rest: "none", params: "none", fields: "none", note: absent?.note ?? "" };
+    }
+    const input = m.messages.get(op.input)!;
+    return {
+      jsonrpc: code(op.jsonrpcMethod),
+      grpc: code(op.name),
+      rest: op.bindings.filter((b) => b.origin === "rule").map((b) => route(b, op)).join("<br>"),
+      params: (op.jsonrpcParams ?? input.fields.map((f) => f.jsonName)).map(code).join(", ") || "(none)",
+      fields: input.fields.map((f) => code(f.jsonName) + (f.required ? " (required)" : "")).join(", ") || "(none)",
+      note: "",
+    };
+  };
+  return {
+    versions: ordered.map((m) => ({ label: versionLabel(m), package: code(m.package), service: code(m.service.fullName) })),
+    rows: names.map((name) => ({ operation: name, cells: ordered.map((m) => cell(m, name)) })),
+    params: names.map((name) => {
+      const cells = ordered.map((m) => cell(m, name));
+      const first = ordered.map((m) => m.operations.find((o) => o.canonicalName === name));
+      const [oldOp, newOp] = [first[0], first[first.length - 1]];
+      const fieldsOf = (m: ApiModel, op: OperationModel | undefined) =>
+        op ? (op.jsonrpcParams ?? m.messages.get(op.input)!.fields.map((f) => f.jsonName)) : [];
+      const before = fieldsOf(ordered[0]!, oldOp);
+      const after = newOp ? newest.messages.get(newOp.input)!.fields.map((f) => f.jsonName) : [];
+      return {
+        operation: name,
+        cells,
+        added: after.filter((f) => !before.includes(f)).map(code).join(", ") || "–",
+        removed: before.filter((f) => !after.includes(f)).map(code).join(", ") || "–",
+      };
+    }),
+  };
+}
+
+function index(m: ApiModel, name: string): number {
+  const i = m.operations.findIndex((o) => o.canonicalName === name);
+  return i < 0 ? m.operations.length : i;
+}

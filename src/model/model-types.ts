@@ -1,0 +1,139 @@
+/**
+ * The API model: everything the emitters need, as plain data. It is built
+ * from descriptors (build-model.ts), then completed by override files
+ * (src/overrides/apply.ts). Emitters read nothing else.
+ */
+import type { PathTemplate } from "./path-template.js";
+import type { RouteQueryField, RouteVariable } from "../runtime/route-types.js";
+
+export interface FieldModel {
+  readonly name: string;
+  readonly jsonName: string;
+  readonly number: number;
+  /** "scalar" | "enum" | "message" */
+  readonly kind: "scalar" | "enum" | "message";
+  /** Scalar name (string, int32, …) or the full name of the enum or message. */
+  readonly type: string;
+  readonly repeated: boolean;
+  readonly map: boolean;
+  /** `(google.api.field_behavior) = REQUIRED` */
+  readonly required: boolean;
+  readonly oneof: string | undefined;
+}
+
+export interface MessageModel {
+  readonly name: string;
+  readonly fullName: string;
+  readonly fields: readonly FieldModel[];
+}
+
+export interface EnumModel {
+  readonly fullName: string;
+  readonly values: readonly { name: string; number: number }[];
+}
+
+export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "PATCH" | string;
+
+export interface BindingModel {
+  readonly method: HttpMethod;
+  readonly template: PathTemplate;
+  readonly segments: readonly string[];
+  readonly verb: string | null;
+  readonly variables: readonly RouteVariable[];
+  readonly body: string | null;
+  readonly bodyFields: readonly string[];
+  readonly queryFields: readonly RouteQueryField[];
+  readonly responseBody: string | null;
+  readonly origin: "rule" | "additional_binding" | "override";
+  readonly tenantVariant: boolean;
+  /** For override routes: why the route exists (the override decision). */
+  readonly note?: string;
+}
+
+export interface OperationModel {
+  /** RPC name in the proto. */
+  readonly name: string;
+  /** The operation's name across versions (the v1.0 RPC name); defaults to `name`. */
+  canonicalName: string;
+  /** gRPC method path, e.g. /lf.a2a.v1.A2AService/SendMessage */
+  readonly grpcPath: string;
+  readonly input: string;
+  readonly output: string;
+  readonly clientStreaming: boolean;
+  readonly serverStreaming: boolean;
+  bindings: BindingModel[];
+  jsonrpcMethod: string;
+  /** JSON-RPC params as a separate schema defines them (v0.3 a2a.json), if it differs from `input`. */
+  jsonrpcParams: readonly string[] | undefined;
+  /** The route the specification text lists, when it differs from the proto. */
+  specRoute: string | undefined;
+  /** Names for the "*" placeholders of resource-name variables in docs (v0.3). */
+  resourcePlaceholders: readonly string[] | undefined;
+}
+
+export interface ContentTypes {
+  readonly jsonrpc: { readonly request: string; readonly response: string; readonly stream: string };
+  readonly rest: { readonly request: string; readonly response: string; readonly stream: string; readonly error: string };
+  readonly grpc: { readonly request: string };
+}
+
+export interface ErrorModel {
+  readonly name: string;
+  readonly jsonrpcCode: number;
+  readonly grpcStatus: string | null;
+  readonly httpStatus: number | null;
+  readonly reason: string | null;
+  readonly domain: string | null;
+  readonly message: string;
+}
+
+export interface StandardErrorModel {
+  readonly name: string;
+  readonly code: number;
+  readonly message: string;
+  readonly grpcStatus: string | null;
+  readonly httpStatus: number | null;
+}
+
+export interface HeaderRules {
+  readonly versionHeader: string | null;
+  readonly grpcVersionKey: string | null;
+  readonly absentVersionMeans: string;
+  /** What a server does with `Major.Minor.Patch`: compare Major.Minor only, or reject. */
+  readonly patchVersion: "ignore-patch" | "reject";
+  readonly versionQueryParameter: string | null;
+  readonly extensionsHeader: string;
+  readonly grpcExtensionsKey: string;
+}
+
+export interface AppliedOverride {
+  readonly file: string;
+  readonly id: string;
+  readonly target: string;
+  readonly summary: string;
+  readonly source: { readonly document: string; readonly section: string };
+  readonly decision: string;
+}
+
+export interface ApiModel {
+  /** Proto file name as in the request, e.g. v1.0.1/a2a.proto */
+  readonly protoFile: string;
+  readonly package: string;
+  readonly service: { readonly name: string; readonly fullName: string };
+  readonly operations: OperationModel[];
+  readonly messages: ReadonlyMap<string, MessageModel>;
+  readonly enums: ReadonlyMap<string, EnumModel>;
+  /** Major.Minor of the protocol, e.g. "1.0"; from overrides. */
+  protocolVersion: string | undefined;
+  /** The release the proto was pinned at, e.g. "1.0.1"; from overrides. */
+  release: string | undefined;
+  /** Field every request carries for multi-tenancy, if any; from overrides. */
+  tenantField: string | undefined;
+  contentTypes: ContentTypes;
+  errors: ErrorModel[];
+  standardErrors: StandardErrorModel[];
+  headers: HeaderRules | undefined;
+  /** Operations of other versions that this version does not have. */
+  absentOperations: { name: string; note: string }[];
+  overrides: AppliedOverride[];
+}

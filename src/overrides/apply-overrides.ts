@@ -1,0 +1,127 @@
+/**
+ * Applies override entries to the models of their proto package.
+ *
+ * Rules: an entry applies to the model whose package equals its file's
+ * `package`; a package that no model has is an error. A target must exist
+ * (see targets.ts). Two entries with the same target conflict, whichever
+ * files they are in. After all entries, bindings whose first segment is the
+ * tenant field become tenant variants.
+ */
+import type { ApiModel, OperationModel } from "../model/model-types.js";
+import { buildBinding } from "../model/http-binding.js";
+import { Problems } from "../generation-error.js";
+import { apiTargets, operationTargets, type ApplyContext, type ExtraRoute } from "./targets.js";
+import { compileValueSchema, describeAjvErrors, type OverrideEntry, type OverrideFile } from "./load-overrides.js";
+
+export function applyOverrides(models: readonly ApiModel[], files: readonly OverrideFile[], problems: Problems): void {
+  const byTarget = new Map<string, OverrideEntry>();
+  for (const file of files) {
+    const targets = models.filter((m) => m.package === file.package);
+    if (targets.length === 0) {
+      // Override files for packages not in this request are normal (one file per version); skip them.
+      continue;
+    }
+    for (const entry of file.entries) {
+      const key = `${file.package}:${entry.target}`;
+      const other = byTarget.get(key);
+      if (other) {
+        problems.add(
+          `${place(entry)}: conflicts with ${place(other)}: both target ${entry.target}`,
+        );
+        continue;
+      }
+      byTarget.set(key, entry);
+      for (const model of targets) applyEntry(model, entry, problems);
+    }
+  }
+  for (const model of models) markTenantVariants(model);
+}
+
+function place(e: OverrideEntry): string {
+  return `${e.file}:${e.line}: entry "${e.id}"`;
+}
+
+function applyEntry(model: ApiModel, entry: OverrideEntry, problems: Problems): void {
+  const parts = entry.target.split(".");
+  let op: OperationModel | undefined;
+  let kind;
+  if (parts[0] === "api" && parts.length === 2) {
+    kind = apiTargets[parts[1]!];
+    if (!kind) {
+      problems.add(`${place(entry)}: unknown target "${entry.target}"; api targets are ${Object.keys(apiTargets).map((k) => "api." + k).join(", ")}`);
+      return;
+    }
+  } else if (parts[0] === "operations" && parts.length === 3) {
+    op = model.operations.find((o) => o.name === parts[1]);
+    if (!op) {
+      problems.add(`${place(entry)}: target "${entry.target}" names no RPC "${parts[1]}" in ${model.service.fullName} (${model.protoFile})`);
+      return;
+    }
+    kind = operationTargets[parts[2]!];
+    if (!kind) {
+      problems.add(`${place(entry)}: unknown target "${entry.target}"; operation targets are ${Object.keys(operationTargets).map((k) => `operations.<rpc>.${k}`).join(", ")}`);
+      return;
+    }
+  } else {
+    problems.add(`${place(entry)}: unknown target "${entry.target}"`);
+    return;
+  }
+  const validate = compileValueSchema(kind.schema as Record<string, unknown>);
+  if (!validate(entry.value)) {
+    problems.add(`${place(entry)}: value for ${entry.target} is invalid: ${describeAjvErrors(validate.errors)}`);
+    return;
+  }
+  const ctx: ApplyContext = { model, addRoute: (o, r, note) => addRoute(model, o, r, note, entry, problems) };
+  try {
+    const summary = kind.apply(entry.value as never, ctx, op, entry.decision);
+    model.overrides.push({
+      file: entry.file,
+      id: entry.id,
+      target: entry.target,
+      summary,
+      source: entry.source,
+      decision: entry.decision,
+    });
+  } catch (e) {
+    problems.add(`${place(entry)}: ${(e as Error).message}`);
+  }
+}
+
+function addRoute(
+  model: ApiModel,
+  op: OperationModel,
+  r: ExtraRoute,
+  note: string,
+  entry: OverrideEntry,
+  problems: Problems,
+): string | undefined {
+  const local = new Problems();
+  const binding = buildBinding(
+    { method: r.method, path: r.template, body: r.body ?? "", responseBody: "", nestedBindings: 0 },
+    "override",
+    {
+      place: `${place(entry)} (${model.protoFile}: rpc ${op.name})`,
+      input: model.messages.get(op.input)!,
+      output: model.messages.get(op.output)!,
+      messages: model.messages,
+      problems: local,
+    },
+  );
+  if (!binding) {
+    for (const p of local.all) problems.add(p);
+    return `route ${r.method} ${r.template} is invalid`;
+  }
+  op.bindings.push({ ...binding, note });
+  return undefined;
+}
+
+function markTenantVariants(model: ApiModel): void {
+  const tenant = model.tenantField;
+  if (!tenant) return;
+  for (const op of model.operations) {
+    op.bindings = op.bindings.map((b) => ({
+      ...b,
+      tenantVariant: b.variables.some((v) => v.start === 0 && v.field === tenant),
+    }));
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Reads override files: YAML → checked against schemas/overrides.schema.json
+ * (file shape) and against the schema of each entry's target (value shape).
+ * Problems name the file, the line and the entry id.
+ */
+import { readFileSync } from "node:fs";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { LineCounter, parseDocument } from "yaml";
+import type { Problems } from "../generation-error.js";
+
+export interface OverrideEntry {
+  readonly file: string;
+  readonly line: number;
+  readonly id: string;
+  readonly target: string;
+  readonly value: unknown;
+  readonly source: { readonly document: string; readonly section: string };
+  readonly decision: string;
+}
+
+export interface OverrideFile {
+  readonly file: string;
+  readonly package: string;
+  readonly entries: readonly OverrideEntry[];
+}
+
+/** Same relative place from src/overrides and dist/overrides. */
+const fileSchemaUrl = new URL("../../schemas/overrides.schema.json", import.meta.url);
+const ajv = new Ajv({ allErrors: true, strict: true });
+let validateFile: ValidateFunction | undefined;
+
+export function describeAjvErrors(errors: readonly ErrorObject[] | null | undefined): string {
+  return (errors ?? [])
+    .map((e) => {
+      const at = e.instancePath || "(top level)";
+      if (e.keyword === "additionalProperties") return `${at}: unknown key "${String(e.params["additionalProperty"])}"`;
+      if (e.keyword === "enum") return `${at}: must be one of ${JSON.stringify(e.params["allowedValues"])}`;
+      return `${at}: ${e.message ?? e.keyword}`;
+    })
+    .join("; ");
+}
+
+export function compileValueSchema(schema: Record<string, unknown>): ValidateFunction {
+  return ajv.compile(schema);
+}
+
+export function loadOverrideFile(path: string, problems: Problems, text = readFileSync(path, "utf8")): OverrideFile | undefined {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    for (const e of doc.errors) {
+      const pos = lines.linePos(e.pos[0]);
+      problems.add(`${path}:${pos.line}:${pos.col}: YAML syntax error: ${e.message.split("\n")[0]}`);
+    }
+    return undefined;
+  }
+  const data = doc.toJS() as unknown;
+  validateFile ??= ajv.compile(JSON.parse(readFileSync(fileSchemaUrl, "utf8")) as object);
+  if (!validateFile(data)) {
+    problems.add(`${path}: does not match schemas/overrides.schema.json: ${describeAjvErrors(validateFile.errors)}`);
+    return undefined;
+  }
+  const typed = data as { package: string; entries: Omit<OverrideEntry, "file" | "line">[] };
+  const entryNodes = (doc.get("entries") as { items?: { range?: [number, number, number] }[] } | undefined)?.items ?? [];
+  const ids = new Map<string, number>();
+  const entries = typed.entries.map((e, i) => {
+    const line = lines.linePos(entryNodes[i]?.range?.[0] ?? 0).line;
+    const first = ids.get(e.id);
+    if (first !== undefined) problems.add(`${path}:${line}: entry "${e.id}": the id is already used at line ${first}`);
+    ids.set(e.id, line);
+    return { ...e, file: path, line };
+  });
+  return { file: path, package: typed.package, entries };
+}

@@ -1,0 +1,169 @@
+/**
+ * What an override entry may target, the JSON Schema of its value, and how it
+ * changes the model. Target grammar:
+ *
+ *   Target = "api." ApiKey | "operations." RpcName "." OperationKey ;
+ *
+ * ApiKey and OperationKey are the keys of `apiTargets` and `operationTargets`.
+ * RpcName must be an RPC of the service in the entry's proto package.
+ */
+import type { JSONSchemaType } from "ajv";
+import type { ApiModel, ContentTypes, ErrorModel, HeaderRules, OperationModel, StandardErrorModel } from "../model/model-types.js";
+
+export interface ExtraRoute {
+  method: string;
+  template: string;
+  body?: string;
+}
+
+export interface ApplyContext {
+  readonly model: ApiModel;
+  /** Adds a binding parsed and validated like a proto rule; returns a problem or undefined. */
+  addRoute(op: OperationModel, route: ExtraRoute, note: string): string | undefined;
+}
+
+interface TargetKind<T> {
+  readonly schema: JSONSchemaType<T> | Record<string, unknown>;
+  /** Applies the value; returns a one-line summary for the docs, or throws a message. */
+  apply(value: T, ctx: ApplyContext, op: OperationModel | undefined, decision: string): string;
+}
+
+const str = { type: "string", minLength: 1 } as const;
+const strList = { type: "array", items: str, minItems: 1 } as const;
+const obj = (properties: Record<string, unknown>, required = Object.keys(properties)) =>
+  ({ type: "object", properties, required, additionalProperties: false }) as const;
+const nullable = (s: Record<string, unknown>) => ({ anyOf: [s, { type: "null" }] });
+
+const contentTypesSchema = obj({
+  jsonrpc: obj({ request: str, response: str, stream: str }),
+  rest: obj({ request: str, response: str, stream: str, error: str }),
+  grpc: obj({ request: str }),
+});
+
+const errorSchema = obj({
+  name: str,
+  jsonrpcCode: { type: "integer" },
+  grpcStatus: nullable(str),
+  httpStatus: nullable({ type: "integer", minimum: 100, maximum: 599 }),
+  reason: nullable(str),
+  domain: nullable(str),
+  message: str,
+});
+
+const standardErrorSchema = obj({
+  name: str,
+  code: { type: "integer" },
+  message: str,
+  grpcStatus: nullable(str),
+  httpStatus: nullable({ type: "integer", minimum: 100, maximum: 599 }),
+});
+
+const headersSchema = obj({
+  versionHeader: nullable(str),
+  grpcVersionKey: nullable({ type: "string", pattern: "^[a-z0-9-]+$" }),
+  absentVersionMeans: str,
+  patchVersion: { enum: ["ignore-patch", "reject"] },
+  versionQueryParameter: nullable(str),
+  extensionsHeader: str,
+  grpcExtensionsKey: { type: "string", pattern: "^[a-z0-9-]+$" },
+});
+
+export const apiTargets: Record<string, TargetKind<never>> = {
+  protocolVersion: kind<{ version: string; release: string }>(
+    obj({ version: { type: "string", pattern: "^[0-9]+\\.[0-9]+$" }, release: str }),
+    (v, { model }) => {
+      model.protocolVersion = v.version;
+      model.release = v.release;
+      return `protocol version ${v.version} (release ${v.release})`;
+    },
+  ),
+  tenantField: kind<string | null>(nullable(str), (v, { model }) => {
+    if (v === null) {
+      model.tenantField = undefined;
+      return "no tenant field and no tenant routes";
+    }
+    const missing = model.operations.filter((op) => !model.messages.get(op.input)?.fields.some((f) => f.name === v));
+    if (missing.length > 0) {
+      throw new Error(`"${v}" is not a field of the request of ${missing.map((o) => o.name).join(", ")}`);
+    }
+    model.tenantField = v;
+    return `"${v}" carries the tenant; bindings whose first segment is {${v}} are tenant variants`;
+  }),
+  contentTypes: kind<ContentTypes>(contentTypesSchema, (v, { model }) => {
+    model.contentTypes = v;
+    return `JSON-RPC ${v.jsonrpc.request}; HTTP+JSON ${v.rest.request} (errors ${v.rest.error}); streams ${v.rest.stream}`;
+  }),
+  headers: kind<HeaderRules>(headersSchema, (v, { model }) => {
+    model.headers = v;
+    return `version header ${v.versionHeader ?? "none"} (absent = ${v.absentVersionMeans}, patch: ${v.patchVersion}); extensions header ${v.extensionsHeader}`;
+  }),
+  errors: kind<ErrorModel[]>({ type: "array", items: errorSchema, minItems: 1 }, (v, { model }) => {
+    const codes = new Set<number>();
+    for (const e of v) {
+      if (codes.has(e.jsonrpcCode)) throw new Error(`JSON-RPC code ${e.jsonrpcCode} is used twice`);
+      codes.add(e.jsonrpcCode);
+    }
+    model.errors = v;
+    return `${v.length} A2A errors: ${v.map((e) => `${e.jsonrpcCode} ${e.name}`).join(", ")}`;
+  }),
+  standardErrors: kind<StandardErrorModel[]>({ type: "array", items: standardErrorSchema, minItems: 1 }, (v, { model }) => {
+    model.standardErrors = v;
+    return `${v.length} standard JSON-RPC errors: ${v.map((e) => e.code).join(", ")}`;
+  }),
+  absentOperations: kind<{ name: string; note: string }[]>(
+    { type: "array", items: obj({ name: str, note: str }), minItems: 1 },
+    (v, { model }) => {
+      for (const a of v) {
+        if (model.operations.some((o) => o.name === a.name || o.canonicalName === a.name)) {
+          throw new Error(`operation ${a.name} exists in ${model.service.fullName}, so it cannot be absent`);
+        }
+      }
+      model.absentOperations = v;
+      return `absent: ${v.map((a) => a.name).join(", ")}`;
+    },
+  ),
+};
+
+export const operationTargets: Record<string, TargetKind<never>> = {
+  jsonrpcMethod: kind<string>(str, (v, _c, op) => {
+    op!.jsonrpcMethod = v;
+    return `JSON-RPC method "${v}"`;
+  }),
+  canonicalName: kind<string>(str, (v, _c, op) => {
+    op!.canonicalName = v;
+    return `same operation as ${v} in other versions`;
+  }),
+  jsonrpcParams: kind<string[]>(strList, (v, _c, op) => {
+    op!.jsonrpcParams = v;
+    return `JSON-RPC params: ${v.join(", ")}`;
+  }),
+  specRoute: kind<string>({ type: "string", pattern: "^(GET|POST|PUT|PATCH|DELETE) /" }, (v, _c, op) => {
+    op!.specRoute = v;
+    return `the specification lists ${v}`;
+  }),
+  resourcePlaceholders: kind<string[]>(strList, (v, _c, op) => {
+    op!.resourcePlaceholders = v;
+    return `docs name the "*" of its resource names ${v.map((p) => `{${p}}`).join(", ")}`;
+  }),
+  extraRoutes: kind<ExtraRoute[]>(
+    {
+      type: "array",
+      minItems: 1,
+      items: obj({ method: { enum: ["GET", "POST", "PUT", "PATCH", "DELETE"] }, template: str, body: str }, ["method", "template"]),
+    },
+    (v, ctx, op, decision) => {
+      for (const r of v) {
+        const problem = ctx.addRoute(op!, r, decision);
+        if (problem) throw new Error(problem);
+      }
+      return `also served: ${v.map((r) => `${r.method} ${r.template}`).join(", ")}`;
+    },
+  ),
+};
+
+function kind<T>(
+  schema: Record<string, unknown>,
+  apply: (value: T, ctx: ApplyContext, op: OperationModel | undefined, decision: string) => string,
+): TargetKind<never> {
+  return { schema, apply } as unknown as TargetKind<never>;
+}

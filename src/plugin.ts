@@ -1,0 +1,118 @@
+/**
+ * protoc-gen-a2a: CodeGeneratorRequest → route tables and Markdown docs.
+ *
+ *   descriptors → ApiModel (src/model) → overrides applied (src/overrides)
+ *     → route tables (src/emit/route-table) → files (src/emit)
+ *
+ * Nothing is written unless the whole run succeeds: every problem is
+ * collected and thrown before the first file is generated.
+ */
+import type { Plugin } from "@bufbuild/protoplugin";
+import { readdirSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { create, protoInt64 } from "@bufbuild/protobuf";
+import { CodeGeneratorResponse_Feature, CodeGeneratorResponseSchema, Edition } from "@bufbuild/protobuf/wkt";
+import { internals } from "./host/protoplugin-internals.js";
+import { parseA2aOptions, type A2aOptions } from "./options.js";
+import { buildModels, findExtensions } from "./model/build-model.js";
+import { Problems } from "./generation-error.js";
+import { loadOverrideFile, type OverrideFile } from "./overrides/load-overrides.js";
+import { applyOverrides } from "./overrides/apply-overrides.js";
+import { buildRouteTable, type RouteTable } from "./emit/route-table.js";
+import { emitRoutesModule, routesJson } from "./emit/routes-module.js";
+import { renderDoc } from "./emit/docs.js";
+import { errorsView, operationsView, overridesView, routesView, versionsView } from "./emit/docs-view.js";
+import type { ApiModel } from "./model/model-types.js";
+
+const packageRoot = new URL("../", import.meta.url);
+const { version } = JSON.parse(readFileSync(new URL("package.json", packageRoot), "utf8")) as { version: string };
+/** Override files shipped with the plugin, applied unless default_overrides=false. */
+export const defaultOverrideDir = new URL("proto/overrides/", packageRoot);
+
+export const protocGenA2a: Plugin = {
+  name: "protoc-gen-a2a",
+  version: `v${version}`,
+  run(request) {
+    // Like the DESIGN says, the default target is ts (protoplugin's own default is js+dts).
+    const parameter = /(^|,)target=/.test(request.parameter) ? request.parameter : ["target=ts", request.parameter].filter(Boolean).join(",");
+    const parsed = internals.parseParameter(parameter, parseA2aOptions);
+    const schema = internals.createSchema(request, parsed, "protoc-gen-a2a", parsed.parsed.elidePluginVersion ? undefined : `v${version}`, Edition.EDITION_PROTO2, Edition.EDITION_2023);
+    const options = parsed.parsed as A2aOptions & typeof parsed.parsed;
+    const problems = new Problems();
+
+    const models = buildModels(schema.files, schema.allFiles, findExtensions(schema.allFiles), problems);
+    const overrideFiles = loadOverrides(options, problems);
+    problems.throwIfAny();
+    applyOverrides(models, overrideFiles, problems);
+    problems.throwIfAny();
+    const tables = new Map<ApiModel, RouteTable>(models.map((m) => [m, buildRouteTable(m, problems)]));
+    problems.throwIfAny();
+
+    const targets = schema.targets;
+    for (const target of targets) {
+      schema.prepareGenerate(target);
+      if (options.emit.has("routes")) {
+        for (const m of models) emitRoutesModule(schema, target, baseName(m), m, tables.get(m)!);
+      }
+    }
+    // Markdown and JSON do not depend on the target: written once, whatever it is.
+    schema.prepareGenerate(targets[0]!);
+    const text = (name: string, content: string) => schema.generateFile(name).print(content.replace(/\n$/, ""));
+    for (const m of models) {
+      const base = baseName(m);
+      const table = tables.get(m)!;
+      if (options.emit.has("routes")) text(`${base}_routes.json`, routesJson(m, table));
+      if (options.emit.has("docs")) {
+        text(`${base}_operations.md`, renderDoc("operations", operationsView(m)));
+        text(`${base}_routes.md`, renderDoc("routes", routesView(m, table)));
+        text(`${base}_errors.md`, renderDoc("errors", errorsView(m)));
+        text(`${base}_overrides.md`, renderDoc("overrides", overridesView(m)));
+      }
+    }
+    const versioned = models.filter((m) => m.protocolVersion !== undefined);
+    if (options.emit.has("docs") && versioned.length > 1) {
+      text("a2a_versions.md", renderDoc("versions", versionsView(versioned)));
+    }
+    return createResponse(schema.getFileInfo());
+  },
+};
+
+function baseName(m: ApiModel): string {
+  return m.protoFile.replace(/\.proto$/, "");
+}
+
+function loadOverrides(options: A2aOptions, problems: Problems): OverrideFile[] {
+  const paths: string[] = [];
+  if (options.defaultOverrides) {
+    const dir = defaultOverrideDir.pathname;
+    paths.push(...readdirSync(dir).filter((f) => f.endsWith(".yaml")).sort().map((f) => resolve(dir, f)));
+  }
+  paths.push(...options.overrides.map((p) => resolve(p)));
+  return paths.flatMap((p) => {
+    let text: string;
+    try {
+      text = readFileSync(p, "utf8");
+    } catch (e) {
+      problems.add(`${p}: cannot read override file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return [];
+    }
+    return loadOverrideFile(displayPath(p), problems, text) ?? [];
+  });
+}
+
+/** Paths in messages and docs are relative to the plugin package or the working directory, so output is stable. */
+function displayPath(p: string): string {
+  const pkg = resolve(packageRoot.pathname);
+  if (p.startsWith(pkg + "/")) return p.slice(pkg.length + 1);
+  const cwd = process.cwd();
+  return p.startsWith(cwd + "/") ? p.slice(cwd.length + 1) : p;
+}
+
+function createResponse(files: { name: string; content: string; preamble?: string | undefined }[]) {
+  return create(CodeGeneratorResponseSchema, {
+    supportedFeatures: protoInt64.parse(CodeGeneratorResponse_Feature.PROTO3_OPTIONAL | CodeGeneratorResponse_Feature.SUPPORTS_EDITIONS),
+    minimumEdition: Edition.EDITION_PROTO2,
+    maximumEdition: Edition.EDITION_2023,
+    file: files.map((f) => ({ name: f.name, content: f.preamble !== undefined ? f.preamble + "\n" + f.content : f.content })),
+  });
+}
