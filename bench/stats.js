@@ -1,0 +1,30 @@
+// Small helpers shared by the benchmarks: median, a monotonic clock and number
+// formatting. Measures nothing by itself.
+
+/** Monotonic time in milliseconds (fractional). */
+export const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
+
+export function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+export function fmtMs(ms) {
+  if (ms >= 100) return `${ms.toFixed(0)} ms`;
+  if (ms >= 1) return `${ms.toFixed(1)} ms`;
+  return `${ms.toFixed(3)} ms`;
+}
+
+export function fmtOps(ops) {
+  if (ops >= 1e6) return `${(ops / 1e6).toFixed(2)}M op/s`;
+  if (ops >= 1e3) return `${(ops / 1e3).toFixed(1)}k op/s`;
+  return `${ops.toFixed(0)} op/s`;
+}
+
+export const fmtRatio = (r) => `${r.toFixed(2)}x`;
+
+/** True when the calling module is the script node was started with. */
+export function isMain(importMetaUrl) {
+  return process.argv[1] !== undefined && new URL(importMetaUrl).pathname === process.argv[1];
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { compilePathMatcher, expandPath } from "../../src/runtime/path-matcher.js";
+import { readRoutes } from "../helpers/samples.js";
+
+const v1 = readRoutes("v1.0.1");
+const v03 = readRoutes("v0.3.0");
+const m1 = compilePathMatcher([...v1.routes, ...v1.aliases]);
+const m03 = compilePathMatcher([...v03.routes, ...v03.aliases]);
+
+const hit = (m: typeof m1, method: string, path: string) => {
+  const r = m.match(method, path);
+  return r.status === 200 ? { op: r.route.operation, template: r.route.template, params: { ...r.params } } : r;
+};
+
+describe("path matcher over the v1.0.1 routes", () => {
+  it("matches literal routes and variables", () => {
+    expect(hit(m1, "POST", "/message:send")).toMatchObject({ op: "SendMessage", params: {} });
+    expect(hit(m1, "GET", "/tasks/abc")).toMatchObject({ op: "GetTask", params: { id: "abc" } });
+    expect(hit(m1, "GET", "/acme/tasks/abc")).toMatchObject({ op: "GetTask", params: { tenant: "acme", id: "abc" } });
+    expect(hit(m1, "DELETE", "/t/tasks/a/pushNotificationConfigs/c")).toMatchObject({
+      op: "DeleteTaskPushNotificationConfig",
+      params: { tenant: "t", task_id: "a", id: "c" },
+    });
+  });
+
+  it("never lets /tasks/abc:subscribe reach GetTask", () => {
+    expect(hit(m1, "GET", "/tasks/abc:subscribe")).toMatchObject({ op: "SubscribeToTask", params: { id: "abc" } });
+    expect(hit(m1, "DELETE", "/tasks/abc:subscribe")).toEqual({ status: 405, allow: ["GET", "POST"] });
+    expect(hit(m1, "GET", "/tasks/abc:unknownverb")).toEqual({ status: 404 });
+  });
+
+  it("serves the POST alias of SubscribeToTask", () => {
+    expect(hit(m1, "POST", "/tasks/abc:subscribe")).toMatchObject({ op: "SubscribeToTask", template: "/tasks/{id=*}:subscribe" });
+  });
+
+  it("resolves the documented overlap by the literal-first rule", () => {
+    expect(hit(m1, "GET", "/tasks/tasks/pushNotificationConfigs")).toMatchObject({
+      op: "ListTaskPushNotificationConfigs",
+      params: { task_id: "tasks" },
+    });
+    expect(v1.overlaps).toContainEqual(
+      expect.objectContaining({ method: "GET", example: "/tasks/tasks/pushNotificationConfigs", winner: expect.stringContaining("ListTaskPushNotificationConfigs") }),
+    );
+  });
+
+  it("a single-segment variable never matches an empty segment or a slash", () => {
+    expect(hit(m1, "GET", "/tasks/")).toEqual({ status: 404 });
+    expect(hit(m1, "GET", "/tasks//x")).toEqual({ status: 404 });
+    expect(hit(m1, "POST", "/tasks/:cancel")).toEqual({ status: 404 });
+    // An encoded slash stays inside the segment and is decoded after matching.
+    expect(hit(m1, "GET", "/tasks/a%2Fb")).toMatchObject({ op: "GetTask", params: { id: "a/b" } });
+    expect(hit(m1, "GET", "/tasks/a%3Asubscribe")).toMatchObject({ op: "GetTask", params: { id: "a:subscribe" } });
+  });
+
+  it("tells 404 from 405", () => {
+    expect(hit(m1, "PUT", "/tasks/abc")).toEqual({ status: 405, allow: ["GET"] });
+    expect(hit(m1, "PATCH", "/message:send")).toEqual({ status: 405, allow: ["POST"] });
+    expect(hit(m1, "GET", "/nothing/here/at/all/x")).toEqual({ status: 404 });
+    expect(hit(m1, "GET", "no-leading-slash")).toEqual({ status: 404 });
+  });
+
+  it("answers 400 for a malformed escape in a variable", () => {
+    expect(m1.match("GET", "/tasks/%E0%A4%A")).toMatchObject({ status: 400 });
+  });
+
+  it("expand then match returns the same values, whatever the characters", () => {
+    const value = fc.string({ unit: "grapheme", minLength: 1, maxLength: 12 });
+    const withSpecials = fc.oneof(value, fc.constantFrom("a/b", "%", "%2F", "a b", "日本", "x:y", "../..", "?#&=", "é/ü"));
+    const tenantRoutes = v1.routes.filter((r) => r.tenantVariant);
+    fc.assert(
+      fc.property(fc.constantFrom(...tenantRoutes), withSpecials, withSpecials, withSpecials, (route, a, b, c) => {
+        const values: Record<string, string> = {};
+        const given = [a, b, c];
+        route.variables.forEach((v, i) => (values[v.field] = given[i]!));
+        const path = expandPath(route, values);
+        const r = m1.match(route.method, path);
+        expect(r.status).toBe(200);
+        if (r.status === 200) {
+          expect(r.route.operation).toBe(route.operation);
+          expect({ ...r.params }).toEqual(values);
+        }
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
+
+describe("path matcher over the v0.3.0 routes (resource names)", () => {
+  it("binds whole resource names", () => {
+    expect(hit(m03, "GET", "/v1/tasks/t1/pushNotificationConfigs/c1")).toMatchObject({
+      op: "GetTaskPushNotificationConfig",
+      params: { name: "tasks/t1/pushNotificationConfigs/c1" },
+    });
+    expect(hit(m03, "POST", "/v1/task/t1/pushNotificationConfigs")).toMatchObject({
+      op: "CreateTaskPushNotificationConfig",
+      params: { parent: "task/t1/pushNotificationConfigs" },
+    });
+    expect(hit(m03, "POST", "/v1/tasks/t1/pushNotificationConfigs")).toMatchObject({
+      op: "CreateTaskPushNotificationConfig",
+      params: { parent: "tasks/t1" },
+    });
+  });
+
+  it("keeps an encoded slash encoded inside a multi-segment value", () => {
+    expect(hit(m03, "GET", "/v1/tasks/a%2Fb")).toMatchObject({ params: { name: "tasks/a%2Fb" } });
+  });
+
+  it("expand → match round-trips resource-name values", () => {
+    const id = fc.string({ unit: "grapheme", minLength: 1, maxLength: 10 }).filter((s) => !s.includes("/"));
+    const get = v03.routes.find((r) => r.operation === "GetTaskPushNotificationConfig")!;
+    fc.assert(
+      fc.property(id, id, (task, cfg) => {
+        const name = `tasks/${task}/pushNotificationConfigs/${cfg}`;
+        const r = m03.match("GET", expandPath(get, { name }));
+        expect(r.status === 200 && r.params["name"]).toBe(name);
+      }),
+      { numRuns: 500 },
+    );
+    expect(() => expandPath(get, { name: "tasks/a" })).toThrow(/does not fit the pattern/);
+  });
+});
+
+describe("compiling", () => {
+  it("rejects exact duplicates", () => {
+    const r = v1.routes.find((x) => x.operation === "GetTask" && !x.tenantVariant)!;
+    expect(() => compilePathMatcher([r, { ...r, operation: "Other", variables: [{ ...r.variables[0]!, field: "name" }] }])).toThrow(/duplicate route GET/);
+  });
+});
