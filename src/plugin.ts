@@ -52,14 +52,14 @@ export const protocGenA2a: Plugin = {
     for (const target of targets) {
       schema.prepareGenerate(target);
       if (options.emit.has("routes")) {
-        for (const m of models) emitRoutesModule(schema, target, baseName(m), m, tables.get(m)!);
+        for (const m of models) emitRoutesModule(schema, target, baseName(m, models), m, tables.get(m)!);
       }
     }
     // Markdown and JSON do not depend on the target: written once, whatever it is.
     schema.prepareGenerate(targets[0]!);
     const text = (name: string, content: string) => schema.generateFile(name).print(content.replace(/\n$/, ""));
     for (const m of models) {
-      const base = baseName(m);
+      const base = baseName(m, models);
       const table = tables.get(m)!;
       if (options.emit.has("routes")) text(`${base}_routes.json`, routesJson(m, table));
       if (options.emit.has("docs")) {
@@ -77,26 +77,29 @@ export const protocGenA2a: Plugin = {
   },
 };
 
-function baseName(m: ApiModel): string {
-  return m.protoFile.replace(/\.proto$/, "");
+/** `dir/a2a.proto` → `dir/a2a`; a file with several services gets one set of outputs per service. */
+function baseName(m: ApiModel, models: readonly ApiModel[]): string {
+  const base = m.protoFile.replace(/\.proto$/, "");
+  return models.some((o) => o !== m && o.protoFile === m.protoFile) ? `${base}_${m.service.name}` : base;
 }
 
 function loadOverrides(options: A2aOptions, problems: Problems): OverrideFile[] {
-  const paths: string[] = [];
+  const paths: { path: string; shipped: boolean }[] = [];
   if (options.defaultOverrides) {
     const dir = defaultOverrideDir.pathname;
-    paths.push(...readdirSync(dir).filter((f) => f.endsWith(".yaml")).sort().map((f) => resolve(dir, f)));
+    for (const f of readdirSync(dir).filter((f) => f.endsWith(".yaml")).sort()) paths.push({ path: resolve(dir, f), shipped: true });
   }
-  paths.push(...options.overrides.map((p) => resolve(p)));
-  return paths.flatMap((p) => {
+  for (const p of options.overrides) paths.push({ path: resolve(p), shipped: false });
+  return paths.flatMap(({ path, shipped }) => {
     let text: string;
     try {
-      text = readFileSync(p, "utf8");
+      text = readFileSync(path, "utf8");
     } catch (e) {
-      problems.add(`${p}: cannot read override file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      problems.add(`${displayPath(path)}: cannot read override file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       return [];
     }
-    return loadOverrideFile(displayPath(p), problems, text) ?? [];
+    const file = loadOverrideFile(displayPath(path), problems, text);
+    return file ? [{ ...file, shipped }] : [];
   });
 }
 

@@ -2,7 +2,8 @@
  * Applies override entries to the models of their proto package.
  *
  * Rules: an entry applies to the model whose package equals its file's
- * `package`; a package that no model has is an error. A target must exist
+ * `package`; a package that no model has is an error, except for the files
+ * shipped with the plugin (one per A2A version; a request may hold only one). A target must exist
  * (see targets.ts). Two entries with the same target conflict, whichever
  * files they are in. After all entries, bindings whose first segment is the
  * tenant field become tenant variants.
@@ -18,7 +19,10 @@ export function applyOverrides(models: readonly ApiModel[], files: readonly Over
   for (const file of files) {
     const targets = models.filter((m) => m.package === file.package);
     if (targets.length === 0) {
-      // Override files for packages not in this request are normal (one file per version); skip them.
+      // The shipped files cover every A2A version; a request holds only some. A file the user names must match.
+      if (!file.shipped) {
+        problems.add(`${file.file}: package "${file.package}" has no service in this request (packages: ${[...new Set(models.map((m) => m.package))].join(", ") || "none"})`);
+      }
       continue;
     }
     for (const entry of file.entries) {
@@ -94,7 +98,7 @@ function addRoute(
   note: string,
   entry: OverrideEntry,
   problems: Problems,
-): string | undefined {
+): void {
   const local = new Problems();
   const binding = buildBinding(
     { method: r.method, path: r.template, body: r.body ?? "", responseBody: "", nestedBindings: 0 },
@@ -107,12 +111,8 @@ function addRoute(
       problems: local,
     },
   );
-  if (!binding) {
-    for (const p of local.all) problems.add(p);
-    return `route ${r.method} ${r.template} is invalid`;
-  }
-  op.bindings.push({ ...binding, note });
-  return undefined;
+  for (const p of local.all) problems.add(p);
+  if (binding) op.bindings.push({ ...binding, note });
 }
 
 function markTenantVariants(model: ApiModel): void {

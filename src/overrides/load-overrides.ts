@@ -20,6 +20,8 @@ export interface OverrideEntry {
 
 export interface OverrideFile {
   readonly file: string;
+  /** Shipped with the plugin (skipped when its package is not in the request). */
+  readonly shipped?: boolean;
   readonly package: string;
   readonly entries: readonly OverrideEntry[];
 }
@@ -32,10 +34,10 @@ let validateFile: ValidateFunction | undefined;
 export function describeAjvErrors(errors: readonly ErrorObject[] | null | undefined): string {
   return (errors ?? [])
     .map((e) => {
-      const at = e.instancePath || "(top level)";
-      if (e.keyword === "additionalProperties") return `${at}: unknown key "${String(e.params["additionalProperty"])}"`;
-      if (e.keyword === "enum") return `${at}: must be one of ${JSON.stringify(e.params["allowedValues"])}`;
-      return `${at}: ${e.message ?? e.keyword}`;
+      const at = e.instancePath ? `${e.instancePath}: ` : "";
+      if (e.keyword === "additionalProperties") return `${at}unknown key "${String(e.params["additionalProperty"])}"`;
+      if (e.keyword === "enum") return `${at}must be one of ${JSON.stringify(e.params["allowedValues"])}`;
+      return `${at}${e.message ?? e.keyword}`;
     })
     .join("; ");
 }
@@ -54,14 +56,27 @@ export function loadOverrideFile(path: string, problems: Problems, text = readFi
     }
     return undefined;
   }
-  const data = doc.toJS() as unknown;
+  const raw: unknown = doc.toJS();
+  const data = raw as { entries?: { id?: unknown }[] } | null;
+  const entryNodes = (doc.get("entries") as { items?: { range?: [number, number, number] }[] } | undefined)?.items ?? [];
   validateFile ??= ajv.compile(JSON.parse(readFileSync(fileSchemaUrl, "utf8")) as object);
-  if (!validateFile(data)) {
-    problems.add(`${path}: does not match schemas/overrides.schema.json: ${describeAjvErrors(validateFile.errors)}`);
+  if (!validateFile(raw)) {
+    // Name the entry (line and id) of each schema problem, not just its index.
+    for (const err of validateFile.errors ?? []) {
+      const m = /^\/entries\/(\d+)(.*)$/.exec(err.instancePath);
+      if (!m) {
+        problems.add(`${path}: does not match schemas/overrides.schema.json: ${describeAjvErrors([err])}`);
+        continue;
+      }
+      const i = Number(m[1]);
+      const line = lines.linePos(entryNodes[i]?.range?.[0] ?? 0).line;
+      const id = data?.entries?.[i]?.id;
+      const what = describeAjvErrors([{ ...err, instancePath: m[2] ?? "" }]);
+      problems.add(`${path}:${line}: entry ${typeof id === "string" ? `"${id}"` : `#${i + 1}`}: ${what}`);
+    }
     return undefined;
   }
-  const typed = data as { package: string; entries: Omit<OverrideEntry, "file" | "line">[] };
-  const entryNodes = (doc.get("entries") as { items?: { range?: [number, number, number] }[] } | undefined)?.items ?? [];
+  const typed = raw as { package: string; entries: Omit<OverrideEntry, "file" | "line">[] };
   const ids = new Map<string, number>();
   const entries = typed.entries.map((e, i) => {
     const line = lines.linePos(entryNodes[i]?.range?.[0] ?? 0).line;

@@ -18,8 +18,8 @@ export interface ExtraRoute {
 
 export interface ApplyContext {
   readonly model: ApiModel;
-  /** Adds a binding parsed and validated like a proto rule; returns a problem or undefined. */
-  addRoute(op: OperationModel, route: ExtraRoute, note: string): string | undefined;
+  /** Adds a binding parsed and validated like a proto rule; problems are reported with the entry's place. */
+  addRoute(op: OperationModel, route: ExtraRoute, note: string): void;
 }
 
 interface TargetKind<T> {
@@ -152,10 +152,7 @@ export const operationTargets: Record<string, TargetKind<never>> = {
       items: obj({ method: { enum: ["GET", "POST", "PUT", "PATCH", "DELETE"] }, template: str, body: str }, ["method", "template"]),
     },
     (v, ctx, op, decision) => {
-      for (const r of v) {
-        const problem = ctx.addRoute(op!, r, decision);
-        if (problem) throw new Error(problem);
-      }
+      for (const r of v) ctx.addRoute(op!, r, decision);
       return `also served: ${v.map((r) => `${r.method} ${r.template}`).join(", ")}`;
     },
   ),

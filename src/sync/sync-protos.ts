@@ -38,8 +38,22 @@ const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex")
 const importRe = /^\s*import\s+(?:public\s+|weak\s+)?"([^"]+)"\s*;/gm;
 
 export function readLock(lockFile: string): LockEntry[] {
-  const lock = JSON.parse(readFileSync(lockFile, "utf8")) as { inputs: LockEntry[] };
+  let lock: { inputs?: LockEntry[] };
+  try {
+    lock = JSON.parse(readFileSync(lockFile, "utf8")) as { inputs?: LockEntry[] };
+  } catch (e) {
+    throw new SyncError(`${lockFile}: cannot read the lock file: ${(e as Error).message}`);
+  }
+  if (!Array.isArray(lock.inputs)) throw new SyncError(`${lockFile}: "inputs" must be a list of pinned files`);
   return lock.inputs;
+}
+
+function readPinned(file: string, what: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (e) {
+    throw new SyncError(`${file}: cannot read ${what}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
 }
 
 export function syncProtos(opts: SyncOptions): { staged: string[] } {
@@ -52,7 +66,7 @@ export function syncProtos(opts: SyncOptions): { staged: string[] } {
           `Set A2A_SPEC_DIR to the folder that holds ${e.specDirPath}.`,
       );
     }
-    const data = readFileSync(from);
+    const data = readPinned(from, `the pinned file for ${e.version}`);
     const actual = sha256(data);
     if (actual !== e.sha256) {
       throw new SyncError(
@@ -70,7 +84,7 @@ export function syncProtos(opts: SyncOptions): { staged: string[] } {
     if (google.has(path) || path.startsWith("google/protobuf/")) continue; // WKTs ship with buf and protoc
     const file = join(googleRoot, path);
     if (!existsSync(file)) throw new SyncError(`${file}: imported as "${path}" but not found in ${googleRoot}`);
-    const data = readFileSync(file);
+    const data = readPinned(file, `"${path}"`);
     google.set(path, data);
     pending.push(...importsOf(data.toString("utf8")));
   }
