@@ -12,7 +12,8 @@ export function median(values) {
 
 export function fmtMs(ms) {
   if (ms >= 100) return `${ms.toFixed(0)} ms`;
-  if (ms >= 1) return `${ms.toFixed(1)} ms`;
+  if (ms >= 10) return `${ms.toFixed(1)} ms`;
+  if (ms >= 1) return `${ms.toFixed(2)} ms`;
   return `${ms.toFixed(3)} ms`;
 }
 
