@@ -23,12 +23,15 @@ import {
 } from "./path-codec.js";
 
 interface TrieNode {
-  readonly literal: Map<string, TrieNode>;
+  /** Literal children; looked up by comparing characters in place, or by `literalMap` when there are many. */
+  readonly literals: string[];
+  readonly children: TrieNode[];
+  literalMap: Map<string, TrieNode> | undefined;
   wildcard: TrieNode | undefined;
-  /** Routes ending in "**" at this depth, by verb key. */
-  readonly deep: Map<string, Map<string, Route>>;
-  /** Routes ending at this depth, by verb key then HTTP method. */
-  readonly end: Map<string, Map<string, Route>>;
+  /** Routes ending in "**" at this depth (a short list: scanned, not hashed). */
+  deep: Route[] | undefined;
+  /** Routes ending at this depth. */
+  end: Route[] | undefined;
 }
 
 export type MatchResult<R extends Route = Route> =
@@ -41,8 +44,21 @@ export interface PathMatcher<R extends Route = Route> {
   match(method: string, path: string): MatchResult<R>;
 }
 
-const newNode = (): TrieNode => ({ literal: new Map(), wildcard: undefined, deep: new Map(), end: new Map() });
-const verbKey = (verb: string | null) => verb ?? "";
+const NOT_FOUND = Object.freeze({ status: 404 as const });
+/** Above this many literal children a node also keeps a Map. */
+const MAP_THRESHOLD = 8;
+const SLASH = 47;
+const newNode = (): TrieNode => ({ literals: [], children: [], literalMap: undefined, wildcard: undefined, deep: undefined, end: undefined });
+
+function literalChild(node: TrieNode, lit: string): TrieNode {
+  const i = node.literals.indexOf(lit);
+  if (i >= 0) return node.children[i]!;
+  const child = newNode();
+  node.literals.push(lit);
+  node.children.push(child);
+  if (node.literals.length > MAP_THRESHOLD) node.literalMap = new Map(node.literals.map((l, k) => [l, node.children[k]!]));
+  return child;
+}
 
 function addRoute(root: TrieNode, route: Route): void {
   let node = root;
@@ -51,30 +67,107 @@ function addRoute(root: TrieNode, route: Route): void {
     const seg = route.segments[i]!;
     if (seg === "**") {
       if (i !== last) throw new Error(`route ${route.method} ${route.template}: "**" must be the last segment`);
-      slot(node.deep, route);
+      slot((node.deep ??= []), route);
       return;
     }
-    if (seg === "*") {
-      node = node.wildcard ??= newNode();
-    } else {
-      let next = node.literal.get(seg);
-      if (!next) node.literal.set(seg, (next = newNode()));
-      node = next;
-    }
+    node = seg === "*" ? (node.wildcard ??= newNode()) : literalChild(node, seg);
   }
-  slot(node.end, route);
+  slot((node.end ??= []), route);
 }
 
-function slot(byVerb: Map<string, Map<string, Route>>, route: Route): void {
-  let byMethod = byVerb.get(verbKey(route.verb));
-  if (!byMethod) byVerb.set(verbKey(route.verb), (byMethod = new Map()));
-  const existing = byMethod.get(route.method);
+function slot(list: Route[], route: Route): void {
+  const existing = pick(list, route.verb ?? "", route.method);
   if (existing) {
     throw new Error(
       `duplicate route ${route.method} ${route.template} (${route.operation}) and ${existing.template} (${existing.operation})`,
     );
   }
-  byMethod.set(route.method, route);
+  list.push(route);
+}
+
+function pick(list: readonly Route[] | undefined, verb: string, method: string): Route | undefined {
+  if (list === undefined) return undefined;
+  for (let k = 0; k < list.length; k++) {
+    const r = list[k]!;
+    if (r.method === method && (r.verb ?? "") === verb) return r;
+  }
+  return undefined;
+}
+
+function methodsOf(list: readonly Route[] | undefined, verb: string, out: Set<string>): void {
+  for (const r of list ?? []) if ((r.verb ?? "") === verb) out.add(r.method);
+}
+
+/** Segment start positions of the current match, by depth; reused by every call (matching is synchronous). */
+let starts = new Int32Array(64);
+
+/**
+ * The request being matched. `pos` is where a segment starts; the segment
+ * runs to the next "/" or to `end` (the start of ":verb", or the path's end).
+ * `pos === end + 1` means every segment has been consumed.
+ */
+interface Req {
+  readonly path: string;
+  readonly end: number;
+  readonly verb: string;
+  readonly method: string;
+}
+
+function segmentEnd(req: Req, pos: number): number {
+  const slash = req.path.indexOf("/", pos);
+  return slash < 0 || slash > req.end ? req.end : slash;
+}
+
+function literalAt(node: TrieNode, path: string, pos: number, next: number): TrieNode | undefined {
+  if (node.literalMap) return node.literalMap.get(path.slice(pos, next));
+  const len = next - pos;
+  const lits = node.literals;
+  for (let k = 0; k < lits.length; k++) {
+    const lit = lits[k]!;
+    if (lit.length === len && path.startsWith(lit, pos)) return node.children[k];
+  }
+  return undefined;
+}
+
+/** Depth-first, literal before "*" before "**"; the first route found wins. Records segment starts. */
+function find(node: TrieNode, req: Req, pos: number, depth: number): Route | undefined {
+  if (depth + 1 >= starts.length) {
+    const grown = new Int32Array(starts.length * 2);
+    grown.set(starts);
+    starts = grown;
+  }
+  starts[depth] = pos;
+  if (pos > req.end) {
+    const r = pick(node.end, req.verb, req.method);
+    if (r) return r;
+  } else {
+    const next = segmentEnd(req, pos);
+    const lit = node.literals.length > 0 ? literalAt(node, req.path, pos, next) : undefined;
+    if (lit) {
+      const r = find(lit, req, next + 1, depth + 1);
+      if (r) return r;
+    }
+    if (node.wildcard !== undefined && next > pos) {
+      const r = find(node.wildcard, req, next + 1, depth + 1);
+      if (r) return r;
+    }
+  }
+  const r = pick(node.deep, req.verb, req.method);
+  if (r) starts[depth + 1] = req.end + 1;
+  return r;
+}
+
+/** The methods of every route that matches the path (the slow path, only after a miss). */
+function allowedMethods(node: TrieNode, req: Req, pos: number, out: Set<string>): void {
+  if (pos > req.end) {
+    methodsOf(node.end, req.verb, out);
+  } else {
+    const next = segmentEnd(req, pos);
+    const lit = node.literals.length > 0 ? literalAt(node, req.path, pos, next) : undefined;
+    if (lit) allowedMethods(lit, req, next + 1, out);
+    if (node.wildcard && next > pos) allowedMethods(node.wildcard, req, next + 1, out);
+  }
+  methodsOf(node.deep, req.verb, out);
 }
 
 export function compilePathMatcher<R extends Route>(routes: readonly R[]): PathMatcher<R> {
@@ -83,47 +176,18 @@ export function compilePathMatcher<R extends Route>(routes: readonly R[]): PathM
 
   return {
     match(method, path) {
-      if (path.length === 0 || path.charCodeAt(0) !== 47 /* "/" */) return { status: 404 };
-      const segs = path.slice(1).split("/");
-      let verb = "";
-      const lastSeg = segs[segs.length - 1]!;
-      const colon = lastSeg.lastIndexOf(":");
-      if (colon >= 0) {
-        verb = lastSeg.slice(colon + 1);
-        segs[segs.length - 1] = lastSeg.slice(0, colon);
+      if (path.charCodeAt(0) !== SLASH) return NOT_FOUND;
+      const lastSlash = path.lastIndexOf("/");
+      const colon = path.indexOf(":", lastSlash);
+      const req: Req = colon < 0 ? { path, end: path.length, verb: "", method } : { path, end: colon, verb: path.slice(colon + 1), method };
+      const route = find(root, req, 1, 0) as R | undefined;
+      if (!route) {
+        const allowed = new Set<string>();
+        allowedMethods(root, req, 1, allowed);
+        return allowed.size > 0 ? { status: 405, allow: [...allowed].sort() } : NOT_FOUND;
       }
-      const allowed = new Set<string>();
-      let found: Route | undefined;
-
-      const visit = (node: TrieNode, i: number): boolean => {
-        if (i === segs.length) {
-          const byMethod = node.end.get(verb);
-          if (byMethod) {
-            const r = byMethod.get(method);
-            if (r) return ((found = r), true);
-            for (const m of byMethod.keys()) allowed.add(m);
-          }
-        } else {
-          const seg = segs[i]!;
-          const lit = node.literal.get(seg);
-          if (lit && visit(lit, i + 1)) return true;
-          if (node.wildcard && seg.length > 0 && visit(node.wildcard, i + 1)) return true;
-        }
-        const deep = node.deep.get(verb);
-        if (deep) {
-          const r = deep.get(method);
-          if (r) return ((found = r), true);
-          for (const m of deep.keys()) allowed.add(m);
-        }
-        return false;
-      };
-
-      if (!visit(root, 0) || !found) {
-        return allowed.size > 0 ? { status: 405, allow: [...allowed].sort() } : { status: 404 };
-      }
-      const route = found as R;
       try {
-        return { status: 200, route, params: extractParams(route, segs) };
+        return { status: 200, route, params: extractParams(route, req) };
       } catch {
         return { status: 400, reason: `malformed percent-encoding in ${path}` };
       }
@@ -131,15 +195,18 @@ export function compilePathMatcher<R extends Route>(routes: readonly R[]): PathM
   };
 }
 
-function extractParams(route: Route, segs: readonly string[]): Record<string, string> {
-  const params: Record<string, string> = Object.create(null);
-  const deepAt = route.segments[route.segments.length - 1] === "**" ? route.segments.length - 1 : -1;
-  for (const v of route.variables) {
-    const end = v.end - 1 === deepAt ? segs.length : v.end;
-    const single = end - v.start === 1 && route.segments[v.start] === "*";
-    params[v.field] = single
-      ? decodeSegmentValue(segs[v.start]!)
-      : decodeMultiSegmentValue(segs.slice(v.start, end).join("/"));
+/** Decodes the variables of the matched route, using the segment starts `find` recorded. */
+function extractParams(route: Route, req: Req): Record<string, string> {
+  // Keys come from the route table (proto field names), never from the request.
+  const params: Record<string, string> = {};
+  const vars = route.variables;
+  for (let k = 0; k < vars.length; k++) {
+    const v = vars[k]!;
+    const from = starts[v.start]!;
+    const to = Math.max(from, starts[v.end]! - 1);
+    const raw = req.path.slice(from, to);
+    params[v.field] =
+      v.end - v.start === 1 && route.segments[v.start] === "*" ? decodeSegmentValue(raw) : decodeMultiSegmentValue(raw);
   }
   return params;
 }

@@ -127,3 +127,39 @@ describe("compiling", () => {
     expect(() => compilePathMatcher([r, { ...r, operation: "Other", variables: [{ ...r.variables[0]!, field: "name" }] }])).toThrow(/duplicate route GET/);
   });
 });
+
+describe("deep wildcards and long paths", () => {
+  const base = readRoutes("v1.0.1").routes[0]!;
+  const route = (operation: string, method: string, template: string, segments: string[], variables: { field: string; start: number; end: number }[], verb: string | null = null) =>
+    ({ ...base, operation, method, template, segments, verb, variables: variables.map((v) => ({ ...v, jsonName: v.field })) });
+  const files = route("GetFile", "GET", "/v1/{name=files/**}", ["v1", "files", "**"], [{ field: "name", start: 1, end: 3 }]);
+  const exact = route("GetIndex", "GET", "/v1/files/index", ["v1", "files", "index"], []);
+  const verbRoute = route("Watch", "POST", "/v1/{path=**}:watch", ["v1", "**"], [{ field: "path", start: 1, end: 2 }], "watch");
+  const long = route("Long", "GET", "/" + Array.from({ length: 80 }, (_, i) => `{v${i}}`).join("/"), Array(80).fill("*"),
+    Array.from({ length: 80 }, (_, i) => ({ field: `v${i}`, start: i, end: i + 1 })));
+  const m = compilePathMatcher([files, exact, verbRoute, long]);
+
+  it("prefers literals over **, and binds the rest to the variable", () => {
+    expect(m.match("GET", "/v1/files/index")).toMatchObject({ status: 200, route: { operation: "GetIndex" } });
+    expect(m.match("GET", "/v1/files/a/b/c")).toMatchObject({ status: 200, params: { name: "files/a/b/c" } });
+    expect(m.match("GET", "/v1/files/a%2Fb/c%20d")).toMatchObject({ status: 200, params: { name: "files/a%2Fb/c d" } });
+    expect(m.match("POST", "/v1/x/y:watch")).toMatchObject({ status: 200, params: { path: "x/y" } });
+    expect(m.match("GET", "/v1/x/y:watch")).toEqual({ status: 405, allow: ["POST"] });
+  });
+
+  it("expand → match round-trips ** values", () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: "grapheme", minLength: 1, maxLength: 6 }).filter((s) => !s.includes("/")), { minLength: 1, maxLength: 5 }), (parts) => {
+        const name = "files/" + parts.join("/");
+        const r = m.match("GET", expandPath(files, { name }));
+        expect(r.status === 200 && r.params["name"]).toBe(name);
+      }),
+    );
+  });
+
+  it("handles paths deeper than its scratch buffer", () => {
+    const values = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`v${i}`, `s${i}`]));
+    const r = m.match("GET", expandPath(long, values));
+    expect(r).toMatchObject({ status: 200, params: values });
+  });
+});
