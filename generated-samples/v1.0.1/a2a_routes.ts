@@ -952,26 +952,38 @@ export const A2AServiceRouteAliases = [
 export const A2AServiceRouteOverlaps: readonly RouteOverlap[] = [
   {
     "method": "GET",
+    "example": "/tasks/extendedAgentCard",
+    "winner": "GetTask /tasks/{id=*}",
+    "loser": "GetExtendedAgentCard /{tenant}/extendedAgentCard",
+    "winnersOfLoser": 1,
+    "winnerPriority": 8,
+    "loserPriority": 13
+  },
+  {
+    "method": "GET",
     "example": "/tasks/tasks/pushNotificationConfigs/pushNotificationConfigs",
     "winner": "GetTaskPushNotificationConfig /tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
-    "loser": "ListTaskPushNotificationConfigs /{tenant}/tasks/{task_id=*}/pushNotificationConfigs"
+    "loser": "ListTaskPushNotificationConfigs /{tenant}/tasks/{task_id=*}/pushNotificationConfigs",
+    "winnersOfLoser": 1,
+    "winnerPriority": 5,
+    "loserPriority": 18
   },
   {
     "method": "GET",
     "example": "/tasks/tasks/pushNotificationConfigs",
     "winner": "ListTaskPushNotificationConfigs /tasks/{task_id=*}/pushNotificationConfigs",
-    "loser": "GetTask /{tenant}/tasks/{id=*}"
-  },
-  {
-    "method": "GET",
-    "example": "/tasks/extendedAgentCard",
-    "winner": "GetTask /tasks/{id=*}",
-    "loser": "GetExtendedAgentCard /{tenant}/extendedAgentCard"
+    "loser": "GetTask /{tenant}/tasks/{id=*}",
+    "winnersOfLoser": 1,
+    "winnerPriority": 6,
+    "loserPriority": 20
   },
   {
     "method": "GET",
     "example": "/tasks/tasks",
     "winner": "GetTask /tasks/{id=*}",
-    "loser": "ListTasks /{tenant}/tasks"
+    "loser": "ListTasks /{tenant}/tasks",
+    "winnersOfLoser": 1,
+    "winnerPriority": 8,
+    "loserPriority": 24
   }
 ];

@@ -3,7 +3,7 @@
  * table shows is computed here, so templates only lay it out.
  */
 import type { ApiModel, BindingModel, OperationModel } from "../model/model-types.js";
-import type { RouteTable } from "./route-table.js";
+import { MAX_OVERLAPS_PER_ROUTE, type RouteTable } from "./route-table.js";
 
 const code = (s: string) => "`" + s + "`";
 
@@ -106,7 +106,11 @@ export function routesView(m: ApiModel, table: RouteTable) {
         contentType: `${r.requestContentType ?? "–"} → ${r.responseContentType}`,
       };
     }),
-    overlaps: table.overlaps.map((o) => ({ ...o, example: code(`${o.method} ${o.example}`) })),
+    overlaps: table.overlaps.map((o) => ({
+      ...o,
+      example: code(`${o.method} ${o.example}`),
+      loser: o.winnersOfLoser > MAX_OVERLAPS_PER_ROUTE ? `${o.loser} (${o.winnersOfLoser} routes take paths from it; ${MAX_OVERLAPS_PER_ROUTE} shown)` : o.loser,
+    })),
   };
 }
 

@@ -7,11 +7,13 @@
  *
  * Priority rule (the same the runtime matcher follows): compare two routes
  * segment by segment from the left; at the first difference a literal beats
- * "*", and "*" beats "**". Ties fall back to more segments first, then the
- * HTTP method, then the operation name, so the order is total and stable.
+ * "*", "*" beats the end of a route, and the end beats "**". Ties fall back to
+ * the verb, the HTTP method, then the operation name, so the order is total
+ * and stable.
  *
  * Two routes overlap when one concrete path and HTTP method match both; the
- * report gives such a path and which route wins it. Two routes with the same
+ * report gives such a path and which route wins it, for at most three winners
+ * per losing route, with their total. Two routes with the same
  * method, verb and segment shape (variable names aside) are duplicates: one
  * could never be reached, so generation stops.
  */
@@ -19,15 +21,16 @@ import type { ApiModel, BindingModel, OperationModel } from "../model/model-type
 import type { Route, RouteOverlap } from "../runtime/route-types.js";
 import type { Problems } from "../generation-error.js";
 
-const rank = (seg: string) => (seg === "**" ? 2 : seg === "*" ? 1 : 0);
+const rank = (seg: string | undefined) => (seg === undefined ? 1.5 : seg === "**" ? 2 : seg === "*" ? 1 : 0);
 
+/** Literal < "*" < the route's end < "**", position by position: the matcher's own order. */
 export function compareShapes(a: readonly string[], b: readonly string[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const d = rank(a[i]!) - rank(b[i]!);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = rank(a[i]) - rank(b[i]);
     if (d !== 0) return d;
-    if (rank(a[i]!) === 0 && a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+    if (rank(a[i]) === 0 && a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
   }
-  return b.length - a.length;
+  return 0;
 }
 
 export interface RouteTable {
@@ -37,6 +40,9 @@ export interface RouteTable {
   readonly aliases: readonly Route[];
   readonly overlaps: readonly RouteOverlap[];
 }
+
+/** An overlap report lists at most this many winning routes for each losing route, with the total. */
+export const MAX_OVERLAPS_PER_ROUTE = 3;
 
 export function buildRouteTable(model: ApiModel, problems: Problems): RouteTable {
   const unsorted = model.operations.flatMap((op) => op.bindings.map((b) => toRoute(model, op, b)));
@@ -48,30 +54,11 @@ export function buildRouteTable(model: ApiModel, problems: Problems): RouteTable
       a.operation.localeCompare(b.operation),
   );
   const all = unsorted.map((r, i) => ({ ...r, priority: i + 1 }));
-  const routes = all;
-  const overlaps: RouteOverlap[] = [];
-  for (let i = 0; i < routes.length; i++) {
-    for (let j = i + 1; j < routes.length; j++) {
-      const a = routes[i]!;
-      const b = routes[j]!;
-      if (a.method !== b.method || a.verb !== b.verb) continue;
-      if (sameShape(a.segments, b.segments)) {
-        problems.add(
-          `${model.protoFile}: duplicate route ${a.method} ${a.template} (${a.operation}, ${a.origin}) and ${b.method} ${b.template} (${b.operation}, ${b.origin}) match exactly the same paths`,
-        );
-        continue;
-      }
-      const example = witness(a.segments, b.segments);
-      if (example) {
-        overlaps.push({
-          method: a.method,
-          example: "/" + example.join("/") + (a.verb ? ":" + a.verb : ""),
-          winner: `${a.operation} ${a.template}`,
-          loser: `${b.operation} ${b.template}`,
-        });
-      }
-    }
-  }
+  const overlaps = findOverlaps(all, (a, b) =>
+    problems.add(
+      `${model.protoFile}: duplicate route ${a.method} ${a.template} (${a.operation}, ${a.origin}) and ${b.method} ${b.template} (${b.operation}, ${b.origin}) match exactly the same paths`,
+    ),
+  );
   return {
     routes: all.filter((r) => r.origin !== "override"),
     aliases: all.filter((r) => r.origin === "override"),
@@ -79,12 +66,107 @@ export function buildRouteTable(model: ApiModel, problems: Problems): RouteTable
   };
 }
 
+/**
+ * Overlaps without comparing every pair of routes. Routes without "**" can
+ * only overlap when method, verb and length agree; among those, group by the
+ * set of "*" positions (the mask). Two routes of masks A and B overlap exactly
+ * when their literals agree on the positions where both are literal, so a hash
+ * of B on those positions finds, for each route of A, every route of B that
+ * overlaps it. The few "**" routes are compared with the others one by one.
+ * Cost: linear in the routes times the number of masks, plus the overlaps reported.
+ */
+export function findOverlaps(routes: readonly Route[], duplicate: (a: Route, b: Route) => void): RouteOverlap[] {
+  const found = new Map<Route, { winners: Route[]; total: number }>();
+  const record = (loser: Route, count: number, winners: readonly Route[]) => {
+    let entry = found.get(loser);
+    if (!entry) found.set(loser, (entry = { winners: [], total: 0 }));
+    entry.total += count;
+    entry.winners.push(...winners);
+  };
+
+  const groups = new Map<string, Map<string, Route[]>>();
+  const deep: Route[] = [];
+  for (const r of routes) {
+    if (r.segments[r.segments.length - 1] === "**") {
+      deep.push(r);
+      continue;
+    }
+    const key = `${r.method} ${r.verb ?? ""} ${r.segments.length}`;
+    let masks = groups.get(key);
+    if (!masks) groups.set(key, (masks = new Map()));
+    const mask = r.segments.map((s) => (s === "*" ? "*" : "L")).join("");
+    let list = masks.get(mask);
+    if (!list) masks.set(mask, (list = []));
+    list.push(r); // routes arrive in priority order
+  }
+
+  for (const masks of groups.values()) {
+    const entries = [...masks.entries()];
+    for (const [maskA, listA] of entries) {
+      for (const [maskB, listB] of entries) {
+        const shared: number[] = [];
+        for (let i = 0; i < maskA.length; i++) if (maskA[i] === "L" && maskB[i] === "L") shared.push(i);
+        const project = (r: Route) => shared.map((i) => r.segments[i]).join("/");
+        const index = new Map<string, Route[]>();
+        for (const b of listB) {
+          const k = project(b);
+          const bucket = index.get(k);
+          if (bucket) bucket.push(b);
+          else index.set(k, [b]);
+        }
+        for (const a of listA) {
+          const bucket = index.get(project(a));
+          if (!bucket) continue;
+          if (maskA === maskB) {
+            for (const b of bucket) if (b !== a && b.priority < a.priority) duplicate(b, a);
+            continue;
+          }
+          let count = 0;
+          while (count < bucket.length && bucket[count]!.priority < a.priority) count++;
+          if (count > 0) record(a, count, bucket.slice(0, Math.min(count, MAX_OVERLAPS_PER_ROUTE)));
+        }
+      }
+    }
+  }
+
+  for (const d of deep) {
+    for (const r of routes) {
+      if (r === d || r.method !== d.method || r.verb !== d.verb || !witness(d.segments, r.segments)) continue;
+      if (sameShape(d.segments, r.segments)) {
+        if (r.priority < d.priority) duplicate(r, d);
+        continue;
+      }
+      if (deep.includes(r) && r.priority < d.priority) continue; // a pair of "**" routes: counted from the other side
+      const [winner, loser] = r.priority < d.priority ? [r, d] : [d, r];
+      record(loser, 1, [winner]);
+    }
+  }
+
+  const out: RouteOverlap[] = [];
+  for (const [loser, { winners, total }] of found) {
+    const top = [...new Set(winners)].sort((x, y) => x.priority - y.priority).slice(0, MAX_OVERLAPS_PER_ROUTE);
+    for (const winner of top) {
+      const example = witness(winner.segments, loser.segments)!;
+      out.push({
+        method: loser.method,
+        example: "/" + example.join("/") + (loser.verb ? ":" + loser.verb : ""),
+        winner: `${winner.operation} ${winner.template}`,
+        loser: `${loser.operation} ${loser.template}`,
+        winnersOfLoser: total,
+        winnerPriority: winner.priority,
+        loserPriority: loser.priority,
+      });
+    }
+  }
+  return out.sort((a, b) => a.loserPriority - b.loserPriority || a.winnerPriority - b.winnerPriority);
+}
+
 function sameShape(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((s, i) => (rank(s) === 0 ? s === b[i] : rank(s) === rank(b[i]!)));
 }
 
 /** A concrete path matched by both segment lists, or undefined when none exists. */
-function witness(a: readonly string[], b: readonly string[]): string[] | undefined {
+export function witness(a: readonly string[], b: readonly string[]): string[] | undefined {
   const out: string[] = [];
   for (let i = 0; ; i++) {
     const x = a[i];

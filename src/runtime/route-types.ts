@@ -55,10 +55,16 @@ export interface Route {
   readonly priority: number;
 }
 
+/** A path that two routes match; the one with the lower priority serves it. */
 export interface RouteOverlap {
   readonly method: string;
   /** A concrete path both templates match. */
   readonly example: string;
+  /** Operation and template of the route that serves the example. */
   readonly winner: string;
   readonly loser: string;
+  /** How many routes take paths from the loser; at most three of them are listed. */
+  readonly winnersOfLoser: number;
+  readonly winnerPriority: number;
+  readonly loserPriority: number;
 }

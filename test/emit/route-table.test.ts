@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { compareShapes, findOverlaps, MAX_OVERLAPS_PER_ROUTE, witness } from "../../src/emit/route-table.js";
+import { compilePathMatcher } from "../../src/runtime/path-matcher.js";
+import type { Route } from "../../src/runtime/route-types.js";
+import { readRoutes } from "../helpers/samples.js";
+
+const base = readRoutes("v1.0.1").routes[0]!;
+const shape = fc.record({
+  segments: fc.array(fc.constantFrom("a", "b", "*"), { minLength: 1, maxLength: 3 }),
+  deep: fc.boolean(),
+  method: fc.constantFrom("GET", "POST"),
+  verb: fc.constantFrom(null, "v"),
+});
+
+function table(shapes: fc.RecordValue<{ segments: string[]; deep: boolean; method: string; verb: string | null }>[]): Route[] {
+  const routes = shapes.map((s, i) => ({
+    ...base,
+    operation: `Op${i}`,
+    method: s.method,
+    verb: s.verb,
+    segments: s.deep ? [...s.segments, "**"] : s.segments,
+    template: `/${(s.deep ? [...s.segments, "**"] : s.segments).join("/")}${s.verb ? ":" + s.verb : ""}`,
+    variables: [],
+  }));
+  routes.sort((a, b) => compareShapes(a.segments, b.segments) || (a.verb ?? "").localeCompare(b.verb ?? "") || a.method.localeCompare(b.method));
+  return routes.map((r, i) => ({ ...r, priority: i + 1 }));
+}
+
+const sameShape = (a: Route, b: Route) =>
+  a.method === b.method && a.verb === b.verb && a.segments.length === b.segments.length && a.segments.every((s, i) => s === b.segments[i]);
+
+describe("overlap report", () => {
+  it("agrees with comparing every pair, and the matcher serves each example with the winner", () => {
+    fc.assert(
+      fc.property(fc.array(shape, { minLength: 1, maxLength: 12 }), (shapes) => {
+        const routes = table(shapes);
+        const dups: [Route, Route][] = [];
+        const report = findOverlaps(routes, (a, b) => dups.push([a, b]));
+        // Brute force over all pairs.
+        const expected = new Map<Route, Route[]>();
+        let expectedDups = 0;
+        for (const a of routes) {
+          for (const b of routes) {
+            if (a === b || a.method !== b.method || a.verb !== b.verb || b.priority >= a.priority) continue;
+            if (sameShape(a, b)) expectedDups++;
+            else if (witness(a.segments, b.segments)) expected.set(a, [...(expected.get(a) ?? []), b]);
+          }
+        }
+        expect(dups.length).toBe(expectedDups);
+        if (expectedDups > 0) return; // a table with duplicates is rejected anyway
+        const losers = new Set(report.map((o) => o.loserPriority));
+        expect([...losers].sort()).toEqual([...expected.keys()].map((r) => r.priority).sort());
+        const matcher = compilePathMatcher(routes);
+        for (const [loser, winners] of expected) {
+          const rows = report.filter((o) => o.loserPriority === loser.priority);
+          expect(rows.map((o) => o.winnerPriority)).toEqual(winners.map((w) => w.priority).sort((x, y) => x - y).slice(0, MAX_OVERLAPS_PER_ROUTE));
+          for (const o of rows) {
+            expect(o.winnersOfLoser).toBe(winners.length);
+            const hit = matcher.match(o.method, o.example);
+            // The example reaches the winner (or a route ranked above it), never the loser.
+            expect(hit.status).toBe(200);
+            if (hit.status === 200) expect(hit.route.priority).toBeLessThanOrEqual(o.winnerPriority);
+          }
+        }
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
