@@ -8,7 +8,7 @@
  * collected and thrown before the first file is generated.
  */
 import type { Plugin } from "@bufbuild/protoplugin";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { create, protoInt64 } from "@bufbuild/protobuf";
 import { CodeGeneratorResponse_Feature, CodeGeneratorResponseSchema, Edition } from "@bufbuild/protobuf/wkt";
@@ -21,13 +21,12 @@ import { applyOverrides } from "./overrides/apply-overrides.js";
 import { buildRouteTable, type RouteTable } from "./emit/route-table.js";
 import { emitRoutesModule, routesJson } from "./emit/routes-module.js";
 import { renderDoc } from "./emit/docs.js";
+import { shippedOverrides } from "./assets.js";
 import { errorsView, operationsView, overridesView, routesView, versionsView } from "./emit/docs-view.js";
 import type { ApiModel } from "./model/model-types.js";
 
 const packageRoot = new URL("../", import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL("package.json", packageRoot), "utf8")) as { version: string };
-/** Override files shipped with the plugin, applied unless default_overrides=false. */
-export const defaultOverrideDir = new URL("proto/overrides/", packageRoot);
 
 export const protocGenA2a: Plugin = {
   name: "protoc-gen-a2a",
@@ -84,13 +83,9 @@ function baseName(m: ApiModel, models: readonly ApiModel[]): string {
 }
 
 function loadOverrides(options: A2aOptions, problems: Problems): OverrideFile[] {
-  const paths: { path: string; shipped: boolean }[] = [];
-  if (options.defaultOverrides) {
-    const dir = defaultOverrideDir.pathname;
-    for (const f of readdirSync(dir).filter((f) => f.endsWith(".yaml")).sort()) paths.push({ path: resolve(dir, f), shipped: true });
-  }
-  for (const p of options.overrides) paths.push({ path: resolve(p), shipped: false });
-  return paths.flatMap(({ path, shipped }) => {
+  // The shipped files (proto/overrides/) were parsed and checked at build time.
+  const shipped = options.defaultOverrides ? shippedOverrides().map((f) => ({ ...f, shipped: true })) : [];
+  return [...shipped, ...options.overrides.map((p) => resolve(p)).flatMap((path) => {
     let text: string;
     try {
       text = readFileSync(path, "utf8");
@@ -99,8 +94,8 @@ function loadOverrides(options: A2aOptions, problems: Problems): OverrideFile[] 
       return [];
     }
     const file = loadOverrideFile(displayPath(path), problems, text);
-    return file ? [{ ...file, shipped }] : [];
-  });
+    return file ? [file] : [];
+  })];
 }
 
 /** Paths in messages and docs are relative to the plugin package or the working directory, so output is stable. */

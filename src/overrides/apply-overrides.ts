@@ -12,7 +12,8 @@ import type { ApiModel, OperationModel } from "../model/model-types.js";
 import { buildBinding } from "../model/http-binding.js";
 import { Problems } from "../generation-error.js";
 import { apiTargets, operationTargets, type ApplyContext, type ExtraRoute } from "./targets.js";
-import { compileValueSchema, describeAjvErrors, type OverrideEntry, type OverrideFile } from "./load-overrides.js";
+import { describeAjvErrors, type OverrideEntry, type OverrideFile } from "./load-overrides.js";
+import { validator } from "../assets.js";
 
 export function applyOverrides(models: readonly ApiModel[], files: readonly OverrideFile[], problems: Problems): void {
   const byTarget = new Map<string, OverrideEntry>();
@@ -70,7 +71,7 @@ function applyEntry(model: ApiModel, entry: OverrideEntry, problems: Problems): 
     problems.add(`${place(entry)}: unknown target "${entry.target}"`);
     return;
   }
-  const validate = compileValueSchema(kind.schema as Record<string, unknown>);
+  const validate = validator(`${parts[0] as "api" | "operations"}.${parts[parts.length - 1]!}`)!;
   if (!validate(entry.value)) {
     problems.add(`${place(entry)}: value for ${entry.target} is invalid: ${describeAjvErrors(validate.errors)}`);
     return;

@@ -3,9 +3,9 @@
  * (file shape) and against the schema of each entry's target (value shape).
  * Problems name the file, the line and the entry id.
  */
-import { readFileSync } from "node:fs";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { LineCounter, parseDocument } from "yaml";
+import { createRequire } from "node:module";
+import type { ErrorObject } from "ajv";
+import { validator } from "../assets.js";
 import type { Problems } from "../generation-error.js";
 
 export interface OverrideEntry {
@@ -26,10 +26,9 @@ export interface OverrideFile {
   readonly entries: readonly OverrideEntry[];
 }
 
-/** Same relative place from src/overrides and dist/overrides. */
-const fileSchemaUrl = new URL("../../schemas/overrides.schema.json", import.meta.url);
-const ajv = new Ajv({ allErrors: true, strict: true });
-let validateFile: ValidateFunction | undefined;
+/** The YAML parser is loaded only when a file is parsed (the shipped files are parsed at build time). */
+let yaml: typeof import("yaml") | undefined;
+const loadYaml = () => (yaml ??= createRequire(import.meta.url)("yaml") as typeof import("yaml"));
 
 export function describeAjvErrors(errors: readonly ErrorObject[] | null | undefined): string {
   return (errors ?? [])
@@ -42,11 +41,8 @@ export function describeAjvErrors(errors: readonly ErrorObject[] | null | undefi
     .join("; ");
 }
 
-export function compileValueSchema(schema: Record<string, unknown>): ValidateFunction {
-  return ajv.compile(schema);
-}
-
-export function loadOverrideFile(path: string, problems: Problems, text = readFileSync(path, "utf8")): OverrideFile | undefined {
+export function loadOverrideFile(path: string, problems: Problems, text: string): OverrideFile | undefined {
+  const { LineCounter, parseDocument } = loadYaml();
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -59,7 +55,7 @@ export function loadOverrideFile(path: string, problems: Problems, text = readFi
   const raw: unknown = doc.toJS();
   const data = raw as { entries?: { id?: unknown }[] } | null;
   const entryNodes = (doc.get("entries") as { items?: { range?: [number, number, number] }[] } | undefined)?.items ?? [];
-  validateFile ??= ajv.compile(JSON.parse(readFileSync(fileSchemaUrl, "utf8")) as object);
+  const validateFile = validator("file")!;
   if (!validateFile(raw)) {
     // Name the entry (line and id) of each schema problem, not just its index.
     for (const err of validateFile.errors ?? []) {

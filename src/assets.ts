@@ -1,0 +1,42 @@
+/**
+ * What scripts/build-assets.js prepared at build time: standalone validators,
+ * precompiled templates and the shipped override files. Loaded from
+ * dist/generated/, next to this module once built.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { OverrideFile } from "./overrides/load-overrides.js";
+import type { TemplateName } from "./emit/template-options.js";
+
+export interface Validator {
+  (data: unknown): boolean;
+  errors?: import("ajv").ErrorObject[] | null;
+}
+
+const generated = new URL("./generated/", import.meta.url);
+const require = createRequire(import.meta.url);
+let validators: Record<string, Validator> | undefined;
+let templates: Record<TemplateName, unknown> | undefined;
+
+function load<T>(file: string): T {
+  try {
+    return require(new URL(file, generated).pathname) as T;
+  } catch (e) {
+    throw new Error(`${new URL(file, generated).pathname} is missing; run \`npm run build\` (${(e as Error).message})`);
+  }
+}
+
+/** The validator for the override-file schema ("file") or for a target key such as "api.contentTypes". */
+export function validator(name: "file" | `${"api" | "operations"}.${string}`): Validator | undefined {
+  validators ??= load<Record<string, Validator>>("validators.cjs");
+  return validators[name === "file" ? "validateFile" : name.replace(".", "_")];
+}
+
+export function templateSpec(name: TemplateName): unknown {
+  templates ??= load<Record<TemplateName, unknown>>("templates.cjs");
+  return templates[name];
+}
+
+export function shippedOverrides(): OverrideFile[] {
+  return JSON.parse(readFileSync(new URL("shipped-overrides.json", generated), "utf8")) as OverrideFile[];
+}
