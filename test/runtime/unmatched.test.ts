@@ -39,7 +39,8 @@ describe("routing over HTTP", () => {
     expect(r.headers.get("allow")).toBe("POST");
   });
   it("answers a bare 404 for an unknown path", async () => {
-    const r = await fetch(`${base}/v1/message:send`, { method: "POST" });
+    // (/v1/message:send would reach the tenant route with tenant "v1".)
+    const r = await fetch(`${base}/v1/a/b/c/d/message:send`, { method: "POST" });
     expect(r.status).toBe(404);
     expect(r.headers.get("allow")).toBeNull();
     expect(await r.text()).toBe("");
