@@ -4,11 +4,11 @@
  * keep_empty_files, ts_nocheck, rewrite_imports, …) and passes the rest here;
  * an unknown key stops generation with the list of valid keys.
  *
- *   emit=routes+docs      which outputs to write (default: all)
+ *   emit=routes+docs+stubs  which outputs to write (default: all; stubs need routes)
  *   overrides=PATH        an override file to apply; repeat for more
  *   default_overrides=false  do not apply the override files shipped with the plugin
  */
-export const outputKinds = ["routes", "docs"] as const;
+export const outputKinds = ["routes", "docs", "stubs"] as const;
 export type OutputKind = (typeof outputKinds)[number];
 
 export interface A2aOptions {

@@ -20,6 +20,7 @@ import { loadOverrideFile, type OverrideFile } from "./overrides/load-overrides.
 import { applyOverrides } from "./overrides/apply-overrides.js";
 import { buildRouteTable, type RouteTable } from "./emit/route-table.js";
 import { emitRoutesModule, routesJson } from "./emit/routes-module.js";
+import { emitStubs } from "./emit/stubs.js";
 import { renderDoc } from "./emit/docs.js";
 import { shippedOverrides } from "./assets.js";
 import { errorsView, operationsView, overridesView, routesView, versionsView } from "./emit/docs-view.js";
@@ -50,8 +51,10 @@ export const protocGenA2a: Plugin = {
     const targets = schema.targets;
     for (const target of targets) {
       schema.prepareGenerate(target);
-      if (options.emit.has("routes")) {
-        for (const m of models) emitRoutesModule(schema, target, baseName(m, models), m, tables.get(m)!);
+      for (const m of models) {
+        // Stubs import the route table, so they bring it along.
+        if (options.emit.has("routes") || options.emit.has("stubs")) emitRoutesModule(schema, target, baseName(m, models), m, tables.get(m)!);
+        if (options.emit.has("stubs")) emitStubs(schema, target, baseName(m, models), m);
       }
     }
     // Markdown and JSON do not depend on the target: written once, whatever it is.

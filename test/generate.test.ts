@@ -67,6 +67,12 @@ describe("buf generate over the pinned protos", () => {
     const files = [...readTree(out).keys()];
     expect(files.some((f) => f.endsWith(".md"))).toBe(true);
     expect(files.some((f) => f.includes("_routes.json") || f.endsWith(".ts"))).toBe(false);
+    // Stubs bring the route table module they import, but not its JSON or docs.
+    const stubs = tempDir("emit-stubs");
+    expect(generatePinned(stubs, ["emit=stubs"]).status).toBe(0);
+    expect([...readTree(stubs).keys()].filter((f) => f.startsWith("v1.0.1/")).sort()).toEqual(
+      ["a2a_a2a.ts", "a2a_errors.ts", "a2a_grpc.ts", "a2a_jsonrpc.ts", "a2a_rest.ts", "a2a_routes.ts"].map((f) => "v1.0.1/" + f),
+    );
   });
 });
 

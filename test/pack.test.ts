@@ -35,9 +35,14 @@ describe("npm pack → install → buf generate", () => {
     expect(gen.status).toBe(0);
     const files = [...readTree(join(user, "gen")).keys()].sort();
     expect(files).toEqual([
+      "a2a/a2a_a2a.ts",
       "a2a/a2a_errors.md",
+      "a2a/a2a_errors.ts",
+      "a2a/a2a_grpc.ts",
+      "a2a/a2a_jsonrpc.ts",
       "a2a/a2a_operations.md",
       "a2a/a2a_overrides.md",
+      "a2a/a2a_rest.ts",
       "a2a/a2a_routes.json",
       "a2a/a2a_routes.md",
       "a2a/a2a_routes.ts",

@@ -3,3 +3,28 @@ export type { Route, RouteOverlap, RouteQueryField, RouteSegment, RouteVariable 
 export { compilePathMatcher, expandPath, PathExpansionError, type MatchResult, type PathMatcher } from "./path-matcher.js";
 export { decodeMultiSegmentValue, decodeSegmentValue, encodeMultiSegmentValue, encodeSegmentValue } from "./path-codec.js";
 export { unmatchedResponse, type UnmatchedResponse } from "./unmatched.js";
+export {
+  defineA2aService,
+  type A2aClient,
+  type A2aHandler,
+  type A2aServiceDefinition,
+  type CallOptions,
+  type ErrorCatalogEntry,
+  type HandlerContext,
+  type OperationInfo,
+  type ProtocolTables,
+  type StandardErrorEntry,
+} from "./definition.js";
+export { A2AError, A2ATransportError, A2A_DOMAIN, toJsonRpcError, toRestError } from "./a2a-error.js";
+export { negotiateVersion, parseExtensions } from "./negotiation.js";
+export type { A2aServerOptions, CoreHandler, CoreRequest, CoreResponse } from "./server-types.js";
+export { createJsonRpcHandler } from "./server-jsonrpc.js";
+export { createRestHandler } from "./server-rest.js";
+export { createA2aHttpHandler, AGENT_CARD_PATH, type A2aHttpOptions } from "./http-server.js";
+export { nodeHttpListener, fetchHandler } from "./http-adapters.js";
+export type { A2aClientOptions } from "./client-http.js";
+export { createJsonRpcClient } from "./client-jsonrpc.js";
+export { createRestClient } from "./client-rest.js";
+export { createGrpcClient, grpcRoutes, toConnectError, fromConnectError } from "./grpc.js";
+export { ErrorInfoSchema, ERROR_INFO_TYPE_URL } from "./error-info.js";
+export { encodeSseEvent, decodeSse } from "./sse.js";

@@ -1,0 +1,64 @@
+/**
+ * Starts the example agent on 127.0.0.1: one node:http server for the agent
+ * card, JSON-RPC (/a2a/jsonrpc) and HTTP+JSON (/a2a/rest), and one HTTP/2
+ * server for gRPC. Used by main.ts and by the tests.
+ */
+import { createServer, type Server } from "node:http";
+import { createServer as createHttp2Server, type Http2Server } from "node:http2";
+import type { AddressInfo } from "node:net";
+import { toJson } from "@bufbuild/protobuf";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { nodeHttpListener } from "protoc-gen-a2a/runtime";
+import { createA2AServiceHttpHandler } from "../../generated-samples/v1.0.1/a2a_a2a.js";
+import { a2AServiceGrpcRoutes } from "../../generated-samples/v1.0.1/a2a_grpc.js";
+import { AgentCardSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
+import { echoAgentCard, type AgentUrls } from "./agent-card.js";
+import { createEchoHandler } from "./echo-handler.js";
+
+export interface RunningAgent {
+  readonly urls: AgentUrls & { readonly card: string };
+  close(): Promise<void>;
+}
+
+export interface AgentOptions {
+  readonly port?: number;
+  readonly grpcPort?: number;
+  /** Extension URIs clients must declare. */
+  readonly requiredExtensions?: readonly string[];
+}
+
+const listen = (server: Server | Http2Server, port: number) =>
+  new Promise<number>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
+  });
+
+export async function startEchoAgent(options: AgentOptions = {}): Promise<RunningAgent> {
+  let urls: AgentUrls | undefined;
+  const handler = createEchoHandler({ extendedCard: () => echoAgentCard(urls!, true) });
+  const common = options.requiredExtensions ? { handler, requiredExtensions: options.requiredExtensions } : { handler };
+  const http = createServer(
+    nodeHttpListener(
+      createA2AServiceHttpHandler({
+        ...common,
+        jsonrpcPath: "/a2a/jsonrpc",
+        restBasePath: "/a2a/rest",
+        agentCard: () => toJson(AgentCardSchema, echoAgentCard(urls!)),
+      }),
+    ),
+  );
+  const grpc = createHttp2Server(connectNodeAdapter({ routes: a2AServiceGrpcRoutes(common), grpc: true, connect: false, grpcWeb: false }));
+  const port = await listen(http, options.port ?? 0);
+  const grpcPort = await listen(grpc, options.grpcPort ?? (options.port ? options.port + 1 : 0));
+  urls = { jsonrpc: `http://127.0.0.1:${port}/a2a/jsonrpc`, rest: `http://127.0.0.1:${port}/a2a/rest`, grpc: `127.0.0.1:${grpcPort}` };
+  return {
+    urls: { ...urls, card: `http://127.0.0.1:${port}/.well-known/agent-card.json` },
+    close: async () => {
+      http.closeAllConnections();
+      await Promise.all([
+        new Promise<void>((resolve) => http.close(() => resolve())),
+        new Promise<void>((resolve) => grpc.close(() => resolve())),
+      ]);
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * What the JSON-RPC and HTTP+JSON clients share: options, the service
+ * parameters every request carries (A2A-Version as the interface's
+ * Major.Minor, A2A-Extensions comma-separated), the tenant copied from the
+ * interface into every request (spec §8.3.2), and call signals (caller
+ * signal, per-call signal, timeout).
+ */
+import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
+import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "./definition.js";
+
+export interface A2aClientOptions {
+  /** The interface URL from the agent card. */
+  readonly url: string;
+  /** The interface's tenant; set in every request that has no tenant of its own. */
+  readonly tenant?: string;
+  /** Extension URIs to declare. */
+  readonly extensions?: readonly string[];
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+export function serviceHeaders(def: A2aServiceDefinition, options: A2aClientOptions, call: CallOptions | undefined): Headers {
+  const h = new Headers(options.headers);
+  if (def.headers.versionHeader) h.set(def.headers.versionHeader, def.protocolVersion);
+  if (options.extensions && options.extensions.length > 0) h.set(def.headers.extensionsHeader, options.extensions.join(", "));
+  for (const [k, v] of Object.entries(call?.headers ?? {})) h.set(k, v);
+  return h;
+}
+
+export function callSignal(options: A2aClientOptions, call: CallOptions | undefined): AbortSignal | undefined {
+  const signals: AbortSignal[] = [];
+  if (options.signal) signals.push(options.signal);
+  if (call?.signal) signals.push(call.signal);
+  const timeout = call?.timeoutMs ?? options.timeoutMs;
+  if (timeout !== undefined) signals.push(AbortSignal.timeout(timeout));
+  return signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+}
+
+/** The request as a message, with the interface's tenant filled in (I8). */
+export function requestMessage(def: A2aServiceDefinition, op: OperationInfo, init: unknown, options: A2aClientOptions): Message {
+  const msg = create(op.method.input as DescMessage, init as never) as Message & Record<string, unknown>;
+  const field = def.tenantField;
+  if (field && options.tenant && op.method.input.fields.some((f) => f.name === field)) {
+    const local = op.method.input.fields.find((f) => f.name === field)!.localName;
+    if (!msg[local]) msg[local] = options.tenant;
+  }
+  return msg;
+}
+
+/** Builds the typed client object from per-operation unary and stream callers. */
+export function buildClient<S>(
+  def: A2aServiceDefinition,
+  unary: (op: OperationInfo, request: Message, call?: CallOptions) => Promise<Message>,
+  stream: (op: OperationInfo, request: Message, call?: CallOptions) => AsyncIterable<Message>,
+  options: A2aClientOptions,
+): A2aClient<S> {
+  const client: Record<string, unknown> = {};
+  for (const op of def.operations) {
+    client[op.localName] = op.streaming
+      ? (init: unknown, call?: CallOptions) => stream(op, requestMessage(def, op, init, options), call)
+      : (init: unknown, call?: CallOptions) => unary(op, requestMessage(def, op, init, options), call);
+  }
+  return client as A2aClient<S>;
+}

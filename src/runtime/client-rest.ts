@@ -1,0 +1,103 @@
+/**
+ * HTTP+JSON binding, client side, built on the generated route table. The
+ * request message becomes: path variables expanded into the route (the
+ * `/{tenant}` variant when the request has a tenant), camelCase query
+ * parameters for GET and DELETE (repeated fields repeat the parameter), and a
+ * body as the rule's `body` says. Errors are read from the HTTP status plus
+ * the ErrorInfo in `error.details`; a bare status is an A2ATransportError.
+ * When the peer answers 405 or 501, a route the overrides add for the same
+ * operation with another method is tried once (SubscribeToTask GET → POST, I14).
+ */
+import { fromJson, toJson, type DescService, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
+import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "./definition.js";
+import { errorFromRest } from "./a2a-error.js";
+import { buildClient, callSignal, serviceHeaders, type A2aClientOptions } from "./client-http.js";
+import { expandPath } from "./path-matcher.js";
+import type { Route } from "./route-types.js";
+import { decodeSse, sseStreamFromResponse } from "./sse.js";
+
+const RETRY_STATUSES = [405, 501];
+
+export function createRestClient<S extends DescService>(def: A2aServiceDefinition<S>, options: A2aClientOptions): A2aClient<S> {
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  const base = options.url.replace(/\/+$/, "");
+
+  const send = async (op: OperationInfo, request: Message, call: CallOptions | undefined, accept: string) => {
+    const json = toJson(op.method.input, request as never) as JsonObject;
+    const tenant = def.tenantField ? json[fieldJson(op, def.tenantField)] : undefined;
+    const candidates = op.routes.filter((r) => r.tenantVariant === (typeof tenant === "string" && tenant !== ""));
+    const primary = candidates.find((r) => r.origin !== "override") ?? candidates[0];
+    if (!primary) throw new Error(`${op.name}: no HTTP+JSON route`);
+    let res = await sendOn(primary, op, json, call, accept);
+    if (RETRY_STATUSES.includes(res.status)) {
+      const alt = candidates.find((r) => r.origin === "override" && r.method !== primary.method);
+      if (alt) res = await sendOn(alt, op, json, call, accept);
+    }
+    if (!res.ok) throw errorFromRest(def, res.status, await res.text());
+    return res;
+  };
+
+  const sendOn = (route: Route, op: OperationInfo, json: JsonObject, call: CallOptions | undefined, accept: string) => {
+    const values: Record<string, string> = {};
+    for (const v of route.variables) values[v.field] = String(getPath(json, v.jsonName) ?? "");
+    const query = new URLSearchParams();
+    for (const q of route.queryFields) {
+      const value = json[q.jsonName];
+      if (value === undefined || value === null) continue;
+      for (const item of Array.isArray(value) ? value : [value]) query.append(q.jsonName, typeof item === "string" ? item : JSON.stringify(item));
+    }
+    const headers = serviceHeaders(def, options, call);
+    headers.set("accept", accept);
+    let body: string | undefined;
+    if (route.body !== null) {
+      headers.set("content-type", def.contentTypes.rest.request);
+      const bound = new Set(route.variables.map((v) => v.jsonName.split(".")[0]!));
+      const payload = route.body === "*" ? Object.fromEntries(Object.entries(json).filter(([k]) => !bound.has(k))) : (json[route.bodyFields[0]!] ?? {});
+      body = JSON.stringify(payload);
+    }
+    const qs = query.toString();
+    const signal = callSignal(options, call);
+    return fetchFn(base + expandPath(route, values) + (qs ? "?" + qs : ""), {
+      method: route.method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      ...(signal ? { signal } : {}),
+    });
+  };
+
+  const decode = (op: OperationInfo, route: Route | undefined, value: unknown): Message => {
+    const wrapped = route?.responseBody ? { [fieldJsonOut(op, route.responseBody)]: value } : value;
+    return fromJson(op.method.output, wrapped as JsonValue, { ignoreUnknownFields: true });
+  };
+
+  return buildClient<S>(
+    def,
+    async (op, request, call) => {
+      const res = await send(op, request, call, def.contentTypes.rest.response);
+      const text = await res.text();
+      return decode(op, op.routes[0], text === "" ? {} : JSON.parse(text));
+    },
+    async function* (op, request, call) {
+      const res = await send(op, request, call, def.contentTypes.rest.stream);
+      for await (const ev of decodeSse(sseStreamFromResponse(res.body))) {
+        if (ev.event === "error") throw errorFromRest(def, 500, ev.data);
+        yield decode(op, undefined, JSON.parse(ev.data));
+      }
+    },
+    options,
+  );
+}
+
+function fieldJson(op: OperationInfo, name: string): string {
+  return op.method.input.fields.find((f) => f.name === name)?.jsonName ?? name;
+}
+
+function fieldJsonOut(op: OperationInfo, name: string): string {
+  return op.method.output.fields.find((f) => f.name === name)?.jsonName ?? name;
+}
+
+function getPath(json: JsonObject, dotted: string): JsonValue | undefined {
+  let v: JsonValue | undefined = json;
+  for (const k of dotted.split(".")) v = v && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject)[k] : undefined;
+  return v;
+}

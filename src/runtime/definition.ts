@@ -1,0 +1,138 @@
+/**
+ * A2A service definition: the protoc-gen-es service descriptor joined with
+ * the generated tables (JSON-RPC names, routes, errors, headers, content
+ * types). Generated code calls defineA2aService once per proto service; every
+ * client and server adapter reads only this object.
+ */
+import type { DescMethod, DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
+import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
+import type { Route } from "./route-types.js";
+
+export interface ErrorCatalogEntry {
+  readonly name: string;
+  readonly jsonrpcCode: number;
+  readonly grpcStatus: string | null;
+  readonly httpStatus: number | null;
+  readonly reason: string | null;
+  readonly domain: string | null;
+  readonly message: string;
+}
+
+export interface StandardErrorEntry {
+  readonly name: string;
+  readonly code: number;
+  readonly message: string;
+  readonly grpcStatus: string | null;
+  readonly httpStatus: number | null;
+}
+
+export interface ProtocolTables {
+  /** Major.Minor, e.g. "1.0". */
+  readonly protocolVersion: string;
+  readonly release: string;
+  /** RPC name → JSON-RPC method. */
+  readonly jsonrpcMethods: Readonly<Record<string, string>>;
+  readonly routes: readonly Route[];
+  readonly aliases: readonly Route[];
+  readonly errors: readonly ErrorCatalogEntry[];
+  readonly standardErrors: readonly StandardErrorEntry[];
+  readonly headers: {
+    readonly versionHeader: string | null;
+    readonly grpcVersionKey: string | null;
+    readonly absentVersionMeans: string;
+    readonly patchVersion: "ignore-patch" | "reject";
+    readonly versionQueryParameter: string | null;
+    readonly extensionsHeader: string;
+    readonly grpcExtensionsKey: string;
+  };
+  readonly contentTypes: {
+    readonly jsonrpc: { readonly request: string; readonly response: string; readonly stream: string };
+    readonly rest: { readonly request: string; readonly response: string; readonly stream: string; readonly error: string };
+  };
+  readonly tenantField: string | null;
+}
+
+export interface OperationInfo {
+  /** RPC name, e.g. "SendMessage". */
+  readonly name: string;
+  /** The method's localName on clients and handlers, e.g. "sendMessage". */
+  readonly localName: string;
+  readonly jsonrpcMethod: string;
+  readonly method: DescMethod;
+  readonly streaming: boolean;
+  readonly routes: readonly Route[];
+}
+
+export interface A2aServiceDefinition<S extends DescService = DescService> extends ProtocolTables {
+  readonly service: S;
+  readonly operations: readonly OperationInfo[];
+  readonly byJsonRpcMethod: ReadonlyMap<string, OperationInfo>;
+  readonly byName: ReadonlyMap<string, OperationInfo>;
+}
+
+export function defineA2aService<S extends DescService>(service: S, tables: ProtocolTables): A2aServiceDefinition<S> {
+  const operations = service.methods.map((method) => ({
+    name: method.name,
+    localName: method.localName,
+    jsonrpcMethod: tables.jsonrpcMethods[method.name] ?? method.name,
+    method,
+    streaming: method.methodKind === "server_streaming",
+    routes: [...tables.routes, ...tables.aliases].filter((r) => r.operation === method.name),
+  }));
+  return {
+    ...tables,
+    service,
+    operations,
+    byJsonRpcMethod: new Map(operations.map((o) => [o.jsonrpcMethod, o])),
+    byName: new Map(operations.map((o) => [o.name, o])),
+  };
+}
+
+/** What a handler learns about the call besides its request message. */
+export interface HandlerContext {
+  /** Aborted when the client goes away or the call is cancelled. */
+  readonly signal: AbortSignal;
+  /** Request headers (HTTP) or metadata (gRPC), names lowercased. */
+  readonly headers: Headers;
+  /** The protocol version the call was negotiated at, e.g. "1.0". */
+  readonly protocolVersion: string;
+  /** Extension URIs the client declared. */
+  readonly extensions: readonly string[];
+  /** Which binding carried the call. */
+  readonly binding: "JSONRPC" | "HTTP+JSON" | "GRPC";
+  /** The tenant from the route or the request, when the version has one. */
+  readonly tenant: string | undefined;
+}
+
+type Methods<S> = S extends GenService<infer M> ? M : GenServiceMethods;
+
+/**
+ * A server implementation: one method per RPC. Unary methods return a
+ * promise of the response; server-streaming methods return an async
+ * iterable of responses.
+ */
+export type A2aHandler<S> = {
+  [K in keyof Methods<S>]: Methods<S>[K] extends { methodKind: "server_streaming"; input: infer I; output: infer O }
+    ? (request: MessageShape<I & DescMessageLike>, context: HandlerContext) => AsyncIterable<MessageInitShape<O & DescMessageLike>>
+    : Methods<S>[K] extends { input: infer I; output: infer O }
+      ? (request: MessageShape<I & DescMessageLike>, context: HandlerContext) => Promise<MessageInitShape<O & DescMessageLike>>
+      : never;
+};
+
+type DescMessageLike = import("@bufbuild/protobuf").DescMessage;
+
+/** Per-call options of every client. */
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A typed client: one method per RPC; streams are async iterables. */
+export type A2aClient<S> = {
+  [K in keyof Methods<S>]: Methods<S>[K] extends { methodKind: "server_streaming"; input: infer I; output: infer O }
+    ? (request: MessageInitShape<I & DescMessageLike>, options?: CallOptions) => AsyncIterable<MessageShape<O & DescMessageLike>>
+    : Methods<S>[K] extends { input: infer I; output: infer O }
+      ? (request: MessageInitShape<I & DescMessageLike>, options?: CallOptions) => Promise<MessageShape<O & DescMessageLike>>
+      : never;
+};

@@ -1,0 +1,37 @@
+/**
+ * Service parameters: which protocol version a call speaks (A2A-Version) and
+ * which extensions the client declared (A2A-Extensions), per the version's
+ * header rules (from the override files).
+ *
+ * Version: the header (names are case-insensitive; gRPC keys arrive
+ * lowercase), else the query parameter when the rules name one; absent or
+ * empty means `absentVersionMeans` ("0.3"). `Major.Minor.Patch` counts as
+ * Major.Minor under "ignore-patch". A version without a version header
+ * (v0.3) accepts every call.
+ */
+import type { ProtocolTables } from "./definition.js";
+
+const versionRe = /^(\d+)\.(\d+)(?:\.(\d+))?$/;
+
+export type VersionResult = { readonly ok: true; readonly version: string } | { readonly ok: false; readonly requested: string };
+
+export function negotiateVersion(rules: ProtocolTables, header: string | null | undefined, query?: string | null): VersionResult {
+  if (rules.headers.versionHeader === null) return { ok: true, version: rules.protocolVersion };
+  const raw = (header ?? query ?? "").trim();
+  const requested = raw === "" ? rules.headers.absentVersionMeans : raw;
+  const m = versionRe.exec(requested);
+  if (!m || (m[3] !== undefined && rules.headers.patchVersion === "reject")) return { ok: false, requested };
+  const majorMinor = `${Number(m[1])}.${Number(m[2])}`;
+  return majorMinor === rules.protocolVersion ? { ok: true, version: majorMinor } : { ok: false, requested };
+}
+
+/** Comma-separated URIs; repeated headers arrive joined with ", " and are split the same way. */
+export function parseExtensions(value: string | null | undefined): string[] {
+  if (!value) return [];
+  const out: string[] = [];
+  for (const part of value.split(",")) {
+    const uri = part.trim();
+    if (uri !== "" && !out.includes(uri)) out.push(uri);
+  }
+  return out;
+}

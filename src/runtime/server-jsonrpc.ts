@@ -1,0 +1,113 @@
+/**
+ * JSON-RPC 2.0 binding, server side. One POST endpoint:
+ *
+ *   body   {"jsonrpc":"2.0","id":<string|number|null>,"method":<name>,"params":<request JSON>}
+ *   reply  {"jsonrpc":"2.0","id":…,"result":<response JSON>} or {…,"error":{code,message,data}}
+ *   stream text/event-stream; each `data:` line is a whole JSON-RPC response
+ *          whose result is one StreamResponse; a failure mid-stream is sent as
+ *          one JSON-RPC error response, then the stream ends.
+ *
+ * Errors: unparsable JSON -32700 (id null); a bad envelope -32600; an unknown
+ * method -32601; params that do not decode -32602; anything else a handler
+ * throws that is not an A2AError -32603. Unknown fields are ignored. HTTP
+ * status is 200 for every JSON-RPC answer, except 405 for a non-POST.
+ */
+import { fromJson, toJson, type DescMessage, type DescService, type JsonValue } from "@bufbuild/protobuf";
+import type { HandlerContext, OperationInfo } from "./definition.js";
+import { A2AError, toJsonRpcError } from "./a2a-error.js";
+import { negotiateVersion, parseExtensions } from "./negotiation.js";
+import { BodyTooLargeError, DEFAULT_MAX_BODY, type A2aServerOptions, type CoreRequest, type CoreResponse } from "./server-types.js";
+import { encodeSseEvent } from "./sse.js";
+import { invokeStream, invokeUnary } from "./invoke.js";
+
+type Id = string | number | null;
+
+export function createJsonRpcHandler<S extends DescService>(options: A2aServerOptions<S>): (req: CoreRequest) => Promise<CoreResponse> {
+  const def = options.definition;
+  const ct = def.contentTypes.jsonrpc;
+  const reply = (id: Id, payload: { result: unknown } | { error: unknown }): CoreResponse => ({
+    status: 200,
+    headers: { "content-type": ct.response },
+    body: JSON.stringify({ jsonrpc: "2.0", id, ...payload }),
+  });
+  const fail = (id: Id, e: unknown) => reply(id, { error: toJsonRpcError(def, e) });
+
+  return async (req) => {
+    if (req.method !== "POST") return { status: 405, headers: { allow: "POST" }, body: "" };
+    let text: string;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(await req.body(options.maxBodyBytes ?? DEFAULT_MAX_BODY));
+    } catch (e) {
+      if (e instanceof BodyTooLargeError) return { ...fail(null, new A2AError("InvalidRequestError", "Request body is too large")), status: 413 };
+      return fail(null, new A2AError("JSONParseError", "Request body is not UTF-8"));
+    }
+    let envelope: unknown;
+    try {
+      envelope = JSON.parse(text);
+    } catch {
+      return fail(null, new A2AError("JSONParseError"));
+    }
+    if (typeof envelope !== "object" || envelope === null || Array.isArray(envelope)) {
+      return fail(null, new A2AError("InvalidRequestError", "The request must be a JSON-RPC 2.0 object"));
+    }
+    const env = envelope as Record<string, unknown>;
+    const rawId = env["id"];
+    const id: Id = typeof rawId === "string" || typeof rawId === "number" || rawId === null ? rawId : null;
+    if (env["jsonrpc"] !== "2.0" || typeof env["method"] !== "string" || !("id" in env) || id !== rawId) {
+      return fail(id, new A2AError("InvalidRequestError", 'Expected {"jsonrpc":"2.0","id":…,"method":…}'));
+    }
+    const params = env["params"] ?? {};
+    if (typeof params !== "object" || params === null || Array.isArray(params)) {
+      return fail(id, new A2AError("InvalidParamsError", "params must be an object"));
+    }
+    const op = def.byJsonRpcMethod.get(env["method"]);
+    if (!op) return fail(id, new A2AError("MethodNotFoundError", `Method not found: ${env["method"]}`));
+
+    const version = negotiateVersion(def, req.headers.get(def.headers.versionHeader ?? ""), def.headers.versionQueryParameter ? req.query.get(def.headers.versionQueryParameter) : null);
+    if (!version.ok) return fail(id, new A2AError("VersionNotSupportedError", `Protocol version ${version.requested} is not supported; this interface speaks ${def.protocolVersion}`));
+    const extensions = parseExtensions(req.headers.get(def.headers.extensionsHeader));
+    const missing = (options.requiredExtensions ?? []).filter((x) => !extensions.includes(x));
+    if (missing.length > 0 && def.errors.some((e) => e.name === "ExtensionSupportRequiredError")) {
+      return fail(id, new A2AError("ExtensionSupportRequiredError", `Required extension not declared: ${missing.join(", ")}`));
+    }
+
+    let input;
+    try {
+      input = fromJson(op.method.input, params as JsonValue, { ignoreUnknownFields: true });
+    } catch (e) {
+      return fail(id, new A2AError("InvalidParamsError", `Invalid params for ${op.jsonrpcMethod}: ${(e as Error).message}`));
+    }
+    const tenantField = def.tenantField;
+    const context: HandlerContext = {
+      signal: req.signal,
+      headers: req.headers,
+      protocolVersion: version.version,
+      extensions,
+      binding: "JSONRPC",
+      tenant: tenantField ? ((input as unknown as Record<string, unknown>)[tenantField] as string | undefined) || undefined : undefined,
+    };
+    if (!op.streaming) {
+      try {
+        const out = await invokeUnary(options.handler, op, input, context);
+        return reply(id, { result: toJson(op.method.output, out as never) });
+      } catch (e) {
+        return fail(id, e);
+      }
+    }
+    return {
+      status: 200,
+      headers: { "content-type": ct.stream, "cache-control": "no-cache" },
+      body: streamBody(op, id, invokeStream(options.handler, op, input, context), (e) => JSON.stringify({ jsonrpc: "2.0", id, error: toJsonRpcError(def, e) })),
+    };
+  };
+}
+
+async function* streamBody(op: OperationInfo, id: Id, events: AsyncIterable<unknown>, errorLine: (e: unknown) => string): AsyncIterable<string> {
+  try {
+    for await (const ev of events) {
+      yield encodeSseEvent(JSON.stringify({ jsonrpc: "2.0", id, result: toJson(op.method.output as DescMessage, ev as never) }));
+    }
+  } catch (e) {
+    yield encodeSseEvent(errorLine(e));
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * HTTP+JSON binding, server side, built on the generated route table.
+ *
+ * A request message is assembled from, in order: the body (the rule's `body`:
+ * "*" is the whole message, a field name is that field), the query (camelCase
+ * JSON names, repeated by repetition or comma), then the path variables, which
+ * win over both (so a `/{tenant}` prefix beats a tenant in the body). The
+ * answer is the response message (or its `response_body` field) as ProtoJSON;
+ * a stream is text/event-stream whose `data:` lines are bare messages. Errors
+ * carry the HTTP status and a google.rpc.Status-shaped body with an ErrorInfo
+ * (see a2a-error.ts). Unmatched paths are 404, wrong methods 405 with Allow.
+ */
+import { fromJson, toJson, type DescService, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import type { HandlerContext, OperationInfo } from "./definition.js";
+import { A2AError, toRestError } from "./a2a-error.js";
+import { negotiateVersion, parseExtensions } from "./negotiation.js";
+import { compilePathMatcher } from "./path-matcher.js";
+import type { Route } from "./route-types.js";
+import { unmatchedResponse } from "./unmatched.js";
+import { BodyTooLargeError, DEFAULT_MAX_BODY, type A2aServerOptions, type CoreRequest, type CoreResponse } from "./server-types.js";
+import { encodeSseEvent } from "./sse.js";
+import { invokeStream, invokeUnary } from "./invoke.js";
+
+const JSON_TYPES = ["application/json", "application/a2a+json"];
+
+export function createRestHandler<S extends DescService>(options: A2aServerOptions<S>, basePath = ""): (req: CoreRequest) => Promise<CoreResponse> {
+  const def = options.definition;
+  const ct = def.contentTypes.rest;
+  const matcher = compilePathMatcher([...def.routes, ...def.aliases]);
+  const fail = (e: unknown): CoreResponse => {
+    const { status, body } = toRestError(def, e);
+    return { status, headers: { "content-type": ct.error }, body: JSON.stringify(body) };
+  };
+
+  return async (req) => {
+    const path = basePath && req.path.startsWith(basePath) ? req.path.slice(basePath.length) || "/" : req.path;
+    const m = matcher.match(req.method, path);
+    if (m.status !== 200) {
+      const u = unmatchedResponse(m);
+      return { status: u.status, headers: u.headers, body: "" };
+    }
+    const route = m.route;
+    const op = def.byName.get(route.operation)!;
+    const version = negotiateVersion(def, req.headers.get(def.headers.versionHeader ?? ""), def.headers.versionQueryParameter ? req.query.get(def.headers.versionQueryParameter) : null);
+    if (!version.ok) return fail(new A2AError("VersionNotSupportedError", `Protocol version ${version.requested} is not supported; this interface speaks ${def.protocolVersion}`));
+    const extensions = parseExtensions(req.headers.get(def.headers.extensionsHeader));
+    const missing = (options.requiredExtensions ?? []).filter((x) => !extensions.includes(x));
+    if (missing.length > 0 && def.errors.some((e) => e.name === "ExtensionSupportRequiredError")) {
+      return fail(new A2AError("ExtensionSupportRequiredError", `Required extension not declared: ${missing.join(", ")}`));
+    }
+
+    let json: JsonObject;
+    try {
+      json = await requestJson(req, route, m.params, options.maxBodyBytes ?? DEFAULT_MAX_BODY);
+    } catch (e) {
+      if (e instanceof BodyTooLargeError) return { ...fail(new A2AError("InvalidRequestError", "Request body is too large")), status: 413 };
+      return fail(e);
+    }
+    let input;
+    try {
+      input = fromJson(op.method.input, json, { ignoreUnknownFields: true });
+    } catch (e) {
+      return fail(new A2AError("InvalidParamsError", `Invalid request for ${op.name}: ${(e as Error).message}`));
+    }
+    const context: HandlerContext = {
+      signal: req.signal,
+      headers: req.headers,
+      protocolVersion: version.version,
+      extensions,
+      binding: "HTTP+JSON",
+      tenant: def.tenantField ? (json[def.tenantField] as string | undefined) || undefined : undefined,
+    };
+    if (!op.streaming) {
+      try {
+        const out = toJson(op.method.output, (await invokeUnary(options.handler, op, input, context)) as never) as JsonObject;
+        const body = route.responseBody ? out[jsonNameOf(op, route.responseBody)] : out;
+        return { status: 200, headers: { "content-type": ct.response }, body: JSON.stringify(body ?? {}) };
+      } catch (e) {
+        return fail(e);
+      }
+    }
+    return {
+      status: 200,
+      headers: { "content-type": ct.stream, "cache-control": "no-cache" },
+      body: streamBody(op, invokeStream(options.handler, op, input, context), (e) => JSON.stringify(toRestError(def, e).body)),
+    };
+  };
+}
+
+function jsonNameOf(op: OperationInfo, field: string): string {
+  return op.method.output.fields.find((f) => f.name === field)?.jsonName ?? field;
+}
+
+async function requestJson(req: CoreRequest, route: Route, params: Record<string, string>, limit: number): Promise<JsonObject> {
+  const json: JsonObject = {};
+  if (route.body !== null) {
+    const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    const bytes = await req.body(limit);
+    if (bytes.length > 0) {
+      if (type !== "" && !JSON_TYPES.includes(type)) {
+        throw new A2AError("InvalidRequestError", `Content-Type ${type} is not supported; send application/a2a+json or application/json`);
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+      } catch {
+        throw new A2AError("JSONParseError", "The request body is not valid JSON");
+      }
+      if (route.body === "*") {
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new A2AError("InvalidParamsError", "The body must be a JSON object");
+        for (const [k, v] of Object.entries(parsed as JsonObject)) if (k !== "__proto__") json[k] = v;
+      } else {
+        json[route.bodyFields[0]!] = parsed as JsonValue;
+      }
+    }
+  }
+  for (const q of route.queryFields) {
+    const values = req.query.getAll(q.jsonName).concat(q.jsonName !== q.field ? req.query.getAll(q.field) : []);
+    if (values.length === 0) continue;
+    const parts = q.repeated ? values.flatMap((v) => v.split(",")) : [values[values.length - 1]!];
+    const typed = parts.map((v) => queryValue(v, q.type, q.jsonName));
+    json[q.jsonName] = q.repeated ? typed : typed[0]!;
+  }
+  for (const v of route.variables) setPath(json, v.jsonName, params[v.field]!);
+  return json;
+}
+
+function queryValue(v: string, type: string, name: string): JsonValue {
+  if (type === "bool") {
+    if (v === "true" || v === "false") return v === "true";
+    throw new A2AError("InvalidParamsError", `Query parameter ${name} must be true or false`);
+  }
+  return v; // ProtoJSON reads numbers, enums and timestamps from strings
+}
+
+function setPath(json: JsonObject, dotted: string, value: string): void {
+  const keys = dotted.split(".");
+  let obj = json;
+  for (const k of keys.slice(0, -1)) {
+    const next = obj[k];
+    obj = (obj[k] = typeof next === "object" && next !== null && !Array.isArray(next) ? next : {}) as JsonObject;
+  }
+  obj[keys[keys.length - 1]!] = value;
+}
+
+async function* streamBody(op: OperationInfo, events: AsyncIterable<unknown>, errorLine: (e: unknown) => string): AsyncIterable<string> {
+  try {
+    for await (const ev of events) yield encodeSseEvent(JSON.stringify(toJson(op.method.output, ev as never)));
+  } catch (e) {
+    yield encodeSseEvent(errorLine(e), { event: "error" });
+  }
+}

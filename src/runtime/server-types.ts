@@ -1,0 +1,42 @@
+/**
+ * The framework-agnostic request and response every A2A HTTP adapter
+ * (node:http, fetch) converts to and from. Bodies are read lazily and with a
+ * size limit; a streaming response body is an async iterable of text chunks.
+ */
+import type { DescService } from "@bufbuild/protobuf";
+import type { A2aHandler, A2aServiceDefinition } from "./definition.js";
+
+export interface CoreRequest {
+  readonly method: string;
+  /** Path without the query, still percent-encoded. */
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers: Headers;
+  /** Reads the body; rejects with BodyTooLargeError past the limit. */
+  readonly body: (limit: number) => Promise<Uint8Array>;
+  /** Aborted when the client disconnects. */
+  readonly signal: AbortSignal;
+}
+
+export interface CoreResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | AsyncIterable<string>;
+}
+
+export class BodyTooLargeError extends Error {
+  override name = "BodyTooLargeError";
+}
+
+export interface A2aServerOptions<S extends DescService = DescService> {
+  readonly definition: A2aServiceDefinition<S>;
+  readonly handler: A2aHandler<S>;
+  /** Extension URIs a client must declare (the card's required extensions). */
+  readonly requiredExtensions?: readonly string[];
+  /** Largest request body accepted, in bytes (default 1 MiB). */
+  readonly maxBodyBytes?: number;
+}
+
+export type CoreHandler = (req: CoreRequest) => Promise<CoreResponse>;
+
+export const DEFAULT_MAX_BODY = 1 << 20;
