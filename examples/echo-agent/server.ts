@@ -4,7 +4,7 @@
  * server for gRPC. Used by main.ts and by the tests.
  */
 import { createServer, type Server } from "node:http";
-import { createServer as createHttp2Server, type Http2Server } from "node:http2";
+import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { toJson } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
@@ -48,6 +48,12 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
     ),
   );
   const grpc = createHttp2Server(connectNodeAdapter({ routes: a2AServiceGrpcRoutes(common), grpc: true, connect: false, grpcWeb: false }));
+  // HTTP/2 sessions outlive calls; close() ends them so the server can stop.
+  const sessions = new Set<ServerHttp2Session>();
+  grpc.on("session", (s: ServerHttp2Session) => {
+    sessions.add(s);
+    s.once("close", () => sessions.delete(s));
+  });
   const port = await listen(http, options.port ?? 0);
   const grpcPort = await listen(grpc, options.grpcPort ?? (options.port ? options.port + 1 : 0));
   urls = { jsonrpc: `http://127.0.0.1:${port}/a2a/jsonrpc`, rest: `http://127.0.0.1:${port}/a2a/rest`, grpc: `127.0.0.1:${grpcPort}` };
@@ -55,6 +61,7 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
     urls: { ...urls, card: `http://127.0.0.1:${port}/.well-known/agent-card.json` },
     close: async () => {
       http.closeAllConnections();
+      for (const s of sessions) s.destroy();
       await Promise.all([
         new Promise<void>((resolve) => http.close(() => resolve())),
         new Promise<void>((resolve) => grpc.close(() => resolve())),

@@ -1,5 +1,5 @@
-import type { A2aClient, A2aHandler, A2aHttpOptions, A2aServiceDefinition, CoreHandler } from "protoc-gen-a2a/runtime";
-import { createA2aHttpHandler, defineA2aService } from "protoc-gen-a2a/runtime";
+import type { A2aClient, A2aHandler, A2aHttpOptions, A2aServiceDefinition, CardInterface, ClientForCardOptions, CoreHandler } from "protoc-gen-a2a/runtime";
+import { createA2aHttpHandler, createClientForCard, defineA2aService } from "protoc-gen-a2a/runtime";
 import { A2AService } from "./a2a_pb.js";
 import { A2AServiceRouteAliases, A2AServiceRoutes } from "./a2a_routes.js";
 import { A2AServiceErrors, A2AServiceStandardErrors } from "./a2a_errors.js";
@@ -64,6 +64,13 @@ export type A2AServiceHandler = A2aHandler<typeof A2AService>;
  * A typed client of any binding.
  */
 export type A2AServiceClient = A2aClient<typeof A2AService>;
+
+/**
+ * A client for the first interface of the agent card that this client can use (binding and protocol version), with the interface's tenant.
+ */
+export function createA2AServiceClientForCard(card: unknown, options: ClientForCardOptions): { client: A2AServiceClient; selected: CardInterface } {
+  return createClientForCard(A2AServiceA2a, card, options);
+}
 
 /**
  * One HTTP handler for an agent: the agent card, JSON-RPC and HTTP+JSON. Wrap it with nodeHttpListener or fetchHandler.

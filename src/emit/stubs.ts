@@ -139,6 +139,17 @@ function definitionModule(c: Ctx, m: ApiModel): void {
   }
   forward(
     c,
+    `A client for the first interface of the agent card that this client can use (binding and protocol version), with the interface's tenant.`,
+    `create${c.name}ClientForCard`,
+    [
+      ["card", ["unknown"]],
+      ["options", [c.rt("ClientForCardOptions", true)]],
+    ],
+    ["{ client: ", c.name, "Client; selected: ", c.rt("CardInterface", true), " }"],
+    [c.rt("createClientForCard"), "(", c.name, "A2a, card, options)"],
+  );
+  forward(
+    c,
     `One HTTP handler for an agent: the agent card, JSON-RPC and HTTP+JSON. Wrap it with nodeHttpListener or fetchHandler.`,
     `create${c.name}HttpHandler`,
     [["options", ["Omit<", c.rt("A2aHttpOptions", true), "<typeof ", service, ">, \"definition\">"]]],

@@ -29,6 +29,8 @@ export class A2AError extends Error {
       readonly code?: number;
       readonly reason?: string;
       readonly domain?: string;
+      /** HTTP status to answer with instead of the catalog's (e.g. 413 for an oversized body). */
+      readonly httpStatus?: number;
     } = {},
   ) {
     super(message ?? type);
@@ -87,7 +89,7 @@ export function toJsonRpcError(def: A2aServiceDefinition, e: unknown): { code: n
 
 export function toRestError(def: A2aServiceDefinition, e: unknown): { status: number; body: unknown } {
   const r = resolveError(def, e);
-  const status = r.catalog?.httpStatus ?? r.standard?.httpStatus ?? (r.code === -32603 ? 500 : 400);
+  const status = r.error.options.httpStatus ?? r.catalog?.httpStatus ?? r.standard?.httpStatus ?? (r.code === -32603 ? 500 : 400);
   const grpc = r.catalog?.grpcStatus ?? r.standard?.grpcStatus ?? (status >= 500 ? "INTERNAL" : "INVALID_ARGUMENT");
   const info = errorInfo(r);
   return { status, body: { error: { code: status, status: grpc, message: r.message, details: info ? [info] : [] } } };

@@ -28,3 +28,5 @@ export { createRestClient } from "./client-rest.js";
 export { createGrpcClient, grpcRoutes, toConnectError, fromConnectError } from "./grpc.js";
 export { ErrorInfoSchema, ERROR_INFO_TYPE_URL } from "./error-info.js";
 export { encodeSseEvent, decodeSse } from "./sse.js";
+export { cardInterfaces, selectInterface, type Binding, type CardInterface } from "./select-interface.js";
+export { createClientForCard, NoUsableInterfaceError, type ClientForCardOptions } from "./client-for-card.js";

@@ -10,7 +10,8 @@
  * Errors: unparsable JSON -32700 (id null); a bad envelope -32600; an unknown
  * method -32601; params that do not decode -32602; anything else a handler
  * throws that is not an A2AError -32603. Unknown fields are ignored. HTTP
- * status is 200 for every JSON-RPC answer, except 405 for a non-POST.
+ * status is 200 for every JSON-RPC answer, except 405 for a non-POST and 413
+ * for a body over the limit.
  */
 import { fromJson, toJson, type DescMessage, type DescService, type JsonValue } from "@bufbuild/protobuf";
 import type { HandlerContext, OperationInfo } from "./definition.js";
@@ -56,7 +57,7 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
     if (env["jsonrpc"] !== "2.0" || typeof env["method"] !== "string" || !("id" in env) || id !== rawId) {
       return fail(id, new A2AError("InvalidRequestError", 'Expected {"jsonrpc":"2.0","id":…,"method":…}'));
     }
-    const params = env["params"] ?? {};
+    const params = "params" in env ? env["params"] : {};
     if (typeof params !== "object" || params === null || Array.isArray(params)) {
       return fail(id, new A2AError("InvalidParamsError", "params must be an object"));
     }

@@ -35,6 +35,7 @@ export function createRestHandler<S extends DescService>(options: A2aServerOptio
   return async (req) => {
     const path = basePath && req.path.startsWith(basePath) ? req.path.slice(basePath.length) || "/" : req.path;
     const m = matcher.match(req.method, path);
+    if (m.status === 400) return fail(new A2AError("InvalidParamsError", m.reason));
     if (m.status !== 200) {
       const u = unmatchedResponse(m);
       return { status: u.status, headers: u.headers, body: "" };
@@ -53,7 +54,7 @@ export function createRestHandler<S extends DescService>(options: A2aServerOptio
     try {
       json = await requestJson(req, route, m.params, options.maxBodyBytes ?? DEFAULT_MAX_BODY);
     } catch (e) {
-      if (e instanceof BodyTooLargeError) return { ...fail(new A2AError("InvalidRequestError", "Request body is too large")), status: 413 };
+      if (e instanceof BodyTooLargeError) return fail(new A2AError("InvalidRequestError", "Request body is too large", { httpStatus: 413 }));
       return fail(e);
     }
     let input;

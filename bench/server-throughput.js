@@ -1,0 +1,348 @@
+// Figure 4: HTTP server throughput (req/s) of our generated v1.0.1 server,
+// JSON-RPC and HTTP+JSON (REST), against @a2a-js/sdk 1.3.0 on the same
+// bindings, and against a bare node:http server (the ceiling).
+//
+// Setup (everything on 127.0.0.1, nothing shares a process):
+//   - each target gets its own server child process (throughput-server.js:
+//     "ours", "a2a-js" or "bare"; ours and a2a-js each run twice, once per
+//     binding); all are started and checked first, idle while another target
+//     is measured, and killed at the end, also on error (plus SIGKILL on
+//     exit); a server also exits by itself when its stdin closes;
+//   - the load comes from a separate child process running autocannon's API
+//     (throughput-load.js): 50 connections, no pipelining, a 1 s warm-up run
+//     (dropped) then a 5 s measured run; req/s = 2xx answers / measured time;
+//   - 2 rounds over all targets, interleaved, and the better round of each
+//     target is kept (interference from the VM/neighbours only lowers a
+//     figure); every round is printed;
+//   - on a machine with 2+ cores and `taskset` available, every server is
+//     pinned to CPU 0 and the load generator to CPU 1, so the two never
+//     compete for a core (BENCH_NO_PIN=1 turns pinning off); the orchestrator
+//     (this process) only waits while a target is measured;
+//   - before measuring, one request checks each target answers 200 with the
+//     expected result (the agent message "ok"); a target that does not is
+//     skipped with a warning, and ratios involving it are not printed.
+// Both A2A servers run the same trivial agent (SendMessage answers at once
+// with one agent Message) and get the same request: a small user message,
+// `A2A-Version: 1.0`, JSON-RPC method "SendMessage" or POST
+// /a2a/rest/message:send. The server and load generator CPU use during the
+// measured run (fraction of one core, from /proc) is printed per target: a
+// server at ~1.00 core is the bottleneck; a load generator at ~1.00 means the
+// figure is the load generator's limit, not the server's.
+// Prints only; asserts no timing.
+//
+// `node bench/server-throughput.js` runs it alone; `--profile` instead runs our
+// two targets with `node --cpu-prof` on the server child and prints the top
+// self-time functions (overall and in dist/runtime, i.e. src/runtime).
+// Needs `npm run build` and `npm run build:examples`.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { repoRoot } from "./buf-request.js";
+import { fmtRatio, isMain } from "./stats.js";
+
+const HOST = "127.0.0.1";
+const CONNECTIONS = 50;
+const WARMUP_S = 1;
+const DURATION_S = 5;
+const ROUNDS = 2;
+/** Cores used by the rest of the machine during a kept run above which a warning is printed. */
+const OTHER_CPU_WARN = 0.3;
+
+const serverScript = join(repoRoot, "bench", "throughput-server.js");
+const loadScript = join(repoRoot, "bench", "throughput-load.js");
+
+const userMessage = { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "hello" }] };
+const JSONRPC_BODY = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: userMessage } });
+const REST_BODY = JSON.stringify({ message: userMessage });
+const JSONRPC_HEADERS = { "content-type": "application/json", "a2a-version": "1.0" };
+const REST_HEADERS = { "content-type": "application/a2a+json", "a2a-version": "1.0" };
+
+/** The agent's "ok" Message inside a SendMessageResponse (ProtoJSON). */
+function isOkMessage(res) {
+  const m = res?.message;
+  return m?.messageId === "r" && m?.role === "ROLE_AGENT" && m?.parts?.[0]?.text === "ok";
+}
+
+const TARGETS = [
+  { key: "bare", label: "bare node:http", server: "bare", method: "POST", path: "/", headers: JSONRPC_HEADERS, body: JSONRPC_BODY, check: (j) => j?.result !== undefined },
+  { key: "oursJsonrpc", label: "ours JSON-RPC", server: "ours", method: "POST", path: "/a2a/jsonrpc", headers: JSONRPC_HEADERS, body: JSONRPC_BODY, check: (j) => j?.jsonrpc === "2.0" && j?.id === 1 && isOkMessage(j?.result) },
+  { key: "a2aJsJsonrpc", label: "a2a-js 1.3.0 JSON-RPC", server: "a2a-js", method: "POST", path: "/a2a/jsonrpc", headers: JSONRPC_HEADERS, body: JSONRPC_BODY, check: (j) => j?.jsonrpc === "2.0" && j?.id === 1 && isOkMessage(j?.result) },
+  { key: "oursRest", label: "ours REST", server: "ours", method: "POST", path: "/a2a/rest/message:send", headers: REST_HEADERS, body: REST_BODY, check: isOkMessage },
+  { key: "a2aJsRest", label: "a2a-js 1.3.0 REST", server: "a2a-js", method: "POST", path: "/a2a/rest/message:send", headers: REST_HEADERS, body: REST_BODY, check: isOkMessage },
+];
+
+// ---- child process bookkeeping: every child we start is killed, whatever happens ----
+
+const children = new Set();
+function track(child) {
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  return child;
+}
+process.once("exit", () => {
+  for (const c of children) c.kill("SIGKILL");
+});
+
+function stopChild(child, graceMs = 3000) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+function pinning() {
+  if (process.env.BENCH_NO_PIN === "1" || process.platform !== "linux" || availableParallelism() < 2) return null;
+  const probe = spawnSync("taskset", ["-c", "0", "true"], { stdio: "ignore" });
+  return probe.status === 0 ? { server: "0", load: "1" } : null;
+}
+
+/** Spawns `node <args>`, pinned to `cpu` with taskset (which execs node, so the pid is node's). */
+function spawnNode(cpu, nodeArgs, stdio) {
+  const [cmd, args] = cpu === undefined ? [process.execPath, nodeArgs] : ["taskset", ["-c", cpu, process.execPath, ...nodeArgs]];
+  return track(spawn(cmd, args, { cwd: repoRoot, stdio }));
+}
+
+async function startServer(kind, cpu, nodeFlags = []) {
+  const child = spawnNode(cpu, [...nodeFlags, serverScript, kind], ["pipe", "pipe", "pipe"]);
+  const err = [];
+  child.stderr.on("data", (c) => err.push(c));
+  const port = await new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`${kind} server did not start within 15 s`)), 15_000);
+    child.stdout.on("data", (c) => {
+      out += c;
+      const nl = out.indexOf("\n");
+      if (nl < 0) return;
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(out.slice(0, nl)).port);
+      } catch (e) {
+        reject(e);
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${kind} server exited with ${code}: ${Buffer.concat(err).toString().trim()}`));
+    });
+  });
+  return { child, port, stderr: () => Buffer.concat(err).toString().trim() };
+}
+
+/** One request; resolves with a reason the target is unusable, or null when it answers as expected. */
+async function checkTarget(target, url) {
+  try {
+    const res = await fetch(url, { method: target.method, headers: target.headers, body: target.body, signal: AbortSignal.timeout(5000) });
+    const text = await res.text();
+    if (res.status !== 200) return `HTTP ${res.status}: ${text.slice(0, 300)}`;
+    let json;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return `body is not JSON: ${text.slice(0, 300)}`;
+    }
+    return target.check(json) ? null : `unexpected result: ${text.slice(0, 300)}`;
+  } catch (e) {
+    return `request failed: ${e.message}`;
+  }
+}
+
+function runLoad(cfg, cpu) {
+  const child = spawnNode(cpu, [loadScript, JSON.stringify(cfg)], ["ignore", "pipe", "pipe"]);
+  const out = [];
+  const err = [];
+  child.stdout.on("data", (c) => out.push(c));
+  child.stderr.on("data", (c) => err.push(c));
+  const limitMs = (cfg.warmupS + cfg.durationS + 20) * 1000;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), limitMs);
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      if (code !== 0) {
+        reject(new Error(`load generator ${signal ? `killed (${signal}) after ${limitMs} ms` : `exited with ${code}`}: ${Buffer.concat(err).toString().trim()}`));
+        return;
+      }
+      try {
+        resolve(JSON.parse(Buffer.concat(out).toString()));
+      } catch (e) {
+        reject(new Error(`load generator printed no result: ${e.message}`));
+      }
+    });
+  });
+}
+
+const fmtRps = (n) => `${Math.round(n).toLocaleString("en-US")} req/s`;
+const fmtCore = (x) => (x === null || x === undefined ? "n/a" : x.toFixed(2));
+
+/** Starts the target's server and checks it; resolves with the server, or null (skipped, with a warning). */
+async function prepareTarget(target, { pin, warn, nodeFlags = [] }) {
+  let server;
+  try {
+    server = await startServer(target.server, pin?.server, nodeFlags);
+  } catch (e) {
+    warn(`${target.label}: ${e.message}; skipped`);
+    return null;
+  }
+  const url = `http://${HOST}:${server.port}${target.path}`;
+  const problem = await checkTarget(target, url);
+  if (problem) {
+    warn(`${target.label}: check request did not answer 200 with the expected result (${problem}); skipped`);
+    await stopChild(server.child);
+    return null;
+  }
+  return { ...server, url };
+}
+
+/** One measured load run against a prepared target; resolves with the load result, or null on failure. */
+async function loadTarget(target, server, { pin, warn, connections, warmupS, durationS }) {
+  try {
+    const r = await runLoad(
+      { url: server.url, method: target.method, headers: target.headers, body: target.body, connections, warmupS, durationS, serverPid: server.child.pid },
+      pin?.load,
+    );
+    if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) {
+      warn(`${target.label}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts during the run (req/s counts 2xx only)`);
+    }
+    return r;
+  } catch (e) {
+    warn(`${target.label}: ${e.message}`);
+    return null;
+  }
+}
+
+function describeRun(label, r) {
+  return (
+    `  ${label.padEnd(22)} ${fmtRps(r.rps).padStart(12)}   p50 ${r.latencyP50} ms, p99 ${r.latencyP99} ms; ` +
+    `CPU (cores): server ${fmtCore(r.serverCpu)}, load ${fmtCore(r.loadCpu)}, other ${fmtCore(r.otherCpu)}, steal ${fmtCore(r.stealCpu)}`
+  );
+}
+
+export async function benchServerThroughput({
+  log = console.log,
+  warn = (m) => console.warn(`warning: ${m}`),
+  connections = CONNECTIONS,
+  warmupS = WARMUP_S,
+  durationS = DURATION_S,
+  rounds = ROUNDS,
+} = {}) {
+  const examples = join(repoRoot, "dist-examples", "generated-samples", "v1.0.1", "a2a_a2a.js");
+  if (!existsSync(examples)) warn(`${examples} is missing: run \`npm run build:examples\` first`);
+  const pin = pinning();
+  log(
+    `server throughput: ${connections} connections, ${rounds} interleaved rounds of ${warmupS} s warm-up + ${durationS} s measured per target, best round kept; ` +
+      (pin ? `server pinned to CPU ${pin.server}, load generator (autocannon, own process) to CPU ${pin.load}` : "no CPU pinning") +
+      `; one server process per target`,
+  );
+  const runs = Object.fromEntries(TARGETS.map((t) => [t.key, []]));
+  try {
+    const servers = await Promise.all(TARGETS.map((t) => prepareTarget(t, { pin, warn })));
+    for (let round = 1; round <= rounds; round++) {
+      for (const [i, target] of TARGETS.entries()) {
+        if (!servers[i]) continue;
+        const r = await loadTarget(target, servers[i], { pin, warn, connections, warmupS, durationS });
+        if (!r) continue;
+        runs[target.key].push(r);
+        log(describeRun(`${target.label} #${round}`, r));
+      }
+    }
+  } finally {
+    await Promise.all([...children].map((c) => stopChild(c)));
+  }
+  const best = (key) => (runs[key].length ? runs[key].reduce((a, b) => (b.rps > a.rps ? b : a)) : null);
+  const detail = Object.fromEntries(TARGETS.map((t) => [t.key, best(t.key)]));
+  const rps = Object.fromEntries(TARGETS.map((t) => [t.key, detail[t.key]?.rps ?? null]));
+  const disturbed = TARGETS.filter((t) => (detail[t.key]?.otherCpu ?? 0) > OTHER_CPU_WARN).map((t) => `${t.label} (${fmtCore(detail[t.key].otherCpu)})`);
+  if (disturbed.length) {
+    warn(`other processes were busy during the best round of: ${disturbed.join(", ")} cores; these figures are disturbed, re-run on a quiet machine`);
+  }
+  const ratio = (a, b) => (rps[a] && rps[b] ? rps[a] / rps[b] : null);
+  const ratios = {
+    jsonrpcVsA2aJs: ratio("oursJsonrpc", "a2aJsJsonrpc"),
+    restVsA2aJs: ratio("oursRest", "a2aJsRest"),
+    jsonrpcVsBare: ratio("oursJsonrpc", "bare"),
+    restVsBare: ratio("oursRest", "bare"),
+  };
+  return { rps, detail, runs, ratios, pinned: pin !== null, connections, warmupS, durationS, rounds };
+}
+
+// ---- --profile: CPU profile of our server under the same load ----
+
+/** Self time per function from a .cpuprofile (V8 format), in ms. */
+function selfTimes(profile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const counts = new Map();
+  for (const id of profile.samples) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const totalUs = profile.endTime - profile.startTime;
+  const perSampleMs = totalUs / 1000 / Math.max(1, profile.samples.length);
+  const agg = new Map();
+  for (const [id, n] of counts) {
+    const f = byId.get(id).callFrame;
+    const file = f.url ? f.url.replace(/^file:\/\//, "").replace(repoRoot + "/", "") : "";
+    const key = `${f.functionName || "(anonymous)"}  ${file}${file ? `:${f.lineNumber + 1}` : ""}`;
+    const e = agg.get(key) ?? { key, file, ms: 0 };
+    e.ms += n * perSampleMs;
+    agg.set(key, e);
+  }
+  return { entries: [...agg.values()].sort((a, b) => b.ms - a.ms), totalMs: totalUs / 1000 };
+}
+
+async function profileOurs({ log, warn }) {
+  const pin = pinning();
+  for (const key of ["oursJsonrpc", "oursRest"]) {
+    const target = TARGETS.find((t) => t.key === key);
+    const dir = mkdtempSync(join(tmpdir(), "a2a-cpu-prof-"));
+    try {
+      log(`\nprofiling ${target.label} (node --cpu-prof on the server child)`);
+      const server = await prepareTarget(target, { pin, warn, nodeFlags: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
+      if (!server) continue;
+      try {
+        const r = await loadTarget(target, server, { pin, warn, connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S });
+        if (r) log(describeRun(`${target.label} (profiled)`, r));
+      } finally {
+        await stopChild(server.child); // SIGTERM: the server calls process.exit, which writes the profile
+      }
+      const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
+      if (!file) {
+        warn("no .cpuprofile written");
+        continue;
+      }
+      const { entries, totalMs } = selfTimes(JSON.parse(readFileSync(join(dir, file), "utf8")));
+      const pct = (ms) => `${((ms / totalMs) * 100).toFixed(1).padStart(5)}%`;
+      log(`top self time, all code (profile ${(totalMs / 1000).toFixed(1)} s, includes start-up and warm-up):`);
+      for (const e of entries.slice(0, 20)) log(`  ${pct(e.ms)}  ${e.key}`);
+      const runtime = entries.filter((e) => e.file.startsWith("dist/runtime/"));
+      const runtimeMs = runtime.reduce((s, e) => s + e.ms, 0);
+      log(`top self time in dist/runtime (= src/runtime), ${pct(runtimeMs).trim()} of the profile in total:`);
+      for (const e of runtime.slice(0, 15)) log(`  ${pct(e.ms)}  ${e.key}`);
+      const byFile = new Map();
+      for (const e of entries) {
+        const group = e.file.startsWith("node_modules/")
+          ? e.file.split("/").slice(0, e.file.startsWith("node_modules/@") ? 3 : 2).join("/")
+          : e.file.startsWith("node:")
+            ? "node: internals"
+            : e.file || "(native / GC / idle)";
+        byFile.set(group, (byFile.get(group) ?? 0) + e.ms);
+      }
+      log("self time by package / file:");
+      for (const [g, ms] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 12)) log(`  ${pct(ms)}  ${g}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+if (isMain(import.meta.url)) {
+  const log = console.log;
+  const warn = (m) => console.warn(`warning: ${m}`);
+  if (process.argv.includes("--profile")) {
+    await profileOurs({ log, warn });
+  } else {
+    const r = await benchServerThroughput({ log, warn });
+    for (const [k, v] of Object.entries(r.ratios)) log(`${k}: ${v === null ? "n/a" : fmtRatio(v)}`);
+  }
+}

@@ -1,0 +1,134 @@
+// Child process of figure 4 (server-throughput.js): starts ONE HTTP server on
+// 127.0.0.1 (ephemeral port), prints `{"port":N}` as one stdout line, and
+// serves until SIGTERM/SIGINT or until its stdin closes (so it never outlives
+// the parent, even if the parent is killed). Exits with process.exit so that
+// `node --cpu-prof` writes its profile. Measures nothing by itself.
+//
+//   node bench/throughput-server.js ours     generated v1.0.1 handler (createA2AServiceHttpHandler)
+//                                            through nodeHttpListener on node:http; JSON-RPC at
+//                                            /a2a/jsonrpc, HTTP+JSON under /a2a/rest
+//   node bench/throughput-server.js a2a-js   @a2a-js/sdk 1.3.0 DefaultRequestHandler behind its
+//                                            express jsonRpcHandler (/a2a/jsonrpc) and restHandler (/a2a/rest)
+//   node bench/throughput-server.js bare     node:http answering every request with a fixed JSON body
+//
+// Both A2A servers run the same trivial agent: SendMessage answers at once with
+// one agent Message { messageId "r", role AGENT, parts [text "ok"] }.
+// Needs `npm run build` and `npm run build:examples`.
+import { createServer } from "node:http";
+import { createRequire } from "node:module";
+
+const HOST = "127.0.0.1";
+
+/** What the bare server sends: a JSON-RPC SendMessage reply of the same shape and size as ours. */
+const BARE_BODY = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  result: { message: { messageId: "r", role: "ROLE_AGENT", parts: [{ text: "ok" }] } },
+});
+
+async function oursListener() {
+  const { nodeHttpListener } = await import("protoc-gen-a2a/runtime");
+  const { createA2AServiceHttpHandler } = await import("../dist-examples/generated-samples/v1.0.1/a2a_a2a.js");
+  const { Role } = await import("../dist-examples/generated-samples/v1.0.1/a2a_pb.js");
+  const handler = {
+    async sendMessage() {
+      return {
+        payload: {
+          case: "message",
+          value: { messageId: "r", role: Role.AGENT, parts: [{ content: { case: "text", value: "ok" } }] },
+        },
+      };
+    },
+  };
+  return nodeHttpListener(createA2AServiceHttpHandler({ handler, jsonrpcPath: "/a2a/jsonrpc", restBasePath: "/a2a/rest" }));
+}
+
+async function a2aJsListener() {
+  const { Role } = await import("@a2a-js/sdk");
+  const { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } = await import("@a2a-js/sdk/server");
+  const { jsonRpcHandler, restHandler, UserBuilder } = await import("@a2a-js/sdk/server/express");
+  const express = createRequire(import.meta.url)("express");
+
+  const executor = {
+    async execute(ctx, bus) {
+      bus.publish(
+        AgentEvent.message({
+          messageId: "r",
+          contextId: ctx.contextId,
+          taskId: "",
+          role: Role.ROLE_AGENT,
+          parts: [{ content: { $case: "text", value: "ok" }, metadata: undefined, filename: "", mediaType: "" }],
+          metadata: undefined,
+          extensions: [],
+          referenceTaskIds: [],
+        }),
+      );
+    },
+    async cancelTask() {},
+  };
+  // The SDK checks A2A-Version against the card's interfaces, so declare both at 1.0.
+  const card = {
+    name: "bench agent",
+    description: "trivial agent for the throughput benchmark",
+    supportedInterfaces: [
+      { url: "http://127.0.0.1/a2a/jsonrpc", protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" },
+      { url: "http://127.0.0.1/a2a/rest", protocolBinding: "HTTP+JSON", tenant: "", protocolVersion: "1.0" },
+    ],
+    provider: undefined,
+    version: "1.0.0",
+    capabilities: { streaming: false, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ["text/plain"],
+    defaultOutputModes: ["text/plain"],
+    skills: [],
+    signatures: [],
+  };
+  const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+  const app = express();
+  app.use("/a2a/jsonrpc", jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+  app.use("/a2a/rest", restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+  return app;
+}
+
+function bareListener() {
+  const body = Buffer.from(BARE_BODY);
+  return (req, res) => {
+    // Drain the request body like a real server would, then answer.
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": body.length });
+      res.end(body);
+    });
+  };
+}
+
+const kinds = { ours: oursListener, "a2a-js": a2aJsListener, bare: bareListener };
+
+async function main() {
+  const kind = process.argv[2];
+  const make = kinds[kind];
+  if (!make) throw new Error(`usage: throughput-server.js ${Object.keys(kinds).join("|")}`);
+  const server = createServer(await make());
+  server.keepAliveTimeout = 60_000;
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, HOST, resolve);
+  });
+  const stop = () => {
+    server.closeAllConnections();
+    server.close();
+    process.exit(0);
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+  process.stdin.on("end", stop);
+  process.stdin.on("error", stop);
+  process.stdin.resume();
+  process.stdout.write(JSON.stringify({ port: server.address().port }) + "\n");
+}
+
+main().catch((e) => {
+  process.stderr.write(`throughput-server: ${e?.stack ?? e}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,56 @@
+/**
+ * Interface selection from an agent card (spec §8.3.2, §3.6.2; I9, I10).
+ *
+ * The interfaces are read in the card's order: a v1.0 card's
+ * `supportedInterfaces`, or a v0.3 card's `url` + `preferredTransport`
+ * (default JSONRPC) followed by `additionalInterfaces`, all at the card's
+ * `protocolVersion`. The first entry whose binding the client supports and
+ * whose Major.Minor version it speaks wins; a card listing one binding twice
+ * (0.3 and 1.0) is thus chosen by version, not position.
+ */
+export type Binding = "JSONRPC" | "HTTP+JSON" | "GRPC";
+
+export interface CardInterface {
+  readonly url: string;
+  readonly binding: string;
+  /** Major.Minor */
+  readonly protocolVersion: string;
+  readonly tenant: string | undefined;
+}
+
+const majorMinor = (v: unknown): string => {
+  const m = /^(\d+)\.(\d+)/.exec(typeof v === "string" ? v.trim() : "");
+  return m ? `${Number(m[1])}.${Number(m[2])}` : "";
+};
+
+export function cardInterfaces(card: unknown): CardInterface[] {
+  const c = (card ?? {}) as Record<string, unknown>;
+  const supported = c["supportedInterfaces"];
+  if (Array.isArray(supported) && supported.length > 0) {
+    return supported.flatMap((i: Record<string, unknown>) =>
+      typeof i?.["url"] === "string"
+        ? [{
+            url: i["url"],
+            binding: String(i["protocolBinding"] ?? "").toUpperCase(),
+            protocolVersion: majorMinor(i["protocolVersion"]) || "0.3",
+            tenant: typeof i["tenant"] === "string" && i["tenant"] !== "" ? i["tenant"] : undefined,
+          }]
+        : [],
+    );
+  }
+  const version = majorMinor(c["protocolVersion"]) || "0.3";
+  const out: CardInterface[] = [];
+  if (typeof c["url"] === "string") {
+    out.push({ url: c["url"], binding: String(c["preferredTransport"] ?? "JSONRPC").toUpperCase(), protocolVersion: version, tenant: undefined });
+  }
+  for (const i of Array.isArray(c["additionalInterfaces"]) ? (c["additionalInterfaces"] as Record<string, unknown>[]) : []) {
+    if (typeof i?.["url"] !== "string") continue;
+    const entry = { url: i["url"], binding: String(i["transport"] ?? "").toUpperCase(), protocolVersion: version, tenant: undefined };
+    if (!out.some((o) => o.url === entry.url && o.binding === entry.binding)) out.push(entry);
+  }
+  return out;
+}
+
+export function selectInterface(card: unknown, accept: { bindings: readonly string[]; versions: readonly string[] }): CardInterface | undefined {
+  return cardInterfaces(card).find((i) => accept.bindings.includes(i.binding) && accept.versions.includes(i.protocolVersion));
+}

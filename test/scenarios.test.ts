@@ -1,0 +1,260 @@
+/**
+ * The interop scenarios I1–I14 of the reference (seeds/, section 6): server
+ * scenarios against the echo example agent (and, for I7/I8/I14, small servers
+ * built from the same generated stubs), client scenarios with the generated
+ * clients.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { A2AError, ErrorInfoSchema, nodeHttpListener, selectInterface } from "protoc-gen-a2a/runtime";
+import { createA2AServiceClientForCard, createA2AServiceHttpHandler, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
+import { createA2AServiceJsonRpcClient } from "../generated-samples/v1.0.1/a2a_jsonrpc.js";
+import { createA2AServiceRestClient } from "../generated-samples/v1.0.1/a2a_rest.js";
+import { createA2AServiceGrpcClient } from "../generated-samples/v1.0.1/a2a_grpc.js";
+import { A2AService, Role, TaskState, type Task } from "../generated-samples/v1.0.1/a2a_pb.js";
+import { startEchoAgent, type RunningAgent } from "../examples/echo-agent/server.js";
+import { createEchoHandler } from "../examples/echo-agent/echo-handler.js";
+
+const V = { "A2A-Version": "1.0" };
+const textMessage = (t: string, extra: Record<string, unknown> = {}) => ({
+  messageId: crypto.randomUUID(),
+  role: "ROLE_USER",
+  parts: [{ text: t }],
+  ...extra,
+});
+const rpc = (url: string, method: string, params: unknown, headers: Record<string, string> = V) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+
+let agent: RunningAgent;
+const grpcTransport = () => createGrpcTransport({ baseUrl: `http://${agent.urls.grpc}` });
+const clients = () => ({
+  JSONRPC: createA2AServiceJsonRpcClient({ url: agent.urls.jsonrpc }),
+  "HTTP+JSON": createA2AServiceRestClient({ url: agent.urls.rest }),
+  GRPC: createA2AServiceGrpcClient(grpcTransport(), {}),
+});
+
+beforeAll(async () => {
+  agent = await startEchoAgent();
+});
+afterAll(() => agent?.close());
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe("server scenarios", () => {
+  it("I1: the same message over every binding gives equivalent results", async () => {
+    const results = await Promise.all(
+      Object.values(clients()).map(async (c) => {
+        const res = await c.sendMessage({ message: { messageId: "m", role: Role.USER, parts: [{ content: { case: "text", value: "same" } }] } });
+        const task = res.payload.value as Task;
+        return { state: task.status?.state, artifacts: task.artifacts.map((a) => a.parts.map((p) => p.content.value)) };
+      }),
+    );
+    expect(results).toEqual(Array(3).fill({ state: TaskState.COMPLETED, artifacts: [["same"]] }));
+  });
+
+  it("I2: an unknown task gives each binding's native code plus ErrorInfo TASK_NOT_FOUND", async () => {
+    const j = await (await rpc(agent.urls.jsonrpc, "GetTask", { id: "nope" })).json();
+    expect(j.error).toMatchObject({ code: -32001, data: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" }] });
+
+    const r = await fetch(`${agent.urls.rest}/tasks/nope`, { headers: V });
+    expect(r.status).toBe(404);
+    expect(r.headers.get("content-type")).toBe("application/a2a+json");
+    expect(await r.json()).toMatchObject({ error: { code: 404, status: "NOT_FOUND", details: [{ reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" }] } });
+
+    const raw = createClient(A2AService, grpcTransport());
+    const e = await raw.getTask({ id: "nope" }, { headers: { "a2a-version": "1.0" } }).then(() => undefined, (x: unknown) => x);
+    expect(e).toBeInstanceOf(ConnectError);
+    expect((e as ConnectError).code).toBe(Code.NotFound);
+    expect((e as ConnectError).findDetails(ErrorInfoSchema)[0]).toMatchObject({ reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" });
+
+    for (const c of Object.values(clients())) {
+      await expect(c.getTask({ id: "nope" })).rejects.toMatchObject({ type: "TaskNotFoundError", options: { reason: "TASK_NOT_FOUND" } });
+    }
+  });
+
+  it("I3: a 1.0-only interface answers VersionNotSupportedError when no A2A-Version is sent", async () => {
+    expect((await (await rpc(agent.urls.jsonrpc, "GetTask", { id: "x" }, {})).json()).error.code).toBe(-32009);
+    const r = await fetch(`${agent.urls.rest}/tasks/x`);
+    expect(r.status).toBe(400);
+    expect((await r.json()).error.details[0].reason).toBe("VERSION_NOT_SUPPORTED");
+    const e = await createClient(A2AService, grpcTransport()).getTask({ id: "x" }).then(() => undefined, (x: unknown) => x as ConnectError);
+    expect(e?.code).toBe(Code.FailedPrecondition);
+    expect(e?.findDetails(ErrorInfoSchema)[0]).toMatchObject({ reason: "VERSION_NOT_SUPPORTED" });
+  });
+
+  it("I4: A2A-Version 1.0 succeeds, 9.9 is VersionNotSupportedError", async () => {
+    expect((await (await rpc(agent.urls.jsonrpc, "GetExtendedAgentCard", {})).json()).result.name).toBe("Echo agent");
+    expect((await (await rpc(agent.urls.jsonrpc, "GetExtendedAgentCard", {}, { "A2A-Version": "9.9" })).json()).error.code).toBe(-32009);
+  });
+
+  it("I5: A2A-Version 1.0.1 is accepted as 1.0 (override headers: patchVersion ignore-patch)", async () => {
+    const j = await (await rpc(agent.urls.jsonrpc, "GetExtendedAgentCard", {}, { "A2A-Version": "1.0.1" })).json();
+    expect(j.error).toBeUndefined();
+    expect(j.result.name).toBe("Echo agent");
+  });
+
+  it("I6: a lowercase a2a-version header, and a2a-version gRPC metadata, work like A2A-Version", async () => {
+    expect((await (await rpc(agent.urls.jsonrpc, "GetExtendedAgentCard", {}, { "a2a-version": "1.0" })).json()).result).toBeDefined();
+    expect((await fetch(`${agent.urls.rest}/extendedAgentCard`, { headers: { "a2a-version": "1.0" } })).status).toBe(200);
+    const card = await createClient(A2AService, grpcTransport()).getExtendedAgentCard({}, { headers: { "a2a-version": "1.0" } });
+    expect(card.name).toBe("Echo agent");
+  });
+
+  describe("with a handler that reports what it was given", () => {
+    let server: Server;
+    let base: string;
+    const seen: { extensions?: readonly string[]; tenant?: string | undefined }[] = [];
+    beforeAll(async () => {
+      const echo = createEchoHandler();
+      const handler: A2AServiceHandler = {
+        ...echo,
+        async getTask(req, ctx) {
+          seen.push({ extensions: ctx.extensions, tenant: ctx.tenant });
+          return { id: req.id, contextId: `tenant:${ctx.tenant ?? ""}`, status: { state: TaskState.WORKING } };
+        },
+      };
+      server = createServer(nodeHttpListener(createA2AServiceHttpHandler({ handler, requiredExtensions: ["urn:ext:a"], jsonrpcPath: "/rpc", restBasePath: "/rest" })));
+      base = await listen(server);
+    });
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    it("I7: both extension URIs are seen; omitting the required one is ExtensionSupportRequiredError", async () => {
+      const ok = await (await rpc(`${base}/rpc`, "GetTask", { id: "t" }, { ...V, "A2A-Extensions": "urn:ext:b, urn:ext:a" })).json();
+      expect(ok.result.id).toBe("t");
+      expect(seen.at(-1)!.extensions).toEqual(["urn:ext:b", "urn:ext:a"]);
+      const missing = await (await rpc(`${base}/rpc`, "GetTask", { id: "t" }, { ...V, "A2A-Extensions": "urn:ext:b" })).json();
+      expect(missing.error).toMatchObject({ code: -32008, data: [{ reason: "EXTENSION_SUPPORT_REQUIRED" }] });
+      const client = createA2AServiceJsonRpcClient({ url: `${base}/rpc`, extensions: ["urn:ext:a", "urn:ext:b"] });
+      expect((await client.getTask({ id: "t2" })).id).toBe("t2");
+    });
+
+    it("I8: the tenant field and the /{tenant} route prefix reach the same tenant", async () => {
+      const headers = { ...V, "A2A-Extensions": "urn:ext:a" };
+      const byQuery = await (await fetch(`${base}/rest/tasks/t1?tenant=acme`, { headers })).json();
+      const byPrefix = await (await fetch(`${base}/rest/acme/tasks/t1`, { headers })).json();
+      expect(byQuery.contextId).toBe("tenant:acme");
+      expect(byPrefix.contextId).toBe("tenant:acme");
+      // The path wins over a conflicting query value.
+      expect((await (await fetch(`${base}/rest/acme/tasks/t1?tenant=other`, { headers })).json()).contextId).toBe("tenant:acme");
+      // The generated REST client copies the interface's tenant into the request and uses the tenant route.
+      const client = createA2AServiceRestClient({ url: `${base}/rest`, tenant: "acme", extensions: ["urn:ext:a"] });
+      expect((await client.getTask({ id: "t2" })).contextId).toBe("tenant:acme");
+      const jsonrpc = createA2AServiceJsonRpcClient({ url: `${base}/rpc`, tenant: "acme", extensions: ["urn:ext:a"] });
+      expect((await jsonrpc.getTask({ id: "t3" })).contextId).toBe("tenant:acme");
+    });
+  });
+
+  it("I11: JSON-RPC stream lines are JSON-RPC responses; REST stream lines are bare StreamResponses", async () => {
+    const j = await rpc(agent.urls.jsonrpc, "SendStreamingMessage", { message: textMessage("s") });
+    expect(j.headers.get("content-type")).toBe("text/event-stream");
+    const jLines = (await j.text()).split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)));
+    expect(jLines.length).toBe(4);
+    for (const l of jLines) expect(l).toMatchObject({ jsonrpc: "2.0", id: 1, result: expect.any(Object) });
+    expect(Object.keys(jLines[0].result)).toEqual(["task"]);
+
+    const r = await fetch(`${agent.urls.rest}/message:stream`, { method: "POST", headers: { ...V, "content-type": "application/a2a+json" }, body: JSON.stringify({ message: textMessage("s") }) });
+    const rLines = (await r.text()).split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)));
+    expect(rLines.map((l) => Object.keys(l)[0])).toEqual(["task", "statusUpdate", "artifactUpdate", "statusUpdate"]);
+    for (const l of rLines) expect(l).not.toHaveProperty("jsonrpc");
+  });
+
+  it("I12: GET /tasks?contextId=…&status=TASK_STATE_WORKING&pageSize=10 applies the filters and the page size", async () => {
+    const contextId = crypto.randomUUID();
+    const send = (t: string) =>
+      fetch(`${agent.urls.rest}/message:send`, {
+        method: "POST",
+        headers: { ...V, "content-type": "application/a2a+json" },
+        body: JSON.stringify({ message: textMessage(t, { contextId }), configuration: { returnImmediately: t === "wait" } }),
+      }).then((r) => r.json());
+    const waiting = [];
+    for (let i = 0; i < 12; i++) waiting.push((await send("wait")).task.id);
+    await send("done"); // completed, same context
+    await fetch(`${agent.urls.rest}/message:send`, { method: "POST", headers: { ...V, "content-type": "application/a2a+json" }, body: JSON.stringify({ message: textMessage("wait"), configuration: { returnImmediately: true } }) }); // other context
+    const page1 = await (await fetch(`${agent.urls.rest}/tasks?contextId=${contextId}&status=TASK_STATE_WORKING&pageSize=10`, { headers: V })).json();
+    expect(page1.tasks).toHaveLength(10);
+    expect(page1.totalSize).toBe(12);
+    expect(page1.pageSize).toBe(10);
+    for (const t of page1.tasks) expect(t).toMatchObject({ contextId, status: { state: "TASK_STATE_WORKING" } });
+    const page2 = await (await fetch(`${agent.urls.rest}/tasks?contextId=${contextId}&status=TASK_STATE_WORKING&pageSize=10&pageToken=${page1.nextPageToken}`, { headers: V })).json();
+    expect([...page1.tasks, ...page2.tasks].map((t: Task) => t.id).sort()).toEqual([...waiting].sort());
+    expect(page2.nextPageToken ?? "").toBe("");
+  });
+
+  it("I13: an unknown field is ignored", async () => {
+    const j = await (await rpc(agent.urls.jsonrpc, "SendMessage", { message: textMessage("u", { someNewField: 1 }), futureOption: { x: 1 } })).json();
+    expect(j.result.task.status.state).toBe("TASK_STATE_COMPLETED");
+    const r = await fetch(`${agent.urls.rest}/message:send`, { method: "POST", headers: { ...V, "content-type": "application/a2a+json" }, body: JSON.stringify({ message: textMessage("u"), unknown: true }) });
+    expect(r.status).toBe(200);
+  });
+});
+
+describe("client scenarios", () => {
+  it("I9: a gRPC-only client takes the card's second entry when JSONRPC is first", async () => {
+    const card = await (await fetch(agent.urls.card)).json();
+    expect(card.supportedInterfaces.map((i: { protocolBinding: string }) => i.protocolBinding)).toEqual(["JSONRPC", "HTTP+JSON", "GRPC"]);
+    const { client, selected } = createA2AServiceClientForCard(card, { bindings: ["GRPC"], grpcTransport: (baseUrl) => createGrpcTransport({ baseUrl }) });
+    expect(selected).toMatchObject({ binding: "GRPC", url: agent.urls.grpc });
+    expect((await client.getExtendedAgentCard({})).name).toBe("Echo agent");
+    // With no restriction the first entry wins.
+    expect(createA2AServiceClientForCard(card).selected.binding).toBe("JSONRPC");
+  });
+
+  it("I10: with two entries for one binding, 0.3 first and 1.0 second, a 1.0 client calls the 1.0 entry", async () => {
+    const card = {
+      supportedInterfaces: [
+        { url: "http://127.0.0.1:9/legacy", protocolBinding: "HTTP+JSON", protocolVersion: "0.3" },
+        { url: agent.urls.rest, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+      ],
+    };
+    const { client, selected } = createA2AServiceClientForCard(card, { bindings: ["HTTP+JSON"] });
+    expect(selected.url).toBe(agent.urls.rest);
+    expect((await client.getExtendedAgentCard({})).name).toBe("Echo agent");
+    // A v0.3 card (url, preferredTransport, additionalInterfaces) is read too.
+    const v03 = { url: "http://a/rpc", preferredTransport: "JSONRPC", protocolVersion: "0.3.0", additionalInterfaces: [{ url: "http://a/rest", transport: "HTTP+JSON" }] };
+    expect(selectInterface(v03, { bindings: ["HTTP+JSON"], versions: ["0.3"] })).toMatchObject({ url: "http://a/rest", protocolVersion: "0.3" });
+    expect(selectInterface(v03, { bindings: ["HTTP+JSON"], versions: ["1.0"] })).toBeUndefined();
+  });
+
+  it("I14: the REST client subscribes with GET, and retries with POST when the peer answers with a method error", async () => {
+    const methods: string[] = [];
+    const inner = nodeHttpListener(createA2AServiceHttpHandler({ handler: createEchoHandler(), restBasePath: "" }));
+    const server = createServer((req, res) => {
+      methods.push(`${req.method} ${req.url}`);
+      if (req.method === "GET" && req.url?.includes(":subscribe")) {
+        res.writeHead(405, { allow: "POST" }).end(); // a peer that follows the specification's POST
+        return;
+      }
+      inner(req, res);
+    });
+    const base = await listen(server);
+    try {
+      const client = createA2AServiceRestClient({ url: base });
+      const sent = await client.sendMessage({ message: { messageId: "m", role: Role.USER, parts: [{ content: { case: "text", value: "wait" } }] }, configuration: { returnImmediately: true } });
+      const id = (sent.payload.value as Task).id;
+      const it = client.subscribeToTask({ id })[Symbol.asyncIterator]();
+      expect((await it.next()).value?.payload.case).toBe("task");
+      await client.cancelTask({ id });
+      let last;
+      for (let r = await it.next(); !r.done; r = await it.next()) last = r.value;
+      expect(last?.payload.case === "statusUpdate" && last.payload.value.status?.state).toBe(TaskState.CANCELED);
+      const subscribeCalls = methods.filter((m) => m.includes(":subscribe")).map((m) => m.split(" ")[0]);
+      expect(subscribeCalls).toEqual(["GET", "POST"]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it("a bare 404 from a wrong route is not TaskNotFoundError", async () => {
+    const client = createA2AServiceRestClient({ url: `${agent.urls.rest}/wrong/prefix` });
+    const e = await client.getTask({ id: "x" }).then(() => undefined, (x: unknown) => x);
+    expect(e).not.toBeInstanceOf(A2AError);
+    expect(e).toMatchObject({ name: "A2ATransportError", status: 404 });
+  });
+});
