@@ -1,14 +1,19 @@
-// Entry point of `npm run bench` (after `npm run build`): runs the three
-// benchmarks once each and prints a summary table. Each figure is a ratio
-// against an anchor measured in the same run; targets are printed for
-// reading only, nothing is asserted.
+// Entry point of `npm run bench` (after `npm run build` and
+// `npm run build:examples`): runs the four benchmarks once each and prints a
+// summary table. Each figure is a ratio against an anchor measured in the
+// same run; targets are printed for reading only, nothing is asserted.
 //   1. plugin-vs-es.js       protoc-gen-a2a vs protoc-gen-es, same request, as processes
 //   2. synthetic-scaling.js  per-RPC generation cost at 2,000 vs 200 RPCs
 //   3. route-matching.js     runtime path matcher vs find-my-way, v1.0.1 routes
+//   4. server-throughput.js  req/s of our generated JSON-RPC and REST servers vs
+//                            @a2a-js/sdk 1.3.0 and a bare node:http server; servers
+//                            and the autocannon load generator are separate
+//                            processes (pinned to different CPUs when possible)
 import { benchPluginVsEs } from "./plugin-vs-es.js";
 import { benchRouteMatching } from "./route-matching.js";
+import { benchServerThroughput } from "./server-throughput.js";
 import { benchSyntheticScaling } from "./synthetic-scaling.js";
-import { fmtMs, fmtOps, fmtRatio, nowMs } from "./stats.js";
+import { fmtMs, fmtOps, fmtRatio, fmtRps, nowMs } from "./stats.js";
 
 const start = nowMs();
 console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
@@ -17,6 +22,12 @@ const plugin = await benchPluginVsEs();
 // Route matching runs before the heavy synthetic runs so their heap does not weigh on it.
 const matching = await benchRouteMatching();
 const scaling = await benchSyntheticScaling();
+// Servers and load generator are child processes; this process only waits meanwhile.
+const serversStart = nowMs();
+const servers = await benchServerThroughput();
+const serversS = (nowMs() - serversStart) / 1000;
+const rpsCell = (key) => (servers.rps[key] === null ? "skipped" : fmtRps(servers.rps[key]));
+const ratioCell = (r) => (r === null ? "n/a" : fmtRatio(r));
 
 const rows = [
   ["benchmark", "ours", "anchor", "ratio", "target"],
@@ -29,6 +40,10 @@ const rows = [
     "<= 1.3",
   ],
   ["route matching vs find-my-way", fmtOps(matching.ours), fmtOps(matching.fmw), fmtRatio(matching.ratio), ">= 1.0"],
+  ["server JSON-RPC: ours vs a2a-js 1.3.0", rpsCell("oursJsonrpc"), rpsCell("a2aJsJsonrpc"), ratioCell(servers.ratios.jsonrpcVsA2aJs), ">= 1.5"],
+  ["server REST: ours vs a2a-js 1.3.0", rpsCell("oursRest"), rpsCell("a2aJsRest"), ratioCell(servers.ratios.restVsA2aJs), ">= 1.5"],
+  ["server JSON-RPC: ours vs bare node:http", rpsCell("oursJsonrpc"), rpsCell("bare"), ratioCell(servers.ratios.jsonrpcVsBare), ">= 0.6"],
+  ["server REST: ours vs bare node:http", rpsCell("oursRest"), rpsCell("bare"), ratioCell(servers.ratios.restVsBare), ">= 0.6"],
 ];
 const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
 const line = (r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join("   ");
@@ -37,6 +52,8 @@ console.log("");
 for (const r of rows) console.log(line(r));
 console.log("");
 console.log(
-  `anchors: protoc-gen-es process time; per-RPC cost at ${scaling.small.n} RPCs; find-my-way op/s. ` +
+  `anchors: protoc-gen-es process time; per-RPC cost at ${scaling.small.n} RPCs; find-my-way op/s; ` +
+    `a2a-js 1.3.0 and bare node:http req/s (${servers.connections} connections, best of ${servers.rounds} rounds of ${servers.durationS} s after ${servers.warmupS} s warm-up, ` +
+    `${servers.pinned ? "server and load generator pinned to separate CPUs" : "no CPU pinning"}; ${serversS.toFixed(1)} s). ` +
     `Plugin in-process run(): ${fmtMs(plugin.inProcess)}. Total bench time ${((nowMs() - start) / 1000).toFixed(1)} s.`,
 );

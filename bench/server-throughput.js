@@ -30,16 +30,18 @@
 // figure is the load generator's limit, not the server's.
 // Prints only; asserts no timing.
 //
-// `node bench/server-throughput.js` runs it alone; `--profile` instead runs our
-// two targets with `node --cpu-prof` on the server child and prints the top
-// self-time functions (overall and in dist/runtime, i.e. src/runtime).
+// `node bench/server-throughput.js` runs it alone. `--profile [target…]`
+// instead runs each named target (default: oursJsonrpc oursRest; also bare,
+// a2aJsJsonrpc, a2aJsRest) once with `node --cpu-prof` on its server child and
+// prints the top self-time functions, the inclusive time of dist/runtime (=
+// src/runtime) functions, and self time by file, over the measured run.
 // Needs `npm run build` and `npm run build:examples`.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "./buf-request.js";
-import { fmtRatio, isMain } from "./stats.js";
+import { fmtRatio, fmtRps, isMain } from "./stats.js";
 
 const HOST = "127.0.0.1";
 const CONNECTIONS = 50;
@@ -176,7 +178,6 @@ function runLoad(cfg, cpu) {
   });
 }
 
-const fmtRps = (n) => `${Math.round(n).toLocaleString("en-US")} req/s`;
 const fmtCore = (x) => (x === null || x === undefined ? "n/a" : x.toFixed(2));
 
 /** Starts the target's server and checks it; resolves with the server, or null (skipped, with a warning). */
@@ -217,7 +218,7 @@ async function loadTarget(target, server, { pin, warn, connections, warmupS, dur
 
 function describeRun(label, r) {
   return (
-    `  ${label.padEnd(22)} ${fmtRps(r.rps).padStart(12)}   p50 ${r.latencyP50} ms, p99 ${r.latencyP99} ms; ` +
+    `  ${label.padEnd(25)} ${fmtRps(r.rps).padStart(11)}   p50 ${r.latencyP50} ms, p99 ${r.latencyP99} ms; ` +
     `CPU (cores): server ${fmtCore(r.serverCpu)}, load ${fmtCore(r.loadCpu)}, other ${fmtCore(r.otherCpu)}, steal ${fmtCore(r.stealCpu)}`
   );
 }
@@ -234,7 +235,7 @@ export async function benchServerThroughput({
   if (!existsSync(examples)) warn(`${examples} is missing: run \`npm run build:examples\` first`);
   const pin = pinning();
   log(
-    `server throughput: ${connections} connections, ${rounds} interleaved rounds of ${warmupS} s warm-up + ${durationS} s measured per target, best round kept; ` +
+    `server throughput: ${connections} connections, ${rounds} interleaved round${rounds === 1 ? "" : "s"} of ${warmupS} s warm-up + ${durationS} s measured per target, best round kept; ` +
       (pin ? `server pinned to CPU ${pin.server}, load generator (autocannon, own process) to CPU ${pin.load}` : "no CPU pinning") +
       `; one server process per target`,
   );
@@ -270,31 +271,73 @@ export async function benchServerThroughput({
   return { rps, detail, runs, ratios, pinned: pin !== null, connections, warmupS, durationS, rounds };
 }
 
-// ---- --profile: CPU profile of our server under the same load ----
+// ---- --profile: CPU profile of a server under the same load ----
 
-/** Self time per function from a .cpuprofile (V8 format), in ms. */
-function selfTimes(profile) {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const counts = new Map();
-  for (const id of profile.samples) counts.set(id, (counts.get(id) ?? 0) + 1);
-  const totalUs = profile.endTime - profile.startTime;
-  const perSampleMs = totalUs / 1000 / Math.max(1, profile.samples.length);
-  const agg = new Map();
-  for (const [id, n] of counts) {
-    const f = byId.get(id).callFrame;
-    const file = f.url ? f.url.replace(/^file:\/\//, "").replace(repoRoot + "/", "") : "";
-    const key = `${f.functionName || "(anonymous)"}  ${file}${file ? `:${f.lineNumber + 1}` : ""}`;
-    const e = agg.get(key) ?? { key, file, ms: 0 };
-    e.ms += n * perSampleMs;
-    agg.set(key, e);
-  }
-  return { entries: [...agg.values()].sort((a, b) => b.ms - a.ms), totalMs: totalUs / 1000 };
+const fileOf = (callFrame) => (callFrame.url ? callFrame.url.replace(/^file:\/\//, "").replace(repoRoot + "/", "") : "");
+
+/** Where a function lives, coarsely: a dist/ or bench/ file, a package, node internals by module, or V8 itself. */
+function groupOf(file) {
+  if (file.startsWith("node_modules/")) return file.split("/").slice(0, file.startsWith("node_modules/@") ? 3 : 2).join("/");
+  if (file.startsWith("node:internal/deps/undici")) return "node:internal/deps/undici (Headers, URL helpers, fetch internals)";
+  if (file.startsWith("node:")) return file;
+  return file || "(V8 / native)";
 }
 
-async function profileOurs({ log, warn }) {
+/**
+ * Self and inclusive time per function of a V8 .cpuprofile, over the samples of
+ * the last `windowMs` of the profile (the measured run: the server is stopped
+ * right after it) and without "(idle)" samples, as fractions of the busy samples.
+ */
+function analyzeProfile(profile, windowMs) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const keyOf = (n) => {
+    const f = n.callFrame;
+    const file = fileOf(f);
+    return `${f.functionName || "(anonymous)"}  ${file}${file ? `:${f.lineNumber + 1}` : ""}`;
+  };
+  const self = new Map();
+  const incl = new Map();
+  const groups = new Map();
+  let t = profile.startTime;
+  let busy = 0;
+  let idle = 0;
+  const from = profile.endTime - windowMs * 1000;
+  for (let i = 0; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i] ?? 0;
+    if (t < from) continue;
+    const leaf = byId.get(profile.samples[i]);
+    if (leaf.callFrame.functionName === "(idle)") {
+      idle++;
+      continue;
+    }
+    busy++;
+    const k = keyOf(leaf);
+    self.set(k, (self.get(k) ?? 0) + 1);
+    const g = groupOf(fileOf(leaf.callFrame));
+    groups.set(g, (groups.get(g) ?? 0) + 1);
+    const seen = new Set();
+    for (let id = leaf.id; id !== undefined; id = parent.get(id)) {
+      const key = keyOf(byId.get(id));
+      if (seen.has(key)) continue;
+      seen.add(key);
+      incl.set(key, (incl.get(key) ?? 0) + 1);
+    }
+  }
+  const sorted = (m) => [...m].map(([key, n]) => ({ key, share: n / Math.max(1, busy) })).sort((a, b) => b.share - a.share);
+  return { self: sorted(self), incl: sorted(incl), groups: sorted(groups), busyShare: busy / Math.max(1, busy + idle), samples: busy + idle };
+}
+
+async function profileTargets(keys, { log, warn }) {
   const pin = pinning();
-  for (const key of ["oursJsonrpc", "oursRest"]) {
+  const pct = (x) => `${(x * 100).toFixed(1).padStart(5)}%`;
+  for (const key of keys) {
     const target = TARGETS.find((t) => t.key === key);
+    if (!target) {
+      warn(`unknown target ${key}; known: ${TARGETS.map((t) => t.key).join(", ")}`);
+      continue;
+    }
     const dir = mkdtempSync(join(tmpdir(), "a2a-cpu-prof-"));
     try {
       log(`\nprofiling ${target.label} (node --cpu-prof on the server child)`);
@@ -311,25 +354,15 @@ async function profileOurs({ log, warn }) {
         warn("no .cpuprofile written");
         continue;
       }
-      const { entries, totalMs } = selfTimes(JSON.parse(readFileSync(join(dir, file), "utf8")));
-      const pct = (ms) => `${((ms / totalMs) * 100).toFixed(1).padStart(5)}%`;
-      log(`top self time, all code (profile ${(totalMs / 1000).toFixed(1)} s, includes start-up and warm-up):`);
-      for (const e of entries.slice(0, 20)) log(`  ${pct(e.ms)}  ${e.key}`);
-      const runtime = entries.filter((e) => e.file.startsWith("dist/runtime/"));
-      const runtimeMs = runtime.reduce((s, e) => s + e.ms, 0);
-      log(`top self time in dist/runtime (= src/runtime), ${pct(runtimeMs).trim()} of the profile in total:`);
-      for (const e of runtime.slice(0, 15)) log(`  ${pct(e.ms)}  ${e.key}`);
-      const byFile = new Map();
-      for (const e of entries) {
-        const group = e.file.startsWith("node_modules/")
-          ? e.file.split("/").slice(0, e.file.startsWith("node_modules/@") ? 3 : 2).join("/")
-          : e.file.startsWith("node:")
-            ? "node: internals"
-            : e.file || "(native / GC / idle)";
-        byFile.set(group, (byFile.get(group) ?? 0) + e.ms);
-      }
-      log("self time by package / file:");
-      for (const [g, ms] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 12)) log(`  ${pct(ms)}  ${g}`);
+      const a = analyzeProfile(JSON.parse(readFileSync(join(dir, file), "utf8")), DURATION_S * 1000);
+      log(`last ${DURATION_S} s of the profile (${a.samples} samples, busy ${pct(a.busyShare).trim()}); shares below are of the busy samples`);
+      log("top self time:");
+      for (const e of a.self.slice(0, 25)) log(`  ${pct(e.share)}  ${e.key}`);
+      const mine = (e) => /^(dist|bench)\//.test(e.key.split("  ")[1] ?? "");
+      log("top inclusive time, dist/runtime (= src/runtime) and bench code:");
+      for (const e of a.incl.filter(mine).slice(0, 20)) log(`  ${pct(e.share)}  ${e.key}`);
+      log("self time by file / package:");
+      for (const e of a.groups.slice(0, 20)) log(`  ${pct(e.share)}  ${e.key}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -339,8 +372,10 @@ async function profileOurs({ log, warn }) {
 if (isMain(import.meta.url)) {
   const log = console.log;
   const warn = (m) => console.warn(`warning: ${m}`);
-  if (process.argv.includes("--profile")) {
-    await profileOurs({ log, warn });
+  const at = process.argv.indexOf("--profile");
+  if (at >= 0) {
+    const keys = process.argv.slice(at + 1);
+    await profileTargets(keys.length ? keys : ["oursJsonrpc", "oursRest"], { log, warn });
   } else {
     const r = await benchServerThroughput({ log, warn });
     for (const [k, v] of Object.entries(r.ratios)) log(`${k}: ${v === null ? "n/a" : fmtRatio(v)}`);

@@ -23,6 +23,11 @@ export function fmtOps(ops) {
   return `${ops.toFixed(0)} op/s`;
 }
 
+export function fmtRps(rps) {
+  if (rps >= 1e3) return `${(rps / 1e3).toFixed(1)}k req/s`;
+  return `${rps.toFixed(0)} req/s`;
+}
+
 export const fmtRatio = (r) => `${r.toFixed(2)}x`;
 
 /** True when the calling module is the script node was started with. */

@@ -48,6 +48,100 @@ export const A2AServiceA2a: A2aServiceDefinition<typeof A2AService> = defineA2aS
     }
   },
   "tenantField": null,
+  "jsonrpcDialect": {
+    "enums": {
+      "TASK_STATE_UNSPECIFIED": "unknown",
+      "TASK_STATE_SUBMITTED": "submitted",
+      "TASK_STATE_WORKING": "working",
+      "TASK_STATE_COMPLETED": "completed",
+      "TASK_STATE_FAILED": "failed",
+      "TASK_STATE_CANCELLED": "canceled",
+      "TASK_STATE_INPUT_REQUIRED": "input-required",
+      "TASK_STATE_REJECTED": "rejected",
+      "TASK_STATE_AUTH_REQUIRED": "auth-required",
+      "ROLE_USER": "user",
+      "ROLE_AGENT": "agent"
+    },
+    "kinds": {
+      "a2a.v1.Message": "message",
+      "a2a.v1.Task": "task",
+      "a2a.v1.TaskStatusUpdateEvent": "status-update",
+      "a2a.v1.TaskArtifactUpdateEvent": "artifact-update"
+    },
+    "renames": {
+      "a2a.v1.Message.content": "parts",
+      "a2a.v1.SendMessageConfiguration.push_notification": "pushNotificationConfig"
+    },
+    "part": {
+      "message": "a2a.v1.Part",
+      "file": {
+        "message": "a2a.v1.FilePart",
+        "uri": "file_with_uri",
+        "bytes": "file_with_bytes"
+      },
+      "data": {
+        "message": "a2a.v1.DataPart",
+        "field": "data"
+      }
+    },
+    "unions": [
+      "a2a.v1.SendMessageResponse",
+      "a2a.v1.StreamResponse"
+    ],
+    "resourceNames": [
+      {
+        "message": "a2a.v1.GetTaskRequest",
+        "field": "name",
+        "pattern": "tasks/{id}"
+      },
+      {
+        "message": "a2a.v1.CancelTaskRequest",
+        "field": "name",
+        "pattern": "tasks/{id}"
+      },
+      {
+        "message": "a2a.v1.TaskSubscriptionRequest",
+        "field": "name",
+        "pattern": "tasks/{id}"
+      },
+      {
+        "message": "a2a.v1.GetTaskPushNotificationConfigRequest",
+        "field": "name",
+        "pattern": "tasks/{id}/pushNotificationConfigs/{pushNotificationConfigId}"
+      },
+      {
+        "message": "a2a.v1.DeleteTaskPushNotificationConfigRequest",
+        "field": "name",
+        "pattern": "tasks/{id}/pushNotificationConfigs/{pushNotificationConfigId}"
+      },
+      {
+        "message": "a2a.v1.ListTaskPushNotificationConfigRequest",
+        "field": "parent",
+        "pattern": "tasks/{id}"
+      },
+      {
+        "message": "a2a.v1.TaskPushNotificationConfig",
+        "field": "name",
+        "pattern": "tasks/{taskId}/pushNotificationConfigs/{pushNotificationConfig.id}"
+      }
+    ],
+    "wrappers": [
+      {
+        "message": "a2a.v1.CreateTaskPushNotificationConfigRequest",
+        "field": "config",
+        "derived": {
+          "parent": "tasks/{taskId}",
+          "config_id": "{pushNotificationConfig.id}"
+        }
+      }
+    ],
+    "arrayResults": {
+      "a2a.v1.ListTaskPushNotificationConfigResponse": "configs"
+    },
+    "nullResults": [
+      "google.protobuf.Empty"
+    ]
+  },
   routes: A2AServiceRoutes,
   aliases: A2AServiceRouteAliases,
   errors: A2AServiceErrors,

@@ -49,6 +49,7 @@ export const A2AServiceA2a: A2aServiceDefinition<typeof A2AService> = defineA2aS
     }
   },
   "tenantField": "tenant",
+  "jsonrpcDialect": null,
   routes: A2AServiceRoutes,
   aliases: A2AServiceRouteAliases,
   errors: A2AServiceErrors,

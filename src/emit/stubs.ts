@@ -104,6 +104,7 @@ function definitionModule(c: Ctx, m: ApiModel): void {
     },
     contentTypes: { jsonrpc: m.contentTypes.jsonrpc, rest: m.contentTypes.rest },
     tenantField: m.tenantField ?? null,
+    jsonrpcDialect: m.jsonrpcDialect ?? null,
   };
   const json = data(tables).slice(0, -2); // reopen the object to add the imported tables
   c.f.print(c.f.jsDoc(`${m.service.fullName} at protocol version ${m.protocolVersion ?? "?"} (release ${m.release ?? "?"}): its descriptor and tables.`));

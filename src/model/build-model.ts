@@ -77,6 +77,7 @@ export function buildModels(
         standardErrors: [],
         headers: undefined,
         absentOperations: [],
+        jsonrpcDialect: undefined,
         overrides: [],
       });
     }

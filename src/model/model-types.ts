@@ -5,6 +5,9 @@
  */
 import type { PathTemplate } from "./path-template.js";
 import type { RouteQueryField, RouteVariable } from "../runtime/route-types.js";
+import type { JsonRpcDialect } from "../runtime/definition.js";
+
+export type { JsonRpcDialect };
 
 export interface FieldModel {
   readonly name: string;
@@ -133,6 +136,8 @@ export interface ApiModel {
   errors: ErrorModel[];
   standardErrors: StandardErrorModel[];
   headers: HeaderRules | undefined;
+  /** Set when the JSON-RPC binding does not speak the proto's ProtoJSON. */
+  jsonrpcDialect: JsonRpcDialect | undefined;
   /** Operations of other versions that this version does not have. */
   absentOperations: { name: string; note: string }[];
   overrides: AppliedOverride[];

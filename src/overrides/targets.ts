@@ -8,7 +8,7 @@
  * RpcName must be an RPC of the service in the entry's proto package.
  */
 import type { JSONSchemaType } from "ajv";
-import type { ApiModel, ContentTypes, ErrorModel, HeaderRules, OperationModel, StandardErrorModel } from "../model/model-types.js";
+import type { ApiModel, ContentTypes, ErrorModel, HeaderRules, JsonRpcDialect, OperationModel, StandardErrorModel } from "../model/model-types.js";
 
 export interface ExtraRoute {
   method: string;
@@ -68,6 +68,19 @@ const headersSchema = obj({
   grpcExtensionsKey: { type: "string", pattern: "^[a-z0-9-]+$" },
 });
 
+const strMap = { type: "object", additionalProperties: str } as const;
+const dialectSchema = obj({
+  enums: strMap,
+  kinds: strMap,
+  renames: strMap,
+  part: obj({ message: str, file: obj({ message: str, uri: str, bytes: str }), data: obj({ message: str, field: str }) }),
+  unions: strList,
+  resourceNames: { type: "array", items: obj({ message: str, field: str, pattern: str }) },
+  wrappers: { type: "array", items: obj({ message: str, field: str, derived: strMap }) },
+  arrayResults: strMap,
+  nullResults: strList,
+});
+
 export const apiTargets: Record<string, TargetKind<never>> = {
   protocolVersion: kind<{ version: string; release: string }>(
     obj({ version: { type: "string", pattern: "^[0-9]+\\.[0-9]+$" }, release: str }),
@@ -109,6 +122,21 @@ export const apiTargets: Record<string, TargetKind<never>> = {
   standardErrors: kind<StandardErrorModel[]>({ type: "array", items: standardErrorSchema, minItems: 1 }, (v, { model }) => {
     model.standardErrors = v;
     return `${v.length} standard JSON-RPC errors: ${v.map((e) => e.code).join(", ")}`;
+  }),
+  jsonrpcDialect: kind<JsonRpcDialect>(dialectSchema, (v, { model }) => {
+    const missing = [
+      ...Object.keys(v.kinds),
+      v.part.message,
+      v.part.file.message,
+      v.part.data.message,
+      ...v.unions,
+      ...v.resourceNames.map((r) => r.message),
+      ...v.wrappers.map((w) => w.message),
+      ...Object.keys(v.arrayResults),
+    ].filter((name) => !model.messages.has(name));
+    if (missing.length > 0) throw new Error(`no message ${missing.join(", ")} in the request`);
+    model.jsonrpcDialect = v;
+    return `a2a.json dialect: ${Object.keys(v.enums).length} enum spellings, ${Object.keys(v.kinds).length} kinds, ${v.resourceNames.length} resource names`;
   }),
   absentOperations: kind<{ name: string; note: string }[]>(
     { type: "array", items: obj({ name: str, note: str }), minItems: 1 },

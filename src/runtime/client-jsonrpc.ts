@@ -9,9 +9,13 @@ import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from
 import { A2ATransportError, errorFromJsonRpc } from "./a2a-error.js";
 import { buildClient, callSignal, serviceHeaders, type A2aClientOptions } from "./client-http.js";
 import { decodeSse, sseStreamFromResponse } from "./sse.js";
+import { dialectCodec } from "./jsonrpc-dialect.js";
+
+const isEmptyObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 
 export function createJsonRpcClient<S extends DescService>(def: A2aServiceDefinition<S>, options: A2aClientOptions): A2aClient<S> {
   const fetchFn = options.fetch ?? globalThis.fetch;
+  const codec = def.jsonrpcDialect ? dialectCodec(def.jsonrpcDialect) : undefined;
   let nextId = 0;
 
   const post = async (op: OperationInfo, request: Message, call: CallOptions | undefined, accept: string) => {
@@ -19,7 +23,11 @@ export function createJsonRpcClient<S extends DescService>(def: A2aServiceDefini
     headers.set("content-type", def.contentTypes.jsonrpc.request);
     headers.set("accept", accept);
     const id = ++nextId;
-    const body = JSON.stringify({ jsonrpc: "2.0", id, method: op.jsonrpcMethod, params: toJson(op.method.input, request as never) });
+    const json = toJson(op.method.input, request as never);
+    const params = codec ? codec.encode(op.method.input, json) : json;
+    // a2a.json defines no params for some methods (agent/getAuthenticatedExtendedCard); send none when empty.
+    const envelope = codec && isEmptyObject(params) ? { jsonrpc: "2.0", id, method: op.jsonrpcMethod } : { jsonrpc: "2.0", id, method: op.jsonrpcMethod, params };
+    const body = JSON.stringify(envelope);
     const signal = callSignal(options, call);
     const res = await fetchFn(options.url, { method: "POST", headers, body, ...(signal ? { signal } : {}) });
     if (!res.ok) throw new A2ATransportError(`${op.jsonrpcMethod}: HTTP ${res.status}`, res.status, await res.text());
@@ -30,7 +38,8 @@ export function createJsonRpcClient<S extends DescService>(def: A2aServiceDefini
     const env = envelope as { error?: Record<string, unknown>; result?: unknown } | null;
     if (env?.error) throw errorFromJsonRpc(def, env.error);
     if (!env || !("result" in env)) throw new A2ATransportError(`${op.jsonrpcMethod}: not a JSON-RPC response`);
-    return fromJson(op.method.output, (env.result ?? {}) as JsonValue, { ignoreUnknownFields: true });
+    const result = (env.result ?? null) as JsonValue;
+    return fromJson(op.method.output, codec ? codec.decode(op.method.output, result) : (result ?? {}), { ignoreUnknownFields: true });
   };
 
   return buildClient<S>(

@@ -26,6 +26,34 @@ export interface StandardErrorEntry {
   readonly httpStatus: number | null;
 }
 
+/**
+ * How a JSON-RPC binding's payloads differ from the proto's ProtoJSON
+ * (v0.3: a2a.json), from the override files. Applied by jsonrpc-dialect.ts.
+ */
+export interface JsonRpcDialect {
+  /** Enum value name → dialect string. */
+  readonly enums: Readonly<Record<string, string>>;
+  /** Message full name → the `kind` the dialect adds. */
+  readonly kinds: Readonly<Record<string, string>>;
+  /** "pkg.Message.field" → dialect key. */
+  readonly renames: Readonly<Record<string, string>>;
+  readonly part: {
+    readonly message: string;
+    readonly file: { readonly message: string; readonly uri: string; readonly bytes: string };
+    readonly data: { readonly message: string; readonly field: string };
+  };
+  /** Messages that are one oneof whose member the dialect writes bare (told apart by `kind`). */
+  readonly unions: readonly string[];
+  /** Fields that hold a resource name in the proto and separate ids in the dialect. */
+  readonly resourceNames: readonly { readonly message: string; readonly field: string; readonly pattern: string }[];
+  /** Requests whose dialect form is one of their fields, the other fields derived from it. */
+  readonly wrappers: readonly { readonly message: string; readonly field: string; readonly derived: Readonly<Record<string, string>> }[];
+  /** Results the dialect writes as the bare array of one field. */
+  readonly arrayResults: Readonly<Record<string, string>>;
+  /** Results the dialect writes as null. */
+  readonly nullResults: readonly string[];
+}
+
 export interface ProtocolTables {
   /** Major.Minor, e.g. "1.0". */
   readonly protocolVersion: string;
@@ -50,6 +78,8 @@ export interface ProtocolTables {
     readonly rest: { readonly request: string; readonly response: string; readonly stream: string; readonly error: string };
   };
   readonly tenantField: string | null;
+  /** Set when JSON-RPC payloads are not the proto's ProtoJSON (v0.3). */
+  readonly jsonrpcDialect?: JsonRpcDialect | null;
 }
 
 export interface OperationInfo {

@@ -20,6 +20,7 @@ import { negotiateVersion, parseExtensions } from "./negotiation.js";
 import { BodyTooLargeError, DEFAULT_MAX_BODY, type A2aServerOptions, type CoreRequest, type CoreResponse } from "./server-types.js";
 import { encodeSseEvent } from "./sse.js";
 import { invokeStream, invokeUnary } from "./invoke.js";
+import { dialectCodec, type DialectCodec } from "./jsonrpc-dialect.js";
 
 type Id = string | number | null;
 
@@ -72,9 +73,10 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
       return fail(id, new A2AError("ExtensionSupportRequiredError", `Required extension not declared: ${missing.join(", ")}`));
     }
 
+    const codec = def.jsonrpcDialect ? dialectCodec(def.jsonrpcDialect) : undefined;
     let input;
     try {
-      input = fromJson(op.method.input, params as JsonValue, { ignoreUnknownFields: true });
+      input = fromJson(op.method.input, codec ? codec.decode(op.method.input, params as JsonValue) : (params as JsonValue), { ignoreUnknownFields: true });
     } catch (e) {
       return fail(id, new A2AError("InvalidParamsError", `Invalid params for ${op.jsonrpcMethod}: ${(e as Error).message}`));
     }
@@ -90,7 +92,8 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
     if (!op.streaming) {
       try {
         const out = await invokeUnary(options.handler, op, input, context);
-        return reply(id, { result: toJson(op.method.output, out as never) });
+        const json = toJson(op.method.output, out as never);
+        return reply(id, { result: codec ? codec.encode(op.method.output, json) : json });
       } catch (e) {
         return fail(id, e);
       }
@@ -98,15 +101,16 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
     return {
       status: 200,
       headers: { "content-type": ct.stream, "cache-control": "no-cache" },
-      body: streamBody(op, id, invokeStream(options.handler, op, input, context), (e) => JSON.stringify({ jsonrpc: "2.0", id, error: toJsonRpcError(def, e) })),
+      body: streamBody(op, id, invokeStream(options.handler, op, input, context), codec, (e) => JSON.stringify({ jsonrpc: "2.0", id, error: toJsonRpcError(def, e) })),
     };
   };
 }
 
-async function* streamBody(op: OperationInfo, id: Id, events: AsyncIterable<unknown>, errorLine: (e: unknown) => string): AsyncIterable<string> {
+async function* streamBody(op: OperationInfo, id: Id, events: AsyncIterable<unknown>, codec: DialectCodec | undefined, errorLine: (e: unknown) => string): AsyncIterable<string> {
   try {
     for await (const ev of events) {
-      yield encodeSseEvent(JSON.stringify({ jsonrpc: "2.0", id, result: toJson(op.method.output as DescMessage, ev as never) }));
+      const json = toJson(op.method.output as DescMessage, ev as never);
+      yield encodeSseEvent(JSON.stringify({ jsonrpc: "2.0", id, result: codec ? codec.encode(op.method.output, json) : json }));
     }
   } catch (e) {
     yield encodeSseEvent(errorLine(e));
