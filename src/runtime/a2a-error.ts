@@ -92,6 +92,10 @@ export function toRestError(def: A2aServiceDefinition, e: unknown): { status: nu
   const status = r.error.options.httpStatus ?? r.catalog?.httpStatus ?? r.standard?.httpStatus ?? (r.code === -32603 ? 500 : 400);
   const grpc = r.catalog?.grpcStatus ?? r.standard?.grpcStatus ?? (status >= 500 ? "INTERNAL" : "INVALID_ARGUMENT");
   const info = errorInfo(r);
+  // A version without ErrorInfo (v0.3 defines no REST error format): the JSON-RPC-style body v0.3 peers read.
+  if (!def.errors.some((x) => x.reason)) {
+    return { status, body: r.error.options.data !== undefined ? { code: r.code, message: r.message, data: r.error.options.data } : { code: r.code, message: r.message } };
+  }
   return { status, body: { error: { code: status, status: grpc, message: r.message, details: info ? [info] : [] } } };
 }
 

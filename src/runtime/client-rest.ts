@@ -26,8 +26,10 @@ export function createRestClient<S extends DescService>(def: A2aServiceDefinitio
     const json = toJson(op.method.input, request as never) as JsonObject;
     const tenant = def.tenantField ? json[fieldJson(op, def.tenantField)] : undefined;
     const candidates = op.routes.filter((r) => r.tenantVariant === (typeof tenant === "string" && tenant !== ""));
-    const primary = candidates.find((r) => r.origin !== "override") ?? candidates[0];
-    if (!primary) throw new Error(`${op.name}: no HTTP+JSON route`);
+    // Routes whose resource-name patterns fit the request (v0.3 create: `tasks/{id}` takes the plural alias), the proto's first.
+    const usable = candidates.filter((r) => fits(r, json));
+    const primary = usable.find((r) => r.origin !== "override") ?? usable[0];
+    if (!primary) throw new Error(`${op.name}: no HTTP+JSON route fits the request (${candidates.map((r) => r.template).join(", ")})`);
     let res = await sendOn(primary, op, json, call, accept);
     if (RETRY_STATUSES.includes(res.status)) {
       const alt = candidates.find((r) => r.origin === "override" && r.method !== primary.method);
@@ -38,8 +40,7 @@ export function createRestClient<S extends DescService>(def: A2aServiceDefinitio
   };
 
   const sendOn = (route: Route, op: OperationInfo, json: JsonObject, call: CallOptions | undefined, accept: string) => {
-    const values: Record<string, string> = {};
-    for (const v of route.variables) values[v.field] = String(getPath(json, v.jsonName) ?? "");
+    const values = pathValues(route, json);
     const query = new URLSearchParams();
     for (const q of route.queryFields) {
       const value = json[q.jsonName];
@@ -86,6 +87,21 @@ export function createRestClient<S extends DescService>(def: A2aServiceDefinitio
     },
     options,
   );
+}
+
+function pathValues(route: Route, json: JsonObject): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const v of route.variables) values[v.field] = String(getPath(json, v.jsonName) ?? "");
+  return values;
+}
+
+function fits(route: Route, json: JsonObject): boolean {
+  try {
+    expandPath(route, pathValues(route, json));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function fieldJson(op: OperationInfo, name: string): string {

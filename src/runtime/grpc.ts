@@ -36,7 +36,8 @@ export function toConnectError(def: A2aServiceDefinition, e: unknown): ConnectEr
 export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>): (router: ConnectRouter) => void {
   const def = options.definition;
   const contextOf = (ctx: ConnectContext, op: OperationInfo, input: Message): HandlerContext => {
-    const version = negotiateVersion(def, ctx.requestHeader.get(def.headers.grpcVersionKey ?? ""));
+    const key = def.headers.grpcVersionKey;
+    const version = negotiateVersion(def, key ? ctx.requestHeader.get(key) : null);
     if (!version.ok) throw new A2AError("VersionNotSupportedError", `Protocol version ${version.requested} is not supported; this interface speaks ${def.protocolVersion}`);
     const extensions = parseExtensions(ctx.requestHeader.get(def.headers.grpcExtensionsKey));
     const missing = (options.requiredExtensions ?? []).filter((x) => !extensions.includes(x));
@@ -82,6 +83,11 @@ export function fromConnectError(def: A2aServiceDefinition, e: unknown): unknown
   const info = e.findDetails(ErrorInfoSchema)[0] as unknown as { reason?: string; domain?: string; metadata?: Record<string, string> } | undefined;
   if (info?.reason) {
     return errorFromWire(def, { reason: info.reason, ...(info.domain ? { domain: info.domain } : {}), message: e.rawMessage, ...(info.metadata ? { metadata: info.metadata } : {}) });
+  }
+  // A version without ErrorInfo (v0.3): a status that only one error of the catalog uses names it.
+  if (!def.errors.some((x) => x.reason)) {
+    const hits = def.errors.filter((x) => x.grpcStatus !== null && grpcCode(x.grpcStatus) === e.code);
+    if (hits.length === 1) return errorFromWire(def, { code: hits[0]!.jsonrpcCode, message: e.rawMessage });
   }
   return e;
 }

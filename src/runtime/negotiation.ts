@@ -25,6 +25,12 @@ export function negotiateVersion(rules: ProtocolTables, header: string | null | 
   return majorMinor === rules.protocolVersion ? { ok: true, version: majorMinor } : { ok: false, requested };
 }
 
+/** The version of an HTTP call (JSON-RPC or HTTP+JSON): header, else the query parameter the rules name. */
+export function negotiateHttpVersion(rules: ProtocolTables, headers: Headers, query: URLSearchParams): VersionResult {
+  const h = rules.headers;
+  return negotiateVersion(rules, h.versionHeader ? headers.get(h.versionHeader) : null, h.versionQueryParameter ? query.get(h.versionQueryParameter) : null);
+}
+
 /** Comma-separated URIs; repeated headers arrive joined with ", " and are split the same way. */
 export function parseExtensions(value: string | null | undefined): string[] {
   if (!value) return [];

@@ -16,7 +16,7 @@
 import { fromJson, toJson, type DescMessage, type DescService, type JsonValue } from "@bufbuild/protobuf";
 import type { HandlerContext, OperationInfo } from "./definition.js";
 import { A2AError, toJsonRpcError } from "./a2a-error.js";
-import { negotiateVersion, parseExtensions } from "./negotiation.js";
+import { negotiateHttpVersion, parseExtensions } from "./negotiation.js";
 import { BodyTooLargeError, DEFAULT_MAX_BODY, type A2aServerOptions, type CoreRequest, type CoreResponse } from "./server-types.js";
 import { encodeSseEvent } from "./sse.js";
 import { invokeStream, invokeUnary } from "./invoke.js";
@@ -65,7 +65,7 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
     const op = def.byJsonRpcMethod.get(env["method"]);
     if (!op) return fail(id, new A2AError("MethodNotFoundError", `Method not found: ${env["method"]}`));
 
-    const version = negotiateVersion(def, req.headers.get(def.headers.versionHeader ?? ""), def.headers.versionQueryParameter ? req.query.get(def.headers.versionQueryParameter) : null);
+    const version = negotiateHttpVersion(def, req.headers, req.query);
     if (!version.ok) return fail(id, new A2AError("VersionNotSupportedError", `Protocol version ${version.requested} is not supported; this interface speaks ${def.protocolVersion}`));
     const extensions = parseExtensions(req.headers.get(def.headers.extensionsHeader));
     const missing = (options.requiredExtensions ?? []).filter((x) => !extensions.includes(x));

@@ -13,7 +13,7 @@
 import { fromJson, toJson, type DescService, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import type { HandlerContext, OperationInfo } from "./definition.js";
 import { A2AError, toRestError } from "./a2a-error.js";
-import { negotiateVersion, parseExtensions } from "./negotiation.js";
+import { negotiateHttpVersion, parseExtensions } from "./negotiation.js";
 import { compilePathMatcher } from "./path-matcher.js";
 import type { Route } from "./route-types.js";
 import { unmatchedResponse } from "./unmatched.js";
@@ -42,7 +42,7 @@ export function createRestHandler<S extends DescService>(options: A2aServerOptio
     }
     const route = m.route;
     const op = def.byName.get(route.operation)!;
-    const version = negotiateVersion(def, req.headers.get(def.headers.versionHeader ?? ""), def.headers.versionQueryParameter ? req.query.get(def.headers.versionQueryParameter) : null);
+    const version = negotiateHttpVersion(def, req.headers, req.query);
     if (!version.ok) return fail(new A2AError("VersionNotSupportedError", `Protocol version ${version.requested} is not supported; this interface speaks ${def.protocolVersion}`));
     const extensions = parseExtensions(req.headers.get(def.headers.extensionsHeader));
     const missing = (options.requiredExtensions ?? []).filter((x) => !extensions.includes(x));
