@@ -80,6 +80,8 @@ const children = new Set();
 function track(child) {
   children.add(child);
   child.once("exit", () => children.delete(child));
+  // A failed spawn emits "error" (and maybe no "exit"); callers time out on it, so just keep it from crashing.
+  child.on("error", (e) => process.stderr.write(`warning: child process: ${e.message}\n`));
   return child;
 }
 process.once("exit", () => {
@@ -257,9 +259,9 @@ export async function benchServerThroughput({
   const best = (key) => (runs[key].length ? runs[key].reduce((a, b) => (b.rps > a.rps ? b : a)) : null);
   const detail = Object.fromEntries(TARGETS.map((t) => [t.key, best(t.key)]));
   const rps = Object.fromEntries(TARGETS.map((t) => [t.key, detail[t.key]?.rps ?? null]));
-  const disturbed = TARGETS.filter((t) => (detail[t.key]?.otherCpu ?? 0) > OTHER_CPU_WARN).map((t) => `${t.label} (${fmtCore(detail[t.key].otherCpu)})`);
+  const disturbed = TARGETS.filter((t) => (detail[t.key]?.otherCpu ?? 0) > OTHER_CPU_WARN).map((t) => `${t.label} (${fmtCore(detail[t.key].otherCpu)} cores)`);
   if (disturbed.length) {
-    warn(`other processes were busy during the best round of: ${disturbed.join(", ")} cores; these figures are disturbed, re-run on a quiet machine`);
+    warn(`other processes used CPU during the kept round of ${disturbed.join(", ")}: those figures may be low; re-run on a quiet machine`);
   }
   const ratio = (a, b) => (rps[a] && rps[b] ? rps[a] / rps[b] : null);
   const ratios = {

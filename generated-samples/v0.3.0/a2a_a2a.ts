@@ -138,6 +138,35 @@ export const A2AServiceA2a: A2aServiceDefinition<typeof A2AService> = defineA2aS
     "arrayResults": {
       "a2a.v1.ListTaskPushNotificationConfigResponse": "configs"
     },
+    "alwaysEmit": {
+      "a2a.v1.TaskStatusUpdateEvent": [
+        "task_id",
+        "context_id",
+        "status",
+        "final"
+      ],
+      "a2a.v1.TaskArtifactUpdateEvent": [
+        "task_id",
+        "context_id"
+      ],
+      "a2a.v1.Task": [
+        "id",
+        "context_id",
+        "status"
+      ],
+      "a2a.v1.Message": [
+        "message_id",
+        "role",
+        "content"
+      ],
+      "a2a.v1.Artifact": [
+        "artifact_id",
+        "parts"
+      ],
+      "a2a.v1.SendMessageConfiguration": [
+        "blocking"
+      ]
+    },
     "nullResults": [
       "google.protobuf.Empty"
     ]

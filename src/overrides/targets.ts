@@ -79,6 +79,7 @@ const dialectSchema = obj({
   wrappers: { type: "array", items: obj({ message: str, field: str, derived: strMap }) },
   arrayResults: strMap,
   nullResults: strList,
+  alwaysEmit: { type: "object", additionalProperties: strList },
 });
 
 export const apiTargets: Record<string, TargetKind<never>> = {
@@ -133,6 +134,7 @@ export const apiTargets: Record<string, TargetKind<never>> = {
       ...v.resourceNames.map((r) => r.message),
       ...v.wrappers.map((w) => w.message),
       ...Object.keys(v.arrayResults),
+      ...Object.keys(v.alwaysEmit),
     ].filter((name) => !model.messages.has(name));
     if (missing.length > 0) throw new Error(`no message ${missing.join(", ")} in the request`);
     model.jsonrpcDialect = v;

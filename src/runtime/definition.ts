@@ -52,6 +52,8 @@ export interface JsonRpcDialect {
   readonly arrayResults: Readonly<Record<string, string>>;
   /** Results the dialect writes as null. */
   readonly nullResults: readonly string[];
+  /** Message → fields written even when they hold the proto default. */
+  readonly alwaysEmit: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface ProtocolTables {

@@ -13,11 +13,12 @@
  *   part             {text} | {file:{<uri>|<bytes>, mimeType}} | {data:{<field>: X}}
  *                    ↔ {kind:"text", text} | {kind:"file", file:{uri|bytes, mimeType}} | {kind:"data", data: X}
  *   wrapper          a request written as one of its fields; the others derived by templates
- *   fields           each field under its JSON name or its `renames` key; enums spelled by
+ *   fields           each field under its JSON name or its `renames` key (fields in
+ *                    `alwaysEmit` written even at their default); enums spelled by
  *                    `enums`; `kinds` adds `kind`; a `resourceNames` field becomes the ids
  *                    its pattern names (`tasks/{id}` ↔ `id`), and back
  */
-import type { DescField, DescMessage, JsonObject, JsonValue } from "@bufbuild/protobuf";
+import { ScalarType, type DescField, type DescMessage, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import type { JsonRpcDialect } from "./definition.js";
 
 type Obj = { [k: string]: JsonValue };
@@ -74,8 +75,9 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
     const out: Obj = {};
     const kind = kindOf.get(m.typeName);
     if (kind) out["kind"] = kind;
+    const always = d.alwaysEmit[m.typeName] ?? [];
     for (const f of m.fields) {
-      const v = json[f.jsonName];
+      const v = json[f.jsonName] ?? (always.includes(f.name) ? protoDefault(f) : undefined);
       if (v === undefined) continue;
       const rule = resource(m, f);
       if (rule) {
@@ -166,6 +168,21 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
   }
 
   return { encode, decode };
+}
+
+/** The ProtoJSON of a field's default value. */
+function protoDefault(f: DescField): JsonValue {
+  switch (f.fieldKind) {
+    case "list":
+      return [];
+    case "map":
+    case "message":
+      return {};
+    case "enum":
+      return f.enum.values[0]?.name ?? 0;
+    case "scalar":
+      return f.scalar === ScalarType.BOOL ? false : f.scalar === ScalarType.STRING || f.scalar === ScalarType.BYTES ? "" : 0;
+  }
 }
 
 const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());

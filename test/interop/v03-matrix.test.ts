@@ -16,6 +16,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { A2AError } from "protoc-gen-a2a/runtime";
 import type { A2AServiceClient } from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import { createA2AServiceGrpcClient } from "../../generated-samples/v0.3.0/a2a_grpc.js";
+import { createA2AServiceJsonRpcClient } from "../../generated-samples/v0.3.0/a2a_jsonrpc.js";
 import { createA2AServiceRestClient } from "../../generated-samples/v0.3.0/a2a_rest.js";
 import { Role, TaskState, type StreamResponse, type Task } from "../../generated-samples/v0.3.0/a2a_pb.js";
 import {
@@ -41,7 +42,7 @@ import {
   type A2aJsClient,
 } from "../helpers/a2a-js-peers.js";
 
-const BINDINGS: readonly A2aBinding[] = ["HTTP+JSON", "GRPC"];
+const BINDINGS: readonly A2aBinding[] = ["JSONRPC", "HTTP+JSON", "GRPC"];
 
 // ---- the matrix ----
 
@@ -267,9 +268,11 @@ describe.each(BINDINGS)("generated v0.3 client → a2a-js 0.3.14 server over %s"
       return fetch(input, init);
     };
     client =
-      binding === "HTTP+JSON"
-        ? createA2AServiceRestClient({ url: theirs.restUrl, fetch: recordingFetch })
-        : createA2AServiceGrpcClient(createGrpcTransport({ baseUrl: `http://${theirs.grpcUrl}` }), {});
+      binding === "JSONRPC"
+        ? createA2AServiceJsonRpcClient({ url: theirs.jsonrpcUrl, fetch: recordingFetch })
+        : binding === "HTTP+JSON"
+          ? createA2AServiceRestClient({ url: theirs.restUrl, fetch: recordingFetch })
+          : createA2AServiceGrpcClient(createGrpcTransport({ baseUrl: `http://${theirs.grpcUrl}` }), {});
   });
 
   it("send", () =>
