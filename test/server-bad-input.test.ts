@@ -454,22 +454,23 @@ describe("HTTP+JSON: routing", () => {
     expect(w.text).not.toContain("TASK_NOT_FOUND");
   });
 
-  it("raw `..` segments are resolved before routing (as a fetch client would) and never become a task id", async () => {
+  it("raw `.` and `..` segments are refused with 400, never resolved and never a task id", async () => {
     // What fetch would send: `..` and `%2e%2e` resolved, %2F kept. node:http sends the raw path instead.
     expect(new URL(rest(agent, "/tasks/../message:send")).pathname).toBe("/a2a/rest/message:send");
-    expect(new URL(rest(agent, "/tasks/%2e%2e")).pathname).toBe("/a2a/rest/");
     expect(new URL(rest(agent, "/tasks/a%2Fb")).pathname).toBe("/a2a/rest/tasks/a%2Fb");
-    // POST /a2a/rest/tasks/../message:send is /a2a/rest/message:send.
     const body = JSON.stringify({ message: message("dot-dot") });
     const send = await raw(agent, "POST", "/a2a/rest/tasks/../message:send", { headers: { "content-type": REST_CT, ...V10 }, body });
-    expect(send.status, send.text).toBe(200);
-    expect(send.headers.get("content-type")).toBe(REST_CT);
-    expectEchoed(send.json.task, "dot-dot");
-    // GET /a2a/rest/tasks/.. is /a2a/rest/, which serves nothing; same for the %2e%2e spelling.
-    for (const path of ["/a2a/rest/tasks/..", "/a2a/rest/tasks/%2e%2e", "/a2a/rest/tasks/.", "/a2a/rest/../../../../etc/passwd"]) {
-      const w = await raw(agent, "GET", path, { headers: V10 });
-      expectBare(w, 404);
+    expect(send.status, send.text).toBe(400);
+    expect(send.json.error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT" });
+    for (const path of ["/a2a/rest/tasks/..", "/a2a/rest/tasks/.", "/a2a/rest/../../../../etc/passwd", "/a2a/rest/tasks/..:cancel"]) {
+      const w = await raw(agent, path.endsWith(":cancel") ? "POST" : "GET", path, { headers: V10 });
+      expect(w.status, path).toBe(400);
+      expect(w.json.error.message).toContain("dot segments");
     }
+    // An encoded dot segment is a value, not a path step: GetTask with id "..".
+    const enc = await raw(agent, "GET", "/a2a/rest/tasks/%2e%2e", { headers: V10 });
+    expect(enc.status).toBe(404);
+    expect(enc.json.error.details[0].reason).toBe("TASK_NOT_FOUND");
   });
 });
 

@@ -2,48 +2,74 @@
  * Adapters between the framework-agnostic core (server-types.ts) and
  * node:http or fetch-style `(Request) => Response` servers. Both read bodies
  * with a limit, stream text/event-stream bodies as they are produced, and
- * abort the handler's signal when the client goes away.
+ * abort the handler's signal when the client goes away. The node adapter
+ * builds the Headers, URLSearchParams and AbortSignal objects only when
+ * something asks for them.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BodyTooLargeError, type CoreHandler, type CoreRequest } from "./server-types.js";
 
 export function nodeHttpListener(handler: CoreHandler): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    const abort = new AbortController();
+    let controller: AbortController | undefined;
+    let gone = false;
     res.on("close", () => {
-      if (!res.writableFinished) abort.abort();
+      if (res.writableFinished) return;
+      gone = true;
+      controller?.abort();
     });
-    const url = new URL(req.url ?? "/", "http://localhost");
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) {
-      if (v === undefined) continue;
-      for (const item of Array.isArray(v) ? v : [v]) headers.append(k, item);
-    }
+    const raw = req.url ?? "/";
+    const q = raw.indexOf("?");
+    let headers: Headers | undefined;
+    let query: URLSearchParams | undefined;
     const core: CoreRequest = {
       method: req.method ?? "GET",
-      path: url.pathname,
-      query: url.searchParams,
-      headers,
-      signal: abort.signal,
+      path: q < 0 ? raw : raw.slice(0, q),
+      hasQuery: q >= 0,
+      get query() {
+        return (query ??= new URLSearchParams(q < 0 ? "" : raw.slice(q + 1)));
+      },
+      header(name) {
+        const v = req.headers[name.toLowerCase()];
+        return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+      },
+      get headers() {
+        if (!headers) {
+          headers = new Headers();
+          for (const [k, v] of Object.entries(req.headers)) {
+            if (v === undefined) continue;
+            for (const item of Array.isArray(v) ? v : [v]) headers.append(k, item);
+          }
+        }
+        return headers;
+      },
+      get signal() {
+        if (!controller) {
+          controller = new AbortController();
+          if (gone) controller.abort();
+        }
+        return controller.signal;
+      },
       body: (limit) => readNodeBody(req, limit),
     };
     handler(core).then(
       async (out) => {
-        res.writeHead(out.status, out.headers);
         if (typeof out.body === "string") {
+          res.writeHead(out.status, { ...out.headers, "content-length": Buffer.byteLength(out.body) });
           res.end(out.body);
           return;
         }
+        res.writeHead(out.status, out.headers);
         res.flushHeaders();
         for await (const chunk of out.body) {
-          if (abort.signal.aborted) break;
+          if (gone) break;
           if (!res.write(chunk)) await new Promise<void>((resolve) => res.once("drain", resolve));
         }
         res.end();
       },
-      (e: unknown) => {
+      () => {
         if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-        res.end(e instanceof Error ? "internal error" : "");
+        res.end("internal error");
       },
     );
   };
@@ -69,7 +95,7 @@ function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> 
       }
       chunks.push(c);
     });
-    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     req.on("error", reject);
   });
 }
@@ -81,7 +107,9 @@ export function fetchHandler(handler: CoreHandler): (request: Request) => Promis
       method: request.method,
       path: url.pathname,
       query: url.searchParams,
+      hasQuery: url.search !== "",
       headers: request.headers,
+      header: (name) => request.headers.get(name),
       signal: request.signal,
       body: async (limit) => {
         const declared = Number(request.headers.get("content-length") ?? "0");

@@ -6,21 +6,21 @@ import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
 import type { HandlerContext, OperationInfo } from "./definition.js";
 import { A2AError } from "./a2a-error.js";
 
-type AnyMethod = (request: unknown, context: HandlerContext) => unknown;
+type AnyMethod = (this: unknown, request: unknown, context: HandlerContext) => unknown;
 
-function methodOf(handler: unknown, op: OperationInfo): AnyMethod {
+function call(handler: unknown, op: OperationInfo, input: Message, context: HandlerContext): unknown {
   const fn = (handler as Record<string, unknown>)[op.localName];
   if (typeof fn !== "function") throw new A2AError("UnsupportedOperationError", `${op.name} is not implemented`);
-  return fn.bind(handler) as AnyMethod;
+  return (fn as AnyMethod).call(handler, input, context);
 }
 
 export async function invokeUnary(handler: unknown, op: OperationInfo, input: Message, context: HandlerContext): Promise<Message> {
-  const out = await methodOf(handler, op)(input, context);
+  const out = await call(handler, op, input, context);
   return create(op.method.output as DescMessage, out as never);
 }
 
 export async function* invokeStream(handler: unknown, op: OperationInfo, input: Message, context: HandlerContext): AsyncIterable<Message> {
-  const events = methodOf(handler, op)(input, context) as AsyncIterable<unknown>;
+  const events = call(handler, op, input, context) as AsyncIterable<unknown>;
   for await (const ev of events) {
     if (context.signal.aborted) return;
     yield create(op.method.output as DescMessage, ev as never);

@@ -26,9 +26,11 @@ export function negotiateVersion(rules: ProtocolTables, header: string | null | 
 }
 
 /** The version of an HTTP call (JSON-RPC or HTTP+JSON): header, else the query parameter the rules name. */
-export function negotiateHttpVersion(rules: ProtocolTables, headers: Headers, query: URLSearchParams): VersionResult {
+export function negotiateHttpVersion(rules: ProtocolTables, req: { header(name: string): string | null; readonly query: URLSearchParams }): VersionResult {
   const h = rules.headers;
-  return negotiateVersion(rules, h.versionHeader ? headers.get(h.versionHeader) : null, h.versionQueryParameter ? query.get(h.versionQueryParameter) : null);
+  const header = h.versionHeader ? req.header(h.versionHeader) : null;
+  const query = header === null && h.versionQueryParameter ? req.query.get(h.versionQueryParameter) : null;
+  return negotiateVersion(rules, header, query);
 }
 
 /** Comma-separated URIs; repeated headers arrive joined with ", " and are split the same way. */

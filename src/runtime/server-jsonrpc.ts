@@ -24,13 +24,16 @@ import { dialectCodec, type DialectCodec } from "./jsonrpc-dialect.js";
 
 type Id = string | number | null;
 
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
 export function createJsonRpcHandler<S extends DescService>(options: A2aServerOptions<S>): (req: CoreRequest) => Promise<CoreResponse> {
   const def = options.definition;
   const ct = def.contentTypes.jsonrpc;
+  const headers = { "content-type": ct.response };
   const reply = (id: Id, payload: { result: unknown } | { error: unknown }): CoreResponse => ({
     status: 200,
-    headers: { "content-type": ct.response },
-    body: JSON.stringify({ jsonrpc: "2.0", id, ...payload }),
+    headers,
+    body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},${"result" in payload ? `"result":${JSON.stringify(payload.result)}` : `"error":${JSON.stringify(payload.error)}`}}`,
   });
   const fail = (id: Id, e: unknown) => reply(id, { error: toJsonRpcError(def, e) });
 
@@ -38,7 +41,7 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
     if (req.method !== "POST") return { status: 405, headers: { allow: "POST" }, body: "" };
     let text: string;
     try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(await req.body(options.maxBodyBytes ?? DEFAULT_MAX_BODY));
+      text = utf8.decode(await req.body(options.maxBodyBytes ?? DEFAULT_MAX_BODY));
     } catch (e) {
       if (e instanceof BodyTooLargeError) return { ...fail(null, new A2AError("InvalidRequestError", "Request body is too large")), status: 413 };
       return fail(null, new A2AError("JSONParseError", "Request body is not UTF-8"));
@@ -65,9 +68,9 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
     const op = def.byJsonRpcMethod.get(env["method"]);
     if (!op) return fail(id, new A2AError("MethodNotFoundError", `Method not found: ${env["method"]}`));
 
-    const version = negotiateHttpVersion(def, req.headers, req.query);
+    const version = negotiateHttpVersion(def, req);
     if (!version.ok) return fail(id, new A2AError("VersionNotSupportedError", `Protocol version ${version.requested} is not supported; this interface speaks ${def.protocolVersion}`));
-    const extensions = parseExtensions(req.headers.get(def.headers.extensionsHeader));
+    const extensions = parseExtensions(req.header(def.headers.extensionsHeader));
     const missing = (options.requiredExtensions ?? []).filter((x) => !extensions.includes(x));
     if (missing.length > 0 && def.errors.some((e) => e.name === "ExtensionSupportRequiredError")) {
       return fail(id, new A2AError("ExtensionSupportRequiredError", `Required extension not declared: ${missing.join(", ")}`));
@@ -82,8 +85,12 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
     }
     const tenantField = def.tenantField;
     const context: HandlerContext = {
-      signal: req.signal,
-      headers: req.headers,
+      get signal() {
+        return req.signal;
+      },
+      get headers() {
+        return req.headers;
+      },
       protocolVersion: version.version,
       extensions,
       binding: "JSONRPC",

@@ -8,7 +8,8 @@
  * answer is the response message (or its `response_body` field) as ProtoJSON;
  * a stream is text/event-stream whose `data:` lines are bare messages. Errors
  * carry the HTTP status and a google.rpc.Status-shaped body with an ErrorInfo
- * (see a2a-error.ts). Unmatched paths are 404, wrong methods 405 with Allow.
+ * (see a2a-error.ts). Unmatched paths are 404, wrong methods 405 with Allow,
+ * and a path with a raw "." or ".." segment 400.
  */
 import { fromJson, toJson, type DescService, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import type { HandlerContext, OperationInfo } from "./definition.js";
@@ -22,6 +23,7 @@ import { encodeSseEvent } from "./sse.js";
 import { invokeStream, invokeUnary } from "./invoke.js";
 
 const JSON_TYPES = ["application/json", "application/a2a+json"];
+const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export function createRestHandler<S extends DescService>(options: A2aServerOptions<S>, basePath = ""): (req: CoreRequest) => Promise<CoreResponse> {
   const def = options.definition;
@@ -34,6 +36,9 @@ export function createRestHandler<S extends DescService>(options: A2aServerOptio
 
   return async (req) => {
     const path = basePath && req.path.startsWith(basePath) ? req.path.slice(basePath.length) || "/" : req.path;
+    // Paths are routed as sent. A raw "." or ".." segment (clients resolve them, RFC 3986 §5.2.4)
+    // is refused rather than resolved here, so a proxy that checks the raw prefix sees what we route.
+    if (hasDotSegment(req.path)) return fail(new A2AError("InvalidParamsError", `dot segments are not allowed in ${req.path}`));
     const m = matcher.match(req.method, path);
     if (m.status === 400) return fail(new A2AError("InvalidParamsError", m.reason));
     if (m.status !== 200) {
@@ -42,9 +47,9 @@ export function createRestHandler<S extends DescService>(options: A2aServerOptio
     }
     const route = m.route;
     const op = def.byName.get(route.operation)!;
-    const version = negotiateHttpVersion(def, req.headers, req.query);
+    const version = negotiateHttpVersion(def, req);
     if (!version.ok) return fail(new A2AError("VersionNotSupportedError", `Protocol version ${version.requested} is not supported; this interface speaks ${def.protocolVersion}`));
-    const extensions = parseExtensions(req.headers.get(def.headers.extensionsHeader));
+    const extensions = parseExtensions(req.header(def.headers.extensionsHeader));
     const missing = (options.requiredExtensions ?? []).filter((x) => !extensions.includes(x));
     if (missing.length > 0 && def.errors.some((e) => e.name === "ExtensionSupportRequiredError")) {
       return fail(new A2AError("ExtensionSupportRequiredError", `Required extension not declared: ${missing.join(", ")}`));
@@ -64,8 +69,12 @@ export function createRestHandler<S extends DescService>(options: A2aServerOptio
       return fail(new A2AError("InvalidParamsError", `Invalid request for ${op.name}: ${(e as Error).message}`));
     }
     const context: HandlerContext = {
-      signal: req.signal,
-      headers: req.headers,
+      get signal() {
+        return req.signal;
+      },
+      get headers() {
+        return req.headers;
+      },
       protocolVersion: version.version,
       extensions,
       binding: "HTTP+JSON",
@@ -88,6 +97,15 @@ export function createRestHandler<S extends DescService>(options: A2aServerOptio
   };
 }
 
+function hasDotSegment(path: string): boolean {
+  if (!path.includes(".")) return false;
+  for (const seg of path.split("/")) {
+    const bare = seg.split(":")[0];
+    if (bare === "." || bare === "..") return true;
+  }
+  return false;
+}
+
 function jsonNameOf(op: OperationInfo, field: string): string {
   return op.method.output.fields.find((f) => f.name === field)?.jsonName ?? field;
 }
@@ -95,7 +113,7 @@ function jsonNameOf(op: OperationInfo, field: string): string {
 async function requestJson(req: CoreRequest, route: Route, params: Record<string, string>, limit: number): Promise<JsonObject> {
   const json: JsonObject = {};
   if (route.body !== null) {
-    const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    const type = (req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     const bytes = await req.body(limit);
     if (bytes.length > 0) {
       if (type !== "" && !JSON_TYPES.includes(type)) {
@@ -103,7 +121,7 @@ async function requestJson(req: CoreRequest, route: Route, params: Record<string
       }
       let parsed: unknown;
       try {
-        parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+        parsed = JSON.parse(utf8.decode(bytes));
       } catch {
         throw new A2AError("JSONParseError", "The request body is not valid JSON");
       }
@@ -115,7 +133,7 @@ async function requestJson(req: CoreRequest, route: Route, params: Record<string
       }
     }
   }
-  for (const q of route.queryFields) {
+  for (const q of req.hasQuery ? route.queryFields : []) {
     const values = req.query.getAll(q.jsonName).concat(q.jsonName !== q.field ? req.query.getAll(q.field) : []);
     if (values.length === 0) continue;
     const parts = q.repeated ? values.flatMap((v) => v.split(",")) : [values[values.length - 1]!];

@@ -2,6 +2,8 @@
  * The framework-agnostic request and response every A2A HTTP adapter
  * (node:http, fetch) converts to and from. Bodies are read lazily and with a
  * size limit; a streaming response body is an async iterable of text chunks.
+ * Adapters may build `headers`, `query` and `signal` on first use: most calls
+ * need none of them, and each costs microseconds per request.
  */
 import type { DescService } from "@bufbuild/protobuf";
 import type { A2aHandler, A2aServiceDefinition } from "./definition.js";
@@ -11,7 +13,12 @@ export interface CoreRequest {
   /** Path without the query, still percent-encoded. */
   readonly path: string;
   readonly query: URLSearchParams;
+  /** False when the URL has no query string, so `query` need not be built. */
+  readonly hasQuery: boolean;
+  /** All headers (built on first use; prefer `header`). */
   readonly headers: Headers;
+  /** One header, case-insensitive; repeated headers joined with ", ". */
+  header(name: string): string | null;
   /** Reads the body; rejects with BodyTooLargeError past the limit. */
   readonly body: (limit: number) => Promise<Uint8Array>;
   /** Aborted when the client disconnects. */
