@@ -5,7 +5,7 @@
  */
 import type { PathTemplate } from "./path-template.js";
 import type { RouteQueryField, RouteVariable } from "../runtime/route-types.js";
-import type { JsonRpcDialect } from "../runtime/definition.js";
+import type { ErrorCatalogEntry, JsonRpcDialect, ProtocolTables, StandardErrorEntry } from "../runtime/definition.js";
 
 export type { JsonRpcDialect };
 
@@ -80,34 +80,10 @@ export interface ContentTypes {
   readonly grpc: { readonly request: string };
 }
 
-export interface ErrorModel {
-  readonly name: string;
-  readonly jsonrpcCode: number;
-  readonly grpcStatus: string | null;
-  readonly httpStatus: number | null;
-  readonly reason: string | null;
-  readonly domain: string | null;
-  readonly message: string;
-}
-
-export interface StandardErrorModel {
-  readonly name: string;
-  readonly code: number;
-  readonly message: string;
-  readonly grpcStatus: string | null;
-  readonly httpStatus: number | null;
-}
-
-export interface HeaderRules {
-  readonly versionHeader: string | null;
-  readonly grpcVersionKey: string | null;
-  readonly absentVersionMeans: string;
-  /** What a server does with `Major.Minor.Patch`: compare Major.Minor only, or reject. */
-  readonly patchVersion: "ignore-patch" | "reject";
-  readonly versionQueryParameter: string | null;
-  readonly extensionsHeader: string;
-  readonly grpcExtensionsKey: string;
-}
+/** The catalog shapes are the runtime's: generated code carries them as they are. */
+export type ErrorModel = ErrorCatalogEntry;
+export type StandardErrorModel = StandardErrorEntry;
+export type HeaderRules = ProtocolTables["headers"];
 
 export interface AppliedOverride {
   readonly file: string;

@@ -93,6 +93,8 @@ export interface OperationInfo {
   readonly method: DescMethod;
   readonly streaming: boolean;
   readonly routes: readonly Route[];
+  /** localName of the request's tenant field, when the version has one. */
+  readonly tenantLocalName: string | undefined;
 }
 
 export interface A2aServiceDefinition<S extends DescService = DescService> extends ProtocolTables {
@@ -110,6 +112,7 @@ export function defineA2aService<S extends DescService>(service: S, tables: Prot
     method,
     streaming: method.methodKind === "server_streaming",
     routes: [...tables.routes, ...tables.aliases].filter((r) => r.operation === method.name),
+    tenantLocalName: method.input.fields.find((f) => f.name === tables.tenantField)?.localName,
   }));
   return {
     ...tables,

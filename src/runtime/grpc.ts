@@ -10,7 +10,8 @@ import { create, type DescService, type Message } from "@bufbuild/protobuf";
 import type { A2aClient, A2aServiceDefinition, CallOptions, HandlerContext, OperationInfo } from "./definition.js";
 import { A2AError, errorFromWire, grpcStatusOf } from "./a2a-error.js";
 import { ErrorInfoSchema } from "./error-info.js";
-import { negotiateVersion, parseExtensions } from "./negotiation.js";
+import { negotiateVersion } from "./negotiation.js";
+import { admitCall, lazyContext, tenantOf } from "./call-context.js";
 import { invokeStream, invokeUnary } from "./invoke.js";
 import { buildClient, callSignal, type A2aClientOptions } from "./client-http.js";
 import type { A2aServerOptions } from "./server-types.js";
@@ -37,23 +38,8 @@ export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>):
   const def = options.definition;
   const contextOf = (ctx: ConnectContext, op: OperationInfo, input: Message): HandlerContext => {
     const key = def.headers.grpcVersionKey;
-    const version = negotiateVersion(def, key ? ctx.requestHeader.get(key) : null);
-    if (!version.ok) throw new A2AError("VersionNotSupportedError", `Protocol version ${version.requested} is not supported; this interface speaks ${def.protocolVersion}`);
-    const extensions = parseExtensions(ctx.requestHeader.get(def.headers.grpcExtensionsKey));
-    const missing = (options.requiredExtensions ?? []).filter((x) => !extensions.includes(x));
-    if (missing.length > 0 && def.errors.some((e) => e.name === "ExtensionSupportRequiredError")) {
-      throw new A2AError("ExtensionSupportRequiredError", `Required extension not declared: ${missing.join(", ")}`);
-    }
-    const tenantLocal = op.method.input.fields.find((f) => f.name === def.tenantField)?.localName;
-    const tenant = tenantLocal ? (input as unknown as Record<string, unknown>)[tenantLocal] : undefined;
-    return {
-      signal: ctx.signal,
-      headers: new Headers(ctx.requestHeader),
-      protocolVersion: version.version,
-      extensions,
-      binding: "GRPC",
-      tenant: typeof tenant === "string" && tenant !== "" ? tenant : undefined,
-    };
+    const admitted = admitCall(def, negotiateVersion(def, key ? ctx.requestHeader.get(key) : null), ctx.requestHeader.get(def.headers.grpcExtensionsKey), options.requiredExtensions);
+    return lazyContext({ signal: ctx.signal, get headers() { return new Headers(ctx.requestHeader); } }, admitted, "GRPC", tenantOf(def, input, op.tenantLocalName));
   };
   return (router) => {
     const impl: Record<string, unknown> = {};

@@ -14,9 +14,10 @@
  * for a body over the limit.
  */
 import { fromJson, toJson, type DescMessage, type DescService, type JsonValue } from "@bufbuild/protobuf";
-import type { HandlerContext, OperationInfo } from "./definition.js";
+import type { OperationInfo } from "./definition.js";
 import { A2AError, toJsonRpcError } from "./a2a-error.js";
-import { negotiateHttpVersion, parseExtensions } from "./negotiation.js";
+import { negotiateHttpVersion } from "./negotiation.js";
+import { admitCall, lazyContext, tenantOf } from "./call-context.js";
 import { BodyTooLargeError, DEFAULT_MAX_BODY, type A2aServerOptions, type CoreRequest, type CoreResponse } from "./server-types.js";
 import { encodeSseEvent } from "./sse.js";
 import { invokeStream, invokeUnary } from "./invoke.js";
@@ -68,12 +69,11 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
     const op = def.byJsonRpcMethod.get(env["method"]);
     if (!op) return fail(id, new A2AError("MethodNotFoundError", `Method not found: ${env["method"]}`));
 
-    const version = negotiateHttpVersion(def, req);
-    if (!version.ok) return fail(id, new A2AError("VersionNotSupportedError", `Protocol version ${version.requested} is not supported; this interface speaks ${def.protocolVersion}`));
-    const extensions = parseExtensions(req.header(def.headers.extensionsHeader));
-    const missing = (options.requiredExtensions ?? []).filter((x) => !extensions.includes(x));
-    if (missing.length > 0 && def.errors.some((e) => e.name === "ExtensionSupportRequiredError")) {
-      return fail(id, new A2AError("ExtensionSupportRequiredError", `Required extension not declared: ${missing.join(", ")}`));
+    let admitted;
+    try {
+      admitted = admitCall(def, negotiateHttpVersion(def, req), req.header(def.headers.extensionsHeader), options.requiredExtensions);
+    } catch (e) {
+      return fail(id, e);
     }
 
     const codec = def.jsonrpcDialect ? dialectCodec(def.jsonrpcDialect) : undefined;
@@ -83,19 +83,7 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
     } catch (e) {
       return fail(id, new A2AError("InvalidParamsError", `Invalid params for ${op.jsonrpcMethod}: ${(e as Error).message}`));
     }
-    const tenantField = def.tenantField;
-    const context: HandlerContext = {
-      get signal() {
-        return req.signal;
-      },
-      get headers() {
-        return req.headers;
-      },
-      protocolVersion: version.version,
-      extensions,
-      binding: "JSONRPC",
-      tenant: tenantField ? ((input as unknown as Record<string, unknown>)[tenantField] as string | undefined) || undefined : undefined,
-    };
+    const context = lazyContext(req, admitted, "JSONRPC", tenantOf(def, input, op.tenantLocalName));
     if (!op.streaming) {
       try {
         const out = await invokeUnary(options.handler, op, input, context);

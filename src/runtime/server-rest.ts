@@ -12,9 +12,10 @@
  * and a path with a raw "." or ".." segment 400.
  */
 import { fromJson, toJson, type DescService, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
-import type { HandlerContext, OperationInfo } from "./definition.js";
+import type { OperationInfo } from "./definition.js";
 import { A2AError, toRestError } from "./a2a-error.js";
-import { negotiateHttpVersion, parseExtensions } from "./negotiation.js";
+import { negotiateHttpVersion } from "./negotiation.js";
+import { admitCall, lazyContext, tenantOf } from "./call-context.js";
 import { compilePathMatcher } from "./path-matcher.js";
 import type { Route } from "./route-types.js";
 import { unmatchedResponse } from "./unmatched.js";
@@ -47,12 +48,11 @@ export function createRestHandler<S extends DescService>(options: A2aServerOptio
     }
     const route = m.route;
     const op = def.byName.get(route.operation)!;
-    const version = negotiateHttpVersion(def, req);
-    if (!version.ok) return fail(new A2AError("VersionNotSupportedError", `Protocol version ${version.requested} is not supported; this interface speaks ${def.protocolVersion}`));
-    const extensions = parseExtensions(req.header(def.headers.extensionsHeader));
-    const missing = (options.requiredExtensions ?? []).filter((x) => !extensions.includes(x));
-    if (missing.length > 0 && def.errors.some((e) => e.name === "ExtensionSupportRequiredError")) {
-      return fail(new A2AError("ExtensionSupportRequiredError", `Required extension not declared: ${missing.join(", ")}`));
+    let admitted;
+    try {
+      admitted = admitCall(def, negotiateHttpVersion(def, req), req.header(def.headers.extensionsHeader), options.requiredExtensions);
+    } catch (e) {
+      return fail(e);
     }
 
     let json: JsonObject;
@@ -68,18 +68,7 @@ export function createRestHandler<S extends DescService>(options: A2aServerOptio
     } catch (e) {
       return fail(new A2AError("InvalidParamsError", `Invalid request for ${op.name}: ${(e as Error).message}`));
     }
-    const context: HandlerContext = {
-      get signal() {
-        return req.signal;
-      },
-      get headers() {
-        return req.headers;
-      },
-      protocolVersion: version.version,
-      extensions,
-      binding: "HTTP+JSON",
-      tenant: def.tenantField ? (json[def.tenantField] as string | undefined) || undefined : undefined,
-    };
+    const context = lazyContext(req, admitted, "HTTP+JSON", tenantOf(def, input, op.tenantLocalName));
     if (!op.streaming) {
       try {
         const out = toJson(op.method.output, (await invokeUnary(options.handler, op, input, context)) as never) as JsonObject;

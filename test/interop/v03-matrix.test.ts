@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { A2AError } from "protoc-gen-a2a/runtime";
+import { createMatrix } from "../helpers/matrix.js";
 import type { A2AServiceClient } from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import { createA2AServiceGrpcClient } from "../../generated-samples/v0.3.0/a2a_grpc.js";
 import { createA2AServiceJsonRpcClient } from "../../generated-samples/v0.3.0/a2a_jsonrpc.js";
@@ -46,26 +47,8 @@ const BINDINGS: readonly A2aBinding[] = ["JSONRPC", "HTTP+JSON", "GRPC"];
 
 // ---- the matrix ----
 
-const matrix = new Map<string, Map<string, string>>();
-const record = (row: string, col: string, value: string) => {
-  if (!matrix.has(row)) matrix.set(row, new Map());
-  matrix.get(row)!.set(col, value);
-};
-
-/**
- * Runs a cell and records it: "ok", the string the body returns (e.g.
- * "a2a-js defect: …"), or "FAIL" plus what `seen` was last told.
- */
-async function cell(row: string, col: string, body: (seen: (what: string) => void) => Promise<string | void>) {
-  let observed = "";
-  try {
-    const note = await body((what) => (observed = what));
-    record(row, col, note ?? "ok");
-  } catch (e) {
-    record(row, col, observed ? `FAIL (${observed})` : "FAIL");
-    throw e;
-  }
-}
+const matrix = createMatrix("A2A 0.3 interop matrix");
+const cell = matrix.cell;
 
 // ---- helpers ----
 
@@ -106,10 +89,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([ours?.close(), theirs?.close()]);
-  const cols = [...new Set([...matrix.values()].flatMap((m) => [...m.keys()]))];
-  const lines = [`| operation | ${cols.join(" | ")} |`, `|---|${cols.map(() => "---").join("|")}|`];
-  for (const [row, m] of matrix) lines.push(`| ${row} | ${cols.map((c) => m.get(c) ?? "–").join(" | ")} |`);
-  process.stdout.write(`\nA2A 0.3 interop matrix\n${lines.join("\n")}\n`);
+  matrix.print();
 });
 
 describe("our v0.3 agent card", () => {

@@ -26,22 +26,10 @@ import {
   type A2aJsAgent,
   type A2aJsClient,
 } from "../helpers/a2a-js-peers.js";
+import { createMatrix } from "../helpers/matrix.js";
 
-const matrix = new Map<string, Map<string, string>>();
-const mark = (row: string, col: string, ok: boolean) => {
-  if (!matrix.has(row)) matrix.set(row, new Map());
-  matrix.get(row)!.set(col, ok ? "ok" : "FAIL");
-};
-/** Runs a cell and records it in the matrix. */
-async function cell(row: string, col: string, body: () => Promise<void>) {
-  try {
-    await body();
-    mark(row, col, true);
-  } catch (e) {
-    mark(row, col, false);
-    throw e;
-  }
-}
+const matrix = createMatrix("A2A 1.0 interop matrix");
+const cell = matrix.cell;
 
 const text = (t: string) => ({ messageId: crypto.randomUUID(), role: Role.USER, parts: [{ content: { case: "text" as const, value: t } }] });
 
@@ -53,10 +41,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([ours?.close(), theirs?.close()]);
-  const cols = [...new Set([...matrix.values()].flatMap((m) => [...m.keys()]))];
-  const lines = [`| operation | ${cols.join(" | ")} |`, `|---|${cols.map(() => "---").join("|")}|`];
-  for (const [row, m] of matrix) lines.push(`| ${row} | ${cols.map((c) => m.get(c) ?? "–").join(" | ")} |`);
-  process.stdout.write(`\nA2A 1.0 interop matrix\n${lines.join("\n")}\n`);
+  matrix.print();
 });
 
 describe.each(ALL_BINDINGS)("a2a-js 1.3.0 client → generated server over %s", (binding: A2aBinding) => {
