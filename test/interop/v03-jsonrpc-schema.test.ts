@@ -1,0 +1,116 @@
+/**
+ * Every v0.3 JSON-RPC payload the generated code puts on the wire validates
+ * against a2a.json (v0.3.0 specification/json/a2a.json, read from
+ * ../shared/a2a-spec): the generated client's requests and the generated
+ * server's responses, stream events and errors, for every v0.3 method.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Ajv, type ValidateFunction } from "ajv";
+import { createA2AServiceJsonRpcClient } from "../../generated-samples/v0.3.0/a2a_jsonrpc.js";
+import { Role, type Task } from "../../generated-samples/v0.3.0/a2a_pb.js";
+import { startV03EchoAgent, type RunningV03Agent } from "../helpers/v03-echo-agent.js";
+import { repoRoot } from "../helpers/run.js";
+
+const schema = JSON.parse(readFileSync(join(repoRoot, "../shared/a2a-spec/v0.3.0/a2a.json"), "utf8")) as object;
+const ajv = new Ajv({ strict: false, allErrors: true });
+ajv.addSchema(schema, "a2a");
+const def = (name: string): ValidateFunction => ajv.getSchema(`a2a#/definitions/${name}`)!;
+
+/** The success response definition of each method's result. */
+const RESPONSE: Record<string, string> = {
+  "message/send": "SendMessageSuccessResponse",
+  "message/stream": "SendStreamingMessageSuccessResponse",
+  "tasks/resubscribe": "SendStreamingMessageSuccessResponse",
+  "tasks/get": "GetTaskSuccessResponse",
+  "tasks/cancel": "CancelTaskSuccessResponse",
+  "tasks/pushNotificationConfig/set": "SetTaskPushNotificationConfigSuccessResponse",
+  "tasks/pushNotificationConfig/get": "GetTaskPushNotificationConfigSuccessResponse",
+  "tasks/pushNotificationConfig/list": "ListTaskPushNotificationConfigSuccessResponse",
+  "tasks/pushNotificationConfig/delete": "DeleteTaskPushNotificationConfigSuccessResponse",
+  "agent/getAuthenticatedExtendedCard": "GetAuthenticatedExtendedCardSuccessResponse",
+};
+
+interface Exchange {
+  method: string;
+  request: unknown;
+  responses: unknown[];
+}
+
+let agent: RunningV03Agent;
+const exchanges: Exchange[] = [];
+
+const pending: Promise<void>[] = [];
+
+/**
+ * A fetch that records each envelope sent and every JSON-RPC response received
+ * (SSE lines included). A stream's copy is read in the background, since it
+ * only ends when the stream does.
+ */
+const recordingFetch: typeof fetch = async (input, init) => {
+  const request = JSON.parse(String(init?.body));
+  const res = await fetch(input, init);
+  const stream = (res.headers.get("content-type") ?? "").startsWith("text/event-stream");
+  pending.push(
+    res
+      .clone()
+      .text()
+      .then((text) => {
+        const responses = stream ? text.split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5))) : [JSON.parse(text)];
+        exchanges.push({ method: request.method, request, responses });
+      }),
+  );
+  return res;
+};
+
+beforeAll(async () => {
+  agent = await startV03EchoAgent();
+  const c = createA2AServiceJsonRpcClient({ url: agent.urls.jsonrpc, fetch: recordingFetch });
+  const msg = (t: string) => ({ messageId: crypto.randomUUID(), role: Role.USER, content: [{ part: { case: "text" as const, value: t } }], metadata: { note: "x" } });
+  const sent = await c.sendMessage({ request: msg("hello"), configuration: { blocking: true, acceptedOutputModes: ["text/plain"], historyLength: 5 } });
+  const id = (sent.payload.value as Task).id;
+  for await (const _ of c.sendStreamingMessage({ request: msg("streamed") })) void _;
+  await c.getTask({ name: `tasks/${id}`, historyLength: 1 });
+  const waiting = (await c.sendMessage({ request: msg("wait"), configuration: { blocking: false } })).payload.value as Task;
+  const sub = c.taskSubscription({ name: `tasks/${waiting.id}` })[Symbol.asyncIterator]();
+  await sub.next();
+  await c.cancelTask({ name: `tasks/${waiting.id}` });
+  for (let r = await sub.next(); !r.done; r = await sub.next());
+  const cfg = { id: "c1", url: "http://127.0.0.1:9/hook", token: "t", authentication: { schemes: ["Bearer"], credentials: "k" } };
+  await c.createTaskPushNotificationConfig({ parent: `tasks/${id}`, configId: "c1", config: { name: `tasks/${id}/pushNotificationConfigs/c1`, pushNotificationConfig: cfg } });
+  await c.getTaskPushNotificationConfig({ name: `tasks/${id}/pushNotificationConfigs/c1` });
+  await c.listTaskPushNotificationConfig({ parent: `tasks/${id}` });
+  await c.deleteTaskPushNotificationConfig({ name: `tasks/${id}/pushNotificationConfigs/c1` });
+  await c.getAgentCard({});
+  await c.getTask({ name: "tasks/no-such-task" }).catch(() => undefined);
+  await Promise.all(pending);
+});
+afterAll(() => agent?.close());
+
+describe("v0.3 JSON-RPC payloads validate against a2a.json", () => {
+  it("covers every v0.3 method", () => {
+    expect(new Set(exchanges.map((e) => e.method))).toEqual(new Set(Object.keys(RESPONSE)));
+  });
+
+  it("every request is an A2ARequest", () => {
+    const v = def("A2ARequest");
+    // The schema is strict enough to catch the proto's own JSON form.
+    expect(v({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { messageId: "m", role: "ROLE_USER", content: [{ text: "x" }] } } })).toBe(false);
+    for (const e of exchanges) expect(v(e.request), `${e.method}: ${JSON.stringify(v.errors)}\n${JSON.stringify(e.request)}`).toBe(true);
+  });
+
+  it("every response, stream event and error matches its definition", () => {
+    const errors = def("JSONRPCErrorResponse");
+    let checked = 0;
+    for (const e of exchanges) {
+      for (const r of e.responses) {
+        const v = (r as { error?: unknown }).error ? errors : def(RESPONSE[e.method]!);
+        expect(v(r), `${e.method}: ${JSON.stringify(v.errors)}\n${JSON.stringify(r)}`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(exchanges.length); // streams add lines
+    expect(exchanges.some((e) => e.responses.some((r) => (r as { error?: { code: number } }).error?.code === -32001))).toBe(true);
+  });
+});
