@@ -23,7 +23,8 @@ import { emitRoutesModule, routesJson } from "./emit/routes-module.js";
 import { emitStubs } from "./emit/stubs.js";
 import { renderDoc } from "./emit/docs.js";
 import { shippedOverrides } from "./assets.js";
-import { errorsView, operationsView, overridesView, routesView, versionsView } from "./emit/docs-view.js";
+import { compatView, errorsView, operationsView, overridesView, routesView, versionsView } from "./emit/docs-view.js";
+import { buildCompatPlan } from "./compat/compat-plan.js";
 import type { ApiModel } from "./model/model-types.js";
 
 const packageRoot = new URL("../", import.meta.url);
@@ -45,6 +46,7 @@ export const protocGenA2a: Plugin = {
     problems.throwIfAny();
     applyOverrides(models, overrideFiles, problems);
     problems.throwIfAny();
+    const plans = models.flatMap((m) => buildCompatPlan(m, problems) ?? []);
     const tables = new Map<ApiModel, RouteTable>(models.map((m) => [m, buildRouteTable(m, problems)]));
     problems.throwIfAny();
 
@@ -71,6 +73,7 @@ export const protocGenA2a: Plugin = {
         text(`${base}_overrides.md`, renderDoc("overrides", overridesView(m)));
       }
     }
+    if (options.emit.has("docs")) for (const plan of plans) text("a2a_compat.md", renderDoc("compat", compatView(plan)));
     const versioned = models.filter((m) => m.protocolVersion !== undefined);
     if (options.emit.has("docs") && versioned.length > 1) {
       text("a2a_versions.md", renderDoc("versions", versionsView(versioned)));

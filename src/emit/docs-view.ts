@@ -4,6 +4,7 @@
  */
 import type { ApiModel, BindingModel, OperationModel } from "../model/model-types.js";
 import { MAX_OVERLAPS_PER_ROUTE, type RouteTable } from "./route-table.js";
+import type { CompatPlan, PlanStep } from "../compat/compat-plan.js";
 
 const code = (s: string) => "`" + s + "`";
 
@@ -201,4 +202,23 @@ export function versionsView(models: readonly ApiModel[]) {
 function index(m: ApiModel, name: string): number {
   const i = m.operations.findIndex((o) => o.canonicalName === name);
   return i < 0 ? m.operations.length : i;
+}
+
+/** The field-by-field mapping table of a compat plan. */
+export function compatView(plan: CompatPlan) {
+  const rows = (steps: readonly PlanStep[], direction: string) =>
+    steps.map((s) => ({
+      direction,
+      from: code(s.from),
+      to: s.op === "copy" || s.op === "message" ? code(s.to) : s.op === "moved" ? code(s.to) : "–",
+      how:
+        s.op === "copy" ? "same value" : s.op === "message" ? "converted as its pair" : s.op === "transform" ? `transform ${code(s.transform)}` : s.op === "moved" ? "moved" : `**lossy**: ${s.reason}`,
+    }));
+  return {
+    title: `A2A ${plan.older} ↔ ${plan.newer}: field-by-field mapping`,
+    newer: code(plan.newer),
+    older: code(plan.older),
+    unpaired: [...Object.entries(plan.unpaired.v10), ...Object.entries(plan.unpaired.v03)].map(([name, reason]) => ({ name: code(name), reason })),
+    pairs: plan.pairs.map((p) => ({ v10: code(p.v10), v03: code(p.v03), entry: p.entry ?? null, rows: [...rows(p.toV03, "→ v0.3"), ...rows(p.toV10, "→ v1.0")] })),
+  };
 }

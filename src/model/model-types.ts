@@ -85,6 +85,31 @@ export type ErrorModel = ErrorCatalogEntry;
 export type StandardErrorModel = StandardErrorEntry;
 export type HeaderRules = ProtocolTables["headers"];
 
+/** One field's fate when a message is converted to the other version. */
+export type CompatRule =
+  | { readonly field: string }
+  | { readonly transform: string }
+  | { readonly lossy: string }
+  | { readonly moved: string };
+
+export interface CompatPair {
+  /** Full names: the v1.0 message (this model's package) and its v0.3 counterpart (default: same name in the other package). */
+  readonly v10: string;
+  readonly v03: string | undefined;
+  /** Source field (proto name) → rule, per direction. Fields not listed map by name. */
+  readonly toV03: Readonly<Record<string, CompatRule>>;
+  readonly toV10: Readonly<Record<string, CompatRule>>;
+  /** Override entry that declared the pair, if any (else paired by name). */
+  readonly entry: string | undefined;
+}
+
+export interface CompatModel {
+  /** Package of the other version, e.g. a2a.v1 (from compat.unpaired). */
+  otherPackage: string | undefined;
+  readonly explicit: Map<string, CompatPair>;
+  unpaired: { readonly v10: Readonly<Record<string, string>>; readonly v03: Readonly<Record<string, string>> };
+}
+
 export interface AppliedOverride {
   readonly file: string;
   readonly id: string;
@@ -112,6 +137,8 @@ export interface ApiModel {
   errors: ErrorModel[];
   standardErrors: StandardErrorModel[];
   headers: HeaderRules | undefined;
+  /** Cross-version correspondences declared for this package (compat.* overrides). */
+  compat: CompatModel | undefined;
   /** Set when the JSON-RPC binding does not speak the proto's ProtoJSON. */
   jsonrpcDialect: JsonRpcDialect | undefined;
   /** Operations of other versions that this version does not have. */

@@ -8,7 +8,7 @@
  * files they are in. After all entries, bindings whose first segment is the
  * tenant field become tenant variants.
  */
-import type { ApiModel, OperationModel } from "../model/model-types.js";
+import type { ApiModel, CompatRule, OperationModel } from "../model/model-types.js";
 import { buildBinding } from "../model/http-binding.js";
 import { Problems } from "../generation-error.js";
 import { apiTargets, operationTargets, type ApplyContext, type ExtraRoute } from "./targets.js";
@@ -67,6 +67,9 @@ function applyEntry(model: ApiModel, entry: OverrideEntry, problems: Problems): 
       problems.add(`${place(entry)}: unknown target "${entry.target}"; operation targets are ${Object.keys(operationTargets).map((k) => `operations.<rpc>.${k}`).join(", ")}`);
       return;
     }
+  } else if (parts[0] === "compat" && parts.length === 2) {
+    applyCompat(model, entry, parts[1]!, problems);
+    return;
   } else {
     problems.add(`${place(entry)}: unknown target "${entry.target}"`);
     return;
@@ -90,6 +93,34 @@ function applyEntry(model: ApiModel, entry: OverrideEntry, problems: Problems): 
   } catch (e) {
     problems.add(`${place(entry)}: ${(e as Error).message}`);
   }
+}
+
+/** compat.unpaired, or compat.<Message> of this package. */
+function applyCompat(model: ApiModel, entry: OverrideEntry, name: string, problems: Problems): void {
+  const compat = (model.compat ??= { otherPackage: undefined, explicit: new Map(), unpaired: { v10: {}, v03: {} } });
+  const key = name === "unpaired" ? "compat.unpaired" : "compat.pair";
+  const validate = validator(key as `compat.${string}`);
+  if (!validate || !validate(entry.value)) {
+    problems.add(`${place(entry)}: value for ${entry.target} is invalid: ${describeAjvErrors(validate?.errors)}`);
+    return;
+  }
+  let summary: string;
+  if (name === "unpaired") {
+    const v = entry.value as { otherPackage: string; v10: Record<string, string>; v03: Record<string, string> };
+    compat.otherPackage = v.otherPackage;
+    compat.unpaired = { v10: v.v10, v03: v.v03 };
+    summary = `counterparts in ${v.otherPackage}; no counterpart: ${[...Object.keys(v.v10), ...Object.keys(v.v03)].join(", ")}`;
+  } else {
+    const fullName = `${model.package}.${name}`;
+    if (!model.messages.has(fullName)) {
+      problems.add(`${place(entry)}: target "${entry.target}" names no message ${fullName}`);
+      return;
+    }
+    const v = entry.value as { counterpart?: string; toV03?: Record<string, CompatRule>; toV10?: Record<string, CompatRule> };
+    compat.explicit.set(fullName, { v10: fullName, v03: v.counterpart, toV03: v.toV03 ?? {}, toV10: v.toV10 ?? {}, entry: `${entry.file}:${entry.line}: entry "${entry.id}"` });
+    summary = `${fullName} ↔ ${v.counterpart ?? "same name"}: ${Object.keys(v.toV03 ?? {}).length + Object.keys(v.toV10 ?? {}).length} field rules`;
+  }
+  model.overrides.push({ file: entry.file, id: entry.id, target: entry.target, summary, source: entry.source, decision: entry.decision });
 }
 
 function addRoute(

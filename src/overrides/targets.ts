@@ -154,6 +154,20 @@ export const apiTargets: Record<string, TargetKind<never>> = {
   ),
 };
 
+const ruleSchema = {
+  oneOf: [
+    obj({ field: str }),
+    obj({ transform: str }),
+    obj({ lossy: str }),
+    obj({ moved: str }),
+  ],
+};
+const rulesSchema = { type: "object", additionalProperties: ruleSchema };
+
+/** compat.<Message>: how a message of this package converts to and from its counterpart in the other version. */
+export const compatPairSchema = obj({ counterpart: str, toV03: rulesSchema, toV10: rulesSchema }, []);
+export const compatUnpairedSchema = obj({ otherPackage: str, v10: strMap, v03: strMap });
+
 export const operationTargets: Record<string, TargetKind<never>> = {
   jsonrpcMethod: kind<string>(str, (v, _c, op) => {
     op!.jsonrpcMethod = v;

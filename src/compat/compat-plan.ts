@@ -1,0 +1,138 @@
+/**
+ * The cross-version conversion plan, and the coverage check that builds it.
+ *
+ * Pairs: each message of the newer package pairs with the message of the same
+ * name in the older one, unless a compat entry names another counterpart or
+ * compat.unpaired says it has none (with the reason). Every message of the
+ * older package must be someone's counterpart or be listed as unpaired too.
+ *
+ * Fields, in each direction: a source field converts by its rule (rename,
+ * transform, moved, lossy) or, without one, to the target field of the same
+ * name, which must be compatible: the same scalar type; enums whose every
+ * source value name exists in the target; messages that are a pair themselves
+ * (or the same well-known type); the same list or map shape. Anything else is
+ * a gap, and generation fails with the list of gaps.
+ */
+import type { ApiModel, CompatRule, FieldModel, MessageModel } from "../model/model-types.js";
+import type { Problems } from "../generation-error.js";
+import { compatTransforms } from "./transform-names.js";
+
+export type PlanStep =
+  | { readonly from: string; readonly op: "copy"; readonly to: string }
+  | { readonly from: string; readonly op: "message"; readonly to: string }
+  | { readonly from: string; readonly op: "transform"; readonly transform: string }
+  | { readonly from: string; readonly op: "lossy"; readonly reason: string }
+  | { readonly from: string; readonly op: "moved"; readonly to: string };
+
+export interface PlanPair {
+  readonly v10: string;
+  readonly v03: string;
+  readonly toV03: readonly PlanStep[];
+  readonly toV10: readonly PlanStep[];
+  readonly entry: string | undefined;
+}
+
+export interface CompatPlan {
+  readonly newer: string;
+  readonly older: string;
+  readonly pairs: readonly PlanPair[];
+  readonly unpaired: { readonly v10: Readonly<Record<string, string>>; readonly v03: Readonly<Record<string, string>> };
+}
+
+const inPackage = (pkg: string, name: string) => name.startsWith(pkg + ".") && !name.slice(pkg.length + 1).includes(".");
+
+export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan | undefined {
+  const compat = newer.compat;
+  const older = compat?.otherPackage;
+  if (!compat || !older) return undefined;
+  const messages = newer.messages;
+  const olderNames = [...messages.keys()].filter((n) => inPackage(older, n));
+  if (olderNames.length === 0) return undefined; // the other version is not in this request
+  const newerNames = [...messages.keys()].filter((n) => inPackage(newer.package, n));
+  const where = (name: string) => compat.explicit.get(name)?.entry ?? `compat pairing of ${name}`;
+
+  const pairOf = new Map<string, string>();
+  for (const name of newerNames) {
+    if (compat.unpaired.v10[name] !== undefined) continue;
+    const counterpart = compat.explicit.get(name)?.v03 ?? `${older}.${name.slice(newer.package.length + 1)}`;
+    if (!messages.has(counterpart)) {
+      problems.add(`${where(name)}: ${name} has no counterpart ${counterpart}; name one (counterpart) or list it in compat.unpaired with the reason`);
+      continue;
+    }
+    pairOf.set(name, counterpart);
+  }
+  const reverse = new Map([...pairOf].map(([a, b]) => [b, a]));
+  for (const name of olderNames) {
+    if (!reverse.has(name) && compat.unpaired.v03[name] === undefined) {
+      problems.add(`compat: ${name} is no message's counterpart; pair it (compat.<Message> counterpart) or list it in compat.unpaired.v03 with the reason`);
+    }
+  }
+  for (const name of [...Object.keys(compat.unpaired.v10), ...Object.keys(compat.unpaired.v03)]) {
+    if (!messages.has(name)) problems.add(`compat.unpaired: no message ${name} in the request`);
+  }
+
+  const pairs: PlanPair[] = [];
+  for (const [v10, v03] of pairOf) {
+    const explicit = compat.explicit.get(v10);
+    const src10 = messages.get(v10)!;
+    const src03 = messages.get(v03)!;
+    const place = where(v10);
+    pairs.push({
+      v10,
+      v03,
+      toV03: steps(src10, src03, explicit?.toV03 ?? {}, pairOf, `${place} (toV03)`),
+      toV10: steps(src03, src10, explicit?.toV10 ?? {}, reverse, `${place} (toV10)`),
+      entry: explicit?.entry,
+    });
+  }
+  return { newer: newer.package, older, pairs, unpaired: compat.unpaired };
+
+  function steps(from: MessageModel, to: MessageModel, rules: Readonly<Record<string, CompatRule>>, counterparts: ReadonlyMap<string, string>, place: string): PlanStep[] {
+    for (const key of Object.keys(rules)) {
+      if (!from.fields.some((f) => f.name === key)) problems.add(`${place}: ${from.fullName} has no field "${key}"`);
+    }
+    const out: PlanStep[] = [];
+    for (const f of from.fields) {
+      const rule = rules[f.name];
+      if (rule && "lossy" in rule) out.push({ from: f.name, op: "lossy", reason: rule.lossy });
+      else if (rule && "moved" in rule) out.push({ from: f.name, op: "moved", to: rule.moved });
+      else if (rule && "transform" in rule) {
+        if (!(compatTransforms as readonly string[]).includes(rule.transform)) {
+          problems.add(`${place}: ${from.fullName}.${f.name}: unknown transform "${rule.transform}"; known: ${compatTransforms.join(", ")}`);
+        }
+        out.push({ from: f.name, op: "transform", transform: rule.transform });
+      } else {
+        const targetName = rule && "field" in rule ? rule.field : f.name;
+        const target = to.fields.find((t) => t.name === targetName);
+        if (!target) {
+          problems.add(`${place}: ${from.fullName}.${f.name} has no counterpart in ${to.fullName}${rule ? ` (field "${targetName}" does not exist)` : ""}; add a rule: field, transform or lossy`);
+          continue;
+        }
+        const gap = incompatible(f, target, counterparts);
+        if (gap) {
+          problems.add(`${place}: ${from.fullName}.${f.name} → ${to.fullName}.${target.name}: ${gap}`);
+          continue;
+        }
+        out.push({ from: f.name, op: f.kind === "message" && !f.map && !isWkt(f.type) ? "message" : "copy", to: target.name });
+      }
+    }
+    return out;
+  }
+
+  function incompatible(a: FieldModel, b: FieldModel, counterparts: ReadonlyMap<string, string>): string | undefined {
+    if (a.repeated !== b.repeated || a.map !== b.map) return "one is repeated or a map and the other is not";
+    if (a.kind !== b.kind) return `${a.kind} vs ${b.kind}`;
+    if (a.kind === "scalar") return a.type === b.type ? undefined : `${a.type} vs ${b.type}`;
+    if (a.kind === "enum") {
+      const from = newer.enums.get(a.type);
+      const to = newer.enums.get(b.type);
+      const missing = (from?.values ?? []).filter((v) => !to?.values.some((w) => w.name === v.name)).map((v) => v.name);
+      return missing.length > 0 ? `enum values ${missing.join(", ")} have no counterpart in ${b.type}; use a transform` : undefined;
+    }
+    if (a.map) return a.type.replace(/\b[a-z0-9_.]+\.([A-Z]\w*)/g, "$1") === b.type.replace(/\b[a-z0-9_.]+\.([A-Z]\w*)/g, "$1") ? undefined : `${a.type} vs ${b.type}`;
+    if (isWkt(a.type) || isWkt(b.type)) return a.type === b.type ? undefined : `${a.type} vs ${b.type}`;
+    return counterparts.get(a.type) === b.type ? undefined : `${a.type} does not pair with ${b.type}`;
+  }
+}
+
+const isWkt = (type: string) => type.startsWith("google.protobuf.");

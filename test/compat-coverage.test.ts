@@ -1,0 +1,51 @@
+/**
+ * The cross-version coverage check: with the shipped compat entries nothing
+ * is undeclared (generation passes and writes the mapping table); with one
+ * entry removed, generation fails and lists every field it leaves uncovered.
+ */
+import { describe, expect, it } from "vitest";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { generatePinned, repoRoot, tempDir } from "./helpers/run.js";
+
+const shipped = readFileSync(join(repoRoot, "proto/overrides/compat-v0.3.0-v1.0.1.yaml"), "utf8");
+
+/** The shipped compat file without the entry whose id is given. */
+function without(id: string): string {
+  const start = shipped.indexOf(`  - id: ${id}\n`);
+  const end = shipped.indexOf("\n  - id: ", start + 1);
+  expect(start).toBeGreaterThan(0);
+  return shipped.slice(0, start) + shipped.slice(end + 1);
+}
+
+describe("compat coverage", () => {
+  it("passes with the shipped entries and writes the field-by-field table", () => {
+    const table = readFileSync(join(repoRoot, "generated-samples/a2a_compat.md"), "utf8");
+    expect(table).toContain("## `lf.a2a.v1.Part` ↔ `a2a.v1.Part`");
+    expect(table).toMatch(/`reference_task_ids` \| – \| \*\*lossy\*\*/);
+    expect(table).toContain("transform `blocking`");
+  });
+
+  it("fails on every uncovered field when an entry is missing, and writes nothing", () => {
+    const dir = tempDir("compat");
+    const file = join(dir, "compat.yaml");
+    writeFileSync(file, without("message"));
+    const out = join(dir, "out");
+    const r = generatePinned(out, ["default_overrides=false", `overrides=${file}`]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain("lf.a2a.v1.Message.parts has no counterpart in a2a.v1.Message");
+    expect(r.stderr).toContain("lf.a2a.v1.Message.reference_task_ids has no counterpart in a2a.v1.Message");
+    expect(r.stderr).toContain("a2a.v1.Message.content has no counterpart in lf.a2a.v1.Message");
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("fails on an unknown transform and on a message left unpaired", () => {
+    const dir = tempDir("compat2");
+    const file = join(dir, "compat.yaml");
+    writeFileSync(file, shipped.replace("{ transform: taskState }", "{ transform: guessState }").replace('        a2a.v1.DataPart: "folded into v1.0 Part.data; see compat.Part"\n', ""));
+    const r = generatePinned(join(dir, "out"), ["default_overrides=false", `overrides=${file}`]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('unknown transform "guessState"');
+    expect(r.stderr).toContain("a2a.v1.DataPart is no message's counterpart");
+  });
+});
