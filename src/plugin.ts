@@ -21,6 +21,7 @@ import { applyOverrides } from "./overrides/apply-overrides.js";
 import { buildRouteTable, type RouteTable } from "./emit/route-table.js";
 import { emitRoutesModule, routesJson } from "./emit/routes-module.js";
 import { emitStubs } from "./emit/stubs.js";
+import { emitCompatModule } from "./emit/compat-module.js";
 import { renderDoc } from "./emit/docs.js";
 import { shippedOverrides } from "./assets.js";
 import { compatView, errorsView, operationsView, overridesView, routesView, versionsView } from "./emit/docs-view.js";
@@ -57,6 +58,13 @@ export const protocGenA2a: Plugin = {
         // Stubs import the route table, so they bring it along.
         if (options.emit.has("routes") || options.emit.has("stubs")) emitRoutesModule(schema, target, baseName(m, models), m, tables.get(m)!);
         if (options.emit.has("stubs")) emitStubs(schema, target, baseName(m, models), m);
+      }
+      if (options.emit.has("stubs")) {
+        for (const plan of plans) {
+          const newer = models.find((m) => m.package === plan.newer)!;
+          const older = models.find((m) => m.package === plan.older);
+          if (older) emitCompatModule(schema, target, plan, newer.protoFile, older.protoFile);
+        }
       }
     }
     // Markdown and JSON do not depend on the target: written once, whatever it is.

@@ -30,3 +30,4 @@ export { ErrorInfoSchema, ERROR_INFO_TYPE_URL } from "./error-info.js";
 export { encodeSseEvent, decodeSse } from "./sse.js";
 export { cardInterfaces, selectInterface, type Binding, type CardInterface } from "./select-interface.js";
 export { createClientForCard, NoUsableInterfaceError, type ClientForCardOptions } from "./client-for-card.js";
+export { createConverter, type CompatPlanData, type Converter, type Direction, type Loss, type PlanStep } from "./compat-convert.js";

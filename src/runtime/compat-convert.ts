@@ -1,0 +1,148 @@
+/**
+ * Converts messages between two protocol versions by a generated plan
+ * (compat-plan.ts: one step per source field, checked for coverage at
+ * generation). Steps: copy (scalars; enums by value name, else by number),
+ * message (converted as its pair, in lists and maps too), transform (named,
+ * compat-transforms.ts; run once per message even if several fields name it),
+ * moved (done by the owning message's transform), lossy (a set value is
+ * reported, never dropped silently).
+ */
+import { create, createRegistry, isFieldSet, type DescEnum, type DescField, type DescFile, type DescMessage, type Message, type Registry } from "@bufbuild/protobuf";
+import { compatTransform, type TransformContext } from "./compat-transforms.js";
+
+export type PlanStep =
+  | { readonly from: string; readonly op: "copy" | "message" | "moved"; readonly to: string }
+  | { readonly from: string; readonly op: "transform"; readonly transform: string }
+  | { readonly from: string; readonly op: "lossy"; readonly reason: string };
+
+export interface CompatPlanData {
+  readonly newer: string;
+  readonly older: string;
+  readonly pairs: readonly { readonly v10: string; readonly v03: string; readonly toV03: readonly PlanStep[]; readonly toV10: readonly PlanStep[] }[];
+}
+
+/** Something a conversion could not carry over. */
+export interface Loss {
+  /** Field path in the source message, e.g. "message.parts[0].filename". */
+  readonly path: string;
+  readonly reason: string;
+}
+
+export type Direction = "toOlder" | "toNewer";
+
+export interface Converter {
+  /** Converts to the other version; what could not be carried over is returned in `lost` (and passed to `onLoss`). */
+  convert<T extends Message>(message: Message, direction: Direction, onLoss?: (loss: Loss) => void): { message: T; lost: Loss[] };
+  /** The counterpart type name of a message type, if it has one. */
+  counterpart(typeName: string): string | undefined;
+  readonly registry: Registry;
+}
+
+export function createConverter(plan: CompatPlanData, files: readonly DescFile[]): Converter {
+  const registry = createRegistry(...files);
+  const route = new Map<string, { target: string; steps: readonly PlanStep[] }>();
+  for (const p of plan.pairs) {
+    route.set(p.v10, { target: p.v03, steps: p.toV03 });
+    route.set(p.v03, { target: p.v10, steps: p.toV10 });
+  }
+  const desc = (name: string) => {
+    const d = registry.getMessage(name);
+    if (!d) throw new Error(`compat: no message ${name} in the registry`);
+    return d;
+  };
+
+  function convertMessage(src: Message, srcDesc: DescMessage, path: string, lost: Loss[]): Message {
+    const r = route.get(srcDesc.typeName);
+    if (!r) throw new Error(`compat: ${srcDesc.typeName} has no counterpart`);
+    const outDesc = desc(r.target);
+    const out = create(outDesc) as Message & Record<string, unknown>;
+    const ran = new Set<string>();
+    const ctx: TransformContext = {
+      src: src as Message & Record<string, unknown>,
+      srcDesc,
+      out,
+      outDesc,
+      toNewer: srcDesc.typeName.startsWith(plan.newer + ".") ? false : true,
+      path,
+      lose: (field, reason) => lost.push({ path: join(path, field), reason }),
+      convert: (m, at) => convertMessage(m, (registry.getMessage(m.$typeName) ?? desc(m.$typeName)), join(path, at), lost),
+      newer: plan.newer,
+      older: plan.older,
+    };
+    // Fields first, then transforms, which may complete what the fields filled (e.g. card capabilities).
+    for (const step of r.steps) {
+      const f = srcDesc.fields.find((x) => x.name === step.from)!;
+      if (step.op === "transform") continue;
+      if (!isFieldSet(src, f)) continue;
+      if (step.op === "moved") continue;
+      if (step.op === "lossy") {
+        ctx.lose(f.name, step.reason);
+        continue;
+      }
+      const t = outDesc.fields.find((x) => x.name === step.to)!;
+      setField(out, t, convertValue(readField(src, f), f, t, join(path, f.name), lost));
+    }
+    for (const step of r.steps) {
+      if (step.op !== "transform" || ran.has(step.transform)) continue;
+      ran.add(step.transform);
+      compatTransform(step.transform)(ctx);
+    }
+    return out;
+  }
+
+  function convertValue(v: unknown, f: DescField, t: DescField, path: string, lost: Loss[]): unknown {
+    const one = (x: unknown, at: string) =>
+      x !== null && typeof x === "object" && "$typeName" in (x as object) && route.has((x as Message).$typeName)
+        ? convertMessage(x as Message, desc((x as Message).$typeName), at, lost)
+        : typeof x === "number" && enumOf(f) && enumOf(t)
+          ? enumValue(x, enumOf(f)!, enumOf(t)!)
+          : x;
+    if (f.fieldKind === "list") return (v as unknown[]).map((x, i) => one(x, `${path}[${i}]`));
+    if (f.fieldKind === "map") return Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, one(x, `${path}.${k}`)]));
+    return one(v, path);
+  }
+
+  return {
+    registry,
+    counterpart: (name) => route.get(name)?.target,
+    convert<T extends Message>(message: Message, direction: Direction, onLoss?: (loss: Loss) => void) {
+      const srcDesc = desc(message.$typeName);
+      const wantNewer = direction === "toNewer";
+      if (srcDesc.typeName.startsWith(plan.newer + ".") === wantNewer) throw new Error(`compat: ${srcDesc.typeName} is already on that side`);
+      const lost: Loss[] = [];
+      const out = convertMessage(message, srcDesc, "", lost) as T;
+      if (onLoss) for (const l of lost) onLoss(l);
+      return { message: out, lost };
+    },
+  };
+}
+
+const join = (path: string, field: string) => (path === "" ? field : field.startsWith("[") ? path + field : `${path}.${field}`);
+
+function enumOf(f: DescField): DescEnum | undefined {
+  return f.fieldKind === "enum" ? f.enum : f.fieldKind === "list" && f.listKind === "enum" ? f.enum : f.fieldKind === "map" && f.mapKind === "enum" ? f.enum : undefined;
+}
+
+/** An enum value by name (without the type prefix), else by number. */
+export function enumValue(n: number, from: DescEnum, to: DescEnum): number {
+  const v = from.values.find((x) => x.number === n);
+  const byName = v && to.values.find((x) => x.localName === v.localName);
+  return byName ? byName.number : n;
+}
+
+/** A field's value, whether it is a plain field or a member of a oneof. */
+export function readField(msg: Message, f: DescField): unknown {
+  const m = msg as unknown as Record<string, unknown>;
+  if (f.oneof) {
+    const o = m[f.oneof.localName] as { case?: string; value?: unknown };
+    return o.case === f.localName ? o.value : undefined;
+  }
+  return m[f.localName];
+}
+
+export function setField(msg: Message, f: DescField, value: unknown): void {
+  const m = msg as unknown as Record<string, unknown>;
+  if (value === undefined) return;
+  if (f.oneof) m[f.oneof.localName] = { case: f.localName, value };
+  else m[f.localName] = value;
+}
