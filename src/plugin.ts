@@ -63,7 +63,10 @@ export const protocGenA2a: Plugin = {
         for (const plan of plans) {
           const newer = models.find((m) => m.package === plan.newer)!;
           const older = models.find((m) => m.package === plan.older);
-          if (older) emitCompatModule(schema, target, plan, newer.protoFile, older.protoFile);
+          if (older) {
+            const pairs = older.operations.filter((o) => newer.operations.some((n) => n.name === o.canonicalName)).map((o) => ({ older: o.name, newer: o.canonicalName }));
+            emitCompatModule(schema, target, plan, newer.protoFile, older.protoFile, pairs);
+          }
         }
       }
     }

@@ -48,8 +48,13 @@ describe("the example agent process", () => {
     });
     expect(out).toContain(`http://127.0.0.1:${port}/.well-known/agent-card.json`);
     expect(out).toContain(`127.0.0.1:${port + 1}`);
-    const card = await (await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`)).json();
-    expect(card.supportedInterfaces.map((i: { protocolBinding: string }) => i.protocolBinding)).toEqual(["JSONRPC", "HTTP+JSON", "GRPC"]);
+    const card = await (await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`, { headers: { "A2A-Version": "1.0" } })).json();
+    expect(card.supportedInterfaces.map((i: { protocolBinding: string; protocolVersion: string }) => `${i.protocolBinding} ${i.protocolVersion}`)).toEqual([
+      "JSONRPC 1.0", "HTTP+JSON 1.0", "GRPC 1.0", "JSONRPC 0.3", "HTTP+JSON 0.3", "GRPC 0.3",
+    ]);
+    // Without A2A-Version (a v0.3 client) the card is a v0.3 card.
+    const legacy = await (await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`)).json();
+    expect([legacy.url, legacy.preferredTransport, legacy.protocolVersion]).toEqual([`http://127.0.0.1:${port}/a2a/jsonrpc`, "JSONRPC", "0.3"]);
     const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     expect(await exit).toBe(0);

@@ -79,10 +79,20 @@ describe("server scenarios", () => {
   });
 
   it("I3: a 1.0-only interface answers VersionNotSupportedError when no A2A-Version is sent", async () => {
-    expect((await (await rpc(agent.urls.jsonrpc, "GetTask", { id: "x" }, {})).json()).error.code).toBe(-32009);
-    const r = await fetch(`${agent.urls.rest}/tasks/x`);
-    expect(r.status).toBe(400);
-    expect((await r.json()).error.details[0].reason).toBe("VERSION_NOT_SUPPORTED");
+    // The example agent also speaks 0.3 at the same URLs, so a 1.0-only server built from the same stubs answers here.
+    const only10 = createServer(nodeHttpListener(createA2AServiceHttpHandler({ handler: createEchoHandler(), jsonrpcPath: "/rpc", restBasePath: "/rest" })));
+    const base = await listen(only10);
+    try {
+      expect((await (await rpc(`${base}/rpc`, "GetTask", { id: "x" }, {})).json()).error.code).toBe(-32009);
+      const r = await fetch(`${base}/rest/tasks/x`);
+      expect(r.status).toBe(400);
+      expect((await r.json()).error.details[0].reason).toBe("VERSION_NOT_SUPPORTED");
+    } finally {
+      await new Promise<void>((resolve) => only10.close(() => resolve()));
+    }
+    // On the dual-version example agent, no header means 0.3 (spec §3.6.2): the 1.0 method name is unknown there.
+    expect((await (await rpc(agent.urls.jsonrpc, "GetTask", { id: "x" }, {})).json()).error.code).toBe(-32601);
+    // gRPC: the lf.a2a.v1 service itself is 1.0-only.
     const e = await createClient(A2AService, grpcTransport()).getTask({ id: "x" }).then(() => undefined, (x: unknown) => x as ConnectError);
     expect(e?.code).toBe(Code.FailedPrecondition);
     expect(e?.findDetails(ErrorInfoSchema)[0]).toMatchObject({ reason: "VERSION_NOT_SUPPORTED" });
@@ -196,8 +206,8 @@ describe("server scenarios", () => {
 
 describe("client scenarios", () => {
   it("I9: a gRPC-only client takes the card's second entry when JSONRPC is first", async () => {
-    const card = await (await fetch(agent.urls.card)).json();
-    expect(card.supportedInterfaces.map((i: { protocolBinding: string }) => i.protocolBinding)).toEqual(["JSONRPC", "HTTP+JSON", "GRPC"]);
+    const card = await (await fetch(agent.urls.card, { headers: { "A2A-Version": "1.0" } })).json();
+    expect(card.supportedInterfaces.slice(0, 3).map((i: { protocolBinding: string }) => i.protocolBinding)).toEqual(["JSONRPC", "HTTP+JSON", "GRPC"]);
     const { client, selected } = createA2AServiceClientForCard(card, { bindings: ["GRPC"], grpcTransport: (baseUrl) => createGrpcTransport({ baseUrl }) });
     expect(selected).toMatchObject({ binding: "GRPC", url: agent.urls.grpc });
     expect((await client.getExtendedAgentCard({})).name).toBe("Echo agent");

@@ -1,4 +1,4 @@
-/** The example agent's v1.0 agent card: JSONRPC, HTTP+JSON and GRPC interfaces. */
+/** The example agent's v1.0 agent card: JSONRPC, HTTP+JSON and GRPC interfaces, at 1.0 and at 0.3. */
 import { create } from "@bufbuild/protobuf";
 import { AgentCardSchema, type AgentCard } from "../../generated-samples/v1.0.1/a2a_pb.js";
 
@@ -13,11 +13,12 @@ export function echoAgentCard(urls: AgentUrls, extended = false): AgentCard {
     name: "Echo agent",
     description: "Echoes each text message back as an artifact (protoc-gen-a2a example).",
     version: "0.1.0",
-    supportedInterfaces: [
-      { url: urls.jsonrpc, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
-      { url: urls.rest, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
-      { url: urls.grpc, protocolBinding: "GRPC", protocolVersion: "1.0" },
-    ],
+    // The same URLs serve 1.0 and 0.3: the A2A-Version of each call decides (dual-version server).
+    supportedInterfaces: (["1.0", "0.3"] as const).flatMap((protocolVersion) => [
+      { url: urls.jsonrpc, protocolBinding: "JSONRPC", protocolVersion },
+      { url: urls.rest, protocolBinding: "HTTP+JSON", protocolVersion },
+      { url: urls.grpc, protocolBinding: "GRPC", protocolVersion },
+    ]),
     capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],

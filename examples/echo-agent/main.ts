@@ -8,7 +8,7 @@ const port = Number(process.env["PORT"] ?? 9999);
 const grpcPort = Number(process.env["GRPC_PORT"] ?? port + 1);
 const agent = await startEchoAgent({ port, grpcPort });
 process.stdout.write(
-  `echo agent (A2A 1.0)\n  agent card  ${agent.urls.card}\n  JSON-RPC    ${agent.urls.jsonrpc}\n  HTTP+JSON   ${agent.urls.rest}\n  gRPC        ${agent.urls.grpc}\n`,
+  `echo agent (A2A 1.0 and 0.3: A2A-Version picks)\n  agent card  ${agent.urls.card}\n  JSON-RPC    ${agent.urls.jsonrpc}\n  HTTP+JSON   ${agent.urls.rest}\n  gRPC        ${agent.urls.grpc}\n`,
 );
 const stop = (signal: string) => {
   process.stdout.write(`${signal}: stopping\n`);

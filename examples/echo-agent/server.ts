@@ -1,7 +1,10 @@
 /**
  * Starts the example agent on 127.0.0.1: one node:http server for the agent
  * card, JSON-RPC (/a2a/jsonrpc) and HTTP+JSON (/a2a/rest), and one HTTP/2
- * server for gRPC. Used by main.ts and by the tests.
+ * server for gRPC. It speaks A2A 1.0 and, through the generated version
+ * bridge, 0.3 at the same URLs: A2A-Version picks the version of each HTTP
+ * call, the package of the gRPC service (lf.a2a.v1 or a2a.v1) that of each
+ * RPC. Used by main.ts and by the tests.
  */
 import { createServer, type Server } from "node:http";
 import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Session } from "node:http2";
@@ -9,9 +12,14 @@ import type { AddressInfo } from "node:net";
 import { toJson } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { nodeHttpListener } from "protoc-gen-a2a/runtime";
-import { createA2AServiceHttpHandler } from "../../generated-samples/v1.0.1/a2a_a2a.js";
+import { createDualVersionHttpHandler } from "protoc-gen-a2a/runtime";
+import { A2AServiceA2a } from "../../generated-samples/v1.0.1/a2a_a2a.js";
+import { A2AServiceA2a as A2AServiceA2a03 } from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import { a2AServiceGrpcRoutes } from "../../generated-samples/v1.0.1/a2a_grpc.js";
+import { a2AServiceGrpcRoutes as a2AServiceGrpcRoutes03 } from "../../generated-samples/v0.3.0/a2a_grpc.js";
 import { AgentCardSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
+import { AgentCardSchema as AgentCardSchema03, type AgentCard as AgentCard03 } from "../../generated-samples/v0.3.0/a2a_pb.js";
+import { a2aCompat, bridgeToOlder } from "../../generated-samples/a2a_compat.js";
 import { echoAgentCard, type AgentUrls } from "./agent-card.js";
 import { createEchoHandler } from "./echo-handler.js";
 
@@ -36,18 +44,37 @@ const listen = (server: Server | Http2Server, port: number) =>
 export async function startEchoAgent(options: AgentOptions = {}): Promise<RunningAgent> {
   let urls: AgentUrls | undefined;
   const handler = createEchoHandler({ extendedCard: () => echoAgentCard(urls!, true) });
-  const common = options.requiredExtensions ? { handler, requiredExtensions: options.requiredExtensions } : { handler };
+  const older = bridgeToOlder(handler);
+  const required = options.requiredExtensions ? { requiredExtensions: options.requiredExtensions } : {};
   const http = createServer(
     nodeHttpListener(
-      createA2AServiceHttpHandler({
-        ...common,
+      createDualVersionHttpHandler({
+        newer: { definition: A2AServiceA2a, handler },
+        older: { definition: A2AServiceA2a03, handler: older },
+        ...required,
         jsonrpcPath: "/a2a/jsonrpc",
         restBasePath: "/a2a/rest",
-        agentCard: () => toJson(AgentCardSchema, echoAgentCard(urls!)),
+        agentCard: (side) => {
+          const card = echoAgentCard(urls!);
+          // A v0.3 client (no A2A-Version) gets the card converted to v0.3: url, preferredTransport, additionalInterfaces.
+          return side === "newer" ? toJson(AgentCardSchema, card) : toJson(AgentCardSchema03, a2aCompat.convert<AgentCard03>(card, "toOlder").message);
+        },
       }),
     ),
   );
-  const grpc = createHttp2Server(connectNodeAdapter({ routes: a2AServiceGrpcRoutes(common), grpc: true, connect: false, grpcWeb: false }));
+  const routes03 = a2AServiceGrpcRoutes03({ handler: older, ...required });
+  const routes10 = a2AServiceGrpcRoutes({ handler, ...required });
+  const grpc = createHttp2Server(
+    connectNodeAdapter({
+      routes: (router) => {
+        routes10(router);
+        routes03(router);
+      },
+      grpc: true,
+      connect: false,
+      grpcWeb: false,
+    }),
+  );
   // HTTP/2 sessions outlive calls; close() ends them so the server can stop.
   const sessions = new Set<ServerHttp2Session>();
   grpc.on("session", (s: ServerHttp2Session) => {

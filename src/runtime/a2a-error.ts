@@ -67,10 +67,13 @@ export function resolveError(def: A2aServiceDefinition, e: unknown): ResolvedErr
     (error.options.code !== undefined ? def.errors.find((x) => x.jsonrpcCode === error.options.code) : undefined);
   const standard = catalog ? undefined : def.standardErrors.find((x) => x.name === error.type || x.code === error.options.code);
   const fallback = def.standardErrors.find((x) => x.code === -32603);
-  const entry = catalog ?? standard ?? fallback;
-  const code = catalog?.jsonrpcCode ?? standard?.code ?? error.options.code ?? -32603;
+  // A code of the server-error range that this version's catalog lacks (a newer error bridged to v0.3) keeps its code.
+  const serverError = !catalog && !standard && error.options.code !== undefined && error.options.code <= -32000 && error.options.code >= -32099;
+  const entry = catalog ?? standard ?? (serverError ? undefined : fallback);
+  const code = catalog?.jsonrpcCode ?? standard?.code ?? (serverError ? error.options.code! : -32603);
   const message = error.message !== error.type ? error.message : (entry?.message ?? error.message);
-  return { code, message, catalog, standard: catalog ? undefined : (standard ?? fallback), error: catalog || standard ? error : new A2AError("InternalError") };
+  const known = catalog || standard || serverError;
+  return { code, message, catalog, standard: catalog ? undefined : (standard ?? (serverError ? undefined : fallback)), error: known ? error : new A2AError("InternalError") };
 }
 
 function errorInfo(r: ResolvedError): Record<string, unknown> | undefined {

@@ -106,6 +106,8 @@ export function createConverter(plan: CompatPlanData, files: readonly DescFile[]
     registry,
     counterpart: (name) => route.get(name)?.target,
     convert<T extends Message>(message: Message, direction: Direction, onLoss?: (loss: Loss) => void) {
+      // Well-known types (google.protobuf.Empty, …) are the same in both versions.
+      if (message.$typeName.startsWith("google.protobuf.")) return { message: message as T, lost: [] };
       const srcDesc = desc(message.$typeName);
       const wantNewer = direction === "toNewer";
       if (srcDesc.typeName.startsWith(plan.newer + ".") === wantNewer) throw new Error(`compat: ${srcDesc.typeName} is already on that side`);

@@ -1,0 +1,90 @@
+/**
+ * Version bridge, server side: an older-version handler (v0.3) on top of a
+ * newer-version handler (v1.0). Each older operation calls the newer
+ * operation it corresponds to (the operation pairs of the compat module);
+ * requests convert to the newer version and responses and stream events back,
+ * with the generated converter. Losses go to `onLoss`; nothing is dropped
+ * silently.
+ *
+ * Requests without a counterpart of their own (v0.3 Create wraps the config:
+ * {parent, config_id, config}) convert through their one field whose type has
+ * the newer request type as counterpart; `parent` and `config_id` then fill
+ * the task and config ids the wrapped config leaves empty (P03:647-654).
+ *
+ * Errors: the handler's A2AError is renamed to the older catalog's error of
+ * the same JSON-RPC code (-32007 is AuthenticatedExtendedCardNotConfiguredError
+ * in v0.3); a code the older catalog lacks (-32008, -32009) travels as a
+ * JSON-RPC server error in the reserved range with its message.
+ */
+import { create, type DescMessage, type DescService, type Message } from "@bufbuild/protobuf";
+import type { A2aHandler, A2aServiceDefinition, HandlerContext, OperationInfo } from "./definition.js";
+import { A2AError } from "./a2a-error.js";
+import type { Converter, Loss } from "./compat-convert.js";
+
+export interface OperationPair {
+  readonly older: string;
+  readonly newer: string;
+}
+
+export interface BridgeOptions<O extends DescService, N extends DescService> {
+  readonly older: A2aServiceDefinition<O>;
+  readonly newer: A2aServiceDefinition<N>;
+  readonly handler: A2aHandler<N>;
+  readonly converter: Converter;
+  readonly operations: readonly OperationPair[];
+  readonly onLoss?: (operation: string, loss: Loss) => void;
+}
+
+export function createBridgeHandler<O extends DescService, N extends DescService>(options: BridgeOptions<O, N>): A2aHandler<O> {
+  const { older, newer, converter } = options;
+  const out: Record<string, unknown> = {};
+  for (const pair of options.operations) {
+    const from = older.byName.get(pair.older);
+    const to = newer.byName.get(pair.newer);
+    if (!from || !to) continue;
+    const target = (options.handler as Record<string, (req: unknown, ctx: HandlerContext) => unknown>)[to.localName];
+    if (typeof target !== "function") continue;
+    const call = (req: Message, ctx: HandlerContext) => target.call(options.handler, toNewerRequest(req, to), ctx);
+    const back = (res: unknown): Message => {
+      const msg = create(to.method.output as DescMessage, res as never);
+      return converter.convert(msg, "toOlder", (l) => options.onLoss?.(pair.older, l)).message;
+    };
+    out[from.localName] = from.streaming
+      ? async function* (req: Message, ctx: HandlerContext) {
+          try {
+            for await (const ev of call(req, ctx) as AsyncIterable<unknown>) yield back(ev);
+          } catch (e) {
+            throw renameError(e);
+          }
+        }
+      : async (req: Message, ctx: HandlerContext) => {
+          try {
+            return back(await call(req, ctx));
+          } catch (e) {
+            throw renameError(e);
+          }
+        };
+  }
+  return out as A2aHandler<O>;
+
+  function toNewerRequest(req: Message, to: OperationInfo): Message {
+    const onLoss = (l: Loss) => options.onLoss?.(to.name, l);
+    if (converter.counterpart(req.$typeName) === to.method.input.typeName) return converter.convert(req, "toNewer", onLoss).message;
+    const r = req as Message & Record<string, unknown>;
+    const inner = Object.values(r).find((v): v is Message => typeof v === "object" && v !== null && "$typeName" in v && converter.counterpart((v as Message).$typeName) === to.method.input.typeName);
+    if (!inner) throw new A2AError("InvalidParamsError", `${req.$typeName} cannot be converted to ${to.method.input.typeName}`);
+    const converted = converter.convert(inner, "toNewer", onLoss).message as Message & Record<string, unknown>;
+    const parent = /^tasks\/([^/]+)$/.exec(String(r["parent"] ?? ""));
+    if (!converted["taskId"] && parent) converted["taskId"] = parent[1];
+    if (!converted["id"] && typeof r["configId"] === "string") converted["id"] = r["configId"];
+    return converted;
+  }
+
+  function renameError(e: unknown): unknown {
+    if (!(e instanceof A2AError)) return e;
+    const code = e.options.code ?? newer.errors.find((x) => x.name === e.type)?.jsonrpcCode ?? newer.standardErrors.find((x) => x.name === e.type)?.code;
+    const same = older.errors.find((x) => x.jsonrpcCode === code) ?? older.standardErrors.find((x) => x.code === code);
+    if (same) return new A2AError(same.name, e.message !== e.type ? e.message : undefined, { ...e.options, ...(code !== undefined ? { code } : {}) });
+    return new A2AError("ServerError", e.message, { ...e.options, ...(code !== undefined ? { code } : {}), httpStatus: newer.errors.find((x) => x.jsonrpcCode === code)?.httpStatus ?? 400 });
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * One HTTP entry point serving two protocol versions at the same URLs, chosen
+ * per call by A2A-Version (spec §3.6.2): absent, empty or 0.x goes to the
+ * older version (an absent header means 0.3); any other value goes to the
+ * newer one, which answers VersionNotSupportedError if it does not speak it.
+ * The agent card follows the same rule, so a v0.3 client that sends no header
+ * gets a card it can read.
+ */
+import type { DescService } from "@bufbuild/protobuf";
+import type { A2aHandler, A2aServiceDefinition } from "./definition.js";
+import { createA2aHttpHandler } from "./http-server.js";
+import type { CoreHandler } from "./server-types.js";
+
+export interface VersionSide<S extends DescService> {
+  readonly definition: A2aServiceDefinition<S>;
+  readonly handler: A2aHandler<S>;
+}
+
+export interface DualVersionOptions<O extends DescService, N extends DescService> {
+  readonly older: VersionSide<O>;
+  readonly newer: VersionSide<N>;
+  readonly jsonrpcPath?: string;
+  readonly restBasePath?: string;
+  /** The card for each side, e.g. the newer card and the same card converted for older clients. */
+  readonly agentCard?: (side: "older" | "newer", headers: Headers) => unknown;
+  readonly requiredExtensions?: readonly string[];
+  readonly maxBodyBytes?: number;
+}
+
+export function createDualVersionHttpHandler<O extends DescService, N extends DescService>(options: DualVersionOptions<O, N>): CoreHandler {
+  const common = {
+    ...(options.jsonrpcPath !== undefined ? { jsonrpcPath: options.jsonrpcPath } : {}),
+    ...(options.restBasePath !== undefined ? { restBasePath: options.restBasePath } : {}),
+    ...(options.requiredExtensions ? { requiredExtensions: options.requiredExtensions } : {}),
+    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+  };
+  const card = options.agentCard;
+  const older = createA2aHttpHandler({ ...common, ...options.older, ...(card ? { agentCard: (h: Headers) => card("older", h) } : {}) });
+  const newer = createA2aHttpHandler({ ...common, ...options.newer, ...(card ? { agentCard: (h: Headers) => card("newer", h) } : {}) });
+  const header = options.newer.definition.headers.versionHeader ?? "A2A-Version";
+  return (req) => {
+    const v = (req.header(header) ?? "").trim();
+    return (v === "" || /^0\./.test(v) ? older : newer)(req);
+  };
+}
