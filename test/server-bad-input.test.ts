@@ -33,7 +33,8 @@ let protoNamesBefore: string[];
 beforeAll(async () => {
   protoKeysBefore = Object.keys(Object.prototype);
   protoNamesBefore = Object.getOwnPropertyNames(Object.prototype).sort();
-  [agent, extAgent] = await Promise.all([startEchoAgent(), startEchoAgent({ requiredExtensions: [EXT_A] })]);
+  // 1.0 only: the version cases expect calls without A2A-Version to be refused (the default agent also speaks 0.3).
+  [agent, extAgent] = await Promise.all([startEchoAgent({ only10: true }), startEchoAgent({ only10: true, requiredExtensions: [EXT_A] })]);
 });
 afterAll(async () => {
   await Promise.all([agent?.close(), extAgent?.close()]);

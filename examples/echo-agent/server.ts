@@ -13,7 +13,7 @@ import { toJson } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { nodeHttpListener } from "protoc-gen-a2a/runtime";
 import { createDualVersionHttpHandler } from "protoc-gen-a2a/runtime";
-import { A2AServiceA2a } from "../../generated-samples/v1.0.1/a2a_a2a.js";
+import { A2AServiceA2a, createA2AServiceHttpHandler } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { A2AServiceA2a as A2AServiceA2a03 } from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import { a2AServiceGrpcRoutes } from "../../generated-samples/v1.0.1/a2a_grpc.js";
 import { a2AServiceGrpcRoutes as a2AServiceGrpcRoutes03 } from "../../generated-samples/v0.3.0/a2a_grpc.js";
@@ -33,6 +33,8 @@ export interface AgentOptions {
   readonly grpcPort?: number;
   /** Extension URIs clients must declare. */
   readonly requiredExtensions?: readonly string[];
+  /** Serve A2A 1.0 only (no bridge): calls without A2A-Version then get VersionNotSupportedError. */
+  readonly only10?: boolean;
 }
 
 const listen = (server: Server | Http2Server, port: number) =>
@@ -48,7 +50,9 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
   const required = options.requiredExtensions ? { requiredExtensions: options.requiredExtensions } : {};
   const http = createServer(
     nodeHttpListener(
-      createDualVersionHttpHandler({
+      (options.only10
+        ? createA2AServiceHttpHandler({ handler, ...required, jsonrpcPath: "/a2a/jsonrpc", restBasePath: "/a2a/rest", agentCard: () => toJson(AgentCardSchema, echoAgentCard(urls!)) })
+        : createDualVersionHttpHandler({
         newer: { definition: A2AServiceA2a, handler },
         older: { definition: A2AServiceA2a03, handler: older },
         ...required,
@@ -59,7 +63,7 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
           // A v0.3 client (no A2A-Version) gets the card converted to v0.3: url, preferredTransport, additionalInterfaces.
           return side === "newer" ? toJson(AgentCardSchema, card) : toJson(AgentCardSchema03, a2aCompat.convert<AgentCard03>(card, "toOlder").message);
         },
-      }),
+      })),
     ),
   );
   const routes03 = a2AServiceGrpcRoutes03({ handler: older, ...required });
@@ -68,7 +72,7 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
     connectNodeAdapter({
       routes: (router) => {
         routes10(router);
-        routes03(router);
+        if (!options.only10) routes03(router);
       },
       grpc: true,
       connect: false,
