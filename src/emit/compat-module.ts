@@ -27,6 +27,8 @@ export function emitCompatModule(
   const newerHandler = f.import("A2AServiceHandler", a2aModule(newerFile), true);
   const olderHandler = f.import("A2AServiceHandler", a2aModule(olderFile), true);
   const newerDef = f.import("A2AServiceA2a", a2aModule(newerFile));
+  const newerClient = f.import("A2AServiceClient", a2aModule(newerFile), true);
+  const olderClient = f.import("A2AServiceClient", a2aModule(olderFile), true);
   const olderDef = f.import("A2AServiceA2a", a2aModule(olderFile));
   const converterType = f.import("Converter", runtimeModule, true);
   const data = JSON.stringify({ newer: plan.newer, older: plan.older, pairs: plan.pairs.map(({ v10, v03, toV03, toV10 }) => ({ v10, v03, toV03, toV10 })) }, null, 2);
@@ -35,6 +37,7 @@ export function emitCompatModule(
     f.print(f.export("declare const", "a2aCompat"), ": ", converterType, ";");
     f.print(f.export("declare const", "a2aOperationPairs"), ": readonly ", f.import("OperationPair", runtimeModule, true), "[];");
     f.print(f.export("declare function", "bridgeToOlder"), "(handler: ", newerHandler, ", onLoss?: (operation: string, loss: ", f.import("Loss", runtimeModule, true), ") => void): ", olderHandler, ";");
+    f.print(f.export("declare function", "clientForOlder"), "(client: ", olderClient, ", onLoss?: (operation: string, loss: ", f.import("Loss", runtimeModule, true), ") => void): ", newerClient, ";");
     return;
   }
   const typed = target === "ts";
@@ -61,5 +64,11 @@ export function emitCompatModule(
   const sig = typed ? ["handler: ", newerHandler, ", onLoss?: (operation: string, loss: ", lossType, ") => void): ", olderHandler] : ["handler, onLoss) "];
   f.print(f.export("function", "bridgeToOlder"), "(", ...sig, typed ? " {" : "{");
   f.print("  return ", f.import("createBridgeHandler", runtimeModule), "({ older: ", olderDef, ", newer: ", newerDef, ", handler, converter: a2aCompat, operations: a2aOperationPairs, ...(onLoss ? { onLoss } : {}) });");
+  f.print("}");
+  f.print();
+  f.print(f.jsDoc(`A ${plan.newer} client over a ${plan.older} client: call an older agent with newer types. Operations the older version lacks fail with UnsupportedOperationError.`));
+  const csig = typed ? ["client: ", olderClient, ", onLoss?: (operation: string, loss: ", lossType, ") => void): ", newerClient] : ["client, onLoss) "];
+  f.print(f.export("function", "clientForOlder"), "(", ...csig, typed ? " {" : "{");
+  f.print("  return ", f.import("createClientBridge", runtimeModule), "({ older: ", olderDef, ", newer: ", newerDef, ", client, converter: a2aCompat, operations: a2aOperationPairs, ...(onLoss ? { onLoss } : {}) });");
   f.print("}");
 }

@@ -17,7 +17,7 @@
  * JSON-RPC server error in the reserved range with its message.
  */
 import { create, type DescMessage, type DescService, type Message } from "@bufbuild/protobuf";
-import type { A2aHandler, A2aServiceDefinition, HandlerContext, OperationInfo } from "./definition.js";
+import type { A2aClient, A2aHandler, A2aServiceDefinition, HandlerContext, OperationInfo } from "./definition.js";
 import { A2AError } from "./a2a-error.js";
 import type { Converter, Loss } from "./compat-convert.js";
 
@@ -86,5 +86,53 @@ export function createBridgeHandler<O extends DescService, N extends DescService
     const same = older.errors.find((x) => x.jsonrpcCode === code) ?? older.standardErrors.find((x) => x.code === code);
     if (same) return new A2AError(same.name, e.message !== e.type ? e.message : undefined, { ...e.options, ...(code !== undefined ? { code } : {}) });
     return new A2AError("ServerError", e.message, { ...e.options, ...(code !== undefined ? { code } : {}), httpStatus: newer.errors.find((x) => x.jsonrpcCode === code)?.httpStatus ?? 400 });
+  }
+}
+
+/**
+ * Version bridge, client side: a newer-version client (v1.0 types) over an
+ * older-version client (v0.3 peer). Requests convert to the older version and
+ * responses back. An operation the older version lacks (ListTasks) fails with
+ * UnsupportedOperationError before anything is sent. The v1.0 Create request
+ * becomes the v0.3 {parent, config_id, config} wrapper.
+ */
+export function createClientBridge<O extends DescService, N extends DescService>(options: {
+  readonly older: A2aServiceDefinition<O>;
+  readonly newer: A2aServiceDefinition<N>;
+  readonly client: A2aClient<O>;
+  readonly converter: Converter;
+  readonly operations: readonly OperationPair[];
+  readonly onLoss?: (operation: string, loss: Loss) => void;
+}): A2aClient<N> {
+  const { older, newer, converter } = options;
+  const out: Record<string, unknown> = {};
+  for (const to of newer.operations) {
+    const pair = options.operations.find((p) => p.newer === to.name);
+    const from = pair && older.byName.get(pair.older);
+    if (!from) {
+      out[to.localName] = () => {
+        throw new A2AError("UnsupportedOperationError", `${to.name} does not exist in protocol ${older.protocolVersion}`);
+      };
+      continue;
+    }
+    const call = (options.client as Record<string, (req: unknown, opts: unknown) => unknown>)[from.localName]!.bind(options.client);
+    const onLoss = (l: Loss) => options.onLoss?.(to.name, l);
+    const request = (init: unknown): Message => toOlderRequest(create(to.method.input as DescMessage, init as never), from, onLoss);
+    const back = (m: unknown): Message => converter.convert(m as Message, "toNewer", onLoss).message;
+    out[to.localName] = to.streaming
+      ? async function* (init: unknown, opts: unknown) {
+          for await (const ev of call(request(init), opts) as AsyncIterable<unknown>) yield back(ev);
+        }
+      : async (init: unknown, opts: unknown) => back(await call(request(init), opts));
+  }
+  return out as A2aClient<N>;
+
+  function toOlderRequest(req: Message, from: OperationInfo, onLoss: (l: Loss) => void): Message {
+    if (converter.counterpart(req.$typeName) === from.method.input.typeName) return converter.convert(req, "toOlder", onLoss).message;
+    const field = from.method.input.fields.find((f) => f.fieldKind === "message" && converter.counterpart(f.message.typeName) === req.$typeName);
+    if (!field) throw new A2AError("InvalidParamsError", `${req.$typeName} cannot be converted to ${from.method.input.typeName}`);
+    const inner = converter.convert(req, "toOlder", onLoss).message;
+    const r = req as Message & Record<string, unknown>;
+    return create(from.method.input as DescMessage, { [field.localName]: inner, parent: `tasks/${String(r["taskId"] ?? "")}`, configId: r["id"] } as never);
   }
 }

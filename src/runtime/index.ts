@@ -31,5 +31,5 @@ export { encodeSseEvent, decodeSse } from "./sse.js";
 export { cardInterfaces, selectInterface, type Binding, type CardInterface } from "./select-interface.js";
 export { createClientForCard, NoUsableInterfaceError, type ClientForCardOptions } from "./client-for-card.js";
 export { createConverter, type CompatPlanData, type Converter, type Direction, type Loss, type PlanStep } from "./compat-convert.js";
-export { createBridgeHandler, type BridgeOptions, type OperationPair } from "./bridge.js";
+export { createBridgeHandler, createClientBridge, type BridgeOptions, type OperationPair } from "./bridge.js";
 export { createDualVersionHttpHandler, type DualVersionOptions, type VersionSide } from "./dual-version.js";
