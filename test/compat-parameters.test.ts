@@ -1,0 +1,114 @@
+/**
+ * The reference's "Parameters that changed" table (seeds/, section 4), row by
+ * row: a v0.3 JSON-RPC call (a2a.json params) sent to the dual-version server
+ * reaches the v1.0 handler as the v1.0 request the row describes. And what a
+ * v0.3 caller sees for ListTasks, which v0.3 does not have, in each binding.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createDualVersionHttpHandler, nodeHttpListener } from "protoc-gen-a2a/runtime";
+import { bridgeToOlder } from "../generated-samples/a2a_compat.js";
+import { A2AServiceA2a, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
+import { A2AServiceA2a as A2AServiceA2a03 } from "../generated-samples/v0.3.0/a2a_a2a.js";
+import { createEchoHandler } from "../examples/echo-agent/echo-handler.js";
+import { startEchoAgent, type RunningAgent } from "../examples/echo-agent/server.js";
+import { A2AService as A2AService10 } from "../generated-samples/v1.0.1/a2a_pb.js";
+
+/** Every request the v1.0 handler receives, by method. */
+const seen: Record<string, unknown> = {};
+let server: Server;
+let url: string;
+let taskId: string;
+
+beforeAll(async () => {
+  const echo = createEchoHandler();
+  const spy = new Proxy(echo, {
+    get(target, key: string) {
+      const fn = (target as unknown as Record<string, unknown>)[key];
+      if (typeof fn !== "function") return fn;
+      return (req: unknown, ctx: unknown) => {
+        seen[key] = req;
+        return (fn as (r: unknown, c: unknown) => unknown).call(target, req, ctx);
+      };
+    },
+  }) as A2AServiceHandler;
+  server = createServer(
+    nodeHttpListener(createDualVersionHttpHandler({ newer: { definition: A2AServiceA2a, handler: spy }, older: { definition: A2AServiceA2a03, handler: bridgeToOlder(spy) }, jsonrpcPath: "/rpc" })),
+  );
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`;
+  const sent = await call("message/send", { message: { kind: "message", messageId: "m", role: "user", parts: [{ kind: "text", text: "x" }] }, configuration: { blocking: true } });
+  taskId = sent.result.id;
+  await call("tasks/pushNotificationConfig/set", { taskId, pushNotificationConfig: { id: "cfg-1", url: "http://127.0.0.1:9/h" } });
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+/** A v0.3 JSON-RPC call: a2a.json params, no A2A-Version header. */
+async function call(method: string, params: unknown) {
+  const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  return r.json();
+}
+
+describe("Parameters that changed (v0.3 a2a.json params → v1.0 request)", () => {
+  it("GetTask: id, historyLength kept; metadata has no field to carry it", async () => {
+    await call("tasks/get", { id: taskId, historyLength: 2, metadata: { m: 1 } });
+    expect(seen["getTask"]).toMatchObject({ id: taskId, historyLength: 2 });
+    expect(seen["getTask"]).not.toHaveProperty("metadata");
+  });
+  it("SubscribeToTask: id kept; metadata has no field", async () => {
+    await call("tasks/resubscribe", { id: taskId, metadata: { m: 1 } }).catch(() => undefined);
+    expect(seen["subscribeToTask"]).toMatchObject({ id: taskId });
+    expect(seen["subscribeToTask"]).not.toHaveProperty("metadata");
+  });
+  it("CancelTask: id kept (metadata has no field in the v0.3 proto either)", async () => {
+    await call("tasks/cancel", { id: taskId });
+    expect(seen["cancelTask"]).toMatchObject({ id: taskId });
+  });
+  it("CreateTaskPushNotificationConfig: the pushNotificationConfig wrapper is gone", async () => {
+    expect(seen["createTaskPushNotificationConfig"]).toMatchObject({ taskId, id: "cfg-1", url: "http://127.0.0.1:9/h" });
+  });
+  it("GetTaskPushNotificationConfig: v0.3 id (the task) becomes taskId; pushNotificationConfigId becomes id", async () => {
+    const r = await call("tasks/pushNotificationConfig/get", { id: taskId, pushNotificationConfigId: "cfg-1" });
+    expect(seen["getTaskPushNotificationConfig"]).toMatchObject({ taskId, id: "cfg-1" });
+    expect(r.result).toMatchObject({ taskId, pushNotificationConfig: { id: "cfg-1" } });
+  });
+  it("ListTaskPushNotificationConfigs: id becomes taskId; the list result is a bare array in v0.3", async () => {
+    const r = await call("tasks/pushNotificationConfig/list", { id: taskId });
+    expect(seen["listTaskPushNotificationConfigs"]).toMatchObject({ taskId });
+    expect(Array.isArray(r.result)).toBe(true);
+  });
+  it("DeleteTaskPushNotificationConfig: the same id change as get; result null", async () => {
+    const r = await call("tasks/pushNotificationConfig/delete", { id: taskId, pushNotificationConfigId: "cfg-1" });
+    expect(seen["deleteTaskPushNotificationConfig"]).toMatchObject({ taskId, id: "cfg-1" });
+    expect(r.result).toBeNull();
+  });
+});
+
+describe("ListTasks, which v0.3 does not have: what a v0.3 caller sees", () => {
+  let agent: RunningAgent;
+  beforeAll(async () => {
+    agent = await startEchoAgent();
+  });
+  afterAll(() => agent.close());
+
+  it("JSON-RPC: tasks/list is MethodNotFoundError (-32601)", async () => {
+    const r = await fetch(agent.urls.jsonrpc, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/list", params: {} }) });
+    expect((await r.json()).error.code).toBe(-32601);
+  });
+  it("HTTP+JSON: GET /v1/tasks is a bare 404", async () => {
+    const r = await fetch(`${agent.urls.rest}/v1/tasks`);
+    expect(r.status).toBe(404);
+    expect(await r.text()).toBe("");
+  });
+  it("gRPC: /a2a.v1.A2AService/ListTasks is UNIMPLEMENTED", async () => {
+    const transport = createGrpcTransport({ baseUrl: `http://${agent.urls.grpc}` });
+    // The v1.0 ListTasks method, addressed to the v0.3 service path.
+    const method = { ...A2AService10.method.listTasks, parent: { ...A2AService10, typeName: "a2a.v1.A2AService" } };
+    const e = await transport.unary(method as never, undefined, undefined, undefined, {} as never).then(() => undefined, (x: unknown) => x);
+    expect(e).toBeInstanceOf(ConnectError);
+    expect((e as ConnectError).code).toBe(Code.Unimplemented);
+  });
+});
