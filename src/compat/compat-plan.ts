@@ -30,6 +30,8 @@ export interface PlanPair {
   readonly toV03: readonly PlanStep[];
   readonly toV10: readonly PlanStep[];
   readonly entry: string | undefined;
+  readonly source: string | undefined;
+  readonly decision: string | undefined;
 }
 
 export interface CompatPlan {
@@ -83,6 +85,8 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
       toV03: steps(src10, src03, explicit?.toV03 ?? {}, pairOf, `${place} (toV03)`),
       toV10: steps(src03, src10, explicit?.toV10 ?? {}, reverse, `${place} (toV10)`),
       entry: explicit?.entry,
+      source: explicit?.source,
+      decision: explicit?.decision,
     });
   }
   return { newer: newer.package, older, pairs, unpaired: compat.unpaired };

@@ -37,6 +37,7 @@ export function emitCompatModule(
     f.print(f.export("declare const", "a2aCompat"), ": ", converterType, ";");
     f.print(f.export("declare const", "a2aOperationPairs"), ": readonly ", f.import("OperationPair", runtimeModule, true), "[];");
     f.print(f.export("declare function", "bridgeToOlder"), "(handler: ", newerHandler, ", onLoss?: (operation: string, loss: ", f.import("Loss", runtimeModule, true), ") => void): ", olderHandler, ";");
+    f.print(f.export("declare const", "a2aOperations"), ": ", f.import("OperationCorrespondence", runtimeModule, true), ";");
     f.print(f.export("declare function", "clientForOlder"), "(client: ", olderClient, ", onLoss?: (operation: string, loss: ", f.import("Loss", runtimeModule, true), ") => void): ", newerClient, ";");
     return;
   }
@@ -58,6 +59,9 @@ export function emitCompatModule(
   f.print();
   f.print(f.jsDoc(`Each ${plan.older} operation and the ${plan.newer} operation it corresponds to.`));
   f.print(f.export("const", "a2aOperationPairs"), ...(typed ? [": readonly ", f.import("OperationPair", runtimeModule, true), "[]"] : []), ` = ${JSON.stringify(operations, null, 2)};`);
+  f.print();
+  f.print(f.jsDoc(`Each operation's names in both versions and every binding: JSON-RPC methods, routes, gRPC paths.`));
+  f.print(f.export("const", "a2aOperations"), ...(typed ? [": ", f.import("OperationCorrespondence", runtimeModule, true)] : []), " = ", f.import("operationCorrespondence", runtimeModule), "(", olderDef, ", ", newerDef, ", a2aOperationPairs);");
   f.print();
   f.print(f.jsDoc(`Serves ${plan.older} clients with a ${plan.newer} handler (a version bridge).`));
   const lossType = f.import("Loss", runtimeModule, true);

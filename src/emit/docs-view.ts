@@ -219,6 +219,13 @@ export function compatView(plan: CompatPlan) {
     newer: code(plan.newer),
     older: code(plan.older),
     unpaired: [...Object.entries(plan.unpaired.v10), ...Object.entries(plan.unpaired.v03)].map(([name, reason]) => ({ name: code(name), reason })),
-    pairs: plan.pairs.map((p) => ({ v10: code(p.v10), v03: code(p.v03), entry: p.entry ?? null, rows: [...rows(p.toV03, "→ v0.3"), ...rows(p.toV10, "→ v1.0")] })),
+    pairs: plan.pairs.map((p) => ({
+      v10: code(p.v10),
+      v03: code(p.v03),
+      entry: p.entry ?? null,
+      source: p.source ?? null,
+      decision: p.decision ?? null,
+      rows: [...rows(p.toV03, "→ v0.3"), ...rows(p.toV10, "→ v1.0")],
+    })),
   };
 }

@@ -99,8 +99,10 @@ export interface CompatPair {
   /** Source field (proto name) → rule, per direction. Fields not listed map by name. */
   readonly toV03: Readonly<Record<string, CompatRule>>;
   readonly toV10: Readonly<Record<string, CompatRule>>;
-  /** Override entry that declared the pair, if any (else paired by name). */
+  /** Override entry that declared the pair, if any (else paired by name), with its source and decision. */
   readonly entry: string | undefined;
+  readonly source?: string;
+  readonly decision?: string;
 }
 
 export interface CompatModel {

@@ -117,7 +117,15 @@ function applyCompat(model: ApiModel, entry: OverrideEntry, name: string, proble
       return;
     }
     const v = entry.value as { counterpart?: string; toV03?: Record<string, CompatRule>; toV10?: Record<string, CompatRule> };
-    compat.explicit.set(fullName, { v10: fullName, v03: v.counterpart, toV03: v.toV03 ?? {}, toV10: v.toV10 ?? {}, entry: `${entry.file}:${entry.line}: entry "${entry.id}"` });
+    compat.explicit.set(fullName, {
+      v10: fullName,
+      v03: v.counterpart,
+      toV03: v.toV03 ?? {},
+      toV10: v.toV10 ?? {},
+      entry: `${entry.file}:${entry.line}: entry "${entry.id}"`,
+      source: `${entry.source.document}, ${entry.source.section}`,
+      decision: entry.decision,
+    });
     summary = `${fullName} ↔ ${v.counterpart ?? "same name"}: ${Object.keys(v.toV03 ?? {}).length + Object.keys(v.toV10 ?? {}).length} field rules`;
   }
   model.overrides.push({ file: entry.file, id: entry.id, target: entry.target, summary, source: entry.source, decision: entry.decision });

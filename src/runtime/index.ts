@@ -33,3 +33,4 @@ export { createClientForCard, NoUsableInterfaceError, type ClientForCardOptions 
 export { createConverter, type CompatPlanData, type Converter, type Direction, type Loss, type PlanStep } from "./compat-convert.js";
 export { createBridgeHandler, createClientBridge, type BridgeOptions, type OperationPair } from "./bridge.js";
 export { createDualVersionHttpHandler, type DualVersionOptions, type VersionSide } from "./dual-version.js";
+export { operationCorrespondence, type OperationCorrespondence, type OperationNames } from "./operation-map.js";
