@@ -549,28 +549,22 @@ describe("v1.0 Task with 10 artifacts ↔ v0.3 Task", () => {
     const a2aJs = (theirs.envelope as Obj)["result"];
     dump("edge", { ours, a2aJs });
     expect(diff(ours.json, a2aJs)).toEqual([
-      // DIFFERENCE (ROLE_UNSPECIFIED). J03 Message.role is "agent" | "user" only (l.1648; FACTS C.2). Ours writes
-      // the proto name through (the dialect's enums table has no entry for 0), which no v0.3 reader accepts;
-      // a2a-js writes "agent" (server/index.js:743-745). Who is right: J03 → a2a-js (its value is a guess, but valid).
-      { path: "role", ours: "ROLE_UNSPECIFIED", a2aJs: "agent" },
+      // AGREEMENT (ROLE_UNSPECIFIED): J03 Message.role is "agent" | "user" only (l.1648; FACTS C.2); both write
+      // "agent" (ours: the dialect's enums table, override jsonrpc-dialect; a2a-js: server/index.js:743-745).
       // DIFFERENCE (part metadata), J03 PartBase.metadata (l.1843) → a2a-js; ours drops and reports (P03 has none).
       { path: "parts[0].metadata", ours: ABSENT, a2aJs: { lang: "en" } },
       // DIFFERENCE (non-object data). J03 DataPart.data is an object (l.694); P10 data is any Value (FACTS C.3).
-      // a2a-js wraps it as {value: X} with metadata.data_part_compat = true and unwraps it on the way back
-      // (server/index.js:748-868; FACTS G.4 ✅). Ours drops the value, reports the Loss, and writes an empty
-      // part `{}` with no `kind`, which matches none of J03's Part arms. Who is right: J03 → a2a-js.
-      { path: "parts[1].kind", ours: ABSENT, a2aJs: "data" },
-      { path: "parts[1].data", ours: ABSENT, a2aJs: { value: [1, 2] } },
+      // Both wrap the value as {value: X} (a2a-js: server/index.js:748-868; FACTS G.4 ✅). a2a-js also marks the
+      // part with metadata.data_part_compat = true to unwrap it on the way back; P03 Part has no metadata, so ours
+      // reports the wrap as a Loss instead. Both are valid J03.
       { path: "parts[1].metadata", ours: ABSENT, a2aJs: { data_part_compat: true } },
-      { path: "parts[2].kind", ours: ABSENT, a2aJs: "data" },
-      { path: "parts[2].data", ours: ABSENT, a2aJs: { value: "plain" } },
       { path: "parts[2].metadata", ours: ABSENT, a2aJs: { data_part_compat: true } },
       // DIFFERENCE (referenceTaskIds), J03 Message.referenceTaskIds (l.1641) → a2a-js; ours drops and reports.
       { path: "referenceTaskIds", ours: ABSENT, a2aJs: ["task-0"] },
     ]);
     // AGREEMENT: mediaType/filename on a text part, and mediaType on a data part, are dropped by both (J03 TextPart
     // l.2518 and DataPart l.694 have no such fields; FACTS G.4 ⚠️). Ours reports them; a2a-js is silent.
-    expect((ours.json as Obj)["parts"]).toEqual([{ kind: "text", text: "t" }, {}, {}, { kind: "data", data: { a: 1 } }]);
+    expect((ours.json as Obj)["parts"]).toEqual([{ kind: "text", text: "t" }, { kind: "data", data: { value: [1, 2] } }, { kind: "data", data: { value: "plain" } }, { kind: "data", data: { a: 1 } }]);
     expect(ours.lost).toEqual(["parts[0].metadata", "parts[0].filename", "parts[0].media_type", "parts[1].data", "parts[2].data", "parts[3].media_type", "reference_task_ids"]);
   });
 });
@@ -585,11 +579,8 @@ describe("stream events", () => {
     const theirs = await a2aJsServer("message/stream", sendParams(undefined, undefined), undefined, [protoJsonToJs(v10.StreamResponseSchema, event)]);
     const a2aJs = (theirs.envelope as Obj[])[0]!["result"];
     const expected: Diff[] = [];
-    // DIFFERENCE (UNSPECIFIED). J03 TaskStatus.state is required (l.2455) and "unknown" is its spelling of 0
-    // (FACTS C.6). a2a-js writes "unknown" (server/index.js:735). Ours omits `state`: ProtoJSON drops the
-    // default enum value and the dialect's alwaysEmit has no entry for TaskStatus.state
-    // (generated-samples/v0.3.0/a2a_a2a.ts jsonrpcDialect.alwaysEmit). Who is right: J03 → a2a-js.
-    if (state === 0) expected.push({ path: "status.state", ours: ABSENT, a2aJs: "unknown" });
+    // AGREEMENT (UNSPECIFIED): J03 TaskStatus.state is required (l.2455) and "unknown" is its spelling of 0
+    // (FACTS C.6); both write "unknown" (ours: alwaysEmit TaskStatus.state in the dialect table).
     // DIFFERENCE (final at input-required). v0.3 sends final:true at a terminal state OR input-required and then
     // closes the stream (SA03:19; S03 §9.3-9.4 l.1472-1478; P03:41, 690-698 "interrupted or terminal"; FACTS C.8).
     // Ours: COMPLETED, CANCELED, FAILED, REJECTED, INPUT_REQUIRED (compat-transforms.ts finalFromState).
@@ -602,7 +593,7 @@ describe("stream events", () => {
       kind: "status-update",
       taskId: "task-1",
       contextId: "ctx-1",
-      status: { ...(state === 0 ? {} : { state: j03[state] }), timestamp: "2025-06-01T12:00:00.123Z" },
+      status: { state: j03[state], timestamp: "2025-06-01T12:00:00.123Z" },
       final: [3, 4, 5, 6, 7].includes(state),
     });
     expect(ours.lost).toEqual([]);

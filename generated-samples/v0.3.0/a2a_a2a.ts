@@ -60,7 +60,8 @@ export const A2AServiceA2a: A2aServiceDefinition<typeof A2AService> = defineA2aS
       "TASK_STATE_REJECTED": "rejected",
       "TASK_STATE_AUTH_REQUIRED": "auth-required",
       "ROLE_USER": "user",
-      "ROLE_AGENT": "agent"
+      "ROLE_AGENT": "agent",
+      "ROLE_UNSPECIFIED": "agent"
     },
     "kinds": {
       "a2a.v1.Message": "message",
@@ -165,6 +166,9 @@ export const A2AServiceA2a: A2aServiceDefinition<typeof A2AService> = defineA2aS
       ],
       "a2a.v1.SendMessageConfiguration": [
         "blocking"
+      ],
+      "a2a.v1.TaskStatus": [
+        "state"
       ]
     },
     "nullResults": [

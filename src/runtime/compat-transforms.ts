@@ -69,7 +69,11 @@ const transforms: Record<string, Transform> = {
         // The newer data is a google.protobuf.Value message; the older one a Struct, held as a JSON object.
         const v = toJson(ValueSchema, c.value as never);
         if (v !== null && typeof v === "object" && !Array.isArray(v)) put(ctx, "data", sub(ctx, "DataPart", { data: v }));
-        else ctx.lose("data", "a v0.3 data part holds an object; this value is not one");
+        else {
+          // v0.3 data is an object: keep the value under "value" (as @a2a-js/sdk does) and say so.
+          put(ctx, "data", sub(ctx, "DataPart", { data: { value: v } }));
+          ctx.lose("data", "a v0.3 data part holds an object; this value was wrapped as {value: …}");
+        }
         if (mediaType) ctx.lose("media_type", "a v0.3 data part has no media type");
       }
       return;

@@ -40,7 +40,9 @@ export function dialectCodec(d: JsonRpcDialect): DialectCodec {
 }
 
 export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
-  const enumBack = new Map(Object.entries(d.enums).map(([k, v]) => [v, k]));
+  // When two proto values share a spelling (ROLE_UNSPECIFIED and ROLE_AGENT are both "agent"), the first listed is read back.
+  const enumBack = new Map<string, string>();
+  for (const [k, v] of Object.entries(d.enums)) if (!enumBack.has(v)) enumBack.set(v, k);
   const kindOf = new Map(Object.entries(d.kinds));
   const resource = (m: DescMessage, f: DescField) => d.resourceNames.find((r) => r.message === m.typeName && r.field === f.name);
   const keyOf = (m: DescMessage, f: DescField) => d.renames[`${m.typeName}.${f.name}`] ?? f.jsonName;
