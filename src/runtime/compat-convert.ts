@@ -38,6 +38,22 @@ export interface Converter {
   readonly registry: Registry;
 }
 
+interface CompiledStep {
+  readonly step: PlanStep;
+  readonly f: DescField;
+  /** Target field, for copy and message steps. */
+  readonly t: DescField | undefined;
+  /** Enums on both sides whose values are mapped by name, for copy steps. */
+  readonly enums: readonly [DescEnum, DescEnum] | undefined;
+}
+
+interface CompiledRoute {
+  readonly outDesc: DescMessage;
+  readonly fieldSteps: readonly CompiledStep[];
+  readonly transforms: readonly string[];
+  readonly toNewer: boolean;
+}
+
 export function createConverter(plan: CompatPlanData, files: readonly DescFile[]): Converter {
   const registry = createRegistry(...files);
   const route = new Map<string, { target: string; steps: readonly PlanStep[] }>();
@@ -50,56 +66,73 @@ export function createConverter(plan: CompatPlanData, files: readonly DescFile[]
     if (!d) throw new Error(`compat: no message ${name} in the registry`);
     return d;
   };
-
-  function convertMessage(src: Message, srcDesc: DescMessage, path: string, lost: Loss[]): Message {
+  // Each route resolved to descriptors once, on first use.
+  const compiled = new Map<string, CompiledRoute>();
+  const compile = (srcDesc: DescMessage): CompiledRoute => {
+    let c = compiled.get(srcDesc.typeName);
+    if (c) return c;
     const r = route.get(srcDesc.typeName);
     if (!r) throw new Error(`compat: ${srcDesc.typeName} has no counterpart`);
     const outDesc = desc(r.target);
-    const out = create(outDesc) as Message & Record<string, unknown>;
-    const ran = new Set<string>();
-    const ctx: TransformContext = {
-      src: src as Message & Record<string, unknown>,
-      srcDesc,
-      out,
-      outDesc,
-      toNewer: srcDesc.typeName.startsWith(plan.newer + ".") ? false : true,
-      path,
-      lose: (field, reason) => lost.push({ path: join(path, field), reason }),
-      convert: (m, at) => convertMessage(m, (registry.getMessage(m.$typeName) ?? desc(m.$typeName)), join(path, at), lost),
-      newer: plan.newer,
-      older: plan.older,
-    };
-    // Fields first, then transforms, which may complete what the fields filled (e.g. card capabilities).
+    const fieldSteps: CompiledStep[] = [];
+    const transforms: string[] = [];
     for (const step of r.steps) {
+      if (step.op === "transform") {
+        if (!transforms.includes(step.transform)) transforms.push(step.transform);
+        continue;
+      }
       const f = srcDesc.fields.find((x) => x.name === step.from)!;
-      if (step.op === "transform") continue;
+      const t = step.op === "copy" || step.op === "message" ? outDesc.fields.find((x) => x.name === step.to)! : undefined;
+      const ef = enumOf(f);
+      const et = t && enumOf(t);
+      fieldSteps.push({ step, f, t, enums: ef && et ? [ef, et] : undefined });
+    }
+    c = { outDesc, fieldSteps, transforms, toNewer: !srcDesc.typeName.startsWith(plan.newer + ".") };
+    compiled.set(srcDesc.typeName, c);
+    return c;
+  };
+
+  function convertMessage(src: Message, srcDesc: DescMessage, path: string, lost: Loss[]): Message {
+    const c = compile(srcDesc);
+    const out = create(c.outDesc) as Message & Record<string, unknown>;
+    for (const { step, f, t, enums } of c.fieldSteps) {
       if (!isFieldSet(src, f)) continue;
       if (step.op === "moved") continue;
       if (step.op === "lossy") {
-        ctx.lose(f.name, step.reason);
+        lost.push({ path: join(path, f.name), reason: step.reason });
         continue;
       }
-      const t = outDesc.fields.find((x) => x.name === step.to)!;
-      setField(out, t, convertValue(readField(src, f), f, t, join(path, f.name), lost));
+      setField(out, t!, convertValue(readField(src, f), f, enums, path, lost));
     }
-    for (const step of r.steps) {
-      if (step.op !== "transform" || ran.has(step.transform)) continue;
-      ran.add(step.transform);
-      compatTransform(step.transform)(ctx);
+    if (c.transforms.length > 0) {
+      // Fields first, then transforms, which may complete what the fields filled (e.g. card capabilities).
+      const ctx: TransformContext = {
+        src: src as Message & Record<string, unknown>,
+        srcDesc,
+        out,
+        outDesc: c.outDesc,
+        toNewer: c.toNewer,
+        path,
+        lose: (field, reason) => lost.push({ path: join(path, field), reason }),
+        convert: (m, at) => convertMessage(m, desc(m.$typeName), join(path, at), lost),
+        newer: plan.newer,
+        older: plan.older,
+      };
+      for (const name of c.transforms) compatTransform(name)(ctx);
     }
     return out;
   }
 
-  function convertValue(v: unknown, f: DescField, t: DescField, path: string, lost: Loss[]): unknown {
-    const one = (x: unknown, at: string) =>
+  function convertValue(v: unknown, f: DescField, enums: readonly [DescEnum, DescEnum] | undefined, parent: string, lost: Loss[]): unknown {
+    const one = (x: unknown, at: () => string) =>
       x !== null && typeof x === "object" && "$typeName" in (x as object) && route.has((x as Message).$typeName)
-        ? convertMessage(x as Message, desc((x as Message).$typeName), at, lost)
-        : typeof x === "number" && enumOf(f) && enumOf(t)
-          ? enumValue(x, enumOf(f)!, enumOf(t)!)
+        ? convertMessage(x as Message, desc((x as Message).$typeName), at(), lost)
+        : typeof x === "number" && enums
+          ? enumValue(x, enums[0], enums[1])
           : x;
-    if (f.fieldKind === "list") return (v as unknown[]).map((x, i) => one(x, `${path}[${i}]`));
-    if (f.fieldKind === "map") return Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, one(x, `${path}.${k}`)]));
-    return one(v, path);
+    if (f.fieldKind === "list") return (v as unknown[]).map((x, i) => one(x, () => `${join(parent, f.name)}[${i}]`));
+    if (f.fieldKind === "map") return Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, one(x, () => `${join(parent, f.name)}.${k}`)]));
+    return one(v, () => join(parent, f.name));
   }
 
   return {

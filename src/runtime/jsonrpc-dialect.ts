@@ -39,69 +39,116 @@ export function dialectCodec(d: JsonRpcDialect): DialectCodec {
   return c;
 }
 
+interface FieldShape {
+  readonly f: DescField;
+  readonly jsonName: string;
+  /** The dialect key: a rename, else the JSON name. */
+  readonly key: string;
+  /** Message type to recurse into (not a well-known type), if any. */
+  readonly sub: DescMessage | undefined;
+  readonly isEnum: boolean;
+  readonly resource: string | undefined;
+  readonly always: boolean;
+}
+
+/** What the rules say about one message, worked out once per descriptor. */
+interface Shape {
+  readonly nullResult: boolean;
+  readonly arrayField: FieldShape | undefined;
+  readonly union: boolean;
+  readonly part: boolean;
+  readonly wrapper: { readonly field: FieldShape; readonly derived: readonly [string, string][] } | undefined;
+  readonly kind: string | undefined;
+  readonly fields: readonly FieldShape[];
+}
+
 export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
   // When two proto values share a spelling (ROLE_UNSPECIFIED and ROLE_AGENT are both "agent"), the first listed is read back.
   const enumBack = new Map<string, string>();
   for (const [k, v] of Object.entries(d.enums)) if (!enumBack.has(v)) enumBack.set(v, k);
   const kindOf = new Map(Object.entries(d.kinds));
-  const resource = (m: DescMessage, f: DescField) => d.resourceNames.find((r) => r.message === m.typeName && r.field === f.name);
-  const keyOf = (m: DescMessage, f: DescField) => d.renames[`${m.typeName}.${f.name}`] ?? f.jsonName;
+  const uriKey = camel(d.part.file.uri);
+  const bytesKey = camel(d.part.file.bytes);
+  const dataKey = camel(d.part.data.field);
+  const shapes = new WeakMap<DescMessage, Shape>();
   const messageOf = (f: DescField): DescMessage | undefined => (f.fieldKind === "message" ? f.message : f.fieldKind === "list" && f.listKind === "message" ? f.message : f.fieldKind === "map" && f.mapKind === "message" ? f.message : undefined);
   const isEnum = (f: DescField) => f.fieldKind === "enum" || (f.fieldKind === "list" && f.listKind === "enum") || (f.fieldKind === "map" && f.mapKind === "enum");
+
+  const shapeOf = (m: DescMessage): Shape => {
+    let s = shapes.get(m);
+    if (s) return s;
+    const always = d.alwaysEmit[m.typeName] ?? [];
+    const fields = m.fields.map((f): FieldShape => {
+      const sub = messageOf(f);
+      return {
+        f,
+        jsonName: f.jsonName,
+        key: d.renames[`${m.typeName}.${f.name}`] ?? f.jsonName,
+        sub: sub && !isWkt(sub) ? sub : undefined,
+        isEnum: isEnum(f),
+        resource: d.resourceNames.find((r) => r.message === m.typeName && r.field === f.name)?.pattern,
+        always: always.includes(f.name),
+      };
+    });
+    const arrayName = d.arrayResults[m.typeName];
+    const w = d.wrappers.find((x) => x.message === m.typeName);
+    s = {
+      nullResult: d.nullResults.includes(m.typeName),
+      arrayField: arrayName === undefined ? undefined : fields.find((x) => x.f.name === arrayName),
+      union: d.unions.includes(m.typeName),
+      part: m.typeName === d.part.message,
+      wrapper: w ? { field: fields.find((x) => x.f.name === w.field)!, derived: Object.entries(w.derived).flatMap(([name, t]) => { const x = fields.find((y) => y.f.name === name); return x ? [[x.jsonName, t] as [string, string]] : []; }) } : undefined,
+      kind: kindOf.get(m.typeName),
+      fields,
+    };
+    shapes.set(m, s);
+    return s;
+  };
 
   const mapValue = (f: DescField, v: JsonValue, one: (x: JsonValue) => JsonValue): JsonValue => {
     if (f.fieldKind === "list" && Array.isArray(v)) return v.map(one);
     if (f.fieldKind === "map" && isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, one(x)]));
     return one(v);
   };
+  const enumOut = (x: JsonValue) => (typeof x === "string" ? (d.enums[x] ?? x) : x);
+  const enumIn = (x: JsonValue) => (typeof x === "string" ? (enumBack.get(x) ?? x) : x);
 
   function encode(m: DescMessage, json: JsonValue): JsonValue {
-    if (d.nullResults.includes(m.typeName)) return null;
+    const s = shapeOf(m);
+    if (s.nullResult) return null;
     if (!isObj(json)) return json;
-    const arrayField = d.arrayResults[m.typeName];
-    if (arrayField !== undefined) {
-      const f = m.fields.find((x) => x.name === arrayField)!;
-      const items = json[f.jsonName];
-      return Array.isArray(items) ? items.map((x) => encode(messageOf(f)!, x)) : [];
+    if (s.arrayField) {
+      const items = json[s.arrayField.jsonName];
+      const sub = s.arrayField.sub!;
+      return Array.isArray(items) ? items.map((x) => encode(sub, x)) : [];
     }
-    if (d.unions.includes(m.typeName)) {
-      const f = m.fields.find((x) => json[x.jsonName] !== undefined);
-      return f ? encode(messageOf(f)!, json[f.jsonName]!) : {};
+    if (s.union) {
+      const f = s.fields.find((x) => json[x.jsonName] !== undefined);
+      return f?.sub ? encode(f.sub, json[f.jsonName]!) : {};
     }
-    if (m.typeName === d.part.message) return encodePart(json);
-    const wrapper = d.wrappers.find((w) => w.message === m.typeName);
-    if (wrapper) {
-      const f = m.fields.find((x) => x.name === wrapper.field)!;
-      return encode(messageOf(f)!, json[f.jsonName] ?? {});
-    }
+    if (s.part) return encodePart(json);
+    if (s.wrapper) return encode(s.wrapper.field.sub!, json[s.wrapper.field.jsonName] ?? {});
     const out: Obj = {};
-    const kind = kindOf.get(m.typeName);
-    if (kind) out["kind"] = kind;
-    const always = d.alwaysEmit[m.typeName] ?? [];
-    for (const f of m.fields) {
-      const v = json[f.jsonName] ?? (always.includes(f.name) ? protoDefault(f) : undefined);
+    if (s.kind) out["kind"] = s.kind;
+    for (const x of s.fields) {
+      const v = json[x.jsonName] ?? (x.always ? protoDefault(x.f) : undefined);
       if (v === undefined) continue;
-      const rule = resource(m, f);
-      if (rule) {
-        Object.assign(out, deepMerge(out, parsePattern(rule.pattern, String(v))));
+      if (x.resource) {
+        Object.assign(out, deepMerge(out, parsePattern(x.resource, String(v))));
         continue;
       }
-      const sub = messageOf(f);
-      const value = sub && !isWkt(sub) ? mapValue(f, v, (x) => encode(sub, x)) : isEnum(f) ? mapValue(f, v, (x) => (typeof x === "string" ? (d.enums[x] ?? x) : x)) : v;
-      const key = keyOf(m, f);
-      const prev = out[key];
-      out[key] = isObj(prev) && isObj(value) ? deepMerge(prev, value) : value; // ids parsed from a resource name stay
+      const sub = x.sub;
+      const value = sub ? mapValue(x.f, v, (y) => encode(sub, y)) : x.isEnum ? mapValue(x.f, v, enumOut) : v;
+      const prev = out[x.key];
+      out[x.key] = isObj(prev) && isObj(value) ? deepMerge(prev, value) : value; // ids parsed from a resource name stay
     }
     return out;
   }
 
   function encodePart(json: Obj): JsonValue {
-    const out: Obj = {};
     if (typeof json["text"] === "string") return { kind: "text", text: json["text"] };
     const file = json["file"];
     if (isObj(file)) {
-      const uriKey = camel(d.part.file.uri);
-      const bytesKey = camel(d.part.file.bytes);
       const f: Obj = {};
       if (file[uriKey] !== undefined) f["uri"] = file[uriKey]!;
       if (file[bytesKey] !== undefined) f["bytes"] = file[bytesKey]!;
@@ -109,48 +156,42 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
       return { kind: "file", file: f };
     }
     const data = json["data"];
-    if (isObj(data)) return { kind: "data", data: data[camel(d.part.data.field)] ?? {} };
-    return out;
+    if (isObj(data)) return { kind: "data", data: data[dataKey] ?? {} };
+    return {};
   }
 
   function decode(m: DescMessage, x: JsonValue): JsonValue {
-    if (d.nullResults.includes(m.typeName)) return {};
-    const arrayField = d.arrayResults[m.typeName];
-    if (arrayField !== undefined) {
-      const f = m.fields.find((y) => y.name === arrayField)!;
-      return { [f.jsonName]: Array.isArray(x) ? x.map((i) => decode(messageOf(f)!, i)) : [] };
+    const s = shapeOf(m);
+    if (s.nullResult) return {};
+    if (s.arrayField) {
+      const sub = s.arrayField.sub!;
+      return { [s.arrayField.jsonName]: Array.isArray(x) ? x.map((i) => decode(sub, i)) : [] };
     }
     if (!isObj(x)) return x;
-    if (d.unions.includes(m.typeName)) {
+    if (s.union) {
       const kind = x["kind"];
       const f =
-        m.fields.find((y) => messageOf(y) && kindOf.get(messageOf(y)!.typeName) === kind) ??
+        s.fields.find((y) => y.sub && kindOf.get(y.sub.typeName) === kind) ??
         // Without `kind`, tell a message from a task by its required fields.
-        m.fields.find((y) => (x["messageId"] !== undefined ? messageOf(y)?.typeName === "a2a.v1.Message" : messageOf(y)?.typeName === "a2a.v1.Task"));
-      return f ? { [f.jsonName]: decode(messageOf(f)!, x) } : {};
+        s.fields.find((y) => (x["messageId"] !== undefined ? y.sub?.typeName === "a2a.v1.Message" : y.sub?.typeName === "a2a.v1.Task"));
+      return f?.sub ? { [f.jsonName]: decode(f.sub, x) } : {};
     }
-    if (m.typeName === d.part.message) return decodePart(x);
-    const wrapper = d.wrappers.find((w) => w.message === m.typeName);
-    if (wrapper) {
-      const f = m.fields.find((y) => y.name === wrapper.field)!;
-      const out: Obj = { [f.jsonName]: decode(messageOf(f)!, x) };
-      for (const [field, template] of Object.entries(wrapper.derived)) {
-        const target = m.fields.find((y) => y.name === field);
-        if (target) out[target.jsonName] = fill(template, x);
-      }
+    if (s.part) return decodePart(x);
+    if (s.wrapper) {
+      const out: Obj = { [s.wrapper.field.jsonName]: decode(s.wrapper.field.sub!, x) };
+      for (const [jsonName, template] of s.wrapper.derived) out[jsonName] = fill(template, x);
       return out;
     }
     const out: Obj = {};
-    for (const f of m.fields) {
-      const rule = resource(m, f);
-      if (rule) {
-        out[f.jsonName] = fill(rule.pattern, x);
+    for (const y of s.fields) {
+      if (y.resource) {
+        out[y.jsonName] = fill(y.resource, x);
         continue;
       }
-      const v = x[keyOf(m, f)] ?? x[f.jsonName];
+      const v = x[y.key] ?? x[y.jsonName];
       if (v === undefined) continue;
-      const sub = messageOf(f);
-      out[f.jsonName] = sub && !isWkt(sub) ? mapValue(f, v, (y) => decode(sub, y)) : isEnum(f) ? mapValue(f, v, (y) => (typeof y === "string" ? (enumBack.get(y) ?? y) : y)) : v;
+      const sub = y.sub;
+      out[y.jsonName] = sub ? mapValue(y.f, v, (z) => decode(sub, z)) : y.isEnum ? mapValue(y.f, v, enumIn) : v;
     }
     return out;
   }
@@ -161,12 +202,12 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
     if (kind === "file") {
       const file = isObj(x["file"]) ? x["file"] : {};
       const f: Obj = {};
-      if (file["uri"] !== undefined) f[camel(d.part.file.uri)] = file["uri"]!;
-      if (file["bytes"] !== undefined) f[camel(d.part.file.bytes)] = file["bytes"]!;
+      if (file["uri"] !== undefined) f[uriKey] = file["uri"]!;
+      if (file["bytes"] !== undefined) f[bytesKey] = file["bytes"]!;
       if (file["mimeType"] !== undefined) f["mimeType"] = file["mimeType"]!;
       return { file: f };
     }
-    return { data: { [camel(d.part.data.field)]: x["data"] ?? {} } };
+    return { data: { [dataKey]: x["data"] ?? {} } };
   }
 
   return { encode, decode };
