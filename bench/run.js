@@ -9,6 +9,7 @@
 //                            @a2a-js/sdk 1.3.0 and a bare node:http server; servers
 //                            and the autocannon load generator are separate
 //                            processes (pinned to different CPUs when possible)
+import { benchConversion } from "./conversion.js";
 import { benchPluginVsEs } from "./plugin-vs-es.js";
 import { benchRouteMatching } from "./route-matching.js";
 import { benchServerThroughput } from "./server-throughput.js";
@@ -22,6 +23,7 @@ const plugin = await benchPluginVsEs();
 // Route matching runs before the heavy synthetic runs so their heap does not weigh on it.
 const matching = await benchRouteMatching();
 const scaling = await benchSyntheticScaling();
+const conversion = await benchConversion();
 // Servers and load generator are child processes; this process only waits meanwhile.
 const serversStart = nowMs();
 const servers = await benchServerThroughput();
@@ -44,6 +46,8 @@ const rows = [
   ["server REST: ours vs a2a-js 1.3.0", rpsCell("oursRest"), rpsCell("a2aJsRest"), ratioCell(servers.ratios.restVsA2aJs), ">= 1.5"],
   ["server JSON-RPC: ours vs bare node:http", rpsCell("oursJsonrpc"), rpsCell("bare"), ratioCell(servers.ratios.jsonrpcVsBare), ">= 0.6"],
   ["server REST: ours vs bare node:http", rpsCell("oursRest"), rpsCell("bare"), ratioCell(servers.ratios.restVsBare), ">= 0.6"],
+  ["conversion message/send vs a2a-js compat", fmtOps(conversion.send.ours), fmtOps(conversion.send.a2aJs), fmtRatio(conversion.send.ratio), ">= 2.0"],
+  ["conversion Task (10 artifacts) vs a2a-js", fmtOps(conversion.task.ours), fmtOps(conversion.task.a2aJs), fmtRatio(conversion.task.ratio), ">= 2.0"],
 ];
 const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
 const line = (r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join("   ");
