@@ -112,3 +112,48 @@ describe("ListTasks, which v0.3 does not have: what a v0.3 caller sees", () => {
     expect((e as ConnectError).code).toBe(Code.Unimplemented);
   });
 });
+
+describe("what the v0.3 proto cannot hold is reported, never dropped silently", () => {
+  it("a2a.json fields without a proto field reach onLoss", async () => {
+    const losses: string[] = [];
+    const srv = createServer(
+      nodeHttpListener(
+        createDualVersionHttpHandler({
+          newer: { definition: A2AServiceA2a, handler: createEchoHandler() },
+          older: { definition: A2AServiceA2a03, handler: bridgeToOlder(createEchoHandler(), (op, l) => losses.push(`${op} ${l.path}`)) },
+          jsonrpcPath: "/rpc",
+          onLoss: (op, l) => losses.push(`${op} ${l.path}`),
+        }),
+      ),
+    );
+    await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
+    const at = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/rpc`;
+    const send = (method: string, params: unknown) =>
+      fetch(at, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) }).then((r) => r.json());
+    try {
+      const res = await send("message/send", {
+        message: {
+          kind: "message",
+          messageId: "m",
+          role: "user",
+          referenceTaskIds: ["t0"],
+          parts: [
+            { kind: "text", text: "x", metadata: { k: 1 } },
+            { kind: "file", file: { uri: "https://h/f.pdf", name: "f.pdf", mimeType: "application/pdf" } },
+          ],
+        },
+        configuration: { blocking: true },
+      });
+      expect(res.result.kind).toBe("task");
+      await send("tasks/get", { id: res.result.id, metadata: { m: 1 } });
+      expect(losses).toEqual(expect.arrayContaining([
+        "SendMessage message.referenceTaskIds",
+        "SendMessage message.parts[0].metadata",
+        "SendMessage message.parts[1].file.name",
+        "GetTask metadata",
+      ]));
+    } finally {
+      await new Promise<void>((resolve) => srv.close(() => resolve()));
+    }
+  });
+});

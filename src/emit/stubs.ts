@@ -168,7 +168,7 @@ function jsonrpcModule(c: Ctx): void {
     c,
     `A JSON-RPC endpoint (POST) serving the handler.`,
     `create${c.name}JsonRpcHandler`,
-    [["options", ["{ readonly handler: ", handler, "; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number }"]]],
+    [["options", ["{ readonly handler: ", handler, "; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void }"]]],
     [c.rt("CoreHandler", true)],
     [c.rt("createJsonRpcHandler"), "({ ...options, definition: ", def, " })"],
   );
@@ -184,7 +184,7 @@ function restModule(c: Ctx): void {
     `The HTTP+JSON routes, under basePath, serving the handler.`,
     `create${c.name}RestHandler`,
     [
-      ["options", ["{ readonly handler: ", handler, "; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number }"]],
+      ["options", ["{ readonly handler: ", handler, "; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void }"]],
       ["basePath", ["string"]],
     ],
     [c.rt("CoreHandler", true)],

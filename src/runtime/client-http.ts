@@ -19,6 +19,8 @@ export interface A2aClientOptions {
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
   readonly fetch?: typeof globalThis.fetch;
+  /** Told what a response carried that this version cannot hold (v0.3 JSON-RPC: a2a.json fields the proto lacks). */
+  readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void;
 }
 
 export function serviceHeaders(def: A2aServiceDefinition, options: A2aClientOptions, call: CallOptions | undefined): Headers {

@@ -39,7 +39,8 @@ export function createJsonRpcClient<S extends DescService>(def: A2aServiceDefini
     if (env?.error) throw errorFromJsonRpc(def, env.error);
     if (!env || !("result" in env)) throw new A2ATransportError(`${op.jsonrpcMethod}: not a JSON-RPC response`);
     const result = (env.result ?? null) as JsonValue;
-    return fromJson(op.method.output, codec ? codec.decode(op.method.output, result) : (result ?? {}), { ignoreUnknownFields: true });
+    const onDrop = (path: string, reason: string) => options.onLoss?.(op.name, { path, reason });
+    return fromJson(op.method.output, codec ? codec.decode(op.method.output, result, onDrop) : (result ?? {}), { ignoreUnknownFields: true });
   };
 
   return buildClient<S>(

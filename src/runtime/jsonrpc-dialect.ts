@@ -13,6 +13,7 @@
  *   part             {text} | {file:{<uri>|<bytes>, mimeType}} | {data:{<field>: X}}
  *                    ↔ {kind:"text", text} | {kind:"file", file:{uri|bytes, mimeType}} | {kind:"data", data: X}
  *   wrapper          a request written as one of its fields; the others derived by templates
+ *   dropped          on decode, a dialect key that no rule or field reads is reported
  *   fields           each field under its JSON name or its `renames` key (fields in
  *                    `alwaysEmit` written even at their default); enums spelled by
  *                    `enums`; `kinds` adds `kind`; a `resourceNames` field becomes the ids
@@ -25,9 +26,13 @@ type Obj = { [k: string]: JsonValue };
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const isWkt = (m: DescMessage) => m.typeName.startsWith("google.protobuf.");
 
+/** Called for each dialect value the proto has no field for (a2a.json's file name, part metadata, …). */
+export type OnDrop = (path: string, reason: string) => void;
+
 export interface DialectCodec {
   encode(desc: DescMessage, json: JsonValue): JsonValue;
-  decode(desc: DescMessage, json: JsonValue): JsonValue;
+  /** Decodes; what the proto cannot hold is reported to `onDrop`, never dropped silently. */
+  decode(desc: DescMessage, json: JsonValue, onDrop?: OnDrop): JsonValue;
 }
 
 const codecs = new WeakMap<JsonRpcDialect, DialectCodec>();
@@ -160,12 +165,15 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
     return {};
   }
 
-  function decode(m: DescMessage, x: JsonValue): JsonValue {
+  const noDrop: OnDrop = () => {};
+  const join = (path: string, key: string) => (path === "" ? key : `${path}.${key}`);
+
+  function decode(m: DescMessage, x: JsonValue, onDrop: OnDrop = noDrop, path = ""): JsonValue {
     const s = shapeOf(m);
     if (s.nullResult) return {};
     if (s.arrayField) {
       const sub = s.arrayField.sub!;
-      return { [s.arrayField.jsonName]: Array.isArray(x) ? x.map((i) => decode(sub, i)) : [] };
+      return { [s.arrayField.jsonName]: Array.isArray(x) ? x.map((i, k) => decode(sub, i, onDrop, `${path}[${k}]`)) : [] };
     }
     if (!isObj(x)) return x;
     if (s.union) {
@@ -174,29 +182,42 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
         s.fields.find((y) => y.sub && kindOf.get(y.sub.typeName) === kind) ??
         // Without `kind`, tell a message from a task by its required fields.
         s.fields.find((y) => (x["messageId"] !== undefined ? y.sub?.typeName === "a2a.v1.Message" : y.sub?.typeName === "a2a.v1.Task"));
-      return f?.sub ? { [f.jsonName]: decode(f.sub, x) } : {};
+      return f?.sub ? { [f.jsonName]: decode(f.sub, x, onDrop, path) } : {};
     }
-    if (s.part) return decodePart(x);
+    if (s.part) return decodePart(x, onDrop, path);
     if (s.wrapper) {
-      const out: Obj = { [s.wrapper.field.jsonName]: decode(s.wrapper.field.sub!, x) };
+      const out: Obj = { [s.wrapper.field.jsonName]: decode(s.wrapper.field.sub!, x, onDrop, path) };
       for (const [jsonName, template] of s.wrapper.derived) out[jsonName] = fill(template, x);
       return out;
     }
     const out: Obj = {};
+    const read = new Set<string>(["kind"]);
     for (const y of s.fields) {
       if (y.resource) {
         out[y.jsonName] = fill(y.resource, x);
+        for (const root of patternRoots(y.resource)) read.add(root);
         continue;
       }
+      read.add(y.key).add(y.jsonName);
       const v = x[y.key] ?? x[y.jsonName];
       if (v === undefined) continue;
       const sub = y.sub;
-      out[y.jsonName] = sub ? mapValue(y.f, v, (z) => decode(sub, z)) : y.isEnum ? mapValue(y.f, v, enumIn) : v;
+      const at = join(path, y.key);
+      out[y.jsonName] = sub
+        ? y.f.fieldKind === "list" && Array.isArray(v)
+          ? v.map((z, k) => decode(sub, z, onDrop, `${at}[${k}]`))
+          : mapValue(y.f, v, (z) => decode(sub, z, onDrop, at))
+        : y.isEnum
+          ? mapValue(y.f, v, enumIn)
+          : v;
     }
+    for (const k of Object.keys(x)) if (!read.has(k)) onDrop(join(path, k), `${m.typeName} has no field for it`);
     return out;
   }
 
-  function decodePart(x: Obj): JsonValue {
+  function decodePart(x: Obj, onDrop: OnDrop, path: string): JsonValue {
+    if (x["metadata"] !== undefined) onDrop(join(path, "metadata"), "the v0.3 proto Part has no metadata");
+    if (isObj(x["file"]) && x["file"]["name"] !== undefined) onDrop(join(path, "file.name"), "the v0.3 proto FilePart has no file name");
     const kind = x["kind"] ?? (x["text"] !== undefined ? "text" : x["file"] !== undefined ? "file" : "data");
     if (kind === "text") return { text: x["text"] ?? "" };
     if (kind === "file") {
@@ -242,6 +263,11 @@ function fill(template: string, x: JsonValue): string {
     const v = getPath(x, path);
     return typeof v === "string" || typeof v === "number" ? String(v) : "";
   });
+}
+
+/** The top-level dialect keys a pattern reads: "tasks/{id}/x/{cfg.id}" → ["id", "cfg"]. */
+function patternRoots(pattern: string): string[] {
+  return [...pattern.matchAll(/\{([^}.]+)[^}]*\}/g)].map((m) => m[1]!);
 }
 
 /** "tasks/{taskId}/…" matched against a value: the ids it names, as a nested object. */

@@ -79,7 +79,8 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
     const codec = def.jsonrpcDialect ? dialectCodec(def.jsonrpcDialect) : undefined;
     let input;
     try {
-      input = fromJson(op.method.input, codec ? codec.decode(op.method.input, params as JsonValue) : (params as JsonValue), { ignoreUnknownFields: true });
+      const onDrop = (path: string, reason: string) => options.onLoss?.(op.name, { path, reason });
+      input = fromJson(op.method.input, codec ? codec.decode(op.method.input, params as JsonValue, onDrop) : (params as JsonValue), { ignoreUnknownFields: true });
     } catch (e) {
       return fail(id, new A2AError("InvalidParamsError", `Invalid params for ${op.jsonrpcMethod}: ${(e as Error).message}`));
     }

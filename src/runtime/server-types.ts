@@ -42,6 +42,8 @@ export interface A2aServerOptions<S extends DescService = DescService> {
   readonly requiredExtensions?: readonly string[];
   /** Largest request body accepted, in bytes (default 1 MiB). */
   readonly maxBodyBytes?: number;
+  /** Told what a request carried that this version cannot hold (v0.3 JSON-RPC: a2a.json fields the proto lacks). */
+  readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void;
 }
 
 export type CoreHandler = (req: CoreRequest) => Promise<CoreResponse>;
