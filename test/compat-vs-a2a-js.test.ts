@@ -736,24 +736,9 @@ describe("agent card", () => {
       { path: "additionalInterfaces[0].url", ours: "https://agent.example.com/a2a/v03", a2aJs: "https://agent.example.com/a2a/v03/rest" },
       { path: "additionalInterfaces[0].transport", ours: "JSONRPC", a2aJs: "HTTP+JSON" },
       { path: "additionalInterfaces[1]", ours: { url: "https://agent.example.com/a2a/v03/rest", transport: "HTTP+JSON" }, a2aJs: ABSENT },
-      // DIFFERENCE (security schemes). J03 SecurityScheme (l.1947) is a flat object with a `type` discriminator
-      // and APIKey `in` (l.80), OAuth2 `flows` (l.1757); P03/P10 wrap it in a oneof with `location` (FACTS C.18,
-      // F.1 #25). a2a-js writes the J03 shape (server/index.js:455-525). Ours writes P03 ProtoJSON: the v0.3
-      // dialect has no rule for SecurityScheme. Who is right: J03 → a2a-js (a v0.3 client cannot read ours).
-      { path: "securitySchemes.oauth.oauth2SecurityScheme", ours: { flows: { authorizationCode: { authorizationUrl: "https://auth.example.com/authorize", tokenUrl: "https://auth.example.com/token", scopes: { read: "Read access" } } } }, a2aJs: ABSENT },
-      { path: "securitySchemes.oauth.type", ours: ABSENT, a2aJs: "oauth2" },
-      { path: "securitySchemes.oauth.flows", ours: ABSENT, a2aJs: { authorizationCode: { authorizationUrl: "https://auth.example.com/authorize", tokenUrl: "https://auth.example.com/token", scopes: { read: "Read access" } } } },
-      { path: "securitySchemes.key.apiKeySecurityScheme", ours: { location: "header", name: "X-API-Key" }, a2aJs: ABSENT },
-      { path: "securitySchemes.key.type", ours: ABSENT, a2aJs: "apiKey" },
-      { path: "securitySchemes.key.name", ours: ABSENT, a2aJs: "X-API-Key" },
-      { path: "securitySchemes.key.in", ours: ABSENT, a2aJs: "header" },
-      // DIFFERENCE (security requirements). J03 AgentCard.security / AgentSkill.security are
-      // [{"<scheme>": [scopes]}] (l.207, l.435); P03 Security is {schemes: {"<scheme>": {list}}} (FACTS C.18).
-      // a2a-js writes J03 (server/index.js:450-454); ours P03 ProtoJSON. Who is right: J03 → a2a-js.
-      { path: "security[0].schemes", ours: { oauth: { list: ["read"] } }, a2aJs: ABSENT },
-      { path: "security[0].oauth", ours: ABSENT, a2aJs: ["read"] },
-      { path: "skills[0].security[0].schemes", ours: { key: {} }, a2aJs: ABSENT },
-      { path: "skills[0].security[0].key", ours: ABSENT, a2aJs: [] },
+      // AGREEMENT (security schemes and requirements): both write J03's flat schemes with `type`, `in`, `flows`
+      // (l.1947, l.80, l.1757) and requirements as [{"<scheme>": [scopes]}] (l.207, l.435) (ours: the dialect's
+      // typedUnions, renames and listMaps rules; a2a-js: server/index.js:450-525).
       // DIFFERENCE (iconUrl). J03 AgentCard.iconUrl (l.177) exists; P03 has none (FACTS C.15, F.1 #21). a2a-js
       // keeps it (server/index.js:684); ours drops and reports. Who is right: J03 → a2a-js.
       { path: "iconUrl", ours: ABSENT, a2aJs: "https://agent.example.com/icon.png" },
@@ -810,18 +795,9 @@ describe("agent card", () => {
       { path: "supportedInterfaces[2].url", ours: "https://agent.example.com/a2a/grpc", a2aJs: "https://agent.example.com/a2a/v03/rest" },
       { path: "supportedInterfaces[2].protocolBinding", ours: "GRPC", a2aJs: "HTTP+JSON" },
       { path: "supportedInterfaces[3]", ours: ABSENT, a2aJs: { url: "https://agent.example.com/a2a/grpc", protocolBinding: "GRPC", protocolVersion: "0.3" } },
-      // DIFFERENCE (security schemes, and the "first OAuth flow kept" rule). The J03 flat schemes (`type`, `in`,
-      // `flows` with two flows) are read by a2a-js into the P10 oneofs, keeping the FIRST present flow in the
-      // order authorizationCode > clientCredentials > implicit > password (client/index.js:462-557; FACTS G.3
-      // ⚠️: P10 OAuthFlows is a oneof, J03 allows several). Ours decodes the J03 object as P03 ProtoJSON, finds
-      // none of its fields and, with ignoreUnknownFields (as server-jsonrpc.ts:82 / client-jsonrpc.ts:42 read),
-      // yields an EMPTY scheme, silently. Who is right: J03 (l.1947, 1784) → a2a-js.
-      { path: "securitySchemes.oauth.oauth2SecurityScheme", ours: ABSENT, a2aJs: { flows: { authorizationCode: { authorizationUrl: "https://auth.example.com/authorize", tokenUrl: "https://auth.example.com/token", scopes: { read: "Read access" } } } } },
-      { path: "securitySchemes.key.apiKeySecurityScheme", ours: ABSENT, a2aJs: { location: "header", name: "X-API-Key" } },
-      // DIFFERENCE (security requirements): J03 [{"oauth": ["read"]}] → ours an empty requirement, silently; a2a-js
-      // the P10 {schemes: {oauth: {list}}} (client/index.js:455-461). Who is right: J03 → a2a-js.
-      { path: "securityRequirements[0].schemes", ours: ABSENT, a2aJs: { oauth: { list: ["read"] } } },
-      { path: "skills[0].securityRequirements[0].schemes", ours: ABSENT, a2aJs: { key: {} } },
+      // AGREEMENT (security schemes, and the "first OAuth flow kept" rule): both read J03's flat schemes into the
+      // P10 oneofs and keep the first of several OAuth flows (P10 OAuthFlows is a oneof; FACTS G.3). Ours reports
+      // the flows it does not keep to onDrop; a2a-js drops them silently (client/index.js:462-557).
       // DIFFERENCE (iconUrl): J03 l.177 → P10 icon_url #14; a2a-js keeps it; ours loses it silently (P03 has none).
       { path: "iconUrl", ours: ABSENT, a2aJs: "https://agent.example.com/icon.png" },
     ]);
@@ -830,7 +806,7 @@ describe("agent card", () => {
     // dropped by both (no P10 field, FACTS C.16).
     expect((ours.json as Obj)["capabilities"]).toEqual({ streaming: true, pushNotifications: true, extendedAgentCard: true });
     expect(a2aJs["capabilities"]).toEqual({ streaming: true, pushNotifications: true, extendedAgentCard: true });
-    expect((ours.json as Obj)["securitySchemes"]).toEqual({ oauth: {}, key: {} });
-    expect((ours.json as Obj)["securityRequirements"]).toEqual([{}]);
+    expect((ours.json as Obj)["securitySchemes"]).toEqual(a2aJs["securitySchemes"]);
+    expect((ours.json as Obj)["securityRequirements"]).toEqual(a2aJs["securityRequirements"]);
   });
 });

@@ -71,7 +71,20 @@ export const A2AServiceA2a: A2aServiceDefinition<typeof A2AService> = defineA2aS
     },
     "renames": {
       "a2a.v1.Message.content": "parts",
-      "a2a.v1.SendMessageConfiguration.push_notification": "pushNotificationConfig"
+      "a2a.v1.SendMessageConfiguration.push_notification": "pushNotificationConfig",
+      "a2a.v1.APIKeySecurityScheme.location": "in"
+    },
+    "typedUnions": {
+      "a2a.v1.SecurityScheme": {
+        "api_key_security_scheme": "apiKey",
+        "http_auth_security_scheme": "http",
+        "oauth2_security_scheme": "oauth2",
+        "open_id_connect_security_scheme": "openIdConnect",
+        "mtls_security_scheme": "mutualTLS"
+      }
+    },
+    "listMaps": {
+      "a2a.v1.Security": "schemes"
     },
     "part": {
       "message": "a2a.v1.Part",

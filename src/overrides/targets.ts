@@ -80,7 +80,9 @@ const dialectSchema = obj({
   arrayResults: strMap,
   nullResults: strList,
   alwaysEmit: { type: "object", additionalProperties: strList },
-});
+  typedUnions: { type: "object", additionalProperties: strMap },
+  listMaps: strMap,
+}, ["enums", "kinds", "renames", "part", "unions", "resourceNames", "wrappers", "arrayResults", "nullResults", "alwaysEmit"]);
 
 export const apiTargets: Record<string, TargetKind<never>> = {
   protocolVersion: kind<{ version: string; release: string }>(
@@ -135,6 +137,8 @@ export const apiTargets: Record<string, TargetKind<never>> = {
       ...v.wrappers.map((w) => w.message),
       ...Object.keys(v.arrayResults),
       ...Object.keys(v.alwaysEmit),
+      ...Object.keys(v.typedUnions ?? {}),
+      ...Object.keys(v.listMaps ?? {}),
     ].filter((name) => !model.messages.has(name));
     if (missing.length > 0) throw new Error(`no message ${missing.join(", ")} in the request`);
     model.jsonrpcDialect = v;

@@ -54,6 +54,10 @@ export interface JsonRpcDialect {
   readonly nullResults: readonly string[];
   /** Message → fields written even when they hold the proto default. */
   readonly alwaysEmit: Readonly<Record<string, readonly string[]>>;
+  /** One-oneof messages written bare with a `type` naming the member: message → member field → type value. */
+  readonly typedUnions?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Messages holding a map of StringList, written as the bare map of arrays: message → map field. */
+  readonly listMaps?: Readonly<Record<string, string>>;
 }
 
 export interface ProtocolTables {

@@ -34,3 +34,4 @@ export { createConverter, type CompatPlanData, type Converter, type Direction, t
 export { createBridgeHandler, createClientBridge, type BridgeOptions, type OperationPair } from "./bridge.js";
 export { createDualVersionHttpHandler, type DualVersionOptions, type VersionSide } from "./dual-version.js";
 export { operationCorrespondence, type OperationCorrespondence, type OperationNames } from "./operation-map.js";
+export { createDialectCodec, dialectCodec, type DialectCodec, type OnDrop } from "./jsonrpc-dialect.js";

@@ -65,6 +65,10 @@ interface Shape {
   readonly wrapper: { readonly field: FieldShape; readonly derived: readonly [string, string][] } | undefined;
   readonly kind: string | undefined;
   readonly fields: readonly FieldShape[];
+  /** For a typed union: member field shape → `type` value. */
+  readonly typed: ReadonlyMap<FieldShape, string> | undefined;
+  /** For a list map: the map field (its values are StringList {list}). */
+  readonly listMap: FieldShape | undefined;
 }
 
 export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
@@ -105,6 +109,10 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
       wrapper: w ? { field: fields.find((x) => x.f.name === w.field)!, derived: Object.entries(w.derived).flatMap(([name, t]) => { const x = fields.find((y) => y.f.name === name); return x ? [[x.jsonName, t] as [string, string]] : []; }) } : undefined,
       kind: kindOf.get(m.typeName),
       fields,
+      typed: d.typedUnions?.[m.typeName]
+        ? new Map(Object.entries(d.typedUnions[m.typeName]!).map(([name, type]) => [fields.find((x) => x.f.name === name)!, type]))
+        : undefined,
+      listMap: d.listMaps?.[m.typeName] ? fields.find((x) => x.f.name === d.listMaps![m.typeName]) : undefined,
     };
     shapes.set(m, s);
     return s;
@@ -133,6 +141,17 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
     }
     if (s.part) return encodePart(json);
     if (s.wrapper) return encode(s.wrapper.field.sub!, json[s.wrapper.field.jsonName] ?? {});
+    if (s.typed) {
+      for (const [f, type] of s.typed) {
+        const v = json[f.jsonName];
+        if (v !== undefined && f.sub) return { type, ...(encode(f.sub, v) as Obj) };
+      }
+      return {};
+    }
+    if (s.listMap) {
+      const map = json[s.listMap.jsonName];
+      return isObj(map) ? Object.fromEntries(Object.entries(map).map(([k, v]) => [k, isObj(v) && Array.isArray(v["list"]) ? v["list"] : []])) : {};
+    }
     const out: Obj = {};
     if (s.kind) out["kind"] = s.kind;
     for (const x of s.fields) {
@@ -185,6 +204,20 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
       return f?.sub ? { [f.jsonName]: decode(f.sub, x, onDrop, path) } : {};
     }
     if (s.part) return decodePart(x, onDrop, path);
+    if (s.typed) {
+      for (const [f, type] of s.typed) {
+        if (x["type"] !== type || !f.sub) continue;
+        const { type: _type, ...rest } = x;
+        return { [f.jsonName]: decode(f.sub, rest, onDrop, path) };
+      }
+      onDrop(join(path, "type"), `unknown ${m.typeName} type ${JSON.stringify(x["type"])}`);
+      return {};
+    }
+    if (s.listMap) {
+      const map: Obj = {};
+      for (const [k, v] of Object.entries(x)) map[k] = { list: Array.isArray(v) ? v : [] };
+      return { [s.listMap.jsonName]: map };
+    }
     if (s.wrapper) {
       const out: Obj = { [s.wrapper.field.jsonName]: decode(s.wrapper.field.sub!, x, onDrop, path) };
       for (const [jsonName, template] of s.wrapper.derived) out[jsonName] = fill(template, x);
@@ -192,6 +225,7 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
     }
     const out: Obj = {};
     const read = new Set<string>(["kind"]);
+    const oneofs = new Set<string>();
     for (const y of s.fields) {
       if (y.resource) {
         out[y.jsonName] = fill(y.resource, x);
@@ -201,12 +235,22 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
       read.add(y.key).add(y.jsonName);
       const v = x[y.key] ?? x[y.jsonName];
       if (v === undefined) continue;
+      // a2a.json may set several members of what the proto has as a oneof (OAuth flows): the first one stays.
+      if (y.f.oneof) {
+        if (oneofs.has(y.f.oneof.name)) {
+          onDrop(join(path, y.key), `${m.typeName}.${y.f.oneof.name} holds one member; ${y.key} was not kept`);
+          continue;
+        }
+        oneofs.add(y.f.oneof.name);
+      }
       const sub = y.sub;
       const at = join(path, y.key);
       out[y.jsonName] = sub
         ? y.f.fieldKind === "list" && Array.isArray(v)
           ? v.map((z, k) => decode(sub, z, onDrop, `${at}[${k}]`))
-          : mapValue(y.f, v, (z) => decode(sub, z, onDrop, at))
+          : y.f.fieldKind === "map" && isObj(v)
+            ? Object.fromEntries(Object.entries(v).map(([k, z]) => [k, decode(sub, z, onDrop, `${at}.${k}`)]))
+            : decode(sub, v, onDrop, at)
         : y.isEnum
           ? mapValue(y.f, v, enumIn)
           : v;

@@ -114,3 +114,48 @@ describe("v0.3 JSON-RPC payloads validate against a2a.json", () => {
     expect(exchanges.some((e) => e.responses.some((r) => (r as { error?: { code: number } }).error?.code === -32001))).toBe(true);
   });
 });
+
+describe("agent cards in the a2a.json dialect", () => {
+  it("security schemes and requirements encode to a2a.json and decode back", async () => {
+    const { dialectCodec } = await import("protoc-gen-a2a/runtime");
+    const { A2AServiceA2a } = await import("../../generated-samples/v0.3.0/a2a_a2a.js");
+    const { AgentCardSchema } = await import("../../generated-samples/v0.3.0/a2a_pb.js");
+    const { create, fromJson, toJson } = await import("@bufbuild/protobuf");
+    const codec = dialectCodec(A2AServiceA2a.jsonrpcDialect!);
+    const card = create(AgentCardSchema, {
+      protocolVersion: "0.3.0",
+      name: "a",
+      description: "d",
+      url: "http://h/rpc",
+      preferredTransport: "JSONRPC",
+      version: "1",
+      capabilities: { streaming: true },
+      defaultInputModes: ["text/plain"],
+      defaultOutputModes: ["text/plain"],
+      skills: [{ id: "s", name: "s", description: "s", tags: ["t"], security: [{ schemes: { oauth: { list: ["read"] } } }] }],
+      securitySchemes: {
+        key: { scheme: { case: "apiKeySecurityScheme", value: { location: "header", name: "X-Key" } } },
+        http: { scheme: { case: "httpAuthSecurityScheme", value: { scheme: "bearer", bearerFormat: "JWT" } } },
+        oauth: { scheme: { case: "oauth2SecurityScheme", value: { flows: { flow: { case: "clientCredentials", value: { tokenUrl: "https://t", scopes: { read: "r" } } } } } } },
+        oidc: { scheme: { case: "openIdConnectSecurityScheme", value: { openIdConnectUrl: "https://o" } } },
+        mtls: { scheme: { case: "mtlsSecurityScheme", value: {} } },
+      },
+      security: [{ schemes: { oauth: { list: ["read"] } } }, { schemes: { key: { list: [] }, mtls: { list: [] } } }],
+    });
+    const json = codec.encode(AgentCardSchema, toJson(AgentCardSchema, card));
+    const v = def("AgentCard");
+    expect(v(json), JSON.stringify(v.errors)).toBe(true);
+    expect((json as { securitySchemes: Record<string, unknown> }).securitySchemes["key"]).toEqual({ type: "apiKey", in: "header", name: "X-Key" });
+    expect((json as { security: unknown }).security).toEqual([{ oauth: ["read"] }, { key: [], mtls: [] }]);
+    const drops: string[] = [];
+    const back = fromJson(AgentCardSchema, codec.decode(AgentCardSchema, json, (p) => drops.push(p)) as never);
+    expect(toJson(AgentCardSchema, back)).toEqual(toJson(AgentCardSchema, card));
+    expect(drops).toEqual([]);
+    // Several OAuth flows in a2a.json: the proto's oneof keeps the first and reports the others.
+    const two = structuredClone(json) as { securitySchemes: { oauth: { flows: Record<string, unknown> } } };
+    two.securitySchemes.oauth.flows = { authorizationCode: { authorizationUrl: "https://a", tokenUrl: "https://t", scopes: {} }, ...two.securitySchemes.oauth.flows };
+    const dropped: string[] = [];
+    fromJson(AgentCardSchema, codec.decode(AgentCardSchema, two as never, (p) => dropped.push(p)) as never);
+    expect(dropped).toEqual(["securitySchemes.oauth.flows.clientCredentials"]);
+  });
+});
