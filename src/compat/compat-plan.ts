@@ -17,12 +17,9 @@ import type { ApiModel, CompatRule, FieldModel, MessageModel } from "../model/mo
 import type { Problems } from "../generation-error.js";
 import { compatTransforms } from "./transform-names.js";
 
-export type PlanStep =
-  | { readonly from: string; readonly op: "copy"; readonly to: string }
-  | { readonly from: string; readonly op: "message"; readonly to: string }
-  | { readonly from: string; readonly op: "transform"; readonly transform: string }
-  | { readonly from: string; readonly op: "lossy"; readonly reason: string }
-  | { readonly from: string; readonly op: "moved"; readonly to: string };
+/** The step shape is the runtime's: the generated plan is handed to it as it is. */
+export type { PlanStep } from "../runtime/compat-convert.js";
+import type { PlanStep } from "../runtime/compat-convert.js";
 
 export interface PlanPair {
   readonly v10: string;

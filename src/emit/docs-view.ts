@@ -210,9 +210,8 @@ export function compatView(plan: CompatPlan) {
     steps.map((s) => ({
       direction,
       from: code(s.from),
-      to: s.op === "copy" || s.op === "message" ? code(s.to) : s.op === "moved" ? code(s.to) : "–",
-      how:
-        s.op === "copy" ? "same value" : s.op === "message" ? "converted as its pair" : s.op === "transform" ? `transform ${code(s.transform)}` : s.op === "moved" ? "moved" : `**lossy**: ${s.reason}`,
+      to: "to" in s ? code(s.to) : "–",
+      how: "transform" in s ? `transform ${code(s.transform)}` : "reason" in s ? `**lossy**: ${s.reason}` : s.op === "copy" ? "same value" : s.op === "message" ? "converted as its pair" : "moved",
     }));
   return {
     title: `A2A ${plan.older} ↔ ${plan.newer}: field-by-field mapping`,
