@@ -19,12 +19,8 @@ import { Problems } from "./generation-error.js";
 import { loadOverrideFile, type OverrideFile } from "./overrides/load-overrides.js";
 import { applyOverrides } from "./overrides/apply-overrides.js";
 import { buildRouteTable, type RouteTable } from "./emit/route-table.js";
-import { emitRoutesModule, routesJson } from "./emit/routes-module.js";
-import { emitStubs } from "./emit/stubs.js";
-import { emitCompatModule } from "./emit/compat-module.js";
-import { renderDoc } from "./emit/docs.js";
+import { writeOutputs } from "./emit/outputs.js";
 import { shippedOverrides } from "./assets.js";
-import { compatView, errorsView, operationsView, overridesView, routesView, versionsView } from "./emit/docs-view.js";
 import { buildCompatPlan } from "./compat/compat-plan.js";
 import type { ApiModel } from "./model/model-types.js";
 
@@ -51,53 +47,10 @@ export const protocGenA2a: Plugin = {
     const tables = new Map<ApiModel, RouteTable>(models.map((m) => [m, buildRouteTable(m, problems)]));
     problems.throwIfAny();
 
-    const targets = schema.targets;
-    for (const target of targets) {
-      schema.prepareGenerate(target);
-      for (const m of models) {
-        // Stubs import the route table, so they bring it along.
-        if (options.emit.has("routes") || options.emit.has("stubs")) emitRoutesModule(schema, target, baseName(m, models), m, tables.get(m)!);
-        if (options.emit.has("stubs")) emitStubs(schema, target, baseName(m, models), m);
-      }
-      if (options.emit.has("stubs")) {
-        for (const plan of plans) {
-          const newer = models.find((m) => m.package === plan.newer)!;
-          const older = models.find((m) => m.package === plan.older);
-          if (older) {
-            const pairs = older.operations.filter((o) => newer.operations.some((n) => n.name === o.canonicalName)).map((o) => ({ older: o.name, newer: o.canonicalName }));
-            emitCompatModule(schema, target, plan, newer.protoFile, older.protoFile, pairs);
-          }
-        }
-      }
-    }
-    // Markdown and JSON do not depend on the target: written once, whatever it is.
-    schema.prepareGenerate(targets[0]!);
-    const text = (name: string, content: string) => schema.generateFile(name).print(content.replace(/\n$/, ""));
-    for (const m of models) {
-      const base = baseName(m, models);
-      const table = tables.get(m)!;
-      if (options.emit.has("routes")) text(`${base}_routes.json`, routesJson(m, table));
-      if (options.emit.has("docs")) {
-        text(`${base}_operations.md`, renderDoc("operations", operationsView(m)));
-        text(`${base}_routes.md`, renderDoc("routes", routesView(m, table)));
-        text(`${base}_errors.md`, renderDoc("errors", errorsView(m)));
-        text(`${base}_overrides.md`, renderDoc("overrides", overridesView(m)));
-      }
-    }
-    if (options.emit.has("docs")) for (const plan of plans) text("a2a_compat.md", renderDoc("compat", compatView(plan)));
-    const versioned = models.filter((m) => m.protocolVersion !== undefined);
-    if (options.emit.has("docs") && versioned.length > 1) {
-      text("a2a_versions.md", renderDoc("versions", versionsView(versioned)));
-    }
+    writeOutputs(schema, options, models, tables, plans);
     return createResponse(schema.getFileInfo());
   },
 };
-
-/** `dir/a2a.proto` → `dir/a2a`; a file with several services gets one set of outputs per service. */
-function baseName(m: ApiModel, models: readonly ApiModel[]): string {
-  const base = m.protoFile.replace(/\.proto$/, "");
-  return models.some((o) => o !== m && o.protoFile === m.protoFile) ? `${base}_${m.service.name}` : base;
-}
 
 function loadOverrides(options: A2aOptions, problems: Problems): OverrideFile[] {
   // The shipped files (proto/overrides/) were parsed and checked at build time.

@@ -1,0 +1,69 @@
+/**
+ * Writes every output of a run: per target, the route table module, the stubs
+ * and the cross-version module; then, once whatever the target, the JSON and
+ * Markdown files. Everything here reads the finished model only.
+ */
+import type { Schema } from "@bufbuild/protoplugin";
+import type { A2aOptions } from "../options.js";
+import type { ApiModel } from "../model/model-types.js";
+import type { CompatPlan } from "../compat/compat-plan.js";
+import type { RouteTable } from "./route-table.js";
+import { emitRoutesModule, routesJson } from "./routes-module.js";
+import { emitStubs } from "./stubs.js";
+import { emitCompatModule } from "./compat-module.js";
+import { renderDoc } from "./docs.js";
+import { compatView, errorsView, operationsView, overridesView, routesView, versionsView } from "./docs-view.js";
+
+export function writeOutputs(
+  schema: Schema<object> & { prepareGenerate(target: "ts" | "js" | "dts"): void },
+  options: A2aOptions,
+  models: readonly ApiModel[],
+  tables: ReadonlyMap<ApiModel, RouteTable>,
+  plans: readonly CompatPlan[],
+): void {
+  const targets = schema.targets;
+  for (const target of targets) {
+    schema.prepareGenerate(target);
+    for (const m of models) {
+      // Stubs import the route table, so they bring it along.
+      if (options.emit.has("routes") || options.emit.has("stubs")) emitRoutesModule(schema, target, baseName(m, models), m, tables.get(m)!);
+      if (options.emit.has("stubs")) emitStubs(schema, target, baseName(m, models), m);
+    }
+    if (options.emit.has("stubs")) {
+      for (const plan of plans) {
+        const newer = models.find((m) => m.package === plan.newer)!;
+        const older = models.find((m) => m.package === plan.older);
+        if (older) {
+          const pairs = older.operations.filter((o) => newer.operations.some((n) => n.name === o.canonicalName)).map((o) => ({ older: o.name, newer: o.canonicalName }));
+          emitCompatModule(schema, target, plan, newer.protoFile, older.protoFile, pairs);
+        }
+      }
+    }
+  }
+  // Markdown and JSON do not depend on the target: written once, whatever it is.
+  schema.prepareGenerate(targets[0]!);
+  const text = (name: string, content: string) => schema.generateFile(name).print(content.replace(/\n$/, ""));
+  for (const m of models) {
+    const base = baseName(m, models);
+    const table = tables.get(m)!;
+    if (options.emit.has("routes")) text(`${base}_routes.json`, routesJson(m, table));
+    if (options.emit.has("docs")) {
+      text(`${base}_operations.md`, renderDoc("operations", operationsView(m)));
+      text(`${base}_routes.md`, renderDoc("routes", routesView(m, table)));
+      text(`${base}_errors.md`, renderDoc("errors", errorsView(m)));
+      text(`${base}_overrides.md`, renderDoc("overrides", overridesView(m)));
+    }
+  }
+  if (options.emit.has("docs")) for (const plan of plans) text("a2a_compat.md", renderDoc("compat", compatView(plan)));
+  const versioned = models.filter((m) => m.protocolVersion !== undefined);
+  if (options.emit.has("docs") && versioned.length > 1) {
+    text("a2a_versions.md", renderDoc("versions", versionsView(versioned)));
+  }
+}
+
+/** `dir/a2a.proto` → `dir/a2a`; a file with several services gets one set of outputs per service. */
+function baseName(m: ApiModel, models: readonly ApiModel[]): string {
+  const base = m.protoFile.replace(/\.proto$/, "");
+  return models.some((o) => o !== m && o.protoFile === m.protoFile) ? `${base}_${m.service.name}` : base;
+}
+
