@@ -41,6 +41,7 @@ describe("the example agent process", () => {
     const child = spawn(process.execPath, [join(repoRoot, "dist-examples/examples/echo-agent/main.js")], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    try {
     await new Promise<void>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error(`no URLs printed: ${out}`)), 15_000);
       child.stdout.on("data", () => out.includes("gRPC") && (clearTimeout(t), resolve()));
@@ -59,5 +60,8 @@ describe("the example agent process", () => {
     child.kill("SIGTERM");
     expect(await exit).toBe(0);
     expect(out).toContain("SIGTERM: stopping");
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL"); // never leave the agent running when an assertion fails
+    }
   });
 });
