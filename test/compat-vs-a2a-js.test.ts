@@ -33,6 +33,7 @@ import { A2AServiceA2a } from "../generated-samples/v0.3.0/a2a_a2a.js";
 import * as v10 from "../generated-samples/v1.0.1/a2a_pb.js";
 import * as v03 from "../generated-samples/v0.3.0/a2a_pb.js";
 import { dialectCodec } from "../src/runtime/jsonrpc-dialect.js";
+import { task10Json } from "../bench/conversion-inputs.js";
 
 type Obj = Record<string, unknown>;
 const dialect = dialectCodec(A2AServiceA2a.jsonrpcDialect!);
@@ -264,36 +265,8 @@ function sendParams(blocking: boolean | undefined, historyLength: number | undef
   return { message: message03, configuration };
 }
 
-/** A v1.0 Task (ProtoJSON) with 10 artifacts of every part kind (the same input as bench/conversion.js). */
-function task10(): Obj {
-  const artifact = (i: number) => ({
-    artifactId: `art-${i}`,
-    name: `section-${i}`,
-    description: `Section ${i} of the summary`,
-    parts: [
-      { text: `Summary of section ${i}.`, mediaType: "text/markdown" },
-      { url: `https://files.example.com/out/${i}.pdf`, mediaType: "application/pdf", filename: `section-${i}.pdf` },
-      { raw: Buffer.from(`chart ${i}`).toString("base64"), mediaType: "image/png" },
-      { data: { section: i, words: 120 + i, tags: ["a", "b"] } },
-    ],
-    metadata: { index: i },
-  });
-  return {
-    id: "task-1",
-    contextId: "ctx-1",
-    status: {
-      state: "TASK_STATE_COMPLETED",
-      timestamp: "2025-06-01T12:00:00.123Z",
-      message: { messageId: "status-1", contextId: "ctx-1", taskId: "task-1", role: "ROLE_AGENT", parts: [{ text: "Done." }] },
-    },
-    artifacts: Array.from({ length: 10 }, (_, i) => artifact(i)),
-    history: [
-      { messageId: "msg-1", contextId: "ctx-1", taskId: "task-1", role: "ROLE_USER", parts: [{ text: "Summarise the attached report." }] },
-      { messageId: "msg-2", contextId: "ctx-1", taskId: "task-1", role: "ROLE_AGENT", parts: [{ text: "Working on it." }] },
-    ],
-    metadata: { requestSource: "web" },
-  };
-}
+/** A v1.0 Task (ProtoJSON) with 10 artifacts of every part kind: the benchmark's input. */
+const task10 = (): Obj => task10Json() as Obj;
 
 const card10 = {
   name: "Summariser",

@@ -39,7 +39,8 @@ export function createDualVersionHttpHandler<O extends DescService, N extends De
   const card = options.agentCard;
   const older = createA2aHttpHandler({ ...common, ...options.older, ...(card ? { agentCard: (h: Headers) => card("older", h) } : {}) });
   const newer = createA2aHttpHandler({ ...common, ...options.newer, ...(card ? { agentCard: (h: Headers) => card("newer", h) } : {}) });
-  const header = options.newer.definition.headers.versionHeader ?? "A2A-Version";
+  const header = options.newer.definition.headers.versionHeader;
+  if (!header) throw new Error(`${options.newer.definition.service.typeName}: a dual-version server needs a newer version that has a version header`);
   return (req) => {
     const v = (req.header(header) ?? "").trim();
     return (v === "" || /^0\./.test(v) ? older : newer)(req);
