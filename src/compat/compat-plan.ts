@@ -26,6 +26,8 @@ export interface PlanPair {
   readonly v03: string;
   readonly toV03: readonly PlanStep[];
   readonly toV10: readonly PlanStep[];
+  /** Newer field → older dialect key path: what the older JSON-RPC dialect carries although the older proto cannot (see CompatPair). */
+  readonly dialectFields: Readonly<Record<string, string>>;
   readonly entry: string | undefined;
   readonly source: string | undefined;
   readonly decision: string | undefined;
@@ -76,11 +78,19 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
     const src10 = messages.get(v10)!;
     const src03 = messages.get(v03)!;
     const place = where(v10);
+    const dialectFields = explicit?.dialectFields ?? {};
+    for (const [name, path] of Object.entries(dialectFields)) {
+      const rule = explicit?.toV03[name];
+      if (!src10.fields.some((f) => f.name === name)) problems.add(`${place} (dialectFields): ${v10} has no field "${name}"`);
+      else if (!rule || !("lossy" in rule)) problems.add(`${place} (dialectFields): ${v10}.${name} is carried by the older proto already; dialectFields is for fields lossy toward it`);
+      if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(path)) problems.add(`${place} (dialectFields): "${path}" is not a dotted key path`);
+    }
     pairs.push({
       v10,
       v03,
       toV03: steps(src10, src03, explicit?.toV03 ?? {}, pairOf, `${place} (toV03)`),
       toV10: steps(src03, src10, explicit?.toV10 ?? {}, reverse, `${place} (toV10)`),
+      dialectFields,
       entry: explicit?.entry,
       source: explicit?.source,
       decision: explicit?.decision,

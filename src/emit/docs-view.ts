@@ -224,7 +224,16 @@ export function compatView(plan: CompatPlan) {
       entry: p.entry ?? null,
       source: p.source ?? null,
       decision: p.decision ?? null,
-      rows: [...rows(p.toV03, "→ v0.3"), ...rows(p.toV10, "→ v1.0")],
+      rows: [
+        ...rows(p.toV03, "→ v0.3"),
+        ...rows(p.toV10, "→ v1.0"),
+        ...Object.entries(p.dialectFields).map(([field, path]) => ({
+          direction: "↔ v0.3 JSON-RPC",
+          from: code(field),
+          to: code(path),
+          how: "carried by the direct JSON-RPC conversion (`a2a_compat_json`); lossy through the v0.3 proto (above)",
+        })),
+      ],
     })),
   };
 }

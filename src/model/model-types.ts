@@ -99,6 +99,11 @@ export interface CompatPair {
   /** Source field (proto name) → rule, per direction. Fields not listed map by name. */
   readonly toV03: Readonly<Record<string, CompatRule>>;
   readonly toV10: Readonly<Record<string, CompatRule>>;
+  /**
+   * Newer field (proto name) → key path in the older version's JSON-RPC dialect, for what the dialect holds
+   * but the older proto does not: carried by the direct JSON-RPC conversions, lossy through the proto.
+   */
+  readonly dialectFields: Readonly<Record<string, string>>;
   /** Override entry that declared the pair, if any (else paired by name), with its source and decision. */
   readonly entry: string | undefined;
   readonly source?: string;

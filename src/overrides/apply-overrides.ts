@@ -116,12 +116,13 @@ function applyCompat(model: ApiModel, entry: OverrideEntry, name: string, proble
       problems.add(`${place(entry)}: target "${entry.target}" names no message ${fullName}`);
       return;
     }
-    const v = entry.value as { counterpart?: string; toV03?: Record<string, CompatRule>; toV10?: Record<string, CompatRule> };
+    const v = entry.value as { counterpart?: string; toV03?: Record<string, CompatRule>; toV10?: Record<string, CompatRule>; dialectFields?: Record<string, string> };
     compat.explicit.set(fullName, {
       v10: fullName,
       v03: v.counterpart,
       toV03: v.toV03 ?? {},
       toV10: v.toV10 ?? {},
+      dialectFields: v.dialectFields ?? {},
       entry: `${entry.file}:${entry.line}: entry "${entry.id}"`,
       source: `${entry.source.document}, ${entry.source.section}`,
       decision: entry.decision,

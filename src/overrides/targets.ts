@@ -169,7 +169,7 @@ const ruleSchema = {
 const rulesSchema = { type: "object", additionalProperties: ruleSchema };
 
 /** compat.<Message>: how a message of this package converts to and from its counterpart in the other version. */
-export const compatPairSchema = obj({ counterpart: str, toV03: rulesSchema, toV10: rulesSchema }, []);
+export const compatPairSchema = obj({ counterpart: str, toV03: rulesSchema, toV10: rulesSchema, dialectFields: strMap }, []);
 export const compatUnpairedSchema = obj({ otherPackage: str, v10: strMap, v03: strMap });
 
 export const operationTargets: Record<string, TargetKind<never>> = {

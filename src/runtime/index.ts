@@ -35,3 +35,4 @@ export { createBridgeHandler, createClientBridge, type BridgeOptions, type Opera
 export { createDualVersionHttpHandler, type DualVersionOptions, type VersionSide } from "./dual-version.js";
 export { operationCorrespondence, type OperationCorrespondence, type OperationNames } from "./operation-map.js";
 export { createDialectCodec, dialectCodec, type DialectCodec, type OnDrop } from "./jsonrpc-dialect.js";
+export { CompatJsonError, type At } from "./compat-json.js";

@@ -1,0 +1,191 @@
+/**
+ * Code fragments for one field of the direct conversions (compat-json-module.ts):
+ * how a value of a given proto field type is read from the older version's
+ * dialect JSON, written to it, tested for being set, and what the zero value
+ * of a newer message is. A field type that has no fragment here makes its
+ * message go through the older proto instead (`unsupported`).
+ *
+ *   read   ProtoJSON value → protobuf-es value, checked as fromJson checks it
+ *   write  protobuf-es value → ProtoJSON value, as toJson writes it
+ *   set    whether isFieldSet would say the field is set
+ */
+import { ScalarType, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import { enumValue } from "../runtime/compat-convert.js";
+import type { JsonRpcDialect } from "../runtime/definition.js";
+
+/** protobuf-es FeatureSet.FieldPresence.IMPLICIT */
+const IMPLICIT = 2;
+
+export const lit = (v: unknown) => JSON.stringify(v);
+/** `o.key` when key is an identifier, else `o["key"]`. */
+export const prop = (o: string, key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `${o}.${key}` : `${o}[${lit(key)}]`);
+
+export type Scalarish = "string" | "bool" | "int32" | "bytes" | "enum" | "struct" | "timestamp";
+
+/** The kind of a singular value of a field, if the direct conversions handle it. */
+export function valueKind(f: DescField): Scalarish | undefined {
+  const scalar = f.fieldKind === "scalar" ? f.scalar : f.fieldKind === "list" && f.listKind === "scalar" ? f.scalar : undefined;
+  if (scalar !== undefined) {
+    return scalar === ScalarType.STRING ? "string" : scalar === ScalarType.BOOL ? "bool" : scalar === ScalarType.INT32 ? "int32" : scalar === ScalarType.BYTES ? "bytes" : undefined;
+  }
+  if (f.fieldKind === "enum" || (f.fieldKind === "list" && f.listKind === "enum")) return "enum";
+  const m = f.fieldKind === "message" ? f.message : undefined;
+  if (m?.typeName === "google.protobuf.Struct") return "struct";
+  if (m?.typeName === "google.protobuf.Timestamp") return "timestamp";
+  return undefined;
+}
+
+/** A copy from `from` to `to` is direct when both hold the same kind of value, singular or both lists of strings. */
+export function copyable(from: DescField, to: DescField): boolean {
+  const k = valueKind(from);
+  if (!k || k !== valueKind(to)) return false;
+  if (from.fieldKind === "list" || to.fieldKind === "list") return from.fieldKind === "list" && to.fieldKind === "list" && k === "string";
+  return from.fieldKind !== "map" && to.fieldKind !== "map";
+}
+
+/** Condition under which isFieldSet(field) holds for the value in `v`; undefined when any present value is set. */
+export function setTest(f: DescField, v: string): string | undefined {
+  if (f.fieldKind === "list") return `${v}.length > 0`;
+  if (f.fieldKind === "map") return `Object.keys(${v}).length > 0`;
+  if (f.fieldKind === "message") return `${v} !== undefined`;
+  if (f.oneof || f.presence !== IMPLICIT) return `${v} !== undefined`;
+  switch (valueKind(f)) {
+    case "string":
+      return `${v} !== ""`;
+    case "bool":
+      return `${v}`;
+    case "bytes":
+      return `${v}.length > 0`;
+    default:
+      return `${v} !== 0`;
+  }
+}
+
+/** Whether toJson writes a value: set, and (for implicit presence) not the zero value. */
+export const writtenTest = setTest;
+
+/** Enum tables, named once per module: dialect/proto spellings → newer number, newer number → dialect spelling. */
+export class EnumTables {
+  readonly decls: string[] = [];
+  private readonly names = new Map<string, string>();
+  constructor(private readonly dialect: JsonRpcDialect) {}
+
+  /** A Map from every JSON spelling of an older enum value (dialect, proto name, number) to the newer number. */
+  toNewer(older: DescEnum, newer: DescEnum): string {
+    return this.named(`IN_${newer.name}`, `${older.typeName}>${newer.typeName}`, () => {
+      const entries: [string | number, number][] = [];
+      for (const v of older.values) {
+        const n = enumValue(v.number, older, newer);
+        const spelled = this.dialect.enums[v.name];
+        // When two values share a spelling (ROLE_UNSPECIFIED and ROLE_AGENT are both "agent"), the first listed wins, as in the dialect codec.
+        if (spelled !== undefined && this.firstSpelling(spelled) === v.name) entries.push([spelled, n]);
+        entries.push([v.name, n], [v.number, n]);
+      }
+      return `new Map<string | number, number>([${entries.map(([k, n]) => `[${lit(k)}, ${n}]`).join(", ")}])`;
+    });
+  }
+
+  /** A Map from newer numbers to the dialect spelling of the older value. */
+  toOlder(newer: DescEnum, older: DescEnum): string {
+    return this.named(`OUT_${older.name}`, `${newer.typeName}<${older.typeName}`, () => {
+      const entries = newer.values.map((v) => {
+        const n = enumValue(v.number, newer, older);
+        const name = older.values.find((x) => x.number === n)?.name;
+        return `[${v.number}, ${name === undefined ? n : lit(this.dialect.enums[name] ?? name)}]`;
+      });
+      return `new Map<number, string | number>([${entries.join(", ")}])`;
+    });
+  }
+
+  private firstSpelling(spelled: string): string | undefined {
+    return Object.entries(this.dialect.enums).find(([, s]) => s === spelled)?.[0];
+  }
+
+  /** The constant for `key`, declared on first use as `name` (numbered if taken). */
+  private named(name: string, key: string, make: () => string): string {
+    let n = this.names.get(key);
+    if (!n) {
+      const taken = new Set(this.names.values());
+      n = name;
+      for (let i = 2; taken.has(n); i++) n = `${name}_${i}`;
+      this.names.set(key, n);
+      this.decls.push(`const ${n} = ${make()};`);
+    }
+    return n;
+  }
+}
+
+/** The zero value protobuf-es `create()` gives a field, as code; undefined when create() leaves it unset. */
+function zero(f: DescField): string | undefined {
+  if (f.fieldKind === "list") return "[]";
+  if (f.fieldKind === "map") return "{}";
+  if (f.fieldKind === "message" || f.presence !== IMPLICIT) return undefined;
+  if (f.fieldKind === "enum") return "0";
+  switch (f.scalar) {
+    case ScalarType.STRING:
+      return '""';
+    case ScalarType.BOOL:
+      return "false";
+    case ScalarType.BYTES:
+      return "new Uint8Array(0)";
+    case ScalarType.INT64:
+    case ScalarType.UINT64:
+    case ScalarType.SINT64:
+    case ScalarType.FIXED64:
+    case ScalarType.SFIXED64:
+      return "BigInt(0)";
+    default:
+      return "0";
+  }
+}
+
+/** An object literal equal to `create(desc)`: members in declaration order. */
+export function zeroLiteral(desc: DescMessage): string {
+  const parts = [`$typeName: ${lit(desc.typeName)}`];
+  for (const member of desc.members) {
+    if (member.kind === "oneof") parts.push(`${member.localName}: { case: undefined }`);
+    else {
+      const z = zero(member);
+      if (z !== undefined) parts.push(`${member.localName}: ${z}`);
+    }
+  }
+  return `{ ${parts.join(", ")} }`;
+}
+
+/** Expression reading a field's singular value `v` from ProtoJSON, as a protobuf-es value. */
+export function readValue(f: DescField, v: string, where: string, what: string, rt: (s: string) => string, enums: (e: DescEnum) => string | undefined): string {
+  switch (valueKind(f)) {
+    case "string":
+      return `${rt("str")}(${v}, ${where}, ${what})`;
+    case "bool":
+      return `${rt("bool")}(${v}, ${where}, ${what})`;
+    case "int32":
+      return `${rt("int32")}(${v}, ${where}, ${what})`;
+    case "bytes":
+      return `${rt("bytes")}(${v}, ${where}, ${what})`;
+    case "struct":
+      return `${rt("struct")}(${v}, ${where}, ${what})`;
+    case "timestamp":
+      return `${rt("timestamp")}(${v}, ${where}, ${what})`;
+    case "enum":
+      return `${rt("enumIn")}(${enums((f as DescField & { enum: DescEnum }).enum)}, ${v}, ${where}, ${what})`;
+    default:
+      throw new Error(`compat-json: no reader for ${f.toString()}`);
+  }
+}
+
+/** Expression writing a protobuf-es value `v` of a field as ProtoJSON (enums in the dialect's spelling via `table`). */
+export function writeValue(f: DescField, v: string, rt: (s: string) => string, table: string | undefined): string {
+  switch (valueKind(f)) {
+    case "bytes":
+      return `${rt("base64")}(${v})`;
+    case "struct":
+      return `${rt("structJson")}(${v})`;
+    case "timestamp":
+      return `${rt("timestampJson")}(${v})`;
+    case "enum":
+      return `(${table}.get(${v}) ?? ${v})`;
+    default:
+      return f.fieldKind === "list" ? `${v}.slice()` : v;
+  }
+}

@@ -1,0 +1,406 @@
+/**
+ * Writes `a2a_compat_json.{ts,js,d.ts}`: conversions between the older
+ * version's JSON-RPC dialect (a2a.json) and the newer version's messages in
+ * one pass, without building the older proto's messages in between. They
+ * come from the inputs of the plan (both descriptors, the compat overrides,
+ * the dialect table) and give what the plan's path gives (dialect codec →
+ * fromJson → converter, and back), which test/compat-json.test.ts checks.
+ *
+ * Per pair and direction, a function is written when every step is a copy of
+ * a value kind compat-json-fields.ts handles, a message, a loss, a move or a
+ * transform compat-json-transforms.ts writes, and the dialect has no
+ * whole-message rule for the older message (union, wrapper, array or null
+ * result, typed union, list map, resource name). Other pairs are converted
+ * through the older proto at run time (`viaProto`), so every pair is covered.
+ *
+ * Loss paths name dialect keys toward the newer version and newer field
+ * names toward the older one, as each side spells them.
+ */
+import type { DescField, DescFile, DescMessage } from "@bufbuild/protobuf";
+import { nestedTypes } from "@bufbuild/protobuf/reflect";
+import type { GeneratedFile, Schema } from "@bufbuild/protoplugin";
+import type { CompatPlan, PlanPair } from "../compat/compat-plan.js";
+import type { PlanStep } from "../runtime/compat-convert.js";
+import type { JsonRpcDialect } from "../runtime/definition.js";
+import { createDialectCodec } from "../runtime/jsonrpc-dialect.js";
+import { copyable, EnumTables, lit, prop, readValue, setTest, valueKind, writeValue, writtenTest, zeroLiteral } from "./compat-json-fields.js";
+import { partCode, transformCode, type DecodeCtx, type EncodeCtx } from "./compat-json-transforms.js";
+import { runtimeModule } from "./routes-module.js";
+
+/** The helpers the generated conversions call (src/runtime/compat-json.ts). */
+const compatJsonModule = `${runtimeModule}/compat-json`;
+
+type Dir = "toNewer" | "toOlder";
+
+interface Pair {
+  readonly plan: PlanPair;
+  readonly d10: DescMessage;
+  readonly d03: DescMessage;
+  /** The newer message's name, nested names joined by "_": names the functions. */
+  readonly id: string;
+}
+
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+const field = (d: DescMessage, name: string): DescField => {
+  const f = d.fields.find((x) => x.name === name);
+  if (!f) throw new Error(`compat-json: ${d.typeName} has no field ${name}`);
+  return f;
+};
+const messageOf = (f: DescField): DescMessage | undefined => (f.fieldKind === "message" || (f.fieldKind === "list" && f.listKind === "message") ? f.message : undefined);
+
+/** The body without its `let v` when no other line uses v. */
+const withoutUnusedV = (body: string[]) => (body.some((l) => !l.startsWith("let v") && /\bv\b/.test(l)) ? body : body.filter((l) => !l.startsWith("let v")));
+
+/** protobuf-es FeatureSet.FieldPresence.IMPLICIT */
+const IMPLICIT_PRESENCE = 2;
+
+/** Placeholders in code text for symbols that the generated file imports. */
+const SYM = "\u0000";
+
+export function emitCompatJsonModule(schema: Schema<object>, target: "ts" | "js" | "dts", plan: CompatPlan, files: { newer: DescFile; older: DescFile; olderA2a: string }, dialect: JsonRpcDialect): void {
+  const messages = new Map<string, DescMessage>();
+  for (const file of [files.newer, files.older]) for (const t of nestedTypes(file)) if (t.kind === "message") messages.set(t.typeName, t);
+  const pairs = new Map<string, Pair>();
+  for (const p of plan.pairs) {
+    const d10 = messages.get(p.v10);
+    const d03 = messages.get(p.v03);
+    if (!d10 || !d03) continue;
+    const pair: Pair = { plan: p, d10, d03, id: p.v10.slice(plan.newer.length + 1).replace(/\./g, "_") };
+    pairs.set(p.v10, pair);
+    pairs.set(p.v03, pair);
+  }
+  const typed = target === "ts";
+  const any = typed ? ": any" : "";
+  const ty = (s: string) => (typed ? s : "");
+  const rt = (name: string) => `${SYM}rt:${name}${SYM}`;
+  const shape = (d: DescMessage) => `${SYM}shape:${d.typeName}${SYM}`;
+  const enums = new EnumTables(dialect);
+  const codec = createDialectCodec(dialect);
+  const key03 = (name: string, d: DescMessage) => dialect.renames[`${d.typeName}.${name}`] ?? field(d, name).jsonName;
+
+  // ---- which pairs convert directly ----
+  const blockedByDialect = (d03: DescMessage) =>
+    dialect.unions.includes(d03.typeName) ||
+    dialect.nullResults.includes(d03.typeName) ||
+    dialect.arrayResults[d03.typeName] !== undefined ||
+    dialect.wrappers.some((w) => w.message === d03.typeName) ||
+    dialect.resourceNames.some((r) => r.message === d03.typeName) ||
+    dialect.typedUnions?.[d03.typeName] !== undefined ||
+    dialect.listMaps?.[d03.typeName] !== undefined;
+  const stepOk = (p: Pair, dir: Dir, s: PlanStep): boolean => {
+    const [src, out] = dir === "toNewer" ? [p.d03, p.d10] : [p.d10, p.d03];
+    if (s.op === "transform") return p.d03.typeName === dialect.part.message ? s.transform === "part" : transformCode[s.transform]?.[dir] !== undefined;
+    const f = field(src, s.from);
+    if (s.op === "copy") return copyable(f, field(out, s.to));
+    if (s.op === "message") {
+      const sub = messageOf(f);
+      return sub !== undefined && pairs.has(sub.typeName) && f.fieldKind !== "map";
+    }
+    return s.op === "moved" || (f.fieldKind !== "map" && (messageOf(f) !== undefined || valueKind(f) !== undefined));
+  };
+  const direct = (p: Pair, dir: Dir) => !blockedByDialect(p.d03) && (dir === "toNewer" ? p.plan.toV10 : p.plan.toV03).every((s) => stepOk(p, dir, s));
+  for (const p of new Set(pairs.values())) {
+    const keys = Object.entries(p.plan.dialectFields);
+    if (keys.length === 0) continue;
+    const where = p.plan.entry ?? p.d10.typeName;
+    if (!direct(p, "toNewer") || !direct(p, "toOlder")) throw new Error(`${where}: dialectFields need a direct JSON-RPC conversion of ${p.d10.typeName}, which this generator cannot write (a dialect rule or transform it does not handle)`);
+    for (const [name10, key] of keys) {
+      const t = field(p.d10, name10);
+      const special = p.d03.typeName === dialect.part.message;
+      if (!special && key.includes(".")) throw new Error(`${where}: dialectFields ${name10}: "${key}" is nested; only the Part conversion reads nested keys`);
+      if (!special && !(valueKind(t) && (t.fieldKind !== "list" || valueKind(t) === "string") && valueKind(t) !== "enum")) throw new Error(`${where}: dialectFields ${name10}: its type has no direct conversion`);
+    }
+  }
+  const pairOf = (typeName: string): Pair => {
+    const p = pairs.get(typeName);
+    if (!p) throw new Error(`compat-json: ${typeName} has no counterpart`);
+    return p;
+  };
+
+  // ---- toward the newer version: older dialect JSON → newer message ----
+  const decName = (p: Pair) => `${p.id}FromOlder`;
+  const decCall = (sub: DescMessage, v: string, atExpr: string, lost = "lost") => {
+    const p = pairOf(sub.typeName);
+    return direct(p, "toNewer") ? `${decName(p)}(${v}, ${atExpr}, ${lost})` : `(via.toNewer(${lit(p.d03.typeName)}, ${v}, ${atExpr}, ${lost})${ty(` as ${shape(p.d10)}`)})`;
+  };
+  /** A function (json, at, lost) → newer message, for list elements. */
+  const decFn = (sub: DescMessage) => {
+    const p = pairOf(sub.typeName);
+    return direct(p, "toNewer") ? decName(p) : `(y${ty(": unknown")}, b${ty(`: ${rt("At")}`)}, l${ty(`: ${rt("Loss")}[]`)}) => ${decCall(sub, "y", "b", "l")}`;
+  };
+  const read = (d03: DescMessage, name: string, obj: string) => {
+    const f = field(d03, name);
+    const k = key03(name, d03);
+    return k === f.jsonName ? prop(obj, k) : `(${prop(obj, k)} ?? ${prop(obj, f.jsonName)})`;
+  };
+  const readAs = (d03: DescMessage, name: string, v: string, d10Field?: DescField) => {
+    const f = field(d03, name);
+    const what = lit(`${d03.typeName}.${name}`);
+    const enumTable = (e: Parameters<EnumTables["toNewer"]>[0]) => {
+      const t = d10Field && (d10Field.fieldKind === "enum" || (d10Field.fieldKind === "list" && d10Field.listKind === "enum")) ? d10Field.enum : e;
+      return enums.toNewer(e, t);
+    };
+    if (f.fieldKind === "list") {
+      if (valueKind(f) === "string") return `${rt("strings")}(${v}, a, ${what})`;
+      throw new Error(`compat-json: no reader for ${f.toString()}`);
+    }
+    return readValue(f, v, "a", what, rt, enumTable);
+  };
+  const assign = (d10: DescMessage, name10: string, expr: string, target = "m") => {
+    const t = field(d10, name10);
+    return t.oneof ? `${target}.${t.oneof.localName} = { case: ${lit(t.localName)}, value: ${expr} };` : `${target}.${t.localName} = ${expr};`;
+  };
+  const unknownKeys = (d03: DescMessage, obj: string, atExpr: string, extra: readonly string[] = []) => {
+    const known = new Set<string>(["kind", ...extra]);
+    for (const f of d03.fields) known.add(key03(f.name, d03)).add(f.jsonName);
+    return `for (const k in ${obj}) switch (k) { ${[...known].map((k) => `case ${lit(k)}:`).join(" ")} break; default: ${rt("lose")}(lost, ${atExpr}, k, ${lit(`${d03.typeName} has no field for it`)}); }`;
+  };
+  const zero = (d: DescMessage) => (typed ? `(${zeroLiteral(d)} as ${shape(d)})` : zeroLiteral(d));
+  const olderMessage = (short: string) => {
+    const d = messages.get(`${plan.older}.${short}`);
+    if (!d) throw new Error(`compat-json: no message ${plan.older}.${short}`);
+    return d;
+  };
+
+  function decodeFn(p: Pair): string[] {
+    const { d03, d10 } = p;
+    const c: DecodeCtx = {
+      d03,
+      d10,
+      any,
+      read: (name, obj = "x", desc = d03) => read(desc, name, obj),
+      value: (name, v, desc = d03) => readAs(desc, name, v, desc === d03 ? d10.fields.find((x) => x.name === name) : undefined),
+      set: (name10, expr) => assign(d10, name10, expr),
+      toNewer: (name, v, desc = d03, parentAt = "a") => decCall(messageOf(field(desc, name))!, v, `${rt("at")}(${parentAt}, ${lit(key03(name, desc))})`),
+      lose: (key, reason) => `${rt("lose")}(lost, a, ${lit(key)}, ${reason});`,
+      unknownKeys,
+      zero: (short) => zero(messages.get(`${plan.newer}.${short}`)!),
+      key03: (name, desc = d03) => key03(name, desc),
+      rt,
+      older: olderMessage,
+      dialectField: (name10) => p.plan.dialectFields[name10],
+    };
+    const head = `function ${decName(p)}(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${shape(d10)}`)} {`;
+    if (d03.typeName === dialect.part.message) return [head, ...partCode.toNewer(c).map((l) => "  " + l), "}"];
+    const body: string[] = [`const x${any} = ${rt("object")}(j, a, ${lit(d03.typeName)});`, `const m = ${zero(d10)};`, `let v${any};`];
+    const oneofs = new Set<string>();
+    const done = new Set<string>();
+    for (const s of p.plan.toV10) {
+      const f = field(d03, s.from);
+      const k = key03(f.name, d03);
+      const r = read(d03, f.name, "x");
+      if (s.op === "transform") {
+        if (done.has(s.transform)) continue;
+        done.add(s.transform);
+        body.push(...transformCode[s.transform]!.toNewer!(c));
+        continue;
+      }
+      if (s.op === "moved") continue;
+      const guardOneof = (stmt: string) => {
+        if (!f.oneof) return stmt;
+        const flag = `one_${f.oneof.name}`;
+        if (!oneofs.has(f.oneof.name)) {
+          oneofs.add(f.oneof.name);
+          body.push(`let ${flag} = false;`);
+        }
+        return `{ if (${flag}) ${rt("lose")}(lost, a, ${lit(k)}, ${lit(`${d03.typeName}.${f.oneof.name} holds one member; ${k} was not kept`)}); else { ${flag} = true; ${stmt} } }`;
+      };
+      if (s.op === "copy") {
+        const t = field(d10, s.to);
+        // Assigning a zero value matters only where the newer field tracks presence.
+        const test = t.oneof || t.presence !== IMPLICIT_PRESENCE ? setTest(f, "v") : undefined;
+        const value = readAs(d03, f.name, "v", t);
+        body.push(`if ((v = ${r}) != null) ${guardOneof(test && test !== "v !== undefined" ? `{ v = ${value}; if (${test}) ${assign(d10, s.to, "v")} }` : assign(d10, s.to, value))}`);
+      } else if (s.op === "message") {
+        const sub = messageOf(f)!;
+        const atExpr = `${rt("at")}(a, ${lit(k)})`;
+        const value = f.fieldKind === "list" ? `${rt("each")}(v, ${atExpr}, ${lit(`${d03.typeName}.${f.name}`)}, lost, ${decFn(sub)})` : decCall(sub, "v", atExpr);
+        body.push(`if ((v = ${r}) != null) ${guardOneof(assign(d10, s.to, value))}`);
+      } else if (s.op === "lossy") {
+        // reported when the older proto would hold a set value
+        const test = messageOf(f) ? (f.fieldKind === "list" ? `${rt("array")}(v, a, ${lit(f.name)}).length > 0` : undefined) : setTest(f, readAs(d03, f.name, "v"));
+        body.push(`if ((v = ${r}) != null${test ? ` && ${test}` : ""}) ${rt("lose")}(lost, a, ${lit(k)}, ${lit(s.reason)});`);
+      }
+    }
+    // What a2a.json holds and the older proto does not (dialectFields), read into the newer fields.
+    const extra = Object.entries(p.plan.dialectFields);
+    for (const [name10, key] of extra) {
+      const t = field(d10, name10);
+      const read = t.fieldKind === "list" && valueKind(t) === "string" ? `${rt("strings")}(v, a, ${lit(`${d03.typeName} ${key}`)})` : readValue(t, "v", "a", lit(`${d03.typeName} ${key}`), rt, () => undefined);
+      body.push(`if ((v = ${prop("x", key)}) != null) ${assign(d10, name10, read)}`);
+    }
+    body.push(unknownKeys(d03, "x", "a", extra.map(([, key]) => key)), "return m;");
+    return [head, ...withoutUnusedV(body).map((l) => "  " + l), "}"];
+  }
+
+  // ---- toward the older version: newer message → older dialect JSON ----
+  const encName = (p: Pair) => `${p.id}ToOlder`;
+  const encCall = (sub: DescMessage, v: string, atExpr: string, lost = "lost") => {
+    const p = pairOf(sub.typeName);
+    return direct(p, "toOlder") ? `${encName(p)}(${v}, ${atExpr}, ${lost})` : `via.toOlder(${v}, ${atExpr}, ${lost})`;
+  };
+  /** A function (message, at, lost) → older dialect JSON, for list elements. */
+  const encFn = (sub: DescMessage) => {
+    const p = pairOf(sub.typeName);
+    return direct(p, "toOlder") ? encName(p) : `(y${ty(`: ${shape(p.d10)}`)}, b${ty(`: ${rt("At")}`)}, l${ty(`: ${rt("Loss")}[]`)}) => ${encCall(sub, "y", "b", "l")}`;
+  };
+  const get = (d10: DescMessage, name: string, obj = "m") => {
+    const f = field(d10, name);
+    return f.oneof ? `(${obj}.${f.oneof.localName}.case === ${lit(f.localName)} ? ${obj}.${f.oneof.localName}.value : undefined)` : `${obj}.${f.localName}`;
+  };
+  /** Statement writing `expr` (a value for the older field) under its dialect key, when toJson would write it. */
+  const put = (d03: DescMessage, name03: string, expr: string, target: string, source?: DescField, sourceTested = false) => {
+    const t = field(d03, name03);
+    const table = valueKind(t) === "enum" && t.fieldKind === "enum" ? enums.toOlder(source && source.fieldKind === "enum" ? source.enum : t.enum, t.enum) : undefined;
+    // A plain path is used in place; anything else is evaluated once.
+    const w = /^[\w.]+$/.test(expr) ? expr : "w";
+    // Skip the test when the caller's own test (the source being set) already implies it.
+    const test = writtenTest(t, w);
+    const implied = sourceTested && source !== undefined && test === setTest(source, w);
+    const write = `${test && !implied ? `if (${test}) ` : ""}${prop(target, key03(name03, d03))} = ${writeValue(t, w, rt, table)};`;
+    return w === "w" ? `{ const w = ${expr}; ${write} }` : write;
+  };
+
+  function encodeFn(p: Pair): string[] {
+    const { d03, d10 } = p;
+    const c: EncodeCtx = {
+      d03,
+      d10,
+      any,
+      get: (name) => get(d10, name),
+      put: (name, expr, target = "o", desc = d03) => put(desc, name, expr, target, desc === d03 && d10.fields.some((f) => f.name === name) ? field(d10, name) : undefined),
+      toOlder: (name, expr, desc = d10) => encCall(messageOf(field(desc, name))!, expr, `${rt("at")}(a, ${lit(name)})`),
+      lose: (name, reason) => `${rt("lose")}(lost, a, ${lit(name)}, ${reason});`,
+      key: (name, desc = d03) => key03(name, desc),
+      rt,
+      older: olderMessage,
+      enumNumber: (path, valueName) => {
+        let d = d10;
+        const names = path.split(".");
+        let f = field(d, names[0]!);
+        for (const n of names.slice(1)) {
+          d = messageOf(f)!;
+          f = field(d, n);
+        }
+        if (f.fieldKind !== "enum") throw new Error(`compat-json: ${path} is not an enum`);
+        const v = f.enum.values.find((x) => x.localName === valueName);
+        if (!v) throw new Error(`compat-json: ${f.enum.typeName} has no ${valueName}`);
+        return v.number;
+      },
+      dialectField: (name10) => p.plan.dialectFields[name10],
+    };
+    const head = `function ${encName(p)}(m${ty(`: ${shape(d10)}`)}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${rt("JsonObject")}`)} {`;
+    if (d03.typeName === dialect.part.message) return [head, ...partCode.toOlder(c).map((l) => "  " + l), "}"];
+    const kind = dialect.kinds[d03.typeName];
+    const body: string[] = [`const o${any} = ${kind ? `{ kind: ${lit(kind)} }` : "{}"};`, `let v${any};`];
+    const done = new Set<string>();
+    for (const s of p.plan.toV03) {
+      const f = field(d10, s.from);
+      if (s.op === "transform") {
+        if (done.has(s.transform)) continue;
+        done.add(s.transform);
+        body.push(...transformCode[s.transform]!.toOlder!(c));
+        continue;
+      }
+      if (s.op === "moved") continue;
+      // A oneof member is read into v; other fields are tested and read in place.
+      const value = f.oneof ? "v" : `m.${f.localName}`;
+      const test = setTest(f, value)!;
+      const cond = f.oneof ? `(v = ${get(d10, f.name)}) !== undefined` : test;
+      if (s.op === "copy") body.push(`if (${cond}) ${put(d03, s.to, value, "o", f, true)}`);
+      else if (s.op === "message") {
+        const sub = messageOf(f)!;
+        const atExpr = `${rt("at")}(a, ${lit(f.name)})`;
+        const converted = f.fieldKind === "list" ? `${rt("eachOf")}(${value}, ${atExpr}, lost, ${encFn(sub)})` : encCall(sub, value, atExpr);
+        body.push(`if (${cond}) ${prop("o", key03(s.to, d03))} = ${converted};`);
+      } else if (s.op === "lossy" && p.plan.dialectFields[f.name] !== undefined) {
+        body.push(`if (${cond}) ${prop("o", p.plan.dialectFields[f.name]!)} = ${writeValue(f, value, rt, undefined)};`);
+      } else if (s.op === "lossy") body.push(`if (${cond}) ${rt("lose")}(lost, a, ${lit(f.name)}, ${lit(s.reason)});`);
+    }
+    for (const name of dialect.alwaysEmit[d03.typeName] ?? []) {
+      const k = key03(name, d03);
+      body.push(`if (${prop("o", k)} === undefined) ${prop("o", k)} = ${JSON.stringify(alwaysDefault(d03, name))};`);
+    }
+    body.push("return o;");
+    return [head, ...withoutUnusedV(body).map((l) => "  " + l), "}"];
+  }
+
+  /** What the dialect codec writes for an always-emitted field at its default. */
+  function alwaysDefault(d03: DescMessage, name: string): unknown {
+    const out = codec.encode(d03, {}) as Record<string, unknown>;
+    return out[key03(name, d03)];
+  }
+
+  // ---- the file ----
+  const f = schema.generateFile(`a2a_compat_json${target === "dts" ? ".d.ts" : "." + target}`);
+  f.print(`// Generated by protoc-gen-a2a from ${files.older.proto.name} and ${files.newer.proto.name}. Do not edit.`);
+  f.print(`// ${plan.older} JSON-RPC (its dialect JSON) ↔ ${plan.newer} messages in one pass; a2a_compat.md has the field-by-field table.`);
+  f.print();
+  const ordered = [...new Set(pairs.values())];
+  const lossType = f.import("Loss", runtimeModule, true);
+  const jsonValue = f.import("JsonValue", "@bufbuild/protobuf", true);
+  const onLossSig = typed ? [", onLoss?: (loss: ", lossType, ") => void"] : [", onLoss"];
+  const exports = ordered.flatMap((p) => {
+    const s10 = f.importShape(p.d10);
+    const base = lowerFirst(p.id);
+    return [
+      {
+        name: `${base}FromOlderJson`,
+        doc: `Reads a ${p.d03.typeName} in the ${plan.older} JSON-RPC dialect as a ${p.d10.typeName}. What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`; a value the older proto could not read throws CompatJsonError.`,
+        params: typed ? ["json: ", jsonValue, ...onLossSig, "): { message: ", s10, "; lost: ", lossType, "[] }"] : ["json", ...onLossSig, ")"],
+        value: `message: ${direct(p, "toNewer") ? `${decName(p)}(json, undefined, lost)` : `via.toNewer(${lit(p.d03.typeName)}, json, undefined, lost)${ty(` as ${shape(p.d10)}`)}`}`,
+      },
+      {
+        name: `${base}ToOlderJson`,
+        doc: `Writes a ${p.d10.typeName} as a ${p.d03.typeName} in the ${plan.older} JSON-RPC dialect. What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`.`,
+        params: typed ? ["message: ", s10, ...onLossSig, "): { json: ", jsonValue, "; lost: ", lossType, "[] }"] : ["message", ...onLossSig, ")"],
+        value: `json: ${direct(p, "toOlder") ? `${encName(p)}(message, undefined, lost)` : "via.toOlder(message, undefined, lost)"}`,
+      },
+    ];
+  });
+  if (target === "dts") {
+    for (const e of exports) {
+      f.print(f.jsDoc(e.doc));
+      f.print(f.export("declare function", e.name), "(", ...e.params, ";");
+    }
+    return;
+  }
+  /** Prints code text, turning its placeholders into imports. */
+  const print = (text: string) => {
+    const parts = text.split(SYM);
+    f.print(
+      ...parts.map((s, i) => {
+        if (i % 2 === 0) return s;
+        const kind = s.slice(0, s.indexOf(":"));
+        const name = s.slice(s.indexOf(":") + 1);
+        if (kind === "shape") return f.importShape(messages.get(name)!);
+        if (kind === "compat") return f.import(name, "./a2a_compat.js");
+        if (kind === "older") return f.import(name, files.olderA2a);
+        if (name === "JsonObject") return f.import(name, "@bufbuild/protobuf", true);
+        if (name === "Loss" || name === "dialectCodec") return f.import(name, runtimeModule, name === "Loss");
+        return f.import(name, compatJsonModule, name === "At");
+      }),
+    );
+  };
+  f.print("/** Pairs without a direct conversion go through the older proto. */");
+  print(`const via = ${rt("viaProto")}(${SYM}compat:a2aCompat${SYM}, ${rt("dialectCodec")}(${SYM}older:A2AServiceA2a${SYM}.jsonrpcDialect${typed ? "!" : ""}));`);
+  const fns: string[] = [];
+  for (const p of ordered) {
+    if (direct(p, "toNewer")) fns.push(decodeFn(p).join("\n"));
+    if (direct(p, "toOlder")) fns.push(encodeFn(p).join("\n"));
+  }
+  f.print();
+  for (const d of enums.decls) f.print(typed ? d : d.replace(/new Map<[^>]*>/, "new Map"));
+  for (const fn of fns) {
+    f.print();
+    print(fn);
+  }
+  for (const e of exports) {
+    f.print();
+    f.print(f.jsDoc(e.doc));
+    f.print(f.export("function", e.name), "(", ...e.params, " {");
+    f.print("  const lost", ...(typed ? [": ", lossType, "[]"] : []), " = [];");
+    print(`  return { ${e.value}, lost: ${rt("reportLosses")}(lost, onLoss) };`);
+    f.print("}");
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * The named transforms of the compat plan (src/runtime/compat-transforms.ts),
+ * written as code for the direct conversions (compat-json-module.ts): toward
+ * the newer version they read the older dialect JSON `x` and fill the newer
+ * message `m`; toward the older version they read `m` and fill the dialect
+ * object `o`. Each gives the result, and reports the losses, of the runtime
+ * transform it mirrors followed by fromJson/toJson and the dialect codec
+ * (test/compat-json.test.ts compares them). A transform without an entry
+ * here makes its message go through the older proto.
+ */
+import type { DescMessage } from "@bufbuild/protobuf";
+import type { JsonRpcDialect } from "../runtime/definition.js";
+import { lit, prop } from "./compat-json-fields.js";
+
+export interface DecodeCtx {
+  readonly d03: DescMessage;
+  readonly d10: DescMessage;
+  /** ": any" in TypeScript, "" in JavaScript. */
+  readonly any: string;
+  /** Expression: the dialect value of an older field of `obj` (of type `desc`, default x / d03); null or undefined when absent. */
+  read(name03: string, obj?: string, desc?: DescMessage): string;
+  /** Expression: the value `v` of that field read as the older proto reads it (throws as fromJson would). */
+  value(name03: string, v: string, desc?: DescMessage): string;
+  /** Statement: sets a newer field of `m`. */
+  set(name10: string, expr: string): string;
+  /** Expression: the dialect JSON `v` of an older message field, converted to its newer pair; `parentAt` is the path of its parent. */
+  toNewer(name03: string, v: string, desc?: DescMessage, parentAt?: string): string;
+  /** Statement: reports the loss of the dialect key `key` (`reasonExpr` is code). */
+  lose(key: string, reasonExpr: string): string;
+  /** Statement: reports the keys of `obj` that the older message `desc` has no field for. */
+  unknownKeys(desc: DescMessage, obj: string, atExpr: string): string;
+  /** Expression: a new newer message of `typeShort` at its zero value. */
+  zero(typeShort: string): string;
+  /** The dialect key of an older field. */
+  key03(name03: string, desc?: DescMessage): string;
+  rt(name: string): string;
+  /** The older message `typeShort`. */
+  older(typeShort: string): DescMessage;
+  /** The dialect key path of a newer field the pair's dialectFields carry, if any. */
+  dialectField(name10: string): string | undefined;
+}
+
+export interface EncodeCtx {
+  readonly d03: DescMessage;
+  readonly d10: DescMessage;
+  readonly any: string;
+  /** Expression: a newer field of `m`. */
+  get(name10: string): string;
+  /** Statement: writes the older field (type `desc`, default d03) into `target` (default o) when toJson would, enums spelled by the dialect. */
+  put(name03: string, expr: string, target?: string, desc?: DescMessage): string;
+  /** Expression: `expr`, a message of the newer field `name10` of `desc` (default d10), converted to older dialect JSON. */
+  toOlder(name10: string, expr: string, desc?: DescMessage): string;
+  /** Statement: reports the loss of a newer field (by its proto name). */
+  lose(name10: string, reasonExpr: string): string;
+  /** The dialect key of an older field. */
+  key(name03: string, desc?: DescMessage): string;
+  rt(name: string): string;
+  older(typeShort: string): DescMessage;
+  /** The number of a value of the enum of a newer field, the field given by a dotted path from d10. */
+  enumNumber(path10: string, valueName: string): number;
+  dialectField(name10: string): string | undefined;
+}
+
+export interface TransformCode {
+  toNewer?(c: DecodeCtx): string[];
+  toOlder?(c: EncodeCtx): string[];
+}
+
+export const transformCode: Readonly<Record<string, TransformCode>> = {
+  taskState: {
+    toNewer: (c) => [`if ((v = ${c.read("state")}) != null) ${c.set("state", c.value("state", "v"))}`],
+    toOlder: (c) => [c.put("state", c.get("state"))],
+  },
+
+  finalFromState: {
+    // `final` is recomputed on the newer side: read only to check it as fromJson would.
+    toNewer: (c) => [`if ((v = ${c.read("final")}) != null) ${c.value("final", "v")};`],
+    toOlder: (c) => {
+      const final = ["COMPLETED", "CANCELED", "FAILED", "REJECTED", "INPUT_REQUIRED"].map((n) => c.enumNumber("status.state", n));
+      return [
+        `if ((v = ${c.get("status")}) !== undefined) {`,
+        `  ${prop("o", c.key("status"))} = ${c.toOlder("status", "v")};`,
+        `  if (${final.map((n) => `v.state === ${n}`).join(" || ")}) ${prop("o", c.key("final"))} = true;`,
+        `}`,
+      ];
+    },
+  },
+
+  blocking: {
+    toNewer: (c) => [`${c.set("return_immediately", `!((v = ${c.read("blocking")}) != null && ${c.value("blocking", "v")})`)}`],
+    toOlder: (c) => [c.put("blocking", `!${c.get("return_immediately")}`)],
+  },
+
+  historyLength: {
+    toNewer: (c) => [`if ((v = ${c.read("history_length")}) != null && (v = ${c.value("history_length", "v")}) !== 0) ${c.set("history_length", "v")}`],
+    toOlder: (c) => [
+      `if ((v = ${c.get("history_length")}) === 0) ${c.lose("history_length", lit("v0.3 cannot ask for no history (0 means no limit there); sent without a limit"))}`,
+      `else if (v !== undefined) { ${c.put("history_length", "v")} }`,
+    ],
+  },
+
+  schemes: {
+    toNewer: (c) => [
+      `if ((v = ${c.read("schemes")}) != null) {`,
+      `  v = ${c.value("schemes", "v")};`,
+      `  if (v[0] !== undefined) ${c.set("scheme", "v[0]")}`,
+      `  if (v.length > 1) ${c.lose(c.key03("schemes"), '"v1.0 takes one scheme; dropped " + v.slice(1).join(", ")')}`,
+      `}`,
+    ],
+    toOlder: (c) => [`if (${c.get("scheme")}) ${prop("o", c.key("schemes"))} = [${c.get("scheme")}];`],
+  },
+
+  /** The older PushNotificationConfig inside SendMessageConfiguration ↔ the newer flat TaskPushNotificationConfig. */
+  inlinePushConfig: {
+    toNewer: (c) => {
+      const cfg = c.older("PushNotificationConfig");
+      const r = (n: string) => c.read(n, "p", cfg);
+      return [
+        `if ((v = ${c.read("push_notification")}) != null) {`,
+        `  const p = ${c.rt("object")}(v, a, ${lit(cfg.typeName)});`,
+        `  const pa = ${c.rt("at")}(a, ${lit(c.key03("push_notification"))});`,
+        `  ${c.unknownKeys(cfg, "p", "pa")}`,
+        `  const t = ${c.zero("TaskPushNotificationConfig")};`,
+        ...["url", "token", "id"].map((n) => `  if ((v = ${r(n)}) != null && (v = ${c.value(n, "v", cfg)}) !== "") t.${n} = v;`),
+        `  if ((v = ${r("authentication")}) != null) t.authentication = ${c.toNewer("authentication", "v", cfg, "pa")};`,
+        `  ${c.set("task_push_notification_config", "t")}`,
+        `}`,
+      ];
+    },
+    toOlder: (c) => {
+      const cfg = c.older("PushNotificationConfig");
+      const tpc = c.d10.fields.find((f) => f.name === "task_push_notification_config")!.message!;
+      return [
+        `if ((v = ${c.get("task_push_notification_config")}) !== undefined) {`,
+        `  if (v.tenant) ${c.lose("task_push_notification_config.tenant", lit("v0.3 has no tenant"))}`,
+        `  const p${c.any} = {};`,
+        ...["id", "url", "token"].map((n) => `  ${c.put(n, `v.${n}`, "p", cfg)}`),
+        `  if (v.authentication !== undefined) ${prop("p", c.key("authentication", cfg))} = ${c.toOlder("authentication", "v.authentication", tpc)};`,
+        `  ${prop("o", c.key("push_notification"))} = p;`,
+        `}`,
+      ];
+    },
+  },
+};
+
+/**
+ * The Part: the dialect's part rule (jsonrpc-dialect.ts: {kind:"text", text} | {kind:"file", file:{uri|bytes,
+ * mimeType}} | {kind:"data", data}) and the `part` transform, as the whole body of both functions. With the
+ * pair's dialectFields (filename: file.name, metadata: metadata) those travel too; without them they are lost.
+ */
+export const partCode = {
+  toNewer: (c: DecodeCtx): string[] => {
+    const rt = c.rt;
+    const { metadata, filename } = partDialectFields(c);
+    return [
+      `const x = ${rt("object")}(j, a, ${lit(c.d03.typeName)});`,
+      `const m = ${c.zero(c.d10.name)};`,
+      metadata
+        ? `if (x.metadata != null) m.metadata = ${rt("struct")}(x.metadata, a, "a2a.json Part metadata");`
+        : `if (x.metadata !== undefined) ${rt("lose")}(lost, a, "metadata", "the v0.3 proto Part has no metadata");`,
+      `const file = x.file;`,
+      ...(filename ? [] : [`if (${rt("isObject")}(file) && file.name !== undefined) ${rt("lose")}(lost, a, "file.name", "the v0.3 proto FilePart has no file name");`]),
+      `const kind = x.kind ?? (x.text !== undefined ? "text" : file !== undefined ? "file" : "data");`,
+      `if (kind === "text") m.content = { case: "text", value: ${rt("str")}(x.text ?? "", a, "a2a.v1.Part.text") };`,
+      `else if (kind === "file") {`,
+      `  const f${c.any} = ${rt("isObject")}(file) ? file : {};`,
+      `  const fa = ${rt("at")}(a, "file");`,
+      `  if (f.uri != null && f.bytes != null) ${rt("invalid")}(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);`,
+      `  if (f.uri != null) m.content = { case: "url", value: ${rt("str")}(f.uri, fa, "a2a.v1.FilePart.file_with_uri") };`,
+      `  else if (f.bytes != null) m.content = { case: "raw", value: ${rt("bytes")}(f.bytes, fa, "a2a.v1.FilePart.file_with_bytes") };`,
+      `  if (f.mimeType != null) m.mediaType = ${rt("str")}(f.mimeType, fa, "a2a.v1.FilePart.mime_type");`,
+      ...(filename ? [`  if (f.name != null) m.filename = ${rt("str")}(f.name, fa, "a2a.json FileBase name");`] : []),
+      `} else m.content = { case: "data", value: ${rt("valueOf")}(${rt("object")}(x.data ?? {}, a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data") };`,
+      `return m;`,
+    ];
+  },
+  toOlder: (c: EncodeCtx): string[] => {
+    const rt = c.rt;
+    const { metadata, filename } = partDialectFields(c);
+    const noName = (what: string) => (filename ? [`    if (m.filename !== "") ${c.lose("filename", lit(`a v0.3 ${what} part has no file name`))}`] : []);
+    return [
+      ...(metadata ? [] : [`if (m.metadata !== undefined) ${c.lose("metadata", lit("the v0.3 proto Part has no metadata"))}`]),
+      ...(filename ? [] : [`if (m.filename !== "") ${c.lose("filename", lit("the v0.3 proto FilePart has no file name"))}`]),
+      `const content = m.content;`,
+      `let o${c.any};`,
+      `switch (content.case) {`,
+      `  case "text":`,
+      `    if (m.mediaType) ${c.lose("media_type", lit("a v0.3 text part has no media type"))}`,
+      ...noName("text"),
+      `    o = { kind: "text", text: content.value };`,
+      `    break;`,
+      `  case "url":`,
+      `  case "raw": {`,
+      `    const f${c.any} = content.case === "url" ? { uri: content.value } : { bytes: ${rt("base64")}(content.value) };`,
+      `    if (m.mediaType) f.mimeType = m.mediaType;`,
+      ...(filename ? [`    if (m.filename !== "") f.name = m.filename;`] : []),
+      `    o = { kind: "file", file: f };`,
+      `    break;`,
+      `  }`,
+      `  case "data": {`,
+      `    const v = ${rt("valueJson")}(content.value);`,
+      `    const data = ${rt("isObject")}(v) ? v : { value: v };`,
+      `    if (data !== v) ${c.lose("data", lit("a v0.3 data part holds an object; this value was wrapped as {value: …}"))}`,
+      `    if (m.mediaType) ${c.lose("media_type", lit("a v0.3 data part has no media type"))}`,
+      ...noName("data"),
+      `    o = { kind: "data", data };`,
+      `    break;`,
+      `  }`,
+      `  default:`,
+      ...noName("empty"),
+      `    o = {};`,
+      `}`,
+      ...(metadata ? [`if (m.metadata !== undefined) o.metadata = ${rt("structJson")}(m.metadata);`] : []),
+      `return o;`,
+    ];
+  },
+};
+
+/** The Part's dialectFields, which this code knows only at the keys a2a.json has them (FileBase.name, PartBase.metadata). */
+function partDialectFields(c: { dialectField(name10: string): string | undefined; d10: DescMessage }): { metadata: boolean; filename: boolean } {
+  const metadata = c.dialectField("metadata");
+  const filename = c.dialectField("filename");
+  if ((metadata !== undefined && metadata !== "metadata") || (filename !== undefined && filename !== "file.name")) {
+    throw new Error(`compat-json: ${c.d10.typeName} dialectFields: the Part conversion knows metadata at "metadata" and filename at "file.name" only`);
+  }
+  return { metadata: metadata !== undefined, filename: filename !== undefined };
+}
