@@ -1,16 +1,18 @@
-// Cross-version conversion throughput: our generated conversions
-// (dist-examples/generated-samples/a2a_compat.js, the v0.3 JSON-RPC dialect
-// codec, @bufbuild/protobuf fromJson/toJson) against the @a2a-js/sdk 1.3.0
-// `compat/v0_3` translators, on the same inputs, in the same run:
+// Cross-version conversion throughput: our generated direct JSON-RPC
+// conversions (dist-examples/generated-samples/a2a_compat_json.js) against the
+// @a2a-js/sdk 1.3.0 `compat/v0_3` translators, on the same inputs, in the same run:
 //   (a) a typical v0.3 `message/send` request, a2a.json MessageSendParams
 //       (already parsed) → a v1.0 SendMessageRequest in memory:
-//         ours   dialect.decode → fromJson(a2a.v1.SendMessageRequest, ignoreUnknownFields)
-//                → a2aCompat.convert("toNewer")                 (a protobuf-es lf.a2a.v1 message)
+//         ours   sendMessageRequestFromOlderJson                 (a protobuf-es lf.a2a.v1 message)
 //         a2a-js toCoreSendMessageRequest                        (a ts-proto shaped v1.0 object)
 //   (b) a v1.0 Task with 10 artifacts, as each side holds it in memory, → the
 //       v0.3 a2a.json Task object:
-//         ours   a2aCompat.convert("toOlder") → toJson(a2a.v1.Task) → dialect.encode
+//         ours   taskToOlderJson
 //         a2a-js toCompatTask
+// Both of ours report what they lose (here: the media type of each text part).
+// A third row times our path through the v0.3 proto messages (dialect codec,
+// fromJson/toJson, a2aCompat.convert), which REST and gRPC bridges use and
+// the direct conversions replace for JSON-RPC; it prints only.
 // The inputs are those of test/compat-vs-a2a-js.test.ts (the message/send
 // params with one push-notification scheme instead of two: with two, a2a-js
 // writes a console.warn per call, which would be measured instead).
@@ -44,6 +46,7 @@ import { create, fromJson, toJson } from "@bufbuild/protobuf";
 import { TimestampSchema, ValueSchema } from "@bufbuild/protobuf/wkt";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { a2aCompat } from "../dist-examples/generated-samples/a2a_compat.js";
+import { sendMessageRequestFromOlderJson, taskToOlderJson } from "../dist-examples/generated-samples/a2a_compat_json.js";
 import { A2AServiceA2a } from "../dist-examples/generated-samples/v0.3.0/a2a_a2a.js";
 import * as v10 from "../dist-examples/generated-samples/v1.0.1/a2a_pb.js";
 import * as v03 from "../dist-examples/generated-samples/v0.3.0/a2a_pb.js";
@@ -112,8 +115,11 @@ async function loadA2aJsTranslators() {
   return { toCoreSendMessageRequest: mod.benchToCoreSendMessageRequest, toCompatTask: mod.benchToCompatTask };
 }
 
-const oursSend = (params) => a2aCompat.convert(fromJson(v03.SendMessageRequestSchema, dialect.decode(v03.SendMessageRequestSchema, params), { ignoreUnknownFields: true }), "toNewer").message;
-const oursTask = (task) => dialect.encode(v03.TaskSchema, toJson(v03.TaskSchema, a2aCompat.convert(task, "toOlder").message));
+const oursSend = (params) => sendMessageRequestFromOlderJson(params).message;
+const oursTask = (task) => taskToOlderJson(task).json;
+/** The same conversions through the v0.3 proto messages. */
+const protoSend = (params) => a2aCompat.convert(fromJson(v03.SendMessageRequestSchema, dialect.decode(v03.SendMessageRequestSchema, params), { ignoreUnknownFields: true }), "toNewer").message;
+const protoTask = (task) => dialect.encode(v03.TaskSchema, toJson(v03.TaskSchema, a2aCompat.convert(task, "toOlder").message));
 
 /** The inverse of toA2aJsShape: an @a2a-js/sdk v1.0 object as protobuf-es init data. */
 function fromA2aJsShape(desc, obj) {
@@ -159,11 +165,14 @@ async function checkOutputs(js, inputs) {
   same(js.toCompatTask(inputs.taskJs), answer.result, "a2a-js toCompatTask and LegacyJsonRpcTransportHandler's v0.3 result");
 
   const theirs10 = toJson(v10.SendMessageRequestSchema, create(v10.SendMessageRequestSchema, fromA2aJsShape(v10.SendMessageRequestSchema, received)));
-  for (const p of theirs10.message.parts) delete p.filename;
-  same(toJson(v10.SendMessageRequestSchema, oursSend(inputs.params)), theirs10, "v1.0 requests (ours; a2a-js without file names)");
+  same(toJson(v10.SendMessageRequestSchema, oursSend(inputs.params)), theirs10, "v1.0 requests (ours, a2a-js)");
   const theirs03 = js.toCompatTask(inputs.taskJs);
+  same(oursTask(inputs.taskPb), theirs03, "v0.3 tasks (ours, a2a-js)");
+  // The proto path loses the file names (the v0.3 proto has none); otherwise the same.
+  for (const p of theirs10.message.parts) delete p.filename;
+  same(toJson(v10.SendMessageRequestSchema, protoSend(inputs.params)), theirs10, "v1.0 requests (ours through the proto, a2a-js without file names)");
   for (const a of theirs03.artifacts) delete a.parts[1].file.name;
-  same(oursTask(inputs.taskPb), theirs03, "v0.3 tasks (ours; a2a-js without file names)");
+  same(protoTask(inputs.taskPb), theirs03, "v0.3 tasks (ours through the proto, a2a-js without file names)");
 }
 
 // Separate loops so each call site stays monomorphic.
@@ -180,6 +189,16 @@ function loopA2aJsSend(input, n, js) {
 function loopOursTask(input, n) {
   let sink = 0;
   for (let i = 0; i < n; i++) sink += oursTask(input).artifacts.length;
+  return sink;
+}
+function loopProtoSend(input, n) {
+  let sink = 0;
+  for (let i = 0; i < n; i++) sink += protoSend(input).message.parts.length;
+  return sink;
+}
+function loopProtoTask(input, n) {
+  let sink = 0;
+  for (let i = 0; i < n; i++) sink += protoTask(input).artifacts.length;
   return sink;
 }
 function loopA2aJsTask(input, n, js) {
@@ -260,7 +279,20 @@ export async function benchConversion({ log = console.log } = {}) {
     (n) => opsPerSecond(loopA2aJsTask, inputs.taskJs, n, js, 10),
     log,
   );
-  return { send, task, target: TARGET_RATIO, rounds: ROUNDS };
+  // For reference (prints only): the path through the v0.3 proto messages, as REST and gRPC bridges convert.
+  const protoSendRow = measure(
+    "message/send through the v0.3 proto",
+    (n) => opsPerSecond(loopProtoSend, inputs.params, n, undefined, 4),
+    (n) => opsPerSecond(loopA2aJsSend, inputs.envelope, n, js, 4),
+    log,
+  );
+  const protoTaskRow = measure(
+    "Task (10 artifacts) through the v0.3 proto",
+    (n) => opsPerSecond(loopProtoTask, inputs.taskPb, n, undefined, 10),
+    (n) => opsPerSecond(loopA2aJsTask, inputs.taskJs, n, js, 10),
+    log,
+  );
+  return { send, task, viaProto: { send: protoSendRow, task: protoTaskRow }, target: TARGET_RATIO, rounds: ROUNDS };
 }
 
 // ---- --profile ----
@@ -331,7 +363,7 @@ function stageTimes(log) {
     [CONVERSIONS.task.label, b],
   ]) {
     const total = stages.reduce((x, [, us]) => x + us, 0);
-    log(`${label}: ${total.toFixed(2)} µs per call = ` + stages.map(([s, us]) => `${s} ${us.toFixed(2)} µs (${((us / total) * 100).toFixed(0)}%)`).join(" + "));
+    log(`${label}, through the v0.3 proto: ${total.toFixed(2)} µs per call = ` + stages.map(([s, us]) => `${s} ${us.toFixed(2)} µs (${((us / total) * 100).toFixed(0)}%)`).join(" + "));
   }
 }
 
@@ -369,6 +401,8 @@ if (isMain(import.meta.url)) {
       ["conversion", "ours", "a2a-js 1.3.0", "ratio", "target"],
       ["message/send: v0.3 JSON → v1.0 request", fmtOps(r.send.ours), fmtOps(r.send.a2aJs), fmtRatio(r.send.ratio), `>= ${r.target.toFixed(1)}`],
       ["v1.0 Task, 10 artifacts → v0.3 JSON", fmtOps(r.task.ours), fmtOps(r.task.a2aJs), fmtRatio(r.task.ratio), `>= ${r.target.toFixed(1)}`],
+      ["message/send through the v0.3 proto", fmtOps(r.viaProto.send.ours), fmtOps(r.viaProto.send.a2aJs), fmtRatio(r.viaProto.send.ratio), "(reference)"],
+      ["Task through the v0.3 proto", fmtOps(r.viaProto.task.ours), fmtOps(r.viaProto.task.a2aJs), fmtRatio(r.viaProto.task.ratio), "(reference)"],
     ];
     const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
     console.log("");

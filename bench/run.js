@@ -48,6 +48,8 @@ const rows = [
   ["server REST: ours vs bare node:http", rpsCell("oursRest"), rpsCell("bare"), ratioCell(servers.ratios.restVsBare), ">= 0.6"],
   ["conversion message/send vs a2a-js compat", fmtOps(conversion.send.ours), fmtOps(conversion.send.a2aJs), fmtRatio(conversion.send.ratio), ">= 2.0"],
   ["conversion Task (10 artifacts) vs a2a-js", fmtOps(conversion.task.ours), fmtOps(conversion.task.a2aJs), fmtRatio(conversion.task.ratio), ">= 2.0"],
+  ["  the same through the v0.3 proto: send", fmtOps(conversion.viaProto.send.ours), fmtOps(conversion.viaProto.send.a2aJs), fmtRatio(conversion.viaProto.send.ratio), "(reference)"],
+  ["  the same through the v0.3 proto: Task", fmtOps(conversion.viaProto.task.ours), fmtOps(conversion.viaProto.task.a2aJs), fmtRatio(conversion.viaProto.task.ratio), "(reference)"],
 ];
 const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
 const line = (r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join("   ");

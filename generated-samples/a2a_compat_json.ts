@@ -295,6 +295,7 @@ function AuthenticationInfoToOlder(m: AuthenticationInfo, a: At, lost: Loss[]): 
   const o: any = {};
   if (m.scheme) o.schemes = [m.scheme];
   if (m.credentials !== "") o.credentials = m.credentials;
+  if (o.schemes === undefined) o.schemes = [];
   return o;
 }
 

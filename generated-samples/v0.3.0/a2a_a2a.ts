@@ -182,6 +182,9 @@ export const A2AServiceA2a: A2aServiceDefinition<typeof A2AService> = defineA2aS
       ],
       "a2a.v1.TaskStatus": [
         "state"
+      ],
+      "a2a.v1.AuthenticationInfo": [
+        "schemes"
       ]
     },
     "nullResults": [

@@ -1,0 +1,302 @@
+/**
+ * The direct JSON-RPC conversions (generated-samples/a2a_compat_json.ts):
+ * a2a.json (v0.3 JSON-RPC) ↔ v1.0 messages in one pass. They must give what
+ * the proto path gives (dialect codec → fromJson → a2aCompat, and back) on
+ * every input, report the same losses, refuse the same bad values, carry the
+ * a2a.json-only fields (dialectFields) that the proto path loses, and write
+ * payloads that validate against a2a.json.
+ */
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Ajv } from "ajv";
+import { create, equals, fromJson, toJson, type DescMessage, type JsonValue, type Message } from "@bufbuild/protobuf";
+import { TimestampSchema, ValueSchema, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { CompatJsonError, dialectCodec, type Loss } from "protoc-gen-a2a/runtime";
+import { timestampJson } from "protoc-gen-a2a/runtime/compat-json";
+import { a2aCompat } from "../generated-samples/a2a_compat.js";
+import * as direct from "../generated-samples/a2a_compat_json.js";
+import { A2AServiceA2a } from "../generated-samples/v0.3.0/a2a_a2a.js";
+import * as v10 from "../generated-samples/v1.0.1/a2a_pb.js";
+import * as v03 from "../generated-samples/v0.3.0/a2a_pb.js";
+import { repoRoot } from "./helpers/run.js";
+
+const dialect = dialectCodec(A2AServiceA2a.jsonrpcDialect!);
+
+/** The proto path toward v1.0: the dialect codec, fromJson of the v0.3 message, then the plan converter. */
+function viaProtoToNewer(desc03: DescMessage, json: unknown): { message: Message; reasons: string[] } {
+  const reasons: string[] = [];
+  const older = fromJson(desc03, dialect.decode(desc03, json as JsonValue, (_path, reason) => reasons.push(reason)), { ignoreUnknownFields: true });
+  const c = a2aCompat.convert(older, "toNewer");
+  return { message: c.message, reasons: [...reasons, ...c.lost.map((l) => l.reason)].sort() };
+}
+
+/** The proto path toward v0.3: the plan converter, toJson of the v0.3 message, then the dialect codec. */
+function viaProtoToOlder(desc03: DescMessage, message: Message): { json: JsonValue; lost: Loss[] } {
+  const c = a2aCompat.convert(message, "toOlder");
+  return { json: dialect.encode(desc03, toJson(desc03, c.message)), lost: c.lost };
+}
+
+/** JSON with object keys sorted, to compare values regardless of key order. */
+const canonical = (v: unknown) => JSON.stringify(v, (_, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
+const sortedLosses = (l: readonly Loss[]) => l.map((x) => `${x.path}: ${x.reason}`).sort();
+
+// ---- v1.0 messages ----
+
+const id = fc.stringMatching(/^[A-Za-z0-9-]{1,12}$/);
+const text = fc.string({ maxLength: 12 });
+const jsonObject = fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }) as fc.Arbitrary<Record<string, JsonValue>>;
+const mediaType = fc.constantFrom("", "text/plain", "image/png");
+
+/** Parts without what only a2a.json can carry (file name, metadata): the proto path must give the same. */
+const plainPart10 = fc.oneof(
+  fc.tuple(text, mediaType).map(([t, m]) => ({ content: { case: "text" as const, value: t }, mediaType: m })),
+  fc.tuple(fc.webUrl(), mediaType).map(([u, m]) => ({ content: { case: "url" as const, value: u }, mediaType: m })),
+  fc.tuple(fc.uint8Array({ maxLength: 8 }), mediaType).map(([b, m]) => ({ content: { case: "raw" as const, value: b }, mediaType: m })),
+  fc.tuple(fc.jsonValue({ maxDepth: 2 }), mediaType).map(([d, m]) => ({ content: { case: "data" as const, value: fromJson(ValueSchema, d as JsonValue) }, mediaType: m })),
+);
+const dialectExtras = fc.record({ filename: fc.option(id, { nil: undefined }), metadata: fc.option(jsonObject, { nil: undefined }) });
+const part10 = (withExtras: boolean) => (withExtras ? fc.tuple(plainPart10, dialectExtras).map(([p, x]) => ({ ...p, ...x })) : plainPart10);
+const role10 = (full: boolean) => (full ? fc.constantFrom(v10.Role.USER, v10.Role.AGENT) : fc.constantFrom(v10.Role.UNSPECIFIED, v10.Role.USER, v10.Role.AGENT));
+/** A message field: always there when `full` (REQUIRED in the proto, as a2a.json requires it). */
+const required = <T>(full: boolean, a: fc.Arbitrary<T>) => (full ? a : fc.option(a, { nil: undefined }));
+const state10 = fc.constantFrom(...([0, 1, 2, 3, 4, 5, 6, 7, 8] as v10.TaskState[]));
+const timestamp = fc.date({ min: new Date("0001-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z"), noInvalidDate: true }).map((d) => timestampFromDate(d));
+const message10 = (x: boolean) =>
+  fc.record({
+    messageId: id,
+    contextId: fc.constantFrom("", "ctx-1"),
+    taskId: fc.constantFrom("", "task-1"),
+    role: role10(x),
+    parts: fc.array(part10(x), { maxLength: 3 }),
+    metadata: fc.option(jsonObject, { nil: undefined }),
+    extensions: fc.array(fc.webUrl(), { maxLength: 1 }),
+    referenceTaskIds: x ? fc.array(id, { maxLength: 2 }) : fc.constant([]),
+  });
+const status10 = (x: boolean) => fc.record({ state: state10, message: fc.option(message10(x), { nil: undefined }), timestamp: fc.option(timestamp, { nil: undefined }) });
+const artifact10 = (x: boolean) =>
+  fc.record({ artifactId: id, name: text, description: text, parts: fc.array(part10(x), { maxLength: 3 }), metadata: fc.option(jsonObject, { nil: undefined }), extensions: fc.array(fc.webUrl(), { maxLength: 1 }) });
+const task10 = (x: boolean) =>
+  fc.record({
+    id,
+    contextId: id,
+    status: required(x, status10(x)),
+    artifacts: fc.array(artifact10(x), { maxLength: 3 }),
+    history: fc.array(message10(x), { maxLength: 2 }),
+    metadata: fc.option(jsonObject, { nil: undefined }),
+  });
+const pushConfig10 = fc.record({
+  tenant: fc.constantFrom("", "acme"),
+  id: fc.constantFrom("", "cfg-1"),
+  taskId: fc.constantFrom("", "task-1"),
+  url: fc.webUrl(),
+  token: fc.constantFrom("", "tok"),
+  authentication: fc.option(fc.record({ scheme: fc.constantFrom("", "Bearer"), credentials: fc.constantFrom("", "secret") }), { nil: undefined }),
+});
+const sendRequest10 = (x: boolean) =>
+  fc.record({
+    tenant: fc.constantFrom("", "acme"),
+    message: required(x, message10(x)),
+    configuration: fc.option(
+      fc.record({
+        acceptedOutputModes: fc.array(fc.constantFrom("text/plain", "application/json"), { maxLength: 2 }),
+        taskPushNotificationConfig: fc.option(pushConfig10, { nil: undefined }),
+        historyLength: fc.option(fc.integer({ min: 0, max: 50 }), { nil: undefined }),
+        returnImmediately: fc.boolean(),
+      }),
+      { nil: undefined },
+    ),
+    metadata: fc.option(jsonObject, { nil: undefined }),
+  });
+const statusEvent10 = (x: boolean) => fc.record({ taskId: id, contextId: id, status: required(x, status10(x)), metadata: fc.option(jsonObject, { nil: undefined }) });
+const artifactEvent10 = (x: boolean) =>
+  fc.record({ taskId: id, contextId: id, artifact: required(x, artifact10(x)), append: fc.boolean(), lastChunk: fc.boolean(), metadata: fc.option(jsonObject, { nil: undefined }) });
+
+interface Case {
+  readonly name: string;
+  readonly desc10: DescMessage;
+  readonly desc03: DescMessage;
+  /** With `full`: also what only a2a.json carries (dialectFields), every REQUIRED message field set, no ROLE_UNSPECIFIED. */
+  readonly init: (full: boolean) => fc.Arbitrary<object>;
+  readonly toOlder: (m: never) => { json: JsonValue; lost: Loss[] };
+  readonly fromOlder: (j: JsonValue) => { message: Message; lost: Loss[] };
+  /** The a2a.json definition its v0.3 JSON is an instance of. */
+  readonly definition: string;
+}
+
+const cases: Case[] = [
+  { name: "SendMessageRequest", desc10: v10.SendMessageRequestSchema, desc03: v03.SendMessageRequestSchema, init: sendRequest10, toOlder: direct.sendMessageRequestToOlderJson, fromOlder: direct.sendMessageRequestFromOlderJson, definition: "MessageSendParams" },
+  { name: "Task", desc10: v10.TaskSchema, desc03: v03.TaskSchema, init: task10, toOlder: direct.taskToOlderJson, fromOlder: direct.taskFromOlderJson, definition: "Task" },
+  { name: "Message", desc10: v10.MessageSchema, desc03: v03.MessageSchema, init: message10, toOlder: direct.messageToOlderJson, fromOlder: direct.messageFromOlderJson, definition: "Message" },
+  { name: "TaskStatusUpdateEvent", desc10: v10.TaskStatusUpdateEventSchema, desc03: v03.TaskStatusUpdateEventSchema, init: statusEvent10, toOlder: direct.taskStatusUpdateEventToOlderJson, fromOlder: direct.taskStatusUpdateEventFromOlderJson, definition: "TaskStatusUpdateEvent" },
+  { name: "TaskArtifactUpdateEvent", desc10: v10.TaskArtifactUpdateEventSchema, desc03: v03.TaskArtifactUpdateEventSchema, init: artifactEvent10, toOlder: direct.taskArtifactUpdateEventToOlderJson, fromOlder: direct.taskArtifactUpdateEventFromOlderJson, definition: "TaskArtifactUpdateEvent" },
+];
+
+/** Some a2a.json variation the dialect allows: no `kind`, proto enum names, the proto key of a rename, null for unset, unknown keys. */
+function vary(json: JsonValue, how: { dropKind: boolean; protoEnums: boolean; extraKey: boolean; nulls: boolean }): JsonValue {
+  const spelled: Record<string, string> = { working: "TASK_STATE_WORKING", completed: "TASK_STATE_COMPLETED", canceled: "TASK_STATE_CANCELLED", user: "ROLE_USER" };
+  const walk = (v: JsonValue, key: string | undefined): JsonValue => {
+    if (Array.isArray(v)) return v.map((x) => walk(x, undefined));
+    if (v === null || typeof v !== "object") return how.protoEnums && (key === "state" || key === "role") && typeof v === "string" ? (spelled[v] ?? v) : v;
+    const out: Record<string, JsonValue> = {};
+    for (const [k, x] of Object.entries(v)) {
+      if (how.dropKind && k === "kind") continue;
+      out[k === "pushNotificationConfig" && how.protoEnums ? "pushNotification" : k] = walk(x, k);
+    }
+    if (how.extraKey) out["zzUnknown"] = 1;
+    if (how.nulls && !("taskId" in out)) out["taskId"] = null;
+    return out;
+  };
+  return walk(json, undefined);
+}
+
+const variation = fc.record({ dropKind: fc.boolean(), protoEnums: fc.boolean(), extraKey: fc.boolean(), nulls: fc.boolean() });
+
+describe("the direct conversions give what the proto path gives", () => {
+  for (const c of cases) {
+    it(`${c.name}: v1.0 → a2a.json, the same JSON and the same losses`, () => {
+      fc.assert(
+        fc.property(c.init(false), (init) => {
+          const m = create(c.desc10, init as never);
+          const ours = c.toOlder(m as never);
+          const ref = viaProtoToOlder(c.desc03, m);
+          expect(canonical(ours.json)).toBe(canonical(ref.json));
+          expect(sortedLosses(ours.lost)).toEqual(sortedLosses(ref.lost));
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    it(`${c.name}: a2a.json → v1.0, the same message and the same losses`, () => {
+      fc.assert(
+        fc.property(c.init(false), variation, (init, how) => {
+          const json = vary(viaProtoToOlder(c.desc03, create(c.desc10, init as never)).json, how);
+          const ours = c.fromOlder(json);
+          const ref = viaProtoToNewer(c.desc03, json);
+          expect(equals(c.desc10, ours.message, ref.message)).toBe(true);
+          expect(ours.lost.map((l) => l.reason).sort()).toEqual(ref.reasons);
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
+
+  it("pairs without a direct conversion (the agent card, resource-name requests) go through the proto path", () => {
+    const card = { name: "a", description: "d", url: "http://h/a2a", version: "1", protocolVersion: "0.3.0", iconUrl: "http://h/i.png", capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [] };
+    const ours = direct.agentCardFromOlderJson(card);
+    const ref = viaProtoToNewer(v03.AgentCardSchema, card);
+    expect(equals(v10.AgentCardSchema, ours.message, ref.message)).toBe(true);
+    expect(ours.lost.map((l) => l.reason).sort()).toEqual(ref.reasons);
+    const get = direct.getTaskRequestFromOlderJson({ id: "t-1", historyLength: 2 });
+    expect([get.message.id, get.message.historyLength]).toEqual(["t-1", 2]);
+  });
+});
+
+describe("what a2a.json carries and the v0.3 proto cannot (dialectFields)", () => {
+  it("file names, part metadata and referenceTaskIds survive a2a.json → v1.0 → a2a.json, unreported", () => {
+    fc.assert(
+      fc.property(message10(true), (init) => {
+        const m = create(v10.MessageSchema, init as never);
+        const there = direct.messageToOlderJson(m);
+        const back = direct.messageFromOlderJson(there.json);
+        expect(back.lost).toEqual([]);
+        // What v0.3 cannot hold either way: media types of text and data parts, file names on them, non-object data.
+        const kept = there.lost.length === 0;
+        if (kept) expect(equals(v10.MessageSchema, back.message, m)).toBe(true);
+        expect(back.message.referenceTaskIds).toEqual(m.referenceTaskIds);
+        m.parts.forEach((p, i) => expect(back.message.parts[i]!.metadata).toEqual(p.metadata));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("the proto path reports them lost; the direct one keeps them", () => {
+    const json = {
+      kind: "message",
+      messageId: "m",
+      role: "user",
+      referenceTaskIds: ["t0"],
+      parts: [{ kind: "file", file: { uri: "https://x/r.pdf", name: "r.pdf", mimeType: "application/pdf" }, metadata: { page: 1 } }],
+    };
+    const ours = direct.messageFromOlderJson(json);
+    expect(ours.lost).toEqual([]);
+    expect(ours.message.referenceTaskIds).toEqual(["t0"]);
+    expect([ours.message.parts[0]!.filename, ours.message.parts[0]!.metadata]).toEqual(["r.pdf", { page: 1 }]);
+    expect(viaProtoToNewer(v03.MessageSchema, json).reasons).toEqual(["the v0.3 proto FilePart has no file name", "the v0.3 proto Part has no metadata", "a2a.v1.Message has no field for it"].sort());
+    expect(direct.messageToOlderJson(ours.message).json).toEqual(json);
+  });
+
+  it("a file name on a text part has no place in a2a.json and is reported", () => {
+    const m = create(v10.MessageSchema, { messageId: "m", role: v10.Role.USER, parts: [{ content: { case: "text", value: "hi" }, filename: "a.txt" }] });
+    expect(direct.messageToOlderJson(m).lost).toEqual([{ path: "parts[0].filename", reason: "a v0.3 text part has no file name" }]);
+  });
+});
+
+describe("bad input", () => {
+  const bad: [string, DescMessage, (j: JsonValue) => unknown, JsonValue, RegExp][] = [
+    ["a number for a string", v03.MessageSchema, direct.messageFromOlderJson, { messageId: 5, role: "user", parts: [] }, /a2a\.v1\.Message\.message_id/],
+    ["parts not a list", v03.MessageSchema, direct.messageFromOlderJson, { messageId: "m", role: "user", parts: {} }, /a2a\.v1\.Message\.content/],
+    ["a file with both uri and bytes", v03.MessageSchema, direct.messageFromOlderJson, { messageId: "m", parts: [{ kind: "file", file: { uri: "u", bytes: "AA==" } }] }, /parts\[0\]\.file/],
+    ["bytes that are not base64", v03.MessageSchema, direct.messageFromOlderJson, { messageId: "m", parts: [{ kind: "file", file: { bytes: "%%%" } }] }, /file_with_bytes/],
+    ["a boolean state", v03.TaskSchema, direct.taskFromOlderJson, { id: "t", contextId: "c", status: { state: true } }, /at status/],
+    ["a fractional historyLength", v03.SendMessageRequestSchema, direct.sendMessageRequestFromOlderJson, { message: { messageId: "m", parts: [] }, configuration: { historyLength: 1.5 } }, /history_length/],
+    ["metadata that is not an object", v03.TaskSchema, direct.taskFromOlderJson, { id: "t", contextId: "c", metadata: "x" }, /a2a\.v1\.Task\.metadata/],
+    ["a null in a string list", v03.SendMessageRequestSchema, direct.sendMessageRequestFromOlderJson, { message: { messageId: "m", parts: [] }, configuration: { acceptedOutputModes: [null] } }, /accepted_output_modes/],
+    ["a data part that is not an object", v03.MessageSchema, direct.messageFromOlderJson, { messageId: "m", parts: [{ kind: "data", data: [1] }] }, /DataPart/],
+    ["a message that is not an object", v03.TaskSchema, direct.taskFromOlderJson, { id: "t", contextId: "c", history: ["m"] }, /history\[0\]/],
+  ];
+  for (const [name, desc03, fromOlder, json, where] of bad) {
+    it(`${name}: refused by both paths; ours names the field and where`, () => {
+      expect(() => viaProtoToNewer(desc03, json)).toThrow();
+      let thrown: unknown;
+      try {
+        fromOlder(json);
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toBeInstanceOf(CompatJsonError);
+      expect((thrown as Error).message).toMatch(where);
+    });
+  }
+});
+
+describe("a2a.json", () => {
+  const schema = JSON.parse(readFileSync(join(repoRoot, "../shared/a2a-spec/v0.3.0/a2a.json"), "utf8")) as object;
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  ajv.addSchema(schema, "a2a");
+  for (const c of cases) {
+    it(`every ${c.name} written is an a2a.json ${c.definition}, file names and metadata included`, () => {
+      const validate = ajv.getSchema(`a2a#/definitions/${c.definition}`)!;
+      fc.assert(
+        fc.property(c.init(true), (init) => {
+          const json = c.toOlder(create(c.desc10, init as never) as never).json;
+          if (!validate(json)) throw new Error(`${canonical(json)}\n${ajv.errorsText(validate.errors)}`);
+        }),
+        { numRuns: 200 },
+      );
+    });
+  }
+});
+
+describe("helpers", () => {
+  it("timestamps are written as toJson writes them", () => {
+    fc.assert(
+      fc.property(fc.bigInt(-62135596800n, 253402300799n), fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 999_999_999 }), fc.integer({ min: 0, max: 999 }).map((x) => x * 1_000_000)), (seconds, nanos) => {
+        const t = create(TimestampSchema, { seconds, nanos });
+        expect(timestampJson(t)).toBe(toJson(TimestampSchema, t));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(() => timestampJson(create(TimestampSchema, { seconds: 253402300800n }))).toThrow();
+  });
+
+  it("the message/send and task paths of the benchmark are converted directly, not through the proto", () => {
+    const source = readFileSync(join(repoRoot, "generated-samples/a2a_compat_json.ts"), "utf8");
+    const directly = [...source.matchAll(/^function (\w+)(FromOlder|ToOlder)\(/gm)].map((m) => m[1] + m[2]);
+    for (const name of ["SendMessageRequest", "SendMessageConfiguration", "Message", "Part", "Task", "TaskStatus", "Artifact", "AuthenticationInfo", "TaskStatusUpdateEvent", "TaskArtifactUpdateEvent"]) {
+      expect(directly).toContain(`${name}FromOlder`);
+      expect(directly).toContain(`${name}ToOlder`);
+    }
+  });
+});
