@@ -1,5 +1,5 @@
 // Cross-version conversion throughput: our generated direct JSON-RPC
-// conversions (dist-examples/generated-samples/a2a_compat_json.js) against the
+// conversions (dist-examples/generated-samples/a2a_compat.js) against the
 // @a2a-js/sdk 1.3.0 `compat/v0_3` translators, on the same inputs, in the same run:
 //   (a) a typical v0.3 `message/send` request, a2a.json MessageSendParams
 //       (already parsed) → a v1.0 SendMessageRequest in memory:
@@ -46,7 +46,7 @@ import { create, fromJson, toJson } from "@bufbuild/protobuf";
 import { TimestampSchema, ValueSchema } from "@bufbuild/protobuf/wkt";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { a2aCompat } from "../dist-examples/generated-samples/a2a_compat.js";
-import { sendMessageRequestFromOlderJson, taskToOlderJson } from "../dist-examples/generated-samples/a2a_compat_json.js";
+import { sendMessageRequestFromOlderJson, taskToOlderJson } from "../dist-examples/generated-samples/a2a_compat.js";
 import { A2AServiceA2a } from "../dist-examples/generated-samples/v0.3.0/a2a_a2a.js";
 import * as v10 from "../dist-examples/generated-samples/v1.0.1/a2a_pb.js";
 import * as v03 from "../dist-examples/generated-samples/v0.3.0/a2a_pb.js";

@@ -1,9 +1,13 @@
 import type { CompatPlanData, Converter, Loss, OperationCorrespondence, OperationPair } from "protoc-gen-a2a/runtime";
-import { createBridgeHandler, createClientBridge, createConverter, operationCorrespondence } from "protoc-gen-a2a/runtime";
+import { createBridgeHandler, createClientBridge, createConverter, dialectCodec, operationCorrespondence } from "protoc-gen-a2a/runtime";
+import type { AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, AgentInterface, AgentProvider, AgentSkill, APIKeySecurityScheme, Artifact, AuthenticationInfo, AuthorizationCodeOAuthFlow, CancelTaskRequest, ClientCredentialsOAuthFlow, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, HTTPAuthSecurityScheme, ImplicitOAuthFlow, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, Message, MutualTlsSecurityScheme, OAuth2SecurityScheme, OAuthFlows, OpenIdConnectSecurityScheme, Part, PasswordOAuthFlow, SecurityRequirement, SecurityScheme, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse, StringList, SubscribeToTaskRequest, Task, TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskStatus, TaskStatusUpdateEvent } from "./v1.0.1/a2a_pb.js";
 import { file_v1_0_1_a2a } from "./v1.0.1/a2a_pb.js";
 import { file_v0_3_0_a2a } from "./v0.3.0/a2a_pb.js";
+import type { At, CompatJsonTable } from "protoc-gen-a2a/runtime/compat-json";
+import { at, base64, bool, bytes, each, eachOf, enumIn, int32, invalid, isObject, lose, object, reportLosses, str, strings, struct, structJson, timestamp, timestampJson, valueJson, valueOf, viaProto } from "protoc-gen-a2a/runtime/compat-json";
 import type { A2AServiceClient, A2AServiceHandler as A2AServiceHandler$1 } from "./v0.3.0/a2a_a2a.js";
 import { A2AServiceA2a } from "./v0.3.0/a2a_a2a.js";
+import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { A2AServiceClient as A2AServiceClient$1, A2AServiceHandler } from "./v1.0.1/a2a_a2a.js";
 import { A2AServiceA2a as A2AServiceA2a$1 } from "./v1.0.1/a2a_a2a.js";
 
@@ -1844,6 +1848,1367 @@ export const a2aCompatPlan: CompatPlanData = {
  */
 export const a2aCompat: Converter = createConverter(a2aCompatPlan, [file_v1_0_1_a2a, file_v0_3_0_a2a]);
 
+// ---- a2a.v1 JSON-RPC (a2a.json) ↔ lf.a2a.v1 messages, in one pass ----
+
+/** Pairs without a direct conversion go through the older proto. */
+const via = viaProto(a2aCompat, dialectCodec(A2AServiceA2a.jsonrpcDialect!));
+
+const IN_TaskState = new Map<string | number, number>([["unknown", 0], ["TASK_STATE_UNSPECIFIED", 0], [0, 0], ["submitted", 1], ["TASK_STATE_SUBMITTED", 1], [1, 1], ["working", 2], ["TASK_STATE_WORKING", 2], [2, 2], ["completed", 3], ["TASK_STATE_COMPLETED", 3], [3, 3], ["failed", 4], ["TASK_STATE_FAILED", 4], [4, 4], ["canceled", 5], ["TASK_STATE_CANCELLED", 5], [5, 5], ["input-required", 6], ["TASK_STATE_INPUT_REQUIRED", 6], [6, 6], ["rejected", 7], ["TASK_STATE_REJECTED", 7], [7, 7], ["auth-required", 8], ["TASK_STATE_AUTH_REQUIRED", 8], [8, 8]]);
+const OUT_TaskState = new Map<number, string | number>([[0, "unknown"], [1, "submitted"], [2, "working"], [3, "completed"], [4, "failed"], [5, "canceled"], [6, "input-required"], [7, "rejected"], [8, "auth-required"]]);
+const IN_Role = new Map<string | number, number>([["ROLE_UNSPECIFIED", 0], [0, 0], ["user", 1], ["ROLE_USER", 1], [1, 1], ["agent", 2], ["ROLE_AGENT", 2], [2, 2]]);
+const OUT_Role = new Map<number, string | number>([[0, "agent"], [1, "user"], [2, "agent"]]);
+
+function SendMessageConfigurationFromOlder(j: unknown, a: At, lost: Loss[]): SendMessageConfiguration {
+  const x: any = object(j, a, "a2a.v1.SendMessageConfiguration");
+  const m = ({ $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: [], returnImmediately: false } as SendMessageConfiguration);
+  let v: any;
+  if ((v = x.acceptedOutputModes) != null) m.acceptedOutputModes = strings(v, a, "a2a.v1.SendMessageConfiguration.accepted_output_modes");
+  if ((v = (x.pushNotificationConfig ?? x.pushNotification)) != null) {
+    const p = object(v, a, "a2a.v1.PushNotificationConfig");
+    const pa = at(a, "pushNotificationConfig");
+    for (const k in p) switch (k) { case "kind": case "id": case "url": case "token": case "authentication": break; default: lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it"); }
+    const t = ({ $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "" } as TaskPushNotificationConfig);
+    if ((v = p.url) != null && (v = str(v, a, "a2a.v1.PushNotificationConfig.url")) !== "") t.url = v;
+    if ((v = p.token) != null && (v = str(v, a, "a2a.v1.PushNotificationConfig.token")) !== "") t.token = v;
+    if ((v = p.id) != null && (v = str(v, a, "a2a.v1.PushNotificationConfig.id")) !== "") t.id = v;
+    if ((v = p.authentication) != null) t.authentication = AuthenticationInfoFromOlder(v, at(pa, "authentication"), lost);
+    m.taskPushNotificationConfig = t;
+  }
+  if ((v = x.historyLength) != null && (v = int32(v, a, "a2a.v1.SendMessageConfiguration.history_length")) !== 0) m.historyLength = v;
+  m.returnImmediately = !((v = x.blocking) != null && bool(v, a, "a2a.v1.SendMessageConfiguration.blocking"));
+  for (const k in x) switch (k) { case "kind": case "acceptedOutputModes": case "pushNotificationConfig": case "pushNotification": case "historyLength": case "blocking": break; default: lose(lost, a, k, "a2a.v1.SendMessageConfiguration has no field for it"); }
+  return m;
+}
+
+function SendMessageConfigurationToOlder(m: SendMessageConfiguration, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  let v: any;
+  if (m.acceptedOutputModes.length > 0) o.acceptedOutputModes = m.acceptedOutputModes.slice();
+  if ((v = m.taskPushNotificationConfig) !== undefined) {
+    if (v.tenant) lose(lost, a, "task_push_notification_config.tenant", "v0.3 has no tenant");
+    const p: any = {};
+    if (v.id !== "") p.id = v.id;
+    if (v.url !== "") p.url = v.url;
+    if (v.token !== "") p.token = v.token;
+    if (v.authentication !== undefined) p.authentication = AuthenticationInfoToOlder(v.authentication, at(a, "authentication"), lost);
+    o.pushNotificationConfig = p;
+  }
+  if ((v = m.historyLength) === 0) lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
+  else if (v !== undefined) { if (v !== 0) o.historyLength = v; }
+  { const w = !m.returnImmediately; if (w) o.blocking = w; }
+  if (o.blocking === undefined) o.blocking = false;
+  return o;
+}
+
+function TaskFromOlder(j: unknown, a: At, lost: Loss[]): Task {
+  const x: any = object(j, a, "a2a.v1.Task");
+  const m = ({ $typeName: "lf.a2a.v1.Task", id: "", contextId: "", artifacts: [], history: [] } as Task);
+  let v: any;
+  if ((v = x.id) != null) m.id = str(v, a, "a2a.v1.Task.id");
+  if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.Task.context_id");
+  if ((v = x.status) != null) m.status = TaskStatusFromOlder(v, at(a, "status"), lost);
+  if ((v = x.artifacts) != null) m.artifacts = each(v, at(a, "artifacts"), "a2a.v1.Task.artifacts", lost, ArtifactFromOlder);
+  if ((v = x.history) != null) m.history = each(v, at(a, "history"), "a2a.v1.Task.history", lost, MessageFromOlder);
+  if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.Task.metadata");
+  for (const k in x) switch (k) { case "kind": case "id": case "contextId": case "status": case "artifacts": case "history": case "metadata": break; default: lose(lost, a, k, "a2a.v1.Task has no field for it"); }
+  return m;
+}
+
+function TaskToOlder(m: Task, a: At, lost: Loss[]): JsonObject {
+  const o: any = { kind: "task" };
+  if (m.id !== "") o.id = m.id;
+  if (m.contextId !== "") o.contextId = m.contextId;
+  if (m.status !== undefined) o.status = TaskStatusToOlder(m.status, at(a, "status"), lost);
+  if (m.artifacts.length > 0) o.artifacts = eachOf(m.artifacts, at(a, "artifacts"), lost, ArtifactToOlder);
+  if (m.history.length > 0) o.history = eachOf(m.history, at(a, "history"), lost, MessageToOlder);
+  if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
+  if (o.id === undefined) o.id = "";
+  if (o.contextId === undefined) o.contextId = "";
+  if (o.status === undefined) o.status = {"state":"unknown"};
+  return o;
+}
+
+function TaskStatusFromOlder(j: unknown, a: At, lost: Loss[]): TaskStatus {
+  const x: any = object(j, a, "a2a.v1.TaskStatus");
+  const m = ({ $typeName: "lf.a2a.v1.TaskStatus", state: 0 } as TaskStatus);
+  let v: any;
+  if ((v = x.state) != null) m.state = enumIn(IN_TaskState, v, a, "a2a.v1.TaskStatus.state");
+  if ((v = x.message) != null) m.message = MessageFromOlder(v, at(a, "message"), lost);
+  if ((v = x.timestamp) != null) m.timestamp = timestamp(v, a, "a2a.v1.TaskStatus.timestamp");
+  for (const k in x) switch (k) { case "kind": case "state": case "message": case "timestamp": break; default: lose(lost, a, k, "a2a.v1.TaskStatus has no field for it"); }
+  return m;
+}
+
+function TaskStatusToOlder(m: TaskStatus, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.state !== 0) o.state = (OUT_TaskState.get(m.state) ?? m.state);
+  if (m.message !== undefined) o.message = MessageToOlder(m.message, at(a, "message"), lost);
+  if (m.timestamp !== undefined) o.timestamp = timestampJson(m.timestamp);
+  if (o.state === undefined) o.state = "unknown";
+  return o;
+}
+
+function PartFromOlder(j: unknown, a: At, lost: Loss[]): Part {
+  const x = object(j, a, "a2a.v1.Part");
+  const m = ({ $typeName: "lf.a2a.v1.Part", content: { case: undefined }, filename: "", mediaType: "" } as Part);
+  if (x.metadata != null) m.metadata = struct(x.metadata, a, "a2a.json Part metadata");
+  const file = x.file;
+  const kind = x.kind ?? (x.text !== undefined ? "text" : file !== undefined ? "file" : "data");
+  if (kind === "text") m.content = { case: "text", value: str(x.text ?? "", a, "a2a.v1.Part.text") };
+  else if (kind === "file") {
+    const f: any = isObject(file) ? file : {};
+    const fa = at(a, "file");
+    if (f.uri != null && f.bytes != null) invalid(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);
+    if (f.uri != null) m.content = { case: "url", value: str(f.uri, fa, "a2a.v1.FilePart.file_with_uri") };
+    else if (f.bytes != null) m.content = { case: "raw", value: bytes(f.bytes, fa, "a2a.v1.FilePart.file_with_bytes") };
+    if (f.mimeType != null) m.mediaType = str(f.mimeType, fa, "a2a.v1.FilePart.mime_type");
+    if (f.name != null) m.filename = str(f.name, fa, "a2a.json FileBase name");
+  } else m.content = { case: "data", value: valueOf(object(x.data ?? {}, a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data") };
+  return m;
+}
+
+function PartToOlder(m: Part, a: At, lost: Loss[]): JsonObject {
+  const content = m.content;
+  let o: any;
+  switch (content.case) {
+    case "text":
+      if (m.mediaType) lose(lost, a, "media_type", "a v0.3 text part has no media type");
+      if (m.filename !== "") lose(lost, a, "filename", "a v0.3 text part has no file name");
+      o = { kind: "text", text: content.value };
+      break;
+    case "url":
+    case "raw": {
+      const f: any = content.case === "url" ? { uri: content.value } : { bytes: base64(content.value) };
+      if (m.mediaType) f.mimeType = m.mediaType;
+      if (m.filename !== "") f.name = m.filename;
+      o = { kind: "file", file: f };
+      break;
+    }
+    case "data": {
+      const v = valueJson(content.value);
+      const data = isObject(v) ? v : { value: v };
+      if (data !== v) lose(lost, a, "data", "a v0.3 data part holds an object; this value was wrapped as {value: …}");
+      if (m.mediaType) lose(lost, a, "media_type", "a v0.3 data part has no media type");
+      if (m.filename !== "") lose(lost, a, "filename", "a v0.3 data part has no file name");
+      o = { kind: "data", data };
+      break;
+    }
+    default:
+      if (m.filename !== "") lose(lost, a, "filename", "a v0.3 empty part has no file name");
+      o = {};
+  }
+  if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
+  return o;
+}
+
+function MessageFromOlder(j: unknown, a: At, lost: Loss[]): Message {
+  const x: any = object(j, a, "a2a.v1.Message");
+  const m = ({ $typeName: "lf.a2a.v1.Message", messageId: "", contextId: "", taskId: "", role: 0, parts: [], extensions: [], referenceTaskIds: [] } as Message);
+  let v: any;
+  if ((v = x.messageId) != null) m.messageId = str(v, a, "a2a.v1.Message.message_id");
+  if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.Message.context_id");
+  if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.Message.task_id");
+  if ((v = x.role) != null) m.role = enumIn(IN_Role, v, a, "a2a.v1.Message.role");
+  if ((v = (x.parts ?? x.content)) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Message.content", lost, PartFromOlder);
+  if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.Message.metadata");
+  if ((v = x.extensions) != null) m.extensions = strings(v, a, "a2a.v1.Message.extensions");
+  if ((v = x.referenceTaskIds) != null) m.referenceTaskIds = strings(v, a, "a2a.v1.Message referenceTaskIds");
+  for (const k in x) switch (k) { case "kind": case "referenceTaskIds": case "messageId": case "contextId": case "taskId": case "role": case "parts": case "content": case "metadata": case "extensions": break; default: lose(lost, a, k, "a2a.v1.Message has no field for it"); }
+  return m;
+}
+
+function MessageToOlder(m: Message, a: At, lost: Loss[]): JsonObject {
+  const o: any = { kind: "message" };
+  if (m.messageId !== "") o.messageId = m.messageId;
+  if (m.contextId !== "") o.contextId = m.contextId;
+  if (m.taskId !== "") o.taskId = m.taskId;
+  if (m.role !== 0) o.role = (OUT_Role.get(m.role) ?? m.role);
+  if (m.parts.length > 0) o.parts = eachOf(m.parts, at(a, "parts"), lost, PartToOlder);
+  if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
+  if (m.extensions.length > 0) o.extensions = m.extensions.slice();
+  if (m.referenceTaskIds.length > 0) o.referenceTaskIds = m.referenceTaskIds.slice();
+  if (o.messageId === undefined) o.messageId = "";
+  if (o.role === undefined) o.role = "agent";
+  if (o.parts === undefined) o.parts = [];
+  return o;
+}
+
+function ArtifactFromOlder(j: unknown, a: At, lost: Loss[]): Artifact {
+  const x: any = object(j, a, "a2a.v1.Artifact");
+  const m = ({ $typeName: "lf.a2a.v1.Artifact", artifactId: "", name: "", description: "", parts: [], extensions: [] } as Artifact);
+  let v: any;
+  if ((v = x.artifactId) != null) m.artifactId = str(v, a, "a2a.v1.Artifact.artifact_id");
+  if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.Artifact.name");
+  if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.Artifact.description");
+  if ((v = x.parts) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Artifact.parts", lost, PartFromOlder);
+  if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.Artifact.metadata");
+  if ((v = x.extensions) != null) m.extensions = strings(v, a, "a2a.v1.Artifact.extensions");
+  for (const k in x) switch (k) { case "kind": case "artifactId": case "name": case "description": case "parts": case "metadata": case "extensions": break; default: lose(lost, a, k, "a2a.v1.Artifact has no field for it"); }
+  return m;
+}
+
+function ArtifactToOlder(m: Artifact, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.artifactId !== "") o.artifactId = m.artifactId;
+  if (m.name !== "") o.name = m.name;
+  if (m.description !== "") o.description = m.description;
+  if (m.parts.length > 0) o.parts = eachOf(m.parts, at(a, "parts"), lost, PartToOlder);
+  if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
+  if (m.extensions.length > 0) o.extensions = m.extensions.slice();
+  if (o.artifactId === undefined) o.artifactId = "";
+  if (o.parts === undefined) o.parts = [];
+  return o;
+}
+
+function TaskStatusUpdateEventFromOlder(j: unknown, a: At, lost: Loss[]): TaskStatusUpdateEvent {
+  const x: any = object(j, a, "a2a.v1.TaskStatusUpdateEvent");
+  const m = ({ $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId: "", contextId: "" } as TaskStatusUpdateEvent);
+  let v: any;
+  if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.task_id");
+  if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.context_id");
+  if ((v = x.status) != null) m.status = TaskStatusFromOlder(v, at(a, "status"), lost);
+  if ((v = x.final) != null) bool(v, a, "a2a.v1.TaskStatusUpdateEvent.final");
+  if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.TaskStatusUpdateEvent.metadata");
+  for (const k in x) switch (k) { case "kind": case "taskId": case "contextId": case "status": case "final": case "metadata": break; default: lose(lost, a, k, "a2a.v1.TaskStatusUpdateEvent has no field for it"); }
+  return m;
+}
+
+function TaskStatusUpdateEventToOlder(m: TaskStatusUpdateEvent, a: At, lost: Loss[]): JsonObject {
+  const o: any = { kind: "status-update" };
+  let v: any;
+  if (m.taskId !== "") o.taskId = m.taskId;
+  if (m.contextId !== "") o.contextId = m.contextId;
+  if ((v = m.status) !== undefined) {
+    o.status = TaskStatusToOlder(v, at(a, "status"), lost);
+    if (v.state === 3 || v.state === 5 || v.state === 4 || v.state === 7 || v.state === 6) o.final = true;
+  }
+  if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
+  if (o.taskId === undefined) o.taskId = "";
+  if (o.contextId === undefined) o.contextId = "";
+  if (o.status === undefined) o.status = {"state":"unknown"};
+  if (o.final === undefined) o.final = false;
+  return o;
+}
+
+function TaskArtifactUpdateEventFromOlder(j: unknown, a: At, lost: Loss[]): TaskArtifactUpdateEvent {
+  const x: any = object(j, a, "a2a.v1.TaskArtifactUpdateEvent");
+  const m = ({ $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent", taskId: "", contextId: "", append: false, lastChunk: false } as TaskArtifactUpdateEvent);
+  let v: any;
+  if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.TaskArtifactUpdateEvent.task_id");
+  if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.TaskArtifactUpdateEvent.context_id");
+  if ((v = x.artifact) != null) m.artifact = ArtifactFromOlder(v, at(a, "artifact"), lost);
+  if ((v = x.append) != null) m.append = bool(v, a, "a2a.v1.TaskArtifactUpdateEvent.append");
+  if ((v = x.lastChunk) != null) m.lastChunk = bool(v, a, "a2a.v1.TaskArtifactUpdateEvent.last_chunk");
+  if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.TaskArtifactUpdateEvent.metadata");
+  for (const k in x) switch (k) { case "kind": case "taskId": case "contextId": case "artifact": case "append": case "lastChunk": case "metadata": break; default: lose(lost, a, k, "a2a.v1.TaskArtifactUpdateEvent has no field for it"); }
+  return m;
+}
+
+function TaskArtifactUpdateEventToOlder(m: TaskArtifactUpdateEvent, a: At, lost: Loss[]): JsonObject {
+  const o: any = { kind: "artifact-update" };
+  if (m.taskId !== "") o.taskId = m.taskId;
+  if (m.contextId !== "") o.contextId = m.contextId;
+  if (m.artifact !== undefined) o.artifact = ArtifactToOlder(m.artifact, at(a, "artifact"), lost);
+  if (m.append) o.append = m.append;
+  if (m.lastChunk) o.lastChunk = m.lastChunk;
+  if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
+  if (o.taskId === undefined) o.taskId = "";
+  if (o.contextId === undefined) o.contextId = "";
+  return o;
+}
+
+function AuthenticationInfoFromOlder(j: unknown, a: At, lost: Loss[]): AuthenticationInfo {
+  const x: any = object(j, a, "a2a.v1.AuthenticationInfo");
+  const m = ({ $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: "", credentials: "" } as AuthenticationInfo);
+  let v: any;
+  if ((v = x.schemes) != null) {
+    v = strings(v, a, "a2a.v1.AuthenticationInfo.schemes");
+    if (v[0] !== undefined) m.scheme = v[0];
+    if (v.length > 1) lose(lost, a, "schemes", "v1.0 takes one scheme; dropped " + v.slice(1).join(", "));
+  }
+  if ((v = x.credentials) != null) m.credentials = str(v, a, "a2a.v1.AuthenticationInfo.credentials");
+  for (const k in x) switch (k) { case "kind": case "schemes": case "credentials": break; default: lose(lost, a, k, "a2a.v1.AuthenticationInfo has no field for it"); }
+  return m;
+}
+
+function AuthenticationInfoToOlder(m: AuthenticationInfo, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.scheme) o.schemes = [m.scheme];
+  if (m.credentials !== "") o.credentials = m.credentials;
+  if (o.schemes === undefined) o.schemes = [];
+  return o;
+}
+
+function AgentInterfaceFromOlder(j: unknown, a: At, lost: Loss[]): AgentInterface {
+  const x: any = object(j, a, "a2a.v1.AgentInterface");
+  const m = ({ $typeName: "lf.a2a.v1.AgentInterface", url: "", protocolBinding: "", tenant: "", protocolVersion: "" } as AgentInterface);
+  let v: any;
+  if ((v = x.url) != null) m.url = str(v, a, "a2a.v1.AgentInterface.url");
+  if ((v = x.transport) != null) m.protocolBinding = str(v, a, "a2a.v1.AgentInterface.transport");
+  for (const k in x) switch (k) { case "kind": case "url": case "transport": break; default: lose(lost, a, k, "a2a.v1.AgentInterface has no field for it"); }
+  return m;
+}
+
+function AgentInterfaceToOlder(m: AgentInterface, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.url !== "") o.url = m.url;
+  if (m.protocolBinding !== "") o.transport = m.protocolBinding;
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 interfaces have no tenant");
+  return o;
+}
+
+function AgentProviderFromOlder(j: unknown, a: At, lost: Loss[]): AgentProvider {
+  const x: any = object(j, a, "a2a.v1.AgentProvider");
+  const m = ({ $typeName: "lf.a2a.v1.AgentProvider", url: "", organization: "" } as AgentProvider);
+  let v: any;
+  if ((v = x.url) != null) m.url = str(v, a, "a2a.v1.AgentProvider.url");
+  if ((v = x.organization) != null) m.organization = str(v, a, "a2a.v1.AgentProvider.organization");
+  for (const k in x) switch (k) { case "kind": case "url": case "organization": break; default: lose(lost, a, k, "a2a.v1.AgentProvider has no field for it"); }
+  return m;
+}
+
+function AgentProviderToOlder(m: AgentProvider, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.url !== "") o.url = m.url;
+  if (m.organization !== "") o.organization = m.organization;
+  return o;
+}
+
+function AgentCapabilitiesFromOlder(j: unknown, a: At, lost: Loss[]): AgentCapabilities {
+  const x: any = object(j, a, "a2a.v1.AgentCapabilities");
+  const m = ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as AgentCapabilities);
+  let v: any;
+  if ((v = x.streaming) != null) { v = bool(v, a, "a2a.v1.AgentCapabilities.streaming"); if (v) m.streaming = v; }
+  if ((v = x.pushNotifications) != null) { v = bool(v, a, "a2a.v1.AgentCapabilities.push_notifications"); if (v) m.pushNotifications = v; }
+  if ((v = x.extensions) != null) m.extensions = each(v, at(a, "extensions"), "a2a.v1.AgentCapabilities.extensions", lost, AgentExtensionFromOlder);
+  for (const k in x) switch (k) { case "kind": case "streaming": case "pushNotifications": case "extensions": break; default: lose(lost, a, k, "a2a.v1.AgentCapabilities has no field for it"); }
+  return m;
+}
+
+function AgentCapabilitiesToOlder(m: AgentCapabilities, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.streaming !== undefined) if (m.streaming) o.streaming = m.streaming;
+  if (m.pushNotifications !== undefined) if (m.pushNotifications) o.pushNotifications = m.pushNotifications;
+  if (m.extensions.length > 0) o.extensions = eachOf(m.extensions, at(a, "extensions"), lost, AgentExtensionToOlder);
+  return o;
+}
+
+function AgentExtensionFromOlder(j: unknown, a: At, lost: Loss[]): AgentExtension {
+  const x: any = object(j, a, "a2a.v1.AgentExtension");
+  const m = ({ $typeName: "lf.a2a.v1.AgentExtension", uri: "", description: "", required: false } as AgentExtension);
+  let v: any;
+  if ((v = x.uri) != null) m.uri = str(v, a, "a2a.v1.AgentExtension.uri");
+  if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.AgentExtension.description");
+  if ((v = x.required) != null) m.required = bool(v, a, "a2a.v1.AgentExtension.required");
+  if ((v = x.params) != null) m.params = struct(v, a, "a2a.v1.AgentExtension.params");
+  for (const k in x) switch (k) { case "kind": case "uri": case "description": case "required": case "params": break; default: lose(lost, a, k, "a2a.v1.AgentExtension has no field for it"); }
+  return m;
+}
+
+function AgentExtensionToOlder(m: AgentExtension, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.uri !== "") o.uri = m.uri;
+  if (m.description !== "") o.description = m.description;
+  if (m.required) o.required = m.required;
+  if (m.params !== undefined) o.params = structJson(m.params);
+  return o;
+}
+
+function AgentSkillFromOlder(j: unknown, a: At, lost: Loss[]): AgentSkill {
+  const x: any = object(j, a, "a2a.v1.AgentSkill");
+  const m = ({ $typeName: "lf.a2a.v1.AgentSkill", id: "", name: "", description: "", tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [] } as AgentSkill);
+  let v: any;
+  if ((v = x.id) != null) m.id = str(v, a, "a2a.v1.AgentSkill.id");
+  if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.AgentSkill.name");
+  if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.AgentSkill.description");
+  if ((v = x.tags) != null) m.tags = strings(v, a, "a2a.v1.AgentSkill.tags");
+  if ((v = x.examples) != null) m.examples = strings(v, a, "a2a.v1.AgentSkill.examples");
+  if ((v = x.inputModes) != null) m.inputModes = strings(v, a, "a2a.v1.AgentSkill.input_modes");
+  if ((v = x.outputModes) != null) m.outputModes = strings(v, a, "a2a.v1.AgentSkill.output_modes");
+  if ((v = x.security) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentSkill.security", lost, (y: unknown, b: At, l: Loss[]) => (via.toNewer("a2a.v1.Security", y, b, l) as SecurityRequirement));
+  for (const k in x) switch (k) { case "kind": case "id": case "name": case "description": case "tags": case "examples": case "inputModes": case "outputModes": case "security": break; default: lose(lost, a, k, "a2a.v1.AgentSkill has no field for it"); }
+  return m;
+}
+
+function AgentSkillToOlder(m: AgentSkill, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.id !== "") o.id = m.id;
+  if (m.name !== "") o.name = m.name;
+  if (m.description !== "") o.description = m.description;
+  if (m.tags.length > 0) o.tags = m.tags.slice();
+  if (m.examples.length > 0) o.examples = m.examples.slice();
+  if (m.inputModes.length > 0) o.inputModes = m.inputModes.slice();
+  if (m.outputModes.length > 0) o.outputModes = m.outputModes.slice();
+  if (m.securityRequirements.length > 0) o.security = eachOf(m.securityRequirements, at(a, "security_requirements"), lost, (y: SecurityRequirement, b: At, l: Loss[]) => via.toOlder(y, b, l));
+  return o;
+}
+
+function AgentCardSignatureFromOlder(j: unknown, a: At, lost: Loss[]): AgentCardSignature {
+  const x: any = object(j, a, "a2a.v1.AgentCardSignature");
+  const m = ({ $typeName: "lf.a2a.v1.AgentCardSignature", protected: "", signature: "" } as AgentCardSignature);
+  let v: any;
+  if ((v = x.protected) != null) m.protected = str(v, a, "a2a.v1.AgentCardSignature.protected");
+  if ((v = x.signature) != null) m.signature = str(v, a, "a2a.v1.AgentCardSignature.signature");
+  if ((v = x.header) != null) m.header = struct(v, a, "a2a.v1.AgentCardSignature.header");
+  for (const k in x) switch (k) { case "kind": case "protected": case "signature": case "header": break; default: lose(lost, a, k, "a2a.v1.AgentCardSignature has no field for it"); }
+  return m;
+}
+
+function AgentCardSignatureToOlder(m: AgentCardSignature, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.protected !== "") o.protected = m.protected;
+  if (m.signature !== "") o.signature = m.signature;
+  if (m.header !== undefined) o.header = structJson(m.header);
+  return o;
+}
+
+function StringListFromOlder(j: unknown, a: At, lost: Loss[]): StringList {
+  const x: any = object(j, a, "a2a.v1.StringList");
+  const m = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as StringList);
+  let v: any;
+  if ((v = x.list) != null) m.list = strings(v, a, "a2a.v1.StringList.list");
+  for (const k in x) switch (k) { case "kind": case "list": break; default: lose(lost, a, k, "a2a.v1.StringList has no field for it"); }
+  return m;
+}
+
+function StringListToOlder(m: StringList, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.list.length > 0) o.list = m.list.slice();
+  return o;
+}
+
+function APIKeySecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): APIKeySecurityScheme {
+  const x: any = object(j, a, "a2a.v1.APIKeySecurityScheme");
+  const m = ({ $typeName: "lf.a2a.v1.APIKeySecurityScheme", description: "", location: "", name: "" } as APIKeySecurityScheme);
+  let v: any;
+  if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.APIKeySecurityScheme.description");
+  if ((v = (x.in ?? x.location)) != null) m.location = str(v, a, "a2a.v1.APIKeySecurityScheme.location");
+  if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.APIKeySecurityScheme.name");
+  for (const k in x) switch (k) { case "kind": case "description": case "in": case "location": case "name": break; default: lose(lost, a, k, "a2a.v1.APIKeySecurityScheme has no field for it"); }
+  return m;
+}
+
+function APIKeySecuritySchemeToOlder(m: APIKeySecurityScheme, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.description !== "") o.description = m.description;
+  if (m.location !== "") o.in = m.location;
+  if (m.name !== "") o.name = m.name;
+  return o;
+}
+
+function HTTPAuthSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): HTTPAuthSecurityScheme {
+  const x: any = object(j, a, "a2a.v1.HTTPAuthSecurityScheme");
+  const m = ({ $typeName: "lf.a2a.v1.HTTPAuthSecurityScheme", description: "", scheme: "", bearerFormat: "" } as HTTPAuthSecurityScheme);
+  let v: any;
+  if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.description");
+  if ((v = x.scheme) != null) m.scheme = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.scheme");
+  if ((v = x.bearerFormat) != null) m.bearerFormat = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.bearer_format");
+  for (const k in x) switch (k) { case "kind": case "description": case "scheme": case "bearerFormat": break; default: lose(lost, a, k, "a2a.v1.HTTPAuthSecurityScheme has no field for it"); }
+  return m;
+}
+
+function HTTPAuthSecuritySchemeToOlder(m: HTTPAuthSecurityScheme, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.description !== "") o.description = m.description;
+  if (m.scheme !== "") o.scheme = m.scheme;
+  if (m.bearerFormat !== "") o.bearerFormat = m.bearerFormat;
+  return o;
+}
+
+function OAuth2SecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): OAuth2SecurityScheme {
+  const x: any = object(j, a, "a2a.v1.OAuth2SecurityScheme");
+  const m = ({ $typeName: "lf.a2a.v1.OAuth2SecurityScheme", description: "", oauth2MetadataUrl: "" } as OAuth2SecurityScheme);
+  let v: any;
+  if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.OAuth2SecurityScheme.description");
+  if ((v = x.flows) != null) m.flows = OAuthFlowsFromOlder(v, at(a, "flows"), lost);
+  if ((v = x.oauth2MetadataUrl) != null) m.oauth2MetadataUrl = str(v, a, "a2a.v1.OAuth2SecurityScheme.oauth2_metadata_url");
+  for (const k in x) switch (k) { case "kind": case "description": case "flows": case "oauth2MetadataUrl": break; default: lose(lost, a, k, "a2a.v1.OAuth2SecurityScheme has no field for it"); }
+  return m;
+}
+
+function OAuth2SecuritySchemeToOlder(m: OAuth2SecurityScheme, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.description !== "") o.description = m.description;
+  if (m.flows !== undefined) o.flows = OAuthFlowsToOlder(m.flows, at(a, "flows"), lost);
+  if (m.oauth2MetadataUrl !== "") o.oauth2MetadataUrl = m.oauth2MetadataUrl;
+  return o;
+}
+
+function OpenIdConnectSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): OpenIdConnectSecurityScheme {
+  const x: any = object(j, a, "a2a.v1.OpenIdConnectSecurityScheme");
+  const m = ({ $typeName: "lf.a2a.v1.OpenIdConnectSecurityScheme", description: "", openIdConnectUrl: "" } as OpenIdConnectSecurityScheme);
+  let v: any;
+  if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.description");
+  if ((v = x.openIdConnectUrl) != null) m.openIdConnectUrl = str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.open_id_connect_url");
+  for (const k in x) switch (k) { case "kind": case "description": case "openIdConnectUrl": break; default: lose(lost, a, k, "a2a.v1.OpenIdConnectSecurityScheme has no field for it"); }
+  return m;
+}
+
+function OpenIdConnectSecuritySchemeToOlder(m: OpenIdConnectSecurityScheme, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.description !== "") o.description = m.description;
+  if (m.openIdConnectUrl !== "") o.openIdConnectUrl = m.openIdConnectUrl;
+  return o;
+}
+
+function MutualTlsSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): MutualTlsSecurityScheme {
+  const x: any = object(j, a, "a2a.v1.MutualTlsSecurityScheme");
+  const m = ({ $typeName: "lf.a2a.v1.MutualTlsSecurityScheme", description: "" } as MutualTlsSecurityScheme);
+  let v: any;
+  if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.MutualTlsSecurityScheme.description");
+  for (const k in x) switch (k) { case "kind": case "description": break; default: lose(lost, a, k, "a2a.v1.MutualTlsSecurityScheme has no field for it"); }
+  return m;
+}
+
+function MutualTlsSecuritySchemeToOlder(m: MutualTlsSecurityScheme, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.description !== "") o.description = m.description;
+  return o;
+}
+
+function OAuthFlowsFromOlder(j: unknown, a: At, lost: Loss[]): OAuthFlows {
+  const x: any = object(j, a, "a2a.v1.OAuthFlows");
+  const m = ({ $typeName: "lf.a2a.v1.OAuthFlows", flow: { case: undefined } } as OAuthFlows);
+  let v: any;
+  let one_flow = false;
+  if ((v = x.authorizationCode) != null) { if (one_flow) lose(lost, a, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept"); else { one_flow = true; m.flow = { case: "authorizationCode", value: (via.toNewer("a2a.v1.AuthorizationCodeOAuthFlow", v, at(a, "authorizationCode"), lost) as AuthorizationCodeOAuthFlow) }; } }
+  if ((v = x.clientCredentials) != null) { if (one_flow) lose(lost, a, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept"); else { one_flow = true; m.flow = { case: "clientCredentials", value: (via.toNewer("a2a.v1.ClientCredentialsOAuthFlow", v, at(a, "clientCredentials"), lost) as ClientCredentialsOAuthFlow) }; } }
+  if ((v = x.implicit) != null) { if (one_flow) lose(lost, a, "implicit", "a2a.v1.OAuthFlows.flow holds one member; implicit was not kept"); else { one_flow = true; m.flow = { case: "implicit", value: (via.toNewer("a2a.v1.ImplicitOAuthFlow", v, at(a, "implicit"), lost) as ImplicitOAuthFlow) }; } }
+  if ((v = x.password) != null) { if (one_flow) lose(lost, a, "password", "a2a.v1.OAuthFlows.flow holds one member; password was not kept"); else { one_flow = true; m.flow = { case: "password", value: (via.toNewer("a2a.v1.PasswordOAuthFlow", v, at(a, "password"), lost) as PasswordOAuthFlow) }; } }
+  for (const k in x) switch (k) { case "kind": case "authorizationCode": case "clientCredentials": case "implicit": case "password": break; default: lose(lost, a, k, "a2a.v1.OAuthFlows has no field for it"); }
+  return m;
+}
+
+function OAuthFlowsToOlder(m: OAuthFlows, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  let v: any;
+  if ((v = (m.flow.case === "authorizationCode" ? m.flow.value : undefined)) !== undefined) o.authorizationCode = via.toOlder(v, at(a, "authorization_code"), lost);
+  if ((v = (m.flow.case === "clientCredentials" ? m.flow.value : undefined)) !== undefined) o.clientCredentials = via.toOlder(v, at(a, "client_credentials"), lost);
+  if ((v = (m.flow.case === "implicit" ? m.flow.value : undefined)) !== undefined) o.implicit = via.toOlder(v, at(a, "implicit"), lost);
+  if ((v = (m.flow.case === "password" ? m.flow.value : undefined)) !== undefined) o.password = via.toOlder(v, at(a, "password"), lost);
+  if ((v = (m.flow.case === "deviceCode" ? m.flow.value : undefined)) !== undefined) lose(lost, a, "device_code", "v0.3 has no device-code flow");
+  return o;
+}
+
+function SendMessageRequestFromOlder(j: unknown, a: At, lost: Loss[]): SendMessageRequest {
+  const x: any = object(j, a, "a2a.v1.SendMessageRequest");
+  const m = ({ $typeName: "lf.a2a.v1.SendMessageRequest", tenant: "" } as SendMessageRequest);
+  let v: any;
+  if ((v = x.message) != null) m.message = MessageFromOlder(v, at(a, "message"), lost);
+  if ((v = x.configuration) != null) m.configuration = SendMessageConfigurationFromOlder(v, at(a, "configuration"), lost);
+  if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.SendMessageRequest.metadata");
+  for (const k in x) switch (k) { case "kind": case "message": case "configuration": case "metadata": break; default: lose(lost, a, k, "a2a.v1.SendMessageRequest has no field for it"); }
+  return m;
+}
+
+function SendMessageRequestToOlder(m: SendMessageRequest, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  if (m.message !== undefined) o.message = MessageToOlder(m.message, at(a, "message"), lost);
+  if (m.configuration !== undefined) o.configuration = SendMessageConfigurationToOlder(m.configuration, at(a, "configuration"), lost);
+  if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
+  return o;
+}
+
+function GetExtendedAgentCardRequestFromOlder(j: unknown, a: At, lost: Loss[]): GetExtendedAgentCardRequest {
+  const x: any = object(j, a, "a2a.v1.GetAgentCardRequest");
+  const m = ({ $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest", tenant: "" } as GetExtendedAgentCardRequest);
+  for (const k in x) switch (k) { case "kind": break; default: lose(lost, a, k, "a2a.v1.GetAgentCardRequest has no field for it"); }
+  return m;
+}
+
+function GetExtendedAgentCardRequestToOlder(m: GetExtendedAgentCardRequest, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  return o;
+}
+
+function SendMessageResponseFromOlder(j: unknown, a: At, lost: Loss[]): SendMessageResponse {
+  const x: any = object(j, a, "a2a.v1.SendMessageResponse");
+  const m = ({ $typeName: "lf.a2a.v1.SendMessageResponse", payload: { case: undefined } } as SendMessageResponse);
+  switch (x.kind) {
+    case "task": m.payload = { case: "task", value: TaskFromOlder(x, a, lost) }; break;
+    case "message": m.payload = { case: "message", value: MessageFromOlder(x, a, lost) }; break;
+    default: if (x.messageId !== undefined) m.payload = { case: "message", value: MessageFromOlder(x, a, lost) }; else m.payload = { case: "task", value: TaskFromOlder(x, a, lost) };
+  }
+  return m;
+}
+
+function SendMessageResponseToOlder(m: SendMessageResponse, a: At, lost: Loss[]): JsonObject {
+  if (m.payload.case === "task") return TaskToOlder(m.payload.value, at(a, "task"), lost);
+  if (m.payload.case === "message") return MessageToOlder(m.payload.value, at(a, "message"), lost);
+  return {};
+}
+
+function StreamResponseFromOlder(j: unknown, a: At, lost: Loss[]): StreamResponse {
+  const x: any = object(j, a, "a2a.v1.StreamResponse");
+  const m = ({ $typeName: "lf.a2a.v1.StreamResponse", payload: { case: undefined } } as StreamResponse);
+  switch (x.kind) {
+    case "task": m.payload = { case: "task", value: TaskFromOlder(x, a, lost) }; break;
+    case "message": m.payload = { case: "message", value: MessageFromOlder(x, a, lost) }; break;
+    case "status-update": m.payload = { case: "statusUpdate", value: TaskStatusUpdateEventFromOlder(x, a, lost) }; break;
+    case "artifact-update": m.payload = { case: "artifactUpdate", value: TaskArtifactUpdateEventFromOlder(x, a, lost) }; break;
+    default: if (x.messageId !== undefined) m.payload = { case: "message", value: MessageFromOlder(x, a, lost) }; else m.payload = { case: "task", value: TaskFromOlder(x, a, lost) };
+  }
+  return m;
+}
+
+function StreamResponseToOlder(m: StreamResponse, a: At, lost: Loss[]): JsonObject {
+  if (m.payload.case === "task") return TaskToOlder(m.payload.value, at(a, "task"), lost);
+  if (m.payload.case === "message") return MessageToOlder(m.payload.value, at(a, "message"), lost);
+  if (m.payload.case === "statusUpdate") return TaskStatusUpdateEventToOlder(m.payload.value, at(a, "status_update"), lost);
+  if (m.payload.case === "artifactUpdate") return TaskArtifactUpdateEventToOlder(m.payload.value, at(a, "artifact_update"), lost);
+  return {};
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.SendMessageConfiguration as lf.a2a.v1.SendMessageConfiguration. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function sendMessageConfigurationFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: SendMessageConfiguration; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: SendMessageConfigurationFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.SendMessageConfiguration in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.SendMessageConfiguration. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function sendMessageConfigurationToOlderJson(message: SendMessageConfiguration, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: SendMessageConfigurationToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Task as lf.a2a.v1.Task. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function taskFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: Task; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: TaskFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.Task in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Task. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function taskToOlderJson(message: Task, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: TaskToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskStatus as lf.a2a.v1.TaskStatus. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function taskStatusFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: TaskStatus; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: TaskStatusFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.TaskStatus in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskStatus. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function taskStatusToOlderJson(message: TaskStatus, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: TaskStatusToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Part as lf.a2a.v1.Part. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function partFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: Part; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: PartFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.Part in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Part. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function partToOlderJson(message: Part, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: PartToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Message as lf.a2a.v1.Message. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function messageFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: Message; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: MessageFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.Message in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Message. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function messageToOlderJson(message: Message, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: MessageToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Artifact as lf.a2a.v1.Artifact. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function artifactFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: Artifact; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: ArtifactFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.Artifact in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Artifact. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function artifactToOlderJson(message: Artifact, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: ArtifactToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskStatusUpdateEvent as lf.a2a.v1.TaskStatusUpdateEvent. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function taskStatusUpdateEventFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: TaskStatusUpdateEvent; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: TaskStatusUpdateEventFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.TaskStatusUpdateEvent in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskStatusUpdateEvent. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function taskStatusUpdateEventToOlderJson(message: TaskStatusUpdateEvent, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: TaskStatusUpdateEventToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskArtifactUpdateEvent as lf.a2a.v1.TaskArtifactUpdateEvent. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function taskArtifactUpdateEventFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: TaskArtifactUpdateEvent; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: TaskArtifactUpdateEventFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.TaskArtifactUpdateEvent in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskArtifactUpdateEvent. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function taskArtifactUpdateEventToOlderJson(message: TaskArtifactUpdateEvent, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: TaskArtifactUpdateEventToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AuthenticationInfo as lf.a2a.v1.AuthenticationInfo. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function authenticationInfoFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: AuthenticationInfo; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: AuthenticationInfoFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.AuthenticationInfo in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AuthenticationInfo. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function authenticationInfoToOlderJson(message: AuthenticationInfo, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: AuthenticationInfoToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentInterface as lf.a2a.v1.AgentInterface. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function agentInterfaceFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: AgentInterface; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: AgentInterfaceFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.AgentInterface in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentInterface. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function agentInterfaceToOlderJson(message: AgentInterface, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: AgentInterfaceToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentCard as lf.a2a.v1.AgentCard (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function agentCardFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: AgentCard; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: via.toNewer("a2a.v1.AgentCard", json, undefined, lost) as AgentCard, lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.AgentCard in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentCard (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function agentCardToOlderJson(message: AgentCard, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentProvider as lf.a2a.v1.AgentProvider. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function agentProviderFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: AgentProvider; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: AgentProviderFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.AgentProvider in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentProvider. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function agentProviderToOlderJson(message: AgentProvider, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: AgentProviderToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentCapabilities as lf.a2a.v1.AgentCapabilities. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function agentCapabilitiesFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: AgentCapabilities; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: AgentCapabilitiesFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.AgentCapabilities in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentCapabilities. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function agentCapabilitiesToOlderJson(message: AgentCapabilities, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: AgentCapabilitiesToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentExtension as lf.a2a.v1.AgentExtension. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function agentExtensionFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: AgentExtension; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: AgentExtensionFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.AgentExtension in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentExtension. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function agentExtensionToOlderJson(message: AgentExtension, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: AgentExtensionToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentSkill as lf.a2a.v1.AgentSkill. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function agentSkillFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: AgentSkill; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: AgentSkillFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.AgentSkill in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentSkill. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function agentSkillToOlderJson(message: AgentSkill, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: AgentSkillToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentCardSignature as lf.a2a.v1.AgentCardSignature. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function agentCardSignatureFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: AgentCardSignature; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: AgentCardSignatureFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.AgentCardSignature in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentCardSignature. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function agentCardSignatureToOlderJson(message: AgentCardSignature, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: AgentCardSignatureToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskPushNotificationConfig as lf.a2a.v1.TaskPushNotificationConfig (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function taskPushNotificationConfigFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: TaskPushNotificationConfig; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: via.toNewer("a2a.v1.TaskPushNotificationConfig", json, undefined, lost) as TaskPushNotificationConfig, lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.TaskPushNotificationConfig in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskPushNotificationConfig (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function taskPushNotificationConfigToOlderJson(message: TaskPushNotificationConfig, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.StringList as lf.a2a.v1.StringList. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function stringListFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: StringList; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: StringListFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.StringList in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.StringList. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function stringListToOlderJson(message: StringList, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: StringListToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Security as lf.a2a.v1.SecurityRequirement (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function securityRequirementFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: SecurityRequirement; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: via.toNewer("a2a.v1.Security", json, undefined, lost) as SecurityRequirement, lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.SecurityRequirement in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Security (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function securityRequirementToOlderJson(message: SecurityRequirement, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.SecurityScheme as lf.a2a.v1.SecurityScheme (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function securitySchemeFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: SecurityScheme; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: via.toNewer("a2a.v1.SecurityScheme", json, undefined, lost) as SecurityScheme, lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.SecurityScheme in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.SecurityScheme (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function securitySchemeToOlderJson(message: SecurityScheme, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.APIKeySecurityScheme as lf.a2a.v1.APIKeySecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function aPIKeySecuritySchemeFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: APIKeySecurityScheme; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: APIKeySecuritySchemeFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.APIKeySecurityScheme in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.APIKeySecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function aPIKeySecuritySchemeToOlderJson(message: APIKeySecurityScheme, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: APIKeySecuritySchemeToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.HTTPAuthSecurityScheme as lf.a2a.v1.HTTPAuthSecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function hTTPAuthSecuritySchemeFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: HTTPAuthSecurityScheme; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: HTTPAuthSecuritySchemeFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.HTTPAuthSecurityScheme in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.HTTPAuthSecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function hTTPAuthSecuritySchemeToOlderJson(message: HTTPAuthSecurityScheme, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: HTTPAuthSecuritySchemeToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.OAuth2SecurityScheme as lf.a2a.v1.OAuth2SecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function oAuth2SecuritySchemeFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: OAuth2SecurityScheme; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: OAuth2SecuritySchemeFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.OAuth2SecurityScheme in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.OAuth2SecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function oAuth2SecuritySchemeToOlderJson(message: OAuth2SecurityScheme, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: OAuth2SecuritySchemeToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.OpenIdConnectSecurityScheme as lf.a2a.v1.OpenIdConnectSecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function openIdConnectSecuritySchemeFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: OpenIdConnectSecurityScheme; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: OpenIdConnectSecuritySchemeFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.OpenIdConnectSecurityScheme in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.OpenIdConnectSecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function openIdConnectSecuritySchemeToOlderJson(message: OpenIdConnectSecurityScheme, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: OpenIdConnectSecuritySchemeToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.MutualTlsSecurityScheme as lf.a2a.v1.MutualTlsSecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function mutualTlsSecuritySchemeFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: MutualTlsSecurityScheme; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: MutualTlsSecuritySchemeFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.MutualTlsSecurityScheme in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.MutualTlsSecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function mutualTlsSecuritySchemeToOlderJson(message: MutualTlsSecurityScheme, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: MutualTlsSecuritySchemeToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.OAuthFlows as lf.a2a.v1.OAuthFlows. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function oAuthFlowsFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: OAuthFlows; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: OAuthFlowsFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.OAuthFlows in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.OAuthFlows. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function oAuthFlowsToOlderJson(message: OAuthFlows, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: OAuthFlowsToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AuthorizationCodeOAuthFlow as lf.a2a.v1.AuthorizationCodeOAuthFlow (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function authorizationCodeOAuthFlowFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: AuthorizationCodeOAuthFlow; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: via.toNewer("a2a.v1.AuthorizationCodeOAuthFlow", json, undefined, lost) as AuthorizationCodeOAuthFlow, lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.AuthorizationCodeOAuthFlow in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AuthorizationCodeOAuthFlow (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function authorizationCodeOAuthFlowToOlderJson(message: AuthorizationCodeOAuthFlow, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.ClientCredentialsOAuthFlow as lf.a2a.v1.ClientCredentialsOAuthFlow (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function clientCredentialsOAuthFlowFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: ClientCredentialsOAuthFlow; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: via.toNewer("a2a.v1.ClientCredentialsOAuthFlow", json, undefined, lost) as ClientCredentialsOAuthFlow, lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.ClientCredentialsOAuthFlow in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.ClientCredentialsOAuthFlow (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function clientCredentialsOAuthFlowToOlderJson(message: ClientCredentialsOAuthFlow, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.ImplicitOAuthFlow as lf.a2a.v1.ImplicitOAuthFlow (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function implicitOAuthFlowFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: ImplicitOAuthFlow; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: via.toNewer("a2a.v1.ImplicitOAuthFlow", json, undefined, lost) as ImplicitOAuthFlow, lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.ImplicitOAuthFlow in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.ImplicitOAuthFlow (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function implicitOAuthFlowToOlderJson(message: ImplicitOAuthFlow, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.PasswordOAuthFlow as lf.a2a.v1.PasswordOAuthFlow (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function passwordOAuthFlowFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: PasswordOAuthFlow; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: via.toNewer("a2a.v1.PasswordOAuthFlow", json, undefined, lost) as PasswordOAuthFlow, lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.PasswordOAuthFlow in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.PasswordOAuthFlow (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function passwordOAuthFlowToOlderJson(message: PasswordOAuthFlow, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.SendMessageRequest as lf.a2a.v1.SendMessageRequest. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function sendMessageRequestFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: SendMessageRequest; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: SendMessageRequestFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.SendMessageRequest in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.SendMessageRequest. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function sendMessageRequestToOlderJson(message: SendMessageRequest, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: SendMessageRequestToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.GetTaskRequest as lf.a2a.v1.GetTaskRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function getTaskRequestFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: GetTaskRequest; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: via.toNewer("a2a.v1.GetTaskRequest", json, undefined, lost) as GetTaskRequest, lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.GetTaskRequest in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.GetTaskRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function getTaskRequestToOlderJson(message: GetTaskRequest, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.CancelTaskRequest as lf.a2a.v1.CancelTaskRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function cancelTaskRequestFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: CancelTaskRequest; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: via.toNewer("a2a.v1.CancelTaskRequest", json, undefined, lost) as CancelTaskRequest, lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.CancelTaskRequest in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.CancelTaskRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function cancelTaskRequestToOlderJson(message: CancelTaskRequest, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.GetTaskPushNotificationConfigRequest as lf.a2a.v1.GetTaskPushNotificationConfigRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function getTaskPushNotificationConfigRequestFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: GetTaskPushNotificationConfigRequest; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: via.toNewer("a2a.v1.GetTaskPushNotificationConfigRequest", json, undefined, lost) as GetTaskPushNotificationConfigRequest, lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.GetTaskPushNotificationConfigRequest in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.GetTaskPushNotificationConfigRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function getTaskPushNotificationConfigRequestToOlderJson(message: GetTaskPushNotificationConfigRequest, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.DeleteTaskPushNotificationConfigRequest as lf.a2a.v1.DeleteTaskPushNotificationConfigRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function deleteTaskPushNotificationConfigRequestFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: DeleteTaskPushNotificationConfigRequest; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: via.toNewer("a2a.v1.DeleteTaskPushNotificationConfigRequest", json, undefined, lost) as DeleteTaskPushNotificationConfigRequest, lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.DeleteTaskPushNotificationConfigRequest in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.DeleteTaskPushNotificationConfigRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function deleteTaskPushNotificationConfigRequestToOlderJson(message: DeleteTaskPushNotificationConfigRequest, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskSubscriptionRequest as lf.a2a.v1.SubscribeToTaskRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function subscribeToTaskRequestFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: SubscribeToTaskRequest; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: via.toNewer("a2a.v1.TaskSubscriptionRequest", json, undefined, lost) as SubscribeToTaskRequest, lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.SubscribeToTaskRequest in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskSubscriptionRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function subscribeToTaskRequestToOlderJson(message: SubscribeToTaskRequest, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.ListTaskPushNotificationConfigRequest as lf.a2a.v1.ListTaskPushNotificationConfigsRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function listTaskPushNotificationConfigsRequestFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: ListTaskPushNotificationConfigsRequest; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: via.toNewer("a2a.v1.ListTaskPushNotificationConfigRequest", json, undefined, lost) as ListTaskPushNotificationConfigsRequest, lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.ListTaskPushNotificationConfigsRequest in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.ListTaskPushNotificationConfigRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function listTaskPushNotificationConfigsRequestToOlderJson(message: ListTaskPushNotificationConfigsRequest, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.GetAgentCardRequest as lf.a2a.v1.GetExtendedAgentCardRequest. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function getExtendedAgentCardRequestFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: GetExtendedAgentCardRequest; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: GetExtendedAgentCardRequestFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.GetExtendedAgentCardRequest in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.GetAgentCardRequest. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function getExtendedAgentCardRequestToOlderJson(message: GetExtendedAgentCardRequest, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: GetExtendedAgentCardRequestToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.SendMessageResponse as lf.a2a.v1.SendMessageResponse. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function sendMessageResponseFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: SendMessageResponse; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: SendMessageResponseFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.SendMessageResponse in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.SendMessageResponse. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function sendMessageResponseToOlderJson(message: SendMessageResponse, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: SendMessageResponseToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.StreamResponse as lf.a2a.v1.StreamResponse. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function streamResponseFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: StreamResponse; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: StreamResponseFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.StreamResponse in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.StreamResponse. What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function streamResponseToOlderJson(message: StreamResponse, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: StreamResponseToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.ListTaskPushNotificationConfigResponse as lf.a2a.v1.ListTaskPushNotificationConfigsResponse (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
+ */
+export function listTaskPushNotificationConfigsResponseFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: ListTaskPushNotificationConfigsResponse; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { message: via.toNewer("a2a.v1.ListTaskPushNotificationConfigResponse", json, undefined, lost) as ListTaskPushNotificationConfigsResponse, lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * Writes lf.a2a.v1.ListTaskPushNotificationConfigsResponse in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.ListTaskPushNotificationConfigResponse (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function listTaskPushNotificationConfigsResponseToOlderJson(message: ListTaskPushNotificationConfigsResponse, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
+  const lost: Loss[] = [];
+  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+}
+
+/**
+ * The a2a.v1 JSON-RPC conversions by type name: older request type → newer message, newer message type → older JSON. The version bridge serves a2a.v1 JSON-RPC with them.
+ */
+export const a2aCompatJson: CompatJsonTable = {
+  fromOlder: {
+    "a2a.v1.SendMessageConfiguration": SendMessageConfigurationFromOlder,
+    "a2a.v1.Task": TaskFromOlder,
+    "a2a.v1.TaskStatus": TaskStatusFromOlder,
+    "a2a.v1.Part": PartFromOlder,
+    "a2a.v1.Message": MessageFromOlder,
+    "a2a.v1.Artifact": ArtifactFromOlder,
+    "a2a.v1.TaskStatusUpdateEvent": TaskStatusUpdateEventFromOlder,
+    "a2a.v1.TaskArtifactUpdateEvent": TaskArtifactUpdateEventFromOlder,
+    "a2a.v1.AuthenticationInfo": AuthenticationInfoFromOlder,
+    "a2a.v1.AgentInterface": AgentInterfaceFromOlder,
+    "a2a.v1.AgentCard": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.AgentCard", j, a, lost) as AgentCard,
+    "a2a.v1.AgentProvider": AgentProviderFromOlder,
+    "a2a.v1.AgentCapabilities": AgentCapabilitiesFromOlder,
+    "a2a.v1.AgentExtension": AgentExtensionFromOlder,
+    "a2a.v1.AgentSkill": AgentSkillFromOlder,
+    "a2a.v1.AgentCardSignature": AgentCardSignatureFromOlder,
+    "a2a.v1.TaskPushNotificationConfig": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.TaskPushNotificationConfig", j, a, lost) as TaskPushNotificationConfig,
+    "a2a.v1.StringList": StringListFromOlder,
+    "a2a.v1.Security": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.Security", j, a, lost) as SecurityRequirement,
+    "a2a.v1.SecurityScheme": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.SecurityScheme", j, a, lost) as SecurityScheme,
+    "a2a.v1.APIKeySecurityScheme": APIKeySecuritySchemeFromOlder,
+    "a2a.v1.HTTPAuthSecurityScheme": HTTPAuthSecuritySchemeFromOlder,
+    "a2a.v1.OAuth2SecurityScheme": OAuth2SecuritySchemeFromOlder,
+    "a2a.v1.OpenIdConnectSecurityScheme": OpenIdConnectSecuritySchemeFromOlder,
+    "a2a.v1.MutualTlsSecurityScheme": MutualTlsSecuritySchemeFromOlder,
+    "a2a.v1.OAuthFlows": OAuthFlowsFromOlder,
+    "a2a.v1.AuthorizationCodeOAuthFlow": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.AuthorizationCodeOAuthFlow", j, a, lost) as AuthorizationCodeOAuthFlow,
+    "a2a.v1.ClientCredentialsOAuthFlow": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.ClientCredentialsOAuthFlow", j, a, lost) as ClientCredentialsOAuthFlow,
+    "a2a.v1.ImplicitOAuthFlow": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.ImplicitOAuthFlow", j, a, lost) as ImplicitOAuthFlow,
+    "a2a.v1.PasswordOAuthFlow": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.PasswordOAuthFlow", j, a, lost) as PasswordOAuthFlow,
+    "a2a.v1.SendMessageRequest": SendMessageRequestFromOlder,
+    "a2a.v1.GetTaskRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.GetTaskRequest", j, a, lost) as GetTaskRequest,
+    "a2a.v1.CancelTaskRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.CancelTaskRequest", j, a, lost) as CancelTaskRequest,
+    "a2a.v1.GetTaskPushNotificationConfigRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.GetTaskPushNotificationConfigRequest", j, a, lost) as GetTaskPushNotificationConfigRequest,
+    "a2a.v1.DeleteTaskPushNotificationConfigRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.DeleteTaskPushNotificationConfigRequest", j, a, lost) as DeleteTaskPushNotificationConfigRequest,
+    "a2a.v1.TaskSubscriptionRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.TaskSubscriptionRequest", j, a, lost) as SubscribeToTaskRequest,
+    "a2a.v1.ListTaskPushNotificationConfigRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.ListTaskPushNotificationConfigRequest", j, a, lost) as ListTaskPushNotificationConfigsRequest,
+    "a2a.v1.GetAgentCardRequest": GetExtendedAgentCardRequestFromOlder,
+    "a2a.v1.SendMessageResponse": SendMessageResponseFromOlder,
+    "a2a.v1.StreamResponse": StreamResponseFromOlder,
+    "a2a.v1.ListTaskPushNotificationConfigResponse": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.ListTaskPushNotificationConfigResponse", j, a, lost) as ListTaskPushNotificationConfigsResponse,
+  },
+  toOlder: {
+    "lf.a2a.v1.SendMessageConfiguration": SendMessageConfigurationToOlder,
+    "lf.a2a.v1.Task": TaskToOlder,
+    "lf.a2a.v1.TaskStatus": TaskStatusToOlder,
+    "lf.a2a.v1.Part": PartToOlder,
+    "lf.a2a.v1.Message": MessageToOlder,
+    "lf.a2a.v1.Artifact": ArtifactToOlder,
+    "lf.a2a.v1.TaskStatusUpdateEvent": TaskStatusUpdateEventToOlder,
+    "lf.a2a.v1.TaskArtifactUpdateEvent": TaskArtifactUpdateEventToOlder,
+    "lf.a2a.v1.AuthenticationInfo": AuthenticationInfoToOlder,
+    "lf.a2a.v1.AgentInterface": AgentInterfaceToOlder,
+    "lf.a2a.v1.AgentCard": (m: AgentCard, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.AgentProvider": AgentProviderToOlder,
+    "lf.a2a.v1.AgentCapabilities": AgentCapabilitiesToOlder,
+    "lf.a2a.v1.AgentExtension": AgentExtensionToOlder,
+    "lf.a2a.v1.AgentSkill": AgentSkillToOlder,
+    "lf.a2a.v1.AgentCardSignature": AgentCardSignatureToOlder,
+    "lf.a2a.v1.TaskPushNotificationConfig": (m: TaskPushNotificationConfig, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.StringList": StringListToOlder,
+    "lf.a2a.v1.SecurityRequirement": (m: SecurityRequirement, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.SecurityScheme": (m: SecurityScheme, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.APIKeySecurityScheme": APIKeySecuritySchemeToOlder,
+    "lf.a2a.v1.HTTPAuthSecurityScheme": HTTPAuthSecuritySchemeToOlder,
+    "lf.a2a.v1.OAuth2SecurityScheme": OAuth2SecuritySchemeToOlder,
+    "lf.a2a.v1.OpenIdConnectSecurityScheme": OpenIdConnectSecuritySchemeToOlder,
+    "lf.a2a.v1.MutualTlsSecurityScheme": MutualTlsSecuritySchemeToOlder,
+    "lf.a2a.v1.OAuthFlows": OAuthFlowsToOlder,
+    "lf.a2a.v1.AuthorizationCodeOAuthFlow": (m: AuthorizationCodeOAuthFlow, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.ClientCredentialsOAuthFlow": (m: ClientCredentialsOAuthFlow, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.ImplicitOAuthFlow": (m: ImplicitOAuthFlow, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.PasswordOAuthFlow": (m: PasswordOAuthFlow, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.SendMessageRequest": SendMessageRequestToOlder,
+    "lf.a2a.v1.GetTaskRequest": (m: GetTaskRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.CancelTaskRequest": (m: CancelTaskRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.GetTaskPushNotificationConfigRequest": (m: GetTaskPushNotificationConfigRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest": (m: DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.SubscribeToTaskRequest": (m: SubscribeToTaskRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.ListTaskPushNotificationConfigsRequest": (m: ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.GetExtendedAgentCardRequest": GetExtendedAgentCardRequestToOlder,
+    "lf.a2a.v1.SendMessageResponse": SendMessageResponseToOlder,
+    "lf.a2a.v1.StreamResponse": StreamResponseToOlder,
+    "lf.a2a.v1.ListTaskPushNotificationConfigsResponse": (m: ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+  },
+};
+
 /**
  * Each a2a.v1 operation and the lf.a2a.v1 operation it corresponds to.
  */
@@ -1899,7 +3264,7 @@ export const a2aOperations: OperationCorrespondence = operationCorrespondence(A2
  * Serves a2a.v1 clients with a lf.a2a.v1 handler (a version bridge).
  */
 export function bridgeToOlder(handler: A2AServiceHandler, onLoss?: (operation: string, loss: Loss) => void): A2AServiceHandler$1 {
-  return createBridgeHandler({ older: A2AServiceA2a, newer: A2AServiceA2a$1, handler, converter: a2aCompat, operations: a2aOperationPairs, ...(onLoss ? { onLoss } : {}) });
+  return createBridgeHandler({ older: A2AServiceA2a, newer: A2AServiceA2a$1, handler, converter: a2aCompat, operations: a2aOperationPairs, json: a2aCompatJson, ...(onLoss ? { onLoss } : {}) });
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * The direct JSON-RPC conversions (generated-samples/a2a_compat_json.ts):
+ * The direct JSON-RPC conversions (generated-samples/a2a_compat.ts, the
+ * `…FromOlderJson` / `…ToOlderJson` functions and the a2aCompatJson table):
  * a2a.json (v0.3 JSON-RPC) ↔ v1.0 messages in one pass. They must give what
  * the proto path gives (dialect codec → fromJson → a2aCompat, and back) on
  * every input, report the same losses, refuse the same bad values, carry the
@@ -13,10 +14,11 @@ import { join } from "node:path";
 import { Ajv } from "ajv";
 import { create, equals, fromJson, toJson, type DescMessage, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { TimestampSchema, ValueSchema, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { CompatJsonError, dialectCodec, type Loss } from "protoc-gen-a2a/runtime";
+import { CompatJsonError, dialectCodec, jsonRpcDirect, type Loss } from "protoc-gen-a2a/runtime";
 import { timestampJson } from "protoc-gen-a2a/runtime/compat-json";
-import { a2aCompat } from "../generated-samples/a2a_compat.js";
-import * as direct from "../generated-samples/a2a_compat_json.js";
+import * as direct from "../generated-samples/a2a_compat.js";
+import { a2aCompat, bridgeToOlder } from "../generated-samples/a2a_compat.js";
+import { createEchoHandler } from "../examples/echo-agent/echo-handler.js";
 import { A2AServiceA2a } from "../generated-samples/v0.3.0/a2a_a2a.js";
 import * as v10 from "../generated-samples/v1.0.1/a2a_pb.js";
 import * as v03 from "../generated-samples/v0.3.0/a2a_pb.js";
@@ -125,11 +127,21 @@ interface Case {
   readonly definition: string;
 }
 
+const sendResponse10 = (x: boolean) => fc.oneof(task10(x).map((value) => ({ payload: { case: "task" as const, value } })), message10(x).map((value) => ({ payload: { case: "message" as const, value } })));
+const streamResponse10 = (x: boolean) =>
+  fc.oneof(
+    sendResponse10(x),
+    statusEvent10(x).map((value) => ({ payload: { case: "statusUpdate" as const, value } })),
+    artifactEvent10(x).map((value) => ({ payload: { case: "artifactUpdate" as const, value } })),
+  );
+
 const cases: Case[] = [
   { name: "SendMessageRequest", desc10: v10.SendMessageRequestSchema, desc03: v03.SendMessageRequestSchema, init: sendRequest10, toOlder: direct.sendMessageRequestToOlderJson, fromOlder: direct.sendMessageRequestFromOlderJson, definition: "MessageSendParams" },
   { name: "Task", desc10: v10.TaskSchema, desc03: v03.TaskSchema, init: task10, toOlder: direct.taskToOlderJson, fromOlder: direct.taskFromOlderJson, definition: "Task" },
   { name: "Message", desc10: v10.MessageSchema, desc03: v03.MessageSchema, init: message10, toOlder: direct.messageToOlderJson, fromOlder: direct.messageFromOlderJson, definition: "Message" },
   { name: "TaskStatusUpdateEvent", desc10: v10.TaskStatusUpdateEventSchema, desc03: v03.TaskStatusUpdateEventSchema, init: statusEvent10, toOlder: direct.taskStatusUpdateEventToOlderJson, fromOlder: direct.taskStatusUpdateEventFromOlderJson, definition: "TaskStatusUpdateEvent" },
+  { name: "SendMessageResponse", desc10: v10.SendMessageResponseSchema, desc03: v03.SendMessageResponseSchema, init: sendResponse10, toOlder: direct.sendMessageResponseToOlderJson, fromOlder: direct.sendMessageResponseFromOlderJson, definition: "SendMessageSuccessResponse/properties/result" },
+  { name: "StreamResponse", desc10: v10.StreamResponseSchema, desc03: v03.StreamResponseSchema, init: streamResponse10, toOlder: direct.streamResponseToOlderJson, fromOlder: direct.streamResponseFromOlderJson, definition: "SendStreamingMessageSuccessResponse/properties/result" },
   { name: "TaskArtifactUpdateEvent", desc10: v10.TaskArtifactUpdateEventSchema, desc03: v03.TaskArtifactUpdateEventSchema, init: artifactEvent10, toOlder: direct.taskArtifactUpdateEventToOlderJson, fromOlder: direct.taskArtifactUpdateEventFromOlderJson, definition: "TaskArtifactUpdateEvent" },
 ];
 
@@ -261,6 +273,18 @@ describe("bad input", () => {
   }
 });
 
+describe("user data", () => {
+  it("keys named __proto__ in metadata and data stay own keys, both ways, and pollute nothing", () => {
+    const json = JSON.parse('{"kind":"message","messageId":"m","role":"user","parts":[{"kind":"data","data":{"__proto__":{"x":1}}}],"metadata":{"__proto__":{"polluted":true}}}');
+    const m = direct.messageFromOlderJson(json).message;
+    expect(Object.keys(m.metadata!)).toEqual(["__proto__"]);
+    const back = direct.messageToOlderJson(m).json as Record<string, Record<string, unknown>>;
+    expect(JSON.stringify(back)).toBe(JSON.stringify(json));
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+    expect(Object.getPrototypeOf(back["metadata"])).toBe(Object.prototype);
+  });
+});
+
 describe("a2a.json", () => {
   const schema = JSON.parse(readFileSync(join(repoRoot, "../shared/a2a-spec/v0.3.0/a2a.json"), "utf8")) as object;
   const ajv = new Ajv({ strict: false, allErrors: true });
@@ -279,6 +303,15 @@ describe("a2a.json", () => {
   }
 });
 
+describe("the version bridge", () => {
+  it("serves v0.3 JSON-RPC in one pass for every operation whose request pairs with the v1.0 request", () => {
+    const direct = jsonRpcDirect(bridgeToOlder(createEchoHandler()));
+    // Not Create (its v0.3 request wraps the config: {parent, config_id, config}) nor Delete (its result is
+    // google.protobuf.Empty, written as null): those take the proto path.
+    expect([...direct!.keys()].sort()).toEqual(["CancelTask", "GetAgentCard", "GetTask", "GetTaskPushNotificationConfig", "ListTaskPushNotificationConfig", "SendMessage", "SendStreamingMessage", "TaskSubscription"]);
+  });
+});
+
 describe("helpers", () => {
   it("timestamps are written as toJson writes them", () => {
     fc.assert(
@@ -292,9 +325,9 @@ describe("helpers", () => {
   });
 
   it("the message/send and task paths of the benchmark are converted directly, not through the proto", () => {
-    const source = readFileSync(join(repoRoot, "generated-samples/a2a_compat_json.ts"), "utf8");
+    const source = readFileSync(join(repoRoot, "generated-samples/a2a_compat.ts"), "utf8");
     const directly = [...source.matchAll(/^function (\w+)(FromOlder|ToOlder)\(/gm)].map((m) => m[1] + m[2]);
-    for (const name of ["SendMessageRequest", "SendMessageConfiguration", "Message", "Part", "Task", "TaskStatus", "Artifact", "AuthenticationInfo", "TaskStatusUpdateEvent", "TaskArtifactUpdateEvent"]) {
+    for (const name of ["SendMessageRequest", "SendMessageConfiguration", "SendMessageResponse", "StreamResponse", "Message", "Part", "Task", "TaskStatus", "Artifact", "AuthenticationInfo", "TaskStatusUpdateEvent", "TaskArtifactUpdateEvent"]) {
       expect(directly).toContain(`${name}FromOlder`);
       expect(directly).toContain(`${name}ToOlder`);
     }

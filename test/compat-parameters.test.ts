@@ -15,7 +15,7 @@ import { A2AServiceA2a, type A2AServiceHandler } from "../generated-samples/v1.0
 import { A2AServiceA2a as A2AServiceA2a03 } from "../generated-samples/v0.3.0/a2a_a2a.js";
 import { createEchoHandler } from "../examples/echo-agent/echo-handler.js";
 import { startEchoAgent, type RunningAgent } from "../examples/echo-agent/server.js";
-import { A2AService as A2AService10 } from "../generated-samples/v1.0.1/a2a_pb.js";
+import { A2AService as A2AService10, type SendMessageRequest } from "../generated-samples/v1.0.1/a2a_pb.js";
 
 /** Every request the v1.0 handler receives, by method. */
 const seen: Record<string, unknown> = {};
@@ -114,13 +114,16 @@ describe("ListTasks, which v0.3 does not have: what a v0.3 caller sees", () => {
 });
 
 describe("what the v0.3 proto cannot hold is reported, never dropped silently", () => {
-  it("a2a.json fields without a proto field reach onLoss", async () => {
+  it("a2a.json fields the v0.3 proto lacks reach the v1.0 handler over JSON-RPC (one pass); what v1.0 lacks too reaches onLoss", async () => {
     const losses: string[] = [];
+    const received: SendMessageRequest[] = [];
+    const echo = createEchoHandler();
+    const recording: A2AServiceHandler = { ...echo, sendMessage: (req, ctx) => (received.push(req), echo.sendMessage(req, ctx)) };
     const srv = createServer(
       nodeHttpListener(
         createDualVersionHttpHandler({
           newer: { definition: A2AServiceA2a, handler: createEchoHandler() },
-          older: { definition: A2AServiceA2a03, handler: bridgeToOlder(createEchoHandler(), (op, l) => losses.push(`${op} ${l.path}`)) },
+          older: { definition: A2AServiceA2a03, handler: bridgeToOlder(recording, (op, l) => losses.push(`${op} ${l.path}`)) },
           jsonrpcPath: "/rpc",
           onLoss: (op, l) => losses.push(`${op} ${l.path}`),
         }),
@@ -141,17 +144,21 @@ describe("what the v0.3 proto cannot hold is reported, never dropped silently", 
             { kind: "text", text: "x", metadata: { k: 1 } },
             { kind: "file", file: { uri: "https://h/f.pdf", name: "f.pdf", mimeType: "application/pdf" } },
           ],
+          extra: true,
         },
         configuration: { blocking: true },
       });
       expect(res.result.kind).toBe("task");
+      const m = received[0]!.message!;
+      expect([m.referenceTaskIds, m.parts[0]!.metadata, m.parts[1]!.filename]).toEqual([["t0"], { k: 1 }, "f.pdf"]);
+      // What neither version holds is still reported: an unknown key, GetTask's metadata.
       await send("tasks/get", { id: res.result.id, metadata: { m: 1 } });
-      expect(losses).toEqual(expect.arrayContaining([
-        "SendMessage message.referenceTaskIds",
-        "SendMessage message.parts[0].metadata",
-        "SendMessage message.parts[1].file.name",
-        "GetTask metadata",
-      ]));
+      expect(losses).toEqual(expect.arrayContaining(["GetTask metadata", "SendMessage message.extra"]));
+      expect(losses.filter((l) => /referenceTaskIds|parts\[\d+\]\.metadata|file\.name/.test(l))).toEqual([]);
+      // The task comes back with the file name and part metadata, which a2a.json can hold.
+      const got = await send("tasks/get", { id: res.result.id });
+      expect(got.result.history[0].parts[1].file.name).toBe("f.pdf");
+      expect(got.result.history[0].parts[0].metadata).toEqual({ k: 1 });
     } finally {
       await new Promise<void>((resolve) => srv.close(() => resolve()));
     }

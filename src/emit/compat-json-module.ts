@@ -1,24 +1,27 @@
 /**
- * Writes `a2a_compat_json.{ts,js,d.ts}`: conversions between the older
- * version's JSON-RPC dialect (a2a.json) and the newer version's messages in
- * one pass, without building the older proto's messages in between. They
- * come from the inputs of the plan (both descriptors, the compat overrides,
- * the dialect table) and give what the plan's path gives (dialect codec →
- * fromJson → converter, and back), which test/compat-json.test.ts checks.
+ * Writes, into the cross-version module (compat-module.ts), conversions
+ * between the older version's JSON-RPC dialect (a2a.json) and the newer
+ * version's messages in one pass, without building the older proto's
+ * messages in between. They come from the inputs of the plan (both
+ * descriptors, the compat overrides, the dialect table) and give what the
+ * plan's path gives (dialect codec → fromJson → converter, and back), which
+ * test/compat-json.test.ts checks; the version bridge serves v0.3 JSON-RPC
+ * with them (the `a2aCompatJson` table).
  *
  * Per pair and direction, a function is written when every step is a copy of
  * a value kind compat-json-fields.ts handles, a message, a loss, a move or a
  * transform compat-json-transforms.ts writes, and the dialect has no
- * whole-message rule for the older message (union, wrapper, array or null
- * result, typed union, list map, resource name). Other pairs are converted
- * through the older proto at run time (`viaProto`), so every pair is covered.
+ * whole-message rule for the older message other than a union (wrapper,
+ * array or null result, typed union, list map, resource name). Other pairs
+ * are converted through the older proto at run time (`viaProto`), so every
+ * pair is covered.
  *
  * Loss paths name dialect keys toward the newer version and newer field
  * names toward the older one, as each side spells them.
  */
 import type { DescField, DescFile, DescMessage } from "@bufbuild/protobuf";
 import { nestedTypes } from "@bufbuild/protobuf/reflect";
-import type { GeneratedFile, Schema } from "@bufbuild/protoplugin";
+import type { GeneratedFile } from "@bufbuild/protoplugin";
 import type { CompatPlan, PlanPair } from "../compat/compat-plan.js";
 import type { PlanStep } from "../runtime/compat-convert.js";
 import type { JsonRpcDialect } from "../runtime/definition.js";
@@ -57,7 +60,19 @@ const IMPLICIT_PRESENCE = 2;
 /** Placeholders in code text for symbols that the generated file imports. */
 const SYM = "\u0000";
 
-export function emitCompatJsonModule(schema: Schema<object>, target: "ts" | "js" | "dts", plan: CompatPlan, files: { newer: DescFile; older: DescFile; olderA2a: string }, dialect: JsonRpcDialect): void {
+export interface CompatJsonInputs {
+  readonly newer: DescFile;
+  readonly older: DescFile;
+  /** Module of the older version's definition (its dialect table). */
+  readonly olderA2a: string;
+  readonly dialect: JsonRpcDialect;
+  /** Name of the plan converter defined earlier in the same file. */
+  readonly converter: string;
+}
+
+/** Prints the direct conversions into `f`; returns the name of the exported table. */
+export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", plan: CompatPlan, files: CompatJsonInputs): string {
+  const dialect = files.dialect;
   const messages = new Map<string, DescMessage>();
   for (const file of [files.newer, files.older]) for (const t of nestedTypes(file)) if (t.kind === "message") messages.set(t.typeName, t);
   const pairs = new Map<string, Pair>();
@@ -79,8 +94,8 @@ export function emitCompatJsonModule(schema: Schema<object>, target: "ts" | "js"
   const key03 = (name: string, d: DescMessage) => dialect.renames[`${d.typeName}.${name}`] ?? field(d, name).jsonName;
 
   // ---- which pairs convert directly ----
+  const isUnion = (d03: DescMessage) => dialect.unions.includes(d03.typeName);
   const blockedByDialect = (d03: DescMessage) =>
-    dialect.unions.includes(d03.typeName) ||
     dialect.nullResults.includes(d03.typeName) ||
     dialect.arrayResults[d03.typeName] !== undefined ||
     dialect.wrappers.some((w) => w.message === d03.typeName) ||
@@ -94,8 +109,9 @@ export function emitCompatJsonModule(schema: Schema<object>, target: "ts" | "js"
     if (s.op === "copy") return copyable(f, field(out, s.to));
     if (s.op === "message") {
       const sub = messageOf(f);
-      return sub !== undefined && pairs.has(sub.typeName) && f.fieldKind !== "map";
+      return sub !== undefined && pairs.has(sub.typeName) && f.fieldKind !== "map" && (!isUnion(p.d03) || (f.oneof !== undefined && f.fieldKind === "message"));
     }
+    if (isUnion(p.d03)) return false; // a union holds its members only
     return s.op === "moved" || (f.fieldKind !== "map" && (messageOf(f) !== undefined || valueKind(f) !== undefined));
   };
   const direct = (p: Pair, dir: Dir) => !blockedByDialect(p.d03) && (dir === "toNewer" ? p.plan.toV10 : p.plan.toV03).every((s) => stepOk(p, dir, s));
@@ -182,6 +198,7 @@ export function emitCompatJsonModule(schema: Schema<object>, target: "ts" | "js"
     };
     const head = `function ${decName(p)}(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${shape(d10)}`)} {`;
     if (d03.typeName === dialect.part.message) return [head, ...partCode.toNewer(c).map((l) => "  " + l), "}"];
+    if (isUnion(d03)) return [head, ...unionToNewer(p).map((l) => "  " + l), "}"];
     const body: string[] = [`const x${any} = ${rt("object")}(j, a, ${lit(d03.typeName)});`, `const m = ${zero(d10)};`, `let v${any};`];
     const oneofs = new Set<string>();
     const done = new Set<string>();
@@ -231,6 +248,38 @@ export function emitCompatJsonModule(schema: Schema<object>, target: "ts" | "js"
     }
     body.push(unknownKeys(d03, "x", "a", extra.map(([, key]) => key)), "return m;");
     return [head, ...withoutUnusedV(body).map((l) => "  " + l), "}"];
+  }
+
+  /**
+   * A union of the dialect: the member's own JSON, told apart by its `kind`; without a known kind, a message
+   * if it has a messageId, else a task (as the dialect codec decides).
+   */
+  function unionToNewer(p: Pair): string[] {
+    const members = p.plan.toV10.map((s) => ({ s, sub: messageOf(field(p.d03, s.from))! }));
+    const member = (m: (typeof members)[number]) => assign(p.d10, (m.s as { to: string }).to, decCall(m.sub, "x", "a"));
+    const byKind = (kind: string) => members.find((m) => dialect.kinds[m.sub.typeName] === kind);
+    const message = byKind("message");
+    const task = byKind("task");
+    const guess = message && task ? `if (x.messageId !== undefined) ${member(message)} else ${member(task)}` : "break;";
+    return [
+      `const x${any} = ${rt("object")}(j, a, ${lit(p.d03.typeName)});`,
+      `const m = ${zero(p.d10)};`,
+      `switch (x.kind) {`,
+      ...members.filter((m) => dialect.kinds[m.sub.typeName] !== undefined).map((m) => `  case ${lit(dialect.kinds[m.sub.typeName])}: ${member(m)} break;`),
+      `  default: ${guess}`,
+      `}`,
+      `return m;`,
+    ];
+  }
+
+  /** A union toward the older dialect: the member's own JSON (with its kind); nothing set writes {}. */
+  function unionToOlder(p: Pair): string[] {
+    const lines: string[] = [];
+    for (const s of p.plan.toV03) {
+      const f = field(p.d10, s.from);
+      lines.push(`if (m.${f.oneof!.localName}.case === ${lit(f.localName)}) return ${encCall(messageOf(f)!, `m.${f.oneof!.localName}.value`, `${rt("at")}(a, ${lit(f.name)})`)};`);
+    }
+    return [...lines, "return {};"];
   }
 
   // ---- toward the older version: newer message → older dialect JSON ----
@@ -291,6 +340,7 @@ export function emitCompatJsonModule(schema: Schema<object>, target: "ts" | "js"
     };
     const head = `function ${encName(p)}(m${ty(`: ${shape(d10)}`)}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${rt("JsonObject")}`)} {`;
     if (d03.typeName === dialect.part.message) return [head, ...partCode.toOlder(c).map((l) => "  " + l), "}"];
+    if (isUnion(d03)) return [head, ...unionToOlder(p).map((l) => "  " + l), "}"];
     const kind = dialect.kinds[d03.typeName];
     const body: string[] = [`const o${any} = ${kind ? `{ kind: ${lit(kind)} }` : "{}"};`, `let v${any};`];
     const done = new Set<string>();
@@ -332,38 +382,41 @@ export function emitCompatJsonModule(schema: Schema<object>, target: "ts" | "js"
   }
 
   // ---- the file ----
-  const f = schema.generateFile(`a2a_compat_json${target === "dts" ? ".d.ts" : "." + target}`);
-  f.print(`// Generated by protoc-gen-a2a from ${files.older.proto.name} and ${files.newer.proto.name}. Do not edit.`);
-  f.print(`// ${plan.older} JSON-RPC (its dialect JSON) ↔ ${plan.newer} messages in one pass; a2a_compat.md has the field-by-field table.`);
-  f.print();
   const ordered = [...new Set(pairs.values())];
   const lossType = f.import("Loss", runtimeModule, true);
   const jsonValue = f.import("JsonValue", "@bufbuild/protobuf", true);
+  const tableType = f.import("CompatJsonTable", compatJsonModule, true);
   const onLossSig = typed ? [", onLoss?: (loss: ", lossType, ") => void"] : [", onLoss"];
+  const fromOlder = (p: Pair) => (direct(p, "toNewer") ? decName(p) : `(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => via.toNewer(${lit(p.d03.typeName)}, j, a, lost)${ty(` as ${shape(p.d10)}`)}`);
+  const toOlder = (p: Pair) => (direct(p, "toOlder") ? encName(p) : `(m${ty(`: ${shape(p.d10)}`)}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => via.toOlder(m, a, lost)`);
   const exports = ordered.flatMap((p) => {
     const s10 = f.importShape(p.d10);
     const base = lowerFirst(p.id);
     return [
       {
         name: `${base}FromOlderJson`,
-        doc: `Reads a ${p.d03.typeName} in the ${plan.older} JSON-RPC dialect as a ${p.d10.typeName}. What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`; a value the older proto could not read throws CompatJsonError.`,
+        doc: `Reads the ${plan.older} JSON-RPC (a2a.json) form of ${p.d03.typeName} as ${p.d10.typeName}${direct(p, "toNewer") ? "" : " (through the older proto)"}. What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`; a value the older proto could not read throws CompatJsonError.`,
         params: typed ? ["json: ", jsonValue, ...onLossSig, "): { message: ", s10, "; lost: ", lossType, "[] }"] : ["json", ...onLossSig, ")"],
         value: `message: ${direct(p, "toNewer") ? `${decName(p)}(json, undefined, lost)` : `via.toNewer(${lit(p.d03.typeName)}, json, undefined, lost)${ty(` as ${shape(p.d10)}`)}`}`,
       },
       {
         name: `${base}ToOlderJson`,
-        doc: `Writes a ${p.d10.typeName} as a ${p.d03.typeName} in the ${plan.older} JSON-RPC dialect. What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`.`,
+        doc: `Writes ${p.d10.typeName} in the ${plan.older} JSON-RPC (a2a.json) form of ${p.d03.typeName}${direct(p, "toOlder") ? "" : " (through the older proto)"}. What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`.`,
         params: typed ? ["message: ", s10, ...onLossSig, "): { json: ", jsonValue, "; lost: ", lossType, "[] }"] : ["message", ...onLossSig, ")"],
         value: `json: ${direct(p, "toOlder") ? `${encName(p)}(message, undefined, lost)` : "via.toOlder(message, undefined, lost)"}`,
       },
     ];
   });
+  const tableName = "a2aCompatJson";
+  const tableDoc = `The ${plan.older} JSON-RPC conversions by type name: older request type → newer message, newer message type → older JSON. The version bridge serves ${plan.older} JSON-RPC with them.`;
   if (target === "dts") {
     for (const e of exports) {
       f.print(f.jsDoc(e.doc));
       f.print(f.export("declare function", e.name), "(", ...e.params, ";");
     }
-    return;
+    f.print(f.jsDoc(tableDoc));
+    f.print(f.export("declare const", tableName), ": ", tableType, ";");
+    return tableName;
   }
   /** Prints code text, turning its placeholders into imports. */
   const print = (text: string) => {
@@ -374,7 +427,6 @@ export function emitCompatJsonModule(schema: Schema<object>, target: "ts" | "js"
         const kind = s.slice(0, s.indexOf(":"));
         const name = s.slice(s.indexOf(":") + 1);
         if (kind === "shape") return f.importShape(messages.get(name)!);
-        if (kind === "compat") return f.import(name, "./a2a_compat.js");
         if (kind === "older") return f.import(name, files.olderA2a);
         if (name === "JsonObject") return f.import(name, "@bufbuild/protobuf", true);
         if (name === "Loss" || name === "dialectCodec") return f.import(name, runtimeModule, name === "Loss");
@@ -382,8 +434,11 @@ export function emitCompatJsonModule(schema: Schema<object>, target: "ts" | "js"
       }),
     );
   };
+  f.print();
+  f.print(`// ---- ${plan.older} JSON-RPC (a2a.json) ↔ ${plan.newer} messages, in one pass ----`);
+  f.print();
   f.print("/** Pairs without a direct conversion go through the older proto. */");
-  print(`const via = ${rt("viaProto")}(${SYM}compat:a2aCompat${SYM}, ${rt("dialectCodec")}(${SYM}older:A2AServiceA2a${SYM}.jsonrpcDialect${typed ? "!" : ""}));`);
+  print(`const via = ${rt("viaProto")}(${files.converter}, ${rt("dialectCodec")}(${SYM}older:A2AServiceA2a${SYM}.jsonrpcDialect${typed ? "!" : ""}));`);
   const fns: string[] = [];
   for (const p of ordered) {
     if (direct(p, "toNewer")) fns.push(decodeFn(p).join("\n"));
@@ -403,4 +458,15 @@ export function emitCompatJsonModule(schema: Schema<object>, target: "ts" | "js"
     print(`  return { ${e.value}, lost: ${rt("reportLosses")}(lost, onLoss) };`);
     f.print("}");
   }
+  f.print();
+  f.print(f.jsDoc(tableDoc));
+  f.print(f.export("const", tableName), ...(typed ? [": ", tableType] : []), " = {");
+  f.print("  fromOlder: {");
+  for (const p of ordered) print(`    ${lit(p.d03.typeName)}: ${fromOlder(p)},`);
+  f.print("  },");
+  f.print("  toOlder: {");
+  for (const p of ordered) print(`    ${lit(p.d10.typeName)}: ${toOlder(p)},`);
+  f.print("  },");
+  f.print("};");
+  return tableName;
 }

@@ -231,7 +231,7 @@ export function compatView(plan: CompatPlan) {
           direction: "↔ v0.3 JSON-RPC",
           from: code(field),
           to: code(path),
-          how: "carried by the direct JSON-RPC conversion (`a2a_compat_json`); lossy through the v0.3 proto (above)",
+          how: "carried by the one-pass JSON-RPC conversion (`…FromOlderJson`, `…ToOlderJson`); lossy through the v0.3 proto (above)",
         })),
       ],
     })),

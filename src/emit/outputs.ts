@@ -11,7 +11,6 @@ import type { RouteTable } from "./route-table.js";
 import { emitRoutesModule, routesJson } from "./routes-module.js";
 import { emitStubs } from "./stubs.js";
 import { emitCompatModule } from "./compat-module.js";
-import { emitCompatJsonModule } from "./compat-json-module.js";
 import { renderDoc } from "./docs.js";
 import { compatView, errorsView, operationsView, overridesView, routesView, versionsView } from "./docs-view.js";
 
@@ -36,12 +35,9 @@ export function writeOutputs(
         const older = models.find((m) => m.package === plan.older);
         if (older) {
           const pairs = older.operations.filter((o) => newer.operations.some((n) => n.name === o.canonicalName)).map((o) => ({ older: o.name, newer: o.canonicalName }));
-          emitCompatModule(schema, target, plan, newer.protoFile, older.protoFile, pairs);
           const fileOf = (name: string) => schema.allFiles.find((f) => f.proto.name === name)!;
-          if (older.jsonrpcDialect) {
-            const olderA2a = `./${older.protoFile.replace(/\.proto$/, "")}_a2a.js`;
-            emitCompatJsonModule(schema, target, plan, { newer: fileOf(newer.protoFile), older: fileOf(older.protoFile), olderA2a }, older.jsonrpcDialect);
-          }
+          const json = older.jsonrpcDialect ? { newer: fileOf(newer.protoFile), older: fileOf(older.protoFile), dialect: older.jsonrpcDialect } : undefined;
+          emitCompatModule(schema, target, plan, newer.protoFile, older.protoFile, pairs, json);
         }
       }
     }

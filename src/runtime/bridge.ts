@@ -11,6 +11,12 @@
  * the newer request type as counterpart; `parent` and `config_id` then fill
  * the task and config ids the wrapped config leaves empty (P03:647-654).
  *
+ * JSON-RPC: with the one-pass a2a.json conversions of the compat module
+ * (`json`), each operation whose request and response both have one is also
+ * offered to the JSON-RPC server as a direct operation (JSONRPC_DIRECT):
+ * params JSON → newer request → handler → older result JSON, without the
+ * older proto's messages; other bindings still go through them.
+ *
  * Errors: the handler's A2AError is renamed to the older catalog's error of
  * the same JSON-RPC code (-32007 is AuthenticatedExtendedCardNotConfiguredError
  * in v0.3); a code the older catalog lacks (-32008, -32009) travels as a
@@ -20,6 +26,9 @@ import { create, type DescMessage, type DescService, type Message } from "@bufbu
 import type { A2aClient, A2aHandler, A2aServiceDefinition, HandlerContext, OperationInfo } from "./definition.js";
 import { A2AError } from "./a2a-error.js";
 import type { Converter, Loss } from "./compat-convert.js";
+import type { CompatJsonTable } from "./compat-json.js";
+import { JSONRPC_DIRECT, type JsonRpcDirectOperation } from "./server-types.js";
+import type { JsonValue } from "@bufbuild/protobuf";
 
 export interface OperationPair {
   readonly older: string;
@@ -32,12 +41,15 @@ export interface BridgeOptions<O extends DescService, N extends DescService> {
   readonly handler: A2aHandler<N>;
   readonly converter: Converter;
   readonly operations: readonly OperationPair[];
+  /** The one-pass conversions of the older JSON-RPC payloads, if the older version has a dialect. */
+  readonly json?: CompatJsonTable;
   readonly onLoss?: (operation: string, loss: Loss) => void;
 }
 
 export function createBridgeHandler<O extends DescService, N extends DescService>(options: BridgeOptions<O, N>): A2aHandler<O> {
   const { older, newer, converter } = options;
   const out: Record<string, unknown> = {};
+  const direct = new Map<string, JsonRpcDirectOperation>();
   for (const pair of options.operations) {
     const from = older.byName.get(pair.older);
     const to = newer.byName.get(pair.newer);
@@ -64,8 +76,69 @@ export function createBridgeHandler<O extends DescService, N extends DescService
             throw renameError(e);
           }
         };
+    const fromJson = options.json?.fromOlder[from.method.input.typeName];
+    const toJson = options.json?.toOlder[to.method.output.typeName];
+    if (fromJson && toJson && converter.counterpart(from.method.input.typeName) === to.method.input.typeName) {
+      direct.set(from.name, directOperation(from, pair.older, fromJson, toJson as (m: Message, a: undefined, lost: Loss[]) => JsonValue, (req, ctx) => target.call(options.handler, req, ctx), to.method.output as DescMessage));
+    }
   }
+  Object.defineProperty(out, JSONRPC_DIRECT, { value: direct });
   return out as A2aHandler<O>;
+
+  /** A JSON-RPC operation served in one pass: params → newer request → handler → older result JSON. */
+  function directOperation(
+    from: OperationInfo,
+    operation: string,
+    fromJson: (json: unknown, a: undefined, lost: Loss[]) => Message,
+    toJson: (m: Message, a: undefined, lost: Loss[]) => JsonValue,
+    call: (req: Message, ctx: HandlerContext) => unknown,
+    output: DescMessage,
+  ): JsonRpcDirectOperation {
+    const report = (lost: Loss[]) => {
+      if (options.onLoss) for (const l of lost) options.onLoss(operation, l);
+    };
+    const read = (params: JsonValue): Message => {
+      const lost: Loss[] = [];
+      let req: Message;
+      try {
+        req = fromJson(params, undefined, lost);
+      } catch (e) {
+        throw new A2AError("InvalidParamsError", `Invalid params for ${from.jsonrpcMethod}: ${(e as Error).message}`);
+      }
+      report(lost);
+      return req;
+    };
+    const write = (res: unknown): JsonValue => {
+      const lost: Loss[] = [];
+      const json = toJson(create(output, res as never), undefined, lost);
+      report(lost);
+      return json;
+    };
+    return from.streaming
+      ? {
+          async *stream(params, ctx) {
+            const req = read(params);
+            try {
+              for await (const ev of call(req, ctx) as AsyncIterable<unknown>) {
+                if (ctx.signal.aborted) return;
+                yield write(ev);
+              }
+            } catch (e) {
+              throw renameError(e);
+            }
+          },
+        }
+      : {
+          async unary(params, ctx) {
+            const req = read(params);
+            try {
+              return write(await call(req, ctx));
+            } catch (e) {
+              throw renameError(e);
+            }
+          },
+        };
+  }
 
   function toNewerRequest(req: Message, to: OperationInfo): Message {
     const onLoss = (l: Loss) => options.onLoss?.(to.name, l);

@@ -1,5 +1,5 @@
 /**
- * What the generated direct conversions (a2a_compat_json.ts: the older
+ * What the generated direct conversions (a2a_compat.ts: the older
  * version's JSON-RPC dialect ↔ the newer version's messages, in one pass)
  * call at run time:
  *
@@ -17,20 +17,16 @@ import { TimestampSchema, type Timestamp, type Value } from "@bufbuild/protobuf/
 import type { Converter, Loss } from "./compat-convert.js";
 import type { DialectCodec } from "./jsonrpc-dialect.js";
 
-/** Where a value sits: the keys from the root, innermost last; undefined is the root. */
+/** Where a value sits: a chain of keys up to the root (undefined), made a string only for a loss or an error. */
 export type At = { readonly up: At; readonly key: string | number } | undefined;
 
 export const at = (up: At, key: string | number): At => ({ up, key });
 
 export function pathOf(a: At): string {
-  const keys: (string | number)[] = [];
-  for (let x = a; x !== undefined; x = x.up) keys.push(x.key);
-  let out = "";
-  for (let i = keys.length - 1; i >= 0; i--) {
-    const k = keys[i]!;
-    out += typeof k === "number" ? `[${k}]` : out === "" ? k : `.${k}`;
-  }
-  return out;
+  if (a === undefined) return "";
+  const up = pathOf(a.up);
+  const k = a.key;
+  return typeof k === "number" ? up + "[" + k + "]" : up === "" ? k : up + "." + k;
 }
 
 /** Passes each loss to `onLoss`, if given; returns the list. */
@@ -40,7 +36,8 @@ export function reportLosses(lost: Loss[], onLoss: ((loss: Loss) => void) | unde
 }
 
 export function lose(lost: Loss[], a: At, key: string, reason: string): void {
-  lost.push({ path: pathOf(at(a, key)), reason });
+  const up = pathOf(a);
+  lost.push({ path: up === "" ? key : up + "." + key, reason });
 }
 
 /** A dialect value that the older proto cannot read (fromJson would refuse it too). */
@@ -133,6 +130,12 @@ export function eachOf<M, T>(list: readonly M[], a: At, lost: Loss[], one: (x: M
   return out;
 }
 
+/** Sets an own property, "__proto__" included (a plain assignment would set the prototype). */
+function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === "__proto__") Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+}
+
 /** A deep copy of a JSON value; anything JSON cannot hold is refused. */
 export function jsonCopy(v: unknown, a: At, what: string): JsonValue {
   if (v === null || typeof v === "string" || typeof v === "boolean") return v;
@@ -144,7 +147,8 @@ export function jsonCopy(v: unknown, a: At, what: string): JsonValue {
   }
   if (typeof v === "object") {
     const out: JsonObject = {};
-    for (const k in v) if (Object.prototype.hasOwnProperty.call(v, k)) out[k] = jsonCopy((v as Record<string, unknown>)[k], a, what);
+    const keys = Object.keys(v);
+    for (let i = 0; i < keys.length; i++) setOwn(out, keys[i]!, jsonCopy((v as Record<string, unknown>)[keys[i]!], a, what));
     return out;
   }
   return invalid(a, what, v);
@@ -215,7 +219,8 @@ export function valueOf(v: unknown, a: At, what: string): Value {
 
 function structMessage(v: Record<string, unknown>, a: At, what: string) {
   const fields: Record<string, Value> = {};
-  for (const k in v) if (Object.prototype.hasOwnProperty.call(v, k)) fields[k] = valueOf(v[k], a, what);
+  const keys = Object.keys(v);
+  for (let i = 0; i < keys.length; i++) setOwn(fields, keys[i]!, valueOf(v[keys[i]!], a, what));
   return { $typeName: "google.protobuf.Struct" as const, fields };
 }
 
@@ -227,11 +232,17 @@ export function valueJson(v: Value): JsonValue {
     case "stringValue":
     case "boolValue":
       return k.value;
-    case "listValue":
-      return k.value.values.map(valueJson);
+    case "listValue": {
+      const list = k.value.values;
+      const out: JsonValue[] = new Array(list.length);
+      for (let i = 0; i < list.length; i++) out[i] = valueJson(list[i]!);
+      return out;
+    }
     case "structValue": {
       const out: JsonObject = {};
-      for (const key in k.value.fields) out[key] = valueJson(k.value.fields[key]!);
+      const fields = k.value.fields;
+      const keys = Object.keys(fields);
+      for (let i = 0; i < keys.length; i++) setOwn(out, keys[i]!, valueJson(fields[keys[i]!]!));
       return out;
     }
     case "nullValue":
@@ -244,6 +255,15 @@ export function valueJson(v: Value): JsonValue {
 
 /** A Struct field's value (a JSON object in protobuf-es), copied for output. */
 export const structJson = (o: JsonObject): JsonObject => jsonCopy(o, undefined, "google.protobuf.Struct") as JsonObject;
+
+/**
+ * The direct conversions of a generated cross-version module, by type name: the older request (or any
+ * older message) type → its JSON read as the newer message; the newer message type → the older JSON.
+ */
+export interface CompatJsonTable {
+  readonly fromOlder: Readonly<Record<string, (json: unknown, a: At, lost: Loss[]) => Message>>;
+  readonly toOlder: Readonly<Record<string, (message: never, a: At, lost: Loss[]) => JsonValue>>;
+}
 
 /** Conversion through the older proto, for messages without a direct conversion. */
 export interface ViaProto {

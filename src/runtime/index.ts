@@ -17,7 +17,7 @@ export {
 } from "./definition.js";
 export { A2AError, A2ATransportError, A2A_DOMAIN, toJsonRpcError, toRestError } from "./a2a-error.js";
 export { negotiateVersion, parseExtensions } from "./negotiation.js";
-export type { A2aServerOptions, CoreHandler, CoreRequest, CoreResponse } from "./server-types.js";
+export { JSONRPC_DIRECT, jsonRpcDirect, type A2aServerOptions, type CoreHandler, type CoreRequest, type CoreResponse, type JsonRpcDirectOperation } from "./server-types.js";
 export { createJsonRpcHandler } from "./server-jsonrpc.js";
 export { createRestHandler } from "./server-rest.js";
 export { createA2aHttpHandler, AGENT_CARD_PATH, type A2aHttpOptions } from "./http-server.js";

@@ -18,7 +18,7 @@ import type { OperationInfo } from "./definition.js";
 import { A2AError, toJsonRpcError } from "./a2a-error.js";
 import { negotiateHttpVersion } from "./negotiation.js";
 import { admitCall, lazyContext, tenantOf } from "./call-context.js";
-import { BodyTooLargeError, DEFAULT_MAX_BODY, type A2aServerOptions, type CoreRequest, type CoreResponse } from "./server-types.js";
+import { BodyTooLargeError, DEFAULT_MAX_BODY, jsonRpcDirect, type A2aServerOptions, type CoreRequest, type CoreResponse } from "./server-types.js";
 import { encodeSseEvent } from "./sse.js";
 import { invokeStream, invokeUnary } from "./invoke.js";
 import { dialectCodec, type DialectCodec } from "./jsonrpc-dialect.js";
@@ -37,6 +37,13 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
     body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},${"result" in payload ? `"result":${JSON.stringify(payload.result)}` : `"error":${JSON.stringify(payload.error)}`}}`,
   });
   const fail = (id: Id, e: unknown) => reply(id, { error: toJsonRpcError(def, e) });
+  const streamResponse = (id: Id, results: AsyncIterable<JsonValue>): CoreResponse => ({
+    status: 200,
+    headers: { "content-type": ct.stream, "cache-control": "no-cache" },
+    body: sseBody(id, results, (e) => JSON.stringify({ jsonrpc: "2.0", id, error: toJsonRpcError(def, e) })),
+  });
+  const codec = def.jsonrpcDialect ? dialectCodec(def.jsonrpcDialect) : undefined;
+  const directOps = jsonRpcDirect(options.handler);
 
   return async (req) => {
     if (req.method !== "POST") return { status: 405, headers: { allow: "POST" }, body: "" };
@@ -76,7 +83,19 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
       return fail(id, e);
     }
 
-    const codec = def.jsonrpcDialect ? dialectCodec(def.jsonrpcDialect) : undefined;
+    const direct = directOps?.get(op.name);
+    if (direct) {
+      // The handler reads the params and writes the results itself (a version bridge, in one pass).
+      const context = lazyContext(req, admitted, "JSONRPC", undefined);
+      if (!op.streaming) {
+        try {
+          return reply(id, { result: await direct.unary!(params as JsonValue, context) });
+        } catch (e) {
+          return fail(id, e);
+        }
+      }
+      return streamResponse(id, direct.stream!(params as JsonValue, context));
+    }
     let input;
     try {
       const onDrop = (path: string, reason: string) => options.onLoss?.(op.name, { path, reason });
@@ -94,20 +113,22 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
         return fail(id, e);
       }
     }
-    return {
-      status: 200,
-      headers: { "content-type": ct.stream, "cache-control": "no-cache" },
-      body: streamBody(op, id, invokeStream(options.handler, op, input, context), codec, (e) => JSON.stringify({ jsonrpc: "2.0", id, error: toJsonRpcError(def, e) })),
-    };
+    return streamResponse(id, resultsOf(op, invokeStream(options.handler, op, input, context), codec));
   };
 }
 
-async function* streamBody(op: OperationInfo, id: Id, events: AsyncIterable<unknown>, codec: DialectCodec | undefined, errorLine: (e: unknown) => string): AsyncIterable<string> {
+/** Each stream event as its result JSON. */
+async function* resultsOf(op: OperationInfo, events: AsyncIterable<unknown>, codec: DialectCodec | undefined): AsyncIterable<JsonValue> {
+  for await (const ev of events) {
+    const json = toJson(op.method.output as DescMessage, ev as never);
+    yield codec ? codec.encode(op.method.output, json) : json;
+  }
+}
+
+/** One SSE event per result, each a whole JSON-RPC response; a failure mid-stream is one error response, then the end. */
+async function* sseBody(id: Id, results: AsyncIterable<JsonValue>, errorLine: (e: unknown) => string): AsyncIterable<string> {
   try {
-    for await (const ev of events) {
-      const json = toJson(op.method.output as DescMessage, ev as never);
-      yield encodeSseEvent(JSON.stringify({ jsonrpc: "2.0", id, result: codec ? codec.encode(op.method.output, json) : json }));
-    }
+    for await (const result of results) yield encodeSseEvent(JSON.stringify({ jsonrpc: "2.0", id, result }));
   } catch (e) {
     yield encodeSseEvent(errorLine(e));
   }

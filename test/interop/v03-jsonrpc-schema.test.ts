@@ -1,8 +1,10 @@
 /**
  * Every v0.3 JSON-RPC payload the generated code puts on the wire validates
  * against a2a.json (v0.3.0 specification/json/a2a.json, read from
- * ../shared/a2a-spec): the generated client's requests and the generated
- * server's responses, stream events and errors, for every v0.3 method.
+ * ../shared/a2a-spec): the generated client's requests and the responses,
+ * stream events and errors, for every v0.3 method, of two servers: the
+ * generated v0.3 server (the proto path) and the version bridge over the
+ * v1.0 echo agent (one-pass a2a.json conversions where it has them).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
@@ -10,7 +12,8 @@ import { join } from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
 import { createA2AServiceJsonRpcClient } from "../../generated-samples/v0.3.0/a2a_jsonrpc.js";
 import { Role, type Task } from "../../generated-samples/v0.3.0/a2a_pb.js";
-import { startV03EchoAgent, type RunningV03Agent } from "../helpers/v03-echo-agent.js";
+import { startV03EchoAgent } from "../helpers/v03-echo-agent.js";
+import { startEchoAgent } from "../../examples/echo-agent/server.js";
 import { repoRoot } from "../helpers/run.js";
 
 const schema = JSON.parse(readFileSync(join(repoRoot, "../shared/a2a-spec/v0.3.0/a2a.json"), "utf8")) as object;
@@ -38,17 +41,17 @@ interface Exchange {
   responses: unknown[];
 }
 
-let agent: RunningV03Agent;
-const exchanges: Exchange[] = [];
-
-const pending: Promise<void>[] = [];
+const SERVERS = [
+  { name: "the generated v0.3 server", start: startV03EchoAgent },
+  { name: "the version bridge over the v1.0 echo agent", start: startEchoAgent },
+];
 
 /**
  * A fetch that records each envelope sent and every JSON-RPC response received
  * (SSE lines included). A stream's copy is read in the background, since it
  * only ends when the stream does.
  */
-const recordingFetch: typeof fetch = async (input, init) => {
+const recordingFetch = (exchanges: Exchange[], pending: Promise<void>[]): typeof fetch => async (input, init) => {
   const request = JSON.parse(String(init?.body));
   const res = await fetch(input, init);
   const stream = (res.headers.get("content-type") ?? "").startsWith("text/event-stream");
@@ -64,31 +67,41 @@ const recordingFetch: typeof fetch = async (input, init) => {
   return res;
 };
 
-beforeAll(async () => {
-  agent = await startV03EchoAgent();
-  const c = createA2AServiceJsonRpcClient({ url: agent.urls.jsonrpc, fetch: recordingFetch });
-  const msg = (t: string) => ({ messageId: crypto.randomUUID(), role: Role.USER, content: [{ part: { case: "text" as const, value: t } }], metadata: { note: "x" } });
-  const sent = await c.sendMessage({ request: msg("hello"), configuration: { blocking: true, acceptedOutputModes: ["text/plain"], historyLength: 5 } });
-  const id = (sent.payload.value as Task).id;
-  for await (const _ of c.sendStreamingMessage({ request: msg("streamed") })) void _;
-  await c.getTask({ name: `tasks/${id}`, historyLength: 1 });
-  const waiting = (await c.sendMessage({ request: msg("wait"), configuration: { blocking: false } })).payload.value as Task;
-  const sub = c.taskSubscription({ name: `tasks/${waiting.id}` })[Symbol.asyncIterator]();
-  await sub.next();
-  await c.cancelTask({ name: `tasks/${waiting.id}` });
-  for (let r = await sub.next(); !r.done; r = await sub.next());
-  const cfg = { id: "c1", url: "http://127.0.0.1:9/hook", token: "t", authentication: { schemes: ["Bearer"], credentials: "k" } };
-  await c.createTaskPushNotificationConfig({ parent: `tasks/${id}`, configId: "c1", config: { name: `tasks/${id}/pushNotificationConfigs/c1`, pushNotificationConfig: cfg } });
-  await c.getTaskPushNotificationConfig({ name: `tasks/${id}/pushNotificationConfigs/c1` });
-  await c.listTaskPushNotificationConfig({ parent: `tasks/${id}` });
-  await c.deleteTaskPushNotificationConfig({ name: `tasks/${id}/pushNotificationConfigs/c1` });
-  await c.getAgentCard({});
-  await c.getTask({ name: "tasks/no-such-task" }).catch(() => undefined);
-  await Promise.all(pending);
-});
-afterAll(() => agent?.close());
+describe.each(SERVERS)("v0.3 JSON-RPC payloads of $name validate against a2a.json", ({ start }) => {
+  const exchanges: Exchange[] = [];
+  let agent: { close(): Promise<void> } | undefined;
 
-describe("v0.3 JSON-RPC payloads validate against a2a.json", () => {
+  beforeAll(async () => {
+    const pending: Promise<void>[] = [];
+    const running = await start();
+    agent = running;
+    const c = createA2AServiceJsonRpcClient({ url: running.urls.jsonrpc, fetch: recordingFetch(exchanges, pending) });
+    const msg = (t: string) => ({
+      messageId: crypto.randomUUID(),
+      role: Role.USER,
+      content: [{ part: { case: "text" as const, value: t } }, { part: { case: "file" as const, value: { file: { case: "fileWithUri" as const, value: "https://h/f.pdf" }, mimeType: "application/pdf" } } }],
+      metadata: { note: "x" },
+    });
+    const sent = await c.sendMessage({ request: msg("hello"), configuration: { blocking: true, acceptedOutputModes: ["text/plain"], historyLength: 5 } });
+    const id = (sent.payload.value as Task).id;
+    for await (const _ of c.sendStreamingMessage({ request: msg("streamed") })) void _;
+    await c.getTask({ name: `tasks/${id}`, historyLength: 1 });
+    const waiting = (await c.sendMessage({ request: msg("wait"), configuration: { blocking: false } })).payload.value as Task;
+    const sub = c.taskSubscription({ name: `tasks/${waiting.id}` })[Symbol.asyncIterator]();
+    await sub.next();
+    await c.cancelTask({ name: `tasks/${waiting.id}` });
+    for (let r = await sub.next(); !r.done; r = await sub.next());
+    const cfg = { id: "c1", url: "http://127.0.0.1:9/hook", token: "t", authentication: { schemes: ["Bearer"], credentials: "k" } };
+    await c.createTaskPushNotificationConfig({ parent: `tasks/${id}`, configId: "c1", config: { name: `tasks/${id}/pushNotificationConfigs/c1`, pushNotificationConfig: cfg } });
+    await c.getTaskPushNotificationConfig({ name: `tasks/${id}/pushNotificationConfigs/c1` });
+    await c.listTaskPushNotificationConfig({ parent: `tasks/${id}` });
+    await c.deleteTaskPushNotificationConfig({ name: `tasks/${id}/pushNotificationConfigs/c1` });
+    await c.getAgentCard({});
+    await c.getTask({ name: "tasks/no-such-task" }).catch(() => undefined);
+    await Promise.all(pending);
+  });
+  afterAll(() => agent?.close());
+
   it("covers every v0.3 method", () => {
     expect(new Set(exchanges.map((e) => e.method))).toEqual(new Set(Object.keys(RESPONSE)));
   });
