@@ -3271,5 +3271,5 @@ export function bridgeToOlder(handler: A2AServiceHandler, onLoss?: (operation: s
  * A lf.a2a.v1 client over a a2a.v1 client: call an older agent with newer types. Operations the older version lacks fail with UnsupportedOperationError.
  */
 export function clientForOlder(client: A2AServiceClient, onLoss?: (operation: string, loss: Loss) => void): A2AServiceClient$1 {
-  return createClientBridge({ older: A2AServiceA2a, newer: A2AServiceA2a$1, client, converter: a2aCompat, operations: a2aOperationPairs, ...(onLoss ? { onLoss } : {}) });
+  return createClientBridge({ older: A2AServiceA2a, newer: A2AServiceA2a$1, client, converter: a2aCompat, operations: a2aOperationPairs, json: a2aCompatJson, ...(onLoss ? { onLoss } : {}) });
 }

@@ -17,7 +17,10 @@ import { TimestampSchema, ValueSchema, timestampFromDate } from "@bufbuild/proto
 import { CompatJsonError, dialectCodec, jsonRpcDirect, type Loss } from "protoc-gen-a2a/runtime";
 import { timestampJson } from "protoc-gen-a2a/runtime/compat-json";
 import * as direct from "../generated-samples/a2a_compat.js";
-import { a2aCompat, bridgeToOlder } from "../generated-samples/a2a_compat.js";
+import { a2aCompat, bridgeToOlder, clientForOlder } from "../generated-samples/a2a_compat.js";
+import { createA2AServiceJsonRpcClient } from "../generated-samples/v0.3.0/a2a_jsonrpc.js";
+import { createA2AServiceRestClient } from "../generated-samples/v0.3.0/a2a_rest.js";
+import { startV03EchoAgent } from "./helpers/v03-echo-agent.js";
 import { createEchoHandler } from "../examples/echo-agent/echo-handler.js";
 import { A2AServiceA2a } from "../generated-samples/v0.3.0/a2a_a2a.js";
 import * as v10 from "../generated-samples/v1.0.1/a2a_pb.js";
@@ -304,6 +307,50 @@ describe("a2a.json", () => {
 });
 
 describe("the version bridge", () => {
+  it("client side: a v1.0 call to a v0.3 agent over JSON-RPC sends a2a.json in one pass, file names and referenceTaskIds included", async () => {
+    const agent = await startV03EchoAgent();
+    try {
+      const sent: JsonValue[] = [];
+      const recording: typeof fetch = (input, init) => (sent.push(JSON.parse(String(init?.body)).params), fetch(input, init));
+      const losses: string[] = [];
+      const request = {
+        message: {
+          messageId: "m-1",
+          role: v10.Role.USER,
+          referenceTaskIds: ["t-0"],
+          parts: [
+            { content: { case: "text" as const, value: "hello" }, metadata: { k: 1 } },
+            { content: { case: "url" as const, value: "https://h/r.pdf" }, filename: "r.pdf", mediaType: "application/pdf" },
+          ],
+        },
+        configuration: { returnImmediately: false },
+      };
+      const overJsonRpc = clientForOlder(createA2AServiceJsonRpcClient({ url: agent.urls.jsonrpc, fetch: recording }), (op, l) => losses.push(`${op} ${l.path}`));
+      const res = await overJsonRpc.sendMessage(request);
+      expect(res.payload.case).toBe("task");
+      expect(sent[0]).toEqual({
+        message: {
+          kind: "message",
+          messageId: "m-1",
+          role: "user",
+          referenceTaskIds: ["t-0"],
+          parts: [
+            { kind: "text", text: "hello", metadata: { k: 1 } },
+            { kind: "file", file: { uri: "https://h/r.pdf", mimeType: "application/pdf", name: "r.pdf" } },
+          ],
+        },
+        configuration: { blocking: true },
+      });
+      expect(losses).toEqual([]);
+      // Over REST the v0.3 proto carries the request, and says what it cannot.
+      const overRest = clientForOlder(createA2AServiceRestClient({ url: agent.urls.rest }), (op, l) => losses.push(`${op} ${l.path}`));
+      await overRest.sendMessage(request);
+      expect(losses.sort()).toEqual(["SendMessage message.parts[0].metadata", "SendMessage message.parts[1].filename", "SendMessage message.reference_task_ids"]);
+    } finally {
+      await agent.close();
+    }
+  });
+
   it("serves v0.3 JSON-RPC in one pass for every operation whose request pairs with the v1.0 request", () => {
     const direct = jsonRpcDirect(bridgeToOlder(createEchoHandler()));
     // Not Create (its v0.3 request wraps the config: {parent, config_id, config}) nor Delete (its result is

@@ -81,6 +81,6 @@ export function emitCompatModule(
   f.print(f.jsDoc(`A ${plan.newer} client over a ${plan.older} client: call an older agent with newer types. Operations the older version lacks fail with UnsupportedOperationError.`));
   const csig = typed ? ["client: ", olderClient, ", onLoss?: (operation: string, loss: ", lossType, ") => void): ", newerClient] : ["client, onLoss) "];
   f.print(f.export("function", "clientForOlder"), "(", ...csig, typed ? " {" : "{");
-  f.print("  return ", f.import("createClientBridge", runtimeModule), "({ older: ", olderDef, ", newer: ", newerDef, ", client, converter: a2aCompat, operations: a2aOperationPairs, ...(onLoss ? { onLoss } : {}) });");
+  f.print("  return ", f.import("createClientBridge", runtimeModule), "({ older: ", olderDef, ", newer: ", newerDef, `, client, converter: a2aCompat, operations: a2aOperationPairs${withJson}, ...(onLoss ? { onLoss } : {}) });`);
   f.print("}");
 }

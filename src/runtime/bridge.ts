@@ -23,7 +23,8 @@
  * JSON-RPC server error in the reserved range with its message.
  */
 import { create, type DescMessage, type DescService, type Message } from "@bufbuild/protobuf";
-import type { A2aClient, A2aHandler, A2aServiceDefinition, HandlerContext, OperationInfo } from "./definition.js";
+import type { A2aClient, A2aHandler, A2aServiceDefinition, CallOptions, HandlerContext, OperationInfo } from "./definition.js";
+import { jsonRpcRaw } from "./client-jsonrpc.js";
 import { A2AError } from "./a2a-error.js";
 import type { Converter, Loss } from "./compat-convert.js";
 import type { CompatJsonTable } from "./compat-json.js";
@@ -167,7 +168,9 @@ export function createBridgeHandler<O extends DescService, N extends DescService
  * older-version client (v0.3 peer). Requests convert to the older version and
  * responses back. An operation the older version lacks (ListTasks) fails with
  * UnsupportedOperationError before anything is sent. The v1.0 Create request
- * becomes the v0.3 {parent, config_id, config} wrapper.
+ * becomes the v0.3 {parent, config_id, config} wrapper. Over a JSON-RPC client
+ * (JSONRPC_RAW) with the one-pass conversions (`json`), an operation whose
+ * request and response both have one sends and reads a2a.json directly.
  */
 export function createClientBridge<O extends DescService, N extends DescService>(options: {
   readonly older: A2aServiceDefinition<O>;
@@ -175,10 +178,12 @@ export function createClientBridge<O extends DescService, N extends DescService>
   readonly client: A2aClient<O>;
   readonly converter: Converter;
   readonly operations: readonly OperationPair[];
+  readonly json?: CompatJsonTable;
   readonly onLoss?: (operation: string, loss: Loss) => void;
 }): A2aClient<N> {
   const { older, newer, converter } = options;
   const out: Record<string, unknown> = {};
+  const raw = options.json ? jsonRpcRaw(options.client) : undefined;
   for (const to of newer.operations) {
     const pair = options.operations.find((p) => p.newer === to.name);
     const from = pair && older.byName.get(pair.older);
@@ -188,8 +193,31 @@ export function createClientBridge<O extends DescService, N extends DescService>
       };
       continue;
     }
-    const call = (options.client as Record<string, (req: unknown, opts: unknown) => unknown>)[from.localName]!.bind(options.client);
     const onLoss = (l: Loss) => options.onLoss?.(to.name, l);
+    const toJson = options.json?.toOlder[to.method.input.typeName] as ((m: Message, a: undefined, lost: Loss[]) => JsonValue) | undefined;
+    const fromJson = options.json?.fromOlder[from.method.output.typeName];
+    if (raw && toJson && fromJson && converter.counterpart(to.method.input.typeName) === from.method.input.typeName) {
+      // One pass: v1.0 request → a2a.json params; a2a.json result → v1.0 message.
+      const params = (init: unknown): JsonValue => {
+        const lost: Loss[] = [];
+        const json = toJson(create(to.method.input as DescMessage, init as never), undefined, lost);
+        lost.forEach(onLoss);
+        return json;
+      };
+      const result = (json: JsonValue): Message => {
+        const lost: Loss[] = [];
+        const m = fromJson(json, undefined, lost);
+        lost.forEach(onLoss);
+        return m;
+      };
+      out[to.localName] = to.streaming
+        ? async function* (init: unknown, opts?: CallOptions) {
+            for await (const ev of raw.stream(from, params(init), opts)) yield result(ev);
+          }
+        : async (init: unknown, opts?: CallOptions) => result(await raw.call(from, params(init), opts));
+      continue;
+    }
+    const call = (options.client as Record<string, (req: unknown, opts: unknown) => unknown>)[from.localName]!.bind(options.client);
     const request = (init: unknown): Message => toOlderRequest(create(to.method.input as DescMessage, init as never), from, onLoss);
     const back = (m: unknown): Message => converter.convert(m as Message, "toNewer", onLoss).message;
     out[to.localName] = to.streaming

@@ -3,6 +3,9 @@
  * the interface URL; unwrap `result`, or throw the A2AError that `error`
  * describes (code, ErrorInfo reason from `data[]`, data). Streams read
  * text/event-stream and unwrap `result` from every `data:` line.
+ *
+ * The same calls on JSON (params in, result out) are offered under
+ * JSONRPC_RAW, for the client-side version bridge's one-pass conversions.
  */
 import { fromJson, toJson, type DescService, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "./definition.js";
@@ -13,18 +16,33 @@ import { dialectCodec } from "./jsonrpc-dialect.js";
 
 const isEmptyObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 
+/** Where a JSON-RPC client offers its calls on JSON (see JsonRpcRaw). */
+export const JSONRPC_RAW: unique symbol = Symbol.for("protoc-gen-a2a.jsonrpcRaw");
+
+/** A JSON-RPC client's calls on the wire JSON: params as sent, results as received (errors thrown as A2AError). */
+export interface JsonRpcRaw {
+  call(op: OperationInfo, params: JsonValue, call?: CallOptions): Promise<JsonValue>;
+  stream(op: OperationInfo, params: JsonValue, call?: CallOptions): AsyncIterable<JsonValue>;
+}
+
+/** The JSON calls of a client made by createJsonRpcClient, if it is one. */
+export const jsonRpcRaw = (client: unknown): JsonRpcRaw | undefined => (client as { [JSONRPC_RAW]?: JsonRpcRaw })[JSONRPC_RAW];
+
 export function createJsonRpcClient<S extends DescService>(def: A2aServiceDefinition<S>, options: A2aClientOptions): A2aClient<S> {
   const fetchFn = options.fetch ?? globalThis.fetch;
   const codec = def.jsonrpcDialect ? dialectCodec(def.jsonrpcDialect) : undefined;
   let nextId = 0;
 
-  const post = async (op: OperationInfo, request: Message, call: CallOptions | undefined, accept: string) => {
+  const paramsOf = (op: OperationInfo, request: Message): JsonValue => {
+    const json = toJson(op.method.input, request as never);
+    return codec ? codec.encode(op.method.input, json) : json;
+  };
+
+  const post = async (op: OperationInfo, params: JsonValue, call: CallOptions | undefined, accept: string) => {
     const headers = serviceHeaders(def, options, call);
     headers.set("content-type", def.contentTypes.jsonrpc.request);
     headers.set("accept", accept);
     const id = ++nextId;
-    const json = toJson(op.method.input, request as never);
-    const params = codec ? codec.encode(op.method.input, json) : json;
     // a2a.json defines no params for some methods (agent/getAuthenticatedExtendedCard); send none when empty.
     const envelope = codec && isEmptyObject(params) ? { jsonrpc: "2.0", id, method: op.jsonrpcMethod } : { jsonrpc: "2.0", id, method: op.jsonrpcMethod, params };
     const body = JSON.stringify(envelope);
@@ -34,31 +52,42 @@ export function createJsonRpcClient<S extends DescService>(def: A2aServiceDefini
     return res;
   };
 
-  const unwrap = (op: OperationInfo, envelope: unknown): Message => {
+  /** The `result` of a response envelope; its `error` thrown. */
+  const resultOf = (op: OperationInfo, envelope: unknown): JsonValue => {
     const env = envelope as { error?: Record<string, unknown>; result?: unknown } | null;
     if (env?.error) throw errorFromJsonRpc(def, env.error);
     if (!env || !("result" in env)) throw new A2ATransportError(`${op.jsonrpcMethod}: not a JSON-RPC response`);
-    const result = (env.result ?? null) as JsonValue;
+    return (env.result ?? null) as JsonValue;
+  };
+
+  const messageOf = (op: OperationInfo, result: JsonValue): Message => {
     const onDrop = (path: string, reason: string) => options.onLoss?.(op.name, { path, reason });
     return fromJson(op.method.output, codec ? codec.decode(op.method.output, result, onDrop) : (result ?? {}), { ignoreUnknownFields: true });
   };
 
-  return buildClient<S>(
-    def,
-    async (op, request, call) => {
-      const res = await post(op, request, call, def.contentTypes.jsonrpc.response);
-      return unwrap(op, await res.json());
+  const raw: JsonRpcRaw = {
+    async call(op, params, call) {
+      const res = await post(op, params, call, def.contentTypes.jsonrpc.response);
+      return resultOf(op, await res.json());
     },
-    async function* (op, request, call) {
-      const res = await post(op, request, call, def.contentTypes.jsonrpc.stream);
+    async *stream(op, params, call) {
+      const res = await post(op, params, call, def.contentTypes.jsonrpc.stream);
       if (!(res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-        yield unwrap(op, await res.json()); // an error answered without a stream
+        yield resultOf(op, await res.json()); // an error answered without a stream
         return;
       }
-      for await (const ev of decodeSse(sseStreamFromResponse(res.body))) {
-        yield unwrap(op, JSON.parse(ev.data));
-      }
+      for await (const ev of decodeSse(sseStreamFromResponse(res.body))) yield resultOf(op, JSON.parse(ev.data));
+    },
+  };
+
+  const client = buildClient<S>(
+    def,
+    async (op, request, call) => messageOf(op, await raw.call(op, paramsOf(op, request), call)),
+    async function* (op, request, call) {
+      for await (const result of raw.stream(op, paramsOf(op, request), call)) yield messageOf(op, result);
     },
     options,
   );
+  Object.defineProperty(client, JSONRPC_RAW, { value: raw });
+  return client;
 }

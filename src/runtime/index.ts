@@ -23,7 +23,7 @@ export { createRestHandler } from "./server-rest.js";
 export { createA2aHttpHandler, AGENT_CARD_PATH, type A2aHttpOptions } from "./http-server.js";
 export { nodeHttpListener, fetchHandler } from "./http-adapters.js";
 export type { A2aClientOptions } from "./client-http.js";
-export { createJsonRpcClient } from "./client-jsonrpc.js";
+export { createJsonRpcClient, JSONRPC_RAW, jsonRpcRaw, type JsonRpcRaw } from "./client-jsonrpc.js";
 export { createRestClient } from "./client-rest.js";
 export { createGrpcClient, grpcRoutes, toConnectError, fromConnectError } from "./grpc.js";
 export { ErrorInfoSchema, ERROR_INFO_TYPE_URL } from "./error-info.js";
