@@ -2080,7 +2080,7 @@ function TaskStatusUpdateEventToOlder(m: TaskStatusUpdateEvent, a: At, lost: Los
   if (m.contextId !== "") o.contextId = m.contextId;
   if ((v = m.status) !== undefined) {
     o.status = TaskStatusToOlder(v, at(a, "status"), lost);
-    if (v.state === 3 || v.state === 5 || v.state === 4 || v.state === 7 || v.state === 6) o.final = true;
+    if (v.state === 3 /* COMPLETED */ || v.state === 5 /* CANCELED */ || v.state === 4 /* FAILED */ || v.state === 7 /* REJECTED */ || v.state === 6 /* INPUT_REQUIRED */) o.final = true;
   }
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
   if (o.taskId === undefined) o.taskId = "";

@@ -76,11 +76,11 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
     // `final` is recomputed on the newer side: read only to check it as fromJson would.
     toNewer: (c) => [`if ((v = ${c.read("final")}) != null) ${c.value("final", "v")};`],
     toOlder: (c) => {
-      const final = ["COMPLETED", "CANCELED", "FAILED", "REJECTED", "INPUT_REQUIRED"].map((n) => c.enumNumber("status.state", n));
+      const final = ["COMPLETED", "CANCELED", "FAILED", "REJECTED", "INPUT_REQUIRED"].map((n) => `v.state === ${c.enumNumber("status.state", n)} /* ${n} */`);
       return [
         `if ((v = ${c.get("status")}) !== undefined) {`,
         `  ${prop("o", c.key("status"))} = ${c.toOlder("status", "v")};`,
-        `  if (${final.map((n) => `v.state === ${n}`).join(" || ")}) ${prop("o", c.key("final"))} = true;`,
+        `  if (${final.join(" || ")}) ${prop("o", c.key("final"))} = true;`,
         `}`,
       ];
     },
