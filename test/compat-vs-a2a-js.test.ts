@@ -1,16 +1,22 @@
 /**
- * Our cross-version conversions (generated-samples/a2a_compat.ts with the v0.3
- * JSON-RPC dialect codec) against the @a2a-js/sdk 1.3.0 `compat/v0_3`
- * translators, on the same inputs, in both directions. Every difference found
- * is asserted on both sides (so the test fails if either implementation
- * changes) and carries, in a comment, the source that decides which side is
- * right. docs/compat-vs-a2a-js.md tabulates the same differences.
+ * Our cross-version conversions (generated-samples/a2a_compat.ts) against the @a2a-js/sdk 1.3.0 `compat/v0_3`
+ * translators, on the same inputs, in both directions. Every difference found is asserted on both sides (so
+ * the test fails if either implementation changes) and carries, in a comment, the source that decides which
+ * side is right. docs/compat-vs-a2a-js.md tabulates the same differences.
  *
  * Paths compared:
- *   ours   v0.3 → v1.0  a2a.json → dialect.decode(v0.3 desc) → fromJson(v0.3, ignoreUnknownFields as
- *                       server-jsonrpc.ts does) → a2aCompat.convert(…, "toNewer") → toJson(lf.a2a.v1)
- *          v1.0 → v0.3  fromJson(lf.a2a.v1) → convert(…, "toOlder") → toJson(a2a.v1) → dialect.encode
- *          (Create/list wrappers as the bridge, src/runtime/bridge.ts, builds them)
+ *   ours   v0.3 → v1.0  a2a.json → a2aCompatJson.fromOlder[v0.3 type name](json, undefined, lost) → toJson(lf.a2a.v1)
+ *          v1.0 → v0.3  fromJson(lf.a2a.v1) → a2aCompatJson.toOlder[v1.0 type name](message, undefined, lost)
+ *          These are the one-pass a2a.json ↔ v1.0 conversions the version bridge runs for v0.3 JSON-RPC, on the
+ *          server (bridgeToOlder; bridge.ts directOperation) and on the client (clientForOlder over a JSON-RPC
+ *          client; bridge.ts createClientBridge). Types without a one-pass conversion of their own (AgentCard,
+ *          the resource-name requests, TaskPushNotificationConfig, the push-config list) have table entries that
+ *          go through the v0.3 proto internally. Only what has no table entry uses the proto path directly, built
+ *          as bridge.ts builds it: the Create request wrapper {parent, config_id, config} (dialect.decode →
+ *          fromJson(v0.3) → a2aCompat.convert, and back convert → toJson(v0.3) → dialect.encode; the bridge
+ *          serves and sends tasks/pushNotificationConfig/set this way), and google.protobuf.Empty results
+ *          (dialect.encode). REST and gRPC bridging still go through the v0.3 proto for every type.
+ *          `lost` holds loss paths: a2a.json keys toward v1.0, v1.0 proto field names toward v0.3.
  *   a2a-js v0.3 → v1.0  LegacyJsonRpcTransportHandler.handle (server; the v1.0 request its handler receives),
  *                       LegacyJsonRpcTransport (client; the v1.0 value it returns for a v0.3 reply),
  *                       parseLegacyAgentCard, legacyPushNotificationToV1StreamResponse
@@ -28,7 +34,8 @@ import { EmptySchema, TimestampSchema, ValueSchema } from "@bufbuild/protobuf/wk
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { LegacyJsonRpcTransport, parseLegacyAgentCard } from "@a2a-js/sdk/compat/v0_3/client";
 import { legacyPushNotificationToV1StreamResponse } from "@a2a-js/sdk/compat/v0_3";
-import { a2aCompat } from "../generated-samples/a2a_compat.js";
+import type { Loss } from "protoc-gen-a2a/runtime";
+import { a2aCompat, a2aCompatJson } from "../generated-samples/a2a_compat.js";
 import { A2AServiceA2a } from "../generated-samples/v0.3.0/a2a_a2a.js";
 import * as v10 from "../generated-samples/v1.0.1/a2a_pb.js";
 import * as v03 from "../generated-samples/v0.3.0/a2a_pb.js";
@@ -42,39 +49,52 @@ const DUMP = process.env["COMPAT_DUMP"] === "1";
 // ---------------------------------------------------------------------------
 // Our side
 
-/** v0.3 JSON-RPC params/result (a2a.json) → v1.0 ProtoJSON, the way our v0.3 server and the bridge do it. */
+type FromOlderJson = (json: unknown, at: undefined, lost: Loss[]) => Message;
+type ToOlderJson = (message: Message, at: undefined, lost: Loss[]) => JsonValue;
+
+/**
+ * v0.3 JSON-RPC params/result (a2a.json) → v1.0 ProtoJSON. A type with an a2aCompatJson.fromOlder entry goes
+ * through it, as the bridge does on JSON-RPC (server params: bridge.ts directOperation; client results:
+ * createClientBridge). The Create request has none: it goes through the v0.3 proto as the bridge does for it
+ * (bridge.ts toNewerRequest).
+ */
 function oursToNewer(desc03: DescMessage, json: unknown, desc10: DescMessage): { json: JsonValue; lost: string[] } {
-  const m = fromJson(desc03, dialect.decode(desc03, json as JsonValue), { ignoreUnknownFields: true }) as Message & Obj;
-  const lost: string[] = [];
-  let out: Message & Obj;
-  if (a2aCompat.counterpart(desc03.typeName) === desc10.typeName) {
-    out = a2aCompat.convert<Message & Obj>(m, "toNewer", (l) => lost.push(l.path)).message;
-  } else {
-    // CreateTaskPushNotificationConfigRequest {parent, config_id, config}: the bridge converts `config`
-    // and completes task_id / id from parent / config_id (bridge.ts toNewerRequest).
-    const inner = Object.values(m).find((v): v is Message => typeof v === "object" && v !== null && "$typeName" in v && a2aCompat.counterpart((v as Message).$typeName) === desc10.typeName)!;
-    out = a2aCompat.convert<Message & Obj>(inner, "toNewer", (l) => lost.push(l.path)).message;
-    const parent = /^tasks\/([^/]+)$/.exec(String(m["parent"] ?? ""));
-    if (!out["taskId"] && parent) out["taskId"] = parent[1];
-    if (!out["id"] && typeof m["configId"] === "string") out["id"] = m["configId"];
+  const lost: Loss[] = [];
+  const direct = a2aCompatJson.fromOlder[desc03.typeName] as FromOlderJson | undefined;
+  if (direct) {
+    const out = direct(json, undefined, lost);
+    expect(out.$typeName).toBe(desc10.typeName);
+    return { json: toJson(desc10, out), lost: lost.map((l) => l.path) };
   }
-  return { json: toJson(desc10, out), lost };
+  // CreateTaskPushNotificationConfigRequest {parent, config_id, config}: the bridge converts `config`
+  // and completes task_id / id from parent / config_id (bridge.ts toNewerRequest).
+  const m = fromJson(desc03, dialect.decode(desc03, json as JsonValue), { ignoreUnknownFields: true }) as Message & Obj;
+  const inner = Object.values(m).find((v): v is Message => typeof v === "object" && v !== null && "$typeName" in v && a2aCompat.counterpart((v as Message).$typeName) === desc10.typeName)!;
+  const out = a2aCompat.convert<Message & Obj>(inner, "toNewer", (l) => lost.push(l)).message;
+  const parent = /^tasks\/([^/]+)$/.exec(String(m["parent"] ?? ""));
+  if (!out["taskId"] && parent) out["taskId"] = parent[1];
+  if (!out["id"] && typeof m["configId"] === "string") out["id"] = m["configId"];
+  return { json: toJson(desc10, out), lost: lost.map((l) => l.path) };
 }
 
-/** v1.0 ProtoJSON → v0.3 a2a.json, the way our v0.3 server (result) or our client bridge (params) do it. */
+/**
+ * v1.0 ProtoJSON → v0.3 a2a.json. A pair with an a2aCompatJson.toOlder entry goes through it, as the bridge
+ * does on JSON-RPC (server results: bridge.ts directOperation; client params: createClientBridge). The v1.0
+ * Create request → v0.3 {parent, config_id, config} wrapper has no entry: it goes through the v0.3 proto as
+ * bridge.ts toOlderRequest builds it.
+ */
 function oursToOlder(desc10: DescMessage, json: unknown, desc03: DescMessage): { json: JsonValue; lost: string[] } {
   const m = fromJson(desc10, json as JsonValue) as Message & Obj;
-  const lost: string[] = [];
-  let out: Message;
-  if (a2aCompat.counterpart(desc10.typeName) === desc03.typeName) {
-    out = a2aCompat.convert(m, "toOlder", (l) => lost.push(l.path)).message;
-  } else {
-    // v1.0 Create request → v0.3 {parent, config_id, config} (bridge.ts toOlderRequest).
-    const inner = a2aCompat.convert(m, "toOlder", (l) => lost.push(l.path)).message;
-    const field = desc03.fields.find((f) => f.fieldKind === "message" && f.message.typeName === inner.$typeName)!;
-    out = create(desc03, { [field.localName]: inner, parent: `tasks/${String(m["taskId"] ?? "")}`, configId: m["id"] } as never);
+  const lost: Loss[] = [];
+  const direct = a2aCompatJson.toOlder[desc10.typeName] as ToOlderJson | undefined;
+  if (direct && a2aCompat.counterpart(desc10.typeName) === desc03.typeName) {
+    return { json: direct(m, undefined, lost), lost: lost.map((l) => l.path) };
   }
-  return { json: dialect.encode(desc03, toJson(desc03, out)), lost };
+  // v1.0 Create request → v0.3 {parent, config_id, config} (bridge.ts toOlderRequest).
+  const inner = a2aCompat.convert(m, "toOlder", (l) => lost.push(l)).message;
+  const field = desc03.fields.find((f) => f.fieldKind === "message" && f.message.typeName === inner.$typeName)!;
+  const out = create(desc03, { [field.localName]: inner, parent: `tasks/${String(m["taskId"] ?? "")}`, configId: m["id"] } as never);
+  return { json: dialect.encode(desc03, toJson(desc03, out)), lost: lost.map((l) => l.path) };
 }
 
 // ---------------------------------------------------------------------------
@@ -354,12 +374,10 @@ describe("message/send: v0.3 params → v1.0 SendMessageRequest (a2a-js: LegacyJ
     dump(`send ${blocking} ${historyLength}`, { ours, a2aJs });
 
     expect(diff(ours.json, a2aJs)).toEqual([
-      // DIFFERENCE (file name). J03 FileBase.name (a2a.json l.814) → P10 Part.filename #6 (FACTS C.3): a2a-js
-      // keeps it (compat/v0_3/server/index.js:758-814 toCorePart). Ours drops it, and silently: the dialect
-      // decodes into P03 FilePart, which has no name (jsonrpc-dialect.ts decodePart), so no Loss is reported.
-      // Who is right: J03 + P10 → a2a-js.
-      { path: "message.parts[1].filename", ours: ABSENT, a2aJs: "report.pdf" },
-      { path: "message.parts[2].filename", ours: ABSENT, a2aJs: "notes.txt" },
+      // AGREEMENT (file name; doc row #1, resolved). J03 FileBase.name (a2a.json l.814) → P10 Part.filename #6
+      // (FACTS C.3): both keep it (a2a-js: compat/v0_3/server/index.js:758-814 toCorePart; ours: the one-pass
+      // conversion's dialectFields Part.filename ↔ file.name). P03 FilePart has no name, so v0.3 REST and gRPC,
+      // which go through the proto, still cannot carry it. Asserted on ours below.
       // DIFFERENCE (historyLength 0). Ours: v0.3 0 = "unlimited" → v1.0 unset (P03:124-126 "if 0, the history
       // will be unlimited"; FACTS B.1 "Map v0.3-proto 0 → v1 unset"; compat-transforms.ts historyLength).
       // a2a-js passes 0 through (server/index.js:1069-1076), which v1.0 reads as "no messages" (S10 §3.2.4;
@@ -379,25 +397,39 @@ describe("message/send: v0.3 params → v1.0 SendMessageRequest (a2a-js: LegacyJ
       ...(blocking === true ? {} : { returnImmediately: true }),
     });
     expect((a2aJs["configuration"] as Obj)["returnImmediately"]).toBe(blocking === true ? undefined : true);
-    expect(ours.lost).toEqual(["configuration.push_notification_config.authentication.schemes"]);
+    expect(((ours.json as Obj)["message"] as Obj)["parts"]).toEqual([
+      { text: "Summarise the attached report." },
+      { url: "https://files.example.com/report.pdf", mediaType: "application/pdf", filename: "report.pdf" },
+      { raw: "aGVsbG8gd29ybGQ=", mediaType: "text/plain", filename: "notes.txt" },
+      { data: { format: "bullet-points", maxWords: 200 } },
+    ]);
+    expect(ours.lost).toEqual(["configuration.pushNotificationConfig.authentication.schemes"]);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(SCHEME_WARNING);
   });
 
-  it("a2a.json-only message fields (referenceTaskIds, part metadata) reach v1.0 only through a2a-js", async () => {
+  it("a2a.json-only message fields (referenceTaskIds, part metadata) reach v1.0 on both sides", async () => {
     const params = { message: { ...message03, referenceTaskIds: ["task-0"], extensions: ["https://ext.example.com/x"], parts: [{ kind: "text", text: "x", metadata: { lang: "en" } }] } };
     const ours = oursToNewer(v03.SendMessageRequestSchema, params, v10.SendMessageRequestSchema);
     const theirs = await a2aJsServer("message/send", params, aMessageReply);
-    // DIFFERENCE. J03 PartBase.metadata (l.1843) and Message.referenceTaskIds (l.1641) exist in P10 (Part.metadata
-    // #5, Message.reference_task_ids #8) but not in P03 (FACTS C.1, C.3, F.1 #21). a2a-js carries them
-    // (server/index.js:876-899, 758-814); ours loses them silently at fromJson(a2a.v1 …, ignoreUnknownFields),
-    // with no Loss reported. Who is right: J03 + P10 → a2a-js. (extensions survive on both: P03 has them.)
-    expect(diff(ours.json, jsToProtoJson(v10.SendMessageRequestSchema, theirs.request))).toEqual([
-      { path: "message.parts[0].metadata", ours: ABSENT, a2aJs: { lang: "en" } },
-      { path: "message.referenceTaskIds", ours: ABSENT, a2aJs: ["task-0"] },
-    ]);
+    // AGREEMENT (doc row #5, resolved). J03 PartBase.metadata (l.1843) and Message.referenceTaskIds (l.1641)
+    // exist in P10 (Part.metadata #5, Message.reference_task_ids #8) but not in P03 (FACTS C.1, C.3, F.1 #21).
+    // Both carry them (a2a-js: server/index.js:876-899, 758-814; ours: the one-pass conversion's dialectFields).
+    // v0.3 REST and gRPC, which go through P03, still cannot carry them. (extensions survive on both: P03 has
+    // them.)
+    expect(diff(ours.json, jsToProtoJson(v10.SendMessageRequestSchema, theirs.request))).toEqual([]);
+    expect(ours.json).toEqual({
+      message: {
+        messageId: "msg-1",
+        contextId: "ctx-1",
+        role: "ROLE_USER",
+        parts: [{ text: "x", metadata: { lang: "en" } }],
+        metadata: { requestSource: "web" },
+        extensions: ["https://ext.example.com/x"],
+        referenceTaskIds: ["task-0"],
+      },
+    });
     expect(ours.lost).toEqual([]);
-    expect(((ours.json as Obj)["message"] as Obj)["extensions"]).toEqual(["https://ext.example.com/x"]);
   });
 });
 
@@ -413,11 +445,10 @@ describe("message/send: v1.0 SendMessageRequest → v0.3 params (a2a-js: LegacyJ
 
     expect(theirs.sent["method"]).toBe("message/send");
     expect(diff(ours.json, theirs.sent["params"])).toEqual([
-      // DIFFERENCE (file name). v1.0 filename → J03 FileBase.name (l.814): a2a-js writes it (server/index.js:815-868,
-      // the same translator in client/index.js:919-973). Ours drops it and reports the Loss: our v0.3 side is
-      // P03, whose FilePart has no name (FACTS C.3). Who is right: J03 → a2a-js.
-      { path: "message.parts[1].file.name", ours: ABSENT, a2aJs: "report.pdf" },
-      { path: "message.parts[2].file.name", ours: ABSENT, a2aJs: "notes.txt" },
+      // AGREEMENT (file name; doc row #2, resolved). v1.0 filename → J03 FileBase.name (l.814): both write it
+      // (a2a-js: server/index.js:815-868, the same translator in client/index.js:919-973; ours: dialectFields
+      // Part.filename ↔ file.name). Toward v0.3 REST and gRPC the proto path still drops it and reports it
+      // (P03 FilePart has no name, FACTS C.3). Asserted on ours below.
       // DIFFERENCE (empty list). a2a-js always writes acceptedOutputModes (client/index.js:1125-1135); ours omits
       // an empty list (ProtoJSON). J03 MessageSendConfiguration.acceptedOutputModes is optional (l.1669): both fine.
       { path: "configuration.acceptedOutputModes", ours: ABSENT, a2aJs: [] },
@@ -432,7 +463,8 @@ describe("message/send: v1.0 SendMessageRequest → v0.3 params (a2a-js: LegacyJ
       ...(historyLength === 5 ? { historyLength: 5 } : {}),
       blocking: returnImmediately !== true,
     });
-    expect(ours.lost).toEqual(["message.parts[1].filename", "message.parts[2].filename", ...(historyLength === 0 ? ["configuration.history_length"] : [])]);
+    expect(((ours.json as Obj)["message"] as Obj)["parts"]).toEqual(message03.parts);
+    expect(ours.lost).toEqual(historyLength === 0 ? ["configuration.history_length"] : []);
   });
 });
 
@@ -444,30 +476,21 @@ describe("v1.0 Task with 10 artifacts ↔ v0.3 Task", () => {
     const a2aJs = (theirs.envelope as Obj)["result"] as Obj;
     dump("task", { ours, a2aJs });
 
-    // DIFFERENCE (file name), as for message/send: J03 FileBase.name (l.814) → a2a-js; ours drops and reports.
-    expect(diff(ours.json, a2aJs)).toEqual(Array.from({ length: 10 }, (_, i) => ({ path: `artifacts[${i}].parts[1].file.name`, ours: ABSENT, a2aJs: `section-${i}.pdf` })));
+    // AGREEMENT (file name; doc row #2, resolved), as for message/send: J03 FileBase.name (l.814); both write it
+    // (ours: dialectFields Part.filename ↔ file.name; toward REST and gRPC the proto path still drops and reports it).
+    expect(diff(ours.json, a2aJs)).toEqual([]);
     // AGREEMENT (text part mediaType): both drop it, since a J03 TextPart (l.2518) has no media type
     // (FACTS G.4 ⚠️); ours reports each as a Loss, a2a-js drops it silently.
-    expect(ours.lost).toEqual(Array.from({ length: 10 }, (_, i) => [`artifacts[${i}].parts[0].media_type`, `artifacts[${i}].parts[1].filename`]).flat());
-    const artifacts03 = (ours.json as Obj)["artifacts"] as Obj[];
-    expect(artifacts03[3]).toEqual({
-      artifactId: "art-3",
-      name: "section-3",
-      description: "Section 3 of the summary",
-      parts: [
-        { kind: "text", text: "Summary of section 3." },
-        { kind: "file", file: { uri: "https://files.example.com/out/3.pdf", mimeType: "application/pdf" } },
-        { kind: "file", file: { bytes: Buffer.from("chart 3").toString("base64"), mimeType: "image/png" } },
-        { kind: "data", data: { section: 3, words: 123, tags: ["a", "b"] } },
-      ],
-      metadata: { index: 3 },
-    });
-    expect((a2aJs["artifacts"] as Obj[])[3]!["parts"]).toEqual([
+    expect(ours.lost).toEqual(Array.from({ length: 10 }, (_, i) => `artifacts[${i}].parts[0].media_type`));
+    const parts03 = [
       { kind: "text", text: "Summary of section 3." },
       { kind: "file", file: { uri: "https://files.example.com/out/3.pdf", mimeType: "application/pdf", name: "section-3.pdf" } },
       { kind: "file", file: { bytes: Buffer.from("chart 3").toString("base64"), mimeType: "image/png" } },
       { kind: "data", data: { section: 3, words: 123, tags: ["a", "b"] } },
-    ]);
+    ];
+    const artifacts03 = (ours.json as Obj)["artifacts"] as Obj[];
+    expect(artifacts03[3]).toEqual({ artifactId: "art-3", name: "section-3", description: "Section 3 of the summary", parts: parts03, metadata: { index: 3 } });
+    expect((a2aJs["artifacts"] as Obj[])[3]!["parts"]).toEqual(parts03);
     expect({ kind: a2aJs["kind"], status: a2aJs["status"] }).toEqual({
       kind: "task",
       status: { state: "completed", timestamp: "2025-06-01T12:00:00.123Z", message: { kind: "message", messageId: "status-1", contextId: "ctx-1", taskId: "task-1", role: "agent", parts: [{ kind: "text", text: "Done." }] } },
@@ -479,8 +502,11 @@ describe("v1.0 Task with 10 artifacts ↔ v0.3 Task", () => {
     const task03 = ((await a2aJsServer("tasks/get", { id: "task-1" }, protoJsonToJs(v10.TaskSchema, task10()))).envelope as Obj)["result"];
     const ours = oursToNewer(v03.TaskSchema, task03, v10.TaskSchema);
     const theirs = await a2aJsClient((t) => t.getTask({ tenant: "", id: "task-1", historyLength: undefined } as never), task03);
-    // DIFFERENCE (file name), v0.3 → v1.0: a2a-js keeps it (J03 l.814 → P10 filename #6); ours drops it silently.
-    expect(diff(ours.json, jsToProtoJson(v10.TaskSchema, theirs.value))).toEqual(Array.from({ length: 10 }, (_, i) => ({ path: `artifacts[${i}].parts[1].filename`, ours: ABSENT, a2aJs: `section-${i}.pdf` })));
+    // AGREEMENT (file name; doc row #1, resolved), v0.3 → v1.0: both keep it (J03 l.814 → P10 filename #6; ours:
+    // dialectFields). Both give back task10() except the text parts' mediaType, which the v0.3 Task could not
+    // hold (in the second diff below, the "a2aJs" side is task10() itself).
+    expect(diff(ours.json, jsToProtoJson(v10.TaskSchema, theirs.value))).toEqual([]);
+    expect(diff(ours.json, task10())).toEqual(Array.from({ length: 10 }, (_, i) => ({ path: `artifacts[${i}].parts[0].mediaType`, ours: ABSENT, a2aJs: "text/markdown" })));
     expect(ours.lost).toEqual([]);
   });
 
@@ -524,21 +550,43 @@ describe("v1.0 Task with 10 artifacts ↔ v0.3 Task", () => {
     expect(diff(ours.json, a2aJs)).toEqual([
       // AGREEMENT (ROLE_UNSPECIFIED): J03 Message.role is "agent" | "user" only (l.1648; FACTS C.2); both write
       // "agent" (ours: the dialect's enums table, override jsonrpc-dialect; a2a-js: server/index.js:743-745).
-      // DIFFERENCE (part metadata), J03 PartBase.metadata (l.1843) → a2a-js; ours drops and reports (P03 has none).
-      { path: "parts[0].metadata", ours: ABSENT, a2aJs: { lang: "en" } },
+      // AGREEMENT (part metadata, referenceTaskIds; doc row #6, resolved): J03 PartBase.metadata (l.1843) and
+      // Message.referenceTaskIds (l.1641); both write them (ours: dialectFields; toward REST and gRPC the proto
+      // path still drops and reports them, P03 has neither).
       // DIFFERENCE (non-object data). J03 DataPart.data is an object (l.694); P10 data is any Value (FACTS C.3).
       // Both wrap the value as {value: X} (a2a-js: server/index.js:748-868; FACTS G.4 ✅). a2a-js also marks the
-      // part with metadata.data_part_compat = true to unwrap it on the way back; P03 Part has no metadata, so ours
-      // reports the wrap as a Loss instead. Both are valid J03.
+      // part with metadata.data_part_compat = true to unwrap it on the way back; ours does not mark it (even
+      // though the one-pass path now writes part metadata) and reports the wrap as a Loss instead. Both are valid J03.
       { path: "parts[1].metadata", ours: ABSENT, a2aJs: { data_part_compat: true } },
       { path: "parts[2].metadata", ours: ABSENT, a2aJs: { data_part_compat: true } },
-      // DIFFERENCE (referenceTaskIds), J03 Message.referenceTaskIds (l.1641) → a2a-js; ours drops and reports.
-      { path: "referenceTaskIds", ours: ABSENT, a2aJs: ["task-0"] },
     ]);
     // AGREEMENT: mediaType/filename on a text part, and mediaType on a data part, are dropped by both (J03 TextPart
     // l.2518 and DataPart l.694 have no such fields; FACTS G.4 ⚠️). Ours reports them; a2a-js is silent.
-    expect((ours.json as Obj)["parts"]).toEqual([{ kind: "text", text: "t" }, { kind: "data", data: { value: [1, 2] } }, { kind: "data", data: { value: "plain" } }, { kind: "data", data: { a: 1 } }]);
-    expect(ours.lost).toEqual(["parts[0].metadata", "parts[0].filename", "parts[0].media_type", "parts[1].data", "parts[2].data", "parts[3].media_type", "reference_task_ids"]);
+    expect(ours.json).toEqual({
+      kind: "message",
+      messageId: "msg-9",
+      role: "agent",
+      parts: [{ kind: "text", text: "t", metadata: { lang: "en" } }, { kind: "data", data: { value: [1, 2] } }, { kind: "data", data: { value: "plain" } }, { kind: "data", data: { a: 1 } }],
+      referenceTaskIds: ["task-0"],
+    });
+    expect(ours.lost).toEqual(["parts[0].media_type", "parts[0].filename", "parts[1].data", "parts[2].data", "parts[3].media_type"]);
+  });
+
+  it("a v0.3 data part marked data_part_compat (v0.3 → v1.0)", async () => {
+    // a2a-js's own v0.3 rendering of a v1.0 data part holding [1, 2] (see the case above), sent back to v1.0.
+    const params = { message: { kind: "message", messageId: "msg-9", role: "agent", parts: [{ kind: "data", data: { value: [1, 2] }, metadata: { data_part_compat: true } }] } };
+    const ours = oursToNewer(v03.SendMessageRequestSchema, params, v10.SendMessageRequestSchema);
+    const theirs = await a2aJsServer("message/send", params, aMessageReply);
+    // DIFFERENCE (non-object data, the way back; doc row #7). a2a-js unwraps {value: X} when the part carries
+    // its marker and removes the marker (server/index.js:793-809). Ours keeps the J03 object as it is: the
+    // wrapped value, and (one-pass path: part metadata is carried) the marker as ordinary part metadata.
+    // Neither J03 nor P10 defines the marker; a2a-js round-trips its own output, ours keeps what was sent.
+    expect(diff(ours.json, jsToProtoJson(v10.SendMessageRequestSchema, theirs.request))).toEqual([
+      { path: "message.parts[0].data", ours: { value: [1, 2] }, a2aJs: [1, 2] },
+      { path: "message.parts[0].metadata", ours: { data_part_compat: true }, a2aJs: ABSENT },
+    ]);
+    expect(jsToProtoJson(v10.SendMessageRequestSchema, theirs.request)).toEqual({ message: { messageId: "msg-9", role: "ROLE_AGENT", parts: [{ data: [1, 2] }] } });
+    expect(ours.lost).toEqual([]);
   });
 });
 
@@ -693,6 +741,27 @@ describe("push notification configs", () => {
     expect(oursToOlder(v10.DeleteTaskPushNotificationConfigRequestSchema, { taskId: "task-1", id: "cfg-1" }, v03.DeleteTaskPushNotificationConfigRequestSchema).json).toEqual({ id: "task-1", pushNotificationConfigId: "cfg-1" });
     expect(del.sent["params"]).toEqual({ id: "task-1", pushNotificationConfigId: "cfg-1" });
   });
+
+  it("authentication without a scheme, v1.0 → v0.3 (message/send params, set result)", async () => {
+    // AGREEMENT: J03 PushNotificationAuthenticationInfo.schemes is required (l.1879, l.1894). A v1.0 scheme ""
+    // (itself invalid: P10 scheme REQ) becomes `schemes: []` on both sides (ours: the dialect's alwaysEmit
+    // AuthenticationInfo.schemes; a2a-js: server/index.js:937, client/index.js:1041).
+    const noScheme10 = { ...flat10, authentication: { credentials: "secret" } };
+    const noScheme03 = { ...wrapped03, pushNotificationConfig: { ...wrapped03.pushNotificationConfig, authentication: { schemes: [], credentials: "secret" } } };
+    const request = { message: message10, configuration: { taskPushNotificationConfig: noScheme10 } };
+    const send = await a2aJsClient((t) => t.sendMessage(protoJsonToJs(v10.SendMessageRequestSchema, request) as never), { kind: "message", messageId: "reply-1", role: "agent", parts: [] });
+    const oursSend = oursToOlder(v10.SendMessageRequestSchema, request, v03.SendMessageRequestSchema);
+    const sentConfig = (send.sent["params"] as Obj)["configuration"] as Obj;
+    expect(((oursSend.json as Obj)["configuration"] as Obj)["pushNotificationConfig"]).toEqual(noScheme03.pushNotificationConfig);
+    expect(sentConfig["pushNotificationConfig"]).toEqual(noScheme03.pushNotificationConfig);
+    // The config's taskId has no place in a v0.3 PushNotificationConfig (J03 l.1899); both leave it out, and ours
+    // does not report it: the task is implied by the request (compat override send-message-configuration).
+    expect(oursSend.lost).toEqual([]);
+    const set = await a2aJsServer("tasks/pushNotificationConfig/set", noScheme03, protoJsonToJs(v10.TaskPushNotificationConfigSchema, noScheme10));
+    const oursResult = oursToOlder(v10.TaskPushNotificationConfigSchema, noScheme10, v03.TaskPushNotificationConfigSchema);
+    expect(oursResult.json).toEqual(noScheme03);
+    expect((set.envelope as Obj)["result"]).toEqual(noScheme03);
+  });
 });
 
 describe("agent card", () => {
@@ -770,13 +839,15 @@ describe("agent card", () => {
       { path: "supportedInterfaces[3]", ours: ABSENT, a2aJs: { url: "https://agent.example.com/a2a/grpc", protocolBinding: "GRPC", protocolVersion: "0.3" } },
       // AGREEMENT (security schemes, and the "first OAuth flow kept" rule): both read J03's flat schemes into the
       // P10 oneofs and keep the first of several OAuth flows (P10 OAuthFlows is a oneof; FACTS G.3). Ours reports
-      // the flows it does not keep to onDrop; a2a-js drops them silently (client/index.js:462-557).
-      // DIFFERENCE (iconUrl): J03 l.177 → P10 icon_url #14; a2a-js keeps it; ours loses it silently (P03 has none).
+      // the flows it does not keep in `lost`; a2a-js drops them silently (client/index.js:462-557).
+      // DIFFERENCE (iconUrl): J03 l.177 → P10 icon_url #14; a2a-js keeps it. Ours drops it and reports it: the
+      // card has no one-pass conversion, its table entry reads the card through P03, which has no icon_url.
       { path: "iconUrl", ours: ABSENT, a2aJs: "https://agent.example.com/icon.png" },
     ]);
-    expect(ours.lost).toEqual([]);
+    // The losses, at a2a.json paths (the dialect decode reports what P03 cannot hold).
+    expect(ours.lost).toEqual(["capabilities.stateTransitionHistory", "securitySchemes.oauth.flows.clientCredentials", "iconUrl"]);
     // AGREEMENT: supportsAuthenticatedExtendedCard → capabilities.extendedAgentCard; stateTransitionHistory is
-    // dropped by both (no P10 field, FACTS C.16).
+    // dropped by both (no P10 field, FACTS C.16); ours reports it.
     expect((ours.json as Obj)["capabilities"]).toEqual({ streaming: true, pushNotifications: true, extendedAgentCard: true });
     expect(a2aJs["capabilities"]).toEqual({ streaming: true, pushNotifications: true, extendedAgentCard: true });
     expect((ours.json as Obj)["securitySchemes"]).toEqual(a2aJs["securitySchemes"]);
