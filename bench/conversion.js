@@ -263,6 +263,17 @@ function prepareInputs() {
   return { params, envelope: { jsonrpc: "2.0", id: 1, method: "message/send", params }, taskPb, taskJs: toA2aJsShape(v10.TaskSchema, taskPb) };
 }
 
+/**
+ * The same, in a fresh process: conversions allocate many small objects, so the heap that earlier
+ * benchmarks leave in this process (the 2,000-RPC generation runs) would weigh on them.
+ */
+export function benchConversionIsolated({ log = console.log } = {}) {
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--json"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  for (const line of r.stderr.split("\n")) if (line) log(line);
+  if (r.status !== 0) throw new Error(`bench/conversion.js --json exited with ${r.status}`);
+  return JSON.parse(r.stdout.trim().split("\n").at(-1));
+}
+
 export async function benchConversion({ log = console.log } = {}) {
   const js = await loadA2aJsTranslators();
   const inputs = prepareInputs();
@@ -394,7 +405,11 @@ if (isMain(import.meta.url)) {
   const child = process.argv.indexOf("--profile-child");
   if (child >= 0) profileChild(process.argv[child + 1]);
   else if (process.argv.includes("--profile")) profileOurs({ log: console.log });
-  else {
+  else if (process.argv.includes("--json")) {
+    // For bench/run.js: the log lines on stderr, the result as one JSON line on stdout.
+    const r = await benchConversion({ log: (line) => console.error(line) });
+    console.log(JSON.stringify(r));
+  } else {
     console.log(`node ${process.version}, ${process.platform}/${process.arch}`);
     const r = await benchConversion();
     const rows = [

@@ -1,15 +1,17 @@
 // Entry point of `npm run bench` (after `npm run build` and
-// `npm run build:examples`): runs the four benchmarks once each and prints a
+// `npm run build:examples`): runs the five benchmarks once each and prints a
 // summary table. Each figure is a ratio against an anchor measured in the
 // same run; targets are printed for reading only, nothing is asserted.
 //   1. plugin-vs-es.js       protoc-gen-a2a vs protoc-gen-es, same request, as processes
 //   2. synthetic-scaling.js  per-RPC generation cost at 2,000 vs 200 RPCs
 //   3. route-matching.js     runtime path matcher vs find-my-way, v1.0.1 routes
-//   4. server-throughput.js  req/s of our generated JSON-RPC and REST servers vs
+//   4. conversion.js         v0.3 ↔ v1.0 conversions vs the @a2a-js/sdk 1.3.0 translators,
+//                            in a child process
+//   5. server-throughput.js  req/s of our generated JSON-RPC and REST servers vs
 //                            @a2a-js/sdk 1.3.0 and a bare node:http server; servers
 //                            and the autocannon load generator are separate
 //                            processes (pinned to different CPUs when possible)
-import { benchConversion } from "./conversion.js";
+import { benchConversionIsolated } from "./conversion.js";
 import { benchPluginVsEs } from "./plugin-vs-es.js";
 import { benchRouteMatching } from "./route-matching.js";
 import { benchServerThroughput } from "./server-throughput.js";
@@ -23,7 +25,8 @@ const plugin = await benchPluginVsEs();
 // Route matching runs before the heavy synthetic runs so their heap does not weigh on it.
 const matching = await benchRouteMatching();
 const scaling = await benchSyntheticScaling();
-const conversion = await benchConversion();
+// Conversion runs in its own process, both sides alike, away from this process's heap.
+const conversion = benchConversionIsolated();
 // Servers and load generator are child processes; this process only waits meanwhile.
 const serversStart = nowMs();
 const servers = await benchServerThroughput();

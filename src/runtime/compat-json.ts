@@ -84,11 +84,54 @@ export function int32(v: unknown, a: At, what: string): number {
 /** bytes as ProtoJSON reads them: base64, standard or URL-safe. */
 export function bytes(v: unknown, a: At, what: string): Uint8Array {
   if (typeof v !== "string") return invalid(a, what, v);
+  const quick = base64Quick(v);
+  if (quick) return quick;
   try {
     return base64Decode(v);
   } catch {
     return invalid(a, what, v);
   }
+}
+
+/** Each base64 character's value, standard and URL-safe alphabets; -1 elsewhere. */
+const B64_VALUE = (() => {
+  const t = new Int8Array(128).fill(-1);
+  for (let i = 0; i < 64; i++) t["ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".charCodeAt(i)] = i;
+  t[45] = 62; // -
+  t[95] = 63; // _
+  return t;
+})();
+
+/**
+ * Plain base64 (no whitespace, padding only at the end), decoded four characters at a time; undefined for
+ * anything else, which base64Decode then reads (or refuses) as protobuf-es does.
+ */
+function base64Quick(s: string): Uint8Array | undefined {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 61) end--;
+  if (s.length - end > 2 || end % 4 === 1) return undefined;
+  const out = new Uint8Array((end * 3) >> 2);
+  let o = 0;
+  let i = 0;
+  const at = (k: number) => {
+    const c = s.charCodeAt(k);
+    return c < 128 ? B64_VALUE[c]! : -1;
+  };
+  for (; i + 4 <= end; i += 4) {
+    const c0 = at(i), c1 = at(i + 1), c2 = at(i + 2), c3 = at(i + 3);
+    if ((c0 | c1 | c2 | c3) < 0) return undefined;
+    const n = (c0 << 18) | (c1 << 12) | (c2 << 6) | c3;
+    out[o++] = n >> 16;
+    out[o++] = (n >> 8) & 255;
+    out[o++] = n & 255;
+  }
+  if (end - i >= 2) {
+    const c0 = at(i), c1 = at(i + 1), c2 = end - i === 3 ? at(i + 2) : 0;
+    if ((c0 | c1 | c2) < 0) return undefined;
+    out[o++] = (c0 << 2) | (c1 >> 4);
+    if (end - i === 3) out[o++] = ((c1 & 15) << 4) | (c2 >> 2);
+  }
+  return out;
 }
 
 /**
@@ -101,7 +144,27 @@ export function enumIn(table: ReadonlyMap<string | number, number>, v: unknown, 
   return invalid(a, what, v);
 }
 
-export const base64 = (b: Uint8Array): string => base64Encode(b);
+const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+/** Each 12-bit value as its two base64 characters, built on first use. */
+let b64Pairs: string[] | undefined;
+
+/** Standard base64 with padding, as toJson writes bytes; three bytes per step through a table of character pairs. */
+export function base64(b: Uint8Array): string {
+  if (b.length > 1024) return base64Encode(b);
+  const pairs = (b64Pairs ??= Array.from({ length: 4096 }, (_, i) => B64[i >> 6]! + B64[i & 63]!));
+  const whole = b.length - (b.length % 3);
+  let out = "";
+  for (let i = 0; i < whole; i += 3) {
+    const v = (b[i]! << 16) | (b[i + 1]! << 8) | b[i + 2]!;
+    out += pairs[v >> 12]! + pairs[v & 4095]!;
+  }
+  if (b.length - whole === 1) out += pairs[b[whole]! << 4]! + "==";
+  else if (b.length - whole === 2) {
+    const v = (b[whole]! << 10) | (b[whole + 1]! << 2);
+    out += pairs[v >> 6]! + B64[v & 63]! + "=";
+  }
+  return out;
+}
 
 export function array(v: unknown, a: At, what: string): unknown[] {
   return Array.isArray(v) ? v : invalid(a, what, v);
@@ -130,10 +193,9 @@ export function eachOf<M, T>(list: readonly M[], a: At, lost: Loss[], one: (x: M
   return out;
 }
 
-/** Sets an own property, "__proto__" included (a plain assignment would set the prototype). */
-function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
-  if (k === "__proto__") Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
+/** Sets an own property "__proto__" (a plain assignment would set the prototype); callers test the key inline. */
+function setProto(o: Record<string, unknown>, v: unknown): void {
+  Object.defineProperty(o, "__proto__", { value: v, enumerable: true, writable: true, configurable: true });
 }
 
 /** A deep copy of a JSON value; anything JSON cannot hold is refused. */
@@ -148,7 +210,12 @@ export function jsonCopy(v: unknown, a: At, what: string): JsonValue {
   if (typeof v === "object") {
     const out: JsonObject = {};
     const keys = Object.keys(v);
-    for (let i = 0; i < keys.length; i++) setOwn(out, keys[i]!, jsonCopy((v as Record<string, unknown>)[keys[i]!], a, what));
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const x = jsonCopy((v as Record<string, unknown>)[k], a, what);
+      if (k !== "__proto__") out[k] = x;
+      else setProto(out, x);
+    }
     return out;
   }
   return invalid(a, what, v);
@@ -220,7 +287,12 @@ export function valueOf(v: unknown, a: At, what: string): Value {
 function structMessage(v: Record<string, unknown>, a: At, what: string) {
   const fields: Record<string, Value> = {};
   const keys = Object.keys(v);
-  for (let i = 0; i < keys.length; i++) setOwn(fields, keys[i]!, valueOf(v[keys[i]!], a, what));
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const x = valueOf(v[k], a, what);
+    if (k !== "__proto__") fields[k] = x;
+    else setProto(fields, x);
+  }
   return { $typeName: "google.protobuf.Struct" as const, fields };
 }
 
@@ -241,8 +313,11 @@ export function valueJson(v: Value): JsonValue {
     case "structValue": {
       const out: JsonObject = {};
       const fields = k.value.fields;
-      const keys = Object.keys(fields);
-      for (let i = 0; i < keys.length; i++) setOwn(out, keys[i]!, valueJson(fields[keys[i]!]!));
+      for (const key in fields) {
+        const x = valueJson(fields[key]!);
+        if (key !== "__proto__") out[key] = x;
+        else setProto(out, x);
+      }
       return out;
     }
     case "nullValue":
