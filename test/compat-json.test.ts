@@ -15,7 +15,8 @@ import { Ajv } from "ajv";
 import { create, equals, fromJson, toJson, type DescMessage, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { TimestampSchema, ValueSchema, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { CompatJsonError, dialectCodec, jsonRpcDirect, type Loss } from "protoc-gen-a2a/runtime";
-import { timestampJson } from "protoc-gen-a2a/runtime/compat-json";
+import { base64, bytes, timestampJson } from "protoc-gen-a2a/runtime/compat-json";
+import { base64Decode, base64Encode } from "@bufbuild/protobuf/wire";
 import * as direct from "../generated-samples/a2a_compat.js";
 import { a2aCompat, bridgeToOlder, clientForOlder } from "../generated-samples/a2a_compat.js";
 import { createA2AServiceJsonRpcClient } from "../generated-samples/v0.3.0/a2a_jsonrpc.js";
@@ -369,6 +370,29 @@ describe("helpers", () => {
       { numRuns: 2000 },
     );
     expect(() => timestampJson(create(TimestampSchema, { seconds: 253402300800n }))).toThrow();
+  });
+
+  it("bytes are written and read as protobuf-es writes and reads them", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (b) => {
+        expect(base64(b)).toBe(base64Encode(b));
+      }),
+      { numRuns: 2000 },
+    );
+    /** Both readers give the same bytes, or both refuse. */
+    const sameAsProtobufEs = (s: string) => {
+      let theirs: Uint8Array | Error;
+      try {
+        theirs = base64Decode(s);
+      } catch (e) {
+        theirs = e as Error;
+      }
+      if (theirs instanceof Error) expect(() => bytes(s, undefined, "x")).toThrow(CompatJsonError);
+      else expect([...bytes(s, undefined, "x")]).toEqual([...theirs]);
+    };
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 40 }), fc.constantFrom("std", "std_raw", "url") as fc.Arbitrary<"std" | "std_raw" | "url">, (b, enc) => sameAsProtobufEs(base64Encode(b, enc))), { numRuns: 2000 });
+    fc.assert(fc.property(fc.stringMatching(/^[A-Za-z0-9+/=_ \n-]{0,12}$/), sameAsProtobufEs), { numRuns: 3000 });
+    for (const s of ["A", "AB=C", "%%%", "YQ", "YQ==", "YWI=", "Y Q = =", "YQ==YQ=="]) sameAsProtobufEs(s);
   });
 
   it("the message/send and task paths of the benchmark are converted directly, not through the proto", () => {
