@@ -9,7 +9,6 @@
  * here makes its message go through the older proto.
  */
 import type { DescMessage } from "@bufbuild/protobuf";
-import type { JsonRpcDialect } from "../runtime/definition.js";
 import { lit, prop } from "./compat-json-fields.js";
 
 export interface DecodeCtx {

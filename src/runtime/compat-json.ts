@@ -8,13 +8,16 @@
  *   paths        a chain of keys, made into a string only when something is
  *                lost or wrong (so a conversion that loses nothing builds none)
  *   copies       Struct values are deep-copied, so output never aliases input
+ *   values       bytes, timestamps and google.protobuf.Value written as toJson
+ *                writes them, by protojson-values.ts (re-exported here)
  *   fallback     messages the generator does not convert directly go through
  *                the older proto: dialect codec → fromJson → plan converter
  */
 import { fromJson, toJson, type DescMessage, type JsonObject, type JsonValue, type Message, type Registry } from "@bufbuild/protobuf";
-import { base64Decode, base64Encode } from "@bufbuild/protobuf/wire";
+import { base64Decode } from "@bufbuild/protobuf/wire";
 import { TimestampSchema, type Timestamp, type Value } from "@bufbuild/protobuf/wkt";
 import type { Converter, Loss } from "./compat-convert.js";
+import { base64Read, setProto } from "./protojson-values.js";
 import type { DialectCodec } from "./jsonrpc-dialect.js";
 
 /** Where a value sits: a chain of keys up to the root (undefined), made a string only for a loss or an error. */
@@ -84,54 +87,13 @@ export function int32(v: unknown, a: At, what: string): number {
 /** bytes as ProtoJSON reads them: base64, standard or URL-safe. */
 export function bytes(v: unknown, a: At, what: string): Uint8Array {
   if (typeof v !== "string") return invalid(a, what, v);
-  const quick = base64Quick(v);
+  const quick = base64Read(v);
   if (quick) return quick;
   try {
     return base64Decode(v);
   } catch {
     return invalid(a, what, v);
   }
-}
-
-/** Each base64 character's value, standard and URL-safe alphabets; -1 elsewhere. */
-const B64_VALUE = (() => {
-  const t = new Int8Array(128).fill(-1);
-  for (let i = 0; i < 64; i++) t["ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".charCodeAt(i)] = i;
-  t[45] = 62; // -
-  t[95] = 63; // _
-  return t;
-})();
-
-/**
- * Plain base64 (no whitespace, padding only at the end), decoded four characters at a time; undefined for
- * anything else, which base64Decode then reads (or refuses) as protobuf-es does.
- */
-function base64Quick(s: string): Uint8Array | undefined {
-  let end = s.length;
-  while (end > 0 && s.charCodeAt(end - 1) === 61) end--;
-  if (s.length - end > 2 || end % 4 === 1) return undefined;
-  const out = new Uint8Array((end * 3) >> 2);
-  let o = 0;
-  let i = 0;
-  const at = (k: number) => {
-    const c = s.charCodeAt(k);
-    return c < 128 ? B64_VALUE[c]! : -1;
-  };
-  for (; i + 4 <= end; i += 4) {
-    const c0 = at(i), c1 = at(i + 1), c2 = at(i + 2), c3 = at(i + 3);
-    if ((c0 | c1 | c2 | c3) < 0) return undefined;
-    const n = (c0 << 18) | (c1 << 12) | (c2 << 6) | c3;
-    out[o++] = n >> 16;
-    out[o++] = (n >> 8) & 255;
-    out[o++] = n & 255;
-  }
-  if (end - i >= 2) {
-    const c0 = at(i), c1 = at(i + 1), c2 = end - i === 3 ? at(i + 2) : 0;
-    if ((c0 | c1 | c2) < 0) return undefined;
-    out[o++] = (c0 << 2) | (c1 >> 4);
-    if (end - i === 3) out[o++] = ((c1 & 15) << 4) | (c2 >> 2);
-  }
-  return out;
 }
 
 /**
@@ -142,28 +104,6 @@ export function enumIn(table: ReadonlyMap<string | number, number>, v: unknown, 
   if (typeof v === "string") return table.get(v) ?? 0;
   if (typeof v === "number" && Number.isInteger(v)) return table.get(v) ?? v;
   return invalid(a, what, v);
-}
-
-const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-/** Each 12-bit value as its two base64 characters, built on first use. */
-let b64Pairs: string[] | undefined;
-
-/** Standard base64 with padding, as toJson writes bytes; three bytes per step through a table of character pairs. */
-export function base64(b: Uint8Array): string {
-  if (b.length > 1024) return base64Encode(b);
-  const pairs = (b64Pairs ??= Array.from({ length: 4096 }, (_, i) => B64[i >> 6]! + B64[i & 63]!));
-  const whole = b.length - (b.length % 3);
-  let out = "";
-  for (let i = 0; i < whole; i += 3) {
-    const v = (b[i]! << 16) | (b[i + 1]! << 8) | b[i + 2]!;
-    out += pairs[v >> 12]! + pairs[v & 4095]!;
-  }
-  if (b.length - whole === 1) out += pairs[b[whole]! << 4]! + "==";
-  else if (b.length - whole === 2) {
-    const v = (b[whole]! << 10) | (b[whole + 1]! << 2);
-    out += pairs[v >> 6]! + B64[v & 63]! + "=";
-  }
-  return out;
 }
 
 export function array(v: unknown, a: At, what: string): unknown[] {
@@ -191,11 +131,6 @@ export function eachOf<M, T>(list: readonly M[], a: At, lost: Loss[], one: (x: M
   const out: T[] = new Array(list.length);
   for (let i = 0; i < list.length; i++) out[i] = one(list[i]!, at(a, i), lost);
   return out;
-}
-
-/** Sets an own property "__proto__" (a plain assignment would set the prototype); callers test the key inline. */
-function setProto(o: Record<string, unknown>, v: unknown): void {
-  Object.defineProperty(o, "__proto__", { value: v, enumerable: true, writable: true, configurable: true });
 }
 
 /** A deep copy of a JSON value; anything JSON cannot hold is refused. */
@@ -234,37 +169,6 @@ export function timestamp(v: unknown, a: At, what: string): Timestamp {
   }
 }
 
-/** RFC 3339 as toJson writes it (0, 3, 6 or 9 fractional digits); out of range, toJson says why. */
-export function timestampJson(t: Timestamp): string {
-  const seconds = Number(t.seconds);
-  if (!(seconds >= MIN_TIMESTAMP_S && seconds <= MAX_TIMESTAMP_S) || !Number.isInteger(t.nanos) || t.nanos < 0 || t.nanos > 999_999_999) return toJson(TimestampSchema, t) as string;
-  const days = Math.floor(seconds / 86400);
-  const sod = seconds - days * 86400;
-  // Civil date from days since 1970-01-01 (H. Hinnant's days_from_civil, inverted).
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  const two = (n: number) => (n < 10 ? "0" + n : String(n));
-  let out = `${String(year).padStart(4, "0")}-${two(month)}-${two(day)}T${two(Math.floor(sod / 3600))}:${two(Math.floor(sod / 60) % 60)}:${two(sod % 60)}`;
-  if (t.nanos !== 0) {
-    let frac = String(t.nanos + 1_000_000_000).slice(1);
-    if (frac.endsWith("000000")) frac = frac.slice(0, 3);
-    else if (frac.endsWith("000")) frac = frac.slice(0, 6);
-    out += "." + frac;
-  }
-  return out + "Z";
-}
-
-/** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, the range of ProtoJSON timestamps. */
-const MIN_TIMESTAMP_S = -62135596800;
-const MAX_TIMESTAMP_S = 253402300799;
-
 /** A JSON value as a google.protobuf.Value message. */
 export function valueOf(v: unknown, a: At, what: string): Value {
   const kind =
@@ -294,38 +198,6 @@ function structMessage(v: Record<string, unknown>, a: At, what: string) {
     else setProto(fields, x);
   }
   return { $typeName: "google.protobuf.Struct" as const, fields };
-}
-
-/** A google.protobuf.Value message as JSON (an unset kind is null, as toJson writes it). */
-export function valueJson(v: Value): JsonValue {
-  const k = v.kind;
-  switch (k.case) {
-    case "numberValue":
-    case "stringValue":
-    case "boolValue":
-      return k.value;
-    case "listValue": {
-      const list = k.value.values;
-      const out: JsonValue[] = new Array(list.length);
-      for (let i = 0; i < list.length; i++) out[i] = valueJson(list[i]!);
-      return out;
-    }
-    case "structValue": {
-      const out: JsonObject = {};
-      const fields = k.value.fields;
-      for (const key in fields) {
-        const x = valueJson(fields[key]!);
-        if (key !== "__proto__") out[key] = x;
-        else setProto(out, x);
-      }
-      return out;
-    }
-    case "nullValue":
-      return null;
-    default:
-      // As toJson: a Value must hold one of its kinds.
-      throw new Error("google.protobuf.Value must have a value");
-  }
 }
 
 /** A Struct field's value (a JSON object in protobuf-es), copied for output. */
@@ -375,3 +247,5 @@ export function viaProto(converter: Converter, dialect: DialectCodec): ViaProto 
     },
   };
 }
+
+export { base64, timestampJson, valueJson } from "./protojson-values.js";

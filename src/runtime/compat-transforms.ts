@@ -7,7 +7,7 @@
  */
 import { create, fromJson, toJson, type DescMessage, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
-import { enumValue, readField, setField } from "./compat-convert.js";
+import { enumValue, setField } from "./compat-convert.js";
 
 type Msg = Message & Record<string, unknown>;
 
@@ -28,7 +28,6 @@ export interface TransformContext {
 type Transform = (ctx: TransformContext) => void;
 
 const field = (d: DescMessage, name: string) => d.fields.find((f) => f.name === name)!;
-const get = (ctx: TransformContext, name: string) => readField(ctx.src, field(ctx.srcDesc, name));
 const put = (ctx: TransformContext, name: string, value: unknown) => setField(ctx.out, field(ctx.outDesc, name), value);
 /** A new message of the target version's `typeShort` type. */
 const sub = (ctx: TransformContext, typeShort: string, init: Record<string, unknown>): Msg => {

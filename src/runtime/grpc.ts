@@ -8,7 +8,7 @@
 import { Code, ConnectError, createClient, type ConnectRouter, type HandlerContext as ConnectContext } from "@connectrpc/connect";
 import { create, type DescService, type Message } from "@bufbuild/protobuf";
 import type { A2aClient, A2aServiceDefinition, CallOptions, HandlerContext, OperationInfo } from "./definition.js";
-import { A2AError, errorFromWire, grpcStatusOf } from "./a2a-error.js";
+import { errorFromWire, grpcStatusOf } from "./a2a-error.js";
 import { ErrorInfoSchema } from "./error-info.js";
 import { negotiateVersion } from "./negotiation.js";
 import { admitCall, lazyContext, tenantOf } from "./call-context.js";
