@@ -278,31 +278,16 @@ export async function benchConversion({ log = console.log } = {}) {
   const js = await loadA2aJsTranslators();
   const inputs = prepareInputs();
   await checkOutputs(js, inputs);
-  const send = measure(
-    "message/send, v0.3 JSON → v1.0 request",
-    (n) => opsPerSecond(loopOursSend, inputs.params, n, undefined, 4),
-    (n) => opsPerSecond(loopA2aJsSend, inputs.envelope, n, js, 4),
-    log,
-  );
-  const task = measure(
-    "v1.0 Task (10 artifacts) → v0.3 JSON",
-    (n) => opsPerSecond(loopOursTask, inputs.taskPb, n, undefined, 10),
-    (n) => opsPerSecond(loopA2aJsTask, inputs.taskJs, n, js, 10),
-    log,
-  );
+  /** One row: our loop against a2a-js's on the same content, each with its own input form. */
+  const row = (name, ours, theirs, [oursInput, theirsInput, perOp]) =>
+    measure(name, (n) => opsPerSecond(ours, oursInput, n, undefined, perOp), (n) => opsPerSecond(theirs, theirsInput, n, js, perOp), log);
+  const sendInputs = [inputs.params, inputs.envelope, 4];
+  const taskInputs = [inputs.taskPb, inputs.taskJs, 10];
+  const send = row("message/send, v0.3 JSON → v1.0 request", loopOursSend, loopA2aJsSend, sendInputs);
+  const task = row("v1.0 Task (10 artifacts) → v0.3 JSON", loopOursTask, loopA2aJsTask, taskInputs);
   // For reference (prints only): the path through the v0.3 proto messages, as REST and gRPC bridges convert.
-  const protoSendRow = measure(
-    "message/send through the v0.3 proto",
-    (n) => opsPerSecond(loopProtoSend, inputs.params, n, undefined, 4),
-    (n) => opsPerSecond(loopA2aJsSend, inputs.envelope, n, js, 4),
-    log,
-  );
-  const protoTaskRow = measure(
-    "Task (10 artifacts) through the v0.3 proto",
-    (n) => opsPerSecond(loopProtoTask, inputs.taskPb, n, undefined, 10),
-    (n) => opsPerSecond(loopA2aJsTask, inputs.taskJs, n, js, 10),
-    log,
-  );
+  const protoSendRow = row("message/send through the v0.3 proto", loopProtoSend, loopA2aJsSend, sendInputs);
+  const protoTaskRow = row("Task (10 artifacts) through the v0.3 proto", loopProtoTask, loopA2aJsTask, taskInputs);
   return { send, task, viaProto: { send: protoSendRow, task: protoTaskRow }, target: TARGET_RATIO, rounds: ROUNDS };
 }
 
