@@ -31,7 +31,7 @@ const task10 = fc.record({
   id,
   contextId: id,
   status: fc.record({ state: states10, message: fc.option(message10, { nil: undefined }) }),
-  artifacts: fc.array(fc.record({ artifactId: id, name: text, description: text, parts: fc.array(part10, { maxLength: 2 }), extensions: fc.constant([]) }), { maxLength: 2 }),
+  artifacts: fc.array(fc.record({ artifactId: id, name: text, description: text, parts: fc.array(part10, { maxLength: 2 }), extensions: fc.constant<string[]>([]) }), { maxLength: 2 }),
   history: fc.array(message10, { maxLength: 2 }),
   metadata: fc.option(json, { nil: undefined }),
 });

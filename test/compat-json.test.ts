@@ -202,7 +202,7 @@ describe("the direct conversions give what the proto path gives", () => {
     const card = { name: "a", description: "d", url: "http://h/a2a", version: "1", protocolVersion: "0.3.0", iconUrl: "http://h/i.png", capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [] };
     const ours = direct.agentCardFromOlderJson(card);
     const ref = viaProtoToNewer(v03.AgentCardSchema, card);
-    expect(equals(v10.AgentCardSchema, ours.message, ref.message)).toBe(true);
+    expect(equals(v10.AgentCardSchema, ours.message, ref.message as v10.AgentCard)).toBe(true);
     expect(ours.lost.map((l) => l.reason).sort()).toEqual(ref.reasons);
     const get = direct.getTaskRequestFromOlderJson({ id: "t-1", historyLength: 2 });
     expect([get.message.id, get.message.historyLength]).toEqual(["t-1", 2]);
@@ -397,7 +397,7 @@ describe("helpers", () => {
 
   it("the message/send and task paths of the benchmark are converted directly, not through the proto", () => {
     const source = readFileSync(join(repoRoot, "generated-samples/a2a_compat.ts"), "utf8");
-    const directly = [...source.matchAll(/^function (\w+)(FromOlder|ToOlder)\(/gm)].map((m) => m[1] + m[2]);
+    const directly = [...source.matchAll(/^function (\w+)(FromOlder|ToOlder)\(/gm)].map((m) => m[1]! + m[2]!);
     for (const name of ["SendMessageRequest", "SendMessageConfiguration", "SendMessageResponse", "StreamResponse", "Message", "Part", "Task", "TaskStatus", "Artifact", "AuthenticationInfo", "TaskStatusUpdateEvent", "TaskArtifactUpdateEvent"]) {
       expect(directly).toContain(`${name}FromOlder`);
       expect(directly).toContain(`${name}ToOlder`);

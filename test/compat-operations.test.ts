@@ -11,6 +11,7 @@ import { a2aOperations, bridgeToOlder } from "../generated-samples/a2a_compat.js
 import { A2AServiceA2a, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
 import { A2AServiceA2a as A2AServiceA2a03 } from "../generated-samples/v0.3.0/a2a_a2a.js";
 import { createEchoHandler } from "../examples/echo-agent/echo-handler.js";
+import { readJson, type JsonRpcFailure } from "./helpers/json.js";
 
 describe("operation mapping", () => {
   it.each([
@@ -56,7 +57,7 @@ describe("errors through the bridge", () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const call = async (method: string, params: unknown) =>
-    (await (await fetch(`${url}/rpc`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) })).json()).error;
+    (await readJson<JsonRpcFailure>(fetch(`${url}/rpc`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) }))).error;
 
   it("-32007 reaches a v0.3 peer under its v0.3 name and message, without ErrorInfo", async () => {
     expect(await call("agent/getAuthenticatedExtendedCard", undefined)).toEqual({ code: -32007, message: "Authenticated Extended Card is not configured" });

@@ -16,6 +16,19 @@ import { A2AServiceA2a as A2AServiceA2a03 } from "../generated-samples/v0.3.0/a2
 import { createEchoHandler } from "../examples/echo-agent/echo-handler.js";
 import { startEchoAgent, type RunningAgent } from "../examples/echo-agent/server.js";
 import { A2AService as A2AService10, type SendMessageRequest } from "../generated-samples/v1.0.1/a2a_pb.js";
+import { readJson, type JsonRpcFailure, type JsonRpcSuccess } from "./helpers/json.js";
+
+/** The a2a.json (v0.3) fields these tests read. */
+interface Part03 {
+  kind: "text" | "file" | "data";
+  file?: { name?: string; uri?: string; bytes?: string; mimeType?: string };
+  metadata?: Record<string, unknown>;
+}
+interface Task03 {
+  kind: "task";
+  id: string;
+  history?: { parts: Part03[] }[];
+}
 
 /** Every request the v1.0 handler receives, by method. */
 const seen: Record<string, unknown> = {};
@@ -40,16 +53,16 @@ beforeAll(async () => {
   );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`;
-  const sent = await call("message/send", { message: { kind: "message", messageId: "m", role: "user", parts: [{ kind: "text", text: "x" }] }, configuration: { blocking: true } });
+  const sent = await call<Task03>("message/send", { message: { kind: "message", messageId: "m", role: "user", parts: [{ kind: "text", text: "x" }] }, configuration: { blocking: true } });
   taskId = sent.result.id;
   await call("tasks/pushNotificationConfig/set", { taskId, pushNotificationConfig: { id: "cfg-1", url: "http://127.0.0.1:9/h" } });
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-/** A v0.3 JSON-RPC call: a2a.json params, no A2A-Version header. */
-async function call(method: string, params: unknown) {
+/** A v0.3 JSON-RPC call: a2a.json params, no A2A-Version header. The result is read as R. */
+async function call<R = unknown>(method: string, params: unknown) {
   const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-  return r.json();
+  return readJson<JsonRpcSuccess<R>>(r);
 }
 
 describe("Parameters that changed (v0.3 a2a.json params → v1.0 request)", () => {
@@ -96,7 +109,7 @@ describe("ListTasks, which v0.3 does not have: what a v0.3 caller sees", () => {
 
   it("JSON-RPC: tasks/list is MethodNotFoundError (-32601)", async () => {
     const r = await fetch(agent.urls.jsonrpc, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/list", params: {} }) });
-    expect((await r.json()).error.code).toBe(-32601);
+    expect((await readJson<JsonRpcFailure>(r)).error.code).toBe(-32601);
   });
   it("HTTP+JSON: GET /v1/tasks is a bare 404", async () => {
     const r = await fetch(`${agent.urls.rest}/v1/tasks`);
@@ -132,7 +145,7 @@ describe("what the v0.3 proto cannot hold is reported, never dropped silently", 
     await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
     const at = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/rpc`;
     const send = (method: string, params: unknown) =>
-      fetch(at, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) }).then((r) => r.json());
+      fetch(at, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) }).then((r) => readJson<JsonRpcSuccess<Task03>>(r));
     try {
       const res = await send("message/send", {
         message: {
@@ -157,8 +170,8 @@ describe("what the v0.3 proto cannot hold is reported, never dropped silently", 
       expect(losses.filter((l) => /referenceTaskIds|parts\[\d+\]\.metadata|file\.name/.test(l))).toEqual([]);
       // The task comes back with the file name and part metadata, which a2a.json can hold.
       const got = await send("tasks/get", { id: res.result.id });
-      expect(got.result.history[0].parts[1].file.name).toBe("f.pdf");
-      expect(got.result.history[0].parts[0].metadata).toEqual({ k: 1 });
+      expect(got.result.history![0]!.parts[1]!.file!.name).toBe("f.pdf");
+      expect(got.result.history![0]!.parts[0]!.metadata).toEqual({ k: 1 });
     } finally {
       await new Promise<void>((resolve) => srv.close(() => resolve()));
     }

@@ -17,6 +17,7 @@ import { createA2AServiceGrpcClient } from "../generated-samples/v1.0.1/a2a_grpc
 import { A2AService, Role, TaskState, type Task } from "../generated-samples/v1.0.1/a2a_pb.js";
 import { startEchoAgent, type RunningAgent } from "../examples/echo-agent/server.js";
 import { createEchoHandler } from "../examples/echo-agent/echo-handler.js";
+import { readJson, type AgentCardJson, type JsonRpcFailure, type JsonRpcSuccess, type ListTasksResponseJson, type RestError, type SendMessageTaskJson, type TaskJson } from "./helpers/json.js";
 
 const V = { "A2A-Version": "1.0" };
 const textMessage = (t: string, extra: Record<string, unknown> = {}) => ({
@@ -59,7 +60,7 @@ describe("server scenarios", () => {
   });
 
   it("I2: an unknown task gives each binding's native code plus ErrorInfo TASK_NOT_FOUND", async () => {
-    const j = await (await rpc(agent.urls.jsonrpc, "GetTask", { id: "nope" })).json();
+    const j = await readJson<JsonRpcFailure>(rpc(agent.urls.jsonrpc, "GetTask", { id: "nope" }));
     expect(j.error).toMatchObject({ code: -32001, data: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" }] });
 
     const r = await fetch(`${agent.urls.rest}/tasks/nope`, { headers: V });
@@ -83,15 +84,15 @@ describe("server scenarios", () => {
     const only10 = createServer(nodeHttpListener(createA2AServiceHttpHandler({ handler: createEchoHandler(), jsonrpcPath: "/rpc", restBasePath: "/rest" })));
     const base = await listen(only10);
     try {
-      expect((await (await rpc(`${base}/rpc`, "GetTask", { id: "x" }, {})).json()).error.code).toBe(-32009);
+      expect((await readJson<JsonRpcFailure>(rpc(`${base}/rpc`, "GetTask", { id: "x" }, {}))).error.code).toBe(-32009);
       const r = await fetch(`${base}/rest/tasks/x`);
       expect(r.status).toBe(400);
-      expect((await r.json()).error.details[0].reason).toBe("VERSION_NOT_SUPPORTED");
+      expect((await readJson<RestError>(r)).error.details[0]!.reason).toBe("VERSION_NOT_SUPPORTED");
     } finally {
       await new Promise<void>((resolve) => only10.close(() => resolve()));
     }
     // On the dual-version example agent, no header means 0.3 (spec §3.6.2): the 1.0 method name is unknown there.
-    expect((await (await rpc(agent.urls.jsonrpc, "GetTask", { id: "x" }, {})).json()).error.code).toBe(-32601);
+    expect((await readJson<JsonRpcFailure>(rpc(agent.urls.jsonrpc, "GetTask", { id: "x" }, {}))).error.code).toBe(-32601);
     // gRPC: the lf.a2a.v1 service itself is 1.0-only.
     const e = await createClient(A2AService, grpcTransport()).getTask({ id: "x" }).then(() => undefined, (x: unknown) => x as ConnectError);
     expect(e?.code).toBe(Code.FailedPrecondition);
@@ -99,18 +100,18 @@ describe("server scenarios", () => {
   });
 
   it("I4: A2A-Version 1.0 succeeds, 9.9 is VersionNotSupportedError", async () => {
-    expect((await (await rpc(agent.urls.jsonrpc, "GetExtendedAgentCard", {})).json()).result.name).toBe("Echo agent");
-    expect((await (await rpc(agent.urls.jsonrpc, "GetExtendedAgentCard", {}, { "A2A-Version": "9.9" })).json()).error.code).toBe(-32009);
+    expect((await readJson<JsonRpcSuccess<AgentCardJson>>(rpc(agent.urls.jsonrpc, "GetExtendedAgentCard", {}))).result.name).toBe("Echo agent");
+    expect((await readJson<JsonRpcFailure>(rpc(agent.urls.jsonrpc, "GetExtendedAgentCard", {}, { "A2A-Version": "9.9" }))).error.code).toBe(-32009);
   });
 
   it("I5: A2A-Version 1.0.1 is accepted as 1.0 (override headers: patchVersion ignore-patch)", async () => {
-    const j = await (await rpc(agent.urls.jsonrpc, "GetExtendedAgentCard", {}, { "A2A-Version": "1.0.1" })).json();
+    const j = await readJson<JsonRpcSuccess<AgentCardJson>>(rpc(agent.urls.jsonrpc, "GetExtendedAgentCard", {}, { "A2A-Version": "1.0.1" }));
     expect(j.error).toBeUndefined();
     expect(j.result.name).toBe("Echo agent");
   });
 
   it("I6: a lowercase a2a-version header, and a2a-version gRPC metadata, work like A2A-Version", async () => {
-    expect((await (await rpc(agent.urls.jsonrpc, "GetExtendedAgentCard", {}, { "a2a-version": "1.0" })).json()).result).toBeDefined();
+    expect((await readJson<JsonRpcSuccess<AgentCardJson>>(rpc(agent.urls.jsonrpc, "GetExtendedAgentCard", {}, { "a2a-version": "1.0" }))).result).toBeDefined();
     expect((await fetch(`${agent.urls.rest}/extendedAgentCard`, { headers: { "a2a-version": "1.0" } })).status).toBe(200);
     const card = await createClient(A2AService, grpcTransport()).getExtendedAgentCard({}, { headers: { "a2a-version": "1.0" } });
     expect(card.name).toBe("Echo agent");
@@ -135,10 +136,10 @@ describe("server scenarios", () => {
     afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
     it("I7: both extension URIs are seen; omitting the required one is ExtensionSupportRequiredError", async () => {
-      const ok = await (await rpc(`${base}/rpc`, "GetTask", { id: "t" }, { ...V, "A2A-Extensions": "urn:ext:b, urn:ext:a" })).json();
+      const ok = await readJson<JsonRpcSuccess<TaskJson>>(rpc(`${base}/rpc`, "GetTask", { id: "t" }, { ...V, "A2A-Extensions": "urn:ext:b, urn:ext:a" }));
       expect(ok.result.id).toBe("t");
       expect(seen.at(-1)!.extensions).toEqual(["urn:ext:b", "urn:ext:a"]);
-      const missing = await (await rpc(`${base}/rpc`, "GetTask", { id: "t" }, { ...V, "A2A-Extensions": "urn:ext:b" })).json();
+      const missing = await readJson<JsonRpcFailure>(rpc(`${base}/rpc`, "GetTask", { id: "t" }, { ...V, "A2A-Extensions": "urn:ext:b" }));
       expect(missing.error).toMatchObject({ code: -32008, data: [{ reason: "EXTENSION_SUPPORT_REQUIRED" }] });
       const client = createA2AServiceJsonRpcClient({ url: `${base}/rpc`, extensions: ["urn:ext:a", "urn:ext:b"] });
       expect((await client.getTask({ id: "t2" })).id).toBe("t2");
@@ -146,12 +147,12 @@ describe("server scenarios", () => {
 
     it("I8: the tenant field and the /{tenant} route prefix reach the same tenant", async () => {
       const headers = { ...V, "A2A-Extensions": "urn:ext:a" };
-      const byQuery = await (await fetch(`${base}/rest/tasks/t1?tenant=acme`, { headers })).json();
-      const byPrefix = await (await fetch(`${base}/rest/acme/tasks/t1`, { headers })).json();
+      const byQuery = await readJson<TaskJson>(fetch(`${base}/rest/tasks/t1?tenant=acme`, { headers }));
+      const byPrefix = await readJson<TaskJson>(fetch(`${base}/rest/acme/tasks/t1`, { headers }));
       expect(byQuery.contextId).toBe("tenant:acme");
       expect(byPrefix.contextId).toBe("tenant:acme");
       // The path wins over a conflicting query value.
-      expect((await (await fetch(`${base}/rest/acme/tasks/t1?tenant=other`, { headers })).json()).contextId).toBe("tenant:acme");
+      expect((await readJson<TaskJson>(fetch(`${base}/rest/acme/tasks/t1?tenant=other`, { headers }))).contextId).toBe("tenant:acme");
       // The generated REST client copies the interface's tenant into the request and uses the tenant route.
       const client = createA2AServiceRestClient({ url: `${base}/rest`, tenant: "acme", extensions: ["urn:ext:a"] });
       expect((await client.getTask({ id: "t2" })).contextId).toBe("tenant:acme");
@@ -181,23 +182,23 @@ describe("server scenarios", () => {
         method: "POST",
         headers: { ...V, "content-type": "application/a2a+json" },
         body: JSON.stringify({ message: textMessage(t, { contextId }), configuration: { returnImmediately: t === "wait" } }),
-      }).then((r) => r.json());
+      }).then((r) => readJson<SendMessageTaskJson>(r));
     const waiting = [];
     for (let i = 0; i < 12; i++) waiting.push((await send("wait")).task.id);
     await send("done"); // completed, same context
     await fetch(`${agent.urls.rest}/message:send`, { method: "POST", headers: { ...V, "content-type": "application/a2a+json" }, body: JSON.stringify({ message: textMessage("wait"), configuration: { returnImmediately: true } }) }); // other context
-    const page1 = await (await fetch(`${agent.urls.rest}/tasks?contextId=${contextId}&status=TASK_STATE_WORKING&pageSize=10`, { headers: V })).json();
+    const page1 = await readJson<ListTasksResponseJson>(fetch(`${agent.urls.rest}/tasks?contextId=${contextId}&status=TASK_STATE_WORKING&pageSize=10`, { headers: V }));
     expect(page1.tasks).toHaveLength(10);
     expect(page1.totalSize).toBe(12);
     expect(page1.pageSize).toBe(10);
     for (const t of page1.tasks) expect(t).toMatchObject({ contextId, status: { state: "TASK_STATE_WORKING" } });
-    const page2 = await (await fetch(`${agent.urls.rest}/tasks?contextId=${contextId}&status=TASK_STATE_WORKING&pageSize=10&pageToken=${page1.nextPageToken}`, { headers: V })).json();
-    expect([...page1.tasks, ...page2.tasks].map((t: Task) => t.id).sort()).toEqual([...waiting].sort());
+    const page2 = await readJson<ListTasksResponseJson>(fetch(`${agent.urls.rest}/tasks?contextId=${contextId}&status=TASK_STATE_WORKING&pageSize=10&pageToken=${page1.nextPageToken}`, { headers: V }));
+    expect([...page1.tasks, ...page2.tasks].map((t) => t.id).sort()).toEqual([...waiting].sort());
     expect(page2.nextPageToken ?? "").toBe("");
   });
 
   it("I13: an unknown field is ignored", async () => {
-    const j = await (await rpc(agent.urls.jsonrpc, "SendMessage", { message: textMessage("u", { someNewField: 1 }), futureOption: { x: 1 } })).json();
+    const j = await readJson<JsonRpcSuccess<SendMessageTaskJson>>(rpc(agent.urls.jsonrpc, "SendMessage", { message: textMessage("u", { someNewField: 1 }), futureOption: { x: 1 } }));
     expect(j.result.task.status.state).toBe("TASK_STATE_COMPLETED");
     const r = await fetch(`${agent.urls.rest}/message:send`, { method: "POST", headers: { ...V, "content-type": "application/a2a+json" }, body: JSON.stringify({ message: textMessage("u"), unknown: true }) });
     expect(r.status).toBe(200);
@@ -206,13 +207,13 @@ describe("server scenarios", () => {
 
 describe("client scenarios", () => {
   it("I9: a gRPC-only client takes the card's second entry when JSONRPC is first", async () => {
-    const card = await (await fetch(agent.urls.card, { headers: { "A2A-Version": "1.0" } })).json();
+    const card = await readJson<AgentCardJson>(fetch(agent.urls.card, { headers: { "A2A-Version": "1.0" } }));
     expect(card.supportedInterfaces.slice(0, 3).map((i: { protocolBinding: string }) => i.protocolBinding)).toEqual(["JSONRPC", "HTTP+JSON", "GRPC"]);
     const { client, selected } = createA2AServiceClientForCard(card, { bindings: ["GRPC"], grpcTransport: (baseUrl) => createGrpcTransport({ baseUrl }) });
     expect(selected).toMatchObject({ binding: "GRPC", url: agent.urls.grpc });
     expect((await client.getExtendedAgentCard({})).name).toBe("Echo agent");
     // With no restriction the first entry wins.
-    expect(createA2AServiceClientForCard(card).selected.binding).toBe("JSONRPC");
+    expect(createA2AServiceClientForCard(card, {}).selected.binding).toBe("JSONRPC");
   });
 
   it("I10: with two entries for one binding, 0.3 first and 1.0 second, a 1.0 client calls the 1.0 entry", async () => {

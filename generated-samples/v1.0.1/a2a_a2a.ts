@@ -69,7 +69,7 @@ export type A2AServiceClient = A2aClient<typeof A2AService>;
 /**
  * A client for the first interface of the agent card that this client can use (binding and protocol version), with the interface's tenant.
  */
-export function createA2AServiceClientForCard(card: unknown, options: ClientForCardOptions): { client: A2AServiceClient; selected: CardInterface } {
+export function createA2AServiceClientForCard(card: unknown, options?: ClientForCardOptions): { client: A2AServiceClient; selected: CardInterface } {
   return createClientForCard(A2AServiceA2a, card, options);
 }
 

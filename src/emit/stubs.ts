@@ -64,7 +64,8 @@ function forward(c: Ctx, doc: string, name: string, params: [string, Printable[]
   const { f, target } = c;
   f.print(f.jsDoc(doc));
   const typed: Printable[] = params.flatMap(([p, t], i) => [i > 0 ? ", " : "", p, ": ", ...t]);
-  const plain = params.map(([p]) => p).join(", ");
+  // A name ending in "?" is an optional parameter.
+  const plain = params.map(([p]) => p.replace(/\?$/, "")).join(", ");
   if (target === "dts") f.print(f.export("declare function", name), "(", ...typed, "): ", ...returns, ";");
   else if (target === "js") f.print(f.export("function", name), `(${plain}) {`, "\n  return ", ...body, ";\n}");
   else f.print(f.export("function", name), "(", ...typed, "): ", ...returns, " {\n  return ", ...body, ";\n}");
@@ -144,7 +145,7 @@ function definitionModule(c: Ctx, m: ApiModel): void {
     `create${c.name}ClientForCard`,
     [
       ["card", ["unknown"]],
-      ["options", [c.rt("ClientForCardOptions", true)]],
+      ["options?", [c.rt("ClientForCardOptions", true)]],
     ],
     ["{ client: ", c.name, "Client; selected: ", c.rt("CardInterface", true), " }"],
     [c.rt("createClientForCard"), "(", c.name, "A2a, card, options)"],

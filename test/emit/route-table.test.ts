@@ -13,7 +13,7 @@ const shape = fc.record({
   verb: fc.constantFrom(null, "v"),
 });
 
-function table(shapes: fc.RecordValue<{ segments: string[]; deep: boolean; method: string; verb: string | null }>[]): Route[] {
+function table(shapes: { segments: string[]; deep: boolean; method: string; verb: string | null }[]): Route[] {
   const routes = shapes.map((s, i) => ({
     ...base,
     operation: `Op${i}`,
