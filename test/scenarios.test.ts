@@ -194,7 +194,16 @@ describe("server scenarios", () => {
     for (const t of page1.tasks) expect(t).toMatchObject({ contextId, status: { state: "TASK_STATE_WORKING" } });
     const page2 = await readJson<ListTasksResponseJson>(fetch(`${agent.urls.rest}/tasks?contextId=${contextId}&status=TASK_STATE_WORKING&pageSize=10&pageToken=${page1.nextPageToken}`, { headers: V }));
     expect([...page1.tasks, ...page2.tasks].map((t) => t.id).sort()).toEqual([...waiting].sort());
-    expect(page2.nextPageToken ?? "").toBe("");
+    // The last page says so with "" (S10 l.246); ProtoJSON alone would leave the field out.
+    expect(page2.nextPageToken).toBe("");
+    // A list with nothing in it still has every REQUIRED field (S10 §5.7), over HTTP+JSON and JSON-RPC.
+    const empty = { tasks: [], nextPageToken: "", pageSize: 0, totalSize: 0 };
+    expect(await readJson<ListTasksResponseJson>(fetch(`${agent.urls.rest}/tasks?contextId=no-such-context`, { headers: V }))).toMatchObject({ tasks: [], nextPageToken: "", totalSize: 0 });
+    const rpc = await readJson<{ result: ListTasksResponseJson }>(
+      fetch(agent.urls.jsonrpc, { method: "POST", headers: { ...V, "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ListTasks", params: { contextId: "no-such-context" } }) }),
+    );
+    expect(Object.keys(rpc.result).sort()).toEqual(Object.keys(empty).sort());
+    expect(rpc.result).toMatchObject({ tasks: [], nextPageToken: "", totalSize: 0 });
   });
 
   it("I13: an unknown field is ignored", async () => {

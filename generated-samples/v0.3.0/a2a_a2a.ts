@@ -191,6 +191,7 @@ export const A2AServiceA2a: A2aServiceDefinition<typeof A2AService> = defineA2aS
       "google.protobuf.Empty"
     ]
   },
+  "requiredJson": null,
   routes: A2AServiceRoutes,
   aliases: A2AServiceRouteAliases,
   errors: A2AServiceErrors,

@@ -50,6 +50,115 @@ export const A2AServiceA2a: A2aServiceDefinition<typeof A2AService> = defineA2aS
   },
   "tenantField": "tenant",
   "jsonrpcDialect": null,
+  "requiredJson": {
+    "lf.a2a.v1.Task": [
+      "id"
+    ],
+    "lf.a2a.v1.TaskStatus": [
+      "state"
+    ],
+    "lf.a2a.v1.Message": [
+      "message_id",
+      "role",
+      "parts"
+    ],
+    "lf.a2a.v1.Artifact": [
+      "artifact_id",
+      "parts"
+    ],
+    "lf.a2a.v1.TaskStatusUpdateEvent": [
+      "task_id",
+      "context_id"
+    ],
+    "lf.a2a.v1.TaskArtifactUpdateEvent": [
+      "task_id",
+      "context_id"
+    ],
+    "lf.a2a.v1.AuthenticationInfo": [
+      "scheme"
+    ],
+    "lf.a2a.v1.AgentInterface": [
+      "url",
+      "protocol_binding",
+      "protocol_version"
+    ],
+    "lf.a2a.v1.AgentCard": [
+      "name",
+      "description",
+      "supported_interfaces",
+      "version",
+      "default_input_modes",
+      "default_output_modes",
+      "skills"
+    ],
+    "lf.a2a.v1.AgentProvider": [
+      "url",
+      "organization"
+    ],
+    "lf.a2a.v1.AgentSkill": [
+      "id",
+      "name",
+      "description",
+      "tags"
+    ],
+    "lf.a2a.v1.AgentCardSignature": [
+      "protected",
+      "signature"
+    ],
+    "lf.a2a.v1.TaskPushNotificationConfig": [
+      "url"
+    ],
+    "lf.a2a.v1.APIKeySecurityScheme": [
+      "location",
+      "name"
+    ],
+    "lf.a2a.v1.HTTPAuthSecurityScheme": [
+      "scheme"
+    ],
+    "lf.a2a.v1.OpenIdConnectSecurityScheme": [
+      "open_id_connect_url"
+    ],
+    "lf.a2a.v1.AuthorizationCodeOAuthFlow": [
+      "authorization_url",
+      "token_url",
+      "scopes"
+    ],
+    "lf.a2a.v1.ClientCredentialsOAuthFlow": [
+      "token_url",
+      "scopes"
+    ],
+    "lf.a2a.v1.DeviceCodeOAuthFlow": [
+      "device_authorization_url",
+      "token_url",
+      "scopes"
+    ],
+    "lf.a2a.v1.GetTaskRequest": [
+      "id"
+    ],
+    "lf.a2a.v1.ListTasksResponse": [
+      "tasks",
+      "next_page_token",
+      "page_size",
+      "total_size"
+    ],
+    "lf.a2a.v1.CancelTaskRequest": [
+      "id"
+    ],
+    "lf.a2a.v1.GetTaskPushNotificationConfigRequest": [
+      "task_id",
+      "id"
+    ],
+    "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest": [
+      "task_id",
+      "id"
+    ],
+    "lf.a2a.v1.SubscribeToTaskRequest": [
+      "id"
+    ],
+    "lf.a2a.v1.ListTaskPushNotificationConfigsRequest": [
+      "task_id"
+    ]
+  },
   routes: A2AServiceRoutes,
   aliases: A2AServiceRouteAliases,
   errors: A2AServiceErrors,

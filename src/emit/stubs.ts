@@ -106,6 +106,7 @@ function definitionModule(c: Ctx, m: ApiModel): void {
     contentTypes: { jsonrpc: m.contentTypes.jsonrpc, rest: m.contentTypes.rest },
     tenantField: m.tenantField ?? null,
     jsonrpcDialect: m.jsonrpcDialect ?? null,
+    requiredJson: m.requiredInJson ? requiredJson(m) : null,
   };
   const json = data(tables).slice(0, -2); // reopen the object to add the imported tables
   c.f.print(c.f.jsDoc(`${m.service.fullName} at protocol version ${m.protocolVersion ?? "?"} (release ${m.release ?? "?"}): its descriptor and tables.`));
@@ -219,3 +220,14 @@ function grpcModule(c: Ctx): void {
 }
 
 const lower = (s: string) => s[0]!.toLowerCase() + s.slice(1);
+
+/** Per message of the package, its REQUIRED fields that toJson can leave out: scalars, enums, lists and maps. */
+function requiredJson(m: ApiModel): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const msg of m.messages.values()) {
+    if (!msg.fullName.startsWith(m.package + ".")) continue;
+    const names = msg.fields.filter((f) => f.required && !f.oneof && (f.repeated || f.map || f.kind !== "message")).map((f) => f.name);
+    if (names.length > 0) out[msg.fullName] = names;
+  }
+  return out;
+}

@@ -78,6 +78,7 @@ export function buildModels(
         headers: undefined,
         absentOperations: [],
         jsonrpcDialect: undefined,
+        requiredInJson: false,
         compat: undefined,
         overrides: [],
       });

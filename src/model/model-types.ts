@@ -148,6 +148,8 @@ export interface ApiModel {
   compat: CompatModel | undefined;
   /** Set when the JSON-RPC binding does not speak the proto's ProtoJSON. */
   jsonrpcDialect: JsonRpcDialect | undefined;
+  /** ProtoJSON writes REQUIRED fields even at their default value (from overrides). */
+  requiredInJson: boolean;
   /** Operations of other versions that this version does not have. */
   absentOperations: { name: string; note: string }[];
   overrides: AppliedOverride[];

@@ -144,6 +144,10 @@ export const apiTargets: Record<string, TargetKind<never>> = {
     model.jsonrpcDialect = v;
     return `a2a.json dialect: ${Object.keys(v.enums).length} enum spellings, ${Object.keys(v.kinds).length} kinds, ${v.resourceNames.length} resource names`;
   }),
+  requiredFieldsInJson: kind<boolean>({ type: "boolean" }, (v, { model }) => {
+    model.requiredInJson = v;
+    return v ? "ProtoJSON writes REQUIRED fields even at their default value" : "ProtoJSON omits default values, REQUIRED fields included";
+  }),
   absentOperations: kind<{ name: string; note: string }[]>(
     { type: "array", items: obj({ name: str, note: str }), minItems: 1 },
     (v, { model }) => {

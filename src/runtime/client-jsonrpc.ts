@@ -13,6 +13,7 @@ import { A2ATransportError, errorFromJsonRpc } from "./a2a-error.js";
 import { buildClient, callSignal, serviceHeaders, type A2aClientOptions } from "./client-http.js";
 import { decodeSse, sseStreamFromResponse } from "./sse.js";
 import { dialectCodec } from "./jsonrpc-dialect.js";
+import { messageJson } from "./protojson-write.js";
 
 const isEmptyObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 
@@ -34,8 +35,7 @@ export function createJsonRpcClient<S extends DescService>(def: A2aServiceDefini
   let nextId = 0;
 
   const paramsOf = (op: OperationInfo, request: Message): JsonValue => {
-    const json = toJson(op.method.input, request as never);
-    return codec ? codec.encode(op.method.input, json) : json;
+    return codec ? codec.encode(op.method.input, toJson(op.method.input, request as never)) : messageJson(def, op.method.input, request);
   };
 
   const post = async (op: OperationInfo, params: JsonValue, call: CallOptions | undefined, accept: string) => {

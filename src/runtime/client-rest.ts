@@ -8,7 +8,8 @@
  * When the peer answers 405 or 501, a route the overrides add for the same
  * operation with another method is tried once (SubscribeToTask GET → POST, I14).
  */
-import { fromJson, toJson, type DescService, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
+import { fromJson, type DescService, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
+import { messageJson } from "./protojson-write.js";
 import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "./definition.js";
 import { errorFromRest } from "./a2a-error.js";
 import { buildClient, callSignal, serviceHeaders, type A2aClientOptions } from "./client-http.js";
@@ -23,7 +24,7 @@ export function createRestClient<S extends DescService>(def: A2aServiceDefinitio
   const base = options.url.replace(/\/+$/, "");
 
   const send = async (op: OperationInfo, request: Message, call: CallOptions | undefined, accept: string) => {
-    const json = toJson(op.method.input, request as never) as JsonObject;
+    const json = messageJson(def, op.method.input, request) as JsonObject;
     const tenant = def.tenantField ? json[fieldJson(op, def.tenantField)] : undefined;
     const candidates = op.routes.filter((r) => r.tenantVariant === (typeof tenant === "string" && tenant !== ""));
     // Routes whose resource-name patterns fit the request (v0.3 create: `tasks/{id}` takes the plural alias), the proto's first.

@@ -86,6 +86,11 @@ export interface ProtocolTables {
   readonly tenantField: string | null;
   /** Set when JSON-RPC payloads are not the proto's ProtoJSON (v0.3). */
   readonly jsonrpcDialect?: JsonRpcDialect | null;
+  /**
+   * Message → its REQUIRED fields (proto names) that ProtoJSON would leave out at their default value; set
+   * when this version writes them anyway (protojson-write.ts).
+   */
+  readonly requiredJson?: Readonly<Record<string, readonly string[]>> | null;
 }
 
 export interface OperationInfo {

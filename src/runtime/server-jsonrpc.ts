@@ -13,8 +13,9 @@
  * status is 200 for every JSON-RPC answer, except 405 for a non-POST and 413
  * for a body over the limit.
  */
-import { fromJson, toJson, type DescMessage, type DescService, type JsonValue } from "@bufbuild/protobuf";
-import type { OperationInfo } from "./definition.js";
+import { fromJson, toJson, type DescMessage, type DescService, type JsonValue, type Message } from "@bufbuild/protobuf";
+import type { OperationInfo, ProtocolTables } from "./definition.js";
+import { messageJson } from "./protojson-write.js";
 import { A2AError, toJsonRpcError } from "./a2a-error.js";
 import { negotiateHttpVersion } from "./negotiation.js";
 import { admitCall, lazyContext, tenantOf } from "./call-context.js";
@@ -107,22 +108,18 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
     if (!op.streaming) {
       try {
         const out = await invokeUnary(options.handler, op, input, context);
-        const json = toJson(op.method.output, out as never);
-        return reply(id, { result: codec ? codec.encode(op.method.output, json) : json });
+        return reply(id, { result: codec ? codec.encode(op.method.output, toJson(op.method.output, out as never)) : messageJson(def, op.method.output, out) });
       } catch (e) {
         return fail(id, e);
       }
     }
-    return streamResponse(id, resultsOf(op, invokeStream(options.handler, op, input, context), codec));
+    return streamResponse(id, resultsOf(def, op, invokeStream(options.handler, op, input, context), codec));
   };
 }
 
 /** Each stream event as its result JSON. */
-async function* resultsOf(op: OperationInfo, events: AsyncIterable<unknown>, codec: DialectCodec | undefined): AsyncIterable<JsonValue> {
-  for await (const ev of events) {
-    const json = toJson(op.method.output as DescMessage, ev as never);
-    yield codec ? codec.encode(op.method.output, json) : json;
-  }
+async function* resultsOf(def: ProtocolTables, op: OperationInfo, events: AsyncIterable<Message>, codec: DialectCodec | undefined): AsyncIterable<JsonValue> {
+  for await (const ev of events) yield codec ? codec.encode(op.method.output, toJson(op.method.output as DescMessage, ev as never)) : messageJson(def, op.method.output, ev);
 }
 
 /** One SSE event per result, each a whole JSON-RPC response; a failure mid-stream is one error response, then the end. */

@@ -11,8 +11,9 @@
  * (see a2a-error.ts). Unmatched paths are 404, wrong methods 405 with Allow,
  * and a path with a raw "." or ".." segment 400.
  */
-import { fromJson, toJson, type DescService, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
-import type { OperationInfo } from "./definition.js";
+import { fromJson, type DescService, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
+import type { OperationInfo, ProtocolTables } from "./definition.js";
+import { messageJson } from "./protojson-write.js";
 import { A2AError, toRestError } from "./a2a-error.js";
 import { negotiateHttpVersion } from "./negotiation.js";
 import { admitCall, lazyContext, tenantOf } from "./call-context.js";
@@ -71,7 +72,7 @@ export function createRestHandler<S extends DescService>(options: A2aServerOptio
     const context = lazyContext(req, admitted, "HTTP+JSON", tenantOf(def, input, op.tenantLocalName));
     if (!op.streaming) {
       try {
-        const out = toJson(op.method.output, (await invokeUnary(options.handler, op, input, context)) as never) as JsonObject;
+        const out = messageJson(def, op.method.output, await invokeUnary(options.handler, op, input, context)) as JsonObject;
         const body = route.responseBody ? out[jsonNameOf(op, route.responseBody)] : out;
         return { status: 200, headers: { "content-type": ct.response }, body: JSON.stringify(body ?? {}) };
       } catch (e) {
@@ -81,7 +82,7 @@ export function createRestHandler<S extends DescService>(options: A2aServerOptio
     return {
       status: 200,
       headers: { "content-type": ct.stream, "cache-control": "no-cache" },
-      body: streamBody(op, invokeStream(options.handler, op, input, context), (e) => JSON.stringify(toRestError(def, e).body)),
+      body: streamBody(def, op, invokeStream(options.handler, op, input, context), (e) => JSON.stringify(toRestError(def, e).body)),
     };
   };
 }
@@ -151,9 +152,9 @@ function setPath(json: JsonObject, dotted: string, value: string): void {
   obj[keys[keys.length - 1]!] = value;
 }
 
-async function* streamBody(op: OperationInfo, events: AsyncIterable<unknown>, errorLine: (e: unknown) => string): AsyncIterable<string> {
+async function* streamBody(def: ProtocolTables, op: OperationInfo, events: AsyncIterable<Message>, errorLine: (e: unknown) => string): AsyncIterable<string> {
   try {
-    for await (const ev of events) yield encodeSseEvent(JSON.stringify(toJson(op.method.output, ev as never)));
+    for await (const ev of events) yield encodeSseEvent(JSON.stringify(messageJson(def, op.method.output, ev)));
   } catch (e) {
     yield encodeSseEvent(errorLine(e), { event: "error" });
   }

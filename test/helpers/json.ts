@@ -88,7 +88,7 @@ export interface ListTasksResponseJson {
   tasks: TaskJson[];
   totalSize: number;
   pageSize: number;
-  nextPageToken?: string;
+  nextPageToken: string;
 }
 
 export interface AgentInterfaceJson {
