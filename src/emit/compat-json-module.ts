@@ -386,7 +386,9 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
   const lossType = f.import("Loss", runtimeModule, true);
   const jsonValue = f.import("JsonValue", "@bufbuild/protobuf", true);
   const tableType = f.import("CompatJsonTable", compatJsonModule, true);
-  const onLossSig = typed ? [", onLoss?: (loss: ", lossType, ") => void"] : [", onLoss"];
+  // Signatures carry types in TypeScript and in declarations; JavaScript has bare names.
+  const signed = target !== "js";
+  const onLossSig = signed ? [", onLoss?: (loss: ", lossType, ") => void"] : [", onLoss"];
   const fromOlder = (p: Pair) => (direct(p, "toNewer") ? decName(p) : `(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => via.toNewer(${lit(p.d03.typeName)}, j, a, lost)${ty(` as ${shape(p.d10)}`)}`);
   const toOlder = (p: Pair) => (direct(p, "toOlder") ? encName(p) : `(m${ty(`: ${shape(p.d10)}`)}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => via.toOlder(m, a, lost)`);
   const exports = ordered.flatMap((p) => {
@@ -396,13 +398,13 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
       {
         name: `${base}FromOlderJson`,
         doc: `Reads the ${plan.older} JSON-RPC (a2a.json) form of ${p.d03.typeName} as ${p.d10.typeName}${direct(p, "toNewer") ? "" : " (through the older proto)"}. What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`; a value the older proto could not read throws CompatJsonError.`,
-        params: typed ? ["json: ", jsonValue, ...onLossSig, "): { message: ", s10, "; lost: ", lossType, "[] }"] : ["json", ...onLossSig, ")"],
+        params: signed ? ["json: ", jsonValue, ...onLossSig, "): { message: ", s10, "; lost: ", lossType, "[] }"] : ["json", ...onLossSig, ")"],
         value: `message: ${direct(p, "toNewer") ? `${decName(p)}(json, undefined, lost)` : `via.toNewer(${lit(p.d03.typeName)}, json, undefined, lost)${ty(` as ${shape(p.d10)}`)}`}`,
       },
       {
         name: `${base}ToOlderJson`,
         doc: `Writes ${p.d10.typeName} in the ${plan.older} JSON-RPC (a2a.json) form of ${p.d03.typeName}${direct(p, "toOlder") ? "" : " (through the older proto)"}. What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`.`,
-        params: typed ? ["message: ", s10, ...onLossSig, "): { json: ", jsonValue, "; lost: ", lossType, "[] }"] : ["message", ...onLossSig, ")"],
+        params: signed ? ["message: ", s10, ...onLossSig, "): { json: ", jsonValue, "; lost: ", lossType, "[] }"] : ["message", ...onLossSig, ")"],
         value: `json: ${direct(p, "toOlder") ? `${encName(p)}(message, undefined, lost)` : "via.toOlder(message, undefined, lost)"}`,
       },
     ];
