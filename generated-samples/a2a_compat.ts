@@ -1862,15 +1862,15 @@ function SendMessageConfigurationFromOlder(j: unknown, a: At, lost: Loss[]): Sen
   const x: any = object(j, a, "a2a.v1.SendMessageConfiguration");
   const m = ({ $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: [], returnImmediately: false } as SendMessageConfiguration);
   let v: any;
-  if ((v = x.acceptedOutputModes) != null) m.acceptedOutputModes = strings(v, a, "a2a.v1.SendMessageConfiguration.accepted_output_modes");
+  if ((v = x.acceptedOutputModes) != null) m.acceptedOutputModes = strings(v, at(a, "acceptedOutputModes"), "a2a.v1.SendMessageConfiguration.accepted_output_modes");
   if ((v = (x.pushNotificationConfig ?? x.pushNotification)) != null) {
     const p = object(v, a, "a2a.v1.PushNotificationConfig");
     const pa = at(a, "pushNotificationConfig");
     for (const k in p) switch (k) { case "kind": case "id": case "url": case "token": case "authentication": break; default: lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it"); }
     const t = ({ $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "" } as TaskPushNotificationConfig);
-    if ((v = p.url) != null && (v = str(v, a, "a2a.v1.PushNotificationConfig.url")) !== "") t.url = v;
-    if ((v = p.token) != null && (v = str(v, a, "a2a.v1.PushNotificationConfig.token")) !== "") t.token = v;
-    if ((v = p.id) != null && (v = str(v, a, "a2a.v1.PushNotificationConfig.id")) !== "") t.id = v;
+    if ((v = p.url) != null && (v = str(v, pa, "a2a.v1.PushNotificationConfig.url")) !== "") t.url = v;
+    if ((v = p.token) != null && (v = str(v, pa, "a2a.v1.PushNotificationConfig.token")) !== "") t.token = v;
+    if ((v = p.id) != null && (v = str(v, pa, "a2a.v1.PushNotificationConfig.id")) !== "") t.id = v;
     if ((v = p.authentication) != null) t.authentication = AuthenticationInfoFromOlder(v, at(pa, "authentication"), lost);
     m.taskPushNotificationConfig = t;
   }
@@ -1954,6 +1954,7 @@ function PartFromOlder(j: unknown, a: At, lost: Loss[]): Part {
   if (x.metadata != null) m.metadata = struct(x.metadata, a, "a2a.json Part metadata");
   const file = x.file;
   const kind = x.kind ?? (x.text !== undefined ? "text" : file !== undefined ? "file" : "data");
+  if (kind !== "file" && isObject(file) && file.name !== undefined) lose(lost, a, "file.name", "a file name on a part that is not a file part has no place in v1.0");
   if (kind === "text") m.content = { case: "text", value: str(x.text ?? "", a, "a2a.v1.Part.text") };
   else if (kind === "file") {
     const f: any = isObject(file) ? file : {};
@@ -2011,8 +2012,8 @@ function MessageFromOlder(j: unknown, a: At, lost: Loss[]): Message {
   if ((v = x.role) != null) m.role = enumIn(IN_Role, v, a, "a2a.v1.Message.role");
   if ((v = (x.parts ?? x.content)) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Message.content", lost, PartFromOlder);
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.Message.metadata");
-  if ((v = x.extensions) != null) m.extensions = strings(v, a, "a2a.v1.Message.extensions");
-  if ((v = x.referenceTaskIds) != null) m.referenceTaskIds = strings(v, a, "a2a.v1.Message referenceTaskIds");
+  if ((v = x.extensions) != null) m.extensions = strings(v, at(a, "extensions"), "a2a.v1.Message.extensions");
+  if ((v = x.referenceTaskIds) != null) m.referenceTaskIds = strings(v, at(a, "referenceTaskIds"), "a2a.v1.Message referenceTaskIds");
   for (const k in x) switch (k) { case "kind": case "referenceTaskIds": case "messageId": case "contextId": case "taskId": case "role": case "parts": case "content": case "metadata": case "extensions": break; default: lose(lost, a, k, "a2a.v1.Message has no field for it"); }
   return m;
 }
@@ -2042,7 +2043,7 @@ function ArtifactFromOlder(j: unknown, a: At, lost: Loss[]): Artifact {
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.Artifact.description");
   if ((v = x.parts) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Artifact.parts", lost, PartFromOlder);
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.Artifact.metadata");
-  if ((v = x.extensions) != null) m.extensions = strings(v, a, "a2a.v1.Artifact.extensions");
+  if ((v = x.extensions) != null) m.extensions = strings(v, at(a, "extensions"), "a2a.v1.Artifact.extensions");
   for (const k in x) switch (k) { case "kind": case "artifactId": case "name": case "description": case "parts": case "metadata": case "extensions": break; default: lose(lost, a, k, "a2a.v1.Artifact has no field for it"); }
   return m;
 }
@@ -2122,7 +2123,7 @@ function AuthenticationInfoFromOlder(j: unknown, a: At, lost: Loss[]): Authentic
   const m = ({ $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: "", credentials: "" } as AuthenticationInfo);
   let v: any;
   if ((v = x.schemes) != null) {
-    v = strings(v, a, "a2a.v1.AuthenticationInfo.schemes");
+    v = strings(v, at(a, "schemes"), "a2a.v1.AuthenticationInfo.schemes");
     if (v[0] !== undefined) m.scheme = v[0];
     if (v.length > 1) lose(lost, a, "schemes", "v1.0 takes one scheme; dropped " + v.slice(1).join(", "));
   }
@@ -2221,10 +2222,10 @@ function AgentSkillFromOlder(j: unknown, a: At, lost: Loss[]): AgentSkill {
   if ((v = x.id) != null) m.id = str(v, a, "a2a.v1.AgentSkill.id");
   if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.AgentSkill.name");
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.AgentSkill.description");
-  if ((v = x.tags) != null) m.tags = strings(v, a, "a2a.v1.AgentSkill.tags");
-  if ((v = x.examples) != null) m.examples = strings(v, a, "a2a.v1.AgentSkill.examples");
-  if ((v = x.inputModes) != null) m.inputModes = strings(v, a, "a2a.v1.AgentSkill.input_modes");
-  if ((v = x.outputModes) != null) m.outputModes = strings(v, a, "a2a.v1.AgentSkill.output_modes");
+  if ((v = x.tags) != null) m.tags = strings(v, at(a, "tags"), "a2a.v1.AgentSkill.tags");
+  if ((v = x.examples) != null) m.examples = strings(v, at(a, "examples"), "a2a.v1.AgentSkill.examples");
+  if ((v = x.inputModes) != null) m.inputModes = strings(v, at(a, "inputModes"), "a2a.v1.AgentSkill.input_modes");
+  if ((v = x.outputModes) != null) m.outputModes = strings(v, at(a, "outputModes"), "a2a.v1.AgentSkill.output_modes");
   if ((v = x.security) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentSkill.security", lost, (y: unknown, b: At, l: Loss[]) => (via.toNewer("a2a.v1.Security", y, b, l) as SecurityRequirement));
   for (const k in x) switch (k) { case "kind": case "id": case "name": case "description": case "tags": case "examples": case "inputModes": case "outputModes": case "security": break; default: lose(lost, a, k, "a2a.v1.AgentSkill has no field for it"); }
   return m;
@@ -2266,7 +2267,7 @@ function StringListFromOlder(j: unknown, a: At, lost: Loss[]): StringList {
   const x: any = object(j, a, "a2a.v1.StringList");
   const m = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as StringList);
   let v: any;
-  if ((v = x.list) != null) m.list = strings(v, a, "a2a.v1.StringList.list");
+  if ((v = x.list) != null) m.list = strings(v, at(a, "list"), "a2a.v1.StringList.list");
   for (const k in x) switch (k) { case "kind": case "list": break; default: lose(lost, a, k, "a2a.v1.StringList has no field for it"); }
   return m;
 }

@@ -23,7 +23,10 @@ import { createA2AServiceJsonRpcClient } from "../generated-samples/v0.3.0/a2a_j
 import { createA2AServiceRestClient } from "../generated-samples/v0.3.0/a2a_rest.js";
 import { startV03EchoAgent } from "./helpers/v03-echo-agent.js";
 import { createEchoHandler } from "../examples/echo-agent/echo-handler.js";
-import { A2AServiceA2a } from "../generated-samples/v0.3.0/a2a_a2a.js";
+import { A2AServiceA2a, createA2AServiceHttpHandler as createV03HttpHandler } from "../generated-samples/v0.3.0/a2a_a2a.js";
+import { nodeHttpListener } from "protoc-gen-a2a/runtime";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import * as v10 from "../generated-samples/v1.0.1/a2a_pb.js";
 import * as v03 from "../generated-samples/v0.3.0/a2a_pb.js";
 import { repoRoot } from "./helpers/run.js";
@@ -261,6 +264,10 @@ describe("bad input", () => {
     ["a null in a string list", v03.SendMessageRequestSchema, direct.sendMessageRequestFromOlderJson, { message: { messageId: "m", parts: [] }, configuration: { acceptedOutputModes: [null] } }, /accepted_output_modes/],
     ["a data part that is not an object", v03.MessageSchema, direct.messageFromOlderJson, { messageId: "m", parts: [{ kind: "data", data: [1] }] }, /DataPart/],
     ["a message that is not an object", v03.TaskSchema, direct.taskFromOlderJson, { id: "t", contextId: "c", history: ["m"] }, /history\[0\]/],
+    ["an enum number out of the int32 range", v03.MessageSchema, direct.messageFromOlderJson, { messageId: "m", role: 3e9, parts: [] }, /a2a\.v1\.Message\.role/],
+    ["an int32 string with spaces", v03.SendMessageRequestSchema, direct.sendMessageRequestFromOlderJson, { message: { messageId: "m", parts: [] }, configuration: { historyLength: " 5" } }, /history_length/],
+    ["a null in a message's string list", v03.MessageSchema, direct.messageFromOlderJson, { messageId: "m", parts: [], extensions: ["a", null] }, /at extensions\[1\]/],
+    ["a push config url that is not a string", v03.SendMessageRequestSchema, direct.sendMessageRequestFromOlderJson, { message: { messageId: "m", parts: [] }, configuration: { pushNotificationConfig: { url: 5 } } }, /url at configuration\.pushNotificationConfig/],
   ];
   for (const [name, desc03, fromOlder, json, where] of bad) {
     it(`${name}: refused by both paths; ours names the field and where`, () => {
@@ -275,6 +282,22 @@ describe("bad input", () => {
       expect((thrown as Error).message).toMatch(where);
     });
   }
+});
+
+describe("what both paths read alike", () => {
+  it("null is unset, also for a oneof member: it takes no slot from the next one", () => {
+    const flows = { authorizationCode: null, implicit: { authorizationUrl: "https://a", scopes: {} } };
+    const ours = direct.oAuthFlowsFromOlderJson(flows);
+    const ref = viaProtoToNewer(v03.OAuthFlowsSchema, flows);
+    expect(equals(v10.OAuthFlowsSchema, ours.message, ref.message as v10.OAuthFlows)).toBe(true);
+    expect(ours.message.flow.case).toBe("implicit");
+    expect([ours.lost, ref.reasons]).toEqual([[], []]);
+  });
+
+  it("a file name on a part that is not a file part is reported, not dropped", () => {
+    const { lost } = direct.partFromOlderJson({ kind: "text", text: "x", file: { name: "n.txt" } });
+    expect(lost).toEqual([{ path: "file.name", reason: "a file name on a part that is not a file part has no place in v1.0" }]);
+  });
 });
 
 describe("user data", () => {
@@ -307,7 +330,49 @@ describe("a2a.json", () => {
   }
 });
 
+/** Serves `listener` on 127.0.0.1 for the length of `body`. */
+async function serving(listener: Parameters<typeof createServer>[1], body: (url: string) => Promise<void>): Promise<void> {
+  const srv: Server = createServer(listener);
+  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
+  try {
+    await body(`http://127.0.0.1:${(srv.address() as AddressInfo).port}`);
+  } finally {
+    await new Promise<void>((resolve) => srv.close(() => resolve()));
+  }
+}
+
 describe("the version bridge", () => {
+  it("server side: what a request carries that v1.0 cannot hold reaches the server's onLoss; a stream with bad params is refused before any event", async () => {
+    const losses: string[] = [];
+    const handler = createV03HttpHandler({ handler: bridgeToOlder(createEchoHandler()), jsonrpcPath: "/rpc", onLoss: (op, l) => losses.push(`${op} ${l.path}`) });
+    await serving(nodeHttpListener(handler), async (url) => {
+      const post = (method: string, params: unknown) => fetch(`${url}/rpc`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params }) });
+      const ok = (await (await post("message/send", { message: { kind: "message", messageId: "m", role: "user", parts: [{ kind: "text", text: "hi" }], zz: 1 }, configuration: { blocking: true } })).json()) as { result: { kind: string } };
+      expect(ok.result.kind).toBe("task");
+      expect(losses).toEqual(["SendMessage message.zz"]);
+      const bad = await post("message/stream", { message: { messageId: 5, role: "user", parts: [] } });
+      expect(bad.headers.get("content-type")).toMatch(/^application\/json/);
+      const err = (await bad.json()) as { id: number; error: { code: number; message: string } };
+      expect([err.id, err.error.code]).toEqual([7, -32602]);
+      expect(err.error.message).toMatch(/message_id at message/);
+    });
+  });
+
+  it("client side: what a v0.3 result carries that v1.0 cannot hold reaches the JSON-RPC client's onLoss", async () => {
+    const peer = nodeHttpListener(async () => ({
+      status: 200,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: { kind: "task", id: "t", contextId: "c", status: { state: "completed" }, zz: 1 } }),
+    }));
+    await serving(peer, async (url) => {
+      const losses: string[] = [];
+      const client = clientForOlder(createA2AServiceJsonRpcClient({ url, onLoss: (op, l) => losses.push(`${op} ${l.path}`) }));
+      const task = await client.getTask({ id: "t" });
+      expect([task.id, task.status?.state]).toEqual(["t", v10.TaskState.COMPLETED]);
+      expect(losses).toEqual(["GetTask zz"]);
+    });
+  });
+
   it("client side: a v1.0 call to a v0.3 agent over JSON-RPC sends a2a.json in one pass, file names and referenceTaskIds included", async () => {
     const agent = await startV03EchoAgent();
     try {

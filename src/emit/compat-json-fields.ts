@@ -14,7 +14,7 @@ import { enumValue } from "../runtime/compat-convert.js";
 import type { JsonRpcDialect } from "../runtime/definition.js";
 
 /** protobuf-es FeatureSet.FieldPresence.IMPLICIT */
-const IMPLICIT = 2;
+export const IMPLICIT = 2;
 
 export const lit = (v: unknown) => JSON.stringify(v);
 /** `o.key` when key is an identifier, else `o["key"]`. */
@@ -43,7 +43,10 @@ export function copyable(from: DescField, to: DescField): boolean {
   return from.fieldKind !== "map" && to.fieldKind !== "map";
 }
 
-/** Condition under which isFieldSet(field) holds for the value in `v`; undefined when any present value is set. */
+/**
+ * Condition under which isFieldSet(field) holds for the value in `v` (which is also when toJson writes it);
+ * undefined when any present value is set.
+ */
 export function setTest(f: DescField, v: string): string | undefined {
   if (f.fieldKind === "list") return `${v}.length > 0`;
   if (f.fieldKind === "map") return `Object.keys(${v}).length > 0`;
@@ -60,9 +63,6 @@ export function setTest(f: DescField, v: string): string | undefined {
       return `${v} !== 0`;
   }
 }
-
-/** Whether toJson writes a value: set, and (for implicit presence) not the zero value. */
-export const writtenTest = setTest;
 
 /** Enum tables, named once per module: dialect/proto spellings → newer number, newer number → dialect spelling. */
 export class EnumTables {

@@ -26,7 +26,7 @@ import type { CompatPlan, PlanPair } from "../compat/compat-plan.js";
 import type { PlanStep } from "../runtime/compat-convert.js";
 import type { JsonRpcDialect } from "../runtime/definition.js";
 import { createDialectCodec } from "../runtime/jsonrpc-dialect.js";
-import { copyable, EnumTables, lit, prop, readValue, setTest, valueKind, writeValue, writtenTest, zeroLiteral } from "./compat-json-fields.js";
+import { copyable, EnumTables, IMPLICIT, lit, prop, readValue, setTest, valueKind, writeValue, zeroLiteral } from "./compat-json-fields.js";
 import { partCode, transformCode, type DecodeCtx, type EncodeCtx } from "./compat-json-transforms.js";
 import { runtimeModule } from "./routes-module.js";
 
@@ -53,9 +53,6 @@ const messageOf = (f: DescField): DescMessage | undefined => (f.fieldKind === "m
 
 /** The body without its `let v` when no other line uses v. */
 const withoutUnusedV = (body: string[]) => (body.some((l) => !l.startsWith("let v") && /\bv\b/.test(l)) ? body : body.filter((l) => !l.startsWith("let v")));
-
-/** protobuf-es FeatureSet.FieldPresence.IMPLICIT */
-const IMPLICIT_PRESENCE = 2;
 
 /** Placeholders in code text for symbols that the generated file imports. */
 const SYM = "\u0000";
@@ -149,7 +146,7 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
     const k = key03(name, d03);
     return k === f.jsonName ? prop(obj, k) : `(${prop(obj, k)} ?? ${prop(obj, f.jsonName)})`;
   };
-  const readAs = (d03: DescMessage, name: string, v: string, d10Field?: DescField) => {
+  const readAs = (d03: DescMessage, name: string, v: string, d10Field?: DescField, where = "a") => {
     const f = field(d03, name);
     const what = lit(`${d03.typeName}.${name}`);
     const enumTable = (e: Parameters<EnumTables["toNewer"]>[0]) => {
@@ -157,10 +154,11 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
       return enums.toNewer(e, t);
     };
     if (f.fieldKind === "list") {
-      if (valueKind(f) === "string") return `${rt("strings")}(${v}, a, ${what})`;
+      // Elements are named by their index under the field's key.
+      if (valueKind(f) === "string") return `${rt("strings")}(${v}, ${rt("at")}(${where}, ${lit(key03(name, d03))}), ${what})`;
       throw new Error(`compat-json: no reader for ${f.toString()}`);
     }
-    return readValue(f, v, "a", what, rt, enumTable);
+    return readValue(f, v, where, what, rt, enumTable);
   };
   const assign = (d10: DescMessage, name10: string, expr: string, target = "m") => {
     const t = field(d10, name10);
@@ -185,7 +183,7 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
       d10,
       any,
       read: (name, obj = "x", desc = d03) => read(desc, name, obj),
-      value: (name, v, desc = d03) => readAs(desc, name, v, desc === d03 ? d10.fields.find((x) => x.name === name) : undefined),
+      value: (name, v, desc = d03, where = "a") => readAs(desc, name, v, desc === d03 ? d10.fields.find((x) => x.name === name) : undefined, where),
       set: (name10, expr) => assign(d10, name10, expr),
       toNewer: (name, v, desc = d03, parentAt = "a") => decCall(messageOf(field(desc, name))!, v, `${rt("at")}(${parentAt}, ${lit(key03(name, desc))})`),
       lose: (key, reason) => `${rt("lose")}(lost, a, ${lit(key)}, ${reason});`,
@@ -225,7 +223,7 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
       if (s.op === "copy") {
         const t = field(d10, s.to);
         // Assigning a zero value matters only where the newer field tracks presence.
-        const test = t.oneof || t.presence !== IMPLICIT_PRESENCE ? setTest(f, "v") : undefined;
+        const test = t.oneof || t.presence !== IMPLICIT ? setTest(f, "v") : undefined;
         const value = readAs(d03, f.name, "v", t);
         body.push(`if ((v = ${r}) != null) ${guardOneof(test && test !== "v !== undefined" ? `{ v = ${value}; if (${test}) ${assign(d10, s.to, "v")} }` : assign(d10, s.to, value))}`);
       } else if (s.op === "message") {
@@ -243,7 +241,7 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
     const extra = Object.entries(p.plan.dialectFields);
     for (const [name10, key] of extra) {
       const t = field(d10, name10);
-      const read = t.fieldKind === "list" && valueKind(t) === "string" ? `${rt("strings")}(v, a, ${lit(`${d03.typeName} ${key}`)})` : readValue(t, "v", "a", lit(`${d03.typeName} ${key}`), rt, () => undefined);
+      const read = t.fieldKind === "list" && valueKind(t) === "string" ? `${rt("strings")}(v, ${rt("at")}(a, ${lit(key)}), ${lit(`${d03.typeName} ${key}`)})` : readValue(t, "v", "a", lit(`${d03.typeName} ${key}`), rt, () => undefined);
       body.push(`if ((v = ${prop("x", key)}) != null) ${assign(d10, name10, read)}`);
     }
     body.push(unknownKeys(d03, "x", "a", extra.map(([, key]) => key)), "return m;");
@@ -304,7 +302,7 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
     // A plain path is used in place; anything else is evaluated once.
     const w = /^[\w.]+$/.test(expr) ? expr : "w";
     // Skip the test when the caller's own test (the source being set) already implies it.
-    const test = writtenTest(t, w);
+    const test = setTest(t, w);
     const implied = sourceTested && source !== undefined && test === setTest(source, w);
     const write = `${test && !implied ? `if (${test}) ` : ""}${prop(target, key03(name03, d03))} = ${writeValue(t, w, rt, table)};`;
     return w === "w" ? `{ const w = ${expr}; ${write} }` : write;

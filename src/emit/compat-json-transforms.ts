@@ -18,8 +18,8 @@ export interface DecodeCtx {
   readonly any: string;
   /** Expression: the dialect value of an older field of `obj` (of type `desc`, default x / d03); null or undefined when absent. */
   read(name03: string, obj?: string, desc?: DescMessage): string;
-  /** Expression: the value `v` of that field read as the older proto reads it (throws as fromJson would). */
-  value(name03: string, v: string, desc?: DescMessage): string;
+  /** Expression: the value `v` of that field read as the older proto reads it (throws as fromJson would); `where` is the path of its object (default a). */
+  value(name03: string, v: string, desc?: DescMessage, where?: string): string;
   /** Statement: sets a newer field of `m`. */
   set(name10: string, expr: string): string;
   /** Expression: the dialect JSON `v` of an older message field, converted to its newer pair; `parentAt` is the path of its parent. */
@@ -120,7 +120,7 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
         `  const pa = ${c.rt("at")}(a, ${lit(c.key03("push_notification"))});`,
         `  ${c.unknownKeys(cfg, "p", "pa")}`,
         `  const t = ${c.zero("TaskPushNotificationConfig")};`,
-        ...["url", "token", "id"].map((n) => `  if ((v = ${r(n)}) != null && (v = ${c.value(n, "v", cfg)}) !== "") t.${n} = v;`),
+        ...["url", "token", "id"].map((n) => `  if ((v = ${r(n)}) != null && (v = ${c.value(n, "v", cfg, "pa")}) !== "") t.${n} = v;`),
         `  if ((v = ${r("authentication")}) != null) t.authentication = ${c.toNewer("authentication", "v", cfg, "pa")};`,
         `  ${c.set("task_push_notification_config", "t")}`,
         `}`,
@@ -158,8 +158,10 @@ export const partCode = {
         ? `if (x.metadata != null) m.metadata = ${rt("struct")}(x.metadata, a, "a2a.json Part metadata");`
         : `if (x.metadata !== undefined) ${rt("lose")}(lost, a, "metadata", "the v0.3 proto Part has no metadata");`,
       `const file = x.file;`,
-      ...(filename ? [] : [`if (${rt("isObject")}(file) && file.name !== undefined) ${rt("lose")}(lost, a, "file.name", "the v0.3 proto FilePart has no file name");`]),
       `const kind = x.kind ?? (x.text !== undefined ? "text" : file !== undefined ? "file" : "data");`,
+      filename
+        ? `if (kind !== "file" && ${rt("isObject")}(file) && file.name !== undefined) ${rt("lose")}(lost, a, "file.name", "a file name on a part that is not a file part has no place in v1.0");`
+        : `if (${rt("isObject")}(file) && file.name !== undefined) ${rt("lose")}(lost, a, "file.name", "the v0.3 proto FilePart has no file name");`,
       `if (kind === "text") m.content = { case: "text", value: ${rt("str")}(x.text ?? "", a, "a2a.v1.Part.text") };`,
       `else if (kind === "file") {`,
       `  const f${c.any} = ${rt("isObject")}(file) ? file : {};`,

@@ -24,11 +24,11 @@
  */
 import { create, type DescMessage, type DescService, type Message } from "@bufbuild/protobuf";
 import type { A2aClient, A2aHandler, A2aServiceDefinition, CallOptions, HandlerContext, OperationInfo } from "./definition.js";
-import { jsonRpcRaw } from "./client-jsonrpc.js";
+import { JSONRPC_DIRECT, jsonRpcRaw, type JsonRpcDirectOperation } from "./jsonrpc-hooks.js";
+import { CompatJsonError } from "./compat-json.js";
 import { A2AError } from "./a2a-error.js";
 import type { Converter, Loss } from "./compat-convert.js";
 import type { CompatJsonTable } from "./compat-json.js";
-import { JSONRPC_DIRECT, type JsonRpcDirectOperation } from "./server-types.js";
 import type { JsonValue } from "@bufbuild/protobuf";
 
 export interface OperationPair {
@@ -95,43 +95,42 @@ export function createBridgeHandler<O extends DescService, N extends DescService
     call: (req: Message, ctx: HandlerContext) => unknown,
     output: DescMessage,
   ): JsonRpcDirectOperation {
-    const report = (lost: Loss[]) => {
-      if (options.onLoss) for (const l of lost) options.onLoss(operation, l);
-    };
-    const read = (params: JsonValue): Message => {
+    const bridgeLoss = (l: Loss) => options.onLoss?.(operation, l);
+    /** The request; what it carried that v1.0 cannot hold goes to the server's onLoss, else the bridge's. */
+    const read = (params: JsonValue, serverLoss: ((l: Loss) => void) | undefined): Message => {
       const lost: Loss[] = [];
       let req: Message;
       try {
         req = fromJson(params, undefined, lost);
       } catch (e) {
-        throw new A2AError("InvalidParamsError", `Invalid params for ${from.jsonrpcMethod}: ${(e as Error).message}`);
+        if (e instanceof CompatJsonError) throw new A2AError("InvalidParamsError", `Invalid params for ${from.jsonrpcMethod}: ${e.message}`);
+        throw e;
       }
-      report(lost);
+      lost.forEach(serverLoss ?? bridgeLoss);
       return req;
     };
+    /** A result; what v0.3 cannot hold goes to the bridge's onLoss. */
     const write = (res: unknown): JsonValue => {
       const lost: Loss[] = [];
       const json = toJson(create(output, res as never), undefined, lost);
-      report(lost);
+      lost.forEach(bridgeLoss);
       return json;
     };
-    return from.streaming
-      ? {
-          async *stream(params, ctx) {
-            const req = read(params);
-            try {
-              for await (const ev of call(req, ctx) as AsyncIterable<unknown>) {
-                if (ctx.signal.aborted) return;
-                yield write(ev);
-              }
-            } catch (e) {
-              throw renameError(e);
-            }
-          },
+    async function* events(req: Message, ctx: HandlerContext): AsyncIterable<JsonValue> {
+      try {
+        for await (const ev of call(req, ctx) as AsyncIterable<unknown>) {
+          if (ctx.signal.aborted) return;
+          yield write(ev);
         }
+      } catch (e) {
+        throw renameError(e);
+      }
+    }
+    return from.streaming
+      ? { stream: (params, ctx, serverLoss) => events(read(params, serverLoss), ctx) }
       : {
-          async unary(params, ctx) {
-            const req = read(params);
+          async unary(params, ctx, serverLoss) {
+            const req = read(params, serverLoss);
             try {
               return write(await call(req, ctx));
             } catch (e) {
@@ -204,10 +203,12 @@ export function createClientBridge<O extends DescService, N extends DescService>
         lost.forEach(onLoss);
         return json;
       };
+      // What a result carries that v1.0 cannot hold goes to the JSON-RPC client's onLoss, else the bridge's.
+      const resultLoss = raw.onLoss ? (l: Loss) => raw.onLoss!(from.name, l) : onLoss;
       const result = (json: JsonValue): Message => {
         const lost: Loss[] = [];
         const m = fromJson(json, undefined, lost);
-        lost.forEach(onLoss);
+        lost.forEach(resultLoss);
         return m;
       };
       out[to.localName] = to.streaming

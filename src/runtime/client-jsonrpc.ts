@@ -14,20 +14,9 @@ import { buildClient, callSignal, serviceHeaders, type A2aClientOptions } from "
 import { decodeSse, sseStreamFromResponse } from "./sse.js";
 import { dialectCodec } from "./jsonrpc-dialect.js";
 import { messageJson } from "./protojson-write.js";
+import { JSONRPC_RAW, type JsonRpcRaw } from "./jsonrpc-hooks.js";
 
 const isEmptyObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
-
-/** Where a JSON-RPC client offers its calls on JSON (see JsonRpcRaw). */
-export const JSONRPC_RAW: unique symbol = Symbol.for("protoc-gen-a2a.jsonrpcRaw");
-
-/** A JSON-RPC client's calls on the wire JSON: params as sent, results as received (errors thrown as A2AError). */
-export interface JsonRpcRaw {
-  call(op: OperationInfo, params: JsonValue, call?: CallOptions): Promise<JsonValue>;
-  stream(op: OperationInfo, params: JsonValue, call?: CallOptions): AsyncIterable<JsonValue>;
-}
-
-/** The JSON calls of a client made by createJsonRpcClient, if it is one. */
-export const jsonRpcRaw = (client: unknown): JsonRpcRaw | undefined => (client as { [JSONRPC_RAW]?: JsonRpcRaw })[JSONRPC_RAW];
 
 export function createJsonRpcClient<S extends DescService>(def: A2aServiceDefinition<S>, options: A2aClientOptions): A2aClient<S> {
   const fetchFn = options.fetch ?? globalThis.fetch;
@@ -66,6 +55,7 @@ export function createJsonRpcClient<S extends DescService>(def: A2aServiceDefini
   };
 
   const raw: JsonRpcRaw = {
+    onLoss: options.onLoss,
     async call(op, params, call) {
       const res = await post(op, params, call, def.contentTypes.jsonrpc.response);
       return resultOf(op, await res.json());

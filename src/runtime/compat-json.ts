@@ -45,12 +45,18 @@ export function lose(lost: Loss[], a: At, key: string, reason: string): void {
 
 /** A dialect value that the older proto cannot read (fromJson would refuse it too). */
 export class CompatJsonError extends Error {
+  /**
+   * @param path where the value sits, e.g. "message.parts[1].file"
+   * @param what the field or message it was read as
+   * @param reason what is wrong with it; by default, the value itself
+   */
   constructor(
     readonly path: string,
     what: string,
-    value: unknown,
+    readonly value: unknown,
+    reason = `from JSON: ${preview(value)}`,
   ) {
-    super(`cannot decode ${what}${path ? ` at ${path}` : ""} from JSON: ${preview(value)}`);
+    super(`cannot decode ${what}${path ? ` at ${path}` : ""} ${reason}`);
     this.name = "CompatJsonError";
   }
 }
@@ -80,9 +86,11 @@ export function bool(v: unknown, a: At, what: string): boolean {
 
 /** int32 as ProtoJSON reads it: an integral number, or a string holding one. */
 export function int32(v: unknown, a: At, what: string): number {
-  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
-  return typeof n === "number" && Number.isInteger(n) && n >= -2147483648 && n <= 2147483647 ? n : invalid(a, what, v);
+  const n = typeof v === "string" && v !== "" && v.trim() === v ? Number(v) : v;
+  return isInt32(n) ? n : invalid(a, what, v);
 }
+
+const isInt32 = (n: unknown): n is number => typeof n === "number" && Number.isInteger(n) && n >= -2147483648 && n <= 2147483647;
 
 /** bytes as ProtoJSON reads them: base64, standard or URL-safe. */
 export function bytes(v: unknown, a: At, what: string): Uint8Array {
@@ -102,7 +110,7 @@ export function bytes(v: unknown, a: At, what: string): Uint8Array {
  */
 export function enumIn(table: ReadonlyMap<string | number, number>, v: unknown, a: At, what: string): number {
   if (typeof v === "string") return table.get(v) ?? 0;
-  if (typeof v === "number" && Number.isInteger(v)) return table.get(v) ?? v;
+  if (isInt32(v)) return table.get(v) ?? v;
   return invalid(a, what, v);
 }
 
@@ -201,7 +209,14 @@ function structMessage(v: Record<string, unknown>, a: At, what: string) {
 }
 
 /** A Struct field's value (a JSON object in protobuf-es), copied for output. */
-export const structJson = (o: JsonObject): JsonObject => jsonCopy(o, undefined, "google.protobuf.Struct") as JsonObject;
+export function structJson(o: JsonObject): JsonObject {
+  try {
+    return jsonCopy(o, undefined, "google.protobuf.Struct") as JsonObject;
+  } catch (e) {
+    // Writing, not reading a dialect: say so.
+    throw new Error(`cannot encode google.protobuf.Struct to JSON: ${preview((e as CompatJsonError).value)} is not a JSON value`);
+  }
+}
 
 /**
  * The direct conversions of a generated cross-version module, by type name: the older request (or any
@@ -236,7 +251,7 @@ export function viaProto(converter: Converter, dialect: DialectCodec): ViaProto 
       try {
         older = fromJson(d, dialect.decode(d, json as JsonValue, (path, reason) => lost.push({ path: prefix(a, path), reason })), { ignoreUnknownFields: true });
       } catch (e) {
-        throw new CompatJsonError(pathOf(a), `${olderType} (${(e as Error).message})`, json);
+        throw new CompatJsonError(pathOf(a), olderType, json, `(${(e as Error).message})`);
       }
       return converter.convert(older, "toNewer", (l) => lost.push({ path: prefix(a, l.path), reason: l.reason })).message;
     },

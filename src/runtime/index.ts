@@ -17,13 +17,14 @@ export {
 } from "./definition.js";
 export { A2AError, A2ATransportError, A2A_DOMAIN, toJsonRpcError, toRestError } from "./a2a-error.js";
 export { negotiateVersion, parseExtensions } from "./negotiation.js";
-export { JSONRPC_DIRECT, jsonRpcDirect, type A2aServerOptions, type CoreHandler, type CoreRequest, type CoreResponse, type JsonRpcDirectOperation } from "./server-types.js";
+export type { A2aServerOptions, CoreHandler, CoreRequest, CoreResponse } from "./server-types.js";
+export { JSONRPC_DIRECT, JSONRPC_RAW, jsonRpcDirect, jsonRpcRaw, type JsonRpcDirectOperation, type JsonRpcRaw } from "./jsonrpc-hooks.js";
 export { createJsonRpcHandler } from "./server-jsonrpc.js";
 export { createRestHandler } from "./server-rest.js";
 export { createA2aHttpHandler, AGENT_CARD_PATH, type A2aHttpOptions } from "./http-server.js";
 export { nodeHttpListener, fetchHandler } from "./http-adapters.js";
 export type { A2aClientOptions } from "./client-http.js";
-export { createJsonRpcClient, JSONRPC_RAW, jsonRpcRaw, type JsonRpcRaw } from "./client-jsonrpc.js";
+export { createJsonRpcClient } from "./client-jsonrpc.js";
 export { createRestClient } from "./client-rest.js";
 export { createGrpcClient, grpcRoutes, toConnectError, fromConnectError } from "./grpc.js";
 export { ErrorInfoSchema, ERROR_INFO_TYPE_URL } from "./error-info.js";

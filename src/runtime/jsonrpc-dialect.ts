@@ -234,7 +234,8 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
       }
       read.add(y.key).add(y.jsonName);
       const v = x[y.key] ?? x[y.jsonName];
-      if (v === undefined) continue;
+      // null is ProtoJSON's "unset" (except for a google.protobuf.Value), so it takes no oneof slot either.
+      if (v === undefined || (v === null && !(y.f.fieldKind === "message" && y.f.message.typeName === "google.protobuf.Value"))) continue;
       // a2a.json may set several members of what the proto has as a oneof (OAuth flows): the first one stays.
       if (y.f.oneof) {
         if (oneofs.has(y.f.oneof.name)) {

@@ -19,7 +19,8 @@ import { messageJson } from "./protojson-write.js";
 import { A2AError, toJsonRpcError } from "./a2a-error.js";
 import { negotiateHttpVersion } from "./negotiation.js";
 import { admitCall, lazyContext, tenantOf } from "./call-context.js";
-import { BodyTooLargeError, DEFAULT_MAX_BODY, jsonRpcDirect, type A2aServerOptions, type CoreRequest, type CoreResponse } from "./server-types.js";
+import { BodyTooLargeError, DEFAULT_MAX_BODY, type A2aServerOptions, type CoreRequest, type CoreResponse } from "./server-types.js";
+import { jsonRpcDirect } from "./jsonrpc-hooks.js";
 import { encodeSseEvent } from "./sse.js";
 import { invokeStream, invokeUnary } from "./invoke.js";
 import { dialectCodec, type DialectCodec } from "./jsonrpc-dialect.js";
@@ -88,14 +89,13 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
     if (direct) {
       // The handler reads the params and writes the results itself (a version bridge, in one pass).
       const context = lazyContext(req, admitted, "JSONRPC", undefined);
-      if (!op.streaming) {
-        try {
-          return reply(id, { result: await direct.unary!(params as JsonValue, context) });
-        } catch (e) {
-          return fail(id, e);
-        }
+      const onLoss = options.onLoss ? (loss: { path: string; reason: string }) => options.onLoss!(op.name, loss) : undefined;
+      try {
+        if (!op.streaming) return reply(id, { result: await direct.unary!(params as JsonValue, context, onLoss) });
+        return streamResponse(id, direct.stream!(params as JsonValue, context, onLoss));
+      } catch (e) {
+        return fail(id, e);
       }
-      return streamResponse(id, direct.stream!(params as JsonValue, context));
     }
     let input;
     try {

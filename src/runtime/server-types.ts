@@ -5,8 +5,8 @@
  * Adapters may build `headers`, `query` and `signal` on first use: most calls
  * need none of them, and each costs microseconds per request.
  */
-import type { DescService, JsonValue } from "@bufbuild/protobuf";
-import type { A2aHandler, A2aServiceDefinition, HandlerContext } from "./definition.js";
+import type { DescService } from "@bufbuild/protobuf";
+import type { A2aHandler, A2aServiceDefinition } from "./definition.js";
 
 export interface CoreRequest {
   readonly method: string;
@@ -48,22 +48,5 @@ export interface A2aServerOptions<S extends DescService = DescService> {
 
 export type CoreHandler = (req: CoreRequest) => Promise<CoreResponse>;
 
-/**
- * A handler may serve some JSON-RPC methods from their JSON itself (the version bridge, with the one-pass
- * a2a.json conversions): a Map from operation name to these, under this key. The JSON-RPC server then skips
- * ProtoJSON for those methods; every other binding calls the handler's methods as usual.
- */
-export const JSONRPC_DIRECT: unique symbol = Symbol.for("protoc-gen-a2a.jsonrpcDirect");
-
-export interface JsonRpcDirectOperation {
-  /** The result JSON of a unary method; A2AErrors as the handler would throw them. */
-  unary?(params: JsonValue, context: HandlerContext): Promise<JsonValue>;
-  /** The result JSON of each stream event. */
-  stream?(params: JsonValue, context: HandlerContext): AsyncIterable<JsonValue>;
-}
-
-/** The direct JSON-RPC operations a handler offers, if any. */
-export const jsonRpcDirect = (handler: unknown): ReadonlyMap<string, JsonRpcDirectOperation> | undefined =>
-  (handler as { [JSONRPC_DIRECT]?: ReadonlyMap<string, JsonRpcDirectOperation> })[JSONRPC_DIRECT];
 
 export const DEFAULT_MAX_BODY = 1 << 20;
