@@ -241,8 +241,8 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
     const extra = Object.entries(p.plan.dialectFields);
     for (const [name10, key] of extra) {
       const t = field(d10, name10);
-      const read = t.fieldKind === "list" && valueKind(t) === "string" ? `${rt("strings")}(v, ${rt("at")}(a, ${lit(key)}), ${lit(`${d03.typeName} ${key}`)})` : readValue(t, "v", "a", lit(`${d03.typeName} ${key}`), rt, () => undefined);
-      body.push(`if ((v = ${prop("x", key)}) != null) ${assign(d10, name10, read)}`);
+      const value = t.fieldKind === "list" && valueKind(t) === "string" ? `${rt("strings")}(v, ${rt("at")}(a, ${lit(key)}), ${lit(`${d03.typeName} ${key}`)})` : readValue(t, "v", "a", lit(`${d03.typeName} ${key}`), rt, () => undefined);
+      body.push(`if ((v = ${prop("x", key)}) != null) ${assign(d10, name10, value)}`);
     }
     body.push(unknownKeys(d03, "x", "a", extra.map(([, key]) => key)), "return m;");
     return [head, ...withoutUnusedV(body).map((l) => "  " + l), "}"];
