@@ -4,7 +4,7 @@ import type { AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, 
 import { file_v1_0_1_a2a } from "./v1.0.1/a2a_pb.js";
 import { file_v0_3_0_a2a } from "./v0.3.0/a2a_pb.js";
 import type { At, CompatJsonTable } from "protoc-gen-a2a/runtime/compat-json";
-import { at, base64, bool, bytes, each, eachOf, enumIn, int32, invalid, isObject, lose, object, reportLosses, str, strings, struct, structJson, timestamp, timestampJson, valueJson, valueOf, viaProto } from "protoc-gen-a2a/runtime/compat-json";
+import { at, base64, bool, bytes, each, eachOf, enumIn, int32, invalid, isObject, keepLosses, lose, object, pathOf, reportLosses, str, strings, struct, structJson, timestamp, timestampJson, valueJson, valueOf, viaProto } from "protoc-gen-a2a/runtime/compat-json";
 import type { A2AServiceClient, A2AServiceHandler as A2AServiceHandler$1 } from "./v0.3.0/a2a_a2a.js";
 import { A2AServiceA2a } from "./v0.3.0/a2a_a2a.js";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
@@ -2158,6 +2158,24 @@ function AgentInterfaceToOlder(m: AgentInterface, a: At, lost: Loss[]): JsonObje
   return o;
 }
 
+function AgentCardFromOlder(j: unknown, a: At, lost: Loss[]): AgentCard {
+  const found: Loss[] = [];
+  const m = via.toNewer("a2a.v1.AgentCard", j, a, found) as AgentCard;
+  keepLosses(lost, found, [pathOf(at(a, "iconUrl"))]);
+  const x: any = j;
+  let v: any;
+  if ((v = x.iconUrl) != null) m.iconUrl = str(v, a, "a2a.v1.AgentCard iconUrl");
+  return m;
+}
+
+function AgentCardToOlder(m: AgentCard, a: At, lost: Loss[]): JsonObject {
+  const found: Loss[] = [];
+  const o: any = via.toOlder(m, a, found);
+  keepLosses(lost, found, [pathOf(at(a, "icon_url"))]);
+  if (m.iconUrl !== undefined) o.iconUrl = m.iconUrl;
+  return o;
+}
+
 function AgentProviderFromOlder(j: unknown, a: At, lost: Loss[]): AgentProvider {
   const x: any = object(j, a, "a2a.v1.AgentProvider");
   const m = ({ $typeName: "lf.a2a.v1.AgentProvider", url: "", organization: "" } as AgentProvider);
@@ -2627,7 +2645,7 @@ export function agentInterfaceToOlderJson(message: AgentInterface, onLoss?: (los
  */
 export function agentCardFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: AgentCard; lost: Loss[] } {
   const lost: Loss[] = [];
-  return { message: via.toNewer("a2a.v1.AgentCard", json, undefined, lost) as AgentCard, lost: reportLosses(lost, onLoss) };
+  return { message: AgentCardFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
 }
 
 /**
@@ -2635,7 +2653,7 @@ export function agentCardFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) =>
  */
 export function agentCardToOlderJson(message: AgentCard, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
   const lost: Loss[] = [];
-  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+  return { json: AgentCardToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
 }
 
 /**
@@ -3133,7 +3151,7 @@ export const a2aCompatJson: CompatJsonTable = {
     "a2a.v1.TaskArtifactUpdateEvent": TaskArtifactUpdateEventFromOlder,
     "a2a.v1.AuthenticationInfo": AuthenticationInfoFromOlder,
     "a2a.v1.AgentInterface": AgentInterfaceFromOlder,
-    "a2a.v1.AgentCard": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.AgentCard", j, a, lost) as AgentCard,
+    "a2a.v1.AgentCard": AgentCardFromOlder,
     "a2a.v1.AgentProvider": AgentProviderFromOlder,
     "a2a.v1.AgentCapabilities": AgentCapabilitiesFromOlder,
     "a2a.v1.AgentExtension": AgentExtensionFromOlder,
@@ -3176,7 +3194,7 @@ export const a2aCompatJson: CompatJsonTable = {
     "lf.a2a.v1.TaskArtifactUpdateEvent": TaskArtifactUpdateEventToOlder,
     "lf.a2a.v1.AuthenticationInfo": AuthenticationInfoToOlder,
     "lf.a2a.v1.AgentInterface": AgentInterfaceToOlder,
-    "lf.a2a.v1.AgentCard": (m: AgentCard, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.AgentCard": AgentCardToOlder,
     "lf.a2a.v1.AgentProvider": AgentProviderToOlder,
     "lf.a2a.v1.AgentCapabilities": AgentCapabilitiesToOlder,
     "lf.a2a.v1.AgentExtension": AgentExtensionToOlder,

@@ -201,12 +201,16 @@ describe("the direct conversions give what the proto path gives", () => {
     });
   }
 
-  it("pairs without a direct conversion (the agent card, resource-name requests) go through the proto path", () => {
-    const card = { name: "a", description: "d", url: "http://h/a2a", version: "1", protocolVersion: "0.3.0", iconUrl: "http://h/i.png", capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [] };
+  it("pairs without a direct conversion (the agent card, resource-name requests) go through the proto path, their dialectFields around it", () => {
+    const card = { name: "a", description: "d", url: "http://h/a2a", version: "1", protocolVersion: "0.3.0", iconUrl: "http://h/i.png", capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [], zz: 1 };
     const ours = direct.agentCardFromOlderJson(card);
     const ref = viaProtoToNewer(v03.AgentCardSchema, card);
-    expect(equals(v10.AgentCardSchema, ours.message, ref.message as v10.AgentCard)).toBe(true);
-    expect(ours.lost.map((l) => l.reason).sort()).toEqual(ref.reasons);
+    // The proto path loses iconUrl (P03 has no icon_url); ours carries it (dialectFields) and says nothing of it.
+    expect(equals(v10.AgentCardSchema, ours.message, { ...(ref.message as v10.AgentCard), iconUrl: "http://h/i.png" })).toBe(true);
+    expect(ours.lost).toEqual([{ path: "zz", reason: "a2a.v1.AgentCard has no field for it" }]);
+    expect(ref.reasons).toEqual(["a2a.v1.AgentCard has no field for it", "a2a.v1.AgentCard has no field for it"]);
+    const back = direct.agentCardToOlderJson(ours.message);
+    expect([(back.json as Record<string, unknown>)["iconUrl"], back.lost]).toEqual(["http://h/i.png", []]);
     const get = direct.getTaskRequestFromOlderJson({ id: "t-1", historyLength: 2 });
     expect([get.message.id, get.message.historyLength]).toEqual(["t-1", 2]);
   });

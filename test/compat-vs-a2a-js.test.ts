@@ -781,11 +781,11 @@ describe("agent card", () => {
       // AGREEMENT (security schemes and requirements): both write J03's flat schemes with `type`, `in`, `flows`
       // (l.1947, l.80, l.1757) and requirements as [{"<scheme>": [scopes]}] (l.207, l.435) (ours: the dialect's
       // typedUnions, renames and listMaps rules; a2a-js: server/index.js:450-525).
-      // DIFFERENCE (iconUrl). J03 AgentCard.iconUrl (l.177) exists; P03 has none (FACTS C.15, F.1 #21). a2a-js
-      // keeps it (server/index.js:684); ours drops and reports. Who is right: J03 → a2a-js.
-      { path: "iconUrl", ours: ABSENT, a2aJs: "https://agent.example.com/icon.png" },
+      // AGREEMENT (iconUrl). J03 AgentCard.iconUrl (l.177) exists; P03 has none (FACTS C.15, F.1 #21). Both keep it
+      // (a2a-js: server/index.js:684; ours: the card's dialectFields, written around the P03 path).
     ]);
-    expect(ours.lost).toEqual(["icon_url"]);
+    expect((ours.json as Obj)["iconUrl"]).toBe("https://agent.example.com/icon.png");
+    expect(ours.lost).toEqual([]);
     // AGREEMENT: the first 0.x interface gives url/preferredTransport/protocolVersion; extendedAgentCard →
     // supportsAuthenticatedExtendedCard (FACTS G.3).
     expect({ url: a2aJs["url"], preferredTransport: a2aJs["preferredTransport"], protocolVersion: a2aJs["protocolVersion"], supportsAuthenticatedExtendedCard: a2aJs["supportsAuthenticatedExtendedCard"] }).toEqual({
@@ -805,7 +805,7 @@ describe("agent card", () => {
     // v0.3 card that points a v0.3 client at the 1.0 interfaces, with protocolVersion "1.0", and reports the
     // Loss (compat-transforms.ts cardInterfaces). Who is right: S10 §3.6 → a2a-js; ours at least reports it.
     expect((theirs.envelope as Obj)["error"]).toEqual({ code: -32009, message: "AgentCard must have at least one interface with a protocol version in [0.3, 1.0)." });
-    expect(ours.lost).toEqual(["icon_url", "supported_interfaces"]);
+    expect(ours.lost).toEqual(["supported_interfaces"]);
     const o = ours.json as Obj;
     expect({ url: o["url"], preferredTransport: o["preferredTransport"], protocolVersion: o["protocolVersion"], additionalInterfaces: o["additionalInterfaces"] }).toEqual({
       url: "https://agent.example.com/a2a/v1",
@@ -840,12 +840,12 @@ describe("agent card", () => {
       // AGREEMENT (security schemes, and the "first OAuth flow kept" rule): both read J03's flat schemes into the
       // P10 oneofs and keep the first of several OAuth flows (P10 OAuthFlows is a oneof; FACTS G.3). Ours reports
       // the flows it does not keep in `lost`; a2a-js drops them silently (client/index.js:462-557).
-      // DIFFERENCE (iconUrl): J03 l.177 → P10 icon_url #14; a2a-js keeps it. Ours drops it and reports it: the
-      // card has no one-pass conversion, its table entry reads the card through P03, which has no icon_url.
-      { path: "iconUrl", ours: ABSENT, a2aJs: "https://agent.example.com/icon.png" },
+      // AGREEMENT (iconUrl): J03 l.177 → P10 icon_url #14; both keep it (ours: the card's dialectFields, read
+      // around the P03 path, which has no icon_url).
     ]);
+    expect((ours.json as Obj)["iconUrl"]).toBe("https://agent.example.com/icon.png");
     // The losses, at a2a.json paths (the dialect decode reports what P03 cannot hold).
-    expect(ours.lost).toEqual(["capabilities.stateTransitionHistory", "securitySchemes.oauth.flows.clientCredentials", "iconUrl"]);
+    expect(ours.lost).toEqual(["capabilities.stateTransitionHistory", "securitySchemes.oauth.flows.clientCredentials"]);
     // AGREEMENT: supportsAuthenticatedExtendedCard → capabilities.extendedAgentCard; stateTransitionHistory is
     // dropped by both (no P10 field, FACTS C.16); ours reports it.
     expect((ours.json as Obj)["capabilities"]).toEqual({ streaming: true, pushNotifications: true, extendedAgentCard: true });

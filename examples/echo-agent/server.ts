@@ -12,14 +12,13 @@ import type { AddressInfo } from "node:net";
 import { toJson } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { nodeHttpListener } from "protoc-gen-a2a/runtime";
-import { createDualVersionHttpHandler, dialectCodec } from "protoc-gen-a2a/runtime";
+import { createDualVersionHttpHandler } from "protoc-gen-a2a/runtime";
 import { A2AServiceA2a, createA2AServiceHttpHandler } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { A2AServiceA2a as A2AServiceA2a03 } from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import { a2AServiceGrpcRoutes } from "../../generated-samples/v1.0.1/a2a_grpc.js";
 import { a2AServiceGrpcRoutes as a2AServiceGrpcRoutes03 } from "../../generated-samples/v0.3.0/a2a_grpc.js";
 import { AgentCardSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
-import { AgentCardSchema as AgentCardSchema03, type AgentCard as AgentCard03 } from "../../generated-samples/v0.3.0/a2a_pb.js";
-import { a2aCompat, bridgeToOlder } from "../../generated-samples/a2a_compat.js";
+import { agentCardToOlderJson, bridgeToOlder } from "../../generated-samples/a2a_compat.js";
 import { echoAgentCard, type AgentUrls } from "./agent-card.js";
 import { createEchoHandler } from "./echo-handler.js";
 
@@ -47,7 +46,6 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
   let urls: AgentUrls | undefined;
   const handler = createEchoHandler({ extendedCard: () => echoAgentCard(urls!, true) });
   const older = bridgeToOlder(handler);
-  const cardDialect = dialectCodec(A2AServiceA2a03.jsonrpcDialect!);
   const required = options.requiredExtensions ? { requiredExtensions: options.requiredExtensions } : {};
   const http = createServer(
     nodeHttpListener(
@@ -62,9 +60,9 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
         agentCard: (side) => {
           const card = echoAgentCard(urls!);
           // A v0.3 client (no A2A-Version) gets the card converted to v0.3 (url, preferredTransport,
-          // additionalInterfaces) and written as a2a.json, the JSON v0.3 clients read.
+          // additionalInterfaces) as a2a.json, the JSON v0.3 clients read.
           if (side === "newer") return toJson(AgentCardSchema, card);
-          return cardDialect.encode(AgentCardSchema03, toJson(AgentCardSchema03, a2aCompat.convert<AgentCard03>(card, "toOlder").message));
+          return agentCardToOlderJson(card).json;
         },
       })),
     ),

@@ -116,7 +116,6 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
     const keys = Object.entries(p.plan.dialectFields);
     if (keys.length === 0) continue;
     const where = p.plan.entry ?? p.d10.typeName;
-    if (!direct(p, "toNewer") || !direct(p, "toOlder")) throw new Error(`${where}: dialectFields need a direct JSON-RPC conversion of ${p.d10.typeName}, which this generator cannot write (a dialect rule or transform it does not handle)`);
     for (const [name10, key] of keys) {
       const t = field(p.d10, name10);
       const special = p.d03.typeName === dialect.part.message;
@@ -124,6 +123,10 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
       if (!special && !(valueKind(t) && (t.fieldKind !== "list" || valueKind(t) === "string") && valueKind(t) !== "enum")) throw new Error(`${where}: dialectFields ${name10}: its type has no direct conversion`);
     }
   }
+  /** A pair converted through the proto whose a2a.json-only fields are read and written around that path. */
+  const wrapped = (p: Pair, dir: Dir) => !direct(p, dir) && Object.keys(p.plan.dialectFields).length > 0;
+  /** Whether the pair has a function of its own in this direction (direct, or wrapped). */
+  const named = (p: Pair, dir: Dir) => direct(p, dir) || wrapped(p, dir);
   const pairOf = (typeName: string): Pair => {
     const p = pairs.get(typeName);
     if (!p) throw new Error(`compat-json: ${typeName} has no counterpart`);
@@ -134,12 +137,12 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
   const decName = (p: Pair) => `${p.id}FromOlder`;
   const decCall = (sub: DescMessage, v: string, atExpr: string, lost = "lost") => {
     const p = pairOf(sub.typeName);
-    return direct(p, "toNewer") ? `${decName(p)}(${v}, ${atExpr}, ${lost})` : `(via.toNewer(${lit(p.d03.typeName)}, ${v}, ${atExpr}, ${lost})${ty(` as ${shape(p.d10)}`)})`;
+    return named(p, "toNewer") ? `${decName(p)}(${v}, ${atExpr}, ${lost})` : `(via.toNewer(${lit(p.d03.typeName)}, ${v}, ${atExpr}, ${lost})${ty(` as ${shape(p.d10)}`)})`;
   };
   /** A function (json, at, lost) → newer message, for list elements. */
   const decFn = (sub: DescMessage) => {
     const p = pairOf(sub.typeName);
-    return direct(p, "toNewer") ? decName(p) : `(y${ty(": unknown")}, b${ty(`: ${rt("At")}`)}, l${ty(`: ${rt("Loss")}[]`)}) => ${decCall(sub, "y", "b", "l")}`;
+    return named(p, "toNewer") ? decName(p) : `(y${ty(": unknown")}, b${ty(`: ${rt("At")}`)}, l${ty(`: ${rt("Loss")}[]`)}) => ${decCall(sub, "y", "b", "l")}`;
   };
   const read = (d03: DescMessage, name: string, obj: string) => {
     const f = field(d03, name);
@@ -284,12 +287,12 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
   const encName = (p: Pair) => `${p.id}ToOlder`;
   const encCall = (sub: DescMessage, v: string, atExpr: string, lost = "lost") => {
     const p = pairOf(sub.typeName);
-    return direct(p, "toOlder") ? `${encName(p)}(${v}, ${atExpr}, ${lost})` : `via.toOlder(${v}, ${atExpr}, ${lost})`;
+    return named(p, "toOlder") ? `${encName(p)}(${v}, ${atExpr}, ${lost})` : `via.toOlder(${v}, ${atExpr}, ${lost})`;
   };
   /** A function (message, at, lost) → older dialect JSON, for list elements. */
   const encFn = (sub: DescMessage) => {
     const p = pairOf(sub.typeName);
-    return direct(p, "toOlder") ? encName(p) : `(y${ty(`: ${shape(p.d10)}`)}, b${ty(`: ${rt("At")}`)}, l${ty(`: ${rt("Loss")}[]`)}) => ${encCall(sub, "y", "b", "l")}`;
+    return named(p, "toOlder") ? encName(p) : `(y${ty(`: ${shape(p.d10)}`)}, b${ty(`: ${rt("At")}`)}, l${ty(`: ${rt("Loss")}[]`)}) => ${encCall(sub, "y", "b", "l")}`;
   };
   const get = (d10: DescMessage, name: string, obj = "m") => {
     const f = field(d10, name);
@@ -379,6 +382,47 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
     return out[key03(name, d03)];
   }
 
+  // ---- pairs through the proto, with what a2a.json carries around it ----
+  /** The proto path, then the a2a.json-only keys read into the newer fields; the proto path's report of them is dropped. */
+  function wrappedToNewer(p: Pair): string[] {
+    const extra = Object.entries(p.plan.dialectFields);
+    const carried = extra.map(([, key]) => `${rt("pathOf")}(${rt("at")}(a, ${lit(key)}))`).join(", ");
+    return [
+      `function ${decName(p)}(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${shape(p.d10)}`)} {`,
+      `  const found${ty(`: ${rt("Loss")}[]`)} = [];`,
+      `  const m = via.toNewer(${lit(p.d03.typeName)}, j, a, found)${ty(` as ${shape(p.d10)}`)};`,
+      `  ${rt("keepLosses")}(lost, found, [${carried}]);`,
+      `  const x${any} = j;`,
+      `  let v${any};`,
+      ...extra.map(([name10, key]) => {
+        const t = field(p.d10, name10);
+        const value = t.fieldKind === "list" ? `${rt("strings")}(v, ${rt("at")}(a, ${lit(key)}), ${lit(`${p.d03.typeName} ${key}`)})` : readValue(t, "v", "a", lit(`${p.d03.typeName} ${key}`), rt, () => undefined);
+        return `  if ((v = ${prop("x", key)}) != null) ${assign(p.d10, name10, value)}`;
+      }),
+      `  return m;`,
+      `}`,
+    ];
+  }
+
+  /** The proto path, then the newer fields a2a.json can hold written under their keys; the proto path's loss of them is dropped. */
+  function wrappedToOlder(p: Pair): string[] {
+    const extra = Object.entries(p.plan.dialectFields);
+    const carried = extra.map(([name10]) => `${rt("pathOf")}(${rt("at")}(a, ${lit(name10)}))`).join(", ");
+    return [
+      `function ${encName(p)}(m${ty(`: ${shape(p.d10)}`)}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${rt("JsonObject")}`)} {`,
+      `  const found${ty(`: ${rt("Loss")}[]`)} = [];`,
+      `  const o${any} = via.toOlder(m, a, found);`,
+      `  ${rt("keepLosses")}(lost, found, [${carried}]);`,
+      ...extra.map(([name10, key]) => {
+        const f = field(p.d10, name10);
+        const value = `m.${f.localName}`;
+        return `  if (${setTest(f, value)}) ${prop("o", key)} = ${writeValue(f, value, rt, undefined)};`;
+      }),
+      `  return o;`,
+      `}`,
+    ];
+  }
+
   // ---- the file ----
   const ordered = [...new Set(pairs.values())];
   const lossType = f.import("Loss", runtimeModule, true);
@@ -387,8 +431,8 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
   // Signatures carry types in TypeScript and in declarations; JavaScript has bare names.
   const signed = target !== "js";
   const onLossSig = signed ? [", onLoss?: (loss: ", lossType, ") => void"] : [", onLoss"];
-  const fromOlder = (p: Pair) => (direct(p, "toNewer") ? decName(p) : `(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => via.toNewer(${lit(p.d03.typeName)}, j, a, lost)${ty(` as ${shape(p.d10)}`)}`);
-  const toOlder = (p: Pair) => (direct(p, "toOlder") ? encName(p) : `(m${ty(`: ${shape(p.d10)}`)}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => via.toOlder(m, a, lost)`);
+  const fromOlder = (p: Pair) => (named(p, "toNewer") ? decName(p) : `(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => via.toNewer(${lit(p.d03.typeName)}, j, a, lost)${ty(` as ${shape(p.d10)}`)}`);
+  const toOlder = (p: Pair) => (named(p, "toOlder") ? encName(p) : `(m${ty(`: ${shape(p.d10)}`)}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => via.toOlder(m, a, lost)`);
   const exports = ordered.flatMap((p) => {
     const s10 = f.importShape(p.d10);
     const base = lowerFirst(p.id);
@@ -397,13 +441,13 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
         name: `${base}FromOlderJson`,
         doc: `Reads the ${plan.older} JSON-RPC (a2a.json) form of ${p.d03.typeName} as ${p.d10.typeName}${direct(p, "toNewer") ? "" : " (through the older proto)"}. What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`; a value the older proto could not read throws CompatJsonError.`,
         params: signed ? ["json: ", jsonValue, ...onLossSig, "): { message: ", s10, "; lost: ", lossType, "[] }"] : ["json", ...onLossSig, ")"],
-        value: `message: ${direct(p, "toNewer") ? `${decName(p)}(json, undefined, lost)` : `via.toNewer(${lit(p.d03.typeName)}, json, undefined, lost)${ty(` as ${shape(p.d10)}`)}`}`,
+        value: `message: ${named(p, "toNewer") ? `${decName(p)}(json, undefined, lost)` : `via.toNewer(${lit(p.d03.typeName)}, json, undefined, lost)${ty(` as ${shape(p.d10)}`)}`}`,
       },
       {
         name: `${base}ToOlderJson`,
         doc: `Writes ${p.d10.typeName} in the ${plan.older} JSON-RPC (a2a.json) form of ${p.d03.typeName}${direct(p, "toOlder") ? "" : " (through the older proto)"}. What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`.`,
         params: signed ? ["message: ", s10, ...onLossSig, "): { json: ", jsonValue, "; lost: ", lossType, "[] }"] : ["message", ...onLossSig, ")"],
-        value: `json: ${direct(p, "toOlder") ? `${encName(p)}(message, undefined, lost)` : "via.toOlder(message, undefined, lost)"}`,
+        value: `json: ${named(p, "toOlder") ? `${encName(p)}(message, undefined, lost)` : "via.toOlder(message, undefined, lost)"}`,
       },
     ];
   });
@@ -442,7 +486,9 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
   const fns: string[] = [];
   for (const p of ordered) {
     if (direct(p, "toNewer")) fns.push(decodeFn(p).join("\n"));
+    else if (wrapped(p, "toNewer")) fns.push(wrappedToNewer(p).join("\n"));
     if (direct(p, "toOlder")) fns.push(encodeFn(p).join("\n"));
+    else if (wrapped(p, "toOlder")) fns.push(wrappedToOlder(p).join("\n"));
   }
   f.print();
   for (const d of enums.decls) f.print(typed ? d : d.replace(/new Map<[^>]*>/, "new Map"));

@@ -38,6 +38,11 @@ export function reportLosses(lost: Loss[], onLoss: ((loss: Loss) => void) | unde
   return lost;
 }
 
+/** Adds the losses `found` to `lost`, but for those at the paths given (carried some other way). */
+export function keepLosses(lost: Loss[], found: readonly Loss[], carried: readonly string[]): void {
+  for (const l of found) if (!carried.includes(l.path)) lost.push(l);
+}
+
 export function lose(lost: Loss[], a: At, key: string, reason: string): void {
   const up = pathOf(a);
   lost.push({ path: up === "" ? key : up + "." + key, reason });
