@@ -43,7 +43,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { create, fromJson, toJson } from "@bufbuild/protobuf";
-import { TimestampSchema, ValueSchema } from "@bufbuild/protobuf/wkt";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { a2aCompat } from "../dist-examples/generated-samples/a2a_compat.js";
 import { sendMessageRequestFromOlderJson, taskToOlderJson } from "../dist-examples/generated-samples/a2a_compat.js";
@@ -64,39 +63,9 @@ const TARGET_RATIO = 2;
 const dialect = dialectCodec(A2AServiceA2a.jsonrpcDialect);
 export { sendParams03, task10Json } from "./conversion-inputs.js";
 import { sendParams03, task10Json } from "./conversion-inputs.js";
+import { fromA2aJsShape, toA2aJsShape } from "./a2a-js-shape.js";
 
 // ---- inputs: bench/conversion-inputs.js ----
-
-/** A protobuf-es message as the ts-proto shaped object @a2a-js/sdk 1.3.0 uses (oneof {$case, value}, Struct/Value plain JSON, Timestamp string). */
-function toA2aJsShape(desc, msg) {
-  const element = (f, x) => {
-    const d = f.fieldKind === "message" || f.listKind === "message" || f.mapKind === "message" ? f.message : undefined;
-    if (!d) return x instanceof Uint8Array ? Buffer.from(x) : x;
-    if (d.typeName === "google.protobuf.Value") return toJson(ValueSchema, x);
-    if (d.typeName === "google.protobuf.Timestamp") return toJson(TimestampSchema, x);
-    if (d.typeName === "google.protobuf.Struct") return x;
-    return toA2aJsShape(d, x);
-  };
-  const out = {};
-  for (const f of desc.fields) {
-    if (f.oneof) {
-      const o = msg[f.oneof.localName];
-      if (!(f.oneof.localName in out)) out[f.oneof.localName] = undefined;
-      if (o.case === f.localName) out[f.oneof.localName] = { $case: f.localName, value: element(f, o.value) };
-      continue;
-    }
-    const v = msg[f.localName];
-    out[f.localName] =
-      v === undefined
-        ? undefined
-        : f.fieldKind === "list"
-          ? v.map((x) => element(f, x))
-          : f.fieldKind === "map"
-            ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, element(f, x)]))
-            : element(f, v);
-  }
-  return out;
-}
 
 // ---- the two implementations ----
 
@@ -120,29 +89,6 @@ const oursTask = (task) => taskToOlderJson(task).json;
 /** The same conversions through the v0.3 proto messages. */
 const protoSend = (params) => a2aCompat.convert(fromJson(v03.SendMessageRequestSchema, dialect.decode(v03.SendMessageRequestSchema, params), { ignoreUnknownFields: true }), "toNewer").message;
 const protoTask = (task) => dialect.encode(v03.TaskSchema, toJson(v03.TaskSchema, a2aCompat.convert(task, "toOlder").message));
-
-/** The inverse of toA2aJsShape: an @a2a-js/sdk v1.0 object as protobuf-es init data. */
-function fromA2aJsShape(desc, obj) {
-  const element = (f, x) => {
-    const d = f.fieldKind === "message" || f.listKind === "message" || f.mapKind === "message" ? f.message : undefined;
-    if (!d || d.typeName === "google.protobuf.Struct") return x;
-    if (d.typeName === "google.protobuf.Value") return fromJson(ValueSchema, x);
-    if (d.typeName === "google.protobuf.Timestamp") return fromJson(TimestampSchema, x);
-    return fromA2aJsShape(d, x);
-  };
-  const out = {};
-  for (const f of desc.fields) {
-    if (f.oneof) {
-      const o = obj[f.oneof.localName];
-      if (o && o.$case === f.localName) out[f.oneof.localName] = { case: f.localName, value: element(f, o.value) };
-      continue;
-    }
-    const v = obj[f.localName];
-    if (v === undefined || v === null) continue;
-    out[f.localName] = f.fieldKind === "list" ? v.map((x) => element(f, x)) : f.fieldKind === "map" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, element(f, x)])) : element(f, v);
-  }
-  return out;
-}
 
 /** JSON with object keys sorted, to compare values regardless of key order. */
 const canonical = (v) => JSON.stringify(v, (_, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));

@@ -29,8 +29,8 @@
  * dist/compat/v0_3/). COMPAT_DUMP=1 prints both sides of the larger cases.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { create, fromJson, toJson, type DescField, type DescMessage, type JsonValue, type Message } from "@bufbuild/protobuf";
-import { EmptySchema, TimestampSchema, ValueSchema } from "@bufbuild/protobuf/wkt";
+import { create, fromJson, toJson, type DescMessage, type JsonValue, type Message } from "@bufbuild/protobuf";
+import { EmptySchema } from "@bufbuild/protobuf/wkt";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { LegacyJsonRpcTransport, parseLegacyAgentCard } from "@a2a-js/sdk/compat/v0_3/client";
 import { legacyPushNotificationToV1StreamResponse } from "@a2a-js/sdk/compat/v0_3";
@@ -40,7 +40,8 @@ import { A2AServiceA2a } from "../generated-samples/v0.3.0/a2a_a2a.js";
 import * as v10 from "../generated-samples/v1.0.1/a2a_pb.js";
 import * as v03 from "../generated-samples/v0.3.0/a2a_pb.js";
 import { dialectCodec } from "../src/runtime/jsonrpc-dialect.js";
-import { task10Json } from "../bench/conversion-inputs.js";
+import { sendParams03, task10Json } from "../bench/conversion-inputs.js";
+import { fromA2aJsShape, toA2aJsShape } from "../bench/a2a-js-shape.js";
 
 type Obj = Record<string, unknown>;
 const dialect = dialectCodec(A2AServiceA2a.jsonrpcDialect!);
@@ -99,78 +100,13 @@ function oursToOlder(desc10: DescMessage, json: unknown, desc03: DescMessage): {
 
 // ---------------------------------------------------------------------------
 // a2a-js side: its v1.0 objects are ts-proto shaped (oneof {$case, value}, Struct and Value as plain JSON,
-// Timestamp as a string, bytes as Buffer). These two adapters move between that shape and protobuf-es.
-
-const isWkt = (d: DescMessage, n: string) => d.typeName === `google.protobuf.${n}`;
-
-function jsElementToInit(f: DescField, x: unknown): unknown {
-  const d = f.fieldKind === "message" || (f.fieldKind === "list" && f.listKind === "message") || (f.fieldKind === "map" && f.mapKind === "message") ? f.message : undefined;
-  if (!d) return x;
-  if (isWkt(d, "Value")) return fromJson(ValueSchema, x as JsonValue);
-  if (isWkt(d, "Timestamp")) return fromJson(TimestampSchema, x as JsonValue);
-  if (isWkt(d, "Struct")) return x;
-  return jsToInit(d, x as Obj);
-}
-
-function jsToInit(desc: DescMessage, obj: Obj): Obj {
-  const out: Obj = {};
-  for (const f of desc.fields) {
-    let v: unknown;
-    if (f.oneof) {
-      const o = obj[f.oneof.localName] as { $case?: string; value?: unknown } | undefined;
-      if (!o || o.$case !== f.localName) continue;
-      v = o.value;
-      out[f.oneof.localName] = { case: f.localName, value: jsElementToInit(f, v) };
-      continue;
-    }
-    v = obj[f.localName];
-    if (v === undefined || v === null) continue;
-    out[f.localName] =
-      f.fieldKind === "list"
-        ? (v as unknown[]).map((x) => jsElementToInit(f, x))
-        : f.fieldKind === "map"
-          ? Object.fromEntries(Object.entries(v as Obj).map(([k, x]) => [k, jsElementToInit(f, x)]))
-          : jsElementToInit(f, v);
-  }
-  return out;
-}
+// Timestamp as a string, bytes as Buffer); bench/a2a-js-shape.js moves between that shape and protobuf-es.
 
 /** An a2a-js v1.0 object as ProtoJSON of the lf.a2a.v1 type. */
-const jsToProtoJson = (desc: DescMessage, obj: unknown): JsonValue => toJson(desc, create(desc, jsToInit(desc, obj as Obj) as never));
+const jsToProtoJson = (desc: DescMessage, obj: unknown): JsonValue => toJson(desc, create(desc, fromA2aJsShape(desc, obj as Obj) as never));
 
-function pbElementToJs(f: DescField, x: unknown): unknown {
-  const d = f.fieldKind === "message" || (f.fieldKind === "list" && f.listKind === "message") || (f.fieldKind === "map" && f.mapKind === "message") ? f.message : undefined;
-  if (!d) return x instanceof Uint8Array ? Buffer.from(x) : x;
-  if (isWkt(d, "Value")) return toJson(ValueSchema, x as never);
-  if (isWkt(d, "Timestamp")) return toJson(TimestampSchema, x as never);
-  if (isWkt(d, "Struct")) return x;
-  return pbToJs(d, x as Obj);
-}
-
-function pbToJs(desc: DescMessage, msg: Obj): Obj {
-  const out: Obj = {};
-  for (const f of desc.fields) {
-    if (f.oneof) {
-      const o = msg[f.oneof.localName] as { case?: string; value?: unknown };
-      if (!(f.oneof.localName in out)) out[f.oneof.localName] = undefined;
-      if (o.case === f.localName) out[f.oneof.localName] = { $case: f.localName, value: pbElementToJs(f, o.value) };
-      continue;
-    }
-    const v = msg[f.localName];
-    out[f.localName] =
-      v === undefined
-        ? undefined
-        : f.fieldKind === "list"
-          ? (v as unknown[]).map((x) => pbElementToJs(f, x))
-          : f.fieldKind === "map"
-            ? Object.fromEntries(Object.entries(v as Obj).map(([k, x]) => [k, pbElementToJs(f, x)]))
-            : pbElementToJs(f, v);
-  }
-  return out;
-}
-
-/** A v1.0 ProtoJSON value as the a2a-js v1.0 object a handler or client caller would hold. */
-const protoJsonToJs = (desc: DescMessage, json: unknown): Obj => pbToJs(desc, fromJson(desc, json as JsonValue) as unknown as Obj);
+/** ProtoJSON of the lf.a2a.v1 type as the a2a-js v1.0 object. */
+const protoJsonToJs = (desc: DescMessage, json: unknown): Obj => toA2aJsShape(desc, fromJson(desc, json as JsonValue));
 
 /** A v1.0 request handler for LegacyJsonRpcTransportHandler that records what it receives and answers `reply`. */
 function recordingHandler(reply: unknown, events: unknown[] = []) {
@@ -261,20 +197,8 @@ afterEach(() => vi.restoreAllMocks());
 // ---------------------------------------------------------------------------
 // Inputs
 
-/** A typical v0.3 message/send message (a2a.json Message): text, file by URI, file by bytes, data (as in bench/conversion.js). */
-const message03 = {
-  kind: "message",
-  messageId: "msg-1",
-  contextId: "ctx-1",
-  role: "user",
-  parts: [
-    { kind: "text", text: "Summarise the attached report." },
-    { kind: "file", file: { uri: "https://files.example.com/report.pdf", mimeType: "application/pdf", name: "report.pdf" } },
-    { kind: "file", file: { bytes: "aGVsbG8gd29ybGQ=", mimeType: "text/plain", name: "notes.txt" } },
-    { kind: "data", data: { format: "bullet-points", maxWords: 200 } },
-  ],
-  metadata: { requestSource: "web" },
-};
+/** A typical v0.3 message/send message (a2a.json Message): text, file by URI, file by bytes, data (the benchmark's). */
+const message03 = sendParams03().message;
 
 const pushConfig03 = { id: "cfg-1", url: "https://client.example.com/hook", token: "tok-1", authentication: { schemes: ["a", "b"], credentials: "secret" } };
 

@@ -36,15 +36,23 @@ export interface OperationPair {
   readonly newer: string;
 }
 
-export interface BridgeOptions<O extends DescService, N extends DescService> {
+/** What both bridges are built from: the two versions, how their operations and messages correspond. */
+interface BridgeBase<O extends DescService, N extends DescService> {
   readonly older: A2aServiceDefinition<O>;
   readonly newer: A2aServiceDefinition<N>;
-  readonly handler: A2aHandler<N>;
   readonly converter: Converter;
   readonly operations: readonly OperationPair[];
   /** The one-pass conversions of the older JSON-RPC payloads, if the older version has a dialect. */
   readonly json?: CompatJsonTable;
   readonly onLoss?: (operation: string, loss: Loss) => void;
+}
+
+export interface BridgeOptions<O extends DescService, N extends DescService> extends BridgeBase<O, N> {
+  readonly handler: A2aHandler<N>;
+}
+
+export interface ClientBridgeOptions<O extends DescService, N extends DescService> extends BridgeBase<O, N> {
+  readonly client: A2aClient<O>;
 }
 
 export function createBridgeHandler<O extends DescService, N extends DescService>(options: BridgeOptions<O, N>): A2aHandler<O> {
@@ -171,15 +179,7 @@ export function createBridgeHandler<O extends DescService, N extends DescService
  * (JSONRPC_RAW) with the one-pass conversions (`json`), an operation whose
  * request and response both have one sends and reads a2a.json directly.
  */
-export function createClientBridge<O extends DescService, N extends DescService>(options: {
-  readonly older: A2aServiceDefinition<O>;
-  readonly newer: A2aServiceDefinition<N>;
-  readonly client: A2aClient<O>;
-  readonly converter: Converter;
-  readonly operations: readonly OperationPair[];
-  readonly json?: CompatJsonTable;
-  readonly onLoss?: (operation: string, loss: Loss) => void;
-}): A2aClient<N> {
+export function createClientBridge<O extends DescService, N extends DescService>(options: ClientBridgeOptions<O, N>): A2aClient<N> {
   const { older, newer, converter } = options;
   const out: Record<string, unknown> = {};
   const raw = options.json ? jsonRpcRaw(options.client) : undefined;

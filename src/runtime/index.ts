@@ -32,7 +32,7 @@ export { encodeSseEvent, decodeSse } from "./sse.js";
 export { cardInterfaces, selectInterface, type Binding, type CardInterface } from "./select-interface.js";
 export { createClientForCard, NoUsableInterfaceError, type ClientForCardOptions } from "./client-for-card.js";
 export { createConverter, type CompatPlanData, type Converter, type Direction, type Loss, type PlanStep } from "./compat-convert.js";
-export { createBridgeHandler, createClientBridge, type BridgeOptions, type OperationPair } from "./bridge.js";
+export { createBridgeHandler, createClientBridge, type BridgeOptions, type ClientBridgeOptions, type OperationPair } from "./bridge.js";
 export { createDualVersionHttpHandler, type DualVersionOptions, type VersionSide } from "./dual-version.js";
 export { operationCorrespondence, type OperationCorrespondence, type OperationNames } from "./operation-map.js";
 export { createDialectCodec, dialectCodec, type DialectCodec, type OnDrop } from "./jsonrpc-dialect.js";
