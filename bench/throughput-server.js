@@ -27,7 +27,7 @@ const BARE_BODY = JSON.stringify({
 });
 
 async function oursListener() {
-  const { nodeHttpListener } = await import("protoc-gen-a2a/runtime");
+  const { nodeHttpListener } = await import("@protoc-gen-a2a/runtime");
   const { createA2AServiceHttpHandler } = await import("../dist-examples/generated-samples/v1.0.1/a2a_a2a.js");
   const { Role } = await import("../dist-examples/generated-samples/v1.0.1/a2a_pb.js");
   const handler = {

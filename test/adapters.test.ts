@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { fetchHandler } from "protoc-gen-a2a/runtime";
+import { fetchHandler } from "@protoc-gen-a2a/runtime";
 import { createA2AServiceHttpHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
 import { createEchoHandler } from "../examples/echo-agent/echo-handler.js";
 import { repoRoot } from "./helpers/run.js";

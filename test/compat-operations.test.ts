@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { A2AError, createDualVersionHttpHandler, nodeHttpListener } from "protoc-gen-a2a/runtime";
+import { A2AError, createDualVersionHttpHandler, nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import { a2aOperations, bridgeToOlder } from "../generated-samples/a2a_compat.js";
 import { A2AServiceA2a, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
 import { A2AServiceA2a as A2AServiceA2a03 } from "../generated-samples/v0.3.0/a2a_a2a.js";

@@ -9,7 +9,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { createDualVersionHttpHandler, nodeHttpListener } from "protoc-gen-a2a/runtime";
+import { createDualVersionHttpHandler, nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import { bridgeToOlder } from "../generated-samples/a2a_compat.js";
 import { A2AServiceA2a, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
 import { A2AServiceA2a as A2AServiceA2a03 } from "../generated-samples/v0.3.0/a2a_a2a.js";
@@ -131,7 +131,7 @@ describe("what the v0.3 proto cannot hold is reported, never dropped silently", 
     const losses: string[] = [];
     const received: SendMessageRequest[] = [];
     const echo = createEchoHandler();
-    const recording: A2AServiceHandler = { ...echo, sendMessage: (req, ctx) => (received.push(req), echo.sendMessage(req, ctx)) };
+    const recording: A2AServiceHandler = { ...echo, sendMessage: (req, ctx) => (received.push(req), echo.sendMessage!(req, ctx)) };
     const srv = createServer(
       nodeHttpListener(
         createDualVersionHttpHandler({

@@ -9,7 +9,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { A2AError, ErrorInfoSchema, nodeHttpListener, selectInterface } from "protoc-gen-a2a/runtime";
+import { A2AError, ErrorInfoSchema, nodeHttpListener, selectInterface } from "@protoc-gen-a2a/runtime";
 import { createA2AServiceClientForCard, createA2AServiceHttpHandler, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
 import { createA2AServiceJsonRpcClient } from "../generated-samples/v1.0.1/a2a_jsonrpc.js";
 import { createA2AServiceRestClient } from "../generated-samples/v1.0.1/a2a_rest.js";

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { A2AError, nodeHttpListener } from "protoc-gen-a2a/runtime";
+import { A2AError, nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import { createA2AServiceHttpHandler, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
 import { createA2AServiceJsonRpcClient } from "../generated-samples/v1.0.1/a2a_jsonrpc.js";
 import { createA2AServiceRestClient } from "../generated-samples/v1.0.1/a2a_rest.js";

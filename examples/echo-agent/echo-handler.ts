@@ -5,7 +5,7 @@
  * working until it is canceled, so cancel and subscribe can be tried.
  */
 import { create } from "@bufbuild/protobuf";
-import { A2AError, type HandlerContext } from "protoc-gen-a2a/runtime";
+import { A2AError, type HandlerContext } from "@protoc-gen-a2a/runtime";
 import type { A2AServiceHandler } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import {
   AgentCardSchema,

@@ -11,12 +11,12 @@ import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Se
 import type { AddressInfo } from "node:net";
 import { toJson } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import { nodeHttpListener } from "protoc-gen-a2a/runtime";
-import { createDualVersionHttpHandler } from "protoc-gen-a2a/runtime";
+import { nodeHttpListener } from "@protoc-gen-a2a/runtime";
+import { createDualVersionHttpHandler } from "@protoc-gen-a2a/runtime";
 import { A2AServiceA2a, createA2AServiceHttpHandler } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { A2AServiceA2a as A2AServiceA2a03 } from "../../generated-samples/v0.3.0/a2a_a2a.js";
-import { a2AServiceGrpcRoutes } from "../../generated-samples/v1.0.1/a2a_grpc.js";
-import { a2AServiceGrpcRoutes as a2AServiceGrpcRoutes03 } from "../../generated-samples/v0.3.0/a2a_grpc.js";
+import { a2aServiceGrpcRoutes } from "../../generated-samples/v1.0.1/a2a_grpc.js";
+import { a2aServiceGrpcRoutes as a2aServiceGrpcRoutes03 } from "../../generated-samples/v0.3.0/a2a_grpc.js";
 import { AgentCardSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { agentCardToOlderJson, bridgeToOlder } from "../../generated-samples/a2a_compat.js";
 import { echoAgentCard, type AgentUrls } from "./agent-card.js";
@@ -67,8 +67,8 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
       })),
     ),
   );
-  const routes03 = a2AServiceGrpcRoutes03({ handler: older, ...required });
-  const routes10 = a2AServiceGrpcRoutes({ handler, ...required });
+  const routes03 = a2aServiceGrpcRoutes03({ handler: older, ...required });
+  const routes10 = a2aServiceGrpcRoutes({ handler, ...required });
   const grpc = createHttp2Server(
     connectNodeAdapter({
       routes: (router) => {

@@ -18,8 +18,8 @@ import type { Problems } from "../generation-error.js";
 import { compatTransforms } from "./transform-names.js";
 
 /** The step shape is the runtime's: the generated plan is handed to it as it is. */
-export type { PlanStep } from "../runtime/compat-convert.js";
-import type { PlanStep } from "../runtime/compat-convert.js";
+export type { PlanStep } from "@protoc-gen-a2a/runtime";
+import type { PlanStep } from "@protoc-gen-a2a/runtime";
 
 export interface PlanPair {
   readonly v10: string;

@@ -10,8 +10,8 @@
  *   set    whether isFieldSet would say the field is set
  */
 import { ScalarType, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
-import { enumValue } from "../runtime/compat-convert.js";
-import type { JsonRpcDialect } from "../runtime/definition.js";
+import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
+import { enumValue } from "../compat/dialect-defaults.js";
 
 /** protobuf-es FeatureSet.FieldPresence.IMPLICIT */
 export const IMPLICIT = 2;

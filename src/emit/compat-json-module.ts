@@ -23,9 +23,10 @@ import type { DescField, DescFile, DescMessage } from "@bufbuild/protobuf";
 import { nestedTypes } from "@bufbuild/protobuf/reflect";
 import type { GeneratedFile } from "@bufbuild/protoplugin";
 import type { CompatPlan, PlanPair } from "../compat/compat-plan.js";
-import type { PlanStep } from "../runtime/compat-convert.js";
-import type { JsonRpcDialect } from "../runtime/definition.js";
-import { createDialectCodec } from "../runtime/jsonrpc-dialect.js";
+import type { PlanStep } from "@protoc-gen-a2a/runtime";
+import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
+import { dialectDefault } from "../compat/dialect-defaults.js";
+import { lowerFirstWord } from "./names.js";
 import { copyable, EnumTables, IMPLICIT, lit, prop, readValue, setTest, valueKind, writeValue, zeroLiteral } from "./compat-json-fields.js";
 import { partCode, transformCode, type DecodeCtx, type EncodeCtx } from "./compat-json-transforms.js";
 import { runtimeModule } from "./routes-module.js";
@@ -43,7 +44,6 @@ interface Pair {
   readonly id: string;
 }
 
-const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 const field = (d: DescMessage, name: string): DescField => {
   const f = d.fields.find((x) => x.name === name);
   if (!f) throw new Error(`compat-json: ${d.typeName} has no field ${name}`);
@@ -87,7 +87,6 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
   const rt = (name: string) => `${SYM}rt:${name}${SYM}`;
   const shape = (d: DescMessage) => `${SYM}shape:${d.typeName}${SYM}`;
   const enums = new EnumTables(dialect);
-  const codec = createDialectCodec(dialect);
   const key03 = (name: string, d: DescMessage) => dialect.renames[`${d.typeName}.${name}`] ?? field(d, name).jsonName;
 
   // ---- which pairs convert directly ----
@@ -378,8 +377,7 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
 
   /** What the dialect codec writes for an always-emitted field at its default. */
   function alwaysDefault(d03: DescMessage, name: string): unknown {
-    const out = codec.encode(d03, {}) as Record<string, unknown>;
-    return out[key03(name, d03)];
+    return dialectDefault(d03, name, dialect);
   }
 
   // ---- pairs through the proto, with what a2a.json carries around it ----
@@ -435,7 +433,7 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
   const toOlder = (p: Pair) => (named(p, "toOlder") ? encName(p) : `(m${ty(`: ${shape(p.d10)}`)}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => via.toOlder(m, a, lost)`);
   const exports = ordered.flatMap((p) => {
     const s10 = f.importShape(p.d10);
-    const base = lowerFirst(p.id);
+    const base = lowerFirstWord(p.id);
     return [
       {
         name: `${base}FromOlderJson`,

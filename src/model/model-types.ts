@@ -4,8 +4,8 @@
  * (src/overrides/apply.ts). Emitters read nothing else.
  */
 import type { PathTemplate } from "./path-template.js";
-import type { RouteQueryField, RouteVariable } from "../runtime/route-types.js";
-import type { ErrorCatalogEntry, JsonRpcDialect, ProtocolTables, StandardErrorEntry } from "../runtime/definition.js";
+import type { RouteQueryField, RouteVariable } from "@protoc-gen-a2a/runtime";
+import type { ErrorCatalogEntry, JsonRpcDialect, ProtocolTables, StandardErrorEntry } from "@protoc-gen-a2a/runtime";
 
 export type { JsonRpcDialect };
 

@@ -3,7 +3,7 @@
  * protoc-gen-es beside them as a user's buf.gen.yaml would: the declarations
  * type-check under strict with skipLibCheck off, a consumer written against
  * them compiles (and a wrong call does not), and the JavaScript runs. The
- * output goes below the repository so that it resolves `protoc-gen-a2a/runtime`
+ * output goes below the repository so that it resolves `@protoc-gen-a2a/runtime`
  * and @bufbuild/protobuf as an installed project would.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,7 +39,7 @@ describe("target=js+dts", () => {
     writeFileSync(
       join(dir, "consumer.ts"),
       `import { create, type JsonValue } from "@bufbuild/protobuf";
-import type { Loss } from "protoc-gen-a2a/runtime";
+import type { Loss } from "@protoc-gen-a2a/runtime";
 import { taskToOlderJson, sendMessageRequestFromOlderJson, bridgeToOlder, a2aCompatJson } from "./gen/a2a_compat.js";
 import { TaskSchema, type SendMessageRequest } from "./gen/v1.0.1/a2a_pb.js";
 import type { A2AServiceHandler } from "./gen/v1.0.1/a2a_a2a.js";

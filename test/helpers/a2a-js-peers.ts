@@ -692,7 +692,7 @@ export async function a2aJsV10ClientFor(target: ClientTarget, options: V10Client
     wanted = target.binding;
     const factory = new ClientFactory({
       transports,
-      preferredTransports: wanted ? [wanted] : undefined,
+      ...(wanted ? { preferredTransports: [wanted] } : {}),
       cardResolver: new DefaultAgentCardResolver(compat),
     });
     client = await factory.createFromUrl(target.cardUrl, "");
@@ -787,7 +787,7 @@ export async function a2aJsV03ClientFor(target: ClientTarget): Promise<A2aJsClie
   let client: V03Client;
   const wanted = target.binding;
   if ("cardUrl" in target) {
-    const factory = new V03ClientFactory({ transports, preferredTransports: wanted ? [wanted] : undefined });
+    const factory = new V03ClientFactory({ transports, ...(wanted ? { preferredTransports: [wanted] } : {}) });
     client = await factory.createFromUrl(target.cardUrl, "");
   } else {
     const factory = new V03ClientFactory({ transports, preferredTransports: [target.binding] });
@@ -887,10 +887,10 @@ export function artifactTexts(task: any): string[] {
 
 export interface EventSummary {
   kind: "task" | "message" | "status-update" | "artifact-update" | "unknown";
-  taskId?: string;
-  state?: string;
+  taskId?: string | undefined;
+  state?: string | undefined;
   /** Artifact text for artifact-update, message text for message. */
-  text?: string;
+  text?: string | undefined;
 }
 
 /** Version-neutral view of one stream/subscribe event or one SendMessage result. */
@@ -958,7 +958,7 @@ const CODE_BY_V03_NAME: Record<string, number> = {
 
 export interface A2aJsErrorDescription {
   /** A2A / JSON-RPC error code (-32001 = TaskNotFound, …) when it can be recovered. */
-  code?: number;
+  code?: number | undefined;
   message: string;
   /** Error class name, e.g. "TaskNotFoundError". */
   name: string;

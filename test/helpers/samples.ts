@@ -1,6 +1,6 @@
 /** Reads the committed route tables in generated-samples/. */
 import { readFileSync } from "node:fs";
-import type { Route } from "../../src/runtime/route-types.js";
+import type { Route } from "../../packages/runtime/src/route-types.js";
 
 export interface RoutesDoc {
   protocolVersion: string;

@@ -1,6 +1,6 @@
 /**
  * A v0.3 echo agent built only from the generated v0.3 stubs
- * (generated-samples/v0.3.0), "protoc-gen-a2a/runtime" and
+ * (generated-samples/v0.3.0), "@protoc-gen-a2a/runtime" and
  * @connectrpc/connect-node. It behaves like the v1.0 example agent
  * (examples/echo-agent), translated to A2A v0.3 (package a2a.v1):
  *
@@ -30,9 +30,9 @@ import type { AddressInfo } from "node:net";
 import { create, toJson, type JsonValue, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import { A2AError, nodeHttpListener, type HandlerContext } from "protoc-gen-a2a/runtime";
+import { A2AError, nodeHttpListener, type HandlerContext } from "@protoc-gen-a2a/runtime";
 import { createA2AServiceHttpHandler, type A2AServiceHandler } from "../../generated-samples/v0.3.0/a2a_a2a.js";
-import { a2AServiceGrpcRoutes } from "../../generated-samples/v0.3.0/a2a_grpc.js";
+import { a2aServiceGrpcRoutes } from "../../generated-samples/v0.3.0/a2a_grpc.js";
 import {
   AgentCardSchema,
   StreamResponseSchema,
@@ -383,7 +383,7 @@ export async function startV03EchoAgent(options: { port?: number; grpcPort?: num
       }),
     ),
   );
-  const grpc = createHttp2Server(connectNodeAdapter({ routes: a2AServiceGrpcRoutes({ handler }), grpc: true, connect: false, grpcWeb: false }));
+  const grpc = createHttp2Server(connectNodeAdapter({ routes: a2aServiceGrpcRoutes({ handler }), grpc: true, connect: false, grpcWeb: false }));
   // HTTP/2 sessions outlive calls; close() ends them so the server can stop.
   const sessions = new Set<ServerHttp2Session>();
   grpc.on("session", (s: ServerHttp2Session) => {

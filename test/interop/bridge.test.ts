@@ -23,7 +23,7 @@ import {
 } from "../helpers/a2a-js-peers.js";
 import { createMatrix } from "../helpers/matrix.js";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { A2AError } from "protoc-gen-a2a/runtime";
+import { A2AError } from "@protoc-gen-a2a/runtime";
 import { clientForOlder } from "../../generated-samples/a2a_compat.js";
 import { createA2AServiceJsonRpcClient } from "../../generated-samples/v0.3.0/a2a_jsonrpc.js";
 import { createA2AServiceRestClient } from "../../generated-samples/v0.3.0/a2a_rest.js";

@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { A2AError } from "protoc-gen-a2a/runtime";
+import { A2AError } from "@protoc-gen-a2a/runtime";
 import { createMatrix } from "../helpers/matrix.js";
 import type { A2AServiceClient } from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import { createA2AServiceGrpcClient } from "../../generated-samples/v0.3.0/a2a_grpc.js";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { decodeSse, encodeSseEvent, sseComment, sseStreamFromResponse, type SseEvent } from "../../src/runtime/sse.js";
+import { decodeSse, encodeSseEvent, sseComment, sseStreamFromResponse, type SseEvent } from "../../packages/runtime/src/sse.js";
 
 const utf8 = new TextEncoder();
 

@@ -153,10 +153,10 @@ type Methods<S> = S extends GenService<infer M> ? M : GenServiceMethods;
 /**
  * A server implementation: one method per RPC. Unary methods return a
  * promise of the response; server-streaming methods return an async
- * iterable of responses.
+ * iterable of responses. A method left out answers UnsupportedOperationError.
  */
 export type A2aHandler<S> = {
-  [K in keyof Methods<S>]: Methods<S>[K] extends { methodKind: "server_streaming"; input: infer I; output: infer O }
+  [K in keyof Methods<S>]?: Methods<S>[K] extends { methodKind: "server_streaming"; input: infer I; output: infer O }
     ? (request: MessageShape<I & DescMessageLike>, context: HandlerContext) => AsyncIterable<MessageInitShape<O & DescMessageLike>>
     : Methods<S>[K] extends { input: infer I; output: infer O }
       ? (request: MessageShape<I & DescMessageLike>, context: HandlerContext) => Promise<MessageInitShape<O & DescMessageLike>>

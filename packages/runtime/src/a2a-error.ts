@@ -133,8 +133,9 @@ export function errorFromWire(
   const byReason = wire.reason && (wire.domain ?? A2A_DOMAIN) === A2A_DOMAIN ? def.errors.find((e) => e.reason === wire.reason) : undefined;
   const byCode = wire.code !== undefined ? def.errors.find((e) => e.jsonrpcCode === wire.code) ?? def.standardErrors.find((e) => e.code === wire.code) : undefined;
   const type = byReason?.name ?? byCode?.name ?? "UnknownError";
+  const code = byReason?.jsonrpcCode ?? wire.code;
   return new A2AError(type, wire.message, {
-    code: byReason?.jsonrpcCode ?? wire.code,
+    ...(code !== undefined ? { code } : {}),
     ...(wire.reason !== undefined ? { reason: wire.reason } : {}),
     ...(wire.domain !== undefined ? { domain: wire.domain } : {}),
     ...(wire.metadata ? { metadata: wire.metadata } : {}),

@@ -50,8 +50,8 @@ export interface SseEvent {
 }
 
 export interface EncodeSseEventOptions {
-  event?: string;
-  id?: string;
+  event?: string | undefined;
+  id?: string | undefined;
 }
 
 export interface DecodeSseOptions {

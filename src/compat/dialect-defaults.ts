@@ -1,0 +1,54 @@
+/**
+ * Generation-time facts about the older version's JSON-RPC dialect that the
+ * emitted conversions bake in as literals:
+ *
+ *   enumValue        the newer enum number with the same local name as an older one
+ *                    (the number itself when no value has that name)
+ *   dialectDefault   what a field in the dialect's `alwaysEmit` list is written as
+ *                    when the message leaves it at its default: lists [], maps {},
+ *                    enums the dialect's spelling of value 0, scalars their ProtoJSON
+ *                    zero, messages their own `kind` and always-emitted fields
+ */
+import { ScalarType, type DescEnum, type DescField, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
+import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
+
+export function enumValue(n: number, from: DescEnum, to: DescEnum): number {
+  const v = from.values.find((x) => x.number === n);
+  const byName = v && to.values.find((x) => x.localName === v.localName);
+  return byName ? byName.number : n;
+}
+
+/** The dialect JSON of `field` of `message` at its default, as the dialect codec writes it. */
+export function dialectDefault(message: DescMessage, field: string, dialect: JsonRpcDialect): JsonValue {
+  const f = message.fields.find((x) => x.name === field);
+  if (f === undefined) throw new Error(`${message.typeName} has no field ${field}`);
+  return fieldDefault(f, dialect);
+}
+
+function fieldDefault(f: DescField, dialect: JsonRpcDialect): JsonValue {
+  switch (f.fieldKind) {
+    case "list":
+      return [];
+    case "map":
+      return {};
+    case "enum": {
+      const zero = f.enum.values[0]?.name;
+      return zero === undefined ? 0 : (dialect.enums[zero] ?? zero);
+    }
+    case "message":
+      return messageDefault(f.message, dialect);
+    case "scalar":
+      return f.scalar === ScalarType.BOOL ? false : f.scalar === ScalarType.STRING || f.scalar === ScalarType.BYTES ? "" : 0;
+  }
+}
+
+function messageDefault(m: DescMessage, dialect: JsonRpcDialect): JsonValue {
+  const out: { [k: string]: JsonValue } = {};
+  const kind = dialect.kinds[m.typeName];
+  if (kind !== undefined) out["kind"] = kind;
+  for (const name of dialect.alwaysEmit[m.typeName] ?? []) {
+    const f = m.fields.find((x) => x.name === name);
+    if (f) out[dialect.renames[`${m.typeName}.${f.name}`] ?? f.jsonName] = fieldDefault(f, dialect);
+  }
+  return out;
+}
