@@ -3,13 +3,26 @@
  *
  * Rule: only the import closure is staged (the files named by `import`, then theirs,
  * transitively); google/protobuf/* is skipped, since buf and protoc ship the well-known
- * types. The files come from the google-proto-files package (a devDependency).
- * Every missing file is an error naming the file and the root.
+ * types. The files come from the google-proto-files package when it is resolvable (this
+ * repository, as a devDependency), else from `dist/proto/`, where `npm run build`
+ * copies the closure of `googleApiRoots` so that the published package needs no
+ * 83 MB dependency. Every missing file is an error naming the file and the root.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { SyncError } from "./sync-error.js";
+
+/**
+ * The google/api files the pinned protos import (v0.3.0 and v1.0.1 import the same
+ * three). The build ships their closure; test/sync checks it covers the lock.
+ */
+export const googleApiRoots: readonly string[] = [
+  "google/api/annotations.proto",
+  "google/api/client.proto",
+  "google/api/field_behavior.proto",
+];
 
 const importRe = /^\s*import\s+(?:public\s+|weak\s+)?"([^"]+)"\s*;/gm;
 
@@ -18,12 +31,22 @@ export function importsOf(source: string): string[] {
   return [...source.matchAll(importRe)].map((m) => m[1]!);
 }
 
-/** The google-proto-files package's folder. */
+/** The folder `npm run build` fills with the closure of googleApiRoots (dist/proto). */
+export function shippedGoogleProtoRoot(): string {
+  return fileURLToPath(new URL("../proto", import.meta.url));
+}
+
+/** google-proto-files when resolvable, else the protos shipped in dist/proto. */
 export function defaultGoogleProtoRoot(): string {
   try {
     return dirname(createRequire(import.meta.url).resolve("google-proto-files/package.json"));
   } catch {
-    throw new SyncError("google-proto-files: the package is not installed; it holds the google/api protos");
+    const shipped = shippedGoogleProtoRoot();
+    if (existsSync(join(shipped, "google/api"))) return shipped;
+    throw new SyncError(
+      `${join(shipped, "google/api")}: missing, and the google-proto-files package is not installed; ` +
+        "run `npm run build` (it copies the google/api protos there) or install google-proto-files.",
+    );
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * The download source of the sync step, against a real HTTP server on 127.0.0.1
- * (test/helpers/spec-server.ts), through the API and through the CLI run as a child
- * process: `node dist/sync/cli.js` (npm run sync).
+ * (test/helpers/spec-server.ts), through the API and through both CLIs run as child
+ * processes: `node dist/sync/cli.js` (npm run sync) and `bin/protoc-gen-a2a.js sync <dir>`.
  *
  * Checked: a good download stages both pinned files with their sha256; a tampered file,
  * a 404, an unreachable host and a silent host each give one stderr line naming the URL
@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pinnedUrl, SyncError, syncProtos } from "../../src/sync/sync-protos.js";
-import { readTree, repoRoot, tempDir } from "../helpers/run.js";
+import { pluginBin, readTree, repoRoot, tempDir } from "../helpers/run.js";
 import {
   closedPortUrl,
   lock,
@@ -44,11 +44,18 @@ function repoLikeWork(): string {
   return work;
 }
 
-/** Runs the CLI with env; returns the run and the folder it would have written. */
+/** Runs both CLIs with env; returns each run and the folder each would have written. */
 async function runBoth(env: Record<string, string>): Promise<{ run: NodeRun; out: string; name: string }[]> {
   const work = repoLikeWork();
-  const repo = await runNode([syncCli], work, env);
-  return [{ run: repo, out: join(work, "proto/staged"), name: "npm run sync" }];
+  const consumerOut = join(tempDir("sync-dl-out"), "protos");
+  const [repo, consumer] = await Promise.all([
+    runNode([syncCli], work, env),
+    runNode([pluginBin, "sync", consumerOut], tempDir("sync-dl-cwd"), env),
+  ]);
+  return [
+    { run: repo, out: join(work, "proto/staged"), name: "npm run sync" },
+    { run: consumer, out: consumerOut, name: "protoc-gen-a2a sync" },
+  ];
 }
 
 function expectOneErrorLine(r: NodeRun, ...says: string[]): void {
@@ -98,13 +105,23 @@ describe("syncProtos with a download source", () => {
   });
 });
 
-describe("the sync CLI with a download source", () => {
+describe("the sync CLIs with a download source", () => {
   it("npm run sync downloads when neither A2A_SPEC_DIR nor ../shared/a2a-spec is there", async () => {
     const work = repoLikeWork();
     const r = await runNode([syncCli], work, { A2A_SPEC_BASE_URL: server.baseUrl("ok") });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`from ${server.baseUrl("ok")} (pinned commits)`);
     const tree = readTree(join(work, "proto/staged"));
+    lock.inputs.forEach((e, i) => expect(tree.get(e.stagedPath)!.equals(pinnedBytes[i]!)).toBe(true));
+  });
+
+  it("protoc-gen-a2a sync <dir> downloads and stages the pinned files", async () => {
+    const out = join(tempDir("sync-dl-out"), "protos");
+    const r = await runNode([pluginBin, "sync", out], repoRoot, { A2A_SPEC_BASE_URL: server.baseUrl("ok") });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trimEnd().split("\n")).toHaveLength(1);
+    expect(r.stdout).toContain(`from ${server.baseUrl("ok")} and 5 google/api files from `);
+    const tree = readTree(out);
     lock.inputs.forEach((e, i) => expect(tree.get(e.stagedPath)!.equals(pinnedBytes[i]!)).toBe(true));
   });
 
