@@ -8,8 +8,12 @@
 //     loads the YAML parser only for files given with overrides=.
 // Writes dist/generated/{validators.cjs,templates.cjs,shipped-overrides.json}
 // (CommonJS, so a synchronous plugin run can require them on any Node 20).
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+// Also copies the import closure of the google/api protos the pinned protos import
+// (googleApiRoots) from google-proto-files into dist/proto/, for `protoc-gen-a2a sync`
+// in installs without that 83 MB package (see src/sync/google-protos.ts).
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import standaloneCode from "ajv/dist/standalone/index.js";
@@ -18,6 +22,7 @@ import { apiTargets, compatPairSchema, compatUnpairedSchema, operationTargets } 
 import { loadOverrideFile } from "../dist/overrides/load-overrides.js";
 import { Problems } from "../dist/generation-error.js";
 import { templateNames, templateOptions } from "../dist/emit/template-options.js";
+import { googleApiRoots, googleImportClosure } from "../dist/sync/google-protos.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const out = join(root, "dist/generated");
@@ -56,4 +61,17 @@ const files = readdirSync(dir)
   .map((f) => loadOverrideFile(`proto/overrides/${f}`, problems, readFileSync(join(dir, f), "utf8")));
 problems.throwIfAny();
 writeFileSync(join(out, "shipped-overrides.json"), JSON.stringify(files) + "\n");
-process.stderr.write(`build-assets: ${Object.keys(exports).length} validators, ${specs.length} templates, ${files.length} shipped override files\n`);
+
+// 4. google/api protos for `protoc-gen-a2a sync`.
+const googleSrc = dirname(createRequire(import.meta.url).resolve("google-proto-files/package.json"));
+const protoOut = join(root, "dist/proto");
+rmSync(protoOut, { recursive: true, force: true });
+const google = googleImportClosure(googleSrc, googleApiRoots);
+for (const [path, data] of google) {
+  mkdirSync(dirname(join(protoOut, path)), { recursive: true });
+  writeFileSync(join(protoOut, path), data);
+}
+process.stderr.write(
+  `build-assets: ${Object.keys(exports).length} validators, ${specs.length} templates, ` +
+    `${files.length} shipped override files, ${google.size} google/api protos in dist/proto\n`,
+);

@@ -1,12 +1,14 @@
 /**
  * The packed package, used as a new user would: npm pack, install the
  * tarball into a separate project with its own buf.yaml and buf.gen.yaml,
- * then buf generate there with `local: protoc-gen-a2a`.
+ * then buf generate there with `local: protoc-gen-a2a`; and `protoc-gen-a2a sync`
+ * there, where google-proto-files is not installed (google/api from dist/proto).
  */
 import { describe, expect, it } from "vitest";
 import { cpSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readTree, repoRoot, run, tempDir } from "./helpers/run.js";
+import { specDir } from "./helpers/spec-server.js";
 
 describe("npm pack → install → buf generate", () => {
   it("produces the outputs in a user project", () => {
@@ -29,6 +31,16 @@ describe("npm pack → install → buf generate", () => {
     const bufVersion = (JSON.parse(run("npm", ["pkg", "get", "devDependencies"]).stdout.toString()) as Record<string, string>)["@bufbuild/buf"];
     const install = run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", join(work, tarball), `@bufbuild/buf@${bufVersion}`], { cwd: user });
     expect(install.status, install.stderr).toBe(0);
+
+    // `protoc-gen-a2a sync` where google-proto-files is not installed: google/api comes from dist/proto
+    const synced = run("npx", ["--no-install", "protoc-gen-a2a", "sync", "synced"], {
+      cwd: user,
+      env: { ...process.env, A2A_SPEC_DIR: specDir },
+    });
+    expect(synced.status, synced.stderr).toBe(0);
+    const shipped = join(user, "node_modules/protoc-gen-a2a/dist/proto");
+    expect(synced.stdout.toString()).toContain(`google/api files from ${shipped} into`);
+    expect(readTree(join(user, "synced"))).toEqual(readTree(join(repoRoot, "proto/staged")));
 
     const gen = run("npx", ["--no-install", "buf", "generate"], { cwd: user });
     expect(gen.stderr).toBe("");

@@ -1,107 +1,192 @@
 /**
- * Stages the pinned A2A protos and the google/api protos they import into
- * one buf module root, offline:
+ * Stages the pinned A2A protos and the google/api protos they import into one buf
+ * module root:
  *
- *   <specDir>/<specDirPath>  --sha256 checked-->  <stagedDir>/<stagedPath>
- *   google-proto-files/google/api/*.proto  -->  <stagedDir>/google/api/ (import closure only)
+ *   source "dir":      <dir>/<specDirPath>                   --sha256 checked-->  <outDir>/<stagedPath>
+ *   source "download": <baseUrl><commit>/<sourcePath>         --sha256 checked-->  <outDir>/<stagedPath>
+ *   <googleProtoRoot>/google/api/*.proto (import closure only)               -->  <outDir>/google/api/
  *
- * Nothing is written unless every pinned file exists and matches its hash.
+ * Rule: collect, then write. Nothing is written unless every pinned file was read or
+ * downloaded and matched the sha256 of proto/a2a.lock.json, and every import was found.
+ * Errors are SyncErrors whose one-line message names the file or URL (and both hashes).
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { defaultTimeoutMs, download } from "./download.js";
+import { defaultGoogleProtoRoot, googleImportClosure, importsOf } from "./google-protos.js";
+import { SyncError } from "./sync-error.js";
+
+export { SyncError } from "./sync-error.js";
 
 export interface LockEntry {
   version: string;
   tag: string;
   commit: string;
+  /** Path in the upstream repository at `commit`. */
   sourcePath: string;
+  /** Path below a local spec folder (A2A_SPEC_DIR). */
   specDirPath: string;
+  /** Path below the staging folder. */
   stagedPath: string;
   sha256: string;
 }
 
-export interface SyncOptions {
-  lockFile: string;
-  specDir: string;
-  stagedDir: string;
-  /** Where google/api/*.proto live; defaults to the google-proto-files package. */
-  googleProtoRoot?: string;
+export interface Lock {
+  /** The lock file read, for messages. */
+  file: string;
+  /** Upstream repository, "owner/name" on GitHub. */
+  repository: string;
+  inputs: LockEntry[];
 }
 
-export class SyncError extends Error {
-  override name = "SyncError";
+/** Where the pinned files come from. */
+export type SpecSource =
+  | { kind: "dir"; dir: string }
+  | {
+      kind: "download";
+      /** Prefix of `<commit>/<sourcePath>`; a trailing "/" is added when missing. */
+      baseUrl: string;
+      /** Bound on each download; default 30 s. */
+      timeoutMs?: number;
+    };
+
+export interface SyncOptions {
+  lock: Lock;
+  source: SpecSource;
+  outDir: string;
+  /** Folder holding google/api/*.proto; default: google-proto-files, else dist/proto. */
+  googleProtoRoot?: string;
+  /** Remove outDir before writing (the repository's own proto/staged); default false. */
+  clean?: boolean;
+}
+
+export interface SyncResult {
+  /** stagedPath of each pinned file, in lock order. */
+  pinned: string[];
+  /** The google/* files staged, sorted. */
+  google: string[];
+  /** The spec folder or the base URL the pinned files came from. */
+  from: string;
+  googleProtoRoot: string;
 }
 
 const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
-const importRe = /^\s*import\s+(?:public\s+|weak\s+)?"([^"]+)"\s*;/gm;
+const entryKeys = ["version", "tag", "commit", "sourcePath", "specDirPath", "stagedPath", "sha256"] as const;
 
-export function readLock(lockFile: string): LockEntry[] {
-  let lock: { inputs?: LockEntry[] };
+/** The GitHub raw-content prefix for the lock's repository. */
+export function defaultBaseUrl(lock: Lock): string {
+  return `https://raw.githubusercontent.com/${lock.repository}/`;
+}
+
+/** The URL of one pinned file below baseUrl. */
+export function pinnedUrl(baseUrl: string, entry: LockEntry): string {
+  return `${baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`}${entry.commit}/${entry.sourcePath}`;
+}
+
+export function readLock(lockFile: string): Lock {
+  let lock: { repository?: unknown; inputs?: unknown };
   try {
-    lock = JSON.parse(readFileSync(lockFile, "utf8")) as { inputs?: LockEntry[] };
+    lock = JSON.parse(readFileSync(lockFile, "utf8")) as { repository?: unknown; inputs?: unknown };
   } catch (e) {
     throw new SyncError(`${lockFile}: cannot read the lock file: ${(e as Error).message}`);
   }
+  if (typeof lock.repository !== "string" || !/^[\w.-]+\/[\w.-]+$/.test(lock.repository)) {
+    throw new SyncError(`${lockFile}: "repository" must name the upstream GitHub repository as "owner/name"`);
+  }
   if (!Array.isArray(lock.inputs)) throw new SyncError(`${lockFile}: "inputs" must be a list of pinned files`);
-  return lock.inputs;
+  const inputs = lock.inputs.map((raw: unknown, i) => checkEntry(lockFile, raw, i));
+  return { file: lockFile, repository: lock.repository, inputs };
 }
 
-function readPinned(file: string, what: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (e) {
-    throw new SyncError(`${file}: cannot read ${what}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+function checkEntry(lockFile: string, raw: unknown, i: number): LockEntry {
+  const where = `${lockFile}: inputs[${i}]`;
+  if (typeof raw !== "object" || raw === null) throw new SyncError(`${where} must be an object`);
+  const e = raw as Record<string, unknown>;
+  for (const key of entryKeys) {
+    if (typeof e[key] !== "string" || e[key] === "") throw new SyncError(`${where}.${key} must be a non-empty string`);
   }
+  for (const key of ["sourcePath", "specDirPath", "stagedPath"] as const) {
+    const path = e[key] as string;
+    if (isAbsolute(path) || path.split(/[\\/]/).includes("..")) {
+      throw new SyncError(`${where}.${key} must be a relative path without "..", not "${path}"`);
+    }
+  }
+  if (!/^[0-9a-f]{64}$/.test(e["sha256"] as string)) throw new SyncError(`${where}.sha256 must be 64 hex digits`);
+  return e as unknown as LockEntry;
 }
 
-export function syncProtos(opts: SyncOptions): { staged: string[] } {
-  const entries = readLock(opts.lockFile);
-  const pinned = entries.map((e) => {
-    const from = resolve(opts.specDir, e.specDirPath);
-    if (!existsSync(from)) {
-      throw new SyncError(
-        `${from}: pinned file for ${e.version} (${e.tag}, ${e.sourcePath}) is missing; expected sha256 ${e.sha256}. ` +
-          `Set A2A_SPEC_DIR to the folder that holds ${e.specDirPath}.`,
-      );
-    }
-    const data = readPinned(from, `the pinned file for ${e.version}`);
-    const actual = sha256(data);
-    if (actual !== e.sha256) {
-      throw new SyncError(
-        `${from}: sha256 mismatch for ${e.version} (${e.tag}, ${e.sourcePath}): expected ${e.sha256}, found ${actual}`,
-      );
-    }
-    return { entry: e, data };
-  });
+export async function syncProtos(opts: SyncOptions): Promise<SyncResult> {
+  const { lock, source } = opts;
+  const pinned =
+    source.kind === "dir" ? lock.inputs.map((e) => readFromDir(source.dir, e)) : await downloadAll(lock, source);
+  const googleProtoRoot = opts.googleProtoRoot ?? defaultGoogleProtoRoot();
+  const google = googleImportClosure(
+    googleProtoRoot,
+    pinned.flatMap((p) => importsOf(p.data.toString("utf8"))),
+  );
 
-  const googleRoot = opts.googleProtoRoot ?? dirname(createRequire(import.meta.url).resolve("google-proto-files/package.json"));
-  const google = new Map<string, Buffer>();
-  const pending = pinned.flatMap((p) => importsOf(p.data.toString("utf8")));
-  while (pending.length > 0) {
-    const path = pending.pop()!;
-    if (google.has(path) || path.startsWith("google/protobuf/")) continue; // WKTs ship with buf and protoc
-    const file = join(googleRoot, path);
-    if (!existsSync(file)) throw new SyncError(`${file}: imported as "${path}" but not found in ${googleRoot}`);
-    const data = readPinned(file, `"${path}"`);
-    google.set(path, data);
-    pending.push(...importsOf(data.toString("utf8")));
-  }
-
-  rmSync(opts.stagedDir, { recursive: true, force: true });
-  const staged: string[] = [];
+  if (opts.clean) rmSync(opts.outDir, { recursive: true, force: true });
   const write = (rel: string, data: Buffer) => {
-    const to = join(opts.stagedDir, rel);
+    const to = join(opts.outDir, rel);
     mkdirSync(dirname(to), { recursive: true });
     writeFileSync(to, data);
-    staged.push(rel);
   };
   for (const p of pinned) write(p.entry.stagedPath, p.data);
-  for (const [path, data] of [...google].sort(([a], [b]) => a.localeCompare(b))) write(path, data);
-  return { staged };
+  for (const [path, data] of google) write(path, data);
+  return {
+    pinned: pinned.map((p) => p.entry.stagedPath),
+    google: [...google.keys()],
+    from: source.kind === "dir" ? source.dir : source.baseUrl,
+    googleProtoRoot,
+  };
 }
 
-function importsOf(source: string): string[] {
-  return [...source.matchAll(importRe)].map((m) => m[1]!);
+interface Pinned {
+  entry: LockEntry;
+  data: Buffer;
+}
+
+function checkHash(where: string, e: LockEntry, data: Buffer): Pinned {
+  const actual = sha256(data);
+  if (actual !== e.sha256) {
+    throw new SyncError(
+      `${where}: sha256 mismatch for ${e.version} (${e.tag}, ${e.sourcePath}): expected ${e.sha256}, found ${actual}`,
+    );
+  }
+  return { entry: e, data };
+}
+
+function readFromDir(specDir: string, e: LockEntry): Pinned {
+  const from = resolve(specDir, e.specDirPath);
+  if (!existsSync(from)) {
+    throw new SyncError(
+      `${from}: pinned file for ${e.version} (${e.tag}, ${e.sourcePath}) is missing; expected sha256 ${e.sha256}. ` +
+        `Set A2A_SPEC_DIR to the folder that holds ${e.specDirPath}.`,
+    );
+  }
+  let data: Buffer;
+  try {
+    data = readFileSync(from);
+  } catch (e2) {
+    const why = (e2 as NodeJS.ErrnoException).code ?? (e2 as Error).message;
+    throw new SyncError(`${from}: cannot read the pinned file for ${e.version}: ${why}`);
+  }
+  return checkHash(from, e, data);
+}
+
+/** Downloads every pinned file at once; reports the first failure in lock order. */
+async function downloadAll(lock: Lock, source: { baseUrl: string; timeoutMs?: number }): Promise<Pinned[]> {
+  const paths = lock.inputs.map((e) => e.specDirPath).join(", ");
+  const hint = `Set A2A_SPEC_DIR to a folder with the pinned files (${paths}).`;
+  const settled = await Promise.allSettled(
+    lock.inputs.map(async (e) => {
+      const url = pinnedUrl(source.baseUrl, e);
+      return checkHash(url, e, await download(url, source.timeoutMs ?? defaultTimeoutMs, hint));
+    }),
+  );
+  return settled.map((s) => {
+    if (s.status === "rejected") throw s.reason;
+    return s.value;
+  });
 }
