@@ -32,7 +32,7 @@ const children: ChildProcess[] = [];
 
 function sh(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
   const r = run(cmd, args, { cwd: user, env: { ...process.env, ...env } });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} (in ${user}) exited ${r.status}:\n${r.stderr}`);
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} (in ${user}) exited ${r.status}:\n${r.stdout}${r.stderr}`);
   return r.stdout.toString("utf8");
 }
 
@@ -42,8 +42,8 @@ function runStep(title: string): void {
     const command = line.replace(/#.*$/, "").trim();
     if (command === "") continue;
     const [cmd, ...args] = command.split(/\s+/);
-    const swapped = args.map((a) => tarballs[a] ?? a);
-    sh(cmd!, cmd === "npm" ? [...swapped, "--no-audit", "--no-fund", "--prefer-offline"] : swapped, {
+    const npm = cmd === "npm";
+    sh(cmd!, npm ? [...args.map((a) => tarballs[a] ?? a), "--no-audit", "--no-fund", "--prefer-offline"] : args, {
       A2A_SPEC_DIR: specDir,
     });
   }
