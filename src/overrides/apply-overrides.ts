@@ -2,9 +2,10 @@
  * Applies override entries to the models of their proto package.
  *
  * Rules: an entry applies to the model whose package equals its file's
- * `package`; a package that no model has is an error, except for the files
- * shipped with the plugin (one per A2A version; a request may hold only one). A target must exist
- * (see targets.ts). Two entries with the same target conflict, whichever
+ * `package`; a file whose package no model has is skipped (the shipped files
+ * cover every A2A version, a request may hold only one; a user file for a
+ * package with no service is refused earlier, in select-services.ts). A
+ * target must exist (see targets.ts). Two entries with the same target conflict, whichever
  * files they are in. After all entries, bindings whose first segment is the
  * tenant field become tenant variants.
  */
@@ -19,13 +20,7 @@ export function applyOverrides(models: readonly ApiModel[], files: readonly Over
   const byTarget = new Map<string, OverrideEntry>();
   for (const file of files) {
     const targets = models.filter((m) => m.package === file.package);
-    if (targets.length === 0) {
-      // The shipped files cover every A2A version; a request holds only some. A file the user names must match.
-      if (!file.shipped) {
-        problems.add(`${file.file}: package "${file.package}" has no service in this request (packages: ${[...new Set(models.map((m) => m.package))].join(", ") || "none"})`);
-      }
-      continue;
-    }
+    if (targets.length === 0) continue;
     for (const entry of file.entries) {
       const key = `${file.package}:${entry.target}`;
       const other = byTarget.get(key);
