@@ -23,7 +23,7 @@ import { buildRouteTable, type RouteTable } from "./emit/route-table.js";
 import { writeOutputs } from "./emit/outputs.js";
 import { shippedOverrides } from "./assets.js";
 import { buildCompatPlan } from "./compat/compat-plan.js";
-import { selectServices, userFilesInUse } from "./overrides/select-services.js";
+import { requireProtocolVersions, selectServices, userFilesInUse } from "./overrides/select-services.js";
 import type { ApiModel } from "./model/model-types.js";
 
 const packageRoot = new URL("../", import.meta.url);
@@ -53,6 +53,7 @@ export const protocGenA2a: Plugin = {
     problems.throwIfAny();
     applyOverrides(models, overrideFiles, problems);
     problems.throwIfAny();
+    requireProtocolVersions(models, options, shipped, user, problems);
     const plans = models.flatMap((m) => buildCompatPlan(m, problems) ?? []);
     const tables = new Map<ApiModel, RouteTable>(models.map((m) => [m, buildRouteTable(m, problems)]));
     problems.throwIfAny();
@@ -69,7 +70,8 @@ function loadUserOverrides(options: A2aOptions, problems: Problems): OverrideFil
     try {
       text = readFileSync(path, "utf8");
     } catch (e) {
-      problems.add(`${displayPath(path)}: cannot read override file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      problems.add(`${displayPath(path)}: cannot read override file: ${reason}`);
       return [];
     }
     const file = loadOverrideFile(displayPath(path), problems, text);

@@ -202,6 +202,19 @@ const cases: Case[] = [
       }),
     says: ['overrides/two.yaml:3: entry "from-two": conflicts with overrides/one.yaml:3: entry "from-one"'],
   },
+  {
+    name: "overrides: no file sets the protocol version of a service that gets output",
+    run: () =>
+      runBufGenerate({
+        protos: validProto,
+        files: { [OVR]: overrideFile(entry("get-method", "operations.Get.jsonrpcMethod", "demo/get")) },
+        opt: [NO_DEFAULTS, `overrides=${OVR}`],
+      }),
+    says: [
+      `demo.v1.S (${PROTO}): no override entry sets api.protocolVersion for package demo.v1`,
+      `the overrides= files for it (${OVR}) have none`,
+    ],
+  },
   overrideCase(
     "overrides: duplicate entry id in one file",
     overrideFile(entry("same", "operations.Get.jsonrpcMethod", "demo/a") + entry("same", "operations.Get.canonicalName", "Get")),

@@ -3,7 +3,8 @@
  * consumer's own protos (test/fixtures/services: one service with
  * google.api.http rules, one without), the services that no override file
  * covers are skipped with one line on stderr each; services= picks services
- * explicitly. The plugin runs in-process on a request built by `buf build`.
+ * explicitly; a service that gets output needs a protocol version from an
+ * override file. The plugin runs in-process on a request built by `buf build`.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,24 +26,18 @@ let dir: string;
 const generate = (opt: string[] = []) => runPlugin(request(image, [A2A, BILLING, INVENTORY], ["target=ts", ...opt]));
 const names = (files: Map<string, string>) => [...files.keys()].sort();
 
-/** An override file for acme.billing.v1 that makes Billing an A2A service at protocol 1.0. */
-function billingOverrides(): string {
-  const file = join(dir, "billing.yaml");
-  writeFileSync(
-    file,
-    [
-      "package: acme.billing.v1",
-      "entries:",
-      "  - id: protocol-version",
-      "    target: api.protocolVersion",
-      '    value: { version: "1.0", release: "1.0.0" }',
-      '    source: { document: "acme billing", section: "1" }',
-      '    decision: "Billing speaks A2A 1.0."',
-      "",
-    ].join("\n"),
-  );
+/** Writes an override file with one entry into the temp dir; returns its path. */
+function overrideFile(name: string, pkg: string, target: string, value: string): string {
+  const file = join(dir, name);
+  const source = 'source: { document: "test", section: "1" }';
+  const entry = ["  - id: one", `    target: ${target}`, `    value: ${value}`, `    ${source}`, '    decision: "t"'];
+  writeFileSync(file, [`package: ${pkg}`, "entries:", ...entry, ""].join("\n"));
   return file;
 }
+
+/** An override file for acme.billing.v1 that makes Billing an A2A service at protocol 1.0. */
+const billingOverrides = () =>
+  overrideFile("billing.yaml", "acme.billing.v1", "api.protocolVersion", '{ version: "1.0", release: "1.0.0" }');
 
 beforeAll(() => {
   image = buildImage(["v1.0.1"], [join(repoRoot, "test/fixtures/services")]);
@@ -118,5 +113,43 @@ describe("services=", () => {
     expect(generate(["services=acme.billing.v1.Billing+"]).error?.message).toContain(
       "option services=acme.billing.v1.Billing+: empty service name; name services as PKG.Service",
     );
+  });
+});
+
+describe("a service that gets output without a protocol version", () => {
+  const head = (service: string, file: string, pkg: string) =>
+    `${service} (${file}): no override entry sets api.protocolVersion for package ${pkg}, ` +
+    "so it cannot get A2A output: ";
+
+  it("is refused with default_overrides=false and no file of the user's that sets one", () => {
+    const r = generate(["default_overrides=false"]);
+    expect(r.error?.message).toBe(
+      head("lf.a2a.v1.A2AService", A2A, "lf.a2a.v1") +
+        "default_overrides=false leaves out proto/overrides/a2a-v1.0.1.yaml and no overrides= file is for it; " +
+        "drop default_overrides=false, or add an api.protocolVersion entry with overrides=PATH",
+    );
+    expect(r.files.size).toBe(0);
+    const mine = overrideFile("extra.yaml", "lf.a2a.v1", "operations.SendMessage.jsonrpcMethod", "message/send");
+    expect(generate(["default_overrides=false", `overrides=${mine}`]).error?.message).toContain(
+      `leaves out proto/overrides/a2a-v1.0.1.yaml and the overrides= files for it (${mine}) have none`,
+    );
+  });
+
+  it("is generated with default_overrides=false when a file of the user's sets one", () => {
+    const version = '{ version: "1.0", release: "1.0.1" }';
+    const mine = overrideFile("version.yaml", "lf.a2a.v1", "api.protocolVersion", version);
+    const r = generate(["default_overrides=false", `overrides=${mine}`]);
+    expect(r.error).toBeUndefined();
+    expect(r.files.get("v1.0.1/a2a_a2a.ts")).toContain('"protocolVersion": "1.0"');
+  });
+
+  it("is refused when services= names a service that no override file covers", () => {
+    const r = generate(["services=acme.inventory.v1.Inventory"]);
+    expect(r.error?.message).toBe(
+      head("acme.inventory.v1.Inventory", INVENTORY, "acme.inventory.v1") +
+        "no overrides= file is for it; add an api.protocolVersion entry with overrides=PATH, " +
+        "or leave acme.inventory.v1.Inventory out of services=",
+    );
+    expect(r.files.size).toBe(0);
   });
 });

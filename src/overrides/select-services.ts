@@ -7,6 +7,9 @@
  * skipped with one line on stderr: a consumer's own, non-A2A service gets no
  * routes, stubs or docs. With `services=`, exactly the services named there
  * get output; a name that no file to generate declares is an error.
+ *
+ * A service that gets output needs a protocol version (api.protocolVersion)
+ * from an override file; without one, generation fails (requireProtocolVersions).
  */
 import type { DescFile } from "@bufbuild/protobuf";
 import type { A2aOptions } from "../options.js";
@@ -82,4 +85,40 @@ export function userFilesInUse(
     }
     return false;
   });
+}
+
+/**
+ * Every service that gets output needs api.protocolVersion from an override file (the stubs, the agent card and
+ * the version negotiation carry it); a service without one stops generation, with the options to change.
+ */
+export function requireProtocolVersions(
+  models: readonly ApiModel[],
+  options: Pick<A2aOptions, "defaultOverrides" | "services">,
+  shipped: readonly OverrideFile[],
+  user: readonly OverrideFile[],
+  problems: Problems,
+): void {
+  for (const m of models) {
+    if (m.protocolVersion !== undefined) continue;
+    const given = user.filter((f) => f.package === m.package).map((f) => f.file);
+    const withVersion = shipped
+      .filter((f) => f.package === m.package && f.entries.some((e) => e.target === "api.protocolVersion"))
+      .map((f) => f.file);
+    const fromUser =
+      given.length > 0 ? `the overrides= files for it (${given.join(", ")}) have none` : "no overrides= file is for it";
+    const fix = "add an api.protocolVersion entry with overrides=PATH";
+    let why: string;
+    if (withVersion.length > 0 && !options.defaultOverrides) {
+      why =
+        `default_overrides=false leaves out ${withVersion.join(", ")} and ${fromUser}; ` +
+        `drop default_overrides=false, or ${fix}`;
+    } else {
+      const named = options.services.includes(m.service.fullName);
+      why = `${fromUser}; ${fix}${named ? `, or leave ${m.service.fullName} out of services=` : ""}`;
+    }
+    problems.add(
+      `${m.service.fullName} (${m.protoFile}): no override entry sets api.protocolVersion for package ${m.package}, ` +
+        `so it cannot get A2A output: ${why}`,
+    );
+  }
 }
