@@ -51,7 +51,7 @@ export const protocGenA2a: Plugin = {
     const inUse = userFilesInUse(user, models, selection, problems);
     const overrideFiles = [...(options.defaultOverrides ? shipped : []), ...inUse];
     problems.throwIfAny();
-    applyOverrides(models, overrideFiles, problems);
+    applyOverrides(models, overrideFiles, problems, options.defaultOverrides ? [] : shipped);
     problems.throwIfAny();
     requireProtocolVersions(models, options, shipped, user, problems);
     const plans = models.flatMap((m) => buildCompatPlan(m, problems) ?? []);

@@ -200,7 +200,10 @@ const cases: Case[] = [
         },
         opt: [...DEMO, "overrides=overrides/one.yaml", "overrides=overrides/two.yaml"],
       }),
-    says: ['overrides/two.yaml:3: entry "from-two": conflicts with overrides/one.yaml:3: entry "from-one"'],
+    says: [
+      'overrides/two.yaml:3: entry "from-two": conflicts with overrides/one.yaml:3: entry "from-one"',
+      'to amend that entry, add "replaces: from-one" to entry "from-two"',
+    ],
   },
   {
     name: "overrides: no file sets the protocol version of a service that gets output",
@@ -215,6 +218,11 @@ const cases: Case[] = [
       `the overrides= files for it (${OVR}) have none`,
     ],
   },
+  overrideCase(
+    "overrides: replaces names no entry of an earlier file",
+    overrideFile(entry("get-method", "operations.Get.jsonrpcMethod", "demo/get") + "    replaces: nope\n"),
+    [`${OVR}:3: entry "get-method": replaces "nope"`, `no override file for package demo.v1 before it has an entry "nope"`],
+  ),
   overrideCase(
     "overrides: duplicate entry id in one file",
     overrideFile(entry("same", "operations.Get.jsonrpcMethod", "demo/a") + entry("same", "operations.Get.canonicalName", "Get")),

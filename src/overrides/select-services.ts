@@ -112,6 +112,10 @@ export function requireProtocolVersions(
       why =
         `default_overrides=false leaves out ${withVersion.join(", ")} and ${fromUser}; ` +
         `drop default_overrides=false, or ${fix}`;
+    } else if (withVersion.length > 0) {
+      why =
+        `the api.protocolVersion entry of ${withVersion.join(", ")} is replaced (replaces:) by an entry with ` +
+        "another target; give the replacing entry the target api.protocolVersion";
     } else {
       const named = options.services.includes(m.service.fullName);
       why = `${fromUser}; ${fix}${named ? `, or leave ${m.service.fullName} out of services=` : ""}`;
