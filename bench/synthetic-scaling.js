@@ -3,8 +3,10 @@
 // dirs beside a copy of proto/staged/google, builds each request with
 // `buf build`, and times protocGenA2a.run(req) in-process (median of several
 // interleaved runs). Reports the cost per RPC at each size and their ratio.
-// Prints only; asserts no timing.
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+// The synthetic package gets an override file with its protocol version (a
+// service that no override file covers gets no output). Prints only; asserts
+// no timing.
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildRequest, repoRoot } from "./buf-request.js";
@@ -17,14 +19,29 @@ const BUDGET_MS = 25_000;
 const MIN_ROUNDS = 3;
 const MAX_ROUNDS = 7;
 
-function synthRequest(n) {
+/** The override file that makes the synthetic service an A2A service, in dir; returns its path. */
+function writeSynthOverrides(dir) {
+  const file = join(dir, "synth-overrides.yaml");
+  const source = 'source: { document: "bench/synthetic-scaling.js", section: "-" }';
+  const entry = [
+    "  - id: protocol-version",
+    "    target: api.protocolVersion",
+    '    value: { version: "1.0", release: "1.0.0" }',
+    `    ${source}`,
+    '    decision: "synthetic"',
+  ];
+  writeFileSync(file, [`package: ${SYNTH_PACKAGE}`, "entries:", ...entry, ""].join("\n"));
+  return file;
+}
+
+function synthRequest(n, parameter) {
   const dir = mkdtempSync(join(tmpdir(), `a2a-bench-synth-${n}-`));
   try {
     cpSync(join(repoRoot, "proto", "staged", "google"), join(dir, "google"), { recursive: true });
     const name = "bench/synth/v1/synth.proto";
     mkdirSync(join(dir, "bench", "synth", "v1"), { recursive: true });
     writeSyntheticProto(join(dir, name), n);
-    return buildRequest({ input: ".", paths: [], cwd: dir, isTarget: (f) => f === name });
+    return buildRequest({ input: ".", paths: [], cwd: dir, isTarget: (f) => f === name, parameter });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -32,8 +49,16 @@ function synthRequest(n) {
 
 export async function benchSyntheticScaling({ log = console.log } = {}) {
   const { protocGenA2a } = await import("../dist/plugin.js");
-  const reqs = SIZES.map((n) => ({ n, req: synthRequest(n), times: [] }));
+  const work = mkdtempSync(join(tmpdir(), "a2a-bench-synth-overrides-"));
+  try {
+    const parameter = `target=ts,overrides=${writeSynthOverrides(work)}`;
+    return measure(protocGenA2a, SIZES.map((n) => ({ n, req: synthRequest(n, parameter), times: [] })), log);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
 
+function measure(protocGenA2a, reqs, log) {
   let warmMs = 0;
   for (const r of reqs) {
     const t = nowMs();

@@ -59,6 +59,18 @@ const files = readdirSync(dir)
   .filter((f) => f.endsWith(".yaml"))
   .sort()
   .map((f) => loadOverrideFile(`proto/overrides/${f}`, problems, readFileSync(join(dir, f), "utf8")));
+// `replaces:` names an entry by its id among the files of a package: shipped ids are unique per package, and
+// only user files replace.
+const seen = new Map();
+for (const file of files.filter(Boolean)) {
+  for (const e of file.entries) {
+    const at = `${file.file}:${e.line}: entry "${e.id}"`;
+    if (e.replaces !== undefined) problems.add(`${at}: replaces: is for files given with overrides=, not shipped ones`);
+    const first = seen.get(`${file.package}:${e.id}`);
+    if (first) problems.add(`${at}: the id is already used for package ${file.package} at ${first}`);
+    seen.set(`${file.package}:${e.id}`, `${file.file}:${e.line}`);
+  }
+}
 problems.throwIfAny();
 writeFileSync(join(out, "shipped-overrides.json"), JSON.stringify(files) + "\n");
 

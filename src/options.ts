@@ -7,6 +7,8 @@
  *   emit=routes+docs+stubs  which outputs to write (default: all; stubs need routes)
  *   overrides=PATH        an override file to apply; repeat for more
  *   default_overrides=false  do not apply the override files shipped with the plugin
+ *   services=PKG.Service  generate for exactly these services; repeat or join with + (default: every service
+ *                         whose proto package an override file covers)
  */
 export const outputKinds = ["routes", "docs", "stubs"] as const;
 export type OutputKind = (typeof outputKinds)[number];
@@ -15,6 +17,8 @@ export interface A2aOptions {
   emit: ReadonlySet<OutputKind>;
   overrides: readonly string[];
   defaultOverrides: boolean;
+  /** Full names of the services to generate for; empty: every service an override file covers. */
+  services: readonly string[];
 }
 
 const standardKeys = [
@@ -28,7 +32,7 @@ const standardKeys = [
   "map_imports",
   "bootstrap_wkt",
 ];
-const ownKeys = ["emit", "overrides", "default_overrides"];
+const ownKeys = ["emit", "overrides", "default_overrides", "services"];
 
 export class OptionError extends Error {
   override name = "OptionError";
@@ -38,6 +42,7 @@ export function parseA2aOptions(raw: readonly { key: string; value: string }[]):
   let emit = new Set<OutputKind>(outputKinds);
   const overrides: string[] = [];
   let defaultOverrides = true;
+  const services: string[] = [];
   for (const { key, value } of raw) {
     switch (key) {
       case "emit": {
@@ -57,11 +62,28 @@ export function parseA2aOptions(raw: readonly { key: string; value: string }[]):
         if (value !== "true" && value !== "false") throw new OptionError(`option default_overrides=${value}: use true or false`);
         defaultOverrides = value === "true";
         break;
+      case "services":
+        services.push(...serviceNames(value));
+        break;
       default:
         throw new OptionError(
           `unknown option "${key}"; valid options are ${[...ownKeys, ...standardKeys].join(", ")}`,
         );
     }
   }
-  return { emit, overrides, defaultOverrides };
+  return { emit, overrides, defaultOverrides, services };
+}
+
+const fullName = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+function serviceNames(value: string): string[] {
+  const names = value.split("+");
+  const bad = names.find((n) => !fullName.test(n));
+  if (bad !== undefined) {
+    throw new OptionError(
+      `option services=${value}: ${bad === "" ? "empty service name" : `"${bad}" is not a full service name`}; ` +
+        "name services as PKG.Service (repeat the option or join with +)",
+    );
+  }
+  return names;
 }

@@ -1,6 +1,7 @@
 /**
  * protoc-gen-a2a: CodeGeneratorRequest → route tables and Markdown docs.
  *
+ *   override files → services that get output (src/overrides/select-services)
  *   descriptors → ApiModel (src/model) → overrides applied (src/overrides)
  *     → route tables (src/emit/route-table) → files (src/emit)
  *
@@ -22,6 +23,7 @@ import { buildRouteTable, type RouteTable } from "./emit/route-table.js";
 import { writeOutputs } from "./emit/outputs.js";
 import { shippedOverrides } from "./assets.js";
 import { buildCompatPlan } from "./compat/compat-plan.js";
+import { requireProtocolVersions, selectServices, userFilesInUse } from "./overrides/select-services.js";
 import type { ApiModel } from "./model/model-types.js";
 
 const packageRoot = new URL("../", import.meta.url);
@@ -38,11 +40,20 @@ export const protocGenA2a: Plugin = {
     const options = parsed.parsed as A2aOptions & typeof parsed.parsed;
     const problems = new Problems();
 
-    const models = buildModels(schema.files, schema.allFiles, findExtensions(schema.allFiles), problems);
-    const overrideFiles = loadOverrides(options, problems);
+    // Which services get output depends on the override files: those whose package a file covers (or services=).
+    const shipped = shippedOverrides().map((f) => ({ ...f, shipped: true }));
+    const user = loadUserOverrides(options, problems);
+    const selection = selectServices(schema.files, options, shipped, user, problems);
+    // With a file that did not load, the coverage is not known: say nothing about skipped services then.
+    if (problems.size === 0) for (const note of selection.notes) process.stderr.write(`protoc-gen-a2a: ${note}\n`);
+    const ext = findExtensions(schema.allFiles);
+    const models = buildModels(schema.files, schema.allFiles, ext, problems, (s) => selection.selected.has(s));
+    const inUse = userFilesInUse(user, models, selection, problems);
+    const overrideFiles = [...(options.defaultOverrides ? shipped : []), ...inUse];
     problems.throwIfAny();
-    applyOverrides(models, overrideFiles, problems);
+    applyOverrides(models, overrideFiles, problems, options.defaultOverrides ? [] : shipped);
     problems.throwIfAny();
+    requireProtocolVersions(models, options, shipped, user, problems);
     const plans = models.flatMap((m) => buildCompatPlan(m, problems) ?? []);
     const tables = new Map<ApiModel, RouteTable>(models.map((m) => [m, buildRouteTable(m, problems)]));
     problems.throwIfAny();
@@ -52,20 +63,20 @@ export const protocGenA2a: Plugin = {
   },
 };
 
-function loadOverrides(options: A2aOptions, problems: Problems): OverrideFile[] {
-  // The shipped files (proto/overrides/) were parsed and checked at build time.
-  const shipped = options.defaultOverrides ? shippedOverrides().map((f) => ({ ...f, shipped: true })) : [];
-  return [...shipped, ...options.overrides.map((p) => resolve(p)).flatMap((path) => {
+/** The files given with overrides=, in option order. (The shipped ones were parsed and checked at build time.) */
+function loadUserOverrides(options: A2aOptions, problems: Problems): OverrideFile[] {
+  return options.overrides.map((p) => resolve(p)).flatMap((path) => {
     let text: string;
     try {
       text = readFileSync(path, "utf8");
     } catch (e) {
-      problems.add(`${displayPath(path)}: cannot read override file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      problems.add(`${displayPath(path)}: cannot read override file: ${reason}`);
       return [];
     }
     const file = loadOverrideFile(displayPath(path), problems, text);
     return file ? [file] : [];
-  })];
+  });
 }
 
 /** Paths in messages and docs are relative to the plugin package or the working directory, so output is stable. */

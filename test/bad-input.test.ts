@@ -67,6 +67,12 @@ const source = `source: { document: "T", section: "1" }\n    decision: "test"`;
 const overrideFile = (entries: string) => `package: demo.v1\nentries:\n${entries}`;
 const entry = (id: string, target: string, value: string) => `  - id: ${id}\n    target: ${target}\n    value: ${value}\n    ${source}\n`;
 const OVR = "overrides/bad.yaml";
+/** demo.v1 is no A2A package the plugin ships a file for: without an override file of its own, S would be skipped. */
+const BASE = "overrides/base.yaml";
+const baseFiles = {
+  [BASE]: overrideFile(entry("protocol-version", "api.protocolVersion", `{ version: "1.0", release: "1.0.0" }`)),
+};
+const DEMO = [NO_DEFAULTS, `overrides=${BASE}`];
 
 interface Case {
   name: string;
@@ -79,7 +85,7 @@ interface Case {
 function templateCase(name: string, rule: string, says: (string | RegExp)[]): Case {
   return {
     name,
-    run: () => runBufGenerate({ protos: oneRpc(rule), opt: [NO_DEFAULTS] }),
+    run: () => runBufGenerate({ protos: oneRpc(rule), files: baseFiles, opt: DEMO }),
     says: [PROTO, "rpc demo.v1.S.Get", ...says],
   };
 }
@@ -88,7 +94,7 @@ function templateCase(name: string, rule: string, says: (string | RegExp)[]): Ca
 function overrideCase(name: string, yaml: string, says: (string | RegExp)[], protos = validProto): Case {
   return {
     name,
-    run: () => runBufGenerate({ protos, files: { [OVR]: yaml }, opt: [NO_DEFAULTS, `overrides=${OVR}`] }),
+    run: () => runBufGenerate({ protos, files: { ...baseFiles, [OVR]: yaml }, opt: [...DEMO, `overrides=${OVR}`] }),
     says: [OVR, ...says],
   };
 }
@@ -140,7 +146,8 @@ const cases: Case[] = [
     run: () =>
       runBufGenerate({
         protos: demoProto([rpc("Get", `get: "/things/{id}"`), rpc("GetByName", `get: "/things/{name}"`)].join("\n")),
-        opt: [NO_DEFAULTS],
+        files: baseFiles,
+        opt: DEMO,
       }),
     says: [PROTO, "duplicate route", "GET /things/{id} (Get", "GET /things/{name} (GetByName"],
   },
@@ -187,13 +194,35 @@ const cases: Case[] = [
       runBufGenerate({
         protos: validProto,
         files: {
+          ...baseFiles,
           "overrides/one.yaml": overrideFile(entry("from-one", "operations.Get.jsonrpcMethod", "demo/a")),
           "overrides/two.yaml": overrideFile(entry("from-two", "operations.Get.jsonrpcMethod", "demo/b")),
         },
-        opt: [NO_DEFAULTS, "overrides=overrides/one.yaml", "overrides=overrides/two.yaml"],
+        opt: [...DEMO, "overrides=overrides/one.yaml", "overrides=overrides/two.yaml"],
       }),
-    says: ['overrides/two.yaml:3: entry "from-two": conflicts with overrides/one.yaml:3: entry "from-one"'],
+    says: [
+      'overrides/two.yaml:3: entry "from-two": conflicts with overrides/one.yaml:3: entry "from-one"',
+      'to amend that entry, add "replaces: from-one" to entry "from-two"',
+    ],
   },
+  {
+    name: "overrides: no file sets the protocol version of a service that gets output",
+    run: () =>
+      runBufGenerate({
+        protos: validProto,
+        files: { [OVR]: overrideFile(entry("get-method", "operations.Get.jsonrpcMethod", "demo/get")) },
+        opt: [NO_DEFAULTS, `overrides=${OVR}`],
+      }),
+    says: [
+      `demo.v1.S (${PROTO}): no override entry sets api.protocolVersion for package demo.v1`,
+      `the overrides= files for it (${OVR}) have none`,
+    ],
+  },
+  overrideCase(
+    "overrides: replaces names no entry of an earlier file",
+    overrideFile(entry("get-method", "operations.Get.jsonrpcMethod", "demo/get") + "    replaces: nope\n"),
+    [`${OVR}:3: entry "get-method": replaces "nope"`, `no override file for package demo.v1 before it has an entry "nope"`],
+  ),
   overrideCase(
     "overrides: duplicate entry id in one file",
     overrideFile(entry("same", "operations.Get.jsonrpcMethod", "demo/a") + entry("same", "operations.Get.canonicalName", "Get")),
@@ -216,19 +245,23 @@ const cases: Case[] = [
   ),
   {
     name: "overrides: override file path does not exist",
-    run: () => runBufGenerate({ protos: validProto, opt: [NO_DEFAULTS, "overrides=missing/nope.yaml"] }),
+    run: () => runBufGenerate({ protos: validProto, files: baseFiles, opt: [...DEMO, "overrides=missing/nope.yaml"] }),
     says: [/\S*missing\/nope\.yaml: cannot read override file: ENOENT/],
   },
 
   // ---- plugin options ----
   optionCase("options: unknown plugin option", ["colour=red"], [
     'unknown option "colour"',
-    "valid options are emit, overrides, default_overrides, target",
+    "valid options are emit, overrides, default_overrides, services, target",
   ]),
   optionCase("options: bad emit value", [NO_DEFAULTS, "emit=routes+pdf"], ["option emit=routes+pdf", 'unknown output "pdf"', "routes, docs"]),
   optionCase("options: empty emit value", [NO_DEFAULTS, "emit="], ["option emit=", "valid outputs are routes, docs"]),
   optionCase("options: default_overrides not a boolean", ["default_overrides=maybe"], ["option default_overrides=maybe", "use true or false"]),
   optionCase("options: overrides without a path", [NO_DEFAULTS, "overrides="], ["option overrides= needs a file path"]),
+  optionCase("options: services= names no service of the request", [NO_DEFAULTS, "services=demo.v1.Nope"], [
+    "option services=demo.v1.Nope: no service demo.v1.Nope in the files to generate",
+    "demo.v1.S",
+  ]),
 
   // ---- sync: pinned protos ----
   {
@@ -300,8 +333,9 @@ describe("bad input", () => {
 
   // Control: the harness itself works, so failures below are the plugin's.
   it.concurrent("control: the valid fixture generates output", async () => {
-    const r = await runBufGenerate({ protos: validProto, opt: [NO_DEFAULTS] });
+    const r = await runBufGenerate({ protos: validProto, files: baseFiles, opt: DEMO });
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe("");
     expect(r.outputFiles).toContain("demo/v1/demo_routes.json");
   });
 

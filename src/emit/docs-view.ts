@@ -146,7 +146,10 @@ export function overridesView(m: ApiModel) {
     protoFile: m.protoFile,
     rows: m.overrides.map((o) => ({
       id: code(o.id),
-      file: o.file,
+      file: o.replaces
+        ? `${o.file}; replaces ${o.replaces.shipped ? "shipped " : ""}entry ${code(o.replaces.id)} ` +
+          `from ${o.replaces.file}:${o.replaces.line}`
+        : o.file,
       target: code(o.target),
       summary: o.summary,
       source: `${o.source.document}, ${o.source.section}`,

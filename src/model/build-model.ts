@@ -1,5 +1,6 @@
 /**
- * Descriptors → ApiModel, one per proto file that declares a service.
+ * Descriptors → ApiModel, one per service that gets output (see
+ * src/overrides/select-services.ts).
  *
  * Reads the service, its methods and streaming flags, every message and enum
  * of the file and of its imports (so field types resolve), JSON names,
@@ -45,6 +46,7 @@ export function buildModels(
   allFiles: readonly DescFile[],
   ext: Extensions,
   problems: Problems,
+  include: (serviceFullName: string) => boolean = () => true,
 ): ApiModel[] {
   const messages = new Map<string, MessageModel>();
   const enums = new Map<string, EnumModel>();
@@ -57,6 +59,7 @@ export function buildModels(
   const models: ApiModel[] = [];
   for (const file of files) {
     for (const service of file.services) {
+      if (!include(service.typeName)) continue;
       const operations = service.methods.map((m) => operationModel(file, m, ext, messages, problems));
       models.push({
         protoFile: file.proto.name,

@@ -117,6 +117,13 @@ export interface CompatModel {
   unpaired: { readonly v10: Readonly<Record<string, string>>; readonly v03: Readonly<Record<string, string>> };
 }
 
+export interface ReplacedEntry {
+  readonly id: string;
+  readonly file: string;
+  readonly line: number;
+  readonly shipped: boolean;
+}
+
 export interface AppliedOverride {
   readonly file: string;
   readonly id: string;
@@ -124,6 +131,8 @@ export interface AppliedOverride {
   readonly summary: string;
   readonly source: { readonly document: string; readonly section: string };
   readonly decision: string;
+  /** The entry this one took the place of (`replaces:`). */
+  readonly replaces: ReplacedEntry | undefined;
 }
 
 export interface ApiModel {

@@ -2,51 +2,72 @@
  * Applies override entries to the models of their proto package.
  *
  * Rules: an entry applies to the model whose package equals its file's
- * `package`; a package that no model has is an error, except for the files
- * shipped with the plugin (one per A2A version; a request may hold only one). A target must exist
- * (see targets.ts). Two entries with the same target conflict, whichever
- * files they are in. After all entries, bindings whose first segment is the
- * tenant field become tenant variants.
+ * `package`; a file whose package no model has is skipped (the shipped files
+ * cover every A2A version, a request may hold only one; a user file for a
+ * package with no service is refused earlier, in select-services.ts). A
+ * target must exist (see targets.ts). An entry with `replaces:` takes the
+ * place of an entry of an earlier file (replaces.ts). Two entries with the
+ * same target conflict, whichever files they are in. After all entries,
+ * bindings whose first segment is the tenant field become tenant variants.
  */
-import type { ApiModel, CompatRule, OperationModel } from "../model/model-types.js";
+import type { ApiModel, AppliedOverride, CompatRule, OperationModel } from "../model/model-types.js";
 import { buildBinding } from "../model/http-binding.js";
 import { Problems } from "../generation-error.js";
 import { apiTargets, operationTargets, type ApplyContext, type ExtraRoute } from "./targets.js";
 import { describeAjvErrors, type OverrideEntry, type OverrideFile } from "./load-overrides.js";
+import { place, planEntries, type PlannedEntry } from "./replaces.js";
 import { validator } from "../assets.js";
 
-export function applyOverrides(models: readonly ApiModel[], files: readonly OverrideFile[], problems: Problems): void {
-  const byTarget = new Map<string, OverrideEntry>();
-  for (const file of files) {
-    const targets = models.filter((m) => m.package === file.package);
-    if (targets.length === 0) {
-      // The shipped files cover every A2A version; a request holds only some. A file the user names must match.
-      if (!file.shipped) {
-        problems.add(`${file.file}: package "${file.package}" has no service in this request (packages: ${[...new Set(models.map((m) => m.package))].join(", ") || "none"})`);
-      }
-      continue;
-    }
-    for (const entry of file.entries) {
-      const key = `${file.package}:${entry.target}`;
-      const other = byTarget.get(key);
+/**
+ * @param leftOut the shipped files that default_overrides=false leaves out: an entry that replaces one of theirs
+ *   is told so
+ */
+export function applyOverrides(
+  models: readonly ApiModel[],
+  files: readonly OverrideFile[],
+  problems: Problems,
+  leftOut: readonly OverrideFile[] = [],
+): void {
+  for (const pkg of new Set(files.map((f) => f.package))) {
+    const targets = models.filter((m) => m.package === pkg);
+    if (targets.length === 0) continue;
+    const planned = planEntries(
+      files.filter((f) => f.package === pkg),
+      leftOut.filter((f) => f.package === pkg),
+      problems,
+    );
+    const byTarget = new Map<string, PlannedEntry>();
+    for (const p of planned) {
+      const other = byTarget.get(p.entry.target);
       if (other) {
-        problems.add(
-          `${place(entry)}: conflicts with ${place(other)}: both target ${entry.target}`,
-        );
+        problems.add(conflict(p, other));
         continue;
       }
-      byTarget.set(key, entry);
-      for (const model of targets) applyEntry(model, entry, problems);
+      byTarget.set(p.entry.target, p);
+      for (const model of targets) applyEntry(model, p, problems);
     }
   }
   for (const model of models) markTenantVariants(model);
 }
 
-function place(e: OverrideEntry): string {
-  return `${e.file}:${e.line}: entry "${e.id}"`;
+/** Two entries with the same target; across files, the later one could replace the other. */
+function conflict(p: PlannedEntry, other: PlannedEntry): string {
+  const message = `${place(p.entry)}: conflicts with ${place(other.entry)}: both target ${p.entry.target}`;
+  if (p.entry.file === other.entry.file || p.shipped || p.entry.replaces !== undefined) return message;
+  const what = other.shipped ? "the shipped entry" : "that entry";
+  return `${message}; to amend ${what}, add "replaces: ${other.entry.id}" to entry "${p.entry.id}"`;
 }
 
-function applyEntry(model: ApiModel, entry: OverrideEntry, problems: Problems): void {
+/** The row of the overrides table. */
+function applied(p: PlannedEntry, summary: string): AppliedOverride {
+  const { file, id, target, source, decision } = p.entry;
+  const r = p.replaced;
+  const replaces = r && { id: r.entry.id, file: r.entry.file, line: r.entry.line, shipped: r.shipped };
+  return { file, id, target, summary, source, decision, replaces };
+}
+
+function applyEntry(model: ApiModel, p: PlannedEntry, problems: Problems): void {
+  const entry = p.entry;
   const parts = entry.target.split(".");
   let op: OperationModel | undefined;
   let kind;
@@ -68,7 +89,7 @@ function applyEntry(model: ApiModel, entry: OverrideEntry, problems: Problems): 
       return;
     }
   } else if (parts[0] === "compat" && parts.length === 2) {
-    applyCompat(model, entry, parts[1]!, problems);
+    applyCompat(model, p, parts[1]!, problems);
     return;
   } else {
     problems.add(`${place(entry)}: unknown target "${entry.target}"`);
@@ -81,22 +102,15 @@ function applyEntry(model: ApiModel, entry: OverrideEntry, problems: Problems): 
   }
   const ctx: ApplyContext = { model, addRoute: (o, r, note) => addRoute(model, o, r, note, entry, problems) };
   try {
-    const summary = kind.apply(entry.value as never, ctx, op, entry.decision);
-    model.overrides.push({
-      file: entry.file,
-      id: entry.id,
-      target: entry.target,
-      summary,
-      source: entry.source,
-      decision: entry.decision,
-    });
+    model.overrides.push(applied(p, kind.apply(entry.value as never, ctx, op, entry.decision)));
   } catch (e) {
     problems.add(`${place(entry)}: ${(e as Error).message}`);
   }
 }
 
 /** compat.unpaired, or compat.<Message> of this package. */
-function applyCompat(model: ApiModel, entry: OverrideEntry, name: string, problems: Problems): void {
+function applyCompat(model: ApiModel, p: PlannedEntry, name: string, problems: Problems): void {
+  const entry = p.entry;
   const compat = (model.compat ??= { otherPackage: undefined, explicit: new Map(), unpaired: { v10: {}, v03: {} } });
   const key = name === "unpaired" ? "compat.unpaired" : "compat.pair";
   const validate = validator(key as `compat.${string}`);
@@ -129,7 +143,7 @@ function applyCompat(model: ApiModel, entry: OverrideEntry, name: string, proble
     });
     summary = `${fullName} ↔ ${v.counterpart ?? "same name"}: ${Object.keys(v.toV03 ?? {}).length + Object.keys(v.toV10 ?? {}).length} field rules`;
   }
-  model.overrides.push({ file: entry.file, id: entry.id, target: entry.target, summary, source: entry.source, decision: entry.decision });
+  model.overrides.push(applied(p, summary));
 }
 
 function addRoute(

@@ -16,6 +16,8 @@ export interface OverrideEntry {
   readonly value: unknown;
   readonly source: { readonly document: string; readonly section: string };
   readonly decision: string;
+  /** The id of an entry of an earlier file of the package that this one takes the place of (user files only). */
+  readonly replaces?: string;
 }
 
 export interface OverrideFile {

@@ -1,0 +1,155 @@
+/**
+ * Only A2A services get A2A output: in a request that holds a2a.proto beside a
+ * consumer's own protos (test/fixtures/services: one service with
+ * google.api.http rules, one without), the services that no override file
+ * covers are skipped with one line on stderr each; services= picks services
+ * explicitly; a service that gets output needs a protocol version from an
+ * override file. The plugin runs in-process on a request built by `buf build`.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { FileDescriptorProto } from "@bufbuild/protobuf/wkt";
+import { buildImage, request, runPlugin } from "./helpers/in-process.js";
+import { repoRoot } from "./helpers/run.js";
+
+const A2A = "v1.0.1/a2a.proto";
+const BILLING = "acme/billing/v1/billing.proto";
+const INVENTORY = "acme/inventory/v1/inventory.proto";
+const skipLine = (service: string, file: string, pkg: string) =>
+  `protoc-gen-a2a: skipping ${service} (${file}): no override file covers package ${pkg}; ` +
+  "add one with overrides=PATH\n";
+
+let image: FileDescriptorProto[];
+let dir: string;
+const generate = (opt: string[] = []) => runPlugin(request(image, [A2A, BILLING, INVENTORY], ["target=ts", ...opt]));
+const names = (files: Map<string, string>) => [...files.keys()].sort();
+
+/** Writes an override file with one entry into the temp dir; returns its path. */
+function overrideFile(name: string, pkg: string, target: string, value: string): string {
+  const file = join(dir, name);
+  const source = 'source: { document: "test", section: "1" }';
+  const entry = ["  - id: one", `    target: ${target}`, `    value: ${value}`, `    ${source}`, '    decision: "t"'];
+  writeFileSync(file, [`package: ${pkg}`, "entries:", ...entry, ""].join("\n"));
+  return file;
+}
+
+/** An override file for acme.billing.v1 that makes Billing an A2A service at protocol 1.0. */
+const billingOverrides = () =>
+  overrideFile("billing.yaml", "acme.billing.v1", "api.protocolVersion", '{ version: "1.0", release: "1.0.0" }');
+
+beforeAll(() => {
+  image = buildImage(["v1.0.1"], [join(repoRoot, "test/fixtures/services")]);
+  dir = mkdtempSync(join(tmpdir(), "a2a-services-"));
+});
+
+describe("services that no override file covers", () => {
+  it("get no output, and one line each on stderr", () => {
+    const r = generate();
+    expect(r.error).toBeUndefined();
+    expect(r.stderr).toBe(
+      skipLine("acme.billing.v1.Billing", BILLING, "acme.billing.v1") +
+        skipLine("acme.inventory.v1.Inventory", INVENTORY, "acme.inventory.v1"),
+    );
+    const files = names(r.files);
+    expect(files.filter((f) => f.startsWith("acme/"))).toEqual([]);
+    const modules = ["a2a", "errors", "grpc", "jsonrpc", "rest", "routes"].map((s) => `${s}.ts`);
+    const texts = ["errors.md", "operations.md", "overrides.md", "routes.json", "routes.md"];
+    expect(files).toEqual([...modules, ...texts].map((s) => `v1.0.1/a2a_${s}`).sort());
+    // The A2A output is the one the pinned proto gets alone.
+    const alone = runPlugin(request(image, [A2A], ["target=ts"]));
+    expect(alone.stderr).toBe("");
+    expect(r.files).toEqual(alone.files);
+  });
+
+  it("get output once an override file covers their package", () => {
+    const r = generate([`overrides=${billingOverrides()}`]);
+    expect(r.error).toBeUndefined();
+    expect(r.stderr).toBe(skipLine("acme.inventory.v1.Inventory", INVENTORY, "acme.inventory.v1"));
+    expect(names(r.files)).toContain("acme/billing/v1/billing_routes.json");
+    expect(r.files.get("acme/billing/v1/billing_a2a.ts")).toContain('"protocolVersion": "1.0"');
+    expect(names(r.files)).toContain("v1.0.1/a2a_routes.json");
+  });
+});
+
+describe("services=", () => {
+  it("picks exactly the services it names, and says nothing of the others", () => {
+    const r = generate([`overrides=${billingOverrides()}`, "services=acme.billing.v1.Billing"]);
+    expect(r.error).toBeUndefined();
+    expect(r.stderr).toBe("");
+    const files = names(r.files);
+    expect(files.every((f) => f.startsWith("acme/billing/v1/billing_")), files.join(", ")).toBe(true);
+    expect(files).toContain("acme/billing/v1/billing_routes.json");
+  });
+
+  it("takes several services, repeated or joined with +", () => {
+    const both = ["lf.a2a.v1.A2AService", "acme.billing.v1.Billing"];
+    const joined = generate([`overrides=${billingOverrides()}`, `services=${both.join("+")}`]);
+    const repeated = generate([`overrides=${billingOverrides()}`, ...both.map((s) => `services=${s}`)]);
+    expect(joined.error).toBeUndefined();
+    expect(joined.files).toEqual(repeated.files);
+    expect(names(joined.files)).toContain("v1.0.1/a2a_routes.json");
+    expect(names(joined.files)).toContain("acme/billing/v1/billing_routes.json");
+  });
+
+  it("drops an overrides= file whose package it leaves out", () => {
+    const r = generate([`overrides=${billingOverrides()}`, "services=lf.a2a.v1.A2AService"]);
+    expect(r.error).toBeUndefined();
+    expect(names(r.files).some((f) => f.startsWith("acme/"))).toBe(false);
+  });
+
+  it("refuses a service that no file to generate declares, naming the option", () => {
+    const r = generate(["services=acme.billing.v1.Payments"]);
+    const message = r.error?.message ?? "";
+    expect(message).toMatch(/^option services=acme\.billing\.v1\.Payments: no service acme\.billing\.v1\.Payments in /);
+    for (const s of ["lf.a2a.v1.A2AService", "acme.billing.v1.Billing", "acme.inventory.v1.Inventory"]) {
+      expect(message).toContain(s);
+    }
+    expect(r.files.size).toBe(0);
+  });
+
+  it("refuses a name that is not a full service name", () => {
+    expect(generate(["services=acme.billing.v1.Billing+"]).error?.message).toContain(
+      "option services=acme.billing.v1.Billing+: empty service name; name services as PKG.Service",
+    );
+  });
+});
+
+describe("a service that gets output without a protocol version", () => {
+  const head = (service: string, file: string, pkg: string) =>
+    `${service} (${file}): no override entry sets api.protocolVersion for package ${pkg}, ` +
+    "so it cannot get A2A output: ";
+
+  it("is refused with default_overrides=false and no file of the user's that sets one", () => {
+    const r = generate(["default_overrides=false"]);
+    expect(r.error?.message).toBe(
+      head("lf.a2a.v1.A2AService", A2A, "lf.a2a.v1") +
+        "default_overrides=false leaves out proto/overrides/a2a-v1.0.1.yaml and no overrides= file is for it; " +
+        "drop default_overrides=false, or add an api.protocolVersion entry with overrides=PATH",
+    );
+    expect(r.files.size).toBe(0);
+    const mine = overrideFile("extra.yaml", "lf.a2a.v1", "operations.SendMessage.jsonrpcMethod", "message/send");
+    expect(generate(["default_overrides=false", `overrides=${mine}`]).error?.message).toContain(
+      `leaves out proto/overrides/a2a-v1.0.1.yaml and the overrides= files for it (${mine}) have none`,
+    );
+  });
+
+  it("is generated with default_overrides=false when a file of the user's sets one", () => {
+    const version = '{ version: "1.0", release: "1.0.1" }';
+    const mine = overrideFile("version.yaml", "lf.a2a.v1", "api.protocolVersion", version);
+    const r = generate(["default_overrides=false", `overrides=${mine}`]);
+    expect(r.error).toBeUndefined();
+    expect(r.files.get("v1.0.1/a2a_a2a.ts")).toContain('"protocolVersion": "1.0"');
+  });
+
+  it("is refused when services= names a service that no override file covers", () => {
+    const r = generate(["services=acme.inventory.v1.Inventory"]);
+    expect(r.error?.message).toBe(
+      head("acme.inventory.v1.Inventory", INVENTORY, "acme.inventory.v1") +
+        "no overrides= file is for it; add an api.protocolVersion entry with overrides=PATH, " +
+        "or leave acme.inventory.v1.Inventory out of services=",
+    );
+    expect(r.files.size).toBe(0);
+  });
+});
