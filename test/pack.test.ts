@@ -46,6 +46,7 @@ describe("npm pack → install → buf generate", () => {
       "a2a/a2a_routes.json",
       "a2a/a2a_routes.md",
       "a2a/a2a_routes.ts",
+      "a2a_sources.md",
     ]);
     const routes = JSON.parse(readTree(join(user, "gen")).get("a2a/a2a_routes.json")!.toString());
     expect(routes.routes).toHaveLength(22);

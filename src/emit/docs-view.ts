@@ -6,6 +6,7 @@ import type { ApiModel, BindingModel, OperationModel } from "../model/model-type
 import { MAX_OVERLAPS_PER_ROUTE, type RouteTable } from "./route-table.js";
 import type { CompatPlan, PlanStep } from "../compat/compat-plan.js";
 import type { Route } from "../runtime/route-types.js";
+import type { SourceTable } from "../assets.js";
 
 const code = (s: string) => "`" + s + "`";
 
@@ -276,6 +277,27 @@ export function compatView(plan: CompatPlan) {
           how: "carried by the one-pass JSON-RPC conversion (`…FromOlderJson`, `…ToOlderJson`); lossy through the v0.3 proto (above)",
         })),
       ],
+    })),
+  };
+}
+
+/** The sources page: every tag the override files and the docs cite, with links to the pinned upstream files. */
+export function sourcesView(t: SourceTable) {
+  return {
+    repository: t.repository,
+    upstream: t.upstream.map((d) => ({
+      tag: d.tag,
+      title: prose(d.title),
+      release: `${d.gitTag} (commit ${code(d.commit.slice(0, 8))})`,
+      link: `[${d.path}](${d.url})`,
+      citation: prose(d.citation),
+    })),
+    project: t.project.map((d) => ({
+      tag: d.tag,
+      title: prose(d.title),
+      where: prose(d.where),
+      description: prose(d.description),
+      parts: d.parts.map((p) => ({ id: p.id, covers: prose(p.covers), restsOn: prose(p.restsOn) })),
     })),
   };
 }
