@@ -150,9 +150,19 @@ function routeName(routes: readonly Route[], priority: number): string {
 
 export function errorsView(m: ApiModel) {
   const dash = (v: unknown) => (v === null || v === undefined ? "not defined" : String(v));
+  const catalog = m.overrides.find((o) => o.target === "api.errors");
   return {
     title: `${m.service.name} ${versionLabel(m)}: errors in each binding`,
     protoFile: m.protoFile,
+    // The runtime attaches an ErrorInfo only to errors whose catalog entry has a reason (src/runtime/a2a-error.ts).
+    errorInfo: m.errors.some((e) => e.reason !== null),
+    uniqueGrpc: [...new Set(m.errors.map((e) => e.grpcStatus))]
+      .filter((g): g is string => g !== null && m.errors.filter((e) => e.grpcStatus === g).length === 1)
+      .map(code)
+      .join(", "),
+    catalog: catalog
+      ? { source: prose(`${catalog.source.document}, ${catalog.source.section}`), decision: prose(catalog.decision) }
+      : null,
     errors: m.errors.map((e) => ({
       name: code(e.name),
       jsonrpc: String(e.jsonrpcCode),
