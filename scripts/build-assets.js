@@ -5,8 +5,10 @@
 //   - precompiles the handlebars templates in templates/, so a run loads only
 //     the handlebars runtime;
 //   - reads and checks the shipped override files, so a run reads JSON and
-//     loads the YAML parser only for files given with overrides=.
-// Writes dist/generated/{validators.cjs,templates.cjs,shipped-overrides.json}
+//     loads the YAML parser only for files given with overrides=;
+//   - joins the source table (proto/a2a.sources.json) with the pinned commits
+//     (proto/a2a.lock.json), for the sources page of the docs.
+// Writes dist/generated/{validators.cjs,templates.cjs,shipped-overrides.json,sources.json}
 // (CommonJS, so a synchronous plugin run can require them on any Node 20).
 // Also copies the import closure of the google/api protos the pinned protos import
 // (googleApiRoots) from google-proto-files into dist/proto/, for `protoc-gen-a2a sync`
@@ -83,7 +85,22 @@ for (const [path, data] of google) {
   mkdirSync(dirname(join(protoOut, path)), { recursive: true });
   writeFileSync(join(protoOut, path), data);
 }
-process.stderr.write(
-  `build-assets: ${Object.keys(exports).length} validators, ${specs.length} templates, ` +
-    `${files.length} shipped override files, ${google.size} google/api protos in dist/proto\n`,
-);
+// 5. Source table: each upstream document gets its version's commit and a link to the file at that commit.
+const lock = JSON.parse(readFileSync(join(root, "proto/a2a.lock.json"), "utf8"));
+const sourcesData = JSON.parse(readFileSync(join(root, "proto/a2a.sources.json"), "utf8"));
+const upstream = sourcesData.upstream.map((d) => {
+  const pin = lock.inputs.find((i) => i.version === d.version);
+  if (!pin) throw new Error(`proto/a2a.sources.json: ${d.tag}: no version ${d.version} in proto/a2a.lock.json`);
+  const url = `https://github.com/${lock.repository}/blob/${pin.commit}/${d.path}`;
+  return { ...d, gitTag: pin.tag, commit: pin.commit, url };
+});
+const sources = { repository: lock.repository, upstream, project: sourcesData.project };
+writeFileSync(join(out, "sources.json"), JSON.stringify(sources) + "\n");
+const counts = [
+  `${Object.keys(exports).length} validators`,
+  `${specs.length} templates`,
+  `${files.length} shipped override files`,
+  `${upstream.length + sources.project.length} source tags`,
+  `${google.size} google/api protos in dist/proto`,
+];
+process.stderr.write(`build-assets: ${counts.join(", ")}\n`);

@@ -1,6 +1,6 @@
 /**
  * What scripts/build-assets.js prepared at build time: standalone validators,
- * precompiled templates and the shipped override files. Loaded from
+ * precompiled templates, the shipped override files and the source table. Loaded from
  * dist/generated/, next to this module once built.
  */
 import { readFileSync } from "node:fs";
@@ -39,4 +39,36 @@ export function templateSpec(name: TemplateName): unknown {
 
 export function shippedOverrides(): OverrideFile[] {
   return JSON.parse(readFileSync(new URL("shipped-overrides.json", generated), "utf8")) as OverrideFile[];
+}
+
+/** An upstream file the docs cite by tag, pinned at the commit of its version (proto/a2a.lock.json). */
+export interface UpstreamSource {
+  readonly tag: string;
+  readonly version: string;
+  readonly gitTag: string;
+  readonly commit: string;
+  readonly path: string;
+  readonly url: string;
+  readonly title: string;
+  readonly citation: string;
+}
+
+/** A document of the project the docs cite (not published), with its parts and the public sources each rests on. */
+export interface ProjectSource {
+  readonly tag: string;
+  readonly title: string;
+  readonly where: string;
+  readonly description: string;
+  readonly parts: readonly { readonly id: string; readonly covers: string; readonly restsOn: string }[];
+}
+
+/** Every source tag the docs use (proto/a2a.sources.json joined with the lock's commits). */
+export interface SourceTable {
+  readonly repository: string;
+  readonly upstream: readonly UpstreamSource[];
+  readonly project: readonly ProjectSource[];
+}
+
+export function sourceTable(): SourceTable {
+  return JSON.parse(readFileSync(new URL("sources.json", generated), "utf8")) as SourceTable;
 }

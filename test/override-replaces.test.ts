@@ -64,7 +64,7 @@ describe("replaces:", () => {
     expect(rows[0]).toBe(
       "| `acme-version` | `api.protocolVersion` | protocol version 1.0 (release 1.0.1-acme) | acme, 4.2 | " +
         "acme build | " +
-        `${file}; replaces shipped entry \`protocol-version\` from ${SHIPPED}:${lineOf("protocol-version")} |`,
+        `\`${file}\`; replaces shipped entry \`protocol-version\` from \`${SHIPPED}:${lineOf("protocol-version")}\` |`,
     );
     expect(rows.some((l) => l.startsWith("| `protocol-version`"))).toBe(false);
     expect(rows[1]).toMatch(/^\| `tenant-routes` /);
@@ -84,7 +84,7 @@ describe("replaces:", () => {
     const r = generate([`overrides=${first}`, `overrides=${second}`]);
     expect(r.error).toBeUndefined();
     const md = r.files.get("v1.0.1/a2a_overrides.md")!;
-    expect(md).toContain(`| ${second}; replaces entry \`acme-version\` from ${first}:3 |`);
+    expect(md).toContain(`| \`${second}\`; replaces entry \`acme-version\` from \`${first}:3\` |`);
     expect(md).not.toContain("| `acme-version` |");
     expect(md).not.toContain("| `protocol-version` |");
   });

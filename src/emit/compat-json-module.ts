@@ -31,7 +31,7 @@ import { copyable, EnumTables, IMPLICIT, lit, prop, readValue, setTest, valueKin
 import { partCode, transformCode, type DecodeCtx, type EncodeCtx } from "./compat-json-transforms.js";
 import { runtimeModule } from "./routes-module.js";
 
-/** The helpers the generated conversions call (src/runtime/compat-json.ts). */
+/** The helpers the generated conversions call (packages/runtime/src/compat-json.ts). */
 const compatJsonModule = `${runtimeModule}/compat-json`;
 
 type Dir = "toNewer" | "toOlder";

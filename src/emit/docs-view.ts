@@ -5,8 +5,26 @@
 import type { ApiModel, BindingModel, OperationModel } from "../model/model-types.js";
 import { MAX_OVERLAPS_PER_ROUTE, type RouteTable } from "./route-table.js";
 import type { CompatPlan, PlanStep } from "../compat/compat-plan.js";
+import type { Route } from "@protoc-gen-a2a/runtime";
+import type { SourceTable } from "../assets.js";
 
 const code = (s: string) => "`" + s + "`";
+
+/**
+ * Free text from the override files or the model (a decision, a note, an
+ * error message), made safe for CommonMark and MDX: outside its code spans,
+ * "{", "}" and "<" (MDX reads them as expressions and JSX), "*", "\\" and a "_"
+ * at a word's edge (emphasis) are backslash-escaped. Code spans stay as written.
+ */
+export function prose(s: string): string {
+  return s
+    .split(/(`[^`]*`)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/[\\{}<*]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, "\\$&")))
+    .join("");
+}
+
+/** Joins the routes of one table cell: a self-closing break, valid in CommonMark and in MDX (JSX). */
+const lines = (items: readonly string[]) => items.join("<br />");
 
 /**
  * The URL shape of a template, as the specification writes routes:
@@ -61,36 +79,39 @@ export function operationsView(m: ApiModel) {
         jsonrpc: code(op.jsonrpcMethod),
         grpc: code(op.name),
         grpcPath: code(op.grpcPath),
-        http: proto.filter((b) => !b.tenantVariant).map((b) => route(b, op)).join("<br>") || "none",
-        tenant: proto.filter((b) => b.tenantVariant).map((b) => route(b, op)).join("<br>") || "none",
+        http: lines(proto.filter((b) => !b.tenantVariant).map((b) => route(b, op))) || "none",
+        tenant: lines(proto.filter((b) => b.tenantVariant).map((b) => route(b, op))) || "none",
         returns: returns(m, op),
         streaming: op.serverStreaming ? "server stream" : "unary",
         request: code(m.messages.get(op.input)?.name ?? op.input),
       };
     }),
     extraRoutes: m.operations.flatMap((op) =>
-      op.bindings.filter((b) => b.origin === "override").map((b) => ({ operation: op.name, route: route(b, op), note: b.note ?? "" })),
+      op.bindings
+        .filter((b) => b.origin === "override")
+        .map((b) => ({ operation: op.name, route: route(b, op), note: prose(b.note ?? "") })),
     ),
     specRoutes: m.operations
       .filter((op) => op.specRoute !== undefined)
       .map((op) => ({
         operation: op.name,
         spec: code(op.specRoute!),
-        proto: op.bindings.filter((b) => b.origin === "rule").map((b) => route(b, op)).join("<br>"),
+        proto: lines(op.bindings.filter((b) => b.origin === "rule").map((b) => route(b, op))),
       })),
-    absent: m.absentOperations,
+    absent: m.absentOperations.map((a) => ({ name: a.name, note: prose(a.note) })),
   };
 }
 
 export function routesView(m: ApiModel, table: RouteTable) {
   const byOp = new Map(m.operations.map((o) => [o.name, o]));
+  const all = [...table.routes, ...table.aliases];
   return {
     title: `${m.service.name} ${versionLabel(m)}: HTTP+JSON routes`,
     protoFile: m.protoFile,
     count: table.routes.length,
     tenantCount: table.routes.filter((r) => r.tenantVariant).length,
     aliasCount: table.aliases.length,
-    rows: [...table.routes, ...table.aliases].sort((a, b) => a.priority - b.priority).map((r) => {
+    rows: [...all].sort((a, b) => a.priority - b.priority).map((r) => {
       const op = byOp.get(r.operation)!;
       const b = op.bindings.find((x) => x.template.text === r.template && x.method === r.method)!;
       return {
@@ -107,19 +128,41 @@ export function routesView(m: ApiModel, table: RouteTable) {
         contentType: `${r.requestContentType ?? "–"} → ${r.responseContentType}`,
       };
     }),
-    overlaps: table.overlaps.map((o) => ({
-      ...o,
-      example: code(`${o.method} ${o.example}`),
-      loser: o.winnersOfLoser > MAX_OVERLAPS_PER_ROUTE ? `${o.loser} (${o.winnersOfLoser} routes take paths from it; ${MAX_OVERLAPS_PER_ROUTE} shown)` : o.loser,
-    })),
+    overlaps: table.overlaps.map((o) => {
+      const loser = routeName(all, o.loserPriority);
+      return {
+        example: code(`${o.method} ${o.example}`),
+        winner: routeName(all, o.winnerPriority),
+        loser:
+          o.winnersOfLoser > MAX_OVERLAPS_PER_ROUTE
+            ? `${loser} (${o.winnersOfLoser} routes take paths from it; ${MAX_OVERLAPS_PER_ROUTE} shown)`
+            : loser,
+      };
+    }),
   };
+}
+
+/** "#3 GetTask `/tasks/{id=*}`": a route of the table by its priority (overlaps name routes this way). */
+function routeName(routes: readonly Route[], priority: number): string {
+  const r = routes.find((x) => x.priority === priority)!;
+  return `#${r.priority} ${r.operation} ${code(r.template)}`;
 }
 
 export function errorsView(m: ApiModel) {
   const dash = (v: unknown) => (v === null || v === undefined ? "not defined" : String(v));
+  const catalog = m.overrides.find((o) => o.target === "api.errors");
   return {
     title: `${m.service.name} ${versionLabel(m)}: errors in each binding`,
     protoFile: m.protoFile,
+    // The runtime attaches an ErrorInfo only to errors whose catalog entry has a reason (packages/runtime/src/a2a-error.ts).
+    errorInfo: m.errors.some((e) => e.reason !== null),
+    uniqueGrpc: [...new Set(m.errors.map((e) => e.grpcStatus))]
+      .filter((g): g is string => g !== null && m.errors.filter((e) => e.grpcStatus === g).length === 1)
+      .map(code)
+      .join(", "),
+    catalog: catalog
+      ? { source: prose(`${catalog.source.document}, ${catalog.source.section}`), decision: prose(catalog.decision) }
+      : null,
     errors: m.errors.map((e) => ({
       name: code(e.name),
       jsonrpc: String(e.jsonrpcCode),
@@ -127,12 +170,12 @@ export function errorsView(m: ApiModel) {
       http: dash(e.httpStatus),
       reason: e.reason ? code(e.reason) : "not defined",
       domain: e.domain ? code(e.domain) : "not defined",
-      message: e.message,
+      message: prose(e.message),
     })),
     standard: m.standardErrors.map((e) => ({
       name: code(e.name),
       code: String(e.code),
-      message: e.message,
+      message: prose(e.message),
       grpc: e.grpcStatus ? code(e.grpcStatus) : "not tabulated",
       http: dash(e.httpStatus),
     })),
@@ -147,15 +190,15 @@ export function overridesView(m: ApiModel) {
     rows: m.overrides.map((o) => ({
       id: code(o.id),
       file: o.replaces
-        ? `${o.file}; replaces ${o.replaces.shipped ? "shipped " : ""}entry ${code(o.replaces.id)} ` +
-          `from ${o.replaces.file}:${o.replaces.line}`
-        : o.file,
+        ? `${code(o.file)}; replaces ${o.replaces.shipped ? "shipped " : ""}entry ${code(o.replaces.id)} ` +
+          `from ${code(`${o.replaces.file}:${o.replaces.line}`)}`
+        : code(o.file),
       target: code(o.target),
-      summary: o.summary,
-      source: `${o.source.document}, ${o.source.section}`,
-      decision: o.decision,
+      summary: prose(o.summary),
+      source: prose(`${o.source.document}, ${o.source.section}`),
+      decision: prose(o.decision),
     })),
-    headers: m.headers,
+    headers: m.headers && { ...m.headers, absentVersionMeans: prose(m.headers.absentVersionMeans) },
   };
 }
 
@@ -169,13 +212,14 @@ export function versionsView(models: readonly ApiModel[]) {
     const op = m.operations.find((o) => o.canonicalName === name);
     if (!op) {
       const absent = m.absentOperations.find((a) => a.name === name);
-      return { jsonrpc: "none", grpc: "none", rest: "none", params: "none", fields: "none", note: absent?.note ?? "" };
+      const note = prose(absent?.note ?? "");
+      return { jsonrpc: "none", grpc: "none", rest: "none", params: "none", fields: "none", note };
     }
     const input = m.messages.get(op.input)!;
     return {
       jsonrpc: code(op.jsonrpcMethod),
       grpc: code(op.name),
-      rest: op.bindings.filter((b) => b.origin === "rule").map((b) => route(b, op)).join("<br>"),
+      rest: lines(op.bindings.filter((b) => b.origin === "rule").map((b) => route(b, op))),
       params: (op.jsonrpcParams ?? input.fields.map((f) => f.jsonName)).map(code).join(", ") || "(none)",
       fields: input.fields.map((f) => code(f.jsonName) + (f.required ? " (required)" : "")).join(", ") || "(none)",
       note: "",
@@ -207,6 +251,12 @@ function index(m: ApiModel, name: string): number {
   return i < 0 ? m.operations.length : i;
 }
 
+function how(s: PlanStep): string {
+  if ("transform" in s) return `transform ${code(s.transform)}`;
+  if ("reason" in s) return `**lossy**: ${prose(s.reason)}`;
+  return s.op === "copy" ? "same value" : s.op === "message" ? "converted as its pair" : "moved";
+}
+
 /** The field-by-field mapping table of a compat plan. */
 export function compatView(plan: CompatPlan) {
   const rows = (steps: readonly PlanStep[], direction: string) =>
@@ -214,19 +264,22 @@ export function compatView(plan: CompatPlan) {
       direction,
       from: code(s.from),
       to: "to" in s ? code(s.to) : "–",
-      how: "transform" in s ? `transform ${code(s.transform)}` : "reason" in s ? `**lossy**: ${s.reason}` : s.op === "copy" ? "same value" : s.op === "message" ? "converted as its pair" : "moved",
+      how: how(s),
     }));
   return {
     title: `A2A ${plan.older} ↔ ${plan.newer}: field-by-field mapping`,
     newer: code(plan.newer),
     older: code(plan.older),
-    unpaired: [...Object.entries(plan.unpaired.v10), ...Object.entries(plan.unpaired.v03)].map(([name, reason]) => ({ name: code(name), reason })),
+    unpaired: [...Object.entries(plan.unpaired.v10), ...Object.entries(plan.unpaired.v03)].map(([name, reason]) => ({
+      name: code(name),
+      reason: prose(reason),
+    })),
     pairs: plan.pairs.map((p) => ({
       v10: code(p.v10),
       v03: code(p.v03),
-      entry: p.entry ?? null,
-      source: p.source ?? null,
-      decision: p.decision ?? null,
+      entry: p.entry === undefined ? null : prose(p.entry),
+      source: p.source === undefined ? null : prose(p.source),
+      decision: p.decision === undefined ? null : prose(p.decision),
       rows: [
         ...rows(p.toV03, "→ v0.3"),
         ...rows(p.toV10, "→ v1.0"),
@@ -237,6 +290,27 @@ export function compatView(plan: CompatPlan) {
           how: "carried by the one-pass JSON-RPC conversion (`…FromOlderJson`, `…ToOlderJson`); lossy through the v0.3 proto (above)",
         })),
       ],
+    })),
+  };
+}
+
+/** The sources page: every tag the override files and the docs cite, with links to the pinned upstream files. */
+export function sourcesView(t: SourceTable) {
+  return {
+    repository: t.repository,
+    upstream: t.upstream.map((d) => ({
+      tag: d.tag,
+      title: prose(d.title),
+      release: `${d.gitTag} (commit ${code(d.commit.slice(0, 8))})`,
+      link: `[${d.path}](${d.url})`,
+      citation: prose(d.citation),
+    })),
+    project: t.project.map((d) => ({
+      tag: d.tag,
+      title: prose(d.title),
+      where: prose(d.where),
+      description: prose(d.description),
+      parts: d.parts.map((p) => ({ id: p.id, covers: prose(p.covers), restsOn: prose(p.restsOn) })),
     })),
   };
 }

@@ -1,8 +1,9 @@
 /**
  * Writes every output of a run: per target, the route table module, the stubs
  * and the cross-version module; then, once whatever the target, the JSON and
- * Markdown files. Everything here reads the finished model only.
+ * Markdown files, the sources page last. Everything here reads the finished model only.
  */
+import { posix } from "node:path";
 import type { Schema } from "@bufbuild/protoplugin";
 import type { A2aOptions } from "../options.js";
 import type { ApiModel } from "../model/model-types.js";
@@ -12,7 +13,20 @@ import { emitRoutesModule, routesJson } from "./routes-module.js";
 import { emitStubs } from "./stubs.js";
 import { emitCompatModule } from "./compat-module.js";
 import { renderDoc } from "./docs.js";
-import { compatView, errorsView, operationsView, overridesView, routesView, versionsView } from "./docs-view.js";
+import {
+  compatView,
+  errorsView,
+  operationsView,
+  overridesView,
+  routesView,
+  sourcesView,
+  versionsView,
+} from "./docs-view.js";
+import type { TemplateName } from "./template-options.js";
+import { sourceTable } from "../assets.js";
+
+/** Written once per run with the docs: every source tag the pages cite, with links to the pinned files. */
+export const SOURCES_PAGE = "a2a_sources.md";
 
 export function writeOutputs(
   schema: Schema<object> & { prepareGenerate(target: "ts" | "js" | "dts"): void },
@@ -45,22 +59,25 @@ export function writeOutputs(
   // Markdown and JSON do not depend on the target: written once, whatever it is.
   schema.prepareGenerate(targets[0]!);
   const text = (name: string, content: string) => schema.generateFile(name).print(content.replace(/\n$/, ""));
+  // Each page links the sources page, which explains the source tags its cells cite.
+  const doc = (name: string, template: TemplateName, view: object) =>
+    text(name, renderDoc(template, { ...view, sourcesPage: posix.relative(posix.dirname(name), SOURCES_PAGE) }));
   for (const m of models) {
     const base = baseName(m, models);
     const table = tables.get(m)!;
     if (options.emit.has("routes")) text(`${base}_routes.json`, routesJson(m, table));
     if (options.emit.has("docs")) {
-      text(`${base}_operations.md`, renderDoc("operations", operationsView(m)));
-      text(`${base}_routes.md`, renderDoc("routes", routesView(m, table)));
-      text(`${base}_errors.md`, renderDoc("errors", errorsView(m)));
-      text(`${base}_overrides.md`, renderDoc("overrides", overridesView(m)));
+      doc(`${base}_operations.md`, "operations", operationsView(m));
+      doc(`${base}_routes.md`, "routes", routesView(m, table));
+      doc(`${base}_errors.md`, "errors", errorsView(m));
+      doc(`${base}_overrides.md`, "overrides", overridesView(m));
     }
   }
-  if (options.emit.has("docs")) for (const plan of plans) text("a2a_compat.md", renderDoc("compat", compatView(plan)));
+  if (!options.emit.has("docs")) return;
+  for (const plan of plans) doc("a2a_compat.md", "compat", compatView(plan));
   const versioned = models.filter((m) => m.protocolVersion !== undefined);
-  if (options.emit.has("docs") && versioned.length > 1) {
-    text("a2a_versions.md", renderDoc("versions", versionsView(versioned)));
-  }
+  if (versioned.length > 1) doc("a2a_versions.md", "versions", versionsView(versioned));
+  text(SOURCES_PAGE, renderDoc("sources", sourcesView(sourceTable())));
 }
 
 /** `dir/a2a.proto` → `dir/a2a`; a file with several services gets one set of outputs per service. */

@@ -24,7 +24,7 @@ export interface ApplyContext {
 
 interface TargetKind<T> {
   readonly schema: JSONSchemaType<T> | Record<string, unknown>;
-  /** Applies the value; returns a one-line summary for the docs, or throws a message. */
+  /** Applies the value; returns a one-line summary for the docs (Markdown: code in backticks), or throws a message. */
   apply(value: T, ctx: ApplyContext, op: OperationModel | undefined, decision: string): string;
 }
 
@@ -103,7 +103,7 @@ export const apiTargets: Record<string, TargetKind<never>> = {
       throw new Error(`"${v}" is not a field of the request of ${missing.map((o) => o.name).join(", ")}`);
     }
     model.tenantField = v;
-    return `"${v}" carries the tenant; bindings whose first segment is {${v}} are tenant variants`;
+    return `\`${v}\` carries the tenant; bindings whose first segment is \`{${v}}\` are tenant variants`;
   }),
   contentTypes: kind<ContentTypes>(contentTypesSchema, (v, { model }) => {
     model.contentTypes = v;
@@ -179,7 +179,7 @@ export const compatUnpairedSchema = obj({ otherPackage: str, v10: strMap, v03: s
 export const operationTargets: Record<string, TargetKind<never>> = {
   jsonrpcMethod: kind<string>(str, (v, _c, op) => {
     op!.jsonrpcMethod = v;
-    return `JSON-RPC method "${v}"`;
+    return `JSON-RPC method \`${v}\``;
   }),
   canonicalName: kind<string>(str, (v, _c, op) => {
     op!.canonicalName = v;
@@ -191,11 +191,11 @@ export const operationTargets: Record<string, TargetKind<never>> = {
   }),
   specRoute: kind<string>({ type: "string", pattern: "^(GET|POST|PUT|PATCH|DELETE) /" }, (v, _c, op) => {
     op!.specRoute = v;
-    return `the specification lists ${v}`;
+    return `the specification lists \`${v}\``;
   }),
   resourcePlaceholders: kind<string[]>(strList, (v, _c, op) => {
     op!.resourcePlaceholders = v;
-    return `docs name the "*" of its resource names ${v.map((p) => `{${p}}`).join(", ")}`;
+    return `docs name the \`*\` of its resource names ${v.map((p) => `\`{${p}}\``).join(", ")}`;
   }),
   extraRoutes: kind<ExtraRoute[]>(
     {
@@ -205,7 +205,7 @@ export const operationTargets: Record<string, TargetKind<never>> = {
     },
     (v, ctx, op, decision) => {
       for (const r of v) ctx.addRoute(op!, r, decision);
-      return `also served: ${v.map((r) => `${r.method} ${r.template}`).join(", ")}`;
+      return `also served: ${v.map((r) => `\`${r.method} ${r.template}\``).join(", ")}`;
     },
   ),
 };

@@ -84,11 +84,9 @@ beforeAll(() => {
   for (const args of [["pack"], ["pack", "-w", "@protoc-gen-a2a/runtime"]]) {
     const out = run("npm", [...args, "--pack-destination", work, "--json"]);
     if (out.status !== 0) throw new Error(`npm ${args.join(" ")}: ${out.stderr}`);
-    const [{ name, filename, files }] = JSON.parse(out.stdout.toString()) as {
-      name: string;
-      filename: string;
-      files: { path: string }[];
-    }[];
+    const [{ name, filename, files }] = JSON.parse(out.stdout.toString()) as [
+      { name: string; filename: string; files: { path: string }[] },
+    ];
     tarballs[name] = join(work, filename);
     tarballs[`${name}:files`] = files.map((f) => f.path).join("\n");
   }
