@@ -1,10 +1,11 @@
 /**
  * `npm run example`: the echo agent on 127.0.0.1. HTTP on PORT (default
- * 9999), gRPC on GRPC_PORT (default PORT+1; 0 when PORT is 0). A port that
- * is not a number or cannot be listened on ends it with one line on stderr and
- * exit code 1. Stops on SIGTERM or SIGINT.
+ * 9999), gRPC on GRPC_PORT (default PORT+1; 0 when PORT is 0). Logs one line
+ * per request to stdout and each handler error to stderr. A port that is not
+ * a number or cannot be listened on ends it with one line on stderr and exit
+ * code 1. Stops on SIGTERM or SIGINT.
  */
-import { ListenError, startEchoAgent, type RunningAgent } from "./server.js";
+import { ListenError, startEchoAgent, type AgentLog, type RunningAgent } from "./server.js";
 
 const PREFIX = "echo agent:";
 
@@ -25,6 +26,11 @@ function listenProblem(e: ListenError): string {
   return `port ${e.port} ${what} (${e.code}); set ${name} to a free port`;
 }
 
+const log: AgentLog = {
+  request: (line) => process.stdout.write(`${line}\n`),
+  error: (line) => process.stderr.write(`${PREFIX} ${line}\n`),
+};
+
 /** Says on stderr, in one line, why the agent cannot start. */
 const cannotStart = (problem: string): undefined => {
   process.stderr.write(`${PREFIX} ${problem}\n`);
@@ -38,7 +44,7 @@ async function start(): Promise<RunningAgent | undefined> {
   const grpc = portFromEnv("GRPC_PORT", http.port === 0 ? 0 : http.port + 1);
   if ("problem" in grpc) return cannotStart(grpc.problem);
   try {
-    return await startEchoAgent({ port: http.port, grpcPort: grpc.port });
+    return await startEchoAgent({ port: http.port, grpcPort: grpc.port, log });
   } catch (e) {
     if (e instanceof ListenError) return cannotStart(listenProblem(e));
     throw e;

@@ -25,6 +25,9 @@ import { AgentCardSchema, type AgentCard } from "../../generated-samples/v1.0.1/
 import { agentCardToOlderJson, bridgeToOlder } from "../../generated-samples/a2a_compat.js";
 import { echoAgentCard, type AgentUrls } from "./agent-card.js";
 import { createEchoHandler } from "./echo-handler.js";
+import { logGrpcCalls, logHandlerErrors, logHttpRequests, type AgentLog } from "./logging.js";
+
+export type { AgentLog } from "./logging.js";
 
 export interface RunningAgent {
   readonly urls: AgentUrls & { readonly card: string };
@@ -38,6 +41,8 @@ export interface AgentOptions {
   readonly requiredExtensions?: readonly string[];
   /** Serve A2A 1.0 only (no bridge): calls without A2A-Version then get VersionNotSupportedError. */
   readonly only10?: boolean;
+  /** Log each request and each handler error here (main.ts: stdout and stderr). Unset: no logging. */
+  readonly log?: AgentLog;
 }
 
 /** A server of the agent could not listen on its port; `code` is the system error (EADDRINUSE, EACCES, …). */
@@ -80,7 +85,8 @@ function httpListener(options: AgentOptions, { handler, older }: Handlers, card:
         // additionalInterfaces) as a2a.json, the JSON v0.3 clients read.
         agentCard: (side) => (side === "newer" ? toJson(AgentCardSchema, card()) : agentCardToOlderJson(card()).json),
       });
-  return nodeHttpListener(core);
+  const listener = nodeHttpListener(core);
+  return options.log ? logHttpRequests(listener, options.log.request) : listener;
 }
 
 /** The gRPC server (HTTP/2), lf.a2a.v1 and (unless only10) a2a.v1; `sessions` collects its open sessions. */
@@ -97,6 +103,7 @@ function grpcServer(options: AgentOptions, { handler, older }: Handlers, session
       grpc: true,
       connect: false,
       grpcWeb: false,
+      ...(options.log ? { interceptors: [logGrpcCalls(options.log.request)] } : {}),
     }),
   );
   // HTTP/2 sessions outlive calls; close() ends them so the server can stop.
@@ -110,7 +117,9 @@ function grpcServer(options: AgentOptions, { handler, older }: Handlers, session
 /** Starts the agent; rejects with a ListenError when a port cannot be listened on (nothing is left open). */
 export async function startEchoAgent(options: AgentOptions = {}): Promise<RunningAgent> {
   let urls: AgentUrls | undefined;
-  const handler = createEchoHandler({ extendedCard: () => echoAgentCard(urls!, true) });
+  const echo = createEchoHandler({ extendedCard: () => echoAgentCard(urls!, true) });
+  // Wrapped before the bridge, so v0.3 calls' handler errors are logged too.
+  const handler = options.log ? logHandlerErrors(A2AServiceA2a, echo, options.log.error) : echo;
   const handlers: Handlers = { handler, older: bridgeToOlder(handler) };
   const http = createServer(httpListener(options, handlers, () => echoAgentCard(urls!)));
   const sessions = new Set<ServerHttp2Session>();
