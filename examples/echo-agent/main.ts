@@ -1,18 +1,72 @@
 /**
  * `npm run example`: the echo agent on 127.0.0.1. HTTP on PORT (default
- * 9999), gRPC on GRPC_PORT (default PORT+1). Stops on SIGTERM or SIGINT.
+ * 9999), gRPC on GRPC_PORT (default PORT+1; 0 when PORT is 0). Logs one line
+ * per request to stdout and each handler error to stderr. A port that is not
+ * a number or cannot be listened on ends it with one line on stderr and exit
+ * code 1. Stops on SIGTERM or SIGINT.
  */
-import { startEchoAgent } from "./server.js";
+import { ListenError, startEchoAgent, type AgentLog, type RunningAgent } from "./server.js";
 
-const port = Number(process.env["PORT"] ?? 9999);
-const grpcPort = Number(process.env["GRPC_PORT"] ?? port + 1);
-const agent = await startEchoAgent({ port, grpcPort });
-process.stdout.write(
-  `echo agent (A2A 1.0 and 0.3: A2A-Version picks)\n  agent card  ${agent.urls.card}\n  JSON-RPC    ${agent.urls.jsonrpc}\n  HTTP+JSON   ${agent.urls.rest}\n  gRPC        ${agent.urls.grpc}\n`,
-);
-const stop = (signal: string) => {
-  process.stdout.write(`${signal}: stopping\n`);
-  agent.close().then(() => process.exit(0), () => process.exit(1));
+const PREFIX = "echo agent:";
+
+/** PORT or GRPC_PORT, or the line that says why it is not a port number. */
+function portFromEnv(name: "PORT" | "GRPC_PORT", fallback: number): { port: number } | { problem: string } {
+  const raw = process.env[name];
+  if (raw === undefined) {
+    if (fallback <= 65535) return { port: fallback };
+    return { problem: `GRPC_PORT defaults to PORT+1 = ${fallback}, not a port number (0-65535); set GRPC_PORT` };
+  }
+  const port = /^\d{1,5}$/.test(raw) ? Number(raw) : Number.NaN;
+  return port <= 65535 ? { port } : { problem: `${name}=${JSON.stringify(raw)} is not a port number (0-65535)` };
+}
+
+function listenProblem(e: ListenError): string {
+  const name = e.server === "http" ? "PORT" : "GRPC_PORT";
+  const what = e.code === "EADDRINUSE" ? "is in use" : e.code === "EACCES" ? "is not allowed" : "cannot be listened on";
+  return `port ${e.port} ${what} (${e.code}); set ${name} to a free port`;
+}
+
+const log: AgentLog = {
+  request: (line) => process.stdout.write(`${line}\n`),
+  error: (line) => process.stderr.write(`${PREFIX} ${line}\n`),
 };
-process.once("SIGTERM", () => stop("SIGTERM"));
-process.once("SIGINT", () => stop("SIGINT"));
+
+/** Says on stderr, in one line, why the agent cannot start. */
+const cannotStart = (problem: string): undefined => {
+  process.stderr.write(`${PREFIX} ${problem}\n`);
+  return undefined;
+};
+
+/** Starts the agent, or says why it cannot and returns undefined. */
+async function start(): Promise<RunningAgent | undefined> {
+  const http = portFromEnv("PORT", 9999);
+  if ("problem" in http) return cannotStart(http.problem);
+  const grpc = portFromEnv("GRPC_PORT", http.port === 0 ? 0 : http.port + 1);
+  if ("problem" in grpc) return cannotStart(grpc.problem);
+  try {
+    return await startEchoAgent({ port: http.port, grpcPort: grpc.port, log });
+  } catch (e) {
+    if (e instanceof ListenError) return cannotStart(listenProblem(e));
+    throw e;
+  }
+}
+
+const agent = await start();
+if (!agent) {
+  process.exitCode = 1;
+} else {
+  const { card, jsonrpc, rest, grpc } = agent.urls;
+  process.stdout.write(
+    "echo agent (A2A 1.0 and 0.3: A2A-Version picks)\n" +
+      `  agent card  ${card}\n  JSON-RPC    ${jsonrpc}\n  HTTP+JSON   ${rest}\n  gRPC        ${grpc}\n`,
+  );
+  const stop = (signal: string) => {
+    process.stdout.write(`${signal}: stopping\n`);
+    agent.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+}

@@ -13,14 +13,21 @@ import { toJson } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import { createDualVersionHttpHandler } from "@protoc-gen-a2a/runtime";
-import { A2AServiceA2a, createA2AServiceHttpHandler } from "../../generated-samples/v1.0.1/a2a_a2a.js";
-import { A2AServiceA2a as A2AServiceA2a03 } from "../../generated-samples/v0.3.0/a2a_a2a.js";
+import {
+  A2AServiceA2a,
+  createA2AServiceHttpHandler,
+  type A2AServiceHandler,
+} from "../../generated-samples/v1.0.1/a2a_a2a.js";
+import * as v03 from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import { a2aServiceGrpcRoutes } from "../../generated-samples/v1.0.1/a2a_grpc.js";
 import { a2aServiceGrpcRoutes as a2aServiceGrpcRoutes03 } from "../../generated-samples/v0.3.0/a2a_grpc.js";
-import { AgentCardSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
+import { AgentCardSchema, type AgentCard } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { agentCardToOlderJson, bridgeToOlder } from "../../generated-samples/a2a_compat.js";
 import { echoAgentCard, type AgentUrls } from "./agent-card.js";
 import { createEchoHandler } from "./echo-handler.js";
+import { logGrpcCalls, logHandlerErrors, logHttpRequests, type AgentLog } from "./logging.js";
+
+export type { AgentLog } from "./logging.js";
 
 export interface RunningAgent {
   readonly urls: AgentUrls & { readonly card: string };
@@ -34,39 +41,57 @@ export interface AgentOptions {
   readonly requiredExtensions?: readonly string[];
   /** Serve A2A 1.0 only (no bridge): calls without A2A-Version then get VersionNotSupportedError. */
   readonly only10?: boolean;
+  /** Log each request and each handler error here (main.ts: stdout and stderr). Unset: no logging. */
+  readonly log?: AgentLog;
 }
 
-const listen = (server: Server | Http2Server, port: number) =>
+/** A server of the agent could not listen on its port; `code` is the system error (EADDRINUSE, EACCES, …). */
+export class ListenError extends Error {
+  override name = "ListenError";
+  constructor(
+    readonly server: "http" | "grpc",
+    readonly port: number,
+    readonly code: string,
+    cause: unknown,
+  ) {
+    super(`the ${server} server cannot listen on 127.0.0.1:${port} (${code})`, { cause });
+  }
+}
+
+const listen = (server: Server | Http2Server, port: number, name: ListenError["server"]) =>
   new Promise<number>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (e: NodeJS.ErrnoException) => reject(new ListenError(name, port, e.code ?? "unknown", e)));
     server.listen(port, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
   });
 
-export async function startEchoAgent(options: AgentOptions = {}): Promise<RunningAgent> {
-  let urls: AgentUrls | undefined;
-  const handler = createEchoHandler({ extendedCard: () => echoAgentCard(urls!, true) });
-  const older = bridgeToOlder(handler);
+/** The handlers the servers call: the v1.0 one, and the v0.3 one the bridge makes of it. */
+interface Handlers {
+  readonly handler: A2AServiceHandler;
+  readonly older: v03.A2AServiceHandler;
+}
+
+/** The HTTP server's listener: card, JSON-RPC and HTTP+JSON, at 1.0 and (unless only10) 0.3. */
+function httpListener(options: AgentOptions, { handler, older }: Handlers, card: () => AgentCard) {
   const required = options.requiredExtensions ? { requiredExtensions: options.requiredExtensions } : {};
-  const http = createServer(
-    nodeHttpListener(
-      (options.only10
-        ? createA2AServiceHttpHandler({ handler, ...required, jsonrpcPath: "/a2a/jsonrpc", restBasePath: "/a2a/rest", agentCard: () => toJson(AgentCardSchema, echoAgentCard(urls!)) })
-        : createDualVersionHttpHandler({
+  const paths = { jsonrpcPath: "/a2a/jsonrpc", restBasePath: "/a2a/rest" };
+  const core = options.only10
+    ? createA2AServiceHttpHandler({ handler, ...required, ...paths, agentCard: () => toJson(AgentCardSchema, card()) })
+    : createDualVersionHttpHandler({
         newer: { definition: A2AServiceA2a, handler },
-        older: { definition: A2AServiceA2a03, handler: older },
+        older: { definition: v03.A2AServiceA2a, handler: older },
         ...required,
-        jsonrpcPath: "/a2a/jsonrpc",
-        restBasePath: "/a2a/rest",
-        agentCard: (side) => {
-          const card = echoAgentCard(urls!);
-          // A v0.3 client (no A2A-Version) gets the card converted to v0.3 (url, preferredTransport,
-          // additionalInterfaces) as a2a.json, the JSON v0.3 clients read.
-          if (side === "newer") return toJson(AgentCardSchema, card);
-          return agentCardToOlderJson(card).json;
-        },
-      })),
-    ),
-  );
+        ...paths,
+        // A v0.3 client (no A2A-Version) gets the card converted to v0.3 (url, preferredTransport,
+        // additionalInterfaces) as a2a.json, the JSON v0.3 clients read.
+        agentCard: (side) => (side === "newer" ? toJson(AgentCardSchema, card()) : agentCardToOlderJson(card()).json),
+      });
+  const listener = nodeHttpListener(core);
+  return options.log ? logHttpRequests(listener, options.log.request) : listener;
+}
+
+/** The gRPC server (HTTP/2), lf.a2a.v1 and (unless only10) a2a.v1; `sessions` collects its open sessions. */
+function grpcServer(options: AgentOptions, { handler, older }: Handlers, sessions: Set<ServerHttp2Session>) {
+  const required = options.requiredExtensions ? { requiredExtensions: options.requiredExtensions } : {};
   const routes03 = a2aServiceGrpcRoutes03({ handler: older, ...required });
   const routes10 = a2aServiceGrpcRoutes({ handler, ...required });
   const grpc = createHttp2Server(
@@ -78,19 +103,39 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
       grpc: true,
       connect: false,
       grpcWeb: false,
+      ...(options.log ? { interceptors: [logGrpcCalls(options.log.request)] } : {}),
     }),
   );
   // HTTP/2 sessions outlive calls; close() ends them so the server can stop.
-  const sessions = new Set<ServerHttp2Session>();
   grpc.on("session", (s: ServerHttp2Session) => {
     sessions.add(s);
     s.once("close", () => sessions.delete(s));
   });
-  const port = await listen(http, options.port ?? 0);
-  const grpcPort = await listen(grpc, options.grpcPort ?? (options.port ? options.port + 1 : 0));
-  urls = { jsonrpc: `http://127.0.0.1:${port}/a2a/jsonrpc`, rest: `http://127.0.0.1:${port}/a2a/rest`, grpc: `127.0.0.1:${grpcPort}` };
+  return grpc;
+}
+
+/** Starts the agent; rejects with a ListenError when a port cannot be listened on (nothing is left open). */
+export async function startEchoAgent(options: AgentOptions = {}): Promise<RunningAgent> {
+  let urls: AgentUrls | undefined;
+  const echo = createEchoHandler({ extendedCard: () => echoAgentCard(urls!, true) });
+  // Wrapped before the bridge, so v0.3 calls' handler errors are logged too.
+  const handler = options.log ? logHandlerErrors(A2AServiceA2a, echo, options.log.error) : echo;
+  const handlers: Handlers = { handler, older: bridgeToOlder(handler) };
+  const http = createServer(httpListener(options, handlers, () => echoAgentCard(urls!)));
+  const sessions = new Set<ServerHttp2Session>();
+  const grpc = grpcServer(options, handlers, sessions);
+  const port = await listen(http, options.port ?? 0, "http");
+  let grpcPort: number;
+  try {
+    grpcPort = await listen(grpc, options.grpcPort ?? (options.port ? options.port + 1 : 0), "grpc");
+  } catch (e) {
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+    throw e;
+  }
+  const base = `http://127.0.0.1:${port}`;
+  urls = { jsonrpc: `${base}/a2a/jsonrpc`, rest: `${base}/a2a/rest`, grpc: `127.0.0.1:${grpcPort}` };
   return {
-    urls: { ...urls, card: `http://127.0.0.1:${port}/.well-known/agent-card.json` },
+    urls: { ...urls, card: `${base}/.well-known/agent-card.json` },
     close: async () => {
       http.closeAllConnections();
       for (const s of sessions) s.destroy();

@@ -1,0 +1,137 @@
+/**
+ * The example agent's logs: one line per HTTP request or gRPC call (method, path, A2A-Version, status,
+ * milliseconds), and each error a handler method throws. main.ts writes them to stdout and stderr;
+ * startEchoAgent logs nothing unless it is given an AgentLog.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { DescService } from "@bufbuild/protobuf";
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { A2AError, type A2aHandler, type A2aServiceDefinition, type HandlerContext } from "@protoc-gen-a2a/runtime";
+
+export interface AgentLog {
+  /** One line per HTTP request or gRPC call, e.g. `POST /a2a/jsonrpc v1.0 200 3.1ms`. */
+  readonly request: (line: string) => void;
+  /** Each error a handler method throws, e.g. `handler error in GetTask: TaskNotFoundError: Task x not found`. */
+  readonly error: (line: string) => void;
+}
+
+type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+const VERSION_KEY = "a2a-version";
+const since = (start: number) => `${(performance.now() - start).toFixed(1)}ms`;
+/** "v1.0" for A2A-Version 1.0, "-" for none; one word, so a line splits into its fields at spaces. */
+function versionOf(value: string | null | undefined): string {
+  const v = value?.trim().replace(/\s+/g, "_");
+  return v ? `v${v}` : "-";
+}
+
+/**
+ * A node:http listener that logs `METHOD path version status time` (version: the A2A-Version header, "-"
+ * without one; the path without its query) when the response has been sent ('finish'), or, with
+ * " (closed early)" after it, when the connection closes first (a client leaving a stream).
+ */
+export function logHttpRequests(listener: NodeListener, log: (line: string) => void): NodeListener {
+  return (req, res) => {
+    const start = performance.now();
+    const raw = req.url ?? "/";
+    const q = raw.indexOf("?");
+    const path = q < 0 ? raw : raw.slice(0, q);
+    const header = req.headers[VERSION_KEY];
+    const version = versionOf(typeof header === "string" ? header : null);
+    const call = `${req.method ?? "GET"} ${path} ${version}`;
+    const line = (note = "") => log(`${call} ${res.statusCode} ${since(start)}${note}`);
+    res.once("finish", () => line());
+    res.once("close", () => {
+      if (!res.writableFinished) line(" (closed early)");
+    });
+    listener(req, res);
+  };
+}
+
+const codeOf = (e: unknown) => Code[ConnectError.from(e).code];
+
+/** Ends a logged stream: OK, the error's code, or Canceled when the client went away. */
+async function* loggedStream<T>(messages: AsyncIterable<T>, signal: AbortSignal, line: (status: string) => void) {
+  let status = "Canceled"; // the server stopped reading it
+  try {
+    yield* messages;
+    status = signal.aborted ? "Canceled" : "OK";
+  } catch (e) {
+    status = codeOf(e);
+    throw e;
+  } finally {
+    line(status);
+  }
+}
+
+/** A connect interceptor that logs `gRPC /package.Service/Method version code time` per call. */
+export function logGrpcCalls(log: (line: string) => void): Interceptor {
+  return (next) => async (req) => {
+    const start = performance.now();
+    const call = `gRPC /${req.service.typeName}/${req.method.name} ${versionOf(req.header.get(VERSION_KEY))}`;
+    const line = (status: string) => log(`${call} ${status} ${since(start)}`);
+    let res: Awaited<ReturnType<typeof next>>;
+    try {
+      res = await next(req);
+    } catch (e) {
+      line(codeOf(e));
+      throw e;
+    }
+    if (!res.stream) {
+      line("OK");
+      return res;
+    }
+    return { ...res, message: loggedStream(res.message, req.signal, line) };
+  };
+}
+
+/** The log line of a handler error: type and message of an A2AError, the stack of anything else. */
+export function describeHandlerError(operation: string, e: unknown): string {
+  if (e instanceof A2AError) return `handler error in ${operation}: ${e.type}: ${e.message}`;
+  if (e instanceof Error) return `handler error in ${operation}: ${e.stack ?? `${e.name}: ${e.message}`}`;
+  return `handler error in ${operation}: ${String(e)}`;
+}
+
+async function* reportingStream<T>(events: AsyncIterable<T>, report: (e: unknown) => void): AsyncIterable<T> {
+  try {
+    yield* events;
+  } catch (e) {
+    report(e);
+    throw e;
+  }
+}
+
+type Method = (this: unknown, request: unknown, context: HandlerContext) => unknown;
+
+/**
+ * The handler with each method wrapped: an error it throws, rejects with or throws while its stream is
+ * read is logged once and rethrown unchanged, so what goes on the wire does not change.
+ */
+export function logHandlerErrors<S extends DescService>(
+  definition: A2aServiceDefinition<S>,
+  handler: A2aHandler<S>,
+  log: (line: string) => void,
+): A2aHandler<S> {
+  const methods = handler as Readonly<Record<string, unknown>>;
+  const wrapped: Record<string, Method> = {};
+  for (const op of definition.operations) {
+    const fn = methods[op.localName];
+    if (typeof fn !== "function") continue; // left out: the runtime answers UnsupportedOperationError
+    const report = (e: unknown) => log(describeHandlerError(op.name, e));
+    wrapped[op.localName] = (request, context) => {
+      let out: unknown;
+      try {
+        out = (fn as Method).call(handler, request, context);
+      } catch (e) {
+        report(e);
+        throw e;
+      }
+      if (op.streaming) return reportingStream(out as AsyncIterable<unknown>, report);
+      return Promise.resolve(out).catch((e: unknown) => {
+        report(e);
+        throw e;
+      });
+    };
+  }
+  return wrapped as A2aHandler<S>;
+}

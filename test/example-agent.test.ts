@@ -1,0 +1,226 @@
+/**
+ * The example agent process as `npm run example` runs it (dist-examples/examples/echo-agent/main.js, which
+ * pretest's build:examples builds): one stdout line per HTTP request and gRPC call, one stderr line per
+ * handler error, and a single stderr line with exit code 1 when a port is taken or is not a number. Then,
+ * in process, the handler wrapper behind the error log: it rethrows what it logs, unchanged.
+ */
+import { spawn } from "node:child_process";
+import { createServer, type AddressInfo, type Server } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { create } from "@bufbuild/protobuf";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { A2AError, type HandlerContext } from "@protoc-gen-a2a/runtime";
+import { A2AServiceA2a, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
+import { createA2AServiceGrpcClient } from "../generated-samples/v1.0.1/a2a_grpc.js";
+import {
+  CancelTaskRequestSchema,
+  GetTaskRequestSchema,
+  SendMessageRequestSchema,
+} from "../generated-samples/v1.0.1/a2a_pb.js";
+import { logHandlerErrors } from "../examples/echo-agent/logging.js";
+import { readJson, type JsonRpcFailure, type RestError } from "./helpers/json.js";
+import { repoRoot } from "./helpers/run.js";
+
+const MAIN = join(repoRoot, "dist-examples/examples/echo-agent/main.js");
+/** How long a step may take (a loaded machine starts node slowly). */
+const STEP_MS = 20_000;
+const MS = String.raw`\d+\.\dms`;
+
+interface AgentProcess {
+  readonly out: () => string;
+  readonly err: () => string;
+  /** Exit code; rejects if the process has not exited within STEP_MS of the call. */
+  readonly exited: () => Promise<number | null>;
+  /** Resolves when `test` holds; rejects after STEP_MS or when the process exits first. */
+  readonly until: (what: string, test: () => boolean) => Promise<void>;
+  readonly kill: () => void;
+}
+
+function runAgent(env: Readonly<Record<string, string>>): AgentProcess {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env };
+  delete childEnv["PORT"];
+  delete childEnv["GRPC_PORT"];
+  const child = spawn(process.execPath, [MAIN], { env: { ...childEnv, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+  const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const report = () => `\n--- stdout\n${out}--- stderr\n${err}`;
+  const exitWithin = () =>
+    new Promise<number | null>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no exit within ${STEP_MS} ms${report()}`)), STEP_MS);
+      void exit.then((code) => (clearTimeout(t), resolve(code)));
+    });
+  return {
+    out: () => out,
+    err: () => err,
+    exited: exitWithin,
+    until: (what, test) =>
+      new Promise<void>((resolve, reject) => {
+        const start = Date.now();
+        const poll = setInterval(() => {
+          if (test()) resolve();
+          else if (child.exitCode !== null) reject(new Error(`${what}: exited ${child.exitCode} first${report()}`));
+          else if (Date.now() - start > STEP_MS) reject(new Error(`${what}: not within ${STEP_MS} ms${report()}`));
+          else return;
+          clearInterval(poll);
+        }, 20);
+      }),
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    },
+  };
+}
+
+const lines = (text: string) => text.split("\n").filter((l) => l !== "");
+const count = (text: string, part: string) => text.split(part).length - 1;
+
+describe("the example agent's logs", () => {
+  let agent: AgentProcess;
+  let urls: { jsonrpc: string; rest: string; grpc: string };
+
+  beforeAll(async () => {
+    agent = runAgent({ PORT: "0" });
+    await agent.until("URLs printed", () => /^ {2}gRPC\s+\S+$/m.test(agent.out()));
+    const url = (label: string) => new RegExp(`^ {2}${label}\\s+(\\S+)$`, "m").exec(agent.out())![1]!;
+    urls = { jsonrpc: url("JSON-RPC"), rest: url("HTTP\\+JSON"), grpc: url("gRPC") };
+  });
+  afterAll(() => agent?.kill());
+
+  const logged = (pattern: string) =>
+    agent.until(`log line /${pattern}/`, () => new RegExp(`^${pattern}$`, "m").test(agent.out()));
+
+  it("logs a JSON-RPC call and a REST call: method, path, A2A-Version, status, ms", async () => {
+    const message = { messageId: "m1", role: "ROLE_USER", parts: [{ text: "hello" }] };
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message } });
+    const headers = { "A2A-Version": "1.0", "content-type": "application/json" };
+    const rpc = await fetch(urls.jsonrpc, { method: "POST", headers, body });
+    expect(rpc.status).toBe(200);
+    await rpc.arrayBuffer();
+    await logged(String.raw`POST /a2a/jsonrpc v1\.0 200 ${MS}`);
+
+    const rest = await fetch(`${urls.rest}/message:send`, {
+      method: "POST",
+      headers: { "A2A-Version": "1.0", "content-type": "application/a2a+json" },
+      body: JSON.stringify({ message }),
+    });
+    expect(rest.status).toBe(200);
+    await rest.arrayBuffer();
+    await logged(String.raw`POST /a2a/rest/message:send v1\.0 200 ${MS}`);
+    expect(agent.err()).toBe("");
+  });
+
+  it("logs each handler error once, in every binding and version, and the wire answer is unchanged", async () => {
+    const rest = await fetch(`${urls.rest}/tasks/unknown-rest`, { headers: { "A2A-Version": "1.0" } });
+    expect(rest.status).toBe(404);
+    expect((await readJson<RestError>(rest)).error.details[0]!.reason).toBe("TASK_NOT_FOUND");
+    await logged(String.raw`GET /a2a/rest/tasks/unknown-rest v1\.0 404 ${MS}`);
+
+    // Without A2A-Version: a v0.3 call, through the bridge to the same (logged) v1.0 handler.
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tasks/get", params: { id: "unknown-v03" } });
+    const old = await fetch(urls.jsonrpc, { method: "POST", headers: { "content-type": "application/json" }, body });
+    expect((await readJson<JsonRpcFailure>(old)).error.code).toBe(-32001);
+    await logged(String.raw`POST /a2a/jsonrpc - 200 ${MS}`);
+
+    const grpc = createA2AServiceGrpcClient(createGrpcTransport({ baseUrl: `http://${urls.grpc}` }), {});
+    const failure = await grpc.getTask({ id: "unknown-grpc" }).then(() => undefined, (e: unknown) => e);
+    expect(failure instanceof A2AError ? failure.type : failure).toBe("TaskNotFoundError");
+    await logged(String.raw`gRPC /lf\.a2a\.v1\.A2AService/GetTask v1\.0 NotFound ${MS}`);
+
+    const ids = ["unknown-rest", "unknown-v03", "unknown-grpc"];
+    await agent.until("three handler errors", () => ids.every((id) => agent.err().includes(id)));
+    for (const id of ids) {
+      const line = `echo agent: handler error in GetTask: TaskNotFoundError: Task ${id} not found\n`;
+      expect(count(agent.err(), line)).toBe(1);
+    }
+    // An A2AError is logged as its type and message, without a stack.
+    expect(lines(agent.err())).toHaveLength(3);
+  });
+});
+
+describe("the example agent's start-up failures", () => {
+  let taken: Server;
+  let takenPort: number;
+  beforeAll(async () => {
+    taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    takenPort = (taken.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+
+  const failsWith = async (env: Readonly<Record<string, string>>, line: string) => {
+    const agent = runAgent(env);
+    try {
+      expect(await agent.exited()).toBe(1);
+      expect(lines(agent.err())).toEqual([line]);
+      expect(agent.out()).toBe("");
+    } finally {
+      agent.kill();
+    }
+  };
+
+  it("a taken PORT or GRPC_PORT: one line on stderr, exit code 1", async () => {
+    await failsWith(
+      { PORT: String(takenPort) },
+      `echo agent: port ${takenPort} is in use (EADDRINUSE); set PORT to a free port`,
+    );
+    await failsWith(
+      { PORT: "0", GRPC_PORT: String(takenPort) },
+      `echo agent: port ${takenPort} is in use (EADDRINUSE); set GRPC_PORT to a free port`,
+    );
+  });
+
+  it.each([
+    [{ PORT: "abc" }, `echo agent: PORT="abc" is not a port number (0-65535)`],
+    [{ PORT: "70000" }, `echo agent: PORT="70000" is not a port number (0-65535)`],
+    [{ PORT: "0", GRPC_PORT: "-1" }, `echo agent: GRPC_PORT="-1" is not a port number (0-65535)`],
+    [{ PORT: "65535" }, "echo agent: GRPC_PORT defaults to PORT+1 = 65536, not a port number (0-65535); set GRPC_PORT"],
+  ])("%o: one line on stderr, exit code 1", (env, line) => failsWith(env, line));
+});
+
+describe("logHandlerErrors", () => {
+  const context: HandlerContext = {
+    signal: new AbortController().signal,
+    headers: new Headers(),
+    protocolVersion: "1.0",
+    extensions: [],
+    binding: "JSONRPC",
+    tenant: undefined,
+  };
+  const boom = new Error("boom");
+  const late = new Error("late");
+  const notFound = new A2AError("TaskNotFoundError", "Task t not found");
+  const handler: A2AServiceHandler = {
+    getTask: async () => {
+      throw boom;
+    },
+    cancelTask: async () => {
+      throw notFound;
+    },
+    async *sendStreamingMessage() {
+      yield { payload: { case: "message", value: { messageId: "m" } } };
+      throw late;
+    },
+  };
+
+  it("logs a rejection or a stream's error once and rethrows the same error", async () => {
+    const log: string[] = [];
+    const wrapped = logHandlerErrors(A2AServiceA2a, handler, (line) => log.push(line));
+    expect(Object.keys(wrapped).sort()).toEqual(["cancelTask", "getTask", "sendStreamingMessage"]);
+    await expect(wrapped.getTask!(create(GetTaskRequestSchema, { id: "t" }), context)).rejects.toBe(boom);
+    await expect(wrapped.cancelTask!(create(CancelTaskRequestSchema, { id: "t" }), context)).rejects.toBe(notFound);
+    const events: unknown[] = [];
+    const stream = async () => {
+      const request = create(SendMessageRequestSchema, {});
+      for await (const e of wrapped.sendStreamingMessage!(request, context)) events.push(e);
+    };
+    await expect(stream()).rejects.toBe(late);
+    expect(events).toHaveLength(1);
+    expect(log).toHaveLength(3);
+    expect(log[0]).toMatch(/^handler error in GetTask: Error: boom\n\s+at /);
+    expect(log[1]).toBe("handler error in CancelTask: TaskNotFoundError: Task t not found");
+    expect(log[2]).toMatch(/^handler error in SendStreamingMessage: Error: late\n\s+at /);
+  });
+});
