@@ -1,5 +1,5 @@
 // Entry point of `npm run bench` (after `npm run build` and
-// `npm run build:examples`): runs the five benchmarks once each and prints a
+// `npm run build:examples`): runs the six benchmarks once each and prints a
 // summary table. Each figure is a ratio against an anchor measured in the
 // same run; targets are printed for reading only, nothing is asserted.
 //   1. plugin-vs-es.js       protoc-gen-a2a vs protoc-gen-es, same request, as processes
@@ -11,7 +11,9 @@
 //                            @a2a-js/sdk 1.3.0 and a bare node:http server; servers
 //                            and the autocannon load generator are separate
 //                            processes (pinned to different CPUs when possible)
+//   6. install-size.js       production install size of the runtime vs @a2a-js/sdk 1.3.0
 import { benchConversionIsolated } from "./conversion.js";
+import { benchInstallSize } from "./install-size.js";
 import { benchPluginVsEs } from "./plugin-vs-es.js";
 import { benchRouteMatching } from "./route-matching.js";
 import { benchServerThroughput } from "./server-throughput.js";
@@ -31,6 +33,8 @@ const conversion = benchConversionIsolated();
 const serversStart = nowMs();
 const servers = await benchServerThroughput();
 const serversS = (nowMs() - serversStart) / 1000;
+const size = benchInstallSize();
+const mb = (b) => `${(b / 1024 / 1024).toFixed(1)} MB`;
 const rpsCell = (key) => (servers.rps[key] === null ? "skipped" : fmtRps(servers.rps[key]));
 const ratioCell = (r) => (r === null ? "n/a" : fmtRatio(r));
 
@@ -53,6 +57,7 @@ const rows = [
   ["conversion Task (10 artifacts) vs a2a-js", fmtOps(conversion.task.ours), fmtOps(conversion.task.a2aJs), fmtRatio(conversion.task.ratio), ">= 2.0"],
   ["  the same through the v0.3 proto: send", fmtOps(conversion.viaProto.send.ours), fmtOps(conversion.viaProto.send.a2aJs), fmtRatio(conversion.viaProto.send.ratio), "(reference)"],
   ["  the same through the v0.3 proto: Task", fmtOps(conversion.viaProto.task.ours), fmtOps(conversion.viaProto.task.a2aJs), fmtRatio(conversion.viaProto.task.ratio), "(reference)"],
+  ["production install: runtime vs a2a-js 1.3.0", mb(size.ours.bytes), mb(size.a2aJs.bytes), fmtRatio(size.ratio), "(printed)"],
 ];
 const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
 const line = (r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join("   ");
