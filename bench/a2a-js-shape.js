@@ -5,10 +5,16 @@ import { fromJson, toJson } from "@bufbuild/protobuf";
 import { TimestampSchema, ValueSchema } from "@bufbuild/protobuf/wkt";
 
 /** The message type of a field (singular, list or map), if it holds messages. */
-const messageOf = (f) => (f.fieldKind === "message" || f.listKind === "message" || f.mapKind === "message" ? f.message : undefined);
+const messageOf = (f) =>
+  f.fieldKind === "message" || f.listKind === "message" || f.mapKind === "message" ? f.message : undefined;
 
 /** Applies `one` to a field's value: each element of a list, each value of a map, or the value itself. */
-const each = (f, v, one) => (f.fieldKind === "list" ? v.map((x) => one(f, x)) : f.fieldKind === "map" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, one(f, x)])) : one(f, v));
+const each = (f, v, one) =>
+  f.fieldKind === "list"
+    ? v.map((x) => one(f, x))
+    : f.fieldKind === "map"
+      ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, one(f, x)]))
+      : one(f, v);
 
 /** A protobuf-es message as the a2a-js object (every field present, unset ones undefined, as ts-proto writes them). */
 export function toA2aJsShape(desc, msg) {

@@ -4,7 +4,10 @@ import type { JsonObject } from "@bufbuild/protobuf";
 /** An a2a.json (v0.3) Part, as sendParams03 writes them. */
 export type Part03 =
   | { kind: "text"; text: string }
-  | { kind: "file"; file: { uri: string; mimeType: string; name: string } | { bytes: string; mimeType: string; name: string } }
+  | {
+      kind: "file";
+      file: { uri: string; mimeType: string; name: string } | { bytes: string; mimeType: string; name: string };
+    }
   | { kind: "data"; data: JsonObject };
 
 /** v0.3 JSON-RPC message/send params (a2a.json MessageSendParams). */
@@ -20,7 +23,12 @@ export type SendParams03 = {
   configuration: {
     acceptedOutputModes: string[];
     blocking: boolean;
-    pushNotificationConfig: { id: string; url: string; token: string; authentication: { schemes: string[]; credentials: string } };
+    pushNotificationConfig: {
+      id: string;
+      url: string;
+      token: string;
+      authentication: { schemes: string[]; credentials: string };
+    };
   };
 };
 
@@ -45,7 +53,13 @@ export type Task10Json = {
   id: string;
   contextId: string;
   status: { state: string; timestamp: string; message: Message10Json };
-  artifacts: { artifactId: string; name: string; description: string; parts: ArtifactPart10Json[]; metadata: JsonObject }[];
+  artifacts: {
+    artifactId: string;
+    name: string;
+    description: string;
+    parts: ArtifactPart10Json[];
+    metadata: JsonObject;
+  }[];
   history: Message10Json[];
   metadata: JsonObject;
 };

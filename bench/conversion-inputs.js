@@ -11,7 +11,10 @@ export function sendParams03() {
       role: "user",
       parts: [
         { kind: "text", text: "Summarise the attached report." },
-        { kind: "file", file: { uri: "https://files.example.com/report.pdf", mimeType: "application/pdf", name: "report.pdf" } },
+        {
+          kind: "file",
+          file: { uri: "https://files.example.com/report.pdf", mimeType: "application/pdf", name: "report.pdf" },
+        },
         { kind: "file", file: { bytes: "aGVsbG8gd29ybGQ=", mimeType: "text/plain", name: "notes.txt" } },
         { kind: "data", data: { format: "bullet-points", maxWords: 200 } },
       ],
@@ -20,7 +23,12 @@ export function sendParams03() {
     configuration: {
       acceptedOutputModes: ["text/plain", "application/json"],
       blocking: true,
-      pushNotificationConfig: { id: "cfg-1", url: "https://client.example.com/hook", token: "tok-1", authentication: { schemes: ["Bearer"], credentials: "secret" } },
+      pushNotificationConfig: {
+        id: "cfg-1",
+        url: "https://client.example.com/hook",
+        token: "tok-1",
+        authentication: { schemes: ["Bearer"], credentials: "secret" },
+      },
     },
   };
 }
@@ -45,12 +53,30 @@ export function task10Json() {
     status: {
       state: "TASK_STATE_COMPLETED",
       timestamp: "2025-06-01T12:00:00.123Z",
-      message: { messageId: "status-1", contextId: "ctx-1", taskId: "task-1", role: "ROLE_AGENT", parts: [{ text: "Done." }] },
+      message: {
+        messageId: "status-1",
+        contextId: "ctx-1",
+        taskId: "task-1",
+        role: "ROLE_AGENT",
+        parts: [{ text: "Done." }],
+      },
     },
     artifacts: Array.from({ length: 10 }, (_, i) => artifact(i)),
     history: [
-      { messageId: "msg-1", contextId: "ctx-1", taskId: "task-1", role: "ROLE_USER", parts: [{ text: "Summarise the attached report." }] },
-      { messageId: "msg-2", contextId: "ctx-1", taskId: "task-1", role: "ROLE_AGENT", parts: [{ text: "Working on it." }] },
+      {
+        messageId: "msg-1",
+        contextId: "ctx-1",
+        taskId: "task-1",
+        role: "ROLE_USER",
+        parts: [{ text: "Summarise the attached report." }],
+      },
+      {
+        messageId: "msg-2",
+        contextId: "ctx-1",
+        taskId: "task-1",
+        role: "ROLE_AGENT",
+        parts: [{ text: "Working on it." }],
+      },
     ],
     metadata: { requestSource: "web" },
   };

@@ -74,8 +74,14 @@ async function loadA2aJsTranslators() {
   const bundleUrl = import.meta.resolve("@a2a-js/sdk/compat/v0_3/server");
   const source = readFileSync(fileURLToPath(bundleUrl), "utf8");
   const joseImport = 'import * as jose from "jose";';
-  if (!source.includes(joseImport) || !/\nfunction toCoreSendMessageRequest\(/.test(source) || !/\nfunction toCompatTask\(/.test(source)) {
-    throw new Error(`${bundleUrl}: the translators are not where @a2a-js/sdk 1.3.0 has them; update bench/conversion.js`);
+  if (
+    !source.includes(joseImport) ||
+    !/\nfunction toCoreSendMessageRequest\(/.test(source) ||
+    !/\nfunction toCompatTask\(/.test(source)
+  ) {
+    throw new Error(
+      `${bundleUrl}: the translators are not where @a2a-js/sdk 1.3.0 has them; update bench/conversion.js`,
+    );
   }
   const patched =
     source.replace(joseImport, `import * as jose from ${JSON.stringify(import.meta.resolve("jose"))};`) +
@@ -87,11 +93,23 @@ async function loadA2aJsTranslators() {
 const oursSend = (params) => sendMessageRequestFromOlderJson(params).message;
 const oursTask = (task) => taskToOlderJson(task).json;
 /** The same conversions through the v0.3 proto messages. */
-const protoSend = (params) => a2aCompat.convert(fromJson(v03.SendMessageRequestSchema, dialect.decode(v03.SendMessageRequestSchema, params), { ignoreUnknownFields: true }), "toNewer").message;
-const protoTask = (task) => dialect.encode(v03.TaskSchema, toJson(v03.TaskSchema, a2aCompat.convert(task, "toOlder").message));
+const protoSend = (params) =>
+  a2aCompat.convert(
+    fromJson(v03.SendMessageRequestSchema, dialect.decode(v03.SendMessageRequestSchema, params), {
+      ignoreUnknownFields: true,
+    }),
+    "toNewer",
+  ).message;
+const protoTask = (task) =>
+  dialect.encode(v03.TaskSchema, toJson(v03.TaskSchema, a2aCompat.convert(task, "toOlder").message));
 
 /** JSON with object keys sorted, to compare values regardless of key order. */
-const canonical = (v) => JSON.stringify(v, (_, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
+const canonical = (v) =>
+  JSON.stringify(v, (_, x) =>
+    x && typeof x === "object" && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : x,
+  );
 
 /**
  * Checks, once, that the extracted a2a-js functions are exactly what its public handler runs, and that both
@@ -107,16 +125,31 @@ async function checkOutputs(js, inputs) {
     sendMessage: async (req) => ((received = req), inputs.taskJs),
   });
   const answer = await handler.handle(inputs.envelope, {});
-  same(js.toCoreSendMessageRequest(inputs.envelope), received, "a2a-js toCoreSendMessageRequest and LegacyJsonRpcTransportHandler's v1.0 request");
-  same(js.toCompatTask(inputs.taskJs), answer.result, "a2a-js toCompatTask and LegacyJsonRpcTransportHandler's v0.3 result");
+  same(
+    js.toCoreSendMessageRequest(inputs.envelope),
+    received,
+    "a2a-js toCoreSendMessageRequest and LegacyJsonRpcTransportHandler's v1.0 request",
+  );
+  same(
+    js.toCompatTask(inputs.taskJs),
+    answer.result,
+    "a2a-js toCompatTask and LegacyJsonRpcTransportHandler's v0.3 result",
+  );
 
-  const theirs10 = toJson(v10.SendMessageRequestSchema, create(v10.SendMessageRequestSchema, fromA2aJsShape(v10.SendMessageRequestSchema, received)));
+  const theirs10 = toJson(
+    v10.SendMessageRequestSchema,
+    create(v10.SendMessageRequestSchema, fromA2aJsShape(v10.SendMessageRequestSchema, received)),
+  );
   same(toJson(v10.SendMessageRequestSchema, oursSend(inputs.params)), theirs10, "v1.0 requests (ours, a2a-js)");
   const theirs03 = js.toCompatTask(inputs.taskJs);
   same(oursTask(inputs.taskPb), theirs03, "v0.3 tasks (ours, a2a-js)");
   // The proto path loses the file names (the v0.3 proto has none); otherwise the same.
   for (const p of theirs10.message.parts) delete p.filename;
-  same(toJson(v10.SendMessageRequestSchema, protoSend(inputs.params)), theirs10, "v1.0 requests (ours through the proto, a2a-js without file names)");
+  same(
+    toJson(v10.SendMessageRequestSchema, protoSend(inputs.params)),
+    theirs10,
+    "v1.0 requests (ours through the proto, a2a-js without file names)",
+  );
   for (const a of theirs03.artifacts) delete a.parts[1].file.name;
   same(protoTask(inputs.taskPb), theirs03, "v0.3 tasks (ours through the proto, a2a-js without file names)");
 }
@@ -194,7 +227,12 @@ function measure(name, ours, a2aJs, log) {
       oursOps.push(ours(oursN));
     }
   }
-  const r = { ours: median(oursOps), a2aJs: median(a2aJsOps), iterations: { ours: oursN, a2aJs: a2aJsN }, rounds: ROUNDS };
+  const r = {
+    ours: median(oursOps),
+    a2aJs: median(a2aJsOps),
+    iterations: { ours: oursN, a2aJs: a2aJsN },
+    rounds: ROUNDS,
+  };
   r.ratio = r.ours / r.a2aJs;
   log(
     `[conversion] ${name}: median of ${ROUNDS} rounds (${oursN} / ${a2aJsN} conversions each): ours ${fmtOps(r.ours)} (best ${fmtOps(Math.max(...oursOps))}), ` +
@@ -206,7 +244,12 @@ function measure(name, ours, a2aJs, log) {
 function prepareInputs() {
   const params = sendParams03();
   const taskPb = fromJson(v10.TaskSchema, task10Json());
-  return { params, envelope: { jsonrpc: "2.0", id: 1, method: "message/send", params }, taskPb, taskJs: toA2aJsShape(v10.TaskSchema, taskPb) };
+  return {
+    params,
+    envelope: { jsonrpc: "2.0", id: 1, method: "message/send", params },
+    taskPb,
+    taskJs: toA2aJsShape(v10.TaskSchema, taskPb),
+  };
 }
 
 /**
@@ -214,7 +257,10 @@ function prepareInputs() {
  * benchmarks leave in this process (the 2,000-RPC generation runs) would weigh on them.
  */
 export function benchConversionIsolated({ log = console.log } = {}) {
-  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--json"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--json"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   for (const line of r.stderr.split("\n")) if (line) log(line);
   if (r.status !== 0) throw new Error(`bench/conversion.js --json exited with ${r.status}`);
   return JSON.parse(r.stdout.trim().split("\n").at(-1));
@@ -226,7 +272,12 @@ export async function benchConversion({ log = console.log } = {}) {
   await checkOutputs(js, inputs);
   /** One row: our loop against a2a-js's on the same content, each with its own input form. */
   const row = (name, ours, theirs, [oursInput, theirsInput, perOp]) =>
-    measure(name, (n) => opsPerSecond(ours, oursInput, n, undefined, perOp), (n) => opsPerSecond(theirs, theirsInput, n, js, perOp), log);
+    measure(
+      name,
+      (n) => opsPerSecond(ours, oursInput, n, undefined, perOp),
+      (n) => opsPerSecond(theirs, theirsInput, n, js, perOp),
+      log,
+    );
   const sendInputs = [inputs.params, inputs.envelope, 4];
   const taskInputs = [inputs.taskPb, inputs.taskJs, 10];
   const send = row("message/send, v0.3 JSON → v1.0 request", loopOursSend, loopA2aJsSend, sendInputs);
@@ -253,7 +304,8 @@ function profileChild(which) {
   while (nowMs() < until) c.loop(input, 100);
 }
 
-const fileOf = (callFrame) => (callFrame.url ? callFrame.url.replace(/^file:\/\//, "").replace(repoRoot + "/", "") : "");
+const fileOf = (callFrame) =>
+  callFrame.url ? callFrame.url.replace(/^file:\/\//, "").replace(repoRoot + "/", "") : "";
 
 /** Self time per function and per file of a V8 .cpuprofile, as shares of the non-idle samples. */
 function analyzeProfile(profile) {
@@ -271,7 +323,8 @@ function analyzeProfile(profile) {
     const group = file || (f.functionName === "(garbage collector)" ? "(garbage collector)" : "(V8 / native)");
     files.set(group, (files.get(group) ?? 0) + 1);
   }
-  const sorted = (m) => [...m].map(([key, n]) => ({ key, share: n / Math.max(1, busy) })).sort((a, b) => b.share - a.share);
+  const sorted = (m) =>
+    [...m].map(([key, n]) => ({ key, share: n / Math.max(1, busy) })).sort((a, b) => b.share - a.share);
   return { self: sorted(self), files: sorted(files), busy };
 }
 
@@ -290,7 +343,10 @@ function stageTimes(log) {
   const parsed = fromJson(v03.SendMessageRequestSchema, decoded, { ignoreUnknownFields: true });
   const a = [
     ["dialect.decode", time(() => dialect.decode(v03.SendMessageRequestSchema, i.params))],
-    ["fromJson(a2a.v1.SendMessageRequest)", time(() => fromJson(v03.SendMessageRequestSchema, decoded, { ignoreUnknownFields: true }))],
+    [
+      "fromJson(a2a.v1.SendMessageRequest)",
+      time(() => fromJson(v03.SendMessageRequestSchema, decoded, { ignoreUnknownFields: true })),
+    ],
     ["a2aCompat.convert toNewer", time(() => a2aCompat.convert(parsed, "toNewer"))],
   ];
   const older = a2aCompat.convert(i.taskPb, "toOlder").message;
@@ -305,7 +361,10 @@ function stageTimes(log) {
     [CONVERSIONS.task.label, b],
   ]) {
     const total = stages.reduce((x, [, us]) => x + us, 0);
-    log(`${label}, through the v0.3 proto: ${total.toFixed(2)} µs per call = ` + stages.map(([s, us]) => `${s} ${us.toFixed(2)} µs (${((us / total) * 100).toFixed(0)}%)`).join(" + "));
+    log(
+      `${label}, through the v0.3 proto: ${total.toFixed(2)} µs per call = ` +
+        stages.map(([s, us]) => `${s} ${us.toFixed(2)} µs (${((us / total) * 100).toFixed(0)}%)`).join(" + "),
+    );
   }
 }
 
@@ -315,15 +374,29 @@ function profileOurs({ log }) {
   for (const [which, c] of Object.entries(CONVERSIONS)) {
     const dir = mkdtempSync(join(tmpdir(), "a2a-conversion-prof-"));
     try {
-      const r = spawnSync(process.execPath, ["--cpu-prof", "--cpu-prof-interval=100", `--cpu-prof-dir=${dir}`, fileURLToPath(import.meta.url), "--profile-child", which], { stdio: "inherit" });
+      const r = spawnSync(
+        process.execPath,
+        [
+          "--cpu-prof",
+          "--cpu-prof-interval=100",
+          `--cpu-prof-dir=${dir}`,
+          fileURLToPath(import.meta.url),
+          "--profile-child",
+          which,
+        ],
+        { stdio: "inherit" },
+      );
       if (r.status !== 0) throw new Error(`profile child exited with ${r.status}`);
       const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
       const a = analyzeProfile(JSON.parse(readFileSync(join(dir, file), "utf8")));
-      log(`\n${c.label}: ours for ${PROFILE_MS} ms under node --cpu-prof (100 µs interval, ${a.busy} samples); self time as a share of the samples`);
+      log(
+        `\n${c.label}: ours for ${PROFILE_MS} ms under node --cpu-prof (100 µs interval, ${a.busy} samples); self time as a share of the samples`,
+      );
       log("top self time:");
       for (const e of a.self.slice(0, 20)) log(`  ${pct(e.share)}  ${e.key}`);
       log("dist/runtime/compat-*.js and jsonrpc-dialect.js:");
-      for (const e of a.self.filter((e) => /dist\/runtime\/(compat-|jsonrpc-dialect)/.test(e.key)).slice(0, 15)) log(`  ${pct(e.share)}  ${e.key}`);
+      for (const e of a.self.filter((e) => /dist\/runtime\/(compat-|jsonrpc-dialect)/.test(e.key)).slice(0, 15))
+        log(`  ${pct(e.share)}  ${e.key}`);
       log("self time by file:");
       for (const e of a.files.slice(0, 12)) log(`  ${pct(e.share)}  ${e.key}`);
     } finally {
@@ -345,13 +418,38 @@ if (isMain(import.meta.url)) {
     const r = await benchConversion();
     const rows = [
       ["conversion", "ours", "a2a-js 1.3.0", "ratio", "target"],
-      ["message/send: v0.3 JSON → v1.0 request", fmtOps(r.send.ours), fmtOps(r.send.a2aJs), fmtRatio(r.send.ratio), `>= ${r.target.toFixed(1)}`],
-      ["v1.0 Task, 10 artifacts → v0.3 JSON", fmtOps(r.task.ours), fmtOps(r.task.a2aJs), fmtRatio(r.task.ratio), `>= ${r.target.toFixed(1)}`],
-      ["message/send through the v0.3 proto", fmtOps(r.viaProto.send.ours), fmtOps(r.viaProto.send.a2aJs), fmtRatio(r.viaProto.send.ratio), "(reference)"],
-      ["Task through the v0.3 proto", fmtOps(r.viaProto.task.ours), fmtOps(r.viaProto.task.a2aJs), fmtRatio(r.viaProto.task.ratio), "(reference)"],
+      [
+        "message/send: v0.3 JSON → v1.0 request",
+        fmtOps(r.send.ours),
+        fmtOps(r.send.a2aJs),
+        fmtRatio(r.send.ratio),
+        `>= ${r.target.toFixed(1)}`,
+      ],
+      [
+        "v1.0 Task, 10 artifacts → v0.3 JSON",
+        fmtOps(r.task.ours),
+        fmtOps(r.task.a2aJs),
+        fmtRatio(r.task.ratio),
+        `>= ${r.target.toFixed(1)}`,
+      ],
+      [
+        "message/send through the v0.3 proto",
+        fmtOps(r.viaProto.send.ours),
+        fmtOps(r.viaProto.send.a2aJs),
+        fmtRatio(r.viaProto.send.ratio),
+        "(reference)",
+      ],
+      [
+        "Task through the v0.3 proto",
+        fmtOps(r.viaProto.task.ours),
+        fmtOps(r.viaProto.task.a2aJs),
+        fmtRatio(r.viaProto.task.ratio),
+        "(reference)",
+      ],
     ];
     const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
     console.log("");
-    for (const row of rows) console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join("   "));
+    for (const row of rows)
+      console.log(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join("   "));
   }
 }

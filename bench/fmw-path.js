@@ -25,7 +25,8 @@ export function toFindMyWayPath(route) {
   }
   if (route.verb !== null) {
     const last = out.length - 1;
-    if (out[last] === "*") throw new Error(`${route.method} ${route.template}: a verb after "**" has no find-my-way form`);
+    if (out[last] === "*")
+      throw new Error(`${route.method} ${route.template}: a verb after "**" has no find-my-way form`);
     out[last] = out[last].startsWith(":") ? `${out[last]}([^/:]+)::${route.verb}` : `${out[last]}::${route.verb}`;
   }
   return "/" + out.join("/");

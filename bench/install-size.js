@@ -16,7 +16,11 @@ function installSize(specs) {
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "size", private: true }));
     const flags = ["--omit=dev", "--no-audit", "--no-fund", "--prefer-offline", "--silent"];
     execFileSync("npm", ["install", ...flags, ...specs], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
-    const bytes = Number(execFileSync("du", ["-sb", join(dir, "node_modules")]).toString().split("\t")[0]);
+    const bytes = Number(
+      execFileSync("du", ["-sb", join(dir, "node_modules")])
+        .toString()
+        .split("\t")[0],
+    );
     const packages = execFileSync("npm", ["ls", "--all", "--parseable", "--omit=dev"], { cwd: dir }).toString();
     return { bytes, packages: packages.trim().split("\n").length - 1 };
   } finally {
@@ -31,7 +35,10 @@ export function benchInstallSize() {
       cwd: root,
       stdio: ["ignore", "ignore", "inherit"],
     });
-    const tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith(".tgz")));
+    const tarball = join(
+      packDir,
+      readdirSync(packDir).find((f) => f.endsWith(".tgz")),
+    );
     const ours = installSize([tarball]);
     const a2aJs = installSize(["@a2a-js/sdk@1.3.0"]);
     return { ours, a2aJs, ratio: ours.bytes / a2aJs.bytes };
@@ -43,6 +50,8 @@ export function benchInstallSize() {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { ours, a2aJs, ratio } = benchInstallSize();
   const mb = (b) => `${(b / 1024 / 1024).toFixed(1)} MB`;
-  console.log(`runtime: ${mb(ours.bytes)} (${ours.packages} packages); @a2a-js/sdk 1.3.0: ${mb(a2aJs.bytes)} ` +
-    `(${a2aJs.packages} packages); ratio ${ratio.toFixed(2)}x`);
+  console.log(
+    `runtime: ${mb(ours.bytes)} (${ours.packages} packages); @a2a-js/sdk 1.3.0: ${mb(a2aJs.bytes)} ` +
+      `(${a2aJs.packages} packages); ratio ${ratio.toFixed(2)}x`,
+  );
 }

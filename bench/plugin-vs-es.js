@@ -60,7 +60,9 @@ function runProcess(bin, input) {
 export async function benchPluginVsEs({ log = console.log } = {}) {
   const req = stagedRequest();
   const input = toBinary(CodeGeneratorRequestSchema, req);
-  log(`[1] request: ${req.fileToGenerate.length} files to generate, ${req.protoFile.length} in total, ${input.length} bytes`);
+  log(
+    `[1] request: ${req.fileToGenerate.length} files to generate, ${req.protoFile.length} in total, ${input.length} bytes`,
+  );
 
   // One warm-up each (file cache, JIT of node itself), not counted.
   const warmOurs = await runProcess(plugins.ours, input);

@@ -93,22 +93,32 @@ export async function benchRouteMatching({ log = console.log, warn = (m) => cons
   for (const s of all) {
     const a = ours.match(s.method, s.path);
     if (a.status !== 200 || a.route !== s.route) {
-      throw new Error(`our matcher resolves ${s.method} ${s.path} to ${a.status === 200 ? a.route.template : a.status}, expected ${s.route.template}`);
+      throw new Error(
+        `our matcher resolves ${s.method} ${s.path} to ${a.status === 200 ? a.route.template : a.status}, expected ${s.route.template}`,
+      );
     }
     const b = fmw.find(s.method, s.path);
     if (b === null) warn(`find-my-way has no handler for ${s.method} ${s.path}; sample left out`);
-    else if (b.store !== s.route) warn(`find-my-way resolves ${s.method} ${s.path} to ${b.store.method} ${b.store.template}, expected ${s.route.template}; sample left out`);
+    else if (b.store !== s.route)
+      warn(
+        `find-my-way resolves ${s.method} ${s.path} to ${b.store.method} ${b.store.template}, expected ${s.route.template}; sample left out`,
+      );
     else samples.push(s);
   }
   const methods = samples.map((s) => s.method);
   const paths = samples.map((s) => s.path);
-  log(`[3] ${routes.length} routes, ${samples.length} sample paths (of ${all.length}), e.g. ${paths.slice(0, 4).join(" ")}`);
+  log(
+    `[3] ${routes.length} routes, ${samples.length} sample paths (of ${all.length}), e.g. ${paths.slice(0, 4).join(" ")}`,
+  );
 
   // Calibrate once: warm both up, then fix one iteration count for every round.
   const calib = 20 * samples.length * 100;
   const warmOurs = opsPerSecond(loopOurs, ours, methods, paths, calib);
   const warmFmw = opsPerSecond(loopFmw, fmw, methods, paths, calib);
-  const iterations = Math.max(samples.length, Math.round(((Math.max(warmOurs, warmFmw) * ROUND_MS) / 1000) / samples.length) * samples.length);
+  const iterations = Math.max(
+    samples.length,
+    Math.round((Math.max(warmOurs, warmFmw) * ROUND_MS) / 1000 / samples.length) * samples.length,
+  );
 
   const oursOps = [];
   const fmwOps = [];

@@ -67,11 +67,56 @@ function isOkMessage(res) {
 }
 
 const TARGETS = [
-  { key: "bare", label: "bare node:http", server: "bare", method: "POST", path: "/", headers: JSONRPC_HEADERS, body: JSONRPC_BODY, check: (j) => j?.result !== undefined },
-  { key: "oursJsonrpc", label: "ours JSON-RPC", server: "ours", method: "POST", path: "/a2a/jsonrpc", headers: JSONRPC_HEADERS, body: JSONRPC_BODY, check: (j) => j?.jsonrpc === "2.0" && j?.id === 1 && isOkMessage(j?.result) },
-  { key: "a2aJsJsonrpc", label: "a2a-js 1.3.0 JSON-RPC", server: "a2a-js", method: "POST", path: "/a2a/jsonrpc", headers: JSONRPC_HEADERS, body: JSONRPC_BODY, check: (j) => j?.jsonrpc === "2.0" && j?.id === 1 && isOkMessage(j?.result) },
-  { key: "oursRest", label: "ours REST", server: "ours", method: "POST", path: "/a2a/rest/message:send", headers: REST_HEADERS, body: REST_BODY, check: isOkMessage },
-  { key: "a2aJsRest", label: "a2a-js 1.3.0 REST", server: "a2a-js", method: "POST", path: "/a2a/rest/message:send", headers: REST_HEADERS, body: REST_BODY, check: isOkMessage },
+  {
+    key: "bare",
+    label: "bare node:http",
+    server: "bare",
+    method: "POST",
+    path: "/",
+    headers: JSONRPC_HEADERS,
+    body: JSONRPC_BODY,
+    check: (j) => j?.result !== undefined,
+  },
+  {
+    key: "oursJsonrpc",
+    label: "ours JSON-RPC",
+    server: "ours",
+    method: "POST",
+    path: "/a2a/jsonrpc",
+    headers: JSONRPC_HEADERS,
+    body: JSONRPC_BODY,
+    check: (j) => j?.jsonrpc === "2.0" && j?.id === 1 && isOkMessage(j?.result),
+  },
+  {
+    key: "a2aJsJsonrpc",
+    label: "a2a-js 1.3.0 JSON-RPC",
+    server: "a2a-js",
+    method: "POST",
+    path: "/a2a/jsonrpc",
+    headers: JSONRPC_HEADERS,
+    body: JSONRPC_BODY,
+    check: (j) => j?.jsonrpc === "2.0" && j?.id === 1 && isOkMessage(j?.result),
+  },
+  {
+    key: "oursRest",
+    label: "ours REST",
+    server: "ours",
+    method: "POST",
+    path: "/a2a/rest/message:send",
+    headers: REST_HEADERS,
+    body: REST_BODY,
+    check: isOkMessage,
+  },
+  {
+    key: "a2aJsRest",
+    label: "a2a-js 1.3.0 REST",
+    server: "a2a-js",
+    method: "POST",
+    path: "/a2a/rest/message:send",
+    headers: REST_HEADERS,
+    body: REST_BODY,
+    check: isOkMessage,
+  },
 ];
 
 // ---- child process bookkeeping: every child we start is killed, whatever happens ----
@@ -108,7 +153,8 @@ function pinning() {
 
 /** Spawns `node <args>`, pinned to `cpu` with taskset (which execs node, so the pid is node's). */
 function spawnNode(cpu, nodeArgs, stdio) {
-  const [cmd, args] = cpu === undefined ? [process.execPath, nodeArgs] : ["taskset", ["-c", cpu, process.execPath, ...nodeArgs]];
+  const [cmd, args] =
+    cpu === undefined ? [process.execPath, nodeArgs] : ["taskset", ["-c", cpu, process.execPath, ...nodeArgs]];
   return track(spawn(cmd, args, { cwd: repoRoot, stdio }));
 }
 
@@ -141,7 +187,12 @@ async function startServer(kind, cpu, nodeFlags = []) {
 /** One request; resolves with a reason the target is unusable, or null when it answers as expected. */
 async function checkTarget(target, url) {
   try {
-    const res = await fetch(url, { method: target.method, headers: target.headers, body: target.body, signal: AbortSignal.timeout(5000) });
+    const res = await fetch(url, {
+      method: target.method,
+      headers: target.headers,
+      body: target.body,
+      signal: AbortSignal.timeout(5000),
+    });
     const text = await res.text();
     if (res.status !== 200) return `HTTP ${res.status}: ${text.slice(0, 300)}`;
     let json;
@@ -168,7 +219,11 @@ function runLoad(cfg, cpu) {
     child.once("exit", (code, signal) => {
       clearTimeout(timer);
       if (code !== 0) {
-        reject(new Error(`load generator ${signal ? `killed (${signal}) after ${limitMs} ms` : `exited with ${code}`}: ${Buffer.concat(err).toString().trim()}`));
+        reject(
+          new Error(
+            `load generator ${signal ? `killed (${signal}) after ${limitMs} ms` : `exited with ${code}`}: ${Buffer.concat(err).toString().trim()}`,
+          ),
+        );
         return;
       }
       try {
@@ -205,11 +260,22 @@ async function prepareTarget(target, { pin, warn, nodeFlags = [] }) {
 async function loadTarget(target, server, { pin, warn, connections, warmupS, durationS }) {
   try {
     const r = await runLoad(
-      { url: server.url, method: target.method, headers: target.headers, body: target.body, connections, warmupS, durationS, serverPid: server.child.pid },
+      {
+        url: server.url,
+        method: target.method,
+        headers: target.headers,
+        body: target.body,
+        connections,
+        warmupS,
+        durationS,
+        serverPid: server.child.pid,
+      },
       pin?.load,
     );
     if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) {
-      warn(`${target.label}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts during the run (req/s counts 2xx only)`);
+      warn(
+        `${target.label}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts during the run (req/s counts 2xx only)`,
+      );
     }
     return r;
   } catch (e) {
@@ -238,7 +304,9 @@ export async function benchServerThroughput({
   const pin = pinning();
   log(
     `server throughput: ${connections} connections, ${rounds} interleaved round${rounds === 1 ? "" : "s"} of ${warmupS} s warm-up + ${durationS} s measured per target, best round kept; ` +
-      (pin ? `server pinned to CPU ${pin.server}, load generator (autocannon, own process) to CPU ${pin.load}` : "no CPU pinning") +
+      (pin
+        ? `server pinned to CPU ${pin.server}, load generator (autocannon, own process) to CPU ${pin.load}`
+        : "no CPU pinning") +
       `; one server process per target`,
   );
   const runs = Object.fromEntries(TARGETS.map((t) => [t.key, []]));
@@ -259,9 +327,13 @@ export async function benchServerThroughput({
   const best = (key) => (runs[key].length ? runs[key].reduce((a, b) => (b.rps > a.rps ? b : a)) : null);
   const detail = Object.fromEntries(TARGETS.map((t) => [t.key, best(t.key)]));
   const rps = Object.fromEntries(TARGETS.map((t) => [t.key, detail[t.key]?.rps ?? null]));
-  const disturbed = TARGETS.filter((t) => (detail[t.key]?.otherCpu ?? 0) > OTHER_CPU_WARN).map((t) => `${t.label} (${fmtCore(detail[t.key].otherCpu)} cores)`);
+  const disturbed = TARGETS.filter((t) => (detail[t.key]?.otherCpu ?? 0) > OTHER_CPU_WARN).map(
+    (t) => `${t.label} (${fmtCore(detail[t.key].otherCpu)} cores)`,
+  );
   if (disturbed.length) {
-    warn(`other processes used CPU during the kept round of ${disturbed.join(", ")}: those figures may be low; re-run on a quiet machine`);
+    warn(
+      `other processes used CPU during the kept round of ${disturbed.join(", ")}: those figures may be low; re-run on a quiet machine`,
+    );
   }
   const ratio = (a, b) => (rps[a] && rps[b] ? rps[a] / rps[b] : null);
   const ratios = {
@@ -275,12 +347,18 @@ export async function benchServerThroughput({
 
 // ---- --profile: CPU profile of a server under the same load ----
 
-const fileOf = (callFrame) => (callFrame.url ? callFrame.url.replace(/^file:\/\//, "").replace(repoRoot + "/", "") : "");
+const fileOf = (callFrame) =>
+  callFrame.url ? callFrame.url.replace(/^file:\/\//, "").replace(repoRoot + "/", "") : "";
 
 /** Where a function lives, coarsely: a dist/ or bench/ file, a package, node internals by module, or V8 itself. */
 function groupOf(file) {
-  if (file.startsWith("node_modules/")) return file.split("/").slice(0, file.startsWith("node_modules/@") ? 3 : 2).join("/");
-  if (file.startsWith("node:internal/deps/undici")) return "node:internal/deps/undici (Headers, URL helpers, fetch internals)";
+  if (file.startsWith("node_modules/"))
+    return file
+      .split("/")
+      .slice(0, file.startsWith("node_modules/@") ? 3 : 2)
+      .join("/");
+  if (file.startsWith("node:internal/deps/undici"))
+    return "node:internal/deps/undici (Headers, URL helpers, fetch internals)";
   if (file.startsWith("node:")) return file;
   return file || "(V8 / native)";
 }
@@ -327,8 +405,15 @@ function analyzeProfile(profile, windowMs) {
       incl.set(key, (incl.get(key) ?? 0) + 1);
     }
   }
-  const sorted = (m) => [...m].map(([key, n]) => ({ key, share: n / Math.max(1, busy) })).sort((a, b) => b.share - a.share);
-  return { self: sorted(self), incl: sorted(incl), groups: sorted(groups), busyShare: busy / Math.max(1, busy + idle), samples: busy + idle };
+  const sorted = (m) =>
+    [...m].map(([key, n]) => ({ key, share: n / Math.max(1, busy) })).sort((a, b) => b.share - a.share);
+  return {
+    self: sorted(self),
+    incl: sorted(incl),
+    groups: sorted(groups),
+    busyShare: busy / Math.max(1, busy + idle),
+    samples: busy + idle,
+  };
 }
 
 async function profileTargets(keys, { log, warn }) {
@@ -346,7 +431,13 @@ async function profileTargets(keys, { log, warn }) {
       const server = await prepareTarget(target, { pin, warn, nodeFlags: ["--cpu-prof", `--cpu-prof-dir=${dir}`] });
       if (!server) continue;
       try {
-        const r = await loadTarget(target, server, { pin, warn, connections: CONNECTIONS, warmupS: WARMUP_S, durationS: DURATION_S });
+        const r = await loadTarget(target, server, {
+          pin,
+          warn,
+          connections: CONNECTIONS,
+          warmupS: WARMUP_S,
+          durationS: DURATION_S,
+        });
         if (r) log(describeRun(`${target.label} (profiled)`, r));
       } finally {
         await stopChild(server.child); // SIGTERM: the server calls process.exit, which writes the profile
@@ -357,7 +448,9 @@ async function profileTargets(keys, { log, warn }) {
         continue;
       }
       const a = analyzeProfile(JSON.parse(readFileSync(join(dir, file), "utf8")), DURATION_S * 1000);
-      log(`last ${DURATION_S} s of the profile (${a.samples} samples, busy ${pct(a.busyShare).trim()}); shares below are of the busy samples`);
+      log(
+        `last ${DURATION_S} s of the profile (${a.samples} samples, busy ${pct(a.busyShare).trim()}); shares below are of the busy samples`,
+      );
       log("top self time:");
       for (const e of a.self.slice(0, 25)) log(`  ${pct(e.share)}  ${e.key}`);
       const mine = (e) => /^(dist|bench)\//.test(e.key.split("  ")[1] ?? "");

@@ -52,7 +52,11 @@ export async function benchSyntheticScaling({ log = console.log } = {}) {
   const work = mkdtempSync(join(tmpdir(), "a2a-bench-synth-overrides-"));
   try {
     const parameter = `target=ts,overrides=${writeSynthOverrides(work)}`;
-    return measure(protocGenA2a, SIZES.map((n) => ({ n, req: synthRequest(n, parameter), times: [] })), log);
+    return measure(
+      protocGenA2a,
+      SIZES.map((n) => ({ n, req: synthRequest(n, parameter), times: [] })),
+      log,
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -64,7 +64,10 @@ const machine1 = machineCpuSeconds();
 const ok = r["2xx"];
 const loadCpu = (loadCpu1.user + loadCpu1.system) / 1e6 / wallS;
 const serverCpu = serverCpu0 === null || serverCpu1 === null ? null : (serverCpu1 - serverCpu0) / wallS;
-const machine = machine0 && machine1 ? { busy: (machine1.busy - machine0.busy) / wallS, steal: (machine1.steal - machine0.steal) / wallS } : null;
+const machine =
+  machine0 && machine1
+    ? { busy: (machine1.busy - machine0.busy) / wallS, steal: (machine1.steal - machine0.steal) / wallS }
+    : null;
 process.stdout.write(
   JSON.stringify({
     rps: ok / r.duration,

@@ -40,7 +40,9 @@ async function oursListener() {
       };
     },
   };
-  return nodeHttpListener(createA2AServiceHttpHandler({ handler, jsonrpcPath: "/a2a/jsonrpc", restBasePath: "/a2a/rest" }));
+  return nodeHttpListener(
+    createA2AServiceHttpHandler({ handler, jsonrpcPath: "/a2a/jsonrpc", restBasePath: "/a2a/rest" }),
+  );
 }
 
 async function a2aJsListener() {

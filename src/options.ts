@@ -49,7 +49,9 @@ export function parseA2aOptions(raw: readonly { key: string; value: string }[]):
         const kinds = value.split("+").filter((k) => k !== "");
         const bad = kinds.filter((k) => !(outputKinds as readonly string[]).includes(k));
         if (bad.length > 0 || kinds.length === 0) {
-          throw new OptionError(`option emit=${value}: unknown output "${bad[0] ?? ""}"; valid outputs are ${outputKinds.join(", ")} (join with +)`);
+          throw new OptionError(
+            `option emit=${value}: unknown output "${bad[0] ?? ""}"; valid outputs are ${outputKinds.join(", ")} (join with +)`,
+          );
         }
         emit = new Set(kinds as OutputKind[]);
         break;
@@ -59,16 +61,15 @@ export function parseA2aOptions(raw: readonly { key: string; value: string }[]):
         overrides.push(value);
         break;
       case "default_overrides":
-        if (value !== "true" && value !== "false") throw new OptionError(`option default_overrides=${value}: use true or false`);
+        if (value !== "true" && value !== "false")
+          throw new OptionError(`option default_overrides=${value}: use true or false`);
         defaultOverrides = value === "true";
         break;
       case "services":
         services.push(...serviceNames(value));
         break;
       default:
-        throw new OptionError(
-          `unknown option "${key}"; valid options are ${[...ownKeys, ...standardKeys].join(", ")}`,
-        );
+        throw new OptionError(`unknown option "${key}"; valid options are ${[...ownKeys, ...standardKeys].join(", ")}`);
     }
   }
   return { emit, overrides, defaultOverrides, services };

@@ -34,9 +34,18 @@ export const protocGenA2a: Plugin = {
   version: `v${version}`,
   run(request) {
     // Like the DESIGN says, the default target is ts (protoplugin's own default is js+dts).
-    const parameter = /(^|,)target=/.test(request.parameter) ? request.parameter : ["target=ts", request.parameter].filter(Boolean).join(",");
+    const parameter = /(^|,)target=/.test(request.parameter)
+      ? request.parameter
+      : ["target=ts", request.parameter].filter(Boolean).join(",");
     const parsed = internals.parseParameter(parameter, parseA2aOptions);
-    const schema = internals.createSchema(request, parsed, "protoc-gen-a2a", parsed.parsed.elidePluginVersion ? undefined : `v${version}`, Edition.EDITION_PROTO2, Edition.EDITION_2023);
+    const schema = internals.createSchema(
+      request,
+      parsed,
+      "protoc-gen-a2a",
+      parsed.parsed.elidePluginVersion ? undefined : `v${version}`,
+      Edition.EDITION_PROTO2,
+      Edition.EDITION_2023,
+    );
     const options = parsed.parsed as A2aOptions & typeof parsed.parsed;
     const problems = new Problems();
 
@@ -65,18 +74,20 @@ export const protocGenA2a: Plugin = {
 
 /** The files given with overrides=, in option order. (The shipped ones were parsed and checked at build time.) */
 function loadUserOverrides(options: A2aOptions, problems: Problems): OverrideFile[] {
-  return options.overrides.map((p) => resolve(p)).flatMap((path) => {
-    let text: string;
-    try {
-      text = readFileSync(path, "utf8");
-    } catch (e) {
-      const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-      problems.add(`${displayPath(path)}: cannot read override file: ${reason}`);
-      return [];
-    }
-    const file = loadOverrideFile(displayPath(path), problems, text);
-    return file ? [file] : [];
-  });
+  return options.overrides
+    .map((p) => resolve(p))
+    .flatMap((path) => {
+      let text: string;
+      try {
+        text = readFileSync(path, "utf8");
+      } catch (e) {
+        const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+        problems.add(`${displayPath(path)}: cannot read override file: ${reason}`);
+        return [];
+      }
+      const file = loadOverrideFile(displayPath(path), problems, text);
+      return file ? [file] : [];
+    });
 }
 
 /** Paths in messages and docs are relative to the plugin package or the working directory, so output is stable. */
@@ -89,9 +100,14 @@ function displayPath(p: string): string {
 
 function createResponse(files: { name: string; content: string; preamble?: string | undefined }[]) {
   return create(CodeGeneratorResponseSchema, {
-    supportedFeatures: protoInt64.parse(CodeGeneratorResponse_Feature.PROTO3_OPTIONAL | CodeGeneratorResponse_Feature.SUPPORTS_EDITIONS),
+    supportedFeatures: protoInt64.parse(
+      CodeGeneratorResponse_Feature.PROTO3_OPTIONAL | CodeGeneratorResponse_Feature.SUPPORTS_EDITIONS,
+    ),
     minimumEdition: Edition.EDITION_PROTO2,
     maximumEdition: Edition.EDITION_2023,
-    file: files.map((f) => ({ name: f.name, content: f.preamble !== undefined ? f.preamble + "\n" + f.content : f.content })),
+    file: files.map((f) => ({
+      name: f.name,
+      content: f.preamble !== undefined ? f.preamble + "\n" + f.content : f.content,
+    })),
   });
 }

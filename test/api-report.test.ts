@@ -17,11 +17,14 @@ describe("API report", () => {
   it("reports both packages' entry points and every generated module but protoc-gen-es output", () => {
     const specs = reportSpecs(repoRoot);
     expect(specs.map((s) => s.file)).toEqual([
-      "api/runtime.api.md", "api/protoc-gen-a2a.api.md", "api/generated-samples.api.md",
+      "api/runtime.api.md",
+      "api/protoc-gen-a2a.api.md",
+      "api/generated-samples.api.md",
     ]);
     expect(specs[0]?.modules[0]).toEqual({ heading: "@protoc-gen-a2a/runtime", path: "packages/runtime/src/index.ts" });
     expect(specs[0]?.modules).toContainEqual({
-      heading: "@protoc-gen-a2a/runtime/compat-json", path: "packages/runtime/src/compat-json.ts",
+      heading: "@protoc-gen-a2a/runtime/compat-json",
+      path: "packages/runtime/src/compat-json.ts",
     });
     expect(specs[1]?.modules).toEqual([{ heading: "protoc-gen-a2a", path: "src/plugin.ts" }]);
     const samples = specs[2]?.modules.map((m) => m.path) ?? [];
@@ -76,47 +79,47 @@ const demoSpec = { file: "api/demo.api.md", title: "demo", modules: [{ heading: 
 function demoProject(): string {
   const root = tempDir("api-report");
   mkdirSync(join(root, "api"));
-  writeFileSync(join(root, "util.ts"), [
-    "export interface Options {",
-    "  x?: boolean;",
-    "}",
-    "export const helper = <T>(x: T): T => x;",
-    "",
-  ].join("\n"));
-  writeFileSync(join(root, "lib.ts"), [
-    'import { helper } from "./util.js";',
-    "/** Picks. */",
-    "export function pick(a: string): string;",
-    "export function pick(a: number): number;",
-    "export function pick(a: string | number): string | number {",
-    "  return helper(a);",
-    "}",
-    "export interface Shape {",
-    '  readonly kind: "a" | "b"; // the kind',
-    "  /** Its size. */",
-    "  size?: number;",
-    "}",
-    "export type Id = string;",
-    "export const table = [{ a: 1 }, { a: 2 }] as const satisfies readonly { a: number }[];",
-    "export const limit = 3;",
-    'export let mutable = "x";',
-    'export enum Color { Red = "red" }',
-    "class Base {",
-    "  base(): Hidden { return { x: 1 }; }",
-    "}",
-    "interface Hidden { x: number }",
-    "export class Box extends Base {",
-    "  private secret = 1;",
-    "  #hidden = 2;",
-    '  readonly label = "box";',
-    '  constructor(readonly size: number, note = "n") { super(); void note; }',
-    "  area(): number { return this.size * this.secret * this.#hidden; }",
-    "}",
-    'export * as util from "./util.js";',
-    'export type { Options, helper as helperType } from "./util.js";',
-    "export default function make(size: number): Box { return new Box(size); }",
-    "",
-  ].join("\n"));
+  writeFileSync(
+    join(root, "util.ts"),
+    ["export interface Options {", "  x?: boolean;", "}", "export const helper = <T>(x: T): T => x;", ""].join("\n"),
+  );
+  writeFileSync(
+    join(root, "lib.ts"),
+    [
+      'import { helper } from "./util.js";',
+      "/** Picks. */",
+      "export function pick(a: string): string;",
+      "export function pick(a: number): number;",
+      "export function pick(a: string | number): string | number {",
+      "  return helper(a);",
+      "}",
+      "export interface Shape {",
+      '  readonly kind: "a" | "b"; // the kind',
+      "  /** Its size. */",
+      "  size?: number;",
+      "}",
+      "export type Id = string;",
+      "export const table = [{ a: 1 }, { a: 2 }] as const satisfies readonly { a: number }[];",
+      "export const limit = 3;",
+      'export let mutable = "x";',
+      'export enum Color { Red = "red" }',
+      "class Base {",
+      "  base(): Hidden { return { x: 1 }; }",
+      "}",
+      "interface Hidden { x: number }",
+      "export class Box extends Base {",
+      "  private secret = 1;",
+      "  #hidden = 2;",
+      '  readonly label = "box";',
+      '  constructor(readonly size: number, note = "n") { super(); void note; }',
+      "  area(): number { return this.size * this.secret * this.#hidden; }",
+      "}",
+      'export * as util from "./util.js";',
+      'export type { Options, helper as helperType } from "./util.js";',
+      "export default function make(size: number): Box { return new Box(size); }",
+      "",
+    ].join("\n"),
+  );
   return root;
 }
 

@@ -29,7 +29,9 @@ import {
 
 const PROTO = "demo/v1/demo.proto";
 const NO_DEFAULTS = "default_overrides=false";
-const lock = JSON.parse(readFileSync(lockFile, "utf8")) as { inputs: { version: string; specDirPath: string; sha256: string }[] };
+const lock = JSON.parse(readFileSync(lockFile, "utf8")) as {
+  inputs: { version: string; specDirPath: string; sha256: string }[];
+};
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** A small proto fixture: one service S in package demo.v1 with the given RPC bodies. */
@@ -57,7 +59,8 @@ ${rpcs}
   };
 }
 
-const rpc = (name: string, rule: string) => `  rpc ${name}(GetReq) returns (Resp) { option (google.api.http) = { ${rule} }; }`;
+const rpc = (name: string, rule: string) =>
+  `  rpc ${name}(GetReq) returns (Resp) { option (google.api.http) = { ${rule} }; }`;
 /** The fixture with one RPC S.Get carrying `rule`. */
 const oneRpc = (rule: string) => demoProto(rpc("Get", rule));
 const validProto = oneRpc(`get: "/things/{id}"`);
@@ -65,7 +68,8 @@ const validProto = oneRpc(`get: "/things/{id}"`);
 const source = `source: { document: "T", section: "1" }\n    decision: "test"`;
 /** An override file for demo.v1; `entries` is the YAML of the entry list. */
 const overrideFile = (entries: string) => `package: demo.v1\nentries:\n${entries}`;
-const entry = (id: string, target: string, value: string) => `  - id: ${id}\n    target: ${target}\n    value: ${value}\n    ${source}\n`;
+const entry = (id: string, target: string, value: string) =>
+  `  - id: ${id}\n    target: ${target}\n    value: ${value}\n    ${source}\n`;
 const OVR = "overrides/bad.yaml";
 /** demo.v1 is no A2A package the plugin ships a file for: without an override file of its own, S would be skipped. */
 const BASE = "overrides/base.yaml";
@@ -111,27 +115,48 @@ const cases: Case[] = [
   // ---- path templates: syntax (column) ----
   templateCase('template: unbalanced "{"', `get: "/things/{id"`, ['GET "/things/{id"', "column 9", 'unbalanced "{"']),
   templateCase('template: unbalanced "}"', `get: "/things/id}"`, ['GET "/things/id}"', "column 11", 'unbalanced "}"']),
-  templateCase('template: "**" not the last segment', `get: "/things/**/{id}"`, ["column 9", '"**" must be the last segment']),
-  templateCase("template: nested variables {a={b}}", `get: "/things/{id={name}}"`, ["column 13", "variables cannot nest"]),
+  templateCase('template: "**" not the last segment', `get: "/things/**/{id}"`, [
+    "column 9",
+    '"**" must be the last segment',
+  ]),
+  templateCase("template: nested variables {a={b}}", `get: "/things/{id={name}}"`, [
+    "column 13",
+    "variables cannot nest",
+  ]),
   templateCase('template: missing leading "/"', `get: "things/{id}"`, ["column 1", 'a template must start with "/"']),
   templateCase("template: bad percent escape", `get: "/things/%G1/{id}"`, ["column 9", "%XX escape"]),
-  templateCase('template: empty verb after ":"', `post: "/things/{id}:" body: "*"`, ["column 14", 'expected a verb after ":"']),
+  templateCase('template: empty verb after ":"', `post: "/things/{id}:" body: "*"`, [
+    "column 14",
+    'expected a verb after ":"',
+  ]),
 
   // ---- path templates: binding against the request message ----
   templateCase("binding: variable names an unknown field", `get: "/things/{nope}"`, [
     'variable "nope" names no field "nope" in demo.v1.GetReq',
   ]),
-  templateCase("binding: variable names a repeated field", `get: "/things/{tags}"`, ['variable "tags" names a repeated field']),
-  templateCase("binding: variable names a map field", `get: "/things/{labels}"`, ['variable "labels" names a map field']),
+  templateCase("binding: variable names a repeated field", `get: "/things/{tags}"`, [
+    'variable "tags" names a repeated field',
+  ]),
+  templateCase("binding: variable names a map field", `get: "/things/{labels}"`, [
+    'variable "labels" names a map field',
+  ]),
   templateCase("binding: variable names a message field", `get: "/things/{inner}"`, [
     'variable "inner" names the message field demo.v1.Inner',
   ]),
   templateCase("binding: dotted variable through a scalar", `get: "/things/{id.x}"`, ['"id" is not a message']),
   templateCase("binding: same field bound twice", `get: "/things/{id}/copies/{id}"`, ['field "id" is bound twice']),
-  templateCase("binding: body names a non-field", `post: "/things/{id}" body: "nope"`, ['body "nope" is not a field of demo.v1.GetReq']),
-  templateCase("binding: body field also bound in the path", `post: "/things/{id}" body: "id"`, ['body field "id" is also bound in the path']),
-  templateCase("binding: GET with a body", `get: "/things/{id}" body: "*"`, ['a GET binding cannot have a body (body: "*")']),
-  templateCase("binding: DELETE with a body", `delete: "/things/{id}" body: "name"`, ["a DELETE binding cannot have a body"]),
+  templateCase("binding: body names a non-field", `post: "/things/{id}" body: "nope"`, [
+    'body "nope" is not a field of demo.v1.GetReq',
+  ]),
+  templateCase("binding: body field also bound in the path", `post: "/things/{id}" body: "id"`, [
+    'body field "id" is also bound in the path',
+  ]),
+  templateCase("binding: GET with a body", `get: "/things/{id}" body: "*"`, [
+    'a GET binding cannot have a body (body: "*")',
+  ]),
+  templateCase("binding: DELETE with a body", `delete: "/things/{id}" body: "name"`, [
+    "a DELETE binding cannot have a body",
+  ]),
   templateCase("binding: response_body names a non-field", `get: "/things/{id}" response_body: "nope"`, [
     'response_body "nope" is not a field of demo.v1.Resp',
   ]),
@@ -165,7 +190,10 @@ const cases: Case[] = [
   ),
   overrideCase(
     "overrides: a user file for a package not in the request",
-    overrideFile(entry("get-method", "operations.Get.jsonrpcMethod", "demo/get")).replace("package: demo.v1", "package: demo.v2"),
+    overrideFile(entry("get-method", "operations.Get.jsonrpcMethod", "demo/get")).replace(
+      "package: demo.v1",
+      "package: demo.v2",
+    ),
     ['package "demo.v2" has no service in this request', "demo.v1"],
   ),
   overrideCase(
@@ -178,14 +206,17 @@ const cases: Case[] = [
     overrideFile(entry("colour", "operations.Get.colour", "red")),
     [`${OVR}:3: entry "colour"`, 'unknown target "operations.Get.colour"', "operations.<rpc>.jsonrpcMethod"],
   ),
-  overrideCase(
-    "overrides: unknown api target property",
-    overrideFile(entry("flavour", "api.flavour", "vanilla")),
-    [`${OVR}:3: entry "flavour"`, 'unknown target "api.flavour"', "api.protocolVersion"],
-  ),
+  overrideCase("overrides: unknown api target property", overrideFile(entry("flavour", "api.flavour", "vanilla")), [
+    `${OVR}:3: entry "flavour"`,
+    'unknown target "api.flavour"',
+    "api.protocolVersion",
+  ]),
   overrideCase(
     "overrides: two entries with the same target conflict",
-    overrideFile(entry("first", "operations.Get.jsonrpcMethod", "demo/a") + entry("second", "operations.Get.jsonrpcMethod", "demo/b")),
+    overrideFile(
+      entry("first", "operations.Get.jsonrpcMethod", "demo/a") +
+        entry("second", "operations.Get.jsonrpcMethod", "demo/b"),
+    ),
     [`${OVR}:8: entry "second": conflicts with ${OVR}:3: entry "first"`, "both target operations.Get.jsonrpcMethod"],
   ),
   {
@@ -221,11 +252,16 @@ const cases: Case[] = [
   overrideCase(
     "overrides: replaces names no entry of an earlier file",
     overrideFile(entry("get-method", "operations.Get.jsonrpcMethod", "demo/get") + "    replaces: nope\n"),
-    [`${OVR}:3: entry "get-method": replaces "nope"`, `no override file for package demo.v1 before it has an entry "nope"`],
+    [
+      `${OVR}:3: entry "get-method": replaces "nope"`,
+      `no override file for package demo.v1 before it has an entry "nope"`,
+    ],
   ),
   overrideCase(
     "overrides: duplicate entry id in one file",
-    overrideFile(entry("same", "operations.Get.jsonrpcMethod", "demo/a") + entry("same", "operations.Get.canonicalName", "Get")),
+    overrideFile(
+      entry("same", "operations.Get.jsonrpcMethod", "demo/a") + entry("same", "operations.Get.canonicalName", "Get"),
+    ),
     [`${OVR}:8: entry "same": the id is already used at line 3`],
   ),
   overrideCase(
@@ -235,7 +271,9 @@ const cases: Case[] = [
   ),
   overrideCase(
     "overrides: extra route with a bad template",
-    overrideFile(entry("extra", "operations.Get.extraRoutes", `[{ method: POST, template: "/things/{id", body: "*" }]`)),
+    overrideFile(
+      entry("extra", "operations.Get.extraRoutes", `[{ method: POST, template: "/things/{id", body: "*" }]`),
+    ),
     [`${OVR}:3: entry "extra"`, `(${PROTO}: rpc Get)`, "column 9", 'unbalanced "{"'],
   ),
   overrideCase(
@@ -250,29 +288,48 @@ const cases: Case[] = [
   },
 
   // ---- plugin options ----
-  optionCase("options: unknown plugin option", ["colour=red"], [
-    'unknown option "colour"',
-    "valid options are emit, overrides, default_overrides, services, target",
-  ]),
-  optionCase("options: bad emit value", [NO_DEFAULTS, "emit=routes+pdf"], ["option emit=routes+pdf", 'unknown output "pdf"', "routes, docs"]),
+  optionCase(
+    "options: unknown plugin option",
+    ["colour=red"],
+    ['unknown option "colour"', "valid options are emit, overrides, default_overrides, services, target"],
+  ),
+  optionCase(
+    "options: bad emit value",
+    [NO_DEFAULTS, "emit=routes+pdf"],
+    ["option emit=routes+pdf", 'unknown output "pdf"', "routes, docs"],
+  ),
   optionCase("options: empty emit value", [NO_DEFAULTS, "emit="], ["option emit=", "valid outputs are routes, docs"]),
-  optionCase("options: default_overrides not a boolean", ["default_overrides=maybe"], ["option default_overrides=maybe", "use true or false"]),
+  optionCase(
+    "options: default_overrides not a boolean",
+    ["default_overrides=maybe"],
+    ["option default_overrides=maybe", "use true or false"],
+  ),
   optionCase("options: overrides without a path", [NO_DEFAULTS, "overrides="], ["option overrides= needs a file path"]),
-  optionCase("options: services= names no service of the request", [NO_DEFAULTS, "services=demo.v1.Nope"], [
-    "option services=demo.v1.Nope: no service demo.v1.Nope in the files to generate",
-    "demo.v1.S",
-  ]),
+  optionCase(
+    "options: services= names no service of the request",
+    [NO_DEFAULTS, "services=demo.v1.Nope"],
+    ["option services=demo.v1.Nope: no service demo.v1.Nope in the files to generate", "demo.v1.S"],
+  ),
 
   // ---- sync: pinned protos ----
   {
     name: "sync: pinned file missing",
     run: () => runSync({ spec: {} }),
-    says: [`${pin0.specDirPath}: pinned file for ${pin0.version}`, "is missing", `expected sha256 ${pin0.sha256}`, "A2A_SPEC_DIR"],
+    says: [
+      `${pin0.specDirPath}: pinned file for ${pin0.version}`,
+      "is missing",
+      `expected sha256 ${pin0.sha256}`,
+      "A2A_SPEC_DIR",
+    ],
   },
   {
     name: "sync: sha256 mismatch",
     run: () => runSync({ spec: { [pin0.specDirPath]: fixtureA, [pin1.specDirPath]: fixtureB } }),
-    says: [`${pin0.specDirPath}: sha256 mismatch for ${pin0.version}`, `expected ${pin0.sha256}`, `found ${sha256(fixtureA)}`],
+    says: [
+      `${pin0.specDirPath}: sha256 mismatch for ${pin0.version}`,
+      `expected ${pin0.sha256}`,
+      `found ${sha256(fixtureA)}`,
+    ],
   },
   {
     name: "sync: second pinned file mismatches after the first verified (nothing staged)",
@@ -283,7 +340,11 @@ const cases: Case[] = [
           l.inputs[0]!.sha256 = sha256(fixtureA);
         },
       }),
-    says: [`${pin1.specDirPath}: sha256 mismatch for ${pin1.version}`, `expected ${pin1.sha256}`, `found ${sha256(fixtureB)}`],
+    says: [
+      `${pin1.specDirPath}: sha256 mismatch for ${pin1.version}`,
+      `expected ${pin1.sha256}`,
+      `found ${sha256(fixtureB)}`,
+    ],
   },
   {
     name: "sync: second pinned file missing after the first verified (nothing staged)",

@@ -17,21 +17,46 @@ const newer = <T extends Message>(m: Message) => a2aCompat.convert<T>(m, "toNewe
 
 const id = fc.stringMatching(/^[A-Za-z0-9-]{1,12}$/);
 const text = fc.string({ maxLength: 20 });
-const json = fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean()), { maxKeys: 3 });
+const json = fc.dictionary(
+  fc.stringMatching(/^[a-z]{1,6}$/),
+  fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean()),
+  { maxKeys: 3 },
+);
 
 const part10 = fc.oneof(
   text.map((t) => ({ content: { case: "text" as const, value: t } })),
-  fc.tuple(fc.webUrl(), fc.constantFrom("image/png", "application/pdf")).map(([u, m]) => ({ content: { case: "url" as const, value: u }, mediaType: m })),
-  fc.tuple(fc.uint8Array({ minLength: 1, maxLength: 8 }), fc.constantFrom("application/octet-stream")).map(([b, m]) => ({ content: { case: "raw" as const, value: b }, mediaType: m })),
+  fc
+    .tuple(fc.webUrl(), fc.constantFrom("image/png", "application/pdf"))
+    .map(([u, m]) => ({ content: { case: "url" as const, value: u }, mediaType: m })),
+  fc
+    .tuple(fc.uint8Array({ minLength: 1, maxLength: 8 }), fc.constantFrom("application/octet-stream"))
+    .map(([b, m]) => ({ content: { case: "raw" as const, value: b }, mediaType: m })),
   json.map((d) => ({ content: { case: "data" as const, value: fromJson(ValueSchema, d) } })),
 );
-const states10 = fc.constantFrom(...[1, 2, 3, 4, 5, 6, 7, 8] as v10.TaskState[]);
-const message10 = fc.record({ messageId: id, contextId: id, taskId: id, role: fc.constantFrom(v10.Role.USER, v10.Role.AGENT), parts: fc.array(part10, { maxLength: 3 }), metadata: fc.option(json, { nil: undefined }), extensions: fc.array(fc.webUrl(), { maxLength: 1 }) });
+const states10 = fc.constantFrom(...([1, 2, 3, 4, 5, 6, 7, 8] as v10.TaskState[]));
+const message10 = fc.record({
+  messageId: id,
+  contextId: id,
+  taskId: id,
+  role: fc.constantFrom(v10.Role.USER, v10.Role.AGENT),
+  parts: fc.array(part10, { maxLength: 3 }),
+  metadata: fc.option(json, { nil: undefined }),
+  extensions: fc.array(fc.webUrl(), { maxLength: 1 }),
+});
 const task10 = fc.record({
   id,
   contextId: id,
   status: fc.record({ state: states10, message: fc.option(message10, { nil: undefined }) }),
-  artifacts: fc.array(fc.record({ artifactId: id, name: text, description: text, parts: fc.array(part10, { maxLength: 2 }), extensions: fc.constant<string[]>([]) }), { maxLength: 2 }),
+  artifacts: fc.array(
+    fc.record({
+      artifactId: id,
+      name: text,
+      description: text,
+      parts: fc.array(part10, { maxLength: 2 }),
+      extensions: fc.constant<string[]>([]),
+    }),
+    { maxLength: 2 },
+  ),
   history: fc.array(message10, { maxLength: 2 }),
   metadata: fc.option(json, { nil: undefined }),
 });
@@ -53,11 +78,13 @@ describe("round trips", () => {
   });
 
   it("v0.3 → v1.0 → v0.3 is the identity on stream events (final recomputed from the state)", () => {
-    const states03 = fc.constantFrom(...[1, 2, 3, 4, 5, 6, 7] as v03.TaskState[]);
+    const states03 = fc.constantFrom(...([1, 2, 3, 4, 5, 6, 7] as v03.TaskState[]));
     fc.assert(
       fc.property(id, id, states03, (taskId, contextId, state) => {
         const final = [3, 4, 5, 6, 7].includes(state);
-        const ev = create(v03.StreamResponseSchema, { payload: { case: "statusUpdate", value: { taskId, contextId, status: { state }, final } } });
+        const ev = create(v03.StreamResponseSchema, {
+          payload: { case: "statusUpdate", value: { taskId, contextId, status: { state }, final } },
+        });
         const back = older<v03.StreamResponse>(newer(ev).message).message;
         expect(toJson(v03.StreamResponseSchema, back)).toEqual(toJson(v03.StreamResponseSchema, ev));
       }),
@@ -71,7 +98,13 @@ describe("round trips", () => {
           name: `tasks/${taskId}/pushNotificationConfigs/${cfgId}`,
           pushNotificationConfig: { id: cfgId, url, token, authentication: { schemes: ["Bearer"], credentials: "c" } },
         });
-        expect(equals(v03.TaskPushNotificationConfigSchema, older<v03.TaskPushNotificationConfig>(newer(cfg).message).message, cfg)).toBe(true);
+        expect(
+          equals(
+            v03.TaskPushNotificationConfigSchema,
+            older<v03.TaskPushNotificationConfig>(newer(cfg).message).message,
+            cfg,
+          ),
+        ).toBe(true);
         const get = create(v03.GetTaskRequestSchema, { name: `tasks/${taskId}`, historyLength: 3 });
         expect(equals(v03.GetTaskRequestSchema, older<v03.GetTaskRequest>(newer(get).message).message, get)).toBe(true);
       }),
@@ -83,12 +116,20 @@ describe("the changed parameters and objects (FACTS.md B–C)", () => {
   it("blocking ↔ return_immediately, with the defaults of each proto", () => {
     const absent = newer<v10.SendMessageConfiguration>(create(v03.SendMessageConfigurationSchema, {})).message;
     expect(absent.returnImmediately).toBe(true); // v0.3 default false = non-blocking (P03:127-131)
-    expect(newer<v10.SendMessageConfiguration>(create(v03.SendMessageConfigurationSchema, { blocking: true })).message.returnImmediately).toBe(false);
-    expect(older<v03.SendMessageConfiguration>(create(v10.SendMessageConfigurationSchema, {})).message.blocking).toBe(true); // v1.0 default blocks
+    expect(
+      newer<v10.SendMessageConfiguration>(create(v03.SendMessageConfigurationSchema, { blocking: true })).message
+        .returnImmediately,
+    ).toBe(false);
+    expect(older<v03.SendMessageConfiguration>(create(v10.SendMessageConfigurationSchema, {})).message.blocking).toBe(
+      true,
+    ); // v1.0 default blocks
   });
 
   it("history_length: v0.3 0 means no limit, v1.0 0 means none", () => {
-    expect(newer<v10.GetTaskRequest>(create(v03.GetTaskRequestSchema, { name: "tasks/t", historyLength: 0 })).message.historyLength).toBeUndefined();
+    expect(
+      newer<v10.GetTaskRequest>(create(v03.GetTaskRequestSchema, { name: "tasks/t", historyLength: 0 })).message
+        .historyLength,
+    ).toBeUndefined();
     const none = older<v03.GetTaskRequest>(create(v10.GetTaskRequestSchema, { id: "t", historyLength: 0 }));
     expect(none.message.historyLength).toBe(0);
     expect(none.lost.map((l) => l.path)).toEqual(["history_length"]);
@@ -101,31 +142,75 @@ describe("the changed parameters and objects (FACTS.md B–C)", () => {
 
   it("final is recomputed: terminal states and input-required, not auth-required", () => {
     const final = (state: v10.TaskState) =>
-      (older<v03.TaskStatusUpdateEvent>(create(v10.TaskStatusUpdateEventSchema, { taskId: "t", contextId: "c", status: { state } })).message).final;
-    expect([v10.TaskState.COMPLETED, v10.TaskState.CANCELED, v10.TaskState.FAILED, v10.TaskState.REJECTED, v10.TaskState.INPUT_REQUIRED].map(final)).toEqual([true, true, true, true, true]);
-    expect([v10.TaskState.WORKING, v10.TaskState.SUBMITTED, v10.TaskState.AUTH_REQUIRED].map(final)).toEqual([false, false, false]);
+      older<v03.TaskStatusUpdateEvent>(
+        create(v10.TaskStatusUpdateEventSchema, { taskId: "t", contextId: "c", status: { state } }),
+      ).message.final;
+    expect(
+      [
+        v10.TaskState.COMPLETED,
+        v10.TaskState.CANCELED,
+        v10.TaskState.FAILED,
+        v10.TaskState.REJECTED,
+        v10.TaskState.INPUT_REQUIRED,
+      ].map(final),
+    ).toEqual([true, true, true, true, true]);
+    expect([v10.TaskState.WORKING, v10.TaskState.SUBMITTED, v10.TaskState.AUTH_REQUIRED].map(final)).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
   it("Part shapes, and what they lose", () => {
-    const p = older<v03.Part>(create(v10.PartSchema, { content: { case: "url", value: "https://x/f.pdf" }, mediaType: "application/pdf", filename: "f.pdf" }));
-    expect(toJson(v03.PartSchema, p.message)).toEqual({ file: { fileWithUri: "https://x/f.pdf", mimeType: "application/pdf" } });
+    const p = older<v03.Part>(
+      create(v10.PartSchema, {
+        content: { case: "url", value: "https://x/f.pdf" },
+        mediaType: "application/pdf",
+        filename: "f.pdf",
+      }),
+    );
+    expect(toJson(v03.PartSchema, p.message)).toEqual({
+      file: { fileWithUri: "https://x/f.pdf", mimeType: "application/pdf" },
+    });
     expect(p.lost.map((l) => l.path)).toEqual(["filename"]);
-    const arr = older<v03.Part>(create(v10.PartSchema, { content: { case: "data", value: fromJson(ValueSchema, [1, 2]) } }));
+    const arr = older<v03.Part>(
+      create(v10.PartSchema, { content: { case: "data", value: fromJson(ValueSchema, [1, 2]) } }),
+    );
     expect(arr.lost.map((l) => l.path)).toEqual(["data"]);
-    const msg = older<v03.Message>(create(v10.MessageSchema, { messageId: "m", parts: [{ content: { case: "text", value: "a" }, metadata: { k: "v" } }], referenceTaskIds: ["t0"] }));
+    const msg = older<v03.Message>(
+      create(v10.MessageSchema, {
+        messageId: "m",
+        parts: [{ content: { case: "text", value: "a" }, metadata: { k: "v" } }],
+        referenceTaskIds: ["t0"],
+      }),
+    );
     expect(msg.lost.map((l) => l.path).sort()).toEqual(["parts[0].metadata", "reference_task_ids"]);
-    expect(toJson(v10.PartSchema, newer<v10.Part>(create(v03.PartSchema, { part: { case: "data", value: { data: { a: 1 } } } })).message)).toEqual({ data: { a: 1 } });
+    expect(
+      toJson(
+        v10.PartSchema,
+        newer<v10.Part>(create(v03.PartSchema, { part: { case: "data", value: { data: { a: 1 } } } })).message,
+      ),
+    ).toEqual({ data: { a: 1 } });
   });
 
   it("push configs: the wrapper, resource names, and id changing meaning for get and delete", () => {
-    const flat = create(v10.TaskPushNotificationConfigSchema, { taskId: "t1", id: "c1", url: "https://h", authentication: { scheme: "Bearer" } });
+    const flat = create(v10.TaskPushNotificationConfigSchema, {
+      taskId: "t1",
+      id: "c1",
+      url: "https://h",
+      authentication: { scheme: "Bearer" },
+    });
     expect(toJson(v03.TaskPushNotificationConfigSchema, older<v03.TaskPushNotificationConfig>(flat).message)).toEqual({
       name: "tasks/t1/pushNotificationConfigs/c1",
       pushNotificationConfig: { id: "c1", url: "https://h", authentication: { schemes: ["Bearer"] } },
     });
-    const get = newer<v10.GetTaskPushNotificationConfigRequest>(create(v03.GetTaskPushNotificationConfigRequestSchema, { name: "tasks/t1/pushNotificationConfigs/c1" })).message;
+    const get = newer<v10.GetTaskPushNotificationConfigRequest>(
+      create(v03.GetTaskPushNotificationConfigRequestSchema, { name: "tasks/t1/pushNotificationConfigs/c1" }),
+    ).message;
     expect([get.taskId, get.id]).toEqual(["t1", "c1"]);
-    const del = older<v03.DeleteTaskPushNotificationConfigRequest>(create(v10.DeleteTaskPushNotificationConfigRequestSchema, { taskId: "t1", id: "c1", tenant: "acme" }));
+    const del = older<v03.DeleteTaskPushNotificationConfigRequest>(
+      create(v10.DeleteTaskPushNotificationConfigRequestSchema, { taskId: "t1", id: "c1", tenant: "acme" }),
+    );
     expect(del.message.name).toBe("tasks/t1/pushNotificationConfigs/c1");
     expect(del.lost.map((l) => l.path)).toEqual(["tenant"]);
     const two = newer<v10.AuthenticationInfo>(create(v03.AuthenticationInfoSchema, { schemes: ["Bearer", "Basic"] }));
@@ -143,10 +228,21 @@ describe("the changed parameters and objects (FACTS.md B–C)", () => {
       capabilities: { extendedAgentCard: true, streaming: true },
     });
     const c03 = older<v03.AgentCard>(card).message;
-    expect([c03.url, c03.preferredTransport, c03.protocolVersion, c03.supportsAuthenticatedExtendedCard]).toEqual(["http://h/v03", "JSONRPC", "0.3", true]);
-    expect(c03.additionalInterfaces.map((i) => [i.url, i.transport])).toEqual([["http://h/v03", "JSONRPC"], ["http://h/v03rest", "HTTP+JSON"]]);
+    expect([c03.url, c03.preferredTransport, c03.protocolVersion, c03.supportsAuthenticatedExtendedCard]).toEqual([
+      "http://h/v03",
+      "JSONRPC",
+      "0.3",
+      true,
+    ]);
+    expect(c03.additionalInterfaces.map((i) => [i.url, i.transport])).toEqual([
+      ["http://h/v03", "JSONRPC"],
+      ["http://h/v03rest", "HTTP+JSON"],
+    ]);
     const back = newer<v10.AgentCard>(c03).message;
-    expect(back.supportedInterfaces.map((i) => [i.url, i.protocolBinding, i.protocolVersion])).toEqual([["http://h/v03", "JSONRPC", "0.3"], ["http://h/v03rest", "HTTP+JSON", "0.3"]]);
+    expect(back.supportedInterfaces.map((i) => [i.url, i.protocolBinding, i.protocolVersion])).toEqual([
+      ["http://h/v03", "JSONRPC", "0.3"],
+      ["http://h/v03rest", "HTTP+JSON", "0.3"],
+    ]);
     expect(back.capabilities?.extendedAgentCard).toBe(true);
   });
 });

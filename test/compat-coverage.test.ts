@@ -42,13 +42,18 @@ describe("compat coverage", () => {
   it("fails on dialectFields for a field the older proto carries or that does not exist, naming the entry", () => {
     const dir = tempDir("compat3");
     const file = join(dir, "compat.yaml");
-    const bad = shipped.replace("        reference_task_ids: referenceTaskIds\n", "        reference_task_ids: referenceTaskIds\n        parts: parts\n        no_such_field: x\n        message_id: 1bad.key\n");
+    const bad = shipped.replace(
+      "        reference_task_ids: referenceTaskIds\n",
+      "        reference_task_ids: referenceTaskIds\n        parts: parts\n        no_such_field: x\n        message_id: 1bad.key\n",
+    );
     expect(bad).not.toBe(shipped);
     writeFileSync(file, bad);
     const out = join(dir, "out");
     const r = generatePinned(out, ["default_overrides=false", `overrides=${file}`]);
     expect(r.status).not.toBe(0);
-    expect(r.stderr).toMatch(/compat\.yaml:\d+: entry "message" \(dialectFields\): lf\.a2a\.v1\.Message\.parts is carried by the older proto already/);
+    expect(r.stderr).toMatch(
+      /compat\.yaml:\d+: entry "message" \(dialectFields\): lf\.a2a\.v1\.Message\.parts is carried by the older proto already/,
+    );
     expect(r.stderr).toContain('lf.a2a.v1.Message has no field "no_such_field"');
     expect(r.stderr).toContain('"1bad.key" is not a dotted key path');
     expect(existsSync(out)).toBe(false);
@@ -57,7 +62,12 @@ describe("compat coverage", () => {
   it("fails on an unknown transform and on a message left unpaired", () => {
     const dir = tempDir("compat2");
     const file = join(dir, "compat.yaml");
-    writeFileSync(file, shipped.replace("{ transform: taskState }", "{ transform: guessState }").replace('        a2a.v1.DataPart: "folded into v1.0 Part.data; see compat.Part"\n', ""));
+    writeFileSync(
+      file,
+      shipped
+        .replace("{ transform: taskState }", "{ transform: guessState }")
+        .replace('        a2a.v1.DataPart: "folded into v1.0 Part.data; see compat.Part"\n', ""),
+    );
     const r = generatePinned(join(dir, "out"), ["default_overrides=false", `overrides=${file}`]);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain('unknown transform "guessState"');

@@ -23,7 +23,10 @@ import { createA2AServiceJsonRpcClient } from "../generated-samples/v0.3.0/a2a_j
 import { createA2AServiceRestClient } from "../generated-samples/v0.3.0/a2a_rest.js";
 import { startV03EchoAgent } from "./helpers/v03-echo-agent.js";
 import { createEchoHandler } from "../examples/echo-agent/echo-handler.js";
-import { A2AServiceA2a, createA2AServiceHttpHandler as createV03HttpHandler } from "../generated-samples/v0.3.0/a2a_a2a.js";
+import {
+  A2AServiceA2a,
+  createA2AServiceHttpHandler as createV03HttpHandler,
+} from "../generated-samples/v0.3.0/a2a_a2a.js";
 import { nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -36,7 +39,11 @@ const dialect = dialectCodec(A2AServiceA2a.jsonrpcDialect!);
 /** The proto path toward v1.0: the dialect codec, fromJson of the v0.3 message, then the plan converter. */
 function viaProtoToNewer(desc03: DescMessage, json: unknown): { message: Message; reasons: string[] } {
   const reasons: string[] = [];
-  const older = fromJson(desc03, dialect.decode(desc03, json as JsonValue, (_path, reason) => reasons.push(reason)), { ignoreUnknownFields: true });
+  const older = fromJson(
+    desc03,
+    dialect.decode(desc03, json as JsonValue, (_path, reason) => reasons.push(reason)),
+    { ignoreUnknownFields: true },
+  );
   const c = a2aCompat.convert(older, "toNewer");
   return { message: c.message, reasons: [...reasons, ...c.lost.map((l) => l.reason)].sort() };
 }
@@ -48,30 +55,51 @@ function viaProtoToOlder(desc03: DescMessage, message: Message): { json: JsonVal
 }
 
 /** JSON with object keys sorted, to compare values regardless of key order. */
-const canonical = (v: unknown) => JSON.stringify(v, (_, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
+const canonical = (v: unknown) =>
+  JSON.stringify(v, (_, x) =>
+    x && typeof x === "object" && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : x,
+  );
 const sortedLosses = (l: readonly Loss[]) => l.map((x) => `${x.path}: ${x.reason}`).sort();
 
 // ---- v1.0 messages ----
 
 const id = fc.stringMatching(/^[A-Za-z0-9-]{1,12}$/);
 const text = fc.string({ maxLength: 12 });
-const jsonObject = fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }) as fc.Arbitrary<Record<string, JsonValue>>;
+const jsonObject = fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.jsonValue({ maxDepth: 2 }), {
+  maxKeys: 3,
+}) as fc.Arbitrary<Record<string, JsonValue>>;
 const mediaType = fc.constantFrom("", "text/plain", "image/png");
 
 /** Parts without what only a2a.json can carry (file name, metadata): the proto path must give the same. */
 const plainPart10 = fc.oneof(
   fc.tuple(text, mediaType).map(([t, m]) => ({ content: { case: "text" as const, value: t }, mediaType: m })),
   fc.tuple(fc.webUrl(), mediaType).map(([u, m]) => ({ content: { case: "url" as const, value: u }, mediaType: m })),
-  fc.tuple(fc.uint8Array({ maxLength: 8 }), mediaType).map(([b, m]) => ({ content: { case: "raw" as const, value: b }, mediaType: m })),
-  fc.tuple(fc.jsonValue({ maxDepth: 2 }), mediaType).map(([d, m]) => ({ content: { case: "data" as const, value: fromJson(ValueSchema, d as JsonValue) }, mediaType: m })),
+  fc
+    .tuple(fc.uint8Array({ maxLength: 8 }), mediaType)
+    .map(([b, m]) => ({ content: { case: "raw" as const, value: b }, mediaType: m })),
+  fc.tuple(fc.jsonValue({ maxDepth: 2 }), mediaType).map(([d, m]) => ({
+    content: { case: "data" as const, value: fromJson(ValueSchema, d as JsonValue) },
+    mediaType: m,
+  })),
 );
-const dialectExtras = fc.record({ filename: fc.option(id, { nil: undefined }), metadata: fc.option(jsonObject, { nil: undefined }) });
-const part10 = (withExtras: boolean) => (withExtras ? fc.tuple(plainPart10, dialectExtras).map(([p, x]) => ({ ...p, ...x })) : plainPart10);
-const role10 = (full: boolean) => (full ? fc.constantFrom(v10.Role.USER, v10.Role.AGENT) : fc.constantFrom(v10.Role.UNSPECIFIED, v10.Role.USER, v10.Role.AGENT));
+const dialectExtras = fc.record({
+  filename: fc.option(id, { nil: undefined }),
+  metadata: fc.option(jsonObject, { nil: undefined }),
+});
+const part10 = (withExtras: boolean) =>
+  withExtras ? fc.tuple(plainPart10, dialectExtras).map(([p, x]) => ({ ...p, ...x })) : plainPart10;
+const role10 = (full: boolean) =>
+  full
+    ? fc.constantFrom(v10.Role.USER, v10.Role.AGENT)
+    : fc.constantFrom(v10.Role.UNSPECIFIED, v10.Role.USER, v10.Role.AGENT);
 /** A message field: always there when `full` (REQUIRED in the proto, as a2a.json requires it). */
 const required = <T>(full: boolean, a: fc.Arbitrary<T>) => (full ? a : fc.option(a, { nil: undefined }));
 const state10 = fc.constantFrom(...([0, 1, 2, 3, 4, 5, 6, 7, 8] as v10.TaskState[]));
-const timestamp = fc.date({ min: new Date("0001-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z"), noInvalidDate: true }).map((d) => timestampFromDate(d));
+const timestamp = fc
+  .date({ min: new Date("0001-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z"), noInvalidDate: true })
+  .map((d) => timestampFromDate(d));
 const message10 = (x: boolean) =>
   fc.record({
     messageId: id,
@@ -83,9 +111,21 @@ const message10 = (x: boolean) =>
     extensions: fc.array(fc.webUrl(), { maxLength: 1 }),
     referenceTaskIds: x ? fc.array(id, { maxLength: 2 }) : fc.constant([]),
   });
-const status10 = (x: boolean) => fc.record({ state: state10, message: fc.option(message10(x), { nil: undefined }), timestamp: fc.option(timestamp, { nil: undefined }) });
+const status10 = (x: boolean) =>
+  fc.record({
+    state: state10,
+    message: fc.option(message10(x), { nil: undefined }),
+    timestamp: fc.option(timestamp, { nil: undefined }),
+  });
 const artifact10 = (x: boolean) =>
-  fc.record({ artifactId: id, name: text, description: text, parts: fc.array(part10(x), { maxLength: 3 }), metadata: fc.option(jsonObject, { nil: undefined }), extensions: fc.array(fc.webUrl(), { maxLength: 1 }) });
+  fc.record({
+    artifactId: id,
+    name: text,
+    description: text,
+    parts: fc.array(part10(x), { maxLength: 3 }),
+    metadata: fc.option(jsonObject, { nil: undefined }),
+    extensions: fc.array(fc.webUrl(), { maxLength: 1 }),
+  });
 const task10 = (x: boolean) =>
   fc.record({
     id,
@@ -101,7 +141,10 @@ const pushConfig10 = fc.record({
   taskId: fc.constantFrom("", "task-1"),
   url: fc.webUrl(),
   token: fc.constantFrom("", "tok"),
-  authentication: fc.option(fc.record({ scheme: fc.constantFrom("", "Bearer"), credentials: fc.constantFrom("", "secret") }), { nil: undefined }),
+  authentication: fc.option(
+    fc.record({ scheme: fc.constantFrom("", "Bearer"), credentials: fc.constantFrom("", "secret") }),
+    { nil: undefined },
+  ),
 });
 const sendRequest10 = (x: boolean) =>
   fc.record({
@@ -118,9 +161,22 @@ const sendRequest10 = (x: boolean) =>
     ),
     metadata: fc.option(jsonObject, { nil: undefined }),
   });
-const statusEvent10 = (x: boolean) => fc.record({ taskId: id, contextId: id, status: required(x, status10(x)), metadata: fc.option(jsonObject, { nil: undefined }) });
+const statusEvent10 = (x: boolean) =>
+  fc.record({
+    taskId: id,
+    contextId: id,
+    status: required(x, status10(x)),
+    metadata: fc.option(jsonObject, { nil: undefined }),
+  });
 const artifactEvent10 = (x: boolean) =>
-  fc.record({ taskId: id, contextId: id, artifact: required(x, artifact10(x)), append: fc.boolean(), lastChunk: fc.boolean(), metadata: fc.option(jsonObject, { nil: undefined }) });
+  fc.record({
+    taskId: id,
+    contextId: id,
+    artifact: required(x, artifact10(x)),
+    append: fc.boolean(),
+    lastChunk: fc.boolean(),
+    metadata: fc.option(jsonObject, { nil: undefined }),
+  });
 
 interface Case {
   readonly name: string;
@@ -134,7 +190,11 @@ interface Case {
   readonly definition: string;
 }
 
-const sendResponse10 = (x: boolean) => fc.oneof(task10(x).map((value) => ({ payload: { case: "task" as const, value } })), message10(x).map((value) => ({ payload: { case: "message" as const, value } })));
+const sendResponse10 = (x: boolean) =>
+  fc.oneof(
+    task10(x).map((value) => ({ payload: { case: "task" as const, value } })),
+    message10(x).map((value) => ({ payload: { case: "message" as const, value } })),
+  );
 const streamResponse10 = (x: boolean) =>
   fc.oneof(
     sendResponse10(x),
@@ -143,21 +203,86 @@ const streamResponse10 = (x: boolean) =>
   );
 
 const cases: Case[] = [
-  { name: "SendMessageRequest", desc10: v10.SendMessageRequestSchema, desc03: v03.SendMessageRequestSchema, init: sendRequest10, toOlder: direct.sendMessageRequestToOlderJson, fromOlder: direct.sendMessageRequestFromOlderJson, definition: "MessageSendParams" },
-  { name: "Task", desc10: v10.TaskSchema, desc03: v03.TaskSchema, init: task10, toOlder: direct.taskToOlderJson, fromOlder: direct.taskFromOlderJson, definition: "Task" },
-  { name: "Message", desc10: v10.MessageSchema, desc03: v03.MessageSchema, init: message10, toOlder: direct.messageToOlderJson, fromOlder: direct.messageFromOlderJson, definition: "Message" },
-  { name: "TaskStatusUpdateEvent", desc10: v10.TaskStatusUpdateEventSchema, desc03: v03.TaskStatusUpdateEventSchema, init: statusEvent10, toOlder: direct.taskStatusUpdateEventToOlderJson, fromOlder: direct.taskStatusUpdateEventFromOlderJson, definition: "TaskStatusUpdateEvent" },
-  { name: "SendMessageResponse", desc10: v10.SendMessageResponseSchema, desc03: v03.SendMessageResponseSchema, init: sendResponse10, toOlder: direct.sendMessageResponseToOlderJson, fromOlder: direct.sendMessageResponseFromOlderJson, definition: "SendMessageSuccessResponse/properties/result" },
-  { name: "StreamResponse", desc10: v10.StreamResponseSchema, desc03: v03.StreamResponseSchema, init: streamResponse10, toOlder: direct.streamResponseToOlderJson, fromOlder: direct.streamResponseFromOlderJson, definition: "SendStreamingMessageSuccessResponse/properties/result" },
-  { name: "TaskArtifactUpdateEvent", desc10: v10.TaskArtifactUpdateEventSchema, desc03: v03.TaskArtifactUpdateEventSchema, init: artifactEvent10, toOlder: direct.taskArtifactUpdateEventToOlderJson, fromOlder: direct.taskArtifactUpdateEventFromOlderJson, definition: "TaskArtifactUpdateEvent" },
+  {
+    name: "SendMessageRequest",
+    desc10: v10.SendMessageRequestSchema,
+    desc03: v03.SendMessageRequestSchema,
+    init: sendRequest10,
+    toOlder: direct.sendMessageRequestToOlderJson,
+    fromOlder: direct.sendMessageRequestFromOlderJson,
+    definition: "MessageSendParams",
+  },
+  {
+    name: "Task",
+    desc10: v10.TaskSchema,
+    desc03: v03.TaskSchema,
+    init: task10,
+    toOlder: direct.taskToOlderJson,
+    fromOlder: direct.taskFromOlderJson,
+    definition: "Task",
+  },
+  {
+    name: "Message",
+    desc10: v10.MessageSchema,
+    desc03: v03.MessageSchema,
+    init: message10,
+    toOlder: direct.messageToOlderJson,
+    fromOlder: direct.messageFromOlderJson,
+    definition: "Message",
+  },
+  {
+    name: "TaskStatusUpdateEvent",
+    desc10: v10.TaskStatusUpdateEventSchema,
+    desc03: v03.TaskStatusUpdateEventSchema,
+    init: statusEvent10,
+    toOlder: direct.taskStatusUpdateEventToOlderJson,
+    fromOlder: direct.taskStatusUpdateEventFromOlderJson,
+    definition: "TaskStatusUpdateEvent",
+  },
+  {
+    name: "SendMessageResponse",
+    desc10: v10.SendMessageResponseSchema,
+    desc03: v03.SendMessageResponseSchema,
+    init: sendResponse10,
+    toOlder: direct.sendMessageResponseToOlderJson,
+    fromOlder: direct.sendMessageResponseFromOlderJson,
+    definition: "SendMessageSuccessResponse/properties/result",
+  },
+  {
+    name: "StreamResponse",
+    desc10: v10.StreamResponseSchema,
+    desc03: v03.StreamResponseSchema,
+    init: streamResponse10,
+    toOlder: direct.streamResponseToOlderJson,
+    fromOlder: direct.streamResponseFromOlderJson,
+    definition: "SendStreamingMessageSuccessResponse/properties/result",
+  },
+  {
+    name: "TaskArtifactUpdateEvent",
+    desc10: v10.TaskArtifactUpdateEventSchema,
+    desc03: v03.TaskArtifactUpdateEventSchema,
+    init: artifactEvent10,
+    toOlder: direct.taskArtifactUpdateEventToOlderJson,
+    fromOlder: direct.taskArtifactUpdateEventFromOlderJson,
+    definition: "TaskArtifactUpdateEvent",
+  },
 ];
 
 /** Some a2a.json variation the dialect allows: no `kind`, proto enum names, the proto key of a rename, null for unset, unknown keys. */
-function vary(json: JsonValue, how: { dropKind: boolean; protoEnums: boolean; extraKey: boolean; nulls: boolean }): JsonValue {
-  const spelled: Record<string, string> = { working: "TASK_STATE_WORKING", completed: "TASK_STATE_COMPLETED", canceled: "TASK_STATE_CANCELLED", user: "ROLE_USER" };
+function vary(
+  json: JsonValue,
+  how: { dropKind: boolean; protoEnums: boolean; extraKey: boolean; nulls: boolean },
+): JsonValue {
+  const spelled: Record<string, string> = {
+    working: "TASK_STATE_WORKING",
+    completed: "TASK_STATE_COMPLETED",
+    canceled: "TASK_STATE_CANCELLED",
+    user: "ROLE_USER",
+  };
   const walk = (v: JsonValue, key: string | undefined): JsonValue => {
     if (Array.isArray(v)) return v.map((x) => walk(x, undefined));
-    if (v === null || typeof v !== "object") return how.protoEnums && (key === "state" || key === "role") && typeof v === "string" ? (spelled[v] ?? v) : v;
+    if (v === null || typeof v !== "object")
+      return how.protoEnums && (key === "state" || key === "role") && typeof v === "string" ? (spelled[v] ?? v) : v;
     const out: Record<string, JsonValue> = {};
     for (const [k, x] of Object.entries(v)) {
       if (how.dropKind && k === "kind") continue;
@@ -170,7 +295,12 @@ function vary(json: JsonValue, how: { dropKind: boolean; protoEnums: boolean; ex
   return walk(json, undefined);
 }
 
-const variation = fc.record({ dropKind: fc.boolean(), protoEnums: fc.boolean(), extraKey: fc.boolean(), nulls: fc.boolean() });
+const variation = fc.record({
+  dropKind: fc.boolean(),
+  protoEnums: fc.boolean(),
+  extraKey: fc.boolean(),
+  nulls: fc.boolean(),
+});
 
 describe("the direct conversions give what the proto path gives", () => {
   for (const c of cases) {
@@ -202,11 +332,25 @@ describe("the direct conversions give what the proto path gives", () => {
   }
 
   it("pairs without a direct conversion (the agent card, resource-name requests) go through the proto path, their dialectFields around it", () => {
-    const card = { name: "a", description: "d", url: "http://h/a2a", version: "1", protocolVersion: "0.3.0", iconUrl: "http://h/i.png", capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [], zz: 1 };
+    const card = {
+      name: "a",
+      description: "d",
+      url: "http://h/a2a",
+      version: "1",
+      protocolVersion: "0.3.0",
+      iconUrl: "http://h/i.png",
+      capabilities: {},
+      defaultInputModes: [],
+      defaultOutputModes: [],
+      skills: [],
+      zz: 1,
+    };
     const ours = direct.agentCardFromOlderJson(card);
     const ref = viaProtoToNewer(v03.AgentCardSchema, card);
     // The proto path loses iconUrl (P03 has no icon_url); ours carries it (dialectFields) and says nothing of it.
-    expect(equals(v10.AgentCardSchema, ours.message, { ...(ref.message as v10.AgentCard), iconUrl: "http://h/i.png" })).toBe(true);
+    expect(
+      equals(v10.AgentCardSchema, ours.message, { ...(ref.message as v10.AgentCard), iconUrl: "http://h/i.png" }),
+    ).toBe(true);
     expect(ours.lost).toEqual([{ path: "zz", reason: "a2a.v1.AgentCard has no field for it" }]);
     expect(ref.reasons).toEqual(["a2a.v1.AgentCard has no field for it", "a2a.v1.AgentCard has no field for it"]);
     const back = direct.agentCardToOlderJson(ours.message);
@@ -240,38 +384,140 @@ describe("what a2a.json carries and the v0.3 proto cannot (dialectFields)", () =
       messageId: "m",
       role: "user",
       referenceTaskIds: ["t0"],
-      parts: [{ kind: "file", file: { uri: "https://x/r.pdf", name: "r.pdf", mimeType: "application/pdf" }, metadata: { page: 1 } }],
+      parts: [
+        {
+          kind: "file",
+          file: { uri: "https://x/r.pdf", name: "r.pdf", mimeType: "application/pdf" },
+          metadata: { page: 1 },
+        },
+      ],
     };
     const ours = direct.messageFromOlderJson(json);
     expect(ours.lost).toEqual([]);
     expect(ours.message.referenceTaskIds).toEqual(["t0"]);
     expect([ours.message.parts[0]!.filename, ours.message.parts[0]!.metadata]).toEqual(["r.pdf", { page: 1 }]);
-    expect(viaProtoToNewer(v03.MessageSchema, json).reasons).toEqual(["the v0.3 proto FilePart has no file name", "the v0.3 proto Part has no metadata", "a2a.v1.Message has no field for it"].sort());
+    expect(viaProtoToNewer(v03.MessageSchema, json).reasons).toEqual(
+      [
+        "the v0.3 proto FilePart has no file name",
+        "the v0.3 proto Part has no metadata",
+        "a2a.v1.Message has no field for it",
+      ].sort(),
+    );
     expect(direct.messageToOlderJson(ours.message).json).toEqual(json);
   });
 
   it("a file name on a text part has no place in a2a.json and is reported", () => {
-    const m = create(v10.MessageSchema, { messageId: "m", role: v10.Role.USER, parts: [{ content: { case: "text", value: "hi" }, filename: "a.txt" }] });
-    expect(direct.messageToOlderJson(m).lost).toEqual([{ path: "parts[0].filename", reason: "a v0.3 text part has no file name" }]);
+    const m = create(v10.MessageSchema, {
+      messageId: "m",
+      role: v10.Role.USER,
+      parts: [{ content: { case: "text", value: "hi" }, filename: "a.txt" }],
+    });
+    expect(direct.messageToOlderJson(m).lost).toEqual([
+      { path: "parts[0].filename", reason: "a v0.3 text part has no file name" },
+    ]);
   });
 });
 
 describe("bad input", () => {
   const bad: [string, DescMessage, (j: JsonValue) => unknown, JsonValue, RegExp][] = [
-    ["a number for a string", v03.MessageSchema, direct.messageFromOlderJson, { messageId: 5, role: "user", parts: [] }, /a2a\.v1\.Message\.message_id/],
-    ["parts not a list", v03.MessageSchema, direct.messageFromOlderJson, { messageId: "m", role: "user", parts: {} }, /a2a\.v1\.Message\.content/],
-    ["a file with both uri and bytes", v03.MessageSchema, direct.messageFromOlderJson, { messageId: "m", parts: [{ kind: "file", file: { uri: "u", bytes: "AA==" } }] }, /parts\[0\]\.file/],
-    ["bytes that are not base64", v03.MessageSchema, direct.messageFromOlderJson, { messageId: "m", parts: [{ kind: "file", file: { bytes: "%%%" } }] }, /file_with_bytes/],
-    ["a boolean state", v03.TaskSchema, direct.taskFromOlderJson, { id: "t", contextId: "c", status: { state: true } }, /at status/],
-    ["a fractional historyLength", v03.SendMessageRequestSchema, direct.sendMessageRequestFromOlderJson, { message: { messageId: "m", parts: [] }, configuration: { historyLength: 1.5 } }, /history_length/],
-    ["metadata that is not an object", v03.TaskSchema, direct.taskFromOlderJson, { id: "t", contextId: "c", metadata: "x" }, /a2a\.v1\.Task\.metadata/],
-    ["a null in a string list", v03.SendMessageRequestSchema, direct.sendMessageRequestFromOlderJson, { message: { messageId: "m", parts: [] }, configuration: { acceptedOutputModes: [null] } }, /accepted_output_modes/],
-    ["a data part that is not an object", v03.MessageSchema, direct.messageFromOlderJson, { messageId: "m", parts: [{ kind: "data", data: [1] }] }, /DataPart/],
-    ["a message that is not an object", v03.TaskSchema, direct.taskFromOlderJson, { id: "t", contextId: "c", history: ["m"] }, /history\[0\]/],
-    ["an enum number out of the int32 range", v03.MessageSchema, direct.messageFromOlderJson, { messageId: "m", role: 3e9, parts: [] }, /a2a\.v1\.Message\.role/],
-    ["an int32 string with spaces", v03.SendMessageRequestSchema, direct.sendMessageRequestFromOlderJson, { message: { messageId: "m", parts: [] }, configuration: { historyLength: " 5" } }, /history_length/],
-    ["a null in a message's string list", v03.MessageSchema, direct.messageFromOlderJson, { messageId: "m", parts: [], extensions: ["a", null] }, /at extensions\[1\]/],
-    ["a push config url that is not a string", v03.SendMessageRequestSchema, direct.sendMessageRequestFromOlderJson, { message: { messageId: "m", parts: [] }, configuration: { pushNotificationConfig: { url: 5 } } }, /url at configuration\.pushNotificationConfig/],
+    [
+      "a number for a string",
+      v03.MessageSchema,
+      direct.messageFromOlderJson,
+      { messageId: 5, role: "user", parts: [] },
+      /a2a\.v1\.Message\.message_id/,
+    ],
+    [
+      "parts not a list",
+      v03.MessageSchema,
+      direct.messageFromOlderJson,
+      { messageId: "m", role: "user", parts: {} },
+      /a2a\.v1\.Message\.content/,
+    ],
+    [
+      "a file with both uri and bytes",
+      v03.MessageSchema,
+      direct.messageFromOlderJson,
+      { messageId: "m", parts: [{ kind: "file", file: { uri: "u", bytes: "AA==" } }] },
+      /parts\[0\]\.file/,
+    ],
+    [
+      "bytes that are not base64",
+      v03.MessageSchema,
+      direct.messageFromOlderJson,
+      { messageId: "m", parts: [{ kind: "file", file: { bytes: "%%%" } }] },
+      /file_with_bytes/,
+    ],
+    [
+      "a boolean state",
+      v03.TaskSchema,
+      direct.taskFromOlderJson,
+      { id: "t", contextId: "c", status: { state: true } },
+      /at status/,
+    ],
+    [
+      "a fractional historyLength",
+      v03.SendMessageRequestSchema,
+      direct.sendMessageRequestFromOlderJson,
+      { message: { messageId: "m", parts: [] }, configuration: { historyLength: 1.5 } },
+      /history_length/,
+    ],
+    [
+      "metadata that is not an object",
+      v03.TaskSchema,
+      direct.taskFromOlderJson,
+      { id: "t", contextId: "c", metadata: "x" },
+      /a2a\.v1\.Task\.metadata/,
+    ],
+    [
+      "a null in a string list",
+      v03.SendMessageRequestSchema,
+      direct.sendMessageRequestFromOlderJson,
+      { message: { messageId: "m", parts: [] }, configuration: { acceptedOutputModes: [null] } },
+      /accepted_output_modes/,
+    ],
+    [
+      "a data part that is not an object",
+      v03.MessageSchema,
+      direct.messageFromOlderJson,
+      { messageId: "m", parts: [{ kind: "data", data: [1] }] },
+      /DataPart/,
+    ],
+    [
+      "a message that is not an object",
+      v03.TaskSchema,
+      direct.taskFromOlderJson,
+      { id: "t", contextId: "c", history: ["m"] },
+      /history\[0\]/,
+    ],
+    [
+      "an enum number out of the int32 range",
+      v03.MessageSchema,
+      direct.messageFromOlderJson,
+      { messageId: "m", role: 3e9, parts: [] },
+      /a2a\.v1\.Message\.role/,
+    ],
+    [
+      "an int32 string with spaces",
+      v03.SendMessageRequestSchema,
+      direct.sendMessageRequestFromOlderJson,
+      { message: { messageId: "m", parts: [] }, configuration: { historyLength: " 5" } },
+      /history_length/,
+    ],
+    [
+      "a null in a message's string list",
+      v03.MessageSchema,
+      direct.messageFromOlderJson,
+      { messageId: "m", parts: [], extensions: ["a", null] },
+      /at extensions\[1\]/,
+    ],
+    [
+      "a push config url that is not a string",
+      v03.SendMessageRequestSchema,
+      direct.sendMessageRequestFromOlderJson,
+      { message: { messageId: "m", parts: [] }, configuration: { pushNotificationConfig: { url: 5 } } },
+      /url at configuration\.pushNotificationConfig/,
+    ],
   ];
   for (const [name, desc03, fromOlder, json, where] of bad) {
     it(`${name}: refused by both paths; ours names the field and where`, () => {
@@ -300,13 +546,17 @@ describe("what both paths read alike", () => {
 
   it("a file name on a part that is not a file part is reported, not dropped", () => {
     const { lost } = direct.partFromOlderJson({ kind: "text", text: "x", file: { name: "n.txt" } });
-    expect(lost).toEqual([{ path: "file.name", reason: "a file name on a part that is not a file part has no place in v1.0" }]);
+    expect(lost).toEqual([
+      { path: "file.name", reason: "a file name on a part that is not a file part has no place in v1.0" },
+    ]);
   });
 });
 
 describe("user data", () => {
   it("keys named __proto__ in metadata and data stay own keys, both ways, and pollute nothing", () => {
-    const json = JSON.parse('{"kind":"message","messageId":"m","role":"user","parts":[{"kind":"data","data":{"__proto__":{"x":1}}}],"metadata":{"__proto__":{"polluted":true}}}');
+    const json = JSON.parse(
+      '{"kind":"message","messageId":"m","role":"user","parts":[{"kind":"data","data":{"__proto__":{"x":1}}}],"metadata":{"__proto__":{"polluted":true}}}',
+    );
     const m = direct.messageFromOlderJson(json).message;
     expect(Object.keys(m.metadata!)).toEqual(["__proto__"]);
     const back = direct.messageToOlderJson(m).json as Record<string, Record<string, unknown>>;
@@ -335,7 +585,10 @@ describe("a2a.json", () => {
 });
 
 /** Serves `listener` on 127.0.0.1 for the length of `body`. */
-async function serving(listener: Parameters<typeof createServer>[1], body: (url: string) => Promise<void>): Promise<void> {
+async function serving(
+  listener: Parameters<typeof createServer>[1],
+  body: (url: string) => Promise<void>,
+): Promise<void> {
   const srv: Server = createServer(listener);
   await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
   try {
@@ -348,10 +601,24 @@ async function serving(listener: Parameters<typeof createServer>[1], body: (url:
 describe("the version bridge", () => {
   it("server side: what a request carries that v1.0 cannot hold reaches the server's onLoss; a stream with bad params is refused before any event", async () => {
     const losses: string[] = [];
-    const handler = createV03HttpHandler({ handler: bridgeToOlder(createEchoHandler()), jsonrpcPath: "/rpc", onLoss: (op, l) => losses.push(`${op} ${l.path}`) });
+    const handler = createV03HttpHandler({
+      handler: bridgeToOlder(createEchoHandler()),
+      jsonrpcPath: "/rpc",
+      onLoss: (op, l) => losses.push(`${op} ${l.path}`),
+    });
     await serving(nodeHttpListener(handler), async (url) => {
-      const post = (method: string, params: unknown) => fetch(`${url}/rpc`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params }) });
-      const ok = (await (await post("message/send", { message: { kind: "message", messageId: "m", role: "user", parts: [{ kind: "text", text: "hi" }], zz: 1 }, configuration: { blocking: true } })).json()) as { result: { kind: string } };
+      const post = (method: string, params: unknown) =>
+        fetch(`${url}/rpc`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params }),
+        });
+      const ok = (await (
+        await post("message/send", {
+          message: { kind: "message", messageId: "m", role: "user", parts: [{ kind: "text", text: "hi" }], zz: 1 },
+          configuration: { blocking: true },
+        })
+      ).json()) as { result: { kind: string } };
       expect(ok.result.kind).toBe("task");
       expect(losses).toEqual(["SendMessage message.zz"]);
       const bad = await post("message/stream", { message: { messageId: 5, role: "user", parts: [] } });
@@ -366,11 +633,17 @@ describe("the version bridge", () => {
     const peer = nodeHttpListener(async () => ({
       status: 200,
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: { kind: "task", id: "t", contextId: "c", status: { state: "completed" }, zz: 1 } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        result: { kind: "task", id: "t", contextId: "c", status: { state: "completed" }, zz: 1 },
+      }),
     }));
     await serving(peer, async (url) => {
       const losses: string[] = [];
-      const client = clientForOlder(createA2AServiceJsonRpcClient({ url, onLoss: (op, l) => losses.push(`${op} ${l.path}`) }));
+      const client = clientForOlder(
+        createA2AServiceJsonRpcClient({ url, onLoss: (op, l) => losses.push(`${op} ${l.path}`) }),
+      );
       const task = await client.getTask({ id: "t" });
       expect([task.id, task.status?.state]).toEqual(["t", v10.TaskState.COMPLETED]);
       expect(losses).toEqual(["GetTask zz"]);
@@ -381,7 +654,9 @@ describe("the version bridge", () => {
     const agent = await startV03EchoAgent();
     try {
       const sent: JsonValue[] = [];
-      const recording: typeof fetch = (input, init) => (sent.push(JSON.parse(String(init?.body)).params), fetch(input, init));
+      const recording: typeof fetch = (input, init) => (
+        sent.push(JSON.parse(String(init?.body)).params), fetch(input, init)
+      );
       const losses: string[] = [];
       const request = {
         message: {
@@ -390,12 +665,19 @@ describe("the version bridge", () => {
           referenceTaskIds: ["t-0"],
           parts: [
             { content: { case: "text" as const, value: "hello" }, metadata: { k: 1 } },
-            { content: { case: "url" as const, value: "https://h/r.pdf" }, filename: "r.pdf", mediaType: "application/pdf" },
+            {
+              content: { case: "url" as const, value: "https://h/r.pdf" },
+              filename: "r.pdf",
+              mediaType: "application/pdf",
+            },
           ],
         },
         configuration: { returnImmediately: false },
       };
-      const overJsonRpc = clientForOlder(createA2AServiceJsonRpcClient({ url: agent.urls.jsonrpc, fetch: recording }), (op, l) => losses.push(`${op} ${l.path}`));
+      const overJsonRpc = clientForOlder(
+        createA2AServiceJsonRpcClient({ url: agent.urls.jsonrpc, fetch: recording }),
+        (op, l) => losses.push(`${op} ${l.path}`),
+      );
       const res = await overJsonRpc.sendMessage(request);
       expect(res.payload.case).toBe("task");
       expect(sent[0]).toEqual({
@@ -413,9 +695,15 @@ describe("the version bridge", () => {
       });
       expect(losses).toEqual([]);
       // Over REST the v0.3 proto carries the request, and says what it cannot.
-      const overRest = clientForOlder(createA2AServiceRestClient({ url: agent.urls.rest }), (op, l) => losses.push(`${op} ${l.path}`));
+      const overRest = clientForOlder(createA2AServiceRestClient({ url: agent.urls.rest }), (op, l) =>
+        losses.push(`${op} ${l.path}`),
+      );
       await overRest.sendMessage(request);
-      expect(losses.sort()).toEqual(["SendMessage message.parts[0].metadata", "SendMessage message.parts[1].filename", "SendMessage message.reference_task_ids"]);
+      expect(losses.sort()).toEqual([
+        "SendMessage message.parts[0].metadata",
+        "SendMessage message.parts[1].filename",
+        "SendMessage message.reference_task_ids",
+      ]);
     } finally {
       await agent.close();
     }
@@ -425,17 +713,34 @@ describe("the version bridge", () => {
     const direct = jsonRpcDirect(bridgeToOlder(createEchoHandler()));
     // Not Create (its v0.3 request wraps the config: {parent, config_id, config}) nor Delete (its result is
     // google.protobuf.Empty, written as null): those take the proto path.
-    expect([...direct!.keys()].sort()).toEqual(["CancelTask", "GetAgentCard", "GetTask", "GetTaskPushNotificationConfig", "ListTaskPushNotificationConfig", "SendMessage", "SendStreamingMessage", "TaskSubscription"]);
+    expect([...direct!.keys()].sort()).toEqual([
+      "CancelTask",
+      "GetAgentCard",
+      "GetTask",
+      "GetTaskPushNotificationConfig",
+      "ListTaskPushNotificationConfig",
+      "SendMessage",
+      "SendStreamingMessage",
+      "TaskSubscription",
+    ]);
   });
 });
 
 describe("helpers", () => {
   it("timestamps are written as toJson writes them", () => {
     fc.assert(
-      fc.property(fc.bigInt(-62135596800n, 253402300799n), fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 999_999_999 }), fc.integer({ min: 0, max: 999 }).map((x) => x * 1_000_000)), (seconds, nanos) => {
-        const t = create(TimestampSchema, { seconds, nanos });
-        expect(timestampJson(t)).toBe(toJson(TimestampSchema, t));
-      }),
+      fc.property(
+        fc.bigInt(-62135596800n, 253402300799n),
+        fc.oneof(
+          fc.constant(0),
+          fc.integer({ min: 0, max: 999_999_999 }),
+          fc.integer({ min: 0, max: 999 }).map((x) => x * 1_000_000),
+        ),
+        (seconds, nanos) => {
+          const t = create(TimestampSchema, { seconds, nanos });
+          expect(timestampJson(t)).toBe(toJson(TimestampSchema, t));
+        },
+      ),
       { numRuns: 2000 },
     );
     expect(() => timestampJson(create(TimestampSchema, { seconds: 253402300800n }))).toThrow();
@@ -459,7 +764,14 @@ describe("helpers", () => {
       if (theirs instanceof Error) expect(() => bytes(s, undefined, "x")).toThrow(CompatJsonError);
       else expect([...bytes(s, undefined, "x")]).toEqual([...theirs]);
     };
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 40 }), fc.constantFrom("std", "std_raw", "url") as fc.Arbitrary<"std" | "std_raw" | "url">, (b, enc) => sameAsProtobufEs(base64Encode(b, enc))), { numRuns: 2000 });
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 40 }),
+        fc.constantFrom("std", "std_raw", "url") as fc.Arbitrary<"std" | "std_raw" | "url">,
+        (b, enc) => sameAsProtobufEs(base64Encode(b, enc)),
+      ),
+      { numRuns: 2000 },
+    );
     fc.assert(fc.property(fc.stringMatching(/^[A-Za-z0-9+/=_ \n-]{0,12}$/), sameAsProtobufEs), { numRuns: 3000 });
     for (const s of ["A", "AB=C", "%%%", "YQ", "YQ==", "YWI=", "Y Q = =", "YQ==YQ=="]) sameAsProtobufEs(s);
   });
@@ -467,7 +779,20 @@ describe("helpers", () => {
   it("the message/send and task paths of the benchmark are converted directly, not through the proto", () => {
     const source = readFileSync(join(repoRoot, "generated-samples/a2a_compat.ts"), "utf8");
     const directly = [...source.matchAll(/^function (\w+)(FromOlder|ToOlder)\(/gm)].map((m) => m[1]! + m[2]!);
-    for (const name of ["SendMessageRequest", "SendMessageConfiguration", "SendMessageResponse", "StreamResponse", "Message", "Part", "Task", "TaskStatus", "Artifact", "AuthenticationInfo", "TaskStatusUpdateEvent", "TaskArtifactUpdateEvent"]) {
+    for (const name of [
+      "SendMessageRequest",
+      "SendMessageConfiguration",
+      "SendMessageResponse",
+      "StreamResponse",
+      "Message",
+      "Part",
+      "Task",
+      "TaskStatus",
+      "Artifact",
+      "AuthenticationInfo",
+      "TaskStatusUpdateEvent",
+      "TaskArtifactUpdateEvent",
+    ]) {
       expect(directly).toContain(`${name}FromOlder`);
       expect(directly).toContain(`${name}ToOlder`);
     }

@@ -26,8 +26,14 @@ describe("operation mapping", () => {
   });
 
   it("HTTP+JSON routes map to the other version's routes", () => {
-    expect(a2aOperations.counterpart("HTTP+JSON", "POST /v1/message:send")).toEqual(["POST /message:send", "POST /{tenant}/message:send"]);
-    expect(a2aOperations.counterpart("HTTP+JSON", "GET /tasks/{id=*}:subscribe")).toEqual(["GET /v1/{name=tasks/*}:subscribe", "POST /v1/{name=tasks/*}:subscribe"]);
+    expect(a2aOperations.counterpart("HTTP+JSON", "POST /v1/message:send")).toEqual([
+      "POST /message:send",
+      "POST /{tenant}/message:send",
+    ]);
+    expect(a2aOperations.counterpart("HTTP+JSON", "GET /tasks/{id=*}:subscribe")).toEqual([
+      "GET /v1/{name=tasks/*}:subscribe",
+      "POST /v1/{name=tasks/*}:subscribe",
+    ]);
   });
 
   it("ListTasks has no v0.3 counterpart in any binding", () => {
@@ -51,16 +57,36 @@ describe("errors through the bridge", () => {
         throw new A2AError("VersionNotSupportedError", "no");
       },
     };
-    server = createServer(nodeHttpListener(createDualVersionHttpHandler({ newer: { definition: A2AServiceA2a, handler }, older: { definition: A2AServiceA2a03, handler: bridgeToOlder(handler) }, jsonrpcPath: "/rpc", restBasePath: "/rest" })));
+    server = createServer(
+      nodeHttpListener(
+        createDualVersionHttpHandler({
+          newer: { definition: A2AServiceA2a, handler },
+          older: { definition: A2AServiceA2a03, handler: bridgeToOlder(handler) },
+          jsonrpcPath: "/rpc",
+          restBasePath: "/rest",
+        }),
+      ),
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const call = async (method: string, params: unknown) =>
-    (await readJson<JsonRpcFailure>(fetch(`${url}/rpc`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) }))).error;
+    (
+      await readJson<JsonRpcFailure>(
+        fetch(`${url}/rpc`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+        }),
+      )
+    ).error;
 
   it("-32007 reaches a v0.3 peer under its v0.3 name and message, without ErrorInfo", async () => {
-    expect(await call("agent/getAuthenticatedExtendedCard", undefined)).toEqual({ code: -32007, message: "Authenticated Extended Card is not configured" });
+    expect(await call("agent/getAuthenticatedExtendedCard", undefined)).toEqual({
+      code: -32007,
+      message: "Authenticated Extended Card is not configured",
+    });
   });
   it("-32008 and -32009, which v0.3 does not define, arrive as server errors with their code and message", async () => {
     expect(await call("tasks/get", { id: "ext" })).toEqual({ code: -32008, message: "declare urn:x" });

@@ -49,19 +49,35 @@ beforeAll(async () => {
     },
   }) as A2AServiceHandler;
   server = createServer(
-    nodeHttpListener(createDualVersionHttpHandler({ newer: { definition: A2AServiceA2a, handler: spy }, older: { definition: A2AServiceA2a03, handler: bridgeToOlder(spy) }, jsonrpcPath: "/rpc" })),
+    nodeHttpListener(
+      createDualVersionHttpHandler({
+        newer: { definition: A2AServiceA2a, handler: spy },
+        older: { definition: A2AServiceA2a03, handler: bridgeToOlder(spy) },
+        jsonrpcPath: "/rpc",
+      }),
+    ),
   );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`;
-  const sent = await call<Task03>("message/send", { message: { kind: "message", messageId: "m", role: "user", parts: [{ kind: "text", text: "x" }] }, configuration: { blocking: true } });
+  const sent = await call<Task03>("message/send", {
+    message: { kind: "message", messageId: "m", role: "user", parts: [{ kind: "text", text: "x" }] },
+    configuration: { blocking: true },
+  });
   taskId = sent.result.id;
-  await call("tasks/pushNotificationConfig/set", { taskId, pushNotificationConfig: { id: "cfg-1", url: "http://127.0.0.1:9/h" } });
+  await call("tasks/pushNotificationConfig/set", {
+    taskId,
+    pushNotificationConfig: { id: "cfg-1", url: "http://127.0.0.1:9/h" },
+  });
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 /** A v0.3 JSON-RPC call: a2a.json params, no A2A-Version header. The result is read as R. */
 async function call<R = unknown>(method: string, params: unknown) {
-  const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const r = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   return readJson<JsonRpcSuccess<R>>(r);
 }
 
@@ -81,7 +97,11 @@ describe("Parameters that changed (v0.3 a2a.json params → v1.0 request)", () =
     expect(seen["cancelTask"]).toMatchObject({ id: taskId });
   });
   it("CreateTaskPushNotificationConfig: the pushNotificationConfig wrapper is gone", async () => {
-    expect(seen["createTaskPushNotificationConfig"]).toMatchObject({ taskId, id: "cfg-1", url: "http://127.0.0.1:9/h" });
+    expect(seen["createTaskPushNotificationConfig"]).toMatchObject({
+      taskId,
+      id: "cfg-1",
+      url: "http://127.0.0.1:9/h",
+    });
   });
   it("GetTaskPushNotificationConfig: v0.3 id (the task) becomes taskId; pushNotificationConfigId becomes id", async () => {
     const r = await call("tasks/pushNotificationConfig/get", { id: taskId, pushNotificationConfigId: "cfg-1" });
@@ -108,7 +128,11 @@ describe("ListTasks, which v0.3 does not have: what a v0.3 caller sees", () => {
   afterAll(() => agent.close());
 
   it("JSON-RPC: tasks/list is MethodNotFoundError (-32601)", async () => {
-    const r = await fetch(agent.urls.jsonrpc, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/list", params: {} }) });
+    const r = await fetch(agent.urls.jsonrpc, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/list", params: {} }),
+    });
     expect((await readJson<JsonRpcFailure>(r)).error.code).toBe(-32601);
   });
   it("HTTP+JSON: GET /v1/tasks is a bare 404", async () => {
@@ -120,7 +144,10 @@ describe("ListTasks, which v0.3 does not have: what a v0.3 caller sees", () => {
     const transport = createGrpcTransport({ baseUrl: `http://${agent.urls.grpc}` });
     // The v1.0 ListTasks method, addressed to the v0.3 service path.
     const method = { ...A2AService10.method.listTasks, parent: { ...A2AService10, typeName: "a2a.v1.A2AService" } };
-    const e = await transport.unary(method as never, undefined, undefined, undefined, {} as never).then(() => undefined, (x: unknown) => x);
+    const e = await transport.unary(method as never, undefined, undefined, undefined, {} as never).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(ConnectError);
     expect((e as ConnectError).code).toBe(Code.Unimplemented);
   });
@@ -131,12 +158,18 @@ describe("what the v0.3 proto cannot hold is reported, never dropped silently", 
     const losses: string[] = [];
     const received: SendMessageRequest[] = [];
     const echo = createEchoHandler();
-    const recording: A2AServiceHandler = { ...echo, sendMessage: (req, ctx) => (received.push(req), echo.sendMessage!(req, ctx)) };
+    const recording: A2AServiceHandler = {
+      ...echo,
+      sendMessage: (req, ctx) => (received.push(req), echo.sendMessage!(req, ctx)),
+    };
     const srv = createServer(
       nodeHttpListener(
         createDualVersionHttpHandler({
           newer: { definition: A2AServiceA2a, handler: createEchoHandler() },
-          older: { definition: A2AServiceA2a03, handler: bridgeToOlder(recording, (op, l) => losses.push(`${op} ${l.path}`)) },
+          older: {
+            definition: A2AServiceA2a03,
+            handler: bridgeToOlder(recording, (op, l) => losses.push(`${op} ${l.path}`)),
+          },
           jsonrpcPath: "/rpc",
           onLoss: (op, l) => losses.push(`${op} ${l.path}`),
         }),
@@ -145,7 +178,11 @@ describe("what the v0.3 proto cannot hold is reported, never dropped silently", 
     await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
     const at = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/rpc`;
     const send = (method: string, params: unknown) =>
-      fetch(at, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) }).then((r) => readJson<JsonRpcSuccess<Task03>>(r));
+      fetch(at, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      }).then((r) => readJson<JsonRpcSuccess<Task03>>(r));
     try {
       const res = await send("message/send", {
         message: {

@@ -70,7 +70,13 @@ function oursToNewer(desc03: DescMessage, json: unknown, desc10: DescMessage): {
   // CreateTaskPushNotificationConfigRequest {parent, config_id, config}: the bridge converts `config`
   // and completes task_id / id from parent / config_id (bridge.ts toNewerRequest).
   const m = fromJson(desc03, dialect.decode(desc03, json as JsonValue), { ignoreUnknownFields: true }) as Message & Obj;
-  const inner = Object.values(m).find((v): v is Message => typeof v === "object" && v !== null && "$typeName" in v && a2aCompat.counterpart((v as Message).$typeName) === desc10.typeName)!;
+  const inner = Object.values(m).find(
+    (v): v is Message =>
+      typeof v === "object" &&
+      v !== null &&
+      "$typeName" in v &&
+      a2aCompat.counterpart((v as Message).$typeName) === desc10.typeName,
+  )!;
   const out = a2aCompat.convert<Message & Obj>(inner, "toNewer", (l) => lost.push(l)).message;
   const parent = /^tasks\/([^/]+)$/.exec(String(m["parent"] ?? ""));
   if (!out["taskId"] && parent) out["taskId"] = parent[1];
@@ -94,7 +100,11 @@ function oursToOlder(desc10: DescMessage, json: unknown, desc03: DescMessage): {
   // v1.0 Create request → v0.3 {parent, config_id, config} (bridge.ts toOlderRequest).
   const inner = a2aCompat.convert(m, "toOlder", (l) => lost.push(l)).message;
   const field = desc03.fields.find((f) => f.fieldKind === "message" && f.message.typeName === inner.$typeName)!;
-  const out = create(desc03, { [field.localName]: inner, parent: `tasks/${String(m["taskId"] ?? "")}`, configId: m["id"] } as never);
+  const out = create(desc03, {
+    [field.localName]: inner,
+    parent: `tasks/${String(m["taskId"] ?? "")}`,
+    configId: m["id"],
+  } as never);
   return { json: dialect.encode(desc03, toJson(desc03, out)), lost: lost.map((l) => l.path) };
 }
 
@@ -103,7 +113,8 @@ function oursToOlder(desc10: DescMessage, json: unknown, desc03: DescMessage): {
 // Timestamp as a string, bytes as Buffer); bench/a2a-js-shape.js moves between that shape and protobuf-es.
 
 /** An a2a-js v1.0 object as ProtoJSON of the lf.a2a.v1 type. */
-const jsToProtoJson = (desc: DescMessage, obj: unknown): JsonValue => toJson(desc, create(desc, fromA2aJsShape(desc, obj as Obj) as never));
+const jsToProtoJson = (desc: DescMessage, obj: unknown): JsonValue =>
+  toJson(desc, create(desc, fromA2aJsShape(desc, obj as Obj) as never));
 
 /** ProtoJSON of the lf.a2a.v1 type as the a2a-js v1.0 object. */
 const protoJsonToJs = (desc: DescMessage, json: unknown): Obj => toA2aJsShape(desc, fromJson(desc, json as JsonValue));
@@ -140,7 +151,10 @@ function recordingHandler(reply: unknown, events: unknown[] = []) {
 /** a2a-js server side: a v0.3 JSON-RPC call in, the v1.0 request the handler got and the v0.3 envelope out. */
 async function a2aJsServer(method: string, params: unknown, reply: unknown, events: unknown[] = []) {
   const { handler, seen } = recordingHandler(reply, events);
-  const res = (await handler.handle({ jsonrpc: "2.0", id: 1, method, ...(params === undefined ? {} : { params }) }, {} as never)) as unknown;
+  const res = (await handler.handle(
+    { jsonrpc: "2.0", id: 1, method, ...(params === undefined ? {} : { params }) },
+    {} as never,
+  )) as unknown;
   let envelope: unknown = res;
   if (res && typeof (res as AsyncIterable<unknown>)[Symbol.asyncIterator] === "function") {
     const all: unknown[] = [];
@@ -156,7 +170,10 @@ async function a2aJsClient(call: (t: LegacyJsonRpcTransport) => Promise<unknown>
   const fetchImpl = async (_url: unknown, init: { body: string }) => {
     const body = JSON.parse(init.body) as Obj;
     bodies.push(body);
-    return new Response(JSON.stringify({ jsonrpc: "2.0", id: body["id"], result }), { status: 200, headers: { "content-type": "application/json" } });
+    return new Response(JSON.stringify({ jsonrpc: "2.0", id: body["id"], result }), {
+      status: 200,
+      headers: { "content-type": "application/json" },
+    });
   };
   const t = new LegacyJsonRpcTransport({ endpoint: "http://peer.invalid/a2a", fetchImpl: fetchImpl as never });
   const value = await call(t);
@@ -172,12 +189,15 @@ function diff(ours: unknown, theirs: unknown, path = ""): Diff[] {
   const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
   if (Array.isArray(ours) && Array.isArray(theirs)) {
     const out: Diff[] = [];
-    for (let i = 0; i < Math.max(ours.length, theirs.length); i++) out.push(...diff(i < ours.length ? ours[i] : ABSENT, i < theirs.length ? theirs[i] : ABSENT, `${path}[${i}]`));
+    for (let i = 0; i < Math.max(ours.length, theirs.length); i++)
+      out.push(...diff(i < ours.length ? ours[i] : ABSENT, i < theirs.length ? theirs[i] : ABSENT, `${path}[${i}]`));
     return out;
   }
   if (isObj(ours) && isObj(theirs)) {
     const keys = [...new Set([...Object.keys(ours), ...Object.keys(theirs)])];
-    return keys.flatMap((k) => diff(k in ours ? ours[k] : ABSENT, k in theirs ? theirs[k] : ABSENT, path ? `${path}.${k}` : k));
+    return keys.flatMap((k) =>
+      diff(k in ours ? ours[k] : ABSENT, k in theirs ? theirs[k] : ABSENT, path ? `${path}.${k}` : k),
+    );
   }
   return JSON.stringify(ours) === JSON.stringify(theirs) ? [] : [{ path, ours, a2aJs: theirs }];
 }
@@ -200,10 +220,18 @@ afterEach(() => vi.restoreAllMocks());
 /** A typical v0.3 message/send message (a2a.json Message): text, file by URI, file by bytes, data (the benchmark's). */
 const message03 = sendParams03().message;
 
-const pushConfig03 = { id: "cfg-1", url: "https://client.example.com/hook", token: "tok-1", authentication: { schemes: ["a", "b"], credentials: "secret" } };
+const pushConfig03 = {
+  id: "cfg-1",
+  url: "https://client.example.com/hook",
+  token: "tok-1",
+  authentication: { schemes: ["a", "b"], credentials: "secret" },
+};
 
 function sendParams(blocking: boolean | undefined, historyLength: number | undefined) {
-  const configuration: Obj = { acceptedOutputModes: ["text/plain", "application/json"], pushNotificationConfig: pushConfig03 };
+  const configuration: Obj = {
+    acceptedOutputModes: ["text/plain", "application/json"],
+    pushNotificationConfig: pushConfig03,
+  };
   if (blocking !== undefined) configuration["blocking"] = blocking;
   if (historyLength !== undefined) configuration["historyLength"] = historyLength;
   return { message: message03, configuration };
@@ -227,13 +255,32 @@ const card10 = {
   iconUrl: "https://agent.example.com/icon.png",
   capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
   securitySchemes: {
-    oauth: { oauth2SecurityScheme: { flows: { authorizationCode: { authorizationUrl: "https://auth.example.com/authorize", tokenUrl: "https://auth.example.com/token", scopes: { read: "Read access" } } } } },
+    oauth: {
+      oauth2SecurityScheme: {
+        flows: {
+          authorizationCode: {
+            authorizationUrl: "https://auth.example.com/authorize",
+            tokenUrl: "https://auth.example.com/token",
+            scopes: { read: "Read access" },
+          },
+        },
+      },
+    },
     key: { apiKeySecurityScheme: { location: "header", name: "X-API-Key" } },
   },
   securityRequirements: [{ schemes: { oauth: { list: ["read"] } } }],
   defaultInputModes: ["text/plain"],
   defaultOutputModes: ["text/plain", "application/json"],
-  skills: [{ id: "summarise", name: "Summarise", description: "Summarises a document", tags: ["summary"], examples: ["Summarise this PDF"], securityRequirements: [{ schemes: { key: { list: [] } } }] }],
+  skills: [
+    {
+      id: "summarise",
+      name: "Summarise",
+      description: "Summarises a document",
+      tags: ["summary"],
+      examples: ["Summarise this PDF"],
+      securityRequirements: [{ schemes: { key: { list: [] } } }],
+    },
+  ],
 };
 const card03 = {
   protocolVersion: "0.3.0",
@@ -256,7 +303,11 @@ const card03 = {
     oauth: {
       type: "oauth2",
       flows: {
-        authorizationCode: { authorizationUrl: "https://auth.example.com/authorize", tokenUrl: "https://auth.example.com/token", scopes: { read: "Read access" } },
+        authorizationCode: {
+          authorizationUrl: "https://auth.example.com/authorize",
+          tokenUrl: "https://auth.example.com/token",
+          scopes: { read: "Read access" },
+        },
         clientCredentials: { tokenUrl: "https://auth.example.com/token", scopes: { read: "Read access" } },
       },
     },
@@ -265,7 +316,16 @@ const card03 = {
   security: [{ oauth: ["read"] }],
   defaultInputModes: ["text/plain"],
   defaultOutputModes: ["text/plain", "application/json"],
-  skills: [{ id: "summarise", name: "Summarise", description: "Summarises a document", tags: ["summary"], examples: ["Summarise this PDF"], security: [{ key: [] }] }],
+  skills: [
+    {
+      id: "summarise",
+      name: "Summarise",
+      description: "Summarises a document",
+      tags: ["summary"],
+      examples: ["Summarise this PDF"],
+      security: [{ key: [] }],
+    },
+  ],
 };
 
 /** The v1.0 form of message03, for the client direction. */
@@ -282,7 +342,16 @@ const message10 = {
   metadata: { requestSource: "web" },
 };
 
-const aMessageReply = { messageId: "reply-1", contextId: "", taskId: "", role: 2, parts: [], extensions: [], referenceTaskIds: [], metadata: undefined };
+const aMessageReply = {
+  messageId: "reply-1",
+  contextId: "",
+  taskId: "",
+  role: 2,
+  parts: [],
+  extensions: [],
+  referenceTaskIds: [],
+  metadata: undefined,
+};
 const SCHEME_WARNING = "Multiple schemes declared (a, b), but only the first one ('a') will be kept.";
 const blockingCases: [boolean | undefined, number | undefined][] = [];
 for (const b of [true, false, undefined]) for (const h of [0, 5, undefined]) blockingCases.push([b, h]);
@@ -316,7 +385,12 @@ describe("message/send: v0.3 params → v1.0 SendMessageRequest (a2a-js: LegacyJ
     // AGREEMENT (schemes [a, b]): both keep the first (FACTS B.6, C.13); ours reports a Loss, a2a-js console.warn.
     expect((ours.json as Obj)["configuration"]).toEqual({
       acceptedOutputModes: ["text/plain", "application/json"],
-      taskPushNotificationConfig: { id: "cfg-1", url: "https://client.example.com/hook", token: "tok-1", authentication: { scheme: "a", credentials: "secret" } },
+      taskPushNotificationConfig: {
+        id: "cfg-1",
+        url: "https://client.example.com/hook",
+        token: "tok-1",
+        authentication: { scheme: "a", credentials: "secret" },
+      },
       ...(historyLength === 5 ? { historyLength: 5 } : {}),
       ...(blocking === true ? {} : { returnImmediately: true }),
     });
@@ -333,7 +407,14 @@ describe("message/send: v0.3 params → v1.0 SendMessageRequest (a2a-js: LegacyJ
   });
 
   it("a2a.json-only message fields (referenceTaskIds, part metadata) reach v1.0 on both sides", async () => {
-    const params = { message: { ...message03, referenceTaskIds: ["task-0"], extensions: ["https://ext.example.com/x"], parts: [{ kind: "text", text: "x", metadata: { lang: "en" } }] } };
+    const params = {
+      message: {
+        ...message03,
+        referenceTaskIds: ["task-0"],
+        extensions: ["https://ext.example.com/x"],
+        parts: [{ kind: "text", text: "x", metadata: { lang: "en" } }],
+      },
+    };
     const ours = oursToNewer(v03.SendMessageRequestSchema, params, v10.SendMessageRequestSchema);
     const theirs = await a2aJsServer("message/send", params, aMessageReply);
     // AGREEMENT (doc row #5, resolved). J03 PartBase.metadata (l.1843) and Message.referenceTaskIds (l.1641)
@@ -359,12 +440,20 @@ describe("message/send: v0.3 params → v1.0 SendMessageRequest (a2a-js: LegacyJ
 
 describe("message/send: v1.0 SendMessageRequest → v0.3 params (a2a-js: LegacyJsonRpcTransport)", () => {
   it.each(blockingCases)("returnImmediately %s, historyLength %s", async (returnImmediately, historyLength) => {
-    const configuration: Obj = { taskPushNotificationConfig: { url: "https://client.example.com/hook", authentication: { scheme: "Bearer", credentials: "secret" } } };
+    const configuration: Obj = {
+      taskPushNotificationConfig: {
+        url: "https://client.example.com/hook",
+        authentication: { scheme: "Bearer", credentials: "secret" },
+      },
+    };
     if (returnImmediately !== undefined) configuration["returnImmediately"] = returnImmediately;
     if (historyLength !== undefined) configuration["historyLength"] = historyLength;
     const request = { message: message10, configuration };
     const ours = oursToOlder(v10.SendMessageRequestSchema, request, v03.SendMessageRequestSchema);
-    const theirs = await a2aJsClient((t) => t.sendMessage(protoJsonToJs(v10.SendMessageRequestSchema, request) as never), { kind: "message", messageId: "reply-1", role: "agent", parts: [] });
+    const theirs = await a2aJsClient(
+      (t) => t.sendMessage(protoJsonToJs(v10.SendMessageRequestSchema, request) as never),
+      { kind: "message", messageId: "reply-1", role: "agent", parts: [] },
+    );
     dump(`send10 ${returnImmediately} ${historyLength}`, { ours, a2aJs: theirs.sent });
 
     expect(theirs.sent["method"]).toBe("message/send");
@@ -383,7 +472,10 @@ describe("message/send: v1.0 SendMessageRequest → v0.3 params (a2a-js: LegacyJ
     ]);
     // AGREEMENT: blocking = !returnImmediately, always written (FACTS G.4 ✅; our dialect alwaysEmit blocking).
     expect((ours.json as Obj)["configuration"]).toEqual({
-      pushNotificationConfig: { url: "https://client.example.com/hook", authentication: { schemes: ["Bearer"], credentials: "secret" } },
+      pushNotificationConfig: {
+        url: "https://client.example.com/hook",
+        authentication: { schemes: ["Bearer"], credentials: "secret" },
+      },
       ...(historyLength === 5 ? { historyLength: 5 } : {}),
       blocking: returnImmediately !== true,
     });
@@ -408,29 +500,60 @@ describe("v1.0 Task with 10 artifacts ↔ v0.3 Task", () => {
     expect(ours.lost).toEqual(Array.from({ length: 10 }, (_, i) => `artifacts[${i}].parts[0].media_type`));
     const parts03 = [
       { kind: "text", text: "Summary of section 3." },
-      { kind: "file", file: { uri: "https://files.example.com/out/3.pdf", mimeType: "application/pdf", name: "section-3.pdf" } },
+      {
+        kind: "file",
+        file: { uri: "https://files.example.com/out/3.pdf", mimeType: "application/pdf", name: "section-3.pdf" },
+      },
       { kind: "file", file: { bytes: Buffer.from("chart 3").toString("base64"), mimeType: "image/png" } },
       { kind: "data", data: { section: 3, words: 123, tags: ["a", "b"] } },
     ];
     const artifacts03 = (ours.json as Obj)["artifacts"] as Obj[];
-    expect(artifacts03[3]).toEqual({ artifactId: "art-3", name: "section-3", description: "Section 3 of the summary", parts: parts03, metadata: { index: 3 } });
+    expect(artifacts03[3]).toEqual({
+      artifactId: "art-3",
+      name: "section-3",
+      description: "Section 3 of the summary",
+      parts: parts03,
+      metadata: { index: 3 },
+    });
     expect((a2aJs["artifacts"] as Obj[])[3]!["parts"]).toEqual(parts03);
     expect({ kind: a2aJs["kind"], status: a2aJs["status"] }).toEqual({
       kind: "task",
-      status: { state: "completed", timestamp: "2025-06-01T12:00:00.123Z", message: { kind: "message", messageId: "status-1", contextId: "ctx-1", taskId: "task-1", role: "agent", parts: [{ kind: "text", text: "Done." }] } },
+      status: {
+        state: "completed",
+        timestamp: "2025-06-01T12:00:00.123Z",
+        message: {
+          kind: "message",
+          messageId: "status-1",
+          contextId: "ctx-1",
+          taskId: "task-1",
+          role: "agent",
+          parts: [{ kind: "text", text: "Done." }],
+        },
+      },
     });
   });
 
   it("v0.3 → v1.0 (tasks/get result; a2a-js: LegacyJsonRpcTransport.getTask)", async () => {
     // The v0.3 Task is a2a-js's own rendering of task10() (file parts carry `name`).
-    const task03 = ((await a2aJsServer("tasks/get", { id: "task-1" }, protoJsonToJs(v10.TaskSchema, task10()))).envelope as Obj)["result"];
+    const task03 = (
+      (await a2aJsServer("tasks/get", { id: "task-1" }, protoJsonToJs(v10.TaskSchema, task10()))).envelope as Obj
+    )["result"];
     const ours = oursToNewer(v03.TaskSchema, task03, v10.TaskSchema);
-    const theirs = await a2aJsClient((t) => t.getTask({ tenant: "", id: "task-1", historyLength: undefined } as never), task03);
+    const theirs = await a2aJsClient(
+      (t) => t.getTask({ tenant: "", id: "task-1", historyLength: undefined } as never),
+      task03,
+    );
     // AGREEMENT (file name; doc row #1, resolved), v0.3 → v1.0: both keep it (J03 l.814 → P10 filename #6; ours:
     // dialectFields). Both give back task10() except the text parts' mediaType, which the v0.3 Task could not
     // hold (in the second diff below, the "a2aJs" side is task10() itself).
     expect(diff(ours.json, jsToProtoJson(v10.TaskSchema, theirs.value))).toEqual([]);
-    expect(diff(ours.json, task10())).toEqual(Array.from({ length: 10 }, (_, i) => ({ path: `artifacts[${i}].parts[0].mediaType`, ours: ABSENT, a2aJs: "text/markdown" })));
+    expect(diff(ours.json, task10())).toEqual(
+      Array.from({ length: 10 }, (_, i) => ({
+        path: `artifacts[${i}].parts[0].mediaType`,
+        ours: ABSENT,
+        a2aJs: "text/markdown",
+      })),
+    );
     expect(ours.lost).toEqual([]);
   });
 
@@ -453,7 +576,12 @@ describe("v1.0 Task with 10 artifacts ↔ v0.3 Task", () => {
     ] as const) {
       const request = { id: "task-1", historyLength };
       const ours = oursToOlder(v10.GetTaskRequestSchema, request, v03.GetTaskRequestSchema);
-      const theirs = await a2aJsClient((t) => t.getTask(protoJsonToJs(v10.GetTaskRequestSchema, request) as never), ((await a2aJsServer("tasks/get", { id: "task-1" }, protoJsonToJs(v10.TaskSchema, task10()))).envelope as Obj)["result"]);
+      const theirs = await a2aJsClient(
+        (t) => t.getTask(protoJsonToJs(v10.GetTaskRequestSchema, request) as never),
+        ((await a2aJsServer("tasks/get", { id: "task-1" }, protoJsonToJs(v10.TaskSchema, task10()))).envelope as Obj)[
+          "result"
+        ],
+      );
       expect(ours.json).toEqual(expectedOurs);
       expect(ours.lost).toEqual(lost);
       expect(theirs.sent["params"]).toEqual(expectedA2aJs);
@@ -465,10 +593,19 @@ describe("v1.0 Task with 10 artifacts ↔ v0.3 Task", () => {
       messageId: "msg-9",
       role: "ROLE_UNSPECIFIED",
       referenceTaskIds: ["task-0"],
-      parts: [{ text: "t", mediaType: "text/markdown", filename: "a.md", metadata: { lang: "en" } }, { data: [1, 2] }, { data: "plain" }, { data: { a: 1 }, mediaType: "application/json" }],
+      parts: [
+        { text: "t", mediaType: "text/markdown", filename: "a.md", metadata: { lang: "en" } },
+        { data: [1, 2] },
+        { data: "plain" },
+        { data: { a: 1 }, mediaType: "application/json" },
+      ],
     };
     const ours = oursToOlder(v10.MessageSchema, message, v03.MessageSchema);
-    const theirs = await a2aJsServer("message/send", sendParams(undefined, undefined), protoJsonToJs(v10.MessageSchema, message));
+    const theirs = await a2aJsServer(
+      "message/send",
+      sendParams(undefined, undefined),
+      protoJsonToJs(v10.MessageSchema, message),
+    );
     const a2aJs = (theirs.envelope as Obj)["result"];
     dump("edge", { ours, a2aJs });
     expect(diff(ours.json, a2aJs)).toEqual([
@@ -490,15 +627,33 @@ describe("v1.0 Task with 10 artifacts ↔ v0.3 Task", () => {
       kind: "message",
       messageId: "msg-9",
       role: "agent",
-      parts: [{ kind: "text", text: "t", metadata: { lang: "en" } }, { kind: "data", data: { value: [1, 2] } }, { kind: "data", data: { value: "plain" } }, { kind: "data", data: { a: 1 } }],
+      parts: [
+        { kind: "text", text: "t", metadata: { lang: "en" } },
+        { kind: "data", data: { value: [1, 2] } },
+        { kind: "data", data: { value: "plain" } },
+        { kind: "data", data: { a: 1 } },
+      ],
       referenceTaskIds: ["task-0"],
     });
-    expect(ours.lost).toEqual(["parts[0].media_type", "parts[0].filename", "parts[1].data", "parts[2].data", "parts[3].media_type"]);
+    expect(ours.lost).toEqual([
+      "parts[0].media_type",
+      "parts[0].filename",
+      "parts[1].data",
+      "parts[2].data",
+      "parts[3].media_type",
+    ]);
   });
 
   it("a v0.3 data part marked data_part_compat (v0.3 → v1.0)", async () => {
     // a2a-js's own v0.3 rendering of a v1.0 data part holding [1, 2] (see the case above), sent back to v1.0.
-    const params = { message: { kind: "message", messageId: "msg-9", role: "agent", parts: [{ kind: "data", data: { value: [1, 2] }, metadata: { data_part_compat: true } }] } };
+    const params = {
+      message: {
+        kind: "message",
+        messageId: "msg-9",
+        role: "agent",
+        parts: [{ kind: "data", data: { value: [1, 2] }, metadata: { data_part_compat: true } }],
+      },
+    };
     const ours = oursToNewer(v03.SendMessageRequestSchema, params, v10.SendMessageRequestSchema);
     const theirs = await a2aJsServer("message/send", params, aMessageReply);
     // DIFFERENCE (non-object data, the way back; doc row #7). a2a-js unwraps {value: X} when the part carries
@@ -509,57 +664,114 @@ describe("v1.0 Task with 10 artifacts ↔ v0.3 Task", () => {
       { path: "message.parts[0].data", ours: { value: [1, 2] }, a2aJs: [1, 2] },
       { path: "message.parts[0].metadata", ours: { data_part_compat: true }, a2aJs: ABSENT },
     ]);
-    expect(jsToProtoJson(v10.SendMessageRequestSchema, theirs.request)).toEqual({ message: { messageId: "msg-9", role: "ROLE_AGENT", parts: [{ data: [1, 2] }] } });
+    expect(jsToProtoJson(v10.SendMessageRequestSchema, theirs.request)).toEqual({
+      message: { messageId: "msg-9", role: "ROLE_AGENT", parts: [{ data: [1, 2] }] },
+    });
     expect(ours.lost).toEqual([]);
   });
 });
 
 describe("stream events", () => {
-  const stateNames = ["UNSPECIFIED", "SUBMITTED", "WORKING", "COMPLETED", "FAILED", "CANCELED", "INPUT_REQUIRED", "REJECTED", "AUTH_REQUIRED"];
-  const j03 = ["unknown", "submitted", "working", "completed", "failed", "canceled", "input-required", "rejected", "auth-required"];
+  const stateNames = [
+    "UNSPECIFIED",
+    "SUBMITTED",
+    "WORKING",
+    "COMPLETED",
+    "FAILED",
+    "CANCELED",
+    "INPUT_REQUIRED",
+    "REJECTED",
+    "AUTH_REQUIRED",
+  ];
+  const j03 = [
+    "unknown",
+    "submitted",
+    "working",
+    "completed",
+    "failed",
+    "canceled",
+    "input-required",
+    "rejected",
+    "auth-required",
+  ];
 
-  it.each(stateNames.map((n, i) => [n, i] as const))("status-update TASK_STATE_%s, v1.0 → v0.3 (a2a-js: message/stream)", async (name, state) => {
-    const event = { statusUpdate: { taskId: "task-1", contextId: "ctx-1", status: { state: `TASK_STATE_${name}`, timestamp: "2025-06-01T12:00:00.123Z" } } };
-    const ours = oursToOlder(v10.StreamResponseSchema, event, v03.StreamResponseSchema);
-    const theirs = await a2aJsServer("message/stream", sendParams(undefined, undefined), undefined, [protoJsonToJs(v10.StreamResponseSchema, event)]);
-    const a2aJs = (theirs.envelope as Obj[])[0]!["result"];
-    const expected: Diff[] = [];
-    // AGREEMENT (UNSPECIFIED): J03 TaskStatus.state is required (l.2455) and "unknown" is its spelling of 0
-    // (FACTS C.6); both write "unknown" (ours: alwaysEmit TaskStatus.state in the dialect table).
-    // DIFFERENCE (final at input-required). v0.3 sends final:true at a terminal state OR input-required and then
-    // closes the stream (SA03:19; S03 §9.3-9.4 l.1472-1478; P03:41, 690-698 "interrupted or terminal"; FACTS C.8).
-    // Ours: COMPLETED, CANCELED, FAILED, REJECTED, INPUT_REQUIRED (compat-transforms.ts finalFromState).
-    // a2a-js: terminal states only (FINAL_LEGACY_STATES, server/index.js:1005-1010, 1045; FACTS G.4 ⚠️), so a
-    // v0.3 client that stops reading on `final` waits at input-required. Who is right: SA03 + S03 → ours.
-    // auth-required is false on both: P03:177-180 calls it "not an interrupted or terminal state" (FACTS F.1 #29).
-    if (state === 6) expected.push({ path: "final", ours: true, a2aJs: false });
-    expect(diff(ours.json, a2aJs)).toEqual(expected);
-    expect(ours.json).toEqual({
-      kind: "status-update",
-      taskId: "task-1",
-      contextId: "ctx-1",
-      status: { state: j03[state], timestamp: "2025-06-01T12:00:00.123Z" },
-      final: [3, 4, 5, 6, 7].includes(state),
-    });
-    expect(ours.lost).toEqual([]);
-  });
+  it.each(stateNames.map((n, i) => [n, i] as const))(
+    "status-update TASK_STATE_%s, v1.0 → v0.3 (a2a-js: message/stream)",
+    async (name, state) => {
+      const event = {
+        statusUpdate: {
+          taskId: "task-1",
+          contextId: "ctx-1",
+          status: { state: `TASK_STATE_${name}`, timestamp: "2025-06-01T12:00:00.123Z" },
+        },
+      };
+      const ours = oursToOlder(v10.StreamResponseSchema, event, v03.StreamResponseSchema);
+      const theirs = await a2aJsServer("message/stream", sendParams(undefined, undefined), undefined, [
+        protoJsonToJs(v10.StreamResponseSchema, event),
+      ]);
+      const a2aJs = (theirs.envelope as Obj[])[0]!["result"];
+      const expected: Diff[] = [];
+      // AGREEMENT (UNSPECIFIED): J03 TaskStatus.state is required (l.2455) and "unknown" is its spelling of 0
+      // (FACTS C.6); both write "unknown" (ours: alwaysEmit TaskStatus.state in the dialect table).
+      // DIFFERENCE (final at input-required). v0.3 sends final:true at a terminal state OR input-required and then
+      // closes the stream (SA03:19; S03 §9.3-9.4 l.1472-1478; P03:41, 690-698 "interrupted or terminal"; FACTS C.8).
+      // Ours: COMPLETED, CANCELED, FAILED, REJECTED, INPUT_REQUIRED (compat-transforms.ts finalFromState).
+      // a2a-js: terminal states only (FINAL_LEGACY_STATES, server/index.js:1005-1010, 1045; FACTS G.4 ⚠️), so a
+      // v0.3 client that stops reading on `final` waits at input-required. Who is right: SA03 + S03 → ours.
+      // auth-required is false on both: P03:177-180 calls it "not an interrupted or terminal state" (FACTS F.1 #29).
+      if (state === 6) expected.push({ path: "final", ours: true, a2aJs: false });
+      expect(diff(ours.json, a2aJs)).toEqual(expected);
+      expect(ours.json).toEqual({
+        kind: "status-update",
+        taskId: "task-1",
+        contextId: "ctx-1",
+        status: { state: j03[state], timestamp: "2025-06-01T12:00:00.123Z" },
+        final: [3, 4, 5, 6, 7].includes(state),
+      });
+      expect(ours.lost).toEqual([]);
+    },
+  );
 
-  it.each(j03.map((s, i) => [s, i] as const))("status-update %s, v0.3 → v1.0 (a2a-js: legacyPushNotificationToV1StreamResponse)", (state03, state) => {
-    const event = { kind: "status-update", taskId: "task-1", contextId: "ctx-1", status: { state: state03, timestamp: "2025-06-01T12:00:00.123Z" }, final: [3, 4, 5, 6, 7].includes(state) };
-    const ours = oursToNewer(v03.StreamResponseSchema, event, v10.StreamResponseSchema);
-    const a2aJs = jsToProtoJson(v10.StreamResponseSchema, legacyPushNotificationToV1StreamResponse(event));
-    // AGREEMENT: `final` has no v1.0 field (P10:296-305; FACTS C.8); both drop it. "canceled" → TASK_STATE_CANCELED,
-    // "unknown" → UNSPECIFIED (omitted in ProtoJSON) on both (FACTS C.6).
-    expect(diff(ours.json, a2aJs)).toEqual([]);
-    expect(ours.json).toEqual({
-      statusUpdate: { taskId: "task-1", contextId: "ctx-1", status: { ...(state === 0 ? {} : { state: `TASK_STATE_${stateNames[state]}` }), timestamp: "2025-06-01T12:00:00.123Z" } },
-    });
-  });
+  it.each(j03.map((s, i) => [s, i] as const))(
+    "status-update %s, v0.3 → v1.0 (a2a-js: legacyPushNotificationToV1StreamResponse)",
+    (state03, state) => {
+      const event = {
+        kind: "status-update",
+        taskId: "task-1",
+        contextId: "ctx-1",
+        status: { state: state03, timestamp: "2025-06-01T12:00:00.123Z" },
+        final: [3, 4, 5, 6, 7].includes(state),
+      };
+      const ours = oursToNewer(v03.StreamResponseSchema, event, v10.StreamResponseSchema);
+      const a2aJs = jsToProtoJson(v10.StreamResponseSchema, legacyPushNotificationToV1StreamResponse(event));
+      // AGREEMENT: `final` has no v1.0 field (P10:296-305; FACTS C.8); both drop it. "canceled" → TASK_STATE_CANCELED,
+      // "unknown" → UNSPECIFIED (omitted in ProtoJSON) on both (FACTS C.6).
+      expect(diff(ours.json, a2aJs)).toEqual([]);
+      expect(ours.json).toEqual({
+        statusUpdate: {
+          taskId: "task-1",
+          contextId: "ctx-1",
+          status: {
+            ...(state === 0 ? {} : { state: `TASK_STATE_${stateNames[state]}` }),
+            timestamp: "2025-06-01T12:00:00.123Z",
+          },
+        },
+      });
+    },
+  );
 
   it("artifact-update append/lastChunk false, v1.0 → v0.3", async () => {
-    const event = { artifactUpdate: { taskId: "task-1", contextId: "ctx-1", artifact: { artifactId: "art-0", parts: [{ text: "chunk" }] } } };
+    const event = {
+      artifactUpdate: {
+        taskId: "task-1",
+        contextId: "ctx-1",
+        artifact: { artifactId: "art-0", parts: [{ text: "chunk" }] },
+      },
+    };
     const ours = oursToOlder(v10.StreamResponseSchema, event, v03.StreamResponseSchema);
-    const theirs = await a2aJsServer("message/stream", sendParams(undefined, undefined), undefined, [protoJsonToJs(v10.StreamResponseSchema, event)]);
+    const theirs = await a2aJsServer("message/stream", sendParams(undefined, undefined), undefined, [
+      protoJsonToJs(v10.StreamResponseSchema, event),
+    ]);
     // DIFFERENCE (defaults). a2a-js always writes append and lastChunk (server/index.js:1051-1067); ours omits them
     // at false (ProtoJSON; the dialect's alwaysEmit lists only task_id, context_id). J03 TaskArtifactUpdateEvent
     // (l.2261) makes both optional: equivalent, both fine.
@@ -571,18 +783,46 @@ describe("stream events", () => {
 });
 
 describe("push notification configs", () => {
-  const flat10 = { taskId: "task-1", id: "cfg-1", url: "https://client.example.com/hook", token: "tok-1", authentication: { scheme: "Bearer", credentials: "secret" } };
-  const wrapped03 = { taskId: "task-1", pushNotificationConfig: { id: "cfg-1", url: "https://client.example.com/hook", token: "tok-1", authentication: { schemes: ["Bearer"], credentials: "secret" } } };
+  const flat10 = {
+    taskId: "task-1",
+    id: "cfg-1",
+    url: "https://client.example.com/hook",
+    token: "tok-1",
+    authentication: { scheme: "Bearer", credentials: "secret" },
+  };
+  const wrapped03 = {
+    taskId: "task-1",
+    pushNotificationConfig: {
+      id: "cfg-1",
+      url: "https://client.example.com/hook",
+      token: "tok-1",
+      authentication: { schemes: ["Bearer"], credentials: "secret" },
+    },
+  };
   const second10 = { taskId: "task-1", id: "cfg-2", url: "https://client.example.com/hook2" };
 
   it("v0.3 → v1.0 requests, v1.0 → v0.3 results (a2a-js: LegacyJsonRpcTransportHandler)", async () => {
     // set: {taskId, pushNotificationConfig{…, authentication{schemes:[a,b]}}} → flat config. AGREEMENT (FACTS B.6):
     // both keep schemes[0]; ours reports a Loss, a2a-js warns (server/index.js:924-934).
     const setParams = { taskId: "task-1", pushNotificationConfig: pushConfig03 };
-    const set = await a2aJsServer("tasks/pushNotificationConfig/set", setParams, protoJsonToJs(v10.TaskPushNotificationConfigSchema, flat10));
-    const oursSet = oursToNewer(v03.CreateTaskPushNotificationConfigRequestSchema, setParams, v10.TaskPushNotificationConfigSchema);
+    const set = await a2aJsServer(
+      "tasks/pushNotificationConfig/set",
+      setParams,
+      protoJsonToJs(v10.TaskPushNotificationConfigSchema, flat10),
+    );
+    const oursSet = oursToNewer(
+      v03.CreateTaskPushNotificationConfigRequestSchema,
+      setParams,
+      v10.TaskPushNotificationConfigSchema,
+    );
     expect(diff(oursSet.json, jsToProtoJson(v10.TaskPushNotificationConfigSchema, set.request))).toEqual([]);
-    expect(oursSet.json).toEqual({ taskId: "task-1", id: "cfg-1", url: "https://client.example.com/hook", token: "tok-1", authentication: { scheme: "a", credentials: "secret" } });
+    expect(oursSet.json).toEqual({
+      taskId: "task-1",
+      id: "cfg-1",
+      url: "https://client.example.com/hook",
+      token: "tok-1",
+      authentication: { scheme: "a", credentials: "secret" },
+    });
     expect(oursSet.lost).toEqual(["push_notification_config.authentication.schemes"]);
     expect(warnings.some((w) => w.includes(SCHEME_WARNING))).toBe(true);
     // set/get result: flat → {taskId, pushNotificationConfig{…, schemes:[scheme]}}. AGREEMENT.
@@ -593,11 +833,22 @@ describe("push notification configs", () => {
     // get with and without pushNotificationConfigId. AGREEMENT: id → taskId, pushNotificationConfigId → id; an
     // absent config id becomes "" on both (server/index.js:1129-1133), though P10 marks id REQ (FACTS B.7, G.5 ⚠️).
     for (const [params, expected] of [
-      [{ id: "task-1", pushNotificationConfigId: "cfg-1" }, { taskId: "task-1", id: "cfg-1" }],
+      [
+        { id: "task-1", pushNotificationConfigId: "cfg-1" },
+        { taskId: "task-1", id: "cfg-1" },
+      ],
       [{ id: "task-1" }, { taskId: "task-1" }],
     ] as const) {
-      const get = await a2aJsServer("tasks/pushNotificationConfig/get", params, protoJsonToJs(v10.TaskPushNotificationConfigSchema, flat10));
-      const ours = oursToNewer(v03.GetTaskPushNotificationConfigRequestSchema, params, v10.GetTaskPushNotificationConfigRequestSchema);
+      const get = await a2aJsServer(
+        "tasks/pushNotificationConfig/get",
+        params,
+        protoJsonToJs(v10.TaskPushNotificationConfigSchema, flat10),
+      );
+      const ours = oursToNewer(
+        v03.GetTaskPushNotificationConfigRequestSchema,
+        params,
+        v10.GetTaskPushNotificationConfigRequestSchema,
+      );
       expect(ours.json).toEqual(expected);
       expect(jsToProtoJson(v10.GetTaskPushNotificationConfigRequestSchema, get.request)).toEqual(expected);
       expect((get.envelope as Obj)["result"]).toEqual(wrapped03);
@@ -605,18 +856,44 @@ describe("push notification configs", () => {
 
     // list: {id} → {taskId}; result {configs} → bare array (J03 l.1575). AGREEMENT (FACTS B.8, G.5 ✅).
     const listResult10 = { configs: [flat10, second10] };
-    const list = await a2aJsServer("tasks/pushNotificationConfig/list", { id: "task-1" }, protoJsonToJs(v10.ListTaskPushNotificationConfigsResponseSchema, listResult10));
-    expect(oursToNewer(v03.ListTaskPushNotificationConfigRequestSchema, { id: "task-1" }, v10.ListTaskPushNotificationConfigsRequestSchema).json).toEqual({ taskId: "task-1" });
+    const list = await a2aJsServer(
+      "tasks/pushNotificationConfig/list",
+      { id: "task-1" },
+      protoJsonToJs(v10.ListTaskPushNotificationConfigsResponseSchema, listResult10),
+    );
+    expect(
+      oursToNewer(
+        v03.ListTaskPushNotificationConfigRequestSchema,
+        { id: "task-1" },
+        v10.ListTaskPushNotificationConfigsRequestSchema,
+      ).json,
+    ).toEqual({ taskId: "task-1" });
     expect(jsToProtoJson(v10.ListTaskPushNotificationConfigsRequestSchema, list.request)).toEqual({ taskId: "task-1" });
-    const oursList = oursToOlder(v10.ListTaskPushNotificationConfigsResponseSchema, listResult10, v03.ListTaskPushNotificationConfigResponseSchema);
-    expect(oursList.json).toEqual([wrapped03, { taskId: "task-1", pushNotificationConfig: { id: "cfg-2", url: "https://client.example.com/hook2" } }]);
+    const oursList = oursToOlder(
+      v10.ListTaskPushNotificationConfigsResponseSchema,
+      listResult10,
+      v03.ListTaskPushNotificationConfigResponseSchema,
+    );
+    expect(oursList.json).toEqual([
+      wrapped03,
+      { taskId: "task-1", pushNotificationConfig: { id: "cfg-2", url: "https://client.example.com/hook2" } },
+    ]);
     expect(diff(oursList.json, (list.envelope as Obj)["result"])).toEqual([]);
 
     // delete: {id, pushNotificationConfigId} → {taskId, id}; result null (J03 l.786). AGREEMENT.
     const delParams = { id: "task-1", pushNotificationConfigId: "cfg-1" };
     const del = await a2aJsServer("tasks/pushNotificationConfig/delete", delParams, undefined);
-    expect(oursToNewer(v03.DeleteTaskPushNotificationConfigRequestSchema, delParams, v10.DeleteTaskPushNotificationConfigRequestSchema).json).toEqual({ taskId: "task-1", id: "cfg-1" });
-    expect(jsToProtoJson(v10.DeleteTaskPushNotificationConfigRequestSchema, del.request)).toEqual({ taskId: "task-1", id: "cfg-1" });
+    expect(
+      oursToNewer(
+        v03.DeleteTaskPushNotificationConfigRequestSchema,
+        delParams,
+        v10.DeleteTaskPushNotificationConfigRequestSchema,
+      ).json,
+    ).toEqual({ taskId: "task-1", id: "cfg-1" });
+    expect(jsToProtoJson(v10.DeleteTaskPushNotificationConfigRequestSchema, del.request)).toEqual({
+      taskId: "task-1",
+      id: "cfg-1",
+    });
     expect(dialect.encode(EmptySchema, {})).toBeNull();
     expect((del.envelope as Obj)["result"]).toBeNull();
   });
@@ -624,45 +901,114 @@ describe("push notification configs", () => {
   it("v1.0 → v0.3 requests, v0.3 → v1.0 results (a2a-js: LegacyJsonRpcTransport)", async () => {
     // create: AGREEMENT on the params. The tenant is dropped by both (v0.3 has none, FACTS E.6); ours reports it.
     const create10 = { tenant: "acme", ...flat10 };
-    const createRes = await a2aJsClient((t) => t.createTaskPushNotificationConfig(protoJsonToJs(v10.TaskPushNotificationConfigSchema, create10) as never), { taskId: "task-1", pushNotificationConfig: pushConfig03 });
-    const oursCreate = oursToOlder(v10.TaskPushNotificationConfigSchema, create10, v03.CreateTaskPushNotificationConfigRequestSchema);
+    const createRes = await a2aJsClient(
+      (t) => t.createTaskPushNotificationConfig(protoJsonToJs(v10.TaskPushNotificationConfigSchema, create10) as never),
+      { taskId: "task-1", pushNotificationConfig: pushConfig03 },
+    );
+    const oursCreate = oursToOlder(
+      v10.TaskPushNotificationConfigSchema,
+      create10,
+      v03.CreateTaskPushNotificationConfigRequestSchema,
+    );
     expect(createRes.sent["method"]).toBe("tasks/pushNotificationConfig/set");
     expect(diff(oursCreate.json, createRes.sent["params"])).toEqual([]);
     expect(oursCreate.json).toEqual(wrapped03);
     expect(oursCreate.lost).toEqual(["tenant"]);
     // the v0.3 reply (schemes [a, b]) → v1.0: AGREEMENT, first scheme kept.
-    const oursBack = oursToNewer(v03.TaskPushNotificationConfigSchema, { taskId: "task-1", pushNotificationConfig: pushConfig03 }, v10.TaskPushNotificationConfigSchema);
+    const oursBack = oursToNewer(
+      v03.TaskPushNotificationConfigSchema,
+      { taskId: "task-1", pushNotificationConfig: pushConfig03 },
+      v10.TaskPushNotificationConfigSchema,
+    );
     expect(diff(oursBack.json, jsToProtoJson(v10.TaskPushNotificationConfigSchema, createRes.value))).toEqual([]);
-    expect(oursBack.json).toEqual({ taskId: "task-1", id: "cfg-1", url: "https://client.example.com/hook", token: "tok-1", authentication: { scheme: "a", credentials: "secret" } });
+    expect(oursBack.json).toEqual({
+      taskId: "task-1",
+      id: "cfg-1",
+      url: "https://client.example.com/hook",
+      token: "tok-1",
+      authentication: { scheme: "a", credentials: "secret" },
+    });
 
     // get with a config id: AGREEMENT.
-    const get = await a2aJsClient((t) => t.getTaskPushNotificationConfig(protoJsonToJs(v10.GetTaskPushNotificationConfigRequestSchema, { taskId: "task-1", id: "cfg-1" }) as never), wrapped03);
-    expect(oursToOlder(v10.GetTaskPushNotificationConfigRequestSchema, { taskId: "task-1", id: "cfg-1" }, v03.GetTaskPushNotificationConfigRequestSchema).json).toEqual({ id: "task-1", pushNotificationConfigId: "cfg-1" });
+    const get = await a2aJsClient(
+      (t) =>
+        t.getTaskPushNotificationConfig(
+          protoJsonToJs(v10.GetTaskPushNotificationConfigRequestSchema, { taskId: "task-1", id: "cfg-1" }) as never,
+        ),
+      wrapped03,
+    );
+    expect(
+      oursToOlder(
+        v10.GetTaskPushNotificationConfigRequestSchema,
+        { taskId: "task-1", id: "cfg-1" },
+        v03.GetTaskPushNotificationConfigRequestSchema,
+      ).json,
+    ).toEqual({ id: "task-1", pushNotificationConfigId: "cfg-1" });
     expect(get.sent["params"]).toEqual({ id: "task-1", pushNotificationConfigId: "cfg-1" });
     // get with an empty config id. DIFFERENCE: J03 makes pushNotificationConfigId optional (the TaskIdParams arm,
     // l.968-1029; FACTS B.7). a2a-js omits it (client/index.js:1207-1215); ours sends "" (the resource name
     // tasks/{id}/pushNotificationConfigs/ parsed back by the dialect). Who is right: J03 → a2a-js (an empty id
     // names no config). The v1.0 input is itself invalid (P10 id REQ).
-    const getEmpty = await a2aJsClient((t) => t.getTaskPushNotificationConfig(protoJsonToJs(v10.GetTaskPushNotificationConfigRequestSchema, { taskId: "task-1" }) as never), wrapped03);
-    const oursGetEmpty = oursToOlder(v10.GetTaskPushNotificationConfigRequestSchema, { taskId: "task-1" }, v03.GetTaskPushNotificationConfigRequestSchema);
-    expect(diff(oursGetEmpty.json, getEmpty.sent["params"])).toEqual([{ path: "pushNotificationConfigId", ours: "", a2aJs: ABSENT }]);
+    const getEmpty = await a2aJsClient(
+      (t) =>
+        t.getTaskPushNotificationConfig(
+          protoJsonToJs(v10.GetTaskPushNotificationConfigRequestSchema, { taskId: "task-1" }) as never,
+        ),
+      wrapped03,
+    );
+    const oursGetEmpty = oursToOlder(
+      v10.GetTaskPushNotificationConfigRequestSchema,
+      { taskId: "task-1" },
+      v03.GetTaskPushNotificationConfigRequestSchema,
+    );
+    expect(diff(oursGetEmpty.json, getEmpty.sent["params"])).toEqual([
+      { path: "pushNotificationConfigId", ours: "", a2aJs: ABSENT },
+    ]);
 
     // list with a page size. DIFFERENCE: J03 ListTaskPushNotificationConfigParams has only id and metadata
     // (l.1513); P03 ListTaskPushNotificationConfigRequest has page_size/page_token (P03:661-676, "Usually not
     // used/needed"). Ours writes the P03 field into the JSON-RPC params; a2a-js drops it silently
     // (client/index.js:1224-1231). Who is right: J03 → a2a-js; ours is harmless to a lenient v0.3 server.
-    const list = await a2aJsClient((t) => t.listTaskPushNotificationConfig(protoJsonToJs(v10.ListTaskPushNotificationConfigsRequestSchema, { taskId: "task-1", pageSize: 10 }) as never), [wrapped03]);
-    const oursList = oursToOlder(v10.ListTaskPushNotificationConfigsRequestSchema, { taskId: "task-1", pageSize: 10 }, v03.ListTaskPushNotificationConfigRequestSchema);
+    const list = await a2aJsClient(
+      (t) =>
+        t.listTaskPushNotificationConfig(
+          protoJsonToJs(v10.ListTaskPushNotificationConfigsRequestSchema, { taskId: "task-1", pageSize: 10 }) as never,
+        ),
+      [wrapped03],
+    );
+    const oursList = oursToOlder(
+      v10.ListTaskPushNotificationConfigsRequestSchema,
+      { taskId: "task-1", pageSize: 10 },
+      v03.ListTaskPushNotificationConfigRequestSchema,
+    );
     expect(diff(oursList.json, list.sent["params"])).toEqual([{ path: "pageSize", ours: 10, a2aJs: ABSENT }]);
     expect(oursList.lost).toEqual([]);
     // the bare-array reply → {configs}: AGREEMENT (nextPageToken "" is omitted in ProtoJSON).
-    const oursListBack = oursToNewer(v03.ListTaskPushNotificationConfigResponseSchema, [wrapped03], v10.ListTaskPushNotificationConfigsResponseSchema);
+    const oursListBack = oursToNewer(
+      v03.ListTaskPushNotificationConfigResponseSchema,
+      [wrapped03],
+      v10.ListTaskPushNotificationConfigsResponseSchema,
+    );
     expect(oursListBack.json).toEqual({ configs: [flat10] });
-    expect(diff(oursListBack.json, jsToProtoJson(v10.ListTaskPushNotificationConfigsResponseSchema, list.value))).toEqual([]);
+    expect(
+      diff(oursListBack.json, jsToProtoJson(v10.ListTaskPushNotificationConfigsResponseSchema, list.value)),
+    ).toEqual([]);
 
     // delete: AGREEMENT.
-    const del = await a2aJsClient((t) => t.deleteTaskPushNotificationConfig(protoJsonToJs(v10.DeleteTaskPushNotificationConfigRequestSchema, { taskId: "task-1", id: "cfg-1" }) as never), null);
-    expect(oursToOlder(v10.DeleteTaskPushNotificationConfigRequestSchema, { taskId: "task-1", id: "cfg-1" }, v03.DeleteTaskPushNotificationConfigRequestSchema).json).toEqual({ id: "task-1", pushNotificationConfigId: "cfg-1" });
+    const del = await a2aJsClient(
+      (t) =>
+        t.deleteTaskPushNotificationConfig(
+          protoJsonToJs(v10.DeleteTaskPushNotificationConfigRequestSchema, { taskId: "task-1", id: "cfg-1" }) as never,
+        ),
+      null,
+    );
+    expect(
+      oursToOlder(
+        v10.DeleteTaskPushNotificationConfigRequestSchema,
+        { taskId: "task-1", id: "cfg-1" },
+        v03.DeleteTaskPushNotificationConfigRequestSchema,
+      ).json,
+    ).toEqual({ id: "task-1", pushNotificationConfigId: "cfg-1" });
     expect(del.sent["params"]).toEqual({ id: "task-1", pushNotificationConfigId: "cfg-1" });
   });
 
@@ -671,18 +1017,37 @@ describe("push notification configs", () => {
     // (itself invalid: P10 scheme REQ) becomes `schemes: []` on both sides (ours: the dialect's alwaysEmit
     // AuthenticationInfo.schemes; a2a-js: server/index.js:937, client/index.js:1041).
     const noScheme10 = { ...flat10, authentication: { credentials: "secret" } };
-    const noScheme03 = { ...wrapped03, pushNotificationConfig: { ...wrapped03.pushNotificationConfig, authentication: { schemes: [], credentials: "secret" } } };
+    const noScheme03 = {
+      ...wrapped03,
+      pushNotificationConfig: {
+        ...wrapped03.pushNotificationConfig,
+        authentication: { schemes: [], credentials: "secret" },
+      },
+    };
     const request = { message: message10, configuration: { taskPushNotificationConfig: noScheme10 } };
-    const send = await a2aJsClient((t) => t.sendMessage(protoJsonToJs(v10.SendMessageRequestSchema, request) as never), { kind: "message", messageId: "reply-1", role: "agent", parts: [] });
+    const send = await a2aJsClient(
+      (t) => t.sendMessage(protoJsonToJs(v10.SendMessageRequestSchema, request) as never),
+      { kind: "message", messageId: "reply-1", role: "agent", parts: [] },
+    );
     const oursSend = oursToOlder(v10.SendMessageRequestSchema, request, v03.SendMessageRequestSchema);
     const sentConfig = (send.sent["params"] as Obj)["configuration"] as Obj;
-    expect(((oursSend.json as Obj)["configuration"] as Obj)["pushNotificationConfig"]).toEqual(noScheme03.pushNotificationConfig);
+    expect(((oursSend.json as Obj)["configuration"] as Obj)["pushNotificationConfig"]).toEqual(
+      noScheme03.pushNotificationConfig,
+    );
     expect(sentConfig["pushNotificationConfig"]).toEqual(noScheme03.pushNotificationConfig);
     // The config's taskId has no place in a v0.3 PushNotificationConfig (J03 l.1899); both leave it out, and ours
     // does not report it: the task is implied by the request (compat override send-message-configuration).
     expect(oursSend.lost).toEqual([]);
-    const set = await a2aJsServer("tasks/pushNotificationConfig/set", noScheme03, protoJsonToJs(v10.TaskPushNotificationConfigSchema, noScheme10));
-    const oursResult = oursToOlder(v10.TaskPushNotificationConfigSchema, noScheme10, v03.TaskPushNotificationConfigSchema);
+    const set = await a2aJsServer(
+      "tasks/pushNotificationConfig/set",
+      noScheme03,
+      protoJsonToJs(v10.TaskPushNotificationConfigSchema, noScheme10),
+    );
+    const oursResult = oursToOlder(
+      v10.TaskPushNotificationConfigSchema,
+      noScheme10,
+      v03.TaskPushNotificationConfigSchema,
+    );
     expect(oursResult.json).toEqual(noScheme03);
     expect((set.envelope as Obj)["result"]).toEqual(noScheme03);
   });
@@ -691,7 +1056,11 @@ describe("push notification configs", () => {
 describe("agent card", () => {
   it("v1.0 card with 1.0 and 0.3 interfaces → v0.3 (a2a-js: agent/getAuthenticatedExtendedCard → toCompatAgentCard)", async () => {
     const ours = oursToOlder(v10.AgentCardSchema, card10, v03.AgentCardSchema);
-    const theirs = await a2aJsServer("agent/getAuthenticatedExtendedCard", undefined, protoJsonToJs(v10.AgentCardSchema, card10));
+    const theirs = await a2aJsServer(
+      "agent/getAuthenticatedExtendedCard",
+      undefined,
+      protoJsonToJs(v10.AgentCardSchema, card10),
+    );
     const a2aJs = (theirs.envelope as Obj)["result"] as Obj;
     dump("card10", { ours, a2aJs });
     expect(diff(ours.json, a2aJs)).toEqual([
@@ -699,9 +1068,17 @@ describe("agent card", () => {
       // the main url/preferredTransport. Ours lists every kept 0.x interface, the main one first
       // (compat-transforms.ts cardInterfaces); a2a-js lists only the others (slice(1), server/index.js:655).
       // Who is right: S03 → ours. (url, preferredTransport, protocolVersion "0.3" agree.)
-      { path: "additionalInterfaces[0].url", ours: "https://agent.example.com/a2a/v03", a2aJs: "https://agent.example.com/a2a/v03/rest" },
+      {
+        path: "additionalInterfaces[0].url",
+        ours: "https://agent.example.com/a2a/v03",
+        a2aJs: "https://agent.example.com/a2a/v03/rest",
+      },
       { path: "additionalInterfaces[0].transport", ours: "JSONRPC", a2aJs: "HTTP+JSON" },
-      { path: "additionalInterfaces[1]", ours: { url: "https://agent.example.com/a2a/v03/rest", transport: "HTTP+JSON" }, a2aJs: ABSENT },
+      {
+        path: "additionalInterfaces[1]",
+        ours: { url: "https://agent.example.com/a2a/v03/rest", transport: "HTTP+JSON" },
+        a2aJs: ABSENT,
+      },
       // AGREEMENT (security schemes and requirements): both write J03's flat schemes with `type`, `in`, `flows`
       // (l.1947, l.80, l.1757) and requirements as [{"<scheme>": [scopes]}] (l.207, l.435) (ours: the dialect's
       // typedUnions, renames and listMaps rules; a2a-js: server/index.js:450-525).
@@ -712,7 +1089,12 @@ describe("agent card", () => {
     expect(ours.lost).toEqual([]);
     // AGREEMENT: the first 0.x interface gives url/preferredTransport/protocolVersion; extendedAgentCard →
     // supportsAuthenticatedExtendedCard (FACTS G.3).
-    expect({ url: a2aJs["url"], preferredTransport: a2aJs["preferredTransport"], protocolVersion: a2aJs["protocolVersion"], supportsAuthenticatedExtendedCard: a2aJs["supportsAuthenticatedExtendedCard"] }).toEqual({
+    expect({
+      url: a2aJs["url"],
+      preferredTransport: a2aJs["preferredTransport"],
+      protocolVersion: a2aJs["protocolVersion"],
+      supportsAuthenticatedExtendedCard: a2aJs["supportsAuthenticatedExtendedCard"],
+    }).toEqual({
       url: "https://agent.example.com/a2a/v03",
       preferredTransport: "JSONRPC",
       protocolVersion: "0.3",
@@ -723,15 +1105,27 @@ describe("agent card", () => {
   it("v1.0 card with 1.0 interfaces only → v0.3", async () => {
     const only10 = { ...card10, supportedInterfaces: card10.supportedInterfaces.slice(0, 2) };
     const ours = oursToOlder(v10.AgentCardSchema, only10, v03.AgentCardSchema);
-    const theirs = await a2aJsServer("agent/getAuthenticatedExtendedCard", undefined, protoJsonToJs(v10.AgentCardSchema, only10));
+    const theirs = await a2aJsServer(
+      "agent/getAuthenticatedExtendedCard",
+      undefined,
+      protoJsonToJs(v10.AgentCardSchema, only10),
+    );
     // DIFFERENCE. a2a-js refuses with VersionNotSupportedError -32009 (server/index.js:649-653; FACTS G.3), as
     // S10 §3.6.2 l.737 asks of an interface that does not support the requested version. Ours still writes a
     // v0.3 card that points a v0.3 client at the 1.0 interfaces, with protocolVersion "1.0", and reports the
     // Loss (compat-transforms.ts cardInterfaces). Who is right: S10 §3.6 → a2a-js; ours at least reports it.
-    expect((theirs.envelope as Obj)["error"]).toEqual({ code: -32009, message: "AgentCard must have at least one interface with a protocol version in [0.3, 1.0)." });
+    expect((theirs.envelope as Obj)["error"]).toEqual({
+      code: -32009,
+      message: "AgentCard must have at least one interface with a protocol version in [0.3, 1.0).",
+    });
     expect(ours.lost).toEqual(["supported_interfaces"]);
     const o = ours.json as Obj;
-    expect({ url: o["url"], preferredTransport: o["preferredTransport"], protocolVersion: o["protocolVersion"], additionalInterfaces: o["additionalInterfaces"] }).toEqual({
+    expect({
+      url: o["url"],
+      preferredTransport: o["preferredTransport"],
+      protocolVersion: o["protocolVersion"],
+      additionalInterfaces: o["additionalInterfaces"],
+    }).toEqual({
       url: "https://agent.example.com/a2a/v1",
       preferredTransport: "JSONRPC",
       protocolVersion: "1.0",
@@ -756,11 +1150,23 @@ describe("agent card", () => {
       // a2a-js appends every additional interface after the primary (client/index.js:636-637), so the main one
       // appears twice; ours skips an entry equal to one already listed. P10:361-398 supported_interfaces is an
       // ordered list, first preferred: a duplicate is harmless but redundant. Both defensible; ours is the cleaner.
-      { path: "supportedInterfaces[1].url", ours: "https://agent.example.com/a2a/v03/rest", a2aJs: "https://agent.example.com/a2a/v03" },
+      {
+        path: "supportedInterfaces[1].url",
+        ours: "https://agent.example.com/a2a/v03/rest",
+        a2aJs: "https://agent.example.com/a2a/v03",
+      },
       { path: "supportedInterfaces[1].protocolBinding", ours: "HTTP+JSON", a2aJs: "JSONRPC" },
-      { path: "supportedInterfaces[2].url", ours: "https://agent.example.com/a2a/grpc", a2aJs: "https://agent.example.com/a2a/v03/rest" },
+      {
+        path: "supportedInterfaces[2].url",
+        ours: "https://agent.example.com/a2a/grpc",
+        a2aJs: "https://agent.example.com/a2a/v03/rest",
+      },
       { path: "supportedInterfaces[2].protocolBinding", ours: "GRPC", a2aJs: "HTTP+JSON" },
-      { path: "supportedInterfaces[3]", ours: ABSENT, a2aJs: { url: "https://agent.example.com/a2a/grpc", protocolBinding: "GRPC", protocolVersion: "0.3" } },
+      {
+        path: "supportedInterfaces[3]",
+        ours: ABSENT,
+        a2aJs: { url: "https://agent.example.com/a2a/grpc", protocolBinding: "GRPC", protocolVersion: "0.3" },
+      },
       // AGREEMENT (security schemes, and the "first OAuth flow kept" rule): both read J03's flat schemes into the
       // P10 oneofs and keep the first of several OAuth flows (P10 OAuthFlows is a oneof; FACTS G.3). Ours reports
       // the flows it does not keep in `lost`; a2a-js drops them silently (client/index.js:462-557).
@@ -772,7 +1178,11 @@ describe("agent card", () => {
     expect(ours.lost).toEqual(["capabilities.stateTransitionHistory", "securitySchemes.oauth.flows.clientCredentials"]);
     // AGREEMENT: supportsAuthenticatedExtendedCard → capabilities.extendedAgentCard; stateTransitionHistory is
     // dropped by both (no P10 field, FACTS C.16); ours reports it.
-    expect((ours.json as Obj)["capabilities"]).toEqual({ streaming: true, pushNotifications: true, extendedAgentCard: true });
+    expect((ours.json as Obj)["capabilities"]).toEqual({
+      streaming: true,
+      pushNotifications: true,
+      extendedAgentCard: true,
+    });
     expect(a2aJs["capabilities"]).toEqual({ streaming: true, pushNotifications: true, extendedAgentCard: true });
     expect((ours.json as Obj)["securitySchemes"]).toEqual(a2aJs["securitySchemes"]);
     expect((ours.json as Obj)["securityRequirements"]).toEqual(a2aJs["securityRequirements"]);

@@ -125,7 +125,10 @@ describe("the example agent's logs", () => {
     await logged(String.raw`POST /a2a/jsonrpc - 200 ${MS}`);
 
     const grpc = createA2AServiceGrpcClient(createGrpcTransport({ baseUrl: `http://${urls.grpc}` }), {});
-    const failure = await grpc.getTask({ id: "unknown-grpc" }).then(() => undefined, (e: unknown) => e);
+    const failure = await grpc.getTask({ id: "unknown-grpc" }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(failure instanceof A2AError ? failure.type : failure).toBe("TaskNotFoundError");
     await logged(String.raw`gRPC /lf\.a2a\.v1\.A2AService/GetTask v1\.0 NotFound ${MS}`);
 

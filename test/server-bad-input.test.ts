@@ -34,7 +34,10 @@ beforeAll(async () => {
   protoKeysBefore = Object.keys(Object.prototype);
   protoNamesBefore = Object.getOwnPropertyNames(Object.prototype).sort();
   // 1.0 only: the version cases expect calls without A2A-Version to be refused (the default agent also speaks 0.3).
-  [agent, extAgent] = await Promise.all([startEchoAgent({ only10: true }), startEchoAgent({ only10: true, requiredExtensions: [EXT_A] })]);
+  [agent, extAgent] = await Promise.all([
+    startEchoAgent({ only10: true }),
+    startEchoAgent({ only10: true, requiredExtensions: [EXT_A] }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([agent?.close(), extAgent?.close()]);
@@ -67,18 +70,32 @@ const rest = (a: RunningAgent, path: string) => a.urls.rest + path;
 const origin = (a: RunningAgent) => new URL(a.urls.jsonrpc).origin;
 
 /** POST to the JSON-RPC endpoint. `headers` replaces the default A2A-Version: 1.0. */
-async function rpc(body: string | Uint8Array, headers: Record<string, string> = V10, a: RunningAgent = agent): Promise<Wire> {
+async function rpc(
+  body: string | Uint8Array,
+  headers: Record<string, string> = V10,
+  a: RunningAgent = agent,
+): Promise<Wire> {
   return wire(await fetch(a.urls.jsonrpc, { method: "POST", headers: { "content-type": RPC_CT, ...headers }, body }));
 }
 
-async function call(method: string, params: unknown, headers: Record<string, string> = V10, a: RunningAgent = agent): Promise<Wire> {
+async function call(
+  method: string,
+  params: unknown,
+  headers: Record<string, string> = V10,
+  a: RunningAgent = agent,
+): Promise<Wire> {
   return rpc(JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }), headers, a);
 }
 
 /** An HTTP+JSON request; JSON bodies get Content-Type application/a2a+json unless `headers` says otherwise. */
-async function http(method: string, url: string, opts: { headers?: Record<string, string>; body?: string | Uint8Array } = {}): Promise<Wire> {
+async function http(
+  method: string,
+  url: string,
+  opts: { headers?: Record<string, string>; body?: string | Uint8Array } = {},
+): Promise<Wire> {
   const headers: Record<string, string> = { ...(opts.headers ?? V10) };
-  if (opts.body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === "content-type")) headers["content-type"] = REST_CT;
+  if (opts.body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === "content-type"))
+    headers["content-type"] = REST_CT;
   return wire(await fetch(url, { method, headers, ...(opts.body !== undefined ? { body: opts.body } : {}) }));
 }
 
@@ -91,21 +108,26 @@ function raw(
 ): Promise<Wire> {
   const { hostname, port } = new URL(a.urls.jsonrpc);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port: Number(port), method, path, headers: opts.headers ?? {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const headers = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) {
-          if (v !== undefined) for (const item of Array.isArray(v) ? v : [v]) headers.append(k, item);
-        }
-        const text = Buffer.concat(chunks).toString("utf8");
-        resolve({ status: res.statusCode ?? 0, headers, text, json: parse(text) });
-      });
-      res.on("error", reject);
-    });
+    const req = httpRequest(
+      { host: hostname, port: Number(port), method, path, headers: opts.headers ?? {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const headers = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) {
+            if (v !== undefined) for (const item of Array.isArray(v) ? v : [v]) headers.append(k, item);
+          }
+          const text = Buffer.concat(chunks).toString("utf8");
+          resolve({ status: res.statusCode ?? 0, headers, text, json: parse(text) });
+        });
+        res.on("error", reject);
+      },
+    );
     // The server may answer (413) before it has read everything we send.
-    req.on("error", (e: NodeJS.ErrnoException) => (e.code === "EPIPE" || e.code === "ECONNRESET" ? undefined : reject(e)));
+    req.on("error", (e: NodeJS.ErrnoException) =>
+      e.code === "EPIPE" || e.code === "ECONNRESET" ? undefined : reject(e),
+    );
     if (opts.chunks) for (const c of opts.chunks) req.write(c);
     if (opts.body !== undefined) req.write(opts.body);
     req.end();
@@ -163,7 +185,12 @@ function expectEchoed(task: any, text: string): void {
 /** A SendMessage JSON-RPC envelope of exactly `size` bytes (the text is padded). */
 function sendEnvelopeOfSize(size: number): string {
   const base = (pad: string) =>
-    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: "m-size", role: "ROLE_USER", parts: [{ text: pad }] } } });
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "SendMessage",
+      params: { message: { messageId: "m-size", role: "ROLE_USER", parts: [{ text: pad }] } },
+    });
   const overhead = Buffer.byteLength(base(""));
   return base("x".repeat(size - overhead));
 }
@@ -205,7 +232,13 @@ describe("JSON-RPC: envelope", () => {
   });
 
   it("a body that is not UTF-8 → -32700, id null", async () => {
-    const bytes = new Uint8Array([...Buffer.from('{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"'), 0xff, 0xfe, 0xc3, ...Buffer.from('"}}')]);
+    const bytes = new Uint8Array([
+      ...Buffer.from('{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"'),
+      0xff,
+      0xfe,
+      0xc3,
+      ...Buffer.from('"}}'),
+    ]);
     expectRpcError(await rpc(bytes), -32700, null);
   });
 
@@ -225,10 +258,22 @@ describe("JSON-RPC: params that do not decode → -32602", () => {
   it.each<[string, string, unknown]>([
     ["SendMessage message a number", "SendMessage", { message: 5 }],
     ["SendMessage message a string", "SendMessage", { message: "hi" }],
-    ["SendMessage parts an object", "SendMessage", { message: { messageId: "m", role: "ROLE_USER", parts: { text: "x" } } }],
-    ["SendMessage part text a number", "SendMessage", { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: 5 }] } }],
+    [
+      "SendMessage parts an object",
+      "SendMessage",
+      { message: { messageId: "m", role: "ROLE_USER", parts: { text: "x" } } },
+    ],
+    [
+      "SendMessage part text a number",
+      "SendMessage",
+      { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: 5 }] } },
+    ],
     ["SendMessage metadata an array", "SendMessage", { message: message("x"), metadata: [1] }],
-    ["SendMessage historyLength a word", "SendMessage", { message: message("x"), configuration: { historyLength: "abc" } }],
+    [
+      "SendMessage historyLength a word",
+      "SendMessage",
+      { message: message("x"), configuration: { historyLength: "abc" } },
+    ],
     ["SendStreamingMessage message a number", "SendStreamingMessage", { message: 5 }],
     ["GetTask id an object", "GetTask", { id: {} }],
     ["GetTask id an array", "GetTask", { id: ["x"] }],
@@ -261,7 +306,9 @@ describe("JSON-RPC: body size (limit 1 MiB)", () => {
 
   it("a chunked body over 1 MiB (no Content-Length) → 413 and a JSON-RPC -32600 error", async () => {
     const body = Buffer.from(sendEnvelopeOfSize(2 * MIB));
-    const chunks = Array.from({ length: 8 }, (_, k) => body.subarray((k * body.length) / 8, ((k + 1) * body.length) / 8));
+    const chunks = Array.from({ length: 8 }, (_, k) =>
+      body.subarray((k * body.length) / 8, ((k + 1) * body.length) / 8),
+    );
     const w = await raw(agent, "POST", "/a2a/jsonrpc", { headers: { "content-type": RPC_CT, ...V10 }, chunks });
     expect(w.status, w.text).toBe(413);
     expect(w.headers.get("content-type")).toBe(RPC_CT);
@@ -278,7 +325,13 @@ describe("JSON-RPC: unknown fields are ignored at every level (I13)", () => {
       extra: { nested: [1, 2] },
       params: {
         extra: true,
-        message: { messageId: "m-i13", role: "ROLE_USER", parts: [{ text: "unknown fields", extra: "p", futureField: { a: 1 } }], extra: 1, futureField: null },
+        message: {
+          messageId: "m-i13",
+          role: "ROLE_USER",
+          parts: [{ text: "unknown fields", extra: "p", futureField: { a: 1 } }],
+          extra: 1,
+          futureField: null,
+        },
         configuration: { extra: "c", returnImmediately: false, futureOption: [true] },
       },
     });
@@ -316,12 +369,19 @@ describe("__proto__ and constructor keys", () => {
     expect(meta.ok).toBe(1);
     expect(Object.getOwnPropertyDescriptor(meta, "constructor")?.value).toEqual({ prototype: { polluted: "yes" } });
     expect(Object.getOwnPropertyDescriptor(meta, "__proto__")?.value).toEqual({ polluted: "yes", toString: "x" });
-    expect(Object.getOwnPropertyDescriptor(result.task.history[0].parts[0].metadata, "__proto__")?.value).toEqual({ polluted: "yes", toString: "x" });
+    expect(Object.getOwnPropertyDescriptor(result.task.history[0].parts[0].metadata, "__proto__")?.value).toEqual({
+      polluted: "yes",
+      toString: "x",
+    });
     clean();
   });
 
   it("in an HTTP+JSON body and query: the call is served, nothing is polluted", async () => {
-    const w = await http("POST", rest(agent, "/message:send?__proto__[polluted]=yes&constructor[prototype][polluted]=yes"), { body: params("proto-rest") });
+    const w = await http(
+      "POST",
+      rest(agent, "/message:send?__proto__[polluted]=yes&constructor[prototype][polluted]=yes"),
+      { body: params("proto-rest") },
+    );
     expect(w.status, w.text).toBe(200);
     expect(w.headers.get("content-type")).toBe(REST_CT);
     expectEchoed(w.json.task, "proto-rest");
@@ -329,8 +389,18 @@ describe("__proto__ and constructor keys", () => {
   });
 
   it("GetTask with __proto__ as params and as the id's key path", async () => {
-    expectRpcError(await rpc(`{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"__proto__":{"id":"x"}}}`), -32001, 1, "TASK_NOT_FOUND");
-    expectRpcError(await rpc(`{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"__proto__"}}`), -32001, 1, "TASK_NOT_FOUND");
+    expectRpcError(
+      await rpc(`{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"__proto__":{"id":"x"}}}`),
+      -32001,
+      1,
+      "TASK_NOT_FOUND",
+    );
+    expectRpcError(
+      await rpc(`{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"__proto__"}}`),
+      -32001,
+      1,
+      "TASK_NOT_FOUND",
+    );
     expectRestError(await http("GET", rest(agent, "/tasks/__proto__")), 404, "NOT_FOUND", "TASK_NOT_FOUND");
     expectRestError(await http("GET", rest(agent, "/tasks/constructor")), 404, "NOT_FOUND", "TASK_NOT_FOUND");
     clean();
@@ -363,7 +433,12 @@ describe("A2A-Version (I5)", () => {
     expectRpcError(await call("ListTasks", {}, headers), -32009, 1, "VERSION_NOT_SUPPORTED");
   });
   it.each(rejected)("HTTP+JSON, %s → 400 VERSION_NOT_SUPPORTED", async (_name, headers) => {
-    expectRestError(await http("GET", rest(agent, "/tasks"), { headers }), 400, "FAILED_PRECONDITION", "VERSION_NOT_SUPPORTED");
+    expectRestError(
+      await http("GET", rest(agent, "/tasks"), { headers }),
+      400,
+      "FAILED_PRECONDITION",
+      "VERSION_NOT_SUPPORTED",
+    );
   });
   it.each(accepted)("JSON-RPC, %s → served", async (_name, headers) => {
     expect(expectRpcResult(await call("ListTasks", {}, headers))).toMatchObject({ pageSize: 50 });
@@ -389,7 +464,12 @@ describe("A2A-Version (I5)", () => {
 
   it("the version is checked before the body is decoded", async () => {
     expectRpcError(await call("SendMessage", { message: 5 }, {}), -32009, 1, "VERSION_NOT_SUPPORTED");
-    expectRestError(await http("POST", rest(agent, "/message:send"), { headers: {}, body: "{not json" }), 400, "FAILED_PRECONDITION", "VERSION_NOT_SUPPORTED");
+    expectRestError(
+      await http("POST", rest(agent, "/message:send"), { headers: {}, body: "{not json" }),
+      400,
+      "FAILED_PRECONDITION",
+      "VERSION_NOT_SUPPORTED",
+    );
   });
 });
 
@@ -460,10 +540,18 @@ describe("HTTP+JSON: routing", () => {
     expect(new URL(rest(agent, "/tasks/../message:send")).pathname).toBe("/a2a/rest/message:send");
     expect(new URL(rest(agent, "/tasks/a%2Fb")).pathname).toBe("/a2a/rest/tasks/a%2Fb");
     const body = JSON.stringify({ message: message("dot-dot") });
-    const send = await raw(agent, "POST", "/a2a/rest/tasks/../message:send", { headers: { "content-type": REST_CT, ...V10 }, body });
+    const send = await raw(agent, "POST", "/a2a/rest/tasks/../message:send", {
+      headers: { "content-type": REST_CT, ...V10 },
+      body,
+    });
     expect(send.status, send.text).toBe(400);
     expect(send.json.error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT" });
-    for (const path of ["/a2a/rest/tasks/..", "/a2a/rest/tasks/.", "/a2a/rest/../../../../etc/passwd", "/a2a/rest/tasks/..:cancel"]) {
+    for (const path of [
+      "/a2a/rest/tasks/..",
+      "/a2a/rest/tasks/.",
+      "/a2a/rest/../../../../etc/passwd",
+      "/a2a/rest/tasks/..:cancel",
+    ]) {
       const w = await raw(agent, path.endsWith(":cancel") ? "POST" : "GET", path, { headers: V10 });
       expect(w.status, path).toBe(400);
       expect(w.json.error.message).toContain("dot segments");
@@ -488,31 +576,54 @@ describe("HTTP+JSON: bodies", () => {
     ["message a number", REST_CT, '{"message":5}'],
     ["parts an object", REST_CT, '{"message":{"messageId":"m","role":"ROLE_USER","parts":{"text":"x"}}}'],
     ["part text a number", REST_CT, '{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":5}]}}'],
-    ["configuration.historyLength a word", REST_CT, JSON.stringify({ message: message("x"), configuration: { historyLength: "abc" } })],
+    [
+      "configuration.historyLength a word",
+      REST_CT,
+      JSON.stringify({ message: message("x"), configuration: { historyLength: "abc" } }),
+    ],
   ])("POST /message:send, %s → 400 INVALID_ARGUMENT", async (_name, contentType, body) => {
-    expectRestError(await http("POST", rest(agent, "/message:send"), { headers: { ...V10, "content-type": contentType }, body }), 400, "INVALID_ARGUMENT");
+    expectRestError(
+      await http("POST", rest(agent, "/message:send"), { headers: { ...V10, "content-type": contentType }, body }),
+      400,
+      "INVALID_ARGUMENT",
+    );
   });
 
   it("a CancelTask body with the wrong type for id → 400 INVALID_ARGUMENT", async () => {
     // The path variable wins over the body, so a bad body field that is not the id.
-    expectRestError(await http("POST", rest(agent, "/tasks/x:cancel"), { body: '{"metadata":"not a struct"}' }), 400, "INVALID_ARGUMENT");
+    expectRestError(
+      await http("POST", rest(agent, "/tasks/x:cancel"), { body: '{"metadata":"not a struct"}' }),
+      400,
+      "INVALID_ARGUMENT",
+    );
   });
 
   it("a body over 1 MiB → 413 with a JSON error body", async () => {
-    const w = await http("POST", rest(agent, "/message:send"), { body: JSON.stringify({ message: message("x".repeat(MIB)) }) });
+    const w = await http("POST", rest(agent, "/message:send"), {
+      body: JSON.stringify({ message: message("x".repeat(MIB)) }),
+    });
     expectRestError(w, 413, "INVALID_ARGUMENT");
   });
 
   it("a chunked body over 1 MiB → 413 with a JSON error body", async () => {
     const body = Buffer.from(JSON.stringify({ message: message("y".repeat(2 * MIB)) }));
     const chunks = [body.subarray(0, MIB), body.subarray(MIB)];
-    expectRestError(await raw(agent, "POST", "/a2a/rest/message:send", { headers: { "content-type": REST_CT, ...V10 }, chunks }), 413, "INVALID_ARGUMENT");
+    expectRestError(
+      await raw(agent, "POST", "/a2a/rest/message:send", { headers: { "content-type": REST_CT, ...V10 }, chunks }),
+      413,
+      "INVALID_ARGUMENT",
+    );
   });
 
   it("unknown fields in the body are ignored (I13)", async () => {
     const body = JSON.stringify({
       extra: 1,
-      message: { messageId: "m-rest-i13", role: "ROLE_USER", parts: [{ text: "rest unknown", extra: [1] }], futureField: {} },
+      message: {
+        messageId: "m-rest-i13",
+        role: "ROLE_USER",
+        parts: [{ text: "rest unknown", extra: [1] }],
+        futureField: {},
+      },
       configuration: { futureOption: "z" },
     });
     const w = await http("POST", rest(agent, "/message:send"), { body });
@@ -537,7 +648,13 @@ describe("HTTP+JSON: query values", () => {
   });
 
   it("unknown query parameters are ignored", async () => {
-    const w = await http("GET", rest(agent, "/tasks?foo=bar&pageSize=2&page_size_typo=x&__proto__=1&constructor=2&includeArtifacts=true&includeArtifacts=false"));
+    const w = await http(
+      "GET",
+      rest(
+        agent,
+        "/tasks?foo=bar&pageSize=2&page_size_typo=x&__proto__=1&constructor=2&includeArtifacts=true&includeArtifacts=false",
+      ),
+    );
     expect(w.status, w.text).toBe(200);
     expect(w.headers.get("content-type")).toBe(REST_CT);
     expect(w.json.pageSize).toBe(2);
@@ -561,17 +678,31 @@ describe("A2A-Extensions (I7): an agent that requires " + EXT_A, () => {
   ];
 
   it.each(missing)("JSON-RPC, %s → -32008 EXTENSION_SUPPORT_REQUIRED", async (_name, headers) => {
-    expectRpcError(await call("SendMessage", { message: message("ext") }, headers, extAgent), -32008, 1, "EXTENSION_SUPPORT_REQUIRED");
+    expectRpcError(
+      await call("SendMessage", { message: message("ext") }, headers, extAgent),
+      -32008,
+      1,
+      "EXTENSION_SUPPORT_REQUIRED",
+    );
   });
   it.each(missing)("HTTP+JSON, %s → 400 EXTENSION_SUPPORT_REQUIRED", async (_name, headers) => {
-    const w = await http("POST", rest(extAgent, "/message:send"), { headers, body: JSON.stringify({ message: message("ext") }) });
+    const w = await http("POST", rest(extAgent, "/message:send"), {
+      headers,
+      body: JSON.stringify({ message: message("ext") }),
+    });
     expectRestError(w, 400, "FAILED_PRECONDITION", "EXTENSION_SUPPORT_REQUIRED");
   });
   it.each(declared)("JSON-RPC, %s → served", async (_name, headers) => {
-    expectEchoed(expectRpcResult(await call("SendMessage", { message: message("ext ok") }, headers, extAgent)).task, "ext ok");
+    expectEchoed(
+      expectRpcResult(await call("SendMessage", { message: message("ext ok") }, headers, extAgent)).task,
+      "ext ok",
+    );
   });
   it.each(declared)("HTTP+JSON, %s → served", async (_name, headers) => {
-    const w = await http("POST", rest(extAgent, "/message:send"), { headers, body: JSON.stringify({ message: message("ext ok") }) });
+    const w = await http("POST", rest(extAgent, "/message:send"), {
+      headers,
+      body: JSON.stringify({ message: message("ext ok") }),
+    });
     expect(w.status, w.text).toBe(200);
     expectEchoed(w.json.task, "ext ok");
   });
@@ -592,7 +723,12 @@ describe("A2A-Extensions (I7): an agent that requires " + EXT_A, () => {
   });
 
   it("a missing version is reported before a missing extension", async () => {
-    expectRpcError(await call("SendMessage", { message: message("x") }, {}, extAgent), -32009, 1, "VERSION_NOT_SUPPORTED");
+    expectRpcError(
+      await call("SendMessage", { message: message("x") }, {}, extAgent),
+      -32009,
+      1,
+      "VERSION_NOT_SUPPORTED",
+    );
   });
 });
 
@@ -601,10 +737,17 @@ describe("A2A-Extensions (I7): an agent that requires " + EXT_A, () => {
 describe("after all of the above", () => {
   it("the agents still serve a normal SendMessage on both bindings, and nothing is polluted", async () => {
     expectEchoed(expectRpcResult(await call("SendMessage", { message: message("still here") })).task, "still here");
-    const w = await http("POST", rest(agent, "/message:send"), { body: JSON.stringify({ message: message("still here (rest)") }) });
+    const w = await http("POST", rest(agent, "/message:send"), {
+      body: JSON.stringify({ message: message("still here (rest)") }),
+    });
     expect(w.status, w.text).toBe(200);
     expectEchoed(w.json.task, "still here (rest)");
-    const e = await call("SendMessage", { message: message("still here (ext)") }, { ...V10, "A2A-Extensions": EXT_A }, extAgent);
+    const e = await call(
+      "SendMessage",
+      { message: message("still here (ext)") },
+      { ...V10, "A2A-Extensions": EXT_A },
+      extAgent,
+    );
     expectEchoed(expectRpcResult(e).task, "still here (ext)");
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
     expect(Object.keys(Object.prototype)).toEqual(protoKeysBefore);

@@ -80,7 +80,10 @@ describe("services=", () => {
     expect(r.error).toBeUndefined();
     expect(r.stderr).toBe("");
     const files = names(r.files);
-    expect(files.every((f) => f.startsWith("acme/billing/v1/billing_")), files.join(", ")).toBe(true);
+    expect(
+      files.every((f) => f.startsWith("acme/billing/v1/billing_")),
+      files.join(", "),
+    ).toBe(true);
     expect(files).toContain("acme/billing/v1/billing_routes.json");
   });
 

@@ -32,7 +32,9 @@ beforeAll(async () => {
       aborted();
     },
   };
-  server = createServer(nodeHttpListener(createA2AServiceHttpHandler({ handler, jsonrpcPath: "/rpc", restBasePath: "/rest" })));
+  server = createServer(
+    nodeHttpListener(createA2AServiceHttpHandler({ handler, jsonrpcPath: "/rpc", restBasePath: "/rest" })),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -41,25 +43,42 @@ afterAll(() => {
   return new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const dataLines = (text: string) => text.split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)));
+const dataLines = (text: string) =>
+  text
+    .split("\n")
+    .filter((l) => l.startsWith("data:"))
+    .map((l) => JSON.parse(l.slice(5)));
 
 describe("a failure in mid-stream", () => {
   it("is one JSON-RPC error response on JSON-RPC", async () => {
     const r = await fetch(`${base}/rpc`, {
       method: "POST",
       headers: { "content-type": "application/json", "A2A-Version": "1.0" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "SendStreamingMessage", params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "x" }] } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 7,
+        method: "SendStreamingMessage",
+        params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "x" }] } },
+      }),
     });
     const lines = dataLines(await r.text());
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({ jsonrpc: "2.0", id: 7, result: { task: { id: "t1" } } });
-    expect(lines[1]).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32004, message: "stopped on purpose", data: [{ reason: "UNSUPPORTED_OPERATION" }] } });
+    expect(lines[1]).toMatchObject({
+      jsonrpc: "2.0",
+      id: 7,
+      error: { code: -32004, message: "stopped on purpose", data: [{ reason: "UNSUPPORTED_OPERATION" }] },
+    });
     // The generated client yields the first event, then throws the typed error.
     const client = createA2AServiceJsonRpcClient({ url: `${base}/rpc` });
     const seen: string[] = [];
     const e = await (async () => {
-      for await (const ev of client.sendStreamingMessage({ message: { messageId: "m" } })) seen.push(ev.payload.case ?? "");
-    })().then(() => undefined, (x: unknown) => x);
+      for await (const ev of client.sendStreamingMessage({ message: { messageId: "m" } }))
+        seen.push(ev.payload.case ?? "");
+    })().then(
+      () => undefined,
+      (x: unknown) => x,
+    );
     expect(seen).toEqual(["task"]);
     expect(e).toMatchObject({ type: "UnsupportedOperationError" });
   });
@@ -74,11 +93,16 @@ describe("a failure in mid-stream", () => {
     expect(text).toContain("event: error\n");
     const lines = dataLines(text);
     expect(lines[0]).toEqual({ task: { id: "t1", contextId: "c1", status: { state: "TASK_STATE_WORKING" } } });
-    expect(lines[1]).toMatchObject({ error: { code: 400, status: "FAILED_PRECONDITION", details: [{ reason: "UNSUPPORTED_OPERATION" }] } });
+    expect(lines[1]).toMatchObject({
+      error: { code: 400, status: "FAILED_PRECONDITION", details: [{ reason: "UNSUPPORTED_OPERATION" }] },
+    });
     const client = createA2AServiceRestClient({ url: `${base}/rest` });
     const e = await (async () => {
       for await (const _ of client.sendStreamingMessage({ message: { messageId: "m" } })) void _;
-    })().then(() => undefined, (x: unknown) => x);
+    })().then(
+      () => undefined,
+      (x: unknown) => x,
+    );
     expect(e).toMatchObject({ type: "UnsupportedOperationError" });
   });
 });

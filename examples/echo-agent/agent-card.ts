@@ -24,7 +24,16 @@ export function echoAgentCard(urls: AgentUrls, extended = false): AgentCard {
     defaultOutputModes: ["text/plain"],
     skills: [
       { id: "echo", name: "Echo", description: "Repeats the text it is sent.", tags: ["example"] },
-      ...(extended ? [{ id: "echo-extended", name: "Echo (extended)", description: "Only on the extended card.", tags: ["example"] }] : []),
+      ...(extended
+        ? [
+            {
+              id: "echo-extended",
+              name: "Echo (extended)",
+              description: "Only on the extended card.",
+              tags: ["example"],
+            },
+          ]
+        : []),
     ],
   });
 }

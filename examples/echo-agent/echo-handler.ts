@@ -26,17 +26,21 @@ function textOf(message: Message | undefined): string {
 
 /** A copy of a task with at most `historyLength` messages (unset: all) and, if asked, no artifacts. */
 function view(task: Task, historyLength: number | undefined, includeArtifacts = true): Task {
-  const history = historyLength === undefined ? task.history : historyLength === 0 ? [] : task.history.slice(-historyLength);
+  const history =
+    historyLength === undefined ? task.history : historyLength === 0 ? [] : task.history.slice(-historyLength);
   return { ...task, history, artifacts: includeArtifacts ? task.artifacts : [] };
 }
 
-export function createEchoHandler(options: { store?: TaskStore; extendedCard?: () => AgentCard } = {}): A2AServiceHandler {
+export function createEchoHandler(
+  options: { store?: TaskStore; extendedCard?: () => AgentCard } = {},
+): A2AServiceHandler {
   const store = options.store ?? new TaskStore();
 
   const start = (req: SendMessageRequest): Task => {
     if (!req.message) throw new A2AError("InvalidParamsError", "message is required");
     const existing = req.message.taskId ? store.get(req.message.taskId) : undefined;
-    if (req.message.taskId && !existing) throw new A2AError("TaskNotFoundError", `Task ${req.message.taskId} not found`);
+    if (req.message.taskId && !existing)
+      throw new A2AError("TaskNotFoundError", `Task ${req.message.taskId} not found`);
     const contextId = req.message.contextId || existing?.contextId || crypto.randomUUID();
     const task = store.create({
       id: crypto.randomUUID(),
@@ -57,7 +61,9 @@ export function createEchoHandler(options: { store?: TaskStore; extendedCard?: (
       artifactId: crypto.randomUUID(),
       name: "echo",
       description: "",
-      parts: [{ $typeName: "lf.a2a.v1.Part", content: { case: "text", value: text }, filename: "", mediaType: "text/plain" }],
+      parts: [
+        { $typeName: "lf.a2a.v1.Part", content: { case: "text", value: text }, filename: "", mediaType: "text/plain" },
+      ],
       extensions: [],
     });
     store.setState(task.id, TaskState.COMPLETED);
@@ -109,14 +115,16 @@ export function createEchoHandler(options: { store?: TaskStore; extendedCard?: (
 
     async cancelTask(req) {
       const task = taskOrThrow(req.id);
-      if (isFinal(task.status?.state ?? TaskState.UNSPECIFIED)) throw new A2AError("TaskNotCancelableError", `Task ${req.id} is ${TaskState[task.status!.state]}`);
+      if (isFinal(task.status?.state ?? TaskState.UNSPECIFIED))
+        throw new A2AError("TaskNotCancelableError", `Task ${req.id} is ${TaskState[task.status!.state]}`);
       store.setState(task.id, TaskState.CANCELED);
       return taskOrThrow(req.id);
     },
 
     async *subscribeToTask(req, ctx) {
       const task = taskOrThrow(req.id);
-      if (isFinal(task.status?.state ?? TaskState.UNSPECIFIED)) throw new A2AError("UnsupportedOperationError", `Task ${req.id} is already final`);
+      if (isFinal(task.status?.state ?? TaskState.UNSPECIFIED))
+        throw new A2AError("UnsupportedOperationError", `Task ${req.id} is already final`);
       const events = store.events(task.id, ctx.signal);
       yield { payload: { case: "task", value: { ...task } } };
       yield* events;
@@ -144,7 +152,8 @@ export function createEchoHandler(options: { store?: TaskStore; extendedCard?: (
 
     async deleteTaskPushNotificationConfig(req) {
       const configs = store.pushConfigs(req.taskId);
-      if (!configs?.delete(req.id)) throw new A2AError("TaskNotFoundError", `Push config ${req.id} of task ${req.taskId} not found`);
+      if (!configs?.delete(req.id))
+        throw new A2AError("TaskNotFoundError", `Push config ${req.id} of task ${req.taskId} not found`);
       return {};
     },
 

@@ -57,14 +57,21 @@ export class TaskStore {
     const e = this.tasks.get(id);
     if (!e) return;
     e.task.status = { $typeName: "lf.a2a.v1.TaskStatus", state, timestamp: timestampNow() };
-    this.publish(id, { payload: { case: "statusUpdate", value: { taskId: id, contextId: e.task.contextId, status: e.task.status } } });
+    this.publish(id, {
+      payload: { case: "statusUpdate", value: { taskId: id, contextId: e.task.contextId, status: e.task.status } },
+    });
   }
 
   addArtifact(id: string, artifact: Task["artifacts"][number]): void {
     const e = this.tasks.get(id);
     if (!e) return;
     e.task.artifacts.push(artifact);
-    this.publish(id, { payload: { case: "artifactUpdate", value: { taskId: id, contextId: e.task.contextId, artifact, lastChunk: true } } });
+    this.publish(id, {
+      payload: {
+        case: "artifactUpdate",
+        value: { taskId: id, contextId: e.task.contextId, artifact, lastChunk: true },
+      },
+    });
   }
 
   publish(id: string, init: MessageInitShape<typeof StreamResponseSchema>): void {
@@ -95,7 +102,8 @@ export class TaskStore {
           while (queue.length > 0) {
             const ev = queue.shift()!;
             yield ev;
-            if (ev.payload.case === "statusUpdate" && isFinal(ev.payload.value.status?.state ?? TaskState.UNSPECIFIED)) return;
+            if (ev.payload.case === "statusUpdate" && isFinal(ev.payload.value.status?.state ?? TaskState.UNSPECIFIED))
+              return;
           }
           if (signal.aborted) return;
           await new Promise<void>((resolve) => (wake = resolve));

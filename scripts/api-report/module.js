@@ -33,11 +33,13 @@ export function renderModule(file, { infer, exported, local, root }) {
   /** @type {AnyNode[]} */
   const refs = [];
   for (const [name, decls] of file.getExportedDeclarations()) {
-    const shown = decls.filter((d) => !isOverloadedImplementation(d)).map((d) => {
-      const r = renderDeclaration(name, d, { file, infer, exported: true });
-      refs.push(...r.refs);
-      return r.text;
-    });
+    const shown = decls
+      .filter((d) => !isOverloadedImplementation(d))
+      .map((d) => {
+        const r = renderDeclaration(name, d, { file, infer, exported: true });
+        refs.push(...r.refs);
+        return r.text;
+      });
     const prefix = typeOnly.has(name) && decls.some(isValueDeclaration) ? "// type-only export\n" : "";
     exports.push({ name, text: prefix + shown.join("\n") });
   }
@@ -50,11 +52,13 @@ export function renderModule(file, { infer, exported, local, root }) {
       if (seen.has(first) || decls.some((d) => exported.has(d))) continue;
       seen.add(first);
       const path = first.getSourceFile().getFilePath().slice(root.replace(/\/?$/, "/").length);
-      const texts = decls.filter((d) => !isOverloadedImplementation(d)).map((d) => {
-        const r = renderDeclaration(first.getName(), d, { file, infer, exported: false });
-        refs.push(...r.refs);
-        return r.text;
-      });
+      const texts = decls
+        .filter((d) => !isOverloadedImplementation(d))
+        .map((d) => {
+          const r = renderDeclaration(first.getName(), d, { file, infer, exported: false });
+          refs.push(...r.refs);
+          return r.text;
+        });
       referenced.push({ name: first.getName(), file: path, text: `// not exported: ${path}\n${texts.join("\n")}` });
     }
   }
@@ -93,13 +97,18 @@ function namedDeclarations(node, local) {
   /** @type {AnyNode[][]} */
   const out = [];
   const visit = (/** @type {AnyNode} */ n) => {
-    const name = Node.isTypeReference(n) ? n.getTypeName()
-      : Node.isExpressionWithTypeArguments(n) ? n.getExpression()
-      : Node.isTypeQuery(n) ? n.getExprName() : undefined;
+    const name = Node.isTypeReference(n)
+      ? n.getTypeName()
+      : Node.isExpressionWithTypeArguments(n)
+        ? n.getExpression()
+        : Node.isTypeQuery(n)
+          ? n.getExprName()
+          : undefined;
     let symbol = name?.getSymbol();
     if (symbol?.isAlias()) symbol = symbol.getAliasedSymbol();
-    const decls = (symbol?.getDeclarations() ?? [])
-      .filter((d) => isNamedDeclaration(d) && local.has(d.getSourceFile().getFilePath()));
+    const decls = (symbol?.getDeclarations() ?? []).filter(
+      (d) => isNamedDeclaration(d) && local.has(d.getSourceFile().getFilePath()),
+    );
     if (decls.length) out.push(decls);
     n.forEachChild(visit);
   };
@@ -108,7 +117,13 @@ function namedDeclarations(node, local) {
 }
 
 function isNamedDeclaration(/** @type {AnyNode} */ d) {
-  return Node.isInterfaceDeclaration(d) || Node.isTypeAliasDeclaration(d) || Node.isClassDeclaration(d) ||
-    Node.isEnumDeclaration(d) || Node.isFunctionDeclaration(d) || Node.isVariableDeclaration(d) ||
-    Node.isModuleDeclaration(d);
+  return (
+    Node.isInterfaceDeclaration(d) ||
+    Node.isTypeAliasDeclaration(d) ||
+    Node.isClassDeclaration(d) ||
+    Node.isEnumDeclaration(d) ||
+    Node.isFunctionDeclaration(d) ||
+    Node.isVariableDeclaration(d) ||
+    Node.isModuleDeclaration(d)
+  );
 }

@@ -17,7 +17,9 @@ import { Node, Project, TypeFormatFlags, ts } from "ts-morph";
  *   infer: (node: AnyNode, what: "type" | "return") => string }} ReportProject files: the local files held
  */
 
-const typeFlags = TypeFormatFlags.NoTruncation | TypeFormatFlags.UseAliasDefinedOutsideCurrentScope |
+const typeFlags =
+  TypeFormatFlags.NoTruncation |
+  TypeFormatFlags.UseAliasDefinedOutsideCurrentScope |
   TypeFormatFlags.WriteArrowStyleSignature;
 
 /**
@@ -67,8 +69,15 @@ function compilerOptions(/** @type {string} */ root) {
   if (errors[0]) {
     throw new Error(`api-report: ${base}: ${ts.flattenDiagnosticMessageText(errors[0].messageText, "\n")}`);
   }
-  return { ...options, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022, lib: ["lib.es2022.d.ts"], skipLibCheck: true, noEmit: true };
+  return {
+    ...options,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    lib: ["lib.es2022.d.ts"],
+    skipLibCheck: true,
+    noEmit: true,
+  };
 }
 
 /**
@@ -88,8 +97,9 @@ function localFiles(modules) {
       if (!fileName.startsWith(".")) packageReexport ||= reexport;
       if (!fileName.startsWith(".") || !(reexport || exportsImports)) continue;
       const target = resolve(dirname(file), fileName.replace(/\.(m|c)?js$/, ".$1ts"));
-      const found = [target, `${target}.ts`, join(target, "index.ts")]
-        .find((p) => /\.(m|c)?ts$/.test(p) && existsSync(p));
+      const found = [target, `${target}.ts`, join(target, "index.ts")].find(
+        (p) => /\.(m|c)?ts$/.test(p) && existsSync(p),
+      );
       if (found) files.add(found);
     }
   }

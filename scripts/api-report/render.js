@@ -60,14 +60,21 @@ function declarationText(name, d, file, ctx) {
 
 /** Whether a declaration is a value (not only a type): a type-only export of one is marked. */
 export function isValueDeclaration(/** @type {AnyNode} */ d) {
-  return Node.isClassDeclaration(d) || Node.isFunctionDeclaration(d) || Node.isVariableDeclaration(d) ||
-    Node.isEnumDeclaration(d);
+  return (
+    Node.isClassDeclaration(d) ||
+    Node.isFunctionDeclaration(d) ||
+    Node.isVariableDeclaration(d) ||
+    Node.isEnumDeclaration(d)
+  );
 }
 
 /** A function or method body whose overload signatures are the declarations shown. */
 export function isOverloadedImplementation(/** @type {AnyNode} */ d) {
-  return (Node.isFunctionDeclaration(d) || Node.isMethodDeclaration(d) || Node.isConstructorDeclaration(d)) &&
-    d.isImplementation() && d.getOverloads().length > 0;
+  return (
+    (Node.isFunctionDeclaration(d) || Node.isMethodDeclaration(d) || Node.isConstructorDeclaration(d)) &&
+    d.isImplementation() &&
+    d.getOverloads().length > 0
+  );
 }
 
 /** The specifier of `export * as name from "..."` in file. */
@@ -107,7 +114,10 @@ function typeParameters(/** @type {import("ts-morph").TypeParameteredNode} */ d,
  * @param {Context} ctx
  */
 function signature(d, ctx) {
-  const params = d.getParameters().map((p) => parameter(p, ctx)).join(", ");
+  const params = d
+    .getParameters()
+    .map((p) => parameter(p, ctx))
+    .join(", ");
   if (Node.isConstructorDeclaration(d)) return `(${params})`;
   const ret = d.getReturnTypeNode();
   return `${typeParameters(d, ctx)}(${params}): ${ret ? ctx.text(ret) : ctx.infer(d, "return")}`;
@@ -133,7 +143,8 @@ function parameter(p, ctx) {
 function typeOf(d, ctx) {
   const node = d.getTypeNode();
   if (node) return ctx.text(node);
-  const constant = Node.isVariableDeclaration(d) ? d.getVariableStatement()?.getDeclarationKind() === "const"
+  const constant = Node.isVariableDeclaration(d)
+    ? d.getVariableStatement()?.getDeclarationKind() === "const"
     : Node.isPropertyDeclaration(d) && d.isReadonly();
   return initializerType(d.getInitializer(), !constant, ctx) ?? ctx.infer(d, "type");
 }
@@ -171,8 +182,11 @@ function initializerType(init, widen, ctx) {
 }
 
 function isNegativeNumber(/** @type {AnyNode | undefined} */ expr) {
-  return Node.isPrefixUnaryExpression(expr) && expr.getOperatorToken() === SyntaxKind.MinusToken &&
-    Node.isNumericLiteral(expr.getOperand());
+  return (
+    Node.isPrefixUnaryExpression(expr) &&
+    expr.getOperatorToken() === SyntaxKind.MinusToken &&
+    Node.isNumericLiteral(expr.getOperand())
+  );
 }
 
 function literalDefault(/** @type {import("ts-morph").ParameterDeclaration} */ p) {
@@ -228,10 +242,15 @@ function renderClass(name, d, ctx) {
   const abstract = d.isAbstract() ? "abstract " : "";
   const ext = d.getExtends();
   const impl = d.getImplements().map((i) => ctx.text(i));
-  const head = `export declare ${abstract}class ${name}${typeParameters(d, ctx)}` +
-    (ext ? ` extends ${ctx.text(ext)}` : "") + (impl.length ? ` implements ${impl.join(", ")}` : "");
+  const head =
+    `export declare ${abstract}class ${name}${typeParameters(d, ctx)}` +
+    (ext ? ` extends ${ctx.text(ext)}` : "") +
+    (impl.length ? ` implements ${impl.join(", ")}` : "");
   // getMembers() gives a method or constructor with overloads as its implementation: classMember shows the overloads.
-  const members = d.getMembers().filter((m) => !isHidden(m)).flatMap((m) => classMember(m, ctx));
+  const members = d
+    .getMembers()
+    .filter((m) => !isHidden(m))
+    .flatMap((m) => classMember(m, ctx));
   return `${head} {\n${members.join("\n")}\n}`;
 }
 
@@ -239,15 +258,22 @@ function renderClass(name, d, ctx) {
 function isHidden(/** @type {AnyNode} */ m) {
   if (Node.isClassStaticBlockDeclaration(m)) return true;
   if ((Node.isScoped(m) || Node.isScopeable(m)) && m.getScope() === "private") return true;
-  return (Node.isPropertyDeclaration(m) || Node.isMethodDeclaration(m)) &&
-    m.getNameNode().getKind() === SyntaxKind.PrivateIdentifier;
+  return (
+    (Node.isPropertyDeclaration(m) || Node.isMethodDeclaration(m)) &&
+    m.getNameNode().getKind() === SyntaxKind.PrivateIdentifier
+  );
 }
 
 /** The modifiers a declaration file keeps, in source order. */
 function modifiers(/** @type {AnyNode} */ m) {
   if (!Node.isModifierable(m)) return "";
   const kept = new Set(["protected", "static", "abstract", "readonly"]);
-  return m.getModifiers().map((x) => x.getText()).filter((x) => kept.has(x)).map((x) => x + " ").join("");
+  return m
+    .getModifiers()
+    .map((x) => x.getText())
+    .filter((x) => kept.has(x))
+    .map((x) => x + " ")
+    .join("");
 }
 
 /**
@@ -259,7 +285,9 @@ function modifiers(/** @type {AnyNode} */ m) {
 function classMember(m, ctx) {
   const mods = modifiers(m);
   if (Node.isConstructorDeclaration(m)) {
-    const props = m.getParameters().filter((p) => p.isParameterProperty() && !isHidden(p))
+    const props = m
+      .getParameters()
+      .filter((p) => p.isParameterProperty() && !isHidden(p))
       .map((p) => `${modifiers(p)}${p.getName()}${p.hasQuestionToken() ? "?" : ""}: ${typeOf(p, ctx)};`);
     return [...props, ...overloadsOr(m).map((c) => `constructor${signature(c, ctx)};`)];
   }
@@ -270,7 +298,12 @@ function classMember(m, ctx) {
     return [`${mods}get ${memberName(m)}(): ${ret ? ctx.text(ret) : ctx.infer(m, "return")};`];
   }
   if (Node.isSetAccessorDeclaration(m)) {
-    return [`${mods}set ${memberName(m)}(${m.getParameters().map((p) => parameter(p, ctx)).join(", ")});`];
+    return [
+      `${mods}set ${memberName(m)}(${m
+        .getParameters()
+        .map((p) => parameter(p, ctx))
+        .join(", ")});`,
+    ];
   }
   return [];
 }

@@ -90,7 +90,10 @@ function posix(/** @type {string} */ path) {
  * @returns {Map<string, string>}
  */
 export function buildReports(root, specs = reportSpecs(root)) {
-  const project = reportProject(root, specs.flatMap((spec) => spec.modules.map((m) => join(root, m.path))));
+  const project = reportProject(
+    root,
+    specs.flatMap((spec) => spec.modules.map((m) => join(root, m.path))),
+  );
   const blocks = specs.flatMap((spec) => {
     const files = spec.modules.map((m) => project.sourceFile(join(root, m.path)));
     const exported = new Set(files.flatMap((f) => [...exportedDeclarations(f)]));
@@ -139,7 +142,8 @@ function reportHeader(/** @type {ReportSpec} */ spec) {
 function moduleSection(m, counts, code) {
   const source = m.heading === m.path ? "" : ` (\`${m.path}\`)`;
   const plural = (/** @type {number} */ n, /** @type {string} */ s) => `${n} ${s}${n === 1 ? "" : "s"}`;
-  const summary = plural(counts.exports, "export") +
+  const summary =
+    plural(counts.exports, "export") +
     (counts.referenced ? `; ${plural(counts.referenced, "declaration")} named by them, not exported` : "");
   return `## \`${m.heading}\`${source}\n\n${summary}.\n\n\`\`\`ts\n${code}\`\`\`\n`;
 }
@@ -202,10 +206,16 @@ export function compareReports(root, reports) {
 /** api/*.api.md files that no report writes (a report renamed or removed). */
 function staleReports(/** @type {string} */ root, /** @type {Map<string, string>} */ reports) {
   const dirs = new Set([...reports.keys()].map((f) => posix(dirname(f))));
-  return [...dirs].flatMap((dir) => existsSync(join(root, dir))
-    ? readdirSync(join(root, dir)).filter((n) => n.endsWith(".api.md")).map((n) => `${dir}/${n}`)
-      .filter((f) => !reports.has(f))
-    : []).sort();
+  return [...dirs]
+    .flatMap((dir) =>
+      existsSync(join(root, dir))
+        ? readdirSync(join(root, dir))
+            .filter((n) => n.endsWith(".api.md"))
+            .map((n) => `${dir}/${n}`)
+            .filter((f) => !reports.has(f))
+        : [],
+    )
+    .sort();
 }
 
 /**
@@ -221,8 +231,11 @@ export function describeDifference(file, committed, current) {
   const { added, removed } = lineCounts(was, now);
   const show = (/** @type {string[]} */ lines, /** @type {string} */ sign) =>
     lines.slice(n, n + 3).map((l) => `  ${sign} ${l}`.trimEnd());
-  return [`${file} differs from the code (+${added} -${removed} lines); first difference at line ${n + 1}:`,
-    ...show(was, "-"), ...show(now, "+")].join("\n");
+  return [
+    `${file} differs from the code (+${added} -${removed} lines); first difference at line ${n + 1}:`,
+    ...show(was, "-"),
+    ...show(now, "+"),
+  ].join("\n");
 }
 
 /** Lines only in one side, counted as multisets (a summary, not a diff). */

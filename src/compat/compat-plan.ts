@@ -40,7 +40,8 @@ export interface CompatPlan {
   readonly unpaired: { readonly v10: Readonly<Record<string, string>>; readonly v03: Readonly<Record<string, string>> };
 }
 
-const inPackage = (pkg: string, name: string) => name.startsWith(pkg + ".") && !name.slice(pkg.length + 1).includes(".");
+const inPackage = (pkg: string, name: string) =>
+  name.startsWith(pkg + ".") && !name.slice(pkg.length + 1).includes(".");
 
 export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan | undefined {
   const compat = newer.compat;
@@ -57,7 +58,9 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
     if (compat.unpaired.v10[name] !== undefined) continue;
     const counterpart = compat.explicit.get(name)?.v03 ?? `${older}.${name.slice(newer.package.length + 1)}`;
     if (!messages.has(counterpart)) {
-      problems.add(`${where(name)}: ${name} has no counterpart ${counterpart}; name one (counterpart) or list it in compat.unpaired with the reason`);
+      problems.add(
+        `${where(name)}: ${name} has no counterpart ${counterpart}; name one (counterpart) or list it in compat.unpaired with the reason`,
+      );
       continue;
     }
     pairOf.set(name, counterpart);
@@ -65,7 +68,9 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
   const reverse = new Map([...pairOf].map(([a, b]) => [b, a]));
   for (const name of olderNames) {
     if (!reverse.has(name) && compat.unpaired.v03[name] === undefined) {
-      problems.add(`compat: ${name} is no message's counterpart; pair it (compat.<Message> counterpart) or list it in compat.unpaired.v03 with the reason`);
+      problems.add(
+        `compat: ${name} is no message's counterpart; pair it (compat.<Message> counterpart) or list it in compat.unpaired.v03 with the reason`,
+      );
     }
   }
   for (const name of [...Object.keys(compat.unpaired.v10), ...Object.keys(compat.unpaired.v03)]) {
@@ -81,9 +86,14 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
     const dialectFields = explicit?.dialectFields ?? {};
     for (const [name, path] of Object.entries(dialectFields)) {
       const rule = explicit?.toV03[name];
-      if (!src10.fields.some((f) => f.name === name)) problems.add(`${place} (dialectFields): ${v10} has no field "${name}"`);
-      else if (!rule || !("lossy" in rule)) problems.add(`${place} (dialectFields): ${v10}.${name} is carried by the older proto already; dialectFields is for fields lossy toward it`);
-      if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(path)) problems.add(`${place} (dialectFields): "${path}" is not a dotted key path`);
+      if (!src10.fields.some((f) => f.name === name))
+        problems.add(`${place} (dialectFields): ${v10} has no field "${name}"`);
+      else if (!rule || !("lossy" in rule))
+        problems.add(
+          `${place} (dialectFields): ${v10}.${name} is carried by the older proto already; dialectFields is for fields lossy toward it`,
+        );
+      if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(path))
+        problems.add(`${place} (dialectFields): "${path}" is not a dotted key path`);
     }
     pairs.push({
       v10,
@@ -98,7 +108,13 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
   }
   return { newer: newer.package, older, pairs, unpaired: compat.unpaired };
 
-  function steps(from: MessageModel, to: MessageModel, rules: Readonly<Record<string, CompatRule>>, counterparts: ReadonlyMap<string, string>, place: string): PlanStep[] {
+  function steps(
+    from: MessageModel,
+    to: MessageModel,
+    rules: Readonly<Record<string, CompatRule>>,
+    counterparts: ReadonlyMap<string, string>,
+    place: string,
+  ): PlanStep[] {
     for (const key of Object.keys(rules)) {
       if (!from.fields.some((f) => f.name === key)) problems.add(`${place}: ${from.fullName} has no field "${key}"`);
     }
@@ -109,14 +125,18 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
       else if (rule && "moved" in rule) out.push({ from: f.name, op: "moved", to: rule.moved });
       else if (rule && "transform" in rule) {
         if (!(compatTransforms as readonly string[]).includes(rule.transform)) {
-          problems.add(`${place}: ${from.fullName}.${f.name}: unknown transform "${rule.transform}"; known: ${compatTransforms.join(", ")}`);
+          problems.add(
+            `${place}: ${from.fullName}.${f.name}: unknown transform "${rule.transform}"; known: ${compatTransforms.join(", ")}`,
+          );
         }
         out.push({ from: f.name, op: "transform", transform: rule.transform });
       } else {
         const targetName = rule && "field" in rule ? rule.field : f.name;
         const target = to.fields.find((t) => t.name === targetName);
         if (!target) {
-          problems.add(`${place}: ${from.fullName}.${f.name} has no counterpart in ${to.fullName}${rule ? ` (field "${targetName}" does not exist)` : ""}; add a rule: field, transform or lossy`);
+          problems.add(
+            `${place}: ${from.fullName}.${f.name} has no counterpart in ${to.fullName}${rule ? ` (field "${targetName}" does not exist)` : ""}; add a rule: field, transform or lossy`,
+          );
           continue;
         }
         const gap = incompatible(f, target, counterparts);
@@ -124,7 +144,11 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
           problems.add(`${place}: ${from.fullName}.${f.name} → ${to.fullName}.${target.name}: ${gap}`);
           continue;
         }
-        out.push({ from: f.name, op: f.kind === "message" && !f.map && !isWkt(f.type) ? "message" : "copy", to: target.name });
+        out.push({
+          from: f.name,
+          op: f.kind === "message" && !f.map && !isWkt(f.type) ? "message" : "copy",
+          to: target.name,
+        });
       }
     }
     return out;
@@ -138,9 +162,14 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
       const from = newer.enums.get(a.type);
       const to = newer.enums.get(b.type);
       const missing = (from?.values ?? []).filter((v) => !to?.values.some((w) => w.name === v.name)).map((v) => v.name);
-      return missing.length > 0 ? `enum values ${missing.join(", ")} have no counterpart in ${b.type}; use a transform` : undefined;
+      return missing.length > 0
+        ? `enum values ${missing.join(", ")} have no counterpart in ${b.type}; use a transform`
+        : undefined;
     }
-    if (a.map) return a.type.replace(/\b[a-z0-9_.]+\.([A-Z]\w*)/g, "$1") === b.type.replace(/\b[a-z0-9_.]+\.([A-Z]\w*)/g, "$1") ? undefined : `${a.type} vs ${b.type}`;
+    if (a.map)
+      return a.type.replace(/\b[a-z0-9_.]+\.([A-Z]\w*)/g, "$1") === b.type.replace(/\b[a-z0-9_.]+\.([A-Z]\w*)/g, "$1")
+        ? undefined
+        : `${a.type} vs ${b.type}`;
     if (isWkt(a.type) || isWkt(b.type)) return a.type === b.type ? undefined : `${a.type} vs ${b.type}`;
     return counterparts.get(a.type) === b.type ? undefined : `${a.type} does not pair with ${b.type}`;
   }

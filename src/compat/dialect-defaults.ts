@@ -38,7 +38,11 @@ function fieldDefault(f: DescField, dialect: JsonRpcDialect): JsonValue {
     case "message":
       return messageDefault(f.message, dialect);
     case "scalar":
-      return f.scalar === ScalarType.BOOL ? false : f.scalar === ScalarType.STRING || f.scalar === ScalarType.BYTES ? "" : 0;
+      return f.scalar === ScalarType.BOOL
+        ? false
+        : f.scalar === ScalarType.STRING || f.scalar === ScalarType.BYTES
+          ? ""
+          : 0;
   }
 }
 

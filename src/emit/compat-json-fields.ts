@@ -24,9 +24,18 @@ export type Scalarish = "string" | "bool" | "int32" | "bytes" | "enum" | "struct
 
 /** The kind of a singular value of a field, if the direct conversions handle it. */
 export function valueKind(f: DescField): Scalarish | undefined {
-  const scalar = f.fieldKind === "scalar" ? f.scalar : f.fieldKind === "list" && f.listKind === "scalar" ? f.scalar : undefined;
+  const scalar =
+    f.fieldKind === "scalar" ? f.scalar : f.fieldKind === "list" && f.listKind === "scalar" ? f.scalar : undefined;
   if (scalar !== undefined) {
-    return scalar === ScalarType.STRING ? "string" : scalar === ScalarType.BOOL ? "bool" : scalar === ScalarType.INT32 ? "int32" : scalar === ScalarType.BYTES ? "bytes" : undefined;
+    return scalar === ScalarType.STRING
+      ? "string"
+      : scalar === ScalarType.BOOL
+        ? "bool"
+        : scalar === ScalarType.INT32
+          ? "int32"
+          : scalar === ScalarType.BYTES
+            ? "bytes"
+            : undefined;
   }
   if (f.fieldKind === "enum" || (f.fieldKind === "list" && f.listKind === "enum")) return "enum";
   const m = f.fieldKind === "message" ? f.message : undefined;
@@ -39,7 +48,8 @@ export function valueKind(f: DescField): Scalarish | undefined {
 export function copyable(from: DescField, to: DescField): boolean {
   const k = valueKind(from);
   if (!k || k !== valueKind(to)) return false;
-  if (from.fieldKind === "list" || to.fieldKind === "list") return from.fieldKind === "list" && to.fieldKind === "list" && k === "string";
+  if (from.fieldKind === "list" || to.fieldKind === "list")
+    return from.fieldKind === "list" && to.fieldKind === "list" && k === "string";
   return from.fieldKind !== "map" && to.fieldKind !== "map";
 }
 
@@ -153,7 +163,14 @@ export function zeroLiteral(desc: DescMessage): string {
 }
 
 /** Expression reading a field's singular value `v` from ProtoJSON, as a protobuf-es value. */
-export function readValue(f: DescField, v: string, where: string, what: string, rt: (s: string) => string, enums: (e: DescEnum) => string | undefined): string {
+export function readValue(
+  f: DescField,
+  v: string,
+  where: string,
+  what: string,
+  rt: (s: string) => string,
+  enums: (e: DescEnum) => string | undefined,
+): string {
   switch (valueKind(f)) {
     case "string":
       return `${rt("str")}(${v}, ${where}, ${what})`;

@@ -27,7 +27,18 @@ import type { PlanStep } from "@protoc-gen-a2a/runtime";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
 import { dialectDefault } from "../compat/dialect-defaults.js";
 import { lowerFirstWord } from "./names.js";
-import { copyable, EnumTables, IMPLICIT, lit, prop, readValue, setTest, valueKind, writeValue, zeroLiteral } from "./compat-json-fields.js";
+import {
+  copyable,
+  EnumTables,
+  IMPLICIT,
+  lit,
+  prop,
+  readValue,
+  setTest,
+  valueKind,
+  writeValue,
+  zeroLiteral,
+} from "./compat-json-fields.js";
 import { partCode, transformCode, type DecodeCtx, type EncodeCtx } from "./compat-json-transforms.js";
 import { runtimeModule } from "./routes-module.js";
 
@@ -49,10 +60,12 @@ const field = (d: DescMessage, name: string): DescField => {
   if (!f) throw new Error(`compat-json: ${d.typeName} has no field ${name}`);
   return f;
 };
-const messageOf = (f: DescField): DescMessage | undefined => (f.fieldKind === "message" || (f.fieldKind === "list" && f.listKind === "message") ? f.message : undefined);
+const messageOf = (f: DescField): DescMessage | undefined =>
+  f.fieldKind === "message" || (f.fieldKind === "list" && f.listKind === "message") ? f.message : undefined;
 
 /** The body without its `let v` when no other line uses v. */
-const withoutUnusedV = (body: string[]) => (body.some((l) => !l.startsWith("let v") && /\bv\b/.test(l)) ? body : body.filter((l) => !l.startsWith("let v")));
+const withoutUnusedV = (body: string[]) =>
+  body.some((l) => !l.startsWith("let v") && /\bv\b/.test(l)) ? body : body.filter((l) => !l.startsWith("let v"));
 
 /** Placeholders in code text for symbols that the generated file imports. */
 const SYM = "\u0000";
@@ -68,10 +81,16 @@ export interface CompatJsonInputs {
 }
 
 /** Prints the direct conversions into `f`; returns the name of the exported table. */
-export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", plan: CompatPlan, files: CompatJsonInputs): string {
+export function emitCompatJson(
+  f: GeneratedFile,
+  target: "ts" | "js" | "dts",
+  plan: CompatPlan,
+  files: CompatJsonInputs,
+): string {
   const dialect = files.dialect;
   const messages = new Map<string, DescMessage>();
-  for (const file of [files.newer, files.older]) for (const t of nestedTypes(file)) if (t.kind === "message") messages.set(t.typeName, t);
+  for (const file of [files.newer, files.older])
+    for (const t of nestedTypes(file)) if (t.kind === "message") messages.set(t.typeName, t);
   const pairs = new Map<string, Pair>();
   for (const p of plan.pairs) {
     const d10 = messages.get(p.v10);
@@ -100,17 +119,26 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
     dialect.listMaps?.[d03.typeName] !== undefined;
   const stepOk = (p: Pair, dir: Dir, s: PlanStep): boolean => {
     const [src, out] = dir === "toNewer" ? [p.d03, p.d10] : [p.d10, p.d03];
-    if (s.op === "transform") return p.d03.typeName === dialect.part.message ? s.transform === "part" : transformCode[s.transform]?.[dir] !== undefined;
+    if (s.op === "transform")
+      return p.d03.typeName === dialect.part.message
+        ? s.transform === "part"
+        : transformCode[s.transform]?.[dir] !== undefined;
     const f = field(src, s.from);
     if (s.op === "copy") return copyable(f, field(out, s.to));
     if (s.op === "message") {
       const sub = messageOf(f);
-      return sub !== undefined && pairs.has(sub.typeName) && f.fieldKind !== "map" && (!isUnion(p.d03) || (f.oneof !== undefined && f.fieldKind === "message"));
+      return (
+        sub !== undefined &&
+        pairs.has(sub.typeName) &&
+        f.fieldKind !== "map" &&
+        (!isUnion(p.d03) || (f.oneof !== undefined && f.fieldKind === "message"))
+      );
     }
     if (isUnion(p.d03)) return false; // a union holds its members only
     return s.op === "moved" || (f.fieldKind !== "map" && (messageOf(f) !== undefined || valueKind(f) !== undefined));
   };
-  const direct = (p: Pair, dir: Dir) => !blockedByDialect(p.d03) && (dir === "toNewer" ? p.plan.toV10 : p.plan.toV03).every((s) => stepOk(p, dir, s));
+  const direct = (p: Pair, dir: Dir) =>
+    !blockedByDialect(p.d03) && (dir === "toNewer" ? p.plan.toV10 : p.plan.toV03).every((s) => stepOk(p, dir, s));
   for (const p of new Set(pairs.values())) {
     const keys = Object.entries(p.plan.dialectFields);
     if (keys.length === 0) continue;
@@ -118,8 +146,15 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
     for (const [name10, key] of keys) {
       const t = field(p.d10, name10);
       const special = p.d03.typeName === dialect.part.message;
-      if (!special && key.includes(".")) throw new Error(`${where}: dialectFields ${name10}: "${key}" is nested; only the Part conversion reads nested keys`);
-      if (!special && !(valueKind(t) && (t.fieldKind !== "list" || valueKind(t) === "string") && valueKind(t) !== "enum")) throw new Error(`${where}: dialectFields ${name10}: its type has no direct conversion`);
+      if (!special && key.includes("."))
+        throw new Error(
+          `${where}: dialectFields ${name10}: "${key}" is nested; only the Part conversion reads nested keys`,
+        );
+      if (
+        !special &&
+        !(valueKind(t) && (t.fieldKind !== "list" || valueKind(t) === "string") && valueKind(t) !== "enum")
+      )
+        throw new Error(`${where}: dialectFields ${name10}: its type has no direct conversion`);
     }
   }
   /** A pair converted through the proto whose a2a.json-only fields are read and written around that path. */
@@ -136,12 +171,16 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
   const decName = (p: Pair) => `${p.id}FromOlder`;
   const decCall = (sub: DescMessage, v: string, atExpr: string, lost = "lost") => {
     const p = pairOf(sub.typeName);
-    return named(p, "toNewer") ? `${decName(p)}(${v}, ${atExpr}, ${lost})` : `(via.toNewer(${lit(p.d03.typeName)}, ${v}, ${atExpr}, ${lost})${ty(` as ${shape(p.d10)}`)})`;
+    return named(p, "toNewer")
+      ? `${decName(p)}(${v}, ${atExpr}, ${lost})`
+      : `(via.toNewer(${lit(p.d03.typeName)}, ${v}, ${atExpr}, ${lost})${ty(` as ${shape(p.d10)}`)})`;
   };
   /** A function (json, at, lost) → newer message, for list elements. */
   const decFn = (sub: DescMessage) => {
     const p = pairOf(sub.typeName);
-    return named(p, "toNewer") ? decName(p) : `(y${ty(": unknown")}, b${ty(`: ${rt("At")}`)}, l${ty(`: ${rt("Loss")}[]`)}) => ${decCall(sub, "y", "b", "l")}`;
+    return named(p, "toNewer")
+      ? decName(p)
+      : `(y${ty(": unknown")}, b${ty(`: ${rt("At")}`)}, l${ty(`: ${rt("Loss")}[]`)}) => ${decCall(sub, "y", "b", "l")}`;
   };
   const read = (d03: DescMessage, name: string, obj: string) => {
     const f = field(d03, name);
@@ -152,19 +191,25 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
     const f = field(d03, name);
     const what = lit(`${d03.typeName}.${name}`);
     const enumTable = (e: Parameters<EnumTables["toNewer"]>[0]) => {
-      const t = d10Field && (d10Field.fieldKind === "enum" || (d10Field.fieldKind === "list" && d10Field.listKind === "enum")) ? d10Field.enum : e;
+      const t =
+        d10Field && (d10Field.fieldKind === "enum" || (d10Field.fieldKind === "list" && d10Field.listKind === "enum"))
+          ? d10Field.enum
+          : e;
       return enums.toNewer(e, t);
     };
     if (f.fieldKind === "list") {
       // Elements are named by their index under the field's key.
-      if (valueKind(f) === "string") return `${rt("strings")}(${v}, ${rt("at")}(${where}, ${lit(key03(name, d03))}), ${what})`;
+      if (valueKind(f) === "string")
+        return `${rt("strings")}(${v}, ${rt("at")}(${where}, ${lit(key03(name, d03))}), ${what})`;
       throw new Error(`compat-json: no reader for ${f.toString()}`);
     }
     return readValue(f, v, where, what, rt, enumTable);
   };
   const assign = (d10: DescMessage, name10: string, expr: string, target = "m") => {
     const t = field(d10, name10);
-    return t.oneof ? `${target}.${t.oneof.localName} = { case: ${lit(t.localName)}, value: ${expr} };` : `${target}.${t.localName} = ${expr};`;
+    return t.oneof
+      ? `${target}.${t.oneof.localName} = { case: ${lit(t.localName)}, value: ${expr} };`
+      : `${target}.${t.localName} = ${expr};`;
   };
   const unknownKeys = (d03: DescMessage, obj: string, atExpr: string, extra: readonly string[] = []) => {
     const known = new Set<string>(["kind", ...extra]);
@@ -185,9 +230,11 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
       d10,
       any,
       read: (name, obj = "x", desc = d03) => read(desc, name, obj),
-      value: (name, v, desc = d03, where = "a") => readAs(desc, name, v, desc === d03 ? d10.fields.find((x) => x.name === name) : undefined, where),
+      value: (name, v, desc = d03, where = "a") =>
+        readAs(desc, name, v, desc === d03 ? d10.fields.find((x) => x.name === name) : undefined, where),
       set: (name10, expr) => assign(d10, name10, expr),
-      toNewer: (name, v, desc = d03, parentAt = "a") => decCall(messageOf(field(desc, name))!, v, `${rt("at")}(${parentAt}, ${lit(key03(name, desc))})`),
+      toNewer: (name, v, desc = d03, parentAt = "a") =>
+        decCall(messageOf(field(desc, name))!, v, `${rt("at")}(${parentAt}, ${lit(key03(name, desc))})`),
       lose: (key, reason) => `${rt("lose")}(lost, a, ${lit(key)}, ${reason});`,
       unknownKeys,
       zero: (short) => zero(messages.get(`${plan.newer}.${short}`)!),
@@ -199,7 +246,11 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
     const head = `function ${decName(p)}(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${shape(d10)}`)} {`;
     if (d03.typeName === dialect.part.message) return [head, ...partCode.toNewer(c).map((l) => "  " + l), "}"];
     if (isUnion(d03)) return [head, ...unionToNewer(p).map((l) => "  " + l), "}"];
-    const body: string[] = [`const x${any} = ${rt("object")}(j, a, ${lit(d03.typeName)});`, `const m = ${zero(d10)};`, `let v${any};`];
+    const body: string[] = [
+      `const x${any} = ${rt("object")}(j, a, ${lit(d03.typeName)});`,
+      `const m = ${zero(d10)};`,
+      `let v${any};`,
+    ];
     const oneofs = new Set<string>();
     const done = new Set<string>();
     for (const s of p.plan.toV10) {
@@ -227,26 +278,48 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
         // Assigning a zero value matters only where the newer field tracks presence.
         const test = t.oneof || t.presence !== IMPLICIT ? setTest(f, "v") : undefined;
         const value = readAs(d03, f.name, "v", t);
-        body.push(`if ((v = ${r}) != null) ${guardOneof(test && test !== "v !== undefined" ? `{ v = ${value}; if (${test}) ${assign(d10, s.to, "v")} }` : assign(d10, s.to, value))}`);
+        body.push(
+          `if ((v = ${r}) != null) ${guardOneof(test && test !== "v !== undefined" ? `{ v = ${value}; if (${test}) ${assign(d10, s.to, "v")} }` : assign(d10, s.to, value))}`,
+        );
       } else if (s.op === "message") {
         const sub = messageOf(f)!;
         const atExpr = `${rt("at")}(a, ${lit(k)})`;
-        const value = f.fieldKind === "list" ? `${rt("each")}(v, ${atExpr}, ${lit(`${d03.typeName}.${f.name}`)}, lost, ${decFn(sub)})` : decCall(sub, "v", atExpr);
+        const value =
+          f.fieldKind === "list"
+            ? `${rt("each")}(v, ${atExpr}, ${lit(`${d03.typeName}.${f.name}`)}, lost, ${decFn(sub)})`
+            : decCall(sub, "v", atExpr);
         body.push(`if ((v = ${r}) != null) ${guardOneof(assign(d10, s.to, value))}`);
       } else if (s.op === "lossy") {
         // reported when the older proto would hold a set value
-        const test = messageOf(f) ? (f.fieldKind === "list" ? `${rt("array")}(v, a, ${lit(f.name)}).length > 0` : undefined) : setTest(f, readAs(d03, f.name, "v"));
-        body.push(`if ((v = ${r}) != null${test ? ` && ${test}` : ""}) ${rt("lose")}(lost, a, ${lit(k)}, ${lit(s.reason)});`);
+        const test = messageOf(f)
+          ? f.fieldKind === "list"
+            ? `${rt("array")}(v, a, ${lit(f.name)}).length > 0`
+            : undefined
+          : setTest(f, readAs(d03, f.name, "v"));
+        body.push(
+          `if ((v = ${r}) != null${test ? ` && ${test}` : ""}) ${rt("lose")}(lost, a, ${lit(k)}, ${lit(s.reason)});`,
+        );
       }
     }
     // What a2a.json holds and the older proto does not (dialectFields), read into the newer fields.
     const extra = Object.entries(p.plan.dialectFields);
     for (const [name10, key] of extra) {
       const t = field(d10, name10);
-      const value = t.fieldKind === "list" && valueKind(t) === "string" ? `${rt("strings")}(v, ${rt("at")}(a, ${lit(key)}), ${lit(`${d03.typeName} ${key}`)})` : readValue(t, "v", "a", lit(`${d03.typeName} ${key}`), rt, () => undefined);
+      const value =
+        t.fieldKind === "list" && valueKind(t) === "string"
+          ? `${rt("strings")}(v, ${rt("at")}(a, ${lit(key)}), ${lit(`${d03.typeName} ${key}`)})`
+          : readValue(t, "v", "a", lit(`${d03.typeName} ${key}`), rt, () => undefined);
       body.push(`if ((v = ${prop("x", key)}) != null) ${assign(d10, name10, value)}`);
     }
-    body.push(unknownKeys(d03, "x", "a", extra.map(([, key]) => key)), "return m;");
+    body.push(
+      unknownKeys(
+        d03,
+        "x",
+        "a",
+        extra.map(([, key]) => key),
+      ),
+      "return m;",
+    );
     return [head, ...withoutUnusedV(body).map((l) => "  " + l), "}"];
   }
 
@@ -265,7 +338,9 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
       `const x${any} = ${rt("object")}(j, a, ${lit(p.d03.typeName)});`,
       `const m = ${zero(p.d10)};`,
       `switch (x.kind) {`,
-      ...members.filter((m) => dialect.kinds[m.sub.typeName] !== undefined).map((m) => `  case ${lit(dialect.kinds[m.sub.typeName])}: ${member(m)} break;`),
+      ...members
+        .filter((m) => dialect.kinds[m.sub.typeName] !== undefined)
+        .map((m) => `  case ${lit(dialect.kinds[m.sub.typeName])}: ${member(m)} break;`),
       `  default: ${guess}`,
       `}`,
       `return m;`,
@@ -277,7 +352,9 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
     const lines: string[] = [];
     for (const s of p.plan.toV03) {
       const f = field(p.d10, s.from);
-      lines.push(`if (m.${f.oneof!.localName}.case === ${lit(f.localName)}) return ${encCall(messageOf(f)!, `m.${f.oneof!.localName}.value`, `${rt("at")}(a, ${lit(f.name)})`)};`);
+      lines.push(
+        `if (m.${f.oneof!.localName}.case === ${lit(f.localName)}) return ${encCall(messageOf(f)!, `m.${f.oneof!.localName}.value`, `${rt("at")}(a, ${lit(f.name)})`)};`,
+      );
     }
     return [...lines, "return {};"];
   }
@@ -291,16 +368,30 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
   /** A function (message, at, lost) → older dialect JSON, for list elements. */
   const encFn = (sub: DescMessage) => {
     const p = pairOf(sub.typeName);
-    return named(p, "toOlder") ? encName(p) : `(y${ty(`: ${shape(p.d10)}`)}, b${ty(`: ${rt("At")}`)}, l${ty(`: ${rt("Loss")}[]`)}) => ${encCall(sub, "y", "b", "l")}`;
+    return named(p, "toOlder")
+      ? encName(p)
+      : `(y${ty(`: ${shape(p.d10)}`)}, b${ty(`: ${rt("At")}`)}, l${ty(`: ${rt("Loss")}[]`)}) => ${encCall(sub, "y", "b", "l")}`;
   };
   const get = (d10: DescMessage, name: string, obj = "m") => {
     const f = field(d10, name);
-    return f.oneof ? `(${obj}.${f.oneof.localName}.case === ${lit(f.localName)} ? ${obj}.${f.oneof.localName}.value : undefined)` : `${obj}.${f.localName}`;
+    return f.oneof
+      ? `(${obj}.${f.oneof.localName}.case === ${lit(f.localName)} ? ${obj}.${f.oneof.localName}.value : undefined)`
+      : `${obj}.${f.localName}`;
   };
   /** Statement writing `expr` (a value for the older field) under its dialect key, when toJson would write it. */
-  const put = (d03: DescMessage, name03: string, expr: string, target: string, source?: DescField, sourceTested = false) => {
+  const put = (
+    d03: DescMessage,
+    name03: string,
+    expr: string,
+    target: string,
+    source?: DescField,
+    sourceTested = false,
+  ) => {
     const t = field(d03, name03);
-    const table = valueKind(t) === "enum" && t.fieldKind === "enum" ? enums.toOlder(source && source.fieldKind === "enum" ? source.enum : t.enum, t.enum) : undefined;
+    const table =
+      valueKind(t) === "enum" && t.fieldKind === "enum"
+        ? enums.toOlder(source && source.fieldKind === "enum" ? source.enum : t.enum, t.enum)
+        : undefined;
     // A plain path is used in place; anything else is evaluated once.
     const w = /^[\w.]+$/.test(expr) ? expr : "w";
     // Skip the test when the caller's own test (the source being set) already implies it.
@@ -317,7 +408,14 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
       d10,
       any,
       get: (name) => get(d10, name),
-      put: (name, expr, target = "o", desc = d03) => put(desc, name, expr, target, desc === d03 && d10.fields.some((f) => f.name === name) ? field(d10, name) : undefined),
+      put: (name, expr, target = "o", desc = d03) =>
+        put(
+          desc,
+          name,
+          expr,
+          target,
+          desc === d03 && d10.fields.some((f) => f.name === name) ? field(d10, name) : undefined,
+        ),
       toOlder: (name, expr, desc = d10) => encCall(messageOf(field(desc, name))!, expr, `${rt("at")}(a, ${lit(name)})`),
       lose: (name, reason) => `${rt("lose")}(lost, a, ${lit(name)}, ${reason});`,
       key: (name, desc = d03) => key03(name, desc),
@@ -361,7 +459,10 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
       else if (s.op === "message") {
         const sub = messageOf(f)!;
         const atExpr = `${rt("at")}(a, ${lit(f.name)})`;
-        const converted = f.fieldKind === "list" ? `${rt("eachOf")}(${value}, ${atExpr}, lost, ${encFn(sub)})` : encCall(sub, value, atExpr);
+        const converted =
+          f.fieldKind === "list"
+            ? `${rt("eachOf")}(${value}, ${atExpr}, lost, ${encFn(sub)})`
+            : encCall(sub, value, atExpr);
         body.push(`if (${cond}) ${prop("o", key03(s.to, d03))} = ${converted};`);
       } else if (s.op === "lossy" && p.plan.dialectFields[f.name] !== undefined) {
         body.push(`if (${cond}) ${prop("o", p.plan.dialectFields[f.name]!)} = ${writeValue(f, value, rt, undefined)};`);
@@ -394,7 +495,10 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
       `  let v${any};`,
       ...extra.map(([name10, key]) => {
         const t = field(p.d10, name10);
-        const value = t.fieldKind === "list" ? `${rt("strings")}(v, ${rt("at")}(a, ${lit(key)}), ${lit(`${p.d03.typeName} ${key}`)})` : readValue(t, "v", "a", lit(`${p.d03.typeName} ${key}`), rt, () => undefined);
+        const value =
+          t.fieldKind === "list"
+            ? `${rt("strings")}(v, ${rt("at")}(a, ${lit(key)}), ${lit(`${p.d03.typeName} ${key}`)})`
+            : readValue(t, "v", "a", lit(`${p.d03.typeName} ${key}`), rt, () => undefined);
         return `  if ((v = ${prop("x", key)}) != null) ${assign(p.d10, name10, value)}`;
       }),
       `  return m;`,
@@ -429,8 +533,14 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
   // Signatures carry types in TypeScript and in declarations; JavaScript has bare names.
   const signed = target !== "js";
   const onLossSig = signed ? [", onLoss?: (loss: ", lossType, ") => void"] : [", onLoss"];
-  const fromOlder = (p: Pair) => (named(p, "toNewer") ? decName(p) : `(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => via.toNewer(${lit(p.d03.typeName)}, j, a, lost)${ty(` as ${shape(p.d10)}`)}`);
-  const toOlder = (p: Pair) => (named(p, "toOlder") ? encName(p) : `(m${ty(`: ${shape(p.d10)}`)}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => via.toOlder(m, a, lost)`);
+  const fromOlder = (p: Pair) =>
+    named(p, "toNewer")
+      ? decName(p)
+      : `(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => via.toNewer(${lit(p.d03.typeName)}, j, a, lost)${ty(` as ${shape(p.d10)}`)}`;
+  const toOlder = (p: Pair) =>
+    named(p, "toOlder")
+      ? encName(p)
+      : `(m${ty(`: ${shape(p.d10)}`)}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => via.toOlder(m, a, lost)`;
   const exports = ordered.flatMap((p) => {
     const s10 = f.importShape(p.d10);
     const base = lowerFirstWord(p.id);
@@ -438,13 +548,17 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
       {
         name: `${base}FromOlderJson`,
         doc: `Reads the ${plan.older} JSON-RPC (a2a.json) form of ${p.d03.typeName} as ${p.d10.typeName}${direct(p, "toNewer") ? "" : " (through the older proto)"}. What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`; a value the older proto could not read throws CompatJsonError.`,
-        params: signed ? ["json: ", jsonValue, ...onLossSig, "): { message: ", s10, "; lost: ", lossType, "[] }"] : ["json", ...onLossSig, ")"],
+        params: signed
+          ? ["json: ", jsonValue, ...onLossSig, "): { message: ", s10, "; lost: ", lossType, "[] }"]
+          : ["json", ...onLossSig, ")"],
         value: `message: ${named(p, "toNewer") ? `${decName(p)}(json, undefined, lost)` : `via.toNewer(${lit(p.d03.typeName)}, json, undefined, lost)${ty(` as ${shape(p.d10)}`)}`}`,
       },
       {
         name: `${base}ToOlderJson`,
         doc: `Writes ${p.d10.typeName} in the ${plan.older} JSON-RPC (a2a.json) form of ${p.d03.typeName}${direct(p, "toOlder") ? "" : " (through the older proto)"}. What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`.`,
-        params: signed ? ["message: ", s10, ...onLossSig, "): { json: ", jsonValue, "; lost: ", lossType, "[] }"] : ["message", ...onLossSig, ")"],
+        params: signed
+          ? ["message: ", s10, ...onLossSig, "): { json: ", jsonValue, "; lost: ", lossType, "[] }"]
+          : ["message", ...onLossSig, ")"],
         value: `json: ${named(p, "toOlder") ? `${encName(p)}(message, undefined, lost)` : "via.toOlder(message, undefined, lost)"}`,
       },
     ];
@@ -480,7 +594,9 @@ export function emitCompatJson(f: GeneratedFile, target: "ts" | "js" | "dts", pl
   f.print(`// ---- ${plan.older} JSON-RPC (a2a.json) ↔ ${plan.newer} messages, in one pass ----`);
   f.print();
   f.print("/** Pairs without a direct conversion go through the older proto. */");
-  print(`const via = ${rt("viaProto")}(${files.converter}, ${rt("dialectCodec")}(${SYM}older:A2AServiceA2a${SYM}.jsonrpcDialect${typed ? "!" : ""}));`);
+  print(
+    `const via = ${rt("viaProto")}(${files.converter}, ${rt("dialectCodec")}(${SYM}older:A2AServiceA2a${SYM}.jsonrpcDialect${typed ? "!" : ""}));`,
+  );
   const fns: string[] = [];
   for (const p of ordered) {
     if (direct(p, "toNewer")) fns.push(decodeFn(p).join("\n"));

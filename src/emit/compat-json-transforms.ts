@@ -75,7 +75,9 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
     // `final` is recomputed on the newer side: read only to check it as fromJson would.
     toNewer: (c) => [`if ((v = ${c.read("final")}) != null) ${c.value("final", "v")};`],
     toOlder: (c) => {
-      const final = ["COMPLETED", "CANCELED", "FAILED", "REJECTED", "INPUT_REQUIRED"].map((n) => `v.state === ${c.enumNumber("status.state", n)} /* ${n} */`);
+      const final = ["COMPLETED", "CANCELED", "FAILED", "REJECTED", "INPUT_REQUIRED"].map(
+        (n) => `v.state === ${c.enumNumber("status.state", n)} /* ${n} */`,
+      );
       return [
         `if ((v = ${c.get("status")}) !== undefined) {`,
         `  ${prop("o", c.key("status"))} = ${c.toOlder("status", "v")};`,
@@ -86,12 +88,16 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
   },
 
   blocking: {
-    toNewer: (c) => [`${c.set("return_immediately", `!((v = ${c.read("blocking")}) != null && ${c.value("blocking", "v")})`)}`],
+    toNewer: (c) => [
+      `${c.set("return_immediately", `!((v = ${c.read("blocking")}) != null && ${c.value("blocking", "v")})`)}`,
+    ],
     toOlder: (c) => [c.put("blocking", `!${c.get("return_immediately")}`)],
   },
 
   historyLength: {
-    toNewer: (c) => [`if ((v = ${c.read("history_length")}) != null && (v = ${c.value("history_length", "v")}) !== 0) ${c.set("history_length", "v")}`],
+    toNewer: (c) => [
+      `if ((v = ${c.read("history_length")}) != null && (v = ${c.value("history_length", "v")}) !== 0) ${c.set("history_length", "v")}`,
+    ],
     toOlder: (c) => [
       `if ((v = ${c.get("history_length")}) === 0) ${c.lose("history_length", lit("v0.3 cannot ask for no history (0 means no limit there); sent without a limit"))}`,
       `else if (v !== undefined) { ${c.put("history_length", "v")} }`,
@@ -120,7 +126,9 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
         `  const pa = ${c.rt("at")}(a, ${lit(c.key03("push_notification"))});`,
         `  ${c.unknownKeys(cfg, "p", "pa")}`,
         `  const t = ${c.zero("TaskPushNotificationConfig")};`,
-        ...["url", "token", "id"].map((n) => `  if ((v = ${r(n)}) != null && (v = ${c.value(n, "v", cfg, "pa")}) !== "") t.${n} = v;`),
+        ...["url", "token", "id"].map(
+          (n) => `  if ((v = ${r(n)}) != null && (v = ${c.value(n, "v", cfg, "pa")}) !== "") t.${n} = v;`,
+        ),
         `  if ((v = ${r("authentication")}) != null) t.authentication = ${c.toNewer("authentication", "v", cfg, "pa")};`,
         `  ${c.set("task_push_notification_config", "t")}`,
         `}`,
@@ -178,10 +186,15 @@ export const partCode = {
   toOlder: (c: EncodeCtx): string[] => {
     const rt = c.rt;
     const { metadata, filename } = partDialectFields(c);
-    const noName = (what: string) => (filename ? [`    if (m.filename !== "") ${c.lose("filename", lit(`a v0.3 ${what} part has no file name`))}`] : []);
+    const noName = (what: string) =>
+      filename ? [`    if (m.filename !== "") ${c.lose("filename", lit(`a v0.3 ${what} part has no file name`))}`] : [];
     return [
-      ...(metadata ? [] : [`if (m.metadata !== undefined) ${c.lose("metadata", lit("the v0.3 proto Part has no metadata"))}`]),
-      ...(filename ? [] : [`if (m.filename !== "") ${c.lose("filename", lit("the v0.3 proto FilePart has no file name"))}`]),
+      ...(metadata
+        ? []
+        : [`if (m.metadata !== undefined) ${c.lose("metadata", lit("the v0.3 proto Part has no metadata"))}`]),
+      ...(filename
+        ? []
+        : [`if (m.filename !== "") ${c.lose("filename", lit("the v0.3 proto FilePart has no file name"))}`]),
       `const content = m.content;`,
       `let o${c.any};`,
       `switch (content.case) {`,
@@ -218,11 +231,16 @@ export const partCode = {
 };
 
 /** The Part's dialectFields, which this code knows only at the keys a2a.json has them (FileBase.name, PartBase.metadata). */
-function partDialectFields(c: { dialectField(name10: string): string | undefined; d10: DescMessage }): { metadata: boolean; filename: boolean } {
+function partDialectFields(c: { dialectField(name10: string): string | undefined; d10: DescMessage }): {
+  metadata: boolean;
+  filename: boolean;
+} {
   const metadata = c.dialectField("metadata");
   const filename = c.dialectField("filename");
   if ((metadata !== undefined && metadata !== "metadata") || (filename !== undefined && filename !== "file.name")) {
-    throw new Error(`compat-json: ${c.d10.typeName} dialectFields: the Part conversion knows metadata at "metadata" and filename at "file.name" only`);
+    throw new Error(
+      `compat-json: ${c.d10.typeName} dialectFields: the Part conversion knows metadata at "metadata" and filename at "file.name" only`,
+    );
   }
   return { metadata: metadata !== undefined, filename: filename !== undefined };
 }

@@ -38,23 +38,58 @@ export function emitCompatModule(
   const olderClient = f.import("A2AServiceClient", a2aModule(olderFile), true);
   const olderDef = f.import("A2AServiceA2a", a2aModule(olderFile));
   const converterType = f.import("Converter", runtimeModule, true);
-  const jsonTable = () => (json ? emitCompatJson(f, target, plan, { ...json, olderA2a: a2aModule(olderFile), converter: "a2aCompat" }) : undefined);
+  const jsonTable = () =>
+    json
+      ? emitCompatJson(f, target, plan, { ...json, olderA2a: a2aModule(olderFile), converter: "a2aCompat" })
+      : undefined;
   const pairs = plan.pairs.map(({ v10, v03, toV03, toV10 }) => ({ v10, v03, toV03, toV10 }));
   const data = printLiteral({ newer: plan.newer, older: plan.older, pairs });
   if (target === "dts") {
     f.print(f.export("declare const", "a2aCompatPlan"), ": ", planType, ";");
     f.print(f.export("declare const", "a2aCompat"), ": ", converterType, ";");
     jsonTable();
-    f.print(f.export("declare const", "a2aOperationPairs"), ": readonly ", f.import("OperationPair", runtimeModule, true), "[];");
-    f.print(f.export("declare function", "bridgeToOlder"), "(handler: ", newerHandler, ", onLoss?: (operation: string, loss: ", f.import("Loss", runtimeModule, true), ") => void): ", olderHandler, ";");
-    f.print(f.export("declare const", "a2aOperations"), ": ", f.import("OperationCorrespondence", runtimeModule, true), ";");
-    f.print(f.export("declare function", "clientForOlder"), "(client: ", olderClient, ", onLoss?: (operation: string, loss: ", f.import("Loss", runtimeModule, true), ") => void): ", newerClient, ";");
+    f.print(
+      f.export("declare const", "a2aOperationPairs"),
+      ": readonly ",
+      f.import("OperationPair", runtimeModule, true),
+      "[];",
+    );
+    f.print(
+      f.export("declare function", "bridgeToOlder"),
+      "(handler: ",
+      newerHandler,
+      ", onLoss?: (operation: string, loss: ",
+      f.import("Loss", runtimeModule, true),
+      ") => void): ",
+      olderHandler,
+      ";",
+    );
+    f.print(
+      f.export("declare const", "a2aOperations"),
+      ": ",
+      f.import("OperationCorrespondence", runtimeModule, true),
+      ";",
+    );
+    f.print(
+      f.export("declare function", "clientForOlder"),
+      "(client: ",
+      olderClient,
+      ", onLoss?: (operation: string, loss: ",
+      f.import("Loss", runtimeModule, true),
+      ") => void): ",
+      newerClient,
+      ";",
+    );
     return;
   }
   const typed = target === "ts";
   f.print(f.export("const", "a2aCompatPlan"), ...(typed ? [": ", planType] : []), ` = ${data};`);
   f.print();
-  f.print(f.jsDoc(`Converts messages between ${plan.older} and ${plan.newer}; losses are returned and never dropped silently.`));
+  f.print(
+    f.jsDoc(
+      `Converts messages between ${plan.older} and ${plan.newer}; losses are returned and never dropped silently.`,
+    ),
+  );
   f.print(
     f.export("const", "a2aCompat"),
     ...(typed ? [": ", converterType] : []),
@@ -70,21 +105,59 @@ export function emitCompatModule(
   const withJson = table ? `, json: ${table}` : "";
   f.print();
   f.print(f.jsDoc(`Each ${plan.older} operation and the ${plan.newer} operation it corresponds to.`));
-  f.print(f.export("const", "a2aOperationPairs"), ...(typed ? [": readonly ", f.import("OperationPair", runtimeModule, true), "[]"] : []), ` = ${printLiteral(operations)};`);
+  f.print(
+    f.export("const", "a2aOperationPairs"),
+    ...(typed ? [": readonly ", f.import("OperationPair", runtimeModule, true), "[]"] : []),
+    ` = ${printLiteral(operations)};`,
+  );
   f.print();
   f.print(f.jsDoc(`Each operation's names in both versions and every binding: JSON-RPC methods, routes, gRPC paths.`));
-  f.print(f.export("const", "a2aOperations"), ...(typed ? [": ", f.import("OperationCorrespondence", runtimeModule, true)] : []), " = ", f.import("operationCorrespondence", runtimeModule), "(", olderDef, ", ", newerDef, ", a2aOperationPairs);");
+  f.print(
+    f.export("const", "a2aOperations"),
+    ...(typed ? [": ", f.import("OperationCorrespondence", runtimeModule, true)] : []),
+    " = ",
+    f.import("operationCorrespondence", runtimeModule),
+    "(",
+    olderDef,
+    ", ",
+    newerDef,
+    ", a2aOperationPairs);",
+  );
   f.print();
   f.print(f.jsDoc(`Serves ${plan.older} clients with a ${plan.newer} handler (a version bridge).`));
   const lossType = f.import("Loss", runtimeModule, true);
-  const sig = typed ? ["handler: ", newerHandler, ", onLoss?: (operation: string, loss: ", lossType, ") => void): ", olderHandler] : ["handler, onLoss) "];
+  const sig = typed
+    ? ["handler: ", newerHandler, ", onLoss?: (operation: string, loss: ", lossType, ") => void): ", olderHandler]
+    : ["handler, onLoss) "];
   f.print(f.export("function", "bridgeToOlder"), "(", ...sig, typed ? " {" : "{");
-  f.print("  return ", f.import("createBridgeHandler", runtimeModule), "({ older: ", olderDef, ", newer: ", newerDef, `, handler, converter: a2aCompat, operations: a2aOperationPairs${withJson}, ...(onLoss ? { onLoss } : {}) });`);
+  f.print(
+    "  return ",
+    f.import("createBridgeHandler", runtimeModule),
+    "({ older: ",
+    olderDef,
+    ", newer: ",
+    newerDef,
+    `, handler, converter: a2aCompat, operations: a2aOperationPairs${withJson}, ...(onLoss ? { onLoss } : {}) });`,
+  );
   f.print("}");
   f.print();
-  f.print(f.jsDoc(`A ${plan.newer} client over a ${plan.older} client: call an older agent with newer types. Operations the older version lacks fail with UnsupportedOperationError.`));
-  const csig = typed ? ["client: ", olderClient, ", onLoss?: (operation: string, loss: ", lossType, ") => void): ", newerClient] : ["client, onLoss) "];
+  f.print(
+    f.jsDoc(
+      `A ${plan.newer} client over a ${plan.older} client: call an older agent with newer types. Operations the older version lacks fail with UnsupportedOperationError.`,
+    ),
+  );
+  const csig = typed
+    ? ["client: ", olderClient, ", onLoss?: (operation: string, loss: ", lossType, ") => void): ", newerClient]
+    : ["client, onLoss) "];
   f.print(f.export("function", "clientForOlder"), "(", ...csig, typed ? " {" : "{");
-  f.print("  return ", f.import("createClientBridge", runtimeModule), "({ older: ", olderDef, ", newer: ", newerDef, `, client, converter: a2aCompat, operations: a2aOperationPairs${withJson}, ...(onLoss ? { onLoss } : {}) });`);
+  f.print(
+    "  return ",
+    f.import("createClientBridge", runtimeModule),
+    "({ older: ",
+    olderDef,
+    ", newer: ",
+    newerDef,
+    `, client, converter: a2aCompat, operations: a2aOperationPairs${withJson}, ...(onLoss ? { onLoss } : {}) });`,
+  );
   f.print("}");
 }

@@ -43,9 +43,12 @@ export function urlShape(b: Pick<BindingModel, "template">, op: Pick<OperationMo
     if (s.kind === "literal") return s.value;
     if (s.kind === "wildcard") return "*";
     if (s.kind === "deepWildcard") return "**";
-    if (!s.explicit || (s.segments.length === 1 && s.segments[0]!.kind === "wildcard")) return `{${s.fieldPath.join(".")}}`;
+    if (!s.explicit || (s.segments.length === 1 && s.segments[0]!.kind === "wildcard"))
+      return `{${s.fieldPath.join(".")}}`;
     return s.segments
-      .map((l) => (l.kind === "literal" ? l.value : l.kind === "wildcard" ? placeholder() : `{${s.fieldPath.join(".")}=**}`))
+      .map((l) =>
+        l.kind === "literal" ? l.value : l.kind === "wildcard" ? placeholder() : `{${s.fieldPath.join(".")}=**}`,
+      )
       .join("/");
   });
   return "/" + parts.join("/") + (b.template.verb ? ":" + b.template.verb : "");
@@ -62,7 +65,9 @@ function returns(m: ApiModel, op: OperationModel): string {
 
 function route(b: BindingModel, op: OperationModel): string {
   const shape = urlShape(b, op);
-  return shape === b.template.text ? code(`${b.method} ${shape}`) : `${code(`${b.method} ${shape}`)} (template ${code(b.template.text)})`;
+  return shape === b.template.text
+    ? code(`${b.method} ${shape}`)
+    : `${code(`${b.method} ${shape}`)} (template ${code(b.template.text)})`;
 }
 
 export function operationsView(m: ApiModel) {
@@ -111,23 +116,35 @@ export function routesView(m: ApiModel, table: RouteTable) {
     count: table.routes.length,
     tenantCount: table.routes.filter((r) => r.tenantVariant).length,
     aliasCount: table.aliases.length,
-    rows: [...all].sort((a, b) => a.priority - b.priority).map((r) => {
-      const op = byOp.get(r.operation)!;
-      const b = op.bindings.find((x) => x.template.text === r.template && x.method === r.method)!;
-      return {
-        priority: r.priority,
-        method: r.method,
-        template: code(r.template),
-        shape: code(urlShape(b, op)),
-        operation: r.operation,
-        tenant: r.tenantVariant ? "yes" : "",
-        origin: r.origin === "additional_binding" ? "additional binding" : r.origin === "override" ? "alias (override)" : r.origin,
-        path: r.variables.map((v) => code(v.jsonName)).join(", ") || "–",
-        body: r.body === null ? "–" : r.body === "*" ? `* (${r.bodyFields.map(code).join(", ") || "empty"})` : code(r.bodyFields[0]!),
-        query: r.queryFields.map((q) => code(q.jsonName) + (q.repeated ? " (repeated)" : "")).join(", ") || "–",
-        contentType: `${r.requestContentType ?? "–"} → ${r.responseContentType}`,
-      };
-    }),
+    rows: [...all]
+      .sort((a, b) => a.priority - b.priority)
+      .map((r) => {
+        const op = byOp.get(r.operation)!;
+        const b = op.bindings.find((x) => x.template.text === r.template && x.method === r.method)!;
+        return {
+          priority: r.priority,
+          method: r.method,
+          template: code(r.template),
+          shape: code(urlShape(b, op)),
+          operation: r.operation,
+          tenant: r.tenantVariant ? "yes" : "",
+          origin:
+            r.origin === "additional_binding"
+              ? "additional binding"
+              : r.origin === "override"
+                ? "alias (override)"
+                : r.origin,
+          path: r.variables.map((v) => code(v.jsonName)).join(", ") || "–",
+          body:
+            r.body === null
+              ? "–"
+              : r.body === "*"
+                ? `* (${r.bodyFields.map(code).join(", ") || "empty"})`
+                : code(r.bodyFields[0]!),
+          query: r.queryFields.map((q) => code(q.jsonName) + (q.repeated ? " (repeated)" : "")).join(", ") || "–",
+          contentType: `${r.requestContentType ?? "–"} → ${r.responseContentType}`,
+        };
+      }),
     overlaps: table.overlaps.map((o) => {
       const loser = routeName(all, o.loserPriority);
       return {
@@ -204,7 +221,9 @@ export function overridesView(m: ApiModel) {
 
 /** Cross-version tables: operations matched by canonical name, oldest version first. */
 export function versionsView(models: readonly ApiModel[]) {
-  const ordered = [...models].sort((a, b) => (a.release ?? "").localeCompare(b.release ?? "", undefined, { numeric: true }));
+  const ordered = [...models].sort((a, b) =>
+    (a.release ?? "").localeCompare(b.release ?? "", undefined, { numeric: true }),
+  );
   const names = [...new Set(ordered.flatMap((m) => m.operations.map((o) => o.canonicalName)))];
   const newest = ordered[ordered.length - 1]!;
   names.sort((a, b) => index(newest, a) - index(newest, b));
@@ -226,7 +245,11 @@ export function versionsView(models: readonly ApiModel[]) {
     };
   };
   return {
-    versions: ordered.map((m) => ({ label: versionLabel(m), package: code(m.package), service: code(m.service.fullName) })),
+    versions: ordered.map((m) => ({
+      label: versionLabel(m),
+      package: code(m.package),
+      service: code(m.service.fullName),
+    })),
     rows: names.map((name) => ({ operation: name, cells: ordered.map((m) => cell(m, name)) })),
     params: names.map((name) => {
       const cells = ordered.map((m) => cell(m, name));
@@ -239,8 +262,16 @@ export function versionsView(models: readonly ApiModel[]) {
       return {
         operation: name,
         cells,
-        added: after.filter((f) => !before.includes(f)).map(code).join(", ") || "–",
-        removed: before.filter((f) => !after.includes(f)).map(code).join(", ") || "–",
+        added:
+          after
+            .filter((f) => !before.includes(f))
+            .map(code)
+            .join(", ") || "–",
+        removed:
+          before
+            .filter((f) => !after.includes(f))
+            .map(code)
+            .join(", ") || "–",
       };
     }),
   };

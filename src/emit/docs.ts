@@ -24,7 +24,8 @@ export function renderDoc(name: TemplateName, view: unknown): string {
 
 /** Escapes "|" and line breaks in every string of a view. */
 function escapeCells(v: unknown): unknown {
-  if (typeof v === "string") return v.includes("|") || v.includes("\n") ? v.replace(/\|/g, "\\|").replace(/\r?\n/g, " ") : v;
+  if (typeof v === "string")
+    return v.includes("|") || v.includes("\n") ? v.replace(/\|/g, "\\|").replace(/\r?\n/g, " ") : v;
   if (Array.isArray(v)) return v.map(escapeCells);
   if (v !== null && typeof v === "object") {
     const out: Record<string, unknown> = {};

@@ -40,7 +40,8 @@ export function writeOutputs(
     schema.prepareGenerate(target);
     for (const m of models) {
       // Stubs import the route table, so they bring it along.
-      if (options.emit.has("routes") || options.emit.has("stubs")) emitRoutesModule(schema, target, baseName(m, models), m, tables.get(m)!);
+      if (options.emit.has("routes") || options.emit.has("stubs"))
+        emitRoutesModule(schema, target, baseName(m, models), m, tables.get(m)!);
       if (options.emit.has("stubs")) emitStubs(schema, target, baseName(m, models), m);
     }
     if (options.emit.has("stubs")) {
@@ -48,9 +49,13 @@ export function writeOutputs(
         const newer = models.find((m) => m.package === plan.newer)!;
         const older = models.find((m) => m.package === plan.older);
         if (older) {
-          const pairs = older.operations.filter((o) => newer.operations.some((n) => n.name === o.canonicalName)).map((o) => ({ older: o.name, newer: o.canonicalName }));
+          const pairs = older.operations
+            .filter((o) => newer.operations.some((n) => n.name === o.canonicalName))
+            .map((o) => ({ older: o.name, newer: o.canonicalName }));
           const fileOf = (name: string) => schema.allFiles.find((f) => f.proto.name === name)!;
-          const json = older.jsonrpcDialect ? { newer: fileOf(newer.protoFile), older: fileOf(older.protoFile), dialect: older.jsonrpcDialect } : undefined;
+          const json = older.jsonrpcDialect
+            ? { newer: fileOf(newer.protoFile), older: fileOf(older.protoFile), dialect: older.jsonrpcDialect }
+            : undefined;
           emitCompatModule(schema, target, plan, newer.protoFile, older.protoFile, pairs, json);
         }
       }
@@ -85,4 +90,3 @@ function baseName(m: ApiModel, models: readonly ApiModel[]): string {
   const base = m.protoFile.replace(/\.proto$/, "");
   return models.some((o) => o !== m && o.protoFile === m.protoFile) ? `${base}_${m.service.name}` : base;
 }
-

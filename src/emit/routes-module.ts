@@ -53,9 +53,19 @@ export function emitRoutesModule(
     return;
   }
   if (target === "ts") {
-    f.print(f.export("const", `${name}Routes`), ` = ${data(table.routes)} as const satisfies readonly `, routeType, `[];`);
+    f.print(
+      f.export("const", `${name}Routes`),
+      ` = ${data(table.routes)} as const satisfies readonly `,
+      routeType,
+      `[];`,
+    );
     f.print();
-    f.print(f.export("const", `${name}RouteAliases`), ` = ${data(table.aliases)} as const satisfies readonly `, routeType, `[];`);
+    f.print(
+      f.export("const", `${name}RouteAliases`),
+      ` = ${data(table.aliases)} as const satisfies readonly `,
+      routeType,
+      `[];`,
+    );
     f.print();
     f.print(f.export("const", `${name}RouteOverlaps`), `: readonly `, overlapType, `[] = ${data(table.overlaps)};`);
     return;

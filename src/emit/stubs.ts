@@ -48,7 +48,13 @@ export function emitStubs(schema: Schema<object>, target: Target, base: string, 
     };
   };
   errorsModule(open("errors", `Errors of ${model.service.fullName}, protocol ${model.protocolVersion ?? "?"}.`), model);
-  definitionModule(open("a2a", `${model.service.fullName} at protocol ${model.protocolVersion ?? "?"}: definition, handler and client types.`), model);
+  definitionModule(
+    open(
+      "a2a",
+      `${model.service.fullName} at protocol ${model.protocolVersion ?? "?"}: definition, handler and client types.`,
+    ),
+    model,
+  );
   jsonrpcModule(open("jsonrpc", `JSON-RPC client and server for ${model.service.fullName}.`));
   restModule(open("rest", `HTTP+JSON client and server for ${model.service.fullName}.`));
   grpcModule(open("grpc", `gRPC client and server for ${model.service.fullName}.`));
@@ -59,11 +65,26 @@ function constant(c: Ctx, name: string, type: Printable[], value: Printable[], t
   const { f, target } = c;
   if (target === "dts") f.print(f.export("declare const", name), ": ", ...type, ";");
   else if (target === "js") f.print(f.export("const", name), " = ", ...value, ";");
-  else f.print(f.export("const", name), ...(tsSuffix.length > 0 ? [] : [": ", ...type]), " = ", ...value, ...tsSuffix, ";");
+  else
+    f.print(
+      f.export("const", name),
+      ...(tsSuffix.length > 0 ? [] : [": ", ...type]),
+      " = ",
+      ...value,
+      ...tsSuffix,
+      ";",
+    );
 }
 
 /** Prints a function that forwards to the runtime: typed in ts, declared in dts, plain in js. */
-function forward(c: Ctx, doc: string, name: string, params: [string, Printable[]][], returns: Printable[], body: Printable[]): void {
+function forward(
+  c: Ctx,
+  doc: string,
+  name: string,
+  params: [string, Printable[]][],
+  returns: Printable[],
+  body: Printable[],
+): void {
   const { f, target } = c;
   f.print(f.jsDoc(doc));
   const typed: Printable[] = params.flatMap(([p, t], i) => [i > 0 ? ", " : "", p, ": ", ...t]);
@@ -78,11 +99,25 @@ function forward(c: Ctx, doc: string, name: string, params: [string, Printable[]
 function errorsModule(c: Ctx, m: ApiModel): void {
   const entry = c.rt("ErrorCatalogEntry", true);
   const standard = c.rt("StandardErrorEntry", true);
-  c.f.print(c.f.jsDoc(`A2A errors of this version: JSON-RPC code, gRPC status, HTTP status, ErrorInfo reason and domain.`));
-  constant(c, `${c.name}Errors`, ["readonly ", entry, "[]"], [data(m.errors)], [" as const satisfies readonly ", entry, "[]"]);
+  c.f.print(
+    c.f.jsDoc(`A2A errors of this version: JSON-RPC code, gRPC status, HTTP status, ErrorInfo reason and domain.`),
+  );
+  constant(
+    c,
+    `${c.name}Errors`,
+    ["readonly ", entry, "[]"],
+    [data(m.errors)],
+    [" as const satisfies readonly ", entry, "[]"],
+  );
   c.f.print();
   c.f.print(c.f.jsDoc(`The standard JSON-RPC errors.`));
-  constant(c, `${c.name}StandardErrors`, ["readonly ", standard, "[]"], [data(m.standardErrors)], [" as const satisfies readonly ", standard, "[]"]);
+  constant(
+    c,
+    `${c.name}StandardErrors`,
+    ["readonly ", standard, "[]"],
+    [data(m.standardErrors)],
+    [" as const satisfies readonly ", standard, "[]"],
+  );
   if (c.target !== "js") {
     c.f.print();
     const names = m.errors.map((e) => JSON.stringify(e.name)).join(" | ") || "never";
@@ -112,7 +147,11 @@ function definitionModule(c: Ctx, m: ApiModel): void {
     requiredJson: m.requiredInJson ? requiredJson(m) : null,
   };
   const members = printMembers(tables, "  ");
-  c.f.print(c.f.jsDoc(`${m.service.fullName} at protocol version ${m.protocolVersion ?? "?"} (release ${m.release ?? "?"}): its descriptor and tables.`));
+  c.f.print(
+    c.f.jsDoc(
+      `${m.service.fullName} at protocol version ${m.protocolVersion ?? "?"} (release ${m.release ?? "?"}): its descriptor and tables.`,
+    ),
+  );
   constant(
     c,
     `${c.name}A2a`,
@@ -158,7 +197,7 @@ function definitionModule(c: Ctx, m: ApiModel): void {
     c,
     `One HTTP handler for an agent: the agent card, JSON-RPC and HTTP+JSON. Wrap it with nodeHttpListener or fetchHandler.`,
     `create${c.name}HttpHandler`,
-    [["options", ["Omit<", c.rt("A2aHttpOptions", true), "<typeof ", service, ">, \"definition\">"]]],
+    [["options", ["Omit<", c.rt("A2aHttpOptions", true), "<typeof ", service, '>, "definition">']]],
     [c.rt("CoreHandler", true)],
     [c.rt("createA2aHttpHandler"), "({ ...options, definition: ", c.name, "A2a })"],
   );
@@ -168,12 +207,28 @@ function jsonrpcModule(c: Ctx): void {
   const def = c.local(`${c.name}A2a`, "a2a");
   const client = c.local(`${c.name}Client`, "a2a", true);
   const handler = c.local(`${c.name}Handler`, "a2a", true);
-  forward(c, `A JSON-RPC client for the interface at options.url.`, `create${c.name}JsonRpcClient`, [["options", [c.rt("A2aClientOptions", true)]]], [client], [c.rt("createJsonRpcClient"), "(", def, ", options)"]);
+  forward(
+    c,
+    `A JSON-RPC client for the interface at options.url.`,
+    `create${c.name}JsonRpcClient`,
+    [["options", [c.rt("A2aClientOptions", true)]]],
+    [client],
+    [c.rt("createJsonRpcClient"), "(", def, ", options)"],
+  );
   forward(
     c,
     `A JSON-RPC endpoint (POST) serving the handler.`,
     `create${c.name}JsonRpcHandler`,
-    [["options", ["{ readonly handler: ", handler, "; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void }"]]],
+    [
+      [
+        "options",
+        [
+          "{ readonly handler: ",
+          handler,
+          "; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void }",
+        ],
+      ],
+    ],
     [c.rt("CoreHandler", true)],
     [c.rt("createJsonRpcHandler"), "({ ...options, definition: ", def, " })"],
   );
@@ -183,13 +238,27 @@ function restModule(c: Ctx): void {
   const def = c.local(`${c.name}A2a`, "a2a");
   const client = c.local(`${c.name}Client`, "a2a", true);
   const handler = c.local(`${c.name}Handler`, "a2a", true);
-  forward(c, `An HTTP+JSON client; options.url is the interface URL the routes are appended to.`, `create${c.name}RestClient`, [["options", [c.rt("A2aClientOptions", true)]]], [client], [c.rt("createRestClient"), "(", def, ", options)"]);
+  forward(
+    c,
+    `An HTTP+JSON client; options.url is the interface URL the routes are appended to.`,
+    `create${c.name}RestClient`,
+    [["options", [c.rt("A2aClientOptions", true)]]],
+    [client],
+    [c.rt("createRestClient"), "(", def, ", options)"],
+  );
   forward(
     c,
     `The HTTP+JSON routes, under basePath, serving the handler.`,
     `create${c.name}RestHandler`,
     [
-      ["options", ["{ readonly handler: ", handler, "; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void }"]],
+      [
+        "options",
+        [
+          "{ readonly handler: ",
+          handler,
+          "; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void }",
+        ],
+      ],
       ["basePath", ["string"]],
     ],
     [c.rt("CoreHandler", true)],
@@ -227,7 +296,9 @@ function requiredJson(m: ApiModel): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const msg of m.messages.values()) {
     if (!msg.fullName.startsWith(m.package + ".")) continue;
-    const names = msg.fields.filter((f) => f.required && !f.oneof && (f.repeated || f.map || f.kind !== "message")).map((f) => f.name);
+    const names = msg.fields
+      .filter((f) => f.required && !f.oneof && (f.repeated || f.map || f.kind !== "message"))
+      .map((f) => f.name);
     if (names.length > 0) out[msg.fullName] = names;
   }
   return out;

@@ -52,6 +52,8 @@ export const internals = {
 
 for (const [name, fn] of Object.entries(internals)) {
   if (typeof fn !== "function") {
-    throw new Error(`@bufbuild/protoplugin: ${name} not found in ${base.pathname}; this plugin needs the pinned version`);
+    throw new Error(
+      `@bufbuild/protoplugin: ${name} not found in ${base.pathname}; this plugin needs the pinned version`,
+    );
   }
 }

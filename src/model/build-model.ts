@@ -53,7 +53,11 @@ export function buildModels(
   for (const f of allFiles) {
     for (const t of nestedTypes(f)) {
       if (t.kind === "message") messages.set(t.typeName, messageModel(t, ext));
-      if (t.kind === "enum") enums.set(t.typeName, { fullName: t.typeName, values: t.values.map((v) => ({ name: v.name, number: v.number })) });
+      if (t.kind === "enum")
+        enums.set(t.typeName, {
+          fullName: t.typeName,
+          values: t.values.map((v) => ({ name: v.name, number: v.number })),
+        });
     }
   }
   const models: ApiModel[] = [];
@@ -73,7 +77,12 @@ export function buildModels(
         tenantField: undefined,
         contentTypes: {
           jsonrpc: { request: "application/json", response: "application/json", stream: "text/event-stream" },
-          rest: { request: "application/json", response: "application/json", stream: "text/event-stream", error: "application/json" },
+          rest: {
+            request: "application/json",
+            response: "application/json",
+            stream: "text/event-stream",
+            error: "application/json",
+          },
           grpc: { request: "application/grpc" },
         },
         errors: [],
@@ -96,7 +105,9 @@ function messageModel(desc: DescMessage, ext: Extensions): MessageModel {
 
 function fieldModel(f: DescField, ext: Extensions): FieldModel {
   const behaviors =
-    ext.fieldBehavior && hasOption(f, ext.fieldBehavior) ? (getOption(f, ext.fieldBehavior) as unknown as number[]) : [];
+    ext.fieldBehavior && hasOption(f, ext.fieldBehavior)
+      ? (getOption(f, ext.fieldBehavior) as unknown as number[])
+      : [];
   const base = {
     name: f.name,
     jsonName: f.jsonName,
@@ -115,12 +126,19 @@ function fieldModel(f: DescField, ext: Extensions): FieldModel {
       return {
         ...base,
         kind: f.listKind,
-        type: f.listKind === "scalar" ? scalarName(f.scalar) : f.listKind === "enum" ? f.enum.typeName : f.message.typeName,
+        type:
+          f.listKind === "scalar" ? scalarName(f.scalar) : f.listKind === "enum" ? f.enum.typeName : f.message.typeName,
         repeated: true,
         map: false,
       };
     case "map":
-      return { ...base, kind: "message", type: `map<${scalarName(f.mapKey)}, ${mapValueName(f)}>`, repeated: false, map: true };
+      return {
+        ...base,
+        kind: "message",
+        type: `map<${scalarName(f.mapKey)}, ${mapValueName(f)}>`,
+        repeated: false,
+        map: true,
+      };
   }
 }
 
@@ -187,5 +205,11 @@ function rawRule(r: HttpRuleValue, origin: string, place: string, problems: Prob
     method = p.case.toUpperCase();
     path = p.value as string;
   }
-  return { method, path, body: r.body, responseBody: r.responseBody, nestedBindings: origin === "rule" ? 0 : r.additionalBindings.length };
+  return {
+    method,
+    path,
+    body: r.body,
+    responseBody: r.responseBody,
+    nestedBindings: origin === "rule" ? 0 : r.additionalBindings.length,
+  };
 }

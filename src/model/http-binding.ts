@@ -98,16 +98,22 @@ export function buildBinding(
 
   const unbound = ctx.input.fields.filter((f) => !pathRoots.has(f.name));
   const bodyFields =
-    body === "*" ? unbound.map((f) => f.jsonName) : body !== null ? [ctx.input.fields.find((f) => f.name === body)!.jsonName] : [];
+    body === "*"
+      ? unbound.map((f) => f.jsonName)
+      : body !== null
+        ? [ctx.input.fields.find((f) => f.name === body)!.jsonName]
+        : [];
   const queryFields: RouteQueryField[] =
     body === "*"
       ? []
-      : unbound.filter((f) => f.name !== body && isQueryable(f)).map((f) => ({
-          field: f.name,
-          jsonName: f.jsonName,
-          repeated: f.repeated,
-          type: f.type,
-        }));
+      : unbound
+          .filter((f) => f.name !== body && isQueryable(f))
+          .map((f) => ({
+            field: f.name,
+            jsonName: f.jsonName,
+            repeated: f.repeated,
+            type: f.type,
+          }));
 
   return {
     method: rule.method,
@@ -148,16 +154,22 @@ function resolveFieldPath(
     json.push(field.jsonName);
     const last = i === steps.length - 1;
     if (field.map || field.repeated) {
-      ctx.problems.add(`${where}: variable "${path}" names a ${field.map ? "map" : "repeated"} field; path variables must be singular`);
+      ctx.problems.add(
+        `${where}: variable "${path}" names a ${field.map ? "map" : "repeated"} field; path variables must be singular`,
+      );
       return undefined;
     }
     if (last && field.kind === "message") {
-      ctx.problems.add(`${where}: variable "${path}" names the message field ${field.type}; path variables must be scalars or enums`);
+      ctx.problems.add(
+        `${where}: variable "${path}" names the message field ${field.type}; path variables must be scalars or enums`,
+      );
       return undefined;
     }
     if (!last) {
       if (field.kind !== "message") {
-        ctx.problems.add(`${where}: variable "${path}": "${step}" is not a message, so it has no field "${steps[i + 1]}"`);
+        ctx.problems.add(
+          `${where}: variable "${path}": "${step}" is not a message, so it has no field "${steps[i + 1]}"`,
+        );
         return undefined;
       }
       msg = ctx.messages.get(field.type);

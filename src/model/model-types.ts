@@ -76,7 +76,12 @@ export interface OperationModel {
 
 export interface ContentTypes {
   readonly jsonrpc: { readonly request: string; readonly response: string; readonly stream: string };
-  readonly rest: { readonly request: string; readonly response: string; readonly stream: string; readonly error: string };
+  readonly rest: {
+    readonly request: string;
+    readonly response: string;
+    readonly stream: string;
+    readonly error: string;
+  };
   readonly grpc: { readonly request: string };
 }
 

@@ -147,7 +147,7 @@ export function parsePathTemplate(text: string): PathTemplate {
   let verb: string | undefined;
   if (peek() === ":") {
     pos++;
-    verb = literal("a verb after \":\"");
+    verb = literal('a verb after ":"');
   }
   if (pos < text.length) {
     fail(peek() === "}" ? 'unbalanced "}"' : `unexpected "${peek()}"`);
@@ -155,7 +155,9 @@ export function parsePathTemplate(text: string): PathTemplate {
 
   // "**" must be the last segment of the whole template (a verb may follow).
   const flat = segments.flatMap((s, i) =>
-    s.kind === "variable" ? s.segments.map((leafSeg) => ({ leafSeg, at: starts[i]! })) : [{ leafSeg: s, at: starts[i]! }],
+    s.kind === "variable"
+      ? s.segments.map((leafSeg) => ({ leafSeg, at: starts[i]! }))
+      : [{ leafSeg: s, at: starts[i]! }],
   );
   flat.forEach(({ leafSeg, at }, i) => {
     if (leafSeg.kind === "deepWildcard" && i !== flat.length - 1) {

@@ -74,18 +74,28 @@ function applyEntry(model: ApiModel, p: PlannedEntry, problems: Problems): void 
   if (parts[0] === "api" && parts.length === 2) {
     kind = apiTargets[parts[1]!];
     if (!kind) {
-      problems.add(`${place(entry)}: unknown target "${entry.target}"; api targets are ${Object.keys(apiTargets).map((k) => "api." + k).join(", ")}`);
+      problems.add(
+        `${place(entry)}: unknown target "${entry.target}"; api targets are ${Object.keys(apiTargets)
+          .map((k) => "api." + k)
+          .join(", ")}`,
+      );
       return;
     }
   } else if (parts[0] === "operations" && parts.length === 3) {
     op = model.operations.find((o) => o.name === parts[1]);
     if (!op) {
-      problems.add(`${place(entry)}: target "${entry.target}" names no RPC "${parts[1]}" in ${model.service.fullName} (${model.protoFile})`);
+      problems.add(
+        `${place(entry)}: target "${entry.target}" names no RPC "${parts[1]}" in ${model.service.fullName} (${model.protoFile})`,
+      );
       return;
     }
     kind = operationTargets[parts[2]!];
     if (!kind) {
-      problems.add(`${place(entry)}: unknown target "${entry.target}"; operation targets are ${Object.keys(operationTargets).map((k) => `operations.<rpc>.${k}`).join(", ")}`);
+      problems.add(
+        `${place(entry)}: unknown target "${entry.target}"; operation targets are ${Object.keys(operationTargets)
+          .map((k) => `operations.<rpc>.${k}`)
+          .join(", ")}`,
+      );
       return;
     }
   } else if (parts[0] === "compat" && parts.length === 2) {
@@ -130,7 +140,12 @@ function applyCompat(model: ApiModel, p: PlannedEntry, name: string, problems: P
       problems.add(`${place(entry)}: target "${entry.target}" names no message ${fullName}`);
       return;
     }
-    const v = entry.value as { counterpart?: string; toV03?: Record<string, CompatRule>; toV10?: Record<string, CompatRule>; dialectFields?: Record<string, string> };
+    const v = entry.value as {
+      counterpart?: string;
+      toV03?: Record<string, CompatRule>;
+      toV10?: Record<string, CompatRule>;
+      dialectFields?: Record<string, string>;
+    };
     compat.explicit.set(fullName, {
       v10: fullName,
       v03: v.counterpart,

@@ -56,7 +56,8 @@ export function loadOverrideFile(path: string, problems: Problems, text: string)
   }
   const raw: unknown = doc.toJS();
   const data = raw as { entries?: { id?: unknown }[] } | null;
-  const entryNodes = (doc.get("entries") as { items?: { range?: [number, number, number] }[] } | undefined)?.items ?? [];
+  const entryNodes =
+    (doc.get("entries") as { items?: { range?: [number, number, number] }[] } | undefined)?.items ?? [];
   const validateFile = validator("file")!;
   if (!validateFile(raw)) {
     // Name the entry (line and id) of each schema problem, not just its index.

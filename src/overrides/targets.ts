@@ -8,7 +8,15 @@
  * RpcName must be an RPC of the service in the entry's proto package.
  */
 import type { JSONSchemaType } from "ajv";
-import type { ApiModel, ContentTypes, ErrorModel, HeaderRules, JsonRpcDialect, OperationModel, StandardErrorModel } from "../model/model-types.js";
+import type {
+  ApiModel,
+  ContentTypes,
+  ErrorModel,
+  HeaderRules,
+  JsonRpcDialect,
+  OperationModel,
+  StandardErrorModel,
+} from "../model/model-types.js";
 
 export interface ExtraRoute {
   method: string;
@@ -69,20 +77,38 @@ const headersSchema = obj({
 });
 
 const strMap = { type: "object", additionalProperties: str } as const;
-const dialectSchema = obj({
-  enums: strMap,
-  kinds: strMap,
-  renames: strMap,
-  part: obj({ message: str, file: obj({ message: str, uri: str, bytes: str }), data: obj({ message: str, field: str }) }),
-  unions: strList,
-  resourceNames: { type: "array", items: obj({ message: str, field: str, pattern: str }) },
-  wrappers: { type: "array", items: obj({ message: str, field: str, derived: strMap }) },
-  arrayResults: strMap,
-  nullResults: strList,
-  alwaysEmit: { type: "object", additionalProperties: strList },
-  typedUnions: { type: "object", additionalProperties: strMap },
-  listMaps: strMap,
-}, ["enums", "kinds", "renames", "part", "unions", "resourceNames", "wrappers", "arrayResults", "nullResults", "alwaysEmit"]);
+const dialectSchema = obj(
+  {
+    enums: strMap,
+    kinds: strMap,
+    renames: strMap,
+    part: obj({
+      message: str,
+      file: obj({ message: str, uri: str, bytes: str }),
+      data: obj({ message: str, field: str }),
+    }),
+    unions: strList,
+    resourceNames: { type: "array", items: obj({ message: str, field: str, pattern: str }) },
+    wrappers: { type: "array", items: obj({ message: str, field: str, derived: strMap }) },
+    arrayResults: strMap,
+    nullResults: strList,
+    alwaysEmit: { type: "object", additionalProperties: strList },
+    typedUnions: { type: "object", additionalProperties: strMap },
+    listMaps: strMap,
+  },
+  [
+    "enums",
+    "kinds",
+    "renames",
+    "part",
+    "unions",
+    "resourceNames",
+    "wrappers",
+    "arrayResults",
+    "nullResults",
+    "alwaysEmit",
+  ],
+);
 
 export const apiTargets: Record<string, TargetKind<never>> = {
   protocolVersion: kind<{ version: string; release: string }>(
@@ -122,10 +148,13 @@ export const apiTargets: Record<string, TargetKind<never>> = {
     model.errors = v;
     return `${v.length} A2A errors: ${v.map((e) => `${e.jsonrpcCode} ${e.name}`).join(", ")}`;
   }),
-  standardErrors: kind<StandardErrorModel[]>({ type: "array", items: standardErrorSchema, minItems: 1 }, (v, { model }) => {
-    model.standardErrors = v;
-    return `${v.length} standard JSON-RPC errors: ${v.map((e) => e.code).join(", ")}`;
-  }),
+  standardErrors: kind<StandardErrorModel[]>(
+    { type: "array", items: standardErrorSchema, minItems: 1 },
+    (v, { model }) => {
+      model.standardErrors = v;
+      return `${v.length} standard JSON-RPC errors: ${v.map((e) => e.code).join(", ")}`;
+    },
+  ),
   jsonrpcDialect: kind<JsonRpcDialect>(dialectSchema, (v, { model }) => {
     const missing = [
       ...Object.keys(v.kinds),
@@ -146,7 +175,9 @@ export const apiTargets: Record<string, TargetKind<never>> = {
   }),
   requiredFieldsInJson: kind<boolean>({ type: "boolean" }, (v, { model }) => {
     model.requiredInJson = v;
-    return v ? "ProtoJSON writes REQUIRED fields even at their default value" : "ProtoJSON omits default values, REQUIRED fields included";
+    return v
+      ? "ProtoJSON writes REQUIRED fields even at their default value"
+      : "ProtoJSON omits default values, REQUIRED fields included";
   }),
   absentOperations: kind<{ name: string; note: string }[]>(
     { type: "array", items: obj({ name: str, note: str }), minItems: 1 },
@@ -163,17 +194,15 @@ export const apiTargets: Record<string, TargetKind<never>> = {
 };
 
 const ruleSchema = {
-  oneOf: [
-    obj({ field: str }),
-    obj({ transform: str }),
-    obj({ lossy: str }),
-    obj({ moved: str }),
-  ],
+  oneOf: [obj({ field: str }), obj({ transform: str }), obj({ lossy: str }), obj({ moved: str })],
 };
 const rulesSchema = { type: "object", additionalProperties: ruleSchema };
 
 /** compat.<Message>: how a message of this package converts to and from its counterpart in the other version. */
-export const compatPairSchema = obj({ counterpart: str, toV03: rulesSchema, toV10: rulesSchema, dialectFields: strMap }, []);
+export const compatPairSchema = obj(
+  { counterpart: str, toV03: rulesSchema, toV10: rulesSchema, dialectFields: strMap },
+  [],
+);
 export const compatUnpairedSchema = obj({ otherPackage: str, v10: strMap, v03: strMap });
 
 export const operationTargets: Record<string, TargetKind<never>> = {
@@ -201,7 +230,10 @@ export const operationTargets: Record<string, TargetKind<never>> = {
     {
       type: "array",
       minItems: 1,
-      items: obj({ method: { enum: ["GET", "POST", "PUT", "PATCH", "DELETE"] }, template: str, body: str }, ["method", "template"]),
+      items: obj({ method: { enum: ["GET", "POST", "PUT", "PATCH", "DELETE"] }, template: str, body: str }, [
+        "method",
+        "template",
+      ]),
     },
     (v, ctx, op, decision) => {
       for (const r of v) ctx.addRoute(op!, r, decision);

@@ -32,7 +32,8 @@ const children: ChildProcess[] = [];
 
 function sh(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
   const r = run(cmd, args, { cwd: user, env: { ...process.env, ...env } });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} (in ${user}) exited ${r.status}:\n${r.stdout}${r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(`${cmd} ${args.join(" ")} (in ${user}) exited ${r.status}:\n${r.stdout}${r.stderr}`);
   return r.stdout.toString("utf8");
 }
 
@@ -103,7 +104,10 @@ describe("the README's Use it section, from the packed tarballs", () => {
     for (const name of ["protoc-gen-a2a", "@protoc-gen-a2a/runtime"]) {
       const files = tarballs[`${name}:files`]!.split("\n");
       expect(files, name).toContain("LICENSE");
-      expect(files.some((f) => f.startsWith("dist/")), `${name} ships dist/`).toBe(true);
+      expect(
+        files.some((f) => f.startsWith("dist/")),
+        `${name} ships dist/`,
+      ).toBe(true);
     }
   });
 
@@ -126,9 +130,16 @@ describe("the README's Use it section, from the packed tarballs", () => {
     sh("npm", ["ci", "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline"]);
     const installed = sh("npm", ["ls", "--omit=dev", "--all", "--parseable"]);
     for (const name of forbiddenInProduction) {
-      expect(installed.split("\n").some((p) => p.endsWith(`/node_modules/${name}`)), name).toBe(false);
+      expect(
+        installed.split("\n").some((p) => p.endsWith(`/node_modules/${name}`)),
+        name,
+      ).toBe(false);
     }
-    const bytes = Number(execFileSync("du", ["-sb", join(user, "node_modules")]).toString().split("\t")[0]);
+    const bytes = Number(
+      execFileSync("du", ["-sb", join(user, "node_modules")])
+        .toString()
+        .split("\t")[0],
+    );
     process.stdout.write(`production node_modules: ${(bytes / 1024 / 1024).toFixed(1)} MB\n`);
     expect(bytes).toBeLessThanOrEqual(maxProductionBytes);
   }, 300_000);
@@ -163,14 +174,18 @@ describe("the README's Use it section, from the packed tarballs", () => {
 
   it("runs the conversion snippet", () => {
     const out = sh(process.execPath, ["dist/convert.js"]);
-    expect(out).toMatch(/^\{"kind":"task","id":"t1","contextId":"c1","status":\{"state":"completed"\}.*\} \d+ 1 function\n$/);
+    expect(out).toMatch(
+      /^\{"kind":"task","id":"t1","contextId":"c1","status":\{"state":"completed"\}.*\} \d+ 1 function\n$/,
+    );
   });
 
   it("runs the README client against the example agent", async () => {
     const port = await freePorts();
     await start(join(repoRoot, "dist-examples/examples/echo-agent/main.js"), port, repoRoot);
     for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"]) {
-      expect(client(`http://127.0.0.1:${port}`, binding)).toMatch(new RegExp(`^${binding.replace("+", "\\+")} sendMessage: task\n`));
+      expect(client(`http://127.0.0.1:${port}`, binding)).toMatch(
+        new RegExp(`^${binding.replace("+", "\\+")} sendMessage: task\n`),
+      );
     }
   }, 60_000);
 });

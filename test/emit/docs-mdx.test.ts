@@ -82,12 +82,15 @@ describe("prose()", () => {
   it("makes any inline text MDX-safe and renders it unchanged in CommonMark", async () => {
     const chars = fc.constantFrom(..."{}<>*_\\`~#|=:/. -aZ09".split(""));
     await fc.assert(
-      fc.asyncProperty(fc.array(chars, { maxLength: 40 }).map((a) => a.join("")), async (raw) => {
-        const s = `x ${raw.replaceAll("`", "")} x`;
-        const out = prose(s);
-        expect(await mdxProblem("prose", out)).toBeUndefined();
-        expect(text(out)).toBe(s);
-      }),
+      fc.asyncProperty(
+        fc.array(chars, { maxLength: 40 }).map((a) => a.join("")),
+        async (raw) => {
+          const s = `x ${raw.replaceAll("`", "")} x`;
+          const out = prose(s);
+          expect(await mdxProblem("prose", out)).toBeUndefined();
+          expect(text(out)).toBe(s);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -21,16 +21,39 @@ beforeAll(() => {
   dir = mkdtempSync(join(scratch, "js-dts-"));
   const template = JSON.stringify({
     version: "v2",
-    inputs: [{ directory: "proto/staged", paths: ["proto/staged/v0.3.0", "proto/staged/v1.0.1", "proto/staged/google/api"] }],
+    inputs: [
+      { directory: "proto/staged", paths: ["proto/staged/v0.3.0", "proto/staged/v1.0.1", "proto/staged/google/api"] },
+    ],
     plugins: [
-      { local: join(repoRoot, "node_modules/.bin/protoc-gen-es"), out: join(dir, "gen"), opt: ["target=js+dts", "import_extension=js"] },
-      { local: ["node", join(repoRoot, "bin/protoc-gen-a2a.js")], out: join(dir, "gen"), strategy: "all", opt: ["target=js+dts", "import_extension=js"] },
+      {
+        local: join(repoRoot, "node_modules/.bin/protoc-gen-es"),
+        out: join(dir, "gen"),
+        opt: ["target=js+dts", "import_extension=js"],
+      },
+      {
+        local: ["node", join(repoRoot, "bin/protoc-gen-a2a.js")],
+        out: join(dir, "gen"),
+        strategy: "all",
+        opt: ["target=js+dts", "import_extension=js"],
+      },
     ],
   });
   const r = run(bufBin, ["generate", "--template", template]);
   expect(r.stderr).toBe("");
-  const options = { strict: true, noEmit: true, skipLibCheck: false, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2022", "DOM"], types: ["node"] };
-  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: options, include: ["gen/**/*.d.ts", "consumer.ts"] }));
+  const options = {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    target: "ES2022",
+    lib: ["ES2022", "DOM"],
+    types: ["node"],
+  };
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({ compilerOptions: options, include: ["gen/**/*.d.ts", "consumer.ts"] }),
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -54,7 +77,10 @@ export { out, req, older, a2aCompatJson };
     expect(r.stdout.toString() + r.stderr).toBe("");
     expect(r.status).toBe(0);
     // The declarations carry types: a wrong argument is refused.
-    writeFileSync(join(dir, "consumer.ts"), `import { taskToOlderJson } from "./gen/a2a_compat.js";\nexport const x = taskToOlderJson("not a task");\n`);
+    writeFileSync(
+      join(dir, "consumer.ts"),
+      `import { taskToOlderJson } from "./gen/a2a_compat.js";\nexport const x = taskToOlderJson("not a task");\n`,
+    );
     const wrong = tsc(join(dir, "tsconfig.json"));
     expect(wrong.status).not.toBe(0);
     expect(wrong.stdout.toString()).toMatch(/consumer\.ts.*not assignable/);
@@ -73,6 +99,9 @@ console.log(JSON.stringify({ json, back: [back.id, back.status.state] }));
     writeFileSync(join(dir, "run.mjs"), script);
     const r = run("node", [join(dir, "run.mjs")], { cwd: dir });
     expect(r.stderr).toBe("");
-    expect(JSON.parse(r.stdout.toString())).toEqual({ json: { kind: "task", id: "t-1", contextId: "c-1", status: { state: "completed" } }, back: ["t-1", 3] });
+    expect(JSON.parse(r.stdout.toString())).toEqual({
+      json: { kind: "task", id: "t-1", contextId: "c-1", status: { state: "completed" } },
+      back: ["t-1", 3],
+    });
   });
 });

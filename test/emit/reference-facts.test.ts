@@ -19,7 +19,12 @@ function tableRows(startMarker: string, endMarker: string): string[][] {
     .slice(start, end)
     .split("\n")
     .filter((l) => l.includes(" | ") && !l.startsWith("|---"))
-    .map((l) => l.split("|").map((c) => c.trim()).filter((c) => c !== ""))
+    .map((l) =>
+      l
+        .split("|")
+        .map((c) => c.trim())
+        .filter((c) => c !== ""),
+    )
     .slice(1); // header
 }
 
@@ -39,7 +44,10 @@ describe("reference section 2: the operations across the three bindings", () => 
     const row = rowOf(ops, method);
     expect(row).toContain(`| \`${method}\` | \`${method}\` |`); // JSON-RPC method = gRPC RPC
     expect(row).toContain("`" + route + "`");
-    const type = returns.replace(/^Stream of /, "").split(":")[0]!.trim();
+    const type = returns
+      .replace(/^Stream of /, "")
+      .split(":")[0]!
+      .trim();
     expect(row).toContain("`" + type + "`");
     if (returns.startsWith("Stream of")) expect(row).toContain("stream of `" + type + "`");
     // Every route also exists under /{tenant} (the notes under the table).
@@ -57,7 +65,8 @@ describe("reference section 4: names and routes", () => {
     const row = rowOf(versions, op);
     const cells = row.split("|").map((c) => c.trim());
     // cells: "", operation, v0.3 JSON-RPC, v0.3 gRPC, v0.3 REST, v1 JSON-RPC, v1 gRPC, v1 REST, ""
-    const fact = (cell: string, v: string) => (v === "none" ? expect(cell).toBe("none") : expect(cell).toContain("`" + v + "`"));
+    const fact = (cell: string, v: string) =>
+      v === "none" ? expect(cell).toBe("none") : expect(cell).toContain("`" + v + "`");
     fact(cells[2]!, jsonrpc03);
     fact(cells[3]!, grpc03);
     fact(cells[4]!, rest03);

@@ -23,12 +23,20 @@ function table(shapes: { segments: string[]; deep: boolean; method: string; verb
     template: `/${(s.deep ? [...s.segments, "**"] : s.segments).join("/")}${s.verb ? ":" + s.verb : ""}`,
     variables: [],
   }));
-  routes.sort((a, b) => compareShapes(a.segments, b.segments) || (a.verb ?? "").localeCompare(b.verb ?? "") || a.method.localeCompare(b.method));
+  routes.sort(
+    (a, b) =>
+      compareShapes(a.segments, b.segments) ||
+      (a.verb ?? "").localeCompare(b.verb ?? "") ||
+      a.method.localeCompare(b.method),
+  );
   return routes.map((r, i) => ({ ...r, priority: i + 1 }));
 }
 
 const sameShape = (a: Route, b: Route) =>
-  a.method === b.method && a.verb === b.verb && a.segments.length === b.segments.length && a.segments.every((s, i) => s === b.segments[i]);
+  a.method === b.method &&
+  a.verb === b.verb &&
+  a.segments.length === b.segments.length &&
+  a.segments.every((s, i) => s === b.segments[i]);
 
 describe("overlap report", () => {
   it("agrees with comparing every pair, and the matcher serves each example with the winner", () => {
@@ -54,7 +62,12 @@ describe("overlap report", () => {
         const matcher = compilePathMatcher(routes);
         for (const [loser, winners] of expected) {
           const rows = report.filter((o) => o.loserPriority === loser.priority);
-          expect(rows.map((o) => o.winnerPriority)).toEqual(winners.map((w) => w.priority).sort((x, y) => x - y).slice(0, MAX_OVERLAPS_PER_ROUTE));
+          expect(rows.map((o) => o.winnerPriority)).toEqual(
+            winners
+              .map((w) => w.priority)
+              .sort((x, y) => x - y)
+              .slice(0, MAX_OVERLAPS_PER_ROUTE),
+          );
           for (const o of rows) {
             expect(o.winnersOfLoser).toBe(winners.length);
             const hit = matcher.match(o.method, o.example);

@@ -281,7 +281,10 @@ interface Bad {
 
 const bad: Record<string, Bad> = {
   "v10-getTask-with-send-message-shape": {
-    source: clientSnippet("v10", `return client.getTask({ message: { messageId: "m", role: Role.USER, parts: [] } }); ${ERROR_MARK}`),
+    source: clientSnippet(
+      "v10",
+      `return client.getTask({ message: { messageId: "m", role: Role.USER, parts: [] } }); ${ERROR_MARK}`,
+    ),
     codes: [2353],
     mentions: "message",
   },
@@ -301,7 +304,10 @@ const bad: Record<string, Bad> = {
     mentions: "listTasks",
   },
   "v03-getTask-with-send-message-shape": {
-    source: clientSnippet("v03", `return client.getTask({ request: { messageId: "m", role: Role.USER, content: [] } }); ${ERROR_MARK}`),
+    source: clientSnippet(
+      "v03",
+      `return client.getTask({ request: { messageId: "m", role: Role.USER, content: [] } }); ${ERROR_MARK}`,
+    ),
     codes: [2353],
     mentions: "request",
   },
@@ -357,10 +363,14 @@ function format(diags: readonly ts.Diagnostic[]): string {
 
 beforeAll(() => {
   const configErrors: ts.Diagnostic[] = [];
-  const parsed = ts.getParsedCommandLineOfConfigFile(join(repoRoot, "tsconfig.samples.json"), { noEmit: true }, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => configErrors.push(d),
-  });
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    join(repoRoot, "tsconfig.samples.json"),
+    { noEmit: true },
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => configErrors.push(d),
+    },
+  );
   if (!parsed || configErrors.length > 0 || parsed.errors.length > 0) {
     throw new Error(`tsconfig.samples.json: ${format([...configErrors, ...(parsed?.errors ?? [])])}`);
   }
@@ -377,7 +387,9 @@ beforeAll(() => {
   host.readFile = (f) => virtual.get(resolve(f)) ?? readFile.call(host, f);
   host.getSourceFile = (f, lang, onError, create) => {
     const text = virtual.get(resolve(f));
-    return text !== undefined ? ts.createSourceFile(f, text, lang, true) : getSourceFile.call(host, f, lang, onError, create);
+    return text !== undefined
+      ? ts.createSourceFile(f, text, lang, true)
+      : getSourceFile.call(host, f, lang, onError, create);
   };
 
   program = ts.createProgram({ rootNames: [...generatedFiles, ...virtual.keys()], options: parsed.options, host });
@@ -444,7 +456,8 @@ describe("generated stub types", () => {
     const lines = spec.source.split("\n");
     const marked = new Set(lines.flatMap((l, i) => (l.includes(ERROR_MARK) ? [i] : [])));
     expect(marked.size, `${name} marks no line`).toBe(1);
-    const lineOf = (d: ts.Diagnostic) => (d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : -1);
+    const lineOf = (d: ts.Diagnostic) =>
+      d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : -1;
 
     // Every error is on the marked line: the snippet fails for that reason only.
     expect(diags.filter((d) => !marked.has(lineOf(d))).length, shown).toBe(0);

@@ -230,9 +230,7 @@ class Waiters {
 // ---------------------------------------------------------------------------
 
 function v10Text(message: Message | undefined): string {
-  return (message?.parts ?? [])
-    .map((p) => (p.content?.$case === "text" ? p.content.value : ""))
-    .join("");
+  return (message?.parts ?? []).map((p) => (p.content?.$case === "text" ? p.content.value : "")).join("");
 }
 
 function v10Status(state: TaskState) {
@@ -277,7 +275,9 @@ class V10EchoExecutor implements AgentExecutor {
           artifactId: `echo-${randomUUID()}`,
           name: "echo",
           description: "",
-          parts: [{ content: { $case: "text", value: text }, metadata: undefined, filename: "", mediaType: "text/plain" }],
+          parts: [
+            { content: { $case: "text", value: text }, metadata: undefined, filename: "", mediaType: "text/plain" },
+          ],
           metadata: undefined,
           extensions: [],
         },
@@ -731,7 +731,8 @@ export async function a2aJsV10ClientFor(target: ClientTarget, options: V10Client
         authentication: undefined,
       }),
     getPushConfig: (taskId, id) => client.getTaskPushNotificationConfig({ tenant: "", taskId, id }),
-    listPushConfigs: (taskId) => client.listTaskPushNotificationConfig({ tenant: "", taskId, pageSize: 0, pageToken: "" }),
+    listPushConfigs: (taskId) =>
+      client.listTaskPushNotificationConfig({ tenant: "", taskId, pageSize: 0, pageToken: "" }),
     deletePushConfig: (taskId, id) => client.deleteTaskPushNotificationConfig({ tenant: "", taskId, id }),
     getExtendedCard: () => client.getAgentCard(),
     close: () => closeGrpc(client),
@@ -739,7 +740,11 @@ export async function a2aJsV10ClientFor(target: ClientTarget, options: V10Client
 }
 
 /** 1.3.0 client for a started agent, selecting `binding` from its agent card. */
-export function a2aJsV10Client(agent: A2aJsAgent, binding: A2aBinding, options?: V10ClientOptions): Promise<A2aJsClient> {
+export function a2aJsV10Client(
+  agent: A2aJsAgent,
+  binding: A2aBinding,
+  options?: V10ClientOptions,
+): Promise<A2aJsClient> {
   return a2aJsV10ClientFor({ cardUrl: agent.cardUrl, binding }, options);
 }
 
@@ -846,7 +851,10 @@ export async function collectEvents<T>(it: AsyncIterable<T>, timeoutMs = 10_000)
   })();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`stream did not end within ${timeoutMs} ms; got ${out.length} events`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new Error(`stream did not end within ${timeoutMs} ms; got ${out.length} events`)),
+      timeoutMs,
+    );
   });
   try {
     return await Promise.race([work, timeout]);
@@ -906,7 +914,11 @@ export function summarizeEvent(e: any): EventSummary {
       case "statusUpdate":
         return { kind: "status-update", taskId: p.value.taskId, state: stateOf(p.value) };
       case "artifactUpdate":
-        return { kind: "artifact-update", taskId: p.value.taskId, text: (p.value.artifact?.parts ?? []).map(partText).join("") };
+        return {
+          kind: "artifact-update",
+          taskId: p.value.taskId,
+          text: (p.value.artifact?.parts ?? []).map(partText).join(""),
+        };
       default:
         return { kind: "unknown" };
     }
@@ -923,8 +935,10 @@ export function summarizeEvent(e: any): EventSummary {
       return { kind: "artifact-update", taskId: e.taskId, text: (e.artifact?.parts ?? []).map(partText).join("") };
   }
   // 1.3.0 SendMessage result (bare Task / Message, no kind)
-  if (e && typeof e === "object" && "messageId" in e) return { kind: "message", text: (e.parts ?? []).map(partText).join("") };
-  if (e && typeof e === "object" && "status" in e && "id" in e) return { kind: "task", taskId: e.id, state: stateOf(e) };
+  if (e && typeof e === "object" && "messageId" in e)
+    return { kind: "message", text: (e.parts ?? []).map(partText).join("") };
+  if (e && typeof e === "object" && "status" in e && "id" in e)
+    return { kind: "task", taskId: e.id, state: stateOf(e) };
   return { kind: "unknown" };
 }
 
@@ -995,7 +1009,13 @@ export function describeA2aJsError(e: unknown): A2aJsErrorDescription {
   }
   const err = e as any;
   // 1.3.0 JSON-RPC stream errors wrap the typed error in `cause`.
-  if (!err.reason && !err.errorResponse && err.cause && typeof err.cause === "object" && (err.cause.reason || err.cause.errorResponse)) {
+  if (
+    !err.reason &&
+    !err.errorResponse &&
+    err.cause &&
+    typeof err.cause === "object" &&
+    (err.cause.reason || err.cause.errorResponse)
+  ) {
     return describeA2aJsError(err.cause);
   }
   const out: A2aJsErrorDescription = {

@@ -4,7 +4,17 @@
  * the exit code, stderr and whatever was written.
  */
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, type Dirent } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  type Dirent,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,12 +39,26 @@ export interface RunResult {
   outputFiles: string[] | null;
 }
 
-function run(cmd: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): Promise<Omit<RunResult, "tool" | "dir" | "outputFiles">> {
+function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<Omit<RunResult, "tool" | "dir" | "outputFiles">> {
   return new Promise((done) => {
-    execFile(cmd, args, { cwd, env: { ...process.env, ...env }, timeout: 60_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === "number" ? ((err as { code: number }).code) : null) : 0;
-      done({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
+    execFile(
+      cmd,
+      args,
+      { cwd, env: { ...process.env, ...env }, timeout: 60_000, maxBuffer: 16 << 20 },
+      (err, stdout, stderr) => {
+        const code = err
+          ? typeof (err as { code?: unknown }).code === "number"
+            ? (err as { code: number }).code
+            : null
+          : 0;
+        done({ code, stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
   });
 }
 

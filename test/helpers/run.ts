@@ -10,7 +10,12 @@ export const pluginBin = join(repoRoot, "bin/protoc-gen-a2a.js");
 export const bufBin = join(repoRoot, "node_modules/.bin/buf");
 
 export function run(cmd: string, args: string[], opts: { cwd?: string; input?: Buffer; env?: NodeJS.ProcessEnv } = {}) {
-  const r = spawnSync(cmd, args, { cwd: opts.cwd ?? repoRoot, input: opts.input, env: opts.env ?? process.env, maxBuffer: 64 << 20 });
+  const r = spawnSync(cmd, args, {
+    cwd: opts.cwd ?? repoRoot,
+    input: opts.input,
+    env: opts.env ?? process.env,
+    maxBuffer: 64 << 20,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString("utf8") };
 }
 

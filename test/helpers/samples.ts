@@ -13,7 +13,9 @@ export interface RoutesDoc {
 }
 
 export function readRoutes(version: "v0.3.0" | "v1.0.1"): RoutesDoc {
-  return JSON.parse(readFileSync(new URL(`../../generated-samples/${version}/a2a_routes.json`, import.meta.url), "utf8")) as RoutesDoc;
+  return JSON.parse(
+    readFileSync(new URL(`../../generated-samples/${version}/a2a_routes.json`, import.meta.url), "utf8"),
+  ) as RoutesDoc;
 }
 
 /** The committed Markdown pages of generated-samples/ by relative path (test/generate.test.ts proves them current). */

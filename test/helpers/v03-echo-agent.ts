@@ -58,7 +58,13 @@ export const V03_EXTENDED_SKILL_ID = "echo-extended";
 // ---------------------------------------------------------------------------
 
 /** States after which a v0.3 stream ends with `final: true`: terminal, plus input-required (S03 §9.3). */
-const FINAL_STATES = new Set([TaskState.COMPLETED, TaskState.CANCELLED, TaskState.FAILED, TaskState.REJECTED, TaskState.INPUT_REQUIRED]);
+const FINAL_STATES = new Set([
+  TaskState.COMPLETED,
+  TaskState.CANCELLED,
+  TaskState.FAILED,
+  TaskState.REJECTED,
+  TaskState.INPUT_REQUIRED,
+]);
 
 export const isFinal = (state: TaskState) => FINAL_STATES.has(state);
 
@@ -86,7 +92,10 @@ export class V03TaskStore {
     if (!e) return;
     e.task.status = { $typeName: "a2a.v1.TaskStatus", state, timestamp: timestampNow() };
     this.publish(id, {
-      payload: { case: "statusUpdate", value: { taskId: id, contextId: e.task.contextId, status: e.task.status, final: isFinal(state) } },
+      payload: {
+        case: "statusUpdate",
+        value: { taskId: id, contextId: e.task.contextId, status: e.task.status, final: isFinal(state) },
+      },
     });
   }
 
@@ -94,7 +103,12 @@ export class V03TaskStore {
     const e = this.tasks.get(id);
     if (!e) return;
     e.task.artifacts.push(artifact);
-    this.publish(id, { payload: { case: "artifactUpdate", value: { taskId: id, contextId: e.task.contextId, artifact, lastChunk: true } } });
+    this.publish(id, {
+      payload: {
+        case: "artifactUpdate",
+        value: { taskId: id, contextId: e.task.contextId, artifact, lastChunk: true },
+      },
+    });
   }
 
   private publish(id: string, init: MessageInitShape<typeof StreamResponseSchema>): void {
@@ -163,13 +177,21 @@ function taskIdOf(name: string): string {
 
 function configIdsOf(name: string): { taskId: string; configId: string } {
   const m = CONFIG_NAME.exec(name);
-  if (!m) throw new A2AError("InvalidParamsError", `"${name}" is not a push config name (tasks/{id}/pushNotificationConfigs/{configId})`);
+  if (!m)
+    throw new A2AError(
+      "InvalidParamsError",
+      `"${name}" is not a push config name (tasks/{id}/pushNotificationConfigs/{configId})`,
+    );
   return { taskId: m[1]!, configId: m[2]! };
 }
 
 function parentTaskIdOf(parent: string): string {
   const m = TASK_NAME.exec(parent) ?? TEMPLATE_PARENT.exec(parent);
-  if (!m) throw new A2AError("InvalidParamsError", `"${parent}" is not a task (tasks/{id} or task/{id}/pushNotificationConfigs)`);
+  if (!m)
+    throw new A2AError(
+      "InvalidParamsError",
+      `"${parent}" is not a task (tasks/{id} or task/{id}/pushNotificationConfigs)`,
+    );
   return m[1]!;
 }
 
@@ -187,7 +209,9 @@ function view(task: Task, historyLength: number | undefined): Task {
   return { ...task, history, artifacts: [...task.artifacts] };
 }
 
-export function createV03EchoHandler(options: { store?: V03TaskStore; extendedCard?: () => AgentCard } = {}): A2AServiceHandler {
+export function createV03EchoHandler(
+  options: { store?: V03TaskStore; extendedCard?: () => AgentCard } = {},
+): A2AServiceHandler {
   const store = options.store ?? new V03TaskStore();
 
   const taskOrThrow = (id: string): Task => {
@@ -258,7 +282,8 @@ export function createV03EchoHandler(options: { store?: V03TaskStore; extendedCa
 
     async *taskSubscription(req, ctx) {
       const task = taskOrThrow(taskIdOf(req.name));
-      if (isFinal(task.status?.state ?? TaskState.UNSPECIFIED)) throw new A2AError("UnsupportedOperationError", `Task ${task.id} is already final`);
+      if (isFinal(task.status?.state ?? TaskState.UNSPECIFIED))
+        throw new A2AError("UnsupportedOperationError", `Task ${task.id} is already final`);
       const events = store.events(task.id, ctx.signal);
       yield { payload: { case: "task", value: view(task, undefined) } };
       yield* events;
@@ -272,7 +297,10 @@ export function createV03EchoHandler(options: { store?: V03TaskStore; extendedCa
       if (!inner?.url) throw new A2AError("InvalidParamsError", "config.pushNotificationConfig.url is required");
       const fromName = req.config?.name ? CONFIG_NAME.exec(req.config.name)?.[2] : undefined;
       const id = req.configId || inner.id || fromName || crypto.randomUUID();
-      const config = create(TaskPushNotificationConfigSchema, { name: configName(taskId, id), pushNotificationConfig: { ...inner, id } });
+      const config = create(TaskPushNotificationConfigSchema, {
+        name: configName(taskId, id),
+        pushNotificationConfig: { ...inner, id },
+      });
       configs.set(id, config);
       return config;
     },
@@ -302,7 +330,8 @@ export function createV03EchoHandler(options: { store?: V03TaskStore; extendedCa
       const { taskId, configId } = configIdsOf(req.name);
       const configs = store.pushConfigs(taskId);
       if (!configs) throw new A2AError("TaskNotFoundError", `Task ${taskId} not found`);
-      if (!configs.delete(configId)) throw new A2AError("TaskNotFoundError", `Push config ${configId} of task ${taskId} not found`);
+      if (!configs.delete(configId))
+        throw new A2AError("TaskNotFoundError", `Push config ${configId} of task ${taskId} not found`);
       return {};
     },
   };
@@ -338,7 +367,16 @@ export function v03EchoAgentCard(urls: V03AgentUrls, extended = false): AgentCar
     defaultOutputModes: ["text/plain"],
     skills: [
       { id: "echo", name: "Echo", description: "Repeats the text it is sent.", tags: ["example"] },
-      ...(extended ? [{ id: V03_EXTENDED_SKILL_ID, name: "Echo (extended)", description: "Only on the extended card.", tags: ["example"] }] : []),
+      ...(extended
+        ? [
+            {
+              id: V03_EXTENDED_SKILL_ID,
+              name: "Echo (extended)",
+              description: "Only on the extended card.",
+              tags: ["example"],
+            },
+          ]
+        : []),
     ],
     supportsAuthenticatedExtendedCard: true,
   });
@@ -383,7 +421,9 @@ export async function startV03EchoAgent(options: { port?: number; grpcPort?: num
       }),
     ),
   );
-  const grpc = createHttp2Server(connectNodeAdapter({ routes: a2aServiceGrpcRoutes({ handler }), grpc: true, connect: false, grpcWeb: false }));
+  const grpc = createHttp2Server(
+    connectNodeAdapter({ routes: a2aServiceGrpcRoutes({ handler }), grpc: true, connect: false, grpcWeb: false }),
+  );
   // HTTP/2 sessions outlive calls; close() ends them so the server can stop.
   const sessions = new Set<ServerHttp2Session>();
   grpc.on("session", (s: ServerHttp2Session) => {
@@ -392,7 +432,11 @@ export async function startV03EchoAgent(options: { port?: number; grpcPort?: num
   });
   const port = await listen(http, options.port ?? 0);
   const grpcPort = await listen(grpc, options.grpcPort ?? 0);
-  urls = { jsonrpc: `http://127.0.0.1:${port}/a2a/jsonrpc`, rest: `http://127.0.0.1:${port}/a2a/rest`, grpc: `127.0.0.1:${grpcPort}` };
+  urls = {
+    jsonrpc: `http://127.0.0.1:${port}/a2a/jsonrpc`,
+    rest: `http://127.0.0.1:${port}/a2a/rest`,
+    grpc: `127.0.0.1:${grpcPort}`,
+  };
   return {
     urls: { ...urls, card: `http://127.0.0.1:${port}/.well-known/agent-card.json` },
     card: v03CardJson(v03EchoAgentCard(urls)),

@@ -172,7 +172,9 @@ for (const flavor of FLAVORS) {
           } else {
             expect(created).toMatchObject({ taskId: id, pushNotificationConfig: cfg });
             expect(got).toMatchObject({ taskId: id, pushNotificationConfig: cfg });
-            expect(listed).toEqual([expect.objectContaining({ taskId: id, pushNotificationConfig: expect.objectContaining(cfg) })]);
+            expect(listed).toEqual([
+              expect.objectContaining({ taskId: id, pushNotificationConfig: expect.objectContaining(cfg) }),
+            ]);
           }
           await client.deletePushConfig(id, cfg.id);
           const after = await client.listPushConfigs(id);

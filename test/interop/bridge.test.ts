@@ -63,7 +63,12 @@ describe.each(ALL_BINDINGS)("a2a-js 0.3.14 client over %s", (binding: A2aBinding
   it("stream, with final on the last status update", () =>
     cell("stream", col, async () => {
       const events = await client.stream("streamed");
-      expect(events.map(summarizeEvent).map((e) => e.kind)).toEqual(["task", "status-update", "artifact-update", "status-update"]);
+      expect(events.map(summarizeEvent).map((e) => e.kind)).toEqual([
+        "task",
+        "status-update",
+        "artifact-update",
+        "status-update",
+      ]);
       expect(events.at(-1).final).toBe(true);
       expect(events[1].final).toBe(false);
     }));
@@ -105,14 +110,20 @@ describe.each(ALL_BINDINGS)("a2a-js 0.3.14 client over %s", (binding: A2aBinding
     }));
   it("unknown task", () =>
     cell("unknown task error", col, async () => {
-      const e = await client.getTask("no-such-task").then(() => undefined, (x: unknown) => x);
+      const e = await client.getTask("no-such-task").then(
+        () => undefined,
+        (x: unknown) => x,
+      );
       expect(describeA2aJsError(e)).toMatchObject({ code: -32001 });
     }));
 });
 
 describe("both versions at once", () => {
   it("a 1.0 client and a 0.3 client use the same URLs concurrently", async () => {
-    const [c10, c03] = await Promise.all([a2aJsV10ClientFor({ cardUrl: agent.urls.card, binding: "JSONRPC" }), a2aJsV03ClientFor({ cardUrl: agent.urls.card, binding: "JSONRPC" })]);
+    const [c10, c03] = await Promise.all([
+      a2aJsV10ClientFor({ cardUrl: agent.urls.card, binding: "JSONRPC" }),
+      a2aJsV03ClientFor({ cardUrl: agent.urls.card, binding: "JSONRPC" }),
+    ]);
     const [t10, t03] = await Promise.all([c10.sendText("ten"), c03.sendText("three", { blocking: true })]);
     expect([artifactTexts(t10), artifactTexts(t03)]).toEqual([["ten"], ["three"]]);
     // A task made at 1.0 is visible at 0.3: one store behind both.
@@ -120,81 +131,105 @@ describe("both versions at once", () => {
   });
 });
 
-describe.each(ALL_BINDINGS)("generated v1.0 client → client bridge → a2a-js 0.3.14 agent over %s", (binding: A2aBinding) => {
-  const col = `v1.0 types→0.3.14 ${binding}`;
-  let client: A2AServiceClient;
-  const losses: string[] = [];
-  beforeAll(() => {
-    const old =
-      binding === "JSONRPC"
-        ? createA2AServiceJsonRpcClient({ url: theirs.jsonrpcUrl })
-        : binding === "HTTP+JSON"
-          ? createA2AServiceRestClient({ url: theirs.restUrl })
-          : createA2AServiceGrpcClient(createGrpcTransport({ baseUrl: `http://${theirs.grpcUrl}` }), {});
-    client = clientForOlder(old, (op, l) => losses.push(`${op} ${l.path}`));
-  });
-  const text = (t: string) => ({ messageId: crypto.randomUUID(), role: Role.USER, parts: [{ content: { case: "text" as const, value: t } }] });
-  const taskOf = (r: { payload: { value?: unknown } }) => r.payload.value as Task;
+describe.each(ALL_BINDINGS)(
+  "generated v1.0 client → client bridge → a2a-js 0.3.14 agent over %s",
+  (binding: A2aBinding) => {
+    const col = `v1.0 types→0.3.14 ${binding}`;
+    let client: A2AServiceClient;
+    const losses: string[] = [];
+    beforeAll(() => {
+      const old =
+        binding === "JSONRPC"
+          ? createA2AServiceJsonRpcClient({ url: theirs.jsonrpcUrl })
+          : binding === "HTTP+JSON"
+            ? createA2AServiceRestClient({ url: theirs.restUrl })
+            : createA2AServiceGrpcClient(createGrpcTransport({ baseUrl: `http://${theirs.grpcUrl}` }), {});
+      client = clientForOlder(old, (op, l) => losses.push(`${op} ${l.path}`));
+    });
+    const text = (t: string) => ({
+      messageId: crypto.randomUUID(),
+      role: Role.USER,
+      parts: [{ content: { case: "text" as const, value: t } }],
+    });
+    const taskOf = (r: { payload: { value?: unknown } }) => r.payload.value as Task;
 
-  it("send", () =>
-    cell("send", col, async () => {
-      const task = taskOf(await client.sendMessage({ message: text("hello") }));
-      expect(task.status?.state).toBe(TaskState.COMPLETED);
-      expect(task.artifacts[0]?.parts[0]?.content.value).toBe("hello");
-    }));
-  it("stream", () =>
-    cell("stream", col, async () => {
-      const events: StreamResponse[] = [];
-      for await (const ev of client.sendStreamingMessage({ message: text("streamed") })) events.push(ev);
-      expect(events.map((e) => e.payload.case)).toEqual(["task", "statusUpdate", "artifactUpdate", "statusUpdate"]);
-    }));
-  it("get", () =>
-    cell("get", col, async () => {
-      const task = taskOf(await client.sendMessage({ message: text("fetched") }));
-      expect((await client.getTask({ id: task.id })).id).toBe(task.id);
-    }));
-  it("cancel and subscribe", () =>
-    cell("cancel, subscribe", col, async () => {
-      const task = taskOf(await client.sendMessage({ message: text("wait"), configuration: { returnImmediately: true } }));
-      const it = client.subscribeToTask({ id: task.id })[Symbol.asyncIterator]();
-      expect((await it.next()).value?.payload.case).toBe("task");
-      const rest = (async () => {
-        let last: StreamResponse | undefined;
-        for (let r = await it.next(); !r.done; r = await it.next()) last = r.value;
-        return last;
-      })();
-      expect((await client.cancelTask({ id: task.id })).status?.state).toBe(TaskState.CANCELED);
-      const last = await rest;
-      expect(last?.payload.case === "statusUpdate" && last.payload.value.status?.state).toBe(TaskState.CANCELED);
-    }));
-  it("push configs", () =>
-    cell("push configs", col, async () => {
-      const task = taskOf(await client.sendMessage({ message: text("push") }));
-      if (binding === "HTTP+JSON") {
-        // a2a-js 0.3.14 REST create reads its own body shape (docs/interop.md #1): created through JSON-RPC instead.
-        await clientForOlder(createA2AServiceJsonRpcClient({ url: theirs.jsonrpcUrl })).createTaskPushNotificationConfig({ taskId: task.id, id: "cfg-1", url: "http://127.0.0.1:9/hook" });
-      } else {
-        expect((await client.createTaskPushNotificationConfig({ taskId: task.id, id: "cfg-1", url: "http://127.0.0.1:9/hook" })).id).toBe("cfg-1");
-      }
-      const got = await client.getTaskPushNotificationConfig({ taskId: task.id, id: "cfg-1" });
-      expect([got.taskId, got.id, got.url]).toEqual([task.id, "cfg-1", "http://127.0.0.1:9/hook"]);
-      expect((await client.listTaskPushNotificationConfigs({ taskId: task.id })).configs.map((c) => c.id)).toEqual(["cfg-1"]);
-      await client.deleteTaskPushNotificationConfig({ taskId: task.id, id: "cfg-1" });
-      return binding === "HTTP+JSON" ? "ok (create over JSON-RPC: a2a-js defect #1)" : undefined;
-    }));
-  it("extended card", () =>
-    cell("extended card", col, async () => {
-      const card = await client.getExtendedAgentCard({});
-      expect(card.supportedInterfaces.length).toBeGreaterThan(0);
-      expect(card.capabilities?.extendedAgentCard).toBe(true);
-    }));
-  it("unknown task", () =>
-    cell("unknown task error", col, async () => {
-      await expect(client.getTask({ id: "no-such-task" })).rejects.toMatchObject({ type: "TaskNotFoundError", options: { code: -32001 } });
-    }));
-  it("ListTasks: what a v1.0 caller sees against a v0.3 agent", () =>
-    cell("ListTasks (absent in 0.3)", col, async () => {
-      expect(() => client.listTasks({})).toThrow(A2AError);
-      expect(() => client.listTasks({})).toThrow(/ListTasks does not exist in protocol 0.3/);
-    }));
-});
+    it("send", () =>
+      cell("send", col, async () => {
+        const task = taskOf(await client.sendMessage({ message: text("hello") }));
+        expect(task.status?.state).toBe(TaskState.COMPLETED);
+        expect(task.artifacts[0]?.parts[0]?.content.value).toBe("hello");
+      }));
+    it("stream", () =>
+      cell("stream", col, async () => {
+        const events: StreamResponse[] = [];
+        for await (const ev of client.sendStreamingMessage({ message: text("streamed") })) events.push(ev);
+        expect(events.map((e) => e.payload.case)).toEqual(["task", "statusUpdate", "artifactUpdate", "statusUpdate"]);
+      }));
+    it("get", () =>
+      cell("get", col, async () => {
+        const task = taskOf(await client.sendMessage({ message: text("fetched") }));
+        expect((await client.getTask({ id: task.id })).id).toBe(task.id);
+      }));
+    it("cancel and subscribe", () =>
+      cell("cancel, subscribe", col, async () => {
+        const task = taskOf(
+          await client.sendMessage({ message: text("wait"), configuration: { returnImmediately: true } }),
+        );
+        const it = client.subscribeToTask({ id: task.id })[Symbol.asyncIterator]();
+        expect((await it.next()).value?.payload.case).toBe("task");
+        const rest = (async () => {
+          let last: StreamResponse | undefined;
+          for (let r = await it.next(); !r.done; r = await it.next()) last = r.value;
+          return last;
+        })();
+        expect((await client.cancelTask({ id: task.id })).status?.state).toBe(TaskState.CANCELED);
+        const last = await rest;
+        expect(last?.payload.case === "statusUpdate" && last.payload.value.status?.state).toBe(TaskState.CANCELED);
+      }));
+    it("push configs", () =>
+      cell("push configs", col, async () => {
+        const task = taskOf(await client.sendMessage({ message: text("push") }));
+        if (binding === "HTTP+JSON") {
+          // a2a-js 0.3.14 REST create reads its own body shape (docs/interop.md #1): created through JSON-RPC instead.
+          await clientForOlder(
+            createA2AServiceJsonRpcClient({ url: theirs.jsonrpcUrl }),
+          ).createTaskPushNotificationConfig({ taskId: task.id, id: "cfg-1", url: "http://127.0.0.1:9/hook" });
+        } else {
+          expect(
+            (
+              await client.createTaskPushNotificationConfig({
+                taskId: task.id,
+                id: "cfg-1",
+                url: "http://127.0.0.1:9/hook",
+              })
+            ).id,
+          ).toBe("cfg-1");
+        }
+        const got = await client.getTaskPushNotificationConfig({ taskId: task.id, id: "cfg-1" });
+        expect([got.taskId, got.id, got.url]).toEqual([task.id, "cfg-1", "http://127.0.0.1:9/hook"]);
+        expect((await client.listTaskPushNotificationConfigs({ taskId: task.id })).configs.map((c) => c.id)).toEqual([
+          "cfg-1",
+        ]);
+        await client.deleteTaskPushNotificationConfig({ taskId: task.id, id: "cfg-1" });
+        return binding === "HTTP+JSON" ? "ok (create over JSON-RPC: a2a-js defect #1)" : undefined;
+      }));
+    it("extended card", () =>
+      cell("extended card", col, async () => {
+        const card = await client.getExtendedAgentCard({});
+        expect(card.supportedInterfaces.length).toBeGreaterThan(0);
+        expect(card.capabilities?.extendedAgentCard).toBe(true);
+      }));
+    it("unknown task", () =>
+      cell("unknown task error", col, async () => {
+        await expect(client.getTask({ id: "no-such-task" })).rejects.toMatchObject({
+          type: "TaskNotFoundError",
+          options: { code: -32001 },
+        });
+      }));
+    it("ListTasks: what a v1.0 caller sees against a v0.3 agent", () =>
+      cell("ListTasks (absent in 0.3)", col, async () => {
+        expect(() => client.listTasks({})).toThrow(A2AError);
+        expect(() => client.listTasks({})).toThrow(/ListTasks does not exist in protocol 0.3/);
+      }));
+  },
+);

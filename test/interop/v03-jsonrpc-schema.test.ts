@@ -51,21 +51,28 @@ const SERVERS = [
  * (SSE lines included). A stream's copy is read in the background, since it
  * only ends when the stream does.
  */
-const recordingFetch = (exchanges: Exchange[], pending: Promise<void>[]): typeof fetch => async (input, init) => {
-  const request = JSON.parse(String(init?.body));
-  const res = await fetch(input, init);
-  const stream = (res.headers.get("content-type") ?? "").startsWith("text/event-stream");
-  pending.push(
-    res
-      .clone()
-      .text()
-      .then((text) => {
-        const responses = stream ? text.split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5))) : [JSON.parse(text)];
-        exchanges.push({ method: request.method, request, responses });
-      }),
-  );
-  return res;
-};
+const recordingFetch =
+  (exchanges: Exchange[], pending: Promise<void>[]): typeof fetch =>
+  async (input, init) => {
+    const request = JSON.parse(String(init?.body));
+    const res = await fetch(input, init);
+    const stream = (res.headers.get("content-type") ?? "").startsWith("text/event-stream");
+    pending.push(
+      res
+        .clone()
+        .text()
+        .then((text) => {
+          const responses = stream
+            ? text
+                .split("\n")
+                .filter((l) => l.startsWith("data:"))
+                .map((l) => JSON.parse(l.slice(5)))
+            : [JSON.parse(text)];
+          exchanges.push({ method: request.method, request, responses });
+        }),
+    );
+    return res;
+  };
 
 describe.each(SERVERS)("v0.3 JSON-RPC payloads of $name validate against a2a.json", ({ start }) => {
   const exchanges: Exchange[] = [];
@@ -79,20 +86,41 @@ describe.each(SERVERS)("v0.3 JSON-RPC payloads of $name validate against a2a.jso
     const msg = (t: string) => ({
       messageId: crypto.randomUUID(),
       role: Role.USER,
-      content: [{ part: { case: "text" as const, value: t } }, { part: { case: "file" as const, value: { file: { case: "fileWithUri" as const, value: "https://h/f.pdf" }, mimeType: "application/pdf" } } }],
+      content: [
+        { part: { case: "text" as const, value: t } },
+        {
+          part: {
+            case: "file" as const,
+            value: { file: { case: "fileWithUri" as const, value: "https://h/f.pdf" }, mimeType: "application/pdf" },
+          },
+        },
+      ],
       metadata: { note: "x" },
     });
-    const sent = await c.sendMessage({ request: msg("hello"), configuration: { blocking: true, acceptedOutputModes: ["text/plain"], historyLength: 5 } });
+    const sent = await c.sendMessage({
+      request: msg("hello"),
+      configuration: { blocking: true, acceptedOutputModes: ["text/plain"], historyLength: 5 },
+    });
     const id = (sent.payload.value as Task).id;
     for await (const _ of c.sendStreamingMessage({ request: msg("streamed") })) void _;
     await c.getTask({ name: `tasks/${id}`, historyLength: 1 });
-    const waiting = (await c.sendMessage({ request: msg("wait"), configuration: { blocking: false } })).payload.value as Task;
+    const waiting = (await c.sendMessage({ request: msg("wait"), configuration: { blocking: false } })).payload
+      .value as Task;
     const sub = c.taskSubscription({ name: `tasks/${waiting.id}` })[Symbol.asyncIterator]();
     await sub.next();
     await c.cancelTask({ name: `tasks/${waiting.id}` });
     for (let r = await sub.next(); !r.done; r = await sub.next());
-    const cfg = { id: "c1", url: "http://127.0.0.1:9/hook", token: "t", authentication: { schemes: ["Bearer"], credentials: "k" } };
-    await c.createTaskPushNotificationConfig({ parent: `tasks/${id}`, configId: "c1", config: { name: `tasks/${id}/pushNotificationConfigs/c1`, pushNotificationConfig: cfg } });
+    const cfg = {
+      id: "c1",
+      url: "http://127.0.0.1:9/hook",
+      token: "t",
+      authentication: { schemes: ["Bearer"], credentials: "k" },
+    };
+    await c.createTaskPushNotificationConfig({
+      parent: `tasks/${id}`,
+      configId: "c1",
+      config: { name: `tasks/${id}/pushNotificationConfigs/c1`, pushNotificationConfig: cfg },
+    });
     await c.getTaskPushNotificationConfig({ name: `tasks/${id}/pushNotificationConfigs/c1` });
     await c.listTaskPushNotificationConfig({ parent: `tasks/${id}` });
     await c.deleteTaskPushNotificationConfig({ name: `tasks/${id}/pushNotificationConfigs/c1` });
@@ -109,8 +137,16 @@ describe.each(SERVERS)("v0.3 JSON-RPC payloads of $name validate against a2a.jso
   it("every request is an A2ARequest", () => {
     const v = def("A2ARequest");
     // The schema is strict enough to catch the proto's own JSON form.
-    expect(v({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { messageId: "m", role: "ROLE_USER", content: [{ text: "x" }] } } })).toBe(false);
-    for (const e of exchanges) expect(v(e.request), `${e.method}: ${JSON.stringify(v.errors)}\n${JSON.stringify(e.request)}`).toBe(true);
+    expect(
+      v({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "message/send",
+        params: { message: { messageId: "m", role: "ROLE_USER", content: [{ text: "x" }] } },
+      }),
+    ).toBe(false);
+    for (const e of exchanges)
+      expect(v(e.request), `${e.method}: ${JSON.stringify(v.errors)}\n${JSON.stringify(e.request)}`).toBe(true);
   });
 
   it("every response, stream event and error matches its definition", () => {
@@ -124,7 +160,9 @@ describe.each(SERVERS)("v0.3 JSON-RPC payloads of $name validate against a2a.jso
       }
     }
     expect(checked).toBeGreaterThan(exchanges.length); // streams add lines
-    expect(exchanges.some((e) => e.responses.some((r) => (r as { error?: { code: number } }).error?.code === -32001))).toBe(true);
+    expect(
+      exchanges.some((e) => e.responses.some((r) => (r as { error?: { code: number } }).error?.code === -32001)),
+    ).toBe(true);
   });
 });
 
@@ -145,11 +183,20 @@ describe("agent cards in the a2a.json dialect", () => {
       capabilities: { streaming: true },
       defaultInputModes: ["text/plain"],
       defaultOutputModes: ["text/plain"],
-      skills: [{ id: "s", name: "s", description: "s", tags: ["t"], security: [{ schemes: { oauth: { list: ["read"] } } }] }],
+      skills: [
+        { id: "s", name: "s", description: "s", tags: ["t"], security: [{ schemes: { oauth: { list: ["read"] } } }] },
+      ],
       securitySchemes: {
         key: { scheme: { case: "apiKeySecurityScheme", value: { location: "header", name: "X-Key" } } },
         http: { scheme: { case: "httpAuthSecurityScheme", value: { scheme: "bearer", bearerFormat: "JWT" } } },
-        oauth: { scheme: { case: "oauth2SecurityScheme", value: { flows: { flow: { case: "clientCredentials", value: { tokenUrl: "https://t", scopes: { read: "r" } } } } } } },
+        oauth: {
+          scheme: {
+            case: "oauth2SecurityScheme",
+            value: {
+              flows: { flow: { case: "clientCredentials", value: { tokenUrl: "https://t", scopes: { read: "r" } } } },
+            },
+          },
+        },
         oidc: { scheme: { case: "openIdConnectSecurityScheme", value: { openIdConnectUrl: "https://o" } } },
         mtls: { scheme: { case: "mtlsSecurityScheme", value: {} } },
       },
@@ -158,7 +205,11 @@ describe("agent cards in the a2a.json dialect", () => {
     const json = codec.encode(AgentCardSchema, toJson(AgentCardSchema, card));
     const v = def("AgentCard");
     expect(v(json), JSON.stringify(v.errors)).toBe(true);
-    expect((json as { securitySchemes: Record<string, unknown> }).securitySchemes["key"]).toEqual({ type: "apiKey", in: "header", name: "X-Key" });
+    expect((json as { securitySchemes: Record<string, unknown> }).securitySchemes["key"]).toEqual({
+      type: "apiKey",
+      in: "header",
+      name: "X-Key",
+    });
     expect((json as { security: unknown }).security).toEqual([{ oauth: ["read"] }, { key: [], mtls: [] }]);
     const drops: string[] = [];
     const back = fromJson(AgentCardSchema, codec.decode(AgentCardSchema, json, (p) => drops.push(p)) as never);
@@ -166,7 +217,10 @@ describe("agent cards in the a2a.json dialect", () => {
     expect(drops).toEqual([]);
     // Several OAuth flows in a2a.json: the proto's oneof keeps the first and reports the others.
     const two = structuredClone(json) as { securitySchemes: { oauth: { flows: Record<string, unknown> } } };
-    two.securitySchemes.oauth.flows = { authorizationCode: { authorizationUrl: "https://a", tokenUrl: "https://t", scopes: {} }, ...two.securitySchemes.oauth.flows };
+    two.securitySchemes.oauth.flows = {
+      authorizationCode: { authorizationUrl: "https://a", tokenUrl: "https://t", scopes: {} },
+      ...two.securitySchemes.oauth.flows,
+    };
     const dropped: string[] = [];
     fromJson(AgentCardSchema, codec.decode(AgentCardSchema, two as never, (p) => dropped.push(p)) as never);
     expect(dropped).toEqual(["securitySchemes.oauth.flows.clientCredentials"]);

@@ -52,7 +52,11 @@ const cell = matrix.cell;
 
 // ---- helpers ----
 
-const text = (t: string) => ({ messageId: crypto.randomUUID(), role: Role.USER, content: [{ part: { case: "text" as const, value: t } }] });
+const text = (t: string) => ({
+  messageId: crypto.randomUUID(),
+  role: Role.USER,
+  content: [{ part: { case: "text" as const, value: t } }],
+});
 
 const HOOK = "http://127.0.0.1:9/hook";
 
@@ -115,7 +119,11 @@ describe("our v0.3 agent card", () => {
   it("speaks v0.3 ProtoJSON over HTTP+JSON and serves both create routes", async () => {
     const rest = ours.urls.rest;
     const post = (path: string, body: unknown) =>
-      fetch(rest + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      fetch(rest + path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     const message = (t: string) => ({ messageId: crypto.randomUUID(), role: "ROLE_USER", content: [{ text: t }] });
 
     // Parts under `content`, ROLE_USER, TASK_STATE_* (FACTS C.1, C.6, G.7).
@@ -137,11 +145,16 @@ describe("our v0.3 agent card", () => {
     const config = (id: string) => ({ pushNotificationConfig: { id, url: HOOK } });
     const singular = await post(`/v1/task/${task.id}/pushNotificationConfigs?configId=cfg-a`, config("cfg-a"));
     expect(singular.status).toBe(200);
-    expect(await singular.json()).toEqual({ name: configName(task.id, "cfg-a"), pushNotificationConfig: { id: "cfg-a", url: HOOK } });
+    expect(await singular.json()).toEqual({
+      name: configName(task.id, "cfg-a"),
+      pushNotificationConfig: { id: "cfg-a", url: HOOK },
+    });
     const plural = await post(`/v1/tasks/${task.id}/pushNotificationConfigs`, config("cfg-b"));
     expect(plural.status).toBe(200);
     expect(((await plural.json()) as any).name).toBe(configName(task.id, "cfg-b"));
-    const list = (await (await fetch(`${rest}/v1/tasks/${task.id}/pushNotificationConfigs`)).json()) as { configs: { name: string }[] };
+    const list = (await (await fetch(`${rest}/v1/tasks/${task.id}/pushNotificationConfigs`)).json()) as {
+      configs: { name: string }[];
+    };
     expect(list.configs.map((c) => c.name)).toEqual([configName(task.id, "cfg-a"), configName(task.id, "cfg-b")]);
   });
 });
@@ -197,7 +210,11 @@ describe.each(BINDINGS)("a2a-js 0.3.14 client → generated v0.3 server over %s"
       const canceled = await client.cancelTask(task.id);
       expect(stateOf(canceled)).toBe("canceled");
       const events = await rest;
-      expect(summarizeEvent(events.at(-1))).toMatchObject({ kind: "status-update", taskId: task.id, state: "canceled" });
+      expect(summarizeEvent(events.at(-1))).toMatchObject({
+        kind: "status-update",
+        taskId: task.id,
+        state: "canceled",
+      });
       expect(events.at(-1).final).toBe(true);
       expect(stateOf(await client.getTask(task.id))).toBe("canceled");
     }));
@@ -211,8 +228,13 @@ describe.each(BINDINGS)("a2a-js 0.3.14 client → generated v0.3 server over %s"
       // our server serves that plural route as an alias (a2a_routes.md #8).
       const created = await client.setPushConfig(task.id, cfg);
       expect(created).toMatchObject({ taskId: task.id, pushNotificationConfig: cfg });
-      expect(await client.getPushConfig(task.id, cfg.id)).toMatchObject({ taskId: task.id, pushNotificationConfig: cfg });
-      expect(await client.listPushConfigs(task.id)).toEqual([{ taskId: task.id, pushNotificationConfig: expect.objectContaining(cfg) }]);
+      expect(await client.getPushConfig(task.id, cfg.id)).toMatchObject({
+        taskId: task.id,
+        pushNotificationConfig: cfg,
+      });
+      expect(await client.listPushConfigs(task.id)).toEqual([
+        { taskId: task.id, pushNotificationConfig: expect.objectContaining(cfg) },
+      ]);
       await client.deletePushConfig(task.id, cfg.id);
       expect(await client.listPushConfigs(task.id)).toEqual([]);
     }));
@@ -244,7 +266,11 @@ describe.each(BINDINGS)("generated v0.3 client → a2a-js 0.3.14 server over %s"
   let client: A2AServiceClient;
   beforeAll(() => {
     const recordingFetch: typeof fetch = (input, init) => {
-      sent.push({ method: init?.method ?? "GET", url: String(input), body: typeof init?.body === "string" ? init.body : undefined });
+      sent.push({
+        method: init?.method ?? "GET",
+        url: String(input),
+        body: typeof init?.body === "string" ? init.body : undefined,
+      });
       return fetch(input, init);
     };
     client =
@@ -270,7 +296,9 @@ describe.each(BINDINGS)("generated v0.3 client → a2a-js 0.3.14 server over %s"
       const art = events[2]!.payload.value as { artifact?: { parts: { part: { value?: unknown } }[] } };
       expect(art.artifact?.parts[0]?.part.value).toBe("streamed");
       const last = events.at(-1)!;
-      expect(last.payload.case === "statusUpdate" && [last.payload.value.status?.state, last.payload.value.final]).toEqual([TaskState.COMPLETED, true]);
+      expect(
+        last.payload.case === "statusUpdate" && [last.payload.value.status?.state, last.payload.value.final],
+      ).toEqual([TaskState.COMPLETED, true]);
     }));
 
   it("get", () =>
@@ -297,7 +325,9 @@ describe.each(BINDINGS)("generated v0.3 client → a2a-js 0.3.14 server over %s"
       })();
       expect((await client.cancelTask({ name })).status?.state).toBe(TaskState.CANCELLED);
       const last = (await rest).at(-1)!;
-      expect(last.payload.case === "statusUpdate" && [last.payload.value.status?.state, last.payload.value.final]).toEqual([TaskState.CANCELLED, true]);
+      expect(
+        last.payload.case === "statusUpdate" && [last.payload.value.status?.state, last.payload.value.final],
+      ).toEqual([TaskState.CANCELLED, true]);
       expect((await client.getTask({ name })).status?.state).toBe(TaskState.CANCELLED);
     }));
 
@@ -323,13 +353,16 @@ describe.each(BINDINGS)("generated v0.3 client → a2a-js 0.3.14 server over %s"
         seen(`create: ${describeOurError(err)}; sent ${post?.method} ${post?.url.replace(theirs.restUrl, "")}`);
         // What we send: the plural route of the spec text and the a2a-js router (the
         // create-route-spec override), the bare config as the body (P03 `body: "config"`).
-        expect(post?.url).toBe(`${theirs.restUrl}/v1/tasks/${encodeURIComponent(task.id)}/pushNotificationConfigs?configId=cfg-1`);
+        expect(post?.url).toBe(
+          `${theirs.restUrl}/v1/tasks/${encodeURIComponent(task.id)}/pushNotificationConfigs?configId=cfg-1`,
+        );
         expect(JSON.parse(post!.body!)).toEqual({ name, pushNotificationConfig: inner });
         // What a2a-js answers: HTTP 400 {code: -32602, message: "Request must include a `config` …"}.
         expect(err).toBeInstanceOf(A2AError);
         expect(err).toMatchObject({ type: "InvalidParamsError", options: { code: -32602 } });
         expect((err as Error).message).toMatch(/config/);
-        note = "a2a-js defect: REST create reads parent+config from the body, not P03 body \"config\"; get/list/delete ok";
+        note =
+          'a2a-js defect: REST create reads parent+config from the body, not P03 body "config"; get/list/delete ok';
         // Create through a2a-js's JSON-RPC (same store) and go on over REST.
         const viaJsonRpc = await a2aJsV03ClientFor({ url: theirs.jsonrpcUrl, binding: "JSONRPC" });
         try {
@@ -342,7 +375,10 @@ describe.each(BINDINGS)("generated v0.3 client → a2a-js 0.3.14 server over %s"
         expect(created).toMatchObject({ name, pushNotificationConfig: inner });
       }
       seen("get/list/delete");
-      expect(await client.getTaskPushNotificationConfig({ name })).toMatchObject({ name, pushNotificationConfig: inner });
+      expect(await client.getTaskPushNotificationConfig({ name })).toMatchObject({
+        name,
+        pushNotificationConfig: inner,
+      });
       expect((await client.listTaskPushNotificationConfig({ parent })).configs.map((c) => c.name)).toEqual([name]);
       await client.deleteTaskPushNotificationConfig({ name });
       expect((await client.listTaskPushNotificationConfig({ parent })).configs).toEqual([]);

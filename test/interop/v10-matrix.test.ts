@@ -31,7 +31,11 @@ import { createMatrix } from "../helpers/matrix.js";
 const matrix = createMatrix("A2A 1.0 interop matrix");
 const cell = matrix.cell;
 
-const text = (t: string) => ({ messageId: crypto.randomUUID(), role: Role.USER, parts: [{ content: { case: "text" as const, value: t } }] });
+const text = (t: string) => ({
+  messageId: crypto.randomUUID(),
+  role: Role.USER,
+  parts: [{ content: { case: "text" as const, value: t } }],
+});
 
 let ours: RunningAgent;
 let theirs: A2aJsAgent;
@@ -102,7 +106,10 @@ describe.each(ALL_BINDINGS)("a2a-js 1.3.0 client → generated server over %s", 
     }));
   it("unknown task", () =>
     cell("unknown task error", col, async () => {
-      const e = await client.getTask("no-such-task").then(() => undefined, (x: unknown) => x);
+      const e = await client.getTask("no-such-task").then(
+        () => undefined,
+        (x: unknown) => x,
+      );
       expect(describeA2aJsError(e)).toMatchObject({ code: -32001, reason: "TASK_NOT_FOUND" });
     }));
 });
@@ -123,7 +130,10 @@ describe.each(ALL_BINDINGS)("generated client → a2a-js 1.3.0 server over %s", 
     cell("send", col, async () => {
       const res = await client.sendMessage({ message: text("hello") });
       expect(res.payload.case).toBe("task");
-      const task = res.payload.value as { status?: { state: TaskState }; artifacts: { parts: { content: { value: unknown } }[] }[] };
+      const task = res.payload.value as {
+        status?: { state: TaskState };
+        artifacts: { parts: { content: { value: unknown } }[] }[];
+      };
       expect(task.status?.state).toBe(TaskState.COMPLETED);
       expect(task.artifacts[0]!.parts[0]!.content.value).toBe("hello");
     }));
@@ -164,7 +174,12 @@ describe.each(ALL_BINDINGS)("generated client → a2a-js 1.3.0 server over %s", 
     cell("push configs", col, async () => {
       const res = await client.sendMessage({ message: text("push") });
       const taskId = (res.payload.value as { id: string }).id;
-      const created = await client.createTaskPushNotificationConfig({ taskId, id: "cfg-1", url: "http://127.0.0.1:1/hook", token: "t" });
+      const created = await client.createTaskPushNotificationConfig({
+        taskId,
+        id: "cfg-1",
+        url: "http://127.0.0.1:1/hook",
+        token: "t",
+      });
       expect(created.url).toBe("http://127.0.0.1:1/hook");
       expect((await client.getTaskPushNotificationConfig({ taskId, id: "cfg-1" })).url).toBe("http://127.0.0.1:1/hook");
       expect((await client.listTaskPushNotificationConfigs({ taskId })).configs.map((c) => c.id)).toEqual(["cfg-1"]);
@@ -178,7 +193,10 @@ describe.each(ALL_BINDINGS)("generated client → a2a-js 1.3.0 server over %s", 
     }));
   it("unknown task", () =>
     cell("unknown task error", col, async () => {
-      const e = await client.getTask({ id: "no-such-task" }).then(() => undefined, (x: unknown) => x);
+      const e = await client.getTask({ id: "no-such-task" }).then(
+        () => undefined,
+        (x: unknown) => x,
+      );
       expect(e).toBeInstanceOf(A2AError);
       expect(e).toMatchObject({ type: "TaskNotFoundError", options: { code: -32001 } });
     }));

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { parsePathTemplate, printPathTemplate, TemplateSyntaxError, type PathTemplate } from "../../src/model/path-template.js";
+import {
+  parsePathTemplate,
+  printPathTemplate,
+  TemplateSyntaxError,
+  type PathTemplate,
+} from "../../src/model/path-template.js";
 
 const literal = fc.stringMatching(/^[A-Za-z0-9\-._~!$&'()+,;@]{1,8}$/);
 const ident = fc.stringMatching(/^[a-z_][a-z0-9_]{0,6}$/);
@@ -12,9 +17,12 @@ const template = fc
     fc.array(
       fc.oneof(
         leaf,
-        fc.tuple(fc.array(ident, { minLength: 1, maxLength: 2 }), fc.option(fc.array(leaf, { minLength: 1, maxLength: 3 }), { nil: undefined })).map(
-          ([path, pattern]) => `{${path.join(".")}${pattern ? "=" + pattern.join("/") : ""}}`,
-        ),
+        fc
+          .tuple(
+            fc.array(ident, { minLength: 1, maxLength: 2 }),
+            fc.option(fc.array(leaf, { minLength: 1, maxLength: 3 }), { nil: undefined }),
+          )
+          .map(([path, pattern]) => `{${path.join(".")}${pattern ? "=" + pattern.join("/") : ""}}`),
       ),
       { minLength: 1, maxLength: 5 },
     ),
@@ -42,10 +50,19 @@ describe("path template grammar", () => {
         kind: "variable",
         fieldPath: ["parent"],
         explicit: true,
-        segments: [{ kind: "literal", value: "task" }, { kind: "wildcard" }, { kind: "literal", value: "pushNotificationConfigs" }],
+        segments: [
+          { kind: "literal", value: "task" },
+          { kind: "wildcard" },
+          { kind: "literal", value: "pushNotificationConfigs" },
+        ],
       },
     ]);
-    expect(parsePathTemplate("/a/{b.c}").segments[1]).toEqual({ kind: "variable", fieldPath: ["b", "c"], explicit: false, segments: [{ kind: "wildcard" }] });
+    expect(parsePathTemplate("/a/{b.c}").segments[1]).toEqual({
+      kind: "variable",
+      fieldPath: ["b", "c"],
+      explicit: false,
+      segments: [{ kind: "wildcard" }],
+    });
   });
 
   it.each([

@@ -31,7 +31,10 @@ describe("path matcher over the v1.0.1 routes", () => {
   });
 
   it("serves the POST alias of SubscribeToTask", () => {
-    expect(hit(m1, "POST", "/tasks/abc:subscribe")).toMatchObject({ op: "SubscribeToTask", template: "/tasks/{id=*}:subscribe" });
+    expect(hit(m1, "POST", "/tasks/abc:subscribe")).toMatchObject({
+      op: "SubscribeToTask",
+      template: "/tasks/{id=*}:subscribe",
+    });
   });
 
   it("resolves the documented overlap by the literal-first rule", () => {
@@ -40,7 +43,11 @@ describe("path matcher over the v1.0.1 routes", () => {
       params: { task_id: "tasks" },
     });
     expect(v1.overlaps).toContainEqual(
-      expect.objectContaining({ method: "GET", example: "/tasks/tasks/pushNotificationConfigs", winner: expect.stringContaining("ListTaskPushNotificationConfigs") }),
+      expect.objectContaining({
+        method: "GET",
+        example: "/tasks/tasks/pushNotificationConfigs",
+        winner: expect.stringContaining("ListTaskPushNotificationConfigs"),
+      }),
     );
   });
 
@@ -66,7 +73,10 @@ describe("path matcher over the v1.0.1 routes", () => {
 
   it("expand then match returns the same values, whatever the characters", () => {
     const value = fc.string({ unit: "grapheme", minLength: 1, maxLength: 12 });
-    const withSpecials = fc.oneof(value, fc.constantFrom("a/b", "%", "%2F", "a b", "日本", "x:y", "../..", "?#&=", "é/ü"));
+    const withSpecials = fc.oneof(
+      value,
+      fc.constantFrom("a/b", "%", "%2F", "a b", "日本", "x:y", "../..", "?#&=", "é/ü"),
+    );
     const tenantRoutes = v1.routes.filter((r) => r.tenantVariant);
     fc.assert(
       fc.property(fc.constantFrom(...tenantRoutes), withSpecials, withSpecials, withSpecials, (route, a, b, c) => {
@@ -124,19 +134,53 @@ describe("path matcher over the v0.3.0 routes (resource names)", () => {
 describe("compiling", () => {
   it("rejects exact duplicates", () => {
     const r = v1.routes.find((x) => x.operation === "GetTask" && !x.tenantVariant)!;
-    expect(() => compilePathMatcher([r, { ...r, operation: "Other", variables: [{ ...r.variables[0]!, field: "name" }] }])).toThrow(/duplicate route GET/);
+    expect(() =>
+      compilePathMatcher([r, { ...r, operation: "Other", variables: [{ ...r.variables[0]!, field: "name" }] }]),
+    ).toThrow(/duplicate route GET/);
   });
 });
 
 describe("deep wildcards and long paths", () => {
   const base = readRoutes("v1.0.1").routes[0]!;
-  const route = (operation: string, method: string, template: string, segments: string[], variables: { field: string; start: number; end: number }[], verb: string | null = null) =>
-    ({ ...base, operation, method, template, segments, verb, variables: variables.map((v) => ({ ...v, jsonName: v.field })) });
-  const files = route("GetFile", "GET", "/v1/{name=files/**}", ["v1", "files", "**"], [{ field: "name", start: 1, end: 3 }]);
+  const route = (
+    operation: string,
+    method: string,
+    template: string,
+    segments: string[],
+    variables: { field: string; start: number; end: number }[],
+    verb: string | null = null,
+  ) => ({
+    ...base,
+    operation,
+    method,
+    template,
+    segments,
+    verb,
+    variables: variables.map((v) => ({ ...v, jsonName: v.field })),
+  });
+  const files = route(
+    "GetFile",
+    "GET",
+    "/v1/{name=files/**}",
+    ["v1", "files", "**"],
+    [{ field: "name", start: 1, end: 3 }],
+  );
   const exact = route("GetIndex", "GET", "/v1/files/index", ["v1", "files", "index"], []);
-  const verbRoute = route("Watch", "POST", "/v1/{path=**}:watch", ["v1", "**"], [{ field: "path", start: 1, end: 2 }], "watch");
-  const long = route("Long", "GET", "/" + Array.from({ length: 80 }, (_, i) => `{v${i}}`).join("/"), Array(80).fill("*"),
-    Array.from({ length: 80 }, (_, i) => ({ field: `v${i}`, start: i, end: i + 1 })));
+  const verbRoute = route(
+    "Watch",
+    "POST",
+    "/v1/{path=**}:watch",
+    ["v1", "**"],
+    [{ field: "path", start: 1, end: 2 }],
+    "watch",
+  );
+  const long = route(
+    "Long",
+    "GET",
+    "/" + Array.from({ length: 80 }, (_, i) => `{v${i}}`).join("/"),
+    Array(80).fill("*"),
+    Array.from({ length: 80 }, (_, i) => ({ field: `v${i}`, start: i, end: i + 1 })),
+  );
   const m = compilePathMatcher([files, exact, verbRoute, long]);
 
   it("prefers literals over **, and binds the rest to the variable", () => {
@@ -149,11 +193,17 @@ describe("deep wildcards and long paths", () => {
 
   it("expand → match round-trips ** values", () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: "grapheme", minLength: 1, maxLength: 6 }).filter((s) => !s.includes("/")), { minLength: 1, maxLength: 5 }), (parts) => {
-        const name = "files/" + parts.join("/");
-        const r = m.match("GET", expandPath(files, { name }));
-        expect(r.status === 200 && r.params["name"]).toBe(name);
-      }),
+      fc.property(
+        fc.array(
+          fc.string({ unit: "grapheme", minLength: 1, maxLength: 6 }).filter((s) => !s.includes("/")),
+          { minLength: 1, maxLength: 5 },
+        ),
+        (parts) => {
+          const name = "files/" + parts.join("/");
+          const r = m.match("GET", expandPath(files, { name }));
+          expect(r.status === 200 && r.params["name"]).toBe(name);
+        },
+      ),
     );
   });
 

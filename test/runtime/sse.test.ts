@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { decodeSse, encodeSseEvent, sseComment, sseStreamFromResponse, type SseEvent } from "../../packages/runtime/src/sse.js";
+import {
+  decodeSse,
+  encodeSseEvent,
+  sseComment,
+  sseStreamFromResponse,
+  type SseEvent,
+} from "../../packages/runtime/src/sse.js";
 
 const utf8 = new TextEncoder();
 
@@ -53,7 +59,11 @@ type Input = { data: string; event: string | undefined; id: string | undefined }
 
 function encodeAll(events: Input[], withComments: boolean): string {
   return events
-    .map((e, i) => (withComments && i % 2 === 0 ? sseComment(`keep-alive ${i}`) : "") + encodeSseEvent(e.data, { event: e.event, id: e.id }))
+    .map(
+      (e, i) =>
+        (withComments && i % 2 === 0 ? sseComment(`keep-alive ${i}`) : "") +
+        encodeSseEvent(e.data, { event: e.event, id: e.id }),
+    )
     .join("");
 }
 
@@ -75,11 +85,16 @@ function expected(events: Input[]): SseEvent[] {
 describe("decodeSse round trip (property)", () => {
   it("decodes encoded events at any byte chunking", async () => {
     await fc.assert(
-      fc.asyncProperty(eventsArb, fc.array(fc.nat(), { maxLength: 20 }), fc.boolean(), async (events, cuts, comments) => {
-        const bytes = utf8.encode(encodeAll(events, comments));
-        const decoded = await collect(decodeSse(fromArray(splitAt(bytes, cuts))));
-        expect(decoded).toEqual(expected(events));
-      }),
+      fc.asyncProperty(
+        eventsArb,
+        fc.array(fc.nat(), { maxLength: 20 }),
+        fc.boolean(),
+        async (events, cuts, comments) => {
+          const bytes = utf8.encode(encodeAll(events, comments));
+          const decoded = await collect(decodeSse(fromArray(splitAt(bytes, cuts))));
+          expect(decoded).toEqual(expected(events));
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -97,7 +112,9 @@ describe("decodeSse round trip (property)", () => {
 
   it("gives the same events for every single split point and for 1-byte chunks", async () => {
     const text =
-      "\uFEFF: hi\r\nevent: ünï\r\nid: 7\r\ndata: 😀 a\r\ndata:b\r\r" + "data: €\n\ndata: x\rdata: y\r\n\r\n" + "data: partial";
+      "\uFEFF: hi\r\nevent: ünï\r\nid: 7\r\ndata: 😀 a\r\ndata:b\r\r" +
+      "data: €\n\ndata: x\rdata: y\r\n\r\n" +
+      "data: partial";
     const want: SseEvent[] = [
       { event: "ünï", data: "😀 a\nb", id: "7" },
       { event: "message", data: "€", id: "7" },
@@ -143,7 +160,9 @@ describe("decodeSse grammar", () => {
   });
 
   it("ignores comment lines", async () => {
-    expect(await decodeString(": keep-alive\ndata: a\n:another\ndata: b\n\n:\n\n")).toEqual([{ event: "message", data: "a\nb" }]);
+    expect(await decodeString(": keep-alive\ndata: a\n:another\ndata: b\n\n:\n\n")).toEqual([
+      { event: "message", data: "a\nb" },
+    ]);
   });
 
   it("ignores a BOM at the start only", async () => {
@@ -153,7 +172,9 @@ describe("decodeSse grammar", () => {
       { event: "message", data: "a" },
     ]);
     // A second BOM is part of the field name, so the line is an unknown field.
-    expect(await decodeString("\uFEFF\uFEFFdata: a\n\ndata: \uFEFFb\n\n")).toEqual([{ event: "message", data: "\uFEFFb" }]);
+    expect(await decodeString("\uFEFF\uFEFFdata: a\n\ndata: \uFEFFb\n\n")).toEqual([
+      { event: "message", data: "\uFEFFb" },
+    ]);
   });
 
   it("strips exactly one space after the colon", async () => {
@@ -185,7 +206,9 @@ describe("decodeSse grammar", () => {
   });
 
   it("keeps the last event id across events, resets it on an empty id, ignores ids with NUL", async () => {
-    expect(await decodeString("id: 1\ndata: a\n\ndata: b\n\nid\ndata: c\n\nid: 2\0\ndata: d\n\nid: 3\ndata: e\n\n")).toEqual([
+    expect(
+      await decodeString("id: 1\ndata: a\n\ndata: b\n\nid\ndata: c\n\nid: 2\0\ndata: d\n\nid: 3\ndata: e\n\n"),
+    ).toEqual([
       { event: "message", data: "a", id: "1" },
       { event: "message", data: "b", id: "1" },
       { event: "message", data: "c" },
@@ -223,7 +246,9 @@ describe("decodeSse grammar", () => {
     // Bytes then a string: the unfinished character is flushed as U+FFFD first.
     const euro = utf8.encode("€");
     const mixed = [Uint8Array.of(...utf8.encode("data: "), euro[0]!, euro[1]!), "x\n\n"];
-    expect(await collect(decodeSse(fromArray<Uint8Array | string>(mixed)))).toEqual([{ event: "message", data: "\uFFFDx" }]);
+    expect(await collect(decodeSse(fromArray<Uint8Array | string>(mixed)))).toEqual([
+      { event: "message", data: "\uFFFDx" },
+    ]);
   });
 
   it("is linear: a long line and many events delivered a byte at a time", async () => {
@@ -386,7 +411,9 @@ describe("sseStreamFromResponse", () => {
         res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
         res.on("close", gone);
         // Split mid-character on purpose.
-        const bytes = utf8.encode(sseComment("hello") + encodeSseEvent('{"jsonrpc":"2.0","id":1,"result":{"t":"😀"}}', { id: "1" }));
+        const bytes = utf8.encode(
+          sseComment("hello") + encodeSseEvent('{"jsonrpc":"2.0","id":1,"result":{"t":"😀"}}', { id: "1" }),
+        );
         const split = bytes.indexOf(0xf0) + 2;
         res.write(bytes.subarray(0, split));
         setTimeout(() => res.write(bytes.subarray(split)), 10);

@@ -16,7 +16,9 @@ beforeAll(async () => {
     const url = new URL(req.url ?? "/", "http://x");
     const m = matcher.match(req.method ?? "GET", url.pathname);
     if (m.status === 200) {
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ operation: m.route.operation, params: m.params }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ operation: m.route.operation, params: m.params }));
       return;
     }
     const u = unmatchedResponse(m);

@@ -65,44 +65,82 @@ export function resolveError(def: A2aServiceDefinition, e: unknown): ResolvedErr
   const catalog =
     def.errors.find((x) => x.name === error.type) ??
     (error.options.code !== undefined ? def.errors.find((x) => x.jsonrpcCode === error.options.code) : undefined);
-  const standard = catalog ? undefined : def.standardErrors.find((x) => x.name === error.type || x.code === error.options.code);
+  const standard = catalog
+    ? undefined
+    : def.standardErrors.find((x) => x.name === error.type || x.code === error.options.code);
   const fallback = def.standardErrors.find((x) => x.code === -32603);
   // A code of the server-error range that this version's catalog lacks (a newer error bridged to v0.3) keeps its code.
-  const serverError = !catalog && !standard && error.options.code !== undefined && error.options.code <= -32000 && error.options.code >= -32099;
+  const serverError =
+    !catalog &&
+    !standard &&
+    error.options.code !== undefined &&
+    error.options.code <= -32000 &&
+    error.options.code >= -32099;
   const entry = catalog ?? standard ?? (serverError ? undefined : fallback);
   const code = catalog?.jsonrpcCode ?? standard?.code ?? (serverError ? error.options.code! : -32603);
   const message = error.message !== error.type ? error.message : (entry?.message ?? error.message);
   const known = catalog || standard || serverError;
-  return { code, message, catalog, standard: catalog ? undefined : (standard ?? (serverError ? undefined : fallback)), error: known ? error : new A2AError("InternalError") };
+  return {
+    code,
+    message,
+    catalog,
+    standard: catalog ? undefined : (standard ?? (serverError ? undefined : fallback)),
+    error: known ? error : new A2AError("InternalError"),
+  };
 }
 
 function errorInfo(r: ResolvedError): Record<string, unknown> | undefined {
   if (!r.catalog?.reason) return undefined;
-  const info: Record<string, unknown> = { "@type": ERROR_INFO_TYPE_URL, reason: r.catalog.reason, domain: r.catalog.domain ?? A2A_DOMAIN };
+  const info: Record<string, unknown> = {
+    "@type": ERROR_INFO_TYPE_URL,
+    reason: r.catalog.reason,
+    domain: r.catalog.domain ?? A2A_DOMAIN,
+  };
   if (r.error.options.metadata) info["metadata"] = r.error.options.metadata;
   return info;
 }
 
-export function toJsonRpcError(def: A2aServiceDefinition, e: unknown): { code: number; message: string; data?: unknown } {
+export function toJsonRpcError(
+  def: A2aServiceDefinition,
+  e: unknown,
+): { code: number; message: string; data?: unknown } {
   const r = resolveError(def, e);
   const info = errorInfo(r);
   if (info) return { code: r.code, message: r.message, data: [info] };
-  return r.error.options.data !== undefined ? { code: r.code, message: r.message, data: r.error.options.data } : { code: r.code, message: r.message };
+  return r.error.options.data !== undefined
+    ? { code: r.code, message: r.message, data: r.error.options.data }
+    : { code: r.code, message: r.message };
 }
 
 export function toRestError(def: A2aServiceDefinition, e: unknown): { status: number; body: unknown } {
   const r = resolveError(def, e);
-  const status = r.error.options.httpStatus ?? r.catalog?.httpStatus ?? r.standard?.httpStatus ?? (r.code === -32603 ? 500 : 400);
+  const status =
+    r.error.options.httpStatus ?? r.catalog?.httpStatus ?? r.standard?.httpStatus ?? (r.code === -32603 ? 500 : 400);
   const grpc = r.catalog?.grpcStatus ?? r.standard?.grpcStatus ?? (status >= 500 ? "INTERNAL" : "INVALID_ARGUMENT");
   const info = errorInfo(r);
   // A version without ErrorInfo (v0.3 defines no REST error format): the JSON-RPC-style body v0.3 peers read.
   if (!def.errors.some((x) => x.reason)) {
-    return { status, body: r.error.options.data !== undefined ? { code: r.code, message: r.message, data: r.error.options.data } : { code: r.code, message: r.message } };
+    return {
+      status,
+      body:
+        r.error.options.data !== undefined
+          ? { code: r.code, message: r.message, data: r.error.options.data }
+          : { code: r.code, message: r.message },
+    };
   }
   return { status, body: { error: { code: status, status: grpc, message: r.message, details: info ? [info] : [] } } };
 }
 
-export function grpcStatusOf(def: A2aServiceDefinition, e: unknown): { status: string; message: string; reason: string | undefined; domain: string; metadata: Record<string, string> | undefined } {
+export function grpcStatusOf(
+  def: A2aServiceDefinition,
+  e: unknown,
+): {
+  status: string;
+  message: string;
+  reason: string | undefined;
+  domain: string;
+  metadata: Record<string, string> | undefined;
+} {
   const r = resolveError(def, e);
   return {
     status: r.catalog?.grpcStatus ?? r.standard?.grpcStatus ?? (r.code === -32603 ? "INTERNAL" : "INVALID_ARGUMENT"),
@@ -122,16 +160,32 @@ interface ErrorInfoJson {
 
 function findErrorInfo(list: unknown): ErrorInfoJson | undefined {
   if (!Array.isArray(list)) return undefined;
-  return list.find((d): d is ErrorInfoJson => typeof d === "object" && d !== null && (d as ErrorInfoJson)["@type"] === ERROR_INFO_TYPE_URL);
+  return list.find(
+    (d): d is ErrorInfoJson =>
+      typeof d === "object" && d !== null && (d as ErrorInfoJson)["@type"] === ERROR_INFO_TYPE_URL,
+  );
 }
 
 /** Client side: a catalog entry from an ErrorInfo reason (v1.0) or a JSON-RPC code. */
 export function errorFromWire(
   def: A2aServiceDefinition,
-  wire: { code?: number; message?: string; reason?: string; domain?: string; metadata?: Record<string, string>; data?: unknown },
+  wire: {
+    code?: number;
+    message?: string;
+    reason?: string;
+    domain?: string;
+    metadata?: Record<string, string>;
+    data?: unknown;
+  },
 ): A2AError {
-  const byReason = wire.reason && (wire.domain ?? A2A_DOMAIN) === A2A_DOMAIN ? def.errors.find((e) => e.reason === wire.reason) : undefined;
-  const byCode = wire.code !== undefined ? def.errors.find((e) => e.jsonrpcCode === wire.code) ?? def.standardErrors.find((e) => e.code === wire.code) : undefined;
+  const byReason =
+    wire.reason && (wire.domain ?? A2A_DOMAIN) === A2A_DOMAIN
+      ? def.errors.find((e) => e.reason === wire.reason)
+      : undefined;
+  const byCode =
+    wire.code !== undefined
+      ? (def.errors.find((e) => e.jsonrpcCode === wire.code) ?? def.standardErrors.find((e) => e.code === wire.code))
+      : undefined;
   const type = byReason?.name ?? byCode?.name ?? "UnknownError";
   const code = byReason?.jsonrpcCode ?? wire.code;
   return new A2AError(type, wire.message, {
@@ -143,14 +197,19 @@ export function errorFromWire(
   });
 }
 
-export function errorFromJsonRpc(def: A2aServiceDefinition, error: { code?: unknown; message?: unknown; data?: unknown }): A2AError {
+export function errorFromJsonRpc(
+  def: A2aServiceDefinition,
+  error: { code?: unknown; message?: unknown; data?: unknown },
+): A2AError {
   const info = findErrorInfo(error.data);
   return errorFromWire(def, {
     ...(typeof error.code === "number" ? { code: error.code } : {}),
     ...(typeof error.message === "string" ? { message: error.message } : {}),
     ...(typeof info?.reason === "string" ? { reason: info.reason } : {}),
     ...(typeof info?.domain === "string" ? { domain: info.domain } : {}),
-    ...(info?.metadata && typeof info.metadata === "object" ? { metadata: info.metadata as Record<string, string> } : {}),
+    ...(info?.metadata && typeof info.metadata === "object"
+      ? { metadata: info.metadata as Record<string, string> }
+      : {}),
     ...(error.data !== undefined ? { data: error.data } : {}),
   });
 }
@@ -167,19 +226,32 @@ export function errorFromRest(def: A2aServiceDefinition, status: number, text: s
   } catch {
     return new A2ATransportError(`HTTP ${status}`, status, text);
   }
-  const err = (body as { error?: { message?: unknown; details?: unknown; code?: unknown } } | null)?.error ?? (body as { code?: unknown; message?: unknown } | null);
+  const err =
+    (body as { error?: { message?: unknown; details?: unknown; code?: unknown } } | null)?.error ??
+    (body as { code?: unknown; message?: unknown } | null);
   const info = findErrorInfo((err as { details?: unknown } | null)?.details);
-  if (info && typeof info.reason === "string" && (info.domain ?? A2A_DOMAIN) === A2A_DOMAIN && def.errors.some((e) => e.reason === info.reason)) {
+  if (
+    info &&
+    typeof info.reason === "string" &&
+    (info.domain ?? A2A_DOMAIN) === A2A_DOMAIN &&
+    def.errors.some((e) => e.reason === info.reason)
+  ) {
     return errorFromWire(def, {
       reason: info.reason,
       domain: typeof info.domain === "string" ? info.domain : A2A_DOMAIN,
       ...(typeof err?.message === "string" ? { message: err.message } : {}),
-      ...(info.metadata && typeof info.metadata === "object" ? { metadata: info.metadata as Record<string, string> } : {}),
+      ...(info.metadata && typeof info.metadata === "object"
+        ? { metadata: info.metadata as Record<string, string> }
+        : {}),
     });
   }
   // v0.3 servers (which have no ErrorInfo) answer with a JSON-RPC-style {code, message}.
   const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === "number" && code < 0 && (def.errors.some((e) => e.jsonrpcCode === code) || def.standardErrors.some((e) => e.code === code))) {
+  if (
+    typeof code === "number" &&
+    code < 0 &&
+    (def.errors.some((e) => e.jsonrpcCode === code) || def.standardErrors.some((e) => e.code === code))
+  ) {
     return errorFromWire(def, { code, ...(typeof err?.message === "string" ? { message: err.message } : {}) });
   }
   return new A2ATransportError(`HTTP ${status}`, status, text);

@@ -23,7 +23,14 @@
  * JSON-RPC server error in the reserved range with its message.
  */
 import { create, type DescMessage, type DescService, type Message } from "@bufbuild/protobuf";
-import type { A2aClient, A2aHandler, A2aServiceDefinition, CallOptions, HandlerContext, OperationInfo } from "./definition.js";
+import type {
+  A2aClient,
+  A2aHandler,
+  A2aServiceDefinition,
+  CallOptions,
+  HandlerContext,
+  OperationInfo,
+} from "./definition.js";
 import { JSONRPC_DIRECT, jsonRpcRaw, type JsonRpcDirectOperation } from "./jsonrpc-hooks.js";
 import { CompatJsonError } from "./compat-json.js";
 import { A2AError } from "./a2a-error.js";
@@ -55,7 +62,9 @@ export interface ClientBridgeOptions<O extends DescService, N extends DescServic
   readonly client: A2aClient<O>;
 }
 
-export function createBridgeHandler<O extends DescService, N extends DescService>(options: BridgeOptions<O, N>): A2aHandler<O> {
+export function createBridgeHandler<O extends DescService, N extends DescService>(
+  options: BridgeOptions<O, N>,
+): A2aHandler<O> {
   const { older, newer, converter } = options;
   const out: Record<string, unknown> = {};
   const direct = new Map<string, JsonRpcDirectOperation>();
@@ -88,7 +97,17 @@ export function createBridgeHandler<O extends DescService, N extends DescService
     const fromJson = options.json?.fromOlder[from.method.input.typeName];
     const toJson = options.json?.toOlder[to.method.output.typeName];
     if (fromJson && toJson && converter.counterpart(from.method.input.typeName) === to.method.input.typeName) {
-      direct.set(from.name, directOperation(from, pair.older, fromJson, toJson as (m: Message, a: undefined, lost: Loss[]) => JsonValue, (req, ctx) => target.call(options.handler, req, ctx), to.method.output as DescMessage));
+      direct.set(
+        from.name,
+        directOperation(
+          from,
+          pair.older,
+          fromJson,
+          toJson as (m: Message, a: undefined, lost: Loss[]) => JsonValue,
+          (req, ctx) => target.call(options.handler, req, ctx),
+          to.method.output as DescMessage,
+        ),
+      );
     }
   }
   Object.defineProperty(out, JSONRPC_DIRECT, { value: direct });
@@ -111,7 +130,8 @@ export function createBridgeHandler<O extends DescService, N extends DescService
       try {
         req = fromJson(params, undefined, lost);
       } catch (e) {
-        if (e instanceof CompatJsonError) throw new A2AError("InvalidParamsError", `Invalid params for ${from.jsonrpcMethod}: ${e.message}`);
+        if (e instanceof CompatJsonError)
+          throw new A2AError("InvalidParamsError", `Invalid params for ${from.jsonrpcMethod}: ${e.message}`);
         throw e;
       }
       lost.forEach(serverLoss ?? bridgeLoss);
@@ -150,10 +170,18 @@ export function createBridgeHandler<O extends DescService, N extends DescService
 
   function toNewerRequest(req: Message, to: OperationInfo): Message {
     const onLoss = (l: Loss) => options.onLoss?.(to.name, l);
-    if (converter.counterpart(req.$typeName) === to.method.input.typeName) return converter.convert(req, "toNewer", onLoss).message;
+    if (converter.counterpart(req.$typeName) === to.method.input.typeName)
+      return converter.convert(req, "toNewer", onLoss).message;
     const r = req as Message & Record<string, unknown>;
-    const inner = Object.values(r).find((v): v is Message => typeof v === "object" && v !== null && "$typeName" in v && converter.counterpart((v as Message).$typeName) === to.method.input.typeName);
-    if (!inner) throw new A2AError("InvalidParamsError", `${req.$typeName} cannot be converted to ${to.method.input.typeName}`);
+    const inner = Object.values(r).find(
+      (v): v is Message =>
+        typeof v === "object" &&
+        v !== null &&
+        "$typeName" in v &&
+        converter.counterpart((v as Message).$typeName) === to.method.input.typeName,
+    );
+    if (!inner)
+      throw new A2AError("InvalidParamsError", `${req.$typeName} cannot be converted to ${to.method.input.typeName}`);
     const converted = converter.convert(inner, "toNewer", onLoss).message as Message & Record<string, unknown>;
     const parent = /^tasks\/([^/]+)$/.exec(String(r["parent"] ?? ""));
     if (!converted["taskId"] && parent) converted["taskId"] = parent[1];
@@ -163,10 +191,21 @@ export function createBridgeHandler<O extends DescService, N extends DescService
 
   function renameError(e: unknown): unknown {
     if (!(e instanceof A2AError)) return e;
-    const code = e.options.code ?? newer.errors.find((x) => x.name === e.type)?.jsonrpcCode ?? newer.standardErrors.find((x) => x.name === e.type)?.code;
+    const code =
+      e.options.code ??
+      newer.errors.find((x) => x.name === e.type)?.jsonrpcCode ??
+      newer.standardErrors.find((x) => x.name === e.type)?.code;
     const same = older.errors.find((x) => x.jsonrpcCode === code) ?? older.standardErrors.find((x) => x.code === code);
-    if (same) return new A2AError(same.name, e.message !== e.type ? e.message : undefined, { ...e.options, ...(code !== undefined ? { code } : {}) });
-    return new A2AError("ServerError", e.message, { ...e.options, ...(code !== undefined ? { code } : {}), httpStatus: newer.errors.find((x) => x.jsonrpcCode === code)?.httpStatus ?? 400 });
+    if (same)
+      return new A2AError(same.name, e.message !== e.type ? e.message : undefined, {
+        ...e.options,
+        ...(code !== undefined ? { code } : {}),
+      });
+    return new A2AError("ServerError", e.message, {
+      ...e.options,
+      ...(code !== undefined ? { code } : {}),
+      httpStatus: newer.errors.find((x) => x.jsonrpcCode === code)?.httpStatus ?? 400,
+    });
   }
 }
 
@@ -179,7 +218,9 @@ export function createBridgeHandler<O extends DescService, N extends DescService
  * (JSONRPC_RAW) with the one-pass conversions (`json`), an operation whose
  * request and response both have one sends and reads a2a.json directly.
  */
-export function createClientBridge<O extends DescService, N extends DescService>(options: ClientBridgeOptions<O, N>): A2aClient<N> {
+export function createClientBridge<O extends DescService, N extends DescService>(
+  options: ClientBridgeOptions<O, N>,
+): A2aClient<N> {
   const { older, newer, converter } = options;
   const out: Record<string, unknown> = {};
   const raw = options.json ? jsonRpcRaw(options.client) : undefined;
@@ -188,12 +229,17 @@ export function createClientBridge<O extends DescService, N extends DescService>
     const from = pair && older.byName.get(pair.older);
     if (!from) {
       out[to.localName] = () => {
-        throw new A2AError("UnsupportedOperationError", `${to.name} does not exist in protocol ${older.protocolVersion}`);
+        throw new A2AError(
+          "UnsupportedOperationError",
+          `${to.name} does not exist in protocol ${older.protocolVersion}`,
+        );
       };
       continue;
     }
     const onLoss = (l: Loss) => options.onLoss?.(to.name, l);
-    const toJson = options.json?.toOlder[to.method.input.typeName] as ((m: Message, a: undefined, lost: Loss[]) => JsonValue) | undefined;
+    const toJson = options.json?.toOlder[to.method.input.typeName] as
+      | ((m: Message, a: undefined, lost: Loss[]) => JsonValue)
+      | undefined;
     const fromJson = options.json?.fromOlder[from.method.output.typeName];
     if (raw && toJson && fromJson && converter.counterpart(to.method.input.typeName) === from.method.input.typeName) {
       // One pass: v1.0 request → a2a.json params; a2a.json result → v1.0 message.
@@ -218,8 +264,11 @@ export function createClientBridge<O extends DescService, N extends DescService>
         : async (init: unknown, opts?: CallOptions) => result(await raw.call(from, params(init), opts));
       continue;
     }
-    const call = (options.client as Record<string, (req: unknown, opts: unknown) => unknown>)[from.localName]!.bind(options.client);
-    const request = (init: unknown): Message => toOlderRequest(create(to.method.input as DescMessage, init as never), from, onLoss);
+    const call = (options.client as Record<string, (req: unknown, opts: unknown) => unknown>)[from.localName]!.bind(
+      options.client,
+    );
+    const request = (init: unknown): Message =>
+      toOlderRequest(create(to.method.input as DescMessage, init as never), from, onLoss);
     const back = (m: unknown): Message => converter.convert(m as Message, "toNewer", onLoss).message;
     out[to.localName] = to.streaming
       ? async function* (init: unknown, opts: unknown) {
@@ -230,11 +279,18 @@ export function createClientBridge<O extends DescService, N extends DescService>
   return out as A2aClient<N>;
 
   function toOlderRequest(req: Message, from: OperationInfo, onLoss: (l: Loss) => void): Message {
-    if (converter.counterpart(req.$typeName) === from.method.input.typeName) return converter.convert(req, "toOlder", onLoss).message;
-    const field = from.method.input.fields.find((f) => f.fieldKind === "message" && converter.counterpart(f.message.typeName) === req.$typeName);
-    if (!field) throw new A2AError("InvalidParamsError", `${req.$typeName} cannot be converted to ${from.method.input.typeName}`);
+    if (converter.counterpart(req.$typeName) === from.method.input.typeName)
+      return converter.convert(req, "toOlder", onLoss).message;
+    const field = from.method.input.fields.find(
+      (f) => f.fieldKind === "message" && converter.counterpart(f.message.typeName) === req.$typeName,
+    );
+    if (!field)
+      throw new A2AError("InvalidParamsError", `${req.$typeName} cannot be converted to ${from.method.input.typeName}`);
     const inner = converter.convert(req, "toOlder", onLoss).message;
     const r = req as Message & Record<string, unknown>;
-    return create(from.method.input as DescMessage, { [field.localName]: inner, parent: `tasks/${String(r["taskId"] ?? "")}`, configId: r["id"] } as never);
+    return create(
+      from.method.input as DescMessage,
+      { [field.localName]: inner, parent: `tasks/${String(r["taskId"] ?? "")}`, configId: r["id"] } as never,
+    );
   }
 }

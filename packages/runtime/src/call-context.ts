@@ -14,9 +14,17 @@ export interface Admitted {
 }
 
 /** Throws the A2AError the binding must answer with. */
-export function admitCall(def: A2aServiceDefinition, version: VersionResult, extensionsValue: string | null | undefined, required: readonly string[] | undefined): Admitted {
+export function admitCall(
+  def: A2aServiceDefinition,
+  version: VersionResult,
+  extensionsValue: string | null | undefined,
+  required: readonly string[] | undefined,
+): Admitted {
   if (!version.ok) {
-    throw new A2AError("VersionNotSupportedError", `Protocol version ${version.requested} is not supported; this interface speaks ${def.protocolVersion}`);
+    throw new A2AError(
+      "VersionNotSupportedError",
+      `Protocol version ${version.requested} is not supported; this interface speaks ${def.protocolVersion}`,
+    );
   }
   const extensions = parseExtensions(extensionsValue);
   const missing = (required ?? []).filter((x) => !extensions.includes(x));

@@ -34,7 +34,9 @@ export function createClientForCard<S extends DescService>(
   const bindings = options.bindings ? supported.filter((b) => options.bindings!.includes(b)) : supported;
   const selected = selectInterface(card, { bindings, versions: [def.protocolVersion] });
   if (!selected) {
-    throw new NoUsableInterfaceError(`the agent card offers no ${bindings.join(", ")} interface at protocol version ${def.protocolVersion}`);
+    throw new NoUsableInterfaceError(
+      `the agent card offers no ${bindings.join(", ")} interface at protocol version ${def.protocolVersion}`,
+    );
   }
   const clientOptions = { ...options, url: selected.url, ...(selected.tenant ? { tenant: selected.tenant } : {}) };
   const client =
@@ -42,6 +44,12 @@ export function createClientForCard<S extends DescService>(
       ? createJsonRpcClient(def, clientOptions)
       : selected.binding === "HTTP+JSON"
         ? createRestClient(def, clientOptions)
-        : createGrpcClient(def, options.grpcTransport!(/^[a-z][a-z0-9+.-]*:\/\//i.test(selected.url) ? selected.url : `http://${selected.url}`), clientOptions);
+        : createGrpcClient(
+            def,
+            options.grpcTransport!(
+              /^[a-z][a-z0-9+.-]*:\/\//i.test(selected.url) ? selected.url : `http://${selected.url}`,
+            ),
+            clientOptions,
+          );
   return { client, selected };
 }

@@ -23,10 +23,15 @@ export interface A2aClientOptions {
   readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void;
 }
 
-export function serviceHeaders(def: A2aServiceDefinition, options: A2aClientOptions, call: CallOptions | undefined): Headers {
+export function serviceHeaders(
+  def: A2aServiceDefinition,
+  options: A2aClientOptions,
+  call: CallOptions | undefined,
+): Headers {
   const h = new Headers(options.headers);
   if (def.headers.versionHeader) h.set(def.headers.versionHeader, def.protocolVersion);
-  if (options.extensions && options.extensions.length > 0) h.set(def.headers.extensionsHeader, options.extensions.join(", "));
+  if (options.extensions && options.extensions.length > 0)
+    h.set(def.headers.extensionsHeader, options.extensions.join(", "));
   for (const [k, v] of Object.entries(call?.headers ?? {})) h.set(k, v);
   return h;
 }
@@ -41,7 +46,12 @@ export function callSignal(options: A2aClientOptions, call: CallOptions | undefi
 }
 
 /** The request as a message, with the interface's tenant filled in (I8). */
-export function requestMessage(def: A2aServiceDefinition, op: OperationInfo, init: unknown, options: A2aClientOptions): Message {
+export function requestMessage(
+  def: A2aServiceDefinition,
+  op: OperationInfo,
+  init: unknown,
+  options: A2aClientOptions,
+): Message {
   const msg = create(op.method.input as DescMessage, init as never) as Message & Record<string, unknown>;
   const field = def.tenantField;
   if (field && options.tenant && op.method.input.fields.some((f) => f.name === field)) {

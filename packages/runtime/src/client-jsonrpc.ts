@@ -16,15 +16,21 @@ import { dialectCodec } from "./jsonrpc-dialect.js";
 import { messageJson } from "./protojson-write.js";
 import { JSONRPC_RAW, type JsonRpcRaw } from "./jsonrpc-hooks.js";
 
-const isEmptyObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+const isEmptyObject = (v: unknown) =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 
-export function createJsonRpcClient<S extends DescService>(def: A2aServiceDefinition<S>, options: A2aClientOptions): A2aClient<S> {
+export function createJsonRpcClient<S extends DescService>(
+  def: A2aServiceDefinition<S>,
+  options: A2aClientOptions,
+): A2aClient<S> {
   const fetchFn = options.fetch ?? globalThis.fetch;
   const codec = def.jsonrpcDialect ? dialectCodec(def.jsonrpcDialect) : undefined;
   let nextId = 0;
 
   const paramsOf = (op: OperationInfo, request: Message): JsonValue => {
-    return codec ? codec.encode(op.method.input, toJson(op.method.input, request as never)) : messageJson(def, op.method.input, request);
+    return codec
+      ? codec.encode(op.method.input, toJson(op.method.input, request as never))
+      : messageJson(def, op.method.input, request);
   };
 
   const post = async (op: OperationInfo, params: JsonValue, call: CallOptions | undefined, accept: string) => {
@@ -33,7 +39,10 @@ export function createJsonRpcClient<S extends DescService>(def: A2aServiceDefini
     headers.set("accept", accept);
     const id = ++nextId;
     // a2a.json defines no params for some methods (agent/getAuthenticatedExtendedCard); send none when empty.
-    const envelope = codec && isEmptyObject(params) ? { jsonrpc: "2.0", id, method: op.jsonrpcMethod } : { jsonrpc: "2.0", id, method: op.jsonrpcMethod, params };
+    const envelope =
+      codec && isEmptyObject(params)
+        ? { jsonrpc: "2.0", id, method: op.jsonrpcMethod }
+        : { jsonrpc: "2.0", id, method: op.jsonrpcMethod, params };
     const body = JSON.stringify(envelope);
     const signal = callSignal(options, call);
     const res = await fetchFn(options.url, { method: "POST", headers, body, ...(signal ? { signal } : {}) });
@@ -51,7 +60,9 @@ export function createJsonRpcClient<S extends DescService>(def: A2aServiceDefini
 
   const messageOf = (op: OperationInfo, result: JsonValue): Message => {
     const onDrop = (path: string, reason: string) => options.onLoss?.(op.name, { path, reason });
-    return fromJson(op.method.output, codec ? codec.decode(op.method.output, result, onDrop) : (result ?? {}), { ignoreUnknownFields: true });
+    return fromJson(op.method.output, codec ? codec.decode(op.method.output, result, onDrop) : (result ?? {}), {
+      ignoreUnknownFields: true,
+    });
   };
 
   const raw: JsonRpcRaw = {

@@ -19,7 +19,10 @@ import { decodeSse, sseStreamFromResponse } from "./sse.js";
 
 const RETRY_STATUSES = [405, 501];
 
-export function createRestClient<S extends DescService>(def: A2aServiceDefinition<S>, options: A2aClientOptions): A2aClient<S> {
+export function createRestClient<S extends DescService>(
+  def: A2aServiceDefinition<S>,
+  options: A2aClientOptions,
+): A2aClient<S> {
   const fetchFn = options.fetch ?? globalThis.fetch;
   const base = options.url.replace(/\/+$/, "");
 
@@ -30,7 +33,10 @@ export function createRestClient<S extends DescService>(def: A2aServiceDefinitio
     // Routes whose resource-name patterns fit the request (v0.3 create: `tasks/{id}` takes the plural alias), the proto's first.
     const usable = candidates.filter((r) => fits(r, json));
     const primary = usable.find((r) => r.origin !== "override") ?? usable[0];
-    if (!primary) throw new Error(`${op.name}: no HTTP+JSON route fits the request (${candidates.map((r) => r.template).join(", ")})`);
+    if (!primary)
+      throw new Error(
+        `${op.name}: no HTTP+JSON route fits the request (${candidates.map((r) => r.template).join(", ")})`,
+      );
     let res = await sendOn(primary, op, json, call, accept);
     if (RETRY_STATUSES.includes(res.status)) {
       const alt = candidates.find((r) => r.origin === "override" && r.method !== primary.method);
@@ -46,7 +52,8 @@ export function createRestClient<S extends DescService>(def: A2aServiceDefinitio
     for (const q of route.queryFields) {
       const value = json[q.jsonName];
       if (value === undefined || value === null) continue;
-      for (const item of Array.isArray(value) ? value : [value]) query.append(q.jsonName, typeof item === "string" ? item : JSON.stringify(item));
+      for (const item of Array.isArray(value) ? value : [value])
+        query.append(q.jsonName, typeof item === "string" ? item : JSON.stringify(item));
     }
     const headers = serviceHeaders(def, options, call);
     headers.set("accept", accept);
@@ -54,7 +61,10 @@ export function createRestClient<S extends DescService>(def: A2aServiceDefinitio
     if (route.body !== null) {
       headers.set("content-type", def.contentTypes.rest.request);
       const bound = new Set(route.variables.map((v) => v.jsonName.split(".")[0]!));
-      const payload = route.body === "*" ? Object.fromEntries(Object.entries(json).filter(([k]) => !bound.has(k))) : (json[route.bodyFields[0]!] ?? {});
+      const payload =
+        route.body === "*"
+          ? Object.fromEntries(Object.entries(json).filter(([k]) => !bound.has(k)))
+          : (json[route.bodyFields[0]!] ?? {});
       body = JSON.stringify(payload);
     }
     const qs = query.toString();
@@ -115,6 +125,7 @@ function fieldJsonOut(op: OperationInfo, name: string): string {
 
 function getPath(json: JsonObject, dotted: string): JsonValue | undefined {
   let v: JsonValue | undefined = json;
-  for (const k of dotted.split(".")) v = v && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject)[k] : undefined;
+  for (const k of dotted.split("."))
+    v = v && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject)[k] : undefined;
   return v;
 }

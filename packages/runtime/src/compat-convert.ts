@@ -7,7 +7,17 @@
  * moved (done by the owning message's transform), lossy (a set value is
  * reported, never dropped silently).
  */
-import { create, createRegistry, isFieldSet, type DescEnum, type DescField, type DescFile, type DescMessage, type Message, type Registry } from "@bufbuild/protobuf";
+import {
+  create,
+  createRegistry,
+  isFieldSet,
+  type DescEnum,
+  type DescField,
+  type DescFile,
+  type DescMessage,
+  type Message,
+  type Registry,
+} from "@bufbuild/protobuf";
 import { compatTransform, type TransformContext } from "./compat-transforms.js";
 
 export type PlanStep =
@@ -18,7 +28,12 @@ export type PlanStep =
 export interface CompatPlanData {
   readonly newer: string;
   readonly older: string;
-  readonly pairs: readonly { readonly v10: string; readonly v03: string; readonly toV03: readonly PlanStep[]; readonly toV10: readonly PlanStep[] }[];
+  readonly pairs: readonly {
+    readonly v10: string;
+    readonly v03: string;
+    readonly toV03: readonly PlanStep[];
+    readonly toV10: readonly PlanStep[];
+  }[];
 }
 
 /** Something a conversion could not carry over. */
@@ -32,7 +47,11 @@ export type Direction = "toOlder" | "toNewer";
 
 export interface Converter {
   /** Converts to the other version; what could not be carried over is returned in `lost` (and passed to `onLoss`). */
-  convert<T extends Message>(message: Message, direction: Direction, onLoss?: (loss: Loss) => void): { message: T; lost: Loss[] };
+  convert<T extends Message>(
+    message: Message,
+    direction: Direction,
+    onLoss?: (loss: Loss) => void,
+  ): { message: T; lost: Loss[] };
   /** The counterpart type name of a message type, if it has one. */
   counterpart(typeName: string): string | undefined;
   readonly registry: Registry;
@@ -82,7 +101,8 @@ export function createConverter(plan: CompatPlanData, files: readonly DescFile[]
         continue;
       }
       const f = srcDesc.fields.find((x) => x.name === step.from)!;
-      const t = step.op === "copy" || step.op === "message" ? outDesc.fields.find((x) => x.name === step.to)! : undefined;
+      const t =
+        step.op === "copy" || step.op === "message" ? outDesc.fields.find((x) => x.name === step.to)! : undefined;
       const ef = enumOf(f);
       const et = t && enumOf(t);
       fieldSteps.push({ step, f, t, enums: ef && et ? [ef, et] : undefined });
@@ -123,7 +143,13 @@ export function createConverter(plan: CompatPlanData, files: readonly DescFile[]
     return out;
   }
 
-  function convertValue(v: unknown, f: DescField, enums: readonly [DescEnum, DescEnum] | undefined, parent: string, lost: Loss[]): unknown {
+  function convertValue(
+    v: unknown,
+    f: DescField,
+    enums: readonly [DescEnum, DescEnum] | undefined,
+    parent: string,
+    lost: Loss[],
+  ): unknown {
     const one = (x: unknown, at: () => string) =>
       x !== null && typeof x === "object" && "$typeName" in (x as object) && route.has((x as Message).$typeName)
         ? convertMessage(x as Message, desc((x as Message).$typeName), at(), lost)
@@ -131,7 +157,10 @@ export function createConverter(plan: CompatPlanData, files: readonly DescFile[]
           ? enumValue(x, enums[0], enums[1])
           : x;
     if (f.fieldKind === "list") return (v as unknown[]).map((x, i) => one(x, () => `${join(parent, f.name)}[${i}]`));
-    if (f.fieldKind === "map") return Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, one(x, () => `${join(parent, f.name)}.${k}`)]));
+    if (f.fieldKind === "map")
+      return Object.fromEntries(
+        Object.entries(v as object).map(([k, x]) => [k, one(x, () => `${join(parent, f.name)}.${k}`)]),
+      );
     return one(v, () => join(parent, f.name));
   }
 
@@ -143,7 +172,8 @@ export function createConverter(plan: CompatPlanData, files: readonly DescFile[]
       if (message.$typeName.startsWith("google.protobuf.")) return { message: message as T, lost: [] };
       const srcDesc = desc(message.$typeName);
       const wantNewer = direction === "toNewer";
-      if (srcDesc.typeName.startsWith(plan.newer + ".") === wantNewer) throw new Error(`compat: ${srcDesc.typeName} is already on that side`);
+      if (srcDesc.typeName.startsWith(plan.newer + ".") === wantNewer)
+        throw new Error(`compat: ${srcDesc.typeName} is already on that side`);
       const lost: Loss[] = [];
       const out = convertMessage(message, srcDesc, "", lost) as T;
       if (onLoss) for (const l of lost) onLoss(l);
@@ -152,10 +182,17 @@ export function createConverter(plan: CompatPlanData, files: readonly DescFile[]
   };
 }
 
-const join = (path: string, field: string) => (path === "" ? field : field.startsWith("[") ? path + field : `${path}.${field}`);
+const join = (path: string, field: string) =>
+  path === "" ? field : field.startsWith("[") ? path + field : `${path}.${field}`;
 
 function enumOf(f: DescField): DescEnum | undefined {
-  return f.fieldKind === "enum" ? f.enum : f.fieldKind === "list" && f.listKind === "enum" ? f.enum : f.fieldKind === "map" && f.mapKind === "enum" ? f.enum : undefined;
+  return f.fieldKind === "enum"
+    ? f.enum
+    : f.fieldKind === "list" && f.listKind === "enum"
+      ? f.enum
+      : f.fieldKind === "map" && f.mapKind === "enum"
+        ? f.enum
+        : undefined;
 }
 
 /** An enum value by name (without the type prefix), else by number. */

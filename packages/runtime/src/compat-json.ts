@@ -13,7 +13,15 @@
  *   fallback     messages the generator does not convert directly go through
  *                the older proto: dialect codec → fromJson → plan converter
  */
-import { fromJson, toJson, type DescMessage, type JsonObject, type JsonValue, type Message, type Registry } from "@bufbuild/protobuf";
+import {
+  fromJson,
+  toJson,
+  type DescMessage,
+  type JsonObject,
+  type JsonValue,
+  type Message,
+  type Registry,
+} from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { TimestampSchema, type Timestamp, type Value } from "@bufbuild/protobuf/wkt";
 import type { Converter, Loss } from "./compat-convert.js";
@@ -67,7 +75,16 @@ export class CompatJsonError extends Error {
 }
 
 const preview = (v: unknown) => {
-  const s = typeof v === "string" ? JSON.stringify(v) : Array.isArray(v) ? "array" : v === null ? "null" : typeof v === "object" ? "object" : String(v);
+  const s =
+    typeof v === "string"
+      ? JSON.stringify(v)
+      : Array.isArray(v)
+        ? "array"
+        : v === null
+          ? "null"
+          : typeof v === "object"
+            ? "object"
+            : String(v);
   return s.length > 40 ? s.slice(0, 37) + "..." : s;
 };
 
@@ -75,7 +92,8 @@ export const invalid = (a: At, what: string, v: unknown): never => {
   throw new CompatJsonError(pathOf(a), what, v);
 };
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 export function object(v: unknown, a: At, what: string): Record<string, unknown> {
   return isObject(v) ? v : invalid(a, what, v);
@@ -95,7 +113,8 @@ export function int32(v: unknown, a: At, what: string): number {
   return isInt32(n) ? n : invalid(a, what, v);
 }
 
-const isInt32 = (n: unknown): n is number => typeof n === "number" && Number.isInteger(n) && n >= -2147483648 && n <= 2147483647;
+const isInt32 = (n: unknown): n is number =>
+  typeof n === "number" && Number.isInteger(n) && n >= -2147483648 && n <= 2147483647;
 
 /** bytes as ProtoJSON reads them: base64, standard or URL-safe. */
 export function bytes(v: unknown, a: At, what: string): Uint8Array {
@@ -132,7 +151,13 @@ export function strings(v: unknown, a: At, what: string): string[] {
 }
 
 /** Each element of a JSON list converted by `one`, with its index in the path. */
-export function each<T>(v: unknown, a: At, what: string, lost: Loss[], one: (x: unknown, a: At, lost: Loss[]) => T): T[] {
+export function each<T>(
+  v: unknown,
+  a: At,
+  what: string,
+  lost: Loss[],
+  one: (x: unknown, a: At, lost: Loss[]) => T,
+): T[] {
   const list = array(v, a, what);
   const out: T[] = new Array(list.length);
   for (let i = 0; i < list.length; i++) out[i] = one(list[i], at(a, i), lost);
@@ -194,7 +219,13 @@ export function valueOf(v: unknown, a: At, what: string): Value {
           : typeof v === "boolean"
             ? { case: "boolValue" as const, value: v }
             : Array.isArray(v)
-              ? { case: "listValue" as const, value: { $typeName: "google.protobuf.ListValue" as const, values: v.map((x: unknown) => valueOf(x, a, what)) } }
+              ? {
+                  case: "listValue" as const,
+                  value: {
+                    $typeName: "google.protobuf.ListValue" as const,
+                    values: v.map((x: unknown) => valueOf(x, a, what)),
+                  },
+                }
               : isObject(v)
                 ? { case: "structValue" as const, value: structMessage(v, a, what) }
                 : invalid(a, what, v);
@@ -219,7 +250,9 @@ export function structJson(o: JsonObject): JsonObject {
     return jsonCopy(o, undefined, "google.protobuf.Struct") as JsonObject;
   } catch (e) {
     // Writing, not reading a dialect: say so.
-    throw new Error(`cannot encode google.protobuf.Struct to JSON: ${preview((e as CompatJsonError).value)} is not a JSON value`);
+    throw new Error(
+      `cannot encode google.protobuf.Struct to JSON: ${preview((e as CompatJsonError).value)} is not a JSON value`,
+    );
   }
 }
 
@@ -254,14 +287,21 @@ export function viaProto(converter: Converter, dialect: DialectCodec): ViaProto 
       const d = desc(olderType);
       let older: Message;
       try {
-        older = fromJson(d, dialect.decode(d, json as JsonValue, (path, reason) => lost.push({ path: prefix(a, path), reason })), { ignoreUnknownFields: true });
+        older = fromJson(
+          d,
+          dialect.decode(d, json as JsonValue, (path, reason) => lost.push({ path: prefix(a, path), reason })),
+          { ignoreUnknownFields: true },
+        );
       } catch (e) {
         throw new CompatJsonError(pathOf(a), olderType, json, `(${(e as Error).message})`);
       }
-      return converter.convert(older, "toNewer", (l) => lost.push({ path: prefix(a, l.path), reason: l.reason })).message;
+      return converter.convert(older, "toNewer", (l) => lost.push({ path: prefix(a, l.path), reason: l.reason }))
+        .message;
     },
     toOlder(message, a, lost) {
-      const older = converter.convert(message, "toOlder", (l) => lost.push({ path: prefix(a, l.path), reason: l.reason })).message;
+      const older = converter.convert(message, "toOlder", (l) =>
+        lost.push({ path: prefix(a, l.path), reason: l.reason }),
+      ).message;
       const d = desc(older.$typeName);
       return dialect.encode(d, toJson(d, older));
     },

@@ -63,11 +63,19 @@ const transforms: Record<string, Transform> = {
         put(ctx, "text", c.value);
         if (mediaType) ctx.lose("media_type", "a v0.3 text part has no media type");
       } else if (c.case === "raw" || c.case === "url") {
-        put(ctx, "file", sub(ctx, "FilePart", { file: { case: c.case === "raw" ? "fileWithBytes" : "fileWithUri", value: c.value }, mimeType: mediaType }));
+        put(
+          ctx,
+          "file",
+          sub(ctx, "FilePart", {
+            file: { case: c.case === "raw" ? "fileWithBytes" : "fileWithUri", value: c.value },
+            mimeType: mediaType,
+          }),
+        );
       } else if (c.case === "data") {
         // The newer data is a google.protobuf.Value message; the older one a Struct, held as a JSON object.
         const v = toJson(ValueSchema, c.value as never);
-        if (v !== null && typeof v === "object" && !Array.isArray(v)) put(ctx, "data", sub(ctx, "DataPart", { data: v }));
+        if (v !== null && typeof v === "object" && !Array.isArray(v))
+          put(ctx, "data", sub(ctx, "DataPart", { data: v }));
         else {
           // v0.3 data is an object: keep the value under "value" (as @a2a-js/sdk does) and say so.
           put(ctx, "data", sub(ctx, "DataPart", { data: { value: v } }));
@@ -85,14 +93,16 @@ const transforms: Record<string, Transform> = {
       if (file.case === "fileWithBytes") put(ctx, "raw", file.value);
       else if (file.case === "fileWithUri") put(ctx, "url", file.value);
       if (f["mimeType"]) put(ctx, "media_type", f["mimeType"]);
-    } else if (p.case === "data") put(ctx, "data", fromJson(ValueSchema, (p.value!["data"] as JsonValue | undefined) ?? {}));
+    } else if (p.case === "data")
+      put(ctx, "data", fromJson(ValueSchema, (p.value!["data"] as JsonValue | undefined) ?? {}));
   },
 
   /** Task states by name (older TASK_STATE_CANCELLED ↔ newer CANCELED share the number 5). */
   taskState(ctx) {
     const from = field(ctx.srcDesc, "state");
     const to = field(ctx.outDesc, "state");
-    if (from.fieldKind === "enum" && to.fieldKind === "enum") put(ctx, "state", enumValue(ctx.src["state"] as number, from.enum, to.enum));
+    if (from.fieldKind === "enum" && to.fieldKind === "enum")
+      put(ctx, "state", enumValue(ctx.src["state"] as number, from.enum, to.enum));
   },
 
   /**
@@ -106,7 +116,10 @@ const transforms: Record<string, Transform> = {
     const converted = ctx.convert(status, "status") as Msg;
     put(ctx, "status", converted);
     const stateField = field(ctx.srcDesc.fields.find((f) => f.name === "status")!.message!, "state");
-    const name = stateField.fieldKind === "enum" ? stateField.enum.values.find((v) => v.number === (status as Msg)["state"])?.localName : undefined;
+    const name =
+      stateField.fieldKind === "enum"
+        ? stateField.enum.values.find((v) => v.number === (status as Msg)["state"])?.localName
+        : undefined;
     put(ctx, "final", ["COMPLETED", "CANCELED", "FAILED", "REJECTED", "INPUT_REQUIRED"].includes(name ?? ""));
   },
 
@@ -121,7 +134,8 @@ const transforms: Record<string, Transform> = {
     const v = ctx.src["historyLength"] as number | undefined;
     if (ctx.toNewer) {
       if (v) put(ctx, "history_length", v);
-    } else if (v === 0) ctx.lose("history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
+    } else if (v === 0)
+      ctx.lose("history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
     else if (v !== undefined) put(ctx, "history_length", v);
   },
 
@@ -135,7 +149,12 @@ const transforms: Record<string, Transform> = {
 
   /** newer task_id, id ↔ older name tasks/{task_id}/pushNotificationConfigs/{id} */
   configName(ctx) {
-    if (!ctx.toNewer) return put(ctx, "name", `tasks/${ctx.src["taskId"] as string}/pushNotificationConfigs/${ctx.src["id"] as string}`);
+    if (!ctx.toNewer)
+      return put(
+        ctx,
+        "name",
+        `tasks/${ctx.src["taskId"] as string}/pushNotificationConfigs/${ctx.src["id"] as string}`,
+      );
     const ids = parse(CONFIG, ctx.src["name"] as string);
     if (!ids) return ctx.lose("name", `not a push config name: ${String(ctx.src["name"])}`);
     put(ctx, "task_id", ids[0]);
@@ -204,14 +223,22 @@ const transforms: Record<string, Transform> = {
       const all = (ctx.src["supportedInterfaces"] as Msg[]) ?? [];
       const legacy = all.filter((i) => /^0\./.test(String(i["protocolVersion"] ?? "")));
       const kept = legacy.length > 0 ? legacy : all;
-      if (legacy.length === 0 && all.length > 0) ctx.lose("supported_interfaces", "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak");
+      if (legacy.length === 0 && all.length > 0)
+        ctx.lose(
+          "supported_interfaces",
+          "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak",
+        );
       const first = kept[0];
       if (first) {
         put(ctx, "url", first["url"]);
         put(ctx, "preferred_transport", first["protocolBinding"]);
         put(ctx, "protocol_version", first["protocolVersion"] || "0.3");
       }
-      put(ctx, "additional_interfaces", kept.map((i) => sub(ctx, "AgentInterface", { url: i["url"], transport: i["protocolBinding"] })));
+      put(
+        ctx,
+        "additional_interfaces",
+        kept.map((i) => sub(ctx, "AgentInterface", { url: i["url"], transport: i["protocolBinding"] })),
+      );
       const caps = ctx.src["capabilities"] as Msg | undefined;
       if (caps?.["extendedAgentCard"]) put(ctx, "supports_authenticated_extended_card", true);
       return;
@@ -219,7 +246,12 @@ const transforms: Record<string, Transform> = {
     const version = (/^(\d+\.\d+)/.exec(String(ctx.src["protocolVersion"] ?? "")) ?? [])[1] ?? "0.3";
     const list: Msg[] = [];
     const add = (url: unknown, binding: unknown) => {
-      if (typeof url !== "string" || url === "" || list.some((i) => i["url"] === url && i["protocolBinding"] === binding)) return;
+      if (
+        typeof url !== "string" ||
+        url === "" ||
+        list.some((i) => i["url"] === url && i["protocolBinding"] === binding)
+      )
+        return;
       list.push(sub(ctx, "AgentInterface", { url, protocolBinding: binding || "JSONRPC", protocolVersion: version }));
     };
     add(ctx.src["url"], ctx.src["preferredTransport"] || "JSONRPC");

@@ -47,7 +47,11 @@ export interface JsonRpcDialect {
   /** Fields that hold a resource name in the proto and separate ids in the dialect. */
   readonly resourceNames: readonly { readonly message: string; readonly field: string; readonly pattern: string }[];
   /** Requests whose dialect form is one of their fields, the other fields derived from it. */
-  readonly wrappers: readonly { readonly message: string; readonly field: string; readonly derived: Readonly<Record<string, string>> }[];
+  readonly wrappers: readonly {
+    readonly message: string;
+    readonly field: string;
+    readonly derived: Readonly<Record<string, string>>;
+  }[];
   /** Results the dialect writes as the bare array of one field. */
   readonly arrayResults: Readonly<Record<string, string>>;
   /** Results the dialect writes as null. */
@@ -81,7 +85,12 @@ export interface ProtocolTables {
   };
   readonly contentTypes: {
     readonly jsonrpc: { readonly request: string; readonly response: string; readonly stream: string };
-    readonly rest: { readonly request: string; readonly response: string; readonly stream: string; readonly error: string };
+    readonly rest: {
+      readonly request: string;
+      readonly response: string;
+      readonly stream: string;
+      readonly error: string;
+    };
   };
   readonly tenantField: string | null;
   /** Set when JSON-RPC payloads are not the proto's ProtoJSON (v0.3). */
@@ -157,9 +166,15 @@ type Methods<S> = S extends GenService<infer M> ? M : GenServiceMethods;
  */
 export type A2aHandler<S> = {
   [K in keyof Methods<S>]?: Methods<S>[K] extends { methodKind: "server_streaming"; input: infer I; output: infer O }
-    ? (request: MessageShape<I & DescMessageLike>, context: HandlerContext) => AsyncIterable<MessageInitShape<O & DescMessageLike>>
+    ? (
+        request: MessageShape<I & DescMessageLike>,
+        context: HandlerContext,
+      ) => AsyncIterable<MessageInitShape<O & DescMessageLike>>
     : Methods<S>[K] extends { input: infer I; output: infer O }
-      ? (request: MessageShape<I & DescMessageLike>, context: HandlerContext) => Promise<MessageInitShape<O & DescMessageLike>>
+      ? (
+          request: MessageShape<I & DescMessageLike>,
+          context: HandlerContext,
+        ) => Promise<MessageInitShape<O & DescMessageLike>>
       : never;
 };
 
@@ -175,8 +190,14 @@ export interface CallOptions {
 /** A typed client: one method per RPC; streams are async iterables. */
 export type A2aClient<S> = {
   [K in keyof Methods<S>]: Methods<S>[K] extends { methodKind: "server_streaming"; input: infer I; output: infer O }
-    ? (request: MessageInitShape<I & DescMessageLike>, options?: CallOptions) => AsyncIterable<MessageShape<O & DescMessageLike>>
+    ? (
+        request: MessageInitShape<I & DescMessageLike>,
+        options?: CallOptions,
+      ) => AsyncIterable<MessageShape<O & DescMessageLike>>
     : Methods<S>[K] extends { input: infer I; output: infer O }
-      ? (request: MessageInitShape<I & DescMessageLike>, options?: CallOptions) => Promise<MessageShape<O & DescMessageLike>>
+      ? (
+          request: MessageInitShape<I & DescMessageLike>,
+          options?: CallOptions,
+        ) => Promise<MessageShape<O & DescMessageLike>>
       : never;
 };

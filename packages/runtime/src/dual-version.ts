@@ -28,7 +28,9 @@ export interface DualVersionOptions<O extends DescService, N extends DescService
   readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void;
 }
 
-export function createDualVersionHttpHandler<O extends DescService, N extends DescService>(options: DualVersionOptions<O, N>): CoreHandler {
+export function createDualVersionHttpHandler<O extends DescService, N extends DescService>(
+  options: DualVersionOptions<O, N>,
+): CoreHandler {
   const common = {
     ...(options.jsonrpcPath !== undefined ? { jsonrpcPath: options.jsonrpcPath } : {}),
     ...(options.restBasePath !== undefined ? { restBasePath: options.restBasePath } : {}),
@@ -37,10 +39,21 @@ export function createDualVersionHttpHandler<O extends DescService, N extends De
     ...(options.onLoss ? { onLoss: options.onLoss } : {}),
   };
   const card = options.agentCard;
-  const older = createA2aHttpHandler({ ...common, ...options.older, ...(card ? { agentCard: (h: Headers) => card("older", h) } : {}) });
-  const newer = createA2aHttpHandler({ ...common, ...options.newer, ...(card ? { agentCard: (h: Headers) => card("newer", h) } : {}) });
+  const older = createA2aHttpHandler({
+    ...common,
+    ...options.older,
+    ...(card ? { agentCard: (h: Headers) => card("older", h) } : {}),
+  });
+  const newer = createA2aHttpHandler({
+    ...common,
+    ...options.newer,
+    ...(card ? { agentCard: (h: Headers) => card("newer", h) } : {}),
+  });
   const header = options.newer.definition.headers.versionHeader;
-  if (!header) throw new Error(`${options.newer.definition.service.typeName}: a dual-version server needs a newer version that has a version header`);
+  if (!header)
+    throw new Error(
+      `${options.newer.definition.service.typeName}: a dual-version server needs a newer version that has a version header`,
+    );
   return (req) => {
     const v = (req.header(header) ?? "").trim();
     return (v === "" || /^0\./.test(v) ? older : newer)(req);

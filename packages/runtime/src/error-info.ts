@@ -5,7 +5,12 @@
  * and google/rpc/status.proto). Used for gRPC status details.
  */
 import { create, createFileRegistry, type DescMessage } from "@bufbuild/protobuf";
-import { FileDescriptorProtoSchema, FieldDescriptorProto_Label, FieldDescriptorProto_Type, file_google_protobuf_any } from "@bufbuild/protobuf/wkt";
+import {
+  FileDescriptorProtoSchema,
+  FieldDescriptorProto_Label,
+  FieldDescriptorProto_Type,
+  file_google_protobuf_any,
+} from "@bufbuild/protobuf/wkt";
 
 const { OPTIONAL, REPEATED } = FieldDescriptorProto_Label;
 const { STRING, MESSAGE, INT32 } = FieldDescriptorProto_Type;
@@ -22,7 +27,14 @@ const registry = createFileRegistry(
         field: [
           { name: "reason", number: 1, label: OPTIONAL, type: STRING, jsonName: "reason" },
           { name: "domain", number: 2, label: OPTIONAL, type: STRING, jsonName: "domain" },
-          { name: "metadata", number: 3, label: REPEATED, type: MESSAGE, typeName: ".google.rpc.ErrorInfo.MetadataEntry", jsonName: "metadata" },
+          {
+            name: "metadata",
+            number: 3,
+            label: REPEATED,
+            type: MESSAGE,
+            typeName: ".google.rpc.ErrorInfo.MetadataEntry",
+            jsonName: "metadata",
+          },
         ],
         nestedType: [
           {
@@ -40,7 +52,14 @@ const registry = createFileRegistry(
         field: [
           { name: "code", number: 1, label: OPTIONAL, type: INT32, jsonName: "code" },
           { name: "message", number: 2, label: OPTIONAL, type: STRING, jsonName: "message" },
-          { name: "details", number: 3, label: REPEATED, type: MESSAGE, typeName: ".google.protobuf.Any", jsonName: "details" },
+          {
+            name: "details",
+            number: 3,
+            label: REPEATED,
+            type: MESSAGE,
+            typeName: ".google.protobuf.Any",
+            jsonName: "details",
+          },
         ],
       },
     ],

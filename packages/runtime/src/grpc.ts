@@ -5,7 +5,13 @@
  * the catalog's status code and a google.rpc.ErrorInfo in the status details
  * (§10.6); the client turns them back into A2AError by the ErrorInfo reason.
  */
-import { Code, ConnectError, createClient, type ConnectRouter, type HandlerContext as ConnectContext } from "@connectrpc/connect";
+import {
+  Code,
+  ConnectError,
+  createClient,
+  type ConnectRouter,
+  type HandlerContext as ConnectContext,
+} from "@connectrpc/connect";
 import { create, type DescService, type Message } from "@bufbuild/protobuf";
 import type { A2aClient, A2aServiceDefinition, CallOptions, HandlerContext, OperationInfo } from "./definition.js";
 import { errorFromWire, grpcStatusOf } from "./a2a-error.js";
@@ -29,7 +35,14 @@ export function grpcCode(name: string): Code {
 export function toConnectError(def: A2aServiceDefinition, e: unknown): ConnectError {
   if (e instanceof ConnectError) return e;
   const s = grpcStatusOf(def, e);
-  const details = s.reason ? [{ desc: ErrorInfoSchema, value: create(ErrorInfoSchema, { reason: s.reason, domain: s.domain, metadata: s.metadata ?? {} } as never) }] : [];
+  const details = s.reason
+    ? [
+        {
+          desc: ErrorInfoSchema,
+          value: create(ErrorInfoSchema, { reason: s.reason, domain: s.domain, metadata: s.metadata ?? {} } as never),
+        },
+      ]
+    : [];
   return new ConnectError(s.message, grpcCode(s.status), undefined, details as never);
 }
 
@@ -38,8 +51,23 @@ export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>):
   const def = options.definition;
   const contextOf = (ctx: ConnectContext, op: OperationInfo, input: Message): HandlerContext => {
     const key = def.headers.grpcVersionKey;
-    const admitted = admitCall(def, negotiateVersion(def, key ? ctx.requestHeader.get(key) : null), ctx.requestHeader.get(def.headers.grpcExtensionsKey), options.requiredExtensions);
-    return lazyContext({ signal: ctx.signal, get headers() { return new Headers(ctx.requestHeader); } }, admitted, "GRPC", tenantOf(def, input, op.tenantLocalName));
+    const admitted = admitCall(
+      def,
+      negotiateVersion(def, key ? ctx.requestHeader.get(key) : null),
+      ctx.requestHeader.get(def.headers.grpcExtensionsKey),
+      options.requiredExtensions,
+    );
+    return lazyContext(
+      {
+        signal: ctx.signal,
+        get headers() {
+          return new Headers(ctx.requestHeader);
+        },
+      },
+      admitted,
+      "GRPC",
+      tenantOf(def, input, op.tenantLocalName),
+    );
   };
   return (router) => {
     const impl: Record<string, unknown> = {};
@@ -66,9 +94,16 @@ export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>):
 
 export function fromConnectError(def: A2aServiceDefinition, e: unknown): unknown {
   if (!(e instanceof ConnectError)) return e;
-  const info = e.findDetails(ErrorInfoSchema)[0] as unknown as { reason?: string; domain?: string; metadata?: Record<string, string> } | undefined;
+  const info = e.findDetails(ErrorInfoSchema)[0] as unknown as
+    | { reason?: string; domain?: string; metadata?: Record<string, string> }
+    | undefined;
   if (info?.reason) {
-    return errorFromWire(def, { reason: info.reason, ...(info.domain ? { domain: info.domain } : {}), message: e.rawMessage, ...(info.metadata ? { metadata: info.metadata } : {}) });
+    return errorFromWire(def, {
+      reason: info.reason,
+      ...(info.domain ? { domain: info.domain } : {}),
+      message: e.rawMessage,
+      ...(info.metadata ? { metadata: info.metadata } : {}),
+    });
   }
   // A version without ErrorInfo (v0.3): a status that only one error of the catalog uses names it.
   if (!def.errors.some((x) => x.reason)) {
@@ -79,8 +114,15 @@ export function fromConnectError(def: A2aServiceDefinition, e: unknown): unknown
 }
 
 /** A typed gRPC client. `transport` is a connect transport, e.g. createGrpcTransport({ baseUrl }) from @connectrpc/connect-node. */
-export function createGrpcClient<S extends DescService>(def: A2aServiceDefinition<S>, transport: Parameters<typeof createClient>[1], options: Omit<A2aClientOptions, "url" | "fetch"> & { url?: string }): A2aClient<S> {
-  const raw = createClient(def.service as never, transport) as unknown as Record<string, (req: unknown, opts: unknown) => unknown>;
+export function createGrpcClient<S extends DescService>(
+  def: A2aServiceDefinition<S>,
+  transport: Parameters<typeof createClient>[1],
+  options: Omit<A2aClientOptions, "url" | "fetch"> & { url?: string },
+): A2aClient<S> {
+  const raw = createClient(def.service as never, transport) as unknown as Record<
+    string,
+    (req: unknown, opts: unknown) => unknown
+  >;
   const metadata = (call: CallOptions | undefined) => {
     const h: Record<string, string> = { ...options.headers };
     if (def.headers.grpcVersionKey) h[def.headers.grpcVersionKey] = def.protocolVersion;

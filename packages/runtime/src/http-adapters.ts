@@ -120,7 +120,8 @@ export function fetchHandler(handler: CoreHandler): (request: Request) => Promis
       },
     };
     const out = await handler(core);
-    if (typeof out.body === "string") return new Response(out.status === 204 ? null : out.body, { status: out.status, headers: out.headers });
+    if (typeof out.body === "string")
+      return new Response(out.status === 204 ? null : out.body, { status: out.status, headers: out.headers });
     const encoder = new TextEncoder();
     const iterator = out.body[Symbol.asyncIterator]();
     const stream = new ReadableStream<Uint8Array>({

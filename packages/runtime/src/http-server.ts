@@ -28,7 +28,11 @@ export function createA2aHttpHandler<S extends DescService>(options: A2aHttpOpti
   return async (req) => {
     if (req.path === AGENT_CARD_PATH && options.agentCard) {
       if (req.method !== "GET") return { status: 405, headers: { allow: "GET" }, body: "" };
-      return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(options.agentCard(req.headers)) };
+      return {
+        status: 200,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(options.agentCard(req.headers)),
+      };
     }
     if (req.path === jsonrpcPath) return jsonrpc(req);
     if (restBase === "" || req.path.startsWith(restBase + "/")) return rest(req);

@@ -4,8 +4,19 @@
  * generator; the rest is the typed handler and client API and the bindings.
  */
 export type { Route, RouteOverlap, RouteQueryField, RouteSegment, RouteVariable } from "./route-types.js";
-export { compilePathMatcher, expandPath, PathExpansionError, type MatchResult, type PathMatcher } from "./path-matcher.js";
-export { decodeMultiSegmentValue, decodeSegmentValue, encodeMultiSegmentValue, encodeSegmentValue } from "./path-codec.js";
+export {
+  compilePathMatcher,
+  expandPath,
+  PathExpansionError,
+  type MatchResult,
+  type PathMatcher,
+} from "./path-matcher.js";
+export {
+  decodeMultiSegmentValue,
+  decodeSegmentValue,
+  encodeMultiSegmentValue,
+  encodeSegmentValue,
+} from "./path-codec.js";
 export { unmatchedResponse, type UnmatchedResponse } from "./unmatched.js";
 export {
   defineA2aService,
@@ -23,7 +34,14 @@ export {
 export { A2AError, A2ATransportError, A2A_DOMAIN, toJsonRpcError, toRestError } from "./a2a-error.js";
 export { negotiateVersion, parseExtensions } from "./negotiation.js";
 export type { A2aServerOptions, CoreHandler, CoreRequest, CoreResponse } from "./server-types.js";
-export { JSONRPC_DIRECT, JSONRPC_RAW, jsonRpcDirect, jsonRpcRaw, type JsonRpcDirectOperation, type JsonRpcRaw } from "./jsonrpc-hooks.js";
+export {
+  JSONRPC_DIRECT,
+  JSONRPC_RAW,
+  jsonRpcDirect,
+  jsonRpcRaw,
+  type JsonRpcDirectOperation,
+  type JsonRpcRaw,
+} from "./jsonrpc-hooks.js";
 export { createJsonRpcHandler } from "./server-jsonrpc.js";
 export { createRestHandler } from "./server-rest.js";
 export { createA2aHttpHandler, AGENT_CARD_PATH, type A2aHttpOptions } from "./http-server.js";
@@ -36,8 +54,21 @@ export { ErrorInfoSchema, ERROR_INFO_TYPE_URL } from "./error-info.js";
 export { encodeSseEvent, decodeSse } from "./sse.js";
 export { cardInterfaces, selectInterface, type Binding, type CardInterface } from "./select-interface.js";
 export { createClientForCard, NoUsableInterfaceError, type ClientForCardOptions } from "./client-for-card.js";
-export { createConverter, type CompatPlanData, type Converter, type Direction, type Loss, type PlanStep } from "./compat-convert.js";
-export { createBridgeHandler, createClientBridge, type BridgeOptions, type ClientBridgeOptions, type OperationPair } from "./bridge.js";
+export {
+  createConverter,
+  type CompatPlanData,
+  type Converter,
+  type Direction,
+  type Loss,
+  type PlanStep,
+} from "./compat-convert.js";
+export {
+  createBridgeHandler,
+  createClientBridge,
+  type BridgeOptions,
+  type ClientBridgeOptions,
+  type OperationPair,
+} from "./bridge.js";
 export { createDualVersionHttpHandler, type DualVersionOptions, type VersionSide } from "./dual-version.js";
 export { operationCorrespondence, type OperationCorrespondence, type OperationNames } from "./operation-map.js";
 export { createDialectCodec, dialectCodec, type DialectCodec, type OnDrop } from "./jsonrpc-dialect.js";

@@ -14,12 +14,22 @@ function call(handler: unknown, op: OperationInfo, input: Message, context: Hand
   return (fn as AnyMethod).call(handler, input, context);
 }
 
-export async function invokeUnary(handler: unknown, op: OperationInfo, input: Message, context: HandlerContext): Promise<Message> {
+export async function invokeUnary(
+  handler: unknown,
+  op: OperationInfo,
+  input: Message,
+  context: HandlerContext,
+): Promise<Message> {
   const out = await call(handler, op, input, context);
   return create(op.method.output as DescMessage, out as never);
 }
 
-export async function* invokeStream(handler: unknown, op: OperationInfo, input: Message, context: HandlerContext): AsyncIterable<Message> {
+export async function* invokeStream(
+  handler: unknown,
+  op: OperationInfo,
+  input: Message,
+  context: HandlerContext,
+): AsyncIterable<Message> {
   const events = call(handler, op, input, context) as AsyncIterable<unknown>;
   for await (const ev of events) {
     if (context.signal.aborted) return;

@@ -80,8 +80,18 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
   const bytesKey = camel(d.part.file.bytes);
   const dataKey = camel(d.part.data.field);
   const shapes = new WeakMap<DescMessage, Shape>();
-  const messageOf = (f: DescField): DescMessage | undefined => (f.fieldKind === "message" ? f.message : f.fieldKind === "list" && f.listKind === "message" ? f.message : f.fieldKind === "map" && f.mapKind === "message" ? f.message : undefined);
-  const isEnum = (f: DescField) => f.fieldKind === "enum" || (f.fieldKind === "list" && f.listKind === "enum") || (f.fieldKind === "map" && f.mapKind === "enum");
+  const messageOf = (f: DescField): DescMessage | undefined =>
+    f.fieldKind === "message"
+      ? f.message
+      : f.fieldKind === "list" && f.listKind === "message"
+        ? f.message
+        : f.fieldKind === "map" && f.mapKind === "message"
+          ? f.message
+          : undefined;
+  const isEnum = (f: DescField) =>
+    f.fieldKind === "enum" ||
+    (f.fieldKind === "list" && f.listKind === "enum") ||
+    (f.fieldKind === "map" && f.mapKind === "enum");
 
   const shapeOf = (m: DescMessage): Shape => {
     let s = shapes.get(m);
@@ -106,11 +116,24 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
       arrayField: arrayName === undefined ? undefined : fields.find((x) => x.f.name === arrayName),
       union: d.unions.includes(m.typeName),
       part: m.typeName === d.part.message,
-      wrapper: w ? { field: fields.find((x) => x.f.name === w.field)!, derived: Object.entries(w.derived).flatMap(([name, t]) => { const x = fields.find((y) => y.f.name === name); return x ? [[x.jsonName, t] as [string, string]] : []; }) } : undefined,
+      wrapper: w
+        ? {
+            field: fields.find((x) => x.f.name === w.field)!,
+            derived: Object.entries(w.derived).flatMap(([name, t]) => {
+              const x = fields.find((y) => y.f.name === name);
+              return x ? [[x.jsonName, t] as [string, string]] : [];
+            }),
+          }
+        : undefined,
       kind: kindOf.get(m.typeName),
       fields,
       typed: d.typedUnions?.[m.typeName]
-        ? new Map(Object.entries(d.typedUnions[m.typeName]!).map(([name, type]) => [fields.find((x) => x.f.name === name)!, type]))
+        ? new Map(
+            Object.entries(d.typedUnions[m.typeName]!).map(([name, type]) => [
+              fields.find((x) => x.f.name === name)!,
+              type,
+            ]),
+          )
         : undefined,
       listMap: d.listMaps?.[m.typeName] ? fields.find((x) => x.f.name === d.listMaps![m.typeName]) : undefined,
     };
@@ -150,7 +173,11 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
     }
     if (s.listMap) {
       const map = json[s.listMap.jsonName];
-      return isObj(map) ? Object.fromEntries(Object.entries(map).map(([k, v]) => [k, isObj(v) && Array.isArray(v["list"]) ? v["list"] : []])) : {};
+      return isObj(map)
+        ? Object.fromEntries(
+            Object.entries(map).map(([k, v]) => [k, isObj(v) && Array.isArray(v["list"]) ? v["list"] : []]),
+          )
+        : {};
     }
     const out: Obj = {};
     if (s.kind) out["kind"] = s.kind;
@@ -192,7 +219,9 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
     if (s.nullResult) return {};
     if (s.arrayField) {
       const sub = s.arrayField.sub!;
-      return { [s.arrayField.jsonName]: Array.isArray(x) ? x.map((i, k) => decode(sub, i, onDrop, `${path}[${k}]`)) : [] };
+      return {
+        [s.arrayField.jsonName]: Array.isArray(x) ? x.map((i, k) => decode(sub, i, onDrop, `${path}[${k}]`)) : [],
+      };
     }
     if (!isObj(x)) return x;
     if (s.union) {
@@ -200,7 +229,9 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
       const f =
         s.fields.find((y) => y.sub && kindOf.get(y.sub.typeName) === kind) ??
         // Without `kind`, tell a message from a task by its required fields.
-        s.fields.find((y) => (x["messageId"] !== undefined ? y.sub?.typeName === "a2a.v1.Message" : y.sub?.typeName === "a2a.v1.Task"));
+        s.fields.find((y) =>
+          x["messageId"] !== undefined ? y.sub?.typeName === "a2a.v1.Message" : y.sub?.typeName === "a2a.v1.Task",
+        );
       return f?.sub ? { [f.jsonName]: decode(f.sub, x, onDrop, path) } : {};
     }
     if (s.part) return decodePart(x, onDrop, path);
@@ -235,7 +266,11 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
       read.add(y.key).add(y.jsonName);
       const v = x[y.key] ?? x[y.jsonName];
       // null is ProtoJSON's "unset" (except for a google.protobuf.Value), so it takes no oneof slot either.
-      if (v === undefined || (v === null && !(y.f.fieldKind === "message" && y.f.message.typeName === "google.protobuf.Value"))) continue;
+      if (
+        v === undefined ||
+        (v === null && !(y.f.fieldKind === "message" && y.f.message.typeName === "google.protobuf.Value"))
+      )
+        continue;
       // a2a.json may set several members of what the proto has as a oneof (OAuth flows): the first one stays.
       if (y.f.oneof) {
         if (oneofs.has(y.f.oneof.name)) {
@@ -262,7 +297,8 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
 
   function decodePart(x: Obj, onDrop: OnDrop, path: string): JsonValue {
     if (x["metadata"] !== undefined) onDrop(join(path, "metadata"), "the v0.3 proto Part has no metadata");
-    if (isObj(x["file"]) && x["file"]["name"] !== undefined) onDrop(join(path, "file.name"), "the v0.3 proto FilePart has no file name");
+    if (isObj(x["file"]) && x["file"]["name"] !== undefined)
+      onDrop(join(path, "file.name"), "the v0.3 proto FilePart has no file name");
     const kind = x["kind"] ?? (x["text"] !== undefined ? "text" : x["file"] !== undefined ? "file" : "data");
     if (kind === "text") return { text: x["text"] ?? "" };
     if (kind === "file") {
@@ -290,7 +326,11 @@ function protoDefault(f: DescField): JsonValue {
     case "enum":
       return f.enum.values[0]?.name ?? 0;
     case "scalar":
-      return f.scalar === ScalarType.BOOL ? false : f.scalar === ScalarType.STRING || f.scalar === ScalarType.BYTES ? "" : 0;
+      return f.scalar === ScalarType.BOOL
+        ? false
+        : f.scalar === ScalarType.STRING || f.scalar === ScalarType.BYTES
+          ? ""
+          : 0;
   }
 }
 

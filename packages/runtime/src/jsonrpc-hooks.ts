@@ -40,4 +40,5 @@ export interface JsonRpcRaw {
 }
 
 /** The JSON calls of a client made by createJsonRpcClient, if it is one. */
-export const jsonRpcRaw = (client: unknown): JsonRpcRaw | undefined => (client as { [JSONRPC_RAW]?: JsonRpcRaw })[JSONRPC_RAW];
+export const jsonRpcRaw = (client: unknown): JsonRpcRaw | undefined =>
+  (client as { [JSONRPC_RAW]?: JsonRpcRaw })[JSONRPC_RAW];

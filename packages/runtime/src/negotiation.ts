@@ -13,9 +13,15 @@ import type { ProtocolTables } from "./definition.js";
 
 const versionRe = /^(\d+)\.(\d+)(?:\.(\d+))?$/;
 
-export type VersionResult = { readonly ok: true; readonly version: string } | { readonly ok: false; readonly requested: string };
+export type VersionResult =
+  | { readonly ok: true; readonly version: string }
+  | { readonly ok: false; readonly requested: string };
 
-export function negotiateVersion(rules: ProtocolTables, header: string | null | undefined, query?: string | null): VersionResult {
+export function negotiateVersion(
+  rules: ProtocolTables,
+  header: string | null | undefined,
+  query?: string | null,
+): VersionResult {
   if (rules.headers.versionHeader === null) return { ok: true, version: rules.protocolVersion };
   const raw = (header ?? query ?? "").trim();
   const requested = raw === "" ? rules.headers.absentVersionMeans : raw;
@@ -26,7 +32,10 @@ export function negotiateVersion(rules: ProtocolTables, header: string | null | 
 }
 
 /** The version of an HTTP call (JSON-RPC or HTTP+JSON): header, else the query parameter the rules name. */
-export function negotiateHttpVersion(rules: ProtocolTables, req: { header(name: string): string | null; readonly query: URLSearchParams }): VersionResult {
+export function negotiateHttpVersion(
+  rules: ProtocolTables,
+  req: { header(name: string): string | null; readonly query: URLSearchParams },
+): VersionResult {
   const h = rules.headers;
   const header = h.versionHeader ? req.header(h.versionHeader) : null;
   const query = header === null && h.versionQueryParameter ? req.query.get(h.versionQueryParameter) : null;

@@ -21,7 +21,11 @@ export interface OperationCorrespondence {
   counterpart(binding: "JSONRPC" | "HTTP+JSON" | "GRPC", name: string): string | readonly string[] | null | undefined;
 }
 
-export function operationCorrespondence(older: A2aServiceDefinition, newer: A2aServiceDefinition, pairs: readonly OperationPair[]): OperationCorrespondence {
+export function operationCorrespondence(
+  older: A2aServiceDefinition,
+  newer: A2aServiceDefinition,
+  pairs: readonly OperationPair[],
+): OperationCorrespondence {
   const names = (def: A2aServiceDefinition, op: OperationInfo): OperationNames => ({
     rpc: op.name,
     grpcPath: `/${def.service.typeName}/${op.name}`,
@@ -33,13 +37,17 @@ export function operationCorrespondence(older: A2aServiceDefinition, newer: A2aS
     const o = pair ? older.byName.get(pair.older) : undefined;
     return { older: o ? names(older, o) : null, newer: names(newer, n) };
   });
-  for (const o of older.operations) if (!rows.some((r) => r.older?.rpc === o.name)) rows.push({ older: names(older, o), newer: null });
+  for (const o of older.operations)
+    if (!rows.some((r) => r.older?.rpc === o.name)) rows.push({ older: names(older, o), newer: null });
   const key = { JSONRPC: "jsonrpcMethod", GRPC: "grpcPath" } as const;
   return {
     rows,
     counterpart(binding, name) {
       for (const r of rows) {
-        for (const [mine, other] of [[r.older, r.newer], [r.newer, r.older]] as const) {
+        for (const [mine, other] of [
+          [r.older, r.newer],
+          [r.newer, r.older],
+        ] as const) {
           if (!mine) continue;
           const hit = binding === "HTTP+JSON" ? mine.routes.includes(name) : mine[key[binding]] === name;
           if (hit) return other ? (binding === "HTTP+JSON" ? other.routes : other[key[binding]]) : null;

@@ -16,11 +16,7 @@
  *   the allowed methods; otherwise 404.
  */
 import type { Route } from "./route-types.js";
-import {
-  decodeMultiSegmentValue,
-  decodeSegmentValue,
-  encodeSegmentValue,
-} from "./path-codec.js";
+import { decodeMultiSegmentValue, decodeSegmentValue, encodeSegmentValue } from "./path-codec.js";
 
 interface TrieNode {
   /** Literal children; looked up by comparing characters in place, or by `literalMap` when there are many. */
@@ -48,7 +44,14 @@ const NOT_FOUND = Object.freeze({ status: 404 as const });
 /** Above this many literal children a node also keeps a Map. */
 const MAP_THRESHOLD = 8;
 const SLASH = 47;
-const newNode = (): TrieNode => ({ literals: [], children: [], literalMap: undefined, wildcard: undefined, deep: undefined, end: undefined });
+const newNode = (): TrieNode => ({
+  literals: [],
+  children: [],
+  literalMap: undefined,
+  wildcard: undefined,
+  deep: undefined,
+  end: undefined,
+});
 
 function literalChild(node: TrieNode, lit: string): TrieNode {
   const i = node.literals.indexOf(lit);
@@ -56,7 +59,8 @@ function literalChild(node: TrieNode, lit: string): TrieNode {
   const child = newNode();
   node.literals.push(lit);
   node.children.push(child);
-  if (node.literals.length > MAP_THRESHOLD) node.literalMap = new Map(node.literals.map((l, k) => [l, node.children[k]!]));
+  if (node.literals.length > MAP_THRESHOLD)
+    node.literalMap = new Map(node.literals.map((l, k) => [l, node.children[k]!]));
   return child;
 }
 
@@ -179,7 +183,10 @@ export function compilePathMatcher<R extends Route>(routes: readonly R[]): PathM
       if (path.charCodeAt(0) !== SLASH) return NOT_FOUND;
       const lastSlash = path.lastIndexOf("/");
       const colon = path.indexOf(":", lastSlash);
-      const req: Req = colon < 0 ? { path, end: path.length, verb: "", method } : { path, end: colon, verb: path.slice(colon + 1), method };
+      const req: Req =
+        colon < 0
+          ? { path, end: path.length, verb: "", method }
+          : { path, end: colon, verb: path.slice(colon + 1), method };
       const route = find(root, req, 1, 0) as R | undefined;
       if (!route) {
         const allowed = new Set<string>();

@@ -56,7 +56,10 @@ export function base64Read(s: string): Uint8Array | undefined {
     return c < 128 ? B64_VALUE[c]! : -1;
   };
   for (; i + 4 <= end; i += 4) {
-    const c0 = at(i), c1 = at(i + 1), c2 = at(i + 2), c3 = at(i + 3);
+    const c0 = at(i),
+      c1 = at(i + 1),
+      c2 = at(i + 2),
+      c3 = at(i + 3);
     if ((c0 | c1 | c2 | c3) < 0) return undefined;
     const n = (c0 << 18) | (c1 << 12) | (c2 << 6) | c3;
     out[o++] = n >> 16;
@@ -64,7 +67,9 @@ export function base64Read(s: string): Uint8Array | undefined {
     out[o++] = n & 255;
   }
   if (end - i >= 2) {
-    const c0 = at(i), c1 = at(i + 1), c2 = end - i === 3 ? at(i + 2) : 0;
+    const c0 = at(i),
+      c1 = at(i + 1),
+      c2 = end - i === 3 ? at(i + 2) : 0;
     if ((c0 | c1 | c2) < 0) return undefined;
     out[o++] = (c0 << 2) | (c1 >> 4);
     if (end - i === 3) out[o++] = ((c1 & 15) << 4) | (c2 >> 2);
@@ -75,7 +80,13 @@ export function base64Read(s: string): Uint8Array | undefined {
 /** RFC 3339 as toJson writes it (0, 3, 6 or 9 fractional digits); out of range, toJson says why. */
 export function timestampJson(t: Timestamp): string {
   const seconds = Number(t.seconds);
-  if (!(seconds >= MIN_TIMESTAMP_S && seconds <= MAX_TIMESTAMP_S) || !Number.isInteger(t.nanos) || t.nanos < 0 || t.nanos > 999_999_999) return toJson(TimestampSchema, t) as string;
+  if (
+    !(seconds >= MIN_TIMESTAMP_S && seconds <= MAX_TIMESTAMP_S) ||
+    !Number.isInteger(t.nanos) ||
+    t.nanos < 0 ||
+    t.nanos > 999_999_999
+  )
+    return toJson(TimestampSchema, t) as string;
   const days = Math.floor(seconds / 86400);
   const sod = seconds - days * 86400;
   // Civil date from days since 1970-01-01 (H. Hinnant's days_from_civil, inverted).
@@ -139,4 +150,3 @@ export function valueJson(v: Value): JsonValue {
 export function setProto(o: Record<string, unknown>, v: unknown): void {
   Object.defineProperty(o, "__proto__", { value: v, enumerable: true, writable: true, configurable: true });
 }
-

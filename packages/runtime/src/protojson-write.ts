@@ -9,7 +9,15 @@
  * v1.0 writes them (S10 §5.7: REQUIRED fields MUST be present; §3.1.4:
  * nextPageToken is "" on the last page), ProtoJSON alone would not.
  */
-import { ScalarType, toJson, type DescField, type DescMessage, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
+import {
+  ScalarType,
+  toJson,
+  type DescField,
+  type DescMessage,
+  type JsonObject,
+  type JsonValue,
+  type Message,
+} from "@bufbuild/protobuf";
 import type { ProtocolTables } from "./definition.js";
 
 interface Fill {
@@ -35,13 +43,16 @@ export function messageJson(def: ProtocolTables, desc: DescMessage, message: Mes
 
 function apply(fill: Fill, json: JsonValue): void {
   if (typeof json !== "object" || json === null || Array.isArray(json)) return;
-  for (const [name, value] of fill.defaults) if (json[name] === undefined) json[name] = typeof value === "object" && value !== null ? (Array.isArray(value) ? [] : {}) : value;
+  for (const [name, value] of fill.defaults)
+    if (json[name] === undefined)
+      json[name] = typeof value === "object" && value !== null ? (Array.isArray(value) ? [] : {}) : value;
   for (const [f, name, sub] of fill.nested) {
     const v = json[name];
     const s = v === undefined ? undefined : sub();
     if (!s) continue;
     if (f.fieldKind === "list" && Array.isArray(v)) for (const x of v) apply(s, x);
-    else if (f.fieldKind === "map" && typeof v === "object" && v !== null) for (const x of Object.values(v)) apply(s, x);
+    else if (f.fieldKind === "map" && typeof v === "object" && v !== null)
+      for (const x of Object.values(v)) apply(s, x);
     else apply(s, v!);
   }
 }
@@ -54,10 +65,17 @@ function compileFills(table: Readonly<Record<string, readonly string[]>>): (desc
     if (done.has(desc.typeName)) return done.get(desc.typeName);
     visiting.add(desc.typeName);
     const required = table[desc.typeName] ?? [];
-    const defaults = desc.fields.filter((f) => required.includes(f.name)).map((f) => [f.jsonName, defaultJson(f)] as const);
+    const defaults = desc.fields
+      .filter((f) => required.includes(f.name))
+      .map((f) => [f.jsonName, defaultJson(f)] as const);
     const nested: (readonly [DescField, string, () => Fill | undefined])[] = [];
     for (const f of desc.fields) {
-      const sub = f.fieldKind === "message" || (f.fieldKind === "list" && f.listKind === "message") || (f.fieldKind === "map" && f.mapKind === "message") ? f.message : undefined;
+      const sub =
+        f.fieldKind === "message" ||
+        (f.fieldKind === "list" && f.listKind === "message") ||
+        (f.fieldKind === "map" && f.mapKind === "message")
+          ? f.message
+          : undefined;
       if (!sub || sub.typeName.startsWith("google.protobuf.")) continue;
       if (visiting.has(sub.typeName)) {
         // A message that contains itself: its fill is known once it is done.

@@ -29,28 +29,47 @@ export function cardInterfaces(card: unknown): CardInterface[] {
   if (Array.isArray(supported) && supported.length > 0) {
     return supported.flatMap((i: Record<string, unknown>) =>
       typeof i?.["url"] === "string"
-        ? [{
-            url: i["url"],
-            binding: String(i["protocolBinding"] ?? "").toUpperCase(),
-            protocolVersion: majorMinor(i["protocolVersion"]) || "0.3",
-            tenant: typeof i["tenant"] === "string" && i["tenant"] !== "" ? i["tenant"] : undefined,
-          }]
+        ? [
+            {
+              url: i["url"],
+              binding: String(i["protocolBinding"] ?? "").toUpperCase(),
+              protocolVersion: majorMinor(i["protocolVersion"]) || "0.3",
+              tenant: typeof i["tenant"] === "string" && i["tenant"] !== "" ? i["tenant"] : undefined,
+            },
+          ]
         : [],
     );
   }
   const version = majorMinor(c["protocolVersion"]) || "0.3";
   const out: CardInterface[] = [];
   if (typeof c["url"] === "string") {
-    out.push({ url: c["url"], binding: String(c["preferredTransport"] ?? "JSONRPC").toUpperCase(), protocolVersion: version, tenant: undefined });
+    out.push({
+      url: c["url"],
+      binding: String(c["preferredTransport"] ?? "JSONRPC").toUpperCase(),
+      protocolVersion: version,
+      tenant: undefined,
+    });
   }
-  for (const i of Array.isArray(c["additionalInterfaces"]) ? (c["additionalInterfaces"] as Record<string, unknown>[]) : []) {
+  for (const i of Array.isArray(c["additionalInterfaces"])
+    ? (c["additionalInterfaces"] as Record<string, unknown>[])
+    : []) {
     if (typeof i?.["url"] !== "string") continue;
-    const entry = { url: i["url"], binding: String(i["transport"] ?? "").toUpperCase(), protocolVersion: version, tenant: undefined };
+    const entry = {
+      url: i["url"],
+      binding: String(i["transport"] ?? "").toUpperCase(),
+      protocolVersion: version,
+      tenant: undefined,
+    };
     if (!out.some((o) => o.url === entry.url && o.binding === entry.binding)) out.push(entry);
   }
   return out;
 }
 
-export function selectInterface(card: unknown, accept: { bindings: readonly string[]; versions: readonly string[] }): CardInterface | undefined {
-  return cardInterfaces(card).find((i) => accept.bindings.includes(i.binding) && accept.versions.includes(i.protocolVersion));
+export function selectInterface(
+  card: unknown,
+  accept: { bindings: readonly string[]; versions: readonly string[] },
+): CardInterface | undefined {
+  return cardInterfaces(card).find(
+    (i) => accept.bindings.includes(i.binding) && accept.versions.includes(i.protocolVersion),
+  );
 }

@@ -19,7 +19,13 @@ import { messageJson } from "./protojson-write.js";
 import { A2AError, toJsonRpcError } from "./a2a-error.js";
 import { negotiateHttpVersion } from "./negotiation.js";
 import { admitCall, lazyContext, tenantOf } from "./call-context.js";
-import { BodyTooLargeError, DEFAULT_MAX_BODY, type A2aServerOptions, type CoreRequest, type CoreResponse } from "./server-types.js";
+import {
+  BodyTooLargeError,
+  DEFAULT_MAX_BODY,
+  type A2aServerOptions,
+  type CoreRequest,
+  type CoreResponse,
+} from "./server-types.js";
 import { jsonRpcDirect } from "./jsonrpc-hooks.js";
 import { encodeSseEvent } from "./sse.js";
 import { invokeStream, invokeUnary } from "./invoke.js";
@@ -29,7 +35,9 @@ type Id = string | number | null;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-export function createJsonRpcHandler<S extends DescService>(options: A2aServerOptions<S>): (req: CoreRequest) => Promise<CoreResponse> {
+export function createJsonRpcHandler<S extends DescService>(
+  options: A2aServerOptions<S>,
+): (req: CoreRequest) => Promise<CoreResponse> {
   const def = options.definition;
   const ct = def.contentTypes.jsonrpc;
   const headers = { "content-type": ct.response };
@@ -53,7 +61,8 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
     try {
       text = utf8.decode(await req.body(options.maxBodyBytes ?? DEFAULT_MAX_BODY));
     } catch (e) {
-      if (e instanceof BodyTooLargeError) return { ...fail(null, new A2AError("InvalidRequestError", "Request body is too large")), status: 413 };
+      if (e instanceof BodyTooLargeError)
+        return { ...fail(null, new A2AError("InvalidRequestError", "Request body is too large")), status: 413 };
       return fail(null, new A2AError("JSONParseError", "Request body is not UTF-8"));
     }
     let envelope: unknown;
@@ -80,7 +89,12 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
 
     let admitted;
     try {
-      admitted = admitCall(def, negotiateHttpVersion(def, req), req.header(def.headers.extensionsHeader), options.requiredExtensions);
+      admitted = admitCall(
+        def,
+        negotiateHttpVersion(def, req),
+        req.header(def.headers.extensionsHeader),
+        options.requiredExtensions,
+      );
     } catch (e) {
       return fail(id, e);
     }
@@ -89,7 +103,9 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
     if (direct) {
       // The handler reads the params and writes the results itself (a version bridge, in one pass).
       const context = lazyContext(req, admitted, "JSONRPC", undefined);
-      const onLoss = options.onLoss ? (loss: { path: string; reason: string }) => options.onLoss!(op.name, loss) : undefined;
+      const onLoss = options.onLoss
+        ? (loss: { path: string; reason: string }) => options.onLoss!(op.name, loss)
+        : undefined;
       try {
         if (!op.streaming) return reply(id, { result: await direct.unary!(params as JsonValue, context, onLoss) });
         return streamResponse(id, direct.stream!(params as JsonValue, context, onLoss));
@@ -100,15 +116,26 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
     let input;
     try {
       const onDrop = (path: string, reason: string) => options.onLoss?.(op.name, { path, reason });
-      input = fromJson(op.method.input, codec ? codec.decode(op.method.input, params as JsonValue, onDrop) : (params as JsonValue), { ignoreUnknownFields: true });
+      input = fromJson(
+        op.method.input,
+        codec ? codec.decode(op.method.input, params as JsonValue, onDrop) : (params as JsonValue),
+        { ignoreUnknownFields: true },
+      );
     } catch (e) {
-      return fail(id, new A2AError("InvalidParamsError", `Invalid params for ${op.jsonrpcMethod}: ${(e as Error).message}`));
+      return fail(
+        id,
+        new A2AError("InvalidParamsError", `Invalid params for ${op.jsonrpcMethod}: ${(e as Error).message}`),
+      );
     }
     const context = lazyContext(req, admitted, "JSONRPC", tenantOf(def, input, op.tenantLocalName));
     if (!op.streaming) {
       try {
         const out = await invokeUnary(options.handler, op, input, context);
-        return reply(id, { result: codec ? codec.encode(op.method.output, toJson(op.method.output, out as never)) : messageJson(def, op.method.output, out) });
+        return reply(id, {
+          result: codec
+            ? codec.encode(op.method.output, toJson(op.method.output, out as never))
+            : messageJson(def, op.method.output, out),
+        });
       } catch (e) {
         return fail(id, e);
       }
@@ -118,12 +145,24 @@ export function createJsonRpcHandler<S extends DescService>(options: A2aServerOp
 }
 
 /** Each stream event as its result JSON. */
-async function* resultsOf(def: ProtocolTables, op: OperationInfo, events: AsyncIterable<Message>, codec: DialectCodec | undefined): AsyncIterable<JsonValue> {
-  for await (const ev of events) yield codec ? codec.encode(op.method.output, toJson(op.method.output as DescMessage, ev as never)) : messageJson(def, op.method.output, ev);
+async function* resultsOf(
+  def: ProtocolTables,
+  op: OperationInfo,
+  events: AsyncIterable<Message>,
+  codec: DialectCodec | undefined,
+): AsyncIterable<JsonValue> {
+  for await (const ev of events)
+    yield codec
+      ? codec.encode(op.method.output, toJson(op.method.output as DescMessage, ev as never))
+      : messageJson(def, op.method.output, ev);
 }
 
 /** One SSE event per result, each a whole JSON-RPC response; a failure mid-stream is one error response, then the end. */
-async function* sseBody(id: Id, results: AsyncIterable<JsonValue>, errorLine: (e: unknown) => string): AsyncIterable<string> {
+async function* sseBody(
+  id: Id,
+  results: AsyncIterable<JsonValue>,
+  errorLine: (e: unknown) => string,
+): AsyncIterable<string> {
   try {
     for await (const result of results) yield encodeSseEvent(JSON.stringify({ jsonrpc: "2.0", id, result }));
   } catch (e) {

@@ -20,14 +20,23 @@ import { admitCall, lazyContext, tenantOf } from "./call-context.js";
 import { compilePathMatcher } from "./path-matcher.js";
 import type { Route } from "./route-types.js";
 import { unmatchedResponse } from "./unmatched.js";
-import { BodyTooLargeError, DEFAULT_MAX_BODY, type A2aServerOptions, type CoreRequest, type CoreResponse } from "./server-types.js";
+import {
+  BodyTooLargeError,
+  DEFAULT_MAX_BODY,
+  type A2aServerOptions,
+  type CoreRequest,
+  type CoreResponse,
+} from "./server-types.js";
 import { encodeSseEvent } from "./sse.js";
 import { invokeStream, invokeUnary } from "./invoke.js";
 
 const JSON_TYPES = ["application/json", "application/a2a+json"];
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-export function createRestHandler<S extends DescService>(options: A2aServerOptions<S>, basePath = ""): (req: CoreRequest) => Promise<CoreResponse> {
+export function createRestHandler<S extends DescService>(
+  options: A2aServerOptions<S>,
+  basePath = "",
+): (req: CoreRequest) => Promise<CoreResponse> {
   const def = options.definition;
   const ct = def.contentTypes.rest;
   const matcher = compilePathMatcher([...def.routes, ...def.aliases]);
@@ -40,7 +49,8 @@ export function createRestHandler<S extends DescService>(options: A2aServerOptio
     const path = basePath && req.path.startsWith(basePath) ? req.path.slice(basePath.length) || "/" : req.path;
     // Paths are routed as sent. A raw "." or ".." segment (clients resolve them, RFC 3986 §5.2.4)
     // is refused rather than resolved here, so a proxy that checks the raw prefix sees what we route.
-    if (hasDotSegment(req.path)) return fail(new A2AError("InvalidParamsError", `dot segments are not allowed in ${req.path}`));
+    if (hasDotSegment(req.path))
+      return fail(new A2AError("InvalidParamsError", `dot segments are not allowed in ${req.path}`));
     const m = matcher.match(req.method, path);
     if (m.status === 400) return fail(new A2AError("InvalidParamsError", m.reason));
     if (m.status !== 200) {
@@ -51,7 +61,12 @@ export function createRestHandler<S extends DescService>(options: A2aServerOptio
     const op = def.byName.get(route.operation)!;
     let admitted;
     try {
-      admitted = admitCall(def, negotiateHttpVersion(def, req), req.header(def.headers.extensionsHeader), options.requiredExtensions);
+      admitted = admitCall(
+        def,
+        negotiateHttpVersion(def, req),
+        req.header(def.headers.extensionsHeader),
+        options.requiredExtensions,
+      );
     } catch (e) {
       return fail(e);
     }
@@ -60,7 +75,8 @@ export function createRestHandler<S extends DescService>(options: A2aServerOptio
     try {
       json = await requestJson(req, route, m.params, options.maxBodyBytes ?? DEFAULT_MAX_BODY);
     } catch (e) {
-      if (e instanceof BodyTooLargeError) return fail(new A2AError("InvalidRequestError", "Request body is too large", { httpStatus: 413 }));
+      if (e instanceof BodyTooLargeError)
+        return fail(new A2AError("InvalidRequestError", "Request body is too large", { httpStatus: 413 }));
       return fail(e);
     }
     let input;
@@ -72,7 +88,11 @@ export function createRestHandler<S extends DescService>(options: A2aServerOptio
     const context = lazyContext(req, admitted, "HTTP+JSON", tenantOf(def, input, op.tenantLocalName));
     if (!op.streaming) {
       try {
-        const out = messageJson(def, op.method.output, await invokeUnary(options.handler, op, input, context)) as JsonObject;
+        const out = messageJson(
+          def,
+          op.method.output,
+          await invokeUnary(options.handler, op, input, context),
+        ) as JsonObject;
         const body = route.responseBody ? out[jsonNameOf(op, route.responseBody)] : out;
         return { status: 200, headers: { "content-type": ct.response }, body: JSON.stringify(body ?? {}) };
       } catch (e) {
@@ -82,7 +102,9 @@ export function createRestHandler<S extends DescService>(options: A2aServerOptio
     return {
       status: 200,
       headers: { "content-type": ct.stream, "cache-control": "no-cache" },
-      body: streamBody(def, op, invokeStream(options.handler, op, input, context), (e) => JSON.stringify(toRestError(def, e).body)),
+      body: streamBody(def, op, invokeStream(options.handler, op, input, context), (e) =>
+        JSON.stringify(toRestError(def, e).body),
+      ),
     };
   };
 }
@@ -100,14 +122,22 @@ function jsonNameOf(op: OperationInfo, field: string): string {
   return op.method.output.fields.find((f) => f.name === field)?.jsonName ?? field;
 }
 
-async function requestJson(req: CoreRequest, route: Route, params: Record<string, string>, limit: number): Promise<JsonObject> {
+async function requestJson(
+  req: CoreRequest,
+  route: Route,
+  params: Record<string, string>,
+  limit: number,
+): Promise<JsonObject> {
   const json: JsonObject = {};
   if (route.body !== null) {
     const type = (req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     const bytes = await req.body(limit);
     if (bytes.length > 0) {
       if (type !== "" && !JSON_TYPES.includes(type)) {
-        throw new A2AError("InvalidRequestError", `Content-Type ${type} is not supported; send application/a2a+json or application/json`);
+        throw new A2AError(
+          "InvalidRequestError",
+          `Content-Type ${type} is not supported; send application/a2a+json or application/json`,
+        );
       }
       let parsed: unknown;
       try {
@@ -116,7 +146,8 @@ async function requestJson(req: CoreRequest, route: Route, params: Record<string
         throw new A2AError("JSONParseError", "The request body is not valid JSON");
       }
       if (route.body === "*") {
-        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new A2AError("InvalidParamsError", "The body must be a JSON object");
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+          throw new A2AError("InvalidParamsError", "The body must be a JSON object");
         for (const [k, v] of Object.entries(parsed as JsonObject)) if (k !== "__proto__") json[k] = v;
       } else {
         json[route.bodyFields[0]!] = parsed as JsonValue;
@@ -152,7 +183,12 @@ function setPath(json: JsonObject, dotted: string, value: string): void {
   obj[keys[keys.length - 1]!] = value;
 }
 
-async function* streamBody(def: ProtocolTables, op: OperationInfo, events: AsyncIterable<Message>, errorLine: (e: unknown) => string): AsyncIterable<string> {
+async function* streamBody(
+  def: ProtocolTables,
+  op: OperationInfo,
+  events: AsyncIterable<Message>,
+  errorLine: (e: unknown) => string,
+): AsyncIterable<string> {
   try {
     for await (const ev of events) yield encodeSseEvent(JSON.stringify(messageJson(def, op.method.output, ev)));
   } catch (e) {

@@ -48,5 +48,4 @@ export interface A2aServerOptions<S extends DescService = DescService> {
 
 export type CoreHandler = (req: CoreRequest) => Promise<CoreResponse>;
 
-
 export const DEFAULT_MAX_BODY = 1 << 20;
