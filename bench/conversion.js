@@ -46,7 +46,7 @@ import { create, fromJson, toJson } from "@bufbuild/protobuf";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { a2aCompat } from "../dist-examples/generated-samples/a2a_compat.js";
 import { sendMessageRequestFromOlderJson, taskToOlderJson } from "../dist-examples/generated-samples/a2a_compat.js";
-import { A2AServiceA2a } from "../dist-examples/generated-samples/v0.3.0/a2a_a2a.js";
+import { A2AServiceV0_3 } from "../dist-examples/generated-samples/v0.3.0/a2a_a2a.js";
 import * as v10 from "../dist-examples/generated-samples/v1.0.1/a2a_pb.js";
 import * as v03 from "../dist-examples/generated-samples/v0.3.0/a2a_pb.js";
 // Not re-exported by "@protoc-gen-a2a/runtime"; the same module its index.js loads.
@@ -60,7 +60,7 @@ const ROUND_MS = 300;
 const CALIBRATION_MS = 200;
 const TARGET_RATIO = 2;
 
-const dialect = dialectCodec(A2AServiceA2a.jsonrpcDialect);
+const dialect = dialectCodec(A2AServiceV0_3.jsonrpcDialect);
 export { sendParams03, task10Json } from "./conversion-inputs.js";
 import { sendParams03, task10Json } from "./conversion-inputs.js";
 import { fromA2aJsShape, toA2aJsShape } from "./a2a-js-shape.js";

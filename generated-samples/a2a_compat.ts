@@ -4,18 +4,16 @@
 // @generated from file v1.0.1/a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { CompatPlanData, Converter, Loss, OperationCorrespondence, OperationPair } from "@protoc-gen-a2a/runtime";
+import type { A2aClient, A2aHandler, CompatPlanData, Converter, Loss, OperationCorrespondence, OperationPair } from "@protoc-gen-a2a/runtime";
 import { createBridgeHandler, createClientBridge, createConverter, dialectCodec, operationCorrespondence } from "@protoc-gen-a2a/runtime";
 import type { AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, AgentInterface, AgentProvider, AgentSkill, APIKeySecurityScheme, Artifact, AuthenticationInfo, AuthorizationCodeOAuthFlow, CancelTaskRequest, ClientCredentialsOAuthFlow, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, HTTPAuthSecurityScheme, ImplicitOAuthFlow, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, Message, MutualTlsSecurityScheme, OAuth2SecurityScheme, OAuthFlows, OpenIdConnectSecurityScheme, Part, PasswordOAuthFlow, SecurityRequirement, SecurityScheme, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse, StringList, SubscribeToTaskRequest, Task, TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskStatus, TaskStatusUpdateEvent } from "./v1.0.1/a2a_pb.js";
 import { file_v1_0_1_a2a } from "./v1.0.1/a2a_pb.js";
 import { file_v0_3_0_a2a } from "./v0.3.0/a2a_pb.js";
 import type { At, CompatJsonTable } from "@protoc-gen-a2a/runtime/compat-json";
 import { at, base64, bool, bytes, each, eachOf, enumIn, int32, invalid, isObject, keepLosses, lose, object, pathOf, reportLosses, str, strings, struct, structJson, timestamp, timestampJson, valueJson, valueOf, viaProto } from "@protoc-gen-a2a/runtime/compat-json";
-import type { A2AServiceClient, A2AServiceHandler as A2AServiceHandler$1 } from "./v0.3.0/a2a_a2a.js";
-import { A2AServiceA2a } from "./v0.3.0/a2a_a2a.js";
+import { A2AServiceV0_3 } from "./v0.3.0/a2a_a2a.js";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import type { A2AServiceClient as A2AServiceClient$1, A2AServiceHandler } from "./v1.0.1/a2a_a2a.js";
-import { A2AServiceA2a as A2AServiceA2a$1 } from "./v1.0.1/a2a_a2a.js";
+import { A2AServiceV1_0 } from "./v1.0.1/a2a_a2a.js";
 
 // Conversions between a2a.v1 (v0.3.0/a2a.proto) and lf.a2a.v1 (v1.0.1/a2a.proto);
 // see a2a_compat.md for the field-by-field table.
@@ -511,7 +509,7 @@ export const a2aCompat: Converter = createConverter(a2aCompatPlan, [file_v1_0_1_
 // ---- a2a.v1 JSON-RPC (a2a.json) ↔ lf.a2a.v1 messages, in one pass ----
 
 /** Pairs without a direct conversion go through the older proto. */
-const via = viaProto(a2aCompat, dialectCodec(A2AServiceA2a.jsonrpcDialect!));
+const via = viaProto(a2aCompat, dialectCodec(A2AServiceV0_3.jsonrpcDialect!));
 
 const IN_TaskState = new Map<string | number, number>([["unknown", 0], ["TASK_STATE_UNSPECIFIED", 0], [0, 0], ["submitted", 1], ["TASK_STATE_SUBMITTED", 1], [1, 1], ["working", 2], ["TASK_STATE_WORKING", 2], [2, 2], ["completed", 3], ["TASK_STATE_COMPLETED", 3], [3, 3], ["failed", 4], ["TASK_STATE_FAILED", 4], [4, 4], ["canceled", 5], ["TASK_STATE_CANCELLED", 5], [5, 5], ["input-required", 6], ["TASK_STATE_INPUT_REQUIRED", 6], [6, 6], ["rejected", 7], ["TASK_STATE_REJECTED", 7], [7, 7], ["auth-required", 8], ["TASK_STATE_AUTH_REQUIRED", 8], [8, 8]]);
 const OUT_TaskState = new Map<number, string | number>([[0, "unknown"], [1, "submitted"], [2, "working"], [3, "completed"], [4, "failed"], [5, "canceled"], [6, "input-required"], [7, "rejected"], [8, "auth-required"]]);
@@ -1905,18 +1903,18 @@ export const a2aOperationPairs: readonly OperationPair[] = [
 /**
  * Each operation's names in both versions and every binding: JSON-RPC methods, routes, gRPC paths.
  */
-export const a2aOperations: OperationCorrespondence = operationCorrespondence(A2AServiceA2a, A2AServiceA2a$1, a2aOperationPairs);
+export const a2aOperations: OperationCorrespondence = operationCorrespondence(A2AServiceV0_3, A2AServiceV1_0, a2aOperationPairs);
 
 /**
  * Serves a2a.v1 clients with a lf.a2a.v1 handler (a version bridge).
  */
-export function bridgeToOlder(handler: A2AServiceHandler, onLoss?: (operation: string, loss: Loss) => void): A2AServiceHandler$1 {
-  return createBridgeHandler({ older: A2AServiceA2a, newer: A2AServiceA2a$1, handler, converter: a2aCompat, operations: a2aOperationPairs, json: a2aCompatJson, ...(onLoss ? { onLoss } : {}) });
+export function bridgeToOlder(handler: A2aHandler<(typeof A2AServiceV1_0)["service"]>, onLoss?: (operation: string, loss: Loss) => void): A2aHandler<(typeof A2AServiceV0_3)["service"]> {
+  return createBridgeHandler({ older: A2AServiceV0_3, newer: A2AServiceV1_0, handler, converter: a2aCompat, operations: a2aOperationPairs, json: a2aCompatJson, ...(onLoss ? { onLoss } : {}) });
 }
 
 /**
  * A lf.a2a.v1 client over a a2a.v1 client: call an older agent with newer types. Operations the older version lacks fail with UnsupportedOperationError.
  */
-export function clientForOlder(client: A2AServiceClient, onLoss?: (operation: string, loss: Loss) => void): A2AServiceClient$1 {
-  return createClientBridge({ older: A2AServiceA2a, newer: A2AServiceA2a$1, client, converter: a2aCompat, operations: a2aOperationPairs, json: a2aCompatJson, ...(onLoss ? { onLoss } : {}) });
+export function clientForOlder(client: A2aClient<(typeof A2AServiceV0_3)["service"]>, onLoss?: (operation: string, loss: Loss) => void): A2aClient<(typeof A2AServiceV1_0)["service"]> {
+  return createClientBridge({ older: A2AServiceV0_3, newer: A2AServiceV1_0, client, converter: a2aCompat, operations: a2aOperationPairs, json: a2aCompatJson, ...(onLoss ? { onLoss } : {}) });
 }

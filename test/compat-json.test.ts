@@ -24,7 +24,7 @@ import { createA2AServiceRestClient } from "../generated-samples/v0.3.0/a2a_rest
 import { startV03EchoAgent } from "./helpers/v03-echo-agent.js";
 import { createEchoHandler } from "../examples/echo-agent/echo-handler.js";
 import {
-  A2AServiceA2a,
+  A2AServiceV0_3,
   createA2AServiceHttpHandler as createV03HttpHandler,
 } from "../generated-samples/v0.3.0/a2a_a2a.js";
 import { nodeHttpListener } from "@protoc-gen-a2a/runtime";
@@ -34,7 +34,7 @@ import * as v10 from "../generated-samples/v1.0.1/a2a_pb.js";
 import * as v03 from "../generated-samples/v0.3.0/a2a_pb.js";
 import { repoRoot } from "./helpers/run.js";
 
-const dialect = dialectCodec(A2AServiceA2a.jsonrpcDialect!);
+const dialect = dialectCodec(A2AServiceV0_3.jsonrpcDialect!);
 
 /** The proto path toward v1.0: the dialect codec, fromJson of the v0.3 message, then the plan converter. */
 function viaProtoToNewer(desc03: DescMessage, json: unknown): { message: Message; reasons: string[] } {

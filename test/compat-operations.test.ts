@@ -8,8 +8,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { A2AError, createDualVersionHttpHandler, nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import { a2aOperations, bridgeToOlder } from "../generated-samples/a2a_compat.js";
-import { A2AServiceA2a, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
-import { A2AServiceA2a as A2AServiceA2a03 } from "../generated-samples/v0.3.0/a2a_a2a.js";
+import { A2AServiceV1_0, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
+import { A2AServiceV0_3 } from "../generated-samples/v0.3.0/a2a_a2a.js";
 import { createEchoHandler } from "../examples/echo-agent/echo-handler.js";
 import { readJson, type JsonRpcFailure } from "./helpers/json.js";
 
@@ -60,8 +60,8 @@ describe("errors through the bridge", () => {
     server = createServer(
       nodeHttpListener(
         createDualVersionHttpHandler({
-          newer: { definition: A2AServiceA2a, handler },
-          older: { definition: A2AServiceA2a03, handler: bridgeToOlder(handler) },
+          newer: { definition: A2AServiceV1_0, handler },
+          older: { definition: A2AServiceV0_3, handler: bridgeToOlder(handler) },
           jsonrpcPath: "/rpc",
           restBasePath: "/rest",
         }),

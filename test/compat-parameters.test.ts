@@ -11,8 +11,8 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { createDualVersionHttpHandler, nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import { bridgeToOlder } from "../generated-samples/a2a_compat.js";
-import { A2AServiceA2a, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
-import { A2AServiceA2a as A2AServiceA2a03 } from "../generated-samples/v0.3.0/a2a_a2a.js";
+import { A2AServiceV1_0, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
+import { A2AServiceV0_3 } from "../generated-samples/v0.3.0/a2a_a2a.js";
 import { createEchoHandler } from "../examples/echo-agent/echo-handler.js";
 import { startEchoAgent, type RunningAgent } from "../examples/echo-agent/server.js";
 import { A2AService as A2AService10, type SendMessageRequest } from "../generated-samples/v1.0.1/a2a_pb.js";
@@ -51,8 +51,8 @@ beforeAll(async () => {
   server = createServer(
     nodeHttpListener(
       createDualVersionHttpHandler({
-        newer: { definition: A2AServiceA2a, handler: spy },
-        older: { definition: A2AServiceA2a03, handler: bridgeToOlder(spy) },
+        newer: { definition: A2AServiceV1_0, handler: spy },
+        older: { definition: A2AServiceV0_3, handler: bridgeToOlder(spy) },
         jsonrpcPath: "/rpc",
       }),
     ),
@@ -165,9 +165,9 @@ describe("what the v0.3 proto cannot hold is reported, never dropped silently", 
     const srv = createServer(
       nodeHttpListener(
         createDualVersionHttpHandler({
-          newer: { definition: A2AServiceA2a, handler: createEchoHandler() },
+          newer: { definition: A2AServiceV1_0, handler: createEchoHandler() },
           older: {
-            definition: A2AServiceA2a03,
+            definition: A2AServiceV0_3,
             handler: bridgeToOlder(recording, (op, l) => losses.push(`${op} ${l.path}`)),
           },
           jsonrpcPath: "/rpc",

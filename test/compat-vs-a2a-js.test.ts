@@ -36,7 +36,7 @@ import { LegacyJsonRpcTransport, parseLegacyAgentCard } from "@a2a-js/sdk/compat
 import { legacyPushNotificationToV1StreamResponse } from "@a2a-js/sdk/compat/v0_3";
 import type { Loss } from "@protoc-gen-a2a/runtime";
 import { a2aCompat, a2aCompatJson } from "../generated-samples/a2a_compat.js";
-import { A2AServiceA2a } from "../generated-samples/v0.3.0/a2a_a2a.js";
+import { A2AServiceV0_3 } from "../generated-samples/v0.3.0/a2a_a2a.js";
 import * as v10 from "../generated-samples/v1.0.1/a2a_pb.js";
 import * as v03 from "../generated-samples/v0.3.0/a2a_pb.js";
 import { dialectCodec } from "../packages/runtime/src/jsonrpc-dialect.js";
@@ -44,7 +44,7 @@ import { sendParams03, task10Json } from "../bench/conversion-inputs.js";
 import { fromA2aJsShape, toA2aJsShape } from "../bench/a2a-js-shape.js";
 
 type Obj = Record<string, unknown>;
-const dialect = dialectCodec(A2AServiceA2a.jsonrpcDialect!);
+const dialect = dialectCodec(A2AServiceV0_3.jsonrpcDialect!);
 const DUMP = process.env["COMPAT_DUMP"] === "1";
 
 // ---------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { A2AError, type HandlerContext } from "@protoc-gen-a2a/runtime";
-import { A2AServiceA2a, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
+import { A2AServiceV1_0, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
 import { createA2AServiceGrpcClient } from "../generated-samples/v1.0.1/a2a_grpc.js";
 import {
   CancelTaskRequestSchema,
@@ -210,7 +210,7 @@ describe("logHandlerErrors", () => {
 
   it("logs a rejection or a stream's error once and rethrows the same error", async () => {
     const log: string[] = [];
-    const wrapped = logHandlerErrors(A2AServiceA2a, handler, (line) => log.push(line));
+    const wrapped = logHandlerErrors(A2AServiceV1_0, handler, (line) => log.push(line));
     expect(Object.keys(wrapped).sort()).toEqual(["cancelTask", "getTask", "sendStreamingMessage"]);
     await expect(wrapped.getTask!(create(GetTaskRequestSchema, { id: "t" }), context)).rejects.toBe(boom);
     await expect(wrapped.cancelTask!(create(CancelTaskRequestSchema, { id: "t" }), context)).rejects.toBe(notFound);

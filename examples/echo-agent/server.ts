@@ -14,7 +14,7 @@ import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import { createDualVersionHttpHandler } from "@protoc-gen-a2a/runtime";
 import {
-  A2AServiceA2a,
+  A2AServiceV1_0,
   createA2AServiceHttpHandler,
   type A2AServiceHandler,
 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
@@ -77,8 +77,8 @@ function httpListener(options: AgentOptions, { handler, older }: Handlers, card:
   const core = options.only10
     ? createA2AServiceHttpHandler({ handler, ...required, ...paths, agentCard: () => toJson(AgentCardSchema, card()) })
     : createDualVersionHttpHandler({
-        newer: { definition: A2AServiceA2a, handler },
-        older: { definition: v03.A2AServiceA2a, handler: older },
+        newer: { definition: A2AServiceV1_0, handler },
+        older: { definition: v03.A2AServiceV0_3, handler: older },
         ...required,
         ...paths,
         // A v0.3 client (no A2A-Version) gets the card converted to v0.3 (url, preferredTransport,
@@ -119,7 +119,7 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
   let urls: AgentUrls | undefined;
   const echo = createEchoHandler({ extendedCard: () => echoAgentCard(urls!, true) });
   // Wrapped before the bridge, so v0.3 calls' handler errors are logged too.
-  const handler = options.log ? logHandlerErrors(A2AServiceA2a, echo, options.log.error) : echo;
+  const handler = options.log ? logHandlerErrors(A2AServiceV1_0, echo, options.log.error) : echo;
   const handlers: Handlers = { handler, older: bridgeToOlder(handler) };
   const http = createServer(httpListener(options, handlers, () => echoAgentCard(urls!)));
   const sessions = new Set<ServerHttp2Session>();

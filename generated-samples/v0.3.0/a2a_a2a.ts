@@ -15,7 +15,7 @@ import { A2AServiceErrors, A2AServiceStandardErrors } from "./a2a_errors.js";
 /**
  * a2a.v1.A2AService at protocol version 0.3 (release 0.3.0): its descriptor and tables.
  */
-export const A2AServiceA2a: A2aServiceDefinition<typeof A2AService> = defineA2aService(A2AService, {
+export const A2AServiceV0_3: A2aServiceDefinition<typeof A2AService> = defineA2aService(A2AService, {
   protocolVersion: "0.3",
   release: "0.3.0",
   jsonrpcMethods: {
@@ -120,13 +120,13 @@ export type A2AServiceClient = A2aClient<typeof A2AService>;
  * A client for the first interface of the agent card that this client can use (binding and protocol version), with the interface's tenant.
  */
 export function createA2AServiceClientForCard(card: unknown, options?: ClientForCardOptions): { client: A2AServiceClient; selected: CardInterface } {
-  return createClientForCard(A2AServiceA2a, card, options);
+  return createClientForCard(A2AServiceV0_3, card, options);
 }
 
 /**
  * One HTTP handler for an agent: the agent card, JSON-RPC and HTTP+JSON. Wrap it with nodeHttpListener or fetchHandler.
  */
 export function createA2AServiceHttpHandler(options: Omit<A2aHttpOptions<typeof A2AService>, "definition">): CoreHandler {
-  return createA2aHttpHandler({ ...options, definition: A2AServiceA2a });
+  return createA2aHttpHandler({ ...options, definition: A2AServiceV0_3 });
 }
 

@@ -6,7 +6,7 @@
 
 import { createGrpcClient, grpcRoutes } from "@protoc-gen-a2a/runtime";
 import type { A2AServiceClient, A2AServiceHandler } from "./a2a_a2a.js";
-import { A2AServiceA2a } from "./a2a_a2a.js";
+import { A2AServiceV0_3 } from "./a2a_a2a.js";
 
 // gRPC client and server for a2a.v1.A2AService.
 
@@ -14,13 +14,13 @@ import { A2AServiceA2a } from "./a2a_a2a.js";
  * A gRPC client over a connect transport (createGrpcTransport from @connectrpc/connect-node).
  */
 export function createA2AServiceGrpcClient(transport: Parameters<typeof createGrpcClient>[1], options: Parameters<typeof createGrpcClient>[2]): A2AServiceClient {
-  return createGrpcClient(A2AServiceA2a, transport, options);
+  return createGrpcClient(A2AServiceV0_3, transport, options);
 }
 
 /**
  * Registers the service on a connect router, e.g. connectNodeAdapter({ routes: a2aServiceGrpcRoutes({ handler }), grpc: true }).
  */
 export function a2aServiceGrpcRoutes(options: { readonly handler: A2AServiceHandler; readonly requiredExtensions?: readonly string[] }): ReturnType<typeof grpcRoutes> {
-  return grpcRoutes({ ...options, definition: A2AServiceA2a });
+  return grpcRoutes({ ...options, definition: A2AServiceV0_3 });
 }
 

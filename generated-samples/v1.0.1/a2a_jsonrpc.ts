@@ -7,7 +7,7 @@
 import type { A2aClientOptions, CoreHandler } from "@protoc-gen-a2a/runtime";
 import { createJsonRpcClient, createJsonRpcHandler } from "@protoc-gen-a2a/runtime";
 import type { A2AServiceClient, A2AServiceHandler } from "./a2a_a2a.js";
-import { A2AServiceA2a } from "./a2a_a2a.js";
+import { A2AServiceV1_0 } from "./a2a_a2a.js";
 
 // JSON-RPC client and server for lf.a2a.v1.A2AService.
 
@@ -15,13 +15,13 @@ import { A2AServiceA2a } from "./a2a_a2a.js";
  * A JSON-RPC client for the interface at options.url.
  */
 export function createA2AServiceJsonRpcClient(options: A2aClientOptions): A2AServiceClient {
-  return createJsonRpcClient(A2AServiceA2a, options);
+  return createJsonRpcClient(A2AServiceV1_0, options);
 }
 
 /**
  * A JSON-RPC endpoint (POST) serving the handler.
  */
 export function createA2AServiceJsonRpcHandler(options: { readonly handler: A2AServiceHandler; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void }): CoreHandler {
-  return createJsonRpcHandler({ ...options, definition: A2AServiceA2a });
+  return createJsonRpcHandler({ ...options, definition: A2AServiceV1_0 });
 }
 

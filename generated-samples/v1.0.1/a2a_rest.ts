@@ -7,7 +7,7 @@
 import type { A2aClientOptions, CoreHandler } from "@protoc-gen-a2a/runtime";
 import { createRestClient, createRestHandler } from "@protoc-gen-a2a/runtime";
 import type { A2AServiceClient, A2AServiceHandler } from "./a2a_a2a.js";
-import { A2AServiceA2a } from "./a2a_a2a.js";
+import { A2AServiceV1_0 } from "./a2a_a2a.js";
 
 // HTTP+JSON client and server for lf.a2a.v1.A2AService.
 
@@ -15,13 +15,13 @@ import { A2AServiceA2a } from "./a2a_a2a.js";
  * An HTTP+JSON client; options.url is the interface URL the routes are appended to.
  */
 export function createA2AServiceRestClient(options: A2aClientOptions): A2AServiceClient {
-  return createRestClient(A2AServiceA2a, options);
+  return createRestClient(A2AServiceV1_0, options);
 }
 
 /**
  * The HTTP+JSON routes, under basePath, serving the handler.
  */
 export function createA2AServiceRestHandler(options: { readonly handler: A2AServiceHandler; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void }, basePath: string): CoreHandler {
-  return createRestHandler({ ...options, definition: A2AServiceA2a }, basePath);
+  return createRestHandler({ ...options, definition: A2AServiceV1_0 }, basePath);
 }
 

@@ -75,6 +75,8 @@ export interface CompatJsonInputs {
   readonly older: DescFile;
   /** Module of the older version's definition (its dialect table). */
   readonly olderA2a: string;
+  /** The exported name of the older definition in olderA2a. */
+  readonly olderDefinition: string;
   readonly dialect: JsonRpcDialect;
   /** Name of the plan converter defined earlier in the same file. */
   readonly converter: string;
@@ -595,7 +597,7 @@ export function emitCompatJson(
   f.print();
   f.print("/** Pairs without a direct conversion go through the older proto. */");
   print(
-    `const via = ${rt("viaProto")}(${files.converter}, ${rt("dialectCodec")}(${SYM}older:A2AServiceA2a${SYM}.jsonrpcDialect${typed ? "!" : ""}));`,
+    `const via = ${rt("viaProto")}(${files.converter}, ${rt("dialectCodec")}(${SYM}older:${files.olderDefinition}${SYM}.jsonrpcDialect${typed ? "!" : ""}));`,
   );
   const fns: string[] = [];
   for (const p of ordered) {

@@ -5,7 +5,7 @@
  * JSON-RPC dialect, the direct conversions of its payloads
  * (compat-json-module.ts); the operation table and the version bridges.
  */
-import type { Schema } from "@bufbuild/protoplugin";
+import type { Printable, Schema } from "@bufbuild/protoplugin";
 import type { CompatPlan } from "../compat/compat-plan.js";
 import { printLiteral } from "./literal.js";
 import { printPreamble } from "./preamble.js";
@@ -15,15 +15,23 @@ import { emitCompatJson, type CompatJsonInputs } from "./compat-json-module.js";
 /** protoc-gen-es names a file's descriptor `file_` + its path without `.proto`, other characters as "_". */
 const fileDescName = (protoFile: string) => "file_" + protoFile.replace(/\.proto$/, "").replace(/[^A-Za-z0-9]/g, "_");
 
+/** One version's side of the cross-version module: its proto file and the exported name of its definition. */
+export interface CompatSide {
+  readonly file: string;
+  readonly definition: string;
+}
+
 export function emitCompatModule(
   schema: Schema<object>,
   target: "ts" | "js" | "dts",
   plan: CompatPlan,
-  newerFile: string,
-  olderFile: string,
+  newer: CompatSide,
+  older: CompatSide,
   operations: readonly { older: string; newer: string }[],
-  json?: Omit<CompatJsonInputs, "olderA2a" | "converter">,
+  json?: Omit<CompatJsonInputs, "olderA2a" | "olderDefinition" | "converter">,
 ): void {
+  const newerFile = newer.file;
+  const olderFile = older.file;
   const f = schema.generateFile(`a2a_compat${target === "dts" ? ".d.ts" : "." + target}`);
   printPreamble(f, schema, newerFile);
   f.print(`// Conversions between ${plan.older} (${olderFile}) and ${plan.newer} (${newerFile});`);
@@ -31,16 +39,24 @@ export function emitCompatModule(
   f.print();
   const planType = f.import("CompatPlanData", runtimeModule, true);
   const a2aModule = (file: string) => `./${file.replace(/\.proto$/, "")}_a2a.js`;
-  const newerHandler = f.import("A2AServiceHandler", a2aModule(newerFile), true);
-  const olderHandler = f.import("A2AServiceHandler", a2aModule(olderFile), true);
-  const newerDef = f.import("A2AServiceA2a", a2aModule(newerFile));
-  const newerClient = f.import("A2AServiceClient", a2aModule(newerFile), true);
-  const olderClient = f.import("A2AServiceClient", a2aModule(olderFile), true);
-  const olderDef = f.import("A2AServiceA2a", a2aModule(olderFile));
+  // Each version's definition has its own name (names.ts: definitionName); the handler and
+  // client types are derived from it, so the two versions' same-named types need no aliases.
+  const newerDef = f.import(newer.definition, a2aModule(newerFile), target === "dts");
+  const olderDef = f.import(older.definition, a2aModule(olderFile), target === "dts");
+  const typeOf = (generic: "A2aHandler" | "A2aClient", def: Printable): Printable[] => [
+    f.import(generic, runtimeModule, true),
+    "<(typeof ",
+    def,
+    ')["service"]>',
+  ];
+  const newerHandler = typeOf("A2aHandler", newerDef);
+  const olderHandler = typeOf("A2aHandler", olderDef);
+  const newerClient = typeOf("A2aClient", newerDef);
+  const olderClient = typeOf("A2aClient", olderDef);
   const converterType = f.import("Converter", runtimeModule, true);
   const jsonTable = () =>
     json
-      ? emitCompatJson(f, target, plan, { ...json, olderA2a: a2aModule(olderFile), converter: "a2aCompat" })
+      ? emitCompatJson(f, target, plan, { ...json, olderA2a: a2aModule(olderFile), olderDefinition: older.definition, converter: "a2aCompat" })
       : undefined;
   const pairs = plan.pairs.map(({ v10, v03, toV03, toV10 }) => ({ v10, v03, toV03, toV10 }));
   const data = printLiteral({ newer: plan.newer, older: plan.older, pairs });
@@ -57,11 +73,11 @@ export function emitCompatModule(
     f.print(
       f.export("declare function", "bridgeToOlder"),
       "(handler: ",
-      newerHandler,
+      ...newerHandler,
       ", onLoss?: (operation: string, loss: ",
       f.import("Loss", runtimeModule, true),
       ") => void): ",
-      olderHandler,
+      ...olderHandler,
       ";",
     );
     f.print(
@@ -73,11 +89,11 @@ export function emitCompatModule(
     f.print(
       f.export("declare function", "clientForOlder"),
       "(client: ",
-      olderClient,
+      ...olderClient,
       ", onLoss?: (operation: string, loss: ",
       f.import("Loss", runtimeModule, true),
       ") => void): ",
-      newerClient,
+      ...newerClient,
       ";",
     );
     return;
@@ -127,7 +143,7 @@ export function emitCompatModule(
   f.print(f.jsDoc(`Serves ${plan.older} clients with a ${plan.newer} handler (a version bridge).`));
   const lossType = f.import("Loss", runtimeModule, true);
   const sig = typed
-    ? ["handler: ", newerHandler, ", onLoss?: (operation: string, loss: ", lossType, ") => void): ", olderHandler]
+    ? ["handler: ", ...newerHandler, ", onLoss?: (operation: string, loss: ", lossType, ") => void): ", ...olderHandler]
     : ["handler, onLoss) "];
   f.print(f.export("function", "bridgeToOlder"), "(", ...sig, typed ? " {" : "{");
   f.print(
@@ -147,7 +163,7 @@ export function emitCompatModule(
     ),
   );
   const csig = typed
-    ? ["client: ", olderClient, ", onLoss?: (operation: string, loss: ", lossType, ") => void): ", newerClient]
+    ? ["client: ", ...olderClient, ", onLoss?: (operation: string, loss: ", lossType, ") => void): ", ...newerClient]
     : ["client, onLoss) "];
   f.print(f.export("function", "clientForOlder"), "(", ...csig, typed ? " {" : "{");
   f.print(

@@ -12,6 +12,7 @@ import type { RouteTable } from "./route-table.js";
 import { emitRoutesModule, routesJson } from "./routes-module.js";
 import { emitStubs } from "./stubs.js";
 import { emitCompatModule } from "./compat-module.js";
+import { definitionName } from "./names.js";
 import { renderDoc } from "./docs.js";
 import {
   compatView,
@@ -56,7 +57,11 @@ export function writeOutputs(
           const json = older.jsonrpcDialect
             ? { newer: fileOf(newer.protoFile), older: fileOf(older.protoFile), dialect: older.jsonrpcDialect }
             : undefined;
-          emitCompatModule(schema, target, plan, newer.protoFile, older.protoFile, pairs, json);
+          const side = (m: ApiModel) => ({
+            file: m.protoFile,
+            definition: definitionName(m.service.name, m.protocolVersion ?? ""),
+          });
+          emitCompatModule(schema, target, plan, side(newer), side(older), pairs, json);
         }
       }
     }

@@ -16,7 +16,7 @@
 import type { GeneratedFile, ImportSymbol, Printable, Schema } from "@bufbuild/protoplugin";
 import type { ApiModel } from "../model/model-types.js";
 import { printLiteral, printMembers } from "./literal.js";
-import { lowerFirstWord } from "./names.js";
+import { definitionName, lowerFirstWord } from "./names.js";
 import { printPreamble } from "./preamble.js";
 import { runtimeModule } from "./routes-module.js";
 
@@ -26,6 +26,8 @@ interface Ctx {
   readonly f: GeneratedFile;
   readonly target: Target;
   readonly name: string;
+  /** The exported name of the service's definition (names.ts). */
+  readonly definition: string;
   readonly rt: (symbol: string, typeOnly?: boolean) => ImportSymbol;
   readonly local: (symbol: string, module: string, typeOnly?: boolean) => ImportSymbol;
 }
@@ -43,6 +45,7 @@ export function emitStubs(schema: Schema<object>, target: Target, base: string, 
       f,
       target,
       name: model.service.name,
+      definition: definitionName(model.service.name, model.protocolVersion ?? ""),
       rt: (symbol, typeOnly = false) => f.import(symbol, runtimeModule, typeOnly),
       local: (symbol, module, typeOnly = false) => f.import(symbol, `./${base}_${module}.js`, typeOnly),
     };
@@ -154,7 +157,7 @@ function definitionModule(c: Ctx, m: ApiModel): void {
   );
   constant(
     c,
-    `${c.name}A2a`,
+    c.definition,
     [defType, "<typeof ", service, ">"],
     [
       c.rt("defineA2aService"),
@@ -191,7 +194,7 @@ function definitionModule(c: Ctx, m: ApiModel): void {
       ["options?", [c.rt("ClientForCardOptions", true)]],
     ],
     ["{ client: ", c.name, "Client; selected: ", c.rt("CardInterface", true), " }"],
-    [c.rt("createClientForCard"), "(", c.name, "A2a, card, options)"],
+    [c.rt("createClientForCard"), "(", c.definition, ", card, options)"],
   );
   forward(
     c,
@@ -199,12 +202,12 @@ function definitionModule(c: Ctx, m: ApiModel): void {
     `create${c.name}HttpHandler`,
     [["options", ["Omit<", c.rt("A2aHttpOptions", true), "<typeof ", service, '>, "definition">']]],
     [c.rt("CoreHandler", true)],
-    [c.rt("createA2aHttpHandler"), "({ ...options, definition: ", c.name, "A2a })"],
+    [c.rt("createA2aHttpHandler"), "({ ...options, definition: ", c.definition, " })"],
   );
 }
 
 function jsonrpcModule(c: Ctx): void {
-  const def = c.local(`${c.name}A2a`, "a2a");
+  const def = c.local(c.definition, "a2a");
   const client = c.local(`${c.name}Client`, "a2a", true);
   const handler = c.local(`${c.name}Handler`, "a2a", true);
   forward(
@@ -235,7 +238,7 @@ function jsonrpcModule(c: Ctx): void {
 }
 
 function restModule(c: Ctx): void {
-  const def = c.local(`${c.name}A2a`, "a2a");
+  const def = c.local(c.definition, "a2a");
   const client = c.local(`${c.name}Client`, "a2a", true);
   const handler = c.local(`${c.name}Handler`, "a2a", true);
   forward(
@@ -267,7 +270,7 @@ function restModule(c: Ctx): void {
 }
 
 function grpcModule(c: Ctx): void {
-  const def = c.local(`${c.name}A2a`, "a2a");
+  const def = c.local(c.definition, "a2a");
   const client = c.local(`${c.name}Client`, "a2a", true);
   const handler = c.local(`${c.name}Handler`, "a2a", true);
   forward(
