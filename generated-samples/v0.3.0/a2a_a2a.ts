@@ -69,25 +69,17 @@ export const A2AServiceV0_3: A2aServiceDefinition<typeof A2AService> = defineA2a
       { message: "a2a.v1.GetTaskRequest", field: "name", pattern: "tasks/{id}" },
       { message: "a2a.v1.CancelTaskRequest", field: "name", pattern: "tasks/{id}" },
       { message: "a2a.v1.TaskSubscriptionRequest", field: "name", pattern: "tasks/{id}" },
-      {
-        message: "a2a.v1.GetTaskPushNotificationConfigRequest", field: "name",
-        pattern: "tasks/{id}/pushNotificationConfigs/{pushNotificationConfigId}",
-      },
-      {
-        message: "a2a.v1.DeleteTaskPushNotificationConfigRequest", field: "name",
-        pattern: "tasks/{id}/pushNotificationConfigs/{pushNotificationConfigId}",
-      },
+      { message: "a2a.v1.GetTaskPushNotificationConfigRequest", field: "name",
+        pattern: "tasks/{id}/pushNotificationConfigs/{pushNotificationConfigId}" },
+      { message: "a2a.v1.DeleteTaskPushNotificationConfigRequest", field: "name",
+        pattern: "tasks/{id}/pushNotificationConfigs/{pushNotificationConfigId}" },
       { message: "a2a.v1.ListTaskPushNotificationConfigRequest", field: "parent", pattern: "tasks/{id}" },
-      {
-        message: "a2a.v1.TaskPushNotificationConfig", field: "name",
-        pattern: "tasks/{taskId}/pushNotificationConfigs/{pushNotificationConfig.id}",
-      },
+      { message: "a2a.v1.TaskPushNotificationConfig", field: "name",
+        pattern: "tasks/{taskId}/pushNotificationConfigs/{pushNotificationConfig.id}" },
     ],
     wrappers: [
-      {
-        message: "a2a.v1.CreateTaskPushNotificationConfigRequest", field: "config",
-        derived: { parent: "tasks/{taskId}", config_id: "{pushNotificationConfig.id}" },
-      },
+      { message: "a2a.v1.CreateTaskPushNotificationConfigRequest", field: "config",
+        derived: { parent: "tasks/{taskId}", config_id: "{pushNotificationConfig.id}" } },
     ],
     arrayResults: { "a2a.v1.ListTaskPushNotificationConfigResponse": "configs" },
     alwaysEmit: {

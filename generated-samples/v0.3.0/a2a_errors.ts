@@ -12,34 +12,20 @@ import type { ErrorCatalogEntry, StandardErrorEntry } from "@protoc-gen-a2a/runt
  * A2A errors of this version: JSON-RPC code, gRPC status, HTTP status, ErrorInfo reason and domain.
  */
 export const A2AServiceErrors = [
-  {
-    name: "TaskNotFoundError", jsonrpcCode: -32001, grpcStatus: "NOT_FOUND", httpStatus: 404, reason: null,
-    domain: null, message: "Task not found",
-  },
-  {
-    name: "TaskNotCancelableError", jsonrpcCode: -32002, grpcStatus: "FAILED_PRECONDITION", httpStatus: 400,
-    reason: null, domain: null, message: "Task cannot be canceled",
-  },
-  {
-    name: "PushNotificationNotSupportedError", jsonrpcCode: -32003, grpcStatus: "FAILED_PRECONDITION", httpStatus: 400,
-    reason: null, domain: null, message: "Push Notification is not supported",
-  },
-  {
-    name: "UnsupportedOperationError", jsonrpcCode: -32004, grpcStatus: "FAILED_PRECONDITION", httpStatus: 400,
-    reason: null, domain: null, message: "This operation is not supported",
-  },
-  {
-    name: "ContentTypeNotSupportedError", jsonrpcCode: -32005, grpcStatus: "INVALID_ARGUMENT", httpStatus: 400,
-    reason: null, domain: null, message: "Incompatible content types",
-  },
-  {
-    name: "InvalidAgentResponseError", jsonrpcCode: -32006, grpcStatus: "INTERNAL", httpStatus: 500, reason: null,
-    domain: null, message: "Invalid agent response",
-  },
-  {
-    name: "AuthenticatedExtendedCardNotConfiguredError", jsonrpcCode: -32007, grpcStatus: "FAILED_PRECONDITION",
-    httpStatus: 400, reason: null, domain: null, message: "Authenticated Extended Card is not configured",
-  },
+  { name: "TaskNotFoundError", jsonrpcCode: -32001, grpcStatus: "NOT_FOUND", httpStatus: 404, reason: null,
+    domain: null, message: "Task not found" },
+  { name: "TaskNotCancelableError", jsonrpcCode: -32002, grpcStatus: "FAILED_PRECONDITION", httpStatus: 400,
+    reason: null, domain: null, message: "Task cannot be canceled" },
+  { name: "PushNotificationNotSupportedError", jsonrpcCode: -32003, grpcStatus: "FAILED_PRECONDITION",
+    httpStatus: 400, reason: null, domain: null, message: "Push Notification is not supported" },
+  { name: "UnsupportedOperationError", jsonrpcCode: -32004, grpcStatus: "FAILED_PRECONDITION", httpStatus: 400,
+    reason: null, domain: null, message: "This operation is not supported" },
+  { name: "ContentTypeNotSupportedError", jsonrpcCode: -32005, grpcStatus: "INVALID_ARGUMENT", httpStatus: 400,
+    reason: null, domain: null, message: "Incompatible content types" },
+  { name: "InvalidAgentResponseError", jsonrpcCode: -32006, grpcStatus: "INTERNAL", httpStatus: 500, reason: null,
+    domain: null, message: "Invalid agent response" },
+  { name: "AuthenticatedExtendedCardNotConfiguredError", jsonrpcCode: -32007, grpcStatus: "FAILED_PRECONDITION",
+    httpStatus: 400, reason: null, domain: null, message: "Authenticated Extended Card is not configured" },
 ] as const satisfies readonly ErrorCatalogEntry[];
 
 /**
@@ -47,15 +33,11 @@ export const A2AServiceErrors = [
  */
 export const A2AServiceStandardErrors = [
   { name: "JSONParseError", code: -32700, message: "Invalid JSON payload", grpcStatus: null, httpStatus: null },
-  {
-    name: "InvalidRequestError", code: -32600, message: "Request payload validation error", grpcStatus: null,
-    httpStatus: null,
-  },
+  { name: "InvalidRequestError", code: -32600, message: "Request payload validation error", grpcStatus: null,
+    httpStatus: null },
   { name: "MethodNotFoundError", code: -32601, message: "Method not found", grpcStatus: null, httpStatus: null },
-  {
-    name: "InvalidParamsError", code: -32602, message: "Invalid parameters", grpcStatus: "INVALID_ARGUMENT",
-    httpStatus: 400,
-  },
+  { name: "InvalidParamsError", code: -32602, message: "Invalid parameters", grpcStatus: "INVALID_ARGUMENT",
+    httpStatus: 400 },
   { name: "InternalError", code: -32603, message: "Internal error", grpcStatus: "INTERNAL", httpStatus: 500 },
 ] as const satisfies readonly StandardErrorEntry[];
 

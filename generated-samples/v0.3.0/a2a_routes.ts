@@ -4,102 +4,80 @@
 // @generated from file v0.3.0/a2a.proto (package a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { Route, RouteOverlap } from "@protoc-gen-a2a/runtime";
+import type { Route, RouteQueryField } from "@protoc-gen-a2a/runtime";
 
 // HTTP bindings of a2a.v1.A2AService, ordered by match priority.
 
+/**
+ * The query parameters of the routes below, by JSON name.
+ */
+const query = {
+  configId: { field: "config_id", jsonName: "configId", repeated: false, type: "string" },
+  pageSize: { field: "page_size", jsonName: "pageSize", repeated: false, type: "int32" },
+  pageToken: { field: "page_token", jsonName: "pageToken", repeated: false, type: "string" },
+  historyLength: { field: "history_length", jsonName: "historyLength", repeated: false, type: "int32" },
+} as const satisfies Record<string, RouteQueryField>;
+
 export const A2AServiceRoutes = [
-  {
-    operation: "GetAgentCard", method: "GET", template: "/v1/card", segments: ["v1", "card"], verb: null, variables: [],
-    body: null, bodyFields: [], queryFields: [], responseBody: null, tenantVariant: false, origin: "rule",
-    requestContentType: null, responseContentType: "application/json", streaming: false, priority: 1,
-  },
-  {
-    operation: "SendMessage", method: "POST", template: "/v1/message:send", segments: ["v1", "message"], verb: "send",
-    variables: [], body: "*", bodyFields: ["message", "configuration", "metadata"], queryFields: [], responseBody: null,
-    tenantVariant: false, origin: "rule", requestContentType: "application/json",
-    responseContentType: "application/json", streaming: false, priority: 2,
-  },
-  {
-    operation: "SendStreamingMessage", method: "POST", template: "/v1/message:stream", segments: ["v1", "message"],
+  { operation: "GetAgentCard", method: "GET", template: "/v1/card", segments: ["v1", "card"], verb: null,
+    variables: [], body: null, bodyFields: [], queryFields: [], responseBody: null, tenantVariant: false,
+    origin: "rule", requestContentType: null, responseContentType: "application/json", streaming: false, priority: 1 },
+  { operation: "SendMessage", method: "POST", template: "/v1/message:send", segments: ["v1", "message"], verb: "send",
+    variables: [], body: "*", bodyFields: ["message", "configuration", "metadata"], queryFields: [],
+    responseBody: null, tenantVariant: false, origin: "rule", requestContentType: "application/json",
+    responseContentType: "application/json", streaming: false, priority: 2 },
+  { operation: "SendStreamingMessage", method: "POST", template: "/v1/message:stream", segments: ["v1", "message"],
     verb: "stream", variables: [], body: "*", bodyFields: ["message", "configuration", "metadata"], queryFields: [],
     responseBody: null, tenantVariant: false, origin: "rule", requestContentType: "application/json",
-    responseContentType: "text/event-stream", streaming: true, priority: 3,
-  },
-  {
-    operation: "CreateTaskPushNotificationConfig", method: "POST",
+    responseContentType: "text/event-stream", streaming: true, priority: 3 },
+  { operation: "CreateTaskPushNotificationConfig", method: "POST",
     template: "/v1/{parent=task/*/pushNotificationConfigs}", segments: ["v1", "task", "*", "pushNotificationConfigs"],
     verb: null, variables: [{ field: "parent", jsonName: "parent", start: 1, end: 4 }], body: "config",
-    bodyFields: ["config"],
-    queryFields: [{ field: "config_id", jsonName: "configId", repeated: false, type: "string" }], responseBody: null,
-    tenantVariant: false, origin: "rule", requestContentType: "application/json",
-    responseContentType: "application/json", streaming: false, priority: 4,
-  },
-  {
-    operation: "DeleteTaskPushNotificationConfig", method: "DELETE",
+    bodyFields: ["config"], queryFields: [query.configId], responseBody: null, tenantVariant: false, origin: "rule",
+    requestContentType: "application/json", responseContentType: "application/json", streaming: false, priority: 4 },
+  { operation: "DeleteTaskPushNotificationConfig", method: "DELETE",
     template: "/v1/{name=tasks/*/pushNotificationConfigs/*}",
     segments: ["v1", "tasks", "*", "pushNotificationConfigs", "*"], verb: null,
     variables: [{ field: "name", jsonName: "name", start: 1, end: 5 }], body: null, bodyFields: [], queryFields: [],
     responseBody: null, tenantVariant: false, origin: "rule", requestContentType: null,
-    responseContentType: "application/json", streaming: false, priority: 5,
-  },
-  {
-    operation: "GetTaskPushNotificationConfig", method: "GET", template: "/v1/{name=tasks/*/pushNotificationConfigs/*}",
+    responseContentType: "application/json", streaming: false, priority: 5 },
+  { operation: "GetTaskPushNotificationConfig", method: "GET",
+    template: "/v1/{name=tasks/*/pushNotificationConfigs/*}",
     segments: ["v1", "tasks", "*", "pushNotificationConfigs", "*"], verb: null,
     variables: [{ field: "name", jsonName: "name", start: 1, end: 5 }], body: null, bodyFields: [], queryFields: [],
     responseBody: null, tenantVariant: false, origin: "rule", requestContentType: null,
-    responseContentType: "application/json", streaming: false, priority: 6,
-  },
-  {
-    operation: "ListTaskPushNotificationConfig", method: "GET",
-    template: "/v1/{parent=tasks/*}/pushNotificationConfigs", segments: ["v1", "tasks", "*", "pushNotificationConfigs"],
-    verb: null, variables: [{ field: "parent", jsonName: "parent", start: 1, end: 3 }], body: null, bodyFields: [],
-    queryFields: [
-      { field: "page_size", jsonName: "pageSize", repeated: false, type: "int32" },
-      { field: "page_token", jsonName: "pageToken", repeated: false, type: "string" },
-    ],
-    responseBody: null, tenantVariant: false, origin: "rule", requestContentType: null,
-    responseContentType: "application/json", streaming: false, priority: 7,
-  },
-  {
-    operation: "GetTask", method: "GET", template: "/v1/{name=tasks/*}", segments: ["v1", "tasks", "*"], verb: null,
+    responseContentType: "application/json", streaming: false, priority: 6 },
+  { operation: "ListTaskPushNotificationConfig", method: "GET",
+    template: "/v1/{parent=tasks/*}/pushNotificationConfigs",
+    segments: ["v1", "tasks", "*", "pushNotificationConfigs"], verb: null,
+    variables: [{ field: "parent", jsonName: "parent", start: 1, end: 3 }], body: null, bodyFields: [],
+    queryFields: [query.pageSize, query.pageToken], responseBody: null, tenantVariant: false, origin: "rule",
+    requestContentType: null, responseContentType: "application/json", streaming: false, priority: 7 },
+  { operation: "GetTask", method: "GET", template: "/v1/{name=tasks/*}", segments: ["v1", "tasks", "*"], verb: null,
     variables: [{ field: "name", jsonName: "name", start: 1, end: 3 }], body: null, bodyFields: [],
-    queryFields: [{ field: "history_length", jsonName: "historyLength", repeated: false, type: "int32" }],
-    responseBody: null, tenantVariant: false, origin: "rule", requestContentType: null,
-    responseContentType: "application/json", streaming: false, priority: 9,
-  },
-  {
-    operation: "CancelTask", method: "POST", template: "/v1/{name=tasks/*}:cancel", segments: ["v1", "tasks", "*"],
+    queryFields: [query.historyLength], responseBody: null, tenantVariant: false, origin: "rule",
+    requestContentType: null, responseContentType: "application/json", streaming: false, priority: 9 },
+  { operation: "CancelTask", method: "POST", template: "/v1/{name=tasks/*}:cancel", segments: ["v1", "tasks", "*"],
     verb: "cancel", variables: [{ field: "name", jsonName: "name", start: 1, end: 3 }], body: "*", bodyFields: [],
     queryFields: [], responseBody: null, tenantVariant: false, origin: "rule", requestContentType: "application/json",
-    responseContentType: "application/json", streaming: false, priority: 10,
-  },
-  {
-    operation: "TaskSubscription", method: "GET", template: "/v1/{name=tasks/*}:subscribe",
+    responseContentType: "application/json", streaming: false, priority: 10 },
+  { operation: "TaskSubscription", method: "GET", template: "/v1/{name=tasks/*}:subscribe",
     segments: ["v1", "tasks", "*"], verb: "subscribe",
     variables: [{ field: "name", jsonName: "name", start: 1, end: 3 }], body: null, bodyFields: [], queryFields: [],
     responseBody: null, tenantVariant: false, origin: "rule", requestContentType: null,
-    responseContentType: "text/event-stream", streaming: true, priority: 11,
-  },
+    responseContentType: "text/event-stream", streaming: true, priority: 11 },
 ] as const satisfies readonly Route[];
 
 export const A2AServiceRouteAliases = [
-  {
-    operation: "CreateTaskPushNotificationConfig", method: "POST",
-    template: "/v1/{parent=tasks/*}/pushNotificationConfigs", segments: ["v1", "tasks", "*", "pushNotificationConfigs"],
-    verb: null, variables: [{ field: "parent", jsonName: "parent", start: 1, end: 3 }], body: "config",
-    bodyFields: ["config"],
-    queryFields: [{ field: "config_id", jsonName: "configId", repeated: false, type: "string" }], responseBody: null,
-    tenantVariant: false, origin: "override", requestContentType: "application/json",
-    responseContentType: "application/json", streaming: false, priority: 8,
-  },
-  {
-    operation: "TaskSubscription", method: "POST", template: "/v1/{name=tasks/*}:subscribe",
+  { operation: "CreateTaskPushNotificationConfig", method: "POST",
+    template: "/v1/{parent=tasks/*}/pushNotificationConfigs",
+    segments: ["v1", "tasks", "*", "pushNotificationConfigs"], verb: null,
+    variables: [{ field: "parent", jsonName: "parent", start: 1, end: 3 }], body: "config", bodyFields: ["config"],
+    queryFields: [query.configId], responseBody: null, tenantVariant: false, origin: "override",
+    requestContentType: "application/json", responseContentType: "application/json", streaming: false, priority: 8 },
+  { operation: "TaskSubscription", method: "POST", template: "/v1/{name=tasks/*}:subscribe",
     segments: ["v1", "tasks", "*"], verb: "subscribe",
     variables: [{ field: "name", jsonName: "name", start: 1, end: 3 }], body: "*", bodyFields: [], queryFields: [],
     responseBody: null, tenantVariant: false, origin: "override", requestContentType: "application/json",
-    responseContentType: "text/event-stream", streaming: true, priority: 12,
-  },
+    responseContentType: "text/event-stream", streaming: true, priority: 12 },
 ] as const satisfies readonly Route[];
-
-export const A2AServiceRouteOverlaps: readonly RouteOverlap[] = [];

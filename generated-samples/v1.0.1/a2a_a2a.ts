@@ -45,9 +45,8 @@ export const A2AServiceV1_0: A2aServiceDefinition<typeof A2AService> = defineA2a
     "lf.a2a.v1.Artifact": ["artifact_id", "parts"], "lf.a2a.v1.TaskStatusUpdateEvent": ["task_id", "context_id"],
     "lf.a2a.v1.TaskArtifactUpdateEvent": ["task_id", "context_id"], "lf.a2a.v1.AuthenticationInfo": ["scheme"],
     "lf.a2a.v1.AgentInterface": ["url", "protocol_binding", "protocol_version"],
-    "lf.a2a.v1.AgentCard": [
-      "name", "description", "supported_interfaces", "version", "default_input_modes", "default_output_modes", "skills",
-    ],
+    "lf.a2a.v1.AgentCard": ["name", "description", "supported_interfaces", "version", "default_input_modes",
+                            "default_output_modes", "skills"],
     "lf.a2a.v1.AgentProvider": ["url", "organization"], "lf.a2a.v1.AgentSkill": ["id", "name", "description", "tags"],
     "lf.a2a.v1.AgentCardSignature": ["protected", "signature"], "lf.a2a.v1.TaskPushNotificationConfig": ["url"],
     "lf.a2a.v1.APIKeySecurityScheme": ["location", "name"], "lf.a2a.v1.HTTPAuthSecurityScheme": ["scheme"],

@@ -12,44 +12,27 @@ import type { ErrorCatalogEntry, StandardErrorEntry } from "@protoc-gen-a2a/runt
  * A2A errors of this version: JSON-RPC code, gRPC status, HTTP status, ErrorInfo reason and domain.
  */
 export const A2AServiceErrors = [
-  {
-    name: "TaskNotFoundError", jsonrpcCode: -32001, grpcStatus: "NOT_FOUND", httpStatus: 404, reason: "TASK_NOT_FOUND",
-    domain: "a2a-protocol.org", message: "Task not found",
-  },
-  {
-    name: "TaskNotCancelableError", jsonrpcCode: -32002, grpcStatus: "FAILED_PRECONDITION", httpStatus: 400,
-    reason: "TASK_NOT_CANCELABLE", domain: "a2a-protocol.org", message: "Task cannot be canceled",
-  },
-  {
-    name: "PushNotificationNotSupportedError", jsonrpcCode: -32003, grpcStatus: "FAILED_PRECONDITION", httpStatus: 400,
-    reason: "PUSH_NOTIFICATION_NOT_SUPPORTED", domain: "a2a-protocol.org",
-    message: "Push Notification is not supported",
-  },
-  {
-    name: "UnsupportedOperationError", jsonrpcCode: -32004, grpcStatus: "FAILED_PRECONDITION", httpStatus: 400,
-    reason: "UNSUPPORTED_OPERATION", domain: "a2a-protocol.org", message: "This operation is not supported",
-  },
-  {
-    name: "ContentTypeNotSupportedError", jsonrpcCode: -32005, grpcStatus: "INVALID_ARGUMENT", httpStatus: 400,
-    reason: "CONTENT_TYPE_NOT_SUPPORTED", domain: "a2a-protocol.org", message: "Incompatible content types",
-  },
-  {
-    name: "InvalidAgentResponseError", jsonrpcCode: -32006, grpcStatus: "INTERNAL", httpStatus: 500,
-    reason: "INVALID_AGENT_RESPONSE", domain: "a2a-protocol.org", message: "Invalid agent response",
-  },
-  {
-    name: "ExtendedAgentCardNotConfiguredError", jsonrpcCode: -32007, grpcStatus: "FAILED_PRECONDITION",
+  { name: "TaskNotFoundError", jsonrpcCode: -32001, grpcStatus: "NOT_FOUND", httpStatus: 404,
+    reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org", message: "Task not found" },
+  { name: "TaskNotCancelableError", jsonrpcCode: -32002, grpcStatus: "FAILED_PRECONDITION", httpStatus: 400,
+    reason: "TASK_NOT_CANCELABLE", domain: "a2a-protocol.org", message: "Task cannot be canceled" },
+  { name: "PushNotificationNotSupportedError", jsonrpcCode: -32003, grpcStatus: "FAILED_PRECONDITION",
+    httpStatus: 400, reason: "PUSH_NOTIFICATION_NOT_SUPPORTED", domain: "a2a-protocol.org",
+    message: "Push Notification is not supported" },
+  { name: "UnsupportedOperationError", jsonrpcCode: -32004, grpcStatus: "FAILED_PRECONDITION", httpStatus: 400,
+    reason: "UNSUPPORTED_OPERATION", domain: "a2a-protocol.org", message: "This operation is not supported" },
+  { name: "ContentTypeNotSupportedError", jsonrpcCode: -32005, grpcStatus: "INVALID_ARGUMENT", httpStatus: 400,
+    reason: "CONTENT_TYPE_NOT_SUPPORTED", domain: "a2a-protocol.org", message: "Incompatible content types" },
+  { name: "InvalidAgentResponseError", jsonrpcCode: -32006, grpcStatus: "INTERNAL", httpStatus: 500,
+    reason: "INVALID_AGENT_RESPONSE", domain: "a2a-protocol.org", message: "Invalid agent response" },
+  { name: "ExtendedAgentCardNotConfiguredError", jsonrpcCode: -32007, grpcStatus: "FAILED_PRECONDITION",
     httpStatus: 400, reason: "EXTENDED_AGENT_CARD_NOT_CONFIGURED", domain: "a2a-protocol.org",
-    message: "Extended agent card is not configured",
-  },
-  {
-    name: "ExtensionSupportRequiredError", jsonrpcCode: -32008, grpcStatus: "FAILED_PRECONDITION", httpStatus: 400,
-    reason: "EXTENSION_SUPPORT_REQUIRED", domain: "a2a-protocol.org", message: "A required extension was not declared",
-  },
-  {
-    name: "VersionNotSupportedError", jsonrpcCode: -32009, grpcStatus: "FAILED_PRECONDITION", httpStatus: 400,
-    reason: "VERSION_NOT_SUPPORTED", domain: "a2a-protocol.org", message: "Protocol version is not supported",
-  },
+    message: "Extended agent card is not configured" },
+  { name: "ExtensionSupportRequiredError", jsonrpcCode: -32008, grpcStatus: "FAILED_PRECONDITION", httpStatus: 400,
+    reason: "EXTENSION_SUPPORT_REQUIRED", domain: "a2a-protocol.org",
+    message: "A required extension was not declared" },
+  { name: "VersionNotSupportedError", jsonrpcCode: -32009, grpcStatus: "FAILED_PRECONDITION", httpStatus: 400,
+    reason: "VERSION_NOT_SUPPORTED", domain: "a2a-protocol.org", message: "Protocol version is not supported" },
 ] as const satisfies readonly ErrorCatalogEntry[];
 
 /**
@@ -57,15 +40,11 @@ export const A2AServiceErrors = [
  */
 export const A2AServiceStandardErrors = [
   { name: "JSONParseError", code: -32700, message: "Invalid JSON payload", grpcStatus: null, httpStatus: null },
-  {
-    name: "InvalidRequestError", code: -32600, message: "Request payload validation error", grpcStatus: null,
-    httpStatus: null,
-  },
+  { name: "InvalidRequestError", code: -32600, message: "Request payload validation error", grpcStatus: null,
+    httpStatus: null },
   { name: "MethodNotFoundError", code: -32601, message: "Method not found", grpcStatus: null, httpStatus: null },
-  {
-    name: "InvalidParamsError", code: -32602, message: "Invalid parameters", grpcStatus: "INVALID_ARGUMENT",
-    httpStatus: 400,
-  },
+  { name: "InvalidParamsError", code: -32602, message: "Invalid parameters", grpcStatus: "INVALID_ARGUMENT",
+    httpStatus: 400 },
   { name: "InternalError", code: -32603, message: "Internal error", grpcStatus: "INTERNAL", httpStatus: 500 },
 ] as const satisfies readonly StandardErrorEntry[];
 

@@ -1,14 +1,17 @@
 /**
  * Writes a route table as `<base>_routes.json` and as a module for the
  * requested target: `.ts` (literal types, checked against Route), `.js`, or
- * `.d.ts`. The module exports `<Service>Routes` (the proto's bindings),
- * `<Service>RouteAliases` (routes servers also accept, from overrides) and
- * `<Service>RouteOverlaps`.
+ * `.d.ts`. The module exports `<Service>Routes` (the proto's bindings) and
+ * `<Service>RouteAliases` (routes servers also accept, from overrides); the
+ * query parameters they share are one `query` object the routes refer to.
+ * The overlaps between routes are a report for people: they are in the JSON
+ * file and the routes page, not in the module, which the runtime loads.
  */
 import type { GeneratedFile, Schema } from "@bufbuild/protoplugin";
+import type { Route, RouteQueryField } from "@protoc-gen-a2a/runtime";
 import type { ApiModel } from "../model/model-types.js";
 import type { RouteTable } from "./route-table.js";
-import { printLiteral } from "./literal.js";
+import { inlineLiteral, printLiteral, type LiteralNames } from "./literal.js";
 import { printPreamble } from "./preamble.js";
 
 export const runtimeModule = "@protoc-gen-a2a/runtime";
@@ -44,35 +47,50 @@ export function emitRoutesModule(
   f.print();
   const name = model.service.name;
   const routeType = f.import("Route", runtimeModule, true);
-  const overlapType = f.import("RouteOverlap", runtimeModule, true);
-  const data = (v: unknown) => printLiteral(v);
   if (target === "dts") {
     f.print(f.export("declare const", `${name}Routes`), `: readonly `, routeType, `[];`);
     f.print(f.export("declare const", `${name}RouteAliases`), `: readonly `, routeType, `[];`);
-    f.print(f.export("declare const", `${name}RouteOverlaps`), `: readonly `, overlapType, `[];`);
     return;
   }
-  if (target === "ts") {
+  const ts = target === "ts";
+  const query = queryParameters([...table.routes, ...table.aliases]);
+  if (query.members.length > 0) {
+    f.print(f.jsDoc("The query parameters of the routes below, by JSON name."));
+    const value = printLiteral(Object.fromEntries(query.members));
     f.print(
-      f.export("const", `${name}Routes`),
-      ` = ${data(table.routes)} as const satisfies readonly `,
-      routeType,
-      `[];`,
+      `const query = ${value}${ts ? " as const satisfies Record<string, " : ""}`,
+      ...(ts ? [queryType(f), ">"] : []),
+      ";",
     );
     f.print();
-    f.print(
-      f.export("const", `${name}RouteAliases`),
-      ` = ${data(table.aliases)} as const satisfies readonly `,
-      routeType,
-      `[];`,
-    );
-    f.print();
-    f.print(f.export("const", `${name}RouteOverlaps`), `: readonly `, overlapType, `[] = ${data(table.overlaps)};`);
-    return;
   }
-  f.print(f.export("const", `${name}Routes`), ` = ${data(table.routes)};`);
+  const data = (v: unknown) => printLiteral(v, "", 120, 0, query.names);
+  const routes = (v: readonly unknown[]) =>
+    ts ? [` = ${data(v)} as const satisfies readonly `, routeType, `[];`] : [` = ${data(v)};`];
+  f.print(f.export("const", `${name}Routes`), ...routes(table.routes));
   f.print();
-  f.print(f.export("const", `${name}RouteAliases`), ` = ${data(table.aliases)};`);
-  f.print();
-  f.print(f.export("const", `${name}RouteOverlaps`), ` = ${data(table.overlaps)};`);
+  f.print(f.export("const", `${name}RouteAliases`), ...routes(table.aliases));
+}
+
+const queryType = (f: GeneratedFile) => f.import("RouteQueryField", runtimeModule, true);
+
+/**
+ * Every distinct query parameter of the routes, named by its JSON name (a second
+ * parameter with the same JSON name and another type gets a number), and the
+ * names by which the route literals refer to them (`query.contextId`).
+ */
+function queryParameters(routes: readonly Route[]): { members: [string, RouteQueryField][]; names: LiteralNames } {
+  const members: [string, RouteQueryField][] = [];
+  const names = new Map<string, string>();
+  for (const q of routes.flatMap((r) => r.queryFields)) {
+    const text = inlineLiteral(q);
+    if (names.has(text)) continue;
+    const taken = (n: string) => members.some(([m]) => m === n);
+    let name = q.jsonName;
+    for (let i = 2; taken(name) || !/^[A-Za-z_$][\w$]*$/.test(name); i++)
+      name = `${q.jsonName.replace(/\W/g, "_")}${i}`;
+    members.push([name, q]);
+    names.set(text, `query.${name}`);
+  }
+  return { members, names };
 }
