@@ -51,7 +51,10 @@ function runAgent(env: Readonly<Record<string, string>>): AgentProcess {
   const exitWithin = () =>
     new Promise<number | null>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error(`no exit within ${STEP_MS} ms${report()}`)), STEP_MS);
-      void exit.then((code) => (clearTimeout(t), resolve(code)));
+      void exit.then((code) => {
+        clearTimeout(t);
+        resolve(code);
+      });
     });
   return {
     out: () => out,

@@ -121,10 +121,11 @@ function applyEntry(model: ApiModel, p: PlannedEntry, problems: Problems): void 
 /** compat.unpaired, or compat.<Message> of this package. */
 function applyCompat(model: ApiModel, p: PlannedEntry, name: string, problems: Problems): void {
   const entry = p.entry;
-  const compat = (model.compat ??= { otherPackage: undefined, explicit: new Map(), unpaired: { v10: {}, v03: {} } });
+  model.compat ??= { otherPackage: undefined, explicit: new Map(), unpaired: { v10: {}, v03: {} } };
+  const compat = model.compat;
   const key = name === "unpaired" ? "compat.unpaired" : "compat.pair";
   const validate = validator(key as `compat.${string}`);
-  if (!validate || !validate(entry.value)) {
+  if (!validate?.(entry.value)) {
     problems.add(`${place(entry)}: value for ${entry.target} is invalid: ${describeAjvErrors(validate?.errors)}`);
     return;
   }

@@ -16,7 +16,8 @@ let b64Pairs: string[] | undefined;
 /** Standard base64 with padding, as toJson writes bytes; three bytes per step through a table of character pairs. */
 export function base64(b: Uint8Array): string {
   if (b.length > 1024) return base64Encode(b);
-  const pairs = (b64Pairs ??= Array.from({ length: 4096 }, (_, i) => B64[i >> 6]! + B64[i & 63]!));
+  b64Pairs ??= Array.from({ length: 4096 }, (_, i) => B64[i >> 6]! + B64[i & 63]!);
+  const pairs = b64Pairs;
   const whole = b.length - (b.length % 3);
   let out = "";
   for (let i = 0; i < whole; i += 3) {

@@ -178,7 +178,9 @@ function setPath(json: JsonObject, dotted: string, value: string): void {
   let obj = json;
   for (const k of keys.slice(0, -1)) {
     const next = obj[k];
-    obj = (obj[k] = typeof next === "object" && next !== null && !Array.isArray(next) ? next : {}) as JsonObject;
+    const child = (typeof next === "object" && next !== null && !Array.isArray(next) ? next : {}) as JsonObject;
+    obj[k] = child;
+    obj = child;
   }
   obj[keys[keys.length - 1]!] = value;
 }
