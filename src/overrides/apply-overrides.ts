@@ -70,7 +70,7 @@ function applyEntry(model: ApiModel, p: PlannedEntry, problems: Problems): void 
   const entry = p.entry;
   const parts = entry.target.split(".");
   let op: OperationModel | undefined;
-  let kind;
+  let kind: (typeof apiTargets)[string] | undefined;
   if (parts[0] === "api" && parts.length === 2) {
     kind = apiTargets[parts[1]!];
     if (!kind) {

@@ -37,16 +37,16 @@ export function createRestClient<S extends DescService>(
       throw new Error(
         `${op.name}: no HTTP+JSON route fits the request (${candidates.map((r) => r.template).join(", ")})`,
       );
-    let res = await sendOn(primary, op, json, call, accept);
+    let res = await sendOn(primary, json, call, accept);
     if (RETRY_STATUSES.includes(res.status)) {
       const alt = candidates.find((r) => r.origin === "override" && r.method !== primary.method);
-      if (alt) res = await sendOn(alt, op, json, call, accept);
+      if (alt) res = await sendOn(alt, json, call, accept);
     }
     if (!res.ok) throw errorFromRest(def, res.status, await res.text());
     return res;
   };
 
-  const sendOn = (route: Route, op: OperationInfo, json: JsonObject, call: CallOptions | undefined, accept: string) => {
+  const sendOn = (route: Route, json: JsonObject, call: CallOptions | undefined, accept: string) => {
     const values = pathValues(route, json);
     const query = new URLSearchParams();
     for (const q of route.queryFields) {

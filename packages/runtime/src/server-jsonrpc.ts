@@ -18,7 +18,7 @@ import type { OperationInfo, ProtocolTables } from "./definition.js";
 import { messageJson } from "./protojson-write.js";
 import { A2AError, toJsonRpcError } from "./a2a-error.js";
 import { negotiateHttpVersion } from "./negotiation.js";
-import { admitCall, lazyContext, tenantOf } from "./call-context.js";
+import { admitCall, lazyContext, tenantOf, type Admitted } from "./call-context.js";
 import {
   BodyTooLargeError,
   DEFAULT_MAX_BODY,
@@ -87,7 +87,7 @@ export function createJsonRpcHandler<S extends DescService>(
     const op = def.byJsonRpcMethod.get(env["method"]);
     if (!op) return fail(id, new A2AError("MethodNotFoundError", `Method not found: ${env["method"]}`));
 
-    let admitted;
+    let admitted: Admitted;
     try {
       admitted = admitCall(
         def,
@@ -113,7 +113,7 @@ export function createJsonRpcHandler<S extends DescService>(
         return fail(id, e);
       }
     }
-    let input;
+    let input: Message;
     try {
       const onDrop = (path: string, reason: string) => options.onLoss?.(op.name, { path, reason });
       input = fromJson(
