@@ -56,7 +56,8 @@ export function buildRouteTable(model: ApiModel, problems: Problems): RouteTable
   const all = unsorted.map((r, i) => ({ ...r, priority: i + 1 }));
   const overlaps = findOverlaps(all, (a, b) =>
     problems.add(
-      `${model.protoFile}: duplicate route ${a.method} ${a.template} (${a.operation}, ${a.origin}) and ${b.method} ${b.template} (${b.operation}, ${b.origin}) match exactly the same paths`,
+      `${model.protoFile}: duplicate route ${a.method} ${a.template} (${a.operation}, ${a.origin}) ` +
+        `and ${b.method} ${b.template} (${b.operation}, ${b.origin}) match exactly the same paths`,
     ),
   );
   return {

@@ -58,7 +58,8 @@ export function buildBinding(
   origin: BindingModel["origin"],
   ctx: BindingContext,
 ): BindingModel | undefined {
-  const where = `${ctx.place}: ${origin === "additional_binding" ? "additional binding " : ""}${rule.method} "${rule.path}"`;
+  const binding = origin === "additional_binding" ? "additional binding " : "";
+  const where = `${ctx.place}: ${binding}${rule.method} "${rule.path}"`;
   const before = ctx.problems.size;
   if (rule.nestedBindings > 0) ctx.problems.add(`${where}: additional_bindings must not nest`);
   let template: PathTemplate;

@@ -30,7 +30,8 @@ export function createRestClient<S extends DescService>(
     const json = messageJson(def, op.method.input, request) as JsonObject;
     const tenant = def.tenantField ? json[fieldJson(op, def.tenantField)] : undefined;
     const candidates = op.routes.filter((r) => r.tenantVariant === (typeof tenant === "string" && tenant !== ""));
-    // Routes whose resource-name patterns fit the request (v0.3 create: `tasks/{id}` takes the plural alias), the proto's first.
+    // Routes whose resource-name patterns fit the request (v0.3 create: `tasks/{id}` takes the
+    // plural alias), the proto's first.
     const usable = candidates.filter((r) => fits(r, json));
     const primary = usable.find((r) => r.origin !== "override") ?? usable[0];
     if (!primary)

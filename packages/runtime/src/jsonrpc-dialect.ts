@@ -75,7 +75,8 @@ interface Shape {
 }
 
 export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
-  // When two proto values share a spelling (ROLE_UNSPECIFIED and ROLE_AGENT are both "agent"), the first listed is read back.
+  // When two proto values share a spelling (ROLE_UNSPECIFIED and ROLE_AGENT are both "agent"),
+  // the first listed is read back.
   const enumBack = new Map<string, string>();
   for (const [k, v] of Object.entries(d.enums)) if (!enumBack.has(v)) enumBack.set(v, k);
   const kindOf = new Map(Object.entries(d.kinds));

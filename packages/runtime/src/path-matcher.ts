@@ -88,7 +88,8 @@ function slot(list: Route[], route: Route): void {
   const existing = pick(list, route.verb ?? "", route.method);
   if (existing) {
     throw new Error(
-      `duplicate route ${route.method} ${route.template} (${route.operation}) and ${existing.template} (${existing.operation})`,
+      `duplicate route ${route.method} ${route.template} (${route.operation}) ` +
+        `and ${existing.template} (${existing.operation})`,
     );
   }
   list.push(route);

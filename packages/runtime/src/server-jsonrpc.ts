@@ -41,11 +41,11 @@ export function createJsonRpcHandler<S extends DescService>(
   const def = options.definition;
   const ct = def.contentTypes.jsonrpc;
   const headers = { "content-type": ct.response };
-  const reply = (id: Id, payload: { result: unknown } | { error: unknown }): CoreResponse => ({
-    status: 200,
-    headers,
-    body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},${"result" in payload ? `"result":${JSON.stringify(payload.result)}` : `"error":${JSON.stringify(payload.error)}`}}`,
-  });
+  const reply = (id: Id, payload: { result: unknown } | { error: unknown }): CoreResponse => {
+    const member =
+      "result" in payload ? `"result":${JSON.stringify(payload.result)}` : `"error":${JSON.stringify(payload.error)}`;
+    return { status: 200, headers, body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},${member}}` };
+  };
   const fail = (id: Id, e: unknown) => reply(id, { error: toJsonRpcError(def, e) });
   const streamResponse = (id: Id, results: AsyncIterable<JsonValue>): CoreResponse => ({
     status: 200,
@@ -157,7 +157,10 @@ async function* resultsOf(
       : messageJson(def, op.method.output, ev);
 }
 
-/** One SSE event per result, each a whole JSON-RPC response; a failure mid-stream is one error response, then the end. */
+/**
+ * One SSE event per result, each a whole JSON-RPC response; a failure mid-stream is one error
+ * response, then the end.
+ */
 async function* sseBody(
   id: Id,
   results: AsyncIterable<JsonValue>,
