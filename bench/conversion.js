@@ -122,7 +122,10 @@ async function checkOutputs(js, inputs) {
   };
   let received;
   const handler = new LegacyJsonRpcTransportHandler({
-    sendMessage: async (req) => ((received = req), inputs.taskJs),
+    sendMessage: async (req) => {
+      received = req;
+      return inputs.taskJs;
+    },
   });
   const answer = await handler.handle(inputs.envelope, {});
   same(

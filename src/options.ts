@@ -50,7 +50,8 @@ export function parseA2aOptions(raw: readonly { key: string; value: string }[]):
         const bad = kinds.filter((k) => !(outputKinds as readonly string[]).includes(k));
         if (bad.length > 0 || kinds.length === 0) {
           throw new OptionError(
-            `option emit=${value}: unknown output "${bad[0] ?? ""}"; valid outputs are ${outputKinds.join(", ")} (join with +)`,
+            `option emit=${value}: unknown output "${bad[0] ?? ""}"; ` +
+              `valid outputs are ${outputKinds.join(", ")} (join with +)`,
           );
         }
         emit = new Set(kinds as OutputKind[]);

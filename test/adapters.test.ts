@@ -83,7 +83,11 @@ describe("the example agent process", () => {
     try {
       await new Promise<void>((resolve, reject) => {
         const t = setTimeout(() => reject(new Error(`no URLs printed: ${out}`)), 15_000);
-        child.stdout.on("data", () => out.includes("gRPC") && (clearTimeout(t), resolve()));
+        child.stdout.on("data", () => {
+          if (!out.includes("gRPC")) return;
+          clearTimeout(t);
+          resolve();
+        });
         child.once("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
       });
       expect(out).toContain(`http://127.0.0.1:${port}/.well-known/agent-card.json`);

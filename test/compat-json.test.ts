@@ -372,7 +372,7 @@ describe("what a2a.json carries and the v0.3 proto cannot (dialectFields)", () =
         const kept = there.lost.length === 0;
         if (kept) expect(equals(v10.MessageSchema, back.message, m)).toBe(true);
         expect(back.message.referenceTaskIds).toEqual(m.referenceTaskIds);
-        m.parts.forEach((p, i) => expect(back.message.parts[i]!.metadata).toEqual(p.metadata));
+        for (const [i, p] of m.parts.entries()) expect(back.message.parts[i]!.metadata).toEqual(p.metadata);
       }),
       { numRuns: 300 },
     );
@@ -654,9 +654,10 @@ describe("the version bridge", () => {
     const agent = await startV03EchoAgent();
     try {
       const sent: JsonValue[] = [];
-      const recording: typeof fetch = (input, init) => (
-        sent.push(JSON.parse(String(init?.body)).params), fetch(input, init)
-      );
+      const recording: typeof fetch = (input, init) => {
+        sent.push(JSON.parse(String(init?.body)).params);
+        return fetch(input, init);
+      };
       const losses: string[] = [];
       const request = {
         message: {

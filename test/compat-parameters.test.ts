@@ -160,7 +160,10 @@ describe("what the v0.3 proto cannot hold is reported, never dropped silently", 
     const echo = createEchoHandler();
     const recording: A2AServiceHandler = {
       ...echo,
-      sendMessage: (req, ctx) => (received.push(req), echo.sendMessage!(req, ctx)),
+      sendMessage: (req, ctx) => {
+        received.push(req);
+        return echo.sendMessage!(req, ctx);
+      },
     };
     const srv = createServer(
       nodeHttpListener(

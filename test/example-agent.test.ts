@@ -51,7 +51,10 @@ function runAgent(env: Readonly<Record<string, string>>): AgentProcess {
   const exitWithin = () =>
     new Promise<number | null>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error(`no exit within ${STEP_MS} ms${report()}`)), STEP_MS);
-      void exit.then((code) => (clearTimeout(t), resolve(code)));
+      void exit.then((code) => {
+        clearTimeout(t);
+        resolve(code);
+      });
     });
   return {
     out: () => out,
@@ -122,7 +125,7 @@ describe("the example agent's logs", () => {
     const body = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tasks/get", params: { id: "unknown-v03" } });
     const old = await fetch(urls.jsonrpc, { method: "POST", headers: { "content-type": "application/json" }, body });
     expect((await readJson<JsonRpcFailure>(old)).error.code).toBe(-32001);
-    await logged(String.raw`POST /a2a/jsonrpc - 200 ${MS}`);
+    await logged(`POST /a2a/jsonrpc - 200 ${MS}`);
 
     const grpc = createA2AServiceGrpcClient(createGrpcTransport({ baseUrl: `http://${urls.grpc}` }), {});
     const failure = await grpc.getTask({ id: "unknown-grpc" }).then(

@@ -18,7 +18,7 @@ import {
 import { createA2AServiceJsonRpcClient } from "../generated-samples/v1.0.1/a2a_jsonrpc.js";
 import { createA2AServiceRestClient } from "../generated-samples/v1.0.1/a2a_rest.js";
 import { createA2AServiceGrpcClient } from "../generated-samples/v1.0.1/a2a_grpc.js";
-import { A2AService, Role, TaskState, type Task } from "../generated-samples/v1.0.1/a2a_pb.js";
+import { A2AService, Role, TaskState, type StreamResponse, type Task } from "../generated-samples/v1.0.1/a2a_pb.js";
 import { startEchoAgent, type RunningAgent } from "../examples/echo-agent/server.js";
 import { createEchoHandler } from "../examples/echo-agent/echo-handler.js";
 import {
@@ -398,7 +398,7 @@ describe("client scenarios", () => {
       const it = client.subscribeToTask({ id })[Symbol.asyncIterator]();
       expect((await it.next()).value?.payload.case).toBe("task");
       await client.cancelTask({ id });
-      let last;
+      let last: StreamResponse | undefined;
       for (let r = await it.next(); !r.done; r = await it.next()) last = r.value;
       expect(last?.payload.case === "statusUpdate" && last.payload.value.status?.state).toBe(TaskState.CANCELED);
       const subscribeCalls = methods.filter((m) => m.includes(":subscribe")).map((m) => m.split(" ")[0]);

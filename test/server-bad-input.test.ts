@@ -45,15 +45,37 @@ afterAll(async () => {
 
 // ---------------------------------------------------------------- helpers
 
+/** What these tests read of a v1.0 ProtoJSON Task. */
+interface WireTask {
+  status?: { state?: string };
+  artifacts?: { parts?: { text?: string }[] }[];
+  history?: { metadata?: Record<string, unknown>; parts?: { metadata?: Record<string, unknown> }[] }[];
+}
+
+/** What these tests read of a SendMessage or ListTasks response. */
+interface WireResult {
+  task?: WireTask;
+  pageSize?: number;
+}
+
+/**
+ * What these tests read of a response body: a JSON-RPC envelope (`result` or `error`)
+ * or an HTTP+JSON body (a response message, or `error`). Tests check the shape first.
+ */
+interface WireBody extends WireResult {
+  result?: WireResult;
+  error?: { code?: number; status?: string; message?: string; data?: unknown; details?: { reason?: string }[] };
+}
+
 interface Wire {
   readonly status: number;
   readonly headers: Headers;
   readonly text: string;
   /** The body parsed as JSON, or undefined when it is not JSON. */
-  readonly json: any;
+  readonly json: WireBody | undefined;
 }
 
-const parse = (text: string): unknown => {
+const parse = (text: string): WireBody | undefined => {
   try {
     return JSON.parse(text);
   } catch {
@@ -138,18 +160,18 @@ function expectRpcError(w: Wire, code: number, id: string | number | null, reaso
   expect(w.status, w.text).toBe(200);
   expect(w.headers.get("content-type")).toBe(RPC_CT);
   expect(w.json, w.text).toMatchObject({ jsonrpc: "2.0", id, error: { code } });
-  expect(typeof w.json.error.message).toBe("string");
+  expect(typeof w.json?.error?.message).toBe("string");
   expect(w.json).not.toHaveProperty("result");
-  if (reason) expect(w.json.error.data).toEqual([{ "@type": ERROR_INFO, reason, domain: DOMAIN }]);
-  else expect(w.json.error.data).toBeUndefined();
+  if (reason) expect(w.json?.error?.data).toEqual([{ "@type": ERROR_INFO, reason, domain: DOMAIN }]);
+  else expect(w.json?.error?.data).toBeUndefined();
 }
 
-function expectRpcResult(w: Wire, id: string | number | null = 1): any {
+function expectRpcResult(w: Wire, id: string | number | null = 1): WireResult | undefined {
   expect(w.status, w.text).toBe(200);
   expect(w.headers.get("content-type")).toBe(RPC_CT);
   expect(w.json, w.text).toMatchObject({ jsonrpc: "2.0", id });
   expect(w.json, w.text).not.toHaveProperty("error");
-  return w.json.result;
+  return w.json?.result;
 }
 
 /** `{"error":{code,status,message,details}}`; `code` is the HTTP status; details carry an ErrorInfo for A2A errors only. */
@@ -177,9 +199,9 @@ function expectBare(w: Wire, status: number, allow?: string): void {
 const message = (text: string) => ({ messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text }] });
 
 /** A completed echo task whose one artifact repeats `text`. */
-function expectEchoed(task: any, text: string): void {
+function expectEchoed(task: WireTask | undefined, text: string): void {
   expect(task?.status?.state, JSON.stringify(task)).toBe("TASK_STATE_COMPLETED");
-  expect(task.artifacts?.[0]?.parts?.[0]?.text).toBe(text);
+  expect(task?.artifacts?.[0]?.parts?.[0]?.text).toBe(text);
 }
 
 /** A SendMessage JSON-RPC envelope of exactly `size` bytes (the text is padded). */
@@ -294,7 +316,7 @@ describe("JSON-RPC: body size (limit 1 MiB)", () => {
     const body = sendEnvelopeOfSize(MIB);
     expect(Buffer.byteLength(body)).toBe(MIB);
     const w = await rpc(body);
-    expect(expectRpcResult(w).task.status.state).toBe("TASK_STATE_COMPLETED");
+    expect(expectRpcResult(w)?.task?.status?.state).toBe("TASK_STATE_COMPLETED");
   });
 
   it("a body over 1 MiB with Content-Length → 413 and a JSON-RPC -32600 error, id null", async () => {
@@ -335,7 +357,7 @@ describe("JSON-RPC: unknown fields are ignored at every level (I13)", () => {
         configuration: { extra: "c", returnImmediately: false, futureOption: [true] },
       },
     });
-    expectEchoed(expectRpcResult(await rpc(body), "i13").task, "unknown fields");
+    expectEchoed(expectRpcResult(await rpc(body), "i13")?.task, "unknown fields");
   });
 });
 
@@ -363,13 +385,14 @@ describe("__proto__ and constructor keys", () => {
   it("in JSON-RPC params and message metadata: the call is served, nothing is polluted", async () => {
     const body = `{"jsonrpc":"2.0","id":1,"method":"SendMessage","__proto__":${evil},"params":${params("proto-rpc")}}`;
     const result = expectRpcResult(await rpc(body));
-    expectEchoed(result.task, "proto-rpc");
+    expectEchoed(result?.task, "proto-rpc");
     // Inside a Struct, "__proto__" and "constructor" are plain data: stored and echoed back as own members.
-    const meta = result.task.history[0].metadata;
-    expect(meta.ok).toBe(1);
+    const history = result?.task?.history?.[0];
+    const meta = history?.metadata;
+    expect(meta?.ok).toBe(1);
     expect(Object.getOwnPropertyDescriptor(meta, "constructor")?.value).toEqual({ prototype: { polluted: "yes" } });
     expect(Object.getOwnPropertyDescriptor(meta, "__proto__")?.value).toEqual({ polluted: "yes", toString: "x" });
-    expect(Object.getOwnPropertyDescriptor(result.task.history[0].parts[0].metadata, "__proto__")?.value).toEqual({
+    expect(Object.getOwnPropertyDescriptor(history?.parts?.[0]?.metadata, "__proto__")?.value).toEqual({
       polluted: "yes",
       toString: "x",
     });
@@ -384,7 +407,7 @@ describe("__proto__ and constructor keys", () => {
     );
     expect(w.status, w.text).toBe(200);
     expect(w.headers.get("content-type")).toBe(REST_CT);
-    expectEchoed(w.json.task, "proto-rest");
+    expectEchoed(w.json?.task, "proto-rest");
     clean();
   });
 
@@ -509,7 +532,7 @@ describe("HTTP+JSON: routing", () => {
   it("fetch keeps %2F: /tasks/a%2Fb reaches GetTask with the id a/b → 404 TASK_NOT_FOUND", async () => {
     const w = await http("GET", rest(agent, "/tasks/a%2Fb"));
     expectRestError(w, 404, "NOT_FOUND", "TASK_NOT_FOUND");
-    expect(w.json.error.message).toContain("a/b");
+    expect(w.json?.error?.message).toContain("a/b");
   });
 
   it.each<[string, string]>([
@@ -520,13 +543,13 @@ describe("HTTP+JSON: routing", () => {
   ])("GET %s reaches GetTask with the id %j", async (path, id) => {
     const w = await http("GET", rest(agent, path));
     expectRestError(w, 404, "NOT_FOUND", "TASK_NOT_FOUND");
-    expect(w.json.error.message).toContain(id);
+    expect(w.json?.error?.message).toContain(id);
   });
 
   it("POST /tasks/a%2Fb:cancel reaches CancelTask with the id a/b", async () => {
     const w = await http("POST", rest(agent, "/tasks/a%2Fb:cancel"), { body: "{}" });
     expectRestError(w, 404, "NOT_FOUND", "TASK_NOT_FOUND");
-    expect(w.json.error.message).toContain("a/b");
+    expect(w.json?.error?.message).toContain("a/b");
   });
 
   it("a malformed escape in the task id → 400, never TaskNotFound", async () => {
@@ -545,7 +568,7 @@ describe("HTTP+JSON: routing", () => {
       body,
     });
     expect(send.status, send.text).toBe(400);
-    expect(send.json.error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT" });
+    expect(send.json?.error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT" });
     for (const path of [
       "/a2a/rest/tasks/..",
       "/a2a/rest/tasks/.",
@@ -554,12 +577,12 @@ describe("HTTP+JSON: routing", () => {
     ]) {
       const w = await raw(agent, path.endsWith(":cancel") ? "POST" : "GET", path, { headers: V10 });
       expect(w.status, path).toBe(400);
-      expect(w.json.error.message).toContain("dot segments");
+      expect(w.json?.error?.message).toContain("dot segments");
     }
     // An encoded dot segment is a value, not a path step: GetTask with id "..".
     const enc = await raw(agent, "GET", "/a2a/rest/tasks/%2e%2e", { headers: V10 });
     expect(enc.status).toBe(404);
-    expect(enc.json.error.details[0].reason).toBe("TASK_NOT_FOUND");
+    expect(enc.json?.error?.details?.[0]?.reason).toBe("TASK_NOT_FOUND");
   });
 });
 
@@ -629,7 +652,7 @@ describe("HTTP+JSON: bodies", () => {
     const w = await http("POST", rest(agent, "/message:send"), { body });
     expect(w.status, w.text).toBe(200);
     expect(w.headers.get("content-type")).toBe(REST_CT);
-    expectEchoed(w.json.task, "rest unknown");
+    expectEchoed(w.json?.task, "rest unknown");
   });
 });
 
@@ -657,7 +680,7 @@ describe("HTTP+JSON: query values", () => {
     );
     expect(w.status, w.text).toBe(200);
     expect(w.headers.get("content-type")).toBe(REST_CT);
-    expect(w.json.pageSize).toBe(2);
+    expect(w.json?.pageSize).toBe(2);
   });
 });
 
@@ -694,7 +717,7 @@ describe("A2A-Extensions (I7): an agent that requires " + EXT_A, () => {
   });
   it.each(declared)("JSON-RPC, %s → served", async (_name, headers) => {
     expectEchoed(
-      expectRpcResult(await call("SendMessage", { message: message("ext ok") }, headers, extAgent)).task,
+      expectRpcResult(await call("SendMessage", { message: message("ext ok") }, headers, extAgent))?.task,
       "ext ok",
     );
   });
@@ -704,7 +727,7 @@ describe("A2A-Extensions (I7): an agent that requires " + EXT_A, () => {
       body: JSON.stringify({ message: message("ext ok") }),
     });
     expect(w.status, w.text).toBe(200);
-    expectEchoed(w.json.task, "ext ok");
+    expectEchoed(w.json?.task, "ext ok");
   });
 
   it("the header sent twice (b, then a) counts as one list", async () => {
@@ -714,12 +737,12 @@ describe("A2A-Extensions (I7): an agent that requires " + EXT_A, () => {
       body,
     });
     expect(w.status, w.text).toBe(200);
-    expectEchoed(w.json.task, "two headers");
+    expectEchoed(w.json?.task, "two headers");
   });
 
   it("an agent without required extensions ignores declared ones it does not know", async () => {
     const w = await call("SendMessage", { message: message("ignored ext") }, { ...V10, "A2A-Extensions": EXT_B });
-    expectEchoed(expectRpcResult(w).task, "ignored ext");
+    expectEchoed(expectRpcResult(w)?.task, "ignored ext");
   });
 
   it("a missing version is reported before a missing extension", async () => {
@@ -736,19 +759,19 @@ describe("A2A-Extensions (I7): an agent that requires " + EXT_A, () => {
 
 describe("after all of the above", () => {
   it("the agents still serve a normal SendMessage on both bindings, and nothing is polluted", async () => {
-    expectEchoed(expectRpcResult(await call("SendMessage", { message: message("still here") })).task, "still here");
+    expectEchoed(expectRpcResult(await call("SendMessage", { message: message("still here") }))?.task, "still here");
     const w = await http("POST", rest(agent, "/message:send"), {
       body: JSON.stringify({ message: message("still here (rest)") }),
     });
     expect(w.status, w.text).toBe(200);
-    expectEchoed(w.json.task, "still here (rest)");
+    expectEchoed(w.json?.task, "still here (rest)");
     const e = await call(
       "SendMessage",
       { message: message("still here (ext)") },
       { ...V10, "A2A-Extensions": EXT_A },
       extAgent,
     );
-    expectEchoed(expectRpcResult(e).task, "still here (ext)");
+    expectEchoed(expectRpcResult(e)?.task, "still here (ext)");
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
     expect(Object.keys(Object.prototype)).toEqual(protoKeysBefore);
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(protoNamesBefore);

@@ -22,7 +22,7 @@ const abortSeen = new Promise<void>((resolve) => (aborted = resolve));
 beforeAll(async () => {
   const handler: A2AServiceHandler = {
     ...createEchoHandler(),
-    async *sendStreamingMessage(req) {
+    async *sendStreamingMessage() {
       yield { payload: { case: "task", value: { id: "t1", contextId: "c1", status: { state: TaskState.WORKING } } } };
       throw new A2AError("UnsupportedOperationError", "stopped on purpose");
     },

@@ -41,7 +41,14 @@ export function renderDeclaration(name, d, { file, infer, exported }) {
   /** @type {AnyNode[]} */
   const refs = [];
   /** @type {Context} */
-  const ctx = { infer, refs, text: (node) => (refs.push(node), stripComments(node.getText())) };
+  const ctx = {
+    infer,
+    refs,
+    text: (node) => {
+      refs.push(node);
+      return stripComments(node.getText());
+    },
+  };
   const text = declarationText(name, d, file, ctx);
   return { text: exported ? text : text.replace(/^export (declare )?/, (_, declare) => declare ?? ""), refs };
 }

@@ -26,7 +26,10 @@ export interface PlanPair {
   readonly v03: string;
   readonly toV03: readonly PlanStep[];
   readonly toV10: readonly PlanStep[];
-  /** Newer field → older dialect key path: what the older JSON-RPC dialect carries although the older proto cannot (see CompatPair). */
+  /**
+   * Newer field → older dialect key path: what the older JSON-RPC dialect carries although the
+   * older proto cannot (see CompatPair).
+   */
   readonly dialectFields: Readonly<Record<string, string>>;
   readonly entry: string | undefined;
   readonly source: string | undefined;
@@ -59,7 +62,8 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
     const counterpart = compat.explicit.get(name)?.v03 ?? `${older}.${name.slice(newer.package.length + 1)}`;
     if (!messages.has(counterpart)) {
       problems.add(
-        `${where(name)}: ${name} has no counterpart ${counterpart}; name one (counterpart) or list it in compat.unpaired with the reason`,
+        `${where(name)}: ${name} has no counterpart ${counterpart}; ` +
+          `name one (counterpart) or list it in compat.unpaired with the reason`,
       );
       continue;
     }
@@ -69,7 +73,8 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
   for (const name of olderNames) {
     if (!reverse.has(name) && compat.unpaired.v03[name] === undefined) {
       problems.add(
-        `compat: ${name} is no message's counterpart; pair it (compat.<Message> counterpart) or list it in compat.unpaired.v03 with the reason`,
+        `compat: ${name} is no message's counterpart; ` +
+          `pair it (compat.<Message> counterpart) or list it in compat.unpaired.v03 with the reason`,
       );
     }
   }
@@ -90,7 +95,8 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
         problems.add(`${place} (dialectFields): ${v10} has no field "${name}"`);
       else if (!rule || !("lossy" in rule))
         problems.add(
-          `${place} (dialectFields): ${v10}.${name} is carried by the older proto already; dialectFields is for fields lossy toward it`,
+          `${place} (dialectFields): ${v10}.${name} is carried by the older proto already; ` +
+            `dialectFields is for fields lossy toward it`,
         );
       if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(path))
         problems.add(`${place} (dialectFields): "${path}" is not a dotted key path`);
@@ -126,7 +132,8 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
       else if (rule && "transform" in rule) {
         if (!(compatTransforms as readonly string[]).includes(rule.transform)) {
           problems.add(
-            `${place}: ${from.fullName}.${f.name}: unknown transform "${rule.transform}"; known: ${compatTransforms.join(", ")}`,
+            `${place}: ${from.fullName}.${f.name}: unknown transform "${rule.transform}"; ` +
+              `known: ${compatTransforms.join(", ")}`,
           );
         }
         out.push({ from: f.name, op: "transform", transform: rule.transform });
@@ -135,7 +142,9 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
         const target = to.fields.find((t) => t.name === targetName);
         if (!target) {
           problems.add(
-            `${place}: ${from.fullName}.${f.name} has no counterpart in ${to.fullName}${rule ? ` (field "${targetName}" does not exist)` : ""}; add a rule: field, transform or lossy`,
+            `${place}: ${from.fullName}.${f.name} has no counterpart in ${to.fullName}` +
+              `${rule ? ` (field "${targetName}" does not exist)` : ""}` +
+              `; add a rule: field, transform or lossy`,
           );
           continue;
         }

@@ -87,7 +87,8 @@ export class EnumTables {
       for (const v of older.values) {
         const n = enumValue(v.number, older, newer);
         const spelled = this.dialect.enums[v.name];
-        // When two values share a spelling (ROLE_UNSPECIFIED and ROLE_AGENT are both "agent"), the first listed wins, as in the dialect codec.
+        // When two values share a spelling (ROLE_UNSPECIFIED and ROLE_AGENT are both "agent"), the
+        // first listed wins, as in the dialect codec.
         if (spelled !== undefined && this.firstSpelling(spelled) === v.name) entries.push([spelled, n]);
         entries.push([v.name, n], [v.number, n]);
       }

@@ -216,7 +216,10 @@ export function emitCompatJson(
   const unknownKeys = (d03: DescMessage, obj: string, atExpr: string, extra: readonly string[] = []) => {
     const known = new Set<string>(["kind", ...extra]);
     for (const f of d03.fields) known.add(key03(f.name, d03)).add(f.jsonName);
-    return `for (const k in ${obj}) switch (k) { ${[...known].map((k) => `case ${lit(k)}:`).join(" ")} break; default: ${rt("lose")}(lost, ${atExpr}, k, ${lit(`${d03.typeName} has no field for it`)}); }`;
+    return (
+      `for (const k in ${obj}) switch (k) { ${[...known].map((k) => `case ${lit(k)}:`).join(" ")} break; ` +
+      `default: ${rt("lose")}(lost, ${atExpr}, k, ${lit(`${d03.typeName} has no field for it`)}); }`
+    );
   };
   const zero = (d: DescMessage) => (typed ? `(${zeroLiteral(d)} as ${shape(d)})` : zeroLiteral(d));
   const olderMessage = (short: string) => {
@@ -245,7 +248,9 @@ export function emitCompatJson(
       older: olderMessage,
       dialectField: (name10) => p.plan.dialectFields[name10],
     };
-    const head = `function ${decName(p)}(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${shape(d10)}`)} {`;
+    const head =
+      `function ${decName(p)}(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, ` +
+      `lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${shape(d10)}`)} {`;
     if (d03.typeName === dialect.part.message) return [head, ...partCode.toNewer(c).map((l) => "  " + l), "}"];
     if (isUnion(d03)) return [head, ...unionToNewer(p).map((l) => "  " + l), "}"];
     const body: string[] = [
@@ -273,16 +278,22 @@ export function emitCompatJson(
           oneofs.add(f.oneof.name);
           body.push(`let ${flag} = false;`);
         }
-        return `{ if (${flag}) ${rt("lose")}(lost, a, ${lit(k)}, ${lit(`${d03.typeName}.${f.oneof.name} holds one member; ${k} was not kept`)}); else { ${flag} = true; ${stmt} } }`;
+        return (
+          `{ if (${flag}) ${rt("lose")}(lost, a, ${lit(k)}, ` +
+          `${lit(`${d03.typeName}.${f.oneof.name} holds one member; ${k} was not kept`)}); ` +
+          `else { ${flag} = true; ${stmt} } }`
+        );
       };
       if (s.op === "copy") {
         const t = field(d10, s.to);
         // Assigning a zero value matters only where the newer field tracks presence.
         const test = t.oneof || t.presence !== IMPLICIT ? setTest(f, "v") : undefined;
         const value = readAs(d03, f.name, "v", t);
-        body.push(
-          `if ((v = ${r}) != null) ${guardOneof(test && test !== "v !== undefined" ? `{ v = ${value}; if (${test}) ${assign(d10, s.to, "v")} }` : assign(d10, s.to, value))}`,
-        );
+        const stmt =
+          test && test !== "v !== undefined"
+            ? `{ v = ${value}; if (${test}) ${assign(d10, s.to, "v")} }`
+            : assign(d10, s.to, value);
+        body.push(`if ((v = ${r}) != null) ${guardOneof(stmt)}`);
       } else if (s.op === "message") {
         const sub = messageOf(f)!;
         const atExpr = `${rt("at")}(a, ${lit(k)})`;
@@ -355,7 +366,8 @@ export function emitCompatJson(
     for (const s of p.plan.toV03) {
       const f = field(p.d10, s.from);
       lines.push(
-        `if (m.${f.oneof!.localName}.case === ${lit(f.localName)}) return ${encCall(messageOf(f)!, `m.${f.oneof!.localName}.value`, `${rt("at")}(a, ${lit(f.name)})`)};`,
+        `if (m.${f.oneof!.localName}.case === ${lit(f.localName)}) ` +
+          `return ${encCall(messageOf(f)!, `m.${f.oneof!.localName}.value`, `${rt("at")}(a, ${lit(f.name)})`)};`,
       );
     }
     return [...lines, "return {};"];
@@ -372,7 +384,8 @@ export function emitCompatJson(
     const p = pairOf(sub.typeName);
     return named(p, "toOlder")
       ? encName(p)
-      : `(y${ty(`: ${shape(p.d10)}`)}, b${ty(`: ${rt("At")}`)}, l${ty(`: ${rt("Loss")}[]`)}) => ${encCall(sub, "y", "b", "l")}`;
+      : `(y${ty(`: ${shape(p.d10)}`)}, b${ty(`: ${rt("At")}`)}, ` +
+          `l${ty(`: ${rt("Loss")}[]`)}) => ${encCall(sub, "y", "b", "l")}`;
   };
   const get = (d10: DescMessage, name: string, obj = "m") => {
     const f = field(d10, name);
@@ -399,7 +412,9 @@ export function emitCompatJson(
     // Skip the test when the caller's own test (the source being set) already implies it.
     const test = setTest(t, w);
     const implied = sourceTested && source !== undefined && test === setTest(source, w);
-    const write = `${test && !implied ? `if (${test}) ` : ""}${prop(target, key03(name03, d03))} = ${writeValue(t, w, rt, table)};`;
+    const write =
+      `${test && !implied ? `if (${test}) ` : ""}` +
+      `${prop(target, key03(name03, d03))} = ${writeValue(t, w, rt, table)};`;
     return w === "w" ? `{ const w = ${expr}; ${write} }` : write;
   };
 
@@ -438,7 +453,9 @@ export function emitCompatJson(
       },
       dialectField: (name10) => p.plan.dialectFields[name10],
     };
-    const head = `function ${encName(p)}(m${ty(`: ${shape(d10)}`)}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${rt("JsonObject")}`)} {`;
+    const head =
+      `function ${encName(p)}(m${ty(`: ${shape(d10)}`)}, a${ty(`: ${rt("At")}`)}, ` +
+      `lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${rt("JsonObject")}`)} {`;
     if (d03.typeName === dialect.part.message) return [head, ...partCode.toOlder(c).map((l) => "  " + l), "}"];
     if (isUnion(d03)) return [head, ...unionToOlder(p).map((l) => "  " + l), "}"];
     const kind = dialect.kinds[d03.typeName];
@@ -484,12 +501,16 @@ export function emitCompatJson(
   }
 
   // ---- pairs through the proto, with what a2a.json carries around it ----
-  /** The proto path, then the a2a.json-only keys read into the newer fields; the proto path's report of them is dropped. */
+  /**
+   * The proto path, then the a2a.json-only keys read into the newer fields; the proto path's
+   * report of them is dropped.
+   */
   function wrappedToNewer(p: Pair): string[] {
     const extra = Object.entries(p.plan.dialectFields);
     const carried = extra.map(([, key]) => `${rt("pathOf")}(${rt("at")}(a, ${lit(key)}))`).join(", ");
     return [
-      `function ${decName(p)}(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${shape(p.d10)}`)} {`,
+      `function ${decName(p)}(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, ` +
+        `lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${shape(p.d10)}`)} {`,
       `  const found${ty(`: ${rt("Loss")}[]`)} = [];`,
       `  const m = via.toNewer(${lit(p.d03.typeName)}, j, a, found)${ty(` as ${shape(p.d10)}`)};`,
       `  ${rt("keepLosses")}(lost, found, [${carried}]);`,
@@ -508,12 +529,16 @@ export function emitCompatJson(
     ];
   }
 
-  /** The proto path, then the newer fields a2a.json can hold written under their keys; the proto path's loss of them is dropped. */
+  /**
+   * The proto path, then the newer fields a2a.json can hold written under their keys; the proto
+   * path's loss of them is dropped.
+   */
   function wrappedToOlder(p: Pair): string[] {
     const extra = Object.entries(p.plan.dialectFields);
     const carried = extra.map(([name10]) => `${rt("pathOf")}(${rt("at")}(a, ${lit(name10)}))`).join(", ");
     return [
-      `function ${encName(p)}(m${ty(`: ${shape(p.d10)}`)}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${rt("JsonObject")}`)} {`,
+      `function ${encName(p)}(m${ty(`: ${shape(p.d10)}`)}, a${ty(`: ${rt("At")}`)}, ` +
+        `lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${rt("JsonObject")}`)} {`,
       `  const found${ty(`: ${rt("Loss")}[]`)} = [];`,
       `  const o${any} = via.toOlder(m, a, found);`,
       `  ${rt("keepLosses")}(lost, found, [${carried}]);`,
@@ -538,35 +563,53 @@ export function emitCompatJson(
   const fromOlder = (p: Pair) =>
     named(p, "toNewer")
       ? decName(p)
-      : `(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => via.toNewer(${lit(p.d03.typeName)}, j, a, lost)${ty(` as ${shape(p.d10)}`)}`;
+      : `(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => ` +
+        `via.toNewer(${lit(p.d03.typeName)}, j, a, lost)${ty(` as ${shape(p.d10)}`)}`;
   const toOlder = (p: Pair) =>
     named(p, "toOlder")
       ? encName(p)
-      : `(m${ty(`: ${shape(p.d10)}`)}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => via.toOlder(m, a, lost)`;
+      : `(m${ty(`: ${shape(p.d10)}`)}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => ` +
+        `via.toOlder(m, a, lost)`;
   const exports = ordered.flatMap((p) => {
     const s10 = f.importShape(p.d10);
     const base = lowerFirstWord(p.id);
     return [
       {
         name: `${base}FromOlderJson`,
-        doc: `Reads the ${plan.older} JSON-RPC (a2a.json) form of ${p.d03.typeName} as ${p.d10.typeName}${direct(p, "toNewer") ? "" : " (through the older proto)"}. What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`; a value the older proto could not read throws CompatJsonError.`,
+        doc:
+          `Reads the ${plan.older} JSON-RPC (a2a.json) form of ${p.d03.typeName} as ${p.d10.typeName}` +
+          `${direct(p, "toNewer") ? "" : " (through the older proto)"}. ` +
+          `What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`; ` +
+          `a value the older proto could not read throws CompatJsonError.`,
         params: signed
           ? ["json: ", jsonValue, ...onLossSig, "): { message: ", s10, "; lost: ", lossType, "[] }"]
           : ["json", ...onLossSig, ")"],
-        value: `message: ${named(p, "toNewer") ? `${decName(p)}(json, undefined, lost)` : `via.toNewer(${lit(p.d03.typeName)}, json, undefined, lost)${ty(` as ${shape(p.d10)}`)}`}`,
+        value:
+          "message: " +
+          (named(p, "toNewer")
+            ? `${decName(p)}(json, undefined, lost)`
+            : `via.toNewer(${lit(p.d03.typeName)}, json, undefined, lost)${ty(` as ${shape(p.d10)}`)}`),
       },
       {
         name: `${base}ToOlderJson`,
-        doc: `Writes ${p.d10.typeName} in the ${plan.older} JSON-RPC (a2a.json) form of ${p.d03.typeName}${direct(p, "toOlder") ? "" : " (through the older proto)"}. What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`.`,
+        doc:
+          `Writes ${p.d10.typeName} in the ${plan.older} JSON-RPC (a2a.json) form of ${p.d03.typeName}` +
+          `${direct(p, "toOlder") ? "" : " (through the older proto)"}. ` +
+          `What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`.`,
         params: signed
           ? ["message: ", s10, ...onLossSig, "): { json: ", jsonValue, "; lost: ", lossType, "[] }"]
           : ["message", ...onLossSig, ")"],
-        value: `json: ${named(p, "toOlder") ? `${encName(p)}(message, undefined, lost)` : "via.toOlder(message, undefined, lost)"}`,
+        value:
+          "json: " +
+          (named(p, "toOlder") ? `${encName(p)}(message, undefined, lost)` : "via.toOlder(message, undefined, lost)"),
       },
     ];
   });
   const tableName = "a2aCompatJson";
-  const tableDoc = `The ${plan.older} JSON-RPC conversions by type name: older request type → newer message, newer message type → older JSON. The version bridge serves ${plan.older} JSON-RPC with them.`;
+  const tableDoc =
+    `The ${plan.older} JSON-RPC conversions by type name: ` +
+    `older request type → newer message, newer message type → older JSON. ` +
+    `The version bridge serves ${plan.older} JSON-RPC with them.`;
   if (target === "dts") {
     for (const e of exports) {
       f.print(f.jsDoc(e.doc));
@@ -597,7 +640,8 @@ export function emitCompatJson(
   f.print();
   f.print("/** Pairs without a direct conversion go through the older proto. */");
   print(
-    `const via = ${rt("viaProto")}(${files.converter}, ${rt("dialectCodec")}(${SYM}older:${files.olderDefinition}${SYM}.jsonrpcDialect${typed ? "!" : ""}));`,
+    `const via = ${rt("viaProto")}(${files.converter}, ` +
+      `${rt("dialectCodec")}(${SYM}older:${files.olderDefinition}${SYM}.jsonrpcDialect${typed ? "!" : ""}));`,
   );
   const fns: string[] = [];
   for (const p of ordered) {

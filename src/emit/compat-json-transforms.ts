@@ -16,13 +16,22 @@ export interface DecodeCtx {
   readonly d10: DescMessage;
   /** ": any" in TypeScript, "" in JavaScript. */
   readonly any: string;
-  /** Expression: the dialect value of an older field of `obj` (of type `desc`, default x / d03); null or undefined when absent. */
+  /**
+   * Expression: the dialect value of an older field of `obj` (of type `desc`, default x / d03);
+   * null or undefined when absent.
+   */
   read(name03: string, obj?: string, desc?: DescMessage): string;
-  /** Expression: the value `v` of that field read as the older proto reads it (throws as fromJson would); `where` is the path of its object (default a). */
+  /**
+   * Expression: the value `v` of that field read as the older proto reads it (throws as fromJson
+   * would); `where` is the path of its object (default a).
+   */
   value(name03: string, v: string, desc?: DescMessage, where?: string): string;
   /** Statement: sets a newer field of `m`. */
   set(name10: string, expr: string): string;
-  /** Expression: the dialect JSON `v` of an older message field, converted to its newer pair; `parentAt` is the path of its parent. */
+  /**
+   * Expression: the dialect JSON `v` of an older message field, converted to its newer pair;
+   * `parentAt` is the path of its parent.
+   */
   toNewer(name03: string, v: string, desc?: DescMessage, parentAt?: string): string;
   /** Statement: reports the loss of the dialect key `key` (`reasonExpr` is code). */
   lose(key: string, reasonExpr: string): string;
@@ -45,9 +54,15 @@ export interface EncodeCtx {
   readonly any: string;
   /** Expression: a newer field of `m`. */
   get(name10: string): string;
-  /** Statement: writes the older field (type `desc`, default d03) into `target` (default o) when toJson would, enums spelled by the dialect. */
+  /**
+   * Statement: writes the older field (type `desc`, default d03) into `target` (default o) when
+   * toJson would, enums spelled by the dialect.
+   */
   put(name03: string, expr: string, target?: string, desc?: DescMessage): string;
-  /** Expression: `expr`, a message of the newer field `name10` of `desc` (default d10), converted to older dialect JSON. */
+  /**
+   * Expression: `expr`, a message of the newer field `name10` of `desc` (default d10), converted
+   * to older dialect JSON.
+   */
   toOlder(name10: string, expr: string, desc?: DescMessage): string;
   /** Statement: reports the loss of a newer field (by its proto name). */
   lose(name10: string, reasonExpr: string): string;
@@ -96,10 +111,12 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
 
   historyLength: {
     toNewer: (c) => [
-      `if ((v = ${c.read("history_length")}) != null && (v = ${c.value("history_length", "v")}) !== 0) ${c.set("history_length", "v")}`,
+      `if ((v = ${c.read("history_length")}) != null && (v = ${c.value("history_length", "v")}) !== 0) ` +
+        `${c.set("history_length", "v")}`,
     ],
     toOlder: (c) => [
-      `if ((v = ${c.get("history_length")}) === 0) ${c.lose("history_length", lit("v0.3 cannot ask for no history (0 means no limit there); sent without a limit"))}`,
+      `if ((v = ${c.get("history_length")}) === 0) ` +
+        c.lose("history_length", lit("v0.3 cannot ask for no history (0 means no limit there); sent without a limit")),
       `else if (v !== undefined) { ${c.put("history_length", "v")} }`,
     ],
   },
@@ -129,7 +146,8 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
         ...["url", "token", "id"].map(
           (n) => `  if ((v = ${r(n)}) != null && (v = ${c.value(n, "v", cfg, "pa")}) !== "") t.${n} = v;`,
         ),
-        `  if ((v = ${r("authentication")}) != null) t.authentication = ${c.toNewer("authentication", "v", cfg, "pa")};`,
+        `  if ((v = ${r("authentication")}) != null) ` +
+          `t.authentication = ${c.toNewer("authentication", "v", cfg, "pa")};`,
         `  ${c.set("task_push_notification_config", "t")}`,
         `}`,
       ];
@@ -142,7 +160,8 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
         `  if (v.tenant) ${c.lose("task_push_notification_config.tenant", lit("v0.3 has no tenant"))}`,
         `  const p${c.any} = {};`,
         ...["id", "url", "token"].map((n) => `  ${c.put(n, `v.${n}`, "p", cfg)}`),
-        `  if (v.authentication !== undefined) ${prop("p", c.key("authentication", cfg))} = ${c.toOlder("authentication", "v.authentication", tpc)};`,
+        `  if (v.authentication !== undefined) ` +
+          `${prop("p", c.key("authentication", cfg))} = ${c.toOlder("authentication", "v.authentication", tpc)};`,
         `  ${prop("o", c.key("push_notification"))} = p;`,
         `}`,
       ];
@@ -168,18 +187,25 @@ export const partCode = {
       `const file = x.file;`,
       `const kind = x.kind ?? (x.text !== undefined ? "text" : file !== undefined ? "file" : "data");`,
       filename
-        ? `if (kind !== "file" && ${rt("isObject")}(file) && file.name !== undefined) ${rt("lose")}(lost, a, "file.name", "a file name on a part that is not a file part has no place in v1.0");`
-        : `if (${rt("isObject")}(file) && file.name !== undefined) ${rt("lose")}(lost, a, "file.name", "the v0.3 proto FilePart has no file name");`,
+        ? `if (kind !== "file" && ${rt("isObject")}(file) && file.name !== undefined) ` +
+          `${rt("lose")}(lost, a, "file.name", ` +
+          `"a file name on a part that is not a file part has no place in v1.0");`
+        : `if (${rt("isObject")}(file) && file.name !== undefined) ` +
+          `${rt("lose")}(lost, a, "file.name", "the v0.3 proto FilePart has no file name");`,
       `if (kind === "text") m.content = { case: "text", value: ${rt("str")}(x.text ?? "", a, "a2a.v1.Part.text") };`,
       `else if (kind === "file") {`,
       `  const f${c.any} = ${rt("isObject")}(file) ? file : {};`,
       `  const fa = ${rt("at")}(a, "file");`,
-      `  if (f.uri != null && f.bytes != null) ${rt("invalid")}(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);`,
-      `  if (f.uri != null) m.content = { case: "url", value: ${rt("str")}(f.uri, fa, "a2a.v1.FilePart.file_with_uri") };`,
-      `  else if (f.bytes != null) m.content = { case: "raw", value: ${rt("bytes")}(f.bytes, fa, "a2a.v1.FilePart.file_with_bytes") };`,
+      `  if (f.uri != null && f.bytes != null) ` +
+        `${rt("invalid")}(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);`,
+      `  if (f.uri != null) ` +
+        `m.content = { case: "url", value: ${rt("str")}(f.uri, fa, "a2a.v1.FilePart.file_with_uri") };`,
+      `  else if (f.bytes != null) ` +
+        `m.content = { case: "raw", value: ${rt("bytes")}(f.bytes, fa, "a2a.v1.FilePart.file_with_bytes") };`,
       `  if (f.mimeType != null) m.mediaType = ${rt("str")}(f.mimeType, fa, "a2a.v1.FilePart.mime_type");`,
       ...(filename ? [`  if (f.name != null) m.filename = ${rt("str")}(f.name, fa, "a2a.json FileBase name");`] : []),
-      `} else m.content = { case: "data", value: ${rt("valueOf")}(${rt("object")}(x.data ?? {}, a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data") };`,
+      `} else m.content = { case: "data", value: ` +
+        `${rt("valueOf")}(${rt("object")}(x.data ?? {}, a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data") };`,
       `return m;`,
     ];
   },
@@ -205,7 +231,8 @@ export const partCode = {
       `    break;`,
       `  case "url":`,
       `  case "raw": {`,
-      `    const f${c.any} = content.case === "url" ? { uri: content.value } : { bytes: ${rt("base64")}(content.value) };`,
+      `    const f${c.any} = content.case === "url" ? ` +
+        `{ uri: content.value } : { bytes: ${rt("base64")}(content.value) };`,
       `    if (m.mediaType) f.mimeType = m.mediaType;`,
       ...(filename ? [`    if (m.filename !== "") f.name = m.filename;`] : []),
       `    o = { kind: "file", file: f };`,
@@ -214,7 +241,8 @@ export const partCode = {
       `  case "data": {`,
       `    const v = ${rt("valueJson")}(content.value);`,
       `    const data = ${rt("isObject")}(v) ? v : { value: v };`,
-      `    if (data !== v) ${c.lose("data", lit("a v0.3 data part holds an object; this value was wrapped as {value: …}"))}`,
+      `    if (data !== v) ` +
+        `${c.lose("data", lit("a v0.3 data part holds an object; this value was wrapped as {value: …}"))}`,
       `    if (m.mediaType) ${c.lose("media_type", lit("a v0.3 data part has no media type"))}`,
       ...noName("data"),
       `    o = { kind: "data", data };`,
@@ -230,7 +258,10 @@ export const partCode = {
   },
 };
 
-/** The Part's dialectFields, which this code knows only at the keys a2a.json has them (FileBase.name, PartBase.metadata). */
+/**
+ * The Part's dialectFields, which this code knows only at the keys a2a.json has them
+ * (FileBase.name, PartBase.metadata).
+ */
 function partDialectFields(c: { dialectField(name10: string): string | undefined; d10: DescMessage }): {
   metadata: boolean;
   filename: boolean;
@@ -239,7 +270,8 @@ function partDialectFields(c: { dialectField(name10: string): string | undefined
   const filename = c.dialectField("filename");
   if ((metadata !== undefined && metadata !== "metadata") || (filename !== undefined && filename !== "file.name")) {
     throw new Error(
-      `compat-json: ${c.d10.typeName} dialectFields: the Part conversion knows metadata at "metadata" and filename at "file.name" only`,
+      `compat-json: ${c.d10.typeName} dialectFields: ` +
+        `the Part conversion knows metadata at "metadata" and filename at "file.name" only`,
     );
   }
   return { metadata: metadata !== undefined, filename: filename !== undefined };

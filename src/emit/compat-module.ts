@@ -56,7 +56,12 @@ export function emitCompatModule(
   const converterType = f.import("Converter", runtimeModule, true);
   const jsonTable = () =>
     json
-      ? emitCompatJson(f, target, plan, { ...json, olderA2a: a2aModule(olderFile), olderDefinition: older.definition, converter: "a2aCompat" })
+      ? emitCompatJson(f, target, plan, {
+          ...json,
+          olderA2a: a2aModule(olderFile),
+          olderDefinition: older.definition,
+          converter: "a2aCompat",
+        })
       : undefined;
   const pairs = plan.pairs.map(({ v10, v03, toV03, toV10 }) => ({ v10, v03, toV03, toV10 }));
   const data = printLiteral({ newer: plan.newer, older: plan.older, pairs });
@@ -159,7 +164,8 @@ export function emitCompatModule(
   f.print();
   f.print(
     f.jsDoc(
-      `A ${plan.newer} client over a ${plan.older} client: call an older agent with newer types. Operations the older version lacks fail with UnsupportedOperationError.`,
+      `A ${plan.newer} client over a ${plan.older} client: call an older agent with newer types. ` +
+        "Operations the older version lacks fail with UnsupportedOperationError.",
     ),
   );
   const csig = typed

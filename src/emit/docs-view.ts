@@ -171,7 +171,8 @@ export function errorsView(m: ApiModel) {
   return {
     title: `${m.service.name} ${versionLabel(m)}: errors in each binding`,
     protoFile: m.protoFile,
-    // The runtime attaches an ErrorInfo only to errors whose catalog entry has a reason (packages/runtime/src/a2a-error.ts).
+    // The runtime attaches an ErrorInfo only to errors whose catalog entry has a reason
+    // (packages/runtime/src/a2a-error.ts).
     errorInfo: m.errors.some((e) => e.reason !== null),
     uniqueGrpc: [...new Set(m.errors.map((e) => e.grpcStatus))]
       .filter((g): g is string => g !== null && m.errors.filter((e) => e.grpcStatus === g).length === 1)
@@ -318,7 +319,9 @@ export function compatView(plan: CompatPlan) {
           direction: "↔ v0.3 JSON-RPC",
           from: code(field),
           to: code(path),
-          how: "carried by the one-pass JSON-RPC conversion (`…FromOlderJson`, `…ToOlderJson`); lossy through the v0.3 proto (above)",
+          how:
+            "carried by the one-pass JSON-RPC conversion (`…FromOlderJson`, `…ToOlderJson`); " +
+            "lossy through the v0.3 proto (above)",
         })),
       ],
     })),

@@ -18,7 +18,10 @@ const cache = new Map<TemplateName, Render>();
 
 export function renderDoc(name: TemplateName, view: unknown): string {
   let t = cache.get(name);
-  if (!t) cache.set(name, (t = hb.template(templateSpec(name))));
+  if (!t) {
+    t = hb.template(templateSpec(name));
+    cache.set(name, t);
+  }
   return t(escapeCells(view)).replace(/\n{3,}/g, "\n\n");
 }
 

@@ -56,7 +56,8 @@ export function buildRouteTable(model: ApiModel, problems: Problems): RouteTable
   const all = unsorted.map((r, i) => ({ ...r, priority: i + 1 }));
   const overlaps = findOverlaps(all, (a, b) =>
     problems.add(
-      `${model.protoFile}: duplicate route ${a.method} ${a.template} (${a.operation}, ${a.origin}) and ${b.method} ${b.template} (${b.operation}, ${b.origin}) match exactly the same paths`,
+      `${model.protoFile}: duplicate route ${a.method} ${a.template} (${a.operation}, ${a.origin}) ` +
+        `and ${b.method} ${b.template} (${b.operation}, ${b.origin}) match exactly the same paths`,
     ),
   );
   return {
@@ -79,7 +80,10 @@ export function findOverlaps(routes: readonly Route[], duplicate: (a: Route, b: 
   const found = new Map<Route, { winners: Route[]; total: number }>();
   const record = (loser: Route, count: number, winners: readonly Route[]) => {
     let entry = found.get(loser);
-    if (!entry) found.set(loser, (entry = { winners: [], total: 0 }));
+    if (!entry) {
+      entry = { winners: [], total: 0 };
+      found.set(loser, entry);
+    }
     entry.total += count;
     entry.winners.push(...winners);
   };
@@ -93,10 +97,16 @@ export function findOverlaps(routes: readonly Route[], duplicate: (a: Route, b: 
     }
     const key = `${r.method} ${r.verb ?? ""} ${r.segments.length}`;
     let masks = groups.get(key);
-    if (!masks) groups.set(key, (masks = new Map()));
+    if (!masks) {
+      masks = new Map<string, Route[]>();
+      groups.set(key, masks);
+    }
     const mask = r.segments.map((s) => (s === "*" ? "*" : "L")).join("");
     let list = masks.get(mask);
-    if (!list) masks.set(mask, (list = []));
+    if (!list) {
+      list = [];
+      masks.set(mask, list);
+    }
     list.push(r); // routes arrive in priority order
   }
 

@@ -25,7 +25,8 @@ export function routesJson(model: ApiModel, table: RouteTable): string {
     protocolVersion: model.protocolVersion ?? null,
     release: model.release ?? null,
     matchRule:
-      "Segments are compared left to right; a literal beats *, and * beats **. The route with the lowest priority that matches wins.",
+      "Segments are compared left to right; a literal beats *, and * beats **. " +
+      "The route with the lowest priority that matches wins.",
     routes: table.routes,
     aliases: table.aliases,
     overlaps: table.overlaps,

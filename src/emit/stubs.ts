@@ -34,6 +34,11 @@ interface Ctx {
 
 const data = (v: unknown) => printLiteral(v);
 
+/** The options of the JSON-RPC and HTTP+JSON servers besides the handler, as the stubs declare them. */
+const serverOptions =
+  "; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; " +
+  "readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void }";
+
 export function emitStubs(schema: Schema<object>, target: Target, base: string, model: ApiModel): void {
   const ext = target === "dts" ? ".d.ts" : "." + target;
   const open = (suffix: string, what: string): Ctx => {
@@ -152,7 +157,8 @@ function definitionModule(c: Ctx, m: ApiModel): void {
   const members = printMembers(tables, "  ");
   c.f.print(
     c.f.jsDoc(
-      `${m.service.fullName} at protocol version ${m.protocolVersion ?? "?"} (release ${m.release ?? "?"}): its descriptor and tables.`,
+      `${m.service.fullName} at protocol version ${m.protocolVersion ?? "?"} ` +
+        `(release ${m.release ?? "?"}): its descriptor and tables.`,
     ),
   );
   constant(
@@ -187,7 +193,8 @@ function definitionModule(c: Ctx, m: ApiModel): void {
   }
   forward(
     c,
-    `A client for the first interface of the agent card that this client can use (binding and protocol version), with the interface's tenant.`,
+    "A client for the first interface of the agent card that this client can use " +
+      "(binding and protocol version), with the interface's tenant.",
     `create${c.name}ClientForCard`,
     [
       ["card", ["unknown"]],
@@ -198,7 +205,8 @@ function definitionModule(c: Ctx, m: ApiModel): void {
   );
   forward(
     c,
-    `One HTTP handler for an agent: the agent card, JSON-RPC and HTTP+JSON. Wrap it with nodeHttpListener or fetchHandler.`,
+    "One HTTP handler for an agent: the agent card, JSON-RPC and HTTP+JSON. " +
+      "Wrap it with nodeHttpListener or fetchHandler.",
     `create${c.name}HttpHandler`,
     [["options", ["Omit<", c.rt("A2aHttpOptions", true), "<typeof ", service, '>, "definition">']]],
     [c.rt("CoreHandler", true)],
@@ -222,16 +230,7 @@ function jsonrpcModule(c: Ctx): void {
     c,
     `A JSON-RPC endpoint (POST) serving the handler.`,
     `create${c.name}JsonRpcHandler`,
-    [
-      [
-        "options",
-        [
-          "{ readonly handler: ",
-          handler,
-          "; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void }",
-        ],
-      ],
-    ],
+    [["options", ["{ readonly handler: ", handler, serverOptions]]],
     [c.rt("CoreHandler", true)],
     [c.rt("createJsonRpcHandler"), "({ ...options, definition: ", def, " })"],
   );
@@ -254,14 +253,7 @@ function restModule(c: Ctx): void {
     `The HTTP+JSON routes, under basePath, serving the handler.`,
     `create${c.name}RestHandler`,
     [
-      [
-        "options",
-        [
-          "{ readonly handler: ",
-          handler,
-          "; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void }",
-        ],
-      ],
+      ["options", ["{ readonly handler: ", handler, serverOptions]],
       ["basePath", ["string"]],
     ],
     [c.rt("CoreHandler", true)],
@@ -286,7 +278,8 @@ function grpcModule(c: Ctx): void {
   );
   forward(
     c,
-    `Registers the service on a connect router, e.g. connectNodeAdapter({ routes: ${lowerFirstWord(c.name)}GrpcRoutes({ handler }), grpc: true }).`,
+    "Registers the service on a connect router, e.g. " +
+      `connectNodeAdapter({ routes: ${lowerFirstWord(c.name)}GrpcRoutes({ handler }), grpc: true }).`,
     `${lowerFirstWord(c.name)}GrpcRoutes`,
     [["options", ["{ readonly handler: ", handler, "; readonly requiredExtensions?: readonly string[] }"]]],
     ["ReturnType<typeof ", c.rt("grpcRoutes", true), ">"],

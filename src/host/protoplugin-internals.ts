@@ -8,7 +8,7 @@
  */
 import type { Plugin, Schema, EcmaScriptPluginOptions } from "@bufbuild/protoplugin";
 import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
-import { Edition } from "@bufbuild/protobuf/wkt";
+import type { Edition } from "@bufbuild/protobuf/wkt";
 
 export interface ParsedParameter<T> {
   parsed: T & EcmaScriptPluginOptions;

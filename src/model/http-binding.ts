@@ -17,7 +17,7 @@
  */
 import type { RouteQueryField, RouteVariable } from "@protoc-gen-a2a/runtime";
 import type { BindingModel, FieldModel, MessageModel } from "./model-types.js";
-import { flattenTemplate, parsePathTemplate, TemplateSyntaxError } from "./path-template.js";
+import { flattenTemplate, parsePathTemplate, TemplateSyntaxError, type PathTemplate } from "./path-template.js";
 import type { Problems } from "../generation-error.js";
 
 /** Message types that ProtoJSON writes as one string, so they fit a query parameter. */
@@ -58,10 +58,11 @@ export function buildBinding(
   origin: BindingModel["origin"],
   ctx: BindingContext,
 ): BindingModel | undefined {
-  const where = `${ctx.place}: ${origin === "additional_binding" ? "additional binding " : ""}${rule.method} "${rule.path}"`;
+  const binding = origin === "additional_binding" ? "additional binding " : "";
+  const where = `${ctx.place}: ${binding}${rule.method} "${rule.path}"`;
   const before = ctx.problems.size;
   if (rule.nestedBindings > 0) ctx.problems.add(`${where}: additional_bindings must not nest`);
-  let template;
+  let template: PathTemplate;
   try {
     template = parsePathTemplate(rule.path);
   } catch (e) {

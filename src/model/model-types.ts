@@ -98,7 +98,10 @@ export type CompatRule =
   | { readonly moved: string };
 
 export interface CompatPair {
-  /** Full names: the v1.0 message (this model's package) and its v0.3 counterpart (default: same name in the other package). */
+  /**
+   * Full names: the v1.0 message (this model's package) and its v0.3 counterpart (default: same
+   * name in the other package).
+   */
   readonly v10: string;
   readonly v03: string | undefined;
   /** Source field (proto name) → rule, per direction. Fields not listed map by name. */

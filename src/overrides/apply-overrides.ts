@@ -70,7 +70,7 @@ function applyEntry(model: ApiModel, p: PlannedEntry, problems: Problems): void 
   const entry = p.entry;
   const parts = entry.target.split(".");
   let op: OperationModel | undefined;
-  let kind;
+  let kind: (typeof apiTargets)[string] | undefined;
   if (parts[0] === "api" && parts.length === 2) {
     kind = apiTargets[parts[1]!];
     if (!kind) {
@@ -85,7 +85,8 @@ function applyEntry(model: ApiModel, p: PlannedEntry, problems: Problems): void 
     op = model.operations.find((o) => o.name === parts[1]);
     if (!op) {
       problems.add(
-        `${place(entry)}: target "${entry.target}" names no RPC "${parts[1]}" in ${model.service.fullName} (${model.protoFile})`,
+        `${place(entry)}: target "${entry.target}" names no RPC "${parts[1]}" ` +
+          `in ${model.service.fullName} (${model.protoFile})`,
       );
       return;
     }
@@ -121,10 +122,11 @@ function applyEntry(model: ApiModel, p: PlannedEntry, problems: Problems): void 
 /** compat.unpaired, or compat.<Message> of this package. */
 function applyCompat(model: ApiModel, p: PlannedEntry, name: string, problems: Problems): void {
   const entry = p.entry;
-  const compat = (model.compat ??= { otherPackage: undefined, explicit: new Map(), unpaired: { v10: {}, v03: {} } });
+  model.compat ??= { otherPackage: undefined, explicit: new Map(), unpaired: { v10: {}, v03: {} } };
+  const compat = model.compat;
   const key = name === "unpaired" ? "compat.unpaired" : "compat.pair";
   const validate = validator(key as `compat.${string}`);
-  if (!validate || !validate(entry.value)) {
+  if (!validate?.(entry.value)) {
     problems.add(`${place(entry)}: value for ${entry.target} is invalid: ${describeAjvErrors(validate?.errors)}`);
     return;
   }
@@ -133,7 +135,8 @@ function applyCompat(model: ApiModel, p: PlannedEntry, name: string, problems: P
     const v = entry.value as { otherPackage: string; v10: Record<string, string>; v03: Record<string, string> };
     compat.otherPackage = v.otherPackage;
     compat.unpaired = { v10: v.v10, v03: v.v03 };
-    summary = `counterparts in ${v.otherPackage}; no counterpart: ${[...Object.keys(v.v10), ...Object.keys(v.v03)].join(", ")}`;
+    const unpaired = [...Object.keys(v.v10), ...Object.keys(v.v03)].join(", ");
+    summary = `counterparts in ${v.otherPackage}; no counterpart: ${unpaired}`;
   } else {
     const fullName = `${model.package}.${name}`;
     if (!model.messages.has(fullName)) {
@@ -156,7 +159,8 @@ function applyCompat(model: ApiModel, p: PlannedEntry, name: string, problems: P
       source: `${entry.source.document}, ${entry.source.section}`,
       decision: entry.decision,
     });
-    summary = `${fullName} ↔ ${v.counterpart ?? "same name"}: ${Object.keys(v.toV03 ?? {}).length + Object.keys(v.toV10 ?? {}).length} field rules`;
+    const rules = Object.keys(v.toV03 ?? {}).length + Object.keys(v.toV10 ?? {}).length;
+    summary = `${fullName} ↔ ${v.counterpart ?? "same name"}: ${rules} field rules`;
   }
   model.overrides.push(applied(p, summary));
 }

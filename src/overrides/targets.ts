@@ -133,11 +133,17 @@ export const apiTargets: Record<string, TargetKind<never>> = {
   }),
   contentTypes: kind<ContentTypes>(contentTypesSchema, (v, { model }) => {
     model.contentTypes = v;
-    return `JSON-RPC ${v.jsonrpc.request}; HTTP+JSON ${v.rest.request} (errors ${v.rest.error}); streams ${v.rest.stream}`;
+    return (
+      `JSON-RPC ${v.jsonrpc.request}; HTTP+JSON ${v.rest.request} ` +
+      `(errors ${v.rest.error}); streams ${v.rest.stream}`
+    );
   }),
   headers: kind<HeaderRules>(headersSchema, (v, { model }) => {
     model.headers = v;
-    return `version header ${v.versionHeader ?? "none"} (absent = ${v.absentVersionMeans}, patch: ${v.patchVersion}); extensions header ${v.extensionsHeader}`;
+    return (
+      `version header ${v.versionHeader ?? "none"} (absent = ${v.absentVersionMeans}, patch: ${v.patchVersion}); ` +
+      `extensions header ${v.extensionsHeader}`
+    );
   }),
   errors: kind<ErrorModel[]>({ type: "array", items: errorSchema, minItems: 1 }, (v, { model }) => {
     const codes = new Set<number>();
@@ -171,7 +177,10 @@ export const apiTargets: Record<string, TargetKind<never>> = {
     ].filter((name) => !model.messages.has(name));
     if (missing.length > 0) throw new Error(`no message ${missing.join(", ")} in the request`);
     model.jsonrpcDialect = v;
-    return `a2a.json dialect: ${Object.keys(v.enums).length} enum spellings, ${Object.keys(v.kinds).length} kinds, ${v.resourceNames.length} resource names`;
+    return (
+      `a2a.json dialect: ${Object.keys(v.enums).length} enum spellings, ${Object.keys(v.kinds).length} kinds, ` +
+      `${v.resourceNames.length} resource names`
+    );
   }),
   requiredFieldsInJson: kind<boolean>({ type: "boolean" }, (v, { model }) => {
     model.requiredInJson = v;

@@ -572,35 +572,76 @@ export interface PushConfigInput {
   token?: string;
 }
 
+type Resolved<F> = F extends (...args: never[]) => Promise<infer T> ? T : never;
+type Yielded<F> = F extends (...args: never[]) => AsyncGenerator<infer T, void, undefined> ? T : never;
+
+/** What one SDK version's `Client` resolves with, per call (see {@link A2aJsClient}). */
+export interface SdkResults {
+  /** SendMessage: a Task or a Message. */
+  send: unknown;
+  /** One event of a stream or a subscription. */
+  event: unknown;
+  task: unknown;
+  list: unknown;
+  pushConfig: unknown;
+  pushConfigs: unknown;
+  card: unknown;
+}
+
+/** @a2a-js/sdk 1.3.0 (ts-proto objects). */
+export interface V10Results extends SdkResults {
+  send: Resolved<Client["sendMessage"]>;
+  event: Yielded<Client["sendMessageStream"]>;
+  task: Resolved<Client["getTask"]>;
+  list: Resolved<Client["listTasks"]>;
+  pushConfig: Resolved<Client["getTaskPushNotificationConfig"]>;
+  pushConfigs: Resolved<Client["listTaskPushNotificationConfig"]>;
+  card: Resolved<Client["getAgentCard"]>;
+}
+
+/** a2a-js-v03 = @a2a-js/sdk 0.3.14 (v0.3 JSON objects). ListTasks does not exist there. */
+export interface V03Results extends SdkResults {
+  send: Resolved<V03Client["sendMessage"]>;
+  event: Yielded<V03Client["sendMessageStream"]>;
+  task: Resolved<V03Client["getTask"]>;
+  list: never;
+  pushConfig: Resolved<V03Client["getTaskPushNotificationConfig"]>;
+  pushConfigs: Resolved<V03Client["listTaskPushNotificationConfig"]>;
+  card: Resolved<V03Client["getAgentCard"]>;
+}
+
+/** Either version's results: for code that runs against both SDKs. */
+export type EitherResults = { [K in keyof SdkResults]: V10Results[K] | V03Results[K] };
+
 /**
  * Uniform wrapper over one SDK `Client` bound to one transport. All results are the
- * raw SDK return values; all SDK errors propagate unchanged.
+ * raw SDK return values, typed by `R`; all SDK errors propagate unchanged.
  */
-export interface A2aJsClient {
+export interface A2aJsClient<R extends SdkResults = EitherResults> {
   readonly sdkVersion: "1.3.0" | "0.3.14";
   /** The transport actually selected ("JSONRPC" | "HTTP+JSON" | "GRPC"). */
   readonly binding: A2aBinding;
   /** The SDK Client (1.3.0 `Client` or 0.3.14 `Client`). */
   readonly sdkClient: Client | V03Client;
-  /** SendMessage with one text part. Returns the SDK result (Task or Message). */
-  sendText(text: string, opts?: SendTextOptions): Promise<any>;
+  /** SendMessage with one text part. Returns the SDK result (Task or Message; see {@link sentTask}). */
+  sendText(text: string, opts?: SendTextOptions): Promise<R["send"]>;
   /** SendStreamingMessage with one text part; resolves with every event once the stream ends. */
-  stream(text: string, opts?: Omit<SendTextOptions, "blocking">): Promise<any[]>;
-  getTask(id: string, historyLength?: number): Promise<any>;
+  stream(text: string, opts?: Omit<SendTextOptions, "blocking">): Promise<R["event"][]>;
+  getTask(id: string, historyLength?: number): Promise<R["task"]>;
   /** v1.0 only. The v0.3 wrapper throws (ListTasks does not exist in v0.3). */
-  listTasks(params?: Record<string, unknown>): Promise<any>;
-  cancelTask(id: string): Promise<any>;
+  listTasks(params?: Record<string, unknown>): Promise<R["list"]>;
+  cancelTask(id: string): Promise<R["task"]>;
   /**
    * SubscribeToTask / tasks/resubscribe. Returns the SDK's AsyncGenerator as is; the
    * request is only sent on the first `next()`. Collect with `collectEvents`.
    */
-  subscribe(id: string): AsyncGenerator<any, void, undefined>;
-  setPushConfig(taskId: string, config: PushConfigInput): Promise<any>;
-  getPushConfig(taskId: string, configId: string): Promise<any>;
-  listPushConfigs(taskId: string): Promise<any>;
+  subscribe(id: string): AsyncGenerator<R["event"], void, undefined>;
+  setPushConfig(taskId: string, config: PushConfigInput): Promise<R["pushConfig"]>;
+  getPushConfig(taskId: string, configId: string): Promise<R["pushConfig"]>;
+  listPushConfigs(taskId: string): Promise<R["pushConfigs"]>;
   deletePushConfig(taskId: string, configId: string): Promise<void>;
   /** GetExtendedAgentCard (v1.0) / agent/getAuthenticatedExtendedCard (v0.3), via `Client.getAgentCard()`. */
-  getExtendedCard(): Promise<any>;
+  getExtendedCard(): Promise<R["card"]>;
   /** Closes the gRPC channel if any (no-op for HTTP bindings). */
   close(): void;
 }
@@ -679,7 +720,10 @@ function v10SyntheticCard(url: string, binding: A2aBinding): AgentCard {
 }
 
 /** 1.3.0 client for any server (ours too). See {@link ClientTarget}. */
-export async function a2aJsV10ClientFor(target: ClientTarget, options: V10ClientOptions = {}): Promise<A2aJsClient> {
+export async function a2aJsV10ClientFor(
+  target: ClientTarget,
+  options: V10ClientOptions = {},
+): Promise<A2aJsClient<V10Results>> {
   const compat = options.legacyCompat ? { legacyCompat: { enabled: true } } : {};
   const transports = [
     new JsonRpcTransportFactory(compat),
@@ -744,7 +788,7 @@ export function a2aJsV10Client(
   agent: A2aJsAgent,
   binding: A2aBinding,
   options?: V10ClientOptions,
-): Promise<A2aJsClient> {
+): Promise<A2aJsClient<V10Results>> {
   return a2aJsV10ClientFor({ cardUrl: agent.cardUrl, binding }, options);
 }
 
@@ -787,7 +831,7 @@ function v03BindingOf(client: V03Client): A2aBinding {
 }
 
 /** 0.3.14 client for any server (ours too). See {@link ClientTarget}. */
-export async function a2aJsV03ClientFor(target: ClientTarget): Promise<A2aJsClient> {
+export async function a2aJsV03ClientFor(target: ClientTarget): Promise<A2aJsClient<V03Results>> {
   const transports = [new V03JsonRpcTransportFactory(), new V03RestTransportFactory(), new V03GrpcTransportFactory()];
   let client: V03Client;
   const wanted = target.binding;
@@ -834,7 +878,7 @@ export async function a2aJsV03ClientFor(target: ClientTarget): Promise<A2aJsClie
 }
 
 /** 0.3.14 client for a started agent, selecting `binding` from its agent card. */
-export function a2aJsV03Client(agent: A2aJsAgent, binding: A2aBinding): Promise<A2aJsClient> {
+export function a2aJsV03Client(agent: A2aJsAgent, binding: A2aBinding): Promise<A2aJsClient<V03Results>> {
   return a2aJsV03ClientFor({ cardUrl: agent.cardUrl, binding });
 }
 
@@ -875,22 +919,56 @@ const V10_STATE_NAMES: Record<number, string> = {
   [TaskState.TASK_STATE_AUTH_REQUIRED]: "auth-required",
 };
 
+/*
+ * The readers below take either SDK's objects (1.3.0 ts-proto objects, 0.3.14 v0.3 JSON
+ * objects, or whatever a test has at hand) as `unknown` and look at their shape.
+ */
+
+/** `v[key]` when `v` is an object, else undefined. */
+function prop(v: unknown, key: string): unknown {
+  return typeof v === "object" && v !== null ? (v as Record<string, unknown>)[key] : undefined;
+}
+
+/** `v` when it is an array, else none. */
+function items(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" ? v : undefined;
+}
+
+/**
+ * The Task a SendMessage answered with (either SDK version). Throws when the agent
+ * answered with a Message instead.
+ */
+export function sentTask<R extends object>(result: R): Exclude<R, { messageId: string }> {
+  if ("messageId" in result) throw new Error(`expected a Task, got a Message: ${JSON.stringify(result)}`);
+  return result as Exclude<R, { messageId: string }>;
+}
+
 /** Task state of a Task / status-update (either SDK version) as a v0.3-style name ("completed", …). */
-export function stateOf(x: any): string | undefined {
-  const s = x?.status?.state;
+export function stateOf(x: unknown): string | undefined {
+  const s = prop(prop(x, "status"), "state");
   if (typeof s === "number") return V10_STATE_NAMES[s] ?? `unrecognized(${s})`;
   return typeof s === "string" ? s : undefined;
 }
 
-function partText(p: any): string {
-  if (p?.content?.$case === "text") return p.content.value; // 1.3.0
-  if (p?.kind === "text") return p.text; // 0.3.14
+function partText(p: unknown): string {
+  const content = prop(p, "content");
+  if (prop(content, "$case") === "text") return prop(content, "value") as string; // 1.3.0
+  if (prop(p, "kind") === "text") return prop(p, "text") as string; // 0.3.14
   return "";
 }
 
+/** Texts of all text parts of the parts array `parts`, joined. */
+function partsText(parts: unknown): string {
+  return items(parts).map(partText).join("");
+}
+
 /** Texts of all text parts of all artifacts of a Task (either SDK version). */
-export function artifactTexts(task: any): string[] {
-  return (task?.artifacts ?? []).flatMap((a: any) => (a.parts ?? []).map(partText));
+export function artifactTexts(task: unknown): string[] {
+  return items(prop(task, "artifacts")).flatMap((a) => items(prop(a, "parts")).map(partText));
 }
 
 export interface EventSummary {
@@ -902,43 +980,47 @@ export interface EventSummary {
 }
 
 /** Version-neutral view of one stream/subscribe event or one SendMessage result. */
-export function summarizeEvent(e: any): EventSummary {
+export function summarizeEvent(e: unknown): EventSummary {
   // 1.3.0 StreamResponse
   if (e && typeof e === "object" && "payload" in e) {
     const p = e.payload;
-    switch (p?.$case) {
+    const v = prop(p, "value");
+    switch (prop(p, "$case")) {
       case "task":
-        return { kind: "task", taskId: p.value.id, state: stateOf(p.value) };
+        return { kind: "task", taskId: str(prop(v, "id")), state: stateOf(v) };
       case "message":
-        return { kind: "message", text: (p.value.parts ?? []).map(partText).join("") };
+        return { kind: "message", text: partsText(prop(v, "parts")) };
       case "statusUpdate":
-        return { kind: "status-update", taskId: p.value.taskId, state: stateOf(p.value) };
+        return { kind: "status-update", taskId: str(prop(v, "taskId")), state: stateOf(v) };
       case "artifactUpdate":
         return {
           kind: "artifact-update",
-          taskId: p.value.taskId,
-          text: (p.value.artifact?.parts ?? []).map(partText).join(""),
+          taskId: str(prop(v, "taskId")),
+          text: partsText(prop(prop(v, "artifact"), "parts")),
         };
       default:
         return { kind: "unknown" };
     }
   }
   // 0.3.14 events (kind-tagged)
-  switch (e?.kind) {
+  switch (prop(e, "kind")) {
     case "task":
-      return { kind: "task", taskId: e.id, state: stateOf(e) };
+      return { kind: "task", taskId: str(prop(e, "id")), state: stateOf(e) };
     case "message":
-      return { kind: "message", text: (e.parts ?? []).map(partText).join("") };
+      return { kind: "message", text: partsText(prop(e, "parts")) };
     case "status-update":
-      return { kind: "status-update", taskId: e.taskId, state: stateOf(e) };
+      return { kind: "status-update", taskId: str(prop(e, "taskId")), state: stateOf(e) };
     case "artifact-update":
-      return { kind: "artifact-update", taskId: e.taskId, text: (e.artifact?.parts ?? []).map(partText).join("") };
+      return {
+        kind: "artifact-update",
+        taskId: str(prop(e, "taskId")),
+        text: partsText(prop(prop(e, "artifact"), "parts")),
+      };
   }
   // 1.3.0 SendMessage result (bare Task / Message, no kind)
-  if (e && typeof e === "object" && "messageId" in e)
-    return { kind: "message", text: (e.parts ?? []).map(partText).join("") };
+  if (e && typeof e === "object" && "messageId" in e) return { kind: "message", text: partsText(prop(e, "parts")) };
   if (e && typeof e === "object" && "status" in e && "id" in e)
-    return { kind: "task", taskId: e.id, state: stateOf(e) };
+    return { kind: "task", taskId: str(e.id), state: stateOf(e) };
   return { kind: "unknown" };
 }
 
@@ -988,6 +1070,28 @@ export interface A2aJsErrorDescription {
   data?: unknown;
 }
 
+/** JSON-RPC error response carried by the SDKs' JSON-RPC errors. */
+interface ErrorResponse {
+  error?: { code: number; message: unknown; data?: unknown };
+}
+
+/** The fields `describeA2aJsError` reads from a thrown value; which ones are set depends on SDK and binding. */
+interface ThrownFields {
+  message?: unknown;
+  name?: unknown;
+  constructor?: { name?: string };
+  reason?: unknown;
+  errorResponse?: ErrorResponse;
+  envelopeCode?: unknown;
+  transport?: unknown;
+  data?: unknown;
+  statusCode?: unknown;
+  status?: unknown;
+  /** grpc-js ServiceError (0.3.14 gRPC) has `code` and `details`. */
+  code?: unknown;
+  cause?: ThrownFields;
+}
+
 /**
  * Normalizes whatever either SDK throws, for each binding:
  *  - 1.3.0 JSON-RPC: `JsonRpc<Name>Error` { reason, envelopeCode, data } (or JsonRpcTransportError
@@ -1007,7 +1111,7 @@ export function describeA2aJsError(e: unknown): A2aJsErrorDescription {
   if (!(e instanceof Error) && (typeof e !== "object" || e === null)) {
     return { message: String(e), name: typeof e };
   }
-  const err = e as any;
+  const err = e as ThrownFields;
   // 1.3.0 JSON-RPC stream errors wrap the typed error in `cause`.
   if (
     !err.reason &&

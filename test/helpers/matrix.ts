@@ -4,7 +4,11 @@ export interface Matrix {
    * Runs a cell and records it: "ok", the note the body returns (e.g. "a2a-js
    * defect: …"), or "FAIL" plus what `seen` was last told.
    */
-  cell(row: string, col: string, body: (seen: (what: string) => void) => Promise<string | void>): Promise<void>;
+  cell(
+    row: string,
+    col: string,
+    body: (seen: (what: string) => void) => Promise<string | undefined> | Promise<void>,
+  ): Promise<void>;
   print(): void;
 }
 

@@ -3,6 +3,8 @@
  * against a2a-js servers, v1.0 (@a2a-js/sdk 1.3.0) and v0.3 (0.3.14), every binding.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AgentCard } from "@a2a-js/sdk";
+import type { AgentCard as V03AgentCard } from "a2a-js-v03";
 import {
   ALL_BINDINGS,
   EXTENDED_SKILL_ID,
@@ -21,6 +23,7 @@ import {
   type A2aBinding,
   type A2aJsAgent,
   type A2aJsClient,
+  type EitherResults,
 } from "../helpers/a2a-js-peers.js";
 
 type Flavor = {
@@ -35,7 +38,7 @@ const FLAVORS: Flavor[] = [
   { label: "v0.3 (@a2a-js/sdk 0.3.14)", start: startA2aJsV03Agent, client: a2aJsV03Client, hasListTasks: false },
 ];
 
-function taskIdOf(result: any): string {
+function taskIdOf(result: unknown): string {
   const s = summarizeEvent(result);
   if (s.kind !== "task" || !s.taskId) throw new Error(`expected a Task, got ${JSON.stringify(result)}`);
   return s.taskId;
@@ -64,16 +67,18 @@ for (const flavor of FLAVORS) {
     it("serves the agent card at /.well-known/agent-card.json", async () => {
       const res = await fetch(agent.cardUrl);
       expect(res.status).toBe(200);
-      const card = (await res.json()) as any;
+      const json: unknown = await res.json();
       expect(agent.grpcUrl).toMatch(/^127\.0\.0\.1:\d+$/);
       if (agent.version === "1.0") {
-        expect(card.capabilities.extendedAgentCard).toBe(true);
+        const card = json as AgentCard;
+        expect(card.capabilities?.extendedAgentCard).toBe(true);
         expect(card.supportedInterfaces).toEqual([
           expect.objectContaining({ url: agent.jsonrpcUrl, protocolBinding: "JSONRPC", protocolVersion: "1.0" }),
           expect.objectContaining({ url: agent.restUrl, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" }),
           expect.objectContaining({ url: agent.grpcUrl, protocolBinding: "GRPC", protocolVersion: "1.0" }),
         ]);
       } else {
+        const card = json as V03AgentCard;
         expect(card.protocolVersion).toBe("0.3.0");
         expect(card.url).toBe(agent.jsonrpcUrl);
         expect(card.preferredTransport).toBe("JSONRPC");
@@ -118,9 +123,8 @@ for (const flavor of FLAVORS) {
           expect(summarizeEvent(task)).toMatchObject({ kind: "task", taskId: id, state: "completed" });
           expect(artifactTexts(task)).toEqual([`get ${binding}`]);
           if (flavor.hasListTasks) {
-            const contextId = (task as any).contextId as string;
-            const list = await client.listTasks({ contextId, includeArtifacts: true });
-            expect(list.tasks.map((t: any) => t.id)).toEqual([id]);
+            const list = await client.listTasks({ contextId: task.contextId, includeArtifacts: true });
+            expect(list.tasks.map((t) => t.id)).toEqual([id]);
             expect(list.totalSize).toBe(1);
           } else {
             await expect(client.listTasks()).rejects.toThrow(/v0\.3/);
@@ -148,7 +152,7 @@ for (const flavor of FLAVORS) {
         it("push notification config create / get / list / delete", async () => {
           const id = taskIdOf(await client.sendText(`push ${binding}`));
           const cfg = { id: "cfg-1", url: "http://127.0.0.1:9/webhook", token: "tok-1" };
-          let created: any;
+          let created: EitherResults["pushConfig"];
           if (agent.version === "0.3" && binding === "HTTP+JSON") {
             // Known 0.3.14 defect: its REST client POSTs the bare TaskPushNotificationConfig
             // (proto `body: "config"`), its REST server wants { config: {...} } (spec §7.5 REST
@@ -168,7 +172,7 @@ for (const flavor of FLAVORS) {
           if (agent.version === "1.0") {
             expect(created).toMatchObject({ taskId: id, ...cfg });
             expect(got).toMatchObject({ taskId: id, ...cfg });
-            expect(listed.configs).toEqual([expect.objectContaining({ taskId: id, ...cfg })]);
+            expect(listed).toHaveProperty("configs", [expect.objectContaining({ taskId: id, ...cfg })]);
           } else {
             expect(created).toMatchObject({ taskId: id, pushNotificationConfig: cfg });
             expect(got).toMatchObject({ taskId: id, pushNotificationConfig: cfg });
@@ -178,13 +182,14 @@ for (const flavor of FLAVORS) {
           }
           await client.deletePushConfig(id, cfg.id);
           const after = await client.listPushConfigs(id);
-          expect(agent.version === "1.0" ? after.configs : after).toEqual([]);
+          if (agent.version === "1.0") expect(after).toHaveProperty("configs", []);
+          else expect(after).toEqual([]);
         });
 
         it("extended agent card", async () => {
           const card = await client.getExtendedCard();
           expect(card.name).toMatch(new RegExp(`${EXTENDED_SUFFIX.replace(/[()]/g, "\\$&")}$`));
-          expect(card.skills.map((s: any) => s.id)).toContain(EXTENDED_SKILL_ID);
+          expect(card.skills.map((s) => s.id)).toContain(EXTENDED_SKILL_ID);
         });
 
         it("GetTask of an unknown id fails with the SDK's task-not-found error", async () => {

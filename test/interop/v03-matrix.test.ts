@@ -35,12 +35,14 @@ import {
   artifactTexts,
   collectEvents,
   describeA2aJsError,
+  sentTask,
   startA2aJsV03Agent,
   stateOf,
   summarizeEvent,
   type A2aBinding,
   type A2aJsAgent,
   type A2aJsClient,
+  type V03Results,
 } from "../helpers/a2a-js-peers.js";
 
 const BINDINGS: readonly A2aBinding[] = ["JSONRPC", "HTTP+JSON", "GRPC"];
@@ -125,20 +127,29 @@ describe("our v0.3 agent card", () => {
         body: JSON.stringify(body),
       });
     const message = (t: string) => ({ messageId: crypto.randomUUID(), role: "ROLE_USER", content: [{ text: t }] });
+    /** What these checks read of a v0.3 ProtoJSON Task. */
+    interface WireTask {
+      id: string;
+      status: { state: string };
+      artifacts: { parts: unknown[] }[];
+      history: unknown[];
+    }
 
     // Parts under `content`, ROLE_USER, TASK_STATE_* (FACTS C.1, C.6, G.7).
     const sent = await post("/v1/message:send", { message: message("wire"), configuration: { blocking: true } });
     expect(sent.status).toBe(200);
-    const { task } = (await sent.json()) as { task: any };
+    const { task } = (await sent.json()) as { task: WireTask };
     expect(task.status.state).toBe("TASK_STATE_COMPLETED");
-    expect(task.artifacts[0].parts).toEqual([{ text: "wire" }]);
+    expect(task.artifacts[0]!.parts).toEqual([{ text: "wire" }]);
     expect(task.history[0]).toMatchObject({ role: "ROLE_USER", content: [{ text: "wire" }] });
 
     // No configuration: `blocking` is false (proto3 default), the answer comes at once (P03:127-131).
-    const waiting = (await (await post("/v1/message:send", { message: message("wait") })).json()) as { task: any };
+    const waiting = (await (await post("/v1/message:send", { message: message("wait") })).json()) as {
+      task: WireTask;
+    };
     expect(["TASK_STATE_SUBMITTED", "TASK_STATE_WORKING"]).toContain(waiting.task.status.state);
     const canceled = await post(`/v1/tasks/${waiting.task.id}:cancel`, {});
-    expect(((await canceled.json()) as any).status.state).toBe("TASK_STATE_CANCELLED");
+    expect(((await canceled.json()) as WireTask).status.state).toBe("TASK_STATE_CANCELLED");
 
     // Create: the P03 template route (parent = task/{id}/pushNotificationConfigs) and the plural
     // route of the spec text (parent = tasks/{id}); the body is the config (P03 `body: "config"`).
@@ -151,7 +162,7 @@ describe("our v0.3 agent card", () => {
     });
     const plural = await post(`/v1/tasks/${task.id}/pushNotificationConfigs`, config("cfg-b"));
     expect(plural.status).toBe(200);
-    expect(((await plural.json()) as any).name).toBe(configName(task.id, "cfg-b"));
+    expect(((await plural.json()) as { name: string }).name).toBe(configName(task.id, "cfg-b"));
     const list = (await (await fetch(`${rest}/v1/tasks/${task.id}/pushNotificationConfigs`)).json()) as {
       configs: { name: string }[];
     };
@@ -165,7 +176,7 @@ describe("our v0.3 agent card", () => {
 
 describe.each(BINDINGS)("a2a-js 0.3.14 client → generated v0.3 server over %s", (binding) => {
   const col = `a2a-js→ours ${binding}`;
-  let client: A2aJsClient;
+  let client: A2aJsClient<V03Results>;
   beforeAll(async () => {
     client = await a2aJsV03ClientFor({ cardUrl: ours.urls.card, binding });
     expect(client.binding).toBe(binding);
@@ -187,12 +198,12 @@ describe.each(BINDINGS)("a2a-js 0.3.14 client → generated v0.3 server over %s"
       expect(events.map((e) => e.kind)).toEqual(["task", "status-update", "artifact-update", "status-update"]);
       expect(events.map((e) => e.state ?? e.text)).toEqual(["submitted", "working", "streamed", "completed"]);
       // v0.3 status updates say whether they end the stream (J03 TaskStatusUpdateEvent.final; FACTS C.8).
-      expect(raw.filter((e) => e.kind === "status-update").map((e) => e.final)).toEqual([false, true]);
+      expect(raw.flatMap((e) => (e.kind === "status-update" ? [e.final] : []))).toEqual([false, true]);
     }));
 
   it("get", () =>
     cell("get", col, async () => {
-      const sent = await client.sendText("fetched");
+      const sent = sentTask(await client.sendText("fetched"));
       const got = await client.getTask(sent.id);
       expect(got.id).toBe(sent.id);
       expect(stateOf(got)).toBe("completed");
@@ -201,7 +212,7 @@ describe.each(BINDINGS)("a2a-js 0.3.14 client → generated v0.3 server over %s"
 
   it("cancel and subscribe", () =>
     cell("cancel, subscribe", col, async () => {
-      const task = await client.sendText("wait", { blocking: false });
+      const task = sentTask(await client.sendText("wait", { blocking: false }));
       expect(["submitted", "working"]).toContain(stateOf(task));
       const sub = client.subscribe(task.id);
       const first = await sub.next();
@@ -215,13 +226,13 @@ describe.each(BINDINGS)("a2a-js 0.3.14 client → generated v0.3 server over %s"
         taskId: task.id,
         state: "canceled",
       });
-      expect(events.at(-1).final).toBe(true);
+      expect(events.at(-1)).toMatchObject({ final: true });
       expect(stateOf(await client.getTask(task.id))).toBe("canceled");
     }));
 
   it("push config create/get/list/delete", () =>
     cell("push configs", col, async () => {
-      const task = await client.sendText("push");
+      const task = sentTask(await client.sendText("push"));
       const cfg = { id: "cfg-1", url: HOOK, token: "tok-1" };
       // REST: the a2a-js client POSTs the bare TaskPushNotificationConfig to
       // /v1/tasks/{id}/pushNotificationConfigs, which is P03's `body: "config"`;

@@ -19,12 +19,14 @@ import {
   artifactTexts,
   collectEvents,
   describeA2aJsError,
+  sentTask,
   startA2aJsV10Agent,
   stateOf,
   summarizeEvent,
   type A2aBinding,
   type A2aJsAgent,
   type A2aJsClient,
+  type V10Results,
 } from "../helpers/a2a-js-peers.js";
 import { createMatrix } from "../helpers/matrix.js";
 
@@ -50,7 +52,7 @@ afterAll(async () => {
 
 describe.each(ALL_BINDINGS)("a2a-js 1.3.0 client → generated server over %s", (binding: A2aBinding) => {
   const col = `a2a-js→ours ${binding}`;
-  let client: A2aJsClient;
+  let client: A2aJsClient<V10Results>;
   beforeAll(async () => {
     client = await a2aJsV10ClientFor({ cardUrl: ours.urls.card, binding });
   });
@@ -71,7 +73,7 @@ describe.each(ALL_BINDINGS)("a2a-js 1.3.0 client → generated server over %s", 
     }));
   it("get and list", () =>
     cell("get, list", col, async () => {
-      const task = await client.sendText("listed");
+      const task = sentTask(await client.sendText("listed"));
       const got = await client.getTask(task.id);
       expect(got.id).toBe(task.id);
       const list = await client.listTasks({ contextId: task.contextId });
@@ -79,7 +81,7 @@ describe.each(ALL_BINDINGS)("a2a-js 1.3.0 client → generated server over %s", 
     }));
   it("cancel and subscribe", () =>
     cell("cancel, subscribe", col, async () => {
-      const task = await client.sendText("wait", { blocking: false });
+      const task = sentTask(await client.sendText("wait", { blocking: false }));
       const sub = client.subscribe(task.id);
       const first = await sub.next();
       expect(summarizeEvent(first.value).kind).toBe("task");
@@ -91,7 +93,7 @@ describe.each(ALL_BINDINGS)("a2a-js 1.3.0 client → generated server over %s", 
     }));
   it("push config create/get/list/delete", () =>
     cell("push configs", col, async () => {
-      const task = await client.sendText("push");
+      const task = sentTask(await client.sendText("push"));
       await client.setPushConfig(task.id, { id: "cfg-1", url: "http://127.0.0.1:1/hook", token: "t" });
       expect((await client.getPushConfig(task.id, "cfg-1")).url).toBe("http://127.0.0.1:1/hook");
       const list = await client.listPushConfigs(task.id);

@@ -82,7 +82,7 @@ describe("path matcher over the v1.0.1 routes", () => {
       fc.property(fc.constantFrom(...tenantRoutes), withSpecials, withSpecials, withSpecials, (route, a, b, c) => {
         const values: Record<string, string> = {};
         const given = [a, b, c];
-        route.variables.forEach((v, i) => (values[v.field] = given[i]!));
+        for (const [i, v] of route.variables.entries()) values[v.field] = given[i]!;
         const path = expandPath(route, values);
         const r = m1.match(route.method, path);
         expect(r.status).toBe(200);

@@ -407,7 +407,7 @@ describe("sseStreamFromResponse", () => {
     beforeAll(async () => {
       let gone!: () => void;
       clientGone = new Promise((r) => (gone = r));
-      server = createServer((req, res) => {
+      server = createServer((_req, res) => {
         res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
         res.on("close", gone);
         // Split mid-character on purpose.

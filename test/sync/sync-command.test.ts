@@ -63,7 +63,7 @@ describe("protoc-gen-a2a sync <dir>", () => {
         "mine.txt",
       ].sort(),
     );
-    lock.inputs.forEach((e, i) => expect(tree.get(e.stagedPath)!.equals(pinnedBytes[i]!)).toBe(true));
+    for (const [i, e] of lock.inputs.entries()) expect(tree.get(e.stagedPath)!.equals(pinnedBytes[i]!)).toBe(true);
     expect(tree.get("mine.txt")!.toString()).toBe("kept\n");
 
     const built = run(bufBin, ["build", out, "-o", join(out, "..", "image.binpb")]);
@@ -98,7 +98,7 @@ describe("npm run sync", () => {
     const local = join(top, "shared/a2a-spec");
     expect(r.stderr).toContain(`sync: staged 7 files in proto/staged (sha256 verified) from ${local};`);
     const tree = readTree(join(work, "proto/staged"));
-    lock.inputs.forEach((e, i) => expect(tree.get(e.stagedPath)!.equals(pinnedBytes[i]!)).toBe(true));
+    for (const [i, e] of lock.inputs.entries()) expect(tree.get(e.stagedPath)!.equals(pinnedBytes[i]!)).toBe(true);
   });
 });
 

@@ -112,7 +112,7 @@ describe("the sync CLIs with a download source", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`from ${server.baseUrl("ok")} (pinned commits)`);
     const tree = readTree(join(work, "proto/staged"));
-    lock.inputs.forEach((e, i) => expect(tree.get(e.stagedPath)!.equals(pinnedBytes[i]!)).toBe(true));
+    for (const [i, e] of lock.inputs.entries()) expect(tree.get(e.stagedPath)!.equals(pinnedBytes[i]!)).toBe(true);
   });
 
   it("protoc-gen-a2a sync <dir> downloads and stages the pinned files", async () => {
@@ -122,7 +122,7 @@ describe("the sync CLIs with a download source", () => {
     expect(r.stdout.trimEnd().split("\n")).toHaveLength(1);
     expect(r.stdout).toContain(`from ${server.baseUrl("ok")} and 5 google/api files from `);
     const tree = readTree(out);
-    lock.inputs.forEach((e, i) => expect(tree.get(e.stagedPath)!.equals(pinnedBytes[i]!)).toBe(true));
+    for (const [i, e] of lock.inputs.entries()) expect(tree.get(e.stagedPath)!.equals(pinnedBytes[i]!)).toBe(true);
   });
 
   it("a tampered file: one line with the URL and both hashes, exit 1, nothing written", async () => {

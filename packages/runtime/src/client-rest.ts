@@ -30,23 +30,24 @@ export function createRestClient<S extends DescService>(
     const json = messageJson(def, op.method.input, request) as JsonObject;
     const tenant = def.tenantField ? json[fieldJson(op, def.tenantField)] : undefined;
     const candidates = op.routes.filter((r) => r.tenantVariant === (typeof tenant === "string" && tenant !== ""));
-    // Routes whose resource-name patterns fit the request (v0.3 create: `tasks/{id}` takes the plural alias), the proto's first.
+    // Routes whose resource-name patterns fit the request (v0.3 create: `tasks/{id}` takes the
+    // plural alias), the proto's first.
     const usable = candidates.filter((r) => fits(r, json));
     const primary = usable.find((r) => r.origin !== "override") ?? usable[0];
     if (!primary)
       throw new Error(
         `${op.name}: no HTTP+JSON route fits the request (${candidates.map((r) => r.template).join(", ")})`,
       );
-    let res = await sendOn(primary, op, json, call, accept);
+    let res = await sendOn(primary, json, call, accept);
     if (RETRY_STATUSES.includes(res.status)) {
       const alt = candidates.find((r) => r.origin === "override" && r.method !== primary.method);
-      if (alt) res = await sendOn(alt, op, json, call, accept);
+      if (alt) res = await sendOn(alt, json, call, accept);
     }
     if (!res.ok) throw errorFromRest(def, res.status, await res.text());
     return res;
   };
 
-  const sendOn = (route: Route, op: OperationInfo, json: JsonObject, call: CallOptions | undefined, accept: string) => {
+  const sendOn = (route: Route, json: JsonObject, call: CallOptions | undefined, accept: string) => {
     const values = pathValues(route, json);
     const query = new URLSearchParams();
     for (const q of route.queryFields) {

@@ -208,6 +208,7 @@ export function timestamp(v: unknown, a: At, what: string): Timestamp {
 }
 
 /** A JSON value as a google.protobuf.Value message. */
+// biome-ignore lint/suspicious/noShadowRestrictedNames: a public export that generated code imports by this name
 export function valueOf(v: unknown, a: At, what: string): Value {
   const kind =
     v === null

@@ -54,7 +54,10 @@ const TASK = "tasks/*";
 const CONFIG = "tasks/*/pushNotificationConfigs/*";
 
 const transforms: Record<string, Transform> = {
-  /** newer Part {text | raw | url | data (Value); media_type; filename; metadata} ↔ older Part {text | file {uri | bytes, mime_type} | data {data: Struct}} */
+  /**
+   * newer Part {text | raw | url | data (Value); media_type; filename; metadata} ↔
+   * older Part {text | file {uri | bytes, mime_type} | data {data: Struct}}
+   */
   part(ctx) {
     if (!ctx.toNewer) {
       const c = (ctx.src["content"] as { case?: string; value?: unknown }) ?? {};

@@ -52,7 +52,8 @@ export function createDualVersionHttpHandler<O extends DescService, N extends De
   const header = options.newer.definition.headers.versionHeader;
   if (!header)
     throw new Error(
-      `${options.newer.definition.service.typeName}: a dual-version server needs a newer version that has a version header`,
+      `${options.newer.definition.service.typeName}: ` +
+        "a dual-version server needs a newer version that has a version header",
     );
   return (req) => {
     const v = (req.header(header) ?? "").trim();

@@ -113,7 +113,10 @@ export function fromConnectError(def: A2aServiceDefinition, e: unknown): unknown
   return e;
 }
 
-/** A typed gRPC client. `transport` is a connect transport, e.g. createGrpcTransport({ baseUrl }) from @connectrpc/connect-node. */
+/**
+ * A typed gRPC client. `transport` is a connect transport, e.g. createGrpcTransport({ baseUrl })
+ * from @connectrpc/connect-node.
+ */
 export function createGrpcClient<S extends DescService>(
   def: A2aServiceDefinition<S>,
   transport: Parameters<typeof createClient>[1],

@@ -27,7 +27,8 @@ export function nodeHttpListener(handler: CoreHandler): (req: IncomingMessage, r
       path: q < 0 ? raw : raw.slice(0, q),
       hasQuery: q >= 0,
       get query() {
-        return (query ??= new URLSearchParams(q < 0 ? "" : raw.slice(q + 1)));
+        query ??= new URLSearchParams(q < 0 ? "" : raw.slice(q + 1));
+        return query;
       },
       header(name) {
         const v = req.headers[name.toLowerCase()];

@@ -40,7 +40,10 @@ const codecs = new WeakMap<JsonRpcDialect, DialectCodec>();
 /** The codec of a dialect table, built once. */
 export function dialectCodec(d: JsonRpcDialect): DialectCodec {
   let c = codecs.get(d);
-  if (!c) codecs.set(d, (c = createDialectCodec(d)));
+  if (!c) {
+    c = createDialectCodec(d);
+    codecs.set(d, c);
+  }
   return c;
 }
 
@@ -72,7 +75,8 @@ interface Shape {
 }
 
 export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
-  // When two proto values share a spelling (ROLE_UNSPECIFIED and ROLE_AGENT are both "agent"), the first listed is read back.
+  // When two proto values share a spelling (ROLE_UNSPECIFIED and ROLE_AGENT are both "agent"),
+  // the first listed is read back.
   const enumBack = new Map<string, string>();
   for (const [k, v] of Object.entries(d.enums)) if (!enumBack.has(v)) enumBack.set(v, k);
   const kindOf = new Map(Object.entries(d.kinds));
@@ -366,7 +370,12 @@ function parsePattern(pattern: string, value: string): JsonObject {
     if (!m) return;
     const keys = m[1]!.split(".");
     let o = out;
-    for (const k of keys.slice(0, -1)) o = (o[k] = isObj(o[k]) ? o[k] : {}) as Obj;
+    for (const k of keys.slice(0, -1)) {
+      const cur = o[k];
+      const next: Obj = isObj(cur) ? cur : {};
+      o[k] = next;
+      o = next;
+    }
     o[keys[keys.length - 1]!] = vs[i]!;
   });
   return out;

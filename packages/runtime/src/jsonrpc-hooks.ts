@@ -21,7 +21,10 @@ export const JSONRPC_DIRECT: unique symbol = Symbol.for("protoc-gen-a2a.jsonrpcD
 export interface JsonRpcDirectOperation {
   /** The result JSON of a unary method; errors as the handler throws them (bad params: InvalidParamsError). */
   unary?(params: JsonValue, context: HandlerContext, onLoss?: (loss: Loss) => void): Promise<JsonValue>;
-  /** The result JSON of each stream event. Bad params throw here, before any event, so the server can answer with an error instead of a stream. */
+  /**
+   * The result JSON of each stream event. Bad params throw here, before any event, so the server
+   * can answer with an error instead of a stream.
+   */
   stream?(params: JsonValue, context: HandlerContext, onLoss?: (loss: Loss) => void): AsyncIterable<JsonValue>;
 }
 

@@ -71,19 +71,25 @@ function addRoute(root: TrieNode, route: Route): void {
     const seg = route.segments[i]!;
     if (seg === "**") {
       if (i !== last) throw new Error(`route ${route.method} ${route.template}: "**" must be the last segment`);
-      slot((node.deep ??= []), route);
+      node.deep ??= [];
+      slot(node.deep, route);
       return;
     }
-    node = seg === "*" ? (node.wildcard ??= newNode()) : literalChild(node, seg);
+    if (seg === "*") {
+      node.wildcard ??= newNode();
+      node = node.wildcard;
+    } else node = literalChild(node, seg);
   }
-  slot((node.end ??= []), route);
+  node.end ??= [];
+  slot(node.end, route);
 }
 
 function slot(list: Route[], route: Route): void {
   const existing = pick(list, route.verb ?? "", route.method);
   if (existing) {
     throw new Error(
-      `duplicate route ${route.method} ${route.template} (${route.operation}) and ${existing.template} (${existing.operation})`,
+      `duplicate route ${route.method} ${route.template} (${route.operation}) ` +
+        `and ${existing.template} (${existing.operation})`,
     );
   }
   list.push(route);

@@ -16,7 +16,8 @@ let b64Pairs: string[] | undefined;
 /** Standard base64 with padding, as toJson writes bytes; three bytes per step through a table of character pairs. */
 export function base64(b: Uint8Array): string {
   if (b.length > 1024) return base64Encode(b);
-  const pairs = (b64Pairs ??= Array.from({ length: 4096 }, (_, i) => B64[i >> 6]! + B64[i & 63]!));
+  b64Pairs ??= Array.from({ length: 4096 }, (_, i) => B64[i >> 6]! + B64[i & 63]!);
+  const pairs = b64Pairs;
   const whole = b.length - (b.length % 3);
   let out = "";
   for (let i = 0; i < whole; i += 3) {
@@ -100,7 +101,8 @@ export function timestampJson(t: Timestamp): string {
   const month = mp < 10 ? mp + 3 : mp - 9;
   const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
   const two = (n: number) => (n < 10 ? "0" + n : String(n));
-  let out = `${String(year).padStart(4, "0")}-${two(month)}-${two(day)}T${two(Math.floor(sod / 3600))}:${two(Math.floor(sod / 60) % 60)}:${two(sod % 60)}`;
+  const time = `${two(Math.floor(sod / 3600))}:${two(Math.floor(sod / 60) % 60)}:${two(sod % 60)}`;
+  let out = `${String(year).padStart(4, "0")}-${two(month)}-${two(day)}T${time}`;
   if (t.nanos !== 0) {
     let frac = String(t.nanos + 1_000_000_000).slice(1);
     if (frac.endsWith("000000")) frac = frac.slice(0, 3);

@@ -35,7 +35,10 @@ export function messageJson(def: ProtocolTables, desc: DescMessage, message: Mes
   const table = def.requiredJson;
   if (!table) return json;
   let fillOf = fillers.get(table);
-  if (!fillOf) fillers.set(table, (fillOf = compileFills(table)));
+  if (!fillOf) {
+    fillOf = compileFills(table);
+    fillers.set(table, fillOf);
+  }
   const fill = fillOf(desc);
   if (fill) apply(fill, json);
   return json;

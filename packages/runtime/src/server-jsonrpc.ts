@@ -18,7 +18,7 @@ import type { OperationInfo, ProtocolTables } from "./definition.js";
 import { messageJson } from "./protojson-write.js";
 import { A2AError, toJsonRpcError } from "./a2a-error.js";
 import { negotiateHttpVersion } from "./negotiation.js";
-import { admitCall, lazyContext, tenantOf } from "./call-context.js";
+import { admitCall, lazyContext, tenantOf, type Admitted } from "./call-context.js";
 import {
   BodyTooLargeError,
   DEFAULT_MAX_BODY,
@@ -41,11 +41,11 @@ export function createJsonRpcHandler<S extends DescService>(
   const def = options.definition;
   const ct = def.contentTypes.jsonrpc;
   const headers = { "content-type": ct.response };
-  const reply = (id: Id, payload: { result: unknown } | { error: unknown }): CoreResponse => ({
-    status: 200,
-    headers,
-    body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},${"result" in payload ? `"result":${JSON.stringify(payload.result)}` : `"error":${JSON.stringify(payload.error)}`}}`,
-  });
+  const reply = (id: Id, payload: { result: unknown } | { error: unknown }): CoreResponse => {
+    const member =
+      "result" in payload ? `"result":${JSON.stringify(payload.result)}` : `"error":${JSON.stringify(payload.error)}`;
+    return { status: 200, headers, body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},${member}}` };
+  };
   const fail = (id: Id, e: unknown) => reply(id, { error: toJsonRpcError(def, e) });
   const streamResponse = (id: Id, results: AsyncIterable<JsonValue>): CoreResponse => ({
     status: 200,
@@ -87,7 +87,7 @@ export function createJsonRpcHandler<S extends DescService>(
     const op = def.byJsonRpcMethod.get(env["method"]);
     if (!op) return fail(id, new A2AError("MethodNotFoundError", `Method not found: ${env["method"]}`));
 
-    let admitted;
+    let admitted: Admitted;
     try {
       admitted = admitCall(
         def,
@@ -113,7 +113,7 @@ export function createJsonRpcHandler<S extends DescService>(
         return fail(id, e);
       }
     }
-    let input;
+    let input: Message;
     try {
       const onDrop = (path: string, reason: string) => options.onLoss?.(op.name, { path, reason });
       input = fromJson(
@@ -157,7 +157,10 @@ async function* resultsOf(
       : messageJson(def, op.method.output, ev);
 }
 
-/** One SSE event per result, each a whole JSON-RPC response; a failure mid-stream is one error response, then the end. */
+/**
+ * One SSE event per result, each a whole JSON-RPC response; a failure mid-stream is one error
+ * response, then the end.
+ */
 async function* sseBody(
   id: Id,
   results: AsyncIterable<JsonValue>,

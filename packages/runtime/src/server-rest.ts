@@ -16,7 +16,7 @@ import type { OperationInfo, ProtocolTables } from "./definition.js";
 import { messageJson } from "./protojson-write.js";
 import { A2AError, toRestError } from "./a2a-error.js";
 import { negotiateHttpVersion } from "./negotiation.js";
-import { admitCall, lazyContext, tenantOf } from "./call-context.js";
+import { admitCall, lazyContext, tenantOf, type Admitted } from "./call-context.js";
 import { compilePathMatcher } from "./path-matcher.js";
 import type { Route } from "./route-types.js";
 import { unmatchedResponse } from "./unmatched.js";
@@ -59,7 +59,7 @@ export function createRestHandler<S extends DescService>(
     }
     const route = m.route;
     const op = def.byName.get(route.operation)!;
-    let admitted;
+    let admitted: Admitted;
     try {
       admitted = admitCall(
         def,
@@ -79,7 +79,7 @@ export function createRestHandler<S extends DescService>(
         return fail(new A2AError("InvalidRequestError", "Request body is too large", { httpStatus: 413 }));
       return fail(e);
     }
-    let input;
+    let input: Message;
     try {
       input = fromJson(op.method.input, json, { ignoreUnknownFields: true });
     } catch (e) {
@@ -178,7 +178,9 @@ function setPath(json: JsonObject, dotted: string, value: string): void {
   let obj = json;
   for (const k of keys.slice(0, -1)) {
     const next = obj[k];
-    obj = (obj[k] = typeof next === "object" && next !== null && !Array.isArray(next) ? next : {}) as JsonObject;
+    const child = (typeof next === "object" && next !== null && !Array.isArray(next) ? next : {}) as JsonObject;
+    obj[k] = child;
+    obj = child;
   }
   obj[keys[keys.length - 1]!] = value;
 }
