@@ -9,7 +9,7 @@
  * collected and thrown before the first file is generated.
  */
 import type { Plugin } from "@bufbuild/protoplugin";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { create, protoInt64 } from "@bufbuild/protobuf";
 import { CodeGeneratorResponse_Feature, CodeGeneratorResponseSchema, Edition } from "@bufbuild/protobuf/wkt";
@@ -77,17 +77,39 @@ function loadUserOverrides(options: A2aOptions, problems: Problems): OverrideFil
   return options.overrides
     .map((p) => resolve(p))
     .flatMap((path) => {
-      let text: string;
-      try {
-        text = readFileSync(path, "utf8");
-      } catch (e) {
-        const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-        problems.add(`${displayPath(path)}: cannot read override file: ${reason}`);
-        return [];
-      }
+      const text = readOverrideText(path, problems);
+      if (text === undefined) return [];
       const file = loadOverrideFile(displayPath(path), problems, text);
       return file ? [file] : [];
     });
+}
+
+/** Override files are small YAML files: at most this many bytes. */
+export const maxOverrideFileBytes = 1024 * 1024;
+
+/**
+ * The text of an override file, or undefined after a problem: it must be a regular
+ * file (not a device, FIFO or folder, which could block or never end) of at most
+ * maxOverrideFileBytes, checked before it is opened.
+ */
+function readOverrideText(path: string, problems: Problems): string | undefined {
+  const where = displayPath(path);
+  try {
+    const stat = statSync(path);
+    if (!stat.isFile()) {
+      problems.add(`${where}: not a regular file; overrides= takes the path of a YAML file`);
+      return undefined;
+    }
+    if (stat.size > maxOverrideFileBytes) {
+      problems.add(`${where}: ${stat.size} bytes; an override file may have at most ${maxOverrideFileBytes} bytes`);
+      return undefined;
+    }
+    return readFileSync(path, "utf8");
+  } catch (e) {
+    const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    problems.add(`${where}: cannot read override file: ${reason}`);
+    return undefined;
+  }
 }
 
 /** Paths in messages and docs are relative to the plugin package or the working directory, so output is stable. */

@@ -1,7 +1,8 @@
 /**
  * Reads override files: YAML → checked against schemas/overrides.schema.json
  * (file shape) and against the schema of each entry's target (value shape).
- * Problems name the file, the line and the entry id.
+ * Problems name the file, the line and the entry id; a syntax error gives its
+ * position and the parser's error code, never text of the file.
  */
 import { createRequire } from "node:module";
 import type { ErrorObject } from "ajv";
@@ -50,7 +51,8 @@ export function loadOverrideFile(path: string, problems: Problems, text: string)
   if (doc.errors.length > 0) {
     for (const e of doc.errors) {
       const pos = lines.linePos(e.pos[0]);
-      problems.add(`${path}:${pos.line}:${pos.col}: YAML syntax error: ${e.message.split("\n")[0]}`);
+      // The code only: the parser's messages can quote the file, which may not be YAML at all.
+      problems.add(`${path}:${pos.line}:${pos.col}: YAML syntax error (${e.code})`);
     }
     return undefined;
   }

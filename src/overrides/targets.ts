@@ -36,7 +36,9 @@ interface TargetKind<T> {
   apply(value: T, ctx: ApplyContext, op: OperationModel | undefined, decision: string): string;
 }
 
-const str = { type: "string", minLength: 1 } as const;
+const str = { type: "string", minLength: 1, maxLength: 4000 } as const;
+/** A JSON-RPC method name: `SendMessage`, `message/send`, `tasks/pushNotificationConfig/set`. */
+const methodName = { type: "string", pattern: "^[A-Za-z][A-Za-z0-9_./-]*$", maxLength: 128 } as const;
 const strList = { type: "array", items: str, minItems: 1 } as const;
 const obj = (properties: Record<string, unknown>, required = Object.keys(properties)) =>
   ({ type: "object", properties, required, additionalProperties: false }) as const;
@@ -215,7 +217,7 @@ export const compatPairSchema = obj(
 export const compatUnpairedSchema = obj({ otherPackage: str, v10: strMap, v03: strMap });
 
 export const operationTargets: Record<string, TargetKind<never>> = {
-  jsonrpcMethod: kind<string>(str, (v, _c, op) => {
+  jsonrpcMethod: kind<string>(methodName, (v, _c, op) => {
     op!.jsonrpcMethod = v;
     return `JSON-RPC method \`${v}\``;
   }),

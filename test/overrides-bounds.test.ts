@@ -1,0 +1,111 @@
+/**
+ * Plugin inputs are bounded (issue 9, item 13): an override file must be a
+ * regular file of at most 1 MiB, checked before it is opened (a device or a
+ * FIFO would never end or block); a file that is not YAML is refused without
+ * echoing its text; strings in override files have length limits. Each run
+ * is in-process, bounded in time by the limits themselves.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { FileDescriptorProto } from "@bufbuild/protobuf/wkt";
+import { buildImage, request, runPlugin } from "./helpers/in-process.js";
+
+let image: FileDescriptorProto[];
+let dir: string;
+
+const generate = (...opt: string[]) => runPlugin(request(image, ["v1.0.1/a2a.proto"], opt));
+
+function overrideFile(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const entry = (fields: string) => `package: lf.a2a.v1
+entries:
+  - id: acme
+    target: api.protocolVersion
+    value: { version: "1.0", release: "1.0.1" }
+${fields}
+`;
+
+beforeAll(() => {
+  image = buildImage(["v1.0.1"]);
+  dir = mkdtempSync(join(tmpdir(), "a2a-bounds-"));
+});
+
+describe("override files given with overrides=", () => {
+  it("refuses a device before reading it", () => {
+    const r = generate("overrides=/dev/zero");
+    expect(r.error?.message).toBe("/dev/zero: not a regular file; overrides= takes the path of a YAML file");
+  });
+
+  it("refuses a FIFO without blocking on it", () => {
+    const fifo = join(dir, "pipe.yaml");
+    execFileSync("mkfifo", [fifo]);
+    const r = generate(`overrides=${fifo}`);
+    expect(r.error?.message).toBe(`${fifo}: not a regular file; overrides= takes the path of a YAML file`);
+  });
+
+  it("refuses a folder", () => {
+    const r = generate(`overrides=${dir}`);
+    expect(r.error?.message).toBe(`${dir}: not a regular file; overrides= takes the path of a YAML file`);
+  });
+
+  it("refuses a file over 1 MiB, naming its size, before parsing it", () => {
+    const big = overrideFile("big.yaml", `# ${"x".repeat(1024 * 1024)}\n`);
+    const r = generate(`overrides=${big}`);
+    expect(r.error?.message).toBe(`${big}: 1048579 bytes; an override file may have at most 1048576 bytes`);
+  });
+
+  it("takes a file of exactly 1 MiB", () => {
+    const text = entry('    source: { document: "acme", section: "1" }\n    decision: "acme"');
+    const padded = text + "#".repeat(1024 * 1024 - Buffer.byteLength(text) - 1) + "\n";
+    const r = generate("default_overrides=false", `overrides=${overrideFile("exact.yaml", padded)}`);
+    expect(r.error).toBeUndefined();
+    expect(r.files.get("v1.0.1/a2a_a2a.ts")).toContain('protocolVersion: "1.0"');
+  });
+
+  it("never echoes the text of a file that is not YAML", () => {
+    const secret = "hunter2-secret";
+    const files = [
+      overrideFile("tag.yaml", `!${secret} [unclosed\n`),
+      overrideFile("scalar.yaml", `key: "${secret}" {{{ ]\n`),
+      overrideFile("block.yaml", `a: |${secret}\n  b\n`),
+    ];
+    for (const f of files) {
+      const r = generate(`overrides=${f}`);
+      expect(r.error?.message, f).toMatch(new RegExp(`${f}:\\d+:\\d+: YAML syntax error \\([A-Z_]+\\)`));
+      expect(r.error?.message, f).not.toContain(secret);
+    }
+  });
+
+  it("limits the length of strings: a JSON-RPC method name, a decision", () => {
+    const longMethod = overrideFile(
+      "method.yaml",
+      `package: lf.a2a.v1
+entries:
+  - id: long-method
+    target: operations.SendMessage.jsonrpcMethod
+    value: "${"m".repeat(129)}"
+    source: { document: "acme", section: "1" }
+    decision: "acme"
+`,
+    );
+    const r = generate(`overrides=${longMethod}`);
+    expect(r.error?.message).toContain(`${longMethod}:3: entry "long-method"`);
+    expect(r.error?.message).toContain("must NOT have more than 128 characters");
+
+    const longDecision = overrideFile(
+      "decision.yaml",
+      entry(`    source: { document: "acme", section: "1" }\n    decision: "${"d".repeat(4001)}"`),
+    );
+    const d = generate("default_overrides=false", `overrides=${longDecision}`);
+    expect(d.error?.message).toContain(
+      `${longDecision}:3: entry "acme": /decision: must NOT have more than 4000 characters`,
+    );
+  });
+});
