@@ -8,7 +8,7 @@
  */
 import type { DescService } from "@bufbuild/protobuf";
 import type { A2aHandler, A2aServiceDefinition } from "./definition.js";
-import { createA2aHttpHandler } from "./http-server.js";
+import { AGENT_CARD_PATH, createA2aHttpHandler } from "./http-server.js";
 import type { CoreHandler } from "./server-types.js";
 
 export interface VersionSide<S extends DescService> {
@@ -23,6 +23,10 @@ export interface DualVersionOptions<O extends DescService, N extends DescService
   readonly restBasePath?: string;
   /** The card for each side, e.g. the newer card and the same card converted for older clients. */
   readonly agentCard?: (side: "older" | "newer", headers: Headers) => unknown;
+  /** Cache-Control max-age of both cards, in seconds. Default 300. */
+  readonly agentCardMaxAge?: number;
+  /** More headers for each card response. */
+  readonly agentCardHeaders?: (side: "older" | "newer", headers: Headers) => Readonly<Record<string, string>>;
   readonly requiredExtensions?: readonly string[];
   readonly maxBodyBytes?: number;
   readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void;
@@ -37,17 +41,21 @@ export function createDualVersionHttpHandler<O extends DescService, N extends De
     ...(options.requiredExtensions ? { requiredExtensions: options.requiredExtensions } : {}),
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.onLoss ? { onLoss: options.onLoss } : {}),
+    ...(options.agentCardMaxAge !== undefined ? { agentCardMaxAge: options.agentCardMaxAge } : {}),
   };
+  const cardHeaders = options.agentCardHeaders;
   const card = options.agentCard;
   const older = createA2aHttpHandler({
     ...common,
     ...options.older,
     ...(card ? { agentCard: (h: Headers) => card("older", h) } : {}),
+    ...(cardHeaders ? { agentCardHeaders: (h: Headers) => cardHeaders("older", h) } : {}),
   });
   const newer = createA2aHttpHandler({
     ...common,
     ...options.newer,
     ...(card ? { agentCard: (h: Headers) => card("newer", h) } : {}),
+    ...(cardHeaders ? { agentCardHeaders: (h: Headers) => cardHeaders("newer", h) } : {}),
   });
   const header = options.newer.definition.headers.versionHeader;
   if (!header)
@@ -55,8 +63,10 @@ export function createDualVersionHttpHandler<O extends DescService, N extends De
       `${options.newer.definition.service.typeName}: ` +
         "a dual-version server needs a newer version that has a version header",
     );
-  return (req) => {
+  return async (req) => {
     const v = (req.header(header) ?? "").trim();
-    return (v === "" || /^0\./.test(v) ? older : newer)(req);
+    const res = await (v === "" || /^0\./.test(v) ? older : newer)(req);
+    // The card depends on the version header: caches must keep one per value.
+    return req.path === AGENT_CARD_PATH ? { ...res, headers: { ...res.headers, vary: header } } : res;
   };
 }
