@@ -85,7 +85,7 @@ function loadUserOverrides(options: A2aOptions, problems: Problems): OverrideFil
 }
 
 /** Override files are small YAML files: at most this many bytes. */
-export const maxOverrideFileBytes = 1024 * 1024;
+const maxOverrideFileBytes = 1024 * 1024;
 
 /**
  * The text of an override file, or undefined after a problem: it must be a regular
