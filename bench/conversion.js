@@ -34,7 +34,7 @@
 // `node bench/conversion.js` prints the two rows. `node bench/conversion.js
 // --profile` instead prints the time of each stage of our two pipelines, then
 // runs each of our conversions under `node --cpu-prof` (a child process) and
-// prints the top self-time functions, those of dist/runtime/compat-*.js and
+// prints the top self-time functions, those of packages/runtime/dist/compat-*.js and
 // jsonrpc-dialect.js, and self time by file.
 // Needs `npm run build` and `npm run build:examples`.
 import { spawnSync } from "node:child_process";
@@ -397,8 +397,8 @@ function profileOurs({ log }) {
       );
       log("top self time:");
       for (const e of a.self.slice(0, 20)) log(`  ${pct(e.share)}  ${e.key}`);
-      log("dist/runtime/compat-*.js and jsonrpc-dialect.js:");
-      for (const e of a.self.filter((e) => /dist\/runtime\/(compat-|jsonrpc-dialect)/.test(e.key)).slice(0, 15))
+      log("packages/runtime/dist/compat-*.js and jsonrpc-dialect.js:");
+      for (const e of a.self.filter((e) => /packages\/runtime\/dist\/(compat-|jsonrpc-dialect)/.test(e.key)).slice(0, 15))
         log(`  ${pct(e.share)}  ${e.key}`);
       log("self time by file:");
       for (const e of a.files.slice(0, 12)) log(`  ${pct(e.share)}  ${e.key}`);

@@ -33,8 +33,8 @@
 // `node bench/server-throughput.js` runs it alone. `--profile [target…]`
 // instead runs each named target (default: oursJsonrpc oursRest; also bare,
 // a2aJsJsonrpc, a2aJsRest) once with `node --cpu-prof` on its server child and
-// prints the top self-time functions, the inclusive time of dist/runtime (=
-// src/runtime) functions, and self time by file, over the measured run.
+// prints the top self-time functions, the inclusive time of the runtime package's
+// functions (packages/runtime), and self time by file, over the measured run.
 // Needs `npm run build` and `npm run build:examples`.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -453,8 +453,8 @@ async function profileTargets(keys, { log, warn }) {
       );
       log("top self time:");
       for (const e of a.self.slice(0, 25)) log(`  ${pct(e.share)}  ${e.key}`);
-      const mine = (e) => /^(dist|bench)\//.test(e.key.split("  ")[1] ?? "");
-      log("top inclusive time, dist/runtime (= src/runtime) and bench code:");
+      const mine = (e) => /^(packages\/runtime\/dist|dist-examples|bench)\//.test(e.key.split("  ")[1] ?? "");
+      log("top inclusive time, the runtime (packages/runtime/dist), the generated code and bench code:");
       for (const e of a.incl.filter(mine).slice(0, 20)) log(`  ${pct(e.share)}  ${e.key}`);
       log("self time by file / package:");
       for (const e of a.groups.slice(0, 20)) log(`  ${pct(e.share)}  ${e.key}`);
