@@ -39,12 +39,16 @@ export interface StreamServer {
 }
 
 /** Serves `handler` at 1.0 and, bridged, at 0.3: JSON-RPC at /rpc, HTTP+JSON under /rest. */
-export async function startStreamServer(handler: A2AServiceHandler): Promise<StreamServer> {
+export async function startStreamServer(
+  handler: A2AServiceHandler,
+  options: { readonly keepAliveMs?: number } = {},
+): Promise<StreamServer> {
   const core = createDualVersionHttpHandler({
     newer: { definition: A2AServiceV1_0, handler },
     older: { definition: v03.A2AServiceV0_3, handler: bridgeToOlder(handler) },
     jsonrpcPath: "/rpc",
     restBasePath: "/rest",
+    ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
   });
   const listener = nodeHttpListener(core);
   const responses = new Set<ServerResponse>();

@@ -1,20 +1,29 @@
 /**
  * Long streams (issue 9, item 11). A client that goes away while the server
  * waits on backpressure ('drain') closes the stream: the handler's iterator
- * returns (its finally runs) and its signal aborts. Checked at 1.0 and,
- * through the generated bridge and the dual-version handler, at 0.3, on
- * JSON-RPC and HTTP+JSON, with raw sockets on 127.0.0.1; every wait is
+ * returns (its finally runs) and its signal aborts. A stream silent for
+ * keepAliveMs after its first event gets ": keep-alive" comment lines, which
+ * the generated and the reference clients skip. Checked at 1.0 and, through
+ * the generated bridge and the dual-version handler, at 0.3, on JSON-RPC and
+ * HTTP+JSON, with raw sockets and real clients on 127.0.0.1; every wait is
  * bounded.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, type Socket } from "node:net";
 import type { HandlerContext } from "@protoc-gen-a2a/runtime";
 import type { A2AServiceHandler } from "../../generated-samples/v1.0.1/a2a_a2a.js";
+import { createA2AServiceJsonRpcClient } from "../../generated-samples/v1.0.1/a2a_jsonrpc.js";
+import { createA2AServiceRestClient } from "../../generated-samples/v1.0.1/a2a_rest.js";
+import * as v03Jsonrpc from "../../generated-samples/v0.3.0/a2a_jsonrpc.js";
+import * as v03Rest from "../../generated-samples/v0.3.0/a2a_rest.js";
 import { TaskState } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { createEchoHandler } from "../../examples/echo-agent/echo-handler.js";
+import { a2aJsV03ClientFor, a2aJsV10ClientFor, collectEvents } from "../helpers/a2a-js-peers.js";
 import {
   SIDES,
+  dataLines,
   rawHttp,
+  send,
   startStreamServer,
   subscribeRequest,
   type Side,
@@ -22,6 +31,7 @@ import {
   type Urls,
 } from "../helpers/stream-server.js";
 
+const KEEP_ALIVE = ": keep-alive\n\n";
 /** Streams per version and binding in the disconnect test. */
 const N = 20;
 const BIG = "x".repeat(64 * 1024);
@@ -138,5 +148,80 @@ describe("a client that goes away while the server waits for 'drain'", () => {
     await until(`${N} handlers closed`, 5_000, () => ids.every((id) => seen.get(id)!.finallyRan));
     for (const id of ids) expect(seen.get(id)).toMatchObject({ abortEvent: true, abortedInFinally: true });
     await until("all responses closed", 5_000, () => server.responses.size === 0);
+  });
+});
+
+describe("keep-alive comments", () => {
+  let fast: StreamServer;
+  let off: StreamServer;
+  let defaults: StreamServer;
+  beforeAll(async () => {
+    const handler = streamingHandler(new Map());
+    [fast, off, defaults] = await Promise.all([
+      startStreamServer(handler, { keepAliveMs: 50 }),
+      startStreamServer(handler, { keepAliveMs: 0 }),
+      startStreamServer(handler),
+    ]);
+  });
+  afterAll(() => Promise.all([fast?.close(), off?.close(), defaults?.close()]));
+
+  describe.each(SIDES)("over $name", (side) => {
+    it("go between events of a stream silent for longer than keepAliveMs", async () => {
+      const res = await send(subscribeRequest(fast.urls, side, "two"));
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text).toMatch(/^data: /);
+      // Event, keep-alive comments, event: each piece ends with a blank line.
+      const pieces = text.split(/(?<=\n\n)/);
+      expect(pieces[0]).toMatch(/^data: .*\n\n$/);
+      expect(pieces.at(-1)).toMatch(/^data: .*\n\n$/);
+      const middle = pieces.slice(1, -1);
+      expect(new Set(middle)).toEqual(new Set([KEEP_ALIVE]));
+      expect(middle.length).toBeGreaterThanOrEqual(3);
+      expect(dataLines(text)).toHaveLength(2);
+    });
+
+    it("are not sent before the first event: the headers wait for it", async () => {
+      const t0 = performance.now();
+      const res = await send(subscribeRequest(fast.urls, side, "late"));
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(250);
+      const text = await res.text();
+      expect(text).not.toContain(KEEP_ALIVE);
+      expect(dataLines(text)).toHaveLength(1);
+    });
+
+    it("are off with keepAliveMs 0, and not due within 300 ms by default", async () => {
+      for (const server of [off, defaults]) {
+        const text = await (await send(subscribeRequest(server.urls, side, "two"))).text();
+        expect(text).not.toContain(KEEP_ALIVE);
+        expect(dataLines(text)).toHaveLength(2);
+      }
+    });
+
+    it("are skipped by the generated client", async () => {
+      const url = side.binding === "JSONRPC" ? fast.urls.jsonrpc : fast.urls.rest;
+      const events: unknown[] = [];
+      if (side.version === "1.0") {
+        const client =
+          side.binding === "JSONRPC" ? createA2AServiceJsonRpcClient({ url }) : createA2AServiceRestClient({ url });
+        for await (const ev of client.subscribeToTask({ id: "two" })) events.push(ev.payload.case);
+      } else {
+        const client =
+          side.binding === "JSONRPC"
+            ? v03Jsonrpc.createA2AServiceJsonRpcClient({ url })
+            : v03Rest.createA2AServiceRestClient({ url });
+        for await (const ev of client.taskSubscription({ name: "tasks/two" })) events.push(ev.payload.case);
+      }
+      expect(events).toEqual(["task", "task"]);
+    });
+
+    it("are skipped by the @a2a-js/sdk client of the version", async () => {
+      const target = { url: side.binding === "JSONRPC" ? fast.urls.jsonrpc : fast.urls.rest, binding: side.binding };
+      const events =
+        side.version === "1.0"
+          ? await collectEvents((await a2aJsV10ClientFor(target)).subscribe("two"), 5_000)
+          : await collectEvents((await a2aJsV03ClientFor(target)).subscribe("two"), 5_000);
+      expect(events).toHaveLength(2);
+    });
   });
 });

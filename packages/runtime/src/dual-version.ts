@@ -25,6 +25,7 @@ export interface DualVersionOptions<O extends DescService, N extends DescService
   readonly agentCard?: (side: "older" | "newer", headers: Headers) => unknown;
   readonly requiredExtensions?: readonly string[];
   readonly maxBodyBytes?: number;
+  readonly keepAliveMs?: number;
   readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void;
 }
 
@@ -36,6 +37,7 @@ export function createDualVersionHttpHandler<O extends DescService, N extends De
     ...(options.restBasePath !== undefined ? { restBasePath: options.restBasePath } : {}),
     ...(options.requiredExtensions ? { requiredExtensions: options.requiredExtensions } : {}),
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
     ...(options.onLoss ? { onLoss: options.onLoss } : {}),
   };
   const card = options.agentCard;

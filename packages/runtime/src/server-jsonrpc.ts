@@ -30,7 +30,7 @@ import {
 } from "./server-types.js";
 import { jsonRpcDirect } from "./jsonrpc-hooks.js";
 import { encodeSseEvent } from "./sse.js";
-import { startStream } from "./server-stream.js";
+import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "./server-stream.js";
 import { invokeStream, invokeUnary } from "./invoke.js";
 import { dialectCodec, type DialectCodec } from "./jsonrpc-dialect.js";
 
@@ -50,6 +50,7 @@ export function createJsonRpcHandler<S extends DescService>(
     return { status: 200, headers, body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},${member}}` };
   };
   const fail = (id: Id, e: unknown) => reply(id, { error: toJsonRpcError(def, e) });
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   /** The stream once its first result is ready; an error before that is the ordinary error reply. */
   const streamResponse = async (id: Id, results: AsyncIterable<JsonValue>): Promise<CoreResponse> => {
     let started: AsyncIterable<JsonValue>;
@@ -62,7 +63,7 @@ export function createJsonRpcHandler<S extends DescService>(
     return {
       status: 200,
       headers: { "content-type": ct.stream, "cache-control": "no-cache" },
-      body: sseBody(id, started, errorLine),
+      body: withKeepAlive(sseBody(id, started, errorLine), keepAliveMs),
     };
   };
   const codec = def.jsonrpcDialect ? dialectCodec(def.jsonrpcDialect) : undefined;

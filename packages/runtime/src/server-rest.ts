@@ -30,7 +30,7 @@ import {
   type CoreResponse,
 } from "./server-types.js";
 import { encodeSseEvent } from "./sse.js";
-import { startStream } from "./server-stream.js";
+import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "./server-stream.js";
 import { invokeStream, invokeUnary } from "./invoke.js";
 
 const JSON_TYPES = ["application/json", "application/a2a+json"];
@@ -47,6 +47,7 @@ export function createRestHandler<S extends DescService>(
     const { status, body } = toRestError(def, e);
     return { status, headers: { "content-type": ct.error }, body: JSON.stringify(body) };
   };
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   /** The stream once its first event is ready; an error before that is the ordinary error reply. */
   const streamResponse = async (op: OperationInfo, events: AsyncIterable<Message>): Promise<CoreResponse> => {
     let started: AsyncIterable<Message>;
@@ -58,7 +59,10 @@ export function createRestHandler<S extends DescService>(
     return {
       status: 200,
       headers: { "content-type": ct.stream, "cache-control": "no-cache" },
-      body: streamBody(def, op, started, (e) => JSON.stringify(toRestError(def, e).body)),
+      body: withKeepAlive(
+        streamBody(def, op, started, (e) => JSON.stringify(toRestError(def, e).body)),
+        keepAliveMs,
+      ),
     };
   };
 
