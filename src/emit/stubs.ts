@@ -36,7 +36,7 @@ const data = (v: unknown) => printLiteral(v);
 
 /** The options of the JSON-RPC and HTTP+JSON servers besides the handler, as the stubs declare them. */
 const serverOptions =
-  "; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; " +
+  "; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly keepAliveMs?: number; " +
   "readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void }";
 
 export function emitStubs(schema: Schema<object>, target: Target, base: string, model: ApiModel): void {

@@ -29,6 +29,7 @@ export interface DualVersionOptions<O extends DescService, N extends DescService
   readonly agentCardHeaders?: (side: "older" | "newer", headers: Headers) => Readonly<Record<string, string>>;
   readonly requiredExtensions?: readonly string[];
   readonly maxBodyBytes?: number;
+  readonly keepAliveMs?: number;
   readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void;
 }
 
@@ -40,6 +41,7 @@ export function createDualVersionHttpHandler<O extends DescService, N extends De
     ...(options.restBasePath !== undefined ? { restBasePath: options.restBasePath } : {}),
     ...(options.requiredExtensions ? { requiredExtensions: options.requiredExtensions } : {}),
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
     ...(options.onLoss ? { onLoss: options.onLoss } : {}),
     ...(options.agentCardMaxAge !== undefined ? { agentCardMaxAge: options.agentCardMaxAge } : {}),
   };

@@ -2,9 +2,10 @@
  * Adapters between the framework-agnostic core (server-types.ts) and
  * node:http or fetch-style `(Request) => Response` servers. Both read bodies
  * with a limit, stream text/event-stream bodies as they are produced, and
- * abort the handler's signal when the client goes away. The node adapter
- * builds the Headers, URLSearchParams and AbortSignal objects only when
- * something asks for them.
+ * abort the handler's signal when the client goes away; a stream whose client
+ * goes away is closed (its iterator's return() is called), also while the
+ * node adapter waits for 'drain'. The node adapter builds the Headers,
+ * URLSearchParams and AbortSignal objects only when something asks for them.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BodyTooLargeError, type CoreHandler, type CoreRequest } from "./server-types.js";
@@ -13,10 +14,13 @@ export function nodeHttpListener(handler: CoreHandler): (req: IncomingMessage, r
   return (req, res) => {
     let controller: AbortController | undefined;
     let gone = false;
+    let onGone = () => {};
+    const goneSignal = new Promise<void>((resolve) => (onGone = resolve));
     res.on("close", () => {
       if (res.writableFinished) return;
       gone = true;
       controller?.abort();
+      onGone();
     });
     const raw = req.url ?? "/";
     const q = raw.indexOf("?");
@@ -62,11 +66,7 @@ export function nodeHttpListener(handler: CoreHandler): (req: IncomingMessage, r
         }
         res.writeHead(out.status, out.headers);
         res.flushHeaders();
-        for await (const chunk of out.body) {
-          if (gone) break;
-          if (!res.write(chunk)) await new Promise<void>((resolve) => res.once("drain", resolve));
-        }
-        res.end();
+        await writeNodeStream(res, out.body, () => gone, goneSignal);
       },
       () => {
         if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
@@ -74,6 +74,44 @@ export function nodeHttpListener(handler: CoreHandler): (req: IncomingMessage, r
       },
     );
   };
+}
+
+/**
+ * Writes a streaming body, waiting for 'drain' when the socket is full. When the client goes away
+ * (`gone`), while a chunk is written or while waiting for 'drain', the body's return() is called, so
+ * the handler's iterator closes; then the response ends. Never rejects: a body that fails destroys
+ * the response.
+ */
+async function writeNodeStream(
+  res: ServerResponse,
+  body: AsyncIterable<string>,
+  gone: () => boolean,
+  goneSignal: Promise<void>,
+): Promise<void> {
+  const it = body[Symbol.asyncIterator]();
+  let finished = false;
+  try {
+    while (!gone()) {
+      const r = await it.next();
+      if (r.done) {
+        finished = true;
+        break;
+      }
+      if (gone()) break;
+      if (!res.write(r.value)) await drainOrGone(res, goneSignal);
+    }
+    if (!finished) await it.return?.();
+    res.end();
+  } catch {
+    res.destroy(); // the body or its return() failed: drop the connection
+  }
+}
+
+function drainOrGone(res: ServerResponse, goneSignal: Promise<void>): Promise<void> {
+  let onDrain = () => {};
+  const drained = new Promise<void>((resolve) => (onDrain = resolve));
+  res.once("drain", onDrain);
+  return Promise.race([drained, goneSignal]).finally(() => res.off("drain", onDrain));
 }
 
 function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {

@@ -5,7 +5,9 @@
  *   reply  {"jsonrpc":"2.0","id":…,"result":<response JSON>} or {…,"error":{code,message,data}}
  *   stream text/event-stream; each `data:` line is a whole JSON-RPC response
  *          whose result is one StreamResponse; a failure mid-stream is sent as
- *          one JSON-RPC error response, then the stream ends.
+ *          one JSON-RPC error response, then the stream ends. The stream
+ *          starts only with its first event: a failure before it is the
+ *          ordinary error reply (application/json), as for a unary method.
  *
  * Errors: unparsable JSON -32700 (id null); a bad envelope -32600; an unknown
  * method -32601; params that do not decode -32602; anything else a handler
@@ -28,6 +30,7 @@ import {
 } from "./server-types.js";
 import { jsonRpcDirect } from "./jsonrpc-hooks.js";
 import { encodeSseEvent } from "./sse.js";
+import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "./server-stream.js";
 import { invokeStream, invokeUnary } from "./invoke.js";
 import { dialectCodec, type DialectCodec } from "./jsonrpc-dialect.js";
 
@@ -47,11 +50,22 @@ export function createJsonRpcHandler<S extends DescService>(
     return { status: 200, headers, body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},${member}}` };
   };
   const fail = (id: Id, e: unknown) => reply(id, { error: toJsonRpcError(def, e) });
-  const streamResponse = (id: Id, results: AsyncIterable<JsonValue>): CoreResponse => ({
-    status: 200,
-    headers: { "content-type": ct.stream, "cache-control": "no-cache" },
-    body: sseBody(id, results, (e) => JSON.stringify({ jsonrpc: "2.0", id, error: toJsonRpcError(def, e) })),
-  });
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+  /** The stream once its first result is ready; an error before that is the ordinary error reply. */
+  const streamResponse = async (id: Id, results: AsyncIterable<JsonValue>): Promise<CoreResponse> => {
+    let started: AsyncIterable<JsonValue>;
+    try {
+      started = await startStream(results);
+    } catch (e) {
+      return fail(id, e);
+    }
+    const errorLine = (e: unknown) => JSON.stringify({ jsonrpc: "2.0", id, error: toJsonRpcError(def, e) });
+    return {
+      status: 200,
+      headers: { "content-type": ct.stream, "cache-control": "no-cache" },
+      body: withKeepAlive(sseBody(id, started, errorLine), keepAliveMs),
+    };
+  };
   const codec = def.jsonrpcDialect ? dialectCodec(def.jsonrpcDialect) : undefined;
   const directOps = jsonRpcDirect(options.handler);
 

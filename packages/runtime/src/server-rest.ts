@@ -6,7 +6,9 @@
  * JSON names, repeated by repetition or comma), then the path variables, which
  * win over both (so a `/{tenant}` prefix beats a tenant in the body). The
  * answer is the response message (or its `response_body` field) as ProtoJSON;
- * a stream is text/event-stream whose `data:` lines are bare messages. Errors
+ * a stream is text/event-stream whose `data:` lines are bare messages, and
+ * starts only with its first event (a failure before it is the ordinary error
+ * reply; one after it is an `error` event, then the end). Errors
  * carry the HTTP status and a google.rpc.Status-shaped body with an ErrorInfo
  * (see a2a-error.ts). Unmatched paths are 404, wrong methods 405 with Allow,
  * and a path with a raw "." or ".." segment 400.
@@ -28,6 +30,7 @@ import {
   type CoreResponse,
 } from "./server-types.js";
 import { encodeSseEvent } from "./sse.js";
+import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "./server-stream.js";
 import { invokeStream, invokeUnary } from "./invoke.js";
 
 const JSON_TYPES = ["application/json", "application/a2a+json"];
@@ -43,6 +46,24 @@ export function createRestHandler<S extends DescService>(
   const fail = (e: unknown): CoreResponse => {
     const { status, body } = toRestError(def, e);
     return { status, headers: { "content-type": ct.error }, body: JSON.stringify(body) };
+  };
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+  /** The stream once its first event is ready; an error before that is the ordinary error reply. */
+  const streamResponse = async (op: OperationInfo, events: AsyncIterable<Message>): Promise<CoreResponse> => {
+    let started: AsyncIterable<Message>;
+    try {
+      started = await startStream(events);
+    } catch (e) {
+      return fail(e);
+    }
+    return {
+      status: 200,
+      headers: { "content-type": ct.stream, "cache-control": "no-cache" },
+      body: withKeepAlive(
+        streamBody(def, op, started, (e) => JSON.stringify(toRestError(def, e).body)),
+        keepAliveMs,
+      ),
+    };
   };
 
   return async (req) => {
@@ -99,13 +120,7 @@ export function createRestHandler<S extends DescService>(
         return fail(e);
       }
     }
-    return {
-      status: 200,
-      headers: { "content-type": ct.stream, "cache-control": "no-cache" },
-      body: streamBody(def, op, invokeStream(options.handler, op, input, context), (e) =>
-        JSON.stringify(toRestError(def, e).body),
-      ),
-    };
+    return streamResponse(op, invokeStream(options.handler, op, input, context));
   };
 }
 

@@ -42,6 +42,11 @@ export interface A2aServerOptions<S extends DescService = DescService> {
   readonly requiredExtensions?: readonly string[];
   /** Largest request body accepted, in bytes (default 1 MiB). */
   readonly maxBodyBytes?: number;
+  /**
+   * A stream that sent nothing for this long, in milliseconds, after its first event gets an SSE
+   * comment line (": keep-alive"), so proxies keep it open. Default 15000; 0 turns it off.
+   */
+  readonly keepAliveMs?: number;
   /** Told what a request carried that this version cannot hold (v0.3 JSON-RPC: a2a.json fields the proto lacks). */
   readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void;
 }
