@@ -398,7 +398,9 @@ function profileOurs({ log }) {
       log("top self time:");
       for (const e of a.self.slice(0, 20)) log(`  ${pct(e.share)}  ${e.key}`);
       log("packages/runtime/dist/compat-*.js and jsonrpc-dialect.js:");
-      for (const e of a.self.filter((e) => /packages\/runtime\/dist\/(compat-|jsonrpc-dialect)/.test(e.key)).slice(0, 15))
+      for (const e of a.self
+        .filter((e) => /packages\/runtime\/dist\/(compat-|jsonrpc-dialect)/.test(e.key))
+        .slice(0, 15))
         log(`  ${pct(e.share)}  ${e.key}`);
       log("self time by file:");
       for (const e of a.files.slice(0, 12)) log(`  ${pct(e.share)}  ${e.key}`);
