@@ -3,6 +3,12 @@
  * /.well-known/agent-card.json, the JSON-RPC endpoint, and the HTTP+JSON
  * routes under a base path. Framework-agnostic: wrap it with
  * nodeHttpListener or fetchHandler (http-adapters.ts).
+ *
+ * A trailing slash is accepted on both paths, so an agent card URL written
+ * with one works: the JSON-RPC endpoint answers at "/jsonrpc" and
+ * "/jsonrpc/", and a route under "/rest/" + "/tasks/1" (one "/" doubled right
+ * after the base path) is routed as "/rest/tasks/1" (server-rest.ts). Paths
+ * given in the options with a trailing slash are read without it.
  */
 import type { DescService } from "@bufbuild/protobuf";
 import { createJsonRpcHandler } from "./server-jsonrpc.js";
@@ -21,8 +27,9 @@ export interface A2aHttpOptions<S extends DescService = DescService> extends A2a
 }
 
 export function createA2aHttpHandler<S extends DescService>(options: A2aHttpOptions<S>): CoreHandler {
-  const jsonrpcPath = options.jsonrpcPath ?? "/jsonrpc";
-  const restBase = options.restBasePath ?? "/rest";
+  const jsonrpcPath = withoutTrailingSlash(options.jsonrpcPath ?? "/jsonrpc");
+  const jsonrpcSlash = jsonrpcPath + "/";
+  const restBase = withoutTrailingSlash(options.restBasePath ?? "/rest");
   const jsonrpc = createJsonRpcHandler(options);
   const rest = createRestHandler(options, restBase);
   return async (req) => {
@@ -34,8 +41,12 @@ export function createA2aHttpHandler<S extends DescService>(options: A2aHttpOpti
         body: JSON.stringify(options.agentCard(req.headers)),
       };
     }
-    if (req.path === jsonrpcPath) return jsonrpc(req);
+    if (req.path === jsonrpcPath || req.path === jsonrpcSlash) return jsonrpc(req);
     if (restBase === "" || req.path.startsWith(restBase + "/")) return rest(req);
     return { status: 404, headers: {}, body: "" };
   };
+}
+
+function withoutTrailingSlash(path: string): string {
+  return path.replace(/\/+$/, "");
 }
