@@ -151,6 +151,7 @@ function definitionModule(c: Ctx, m: ApiModel): void {
     },
     contentTypes: { jsonrpc: m.contentTypes.jsonrpc, rest: m.contentTypes.rest },
     tenantField: m.tenantField ?? null,
+    jsonrpcRequestContentTypes: m.jsonrpcRequestContentTypes ?? null,
     jsonrpcDialect: m.jsonrpcDialect ?? null,
     requiredJson: m.requiredInJson ? requiredJson(m) : null,
   };

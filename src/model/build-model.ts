@@ -85,6 +85,7 @@ export function buildModels(
           },
           grpc: { request: "application/grpc" },
         },
+        jsonrpcRequestContentTypes: undefined,
         errors: [],
         standardErrors: [],
         headers: undefined,

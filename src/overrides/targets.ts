@@ -14,6 +14,7 @@ import type {
   ErrorModel,
   HeaderRules,
   JsonRpcDialect,
+  JsonRpcRequestContentTypes,
   OperationModel,
   StandardErrorModel,
 } from "../model/model-types.js";
@@ -41,6 +42,8 @@ const strList = { type: "array", items: str, minItems: 1 } as const;
 const obj = (properties: Record<string, unknown>, required = Object.keys(properties)) =>
   ({ type: "object", properties, required, additionalProperties: false }) as const;
 const nullable = (s: Record<string, unknown>) => ({ anyOf: [s, { type: "null" }] });
+/** A media type as compared: lowercase type/subtype (RFC 6838 §4.2 characters), no parameters. */
+const mediaType = { type: "string", pattern: "^[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*$" } as const;
 
 const contentTypesSchema = obj({
   jsonrpc: obj({ request: str, response: str, stream: str }),
@@ -138,6 +141,22 @@ export const apiTargets: Record<string, TargetKind<never>> = {
       `(errors ${v.rest.error}); streams ${v.rest.stream}`
     );
   }),
+  jsonrpcRequestContentTypes: kind<JsonRpcRequestContentTypes>(
+    obj({ accept: { ...strList, items: mediaType }, errorCode: { type: "integer" } }),
+    (v, { model }) => {
+      const error =
+        model.errors.find((e) => e.jsonrpcCode === v.errorCode)?.name ??
+        model.standardErrors.find((e) => e.code === v.errorCode)?.name;
+      if (!error) {
+        throw new Error(
+          `JSON-RPC code ${v.errorCode} is in neither api.errors nor api.standardErrors (entries before this one)`,
+        );
+      }
+      model.jsonrpcRequestContentTypes = v;
+      const types = v.accept.map((t) => `\`${t}\``).join(", ");
+      return `JSON-RPC requests must be ${types}; any other Content-Type, or none, is ${v.errorCode} ${error}`;
+    },
+  ),
   headers: kind<HeaderRules>(headersSchema, (v, { model }) => {
     model.headers = v;
     return (

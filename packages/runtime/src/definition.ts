@@ -64,6 +64,14 @@ export interface JsonRpcDialect {
   readonly listMaps?: Readonly<Record<string, string>>;
 }
 
+/** The request Content-Types a JSON-RPC server accepts (override target api.jsonrpcRequestContentTypes). */
+export interface JsonRpcRequestContentTypes {
+  /** Media types, lowercase, without parameters (`; charset=utf-8` is ignored). */
+  readonly accept: readonly string[];
+  /** JSON-RPC code of the refusal, from `errors` or `standardErrors`. */
+  readonly errorCode: number;
+}
+
 export interface ProtocolTables {
   /** Major.Minor, e.g. "1.0". */
   readonly protocolVersion: string;
@@ -93,6 +101,11 @@ export interface ProtocolTables {
     };
   };
   readonly tenantField: string | null;
+  /**
+   * The media types (lowercase, without parameters) a JSON-RPC request may carry, and the JSON-RPC code that
+   * refuses any other or none. Absent: only `contentTypes.jsonrpc.request`, refused with -32600.
+   */
+  readonly jsonrpcRequestContentTypes?: JsonRpcRequestContentTypes | null;
   /** Set when JSON-RPC payloads are not the proto's ProtoJSON (v0.3). */
   readonly jsonrpcDialect?: JsonRpcDialect | null;
   /**

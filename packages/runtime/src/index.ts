@@ -28,6 +28,7 @@ export {
   type HandlerContext,
   type OperationInfo,
   type JsonRpcDialect,
+  type JsonRpcRequestContentTypes,
   type ProtocolTables,
   type StandardErrorEntry,
 } from "./definition.js";
