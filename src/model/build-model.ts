@@ -86,6 +86,7 @@ export function buildModels(
           grpc: { request: "application/grpc" },
         },
         jsonrpcRequestContentTypes: undefined,
+        jsonrpcIds: undefined,
         errors: [],
         standardErrors: [],
         headers: undefined,

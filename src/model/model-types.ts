@@ -8,12 +8,13 @@ import type { RouteQueryField, RouteVariable } from "@protoc-gen-a2a/runtime";
 import type {
   ErrorCatalogEntry,
   JsonRpcDialect,
+  JsonRpcIds,
   JsonRpcRequestContentTypes,
   ProtocolTables,
   StandardErrorEntry,
 } from "@protoc-gen-a2a/runtime";
 
-export type { JsonRpcDialect, JsonRpcRequestContentTypes };
+export type { JsonRpcDialect, JsonRpcIds, JsonRpcRequestContentTypes };
 
 export interface FieldModel {
   readonly name: string;
@@ -166,6 +167,8 @@ export interface ApiModel {
   contentTypes: ContentTypes;
   /** The Content-Types a JSON-RPC request may carry and the code refusing others; from overrides. */
   jsonrpcRequestContentTypes: JsonRpcRequestContentTypes | undefined;
+  /** The JSON-RPC ids a server takes; from overrides. */
+  jsonrpcIds: JsonRpcIds | undefined;
   errors: ErrorModel[];
   standardErrors: StandardErrorModel[];
   headers: HeaderRules | undefined;

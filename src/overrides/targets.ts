@@ -14,6 +14,7 @@ import type {
   ErrorModel,
   HeaderRules,
   JsonRpcDialect,
+  JsonRpcIds,
   JsonRpcRequestContentTypes,
   OperationModel,
   StandardErrorModel,
@@ -155,6 +156,19 @@ export const apiTargets: Record<string, TargetKind<never>> = {
       model.jsonrpcRequestContentTypes = v;
       const types = v.accept.map((t) => `\`${t}\``).join(", ");
       return `JSON-RPC requests must be ${types}; any other Content-Type, or none, is ${v.errorCode} ${error}`;
+    },
+  ),
+  jsonrpcIds: kind<JsonRpcIds>(
+    obj({
+      absent: { enum: ["answer-with-null-id"] },
+      maxIntegerId: { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+    }),
+    (v, { model }) => {
+      model.jsonrpcIds = v;
+      return (
+        `ids: strings, null, integers up to ${v.maxIntegerId} in magnitude (others -32600); ` +
+        "a request without id is answered with id null"
+      );
     },
   ),
   headers: kind<HeaderRules>(headersSchema, (v, { model }) => {

@@ -72,6 +72,14 @@ export interface JsonRpcRequestContentTypes {
   readonly errorCode: number;
 }
 
+/** The JSON-RPC ids a server takes (override target api.jsonrpcIds). */
+export interface JsonRpcIds {
+  /** A request without `id` is checked and served like one with id null, and answered with id null. */
+  readonly absent: "answer-with-null-id";
+  /** A numeric id must be an integer of at most this magnitude, so it is echoed exactly; else -32600. */
+  readonly maxIntegerId: number;
+}
+
 export interface ProtocolTables {
   /** Major.Minor, e.g. "1.0". */
   readonly protocolVersion: string;
@@ -106,6 +114,8 @@ export interface ProtocolTables {
    * refuses any other or none. Absent: only `contentTypes.jsonrpc.request`, refused with -32600.
    */
   readonly jsonrpcRequestContentTypes?: JsonRpcRequestContentTypes | null;
+  /** Which JSON-RPC ids a server takes. Absent: an id-less request is answered with id null; integers to 2^53-1. */
+  readonly jsonrpcIds?: JsonRpcIds | null;
   /** Set when JSON-RPC payloads are not the proto's ProtoJSON (v0.3). */
   readonly jsonrpcDialect?: JsonRpcDialect | null;
   /**

@@ -14,6 +14,12 @@
  * anything else a handler throws that is not an A2AError -32603. Unknown
  * fields are ignored. HTTP status is 200 for every JSON-RPC answer, except 405
  * for a non-POST and 413 for a body over the limit.
+ *
+ * Ids (jsonrpcIds): a string, null, or an integer of at most maxIntegerId in
+ * magnitude, so the answer echoes exactly what was sent; any other id is
+ * -32600 with id null. A request without `id` is checked and served like one
+ * with id null: A2A has no notifications, so it gets its method, params or
+ * handler error, or its result, with id null.
  */
 import { fromJson, toJson, type DescMessage, type DescService, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { OperationInfo, ProtocolTables } from "./definition.js";
@@ -50,6 +56,7 @@ interface Refusal {
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+const MAX_SAFE_ID = Number.MAX_SAFE_INTEGER;
 
 export function createJsonRpcHandler<S extends DescService>(
   options: A2aServerOptions<S>,
@@ -71,12 +78,13 @@ export function createJsonRpcHandler<S extends DescService>(
   const codec = def.jsonrpcDialect ? dialectCodec(def.jsonrpcDialect) : undefined;
   const directOps = jsonRpcDirect(options.handler);
   const refuseContentType = contentTypeCheck(def);
+  const maxId = def.jsonrpcIds?.maxIntegerId ?? MAX_SAFE_ID;
 
   return async (req) => {
     if (req.method !== "POST") return { status: 405, headers: { allow: "POST" }, body: "" };
     const wrongType = refuseContentType(req.header("content-type"));
     if (wrongType) return fail(null, wrongType);
-    const env = await readEnvelope(req, options.maxBodyBytes ?? DEFAULT_MAX_BODY);
+    const env = await readEnvelope(req, options.maxBodyBytes ?? DEFAULT_MAX_BODY, maxId);
     if ("error" in env) return { ...fail(env.id, env.error), status: env.status ?? 200 };
     const { id, params } = env;
     const op = def.byJsonRpcMethod.get(env.method);
@@ -160,8 +168,8 @@ function contentTypeCheck(def: ProtocolTables): (header: string | null) => A2AEr
   };
 }
 
-/** Reads and checks the envelope: JSON, a JSON-RPC 2.0 object, an id, a method name, params an object. */
-async function readEnvelope(req: CoreRequest, limit: number): Promise<Envelope | Refusal> {
+/** Reads and checks the envelope: JSON, a JSON-RPC 2.0 object, a usable id, a method name, params an object. */
+async function readEnvelope(req: CoreRequest, limit: number, maxId: number): Promise<Envelope | Refusal> {
   let text: string;
   try {
     text = utf8.decode(await req.body(limit));
@@ -180,9 +188,12 @@ async function readEnvelope(req: CoreRequest, limit: number): Promise<Envelope |
     return { id: null, error: new A2AError("InvalidRequestError", "The request must be a JSON-RPC 2.0 object") };
   }
   const env = envelope as Record<string, unknown>;
-  const rawId = env["id"];
-  const id: Id = typeof rawId === "string" || typeof rawId === "number" || rawId === null ? rawId : null;
-  if (env["jsonrpc"] !== "2.0" || typeof env["method"] !== "string" || !("id" in env) || id !== rawId) {
+  const id = idOf(env["id"], maxId);
+  if (id === undefined) {
+    const message = `id must be a string, null or an integer from -${maxId} to ${maxId}`;
+    return { id: null, error: new A2AError("InvalidRequestError", message) };
+  }
+  if (env["jsonrpc"] !== "2.0" || typeof env["method"] !== "string") {
     return { id, error: new A2AError("InvalidRequestError", 'Expected {"jsonrpc":"2.0","id":…,"method":…}') };
   }
   const params = "params" in env ? env["params"] : {};
@@ -190,6 +201,17 @@ async function readEnvelope(req: CoreRequest, limit: number): Promise<Envelope |
     return { id, error: new A2AError("InvalidParamsError", "params must be an object") };
   }
   return { id, method: env["method"], params: params as JsonValue };
+}
+
+/**
+ * The id to answer with, or undefined when it cannot be echoed as sent: not a string, number or null, a fraction,
+ * or an integer a double does not hold exactly (1e400 parses as Infinity, 2^53+1 as 2^53). An absent id is null.
+ */
+function idOf(raw: unknown, maxId: number): Id | undefined {
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw === "string") return raw;
+  if (typeof raw === "number" && Number.isInteger(raw) && Math.abs(raw) <= maxId) return raw;
+  return undefined;
 }
 
 /** Each stream event as its result JSON. */
