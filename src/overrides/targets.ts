@@ -171,6 +171,11 @@ export const apiTargets: Record<string, TargetKind<never>> = {
       );
     },
   ),
+  jsonrpcMethodNames: kind<"rpc-names">({ enum: ["rpc-names"] }, (_v, { model }) => {
+    const renamed = model.operations.filter((o) => o.jsonrpcMethod !== o.name).map((o) => o.name);
+    if (renamed.length > 0) throw new Error(`operations.<rpc>.jsonrpcMethod renames ${renamed.join(", ")}`);
+    return `JSON-RPC methods are the RPC names: ${model.operations.map((o) => `\`${o.name}\``).join(", ")}`;
+  }),
   headers: kind<HeaderRules>(headersSchema, (v, { model }) => {
     model.headers = v;
     return (
