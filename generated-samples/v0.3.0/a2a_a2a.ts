@@ -38,6 +38,8 @@ export const A2AServiceV0_3: A2aServiceDefinition<typeof A2AService> = defineA2a
     },
   },
   tenantField: null,
+  jsonrpcRequestContentTypes: { accept: ["application/json"], errorCode: -32005 },
+  jsonrpcIds: { absent: "answer-with-null-id", maxIntegerId: 9007199254740991 },
   jsonrpcDialect: {
     enums: {
       TASK_STATE_UNSPECIFIED: "unknown", TASK_STATE_SUBMITTED: "submitted", TASK_STATE_WORKING: "working",

@@ -151,6 +151,8 @@ function definitionModule(c: Ctx, m: ApiModel): void {
     },
     contentTypes: { jsonrpc: m.contentTypes.jsonrpc, rest: m.contentTypes.rest },
     tenantField: m.tenantField ?? null,
+    jsonrpcRequestContentTypes: m.jsonrpcRequestContentTypes ?? null,
+    jsonrpcIds: m.jsonrpcIds ?? null,
     jsonrpcDialect: m.jsonrpcDialect ?? null,
     requiredJson: m.requiredInJson ? requiredJson(m) : null,
   };

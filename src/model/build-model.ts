@@ -85,6 +85,8 @@ export function buildModels(
           },
           grpc: { request: "application/grpc" },
         },
+        jsonrpcRequestContentTypes: undefined,
+        jsonrpcIds: undefined,
         errors: [],
         standardErrors: [],
         headers: undefined,

@@ -5,9 +5,16 @@
  */
 import type { PathTemplate } from "./path-template.js";
 import type { RouteQueryField, RouteVariable } from "@protoc-gen-a2a/runtime";
-import type { ErrorCatalogEntry, JsonRpcDialect, ProtocolTables, StandardErrorEntry } from "@protoc-gen-a2a/runtime";
+import type {
+  ErrorCatalogEntry,
+  JsonRpcDialect,
+  JsonRpcIds,
+  JsonRpcRequestContentTypes,
+  ProtocolTables,
+  StandardErrorEntry,
+} from "@protoc-gen-a2a/runtime";
 
-export type { JsonRpcDialect };
+export type { JsonRpcDialect, JsonRpcIds, JsonRpcRequestContentTypes };
 
 export interface FieldModel {
   readonly name: string;
@@ -158,6 +165,10 @@ export interface ApiModel {
   /** Field every request carries for multi-tenancy, if any; from overrides. */
   tenantField: string | undefined;
   contentTypes: ContentTypes;
+  /** The Content-Types a JSON-RPC request may carry and the code refusing others; from overrides. */
+  jsonrpcRequestContentTypes: JsonRpcRequestContentTypes | undefined;
+  /** The JSON-RPC ids a server takes; from overrides. */
+  jsonrpcIds: JsonRpcIds | undefined;
   errors: ErrorModel[];
   standardErrors: StandardErrorModel[];
   headers: HeaderRules | undefined;

@@ -14,6 +14,8 @@ import type {
   ErrorModel,
   HeaderRules,
   JsonRpcDialect,
+  JsonRpcIds,
+  JsonRpcRequestContentTypes,
   OperationModel,
   StandardErrorModel,
 } from "../model/model-types.js";
@@ -43,6 +45,8 @@ const strList = { type: "array", items: str, minItems: 1 } as const;
 const obj = (properties: Record<string, unknown>, required = Object.keys(properties)) =>
   ({ type: "object", properties, required, additionalProperties: false }) as const;
 const nullable = (s: Record<string, unknown>) => ({ anyOf: [s, { type: "null" }] });
+/** A media type as compared: lowercase type/subtype (RFC 6838 §4.2 characters), no parameters. */
+const mediaType = { type: "string", pattern: "^[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*$" } as const;
 
 const contentTypesSchema = obj({
   jsonrpc: obj({ request: str, response: str, stream: str }),
@@ -139,6 +143,40 @@ export const apiTargets: Record<string, TargetKind<never>> = {
       `JSON-RPC ${v.jsonrpc.request}; HTTP+JSON ${v.rest.request} ` +
       `(errors ${v.rest.error}); streams ${v.rest.stream}`
     );
+  }),
+  jsonrpcRequestContentTypes: kind<JsonRpcRequestContentTypes>(
+    obj({ accept: { ...strList, items: mediaType }, errorCode: { type: "integer" } }),
+    (v, { model }) => {
+      const error =
+        model.errors.find((e) => e.jsonrpcCode === v.errorCode)?.name ??
+        model.standardErrors.find((e) => e.code === v.errorCode)?.name;
+      if (!error) {
+        throw new Error(
+          `JSON-RPC code ${v.errorCode} is in neither api.errors nor api.standardErrors (entries before this one)`,
+        );
+      }
+      model.jsonrpcRequestContentTypes = v;
+      const types = v.accept.map((t) => `\`${t}\``).join(", ");
+      return `JSON-RPC requests must be ${types}; any other Content-Type, or none, is ${v.errorCode} ${error}`;
+    },
+  ),
+  jsonrpcIds: kind<JsonRpcIds>(
+    obj({
+      absent: { enum: ["answer-with-null-id"] },
+      maxIntegerId: { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+    }),
+    (v, { model }) => {
+      model.jsonrpcIds = v;
+      return (
+        `ids: strings, null, integers up to ${v.maxIntegerId} in magnitude (others -32600); ` +
+        "a request without id is answered with id null"
+      );
+    },
+  ),
+  jsonrpcMethodNames: kind<"rpc-names">({ enum: ["rpc-names"] }, (_v, { model }) => {
+    const renamed = model.operations.filter((o) => o.jsonrpcMethod !== o.name).map((o) => o.name);
+    if (renamed.length > 0) throw new Error(`operations.<rpc>.jsonrpcMethod renames ${renamed.join(", ")}`);
+    return `JSON-RPC methods are the RPC names: ${model.operations.map((o) => `\`${o.name}\``).join(", ")}`;
   }),
   headers: kind<HeaderRules>(headersSchema, (v, { model }) => {
     model.headers = v;

@@ -30,6 +30,14 @@ describe("path matcher over the v1.0.1 routes", () => {
     expect(hit(m1, "GET", "/tasks/abc:unknownverb")).toEqual({ status: 404 });
   });
 
+  it("matches no route for an empty verb: /tasks/abc: is not GetTask", () => {
+    expect(hit(m1, "GET", "/tasks/abc:")).toEqual({ status: 404 });
+    expect(hit(m1, "POST", "/tasks/abc:")).toEqual({ status: 404 });
+    expect(hit(m1, "GET", "/acme/tasks/abc:")).toEqual({ status: 404 });
+    expect(hit(m1, "POST", "/message:")).toEqual({ status: 404 });
+    expect(hit(m03, "GET", "/v1/tasks/abc:")).toEqual({ status: 404 });
+  });
+
   it("serves the POST alias of SubscribeToTask", () => {
     expect(hit(m1, "POST", "/tasks/abc:subscribe")).toMatchObject({
       op: "SubscribeToTask",

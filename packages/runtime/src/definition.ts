@@ -64,6 +64,22 @@ export interface JsonRpcDialect {
   readonly listMaps?: Readonly<Record<string, string>>;
 }
 
+/** The request Content-Types a JSON-RPC server accepts (override target api.jsonrpcRequestContentTypes). */
+export interface JsonRpcRequestContentTypes {
+  /** Media types, lowercase, without parameters (`; charset=utf-8` is ignored). */
+  readonly accept: readonly string[];
+  /** JSON-RPC code of the refusal, from `errors` or `standardErrors`. */
+  readonly errorCode: number;
+}
+
+/** The JSON-RPC ids a server takes (override target api.jsonrpcIds). */
+export interface JsonRpcIds {
+  /** A request without `id` is checked and served like one with id null, and answered with id null. */
+  readonly absent: "answer-with-null-id";
+  /** A numeric id must be an integer of at most this magnitude, so it is echoed exactly; else -32600. */
+  readonly maxIntegerId: number;
+}
+
 export interface ProtocolTables {
   /** Major.Minor, e.g. "1.0". */
   readonly protocolVersion: string;
@@ -93,6 +109,13 @@ export interface ProtocolTables {
     };
   };
   readonly tenantField: string | null;
+  /**
+   * The media types (lowercase, without parameters) a JSON-RPC request may carry, and the JSON-RPC code that
+   * refuses any other or none. Absent: only `contentTypes.jsonrpc.request`, refused with -32600.
+   */
+  readonly jsonrpcRequestContentTypes?: JsonRpcRequestContentTypes | null;
+  /** Which JSON-RPC ids a server takes. Absent: an id-less request is answered with id null; integers to 2^53-1. */
+  readonly jsonrpcIds?: JsonRpcIds | null;
   /** Set when JSON-RPC payloads are not the proto's ProtoJSON (v0.3). */
   readonly jsonrpcDialect?: JsonRpcDialect | null;
   /**

@@ -4,6 +4,12 @@
  * routes under a base path. Framework-agnostic: wrap it with
  * nodeHttpListener or fetchHandler (http-adapters.ts).
  *
+ * A trailing slash is accepted on both paths, so an agent card URL written
+ * with one works: the JSON-RPC endpoint answers at "/jsonrpc" and
+ * "/jsonrpc/", and a route under "/rest/" + "/tasks/1" (one "/" doubled right
+ * after the base path) is routed as "/rest/tasks/1" (server-rest.ts). Paths
+ * given in the options with a trailing slash are read without it.
+ *
  * The card is cacheable (S10 §8.6.1): Cache-Control max-age (default 300 s),
  * a strong ETag that hashes the body, and Last-Modified, the time this handler
  * first served that body; If-None-Match (or, without it, If-Modified-Since)
@@ -33,8 +39,9 @@ export interface A2aHttpOptions<S extends DescService = DescService> extends A2a
 const DEFAULT_CARD_MAX_AGE = 300;
 
 export function createA2aHttpHandler<S extends DescService>(options: A2aHttpOptions<S>): CoreHandler {
-  const jsonrpcPath = options.jsonrpcPath ?? "/jsonrpc";
-  const restBase = options.restBasePath ?? "/rest";
+  const jsonrpcPath = withoutTrailingSlash(options.jsonrpcPath ?? "/jsonrpc");
+  const jsonrpcSlash = jsonrpcPath + "/";
+  const restBase = withoutTrailingSlash(options.restBasePath ?? "/rest");
   const jsonrpc = createJsonRpcHandler(options);
   const rest = createRestHandler(options, restBase);
   const card = options.agentCard ? cardServer(options.agentCard, options) : undefined;
@@ -43,7 +50,7 @@ export function createA2aHttpHandler<S extends DescService>(options: A2aHttpOpti
       if (req.method !== "GET") return { status: 405, headers: { allow: "GET, HEAD" }, body: "" };
       return card(req);
     }
-    if (req.path === jsonrpcPath) return jsonrpc(req);
+    if (req.path === jsonrpcPath || req.path === jsonrpcSlash) return jsonrpc(req);
     if (restBase === "" || req.path.startsWith(restBase + "/")) return rest(req);
     return { status: 404, headers: {}, body: "" };
   };
@@ -105,4 +112,8 @@ async function digest(text: string): Promise<string> {
     .replace(/\+/g, "-")
     .replace(/\//g, "_")
     .slice(0, 27);
+}
+
+function withoutTrailingSlash(path: string): string {
+  return path.replace(/\/+$/, "");
 }

@@ -28,6 +28,8 @@ export {
   type HandlerContext,
   type OperationInfo,
   type JsonRpcDialect,
+  type JsonRpcIds,
+  type JsonRpcRequestContentTypes,
   type ProtocolTables,
   type StandardErrorEntry,
 } from "./definition.js";

@@ -10,6 +10,7 @@
  * - A custom verb is the text after the last ":" of the last segment. A path
  *   with a verb only matches routes with that verb, so `/tasks/abc:subscribe`
  *   never reaches `/tasks/{id}`. Clients encode ":" inside values as %3A.
+ *   An empty verb (`/tasks/abc:`) is no route's verb: 404.
  * - "*" matches exactly one non-empty segment; it never matches "/" or "".
  * - Variables are decoded after matching (see path-codec.ts).
  * - When the path exists for other HTTP methods only, the result is 405 with
@@ -189,6 +190,7 @@ export function compilePathMatcher<R extends Route>(routes: readonly R[]): PathM
       if (path.charCodeAt(0) !== SLASH) return NOT_FOUND;
       const lastSlash = path.lastIndexOf("/");
       const colon = path.indexOf(":", lastSlash);
+      if (colon === path.length - 1) return NOT_FOUND;
       const req: Req =
         colon < 0
           ? { path, end: path.length, verb: "", method }

@@ -9,11 +9,19 @@
  *          starts only with its first event: a failure before it is the
  *          ordinary error reply (application/json), as for a unary method.
  *
- * Errors: unparsable JSON -32700 (id null); a bad envelope -32600; an unknown
- * method -32601; params that do not decode -32602; anything else a handler
- * throws that is not an A2AError -32603. Unknown fields are ignored. HTTP
- * status is 200 for every JSON-RPC answer, except 405 for a non-POST and 413
- * for a body over the limit.
+ * Errors: a request whose Content-Type is missing or not one the version
+ * accepts gets the version's refusal code (jsonrpcRequestContentTypes: -32005,
+ * id null) before its body is read; unparsable JSON -32700 (id null); a bad
+ * envelope -32600; an unknown method -32601; params that do not decode -32602;
+ * anything else a handler throws that is not an A2AError -32603. Unknown
+ * fields are ignored. HTTP status is 200 for every JSON-RPC answer, except 405
+ * for a non-POST and 413 for a body over the limit.
+ *
+ * Ids (jsonrpcIds): a string, null, or an integer of at most maxIntegerId in
+ * magnitude, so the answer echoes exactly what was sent; any other id is
+ * -32600 with id null. A request without `id` is checked and served like one
+ * with id null: A2A has no notifications, so it gets its method, params or
+ * handler error, or its result, with id null.
  */
 import { fromJson, toJson, type DescMessage, type DescService, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { OperationInfo, ProtocolTables } from "./definition.js";
@@ -36,7 +44,22 @@ import { dialectCodec, type DialectCodec } from "./jsonrpc-dialect.js";
 
 type Id = string | number | null;
 
+/** A request envelope that passed the checks of the JSON-RPC 2.0 binding. */
+interface Envelope {
+  readonly id: Id;
+  readonly method: string;
+  readonly params: JsonValue;
+}
+
+/** Why an envelope is refused, with the id to answer with (and an HTTP status other than 200). */
+interface Refusal {
+  readonly id: Id;
+  readonly error: A2AError;
+  readonly status?: number;
+}
+
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+const MAX_SAFE_ID = Number.MAX_SAFE_INTEGER;
 
 export function createJsonRpcHandler<S extends DescService>(
   options: A2aServerOptions<S>,
@@ -68,38 +91,18 @@ export function createJsonRpcHandler<S extends DescService>(
   };
   const codec = def.jsonrpcDialect ? dialectCodec(def.jsonrpcDialect) : undefined;
   const directOps = jsonRpcDirect(options.handler);
+  const refuseContentType = contentTypeCheck(def);
+  const maxId = def.jsonrpcIds?.maxIntegerId ?? MAX_SAFE_ID;
 
   return async (req) => {
     if (req.method !== "POST") return { status: 405, headers: { allow: "POST" }, body: "" };
-    let text: string;
-    try {
-      text = utf8.decode(await req.body(options.maxBodyBytes ?? DEFAULT_MAX_BODY));
-    } catch (e) {
-      if (e instanceof BodyTooLargeError)
-        return { ...fail(null, new A2AError("InvalidRequestError", "Request body is too large")), status: 413 };
-      return fail(null, new A2AError("JSONParseError", "Request body is not UTF-8"));
-    }
-    let envelope: unknown;
-    try {
-      envelope = JSON.parse(text);
-    } catch {
-      return fail(null, new A2AError("JSONParseError"));
-    }
-    if (typeof envelope !== "object" || envelope === null || Array.isArray(envelope)) {
-      return fail(null, new A2AError("InvalidRequestError", "The request must be a JSON-RPC 2.0 object"));
-    }
-    const env = envelope as Record<string, unknown>;
-    const rawId = env["id"];
-    const id: Id = typeof rawId === "string" || typeof rawId === "number" || rawId === null ? rawId : null;
-    if (env["jsonrpc"] !== "2.0" || typeof env["method"] !== "string" || !("id" in env) || id !== rawId) {
-      return fail(id, new A2AError("InvalidRequestError", 'Expected {"jsonrpc":"2.0","id":…,"method":…}'));
-    }
-    const params = "params" in env ? env["params"] : {};
-    if (typeof params !== "object" || params === null || Array.isArray(params)) {
-      return fail(id, new A2AError("InvalidParamsError", "params must be an object"));
-    }
-    const op = def.byJsonRpcMethod.get(env["method"]);
-    if (!op) return fail(id, new A2AError("MethodNotFoundError", `Method not found: ${env["method"]}`));
+    const wrongType = refuseContentType(req.header("content-type"));
+    if (wrongType) return fail(null, wrongType);
+    const env = await readEnvelope(req, options.maxBodyBytes ?? DEFAULT_MAX_BODY, maxId);
+    if ("error" in env) return { ...fail(env.id, env.error), status: env.status ?? 200 };
+    const { id, params } = env;
+    const op = def.byJsonRpcMethod.get(env.method);
+    if (!op) return fail(id, new A2AError("MethodNotFoundError", `Method not found: ${env.method}`));
 
     let admitted: Admitted;
     try {
@@ -156,6 +159,73 @@ export function createJsonRpcHandler<S extends DescService>(
     }
     return streamResponse(id, resultsOf(def, op, invokeStream(options.handler, op, input, context), codec));
   };
+}
+
+/**
+ * The Content-Type check: undefined for an accepted media type (parameters such as charset are ignored), else the
+ * refusal. A missing Content-Type is refused too: a browser sends a POST without one, or with text/plain, from any
+ * web page without asking the server first (a CORS-simple request).
+ */
+function contentTypeCheck(def: ProtocolTables): (header: string | null) => A2AError | undefined {
+  const rule = def.jsonrpcRequestContentTypes ?? { accept: [def.contentTypes.jsonrpc.request], errorCode: -32600 };
+  const code = rule.errorCode;
+  const name =
+    def.errors.find((e) => e.jsonrpcCode === code)?.name ??
+    def.standardErrors.find((e) => e.code === code)?.name ??
+    "InvalidRequestError";
+  const send = `send ${rule.accept.join(" or ")}`;
+  return (header) => {
+    const type = (header ?? "").split(";")[0]!.trim().toLowerCase();
+    if (type !== "" && rule.accept.includes(type)) return undefined;
+    const problem = type === "" ? "Content-Type is missing" : `Content-Type ${type} is not supported`;
+    return new A2AError(name, `${problem}; ${send}`, { code });
+  };
+}
+
+/** Reads and checks the envelope: JSON, a JSON-RPC 2.0 object, a usable id, a method name, params an object. */
+async function readEnvelope(req: CoreRequest, limit: number, maxId: number): Promise<Envelope | Refusal> {
+  let text: string;
+  try {
+    text = utf8.decode(await req.body(limit));
+  } catch (e) {
+    if (e instanceof BodyTooLargeError)
+      return { id: null, error: new A2AError("InvalidRequestError", "Request body is too large"), status: 413 };
+    return { id: null, error: new A2AError("JSONParseError", "Request body is not UTF-8") };
+  }
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(text);
+  } catch {
+    return { id: null, error: new A2AError("JSONParseError") };
+  }
+  if (typeof envelope !== "object" || envelope === null || Array.isArray(envelope)) {
+    return { id: null, error: new A2AError("InvalidRequestError", "The request must be a JSON-RPC 2.0 object") };
+  }
+  const env = envelope as Record<string, unknown>;
+  const id = idOf(env["id"], maxId);
+  if (id === undefined) {
+    const message = `id must be a string, null or an integer from -${maxId} to ${maxId}`;
+    return { id: null, error: new A2AError("InvalidRequestError", message) };
+  }
+  if (env["jsonrpc"] !== "2.0" || typeof env["method"] !== "string") {
+    return { id, error: new A2AError("InvalidRequestError", 'Expected {"jsonrpc":"2.0","id":…,"method":…}') };
+  }
+  const params = "params" in env ? env["params"] : {};
+  if (typeof params !== "object" || params === null || Array.isArray(params)) {
+    return { id, error: new A2AError("InvalidParamsError", "params must be an object") };
+  }
+  return { id, method: env["method"], params: params as JsonValue };
+}
+
+/**
+ * The id to answer with, or undefined when it cannot be echoed as sent: not a string, number or null, a fraction,
+ * or an integer a double does not hold exactly (1e400 parses as Infinity, 2^53+1 as 2^53). An absent id is null.
+ */
+function idOf(raw: unknown, maxId: number): Id | undefined {
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw === "string") return raw;
+  if (typeof raw === "number" && Number.isInteger(raw) && Math.abs(raw) <= maxId) return raw;
+  return undefined;
 }
 
 /** Each stream event as its result JSON. */

@@ -11,7 +11,9 @@
  * reply; one after it is an `error` event, then the end). Errors
  * carry the HTTP status and a google.rpc.Status-shaped body with an ErrorInfo
  * (see a2a-error.ts). Unmatched paths are 404, wrong methods 405 with Allow,
- * and a path with a raw "." or ".." segment 400.
+ * and a path with a raw "." or ".." segment 400. A "/" doubled right after
+ * the base path (a base URL written with a trailing slash, "/rest/" +
+ * "/tasks/1") counts once.
  */
 import { fromJson, type DescService, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { OperationInfo, ProtocolTables } from "./definition.js";
@@ -41,6 +43,7 @@ export function createRestHandler<S extends DescService>(
   basePath = "",
 ): (req: CoreRequest) => Promise<CoreResponse> {
   const def = options.definition;
+  const base = basePath.replace(/\/+$/, "");
   const ct = def.contentTypes.rest;
   const matcher = compilePathMatcher([...def.routes, ...def.aliases]);
   const fail = (e: unknown): CoreResponse => {
@@ -67,7 +70,7 @@ export function createRestHandler<S extends DescService>(
   };
 
   return async (req) => {
-    const path = basePath && req.path.startsWith(basePath) ? req.path.slice(basePath.length) || "/" : req.path;
+    const path = routePath(req.path, base);
     // Paths are routed as sent. A raw "." or ".." segment (clients resolve them, RFC 3986 §5.2.4)
     // is refused rather than resolved here, so a proxy that checks the raw prefix sees what we route.
     if (hasDotSegment(req.path))
@@ -122,6 +125,12 @@ export function createRestHandler<S extends DescService>(
     }
     return streamResponse(op, invokeStream(options.handler, op, input, context));
   };
+}
+
+/** The path below the base path; "//" right below it (base URL "/rest/" + "/tasks/1") counts as one "/". */
+function routePath(path: string, base: string): string {
+  const below = base && path.startsWith(base) ? path.slice(base.length) || "/" : path;
+  return below.startsWith("//") ? below.slice(1) : below;
 }
 
 function hasDotSegment(path: string): boolean {
