@@ -117,7 +117,10 @@ export function logHandlerErrors<S extends DescService>(
   for (const op of definition.operations) {
     const fn = methods[op.localName];
     if (typeof fn !== "function") continue; // left out: the runtime answers UnsupportedOperationError
-    const report = (e: unknown) => log(describeHandlerError(op.name, e));
+    // Failures that are not A2A errors reach the servers' onError (server.ts), with the operation.
+    const report = (e: unknown) => {
+      if (e instanceof A2AError) log(describeHandlerError(op.name, e));
+    };
     wrapped[op.localName] = (request, context) => {
       let out: unknown;
       try {

@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { toJson } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { nodeHttpListener } from "@protoc-gen-a2a/runtime";
-import { createDualVersionHttpHandler } from "@protoc-gen-a2a/runtime";
+import { createDualVersionHttpHandler, type ErrorContext } from "@protoc-gen-a2a/runtime";
 import {
   A2AServiceV1_0,
   createA2AServiceHttpHandler,
@@ -25,7 +25,7 @@ import { AgentCardSchema, type AgentCard } from "../../generated-samples/v1.0.1/
 import { agentCardToOlderJson, bridgeToOlder } from "../../generated-samples/a2a_compat.js";
 import { echoAgentCard, type AgentUrls } from "./agent-card.js";
 import { createEchoHandler } from "./echo-handler.js";
-import { logGrpcCalls, logHandlerErrors, logHttpRequests, type AgentLog } from "./logging.js";
+import { describeHandlerError, logGrpcCalls, logHandlerErrors, logHttpRequests, type AgentLog } from "./logging.js";
 
 export type { AgentLog } from "./logging.js";
 
@@ -70,9 +70,24 @@ interface Handlers {
   readonly older: v03.A2AServiceHandler;
 }
 
+/**
+ * What every server of the agent gets: the required extensions, and with a log its onError, which reports
+ * the failures that are not A2A errors (a handler's exception, with its stack); the handler wrapper
+ * (logging.ts) reports the A2A errors the handler answers with.
+ */
+function serverOptions(options: AgentOptions) {
+  const log = options.log;
+  return {
+    ...(options.requiredExtensions ? { requiredExtensions: options.requiredExtensions } : {}),
+    ...(log
+      ? { onError: (e: unknown, at: ErrorContext) => log.error(describeHandlerError(at.operation ?? "-", e)) }
+      : {}),
+  };
+}
+
 /** The HTTP server's listener: card, JSON-RPC and HTTP+JSON, at 1.0 and (unless only10) 0.3. */
 function httpListener(options: AgentOptions, { handler, older }: Handlers, card: () => AgentCard) {
-  const required = options.requiredExtensions ? { requiredExtensions: options.requiredExtensions } : {};
+  const required = serverOptions(options);
   const paths = { jsonrpcPath: "/a2a/jsonrpc", restBasePath: "/a2a/rest" };
   const core = options.only10
     ? createA2AServiceHttpHandler({ handler, ...required, ...paths, agentCard: () => toJson(AgentCardSchema, card()) })
@@ -91,7 +106,7 @@ function httpListener(options: AgentOptions, { handler, older }: Handlers, card:
 
 /** The gRPC server (HTTP/2), lf.a2a.v1 and (unless only10) a2a.v1; `sessions` collects its open sessions. */
 function grpcServer(options: AgentOptions, { handler, older }: Handlers, sessions: Set<ServerHttp2Session>) {
-  const required = options.requiredExtensions ? { requiredExtensions: options.requiredExtensions } : {};
+  const required = serverOptions(options);
   const routes03 = a2aServiceGrpcRoutes03({ handler: older, ...required });
   const routes10 = a2aServiceGrpcRoutes({ handler, ...required });
   const grpc = createHttp2Server(

@@ -4,6 +4,7 @@
 // @generated from file v0.3.0/a2a.proto (package a2a.v1, syntax proto3)
 /* eslint-disable */
 
+import type { OnError } from "@protoc-gen-a2a/runtime";
 import { createGrpcClient, grpcRoutes } from "@protoc-gen-a2a/runtime";
 import type { A2AServiceClient, A2AServiceHandler } from "./a2a_a2a.js";
 import { A2AServiceV0_3 } from "./a2a_a2a.js";
@@ -20,7 +21,7 @@ export function createA2AServiceGrpcClient(transport: Parameters<typeof createGr
 /**
  * Registers the service on a connect router, e.g. connectNodeAdapter({ routes: a2aServiceGrpcRoutes({ handler }), grpc: true }).
  */
-export function a2aServiceGrpcRoutes(options: { readonly handler: A2AServiceHandler; readonly requiredExtensions?: readonly string[] }): ReturnType<typeof grpcRoutes> {
+export function a2aServiceGrpcRoutes(options: { readonly handler: A2AServiceHandler; readonly requiredExtensions?: readonly string[]; readonly onError?: OnError }): ReturnType<typeof grpcRoutes> {
   return grpcRoutes({ ...options, definition: A2AServiceV0_3 });
 }
 

@@ -4,7 +4,7 @@
 // @generated from file v1.0.1/a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { A2aClientOptions, CoreHandler } from "@protoc-gen-a2a/runtime";
+import type { A2aClientOptions, CoreHandler, OnError } from "@protoc-gen-a2a/runtime";
 import { createJsonRpcClient, createJsonRpcHandler } from "@protoc-gen-a2a/runtime";
 import type { A2AServiceClient, A2AServiceHandler } from "./a2a_a2a.js";
 import { A2AServiceV1_0 } from "./a2a_a2a.js";
@@ -21,7 +21,7 @@ export function createA2AServiceJsonRpcClient(options: A2aClientOptions): A2ASer
 /**
  * A JSON-RPC endpoint (POST) serving the handler.
  */
-export function createA2AServiceJsonRpcHandler(options: { readonly handler: A2AServiceHandler; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly keepAliveMs?: number; readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void }): CoreHandler {
+export function createA2AServiceJsonRpcHandler(options: { readonly handler: A2AServiceHandler; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly keepAliveMs?: number; readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void; readonly onError?: OnError }): CoreHandler {
   return createJsonRpcHandler({ ...options, definition: A2AServiceV1_0 });
 }
 

@@ -35,9 +35,13 @@ interface Ctx {
 const data = (v: unknown) => printLiteral(v);
 
 /** The options of the JSON-RPC and HTTP+JSON servers besides the handler, as the stubs declare them. */
-const serverOptions =
+const serverOptions = (c: Ctx): Printable[] => [
   "; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly keepAliveMs?: number; " +
-  "readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void }";
+    "readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void; " +
+    "readonly onError?: ",
+  c.rt("OnError", true),
+  " }",
+];
 
 export function emitStubs(schema: Schema<object>, target: Target, base: string, model: ApiModel): void {
   const ext = target === "dts" ? ".d.ts" : "." + target;
@@ -232,7 +236,7 @@ function jsonrpcModule(c: Ctx): void {
     c,
     `A JSON-RPC endpoint (POST) serving the handler.`,
     `create${c.name}JsonRpcHandler`,
-    [["options", ["{ readonly handler: ", handler, serverOptions]]],
+    [["options", ["{ readonly handler: ", handler, ...serverOptions(c)]]],
     [c.rt("CoreHandler", true)],
     [c.rt("createJsonRpcHandler"), "({ ...options, definition: ", def, " })"],
   );
@@ -255,7 +259,7 @@ function restModule(c: Ctx): void {
     `The HTTP+JSON routes, under basePath, serving the handler.`,
     `create${c.name}RestHandler`,
     [
-      ["options", ["{ readonly handler: ", handler, serverOptions]],
+      ["options", ["{ readonly handler: ", handler, ...serverOptions(c)]],
       ["basePath", ["string"]],
     ],
     [c.rt("CoreHandler", true)],
@@ -283,7 +287,18 @@ function grpcModule(c: Ctx): void {
     "Registers the service on a connect router, e.g. " +
       `connectNodeAdapter({ routes: ${lowerFirstWord(c.name)}GrpcRoutes({ handler }), grpc: true }).`,
     `${lowerFirstWord(c.name)}GrpcRoutes`,
-    [["options", ["{ readonly handler: ", handler, "; readonly requiredExtensions?: readonly string[] }"]]],
+    [
+      [
+        "options",
+        [
+          "{ readonly handler: ",
+          handler,
+          "; readonly requiredExtensions?: readonly string[]; readonly onError?: ",
+          c.rt("OnError", true),
+          " }",
+        ],
+      ],
+    ],
     ["ReturnType<typeof ", c.rt("grpcRoutes", true), ">"],
     [c.rt("grpcRoutes"), "({ ...options, definition: ", def, " })"],
   );

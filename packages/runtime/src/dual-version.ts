@@ -9,6 +9,7 @@
 import type { DescService } from "@bufbuild/protobuf";
 import type { A2aHandler, A2aServiceDefinition } from "./definition.js";
 import { AGENT_CARD_PATH, createA2aHttpHandler } from "./http-server.js";
+import type { OnError } from "./report-error.js";
 import type { CoreHandler } from "./server-types.js";
 
 export interface VersionSide<S extends DescService> {
@@ -31,6 +32,8 @@ export interface DualVersionOptions<O extends DescService, N extends DescService
   readonly maxBodyBytes?: number;
   readonly keepAliveMs?: number;
   readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void;
+  /** Told of every failure that is not an A2A error, on both sides (server-types.ts). */
+  readonly onError?: OnError;
 }
 
 export function createDualVersionHttpHandler<O extends DescService, N extends DescService>(
@@ -43,6 +46,7 @@ export function createDualVersionHttpHandler<O extends DescService, N extends De
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
     ...(options.onLoss ? { onLoss: options.onLoss } : {}),
+    ...(options.onError ? { onError: options.onError } : {}),
     ...(options.agentCardMaxAge !== undefined ? { agentCardMaxAge: options.agentCardMaxAge } : {}),
   };
   const cardHeaders = options.agentCardHeaders;

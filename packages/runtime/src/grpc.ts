@@ -19,6 +19,7 @@ import { ErrorInfoSchema } from "./error-info.js";
 import { negotiateVersion } from "./negotiation.js";
 import { admitCall, lazyContext, tenantOf } from "./call-context.js";
 import { invokeStream, invokeUnary } from "./invoke.js";
+import { errorReporter } from "./report-error.js";
 import { buildClient, callSignal, type A2aClientOptions } from "./client-http.js";
 import type { A2aServerOptions } from "./server-types.js";
 
@@ -69,6 +70,11 @@ export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>):
       tenantOf(def, input, op.tenantLocalName),
     );
   };
+  const report = errorReporter(def, "GRPC", options.onError);
+  const fail = (e: unknown, op: OperationInfo) => {
+    report(e, op.name);
+    return toConnectError(def, e);
+  };
   return (router) => {
     const impl: Record<string, unknown> = {};
     for (const op of def.operations) {
@@ -77,14 +83,14 @@ export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>):
             try {
               yield* invokeStream(options.handler, op, req, contextOf(ctx, op, req));
             } catch (e) {
-              throw toConnectError(def, e);
+              throw fail(e, op);
             }
           }
         : async (req: Message, ctx: ConnectContext) => {
             try {
               return await invokeUnary(options.handler, op, req, contextOf(ctx, op, req));
             } catch (e) {
-              throw toConnectError(def, e);
+              throw fail(e, op);
             }
           };
     }

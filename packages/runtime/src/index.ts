@@ -45,6 +45,7 @@ export {
   type JsonRpcRaw,
 } from "./jsonrpc-hooks.js";
 export { createJsonRpcHandler } from "./server-jsonrpc.js";
+export { logError, type ErrorContext, type OnError } from "./report-error.js";
 export { createRestHandler } from "./server-rest.js";
 export { createA2aHttpHandler, AGENT_CARD_PATH, type A2aHttpOptions } from "./http-server.js";
 export { nodeHttpListener, fetchHandler } from "./http-adapters.js";

@@ -27,6 +27,7 @@ import { fromJson, toJson, type DescMessage, type DescService, type JsonValue, t
 import type { OperationInfo, ProtocolTables } from "./definition.js";
 import { messageJson } from "./protojson-write.js";
 import { A2AError, toJsonRpcError } from "./a2a-error.js";
+import { errorReporter } from "./report-error.js";
 import { negotiateHttpVersion } from "./negotiation.js";
 import { admitCall, lazyContext, tenantOf, type Admitted } from "./call-context.js";
 import {
@@ -72,17 +73,24 @@ export function createJsonRpcHandler<S extends DescService>(
       "result" in payload ? `"result":${JSON.stringify(payload.result)}` : `"error":${JSON.stringify(payload.error)}`;
     return { status: 200, headers, body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},${member}}` };
   };
-  const fail = (id: Id, e: unknown) => reply(id, { error: toJsonRpcError(def, e) });
+  const report = errorReporter(def, "JSONRPC", options.onError);
+  const fail = (id: Id, e: unknown, operation?: string) => {
+    report(e, operation);
+    return reply(id, { error: toJsonRpcError(def, e) });
+  };
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   /** The stream once its first result is ready; an error before that is the ordinary error reply. */
-  const streamResponse = async (id: Id, results: AsyncIterable<JsonValue>): Promise<CoreResponse> => {
+  const streamResponse = async (id: Id, op: string, results: AsyncIterable<JsonValue>): Promise<CoreResponse> => {
     let started: AsyncIterable<JsonValue>;
     try {
       started = await startStream(results);
     } catch (e) {
-      return fail(id, e);
+      return fail(id, e, op);
     }
-    const errorLine = (e: unknown) => JSON.stringify({ jsonrpc: "2.0", id, error: toJsonRpcError(def, e) });
+    const errorLine = (e: unknown) => {
+      report(e, op);
+      return JSON.stringify({ jsonrpc: "2.0", id, error: toJsonRpcError(def, e) });
+    };
     return {
       status: 200,
       headers: { "content-type": ct.stream, "cache-control": "no-cache" },
@@ -113,7 +121,7 @@ export function createJsonRpcHandler<S extends DescService>(
         options.requiredExtensions,
       );
     } catch (e) {
-      return fail(id, e);
+      return fail(id, e, op.name);
     }
 
     const direct = directOps?.get(op.name);
@@ -125,9 +133,9 @@ export function createJsonRpcHandler<S extends DescService>(
         : undefined;
       try {
         if (!op.streaming) return reply(id, { result: await direct.unary!(params as JsonValue, context, onLoss) });
-        return streamResponse(id, direct.stream!(params as JsonValue, context, onLoss));
+        return streamResponse(id, op.name, direct.stream!(params as JsonValue, context, onLoss));
       } catch (e) {
-        return fail(id, e);
+        return fail(id, e, op.name);
       }
     }
     let input: Message;
@@ -154,10 +162,10 @@ export function createJsonRpcHandler<S extends DescService>(
             : messageJson(def, op.method.output, out),
         });
       } catch (e) {
-        return fail(id, e);
+        return fail(id, e, op.name);
       }
     }
-    return streamResponse(id, resultsOf(def, op, invokeStream(options.handler, op, input, context), codec));
+    return streamResponse(id, op.name, resultsOf(def, op, invokeStream(options.handler, op, input, context), codec));
   };
 }
 

@@ -19,6 +19,7 @@ import { fromJson, type DescService, type JsonObject, type JsonValue, type Messa
 import type { OperationInfo, ProtocolTables } from "./definition.js";
 import { messageJson } from "./protojson-write.js";
 import { A2AError, toRestError } from "./a2a-error.js";
+import { errorReporter } from "./report-error.js";
 import { negotiateHttpVersion } from "./negotiation.js";
 import { admitCall, lazyContext, tenantOf, type Admitted } from "./call-context.js";
 import { compilePathMatcher } from "./path-matcher.js";
@@ -46,7 +47,9 @@ export function createRestHandler<S extends DescService>(
   const base = basePath.replace(/\/+$/, "");
   const ct = def.contentTypes.rest;
   const matcher = compilePathMatcher([...def.routes, ...def.aliases]);
-  const fail = (e: unknown): CoreResponse => {
+  const report = errorReporter(def, "HTTP+JSON", options.onError);
+  const fail = (e: unknown, operation?: string): CoreResponse => {
+    report(e, operation);
     const { status, body } = toRestError(def, e);
     return { status, headers: { "content-type": ct.error }, body: JSON.stringify(body) };
   };
@@ -57,15 +60,16 @@ export function createRestHandler<S extends DescService>(
     try {
       started = await startStream(events);
     } catch (e) {
-      return fail(e);
+      return fail(e, op.name);
     }
+    const errorEvent = (e: unknown) => {
+      report(e, op.name);
+      return JSON.stringify(toRestError(def, e).body);
+    };
     return {
       status: 200,
       headers: { "content-type": ct.stream, "cache-control": "no-cache" },
-      body: withKeepAlive(
-        streamBody(def, op, started, (e) => JSON.stringify(toRestError(def, e).body)),
-        keepAliveMs,
-      ),
+      body: withKeepAlive(streamBody(def, op, started, errorEvent), keepAliveMs),
     };
   };
 
@@ -92,7 +96,7 @@ export function createRestHandler<S extends DescService>(
         options.requiredExtensions,
       );
     } catch (e) {
-      return fail(e);
+      return fail(e, op.name);
     }
 
     let json: JsonObject;
@@ -101,7 +105,7 @@ export function createRestHandler<S extends DescService>(
     } catch (e) {
       if (e instanceof BodyTooLargeError)
         return fail(new A2AError("InvalidRequestError", "Request body is too large", { httpStatus: 413 }));
-      return fail(e);
+      return fail(e, op.name);
     }
     let input: Message;
     try {
@@ -120,7 +124,7 @@ export function createRestHandler<S extends DescService>(
         const body = route.responseBody ? out[jsonNameOf(op, route.responseBody)] : out;
         return { status: 200, headers: { "content-type": ct.response }, body: JSON.stringify(body ?? {}) };
       } catch (e) {
-        return fail(e);
+        return fail(e, op.name);
       }
     }
     return streamResponse(op, invokeStream(options.handler, op, input, context));

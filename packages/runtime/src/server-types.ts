@@ -7,6 +7,7 @@
  */
 import type { DescService } from "@bufbuild/protobuf";
 import type { A2aHandler, A2aServiceDefinition } from "./definition.js";
+import type { OnError } from "./report-error.js";
 
 export interface CoreRequest {
   readonly method: string;
@@ -49,6 +50,11 @@ export interface A2aServerOptions<S extends DescService = DescService> {
   readonly keepAliveMs?: number;
   /** Told what a request carried that this version cannot hold (v0.3 JSON-RPC: a2a.json fields the proto lacks). */
   readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void;
+  /**
+   * Told of every failure that is not an A2A error (a handler's exception, an internal fault), once each;
+   * the client gets InternalError without details. Default: logError (report-error.ts), to stderr.
+   */
+  readonly onError?: OnError;
 }
 
 export type CoreHandler = (req: CoreRequest) => Promise<CoreResponse>;
