@@ -17,11 +17,10 @@ type Json = null | boolean | number | string | readonly Json[] | { readonly [k: 
 
 const identifier = /^[A-Za-z_$][\w$]*$/;
 const step = "  ";
+const key = (k: string) => (identifier.test(k) ? k : JSON.stringify(k));
 
 /** Values printed as a name: the inline text of a value → the expression that names it. */
 export type LiteralNames = ReadonlyMap<string, string>;
-
-let names: LiteralNames = new Map();
 
 /**
  * `value` as a literal whose first line starts at column `column` (the caller's prefix).
@@ -34,53 +33,20 @@ export function printLiteral(
   column = indent.length,
   named: LiteralNames = new Map(),
 ): string {
-  names = named;
-  try {
-    return print(value as Json, indent, width, column);
-  } finally {
-    names = new Map();
-  }
+  return new Printer(width, named).print(value as Json, indent, column);
 }
 
 /** The inline text of a value, as printLiteral writes it when it fits; the key of `named`. */
 export function inlineLiteral(value: unknown): string {
-  return inline(value as Json);
+  return new Printer(Number.POSITIVE_INFINITY, new Map()).inline(value as Json);
 }
 
-function inline(v: Json): string {
-  if (v === null || typeof v !== "object") return JSON.stringify(v);
-  const flat = inlineUnnamed(v);
-  return names.get(flat) ?? flat;
-}
-
-function inlineUnnamed(v: Json): string {
-  if (v === null || typeof v !== "object") return JSON.stringify(v);
-  if (Array.isArray(v)) return `[${(v as readonly Json[]).map(inline).join(", ")}]`;
-  const members = Object.entries(v).map(([k, x]) => `${key(k)}: ${inline(x)}`);
-  return members.length === 0 ? "{}" : `{ ${members.join(", ")} }`;
-}
-
-const key = (k: string) => (identifier.test(k) ? k : JSON.stringify(k));
-
-function print(v: Json, indent: string, width: number, column: number): string {
-  const flat = inline(v);
-  if (column + flat.length <= width || v === null || typeof v !== "object") return flat;
-  if (Array.isArray(v) && indent !== "") {
-    const hugged = hugArray(v as readonly Json[], column, width);
-    if (hugged !== undefined) return hugged;
-  }
-  const inner = indent + step;
-  const members = Array.isArray(v)
-    ? (v as readonly Json[]).map((x) => ({ prefix: "", value: x }))
-    : Object.entries(v).map(([k, x]) => ({ prefix: `${key(k)}: `, value: x }));
-  const hugItems = Array.isArray(v);
-  const lines = pack(members, inner, width, (m) =>
-    hugItems && isObject(m.value)
-      ? hug(m.value, inner, width)
-      : m.prefix + print(m.value, inner, width, inner.length + m.prefix.length),
-  );
-  const [open, close] = Array.isArray(v) ? ["[", "]"] : ["{", "}"];
-  return `${open}\n${lines.map((l) => inner + l).join("\n")}\n${indent}${close}`;
+/** The members of an object literal, one per line at `indent`, each `key: value,`, for a caller that adds more. */
+export function printMembers(members: Readonly<Record<string, unknown>>, indent: string, width = 120): string {
+  const printer = new Printer(width, new Map());
+  return Object.entries(members)
+    .map(([k, v]) => `${indent}${key(k)}: ${printer.print(v as Json, indent, indent.length + key(k).length + 2)},`)
+    .join("\n");
 }
 
 interface Member {
@@ -91,63 +57,98 @@ interface Member {
 const isObject = (v: Json): v is { readonly [k: string]: Json } =>
   v !== null && typeof v === "object" && !Array.isArray(v);
 
-/** Members as `prefix value,` packed onto lines that start at `indent`; one that fits no line is `broken`. */
-function pack(members: readonly Member[], indent: string, width: number, broken: (m: Member) => string): string[] {
-  const lines: string[] = [];
-  let line = "";
-  for (const m of members) {
-    const text = m.prefix + inline(m.value) + ",";
-    if (line !== "" && indent.length + line.length + 1 + text.length <= width) {
-      line += " " + text;
-      continue;
+/** One printing: the line width and the values printed as names. */
+class Printer {
+  constructor(
+    private readonly width: number,
+    private readonly names: LiteralNames,
+  ) {}
+
+  inline(v: Json): string {
+    if (v === null || typeof v !== "object") return JSON.stringify(v);
+    const flat = isObject(v)
+      ? this.inlineObject(v)
+      : `[${(v as readonly Json[]).map((x) => this.inline(x)).join(", ")}]`;
+    return this.names.get(flat) ?? flat;
+  }
+
+  private inlineObject(v: { readonly [k: string]: Json }): string {
+    const members = Object.entries(v).map(([k, x]) => `${key(k)}: ${this.inline(x)}`);
+    return members.length === 0 ? "{}" : `{ ${members.join(", ")} }`;
+  }
+
+  print(v: Json, indent: string, column: number): string {
+    const flat = this.inline(v);
+    if (column + flat.length <= this.width || v === null || typeof v !== "object") return flat;
+    if (Array.isArray(v) && indent !== "") {
+      const hugged = this.hugArray(v as readonly Json[], column);
+      if (hugged !== undefined) return hugged;
+    }
+    const inner = indent + step;
+    const members = Array.isArray(v)
+      ? (v as readonly Json[]).map((x) => ({ prefix: "", value: x }))
+      : Object.entries(v).map(([k, x]) => ({ prefix: `${key(k)}: `, value: x }));
+    const hugItems = Array.isArray(v);
+    const lines = this.pack(members, inner, this.width, (m) =>
+      hugItems && isObject(m.value)
+        ? this.hug(m.value, inner)
+        : m.prefix + this.print(m.value, inner, inner.length + m.prefix.length),
+    );
+    const [open, close] = Array.isArray(v) ? ["[", "]"] : ["{", "}"];
+    return `${open}\n${lines.map((l) => inner + l).join("\n")}\n${indent}${close}`;
+  }
+
+  /** Members as `prefix value,` packed onto lines that start at `indent`; one that fits no line is `broken`. */
+  private pack(members: readonly Member[], indent: string, width: number, broken: (m: Member) => string): string[] {
+    const lines: string[] = [];
+    let line = "";
+    for (const m of members) {
+      const text = m.prefix + this.inline(m.value) + ",";
+      if (line !== "" && indent.length + line.length + 1 + text.length <= width) {
+        line += " " + text;
+        continue;
+      }
+      if (line !== "") lines.push(line);
+      line = indent.length + text.length <= width ? text : broken(m) + ",";
     }
     if (line !== "") lines.push(line);
-    line = indent.length + text.length <= width ? text : broken(m) + ",";
+    return lines;
   }
-  if (line !== "") lines.push(line);
-  return lines;
-}
 
-/**
- * A nested array whose items each fit on a line, hugging its brackets: `[a, b,`
- * then the other items aligned after `[`, and `]` after the last one; undefined
- * when an item fits on no line.
- */
-function hugArray(items: readonly Json[], column: number, width: number): string | undefined {
-  const align = " ".repeat(column + 1);
-  const members = items.map((value) => ({ prefix: "", value }));
-  let fits = true;
-  const lines = pack(members, align, width - 1, () => {
-    fits = false;
-    return "";
-  });
-  if (!fits) return undefined;
-  const last = lines.length - 1;
-  lines[last] = lines[last]!.replace(/,$/, "");
-  return `[${lines.join(`\n${align}`)}]`;
-}
+  /**
+   * A nested array whose items each fit on a line, hugging its brackets: `[a, b,`
+   * then the other items aligned after `[`, and `]` after the last one; undefined
+   * when an item fits on no line.
+   */
+  private hugArray(items: readonly Json[], column: number): string | undefined {
+    const align = " ".repeat(column + 1);
+    const members = items.map((value) => ({ prefix: "", value }));
+    let fits = true;
+    const lines = this.pack(members, align, this.width - 1, () => {
+      fits = false;
+      return "";
+    });
+    if (!fits) return undefined;
+    const last = lines.length - 1;
+    lines[last] = lines[last]!.replace(/,$/, "");
+    return `[${lines.join(`\n${align}`)}]`;
+  }
 
-/**
- * An object that is an item of a broken array, hugging its braces: `{ a: 1, b: 2,`
- * then the other members aligned after `{ `, and ` }` after the last one.
- */
-function hug(v: { readonly [k: string]: Json }, indent: string, width: number): string {
-  const inner = indent + step;
-  const members = Object.entries(v).map(([k, x]) => ({ prefix: `${key(k)}: `, value: x }));
-  const lines = pack(
-    members,
-    inner,
-    width - 2,
-    (m) => m.prefix + print(m.value, inner, width, inner.length + m.prefix.length),
-  );
-  const last = lines.length - 1;
-  lines[last] = lines[last]!.replace(/,$/, "");
-  return `{ ${lines.join(`\n${inner}`)} }`;
-}
-
-/** The members of an object literal, one per line at `indent`, each `key: value,`, for a caller that adds more. */
-export function printMembers(members: Readonly<Record<string, unknown>>, indent: string, width = 120): string {
-  return Object.entries(members)
-    .map(([k, v]) => `${indent}${key(k)}: ${print(v as Json, indent, width, indent.length + key(k).length + 2)},`)
-    .join("\n");
+  /**
+   * An object that is an item of a broken array, hugging its braces: `{ a: 1, b: 2,`
+   * then the other members aligned after `{ `, and ` }` after the last one.
+   */
+  private hug(v: { readonly [k: string]: Json }, indent: string): string {
+    const inner = indent + step;
+    const members = Object.entries(v).map(([k, x]) => ({ prefix: `${key(k)}: `, value: x }));
+    const lines = this.pack(
+      members,
+      inner,
+      this.width - 2,
+      (m) => m.prefix + this.print(m.value, inner, inner.length + m.prefix.length),
+    );
+    const last = lines.length - 1;
+    lines[last] = lines[last]!.replace(/,$/, "");
+    return `{ ${lines.join(`\n${inner}`)} }`;
+  }
 }

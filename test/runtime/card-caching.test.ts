@@ -28,7 +28,7 @@ beforeAll(async () => {
     handler: createEchoHandler(),
     agentCard: () => ({ name: "single" }),
     agentCardMaxAge: 60,
-    agentCardHeaders: () => ({ "cache-control": "no-cache", "x-card": "1" }),
+    agentCardHeaders: () => ({ "x-card": "1" }),
   });
   single = createServer(nodeHttpListener(handler));
   await new Promise<void>((resolve) => single.listen(0, "127.0.0.1", resolve));
@@ -133,9 +133,9 @@ describe("HEAD on the HTTP+JSON GET routes", () => {
 });
 
 describe("a single-version handler's card options", () => {
-  it("sets max-age, and its own headers win", async () => {
+  it("sets max-age and adds its own headers", async () => {
     const res = await fetch(`${singleBase}/.well-known/agent-card.json`);
-    expect(res.headers.get("cache-control")).toBe("no-cache");
+    expect(res.headers.get("cache-control")).toBe("max-age=60");
     expect(res.headers.get("x-card")).toBe("1");
     expect(res.headers.get("vary")).toBeNull();
     expect(await res.json()).toEqual({ name: "single" });
