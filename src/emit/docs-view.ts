@@ -4,6 +4,7 @@
  */
 import type { ApiModel, BindingModel, OperationModel } from "../model/model-types.js";
 import { MAX_OVERLAPS_PER_ROUTE, type RouteTable } from "./route-table.js";
+import { findVersionOverlaps } from "./version-overlaps.js";
 import type { CompatPlan, PlanStep } from "../compat/compat-plan.js";
 import type { Route } from "@protoc-gen-a2a/runtime";
 import type { SourceTable } from "../assets.js";
@@ -221,7 +222,7 @@ export function overridesView(m: ApiModel) {
 }
 
 /** Cross-version tables: operations matched by canonical name, oldest version first. */
-export function versionsView(models: readonly ApiModel[]) {
+export function versionsView(models: readonly ApiModel[], tables: ReadonlyMap<ApiModel, RouteTable>) {
   const ordered = [...models].sort((a, b) =>
     (a.release ?? "").localeCompare(b.release ?? "", undefined, { numeric: true }),
   );
@@ -252,6 +253,7 @@ export function versionsView(models: readonly ApiModel[]) {
       service: code(m.service.fullName),
     })),
     rows: names.map((name) => ({ operation: name, cells: ordered.map((m) => cell(m, name)) })),
+    overlaps: ordered.slice(1).map((newer, i) => versionOverlapsView(ordered[i]!, newer, tables)),
     params: names.map((name) => {
       const cells = ordered.map((m) => cell(m, name));
       const first = ordered.map((m) => m.operations.find((o) => o.canonicalName === name));
@@ -275,6 +277,26 @@ export function versionsView(models: readonly ApiModel[]) {
             .join(", ") || "–",
       };
     }),
+  };
+}
+
+/** The paths two versions both route: which route each version serves them with (version-overlaps.ts). */
+function versionOverlapsView(older: ApiModel, newer: ApiModel, tables: ReadonlyMap<ApiModel, RouteTable>) {
+  const header = newer.headers?.versionHeader;
+  return {
+    older: versionLabel(older),
+    newer: versionLabel(newer),
+    header: header ? code(header) : "the version header",
+    rows: findVersionOverlaps(tables.get(older)!, tables.get(newer)!).map((o) => ({
+      method: o.method,
+      example: code(o.example),
+      older: `${o.older.operation} ${code(o.older.template)}`,
+      newer: `${o.newer.operation} ${code(o.newer.template)}`,
+      captured:
+        Object.entries(o.captured)
+          .map(([field, literal]) => `${code(field)} = ${code(JSON.stringify(literal))}`)
+          .join(", ") || "–",
+    })),
   };
 }
 

@@ -86,7 +86,7 @@ export function writeOutputs(
   if (!options.emit.has("docs")) return;
   for (const plan of plans) doc("a2a_compat.md", "compat", compatView(plan));
   const versioned = models.filter((m) => m.protocolVersion !== undefined);
-  if (versioned.length > 1) doc("a2a_versions.md", "versions", versionsView(versioned));
+  if (versioned.length > 1) doc("a2a_versions.md", "versions", versionsView(versioned, tables));
   text(SOURCES_PAGE, renderDoc("sources", sourcesView(sourceTable())));
 }
 
