@@ -611,6 +611,8 @@ function AgentInterfaceToOlder(m: AgentInterface, a: At, lost: Loss[]): JsonObje
   if (m.url !== "") o.url = m.url;
   if (m.protocolBinding !== "") o.transport = m.protocolBinding;
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 interfaces have no tenant");
+  if (o.url === undefined) o.url = "";
+  if (o.transport === undefined) o.transport = "";
   return o;
 }
 
@@ -646,6 +648,8 @@ function AgentProviderToOlder(m: AgentProvider, a: At, lost: Loss[]): JsonObject
   const o: any = {};
   if (m.url !== "") o.url = m.url;
   if (m.organization !== "") o.organization = m.organization;
+  if (o.url === undefined) o.url = "";
+  if (o.organization === undefined) o.organization = "";
   return o;
 }
 
@@ -686,6 +690,7 @@ function AgentExtensionToOlder(m: AgentExtension, a: At, lost: Loss[]): JsonObje
   if (m.description !== "") o.description = m.description;
   if (m.required) o.required = m.required;
   if (m.params !== undefined) o.params = structJson(m.params);
+  if (o.uri === undefined) o.uri = "";
   return o;
 }
 
@@ -715,6 +720,10 @@ function AgentSkillToOlder(m: AgentSkill, a: At, lost: Loss[]): JsonObject {
   if (m.inputModes.length > 0) o.inputModes = m.inputModes.slice();
   if (m.outputModes.length > 0) o.outputModes = m.outputModes.slice();
   if (m.securityRequirements.length > 0) o.security = eachOf(m.securityRequirements, at(a, "security_requirements"), lost, (y: SecurityRequirement, b: At, l: Loss[]) => via.toOlder(y, b, l));
+  if (o.id === undefined) o.id = "";
+  if (o.name === undefined) o.name = "";
+  if (o.description === undefined) o.description = "";
+  if (o.tags === undefined) o.tags = [];
   return o;
 }
 
@@ -734,6 +743,8 @@ function AgentCardSignatureToOlder(m: AgentCardSignature, a: At, lost: Loss[]): 
   if (m.protected !== "") o.protected = m.protected;
   if (m.signature !== "") o.signature = m.signature;
   if (m.header !== undefined) o.header = structJson(m.header);
+  if (o.protected === undefined) o.protected = "";
+  if (o.signature === undefined) o.signature = "";
   return o;
 }
 
@@ -768,6 +779,8 @@ function APIKeySecuritySchemeToOlder(m: APIKeySecurityScheme, a: At, lost: Loss[
   if (m.description !== "") o.description = m.description;
   if (m.location !== "") o.in = m.location;
   if (m.name !== "") o.name = m.name;
+  if (o.in === undefined) o.in = "";
+  if (o.name === undefined) o.name = "";
   return o;
 }
 
@@ -787,6 +800,7 @@ function HTTPAuthSecuritySchemeToOlder(m: HTTPAuthSecurityScheme, a: At, lost: L
   if (m.description !== "") o.description = m.description;
   if (m.scheme !== "") o.scheme = m.scheme;
   if (m.bearerFormat !== "") o.bearerFormat = m.bearerFormat;
+  if (o.scheme === undefined) o.scheme = "";
   return o;
 }
 
@@ -806,6 +820,7 @@ function OAuth2SecuritySchemeToOlder(m: OAuth2SecurityScheme, a: At, lost: Loss[
   if (m.description !== "") o.description = m.description;
   if (m.flows !== undefined) o.flows = OAuthFlowsToOlder(m.flows, at(a, "flows"), lost);
   if (m.oauth2MetadataUrl !== "") o.oauth2MetadataUrl = m.oauth2MetadataUrl;
+  if (o.flows === undefined) o.flows = {};
   return o;
 }
 
@@ -823,6 +838,7 @@ function OpenIdConnectSecuritySchemeToOlder(m: OpenIdConnectSecurityScheme, a: A
   const o: any = {};
   if (m.description !== "") o.description = m.description;
   if (m.openIdConnectUrl !== "") o.openIdConnectUrl = m.openIdConnectUrl;
+  if (o.openIdConnectUrl === undefined) o.openIdConnectUrl = "";
   return o;
 }
 
