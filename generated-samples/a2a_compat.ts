@@ -901,6 +901,24 @@ function SendMessageRequestToOlder(m: SendMessageRequest, a: At, lost: Loss[]): 
   return o;
 }
 
+function CancelTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): CancelTaskRequest {
+  const found: Loss[] = [];
+  const m = via.toNewer("a2a.v1.CancelTaskRequest", j, a, found) as CancelTaskRequest;
+  keepLosses(lost, found, [pathOf(at(a, "metadata"))]);
+  const x: any = j;
+  let v: any;
+  if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.CancelTaskRequest metadata");
+  return m;
+}
+
+function CancelTaskRequestToOlder(m: CancelTaskRequest, a: At, lost: Loss[]): JsonObject {
+  const found: Loss[] = [];
+  const o: any = via.toOlder(m, a, found);
+  keepLosses(lost, found, [pathOf(at(a, "metadata"))]);
+  if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
+  return o;
+}
+
 function GetExtendedAgentCardRequestFromOlder(j: unknown, a: At, lost: Loss[]): GetExtendedAgentCardRequest {
   const x: any = object(j, a, "a2a.v1.GetAgentCardRequest");
   const m = ({ $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest", tenant: "" } as GetExtendedAgentCardRequest);
@@ -1473,7 +1491,7 @@ export function getTaskRequestToOlderJson(message: GetTaskRequest, onLoss?: (los
  */
 export function cancelTaskRequestFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: CancelTaskRequest; lost: Loss[] } {
   const lost: Loss[] = [];
-  return { message: via.toNewer("a2a.v1.CancelTaskRequest", json, undefined, lost) as CancelTaskRequest, lost: reportLosses(lost, onLoss) };
+  return { message: CancelTaskRequestFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
 }
 
 /**
@@ -1481,7 +1499,7 @@ export function cancelTaskRequestFromOlderJson(json: JsonValue, onLoss?: (loss: 
  */
 export function cancelTaskRequestToOlderJson(message: CancelTaskRequest, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
   const lost: Loss[] = [];
-  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+  return { json: CancelTaskRequestToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
 }
 
 /**
@@ -1649,7 +1667,7 @@ export const a2aCompatJson: CompatJsonTable = {
     "a2a.v1.PasswordOAuthFlow": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.PasswordOAuthFlow", j, a, lost) as PasswordOAuthFlow,
     "a2a.v1.SendMessageRequest": SendMessageRequestFromOlder,
     "a2a.v1.GetTaskRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.GetTaskRequest", j, a, lost) as GetTaskRequest,
-    "a2a.v1.CancelTaskRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.CancelTaskRequest", j, a, lost) as CancelTaskRequest,
+    "a2a.v1.CancelTaskRequest": CancelTaskRequestFromOlder,
     "a2a.v1.GetTaskPushNotificationConfigRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.GetTaskPushNotificationConfigRequest", j, a, lost) as GetTaskPushNotificationConfigRequest,
     "a2a.v1.DeleteTaskPushNotificationConfigRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.DeleteTaskPushNotificationConfigRequest", j, a, lost) as DeleteTaskPushNotificationConfigRequest,
     "a2a.v1.TaskSubscriptionRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.TaskSubscriptionRequest", j, a, lost) as SubscribeToTaskRequest,
@@ -1692,7 +1710,7 @@ export const a2aCompatJson: CompatJsonTable = {
     "lf.a2a.v1.PasswordOAuthFlow": (m: PasswordOAuthFlow, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
     "lf.a2a.v1.SendMessageRequest": SendMessageRequestToOlder,
     "lf.a2a.v1.GetTaskRequest": (m: GetTaskRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
-    "lf.a2a.v1.CancelTaskRequest": (m: CancelTaskRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.CancelTaskRequest": CancelTaskRequestToOlder,
     "lf.a2a.v1.GetTaskPushNotificationConfigRequest": (m: GetTaskPushNotificationConfigRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
     "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest": (m: DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
     "lf.a2a.v1.SubscribeToTaskRequest": (m: SubscribeToTaskRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
