@@ -238,7 +238,12 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
   /** A message field's value (each of a list or map): a part a2a.json has no form for is left out of its list. */
   function encodeMessages(x: FieldShape, v: JsonValue, at: string, onDrop: OnDrop): JsonValue {
     const sub = x.sub!;
-    if (!shapeOf(sub).part) return mapValue(x.f, v, (y) => encode(sub, y, onDrop, at));
+    if (!shapeOf(sub).part) {
+      if (x.f.fieldKind === "list" && Array.isArray(v)) return v.map((y, i) => encode(sub, y, onDrop, `${at}[${i}]`));
+      if (x.f.fieldKind === "map" && isObj(v))
+        return Object.fromEntries(Object.entries(v).map(([k, y]) => [k, encode(sub, y, onDrop, `${at}.${k}`)]));
+      return encode(sub, v, onDrop, at);
+    }
     const one = (y: JsonValue, where: string) => {
       const p = isObj(y) ? encodePart(y) : undefined;
       if (!p) onDrop(where, PART_LEFT_OUT);
