@@ -10,7 +10,7 @@ import type { AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, 
 import { file_v1_0_1_a2a } from "./v1.0.1/a2a_pb.js";
 import { file_v0_3_0_a2a } from "./v0.3.0/a2a_pb.js";
 import type { At, CompatJsonTable } from "@protoc-gen-a2a/runtime/compat-json";
-import { at, base64, bool, bytes, each, eachOf, enumIn, int32, invalid, isObject, keepLosses, lose, object, pathOf, reportLosses, str, strings, struct, structJson, timestamp, timestampJson, valueJson, valueOf, viaProto } from "@protoc-gen-a2a/runtime/compat-json";
+import { at, base64, bool, bytes, each, eachOf, enumIn, enumOut, int32, invalid, isObject, keepLosses, lose, object, PART_LEFT_OUT, partKindOf, pathOf, refuse, refuseKind, reportLosses, str, strings, struct, structJson, timestamp, timestampJson, valueJson, valueOf, viaProto } from "@protoc-gen-a2a/runtime/compat-json";
 import { A2AServiceV0_3 } from "./v0.3.0/a2a_a2a.js";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import { A2AServiceV1_0 } from "./v1.0.1/a2a_a2a.js";
@@ -305,9 +305,9 @@ export const a2aCompat: Converter = createConverter(a2aCompatPlan, [file_v1_0_1_
 const via = viaProto(a2aCompat, dialectCodec(A2AServiceV0_3.jsonrpcDialect!));
 
 const IN_TaskState = new Map<string | number, number>([["unknown", 0], ["TASK_STATE_UNSPECIFIED", 0], [0, 0], ["submitted", 1], ["TASK_STATE_SUBMITTED", 1], [1, 1], ["working", 2], ["TASK_STATE_WORKING", 2], [2, 2], ["completed", 3], ["TASK_STATE_COMPLETED", 3], [3, 3], ["failed", 4], ["TASK_STATE_FAILED", 4], [4, 4], ["canceled", 5], ["TASK_STATE_CANCELLED", 5], [5, 5], ["input-required", 6], ["TASK_STATE_INPUT_REQUIRED", 6], [6, 6], ["rejected", 7], ["TASK_STATE_REJECTED", 7], [7, 7], ["auth-required", 8], ["TASK_STATE_AUTH_REQUIRED", 8], [8, 8]]);
-const OUT_TaskState = new Map<number, string | number>([[0, "unknown"], [1, "submitted"], [2, "working"], [3, "completed"], [4, "failed"], [5, "canceled"], [6, "input-required"], [7, "rejected"], [8, "auth-required"]]);
+const OUT_TaskState = { older: "a2a.v1.TaskState", spelled: new Map<number, string>([[0, "unknown"], [1, "submitted"], [2, "working"], [3, "completed"], [4, "failed"], [5, "canceled"], [6, "input-required"], [7, "rejected"], [8, "auth-required"]]), zeroName: "TASK_STATE_UNSPECIFIED", zeroSpelled: "unknown" };
 const IN_Role = new Map<string | number, number>([["ROLE_UNSPECIFIED", 0], [0, 0], ["user", 1], ["ROLE_USER", 1], [1, 1], ["agent", 2], ["ROLE_AGENT", 2], [2, 2]]);
-const OUT_Role = new Map<number, string | number>([[0, "agent"], [1, "user"], [2, "agent"]]);
+const OUT_Role = { older: "a2a.v1.Role", spelled: new Map<number, string>([[0, "agent"], [1, "user"], [2, "agent"]]), zeroName: "ROLE_UNSPECIFIED", zeroSpelled: "agent" };
 
 function SendMessageConfigurationFromOlder(j: unknown, a: At, lost: Loss[]): SendMessageConfiguration {
   const x: any = object(j, a, "a2a.v1.SendMessageConfiguration");
@@ -353,6 +353,7 @@ function SendMessageConfigurationToOlder(m: SendMessageConfiguration, a: At, los
 
 function TaskFromOlder(j: unknown, a: At, lost: Loss[]): Task {
   const x: any = object(j, a, "a2a.v1.Task");
+  if (x.kind !== undefined && x.kind !== "task") refuseKind(pathOf(a), "a2a.v1.Task", x.kind, "task");
   const m = ({ $typeName: "lf.a2a.v1.Task", id: "", contextId: "", artifacts: [], history: [] } as Task);
   let v: any;
   if ((v = x.id) != null) m.id = str(v, a, "a2a.v1.Task.id");
@@ -383,7 +384,7 @@ function TaskStatusFromOlder(j: unknown, a: At, lost: Loss[]): TaskStatus {
   const x: any = object(j, a, "a2a.v1.TaskStatus");
   const m = ({ $typeName: "lf.a2a.v1.TaskStatus", state: 0 } as TaskStatus);
   let v: any;
-  if ((v = x.state) != null) m.state = enumIn(IN_TaskState, v, a, "a2a.v1.TaskStatus.state");
+  if ((v = x.state) != null) m.state = enumIn(IN_TaskState, v, at(a, "state"), "a2a.v1.TaskStatus.state");
   if ((v = x.message) != null) m.message = MessageFromOlder(v, at(a, "message"), lost);
   if ((v = x.timestamp) != null) m.timestamp = timestamp(v, a, "a2a.v1.TaskStatus.timestamp");
   for (const k in x) switch (k) { case "kind": case "state": case "message": case "timestamp": break; default: lose(lost, a, k, "a2a.v1.TaskStatus has no field for it"); }
@@ -392,7 +393,7 @@ function TaskStatusFromOlder(j: unknown, a: At, lost: Loss[]): TaskStatus {
 
 function TaskStatusToOlder(m: TaskStatus, a: At, lost: Loss[]): JsonObject {
   const o: any = {};
-  if (m.state !== 0) o.state = (OUT_TaskState.get(m.state) ?? m.state);
+  if (m.state !== 0) o.state = enumOut(OUT_TaskState, m.state, a, "state", lost);
   if (m.message !== undefined) o.message = MessageToOlder(m.message, at(a, "message"), lost);
   if (m.timestamp !== undefined) o.timestamp = timestampJson(m.timestamp);
   if (o.state === undefined) o.state = "unknown";
@@ -404,22 +405,23 @@ function PartFromOlder(j: unknown, a: At, lost: Loss[]): Part {
   const m = ({ $typeName: "lf.a2a.v1.Part", content: { case: undefined }, filename: "", mediaType: "" } as Part);
   if (x.metadata != null) m.metadata = struct(x.metadata, a, "a2a.json Part metadata");
   const file = x.file;
-  const kind = x.kind ?? (x.text !== undefined ? "text" : file !== undefined ? "file" : "data");
+  const kind = partKindOf(x) ?? refuseKind(pathOf(a), "a2a.v1.Part", x.kind, "text, file or data");
   if (kind !== "file" && isObject(file) && file.name !== undefined) lose(lost, a, "file.name", "a file name on a part that is not a file part has no place in v1.0");
-  if (kind === "text") m.content = { case: "text", value: str(x.text ?? "", a, "a2a.v1.Part.text") };
+  if (kind === "text") m.content = { case: "text", value: str(x.text, a, "a2a.v1.Part.text") };
   else if (kind === "file") {
-    const f: any = isObject(file) ? file : {};
     const fa = at(a, "file");
+    const f: any = object(file, fa, "a2a.v1.FilePart");
     if (f.uri != null && f.bytes != null) invalid(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);
     if (f.uri != null) m.content = { case: "url", value: str(f.uri, fa, "a2a.v1.FilePart.file_with_uri") };
     else if (f.bytes != null) m.content = { case: "raw", value: bytes(f.bytes, fa, "a2a.v1.FilePart.file_with_bytes") };
+    else refuse(fa, "a2a.v1.FilePart", f, "a file needs uri or bytes");
     if (f.mimeType != null) m.mediaType = str(f.mimeType, fa, "a2a.v1.FilePart.mime_type");
     if (f.name != null) m.filename = str(f.name, fa, "a2a.json FileBase name");
-  } else m.content = { case: "data", value: valueOf(object(x.data ?? {}, a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data") };
+  } else m.content = { case: "data", value: valueOf(object(x.data, a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data") };
   return m;
 }
 
-function PartToOlder(m: Part, a: At, lost: Loss[]): JsonObject {
+function PartToOlder(m: Part, a: At, lost: Loss[]): JsonObject | undefined {
   const content = m.content;
   let o: any;
   switch (content.case) {
@@ -446,8 +448,8 @@ function PartToOlder(m: Part, a: At, lost: Loss[]): JsonObject {
       break;
     }
     default:
-      if (m.filename !== "") lose(lost, a, "filename", "a v0.3 empty part has no file name");
-      o = {};
+      lose(lost, a, "", PART_LEFT_OUT);
+      return undefined;
   }
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
   return o;
@@ -455,12 +457,13 @@ function PartToOlder(m: Part, a: At, lost: Loss[]): JsonObject {
 
 function MessageFromOlder(j: unknown, a: At, lost: Loss[]): Message {
   const x: any = object(j, a, "a2a.v1.Message");
+  if (x.kind !== undefined && x.kind !== "message") refuseKind(pathOf(a), "a2a.v1.Message", x.kind, "message");
   const m = ({ $typeName: "lf.a2a.v1.Message", messageId: "", contextId: "", taskId: "", role: 0, parts: [], extensions: [], referenceTaskIds: [] } as Message);
   let v: any;
   if ((v = x.messageId) != null) m.messageId = str(v, a, "a2a.v1.Message.message_id");
   if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.Message.context_id");
   if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.Message.task_id");
-  if ((v = x.role) != null) m.role = enumIn(IN_Role, v, a, "a2a.v1.Message.role");
+  if ((v = x.role) != null) m.role = enumIn(IN_Role, v, at(a, "role"), "a2a.v1.Message.role");
   if ((v = (x.parts ?? x.content)) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Message.content", lost, PartFromOlder);
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.Message.metadata");
   if ((v = x.extensions) != null) m.extensions = strings(v, at(a, "extensions"), "a2a.v1.Message.extensions");
@@ -474,7 +477,7 @@ function MessageToOlder(m: Message, a: At, lost: Loss[]): JsonObject {
   if (m.messageId !== "") o.messageId = m.messageId;
   if (m.contextId !== "") o.contextId = m.contextId;
   if (m.taskId !== "") o.taskId = m.taskId;
-  if (m.role !== 0) o.role = (OUT_Role.get(m.role) ?? m.role);
+  if (m.role !== 0) o.role = enumOut(OUT_Role, m.role, a, "role", lost);
   if (m.parts.length > 0) o.parts = eachOf(m.parts, at(a, "parts"), lost, PartToOlder);
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
   if (m.extensions.length > 0) o.extensions = m.extensions.slice();
@@ -514,6 +517,7 @@ function ArtifactToOlder(m: Artifact, a: At, lost: Loss[]): JsonObject {
 
 function TaskStatusUpdateEventFromOlder(j: unknown, a: At, lost: Loss[]): TaskStatusUpdateEvent {
   const x: any = object(j, a, "a2a.v1.TaskStatusUpdateEvent");
+  if (x.kind !== undefined && x.kind !== "status-update") refuseKind(pathOf(a), "a2a.v1.TaskStatusUpdateEvent", x.kind, "status-update");
   const m = ({ $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId: "", contextId: "" } as TaskStatusUpdateEvent);
   let v: any;
   if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.task_id");
@@ -544,6 +548,7 @@ function TaskStatusUpdateEventToOlder(m: TaskStatusUpdateEvent, a: At, lost: Los
 
 function TaskArtifactUpdateEventFromOlder(j: unknown, a: At, lost: Loss[]): TaskArtifactUpdateEvent {
   const x: any = object(j, a, "a2a.v1.TaskArtifactUpdateEvent");
+  if (x.kind !== undefined && x.kind !== "artifact-update") refuseKind(pathOf(a), "a2a.v1.TaskArtifactUpdateEvent", x.kind, "artifact-update");
   const m = ({ $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent", taskId: "", contextId: "", append: false, lastChunk: false } as TaskArtifactUpdateEvent);
   let v: any;
   if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.TaskArtifactUpdateEvent.task_id");
@@ -606,6 +611,8 @@ function AgentInterfaceToOlder(m: AgentInterface, a: At, lost: Loss[]): JsonObje
   if (m.url !== "") o.url = m.url;
   if (m.protocolBinding !== "") o.transport = m.protocolBinding;
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 interfaces have no tenant");
+  if (o.url === undefined) o.url = "";
+  if (o.transport === undefined) o.transport = "";
   return o;
 }
 
@@ -641,6 +648,8 @@ function AgentProviderToOlder(m: AgentProvider, a: At, lost: Loss[]): JsonObject
   const o: any = {};
   if (m.url !== "") o.url = m.url;
   if (m.organization !== "") o.organization = m.organization;
+  if (o.url === undefined) o.url = "";
+  if (o.organization === undefined) o.organization = "";
   return o;
 }
 
@@ -681,6 +690,7 @@ function AgentExtensionToOlder(m: AgentExtension, a: At, lost: Loss[]): JsonObje
   if (m.description !== "") o.description = m.description;
   if (m.required) o.required = m.required;
   if (m.params !== undefined) o.params = structJson(m.params);
+  if (o.uri === undefined) o.uri = "";
   return o;
 }
 
@@ -710,6 +720,10 @@ function AgentSkillToOlder(m: AgentSkill, a: At, lost: Loss[]): JsonObject {
   if (m.inputModes.length > 0) o.inputModes = m.inputModes.slice();
   if (m.outputModes.length > 0) o.outputModes = m.outputModes.slice();
   if (m.securityRequirements.length > 0) o.security = eachOf(m.securityRequirements, at(a, "security_requirements"), lost, (y: SecurityRequirement, b: At, l: Loss[]) => via.toOlder(y, b, l));
+  if (o.id === undefined) o.id = "";
+  if (o.name === undefined) o.name = "";
+  if (o.description === undefined) o.description = "";
+  if (o.tags === undefined) o.tags = [];
   return o;
 }
 
@@ -729,6 +743,8 @@ function AgentCardSignatureToOlder(m: AgentCardSignature, a: At, lost: Loss[]): 
   if (m.protected !== "") o.protected = m.protected;
   if (m.signature !== "") o.signature = m.signature;
   if (m.header !== undefined) o.header = structJson(m.header);
+  if (o.protected === undefined) o.protected = "";
+  if (o.signature === undefined) o.signature = "";
   return o;
 }
 
@@ -763,6 +779,8 @@ function APIKeySecuritySchemeToOlder(m: APIKeySecurityScheme, a: At, lost: Loss[
   if (m.description !== "") o.description = m.description;
   if (m.location !== "") o.in = m.location;
   if (m.name !== "") o.name = m.name;
+  if (o.in === undefined) o.in = "";
+  if (o.name === undefined) o.name = "";
   return o;
 }
 
@@ -782,6 +800,7 @@ function HTTPAuthSecuritySchemeToOlder(m: HTTPAuthSecurityScheme, a: At, lost: L
   if (m.description !== "") o.description = m.description;
   if (m.scheme !== "") o.scheme = m.scheme;
   if (m.bearerFormat !== "") o.bearerFormat = m.bearerFormat;
+  if (o.scheme === undefined) o.scheme = "";
   return o;
 }
 
@@ -801,6 +820,7 @@ function OAuth2SecuritySchemeToOlder(m: OAuth2SecurityScheme, a: At, lost: Loss[
   if (m.description !== "") o.description = m.description;
   if (m.flows !== undefined) o.flows = OAuthFlowsToOlder(m.flows, at(a, "flows"), lost);
   if (m.oauth2MetadataUrl !== "") o.oauth2MetadataUrl = m.oauth2MetadataUrl;
+  if (o.flows === undefined) o.flows = {};
   return o;
 }
 
@@ -818,6 +838,7 @@ function OpenIdConnectSecuritySchemeToOlder(m: OpenIdConnectSecurityScheme, a: A
   const o: any = {};
   if (m.description !== "") o.description = m.description;
   if (m.openIdConnectUrl !== "") o.openIdConnectUrl = m.openIdConnectUrl;
+  if (o.openIdConnectUrl === undefined) o.openIdConnectUrl = "";
   return o;
 }
 
@@ -880,6 +901,24 @@ function SendMessageRequestToOlder(m: SendMessageRequest, a: At, lost: Loss[]): 
   return o;
 }
 
+function CancelTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): CancelTaskRequest {
+  const found: Loss[] = [];
+  const m = via.toNewer("a2a.v1.CancelTaskRequest", j, a, found) as CancelTaskRequest;
+  keepLosses(lost, found, [pathOf(at(a, "metadata"))]);
+  const x: any = j;
+  let v: any;
+  if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.CancelTaskRequest metadata");
+  return m;
+}
+
+function CancelTaskRequestToOlder(m: CancelTaskRequest, a: At, lost: Loss[]): JsonObject {
+  const found: Loss[] = [];
+  const o: any = via.toOlder(m, a, found);
+  keepLosses(lost, found, [pathOf(at(a, "metadata"))]);
+  if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
+  return o;
+}
+
 function GetExtendedAgentCardRequestFromOlder(j: unknown, a: At, lost: Loss[]): GetExtendedAgentCardRequest {
   const x: any = object(j, a, "a2a.v1.GetAgentCardRequest");
   const m = ({ $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest", tenant: "" } as GetExtendedAgentCardRequest);
@@ -899,7 +938,8 @@ function SendMessageResponseFromOlder(j: unknown, a: At, lost: Loss[]): SendMess
   switch (x.kind) {
     case "task": m.payload = { case: "task", value: TaskFromOlder(x, a, lost) }; break;
     case "message": m.payload = { case: "message", value: MessageFromOlder(x, a, lost) }; break;
-    default: if (x.messageId !== undefined) m.payload = { case: "message", value: MessageFromOlder(x, a, lost) }; else m.payload = { case: "task", value: TaskFromOlder(x, a, lost) };
+    case undefined: if (x.messageId !== undefined) m.payload = { case: "message", value: MessageFromOlder(x, a, lost) }; else m.payload = { case: "task", value: TaskFromOlder(x, a, lost) }; break;
+    default: refuseKind(pathOf(a), "a2a.v1.SendMessageResponse", x.kind, "task, message");
   }
   return m;
 }
@@ -907,6 +947,7 @@ function SendMessageResponseFromOlder(j: unknown, a: At, lost: Loss[]): SendMess
 function SendMessageResponseToOlder(m: SendMessageResponse, a: At, lost: Loss[]): JsonObject {
   if (m.payload.case === "task") return TaskToOlder(m.payload.value, at(a, "task"), lost);
   if (m.payload.case === "message") return MessageToOlder(m.payload.value, at(a, "message"), lost);
+  lose(lost, a, "payload", "a2a.v1.SendMessageResponse sets none of payload; a2a.json has no form for it");
   return {};
 }
 
@@ -918,7 +959,8 @@ function StreamResponseFromOlder(j: unknown, a: At, lost: Loss[]): StreamRespons
     case "message": m.payload = { case: "message", value: MessageFromOlder(x, a, lost) }; break;
     case "status-update": m.payload = { case: "statusUpdate", value: TaskStatusUpdateEventFromOlder(x, a, lost) }; break;
     case "artifact-update": m.payload = { case: "artifactUpdate", value: TaskArtifactUpdateEventFromOlder(x, a, lost) }; break;
-    default: if (x.messageId !== undefined) m.payload = { case: "message", value: MessageFromOlder(x, a, lost) }; else m.payload = { case: "task", value: TaskFromOlder(x, a, lost) };
+    case undefined: if (x.messageId !== undefined) m.payload = { case: "message", value: MessageFromOlder(x, a, lost) }; else m.payload = { case: "task", value: TaskFromOlder(x, a, lost) }; break;
+    default: refuseKind(pathOf(a), "a2a.v1.StreamResponse", x.kind, "task, message, status-update, artifact-update");
   }
   return m;
 }
@@ -928,6 +970,7 @@ function StreamResponseToOlder(m: StreamResponse, a: At, lost: Loss[]): JsonObje
   if (m.payload.case === "message") return MessageToOlder(m.payload.value, at(a, "message"), lost);
   if (m.payload.case === "statusUpdate") return TaskStatusUpdateEventToOlder(m.payload.value, at(a, "status_update"), lost);
   if (m.payload.case === "artifactUpdate") return TaskArtifactUpdateEventToOlder(m.payload.value, at(a, "artifact_update"), lost);
+  lose(lost, a, "payload", "a2a.v1.StreamResponse sets none of payload; a2a.json has no form for it");
   return {};
 }
 
@@ -992,7 +1035,7 @@ export function partFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void
  */
 export function partToOlderJson(message: Part, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
   const lost: Loss[] = [];
-  return { json: PartToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+  return { json: PartToOlder(message, undefined, lost) ?? {}, lost: reportLosses(lost, onLoss) };
 }
 
 /**
@@ -1448,7 +1491,7 @@ export function getTaskRequestToOlderJson(message: GetTaskRequest, onLoss?: (los
  */
 export function cancelTaskRequestFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: CancelTaskRequest; lost: Loss[] } {
   const lost: Loss[] = [];
-  return { message: via.toNewer("a2a.v1.CancelTaskRequest", json, undefined, lost) as CancelTaskRequest, lost: reportLosses(lost, onLoss) };
+  return { message: CancelTaskRequestFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
 }
 
 /**
@@ -1456,7 +1499,7 @@ export function cancelTaskRequestFromOlderJson(json: JsonValue, onLoss?: (loss: 
  */
 export function cancelTaskRequestToOlderJson(message: CancelTaskRequest, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
   const lost: Loss[] = [];
-  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+  return { json: CancelTaskRequestToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
 }
 
 /**
@@ -1624,7 +1667,7 @@ export const a2aCompatJson: CompatJsonTable = {
     "a2a.v1.PasswordOAuthFlow": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.PasswordOAuthFlow", j, a, lost) as PasswordOAuthFlow,
     "a2a.v1.SendMessageRequest": SendMessageRequestFromOlder,
     "a2a.v1.GetTaskRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.GetTaskRequest", j, a, lost) as GetTaskRequest,
-    "a2a.v1.CancelTaskRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.CancelTaskRequest", j, a, lost) as CancelTaskRequest,
+    "a2a.v1.CancelTaskRequest": CancelTaskRequestFromOlder,
     "a2a.v1.GetTaskPushNotificationConfigRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.GetTaskPushNotificationConfigRequest", j, a, lost) as GetTaskPushNotificationConfigRequest,
     "a2a.v1.DeleteTaskPushNotificationConfigRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.DeleteTaskPushNotificationConfigRequest", j, a, lost) as DeleteTaskPushNotificationConfigRequest,
     "a2a.v1.TaskSubscriptionRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.TaskSubscriptionRequest", j, a, lost) as SubscribeToTaskRequest,
@@ -1638,7 +1681,7 @@ export const a2aCompatJson: CompatJsonTable = {
     "lf.a2a.v1.SendMessageConfiguration": SendMessageConfigurationToOlder,
     "lf.a2a.v1.Task": TaskToOlder,
     "lf.a2a.v1.TaskStatus": TaskStatusToOlder,
-    "lf.a2a.v1.Part": PartToOlder,
+    "lf.a2a.v1.Part": (m: Part, a: At, lost: Loss[]) => PartToOlder(m, a, lost) ?? {},
     "lf.a2a.v1.Message": MessageToOlder,
     "lf.a2a.v1.Artifact": ArtifactToOlder,
     "lf.a2a.v1.TaskStatusUpdateEvent": TaskStatusUpdateEventToOlder,
@@ -1667,7 +1710,7 @@ export const a2aCompatJson: CompatJsonTable = {
     "lf.a2a.v1.PasswordOAuthFlow": (m: PasswordOAuthFlow, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
     "lf.a2a.v1.SendMessageRequest": SendMessageRequestToOlder,
     "lf.a2a.v1.GetTaskRequest": (m: GetTaskRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
-    "lf.a2a.v1.CancelTaskRequest": (m: CancelTaskRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.CancelTaskRequest": CancelTaskRequestToOlder,
     "lf.a2a.v1.GetTaskPushNotificationConfigRequest": (m: GetTaskPushNotificationConfigRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
     "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest": (m: DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
     "lf.a2a.v1.SubscribeToTaskRequest": (m: SubscribeToTaskRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),

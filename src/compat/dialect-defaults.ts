@@ -2,21 +2,13 @@
  * Generation-time facts about the older version's JSON-RPC dialect that the
  * emitted conversions bake in as literals:
  *
- *   enumValue        the newer enum number with the same local name as an older one
- *                    (the number itself when no value has that name)
  *   dialectDefault   what a field in the dialect's `alwaysEmit` list is written as
  *                    when the message leaves it at its default: lists [], maps {},
  *                    enums the dialect's spelling of value 0, scalars their ProtoJSON
  *                    zero, messages their own `kind` and always-emitted fields
  */
-import { ScalarType, type DescEnum, type DescField, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
+import { ScalarType, type DescField, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
-
-export function enumValue(n: number, from: DescEnum, to: DescEnum): number {
-  const v = from.values.find((x) => x.number === n);
-  const byName = v && to.values.find((x) => x.localName === v.localName);
-  return byName ? byName.number : n;
-}
 
 /** The dialect JSON of `field` of `message` at its default, as the dialect codec writes it. */
 export function dialectDefault(message: DescMessage, field: string, dialect: JsonRpcDialect): JsonValue {

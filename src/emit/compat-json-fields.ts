@@ -9,9 +9,8 @@
  *   write  protobuf-es value → ProtoJSON value, as toJson writes it
  *   set    whether isFieldSet would say the field is set
  */
-import { ScalarType, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import { ScalarType, type DescEnum, type DescEnumValue, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
-import { enumValue } from "../compat/dialect-defaults.js";
 
 /** protobuf-es FeatureSet.FieldPresence.IMPLICIT */
 export const IMPLICIT = 2;
@@ -80,12 +79,16 @@ export class EnumTables {
   private readonly names = new Map<string, string>();
   constructor(private readonly dialect: JsonRpcDialect) {}
 
-  /** A Map from every JSON spelling of an older enum value (dialect, proto name, number) to the newer number. */
+  /**
+   * A Map from every JSON spelling of an older enum value (dialect, proto name, number) to the newer number
+   * (compat-convert.ts: by name, else by number); a value without one is not in it, so reading it is refused.
+   */
   toNewer(older: DescEnum, newer: DescEnum): string {
     return this.named(`IN_${newer.name}`, `${older.typeName}>${newer.typeName}`, () => {
       const entries: [string | number, number][] = [];
       for (const v of older.values) {
-        const n = enumValue(v.number, older, newer);
+        const n = counterpart(v, newer)?.number;
+        if (n === undefined) continue;
         const spelled = this.dialect.enums[v.name];
         // When two values share a spelling (ROLE_UNSPECIFIED and ROLE_AGENT are both "agent"), the
         // first listed wins, as in the dialect codec.
@@ -96,15 +99,22 @@ export class EnumTables {
     });
   }
 
-  /** A Map from newer numbers to the dialect spelling of the older value. */
+  /**
+   * An EnumToOlder (compat-json.ts): newer numbers → the dialect spelling of the older value (by name,
+   * else by number), and the older value 0, which a number without one is written as (and reported).
+   */
   toOlder(newer: DescEnum, older: DescEnum): string {
     return this.named(`OUT_${older.name}`, `${newer.typeName}<${older.typeName}`, () => {
-      const entries = newer.values.map((v) => {
-        const n = enumValue(v.number, newer, older);
-        const name = older.values.find((x) => x.number === n)?.name;
-        return `[${v.number}, ${name === undefined ? n : lit(this.dialect.enums[name] ?? name)}]`;
+      const spell = (name: string) => lit(this.dialect.enums[name] ?? name);
+      const entries = newer.values.flatMap((v) => {
+        const o = counterpart(v, older);
+        return o === undefined ? [] : [`[${v.number}, ${spell(o.name)}]`];
       });
-      return `new Map<number, string | number>([${entries.join(", ")}])`;
+      const zero = older.values.find((x) => x.number === 0)?.name ?? "";
+      return (
+        `{ older: ${lit(older.typeName)}, spelled: new Map<number, string>([${entries.join(", ")}]), ` +
+        `zeroName: ${lit(zero)}, zeroSpelled: ${spell(zero)} }`
+      );
     });
   }
 
@@ -124,6 +134,11 @@ export class EnumTables {
     }
     return n;
   }
+}
+
+/** The value of `to` with the local name of `v`, else with its number (as compat-convert.ts maps enums). */
+function counterpart(v: DescEnumValue, to: DescEnum): DescEnumValue | undefined {
+  return to.values.find((x) => x.localName === v.localName) ?? to.values.find((x) => x.number === v.number);
 }
 
 /** The zero value protobuf-es `create()` gives a field, as code; undefined when create() leaves it unset. */
@@ -192,8 +207,17 @@ export function readValue(
   }
 }
 
-/** Expression writing a protobuf-es value `v` of a field as ProtoJSON (enums in the dialect's spelling via `table`). */
-export function writeValue(f: DescField, v: string, rt: (s: string) => string, table: string | undefined): string {
+/**
+ * Expression writing a protobuf-es value `v` of a field as ProtoJSON (enums in the dialect's spelling via
+ * `table`, a number without one reported under `key` of the message at `a`).
+ */
+export function writeValue(
+  f: DescField,
+  v: string,
+  rt: (s: string) => string,
+  table: string | undefined,
+  key = f.name,
+): string {
   switch (valueKind(f)) {
     case "bytes":
       return `${rt("base64")}(${v})`;
@@ -202,7 +226,7 @@ export function writeValue(f: DescField, v: string, rt: (s: string) => string, t
     case "timestamp":
       return `${rt("timestampJson")}(${v})`;
     case "enum":
-      return `(${table}.get(${v}) ?? ${v})`;
+      return `${rt("enumOut")}(${table}, ${v}, a, ${lit(key)}, lost)`;
     default:
       return f.fieldKind === "list" ? `${v}.slice()` : v;
   }

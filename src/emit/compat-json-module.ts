@@ -205,7 +205,9 @@ export function emitCompatJson(
         return `${rt("strings")}(${v}, ${rt("at")}(${where}, ${lit(key03(name, d03))}), ${what})`;
       throw new Error(`compat-json: no reader for ${f.toString()}`);
     }
-    return readValue(f, v, where, what, rt, enumTable);
+    // An enum value is refused at its own key; other values at their object.
+    const at = valueKind(f) === "enum" ? `${rt("at")}(${where}, ${lit(key03(name, d03))})` : where;
+    return readValue(f, v, at, what, rt, enumTable);
   };
   const assign = (d10: DescMessage, name10: string, expr: string, target = "m") => {
     const t = field(d10, name10);
@@ -253,8 +255,15 @@ export function emitCompatJson(
       `lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${shape(d10)}`)} {`;
     if (d03.typeName === dialect.part.message) return [head, ...partCode.toNewer(c).map((l) => "  " + l), "}"];
     if (isUnion(d03)) return [head, ...unionToNewer(p).map((l) => "  " + l), "}"];
+    const kind = dialect.kinds[d03.typeName];
     const body: string[] = [
       `const x${any} = ${rt("object")}(j, a, ${lit(d03.typeName)});`,
+      ...(kind === undefined
+        ? []
+        : [
+            `if (x.kind !== undefined && x.kind !== ${lit(kind)}) ` +
+              `${rt("refuseKind")}(${rt("pathOf")}(a), ${lit(d03.typeName)}, x.kind, ${lit(kind)});`,
+          ]),
       `const m = ${zero(d10)};`,
       `let v${any};`,
     ];
@@ -337,8 +346,8 @@ export function emitCompatJson(
   }
 
   /**
-   * A union of the dialect: the member's own JSON, told apart by its `kind`; without a known kind, a message
-   * if it has a messageId, else a task (as the dialect codec decides).
+   * A union of the dialect: the member's own JSON, told apart by its `kind`; without a kind, a message
+   * if it has a messageId, else a task (as the dialect codec decides); an unknown kind is refused.
    */
   function unionToNewer(p: Pair): string[] {
     const members = p.plan.toV10.map((s) => ({ s, sub: messageOf(field(p.d03, s.from))! }));
@@ -346,7 +355,9 @@ export function emitCompatJson(
     const byKind = (kind: string) => members.find((m) => dialect.kinds[m.sub.typeName] === kind);
     const message = byKind("message");
     const task = byKind("task");
-    const guess = message && task ? `if (x.messageId !== undefined) ${member(message)} else ${member(task)}` : "break;";
+    const known = p.d03.fields.flatMap((f) => dialect.kinds[messageOf(f)?.typeName ?? ""] ?? []).join(", ");
+    const refuse = `${rt("refuseKind")}(${rt("pathOf")}(a), ${lit(p.d03.typeName)}, x.kind, ${lit(known)});`;
+    const guess = message && task ? `if (x.messageId !== undefined) ${member(message)} else ${member(task)}` : refuse;
     return [
       `const x${any} = ${rt("object")}(j, a, ${lit(p.d03.typeName)});`,
       `const m = ${zero(p.d10)};`,
@@ -354,13 +365,14 @@ export function emitCompatJson(
       ...members
         .filter((m) => dialect.kinds[m.sub.typeName] !== undefined)
         .map((m) => `  case ${lit(dialect.kinds[m.sub.typeName])}: ${member(m)} break;`),
-      `  default: ${guess}`,
+      `  case undefined: ${guess} break;`,
+      `  default: ${refuse}`,
       `}`,
       `return m;`,
     ];
   }
 
-  /** A union toward the older dialect: the member's own JSON (with its kind); nothing set writes {}. */
+  /** A union toward the older dialect: the member's own JSON (with its kind); nothing set writes {}, reported. */
   function unionToOlder(p: Pair): string[] {
     const lines: string[] = [];
     for (const s of p.plan.toV03) {
@@ -370,7 +382,9 @@ export function emitCompatJson(
           `return ${encCall(messageOf(f)!, `m.${f.oneof!.localName}.value`, `${rt("at")}(a, ${lit(f.name)})`)};`,
       );
     }
-    return [...lines, "return {};"];
+    const oneof = p.d03.oneofs[0]?.name ?? "";
+    const reason = `${p.d03.typeName} sets none of ${oneof}; a2a.json has no form for it`;
+    return [...lines, `${rt("lose")}(lost, a, ${lit(oneof)}, ${lit(reason)});`, "return {};"];
   }
 
   // ---- toward the older version: newer message → older dialect JSON ----
@@ -414,7 +428,7 @@ export function emitCompatJson(
     const implied = sourceTested && source !== undefined && test === setTest(source, w);
     const write =
       `${test && !implied ? `if (${test}) ` : ""}` +
-      `${prop(target, key03(name03, d03))} = ${writeValue(t, w, rt, table)};`;
+      `${prop(target, key03(name03, d03))} = ${writeValue(t, w, rt, table, source?.name ?? name03)};`;
     return w === "w" ? `{ const w = ${expr}; ${write} }` : write;
   };
 
@@ -453,10 +467,11 @@ export function emitCompatJson(
       },
       dialectField: (name10) => p.plan.dialectFields[name10],
     };
+    const isPart = d03.typeName === dialect.part.message;
     const head =
       `function ${encName(p)}(m${ty(`: ${shape(d10)}`)}, a${ty(`: ${rt("At")}`)}, ` +
-      `lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${rt("JsonObject")}`)} {`;
-    if (d03.typeName === dialect.part.message) return [head, ...partCode.toOlder(c).map((l) => "  " + l), "}"];
+      `lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${rt("JsonObject")}${isPart ? " | undefined" : ""}`)} {`;
+    if (isPart) return [head, ...partCode.toOlder(c).map((l) => "  " + l), "}"];
     if (isUnion(d03)) return [head, ...unionToOlder(p).map((l) => "  " + l), "}"];
     const kind = dialect.kinds[d03.typeName];
     const body: string[] = [`const o${any} = ${kind ? `{ kind: ${lit(kind)} }` : "{}"};`, `let v${any};`];
@@ -565,11 +580,13 @@ export function emitCompatJson(
       ? decName(p)
       : `(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => ` +
         `via.toNewer(${lit(p.d03.typeName)}, j, a, lost)${ty(` as ${shape(p.d10)}`)}`;
+  // A part without content has no a2a.json form: its function gives undefined, written {} outside a list.
+  const isPart = (p: Pair) => p.d03.typeName === dialect.part.message;
   const toOlder = (p: Pair) =>
-    named(p, "toOlder")
+    named(p, "toOlder") && !isPart(p)
       ? encName(p)
       : `(m${ty(`: ${shape(p.d10)}`)}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => ` +
-        `via.toOlder(m, a, lost)`;
+        (named(p, "toOlder") ? `${encName(p)}(m, a, lost) ?? {}` : `via.toOlder(m, a, lost)`);
   const exports = ordered.flatMap((p) => {
     const s10 = f.importShape(p.d10);
     const base = lowerFirstWord(p.id);
@@ -601,7 +618,9 @@ export function emitCompatJson(
           : ["message", ...onLossSig, ")"],
         value:
           "json: " +
-          (named(p, "toOlder") ? `${encName(p)}(message, undefined, lost)` : "via.toOlder(message, undefined, lost)"),
+          (named(p, "toOlder")
+            ? `${encName(p)}(message, undefined, lost)${isPart(p) ? " ?? {}" : ""}`
+            : "via.toOlder(message, undefined, lost)"),
       },
     ];
   });

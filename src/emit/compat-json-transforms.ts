@@ -173,6 +173,8 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
  * The Part: the dialect's part rule (jsonrpc-dialect.ts: {kind:"text", text} | {kind:"file", file:{uri|bytes,
  * mimeType}} | {kind:"data", data}) and the `part` transform, as the whole body of both functions. With the
  * pair's dialectFields (filename: file.name, metadata: metadata) those travel too; without them they are lost.
+ * Reading refuses an unknown kind and a part without its content, as the codec does; writing leaves a part
+ * without content out (the function returns undefined) and reports it.
  */
 export const partCode = {
   toNewer: (c: DecodeCtx): string[] => {
@@ -185,27 +187,29 @@ export const partCode = {
         ? `if (x.metadata != null) m.metadata = ${rt("struct")}(x.metadata, a, "a2a.json Part metadata");`
         : `if (x.metadata !== undefined) ${rt("lose")}(lost, a, "metadata", "the v0.3 proto Part has no metadata");`,
       `const file = x.file;`,
-      `const kind = x.kind ?? (x.text !== undefined ? "text" : file !== undefined ? "file" : "data");`,
+      `const kind = ${rt("partKindOf")}(x) ?? ` +
+        `${rt("refuseKind")}(${rt("pathOf")}(a), ${lit(c.d03.typeName)}, x.kind, "text, file or data");`,
       filename
         ? `if (kind !== "file" && ${rt("isObject")}(file) && file.name !== undefined) ` +
           `${rt("lose")}(lost, a, "file.name", ` +
           `"a file name on a part that is not a file part has no place in v1.0");`
         : `if (${rt("isObject")}(file) && file.name !== undefined) ` +
           `${rt("lose")}(lost, a, "file.name", "the v0.3 proto FilePart has no file name");`,
-      `if (kind === "text") m.content = { case: "text", value: ${rt("str")}(x.text ?? "", a, "a2a.v1.Part.text") };`,
+      `if (kind === "text") m.content = { case: "text", value: ${rt("str")}(x.text, a, "a2a.v1.Part.text") };`,
       `else if (kind === "file") {`,
-      `  const f${c.any} = ${rt("isObject")}(file) ? file : {};`,
       `  const fa = ${rt("at")}(a, "file");`,
+      `  const f${c.any} = ${rt("object")}(file, fa, "a2a.v1.FilePart");`,
       `  if (f.uri != null && f.bytes != null) ` +
         `${rt("invalid")}(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);`,
       `  if (f.uri != null) ` +
         `m.content = { case: "url", value: ${rt("str")}(f.uri, fa, "a2a.v1.FilePart.file_with_uri") };`,
       `  else if (f.bytes != null) ` +
         `m.content = { case: "raw", value: ${rt("bytes")}(f.bytes, fa, "a2a.v1.FilePart.file_with_bytes") };`,
+      `  else ${rt("refuse")}(fa, "a2a.v1.FilePart", f, "a file needs uri or bytes");`,
       `  if (f.mimeType != null) m.mediaType = ${rt("str")}(f.mimeType, fa, "a2a.v1.FilePart.mime_type");`,
       ...(filename ? [`  if (f.name != null) m.filename = ${rt("str")}(f.name, fa, "a2a.json FileBase name");`] : []),
       `} else m.content = { case: "data", value: ` +
-        `${rt("valueOf")}(${rt("object")}(x.data ?? {}, a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data") };`,
+        `${rt("valueOf")}(${rt("object")}(x.data, a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data") };`,
       `return m;`,
     ];
   },
@@ -249,8 +253,8 @@ export const partCode = {
       `    break;`,
       `  }`,
       `  default:`,
-      ...noName("empty"),
-      `    o = {};`,
+      `    ${rt("lose")}(lost, a, "", ${rt("PART_LEFT_OUT")});`,
+      `    return undefined;`,
       `}`,
       ...(metadata ? [`if (m.metadata !== undefined) o.metadata = ${rt("structJson")}(m.metadata);`] : []),
       `return o;`,

@@ -17,6 +17,10 @@
  * params JSON → newer request → handler → older result JSON, without the
  * older proto's messages; other bindings still go through them.
  *
+ * A request that cannot convert (an unknown kind or enum value, a part without
+ * content: CompatJsonError) is InvalidParams naming the field's path; the
+ * handler is not called.
+ *
  * Errors: the handler's A2AError is renamed to the older catalog's error of
  * the same JSON-RPC code (-32007 is AuthenticatedExtendedCardNotConfiguredError
  * in v0.3); a code the older catalog lacks (-32008, -32009) travels as a
@@ -74,7 +78,8 @@ export function createBridgeHandler<O extends DescService, N extends DescService
     if (!from || !to) continue;
     const target = (options.handler as Record<string, (req: unknown, ctx: HandlerContext) => unknown>)[to.localName];
     if (typeof target !== "function") continue;
-    const call = (req: Message, ctx: HandlerContext) => target.call(options.handler, toNewerRequest(req, to), ctx);
+    const call = (req: Message, ctx: HandlerContext) =>
+      target.call(options.handler, toNewerRequest(req, from, to, ctx), ctx);
     const back = (res: unknown): Message => {
       const msg = create(to.method.output as DescMessage, res as never);
       return converter.convert(msg, "toOlder", (l) => options.onLoss?.(pair.older, l)).message;
@@ -168,7 +173,19 @@ export function createBridgeHandler<O extends DescService, N extends DescService
         };
   }
 
-  function toNewerRequest(req: Message, to: OperationInfo): Message {
+  /** The newer request; one that cannot convert is InvalidParams, named as the binding names the operation. */
+  function toNewerRequest(req: Message, from: OperationInfo, to: OperationInfo, ctx: HandlerContext): Message {
+    try {
+      return convertRequest(req, to);
+    } catch (e) {
+      if (!(e instanceof CompatJsonError)) throw e;
+      throw ctx.binding === "JSONRPC"
+        ? new A2AError("InvalidParamsError", `Invalid params for ${from.jsonrpcMethod}: ${e.message}`)
+        : new A2AError("InvalidParamsError", `Invalid request for ${from.name}: ${e.message}`);
+    }
+  }
+
+  function convertRequest(req: Message, to: OperationInfo): Message {
     const onLoss = (l: Loss) => options.onLoss?.(to.name, l);
     if (converter.counterpart(req.$typeName) === to.method.input.typeName)
       return converter.convert(req, "toNewer", onLoss).message;

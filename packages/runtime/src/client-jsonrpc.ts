@@ -29,7 +29,9 @@ export function createJsonRpcClient<S extends DescService>(
 
   const paramsOf = (op: OperationInfo, request: Message): JsonValue => {
     return codec
-      ? codec.encode(op.method.input, toJson(op.method.input, request as never))
+      ? codec.encode(op.method.input, toJson(op.method.input, request as never), (path, reason) =>
+          options.onLoss?.(op.name, { path, reason }),
+        )
       : messageJson(def, op.method.input, request);
   };
 

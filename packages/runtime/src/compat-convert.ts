@@ -6,6 +6,11 @@
  * compat-transforms.ts; run once per message even if several fields name it),
  * moved (done by the owning message's transform), lossy (a set value is
  * reported, never dropped silently).
+ *
+ * Enums go by value name, else by number (TASK_STATE_CANCELLED ↔ CANCELED).
+ * Toward the newer version a number the older enum lacks is refused (CompatJsonError: a request that carries it is
+ * InvalidParams); toward the older version a value the older enum lacks is
+ * reported and written as the value 0.
  */
 import {
   create,
@@ -19,6 +24,7 @@ import {
   type Registry,
 } from "@bufbuild/protobuf";
 import { compatTransform, type TransformContext } from "./compat-transforms.js";
+import { CompatJsonError } from "./compat-json.js";
 
 export type PlanStep =
   | { readonly from: string; readonly op: "copy" | "message" | "moved"; readonly to: string }
@@ -122,7 +128,7 @@ export function createConverter(plan: CompatPlanData, files: readonly DescFile[]
         lost.push({ path: join(path, f.name), reason: step.reason });
         continue;
       }
-      setField(out, t!, convertValue(readField(src, f), f, enums, path, lost));
+      setField(out, t!, convertValue(readField(src, f), f, enums, path, lost, c.toNewer));
     }
     if (c.transforms.length > 0) {
       // Fields first, then transforms, which may complete what the fields filled (e.g. card capabilities).
@@ -134,6 +140,11 @@ export function createConverter(plan: CompatPlanData, files: readonly DescFile[]
         toNewer: c.toNewer,
         path,
         lose: (field, reason) => lost.push({ path: join(path, field), reason }),
+        refuse: (field, what, reason) => {
+          throw new CompatJsonError(join(path, field), what, undefined, `(${reason})`);
+        },
+        enumValue: (field, n, from, to) =>
+          convertEnum(n, from, to, c.toNewer, join(path, field), `${srcDesc.typeName}.${field}`, lost),
         convert: (m, at) => convertMessage(m, desc(m.$typeName), join(path, at), lost),
         newer: plan.newer,
         older: plan.older,
@@ -149,12 +160,13 @@ export function createConverter(plan: CompatPlanData, files: readonly DescFile[]
     enums: readonly [DescEnum, DescEnum] | undefined,
     parent: string,
     lost: Loss[],
+    toNewer: boolean,
   ): unknown {
     const one = (x: unknown, at: () => string) =>
       x !== null && typeof x === "object" && "$typeName" in (x as object) && route.has((x as Message).$typeName)
         ? convertMessage(x as Message, desc((x as Message).$typeName), at(), lost)
         : typeof x === "number" && enums
-          ? enumValue(x, enums[0], enums[1])
+          ? convertEnum(x, enums[0], enums[1], toNewer, at(), `${f.parent.typeName}.${f.name}`, lost)
           : x;
     if (f.fieldKind === "list") return (v as unknown[]).map((x, i) => one(x, () => `${join(parent, f.name)}[${i}]`));
     if (f.fieldKind === "map")
@@ -183,7 +195,7 @@ export function createConverter(plan: CompatPlanData, files: readonly DescFile[]
 }
 
 const join = (path: string, field: string) =>
-  path === "" ? field : field.startsWith("[") ? path + field : `${path}.${field}`;
+  path === "" ? field : field === "" ? path : field.startsWith("[") ? path + field : `${path}.${field}`;
 
 function enumOf(f: DescField): DescEnum | undefined {
   return f.fieldKind === "enum"
@@ -200,6 +212,28 @@ export function enumValue(n: number, from: DescEnum, to: DescEnum): number {
   const v = from.values.find((x) => x.number === n);
   const byName = v && to.values.find((x) => x.localName === v.localName);
   return byName ? byName.number : n;
+}
+
+/**
+ * An enum value by name, else by number; one the source enum lacks, or the target has no value for, is
+ * refused toward the newer version and, toward the older one, reported and written as the value 0.
+ */
+function convertEnum(
+  n: number,
+  from: DescEnum,
+  to: DescEnum,
+  toNewer: boolean,
+  path: string,
+  what: string,
+  lost: Loss[],
+): number {
+  const v = from.values.find((x) => x.number === n);
+  const same = v && (to.values.find((x) => x.localName === v.localName) ?? to.values.find((x) => x.number === n));
+  if (same) return same.number;
+  if (toNewer) throw new CompatJsonError(path, what, n, `(unknown value ${n})`);
+  const zero = to.values.find((x) => x.number === 0)?.name ?? "0";
+  lost.push({ path, reason: `no ${to.typeName} value for ${n}; written as ${zero}` });
+  return 0;
 }
 
 /** A field's value, whether it is a plain field or a member of a oneof. */

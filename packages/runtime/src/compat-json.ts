@@ -12,6 +12,9 @@
  *                writes them, by protojson-values.ts (re-exported here)
  *   fallback     messages the generator does not convert directly go through
  *                the older proto: dialect codec → fromJson → plan converter
+ *   no coercion  reading refuses an enum value the older version does not have;
+ *                writing reports an enum number without an older value (written as
+ *                the value 0) and a part a2a.json has no form for (left out of its list)
  */
 import {
   fromJson,
@@ -51,12 +54,20 @@ export function keepLosses(lost: Loss[], found: readonly Loss[], carried: readon
   for (const l of found) if (!carried.includes(l.path)) lost.push(l);
 }
 
+/** Reports the loss of `key` under `a` (of what sits at `a` itself when `key` is ""). */
 export function lose(lost: Loss[], a: At, key: string, reason: string): void {
   const up = pathOf(a);
-  lost.push({ path: up === "" ? key : up + "." + key, reason });
+  lost.push({ path: up === "" ? key : key === "" ? up : up + "." + key, reason });
 }
 
-/** A dialect value that the older proto cannot read (fromJson would refuse it too). */
+/** The loss reason of a part that a2a.json has no form for (no content): it is left out of its list. */
+export const PART_LEFT_OUT = "a part without text, a file (uri or bytes) or data has no a2a.json form; it was left out";
+
+/**
+ * A value that cannot be converted to the newer version: a dialect value the older proto cannot read
+ * (fromJson would refuse it too), an unknown kind, a part without content, an enum value the older
+ * version lacks. A request that throws it is InvalidParams.
+ */
 export class CompatJsonError extends Error {
   /**
    * @param path where the value sits, e.g. "message.parts[1].file"
@@ -65,9 +76,9 @@ export class CompatJsonError extends Error {
    */
   constructor(
     readonly path: string,
-    what: string,
+    readonly what: string,
     readonly value: unknown,
-    reason = `from JSON: ${preview(value)}`,
+    readonly reason = `from JSON: ${preview(value)}`,
   ) {
     super(`cannot decode ${what}${path ? ` at ${path}` : ""} ${reason}`);
     this.name = "CompatJsonError";
@@ -91,6 +102,35 @@ const preview = (v: unknown) => {
 export const invalid = (a: At, what: string, v: unknown): never => {
   throw new CompatJsonError(pathOf(a), what, v);
 };
+
+/** Refuses the value `v` at `a` for `reason` (written after "from JSON: "). */
+export const refuse = (a: At, what: string, v: unknown, reason: string): never => {
+  throw new CompatJsonError(pathOf(a), what, v, `from JSON: ${reason}`);
+};
+
+/**
+ * Refuses a `kind` (at `path`, the object's path) that is not one of `known`; a missing one
+ * only where nothing else says what the object is.
+ */
+export function refuseKind(path: string, what: string, kind: unknown, known: string): never {
+  const where = path === "" ? "kind" : `${path}.kind`;
+  throw new CompatJsonError(
+    where,
+    what,
+    kind,
+    kind === undefined || kind === null
+      ? `from JSON: no kind (${known})`
+      : `from JSON: unknown kind ${JSON.stringify(kind)} (${known})`,
+  );
+}
+
+/** A part's kind, else the one content key it has (text, file, data); undefined when neither says. */
+export function partKindOf(x: Record<string, unknown>): "text" | "file" | "data" | undefined {
+  const kind =
+    x["kind"] ??
+    (x["text"] !== undefined ? "text" : x["file"] !== undefined ? "file" : x["data"] !== undefined ? "data" : null);
+  return kind === "text" || kind === "file" || kind === "data" ? kind : undefined;
+}
 
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -129,13 +169,34 @@ export function bytes(v: unknown, a: At, what: string): Uint8Array {
 }
 
 /**
- * An enum value read as fromJson reads it (ignoring unknown names), then mapped to the newer number:
- * `table` holds the dialect spelling, the proto name and the number of each older value.
+ * An enum value mapped to the newer number: `table` holds the dialect spelling, the proto name and the
+ * number of each older value; any other value is refused.
  */
 export function enumIn(table: ReadonlyMap<string | number, number>, v: unknown, a: At, what: string): number {
-  if (typeof v === "string") return table.get(v) ?? 0;
-  if (isInt32(v)) return table.get(v) ?? v;
-  return invalid(a, what, v);
+  if (typeof v !== "string" && !isInt32(v)) return invalid(a, what, v);
+  const n = table.get(v);
+  if (n === undefined) throw new CompatJsonError(pathOf(a), what, v, `from JSON: unknown value ${JSON.stringify(v)}`);
+  return n;
+}
+
+/** How a newer enum is written in the older dialect. */
+export interface EnumToOlder {
+  /** The older enum's name, e.g. "a2a.v1.TaskState". */
+  readonly older: string;
+  /** Newer number → the dialect spelling of the older value of the same name. */
+  readonly spelled: ReadonlyMap<number, string>;
+  /** The older value 0's proto name, e.g. "TASK_STATE_UNSPECIFIED". */
+  readonly zeroName: string;
+  /** The older value 0's dialect spelling, e.g. "unknown". */
+  readonly zeroSpelled: string;
+}
+
+/** The dialect spelling of a newer enum number; one the older enum lacks is reported and written as the value 0. */
+export function enumOut(e: EnumToOlder, n: number, a: At, key: string, lost: Loss[]): string {
+  const s = e.spelled.get(n);
+  if (s !== undefined) return s;
+  lose(lost, a, key, `no ${e.older} value for ${n}; written as ${e.zeroName}`);
+  return e.zeroSpelled;
 }
 
 export function array(v: unknown, a: At, what: string): unknown[] {
@@ -164,10 +225,21 @@ export function each<T>(
   return out;
 }
 
-/** Each message of a list converted by `one`, with its index in the path. */
-export function eachOf<M, T>(list: readonly M[], a: At, lost: Loss[], one: (x: M, a: At, lost: Loss[]) => T): T[] {
-  const out: T[] = new Array(list.length);
-  for (let i = 0; i < list.length; i++) out[i] = one(list[i]!, at(a, i), lost);
+/**
+ * Each message of a list converted by `one`, with its index in the path; an element `one` gives no
+ * form for (undefined: it has reported why) is left out.
+ */
+export function eachOf<M, T>(
+  list: readonly M[],
+  a: At,
+  lost: Loss[],
+  one: (x: M, a: At, lost: Loss[]) => T | undefined,
+): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const y = one(list[i]!, at(a, i), lost);
+    if (y !== undefined) out.push(y);
+  }
   return out;
 }
 
@@ -286,25 +358,20 @@ export function viaProto(converter: Converter, dialect: DialectCodec): ViaProto 
   return {
     toNewer(olderType, json, a, lost) {
       const d = desc(olderType);
-      let older: Message;
+      const onDrop = (path: string, reason: string) => lost.push({ path: prefix(a, path), reason });
       try {
-        older = fromJson(
-          d,
-          dialect.decode(d, json as JsonValue, (path, reason) => lost.push({ path: prefix(a, path), reason })),
-          { ignoreUnknownFields: true },
-        );
+        const older = fromJson(d, dialect.decode(d, json as JsonValue, onDrop), { ignoreUnknownFields: true });
+        return converter.convert(older, "toNewer", (l) => onDrop(l.path, l.reason)).message;
       } catch (e) {
+        if (e instanceof CompatJsonError) throw new CompatJsonError(prefix(a, e.path), e.what, e.value, e.reason);
         throw new CompatJsonError(pathOf(a), olderType, json, `(${(e as Error).message})`);
       }
-      return converter.convert(older, "toNewer", (l) => lost.push({ path: prefix(a, l.path), reason: l.reason }))
-        .message;
     },
     toOlder(message, a, lost) {
-      const older = converter.convert(message, "toOlder", (l) =>
-        lost.push({ path: prefix(a, l.path), reason: l.reason }),
-      ).message;
+      const onDrop = (path: string, reason: string) => lost.push({ path: prefix(a, path), reason });
+      const older = converter.convert(message, "toOlder", (l) => onDrop(l.path, l.reason)).message;
       const d = desc(older.$typeName);
-      return dialect.encode(d, toJson(d, older));
+      return dialect.encode(d, toJson(d, older), onDrop);
     },
   };
 }

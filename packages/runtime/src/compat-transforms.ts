@@ -5,9 +5,17 @@
  * direction, and reports what it cannot carry. Field names are the protos'
  * (the newer version first, then the older).
  */
-import { create, fromJson, toJson, type DescMessage, type JsonValue, type Message } from "@bufbuild/protobuf";
+import {
+  create,
+  fromJson,
+  toJson,
+  type DescEnum,
+  type DescMessage,
+  type JsonValue,
+  type Message,
+} from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
-import { enumValue, setField } from "./compat-convert.js";
+import { setField } from "./compat-convert.js";
 
 type Msg = Message & Record<string, unknown>;
 
@@ -20,6 +28,10 @@ export interface TransformContext {
   readonly toNewer: boolean;
   readonly path: string;
   lose(field: string, reason: string): void;
+  /** Throws CompatJsonError: `field` (of the source; "" for the message itself) cannot be converted. */
+  refuse(field: string, what: string, reason: string): never;
+  /** An enum value of `field` by name: refused toward the newer version, reported toward the older. */
+  enumValue(field: string, n: number, from: DescEnum, to: DescEnum): number;
   convert(m: Message, at: string): Message;
   readonly newer: string;
   readonly older: string;
@@ -88,6 +100,7 @@ const transforms: Record<string, Transform> = {
       }
       return;
     }
+    // Toward the newer version a part must hold something: an empty one, or a file without content, is refused.
     const p = (ctx.src["part"] as { case?: string; value?: Msg }) ?? {};
     if (p.case === "text") put(ctx, "text", p.value);
     else if (p.case === "file") {
@@ -95,9 +108,11 @@ const transforms: Record<string, Transform> = {
       const file = f["file"] as { case?: string; value?: unknown };
       if (file.case === "fileWithBytes") put(ctx, "raw", file.value);
       else if (file.case === "fileWithUri") put(ctx, "url", file.value);
+      else ctx.refuse("file", `${ctx.older}.FilePart`, "a file needs uri or bytes");
       if (f["mimeType"]) put(ctx, "media_type", f["mimeType"]);
     } else if (p.case === "data")
       put(ctx, "data", fromJson(ValueSchema, (p.value!["data"] as JsonValue | undefined) ?? {}));
+    else ctx.refuse("", ctx.srcDesc.typeName, "a part needs text, a file or data");
   },
 
   /** Task states by name (older TASK_STATE_CANCELLED ↔ newer CANCELED share the number 5). */
@@ -105,7 +120,7 @@ const transforms: Record<string, Transform> = {
     const from = field(ctx.srcDesc, "state");
     const to = field(ctx.outDesc, "state");
     if (from.fieldKind === "enum" && to.fieldKind === "enum")
-      put(ctx, "state", enumValue(ctx.src["state"] as number, from.enum, to.enum));
+      put(ctx, "state", ctx.enumValue("state", ctx.src["state"] as number, from.enum, to.enum));
   },
 
   /**

@@ -18,9 +18,24 @@
  *                    `alwaysEmit` written even at their default); enums spelled by
  *                    `enums`; `kinds` adds `kind`; a `resourceNames` field becomes the ids
  *                    its pattern names (`tasks/{id}` ↔ `id`), and back
+ *
+ * Nothing is coerced. Decoding refuses (CompatJsonError, naming the path) an unknown
+ * `kind`, a part without its content (text, a file with one of uri and bytes, a data
+ * object), a kind on a message that is not its own, and an enum value the proto does
+ * not have. Encoding reports (`onDrop`) what a2a.json has no form for: an enum number
+ * without a name is written as the value 0's spelling, a part without content is left
+ * out, a union that sets no member is written as {}.
  */
-import { ScalarType, type DescField, type DescMessage, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import {
+  ScalarType,
+  type DescEnum,
+  type DescField,
+  type DescMessage,
+  type JsonObject,
+  type JsonValue,
+} from "@bufbuild/protobuf";
 import type { JsonRpcDialect } from "./definition.js";
+import { CompatJsonError, PART_LEFT_OUT, partKindOf, refuseKind } from "./compat-json.js";
 
 type Obj = { [k: string]: JsonValue };
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -30,7 +45,8 @@ const isWkt = (m: DescMessage) => m.typeName.startsWith("google.protobuf.");
 export type OnDrop = (path: string, reason: string) => void;
 
 export interface DialectCodec {
-  encode(desc: DescMessage, json: JsonValue): JsonValue;
+  /** Encodes; what a2a.json cannot hold is reported to `onDrop`, never dropped silently. */
+  encode(desc: DescMessage, json: JsonValue, onDrop?: OnDrop): JsonValue;
   /** Decodes; what the proto cannot hold is reported to `onDrop`, never dropped silently. */
   decode(desc: DescMessage, json: JsonValue, onDrop?: OnDrop): JsonValue;
 }
@@ -54,7 +70,8 @@ interface FieldShape {
   readonly key: string;
   /** Message type to recurse into (not a well-known type), if any. */
   readonly sub: DescMessage | undefined;
-  readonly isEnum: boolean;
+  /** The enum of an enum field (singular, list or map). */
+  readonly enum: DescEnum | undefined;
   readonly resource: string | undefined;
   readonly always: boolean;
 }
@@ -92,10 +109,6 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
         : f.fieldKind === "map" && f.mapKind === "message"
           ? f.message
           : undefined;
-  const isEnum = (f: DescField) =>
-    f.fieldKind === "enum" ||
-    (f.fieldKind === "list" && f.listKind === "enum") ||
-    (f.fieldKind === "map" && f.mapKind === "enum");
 
   const shapeOf = (m: DescMessage): Shape => {
     let s = shapes.get(m);
@@ -108,7 +121,7 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
         jsonName: f.jsonName,
         key: d.renames[`${m.typeName}.${f.name}`] ?? f.jsonName,
         sub: sub && !isWkt(sub) ? sub : undefined,
-        isEnum: isEnum(f),
+        enum: enumOf(f),
         resource: d.resourceNames.find((r) => r.message === m.typeName && r.field === f.name)?.pattern,
         always: always.includes(f.name),
       };
@@ -150,30 +163,48 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
     if (f.fieldKind === "map" && isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, one(x)]));
     return one(v);
   };
-  const enumOut = (x: JsonValue) => (typeof x === "string" ? (d.enums[x] ?? x) : x);
-  const enumIn = (x: JsonValue) => (typeof x === "string" ? (enumBack.get(x) ?? x) : x);
+  /** toJson writes a number only for a value without a name: a2a.json gets the value 0's spelling, reported. */
+  const enumOut = (e: DescEnum, x: JsonValue, path: string, onDrop: OnDrop): JsonValue => {
+    if (typeof x === "string") return d.enums[x] ?? x;
+    const zero = e.values.find((v) => v.number === 0)?.name ?? "";
+    onDrop(path, `no ${e.typeName} value for ${String(x)}; written as ${zero}`);
+    return d.enums[zero] ?? zero;
+  };
+  /** An enum value read as the proto names it: a dialect spelling, a proto name or a number it has. */
+  const enumIn = (e: DescEnum, x: JsonValue, path: string, what: string): JsonValue => {
+    if (typeof x === "string") {
+      const name = enumBack.get(x) ?? x;
+      if (e.values.some((v) => v.name === name)) return name;
+    } else if (typeof x !== "number" || e.values.some((v) => v.number === x)) return x;
+    throw new CompatJsonError(path, what, x, `from JSON: unknown value ${JSON.stringify(x)}`);
+  };
 
-  function encode(m: DescMessage, json: JsonValue): JsonValue {
+  function encode(m: DescMessage, json: JsonValue, onDrop: OnDrop = noDrop, path = ""): JsonValue {
     const s = shapeOf(m);
     if (s.nullResult) return null;
     if (!isObj(json)) return json;
     if (s.arrayField) {
       const items = json[s.arrayField.jsonName];
       const sub = s.arrayField.sub!;
-      return Array.isArray(items) ? items.map((x) => encode(sub, x)) : [];
+      return Array.isArray(items) ? items.map((x, i) => encode(sub, x, onDrop, `${path}[${i}]`)) : [];
     }
     if (s.union) {
       const f = s.fields.find((x) => json[x.jsonName] !== undefined);
-      return f?.sub ? encode(f.sub, json[f.jsonName]!) : {};
+      if (f?.sub) return encode(f.sub, json[f.jsonName]!, onDrop, path);
+      return noMember(m, path, onDrop);
     }
-    if (s.part) return encodePart(json);
-    if (s.wrapper) return encode(s.wrapper.field.sub!, json[s.wrapper.field.jsonName] ?? {});
+    if (s.part) {
+      const p = encodePart(json);
+      if (!p) onDrop(path, PART_LEFT_OUT);
+      return p ?? {};
+    }
+    if (s.wrapper) return encode(s.wrapper.field.sub!, json[s.wrapper.field.jsonName] ?? {}, onDrop, path);
     if (s.typed) {
       for (const [f, type] of s.typed) {
         const v = json[f.jsonName];
-        if (v !== undefined && f.sub) return { type, ...(encode(f.sub, v) as Obj) };
+        if (v !== undefined && f.sub) return { type, ...(encode(f.sub, v, onDrop, path) as Obj) };
       }
-      return {};
+      return noMember(m, path, onDrop);
     }
     if (s.listMap) {
       const map = json[s.listMap.jsonName];
@@ -192,31 +223,65 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
         Object.assign(out, deepMerge(out, parsePattern(x.resource, String(v))));
         continue;
       }
-      const sub = x.sub;
-      const value = sub ? mapValue(x.f, v, (y) => encode(sub, y)) : x.isEnum ? mapValue(x.f, v, enumOut) : v;
+      const at = join(path, x.key);
+      const value = x.sub
+        ? encodeMessages(x, v, at, onDrop)
+        : x.enum
+          ? mapValue(x.f, v, (y) => enumOut(x.enum!, y, at, onDrop))
+          : v;
       const prev = out[x.key];
       out[x.key] = isObj(prev) && isObj(value) ? deepMerge(prev, value) : value; // ids parsed from a resource name stay
     }
     return out;
   }
 
-  function encodePart(json: Obj): JsonValue {
+  /** A message field's value (each of a list or map): a part a2a.json has no form for is left out of its list. */
+  function encodeMessages(x: FieldShape, v: JsonValue, at: string, onDrop: OnDrop): JsonValue {
+    const sub = x.sub!;
+    if (!shapeOf(sub).part) {
+      if (x.f.fieldKind === "list" && Array.isArray(v)) return v.map((y, i) => encode(sub, y, onDrop, `${at}[${i}]`));
+      if (x.f.fieldKind === "map" && isObj(v))
+        return Object.fromEntries(Object.entries(v).map(([k, y]) => [k, encode(sub, y, onDrop, `${at}.${k}`)]));
+      return encode(sub, v, onDrop, at);
+    }
+    const one = (y: JsonValue, where: string) => {
+      const p = isObj(y) ? encodePart(y) : undefined;
+      if (!p) onDrop(where, PART_LEFT_OUT);
+      return p;
+    };
+    if (x.f.fieldKind === "list" && Array.isArray(v))
+      return v.flatMap((y, i) => {
+        const p = one(y, `${at}[${i}]`);
+        return p ? [p] : [];
+      });
+    return one(v, at) ?? {};
+  }
+
+  function encodePart(json: Obj): Obj | undefined {
     if (typeof json["text"] === "string") return { kind: "text", text: json["text"] };
     const file = json["file"];
     if (isObj(file)) {
       const f: Obj = {};
       if (file[uriKey] !== undefined) f["uri"] = file[uriKey]!;
       if (file[bytesKey] !== undefined) f["bytes"] = file[bytesKey]!;
+      if (f["uri"] === undefined && f["bytes"] === undefined) return undefined;
       if (file["mimeType"] !== undefined) f["mimeType"] = file["mimeType"]!;
       return { kind: "file", file: f };
     }
     const data = json["data"];
     if (isObj(data)) return { kind: "data", data: data[dataKey] ?? {} };
+    return undefined;
+  }
+
+  /** A union or typed union that sets none of its members: a2a.json has no form for it. */
+  function noMember(m: DescMessage, path: string, onDrop: OnDrop): Obj {
+    const oneof = m.oneofs[0]?.name ?? "";
+    onDrop(join(path, oneof), `${m.typeName} sets none of ${oneof}; a2a.json has no form for it`);
     return {};
   }
 
   const noDrop: OnDrop = () => {};
-  const join = (path: string, key: string) => (path === "" ? key : `${path}.${key}`);
+  const join = (path: string, key: string) => (path === "" ? key : key === "" ? path : `${path}.${key}`);
 
   function decode(m: DescMessage, x: JsonValue, onDrop: OnDrop = noDrop, path = ""): JsonValue {
     const s = shapeOf(m);
@@ -231,12 +296,20 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
     if (s.union) {
       const kind = x["kind"];
       const f =
-        s.fields.find((y) => y.sub && kindOf.get(y.sub.typeName) === kind) ??
-        // Without `kind`, tell a message from a task by its required fields.
-        s.fields.find((y) =>
-          x["messageId"] !== undefined ? y.sub?.typeName === "a2a.v1.Message" : y.sub?.typeName === "a2a.v1.Task",
+        kind === undefined
+          ? // Without `kind`, tell a message from a task by its required fields.
+            s.fields.find((y) =>
+              x["messageId"] !== undefined ? y.sub?.typeName === "a2a.v1.Message" : y.sub?.typeName === "a2a.v1.Task",
+            )
+          : s.fields.find((y) => y.sub && kindOf.get(y.sub.typeName) === kind);
+      if (!f?.sub)
+        refuseKind(
+          path,
+          m.typeName,
+          kind,
+          s.fields.flatMap((y) => (y.sub && kindOf.get(y.sub.typeName)) || []).join(", "),
         );
-      return f?.sub ? { [f.jsonName]: decode(f.sub, x, onDrop, path) } : {};
+      return { [f.jsonName]: decode(f.sub, x, onDrop, path) };
     }
     if (s.part) return decodePart(x, onDrop, path);
     if (s.typed) {
@@ -258,6 +331,8 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
       for (const [jsonName, template] of s.wrapper.derived) out[jsonName] = fill(template, x);
       return out;
     }
+    if (s.kind !== undefined && x["kind"] !== undefined && x["kind"] !== s.kind)
+      refuseKind(path, m.typeName, x["kind"], s.kind);
     const out: Obj = {};
     const read = new Set<string>(["kind"]);
     const oneofs = new Set<string>();
@@ -291,32 +366,53 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
           : y.f.fieldKind === "map" && isObj(v)
             ? Object.fromEntries(Object.entries(v).map(([k, z]) => [k, decode(sub, z, onDrop, `${at}.${k}`)]))
             : decode(sub, v, onDrop, at)
-        : y.isEnum
-          ? mapValue(y.f, v, enumIn)
+        : y.enum
+          ? mapValue(y.f, v, (z) => enumIn(y.enum!, z, at, `${m.typeName}.${y.f.name}`))
           : v;
     }
     for (const k of Object.keys(x)) if (!read.has(k)) onDrop(join(path, k), `${m.typeName} has no field for it`);
     return out;
   }
 
+  /** A part: its kind (or, without one, the content it holds) says which; its content must be there. */
   function decodePart(x: Obj, onDrop: OnDrop, path: string): JsonValue {
     if (x["metadata"] !== undefined) onDrop(join(path, "metadata"), "the v0.3 proto Part has no metadata");
     if (isObj(x["file"]) && x["file"]["name"] !== undefined)
       onDrop(join(path, "file.name"), "the v0.3 proto FilePart has no file name");
-    const kind = x["kind"] ?? (x["text"] !== undefined ? "text" : x["file"] !== undefined ? "file" : "data");
-    if (kind === "text") return { text: x["text"] ?? "" };
+    const kind = partKindOf(x) ?? refuseKind(path, d.part.message, x["kind"], "text, file or data");
+    if (kind === "text") {
+      if (typeof x["text"] !== "string") throw new CompatJsonError(path, `${d.part.message}.text`, x["text"]);
+      return { text: x["text"] };
+    }
     if (kind === "file") {
-      const file = isObj(x["file"]) ? x["file"] : {};
-      const f: Obj = {};
-      if (file["uri"] !== undefined) f[uriKey] = file["uri"]!;
-      if (file["bytes"] !== undefined) f[bytesKey] = file["bytes"]!;
+      const at = join(path, "file");
+      const file = x["file"];
+      if (!isObj(file)) throw new CompatJsonError(at, d.part.file.message, file);
+      const uri = file["uri"] ?? undefined;
+      const bytes = file["bytes"] ?? undefined;
+      if (uri !== undefined && bytes !== undefined)
+        throw new CompatJsonError(at, `oneof ${d.part.file.message}.file (set by both uri and bytes)`, file);
+      if (uri === undefined && bytes === undefined)
+        throw new CompatJsonError(at, d.part.file.message, file, "from JSON: a file needs uri or bytes");
+      const f: Obj = uri !== undefined ? { [uriKey]: uri } : { [bytesKey]: bytes! };
       if (file["mimeType"] !== undefined) f["mimeType"] = file["mimeType"]!;
       return { file: f };
     }
-    return { data: { [dataKey]: x["data"] ?? {} } };
+    if (!isObj(x["data"])) throw new CompatJsonError(path, `${d.part.data.message}.data`, x["data"]);
+    return { data: { [dataKey]: x["data"] } };
   }
 
   return { encode, decode };
+}
+
+function enumOf(f: DescField): DescEnum | undefined {
+  return f.fieldKind === "enum"
+    ? f.enum
+    : f.fieldKind === "list" && f.listKind === "enum"
+      ? f.enum
+      : f.fieldKind === "map" && f.mapKind === "enum"
+        ? f.enum
+        : undefined;
 }
 
 /** The ProtoJSON of a field's default value. */

@@ -41,7 +41,7 @@ import { jsonRpcDirect } from "./jsonrpc-hooks.js";
 import { encodeSseEvent } from "./sse.js";
 import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "./server-stream.js";
 import { invokeStream, invokeUnary } from "./invoke.js";
-import { dialectCodec, type DialectCodec } from "./jsonrpc-dialect.js";
+import { dialectCodec, type DialectCodec, type OnDrop } from "./jsonrpc-dialect.js";
 
 type Id = string | number | null;
 
@@ -138,9 +138,9 @@ export function createJsonRpcHandler<S extends DescService>(
         return fail(id, e, op.name);
       }
     }
+    const onDrop = (path: string, reason: string) => options.onLoss?.(op.name, { path, reason });
     let input: Message;
     try {
-      const onDrop = (path: string, reason: string) => options.onLoss?.(op.name, { path, reason });
       input = fromJson(
         op.method.input,
         codec ? codec.decode(op.method.input, params as JsonValue, onDrop) : (params as JsonValue),
@@ -158,14 +158,15 @@ export function createJsonRpcHandler<S extends DescService>(
         const out = await invokeUnary(options.handler, op, input, context);
         return reply(id, {
           result: codec
-            ? codec.encode(op.method.output, toJson(op.method.output, out as never))
+            ? codec.encode(op.method.output, toJson(op.method.output, out as never), onDrop)
             : messageJson(def, op.method.output, out),
         });
       } catch (e) {
         return fail(id, e, op.name);
       }
     }
-    return streamResponse(id, op.name, resultsOf(def, op, invokeStream(options.handler, op, input, context), codec));
+    const events = invokeStream(options.handler, op, input, context);
+    return streamResponse(id, op.name, resultsOf(def, op, events, codec, onDrop));
   };
 }
 
@@ -242,10 +243,11 @@ async function* resultsOf(
   op: OperationInfo,
   events: AsyncIterable<Message>,
   codec: DialectCodec | undefined,
+  onDrop: OnDrop,
 ): AsyncIterable<JsonValue> {
   for await (const ev of events)
     yield codec
-      ? codec.encode(op.method.output, toJson(op.method.output as DescMessage, ev as never))
+      ? codec.encode(op.method.output, toJson(op.method.output as DescMessage, ev as never), onDrop)
       : messageJson(def, op.method.output, ev);
 }
 

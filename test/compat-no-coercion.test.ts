@@ -1,0 +1,567 @@
+/**
+ * Conversions between v0.3 and v1.0 never coerce silently (issue 9, item 12),
+ * on every path: the JSON-RPC v0.3 server on a v1.0 handler (the bridge's
+ * one-pass a2a.json conversions), the plain v0.3 JSON-RPC server (the dialect
+ * codec), the REST and gRPC v0.3 bridges (the plan converter) and the exported
+ * conversion functions.
+ *
+ *   requests   an unknown kind, a part without its content, an unknown enum
+ *              value: InvalidParams naming the path; the handler is not called
+ *   results    an enum number v0.3 has no value for: reported, written as the
+ *              value 0 (never a number); a part without content: reported and,
+ *              in a2a.json, left out; a union that sets nothing: reported
+ *   card       agentCardToOlderJson writes every key a2a.json requires
+ *   cancel     tasks/cancel metadata crosses the JSON-RPC bridge both ways
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createServer, type Server } from "node:http";
+import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Session } from "node:http2";
+import type { AddressInfo } from "node:net";
+import { Ajv } from "ajv";
+import { create, toJson, type JsonValue } from "@bufbuild/protobuf";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
+import { CompatJsonError, dialectCodec, nodeHttpListener, type Loss } from "@protoc-gen-a2a/runtime";
+import { PART_LEFT_OUT } from "@protoc-gen-a2a/runtime/compat-json";
+import {
+  a2aCompat,
+  agentCardToOlderJson,
+  bridgeToOlder,
+  cancelTaskRequestFromOlderJson,
+  cancelTaskRequestToOlderJson,
+  clientForOlder,
+  sendMessageRequestFromOlderJson,
+  streamResponseToOlderJson,
+  taskFromOlderJson,
+  taskToOlderJson,
+} from "../generated-samples/a2a_compat.js";
+import {
+  A2AServiceV0_3,
+  createA2AServiceHttpHandler as createV03HttpHandler,
+  type A2AServiceHandler as V03Handler,
+} from "../generated-samples/v0.3.0/a2a_a2a.js";
+import { a2aServiceGrpcRoutes, createA2AServiceGrpcClient } from "../generated-samples/v0.3.0/a2a_grpc.js";
+import { createA2AServiceJsonRpcClient } from "../generated-samples/v0.3.0/a2a_jsonrpc.js";
+import { createA2AServiceRestClient } from "../generated-samples/v0.3.0/a2a_rest.js";
+import type { A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
+import * as v03 from "../generated-samples/v0.3.0/a2a_pb.js";
+import * as v10 from "../generated-samples/v1.0.1/a2a_pb.js";
+import { repoRoot } from "./helpers/run.js";
+
+// ---- a v1.0 handler that records what reaches it, served as v0.3 in every binding ----
+
+/** What the handler last saw, and what it answers with. */
+const seen: { requests: unknown[]; result: () => v10.Task; stream: () => v10.StreamResponse[] } = {
+  requests: [],
+  result: () => create(v10.TaskSchema, { id: "t", contextId: "c" }),
+  stream: () => [],
+};
+
+const handler: A2AServiceHandler = {
+  async sendMessage(req) {
+    seen.requests.push(req);
+    return create(v10.SendMessageResponseSchema, { payload: { case: "task", value: seen.result() } });
+  },
+  async *sendStreamingMessage(req) {
+    seen.requests.push(req);
+    for (const ev of seen.stream()) yield ev;
+  },
+  async cancelTask(req) {
+    seen.requests.push(req);
+    return seen.result();
+  },
+};
+
+/** The same, written against v0.3 itself: the plain v0.3 server (dialect codec, no conversion to v1.0). */
+const v03Handler: V03Handler = {
+  async sendMessage(req) {
+    seen.requests.push(req);
+    return create(v03.SendMessageResponseSchema, {
+      payload: {
+        case: "task",
+        value: {
+          id: "t",
+          contextId: "c",
+          status: { state: 99 as v03.TaskState },
+          artifacts: [{ artifactId: "a", parts: [{ part: { case: "text", value: "x" } }, {}] }],
+        },
+      },
+    });
+  },
+};
+
+const losses: string[] = [];
+const onLoss = (op: string, l: Loss) => losses.push(`${op} ${l.path}: ${l.reason}`);
+
+let http: Server;
+let plain: Server;
+let grpc: Http2Server;
+const sessions = new Set<ServerHttp2Session>();
+let base = "";
+let plainBase = "";
+let grpcUrl = "";
+
+const listen = (s: Server | Http2Server) =>
+  new Promise<number>((resolve) => s.listen(0, "127.0.0.1", () => resolve((s.address() as AddressInfo).port)));
+
+beforeAll(async () => {
+  const older = bridgeToOlder(handler, onLoss);
+  http = createServer(
+    nodeHttpListener(createV03HttpHandler({ handler: older, jsonrpcPath: "/rpc", restBasePath: "/rest", onLoss })),
+  );
+  plain = createServer(nodeHttpListener(createV03HttpHandler({ handler: v03Handler, jsonrpcPath: "/rpc", onLoss })));
+  grpc = createHttp2Server(
+    connectNodeAdapter({
+      routes: a2aServiceGrpcRoutes({ handler: older }),
+      grpc: true,
+      connect: false,
+      grpcWeb: false,
+    }),
+  );
+  grpc.on("session", (s: ServerHttp2Session) => {
+    sessions.add(s);
+    s.once("close", () => sessions.delete(s));
+  });
+  base = `http://127.0.0.1:${await listen(http)}`;
+  plainBase = `http://127.0.0.1:${await listen(plain)}`;
+  grpcUrl = `http://127.0.0.1:${await listen(grpc)}`;
+});
+
+afterAll(async () => {
+  for (const s of sessions) s.destroy();
+  for (const s of [http, plain]) s.closeAllConnections();
+  await Promise.all(
+    [http, plain, grpc].map((s) => new Promise<void>((resolve) => (s as Server).close(() => resolve()))),
+  );
+});
+
+/** Runs `body` with a clean record; what the handler saw and the losses reported are returned. */
+async function recording<T>(body: () => Promise<T>): Promise<{ out: T; requests: unknown[]; losses: string[] }> {
+  seen.requests = [];
+  losses.length = 0;
+  const out = await body();
+  return { out, requests: [...seen.requests], losses: [...losses] };
+}
+
+async function rpc(url: string, method: string, params: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${url}/rpc`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+async function rest(path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`${base}/rest${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+const grpcClient = () => createA2AServiceGrpcClient(createGrpcTransport({ baseUrl: grpcUrl }), {});
+
+async function thrown(p: Promise<unknown>): Promise<unknown> {
+  return p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+}
+
+function refusal(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(CompatJsonError);
+    return (e as Error).message;
+  }
+  throw new Error("not refused");
+}
+
+// ---- requests: refused, never defaulted ----
+
+/** a2a.json MessageSendParams whose message holds `parts` (and, optionally, another role or kind). */
+const sendParams = (parts: unknown[], extra: Record<string, unknown> = {}) => ({
+  message: { kind: "message", messageId: "m", role: "user", parts, ...extra },
+});
+
+const jsonRpcCases: { name: string; params: unknown; message: string }[] = [
+  {
+    name: "an unknown part kind",
+    params: sendParams([
+      { kind: "text", text: "hi" },
+      { kind: "video", url: "https://h/v.mp4" },
+    ]),
+    message: 'cannot decode a2a.v1.Part at message.parts[1].kind from JSON: unknown kind "video" (text, file or data)',
+  },
+  {
+    name: "a part with neither kind nor content",
+    params: sendParams([{}]),
+    message: "cannot decode a2a.v1.Part at message.parts[0].kind from JSON: no kind (text, file or data)",
+  },
+  {
+    name: "a file part with neither uri nor bytes",
+    params: sendParams([{ kind: "file", file: { mimeType: "image/png" } }]),
+    message: "cannot decode a2a.v1.FilePart at message.parts[0].file from JSON: a file needs uri or bytes",
+  },
+  {
+    name: "a file part with both uri and bytes",
+    params: sendParams([{ kind: "file", file: { uri: "https://h/f", bytes: "AA==" } }]),
+    message:
+      "cannot decode oneof a2a.v1.FilePart.file (set by both uri and bytes) at message.parts[0].file from JSON: object",
+  },
+  {
+    name: "a file part without its file",
+    params: sendParams([{ kind: "file" }]),
+    message: "cannot decode a2a.v1.FilePart at message.parts[0].file from JSON: undefined",
+  },
+  {
+    name: "a text part without text",
+    params: sendParams([{ kind: "text" }]),
+    message: "cannot decode a2a.v1.Part.text at message.parts[0] from JSON: undefined",
+  },
+  {
+    name: "a data part without data",
+    params: sendParams([{ kind: "data" }]),
+    message: "cannot decode a2a.v1.DataPart.data at message.parts[0] from JSON: undefined",
+  },
+  {
+    name: "an unknown role",
+    params: sendParams([{ kind: "text", text: "hi" }], { role: "robot" }),
+    message: 'cannot decode a2a.v1.Message.role at message.role from JSON: unknown value "robot"',
+  },
+  {
+    name: "a role number v0.3 does not have",
+    params: sendParams([{ kind: "text", text: "hi" }], { role: 7 }),
+    message: "cannot decode a2a.v1.Message.role at message.role from JSON: unknown value 7",
+  },
+  {
+    name: "a message with another kind",
+    params: sendParams([{ kind: "text", text: "hi" }], { kind: "task" }),
+    message: 'cannot decode a2a.v1.Message at message.kind from JSON: unknown kind "task" (message)',
+  },
+];
+
+describe("requests that cannot convert are InvalidParams naming the path", () => {
+  for (const c of jsonRpcCases) {
+    it(`${c.name}: the same refusal from the bridge, the plain v0.3 server and the exported function`, async () => {
+      for (const url of [base, plainBase]) {
+        const { out, requests } = await recording(() => rpc(url, "message/send", c.params));
+        expect(out["error"]).toEqual({ code: -32602, message: `Invalid params for message/send: ${c.message}` });
+        expect(requests).toEqual([]);
+      }
+      // The streaming method is refused before its first event, in the same words.
+      const stream = await recording(() => rpc(base, "message/stream", c.params));
+      expect(stream.out["error"]).toEqual({ code: -32602, message: `Invalid params for message/stream: ${c.message}` });
+      expect(stream.requests).toEqual([]);
+      expect(refusal(() => sendMessageRequestFromOlderJson(c.params as JsonValue))).toBe(c.message);
+    });
+  }
+
+  it("an unknown task state is refused by the exported function and by the dialect codec", () => {
+    const task = { kind: "task", id: "t", contextId: "c", status: { state: "paused" } };
+    const message = 'cannot decode a2a.v1.TaskStatus.state at status.state from JSON: unknown value "paused"';
+    expect(refusal(() => taskFromOlderJson(task))).toBe(message);
+    expect(refusal(() => dialectCodec(A2AServiceV0_3.jsonrpcDialect!).decode(v03.TaskSchema, task))).toBe(message);
+  });
+
+  it("an unknown kind in a v0.3 result is refused where the client reads it", async () => {
+    const peer = createServer(
+      nodeHttpListener(async () => ({
+        status: 200,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: { kind: "note", id: "t", contextId: "c" } }),
+      })),
+    );
+    const url = `http://127.0.0.1:${await listen(peer)}`;
+    try {
+      const client = clientForOlder(createA2AServiceJsonRpcClient({ url }));
+      const e = await thrown(
+        client.sendMessage({ message: { messageId: "m", parts: [{ content: { case: "text", value: "hi" } }] } }),
+      );
+      expect(e).toBeInstanceOf(CompatJsonError);
+      expect((e as Error).message).toBe(
+        'cannot decode a2a.v1.SendMessageResponse at kind from JSON: unknown kind "note" (task, message)',
+      );
+    } finally {
+      peer.closeAllConnections();
+      await new Promise<void>((resolve) => peer.close(() => resolve()));
+    }
+  });
+
+  /** v0.3 proto requests (REST ProtoJSON, gRPC binary) the plan converter cannot take. */
+  const protoCases: { name: string; message: v03.Message; json: unknown; reason: string }[] = [
+    {
+      name: "an empty part",
+      message: create(v03.MessageSchema, { messageId: "m", role: v03.Role.USER, content: [{}] }),
+      json: { messageId: "m", role: "ROLE_USER", content: [{}] },
+      reason: "cannot decode a2a.v1.Part at request.content[0] (a part needs text, a file or data)",
+    },
+    {
+      name: "a file part without uri or bytes",
+      message: create(v03.MessageSchema, {
+        messageId: "m",
+        role: v03.Role.USER,
+        content: [{ part: { case: "file", value: { mimeType: "image/png" } } }],
+      }),
+      json: { messageId: "m", role: "ROLE_USER", content: [{ file: { mimeType: "image/png" } }] },
+      reason: "cannot decode a2a.v1.FilePart at request.content[0].file (a file needs uri or bytes)",
+    },
+    {
+      name: "a role number v0.3 does not have",
+      message: create(v03.MessageSchema, {
+        messageId: "m",
+        role: 7 as v03.Role,
+        content: [{ part: { case: "text", value: "hi" } }],
+      }),
+      json: { messageId: "m", role: 7, content: [{ text: "hi" }] },
+      reason: "cannot decode a2a.v1.Message.role at request.role (unknown value 7)",
+    },
+  ];
+  for (const c of protoCases) {
+    it(`${c.name}: refused by the REST and gRPC bridges, and by the converter`, async () => {
+      const overRest = await recording(() => rest("/v1/message:send", { message: c.json }));
+      expect(overRest.out.status).toBe(400);
+      expect(JSON.stringify(overRest.out.json)).toContain(`Invalid request for SendMessage: ${c.reason}`);
+      expect(overRest.requests).toEqual([]);
+      const raw = createClient(v03.A2AService, createGrpcTransport({ baseUrl: grpcUrl }));
+      const overGrpc = await recording(() => thrown(raw.sendMessage({ request: c.message })));
+      // Read with a plain connect client: the status and message as sent.
+      expect(overGrpc.out).toBeInstanceOf(ConnectError);
+      expect([(overGrpc.out as ConnectError).code, (overGrpc.out as ConnectError).rawMessage]).toEqual([
+        Code.InvalidArgument,
+        `Invalid request for SendMessage: ${c.reason}`,
+      ]);
+      expect(overGrpc.requests).toEqual([]);
+      const request = create(v03.SendMessageRequestSchema, { request: c.message });
+      expect(refusal(() => a2aCompat.convert(request, "toNewer"))).toBe(c.reason);
+    });
+  }
+});
+
+// ---- results: reported, never a number ----
+
+/** A task with what v0.3 has no form for: a state and a role without a v0.3 value, a part without content. */
+const oddTask = () =>
+  create(v10.TaskSchema, {
+    id: "t",
+    contextId: "c",
+    status: { state: 99 as v10.TaskState },
+    history: [{ messageId: "m", role: 42 as v10.Role, parts: [{ content: { case: "text", value: "hi" } }] }],
+    artifacts: [{ artifactId: "a", parts: [{ content: { case: "text", value: "x" } }, {}] }],
+  });
+
+const STATE_LOST = "no a2a.v1.TaskState value for 99; written as TASK_STATE_UNSPECIFIED";
+const ROLE_LOST = "no a2a.v1.Role value for 42; written as ROLE_UNSPECIFIED";
+
+describe("results v0.3 cannot hold are reported, and no enum is written as a number", () => {
+  it("the exported function and the proto path write the value 0, leave the part out, and report both", () => {
+    const { json, lost } = taskToOlderJson(oddTask());
+    expect(json).toEqual({
+      kind: "task",
+      id: "t",
+      contextId: "c",
+      status: { state: "unknown" },
+      history: [{ kind: "message", messageId: "m", role: "agent", parts: [{ kind: "text", text: "hi" }] }],
+      artifacts: [{ artifactId: "a", parts: [{ kind: "text", text: "x" }] }],
+    });
+    const expected = [
+      { path: "status.state", reason: STATE_LOST },
+      { path: "artifacts[0].parts[1]", reason: PART_LEFT_OUT },
+      { path: "history[0].role", reason: ROLE_LOST },
+    ];
+    expect(lost).toEqual(expected);
+    // The plan converter (REST, gRPC) writes v0.3 value 0 and says so; the part stays, empty, in the proto.
+    const older = a2aCompat.convert(oddTask(), "toOlder");
+    expect(older.lost).toEqual([expected[0], expected[2]]);
+    const olderTask = older.message as v03.Task;
+    expect([olderTask.status?.state, olderTask.history[0]?.role, olderTask.artifacts[0]?.parts.length]).toEqual([
+      0, 0, 2,
+    ]);
+    // Then the dialect codec leaves the empty part out of a2a.json, and says so.
+    const dropped: string[] = [];
+    const viaCodec = dialectCodec(A2AServiceV0_3.jsonrpcDialect!).encode(
+      v03.TaskSchema,
+      toJson(v03.TaskSchema, olderTask),
+      (path, reason) => dropped.push(`${path}: ${reason}`),
+    );
+    expect(viaCodec).toEqual(json);
+    expect(dropped).toEqual([`artifacts[0].parts[1]: ${PART_LEFT_OUT}`]);
+  });
+
+  it("the JSON-RPC bridge answers a2a.json and reports to its onLoss", async () => {
+    seen.result = oddTask;
+    const { out, losses: reported } = await recording(() =>
+      rpc(base, "message/send", sendParams([{ kind: "text", text: "hi" }])),
+    );
+    expect(out["result"]).toEqual(taskToOlderJson(oddTask()).json);
+    expect(reported).toEqual([
+      `SendMessage task.status.state: ${STATE_LOST}`,
+      `SendMessage task.artifacts[0].parts[1]: ${PART_LEFT_OUT}`,
+      `SendMessage task.history[0].role: ${ROLE_LOST}`,
+    ]);
+  });
+
+  it("the REST and gRPC bridges write TASK_STATE_UNSPECIFIED and ROLE_UNSPECIFIED, and report them", async () => {
+    seen.result = oddTask;
+    const params = { message: { messageId: "m", role: "ROLE_USER", content: [{ text: "hi" }] } };
+    const overRest = await recording(() => rest("/v1/message:send", params));
+    expect(overRest.out.status).toBe(200);
+    expect(JSON.stringify(overRest.out.json)).not.toMatch(/"(state|role)":\d/);
+    expect(overRest.out.json["task"]).toMatchObject({ status: {}, history: [{ messageId: "m" }] });
+    const expected = [`SendMessage task.status.state: ${STATE_LOST}`, `SendMessage task.history[0].role: ${ROLE_LOST}`];
+    expect(overRest.losses).toEqual(expected);
+    const overGrpc = await recording(() =>
+      grpcClient().sendMessage({
+        request: { messageId: "m", role: v03.Role.USER, content: [{ part: { case: "text", value: "hi" } }] },
+      }),
+    );
+    const task = (overGrpc.out as v03.SendMessageResponse).payload.value as v03.Task;
+    expect([task.status?.state, task.history[0]?.role]).toEqual([v03.TaskState.UNSPECIFIED, v03.Role.UNSPECIFIED]);
+    expect(overGrpc.losses).toEqual(expected);
+  });
+
+  it("the plain v0.3 JSON-RPC server writes no number either, and reports to its onLoss", async () => {
+    const { out, losses: reported } = await recording(() =>
+      rpc(plainBase, "message/send", sendParams([{ kind: "text", text: "hi" }])),
+    );
+    expect(out["result"]).toEqual({
+      kind: "task",
+      id: "t",
+      contextId: "c",
+      status: { state: "unknown" },
+      artifacts: [{ artifactId: "a", parts: [{ kind: "text", text: "x" }] }],
+    });
+    expect(reported).toEqual([
+      "SendMessage status.state: no a2a.v1.TaskState value for 99; written as TASK_STATE_UNSPECIFIED",
+      `SendMessage artifacts[0].parts[1]: ${PART_LEFT_OUT}`,
+    ]);
+  });
+
+  it("a stream event that sets no payload is reported, by the exported function and by the bridge", async () => {
+    const empty = create(v10.StreamResponseSchema, {});
+    const reason = "a2a.v1.StreamResponse sets none of payload; a2a.json has no form for it";
+    expect(streamResponseToOlderJson(empty)).toEqual({ json: {}, lost: [{ path: "payload", reason }] });
+    seen.stream = () => [empty];
+    const res = await recording(async () => {
+      const r = await fetch(`${base}/rpc`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/stream", params: sendParams([{ text: "hi" }]) }),
+      });
+      return r.text();
+    });
+    expect(res.out).toContain('"result":{}');
+    expect(res.losses).toEqual([`SendStreamingMessage payload: ${reason}`]);
+  });
+});
+
+// ---- the agent card ----
+
+describe("agentCardToOlderJson writes every key a2a.json requires", () => {
+  const schema = JSON.parse(readFileSync(join(repoRoot, "../shared/a2a-spec/v0.3.0/a2a.json"), "utf8")) as object;
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  ajv.addSchema(schema, "a2a");
+  const validate = ajv.getSchema("a2a#/definitions/AgentCard")!;
+  const valid = (json: JsonValue) => {
+    if (!validate(json)) throw new Error(`${JSON.stringify(json)}\n${ajv.errorsText(validate.errors)}`);
+  };
+
+  it("a card with nothing set", () => {
+    const { json, lost } = agentCardToOlderJson(create(v10.AgentCardSchema, {}));
+    expect(json).toEqual({
+      protocolVersion: "",
+      name: "",
+      description: "",
+      url: "",
+      version: "",
+      capabilities: {},
+      defaultInputModes: [],
+      defaultOutputModes: [],
+      skills: [],
+    });
+    expect(lost).toEqual([]);
+    valid(json);
+  });
+
+  it("a card whose skills, provider, extensions, signatures and security schemes leave their keys empty", () => {
+    const card = create(v10.AgentCardSchema, {
+      name: "a",
+      supportedInterfaces: [{ url: "http://h/rpc", protocolBinding: "JSONRPC", protocolVersion: "0.3" }],
+      provider: {},
+      capabilities: { extensions: [{}] },
+      skills: [{}],
+      signatures: [{}],
+      securitySchemes: {
+        key: { scheme: { case: "apiKeySecurityScheme", value: { location: "header" } } },
+        http: { scheme: { case: "httpAuthSecurityScheme", value: {} } },
+        oauth: {
+          scheme: {
+            case: "oauth2SecurityScheme",
+            value: { flows: { flow: { case: "authorizationCode", value: {} } } },
+          },
+        },
+        oidc: { scheme: { case: "openIdConnectSecurityScheme", value: {} } },
+        mtls: { scheme: { case: "mtlsSecurityScheme", value: {} } },
+      },
+    });
+    const { json } = agentCardToOlderJson(card);
+    valid(json);
+    const j = json as Record<string, Record<string, unknown>>;
+    expect(j["skills"]).toEqual([{ id: "", name: "", description: "", tags: [] }]);
+    expect(j["securitySchemes"]!["oauth"]).toEqual({
+      type: "oauth2",
+      flows: { authorizationCode: { authorizationUrl: "", tokenUrl: "", scopes: {} } },
+    });
+  });
+});
+
+// ---- tasks/cancel metadata ----
+
+describe("the bridge carries tasks/cancel metadata", () => {
+  it("server side: a v0.3 JSON-RPC client's metadata reaches the v1.0 handler, unreported", async () => {
+    seen.result = () => create(v10.TaskSchema, { id: "t", contextId: "c", status: { state: v10.TaskState.CANCELED } });
+    const {
+      out,
+      requests,
+      losses: reported,
+    } = await recording(() => rpc(base, "tasks/cancel", { id: "t", metadata: { reason: "user", n: 1 } }));
+    expect(out["result"]).toMatchObject({ kind: "task", id: "t", status: { state: "canceled" } });
+    expect((requests[0] as v10.CancelTaskRequest).id).toBe("t");
+    expect((requests[0] as v10.CancelTaskRequest).metadata).toEqual({ reason: "user", n: 1 });
+    expect(reported).toEqual([]);
+  });
+
+  it("client side: a v1.0 call sends it in the a2a.json params; over REST and gRPC it is reported lost", async () => {
+    const sent: unknown[] = [];
+    const tap: typeof fetch = (input, init) => {
+      sent.push(JSON.parse(String(init?.body))["params"]);
+      return fetch(input, init);
+    };
+    const clientLosses: string[] = [];
+    const record = (op: string, l: Loss) => clientLosses.push(`${op} ${l.path}: ${l.reason}`);
+    const request = { id: "t", metadata: { reason: "user" } };
+    const overJsonRpc = clientForOlder(createA2AServiceJsonRpcClient({ url: `${base}/rpc`, fetch: tap }), record);
+    const { requests } = await recording(() => overJsonRpc.cancelTask(request));
+    expect(sent).toEqual([{ id: "t", metadata: { reason: "user" } }]);
+    expect((requests[0] as v10.CancelTaskRequest).metadata).toEqual({ reason: "user" });
+    expect(clientLosses).toEqual([]);
+    const lostOver = ["CancelTask metadata: the v0.3 proto CancelTaskRequest has no metadata"];
+    await clientForOlder(createA2AServiceRestClient({ url: `${base}/rest` }), record).cancelTask(request);
+    expect(clientLosses).toEqual(lostOver);
+    clientLosses.length = 0;
+    await clientForOlder(grpcClient(), record).cancelTask(request);
+    expect(clientLosses).toEqual(lostOver);
+  });
+
+  it("the exported functions carry it both ways", () => {
+    const { message, lost } = cancelTaskRequestFromOlderJson({ id: "t", metadata: { k: [1] } });
+    expect([message.id, message.metadata, lost]).toEqual(["t", { k: [1] }, []]);
+    expect(cancelTaskRequestToOlderJson(message)).toEqual({ json: { id: "t", metadata: { k: [1] } }, lost: [] });
+  });
+});
