@@ -226,6 +226,31 @@ describe.each(["1.0", "0.3"] as const)("v%s", (version) => {
   });
 });
 
+describe("an A2A error the catalog lacks", () => {
+  it("is an A2AError of type UnknownError, with its reason or code, on HTTP+JSON", async () => {
+    const info = { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "NEWER", domain: "a2a-protocol.org" };
+    const bodies = {
+      "1.0": { error: { code: 400, status: "FAILED_PRECONDITION", message: "newer error", details: [info] } },
+      "0.3": { code: -32042, message: "newer error" },
+    };
+    const got = [];
+    for (const version of ["1.0", "0.3"] as const) {
+      const text = JSON.stringify(bodies[version]);
+      const base = await listen(
+        createServer((_, res) => res.writeHead(400, { "content-type": "application/json" }).end(text)),
+      );
+      const rest = clientsOf[version]({ jsonrpc: base, rest: `${base}/rest`, grpc: base })[1]![1];
+      const e = await rejection(() => rest.unary("case-0"));
+      expect(e).toBeInstanceOf(A2AError);
+      got.push([version, seen(e), (e as A2AError).options.reason]);
+    }
+    expect(got).toEqual([
+      ["1.0", { type: "UnknownError", code: undefined, message: "newer error" }, "NEWER"],
+      ["0.3", { type: "UnknownError", code: -32042, message: "newer error" }, undefined],
+    ]);
+  });
+});
+
 /** A base URL where nothing listens: a port bound, then closed. */
 async function closedPort(): Promise<string> {
   const server = createServer();

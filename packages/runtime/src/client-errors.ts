@@ -16,7 +16,8 @@
  *   HTTP+JSON  a google.rpc.Status body {error: {code, status, message,
  *              details}}: an A2A ErrorInfo in `details` names the catalog error
  *              by reason; without one, the standard-error rule below. A
- *              JSON-RPC-style {code, message} body (v0.3) names it by code.
+ *              JSON-RPC-style {code, message} body (v0.3) names it by code
+ *              (catalog, standard, or the server-error range -32099..-32000).
  *              Anything else is a transport error: a bare 404 is a wrong
  *              route, never TaskNotFoundError
  *   gRPC       a ConnectError with a status the server sent (a grpc-status
@@ -38,6 +39,10 @@
  * (INVALID_ARGUMENT → InvalidParamsError, INTERNAL → InternalError). So a
  * JSON-RPC-only error keeps its type over HTTP+JSON and gRPC only with its
  * default message.
+ *
+ * An A2A error this catalog does not know (an ErrorInfo reason or a
+ * server-error code of a newer version) is still an A2AError, of type
+ * "UnknownError", with the reason or code it came with.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { A2aServiceDefinition, StandardErrorEntry } from "./definition.js";
@@ -95,12 +100,15 @@ function findErrorInfo(list: unknown): ErrorInfoJson | undefined {
   );
 }
 
-/** The ErrorInfo fields of a JSON `details` or `data` list, when it names an error of this catalog. */
-function a2aInfo(def: A2aServiceDefinition, list: unknown): WireError | undefined {
+/**
+ * The ErrorInfo fields of a JSON `details` or `data` list, when it is of the A2A domain. A reason this
+ * catalog lacks (an error of a newer version) still makes an A2AError, of type UnknownError.
+ */
+function a2aInfo(list: unknown): WireError | undefined {
   const info = findErrorInfo(list);
   if (typeof info?.reason !== "string") return undefined;
   const domain = typeof info.domain === "string" ? info.domain : A2A_DOMAIN;
-  if (domain !== A2A_DOMAIN || !def.errors.some((e) => reasonOf(e) === info.reason)) return undefined;
+  if (domain !== A2A_DOMAIN) return undefined;
   return {
     reason: info.reason,
     domain,
@@ -117,7 +125,7 @@ export function errorFromJsonRpc(
   return errorFromWire(def, {
     ...(typeof error.code === "number" ? { code: error.code } : {}),
     ...(typeof error.message === "string" ? { message: error.message } : {}),
-    ...a2aInfo(def, error.data),
+    ...a2aInfo(error.data),
     ...(error.data !== undefined ? { data: error.data } : {}),
   });
 }
@@ -160,17 +168,20 @@ export function errorFromRest(
   if (typeof rpcStatus === "object" && rpcStatus !== null) {
     const { message, status: name, details } = rpcStatus as { message?: unknown; status?: unknown; details?: unknown };
     const msg = typeof message === "string" ? message : undefined;
-    const info = a2aInfo(def, details);
+    const info = a2aInfo(details);
     if (info) return errorFromWire(def, { ...info, ...(msg !== undefined ? { message: msg } : {}) });
     const standard = typeof name === "string" ? standardErrorOf(def, name, msg) : undefined;
     if (standard) return errorFromWire(def, { code: standard.code, ...(msg !== undefined ? { message: msg } : {}) });
     return transport();
   }
-  // A version without ErrorInfo (v0.3) answers with a JSON-RPC-style {code, message}.
+  // A version without ErrorInfo (v0.3) answers with a JSON-RPC-style {code, message}: a code of this
+  // catalog, a standard one, or one of the server-error range (an error of a newer version, bridged).
   const { code, message } = body as { code?: unknown; message?: unknown };
   if (
     typeof code === "number" &&
-    (def.errors.some((e) => e.jsonrpcCode === code) || def.standardErrors.some((e) => e.code === code))
+    (def.errors.some((e) => e.jsonrpcCode === code) ||
+      def.standardErrors.some((e) => e.code === code) ||
+      (code <= -32000 && code >= -32099))
   ) {
     return errorFromWire(def, { code, ...(typeof message === "string" ? { message } : {}) });
   }
@@ -192,12 +203,11 @@ export function errorFromConnect(def: A2aServiceDefinition, e: unknown, site: Ca
   const info = e.findDetails(ErrorInfoSchema)[0] as unknown as
     | { reason?: string; domain?: string; metadata?: Record<string, string> }
     | undefined;
-  const known = info?.reason ? def.errors.find((x) => reasonOf(x) === info.reason) : undefined;
-  if (known && (info!.domain || A2A_DOMAIN) === A2A_DOMAIN) {
-    const metadata = info!.metadata && Object.keys(info!.metadata).length > 0 ? info!.metadata : undefined;
+  if (info?.reason && (info.domain || A2A_DOMAIN) === A2A_DOMAIN) {
+    const metadata = info.metadata && Object.keys(info.metadata).length > 0 ? info.metadata : undefined;
     return errorFromWire(def, {
-      reason: info!.reason!,
-      domain: info!.domain || A2A_DOMAIN,
+      reason: info.reason,
+      domain: info.domain || A2A_DOMAIN,
       message: e.rawMessage,
       ...(metadata ? { metadata } : {}),
     });
