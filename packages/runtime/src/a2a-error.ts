@@ -11,6 +11,11 @@
  * name up in the catalog of the version it serves. Standard JSON-RPC errors
  * (InvalidParamsError, …) use the same class. Anything else a handler throws
  * becomes InternalError, without its message.
+ *
+ * On gRPC every catalog error carries an ErrorInfo, also in a version whose
+ * catalog gives no reason (v0.3 defines no gRPC error mapping): there the
+ * reason is the one v1.0's rule gives the error's name (reasonOf), so that
+ * errors sharing a status stay apart. Clients read errors in client-errors.ts.
  */
 import type { A2aServiceDefinition, ErrorCatalogEntry, StandardErrorEntry } from "./definition.js";
 import { ERROR_INFO_TYPE_URL } from "./error-info.js";
@@ -35,21 +40,66 @@ export class A2AError extends Error {
   ) {
     super(message ?? type);
   }
+
+  /** The JSON-RPC code: set on errors a client read from a peer; else the one given, if any. */
+  get code(): number | undefined {
+    return this.options.code;
+  }
 }
 
-/** A failure that is not an A2A error: a bare HTTP status from a proxy or a wrong route, a broken stream, … */
+/** Where a transport error happened, and what caused it. */
+export interface TransportErrorDetails {
+  /** The operation, e.g. "GetTask". */
+  readonly operation?: string;
+  /** The URL the request went to (gRPC: the interface URL and the method path). */
+  readonly url?: string;
+  /** The gRPC status name, e.g. "UNAVAILABLE", when a gRPC call ended with one that is no A2A error. */
+  readonly grpcStatus?: string;
+  /** The underlying failure: fetch's TypeError, an AbortError or TimeoutError, a ConnectError, a parse error. */
+  readonly cause?: unknown;
+}
+
+/**
+ * A failure that is not an A2A error: a refused connection, a DNS failure, an
+ * abort or timeout, a bare HTTP status from a proxy or a wrong route, an
+ * answer that is not the binding's. The message names the operation, the URL
+ * and the status or cause.
+ */
 export class A2ATransportError extends Error {
   override name = "A2ATransportError";
+  readonly operation: string | undefined;
+  readonly url: string | undefined;
+  readonly grpcStatus: string | undefined;
   constructor(
     message: string,
+    /** The HTTP status, when an HTTP answer arrived. */
     readonly status?: number,
+    /** The answer's body, when one arrived. */
     readonly body?: string,
+    details: TransportErrorDetails = {},
   ) {
-    super(message);
+    super(message, details.cause !== undefined ? { cause: details.cause } : undefined);
+    this.operation = details.operation;
+    this.url = details.url;
+    this.grpcStatus = details.grpcStatus;
   }
 }
 
 export const A2A_DOMAIN = "a2a-protocol.org";
+
+/**
+ * The ErrorInfo reason of a catalog error: the catalog's, else v1.0's rule for the name (S10 §10.6: the
+ * type without "Error" in UPPER_SNAKE_CASE, TaskNotFoundError → TASK_NOT_FOUND). Used on gRPC only.
+ */
+export function reasonOf(entry: ErrorCatalogEntry): string {
+  return (
+    entry.reason ??
+    entry.name
+      .replace(/Error$/, "")
+      .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+      .toUpperCase()
+  );
+}
 
 export interface ResolvedError {
   readonly code: number;
@@ -145,114 +195,8 @@ export function grpcStatusOf(
   return {
     status: r.catalog?.grpcStatus ?? r.standard?.grpcStatus ?? (r.code === -32603 ? "INTERNAL" : "INVALID_ARGUMENT"),
     message: r.message,
-    reason: r.catalog?.reason ?? undefined,
+    reason: r.catalog ? reasonOf(r.catalog) : undefined,
     domain: r.catalog?.domain ?? A2A_DOMAIN,
     metadata: r.error.options.metadata ? { ...r.error.options.metadata } : undefined,
   };
-}
-
-interface ErrorInfoJson {
-  "@type"?: unknown;
-  reason?: unknown;
-  domain?: unknown;
-  metadata?: unknown;
-}
-
-function findErrorInfo(list: unknown): ErrorInfoJson | undefined {
-  if (!Array.isArray(list)) return undefined;
-  return list.find(
-    (d): d is ErrorInfoJson =>
-      typeof d === "object" && d !== null && (d as ErrorInfoJson)["@type"] === ERROR_INFO_TYPE_URL,
-  );
-}
-
-/** Client side: a catalog entry from an ErrorInfo reason (v1.0) or a JSON-RPC code. */
-export function errorFromWire(
-  def: A2aServiceDefinition,
-  wire: {
-    code?: number;
-    message?: string;
-    reason?: string;
-    domain?: string;
-    metadata?: Record<string, string>;
-    data?: unknown;
-  },
-): A2AError {
-  const byReason =
-    wire.reason && (wire.domain ?? A2A_DOMAIN) === A2A_DOMAIN
-      ? def.errors.find((e) => e.reason === wire.reason)
-      : undefined;
-  const byCode =
-    wire.code !== undefined
-      ? (def.errors.find((e) => e.jsonrpcCode === wire.code) ?? def.standardErrors.find((e) => e.code === wire.code))
-      : undefined;
-  const type = byReason?.name ?? byCode?.name ?? "UnknownError";
-  const code = byReason?.jsonrpcCode ?? wire.code;
-  return new A2AError(type, wire.message, {
-    ...(code !== undefined ? { code } : {}),
-    ...(wire.reason !== undefined ? { reason: wire.reason } : {}),
-    ...(wire.domain !== undefined ? { domain: wire.domain } : {}),
-    ...(wire.metadata ? { metadata: wire.metadata } : {}),
-    ...(wire.data !== undefined ? { data: wire.data } : {}),
-  });
-}
-
-export function errorFromJsonRpc(
-  def: A2aServiceDefinition,
-  error: { code?: unknown; message?: unknown; data?: unknown },
-): A2AError {
-  const info = findErrorInfo(error.data);
-  return errorFromWire(def, {
-    ...(typeof error.code === "number" ? { code: error.code } : {}),
-    ...(typeof error.message === "string" ? { message: error.message } : {}),
-    ...(typeof info?.reason === "string" ? { reason: info.reason } : {}),
-    ...(typeof info?.domain === "string" ? { domain: info.domain } : {}),
-    ...(info?.metadata && typeof info.metadata === "object"
-      ? { metadata: info.metadata as Record<string, string> }
-      : {}),
-    ...(error.data !== undefined ? { data: error.data } : {}),
-  });
-}
-
-/**
- * An HTTP+JSON error: an A2A error only when the body carries an ErrorInfo of
- * the A2A domain (v1.0), or, for a version without ErrorInfo, a JSON-RPC-style
- * code. A bare status is a transport error, never TaskNotFoundError.
- */
-export function errorFromRest(def: A2aServiceDefinition, status: number, text: string): Error {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return new A2ATransportError(`HTTP ${status}`, status, text);
-  }
-  const err =
-    (body as { error?: { message?: unknown; details?: unknown; code?: unknown } } | null)?.error ??
-    (body as { code?: unknown; message?: unknown } | null);
-  const info = findErrorInfo((err as { details?: unknown } | null)?.details);
-  if (
-    info &&
-    typeof info.reason === "string" &&
-    (info.domain ?? A2A_DOMAIN) === A2A_DOMAIN &&
-    def.errors.some((e) => e.reason === info.reason)
-  ) {
-    return errorFromWire(def, {
-      reason: info.reason,
-      domain: typeof info.domain === "string" ? info.domain : A2A_DOMAIN,
-      ...(typeof err?.message === "string" ? { message: err.message } : {}),
-      ...(info.metadata && typeof info.metadata === "object"
-        ? { metadata: info.metadata as Record<string, string> }
-        : {}),
-    });
-  }
-  // v0.3 servers (which have no ErrorInfo) answer with a JSON-RPC-style {code, message}.
-  const code = (err as { code?: unknown } | null)?.code;
-  if (
-    typeof code === "number" &&
-    code < 0 &&
-    (def.errors.some((e) => e.jsonrpcCode === code) || def.standardErrors.some((e) => e.code === code))
-  ) {
-    return errorFromWire(def, { code, ...(typeof err?.message === "string" ? { message: err.message } : {}) });
-  }
-  return new A2ATransportError(`HTTP ${status}`, status, text);
 }

@@ -2,11 +2,15 @@
  * What the JSON-RPC and HTTP+JSON clients share: options, the service
  * parameters every request carries (A2A-Version as the interface's
  * Major.Minor, A2A-Extensions comma-separated), the tenant copied from the
- * interface into every request (spec §8.3.2), and call signals (caller
- * signal, per-call signal, timeout).
+ * interface into every request (spec §8.3.2), call signals (caller
+ * signal, per-call signal, timeout), and the error net: a call rejects only
+ * with A2AError or A2ATransportError (client-errors.ts); whatever else breaks
+ * (fetch, a body cut off, an answer that does not decode) becomes an
+ * A2ATransportError naming the operation and the URL, the failure as cause.
  */
 import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
 import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "./definition.js";
+import { transportFailure } from "./client-errors.js";
 
 export interface A2aClientOptions {
   /** The interface URL from the agent card. */
@@ -61,7 +65,21 @@ export function requestMessage(
   return msg;
 }
 
-/** Builds the typed client object from per-operation unary and stream callers. */
+/** fetch, with a rejection (refused connection, DNS, abort, timeout) as a transport error naming the call. */
+export async function fetchFor(
+  fetchFn: typeof globalThis.fetch,
+  operation: string,
+  url: string,
+  init: RequestInit & { readonly method: string },
+): Promise<Response> {
+  try {
+    return await fetchFn(url, init);
+  } catch (e) {
+    throw transportFailure({ operation, url, method: init.method }, e);
+  }
+}
+
+/** Builds the typed client object from per-operation unary and stream callers, behind the error net. */
 export function buildClient<S>(
   def: A2aServiceDefinition,
   unary: (op: OperationInfo, request: Message, call?: CallOptions) => Promise<Message>,
@@ -69,10 +87,21 @@ export function buildClient<S>(
   options: A2aClientOptions,
 ): A2aClient<S> {
   const client: Record<string, unknown> = {};
+  const site = (op: OperationInfo) => ({ operation: op.name, url: options.url });
+  async function* guarded(op: OperationInfo, events: AsyncIterable<Message>) {
+    try {
+      yield* events;
+    } catch (e) {
+      throw transportFailure(site(op), e);
+    }
+  }
   for (const op of def.operations) {
     client[op.localName] = op.streaming
-      ? (init: unknown, call?: CallOptions) => stream(op, requestMessage(def, op, init, options), call)
-      : (init: unknown, call?: CallOptions) => unary(op, requestMessage(def, op, init, options), call);
+      ? (init: unknown, call?: CallOptions) => guarded(op, stream(op, requestMessage(def, op, init, options), call))
+      : (init: unknown, call?: CallOptions) =>
+          unary(op, requestMessage(def, op, init, options), call).catch((e: unknown) => {
+            throw transportFailure(site(op), e);
+          });
   }
   return client as A2aClient<S>;
 }

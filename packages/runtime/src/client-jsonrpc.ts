@@ -1,16 +1,19 @@
 /**
  * JSON-RPC 2.0 binding, client side: POST {jsonrpc, id, method, params} to
  * the interface URL; unwrap `result`, or throw the A2AError that `error`
- * describes (code, ErrorInfo reason from `data[]`, data). Streams read
- * text/event-stream and unwrap `result` from every `data:` line.
+ * describes (code, ErrorInfo reason from `data[]`, data), whatever the HTTP
+ * status. A non-2xx answer without a JSON-RPC error, or a 2xx answer that is
+ * no JSON-RPC response, is an A2ATransportError (client-errors.ts). Streams
+ * read text/event-stream and unwrap `result` from every `data:` line.
  *
  * The same calls on JSON (params in, result out) are offered under
  * JSONRPC_RAW, for the client-side version bridge's one-pass conversions.
  */
 import { fromJson, toJson, type DescService, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "./definition.js";
-import { A2ATransportError, errorFromJsonRpc } from "./a2a-error.js";
-import { buildClient, callSignal, serviceHeaders, type A2aClientOptions } from "./client-http.js";
+import { A2ATransportError } from "./a2a-error.js";
+import { errorFromJsonRpc } from "./client-errors.js";
+import { buildClient, callSignal, fetchFor, serviceHeaders, type A2aClientOptions } from "./client-http.js";
 import { decodeSse, sseStreamFromResponse } from "./sse.js";
 import { dialectCodec } from "./jsonrpc-dialect.js";
 import { messageJson } from "./protojson-write.js";
@@ -47,16 +50,44 @@ export function createJsonRpcClient<S extends DescService>(
         : { jsonrpc: "2.0", id, method: op.jsonrpcMethod, params };
     const body = JSON.stringify(envelope);
     const signal = callSignal(options, call);
-    const res = await fetchFn(options.url, { method: "POST", headers, body, ...(signal ? { signal } : {}) });
-    if (!res.ok) throw new A2ATransportError(`${op.jsonrpcMethod}: HTTP ${res.status}`, res.status, await res.text());
+    const init = { method: "POST", headers, body, ...(signal ? { signal } : {}) };
+    const res = await fetchFor(fetchFn, op.name, options.url, init);
+    if (!res.ok) {
+      const text = await res.text();
+      throw errorEnvelope(text) ?? refusal(op, `answered HTTP ${res.status}`, res.status, text);
+    }
     return res;
   };
 
+  const refusal = (op: OperationInfo, what: string, status?: number, body?: string) =>
+    new A2ATransportError(`${op.name}: POST ${options.url} (${op.jsonrpcMethod}) ${what}`, status, body, {
+      operation: op.name,
+      url: options.url,
+    });
+
+  /** The A2AError of a non-2xx answer that still carries a JSON-RPC error. */
+  const errorEnvelope = (text: string) => {
+    try {
+      const env = JSON.parse(text) as { error?: unknown } | null;
+      return typeof env?.error === "object" && env.error !== null
+        ? errorFromJsonRpc(def, env.error as Record<string, unknown>)
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+
   /** The `result` of a response envelope; its `error` thrown. */
-  const resultOf = (op: OperationInfo, envelope: unknown): JsonValue => {
+  const resultOf = (op: OperationInfo, text: string): JsonValue => {
+    let envelope: unknown;
+    try {
+      envelope = JSON.parse(text);
+    } catch {
+      throw refusal(op, "answered with no JSON-RPC response", 200, text);
+    }
     const env = envelope as { error?: Record<string, unknown>; result?: unknown } | null;
     if (env?.error) throw errorFromJsonRpc(def, env.error);
-    if (!env || !("result" in env)) throw new A2ATransportError(`${op.jsonrpcMethod}: not a JSON-RPC response`);
+    if (!env || !("result" in env)) throw refusal(op, "answered with no JSON-RPC response", 200, text);
     return (env.result ?? null) as JsonValue;
   };
 
@@ -71,15 +102,15 @@ export function createJsonRpcClient<S extends DescService>(
     onLoss: options.onLoss,
     async call(op, params, call) {
       const res = await post(op, params, call, def.contentTypes.jsonrpc.response);
-      return resultOf(op, await res.json());
+      return resultOf(op, await res.text());
     },
     async *stream(op, params, call) {
       const res = await post(op, params, call, def.contentTypes.jsonrpc.stream);
       if (!(res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-        yield resultOf(op, await res.json()); // an error answered without a stream
+        yield resultOf(op, await res.text()); // an error answered without a stream
         return;
       }
-      for await (const ev of decodeSse(sseStreamFromResponse(res.body))) yield resultOf(op, JSON.parse(ev.data));
+      for await (const ev of decodeSse(sseStreamFromResponse(res.body))) yield resultOf(op, ev.data);
     },
   };
 

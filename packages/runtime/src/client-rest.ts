@@ -3,16 +3,19 @@
  * request message becomes: path variables expanded into the route (the
  * `/{tenant}` variant when the request has a tenant), camelCase query
  * parameters for GET and DELETE (repeated fields repeat the parameter), and a
- * body as the rule's `body` says. Errors are read from the HTTP status plus
- * the ErrorInfo in `error.details`; a bare status is an A2ATransportError.
+ * body as the rule's `body` says. Errors are read from the body (ErrorInfo
+ * in `error.details`, a standard error's `status` and message, or v0.3's
+ * `{code, message}`); a bare status is an A2ATransportError naming the
+ * operation and the URL (client-errors.ts). A stream's `error` event holds
+ * the same body.
  * When the peer answers 405 or 501, a route the overrides add for the same
  * operation with another method is tried once (SubscribeToTask GET → POST, I14).
  */
 import { fromJson, type DescService, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { messageJson } from "./protojson-write.js";
 import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "./definition.js";
-import { errorFromRest } from "./a2a-error.js";
-import { buildClient, callSignal, serviceHeaders, type A2aClientOptions } from "./client-http.js";
+import { errorFromRest } from "./client-errors.js";
+import { buildClient, callSignal, fetchFor, serviceHeaders, type A2aClientOptions } from "./client-http.js";
 import { expandPath } from "./path-matcher.js";
 import type { Route } from "./route-types.js";
 import { decodeSse, sseStreamFromResponse } from "./sse.js";
@@ -38,16 +41,23 @@ export function createRestClient<S extends DescService>(
       throw new Error(
         `${op.name}: no HTTP+JSON route fits the request (${candidates.map((r) => r.template).join(", ")})`,
       );
-    let res = await sendOn(primary, json, call, accept);
-    if (RETRY_STATUSES.includes(res.status)) {
+    let sent = await sendOn(op, primary, json, call, accept);
+    if (RETRY_STATUSES.includes(sent.res.status)) {
       const alt = candidates.find((r) => r.origin === "override" && r.method !== primary.method);
-      if (alt) res = await sendOn(alt, json, call, accept);
+      if (alt) sent = await sendOn(op, alt, json, call, accept);
     }
-    if (!res.ok) throw errorFromRest(def, res.status, await res.text());
-    return res;
+    const { res, site } = sent;
+    if (!res.ok) throw errorFromRest(def, res.status, await res.text(), site);
+    return sent;
   };
 
-  const sendOn = (route: Route, json: JsonObject, call: CallOptions | undefined, accept: string) => {
+  const sendOn = async (
+    op: OperationInfo,
+    route: Route,
+    json: JsonObject,
+    call: CallOptions | undefined,
+    accept: string,
+  ) => {
     const values = pathValues(route, json);
     const query = new URLSearchParams();
     for (const q of route.queryFields) {
@@ -70,12 +80,14 @@ export function createRestClient<S extends DescService>(
     }
     const qs = query.toString();
     const signal = callSignal(options, call);
-    return fetchFn(base + expandPath(route, values) + (qs ? "?" + qs : ""), {
+    const url = base + expandPath(route, values) + (qs ? "?" + qs : "");
+    const res = await fetchFor(fetchFn, op.name, url, {
       method: route.method,
       headers,
       ...(body !== undefined ? { body } : {}),
       ...(signal ? { signal } : {}),
     });
+    return { res, site: { operation: op.name, url, method: route.method } };
   };
 
   const decode = (op: OperationInfo, route: Route | undefined, value: unknown): Message => {
@@ -86,14 +98,14 @@ export function createRestClient<S extends DescService>(
   return buildClient<S>(
     def,
     async (op, request, call) => {
-      const res = await send(op, request, call, def.contentTypes.rest.response);
+      const { res } = await send(op, request, call, def.contentTypes.rest.response);
       const text = await res.text();
       return decode(op, op.routes[0], text === "" ? {} : JSON.parse(text));
     },
     async function* (op, request, call) {
-      const res = await send(op, request, call, def.contentTypes.rest.stream);
+      const { res, site } = await send(op, request, call, def.contentTypes.rest.stream);
       for await (const ev of decodeSse(sseStreamFromResponse(res.body))) {
-        if (ev.event === "error") throw errorFromRest(def, 500, ev.data);
+        if (ev.event === "error") throw errorFromRest(def, res.status, ev.data, site, "sent an error event");
         yield decode(op, undefined, JSON.parse(ev.data));
       }
     },

@@ -3,7 +3,10 @@
  * the protoc-gen-es service descriptor. A2A service parameters travel as
  * lowercase metadata (a2a-version, a2a-extensions; spec §10.2). Errors carry
  * the catalog's status code and a google.rpc.ErrorInfo in the status details
- * (§10.6); the client turns them back into A2AError by the ErrorInfo reason.
+ * (§10.6). The client never lets a ConnectError out: an A2A or standard error
+ * becomes A2AError, any other status or failure an A2ATransportError naming
+ * the operation, the URL (options.url, else none) and the gRPC status, with
+ * the ConnectError as `cause` (client-errors.ts).
  */
 import {
   Code,
@@ -14,7 +17,8 @@ import {
 } from "@connectrpc/connect";
 import { create, type DescService, type Message } from "@bufbuild/protobuf";
 import type { A2aClient, A2aServiceDefinition, CallOptions, HandlerContext, OperationInfo } from "./definition.js";
-import { errorFromWire, grpcStatusOf } from "./a2a-error.js";
+import { grpcStatusOf, type A2AError, type A2ATransportError } from "./a2a-error.js";
+import { errorFromConnect } from "./client-errors.js";
 import { ErrorInfoSchema } from "./error-info.js";
 import { negotiateVersion } from "./negotiation.js";
 import { admitCall, lazyContext, tenantOf } from "./call-context.js";
@@ -98,25 +102,16 @@ export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>):
   };
 }
 
-export function fromConnectError(def: A2aServiceDefinition, e: unknown): unknown {
-  if (!(e instanceof ConnectError)) return e;
-  const info = e.findDetails(ErrorInfoSchema)[0] as unknown as
-    | { reason?: string; domain?: string; metadata?: Record<string, string> }
-    | undefined;
-  if (info?.reason) {
-    return errorFromWire(def, {
-      reason: info.reason,
-      ...(info.domain ? { domain: info.domain } : {}),
-      message: e.rawMessage,
-      ...(info.metadata ? { metadata: info.metadata } : {}),
-    });
-  }
-  // A version without ErrorInfo (v0.3): a status that only one error of the catalog uses names it.
-  if (!def.errors.some((x) => x.reason)) {
-    const hits = def.errors.filter((x) => x.grpcStatus !== null && grpcCode(x.grpcStatus) === e.code);
-    if (hits.length === 1) return errorFromWire(def, { code: hits[0]!.jsonrpcCode, message: e.rawMessage });
-  }
-  return e;
+/**
+ * A gRPC client failure as the client throws it: A2AError or A2ATransportError (client-errors.ts). `site`
+ * names the operation and URL in transport errors.
+ */
+export function fromConnectError(
+  def: A2aServiceDefinition,
+  e: unknown,
+  site: { readonly operation: string; readonly url: string } = { operation: "gRPC call", url: "" },
+): A2AError | A2ATransportError {
+  return errorFromConnect(def, e, site);
 }
 
 /**
@@ -139,6 +134,11 @@ export function createGrpcClient<S extends DescService>(
     for (const [k, v] of Object.entries(call?.headers ?? {})) h[k.toLowerCase()] = v;
     return h;
   };
+  const base = (options.url ?? "").replace(/\/+$/, "");
+  const site = (op: OperationInfo) => ({
+    operation: op.name,
+    url: `${base}/${def.service.typeName}/${op.method.name}`,
+  });
   const callOpts = (call: CallOptions | undefined) => {
     const signal = callSignal({ url: "", ...options }, call);
     return { headers: metadata(call), ...(signal ? { signal } : {}) };
@@ -149,14 +149,14 @@ export function createGrpcClient<S extends DescService>(
       try {
         return (await raw[op.localName]!(request, callOpts(call))) as Message;
       } catch (e) {
-        throw fromConnectError(def, e);
+        throw errorFromConnect(def, e, site(op));
       }
     },
     async function* (op: OperationInfo, request: Message, call?: CallOptions) {
       try {
         yield* raw[op.localName]!(request, callOpts(call)) as AsyncIterable<Message>;
       } catch (e) {
-        throw fromConnectError(def, e);
+        throw errorFromConnect(def, e, site(op));
       }
     },
     { url: options.url ?? "", ...options },

@@ -33,7 +33,14 @@ export {
   type ProtocolTables,
   type StandardErrorEntry,
 } from "./definition.js";
-export { A2AError, A2ATransportError, A2A_DOMAIN, toJsonRpcError, toRestError } from "./a2a-error.js";
+export {
+  A2AError,
+  A2ATransportError,
+  A2A_DOMAIN,
+  toJsonRpcError,
+  toRestError,
+  type TransportErrorDetails,
+} from "./a2a-error.js";
 export { negotiateVersion, parseExtensions } from "./negotiation.js";
 export type { A2aServerOptions, CoreHandler, CoreRequest, CoreResponse } from "./server-types.js";
 export {
