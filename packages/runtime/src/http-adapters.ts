@@ -6,8 +6,8 @@
  * goes away is closed (its iterator's return() is called), also while the
  * node adapter waits for 'drain'. A body is read only up to the limit: the
  * fetch adapter cancels the rest of its stream, and the node adapter answers
- * a request whose body it did not read to the end with "connection: close"
- * (node:http then closes the socket once the answer is written). The node adapter builds the Headers,
+ * a request whose body it did not read to the end with "connection: close",
+ * then closes the socket gently (closeAfterAnswer). The node adapter builds the Headers,
  * URLSearchParams and AbortSignal objects only when something asks for them.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -64,7 +64,7 @@ export function nodeHttpListener(handler: CoreHandler): (req: IncomingMessage, r
       async (out) => {
         // A body not read to its end (refused, or past the limit): close the connection after the answer
         // rather than read the rest, which may never end.
-        const headers = req.complete ? out.headers : { ...out.headers, connection: "close" };
+        const headers = req.complete ? out.headers : closeAfterAnswer(req, out.headers);
         if (typeof out.body === "string") {
           res.writeHead(out.status, { ...headers, "content-length": Buffer.byteLength(out.body) });
           res.end(out.body);
@@ -80,6 +80,33 @@ export function nodeHttpListener(handler: CoreHandler): (req: IncomingMessage, r
       },
     );
   };
+}
+
+/** How long, and how many bytes, a connection closed after its answer reads and drops what still comes. */
+const LINGER_MS = 2000;
+const LINGER_BYTES = 1 << 20;
+
+/**
+ * Marks the answer "connection: close" and makes the close gentle (RFC 9112 §9.6): node:http would close the
+ * socket as soon as the answer is written, and closing it with unread bytes resets the connection, which can
+ * drop the answer before the client reads it. Instead the server half-closes, then reads and drops what the
+ * client still sends for up to LINGER_MS or LINGER_BYTES, then closes.
+ */
+function closeAfterAnswer(req: IncomingMessage, headers: Readonly<Record<string, string>>): Record<string, string> {
+  const socket = req.socket as IncomingMessage["socket"] & { destroySoon?: () => void };
+  socket.destroySoon = () => {
+    socket.end();
+    let dropped = 0;
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once("close", () => clearTimeout(timer));
+    socket.on("data", (c: Buffer) => {
+      dropped += c.length;
+      if (dropped > LINGER_BYTES) socket.destroy();
+    });
+    req.resume();
+  };
+  return { ...headers, connection: "close" };
 }
 
 /**
