@@ -12,7 +12,9 @@
  *              MAX_DEADLINE_MS is clamped to it before connect starts its
  *              timer (a longer timer fires at once); a call whose deadline
  *              passes ends with DEADLINE_EXCEEDED, unary or stream, even when
- *              the handler does not watch its signal (raceAbort, untilAborted).
+ *              the handler does not watch its signal (raceAbort, untilAborted);
+ *   disconnects a stream whose client went away is closed at once, also
+ *              while connect waits for the client to read (untilAborted).
  *
  * The service is registered with the protocols the adapter enables (found by
  * registering it once with the adapter's options); the adapter's other
@@ -104,12 +106,16 @@ export async function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promi
 }
 
 /**
- * The items of `source` until the signal aborts; then the source is closed (not awaited: it may be waiting for
- * its next item) and the abortError is thrown, so a stream past its deadline ends with DEADLINE_EXCEEDED.
+ * The items of `source` until the signal aborts; then the source is closed at once (not awaited: it may be
+ * waiting for its next item), even while this generator waits for its consumer (connect waiting for a 'drain'
+ * that a client gone away never sends), and the abortError is thrown, so a stream past its deadline ends with
+ * DEADLINE_EXCEEDED.
  */
 export async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncIterable<T> {
   const it = source[Symbol.asyncIterator]();
   const abort = onAbort(signal);
+  const close = () => void Promise.resolve(it.return?.()).catch(() => {});
+  signal.addEventListener("abort", close, { once: true });
   let done = false;
   try {
     for (;;) {
@@ -123,6 +129,7 @@ export async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSi
     if (signal.aborted) throw abortError(signal);
   } finally {
     abort.stop();
-    if (!done) void Promise.resolve(it.return?.()).catch(() => {});
+    signal.removeEventListener("abort", close);
+    if (!done) close();
   }
 }
