@@ -293,7 +293,7 @@ function grpcModule(c: Ctx): void {
         [
           "{ readonly handler: ",
           handler,
-          "; readonly requiredExtensions?: readonly string[]; readonly onError?: ",
+          "; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly onError?: ",
           c.rt("OnError", true),
           " }",
         ],

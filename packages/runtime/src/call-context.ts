@@ -2,11 +2,13 @@
  * What every binding checks before a handler runs, and the context it hands
  * the handler: the negotiated version (VersionNotSupportedError otherwise) and
  * the declared extensions (ExtensionSupportRequiredError when a required one
- * is missing, in versions that define that error).
+ * is missing, in versions that define that error; InvalidRequestError when
+ * the extensions header is longer than limits.ts allows).
  */
 import type { A2aServiceDefinition, HandlerContext } from "./definition.js";
 import { A2AError } from "./a2a-error.js";
 import { parseExtensions, type VersionResult } from "./negotiation.js";
+import { extensionsHeaderProblem } from "./limits.js";
 
 export interface Admitted {
   readonly version: string;
@@ -26,6 +28,8 @@ export function admitCall(
       `Protocol version ${version.requested} is not supported; this interface speaks ${def.protocolVersion}`,
     );
   }
+  const tooLong = extensionsHeaderProblem(extensionsValue, def.headers.extensionsHeader);
+  if (tooLong) throw new A2AError("InvalidRequestError", tooLong);
   const extensions = parseExtensions(extensionsValue);
   const missing = (required ?? []).filter((x) => !extensions.includes(x));
   if (missing.length > 0 && def.errors.some((e) => e.name === "ExtensionSupportRequiredError")) {

@@ -6,7 +6,9 @@
  * (§10.6). The client never lets a ConnectError out: an A2A or standard error
  * becomes A2AError, any other status or failure an A2ATransportError naming
  * the operation, the URL (options.url, else none) and the gRPC status, with
- * the ConnectError as `cause` (client-errors.ts).
+ * the ConnectError as `cause` (client-errors.ts). The server applies the
+ * request limits of every binding (limits.ts, grpc-limits.ts): message size,
+ * nesting, deadlines.
  */
 import {
   Code,
@@ -26,6 +28,9 @@ import { invokeStream, invokeUnary } from "./invoke.js";
 import { errorReporter } from "./report-error.js";
 import { buildClient, callSignal, type A2aClientOptions } from "./client-http.js";
 import type { A2aServerOptions } from "./server-types.js";
+import { A2AError } from "./a2a-error.js";
+import { DEFAULT_MAX_BODY, messageLimitProblem } from "./limits.js";
+import { raceAbort, registerWithLimits, untilAborted } from "./grpc-limits.js";
 
 /** "FAILED_PRECONDITION" → Code.FailedPrecondition */
 export function grpcCode(name: string): Code {
@@ -76,8 +81,14 @@ export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>):
   };
   const report = errorReporter(def, "GRPC", options.onError);
   const fail = (e: unknown, op: OperationInfo) => {
-    report(e, op.name);
+    if (!(e instanceof ConnectError)) report(e, op.name); // a ConnectError is the deadline or a cancel
     return toConnectError(def, e);
+  };
+  /** The request within the JSON limits (limits.ts), else InvalidParamsError. */
+  const checked = (req: Message, op: OperationInfo): Message => {
+    const overLimit = messageLimitProblem(req, op.method.input.name);
+    if (overLimit) throw new A2AError("InvalidParamsError", `Invalid request for ${op.name}: ${overLimit}`);
+    return req;
   };
   return (router) => {
     const impl: Record<string, unknown> = {};
@@ -85,20 +96,22 @@ export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>):
       impl[op.localName] = op.streaming
         ? async function* (req: Message, ctx: ConnectContext) {
             try {
-              yield* invokeStream(options.handler, op, req, contextOf(ctx, op, req));
+              const events = invokeStream(options.handler, op, checked(req, op), contextOf(ctx, op, req));
+              yield* untilAborted(events, ctx.signal);
             } catch (e) {
               throw fail(e, op);
             }
           }
         : async (req: Message, ctx: ConnectContext) => {
             try {
-              return await invokeUnary(options.handler, op, req, contextOf(ctx, op, req));
+              const work = invokeUnary(options.handler, op, checked(req, op), contextOf(ctx, op, req));
+              return await raceAbort(work, ctx.signal);
             } catch (e) {
               throw fail(e, op);
             }
           };
     }
-    router.service(def.service as never, impl as never);
+    registerWithLimits(router, def.service, impl, options.maxBodyBytes ?? DEFAULT_MAX_BODY);
   };
 }
 

@@ -4,7 +4,10 @@
  * with a limit, stream text/event-stream bodies as they are produced, and
  * abort the handler's signal when the client goes away; a stream whose client
  * goes away is closed (its iterator's return() is called), also while the
- * node adapter waits for 'drain'. The node adapter builds the Headers,
+ * node adapter waits for 'drain'. A body is read only up to the limit: the
+ * fetch adapter cancels the rest of its stream, and the node adapter answers
+ * a request whose body it did not read to the end with "connection: close",
+ * then closes the socket gently (closeAfterAnswer). The node adapter builds the Headers,
  * URLSearchParams and AbortSignal objects only when something asks for them.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -59,12 +62,15 @@ export function nodeHttpListener(handler: CoreHandler): (req: IncomingMessage, r
     };
     handler(core).then(
       async (out) => {
+        // A body not read to its end (refused, or past the limit): close the connection after the answer
+        // rather than read the rest, which may never end.
+        const headers = req.complete ? out.headers : closeAfterAnswer(req, out.headers);
         if (typeof out.body === "string") {
-          res.writeHead(out.status, { ...out.headers, "content-length": Buffer.byteLength(out.body) });
+          res.writeHead(out.status, { ...headers, "content-length": Buffer.byteLength(out.body) });
           res.end(out.body);
           return;
         }
-        res.writeHead(out.status, out.headers);
+        res.writeHead(out.status, headers);
         res.flushHeaders();
         await writeNodeStream(res, out.body, () => gone, goneSignal);
       },
@@ -74,6 +80,33 @@ export function nodeHttpListener(handler: CoreHandler): (req: IncomingMessage, r
       },
     );
   };
+}
+
+/** How long, and how many bytes, a connection closed after its answer reads and drops what still comes. */
+const LINGER_MS = 2000;
+const LINGER_BYTES = 1 << 20;
+
+/**
+ * Marks the answer "connection: close" and makes the close gentle (RFC 9112 §9.6): node:http would close the
+ * socket as soon as the answer is written, and closing it with unread bytes resets the connection, which can
+ * drop the answer before the client reads it. Instead the server half-closes, then reads and drops what the
+ * client still sends for up to LINGER_MS or LINGER_BYTES, then closes.
+ */
+function closeAfterAnswer(req: IncomingMessage, headers: Readonly<Record<string, string>>): Record<string, string> {
+  const socket = req.socket as IncomingMessage["socket"] & { destroySoon?: () => void };
+  socket.destroySoon = () => {
+    socket.end();
+    let dropped = 0;
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once("close", () => clearTimeout(timer));
+    socket.on("data", (c: Buffer) => {
+      dropped += c.length;
+      if (dropped > LINGER_BYTES) socket.destroy();
+    });
+    req.resume();
+  };
+  return { ...headers, connection: "close" };
 }
 
 /**
@@ -114,29 +147,64 @@ function drainOrGone(res: ServerResponse, goneSignal: Promise<void>): Promise<vo
   return Promise.race([drained, goneSignal]).finally(() => res.off("drain", onDrain));
 }
 
+/**
+ * The body, up to `limit` bytes. Past the limit (declared or counted) it stops reading; the listener then
+ * closes the connection after the answer, so the rest is never read.
+ */
 function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers["content-length"] ?? "0");
     if (declared > limit) {
-      req.resume();
       reject(new BodyTooLargeError(`body of ${declared} bytes exceeds ${limit}`));
       return;
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on("data", (c: Buffer) => {
+    const onData = (c: Buffer) => {
       size += c.length;
       if (size > limit) {
-        req.removeAllListeners("data");
-        req.resume();
+        req.off("data", onData);
+        req.pause();
         reject(new BodyTooLargeError(`body exceeds ${limit} bytes`));
         return;
       }
       chunks.push(c);
-    });
+    };
+    req.on("data", onData);
     req.on("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     req.on("error", reject);
   });
+}
+
+/** Reads a fetch body as a stream, up to `limit` bytes; past it, cancels the stream (nothing more is read). */
+async function readFetchBody(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) {
+    await request.body?.cancel().catch(() => {});
+    throw new BodyTooLargeError(`body of ${declared} bytes exceeds ${limit}`);
+  }
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw new BodyTooLargeError(`body exceeds ${limit} bytes`);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
 
 export function fetchHandler(handler: CoreHandler): (request: Request) => Promise<Response> {
@@ -150,13 +218,7 @@ export function fetchHandler(handler: CoreHandler): (request: Request) => Promis
       headers: request.headers,
       header: (name) => request.headers.get(name),
       signal: request.signal,
-      body: async (limit) => {
-        const declared = Number(request.headers.get("content-length") ?? "0");
-        if (declared > limit) throw new BodyTooLargeError(`body of ${declared} bytes exceeds ${limit}`);
-        const bytes = new Uint8Array(await request.arrayBuffer());
-        if (bytes.length > limit) throw new BodyTooLargeError(`body exceeds ${limit} bytes`);
-        return bytes;
-      },
+      body: (limit) => readFetchBody(request, limit),
     };
     const out = await handler(core);
     if (typeof out.body === "string")

@@ -43,6 +43,7 @@ export {
 } from "./a2a-error.js";
 export { negotiateVersion, parseExtensions } from "./negotiation.js";
 export type { A2aServerOptions, CoreHandler, CoreRequest, CoreResponse } from "./server-types.js";
+export { DEFAULT_MAX_BODY, MAX_DEADLINE_MS, MAX_EXTENSIONS_HEADER, MAX_JSON_DEPTH } from "./limits.js";
 export {
   JSONRPC_DIRECT,
   JSONRPC_RAW,

@@ -42,13 +42,16 @@ export function negotiateHttpVersion(
   return negotiateVersion(rules, header, query);
 }
 
-/** Comma-separated URIs; repeated headers arrive joined with ", " and are split the same way. */
+/**
+ * Comma-separated URIs, each kept once in the order first seen; repeated headers arrive joined with ", " and are
+ * split the same way. Linear in the length of the value (callers bound it: MAX_EXTENSIONS_HEADER, limits.ts).
+ */
 export function parseExtensions(value: string | null | undefined): string[] {
   if (!value) return [];
-  const out: string[] = [];
+  const seen = new Set<string>();
   for (const part of value.split(",")) {
     const uri = part.trim();
-    if (uri !== "" && !out.includes(uri)) out.push(uri);
+    if (uri !== "") seen.add(uri);
   }
-  return out;
+  return [...seen];
 }

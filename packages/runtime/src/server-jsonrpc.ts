@@ -12,7 +12,9 @@
  * Errors: a request whose Content-Type is missing or not one the version
  * accepts gets the version's refusal code (jsonrpcRequestContentTypes: -32005,
  * id null) before its body is read; unparsable JSON -32700 (id null); a bad
- * envelope -32600; an unknown method -32601; params that do not decode -32602;
+ * envelope -32600; an unknown method -32601; params that do not decode, or
+ * that break the JSON limits (limits.ts, checked before anything reads them),
+ * -32602;
  * anything else a handler throws that is not an A2AError -32603. Unknown
  * fields are ignored. HTTP status is 200 for every JSON-RPC answer, except 405
  * for a non-POST and 413 for a body over the limit.
@@ -42,6 +44,7 @@ import { encodeSseEvent } from "./sse.js";
 import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "./server-stream.js";
 import { invokeStream, invokeUnary } from "./invoke.js";
 import { dialectCodec, type DialectCodec, type OnDrop } from "./jsonrpc-dialect.js";
+import { jsonLimitProblem } from "./limits.js";
 
 type Id = string | number | null;
 
@@ -111,6 +114,9 @@ export function createJsonRpcHandler<S extends DescService>(
     const { id, params } = env;
     const op = def.byJsonRpcMethod.get(env.method);
     if (!op) return fail(id, new A2AError("MethodNotFoundError", `Method not found: ${env.method}`));
+    const overLimit = jsonLimitProblem(params, "params");
+    if (overLimit)
+      return fail(id, new A2AError("InvalidParamsError", `Invalid params for ${env.method}: ${overLimit}`));
 
     let admitted: Admitted;
     try {

@@ -13,7 +13,8 @@
  * (see a2a-error.ts). Unmatched paths are 404, wrong methods 405 with Allow,
  * and a path with a raw "." or ".." segment 400. A "/" doubled right after
  * the base path (a base URL written with a trailing slash, "/rest/" +
- * "/tasks/1") counts once.
+ * "/tasks/1") counts once. The assembled request is checked against the
+ * JSON limits (limits.ts) before it is decoded: InvalidParams (400).
  */
 import { fromJson, type DescService, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { OperationInfo, ProtocolTables } from "./definition.js";
@@ -35,6 +36,7 @@ import {
 import { encodeSseEvent } from "./sse.js";
 import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "./server-stream.js";
 import { invokeStream, invokeUnary } from "./invoke.js";
+import { jsonLimitProblem } from "./limits.js";
 
 const JSON_TYPES = ["application/json", "application/a2a+json"];
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -107,6 +109,8 @@ export function createRestHandler<S extends DescService>(
         return fail(new A2AError("InvalidRequestError", "Request body is too large", { httpStatus: 413 }));
       return fail(e, op.name);
     }
+    const overLimit = jsonLimitProblem(json, op.method.input.name);
+    if (overLimit) return fail(new A2AError("InvalidParamsError", `Invalid request for ${op.name}: ${overLimit}`));
     let input: Message;
     try {
       input = fromJson(op.method.input, json, { ignoreUnknownFields: true });

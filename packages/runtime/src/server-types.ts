@@ -41,7 +41,10 @@ export interface A2aServerOptions<S extends DescService = DescService> {
   readonly handler: A2aHandler<S>;
   /** Extension URIs a client must declare (the card's required extensions). */
   readonly requiredExtensions?: readonly string[];
-  /** Largest request body accepted, in bytes (default 1 MiB). */
+  /**
+   * Largest request body accepted, in bytes (default 1 MiB, DEFAULT_MAX_BODY): an HTTP body (413 past it), and
+   * each gRPC request message (RESOURCE_EXHAUSTED). The other request limits are fixed (limits.ts).
+   */
   readonly maxBodyBytes?: number;
   /**
    * A stream that sent nothing for this long, in milliseconds, after its first event gets an SSE
@@ -59,4 +62,4 @@ export interface A2aServerOptions<S extends DescService = DescService> {
 
 export type CoreHandler = (req: CoreRequest) => Promise<CoreResponse>;
 
-export const DEFAULT_MAX_BODY = 1 << 20;
+export { DEFAULT_MAX_BODY } from "./limits.js";

@@ -1,0 +1,135 @@
+/**
+ * The request limits of the gRPC binding (limits.ts), on a connect router:
+ *
+ *   size       each request message is at most maxBodyBytes (default 1 MiB,
+ *              as HTTP), compressed or not: connect's readMaxBytes, which
+ *              answers RESOURCE_EXHAUSTED from the length prefix, before the
+ *              message is buffered;
+ *   nesting    a message the protobuf binary reader refuses as too deep
+ *              (connect answers INTERNAL "parse binary: …") is answered
+ *              INVALID_ARGUMENT, as the JSON paths answer InvalidParams;
+ *   deadlines  a grpc-timeout (or connect-timeout-ms) longer than
+ *              MAX_DEADLINE_MS is clamped to it before connect starts its
+ *              timer (a longer timer fires at once); a call whose deadline
+ *              passes ends with DEADLINE_EXCEEDED, unary or stream, even when
+ *              the handler does not watch its signal (raceAbort, untilAborted);
+ *   disconnects a stream whose client went away is closed at once, also
+ *              while connect waits for the client to read (untilAborted).
+ *
+ * The service is registered with the protocols the adapter enables (found by
+ * registering it once with the adapter's options); the adapter's other
+ * options stay, except readMaxBytes, which maxBodyBytes replaces.
+ */
+import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
+import type { UniversalHandler, UniversalServerRequest } from "@connectrpc/connect/protocol";
+import type { DescService } from "@bufbuild/protobuf";
+import { MAX_DEADLINE_MS } from "./limits.js";
+
+/** Registers `impl` for `service` on the router with a message size limit and clamped deadlines. */
+export function registerWithLimits(
+  router: ConnectRouter,
+  service: DescService,
+  impl: Record<string, unknown>,
+  maxMessageBytes: number,
+): void {
+  const handlers = router.handlers as UniversalHandler[];
+  const start = handlers.length;
+  router.service(service, impl as never);
+  const protocols = new Set(handlers.slice(start).flatMap((h) => h.protocolNames));
+  handlers.splice(start);
+  const options = {
+    readMaxBytes: maxMessageBytes,
+    grpc: protocols.has("grpc"),
+    grpcWeb: protocols.has("grpc-web"),
+    connect: protocols.has("connect"),
+  };
+  router.service(service, impl as never, options);
+  for (let i = start; i < handlers.length; i++) handlers[i] = withLimits(handlers[i]!);
+}
+
+function withLimits(handler: UniversalHandler): UniversalHandler {
+  const limited = async (req: UniversalServerRequest) => {
+    clampDeadline(req.header);
+    const res = await handler(req);
+    if (res.trailer) invalidArgumentForParseErrors(res.trailer);
+    return res;
+  };
+  return Object.assign(limited, handler);
+}
+
+/** grpc-timeout is at most 8 digits and a unit; connect-timeout-ms at most 10 digits. */
+function clampDeadline(header: Headers): void {
+  const grpc = /^(\d{1,8})([HMSmun])$/.exec(header.get("grpc-timeout") ?? "");
+  const unitMs: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 1e-3, n: 1e-6 };
+  if (grpc && Number(grpc[1]) * unitMs[grpc[2]!]! > MAX_DEADLINE_MS)
+    header.set("grpc-timeout", `${Math.floor(MAX_DEADLINE_MS / 1000)}S`);
+  const connect = header.get("connect-timeout-ms");
+  if (connect !== null && /^\d{1,10}$/.test(connect) && Number(connect) > MAX_DEADLINE_MS)
+    header.set("connect-timeout-ms", String(MAX_DEADLINE_MS));
+}
+
+/** A request the binary reader could not read (too deep, malformed) is the client's fault: INVALID_ARGUMENT. */
+function invalidArgumentForParseErrors(trailer: Headers): void {
+  if (trailer.get("grpc-status") !== String(Code.Internal)) return;
+  const message = trailer.get("grpc-message") ?? "";
+  if (message.startsWith("parse%20binary") || message.startsWith("parse binary"))
+    trailer.set("grpc-status", String(Code.InvalidArgument));
+}
+
+/** Why the call ended early: the deadline (DEADLINE_EXCEEDED, as connect sets it), else CANCELED. */
+function abortError(signal: AbortSignal): ConnectError {
+  const reason: unknown = signal.reason;
+  return reason instanceof ConnectError ? reason : new ConnectError("the call was canceled", Code.Canceled);
+}
+
+/** Listens for the signal's abort until `stop` is called. */
+function onAbort(signal: AbortSignal): { readonly aborted: Promise<never>; stop(): void } {
+  let stop = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    const listener = () => reject(abortError(signal));
+    if (signal.aborted) return listener();
+    signal.addEventListener("abort", listener, { once: true });
+    stop = () => signal.removeEventListener("abort", listener);
+  });
+  aborted.catch(() => {});
+  return { aborted, stop: () => stop() };
+}
+
+/** What `work` resolves to, unless the signal aborts first: then its abortError. */
+export async function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  const abort = onAbort(signal);
+  try {
+    return await Promise.race([work, abort.aborted]);
+  } finally {
+    abort.stop();
+  }
+}
+
+/**
+ * The items of `source` until the signal aborts; then the source is closed at once (not awaited: it may be
+ * waiting for its next item), even while this generator waits for its consumer (connect waiting for a 'drain'
+ * that a client gone away never sends), and the abortError is thrown, so a stream past its deadline ends with
+ * DEADLINE_EXCEEDED.
+ */
+export async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncIterable<T> {
+  const it = source[Symbol.asyncIterator]();
+  const abort = onAbort(signal);
+  const close = () => void Promise.resolve(it.return?.()).catch(() => {});
+  signal.addEventListener("abort", close, { once: true });
+  let done = false;
+  try {
+    for (;;) {
+      const r = await Promise.race([it.next(), abort.aborted]);
+      if (r.done) {
+        done = true;
+        break;
+      }
+      yield r.value;
+    }
+    if (signal.aborted) throw abortError(signal);
+  } finally {
+    abort.stop();
+    signal.removeEventListener("abort", close);
+    if (!done) close();
+  }
+}

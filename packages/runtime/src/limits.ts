@@ -1,0 +1,118 @@
+/**
+ * The limits every binding applies to a request, in one place, so a request
+ * is refused the same way whichever path it takes (JSON-RPC, HTTP+JSON or
+ * gRPC, at either version):
+ *
+ *   body size          maxBodyBytes (default DEFAULT_MAX_BODY, 1 MiB): the
+ *                      HTTP body, and each gRPC message (RESOURCE_EXHAUSTED);
+ *   JSON nesting       the request message, as JSON, nests at most
+ *                      MAX_JSON_DEPTH objects and arrays (InvalidParams);
+ *   string validity    no string or member name holds a lone surrogate,
+ *                      which UTF-8 cannot carry (InvalidParams);
+ *   A2A-Extensions     at most MAX_EXTENSIONS_HEADER characters;
+ *   gRPC deadlines     at most MAX_DEADLINE_MS (longer ones are clamped).
+ *
+ * The JSON checks run on the parsed request before any conversion or
+ * handler, so a request they refuse leaves nothing behind. They walk the
+ * value without recursion and stop at the first problem, so a body nested a
+ * million levels deep costs one pass down to MAX_JSON_DEPTH and no more.
+ * MAX_JSON_DEPTH is below the recursion limit of the protobuf JSON and
+ * binary readers (100 messages; a Struct level costs them two), so the
+ * readers never refuse first.
+ */
+
+/** Largest request body, in bytes, unless the server options say otherwise (also each gRPC message). */
+export const DEFAULT_MAX_BODY = 1 << 20;
+
+/** Deepest nesting of objects and arrays in a request message, counted from the message itself (depth 1). */
+export const MAX_JSON_DEPTH = 48;
+
+/** Longest A2A-Extensions header (or gRPC metadata value) accepted, in characters. */
+export const MAX_EXTENSIONS_HEADER = 8192;
+
+/** Longest deadline a timer can hold (2^31 - 1 ms, about 24.8 days); longer gRPC deadlines are clamped to it. */
+export const MAX_DEADLINE_MS = 2 ** 31 - 1;
+
+/** Longest characters of one member name shown in a path. */
+const KEY_SHOWN = 40;
+
+interface Frame {
+  readonly value: unknown;
+  readonly depth: number;
+  readonly parent: Frame | undefined;
+  readonly key: string | number | undefined;
+}
+
+const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/**
+ * Why a parsed JSON request is refused, naming the place (`root` is the name of the value, e.g. "params"),
+ * or undefined when it is within the limits.
+ */
+export function jsonLimitProblem(value: unknown, root: string, maxDepth = MAX_JSON_DEPTH): string | undefined {
+  const stack: Frame[] = [{ value, depth: 1, parent: undefined, key: undefined }];
+  for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
+    const v = frame.value;
+    if (typeof v === "string") {
+      if (!wellFormed(v)) return `${pathOf(frame, root)} holds a lone surrogate, which UTF-8 cannot carry`;
+      continue;
+    }
+    if (typeof v !== "object" || v === null) continue;
+    if (frame.depth > maxDepth)
+      return `${pathOf(frame, root)} nests deeper than ${maxDepth} levels of objects and arrays`;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--)
+        stack.push({ value: v[i], depth: frame.depth + 1, parent: frame, key: i });
+      continue;
+    }
+    for (const [k, item] of Object.entries(v)) {
+      if (!wellFormed(k)) return `a member name in ${pathOf(frame, root)} holds a lone surrogate`;
+      stack.push({ value: item, depth: frame.depth + 1, parent: frame, key: k });
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why a decoded protobuf message (protobuf-es's plain objects) is refused, or undefined. It counts what its
+ * JSON form would nest: a message, a map, a list or a Struct value is a level; a oneof's {case, value} holder
+ * is not, and bytes are a leaf.
+ */
+export function messageLimitProblem(message: object, root: string, maxDepth = MAX_JSON_DEPTH): string | undefined {
+  const stack: Frame[] = [{ value: message, depth: 1, parent: undefined, key: undefined }];
+  for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
+    const v = frame.value;
+    if (typeof v !== "object" || v === null || v instanceof Uint8Array) continue;
+    if (frame.depth > maxDepth)
+      return `${pathOf(frame, root)} nests deeper than ${maxDepth} levels of objects and arrays`;
+    const oneof = !Array.isArray(v) && "case" in v && !("$typeName" in v);
+    const depth = oneof ? frame.depth : frame.depth + 1;
+    for (const [k, item] of Object.entries(v)) {
+      if (k === "$typeName" || k === "$unknown" || (oneof && k === "case")) continue;
+      stack.push({ value: item, depth, parent: frame, key: oneof ? undefined : Array.isArray(v) ? Number(k) : k });
+    }
+  }
+  return undefined;
+}
+
+/**
+ * "params.message.metadata.a[0].b": member names cut to KEY_SHOWN characters; a long path keeps its first and
+ * last segments around "…".
+ */
+function pathOf(frame: Frame, root: string): string {
+  const parts: string[] = [];
+  for (let f: Frame | undefined = frame; f?.parent !== undefined; f = f.parent) {
+    if (f.key === undefined) continue;
+    if (typeof f.key === "number") parts.push(`[${f.key}]`);
+    else parts.push(`.${f.key.length > KEY_SHOWN ? `${f.key.slice(0, KEY_SHOWN)}…` : f.key}`);
+  }
+  parts.reverse();
+  const shown = parts.length > 12 ? [...parts.slice(0, 8), "…", ...parts.slice(-3)] : parts;
+  return root + shown.join("");
+}
+
+/** Refuses an A2A-Extensions value longer than MAX_EXTENSIONS_HEADER: the reason, or undefined. */
+export function extensionsHeaderProblem(value: string | null | undefined, name: string): string | undefined {
+  if (!value || value.length <= MAX_EXTENSIONS_HEADER) return undefined;
+  return `${name} is ${value.length} characters long; at most ${MAX_EXTENSIONS_HEADER} are accepted`;
+}
