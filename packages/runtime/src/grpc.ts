@@ -19,7 +19,7 @@ import {
 } from "@connectrpc/connect";
 import { create, type DescService, type Message } from "@bufbuild/protobuf";
 import type { A2aClient, A2aServiceDefinition, CallOptions, HandlerContext, OperationInfo } from "./definition.js";
-import { grpcStatusOf, type A2AError, type A2ATransportError } from "./a2a-error.js";
+import { A2AError, grpcStatusOf, type A2ATransportError } from "./a2a-error.js";
 import { errorFromConnect } from "./client-errors.js";
 import { ErrorInfoSchema } from "./error-info.js";
 import { negotiateVersion } from "./negotiation.js";
@@ -28,7 +28,6 @@ import { invokeStream, invokeUnary } from "./invoke.js";
 import { errorReporter } from "./report-error.js";
 import { buildClient, callSignal, type A2aClientOptions } from "./client-http.js";
 import type { A2aServerOptions } from "./server-types.js";
-import { A2AError } from "./a2a-error.js";
 import { DEFAULT_MAX_BODY, messageLimitProblem } from "./limits.js";
 import { raceAbort, registerWithLimits, untilAborted } from "./grpc-limits.js";
 
