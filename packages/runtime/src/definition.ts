@@ -80,6 +80,20 @@ export interface JsonRpcIds {
   readonly maxIntegerId: number;
 }
 
+/**
+ * One input rule of a request message (override target `input.<Message>.<field>`): the field must be set (a
+ * scalar not at its default, an enum not at 0, a message present, a list with at least `minItems` items, a map
+ * not empty), or, when `field` names a oneof, one of its members must be set.
+ */
+export interface InputRule {
+  /** Proto name of the field, or of a oneof. */
+  readonly field: string;
+  /** For a list: the fewest items it may hold; absent means 1 (S10 §5.7: a required array holds at least one). */
+  readonly minItems?: number;
+  /** Protocol versions whose requests, converted to this version by the version bridge, may leave it unset. */
+  readonly waivedFrom?: readonly string[];
+}
+
 export interface ProtocolTables {
   /** Major.Minor, e.g. "1.0". */
   readonly protocolVersion: string;
@@ -123,6 +137,16 @@ export interface ProtocolTables {
    * when this version writes them anyway (protojson-write.ts).
    */
   readonly requiredJson?: Readonly<Record<string, readonly string[]>> | null;
+  /**
+   * Message → the rules its fields must meet in a request (validate.ts): the REQUIRED fields of the messages a
+   * request can hold, as the override files amend them. Absent: requests are not checked.
+   */
+  readonly inputRules?: Readonly<Record<string, readonly InputRule[]>> | null;
+  /**
+   * RPC name → a key under which an HTTP+JSON request body may wrap the route's body field (`{"config": {…}}`
+   * besides the bare config); server-rest.ts tells the two forms apart.
+   */
+  readonly restWrappedBodies?: Readonly<Record<string, string>> | null;
 }
 
 export interface OperationInfo {
