@@ -7,6 +7,7 @@
 import type { DescMethod, DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
 import type { Route } from "./route-types.js";
+import { requestCheck, type RequestCheck } from "./validate.js";
 
 export interface ErrorCatalogEntry {
   readonly name: string;
@@ -160,6 +161,8 @@ export interface OperationInfo {
   readonly routes: readonly Route[];
   /** localName of the request's tenant field, when the version has one. */
   readonly tenantLocalName: string | undefined;
+  /** Checks a request against the version's input rules (validate.ts); undefined when it has none. */
+  readonly checkRequest: RequestCheck | undefined;
 }
 
 export interface A2aServiceDefinition<S extends DescService = DescService> extends ProtocolTables {
@@ -178,6 +181,7 @@ export function defineA2aService<S extends DescService>(service: S, tables: Prot
     streaming: method.methodKind === "server_streaming",
     routes: [...tables.routes, ...tables.aliases].filter((r) => r.operation === method.name),
     tenantLocalName: method.input.fields.find((f) => f.name === tables.tenantField)?.localName,
+    checkRequest: requestCheck(tables, method.input),
   }));
   return {
     ...tables,
