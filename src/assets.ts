@@ -27,7 +27,9 @@ function load<T>(file: string): T {
 }
 
 /** The validator for the override-file schema ("file") or for a target key such as "api.contentTypes". */
-export function validator(name: "file" | `${"api" | "operations" | "compat"}.${string}`): Validator | undefined {
+export function validator(
+  name: "file" | `${"api" | "operations" | "compat" | "input"}.${string}`,
+): Validator | undefined {
   validators ??= load<Record<string, Validator>>("validators.cjs");
   return validators[name === "file" ? "validateFile" : name.replace(".", "_")];
 }

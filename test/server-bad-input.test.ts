@@ -412,12 +412,10 @@ describe("__proto__ and constructor keys", () => {
   });
 
   it("GetTask with __proto__ as params and as the id's key path", async () => {
-    expectRpcError(
-      await rpc(`{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"__proto__":{"id":"x"}}}`),
-      -32001,
-      1,
-      "TASK_NOT_FOUND",
-    );
+    // "__proto__" is no field of GetTaskRequest: the params carry no id.
+    const noId = await rpc(`{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"__proto__":{"id":"x"}}}`);
+    expectRpcError(noId, -32602, 1);
+    expect(noId.json?.error?.message).toBe("Invalid params for GetTask: id is required");
     expectRpcError(
       await rpc(`{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"__proto__"}}`),
       -32001,

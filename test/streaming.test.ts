@@ -11,8 +11,11 @@ import { A2AError, nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import { createA2AServiceHttpHandler, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
 import { createA2AServiceJsonRpcClient } from "../generated-samples/v1.0.1/a2a_jsonrpc.js";
 import { createA2AServiceRestClient } from "../generated-samples/v1.0.1/a2a_rest.js";
-import { TaskState } from "../generated-samples/v1.0.1/a2a_pb.js";
+import { Role, TaskState } from "../generated-samples/v1.0.1/a2a_pb.js";
 import { createEchoHandler } from "../examples/echo-agent/echo-handler.js";
+
+/** A message the input rules take: id, role and one part. */
+const valid = { messageId: "m", role: Role.USER, parts: [{ content: { case: "text" as const, value: "x" } }] };
 
 let server: Server;
 let base: string;
@@ -73,8 +76,7 @@ describe("a failure in mid-stream", () => {
     const client = createA2AServiceJsonRpcClient({ url: `${base}/rpc` });
     const seen: string[] = [];
     const e = await (async () => {
-      for await (const ev of client.sendStreamingMessage({ message: { messageId: "m" } }))
-        seen.push(ev.payload.case ?? "");
+      for await (const ev of client.sendStreamingMessage({ message: valid })) seen.push(ev.payload.case ?? "");
     })().then(
       () => undefined,
       (x: unknown) => x,
@@ -98,7 +100,7 @@ describe("a failure in mid-stream", () => {
     });
     const client = createA2AServiceRestClient({ url: `${base}/rest` });
     const e = await (async () => {
-      for await (const _ of client.sendStreamingMessage({ message: { messageId: "m" } })) void _;
+      for await (const _ of client.sendStreamingMessage({ message: valid })) void _;
     })().then(
       () => undefined,
       (x: unknown) => x,

@@ -15,6 +15,7 @@
  */
 import type { GeneratedFile, ImportSymbol, Printable, Schema } from "@bufbuild/protoplugin";
 import type { ApiModel } from "../model/model-types.js";
+import { inputRules } from "./input-rules.js";
 import { printLiteral, printMembers } from "./literal.js";
 import { definitionName, lowerFirstWord } from "./names.js";
 import { printPreamble } from "./preamble.js";
@@ -159,6 +160,8 @@ function definitionModule(c: Ctx, m: ApiModel): void {
     jsonrpcIds: m.jsonrpcIds ?? null,
     jsonrpcDialect: m.jsonrpcDialect ?? null,
     requiredJson: m.requiredInJson ? requiredJson(m) : null,
+    inputRules: inputRules(m),
+    restWrappedBodies: restWrappedBodies(m),
   };
   const members = printMembers(tables, "  ");
   c.f.print(
@@ -302,6 +305,12 @@ function grpcModule(c: Ctx): void {
     ["ReturnType<typeof ", c.rt("grpcRoutes", true), ">"],
     [c.rt("grpcRoutes"), "({ ...options, definition: ", def, " })"],
   );
+}
+
+/** RPC name → the key its HTTP+JSON body may be wrapped in (override restWrappedBody), or null if none is. */
+function restWrappedBodies(m: ApiModel): Record<string, string> | null {
+  const entries = m.operations.flatMap((o) => (o.restWrappedBody ? [[o.name, o.restWrappedBody] as const] : []));
+  return entries.length > 0 ? Object.fromEntries(entries) : null;
 }
 
 /** Per message of the package, its REQUIRED fields that toJson can leave out: scalars, enums, lists and maps. */

@@ -93,6 +93,7 @@ export function buildModels(
         absentOperations: [],
         jsonrpcDialect: undefined,
         requiredInJson: false,
+        inputOverrides: new Map(),
         compat: undefined,
         overrides: [],
       });

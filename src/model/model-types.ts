@@ -10,11 +10,12 @@ import type {
   JsonRpcDialect,
   JsonRpcIds,
   JsonRpcRequestContentTypes,
+  InputRule,
   ProtocolTables,
   StandardErrorEntry,
 } from "@protoc-gen-a2a/runtime";
 
-export type { JsonRpcDialect, JsonRpcIds, JsonRpcRequestContentTypes };
+export type { InputRule, JsonRpcDialect, JsonRpcIds, JsonRpcRequestContentTypes };
 
 export interface FieldModel {
   readonly name: string;
@@ -77,6 +78,8 @@ export interface OperationModel {
   jsonrpcParams: readonly string[] | undefined;
   /** The route the specification text lists, when it differs from the proto. */
   specRoute: string | undefined;
+  /** HTTP+JSON: a key under which a request body may wrap the rule's body field, besides the bare field. */
+  restWrappedBody?: string;
   /** Names for the "*" placeholders of resource-name variables in docs (v0.3). */
   resourcePlaceholders: readonly string[] | undefined;
 }
@@ -178,6 +181,11 @@ export interface ApiModel {
   jsonrpcDialect: JsonRpcDialect | undefined;
   /** ProtoJSON writes REQUIRED fields even at their default value (from overrides). */
   requiredInJson: boolean;
+  /**
+   * Input rules the override files add to, change in or remove from the descriptors' REQUIRED fields
+   * (`input.<Message>.<field>` targets): message full name → field or oneof name → rule, or null to remove.
+   */
+  readonly inputOverrides: Map<string, Map<string, InputRule | null>>;
   /** Operations of other versions that this version does not have. */
   absentOperations: { name: string; note: string }[];
   overrides: AppliedOverride[];

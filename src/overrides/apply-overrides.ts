@@ -13,7 +13,14 @@
 import type { ApiModel, AppliedOverride, CompatRule, OperationModel } from "../model/model-types.js";
 import { buildBinding } from "../model/http-binding.js";
 import { Problems } from "../generation-error.js";
-import { apiTargets, operationTargets, type ApplyContext, type ExtraRoute } from "./targets.js";
+import {
+  apiTargets,
+  applyInputRule,
+  operationTargets,
+  type ApplyContext,
+  type ExtraRoute,
+  type InputRuleValue,
+} from "./targets.js";
 import { describeAjvErrors, type OverrideEntry, type OverrideFile } from "./load-overrides.js";
 import { place, planEntries, type PlannedEntry } from "./replaces.js";
 import { validator } from "../assets.js";
@@ -102,6 +109,9 @@ function applyEntry(model: ApiModel, p: PlannedEntry, problems: Problems): void 
   } else if (parts[0] === "compat" && parts.length === 2) {
     applyCompat(model, p, parts[1]!, problems);
     return;
+  } else if (parts[0] === "input" && parts.length === 3) {
+    applyInput(model, p, parts[1]!, parts[2]!, problems);
+    return;
   } else {
     problems.add(`${place(entry)}: unknown target "${entry.target}"`);
     return;
@@ -163,6 +173,21 @@ function applyCompat(model: ApiModel, p: PlannedEntry, name: string, problems: P
     summary = `${fullName} ↔ ${v.counterpart ?? "same name"}: ${rules} field rules`;
   }
   model.overrides.push(applied(p, summary));
+}
+
+/** input.<Message>.<field> of this package. */
+function applyInput(model: ApiModel, p: PlannedEntry, message: string, field: string, problems: Problems): void {
+  const entry = p.entry;
+  const validate = validator("input.rule");
+  if (!validate?.(entry.value)) {
+    problems.add(`${place(entry)}: value for ${entry.target} is invalid: ${describeAjvErrors(validate?.errors)}`);
+    return;
+  }
+  try {
+    model.overrides.push(applied(p, applyInputRule(model, message, field, entry.value as InputRuleValue)));
+  } catch (e) {
+    problems.add(`${place(entry)}: target "${entry.target}": ${(e as Error).message}`);
+  }
 }
 
 function addRoute(

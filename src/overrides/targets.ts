@@ -4,12 +4,17 @@
  *
  *   Target = "api." ApiKey | "operations." RpcName "." OperationKey ;
  *
+ *   Target = … | "input." MessageName "." FieldName ;
+ *
  * ApiKey and OperationKey are the keys of `apiTargets` and `operationTargets`.
- * RpcName must be an RPC of the service in the entry's proto package.
+ * RpcName must be an RPC of the service in the entry's proto package;
+ * MessageName a message of that package, FieldName one of its fields or
+ * oneofs (`applyInputRule`).
  */
 import type { JSONSchemaType } from "ajv";
 import type {
   ApiModel,
+  InputRule,
   ContentTypes,
   ErrorModel,
   HeaderRules,
@@ -275,6 +280,12 @@ export const operationTargets: Record<string, TargetKind<never>> = {
     op!.resourcePlaceholders = v;
     return `docs name the \`*\` of its resource names ${v.map((p) => `\`{${p}}\``).join(", ")}`;
   }),
+  restWrappedBody: kind<string>({ type: "string", pattern: "^[a-z][A-Za-z0-9]*$" }, (v, { model }, op) => {
+    const bodies = op!.bindings.filter((b) => b.body !== null && b.body !== "*");
+    if (bodies.length === 0) throw new Error(`no HTTP binding of ${op!.name} has a field as its body`);
+    op!.restWrappedBody = v;
+    return `the HTTP+JSON body may also be \`{"${v}": …}\` around the body field (${model.package})`;
+  }),
   extraRoutes: kind<ExtraRoute[]>(
     {
       type: "array",
@@ -290,6 +301,50 @@ export const operationTargets: Record<string, TargetKind<never>> = {
     },
   ),
 };
+
+/** The value of an `input.<Message>.<field>` entry. */
+export interface InputRuleValue {
+  required: boolean;
+  minItems?: number;
+  waivedFrom?: string[];
+}
+
+export const inputRuleSchema = obj(
+  {
+    required: { type: "boolean" },
+    minItems: { type: "integer", minimum: 1, maximum: 1000 },
+    waivedFrom: { type: "array", items: { type: "string", pattern: "^[0-9]+\\.[0-9]+$" }, minItems: 1 },
+  },
+  ["required"],
+);
+
+/**
+ * input.<Message>.<field>: sets (required: true) or removes (required: false) the input rule of a field or oneof;
+ * returns the docs summary, or throws a message naming what does not exist.
+ */
+export function applyInputRule(model: ApiModel, message: string, field: string, v: InputRuleValue): string {
+  const fullName = `${model.package}.${message}`;
+  const msg = model.messages.get(fullName);
+  if (!msg) throw new Error(`no message ${fullName}`);
+  const f = msg.fields.find((x) => x.name === field);
+  if (!f && !msg.fields.some((x) => x.oneof === field)) throw new Error(`${fullName} has no field or oneof ${field}`);
+  if (v.minItems !== undefined && !(f?.repeated && !f.map)) throw new Error(`minItems needs a list; ${field} is not`);
+  if (!v.required && (v.minItems !== undefined || v.waivedFrom !== undefined))
+    throw new Error("minItems and waivedFrom need required: true");
+  const rules = model.inputOverrides.get(fullName) ?? new Map<string, InputRule | null>();
+  model.inputOverrides.set(fullName, rules);
+  const rule: InputRule = {
+    field,
+    ...(v.minItems !== undefined ? { minItems: v.minItems } : {}),
+    ...(v.waivedFrom ? { waivedFrom: v.waivedFrom } : {}),
+  };
+  rules.set(field, v.required ? rule : null);
+  if (!v.required) return `requests may leave \`${field}\` of ${fullName} unset`;
+  const what = f ? `\`${field}\`` : `one member of oneof \`${field}\``;
+  const min = v.minItems !== undefined ? ` with at least ${v.minItems} item(s)` : "";
+  const waived = v.waivedFrom ? `; requests converted from ${v.waivedFrom.join(", ")} may leave it unset` : "";
+  return `requests must set ${what} of ${fullName}${min}${waived}`;
+}
 
 function kind<T>(
   schema: Record<string, unknown>,

@@ -21,6 +21,10 @@ import {
 import { a2aServiceGrpcRoutes, createA2AServiceGrpcClient } from "../../generated-samples/v1.0.1/a2a_grpc.js";
 import { createA2AServiceJsonRpcClient } from "../../generated-samples/v1.0.1/a2a_jsonrpc.js";
 import { createA2AServiceRestClient } from "../../generated-samples/v1.0.1/a2a_rest.js";
+import { Role } from "../../generated-samples/v1.0.1/a2a_pb.js";
+
+/** A message the input rules take: id, role and one part. */
+const valid = { messageId: "m", role: Role.USER, parts: [{ content: { case: "text" as const, value: "x" } }] };
 
 const reported: { error: unknown; context: ErrorContext }[] = [];
 const secret = "db password is hunter2";
@@ -109,7 +113,7 @@ describe.each([0, 1, 2])("binding %#", (index) => {
     take();
     const early = await failure(() => drain(client().subscribeToTask({ id: "t1" })));
     expect(isInternal(early), text(early)).toBe(true);
-    const late = await failure(() => drain(client().sendStreamingMessage({})));
+    const late = await failure(() => drain(client().sendStreamingMessage({ message: valid })));
     expect(isInternal(late), text(late)).toBe(true);
     expect(text(late)).not.toContain("hunter2");
     const got = take();

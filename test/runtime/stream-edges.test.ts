@@ -22,7 +22,7 @@ import { createA2AServiceGrpcClient } from "../../generated-samples/v1.0.1/a2a_g
 import * as v03Jsonrpc from "../../generated-samples/v0.3.0/a2a_jsonrpc.js";
 import * as v03Rest from "../../generated-samples/v0.3.0/a2a_rest.js";
 import * as v03Grpc from "../../generated-samples/v0.3.0/a2a_grpc.js";
-import { TaskState } from "../../generated-samples/v1.0.1/a2a_pb.js";
+import { Role, TaskState } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { startEchoAgent, type RunningAgent } from "../../examples/echo-agent/server.js";
 import { createEchoHandler } from "../../examples/echo-agent/echo-handler.js";
 import { a2aJsV03ClientFor, a2aJsV10ClientFor, collectEvents } from "../helpers/a2a-js-peers.js";
@@ -98,7 +98,7 @@ describe("the example agent (1.0, and 0.3 through its bridge)", () => {
     agent = await startEchoAgent();
     const client = createA2AServiceJsonRpcClient({ url: agent.urls.jsonrpc });
     const sent = await client.sendMessage({
-      message: { messageId: "m", parts: [{ content: { case: "text", value: "x" } }] },
+      message: { messageId: "m", role: Role.USER, parts: [{ content: { case: "text", value: "x" } }] },
     });
     completed = sent.payload.case === "task" ? sent.payload.value.id : "";
     expect(completed).not.toBe("");
@@ -129,7 +129,7 @@ describe("the example agent (1.0, and 0.3 through its bridge)", () => {
       const client = createA2AServiceJsonRpcClient({ url: agent.urls.jsonrpc });
       const parts = [{ content: { case: "text" as const, value: "wait" } }];
       const sent = await client.sendMessage({
-        message: { messageId: "w", parts },
+        message: { messageId: "w", role: Role.USER, parts },
         configuration: { returnImmediately: true },
       });
       const id = sent.payload.case === "task" ? sent.payload.value.id : "";

@@ -15,7 +15,10 @@
  * (`json`), each operation whose request and response both have one is also
  * offered to the JSON-RPC server as a direct operation (JSONRPC_DIRECT):
  * params JSON → newer request → handler → older result JSON, without the
- * older proto's messages; other bindings still go through them.
+ * older proto's messages; other bindings still go through them. A request
+ * read in one pass is checked with the newer version's input rules less the
+ * ones it waives for the older version (validate.ts); the others were checked
+ * with the older version's rules before the bridge got them (invoke.ts).
  *
  * A request that cannot convert (an unknown kind or enum value, a part without
  * content: CompatJsonError) is InvalidParams naming the field's path; the
@@ -38,6 +41,7 @@ import type {
 import { JSONRPC_DIRECT, jsonRpcRaw, type JsonRpcDirectOperation } from "./jsonrpc-hooks.js";
 import { CompatJsonError } from "./compat-json.js";
 import { A2AError } from "./a2a-error.js";
+import { invalidRequest } from "./invoke.js";
 import type { Converter, Loss } from "./compat-convert.js";
 import type { CompatJsonTable } from "./compat-json.js";
 import type { JsonValue } from "@bufbuild/protobuf";
@@ -110,7 +114,7 @@ export function createBridgeHandler<O extends DescService, N extends DescService
           fromJson,
           toJson as (m: Message, a: undefined, lost: Loss[]) => JsonValue,
           (req, ctx) => target.call(options.handler, req, ctx),
-          to.method.output as DescMessage,
+          to,
         ),
       );
     }
@@ -125,8 +129,9 @@ export function createBridgeHandler<O extends DescService, N extends DescService
     fromJson: (json: unknown, a: undefined, lost: Loss[]) => Message,
     toJson: (m: Message, a: undefined, lost: Loss[]) => JsonValue,
     call: (req: Message, ctx: HandlerContext) => unknown,
-    output: DescMessage,
+    to: OperationInfo,
   ): JsonRpcDirectOperation {
+    const output = to.method.output as DescMessage;
     const bridgeLoss = (l: Loss) => options.onLoss?.(operation, l);
     /** The request; what it carried that v1.0 cannot hold goes to the server's onLoss, else the bridge's. */
     const read = (params: JsonValue, serverLoss: ((l: Loss) => void) | undefined): Message => {
@@ -139,6 +144,9 @@ export function createBridgeHandler<O extends DescService, N extends DescService
           throw new A2AError("InvalidParamsError", `Invalid params for ${from.jsonrpcMethod}: ${e.message}`);
         throw e;
       }
+      // Checked with the newer version's input rules, less those it waives for the older version.
+      const problem = to.checkRequest?.(req, "JSONRPC", older.protocolVersion);
+      if (problem) throw invalidRequest(from, "JSONRPC", problem);
       lost.forEach(serverLoss ?? bridgeLoss);
       return req;
     };

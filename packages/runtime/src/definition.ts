@@ -7,6 +7,7 @@
 import type { DescMethod, DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
 import type { Route } from "./route-types.js";
+import { requestCheck, type RequestCheck } from "./validate.js";
 
 export interface ErrorCatalogEntry {
   readonly name: string;
@@ -80,6 +81,20 @@ export interface JsonRpcIds {
   readonly maxIntegerId: number;
 }
 
+/**
+ * One input rule of a request message (override target `input.<Message>.<field>`): the field must be set (a
+ * scalar not at its default, an enum not at 0, a message present, a list with at least `minItems` items, a map
+ * not empty), or, when `field` names a oneof, one of its members must be set.
+ */
+export interface InputRule {
+  /** Proto name of the field, or of a oneof. */
+  readonly field: string;
+  /** For a list: the fewest items it may hold; absent means 1 (S10 §5.7: a required array holds at least one). */
+  readonly minItems?: number;
+  /** Protocol versions whose requests, converted to this version by the version bridge, may leave it unset. */
+  readonly waivedFrom?: readonly string[];
+}
+
 export interface ProtocolTables {
   /** Major.Minor, e.g. "1.0". */
   readonly protocolVersion: string;
@@ -123,6 +138,16 @@ export interface ProtocolTables {
    * when this version writes them anyway (protojson-write.ts).
    */
   readonly requiredJson?: Readonly<Record<string, readonly string[]>> | null;
+  /**
+   * Message → the rules its fields must meet in a request (validate.ts): the REQUIRED fields of the messages a
+   * request can hold, as the override files amend them. Absent: requests are not checked.
+   */
+  readonly inputRules?: Readonly<Record<string, readonly InputRule[]>> | null;
+  /**
+   * RPC name → a key under which an HTTP+JSON request body may wrap the route's body field (`{"config": {…}}`
+   * besides the bare config); server-rest.ts tells the two forms apart.
+   */
+  readonly restWrappedBodies?: Readonly<Record<string, string>> | null;
 }
 
 export interface OperationInfo {
@@ -136,6 +161,8 @@ export interface OperationInfo {
   readonly routes: readonly Route[];
   /** localName of the request's tenant field, when the version has one. */
   readonly tenantLocalName: string | undefined;
+  /** Checks a request against the version's input rules (validate.ts); undefined when it has none. */
+  readonly checkRequest: RequestCheck | undefined;
 }
 
 export interface A2aServiceDefinition<S extends DescService = DescService> extends ProtocolTables {
@@ -154,6 +181,7 @@ export function defineA2aService<S extends DescService>(service: S, tables: Prot
     streaming: method.methodKind === "server_streaming",
     routes: [...tables.routes, ...tables.aliases].filter((r) => r.operation === method.name),
     tenantLocalName: method.input.fields.find((f) => f.name === tables.tenantField)?.localName,
+    checkRequest: requestCheck(tables, method.input),
   }));
   return {
     ...tables,

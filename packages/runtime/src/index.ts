@@ -26,6 +26,7 @@ export {
   type CallOptions,
   type ErrorCatalogEntry,
   type HandlerContext,
+  type InputRule,
   type OperationInfo,
   type JsonRpcDialect,
   type JsonRpcIds,

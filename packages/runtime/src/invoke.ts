@@ -1,6 +1,9 @@
 /**
  * Calls a handler method for an operation, turning what it returns (a
- * message init shape) into a message of the operation's output type.
+ * message init shape) into a message of the operation's output type. The
+ * request is checked against the version's input rules first (validate.ts):
+ * a request that breaks one is InvalidParams naming the field path, and the
+ * handler is not called.
  */
 import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
 import type { HandlerContext, OperationInfo } from "./definition.js";
@@ -11,7 +14,15 @@ type AnyMethod = (this: unknown, request: unknown, context: HandlerContext) => u
 function call(handler: unknown, op: OperationInfo, input: Message, context: HandlerContext): unknown {
   const fn = (handler as Record<string, unknown>)[op.localName];
   if (typeof fn !== "function") throw new A2AError("UnsupportedOperationError", `${op.name} is not implemented`);
+  const problem = op.checkRequest?.(input, context.binding);
+  if (problem) throw invalidRequest(op, context.binding, problem);
   return (fn as AnyMethod).call(handler, input, context);
+}
+
+/** InvalidParams for a request that breaks an input rule, naming the operation as the binding names it. */
+export function invalidRequest(op: OperationInfo, binding: HandlerContext["binding"], problem: string): A2AError {
+  const name = binding === "JSONRPC" ? `params for ${op.jsonrpcMethod}` : `request for ${op.name}`;
+  return new A2AError("InvalidParamsError", `Invalid ${name}: ${problem}`);
 }
 
 export async function invokeUnary(

@@ -13,8 +13,8 @@
  * accepts gets the version's refusal code (jsonrpcRequestContentTypes: -32005,
  * id null) before its body is read; unparsable JSON -32700 (id null); a bad
  * envelope -32600; an unknown method -32601; params that do not decode, or
- * that break the JSON limits (limits.ts, checked before anything reads them),
- * -32602;
+ * that break the JSON limits (limits.ts, checked before anything reads them)
+ * or the version's input rules (json-request-check.ts, validate.ts), -32602;
  * anything else a handler throws that is not an A2AError -32603. Unknown
  * fields are ignored. HTTP status is 200 for every JSON-RPC answer, except 405
  * for a non-POST and 413 for a body over the limit.
@@ -42,7 +42,8 @@ import {
 import { jsonRpcDirect } from "./jsonrpc-hooks.js";
 import { encodeSseEvent } from "./sse.js";
 import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "./server-stream.js";
-import { invokeStream, invokeUnary } from "./invoke.js";
+import { invalidRequest, invokeStream, invokeUnary } from "./invoke.js";
+import { jsonRequestProblem } from "./json-request-check.js";
 import { dialectCodec, type DialectCodec, type OnDrop } from "./jsonrpc-dialect.js";
 import { jsonLimitProblem } from "./limits.js";
 
@@ -129,6 +130,9 @@ export function createJsonRpcHandler<S extends DescService>(
     } catch (e) {
       return fail(id, e, op.name);
     }
+
+    const wrong = jsonRequestProblem(op.method.input, params, def.jsonrpcDialect);
+    if (wrong) return fail(id, invalidRequest(op, "JSONRPC", wrong), op.name);
 
     const direct = directOps?.get(op.name);
     if (direct) {

@@ -2,7 +2,8 @@
  * HTTP+JSON binding, server side, built on the generated route table.
  *
  * A request message is assembled from, in order: the body (the rule's `body`:
- * "*" is the whole message, a field name is that field), the query (camelCase
+ * "*" is the whole message, a field name is that field, or, for an operation in
+ * restWrappedBodies, that field wrapped as `{"config": …}`), the query (camelCase
  * JSON names, repeated by repetition or comma), then the path variables, which
  * win over both (so a `/{tenant}` prefix beats a tenant in the body). The
  * answer is the response message (or its `response_body` field) as ProtoJSON;
@@ -35,7 +36,8 @@ import {
 } from "./server-types.js";
 import { encodeSseEvent } from "./sse.js";
 import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "./server-stream.js";
-import { invokeStream, invokeUnary } from "./invoke.js";
+import { invalidRequest, invokeStream, invokeUnary } from "./invoke.js";
+import { jsonRequestProblem } from "./json-request-check.js";
 import { jsonLimitProblem } from "./limits.js";
 
 const JSON_TYPES = ["application/json", "application/a2a+json"];
@@ -103,7 +105,14 @@ export function createRestHandler<S extends DescService>(
 
     let json: JsonObject;
     try {
-      json = await requestJson(req, route, m.params, options.maxBodyBytes ?? DEFAULT_MAX_BODY);
+      const wrapper = def.restWrappedBodies?.[op.name];
+      json = await requestJson(
+        req,
+        route,
+        m.params,
+        options.maxBodyBytes ?? DEFAULT_MAX_BODY,
+        wrapper ? { op, wrapper } : undefined,
+      );
     } catch (e) {
       if (e instanceof BodyTooLargeError)
         return fail(new A2AError("InvalidRequestError", "Request body is too large", { httpStatus: 413 }));
@@ -113,6 +122,8 @@ export function createRestHandler<S extends DescService>(
     if (overLimit) return fail(new A2AError("InvalidParamsError", `Invalid request for ${op.name}: ${overLimit}`));
     let input: Message;
     try {
+      const wrong = jsonRequestProblem(op.method.input, json);
+      if (wrong) return fail(invalidRequest(op, "HTTP+JSON", wrong), op.name);
       input = fromJson(op.method.input, json, { ignoreUnknownFields: true });
     } catch (e) {
       return fail(new A2AError("InvalidParamsError", `Invalid request for ${op.name}: ${(e as Error).message}`));
@@ -159,6 +170,7 @@ async function requestJson(
   route: Route,
   params: Record<string, string>,
   limit: number,
+  wrapped: { readonly op: OperationInfo; readonly wrapper: string } | undefined,
 ): Promise<JsonObject> {
   const json: JsonObject = {};
   if (route.body !== null) {
@@ -182,7 +194,9 @@ async function requestJson(
           throw new A2AError("InvalidParamsError", "The body must be a JSON object");
         for (const [k, v] of Object.entries(parsed as JsonObject)) if (k !== "__proto__") json[k] = v;
       } else {
-        json[route.bodyFields[0]!] = parsed as JsonValue;
+        json[route.bodyFields[0]!] = (
+          wrapped ? unwrapBody(wrapped.op, route, parsed, wrapped.wrapper) : parsed
+        ) as JsonValue;
       }
     }
   }
@@ -195,6 +209,20 @@ async function requestJson(
   }
   for (const v of route.variables) setPath(json, v.jsonName, params[v.field]!);
   return json;
+}
+
+/**
+ * The body field's value from a body that may wrap it (restWrappedBodies): `{"<wrapper>": {…}}` with no member that
+ * is a field of the body field's message is the wrapped form; anything else is the bare value.
+ */
+function unwrapBody(op: OperationInfo, route: Route, parsed: unknown, wrapper: string): unknown {
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return parsed;
+  const inner = (parsed as Record<string, unknown>)[wrapper];
+  if (typeof inner !== "object" || inner === null || Array.isArray(inner)) return parsed;
+  const field = op.method.input.fields.find((f) => f.jsonName === route.bodyFields[0]);
+  const own = field?.fieldKind === "message" ? field.message.fields : [];
+  const bare = Object.keys(parsed).some((k) => own.some((f) => f.jsonName === k || f.name === k));
+  return bare ? parsed : inner;
 }
 
 function queryValue(v: string, type: string, name: string): JsonValue {
