@@ -36,7 +36,8 @@ const data = (v: unknown) => printLiteral(v);
 
 /** The options of the JSON-RPC and HTTP+JSON servers besides the handler, as the stubs declare them. */
 const serverOptions = (c: Ctx): Printable[] => [
-  "; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly keepAliveMs?: number; " +
+  "; readonly agentCard?: (headers: Headers) => unknown; readonly requiredExtensions?: readonly string[]; " +
+    "readonly maxBodyBytes?: number; readonly keepAliveMs?: number; " +
     "readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void; " +
     "readonly onError?: ",
   c.rt("OnError", true),
@@ -159,6 +160,7 @@ function definitionModule(c: Ctx, m: ApiModel): void {
     jsonrpcIds: m.jsonrpcIds ?? null,
     jsonrpcDialect: m.jsonrpcDialect ?? null,
     requiredJson: m.requiredInJson ? requiredJson(m) : null,
+    capabilities: m.capabilities ? { extensions: m.capabilities.extensions, rules: m.capabilities.rules } : null,
   };
   const members = printMembers(tables, "  ");
   c.f.print(
@@ -293,7 +295,8 @@ function grpcModule(c: Ctx): void {
         [
           "{ readonly handler: ",
           handler,
-          "; readonly requiredExtensions?: readonly string[]; readonly onError?: ",
+          "; readonly agentCard?: (headers: Headers) => unknown; readonly requiredExtensions?: readonly string[]; " +
+            "readonly onError?: ",
           c.rt("OnError", true),
           " }",
         ],

@@ -80,6 +80,28 @@ export interface JsonRpcIds {
   readonly maxIntegerId: number;
 }
 
+/**
+ * An optional capability the agent card declares, and the operations that need it (override target
+ * api.capabilities). Applied by card-rules.ts (the card says no) and invoke.ts (the handler has no method).
+ */
+export interface CapabilityRule {
+  /** The card member that declares it: JSON names from the card's root, e.g. "capabilities.streaming". */
+  readonly declaredBy: string;
+  /** RPC names that need the capability. */
+  readonly operations: readonly string[];
+  /** The error when the card leaves the member false or out. */
+  readonly undeclared: string;
+  /** The error when the card declares it but the handler has no method for the operation. */
+  readonly unimplemented: string;
+}
+
+/** What a server reads from its agent card (override target api.capabilities). */
+export interface CapabilityTable {
+  /** Where the card lists its extensions, each `{uri, required}`: JSON names from the card's root. */
+  readonly extensions: string;
+  readonly rules: readonly CapabilityRule[];
+}
+
 export interface ProtocolTables {
   /** Major.Minor, e.g. "1.0". */
   readonly protocolVersion: string;
@@ -123,6 +145,8 @@ export interface ProtocolTables {
    * when this version writes them anyway (protojson-write.ts).
    */
   readonly requiredJson?: Readonly<Record<string, readonly string[]>> | null;
+  /** The card's optional capabilities and the operations needing them. Absent: nothing is enforced. */
+  readonly capabilities?: CapabilityTable | null;
 }
 
 export interface OperationInfo {
@@ -136,6 +160,8 @@ export interface OperationInfo {
   readonly routes: readonly Route[];
   /** localName of the request's tenant field, when the version has one. */
   readonly tenantLocalName: string | undefined;
+  /** The capability the operation needs, when the version's tables name one. */
+  readonly capability: CapabilityRule | undefined;
 }
 
 export interface A2aServiceDefinition<S extends DescService = DescService> extends ProtocolTables {
@@ -154,6 +180,7 @@ export function defineA2aService<S extends DescService>(service: S, tables: Prot
     streaming: method.methodKind === "server_streaming",
     routes: [...tables.routes, ...tables.aliases].filter((r) => r.operation === method.name),
     tenantLocalName: method.input.fields.find((f) => f.name === tables.tenantField)?.localName,
+    capability: tables.capabilities?.rules.find((r) => r.operations.includes(method.name)),
   }));
   return {
     ...tables,
@@ -185,7 +212,9 @@ type Methods<S> = S extends GenService<infer M> ? M : GenServiceMethods;
 /**
  * A server implementation: one method per RPC. Unary methods return a
  * promise of the response; server-streaming methods return an async
- * iterable of responses. A method left out answers UnsupportedOperationError.
+ * iterable of responses. A method left out answers the error its capability
+ * defines (PushNotificationNotSupportedError for push configs, …), else
+ * UnsupportedOperationError.
  */
 export type A2aHandler<S> = {
   [K in keyof Methods<S>]?: Methods<S>[K] extends { methodKind: "server_streaming"; input: infer I; output: infer O }

@@ -4,6 +4,8 @@
  * lowercase metadata (a2a-version, a2a-extensions; spec §10.2). Errors carry
  * the catalog's status code and a google.rpc.ErrorInfo in the status details
  * (§10.6); the client turns them back into A2AError by the ErrorInfo reason.
+ * The agent card's rules apply before the handler runs (card-rules.ts); the
+ * activated extensions are echoed in the response metadata (a2a-extensions).
  */
 import {
   Code,
@@ -18,6 +20,7 @@ import { errorFromWire, grpcStatusOf } from "./a2a-error.js";
 import { ErrorInfoSchema } from "./error-info.js";
 import { negotiateVersion } from "./negotiation.js";
 import { admitCall, lazyContext, tenantOf } from "./call-context.js";
+import { cardRulesOf } from "./card-rules.js";
 import { invokeStream, invokeUnary } from "./invoke.js";
 import { errorReporter } from "./report-error.js";
 import { buildClient, callSignal, type A2aClientOptions } from "./client-http.js";
@@ -50,14 +53,18 @@ export function toConnectError(def: A2aServiceDefinition, e: unknown): ConnectEr
 /** Registers the service on a connect router: `connectNodeAdapter({ routes: grpcRoutes(options), grpc: true })`. */
 export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>): (router: ConnectRouter) => void {
   const def = options.definition;
+  const cardRules = cardRulesOf(def, options);
   const contextOf = (ctx: ConnectContext, op: OperationInfo, input: Message): HandlerContext => {
     const key = def.headers.grpcVersionKey;
     const admitted = admitCall(
       def,
+      op,
       negotiateVersion(def, key ? ctx.requestHeader.get(key) : null),
       ctx.requestHeader.get(def.headers.grpcExtensionsKey),
-      options.requiredExtensions,
+      cardRules(() => ctx.requestHeader),
     );
+    if (admitted.activated.length > 0)
+      ctx.responseHeader.set(def.headers.grpcExtensionsKey, admitted.activated.join(", "));
     return lazyContext(
       {
         signal: ctx.signal,
