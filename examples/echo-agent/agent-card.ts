@@ -8,7 +8,15 @@ export interface AgentUrls {
   readonly grpc: string;
 }
 
-export function echoAgentCard(urls: AgentUrls, extended = false): AgentCard {
+/**
+ * The card; `requiredExtensions` are listed in capabilities.extensions with required: true, which is where the
+ * servers read them from (a client that does not declare one gets ExtensionSupportRequiredError).
+ */
+export function echoAgentCard(
+  urls: AgentUrls,
+  extended = false,
+  requiredExtensions: readonly string[] = [],
+): AgentCard {
   return create(AgentCardSchema, {
     name: "Echo agent",
     description: "Echoes each text message back as an artifact (protoc-gen-a2a example).",
@@ -19,7 +27,12 @@ export function echoAgentCard(urls: AgentUrls, extended = false): AgentCard {
       { url: urls.rest, protocolBinding: "HTTP+JSON", protocolVersion },
       { url: urls.grpc, protocolBinding: "GRPC", protocolVersion },
     ]),
-    capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
+    capabilities: {
+      streaming: true,
+      pushNotifications: true,
+      extendedAgentCard: true,
+      extensions: requiredExtensions.map((uri) => ({ uri, required: true })),
+    },
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],
     skills: [

@@ -37,7 +37,7 @@ export interface RunningAgent {
 export interface AgentOptions {
   readonly port?: number;
   readonly grpcPort?: number;
-  /** Extension URIs clients must declare. */
+  /** Extension URIs clients must declare: the card lists them as required, and the servers read them from it. */
   readonly requiredExtensions?: readonly string[];
   /** Serve A2A 1.0 only (no bridge): calls without A2A-Version then get VersionNotSupportedError. */
   readonly only10?: boolean;
@@ -71,44 +71,60 @@ interface Handlers {
 }
 
 /**
- * What every server of the agent gets: the required extensions, and with a log its onError, which reports
- * the failures that are not A2A errors (a handler's exception, with its stack); the handler wrapper
- * (logging.ts) reports the A2A errors the handler answers with.
+ * The card as each version's clients read it: v1.0 ProtoJSON, and converted to v0.3 (url, preferredTransport,
+ * additionalInterfaces) as a2a.json. The servers serve it and enforce it (capabilities, required extensions);
+ * it is made once, when first asked for (the URLs are known once both servers listen), so every call reads the
+ * same object.
  */
-function serverOptions(options: AgentOptions) {
-  const log = options.log;
+interface CardJson {
+  readonly newer: () => unknown;
+  readonly older: () => unknown;
+}
+
+function cardJson(card: () => AgentCard): CardJson {
+  let newer: unknown;
+  let older: unknown;
   return {
-    ...(options.requiredExtensions ? { requiredExtensions: options.requiredExtensions } : {}),
-    ...(log
-      ? { onError: (e: unknown, at: ErrorContext) => log.error(describeHandlerError(at.operation ?? "-", e)) }
-      : {}),
+    newer: () => (newer ??= toJson(AgentCardSchema, card())),
+    older: () => (older ??= agentCardToOlderJson(card()).json),
   };
 }
 
+/**
+ * With a log, what every server of the agent gets: its onError, which reports the failures that are not A2A
+ * errors (a handler's exception, with its stack); the handler wrapper (logging.ts) reports the A2A errors the
+ * handler answers with.
+ */
+function serverOptions(options: AgentOptions) {
+  const log = options.log;
+  return log
+    ? { onError: (e: unknown, at: ErrorContext) => log.error(describeHandlerError(at.operation ?? "-", e)) }
+    : {};
+}
+
 /** The HTTP server's listener: card, JSON-RPC and HTTP+JSON, at 1.0 and (unless only10) 0.3. */
-function httpListener(options: AgentOptions, { handler, older }: Handlers, card: () => AgentCard) {
-  const required = serverOptions(options);
+function httpListener(options: AgentOptions, { handler, older }: Handlers, card: CardJson) {
+  const common = serverOptions(options);
   const paths = { jsonrpcPath: "/a2a/jsonrpc", restBasePath: "/a2a/rest" };
   const core = options.only10
-    ? createA2AServiceHttpHandler({ handler, ...required, ...paths, agentCard: () => toJson(AgentCardSchema, card()) })
+    ? createA2AServiceHttpHandler({ handler, ...common, ...paths, agentCard: card.newer })
     : createDualVersionHttpHandler({
         newer: { definition: A2AServiceV1_0, handler },
         older: { definition: v03.A2AServiceV0_3, handler: older },
-        ...required,
+        ...common,
         ...paths,
-        // A v0.3 client (no A2A-Version) gets the card converted to v0.3 (url, preferredTransport,
-        // additionalInterfaces) as a2a.json, the JSON v0.3 clients read.
-        agentCard: (side) => (side === "newer" ? toJson(AgentCardSchema, card()) : agentCardToOlderJson(card()).json),
+        // A v0.3 client (no A2A-Version) gets the card as a2a.json, the JSON v0.3 clients read.
+        agentCard: (side) => (side === "newer" ? card.newer() : card.older()),
       });
   const listener = nodeHttpListener(core);
   return options.log ? logHttpRequests(listener, options.log.request) : listener;
 }
 
 /** The gRPC server (HTTP/2), lf.a2a.v1 and (unless only10) a2a.v1; `sessions` collects its open sessions. */
-function grpcServer(options: AgentOptions, { handler, older }: Handlers, sessions: Set<ServerHttp2Session>) {
-  const required = serverOptions(options);
-  const routes03 = a2aServiceGrpcRoutes03({ handler: older, ...required });
-  const routes10 = a2aServiceGrpcRoutes({ handler, ...required });
+function grpcServer(options: AgentOptions, handlers: Handlers, card: CardJson, sessions: Set<ServerHttp2Session>) {
+  const common = serverOptions(options);
+  const routes03 = a2aServiceGrpcRoutes03({ handler: handlers.older, ...common, agentCard: card.older });
+  const routes10 = a2aServiceGrpcRoutes({ handler: handlers.handler, ...common, agentCard: card.newer });
   const grpc = createHttp2Server(
     connectNodeAdapter({
       routes: (router) => {
@@ -132,13 +148,14 @@ function grpcServer(options: AgentOptions, { handler, older }: Handlers, session
 /** Starts the agent; rejects with a ListenError when a port cannot be listened on (nothing is left open). */
 export async function startEchoAgent(options: AgentOptions = {}): Promise<RunningAgent> {
   let urls: AgentUrls | undefined;
-  const echo = createEchoHandler({ extendedCard: () => echoAgentCard(urls!, true) });
+  const echo = createEchoHandler({ extendedCard: () => echoAgentCard(urls!, true, options.requiredExtensions) });
   // Wrapped before the bridge, so v0.3 calls' handler errors are logged too.
   const handler = options.log ? logHandlerErrors(A2AServiceV1_0, echo, options.log.error) : echo;
   const handlers: Handlers = { handler, older: bridgeToOlder(handler) };
-  const http = createServer(httpListener(options, handlers, () => echoAgentCard(urls!)));
+  const card = cardJson(() => echoAgentCard(urls!, false, options.requiredExtensions));
+  const http = createServer(httpListener(options, handlers, card));
   const sessions = new Set<ServerHttp2Session>();
-  const grpc = grpcServer(options, handlers, sessions);
+  const grpc = grpcServer(options, handlers, card, sessions);
   const port = await listen(http, options.port ?? 0, "http");
   let grpcPort: number;
   try {

@@ -21,7 +21,7 @@ export function createA2AServiceRestClient(options: A2aClientOptions): A2AServic
 /**
  * The HTTP+JSON routes, under basePath, serving the handler.
  */
-export function createA2AServiceRestHandler(options: { readonly handler: A2AServiceHandler; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly keepAliveMs?: number; readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void; readonly onError?: OnError }, basePath: string): CoreHandler {
+export function createA2AServiceRestHandler(options: { readonly handler: A2AServiceHandler; readonly agentCard?: (headers: Headers) => unknown; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly keepAliveMs?: number; readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void; readonly onError?: OnError }, basePath: string): CoreHandler {
   return createRestHandler({ ...options, definition: A2AServiceV0_3 }, basePath);
 }
 

@@ -21,7 +21,7 @@ export function createA2AServiceGrpcClient(transport: Parameters<typeof createGr
 /**
  * Registers the service on a connect router, e.g. connectNodeAdapter({ routes: a2aServiceGrpcRoutes({ handler }), grpc: true }).
  */
-export function a2aServiceGrpcRoutes(options: { readonly handler: A2AServiceHandler; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly onError?: OnError }): ReturnType<typeof grpcRoutes> {
+export function a2aServiceGrpcRoutes(options: { readonly handler: A2AServiceHandler; readonly agentCard?: (headers: Headers) => unknown; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly onError?: OnError }): ReturnType<typeof grpcRoutes> {
   return grpcRoutes({ ...options, definition: A2AServiceV1_0 });
 }
 

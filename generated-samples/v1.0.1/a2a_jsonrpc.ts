@@ -21,7 +21,7 @@ export function createA2AServiceJsonRpcClient(options: A2aClientOptions): A2ASer
 /**
  * A JSON-RPC endpoint (POST) serving the handler.
  */
-export function createA2AServiceJsonRpcHandler(options: { readonly handler: A2AServiceHandler; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly keepAliveMs?: number; readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void; readonly onError?: OnError }): CoreHandler {
+export function createA2AServiceJsonRpcHandler(options: { readonly handler: A2AServiceHandler; readonly agentCard?: (headers: Headers) => unknown; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly keepAliveMs?: number; readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void; readonly onError?: OnError }): CoreHandler {
   return createJsonRpcHandler({ ...options, definition: A2AServiceV1_0 });
 }
 

@@ -37,7 +37,8 @@ const data = (v: unknown) => printLiteral(v);
 
 /** The options of the JSON-RPC and HTTP+JSON servers besides the handler, as the stubs declare them. */
 const serverOptions = (c: Ctx): Printable[] => [
-  "; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly keepAliveMs?: number; " +
+  "; readonly agentCard?: (headers: Headers) => unknown; readonly requiredExtensions?: readonly string[]; " +
+    "readonly maxBodyBytes?: number; readonly keepAliveMs?: number; " +
     "readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void; " +
     "readonly onError?: ",
   c.rt("OnError", true),
@@ -162,6 +163,7 @@ function definitionModule(c: Ctx, m: ApiModel): void {
     requiredJson: m.requiredInJson ? requiredJson(m) : null,
     inputRules: inputRules(m),
     restWrappedBodies: restWrappedBodies(m),
+    capabilities: m.capabilities ? { extensions: m.capabilities.extensions, rules: m.capabilities.rules } : null,
   };
   const members = printMembers(tables, "  ");
   c.f.print(
@@ -296,7 +298,8 @@ function grpcModule(c: Ctx): void {
         [
           "{ readonly handler: ",
           handler,
-          "; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly onError?: ",
+          "; readonly agentCard?: (headers: Headers) => unknown; readonly requiredExtensions?: readonly string[]; " +
+            "readonly maxBodyBytes?: number; readonly onError?: ",
           c.rt("OnError", true),
           " }",
         ],

@@ -91,6 +91,7 @@ export function buildModels(
         standardErrors: [],
         headers: undefined,
         absentOperations: [],
+        capabilities: undefined,
         jsonrpcDialect: undefined,
         requiredInJson: false,
         inputOverrides: new Map(),

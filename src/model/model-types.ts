@@ -6,6 +6,7 @@
 import type { PathTemplate } from "./path-template.js";
 import type { RouteQueryField, RouteVariable } from "@protoc-gen-a2a/runtime";
 import type {
+  CapabilityTable,
   ErrorCatalogEntry,
   JsonRpcDialect,
   JsonRpcIds,
@@ -16,6 +17,12 @@ import type {
 } from "@protoc-gen-a2a/runtime";
 
 export type { InputRule, JsonRpcDialect, JsonRpcIds, JsonRpcRequestContentTypes };
+
+/** The runtime's capability table, with the card message its paths start from (checked, not emitted). */
+export interface CapabilitiesModel extends CapabilityTable {
+  /** Full name of the agent card message, e.g. lf.a2a.v1.AgentCard. */
+  readonly card: string;
+}
 
 export interface FieldModel {
   readonly name: string;
@@ -186,6 +193,8 @@ export interface ApiModel {
    * (`input.<Message>.<field>` targets): message full name → field or oneof name → rule, or null to remove.
    */
   readonly inputOverrides: Map<string, Map<string, InputRule | null>>;
+  /** The card's optional capabilities and the operations needing them; from overrides. */
+  capabilities: CapabilitiesModel | undefined;
   /** Operations of other versions that this version does not have. */
   absentOperations: { name: string; note: string }[];
   overrides: AppliedOverride[];

@@ -15,6 +15,7 @@ import type { JSONSchemaType } from "ajv";
 import type {
   ApiModel,
   InputRule,
+  CapabilitiesModel,
   ContentTypes,
   ErrorModel,
   HeaderRules,
@@ -24,6 +25,7 @@ import type {
   OperationModel,
   StandardErrorModel,
 } from "../model/model-types.js";
+import { applyCapabilities, capabilitiesSchema } from "./capabilities.js";
 
 export interface ExtraRoute {
   method: string;
@@ -233,6 +235,7 @@ export const apiTargets: Record<string, TargetKind<never>> = {
       ? "ProtoJSON writes REQUIRED fields even at their default value"
       : "ProtoJSON omits default values, REQUIRED fields included";
   }),
+  capabilities: kind<CapabilitiesModel>(capabilitiesSchema, (v, { model }) => applyCapabilities(v, model)),
   absentOperations: kind<{ name: string; note: string }[]>(
     { type: "array", items: obj({ name: str, note: str }), minItems: 1 },
     (v, { model }) => {

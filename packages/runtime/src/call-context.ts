@@ -1,26 +1,34 @@
 /**
  * What every binding checks before a handler runs, and the context it hands
- * the handler: the negotiated version (VersionNotSupportedError otherwise) and
- * the declared extensions (ExtensionSupportRequiredError when a required one
- * is missing, in versions that define that error; InvalidRequestError when
- * the extensions header is longer than limits.ts allows).
+ * the handler: the negotiated version (VersionNotSupportedError otherwise),
+ * the capability the operation needs (its rule's error when the agent card
+ * does not declare it; card-rules.ts) and the declared extensions
+ * (ExtensionSupportRequiredError when a required one is missing, in versions
+ * that define that error; InvalidRequestError when the extensions header is
+ * longer than limits.ts allows). The declared extensions the agent supports
+ * are the activated ones, which the response echoes.
  */
-import type { A2aServiceDefinition, HandlerContext } from "./definition.js";
+import type { A2aServiceDefinition, HandlerContext, OperationInfo } from "./definition.js";
 import { A2AError } from "./a2a-error.js";
+import type { CardRules } from "./card-rules.js";
 import { parseExtensions, type VersionResult } from "./negotiation.js";
 import { extensionsHeaderProblem } from "./limits.js";
+import type { CoreResponse } from "./server-types.js";
 
 export interface Admitted {
   readonly version: string;
   readonly extensions: string[];
+  /** The declared extensions the agent supports, for the response's extensions header. */
+  readonly activated: readonly string[];
 }
 
 /** Throws the A2AError the binding must answer with. */
 export function admitCall(
   def: A2aServiceDefinition,
+  op: OperationInfo,
   version: VersionResult,
   extensionsValue: string | null | undefined,
-  required: readonly string[] | undefined,
+  card: CardRules,
 ): Admitted {
   if (!version.ok) {
     throw new A2AError(
@@ -30,12 +38,21 @@ export function admitCall(
   }
   const tooLong = extensionsHeaderProblem(extensionsValue, def.headers.extensionsHeader);
   if (tooLong) throw new A2AError("InvalidRequestError", tooLong);
+  const refused = card.refusal(op);
+  if (refused) throw refused;
   const extensions = parseExtensions(extensionsValue);
-  const missing = (required ?? []).filter((x) => !extensions.includes(x));
+  const missing = card.required.filter((x) => !extensions.includes(x));
   if (missing.length > 0 && def.errors.some((e) => e.name === "ExtensionSupportRequiredError")) {
     throw new A2AError("ExtensionSupportRequiredError", `Required extension not declared: ${missing.join(", ")}`);
   }
-  return { version: version.version, extensions };
+  const activated = card.supported.length > 0 ? extensions.filter((x) => card.supported.includes(x)) : [];
+  return { version: version.version, extensions, activated };
+}
+
+/** An HTTP response with the extensions header naming the activated extensions, when there are any. */
+export function withExtensionsEcho(def: A2aServiceDefinition, res: CoreResponse, admitted: Admitted): CoreResponse {
+  if (admitted.activated.length === 0) return res;
+  return { ...res, headers: { ...res.headers, [def.headers.extensionsHeader]: admitted.activated.join(", ") } };
 }
 
 /** The tenant a request message carries, if the version has a tenant field. */

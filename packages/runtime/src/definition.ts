@@ -95,6 +95,28 @@ export interface InputRule {
   readonly waivedFrom?: readonly string[];
 }
 
+/**
+ * An optional capability the agent card declares, and the operations that need it (override target
+ * api.capabilities). Applied by card-rules.ts (the card says no) and invoke.ts (the handler has no method).
+ */
+export interface CapabilityRule {
+  /** The card member that declares it: JSON names from the card's root, e.g. "capabilities.streaming". */
+  readonly declaredBy: string;
+  /** RPC names that need the capability. */
+  readonly operations: readonly string[];
+  /** The error when the card leaves the member false or out. */
+  readonly undeclared: string;
+  /** The error when the card declares it but the handler has no method for the operation. */
+  readonly unimplemented: string;
+}
+
+/** What a server reads from its agent card (override target api.capabilities). */
+export interface CapabilityTable {
+  /** Where the card lists its extensions, each `{uri, required}`: JSON names from the card's root. */
+  readonly extensions: string;
+  readonly rules: readonly CapabilityRule[];
+}
+
 export interface ProtocolTables {
   /** Major.Minor, e.g. "1.0". */
   readonly protocolVersion: string;
@@ -148,6 +170,8 @@ export interface ProtocolTables {
    * besides the bare config); server-rest.ts tells the two forms apart.
    */
   readonly restWrappedBodies?: Readonly<Record<string, string>> | null;
+  /** The card's optional capabilities and the operations needing them. Absent: nothing is enforced. */
+  readonly capabilities?: CapabilityTable | null;
 }
 
 export interface OperationInfo {
@@ -163,6 +187,8 @@ export interface OperationInfo {
   readonly tenantLocalName: string | undefined;
   /** Checks a request against the version's input rules (validate.ts); undefined when it has none. */
   readonly checkRequest: RequestCheck | undefined;
+  /** The capability the operation needs, when the version's tables name one. */
+  readonly capability: CapabilityRule | undefined;
 }
 
 export interface A2aServiceDefinition<S extends DescService = DescService> extends ProtocolTables {
@@ -182,6 +208,7 @@ export function defineA2aService<S extends DescService>(service: S, tables: Prot
     routes: [...tables.routes, ...tables.aliases].filter((r) => r.operation === method.name),
     tenantLocalName: method.input.fields.find((f) => f.name === tables.tenantField)?.localName,
     checkRequest: requestCheck(tables, method.input),
+    capability: tables.capabilities?.rules.find((r) => r.operations.includes(method.name)),
   }));
   return {
     ...tables,
@@ -213,7 +240,9 @@ type Methods<S> = S extends GenService<infer M> ? M : GenServiceMethods;
 /**
  * A server implementation: one method per RPC. Unary methods return a
  * promise of the response; server-streaming methods return an async
- * iterable of responses. A method left out answers UnsupportedOperationError.
+ * iterable of responses. A method left out answers the error its capability
+ * defines (PushNotificationNotSupportedError for push configs, …), else
+ * UnsupportedOperationError.
  */
 export type A2aHandler<S> = {
   [K in keyof Methods<S>]?: Methods<S>[K] extends { methodKind: "server_streaming"; input: infer I; output: infer O }

@@ -8,7 +8,9 @@
  * the operation, the URL (options.url, else none) and the gRPC status, with
  * the ConnectError as `cause` (client-errors.ts). The server applies the
  * request limits of every binding (limits.ts, grpc-limits.ts): message size,
- * nesting, deadlines.
+ * nesting, deadlines; and the agent card's rules before the handler runs
+ * (card-rules.ts). The activated extensions are echoed in the response
+ * metadata (a2a-extensions).
  */
 import {
   Code,
@@ -24,6 +26,7 @@ import { errorFromConnect } from "./client-errors.js";
 import { ErrorInfoSchema } from "./error-info.js";
 import { negotiateVersion } from "./negotiation.js";
 import { admitCall, lazyContext, tenantOf } from "./call-context.js";
+import { cardRulesOf } from "./card-rules.js";
 import { invokeStream, invokeUnary } from "./invoke.js";
 import { errorReporter } from "./report-error.js";
 import { buildClient, callSignal, type A2aClientOptions } from "./client-http.js";
@@ -58,14 +61,18 @@ export function toConnectError(def: A2aServiceDefinition, e: unknown): ConnectEr
 /** Registers the service on a connect router: `connectNodeAdapter({ routes: grpcRoutes(options), grpc: true })`. */
 export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>): (router: ConnectRouter) => void {
   const def = options.definition;
+  const cardRules = cardRulesOf(def, options);
   const contextOf = (ctx: ConnectContext, op: OperationInfo, input: Message): HandlerContext => {
     const key = def.headers.grpcVersionKey;
     const admitted = admitCall(
       def,
+      op,
       negotiateVersion(def, key ? ctx.requestHeader.get(key) : null),
       ctx.requestHeader.get(def.headers.grpcExtensionsKey),
-      options.requiredExtensions,
+      cardRules(() => ctx.requestHeader),
     );
+    if (admitted.activated.length > 0)
+      ctx.responseHeader.set(def.headers.grpcExtensionsKey, admitted.activated.join(", "));
     return lazyContext(
       {
         signal: ctx.signal,

@@ -28,8 +28,6 @@ export interface A2aHttpOptions<S extends DescService = DescService> extends A2a
   readonly jsonrpcPath?: string;
   /** Prefix of the HTTP+JSON routes. Default "/rest"; "" serves them at the root. */
   readonly restBasePath?: string;
-  /** The agent card JSON, computed per request (so it can depend on headers). */
-  readonly agentCard?: (headers: Headers) => unknown;
   /** Cache-Control max-age of the agent card, in seconds. Default 300. */
   readonly agentCardMaxAge?: number;
   /** More headers for the agent card response; they take precedence over the caching headers. */

@@ -24,6 +24,8 @@ export {
   type A2aHandler,
   type A2aServiceDefinition,
   type CallOptions,
+  type CapabilityRule,
+  type CapabilityTable,
   type ErrorCatalogEntry,
   type HandlerContext,
   type InputRule,

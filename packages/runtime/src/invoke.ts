@@ -1,9 +1,12 @@
 /**
  * Calls a handler method for an operation, turning what it returns (a
- * message init shape) into a message of the operation's output type. The
- * request is checked against the version's input rules first (validate.ts):
- * a request that breaks one is InvalidParams naming the field path, and the
- * handler is not called.
+ * message init shape) into a message of the operation's output type. A
+ * handler without the method answers the error of the operation's capability
+ * (tables.capabilities: PushNotificationNotSupportedError for push configs,
+ * ExtendedAgentCardNotConfiguredError for the extended card), else
+ * UnsupportedOperationError. The request is then checked against the
+ * version's input rules (validate.ts): a request that breaks one is
+ * InvalidParams naming the field path, and the handler is not called.
  */
 import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
 import type { HandlerContext, OperationInfo } from "./definition.js";
@@ -13,7 +16,9 @@ type AnyMethod = (this: unknown, request: unknown, context: HandlerContext) => u
 
 function call(handler: unknown, op: OperationInfo, input: Message, context: HandlerContext): unknown {
   const fn = (handler as Record<string, unknown>)[op.localName];
-  if (typeof fn !== "function") throw new A2AError("UnsupportedOperationError", `${op.name} is not implemented`);
+  if (typeof fn !== "function") {
+    throw new A2AError(op.capability?.unimplemented ?? "UnsupportedOperationError", `${op.name} is not implemented`);
+  }
   const problem = op.checkRequest?.(input, context.binding);
   if (problem) throw invalidRequest(op, context.binding, problem);
   return (fn as AnyMethod).call(handler, input, context);

@@ -24,6 +24,10 @@
  * -32600 with id null. A request without `id` is checked and served like one
  * with id null: A2A has no notifications, so it gets its method, params or
  * handler error, or its result, with id null.
+ *
+ * Before the handler: the version, the agent card's capabilities and required
+ * extensions (call-context.ts, card-rules.ts); every answer to a call that
+ * passed them names the activated extensions in the extensions header.
  */
 import { fromJson, toJson, type DescMessage, type DescService, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { OperationInfo, ProtocolTables } from "./definition.js";
@@ -31,7 +35,8 @@ import { messageJson } from "./protojson-write.js";
 import { A2AError, toJsonRpcError } from "./a2a-error.js";
 import { errorReporter } from "./report-error.js";
 import { negotiateHttpVersion } from "./negotiation.js";
-import { admitCall, lazyContext, tenantOf, type Admitted } from "./call-context.js";
+import { admitCall, lazyContext, tenantOf, withExtensionsEcho, type Admitted } from "./call-context.js";
+import { cardRulesOf } from "./card-rules.js";
 import {
   BodyTooLargeError,
   DEFAULT_MAX_BODY,
@@ -105,8 +110,10 @@ export function createJsonRpcHandler<S extends DescService>(
   const directOps = jsonRpcDirect(options.handler);
   const refuseContentType = contentTypeCheck(def);
   const maxId = def.jsonrpcIds?.maxIntegerId ?? MAX_SAFE_ID;
+  const cardRules = cardRulesOf(def, options);
 
-  return async (req) => {
+  /** Serves one request; `seen.admitted` is set once the call passed admitCall. */
+  const serve = async (req: CoreRequest, seen: { admitted?: Admitted }): Promise<CoreResponse> => {
     if (req.method !== "POST") return { status: 405, headers: { allow: "POST" }, body: "" };
     const wrongType = refuseContentType(req.header("content-type"));
     if (wrongType) return fail(null, wrongType);
@@ -123,13 +130,15 @@ export function createJsonRpcHandler<S extends DescService>(
     try {
       admitted = admitCall(
         def,
+        op,
         negotiateHttpVersion(def, req),
         req.header(def.headers.extensionsHeader),
-        options.requiredExtensions,
+        cardRules(() => req.headers),
       );
     } catch (e) {
       return fail(id, e, op.name);
     }
+    seen.admitted = admitted;
 
     const wrong = jsonRequestProblem(op.method.input, params, def.jsonrpcDialect);
     if (wrong) return fail(id, invalidRequest(op, "JSONRPC", wrong), op.name);
@@ -177,6 +186,11 @@ export function createJsonRpcHandler<S extends DescService>(
     }
     const events = invokeStream(options.handler, op, input, context);
     return streamResponse(id, op.name, resultsOf(def, op, events, codec, onDrop));
+  };
+  return async (req) => {
+    const seen: { admitted?: Admitted } = {};
+    const res = await serve(req, seen);
+    return seen.admitted ? withExtensionsEcho(def, res, seen.admitted) : res;
   };
 }
 

@@ -14,8 +14,11 @@
  * (see a2a-error.ts). Unmatched paths are 404, wrong methods 405 with Allow,
  * and a path with a raw "." or ".." segment 400. A "/" doubled right after
  * the base path (a base URL written with a trailing slash, "/rest/" +
- * "/tasks/1") counts once. The assembled request is checked against the
- * JSON limits (limits.ts) before it is decoded: InvalidParams (400).
+ * "/tasks/1") counts once. Before the body is read: the version, the agent
+ * card's capabilities and required extensions (call-context.ts,
+ * card-rules.ts); every answer to a call that passed them names the activated
+ * extensions in the extensions header. The assembled request is checked
+ * against the JSON limits (limits.ts) before it is decoded: InvalidParams (400).
  */
 import { fromJson, type DescService, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { OperationInfo, ProtocolTables } from "./definition.js";
@@ -23,7 +26,8 @@ import { messageJson } from "./protojson-write.js";
 import { A2AError, toRestError } from "./a2a-error.js";
 import { errorReporter } from "./report-error.js";
 import { negotiateHttpVersion } from "./negotiation.js";
-import { admitCall, lazyContext, tenantOf, type Admitted } from "./call-context.js";
+import { admitCall, lazyContext, tenantOf, withExtensionsEcho, type Admitted } from "./call-context.js";
+import { cardRulesOf } from "./card-rules.js";
 import { compilePathMatcher } from "./path-matcher.js";
 import type { Route } from "./route-types.js";
 import { unmatchedResponse } from "./unmatched.js";
@@ -77,7 +81,10 @@ export function createRestHandler<S extends DescService>(
     };
   };
 
-  return async (req) => {
+  const cardRules = cardRulesOf(def, options);
+
+  /** Serves one request; `seen.admitted` is set once the call passed admitCall. */
+  const serve = async (req: CoreRequest, seen: { admitted?: Admitted }): Promise<CoreResponse> => {
     const path = routePath(req.path, base);
     // Paths are routed as sent. A raw "." or ".." segment (clients resolve them, RFC 3986 §5.2.4)
     // is refused rather than resolved here, so a proxy that checks the raw prefix sees what we route.
@@ -95,13 +102,15 @@ export function createRestHandler<S extends DescService>(
     try {
       admitted = admitCall(
         def,
+        op,
         negotiateHttpVersion(def, req),
         req.header(def.headers.extensionsHeader),
-        options.requiredExtensions,
+        cardRules(() => req.headers),
       );
     } catch (e) {
       return fail(e, op.name);
     }
+    seen.admitted = admitted;
 
     let json: JsonObject;
     try {
@@ -143,6 +152,11 @@ export function createRestHandler<S extends DescService>(
       }
     }
     return streamResponse(op, invokeStream(options.handler, op, input, context));
+  };
+  return async (req) => {
+    const seen: { admitted?: Admitted } = {};
+    const res = await serve(req, seen);
+    return seen.admitted ? withExtensionsEcho(def, res, seen.admitted) : res;
   };
 }
 

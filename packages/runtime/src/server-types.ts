@@ -39,7 +39,16 @@ export class BodyTooLargeError extends Error {
 export interface A2aServerOptions<S extends DescService = DescService> {
   readonly definition: A2aServiceDefinition<S>;
   readonly handler: A2aHandler<S>;
-  /** Extension URIs a client must declare (the card's required extensions). */
+  /**
+   * The agent card JSON (v1.0 ProtoJSON; v0.3 a2a.json), computed per call so it can depend on headers. The
+   * HTTP server serves it; every server enforces it before the handler runs (card-rules.ts): an operation whose
+   * capability it leaves false or out (capabilities.streaming, capabilities.pushNotifications, the extended card)
+   * gets that capability's error, the extensions it marks required must be declared, and the declared ones it
+   * lists are echoed in the response's extensions header. Read once per object returned; a function without
+   * parameters is called without building the request's Headers. Unset: nothing is enforced.
+   */
+  readonly agentCard?: (headers: Headers) => unknown;
+  /** Extension URIs a client must declare. Default: those the agent card marks `required: true`. */
   readonly requiredExtensions?: readonly string[];
   /**
    * Largest request body accepted, in bytes (default 1 MiB, DEFAULT_MAX_BODY): an HTTP body (413 past it), and
