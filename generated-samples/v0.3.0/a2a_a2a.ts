@@ -94,6 +94,7 @@ export const A2AServiceV0_3: A2aServiceDefinition<typeof A2AService> = defineA2a
     nullResults: ["google.protobuf.Empty"],
   },
   requiredJson: null,
+  dualVersion: null,
   routes: A2AServiceRoutes,
   aliases: A2AServiceRouteAliases,
   errors: A2AServiceErrors,

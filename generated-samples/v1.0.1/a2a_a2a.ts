@@ -62,6 +62,7 @@ export const A2AServiceV1_0: A2aServiceDefinition<typeof A2AService> = defineA2a
     "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest": ["task_id", "id"], "lf.a2a.v1.SubscribeToTaskRequest": ["id"],
     "lf.a2a.v1.ListTaskPushNotificationConfigsRequest": ["task_id"],
   },
+  dualVersion: { olderVersions: ["0.3"] },
   routes: A2AServiceRoutes,
   aliases: A2AServiceRouteAliases,
   errors: A2AServiceErrors,

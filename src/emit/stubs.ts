@@ -159,6 +159,7 @@ function definitionModule(c: Ctx, m: ApiModel): void {
     jsonrpcIds: m.jsonrpcIds ?? null,
     jsonrpcDialect: m.jsonrpcDialect ?? null,
     requiredJson: m.requiredInJson ? requiredJson(m) : null,
+    dualVersion: m.dualVersion ?? null,
   };
   const members = printMembers(tables, "  ");
   c.f.print(

@@ -6,6 +6,7 @@
 import type { PathTemplate } from "./path-template.js";
 import type { RouteQueryField, RouteVariable } from "@protoc-gen-a2a/runtime";
 import type {
+  DualVersionRule,
   ErrorCatalogEntry,
   JsonRpcDialect,
   JsonRpcIds,
@@ -14,7 +15,7 @@ import type {
   StandardErrorEntry,
 } from "@protoc-gen-a2a/runtime";
 
-export type { JsonRpcDialect, JsonRpcIds, JsonRpcRequestContentTypes };
+export type { DualVersionRule, JsonRpcDialect, JsonRpcIds, JsonRpcRequestContentTypes };
 
 export interface FieldModel {
   readonly name: string;
@@ -172,6 +173,8 @@ export interface ApiModel {
   errors: ErrorModel[];
   standardErrors: StandardErrorModel[];
   headers: HeaderRules | undefined;
+  /** How a dual-version server splits calls between this version and an older one; from overrides. */
+  dualVersion: DualVersionRule | undefined;
   /** Cross-version correspondences declared for this package (compat.* overrides). */
   compat: CompatModel | undefined;
   /** Set when the JSON-RPC binding does not speak the proto's ProtoJSON. */

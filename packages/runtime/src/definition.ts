@@ -80,6 +80,18 @@ export interface JsonRpcIds {
   readonly maxIntegerId: number;
 }
 
+/**
+ * How a server that speaks this version and an older one (which has no version header) at the same URLs
+ * splits calls (override target api.dualVersion; dual-version.ts).
+ */
+export interface DualVersionRule {
+  /**
+   * The Major.Minor versions the older side serves: a call whose A2A-Version (absent or empty: the
+   * `headers.absentVersionMeans`) has one of them goes there; every other call goes to this version.
+   */
+  readonly olderVersions: readonly string[];
+}
+
 export interface ProtocolTables {
   /** Major.Minor, e.g. "1.0". */
   readonly protocolVersion: string;
@@ -123,6 +135,8 @@ export interface ProtocolTables {
    * when this version writes them anyway (protojson-write.ts).
    */
   readonly requiredJson?: Readonly<Record<string, readonly string[]>> | null;
+  /** How a dual-version server splits calls between this version and an older one. Absent: no rule. */
+  readonly dualVersion?: DualVersionRule | null;
 }
 
 export interface OperationInfo {

@@ -24,6 +24,7 @@ export {
   type A2aHandler,
   type A2aServiceDefinition,
   type CallOptions,
+  type DualVersionRule,
   type ErrorCatalogEntry,
   type HandlerContext,
   type OperationInfo,
