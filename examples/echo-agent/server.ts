@@ -96,8 +96,8 @@ function httpListener(options: AgentOptions, { handler, older }: Handlers, card:
         older: { definition: v03.A2AServiceV0_3, handler: older },
         ...required,
         ...paths,
-        // A v0.3 client (no A2A-Version) gets the card converted to v0.3 (url, preferredTransport,
-        // additionalInterfaces) as a2a.json, the JSON v0.3 clients read.
+        // The older card is the v1.0 card converted to v0.3 (url, preferredTransport, additionalInterfaces)
+        // as a2a.json. A card request without A2A-Version gets both merged, which either version reads.
         agentCard: (side) => (side === "newer" ? toJson(AgentCardSchema, card()) : agentCardToOlderJson(card()).json),
       });
   const listener = nodeHttpListener(core);
