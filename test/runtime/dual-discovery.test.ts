@@ -442,8 +442,11 @@ describe("a call without A2A-Version", () => {
     expect(await res.json()).toEqual({ code: -32001, message: "Task no-such-task not found" });
   });
 
-  it("a path neither version serves: a bare 404", async () => {
-    const res = await fetch(`${base}/a2a/rest/no/such/route/here`);
+  it.each([
+    ["a path neither version serves", "/a2a/rest/no/such/route/here"],
+    ["a 0.3 path of an operation 0.3 lacks (only a 1.0 tenant route would match)", "/a2a/rest/v1/tasks"],
+  ])("%s: a bare 404", async (_name, path) => {
+    const res = await fetch(base + path);
     expect(res.status).toBe(404);
     expect(await res.text()).toBe("");
   });

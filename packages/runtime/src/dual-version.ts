@@ -15,7 +15,8 @@
  * version header.
  *
  * A call without a version that the older side answers with 404 while the
- * newer side has a route for it gets a 404 whose text/plain body says which
+ * newer side has a route for it (not counting `/{tenant}/…` variants, which
+ * match any first segment) gets a 404 whose text/plain body says which
  * version serves the path and how to ask for it.
  */
 import type { DescService } from "@bufbuild/protobuf";
@@ -158,9 +159,9 @@ function newerRouteHint(
   restBasePath: string | undefined,
 ): (req: CoreRequest) => CoreResponse | undefined {
   const base = (restBasePath ?? "/rest").replace(/\/+$/, "");
-  const matcher = (def: A2aServiceDefinition) => compilePathMatcher([...def.routes, ...def.aliases]);
-  const older = matcher(olderDef);
-  const newer = matcher(newerDef);
+  const older = compilePathMatcher([...olderDef.routes, ...olderDef.aliases]);
+  // Not the `/{tenant}/…` variants: any first segment is a tenant there, a v0.3 path's `/v1` included.
+  const newer = compilePathMatcher([...newerDef.routes, ...newerDef.aliases].filter((r) => !r.tenantVariant));
   const body = asked404Body(newerDef);
   return (req) => {
     if (base !== "" && !req.path.startsWith(base + "/")) return undefined;
