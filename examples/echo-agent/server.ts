@@ -113,7 +113,8 @@ function httpListener(options: AgentOptions, { handler, older }: Handlers, card:
         older: { definition: v03.A2AServiceV0_3, handler: older },
         ...common,
         ...paths,
-        // A v0.3 client (no A2A-Version) gets the card as a2a.json, the JSON v0.3 clients read.
+        // The older card is the v1.0 card converted to v0.3 (url, preferredTransport, additionalInterfaces)
+        // as a2a.json. A card request without A2A-Version gets both merged, which either version reads.
         agentCard: (side) => (side === "newer" ? card.newer() : card.older()),
       });
   const listener = nodeHttpListener(core);

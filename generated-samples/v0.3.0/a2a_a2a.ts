@@ -126,6 +126,7 @@ export const A2AServiceV0_3: A2aServiceDefinition<typeof A2AService> = defineA2a
         undeclared: "UnsupportedOperationError", unimplemented: "AuthenticatedExtendedCardNotConfiguredError" },
     ],
   },
+  dualVersion: null,
   routes: A2AServiceRoutes,
   aliases: A2AServiceRouteAliases,
   errors: A2AServiceErrors,

@@ -86,6 +86,7 @@ export const A2AServiceV1_0: A2aServiceDefinition<typeof A2AService> = defineA2a
         undeclared: "UnsupportedOperationError", unimplemented: "ExtendedAgentCardNotConfiguredError" },
     ],
   },
+  dualVersion: { olderVersions: ["0.3"] },
   routes: A2AServiceRoutes,
   aliases: A2AServiceRouteAliases,
   errors: A2AServiceErrors,

@@ -164,6 +164,7 @@ function definitionModule(c: Ctx, m: ApiModel): void {
     inputRules: inputRules(m),
     restWrappedBodies: restWrappedBodies(m),
     capabilities: m.capabilities ? { extensions: m.capabilities.extensions, rules: m.capabilities.rules } : null,
+    dualVersion: m.dualVersion ?? null,
   };
   const members = printMembers(tables, "  ");
   c.f.print(

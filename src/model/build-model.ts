@@ -90,6 +90,7 @@ export function buildModels(
         errors: [],
         standardErrors: [],
         headers: undefined,
+        dualVersion: undefined,
         absentOperations: [],
         capabilities: undefined,
         jsonrpcDialect: undefined,

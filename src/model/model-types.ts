@@ -7,6 +7,7 @@ import type { PathTemplate } from "./path-template.js";
 import type { RouteQueryField, RouteVariable } from "@protoc-gen-a2a/runtime";
 import type {
   CapabilityTable,
+  DualVersionRule,
   ErrorCatalogEntry,
   JsonRpcDialect,
   JsonRpcIds,
@@ -16,7 +17,7 @@ import type {
   StandardErrorEntry,
 } from "@protoc-gen-a2a/runtime";
 
-export type { InputRule, JsonRpcDialect, JsonRpcIds, JsonRpcRequestContentTypes };
+export type { DualVersionRule, InputRule, JsonRpcDialect, JsonRpcIds, JsonRpcRequestContentTypes };
 
 /** The runtime's capability table, with the card message its paths start from (checked, not emitted). */
 export interface CapabilitiesModel extends CapabilityTable {
@@ -182,6 +183,8 @@ export interface ApiModel {
   errors: ErrorModel[];
   standardErrors: StandardErrorModel[];
   headers: HeaderRules | undefined;
+  /** How a dual-version server splits calls between this version and an older one; from overrides. */
+  dualVersion: DualVersionRule | undefined;
   /** Cross-version correspondences declared for this package (compat.* overrides). */
   compat: CompatModel | undefined;
   /** Set when the JSON-RPC binding does not speak the proto's ProtoJSON. */

@@ -17,6 +17,7 @@ import type {
   InputRule,
   CapabilitiesModel,
   ContentTypes,
+  DualVersionRule,
   ErrorModel,
   HeaderRules,
   JsonRpcDialect,
@@ -51,6 +52,8 @@ const methodName = { type: "string", pattern: "^[A-Za-z][A-Za-z0-9_./-]*$", maxL
 const strList = { type: "array", items: str, minItems: 1 } as const;
 const obj = (properties: Record<string, unknown>, required = Object.keys(properties)) =>
   ({ type: "object", properties, required, additionalProperties: false }) as const;
+/** A protocol version as negotiated: Major.Minor. */
+const majorMinor = { type: "string", pattern: "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$" } as const;
 const nullable = (s: Record<string, unknown>) => ({ anyOf: [s, { type: "null" }] });
 /** A media type as compared: lowercase type/subtype (RFC 6838 §4.2 characters), no parameters. */
 const mediaType = { type: "string", pattern: "^[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*$" } as const;
@@ -192,6 +195,25 @@ export const apiTargets: Record<string, TargetKind<never>> = {
       `extensions header ${v.extensionsHeader}`
     );
   }),
+  dualVersion: kind<DualVersionRule>(
+    obj({ olderVersions: { type: "array", items: majorMinor, minItems: 1, uniqueItems: true } }),
+    (v, { model }) => {
+      const h = model.headers;
+      if (!h?.versionHeader) throw new Error("needs api.headers with a version header (an entry before this one)");
+      if (model.protocolVersion !== undefined && v.olderVersions.includes(model.protocolVersion)) {
+        throw new Error(`${model.protocolVersion} is this version, not an older one`);
+      }
+      model.dualVersion = v;
+      const older = v.olderVersions.join(", ");
+      const absent = v.olderVersions.includes(h.absentVersionMeans)
+        ? ` (an absent or empty one means ${h.absentVersionMeans})`
+        : "";
+      return (
+        `a dual-version server hands ${h.versionHeader} ${older}${absent} to the older version, ` +
+        `any other value to ${model.protocolVersion ?? "this version"}`
+      );
+    },
+  ),
   errors: kind<ErrorModel[]>({ type: "array", items: errorSchema, minItems: 1 }, (v, { model }) => {
     const codes = new Set<number>();
     for (const e of v) {

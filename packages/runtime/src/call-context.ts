@@ -31,9 +31,14 @@ export function admitCall(
   card: CardRules,
 ): Admitted {
   if (!version.ok) {
+    const speaks = def.protocolVersion;
+    const header = def.headers.versionHeader ?? "A2A-Version";
     throw new A2AError(
       "VersionNotSupportedError",
-      `Protocol version ${version.requested} is not supported; this interface speaks ${def.protocolVersion}`,
+      version.missing
+        ? `The ${header} header is missing, so the call is read as version ${version.requested}; ` +
+            `this interface speaks ${speaks}: send ${header}: ${speaks}`
+        : `Protocol version ${version.requested} is not supported; this interface speaks ${speaks}`,
     );
   }
   const tooLong = extensionsHeaderProblem(extensionsValue, def.headers.extensionsHeader);

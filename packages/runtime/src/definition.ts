@@ -117,6 +117,18 @@ export interface CapabilityTable {
   readonly rules: readonly CapabilityRule[];
 }
 
+/**
+ * How a server that speaks this version and an older one (which has no version header) at the same URLs
+ * splits calls (override target api.dualVersion; dual-version.ts).
+ */
+export interface DualVersionRule {
+  /**
+   * The Major.Minor versions the older side serves: a call whose A2A-Version (absent or empty: the
+   * `headers.absentVersionMeans`) has one of them goes there; every other call goes to this version.
+   */
+  readonly olderVersions: readonly string[];
+}
+
 export interface ProtocolTables {
   /** Major.Minor, e.g. "1.0". */
   readonly protocolVersion: string;
@@ -172,6 +184,8 @@ export interface ProtocolTables {
   readonly restWrappedBodies?: Readonly<Record<string, string>> | null;
   /** The card's optional capabilities and the operations needing them. Absent: nothing is enforced. */
   readonly capabilities?: CapabilityTable | null;
+  /** How a dual-version server splits calls between this version and an older one. Absent: no rule. */
+  readonly dualVersion?: DualVersionRule | null;
 }
 
 export interface OperationInfo {

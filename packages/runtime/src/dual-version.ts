@@ -1,16 +1,32 @@
 /**
  * One HTTP entry point serving two protocol versions at the same URLs, chosen
- * per call by A2A-Version (spec §3.6.2): absent, empty or 0.x goes to the
- * older version (an absent header means 0.3); any other value goes to the
- * newer one, which answers VersionNotSupportedError if it does not speak it.
- * The agent card follows the same rule, so a v0.3 client that sends no header
- * gets a card it can read.
+ * per call by the version header, else the version query parameter (spec
+ * §3.6.1, §3.6.2). Which values go to the older version is data: the newer
+ * version's `dualVersion.olderVersions` (override api.dualVersion; without
+ * it, the older version's own). A call whose Major.Minor is one of them, or
+ * that names no version (`absentVersionMeans`), goes to the older version;
+ * any other goes to the newer one, which serves its version and answers the
+ * rest, another 0.x included, with VersionNotSupportedError.
+ *
+ * The agent card: a request that names a version gets that side's card; one
+ * that names none gets one card both versions read (dual-card.ts), since a
+ * v0.3 client sends no header and a v1.0 client fetching the well-known URL
+ * the plain way must find its interfaces too. Every card answer varies on the
+ * version header.
+ *
+ * A call without a version that the older side answers with 404 while the
+ * newer side has a route for it (not counting `/{tenant}/…` variants, which
+ * match any first segment) gets a 404 whose text/plain body says which
+ * version serves the path and how to ask for it.
  */
 import type { DescService } from "@bufbuild/protobuf";
+import { createAgentCardHandler } from "./card-server.js";
 import type { A2aHandler, A2aServiceDefinition } from "./definition.js";
+import { mergeAgentCards } from "./dual-card.js";
 import { AGENT_CARD_PATH, createA2aHttpHandler } from "./http-server.js";
+import { compilePathMatcher } from "./path-matcher.js";
 import type { OnError } from "./report-error.js";
-import type { CoreHandler } from "./server-types.js";
+import type { CoreHandler, CoreRequest, CoreResponse } from "./server-types.js";
 
 export interface VersionSide<S extends DescService> {
   readonly definition: A2aServiceDefinition<S>;
@@ -22,11 +38,14 @@ export interface DualVersionOptions<O extends DescService, N extends DescService
   readonly newer: VersionSide<N>;
   readonly jsonrpcPath?: string;
   readonly restBasePath?: string;
-  /** The card for each side, e.g. the newer card and the same card converted for older clients. */
+  /**
+   * The card for each side, e.g. the newer card (ProtoJSON) and the same card converted for older clients
+   * (a2a.json form, agentCardToOlderJson). A request that names no version gets both merged (dual-card.ts).
+   */
   readonly agentCard?: (side: "older" | "newer", headers: Headers) => unknown;
-  /** Cache-Control max-age of both cards, in seconds. Default 300. */
+  /** Cache-Control max-age of the cards, in seconds. Default 300. */
   readonly agentCardMaxAge?: number;
-  /** More headers for each card response. */
+  /** More headers for each card response; the merged card gets both sides', the newer's winning a clash. */
   readonly agentCardHeaders?: (side: "older" | "newer", headers: Headers) => Readonly<Record<string, string>>;
   readonly requiredExtensions?: readonly string[];
   readonly maxBodyBytes?: number;
@@ -39,7 +58,46 @@ export interface DualVersionOptions<O extends DescService, N extends DescService
 export function createDualVersionHttpHandler<O extends DescService, N extends DescService>(
   options: DualVersionOptions<O, N>,
 ): CoreHandler {
-  const common = {
+  const rules = options.newer.definition.headers;
+  const header = rules.versionHeader;
+  if (!header)
+    throw new Error(
+      `${options.newer.definition.service.typeName}: ` +
+        "a dual-version server needs a newer version that has a version header",
+    );
+  const older = sideHandler(options, "older", options.older);
+  const newer = sideHandler(options, "newer", options.newer);
+  const both = mergedCard(options);
+  const olderVersions = options.newer.definition.dualVersion?.olderVersions ?? [
+    options.older.definition.protocolVersion,
+  ];
+  const toOlder = (asked: string | null) => olderVersions.includes(majorMinor(asked ?? rules.absentVersionMeans));
+  const hint = newerRouteHint(options.older.definition, options.newer.definition, options.restBasePath);
+  const vary = (res: CoreResponse) => ({ ...res, headers: { ...res.headers, vary: header } });
+  return async (req) => {
+    const asked = askedVersion(req, header, rules.versionQueryParameter);
+    if (req.path === AGENT_CARD_PATH) {
+      // The card depends on the version header: caches must keep one per value.
+      if (both && asked === null) return vary(await both(req));
+      return vary(await (toOlder(asked) ? older : newer)(req));
+    }
+    if (!toOlder(asked)) return newer(req);
+    const res = await older(req);
+    return res.status === 404 && asked === null ? (hint(req) ?? res) : res;
+  };
+}
+
+/** What both sides share: the options but for the versions themselves. */
+type Shared = Omit<DualVersionOptions<DescService, DescService>, "older" | "newer">;
+
+function sideHandler<S extends DescService>(
+  options: Shared,
+  side: "older" | "newer",
+  own: VersionSide<S>,
+): CoreHandler {
+  const card = options.agentCard;
+  const cardHeaders = options.agentCardHeaders;
+  return createA2aHttpHandler({
     ...(options.jsonrpcPath !== undefined ? { jsonrpcPath: options.jsonrpcPath } : {}),
     ...(options.restBasePath !== undefined ? { restBasePath: options.restBasePath } : {}),
     ...(options.requiredExtensions ? { requiredExtensions: options.requiredExtensions } : {}),
@@ -48,31 +106,72 @@ export function createDualVersionHttpHandler<O extends DescService, N extends De
     ...(options.onLoss ? { onLoss: options.onLoss } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
     ...(options.agentCardMaxAge !== undefined ? { agentCardMaxAge: options.agentCardMaxAge } : {}),
-  };
-  const cardHeaders = options.agentCardHeaders;
+    ...own,
+    ...(card ? { agentCard: (h: Headers) => card(side, h) } : {}),
+    ...(cardHeaders ? { agentCardHeaders: (h: Headers) => cardHeaders(side, h) } : {}),
+  });
+}
+
+/** The card handler for requests that name no version: both sides' cards merged. */
+function mergedCard(options: Shared): CoreHandler | undefined {
   const card = options.agentCard;
-  const older = createA2aHttpHandler({
-    ...common,
-    ...options.older,
-    ...(card ? { agentCard: (h: Headers) => card("older", h) } : {}),
-    ...(cardHeaders ? { agentCardHeaders: (h: Headers) => cardHeaders("older", h) } : {}),
+  if (!card) return undefined;
+  const cardHeaders = options.agentCardHeaders;
+  return createAgentCardHandler((req) => mergeAgentCards(card("newer", req.headers), card("older", req.headers)), {
+    ...(options.agentCardMaxAge !== undefined ? { maxAge: options.agentCardMaxAge } : {}),
+    ...(cardHeaders ? { headers: (h: Headers) => ({ ...cardHeaders("older", h), ...cardHeaders("newer", h) }) } : {}),
   });
-  const newer = createA2aHttpHandler({
-    ...common,
-    ...options.newer,
-    ...(card ? { agentCard: (h: Headers) => card("newer", h) } : {}),
-    ...(cardHeaders ? { agentCardHeaders: (h: Headers) => cardHeaders("newer", h) } : {}),
-  });
-  const header = options.newer.definition.headers.versionHeader;
-  if (!header)
-    throw new Error(
-      `${options.newer.definition.service.typeName}: ` +
-        "a dual-version server needs a newer version that has a version header",
-    );
-  return async (req) => {
-    const v = (req.header(header) ?? "").trim();
-    const res = await (v === "" || /^0\./.test(v) ? older : newer)(req);
-    // The card depends on the version header: caches must keep one per value.
-    return req.path === AGENT_CARD_PATH ? { ...res, headers: { ...res.headers, vary: header } } : res;
+}
+
+/** The version a request names: the header, else the query parameter; null when neither is there or it is empty. */
+function askedVersion(req: CoreRequest, header: string, queryName: string | null): string | null {
+  const fromHeader = req.header(header);
+  const value = fromHeader ?? (queryName && req.hasQuery ? req.query.get(queryName) : null);
+  const v = value?.trim() ?? "";
+  return v === "" ? null : v;
+}
+
+/** Major.Minor of `1.0` or `1.0.1`; "" for anything else (no side has it, so the newer side refuses it). */
+function majorMinor(version: string): string {
+  const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(version);
+  return m ? `${Number(m[1])}.${Number(m[2])}` : "";
+}
+
+/** The 404 body for a newer-only path asked without a version. */
+function asked404Body(def: A2aServiceDefinition) {
+  const { versionHeader, versionQueryParameter, absentVersionMeans } = def.headers;
+  const v = def.protocolVersion;
+  const how =
+    `the header "${versionHeader}: ${v}"` +
+    (versionQueryParameter ? ` or the query parameter "?${versionQueryParameter}=${v}"` : "");
+  return (method: string, path: string) =>
+    `${method} ${path} is served by A2A ${v}; a request without ${versionHeader} is read as ` +
+    `${absentVersionMeans}. Ask for ${v} with ${how}.`;
+}
+
+/**
+ * A 404 naming the newer version for a request whose path only the newer version's HTTP+JSON routes serve
+ * (not one the older version routes and answers 404, such as TaskNotFoundError); undefined otherwise.
+ */
+function newerRouteHint(
+  olderDef: A2aServiceDefinition,
+  newerDef: A2aServiceDefinition,
+  restBasePath: string | undefined,
+): (req: CoreRequest) => CoreResponse | undefined {
+  const base = (restBasePath ?? "/rest").replace(/\/+$/, "");
+  const older = compilePathMatcher([...olderDef.routes, ...olderDef.aliases]);
+  // Not the `/{tenant}/…` variants: any first segment is a tenant there, a v0.3 path's `/v1` included.
+  const newer = compilePathMatcher([...newerDef.routes, ...newerDef.aliases].filter((r) => !r.tenantVariant));
+  const body = asked404Body(newerDef);
+  return (req) => {
+    if (base !== "" && !req.path.startsWith(base + "/")) return undefined;
+    const below = req.path.slice(base.length);
+    const path = below.startsWith("//") ? below.slice(1) : below;
+    const method = req.method === "HEAD" ? "GET" : req.method;
+    if (older.match(method, path).status !== 404) return undefined;
+    const status = newer.match(method, path).status;
+    if (status !== 200 && status !== 405) return undefined;
+    const text = req.method === "HEAD" ? "" : body(req.method, req.path);
+    return { status: 404, headers: { "content-type": "text/plain; charset=utf-8" }, body: text };
   };
 }

@@ -26,6 +26,7 @@ export {
   type CallOptions,
   type CapabilityRule,
   type CapabilityTable,
+  type DualVersionRule,
   type ErrorCatalogEntry,
   type HandlerContext,
   type InputRule,
@@ -84,6 +85,7 @@ export {
   type OperationPair,
 } from "./bridge.js";
 export { createDualVersionHttpHandler, type DualVersionOptions, type VersionSide } from "./dual-version.js";
+export { mergeAgentCards, MergedCardError } from "./dual-card.js";
 export { operationCorrespondence, type OperationCorrespondence, type OperationNames } from "./operation-map.js";
 export { createDialectCodec, dialectCodec, type DialectCodec, type OnDrop } from "./jsonrpc-dialect.js";
 export { CompatJsonError, type At } from "./compat-json.js";

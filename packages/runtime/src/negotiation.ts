@@ -5,9 +5,10 @@
  *
  * Version: the header (names are case-insensitive; gRPC keys arrive
  * lowercase), else the query parameter when the rules name one; absent or
- * empty means `absentVersionMeans` ("0.3"). `Major.Minor.Patch` counts as
- * Major.Minor under "ignore-patch". A version without a version header
- * (v0.3) accepts every call.
+ * empty means `absentVersionMeans` ("0.3"), and a refusal then says the
+ * version was missing. `Major.Minor.Patch` counts as Major.Minor under
+ * "ignore-patch". A version without a version header (v0.3) accepts every
+ * call.
  */
 import type { ProtocolTables } from "./definition.js";
 
@@ -15,7 +16,8 @@ const versionRe = /^(\d+)\.(\d+)(?:\.(\d+))?$/;
 
 export type VersionResult =
   | { readonly ok: true; readonly version: string }
-  | { readonly ok: false; readonly requested: string };
+  /** `missing`: no version was sent (or an empty one), so `requested` is `absentVersionMeans`. */
+  | { readonly ok: false; readonly requested: string; readonly missing: boolean };
 
 export function negotiateVersion(
   rules: ProtocolTables,
@@ -24,11 +26,12 @@ export function negotiateVersion(
 ): VersionResult {
   if (rules.headers.versionHeader === null) return { ok: true, version: rules.protocolVersion };
   const raw = (header ?? query ?? "").trim();
-  const requested = raw === "" ? rules.headers.absentVersionMeans : raw;
+  const missing = raw === "";
+  const requested = missing ? rules.headers.absentVersionMeans : raw;
   const m = versionRe.exec(requested);
-  if (!m || (m[3] !== undefined && rules.headers.patchVersion === "reject")) return { ok: false, requested };
+  if (!m || (m[3] !== undefined && rules.headers.patchVersion === "reject")) return { ok: false, requested, missing };
   const majorMinor = `${Number(m[1])}.${Number(m[2])}`;
-  return majorMinor === rules.protocolVersion ? { ok: true, version: majorMinor } : { ok: false, requested };
+  return majorMinor === rules.protocolVersion ? { ok: true, version: majorMinor } : { ok: false, requested, missing };
 }
 
 /** The version of an HTTP call (JSON-RPC or HTTP+JSON): header, else the query parameter the rules name. */
