@@ -190,7 +190,8 @@ const sendParams = (parts: unknown[], extra: Record<string, unknown> = {}) => ({
   message: { kind: "message", messageId: "m", role: "user", parts, ...extra },
 });
 
-const jsonRpcCases: { name: string; params: unknown; message: string }[] = [
+/** `server`: what the servers answer when their input rules refuse the request before it is converted. */
+const jsonRpcCases: { name: string; params: unknown; message: string; server?: string }[] = [
   {
     name: "an unknown part kind",
     params: sendParams([
@@ -203,6 +204,8 @@ const jsonRpcCases: { name: string; params: unknown; message: string }[] = [
     name: "a part with neither kind nor content",
     params: sendParams([{}]),
     message: "cannot decode a2a.v1.Part at message.parts[0].kind from JSON: no kind (text, file or data)",
+    // Servers check the request's input rules (validate.ts) before converting it.
+    server: "message.parts[0].kind is required",
   },
   {
     name: "a file part with neither uri nor bytes",
@@ -234,6 +237,7 @@ const jsonRpcCases: { name: string; params: unknown; message: string }[] = [
     name: "an unknown role",
     params: sendParams([{ kind: "text", text: "hi" }], { role: "robot" }),
     message: 'cannot decode a2a.v1.Message.role at message.role from JSON: unknown value "robot"',
+    server: 'message.role: unknown value "robot" for a2a.v1.Role',
   },
   {
     name: "a role number v0.3 does not have",
@@ -252,12 +256,18 @@ describe("requests that cannot convert are InvalidParams naming the path", () =>
     it(`${c.name}: the same refusal from the bridge, the plain v0.3 server and the exported function`, async () => {
       for (const url of [base, plainBase]) {
         const { out, requests } = await recording(() => rpc(url, "message/send", c.params));
-        expect(out["error"]).toEqual({ code: -32602, message: `Invalid params for message/send: ${c.message}` });
+        expect(out["error"]).toEqual({
+          code: -32602,
+          message: `Invalid params for message/send: ${c.server ?? c.message}`,
+        });
         expect(requests).toEqual([]);
       }
       // The streaming method is refused before its first event, in the same words.
       const stream = await recording(() => rpc(base, "message/stream", c.params));
-      expect(stream.out["error"]).toEqual({ code: -32602, message: `Invalid params for message/stream: ${c.message}` });
+      expect(stream.out["error"]).toEqual({
+        code: -32602,
+        message: `Invalid params for message/stream: ${c.server ?? c.message}`,
+      });
       expect(stream.requests).toEqual([]);
       expect(refusal(() => sendMessageRequestFromOlderJson(c.params as JsonValue))).toBe(c.message);
     });
@@ -295,12 +305,14 @@ describe("requests that cannot convert are InvalidParams naming the path", () =>
   });
 
   /** v0.3 proto requests (REST ProtoJSON, gRPC binary) the plan converter cannot take. */
-  const protoCases: { name: string; message: v03.Message; json: unknown; reason: string }[] = [
+  /** `server`: what the servers answer when their input rules refuse the request before it is converted. */
+  const protoCases: { name: string; message: v03.Message; json: unknown; reason: string; server?: string }[] = [
     {
       name: "an empty part",
       message: create(v03.MessageSchema, { messageId: "m", role: v03.Role.USER, content: [{}] }),
       json: { messageId: "m", role: "ROLE_USER", content: [{}] },
       reason: "cannot decode a2a.v1.Part at request.content[0] (a part needs text, a file or data)",
+      server: "message.content[0] must set one of text, file, data",
     },
     {
       name: "a file part without uri or bytes",
@@ -327,7 +339,8 @@ describe("requests that cannot convert are InvalidParams naming the path", () =>
     it(`${c.name}: refused by the REST and gRPC bridges, and by the converter`, async () => {
       const overRest = await recording(() => rest("/v1/message:send", { message: c.json }));
       expect(overRest.out.status).toBe(400);
-      expect(JSON.stringify(overRest.out.json)).toContain(`Invalid request for SendMessage: ${c.reason}`);
+      const said = `Invalid request for SendMessage: ${c.server ?? c.reason}`;
+      expect(JSON.stringify(overRest.out.json)).toContain(said);
       expect(overRest.requests).toEqual([]);
       const raw = createClient(v03.A2AService, createGrpcTransport({ baseUrl: grpcUrl }));
       const overGrpc = await recording(() => thrown(raw.sendMessage({ request: c.message })));
@@ -335,7 +348,7 @@ describe("requests that cannot convert are InvalidParams naming the path", () =>
       expect(overGrpc.out).toBeInstanceOf(ConnectError);
       expect([(overGrpc.out as ConnectError).code, (overGrpc.out as ConnectError).rawMessage]).toEqual([
         Code.InvalidArgument,
-        `Invalid request for SendMessage: ${c.reason}`,
+        said,
       ]);
       expect(overGrpc.requests).toEqual([]);
       const request = create(v03.SendMessageRequestSchema, { request: c.message });
@@ -452,7 +465,12 @@ describe("results v0.3 cannot hold are reported, and no enum is written as a num
       const r = await fetch(`${base}/rpc`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/stream", params: sendParams([{ text: "hi" }]) }),
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "message/stream",
+          params: sendParams([{ kind: "text", text: "hi" }]),
+        }),
       });
       return r.text();
     });

@@ -16,10 +16,12 @@ import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-nod
 import { A2AError, A2ATransportError, type A2aServiceDefinition, nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as v03 from "../../generated-samples/v0.3.0/a2a_a2a.js";
+import * as v03pb from "../../generated-samples/v0.3.0/a2a_pb.js";
 import * as v03grpc from "../../generated-samples/v0.3.0/a2a_grpc.js";
 import * as v03rpc from "../../generated-samples/v0.3.0/a2a_jsonrpc.js";
 import * as v03rest from "../../generated-samples/v0.3.0/a2a_rest.js";
 import * as v10 from "../../generated-samples/v1.0.1/a2a_a2a.js";
+import * as v10pb from "../../generated-samples/v1.0.1/a2a_pb.js";
 import * as v10grpc from "../../generated-samples/v1.0.1/a2a_grpc.js";
 import * as v10rpc from "../../generated-samples/v1.0.1/a2a_jsonrpc.js";
 import * as v10rest from "../../generated-samples/v1.0.1/a2a_rest.js";
@@ -97,12 +99,18 @@ interface Calls {
 const calls10 = (c: v10.A2AServiceClient): Calls => ({
   unary: (id) => c.getTask({ id }),
   early: (id) => c.subscribeToTask({ id }),
-  late: (id) => c.sendStreamingMessage({ message: { messageId: id } }),
+  late: (id) =>
+    c.sendStreamingMessage({
+      message: { messageId: id, role: v10pb.Role.USER, parts: [{ content: { case: "text", value: "hi" } }] },
+    }),
 });
 const calls03 = (c: v03.A2AServiceClient): Calls => ({
   unary: (id) => c.getTask({ name: `tasks/${id}` }),
   early: (id) => c.taskSubscription({ name: `tasks/${id}` }),
-  late: (id) => c.sendStreamingMessage({ request: { messageId: id } }),
+  late: (id) =>
+    c.sendStreamingMessage({
+      request: { messageId: id, role: v03pb.Role.USER, content: [{ part: { case: "text", value: "hi" } }] },
+    }),
 });
 
 type Binding = "JSONRPC" | "HTTP+JSON" | "GRPC";

@@ -153,6 +153,10 @@ const rpc = (url: string, method: string, params: unknown, headers: Record<strin
 const sendParams = (text: string) => ({
   message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text }] },
 });
+/** The same message in a2a.json form, for v0.3's message/send. */
+const sendParams03 = (text: string) => ({
+  message: { kind: "message", messageId: crypto.randomUUID(), role: "user", parts: [{ kind: "text", text }] },
+});
 
 describe("the card of a request without A2A-Version", () => {
   it("is the v0.3 card with the v1.0 members added, varying on A2A-Version", async () => {
@@ -393,7 +397,7 @@ describe("a 0.x other than 0.3", () => {
     const [s, url] = await listen(createDualVersionHttpHandler(dualOptions(rule)));
     try {
       expect(A2AServiceV1_0.dualVersion).toEqual({ olderVersions: ["0.3"] });
-      const res = await rpc(`${url}/a2a/jsonrpc`, "message/send", sendParams("q"), { "A2A-Version": "0.5" });
+      const res = await rpc(`${url}/a2a/jsonrpc`, "message/send", sendParams03("q"), { "A2A-Version": "0.5" });
       expect((await readJson<JsonRpcFailure>(res)).error).toBeUndefined();
     } finally {
       s.closeAllConnections();

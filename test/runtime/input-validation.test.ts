@@ -144,8 +144,19 @@ async function refusedGrpc(call: () => Promise<unknown>, message: string): Promi
     () => undefined,
     (x: unknown) => x,
   );
-  expect(e).toBeInstanceOf(ConnectError);
-  expect({ code: (e as ConnectError).code, message: (e as ConnectError).rawMessage }).toEqual({ code: 3, message });
+  if (e instanceof ConnectError) {
+    // A plain connect client: the status the server sent.
+    expect({ code: e.code, message: e.rawMessage }).toEqual({ code: 3, message });
+  } else {
+    // The generated client turns INVALID_ARGUMENT without ErrorInfo into InvalidParamsError.
+    expect(e).toBeInstanceOf(A2AError);
+    const a = e as A2AError;
+    expect({ type: a.type, code: a.code, message: a.message }).toEqual({
+      type: "InvalidParamsError",
+      code: -32602,
+      message,
+    });
+  }
   expect(calls).toBe(before);
 }
 

@@ -88,6 +88,8 @@ export function createDualVersionHttpHandler<O extends DescService, N extends De
 }
 
 /** What both sides share: the options but for the versions themselves. */
+const NO_HEADERS = new Headers();
+
 type Shared = Omit<DualVersionOptions<DescService, DescService>, "older" | "newer">;
 
 function sideHandler<S extends DescService>(
@@ -107,7 +109,8 @@ function sideHandler<S extends DescService>(
     ...(options.onError ? { onError: options.onError } : {}),
     ...(options.agentCardMaxAge !== undefined ? { agentCardMaxAge: options.agentCardMaxAge } : {}),
     ...own,
-    ...(card ? { agentCard: (h: Headers) => card(side, h) } : {}),
+    // A provider that ignores the headers is passed as one without them, so calls need not build them.
+    ...(card ? { agentCard: card.length < 2 ? () => card(side, NO_HEADERS) : (h: Headers) => card(side, h) } : {}),
     ...(cardHeaders ? { agentCardHeaders: (h: Headers) => cardHeaders(side, h) } : {}),
   });
 }
