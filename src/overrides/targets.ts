@@ -188,6 +188,12 @@ export const apiTargets: Record<string, TargetKind<never>> = {
     if (renamed.length > 0) throw new Error(`operations.<rpc>.jsonrpcMethod renames ${renamed.join(", ")}`);
     return `JSON-RPC methods are the RPC names: ${model.operations.map((o) => `\`${o.name}\``).join(", ")}`;
   }),
+  streamStart: kind<"first-event">({ enum: ["first-event"] }, () => {
+    return (
+      "a stream's response headers go out with its first event; a failure before it is the ordinary error reply " +
+      "(JSON-RPC error object, HTTP+JSON status and error body; gRPC keeps its trailers)"
+    );
+  }),
   headers: kind<HeaderRules>(headersSchema, (v, { model }) => {
     model.headers = v;
     return (

@@ -2,7 +2,8 @@
  * How a server stream (JSON-RPC and HTTP+JSON text/event-stream) starts and
  * keeps going. The rule: nothing is committed to the client until the
  * handler's first event is ready, so an error before it is answered as the
- * ordinary error reply of the binding (`startStream`); after the first event,
+ * ordinary error reply of the binding (`startStream`; the decision is the
+ * override entry api.streamStart of each version); after the first event,
  * a stream that stays silent for `keepAliveMs` gets an SSE comment line, so
  * proxies and clients do not time it out (`withKeepAlive`). Both pass
  * return() on to the source, so a consumer that stops (a client that went
