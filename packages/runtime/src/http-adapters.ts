@@ -17,13 +17,19 @@ export function nodeHttpListener(handler: CoreHandler): (req: IncomingMessage, r
   return (req, res) => {
     let controller: AbortController | undefined;
     let gone = false;
-    let onGone = () => {};
-    const goneSignal = new Promise<void>((resolve) => (onGone = resolve));
+    let onGone: (() => void) | undefined;
+    let goneSignal: Promise<void> | undefined;
+    // Made only when a stream waits for 'drain': a unary answer needs no promise.
+    const whenGone = () =>
+      (goneSignal ??= new Promise<void>((resolve) => {
+        if (gone) resolve();
+        else onGone = resolve;
+      }));
     res.on("close", () => {
       if (res.writableFinished) return;
       gone = true;
       controller?.abort();
-      onGone();
+      onGone?.();
     });
     const raw = req.url ?? "/";
     const q = raw.indexOf("?");
@@ -72,7 +78,7 @@ export function nodeHttpListener(handler: CoreHandler): (req: IncomingMessage, r
         }
         res.writeHead(out.status, headers);
         res.flushHeaders();
-        await writeNodeStream(res, out.body, () => gone, goneSignal);
+        await writeNodeStream(res, out.body, () => gone, whenGone);
       },
       () => {
         if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
@@ -119,7 +125,7 @@ async function writeNodeStream(
   res: ServerResponse,
   body: AsyncIterable<string>,
   gone: () => boolean,
-  goneSignal: Promise<void>,
+  whenGone: () => Promise<void>,
 ): Promise<void> {
   const it = body[Symbol.asyncIterator]();
   let finished = false;
@@ -131,7 +137,7 @@ async function writeNodeStream(
         break;
       }
       if (gone()) break;
-      if (!res.write(r.value)) await drainOrGone(res, goneSignal);
+      if (!res.write(r.value)) await drainOrGone(res, whenGone());
     }
     if (!finished) await it.return?.();
     res.end();

@@ -20,17 +20,28 @@
 import type { DescField, DescMessage, JsonValue } from "@bufbuild/protobuf";
 import type { JsonRpcDialect } from "./definition.js";
 
+/** One field the walk looks at: an enum, or a message below which something is checked. */
+interface Watched {
+  readonly field: DescField;
+  /** The keys the JSON may hold it under: ProtoJSON name, proto name, the dialect's rename. */
+  readonly keys: readonly string[];
+  /** For a message field: its type. */
+  readonly sub: DescMessage | undefined;
+}
+
 interface Shape {
-  readonly byKey: ReadonlyMap<string, DescField>;
+  readonly watched: readonly Watched[];
   /** The field whose message the JSON is (a dialect wrapper), if any. */
   readonly wrapped: DescField | undefined;
   /** The dialect's part: `kind` required, nothing below it checked. */
   readonly part: boolean;
 }
 
+type Shapes = (m: DescMessage) => Shape;
+
 /** Shapes per message name: without a dialect, and per dialect table. */
-const plainShapes = new Map<string, Shape>();
-const dialectShapes = new WeakMap<JsonRpcDialect, Map<string, Shape>>();
+let plainShapes: Shapes | undefined;
+const dialectShapes = new WeakMap<JsonRpcDialect, Shapes>();
 
 /** What is wrong with `json` as a request of type `desc`, or undefined. */
 export function jsonRequestProblem(
@@ -39,70 +50,89 @@ export function jsonRequestProblem(
   dialect?: JsonRpcDialect | null,
 ): string | undefined {
   const d = dialect ?? undefined;
-  let cache = d ? dialectShapes.get(d) : plainShapes;
-  if (!cache) {
-    cache = new Map();
-    dialectShapes.set(d!, cache);
+  let shapes = d ? dialectShapes.get(d) : plainShapes;
+  if (!shapes) {
+    shapes = shaper(d);
+    if (d) dialectShapes.set(d, shapes);
+    else plainShapes = shapes;
   }
-  const shapes = cache;
-  return visit(desc, json, "", (m) => shapeOf(m, d, shapes), d);
+  return visit(desc, json, "", shapes, d);
 }
 
 function visit(
   m: DescMessage,
   json: JsonValue,
   path: string,
-  shape: (m: DescMessage) => Shape,
+  shapes: Shapes,
   dialect: JsonRpcDialect | undefined,
 ): string | undefined {
   if (typeof json !== "object" || json === null || Array.isArray(json)) return undefined;
-  const s = shape(m);
+  const s = shapes(m);
   if (s.part) return typeof json["kind"] === "string" ? undefined : `${join(path, "kind")} is required`;
-  if (s.wrapped?.fieldKind === "message") return visit(s.wrapped.message, json, path, shape, dialect);
-  for (const [k, v] of Object.entries(json)) {
-    const f = s.byKey.get(k);
-    if (!f || v === null) continue;
-    const at = join(path, k);
-    const problem =
-      f.fieldKind === "enum" || (f.fieldKind === "list" && f.listKind === "enum")
-        ? each(f, v, at, (x, p) => enumProblem(f, x, p, dialect))
-        : sub(f)
-          ? each(f, v, at, (x, p) => visit(sub(f)!, x, p, shape, dialect))
-          : undefined;
-    if (problem) return problem;
+  if (s.wrapped?.fieldKind === "message") return visit(s.wrapped.message, json, path, shapes, dialect);
+  for (const { field: f, keys, sub } of s.watched) {
+    for (const k of keys) {
+      if (!Object.hasOwn(json, k)) continue;
+      const v = json[k];
+      if (v === null || v === undefined) continue;
+      const problem = sub ? messages(f, sub, v, join(path, k), shapes, dialect) : enums(f, v, path, k, dialect);
+      if (problem) return problem;
+    }
   }
   return undefined;
 }
 
-/** Applies `check` to the value, or to each item of a list or map. */
-function each(
+/** Visits the message value, or each item of a list or map of messages. */
+function messages(
   f: DescField,
+  m: DescMessage,
   v: JsonValue,
   at: string,
-  check: (x: JsonValue, path: string) => string | undefined,
+  shapes: Shapes,
+  dialect: JsonRpcDialect | undefined,
 ): string | undefined {
   if (f.fieldKind === "list" && Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      const problem = check(v[i]!, `${at}[${i}]`);
+      const problem = visit(m, v[i]!, `${at}[${i}]`, shapes, dialect);
       if (problem) return problem;
     }
     return undefined;
   }
-  if (f.fieldKind === "map" && typeof v === "object" && v !== null && !Array.isArray(v)) {
-    for (const [k, x] of Object.entries(v)) {
-      const problem = check(x, join(at, k));
+  if (f.fieldKind === "map" && typeof v === "object" && !Array.isArray(v)) {
+    for (const k of Object.keys(v!)) {
+      const problem = visit(m, v![k]!, join(at, k), shapes, dialect);
       if (problem) return problem;
     }
     return undefined;
   }
-  return check(v, at);
+  return visit(m, v, at, shapes, dialect);
 }
 
-function enumProblem(f: DescField, v: JsonValue, at: string, dialect: JsonRpcDialect | undefined): string | undefined {
+/** Checks an enum value, or each item of a list of enums; the path is built only for a problem. */
+function enums(
+  f: DescField,
+  v: JsonValue,
+  path: string,
+  key: string,
+  dialect: JsonRpcDialect | undefined,
+): string | undefined {
+  if (f.fieldKind === "list" && Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const problem = enumProblem(f, v[i]!, dialect);
+      if (problem) return `${join(path, key)}[${i}]: ${problem}`;
+    }
+    return undefined;
+  }
+  const problem = enumProblem(f, v, dialect);
+  return problem && `${join(path, key)}: ${problem}`;
+}
+
+/** Why an enum value is refused, or undefined: a string naming no value (nor a dialect spelling of one). */
+function enumProblem(f: DescField, v: JsonValue, dialect: JsonRpcDialect | undefined): string | undefined {
   if (typeof v !== "string" || !f.enum) return undefined;
   if (f.enum.values.some((x) => x.name === v)) return undefined;
   if (dialect && f.enum.values.some((x) => dialect.enums[x.name] === v)) return undefined;
-  return `${at}: unknown value ${JSON.stringify(v).slice(0, 60)} for ${f.enum.typeName}`;
+  return `unknown value ${JSON.stringify(v).slice(0, 60)} for ${f.enum.typeName}`;
 }
 
 function sub(f: DescField): DescMessage | undefined {
@@ -115,19 +145,38 @@ function sub(f: DescField): DescMessage | undefined {
   return m && !m.typeName.startsWith("google.protobuf.") ? m : undefined;
 }
 
-function shapeOf(m: DescMessage, d: JsonRpcDialect | undefined, cache: Map<string, Shape>): Shape {
-  let s = cache.get(m.typeName);
-  if (s) return s;
-  const byKey = new Map<string, DescField>();
-  for (const f of m.fields) {
-    byKey.set(f.name, f).set(f.jsonName, f);
-    const renamed = d?.renames[`${m.typeName}.${f.name}`];
-    if (renamed) byKey.set(renamed, f);
-  }
-  const w = d?.wrappers.find((x) => x.message === m.typeName);
-  s = { byKey, wrapped: w && m.fields.find((f) => f.name === w.field), part: d?.part.message === m.typeName };
-  cache.set(m.typeName, s);
-  return s;
+/** Shapes built once per message type; a field is watched only when something below it can be refused. */
+function shaper(d: JsonRpcDialect | undefined): Shapes {
+  const cache = new Map<string, Shape>();
+  const matters = new Map<string, boolean>();
+  const isPart = (m: DescMessage) => d?.part.message === m.typeName;
+  const wrapperOf = (m: DescMessage) => d?.wrappers.find((x) => x.message === m.typeName);
+  const isEnum = (f: DescField) => f.fieldKind === "enum" || (f.fieldKind === "list" && f.listKind === "enum");
+  const matter = (m: DescMessage): boolean => {
+    const known = matters.get(m.typeName);
+    if (known !== undefined) return known;
+    matters.set(m.typeName, true); // a cycle: assume something below it, which only costs a visit
+    const yes =
+      isPart(m) || wrapperOf(m) !== undefined || m.fields.some((f) => isEnum(f) || (sub(f) && matter(sub(f)!)));
+    matters.set(m.typeName, yes);
+    return yes;
+  };
+  return (m) => {
+    let s = cache.get(m.typeName);
+    if (s) return s;
+    const watched: Watched[] = [];
+    for (const f of m.fields) {
+      const below = sub(f);
+      if (!isEnum(f) && !(below && matter(below))) continue;
+      const renamed = d?.renames[`${m.typeName}.${f.name}`];
+      const keys = [...new Set([f.jsonName, f.name, ...(renamed ? [renamed] : [])])];
+      watched.push({ field: f, keys, sub: isEnum(f) ? undefined : below });
+    }
+    const w = wrapperOf(m);
+    s = { watched, wrapped: w && m.fields.find((f) => f.name === w.field), part: isPart(m) };
+    cache.set(m.typeName, s);
+    return s;
+  };
 }
 
 const join = (path: string, key: string) => (path === "" ? key : `${path}.${key}`);

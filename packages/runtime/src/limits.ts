@@ -13,8 +13,8 @@
  *   gRPC deadlines     at most MAX_DEADLINE_MS (longer ones are clamped).
  *
  * The JSON checks run on the parsed request before any conversion or
- * handler, so a request they refuse leaves nothing behind. They walk the
- * value without recursion and stop at the first problem, so a body nested a
+ * handler, so a request they refuse leaves nothing behind. They stop at the
+ * first problem and never go below MAX_JSON_DEPTH, so a body nested a
  * million levels deep costs one pass down to MAX_JSON_DEPTH and no more.
  * MAX_JSON_DEPTH is below the recursion limit of the protobuf JSON and
  * binary readers (100 messages; a Struct level costs them two), so the
@@ -45,29 +45,45 @@ interface Frame {
 
 const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 
+/** What is wrong at a place, given the place's path once it is known. */
+type Found = (where: string) => string;
+
 /**
  * Why a parsed JSON request is refused, naming the place (`root` is the name of the value, e.g. "params"),
- * or undefined when it is within the limits.
+ * or undefined when it is within the limits. The walk recurses at most maxDepth levels (it refuses before
+ * going deeper) and allocates nothing unless it finds a problem: the path is collected on the way back.
  */
 export function jsonLimitProblem(value: unknown, root: string, maxDepth = MAX_JSON_DEPTH): string | undefined {
-  const stack: Frame[] = [{ value, depth: 1, parent: undefined, key: undefined }];
-  for (let frame = stack.pop(); frame !== undefined; frame = stack.pop()) {
-    const v = frame.value;
-    if (typeof v === "string") {
-      if (!wellFormed(v)) return `${pathOf(frame, root)} holds a lone surrogate, which UTF-8 cannot carry`;
-      continue;
+  const path: (string | number)[] = [];
+  const found = checkJson(value, 1, maxDepth, path);
+  return found?.(pathText(root, path.reverse()));
+}
+
+const loneSurrogate: Found = (where) => `${where} holds a lone surrogate, which UTF-8 cannot carry`;
+const loneSurrogateKey: Found = (where) => `a member name in ${where} holds a lone surrogate`;
+
+/** The problem at or below `v`, with the keys from `v` down to it pushed on `path` (innermost first). */
+function checkJson(v: unknown, depth: number, maxDepth: number, path: (string | number)[]): Found | undefined {
+  if (typeof v === "string") return wellFormed(v) ? undefined : loneSurrogate;
+  if (typeof v !== "object" || v === null) return undefined;
+  if (depth > maxDepth) return (where) => `${where} nests deeper than ${maxDepth} levels of objects and arrays`;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const found = checkJson(v[i], depth + 1, maxDepth, path);
+      if (found) {
+        path.push(i);
+        return found;
+      }
     }
-    if (typeof v !== "object" || v === null) continue;
-    if (frame.depth > maxDepth)
-      return `${pathOf(frame, root)} nests deeper than ${maxDepth} levels of objects and arrays`;
-    if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--)
-        stack.push({ value: v[i], depth: frame.depth + 1, parent: frame, key: i });
-      continue;
-    }
-    for (const [k, item] of Object.entries(v)) {
-      if (!wellFormed(k)) return `a member name in ${pathOf(frame, root)} holds a lone surrogate`;
-      stack.push({ value: item, depth: frame.depth + 1, parent: frame, key: k });
+    return undefined;
+  }
+  const obj = v as Record<string, unknown>;
+  for (const k of Object.keys(obj)) {
+    if (!wellFormed(k)) return loneSurrogateKey;
+    const found = checkJson(obj[k], depth + 1, maxDepth, path);
+    if (found) {
+      path.push(k);
+      return found;
     }
   }
   return undefined;
@@ -95,18 +111,22 @@ export function messageLimitProblem(message: object, root: string, maxDepth = MA
   return undefined;
 }
 
+/** The keys from a frame's root down to it. */
+function pathOf(frame: Frame, root: string): string {
+  const keys: (string | number)[] = [];
+  for (let f: Frame | undefined = frame; f?.parent !== undefined; f = f.parent)
+    if (f.key !== undefined) keys.push(f.key);
+  return pathText(root, keys.reverse());
+}
+
 /**
  * "params.message.metadata.a[0].b": member names cut to KEY_SHOWN characters; a long path keeps its first and
  * last segments around "…".
  */
-function pathOf(frame: Frame, root: string): string {
-  const parts: string[] = [];
-  for (let f: Frame | undefined = frame; f?.parent !== undefined; f = f.parent) {
-    if (f.key === undefined) continue;
-    if (typeof f.key === "number") parts.push(`[${f.key}]`);
-    else parts.push(`.${f.key.length > KEY_SHOWN ? `${f.key.slice(0, KEY_SHOWN)}…` : f.key}`);
-  }
-  parts.reverse();
+function pathText(root: string, keys: readonly (string | number)[]): string {
+  const parts = keys.map((k) =>
+    typeof k === "number" ? `[${k}]` : `.${k.length > KEY_SHOWN ? `${k.slice(0, KEY_SHOWN)}…` : k}`,
+  );
   const shown = parts.length > 12 ? [...parts.slice(0, 8), "…", ...parts.slice(-3)] : parts;
   return root + shown.join("");
 }

@@ -187,6 +187,8 @@ export function createJsonRpcHandler<S extends DescService>(
     const events = invokeStream(options.handler, op, input, context);
     return streamResponse(id, op.name, resultsOf(def, op, events, codec, onDrop));
   };
+  // Only a card or requiredExtensions can activate extensions; without them no answer is echoed.
+  if (!options.agentCard && !options.requiredExtensions?.length) return (req) => serve(req, {});
   return async (req) => {
     const seen: { admitted?: Admitted } = {};
     const res = await serve(req, seen);
@@ -208,6 +210,7 @@ function contentTypeCheck(def: ProtocolTables): (header: string | null) => A2AEr
     "InvalidRequestError";
   const send = `send ${rule.accept.join(" or ")}`;
   return (header) => {
+    if (header !== null && rule.accept.includes(header)) return undefined; // the common case, as sent
     const type = (header ?? "").split(";")[0]!.trim().toLowerCase();
     if (type !== "" && rule.accept.includes(type)) return undefined;
     const problem = type === "" ? "Content-Type is missing" : `Content-Type ${type} is not supported`;

@@ -153,6 +153,8 @@ export function createRestHandler<S extends DescService>(
     }
     return streamResponse(op, invokeStream(options.handler, op, input, context));
   };
+  // Only a card or requiredExtensions can activate extensions; without them no answer is echoed.
+  if (!options.agentCard && !options.requiredExtensions?.length) return (req) => serve(req, {});
   return async (req) => {
     const seen: { admitted?: Admitted } = {};
     const res = await serve(req, seen);

@@ -50,71 +50,124 @@ export function requestCheck(tables: ProtocolTables, desc: DescMessage): Request
         },
       }
     : undefined;
-  return (input, binding, from) =>
-    walk(rules, desc, input as unknown as Fields, binding === "JSONRPC" && dialect ? dialect : plain, "", from);
+  const plainPlans = planner(rules, plain);
+  const dialectPlans = dialect ? planner(rules, dialect) : plainPlans;
+  return (input, binding, from) => {
+    const plans = binding === "JSONRPC" ? dialectPlans : plainPlans;
+    return walk(plans, plans(desc), input as unknown as Fields, "", from);
+  };
 }
 
 type Fields = Record<string, unknown> & { $typeName?: string };
 
-function walk(
-  rules: Rules,
-  m: DescMessage,
-  msg: Fields,
-  naming: Naming,
-  path: string,
-  from: string | undefined,
-): string | undefined {
-  for (const rule of rules[m.typeName] ?? []) {
+/** What is checked in a message of one type: its rules, and the fields that lead to messages with rules. */
+interface Plan {
+  /** The message's rules, each with its check. */
+  readonly rules: readonly { readonly rule: InputRule; readonly check: Check }[];
+  /** Message fields whose type has rules at some depth, with their JSON key; computed on first use. */
+  children: readonly { readonly field: DescField; readonly key: string | undefined; readonly sub: DescMessage }[];
+}
+
+type Plans = (m: DescMessage) => Plan;
+
+/** Plans per message type, built once: a field is entered only when rules can be found below it. */
+function planner(rules: Rules, naming: Naming): Plans {
+  const plans = new Map<string, Plan>();
+  const reaches = new Map<string, boolean>();
+  const reach = (m: DescMessage): boolean => {
+    const known = reaches.get(m.typeName);
+    if (known !== undefined) return known;
+    reaches.set(m.typeName, true); // a cycle: assume rules below it, which only costs a visit
+    const yes =
+      (rules[m.typeName]?.length ?? 0) > 0 || m.fields.some((f) => subOf(f) !== undefined && reach(subOf(f)!));
+    reaches.set(m.typeName, yes);
+    return yes;
+  };
+  return (m) => {
+    let plan = plans.get(m.typeName);
+    if (!plan) {
+      plan = {
+        rules: (rules[m.typeName] ?? []).flatMap((rule) => {
+          const check = compileRule(m, rule, naming);
+          return check ? [{ rule, check }] : [];
+        }),
+        children: m.fields.flatMap((field) => {
+          const sub = subOf(field);
+          return sub && reach(sub) ? [{ field, key: naming.key(m, field), sub }] : [];
+        }),
+      };
+      plans.set(m.typeName, plan);
+    }
+    return plan;
+  };
+}
+
+function walk(plans: Plans, plan: Plan, msg: Fields, path: string, from: string | undefined): string | undefined {
+  for (const { rule, check } of plan.rules) {
     if (from !== undefined && rule.waivedFrom?.includes(from)) continue;
-    const problem = broken(m, msg, rule, naming, path);
+    const problem = check(msg, path);
     if (problem) return problem;
   }
-  for (const f of m.fields) {
-    const sub = messageOf(f);
-    if (!sub || sub.typeName.startsWith("google.protobuf.")) continue;
-    const at = join(path, naming.key(m, f));
-    const v = fieldValue(msg, f);
-    const items =
-      f.fieldKind === "list"
-        ? (v as unknown[]).map((x, i) => [x, `${at}[${i}]`] as const)
-        : f.fieldKind === "map"
-          ? Object.entries(v as Record<string, unknown>).map(([k, x]) => [x, join(at, k)] as const)
-          : v === undefined
-            ? []
-            : [[v, at] as const];
-    for (const [x, p] of items) {
-      const problem = walk(rules, sub, x as Fields, naming, p, from);
+  for (const { field, key, sub } of plan.children) {
+    const v = fieldValue(msg, field);
+    if (v === undefined) continue;
+    const at = join(path, key);
+    const subPlan = plans(sub);
+    if (field.fieldKind === "list") {
+      const list = v as Fields[];
+      for (let i = 0; i < list.length; i++) {
+        const problem = walk(plans, subPlan, list[i]!, `${at}[${i}]`, from);
+        if (problem) return problem;
+      }
+    } else if (field.fieldKind === "map") {
+      const map = v as Record<string, Fields>;
+      for (const k of Object.keys(map)) {
+        const problem = walk(plans, subPlan, map[k]!, join(at, k), from);
+        if (problem) return problem;
+      }
+    } else {
+      const problem = walk(plans, subPlan, v as Fields, at, from);
       if (problem) return problem;
     }
   }
   return undefined;
 }
 
-/** What breaks the rule, or undefined. */
-function broken(m: DescMessage, msg: Fields, rule: InputRule, naming: Naming, path: string): string | undefined {
+/** A rule bound to its field or oneof: what breaks it in a message at `path`, or undefined. */
+type Check = (msg: Fields, path: string) => string | undefined;
+
+/** The rule's check, resolved once; undefined for a rule naming no field or oneof of the message. */
+function compileRule(m: DescMessage, rule: InputRule, naming: Naming): Check | undefined {
   const oneof = m.oneofs.find((o) => o.name === rule.field);
   if (oneof) {
-    if ((msg[oneof.localName] as { case?: unknown } | undefined)?.case !== undefined) return undefined;
     const members = oneof.fields.map((f) => naming.key(m, f) ?? f.jsonName).join(", ");
-    return `${path === "" ? "the request" : path} must set one of ${members}`;
+    return (msg, path) =>
+      (msg[oneof.localName] as { case?: unknown } | undefined)?.case !== undefined
+        ? undefined
+        : `${path === "" ? "the request" : path} must set one of ${members}`;
   }
   const f = m.fields.find((x) => x.name === rule.field);
   if (!f) return undefined;
-  const at = join(path, naming.key(m, f)) || f.jsonName;
-  const v = fieldValue(msg, f);
+  const key = naming.key(m, f);
+  const at = (path: string) => join(path, key) || f.jsonName;
   switch (f.fieldKind) {
     case "list": {
       const min = rule.minItems ?? 1;
-      return (v as unknown[]).length >= min ? undefined : `${at} must have at least ${min} item${min > 1 ? "s" : ""}`;
+      const says = ` must have at least ${min} item${min > 1 ? "s" : ""}`;
+      return (msg, path) => ((fieldValue(msg, f) as unknown[]).length >= min ? undefined : at(path) + says);
     }
     case "map":
-      return Object.keys(v as object).length > 0 ? undefined : `${at} is required`;
+      return (msg, path) =>
+        Object.keys(fieldValue(msg, f) as object).length > 0 ? undefined : `${at(path)} is required`;
     case "message":
-      return v !== undefined ? undefined : `${at} is required`;
+      return (msg, path) => (fieldValue(msg, f) !== undefined ? undefined : `${at(path)} is required`);
     default:
-      return v === undefined || v === "" || v === 0 || v === false || v === 0n || isEmptyBytes(v)
-        ? `${at} is required`
-        : undefined;
+      return (msg, path) => {
+        const v = fieldValue(msg, f);
+        return v === undefined || v === "" || v === 0 || v === false || v === 0n || isEmptyBytes(v)
+          ? `${at(path)} is required`
+          : undefined;
+      };
   }
 }
 
@@ -126,11 +179,15 @@ function fieldValue(msg: Fields, f: DescField): unknown {
   return msg[f.localName];
 }
 
-function messageOf(f: DescField): DescMessage | undefined {
-  if (f.fieldKind === "message") return f.message;
-  if (f.fieldKind === "list" && f.listKind === "message") return f.message;
-  if (f.fieldKind === "map" && f.mapKind === "message") return f.message;
-  return undefined;
+/** The message type a field holds (itself, as list items or as map values), google.protobuf.* left out. */
+function subOf(f: DescField): DescMessage | undefined {
+  const m =
+    f.fieldKind === "message" ||
+    (f.fieldKind === "list" && f.listKind === "message") ||
+    (f.fieldKind === "map" && f.mapKind === "message")
+      ? f.message
+      : undefined;
+  return m && !m.typeName.startsWith("google.protobuf.") ? m : undefined;
 }
 
 const isEmptyBytes = (v: unknown) => v instanceof Uint8Array && v.length === 0;
