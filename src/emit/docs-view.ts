@@ -7,7 +7,7 @@ import { MAX_OVERLAPS_PER_ROUTE, type RouteTable } from "./route-table.js";
 import { findVersionOverlaps } from "./version-overlaps.js";
 import type { CompatPlan, PlanStep } from "../compat/compat-plan.js";
 import type { Route } from "@protoc-gen-a2a/runtime";
-import type { SourceTable } from "../assets.js";
+import type { SourceTable } from "./sources.js";
 
 const code = (s: string) => "`" + s + "`";
 

@@ -5,10 +5,17 @@
  * end a cell) and never HTML-escaped.
  */
 import { createRequire } from "node:module";
-import { templateSpec } from "../assets.js";
+import { loadGeneratedModule } from "../assets.js";
 import type { TemplateName } from "./template-options.js";
 
 type Render = (view: unknown) => string;
+
+let templates: Record<TemplateName, unknown> | undefined;
+/** The precompiled Handlebars template (scripts/build-assets.js). */
+function templateSpec(name: TemplateName): unknown {
+  templates ??= loadGeneratedModule<Record<TemplateName, unknown>>("templates.cjs");
+  return templates[name];
+}
 interface HandlebarsRuntime {
   create(): { template(spec: unknown): Render };
 }

@@ -24,7 +24,7 @@ import {
   versionsView,
 } from "./docs-view.js";
 import type { TemplateName } from "./template-options.js";
-import { sourceTable } from "../assets.js";
+import { sourceTable } from "./sources.js";
 
 /** Written once per run with the docs: every source tag the pages cite, with links to the pinned files. */
 export const SOURCES_PAGE = "a2a_sources.md";

@@ -23,7 +23,7 @@ import {
 } from "./targets.js";
 import { describeAjvErrors, type OverrideEntry, type OverrideFile } from "./load-overrides.js";
 import { place, planEntries, type PlannedEntry } from "./replaces.js";
-import { validator } from "../assets.js";
+import { validator } from "./override-assets.js";
 
 /**
  * @param leftOut the shipped files that default_overrides=false leaves out: an entry that replaces one of theirs

@@ -6,7 +6,8 @@
  */
 import { createRequire } from "node:module";
 import type { ErrorObject } from "ajv";
-import { validator } from "../assets.js";
+import { readGeneratedJson } from "../assets.js";
+import { validator } from "./override-assets.js";
 import type { Problems } from "../generation-error.js";
 
 export interface OverrideEntry {
@@ -27,6 +28,11 @@ export interface OverrideFile {
   readonly shipped?: boolean;
   readonly package: string;
   readonly entries: readonly OverrideEntry[];
+}
+
+/** The override files shipped with the plugin, parsed at build time (scripts/build-assets.js). */
+export function shippedOverrides(): OverrideFile[] {
+  return readGeneratedJson<OverrideFile[]>("shipped-overrides.json");
 }
 
 /** The YAML parser is loaded only when a file is parsed (the shipped files are parsed at build time). */

@@ -21,10 +21,11 @@ import {
   type DescFile,
   type DescMessage,
   type Message,
-  type Registry,
 } from "@bufbuild/protobuf";
 import { compatTransform, type TransformContext } from "./compat-transforms.js";
+import { readField, setField } from "./message-fields.js";
 import { CompatJsonError } from "./compat-json.js";
+import type { Converter, Direction, Loss } from "./conversion-types.js";
 
 export type PlanStep =
   | { readonly from: string; readonly op: "copy" | "message" | "moved"; readonly to: string }
@@ -42,26 +43,7 @@ export interface CompatPlanData {
   }[];
 }
 
-/** Something a conversion could not carry over. */
-export interface Loss {
-  /** Field path in the source message, e.g. "message.parts[0].filename". */
-  readonly path: string;
-  readonly reason: string;
-}
-
-export type Direction = "toOlder" | "toNewer";
-
-export interface Converter {
-  /** Converts to the other version; what could not be carried over is returned in `lost` (and passed to `onLoss`). */
-  convert<T extends Message>(
-    message: Message,
-    direction: Direction,
-    onLoss?: (loss: Loss) => void,
-  ): { message: T; lost: Loss[] };
-  /** The counterpart type name of a message type, if it has one. */
-  counterpart(typeName: string): string | undefined;
-  readonly registry: Registry;
-}
+export type { Converter, Direction, Loss } from "./conversion-types.js";
 
 interface CompiledStep {
   readonly step: PlanStep;
@@ -234,21 +216,4 @@ function convertEnum(
   const zero = to.values.find((x) => x.number === 0)?.name ?? "0";
   lost.push({ path, reason: `no ${to.typeName} value for ${n}; written as ${zero}` });
   return 0;
-}
-
-/** A field's value, whether it is a plain field or a member of a oneof. */
-export function readField(msg: Message, f: DescField): unknown {
-  const m = msg as unknown as Record<string, unknown>;
-  if (f.oneof) {
-    const o = m[f.oneof.localName] as { case?: string; value?: unknown };
-    return o.case === f.localName ? o.value : undefined;
-  }
-  return m[f.localName];
-}
-
-export function setField(msg: Message, f: DescField, value: unknown): void {
-  const m = msg as unknown as Record<string, unknown>;
-  if (value === undefined) return;
-  if (f.oneof) m[f.oneof.localName] = { case: f.localName, value };
-  else m[f.localName] = value;
 }

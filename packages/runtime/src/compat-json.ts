@@ -27,9 +27,8 @@ import {
 } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { TimestampSchema, type Timestamp, type Value } from "@bufbuild/protobuf/wkt";
-import type { Converter, Loss } from "./compat-convert.js";
+import type { Converter, DialectCodec, Loss } from "./conversion-types.js";
 import { base64Read, setProto } from "./protojson-values.js";
-import type { DialectCodec } from "./jsonrpc-dialect.js";
 
 /** Where a value sits: a chain of keys up to the root (undefined), made a string only for a loss or an error. */
 export type At = { readonly up: At; readonly key: string | number } | undefined;

@@ -15,7 +15,7 @@ import {
   type Message,
 } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
-import { setField } from "./compat-convert.js";
+import { setField } from "./message-fields.js";
 
 type Msg = Message & Record<string, unknown>;
 

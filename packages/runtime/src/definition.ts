@@ -7,7 +7,7 @@
 import type { DescMethod, DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
 import type { Route } from "./route-types.js";
-import { requestCheck, type RequestCheck } from "./validate.js";
+import { requestCheck, type InputRule, type RequestCheck } from "./validate.js";
 
 export interface ErrorCatalogEntry {
   readonly name: string;
@@ -79,20 +79,6 @@ export interface JsonRpcIds {
   readonly absent: "answer-with-null-id";
   /** A numeric id must be an integer of at most this magnitude, so it is echoed exactly; else -32600. */
   readonly maxIntegerId: number;
-}
-
-/**
- * One input rule of a request message (override target `input.<Message>.<field>`): the field must be set (a
- * scalar not at its default, an enum not at 0, a message present, a list with at least `minItems` items, a map
- * not empty), or, when `field` names a oneof, one of its members must be set.
- */
-export interface InputRule {
-  /** Proto name of the field, or of a oneof. */
-  readonly field: string;
-  /** For a list: the fewest items it may hold; absent means 1 (S10 §5.7: a required array holds at least one). */
-  readonly minItems?: number;
-  /** Protocol versions whose requests, converted to this version by the version bridge, may leave it unset. */
-  readonly waivedFrom?: readonly string[];
 }
 
 /**
@@ -221,7 +207,7 @@ export function defineA2aService<S extends DescService>(service: S, tables: Prot
     streaming: method.methodKind === "server_streaming",
     routes: [...tables.routes, ...tables.aliases].filter((r) => r.operation === method.name),
     tenantLocalName: method.input.fields.find((f) => f.name === tables.tenantField)?.localName,
-    checkRequest: requestCheck(tables, method.input),
+    checkRequest: requestCheck(tables.inputRules, tables.jsonrpcDialect, method.input),
     capability: tables.capabilities?.rules.find((r) => r.operations.includes(method.name)),
   }));
   return {

@@ -29,7 +29,6 @@ export {
   type DualVersionRule,
   type ErrorCatalogEntry,
   type HandlerContext,
-  type InputRule,
   type OperationInfo,
   type JsonRpcDialect,
   type JsonRpcIds,
@@ -37,6 +36,7 @@ export {
   type ProtocolTables,
   type StandardErrorEntry,
 } from "./definition.js";
+export type { InputRule } from "./validate.js";
 export {
   A2AError,
   A2ATransportError,

@@ -36,20 +36,14 @@ import {
 } from "@bufbuild/protobuf";
 import type { JsonRpcDialect } from "./definition.js";
 import { CompatJsonError, PART_LEFT_OUT, partKindOf, refuseKind } from "./compat-json.js";
+import type { DialectCodec, OnDrop } from "./conversion-types.js";
 
 type Obj = { [k: string]: JsonValue };
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const isWkt = (m: DescMessage) => m.typeName.startsWith("google.protobuf.");
 
 /** Called for each dialect value the proto has no field for (a2a.json's file name, part metadata, …). */
-export type OnDrop = (path: string, reason: string) => void;
-
-export interface DialectCodec {
-  /** Encodes; what a2a.json cannot hold is reported to `onDrop`, never dropped silently. */
-  encode(desc: DescMessage, json: JsonValue, onDrop?: OnDrop): JsonValue;
-  /** Decodes; what the proto cannot hold is reported to `onDrop`, never dropped silently. */
-  decode(desc: DescMessage, json: JsonValue, onDrop?: OnDrop): JsonValue;
-}
+export type { DialectCodec, OnDrop } from "./conversion-types.js";
 
 const codecs = new WeakMap<JsonRpcDialect, DialectCodec>();
 

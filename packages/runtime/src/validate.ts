@@ -18,12 +18,31 @@
  * does. Unknown enum names never reach the message (json-request-check.ts).
  */
 import type { DescField, DescMessage, Message } from "@bufbuild/protobuf";
-import type { HandlerContext, InputRule, ProtocolTables } from "./definition.js";
+
+/**
+ * One input rule of a request message (override target `input.<Message>.<field>`): the field must be set (a
+ * scalar not at its default, an enum not at 0, a message present, a list with at least `minItems` items, a map
+ * not empty), or, when `field` names a oneof, one of its members must be set.
+ */
+export interface InputRule {
+  /** Proto name of the field, or of a oneof. */
+  readonly field: string;
+  /** For a list: the fewest items it may hold; absent means 1 (S10 §5.7: a required array holds at least one). */
+  readonly minItems?: number;
+  /** Protocol versions whose requests, converted to this version by the version bridge, may leave it unset. */
+  readonly waivedFrom?: readonly string[];
+}
+
+/** What the check reads of a JSON-RPC dialect (definition.ts JsonRpcDialect): its wrapper requests and renames. */
+export interface DialectNames {
+  readonly wrappers: readonly { readonly message: string; readonly field: string }[];
+  readonly renames: Readonly<Record<string, string>>;
+}
 
 /** Checks one request message; returns what is wrong, or undefined. */
 export type RequestCheck = (
   input: Message,
-  binding: HandlerContext["binding"],
+  binding: "JSONRPC" | "HTTP+JSON" | "GRPC",
   /** The version a bridged request was converted from: rules waived for it are skipped. */
   from?: string,
 ) => string | undefined;
@@ -37,11 +56,13 @@ type Rules = Readonly<Record<string, readonly InputRule[]>>;
 
 const plain: Naming = { key: (_m, f) => f.jsonName };
 
-/** The check of requests of type `desc` under `tables`' rules; undefined when the version has none. */
-export function requestCheck(tables: ProtocolTables, desc: DescMessage): RequestCheck | undefined {
-  const rules = tables.inputRules;
+/** The check of requests of type `desc` under a version's rules; undefined when the version has none. */
+export function requestCheck(
+  rules: Rules | null | undefined,
+  d: DialectNames | null | undefined,
+  desc: DescMessage,
+): RequestCheck | undefined {
   if (!rules || Object.keys(rules).length === 0) return undefined;
-  const d = tables.jsonrpcDialect;
   const dialect: Naming | undefined = d
     ? {
         key(m, f) {

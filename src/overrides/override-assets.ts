@@ -1,0 +1,21 @@
+/**
+ * The override stage's build-time assets: the standalone validators of the override-file schema and of
+ * each target's value (scripts/build-assets.js).
+ */
+import type { ErrorObject } from "ajv";
+import { loadGeneratedModule } from "../assets.js";
+
+export interface Validator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
+let validators: Record<string, Validator> | undefined;
+
+/** The validator for the override-file schema ("file") or for a target key such as "api.contentTypes". */
+export function validator(
+  name: "file" | `${"api" | "operations" | "compat" | "input"}.${string}`,
+): Validator | undefined {
+  validators ??= loadGeneratedModule<Record<string, Validator>>("validators.cjs");
+  return validators[name === "file" ? "validateFile" : name.replace(".", "_")];
+}
