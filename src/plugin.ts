@@ -3,7 +3,7 @@
  *
  *   override files → services that get output (src/overrides/select-services)
  *   descriptors → ApiModel (src/model) → overrides applied (src/overrides)
- *     → route tables (src/emit/route-table) → files (src/emit)
+ *     → route tables (src/model/route-table) → files (src/emit)
  *
  * Nothing is written unless the whole run succeeds: every problem is
  * collected and thrown before the first file is generated.
@@ -19,9 +19,10 @@ import { buildModels, findExtensions } from "./model/build-model.js";
 import { Problems } from "./generation-error.js";
 import { loadOverrideFile, shippedOverrides, type OverrideFile } from "./overrides/load-overrides.js";
 import { applyOverrides } from "./overrides/apply-overrides.js";
-import { buildRouteTable, type RouteTable } from "./emit/route-table.js";
+import { buildRouteTable, type RouteTable } from "./model/route-table.js";
 import { writeOutputs } from "./emit/outputs.js";
 import { buildCompatPlan } from "./compat/compat-plan.js";
+import { linkVersions } from "./compat/version-links.js";
 import { requireProtocolVersions, selectServices, userFilesInUse } from "./overrides/select-services.js";
 import type { ApiModel } from "./model/model-types.js";
 
@@ -66,7 +67,7 @@ export const protocGenA2a: Plugin = {
     const tables = new Map<ApiModel, RouteTable>(models.map((m) => [m, buildRouteTable(m, problems)]));
     problems.throwIfAny();
 
-    writeOutputs(schema, options, models, tables, plans);
+    writeOutputs(schema, options, models, tables, plans, linkVersions(plans, models));
     return createResponse(schema.getFileInfo());
   },
 };

@@ -6,6 +6,7 @@
  * (compat-json-module.ts); the operation table and the version bridges.
  */
 import type { Printable, Schema } from "@bufbuild/protoplugin";
+import type { OperationPair } from "../compat/version-links.js";
 import type { CompatPlan } from "../compat/compat-plan.js";
 import { printLiteral } from "./literal.js";
 import { printPreamble } from "./preamble.js";
@@ -27,7 +28,7 @@ export function emitCompatModule(
   plan: CompatPlan,
   newer: CompatSide,
   older: CompatSide,
-  operations: readonly { older: string; newer: string }[],
+  operations: readonly OperationPair[],
   json?: Omit<CompatJsonInputs, "olderA2a" | "olderDefinition" | "converter">,
 ): void {
   const newerFile = newer.file;

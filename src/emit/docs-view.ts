@@ -3,7 +3,7 @@
  * table shows is computed here, so templates only lay it out.
  */
 import type { ApiModel, BindingModel, OperationModel } from "../model/model-types.js";
-import { MAX_OVERLAPS_PER_ROUTE, type RouteTable } from "./route-table.js";
+import { MAX_OVERLAPS_PER_ROUTE, type RouteTable } from "../model/route-table.js";
 import { findVersionOverlaps } from "./version-overlaps.js";
 import type { CompatPlan, PlanStep } from "../compat/compat-plan.js";
 import type { Route } from "@protoc-gen-a2a/runtime";

@@ -8,7 +8,8 @@ import type { Schema } from "@bufbuild/protoplugin";
 import type { A2aOptions } from "../options.js";
 import type { ApiModel } from "../model/model-types.js";
 import type { CompatPlan } from "../compat/compat-plan.js";
-import type { RouteTable } from "./route-table.js";
+import type { VersionLink } from "../compat/version-links.js";
+import type { RouteTable } from "../model/route-table.js";
 import { emitRoutesModule, routesJson } from "./routes-module.js";
 import { emitStubs } from "./stubs.js";
 import { emitCompatModule } from "./compat-module.js";
@@ -35,6 +36,7 @@ export function writeOutputs(
   models: readonly ApiModel[],
   tables: ReadonlyMap<ApiModel, RouteTable>,
   plans: readonly CompatPlan[],
+  links: readonly VersionLink[],
 ): void {
   const targets = schema.targets;
   for (const target of targets) {
@@ -46,23 +48,16 @@ export function writeOutputs(
       if (options.emit.has("stubs")) emitStubs(schema, target, baseName(m, models), m);
     }
     if (options.emit.has("stubs")) {
-      for (const plan of plans) {
-        const newer = models.find((m) => m.package === plan.newer)!;
-        const older = models.find((m) => m.package === plan.older);
-        if (older) {
-          const pairs = older.operations
-            .filter((o) => newer.operations.some((n) => n.name === o.canonicalName))
-            .map((o) => ({ older: o.name, newer: o.canonicalName }));
-          const fileOf = (name: string) => schema.allFiles.find((f) => f.proto.name === name)!;
-          const json = older.jsonrpcDialect
-            ? { newer: fileOf(newer.protoFile), older: fileOf(older.protoFile), dialect: older.jsonrpcDialect }
-            : undefined;
-          const side = (m: ApiModel) => ({
-            file: m.protoFile,
-            definition: definitionName(m.service.name, m.protocolVersion ?? ""),
-          });
-          emitCompatModule(schema, target, plan, side(newer), side(older), pairs, json);
-        }
+      for (const { plan, newer, older, operations } of links) {
+        const fileOf = (name: string) => schema.allFiles.find((f) => f.proto.name === name)!;
+        const json = older.jsonrpcDialect
+          ? { newer: fileOf(newer.protoFile), older: fileOf(older.protoFile), dialect: older.jsonrpcDialect }
+          : undefined;
+        const side = (m: ApiModel) => ({
+          file: m.protoFile,
+          definition: definitionName(m.service.name, m.protocolVersion ?? ""),
+        });
+        emitCompatModule(schema, target, plan, side(newer), side(older), operations, json);
       }
     }
   }

@@ -10,7 +10,7 @@
 import type { GeneratedFile, Schema } from "@bufbuild/protoplugin";
 import type { Route, RouteQueryField } from "@protoc-gen-a2a/runtime";
 import type { ApiModel } from "../model/model-types.js";
-import type { RouteTable } from "./route-table.js";
+import type { RouteTable } from "../model/route-table.js";
 import { inlineLiteral, printLiteral, type LiteralNames } from "./literal.js";
 import { printPreamble } from "./preamble.js";
 

@@ -13,7 +13,7 @@
  * path and the newer route's variables that the older route's literals fill.
  */
 import type { Route } from "@protoc-gen-a2a/runtime";
-import { type RouteTable, witness } from "./route-table.js";
+import { type RouteTable, witness } from "../model/route-table.js";
 
 export interface VersionOverlap {
   readonly method: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { compareShapes, findOverlaps, MAX_OVERLAPS_PER_ROUTE, witness } from "../../src/emit/route-table.js";
+import { compareShapes, findOverlaps, MAX_OVERLAPS_PER_ROUTE, witness } from "../../src/model/route-table.js";
 import { compilePathMatcher } from "../../packages/runtime/src/path-matcher.js";
 import type { Route } from "../../packages/runtime/src/route-types.js";
 import { readRoutes } from "../helpers/samples.js";

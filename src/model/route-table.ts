@@ -17,7 +17,7 @@
  * method, verb and segment shape (variable names aside) are duplicates: one
  * could never be reached, so generation stops.
  */
-import type { ApiModel, BindingModel, OperationModel } from "../model/model-types.js";
+import type { ApiModel, BindingModel, OperationModel } from "./model-types.js";
 import type { Route, RouteOverlap } from "@protoc-gen-a2a/runtime";
 import type { Problems } from "../generation-error.js";
 
