@@ -10,17 +10,10 @@
  * same target conflict, whichever files they are in. After all entries,
  * bindings whose first segment is the tenant field become tenant variants.
  */
-import type { ApiModel, AppliedOverride, CompatRule, OperationModel } from "../model/model-types.js";
+import type { ApiModel, AppliedOverride, OperationModel } from "../model/model-types.js";
 import { buildBinding } from "../model/http-binding.js";
 import { Problems } from "../generation-error.js";
-import {
-  apiTargets,
-  applyInputRule,
-  operationTargets,
-  type ApplyContext,
-  type ExtraRoute,
-  type InputRuleValue,
-} from "./targets.js";
+import { targetTable, type ApplyContext, type ExtraRoute, type TargetScope } from "./targets.js";
 import { describeAjvErrors, type OverrideEntry, type OverrideFile } from "./load-overrides.js";
 import { place, planEntries, type PlannedEntry } from "./replaces.js";
 import { validator } from "./override-assets.js";
@@ -73,120 +66,66 @@ function applied(p: PlannedEntry, summary: string): AppliedOverride {
   return { file, id, target, summary, source, decision, replaces };
 }
 
+/** A target resolved against the grammar: its scope, its kind's key and name, the RPC it names. */
+interface Resolved {
+  readonly scope: TargetScope;
+  readonly key: string;
+  readonly name: string;
+  readonly op: OperationModel | undefined;
+}
+
+/**
+ * api.<key> | operations.<Rpc>.<key> | compat.unpaired | compat.<Message> (key "pair") |
+ * input.<Message>.<field> (key "rule"); a problem naming the entry otherwise.
+ */
+function resolveTarget(model: ApiModel, entry: OverrideEntry): Resolved | string {
+  const parts = entry.target.split(".");
+  const [scope, a, b] = parts;
+  if (scope === "api" && parts.length === 2) {
+    if (targetTable.api[a!]) return { scope, key: a!, name: "", op: undefined };
+    const known = Object.keys(targetTable.api).map((k) => "api." + k);
+    return `unknown target "${entry.target}"; api targets are ${known.join(", ")}`;
+  }
+  if (scope === "operations" && parts.length === 3) {
+    const op = model.operations.find((o) => o.name === a);
+    if (!op) return `target "${entry.target}" names no RPC "${a}" in ${model.service.fullName} (${model.protoFile})`;
+    if (targetTable.operations[b!]) return { scope, key: b!, name: a!, op };
+    const known = Object.keys(targetTable.operations).map((k) => `operations.<rpc>.${k}`);
+    return `unknown target "${entry.target}"; operation targets are ${known.join(", ")}`;
+  }
+  if (scope === "compat" && parts.length === 2)
+    return { scope, key: a === "unpaired" ? "unpaired" : "pair", name: a!, op: undefined };
+  if (scope === "input" && parts.length === 3) return { scope, key: "rule", name: `${a}.${b}`, op: undefined };
+  return `unknown target "${entry.target}"`;
+}
+
 function applyEntry(model: ApiModel, p: PlannedEntry, problems: Problems): void {
   const entry = p.entry;
-  const parts = entry.target.split(".");
-  let op: OperationModel | undefined;
-  let kind: (typeof apiTargets)[string] | undefined;
-  if (parts[0] === "api" && parts.length === 2) {
-    kind = apiTargets[parts[1]!];
-    if (!kind) {
-      problems.add(
-        `${place(entry)}: unknown target "${entry.target}"; api targets are ${Object.keys(apiTargets)
-          .map((k) => "api." + k)
-          .join(", ")}`,
-      );
-      return;
-    }
-  } else if (parts[0] === "operations" && parts.length === 3) {
-    op = model.operations.find((o) => o.name === parts[1]);
-    if (!op) {
-      problems.add(
-        `${place(entry)}: target "${entry.target}" names no RPC "${parts[1]}" ` +
-          `in ${model.service.fullName} (${model.protoFile})`,
-      );
-      return;
-    }
-    kind = operationTargets[parts[2]!];
-    if (!kind) {
-      problems.add(
-        `${place(entry)}: unknown target "${entry.target}"; operation targets are ${Object.keys(operationTargets)
-          .map((k) => `operations.<rpc>.${k}`)
-          .join(", ")}`,
-      );
-      return;
-    }
-  } else if (parts[0] === "compat" && parts.length === 2) {
-    applyCompat(model, p, parts[1]!, problems);
-    return;
-  } else if (parts[0] === "input" && parts.length === 3) {
-    applyInput(model, p, parts[1]!, parts[2]!, problems);
-    return;
-  } else {
-    problems.add(`${place(entry)}: unknown target "${entry.target}"`);
+  const target = resolveTarget(model, entry);
+  if (typeof target === "string") {
+    problems.add(`${place(entry)}: ${target}`);
     return;
   }
-  const validate = validator(`${parts[0] as "api" | "operations"}.${parts[parts.length - 1]!}`)!;
+  const validate = validator(`${target.scope}.${target.key}`)!;
   if (!validate(entry.value)) {
     problems.add(`${place(entry)}: value for ${entry.target} is invalid: ${describeAjvErrors(validate.errors)}`);
     return;
   }
-  const ctx: ApplyContext = { model, addRoute: (o, r, note) => addRoute(model, o, r, note, entry, problems) };
+  const kind = targetTable[target.scope][target.key]!;
+  const ctx: ApplyContext = {
+    model,
+    target: entry.target,
+    name: target.name,
+    entry: {
+      place: `${entry.file}:${entry.line}: entry "${entry.id}"`,
+      source: `${entry.source.document}, ${entry.source.section}`,
+    },
+    addRoute: (o, r, note) => addRoute(model, o, r, note, entry, problems),
+  };
   try {
-    model.overrides.push(applied(p, kind.apply(entry.value as never, ctx, op, entry.decision)));
+    model.overrides.push(applied(p, kind.apply(entry.value as never, ctx, target.op, entry.decision)));
   } catch (e) {
     problems.add(`${place(entry)}: ${(e as Error).message}`);
-  }
-}
-
-/** compat.unpaired, or compat.<Message> of this package. */
-function applyCompat(model: ApiModel, p: PlannedEntry, name: string, problems: Problems): void {
-  const entry = p.entry;
-  model.compat ??= { otherPackage: undefined, explicit: new Map(), unpaired: { v10: {}, v03: {} } };
-  const compat = model.compat;
-  const key = name === "unpaired" ? "compat.unpaired" : "compat.pair";
-  const validate = validator(key as `compat.${string}`);
-  if (!validate?.(entry.value)) {
-    problems.add(`${place(entry)}: value for ${entry.target} is invalid: ${describeAjvErrors(validate?.errors)}`);
-    return;
-  }
-  let summary: string;
-  if (name === "unpaired") {
-    const v = entry.value as { otherPackage: string; v10: Record<string, string>; v03: Record<string, string> };
-    compat.otherPackage = v.otherPackage;
-    compat.unpaired = { v10: v.v10, v03: v.v03 };
-    const unpaired = [...Object.keys(v.v10), ...Object.keys(v.v03)].join(", ");
-    summary = `counterparts in ${v.otherPackage}; no counterpart: ${unpaired}`;
-  } else {
-    const fullName = `${model.package}.${name}`;
-    if (!model.messages.has(fullName)) {
-      problems.add(`${place(entry)}: target "${entry.target}" names no message ${fullName}`);
-      return;
-    }
-    const v = entry.value as {
-      counterpart?: string;
-      toV03?: Record<string, CompatRule>;
-      toV10?: Record<string, CompatRule>;
-      dialectFields?: Record<string, string>;
-    };
-    compat.explicit.set(fullName, {
-      v10: fullName,
-      v03: v.counterpart,
-      toV03: v.toV03 ?? {},
-      toV10: v.toV10 ?? {},
-      dialectFields: v.dialectFields ?? {},
-      entry: `${entry.file}:${entry.line}: entry "${entry.id}"`,
-      source: `${entry.source.document}, ${entry.source.section}`,
-      decision: entry.decision,
-    });
-    const rules = Object.keys(v.toV03 ?? {}).length + Object.keys(v.toV10 ?? {}).length;
-    summary = `${fullName} ↔ ${v.counterpart ?? "same name"}: ${rules} field rules`;
-  }
-  model.overrides.push(applied(p, summary));
-}
-
-/** input.<Message>.<field> of this package. */
-function applyInput(model: ApiModel, p: PlannedEntry, message: string, field: string, problems: Problems): void {
-  const entry = p.entry;
-  const validate = validator("input.rule");
-  if (!validate?.(entry.value)) {
-    problems.add(`${place(entry)}: value for ${entry.target} is invalid: ${describeAjvErrors(validate?.errors)}`);
-    return;
-  }
-  try {
-    model.overrides.push(applied(p, applyInputRule(model, message, field, entry.value as InputRuleValue)));
-  } catch (e) {
-    problems.add(`${place(entry)}: target "${entry.target}": ${(e as Error).message}`);
   }
 }
 

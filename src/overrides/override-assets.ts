@@ -4,6 +4,7 @@
  */
 import type { ErrorObject } from "ajv";
 import { loadGeneratedModule } from "../assets.js";
+import type { TargetScope } from "./targets.js";
 
 export interface Validator {
   (data: unknown): boolean;
@@ -12,10 +13,8 @@ export interface Validator {
 
 let validators: Record<string, Validator> | undefined;
 
-/** The validator for the override-file schema ("file") or for a target key such as "api.contentTypes". */
-export function validator(
-  name: "file" | `${"api" | "operations" | "compat" | "input"}.${string}`,
-): Validator | undefined {
+/** The validator for the override-file schema ("file") or for a target kind such as "api.contentTypes" (targets.ts). */
+export function validator(name: "file" | `${TargetScope}.${string}`): Validator | undefined {
   validators ??= loadGeneratedModule<Record<string, Validator>>("validators.cjs");
   return validators[name === "file" ? "validateFile" : name.replace(".", "_")];
 }

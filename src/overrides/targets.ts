@@ -14,8 +14,9 @@
 import type { JSONSchemaType } from "ajv";
 import type {
   ApiModel,
-  InputRule,
   CapabilitiesModel,
+  CompatRule,
+  InputRule,
   ContentTypes,
   DualVersionRule,
   ErrorModel,
@@ -36,6 +37,11 @@ export interface ExtraRoute {
 
 export interface ApplyContext {
   readonly model: ApiModel;
+  /** The entry's target as written, and its name segment: the message of compat.<Message>, "Message.field" of input.<Message>.<field>. */
+  readonly target: string;
+  readonly name: string;
+  /** Where the entry is (file:line: entry "id") and what it cites, for targets that keep them in the model. */
+  readonly entry: { readonly place: string; readonly source: string };
   /** Adds a binding parsed and validated like a proto rule; problems are reported with the entry's place. */
   addRoute(op: OperationModel, route: ExtraRoute, note: string): void;
 }
@@ -376,6 +382,73 @@ export function applyInputRule(model: ApiModel, message: string, field: string, 
   const waived = v.waivedFrom ? `; requests converted from ${v.waivedFrom.join(", ")} may leave it unset` : "";
   return `requests must set ${what} of ${fullName}${min}${waived}`;
 }
+
+type CompatPairValue = {
+  counterpart?: string;
+  toV03?: Record<string, CompatRule>;
+  toV10?: Record<string, CompatRule>;
+  dialectFields?: Record<string, string>;
+};
+
+function compatOf(model: ApiModel): NonNullable<ApiModel["compat"]> {
+  model.compat ??= { otherPackage: undefined, explicit: new Map(), unpaired: { v10: {}, v03: {} } };
+  return model.compat;
+}
+
+/** compat.<Message> (key "pair") and compat.unpaired: the compat plan's inputs (src/compat/compat-plan.ts). */
+export const compatTargets: Record<string, TargetKind<never>> = {
+  pair: kind<CompatPairValue>(compatPairSchema, (v, { model, target, name, entry }, _op, decision) => {
+    const fullName = `${model.package}.${name}`;
+    if (!model.messages.has(fullName)) throw new Error(`target "${target}" names no message ${fullName}`);
+    compatOf(model).explicit.set(fullName, {
+      v10: fullName,
+      v03: v.counterpart,
+      toV03: v.toV03 ?? {},
+      toV10: v.toV10 ?? {},
+      dialectFields: v.dialectFields ?? {},
+      entry: entry.place,
+      source: entry.source,
+      decision,
+    });
+    const rules = Object.keys(v.toV03 ?? {}).length + Object.keys(v.toV10 ?? {}).length;
+    return `${fullName} ↔ ${v.counterpart ?? "same name"}: ${rules} field rules`;
+  }),
+  unpaired: kind<{ otherPackage: string; v10: Record<string, string>; v03: Record<string, string> }>(
+    compatUnpairedSchema,
+    (v, { model }) => {
+      const compat = compatOf(model);
+      compat.otherPackage = v.otherPackage;
+      compat.unpaired = { v10: v.v10, v03: v.v03 };
+      const unpaired = [...Object.keys(v.v10), ...Object.keys(v.v03)].join(", ");
+      return `counterparts in ${v.otherPackage}; no counterpart: ${unpaired}`;
+    },
+  ),
+};
+
+/** input.<Message>.<field> (key "rule"). */
+export const inputTargets: Record<string, TargetKind<never>> = {
+  rule: kind<InputRuleValue>(inputRuleSchema, (v, { model, target, name }) => {
+    const dot = name.indexOf(".");
+    try {
+      return applyInputRule(model, name.slice(0, dot), name.slice(dot + 1), v);
+    } catch (e) {
+      throw new Error(`target "${target}": ${(e as Error).message}`);
+    }
+  }),
+};
+
+/**
+ * Every target kind, by scope: the override grammar's targets resolve to one of these (apply-overrides.ts), and
+ * scripts/build-assets.js compiles one validator per entry, named `<scope>.<key>`.
+ */
+export const targetTable = {
+  api: apiTargets,
+  operations: operationTargets,
+  compat: compatTargets,
+  input: inputTargets,
+} as const;
+
+export type TargetScope = keyof typeof targetTable;
 
 function kind<T>(
   schema: Record<string, unknown>,
