@@ -18,13 +18,19 @@ function sources(dir: string): string[] {
   });
 }
 
-/** Module → the modules of the same tree it imports (relative specifiers, `.js` read as `.ts`). */
-function importGraph(dir: string): Map<string, string[]> {
+/** The relative modules a source imports or re-exports from, type-only ones included, as written. */
+function specifiers(text: string): string[] {
   const specifier = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*["'](\.{1,2}\/[^"']+)["']/g;
+  return [...text.matchAll(specifier)].map((m) => m[1]!);
+}
+
+/** Module → the modules of the same tree it imports (`.js` read as `.ts`). */
+function importGraph(dir: string): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sources(dir)) {
-    const text = readFileSync(file, "utf8");
-    const targets = [...text.matchAll(specifier)].map((m) => resolve(dirname(file), m[1]!.replace(/\.js$/, ".ts")));
+    const targets = specifiers(readFileSync(file, "utf8")).map((s) =>
+      resolve(dirname(file), s.replace(/\.js$/, ".ts")),
+    );
     graph.set(file, targets);
   }
   return graph;
@@ -66,7 +72,13 @@ describe("import cycles", () => {
       ["/x/d.ts", ["/x/a.ts"]],
     ]);
     expect(cycles(graph, "/x")).toEqual([["a.ts", "b.ts", "c.ts"]]);
-    const text = 'import type { A } from "./a.js";';
-    expect(/\bfrom\s*["'](\.{1,2}\/[^"']+)["']/.exec(text)?.[1]).toBe("./a.js");
+    const text = [
+      'import type { A } from "./a.js";',
+      "import {\n  b,\n  type C,\n} from '../b.js';",
+      'export { d } from "./d.js";',
+      'import { e } from "node:fs";',
+      'const f = "./not-an-import.js";',
+    ].join("\n");
+    expect(specifiers(text)).toEqual(["./a.js", "../b.js", "./d.js"]);
   });
 });

@@ -10,10 +10,10 @@
  */
 import type { A2aServiceDefinition, HandlerContext, OperationInfo } from "./definition.js";
 import { A2AError } from "./a2a-error.js";
-import type { CardRules } from "./card-rules.js";
-import { parseExtensions, type VersionResult } from "./negotiation.js";
+import type { CardRules, CardRulesOf } from "./card-rules.js";
+import { negotiateHttpVersion, parseExtensions, type VersionResult } from "./negotiation.js";
 import { extensionsHeaderProblem } from "./limits.js";
-import type { CoreResponse } from "./server-types.js";
+import type { CoreRequest, CoreResponse } from "./server-types.js";
 
 export interface Admitted {
   readonly version: string;
@@ -52,6 +52,23 @@ export function admitCall(
   }
   const activated = card.supported.length > 0 ? extensions.filter((x) => card.supported.includes(x)) : [];
   return { version: version.version, extensions, activated };
+}
+
+/** admitCall for an HTTP binding (JSON-RPC, HTTP+JSON): the version and extensions from the request's headers. */
+export function admitHttpCall(
+  def: A2aServiceDefinition,
+  op: OperationInfo,
+  req: CoreRequest,
+  cardRules: CardRulesOf,
+): Admitted {
+  const version = negotiateHttpVersion(def, req);
+  return admitCall(
+    def,
+    op,
+    version,
+    req.header(def.headers.extensionsHeader),
+    cardRules(() => req.headers),
+  );
 }
 
 /** An HTTP response with the extensions header naming the activated extensions, when there are any. */

@@ -23,7 +23,7 @@ import {
   type Message,
 } from "@bufbuild/protobuf";
 import { compatTransform, type TransformContext } from "./compat-transforms.js";
-import { readField, setField } from "./message-fields.js";
+import { enumOf, readField, setField } from "./message-fields.js";
 import { CompatJsonError } from "./compat-json.js";
 import type { Converter, Direction, Loss } from "./conversion-types.js";
 
@@ -178,16 +178,6 @@ export function createConverter(plan: CompatPlanData, files: readonly DescFile[]
 
 const join = (path: string, field: string) =>
   path === "" ? field : field === "" ? path : field.startsWith("[") ? path + field : `${path}.${field}`;
-
-function enumOf(f: DescField): DescEnum | undefined {
-  return f.fieldKind === "enum"
-    ? f.enum
-    : f.fieldKind === "list" && f.listKind === "enum"
-      ? f.enum
-      : f.fieldKind === "map" && f.mapKind === "enum"
-        ? f.enum
-        : undefined;
-}
 
 /** An enum value by name (without the type prefix), else by number. */
 export function enumValue(n: number, from: DescEnum, to: DescEnum): number {

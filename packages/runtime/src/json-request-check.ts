@@ -19,6 +19,7 @@
  */
 import type { DescField, DescMessage, JsonValue } from "@bufbuild/protobuf";
 import type { JsonRpcDialect } from "./definition.js";
+import { messageOf } from "./message-fields.js";
 
 /** One field the walk looks at: an enum, or a message below which something is checked. */
 interface Watched {
@@ -135,16 +136,6 @@ function enumProblem(f: DescField, v: JsonValue, dialect: JsonRpcDialect | undef
   return `unknown value ${JSON.stringify(v).slice(0, 60)} for ${f.enum.typeName}`;
 }
 
-function sub(f: DescField): DescMessage | undefined {
-  const m =
-    f.fieldKind === "message" ||
-    (f.fieldKind === "list" && f.listKind === "message") ||
-    (f.fieldKind === "map" && f.mapKind === "message")
-      ? f.message
-      : undefined;
-  return m && !m.typeName.startsWith("google.protobuf.") ? m : undefined;
-}
-
 /** Shapes built once per message type; a field is watched only when something below it can be refused. */
 function shaper(d: JsonRpcDialect | undefined): Shapes {
   const cache = new Map<string, Shape>();
@@ -152,12 +143,12 @@ function shaper(d: JsonRpcDialect | undefined): Shapes {
   const isPart = (m: DescMessage) => d?.part.message === m.typeName;
   const wrapperOf = (m: DescMessage) => d?.wrappers.find((x) => x.message === m.typeName);
   const isEnum = (f: DescField) => f.fieldKind === "enum" || (f.fieldKind === "list" && f.listKind === "enum");
+  const leadsOn = (m: DescMessage | undefined): boolean => m !== undefined && matter(m);
   const matter = (m: DescMessage): boolean => {
     const known = matters.get(m.typeName);
     if (known !== undefined) return known;
     matters.set(m.typeName, true); // a cycle: assume something below it, which only costs a visit
-    const yes =
-      isPart(m) || wrapperOf(m) !== undefined || m.fields.some((f) => isEnum(f) || (sub(f) && matter(sub(f)!)));
+    const yes = isPart(m) || wrapperOf(m) !== undefined || m.fields.some((f) => isEnum(f) || leadsOn(messageOf(f)));
     matters.set(m.typeName, yes);
     return yes;
   };
@@ -166,7 +157,7 @@ function shaper(d: JsonRpcDialect | undefined): Shapes {
     if (s) return s;
     const watched: Watched[] = [];
     for (const f of m.fields) {
-      const below = sub(f);
+      const below = messageOf(f);
       if (!isEnum(f) && !(below && matter(below))) continue;
       const renamed = d?.renames[`${m.typeName}.${f.name}`];
       const keys = [...new Set([f.jsonName, f.name, ...(renamed ? [renamed] : [])])];

@@ -37,6 +37,7 @@ import {
 import type { JsonRpcDialect } from "./definition.js";
 import { CompatJsonError, PART_LEFT_OUT, partKindOf, refuseKind } from "./compat-json.js";
 import type { DialectCodec, OnDrop } from "./conversion-types.js";
+import { enumOf } from "./message-fields.js";
 
 type Obj = { [k: string]: JsonValue };
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -397,16 +398,6 @@ export function createDialectCodec(d: JsonRpcDialect): DialectCodec {
   }
 
   return { encode, decode };
-}
-
-function enumOf(f: DescField): DescEnum | undefined {
-  return f.fieldKind === "enum"
-    ? f.enum
-    : f.fieldKind === "list" && f.listKind === "enum"
-      ? f.enum
-      : f.fieldKind === "map" && f.mapKind === "enum"
-        ? f.enum
-        : undefined;
 }
 
 /** The ProtoJSON of a field's default value. */

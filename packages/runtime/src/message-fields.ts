@@ -1,8 +1,10 @@
 /**
- * Reading and writing one field of a protobuf-es message by its descriptor,
- * whether it is a plain field or a member of a oneof (`{case, value}`).
+ * One field of a protobuf-es message by its descriptor: reading and writing
+ * it, whether it is a plain field or a member of a oneof (`{case, value}`),
+ * and the enum or message type it holds, itself or as list items or map
+ * values.
  */
-import type { DescField, Message } from "@bufbuild/protobuf";
+import type { DescEnum, DescField, DescMessage, Message } from "@bufbuild/protobuf";
 
 /** A field's value, whether it is a plain field or a member of a oneof. */
 export function readField(msg: Message, f: DescField): unknown {
@@ -20,4 +22,23 @@ export function setField(msg: Message, f: DescField, value: unknown): void {
   if (value === undefined) return;
   if (f.oneof) m[f.oneof.localName] = { case: f.localName, value };
   else m[f.localName] = value;
+}
+
+/** The enum a field holds: itself, as list items or as map values. */
+export function enumOf(f: DescField): DescEnum | undefined {
+  if (f.fieldKind === "enum") return f.enum;
+  if (f.fieldKind === "list" && f.listKind === "enum") return f.enum;
+  if (f.fieldKind === "map" && f.mapKind === "enum") return f.enum;
+  return undefined;
+}
+
+/** The message type a field holds (itself, as list items or as map values), google.protobuf.* left out. */
+export function messageOf(f: DescField): DescMessage | undefined {
+  const m =
+    f.fieldKind === "message" ||
+    (f.fieldKind === "list" && f.listKind === "message") ||
+    (f.fieldKind === "map" && f.mapKind === "message")
+      ? f.message
+      : undefined;
+  return m && !m.typeName.startsWith("google.protobuf.") ? m : undefined;
 }

@@ -34,8 +34,7 @@ import type { OperationInfo, ProtocolTables } from "./definition.js";
 import { messageJson } from "./protojson-write.js";
 import { A2AError, toJsonRpcError } from "./a2a-error.js";
 import { errorReporter } from "./report-error.js";
-import { negotiateHttpVersion } from "./negotiation.js";
-import { admitCall, lazyContext, tenantOf, withExtensionsEcho, type Admitted } from "./call-context.js";
+import { admitHttpCall, lazyContext, tenantOf, withExtensionsEcho, type Admitted } from "./call-context.js";
 import { cardRulesOf } from "./card-rules.js";
 import {
   BodyTooLargeError,
@@ -128,13 +127,7 @@ export function createJsonRpcHandler<S extends DescService>(
 
     let admitted: Admitted;
     try {
-      admitted = admitCall(
-        def,
-        op,
-        negotiateHttpVersion(def, req),
-        req.header(def.headers.extensionsHeader),
-        cardRules(() => req.headers),
-      );
+      admitted = admitHttpCall(def, op, req, cardRules);
     } catch (e) {
       return fail(id, e, op.name);
     }

@@ -25,8 +25,7 @@ import type { OperationInfo, ProtocolTables } from "./definition.js";
 import { messageJson } from "./protojson-write.js";
 import { A2AError, toRestError } from "./a2a-error.js";
 import { errorReporter } from "./report-error.js";
-import { negotiateHttpVersion } from "./negotiation.js";
-import { admitCall, lazyContext, tenantOf, withExtensionsEcho, type Admitted } from "./call-context.js";
+import { admitHttpCall, lazyContext, tenantOf, withExtensionsEcho, type Admitted } from "./call-context.js";
 import { cardRulesOf } from "./card-rules.js";
 import { compilePathMatcher } from "./path-matcher.js";
 import type { Route } from "./route-types.js";
@@ -100,13 +99,7 @@ export function createRestHandler<S extends DescService>(
     const op = def.byName.get(route.operation)!;
     let admitted: Admitted;
     try {
-      admitted = admitCall(
-        def,
-        op,
-        negotiateHttpVersion(def, req),
-        req.header(def.headers.extensionsHeader),
-        cardRules(() => req.headers),
-      );
+      admitted = admitHttpCall(def, op, req, cardRules);
     } catch (e) {
       return fail(e, op.name);
     }

@@ -18,6 +18,7 @@
  * does. Unknown enum names never reach the message (json-request-check.ts).
  */
 import type { DescField, DescMessage, Message } from "@bufbuild/protobuf";
+import { messageOf } from "./message-fields.js";
 
 /**
  * One input rule of a request message (override target `input.<Message>.<field>`): the field must be set (a
@@ -95,12 +96,12 @@ type Plans = (m: DescMessage) => Plan;
 function planner(rules: Rules, naming: Naming): Plans {
   const plans = new Map<string, Plan>();
   const reaches = new Map<string, boolean>();
+  const leadsOn = (m: DescMessage | undefined): boolean => m !== undefined && reach(m);
   const reach = (m: DescMessage): boolean => {
     const known = reaches.get(m.typeName);
     if (known !== undefined) return known;
     reaches.set(m.typeName, true); // a cycle: assume rules below it, which only costs a visit
-    const yes =
-      (rules[m.typeName]?.length ?? 0) > 0 || m.fields.some((f) => subOf(f) !== undefined && reach(subOf(f)!));
+    const yes = (rules[m.typeName]?.length ?? 0) > 0 || m.fields.some((f) => leadsOn(messageOf(f)));
     reaches.set(m.typeName, yes);
     return yes;
   };
@@ -113,7 +114,7 @@ function planner(rules: Rules, naming: Naming): Plans {
           return check ? [{ rule, check }] : [];
         }),
         children: m.fields.flatMap((field) => {
-          const sub = subOf(field);
+          const sub = messageOf(field);
           return sub && reach(sub) ? [{ field, key: naming.key(m, field), sub }] : [];
         }),
       };
@@ -198,17 +199,6 @@ function fieldValue(msg: Fields, f: DescField): unknown {
     return o?.case === f.localName ? o.value : undefined;
   }
   return msg[f.localName];
-}
-
-/** The message type a field holds (itself, as list items or as map values), google.protobuf.* left out. */
-function subOf(f: DescField): DescMessage | undefined {
-  const m =
-    f.fieldKind === "message" ||
-    (f.fieldKind === "list" && f.listKind === "message") ||
-    (f.fieldKind === "map" && f.mapKind === "message")
-      ? f.message
-      : undefined;
-  return m && !m.typeName.startsWith("google.protobuf.") ? m : undefined;
 }
 
 const isEmptyBytes = (v: unknown) => v instanceof Uint8Array && v.length === 0;
