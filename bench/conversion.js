@@ -50,7 +50,7 @@ import { A2AServiceV0_3 } from "../dist-examples/generated-samples/v0.3.0/a2a_a2
 import * as v10 from "../dist-examples/generated-samples/v1.0.1/a2a_pb.js";
 import * as v03 from "../dist-examples/generated-samples/v0.3.0/a2a_pb.js";
 // Not re-exported by "@protoc-gen-a2a/runtime"; the same module its index.js loads.
-import { dialectCodec } from "../packages/runtime/dist/jsonrpc-dialect.js";
+import { dialectCodec } from "../packages/runtime/dist/jsonrpc/jsonrpc-dialect.js";
 import { repoRoot } from "./buf-request.js";
 import { fmtOps, fmtRatio, isMain, median, nowMs } from "./stats.js";
 

@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import FindMyWay from "find-my-way";
-import { compilePathMatcher, expandPath } from "../packages/runtime/dist/path-matcher.js";
+import { compilePathMatcher, expandPath } from "../packages/runtime/dist/http/path-matcher.js";
 import { repoRoot } from "./buf-request.js";
 import { toFindMyWayPath } from "./fmw-path.js";
 import { fmtOps, fmtRatio, isMain, median, nowMs } from "./stats.js";

@@ -24,7 +24,7 @@ describe("API report", () => {
     expect(specs[0]?.modules[0]).toEqual({ heading: "@protoc-gen-a2a/runtime", path: "packages/runtime/src/index.ts" });
     expect(specs[0]?.modules).toContainEqual({
       heading: "@protoc-gen-a2a/runtime/compat-json",
-      path: "packages/runtime/src/compat-json.ts",
+      path: "packages/runtime/src/compat/compat-json.ts",
     });
     expect(specs[1]?.modules).toEqual([{ heading: "protoc-gen-a2a", path: "src/plugin.ts" }]);
     const samples = specs[2]?.modules.map((m) => m.path) ?? [];

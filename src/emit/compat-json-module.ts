@@ -42,7 +42,7 @@ import {
 import { partCode, transformCode, type DecodeCtx, type EncodeCtx } from "./compat-json-transforms.js";
 import { runtimeModule } from "./routes-module.js";
 
-/** The helpers the generated conversions call (packages/runtime/src/compat-json.ts). */
+/** The helpers the generated conversions call (packages/runtime/src/compat/compat-json.ts). */
 const compatJsonModule = `${runtimeModule}/compat-json`;
 
 type Dir = "toNewer" | "toOlder";

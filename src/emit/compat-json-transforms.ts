@@ -1,5 +1,5 @@
 /**
- * The named transforms of the compat plan (packages/runtime/src/compat-transforms.ts),
+ * The named transforms of the compat plan (packages/runtime/src/compat/compat-transforms.ts),
  * written as code for the direct conversions (compat-json-module.ts): toward
  * the newer version they read the older dialect JSON `x` and fill the newer
  * message `m`; toward the older version they read `m` and fill the dialect

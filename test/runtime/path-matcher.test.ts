@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { compilePathMatcher, expandPath } from "../../packages/runtime/src/path-matcher.js";
+import { compilePathMatcher, expandPath } from "../../packages/runtime/src/http/path-matcher.js";
 import { readRoutes } from "../helpers/samples.js";
 
 const v1 = readRoutes("v1.0.1");

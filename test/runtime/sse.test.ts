@@ -8,7 +8,7 @@ import {
   sseComment,
   sseStreamFromResponse,
   type SseEvent,
-} from "../../packages/runtime/src/sse.js";
+} from "../../packages/runtime/src/http/sse.js";
 
 const utf8 = new TextEncoder();
 

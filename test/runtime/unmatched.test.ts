@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { compilePathMatcher } from "../../packages/runtime/src/path-matcher.js";
-import { unmatchedResponse } from "../../packages/runtime/src/unmatched.js";
+import { compilePathMatcher } from "../../packages/runtime/src/http/path-matcher.js";
+import { unmatchedResponse } from "../../packages/runtime/src/http/unmatched.js";
 import { readRoutes } from "../helpers/samples.js";
 
 // A real node:http server on 127.0.0.1 routing by the generated v1.0.1 table.

@@ -8,10 +8,10 @@
 import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
 import type { A2aClient, A2aServiceDefinition } from "./definition.js";
-import type { A2aClientOptions } from "./client-http.js";
-import { createJsonRpcClient } from "./client-jsonrpc.js";
-import { createRestClient } from "./client-rest.js";
-import { createGrpcClient } from "./grpc.js";
+import type { A2aClientOptions } from "./http/client-http.js";
+import { createJsonRpcClient } from "./jsonrpc/client-jsonrpc.js";
+import { createRestClient } from "./rest/client-rest.js";
+import { createGrpcClient } from "./grpc/grpc.js";
 import { selectInterface, type Binding, type CardInterface } from "./select-interface.js";
 
 export interface ClientForCardOptions extends Omit<A2aClientOptions, "url" | "tenant"> {

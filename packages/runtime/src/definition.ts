@@ -6,7 +6,7 @@
  */
 import type { DescMethod, DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
-import type { Route } from "./route-types.js";
+import type { Route } from "./http/route-types.js";
 import { requestCheck, type InputRule, type RequestCheck } from "./validate.js";
 
 export interface ErrorCatalogEntry {

@@ -3,21 +3,21 @@
  * The tables (route, error and dialect types) are the contract with the
  * generator; the rest is the typed handler and client API and the bindings.
  */
-export type { Route, RouteOverlap, RouteQueryField, RouteSegment, RouteVariable } from "./route-types.js";
+export type { Route, RouteOverlap, RouteQueryField, RouteSegment, RouteVariable } from "./http/route-types.js";
 export {
   compilePathMatcher,
   expandPath,
   PathExpansionError,
   type MatchResult,
   type PathMatcher,
-} from "./path-matcher.js";
+} from "./http/path-matcher.js";
 export {
   decodeMultiSegmentValue,
   decodeSegmentValue,
   encodeMultiSegmentValue,
   encodeSegmentValue,
-} from "./path-codec.js";
-export { unmatchedResponse, type UnmatchedResponse } from "./unmatched.js";
+} from "./http/path-codec.js";
+export { unmatchedResponse, type UnmatchedResponse } from "./http/unmatched.js";
 export {
   defineA2aService,
   type A2aClient,
@@ -45,9 +45,9 @@ export {
   toRestError,
   type TransportErrorDetails,
 } from "./a2a-error.js";
-export { negotiateVersion, parseExtensions } from "./negotiation.js";
+export { negotiateVersion, parseExtensions } from "./http/negotiation.js";
 export type { A2aServerOptions, CoreHandler, CoreRequest, CoreResponse } from "./server-types.js";
-export { DEFAULT_MAX_BODY, MAX_DEADLINE_MS, MAX_EXTENSIONS_HEADER, MAX_JSON_DEPTH } from "./limits.js";
+export { DEFAULT_MAX_BODY, MAX_DEADLINE_MS, MAX_EXTENSIONS_HEADER, MAX_JSON_DEPTH } from "./http/limits.js";
 export {
   JSONRPC_DIRECT,
   JSONRPC_RAW,
@@ -55,18 +55,18 @@ export {
   jsonRpcRaw,
   type JsonRpcDirectOperation,
   type JsonRpcRaw,
-} from "./jsonrpc-hooks.js";
-export { createJsonRpcHandler } from "./server-jsonrpc.js";
+} from "./jsonrpc/jsonrpc-hooks.js";
+export { createJsonRpcHandler } from "./jsonrpc/server-jsonrpc.js";
 export { logError, type ErrorContext, type OnError } from "./report-error.js";
-export { createRestHandler } from "./server-rest.js";
-export { createA2aHttpHandler, AGENT_CARD_PATH, type A2aHttpOptions } from "./http-server.js";
-export { nodeHttpListener, fetchHandler } from "./http-adapters.js";
-export type { A2aClientOptions } from "./client-http.js";
-export { createJsonRpcClient } from "./client-jsonrpc.js";
-export { createRestClient } from "./client-rest.js";
-export { createGrpcClient, grpcRoutes, toConnectError, fromConnectError } from "./grpc.js";
+export { createRestHandler } from "./rest/server-rest.js";
+export { createA2aHttpHandler, AGENT_CARD_PATH, type A2aHttpOptions } from "./http/http-server.js";
+export { nodeHttpListener, fetchHandler } from "./http/http-adapters.js";
+export type { A2aClientOptions } from "./http/client-http.js";
+export { createJsonRpcClient } from "./jsonrpc/client-jsonrpc.js";
+export { createRestClient } from "./rest/client-rest.js";
+export { createGrpcClient, grpcRoutes, toConnectError, fromConnectError } from "./grpc/grpc.js";
 export { ErrorInfoSchema, ERROR_INFO_TYPE_URL } from "./error-info.js";
-export { encodeSseEvent, decodeSse } from "./sse.js";
+export { encodeSseEvent, decodeSse } from "./http/sse.js";
 export { cardInterfaces, selectInterface, type Binding, type CardInterface } from "./select-interface.js";
 export { createClientForCard, NoUsableInterfaceError, type ClientForCardOptions } from "./client-for-card.js";
 export {
@@ -76,16 +76,16 @@ export {
   type Direction,
   type Loss,
   type PlanStep,
-} from "./compat-convert.js";
+} from "./compat/compat-convert.js";
 export {
   createBridgeHandler,
   createClientBridge,
   type BridgeOptions,
   type ClientBridgeOptions,
   type OperationPair,
-} from "./bridge.js";
-export { createDualVersionHttpHandler, type DualVersionOptions, type VersionSide } from "./dual-version.js";
-export { mergeAgentCards, MergedCardError } from "./dual-card.js";
+} from "./compat/bridge.js";
+export { createDualVersionHttpHandler, type DualVersionOptions, type VersionSide } from "./compat/dual-version.js";
+export { mergeAgentCards, MergedCardError } from "./compat/dual-card.js";
 export { operationCorrespondence, type OperationCorrespondence, type OperationNames } from "./operation-map.js";
-export { createDialectCodec, dialectCodec, type DialectCodec, type OnDrop } from "./jsonrpc-dialect.js";
-export { CompatJsonError, type At } from "./compat-json.js";
+export { createDialectCodec, dialectCodec, type DialectCodec, type OnDrop } from "./jsonrpc/jsonrpc-dialect.js";
+export { CompatJsonError, type At } from "./compat/compat-json.js";

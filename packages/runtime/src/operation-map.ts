@@ -5,7 +5,7 @@
  * the operation pairs of the compat module.
  */
 import type { A2aServiceDefinition, OperationInfo } from "./definition.js";
-import type { OperationPair } from "./bridge.js";
+import type { OperationPair } from "./compat/bridge.js";
 
 export interface OperationNames {
   readonly rpc: string;

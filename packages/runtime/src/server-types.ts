@@ -71,4 +71,4 @@ export interface A2aServerOptions<S extends DescService = DescService> {
 
 export type CoreHandler = (req: CoreRequest) => Promise<CoreResponse>;
 
-export { DEFAULT_MAX_BODY } from "./limits.js";
+export { DEFAULT_MAX_BODY } from "./http/limits.js";

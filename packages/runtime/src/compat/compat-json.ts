@@ -28,7 +28,7 @@ import {
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { TimestampSchema, type Timestamp, type Value } from "@bufbuild/protobuf/wkt";
 import type { Converter, DialectCodec, Loss } from "./conversion-types.js";
-import { base64Read, setProto } from "./protojson-values.js";
+import { base64Read, setProto } from "../protojson-values.js";
 
 /** Where a value sits: a chain of keys up to the root (undefined), made a string only for a loss or an error. */
 export type At = { readonly up: At; readonly key: string | number } | undefined;
@@ -375,4 +375,4 @@ export function viaProto(converter: Converter, dialect: DialectCodec): ViaProto 
   };
 }
 
-export { base64, timestampJson, valueJson } from "./protojson-values.js";
+export { base64, timestampJson, valueJson } from "../protojson-values.js";

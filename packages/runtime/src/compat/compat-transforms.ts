@@ -15,7 +15,7 @@ import {
   type Message,
 } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
-import { setField } from "./message-fields.js";
+import { setField } from "../message-fields.js";
 
 type Msg = Message & Record<string, unknown>;
 

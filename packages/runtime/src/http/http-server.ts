@@ -16,9 +16,9 @@
  */
 import type { DescService } from "@bufbuild/protobuf";
 import { createAgentCardHandler } from "./card-server.js";
-import { createJsonRpcHandler } from "./server-jsonrpc.js";
-import { createRestHandler } from "./server-rest.js";
-import type { A2aServerOptions, CoreHandler, CoreRequest, CoreResponse } from "./server-types.js";
+import { createJsonRpcHandler } from "../jsonrpc/server-jsonrpc.js";
+import { createRestHandler } from "../rest/server-rest.js";
+import type { A2aServerOptions, CoreHandler, CoreRequest, CoreResponse } from "../server-types.js";
 
 export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
 

@@ -21,27 +21,27 @@
  * against the JSON limits (limits.ts) before it is decoded: InvalidParams (400).
  */
 import { fromJson, type DescService, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
-import type { OperationInfo, ProtocolTables } from "./definition.js";
-import { messageJson } from "./protojson-write.js";
-import { A2AError, toRestError } from "./a2a-error.js";
-import { errorReporter } from "./report-error.js";
-import { admitHttpCall, lazyContext, tenantOf, withExtensionsEcho, type Admitted } from "./call-context.js";
-import { cardRulesOf } from "./card-rules.js";
-import { compilePathMatcher } from "./path-matcher.js";
-import type { Route } from "./route-types.js";
-import { unmatchedResponse } from "./unmatched.js";
+import type { OperationInfo, ProtocolTables } from "../definition.js";
+import { messageJson } from "../protojson-write.js";
+import { A2AError, toRestError } from "../a2a-error.js";
+import { errorReporter } from "../report-error.js";
+import { admitHttpCall, lazyContext, tenantOf, withExtensionsEcho, type Admitted } from "../http/call-context.js";
+import { cardRulesOf } from "../card-rules.js";
+import { compilePathMatcher } from "../http/path-matcher.js";
+import type { Route } from "../http/route-types.js";
+import { unmatchedResponse } from "../http/unmatched.js";
 import {
   BodyTooLargeError,
   DEFAULT_MAX_BODY,
   type A2aServerOptions,
   type CoreRequest,
   type CoreResponse,
-} from "./server-types.js";
-import { encodeSseEvent } from "./sse.js";
-import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "./server-stream.js";
-import { invalidRequest, invokeStream, invokeUnary } from "./invoke.js";
-import { jsonRequestProblem } from "./json-request-check.js";
-import { jsonLimitProblem } from "./limits.js";
+} from "../server-types.js";
+import { encodeSseEvent } from "../http/sse.js";
+import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "../server-stream.js";
+import { invalidRequest, invokeStream, invokeUnary } from "../invoke.js";
+import { jsonRequestProblem } from "../json-request-check.js";
+import { jsonLimitProblem } from "../http/limits.js";
 
 const JSON_TYPES = ["application/json", "application/a2a+json"];
 const utf8 = new TextDecoder("utf-8", { fatal: true });

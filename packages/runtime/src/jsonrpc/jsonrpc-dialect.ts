@@ -34,17 +34,17 @@ import {
   type JsonObject,
   type JsonValue,
 } from "@bufbuild/protobuf";
-import type { JsonRpcDialect } from "./definition.js";
-import { CompatJsonError, PART_LEFT_OUT, partKindOf, refuseKind } from "./compat-json.js";
-import type { DialectCodec, OnDrop } from "./conversion-types.js";
-import { enumOf } from "./message-fields.js";
+import type { JsonRpcDialect } from "../definition.js";
+import { CompatJsonError, PART_LEFT_OUT, partKindOf, refuseKind } from "../compat/compat-json.js";
+import type { DialectCodec, OnDrop } from "../compat/conversion-types.js";
+import { enumOf } from "../message-fields.js";
 
 type Obj = { [k: string]: JsonValue };
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const isWkt = (m: DescMessage) => m.typeName.startsWith("google.protobuf.");
 
 /** Called for each dialect value the proto has no field for (a2a.json's file name, part metadata, …). */
-export type { DialectCodec, OnDrop } from "./conversion-types.js";
+export type { DialectCodec, OnDrop } from "../compat/conversion-types.js";
 
 const codecs = new WeakMap<JsonRpcDialect, DialectCodec>();
 

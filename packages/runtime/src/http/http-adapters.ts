@@ -11,7 +11,7 @@
  * URLSearchParams and AbortSignal objects only when something asks for them.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { BodyTooLargeError, type CoreHandler, type CoreRequest } from "./server-types.js";
+import { BodyTooLargeError, type CoreHandler, type CoreRequest } from "../server-types.js";
 
 export function nodeHttpListener(handler: CoreHandler): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {

@@ -20,13 +20,13 @@
  * version serves the path and how to ask for it.
  */
 import type { DescService } from "@bufbuild/protobuf";
-import { createAgentCardHandler } from "./card-server.js";
-import type { A2aHandler, A2aServiceDefinition } from "./definition.js";
+import { createAgentCardHandler } from "../http/card-server.js";
+import type { A2aHandler, A2aServiceDefinition } from "../definition.js";
 import { mergeAgentCards } from "./dual-card.js";
-import { AGENT_CARD_PATH, createA2aHttpHandler } from "./http-server.js";
-import { compilePathMatcher } from "./path-matcher.js";
-import type { OnError } from "./report-error.js";
-import type { CoreHandler, CoreRequest, CoreResponse } from "./server-types.js";
+import { AGENT_CARD_PATH, createA2aHttpHandler } from "../http/http-server.js";
+import { compilePathMatcher } from "../http/path-matcher.js";
+import type { OnError } from "../report-error.js";
+import type { CoreHandler, CoreRequest, CoreResponse } from "../server-types.js";
 
 export interface VersionSide<S extends DescService> {
   readonly definition: A2aServiceDefinition<S>;

@@ -20,18 +20,18 @@ import {
   type HandlerContext as ConnectContext,
 } from "@connectrpc/connect";
 import { create, type DescService, type Message } from "@bufbuild/protobuf";
-import type { A2aClient, A2aServiceDefinition, CallOptions, HandlerContext, OperationInfo } from "./definition.js";
-import { A2AError, grpcStatusOf, type A2ATransportError } from "./a2a-error.js";
-import { errorFromConnect } from "./client-errors.js";
-import { ErrorInfoSchema } from "./error-info.js";
-import { negotiateVersion } from "./negotiation.js";
-import { admitCall, lazyContext, tenantOf } from "./call-context.js";
-import { cardRulesOf } from "./card-rules.js";
-import { invokeStream, invokeUnary } from "./invoke.js";
-import { errorReporter } from "./report-error.js";
-import { buildClient, callSignal, type A2aClientOptions } from "./client-http.js";
-import type { A2aServerOptions } from "./server-types.js";
-import { DEFAULT_MAX_BODY, messageLimitProblem } from "./limits.js";
+import type { A2aClient, A2aServiceDefinition, CallOptions, HandlerContext, OperationInfo } from "../definition.js";
+import { A2AError, grpcStatusOf, type A2ATransportError } from "../a2a-error.js";
+import { errorFromConnect } from "../client-errors.js";
+import { ErrorInfoSchema } from "../error-info.js";
+import { negotiateVersion } from "../http/negotiation.js";
+import { admitCall, lazyContext, tenantOf } from "../http/call-context.js";
+import { cardRulesOf } from "../card-rules.js";
+import { invokeStream, invokeUnary } from "../invoke.js";
+import { errorReporter } from "../report-error.js";
+import { buildClient, callSignal, type A2aClientOptions } from "../http/client-http.js";
+import type { A2aServerOptions } from "../server-types.js";
+import { DEFAULT_MAX_BODY, messageLimitProblem } from "../http/limits.js";
 import { raceAbort, registerWithLimits, untilAborted } from "./grpc-limits.js";
 
 /** "FAILED_PRECONDITION" → Code.FailedPrecondition */

@@ -10,13 +10,13 @@
  * JSONRPC_RAW, for the client-side version bridge's one-pass conversions.
  */
 import { fromJson, toJson, type DescService, type JsonValue, type Message } from "@bufbuild/protobuf";
-import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "./definition.js";
-import { A2ATransportError } from "./a2a-error.js";
-import { errorFromJsonRpc } from "./client-errors.js";
-import { buildClient, callSignal, fetchFor, serviceHeaders, type A2aClientOptions } from "./client-http.js";
-import { decodeSse, sseStreamFromResponse } from "./sse.js";
+import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "../definition.js";
+import { A2ATransportError } from "../a2a-error.js";
+import { errorFromJsonRpc } from "../client-errors.js";
+import { buildClient, callSignal, fetchFor, serviceHeaders, type A2aClientOptions } from "../http/client-http.js";
+import { decodeSse, sseStreamFromResponse } from "../http/sse.js";
 import { dialectCodec } from "./jsonrpc-dialect.js";
-import { messageJson } from "./protojson-write.js";
+import { messageJson } from "../protojson-write.js";
 import { JSONRPC_RAW, type JsonRpcRaw } from "./jsonrpc-hooks.js";
 
 const isEmptyObject = (v: unknown) =>

@@ -37,11 +37,11 @@ import type {
   CallOptions,
   HandlerContext,
   OperationInfo,
-} from "./definition.js";
-import { JSONRPC_DIRECT, jsonRpcRaw, type JsonRpcDirectOperation } from "./jsonrpc-hooks.js";
+} from "../definition.js";
+import { JSONRPC_DIRECT, jsonRpcRaw, type JsonRpcDirectOperation } from "../jsonrpc/jsonrpc-hooks.js";
 import { CompatJsonError } from "./compat-json.js";
-import { A2AError } from "./a2a-error.js";
-import { invalidRequest } from "./invoke.js";
+import { A2AError } from "../a2a-error.js";
+import { invalidRequest } from "../invoke.js";
 import type { Converter, Loss } from "./compat-convert.js";
 import type { CompatJsonTable } from "./compat-json.js";
 import type { JsonValue } from "@bufbuild/protobuf";

@@ -8,12 +8,12 @@
  * longer than limits.ts allows). The declared extensions the agent supports
  * are the activated ones, which the response echoes.
  */
-import type { A2aServiceDefinition, HandlerContext, OperationInfo } from "./definition.js";
-import { A2AError } from "./a2a-error.js";
-import type { CardRules, CardRulesOf } from "./card-rules.js";
+import type { A2aServiceDefinition, HandlerContext, OperationInfo } from "../definition.js";
+import { A2AError } from "../a2a-error.js";
+import type { CardRules, CardRulesOf } from "../card-rules.js";
 import { negotiateHttpVersion, parseExtensions, type VersionResult } from "./negotiation.js";
 import { extensionsHeaderProblem } from "./limits.js";
-import type { CoreRequest, CoreResponse } from "./server-types.js";
+import type { CoreRequest, CoreResponse } from "../server-types.js";
 
 export interface Admitted {
   readonly version: string;

@@ -12,13 +12,13 @@
  * operation with another method is tried once (SubscribeToTask GET → POST, I14).
  */
 import { fromJson, type DescService, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
-import { messageJson } from "./protojson-write.js";
-import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "./definition.js";
-import { errorFromRest } from "./client-errors.js";
-import { buildClient, callSignal, fetchFor, serviceHeaders, type A2aClientOptions } from "./client-http.js";
-import { expandPath } from "./path-matcher.js";
-import type { Route } from "./route-types.js";
-import { decodeSse, sseStreamFromResponse } from "./sse.js";
+import { messageJson } from "../protojson-write.js";
+import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "../definition.js";
+import { errorFromRest } from "../client-errors.js";
+import { buildClient, callSignal, fetchFor, serviceHeaders, type A2aClientOptions } from "../http/client-http.js";
+import { expandPath } from "../http/path-matcher.js";
+import type { Route } from "../http/route-types.js";
+import { decodeSse, sseStreamFromResponse } from "../http/sse.js";
 
 const RETRY_STATUSES = [405, 501];
 

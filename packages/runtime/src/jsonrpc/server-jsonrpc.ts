@@ -30,26 +30,26 @@
  * passed them names the activated extensions in the extensions header.
  */
 import { fromJson, toJson, type DescMessage, type DescService, type JsonValue, type Message } from "@bufbuild/protobuf";
-import type { OperationInfo, ProtocolTables } from "./definition.js";
-import { messageJson } from "./protojson-write.js";
-import { A2AError, toJsonRpcError } from "./a2a-error.js";
-import { errorReporter } from "./report-error.js";
-import { admitHttpCall, lazyContext, tenantOf, withExtensionsEcho, type Admitted } from "./call-context.js";
-import { cardRulesOf } from "./card-rules.js";
+import type { OperationInfo, ProtocolTables } from "../definition.js";
+import { messageJson } from "../protojson-write.js";
+import { A2AError, toJsonRpcError } from "../a2a-error.js";
+import { errorReporter } from "../report-error.js";
+import { admitHttpCall, lazyContext, tenantOf, withExtensionsEcho, type Admitted } from "../http/call-context.js";
+import { cardRulesOf } from "../card-rules.js";
 import {
   BodyTooLargeError,
   DEFAULT_MAX_BODY,
   type A2aServerOptions,
   type CoreRequest,
   type CoreResponse,
-} from "./server-types.js";
+} from "../server-types.js";
 import { jsonRpcDirect } from "./jsonrpc-hooks.js";
-import { encodeSseEvent } from "./sse.js";
-import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "./server-stream.js";
-import { invalidRequest, invokeStream, invokeUnary } from "./invoke.js";
-import { jsonRequestProblem } from "./json-request-check.js";
+import { encodeSseEvent } from "../http/sse.js";
+import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "../server-stream.js";
+import { invalidRequest, invokeStream, invokeUnary } from "../invoke.js";
+import { jsonRequestProblem } from "../json-request-check.js";
 import { dialectCodec, type DialectCodec, type OnDrop } from "./jsonrpc-dialect.js";
-import { jsonLimitProblem } from "./limits.js";
+import { jsonLimitProblem } from "../http/limits.js";
 
 type Id = string | number | null;
 

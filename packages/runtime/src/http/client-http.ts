@@ -9,8 +9,8 @@
  * A2ATransportError naming the operation and the URL, the failure as cause.
  */
 import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
-import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "./definition.js";
-import { transportFailure } from "./client-errors.js";
+import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "../definition.js";
+import { transportFailure } from "../client-errors.js";
 
 export interface A2aClientOptions {
   /** The interface URL from the agent card. */

@@ -13,8 +13,8 @@
  * to the bridge's.
  */
 import type { JsonValue } from "@bufbuild/protobuf";
-import type { CallOptions, HandlerContext, OperationInfo } from "./definition.js";
-import type { Loss } from "./compat-convert.js";
+import type { CallOptions, HandlerContext, OperationInfo } from "../definition.js";
+import type { Loss } from "../compat/compat-convert.js";
 
 export const JSONRPC_DIRECT: unique symbol = Symbol.for("protoc-gen-a2a.jsonrpcDirect");
 

@@ -23,7 +23,7 @@ import {
   type Message,
 } from "@bufbuild/protobuf";
 import { compatTransform, type TransformContext } from "./compat-transforms.js";
-import { enumOf, readField, setField } from "./message-fields.js";
+import { enumOf, readField, setField } from "../message-fields.js";
 import { CompatJsonError } from "./compat-json.js";
 import type { Converter, Direction, Loss } from "./conversion-types.js";
 
