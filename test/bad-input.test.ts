@@ -67,7 +67,7 @@ const validProto = oneRpc(`get: "/things/{id}"`);
 
 const source = `source: { document: "T", section: "1" }\n    decision: "test"`;
 /** An override file for demo.v1; `entries` is the YAML of the entry list. */
-const overrideFile = (entries: string) => `package: demo.v1\nentries:\n${entries}`;
+const overrideFile = (entries: string) => `format: 2\npackage: demo.v1\nentries:\n${entries}`;
 const entry = (id: string, target: string, value: string) =>
   `  - id: ${id}\n    target: ${target}\n    value: ${value}\n    ${source}\n`;
 const OVR = "overrides/bad.yaml";
@@ -186,7 +186,7 @@ const cases: Case[] = [
   overrideCase(
     "overrides: unknown key in an entry",
     overrideFile(entry("get-method", "operations.Get.jsonrpcMethod", "demo/get") + "    colour: red\n"),
-    [`${OVR}:3: entry "get-method"`, 'unknown key "colour"'],
+    [`${OVR}:4: entry "get-method"`, 'unknown key "colour"'],
   ),
   overrideCase(
     "overrides: a user file for a package not in the request",
@@ -199,15 +199,15 @@ const cases: Case[] = [
   overrideCase(
     "overrides: target names an RPC that does not exist",
     overrideFile(entry("ghost", "operations.Nope.jsonrpcMethod", "demo/nope")),
-    [`${OVR}:3: entry "ghost"`, 'names no RPC "Nope" in demo.v1.S', PROTO],
+    [`${OVR}:4: entry "ghost"`, 'names no RPC "Nope" in demo.v1.S', PROTO],
   ),
   overrideCase(
     "overrides: unknown operation target property",
     overrideFile(entry("colour", "operations.Get.colour", "red")),
-    [`${OVR}:3: entry "colour"`, 'unknown target "operations.Get.colour"', "operations.<rpc>.jsonrpcMethod"],
+    [`${OVR}:4: entry "colour"`, 'unknown target "operations.Get.colour"', "operations.<rpc>.jsonrpcMethod"],
   ),
   overrideCase("overrides: unknown api target property", overrideFile(entry("flavour", "api.flavour", "vanilla")), [
-    `${OVR}:3: entry "flavour"`,
+    `${OVR}:4: entry "flavour"`,
     'unknown target "api.flavour"',
     "api.protocolVersion",
   ]),
@@ -217,7 +217,7 @@ const cases: Case[] = [
       entry("first", "operations.Get.jsonrpcMethod", "demo/a") +
         entry("second", "operations.Get.jsonrpcMethod", "demo/b"),
     ),
-    [`${OVR}:8: entry "second": conflicts with ${OVR}:3: entry "first"`, "both target operations.Get.jsonrpcMethod"],
+    [`${OVR}:9: entry "second": conflicts with ${OVR}:4: entry "first"`, "both target operations.Get.jsonrpcMethod"],
   ),
   {
     name: "overrides: the same target in two different files conflicts",
@@ -232,7 +232,7 @@ const cases: Case[] = [
         opt: [...DEMO, "overrides=overrides/one.yaml", "overrides=overrides/two.yaml"],
       }),
     says: [
-      'overrides/two.yaml:3: entry "from-two": conflicts with overrides/one.yaml:3: entry "from-one"',
+      'overrides/two.yaml:4: entry "from-two": conflicts with overrides/one.yaml:4: entry "from-one"',
       'to amend that entry, add "replaces: from-one" to entry "from-two"',
     ],
   },
@@ -250,10 +250,15 @@ const cases: Case[] = [
     ],
   },
   overrideCase(
+    "overrides: a file of format 1 (compat keys toV03/toV10)",
+    overrideFile(entry("get-method", "operations.Get.jsonrpcMethod", "demo/get")).replace("format: 2\n", ""),
+    [`${OVR}: override file format 1 (no format key) is not read`, "rename toV03/toV10 to toOlder/toNewer"],
+  ),
+  overrideCase(
     "overrides: replaces names no entry of an earlier file",
     overrideFile(entry("get-method", "operations.Get.jsonrpcMethod", "demo/get") + "    replaces: nope\n"),
     [
-      `${OVR}:3: entry "get-method": replaces "nope"`,
+      `${OVR}:4: entry "get-method": replaces "nope"`,
       `no override file for package demo.v1 before it has an entry "nope"`,
     ],
   ),
@@ -262,24 +267,24 @@ const cases: Case[] = [
     overrideFile(
       entry("same", "operations.Get.jsonrpcMethod", "demo/a") + entry("same", "operations.Get.canonicalName", "Get"),
     ),
-    [`${OVR}:8: entry "same": the id is already used at line 3`],
+    [`${OVR}:9: entry "same": the id is already used at line 4`],
   ),
   overrideCase(
     "overrides: value of the wrong shape",
     overrideFile(entry("params", "operations.Get.jsonrpcParams", "42")),
-    [`${OVR}:3: entry "params"`, "value for operations.Get.jsonrpcParams is invalid", "must be array"],
+    [`${OVR}:4: entry "params"`, "value for operations.Get.jsonrpcParams is invalid", "must be array"],
   ),
   overrideCase(
     "overrides: extra route with a bad template",
     overrideFile(
       entry("extra", "operations.Get.extraRoutes", `[{ method: POST, template: "/things/{id", body: "*" }]`),
     ),
-    [`${OVR}:3: entry "extra"`, `(${PROTO}: rpc Get)`, "column 9", 'unbalanced "{"'],
+    [`${OVR}:4: entry "extra"`, `(${PROTO}: rpc Get)`, "column 9", 'unbalanced "{"'],
   ),
   overrideCase(
     "overrides: tenantField that is not a request field",
     overrideFile(entry("tenant", "api.tenantField", "tenant")),
-    [`${OVR}:3: entry "tenant"`, '"tenant" is not a field of the request of Get'],
+    [`${OVR}:4: entry "tenant"`, '"tenant" is not a field of the request of Get'],
   ),
   {
     name: "overrides: override file path does not exist",

@@ -15,10 +15,11 @@ let image: FileDescriptorProto[];
 let dir: string;
 let n = 0;
 
-/** A user file whose one entry (line 3) replaces the shipped capabilities entry with this value (YAML flow). */
+/** A user file whose one entry (line 4) replaces the shipped capabilities entry with this value (YAML flow). */
 function replacing(value: string): string {
   const file = join(dir, `caps-${++n}.yaml`);
   const lines = [
+    "format: 2",
     "package: lf.a2a.v1",
     "entries:",
     "  - id: acme-capabilities",
@@ -63,7 +64,7 @@ describe("api.capabilities", () => {
     );
     const r = generate([`overrides=${file}`]);
     expect(r.error?.message).toBe(
-      `${file}:3: entry "acme-capabilities": ` +
+      `${file}:4: entry "acme-capabilities": ` +
         "capabilities.streaming is not a list of messages with a string uri and a bool required; " +
         "capabilities.streamin: lf.a2a.v1.AgentCapabilities has no field with JSON name streamin; " +
         "Stream is not an RPC of lf.a2a.v1.A2AService; " +
@@ -79,7 +80,7 @@ describe("api.capabilities", () => {
         "operations: [GetTask], undeclared: UnsupportedOperationError, unimplemented: UnsupportedOperationError }] }",
     );
     expect(generate([`overrides=${file}`]).error?.message).toBe(
-      `${file}:3: entry "acme-capabilities": no message lf.a2a.v1.Card in the request`,
+      `${file}:4: entry "acme-capabilities": no message lf.a2a.v1.Card in the request`,
     );
   });
 });

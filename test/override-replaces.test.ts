@@ -28,10 +28,10 @@ interface Entry {
   replaces?: string;
 }
 
-/** Writes a user override file for lf.a2a.v1 with the given entries (the first at line 3); returns its path. */
+/** Writes a user override file for lf.a2a.v1 with the given entries (the first at line 4); returns its path. */
 function userFile(...entries: Entry[]): string {
   const file = join(dir, `user-${++n}.yaml`);
-  const lines = ["package: lf.a2a.v1", "entries:"];
+  const lines = ["format: 2", "package: lf.a2a.v1", "entries:"];
   for (const e of entries) {
     lines.push(`  - id: ${e.id}`, `    target: ${e.target}`, `    value: ${e.value}`);
     lines.push('    source: { document: "acme", section: "4.2" }', '    decision: "acme build"');
@@ -84,7 +84,7 @@ describe("replaces:", () => {
     const r = generate([`overrides=${first}`, `overrides=${second}`]);
     expect(r.error).toBeUndefined();
     const md = r.files.get("v1.0.1/a2a_overrides.md")!;
-    expect(md).toContain(`| \`${second}\`; replaces entry \`acme-version\` from \`${first}:3\` |`);
+    expect(md).toContain(`| \`${second}\`; replaces entry \`acme-version\` from \`${first}:4\` |`);
     expect(md).not.toContain("| `acme-version` |");
     expect(md).not.toContain("| `protocol-version` |");
   });
@@ -94,7 +94,7 @@ describe("replaces:", () => {
     const file = userFile({ ...entry, replaces: "no-such-entry" });
     const r = generate([`overrides=${file}`]);
     expect(r.error?.message).toBe(
-      `${file}:3: entry "first": replaces "no-such-entry", but no override file for package lf.a2a.v1 before it ` +
+      `${file}:4: entry "first": replaces "no-such-entry", but no override file for package lf.a2a.v1 before it ` +
         `has an entry "no-such-entry" (files: ${SHIPPED}, proto/overrides/compat-v0.3.0-v1.0.1.yaml)`,
     );
     expect(r.files.size).toBe(0);
@@ -104,7 +104,7 @@ describe("replaces:", () => {
     const file = userFile({ id: "acme-version", ...version("1.0.1-acme"), replaces: "protocol-version" });
     const r = generate(["default_overrides=false", `overrides=${file}`]);
     expect(r.error?.message).toContain(
-      `${file}:3: entry "acme-version": replaces "protocol-version" of ${SHIPPED}, ` +
+      `${file}:4: entry "acme-version": replaces "protocol-version" of ${SHIPPED}, ` +
         "which default_overrides=false leaves out",
     );
   });
@@ -115,12 +115,12 @@ describe("replaces:", () => {
       { id: "b", target: "api.tenantField", value: "null", replaces: "a" },
     );
     expect(generate([`overrides=${same}`]).error?.message).toBe(
-      `${same}:9: entry "b": replaces "a", an entry of the same file (line 3); edit that entry instead`,
+      `${same}:10: entry "b": replaces "a", an entry of the same file (line 4); edit that entry instead`,
     );
     const one = userFile({ id: "a", ...version("1.0.1-a"), replaces: "protocol-version" });
     const two = userFile({ id: "b", ...version("1.0.1-b"), replaces: "protocol-version" });
     expect(generate([`overrides=${one}`, `overrides=${two}`]).error?.message).toBe(
-      `${two}:3: entry "b": conflicts with ${one}:3: entry "a": both replace ` +
+      `${two}:4: entry "b": conflicts with ${one}:4: entry "a": both replace ` +
         `${SHIPPED}:${lineOf("protocol-version")}: entry "protocol-version"`,
     );
   });
@@ -128,7 +128,7 @@ describe("replaces:", () => {
   it("is schema-checked", () => {
     const file = userFile({ id: "acme-version", ...version("1.0.1-acme"), replaces: "Protocol Version" });
     expect(generate([`overrides=${file}`]).error?.message).toBe(
-      `${file}:3: entry "acme-version": /replaces: must match pattern "^[a-z0-9][a-z0-9-]*$"`,
+      `${file}:4: entry "acme-version": /replaces: must match pattern "^[a-z0-9][a-z0-9-]*$"`,
     );
   });
 
@@ -147,7 +147,7 @@ describe("an entry with the target of a shipped one, without replaces:", () => {
     const file = userFile({ id: "acme-version", ...version("1.0.1-acme") });
     const r = generate([`overrides=${file}`]);
     expect(r.error?.message).toBe(
-      `${file}:3: entry "acme-version": conflicts with ${SHIPPED}:${lineOf("protocol-version")}: ` +
+      `${file}:4: entry "acme-version": conflicts with ${SHIPPED}:${lineOf("protocol-version")}: ` +
         'entry "protocol-version": both target api.protocolVersion; ' +
         'to amend the shipped entry, add "replaces: protocol-version" to entry "acme-version"',
     );

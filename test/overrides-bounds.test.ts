@@ -24,7 +24,8 @@ function overrideFile(name: string, text: string): string {
   return path;
 }
 
-const entry = (fields: string) => `package: lf.a2a.v1
+const entry = (fields: string) => `format: 2
+package: lf.a2a.v1
 entries:
   - id: acme
     target: api.protocolVersion
@@ -86,7 +87,8 @@ describe("override files given with overrides=", () => {
   it("limits the length of strings: a JSON-RPC method name, a decision", () => {
     const longMethod = overrideFile(
       "method.yaml",
-      `package: lf.a2a.v1
+      `format: 2
+package: lf.a2a.v1
 entries:
   - id: long-method
     target: operations.SendMessage.jsonrpcMethod
@@ -96,7 +98,7 @@ entries:
 `,
     );
     const r = generate(`overrides=${longMethod}`);
-    expect(r.error?.message).toContain(`${longMethod}:3: entry "long-method"`);
+    expect(r.error?.message).toContain(`${longMethod}:4: entry "long-method"`);
     expect(r.error?.message).toContain("must NOT have more than 128 characters");
 
     const longDecision = overrideFile(
@@ -105,7 +107,7 @@ entries:
     );
     const d = generate("default_overrides=false", `overrides=${longDecision}`);
     expect(d.error?.message).toContain(
-      `${longDecision}:3: entry "acme": /decision: must NOT have more than 4000 characters`,
+      `${longDecision}:4: entry "acme": /decision: must NOT have more than 4000 characters`,
     );
   });
 });

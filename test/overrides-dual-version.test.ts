@@ -26,7 +26,8 @@ function withDualVersion(value: string) {
   const path = join(dir, `dual-${++files}.yaml`);
   writeFileSync(
     path,
-    `package: lf.a2a.v1
+    `format: 2
+package: lf.a2a.v1
 entries:
   - id: dual-version-user
     replaces: dual-version
@@ -48,13 +49,13 @@ describe("api.dualVersion", () => {
 
   it("refuses this version as an older one", () => {
     const { path, result } = withDualVersion('{ olderVersions: ["0.3", "1.0"] }');
-    expect(result.error?.message).toBe(`${path}:3: entry "dual-version-user": 1.0 is this version, not an older one`);
+    expect(result.error?.message).toBe(`${path}:4: entry "dual-version-user": 1.0 is this version, not an older one`);
   });
 
   it("refuses a version that is not Major.Minor", () => {
     const { path, result } = withDualVersion('{ olderVersions: ["0.3.0"] }');
     expect(result.error?.message).toBe(
-      `${path}:3: entry "dual-version-user": value for api.dualVersion is invalid: ` +
+      `${path}:4: entry "dual-version-user": value for api.dualVersion is invalid: ` +
         '/olderVersions/0: must match pattern "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$"',
     );
   });
@@ -63,7 +64,8 @@ describe("api.dualVersion", () => {
     const path = join(dir, "no-header.yaml");
     writeFileSync(
       path,
-      `package: lf.a2a.v1
+      `format: 2
+package: lf.a2a.v1
 entries:
   - id: version
     target: api.protocolVersion
@@ -79,7 +81,7 @@ entries:
     );
     const result = runPlugin(request(image, ["v1.0.1/a2a.proto"], ["default_overrides=false", `overrides=${path}`]));
     expect(result.error?.message).toBe(
-      `${path}:8: entry "dual": needs api.headers with a version header (an entry before this one)`,
+      `${path}:9: entry "dual": needs api.headers with a version header (an entry before this one)`,
     );
   });
 });

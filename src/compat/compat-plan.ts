@@ -22,10 +22,10 @@ export type { PlanStep } from "@protoc-gen-a2a/runtime";
 import type { PlanStep } from "@protoc-gen-a2a/runtime";
 
 export interface PlanPair {
-  readonly v10: string;
-  readonly v03: string;
-  readonly toV03: readonly PlanStep[];
-  readonly toV10: readonly PlanStep[];
+  readonly newer: string;
+  readonly older: string;
+  readonly toOlder: readonly PlanStep[];
+  readonly toNewer: readonly PlanStep[];
   /**
    * Newer field → older dialect key path: what the older JSON-RPC dialect carries although the
    * older proto cannot (see CompatPair).
@@ -40,7 +40,10 @@ export interface CompatPlan {
   readonly newer: string;
   readonly older: string;
   readonly pairs: readonly PlanPair[];
-  readonly unpaired: { readonly v10: Readonly<Record<string, string>>; readonly v03: Readonly<Record<string, string>> };
+  readonly unpaired: {
+    readonly newer: Readonly<Record<string, string>>;
+    readonly older: Readonly<Record<string, string>>;
+  };
 }
 
 const inPackage = (pkg: string, name: string) =>
@@ -58,8 +61,8 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
 
   const pairOf = new Map<string, string>();
   for (const name of newerNames) {
-    if (compat.unpaired.v10[name] !== undefined) continue;
-    const counterpart = compat.explicit.get(name)?.v03 ?? `${older}.${name.slice(newer.package.length + 1)}`;
+    if (compat.unpaired.newer[name] !== undefined) continue;
+    const counterpart = compat.explicit.get(name)?.older ?? `${older}.${name.slice(newer.package.length + 1)}`;
     if (!messages.has(counterpart)) {
       problems.add(
         `${where(name)}: ${name} has no counterpart ${counterpart}; ` +
@@ -71,41 +74,41 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
   }
   const reverse = new Map([...pairOf].map(([a, b]) => [b, a]));
   for (const name of olderNames) {
-    if (!reverse.has(name) && compat.unpaired.v03[name] === undefined) {
+    if (!reverse.has(name) && compat.unpaired.older[name] === undefined) {
       problems.add(
         `compat: ${name} is no message's counterpart; ` +
-          `pair it (compat.<Message> counterpart) or list it in compat.unpaired.v03 with the reason`,
+          `pair it (compat.<Message> counterpart) or list it in compat.unpaired.older with the reason`,
       );
     }
   }
-  for (const name of [...Object.keys(compat.unpaired.v10), ...Object.keys(compat.unpaired.v03)]) {
+  for (const name of [...Object.keys(compat.unpaired.newer), ...Object.keys(compat.unpaired.older)]) {
     if (!messages.has(name)) problems.add(`compat.unpaired: no message ${name} in the request`);
   }
 
   const pairs: PlanPair[] = [];
-  for (const [v10, v03] of pairOf) {
-    const explicit = compat.explicit.get(v10);
-    const src10 = messages.get(v10)!;
-    const src03 = messages.get(v03)!;
-    const place = where(v10);
+  for (const [newer, older] of pairOf) {
+    const explicit = compat.explicit.get(newer);
+    const srcNewer = messages.get(newer)!;
+    const srcOlder = messages.get(older)!;
+    const place = where(newer);
     const dialectFields = explicit?.dialectFields ?? {};
     for (const [name, path] of Object.entries(dialectFields)) {
-      const rule = explicit?.toV03[name];
-      if (!src10.fields.some((f) => f.name === name))
-        problems.add(`${place} (dialectFields): ${v10} has no field "${name}"`);
+      const rule = explicit?.toOlder[name];
+      if (!srcNewer.fields.some((f) => f.name === name))
+        problems.add(`${place} (dialectFields): ${newer} has no field "${name}"`);
       else if (!rule || !("lossy" in rule))
         problems.add(
-          `${place} (dialectFields): ${v10}.${name} is carried by the older proto already; ` +
+          `${place} (dialectFields): ${newer}.${name} is carried by the older proto already; ` +
             `dialectFields is for fields lossy toward it`,
         );
       if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(path))
         problems.add(`${place} (dialectFields): "${path}" is not a dotted key path`);
     }
     pairs.push({
-      v10,
-      v03,
-      toV03: steps(src10, src03, explicit?.toV03 ?? {}, pairOf, `${place} (toV03)`),
-      toV10: steps(src03, src10, explicit?.toV10 ?? {}, reverse, `${place} (toV10)`),
+      newer,
+      older,
+      toOlder: steps(srcNewer, srcOlder, explicit?.toOlder ?? {}, pairOf, `${place} (toOlder)`),
+      toNewer: steps(srcOlder, srcNewer, explicit?.toNewer ?? {}, reverse, `${place} (toNewer)`),
       dialectFields,
       entry: explicit?.entry,
       source: explicit?.source,

@@ -95,12 +95,12 @@ export function emitCompatJson(
     for (const t of nestedTypes(file)) if (t.kind === "message") messages.set(t.typeName, t);
   const pairs = new Map<string, Pair>();
   for (const p of plan.pairs) {
-    const d10 = messages.get(p.v10);
-    const d03 = messages.get(p.v03);
+    const d10 = messages.get(p.newer);
+    const d03 = messages.get(p.older);
     if (!d10 || !d03) continue;
-    const pair: Pair = { plan: p, d10, d03, id: p.v10.slice(plan.newer.length + 1).replace(/\./g, "_") };
-    pairs.set(p.v10, pair);
-    pairs.set(p.v03, pair);
+    const pair: Pair = { plan: p, d10, d03, id: p.newer.slice(plan.newer.length + 1).replace(/\./g, "_") };
+    pairs.set(p.newer, pair);
+    pairs.set(p.older, pair);
   }
   const typed = target === "ts";
   const any = typed ? ": any" : "";
@@ -140,7 +140,7 @@ export function emitCompatJson(
     return s.op === "moved" || (f.fieldKind !== "map" && (messageOf(f) !== undefined || valueKind(f) !== undefined));
   };
   const direct = (p: Pair, dir: Dir) =>
-    !blockedByDialect(p.d03) && (dir === "toNewer" ? p.plan.toV10 : p.plan.toV03).every((s) => stepOk(p, dir, s));
+    !blockedByDialect(p.d03) && (dir === "toNewer" ? p.plan.toNewer : p.plan.toOlder).every((s) => stepOk(p, dir, s));
   for (const p of new Set(pairs.values())) {
     const keys = Object.entries(p.plan.dialectFields);
     if (keys.length === 0) continue;
@@ -269,7 +269,7 @@ export function emitCompatJson(
     ];
     const oneofs = new Set<string>();
     const done = new Set<string>();
-    for (const s of p.plan.toV10) {
+    for (const s of p.plan.toNewer) {
       const f = field(d03, s.from);
       const k = key03(f.name, d03);
       const r = read(d03, f.name, "x");
@@ -350,7 +350,7 @@ export function emitCompatJson(
    * if it has a messageId, else a task (as the dialect codec decides); an unknown kind is refused.
    */
   function unionToNewer(p: Pair): string[] {
-    const members = p.plan.toV10.map((s) => ({ s, sub: messageOf(field(p.d03, s.from))! }));
+    const members = p.plan.toNewer.map((s) => ({ s, sub: messageOf(field(p.d03, s.from))! }));
     const member = (m: (typeof members)[number]) => assign(p.d10, (m.s as { to: string }).to, decCall(m.sub, "x", "a"));
     const byKind = (kind: string) => members.find((m) => dialect.kinds[m.sub.typeName] === kind);
     const message = byKind("message");
@@ -375,7 +375,7 @@ export function emitCompatJson(
   /** A union toward the older dialect: the member's own JSON (with its kind); nothing set writes {}, reported. */
   function unionToOlder(p: Pair): string[] {
     const lines: string[] = [];
-    for (const s of p.plan.toV03) {
+    for (const s of p.plan.toOlder) {
       const f = field(p.d10, s.from);
       lines.push(
         `if (m.${f.oneof!.localName}.case === ${lit(f.localName)}) ` +
@@ -476,7 +476,7 @@ export function emitCompatJson(
     const kind = dialect.kinds[d03.typeName];
     const body: string[] = [`const o${any} = ${kind ? `{ kind: ${lit(kind)} }` : "{}"};`, `let v${any};`];
     const done = new Set<string>();
-    for (const s of p.plan.toV03) {
+    for (const s of p.plan.toOlder) {
       const f = field(d10, s.from);
       if (s.op === "transform") {
         if (done.has(s.transform)) continue;

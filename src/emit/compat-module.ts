@@ -64,7 +64,7 @@ export function emitCompatModule(
           converter: "a2aCompat",
         })
       : undefined;
-  const pairs = plan.pairs.map(({ v10, v03, toV03, toV10 }) => ({ v10, v03, toV03, toV10 }));
+  const pairs = plan.pairs.map(({ newer, older, toOlder, toNewer }) => ({ newer, older, toOlder, toNewer }));
   const data = printLiteral({ newer: plan.newer, older: plan.older, pairs });
   if (target === "dts") {
     f.print(f.export("declare const", "a2aCompatPlan"), ": ", planType, ";");

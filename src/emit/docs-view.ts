@@ -324,19 +324,21 @@ export function compatView(plan: CompatPlan) {
     title: `A2A ${plan.older} ↔ ${plan.newer}: field-by-field mapping`,
     newer: code(plan.newer),
     older: code(plan.older),
-    unpaired: [...Object.entries(plan.unpaired.v10), ...Object.entries(plan.unpaired.v03)].map(([name, reason]) => ({
-      name: code(name),
-      reason: prose(reason),
-    })),
+    unpaired: [...Object.entries(plan.unpaired.newer), ...Object.entries(plan.unpaired.older)].map(
+      ([name, reason]) => ({
+        name: code(name),
+        reason: prose(reason),
+      }),
+    ),
     pairs: plan.pairs.map((p) => ({
-      v10: code(p.v10),
-      v03: code(p.v03),
+      newer: code(p.newer),
+      older: code(p.older),
       entry: p.entry === undefined ? null : prose(p.entry),
       source: p.source === undefined ? null : prose(p.source),
       decision: p.decision === undefined ? null : prose(p.decision),
       rows: [
-        ...rows(p.toV03, "→ v0.3"),
-        ...rows(p.toV10, "→ v1.0"),
+        ...rows(p.toOlder, "→ v0.3"),
+        ...rows(p.toNewer, "→ v1.0"),
         ...Object.entries(p.dialectFields).map(([field, path]) => ({
           direction: "↔ v0.3 JSON-RPC",
           from: code(field),

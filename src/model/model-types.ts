@@ -120,11 +120,11 @@ export interface CompatPair {
    * Full names: the v1.0 message (this model's package) and its v0.3 counterpart (default: same
    * name in the other package).
    */
-  readonly v10: string;
-  readonly v03: string | undefined;
+  readonly newer: string;
+  readonly older: string | undefined;
   /** Source field (proto name) → rule, per direction. Fields not listed map by name. */
-  readonly toV03: Readonly<Record<string, CompatRule>>;
-  readonly toV10: Readonly<Record<string, CompatRule>>;
+  readonly toOlder: Readonly<Record<string, CompatRule>>;
+  readonly toNewer: Readonly<Record<string, CompatRule>>;
   /**
    * Newer field (proto name) → key path in the older version's JSON-RPC dialect, for what the dialect holds
    * but the older proto does not: carried by the direct JSON-RPC conversions, lossy through the proto.
@@ -140,7 +140,7 @@ export interface CompatModel {
   /** Package of the other version, e.g. a2a.v1 (from compat.unpaired). */
   otherPackage: string | undefined;
   readonly explicit: Map<string, CompatPair>;
-  unpaired: { readonly v10: Readonly<Record<string, string>>; readonly v03: Readonly<Record<string, string>> };
+  unpaired: { readonly newer: Readonly<Record<string, string>>; readonly older: Readonly<Record<string, string>> };
 }
 
 export interface ReplacedEntry {

@@ -66,6 +66,15 @@ export function loadOverrideFile(path: string, problems: Problems, text: string)
   const data = raw as { entries?: { id?: unknown }[] } | null;
   const entryNodes =
     (doc.get("entries") as { items?: { range?: [number, number, number] }[] } | undefined)?.items ?? [];
+  const format = (raw as { format?: unknown } | null)?.format;
+  if (format !== 2) {
+    problems.add(
+      `${path}: override file format ${format === undefined ? "1 (no format key)" : JSON.stringify(format)} ` +
+        "is not read; this plugin reads format 2: add `format: 2`, and in compat entries rename toV03/toV10 " +
+        "to toOlder/toNewer and the unpaired lists v03/v10 to older/newer",
+    );
+    return undefined;
+  }
   const validateFile = validator("file")!;
   if (!validateFile(raw)) {
     // Name the entry (line and id) of each schema problem, not just its index.

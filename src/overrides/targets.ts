@@ -291,10 +291,10 @@ const rulesSchema = { type: "object", additionalProperties: ruleSchema };
 
 /** compat.<Message>: how a message of this package converts to and from its counterpart in the other version. */
 export const compatPairSchema = obj(
-  { counterpart: str, toV03: rulesSchema, toV10: rulesSchema, dialectFields: strMap },
+  { counterpart: str, toOlder: rulesSchema, toNewer: rulesSchema, dialectFields: strMap },
   [],
 );
-export const compatUnpairedSchema = obj({ otherPackage: str, v10: strMap, v03: strMap });
+export const compatUnpairedSchema = obj({ otherPackage: str, newer: strMap, older: strMap });
 
 export const operationTargets: Record<string, TargetKind<never>> = {
   jsonrpcMethod: kind<string>(methodName, (v, _c, op) => {
@@ -385,13 +385,13 @@ export function applyInputRule(model: ApiModel, message: string, field: string, 
 
 type CompatPairValue = {
   counterpart?: string;
-  toV03?: Record<string, CompatRule>;
-  toV10?: Record<string, CompatRule>;
+  toOlder?: Record<string, CompatRule>;
+  toNewer?: Record<string, CompatRule>;
   dialectFields?: Record<string, string>;
 };
 
 function compatOf(model: ApiModel): NonNullable<ApiModel["compat"]> {
-  model.compat ??= { otherPackage: undefined, explicit: new Map(), unpaired: { v10: {}, v03: {} } };
+  model.compat ??= { otherPackage: undefined, explicit: new Map(), unpaired: { newer: {}, older: {} } };
   return model.compat;
 }
 
@@ -401,25 +401,25 @@ export const compatTargets: Record<string, TargetKind<never>> = {
     const fullName = `${model.package}.${name}`;
     if (!model.messages.has(fullName)) throw new Error(`target "${target}" names no message ${fullName}`);
     compatOf(model).explicit.set(fullName, {
-      v10: fullName,
-      v03: v.counterpart,
-      toV03: v.toV03 ?? {},
-      toV10: v.toV10 ?? {},
+      newer: fullName,
+      older: v.counterpart,
+      toOlder: v.toOlder ?? {},
+      toNewer: v.toNewer ?? {},
       dialectFields: v.dialectFields ?? {},
       entry: entry.place,
       source: entry.source,
       decision,
     });
-    const rules = Object.keys(v.toV03 ?? {}).length + Object.keys(v.toV10 ?? {}).length;
+    const rules = Object.keys(v.toOlder ?? {}).length + Object.keys(v.toNewer ?? {}).length;
     return `${fullName} ↔ ${v.counterpart ?? "same name"}: ${rules} field rules`;
   }),
-  unpaired: kind<{ otherPackage: string; v10: Record<string, string>; v03: Record<string, string> }>(
+  unpaired: kind<{ otherPackage: string; newer: Record<string, string>; older: Record<string, string> }>(
     compatUnpairedSchema,
     (v, { model }) => {
       const compat = compatOf(model);
       compat.otherPackage = v.otherPackage;
-      compat.unpaired = { v10: v.v10, v03: v.v03 };
-      const unpaired = [...Object.keys(v.v10), ...Object.keys(v.v03)].join(", ");
+      compat.unpaired = { newer: v.newer, older: v.older };
+      const unpaired = [...Object.keys(v.newer), ...Object.keys(v.older)].join(", ");
       return `counterparts in ${v.otherPackage}; no counterpart: ${unpaired}`;
     },
   ),

@@ -36,10 +36,10 @@ export interface CompatPlanData {
   readonly newer: string;
   readonly older: string;
   readonly pairs: readonly {
-    readonly v10: string;
-    readonly v03: string;
-    readonly toV03: readonly PlanStep[];
-    readonly toV10: readonly PlanStep[];
+    readonly newer: string;
+    readonly older: string;
+    readonly toOlder: readonly PlanStep[];
+    readonly toNewer: readonly PlanStep[];
   }[];
 }
 
@@ -65,8 +65,8 @@ export function createConverter(plan: CompatPlanData, files: readonly DescFile[]
   const registry = createRegistry(...files);
   const route = new Map<string, { target: string; steps: readonly PlanStep[] }>();
   for (const p of plan.pairs) {
-    route.set(p.v10, { target: p.v03, steps: p.toV03 });
-    route.set(p.v03, { target: p.v10, steps: p.toV10 });
+    route.set(p.newer, { target: p.older, steps: p.toOlder });
+    route.set(p.older, { target: p.newer, steps: p.toNewer });
   }
   const desc = (name: string) => {
     const d = registry.getMessage(name);
