@@ -4,8 +4,8 @@
 // @generated from file v1.0.1/a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { A2aClient, A2aHandler, CompatPlanData, Converter, Loss, OperationCorrespondence, OperationPair } from "@protoc-gen-a2a/runtime";
-import { createBridgeHandler, createClientBridge, createConverter, dialectCodec, operationCorrespondence } from "@protoc-gen-a2a/runtime";
+import type { A2aClient, A2aHandler, BridgedHandler, CompatPlanData, Converter, CoreHandler, DualVersionSharedOptions, JsonRpcClient, Loss, OperationCorrespondence, OperationPair } from "@protoc-gen-a2a/runtime";
+import { createBridgeHandler, createClientBridge, createConverter, createDualVersionHttpHandler, dialectCodec, operationCorrespondence } from "@protoc-gen-a2a/runtime";
 import type { AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, AgentInterface, AgentProvider, AgentSkill, APIKeySecurityScheme, Artifact, AuthenticationInfo, AuthorizationCodeOAuthFlow, CancelTaskRequest, ClientCredentialsOAuthFlow, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, HTTPAuthSecurityScheme, ImplicitOAuthFlow, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, Message, MutualTlsSecurityScheme, OAuth2SecurityScheme, OAuthFlows, OpenIdConnectSecurityScheme, Part, PasswordOAuthFlow, SecurityRequirement, SecurityScheme, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse, StringList, SubscribeToTaskRequest, Task, TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskStatus, TaskStatusUpdateEvent } from "./v1.0.1/a2a_pb.js";
 import { file_v1_0_1_a2a } from "./v1.0.1/a2a_pb.js";
 import { file_v0_3_0_a2a } from "./v0.3.0/a2a_pb.js";
@@ -1753,15 +1753,22 @@ export const a2aOperationPairs: readonly OperationPair[] = [
 export const a2aOperations: OperationCorrespondence = operationCorrespondence(A2AServiceV0_3, A2AServiceV1_0, a2aOperationPairs);
 
 /**
- * Serves a2a.v1 clients with a lf.a2a.v1 handler (a version bridge).
+ * Serves a2a.v1 clients with a lf.a2a.v1 handler (a version bridge): the a2a.v1 definition, handler and JSON-RPC operations served in one pass, for a server's options or a dual-version side.
  */
-export function bridgeToOlder(handler: A2aHandler<(typeof A2AServiceV1_0)["service"]>, onLoss?: (operation: string, loss: Loss) => void): A2aHandler<(typeof A2AServiceV0_3)["service"]> {
+export function bridgeToOlder(handler: A2aHandler<(typeof A2AServiceV1_0)["service"]>, onLoss?: (operation: string, loss: Loss) => void): BridgedHandler<(typeof A2AServiceV0_3)["service"]> {
   return createBridgeHandler({ older: A2AServiceV0_3, newer: A2AServiceV1_0, handler, converter: a2aCompat, operations: a2aOperationPairs, json: a2aCompatJson, ...(onLoss ? { onLoss } : {}) });
 }
 
 /**
- * A lf.a2a.v1 client over a a2a.v1 client: call an older agent with newer types. Operations the older version lacks fail with UnsupportedOperationError.
+ * A lf.a2a.v1 client over a a2a.v1 client: call an older agent with newer types. Operations the older version lacks fail with UnsupportedOperationError. A JSON-RPC client's calls (its jsonrpc property) carry a2a.json in one pass.
  */
-export function clientForOlder(client: A2aClient<(typeof A2AServiceV0_3)["service"]>, onLoss?: (operation: string, loss: Loss) => void): A2aClient<(typeof A2AServiceV1_0)["service"]> {
+export function clientForOlder(client: A2aClient<(typeof A2AServiceV0_3)["service"]> | JsonRpcClient<(typeof A2AServiceV0_3)["service"]>, onLoss?: (operation: string, loss: Loss) => void): A2aClient<(typeof A2AServiceV1_0)["service"]> {
   return createClientBridge({ older: A2AServiceV0_3, newer: A2AServiceV1_0, client, converter: a2aCompat, operations: a2aOperationPairs, json: a2aCompatJson, ...(onLoss ? { onLoss } : {}) });
+}
+
+/**
+ * One HTTP handler serving both versions at the same URLs (createDualVersionHttpHandler): the handler, and bridgeToOlder of it for the older version's calls. options.onLoss also hears what the bridge loses.
+ */
+export function dualVersionHttpHandler(handler: A2aHandler<(typeof A2AServiceV1_0)["service"]>, options?: DualVersionSharedOptions): CoreHandler {
+  return createDualVersionHttpHandler({ ...options, newer: { definition: A2AServiceV1_0, handler }, older: bridgeToOlder(handler, options?.onLoss) });
 }

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { Ajv } from "ajv";
 import { create, equals, fromJson, toJson, type DescMessage, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { TimestampSchema, ValueSchema, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { CompatJsonError, dialectCodec, jsonRpcDirect, type Loss } from "@protoc-gen-a2a/runtime";
+import { CompatJsonError, dialectCodec, type Loss } from "@protoc-gen-a2a/runtime";
 import { base64, bytes, timestampJson } from "@protoc-gen-a2a/runtime/compat-json";
 import { base64Decode, base64Encode } from "@bufbuild/protobuf/wire";
 import * as direct from "../generated-samples/a2a_compat.js";
@@ -602,7 +602,7 @@ describe("the version bridge", () => {
   it("server side: what a request carries that v1.0 cannot hold reaches the server's onLoss; a stream with bad params is refused before any event", async () => {
     const losses: string[] = [];
     const handler = createV03HttpHandler({
-      handler: bridgeToOlder(createEchoHandler()),
+      ...bridgeToOlder(createEchoHandler()),
       jsonrpcPath: "/rpc",
       onLoss: (op, l) => losses.push(`${op} ${l.path}`),
     });
@@ -711,10 +711,10 @@ describe("the version bridge", () => {
   });
 
   it("serves v0.3 JSON-RPC in one pass for every operation whose request pairs with the v1.0 request", () => {
-    const direct = jsonRpcDirect(bridgeToOlder(createEchoHandler()));
+    const { jsonrpcOperations } = bridgeToOlder(createEchoHandler());
     // Not Create (its v0.3 request wraps the config: {parent, config_id, config}) nor Delete (its result is
     // google.protobuf.Empty, written as null): those take the proto path.
-    expect([...direct!.keys()].sort()).toEqual([
+    expect([...jsonrpcOperations.keys()].sort()).toEqual([
       "CancelTask",
       "GetAgentCard",
       "GetTask",

@@ -109,12 +109,12 @@ const listen = (s: Server | Http2Server) =>
 beforeAll(async () => {
   const older = bridgeToOlder(handler, onLoss);
   http = createServer(
-    nodeHttpListener(createV03HttpHandler({ handler: older, jsonrpcPath: "/rpc", restBasePath: "/rest", onLoss })),
+    nodeHttpListener(createV03HttpHandler({ ...older, jsonrpcPath: "/rpc", restBasePath: "/rest", onLoss })),
   );
   plain = createServer(nodeHttpListener(createV03HttpHandler({ handler: v03Handler, jsonrpcPath: "/rpc", onLoss })));
   grpc = createHttp2Server(
     connectNodeAdapter({
-      routes: a2aServiceGrpcRoutes({ handler: older }),
+      routes: a2aServiceGrpcRoutes({ handler: older.handler }),
       grpc: true,
       connect: false,
       grpcWeb: false,

@@ -9,7 +9,6 @@ import type { AddressInfo } from "node:net";
 import { A2AError, createDualVersionHttpHandler, nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import { a2aOperations, bridgeToOlder } from "../generated-samples/a2a_compat.js";
 import { A2AServiceV1_0, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
-import { A2AServiceV0_3 } from "../generated-samples/v0.3.0/a2a_a2a.js";
 import { createEchoHandler } from "../examples/echo-agent/echo-handler.js";
 import { readJson, type JsonRpcFailure } from "./helpers/json.js";
 
@@ -61,7 +60,7 @@ describe("errors through the bridge", () => {
       nodeHttpListener(
         createDualVersionHttpHandler({
           newer: { definition: A2AServiceV1_0, handler },
-          older: { definition: A2AServiceV0_3, handler: bridgeToOlder(handler) },
+          older: bridgeToOlder(handler),
           jsonrpcPath: "/rpc",
           restBasePath: "/rest",
         }),

@@ -12,7 +12,6 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { createDualVersionHttpHandler, nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import { bridgeToOlder } from "../generated-samples/a2a_compat.js";
 import { A2AServiceV1_0, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
-import { A2AServiceV0_3 } from "../generated-samples/v0.3.0/a2a_a2a.js";
 import { createEchoHandler } from "../examples/echo-agent/echo-handler.js";
 import { startEchoAgent, type RunningAgent } from "../examples/echo-agent/server.js";
 import { A2AService as A2AService10, type SendMessageRequest } from "../generated-samples/v1.0.1/a2a_pb.js";
@@ -52,7 +51,7 @@ beforeAll(async () => {
     nodeHttpListener(
       createDualVersionHttpHandler({
         newer: { definition: A2AServiceV1_0, handler: spy },
-        older: { definition: A2AServiceV0_3, handler: bridgeToOlder(spy) },
+        older: bridgeToOlder(spy),
         jsonrpcPath: "/rpc",
       }),
     ),
@@ -169,10 +168,7 @@ describe("what the v0.3 proto cannot hold is reported, never dropped silently", 
       nodeHttpListener(
         createDualVersionHttpHandler({
           newer: { definition: A2AServiceV1_0, handler: createEchoHandler() },
-          older: {
-            definition: A2AServiceV0_3,
-            handler: bridgeToOlder(recording, (op, l) => losses.push(`${op} ${l.path}`)),
-          },
+          older: bridgeToOlder(recording, (op, l) => losses.push(`${op} ${l.path}`)),
           jsonrpcPath: "/rpc",
           onLoss: (op, l) => losses.push(`${op} ${l.path}`),
         }),

@@ -12,17 +12,17 @@ import type { AddressInfo } from "node:net";
 import { toJson } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { nodeHttpListener } from "@protoc-gen-a2a/runtime";
-import { createDualVersionHttpHandler, type ErrorContext } from "@protoc-gen-a2a/runtime";
+import type { ErrorContext } from "@protoc-gen-a2a/runtime";
 import {
   A2AServiceV1_0,
   createA2AServiceHttpHandler,
   type A2AServiceHandler,
 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
-import * as v03 from "../../generated-samples/v0.3.0/a2a_a2a.js";
+import type * as v03 from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import { a2aServiceGrpcRoutes } from "../../generated-samples/v1.0.1/a2a_grpc.js";
 import { a2aServiceGrpcRoutes as a2aServiceGrpcRoutes03 } from "../../generated-samples/v0.3.0/a2a_grpc.js";
 import { AgentCardSchema, type AgentCard } from "../../generated-samples/v1.0.1/a2a_pb.js";
-import { agentCardToOlderJson, bridgeToOlder } from "../../generated-samples/a2a_compat.js";
+import { agentCardToOlderJson, bridgeToOlder, dualVersionHttpHandler } from "../../generated-samples/a2a_compat.js";
 import { echoAgentCard, type AgentUrls } from "./agent-card.js";
 import { createEchoHandler } from "./echo-handler.js";
 import { describeHandlerError, logGrpcCalls, logHandlerErrors, logHttpRequests, type AgentLog } from "./logging.js";
@@ -64,7 +64,7 @@ const listen = (server: Server | Http2Server, port: number, name: ListenError["s
     server.listen(port, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
   });
 
-/** The handlers the servers call: the v1.0 one, and the v0.3 one the bridge makes of it. */
+/** The handlers the servers call: the v1.0 one, and (for gRPC) the v0.3 one the bridge makes of it. */
 interface Handlers {
   readonly handler: A2AServiceHandler;
   readonly older: v03.A2AServiceHandler;
@@ -103,14 +103,13 @@ function serverOptions(options: AgentOptions) {
 }
 
 /** The HTTP server's listener: card, JSON-RPC and HTTP+JSON, at 1.0 and (unless only10) 0.3. */
-function httpListener(options: AgentOptions, { handler, older }: Handlers, card: CardJson) {
+function httpListener(options: AgentOptions, handler: A2AServiceHandler, card: CardJson) {
   const common = serverOptions(options);
   const paths = { jsonrpcPath: "/a2a/jsonrpc", restBasePath: "/a2a/rest" };
+  // Both versions: the generated helper serves v0.3 calls through bridgeToOlder(handler), JSON-RPC in one pass.
   const core = options.only10
     ? createA2AServiceHttpHandler({ handler, ...common, ...paths, agentCard: card.newer })
-    : createDualVersionHttpHandler({
-        newer: { definition: A2AServiceV1_0, handler },
-        older: { definition: v03.A2AServiceV0_3, handler: older },
+    : dualVersionHttpHandler(handler, {
         ...common,
         ...paths,
         // The older card is the v1.0 card converted to v0.3 (url, preferredTransport, additionalInterfaces)
@@ -152,9 +151,9 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
   const echo = createEchoHandler({ extendedCard: () => echoAgentCard(urls!, true, options.requiredExtensions) });
   // Wrapped before the bridge, so v0.3 calls' handler errors are logged too.
   const handler = options.log ? logHandlerErrors(A2AServiceV1_0, echo, options.log.error) : echo;
-  const handlers: Handlers = { handler, older: bridgeToOlder(handler) };
+  const handlers: Handlers = { handler, older: bridgeToOlder(handler).handler };
   const card = cardJson(() => echoAgentCard(urls!, false, options.requiredExtensions));
-  const http = createServer(httpListener(options, handlers, card));
+  const http = createServer(httpListener(options, handler, card));
   const sessions = new Set<ServerHttp2Session>();
   const grpc = grpcServer(options, handlers, card, sessions);
   const port = await listen(http, options.port ?? 0, "http");

@@ -5,7 +5,7 @@
  * JSON-RPC dialect, the direct conversions of its payloads
  * (compat-json-module.ts); the operation table and the version bridges.
  */
-import type { Printable, Schema } from "@bufbuild/protoplugin";
+import type { GeneratedFile, Printable, Schema } from "@bufbuild/protoplugin";
 import type { OperationPair } from "../compat/version-links.js";
 import type { CompatPlan } from "../compat/compat-plan.js";
 import { printLiteral } from "./literal.js";
@@ -44,16 +44,14 @@ export function emitCompatModule(
   // client types are derived from it, so the two versions' same-named types need no aliases.
   const newerDef = f.import(newer.definition, a2aModule(newerFile), target === "dts");
   const olderDef = f.import(older.definition, a2aModule(olderFile), target === "dts");
-  const typeOf = (generic: "A2aHandler" | "A2aClient", def: Printable): Printable[] => [
-    f.import(generic, runtimeModule, true),
-    "<(typeof ",
-    def,
-    ')["service"]>',
-  ];
+  const typeOf = (
+    generic: "A2aHandler" | "A2aClient" | "BridgedHandler" | "JsonRpcClient",
+    def: Printable,
+  ): Printable[] => [f.import(generic, runtimeModule, true), "<(typeof ", def, ')["service"]>'];
   const newerHandler = typeOf("A2aHandler", newerDef);
-  const olderHandler = typeOf("A2aHandler", olderDef);
+  const olderSide = typeOf("BridgedHandler", olderDef);
   const newerClient = typeOf("A2aClient", newerDef);
-  const olderClient = typeOf("A2aClient", olderDef);
+  const olderClient = [...typeOf("A2aClient", olderDef), " | ", ...typeOf("JsonRpcClient", olderDef)];
   const converterType = f.import("Converter", runtimeModule, true);
   const jsonTable = () =>
     json
@@ -83,7 +81,7 @@ export function emitCompatModule(
       ", onLoss?: (operation: string, loss: ",
       f.import("Loss", runtimeModule, true),
       ") => void): ",
-      ...olderHandler,
+      ...olderSide,
       ";",
     );
     f.print(
@@ -102,6 +100,7 @@ export function emitCompatModule(
       ...newerClient,
       ";",
     );
+    emitDualVersion(f, target, newerDef, newerHandler);
     return;
   }
   const typed = target === "ts";
@@ -146,10 +145,15 @@ export function emitCompatModule(
     ", a2aOperationPairs);",
   );
   f.print();
-  f.print(f.jsDoc(`Serves ${plan.older} clients with a ${plan.newer} handler (a version bridge).`));
+  f.print(
+    f.jsDoc(
+      `Serves ${plan.older} clients with a ${plan.newer} handler (a version bridge): the ${plan.older} definition, ` +
+        "handler and JSON-RPC operations served in one pass, for a server's options or a dual-version side.",
+    ),
+  );
   const lossType = f.import("Loss", runtimeModule, true);
   const sig = typed
-    ? ["handler: ", ...newerHandler, ", onLoss?: (operation: string, loss: ", lossType, ") => void): ", ...olderHandler]
+    ? ["handler: ", ...newerHandler, ", onLoss?: (operation: string, loss: ", lossType, ") => void): ", ...olderSide]
     : ["handler, onLoss) "];
   f.print(f.export("function", "bridgeToOlder"), "(", ...sig, typed ? " {" : "{");
   f.print(
@@ -166,7 +170,8 @@ export function emitCompatModule(
   f.print(
     f.jsDoc(
       `A ${plan.newer} client over a ${plan.older} client: call an older agent with newer types. ` +
-        "Operations the older version lacks fail with UnsupportedOperationError.",
+        "Operations the older version lacks fail with UnsupportedOperationError. " +
+        "A JSON-RPC client's calls (its jsonrpc property) carry a2a.json in one pass.",
     ),
   );
   const csig = typed
@@ -181,6 +186,44 @@ export function emitCompatModule(
     ", newer: ",
     newerDef,
     `, client, converter: a2aCompat, operations: a2aOperationPairs${withJson}, ...(onLoss ? { onLoss } : {}) });`,
+  );
+  f.print("}");
+  f.print();
+  emitDualVersion(f, target, newerDef, newerHandler);
+}
+
+/** `dualVersionHttpHandler`: both versions at the same URLs from the newer handler, bridged by bridgeToOlder. */
+function emitDualVersion(f: GeneratedFile, target: "ts" | "js" | "dts", newerDef: Printable, handler: Printable[]) {
+  const shared = f.import("DualVersionSharedOptions", runtimeModule, true);
+  const core = f.import("CoreHandler", runtimeModule, true);
+  if (target === "dts") {
+    f.print(
+      f.export("declare function", "dualVersionHttpHandler"),
+      "(handler: ",
+      ...handler,
+      ", options?: ",
+      shared,
+      "): ",
+      core,
+      ";",
+    );
+    return;
+  }
+  f.print(
+    f.jsDoc(
+      "One HTTP handler serving both versions at the same URLs (createDualVersionHttpHandler): the handler, " +
+        "and bridgeToOlder of it for the older version's calls. options.onLoss also hears what the bridge loses.",
+    ),
+  );
+  const sig =
+    target === "ts" ? ["handler: ", ...handler, ", options?: ", shared, "): ", core, " {"] : ["handler, options) {"];
+  f.print(f.export("function", "dualVersionHttpHandler"), "(", ...sig);
+  f.print(
+    "  return ",
+    f.import("createDualVersionHttpHandler", runtimeModule),
+    "({ ...options, newer: { definition: ",
+    newerDef,
+    ", handler }, older: bridgeToOlder(handler, options?.onLoss) });",
   );
   f.print("}");
 }

@@ -232,17 +232,29 @@ function jsonrpcModule(c: Ctx): void {
   const handler = c.local(`${c.name}Handler`, "a2a", true);
   forward(
     c,
-    `A JSON-RPC client for the interface at options.url.`,
+    `A JSON-RPC client for the interface at options.url; its calls on JSON are its jsonrpc property.`,
     `create${c.name}JsonRpcClient`,
     [["options", [c.rt("A2aClientOptions", true)]]],
-    [client],
+    // The same calls on JSON, for the version bridge (clientForOlder): a typed property, not a hidden one.
+    [client, " & { readonly jsonrpc: ", c.rt("JsonRpcCalls", true), " }"],
     [c.rt("createJsonRpcClient"), "(", def, ", options)"],
   );
   forward(
     c,
-    `A JSON-RPC endpoint (POST) serving the handler.`,
+    `A JSON-RPC endpoint (POST) serving the handler, and jsonrpcOperations on JSON (a version bridge's).`,
     `create${c.name}JsonRpcHandler`,
-    [["options", ["{ readonly handler: ", handler, ...serverOptions(c)]]],
+    [
+      [
+        "options",
+        [
+          "{ readonly handler: ",
+          handler,
+          "; readonly jsonrpcOperations?: ",
+          c.rt("JsonRpcOperations", true),
+          ...serverOptions(c),
+        ],
+      ],
+    ],
     [c.rt("CoreHandler", true)],
     [c.rt("createJsonRpcHandler"), "({ ...options, definition: ", def, " })"],
   );

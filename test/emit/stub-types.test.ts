@@ -184,6 +184,7 @@ export const unused = [Role] as const;
 const good: Record<string, string> = {
   "v10-clients": `
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import type { JsonRpcCalls } from "@protoc-gen-a2a/runtime";
 import type { A2AServiceClient } from "${V10}/a2a_a2a.js";
 import { createA2AServiceJsonRpcClient } from "${V10}/a2a_jsonrpc.js";
 import { createA2AServiceRestClient } from "${V10}/a2a_rest.js";
@@ -215,11 +216,12 @@ export type Checks = [
   Expect<Equals<typeof task, Promise<Task>>>,
   Expect<Equals<typeof listed, Promise<ListTasksResponse>>>,
   Expect<Equals<Elem<ReturnType<typeof client.sendStreamingMessage>>, StreamResponse>>,
-  Expect<Equals<typeof client, A2AServiceClient>>,
+  // The JSON-RPC client also names its calls on JSON (the version bridge's one-pass path), as a typed property.
+  Expect<Equals<typeof client, A2AServiceClient & { readonly jsonrpc: JsonRpcCalls }>>,
   Expect<Equals<typeof rest, A2AServiceClient>>,
   Expect<Equals<typeof grpc, A2AServiceClient>>,
-  Expect<Equals<keyof typeof rest, keyof typeof client>>,
-  Expect<Equals<keyof typeof grpc, keyof typeof client>>,
+  Expect<Equals<keyof typeof rest, Exclude<keyof typeof client, "jsonrpc">>>,
+  Expect<Equals<keyof typeof grpc, Exclude<keyof typeof client, "jsonrpc">>>,
 ];
 export type JsonRpcClient = typeof client;
 export type RestClient = typeof rest;
@@ -227,6 +229,7 @@ export type GrpcClient = typeof grpc;
 `,
   "v03-clients": `
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import type { JsonRpcCalls } from "@protoc-gen-a2a/runtime";
 import type { A2AServiceClient } from "${V03}/a2a_a2a.js";
 import { createA2AServiceJsonRpcClient } from "${V03}/a2a_jsonrpc.js";
 import { createA2AServiceRestClient } from "${V03}/a2a_rest.js";
@@ -254,11 +257,12 @@ export type Checks = [
   Expect<Equals<typeof sent, Promise<SendMessageResponse>>>,
   Expect<Equals<typeof task, Promise<Task>>>,
   Expect<Equals<Elem<ReturnType<typeof client.sendStreamingMessage>>, StreamResponse>>,
-  Expect<Equals<typeof client, A2AServiceClient>>,
+  // The JSON-RPC client also names its calls on JSON (the version bridge's one-pass path), as a typed property.
+  Expect<Equals<typeof client, A2AServiceClient & { readonly jsonrpc: JsonRpcCalls }>>,
   Expect<Equals<typeof rest, A2AServiceClient>>,
   Expect<Equals<typeof grpc, A2AServiceClient>>,
-  Expect<Equals<keyof typeof rest, keyof typeof client>>,
-  Expect<Equals<keyof typeof grpc, keyof typeof client>>,
+  Expect<Equals<keyof typeof rest, Exclude<keyof typeof client, "jsonrpc">>>,
+  Expect<Equals<keyof typeof grpc, Exclude<keyof typeof client, "jsonrpc">>>,
 ];
 export type JsonRpcClient = typeof client;
 export type RestClient = typeof rest;
@@ -434,12 +438,15 @@ describe("generated stub types", () => {
   it.each([
     ["v10-clients", V10_METHODS],
     ["v03-clients", V03_METHODS],
-  ] as const)("%s: JSON-RPC, REST and gRPC clients have exactly the RPC methods", (snippet, methods) => {
-    const expected = [...methods].sort();
-    expect(propertiesOf(snippet, "JsonRpcClient")).toEqual(expected);
-    expect(propertiesOf(snippet, "RestClient")).toEqual(expected);
-    expect(propertiesOf(snippet, "GrpcClient")).toEqual(expected);
-  });
+  ] as const)(
+    "%s: JSON-RPC, REST and gRPC clients have exactly the RPC methods (JSON-RPC: and its jsonrpc calls)",
+    (snippet, methods) => {
+      const expected = [...methods].sort();
+      expect(propertiesOf(snippet, "JsonRpcClient")).toEqual([...expected, "jsonrpc"].sort());
+      expect(propertiesOf(snippet, "RestClient")).toEqual(expected);
+      expect(propertiesOf(snippet, "GrpcClient")).toEqual(expected);
+    },
+  );
 
   it("the handler fixtures implement every RPC", () => {
     expect(Object.keys(V10_HANDLER).sort()).toEqual([...V10_METHODS].sort());

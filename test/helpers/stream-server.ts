@@ -9,7 +9,6 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createDualVersionHttpHandler, nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import { A2AServiceV1_0, type A2AServiceHandler } from "../../generated-samples/v1.0.1/a2a_a2a.js";
-import * as v03 from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import { bridgeToOlder } from "../../generated-samples/a2a_compat.js";
 
 export type Version = "1.0" | "0.3";
@@ -45,7 +44,7 @@ export async function startStreamServer(
 ): Promise<StreamServer> {
   const core = createDualVersionHttpHandler({
     newer: { definition: A2AServiceV1_0, handler },
-    older: { definition: v03.A2AServiceV0_3, handler: bridgeToOlder(handler) },
+    older: bridgeToOlder(handler),
     jsonrpcPath: "/rpc",
     restBasePath: "/rest",
     ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),

@@ -116,7 +116,7 @@ function dualOptions(
   const handler = createEchoHandler();
   return {
     newer: { definition: newer, handler },
-    older: { definition: v03.A2AServiceV0_3, handler: bridgeToOlder(handler) },
+    older: bridgeToOlder(handler),
     jsonrpcPath: "/a2a/jsonrpc",
     restBasePath: "/a2a/rest",
     agentCard: (side) => (side === "newer" ? v10Json() : v03Json()),

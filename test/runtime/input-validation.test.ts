@@ -92,7 +92,7 @@ beforeAll(async () => {
     ),
   };
   bridgedUrls = {
-    http: await listen(createServer(nodeHttpListener(v03.createA2AServiceHttpHandler({ handler: bridged })))),
+    http: await listen(createServer(nodeHttpListener(v03.createA2AServiceHttpHandler({ ...bridged })))),
     grpc: "",
   };
 });

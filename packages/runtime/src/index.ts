@@ -48,15 +48,13 @@ export {
 export { negotiateVersion, parseExtensions } from "./http/negotiation.js";
 export type { A2aServerOptions, CoreHandler, CoreRequest, CoreResponse } from "./server-types.js";
 export { DEFAULT_MAX_BODY, MAX_DEADLINE_MS, MAX_EXTENSIONS_HEADER, MAX_JSON_DEPTH } from "./http/limits.js";
-export {
-  JSONRPC_DIRECT,
-  JSONRPC_RAW,
-  jsonRpcDirect,
-  jsonRpcRaw,
-  type JsonRpcDirectOperation,
-  type JsonRpcRaw,
-} from "./jsonrpc/jsonrpc-hooks.js";
-export { createJsonRpcHandler } from "./jsonrpc/server-jsonrpc.js";
+export type {
+  JsonRpcCalls,
+  JsonRpcClient,
+  JsonRpcOperation,
+  JsonRpcOperations,
+} from "./jsonrpc/json-operations.js";
+export { createJsonRpcHandler, type JsonRpcServerOptions } from "./jsonrpc/server-jsonrpc.js";
 export { logError, type ErrorContext, type OnError } from "./report-error.js";
 export { createRestHandler } from "./rest/server-rest.js";
 export { createA2aHttpHandler, AGENT_CARD_PATH, type A2aHttpOptions } from "./http/http-server.js";
@@ -80,11 +78,17 @@ export {
 export {
   createBridgeHandler,
   createClientBridge,
+  type BridgedHandler,
   type BridgeOptions,
   type ClientBridgeOptions,
   type OperationPair,
 } from "./compat/bridge.js";
-export { createDualVersionHttpHandler, type DualVersionOptions, type VersionSide } from "./compat/dual-version.js";
+export {
+  createDualVersionHttpHandler,
+  type DualVersionOptions,
+  type DualVersionSharedOptions,
+  type VersionSide,
+} from "./compat/dual-version.js";
 export { mergeAgentCards, MergedCardError } from "./compat/dual-card.js";
 export { operationCorrespondence, type OperationCorrespondence, type OperationNames } from "./operation-map.js";
 export { createDialectCodec, dialectCodec, type DialectCodec, type OnDrop } from "./jsonrpc/jsonrpc-dialect.js";

@@ -11,11 +11,15 @@
  * the newer request type as counterpart; `parent` and `config_id` then fill
  * the task and config ids the wrapped config leaves empty (P03:647-654).
  *
- * JSON-RPC: with the one-pass a2a.json conversions of the compat module
- * (`json`), each operation whose request and response both have one is also
- * offered to the JSON-RPC server as a direct operation (JSONRPC_DIRECT):
+ * The server side is returned as a BridgedHandler: the older definition, the
+ * older handler, and its JSON-RPC operations served in one pass
+ * (`jsonrpcOperations`, the JSON-RPC server's option of that name). With the
+ * one-pass a2a.json conversions of the compat module (`json`), each
+ * operation whose request and response both have one is such an operation:
  * params JSON → newer request → handler → older result JSON, without the
- * older proto's messages; other bindings still go through them. A request
+ * older proto's messages; other bindings and operations go through the older
+ * handler. Wrapping the older handler does not change the wire path, which
+ * the server options name; wrap the newer handler to see every call. A request
  * read in one pass is checked with the newer version's input rules less the
  * ones it waives for the older version (validate.ts); the others were checked
  * with the older version's rules before the bridge got them (invoke.ts).
@@ -38,7 +42,7 @@ import type {
   HandlerContext,
   OperationInfo,
 } from "../definition.js";
-import { JSONRPC_DIRECT, jsonRpcRaw, type JsonRpcDirectOperation } from "../jsonrpc/jsonrpc-hooks.js";
+import type { JsonRpcCalls, JsonRpcClient, JsonRpcOperation, JsonRpcOperations } from "../jsonrpc/json-operations.js";
 import { CompatJsonError } from "./compat-json.js";
 import { A2AError } from "../a2a-error.js";
 import { invalidRequest } from "../invoke.js";
@@ -67,15 +71,24 @@ export interface BridgeOptions<O extends DescService, N extends DescService> ext
 }
 
 export interface ClientBridgeOptions<O extends DescService, N extends DescService> extends BridgeBase<O, N> {
-  readonly client: A2aClient<O>;
+  /** A JSON-RPC client (createJsonRpcClient) is called on JSON (its `jsonrpc` calls) where `json` allows. */
+  readonly client: A2aClient<O> | JsonRpcClient<O>;
+}
+
+/** The older version's side of a server, made by the bridge: what the servers take as it is. */
+export interface BridgedHandler<S extends DescService> {
+  readonly definition: A2aServiceDefinition<S>;
+  readonly handler: A2aHandler<S>;
+  /** The JSON-RPC operations served in one pass (JsonRpcServerOptions.jsonrpcOperations); may be empty. */
+  readonly jsonrpcOperations: JsonRpcOperations;
 }
 
 export function createBridgeHandler<O extends DescService, N extends DescService>(
   options: BridgeOptions<O, N>,
-): A2aHandler<O> {
+): BridgedHandler<O> {
   const { older, newer, converter } = options;
   const out: Record<string, unknown> = {};
-  const direct = new Map<string, JsonRpcDirectOperation>();
+  const direct = new Map<string, JsonRpcOperation>();
   for (const pair of options.operations) {
     const from = older.byName.get(pair.older);
     const to = newer.byName.get(pair.newer);
@@ -119,8 +132,7 @@ export function createBridgeHandler<O extends DescService, N extends DescService
       );
     }
   }
-  Object.defineProperty(out, JSONRPC_DIRECT, { value: direct });
-  return out as A2aHandler<O>;
+  return { definition: older, handler: out as A2aHandler<O>, jsonrpcOperations: direct };
 
   /** A JSON-RPC operation served in one pass: params → newer request → handler → older result JSON. */
   function directOperation(
@@ -130,7 +142,7 @@ export function createBridgeHandler<O extends DescService, N extends DescService
     toJson: (m: Message, a: undefined, lost: Loss[]) => JsonValue,
     call: (req: Message, ctx: HandlerContext) => unknown,
     to: OperationInfo,
-  ): JsonRpcDirectOperation {
+  ): JsonRpcOperation {
     const output = to.method.output as DescMessage;
     const bridgeLoss = (l: Loss) => options.onLoss?.(operation, l);
     /** The request; what it carried that v1.0 cannot hold goes to the server's onLoss, else the bridge's. */
@@ -240,15 +252,16 @@ export function createBridgeHandler<O extends DescService, N extends DescService
  * responses back. An operation the older version lacks (ListTasks) fails with
  * UnsupportedOperationError before anything is sent. The v1.0 Create request
  * becomes the v0.3 {parent, config_id, config} wrapper. Over a JSON-RPC client
- * (JSONRPC_RAW) with the one-pass conversions (`json`), an operation whose
- * request and response both have one sends and reads a2a.json directly.
+ * (JsonRpcClient: its `jsonrpc` calls) with the one-pass conversions (`json`),
+ * an operation whose request and response both have one sends and reads
+ * a2a.json directly.
  */
 export function createClientBridge<O extends DescService, N extends DescService>(
   options: ClientBridgeOptions<O, N>,
 ): A2aClient<N> {
   const { older, newer, converter } = options;
   const out: Record<string, unknown> = {};
-  const raw = options.json ? jsonRpcRaw(options.client) : undefined;
+  const raw = options.json ? jsonCalls(options.client) : undefined;
   for (const to of newer.operations) {
     const pair = options.operations.find((p) => p.newer === to.name);
     const from = pair && older.byName.get(pair.older);
@@ -318,4 +331,11 @@ export function createClientBridge<O extends DescService, N extends DescService>
       { [field.localName]: inner, parent: `tasks/${String(r["taskId"] ?? "")}`, configId: r["id"] } as never,
     );
   }
+}
+
+/** The JSON calls of a JSON-RPC client (JsonRpcClient), if it is one. */
+function jsonCalls<S>(client: A2aClient<S> | JsonRpcClient<S>): JsonRpcCalls | undefined {
+  // An operation's method is a function; the JSON calls are an object.
+  const calls = (client as { readonly jsonrpc?: unknown }).jsonrpc;
+  return typeof calls === "object" && calls !== null ? (calls as JsonRpcCalls) : undefined;
 }

@@ -18,6 +18,10 @@
  * newer side has a route for it (not counting `/{tenant}/…` variants, which
  * match any first segment) gets a 404 whose text/plain body says which
  * version serves the path and how to ask for it.
+ *
+ * Each side is its definition, handler and, for a bridged side, the JSON-RPC
+ * operations served in one pass (VersionSide.jsonrpcOperations): what
+ * bridgeToOlder returns is such a side as it is.
  */
 import type { DescService } from "@bufbuild/protobuf";
 import { createAgentCardHandler } from "../http/card-server.js";
@@ -27,10 +31,14 @@ import { AGENT_CARD_PATH, createA2aHttpHandler } from "../http/http-server.js";
 import { compilePathMatcher } from "../http/path-matcher.js";
 import type { OnError } from "../report-error.js";
 import type { CoreHandler, CoreRequest, CoreResponse } from "../server-types.js";
+import type { JsonRpcOperations } from "../jsonrpc/json-operations.js";
 
+/** One version's side: a bridged side is what bridgeToOlder returns (definition, handler, jsonrpcOperations). */
 export interface VersionSide<S extends DescService> {
   readonly definition: A2aServiceDefinition<S>;
   readonly handler: A2aHandler<S>;
+  /** Operations its JSON-RPC endpoint serves on JSON (JsonRpcServerOptions.jsonrpcOperations). */
+  readonly jsonrpcOperations?: JsonRpcOperations;
 }
 
 export interface DualVersionOptions<O extends DescService, N extends DescService> {
@@ -87,10 +95,12 @@ export function createDualVersionHttpHandler<O extends DescService, N extends De
   };
 }
 
-/** What both sides share: the options but for the versions themselves. */
 const NO_HEADERS = new Headers();
 
-type Shared = Omit<DualVersionOptions<DescService, DescService>, "older" | "newer">;
+/** What both sides share: the options but for the versions themselves. */
+export type DualVersionSharedOptions = Omit<DualVersionOptions<DescService, DescService>, "older" | "newer">;
+
+type Shared = DualVersionSharedOptions;
 
 function sideHandler<S extends DescService>(
   options: Shared,
@@ -108,7 +118,9 @@ function sideHandler<S extends DescService>(
     ...(options.onLoss ? { onLoss: options.onLoss } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
     ...(options.agentCardMaxAge !== undefined ? { agentCardMaxAge: options.agentCardMaxAge } : {}),
-    ...own,
+    definition: own.definition,
+    handler: own.handler,
+    ...(own.jsonrpcOperations ? { jsonrpcOperations: own.jsonrpcOperations } : {}),
     // A provider that ignores the headers is passed as one without them, so calls need not build them.
     ...(card ? { agentCard: card.length < 2 ? () => card(side, NO_HEADERS) : (h: Headers) => card(side, h) } : {}),
     ...(cardHeaders ? { agentCardHeaders: (h: Headers) => cardHeaders(side, h) } : {}),

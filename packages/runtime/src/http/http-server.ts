@@ -16,13 +16,13 @@
  */
 import type { DescService } from "@bufbuild/protobuf";
 import { createAgentCardHandler } from "./card-server.js";
-import { createJsonRpcHandler } from "../jsonrpc/server-jsonrpc.js";
+import { createJsonRpcHandler, type JsonRpcServerOptions } from "../jsonrpc/server-jsonrpc.js";
 import { createRestHandler } from "../rest/server-rest.js";
-import type { A2aServerOptions, CoreHandler, CoreRequest, CoreResponse } from "../server-types.js";
+import type { CoreHandler, CoreRequest, CoreResponse } from "../server-types.js";
 
 export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
 
-export interface A2aHttpOptions<S extends DescService = DescService> extends A2aServerOptions<S> {
+export interface A2aHttpOptions<S extends DescService = DescService> extends JsonRpcServerOptions<S> {
   /** Where JSON-RPC is served (POST). Default "/jsonrpc". */
   readonly jsonrpcPath?: string;
   /** Prefix of the HTTP+JSON routes. Default "/rest"; "" serves them at the root. */

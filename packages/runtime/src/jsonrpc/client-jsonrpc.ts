@@ -6,18 +6,19 @@
  * no JSON-RPC response, is an A2ATransportError (client-errors.ts). Streams
  * read text/event-stream and unwrap `result` from every `data:` line.
  *
- * The same calls on JSON (params in, result out) are offered under
- * JSONRPC_RAW, for the client-side version bridge's one-pass conversions.
+ * The same calls on JSON (params in, result out) are the client's `jsonrpc`
+ * property (JsonRpcClient), for the client-side version bridge's one-pass
+ * conversions.
  */
 import { fromJson, toJson, type DescService, type JsonValue, type Message } from "@bufbuild/protobuf";
-import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "../definition.js";
+import type { A2aServiceDefinition, CallOptions, OperationInfo } from "../definition.js";
 import { A2ATransportError } from "../a2a-error.js";
 import { errorFromJsonRpc } from "../client-errors.js";
 import { buildClient, callSignal, fetchFor, serviceHeaders, type A2aClientOptions } from "../http/client-http.js";
 import { decodeSse, sseStreamFromResponse } from "../http/sse.js";
 import { dialectCodec } from "./jsonrpc-dialect.js";
 import { messageJson } from "../protojson-write.js";
-import { JSONRPC_RAW, type JsonRpcRaw } from "./jsonrpc-hooks.js";
+import type { JsonRpcCalls, JsonRpcClient } from "./json-operations.js";
 
 const isEmptyObject = (v: unknown) =>
   typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
@@ -25,7 +26,7 @@ const isEmptyObject = (v: unknown) =>
 export function createJsonRpcClient<S extends DescService>(
   def: A2aServiceDefinition<S>,
   options: A2aClientOptions,
-): A2aClient<S> {
+): JsonRpcClient<S> {
   const fetchFn = options.fetch ?? globalThis.fetch;
   const codec = def.jsonrpcDialect ? dialectCodec(def.jsonrpcDialect) : undefined;
   let nextId = 0;
@@ -98,7 +99,7 @@ export function createJsonRpcClient<S extends DescService>(
     });
   };
 
-  const raw: JsonRpcRaw = {
+  const calls: JsonRpcCalls = {
     onLoss: options.onLoss,
     async call(op, params, call) {
       const res = await post(op, params, call, def.contentTypes.jsonrpc.response);
@@ -116,12 +117,11 @@ export function createJsonRpcClient<S extends DescService>(
 
   const client = buildClient<S>(
     def,
-    async (op, request, call) => messageOf(op, await raw.call(op, paramsOf(op, request), call)),
+    async (op, request, call) => messageOf(op, await calls.call(op, paramsOf(op, request), call)),
     async function* (op, request, call) {
-      for await (const result of raw.stream(op, paramsOf(op, request), call)) yield messageOf(op, result);
+      for await (const result of calls.stream(op, paramsOf(op, request), call)) yield messageOf(op, result);
     },
     options,
   );
-  Object.defineProperty(client, JSONRPC_RAW, { value: raw });
-  return client;
+  return Object.assign(client, { jsonrpc: calls });
 }

@@ -28,6 +28,10 @@
  * Before the handler: the version, the agent card's capabilities and required
  * extensions (call-context.ts, card-rules.ts); every answer to a call that
  * passed them names the activated extensions in the extensions header.
+ *
+ * An operation named in `jsonrpcOperations` (the version bridge's one-pass
+ * operations) is served on JSON: it gets the params JSON and gives the result
+ * JSON; the handler's method for it is not called.
  */
 import { fromJson, toJson, type DescMessage, type DescService, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { OperationInfo, ProtocolTables } from "../definition.js";
@@ -43,7 +47,7 @@ import {
   type CoreRequest,
   type CoreResponse,
 } from "../server-types.js";
-import { jsonRpcDirect } from "./jsonrpc-hooks.js";
+import type { JsonRpcOperations } from "./json-operations.js";
 import { encodeSseEvent } from "../http/sse.js";
 import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "../server-stream.js";
 import { invalidRequest, invokeStream, invokeUnary } from "../invoke.js";
@@ -52,6 +56,16 @@ import { dialectCodec, type DialectCodec, type OnDrop } from "./jsonrpc-dialect.
 import { jsonLimitProblem } from "../http/limits.js";
 
 type Id = string | number | null;
+
+export interface JsonRpcServerOptions<S extends DescService = DescService> extends A2aServerOptions<S> {
+  /**
+   * Operations served on JSON, by operation name, in place of the handler's methods: the server hands them
+   * the params JSON and sends the result JSON they return (the version bridge's one-pass operations,
+   * bridgeToOlder). The Content-Type, envelope, limits, version, card rules and the JSON input checks
+   * (json-request-check.ts) still come first; the operation reads and checks the params itself.
+   */
+  readonly jsonrpcOperations?: JsonRpcOperations;
+}
 
 /** A request envelope that passed the checks of the JSON-RPC 2.0 binding. */
 interface Envelope {
@@ -71,7 +85,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 const MAX_SAFE_ID = Number.MAX_SAFE_INTEGER;
 
 export function createJsonRpcHandler<S extends DescService>(
-  options: A2aServerOptions<S>,
+  options: JsonRpcServerOptions<S>,
 ): (req: CoreRequest) => Promise<CoreResponse> {
   const def = options.definition;
   const ct = def.contentTypes.jsonrpc;
@@ -106,7 +120,7 @@ export function createJsonRpcHandler<S extends DescService>(
     };
   };
   const codec = def.jsonrpcDialect ? dialectCodec(def.jsonrpcDialect) : undefined;
-  const directOps = jsonRpcDirect(options.handler);
+  const onJson = options.jsonrpcOperations;
   const refuseContentType = contentTypeCheck(def);
   const maxId = def.jsonrpcIds?.maxIntegerId ?? MAX_SAFE_ID;
   const cardRules = cardRulesOf(def, options);
@@ -136,16 +150,18 @@ export function createJsonRpcHandler<S extends DescService>(
     const wrong = jsonRequestProblem(op.method.input, params, def.jsonrpcDialect);
     if (wrong) return fail(id, invalidRequest(op, "JSONRPC", wrong), op.name);
 
-    const direct = directOps?.get(op.name);
-    if (direct) {
-      // The handler reads the params and writes the results itself (a version bridge, in one pass).
+    const direct = onJson?.get(op.name);
+    const unary = op.streaming ? undefined : direct?.unary;
+    const stream = op.streaming ? direct?.stream : undefined;
+    if (unary || stream) {
+      // The operation reads the params and writes the results itself (a version bridge, in one pass).
       const context = lazyContext(req, admitted, "JSONRPC", undefined);
       const onLoss = options.onLoss
         ? (loss: { path: string; reason: string }) => options.onLoss!(op.name, loss)
         : undefined;
       try {
-        if (!op.streaming) return reply(id, { result: await direct.unary!(params as JsonValue, context, onLoss) });
-        return streamResponse(id, op.name, direct.stream!(params as JsonValue, context, onLoss));
+        if (unary) return reply(id, { result: await unary.call(direct, params, context, onLoss) });
+        return streamResponse(id, op.name, stream!.call(direct, params, context, onLoss));
       } catch (e) {
         return fail(id, e, op.name);
       }

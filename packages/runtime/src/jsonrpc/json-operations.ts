@@ -1,11 +1,14 @@
 /**
- * Hooks between the version bridge and the JSON-RPC server and client, for
- * serving or calling an older version's JSON-RPC in one pass (a2a.json ↔ the
- * newer messages, without the older proto's messages):
+ * JSON-RPC calls on the wire JSON, for serving or calling an older version's
+ * JSON-RPC in one pass (a2a.json ↔ the newer messages, without the older
+ * proto's messages). Both are named, typed values, never hidden on an object:
  *
- *   JSONRPC_DIRECT  on a handler: operation name → JsonRpcDirectOperation; the
- *                   JSON-RPC server hands it the params JSON instead of a message
- *   JSONRPC_RAW     on a JSON-RPC client: its calls on the wire JSON
+ *   JsonRpcOperations  a server option (jsonrpcOperations), made by the
+ *                      version bridge: operation name → JsonRpcOperation; the
+ *                      JSON-RPC server hands it the params JSON instead of
+ *                      decoding them for the handler
+ *   JsonRpcCalls       the `jsonrpc` property of a JSON-RPC client
+ *                      (JsonRpcClient): its calls on the wire JSON
  *
  * What a request (server) or a result (client) carries that the other version
  * cannot hold goes to the server's or client's own `onLoss` when it has one,
@@ -13,12 +16,11 @@
  * to the bridge's.
  */
 import type { JsonValue } from "@bufbuild/protobuf";
-import type { CallOptions, HandlerContext, OperationInfo } from "../definition.js";
+import type { A2aClient, CallOptions, HandlerContext, OperationInfo } from "../definition.js";
 import type { Loss } from "../compat/compat-convert.js";
 
-export const JSONRPC_DIRECT: unique symbol = Symbol.for("protoc-gen-a2a.jsonrpcDirect");
-
-export interface JsonRpcDirectOperation {
+/** One operation served on JSON: params JSON in, result JSON out. */
+export interface JsonRpcOperation {
   /** The result JSON of a unary method; errors as the handler throws them (bad params: InvalidParamsError). */
   unary?(params: JsonValue, context: HandlerContext, onLoss?: (loss: Loss) => void): Promise<JsonValue>;
   /**
@@ -28,20 +30,19 @@ export interface JsonRpcDirectOperation {
   stream?(params: JsonValue, context: HandlerContext, onLoss?: (loss: Loss) => void): AsyncIterable<JsonValue>;
 }
 
-/** The direct JSON-RPC operations a handler offers, if any. */
-export const jsonRpcDirect = (handler: unknown): ReadonlyMap<string, JsonRpcDirectOperation> | undefined =>
-  (handler as { [JSONRPC_DIRECT]?: ReadonlyMap<string, JsonRpcDirectOperation> })[JSONRPC_DIRECT];
-
-export const JSONRPC_RAW: unique symbol = Symbol.for("protoc-gen-a2a.jsonrpcRaw");
+/**
+ * Operations the JSON-RPC server serves on JSON, by operation name (OperationInfo.name), in place of the
+ * handler's methods; the others go through the handler.
+ */
+export type JsonRpcOperations = ReadonlyMap<string, JsonRpcOperation>;
 
 /** A JSON-RPC client's calls on the wire JSON: params as sent, results as received (errors thrown as A2AError). */
-export interface JsonRpcRaw {
+export interface JsonRpcCalls {
   call(op: OperationInfo, params: JsonValue, call?: CallOptions): Promise<JsonValue>;
   stream(op: OperationInfo, params: JsonValue, call?: CallOptions): AsyncIterable<JsonValue>;
   /** The client's own loss callback, for what a result carries that the caller's types cannot hold. */
   readonly onLoss: ((operation: string, loss: Loss) => void) | undefined;
 }
 
-/** The JSON calls of a client made by createJsonRpcClient, if it is one. */
-export const jsonRpcRaw = (client: unknown): JsonRpcRaw | undefined =>
-  (client as { [JSONRPC_RAW]?: JsonRpcRaw })[JSONRPC_RAW];
+/** A JSON-RPC client (createJsonRpcClient): the typed client, and the same calls on JSON. */
+export type JsonRpcClient<S> = A2aClient<S> & { readonly jsonrpc: JsonRpcCalls };
