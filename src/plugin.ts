@@ -3,7 +3,8 @@
  *
  *   override files → services that get output (src/overrides/select-services)
  *   descriptors → ApiModel (src/model) → overrides applied (src/overrides)
- *     → route tables (src/model/route-table) → files (src/emit)
+ *     → compat plans (src/compat), route tables (src/model/route-table)
+ *     → ResolvedApi, every default applied once (src/model/resolve-api) → files (src/emit)
  *
  * Nothing is written unless the whole run succeeds: every problem is
  * collected and thrown before the first file is generated.
@@ -23,8 +24,9 @@ import { buildRouteTable, type RouteTable } from "./model/route-table.js";
 import { writeOutputs } from "./emit/outputs.js";
 import { buildCompatPlan } from "./compat/compat-plan.js";
 import { linkVersions } from "./compat/version-links.js";
-import { requireProtocolVersions, selectServices, userFilesInUse } from "./overrides/select-services.js";
+import { noProtocolVersionProblem, selectServices, userFilesInUse } from "./overrides/select-services.js";
 import type { ApiModel } from "./model/model-types.js";
+import { resolveApis } from "./model/resolve-api.js";
 
 const packageRoot = new URL("../", import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL("package.json", packageRoot), "utf8")) as { version: string };
@@ -62,12 +64,12 @@ export const protocGenA2a: Plugin = {
     problems.throwIfAny();
     applyOverrides(models, overrideFiles, problems, options.defaultOverrides ? [] : shipped);
     problems.throwIfAny();
-    requireProtocolVersions(models, options, shipped, user, problems);
     const plans = models.flatMap((m) => buildCompatPlan(m, problems) ?? []);
     const tables = new Map<ApiModel, RouteTable>(models.map((m) => [m, buildRouteTable(m, problems)]));
+    const apis = resolveApis(models, tables, problems, (m) => noProtocolVersionProblem(m, options, shipped, user));
     problems.throwIfAny();
 
-    writeOutputs(schema, options, models, tables, plans, linkVersions(plans, models));
+    writeOutputs(schema, options, apis, plans, linkVersions(plans, apis));
     return createResponse(schema.getFileInfo());
   },
 };

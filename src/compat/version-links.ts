@@ -6,7 +6,7 @@
  * operations with no counterpart are left out (ListTasks has none in v0.3).
  * A plan whose older service is not in the request gets no link.
  */
-import type { ApiModel } from "../model/model-types.js";
+import type { ApiModel, OperationModel } from "../model/model-types.js";
 import type { CompatPlan } from "./compat-plan.js";
 
 export interface OperationPair {
@@ -14,14 +14,23 @@ export interface OperationPair {
   readonly newer: string;
 }
 
-export interface VersionLink {
+/** What linking reads of a model: its package and its operations' names. */
+type LinkedModel = Pick<ApiModel, "package"> & {
+  readonly operations: readonly Pick<OperationModel, "name" | "canonicalName">[];
+};
+
+/** M: the model type the caller links (the plugin links the resolved models it emits). */
+export interface VersionLink<M = ApiModel> {
   readonly plan: CompatPlan;
-  readonly newer: ApiModel;
-  readonly older: ApiModel;
+  readonly newer: M;
+  readonly older: M;
   readonly operations: readonly OperationPair[];
 }
 
-export function linkVersions(plans: readonly CompatPlan[], models: readonly ApiModel[]): VersionLink[] {
+export function linkVersions<M extends LinkedModel>(
+  plans: readonly CompatPlan[],
+  models: readonly M[],
+): VersionLink<M>[] {
   return plans.flatMap((plan) => {
     const newer = models.find((m) => m.package === plan.newer);
     const older = models.find((m) => m.package === plan.older);

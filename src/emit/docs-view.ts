@@ -1,9 +1,10 @@
 /**
- * ApiModel → the plain rows the Markdown templates print. Everything a
+ * ResolvedApi → the plain rows the Markdown templates print. Everything a
  * table shows is computed here, so templates only lay it out.
  */
-import type { ApiModel, BindingModel, OperationModel } from "../model/model-types.js";
-import { MAX_OVERLAPS_PER_ROUTE, type RouteTable } from "../model/route-table.js";
+import type { BindingModel, OperationModel } from "../model/model-types.js";
+import type { ResolvedApi, ResolvedOperation } from "../model/resolve-api.js";
+import { MAX_OVERLAPS_PER_ROUTE } from "../model/route-table.js";
 import { findVersionOverlaps } from "./version-overlaps.js";
 import type { CompatPlan, PlanStep } from "../compat/compat-plan.js";
 import type { Route } from "@protoc-gen-a2a/runtime";
@@ -55,29 +56,29 @@ export function urlShape(b: Pick<BindingModel, "template">, op: Pick<OperationMo
   return "/" + parts.join("/") + (b.template.verb ? ":" + b.template.verb : "");
 }
 
-export function versionLabel(m: ApiModel): string {
-  return m.release ? `v${m.release}` : m.package;
+export function versionLabel(m: Pick<ResolvedApi, "release">): string {
+  return `v${m.release}`;
 }
 
-function returns(m: ApiModel, op: OperationModel): string {
+function returns(m: ResolvedApi, op: ResolvedOperation): string {
   const name = m.messages.get(op.output)?.name ?? op.output;
   return op.serverStreaming ? `stream of ${code(name)}` : code(name);
 }
 
-function route(b: BindingModel, op: OperationModel): string {
+function route(b: BindingModel, op: ResolvedOperation): string {
   const shape = urlShape(b, op);
   return shape === b.template.text
     ? code(`${b.method} ${shape}`)
     : `${code(`${b.method} ${shape}`)} (template ${code(b.template.text)})`;
 }
 
-export function operationsView(m: ApiModel) {
+export function operationsView(m: ResolvedApi) {
   return {
     title: `${m.service.name} ${versionLabel(m)}: operations across the three bindings`,
     protoFile: m.protoFile,
     package: m.package,
     service: m.service.fullName,
-    protocolVersion: m.protocolVersion ?? "not set",
+    protocolVersion: m.protocolVersion,
     rows: m.operations.map((op) => {
       const proto = op.bindings.filter((b) => b.origin !== "override");
       return {
@@ -108,7 +109,8 @@ export function operationsView(m: ApiModel) {
   };
 }
 
-export function routesView(m: ApiModel, table: RouteTable) {
+export function routesView(m: ResolvedApi) {
+  const table = m.routeTable;
   const byOp = new Map(m.operations.map((o) => [o.name, o]));
   const all = [...table.routes, ...table.aliases];
   return {
@@ -166,7 +168,7 @@ function routeName(routes: readonly Route[], priority: number): string {
   return `#${r.priority} ${r.operation} ${code(r.template)}`;
 }
 
-export function errorsView(m: ApiModel) {
+export function errorsView(m: ResolvedApi) {
   const dash = (v: unknown) => (v === null || v === undefined ? "not defined" : String(v));
   const catalog = m.overrides.find((o) => o.target === "api.errors");
   return {
@@ -202,7 +204,7 @@ export function errorsView(m: ApiModel) {
   };
 }
 
-export function overridesView(m: ApiModel) {
+export function overridesView(m: ResolvedApi) {
   return {
     title: `${m.service.name} ${versionLabel(m)}: overrides applied`,
     protoFile: m.protoFile,
@@ -217,19 +219,20 @@ export function overridesView(m: ApiModel) {
       source: prose(`${o.source.document}, ${o.source.section}`),
       decision: prose(o.decision),
     })),
-    headers: m.headers && { ...m.headers, absentVersionMeans: prose(m.headers.absentVersionMeans) },
+    headers:
+      m.headersFrom === "override"
+        ? { ...m.headers, absentVersionMeans: prose(m.headers.absentVersionMeans) }
+        : undefined,
   };
 }
 
 /** Cross-version tables: operations matched by canonical name, oldest version first. */
-export function versionsView(models: readonly ApiModel[], tables: ReadonlyMap<ApiModel, RouteTable>) {
-  const ordered = [...models].sort((a, b) =>
-    (a.release ?? "").localeCompare(b.release ?? "", undefined, { numeric: true }),
-  );
+export function versionsView(models: readonly ResolvedApi[]) {
+  const ordered = [...models].sort((a, b) => a.release.localeCompare(b.release, undefined, { numeric: true }));
   const names = [...new Set(ordered.flatMap((m) => m.operations.map((o) => o.canonicalName)))];
   const newest = ordered[ordered.length - 1]!;
   names.sort((a, b) => index(newest, a) - index(newest, b));
-  const cell = (m: ApiModel, name: string) => {
+  const cell = (m: ResolvedApi, name: string) => {
     const op = m.operations.find((o) => o.canonicalName === name);
     if (!op) {
       const absent = m.absentOperations.find((a) => a.name === name);
@@ -241,7 +244,7 @@ export function versionsView(models: readonly ApiModel[], tables: ReadonlyMap<Ap
       jsonrpc: code(op.jsonrpcMethod),
       grpc: code(op.name),
       rest: lines(op.bindings.filter((b) => b.origin === "rule").map((b) => route(b, op))),
-      params: (op.jsonrpcParams ?? input.fields.map((f) => f.jsonName)).map(code).join(", ") || "(none)",
+      params: op.jsonrpcParams.map(code).join(", ") || "(none)",
       fields: input.fields.map((f) => code(f.jsonName) + (f.required ? " (required)" : "")).join(", ") || "(none)",
       note: "",
     };
@@ -253,14 +256,12 @@ export function versionsView(models: readonly ApiModel[], tables: ReadonlyMap<Ap
       service: code(m.service.fullName),
     })),
     rows: names.map((name) => ({ operation: name, cells: ordered.map((m) => cell(m, name)) })),
-    overlaps: ordered.slice(1).map((newer, i) => versionOverlapsView(ordered[i]!, newer, tables)),
+    overlaps: ordered.slice(1).map((newer, i) => versionOverlapsView(ordered[i]!, newer)),
     params: names.map((name) => {
       const cells = ordered.map((m) => cell(m, name));
       const first = ordered.map((m) => m.operations.find((o) => o.canonicalName === name));
       const [oldOp, newOp] = [first[0], first[first.length - 1]];
-      const fieldsOf = (m: ApiModel, op: OperationModel | undefined) =>
-        op ? (op.jsonrpcParams ?? m.messages.get(op.input)!.fields.map((f) => f.jsonName)) : [];
-      const before = fieldsOf(ordered[0]!, oldOp);
+      const before = oldOp ? oldOp.jsonrpcParams : [];
       const after = newOp ? newest.messages.get(newOp.input)!.fields.map((f) => f.jsonName) : [];
       return {
         operation: name,
@@ -281,13 +282,13 @@ export function versionsView(models: readonly ApiModel[], tables: ReadonlyMap<Ap
 }
 
 /** The paths two versions both route: which route each version serves them with (version-overlaps.ts). */
-function versionOverlapsView(older: ApiModel, newer: ApiModel, tables: ReadonlyMap<ApiModel, RouteTable>) {
-  const header = newer.headers?.versionHeader;
+function versionOverlapsView(older: ResolvedApi, newer: ResolvedApi) {
+  const header = newer.headers.versionHeader;
   return {
     older: versionLabel(older),
     newer: versionLabel(newer),
     header: header ? code(header) : "the version header",
-    rows: findVersionOverlaps(tables.get(older)!, tables.get(newer)!).map((o) => ({
+    rows: findVersionOverlaps(older.routeTable, newer.routeTable).map((o) => ({
       method: o.method,
       example: code(o.example),
       older: `${o.older.operation} ${code(o.older.template)}`,
@@ -300,7 +301,7 @@ function versionOverlapsView(older: ApiModel, newer: ApiModel, tables: ReadonlyM
   };
 }
 
-function index(m: ApiModel, name: string): number {
+function index(m: ResolvedApi, name: string): number {
   const i = m.operations.findIndex((o) => o.canonicalName === name);
   return i < 0 ? m.operations.length : i;
 }

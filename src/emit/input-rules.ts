@@ -11,9 +11,10 @@
  * Responses are never checked, so REQUIRED fields of messages only a response
  * holds are left out. Messages and rules keep the descriptors' order.
  */
-import type { ApiModel, InputRule } from "../model/model-types.js";
+import type { InputRule } from "../model/model-types.js";
+import type { ResolvedApi } from "../model/resolve-api.js";
 
-export function inputRules(m: ApiModel): Record<string, InputRule[]> {
+export function inputRules(m: ResolvedApi): Record<string, InputRule[]> {
   const out: Record<string, InputRule[]> = {};
   for (const name of requestMessages(m)) {
     const msg = m.messages.get(name)!;
@@ -30,7 +31,7 @@ export function inputRules(m: ApiModel): Record<string, InputRule[]> {
 }
 
 /** The messages of the package a request can hold, in the order they are reached. */
-function requestMessages(m: ApiModel): string[] {
+function requestMessages(m: ResolvedApi): string[] {
   const seen = new Set<string>();
   const visit = (name: string): void => {
     if (seen.has(name) || !name.startsWith(m.package + ".")) return;

@@ -1,15 +1,15 @@
 /**
  * Writes every output of a run: per target, the route table module, the stubs
  * and the cross-version module; then, once whatever the target, the JSON and
- * Markdown files, the sources page last. Everything here reads the finished model only.
+ * Markdown files, the sources page last. Everything here reads the resolved model only
+ * (src/model/resolve-api.ts): its defaults are applied, none is applied here.
  */
 import { posix } from "node:path";
 import type { Schema } from "@bufbuild/protoplugin";
 import type { A2aOptions } from "../options.js";
-import type { ApiModel } from "../model/model-types.js";
+import type { ResolvedApi } from "../model/resolve-api.js";
 import type { CompatPlan } from "../compat/compat-plan.js";
 import type { VersionLink } from "../compat/version-links.js";
-import type { RouteTable } from "../model/route-table.js";
 import { emitRoutesModule, routesJson } from "./routes-module.js";
 import { emitStubs } from "./stubs.js";
 import { emitCompatModule } from "./compat-module.js";
@@ -33,10 +33,9 @@ export const SOURCES_PAGE = "a2a_sources.md";
 export function writeOutputs(
   schema: Schema<object> & { prepareGenerate(target: "ts" | "js" | "dts"): void },
   options: A2aOptions,
-  models: readonly ApiModel[],
-  tables: ReadonlyMap<ApiModel, RouteTable>,
+  models: readonly ResolvedApi[],
   plans: readonly CompatPlan[],
-  links: readonly VersionLink[],
+  links: readonly VersionLink<ResolvedApi>[],
 ): void {
   const targets = schema.targets;
   for (const target of targets) {
@@ -44,7 +43,7 @@ export function writeOutputs(
     for (const m of models) {
       // Stubs import the route table, so they bring it along.
       if (options.emit.has("routes") || options.emit.has("stubs"))
-        emitRoutesModule(schema, target, baseName(m, models), m, tables.get(m)!);
+        emitRoutesModule(schema, target, baseName(m, models), m);
       if (options.emit.has("stubs")) emitStubs(schema, target, baseName(m, models), m);
     }
     if (options.emit.has("stubs")) {
@@ -53,9 +52,9 @@ export function writeOutputs(
         const json = older.jsonrpcDialect
           ? { newer: fileOf(newer.protoFile), older: fileOf(older.protoFile), dialect: older.jsonrpcDialect }
           : undefined;
-        const side = (m: ApiModel) => ({
+        const side = (m: ResolvedApi) => ({
           file: m.protoFile,
-          definition: definitionName(m.service.name, m.protocolVersion ?? ""),
+          definition: definitionName(m.service.name, m.protocolVersion),
         });
         emitCompatModule(schema, target, plan, side(newer), side(older), operations, json);
       }
@@ -69,24 +68,22 @@ export function writeOutputs(
     text(name, renderDoc(template, { ...view, sourcesPage: posix.relative(posix.dirname(name), SOURCES_PAGE) }));
   for (const m of models) {
     const base = baseName(m, models);
-    const table = tables.get(m)!;
-    if (options.emit.has("routes")) text(`${base}_routes.json`, routesJson(m, table));
+    if (options.emit.has("routes")) text(`${base}_routes.json`, routesJson(m));
     if (options.emit.has("docs")) {
       doc(`${base}_operations.md`, "operations", operationsView(m));
-      doc(`${base}_routes.md`, "routes", routesView(m, table));
+      doc(`${base}_routes.md`, "routes", routesView(m));
       doc(`${base}_errors.md`, "errors", errorsView(m));
       doc(`${base}_overrides.md`, "overrides", overridesView(m));
     }
   }
   if (!options.emit.has("docs")) return;
   for (const plan of plans) doc("a2a_compat.md", "compat", compatView(plan));
-  const versioned = models.filter((m) => m.protocolVersion !== undefined);
-  if (versioned.length > 1) doc("a2a_versions.md", "versions", versionsView(versioned, tables));
+  if (models.length > 1) doc("a2a_versions.md", "versions", versionsView(models));
   text(SOURCES_PAGE, renderDoc("sources", sourcesView(sourceTable())));
 }
 
 /** `dir/a2a.proto` → `dir/a2a`; a file with several services gets one set of outputs per service. */
-function baseName(m: ApiModel, models: readonly ApiModel[]): string {
+function baseName(m: ResolvedApi, models: readonly ResolvedApi[]): string {
   const base = m.protoFile.replace(/\.proto$/, "");
   return models.some((o) => o !== m && o.protoFile === m.protoFile) ? `${base}_${m.service.name}` : base;
 }

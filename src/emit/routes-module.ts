@@ -9,21 +9,21 @@
  */
 import type { GeneratedFile, Schema } from "@bufbuild/protoplugin";
 import type { Route, RouteQueryField } from "@protoc-gen-a2a/runtime";
-import type { ApiModel } from "../model/model-types.js";
-import type { RouteTable } from "../model/route-table.js";
+import type { ResolvedApi } from "../model/resolve-api.js";
 import { inlineLiteral, printLiteral, type LiteralNames } from "./literal.js";
 import { printPreamble } from "./preamble.js";
 
 export const runtimeModule = "@protoc-gen-a2a/runtime";
 
-export function routesJson(model: ApiModel, table: RouteTable): string {
+export function routesJson(model: ResolvedApi): string {
+  const table = model.routeTable;
   const doc = {
     $schema: "https://protoc-gen-a2a.dev/schemas/routes.schema.json",
     protoFile: model.protoFile,
     package: model.package,
     service: model.service.fullName,
-    protocolVersion: model.protocolVersion ?? null,
-    release: model.release ?? null,
+    protocolVersion: model.protocolVersion,
+    release: model.release,
     matchRule:
       "Segments are compared left to right; a literal beats *, and * beats **. " +
       "The route with the lowest priority that matches wins.",
@@ -38,9 +38,9 @@ export function emitRoutesModule(
   schema: Schema<object>,
   target: "ts" | "js" | "dts",
   base: string,
-  model: ApiModel,
-  table: RouteTable,
+  model: ResolvedApi,
 ): void {
+  const table = model.routeTable;
   const ext = target === "dts" ? ".d.ts" : "." + target;
   const f: GeneratedFile = schema.generateFile(`${base}_routes${ext}`);
   printPreamble(f, schema, model.protoFile);

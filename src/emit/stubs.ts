@@ -14,7 +14,7 @@
  * (`<base>_pb`), which must run next to this plugin.
  */
 import type { GeneratedFile, ImportSymbol, Printable, Schema } from "@bufbuild/protoplugin";
-import type { ApiModel } from "../model/model-types.js";
+import type { ResolvedApi } from "../model/resolve-api.js";
 import { inputRules } from "./input-rules.js";
 import { printLiteral, printMembers } from "./literal.js";
 import { definitionName, lowerFirstWord } from "./names.js";
@@ -45,7 +45,7 @@ const serverOptions = (c: Ctx): Printable[] => [
   " }",
 ];
 
-export function emitStubs(schema: Schema<object>, target: Target, base: string, model: ApiModel): void {
+export function emitStubs(schema: Schema<object>, target: Target, base: string, model: ResolvedApi): void {
   const ext = target === "dts" ? ".d.ts" : "." + target;
   const open = (suffix: string, what: string): Ctx => {
     const f = schema.generateFile(`${base}_${suffix}${ext}`);
@@ -56,16 +56,16 @@ export function emitStubs(schema: Schema<object>, target: Target, base: string, 
       f,
       target,
       name: model.service.name,
-      definition: definitionName(model.service.name, model.protocolVersion ?? ""),
+      definition: definitionName(model.service.name, model.protocolVersion),
       rt: (symbol, typeOnly = false) => f.import(symbol, runtimeModule, typeOnly),
       local: (symbol, module, typeOnly = false) => f.import(symbol, `./${base}_${module}.js`, typeOnly),
     };
   };
-  errorsModule(open("errors", `Errors of ${model.service.fullName}, protocol ${model.protocolVersion ?? "?"}.`), model);
+  errorsModule(open("errors", `Errors of ${model.service.fullName}, protocol ${model.protocolVersion}.`), model);
   definitionModule(
     open(
       "a2a",
-      `${model.service.fullName} at protocol ${model.protocolVersion ?? "?"}: definition, handler and client types.`,
+      `${model.service.fullName} at protocol ${model.protocolVersion}: definition, handler and client types.`,
     ),
     model,
   );
@@ -110,7 +110,7 @@ function forward(
   f.print();
 }
 
-function errorsModule(c: Ctx, m: ApiModel): void {
+function errorsModule(c: Ctx, m: ResolvedApi): void {
   const entry = c.rt("ErrorCatalogEntry", true);
   const standard = c.rt("StandardErrorEntry", true);
   c.f.print(
@@ -139,38 +139,30 @@ function errorsModule(c: Ctx, m: ApiModel): void {
   }
 }
 
-function definitionModule(c: Ctx, m: ApiModel): void {
+function definitionModule(c: Ctx, m: ResolvedApi): void {
   const service = c.f.import(m.service.name, `./${m.protoFile.replace(/\.proto$/, "")}_pb.js`, c.target === "dts");
   const defType = c.rt("A2aServiceDefinition", true);
   const tables = {
-    protocolVersion: m.protocolVersion ?? "",
-    release: m.release ?? "",
+    protocolVersion: m.protocolVersion,
+    release: m.release,
     jsonrpcMethods: Object.fromEntries(m.operations.map((o) => [o.name, o.jsonrpcMethod])),
-    headers: m.headers ?? {
-      versionHeader: null,
-      grpcVersionKey: null,
-      absentVersionMeans: "",
-      patchVersion: "ignore-patch",
-      versionQueryParameter: null,
-      extensionsHeader: "A2A-Extensions",
-      grpcExtensionsKey: "a2a-extensions",
-    },
+    headers: m.headers,
     contentTypes: { jsonrpc: m.contentTypes.jsonrpc, rest: m.contentTypes.rest },
-    tenantField: m.tenantField ?? null,
-    jsonrpcRequestContentTypes: m.jsonrpcRequestContentTypes ?? null,
-    jsonrpcIds: m.jsonrpcIds ?? null,
-    jsonrpcDialect: m.jsonrpcDialect ?? null,
+    tenantField: m.tenantField,
+    jsonrpcRequestContentTypes: m.jsonrpcRequestContentTypes,
+    jsonrpcIds: m.jsonrpcIds,
+    jsonrpcDialect: m.jsonrpcDialect,
     requiredJson: m.requiredInJson ? requiredJson(m) : null,
     inputRules: inputRules(m),
     restWrappedBodies: restWrappedBodies(m),
-    capabilities: m.capabilities ? { extensions: m.capabilities.extensions, rules: m.capabilities.rules } : null,
-    dualVersion: m.dualVersion ?? null,
+    capabilities: m.capabilities,
+    dualVersion: m.dualVersion,
   };
   const members = printMembers(tables, "  ");
   c.f.print(
     c.f.jsDoc(
-      `${m.service.fullName} at protocol version ${m.protocolVersion ?? "?"} ` +
-        `(release ${m.release ?? "?"}): its descriptor and tables.`,
+      `${m.service.fullName} at protocol version ${m.protocolVersion} ` +
+        `(release ${m.release}): its descriptor and tables.`,
     ),
   );
   constant(
@@ -324,13 +316,13 @@ function grpcModule(c: Ctx): void {
 }
 
 /** RPC name → the key its HTTP+JSON body may be wrapped in (override restWrappedBody), or null if none is. */
-function restWrappedBodies(m: ApiModel): Record<string, string> | null {
+function restWrappedBodies(m: ResolvedApi): Record<string, string> | null {
   const entries = m.operations.flatMap((o) => (o.restWrappedBody ? [[o.name, o.restWrappedBody] as const] : []));
   return entries.length > 0 ? Object.fromEntries(entries) : null;
 }
 
 /** Per message of the package, its REQUIRED fields that toJson can leave out: scalars, enums, lists and maps. */
-function requiredJson(m: ApiModel): Record<string, string[]> {
+function requiredJson(m: ResolvedApi): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const msg of m.messages.values()) {
     if (!msg.fullName.startsWith(m.package + ".")) continue;

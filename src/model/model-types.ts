@@ -1,7 +1,8 @@
 /**
  * The API model: everything the emitters need, as plain data. It is built
  * from descriptors (build-model.ts), then completed by override files
- * (src/overrides/apply.ts). Emitters read nothing else.
+ * (src/overrides/apply-overrides.ts), then resolved (resolve-api.ts: every
+ * default applied once). Emitters read the resolved model only.
  */
 import type { PathTemplate } from "./path-template.js";
 import type { RouteQueryField, RouteVariable } from "@protoc-gen-a2a/runtime";

@@ -9,7 +9,8 @@
  * get output; a name that no file to generate declares is an error.
  *
  * A service that gets output needs a protocol version (api.protocolVersion)
- * from an override file; without one, generation fails (requireProtocolVersions).
+ * from an override file; without one, generation fails (src/model/resolve-api.ts, with the problem
+ * noProtocolVersionProblem words).
  */
 import type { DescFile } from "@bufbuild/protobuf";
 import type { A2aOptions } from "../options.js";
@@ -89,40 +90,36 @@ export function userFilesInUse(
 
 /**
  * Every service that gets output needs api.protocolVersion from an override file (the stubs, the agent card and
- * the version negotiation carry it); a service without one stops generation, with the options to change.
+ * the version negotiation carry it): the problem for a service without one, with the options to change.
  */
-export function requireProtocolVersions(
-  models: readonly ApiModel[],
+export function noProtocolVersionProblem(
+  m: Pick<ApiModel, "package" | "protoFile" | "service">,
   options: Pick<A2aOptions, "defaultOverrides" | "services">,
   shipped: readonly OverrideFile[],
   user: readonly OverrideFile[],
-  problems: Problems,
-): void {
-  for (const m of models) {
-    if (m.protocolVersion !== undefined) continue;
-    const given = user.filter((f) => f.package === m.package).map((f) => f.file);
-    const withVersion = shipped
-      .filter((f) => f.package === m.package && f.entries.some((e) => e.target === "api.protocolVersion"))
-      .map((f) => f.file);
-    const fromUser =
-      given.length > 0 ? `the overrides= files for it (${given.join(", ")}) have none` : "no overrides= file is for it";
-    const fix = "add an api.protocolVersion entry with overrides=PATH";
-    let why: string;
-    if (withVersion.length > 0 && !options.defaultOverrides) {
-      why =
-        `default_overrides=false leaves out ${withVersion.join(", ")} and ${fromUser}; ` +
-        `drop default_overrides=false, or ${fix}`;
-    } else if (withVersion.length > 0) {
-      why =
-        `the api.protocolVersion entry of ${withVersion.join(", ")} is replaced (replaces:) by an entry with ` +
-        "another target; give the replacing entry the target api.protocolVersion";
-    } else {
-      const named = options.services.includes(m.service.fullName);
-      why = `${fromUser}; ${fix}${named ? `, or leave ${m.service.fullName} out of services=` : ""}`;
-    }
-    problems.add(
-      `${m.service.fullName} (${m.protoFile}): no override entry sets api.protocolVersion for package ${m.package}, ` +
-        `so it cannot get A2A output: ${why}`,
-    );
+): string {
+  const given = user.filter((f) => f.package === m.package).map((f) => f.file);
+  const withVersion = shipped
+    .filter((f) => f.package === m.package && f.entries.some((e) => e.target === "api.protocolVersion"))
+    .map((f) => f.file);
+  const fromUser =
+    given.length > 0 ? `the overrides= files for it (${given.join(", ")}) have none` : "no overrides= file is for it";
+  const fix = "add an api.protocolVersion entry with overrides=PATH";
+  let why: string;
+  if (withVersion.length > 0 && !options.defaultOverrides) {
+    why =
+      `default_overrides=false leaves out ${withVersion.join(", ")} and ${fromUser}; ` +
+      `drop default_overrides=false, or ${fix}`;
+  } else if (withVersion.length > 0) {
+    why =
+      `the api.protocolVersion entry of ${withVersion.join(", ")} is replaced (replaces:) by an entry with ` +
+      "another target; give the replacing entry the target api.protocolVersion";
+  } else {
+    const named = options.services.includes(m.service.fullName);
+    why = `${fromUser}; ${fix}${named ? `, or leave ${m.service.fullName} out of services=` : ""}`;
   }
+  return (
+    `${m.service.fullName} (${m.protoFile}): no override entry sets api.protocolVersion for package ${m.package}, ` +
+    `so it cannot get A2A output: ${why}`
+  );
 }

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Handlebars from "handlebars";
-import type { ApiModel } from "../../src/model/model-types.js";
+import type { ResolvedApi } from "../../src/model/resolve-api.js";
 import { errorsView } from "../../src/emit/docs-view.js";
 import { templateOptions } from "../../src/emit/template-options.js";
 import { readMarkdownPages } from "../helpers/samples.js";
@@ -19,7 +19,7 @@ const noErrorInfo = "no binding carries an ErrorInfo";
 /** The errors template as the build precompiles it (src/emit/docs.ts renders the precompiled form). */
 const render = Handlebars.compile(readFileSync(join(repoRoot, "templates/errors.md.hbs"), "utf8"), templateOptions);
 
-function model(reason: string | null): ApiModel {
+function model(reason: string | null): ResolvedApi {
   const error = {
     name: "TaskNotFoundError",
     jsonrpcCode: -32001,
@@ -41,7 +41,7 @@ function model(reason: string | null): ApiModel {
     standardErrors: [],
     contentTypes: { jsonrpc: ct, rest: ct, grpc: { request: "application/grpc" } },
     overrides: [{ file: "f.yaml", id: "errors", target: "api.errors", summary: "", source, decision: "Because." }],
-  } as unknown as ApiModel;
+  } as unknown as ResolvedApi;
 }
 
 describe("errors page", () => {

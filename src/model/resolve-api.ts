@@ -1,0 +1,134 @@
+/**
+ * The last model stage, after the overrides are applied and the route table is built, before any emitter:
+ * ApiModel → ResolvedApi, the one type the emitters read.
+ *
+ * Rules: every default is applied here, once, and nowhere downstream. What an override file must give (the
+ * protocol version and its release, set together by api.protocolVersion) has no default: a model without it
+ * is a problem naming the service, its proto file and the override files (the caller says why), collected
+ * with the others before anything is written. What has a default gets it here: the header rules
+ * (headersDefault, a service with no version header) and each operation's JSON-RPC params (the input
+ * message's fields). What an override may leave out because the service does not have it (tenant field,
+ * dialect, capabilities, …) is null, the runtime tables' own "none".
+ */
+import type { CapabilityTable } from "@protoc-gen-a2a/runtime";
+import type {
+  ApiModel,
+  DualVersionRule,
+  HeaderRules,
+  JsonRpcDialect,
+  JsonRpcIds,
+  JsonRpcRequestContentTypes,
+  OperationModel,
+} from "./model-types.js";
+import type { RouteTable } from "./route-table.js";
+import type { Problems } from "../generation-error.js";
+
+/** The model's parts that need no resolving: the emitters read them as the overrides left them. */
+type Settled =
+  | "protoFile"
+  | "package"
+  | "service"
+  | "messages"
+  | "enums"
+  | "contentTypes"
+  | "errors"
+  | "standardErrors"
+  | "requiredInJson"
+  | "inputOverrides"
+  | "absentOperations"
+  | "overrides";
+
+/** An operation whose JSON-RPC params are resolved. */
+export interface ResolvedOperation extends Readonly<Omit<OperationModel, "jsonrpcParams">> {
+  /** JSON-RPC params by name: a separate schema's (v0.3 a2a.json, override), else the input message's fields. */
+  readonly jsonrpcParams: readonly string[];
+}
+
+/** One service's finished API: nothing optional is left for an emitter to default. */
+export interface ResolvedApi extends Readonly<Pick<ApiModel, Settled>> {
+  readonly operations: readonly ResolvedOperation[];
+  /** Major.Minor of the protocol, e.g. "1.0" (api.protocolVersion). */
+  readonly protocolVersion: string;
+  /** The release the proto was pinned at, e.g. "1.0.1" (api.protocolVersion). */
+  readonly release: string;
+  /** The version and extension header rules: api.headers, else headersDefault. */
+  readonly headers: HeaderRules;
+  /** Where `headers` come from; the overrides page lists them only when an entry set them. */
+  readonly headersFrom: "override" | "default";
+  readonly tenantField: string | null;
+  readonly jsonrpcRequestContentTypes: JsonRpcRequestContentTypes | null;
+  readonly jsonrpcIds: JsonRpcIds | null;
+  readonly jsonrpcDialect: JsonRpcDialect | null;
+  readonly dualVersion: DualVersionRule | null;
+  /** The card's optional capabilities and the operations needing them (the runtime's table). */
+  readonly capabilities: CapabilityTable | null;
+  /** Every route of the service, ordered by match priority (route-table.ts). */
+  readonly routeTable: RouteTable;
+}
+
+/**
+ * The header rules of a service whose override files set none: no version header, metadata key or query
+ * parameter (so no version negotiation), and the A2A extensions header.
+ */
+export const headersDefault: HeaderRules = {
+  versionHeader: null,
+  grpcVersionKey: null,
+  absentVersionMeans: "",
+  patchVersion: "ignore-patch",
+  versionQueryParameter: null,
+  extensionsHeader: "A2A-Extensions",
+  grpcExtensionsKey: "a2a-extensions",
+};
+
+/**
+ * @param tables            each model's route table
+ * @param noProtocolVersion the problem for a model without api.protocolVersion (it knows the options and files)
+ * @returns the resolved models, in order; a model with a problem is left out, so the caller throws first
+ */
+export function resolveApis(
+  models: readonly ApiModel[],
+  tables: ReadonlyMap<ApiModel, RouteTable>,
+  problems: Problems,
+  noProtocolVersion: (m: ApiModel) => string,
+): ResolvedApi[] {
+  return models.flatMap((m) => {
+    if (m.protocolVersion === undefined || m.release === undefined) {
+      problems.add(noProtocolVersion(m));
+      return [];
+    }
+    return [resolveApi(m, m.protocolVersion, m.release, tables.get(m)!)];
+  });
+}
+
+function resolveApi(m: ApiModel, protocolVersion: string, release: string, routeTable: RouteTable): ResolvedApi {
+  const caps = m.capabilities;
+  return {
+    protoFile: m.protoFile,
+    package: m.package,
+    service: m.service,
+    operations: m.operations.map((op) => ({
+      ...op,
+      jsonrpcParams: op.jsonrpcParams ?? m.messages.get(op.input)!.fields.map((f) => f.jsonName),
+    })),
+    messages: m.messages,
+    enums: m.enums,
+    contentTypes: m.contentTypes,
+    errors: m.errors,
+    standardErrors: m.standardErrors,
+    requiredInJson: m.requiredInJson,
+    inputOverrides: m.inputOverrides,
+    absentOperations: m.absentOperations,
+    overrides: m.overrides,
+    protocolVersion,
+    release,
+    headers: m.headers ?? headersDefault,
+    headersFrom: m.headers ? "override" : "default",
+    tenantField: m.tenantField ?? null,
+    jsonrpcRequestContentTypes: m.jsonrpcRequestContentTypes ?? null,
+    jsonrpcIds: m.jsonrpcIds ?? null,
+    jsonrpcDialect: m.jsonrpcDialect ?? null,
+    dualVersion: m.dualVersion ?? null,
+    capabilities: caps ? { extensions: caps.extensions, rules: caps.rules } : null,
+    routeTable,
+  };
+}
