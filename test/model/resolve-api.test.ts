@@ -29,7 +29,7 @@ function overrideFile(name: string, target: string, value: string): string {
   const file = join(dir, name);
   const entry = [`  - id: ${name.replace(/\.yaml$/, "")}`, `    target: ${target}`, `    value: ${value}`];
   const tail = ['    source: { document: "test", section: "1" }', '    decision: "t"'];
-  writeFileSync(file, ["package: acme.billing.v1", "entries:", ...entry, ...tail, ""].join("\n"));
+  writeFileSync(file, ["format: 2", "package: acme.billing.v1", "entries:", ...entry, ...tail, ""].join("\n"));
   return file;
 }
 
