@@ -22,6 +22,7 @@ import { applyOverrides } from "./overrides/apply-overrides.js";
 import { buildRouteTable, type RouteTable } from "./model/route-table.js";
 import { writeOutputs } from "./emit/outputs.js";
 import { buildCompatPlan } from "./compat/compat-plan.js";
+import { checkProtoConversions } from "./emit/compat-proto-module.js";
 import { linkVersions } from "./compat/version-links.js";
 import { requireProtocolVersions, selectServices, userFilesInUse } from "./overrides/select-services.js";
 import type { ApiModel } from "./model/model-types.js";
@@ -64,6 +65,8 @@ export const protocGenA2a: Plugin = {
     problems.throwIfAny();
     requireProtocolVersions(models, options, shipped, user, problems);
     const plans = models.flatMap((m) => buildCompatPlan(m, problems) ?? []);
+    // A plan with gaps has been reported; one without is checked to be writable as code.
+    if (problems.size === 0) for (const plan of plans) checkProtoConversions(plan, schema.allFiles, problems);
     const tables = new Map<ApiModel, RouteTable>(models.map((m) => [m, buildRouteTable(m, problems)]));
     problems.throwIfAny();
 

@@ -42,7 +42,7 @@ import { JSONRPC_DIRECT, jsonRpcRaw, type JsonRpcDirectOperation } from "../json
 import { CompatJsonError } from "./compat-json.js";
 import { A2AError } from "../a2a-error.js";
 import { invalidRequest } from "../invoke.js";
-import type { Converter, Loss } from "./compat-convert.js";
+import type { Converter, Loss } from "./conversion-types.js";
 import type { CompatJsonTable } from "./compat-json.js";
 import type { JsonValue } from "@bufbuild/protobuf";
 

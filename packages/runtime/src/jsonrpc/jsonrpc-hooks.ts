@@ -14,7 +14,7 @@
  */
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { CallOptions, HandlerContext, OperationInfo } from "../definition.js";
-import type { Loss } from "../compat/compat-convert.js";
+import type { Loss } from "../compat/conversion-types.js";
 
 export const JSONRPC_DIRECT: unique symbol = Symbol.for("protoc-gen-a2a.jsonrpcDirect");
 
