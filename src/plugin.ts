@@ -64,9 +64,13 @@ export const protocGenA2a: Plugin = {
     applyOverrides(models, overrideFiles, problems, options.defaultOverrides ? [] : shipped);
     problems.throwIfAny();
     requireProtocolVersions(models, options, shipped, user, problems);
-    const plans = models.flatMap((m) => buildCompatPlan(m, problems) ?? []);
-    // A plan with gaps has been reported; one without is checked to be writable as code.
-    if (problems.size === 0) for (const plan of plans) checkProtoConversions(plan, schema.allFiles, problems);
+    const plans = models.flatMap((m) => {
+      const before = problems.size;
+      const plan = buildCompatPlan(m, problems);
+      // A plan with gaps has been reported; one without is checked to be writable as code.
+      if (plan && problems.size === before) checkProtoConversions(plan, schema.allFiles, problems);
+      return plan ?? [];
+    });
     const tables = new Map<ApiModel, RouteTable>(models.map((m) => [m, buildRouteTable(m, problems)]));
     problems.throwIfAny();
 

@@ -10,9 +10,18 @@
  */
 import type { DescEnum, DescField, DescMessage, DescOneof } from "@bufbuild/protobuf";
 import type { Printable } from "@bufbuild/protoplugin";
-import type { PlanPair } from "../compat/compat-plan.js";
+import type { PlanPair, PlanStep } from "../compat/compat-plan.js";
 import { transformWriter, type TransformWriterContext } from "./compat-proto-transforms.js";
-import { enumValue, fieldValue, isSet, lit, zeroValue, type EnumTable, type PathKey } from "./compat-proto-values.js";
+import {
+  enumValue,
+  fieldValue,
+  isSet,
+  lit,
+  zeroValue,
+  type EnumTable,
+  type PathKey,
+  type ValueContext,
+} from "./compat-proto-values.js";
 import { lowerFirstWord } from "./names.js";
 
 export type Dir = "toOlder" | "toNewer";
@@ -74,7 +83,6 @@ export function writePairFunction(env: PairEnv, pair: ProtoPair, dir: Dir): Pair
   const before: Printable[][] = [];
   const after: Printable[][] = [];
   const values: Values = new Map();
-  const oneofCases = new Map<string, Printable[][]>();
   let stepName = "";
   const problem = (what: string) => env.problem(`${place}: ${src.typeName}.${stepName}: ${what}`);
   const at = (keys: readonly PathKey[]): Printable[] => {
@@ -111,45 +119,9 @@ export function writePairFunction(env: PairEnv, pair: ProtoPair, dir: Dir): Pair
     return [name, "(", value, ...(n.at ? [", ", ...at(keys)] : []), n.lost ? ", lost)" : ")"];
   }
 
-  for (const step of steps) {
-    stepName = step.from;
-    const f = src.fields.find((x) => x.name === step.from);
-    if (!f) {
-      problem("no such field");
-      continue;
-    }
-    if (step.op === "lossy") {
-      valueContext.uses("lost");
-      before.push([
-        `if (${isSet(f, `m.${f.localName}`)}) `,
-        env.rt("lose"),
-        `(lost, a, ${lit(f.name)}, ${lit(step.reason)});`,
-      ]);
-    } else if (step.op === "copy" || step.op === "message") {
-      const t = out.fields.find((x) => x.name === step.to);
-      if (!t) {
-        problem(`no target field ${out.typeName}.${step.to}`);
-        continue;
-      }
-      if (!f.oneof && !t.oneof) {
-        values.set(t.localName, [fieldValue(valueContext, f, t, `m.${f.localName}`)]);
-        continue;
-      }
-      // A oneof member, or a field written into one: one case of the target's conditional.
-      const read = f.oneof ? `m.${f.oneof.localName}.value` : `m.${f.localName}`;
-      const v = fieldValue(valueContext, f, t, read);
-      const targetName = t.oneof ? t.oneof.localName : t.localName;
-      const cases = oneofCases.get(targetName) ?? [];
-      const wrapped = t.oneof ? [`{ case: ${lit(t.localName)}, value: `, ...v, " }"] : v;
-      cases.push([`${isSet(f, `m.${f.localName}`)} ? `, ...wrapped]);
-      oneofCases.set(targetName, cases);
-    }
-  }
-  for (const [name, cases] of oneofCases) {
-    const target = out.oneofs.find((o) => o.localName === name) ?? out.fields.find((x) => x.localName === name)!;
-    const zero = zeroValue(target, problem) ?? "undefined";
-    values.set(name, [...cases.map((c, i) => (i === 0 ? c : [": ", ...c])), [": ", zero]]);
-  }
+  writeFieldSteps(env, { src, out, steps, vc: valueContext, values, before }, (name) => {
+    stepName = name;
+  });
 
   const transforms = [...new Set(steps.flatMap((s) => (s.op === "transform" ? [s.transform] : [])))];
   for (const name of transforms) {
@@ -166,6 +138,63 @@ export function writePairFunction(env: PairEnv, pair: ProtoPair, dir: Dir): Pair
   return { name, needs, lines: functionLines(env, name, src, out, needs, before, values, after, problem) };
 }
 
+/** The copy, message and lossy steps: values of the target literal, and losses reported before it. */
+function writeFieldSteps(
+  env: PairEnv,
+  x: {
+    readonly src: DescMessage;
+    readonly out: DescMessage;
+    readonly steps: readonly PlanStep[];
+    readonly vc: ValueContext;
+    readonly values: Values;
+    readonly before: Printable[][];
+  },
+  setStep: (name: string) => void,
+): void {
+  const { src, out, vc, values, before } = x;
+  const problem = vc.problem;
+  const oneofCases = new Map<string, Printable[][]>();
+  for (const step of x.steps) {
+    setStep(step.from);
+    const f = src.fields.find((x) => x.name === step.from);
+    if (!f) {
+      problem("no such field");
+      continue;
+    }
+    if (step.op === "lossy") {
+      vc.uses("lost");
+      before.push([
+        `if (${isSet(f, `m.${f.localName}`)}) `,
+        env.rt("lose"),
+        `(lost, a, ${lit(f.name)}, ${lit(step.reason)});`,
+      ]);
+    } else if (step.op === "copy" || step.op === "message") {
+      const t = out.fields.find((x) => x.name === step.to);
+      if (!t) {
+        problem(`no target field ${out.typeName}.${step.to}`);
+        continue;
+      }
+      if (!f.oneof && !t.oneof) {
+        values.set(t.localName, [fieldValue(vc, f, t, `m.${f.localName}`)]);
+        continue;
+      }
+      // A oneof member, or a field written into one: one case of the target's conditional.
+      const read = f.oneof ? `m.${f.oneof.localName}.value` : `m.${f.localName}`;
+      const v = fieldValue(vc, f, t, read);
+      const targetName = t.oneof ? t.oneof.localName : t.localName;
+      const cases = oneofCases.get(targetName) ?? [];
+      const wrapped = t.oneof ? [`{ case: ${lit(t.localName)}, value: `, ...v, " }"] : v;
+      cases.push([`${isSet(f, `m.${f.localName}`)} ? `, ...wrapped]);
+      oneofCases.set(targetName, cases);
+    }
+  }
+  for (const [name, cases] of oneofCases) {
+    const target = out.oneofs.find((o) => o.localName === name) ?? out.fields.find((x) => x.localName === name)!;
+    const zero = zeroValue(target, problem) ?? "undefined";
+    values.set(name, [...cases.map((c, i) => (i === 0 ? c : [": ", ...c])), [": ", zero]]);
+  }
+}
+
 interface TransformInputs {
   readonly src: DescMessage;
   readonly out: DescMessage;
@@ -174,7 +203,7 @@ interface TransformInputs {
   readonly after: Printable[][];
   readonly values: Values;
   readonly at: (keys: readonly PathKey[]) => Printable[];
-  readonly valueContext: Parameters<typeof enumValue>[0];
+  readonly valueContext: ValueContext;
   readonly convert: (d: DescMessage, value: string, keys: readonly PathKey[]) => Printable[];
   readonly problem: (what: string) => void;
 }
@@ -232,16 +261,7 @@ function transformContext(env: PairEnv, x: TransformInputs): TransformWriterCont
       }
       return enumValue(vc, f, f.enum, t.enum, value, [], name);
     },
-    literal(typeShort, fields) {
-      const d = outMessage(typeShort);
-      if (!d) return ["undefined"];
-      const entries = new Map<string, Printable[][]>();
-      for (const [name, value] of Object.entries(fields)) {
-        const m = need(d, name);
-        if (m) entries.set(m.localName, [[value]]);
-      }
-      return inlineLiteral(d, entries, x.problem);
-    },
+    literal: (typeShort, fields) => literalOf(outMessage(typeShort), fields, need, x.problem),
     type(typeShort, suffix = "") {
       if (!env.ts) return [];
       if (/^[a-z]/.test(typeShort)) return [`: ${typeShort}${suffix}`];
@@ -249,26 +269,47 @@ function transformContext(env: PairEnv, x: TransformInputs): TransformWriterCont
       return d ? [": ", env.shape(d), suffix] : [];
     },
     rt: env.rt,
-    planReason(newerShort, field) {
-      const p = env.planPairs.find((q) => q.newer === `${env.newerPackage}.${newerShort}`);
-      const step = p?.toOlder.find((s) => s.from === field);
-      if (step?.op === "lossy") return step.reason;
-      x.problem(`the transform reports ${newerShort}.${field} as the plan does, but the plan has no lossy step for it`);
-      return "";
-    },
-    enumNumber(path, valueName) {
-      const names = path.split(".");
-      let d: DescMessage | undefined = src;
-      let f: DescField | undefined;
-      for (const n of names) {
-        f = d?.fields.find((y) => y.name === n);
-        d = f?.fieldKind === "message" ? f.message : undefined;
-      }
-      const v = f?.fieldKind === "enum" ? f.enum.values.find((e) => e.localName === valueName) : undefined;
-      if (!v) x.problem(`the transform needs the value ${valueName} of the enum of ${src.typeName}.${path}`);
-      return v?.number ?? 0;
-    },
+    planReason: (newerShort, field) => planReason(env, newerShort, field, x.problem),
+    enumNumber: (path, valueName) => enumNumber(src, path, valueName, x.problem),
   };
+}
+
+/** A target-version message literal on one line: `fields` by proto name, the other members at their zero value. */
+function literalOf(
+  d: DescMessage | undefined,
+  fields: Readonly<Record<string, Printable>>,
+  need: (d: DescMessage, name: string) => DescField | DescOneof | undefined,
+  problem: (what: string) => void,
+): Printable[] {
+  if (!d) return ["undefined"];
+  const entries = new Map<string, Printable[][]>();
+  for (const [name, value] of Object.entries(fields)) {
+    const m = need(d, name);
+    if (m) entries.set(m.localName, [[value]]);
+  }
+  return inlineLiteral(d, entries, problem);
+}
+
+/** The reason of the plan's lossy step for a field of a newer message, toward the older version. */
+function planReason(env: PairEnv, newerShort: string, field: string, problem: (what: string) => void): string {
+  const p = env.planPairs.find((q) => q.newer === `${env.newerPackage}.${newerShort}`);
+  const step = p?.toOlder.find((s) => s.from === field);
+  if (step?.op === "lossy") return step.reason;
+  problem(`the transform reports ${newerShort}.${field} as the plan does, but the plan has no lossy step for it`);
+  return "";
+}
+
+/** The number of an enum value (by name, without the prefix) of the enum field at a dotted path from `d`. */
+function enumNumber(d: DescMessage, path: string, valueName: string, problem: (what: string) => void): number {
+  let at: DescMessage | undefined = d;
+  let f: DescField | undefined;
+  for (const n of path.split(".")) {
+    f = at?.fields.find((y) => y.name === n);
+    at = f?.fieldKind === "message" ? f.message : undefined;
+  }
+  const v = f?.fieldKind === "enum" ? f.enum.values.find((e) => e.localName === valueName) : undefined;
+  if (!v) problem(`the transform needs the value ${valueName} of the enum of ${d.typeName}.${path}`);
+  return v?.number ?? 0;
 }
 
 /** The members of `d` in order with their values (the zero value where none is given), `$typeName` first. */
