@@ -21,22 +21,11 @@ import { A2AServiceV1_0 } from "./v1.0.1/a2a_a2a.js";
 
 // ---- a2a.v1 messages ↔ lf.a2a.v1 messages ----
 
-/**
- * lf.a2a.v1.TaskState → a2a.v1.TaskState, value by value (by name, else by number).
- */
-const TASK_STATE_TO_OLDER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8 };
-/**
- * a2a.v1.TaskState → lf.a2a.v1.TaskState, value by value (by name, else by number).
- */
-const TASK_STATE_TO_NEWER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8 };
-/**
- * lf.a2a.v1.Role → a2a.v1.Role, value by value (by name, else by number).
- */
-const ROLE_TO_OLDER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2 };
-/**
- * a2a.v1.Role → lf.a2a.v1.Role, value by value (by name, else by number).
- */
-const ROLE_TO_NEWER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2 };
+// Enum values, source number → target number: by value name, else by number.
+const TASK_STATE_TO_OLDER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8 }; // lf.a2a.v1.TaskState → a2a.v1.TaskState
+const TASK_STATE_TO_NEWER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8 }; // a2a.v1.TaskState → lf.a2a.v1.TaskState
+const ROLE_TO_OLDER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2 }; // lf.a2a.v1.Role → a2a.v1.Role
+const ROLE_TO_NEWER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2 }; // a2a.v1.Role → lf.a2a.v1.Role
 
 function sendMessageConfigurationToOlder(m: SendMessageConfiguration, a: At, lost: Loss[]): OlderSendMessageConfiguration {
   const t = m.taskPushNotificationConfig;

@@ -135,11 +135,12 @@ export function emitProtoConversions(
   if (written.problems.length > 0) throw new Error(`compat: ${written.problems.join("; ")}`);
   f.print(`// ---- ${plan.older} messages ↔ ${plan.newer} messages ----`);
   f.print();
+  if (written.tables.length > 0)
+    f.print("// Enum values, source number → target number: by value name, else by number.");
   for (const t of written.tables) {
     const entries = t.entries.map(([from, to]) => `${from}: ${to}`).join(", ");
     const type = ts ? ": Readonly<Record<number, number>>" : "";
-    f.print(f.jsDoc(`${t.from.typeName} → ${t.to.typeName}, value by value (by name, else by number).`));
-    f.print(`const ${t.name}${type} = { ${entries} };`);
+    f.print(`const ${t.name}${type} = { ${entries} }; // ${t.from.typeName} → ${t.to.typeName}`);
   }
   for (const { toOlder, toNewer } of written.functions) {
     for (const fn of [toOlder, toNewer]) {
