@@ -10,9 +10,12 @@
 //         ours   taskToOlderJson
 //         a2a-js toCompatTask
 // Both of ours report what they lose (here: the media type of each text part).
-// A third row times our path through the v0.3 proto messages (dialect codec,
-// fromJson/toJson, a2aCompat.convert), which REST and gRPC bridges use and
-// the direct conversions replace for JSON-RPC; it prints only.
+// Two more rows time the generated message conversions alone (a2aCompat.convert:
+// the v0.3 SendMessageRequest message → v1.0, the v1.0 Task → the v0.3 Task
+// message), which the REST and gRPC bridges run, against the same a2a-js
+// translators (target >= 2x). The last two time our path through the v0.3
+// proto messages from JSON (dialect codec, fromJson/toJson, a2aCompat.convert);
+// they print only.
 // The inputs are those of test/compat-vs-a2a-js.test.ts (the message/send
 // params with one push-notification scheme instead of two: with two, a2a-js
 // writes a console.warn per call, which would be measured instead).
@@ -102,6 +105,9 @@ const protoSend = (params) =>
   ).message;
 const protoTask = (task) =>
   dialect.encode(v03.TaskSchema, toJson(v03.TaskSchema, a2aCompat.convert(task, "toOlder").message));
+/** The message conversions alone (generated, a2aCompat), as the REST and gRPC bridges run them. */
+const messageSend = (request03) => a2aCompat.convert(request03, "toNewer").message;
+const messageTask = (task) => a2aCompat.convert(task, "toOlder").message;
 
 /** JSON with object keys sorted, to compare values regardless of key order. */
 const canonical = (v) =>
@@ -155,6 +161,17 @@ async function checkOutputs(js, inputs) {
   );
   for (const a of theirs03.artifacts) delete a.parts[1].file.name;
   same(protoTask(inputs.taskPb), theirs03, "v0.3 tasks (ours through the proto, a2a-js without file names)");
+  // The message conversions alone give what the proto path gives.
+  same(
+    toJson(v10.SendMessageRequestSchema, messageSend(inputs.request03)),
+    theirs10,
+    "v1.0 requests (ours from the v0.3 message, a2a-js without file names)",
+  );
+  same(
+    dialect.encode(v03.TaskSchema, toJson(v03.TaskSchema, messageTask(inputs.taskPb))),
+    theirs03,
+    "v0.3 tasks (ours as the v0.3 message, a2a-js without file names)",
+  );
 }
 
 // Separate loops so each call site stays monomorphic.
@@ -181,6 +198,16 @@ function loopProtoSend(input, n) {
 function loopProtoTask(input, n) {
   let sink = 0;
   for (let i = 0; i < n; i++) sink += protoTask(input).artifacts.length;
+  return sink;
+}
+function loopMessageSend(input, n) {
+  let sink = 0;
+  for (let i = 0; i < n; i++) sink += messageSend(input).message.parts.length;
+  return sink;
+}
+function loopMessageTask(input, n) {
+  let sink = 0;
+  for (let i = 0; i < n; i++) sink += messageTask(input).artifacts.length;
   return sink;
 }
 function loopA2aJsTask(input, n, js) {
@@ -249,6 +276,9 @@ function prepareInputs() {
   const taskPb = fromJson(v10.TaskSchema, task10Json());
   return {
     params,
+    request03: fromJson(v03.SendMessageRequestSchema, dialect.decode(v03.SendMessageRequestSchema, params), {
+      ignoreUnknownFields: true,
+    }),
     envelope: { jsonrpc: "2.0", id: 1, method: "message/send", params },
     taskPb,
     taskJs: toA2aJsShape(v10.TaskSchema, taskPb),
@@ -288,7 +318,21 @@ export async function benchConversion({ log = console.log } = {}) {
   // For reference (prints only): the path through the v0.3 proto messages, as REST and gRPC bridges convert.
   const protoSendRow = row("message/send through the v0.3 proto", loopProtoSend, loopA2aJsSend, sendInputs);
   const protoTaskRow = row("Task (10 artifacts) through the v0.3 proto", loopProtoTask, loopA2aJsTask, taskInputs);
-  return { send, task, viaProto: { send: protoSendRow, task: protoTaskRow }, target: TARGET_RATIO, rounds: ROUNDS };
+  // The REST and gRPC bridge path: v0.3 messages ↔ v1.0 messages, the generated conversions alone.
+  const messageSendRow = row("message/send, v0.3 message → v1.0 message", loopMessageSend, loopA2aJsSend, [
+    inputs.request03,
+    inputs.envelope,
+    4,
+  ]);
+  const messageTaskRow = row("v1.0 Task (10 artifacts) → v0.3 message", loopMessageTask, loopA2aJsTask, taskInputs);
+  return {
+    send,
+    task,
+    messages: { send: messageSendRow, task: messageTaskRow },
+    viaProto: { send: protoSendRow, task: protoTaskRow },
+    target: TARGET_RATIO,
+    rounds: ROUNDS,
+  };
 }
 
 // ---- --profile ----
@@ -435,6 +479,20 @@ if (isMain(import.meta.url)) {
         fmtOps(r.task.ours),
         fmtOps(r.task.a2aJs),
         fmtRatio(r.task.ratio),
+        `>= ${r.target.toFixed(1)}`,
+      ],
+      [
+        "message/send: v0.3 message → v1.0 message",
+        fmtOps(r.messages.send.ours),
+        fmtOps(r.messages.send.a2aJs),
+        fmtRatio(r.messages.send.ratio),
+        `>= ${r.target.toFixed(1)}`,
+      ],
+      [
+        "v1.0 Task, 10 artifacts → v0.3 message",
+        fmtOps(r.messages.task.ours),
+        fmtOps(r.messages.task.a2aJs),
+        fmtRatio(r.messages.task.ratio),
         `>= ${r.target.toFixed(1)}`,
       ],
       [

@@ -4,13 +4,14 @@
 // @generated from file v1.0.1/a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { A2aClient, A2aHandler, BridgedHandler, CompatPlanData, Converter, CoreHandler, DualVersionSharedOptions, JsonRpcClient, Loss, OperationCorrespondence, OperationPair } from "@protoc-gen-a2a/runtime";
-import { createBridgeHandler, createClientBridge, createConverter, createDualVersionHttpHandler, dialectCodec, operationCorrespondence } from "@protoc-gen-a2a/runtime";
 import type { AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, AgentInterface, AgentProvider, AgentSkill, APIKeySecurityScheme, Artifact, AuthenticationInfo, AuthorizationCodeOAuthFlow, CancelTaskRequest, ClientCredentialsOAuthFlow, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, HTTPAuthSecurityScheme, ImplicitOAuthFlow, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, Message, MutualTlsSecurityScheme, OAuth2SecurityScheme, OAuthFlows, OpenIdConnectSecurityScheme, Part, PasswordOAuthFlow, SecurityRequirement, SecurityScheme, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse, StringList, SubscribeToTaskRequest, Task, TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskStatus, TaskStatusUpdateEvent } from "./v1.0.1/a2a_pb.js";
 import { file_v1_0_1_a2a } from "./v1.0.1/a2a_pb.js";
-import { file_v0_3_0_a2a } from "./v0.3.0/a2a_pb.js";
 import type { At, CompatJsonTable } from "@protoc-gen-a2a/runtime/compat-json";
 import { at, base64, bool, bytes, each, eachOf, enumIn, enumOut, int32, invalid, isObject, keepLosses, lose, object, PART_LEFT_OUT, partKindOf, pathOf, refuse, refuseKind, reportLosses, str, strings, struct, structJson, timestamp, timestampJson, valueJson, valueOf, viaProto } from "@protoc-gen-a2a/runtime/compat-json";
+import type { A2aClient, A2aHandler, BridgedHandler, Converter, CoreHandler, DualVersionSharedOptions, JsonRpcClient, Loss, OperationCorrespondence, OperationPair } from "@protoc-gen-a2a/runtime";
+import { createBridgeHandler, createClientBridge, createDualVersionHttpHandler, dialectCodec, enumLost, enumRefused, operationCorrespondence, pairConverter, refused } from "@protoc-gen-a2a/runtime";
+import type { AgentCapabilities as AgentCapabilities$1, AgentCard as AgentCard$1, AgentCardSignature as AgentCardSignature$1, AgentExtension as AgentExtension$1, AgentInterface as AgentInterface$1, AgentProvider as AgentProvider$1, AgentSkill as AgentSkill$1, APIKeySecurityScheme as APIKeySecurityScheme$1, Artifact as Artifact$1, AuthenticationInfo as AuthenticationInfo$1, AuthorizationCodeOAuthFlow as AuthorizationCodeOAuthFlow$1, CancelTaskRequest as CancelTaskRequest$1, ClientCredentialsOAuthFlow as ClientCredentialsOAuthFlow$1, DeleteTaskPushNotificationConfigRequest as DeleteTaskPushNotificationConfigRequest$1, FilePart, GetAgentCardRequest, GetTaskPushNotificationConfigRequest as GetTaskPushNotificationConfigRequest$1, GetTaskRequest as GetTaskRequest$1, HTTPAuthSecurityScheme as HTTPAuthSecurityScheme$1, ImplicitOAuthFlow as ImplicitOAuthFlow$1, ListTaskPushNotificationConfigRequest, ListTaskPushNotificationConfigResponse, Message as Message$1, MutualTlsSecurityScheme as MutualTlsSecurityScheme$1, OAuth2SecurityScheme as OAuth2SecurityScheme$1, OAuthFlows as OAuthFlows$1, OpenIdConnectSecurityScheme as OpenIdConnectSecurityScheme$1, Part as Part$1, PasswordOAuthFlow as PasswordOAuthFlow$1, Security, SecurityScheme as SecurityScheme$1, SendMessageConfiguration as SendMessageConfiguration$1, SendMessageRequest as SendMessageRequest$1, SendMessageResponse as SendMessageResponse$1, StreamResponse as StreamResponse$1, StringList as StringList$1, Task as Task$1, TaskArtifactUpdateEvent as TaskArtifactUpdateEvent$1, TaskPushNotificationConfig as TaskPushNotificationConfig$1, TaskStatus as TaskStatus$1, TaskStatusUpdateEvent as TaskStatusUpdateEvent$1, TaskSubscriptionRequest } from "./v0.3.0/a2a_pb.js";
+import { file_v0_3_0_a2a } from "./v0.3.0/a2a_pb.js";
 import { A2AServiceV0_3 } from "./v0.3.0/a2a_a2a.js";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import { A2AServiceV1_0 } from "./v1.0.1/a2a_a2a.js";
@@ -18,297 +19,779 @@ import { A2AServiceV1_0 } from "./v1.0.1/a2a_a2a.js";
 // Conversions between a2a.v1 (v0.3.0/a2a.proto) and lf.a2a.v1 (v1.0.1/a2a.proto);
 // see a2a_compat.md for the field-by-field table.
 
-export const a2aCompatPlan: CompatPlanData = {
-  newer: "lf.a2a.v1", older: "a2a.v1",
-  pairs: [
-    { newer: "lf.a2a.v1.SendMessageConfiguration", older: "a2a.v1.SendMessageConfiguration",
-      toOlder: [{ from: "accepted_output_modes", op: "copy", to: "accepted_output_modes" },
-                { from: "task_push_notification_config", op: "transform", transform: "inlinePushConfig" },
-                { from: "history_length", op: "transform", transform: "historyLength" },
-                { from: "return_immediately", op: "transform", transform: "blocking" }],
-      toNewer: [{ from: "accepted_output_modes", op: "copy", to: "accepted_output_modes" },
-                { from: "push_notification", op: "transform", transform: "inlinePushConfig" },
-                { from: "history_length", op: "transform", transform: "historyLength" },
-                { from: "blocking", op: "transform", transform: "blocking" }] },
-    { newer: "lf.a2a.v1.Task", older: "a2a.v1.Task",
-      toOlder: [{ from: "id", op: "copy", to: "id" }, { from: "context_id", op: "copy", to: "context_id" },
-                { from: "status", op: "message", to: "status" }, { from: "artifacts", op: "message", to: "artifacts" },
-                { from: "history", op: "message", to: "history" }, { from: "metadata", op: "copy", to: "metadata" }],
-      toNewer: [{ from: "id", op: "copy", to: "id" }, { from: "context_id", op: "copy", to: "context_id" },
-                { from: "status", op: "message", to: "status" }, { from: "artifacts", op: "message", to: "artifacts" },
-                { from: "history", op: "message", to: "history" }, { from: "metadata", op: "copy", to: "metadata" }] },
-    { newer: "lf.a2a.v1.TaskStatus", older: "a2a.v1.TaskStatus",
-      toOlder: [{ from: "state", op: "transform", transform: "taskState" },
-                { from: "message", op: "message", to: "update" }, { from: "timestamp", op: "copy", to: "timestamp" }],
-      toNewer: [{ from: "state", op: "transform", transform: "taskState" },
-                { from: "update", op: "message", to: "message" }, { from: "timestamp", op: "copy", to: "timestamp" }] },
-    { newer: "lf.a2a.v1.Part", older: "a2a.v1.Part",
-      toOlder: [{ from: "text", op: "transform", transform: "part" },
-                { from: "raw", op: "transform", transform: "part" },
-                { from: "url", op: "transform", transform: "part" },
-                { from: "data", op: "transform", transform: "part" },
-                { from: "metadata", op: "lossy", reason: "the v0.3 proto Part has no metadata" },
-                { from: "filename", op: "lossy", reason: "the v0.3 proto FilePart has no file name" },
-                { from: "media_type", op: "transform", transform: "part" }],
-      toNewer: [{ from: "text", op: "transform", transform: "part" },
-                { from: "file", op: "transform", transform: "part" },
-                { from: "data", op: "transform", transform: "part" }] },
-    { newer: "lf.a2a.v1.Message", older: "a2a.v1.Message",
-      toOlder: [
-        { from: "message_id", op: "copy", to: "message_id" }, { from: "context_id", op: "copy", to: "context_id" },
-        { from: "task_id", op: "copy", to: "task_id" }, { from: "role", op: "copy", to: "role" },
-        { from: "parts", op: "message", to: "content" }, { from: "metadata", op: "copy", to: "metadata" },
-        { from: "extensions", op: "copy", to: "extensions" },
-        { from: "reference_task_ids", op: "lossy",
-          reason: "the v0.3 proto Message has no reference_task_ids (a2a.json has referenceTaskIds, P03 does not)" },
-      ],
-      toNewer: [{ from: "message_id", op: "copy", to: "message_id" },
-                { from: "context_id", op: "copy", to: "context_id" }, { from: "task_id", op: "copy", to: "task_id" },
-                { from: "role", op: "copy", to: "role" }, { from: "content", op: "message", to: "parts" },
-                { from: "metadata", op: "copy", to: "metadata" }, { from: "extensions", op: "copy", to: "extensions" }] },
-    { newer: "lf.a2a.v1.Artifact", older: "a2a.v1.Artifact",
-      toOlder: [{ from: "artifact_id", op: "copy", to: "artifact_id" }, { from: "name", op: "copy", to: "name" },
-                { from: "description", op: "copy", to: "description" }, { from: "parts", op: "message", to: "parts" },
-                { from: "metadata", op: "copy", to: "metadata" }, { from: "extensions", op: "copy", to: "extensions" }],
-      toNewer: [{ from: "artifact_id", op: "copy", to: "artifact_id" }, { from: "name", op: "copy", to: "name" },
-                { from: "description", op: "copy", to: "description" }, { from: "parts", op: "message", to: "parts" },
-                { from: "metadata", op: "copy", to: "metadata" }, { from: "extensions", op: "copy", to: "extensions" }] },
-    { newer: "lf.a2a.v1.TaskStatusUpdateEvent", older: "a2a.v1.TaskStatusUpdateEvent",
-      toOlder: [{ from: "task_id", op: "copy", to: "task_id" }, { from: "context_id", op: "copy", to: "context_id" },
-                { from: "status", op: "transform", transform: "finalFromState" },
-                { from: "metadata", op: "copy", to: "metadata" }],
-      toNewer: [{ from: "task_id", op: "copy", to: "task_id" }, { from: "context_id", op: "copy", to: "context_id" },
-                { from: "status", op: "message", to: "status" },
-                { from: "final", op: "transform", transform: "finalFromState" },
-                { from: "metadata", op: "copy", to: "metadata" }] },
-    { newer: "lf.a2a.v1.TaskArtifactUpdateEvent", older: "a2a.v1.TaskArtifactUpdateEvent",
-      toOlder: [{ from: "task_id", op: "copy", to: "task_id" }, { from: "context_id", op: "copy", to: "context_id" },
-                { from: "artifact", op: "message", to: "artifact" }, { from: "append", op: "copy", to: "append" },
-                { from: "last_chunk", op: "copy", to: "last_chunk" }, { from: "metadata", op: "copy", to: "metadata" }],
-      toNewer: [{ from: "task_id", op: "copy", to: "task_id" }, { from: "context_id", op: "copy", to: "context_id" },
-                { from: "artifact", op: "message", to: "artifact" }, { from: "append", op: "copy", to: "append" },
-                { from: "last_chunk", op: "copy", to: "last_chunk" }, { from: "metadata", op: "copy", to: "metadata" }] },
-    { newer: "lf.a2a.v1.AuthenticationInfo", older: "a2a.v1.AuthenticationInfo",
-      toOlder: [{ from: "scheme", op: "transform", transform: "schemes" },
-                { from: "credentials", op: "copy", to: "credentials" }],
-      toNewer: [{ from: "schemes", op: "transform", transform: "schemes" },
-                { from: "credentials", op: "copy", to: "credentials" }] },
-    { newer: "lf.a2a.v1.AgentInterface", older: "a2a.v1.AgentInterface",
-      toOlder: [{ from: "url", op: "copy", to: "url" }, { from: "protocol_binding", op: "copy", to: "transport" },
-                { from: "tenant", op: "lossy", reason: "v0.3 interfaces have no tenant" },
-                { from: "protocol_version", op: "moved", to: "AgentCard.protocol_version" }],
-      toNewer: [{ from: "url", op: "copy", to: "url" }, { from: "transport", op: "copy", to: "protocol_binding" }] },
-    { newer: "lf.a2a.v1.AgentCard", older: "a2a.v1.AgentCard",
-      toOlder: [{ from: "name", op: "copy", to: "name" }, { from: "description", op: "copy", to: "description" },
-                { from: "supported_interfaces", op: "transform", transform: "cardInterfaces" },
-                { from: "provider", op: "message", to: "provider" }, { from: "version", op: "copy", to: "version" },
-                { from: "documentation_url", op: "copy", to: "documentation_url" },
-                { from: "capabilities", op: "message", to: "capabilities" },
-                { from: "security_schemes", op: "copy", to: "security_schemes" },
-                { from: "security_requirements", op: "message", to: "security" },
-                { from: "default_input_modes", op: "copy", to: "default_input_modes" },
-                { from: "default_output_modes", op: "copy", to: "default_output_modes" },
-                { from: "skills", op: "message", to: "skills" },
-                { from: "signatures", op: "message", to: "signatures" },
-                { from: "icon_url", op: "lossy", reason: "the v0.3 proto AgentCard has no icon_url" }],
-      toNewer: [{ from: "protocol_version", op: "transform", transform: "cardInterfaces" },
-                { from: "name", op: "copy", to: "name" }, { from: "description", op: "copy", to: "description" },
-                { from: "url", op: "transform", transform: "cardInterfaces" },
-                { from: "preferred_transport", op: "transform", transform: "cardInterfaces" },
-                { from: "additional_interfaces", op: "transform", transform: "cardInterfaces" },
-                { from: "provider", op: "message", to: "provider" }, { from: "version", op: "copy", to: "version" },
-                { from: "documentation_url", op: "copy", to: "documentation_url" },
-                { from: "capabilities", op: "message", to: "capabilities" },
-                { from: "security_schemes", op: "copy", to: "security_schemes" },
-                { from: "security", op: "message", to: "security_requirements" },
-                { from: "default_input_modes", op: "copy", to: "default_input_modes" },
-                { from: "default_output_modes", op: "copy", to: "default_output_modes" },
-                { from: "skills", op: "message", to: "skills" },
-                { from: "supports_authenticated_extended_card", op: "moved", to: "capabilities.extended_agent_card" },
-                { from: "signatures", op: "message", to: "signatures" }] },
-    { newer: "lf.a2a.v1.AgentProvider", older: "a2a.v1.AgentProvider",
-      toOlder: [{ from: "url", op: "copy", to: "url" }, { from: "organization", op: "copy", to: "organization" }],
-      toNewer: [{ from: "url", op: "copy", to: "url" }, { from: "organization", op: "copy", to: "organization" }] },
-    { newer: "lf.a2a.v1.AgentCapabilities", older: "a2a.v1.AgentCapabilities",
-      toOlder: [{ from: "streaming", op: "copy", to: "streaming" },
-                { from: "push_notifications", op: "copy", to: "push_notifications" },
-                { from: "extensions", op: "message", to: "extensions" },
-                { from: "extended_agent_card", op: "moved", to: "AgentCard.supports_authenticated_extended_card" }],
-      toNewer: [{ from: "streaming", op: "copy", to: "streaming" },
-                { from: "push_notifications", op: "copy", to: "push_notifications" },
-                { from: "extensions", op: "message", to: "extensions" }] },
-    { newer: "lf.a2a.v1.AgentExtension", older: "a2a.v1.AgentExtension",
-      toOlder: [{ from: "uri", op: "copy", to: "uri" }, { from: "description", op: "copy", to: "description" },
-                { from: "required", op: "copy", to: "required" }, { from: "params", op: "copy", to: "params" }],
-      toNewer: [{ from: "uri", op: "copy", to: "uri" }, { from: "description", op: "copy", to: "description" },
-                { from: "required", op: "copy", to: "required" }, { from: "params", op: "copy", to: "params" }] },
-    { newer: "lf.a2a.v1.AgentSkill", older: "a2a.v1.AgentSkill",
-      toOlder: [{ from: "id", op: "copy", to: "id" }, { from: "name", op: "copy", to: "name" },
-                { from: "description", op: "copy", to: "description" }, { from: "tags", op: "copy", to: "tags" },
-                { from: "examples", op: "copy", to: "examples" },
-                { from: "input_modes", op: "copy", to: "input_modes" },
-                { from: "output_modes", op: "copy", to: "output_modes" },
-                { from: "security_requirements", op: "message", to: "security" }],
-      toNewer: [{ from: "id", op: "copy", to: "id" }, { from: "name", op: "copy", to: "name" },
-                { from: "description", op: "copy", to: "description" }, { from: "tags", op: "copy", to: "tags" },
-                { from: "examples", op: "copy", to: "examples" },
-                { from: "input_modes", op: "copy", to: "input_modes" },
-                { from: "output_modes", op: "copy", to: "output_modes" },
-                { from: "security", op: "message", to: "security_requirements" }] },
-    { newer: "lf.a2a.v1.AgentCardSignature", older: "a2a.v1.AgentCardSignature",
-      toOlder: [{ from: "protected", op: "copy", to: "protected" }, { from: "signature", op: "copy", to: "signature" },
-                { from: "header", op: "copy", to: "header" }],
-      toNewer: [{ from: "protected", op: "copy", to: "protected" }, { from: "signature", op: "copy", to: "signature" },
-                { from: "header", op: "copy", to: "header" }] },
-    { newer: "lf.a2a.v1.TaskPushNotificationConfig", older: "a2a.v1.TaskPushNotificationConfig",
-      toOlder: [{ from: "tenant", op: "lossy", reason: "v0.3 has no tenant" },
-                { from: "id", op: "transform", transform: "pushConfig" },
-                { from: "task_id", op: "transform", transform: "pushConfig" },
-                { from: "url", op: "transform", transform: "pushConfig" },
-                { from: "token", op: "transform", transform: "pushConfig" },
-                { from: "authentication", op: "transform", transform: "pushConfig" }],
-      toNewer: [{ from: "name", op: "transform", transform: "pushConfig" },
-                { from: "push_notification_config", op: "transform", transform: "pushConfig" }] },
-    { newer: "lf.a2a.v1.StringList", older: "a2a.v1.StringList", toOlder: [{ from: "list", op: "copy", to: "list" }],
-      toNewer: [{ from: "list", op: "copy", to: "list" }] },
-    { newer: "lf.a2a.v1.SecurityRequirement", older: "a2a.v1.Security",
-      toOlder: [{ from: "schemes", op: "copy", to: "schemes" }],
-      toNewer: [{ from: "schemes", op: "copy", to: "schemes" }] },
-    { newer: "lf.a2a.v1.SecurityScheme", older: "a2a.v1.SecurityScheme",
-      toOlder: [{ from: "api_key_security_scheme", op: "message", to: "api_key_security_scheme" },
-                { from: "http_auth_security_scheme", op: "message", to: "http_auth_security_scheme" },
-                { from: "oauth2_security_scheme", op: "message", to: "oauth2_security_scheme" },
-                { from: "open_id_connect_security_scheme", op: "message", to: "open_id_connect_security_scheme" },
-                { from: "mtls_security_scheme", op: "message", to: "mtls_security_scheme" }],
-      toNewer: [{ from: "api_key_security_scheme", op: "message", to: "api_key_security_scheme" },
-                { from: "http_auth_security_scheme", op: "message", to: "http_auth_security_scheme" },
-                { from: "oauth2_security_scheme", op: "message", to: "oauth2_security_scheme" },
-                { from: "open_id_connect_security_scheme", op: "message", to: "open_id_connect_security_scheme" },
-                { from: "mtls_security_scheme", op: "message", to: "mtls_security_scheme" }] },
-    { newer: "lf.a2a.v1.APIKeySecurityScheme", older: "a2a.v1.APIKeySecurityScheme",
-      toOlder: [{ from: "description", op: "copy", to: "description" },
-                { from: "location", op: "copy", to: "location" }, { from: "name", op: "copy", to: "name" }],
-      toNewer: [{ from: "description", op: "copy", to: "description" },
-                { from: "location", op: "copy", to: "location" }, { from: "name", op: "copy", to: "name" }] },
-    { newer: "lf.a2a.v1.HTTPAuthSecurityScheme", older: "a2a.v1.HTTPAuthSecurityScheme",
-      toOlder: [{ from: "description", op: "copy", to: "description" }, { from: "scheme", op: "copy", to: "scheme" },
-                { from: "bearer_format", op: "copy", to: "bearer_format" }],
-      toNewer: [{ from: "description", op: "copy", to: "description" }, { from: "scheme", op: "copy", to: "scheme" },
-                { from: "bearer_format", op: "copy", to: "bearer_format" }] },
-    { newer: "lf.a2a.v1.OAuth2SecurityScheme", older: "a2a.v1.OAuth2SecurityScheme",
-      toOlder: [{ from: "description", op: "copy", to: "description" }, { from: "flows", op: "message", to: "flows" },
-                { from: "oauth2_metadata_url", op: "copy", to: "oauth2_metadata_url" }],
-      toNewer: [{ from: "description", op: "copy", to: "description" }, { from: "flows", op: "message", to: "flows" },
-                { from: "oauth2_metadata_url", op: "copy", to: "oauth2_metadata_url" }] },
-    { newer: "lf.a2a.v1.OpenIdConnectSecurityScheme", older: "a2a.v1.OpenIdConnectSecurityScheme",
-      toOlder: [{ from: "description", op: "copy", to: "description" },
-                { from: "open_id_connect_url", op: "copy", to: "open_id_connect_url" }],
-      toNewer: [{ from: "description", op: "copy", to: "description" },
-                { from: "open_id_connect_url", op: "copy", to: "open_id_connect_url" }] },
-    { newer: "lf.a2a.v1.MutualTlsSecurityScheme", older: "a2a.v1.MutualTlsSecurityScheme",
-      toOlder: [{ from: "description", op: "copy", to: "description" }],
-      toNewer: [{ from: "description", op: "copy", to: "description" }] },
-    { newer: "lf.a2a.v1.OAuthFlows", older: "a2a.v1.OAuthFlows",
-      toOlder: [{ from: "authorization_code", op: "message", to: "authorization_code" },
-                { from: "client_credentials", op: "message", to: "client_credentials" },
-                { from: "implicit", op: "message", to: "implicit" },
-                { from: "password", op: "message", to: "password" },
-                { from: "device_code", op: "lossy", reason: "v0.3 has no device-code flow" }],
-      toNewer: [{ from: "authorization_code", op: "message", to: "authorization_code" },
-                { from: "client_credentials", op: "message", to: "client_credentials" },
-                { from: "implicit", op: "message", to: "implicit" },
-                { from: "password", op: "message", to: "password" }] },
-    { newer: "lf.a2a.v1.AuthorizationCodeOAuthFlow", older: "a2a.v1.AuthorizationCodeOAuthFlow",
-      toOlder: [{ from: "authorization_url", op: "copy", to: "authorization_url" },
-                { from: "token_url", op: "copy", to: "token_url" },
-                { from: "refresh_url", op: "copy", to: "refresh_url" }, { from: "scopes", op: "copy", to: "scopes" },
-                { from: "pkce_required", op: "lossy", reason: "v0.3 has no pkce_required" }],
-      toNewer: [{ from: "authorization_url", op: "copy", to: "authorization_url" },
-                { from: "token_url", op: "copy", to: "token_url" },
-                { from: "refresh_url", op: "copy", to: "refresh_url" }, { from: "scopes", op: "copy", to: "scopes" }] },
-    { newer: "lf.a2a.v1.ClientCredentialsOAuthFlow", older: "a2a.v1.ClientCredentialsOAuthFlow",
-      toOlder: [{ from: "token_url", op: "copy", to: "token_url" },
-                { from: "refresh_url", op: "copy", to: "refresh_url" }, { from: "scopes", op: "copy", to: "scopes" }],
-      toNewer: [{ from: "token_url", op: "copy", to: "token_url" },
-                { from: "refresh_url", op: "copy", to: "refresh_url" }, { from: "scopes", op: "copy", to: "scopes" }] },
-    { newer: "lf.a2a.v1.ImplicitOAuthFlow", older: "a2a.v1.ImplicitOAuthFlow",
-      toOlder: [{ from: "authorization_url", op: "copy", to: "authorization_url" },
-                { from: "refresh_url", op: "copy", to: "refresh_url" }, { from: "scopes", op: "copy", to: "scopes" }],
-      toNewer: [{ from: "authorization_url", op: "copy", to: "authorization_url" },
-                { from: "refresh_url", op: "copy", to: "refresh_url" }, { from: "scopes", op: "copy", to: "scopes" }] },
-    { newer: "lf.a2a.v1.PasswordOAuthFlow", older: "a2a.v1.PasswordOAuthFlow",
-      toOlder: [{ from: "token_url", op: "copy", to: "token_url" },
-                { from: "refresh_url", op: "copy", to: "refresh_url" }, { from: "scopes", op: "copy", to: "scopes" }],
-      toNewer: [{ from: "token_url", op: "copy", to: "token_url" },
-                { from: "refresh_url", op: "copy", to: "refresh_url" }, { from: "scopes", op: "copy", to: "scopes" }] },
-    { newer: "lf.a2a.v1.SendMessageRequest", older: "a2a.v1.SendMessageRequest",
-      toOlder: [{ from: "tenant", op: "lossy", reason: "v0.3 has no tenant" },
-                { from: "message", op: "message", to: "request" },
-                { from: "configuration", op: "message", to: "configuration" },
-                { from: "metadata", op: "copy", to: "metadata" }],
-      toNewer: [{ from: "request", op: "message", to: "message" },
-                { from: "configuration", op: "message", to: "configuration" },
-                { from: "metadata", op: "copy", to: "metadata" }] },
-    { newer: "lf.a2a.v1.GetTaskRequest", older: "a2a.v1.GetTaskRequest",
-      toOlder: [{ from: "tenant", op: "lossy", reason: "v0.3 has no tenant" },
-                { from: "id", op: "transform", transform: "taskName" },
-                { from: "history_length", op: "transform", transform: "historyLength" }],
-      toNewer: [{ from: "name", op: "transform", transform: "taskName" },
-                { from: "history_length", op: "transform", transform: "historyLength" }] },
-    { newer: "lf.a2a.v1.CancelTaskRequest", older: "a2a.v1.CancelTaskRequest",
-      toOlder: [{ from: "tenant", op: "lossy", reason: "v0.3 has no tenant" },
-                { from: "id", op: "transform", transform: "taskName" },
-                { from: "metadata", op: "lossy", reason: "the v0.3 proto CancelTaskRequest has no metadata" }],
-      toNewer: [{ from: "name", op: "transform", transform: "taskName" }] },
-    { newer: "lf.a2a.v1.GetTaskPushNotificationConfigRequest", older: "a2a.v1.GetTaskPushNotificationConfigRequest",
-      toOlder: [{ from: "tenant", op: "lossy", reason: "v0.3 has no tenant" },
-                { from: "task_id", op: "transform", transform: "configName" },
-                { from: "id", op: "transform", transform: "configName" }],
-      toNewer: [{ from: "name", op: "transform", transform: "configName" }] },
-    { newer: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest",
-      older: "a2a.v1.DeleteTaskPushNotificationConfigRequest",
-      toOlder: [{ from: "tenant", op: "lossy", reason: "v0.3 has no tenant" },
-                { from: "task_id", op: "transform", transform: "configName" },
-                { from: "id", op: "transform", transform: "configName" }],
-      toNewer: [{ from: "name", op: "transform", transform: "configName" }] },
-    { newer: "lf.a2a.v1.SubscribeToTaskRequest", older: "a2a.v1.TaskSubscriptionRequest",
-      toOlder: [{ from: "tenant", op: "lossy", reason: "v0.3 has no tenant" },
-                { from: "id", op: "transform", transform: "taskName" }],
-      toNewer: [{ from: "name", op: "transform", transform: "taskName" }] },
-    { newer: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest",
-      older: "a2a.v1.ListTaskPushNotificationConfigRequest",
-      toOlder: [{ from: "tenant", op: "lossy", reason: "v0.3 has no tenant" },
-                { from: "task_id", op: "transform", transform: "parentName" },
-                { from: "page_size", op: "copy", to: "page_size" },
-                { from: "page_token", op: "copy", to: "page_token" }],
-      toNewer: [{ from: "parent", op: "transform", transform: "parentName" },
-                { from: "page_size", op: "copy", to: "page_size" },
-                { from: "page_token", op: "copy", to: "page_token" }] },
-    { newer: "lf.a2a.v1.GetExtendedAgentCardRequest", older: "a2a.v1.GetAgentCardRequest",
-      toOlder: [{ from: "tenant", op: "lossy", reason: "v0.3 has no tenant" }], toNewer: [] },
-    { newer: "lf.a2a.v1.SendMessageResponse", older: "a2a.v1.SendMessageResponse",
-      toOlder: [{ from: "task", op: "message", to: "task" }, { from: "message", op: "message", to: "msg" }],
-      toNewer: [{ from: "task", op: "message", to: "task" }, { from: "msg", op: "message", to: "message" }] },
-    { newer: "lf.a2a.v1.StreamResponse", older: "a2a.v1.StreamResponse",
-      toOlder: [{ from: "task", op: "message", to: "task" }, { from: "message", op: "message", to: "msg" },
-                { from: "status_update", op: "message", to: "status_update" },
-                { from: "artifact_update", op: "message", to: "artifact_update" }],
-      toNewer: [{ from: "task", op: "message", to: "task" }, { from: "msg", op: "message", to: "message" },
-                { from: "status_update", op: "message", to: "status_update" },
-                { from: "artifact_update", op: "message", to: "artifact_update" }] },
-    { newer: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse",
-      older: "a2a.v1.ListTaskPushNotificationConfigResponse",
-      toOlder: [{ from: "configs", op: "message", to: "configs" },
-                { from: "next_page_token", op: "copy", to: "next_page_token" }],
-      toNewer: [{ from: "configs", op: "message", to: "configs" },
-                { from: "next_page_token", op: "copy", to: "next_page_token" }] },
-  ],
-};
+// ---- a2a.v1 messages ↔ lf.a2a.v1 messages ----
+
+// Enum values, source number → target number: by value name, else by number.
+const TASK_STATE_TO_OLDER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8 }; // lf.a2a.v1.TaskState → a2a.v1.TaskState
+const TASK_STATE_TO_NEWER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8 }; // a2a.v1.TaskState → lf.a2a.v1.TaskState
+const ROLE_TO_OLDER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2 }; // lf.a2a.v1.Role → a2a.v1.Role
+const ROLE_TO_NEWER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2 }; // a2a.v1.Role → lf.a2a.v1.Role
+
+function sendMessageConfigurationToOlder(m: SendMessageConfiguration, a: At, lost: Loss[]): OlderSendMessageConfiguration {
+  const t = m.taskPushNotificationConfig;
+  if (t?.tenant) lose(lost, a, "task_push_notification_config.tenant", "v0.3 has no tenant");
+  if (m.historyLength === 0) lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
+  return {
+    $typeName: "a2a.v1.SendMessageConfiguration", acceptedOutputModes: m.acceptedOutputModes.slice(),
+    pushNotification: t && { $typeName: "a2a.v1.PushNotificationConfig", id: t.id, url: t.url, token: t.token, authentication: t.authentication && authenticationInfoToOlder(t.authentication) },
+    historyLength: m.historyLength ?? 0, blocking: !m.returnImmediately,
+  };
+}
+
+function sendMessageConfigurationToNewer(m: OlderSendMessageConfiguration, a: At, lost: Loss[]): SendMessageConfiguration {
+  const p = m.pushNotification;
+  return {
+    $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: m.acceptedOutputModes.slice(),
+    taskPushNotificationConfig: p && { $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: p.id, taskId: "", url: p.url, token: p.token, authentication: p.authentication && authenticationInfoToNewer(p.authentication, at(at(a, "push_notification"), "authentication"), lost) },
+    historyLength: m.historyLength || undefined, returnImmediately: !m.blocking,
+  };
+}
+
+function taskToOlder(m: Task, a: At, lost: Loss[]): OlderTask {
+  return {
+    $typeName: "a2a.v1.Task", id: m.id, contextId: m.contextId,
+    status: m.status && taskStatusToOlder(m.status, at(a, "status"), lost),
+    artifacts: m.artifacts.map((v, i) => artifactToOlder(v, at(at(a, "artifacts"), i), lost)),
+    history: m.history.map((v, i) => messageToOlder(v, at(at(a, "history"), i), lost)),
+    metadata: m.metadata,
+  };
+}
+
+function taskToNewer(m: OlderTask, a: At): Task {
+  return {
+    $typeName: "lf.a2a.v1.Task", id: m.id, contextId: m.contextId,
+    status: m.status && taskStatusToNewer(m.status, at(a, "status")),
+    artifacts: m.artifacts.map((v, i) => artifactToNewer(v, at(at(a, "artifacts"), i))),
+    history: m.history.map((v, i) => messageToNewer(v, at(at(a, "history"), i))),
+    metadata: m.metadata,
+  };
+}
+
+function taskStatusToOlder(m: TaskStatus, a: At, lost: Loss[]): OlderTaskStatus {
+  return {
+    $typeName: "a2a.v1.TaskStatus",
+    state: TASK_STATE_TO_OLDER[m.state] ?? enumLost(lost, a, "state", m.state, "a2a.v1.TaskState", "TASK_STATE_UNSPECIFIED"),
+    update: m.message && messageToOlder(m.message, at(a, "message"), lost), timestamp: m.timestamp,
+  };
+}
+
+function taskStatusToNewer(m: OlderTaskStatus, a: At): TaskStatus {
+  return {
+    $typeName: "lf.a2a.v1.TaskStatus",
+    state: TASK_STATE_TO_NEWER[m.state] ?? enumRefused(a, "state", "a2a.v1.TaskStatus.state", m.state),
+    message: m.update && messageToNewer(m.update, at(a, "update")), timestamp: m.timestamp,
+  };
+}
+
+function partToOlder(m: Part, a: At, lost: Loss[]): OlderPart {
+  if (m.metadata !== undefined) lose(lost, a, "metadata", "the v0.3 proto Part has no metadata");
+  if (m.filename !== "") lose(lost, a, "filename", "the v0.3 proto FilePart has no file name");
+  const c = m.content;
+  let part: OlderPart["part"] = { case: undefined };
+  switch (c.case) {
+    case "text":
+      if (m.mediaType) lose(lost, a, "media_type", "a v0.3 text part has no media type");
+      part = { case: "text", value: c.value };
+      break;
+    case "raw":
+    case "url": {
+      const file: OlderFilePart["file"] = c.case === "raw" ? { case: "fileWithBytes", value: c.value } : { case: "fileWithUri", value: c.value };
+      part = { case: "file", value: { $typeName: "a2a.v1.FilePart", file, mimeType: m.mediaType } };
+      break;
+    }
+    case "data": {
+      // The newer data is any JSON value; the older one an object: another value is kept under "value".
+      const v = valueJson(c.value);
+      const data = typeof v === "object" && v !== null && !Array.isArray(v) ? v : { value: v };
+      if (data !== v) lose(lost, a, "data", "a v0.3 data part holds an object; this value was wrapped as {value: …}");
+      if (m.mediaType) lose(lost, a, "media_type", "a v0.3 data part has no media type");
+      part = { case: "data", value: { $typeName: "a2a.v1.DataPart", data } };
+    }
+  }
+  return { $typeName: "a2a.v1.Part", part };
+}
+
+function partToNewer(m: OlderPart, a: At): Part {
+  const p = m.part;
+  const file = p.case === "file" ? p.value : undefined;
+  const content: Part["content"] =
+    p.case === "text" ? { case: "text", value: p.value }
+    : p.case === "data" ? { case: "data", value: valueOf(p.value.data ?? {}, a, "google.protobuf.Value") }
+    : file?.file.case === "fileWithBytes" ? { case: "raw", value: file.file.value }
+    : file?.file.case === "fileWithUri" ? { case: "url", value: file.file.value }
+    : file ? refused(a, "file", "a2a.v1.FilePart", "a file needs uri or bytes")
+    : refused(a, "", "a2a.v1.Part", "a part needs text, a file or data");
+  return { $typeName: "lf.a2a.v1.Part", content, filename: "", mediaType: file ? file.mimeType : "" };
+}
+
+function messageToOlder(m: Message, a: At, lost: Loss[]): OlderMessage {
+  if (m.referenceTaskIds.length > 0) lose(lost, a, "reference_task_ids", "the v0.3 proto Message has no reference_task_ids (a2a.json has referenceTaskIds, P03 does not)");
+  return {
+    $typeName: "a2a.v1.Message", messageId: m.messageId, contextId: m.contextId, taskId: m.taskId,
+    role: ROLE_TO_OLDER[m.role] ?? enumLost(lost, a, "role", m.role, "a2a.v1.Role", "ROLE_UNSPECIFIED"),
+    content: m.parts.map((v, i) => partToOlder(v, at(at(a, "parts"), i), lost)),
+    metadata: m.metadata, extensions: m.extensions.slice(),
+  };
+}
+
+function messageToNewer(m: OlderMessage, a: At): Message {
+  return {
+    $typeName: "lf.a2a.v1.Message", messageId: m.messageId, contextId: m.contextId, taskId: m.taskId,
+    role: ROLE_TO_NEWER[m.role] ?? enumRefused(a, "role", "a2a.v1.Message.role", m.role),
+    parts: m.content.map((v, i) => partToNewer(v, at(at(a, "content"), i))), metadata: m.metadata,
+    extensions: m.extensions.slice(), referenceTaskIds: [],
+  };
+}
+
+function artifactToOlder(m: Artifact, a: At, lost: Loss[]): OlderArtifact {
+  return {
+    $typeName: "a2a.v1.Artifact", artifactId: m.artifactId, name: m.name, description: m.description,
+    parts: m.parts.map((v, i) => partToOlder(v, at(at(a, "parts"), i), lost)),
+    metadata: m.metadata, extensions: m.extensions.slice(),
+  };
+}
+
+function artifactToNewer(m: OlderArtifact, a: At): Artifact {
+  return {
+    $typeName: "lf.a2a.v1.Artifact", artifactId: m.artifactId, name: m.name, description: m.description,
+    parts: m.parts.map((v, i) => partToNewer(v, at(at(a, "parts"), i))), metadata: m.metadata,
+    extensions: m.extensions.slice(),
+  };
+}
+
+function taskStatusUpdateEventToOlder(m: TaskStatusUpdateEvent, a: At, lost: Loss[]): OlderTaskStatusUpdateEvent {
+  return {
+    $typeName: "a2a.v1.TaskStatusUpdateEvent", taskId: m.taskId, contextId: m.contextId,
+    status: m.status && taskStatusToOlder(m.status, at(a, "status"), lost),
+    final: m.status !== undefined && [3, 4, 5, 6, 7].includes(m.status.state), metadata: m.metadata,
+  };
+}
+
+function taskStatusUpdateEventToNewer(m: OlderTaskStatusUpdateEvent, a: At): TaskStatusUpdateEvent {
+  return {
+    $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId: m.taskId, contextId: m.contextId,
+    status: m.status && taskStatusToNewer(m.status, at(a, "status")), metadata: m.metadata,
+  };
+}
+
+function taskArtifactUpdateEventToOlder(m: TaskArtifactUpdateEvent, a: At, lost: Loss[]): OlderTaskArtifactUpdateEvent {
+  return {
+    $typeName: "a2a.v1.TaskArtifactUpdateEvent", taskId: m.taskId, contextId: m.contextId,
+    artifact: m.artifact && artifactToOlder(m.artifact, at(a, "artifact"), lost), append: m.append,
+    lastChunk: m.lastChunk, metadata: m.metadata,
+  };
+}
+
+function taskArtifactUpdateEventToNewer(m: OlderTaskArtifactUpdateEvent, a: At): TaskArtifactUpdateEvent {
+  return {
+    $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent", taskId: m.taskId, contextId: m.contextId,
+    artifact: m.artifact && artifactToNewer(m.artifact, at(a, "artifact")), append: m.append,
+    lastChunk: m.lastChunk, metadata: m.metadata,
+  };
+}
+
+function authenticationInfoToOlder(m: AuthenticationInfo): OlderAuthenticationInfo {
+  return { $typeName: "a2a.v1.AuthenticationInfo", schemes: m.scheme ? [m.scheme] : [], credentials: m.credentials };
+}
+
+function authenticationInfoToNewer(m: OlderAuthenticationInfo, a: At, lost: Loss[]): AuthenticationInfo {
+  if (m.schemes.length > 1) lose(lost, a, "schemes", `v1.0 takes one scheme; dropped ${m.schemes.slice(1).join(", ")}`);
+  return { $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: m.schemes[0] ?? "", credentials: m.credentials };
+}
+
+function agentInterfaceToOlder(m: AgentInterface, a: At, lost: Loss[]): OlderAgentInterface {
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 interfaces have no tenant");
+  return { $typeName: "a2a.v1.AgentInterface", url: m.url, transport: m.protocolBinding };
+}
+
+function agentInterfaceToNewer(m: OlderAgentInterface): AgentInterface {
+  return {
+    $typeName: "lf.a2a.v1.AgentInterface", url: m.url, protocolBinding: m.transport, tenant: "", protocolVersion: "",
+  };
+}
+
+function agentCardToOlder(m: AgentCard, a: At, lost: Loss[]): OlderAgentCard {
+  if (m.iconUrl !== undefined) lose(lost, a, "icon_url", "the v0.3 proto AgentCard has no icon_url");
+  const legacy = m.supportedInterfaces.filter((i) => /^0\./.test(i.protocolVersion));
+  const kept = legacy.length > 0 ? legacy : m.supportedInterfaces;
+  if (legacy.length === 0 && kept.length > 0) lose(lost, a, "supported_interfaces", "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak");
+  const first = kept[0];
+  return {
+    $typeName: "a2a.v1.AgentCard", protocolVersion: first ? first.protocolVersion || "0.3" : "", name: m.name,
+    description: m.description, url: first?.url ?? "", preferredTransport: first?.protocolBinding ?? "",
+    additionalInterfaces: kept.map((i) => ({ $typeName: "a2a.v1.AgentInterface", url: i.url, transport: i.protocolBinding })),
+    provider: m.provider && agentProviderToOlder(m.provider), version: m.version,
+    documentationUrl: m.documentationUrl ?? "",
+    capabilities: m.capabilities && agentCapabilitiesToOlder(m.capabilities),
+    securitySchemes: Object.fromEntries(Object.entries(m.securitySchemes).map(([k, v]) => [k, securitySchemeToOlder(v, at(at(a, "security_schemes"), k), lost)])),
+    security: m.securityRequirements.map((v) => securityRequirementToOlder(v)),
+    defaultInputModes: m.defaultInputModes.slice(), defaultOutputModes: m.defaultOutputModes.slice(),
+    skills: m.skills.map((v) => agentSkillToOlder(v)),
+    supportsAuthenticatedExtendedCard: m.capabilities?.extendedAgentCard === true,
+    signatures: m.signatures.map((v) => agentCardSignatureToOlder(v)),
+  };
+}
+
+function agentCardToNewer(m: OlderAgentCard): AgentCard {
+  const version = /^(\d+\.\d+)/.exec(m.protocolVersion)?.[1] ?? "0.3";
+  const interfaces: AgentInterface[] = [];
+  const add = (url: string, binding: string) => {
+    if (url === "" || interfaces.some((i) => i.url === url && i.protocolBinding === binding)) return;
+    interfaces.push({ $typeName: "lf.a2a.v1.AgentInterface", url, protocolBinding: binding || "JSONRPC", tenant: "", protocolVersion: version });
+  };
+  add(m.url, m.preferredTransport || "JSONRPC");
+  for (const i of m.additionalInterfaces) add(i.url, i.transport);
+  const o: AgentCard = {
+    $typeName: "lf.a2a.v1.AgentCard", name: m.name, description: m.description, supportedInterfaces: interfaces,
+    provider: m.provider && agentProviderToNewer(m.provider), version: m.version,
+    documentationUrl: m.documentationUrl || undefined,
+    capabilities: m.capabilities && agentCapabilitiesToNewer(m.capabilities),
+    securitySchemes: Object.fromEntries(Object.entries(m.securitySchemes).map(([k, v]) => [k, securitySchemeToNewer(v)])),
+    securityRequirements: m.security.map((v) => securityRequirementToNewer(v)),
+    defaultInputModes: m.defaultInputModes.slice(), defaultOutputModes: m.defaultOutputModes.slice(),
+    skills: m.skills.map((v) => agentSkillToNewer(v)),
+    signatures: m.signatures.map((v) => agentCardSignatureToNewer(v)),
+  };
+  if (m.supportsAuthenticatedExtendedCard) (o.capabilities ??= { $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] }).extendedAgentCard = true;
+  return o;
+}
+
+function agentProviderToOlder(m: AgentProvider): OlderAgentProvider {
+  return { $typeName: "a2a.v1.AgentProvider", url: m.url, organization: m.organization };
+}
+
+function agentProviderToNewer(m: OlderAgentProvider): AgentProvider {
+  return { $typeName: "lf.a2a.v1.AgentProvider", url: m.url, organization: m.organization };
+}
+
+function agentCapabilitiesToOlder(m: AgentCapabilities): OlderAgentCapabilities {
+  return {
+    $typeName: "a2a.v1.AgentCapabilities", streaming: m.streaming ?? false,
+    pushNotifications: m.pushNotifications ?? false, extensions: m.extensions.map((v) => agentExtensionToOlder(v)),
+  };
+}
+
+function agentCapabilitiesToNewer(m: OlderAgentCapabilities): AgentCapabilities {
+  return {
+    $typeName: "lf.a2a.v1.AgentCapabilities", streaming: m.streaming || undefined,
+    pushNotifications: m.pushNotifications || undefined,
+    extensions: m.extensions.map((v) => agentExtensionToNewer(v)),
+  };
+}
+
+function agentExtensionToOlder(m: AgentExtension): OlderAgentExtension {
+  return {
+    $typeName: "a2a.v1.AgentExtension", uri: m.uri, description: m.description, required: m.required,
+    params: m.params,
+  };
+}
+
+function agentExtensionToNewer(m: OlderAgentExtension): AgentExtension {
+  return {
+    $typeName: "lf.a2a.v1.AgentExtension", uri: m.uri, description: m.description, required: m.required,
+    params: m.params,
+  };
+}
+
+function agentSkillToOlder(m: AgentSkill): OlderAgentSkill {
+  return {
+    $typeName: "a2a.v1.AgentSkill", id: m.id, name: m.name, description: m.description, tags: m.tags.slice(),
+    examples: m.examples.slice(), inputModes: m.inputModes.slice(), outputModes: m.outputModes.slice(),
+    security: m.securityRequirements.map((v) => securityRequirementToOlder(v)),
+  };
+}
+
+function agentSkillToNewer(m: OlderAgentSkill): AgentSkill {
+  return {
+    $typeName: "lf.a2a.v1.AgentSkill", id: m.id, name: m.name, description: m.description, tags: m.tags.slice(),
+    examples: m.examples.slice(), inputModes: m.inputModes.slice(), outputModes: m.outputModes.slice(),
+    securityRequirements: m.security.map((v) => securityRequirementToNewer(v)),
+  };
+}
+
+function agentCardSignatureToOlder(m: AgentCardSignature): OlderAgentCardSignature {
+  return { $typeName: "a2a.v1.AgentCardSignature", protected: m.protected, signature: m.signature, header: m.header };
+}
+
+function agentCardSignatureToNewer(m: OlderAgentCardSignature): AgentCardSignature {
+  return {
+    $typeName: "lf.a2a.v1.AgentCardSignature", protected: m.protected, signature: m.signature, header: m.header,
+  };
+}
+
+function taskPushNotificationConfigToOlder(m: TaskPushNotificationConfig, a: At, lost: Loss[]): OlderTaskPushNotificationConfig {
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  return {
+    $typeName: "a2a.v1.TaskPushNotificationConfig", name: `tasks/${m.taskId}/pushNotificationConfigs/${m.id}`,
+    pushNotificationConfig: { $typeName: "a2a.v1.PushNotificationConfig", id: m.id, url: m.url, token: m.token, authentication: m.authentication && authenticationInfoToOlder(m.authentication) },
+  };
+}
+
+function taskPushNotificationConfigToNewer(m: OlderTaskPushNotificationConfig, a: At, lost: Loss[]): TaskPushNotificationConfig {
+  const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(m.name);
+  const p = m.pushNotificationConfig;
+  return {
+    $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: ids?.[2] || p?.id || "",
+    taskId: ids?.[1] ?? "", url: p?.url ?? "", token: p?.token ?? "",
+    authentication: p?.authentication && authenticationInfoToNewer(p.authentication, at(at(a, "push_notification_config"), "authentication"), lost),
+  };
+}
+
+function stringListToOlder(m: StringList): OlderStringList {
+  return { $typeName: "a2a.v1.StringList", list: m.list.slice() };
+}
+
+function stringListToNewer(m: OlderStringList): StringList {
+  return { $typeName: "lf.a2a.v1.StringList", list: m.list.slice() };
+}
+
+function securityRequirementToOlder(m: SecurityRequirement): OlderSecurity {
+  return {
+    $typeName: "a2a.v1.Security",
+    schemes: Object.fromEntries(Object.entries(m.schemes).map(([k, v]) => [k, stringListToOlder(v)])),
+  };
+}
+
+function securityRequirementToNewer(m: OlderSecurity): SecurityRequirement {
+  return {
+    $typeName: "lf.a2a.v1.SecurityRequirement",
+    schemes: Object.fromEntries(Object.entries(m.schemes).map(([k, v]) => [k, stringListToNewer(v)])),
+  };
+}
+
+function securitySchemeToOlder(m: SecurityScheme, a: At, lost: Loss[]): OlderSecurityScheme {
+  return {
+    $typeName: "a2a.v1.SecurityScheme",
+    scheme:
+      m.scheme.case === "apiKeySecurityScheme" ? { case: "apiKeySecurityScheme", value: apiKeySecuritySchemeToOlder(m.scheme.value) }
+      : m.scheme.case === "httpAuthSecurityScheme" ? { case: "httpAuthSecurityScheme", value: httpAuthSecuritySchemeToOlder(m.scheme.value) }
+      : m.scheme.case === "oauth2SecurityScheme" ? { case: "oauth2SecurityScheme", value: oAuth2SecuritySchemeToOlder(m.scheme.value, at(a, "oauth2_security_scheme"), lost) }
+      : m.scheme.case === "openIdConnectSecurityScheme" ? { case: "openIdConnectSecurityScheme", value: openIdConnectSecuritySchemeToOlder(m.scheme.value) }
+      : m.scheme.case === "mtlsSecurityScheme" ? { case: "mtlsSecurityScheme", value: mutualTlsSecuritySchemeToOlder(m.scheme.value) }
+      : { case: undefined },
+  };
+}
+
+function securitySchemeToNewer(m: OlderSecurityScheme): SecurityScheme {
+  return {
+    $typeName: "lf.a2a.v1.SecurityScheme",
+    scheme:
+      m.scheme.case === "apiKeySecurityScheme" ? { case: "apiKeySecurityScheme", value: apiKeySecuritySchemeToNewer(m.scheme.value) }
+      : m.scheme.case === "httpAuthSecurityScheme" ? { case: "httpAuthSecurityScheme", value: httpAuthSecuritySchemeToNewer(m.scheme.value) }
+      : m.scheme.case === "oauth2SecurityScheme" ? { case: "oauth2SecurityScheme", value: oAuth2SecuritySchemeToNewer(m.scheme.value) }
+      : m.scheme.case === "openIdConnectSecurityScheme" ? { case: "openIdConnectSecurityScheme", value: openIdConnectSecuritySchemeToNewer(m.scheme.value) }
+      : m.scheme.case === "mtlsSecurityScheme" ? { case: "mtlsSecurityScheme", value: mutualTlsSecuritySchemeToNewer(m.scheme.value) }
+      : { case: undefined },
+  };
+}
+
+function apiKeySecuritySchemeToOlder(m: APIKeySecurityScheme): OlderAPIKeySecurityScheme {
+  return { $typeName: "a2a.v1.APIKeySecurityScheme", description: m.description, location: m.location, name: m.name };
+}
+
+function apiKeySecuritySchemeToNewer(m: OlderAPIKeySecurityScheme): APIKeySecurityScheme {
+  return {
+    $typeName: "lf.a2a.v1.APIKeySecurityScheme", description: m.description, location: m.location, name: m.name,
+  };
+}
+
+function httpAuthSecuritySchemeToOlder(m: HTTPAuthSecurityScheme): OlderHTTPAuthSecurityScheme {
+  return {
+    $typeName: "a2a.v1.HTTPAuthSecurityScheme", description: m.description, scheme: m.scheme,
+    bearerFormat: m.bearerFormat,
+  };
+}
+
+function httpAuthSecuritySchemeToNewer(m: OlderHTTPAuthSecurityScheme): HTTPAuthSecurityScheme {
+  return {
+    $typeName: "lf.a2a.v1.HTTPAuthSecurityScheme", description: m.description, scheme: m.scheme,
+    bearerFormat: m.bearerFormat,
+  };
+}
+
+function oAuth2SecuritySchemeToOlder(m: OAuth2SecurityScheme, a: At, lost: Loss[]): OlderOAuth2SecurityScheme {
+  return {
+    $typeName: "a2a.v1.OAuth2SecurityScheme", description: m.description,
+    flows: m.flows && oAuthFlowsToOlder(m.flows, at(a, "flows"), lost),
+    oauth2MetadataUrl: m.oauth2MetadataUrl,
+  };
+}
+
+function oAuth2SecuritySchemeToNewer(m: OlderOAuth2SecurityScheme): OAuth2SecurityScheme {
+  return {
+    $typeName: "lf.a2a.v1.OAuth2SecurityScheme", description: m.description,
+    flows: m.flows && oAuthFlowsToNewer(m.flows), oauth2MetadataUrl: m.oauth2MetadataUrl,
+  };
+}
+
+function openIdConnectSecuritySchemeToOlder(m: OpenIdConnectSecurityScheme): OlderOpenIdConnectSecurityScheme {
+  return {
+    $typeName: "a2a.v1.OpenIdConnectSecurityScheme", description: m.description, openIdConnectUrl: m.openIdConnectUrl,
+  };
+}
+
+function openIdConnectSecuritySchemeToNewer(m: OlderOpenIdConnectSecurityScheme): OpenIdConnectSecurityScheme {
+  return {
+    $typeName: "lf.a2a.v1.OpenIdConnectSecurityScheme", description: m.description,
+    openIdConnectUrl: m.openIdConnectUrl,
+  };
+}
+
+function mutualTlsSecuritySchemeToOlder(m: MutualTlsSecurityScheme): OlderMutualTlsSecurityScheme {
+  return { $typeName: "a2a.v1.MutualTlsSecurityScheme", description: m.description };
+}
+
+function mutualTlsSecuritySchemeToNewer(m: OlderMutualTlsSecurityScheme): MutualTlsSecurityScheme {
+  return { $typeName: "lf.a2a.v1.MutualTlsSecurityScheme", description: m.description };
+}
+
+function oAuthFlowsToOlder(m: OAuthFlows, a: At, lost: Loss[]): OlderOAuthFlows {
+  if (m.flow.case === "deviceCode") lose(lost, a, "device_code", "v0.3 has no device-code flow");
+  return {
+    $typeName: "a2a.v1.OAuthFlows",
+    flow:
+      m.flow.case === "authorizationCode" ? { case: "authorizationCode", value: authorizationCodeOAuthFlowToOlder(m.flow.value, at(a, "authorization_code"), lost) }
+      : m.flow.case === "clientCredentials" ? { case: "clientCredentials", value: clientCredentialsOAuthFlowToOlder(m.flow.value) }
+      : m.flow.case === "implicit" ? { case: "implicit", value: implicitOAuthFlowToOlder(m.flow.value) }
+      : m.flow.case === "password" ? { case: "password", value: passwordOAuthFlowToOlder(m.flow.value) }
+      : { case: undefined },
+  };
+}
+
+function oAuthFlowsToNewer(m: OlderOAuthFlows): OAuthFlows {
+  return {
+    $typeName: "lf.a2a.v1.OAuthFlows",
+    flow:
+      m.flow.case === "authorizationCode" ? { case: "authorizationCode", value: authorizationCodeOAuthFlowToNewer(m.flow.value) }
+      : m.flow.case === "clientCredentials" ? { case: "clientCredentials", value: clientCredentialsOAuthFlowToNewer(m.flow.value) }
+      : m.flow.case === "implicit" ? { case: "implicit", value: implicitOAuthFlowToNewer(m.flow.value) }
+      : m.flow.case === "password" ? { case: "password", value: passwordOAuthFlowToNewer(m.flow.value) }
+      : { case: undefined },
+  };
+}
+
+function authorizationCodeOAuthFlowToOlder(m: AuthorizationCodeOAuthFlow, a: At, lost: Loss[]): OlderAuthorizationCodeOAuthFlow {
+  if (m.pkceRequired) lose(lost, a, "pkce_required", "v0.3 has no pkce_required");
+  return {
+    $typeName: "a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: m.authorizationUrl, tokenUrl: m.tokenUrl,
+    refreshUrl: m.refreshUrl, scopes: { ...m.scopes },
+  };
+}
+
+function authorizationCodeOAuthFlowToNewer(m: OlderAuthorizationCodeOAuthFlow): AuthorizationCodeOAuthFlow {
+  return {
+    $typeName: "lf.a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: m.authorizationUrl, tokenUrl: m.tokenUrl,
+    refreshUrl: m.refreshUrl, scopes: { ...m.scopes }, pkceRequired: false,
+  };
+}
+
+function clientCredentialsOAuthFlowToOlder(m: ClientCredentialsOAuthFlow): OlderClientCredentialsOAuthFlow {
+  return {
+    $typeName: "a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: m.tokenUrl, refreshUrl: m.refreshUrl,
+    scopes: { ...m.scopes },
+  };
+}
+
+function clientCredentialsOAuthFlowToNewer(m: OlderClientCredentialsOAuthFlow): ClientCredentialsOAuthFlow {
+  return {
+    $typeName: "lf.a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: m.tokenUrl, refreshUrl: m.refreshUrl,
+    scopes: { ...m.scopes },
+  };
+}
+
+function implicitOAuthFlowToOlder(m: ImplicitOAuthFlow): OlderImplicitOAuthFlow {
+  return {
+    $typeName: "a2a.v1.ImplicitOAuthFlow", authorizationUrl: m.authorizationUrl, refreshUrl: m.refreshUrl,
+    scopes: { ...m.scopes },
+  };
+}
+
+function implicitOAuthFlowToNewer(m: OlderImplicitOAuthFlow): ImplicitOAuthFlow {
+  return {
+    $typeName: "lf.a2a.v1.ImplicitOAuthFlow", authorizationUrl: m.authorizationUrl, refreshUrl: m.refreshUrl,
+    scopes: { ...m.scopes },
+  };
+}
+
+function passwordOAuthFlowToOlder(m: PasswordOAuthFlow): OlderPasswordOAuthFlow {
+  return {
+    $typeName: "a2a.v1.PasswordOAuthFlow", tokenUrl: m.tokenUrl, refreshUrl: m.refreshUrl, scopes: { ...m.scopes },
+  };
+}
+
+function passwordOAuthFlowToNewer(m: OlderPasswordOAuthFlow): PasswordOAuthFlow {
+  return {
+    $typeName: "lf.a2a.v1.PasswordOAuthFlow", tokenUrl: m.tokenUrl, refreshUrl: m.refreshUrl, scopes: { ...m.scopes },
+  };
+}
+
+function sendMessageRequestToOlder(m: SendMessageRequest, a: At, lost: Loss[]): OlderSendMessageRequest {
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  return {
+    $typeName: "a2a.v1.SendMessageRequest",
+    request: m.message && messageToOlder(m.message, at(a, "message"), lost),
+    configuration: m.configuration && sendMessageConfigurationToOlder(m.configuration, at(a, "configuration"), lost),
+    metadata: m.metadata,
+  };
+}
+
+function sendMessageRequestToNewer(m: OlderSendMessageRequest, a: At, lost: Loss[]): SendMessageRequest {
+  return {
+    $typeName: "lf.a2a.v1.SendMessageRequest", tenant: "",
+    message: m.request && messageToNewer(m.request, at(a, "request")),
+    configuration: m.configuration && sendMessageConfigurationToNewer(m.configuration, at(a, "configuration"), lost),
+    metadata: m.metadata,
+  };
+}
+
+function getTaskRequestToOlder(m: GetTaskRequest, a: At, lost: Loss[]): OlderGetTaskRequest {
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  if (m.historyLength === 0) lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
+  return { $typeName: "a2a.v1.GetTaskRequest", name: `tasks/${m.id}`, historyLength: m.historyLength ?? 0 };
+}
+
+function getTaskRequestToNewer(m: OlderGetTaskRequest, a: At, lost: Loss[]): GetTaskRequest {
+  const ids = /^tasks\/([^/]*)$/.exec(m.name);
+  if (!ids) lose(lost, a, "name", `not a task name (tasks/{id}): ${m.name}`);
+  return {
+    $typeName: "lf.a2a.v1.GetTaskRequest", tenant: "", id: ids?.[1] ?? "",
+    historyLength: m.historyLength || undefined,
+  };
+}
+
+function cancelTaskRequestToOlder(m: CancelTaskRequest, a: At, lost: Loss[]): OlderCancelTaskRequest {
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  if (m.metadata !== undefined) lose(lost, a, "metadata", "the v0.3 proto CancelTaskRequest has no metadata");
+  return { $typeName: "a2a.v1.CancelTaskRequest", name: `tasks/${m.id}` };
+}
+
+function cancelTaskRequestToNewer(m: OlderCancelTaskRequest, a: At, lost: Loss[]): CancelTaskRequest {
+  const ids = /^tasks\/([^/]*)$/.exec(m.name);
+  if (!ids) lose(lost, a, "name", `not a task name (tasks/{id}): ${m.name}`);
+  return { $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: ids?.[1] ?? "" };
+}
+
+function getTaskPushNotificationConfigRequestToOlder(m: GetTaskPushNotificationConfigRequest, a: At, lost: Loss[]): OlderGetTaskPushNotificationConfigRequest {
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  return {
+    $typeName: "a2a.v1.GetTaskPushNotificationConfigRequest",
+    name: `tasks/${m.taskId}/pushNotificationConfigs/${m.id}`,
+  };
+}
+
+function getTaskPushNotificationConfigRequestToNewer(m: OlderGetTaskPushNotificationConfigRequest, a: At, lost: Loss[]): GetTaskPushNotificationConfigRequest {
+  const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(m.name);
+  if (!ids) lose(lost, a, "name", `not a push config name: ${m.name}`);
+  return {
+    $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest", tenant: "", taskId: ids?.[1] ?? "",
+    id: ids?.[2] ?? "",
+  };
+}
+
+function deleteTaskPushNotificationConfigRequestToOlder(m: DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[]): OlderDeleteTaskPushNotificationConfigRequest {
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  return {
+    $typeName: "a2a.v1.DeleteTaskPushNotificationConfigRequest",
+    name: `tasks/${m.taskId}/pushNotificationConfigs/${m.id}`,
+  };
+}
+
+function deleteTaskPushNotificationConfigRequestToNewer(m: OlderDeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[]): DeleteTaskPushNotificationConfigRequest {
+  const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(m.name);
+  if (!ids) lose(lost, a, "name", `not a push config name: ${m.name}`);
+  return {
+    $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", tenant: "", taskId: ids?.[1] ?? "",
+    id: ids?.[2] ?? "",
+  };
+}
+
+function subscribeToTaskRequestToOlder(m: SubscribeToTaskRequest, a: At, lost: Loss[]): OlderTaskSubscriptionRequest {
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  return { $typeName: "a2a.v1.TaskSubscriptionRequest", name: `tasks/${m.id}` };
+}
+
+function subscribeToTaskRequestToNewer(m: OlderTaskSubscriptionRequest, a: At, lost: Loss[]): SubscribeToTaskRequest {
+  const ids = /^tasks\/([^/]*)$/.exec(m.name);
+  if (!ids) lose(lost, a, "name", `not a task name (tasks/{id}): ${m.name}`);
+  return { $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: ids?.[1] ?? "" };
+}
+
+function listTaskPushNotificationConfigsRequestToOlder(m: ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[]): OlderListTaskPushNotificationConfigRequest {
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  return {
+    $typeName: "a2a.v1.ListTaskPushNotificationConfigRequest", parent: `tasks/${m.taskId}`, pageSize: m.pageSize,
+    pageToken: m.pageToken,
+  };
+}
+
+function listTaskPushNotificationConfigsRequestToNewer(m: OlderListTaskPushNotificationConfigRequest, a: At, lost: Loss[]): ListTaskPushNotificationConfigsRequest {
+  const ids = /^tasks\/([^/]*)$/.exec(m.parent);
+  if (!ids) lose(lost, a, "parent", `not a task name: ${m.parent}`);
+  return {
+    $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", tenant: "", taskId: ids?.[1] ?? "",
+    pageSize: m.pageSize, pageToken: m.pageToken,
+  };
+}
+
+function getExtendedAgentCardRequestToOlder(m: GetExtendedAgentCardRequest, a: At, lost: Loss[]): OlderGetAgentCardRequest {
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  return { $typeName: "a2a.v1.GetAgentCardRequest" };
+}
+
+function getExtendedAgentCardRequestToNewer(): GetExtendedAgentCardRequest {
+  return { $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest", tenant: "" };
+}
+
+function sendMessageResponseToOlder(m: SendMessageResponse, a: At, lost: Loss[]): OlderSendMessageResponse {
+  return {
+    $typeName: "a2a.v1.SendMessageResponse",
+    payload:
+      m.payload.case === "task" ? { case: "task", value: taskToOlder(m.payload.value, at(a, "task"), lost) }
+      : m.payload.case === "message" ? { case: "msg", value: messageToOlder(m.payload.value, at(a, "message"), lost) }
+      : { case: undefined },
+  };
+}
+
+function sendMessageResponseToNewer(m: OlderSendMessageResponse, a: At): SendMessageResponse {
+  return {
+    $typeName: "lf.a2a.v1.SendMessageResponse",
+    payload:
+      m.payload.case === "task" ? { case: "task", value: taskToNewer(m.payload.value, at(a, "task")) }
+      : m.payload.case === "msg" ? { case: "message", value: messageToNewer(m.payload.value, at(a, "msg")) }
+      : { case: undefined },
+  };
+}
+
+function streamResponseToOlder(m: StreamResponse, a: At, lost: Loss[]): OlderStreamResponse {
+  return {
+    $typeName: "a2a.v1.StreamResponse",
+    payload:
+      m.payload.case === "task" ? { case: "task", value: taskToOlder(m.payload.value, at(a, "task"), lost) }
+      : m.payload.case === "message" ? { case: "msg", value: messageToOlder(m.payload.value, at(a, "message"), lost) }
+      : m.payload.case === "statusUpdate" ? { case: "statusUpdate", value: taskStatusUpdateEventToOlder(m.payload.value, at(a, "status_update"), lost) }
+      : m.payload.case === "artifactUpdate" ? { case: "artifactUpdate", value: taskArtifactUpdateEventToOlder(m.payload.value, at(a, "artifact_update"), lost) }
+      : { case: undefined },
+  };
+}
+
+function streamResponseToNewer(m: OlderStreamResponse, a: At): StreamResponse {
+  return {
+    $typeName: "lf.a2a.v1.StreamResponse",
+    payload:
+      m.payload.case === "task" ? { case: "task", value: taskToNewer(m.payload.value, at(a, "task")) }
+      : m.payload.case === "msg" ? { case: "message", value: messageToNewer(m.payload.value, at(a, "msg")) }
+      : m.payload.case === "statusUpdate" ? { case: "statusUpdate", value: taskStatusUpdateEventToNewer(m.payload.value, at(a, "status_update")) }
+      : m.payload.case === "artifactUpdate" ? { case: "artifactUpdate", value: taskArtifactUpdateEventToNewer(m.payload.value, at(a, "artifact_update")) }
+      : { case: undefined },
+  };
+}
+
+function listTaskPushNotificationConfigsResponseToOlder(m: ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[]): OlderListTaskPushNotificationConfigResponse {
+  return {
+    $typeName: "a2a.v1.ListTaskPushNotificationConfigResponse",
+    configs: m.configs.map((v, i) => taskPushNotificationConfigToOlder(v, at(at(a, "configs"), i), lost)),
+    nextPageToken: m.nextPageToken,
+  };
+}
+
+function listTaskPushNotificationConfigsResponseToNewer(m: OlderListTaskPushNotificationConfigResponse, a: At, lost: Loss[]): ListTaskPushNotificationConfigsResponse {
+  return {
+    $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse",
+    configs: m.configs.map((v, i) => taskPushNotificationConfigToNewer(v, at(at(a, "configs"), i), lost)),
+    nextPageToken: m.nextPageToken,
+  };
+}
+
+// The a2a.v1 messages, by names of their own.
+type OlderSendMessageConfiguration = SendMessageConfiguration$1;
+type OlderTask = Task$1;
+type OlderTaskStatus = TaskStatus$1;
+type OlderPart = Part$1;
+type OlderFilePart = FilePart;
+type OlderMessage = Message$1;
+type OlderArtifact = Artifact$1;
+type OlderTaskStatusUpdateEvent = TaskStatusUpdateEvent$1;
+type OlderTaskArtifactUpdateEvent = TaskArtifactUpdateEvent$1;
+type OlderAuthenticationInfo = AuthenticationInfo$1;
+type OlderAgentInterface = AgentInterface$1;
+type OlderAgentCard = AgentCard$1;
+type OlderAgentProvider = AgentProvider$1;
+type OlderAgentCapabilities = AgentCapabilities$1;
+type OlderAgentExtension = AgentExtension$1;
+type OlderAgentSkill = AgentSkill$1;
+type OlderAgentCardSignature = AgentCardSignature$1;
+type OlderTaskPushNotificationConfig = TaskPushNotificationConfig$1;
+type OlderStringList = StringList$1;
+type OlderSecurity = Security;
+type OlderSecurityScheme = SecurityScheme$1;
+type OlderAPIKeySecurityScheme = APIKeySecurityScheme$1;
+type OlderHTTPAuthSecurityScheme = HTTPAuthSecurityScheme$1;
+type OlderOAuth2SecurityScheme = OAuth2SecurityScheme$1;
+type OlderOpenIdConnectSecurityScheme = OpenIdConnectSecurityScheme$1;
+type OlderMutualTlsSecurityScheme = MutualTlsSecurityScheme$1;
+type OlderOAuthFlows = OAuthFlows$1;
+type OlderAuthorizationCodeOAuthFlow = AuthorizationCodeOAuthFlow$1;
+type OlderClientCredentialsOAuthFlow = ClientCredentialsOAuthFlow$1;
+type OlderImplicitOAuthFlow = ImplicitOAuthFlow$1;
+type OlderPasswordOAuthFlow = PasswordOAuthFlow$1;
+type OlderSendMessageRequest = SendMessageRequest$1;
+type OlderGetTaskRequest = GetTaskRequest$1;
+type OlderCancelTaskRequest = CancelTaskRequest$1;
+type OlderGetTaskPushNotificationConfigRequest = GetTaskPushNotificationConfigRequest$1;
+type OlderDeleteTaskPushNotificationConfigRequest = DeleteTaskPushNotificationConfigRequest$1;
+type OlderTaskSubscriptionRequest = TaskSubscriptionRequest;
+type OlderListTaskPushNotificationConfigRequest = ListTaskPushNotificationConfigRequest;
+type OlderGetAgentCardRequest = GetAgentCardRequest;
+type OlderSendMessageResponse = SendMessageResponse$1;
+type OlderStreamResponse = StreamResponse$1;
+type OlderListTaskPushNotificationConfigResponse = ListTaskPushNotificationConfigResponse;
 
 /**
  * Converts messages between a2a.v1 and lf.a2a.v1; losses are returned and never dropped silently.
  */
-export const a2aCompat: Converter = createConverter(a2aCompatPlan, [file_v1_0_1_a2a, file_v0_3_0_a2a]);
+export const a2aCompat: Converter = pairConverter([file_v1_0_1_a2a, file_v0_3_0_a2a], [
+  ["lf.a2a.v1.SendMessageConfiguration", "a2a.v1.SendMessageConfiguration", sendMessageConfigurationToOlder, sendMessageConfigurationToNewer],
+  ["lf.a2a.v1.Task", "a2a.v1.Task", taskToOlder, taskToNewer],
+  ["lf.a2a.v1.TaskStatus", "a2a.v1.TaskStatus", taskStatusToOlder, taskStatusToNewer],
+  ["lf.a2a.v1.Part", "a2a.v1.Part", partToOlder, partToNewer],
+  ["lf.a2a.v1.Message", "a2a.v1.Message", messageToOlder, messageToNewer],
+  ["lf.a2a.v1.Artifact", "a2a.v1.Artifact", artifactToOlder, artifactToNewer],
+  ["lf.a2a.v1.TaskStatusUpdateEvent", "a2a.v1.TaskStatusUpdateEvent", taskStatusUpdateEventToOlder, taskStatusUpdateEventToNewer],
+  ["lf.a2a.v1.TaskArtifactUpdateEvent", "a2a.v1.TaskArtifactUpdateEvent", taskArtifactUpdateEventToOlder, taskArtifactUpdateEventToNewer],
+  ["lf.a2a.v1.AuthenticationInfo", "a2a.v1.AuthenticationInfo", authenticationInfoToOlder, authenticationInfoToNewer],
+  ["lf.a2a.v1.AgentInterface", "a2a.v1.AgentInterface", agentInterfaceToOlder, agentInterfaceToNewer],
+  ["lf.a2a.v1.AgentCard", "a2a.v1.AgentCard", agentCardToOlder, agentCardToNewer],
+  ["lf.a2a.v1.AgentProvider", "a2a.v1.AgentProvider", agentProviderToOlder, agentProviderToNewer],
+  ["lf.a2a.v1.AgentCapabilities", "a2a.v1.AgentCapabilities", agentCapabilitiesToOlder, agentCapabilitiesToNewer],
+  ["lf.a2a.v1.AgentExtension", "a2a.v1.AgentExtension", agentExtensionToOlder, agentExtensionToNewer],
+  ["lf.a2a.v1.AgentSkill", "a2a.v1.AgentSkill", agentSkillToOlder, agentSkillToNewer],
+  ["lf.a2a.v1.AgentCardSignature", "a2a.v1.AgentCardSignature", agentCardSignatureToOlder, agentCardSignatureToNewer],
+  ["lf.a2a.v1.TaskPushNotificationConfig", "a2a.v1.TaskPushNotificationConfig", taskPushNotificationConfigToOlder, taskPushNotificationConfigToNewer],
+  ["lf.a2a.v1.StringList", "a2a.v1.StringList", stringListToOlder, stringListToNewer],
+  ["lf.a2a.v1.SecurityRequirement", "a2a.v1.Security", securityRequirementToOlder, securityRequirementToNewer],
+  ["lf.a2a.v1.SecurityScheme", "a2a.v1.SecurityScheme", securitySchemeToOlder, securitySchemeToNewer],
+  ["lf.a2a.v1.APIKeySecurityScheme", "a2a.v1.APIKeySecurityScheme", apiKeySecuritySchemeToOlder, apiKeySecuritySchemeToNewer],
+  ["lf.a2a.v1.HTTPAuthSecurityScheme", "a2a.v1.HTTPAuthSecurityScheme", httpAuthSecuritySchemeToOlder, httpAuthSecuritySchemeToNewer],
+  ["lf.a2a.v1.OAuth2SecurityScheme", "a2a.v1.OAuth2SecurityScheme", oAuth2SecuritySchemeToOlder, oAuth2SecuritySchemeToNewer],
+  ["lf.a2a.v1.OpenIdConnectSecurityScheme", "a2a.v1.OpenIdConnectSecurityScheme", openIdConnectSecuritySchemeToOlder, openIdConnectSecuritySchemeToNewer],
+  ["lf.a2a.v1.MutualTlsSecurityScheme", "a2a.v1.MutualTlsSecurityScheme", mutualTlsSecuritySchemeToOlder, mutualTlsSecuritySchemeToNewer],
+  ["lf.a2a.v1.OAuthFlows", "a2a.v1.OAuthFlows", oAuthFlowsToOlder, oAuthFlowsToNewer],
+  ["lf.a2a.v1.AuthorizationCodeOAuthFlow", "a2a.v1.AuthorizationCodeOAuthFlow", authorizationCodeOAuthFlowToOlder, authorizationCodeOAuthFlowToNewer],
+  ["lf.a2a.v1.ClientCredentialsOAuthFlow", "a2a.v1.ClientCredentialsOAuthFlow", clientCredentialsOAuthFlowToOlder, clientCredentialsOAuthFlowToNewer],
+  ["lf.a2a.v1.ImplicitOAuthFlow", "a2a.v1.ImplicitOAuthFlow", implicitOAuthFlowToOlder, implicitOAuthFlowToNewer],
+  ["lf.a2a.v1.PasswordOAuthFlow", "a2a.v1.PasswordOAuthFlow", passwordOAuthFlowToOlder, passwordOAuthFlowToNewer],
+  ["lf.a2a.v1.SendMessageRequest", "a2a.v1.SendMessageRequest", sendMessageRequestToOlder, sendMessageRequestToNewer],
+  ["lf.a2a.v1.GetTaskRequest", "a2a.v1.GetTaskRequest", getTaskRequestToOlder, getTaskRequestToNewer],
+  ["lf.a2a.v1.CancelTaskRequest", "a2a.v1.CancelTaskRequest", cancelTaskRequestToOlder, cancelTaskRequestToNewer],
+  ["lf.a2a.v1.GetTaskPushNotificationConfigRequest", "a2a.v1.GetTaskPushNotificationConfigRequest", getTaskPushNotificationConfigRequestToOlder, getTaskPushNotificationConfigRequestToNewer],
+  ["lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", "a2a.v1.DeleteTaskPushNotificationConfigRequest", deleteTaskPushNotificationConfigRequestToOlder, deleteTaskPushNotificationConfigRequestToNewer],
+  ["lf.a2a.v1.SubscribeToTaskRequest", "a2a.v1.TaskSubscriptionRequest", subscribeToTaskRequestToOlder, subscribeToTaskRequestToNewer],
+  ["lf.a2a.v1.ListTaskPushNotificationConfigsRequest", "a2a.v1.ListTaskPushNotificationConfigRequest", listTaskPushNotificationConfigsRequestToOlder, listTaskPushNotificationConfigsRequestToNewer],
+  ["lf.a2a.v1.GetExtendedAgentCardRequest", "a2a.v1.GetAgentCardRequest", getExtendedAgentCardRequestToOlder, getExtendedAgentCardRequestToNewer],
+  ["lf.a2a.v1.SendMessageResponse", "a2a.v1.SendMessageResponse", sendMessageResponseToOlder, sendMessageResponseToNewer],
+  ["lf.a2a.v1.StreamResponse", "a2a.v1.StreamResponse", streamResponseToOlder, streamResponseToNewer],
+  ["lf.a2a.v1.ListTaskPushNotificationConfigsResponse", "a2a.v1.ListTaskPushNotificationConfigResponse", listTaskPushNotificationConfigsResponseToOlder, listTaskPushNotificationConfigsResponseToNewer],
+]);
 
 // ---- a2a.v1 JSON-RPC (a2a.json) ↔ lf.a2a.v1 messages, in one pass ----
 

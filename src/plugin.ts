@@ -23,6 +23,7 @@ import { applyOverrides } from "./overrides/apply-overrides.js";
 import { buildRouteTable, type RouteTable } from "./model/route-table.js";
 import { writeOutputs } from "./emit/outputs.js";
 import { buildCompatPlan } from "./compat/compat-plan.js";
+import { checkProtoConversions } from "./emit/compat-proto-module.js";
 import { linkVersions } from "./compat/version-links.js";
 import { noProtocolVersionProblem, selectServices, userFilesInUse } from "./overrides/select-services.js";
 import type { ApiModel } from "./model/model-types.js";
@@ -64,7 +65,13 @@ export const protocGenA2a: Plugin = {
     problems.throwIfAny();
     applyOverrides(models, overrideFiles, problems, options.defaultOverrides ? [] : shipped);
     problems.throwIfAny();
-    const plans = models.flatMap((m) => buildCompatPlan(m, problems) ?? []);
+    const plans = models.flatMap((m) => {
+      const before = problems.size;
+      const plan = buildCompatPlan(m, problems);
+      // A plan with gaps has been reported; one without is checked to be writable as code.
+      if (plan && problems.size === before) checkProtoConversions(plan, schema.allFiles, problems);
+      return plan ?? [];
+    });
     const tables = new Map<ApiModel, RouteTable>(models.map((m) => [m, buildRouteTable(m, problems)]));
     const apis = resolveApis(models, tables, problems, (m) => noProtocolVersionProblem(m, options, shipped, user));
     problems.throwIfAny();

@@ -1,12 +1,15 @@
 /**
- * The generated cross-version conversions (generated-samples/a2a_compat.ts):
- * round trips are the identity on what is not lossy, in both directions
- * (fast-check), the changed parameters and objects of FACTS.md B–C convert as
- * the override entries say, and every loss is reported.
+ * The generated cross-version message conversions (generated-samples/a2a_compat.ts:
+ * one function per pair and direction, dispatched by a2aCompat): round trips
+ * are the identity on what is not lossy, in both directions (fast-check), the
+ * changed parameters and objects of FACTS.md B–C convert as the override
+ * entries say, every loss is reported at its path with the plan's reason, and
+ * what cannot be converted toward the newer version is refused.
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { create, equals, fromJson, toJson, type Message } from "@bufbuild/protobuf";
+import { CompatJsonError } from "@protoc-gen-a2a/runtime";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { a2aCompat } from "../generated-samples/a2a_compat.js";
 import * as v10 from "../generated-samples/v1.0.1/a2a_pb.js";
@@ -244,5 +247,58 @@ describe("the changed parameters and objects (FACTS.md B–C)", () => {
       ["http://h/v03rest", "HTTP+JSON", "0.3"],
     ]);
     expect(back.capabilities?.extendedAgentCard).toBe(true);
+  });
+});
+
+describe("the converter", () => {
+  it("reports losses at their paths, with the plan's reasons", () => {
+    const req = older<v03.SendMessageRequest>(
+      create(v10.SendMessageRequestSchema, {
+        tenant: "acme",
+        message: { messageId: "m", parts: [{ content: { case: "text", value: "a" }, filename: "f.txt" }] },
+        configuration: { taskPushNotificationConfig: { tenant: "acme", url: "https://h" }, historyLength: 0 },
+      }),
+    );
+    expect(req.lost).toEqual([
+      { path: "tenant", reason: "v0.3 has no tenant" },
+      { path: "message.parts[0].filename", reason: "the v0.3 proto FilePart has no file name" },
+      { path: "configuration.task_push_notification_config.tenant", reason: "v0.3 has no tenant" },
+      {
+        path: "configuration.history_length",
+        reason: "v0.3 cannot ask for no history (0 means no limit there); sent without a limit",
+      },
+    ]);
+    expect(req.message.configuration?.pushNotification?.url).toBe("https://h");
+  });
+
+  it("reports an enum value the older version lacks, and refuses one toward the newer version", () => {
+    const status = older<v03.TaskStatus>(create(v10.TaskStatusSchema, { state: 42 as v10.TaskState }));
+    expect(status.message.state).toBe(0);
+    expect(status.lost).toEqual([
+      { path: "state", reason: "no a2a.v1.TaskState value for 42; written as TASK_STATE_UNSPECIFIED" },
+    ]);
+    const task = create(v03.TaskSchema, { id: "t", status: { state: 42 as v03.TaskState } });
+    expect(() => newer(task)).toThrow(CompatJsonError);
+    expect(() => newer(task)).toThrow(/a2a\.v1\.TaskStatus\.state at status\.state \(unknown value 42\)/);
+  });
+
+  it("refuses a part without content toward the newer version, naming where it is", () => {
+    const msg = create(v03.MessageSchema, { messageId: "m", content: [{ part: { case: "text", value: "a" } }, {}] });
+    expect(() => newer(msg)).toThrow(/a2a\.v1\.Part at content\[1\] \(a part needs text, a file or data\)/);
+    const file = create(v03.PartSchema, { part: { case: "file", value: { mimeType: "text/plain" } } });
+    expect(() => newer(file)).toThrow(/a2a\.v1\.FilePart at file \(a file needs uri or bytes\)/);
+  });
+
+  it("dispatches by type name: counterparts, well-known types, the wrong side", () => {
+    expect(a2aCompat.counterpart("lf.a2a.v1.SubscribeToTaskRequest")).toBe("a2a.v1.TaskSubscriptionRequest");
+    expect(a2aCompat.counterpart("a2a.v1.TaskSubscriptionRequest")).toBe("lf.a2a.v1.SubscribeToTaskRequest");
+    expect(a2aCompat.counterpart("lf.a2a.v1.ListTasksRequest")).toBeUndefined();
+    expect(a2aCompat.registry.getMessage("a2a.v1.Task")?.typeName).toBe("a2a.v1.Task");
+    const empty = { $typeName: "google.protobuf.Empty" } as Message;
+    expect(a2aCompat.convert(empty, "toOlder").message).toBe(empty);
+    expect(() => older(create(v03.TaskSchema, {}))).toThrow("compat: a2a.v1.Task is already on that side");
+    expect(() => older(create(v10.ListTasksRequestSchema, {}))).toThrow(
+      "compat: lf.a2a.v1.ListTasksRequest has no counterpart",
+    );
   });
 });

@@ -73,4 +73,25 @@ describe("compat coverage", () => {
     expect(r.stderr).toContain('unknown transform "guessState"');
     expect(r.stderr).toContain("a2a.v1.DataPart is no message's counterpart");
   });
+
+  it("fails on a transform the pair cannot take, naming the entry, the direction and the field", () => {
+    const dir = tempDir("compat4");
+    const file = join(dir, "compat.yaml");
+    const bad = shipped.replace(
+      "toOlder: { scheme: { transform: schemes } }",
+      "toOlder: { scheme: { transform: blocking } }",
+    );
+    expect(bad).not.toBe(shipped);
+    writeFileSync(file, bad);
+    const out = join(dir, "out");
+    const r = generatePinned(out, ["default_overrides=false", `overrides=${file}`]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(
+      /compat\.yaml:\d+: entry "authentication-info" \(toOlder\): lf\.a2a\.v1\.AuthenticationInfo\.scheme: /,
+    );
+    expect(r.stderr).toContain(
+      'the transform needs a field or oneof "return_immediately" in lf.a2a.v1.AuthenticationInfo',
+    );
+    expect(existsSync(out)).toBe(false);
+  });
 });

@@ -372,7 +372,7 @@ describe("message/send: v0.3 params → v1.0 SendMessageRequest (a2a-js: LegacyJ
       // conversion's dialectFields Part.filename ↔ file.name). P03 FilePart has no name, so v0.3 REST and gRPC,
       // which go through the proto, still cannot carry it. Asserted on ours below.
       // DIFFERENCE (historyLength 0). Ours: v0.3 0 = "unlimited" → v1.0 unset (P03:124-126 "if 0, the history
-      // will be unlimited"; FACTS B.1 "Map v0.3-proto 0 → v1 unset"; compat-transforms.ts historyLength).
+      // will be unlimited"; FACTS B.1 "Map v0.3-proto 0 → v1 unset"; compat-proto-transforms.ts historyLength).
       // a2a-js passes 0 through (server/index.js:1069-1076), which v1.0 reads as "no messages" (S10 §3.2.4;
       // P10:150-154). J03 MessageSendConfiguration.historyLength (l.1683) gives 0 no special meaning, so the
       // literal JSON-RPC reading is a2a-js's. Both defensible: ours follows the v0.3 proto, a2a-js the schema text.
@@ -715,7 +715,7 @@ describe("stream events", () => {
       // (FACTS C.6); both write "unknown" (ours: alwaysEmit TaskStatus.state in the dialect table).
       // DIFFERENCE (final at input-required). v0.3 sends final:true at a terminal state OR input-required and then
       // closes the stream (SA03:19; S03 §9.3-9.4 l.1472-1478; P03:41, 690-698 "interrupted or terminal"; FACTS C.8).
-      // Ours: COMPLETED, CANCELED, FAILED, REJECTED, INPUT_REQUIRED (compat-transforms.ts finalFromState).
+      // Ours: COMPLETED, CANCELED, FAILED, REJECTED, INPUT_REQUIRED (compat-proto-transforms.ts finalFromState).
       // a2a-js: terminal states only (FINAL_LEGACY_STATES, server/index.js:1005-1010, 1045; FACTS G.4 ⚠️), so a
       // v0.3 client that stops reading on `final` waits at input-required. Who is right: SA03 + S03 → ours.
       // auth-required is false on both: P03:177-180 calls it "not an interrupted or terminal state" (FACTS F.1 #29).
@@ -1066,7 +1066,7 @@ describe("agent card", () => {
     expect(diff(ours.json, a2aJs)).toEqual([
       // DIFFERENCE (additionalInterfaces). S03 §5.6.2 l.392 and §5.6.4 l.409: additionalInterfaces SHOULD include
       // the main url/preferredTransport. Ours lists every kept 0.x interface, the main one first
-      // (compat-transforms.ts cardInterfaces); a2a-js lists only the others (slice(1), server/index.js:655).
+      // (compat-proto-transforms.ts cardInterfaces); a2a-js lists only the others (slice(1), server/index.js:655).
       // Who is right: S03 → ours. (url, preferredTransport, protocolVersion "0.3" agree.)
       {
         path: "additionalInterfaces[0].url",
@@ -1113,7 +1113,7 @@ describe("agent card", () => {
     // DIFFERENCE. a2a-js refuses with VersionNotSupportedError -32009 (server/index.js:649-653; FACTS G.3), as
     // S10 §3.6.2 l.737 asks of an interface that does not support the requested version. Ours still writes a
     // v0.3 card that points a v0.3 client at the 1.0 interfaces, with protocolVersion "1.0", and reports the
-    // Loss (compat-transforms.ts cardInterfaces). Who is right: S10 §3.6 → a2a-js; ours at least reports it.
+    // Loss (compat-proto-transforms.ts cardInterfaces). Who is right: S10 §3.6 → a2a-js; ours at least reports it.
     expect((theirs.envelope as Obj)["error"]).toEqual({
       code: -32009,
       message: "AgentCard must have at least one interface with a protocol version in [0.3, 1.0).",

@@ -15,11 +15,13 @@
  */
 import type { ApiModel, CompatRule, FieldModel, MessageModel } from "../model/model-types.js";
 import type { Problems } from "../generation-error.js";
-import { compatTransforms } from "./transform-names.js";
+import { compatTransformNames } from "../emit/compat-proto-transforms.js";
 
-/** The step shape is the runtime's: the generated plan is handed to it as it is. */
-export type { PlanStep } from "@protoc-gen-a2a/runtime";
-import type { PlanStep } from "@protoc-gen-a2a/runtime";
+/** How one source field converts: the emitters (src/emit/compat-*) write code for each step. */
+export type PlanStep =
+  | { readonly from: string; readonly op: "copy" | "message" | "moved"; readonly to: string }
+  | { readonly from: string; readonly op: "transform"; readonly transform: string }
+  | { readonly from: string; readonly op: "lossy"; readonly reason: string };
 
 export interface PlanPair {
   readonly newer: string;
@@ -133,10 +135,10 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
       if (rule && "lossy" in rule) out.push({ from: f.name, op: "lossy", reason: rule.lossy });
       else if (rule && "moved" in rule) out.push({ from: f.name, op: "moved", to: rule.moved });
       else if (rule && "transform" in rule) {
-        if (!(compatTransforms as readonly string[]).includes(rule.transform)) {
+        if (!compatTransformNames.includes(rule.transform)) {
           problems.add(
             `${place}: ${from.fullName}.${f.name}: unknown transform "${rule.transform}"; ` +
-              `known: ${compatTransforms.join(", ")}`,
+              `known: ${compatTransformNames.join(", ")}`,
           );
         }
         out.push({ from: f.name, op: "transform", transform: rule.transform });

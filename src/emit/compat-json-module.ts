@@ -22,8 +22,7 @@
 import type { DescField, DescFile, DescMessage } from "@bufbuild/protobuf";
 import { nestedTypes } from "@bufbuild/protobuf/reflect";
 import type { GeneratedFile } from "@bufbuild/protoplugin";
-import type { CompatPlan, PlanPair } from "../compat/compat-plan.js";
-import type { PlanStep } from "@protoc-gen-a2a/runtime";
+import type { CompatPlan, PlanPair, PlanStep } from "../compat/compat-plan.js";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
 import { dialectDefault } from "../compat/dialect-defaults.js";
 import { lowerFirstWord } from "./names.js";

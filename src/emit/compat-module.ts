@@ -1,14 +1,15 @@
 /**
- * Writes `a2a_compat.{ts,js,d.ts}`: the conversion plan between two versions
- * (checked by compat-plan.ts) and a converter built from it over the
- * protoc-gen-es file descriptors of both protos; when the older version has a
- * JSON-RPC dialect, the direct conversions of its payloads
+ * Writes `a2a_compat.{ts,js,d.ts}`: the conversions between two versions'
+ * proto messages, generated from the plan (checked by compat-plan.ts), with
+ * the converter over them (compat-proto-module.ts); when the older version
+ * has a JSON-RPC dialect, the direct conversions of its payloads
  * (compat-json-module.ts); the operation table and the version bridges.
  */
 import type { GeneratedFile, Printable, Schema } from "@bufbuild/protoplugin";
 import type { OperationPair } from "../compat/version-links.js";
 import type { CompatPlan } from "../compat/compat-plan.js";
 import { printLiteral } from "./literal.js";
+import { emitProtoConversions } from "./compat-proto-module.js";
 import { printPreamble } from "./preamble.js";
 import { runtimeModule } from "./routes-module.js";
 import { emitCompatJson, type CompatJsonInputs } from "./compat-json-module.js";
@@ -38,7 +39,6 @@ export function emitCompatModule(
   f.print(`// Conversions between ${plan.older} (${olderFile}) and ${plan.newer} (${newerFile});`);
   f.print(`// see a2a_compat.md for the field-by-field table.`);
   f.print();
-  const planType = f.import("CompatPlanData", runtimeModule, true);
   const a2aModule = (file: string) => `./${file.replace(/\.proto$/, "")}_a2a.js`;
   // Each version's definition has its own name (names.ts: definitionName); the handler and
   // client types are derived from it, so the two versions' same-named types need no aliases.
@@ -62,10 +62,7 @@ export function emitCompatModule(
           converter: "a2aCompat",
         })
       : undefined;
-  const pairs = plan.pairs.map(({ newer, older, toOlder, toNewer }) => ({ newer, older, toOlder, toNewer }));
-  const data = printLiteral({ newer: plan.newer, older: plan.older, pairs });
   if (target === "dts") {
-    f.print(f.export("declare const", "a2aCompatPlan"), ": ", planType, ";");
     f.print(f.export("declare const", "a2aCompat"), ": ", converterType, ";");
     jsonTable();
     f.print(
@@ -104,24 +101,11 @@ export function emitCompatModule(
     return;
   }
   const typed = target === "ts";
-  f.print(f.export("const", "a2aCompatPlan"), ...(typed ? [": ", planType] : []), ` = ${data};`);
-  f.print();
-  f.print(
-    f.jsDoc(
-      `Converts messages between ${plan.older} and ${plan.newer}; losses are returned and never dropped silently.`,
-    ),
-  );
-  f.print(
-    f.export("const", "a2aCompat"),
-    ...(typed ? [": ", converterType] : []),
-    " = ",
-    f.import("createConverter", runtimeModule),
-    "(a2aCompatPlan, [",
+  const descFiles = schema.allFiles.filter((d) => d.proto.name === newerFile || d.proto.name === olderFile);
+  emitProtoConversions(f, target, plan, descFiles, [
     f.import(fileDescName(newerFile), `./${newerFile.replace(/\.proto$/, "")}_pb.js`),
-    ", ",
     f.import(fileDescName(olderFile), `./${olderFile.replace(/\.proto$/, "")}_pb.js`),
-    "]);",
-  );
+  ]);
   const table = jsonTable();
   const withJson = table ? `, json: ${table}` : "";
   f.print();

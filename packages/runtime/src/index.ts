@@ -67,14 +67,15 @@ export { ErrorInfoSchema, ERROR_INFO_TYPE_URL } from "./error-info.js";
 export { encodeSseEvent, decodeSse } from "./http/sse.js";
 export { cardInterfaces, selectInterface, type Binding, type CardInterface } from "./select-interface.js";
 export { createClientForCard, NoUsableInterfaceError, type ClientForCardOptions } from "./client-for-card.js";
+export type { Converter, Direction, Loss } from "./compat/conversion-types.js";
 export {
-  createConverter,
-  type CompatPlanData,
-  type Converter,
-  type Direction,
-  type Loss,
-  type PlanStep,
-} from "./compat/compat-convert.js";
+  enumLost,
+  enumRefused,
+  pairConverter,
+  refused,
+  type MessageConversion,
+  type PairConversion,
+} from "./compat/compat-proto.js";
 export {
   createBridgeHandler,
   createClientBridge,

@@ -46,7 +46,7 @@ import type { JsonRpcCalls, JsonRpcClient, JsonRpcOperation, JsonRpcOperations }
 import { CompatJsonError } from "./compat-json.js";
 import { A2AError } from "../a2a-error.js";
 import { invalidRequest } from "../invoke.js";
-import type { Converter, Loss } from "./compat-convert.js";
+import type { Converter, Loss } from "./conversion-types.js";
 import type { CompatJsonTable } from "./compat-json.js";
 import type { JsonValue } from "@bufbuild/protobuf";
 

@@ -17,7 +17,7 @@
  */
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { A2aClient, CallOptions, HandlerContext, OperationInfo } from "../definition.js";
-import type { Loss } from "../compat/compat-convert.js";
+import type { Loss } from "../compat/conversion-types.js";
 
 /** One operation served on JSON: params JSON in, result JSON out. */
 export interface JsonRpcOperation {

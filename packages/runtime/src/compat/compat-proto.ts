@@ -1,0 +1,77 @@
+/**
+ * What the generated message conversions (a2a_compat.ts: the older version's
+ * proto messages ↔ the newer version's, one function per pair and direction)
+ * call at run time: the converter that dispatches a message to its pair's
+ * function by type name, and the refusals and losses those functions report.
+ * The conversions themselves are all generated (src/emit/compat-proto-*.ts).
+ */
+import { createRegistry, type DescFile, type Message } from "@bufbuild/protobuf";
+import { CompatJsonError, pathOf, type At } from "./compat-json.js";
+import type { Converter, Direction, Loss } from "./conversion-types.js";
+
+/** A generated conversion of one message type: `a` is where the message sits, losses go to `lost`. */
+export type MessageConversion = (message: never, a: At, lost: Loss[]) => Message;
+
+/** One pair: the newer type name, the older one, and the conversion in each direction. */
+export type PairConversion = readonly [
+  newer: string,
+  older: string,
+  toOlder: MessageConversion,
+  toNewer: MessageConversion,
+];
+
+/** The converter over the generated conversions of `pairs`; `files` are both versions' descriptors. */
+export function pairConverter(files: readonly DescFile[], pairs: readonly PairConversion[]): Converter {
+  const toOlder = new Map<string, MessageConversion>();
+  const toNewer = new Map<string, MessageConversion>();
+  const counterparts = new Map<string, string>();
+  for (const [newer, older, down, up] of pairs) {
+    toOlder.set(newer, down);
+    toNewer.set(older, up);
+    counterparts.set(newer, older);
+    counterparts.set(older, newer);
+  }
+  const side = (direction: Direction) => (direction === "toOlder" ? toOlder : toNewer);
+  return {
+    registry: createRegistry(...files),
+    counterpart: (typeName) => counterparts.get(typeName),
+    convert<T extends Message>(message: Message, direction: Direction, onLoss?: (loss: Loss) => void) {
+      const name = message.$typeName;
+      // Well-known types (google.protobuf.Empty, …) are the same in both versions.
+      if (name.startsWith("google.protobuf.")) return { message: message as T, lost: [] };
+      const convert = side(direction).get(name);
+      if (!convert) {
+        const other = side(direction === "toOlder" ? "toNewer" : "toOlder");
+        throw new Error(`compat: ${name} ${other.has(name) ? "is already on that side" : "has no counterpart"}`);
+      }
+      const lost: Loss[] = [];
+      const out = convert(message as never, undefined, lost) as T;
+      if (onLoss) for (const l of lost) onLoss(l);
+      return { message: out, lost };
+    },
+  };
+}
+
+const keyPath = (a: At, key: string | number) => {
+  const up = pathOf(a);
+  return typeof key === "number" ? `${up}[${key}]` : up === "" ? key : key === "" ? up : `${up}.${key}`;
+};
+
+/**
+ * An enum value the older enum has no value for, toward the older version: reported at `key` under `a`,
+ * written as the value 0 (`zeroName`).
+ */
+export function enumLost(lost: Loss[], a: At, key: string | number, n: number, older: string, zeroName: string): 0 {
+  lost.push({ path: keyPath(a, key), reason: `no ${older} value for ${n}; written as ${zeroName}` });
+  return 0;
+}
+
+/** An enum value the source enum does not have, toward the newer version: refused (`what` names the field). */
+export function enumRefused(a: At, key: string | number, what: string, n: number): never {
+  throw new CompatJsonError(keyPath(a, key), what, n, `(unknown value ${n})`);
+}
+
+/** A value that cannot be converted toward the newer version: refused at `key` under `a` ("" for `a` itself). */
+export function refused(a: At, key: string, what: string, reason: string): never {
+  throw new CompatJsonError(keyPath(a, key), what, undefined, `(${reason})`);
+}

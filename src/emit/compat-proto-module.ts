@@ -1,0 +1,177 @@
+/**
+ * Writes, into the cross-version module (compat-module.ts), the conversions
+ * between the older version's proto messages and the newer version's: one
+ * typed function per pair and direction (compat-proto-pair.ts), the enum
+ * tables they use, and `a2aCompat`, the Converter that dispatches a message
+ * to its function by type name (the REST and gRPC version bridges use it).
+ * The same writing, without a file, checks before anything is generated that
+ * every pair can be written (checkProtoConversions): a pair that cannot is a
+ * problem naming the compat entry, the direction and the field.
+ */
+import type { DescEnum, DescFile, DescMessage } from "@bufbuild/protobuf";
+import { nestedTypes } from "@bufbuild/protobuf/reflect";
+import type { GeneratedFile, Printable } from "@bufbuild/protoplugin";
+import type { CompatPlan } from "../compat/compat-plan.js";
+import type { Problems } from "../generation-error.js";
+import {
+  functionName,
+  writePairFunction,
+  type Dir,
+  type Needs,
+  type PairFunction,
+  type ProtoPair,
+} from "./compat-proto-pair.js";
+import { enumTable, lit, type EnumTable } from "./compat-proto-values.js";
+import { runtimeModule } from "./routes-module.js";
+
+/** Helpers from the runtime's generated-code entry point; the others come from its main one. */
+const compatJsonHelpers = new Set(["at", "At", "lose", "valueJson", "valueOf"]);
+const runtimeTypes = new Set(["At", "Loss", "Converter"]);
+
+interface Written {
+  readonly functions: readonly {
+    readonly pair: ProtoPair;
+    readonly toOlder: PairFunction;
+    readonly toNewer: PairFunction;
+  }[];
+  readonly tables: readonly EnumTable[];
+  readonly problems: readonly string[];
+}
+
+/** Writes every pair's functions until what each function takes (its path, the losses) is settled. */
+function writeAll(
+  plan: CompatPlan,
+  files: readonly DescFile[],
+  ts: boolean,
+  rt: (name: string) => Printable,
+  shape: (d: DescMessage) => Printable,
+): Written {
+  const messages = new Map<string, DescMessage>();
+  for (const file of files) for (const t of nestedTypes(file)) if (t.kind === "message") messages.set(t.typeName, t);
+  const pairs = new Map<string, ProtoPair>();
+  const list: ProtoPair[] = [];
+  const problems: string[] = [];
+  for (const p of plan.pairs) {
+    const newer = messages.get(p.newer);
+    const older = messages.get(p.older);
+    if (!newer || !older) {
+      problems.push(`${p.entry ?? `compat pairing of ${p.newer}`}: no descriptor of ${newer ? p.older : p.newer}`);
+      continue;
+    }
+    const pair = { plan: p, newer, older };
+    pairs.set(p.newer, pair);
+    pairs.set(p.older, pair);
+    list.push(pair);
+  }
+  const needs = new Map<string, Needs>();
+  for (let round = 0; ; round++) {
+    const tables = new Map<string, EnumTable>();
+    const found: string[] = [];
+    const env = {
+      ts,
+      newerPackage: plan.newer,
+      olderPackage: plan.older,
+      messages,
+      pairs,
+      planPairs: plan.pairs,
+      needs,
+      table(from: DescEnum, to: DescEnum, toNewer: boolean) {
+        const key = `${from.typeName} ${to.typeName}`;
+        const t = tables.get(key) ?? enumTable(from, to, toNewer);
+        tables.set(key, t);
+        return t;
+      },
+      rt,
+      shape,
+      problem: (what: string) => void found.push(what),
+    };
+    const write = (p: ProtoPair, dir: Dir) => writePairFunction(env, p, dir);
+    const functions = list.map((pair) => ({ pair, toOlder: write(pair, "toOlder"), toNewer: write(pair, "toNewer") }));
+    let changed = false;
+    for (const fn of functions.flatMap((x) => [x.toOlder, x.toNewer])) {
+      const known = needs.get(fn.name);
+      if (!known || known.at !== fn.needs.at || known.lost !== fn.needs.lost) changed = true;
+      needs.set(fn.name, fn.needs);
+    }
+    if (!changed || round > 10) return { functions, tables: [...tables.values()], problems: [...problems, ...found] };
+  }
+}
+
+/** Collects, as problems, every pair of `plan` whose conversion cannot be written. */
+export function checkProtoConversions(plan: CompatPlan, files: readonly DescFile[], problems: Problems): void {
+  const written = writeAll(
+    plan,
+    files,
+    true,
+    (name) => name,
+    (d) => d.name,
+  );
+  for (const p of new Set(written.problems)) problems.add(p);
+}
+
+/** Prints the conversions and `a2aCompat` (in TypeScript or JavaScript); `descriptors` are both files' descriptors. */
+export function emitProtoConversions(
+  f: GeneratedFile,
+  target: "ts" | "js",
+  plan: CompatPlan,
+  files: readonly DescFile[],
+  descriptors: readonly Printable[],
+): void {
+  const ts = target === "ts";
+  const olderTypes = new Map<string, DescMessage>();
+  const rt = (name: string) =>
+    f.import(
+      name,
+      compatJsonHelpers.has(name) ? `${runtimeModule}/compat-json` : runtimeModule,
+      runtimeTypes.has(name),
+    );
+  const shape = (d: DescMessage): Printable => {
+    if (d.typeName.startsWith(plan.newer + ".")) return f.importShape(d);
+    const alias = `Older${d.name}`;
+    olderTypes.set(alias, d);
+    return alias;
+  };
+  const written = writeAll(plan, files, ts, rt, shape);
+  if (written.problems.length > 0) throw new Error(`compat: ${written.problems.join("; ")}`);
+  f.print(`// ---- ${plan.older} messages ↔ ${plan.newer} messages ----`);
+  f.print();
+  if (written.tables.length > 0)
+    f.print("// Enum values, source number → target number: by value name, else by number.");
+  for (const t of written.tables) {
+    const entries = t.entries.map(([from, to]) => `${from}: ${to}`).join(", ");
+    const type = ts ? ": Readonly<Record<number, number>>" : "";
+    f.print(`const ${t.name}${type} = { ${entries} }; // ${t.from.typeName} → ${t.to.typeName}`);
+  }
+  for (const { toOlder, toNewer } of written.functions) {
+    for (const fn of [toOlder, toNewer]) {
+      f.print();
+      for (const line of fn.lines) f.print(...line);
+    }
+  }
+  if (ts) {
+    // After the functions, so that the newer messages, named first, keep their own names.
+    f.print();
+    f.print(`// The ${plan.older} messages, by names of their own.`);
+    for (const [alias, d] of olderTypes) f.print(`type ${alias} = `, f.importShape(d), ";");
+  }
+  f.print();
+  f.print(
+    f.jsDoc(
+      `Converts messages between ${plan.older} and ${plan.newer}; losses are returned and never dropped silently.`,
+    ),
+  );
+  f.print(
+    f.export("const", "a2aCompat"),
+    ...(ts ? [": ", rt("Converter")] : []),
+    " = ",
+    rt("pairConverter"),
+    "([",
+    ...descriptors.flatMap((d, i) => (i === 0 ? [d] : [", ", d])),
+    "], [",
+  );
+  for (const { pair } of written.functions) {
+    const names = `${lit(pair.newer.typeName)}, ${lit(pair.older.typeName)}`;
+    f.print(`  [${names}, ${functionName(pair, "toOlder")}, ${functionName(pair, "toNewer")}],`);
+  }
+  f.print("]);");
+}
