@@ -5,7 +5,7 @@
 /* eslint-disable */
 
 import type { A2aClient, A2aHandler, CompatPlanData, Converter, Loss, OperationCorrespondence, OperationPair } from "@protoc-gen-a2a/runtime";
-import { createBridgeHandler, createClientBridge, createConverter, dialectCodec, operationCorrespondence } from "@protoc-gen-a2a/runtime";
+import { createBridgeHandler, createClientBridge, createConverter, operationCorrespondence } from "@protoc-gen-a2a/runtime";
 import type { AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, AgentInterface, AgentProvider, AgentSkill, APIKeySecurityScheme, Artifact, AuthenticationInfo, AuthorizationCodeOAuthFlow, CancelTaskRequest, ClientCredentialsOAuthFlow, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, HTTPAuthSecurityScheme, ImplicitOAuthFlow, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, Message, MutualTlsSecurityScheme, OAuth2SecurityScheme, OAuthFlows, OpenIdConnectSecurityScheme, Part, PasswordOAuthFlow, SecurityRequirement, SecurityScheme, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse, StringList, SubscribeToTaskRequest, Task, TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskStatus, TaskStatusUpdateEvent } from "./v1.0.1/a2a_pb.js";
 import { file_v1_0_1_a2a } from "./v1.0.1/a2a_pb.js";
 import { file_v0_3_0_a2a } from "./v0.3.0/a2a_pb.js";
@@ -313,7 +313,7 @@ export const a2aCompat: Converter = createConverter(a2aCompatPlan, [file_v1_0_1_
 // ---- a2a.v1 JSON-RPC (a2a.json) ↔ lf.a2a.v1 messages, in one pass ----
 
 /** Pairs without a direct conversion go through the older proto. */
-const via = viaProto(a2aCompat, dialectCodec(A2AServiceV0_3.jsonrpcDialect!));
+const via = viaProto(a2aCompat, A2AServiceV0_3.jsonrpcCodec!);
 
 const IN_TaskState = new Map<string | number, number>([["unknown", 0], ["TASK_STATE_UNSPECIFIED", 0], [0, 0], ["submitted", 1], ["TASK_STATE_SUBMITTED", 1], [1, 1], ["working", 2], ["TASK_STATE_WORKING", 2], [2, 2], ["completed", 3], ["TASK_STATE_COMPLETED", 3], [3, 3], ["failed", 4], ["TASK_STATE_FAILED", 4], [4, 4], ["canceled", 5], ["TASK_STATE_CANCELLED", 5], [5, 5], ["input-required", 6], ["TASK_STATE_INPUT_REQUIRED", 6], [6, 6], ["rejected", 7], ["TASK_STATE_REJECTED", 7], [7, 7], ["auth-required", 8], ["TASK_STATE_AUTH_REQUIRED", 8], [8, 8]]);
 const OUT_TaskState = { older: "a2a.v1.TaskState", spelled: new Map<number, string>([[0, "unknown"], [1, "submitted"], [2, "working"], [3, "completed"], [4, "failed"], [5, "canceled"], [6, "input-required"], [7, "rejected"], [8, "auth-required"]]), zeroName: "TASK_STATE_UNSPECIFIED", zeroSpelled: "unknown" };
