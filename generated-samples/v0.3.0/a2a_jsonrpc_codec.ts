@@ -18,13 +18,16 @@ function encodeSendMessageConfiguration(json: JsonValue, a: At, lost: Loss[]): J
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["acceptedOutputModes"] != null) out["acceptedOutputModes"] = json["acceptedOutputModes"];
-  if (json["pushNotification"] != null) out["pushNotificationConfig"] = encodePushNotificationConfig(json["pushNotification"], at(a, "pushNotificationConfig"), lost);
+  if (json["pushNotification"] != null)
+    out["pushNotificationConfig"] = encodePushNotificationConfig(json["pushNotification"], at(a, "pushNotificationConfig"), lost);
   if (json["historyLength"] != null) out["historyLength"] = json["historyLength"];
   out["blocking"] = json["blocking"] ?? false;
   return out;
 }
 
-const keysOfSendMessageConfiguration: ReadonlySet<string> = new Set(["kind", "acceptedOutputModes", "pushNotificationConfig", "pushNotification", "historyLength", "blocking"]);
+const keysOfSendMessageConfiguration: ReadonlySet<string> = new Set([
+  "kind", "acceptedOutputModes", "pushNotificationConfig", "pushNotification", "historyLength", "blocking",
+]);
 
 /**
  * a2a.v1.SendMessageConfiguration read from a2a.json.
@@ -55,13 +58,16 @@ function encodeTask(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   out["id"] = json["id"] ?? "";
   out["contextId"] = json["contextId"] ?? "";
   out["status"] = encodeTaskStatus(json["status"] ?? {}, at(a, "status"), lost);
-  if (json["artifacts"] != null) out["artifacts"] = eachJson(json["artifacts"], at(a, "artifacts"), lost, encodeArtifact);
+  if (json["artifacts"] != null)
+    out["artifacts"] = eachJson(json["artifacts"], at(a, "artifacts"), lost, encodeArtifact);
   if (json["history"] != null) out["history"] = eachJson(json["history"], at(a, "history"), lost, encodeMessage);
   if (json["metadata"] != null) out["metadata"] = json["metadata"];
   return out;
 }
 
-const keysOfTask: ReadonlySet<string> = new Set(["kind", "id", "contextId", "status", "artifacts", "history", "metadata"]);
+const keysOfTask: ReadonlySet<string> = new Set([
+  "kind", "id", "contextId", "status", "artifacts", "history", "metadata",
+]);
 
 /**
  * a2a.v1.Task read from a2a.json.
@@ -242,7 +248,9 @@ function encodeMessage(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   return out;
 }
 
-const keysOfMessage: ReadonlySet<string> = new Set(["kind", "messageId", "contextId", "taskId", "role", "parts", "content", "metadata", "extensions"]);
+const keysOfMessage: ReadonlySet<string> = new Set([
+  "kind", "messageId", "contextId", "taskId", "role", "parts", "content", "metadata", "extensions",
+]);
 
 /**
  * a2a.v1.Message read from a2a.json.
@@ -287,7 +295,9 @@ function encodeArtifact(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   return out;
 }
 
-const keysOfArtifact: ReadonlySet<string> = new Set(["kind", "artifactId", "name", "description", "parts", "metadata", "extensions"]);
+const keysOfArtifact: ReadonlySet<string> = new Set([
+  "kind", "artifactId", "name", "description", "parts", "metadata", "extensions",
+]);
 
 /**
  * a2a.v1.Artifact read from a2a.json.
@@ -327,7 +337,9 @@ function encodeTaskStatusUpdateEvent(json: JsonValue, a: At, lost: Loss[]): Json
   return out;
 }
 
-const keysOfTaskStatusUpdateEvent: ReadonlySet<string> = new Set(["kind", "taskId", "contextId", "status", "final", "metadata"]);
+const keysOfTaskStatusUpdateEvent: ReadonlySet<string> = new Set([
+  "kind", "taskId", "contextId", "status", "final", "metadata",
+]);
 
 /**
  * a2a.v1.TaskStatusUpdateEvent read from a2a.json.
@@ -368,7 +380,9 @@ function encodeTaskArtifactUpdateEvent(json: JsonValue, a: At, lost: Loss[]): Js
   return out;
 }
 
-const keysOfTaskArtifactUpdateEvent: ReadonlySet<string> = new Set(["kind", "taskId", "contextId", "artifact", "append", "lastChunk", "metadata"]);
+const keysOfTaskArtifactUpdateEvent: ReadonlySet<string> = new Set([
+  "kind", "taskId", "contextId", "artifact", "append", "lastChunk", "metadata",
+]);
 
 /**
  * a2a.v1.TaskArtifactUpdateEvent read from a2a.json.
@@ -405,7 +419,8 @@ function encodePushNotificationConfig(json: JsonValue, a: At, lost: Loss[]): Jso
   if (json["id"] != null) out["id"] = json["id"];
   if (json["url"] != null) out["url"] = json["url"];
   if (json["token"] != null) out["token"] = json["token"];
-  if (json["authentication"] != null) out["authentication"] = encodeAuthenticationInfo(json["authentication"], at(a, "authentication"), lost);
+  if (json["authentication"] != null)
+    out["authentication"] = encodeAuthenticationInfo(json["authentication"], at(a, "authentication"), lost);
   return out;
 }
 
@@ -500,22 +515,30 @@ function encodeAgentCard(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   out["description"] = json["description"] ?? "";
   out["url"] = json["url"] ?? "";
   if (json["preferredTransport"] != null) out["preferredTransport"] = json["preferredTransport"];
-  if (json["additionalInterfaces"] != null) out["additionalInterfaces"] = eachJson(json["additionalInterfaces"], at(a, "additionalInterfaces"), lost, encodeAgentInterface);
+  if (json["additionalInterfaces"] != null)
+    out["additionalInterfaces"] = eachJson(json["additionalInterfaces"], at(a, "additionalInterfaces"), lost, encodeAgentInterface);
   if (json["provider"] != null) out["provider"] = encodeAgentProvider(json["provider"], at(a, "provider"), lost);
   out["version"] = json["version"] ?? "";
   if (json["documentationUrl"] != null) out["documentationUrl"] = json["documentationUrl"];
   out["capabilities"] = encodeAgentCapabilities(json["capabilities"] ?? {}, at(a, "capabilities"), lost);
-  if (json["securitySchemes"] != null) out["securitySchemes"] = mapJson(json["securitySchemes"], at(a, "securitySchemes"), lost, encodeSecurityScheme);
+  if (json["securitySchemes"] != null)
+    out["securitySchemes"] = mapJson(json["securitySchemes"], at(a, "securitySchemes"), lost, encodeSecurityScheme);
   if (json["security"] != null) out["security"] = eachJson(json["security"], at(a, "security"), lost, encodeSecurity);
   out["defaultInputModes"] = json["defaultInputModes"] ?? [];
   out["defaultOutputModes"] = json["defaultOutputModes"] ?? [];
   out["skills"] = eachJson(json["skills"] ?? [], at(a, "skills"), lost, encodeAgentSkill);
-  if (json["supportsAuthenticatedExtendedCard"] != null) out["supportsAuthenticatedExtendedCard"] = json["supportsAuthenticatedExtendedCard"];
-  if (json["signatures"] != null) out["signatures"] = eachJson(json["signatures"], at(a, "signatures"), lost, encodeAgentCardSignature);
+  if (json["supportsAuthenticatedExtendedCard"] != null)
+    out["supportsAuthenticatedExtendedCard"] = json["supportsAuthenticatedExtendedCard"];
+  if (json["signatures"] != null)
+    out["signatures"] = eachJson(json["signatures"], at(a, "signatures"), lost, encodeAgentCardSignature);
   return out;
 }
 
-const keysOfAgentCard: ReadonlySet<string> = new Set(["kind", "protocolVersion", "name", "description", "url", "preferredTransport", "additionalInterfaces", "provider", "version", "documentationUrl", "capabilities", "securitySchemes", "security", "defaultInputModes", "defaultOutputModes", "skills", "supportsAuthenticatedExtendedCard", "signatures"]);
+const keysOfAgentCard: ReadonlySet<string> = new Set([
+  "kind", "protocolVersion", "name", "description", "url", "preferredTransport", "additionalInterfaces", "provider",
+  "version", "documentationUrl", "capabilities", "securitySchemes", "security", "defaultInputModes",
+  "defaultOutputModes", "skills", "supportsAuthenticatedExtendedCard", "signatures",
+]);
 
 /**
  * a2a.v1.AgentCard read from a2a.json.
@@ -600,7 +623,8 @@ function encodeAgentCapabilities(json: JsonValue, a: At, lost: Loss[]): JsonValu
   const out: JsonObject = {};
   if (json["streaming"] != null) out["streaming"] = json["streaming"];
   if (json["pushNotifications"] != null) out["pushNotifications"] = json["pushNotifications"];
-  if (json["extensions"] != null) out["extensions"] = eachJson(json["extensions"], at(a, "extensions"), lost, encodeAgentExtension);
+  if (json["extensions"] != null)
+    out["extensions"] = eachJson(json["extensions"], at(a, "extensions"), lost, encodeAgentExtension);
   return out;
 }
 
@@ -676,7 +700,9 @@ function encodeAgentSkill(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   return out;
 }
 
-const keysOfAgentSkill: ReadonlySet<string> = new Set(["kind", "id", "name", "description", "tags", "examples", "inputModes", "outputModes", "security"]);
+const keysOfAgentSkill: ReadonlySet<string> = new Set([
+  "kind", "id", "name", "description", "tags", "examples", "inputModes", "outputModes", "security",
+]);
 
 /**
  * a2a.v1.AgentSkill read from a2a.json.
@@ -751,7 +777,8 @@ function encodeTaskPushNotificationConfig(json: JsonValue, a: At, lost: Loss[]):
       out["pushNotificationConfig"] = { id: ids[3]! };
     }
   }
-  if (json["pushNotificationConfig"] != null) out["pushNotificationConfig"] = mergeJson(out["pushNotificationConfig"], encodePushNotificationConfig(json["pushNotificationConfig"], at(a, "pushNotificationConfig"), lost));
+  if (json["pushNotificationConfig"] != null)
+    out["pushNotificationConfig"] = mergeJson(out["pushNotificationConfig"], encodePushNotificationConfig(json["pushNotificationConfig"], at(a, "pushNotificationConfig"), lost));
   return out;
 }
 
@@ -825,11 +852,16 @@ function decodeSecurity(json: JsonValue, a: At, lost: Loss[]): JsonValue {
  */
 function encodeSecurityScheme(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
-  if (json["apiKeySecurityScheme"] !== undefined) return withType("apiKey", encodeAPIKeySecurityScheme(json["apiKeySecurityScheme"], a, lost));
-  if (json["httpAuthSecurityScheme"] !== undefined) return withType("http", encodeHTTPAuthSecurityScheme(json["httpAuthSecurityScheme"], a, lost));
-  if (json["oauth2SecurityScheme"] !== undefined) return withType("oauth2", encodeOAuth2SecurityScheme(json["oauth2SecurityScheme"], a, lost));
-  if (json["openIdConnectSecurityScheme"] !== undefined) return withType("openIdConnect", encodeOpenIdConnectSecurityScheme(json["openIdConnectSecurityScheme"], a, lost));
-  if (json["mtlsSecurityScheme"] !== undefined) return withType("mutualTLS", encodeMutualTlsSecurityScheme(json["mtlsSecurityScheme"], a, lost));
+  if (json["apiKeySecurityScheme"] !== undefined)
+    return withType("apiKey", encodeAPIKeySecurityScheme(json["apiKeySecurityScheme"], a, lost));
+  if (json["httpAuthSecurityScheme"] !== undefined)
+    return withType("http", encodeHTTPAuthSecurityScheme(json["httpAuthSecurityScheme"], a, lost));
+  if (json["oauth2SecurityScheme"] !== undefined)
+    return withType("oauth2", encodeOAuth2SecurityScheme(json["oauth2SecurityScheme"], a, lost));
+  if (json["openIdConnectSecurityScheme"] !== undefined)
+    return withType("openIdConnect", encodeOpenIdConnectSecurityScheme(json["openIdConnectSecurityScheme"], a, lost));
+  if (json["mtlsSecurityScheme"] !== undefined)
+    return withType("mutualTLS", encodeMutualTlsSecurityScheme(json["mtlsSecurityScheme"], a, lost));
   lose(lost, a, "scheme", "a2a.v1.SecurityScheme sets none of scheme; a2a.json has no form for it");
   return {};
 }
@@ -1013,14 +1045,18 @@ function decodeMutualTlsSecurityScheme(json: JsonValue, a: At, lost: Loss[]): Js
 function encodeOAuthFlows(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
-  if (json["authorizationCode"] != null) out["authorizationCode"] = encodeAuthorizationCodeOAuthFlow(json["authorizationCode"], at(a, "authorizationCode"), lost);
-  if (json["clientCredentials"] != null) out["clientCredentials"] = encodeClientCredentialsOAuthFlow(json["clientCredentials"], at(a, "clientCredentials"), lost);
+  if (json["authorizationCode"] != null)
+    out["authorizationCode"] = encodeAuthorizationCodeOAuthFlow(json["authorizationCode"], at(a, "authorizationCode"), lost);
+  if (json["clientCredentials"] != null)
+    out["clientCredentials"] = encodeClientCredentialsOAuthFlow(json["clientCredentials"], at(a, "clientCredentials"), lost);
   if (json["implicit"] != null) out["implicit"] = encodeImplicitOAuthFlow(json["implicit"], at(a, "implicit"), lost);
   if (json["password"] != null) out["password"] = encodePasswordOAuthFlow(json["password"], at(a, "password"), lost);
   return out;
 }
 
-const keysOfOAuthFlows: ReadonlySet<string> = new Set(["kind", "authorizationCode", "clientCredentials", "implicit", "password"]);
+const keysOfOAuthFlows: ReadonlySet<string> = new Set([
+  "kind", "authorizationCode", "clientCredentials", "implicit", "password",
+]);
 
 /**
  * a2a.v1.OAuthFlows read from a2a.json.
@@ -1084,7 +1120,9 @@ function encodeAuthorizationCodeOAuthFlow(json: JsonValue, a: At, lost: Loss[]):
   return out;
 }
 
-const keysOfAuthorizationCodeOAuthFlow: ReadonlySet<string> = new Set(["kind", "authorizationUrl", "tokenUrl", "refreshUrl", "scopes"]);
+const keysOfAuthorizationCodeOAuthFlow: ReadonlySet<string> = new Set([
+  "kind", "authorizationUrl", "tokenUrl", "refreshUrl", "scopes",
+]);
 
 /**
  * a2a.v1.AuthorizationCodeOAuthFlow read from a2a.json.
@@ -1209,7 +1247,8 @@ function encodeSendMessageRequest(json: JsonValue, a: At, lost: Loss[]): JsonVal
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["message"] != null) out["message"] = encodeMessage(json["message"], at(a, "message"), lost);
-  if (json["configuration"] != null) out["configuration"] = encodeSendMessageConfiguration(json["configuration"], at(a, "configuration"), lost);
+  if (json["configuration"] != null)
+    out["configuration"] = encodeSendMessageConfiguration(json["configuration"], at(a, "configuration"), lost);
   if (json["metadata"] != null) out["metadata"] = json["metadata"];
   return out;
 }
@@ -1312,7 +1351,9 @@ function encodeGetTaskPushNotificationConfigRequest(json: JsonValue, a: At, lost
   return out;
 }
 
-const keysOfGetTaskPushNotificationConfigRequest: ReadonlySet<string> = new Set(["kind", "id", "pushNotificationConfigId"]);
+const keysOfGetTaskPushNotificationConfigRequest: ReadonlySet<string> = new Set([
+  "kind", "id", "pushNotificationConfigId",
+]);
 
 /**
  * a2a.v1.GetTaskPushNotificationConfigRequest read from a2a.json.
@@ -1342,7 +1383,9 @@ function encodeDeleteTaskPushNotificationConfigRequest(json: JsonValue, a: At, l
   return out;
 }
 
-const keysOfDeleteTaskPushNotificationConfigRequest: ReadonlySet<string> = new Set(["kind", "id", "pushNotificationConfigId"]);
+const keysOfDeleteTaskPushNotificationConfigRequest: ReadonlySet<string> = new Set([
+  "kind", "id", "pushNotificationConfigId",
+]);
 
 /**
  * a2a.v1.DeleteTaskPushNotificationConfigRequest read from a2a.json.

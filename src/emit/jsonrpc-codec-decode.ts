@@ -16,9 +16,11 @@
 import type { DescEnum } from "@bufbuild/protobuf";
 import type { Printable } from "@bufbuild/protoplugin";
 import { enumOfField } from "./jsonrpc-codec-encode.js";
+import { printLiteral } from "./literal.js";
 import {
   camel,
   coderParams,
+  fold,
   lit,
   printFunction,
   prop,
@@ -113,7 +115,14 @@ function printKeys(c: CodecCtx, r: MessageRules): void {
     else keys.add(x.key).add(x.f.jsonName);
   }
   const type: Printable[] = c.t(": ReadonlySet<string>");
-  c.f.print("const ", keysName(r), ...type, " = new Set([", [...keys].map(lit).join(", "), "]);");
+  c.f.print(
+    "const ",
+    keysName(r),
+    ...type,
+    " = new Set(",
+    printLiteral([...keys], "", 120, `const ${keysName(r)}: ReadonlySet<string> = new Set(`.length),
+    ");",
+  );
   c.f.print();
 }
 
@@ -208,7 +217,7 @@ function fieldLines(c: CodecCtx, r: MessageRules, x: FieldRule): Line[] {
       ]
     : [];
   const test = isValue ? "v !== undefined" : "v != null";
-  if (!o) return [[`v = ${read};`], [`if (${test}) `, ...set]];
+  if (!o) return [[`v = ${read};`], ...fold("", [test], set)];
   return [[`v = ${read};`], [`if (${test}) {`], ...keep, ["}"]];
 }
 

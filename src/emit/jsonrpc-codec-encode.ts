@@ -19,6 +19,7 @@ import { PART_LEFT_OUT } from "@protoc-gen-a2a/runtime/compat-json";
 import {
   camel,
   coderParams,
+  fold,
   lit,
   printFunction,
   prop,
@@ -61,7 +62,7 @@ function encodeBody(c: CodecCtx, r: MessageRules): Line[] {
       return [
         ...r.fields.flatMap((x): Line[] => {
           const v = prop("json", x.f.jsonName);
-          if (x.sub) return [[`if (${v} !== undefined) return `, ...call(x, v), ";"]];
+          if (x.sub) return fold("", [`${v} !== undefined`], ["return ", ...call(x, v), ";"]);
           return [[`if (${v} !== undefined) {`], ...noMember(c, r).map((l) => ["  ", ...l]), ["}"]];
         }),
         ...noMember(c, r),
@@ -75,7 +76,7 @@ function encodeBody(c: CodecCtx, r: MessageRules): Line[] {
         ...rule.members.flatMap(([x, type]): Line[] => {
           if (!x.sub) return [];
           const v = prop("json", x.f.jsonName);
-          return [[`if (${v} !== undefined) return `, c.h("withType"), `(${lit(type)}, `, ...call(x, v), ");"]];
+          return fold("", [`${v} !== undefined`], ["return ", c.h("withType"), `(${lit(type)}, `, ...call(x, v), ");"]);
         }),
         ...noMember(c, r),
       ];
@@ -120,7 +121,7 @@ function encodeFields(c: CodecCtx, r: MessageRules): Line[] {
       ? [`${target} = `, c.h("mergeJson"), `(${target}, `, ...converted, ");"]
       : [`${target} = `, ...converted, ";"];
     written.add(x.key);
-    lines.push(x.always ? assign : [`if (${src} != null) `, ...assign]);
+    lines.push(...(x.always ? [assign] : fold("", [`${src} != null`], assign)));
   }
   lines.push(["return out;"]);
   return lines;

@@ -177,3 +177,21 @@ export const lit = (s: string): string => JSON.stringify(s);
 
 /** `json["key"]`. */
 export const prop = (obj: string, key: string): string => `${obj}[${lit(key)}]`;
+
+/** The printed width of a line. */
+const width = (line: readonly Printable[]): number =>
+  line.reduce<number>(
+    (n, p) => n + (typeof p === "string" ? p.length : typeof p === "object" && "name" in p ? p.name.length : 8),
+    0,
+  );
+
+/** `if (test) statement` on one line, or on two when it is longer than the generated code's lines. */
+export function fold(indent: string, test: Printable[], statement: Printable[]): Printable[][] {
+  const one = [indent, "if (", ...test, ") ", ...statement];
+  return width(one) + 2 <= 120
+    ? [one]
+    : [
+        [indent, "if (", ...test, ")"],
+        [indent, "  ", ...statement],
+      ];
+}
