@@ -38,7 +38,7 @@
 // --profile` instead prints the time of each stage of our two pipelines, then
 // runs each of our conversions under `node --cpu-prof` (a child process) and
 // prints the top self-time functions, those of packages/runtime/dist/compat-*.js and
-// jsonrpc-dialect.js, and self time by file.
+// the generated a2a_jsonrpc_codec.js, and self time by file.
 // Needs `npm run build` and `npm run build:examples`.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -52,8 +52,6 @@ import { sendMessageRequestFromOlderJson, taskToOlderJson } from "../dist-exampl
 import { A2AServiceV0_3 } from "../dist-examples/generated-samples/v0.3.0/a2a_a2a.js";
 import * as v10 from "../dist-examples/generated-samples/v1.0.1/a2a_pb.js";
 import * as v03 from "../dist-examples/generated-samples/v0.3.0/a2a_pb.js";
-// Not re-exported by "@protoc-gen-a2a/runtime"; the same module its index.js loads.
-import { dialectCodec } from "../packages/runtime/dist/jsonrpc/jsonrpc-dialect.js";
 import { repoRoot } from "./buf-request.js";
 import { fmtOps, fmtRatio, isMain, median, nowMs } from "./stats.js";
 
@@ -63,7 +61,7 @@ const ROUND_MS = 300;
 const CALIBRATION_MS = 200;
 const TARGET_RATIO = 2;
 
-const dialect = dialectCodec(A2AServiceV0_3.jsonrpcDialect);
+const dialect = A2AServiceV0_3.jsonrpcCodec;
 export { sendParams03, task10Json } from "./conversion-inputs.js";
 import { sendParams03, task10Json } from "./conversion-inputs.js";
 import { fromA2aJsShape, toA2aJsShape } from "./a2a-js-shape.js";
@@ -441,9 +439,9 @@ function profileOurs({ log }) {
       );
       log("top self time:");
       for (const e of a.self.slice(0, 20)) log(`  ${pct(e.share)}  ${e.key}`);
-      log("packages/runtime/dist/compat-*.js and jsonrpc-dialect.js:");
+      log("packages/runtime/dist/compat-*.js and a2a_jsonrpc_codec.js:");
       for (const e of a.self
-        .filter((e) => /packages\/runtime\/dist\/(compat-|jsonrpc-dialect)/.test(e.key))
+        .filter((e) => /packages\/runtime\/dist\/compat-|a2a_jsonrpc_codec/.test(e.key))
         .slice(0, 15))
         log(`  ${pct(e.share)}  ${e.key}`);
       log("self time by file:");

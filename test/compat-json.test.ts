@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { Ajv } from "ajv";
 import { create, equals, fromJson, toJson, type DescMessage, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { TimestampSchema, ValueSchema, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { CompatJsonError, dialectCodec, type Loss } from "@protoc-gen-a2a/runtime";
+import { CompatJsonError, type Loss } from "@protoc-gen-a2a/runtime";
 import { base64, bytes, timestampJson } from "@protoc-gen-a2a/runtime/compat-json";
 import { base64Decode, base64Encode } from "@bufbuild/protobuf/wire";
 import * as direct from "../generated-samples/a2a_compat.js";
@@ -34,7 +34,7 @@ import * as v10 from "../generated-samples/v1.0.1/a2a_pb.js";
 import * as v03 from "../generated-samples/v0.3.0/a2a_pb.js";
 import { repoRoot } from "./helpers/run.js";
 
-const dialect = dialectCodec(A2AServiceV0_3.jsonrpcDialect!);
+const dialect = A2AServiceV0_3.jsonrpcCodec!;
 
 /** The proto path toward v1.0: the dialect codec, fromJson of the v0.3 message, then the plan converter. */
 function viaProtoToNewer(desc03: DescMessage, json: unknown): { message: Message; reasons: string[] } {

@@ -23,7 +23,7 @@ import { Ajv } from "ajv";
 import { create, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
-import { CompatJsonError, dialectCodec, nodeHttpListener, type Loss } from "@protoc-gen-a2a/runtime";
+import { CompatJsonError, nodeHttpListener, type Loss } from "@protoc-gen-a2a/runtime";
 import { PART_LEFT_OUT } from "@protoc-gen-a2a/runtime/compat-json";
 import {
   a2aCompat,
@@ -277,7 +277,7 @@ describe("requests that cannot convert are InvalidParams naming the path", () =>
     const task = { kind: "task", id: "t", contextId: "c", status: { state: "paused" } };
     const message = 'cannot decode a2a.v1.TaskStatus.state at status.state from JSON: unknown value "paused"';
     expect(refusal(() => taskFromOlderJson(task))).toBe(message);
-    expect(refusal(() => dialectCodec(A2AServiceV0_3.jsonrpcDialect!).decode(v03.TaskSchema, task))).toBe(message);
+    expect(refusal(() => A2AServiceV0_3.jsonrpcCodec!.decode(v03.TaskSchema, task))).toBe(message);
   });
 
   it("an unknown kind in a v0.3 result is refused where the client reads it", async () => {
@@ -398,7 +398,7 @@ describe("results v0.3 cannot hold are reported, and no enum is written as a num
     ]);
     // Then the dialect codec leaves the empty part out of a2a.json, and says so.
     const dropped: string[] = [];
-    const viaCodec = dialectCodec(A2AServiceV0_3.jsonrpcDialect!).encode(
+    const viaCodec = A2AServiceV0_3.jsonrpcCodec!.encode(
       v03.TaskSchema,
       toJson(v03.TaskSchema, olderTask),
       (path, reason) => dropped.push(`${path}: ${reason}`),

@@ -39,12 +39,11 @@ import { a2aCompat, a2aCompatJson } from "../generated-samples/a2a_compat.js";
 import { A2AServiceV0_3 } from "../generated-samples/v0.3.0/a2a_a2a.js";
 import * as v10 from "../generated-samples/v1.0.1/a2a_pb.js";
 import * as v03 from "../generated-samples/v0.3.0/a2a_pb.js";
-import { dialectCodec } from "../packages/runtime/src/jsonrpc/jsonrpc-dialect.js";
 import { sendParams03, task10Json } from "../bench/conversion-inputs.js";
 import { fromA2aJsShape, toA2aJsShape } from "../bench/a2a-js-shape.js";
 
 type Obj = Record<string, unknown>;
-const dialect = dialectCodec(A2AServiceV0_3.jsonrpcDialect!);
+const dialect = A2AServiceV0_3.jsonrpcCodec!;
 const DUMP = process.env["COMPAT_DUMP"] === "1";
 
 // ---------------------------------------------------------------------------

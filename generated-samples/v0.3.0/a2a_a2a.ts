@@ -9,6 +9,7 @@ import { createA2aHttpHandler, createClientForCard, defineA2aService } from "@pr
 import { A2AService } from "./a2a_pb.js";
 import { A2AServiceRouteAliases, A2AServiceRoutes } from "./a2a_routes.js";
 import { A2AServiceErrors, A2AServiceStandardErrors } from "./a2a_errors.js";
+import { A2AServiceV0_3JsonRpcCodec } from "./a2a_jsonrpc_codec.js";
 
 // a2a.v1.A2AService at protocol 0.3: definition, handler and client types.
 
@@ -40,69 +41,6 @@ export const A2AServiceV0_3: A2aServiceDefinition<typeof A2AService> = defineA2a
   tenantField: null,
   jsonrpcRequestContentTypes: { accept: ["application/json"], errorCode: -32005 },
   jsonrpcIds: { absent: "answer-with-null-id", maxIntegerId: 9007199254740991 },
-  jsonrpcDialect: {
-    enums: {
-      TASK_STATE_UNSPECIFIED: "unknown", TASK_STATE_SUBMITTED: "submitted", TASK_STATE_WORKING: "working",
-      TASK_STATE_COMPLETED: "completed", TASK_STATE_FAILED: "failed", TASK_STATE_CANCELLED: "canceled",
-      TASK_STATE_INPUT_REQUIRED: "input-required", TASK_STATE_REJECTED: "rejected",
-      TASK_STATE_AUTH_REQUIRED: "auth-required", ROLE_USER: "user", ROLE_AGENT: "agent", ROLE_UNSPECIFIED: "agent",
-    },
-    kinds: {
-      "a2a.v1.Message": "message", "a2a.v1.Task": "task", "a2a.v1.TaskStatusUpdateEvent": "status-update",
-      "a2a.v1.TaskArtifactUpdateEvent": "artifact-update",
-    },
-    renames: {
-      "a2a.v1.Message.content": "parts", "a2a.v1.SendMessageConfiguration.push_notification": "pushNotificationConfig",
-      "a2a.v1.APIKeySecurityScheme.location": "in",
-    },
-    typedUnions: {
-      "a2a.v1.SecurityScheme": {
-        api_key_security_scheme: "apiKey", http_auth_security_scheme: "http", oauth2_security_scheme: "oauth2",
-        open_id_connect_security_scheme: "openIdConnect", mtls_security_scheme: "mutualTLS",
-      },
-    },
-    listMaps: { "a2a.v1.Security": "schemes" },
-    part: {
-      message: "a2a.v1.Part", file: { message: "a2a.v1.FilePart", uri: "file_with_uri", bytes: "file_with_bytes" },
-      data: { message: "a2a.v1.DataPart", field: "data" },
-    },
-    unions: ["a2a.v1.SendMessageResponse", "a2a.v1.StreamResponse"],
-    resourceNames: [
-      { message: "a2a.v1.GetTaskRequest", field: "name", pattern: "tasks/{id}" },
-      { message: "a2a.v1.CancelTaskRequest", field: "name", pattern: "tasks/{id}" },
-      { message: "a2a.v1.TaskSubscriptionRequest", field: "name", pattern: "tasks/{id}" },
-      { message: "a2a.v1.GetTaskPushNotificationConfigRequest", field: "name",
-        pattern: "tasks/{id}/pushNotificationConfigs/{pushNotificationConfigId}" },
-      { message: "a2a.v1.DeleteTaskPushNotificationConfigRequest", field: "name",
-        pattern: "tasks/{id}/pushNotificationConfigs/{pushNotificationConfigId}" },
-      { message: "a2a.v1.ListTaskPushNotificationConfigRequest", field: "parent", pattern: "tasks/{id}" },
-      { message: "a2a.v1.TaskPushNotificationConfig", field: "name",
-        pattern: "tasks/{taskId}/pushNotificationConfigs/{pushNotificationConfig.id}" },
-    ],
-    wrappers: [
-      { message: "a2a.v1.CreateTaskPushNotificationConfigRequest", field: "config",
-        derived: { parent: "tasks/{taskId}", config_id: "{pushNotificationConfig.id}" } },
-    ],
-    arrayResults: { "a2a.v1.ListTaskPushNotificationConfigResponse": "configs" },
-    alwaysEmit: {
-      "a2a.v1.TaskStatusUpdateEvent": ["task_id", "context_id", "status", "final"],
-      "a2a.v1.TaskArtifactUpdateEvent": ["task_id", "context_id"], "a2a.v1.Task": ["id", "context_id", "status"],
-      "a2a.v1.Message": ["message_id", "role", "content"], "a2a.v1.Artifact": ["artifact_id", "parts"],
-      "a2a.v1.SendMessageConfiguration": ["blocking"], "a2a.v1.TaskStatus": ["state"],
-      "a2a.v1.AuthenticationInfo": ["schemes"],
-      "a2a.v1.AgentCard": ["protocol_version", "name", "description", "url", "version", "capabilities",
-                           "default_input_modes", "default_output_modes", "skills"],
-      "a2a.v1.AgentSkill": ["id", "name", "description", "tags"], "a2a.v1.AgentInterface": ["url", "transport"],
-      "a2a.v1.AgentProvider": ["url", "organization"], "a2a.v1.AgentExtension": ["uri"],
-      "a2a.v1.AgentCardSignature": ["protected", "signature"], "a2a.v1.APIKeySecurityScheme": ["location", "name"],
-      "a2a.v1.HTTPAuthSecurityScheme": ["scheme"], "a2a.v1.OAuth2SecurityScheme": ["flows"],
-      "a2a.v1.OpenIdConnectSecurityScheme": ["open_id_connect_url"],
-      "a2a.v1.AuthorizationCodeOAuthFlow": ["authorization_url", "token_url", "scopes"],
-      "a2a.v1.ClientCredentialsOAuthFlow": ["token_url", "scopes"],
-      "a2a.v1.ImplicitOAuthFlow": ["authorization_url", "scopes"], "a2a.v1.PasswordOAuthFlow": ["token_url", "scopes"],
-    },
-    nullResults: ["google.protobuf.Empty"],
-  },
   requiredJson: null,
   inputRules: {
     "a2a.v1.SendMessageRequest": [{ field: "request" }],
@@ -131,6 +69,7 @@ export const A2AServiceV0_3: A2aServiceDefinition<typeof A2AService> = defineA2a
   aliases: A2AServiceRouteAliases,
   errors: A2AServiceErrors,
   standardErrors: A2AServiceStandardErrors,
+  jsonrpcCodec: A2AServiceV0_3JsonRpcCodec,
 });
 
 /**

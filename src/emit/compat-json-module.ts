@@ -659,7 +659,7 @@ export function emitCompatJson(
   f.print("/** Pairs without a direct conversion go through the older proto. */");
   print(
     `const via = ${rt("viaProto")}(${files.converter}, ` +
-      `${rt("dialectCodec")}(${SYM}older:${files.olderDefinition}${SYM}.jsonrpcDialect${typed ? "!" : ""}));`,
+      `${SYM}older:${files.olderDefinition}${SYM}.jsonrpcCodec${typed ? "!" : ""});`,
   );
   const fns: string[] = [];
   for (const p of ordered) {

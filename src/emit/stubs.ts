@@ -8,6 +8,8 @@
  *   <base>_jsonrpc  JSON-RPC client and server handler
  *   <base>_rest     HTTP+JSON client and server handler
  *   <base>_grpc     gRPC client and connect router registration
+ *   <base>_jsonrpc_codec  for a version with a JSON-RPC dialect: its a2a.json codec
+ *                   (jsonrpc-codec-module.ts), which the definition carries
  *
  * Each statement is written once per target: `ts` has types, `js` has none,
  * `dts` has declarations only. The message types come from protoc-gen-es
@@ -20,6 +22,7 @@ import { printLiteral, printMembers } from "./literal.js";
 import { definitionName, lowerFirstWord } from "./names.js";
 import { printPreamble } from "./preamble.js";
 import { runtimeModule } from "./routes-module.js";
+import { emitJsonRpcCodec } from "./jsonrpc-codec-module.js";
 
 type Target = "ts" | "js" | "dts";
 
@@ -72,7 +75,20 @@ export function emitStubs(schema: Schema<object>, target: Target, base: string, 
   jsonrpcModule(open("jsonrpc", `JSON-RPC client and server for ${model.service.fullName}.`));
   restModule(open("rest", `HTTP+JSON client and server for ${model.service.fullName}.`));
   grpcModule(open("grpc", `gRPC client and server for ${model.service.fullName}.`));
+  if (model.jsonrpcDialect) {
+    const file = schema.allFiles.find((d) => d.proto.name === model.protoFile);
+    if (file === undefined) throw new Error(`${model.protoFile}: not in the request`);
+    emitJsonRpcCodec(schema, target, base, model.protoFile, {
+      file,
+      dialect: model.jsonrpcDialect,
+      name: codecName(model),
+      what: `The a2a.json codec of ${model.service.fullName}'s JSON-RPC binding, protocol ${model.protocolVersion}.`,
+    });
+  }
 }
+
+/** The exported name of a version's a2a.json codec. */
+const codecName = (m: ResolvedApi) => `${definitionName(m.service.name, m.protocolVersion)}JsonRpcCodec`;
 
 /** Prints `export const NAME[: TYPE] = VALUE` (ts/js) or `export declare const NAME: TYPE` (dts). */
 function constant(c: Ctx, name: string, type: Printable[], value: Printable[], tsSuffix: Printable[] = []): void {
@@ -151,7 +167,6 @@ function definitionModule(c: Ctx, m: ResolvedApi): void {
     tenantField: m.tenantField,
     jsonrpcRequestContentTypes: m.jsonrpcRequestContentTypes,
     jsonrpcIds: m.jsonrpcIds,
-    jsonrpcDialect: m.jsonrpcDialect,
     requiredJson: m.requiredInJson ? requiredJson(m) : null,
     inputRules: inputRules(m),
     restWrappedBodies: restWrappedBodies(m),
@@ -183,6 +198,7 @@ function definitionModule(c: Ctx, m: ResolvedApi): void {
       c.local(`${c.name}Errors`, "errors"),
       `,\n  standardErrors: `,
       c.local(`${c.name}StandardErrors`, "errors"),
+      ...(m.jsonrpcDialect ? [`,\n  jsonrpcCodec: `, c.local(codecName(m), "jsonrpc_codec")] : []),
       `,\n})`,
     ],
   );

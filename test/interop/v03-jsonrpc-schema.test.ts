@@ -168,11 +168,10 @@ describe.each(SERVERS)("v0.3 JSON-RPC payloads of $name validate against a2a.jso
 
 describe("agent cards in the a2a.json dialect", () => {
   it("security schemes and requirements encode to a2a.json and decode back", async () => {
-    const { dialectCodec } = await import("@protoc-gen-a2a/runtime");
     const { A2AServiceV0_3 } = await import("../../generated-samples/v0.3.0/a2a_a2a.js");
     const { AgentCardSchema } = await import("../../generated-samples/v0.3.0/a2a_pb.js");
     const { create, fromJson, toJson } = await import("@bufbuild/protobuf");
-    const codec = dialectCodec(A2AServiceV0_3.jsonrpcDialect!);
+    const codec = A2AServiceV0_3.jsonrpcCodec!;
     const card = create(AgentCardSchema, {
       protocolVersion: "0.3.0",
       name: "a",

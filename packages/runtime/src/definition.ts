@@ -7,6 +7,7 @@
 import type { DescMethod, DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
 import type { Route } from "./http/route-types.js";
+import type { JsonRpcCodec } from "./compat/conversion-types.js";
 import { requestCheck, type InputRule, type RequestCheck } from "./validate.js";
 
 export interface ErrorCatalogEntry {
@@ -29,7 +30,9 @@ export interface StandardErrorEntry {
 
 /**
  * How a JSON-RPC binding's payloads differ from the proto's ProtoJSON
- * (v0.3: a2a.json), from the override files. Applied by jsonrpc-dialect.ts.
+ * (v0.3: a2a.json): the override table (api.jsonrpcDialect) the generator
+ * reads to write the version's codec (`<base>_jsonrpc_codec`, ProtocolTables.jsonrpcCodec).
+ * The runtime reads the codec only.
  */
 export interface JsonRpcDialect {
   /** Enum value name → dialect string. */
@@ -151,8 +154,8 @@ export interface ProtocolTables {
   readonly jsonrpcRequestContentTypes?: JsonRpcRequestContentTypes | null;
   /** Which JSON-RPC ids a server takes. Absent: an id-less request is answered with id null; integers to 2^53-1. */
   readonly jsonrpcIds?: JsonRpcIds | null;
-  /** Set when JSON-RPC payloads are not the proto's ProtoJSON (v0.3). */
-  readonly jsonrpcDialect?: JsonRpcDialect | null;
+  /** Set when JSON-RPC payloads are not the proto's ProtoJSON (v0.3): the generated a2a.json codec. */
+  readonly jsonrpcCodec?: JsonRpcCodec | null;
   /**
    * Message → its REQUIRED fields (proto names) that ProtoJSON would leave out at their default value; set
    * when this version writes them anyway (protojson-write.ts).
@@ -207,7 +210,7 @@ export function defineA2aService<S extends DescService>(service: S, tables: Prot
     streaming: method.methodKind === "server_streaming",
     routes: [...tables.routes, ...tables.aliases].filter((r) => r.operation === method.name),
     tenantLocalName: method.input.fields.find((f) => f.name === tables.tenantField)?.localName,
-    checkRequest: requestCheck(tables.inputRules, tables.jsonrpcDialect, method.input),
+    checkRequest: requestCheck(tables.inputRules, tables.jsonrpcCodec?.names, method.input),
     capability: tables.capabilities?.rules.find((r) => r.operations.includes(method.name)),
   }));
   return {

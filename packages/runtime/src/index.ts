@@ -92,5 +92,5 @@ export {
 } from "./compat/dual-version.js";
 export { mergeAgentCards, MergedCardError } from "./compat/dual-card.js";
 export { operationCorrespondence, type OperationCorrespondence, type OperationNames } from "./operation-map.js";
-export { createDialectCodec, dialectCodec, type DialectCodec, type OnDrop } from "./jsonrpc/jsonrpc-dialect.js";
+export type { DialectCodec, JsonRpcCodec, JsonRpcNames, OnDrop } from "./compat/conversion-types.js";
 export { CompatJsonError, type At } from "./compat/compat-json.js";

@@ -18,7 +18,7 @@
  * decoders' leniency.
  */
 import type { DescField, DescMessage, JsonValue } from "@bufbuild/protobuf";
-import type { JsonRpcDialect } from "./definition.js";
+import type { JsonRpcNames } from "./compat/conversion-types.js";
 import { messageOf } from "./message-fields.js";
 
 /** One field the walk looks at: an enum, or a message below which something is checked. */
@@ -42,13 +42,13 @@ type Shapes = (m: DescMessage) => Shape;
 
 /** Shapes per message name: without a dialect, and per dialect table. */
 let plainShapes: Shapes | undefined;
-const dialectShapes = new WeakMap<JsonRpcDialect, Shapes>();
+const dialectShapes = new WeakMap<JsonRpcNames, Shapes>();
 
 /** What is wrong with `json` as a request of type `desc`, or undefined. */
 export function jsonRequestProblem(
   desc: DescMessage,
   json: JsonValue,
-  dialect?: JsonRpcDialect | null,
+  dialect?: JsonRpcNames | null,
 ): string | undefined {
   const d = dialect ?? undefined;
   let shapes = d ? dialectShapes.get(d) : plainShapes;
@@ -65,7 +65,7 @@ function visit(
   json: JsonValue,
   path: string,
   shapes: Shapes,
-  dialect: JsonRpcDialect | undefined,
+  dialect: JsonRpcNames | undefined,
 ): string | undefined {
   if (typeof json !== "object" || json === null || Array.isArray(json)) return undefined;
   const s = shapes(m);
@@ -90,7 +90,7 @@ function messages(
   v: JsonValue,
   at: string,
   shapes: Shapes,
-  dialect: JsonRpcDialect | undefined,
+  dialect: JsonRpcNames | undefined,
 ): string | undefined {
   if (f.fieldKind === "list" && Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
@@ -115,7 +115,7 @@ function enums(
   v: JsonValue,
   path: string,
   key: string,
-  dialect: JsonRpcDialect | undefined,
+  dialect: JsonRpcNames | undefined,
 ): string | undefined {
   if (f.fieldKind === "list" && Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
@@ -129,7 +129,7 @@ function enums(
 }
 
 /** Why an enum value is refused, or undefined: a string naming no value (nor a dialect spelling of one). */
-function enumProblem(f: DescField, v: JsonValue, dialect: JsonRpcDialect | undefined): string | undefined {
+function enumProblem(f: DescField, v: JsonValue, dialect: JsonRpcNames | undefined): string | undefined {
   if (typeof v !== "string" || !f.enum) return undefined;
   if (f.enum.values.some((x) => x.name === v)) return undefined;
   if (dialect && f.enum.values.some((x) => dialect.enums[x.name] === v)) return undefined;
@@ -137,10 +137,10 @@ function enumProblem(f: DescField, v: JsonValue, dialect: JsonRpcDialect | undef
 }
 
 /** Shapes built once per message type; a field is watched only when something below it can be refused. */
-function shaper(d: JsonRpcDialect | undefined): Shapes {
+function shaper(d: JsonRpcNames | undefined): Shapes {
   const cache = new Map<string, Shape>();
   const matters = new Map<string, boolean>();
-  const isPart = (m: DescMessage) => d?.part.message === m.typeName;
+  const isPart = (m: DescMessage) => d?.part === m.typeName;
   const wrapperOf = (m: DescMessage) => d?.wrappers.find((x) => x.message === m.typeName);
   const isEnum = (f: DescField) => f.fieldKind === "enum" || (f.fieldKind === "list" && f.listKind === "enum");
   const leadsOn = (m: DescMessage | undefined): boolean => m !== undefined && matter(m);

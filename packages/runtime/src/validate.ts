@@ -34,7 +34,7 @@ export interface InputRule {
   readonly waivedFrom?: readonly string[];
 }
 
-/** What the check reads of a JSON-RPC dialect (definition.ts JsonRpcDialect): its wrapper requests and renames. */
+/** What the check reads of a JSON-RPC dialect (the codec's JsonRpcNames): its wrapper requests and renames. */
 export interface DialectNames {
   readonly wrappers: readonly { readonly message: string; readonly field: string }[];
   readonly renames: Readonly<Record<string, string>>;

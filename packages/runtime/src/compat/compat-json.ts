@@ -15,6 +15,9 @@
  *   no coercion  reading refuses an enum value the older version does not have;
  *                writing reports an enum number without an older value (written as
  *                the value 0) and a part a2a.json has no form for (left out of its list)
+ *   dialect      what the generated a2a.json codec of a version (<base>_jsonrpc_codec)
+ *                calls: its dispatch by message type, lists and maps of messages,
+ *                the ids of a resource name, merged objects
  */
 import {
   fromJson,
@@ -27,7 +30,7 @@ import {
 } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { TimestampSchema, type Timestamp, type Value } from "@bufbuild/protobuf/wkt";
-import type { Converter, DialectCodec, Loss } from "./conversion-types.js";
+import type { Converter, DialectCodec, JsonRpcCodec, JsonRpcNames, Loss, OnDrop } from "./conversion-types.js";
 import { base64Read, setProto } from "../protojson-values.js";
 
 /** Where a value sits: a chain of keys up to the root (undefined), made a string only for a loss or an error. */
@@ -376,3 +379,73 @@ export function viaProto(converter: Converter, dialect: DialectCodec): ViaProto 
 }
 
 export { base64, timestampJson, valueJson } from "../protojson-values.js";
+
+// ---- the generated a2a.json codec's primitives ----
+
+/** One message's half of a generated a2a.json codec: ProtoJSON → a2a.json, or back. */
+export type JsonCoder = (json: JsonValue, a: At, lost: Loss[]) => JsonValue;
+
+/** A message type's encoder (ProtoJSON → a2a.json) and decoder (a2a.json → ProtoJSON). */
+export interface MessageCoders {
+  readonly encode: JsonCoder;
+  readonly decode: JsonCoder;
+}
+
+export const isJsonObject = (v: JsonValue | undefined): v is JsonObject =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Each item of a list converted by `one`, with its index in the path; anything else converted whole. */
+export function eachJson(v: JsonValue, a: At, lost: Loss[], one: JsonCoder): JsonValue {
+  if (!Array.isArray(v)) return one(v, a, lost);
+  const out: JsonValue[] = new Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = one(v[i]!, at(a, i), lost);
+  return out;
+}
+
+/** Each value of a map converted by `one`, with its key in the path; anything else converted whole. */
+export function mapJson(v: JsonValue, a: At, lost: Loss[], one: JsonCoder): JsonValue {
+  if (!isJsonObject(v)) return one(v, a, lost);
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, one(x, at(a, k), lost)]));
+}
+
+/** The id at `keys` of a dialect object, as a resource name holds it: a string or number, else "". */
+export function nameId(x: JsonObject, ...keys: string[]): string {
+  let v: JsonValue | undefined = x;
+  for (const k of keys) v = isJsonObject(v) ? v[k] : undefined;
+  return typeof v === "string" || typeof v === "number" ? String(v) : "";
+}
+
+/** `value` over `prev`: two objects merged key by key (deeply), anything else replaced. */
+export function mergeJson(prev: JsonValue | undefined, value: JsonValue): JsonValue {
+  if (!isJsonObject(prev) || !isJsonObject(value)) return value;
+  const out: JsonObject = { ...prev };
+  for (const [k, v] of Object.entries(value)) out[k] = mergeJson(out[k], v);
+  return out;
+}
+
+/** A typed union's member in a2a.json: the member's object with its `type` first. */
+export const withType = (type: string, v: JsonValue): JsonObject => ({ type, ...(v as JsonObject) });
+
+/**
+ * The codec over a generated table (message type name → its coders): what a coder loses is passed to
+ * `onDrop` in order, also when it then refuses the value.
+ */
+export function jsonRpcCodec(coders: Readonly<Record<string, MessageCoders>>, names: JsonRpcNames): JsonRpcCodec {
+  const of = (desc: DescMessage): MessageCoders => {
+    if (!Object.hasOwn(coders, desc.typeName)) throw new Error(`a2a.json codec: no coders for ${desc.typeName}`);
+    return coders[desc.typeName]!;
+  };
+  const run = (one: JsonCoder, json: JsonValue, onDrop: OnDrop | undefined): JsonValue => {
+    const lost: Loss[] = [];
+    try {
+      return one(json, undefined, lost);
+    } finally {
+      if (onDrop) for (const l of lost) onDrop(l.path, l.reason);
+    }
+  };
+  return {
+    names,
+    encode: (desc, json, onDrop) => run(of(desc).encode, json, onDrop),
+    decode: (desc, json, onDrop) => run(of(desc).decode, json, onDrop),
+  };
+}

@@ -2,7 +2,7 @@
  * The types every cross-version conversion shares: what a conversion could
  * not carry over (Loss, told once per field whatever the path), the message
  * converter between two proto versions, and the a2a.json codec of a JSON-RPC
- * dialect. Types only: the modules that implement them import this one, and
+ * dialect (generated: <base>_jsonrpc_codec). Types only: the modules that implement them import this one, and
  * it imports none of them.
  */
 import type { DescMessage, JsonValue, Message, Registry } from "@bufbuild/protobuf";
@@ -35,4 +35,21 @@ export interface DialectCodec {
   encode(desc: DescMessage, json: JsonValue, onDrop?: OnDrop): JsonValue;
   /** Decodes; what the proto cannot hold is reported to `onDrop`, never dropped silently. */
   decode(desc: DescMessage, json: JsonValue, onDrop?: OnDrop): JsonValue;
+}
+
+/** What the JSON request checks (json-request-check.ts, validate.ts) read of a JSON-RPC dialect. */
+export interface JsonRpcNames {
+  /** Enum value name → its dialect spelling. */
+  readonly enums: Readonly<Record<string, string>>;
+  /** The part message, whose `kind` a request must carry. */
+  readonly part: string;
+  /** Requests whose dialect form is one of their fields. */
+  readonly wrappers: readonly { readonly message: string; readonly field: string }[];
+  /** "pkg.Message.field" → dialect key. */
+  readonly renames: Readonly<Record<string, string>>;
+}
+
+/** The generated a2a.json codec of a version (v0.3), and the names its request checks read. */
+export interface JsonRpcCodec extends DialectCodec {
+  readonly names: JsonRpcNames;
 }

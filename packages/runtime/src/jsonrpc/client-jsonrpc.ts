@@ -16,7 +16,6 @@ import { A2ATransportError } from "../a2a-error.js";
 import { errorFromJsonRpc } from "../client-errors.js";
 import { buildClient, callSignal, fetchFor, serviceHeaders, type A2aClientOptions } from "../http/client-http.js";
 import { decodeSse, sseStreamFromResponse } from "../http/sse.js";
-import { dialectCodec } from "./jsonrpc-dialect.js";
 import { messageJson } from "../protojson-write.js";
 import type { JsonRpcCalls, JsonRpcClient } from "./json-operations.js";
 
@@ -28,7 +27,7 @@ export function createJsonRpcClient<S extends DescService>(
   options: A2aClientOptions,
 ): JsonRpcClient<S> {
   const fetchFn = options.fetch ?? globalThis.fetch;
-  const codec = def.jsonrpcDialect ? dialectCodec(def.jsonrpcDialect) : undefined;
+  const codec = def.jsonrpcCodec ?? undefined;
   let nextId = 0;
 
   const paramsOf = (op: OperationInfo, request: Message): JsonValue => {

@@ -52,7 +52,7 @@ import { encodeSseEvent } from "../http/sse.js";
 import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "../server-stream.js";
 import { invalidRequest, invokeStream, invokeUnary } from "../invoke.js";
 import { jsonRequestProblem } from "../json-request-check.js";
-import { dialectCodec, type DialectCodec, type OnDrop } from "./jsonrpc-dialect.js";
+import type { DialectCodec, OnDrop } from "../compat/conversion-types.js";
 import { jsonLimitProblem } from "../http/limits.js";
 
 type Id = string | number | null;
@@ -119,7 +119,7 @@ export function createJsonRpcHandler<S extends DescService>(
       body: withKeepAlive(sseBody(id, started, errorLine), keepAliveMs),
     };
   };
-  const codec = def.jsonrpcDialect ? dialectCodec(def.jsonrpcDialect) : undefined;
+  const codec = def.jsonrpcCodec ?? undefined;
   const onJson = options.jsonrpcOperations;
   const refuseContentType = contentTypeCheck(def);
   const maxId = def.jsonrpcIds?.maxIntegerId ?? MAX_SAFE_ID;
@@ -147,7 +147,7 @@ export function createJsonRpcHandler<S extends DescService>(
     }
     seen.admitted = admitted;
 
-    const wrong = jsonRequestProblem(op.method.input, params, def.jsonrpcDialect);
+    const wrong = jsonRequestProblem(op.method.input, params, def.jsonrpcCodec?.names);
     if (wrong) return fail(id, invalidRequest(op, "JSONRPC", wrong), op.name);
 
     const direct = onJson?.get(op.name);
