@@ -22,6 +22,8 @@ export interface Admitted {
   readonly activated: readonly string[];
 }
 
+const NONE: readonly string[] = Object.freeze([]);
+
 /** Throws the A2AError the binding must answer with. */
 export function admitCall(
   def: A2aServiceDefinition,
@@ -46,11 +48,12 @@ export function admitCall(
   const refused = card.refusal(op);
   if (refused) throw refused;
   const extensions = parseExtensions(extensionsValue);
-  const missing = card.required.filter((x) => !extensions.includes(x));
+  const missing = card.required.length > 0 ? card.required.filter((x) => !extensions.includes(x)) : NONE;
   if (missing.length > 0 && def.errors.some((e) => e.name === "ExtensionSupportRequiredError")) {
     throw new A2AError("ExtensionSupportRequiredError", `Required extension not declared: ${missing.join(", ")}`);
   }
-  const activated = card.supported.length > 0 ? extensions.filter((x) => card.supported.includes(x)) : [];
+  const activated =
+    card.supported.length > 0 && extensions.length > 0 ? extensions.filter((x) => card.supported.includes(x)) : NONE;
   return { version: version.version, extensions, activated };
 }
 
@@ -91,16 +94,32 @@ export function lazyContext(
   binding: HandlerContext["binding"],
   tenant: string | undefined,
 ): HandlerContext {
-  return {
-    get signal() {
-      return source.signal;
-    },
-    get headers() {
-      return source.headers;
-    },
-    protocolVersion: admitted.version,
-    extensions: admitted.extensions,
-    binding,
-    tenant,
-  };
+  return new LazyContext(source, admitted.version, admitted.extensions, binding, tenant);
+}
+
+/**
+ * One per call, so its getters live on the prototype (an object literal with getters costs two closures and a
+ * slow property definition per call). So signal and headers are not own properties: `in` and reading them work,
+ * Object.keys and a spread do not show them.
+ */
+class LazyContext implements HandlerContext {
+  readonly #source: { readonly signal: AbortSignal; readonly headers: Headers };
+
+  constructor(
+    source: { readonly signal: AbortSignal; readonly headers: Headers },
+    readonly protocolVersion: string,
+    readonly extensions: string[],
+    readonly binding: HandlerContext["binding"],
+    readonly tenant: string | undefined,
+  ) {
+    this.#source = source;
+  }
+
+  get signal(): AbortSignal {
+    return this.#source.signal;
+  }
+
+  get headers(): Headers {
+    return this.#source.headers;
+  }
 }

@@ -7,85 +7,177 @@
  * node adapter waits for 'drain'. A body is read only up to the limit: the
  * fetch adapter cancels the rest of its stream, and the node adapter answers
  * a request whose body it did not read to the end with "connection: close",
- * then closes the socket gently (closeAfterAnswer). The node adapter builds the Headers,
- * URLSearchParams and AbortSignal objects only when something asks for them.
+ * then closes the socket gently (closeAfterAnswer).
+ *
+ * The node adapter is on every request's path, so it allocates little: one
+ * NodeRequest per request (its members live on the prototype), the Headers,
+ * URLSearchParams and AbortSignal only when something asks for them, and the
+ * response's 'close' listener only once a signal or a stream needs it (a client
+ * that left before then is seen from `res.destroyed`). A body whose
+ * declared length has arrived by the time it is asked for (the usual small
+ * request) is taken from the stream's buffer at once, without listeners.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { BodyTooLargeError, type CoreHandler, type CoreRequest } from "../server-types.js";
+import { BodyTooLargeError, type CoreHandler, type CoreRequest, type CoreResponse } from "../server-types.js";
 
 export function nodeHttpListener(handler: CoreHandler): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => {
-    let controller: AbortController | undefined;
-    let gone = false;
-    let onGone: (() => void) | undefined;
-    let goneSignal: Promise<void> | undefined;
-    // Made only when a stream waits for 'drain': a unary answer needs no promise.
-    const whenGone = () =>
-      (goneSignal ??= new Promise<void>((resolve) => {
-        if (gone) resolve();
-        else onGone = resolve;
-      }));
-    res.on("close", () => {
-      if (res.writableFinished) return;
-      gone = true;
-      controller?.abort();
-      onGone?.();
-    });
+  return (req, res) => void answerNode(handler, new NodeRequest(req, res), req, res);
+}
+
+/** Header names as the node request keys them (lowercase), for the few names the bindings ask for. */
+const lowerNames = new Map<string, string>();
+const LOWER_NAMES_KEPT = 64;
+
+function lowerName(name: string): string {
+  const known = lowerNames.get(name);
+  if (known !== undefined) return known;
+  const lower = name.toLowerCase();
+  if (lowerNames.size < LOWER_NAMES_KEPT) lowerNames.set(name, lower);
+  return lower;
+}
+
+/** A node:http request as a CoreRequest, plus whether its client went away (for the signal and streams). */
+class NodeRequest implements CoreRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly hasQuery: boolean;
+  /** Whether the client went away before the answer was written. */
+  gone = false;
+  private readonly req: IncomingMessage;
+  private readonly res: ServerResponse;
+  private readonly q: number;
+  private watching = false;
+  private readWhole = false;
+  private controller: AbortController | undefined;
+  private onGone: (() => void) | undefined;
+  private goneSignal: Promise<void> | undefined;
+  private builtHeaders: Headers | undefined;
+  private builtQuery: URLSearchParams | undefined;
+
+  constructor(req: IncomingMessage, res: ServerResponse) {
+    this.req = req;
+    this.res = res;
     const raw = req.url ?? "/";
     const q = raw.indexOf("?");
-    let headers: Headers | undefined;
-    let query: URLSearchParams | undefined;
-    const core: CoreRequest = {
-      method: req.method ?? "GET",
-      path: q < 0 ? raw : raw.slice(0, q),
-      hasQuery: q >= 0,
-      get query() {
-        query ??= new URLSearchParams(q < 0 ? "" : raw.slice(q + 1));
-        return query;
-      },
-      header(name) {
-        const v = req.headers[name.toLowerCase()];
-        return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
-      },
-      get headers() {
-        if (!headers) {
-          headers = new Headers();
-          for (const [k, v] of Object.entries(req.headers)) {
-            if (v === undefined) continue;
-            for (const item of Array.isArray(v) ? v : [v]) headers.append(k, item);
-          }
-        }
-        return headers;
-      },
-      get signal() {
-        if (!controller) {
-          controller = new AbortController();
-          if (gone) controller.abort();
-        }
-        return controller.signal;
-      },
-      body: (limit) => readNodeBody(req, limit),
-    };
-    handler(core).then(
-      async (out) => {
-        // A body not read to its end (refused, or past the limit): close the connection after the answer
-        // rather than read the rest, which may never end.
-        const headers = req.complete ? out.headers : closeAfterAnswer(req, out.headers);
-        if (typeof out.body === "string") {
-          res.writeHead(out.status, { ...headers, "content-length": Buffer.byteLength(out.body) });
-          res.end(out.body);
-          return;
-        }
-        res.writeHead(out.status, headers);
-        res.flushHeaders();
-        await writeNodeStream(res, out.body, () => gone, whenGone);
-      },
-      () => {
-        if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-        res.end("internal error");
-      },
-    );
-  };
+    this.q = q;
+    this.method = req.method ?? "GET";
+    this.path = q < 0 ? raw : raw.slice(0, q);
+    this.hasQuery = q >= 0;
+  }
+
+  get query(): URLSearchParams {
+    this.builtQuery ??= new URLSearchParams(this.q < 0 ? "" : (this.req.url ?? "/").slice(this.q + 1));
+    return this.builtQuery;
+  }
+
+  header(name: string): string | null {
+    const v = this.req.headers[lowerName(name)];
+    return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+  }
+
+  get headers(): Headers {
+    if (!this.builtHeaders) {
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(this.req.headers)) {
+        if (v === undefined) continue;
+        for (const item of Array.isArray(v) ? v : [v]) headers.append(k, item);
+      }
+      this.builtHeaders = headers;
+    }
+    return this.builtHeaders;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      this.watch();
+      if (this.gone) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+
+  body(limit: number): Promise<Uint8Array> {
+    const whole = this.buffered(limit);
+    if (whole) return Promise.resolve(whole);
+    // The handler usually asks during the 'request' event, before the parser has pushed a small body that came
+    // in the same packet; one turn of the microtask queue later it has.
+    return Promise.resolve(limit).then((n) => this.buffered(n) ?? readNodeBody(this.req, n));
+  }
+
+  /**
+   * The whole body when all its declared bytes are buffered and nothing was read yet, taken at once without
+   * listeners; the parser may not have marked the message complete yet, so the body then counts as read to
+   * its end. Else undefined.
+   */
+  private buffered(limit: number): Buffer | undefined {
+    const req = this.req;
+    const declared = Number(req.headers["content-length"] ?? "0");
+    if (!(declared > 0 && declared <= limit && req.readableLength === declared && !req.readableDidRead)) return;
+    const whole = req.destroyed ? null : (req.read() as Buffer | null);
+    if (whole === null || whole.length !== declared) return;
+    this.readWhole = true;
+    return whole;
+  }
+
+  /** Whether the body was read to its end: the connection can serve the next request. */
+  get bodyDone(): boolean {
+    return this.readWhole || this.req.complete;
+  }
+
+  /** Starts watching for the client going away: at once if it already has, else on the response's 'close'. */
+  watch(): void {
+    if (this.watching) return;
+    this.watching = true;
+    const res = this.res;
+    if (res.destroyed && !res.writableFinished) {
+      this.gone = true;
+      return;
+    }
+    res.on("close", () => {
+      if (res.writableFinished) return;
+      this.gone = true;
+      this.controller?.abort();
+      this.onGone?.();
+    });
+  }
+
+  /** Resolves when the client goes away; made only when a stream waits for 'drain'. */
+  whenGone(): Promise<void> {
+    this.goneSignal ??= new Promise<void>((resolve) => {
+      if (this.gone) resolve();
+      else this.onGone = resolve;
+    });
+    return this.goneSignal;
+  }
+}
+
+/** Runs the handler and writes its answer; a handler that fails answers 500. Never rejects, but for a write that throws. */
+async function answerNode(
+  handler: CoreHandler,
+  core: NodeRequest,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  let out: CoreResponse;
+  try {
+    out = await handler(core);
+  } catch {
+    if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+    res.end("internal error");
+    return;
+  }
+  // A body not read to its end (refused, or past the limit): close the connection after the answer
+  // rather than read the rest, which may never end.
+  const headers = core.bodyDone ? out.headers : closeAfterAnswer(req, out.headers);
+  if (typeof out.body === "string") {
+    res.writeHead(out.status, { ...headers, "content-length": Buffer.byteLength(out.body) });
+    res.end(out.body);
+    return;
+  }
+  core.watch();
+  res.writeHead(out.status, headers);
+  res.flushHeaders();
+  await writeNodeStream(res, out.body, core);
 }
 
 /** How long, and how many bytes, a connection closed after its answer reads and drops what still comes. */
@@ -117,27 +209,22 @@ function closeAfterAnswer(req: IncomingMessage, headers: Readonly<Record<string,
 
 /**
  * Writes a streaming body, waiting for 'drain' when the socket is full. When the client goes away
- * (`gone`), while a chunk is written or while waiting for 'drain', the body's return() is called, so
+ * (`core.gone`), while a chunk is written or while waiting for 'drain', the body's return() is called, so
  * the handler's iterator closes; then the response ends. Never rejects: a body that fails destroys
  * the response.
  */
-async function writeNodeStream(
-  res: ServerResponse,
-  body: AsyncIterable<string>,
-  gone: () => boolean,
-  whenGone: () => Promise<void>,
-): Promise<void> {
+async function writeNodeStream(res: ServerResponse, body: AsyncIterable<string>, core: NodeRequest): Promise<void> {
   const it = body[Symbol.asyncIterator]();
   let finished = false;
   try {
-    while (!gone()) {
+    while (!core.gone) {
       const r = await it.next();
       if (r.done) {
         finished = true;
         break;
       }
-      if (gone()) break;
-      if (!res.write(r.value)) await drainOrGone(res, whenGone());
+      if (core.gone) break;
+      if (!res.write(r.value)) await drainOrGone(res, core.whenGone());
     }
     if (!finished) await it.return?.();
     res.end();
@@ -158,12 +245,9 @@ function drainOrGone(res: ServerResponse, goneSignal: Promise<void>): Promise<vo
  * closes the connection after the answer, so the rest is never read.
  */
 function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+  const declared = Number(req.headers["content-length"] ?? "0");
+  if (declared > limit) return Promise.reject(new BodyTooLargeError(`body of ${declared} bytes exceeds ${limit}`));
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers["content-length"] ?? "0");
-    if (declared > limit) {
-      reject(new BodyTooLargeError(`body of ${declared} bytes exceeds ${limit}`));
-      return;
-    }
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (c: Buffer) => {

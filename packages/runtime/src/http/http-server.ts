@@ -37,6 +37,7 @@ export function createA2aHttpHandler<S extends DescService>(options: A2aHttpOpti
   const jsonrpcPath = withoutTrailingSlash(options.jsonrpcPath ?? "/jsonrpc");
   const jsonrpcSlash = jsonrpcPath + "/";
   const restBase = withoutTrailingSlash(options.restBasePath ?? "/rest");
+  const restPrefix = restBase + "/";
   const jsonrpc = createJsonRpcHandler(options);
   const rest = createRestHandler(options, restBase);
   const agentCard = options.agentCard;
@@ -46,13 +47,21 @@ export function createA2aHttpHandler<S extends DescService>(options: A2aHttpOpti
         ...(options.agentCardHeaders ? { headers: options.agentCardHeaders } : {}),
       })
     : undefined;
-  const route: CoreHandler = async (req) => {
+  // Plain functions, not async ones: each handler already returns a promise, and another layer per request
+  // would cost a promise and a turn of the microtask queue.
+  const route = (req: CoreRequest): Promise<CoreResponse> => {
     if (req.path === AGENT_CARD_PATH && card) return card(req);
     if (req.path === jsonrpcPath || req.path === jsonrpcSlash) return jsonrpc(req);
-    if (restBase === "" || req.path.startsWith(restBase + "/")) return rest(req);
-    return { status: 404, headers: {}, body: "" };
+    if (restBase === "" || req.path.startsWith(restPrefix)) return rest(req);
+    return Promise.resolve({ status: 404, headers: {}, body: "" });
   };
-  return async (req) => (req.method === "HEAD" ? headOf(await route(asGet(req))) : route(req));
+  return (req) => {
+    try {
+      return req.method === "HEAD" ? route(asGet(req)).then(headOf) : route(req);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  };
 }
 
 /** The same request as a GET: a view whose other members are the request's own. */

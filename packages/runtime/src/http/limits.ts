@@ -54,10 +54,13 @@ type Found = (where: string) => string;
  * going deeper) and allocates nothing unless it finds a problem: the path is collected on the way back.
  */
 export function jsonLimitProblem(value: unknown, root: string, maxDepth = MAX_JSON_DEPTH): string | undefined {
-  const path: (string | number)[] = [];
-  const found = checkJson(value, 1, maxDepth, path);
-  return found?.(pathText(root, path.reverse()));
+  // Keys are pushed only once a problem is found, so one array serves every call (the walk is synchronous).
+  const found = checkJson(value, 1, maxDepth, foundPath);
+  if (!found) return undefined;
+  return found(pathText(root, foundPath.splice(0).reverse()));
 }
+
+const foundPath: (string | number)[] = [];
 
 const loneSurrogate: Found = (where) => `${where} holds a lone surrogate, which UTF-8 cannot carry`;
 const loneSurrogateKey: Found = (where) => `a member name in ${where} holds a lone surrogate`;

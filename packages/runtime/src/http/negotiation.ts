@@ -27,6 +27,7 @@ export function negotiateVersion(
   if (rules.headers.versionHeader === null) return { ok: true, version: rules.protocolVersion };
   const raw = (header ?? query ?? "").trim();
   const missing = raw === "";
+  if (raw === rules.protocolVersion) return { ok: true, version: raw }; // the common case, as sent
   const requested = missing ? rules.headers.absentVersionMeans : raw;
   const m = versionRe.exec(requested);
   if (!m || (m[3] !== undefined && rules.headers.patchVersion === "reject")) return { ok: false, requested, missing };

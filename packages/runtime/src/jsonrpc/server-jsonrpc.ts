@@ -166,7 +166,8 @@ export function createJsonRpcHandler<S extends DescService>(
         return fail(id, e, op.name);
       }
     }
-    const onDrop = (path: string, reason: string) => options.onLoss?.(op.name, { path, reason });
+    const onLoss = options.onLoss;
+    const onDrop: OnDrop = onLoss ? (path, reason) => onLoss(op.name, { path, reason }) : ignoreDrop;
     let input: Message;
     try {
       input = fromJson(
@@ -204,6 +205,9 @@ export function createJsonRpcHandler<S extends DescService>(
     return seen.admitted ? withExtensionsEcho(def, res, seen.admitted) : res;
   };
 }
+
+/** What is dropped when nobody is told (no onLoss). */
+const ignoreDrop: OnDrop = () => {};
 
 /**
  * The Content-Type check: undefined for an accepted media type (parameters such as charset are ignored), else the

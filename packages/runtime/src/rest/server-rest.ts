@@ -55,10 +55,12 @@ export function createRestHandler<S extends DescService>(
   const ct = def.contentTypes.rest;
   const matcher = compilePathMatcher([...def.routes, ...def.aliases]);
   const report = errorReporter(def, "HTTP+JSON", options.onError);
+  const errorHeaders = { "content-type": ct.error };
+  const responseHeaders = { "content-type": ct.response };
   const fail = (e: unknown, operation?: string): CoreResponse => {
     report(e, operation);
     const { status, body } = toRestError(def, e);
-    return { status, headers: { "content-type": ct.error }, body: JSON.stringify(body) };
+    return { status, headers: errorHeaders, body: JSON.stringify(body) };
   };
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   /** The stream once its first event is ready; an error before that is the ordinary error reply. */
@@ -139,7 +141,7 @@ export function createRestHandler<S extends DescService>(
           await invokeUnary(options.handler, op, input, context),
         ) as JsonObject;
         const body = route.responseBody ? out[jsonNameOf(op, route.responseBody)] : out;
-        return { status: 200, headers: { "content-type": ct.response }, body: JSON.stringify(body ?? {}) };
+        return { status: 200, headers: responseHeaders, body: JSON.stringify(body ?? {}) };
       } catch (e) {
         return fail(e, op.name);
       }
@@ -170,6 +172,13 @@ function hasDotSegment(path: string): boolean {
   return false;
 }
 
+/** The media type of a Content-Type value, lowercase, without parameters ("" when absent). */
+function mediaType(header: string | null): string {
+  if (header === null) return "";
+  if (JSON_TYPES.includes(header)) return header; // the common case, as sent
+  return header.split(";")[0]!.trim().toLowerCase();
+}
+
 function jsonNameOf(op: OperationInfo, field: string): string {
   return op.method.output.fields.find((f) => f.name === field)?.jsonName ?? field;
 }
@@ -181,9 +190,9 @@ async function requestJson(
   limit: number,
   wrapped: { readonly op: OperationInfo; readonly wrapper: string } | undefined,
 ): Promise<JsonObject> {
-  const json: JsonObject = {};
+  let json: JsonObject = {};
   if (route.body !== null) {
-    const type = (req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    const type = mediaType(req.header("content-type"));
     const bytes = await req.body(limit);
     if (bytes.length > 0) {
       if (type !== "" && !JSON_TYPES.includes(type)) {
@@ -201,7 +210,9 @@ async function requestJson(
       if (route.body === "*") {
         if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
           throw new A2AError("InvalidParamsError", "The body must be a JSON object");
-        for (const [k, v] of Object.entries(parsed as JsonObject)) if (k !== "__proto__") json[k] = v;
+        // The parsed object is the request as it is, unless a "__proto__" member must be left out.
+        if (!Object.hasOwn(parsed, "__proto__")) json = parsed as JsonObject;
+        else for (const [k, v] of Object.entries(parsed as JsonObject)) if (k !== "__proto__") json[k] = v;
       } else {
         json[route.bodyFields[0]!] = (
           wrapped ? unwrapBody(wrapped.op, route, parsed, wrapped.wrapper) : parsed
@@ -209,15 +220,20 @@ async function requestJson(
       }
     }
   }
-  for (const q of req.hasQuery ? route.queryFields : []) {
-    const values = req.query.getAll(q.jsonName).concat(q.jsonName !== q.field ? req.query.getAll(q.field) : []);
+  if (req.hasQuery) addQuery(json, req.query, route);
+  for (const v of route.variables) setPath(json, v.jsonName, params[v.field]!);
+  return json;
+}
+
+/** The query parameters the route reads, as JSON members. */
+function addQuery(json: JsonObject, query: URLSearchParams, route: Route): void {
+  for (const q of route.queryFields) {
+    const values = query.getAll(q.jsonName).concat(q.jsonName !== q.field ? query.getAll(q.field) : []);
     if (values.length === 0) continue;
     const parts = q.repeated ? values.flatMap((v) => v.split(",")) : [values[values.length - 1]!];
     const typed = parts.map((v) => queryValue(v, q.type, q.jsonName));
     json[q.jsonName] = q.repeated ? typed : typed[0]!;
   }
-  for (const v of route.variables) setPath(json, v.jsonName, params[v.field]!);
-  return json;
 }
 
 /**
