@@ -17,7 +17,8 @@
  * reason is the one v1.0's rule gives the error's name (reasonOf), so that
  * errors sharing a status stay apart. Clients read errors in client-errors.ts.
  */
-import type { A2aServiceDefinition, ErrorCatalogEntry, StandardErrorEntry } from "./definition.js";
+import type { A2aServiceDefinition } from "./definition.js";
+import type { ErrorCatalogEntry, StandardErrorEntry } from "./protocol-tables.js";
 import { ERROR_INFO_TYPE_URL } from "./error-info.js";
 
 export class A2AError extends Error {

@@ -45,7 +45,8 @@
  * "UnknownError", with the reason or code it came with.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { A2aServiceDefinition, StandardErrorEntry } from "./definition.js";
+import type { A2aServiceDefinition } from "./definition.js";
+import type { StandardErrorEntry } from "./protocol-tables.js";
 import { A2A_DOMAIN, A2AError, A2ATransportError, reasonOf } from "./a2a-error.js";
 import { ERROR_INFO_TYPE_URL, ErrorInfoSchema } from "./error-info.js";
 

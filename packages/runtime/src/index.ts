@@ -24,18 +24,20 @@ export {
   type A2aHandler,
   type A2aServiceDefinition,
   type CallOptions,
-  type CapabilityRule,
-  type CapabilityTable,
-  type DualVersionRule,
-  type ErrorCatalogEntry,
   type HandlerContext,
   type OperationInfo,
-  type JsonRpcDialect,
-  type JsonRpcIds,
-  type JsonRpcRequestContentTypes,
-  type ProtocolTables,
-  type StandardErrorEntry,
 } from "./definition.js";
+export type {
+  CapabilityRule,
+  CapabilityTable,
+  DualVersionRule,
+  ErrorCatalogEntry,
+  JsonRpcDialect,
+  JsonRpcIds,
+  JsonRpcRequestContentTypes,
+  ProtocolTables,
+  StandardErrorEntry,
+} from "./protocol-tables.js";
 export type { InputRule } from "./validate.js";
 export {
   A2AError,

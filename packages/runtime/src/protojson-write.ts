@@ -18,7 +18,7 @@ import {
   type JsonValue,
   type Message,
 } from "@bufbuild/protobuf";
-import type { ProtocolTables } from "./definition.js";
+import type { ProtocolTables } from "./protocol-tables.js";
 
 interface Fill {
   /** Missing JSON name → its default. */

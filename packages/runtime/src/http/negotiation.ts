@@ -10,7 +10,7 @@
  * "ignore-patch". A version without a version header (v0.3) accepts every
  * call.
  */
-import type { ProtocolTables } from "../definition.js";
+import type { ProtocolTables } from "../protocol-tables.js";
 
 const versionRe = /^(\d+)\.(\d+)(?:\.(\d+))?$/;
 

@@ -34,7 +34,8 @@
  * JSON; the handler's method for it is not called.
  */
 import { fromJson, toJson, type DescMessage, type DescService, type JsonValue, type Message } from "@bufbuild/protobuf";
-import type { OperationInfo, ProtocolTables } from "../definition.js";
+import type { OperationInfo } from "../definition.js";
+import type { ProtocolTables } from "../protocol-tables.js";
 import { messageJson } from "../protojson-write.js";
 import { A2AError, toJsonRpcError } from "../a2a-error.js";
 import { errorReporter } from "../report-error.js";

@@ -21,7 +21,8 @@
  * against the JSON limits (limits.ts) before it is decoded: InvalidParams (400).
  */
 import { fromJson, type DescService, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
-import type { OperationInfo, ProtocolTables } from "../definition.js";
+import type { OperationInfo } from "../definition.js";
+import type { ProtocolTables } from "../protocol-tables.js";
 import { messageJson } from "../protojson-write.js";
 import { A2AError, toRestError } from "../a2a-error.js";
 import { errorReporter } from "../report-error.js";
