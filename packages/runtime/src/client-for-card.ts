@@ -1,7 +1,8 @@
 /**
  * A typed client for the interface an agent card offers: picks the first
  * interface this client can use (select-interface.ts), copies its tenant into
- * every request, and builds the JSON-RPC, HTTP+JSON or gRPC client for it.
+ * every request, and builds the JSON-RPC, HTTP+JSON or gRPC client for it (a JSON-RPC client
+ * with its `jsonrpc` calls, which clientForOlder uses to stay on the wire JSON).
  * gRPC needs a transport factory (e.g. createGrpcTransport from
  * @connectrpc/connect-node), since transports are platform-specific.
  */
@@ -10,6 +11,7 @@ import type { Transport } from "@connectrpc/connect";
 import type { A2aClient, A2aServiceDefinition } from "./definition.js";
 import type { A2aClientOptions } from "./http/client-http.js";
 import { createJsonRpcClient } from "./jsonrpc/client-jsonrpc.js";
+import type { JsonRpcClient } from "./jsonrpc/json-operations.js";
 import { createRestClient } from "./rest/client-rest.js";
 import { createGrpcClient } from "./grpc/grpc.js";
 import { selectInterface, type Binding, type CardInterface } from "./select-interface.js";
@@ -29,7 +31,7 @@ export function createClientForCard<S extends DescService>(
   def: A2aServiceDefinition<S>,
   card: unknown,
   options: ClientForCardOptions = {},
-): { client: A2aClient<S>; selected: CardInterface } {
+): { client: A2aClient<S> | JsonRpcClient<S>; selected: CardInterface } {
   const supported: Binding[] = ["JSONRPC", "HTTP+JSON", ...(options.grpcTransport ? (["GRPC"] as const) : [])];
   const bindings = options.bindings ? supported.filter((b) => options.bindings!.includes(b)) : supported;
   const selected = selectInterface(card, { bindings, versions: [def.protocolVersion] });
