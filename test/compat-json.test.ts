@@ -208,8 +208,8 @@ const cases: Case[] = [
     desc10: v10.SendMessageRequestSchema,
     desc03: v03.SendMessageRequestSchema,
     init: sendRequest10,
-    toOlder: direct.sendMessageRequestToOlderJson,
-    fromOlder: direct.sendMessageRequestFromOlderJson,
+    toOlder: direct.toOlderJson,
+    fromOlder: (j: JsonValue) => direct.fromOlderJson(v10.SendMessageRequestSchema, j),
     definition: "MessageSendParams",
   },
   {
@@ -217,8 +217,8 @@ const cases: Case[] = [
     desc10: v10.TaskSchema,
     desc03: v03.TaskSchema,
     init: task10,
-    toOlder: direct.taskToOlderJson,
-    fromOlder: direct.taskFromOlderJson,
+    toOlder: direct.toOlderJson,
+    fromOlder: (j: JsonValue) => direct.fromOlderJson(v10.TaskSchema, j),
     definition: "Task",
   },
   {
@@ -226,8 +226,8 @@ const cases: Case[] = [
     desc10: v10.MessageSchema,
     desc03: v03.MessageSchema,
     init: message10,
-    toOlder: direct.messageToOlderJson,
-    fromOlder: direct.messageFromOlderJson,
+    toOlder: direct.toOlderJson,
+    fromOlder: (j: JsonValue) => direct.fromOlderJson(v10.MessageSchema, j),
     definition: "Message",
   },
   {
@@ -235,8 +235,8 @@ const cases: Case[] = [
     desc10: v10.TaskStatusUpdateEventSchema,
     desc03: v03.TaskStatusUpdateEventSchema,
     init: statusEvent10,
-    toOlder: direct.taskStatusUpdateEventToOlderJson,
-    fromOlder: direct.taskStatusUpdateEventFromOlderJson,
+    toOlder: direct.toOlderJson,
+    fromOlder: (j: JsonValue) => direct.fromOlderJson(v10.TaskStatusUpdateEventSchema, j),
     definition: "TaskStatusUpdateEvent",
   },
   {
@@ -244,8 +244,8 @@ const cases: Case[] = [
     desc10: v10.SendMessageResponseSchema,
     desc03: v03.SendMessageResponseSchema,
     init: sendResponse10,
-    toOlder: direct.sendMessageResponseToOlderJson,
-    fromOlder: direct.sendMessageResponseFromOlderJson,
+    toOlder: direct.toOlderJson,
+    fromOlder: (j: JsonValue) => direct.fromOlderJson(v10.SendMessageResponseSchema, j),
     definition: "SendMessageSuccessResponse/properties/result",
   },
   {
@@ -253,8 +253,8 @@ const cases: Case[] = [
     desc10: v10.StreamResponseSchema,
     desc03: v03.StreamResponseSchema,
     init: streamResponse10,
-    toOlder: direct.streamResponseToOlderJson,
-    fromOlder: direct.streamResponseFromOlderJson,
+    toOlder: direct.toOlderJson,
+    fromOlder: (j: JsonValue) => direct.fromOlderJson(v10.StreamResponseSchema, j),
     definition: "SendStreamingMessageSuccessResponse/properties/result",
   },
   {
@@ -262,8 +262,8 @@ const cases: Case[] = [
     desc10: v10.TaskArtifactUpdateEventSchema,
     desc03: v03.TaskArtifactUpdateEventSchema,
     init: artifactEvent10,
-    toOlder: direct.taskArtifactUpdateEventToOlderJson,
-    fromOlder: direct.taskArtifactUpdateEventFromOlderJson,
+    toOlder: direct.toOlderJson,
+    fromOlder: (j: JsonValue) => direct.fromOlderJson(v10.TaskArtifactUpdateEventSchema, j),
     definition: "TaskArtifactUpdateEvent",
   },
 ];
@@ -345,7 +345,7 @@ describe("the direct conversions give what the proto path gives", () => {
       skills: [],
       zz: 1,
     };
-    const ours = direct.agentCardFromOlderJson(card);
+    const ours = direct.fromOlderJson(v10.AgentCardSchema, card);
     const ref = viaProtoToNewer(v03.AgentCardSchema, card);
     // The proto path loses iconUrl (P03 has no icon_url); ours carries it (dialectFields) and says nothing of it.
     expect(
@@ -353,9 +353,9 @@ describe("the direct conversions give what the proto path gives", () => {
     ).toBe(true);
     expect(ours.lost).toEqual([{ path: "zz", reason: "a2a.v1.AgentCard has no field for it" }]);
     expect(ref.reasons).toEqual(["a2a.v1.AgentCard has no field for it", "a2a.v1.AgentCard has no field for it"]);
-    const back = direct.agentCardToOlderJson(ours.message);
+    const back = direct.toOlderJson(ours.message);
     expect([(back.json as Record<string, unknown>)["iconUrl"], back.lost]).toEqual(["http://h/i.png", []]);
-    const get = direct.getTaskRequestFromOlderJson({ id: "t-1", historyLength: 2 });
+    const get = direct.fromOlderJson(v10.GetTaskRequestSchema, { id: "t-1", historyLength: 2 });
     expect([get.message.id, get.message.historyLength]).toEqual(["t-1", 2]);
   });
 });
@@ -365,8 +365,8 @@ describe("what a2a.json carries and the v0.3 proto cannot (dialectFields)", () =
     fc.assert(
       fc.property(message10(true), (init) => {
         const m = create(v10.MessageSchema, init as never);
-        const there = direct.messageToOlderJson(m);
-        const back = direct.messageFromOlderJson(there.json);
+        const there = direct.toOlderJson(m);
+        const back = direct.fromOlderJson(v10.MessageSchema, there.json);
         expect(back.lost).toEqual([]);
         // What v0.3 cannot hold either way: media types of text and data parts, file names on them, non-object data.
         const kept = there.lost.length === 0;
@@ -392,7 +392,7 @@ describe("what a2a.json carries and the v0.3 proto cannot (dialectFields)", () =
         },
       ],
     };
-    const ours = direct.messageFromOlderJson(json);
+    const ours = direct.fromOlderJson(v10.MessageSchema, json);
     expect(ours.lost).toEqual([]);
     expect(ours.message.referenceTaskIds).toEqual(["t0"]);
     expect([ours.message.parts[0]!.filename, ours.message.parts[0]!.metadata]).toEqual(["r.pdf", { page: 1 }]);
@@ -403,7 +403,7 @@ describe("what a2a.json carries and the v0.3 proto cannot (dialectFields)", () =
         "a2a.v1.Message has no field for it",
       ].sort(),
     );
-    expect(direct.messageToOlderJson(ours.message).json).toEqual(json);
+    expect(direct.toOlderJson(ours.message).json).toEqual(json);
   });
 
   it("a file name on a text part has no place in a2a.json and is reported", () => {
@@ -412,7 +412,7 @@ describe("what a2a.json carries and the v0.3 proto cannot (dialectFields)", () =
       role: v10.Role.USER,
       parts: [{ content: { case: "text", value: "hi" }, filename: "a.txt" }],
     });
-    expect(direct.messageToOlderJson(m).lost).toEqual([
+    expect(direct.toOlderJson(m).lost).toEqual([
       { path: "parts[0].filename", reason: "a v0.3 text part has no file name" },
     ]);
   });
@@ -423,98 +423,98 @@ describe("bad input", () => {
     [
       "a number for a string",
       v03.MessageSchema,
-      direct.messageFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.MessageSchema, j),
       { messageId: 5, role: "user", parts: [] },
       /a2a\.v1\.Message\.message_id/,
     ],
     [
       "parts not a list",
       v03.MessageSchema,
-      direct.messageFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.MessageSchema, j),
       { messageId: "m", role: "user", parts: {} },
       /a2a\.v1\.Message\.content/,
     ],
     [
       "a file with both uri and bytes",
       v03.MessageSchema,
-      direct.messageFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.MessageSchema, j),
       { messageId: "m", parts: [{ kind: "file", file: { uri: "u", bytes: "AA==" } }] },
       /parts\[0\]\.file/,
     ],
     [
       "bytes that are not base64",
       v03.MessageSchema,
-      direct.messageFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.MessageSchema, j),
       { messageId: "m", parts: [{ kind: "file", file: { bytes: "%%%" } }] },
       /file_with_bytes/,
     ],
     [
       "a boolean state",
       v03.TaskSchema,
-      direct.taskFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.TaskSchema, j),
       { id: "t", contextId: "c", status: { state: true } },
       /at status/,
     ],
     [
       "a fractional historyLength",
       v03.SendMessageRequestSchema,
-      direct.sendMessageRequestFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.SendMessageRequestSchema, j),
       { message: { messageId: "m", parts: [] }, configuration: { historyLength: 1.5 } },
       /history_length/,
     ],
     [
       "metadata that is not an object",
       v03.TaskSchema,
-      direct.taskFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.TaskSchema, j),
       { id: "t", contextId: "c", metadata: "x" },
       /a2a\.v1\.Task\.metadata/,
     ],
     [
       "a null in a string list",
       v03.SendMessageRequestSchema,
-      direct.sendMessageRequestFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.SendMessageRequestSchema, j),
       { message: { messageId: "m", parts: [] }, configuration: { acceptedOutputModes: [null] } },
       /accepted_output_modes/,
     ],
     [
       "a data part that is not an object",
       v03.MessageSchema,
-      direct.messageFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.MessageSchema, j),
       { messageId: "m", parts: [{ kind: "data", data: [1] }] },
       /DataPart/,
     ],
     [
       "a message that is not an object",
       v03.TaskSchema,
-      direct.taskFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.TaskSchema, j),
       { id: "t", contextId: "c", history: ["m"] },
       /history\[0\]/,
     ],
     [
       "an enum number out of the int32 range",
       v03.MessageSchema,
-      direct.messageFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.MessageSchema, j),
       { messageId: "m", role: 3e9, parts: [] },
       /a2a\.v1\.Message\.role/,
     ],
     [
       "an int32 string with spaces",
       v03.SendMessageRequestSchema,
-      direct.sendMessageRequestFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.SendMessageRequestSchema, j),
       { message: { messageId: "m", parts: [] }, configuration: { historyLength: " 5" } },
       /history_length/,
     ],
     [
       "a null in a message's string list",
       v03.MessageSchema,
-      direct.messageFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.MessageSchema, j),
       { messageId: "m", parts: [], extensions: ["a", null] },
       /at extensions\[1\]/,
     ],
     [
       "a push config url that is not a string",
       v03.SendMessageRequestSchema,
-      direct.sendMessageRequestFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.SendMessageRequestSchema, j),
       { message: { messageId: "m", parts: [] }, configuration: { pushNotificationConfig: { url: 5 } } },
       /url at configuration\.pushNotificationConfig/,
     ],
@@ -537,7 +537,7 @@ describe("bad input", () => {
 describe("what both paths read alike", () => {
   it("null is unset, also for a oneof member: it takes no slot from the next one", () => {
     const flows = { authorizationCode: null, implicit: { authorizationUrl: "https://a", scopes: {} } };
-    const ours = direct.oAuthFlowsFromOlderJson(flows);
+    const ours = direct.fromOlderJson(v10.OAuthFlowsSchema, flows);
     const ref = viaProtoToNewer(v03.OAuthFlowsSchema, flows);
     expect(equals(v10.OAuthFlowsSchema, ours.message, ref.message as v10.OAuthFlows)).toBe(true);
     expect(ours.message.flow.case).toBe("implicit");
@@ -545,7 +545,7 @@ describe("what both paths read alike", () => {
   });
 
   it("a file name on a part that is not a file part is reported, not dropped", () => {
-    const { lost } = direct.partFromOlderJson({ kind: "text", text: "x", file: { name: "n.txt" } });
+    const { lost } = direct.fromOlderJson(v10.PartSchema, { kind: "text", text: "x", file: { name: "n.txt" } });
     expect(lost).toEqual([
       { path: "file.name", reason: "a file name on a part that is not a file part has no place in v1.0" },
     ]);
@@ -557,9 +557,9 @@ describe("user data", () => {
     const json = JSON.parse(
       '{"kind":"message","messageId":"m","role":"user","parts":[{"kind":"data","data":{"__proto__":{"x":1}}}],"metadata":{"__proto__":{"polluted":true}}}',
     );
-    const m = direct.messageFromOlderJson(json).message;
+    const m = direct.fromOlderJson(v10.MessageSchema, json).message;
     expect(Object.keys(m.metadata!)).toEqual(["__proto__"]);
-    const back = direct.messageToOlderJson(m).json as Record<string, Record<string, unknown>>;
+    const back = direct.toOlderJson(m).json as Record<string, Record<string, unknown>>;
     expect(JSON.stringify(back)).toBe(JSON.stringify(json));
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
     expect(Object.getPrototypeOf(back["metadata"])).toBe(Object.prototype);

@@ -26,7 +26,6 @@ import type { CompatPlan, PlanPair } from "../compat/compat-plan.js";
 import type { PlanStep } from "@protoc-gen-a2a/runtime";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
 import { dialectDefault } from "../compat/dialect-defaults.js";
-import { lowerFirstWord } from "./names.js";
 import {
   copyable,
   EnumTables,
@@ -41,6 +40,7 @@ import {
 } from "./compat-json-fields.js";
 import { partCode, transformCode, type DecodeCtx, type EncodeCtx } from "./compat-json-transforms.js";
 import { runtimeModule } from "./routes-module.js";
+import { printCompatJsonApi, type CompatJsonApi } from "./compat-json-api.js";
 
 /** The helpers the generated conversions call (packages/runtime/src/compat/compat-json.ts). */
 const compatJsonModule = `${runtimeModule}/compat-json`;
@@ -569,12 +569,7 @@ export function emitCompatJson(
 
   // ---- the file ----
   const ordered = [...new Set(pairs.values())];
-  const lossType = f.import("Loss", runtimeModule, true);
-  const jsonValue = f.import("JsonValue", "@bufbuild/protobuf", true);
   const tableType = f.import("CompatJsonTable", compatJsonModule, true);
-  // Signatures carry types in TypeScript and in declarations; JavaScript has bare names.
-  const signed = target !== "js";
-  const onLossSig = signed ? [", onLoss?: (loss: ", lossType, ") => void"] : [", onLoss"];
   const fromOlder = (p: Pair) =>
     named(p, "toNewer")
       ? decName(p)
@@ -587,55 +582,23 @@ export function emitCompatJson(
       ? encName(p)
       : `(m${ty(`: ${shape(p.d10)}`)}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => ` +
         (named(p, "toOlder") ? `${encName(p)}(m, a, lost) ?? {}` : `via.toOlder(m, a, lost)`);
-  const exports = ordered.flatMap((p) => {
-    const s10 = f.importShape(p.d10);
-    const base = lowerFirstWord(p.id);
-    return [
-      {
-        name: `${base}FromOlderJson`,
-        doc:
-          `Reads the ${plan.older} JSON-RPC (a2a.json) form of ${p.d03.typeName} as ${p.d10.typeName}` +
-          `${direct(p, "toNewer") ? "" : " (through the older proto)"}. ` +
-          `What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`; ` +
-          `a value the older proto could not read throws CompatJsonError.`,
-        params: signed
-          ? ["json: ", jsonValue, ...onLossSig, "): { message: ", s10, "; lost: ", lossType, "[] }"]
-          : ["json", ...onLossSig, ")"],
-        value:
-          "message: " +
-          (named(p, "toNewer")
-            ? `${decName(p)}(json, undefined, lost)`
-            : `via.toNewer(${lit(p.d03.typeName)}, json, undefined, lost)${ty(` as ${shape(p.d10)}`)}`),
-      },
-      {
-        name: `${base}ToOlderJson`,
-        doc:
-          `Writes ${p.d10.typeName} in the ${plan.older} JSON-RPC (a2a.json) form of ${p.d03.typeName}` +
-          `${direct(p, "toOlder") ? "" : " (through the older proto)"}. ` +
-          `What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`.`,
-        params: signed
-          ? ["message: ", s10, ...onLossSig, "): { json: ", jsonValue, "; lost: ", lossType, "[] }"]
-          : ["message", ...onLossSig, ")"],
-        value:
-          "json: " +
-          (named(p, "toOlder")
-            ? `${encName(p)}(message, undefined, lost)${isPart(p) ? " ?? {}" : ""}`
-            : "via.toOlder(message, undefined, lost)"),
-      },
-    ];
-  });
   const tableName = "a2aCompatJson";
   const tableDoc =
     `The ${plan.older} JSON-RPC conversions by type name: ` +
     `older request type → newer message, newer message type → older JSON. ` +
     `The version bridge serves ${plan.older} JSON-RPC with them.`;
+  const api: CompatJsonApi = {
+    older: plan.older,
+    newer: plan.newer,
+    messages: ordered.map((p) => p.d10),
+    table: tableName,
+    converter: files.converter,
+    compatJsonModule,
+  };
   if (target === "dts") {
-    for (const e of exports) {
-      f.print(f.jsDoc(e.doc));
-      f.print(f.export("declare function", e.name), "(", ...e.params, ";");
-    }
     f.print(f.jsDoc(tableDoc));
     f.print(f.export("declare const", tableName), ": ", tableType, ";");
+    printCompatJsonApi(f, target, api);
     return tableName;
   }
   /** Prints code text, turning its placeholders into imports. */
@@ -675,14 +638,6 @@ export function emitCompatJson(
     f.print();
     print(fn);
   }
-  for (const e of exports) {
-    f.print();
-    f.print(f.jsDoc(e.doc));
-    f.print(f.export("function", e.name), "(", ...e.params, " {");
-    f.print("  const lost", ...(typed ? [": ", lossType, "[]"] : []), " = [];");
-    print(`  return { ${e.value}, lost: ${rt("reportLosses")}(lost, onLoss) };`);
-    f.print("}");
-  }
   f.print();
   f.print(f.jsDoc(tableDoc));
   f.print(f.export("const", tableName), ...(typed ? [": ", tableType] : []), " = {");
@@ -693,5 +648,6 @@ export function emitCompatJson(
   for (const p of ordered) print(`    ${lit(p.d10.typeName)}: ${toOlder(p)},`);
   f.print("  },");
   f.print("};");
+  printCompatJsonApi(f, target, api);
   return tableName;
 }

@@ -337,6 +337,33 @@ export interface CompatJsonTable {
   readonly toOlder: Readonly<Record<string, (message: never, a: At, lost: Loss[]) => JsonValue>>;
 }
 
+/** A newer message in the older a2a.json form, by the table's conversion for its type. */
+export function writeOlderJson(
+  table: CompatJsonTable,
+  message: Message,
+  onLoss: ((loss: Loss) => void) | undefined,
+): { json: JsonValue; lost: Loss[] } {
+  const write = table.toOlder[message.$typeName];
+  if (!write) throw new Error(`compat: ${message.$typeName} has no a2a.json form`);
+  const lost: Loss[] = [];
+  const json = write(message as never, undefined, lost);
+  return { json, lost: reportLosses(lost, onLoss) };
+}
+
+/** The older a2a.json form of `olderType` read as its newer counterpart, by the table's conversion. */
+export function readOlderJson<T extends Message>(
+  table: CompatJsonTable,
+  olderType: string | undefined,
+  json: JsonValue,
+  onLoss: ((loss: Loss) => void) | undefined,
+): { message: T; lost: Loss[] } {
+  const read = olderType === undefined ? undefined : table.fromOlder[olderType];
+  if (!read) throw new Error(`compat: no a2a.json form for ${olderType ?? "a message without a counterpart"}`);
+  const lost: Loss[] = [];
+  const message = read(json, undefined, lost) as T;
+  return { message, lost: reportLosses(lost, onLoss) };
+}
+
 /** Conversion through the older proto, for messages without a direct conversion. */
 export interface ViaProto {
   toNewer(olderType: string, json: unknown, a: At, lost: Loss[]): Message;
