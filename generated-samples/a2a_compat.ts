@@ -5,15 +5,15 @@
 /* eslint-disable */
 
 import type { A2aClient, A2aHandler, CompatPlanData, Converter, Loss, OperationCorrespondence, OperationPair } from "@protoc-gen-a2a/runtime";
-import { createBridgeHandler, createClientBridge, createConverter, dialectCodec, operationCorrespondence } from "@protoc-gen-a2a/runtime";
+import { createBridgeHandler, createClientBridge, createConverter, operationCorrespondence } from "@protoc-gen-a2a/runtime";
 import type { AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, AgentInterface, AgentProvider, AgentSkill, APIKeySecurityScheme, Artifact, AuthenticationInfo, AuthorizationCodeOAuthFlow, CancelTaskRequest, ClientCredentialsOAuthFlow, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, HTTPAuthSecurityScheme, ImplicitOAuthFlow, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, Message, MutualTlsSecurityScheme, OAuth2SecurityScheme, OAuthFlows, OpenIdConnectSecurityScheme, Part, PasswordOAuthFlow, SecurityRequirement, SecurityScheme, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse, StringList, SubscribeToTaskRequest, Task, TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskStatus, TaskStatusUpdateEvent } from "./v1.0.1/a2a_pb.js";
 import { file_v1_0_1_a2a } from "./v1.0.1/a2a_pb.js";
 import { file_v0_3_0_a2a } from "./v0.3.0/a2a_pb.js";
 import type { At, CompatJsonTable } from "@protoc-gen-a2a/runtime/compat-json";
-import { at, base64, bool, bytes, each, eachOf, enumIn, enumOut, int32, invalid, isObject, keepLosses, lose, object, PART_LEFT_OUT, partKindOf, pathOf, readOlderJson, refuse, refuseKind, str, strings, struct, structJson, timestamp, timestampJson, valueJson, valueOf, viaProto, writeOlderJson } from "@protoc-gen-a2a/runtime/compat-json";
-import { A2AServiceV0_3 } from "./v0.3.0/a2a_a2a.js";
+import { at, base64, bool, bytes, each, eachKey, eachKeyOf, eachOf, enumIn, enumOut, int32, invalid, isObject, lose, object, PART_LEFT_OUT, partKindOf, pathOf, readOlderJson, refuse, refuseKind, resourceId, setKey, str, stringMap, stringMapJson, strings, struct, structJson, timestamp, timestampJson, valueJson, valueOf, writeOlderJson } from "@protoc-gen-a2a/runtime/compat-json";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { A2AServiceV0_3 } from "./v0.3.0/a2a_a2a.js";
 import { A2AServiceV1_0 } from "./v1.0.1/a2a_a2a.js";
 
 // Conversions between a2a.v1 (v0.3.0/a2a.proto) and lf.a2a.v1 (v1.0.1/a2a.proto);
@@ -313,8 +313,6 @@ export const a2aCompat: Converter = createConverter(a2aCompatPlan, [file_v1_0_1_
 
 // ---- a2a.v1 JSON-RPC (a2a.json) ↔ lf.a2a.v1 messages, in one pass ----
 
-/** Pairs without a direct conversion go through the older proto. */
-const via = viaProto(a2aCompat, dialectCodec(A2AServiceV0_3.jsonrpcDialect!));
 
 const IN_TaskState = new Map<string | number, number>([["unknown", 0], ["TASK_STATE_UNSPECIFIED", 0], [0, 0], ["submitted", 1], ["TASK_STATE_SUBMITTED", 1], [1, 1], ["working", 2], ["TASK_STATE_WORKING", 2], [2, 2], ["completed", 3], ["TASK_STATE_COMPLETED", 3], [3, 3], ["failed", 4], ["TASK_STATE_FAILED", 4], [4, 4], ["canceled", 5], ["TASK_STATE_CANCELLED", 5], [5, 5], ["input-required", 6], ["TASK_STATE_INPUT_REQUIRED", 6], [6, 6], ["rejected", 7], ["TASK_STATE_REJECTED", 7], [7, 7], ["auth-required", 8], ["TASK_STATE_AUTH_REQUIRED", 8], [8, 8]]);
 const OUT_TaskState = { older: "a2a.v1.TaskState", spelled: new Map<number, string>([[0, "unknown"], [1, "submitted"], [2, "working"], [3, "completed"], [4, "failed"], [5, "canceled"], [6, "input-required"], [7, "rejected"], [8, "auth-required"]]), zeroName: "TASK_STATE_UNSPECIFIED", zeroSpelled: "unknown" };
@@ -396,9 +394,9 @@ function TaskStatusFromOlder(j: unknown, a: At, lost: Loss[]): TaskStatus {
   const x: any = object(j, a, "a2a.v1.TaskStatus");
   const m = ({ $typeName: "lf.a2a.v1.TaskStatus", state: 0 } as TaskStatus);
   let v: any;
-  if ((v = x.state) != null) m.state = enumIn(IN_TaskState, v, at(a, "state"), "a2a.v1.TaskStatus.state");
   if ((v = x.message) != null) m.message = MessageFromOlder(v, at(a, "message"), lost);
   if ((v = x.timestamp) != null) m.timestamp = timestamp(v, a, "a2a.v1.TaskStatus.timestamp");
+  if ((v = x.state) != null) m.state = enumIn(IN_TaskState, v, at(a, "state"), "a2a.v1.TaskStatus.state");
   for (const k in x) switch (k) { case "kind": case "state": case "message": case "timestamp": break; default: lose(lost, a, k, "a2a.v1.TaskStatus has no field for it"); }
   return m;
 }
@@ -535,8 +533,8 @@ function TaskStatusUpdateEventFromOlder(j: unknown, a: At, lost: Loss[]): TaskSt
   if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.task_id");
   if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.context_id");
   if ((v = x.status) != null) m.status = TaskStatusFromOlder(v, at(a, "status"), lost);
-  if ((v = x.final) != null) bool(v, a, "a2a.v1.TaskStatusUpdateEvent.final");
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.TaskStatusUpdateEvent.metadata");
+  if ((v = x.final) != null) bool(v, a, "a2a.v1.TaskStatusUpdateEvent.final");
   for (const k in x) switch (k) { case "kind": case "taskId": case "contextId": case "status": case "final": case "metadata": break; default: lose(lost, a, k, "a2a.v1.TaskStatusUpdateEvent has no field for it"); }
   return m;
 }
@@ -590,12 +588,12 @@ function AuthenticationInfoFromOlder(j: unknown, a: At, lost: Loss[]): Authentic
   const x: any = object(j, a, "a2a.v1.AuthenticationInfo");
   const m = ({ $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: "", credentials: "" } as AuthenticationInfo);
   let v: any;
+  if ((v = x.credentials) != null) m.credentials = str(v, a, "a2a.v1.AuthenticationInfo.credentials");
   if ((v = x.schemes) != null) {
     v = strings(v, at(a, "schemes"), "a2a.v1.AuthenticationInfo.schemes");
     if (v[0] !== undefined) m.scheme = v[0];
     if (v.length > 1) lose(lost, a, "schemes", "v1.0 takes one scheme; dropped " + v.slice(1).join(", "));
   }
-  if ((v = x.credentials) != null) m.credentials = str(v, a, "a2a.v1.AuthenticationInfo.credentials");
   for (const k in x) switch (k) { case "kind": case "schemes": case "credentials": break; default: lose(lost, a, k, "a2a.v1.AuthenticationInfo has no field for it"); }
   return m;
 }
@@ -629,20 +627,81 @@ function AgentInterfaceToOlder(m: AgentInterface, a: At, lost: Loss[]): JsonObje
 }
 
 function AgentCardFromOlder(j: unknown, a: At, lost: Loss[]): AgentCard {
-  const found: Loss[] = [];
-  const m = via.toNewer("a2a.v1.AgentCard", j, a, found) as AgentCard;
-  keepLosses(lost, found, [pathOf(at(a, "iconUrl"))]);
-  const x: any = j;
+  const x: any = object(j, a, "a2a.v1.AgentCard");
+  const m = ({ $typeName: "lf.a2a.v1.AgentCard", name: "", description: "", supportedInterfaces: [], version: "", securitySchemes: {}, securityRequirements: [], defaultInputModes: [], defaultOutputModes: [], skills: [], signatures: [] } as AgentCard);
   let v: any;
+  if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.AgentCard.name");
+  if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.AgentCard.description");
+  if ((v = x.provider) != null) m.provider = AgentProviderFromOlder(v, at(a, "provider"), lost);
+  if ((v = x.version) != null) m.version = str(v, a, "a2a.v1.AgentCard.version");
+  if ((v = x.documentationUrl) != null) { v = str(v, a, "a2a.v1.AgentCard.documentation_url"); if (v !== "") m.documentationUrl = v; }
+  if ((v = x.capabilities) != null) m.capabilities = AgentCapabilitiesFromOlder(v, at(a, "capabilities"), lost);
+  if ((v = x.securitySchemes) != null) m.securitySchemes = eachKey(v, at(a, "securitySchemes"), "a2a.v1.AgentCard.security_schemes", lost, SecuritySchemeFromOlder);
+  if ((v = x.security) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentCard.security", lost, SecurityRequirementFromOlder);
+  if ((v = x.defaultInputModes) != null) m.defaultInputModes = strings(v, at(a, "defaultInputModes"), "a2a.v1.AgentCard.default_input_modes");
+  if ((v = x.defaultOutputModes) != null) m.defaultOutputModes = strings(v, at(a, "defaultOutputModes"), "a2a.v1.AgentCard.default_output_modes");
+  if ((v = x.skills) != null) m.skills = each(v, at(a, "skills"), "a2a.v1.AgentCard.skills", lost, AgentSkillFromOlder);
+  if ((v = x.signatures) != null) m.signatures = each(v, at(a, "signatures"), "a2a.v1.AgentCard.signatures", lost, AgentCardSignatureFromOlder);
   if ((v = x.iconUrl) != null) m.iconUrl = str(v, a, "a2a.v1.AgentCard iconUrl");
+  {
+    const version = /^(\d+\.\d+)/.exec((v = x.protocolVersion) != null ? str(v, a, "a2a.v1.AgentCard.protocol_version") : "")?.[1] ?? "0.3";
+    const offered: any = [[(v = x.url) != null ? str(v, a, "a2a.v1.AgentCard.url") : "", ((v = x.preferredTransport) != null ? str(v, a, "a2a.v1.AgentCard.preferred_transport") : "") || "JSONRPC"]];
+    if ((v = x.additionalInterfaces) != null)
+      for (const i of each(v, at(a, "additionalInterfaces"), "a2a.v1.AgentCard.additional_interfaces", lost, AgentInterfaceFromOlder))
+        offered.push([i.url, i.protocolBinding]);
+    for (const [url, binding] of offered) {
+      if (url === "" || m.supportedInterfaces.some((i) => i.url === url && i.protocolBinding === binding)) continue;
+      const i = ({ $typeName: "lf.a2a.v1.AgentInterface", url: "", protocolBinding: "", tenant: "", protocolVersion: "" } as AgentInterface);
+      i.url = url;
+      i.protocolBinding = binding || "JSONRPC";
+      i.protocolVersion = version;
+      m.supportedInterfaces.push(i);
+    }
+  }
+  if ((v = x.supportsAuthenticatedExtendedCard) != null && bool(v, a, "a2a.v1.AgentCard.supports_authenticated_extended_card"))
+    (m.capabilities ??= ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as AgentCapabilities)).extendedAgentCard = true;
+  for (const k in x) switch (k) { case "kind": case "iconUrl": case "protocolVersion": case "name": case "description": case "url": case "preferredTransport": case "additionalInterfaces": case "provider": case "version": case "documentationUrl": case "capabilities": case "securitySchemes": case "security": case "defaultInputModes": case "defaultOutputModes": case "skills": case "supportsAuthenticatedExtendedCard": case "signatures": break; default: lose(lost, a, k, "a2a.v1.AgentCard has no field for it"); }
   return m;
 }
 
 function AgentCardToOlder(m: AgentCard, a: At, lost: Loss[]): JsonObject {
-  const found: Loss[] = [];
-  const o: any = via.toOlder(m, a, found);
-  keepLosses(lost, found, [pathOf(at(a, "icon_url"))]);
+  const o: any = {};
+  if (m.name !== "") o.name = m.name;
+  if (m.description !== "") o.description = m.description;
+  {
+    const all = m.supportedInterfaces;
+    const legacy = all.filter((i) => /^0\./.test(i.protocolVersion));
+    const kept = legacy.length > 0 ? legacy : all;
+    if (legacy.length === 0 && all.length > 0) lose(lost, a, "supported_interfaces", "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak");
+    const first = kept[0];
+    if (first !== undefined) {
+      o.url = first.url;
+      if (first.protocolBinding !== "") o.preferredTransport = first.protocolBinding;
+      o.protocolVersion = first.protocolVersion || "0.3";
+    }
+    if (kept.length > 0) o.additionalInterfaces = kept.map((i) => ({ url: i.url, transport: i.protocolBinding }));
+  }
+  if (m.capabilities?.extendedAgentCard) o.supportsAuthenticatedExtendedCard = true;
+  if (m.provider !== undefined) o.provider = AgentProviderToOlder(m.provider, at(a, "provider"), lost);
+  if (m.version !== "") o.version = m.version;
+  if (m.documentationUrl !== undefined) if (m.documentationUrl !== "") o.documentationUrl = m.documentationUrl;
+  if (m.capabilities !== undefined) o.capabilities = AgentCapabilitiesToOlder(m.capabilities, at(a, "capabilities"), lost);
+  if (Object.keys(m.securitySchemes).length > 0) o.securitySchemes = eachKeyOf(m.securitySchemes, at(a, "security_schemes"), lost, SecuritySchemeToOlder);
+  if (m.securityRequirements.length > 0) o.security = eachOf(m.securityRequirements, at(a, "security_requirements"), lost, SecurityRequirementToOlder);
+  if (m.defaultInputModes.length > 0) o.defaultInputModes = m.defaultInputModes.slice();
+  if (m.defaultOutputModes.length > 0) o.defaultOutputModes = m.defaultOutputModes.slice();
+  if (m.skills.length > 0) o.skills = eachOf(m.skills, at(a, "skills"), lost, AgentSkillToOlder);
+  if (m.signatures.length > 0) o.signatures = eachOf(m.signatures, at(a, "signatures"), lost, AgentCardSignatureToOlder);
   if (m.iconUrl !== undefined) o.iconUrl = m.iconUrl;
+  if (o.protocolVersion === undefined) o.protocolVersion = "";
+  if (o.name === undefined) o.name = "";
+  if (o.description === undefined) o.description = "";
+  if (o.url === undefined) o.url = "";
+  if (o.version === undefined) o.version = "";
+  if (o.capabilities === undefined) o.capabilities = {};
+  if (o.defaultInputModes === undefined) o.defaultInputModes = [];
+  if (o.defaultOutputModes === undefined) o.defaultOutputModes = [];
+  if (o.skills === undefined) o.skills = [];
   return o;
 }
 
@@ -717,7 +776,7 @@ function AgentSkillFromOlder(j: unknown, a: At, lost: Loss[]): AgentSkill {
   if ((v = x.examples) != null) m.examples = strings(v, at(a, "examples"), "a2a.v1.AgentSkill.examples");
   if ((v = x.inputModes) != null) m.inputModes = strings(v, at(a, "inputModes"), "a2a.v1.AgentSkill.input_modes");
   if ((v = x.outputModes) != null) m.outputModes = strings(v, at(a, "outputModes"), "a2a.v1.AgentSkill.output_modes");
-  if ((v = x.security) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentSkill.security", lost, (y: unknown, b: At, l: Loss[]) => (via.toNewer("a2a.v1.Security", y, b, l) as SecurityRequirement));
+  if ((v = x.security) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentSkill.security", lost, SecurityRequirementFromOlder);
   for (const k in x) switch (k) { case "kind": case "id": case "name": case "description": case "tags": case "examples": case "inputModes": case "outputModes": case "security": break; default: lose(lost, a, k, "a2a.v1.AgentSkill has no field for it"); }
   return m;
 }
@@ -731,7 +790,7 @@ function AgentSkillToOlder(m: AgentSkill, a: At, lost: Loss[]): JsonObject {
   if (m.examples.length > 0) o.examples = m.examples.slice();
   if (m.inputModes.length > 0) o.inputModes = m.inputModes.slice();
   if (m.outputModes.length > 0) o.outputModes = m.outputModes.slice();
-  if (m.securityRequirements.length > 0) o.security = eachOf(m.securityRequirements, at(a, "security_requirements"), lost, (y: SecurityRequirement, b: At, l: Loss[]) => via.toOlder(y, b, l));
+  if (m.securityRequirements.length > 0) o.security = eachOf(m.securityRequirements, at(a, "security_requirements"), lost, SecurityRequirementToOlder);
   if (o.id === undefined) o.id = "";
   if (o.name === undefined) o.name = "";
   if (o.description === undefined) o.description = "";
@@ -760,6 +819,41 @@ function AgentCardSignatureToOlder(m: AgentCardSignature, a: At, lost: Loss[]): 
   return o;
 }
 
+function TaskPushNotificationConfigFromOlder(j: unknown, a: At, lost: Loss[]): TaskPushNotificationConfig {
+  const x: any = object(j, a, "a2a.v1.TaskPushNotificationConfig");
+  const m = ({ $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "" } as TaskPushNotificationConfig);
+  let v: any;
+  const taskId = resourceId(x.taskId);
+  const pushNotificationConfigId = resourceId((isObject(x.pushNotificationConfig) ? x.pushNotificationConfig.id : undefined));
+  if (taskId.includes("/") || pushNotificationConfigId.includes("/")) lose(lost, a, "name", "not a push config name: " + "tasks/" + taskId + "/pushNotificationConfigs/" + pushNotificationConfigId);
+  else { m.taskId = taskId; m.id = pushNotificationConfigId; }
+  if ((v = x.pushNotificationConfig) != null) {
+    const pa = at(a, "pushNotificationConfig");
+    const p = object(v, pa, "a2a.v1.PushNotificationConfig");
+    for (const k in p) switch (k) { case "kind": case "id": case "url": case "token": case "authentication": break; default: lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it"); }
+    if ((v = p.url) != null && (v = str(v, pa, "a2a.v1.PushNotificationConfig.url")) !== "") m.url = v;
+    if ((v = p.token) != null && (v = str(v, pa, "a2a.v1.PushNotificationConfig.token")) !== "") m.token = v;
+    if ((v = p.id) != null && (v = str(v, pa, "a2a.v1.PushNotificationConfig.id")) !== "" && m.id === "") m.id = v;
+    if ((v = p.authentication) != null) m.authentication = AuthenticationInfoFromOlder(v, at(pa, "authentication"), lost);
+  }
+  for (const k in x) switch (k) { case "kind": case "taskId": case "pushNotificationConfig": break; default: lose(lost, a, k, "a2a.v1.TaskPushNotificationConfig has no field for it"); }
+  return m;
+}
+
+function TaskPushNotificationConfigToOlder(m: TaskPushNotificationConfig, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  o.taskId = m.taskId;
+  {
+    const p: any = { id: m.id };
+    if (m.url !== "") p.url = m.url;
+    if (m.token !== "") p.token = m.token;
+    if (m.authentication !== undefined) p.authentication = AuthenticationInfoToOlder(m.authentication, at(a, "authentication"), lost);
+    o.pushNotificationConfig = p;
+  }
+  return o;
+}
+
 function StringListFromOlder(j: unknown, a: At, lost: Loss[]): StringList {
   const x: any = object(j, a, "a2a.v1.StringList");
   const m = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as StringList);
@@ -773,6 +867,49 @@ function StringListToOlder(m: StringList, a: At, lost: Loss[]): JsonObject {
   const o: any = {};
   if (m.list.length > 0) o.list = m.list.slice();
   return o;
+}
+
+function SecurityRequirementFromOlder(j: unknown, a: At, lost: Loss[]): SecurityRequirement {
+  const x = object(j, a, "a2a.v1.Security");
+  const m = ({ $typeName: "lf.a2a.v1.SecurityRequirement", schemes: {} } as SecurityRequirement);
+  for (const k of Object.keys(x)) {
+    const list = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as StringList);
+    list.list = strings(x[k], at(a, k), "a2a.v1.Security.list");
+    setKey(m.schemes, k, list);
+  }
+  return m;
+}
+
+function SecurityRequirementToOlder(m: SecurityRequirement, a: At, lost: Loss[]): JsonObject {
+  const o: JsonObject = {};
+  for (const k of Object.keys(m.schemes)) setKey(o, k, m.schemes[k]!.list.slice());
+  return o;
+}
+
+function SecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): SecurityScheme {
+  const { type, ...rest } = object(j, a, "a2a.v1.SecurityScheme");
+  const m = ({ $typeName: "lf.a2a.v1.SecurityScheme", scheme: { case: undefined } } as SecurityScheme);
+  switch (type) {
+    case "apiKey": m.scheme = { case: "apiKeySecurityScheme", value: APIKeySecuritySchemeFromOlder(rest, a, lost) }; break;
+    case "http": m.scheme = { case: "httpAuthSecurityScheme", value: HTTPAuthSecuritySchemeFromOlder(rest, a, lost) }; break;
+    case "oauth2": m.scheme = { case: "oauth2SecurityScheme", value: OAuth2SecuritySchemeFromOlder(rest, a, lost) }; break;
+    case "openIdConnect": m.scheme = { case: "openIdConnectSecurityScheme", value: OpenIdConnectSecuritySchemeFromOlder(rest, a, lost) }; break;
+    case "mutualTLS": m.scheme = { case: "mtlsSecurityScheme", value: MutualTlsSecuritySchemeFromOlder(rest, a, lost) }; break;
+    default: lose(lost, a, "type", "unknown a2a.v1.SecurityScheme type " + JSON.stringify(type));
+  }
+  return m;
+}
+
+function SecuritySchemeToOlder(m: SecurityScheme, a: At, lost: Loss[]): JsonObject {
+  switch (m.scheme.case) {
+    case "apiKeySecurityScheme": return { type: "apiKey", ...APIKeySecuritySchemeToOlder(m.scheme.value, at(a, "api_key_security_scheme"), lost) };
+    case "httpAuthSecurityScheme": return { type: "http", ...HTTPAuthSecuritySchemeToOlder(m.scheme.value, at(a, "http_auth_security_scheme"), lost) };
+    case "oauth2SecurityScheme": return { type: "oauth2", ...OAuth2SecuritySchemeToOlder(m.scheme.value, at(a, "oauth2_security_scheme"), lost) };
+    case "openIdConnectSecurityScheme": return { type: "openIdConnect", ...OpenIdConnectSecuritySchemeToOlder(m.scheme.value, at(a, "open_id_connect_security_scheme"), lost) };
+    case "mtlsSecurityScheme": return { type: "mutualTLS", ...MutualTlsSecuritySchemeToOlder(m.scheme.value, at(a, "mtls_security_scheme"), lost) };
+  }
+  lose(lost, a, "scheme", "a2a.v1.SecurityScheme sets none of scheme; a2a.json has no form for it");
+  return {};
 }
 
 function APIKeySecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): APIKeySecurityScheme {
@@ -874,10 +1011,10 @@ function OAuthFlowsFromOlder(j: unknown, a: At, lost: Loss[]): OAuthFlows {
   const m = ({ $typeName: "lf.a2a.v1.OAuthFlows", flow: { case: undefined } } as OAuthFlows);
   let v: any;
   let one_flow = false;
-  if ((v = x.authorizationCode) != null) { if (one_flow) lose(lost, a, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept"); else { one_flow = true; m.flow = { case: "authorizationCode", value: (via.toNewer("a2a.v1.AuthorizationCodeOAuthFlow", v, at(a, "authorizationCode"), lost) as AuthorizationCodeOAuthFlow) }; } }
-  if ((v = x.clientCredentials) != null) { if (one_flow) lose(lost, a, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept"); else { one_flow = true; m.flow = { case: "clientCredentials", value: (via.toNewer("a2a.v1.ClientCredentialsOAuthFlow", v, at(a, "clientCredentials"), lost) as ClientCredentialsOAuthFlow) }; } }
-  if ((v = x.implicit) != null) { if (one_flow) lose(lost, a, "implicit", "a2a.v1.OAuthFlows.flow holds one member; implicit was not kept"); else { one_flow = true; m.flow = { case: "implicit", value: (via.toNewer("a2a.v1.ImplicitOAuthFlow", v, at(a, "implicit"), lost) as ImplicitOAuthFlow) }; } }
-  if ((v = x.password) != null) { if (one_flow) lose(lost, a, "password", "a2a.v1.OAuthFlows.flow holds one member; password was not kept"); else { one_flow = true; m.flow = { case: "password", value: (via.toNewer("a2a.v1.PasswordOAuthFlow", v, at(a, "password"), lost) as PasswordOAuthFlow) }; } }
+  if ((v = x.authorizationCode) != null) { if (one_flow) lose(lost, a, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept"); else { one_flow = true; m.flow = { case: "authorizationCode", value: AuthorizationCodeOAuthFlowFromOlder(v, at(a, "authorizationCode"), lost) }; } }
+  if ((v = x.clientCredentials) != null) { if (one_flow) lose(lost, a, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept"); else { one_flow = true; m.flow = { case: "clientCredentials", value: ClientCredentialsOAuthFlowFromOlder(v, at(a, "clientCredentials"), lost) }; } }
+  if ((v = x.implicit) != null) { if (one_flow) lose(lost, a, "implicit", "a2a.v1.OAuthFlows.flow holds one member; implicit was not kept"); else { one_flow = true; m.flow = { case: "implicit", value: ImplicitOAuthFlowFromOlder(v, at(a, "implicit"), lost) }; } }
+  if ((v = x.password) != null) { if (one_flow) lose(lost, a, "password", "a2a.v1.OAuthFlows.flow holds one member; password was not kept"); else { one_flow = true; m.flow = { case: "password", value: PasswordOAuthFlowFromOlder(v, at(a, "password"), lost) }; } }
   for (const k in x) switch (k) { case "kind": case "authorizationCode": case "clientCredentials": case "implicit": case "password": break; default: lose(lost, a, k, "a2a.v1.OAuthFlows has no field for it"); }
   return m;
 }
@@ -885,11 +1022,99 @@ function OAuthFlowsFromOlder(j: unknown, a: At, lost: Loss[]): OAuthFlows {
 function OAuthFlowsToOlder(m: OAuthFlows, a: At, lost: Loss[]): JsonObject {
   const o: any = {};
   let v: any;
-  if ((v = (m.flow.case === "authorizationCode" ? m.flow.value : undefined)) !== undefined) o.authorizationCode = via.toOlder(v, at(a, "authorization_code"), lost);
-  if ((v = (m.flow.case === "clientCredentials" ? m.flow.value : undefined)) !== undefined) o.clientCredentials = via.toOlder(v, at(a, "client_credentials"), lost);
-  if ((v = (m.flow.case === "implicit" ? m.flow.value : undefined)) !== undefined) o.implicit = via.toOlder(v, at(a, "implicit"), lost);
-  if ((v = (m.flow.case === "password" ? m.flow.value : undefined)) !== undefined) o.password = via.toOlder(v, at(a, "password"), lost);
+  if ((v = (m.flow.case === "authorizationCode" ? m.flow.value : undefined)) !== undefined) o.authorizationCode = AuthorizationCodeOAuthFlowToOlder(v, at(a, "authorization_code"), lost);
+  if ((v = (m.flow.case === "clientCredentials" ? m.flow.value : undefined)) !== undefined) o.clientCredentials = ClientCredentialsOAuthFlowToOlder(v, at(a, "client_credentials"), lost);
+  if ((v = (m.flow.case === "implicit" ? m.flow.value : undefined)) !== undefined) o.implicit = ImplicitOAuthFlowToOlder(v, at(a, "implicit"), lost);
+  if ((v = (m.flow.case === "password" ? m.flow.value : undefined)) !== undefined) o.password = PasswordOAuthFlowToOlder(v, at(a, "password"), lost);
   if ((v = (m.flow.case === "deviceCode" ? m.flow.value : undefined)) !== undefined) lose(lost, a, "device_code", "v0.3 has no device-code flow");
+  return o;
+}
+
+function AuthorizationCodeOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): AuthorizationCodeOAuthFlow {
+  const x: any = object(j, a, "a2a.v1.AuthorizationCodeOAuthFlow");
+  const m = ({ $typeName: "lf.a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: "", tokenUrl: "", refreshUrl: "", scopes: {}, pkceRequired: false } as AuthorizationCodeOAuthFlow);
+  let v: any;
+  if ((v = x.authorizationUrl) != null) m.authorizationUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.authorization_url");
+  if ((v = x.tokenUrl) != null) m.tokenUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.token_url");
+  if ((v = x.refreshUrl) != null) m.refreshUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.refresh_url");
+  if ((v = x.scopes) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.AuthorizationCodeOAuthFlow.scopes");
+  for (const k in x) switch (k) { case "kind": case "authorizationUrl": case "tokenUrl": case "refreshUrl": case "scopes": break; default: lose(lost, a, k, "a2a.v1.AuthorizationCodeOAuthFlow has no field for it"); }
+  return m;
+}
+
+function AuthorizationCodeOAuthFlowToOlder(m: AuthorizationCodeOAuthFlow, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.authorizationUrl !== "") o.authorizationUrl = m.authorizationUrl;
+  if (m.tokenUrl !== "") o.tokenUrl = m.tokenUrl;
+  if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
+  if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
+  if (m.pkceRequired) lose(lost, a, "pkce_required", "v0.3 has no pkce_required");
+  if (o.authorizationUrl === undefined) o.authorizationUrl = "";
+  if (o.tokenUrl === undefined) o.tokenUrl = "";
+  if (o.scopes === undefined) o.scopes = {};
+  return o;
+}
+
+function ClientCredentialsOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): ClientCredentialsOAuthFlow {
+  const x: any = object(j, a, "a2a.v1.ClientCredentialsOAuthFlow");
+  const m = ({ $typeName: "lf.a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {} } as ClientCredentialsOAuthFlow);
+  let v: any;
+  if ((v = x.tokenUrl) != null) m.tokenUrl = str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.token_url");
+  if ((v = x.refreshUrl) != null) m.refreshUrl = str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.refresh_url");
+  if ((v = x.scopes) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.ClientCredentialsOAuthFlow.scopes");
+  for (const k in x) switch (k) { case "kind": case "tokenUrl": case "refreshUrl": case "scopes": break; default: lose(lost, a, k, "a2a.v1.ClientCredentialsOAuthFlow has no field for it"); }
+  return m;
+}
+
+function ClientCredentialsOAuthFlowToOlder(m: ClientCredentialsOAuthFlow, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.tokenUrl !== "") o.tokenUrl = m.tokenUrl;
+  if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
+  if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
+  if (o.tokenUrl === undefined) o.tokenUrl = "";
+  if (o.scopes === undefined) o.scopes = {};
+  return o;
+}
+
+function ImplicitOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): ImplicitOAuthFlow {
+  const x: any = object(j, a, "a2a.v1.ImplicitOAuthFlow");
+  const m = ({ $typeName: "lf.a2a.v1.ImplicitOAuthFlow", authorizationUrl: "", refreshUrl: "", scopes: {} } as ImplicitOAuthFlow);
+  let v: any;
+  if ((v = x.authorizationUrl) != null) m.authorizationUrl = str(v, a, "a2a.v1.ImplicitOAuthFlow.authorization_url");
+  if ((v = x.refreshUrl) != null) m.refreshUrl = str(v, a, "a2a.v1.ImplicitOAuthFlow.refresh_url");
+  if ((v = x.scopes) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.ImplicitOAuthFlow.scopes");
+  for (const k in x) switch (k) { case "kind": case "authorizationUrl": case "refreshUrl": case "scopes": break; default: lose(lost, a, k, "a2a.v1.ImplicitOAuthFlow has no field for it"); }
+  return m;
+}
+
+function ImplicitOAuthFlowToOlder(m: ImplicitOAuthFlow, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.authorizationUrl !== "") o.authorizationUrl = m.authorizationUrl;
+  if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
+  if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
+  if (o.authorizationUrl === undefined) o.authorizationUrl = "";
+  if (o.scopes === undefined) o.scopes = {};
+  return o;
+}
+
+function PasswordOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): PasswordOAuthFlow {
+  const x: any = object(j, a, "a2a.v1.PasswordOAuthFlow");
+  const m = ({ $typeName: "lf.a2a.v1.PasswordOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {} } as PasswordOAuthFlow);
+  let v: any;
+  if ((v = x.tokenUrl) != null) m.tokenUrl = str(v, a, "a2a.v1.PasswordOAuthFlow.token_url");
+  if ((v = x.refreshUrl) != null) m.refreshUrl = str(v, a, "a2a.v1.PasswordOAuthFlow.refresh_url");
+  if ((v = x.scopes) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.PasswordOAuthFlow.scopes");
+  for (const k in x) switch (k) { case "kind": case "tokenUrl": case "refreshUrl": case "scopes": break; default: lose(lost, a, k, "a2a.v1.PasswordOAuthFlow has no field for it"); }
+  return m;
+}
+
+function PasswordOAuthFlowToOlder(m: PasswordOAuthFlow, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.tokenUrl !== "") o.tokenUrl = m.tokenUrl;
+  if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
+  if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
+  if (o.tokenUrl === undefined) o.tokenUrl = "";
+  if (o.scopes === undefined) o.scopes = {};
   return o;
 }
 
@@ -913,21 +1138,122 @@ function SendMessageRequestToOlder(m: SendMessageRequest, a: At, lost: Loss[]): 
   return o;
 }
 
+function GetTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): GetTaskRequest {
+  const x: any = object(j, a, "a2a.v1.GetTaskRequest");
+  const m = ({ $typeName: "lf.a2a.v1.GetTaskRequest", tenant: "", id: "" } as GetTaskRequest);
+  let v: any;
+  const id = resourceId(x.id);
+  if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): " + "tasks/" + id);
+  else { m.id = id; }
+  if ((v = x.historyLength) != null && (v = int32(v, a, "a2a.v1.GetTaskRequest.history_length")) !== 0) m.historyLength = v;
+  for (const k in x) switch (k) { case "kind": case "id": case "historyLength": break; default: lose(lost, a, k, "a2a.v1.GetTaskRequest has no field for it"); }
+  return m;
+}
+
+function GetTaskRequestToOlder(m: GetTaskRequest, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  let v: any;
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  o.id = m.id;
+  if ((v = m.historyLength) === 0) lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
+  else if (v !== undefined) { if (v !== 0) o.historyLength = v; }
+  return o;
+}
+
 function CancelTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): CancelTaskRequest {
-  const found: Loss[] = [];
-  const m = via.toNewer("a2a.v1.CancelTaskRequest", j, a, found) as CancelTaskRequest;
-  keepLosses(lost, found, [pathOf(at(a, "metadata"))]);
-  const x: any = j;
+  const x: any = object(j, a, "a2a.v1.CancelTaskRequest");
+  const m = ({ $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: "" } as CancelTaskRequest);
   let v: any;
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.CancelTaskRequest metadata");
+  const id = resourceId(x.id);
+  if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): " + "tasks/" + id);
+  else { m.id = id; }
+  for (const k in x) switch (k) { case "kind": case "metadata": case "id": break; default: lose(lost, a, k, "a2a.v1.CancelTaskRequest has no field for it"); }
   return m;
 }
 
 function CancelTaskRequestToOlder(m: CancelTaskRequest, a: At, lost: Loss[]): JsonObject {
-  const found: Loss[] = [];
-  const o: any = via.toOlder(m, a, found);
-  keepLosses(lost, found, [pathOf(at(a, "metadata"))]);
+  const o: any = {};
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  o.id = m.id;
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
+  return o;
+}
+
+function GetTaskPushNotificationConfigRequestFromOlder(j: unknown, a: At, lost: Loss[]): GetTaskPushNotificationConfigRequest {
+  const x: any = object(j, a, "a2a.v1.GetTaskPushNotificationConfigRequest");
+  const m = ({ $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "" } as GetTaskPushNotificationConfigRequest);
+  const id = resourceId(x.id);
+  const pushNotificationConfigId = resourceId(x.pushNotificationConfigId);
+  if (id.includes("/") || pushNotificationConfigId.includes("/")) lose(lost, a, "name", "not a push config name: " + "tasks/" + id + "/pushNotificationConfigs/" + pushNotificationConfigId);
+  else { m.taskId = id; m.id = pushNotificationConfigId; }
+  for (const k in x) switch (k) { case "kind": case "id": case "pushNotificationConfigId": break; default: lose(lost, a, k, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it"); }
+  return m;
+}
+
+function GetTaskPushNotificationConfigRequestToOlder(m: GetTaskPushNotificationConfigRequest, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  o.id = m.taskId;
+  o.pushNotificationConfigId = m.id;
+  return o;
+}
+
+function DeleteTaskPushNotificationConfigRequestFromOlder(j: unknown, a: At, lost: Loss[]): DeleteTaskPushNotificationConfigRequest {
+  const x: any = object(j, a, "a2a.v1.DeleteTaskPushNotificationConfigRequest");
+  const m = ({ $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "" } as DeleteTaskPushNotificationConfigRequest);
+  const id = resourceId(x.id);
+  const pushNotificationConfigId = resourceId(x.pushNotificationConfigId);
+  if (id.includes("/") || pushNotificationConfigId.includes("/")) lose(lost, a, "name", "not a push config name: " + "tasks/" + id + "/pushNotificationConfigs/" + pushNotificationConfigId);
+  else { m.taskId = id; m.id = pushNotificationConfigId; }
+  for (const k in x) switch (k) { case "kind": case "id": case "pushNotificationConfigId": break; default: lose(lost, a, k, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it"); }
+  return m;
+}
+
+function DeleteTaskPushNotificationConfigRequestToOlder(m: DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  o.id = m.taskId;
+  o.pushNotificationConfigId = m.id;
+  return o;
+}
+
+function SubscribeToTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): SubscribeToTaskRequest {
+  const x: any = object(j, a, "a2a.v1.TaskSubscriptionRequest");
+  const m = ({ $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: "" } as SubscribeToTaskRequest);
+  const id = resourceId(x.id);
+  if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): " + "tasks/" + id);
+  else { m.id = id; }
+  for (const k in x) switch (k) { case "kind": case "id": break; default: lose(lost, a, k, "a2a.v1.TaskSubscriptionRequest has no field for it"); }
+  return m;
+}
+
+function SubscribeToTaskRequestToOlder(m: SubscribeToTaskRequest, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  o.id = m.id;
+  return o;
+}
+
+function ListTaskPushNotificationConfigsRequestFromOlder(j: unknown, a: At, lost: Loss[]): ListTaskPushNotificationConfigsRequest {
+  const x: any = object(j, a, "a2a.v1.ListTaskPushNotificationConfigRequest");
+  const m = ({ $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", tenant: "", taskId: "", pageSize: 0, pageToken: "" } as ListTaskPushNotificationConfigsRequest);
+  let v: any;
+  if ((v = x.pageSize) != null) m.pageSize = int32(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_size");
+  if ((v = x.pageToken) != null) m.pageToken = str(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_token");
+  const id = resourceId(x.id);
+  if (id.includes("/")) lose(lost, a, "parent", "not a task name: " + "tasks/" + id);
+  else { m.taskId = id; }
+  for (const k in x) switch (k) { case "kind": case "id": case "pageSize": case "pageToken": break; default: lose(lost, a, k, "a2a.v1.ListTaskPushNotificationConfigRequest has no field for it"); }
+  return m;
+}
+
+function ListTaskPushNotificationConfigsRequestToOlder(m: ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[]): JsonObject {
+  const o: any = {};
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  o.id = m.taskId;
+  if (m.pageSize !== 0) o.pageSize = m.pageSize;
+  if (m.pageToken !== "") o.pageToken = m.pageToken;
   return o;
 }
 
@@ -986,6 +1312,17 @@ function StreamResponseToOlder(m: StreamResponse, a: At, lost: Loss[]): JsonObje
   return {};
 }
 
+function ListTaskPushNotificationConfigsResponseFromOlder(j: unknown, a: At, lost: Loss[]): ListTaskPushNotificationConfigsResponse {
+  const m = ({ $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse", configs: [], nextPageToken: "" } as ListTaskPushNotificationConfigsResponse);
+  m.configs = each(j, a, "a2a.v1.ListTaskPushNotificationConfigResponse", lost, TaskPushNotificationConfigFromOlder);
+  return m;
+}
+
+function ListTaskPushNotificationConfigsResponseToOlder(m: ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[]): JsonValue[] {
+  if (m.nextPageToken !== "") lose(lost, a, "next_page_token", "a2a.json's result is the bare list of configs; it has no next_page_token");
+  return eachOf(m.configs, at(a, "configs"), lost, TaskPushNotificationConfigToOlder);
+}
+
 /**
  * The a2a.v1 JSON-RPC conversions by type name: older request type → newer message, newer message type → older JSON. The version bridge serves a2a.v1 JSON-RPC with them.
  */
@@ -1007,31 +1344,31 @@ export const a2aCompatJson: CompatJsonTable = {
     "a2a.v1.AgentExtension": AgentExtensionFromOlder,
     "a2a.v1.AgentSkill": AgentSkillFromOlder,
     "a2a.v1.AgentCardSignature": AgentCardSignatureFromOlder,
-    "a2a.v1.TaskPushNotificationConfig": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.TaskPushNotificationConfig", j, a, lost) as TaskPushNotificationConfig,
+    "a2a.v1.TaskPushNotificationConfig": TaskPushNotificationConfigFromOlder,
     "a2a.v1.StringList": StringListFromOlder,
-    "a2a.v1.Security": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.Security", j, a, lost) as SecurityRequirement,
-    "a2a.v1.SecurityScheme": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.SecurityScheme", j, a, lost) as SecurityScheme,
+    "a2a.v1.Security": SecurityRequirementFromOlder,
+    "a2a.v1.SecurityScheme": SecuritySchemeFromOlder,
     "a2a.v1.APIKeySecurityScheme": APIKeySecuritySchemeFromOlder,
     "a2a.v1.HTTPAuthSecurityScheme": HTTPAuthSecuritySchemeFromOlder,
     "a2a.v1.OAuth2SecurityScheme": OAuth2SecuritySchemeFromOlder,
     "a2a.v1.OpenIdConnectSecurityScheme": OpenIdConnectSecuritySchemeFromOlder,
     "a2a.v1.MutualTlsSecurityScheme": MutualTlsSecuritySchemeFromOlder,
     "a2a.v1.OAuthFlows": OAuthFlowsFromOlder,
-    "a2a.v1.AuthorizationCodeOAuthFlow": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.AuthorizationCodeOAuthFlow", j, a, lost) as AuthorizationCodeOAuthFlow,
-    "a2a.v1.ClientCredentialsOAuthFlow": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.ClientCredentialsOAuthFlow", j, a, lost) as ClientCredentialsOAuthFlow,
-    "a2a.v1.ImplicitOAuthFlow": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.ImplicitOAuthFlow", j, a, lost) as ImplicitOAuthFlow,
-    "a2a.v1.PasswordOAuthFlow": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.PasswordOAuthFlow", j, a, lost) as PasswordOAuthFlow,
+    "a2a.v1.AuthorizationCodeOAuthFlow": AuthorizationCodeOAuthFlowFromOlder,
+    "a2a.v1.ClientCredentialsOAuthFlow": ClientCredentialsOAuthFlowFromOlder,
+    "a2a.v1.ImplicitOAuthFlow": ImplicitOAuthFlowFromOlder,
+    "a2a.v1.PasswordOAuthFlow": PasswordOAuthFlowFromOlder,
     "a2a.v1.SendMessageRequest": SendMessageRequestFromOlder,
-    "a2a.v1.GetTaskRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.GetTaskRequest", j, a, lost) as GetTaskRequest,
+    "a2a.v1.GetTaskRequest": GetTaskRequestFromOlder,
     "a2a.v1.CancelTaskRequest": CancelTaskRequestFromOlder,
-    "a2a.v1.GetTaskPushNotificationConfigRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.GetTaskPushNotificationConfigRequest", j, a, lost) as GetTaskPushNotificationConfigRequest,
-    "a2a.v1.DeleteTaskPushNotificationConfigRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.DeleteTaskPushNotificationConfigRequest", j, a, lost) as DeleteTaskPushNotificationConfigRequest,
-    "a2a.v1.TaskSubscriptionRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.TaskSubscriptionRequest", j, a, lost) as SubscribeToTaskRequest,
-    "a2a.v1.ListTaskPushNotificationConfigRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.ListTaskPushNotificationConfigRequest", j, a, lost) as ListTaskPushNotificationConfigsRequest,
+    "a2a.v1.GetTaskPushNotificationConfigRequest": GetTaskPushNotificationConfigRequestFromOlder,
+    "a2a.v1.DeleteTaskPushNotificationConfigRequest": DeleteTaskPushNotificationConfigRequestFromOlder,
+    "a2a.v1.TaskSubscriptionRequest": SubscribeToTaskRequestFromOlder,
+    "a2a.v1.ListTaskPushNotificationConfigRequest": ListTaskPushNotificationConfigsRequestFromOlder,
     "a2a.v1.GetAgentCardRequest": GetExtendedAgentCardRequestFromOlder,
     "a2a.v1.SendMessageResponse": SendMessageResponseFromOlder,
     "a2a.v1.StreamResponse": StreamResponseFromOlder,
-    "a2a.v1.ListTaskPushNotificationConfigResponse": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.ListTaskPushNotificationConfigResponse", j, a, lost) as ListTaskPushNotificationConfigsResponse,
+    "a2a.v1.ListTaskPushNotificationConfigResponse": ListTaskPushNotificationConfigsResponseFromOlder,
   },
   toOlder: {
     "lf.a2a.v1.SendMessageConfiguration": SendMessageConfigurationToOlder,
@@ -1050,31 +1387,31 @@ export const a2aCompatJson: CompatJsonTable = {
     "lf.a2a.v1.AgentExtension": AgentExtensionToOlder,
     "lf.a2a.v1.AgentSkill": AgentSkillToOlder,
     "lf.a2a.v1.AgentCardSignature": AgentCardSignatureToOlder,
-    "lf.a2a.v1.TaskPushNotificationConfig": (m: TaskPushNotificationConfig, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.TaskPushNotificationConfig": TaskPushNotificationConfigToOlder,
     "lf.a2a.v1.StringList": StringListToOlder,
-    "lf.a2a.v1.SecurityRequirement": (m: SecurityRequirement, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
-    "lf.a2a.v1.SecurityScheme": (m: SecurityScheme, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.SecurityRequirement": SecurityRequirementToOlder,
+    "lf.a2a.v1.SecurityScheme": SecuritySchemeToOlder,
     "lf.a2a.v1.APIKeySecurityScheme": APIKeySecuritySchemeToOlder,
     "lf.a2a.v1.HTTPAuthSecurityScheme": HTTPAuthSecuritySchemeToOlder,
     "lf.a2a.v1.OAuth2SecurityScheme": OAuth2SecuritySchemeToOlder,
     "lf.a2a.v1.OpenIdConnectSecurityScheme": OpenIdConnectSecuritySchemeToOlder,
     "lf.a2a.v1.MutualTlsSecurityScheme": MutualTlsSecuritySchemeToOlder,
     "lf.a2a.v1.OAuthFlows": OAuthFlowsToOlder,
-    "lf.a2a.v1.AuthorizationCodeOAuthFlow": (m: AuthorizationCodeOAuthFlow, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
-    "lf.a2a.v1.ClientCredentialsOAuthFlow": (m: ClientCredentialsOAuthFlow, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
-    "lf.a2a.v1.ImplicitOAuthFlow": (m: ImplicitOAuthFlow, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
-    "lf.a2a.v1.PasswordOAuthFlow": (m: PasswordOAuthFlow, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.AuthorizationCodeOAuthFlow": AuthorizationCodeOAuthFlowToOlder,
+    "lf.a2a.v1.ClientCredentialsOAuthFlow": ClientCredentialsOAuthFlowToOlder,
+    "lf.a2a.v1.ImplicitOAuthFlow": ImplicitOAuthFlowToOlder,
+    "lf.a2a.v1.PasswordOAuthFlow": PasswordOAuthFlowToOlder,
     "lf.a2a.v1.SendMessageRequest": SendMessageRequestToOlder,
-    "lf.a2a.v1.GetTaskRequest": (m: GetTaskRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.GetTaskRequest": GetTaskRequestToOlder,
     "lf.a2a.v1.CancelTaskRequest": CancelTaskRequestToOlder,
-    "lf.a2a.v1.GetTaskPushNotificationConfigRequest": (m: GetTaskPushNotificationConfigRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
-    "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest": (m: DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
-    "lf.a2a.v1.SubscribeToTaskRequest": (m: SubscribeToTaskRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
-    "lf.a2a.v1.ListTaskPushNotificationConfigsRequest": (m: ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.GetTaskPushNotificationConfigRequest": GetTaskPushNotificationConfigRequestToOlder,
+    "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest": DeleteTaskPushNotificationConfigRequestToOlder,
+    "lf.a2a.v1.SubscribeToTaskRequest": SubscribeToTaskRequestToOlder,
+    "lf.a2a.v1.ListTaskPushNotificationConfigsRequest": ListTaskPushNotificationConfigsRequestToOlder,
     "lf.a2a.v1.GetExtendedAgentCardRequest": GetExtendedAgentCardRequestToOlder,
     "lf.a2a.v1.SendMessageResponse": SendMessageResponseToOlder,
     "lf.a2a.v1.StreamResponse": StreamResponseToOlder,
-    "lf.a2a.v1.ListTaskPushNotificationConfigsResponse": (m: ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.ListTaskPushNotificationConfigsResponse": ListTaskPushNotificationConfigsResponseToOlder,
   },
 };
 

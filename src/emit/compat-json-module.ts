@@ -8,18 +8,19 @@
  * test/compat-json.test.ts checks; the version bridge serves v0.3 JSON-RPC
  * with them (the `a2aCompatJson` table).
  *
- * Per pair and direction, a function is written when every step is a copy of
- * a value kind compat-json-fields.ts handles, a message, a loss, a move or a
- * transform compat-json-transforms.ts writes, and the dialect has no
- * whole-message rule for the older message other than a union (wrapper,
- * array or null result, typed union, list map, resource name). Other pairs
- * are converted through the older proto at run time (`viaProto`), so every
- * pair is covered.
+ * Every pair is written, in both directions: field by field from the plan's
+ * steps (copies of the value kinds compat-json-fields.ts handles, messages,
+ * losses, moves, the transforms compat-json-transforms.ts writes), or whole
+ * where a dialect rule spells the message whole (part, union, typed union, list
+ * map, array result; resource names through their transforms). A pair it
+ * cannot write (a wrapper or null result, a step without code) fails the
+ * generation, every such pair named: nothing is converted through the older
+ * proto at run time.
  *
  * Loss paths name dialect keys toward the newer version and newer field
  * names toward the older one, as each side spells them.
  */
-import type { DescField, DescFile, DescMessage } from "@bufbuild/protobuf";
+import { ScalarType, type DescField, type DescFile, type DescMessage } from "@bufbuild/protobuf";
 import { nestedTypes } from "@bufbuild/protobuf/reflect";
 import type { GeneratedFile } from "@bufbuild/protoplugin";
 import type { CompatPlan, PlanPair } from "../compat/compat-plan.js";
@@ -38,7 +39,7 @@ import {
   writeValue,
   zeroLiteral,
 } from "./compat-json-fields.js";
-import { partCode, transformCode, type DecodeCtx, type EncodeCtx } from "./compat-json-transforms.js";
+import { partCode, transformCode, type DecodeCtx, type EncodeCtx, type Resource } from "./compat-json-transforms.js";
 import { runtimeModule } from "./routes-module.js";
 import { printCompatJsonApi, type CompatJsonApi } from "./compat-json-api.js";
 
@@ -61,7 +62,11 @@ const field = (d: DescMessage, name: string): DescField => {
   return f;
 };
 const messageOf = (f: DescField): DescMessage | undefined =>
-  f.fieldKind === "message" || (f.fieldKind === "list" && f.listKind === "message") ? f.message : undefined;
+  f.fieldKind === "message" ||
+  (f.fieldKind === "list" && f.listKind === "message") ||
+  (f.fieldKind === "map" && f.mapKind === "message")
+    ? f.message
+    : undefined;
 
 /** The body without its `let v` when no other line uses v. */
 const withoutUnusedV = (body: string[]) =>
@@ -112,13 +117,37 @@ export function emitCompatJson(
 
   // ---- which pairs convert directly ----
   const isUnion = (d03: DescMessage) => dialect.unions.includes(d03.typeName);
-  const blockedByDialect = (d03: DescMessage) =>
-    dialect.nullResults.includes(d03.typeName) ||
-    dialect.arrayResults[d03.typeName] !== undefined ||
-    dialect.wrappers.some((w) => w.message === d03.typeName) ||
-    dialect.resourceNames.some((r) => r.message === d03.typeName) ||
-    dialect.typedUnions?.[d03.typeName] !== undefined ||
-    dialect.listMaps?.[d03.typeName] !== undefined;
+  /** The dialect rule that writes the whole message, when one does (else its fields are written one by one). */
+  const wholeRule = (d03: DescMessage) =>
+    dialect.nullResults.includes(d03.typeName)
+      ? "null result"
+      : dialect.wrappers.some((w) => w.message === d03.typeName)
+        ? "wrapper"
+        : dialect.arrayResults[d03.typeName] !== undefined
+          ? "array result"
+          : dialect.typedUnions?.[d03.typeName] !== undefined
+            ? "typed union"
+            : dialect.listMaps?.[d03.typeName] !== undefined
+              ? "list map"
+              : undefined;
+  /** A copy of a proto map: of strings, or of messages that are a pair. */
+  const mapCopy = (from: DescField, to: DescField): "strings" | "messages" | undefined => {
+    if (from.fieldKind !== "map" || to.fieldKind !== "map" || from.mapKey !== to.mapKey) return undefined;
+    if (from.mapKind === "scalar" && to.mapKind === "scalar" && from.scalar === ScalarType.STRING)
+      return to.scalar === ScalarType.STRING ? "strings" : undefined;
+    return from.mapKind === "message" && to.mapKind === "message" && pairs.has(from.message.typeName)
+      ? "messages"
+      : undefined;
+  };
+  const resource = (d03: DescMessage, name03: string): Resource => {
+    const r = dialect.resourceNames.find((x) => x.message === d03.typeName && x.field === name03);
+    if (!r) throw new Error(`compat-json: ${d03.typeName}.${name03} has no resource name pattern in the dialect`);
+    const parts = r.pattern.split(/\{([^}]+)\}/);
+    return {
+      keys: parts.filter((_, i) => i % 2 === 1),
+      prefixes: parts.filter((_, i) => i % 2 === 0).slice(0, -1),
+    };
+  };
   const stepOk = (p: Pair, dir: Dir, s: PlanStep): boolean => {
     const [src, out] = dir === "toNewer" ? [p.d03, p.d10] : [p.d10, p.d03];
     if (s.op === "transform")
@@ -126,7 +155,7 @@ export function emitCompatJson(
         ? s.transform === "part"
         : transformCode[s.transform]?.[dir] !== undefined;
     const f = field(src, s.from);
-    if (s.op === "copy") return copyable(f, field(out, s.to));
+    if (s.op === "copy") return copyable(f, field(out, s.to)) || mapCopy(f, field(out, s.to)) !== undefined;
     if (s.op === "message") {
       const sub = messageOf(f);
       return (
@@ -139,8 +168,14 @@ export function emitCompatJson(
     if (isUnion(p.d03)) return false; // a union holds its members only
     return s.op === "moved" || (f.fieldKind !== "map" && (messageOf(f) !== undefined || valueKind(f) !== undefined));
   };
-  const direct = (p: Pair, dir: Dir) =>
-    !blockedByDialect(p.d03) && (dir === "toNewer" ? p.plan.toNewer : p.plan.toOlder).every((s) => stepOk(p, dir, s));
+  /** Why the pair cannot be written in this direction; undefined when it can. */
+  const problem = (p: Pair, dir: Dir): string | undefined => {
+    const rule = wholeRule(p.d03);
+    if (rule === "null result" || rule === "wrapper") return `the dialect's ${rule} rule has no direct conversion`;
+    if (rule !== undefined) return undefined; // written whole (compat-json-dialect.ts)
+    const bad = (dir === "toNewer" ? p.plan.toNewer : p.plan.toOlder).find((s) => !stepOk(p, dir, s));
+    return bad && `${dir} step ${bad.from} (${bad.op}${bad.op === "transform" ? ` ${bad.transform}` : ""})`;
+  };
   for (const p of new Set(pairs.values())) {
     const keys = Object.entries(p.plan.dialectFields);
     if (keys.length === 0) continue;
@@ -159,10 +194,14 @@ export function emitCompatJson(
         throw new Error(`${where}: dialectFields ${name10}: its type has no direct conversion`);
     }
   }
-  /** A pair converted through the proto whose a2a.json-only fields are read and written around that path. */
-  const wrapped = (p: Pair, dir: Dir) => !direct(p, dir) && Object.keys(p.plan.dialectFields).length > 0;
-  /** Whether the pair has a function of its own in this direction (direct, or wrapped). */
-  const named = (p: Pair, dir: Dir) => direct(p, dir) || wrapped(p, dir);
+  const problems = [...new Set(pairs.values())].flatMap((p) =>
+    (["toNewer", "toOlder"] as const).flatMap((dir) => {
+      const why = problem(p, dir);
+      return why ? [`${p.plan.entry ?? p.d10.typeName} (${p.d03.typeName} ↔ ${p.d10.typeName}): ${why}`] : [];
+    }),
+  );
+  if (problems.length > 0)
+    throw new Error(`compat-json: no conversion can be written for:\n  ${problems.join("\n  ")}`);
   const pairOf = (typeName: string): Pair => {
     const p = pairs.get(typeName);
     if (!p) throw new Error(`compat-json: ${typeName} has no counterpart`);
@@ -171,19 +210,10 @@ export function emitCompatJson(
 
   // ---- toward the newer version: older dialect JSON → newer message ----
   const decName = (p: Pair) => `${p.id}FromOlder`;
-  const decCall = (sub: DescMessage, v: string, atExpr: string, lost = "lost") => {
-    const p = pairOf(sub.typeName);
-    return named(p, "toNewer")
-      ? `${decName(p)}(${v}, ${atExpr}, ${lost})`
-      : `(via.toNewer(${lit(p.d03.typeName)}, ${v}, ${atExpr}, ${lost})${ty(` as ${shape(p.d10)}`)})`;
-  };
-  /** A function (json, at, lost) → newer message, for list elements. */
-  const decFn = (sub: DescMessage) => {
-    const p = pairOf(sub.typeName);
-    return named(p, "toNewer")
-      ? decName(p)
-      : `(y${ty(": unknown")}, b${ty(`: ${rt("At")}`)}, l${ty(`: ${rt("Loss")}[]`)}) => ${decCall(sub, "y", "b", "l")}`;
-  };
+  const decCall = (sub: DescMessage, v: string, atExpr: string, lost = "lost") =>
+    `${decName(pairOf(sub.typeName))}(${v}, ${atExpr}, ${lost})`;
+  /** The function (json, at, lost) → newer message, for list elements. */
+  const decFn = (sub: DescMessage) => decName(pairOf(sub.typeName));
   const read = (d03: DescMessage, name: string, obj: string) => {
     const f = field(d03, name);
     const k = key03(name, d03);
@@ -217,7 +247,12 @@ export function emitCompatJson(
   };
   const unknownKeys = (d03: DescMessage, obj: string, atExpr: string, extra: readonly string[] = []) => {
     const known = new Set<string>(["kind", ...extra]);
-    for (const f of d03.fields) known.add(key03(f.name, d03)).add(f.jsonName);
+    for (const f of d03.fields) {
+      // A resource name is spelled as the ids its pattern names (tasks/{id} ↔ id), not under its own key.
+      const r = dialect.resourceNames.some((x) => x.message === d03.typeName && x.field === f.name);
+      if (r) for (const k of resource(d03, f.name).keys) known.add(k.split(".")[0]!);
+      else known.add(key03(f.name, d03)).add(f.jsonName);
+    }
     return (
       `for (const k in ${obj}) switch (k) { ${[...known].map((k) => `case ${lit(k)}:`).join(" ")} break; ` +
       `default: ${rt("lose")}(lost, ${atExpr}, k, ${lit(`${d03.typeName} has no field for it`)}); }`
@@ -249,12 +284,16 @@ export function emitCompatJson(
       rt,
       older: olderMessage,
       dialectField: (name10) => p.plan.dialectFields[name10],
+      fnToNewer: (name, desc = d03) => decFn(messageOf(field(desc, name))!),
+      resource: (name) => resource(d03, name),
     };
     const head =
       `function ${decName(p)}(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, ` +
       `lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${shape(d10)}`)} {`;
     if (d03.typeName === dialect.part.message) return [head, ...partCode.toNewer(c).map((l) => "  " + l), "}"];
     if (isUnion(d03)) return [head, ...unionToNewer(p).map((l) => "  " + l), "}"];
+    const whole = wholeToNewer(p);
+    if (whole) return [head, ...whole.map((l) => "  " + l), "}"];
     const kind = dialect.kinds[d03.typeName];
     const body: string[] = [
       `const x${any} = ${rt("object")}(j, a, ${lit(d03.typeName)});`,
@@ -269,14 +308,15 @@ export function emitCompatJson(
     ];
     const oneofs = new Set<string>();
     const done = new Set<string>();
+    const later: string[] = [];
     for (const s of p.plan.toNewer) {
       const f = field(d03, s.from);
       const k = key03(f.name, d03);
       const r = read(d03, f.name, "x");
       if (s.op === "transform") {
-        if (done.has(s.transform)) continue;
+        // Transforms run after the field steps, which they may complete (the card's capabilities).
+        if (!done.has(s.transform)) later.push(...transformCode[s.transform]!.toNewer!(c));
         done.add(s.transform);
-        body.push(...transformCode[s.transform]!.toNewer!(c));
         continue;
       }
       if (s.op === "moved") continue;
@@ -293,7 +333,15 @@ export function emitCompatJson(
           `else { ${flag} = true; ${stmt} } }`
         );
       };
-      if (s.op === "copy") {
+      const maps = s.op === "copy" ? mapCopy(f, field(d10, s.to)) : undefined;
+      if (maps) {
+        const what = lit(`${d03.typeName}.${f.name}`);
+        const value =
+          maps === "strings"
+            ? `${rt("stringMap")}(v, ${rt("at")}(a, ${lit(k)}), ${what})`
+            : `${rt("eachKey")}(v, ${rt("at")}(a, ${lit(k)}), ${what}, lost, ${decFn(messageOf(f)!)})`;
+        body.push(`if ((v = ${r}) != null) ${assign(d10, (s as { to: string }).to, value)}`);
+      } else if (s.op === "copy") {
         const t = field(d10, s.to);
         // Assigning a zero value matters only where the newer field tracks presence.
         const test = t.oneof || t.presence !== IMPLICIT ? setTest(f, "v") : undefined;
@@ -334,6 +382,7 @@ export function emitCompatJson(
       body.push(`if ((v = ${prop("x", key)}) != null) ${assign(d10, name10, value)}`);
     }
     body.push(
+      ...later,
       unknownKeys(
         d03,
         "x",
@@ -372,6 +421,118 @@ export function emitCompatJson(
     ];
   }
 
+  /**
+   * A message the dialect writes whole (typed union, list map, array result), toward the newer version;
+   * undefined for one written field by field.
+   */
+  function wholeToNewer(p: Pair): string[] | undefined {
+    const { d03, d10 } = p;
+    const rule = wholeRule(d03);
+    const what = lit(d03.typeName);
+    if (rule === "typed union") {
+      // {type, ...member}: the member's own fields beside the type that says which it is.
+      const types = dialect.typedUnions![d03.typeName]!;
+      const cases = p.plan.toNewer.map((s) => {
+        const sub = messageOf(field(d03, s.from))!;
+        const type = types[s.from];
+        if (type === undefined) throw new Error(`compat-json: ${d03.typeName}.${s.from} has no type in the dialect`);
+        return `  case ${lit(type)}: ${assign(d10, (s as { to: string }).to, decCall(sub, "rest", "a"))} break;`;
+      });
+      const unknown = `"unknown ${d03.typeName} type " + JSON.stringify(type)`;
+      return [
+        `const { type, ...rest } = ${rt("object")}(j, a, ${what});`,
+        `const m = ${zero(d10)};`,
+        `switch (type) {`,
+        ...cases,
+        `  default: ${rt("lose")}(lost, a, "type", ${unknown});`,
+        `}`,
+        `return m;`,
+      ];
+    }
+    if (rule === "list map") {
+      // {scheme: [scopes]}: each key's list is the map value's list.
+      const mapField = field(d10, dialect.listMaps![d03.typeName]!);
+      const list = mapField.fieldKind === "map" && mapField.mapKind === "message" ? mapField.message : undefined;
+      if (!list || list.fields.length !== 1) throw new Error(`compat-json: ${d10.typeName}: no list map`);
+      const item = lit(`${d03.typeName}.${list.fields[0]!.name}`);
+      return [
+        `const x = ${rt("object")}(j, a, ${what});`,
+        `const m = ${zero(d10)};`,
+        `for (const k of Object.keys(x)) {`,
+        `  const list = ${zero(list)};`,
+        `  list.${list.fields[0]!.localName} = ${rt("strings")}(x[k], ${rt("at")}(a, k), ${item});`,
+        `  ${rt("setKey")}(m.${mapField.localName}, k, list);`,
+        `}`,
+        `return m;`,
+      ];
+    }
+    if (rule === "array result") {
+      // The bare list of the one field a2a.json keeps.
+      const f = field(d03, dialect.arrayResults[d03.typeName]!);
+      const step = p.plan.toNewer.find((s) => s.from === f.name) as { to: string } | undefined;
+      if (!step) throw new Error(`compat-json: ${d03.typeName}.${f.name} has no step toward the newer version`);
+      return [
+        `const m = ${zero(d10)};`,
+        `m.${field(d10, step.to).localName} = ${rt("each")}(j, a, ${what}, lost, ${decFn(messageOf(f)!)});`,
+        `return m;`,
+      ];
+    }
+    return undefined;
+  }
+
+  /** A message the dialect writes whole, toward the older version; undefined for one written field by field. */
+  function wholeToOlder(p: Pair): string[] | undefined {
+    const { d03, d10 } = p;
+    const rule = wholeRule(d03);
+    if (rule === "typed union") {
+      const types = dialect.typedUnions![d03.typeName]!;
+      const oneof = d10.oneofs[0]!;
+      const cases = p.plan.toOlder.map((s) => {
+        const f = field(d10, s.from);
+        const type = types[(s as { to: string }).to];
+        const member = encCall(messageOf(f)!, `m.${oneof.localName}.value`, `${rt("at")}(a, ${lit(f.name)})`);
+        return `  case ${lit(f.localName)}: return { type: ${lit(type)}, ...${member} };`;
+      });
+      const older = d03.oneofs[0]?.name ?? "";
+      const reason = `${d03.typeName} sets none of ${older}; a2a.json has no form for it`;
+      return [
+        `switch (m.${oneof.localName}.case) {`,
+        ...cases,
+        `}`,
+        `${rt("lose")}(lost, a, ${lit(older)}, ${lit(reason)});`,
+        `return {};`,
+      ];
+    }
+    if (rule === "list map") {
+      const mapField = field(d10, dialect.listMaps![d03.typeName]!);
+      const list = mapField.fieldKind === "map" && mapField.mapKind === "message" ? mapField.message : undefined;
+      const name = `m.${mapField.localName}`;
+      return [
+        `const o${ty(`: ${rt("JsonObject")}`)} = {};`,
+        `for (const k of Object.keys(${name})) ` +
+          `${rt("setKey")}(o, k, ${name}[k]${ty("!")}.${list!.fields[0]!.localName}.slice());`,
+        `return o;`,
+      ];
+    }
+    if (rule === "array result") {
+      const f = field(d03, dialect.arrayResults[d03.typeName]!);
+      const lines: string[] = [];
+      let list = "";
+      for (const s of p.plan.toOlder) {
+        const g = field(d10, s.from);
+        if (s.op !== "lossy" && (s as { to: string }).to === f.name) {
+          list = `${rt("eachOf")}(m.${g.localName}, ${rt("at")}(a, ${lit(g.name)}), lost, ${encFn(messageOf(g)!)})`;
+          continue;
+        }
+        const reason =
+          s.op === "lossy" ? s.reason : `a2a.json's result is the bare list of ${f.name}; it has no ${g.name}`;
+        lines.push(`if (${setTest(g, `m.${g.localName}`)}) ${rt("lose")}(lost, a, ${lit(g.name)}, ${lit(reason)});`);
+      }
+      return [...lines, `return ${list};`];
+    }
+    return undefined;
+  }
+
   /** A union toward the older dialect: the member's own JSON (with its kind); nothing set writes {}, reported. */
   function unionToOlder(p: Pair): string[] {
     const lines: string[] = [];
@@ -389,18 +550,10 @@ export function emitCompatJson(
 
   // ---- toward the older version: newer message → older dialect JSON ----
   const encName = (p: Pair) => `${p.id}ToOlder`;
-  const encCall = (sub: DescMessage, v: string, atExpr: string, lost = "lost") => {
-    const p = pairOf(sub.typeName);
-    return named(p, "toOlder") ? `${encName(p)}(${v}, ${atExpr}, ${lost})` : `via.toOlder(${v}, ${atExpr}, ${lost})`;
-  };
-  /** A function (message, at, lost) → older dialect JSON, for list elements. */
-  const encFn = (sub: DescMessage) => {
-    const p = pairOf(sub.typeName);
-    return named(p, "toOlder")
-      ? encName(p)
-      : `(y${ty(`: ${shape(p.d10)}`)}, b${ty(`: ${rt("At")}`)}, ` +
-          `l${ty(`: ${rt("Loss")}[]`)}) => ${encCall(sub, "y", "b", "l")}`;
-  };
+  const encCall = (sub: DescMessage, v: string, atExpr: string, lost = "lost") =>
+    `${encName(pairOf(sub.typeName))}(${v}, ${atExpr}, ${lost})`;
+  /** The function (message, at, lost) → older dialect JSON, for list elements. */
+  const encFn = (sub: DescMessage) => encName(pairOf(sub.typeName));
   const get = (d10: DescMessage, name: string, obj = "m") => {
     const f = field(d10, name);
     return f.oneof
@@ -466,13 +619,17 @@ export function emitCompatJson(
         return v.number;
       },
       dialectField: (name10) => p.plan.dialectFields[name10],
+      resource: (name) => resource(d03, name),
     };
     const isPart = d03.typeName === dialect.part.message;
+    const array = dialect.arrayResults[d03.typeName] !== undefined;
     const head =
       `function ${encName(p)}(m${ty(`: ${shape(d10)}`)}, a${ty(`: ${rt("At")}`)}, ` +
-      `lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${rt("JsonObject")}${isPart ? " | undefined" : ""}`)} {`;
+      `lost${ty(`: ${rt("Loss")}[]`)})${ty(array ? `: ${rt("JsonValue")}[]` : `: ${rt("JsonObject")}${isPart ? " | undefined" : ""}`)} {`;
     if (isPart) return [head, ...partCode.toOlder(c).map((l) => "  " + l), "}"];
     if (isUnion(d03)) return [head, ...unionToOlder(p).map((l) => "  " + l), "}"];
+    const whole = wholeToOlder(p);
+    if (whole) return [head, ...whole.map((l) => "  " + l), "}"];
     const kind = dialect.kinds[d03.typeName];
     const body: string[] = [`const o${any} = ${kind ? `{ kind: ${lit(kind)} }` : "{}"};`, `let v${any};`];
     const done = new Set<string>();
@@ -489,7 +646,14 @@ export function emitCompatJson(
       const value = f.oneof ? "v" : `m.${f.localName}`;
       const test = setTest(f, value)!;
       const cond = f.oneof ? `(v = ${get(d10, f.name)}) !== undefined` : test;
-      if (s.op === "copy") body.push(`if (${cond}) ${put(d03, s.to, value, "o", f, true)}`);
+      const maps = s.op === "copy" ? mapCopy(f, field(d03, s.to)) : undefined;
+      if (maps) {
+        const converted =
+          maps === "strings"
+            ? `${rt("stringMapJson")}(${value})`
+            : `${rt("eachKeyOf")}(${value}, ${rt("at")}(a, ${lit(f.name)}), lost, ${encFn(messageOf(f)!)})`;
+        body.push(`if (${cond}) ${prop("o", key03((s as { to: string }).to, d03))} = ${converted};`);
+      } else if (s.op === "copy") body.push(`if (${cond}) ${put(d03, s.to, value, "o", f, true)}`);
       else if (s.op === "message") {
         const sub = messageOf(f)!;
         const atExpr = `${rt("at")}(a, ${lit(f.name)})`;
@@ -515,73 +679,17 @@ export function emitCompatJson(
     return dialectDefault(d03, name, dialect);
   }
 
-  // ---- pairs through the proto, with what a2a.json carries around it ----
-  /**
-   * The proto path, then the a2a.json-only keys read into the newer fields; the proto path's
-   * report of them is dropped.
-   */
-  function wrappedToNewer(p: Pair): string[] {
-    const extra = Object.entries(p.plan.dialectFields);
-    const carried = extra.map(([, key]) => `${rt("pathOf")}(${rt("at")}(a, ${lit(key)}))`).join(", ");
-    return [
-      `function ${decName(p)}(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, ` +
-        `lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${shape(p.d10)}`)} {`,
-      `  const found${ty(`: ${rt("Loss")}[]`)} = [];`,
-      `  const m = via.toNewer(${lit(p.d03.typeName)}, j, a, found)${ty(` as ${shape(p.d10)}`)};`,
-      `  ${rt("keepLosses")}(lost, found, [${carried}]);`,
-      `  const x${any} = j;`,
-      `  let v${any};`,
-      ...extra.map(([name10, key]) => {
-        const t = field(p.d10, name10);
-        const value =
-          t.fieldKind === "list"
-            ? `${rt("strings")}(v, ${rt("at")}(a, ${lit(key)}), ${lit(`${p.d03.typeName} ${key}`)})`
-            : readValue(t, "v", "a", lit(`${p.d03.typeName} ${key}`), rt, () => undefined);
-        return `  if ((v = ${prop("x", key)}) != null) ${assign(p.d10, name10, value)}`;
-      }),
-      `  return m;`,
-      `}`,
-    ];
-  }
-
-  /**
-   * The proto path, then the newer fields a2a.json can hold written under their keys; the proto
-   * path's loss of them is dropped.
-   */
-  function wrappedToOlder(p: Pair): string[] {
-    const extra = Object.entries(p.plan.dialectFields);
-    const carried = extra.map(([name10]) => `${rt("pathOf")}(${rt("at")}(a, ${lit(name10)}))`).join(", ");
-    return [
-      `function ${encName(p)}(m${ty(`: ${shape(p.d10)}`)}, a${ty(`: ${rt("At")}`)}, ` +
-        `lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${rt("JsonObject")}`)} {`,
-      `  const found${ty(`: ${rt("Loss")}[]`)} = [];`,
-      `  const o${any} = via.toOlder(m, a, found);`,
-      `  ${rt("keepLosses")}(lost, found, [${carried}]);`,
-      ...extra.map(([name10, key]) => {
-        const f = field(p.d10, name10);
-        const value = `m.${f.localName}`;
-        return `  if (${setTest(f, value)}) ${prop("o", key)} = ${writeValue(f, value, rt, undefined)};`;
-      }),
-      `  return o;`,
-      `}`,
-    ];
-  }
-
   // ---- the file ----
   const ordered = [...new Set(pairs.values())];
   const tableType = f.import("CompatJsonTable", compatJsonModule, true);
-  const fromOlder = (p: Pair) =>
-    named(p, "toNewer")
-      ? decName(p)
-      : `(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => ` +
-        `via.toNewer(${lit(p.d03.typeName)}, j, a, lost)${ty(` as ${shape(p.d10)}`)}`;
+  const fromOlder = decName;
   // A part without content has no a2a.json form: its function gives undefined, written {} outside a list.
   const isPart = (p: Pair) => p.d03.typeName === dialect.part.message;
   const toOlder = (p: Pair) =>
-    named(p, "toOlder") && !isPart(p)
+    !isPart(p)
       ? encName(p)
       : `(m${ty(`: ${shape(p.d10)}`)}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => ` +
-        (named(p, "toOlder") ? `${encName(p)}(m, a, lost) ?? {}` : `via.toOlder(m, a, lost)`);
+        `${encName(p)}(m, a, lost) ?? {}`;
   const tableName = "a2aCompatJson";
   const tableDoc =
     `The ${plan.older} JSON-RPC conversions by type name: ` +
@@ -611,7 +719,7 @@ export function emitCompatJson(
         const name = s.slice(s.indexOf(":") + 1);
         if (kind === "shape") return f.importShape(messages.get(name)!);
         if (kind === "older") return f.import(name, files.olderA2a);
-        if (name === "JsonObject") return f.import(name, "@bufbuild/protobuf", true);
+        if (name === "JsonObject" || name === "JsonValue") return f.import(name, "@bufbuild/protobuf", true);
         if (name === "Loss" || name === "dialectCodec") return f.import(name, runtimeModule, name === "Loss");
         return f.import(name, compatJsonModule, name === "At");
       }),
@@ -620,17 +728,9 @@ export function emitCompatJson(
   f.print();
   f.print(`// ---- ${plan.older} JSON-RPC (a2a.json) ↔ ${plan.newer} messages, in one pass ----`);
   f.print();
-  f.print("/** Pairs without a direct conversion go through the older proto. */");
-  print(
-    `const via = ${rt("viaProto")}(${files.converter}, ` +
-      `${rt("dialectCodec")}(${SYM}older:${files.olderDefinition}${SYM}.jsonrpcDialect${typed ? "!" : ""}));`,
-  );
   const fns: string[] = [];
   for (const p of ordered) {
-    if (direct(p, "toNewer")) fns.push(decodeFn(p).join("\n"));
-    else if (wrapped(p, "toNewer")) fns.push(wrappedToNewer(p).join("\n"));
-    if (direct(p, "toOlder")) fns.push(encodeFn(p).join("\n"));
-    else if (wrapped(p, "toOlder")) fns.push(wrappedToOlder(p).join("\n"));
+    fns.push(decodeFn(p).join("\n"), encodeFn(p).join("\n"));
   }
   f.print();
   for (const d of enums.decls) f.print(typed ? d : d.replace(/new Map<[^>]*>/, "new Map"));

@@ -46,6 +46,16 @@ export interface DecodeCtx {
   older(typeShort: string): DescMessage;
   /** The dialect key path of a newer field the pair's dialectFields carry, if any. */
   dialectField(name10: string): string | undefined;
+  /** Expression: the function (json, at, lost) → newer message of an older message field, for list elements. */
+  fnToNewer(name03: string, desc?: DescMessage): string;
+  /** The dialect's resource name pattern of an older field of d03. */
+  resource(name03: string): Resource;
+}
+
+/** A resource name pattern, e.g. tasks/{id}: the a2a.json keys (dotted) it names, and the text before each. */
+export interface Resource {
+  readonly keys: readonly string[];
+  readonly prefixes: readonly string[];
 }
 
 export interface EncodeCtx {
@@ -73,6 +83,7 @@ export interface EncodeCtx {
   /** The number of a value of the enum of a newer field, the field given by a dotted path from d10. */
   enumNumber(path10: string, valueName: string): number;
   dialectField(name10: string): string | undefined;
+  resource(name03: string): Resource;
 }
 
 export interface TransformCode {
@@ -166,6 +177,101 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
         `}`,
       ];
     },
+  },
+
+  taskName: resourceName("name", ["id"], "not a task name (tasks/{id}): "),
+  configName: resourceName("name", ["task_id", "id"], "not a push config name: "),
+  parentName: resourceName("parent", ["task_id"], "not a task name: "),
+
+  /** The newer flat TaskPushNotificationConfig ↔ the older {name (tasks/{taskId}/…/{config.id}), config}. */
+  pushConfig: {
+    toNewer: (c) => {
+      const cfg = c.older("PushNotificationConfig");
+      const r = (n: string) => c.read(n, "p", cfg);
+      const key = c.key03("push_notification_config");
+      return [
+        ...readIds(c, "name", ["task_id", "id"], "not a push config name: "),
+        `if ((v = ${c.read("push_notification_config")}) != null) {`,
+        `  const pa = ${c.rt("at")}(a, ${lit(key)});`,
+        `  const p = ${c.rt("object")}(v, pa, ${lit(cfg.typeName)});`,
+        `  ${c.unknownKeys(cfg, "p", "pa")}`,
+        ...["url", "token"].map(
+          (n) => `  if ((v = ${r(n)}) != null && (v = ${c.value(n, "v", cfg, "pa")}) !== "") m.${n} = v;`,
+        ),
+        `  if ((v = ${r("id")}) != null && (v = ${c.value("id", "v", cfg, "pa")}) !== "" && m.id === "") m.id = v;`,
+        `  if ((v = ${r("authentication")}) != null) ` +
+          `m.authentication = ${c.toNewer("authentication", "v", cfg, "pa")};`,
+        `}`,
+      ];
+    },
+    toOlder: (c) => {
+      const cfg = c.older("PushNotificationConfig");
+      const [taskKey, idKey] = c.resource("name").keys;
+      if (taskKey === undefined || idKey !== `${c.key("push_notification_config")}.id`)
+        throw new Error(`compat-json: ${c.d03.typeName}.name: the pattern does not name {taskId} and {config.id}`);
+      return [
+        `${prop("o", taskKey)} = m.taskId;`,
+        `{`,
+        `  const p${c.any} = { id: m.id };`,
+        ...["url", "token"].map((n) => `  ${c.put(n, `m.${n}`, "p", cfg)}`),
+        `  if (m.authentication !== undefined) ${prop("p", c.key("authentication", cfg))} = ` +
+          `${c.toOlder("authentication", "m.authentication")};`,
+        `  ${prop("o", c.key("push_notification_config"))} = p;`,
+        `}`,
+      ];
+    },
+  },
+
+  /**
+   * The newer supported_interfaces (each with its protocol_version) ↔ the older url, preferred_transport,
+   * additional_interfaces and protocol_version; capabilities.extended_agent_card ↔
+   * supports_authenticated_extended_card. Runs after the field steps (it completes the capabilities).
+   */
+  cardInterfaces: {
+    toNewer: (c) => [
+      `{`,
+      `  const version = /^(\\d+\\.\\d+)/.exec((v = ${c.read("protocol_version")}) != null ? ` +
+        `${c.value("protocol_version", "v")} : "")?.[1] ?? "0.3";`,
+      `  const offered${c.any} = [[(v = ${c.read("url")}) != null ? ${c.value("url", "v")} : "", ` +
+        `((v = ${c.read("preferred_transport")}) != null ? ${c.value("preferred_transport", "v")} : "") || "JSONRPC"]];`,
+      `  if ((v = ${c.read("additional_interfaces")}) != null)`,
+      `    for (const i of ${c.rt("each")}(v, ${c.rt("at")}(a, ${lit(c.key03("additional_interfaces"))}), ` +
+        `${lit(`${c.d03.typeName}.additional_interfaces`)}, lost, ${c.fnToNewer("additional_interfaces")}))`,
+      `      offered.push([i.url, i.protocolBinding]);`,
+      `  for (const [url, binding] of offered) {`,
+      `    if (url === "" || m.supportedInterfaces.some((i) => i.url === url && i.protocolBinding === binding)) continue;`,
+      `    const i = ${c.zero("AgentInterface")};`,
+      `    i.url = url;`,
+      `    i.protocolBinding = binding || "JSONRPC";`,
+      `    i.protocolVersion = version;`,
+      `    m.supportedInterfaces.push(i);`,
+      `  }`,
+      `}`,
+      `if ((v = ${c.read("supports_authenticated_extended_card")}) != null && ` +
+        `${c.value("supports_authenticated_extended_card", "v")})`,
+      `  (m.capabilities ??= ${c.zero("AgentCapabilities")}).extendedAgentCard = true;`,
+    ],
+    toOlder: (c) => [
+      `{`,
+      `  const all = m.supportedInterfaces;`,
+      `  const legacy = all.filter((i) => /^0\\./.test(i.protocolVersion));`,
+      `  const kept = legacy.length > 0 ? legacy : all;`,
+      `  if (legacy.length === 0 && all.length > 0) ` +
+        c.lose(
+          "supported_interfaces",
+          lit("no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak"),
+        ),
+      `  const first = kept[0];`,
+      `  if (first !== undefined) {`,
+      `    ${prop("o", c.key("url"))} = first.url;`,
+      `    if (first.protocolBinding !== "") ${prop("o", c.key("preferred_transport"))} = first.protocolBinding;`,
+      `    ${prop("o", c.key("protocol_version"))} = first.protocolVersion || "0.3";`,
+      `  }`,
+      `  if (kept.length > 0) ${prop("o", c.key("additional_interfaces"))} = ` +
+        `kept.map((i) => ({ url: i.url, transport: i.protocolBinding }));`,
+      `}`,
+      `if (m.capabilities?.extendedAgentCard) ${prop("o", c.key("supports_authenticated_extended_card"))} = true;`,
+    ],
   },
 };
 
@@ -280,3 +386,41 @@ function partDialectFields(c: { dialectField(name10: string): string | undefined
   }
   return { metadata: metadata !== undefined, filename: filename !== undefined };
 }
+
+/**
+ * An older resource name (tasks/{id}, …) that a2a.json spells as the ids its pattern names, and the newer
+ * id fields (`ids10`, in the pattern's order). A name that does not fit the pattern (an id with a "/") is
+ * reported with `reason` + the name, as the transform reports it.
+ */
+function resourceName(name03: string, ids10: readonly string[], reason: string): TransformCode {
+  return {
+    toNewer: (c) => readIds(c, name03, ids10, reason),
+    toOlder: (c) => {
+      const keys = c.resource(name03).keys;
+      return ids10.map((id, i) => `${prop("o", keys[i]!)} = m.${camel(id)};`);
+    },
+  };
+}
+
+function readIds(c: DecodeCtx, name03: string, ids10: readonly string[], reason: string): string[] {
+  const { keys, prefixes } = c.resource(name03);
+  if (keys.length !== ids10.length)
+    throw new Error(
+      `compat-json: ${c.d03.typeName}.${name03}: the pattern names ${keys.length} ids, not ${ids10.length}`,
+    );
+  const local = keys.map((k) => camel(k.replace(/\./g, "_")));
+  const read = (k: string) => {
+    const [root, sub] = k.split(".") as [string, string | undefined];
+    return sub === undefined
+      ? prop("x", root)
+      : `(${c.rt("isObject")}(${prop("x", root)}) ? ${prop(prop("x", root), sub)} : undefined)`;
+  };
+  const name = local.map((l, i) => `${lit(prefixes[i])} + ${l}`).join(" + ");
+  return [
+    ...keys.map((k, i) => `const ${local[i]} = ${c.rt("resourceId")}(${read(k)});`),
+    `if (${local.map((l) => `${l}.includes("/")`).join(" || ")}) ${c.lose(name03, `${lit(reason)} + ${name}`)}`,
+    `else { ${ids10.map((id, i) => `m.${camel(id)} = ${local[i]};`).join(" ")} }`,
+  ];
+}
+
+const camel = (s: string) => s.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());

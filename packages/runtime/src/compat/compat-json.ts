@@ -10,24 +10,14 @@
  *   copies       Struct values are deep-copied, so output never aliases input
  *   values       bytes, timestamps and google.protobuf.Value written as toJson
  *                writes them, by protojson-values.ts (re-exported here)
- *   fallback     messages the generator does not convert directly go through
- *                the older proto: dialect codec → fromJson → plan converter
  *   no coercion  reading refuses an enum value the older version does not have;
  *                writing reports an enum number without an older value (written as
  *                the value 0) and a part a2a.json has no form for (left out of its list)
  */
-import {
-  fromJson,
-  toJson,
-  type DescMessage,
-  type JsonObject,
-  type JsonValue,
-  type Message,
-  type Registry,
-} from "@bufbuild/protobuf";
+import { fromJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { TimestampSchema, type Timestamp, type Value } from "@bufbuild/protobuf/wkt";
-import type { Converter, DialectCodec, Loss } from "./conversion-types.js";
+import type { Loss } from "./conversion-types.js";
 import { base64Read, setProto } from "../protojson-values.js";
 
 /** Where a value sits: a chain of keys up to the root (undefined), made a string only for a loss or an error. */
@@ -46,11 +36,6 @@ export function pathOf(a: At): string {
 export function reportLosses(lost: Loss[], onLoss: ((loss: Loss) => void) | undefined): Loss[] {
   if (onLoss) for (const l of lost) onLoss(l);
   return lost;
-}
-
-/** Adds the losses `found` to `lost`, but for those at the paths given (carried some other way). */
-export function keepLosses(lost: Loss[], found: readonly Loss[], carried: readonly string[]): void {
-  for (const l of found) if (!carried.includes(l.path)) lost.push(l);
 }
 
 /** Reports the loss of `key` under `a` (of what sits at `a` itself when `key` is ""). */
@@ -242,6 +227,69 @@ export function eachOf<M, T>(
   return out;
 }
 
+/** Sets `o[k]`, a key named __proto__ as an own key. */
+export function setKey<T>(o: Record<string, T>, k: string, v: T): void {
+  if (k !== "__proto__") o[k] = v;
+  else setProto(o, v);
+}
+
+/** Each value of a JSON object converted by `one`, with its key in the path (a proto map). */
+export function eachKey<T>(
+  v: unknown,
+  a: At,
+  what: string,
+  lost: Loss[],
+  one: (x: unknown, a: At, lost: Loss[]) => T,
+): Record<string, T> {
+  const o = object(v, a, what);
+  const out: Record<string, T> = {};
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    setKey(out, k, one(o[k], at(a, k), lost));
+  }
+  return out;
+}
+
+/** Each value of a proto map converted by `one`, with its key in the path. */
+export function eachKeyOf<M>(
+  map: Readonly<Record<string, M>>,
+  a: At,
+  lost: Loss[],
+  one: (x: M, a: At, lost: Loss[]) => JsonValue,
+): JsonObject {
+  const out: JsonObject = {};
+  const keys = Object.keys(map);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    setKey(out, k, one(map[k]!, at(a, k), lost));
+  }
+  return out;
+}
+
+/** A map<string, string> (a JSON object of strings). */
+export function stringMap(v: unknown, a: At, what: string): Record<string, string> {
+  const o = object(v, a, what);
+  const out: Record<string, string> = {};
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    setKey(out, k, str(o[k], at(a, k), what));
+  }
+  return out;
+}
+
+/** A map<string, string> written as JSON, copied. */
+export function stringMapJson(map: Readonly<Record<string, string>>): JsonObject {
+  const out: JsonObject = {};
+  const keys = Object.keys(map);
+  for (let i = 0; i < keys.length; i++) setKey(out, keys[i]!, map[keys[i]!]!);
+  return out;
+}
+
+/** An id of a resource name read from a2a.json: a string or a number as written, else "". */
+export const resourceId = (v: unknown): string => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
+
 /** A deep copy of a JSON value; anything JSON cannot hold is refused. */
 export function jsonCopy(v: unknown, a: At, what: string): JsonValue {
   if (v === null || typeof v === "string" || typeof v === "boolean") return v;
@@ -362,44 +410,6 @@ export function readOlderJson<T extends Message>(
   const lost: Loss[] = [];
   const message = read(json, undefined, lost) as T;
   return { message, lost: reportLosses(lost, onLoss) };
-}
-
-/** Conversion through the older proto, for messages without a direct conversion. */
-export interface ViaProto {
-  toNewer(olderType: string, json: unknown, a: At, lost: Loss[]): Message;
-  toOlder(message: Message, a: At, lost: Loss[]): JsonValue;
-}
-
-export function viaProto(converter: Converter, dialect: DialectCodec): ViaProto {
-  const registry: Registry = converter.registry;
-  const desc = (name: string): DescMessage => {
-    const d = registry.getMessage(name);
-    if (!d) throw new Error(`compat: no message ${name}`);
-    return d;
-  };
-  const prefix = (a: At, path: string) => {
-    const p = pathOf(a);
-    return p === "" ? path : path === "" ? p : path.startsWith("[") ? p + path : `${p}.${path}`;
-  };
-  return {
-    toNewer(olderType, json, a, lost) {
-      const d = desc(olderType);
-      const onDrop = (path: string, reason: string) => lost.push({ path: prefix(a, path), reason });
-      try {
-        const older = fromJson(d, dialect.decode(d, json as JsonValue, onDrop), { ignoreUnknownFields: true });
-        return converter.convert(older, "toNewer", (l) => onDrop(l.path, l.reason)).message;
-      } catch (e) {
-        if (e instanceof CompatJsonError) throw new CompatJsonError(prefix(a, e.path), e.what, e.value, e.reason);
-        throw new CompatJsonError(pathOf(a), olderType, json, `(${(e as Error).message})`);
-      }
-    },
-    toOlder(message, a, lost) {
-      const onDrop = (path: string, reason: string) => lost.push({ path: prefix(a, path), reason });
-      const older = converter.convert(message, "toOlder", (l) => onDrop(l.path, l.reason)).message;
-      const d = desc(older.$typeName);
-      return dialect.encode(d, toJson(d, older), onDrop);
-    },
-  };
 }
 
 export { base64, timestampJson, valueJson } from "../protojson-values.js";
