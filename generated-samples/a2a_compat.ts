@@ -342,7 +342,7 @@ function SendMessageConfigurationFromOlder(j: unknown, a: At, lost: Loss[]): Sen
 }
 
 function SendMessageConfigurationToOlder(m: SendMessageConfiguration, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: any = { blocking: false };
   let v: any;
   if (m.acceptedOutputModes.length > 0) o.acceptedOutputModes = m.acceptedOutputModes.slice();
   if ((v = m.taskPushNotificationConfig) !== undefined) {
@@ -357,7 +357,6 @@ function SendMessageConfigurationToOlder(m: SendMessageConfiguration, a: At, los
   if ((v = m.historyLength) === 0) lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
   else if (v !== undefined) { if (v !== 0) o.historyLength = v; }
   { const w = !m.returnImmediately; if (w) o.blocking = w; }
-  if (o.blocking === undefined) o.blocking = false;
   return o;
 }
 
@@ -377,16 +376,11 @@ function TaskFromOlder(j: unknown, a: At, lost: Loss[]): Task {
 }
 
 function TaskToOlder(m: Task, a: At, lost: Loss[]): JsonObject {
-  const o: any = { kind: "task" };
-  if (m.id !== "") o.id = m.id;
-  if (m.contextId !== "") o.contextId = m.contextId;
+  const o: any = { kind: "task", id: m.id, contextId: m.contextId, status: { state: "unknown" } };
   if (m.status !== undefined) o.status = TaskStatusToOlder(m.status, at(a, "status"), lost);
   if (m.artifacts.length > 0) o.artifacts = eachOf(m.artifacts, at(a, "artifacts"), lost, ArtifactToOlder);
   if (m.history.length > 0) o.history = eachOf(m.history, at(a, "history"), lost, MessageToOlder);
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
-  if (o.id === undefined) o.id = "";
-  if (o.contextId === undefined) o.contextId = "";
-  if (o.status === undefined) o.status = {"state":"unknown"};
   return o;
 }
 
@@ -402,11 +396,10 @@ function TaskStatusFromOlder(j: unknown, a: At, lost: Loss[]): TaskStatus {
 }
 
 function TaskStatusToOlder(m: TaskStatus, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: any = { state: "unknown" };
   if (m.state !== 0) o.state = enumOut(OUT_TaskState, m.state, a, "state", lost);
   if (m.message !== undefined) o.message = MessageToOlder(m.message, at(a, "message"), lost);
   if (m.timestamp !== undefined) o.timestamp = timestampJson(m.timestamp);
-  if (o.state === undefined) o.state = "unknown";
   return o;
 }
 
@@ -483,18 +476,14 @@ function MessageFromOlder(j: unknown, a: At, lost: Loss[]): Message {
 }
 
 function MessageToOlder(m: Message, a: At, lost: Loss[]): JsonObject {
-  const o: any = { kind: "message" };
-  if (m.messageId !== "") o.messageId = m.messageId;
+  const o: any = { kind: "message", messageId: m.messageId, role: "agent", parts: [] };
   if (m.contextId !== "") o.contextId = m.contextId;
   if (m.taskId !== "") o.taskId = m.taskId;
-  if (m.role !== 0) o.role = enumOut(OUT_Role, m.role, a, "role", lost);
-  if (m.parts.length > 0) o.parts = eachOf(m.parts, at(a, "parts"), lost, PartToOlder);
+  o.role = enumOut(OUT_Role, m.role, a, "role", lost);
+  o.parts = eachOf(m.parts, at(a, "parts"), lost, PartToOlder);
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
   if (m.extensions.length > 0) o.extensions = m.extensions.slice();
   if (m.referenceTaskIds.length > 0) o.referenceTaskIds = m.referenceTaskIds.slice();
-  if (o.messageId === undefined) o.messageId = "";
-  if (o.role === undefined) o.role = "agent";
-  if (o.parts === undefined) o.parts = [];
   return o;
 }
 
@@ -513,15 +502,12 @@ function ArtifactFromOlder(j: unknown, a: At, lost: Loss[]): Artifact {
 }
 
 function ArtifactToOlder(m: Artifact, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  if (m.artifactId !== "") o.artifactId = m.artifactId;
+  const o: any = { artifactId: m.artifactId, parts: [] };
   if (m.name !== "") o.name = m.name;
   if (m.description !== "") o.description = m.description;
-  if (m.parts.length > 0) o.parts = eachOf(m.parts, at(a, "parts"), lost, PartToOlder);
+  o.parts = eachOf(m.parts, at(a, "parts"), lost, PartToOlder);
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
   if (m.extensions.length > 0) o.extensions = m.extensions.slice();
-  if (o.artifactId === undefined) o.artifactId = "";
-  if (o.parts === undefined) o.parts = [];
   return o;
 }
 
@@ -540,19 +526,13 @@ function TaskStatusUpdateEventFromOlder(j: unknown, a: At, lost: Loss[]): TaskSt
 }
 
 function TaskStatusUpdateEventToOlder(m: TaskStatusUpdateEvent, a: At, lost: Loss[]): JsonObject {
-  const o: any = { kind: "status-update" };
+  const o: any = { kind: "status-update", taskId: m.taskId, contextId: m.contextId, status: { state: "unknown" }, final: false };
   let v: any;
-  if (m.taskId !== "") o.taskId = m.taskId;
-  if (m.contextId !== "") o.contextId = m.contextId;
   if ((v = m.status) !== undefined) {
     o.status = TaskStatusToOlder(v, at(a, "status"), lost);
     if (v.state === 3 /* COMPLETED */ || v.state === 5 /* CANCELED */ || v.state === 4 /* FAILED */ || v.state === 7 /* REJECTED */ || v.state === 6 /* INPUT_REQUIRED */) o.final = true;
   }
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
-  if (o.taskId === undefined) o.taskId = "";
-  if (o.contextId === undefined) o.contextId = "";
-  if (o.status === undefined) o.status = {"state":"unknown"};
-  if (o.final === undefined) o.final = false;
   return o;
 }
 
@@ -572,15 +552,11 @@ function TaskArtifactUpdateEventFromOlder(j: unknown, a: At, lost: Loss[]): Task
 }
 
 function TaskArtifactUpdateEventToOlder(m: TaskArtifactUpdateEvent, a: At, lost: Loss[]): JsonObject {
-  const o: any = { kind: "artifact-update" };
-  if (m.taskId !== "") o.taskId = m.taskId;
-  if (m.contextId !== "") o.contextId = m.contextId;
+  const o: any = { kind: "artifact-update", taskId: m.taskId, contextId: m.contextId };
   if (m.artifact !== undefined) o.artifact = ArtifactToOlder(m.artifact, at(a, "artifact"), lost);
   if (m.append) o.append = m.append;
   if (m.lastChunk) o.lastChunk = m.lastChunk;
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
-  if (o.taskId === undefined) o.taskId = "";
-  if (o.contextId === undefined) o.contextId = "";
   return o;
 }
 
@@ -599,10 +575,9 @@ function AuthenticationInfoFromOlder(j: unknown, a: At, lost: Loss[]): Authentic
 }
 
 function AuthenticationInfoToOlder(m: AuthenticationInfo, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: any = { schemes: [] };
   if (m.scheme) o.schemes = [m.scheme];
   if (m.credentials !== "") o.credentials = m.credentials;
-  if (o.schemes === undefined) o.schemes = [];
   return o;
 }
 
@@ -617,12 +592,8 @@ function AgentInterfaceFromOlder(j: unknown, a: At, lost: Loss[]): AgentInterfac
 }
 
 function AgentInterfaceToOlder(m: AgentInterface, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  if (m.url !== "") o.url = m.url;
-  if (m.protocolBinding !== "") o.transport = m.protocolBinding;
+  const o: any = { url: m.url, transport: m.protocolBinding };
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 interfaces have no tenant");
-  if (o.url === undefined) o.url = "";
-  if (o.transport === undefined) o.transport = "";
   return o;
 }
 
@@ -665,9 +636,7 @@ function AgentCardFromOlder(j: unknown, a: At, lost: Loss[]): AgentCard {
 }
 
 function AgentCardToOlder(m: AgentCard, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  if (m.name !== "") o.name = m.name;
-  if (m.description !== "") o.description = m.description;
+  const o: any = { protocolVersion: "", name: m.name, description: m.description, url: "", version: m.version, capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [] };
   {
     const all = m.supportedInterfaces;
     const legacy = all.filter((i) => /^0\./.test(i.protocolVersion));
@@ -683,25 +652,15 @@ function AgentCardToOlder(m: AgentCard, a: At, lost: Loss[]): JsonObject {
   }
   if (m.capabilities?.extendedAgentCard) o.supportsAuthenticatedExtendedCard = true;
   if (m.provider !== undefined) o.provider = AgentProviderToOlder(m.provider, at(a, "provider"), lost);
-  if (m.version !== "") o.version = m.version;
   if (m.documentationUrl !== undefined) if (m.documentationUrl !== "") o.documentationUrl = m.documentationUrl;
   if (m.capabilities !== undefined) o.capabilities = AgentCapabilitiesToOlder(m.capabilities, at(a, "capabilities"), lost);
   if (Object.keys(m.securitySchemes).length > 0) o.securitySchemes = eachKeyOf(m.securitySchemes, at(a, "security_schemes"), lost, SecuritySchemeToOlder);
   if (m.securityRequirements.length > 0) o.security = eachOf(m.securityRequirements, at(a, "security_requirements"), lost, SecurityRequirementToOlder);
   if (m.defaultInputModes.length > 0) o.defaultInputModes = m.defaultInputModes.slice();
   if (m.defaultOutputModes.length > 0) o.defaultOutputModes = m.defaultOutputModes.slice();
-  if (m.skills.length > 0) o.skills = eachOf(m.skills, at(a, "skills"), lost, AgentSkillToOlder);
+  o.skills = eachOf(m.skills, at(a, "skills"), lost, AgentSkillToOlder);
   if (m.signatures.length > 0) o.signatures = eachOf(m.signatures, at(a, "signatures"), lost, AgentCardSignatureToOlder);
   if (m.iconUrl !== undefined) o.iconUrl = m.iconUrl;
-  if (o.protocolVersion === undefined) o.protocolVersion = "";
-  if (o.name === undefined) o.name = "";
-  if (o.description === undefined) o.description = "";
-  if (o.url === undefined) o.url = "";
-  if (o.version === undefined) o.version = "";
-  if (o.capabilities === undefined) o.capabilities = {};
-  if (o.defaultInputModes === undefined) o.defaultInputModes = [];
-  if (o.defaultOutputModes === undefined) o.defaultOutputModes = [];
-  if (o.skills === undefined) o.skills = [];
   return o;
 }
 
@@ -716,11 +675,7 @@ function AgentProviderFromOlder(j: unknown, a: At, lost: Loss[]): AgentProvider 
 }
 
 function AgentProviderToOlder(m: AgentProvider, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  if (m.url !== "") o.url = m.url;
-  if (m.organization !== "") o.organization = m.organization;
-  if (o.url === undefined) o.url = "";
-  if (o.organization === undefined) o.organization = "";
+  const o: any = { url: m.url, organization: m.organization };
   return o;
 }
 
@@ -756,12 +711,10 @@ function AgentExtensionFromOlder(j: unknown, a: At, lost: Loss[]): AgentExtensio
 }
 
 function AgentExtensionToOlder(m: AgentExtension, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  if (m.uri !== "") o.uri = m.uri;
+  const o: any = { uri: m.uri };
   if (m.description !== "") o.description = m.description;
   if (m.required) o.required = m.required;
   if (m.params !== undefined) o.params = structJson(m.params);
-  if (o.uri === undefined) o.uri = "";
   return o;
 }
 
@@ -782,19 +735,12 @@ function AgentSkillFromOlder(j: unknown, a: At, lost: Loss[]): AgentSkill {
 }
 
 function AgentSkillToOlder(m: AgentSkill, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  if (m.id !== "") o.id = m.id;
-  if (m.name !== "") o.name = m.name;
-  if (m.description !== "") o.description = m.description;
+  const o: any = { id: m.id, name: m.name, description: m.description, tags: [] };
   if (m.tags.length > 0) o.tags = m.tags.slice();
   if (m.examples.length > 0) o.examples = m.examples.slice();
   if (m.inputModes.length > 0) o.inputModes = m.inputModes.slice();
   if (m.outputModes.length > 0) o.outputModes = m.outputModes.slice();
   if (m.securityRequirements.length > 0) o.security = eachOf(m.securityRequirements, at(a, "security_requirements"), lost, SecurityRequirementToOlder);
-  if (o.id === undefined) o.id = "";
-  if (o.name === undefined) o.name = "";
-  if (o.description === undefined) o.description = "";
-  if (o.tags === undefined) o.tags = [];
   return o;
 }
 
@@ -810,12 +756,8 @@ function AgentCardSignatureFromOlder(j: unknown, a: At, lost: Loss[]): AgentCard
 }
 
 function AgentCardSignatureToOlder(m: AgentCardSignature, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  if (m.protected !== "") o.protected = m.protected;
-  if (m.signature !== "") o.signature = m.signature;
+  const o: any = { protected: m.protected, signature: m.signature };
   if (m.header !== undefined) o.header = structJson(m.header);
-  if (o.protected === undefined) o.protected = "";
-  if (o.signature === undefined) o.signature = "";
   return o;
 }
 
@@ -924,12 +866,8 @@ function APIKeySecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): APIKeyS
 }
 
 function APIKeySecuritySchemeToOlder(m: APIKeySecurityScheme, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: any = { in: m.location, name: m.name };
   if (m.description !== "") o.description = m.description;
-  if (m.location !== "") o.in = m.location;
-  if (m.name !== "") o.name = m.name;
-  if (o.in === undefined) o.in = "";
-  if (o.name === undefined) o.name = "";
   return o;
 }
 
@@ -945,11 +883,9 @@ function HTTPAuthSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): HTTPA
 }
 
 function HTTPAuthSecuritySchemeToOlder(m: HTTPAuthSecurityScheme, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: any = { scheme: m.scheme };
   if (m.description !== "") o.description = m.description;
-  if (m.scheme !== "") o.scheme = m.scheme;
   if (m.bearerFormat !== "") o.bearerFormat = m.bearerFormat;
-  if (o.scheme === undefined) o.scheme = "";
   return o;
 }
 
@@ -965,11 +901,10 @@ function OAuth2SecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): OAuth2S
 }
 
 function OAuth2SecuritySchemeToOlder(m: OAuth2SecurityScheme, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: any = { flows: {} };
   if (m.description !== "") o.description = m.description;
   if (m.flows !== undefined) o.flows = OAuthFlowsToOlder(m.flows, at(a, "flows"), lost);
   if (m.oauth2MetadataUrl !== "") o.oauth2MetadataUrl = m.oauth2MetadataUrl;
-  if (o.flows === undefined) o.flows = {};
   return o;
 }
 
@@ -984,10 +919,8 @@ function OpenIdConnectSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): 
 }
 
 function OpenIdConnectSecuritySchemeToOlder(m: OpenIdConnectSecurityScheme, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: any = { openIdConnectUrl: m.openIdConnectUrl };
   if (m.description !== "") o.description = m.description;
-  if (m.openIdConnectUrl !== "") o.openIdConnectUrl = m.openIdConnectUrl;
-  if (o.openIdConnectUrl === undefined) o.openIdConnectUrl = "";
   return o;
 }
 
@@ -1043,15 +976,10 @@ function AuthorizationCodeOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): A
 }
 
 function AuthorizationCodeOAuthFlowToOlder(m: AuthorizationCodeOAuthFlow, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  if (m.authorizationUrl !== "") o.authorizationUrl = m.authorizationUrl;
-  if (m.tokenUrl !== "") o.tokenUrl = m.tokenUrl;
+  const o: any = { authorizationUrl: m.authorizationUrl, tokenUrl: m.tokenUrl, scopes: {} };
   if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
   if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
   if (m.pkceRequired) lose(lost, a, "pkce_required", "v0.3 has no pkce_required");
-  if (o.authorizationUrl === undefined) o.authorizationUrl = "";
-  if (o.tokenUrl === undefined) o.tokenUrl = "";
-  if (o.scopes === undefined) o.scopes = {};
   return o;
 }
 
@@ -1067,12 +995,9 @@ function ClientCredentialsOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): C
 }
 
 function ClientCredentialsOAuthFlowToOlder(m: ClientCredentialsOAuthFlow, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  if (m.tokenUrl !== "") o.tokenUrl = m.tokenUrl;
+  const o: any = { tokenUrl: m.tokenUrl, scopes: {} };
   if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
   if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
-  if (o.tokenUrl === undefined) o.tokenUrl = "";
-  if (o.scopes === undefined) o.scopes = {};
   return o;
 }
 
@@ -1088,12 +1013,9 @@ function ImplicitOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): ImplicitOA
 }
 
 function ImplicitOAuthFlowToOlder(m: ImplicitOAuthFlow, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  if (m.authorizationUrl !== "") o.authorizationUrl = m.authorizationUrl;
+  const o: any = { authorizationUrl: m.authorizationUrl, scopes: {} };
   if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
   if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
-  if (o.authorizationUrl === undefined) o.authorizationUrl = "";
-  if (o.scopes === undefined) o.scopes = {};
   return o;
 }
 
@@ -1109,12 +1031,9 @@ function PasswordOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): PasswordOA
 }
 
 function PasswordOAuthFlowToOlder(m: PasswordOAuthFlow, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  if (m.tokenUrl !== "") o.tokenUrl = m.tokenUrl;
+  const o: any = { tokenUrl: m.tokenUrl, scopes: {} };
   if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
   if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
-  if (o.tokenUrl === undefined) o.tokenUrl = "";
-  if (o.scopes === undefined) o.scopes = {};
   return o;
 }
 

@@ -56,6 +56,20 @@ interface Pair {
   readonly id: string;
 }
 
+/** An object key as written in a literal: bare when an identifier. */
+const propKey = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : lit(k));
+/** A JSON value as a JavaScript literal, keys bare where they can be. */
+const jsLiteral = (v: unknown): string =>
+  Array.isArray(v)
+    ? `[${v.map(jsLiteral).join(", ")}]`
+    : typeof v === "object" && v !== null
+      ? Object.keys(v).length === 0
+        ? "{}"
+        : `{ ${Object.entries(v)
+            .map(([k, x]) => `${propKey(k)}: ${jsLiteral(x)}`)
+            .join(", ")} }`
+      : lit(v);
+
 const field = (d: DescMessage, name: string): DescField => {
   const f = d.fields.find((x) => x.name === name);
   if (!f) throw new Error(`compat-json: ${d.typeName} has no field ${name}`);
@@ -172,7 +186,7 @@ export function emitCompatJson(
   const problem = (p: Pair, dir: Dir): string | undefined => {
     const rule = wholeRule(p.d03);
     if (rule === "null result" || rule === "wrapper") return `the dialect's ${rule} rule has no direct conversion`;
-    if (rule !== undefined) return undefined; // written whole (compat-json-dialect.ts)
+    if (rule !== undefined) return undefined; // written whole (wholeToNewer, wholeToOlder)
     const bad = (dir === "toNewer" ? p.plan.toNewer : p.plan.toOlder).find((s) => !stepOk(p, dir, s));
     return bad && `${dir} step ${bad.from} (${bad.op}${bad.op === "transform" ? ` ${bad.transform}` : ""})`;
   };
@@ -453,7 +467,7 @@ export function emitCompatJson(
       // {scheme: [scopes]}: each key's list is the map value's list.
       const mapField = field(d10, dialect.listMaps![d03.typeName]!);
       const list = mapField.fieldKind === "map" && mapField.mapKind === "message" ? mapField.message : undefined;
-      if (!list || list.fields.length !== 1) throw new Error(`compat-json: ${d10.typeName}: no list map`);
+      if (list?.fields.length !== 1) throw new Error(`compat-json: ${d10.typeName}: no list map`);
       const item = lit(`${d03.typeName}.${list.fields[0]!.name}`);
       return [
         `const x = ${rt("object")}(j, a, ${what});`,
@@ -568,6 +582,7 @@ export function emitCompatJson(
     target: string,
     source?: DescField,
     sourceTested = false,
+    always = false,
   ) => {
     const t = field(d03, name03);
     const table =
@@ -578,7 +593,7 @@ export function emitCompatJson(
     const w = /^[\w.]+$/.test(expr) ? expr : "w";
     // Skip the test when the caller's own test (the source being set) already implies it.
     const test = setTest(t, w);
-    const implied = sourceTested && source !== undefined && test === setTest(source, w);
+    const implied = always || (sourceTested && source !== undefined && test === setTest(source, w));
     const write =
       `${test && !implied ? `if (${test}) ` : ""}` +
       `${prop(target, key03(name03, d03))} = ${writeValue(t, w, rt, table, source?.name ?? name03)};`;
@@ -631,8 +646,25 @@ export function emitCompatJson(
     const whole = wholeToOlder(p);
     if (whole) return [head, ...whole.map((l) => "  " + l), "}"];
     const kind = dialect.kinds[d03.typeName];
-    const body: string[] = [`const o${any} = ${kind ? `{ kind: ${lit(kind)} }` : "{}"};`, `let v${any};`];
+    // The keys a2a.json always has start at their defaults, in the older message's order, as the codec writes them.
+    // A plain string, bool or number the older side always has is copied in the literal itself.
+    const inLiteral = new Map<string, string>();
+    for (const s of p.plan.toOlder) {
+      const f = field(d10, s.from);
+      const plain = f.presence === IMPLICIT && !f.oneof && f.fieldKind === "scalar";
+      if (s.op === "copy" && plain && (dialect.alwaysEmit[d03.typeName] ?? []).includes(s.to) && valueKind(f))
+        inLiteral.set(s.to, `m.${f.localName}`);
+    }
+    const defaults = d03.fields
+      .filter((x) => dialect.alwaysEmit[d03.typeName]?.includes(x.name))
+      .map((x) => `${propKey(key03(x.name, d03))}: ${inLiteral.get(x.name) ?? jsLiteral(alwaysDefault(d03, x.name))}`);
+    const members = [...(kind ? [`kind: ${lit(kind)}`] : []), ...defaults];
+    const body: string[] = [
+      `const o${any} = ${members.length > 0 ? `{ ${members.join(", ")} }` : "{}"};`,
+      `let v${any};`,
+    ];
     const done = new Set<string>();
+    const always = new Set(dialect.alwaysEmit[d03.typeName] ?? []);
     for (const s of p.plan.toOlder) {
       const f = field(d10, s.from);
       if (s.op === "transform") {
@@ -647,7 +679,16 @@ export function emitCompatJson(
       const test = setTest(f, value)!;
       const cond = f.oneof ? `(v = ${get(d10, f.name)}) !== undefined` : test;
       const maps = s.op === "copy" ? mapCopy(f, field(d03, s.to)) : undefined;
-      if (maps) {
+      // A field a2a.json always has is written as it is: at its zero value, that is its default there.
+      const plain = f.presence === IMPLICIT && !f.oneof && (f.fieldKind === "scalar" || f.fieldKind === "enum");
+      const alwaysTo = s.op === "copy" || s.op === "message" ? always.has(s.to) : false;
+      if (s.op === "copy" && inLiteral.has(s.to)) continue;
+      if (alwaysTo && s.op === "copy" && plain && !maps) {
+        body.push(put(d03, s.to, value, "o", f, true, true));
+      } else if (alwaysTo && s.op === "message" && f.fieldKind === "list") {
+        const converted = `${rt("eachOf")}(${value}, ${rt("at")}(a, ${lit(f.name)}), lost, ${encFn(messageOf(f)!)})`;
+        body.push(`${prop("o", key03(s.to, d03))} = ${converted};`);
+      } else if (maps) {
         const converted =
           maps === "strings"
             ? `${rt("stringMapJson")}(${value})`
@@ -665,10 +706,6 @@ export function emitCompatJson(
       } else if (s.op === "lossy" && p.plan.dialectFields[f.name] !== undefined) {
         body.push(`if (${cond}) ${prop("o", p.plan.dialectFields[f.name]!)} = ${writeValue(f, value, rt, undefined)};`);
       } else if (s.op === "lossy") body.push(`if (${cond}) ${rt("lose")}(lost, a, ${lit(f.name)}, ${lit(s.reason)});`);
-    }
-    for (const name of dialect.alwaysEmit[d03.typeName] ?? []) {
-      const k = key03(name, d03);
-      body.push(`if (${prop("o", k)} === undefined) ${prop("o", k)} = ${JSON.stringify(alwaysDefault(d03, name))};`);
     }
     body.push("return o;");
     return [head, ...withoutUnusedV(body).map((l) => "  " + l), "}"];

@@ -26,10 +26,13 @@ export type At = { readonly up: At; readonly key: string | number } | undefined;
 export const at = (up: At, key: string | number): At => ({ up, key });
 
 export function pathOf(a: At): string {
-  if (a === undefined) return "";
-  const up = pathOf(a.up);
-  const k = a.key;
-  return typeof k === "number" ? up + "[" + k + "]" : up === "" ? k : up + "." + k;
+  let path = "";
+  for (let x = a; x !== undefined; x = x.up) {
+    const k = x.key;
+    const rest = path === "" || path[0] === "[" ? path : "." + path;
+    path = typeof k === "number" ? "[" + k + "]" + rest : k + rest;
+  }
+  return path;
 }
 
 /** Passes each loss to `onLoss`, if given; returns the list. */
