@@ -320,51 +320,55 @@ const IN_Role = new Map<string | number, number>([["ROLE_UNSPECIFIED", 0], [0, 0
 const OUT_Role = { older: "a2a.v1.Role", spelled: new Map<number, string>([[0, "agent"], [1, "user"], [2, "agent"]]), zeroName: "ROLE_UNSPECIFIED", zeroSpelled: "agent" };
 
 function SendMessageConfigurationFromOlder(j: unknown, a: At, lost: Loss[]): SendMessageConfiguration {
-  const x: any = object(j, a, "a2a.v1.SendMessageConfiguration");
+  const x = object(j, a, "a2a.v1.SendMessageConfiguration");
   const m = ({ $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: [], returnImmediately: false } as SendMessageConfiguration);
-  let v: any;
+  let v: unknown;
   if ((v = x.acceptedOutputModes) != null) m.acceptedOutputModes = strings(v, at(a, "acceptedOutputModes"), "a2a.v1.SendMessageConfiguration.accepted_output_modes");
   if ((v = (x.pushNotificationConfig ?? x.pushNotification)) != null) {
     const p = object(v, a, "a2a.v1.PushNotificationConfig");
     const pa = at(a, "pushNotificationConfig");
     for (const k in p) switch (k) { case "kind": case "id": case "url": case "token": case "authentication": break; default: lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it"); }
     const t = ({ $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "" } as TaskPushNotificationConfig);
-    if ((v = p.url) != null && (v = str(v, pa, "a2a.v1.PushNotificationConfig.url")) !== "") t.url = v;
-    if ((v = p.token) != null && (v = str(v, pa, "a2a.v1.PushNotificationConfig.token")) !== "") t.token = v;
-    if ((v = p.id) != null && (v = str(v, pa, "a2a.v1.PushNotificationConfig.id")) !== "") t.id = v;
+    if ((v = p.url) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") t.url = s; }
+    if ((v = p.token) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") t.token = s; }
+    if ((v = p.id) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.id"); if (s !== "") t.id = s; }
     if ((v = p.authentication) != null) t.authentication = AuthenticationInfoFromOlder(v, at(pa, "authentication"), lost);
     m.taskPushNotificationConfig = t;
   }
-  if ((v = x.historyLength) != null && (v = int32(v, a, "a2a.v1.SendMessageConfiguration.history_length")) !== 0) m.historyLength = v;
+  if ((v = x.historyLength) != null) {
+    const n = int32(v, a, "a2a.v1.SendMessageConfiguration.history_length");
+    if (n !== 0) m.historyLength = n;
+  }
   m.returnImmediately = !((v = x.blocking) != null && bool(v, a, "a2a.v1.SendMessageConfiguration.blocking"));
   for (const k in x) switch (k) { case "kind": case "acceptedOutputModes": case "pushNotificationConfig": case "pushNotification": case "historyLength": case "blocking": break; default: lose(lost, a, k, "a2a.v1.SendMessageConfiguration has no field for it"); }
   return m;
 }
 
 function SendMessageConfigurationToOlder(m: SendMessageConfiguration, a: At, lost: Loss[]): JsonObject {
-  const o: any = { blocking: false };
-  let v: any;
+  const o: JsonObject = { blocking: false };
   if (m.acceptedOutputModes.length > 0) o.acceptedOutputModes = m.acceptedOutputModes.slice();
-  if ((v = m.taskPushNotificationConfig) !== undefined) {
-    if (v.tenant) lose(lost, a, "task_push_notification_config.tenant", "v0.3 has no tenant");
-    const p: any = {};
-    if (v.id !== "") p.id = v.id;
-    if (v.url !== "") p.url = v.url;
-    if (v.token !== "") p.token = v.token;
-    if (v.authentication !== undefined) p.authentication = AuthenticationInfoToOlder(v.authentication, at(a, "authentication"), lost);
+  const t = m.taskPushNotificationConfig;
+  if (t !== undefined) {
+    if (t.tenant) lose(lost, a, "task_push_notification_config.tenant", "v0.3 has no tenant");
+    const p: JsonObject = {};
+    if (t.id !== "") p.id = t.id;
+    if (t.url !== "") p.url = t.url;
+    if (t.token !== "") p.token = t.token;
+    if (t.authentication !== undefined) p.authentication = AuthenticationInfoToOlder(t.authentication, at(a, "authentication"), lost);
     o.pushNotificationConfig = p;
   }
-  if ((v = m.historyLength) === 0) lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
-  else if (v !== undefined) { if (v !== 0) o.historyLength = v; }
+  const historyLength = m.historyLength;
+  if (historyLength === 0) lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
+  else if (historyLength !== undefined) { if (historyLength !== 0) o.historyLength = historyLength; }
   { const w = !m.returnImmediately; if (w) o.blocking = w; }
   return o;
 }
 
 function TaskFromOlder(j: unknown, a: At, lost: Loss[]): Task {
-  const x: any = object(j, a, "a2a.v1.Task");
+  const x = object(j, a, "a2a.v1.Task");
   if (x.kind !== undefined && x.kind !== "task") refuseKind(pathOf(a), "a2a.v1.Task", x.kind, "task");
   const m = ({ $typeName: "lf.a2a.v1.Task", id: "", contextId: "", artifacts: [], history: [] } as Task);
-  let v: any;
+  let v: unknown;
   if ((v = x.id) != null) m.id = str(v, a, "a2a.v1.Task.id");
   if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.Task.context_id");
   if ((v = x.status) != null) m.status = TaskStatusFromOlder(v, at(a, "status"), lost);
@@ -376,7 +380,7 @@ function TaskFromOlder(j: unknown, a: At, lost: Loss[]): Task {
 }
 
 function TaskToOlder(m: Task, a: At, lost: Loss[]): JsonObject {
-  const o: any = { kind: "task", id: m.id, contextId: m.contextId, status: { state: "unknown" } };
+  const o: JsonObject = { kind: "task", id: m.id, contextId: m.contextId, status: { state: "unknown" } };
   if (m.status !== undefined) o.status = TaskStatusToOlder(m.status, at(a, "status"), lost);
   if (m.artifacts.length > 0) o.artifacts = eachOf(m.artifacts, at(a, "artifacts"), lost, ArtifactToOlder);
   if (m.history.length > 0) o.history = eachOf(m.history, at(a, "history"), lost, MessageToOlder);
@@ -385,9 +389,9 @@ function TaskToOlder(m: Task, a: At, lost: Loss[]): JsonObject {
 }
 
 function TaskStatusFromOlder(j: unknown, a: At, lost: Loss[]): TaskStatus {
-  const x: any = object(j, a, "a2a.v1.TaskStatus");
+  const x = object(j, a, "a2a.v1.TaskStatus");
   const m = ({ $typeName: "lf.a2a.v1.TaskStatus", state: 0 } as TaskStatus);
-  let v: any;
+  let v: unknown;
   if ((v = x.message) != null) m.message = MessageFromOlder(v, at(a, "message"), lost);
   if ((v = x.timestamp) != null) m.timestamp = timestamp(v, a, "a2a.v1.TaskStatus.timestamp");
   if ((v = x.state) != null) m.state = enumIn(IN_TaskState, v, at(a, "state"), "a2a.v1.TaskStatus.state");
@@ -396,7 +400,7 @@ function TaskStatusFromOlder(j: unknown, a: At, lost: Loss[]): TaskStatus {
 }
 
 function TaskStatusToOlder(m: TaskStatus, a: At, lost: Loss[]): JsonObject {
-  const o: any = { state: "unknown" };
+  const o: JsonObject = { state: "unknown" };
   if (m.state !== 0) o.state = enumOut(OUT_TaskState, m.state, a, "state", lost);
   if (m.message !== undefined) o.message = MessageToOlder(m.message, at(a, "message"), lost);
   if (m.timestamp !== undefined) o.timestamp = timestampJson(m.timestamp);
@@ -413,7 +417,7 @@ function PartFromOlder(j: unknown, a: At, lost: Loss[]): Part {
   if (kind === "text") m.content = { case: "text", value: str(x.text, a, "a2a.v1.Part.text") };
   else if (kind === "file") {
     const fa = at(a, "file");
-    const f: any = object(file, fa, "a2a.v1.FilePart");
+    const f = object(file, fa, "a2a.v1.FilePart");
     if (f.uri != null && f.bytes != null) invalid(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);
     if (f.uri != null) m.content = { case: "url", value: str(f.uri, fa, "a2a.v1.FilePart.file_with_uri") };
     else if (f.bytes != null) m.content = { case: "raw", value: bytes(f.bytes, fa, "a2a.v1.FilePart.file_with_bytes") };
@@ -426,7 +430,7 @@ function PartFromOlder(j: unknown, a: At, lost: Loss[]): Part {
 
 function PartToOlder(m: Part, a: At, lost: Loss[]): JsonObject | undefined {
   const content = m.content;
-  let o: any;
+  let o: JsonObject;
   switch (content.case) {
     case "text":
       if (m.mediaType) lose(lost, a, "media_type", "a v0.3 text part has no media type");
@@ -435,7 +439,7 @@ function PartToOlder(m: Part, a: At, lost: Loss[]): JsonObject | undefined {
       break;
     case "url":
     case "raw": {
-      const f: any = content.case === "url" ? { uri: content.value } : { bytes: base64(content.value) };
+      const f: JsonObject = content.case === "url" ? { uri: content.value } : { bytes: base64(content.value) };
       if (m.mediaType) f.mimeType = m.mediaType;
       if (m.filename !== "") f.name = m.filename;
       o = { kind: "file", file: f };
@@ -459,10 +463,10 @@ function PartToOlder(m: Part, a: At, lost: Loss[]): JsonObject | undefined {
 }
 
 function MessageFromOlder(j: unknown, a: At, lost: Loss[]): Message {
-  const x: any = object(j, a, "a2a.v1.Message");
+  const x = object(j, a, "a2a.v1.Message");
   if (x.kind !== undefined && x.kind !== "message") refuseKind(pathOf(a), "a2a.v1.Message", x.kind, "message");
   const m = ({ $typeName: "lf.a2a.v1.Message", messageId: "", contextId: "", taskId: "", role: 0, parts: [], extensions: [], referenceTaskIds: [] } as Message);
-  let v: any;
+  let v: unknown;
   if ((v = x.messageId) != null) m.messageId = str(v, a, "a2a.v1.Message.message_id");
   if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.Message.context_id");
   if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.Message.task_id");
@@ -476,7 +480,7 @@ function MessageFromOlder(j: unknown, a: At, lost: Loss[]): Message {
 }
 
 function MessageToOlder(m: Message, a: At, lost: Loss[]): JsonObject {
-  const o: any = { kind: "message", messageId: m.messageId, role: "agent", parts: [] };
+  const o: JsonObject = { kind: "message", messageId: m.messageId, role: "agent", parts: [] };
   if (m.contextId !== "") o.contextId = m.contextId;
   if (m.taskId !== "") o.taskId = m.taskId;
   o.role = enumOut(OUT_Role, m.role, a, "role", lost);
@@ -488,9 +492,9 @@ function MessageToOlder(m: Message, a: At, lost: Loss[]): JsonObject {
 }
 
 function ArtifactFromOlder(j: unknown, a: At, lost: Loss[]): Artifact {
-  const x: any = object(j, a, "a2a.v1.Artifact");
+  const x = object(j, a, "a2a.v1.Artifact");
   const m = ({ $typeName: "lf.a2a.v1.Artifact", artifactId: "", name: "", description: "", parts: [], extensions: [] } as Artifact);
-  let v: any;
+  let v: unknown;
   if ((v = x.artifactId) != null) m.artifactId = str(v, a, "a2a.v1.Artifact.artifact_id");
   if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.Artifact.name");
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.Artifact.description");
@@ -502,7 +506,7 @@ function ArtifactFromOlder(j: unknown, a: At, lost: Loss[]): Artifact {
 }
 
 function ArtifactToOlder(m: Artifact, a: At, lost: Loss[]): JsonObject {
-  const o: any = { artifactId: m.artifactId, parts: [] };
+  const o: JsonObject = { artifactId: m.artifactId, parts: [] };
   if (m.name !== "") o.name = m.name;
   if (m.description !== "") o.description = m.description;
   o.parts = eachOf(m.parts, at(a, "parts"), lost, PartToOlder);
@@ -512,10 +516,10 @@ function ArtifactToOlder(m: Artifact, a: At, lost: Loss[]): JsonObject {
 }
 
 function TaskStatusUpdateEventFromOlder(j: unknown, a: At, lost: Loss[]): TaskStatusUpdateEvent {
-  const x: any = object(j, a, "a2a.v1.TaskStatusUpdateEvent");
+  const x = object(j, a, "a2a.v1.TaskStatusUpdateEvent");
   if (x.kind !== undefined && x.kind !== "status-update") refuseKind(pathOf(a), "a2a.v1.TaskStatusUpdateEvent", x.kind, "status-update");
   const m = ({ $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId: "", contextId: "" } as TaskStatusUpdateEvent);
-  let v: any;
+  let v: unknown;
   if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.task_id");
   if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.context_id");
   if ((v = x.status) != null) m.status = TaskStatusFromOlder(v, at(a, "status"), lost);
@@ -526,21 +530,21 @@ function TaskStatusUpdateEventFromOlder(j: unknown, a: At, lost: Loss[]): TaskSt
 }
 
 function TaskStatusUpdateEventToOlder(m: TaskStatusUpdateEvent, a: At, lost: Loss[]): JsonObject {
-  const o: any = { kind: "status-update", taskId: m.taskId, contextId: m.contextId, status: { state: "unknown" }, final: false };
-  let v: any;
-  if ((v = m.status) !== undefined) {
-    o.status = TaskStatusToOlder(v, at(a, "status"), lost);
-    if (v.state === 3 /* COMPLETED */ || v.state === 5 /* CANCELED */ || v.state === 4 /* FAILED */ || v.state === 7 /* REJECTED */ || v.state === 6 /* INPUT_REQUIRED */) o.final = true;
+  const o: JsonObject = { kind: "status-update", taskId: m.taskId, contextId: m.contextId, status: { state: "unknown" }, final: false };
+  const status = m.status;
+  if (status !== undefined) {
+    o.status = TaskStatusToOlder(status, at(a, "status"), lost);
+    if (status.state === 3 /* COMPLETED */ || status.state === 5 /* CANCELED */ || status.state === 4 /* FAILED */ || status.state === 7 /* REJECTED */ || status.state === 6 /* INPUT_REQUIRED */) o.final = true;
   }
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
   return o;
 }
 
 function TaskArtifactUpdateEventFromOlder(j: unknown, a: At, lost: Loss[]): TaskArtifactUpdateEvent {
-  const x: any = object(j, a, "a2a.v1.TaskArtifactUpdateEvent");
+  const x = object(j, a, "a2a.v1.TaskArtifactUpdateEvent");
   if (x.kind !== undefined && x.kind !== "artifact-update") refuseKind(pathOf(a), "a2a.v1.TaskArtifactUpdateEvent", x.kind, "artifact-update");
   const m = ({ $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent", taskId: "", contextId: "", append: false, lastChunk: false } as TaskArtifactUpdateEvent);
-  let v: any;
+  let v: unknown;
   if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.TaskArtifactUpdateEvent.task_id");
   if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.TaskArtifactUpdateEvent.context_id");
   if ((v = x.artifact) != null) m.artifact = ArtifactFromOlder(v, at(a, "artifact"), lost);
@@ -552,7 +556,7 @@ function TaskArtifactUpdateEventFromOlder(j: unknown, a: At, lost: Loss[]): Task
 }
 
 function TaskArtifactUpdateEventToOlder(m: TaskArtifactUpdateEvent, a: At, lost: Loss[]): JsonObject {
-  const o: any = { kind: "artifact-update", taskId: m.taskId, contextId: m.contextId };
+  const o: JsonObject = { kind: "artifact-update", taskId: m.taskId, contextId: m.contextId };
   if (m.artifact !== undefined) o.artifact = ArtifactToOlder(m.artifact, at(a, "artifact"), lost);
   if (m.append) o.append = m.append;
   if (m.lastChunk) o.lastChunk = m.lastChunk;
@@ -561,30 +565,30 @@ function TaskArtifactUpdateEventToOlder(m: TaskArtifactUpdateEvent, a: At, lost:
 }
 
 function AuthenticationInfoFromOlder(j: unknown, a: At, lost: Loss[]): AuthenticationInfo {
-  const x: any = object(j, a, "a2a.v1.AuthenticationInfo");
+  const x = object(j, a, "a2a.v1.AuthenticationInfo");
   const m = ({ $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: "", credentials: "" } as AuthenticationInfo);
-  let v: any;
+  let v: unknown;
   if ((v = x.credentials) != null) m.credentials = str(v, a, "a2a.v1.AuthenticationInfo.credentials");
   if ((v = x.schemes) != null) {
-    v = strings(v, at(a, "schemes"), "a2a.v1.AuthenticationInfo.schemes");
-    if (v[0] !== undefined) m.scheme = v[0];
-    if (v.length > 1) lose(lost, a, "schemes", "v1.0 takes one scheme; dropped " + v.slice(1).join(", "));
+    const schemes = strings(v, at(a, "schemes"), "a2a.v1.AuthenticationInfo.schemes");
+    if (schemes[0] !== undefined) m.scheme = schemes[0];
+    if (schemes.length > 1) lose(lost, a, "schemes", "v1.0 takes one scheme; dropped " + schemes.slice(1).join(", "));
   }
   for (const k in x) switch (k) { case "kind": case "schemes": case "credentials": break; default: lose(lost, a, k, "a2a.v1.AuthenticationInfo has no field for it"); }
   return m;
 }
 
 function AuthenticationInfoToOlder(m: AuthenticationInfo, a: At, lost: Loss[]): JsonObject {
-  const o: any = { schemes: [] };
+  const o: JsonObject = { schemes: [] };
   if (m.scheme) o.schemes = [m.scheme];
   if (m.credentials !== "") o.credentials = m.credentials;
   return o;
 }
 
 function AgentInterfaceFromOlder(j: unknown, a: At, lost: Loss[]): AgentInterface {
-  const x: any = object(j, a, "a2a.v1.AgentInterface");
+  const x = object(j, a, "a2a.v1.AgentInterface");
   const m = ({ $typeName: "lf.a2a.v1.AgentInterface", url: "", protocolBinding: "", tenant: "", protocolVersion: "" } as AgentInterface);
-  let v: any;
+  let v: unknown;
   if ((v = x.url) != null) m.url = str(v, a, "a2a.v1.AgentInterface.url");
   if ((v = x.transport) != null) m.protocolBinding = str(v, a, "a2a.v1.AgentInterface.transport");
   for (const k in x) switch (k) { case "kind": case "url": case "transport": break; default: lose(lost, a, k, "a2a.v1.AgentInterface has no field for it"); }
@@ -592,20 +596,20 @@ function AgentInterfaceFromOlder(j: unknown, a: At, lost: Loss[]): AgentInterfac
 }
 
 function AgentInterfaceToOlder(m: AgentInterface, a: At, lost: Loss[]): JsonObject {
-  const o: any = { url: m.url, transport: m.protocolBinding };
+  const o: JsonObject = { url: m.url, transport: m.protocolBinding };
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 interfaces have no tenant");
   return o;
 }
 
 function AgentCardFromOlder(j: unknown, a: At, lost: Loss[]): AgentCard {
-  const x: any = object(j, a, "a2a.v1.AgentCard");
+  const x = object(j, a, "a2a.v1.AgentCard");
   const m = ({ $typeName: "lf.a2a.v1.AgentCard", name: "", description: "", supportedInterfaces: [], version: "", securitySchemes: {}, securityRequirements: [], defaultInputModes: [], defaultOutputModes: [], skills: [], signatures: [] } as AgentCard);
-  let v: any;
+  let v: unknown;
   if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.AgentCard.name");
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.AgentCard.description");
   if ((v = x.provider) != null) m.provider = AgentProviderFromOlder(v, at(a, "provider"), lost);
   if ((v = x.version) != null) m.version = str(v, a, "a2a.v1.AgentCard.version");
-  if ((v = x.documentationUrl) != null) { v = str(v, a, "a2a.v1.AgentCard.documentation_url"); if (v !== "") m.documentationUrl = v; }
+  if ((v = x.documentationUrl) != null) { const w = str(v, a, "a2a.v1.AgentCard.documentation_url"); if (w !== "") m.documentationUrl = w; }
   if ((v = x.capabilities) != null) m.capabilities = AgentCapabilitiesFromOlder(v, at(a, "capabilities"), lost);
   if ((v = x.securitySchemes) != null) m.securitySchemes = eachKey(v, at(a, "securitySchemes"), "a2a.v1.AgentCard.security_schemes", lost, SecuritySchemeFromOlder);
   if ((v = x.security) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentCard.security", lost, SecurityRequirementFromOlder);
@@ -616,7 +620,7 @@ function AgentCardFromOlder(j: unknown, a: At, lost: Loss[]): AgentCard {
   if ((v = x.iconUrl) != null) m.iconUrl = str(v, a, "a2a.v1.AgentCard iconUrl");
   {
     const version = /^(\d+\.\d+)/.exec((v = x.protocolVersion) != null ? str(v, a, "a2a.v1.AgentCard.protocol_version") : "")?.[1] ?? "0.3";
-    const offered: any = [[(v = x.url) != null ? str(v, a, "a2a.v1.AgentCard.url") : "", ((v = x.preferredTransport) != null ? str(v, a, "a2a.v1.AgentCard.preferred_transport") : "") || "JSONRPC"]];
+    const offered: [string, string][] = [[(v = x.url) != null ? str(v, a, "a2a.v1.AgentCard.url") : "", ((v = x.preferredTransport) != null ? str(v, a, "a2a.v1.AgentCard.preferred_transport") : "") || "JSONRPC"]];
     if ((v = x.additionalInterfaces) != null)
       for (const i of each(v, at(a, "additionalInterfaces"), "a2a.v1.AgentCard.additional_interfaces", lost, AgentInterfaceFromOlder))
         offered.push([i.url, i.protocolBinding]);
@@ -636,7 +640,7 @@ function AgentCardFromOlder(j: unknown, a: At, lost: Loss[]): AgentCard {
 }
 
 function AgentCardToOlder(m: AgentCard, a: At, lost: Loss[]): JsonObject {
-  const o: any = { protocolVersion: "", name: m.name, description: m.description, url: "", version: m.version, capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [] };
+  const o: JsonObject = { protocolVersion: "", name: m.name, description: m.description, url: "", version: m.version, capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [] };
   {
     const all = m.supportedInterfaces;
     const legacy = all.filter((i) => /^0\./.test(i.protocolVersion));
@@ -665,9 +669,9 @@ function AgentCardToOlder(m: AgentCard, a: At, lost: Loss[]): JsonObject {
 }
 
 function AgentProviderFromOlder(j: unknown, a: At, lost: Loss[]): AgentProvider {
-  const x: any = object(j, a, "a2a.v1.AgentProvider");
+  const x = object(j, a, "a2a.v1.AgentProvider");
   const m = ({ $typeName: "lf.a2a.v1.AgentProvider", url: "", organization: "" } as AgentProvider);
-  let v: any;
+  let v: unknown;
   if ((v = x.url) != null) m.url = str(v, a, "a2a.v1.AgentProvider.url");
   if ((v = x.organization) != null) m.organization = str(v, a, "a2a.v1.AgentProvider.organization");
   for (const k in x) switch (k) { case "kind": case "url": case "organization": break; default: lose(lost, a, k, "a2a.v1.AgentProvider has no field for it"); }
@@ -675,23 +679,23 @@ function AgentProviderFromOlder(j: unknown, a: At, lost: Loss[]): AgentProvider 
 }
 
 function AgentProviderToOlder(m: AgentProvider, a: At, lost: Loss[]): JsonObject {
-  const o: any = { url: m.url, organization: m.organization };
+  const o: JsonObject = { url: m.url, organization: m.organization };
   return o;
 }
 
 function AgentCapabilitiesFromOlder(j: unknown, a: At, lost: Loss[]): AgentCapabilities {
-  const x: any = object(j, a, "a2a.v1.AgentCapabilities");
+  const x = object(j, a, "a2a.v1.AgentCapabilities");
   const m = ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as AgentCapabilities);
-  let v: any;
-  if ((v = x.streaming) != null) { v = bool(v, a, "a2a.v1.AgentCapabilities.streaming"); if (v) m.streaming = v; }
-  if ((v = x.pushNotifications) != null) { v = bool(v, a, "a2a.v1.AgentCapabilities.push_notifications"); if (v) m.pushNotifications = v; }
+  let v: unknown;
+  if ((v = x.streaming) != null) { const w = bool(v, a, "a2a.v1.AgentCapabilities.streaming"); if (w) m.streaming = w; }
+  if ((v = x.pushNotifications) != null) { const w = bool(v, a, "a2a.v1.AgentCapabilities.push_notifications"); if (w) m.pushNotifications = w; }
   if ((v = x.extensions) != null) m.extensions = each(v, at(a, "extensions"), "a2a.v1.AgentCapabilities.extensions", lost, AgentExtensionFromOlder);
   for (const k in x) switch (k) { case "kind": case "streaming": case "pushNotifications": case "extensions": break; default: lose(lost, a, k, "a2a.v1.AgentCapabilities has no field for it"); }
   return m;
 }
 
 function AgentCapabilitiesToOlder(m: AgentCapabilities, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = {};
   if (m.streaming !== undefined) if (m.streaming) o.streaming = m.streaming;
   if (m.pushNotifications !== undefined) if (m.pushNotifications) o.pushNotifications = m.pushNotifications;
   if (m.extensions.length > 0) o.extensions = eachOf(m.extensions, at(a, "extensions"), lost, AgentExtensionToOlder);
@@ -699,9 +703,9 @@ function AgentCapabilitiesToOlder(m: AgentCapabilities, a: At, lost: Loss[]): Js
 }
 
 function AgentExtensionFromOlder(j: unknown, a: At, lost: Loss[]): AgentExtension {
-  const x: any = object(j, a, "a2a.v1.AgentExtension");
+  const x = object(j, a, "a2a.v1.AgentExtension");
   const m = ({ $typeName: "lf.a2a.v1.AgentExtension", uri: "", description: "", required: false } as AgentExtension);
-  let v: any;
+  let v: unknown;
   if ((v = x.uri) != null) m.uri = str(v, a, "a2a.v1.AgentExtension.uri");
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.AgentExtension.description");
   if ((v = x.required) != null) m.required = bool(v, a, "a2a.v1.AgentExtension.required");
@@ -711,7 +715,7 @@ function AgentExtensionFromOlder(j: unknown, a: At, lost: Loss[]): AgentExtensio
 }
 
 function AgentExtensionToOlder(m: AgentExtension, a: At, lost: Loss[]): JsonObject {
-  const o: any = { uri: m.uri };
+  const o: JsonObject = { uri: m.uri };
   if (m.description !== "") o.description = m.description;
   if (m.required) o.required = m.required;
   if (m.params !== undefined) o.params = structJson(m.params);
@@ -719,9 +723,9 @@ function AgentExtensionToOlder(m: AgentExtension, a: At, lost: Loss[]): JsonObje
 }
 
 function AgentSkillFromOlder(j: unknown, a: At, lost: Loss[]): AgentSkill {
-  const x: any = object(j, a, "a2a.v1.AgentSkill");
+  const x = object(j, a, "a2a.v1.AgentSkill");
   const m = ({ $typeName: "lf.a2a.v1.AgentSkill", id: "", name: "", description: "", tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [] } as AgentSkill);
-  let v: any;
+  let v: unknown;
   if ((v = x.id) != null) m.id = str(v, a, "a2a.v1.AgentSkill.id");
   if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.AgentSkill.name");
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.AgentSkill.description");
@@ -735,7 +739,7 @@ function AgentSkillFromOlder(j: unknown, a: At, lost: Loss[]): AgentSkill {
 }
 
 function AgentSkillToOlder(m: AgentSkill, a: At, lost: Loss[]): JsonObject {
-  const o: any = { id: m.id, name: m.name, description: m.description, tags: [] };
+  const o: JsonObject = { id: m.id, name: m.name, description: m.description, tags: [] };
   if (m.tags.length > 0) o.tags = m.tags.slice();
   if (m.examples.length > 0) o.examples = m.examples.slice();
   if (m.inputModes.length > 0) o.inputModes = m.inputModes.slice();
@@ -745,9 +749,9 @@ function AgentSkillToOlder(m: AgentSkill, a: At, lost: Loss[]): JsonObject {
 }
 
 function AgentCardSignatureFromOlder(j: unknown, a: At, lost: Loss[]): AgentCardSignature {
-  const x: any = object(j, a, "a2a.v1.AgentCardSignature");
+  const x = object(j, a, "a2a.v1.AgentCardSignature");
   const m = ({ $typeName: "lf.a2a.v1.AgentCardSignature", protected: "", signature: "" } as AgentCardSignature);
-  let v: any;
+  let v: unknown;
   if ((v = x.protected) != null) m.protected = str(v, a, "a2a.v1.AgentCardSignature.protected");
   if ((v = x.signature) != null) m.signature = str(v, a, "a2a.v1.AgentCardSignature.signature");
   if ((v = x.header) != null) m.header = struct(v, a, "a2a.v1.AgentCardSignature.header");
@@ -756,15 +760,15 @@ function AgentCardSignatureFromOlder(j: unknown, a: At, lost: Loss[]): AgentCard
 }
 
 function AgentCardSignatureToOlder(m: AgentCardSignature, a: At, lost: Loss[]): JsonObject {
-  const o: any = { protected: m.protected, signature: m.signature };
+  const o: JsonObject = { protected: m.protected, signature: m.signature };
   if (m.header !== undefined) o.header = structJson(m.header);
   return o;
 }
 
 function TaskPushNotificationConfigFromOlder(j: unknown, a: At, lost: Loss[]): TaskPushNotificationConfig {
-  const x: any = object(j, a, "a2a.v1.TaskPushNotificationConfig");
+  const x = object(j, a, "a2a.v1.TaskPushNotificationConfig");
   const m = ({ $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "" } as TaskPushNotificationConfig);
-  let v: any;
+  let v: unknown;
   const taskId = resourceId(x.taskId);
   const pushNotificationConfigId = resourceId((isObject(x.pushNotificationConfig) ? x.pushNotificationConfig.id : undefined));
   if (taskId.includes("/") || pushNotificationConfigId.includes("/")) lose(lost, a, "name", "not a push config name: " + "tasks/" + taskId + "/pushNotificationConfigs/" + pushNotificationConfigId);
@@ -773,9 +777,9 @@ function TaskPushNotificationConfigFromOlder(j: unknown, a: At, lost: Loss[]): T
     const pa = at(a, "pushNotificationConfig");
     const p = object(v, pa, "a2a.v1.PushNotificationConfig");
     for (const k in p) switch (k) { case "kind": case "id": case "url": case "token": case "authentication": break; default: lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it"); }
-    if ((v = p.url) != null && (v = str(v, pa, "a2a.v1.PushNotificationConfig.url")) !== "") m.url = v;
-    if ((v = p.token) != null && (v = str(v, pa, "a2a.v1.PushNotificationConfig.token")) !== "") m.token = v;
-    if ((v = p.id) != null && (v = str(v, pa, "a2a.v1.PushNotificationConfig.id")) !== "" && m.id === "") m.id = v;
+    if ((v = p.url) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") m.url = s; }
+    if ((v = p.token) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") m.token = s; }
+    if ((v = p.id) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.id"); if (s !== "" && m.id === "") m.id = s; }
     if ((v = p.authentication) != null) m.authentication = AuthenticationInfoFromOlder(v, at(pa, "authentication"), lost);
   }
   for (const k in x) switch (k) { case "kind": case "taskId": case "pushNotificationConfig": break; default: lose(lost, a, k, "a2a.v1.TaskPushNotificationConfig has no field for it"); }
@@ -783,11 +787,11 @@ function TaskPushNotificationConfigFromOlder(j: unknown, a: At, lost: Loss[]): T
 }
 
 function TaskPushNotificationConfigToOlder(m: TaskPushNotificationConfig, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o.taskId = m.taskId;
   {
-    const p: any = { id: m.id };
+    const p: JsonObject = { id: m.id };
     if (m.url !== "") p.url = m.url;
     if (m.token !== "") p.token = m.token;
     if (m.authentication !== undefined) p.authentication = AuthenticationInfoToOlder(m.authentication, at(a, "authentication"), lost);
@@ -797,16 +801,16 @@ function TaskPushNotificationConfigToOlder(m: TaskPushNotificationConfig, a: At,
 }
 
 function StringListFromOlder(j: unknown, a: At, lost: Loss[]): StringList {
-  const x: any = object(j, a, "a2a.v1.StringList");
+  const x = object(j, a, "a2a.v1.StringList");
   const m = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as StringList);
-  let v: any;
+  let v: unknown;
   if ((v = x.list) != null) m.list = strings(v, at(a, "list"), "a2a.v1.StringList.list");
   for (const k in x) switch (k) { case "kind": case "list": break; default: lose(lost, a, k, "a2a.v1.StringList has no field for it"); }
   return m;
 }
 
 function StringListToOlder(m: StringList, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = {};
   if (m.list.length > 0) o.list = m.list.slice();
   return o;
 }
@@ -855,9 +859,9 @@ function SecuritySchemeToOlder(m: SecurityScheme, a: At, lost: Loss[]): JsonObje
 }
 
 function APIKeySecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): APIKeySecurityScheme {
-  const x: any = object(j, a, "a2a.v1.APIKeySecurityScheme");
+  const x = object(j, a, "a2a.v1.APIKeySecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.APIKeySecurityScheme", description: "", location: "", name: "" } as APIKeySecurityScheme);
-  let v: any;
+  let v: unknown;
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.APIKeySecurityScheme.description");
   if ((v = (x.in ?? x.location)) != null) m.location = str(v, a, "a2a.v1.APIKeySecurityScheme.location");
   if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.APIKeySecurityScheme.name");
@@ -866,15 +870,15 @@ function APIKeySecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): APIKeyS
 }
 
 function APIKeySecuritySchemeToOlder(m: APIKeySecurityScheme, a: At, lost: Loss[]): JsonObject {
-  const o: any = { in: m.location, name: m.name };
+  const o: JsonObject = { in: m.location, name: m.name };
   if (m.description !== "") o.description = m.description;
   return o;
 }
 
 function HTTPAuthSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): HTTPAuthSecurityScheme {
-  const x: any = object(j, a, "a2a.v1.HTTPAuthSecurityScheme");
+  const x = object(j, a, "a2a.v1.HTTPAuthSecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.HTTPAuthSecurityScheme", description: "", scheme: "", bearerFormat: "" } as HTTPAuthSecurityScheme);
-  let v: any;
+  let v: unknown;
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.description");
   if ((v = x.scheme) != null) m.scheme = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.scheme");
   if ((v = x.bearerFormat) != null) m.bearerFormat = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.bearer_format");
@@ -883,16 +887,16 @@ function HTTPAuthSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): HTTPA
 }
 
 function HTTPAuthSecuritySchemeToOlder(m: HTTPAuthSecurityScheme, a: At, lost: Loss[]): JsonObject {
-  const o: any = { scheme: m.scheme };
+  const o: JsonObject = { scheme: m.scheme };
   if (m.description !== "") o.description = m.description;
   if (m.bearerFormat !== "") o.bearerFormat = m.bearerFormat;
   return o;
 }
 
 function OAuth2SecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): OAuth2SecurityScheme {
-  const x: any = object(j, a, "a2a.v1.OAuth2SecurityScheme");
+  const x = object(j, a, "a2a.v1.OAuth2SecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.OAuth2SecurityScheme", description: "", oauth2MetadataUrl: "" } as OAuth2SecurityScheme);
-  let v: any;
+  let v: unknown;
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.OAuth2SecurityScheme.description");
   if ((v = x.flows) != null) m.flows = OAuthFlowsFromOlder(v, at(a, "flows"), lost);
   if ((v = x.oauth2MetadataUrl) != null) m.oauth2MetadataUrl = str(v, a, "a2a.v1.OAuth2SecurityScheme.oauth2_metadata_url");
@@ -901,7 +905,7 @@ function OAuth2SecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): OAuth2S
 }
 
 function OAuth2SecuritySchemeToOlder(m: OAuth2SecurityScheme, a: At, lost: Loss[]): JsonObject {
-  const o: any = { flows: {} };
+  const o: JsonObject = { flows: {} };
   if (m.description !== "") o.description = m.description;
   if (m.flows !== undefined) o.flows = OAuthFlowsToOlder(m.flows, at(a, "flows"), lost);
   if (m.oauth2MetadataUrl !== "") o.oauth2MetadataUrl = m.oauth2MetadataUrl;
@@ -909,9 +913,9 @@ function OAuth2SecuritySchemeToOlder(m: OAuth2SecurityScheme, a: At, lost: Loss[
 }
 
 function OpenIdConnectSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): OpenIdConnectSecurityScheme {
-  const x: any = object(j, a, "a2a.v1.OpenIdConnectSecurityScheme");
+  const x = object(j, a, "a2a.v1.OpenIdConnectSecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.OpenIdConnectSecurityScheme", description: "", openIdConnectUrl: "" } as OpenIdConnectSecurityScheme);
-  let v: any;
+  let v: unknown;
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.description");
   if ((v = x.openIdConnectUrl) != null) m.openIdConnectUrl = str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.open_id_connect_url");
   for (const k in x) switch (k) { case "kind": case "description": case "openIdConnectUrl": break; default: lose(lost, a, k, "a2a.v1.OpenIdConnectSecurityScheme has no field for it"); }
@@ -919,30 +923,30 @@ function OpenIdConnectSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): 
 }
 
 function OpenIdConnectSecuritySchemeToOlder(m: OpenIdConnectSecurityScheme, a: At, lost: Loss[]): JsonObject {
-  const o: any = { openIdConnectUrl: m.openIdConnectUrl };
+  const o: JsonObject = { openIdConnectUrl: m.openIdConnectUrl };
   if (m.description !== "") o.description = m.description;
   return o;
 }
 
 function MutualTlsSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): MutualTlsSecurityScheme {
-  const x: any = object(j, a, "a2a.v1.MutualTlsSecurityScheme");
+  const x = object(j, a, "a2a.v1.MutualTlsSecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.MutualTlsSecurityScheme", description: "" } as MutualTlsSecurityScheme);
-  let v: any;
+  let v: unknown;
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.MutualTlsSecurityScheme.description");
   for (const k in x) switch (k) { case "kind": case "description": break; default: lose(lost, a, k, "a2a.v1.MutualTlsSecurityScheme has no field for it"); }
   return m;
 }
 
 function MutualTlsSecuritySchemeToOlder(m: MutualTlsSecurityScheme, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = {};
   if (m.description !== "") o.description = m.description;
   return o;
 }
 
 function OAuthFlowsFromOlder(j: unknown, a: At, lost: Loss[]): OAuthFlows {
-  const x: any = object(j, a, "a2a.v1.OAuthFlows");
+  const x = object(j, a, "a2a.v1.OAuthFlows");
   const m = ({ $typeName: "lf.a2a.v1.OAuthFlows", flow: { case: undefined } } as OAuthFlows);
-  let v: any;
+  let v: unknown;
   let one_flow = false;
   if ((v = x.authorizationCode) != null) { if (one_flow) lose(lost, a, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept"); else { one_flow = true; m.flow = { case: "authorizationCode", value: AuthorizationCodeOAuthFlowFromOlder(v, at(a, "authorizationCode"), lost) }; } }
   if ((v = x.clientCredentials) != null) { if (one_flow) lose(lost, a, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept"); else { one_flow = true; m.flow = { case: "clientCredentials", value: ClientCredentialsOAuthFlowFromOlder(v, at(a, "clientCredentials"), lost) }; } }
@@ -953,20 +957,19 @@ function OAuthFlowsFromOlder(j: unknown, a: At, lost: Loss[]): OAuthFlows {
 }
 
 function OAuthFlowsToOlder(m: OAuthFlows, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  let v: any;
-  if ((v = (m.flow.case === "authorizationCode" ? m.flow.value : undefined)) !== undefined) o.authorizationCode = AuthorizationCodeOAuthFlowToOlder(v, at(a, "authorization_code"), lost);
-  if ((v = (m.flow.case === "clientCredentials" ? m.flow.value : undefined)) !== undefined) o.clientCredentials = ClientCredentialsOAuthFlowToOlder(v, at(a, "client_credentials"), lost);
-  if ((v = (m.flow.case === "implicit" ? m.flow.value : undefined)) !== undefined) o.implicit = ImplicitOAuthFlowToOlder(v, at(a, "implicit"), lost);
-  if ((v = (m.flow.case === "password" ? m.flow.value : undefined)) !== undefined) o.password = PasswordOAuthFlowToOlder(v, at(a, "password"), lost);
-  if ((v = (m.flow.case === "deviceCode" ? m.flow.value : undefined)) !== undefined) lose(lost, a, "device_code", "v0.3 has no device-code flow");
+  const o: JsonObject = {};
+  if (m.flow.case === "authorizationCode") o.authorizationCode = AuthorizationCodeOAuthFlowToOlder(m.flow.value, at(a, "authorization_code"), lost);
+  if (m.flow.case === "clientCredentials") o.clientCredentials = ClientCredentialsOAuthFlowToOlder(m.flow.value, at(a, "client_credentials"), lost);
+  if (m.flow.case === "implicit") o.implicit = ImplicitOAuthFlowToOlder(m.flow.value, at(a, "implicit"), lost);
+  if (m.flow.case === "password") o.password = PasswordOAuthFlowToOlder(m.flow.value, at(a, "password"), lost);
+  if (m.flow.case === "deviceCode") lose(lost, a, "device_code", "v0.3 has no device-code flow");
   return o;
 }
 
 function AuthorizationCodeOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): AuthorizationCodeOAuthFlow {
-  const x: any = object(j, a, "a2a.v1.AuthorizationCodeOAuthFlow");
+  const x = object(j, a, "a2a.v1.AuthorizationCodeOAuthFlow");
   const m = ({ $typeName: "lf.a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: "", tokenUrl: "", refreshUrl: "", scopes: {}, pkceRequired: false } as AuthorizationCodeOAuthFlow);
-  let v: any;
+  let v: unknown;
   if ((v = x.authorizationUrl) != null) m.authorizationUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.authorization_url");
   if ((v = x.tokenUrl) != null) m.tokenUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.token_url");
   if ((v = x.refreshUrl) != null) m.refreshUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.refresh_url");
@@ -976,7 +979,7 @@ function AuthorizationCodeOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): A
 }
 
 function AuthorizationCodeOAuthFlowToOlder(m: AuthorizationCodeOAuthFlow, a: At, lost: Loss[]): JsonObject {
-  const o: any = { authorizationUrl: m.authorizationUrl, tokenUrl: m.tokenUrl, scopes: {} };
+  const o: JsonObject = { authorizationUrl: m.authorizationUrl, tokenUrl: m.tokenUrl, scopes: {} };
   if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
   if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
   if (m.pkceRequired) lose(lost, a, "pkce_required", "v0.3 has no pkce_required");
@@ -984,9 +987,9 @@ function AuthorizationCodeOAuthFlowToOlder(m: AuthorizationCodeOAuthFlow, a: At,
 }
 
 function ClientCredentialsOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): ClientCredentialsOAuthFlow {
-  const x: any = object(j, a, "a2a.v1.ClientCredentialsOAuthFlow");
+  const x = object(j, a, "a2a.v1.ClientCredentialsOAuthFlow");
   const m = ({ $typeName: "lf.a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {} } as ClientCredentialsOAuthFlow);
-  let v: any;
+  let v: unknown;
   if ((v = x.tokenUrl) != null) m.tokenUrl = str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.token_url");
   if ((v = x.refreshUrl) != null) m.refreshUrl = str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.refresh_url");
   if ((v = x.scopes) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.ClientCredentialsOAuthFlow.scopes");
@@ -995,16 +998,16 @@ function ClientCredentialsOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): C
 }
 
 function ClientCredentialsOAuthFlowToOlder(m: ClientCredentialsOAuthFlow, a: At, lost: Loss[]): JsonObject {
-  const o: any = { tokenUrl: m.tokenUrl, scopes: {} };
+  const o: JsonObject = { tokenUrl: m.tokenUrl, scopes: {} };
   if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
   if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
   return o;
 }
 
 function ImplicitOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): ImplicitOAuthFlow {
-  const x: any = object(j, a, "a2a.v1.ImplicitOAuthFlow");
+  const x = object(j, a, "a2a.v1.ImplicitOAuthFlow");
   const m = ({ $typeName: "lf.a2a.v1.ImplicitOAuthFlow", authorizationUrl: "", refreshUrl: "", scopes: {} } as ImplicitOAuthFlow);
-  let v: any;
+  let v: unknown;
   if ((v = x.authorizationUrl) != null) m.authorizationUrl = str(v, a, "a2a.v1.ImplicitOAuthFlow.authorization_url");
   if ((v = x.refreshUrl) != null) m.refreshUrl = str(v, a, "a2a.v1.ImplicitOAuthFlow.refresh_url");
   if ((v = x.scopes) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.ImplicitOAuthFlow.scopes");
@@ -1013,16 +1016,16 @@ function ImplicitOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): ImplicitOA
 }
 
 function ImplicitOAuthFlowToOlder(m: ImplicitOAuthFlow, a: At, lost: Loss[]): JsonObject {
-  const o: any = { authorizationUrl: m.authorizationUrl, scopes: {} };
+  const o: JsonObject = { authorizationUrl: m.authorizationUrl, scopes: {} };
   if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
   if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
   return o;
 }
 
 function PasswordOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): PasswordOAuthFlow {
-  const x: any = object(j, a, "a2a.v1.PasswordOAuthFlow");
+  const x = object(j, a, "a2a.v1.PasswordOAuthFlow");
   const m = ({ $typeName: "lf.a2a.v1.PasswordOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {} } as PasswordOAuthFlow);
-  let v: any;
+  let v: unknown;
   if ((v = x.tokenUrl) != null) m.tokenUrl = str(v, a, "a2a.v1.PasswordOAuthFlow.token_url");
   if ((v = x.refreshUrl) != null) m.refreshUrl = str(v, a, "a2a.v1.PasswordOAuthFlow.refresh_url");
   if ((v = x.scopes) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.PasswordOAuthFlow.scopes");
@@ -1031,16 +1034,16 @@ function PasswordOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): PasswordOA
 }
 
 function PasswordOAuthFlowToOlder(m: PasswordOAuthFlow, a: At, lost: Loss[]): JsonObject {
-  const o: any = { tokenUrl: m.tokenUrl, scopes: {} };
+  const o: JsonObject = { tokenUrl: m.tokenUrl, scopes: {} };
   if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
   if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
   return o;
 }
 
 function SendMessageRequestFromOlder(j: unknown, a: At, lost: Loss[]): SendMessageRequest {
-  const x: any = object(j, a, "a2a.v1.SendMessageRequest");
+  const x = object(j, a, "a2a.v1.SendMessageRequest");
   const m = ({ $typeName: "lf.a2a.v1.SendMessageRequest", tenant: "" } as SendMessageRequest);
-  let v: any;
+  let v: unknown;
   if ((v = x.message) != null) m.message = MessageFromOlder(v, at(a, "message"), lost);
   if ((v = x.configuration) != null) m.configuration = SendMessageConfigurationFromOlder(v, at(a, "configuration"), lost);
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.SendMessageRequest.metadata");
@@ -1049,7 +1052,7 @@ function SendMessageRequestFromOlder(j: unknown, a: At, lost: Loss[]): SendMessa
 }
 
 function SendMessageRequestToOlder(m: SendMessageRequest, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   if (m.message !== undefined) o.message = MessageToOlder(m.message, at(a, "message"), lost);
   if (m.configuration !== undefined) o.configuration = SendMessageConfigurationToOlder(m.configuration, at(a, "configuration"), lost);
@@ -1058,31 +1061,34 @@ function SendMessageRequestToOlder(m: SendMessageRequest, a: At, lost: Loss[]): 
 }
 
 function GetTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): GetTaskRequest {
-  const x: any = object(j, a, "a2a.v1.GetTaskRequest");
+  const x = object(j, a, "a2a.v1.GetTaskRequest");
   const m = ({ $typeName: "lf.a2a.v1.GetTaskRequest", tenant: "", id: "" } as GetTaskRequest);
-  let v: any;
+  let v: unknown;
   const id = resourceId(x.id);
   if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): " + "tasks/" + id);
   else { m.id = id; }
-  if ((v = x.historyLength) != null && (v = int32(v, a, "a2a.v1.GetTaskRequest.history_length")) !== 0) m.historyLength = v;
+  if ((v = x.historyLength) != null) {
+    const n = int32(v, a, "a2a.v1.GetTaskRequest.history_length");
+    if (n !== 0) m.historyLength = n;
+  }
   for (const k in x) switch (k) { case "kind": case "id": case "historyLength": break; default: lose(lost, a, k, "a2a.v1.GetTaskRequest has no field for it"); }
   return m;
 }
 
 function GetTaskRequestToOlder(m: GetTaskRequest, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  let v: any;
+  const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o.id = m.id;
-  if ((v = m.historyLength) === 0) lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
-  else if (v !== undefined) { if (v !== 0) o.historyLength = v; }
+  const historyLength = m.historyLength;
+  if (historyLength === 0) lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
+  else if (historyLength !== undefined) { if (historyLength !== 0) o.historyLength = historyLength; }
   return o;
 }
 
 function CancelTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): CancelTaskRequest {
-  const x: any = object(j, a, "a2a.v1.CancelTaskRequest");
+  const x = object(j, a, "a2a.v1.CancelTaskRequest");
   const m = ({ $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: "" } as CancelTaskRequest);
-  let v: any;
+  let v: unknown;
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.CancelTaskRequest metadata");
   const id = resourceId(x.id);
   if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): " + "tasks/" + id);
@@ -1092,7 +1098,7 @@ function CancelTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): CancelTask
 }
 
 function CancelTaskRequestToOlder(m: CancelTaskRequest, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o.id = m.id;
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
@@ -1100,7 +1106,7 @@ function CancelTaskRequestToOlder(m: CancelTaskRequest, a: At, lost: Loss[]): Js
 }
 
 function GetTaskPushNotificationConfigRequestFromOlder(j: unknown, a: At, lost: Loss[]): GetTaskPushNotificationConfigRequest {
-  const x: any = object(j, a, "a2a.v1.GetTaskPushNotificationConfigRequest");
+  const x = object(j, a, "a2a.v1.GetTaskPushNotificationConfigRequest");
   const m = ({ $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "" } as GetTaskPushNotificationConfigRequest);
   const id = resourceId(x.id);
   const pushNotificationConfigId = resourceId(x.pushNotificationConfigId);
@@ -1111,7 +1117,7 @@ function GetTaskPushNotificationConfigRequestFromOlder(j: unknown, a: At, lost: 
 }
 
 function GetTaskPushNotificationConfigRequestToOlder(m: GetTaskPushNotificationConfigRequest, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o.id = m.taskId;
   o.pushNotificationConfigId = m.id;
@@ -1119,7 +1125,7 @@ function GetTaskPushNotificationConfigRequestToOlder(m: GetTaskPushNotificationC
 }
 
 function DeleteTaskPushNotificationConfigRequestFromOlder(j: unknown, a: At, lost: Loss[]): DeleteTaskPushNotificationConfigRequest {
-  const x: any = object(j, a, "a2a.v1.DeleteTaskPushNotificationConfigRequest");
+  const x = object(j, a, "a2a.v1.DeleteTaskPushNotificationConfigRequest");
   const m = ({ $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "" } as DeleteTaskPushNotificationConfigRequest);
   const id = resourceId(x.id);
   const pushNotificationConfigId = resourceId(x.pushNotificationConfigId);
@@ -1130,7 +1136,7 @@ function DeleteTaskPushNotificationConfigRequestFromOlder(j: unknown, a: At, los
 }
 
 function DeleteTaskPushNotificationConfigRequestToOlder(m: DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o.id = m.taskId;
   o.pushNotificationConfigId = m.id;
@@ -1138,7 +1144,7 @@ function DeleteTaskPushNotificationConfigRequestToOlder(m: DeleteTaskPushNotific
 }
 
 function SubscribeToTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): SubscribeToTaskRequest {
-  const x: any = object(j, a, "a2a.v1.TaskSubscriptionRequest");
+  const x = object(j, a, "a2a.v1.TaskSubscriptionRequest");
   const m = ({ $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: "" } as SubscribeToTaskRequest);
   const id = resourceId(x.id);
   if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): " + "tasks/" + id);
@@ -1148,16 +1154,16 @@ function SubscribeToTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): Subsc
 }
 
 function SubscribeToTaskRequestToOlder(m: SubscribeToTaskRequest, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o.id = m.id;
   return o;
 }
 
 function ListTaskPushNotificationConfigsRequestFromOlder(j: unknown, a: At, lost: Loss[]): ListTaskPushNotificationConfigsRequest {
-  const x: any = object(j, a, "a2a.v1.ListTaskPushNotificationConfigRequest");
+  const x = object(j, a, "a2a.v1.ListTaskPushNotificationConfigRequest");
   const m = ({ $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", tenant: "", taskId: "", pageSize: 0, pageToken: "" } as ListTaskPushNotificationConfigsRequest);
-  let v: any;
+  let v: unknown;
   if ((v = x.pageSize) != null) m.pageSize = int32(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_size");
   if ((v = x.pageToken) != null) m.pageToken = str(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_token");
   const id = resourceId(x.id);
@@ -1168,7 +1174,7 @@ function ListTaskPushNotificationConfigsRequestFromOlder(j: unknown, a: At, lost
 }
 
 function ListTaskPushNotificationConfigsRequestToOlder(m: ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o.id = m.taskId;
   if (m.pageSize !== 0) o.pageSize = m.pageSize;
@@ -1177,20 +1183,20 @@ function ListTaskPushNotificationConfigsRequestToOlder(m: ListTaskPushNotificati
 }
 
 function GetExtendedAgentCardRequestFromOlder(j: unknown, a: At, lost: Loss[]): GetExtendedAgentCardRequest {
-  const x: any = object(j, a, "a2a.v1.GetAgentCardRequest");
+  const x = object(j, a, "a2a.v1.GetAgentCardRequest");
   const m = ({ $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest", tenant: "" } as GetExtendedAgentCardRequest);
   for (const k in x) switch (k) { case "kind": break; default: lose(lost, a, k, "a2a.v1.GetAgentCardRequest has no field for it"); }
   return m;
 }
 
 function GetExtendedAgentCardRequestToOlder(m: GetExtendedAgentCardRequest, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   return o;
 }
 
 function SendMessageResponseFromOlder(j: unknown, a: At, lost: Loss[]): SendMessageResponse {
-  const x: any = object(j, a, "a2a.v1.SendMessageResponse");
+  const x = object(j, a, "a2a.v1.SendMessageResponse");
   const m = ({ $typeName: "lf.a2a.v1.SendMessageResponse", payload: { case: undefined } } as SendMessageResponse);
   switch (x.kind) {
     case "task": m.payload = { case: "task", value: TaskFromOlder(x, a, lost) }; break;
@@ -1209,7 +1215,7 @@ function SendMessageResponseToOlder(m: SendMessageResponse, a: At, lost: Loss[])
 }
 
 function StreamResponseFromOlder(j: unknown, a: At, lost: Loss[]): StreamResponse {
-  const x: any = object(j, a, "a2a.v1.StreamResponse");
+  const x = object(j, a, "a2a.v1.StreamResponse");
   const m = ({ $typeName: "lf.a2a.v1.StreamResponse", payload: { case: undefined } } as StreamResponse);
   switch (x.kind) {
     case "task": m.payload = { case: "task", value: TaskFromOlder(x, a, lost) }; break;

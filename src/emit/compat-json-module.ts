@@ -122,7 +122,6 @@ export function emitCompatJson(
     pairs.set(p.older, pair);
   }
   const typed = target === "ts";
-  const any = typed ? ": any" : "";
   const ty = (s: string) => (typed ? s : "");
   const rt = (name: string) => `${SYM}rt:${name}${SYM}`;
   const shape = (d: DescMessage) => `${SYM}shape:${d.typeName}${SYM}`;
@@ -284,7 +283,8 @@ export function emitCompatJson(
     const c: DecodeCtx = {
       d03,
       d10,
-      any,
+      typed,
+      json: ty(`: ${rt("JsonObject")}`),
       read: (name, obj = "x", desc = d03) => read(desc, name, obj),
       value: (name, v, desc = d03, where = "a") =>
         readAs(desc, name, v, desc === d03 ? d10.fields.find((x) => x.name === name) : undefined, where),
@@ -310,7 +310,7 @@ export function emitCompatJson(
     if (whole) return [head, ...whole.map((l) => "  " + l), "}"];
     const kind = dialect.kinds[d03.typeName];
     const body: string[] = [
-      `const x${any} = ${rt("object")}(j, a, ${lit(d03.typeName)});`,
+      `const x = ${rt("object")}(j, a, ${lit(d03.typeName)});`,
       ...(kind === undefined
         ? []
         : [
@@ -318,7 +318,7 @@ export function emitCompatJson(
               `${rt("refuseKind")}(${rt("pathOf")}(a), ${lit(d03.typeName)}, x.kind, ${lit(kind)});`,
           ]),
       `const m = ${zero(d10)};`,
-      `let v${any};`,
+      `let v${ty(": unknown")};`,
     ];
     const oneofs = new Set<string>();
     const done = new Set<string>();
@@ -358,11 +358,11 @@ export function emitCompatJson(
       } else if (s.op === "copy") {
         const t = field(d10, s.to);
         // Assigning a zero value matters only where the newer field tracks presence.
-        const test = t.oneof || t.presence !== IMPLICIT ? setTest(f, "v") : undefined;
+        const test = t.oneof || t.presence !== IMPLICIT ? setTest(f, "w") : undefined;
         const value = readAs(d03, f.name, "v", t);
         const stmt =
-          test && test !== "v !== undefined"
-            ? `{ v = ${value}; if (${test}) ${assign(d10, s.to, "v")} }`
+          test && test !== "w !== undefined"
+            ? `{ const w = ${value}; if (${test}) ${assign(d10, s.to, "w")} }`
             : assign(d10, s.to, value);
         body.push(`if ((v = ${r}) != null) ${guardOneof(stmt)}`);
       } else if (s.op === "message") {
@@ -422,7 +422,7 @@ export function emitCompatJson(
     const refuse = `${rt("refuseKind")}(${rt("pathOf")}(a), ${lit(p.d03.typeName)}, x.kind, ${lit(known)});`;
     const guess = message && task ? `if (x.messageId !== undefined) ${member(message)} else ${member(task)}` : refuse;
     return [
-      `const x${any} = ${rt("object")}(j, a, ${lit(p.d03.typeName)});`,
+      `const x = ${rt("object")}(j, a, ${lit(p.d03.typeName)});`,
       `const m = ${zero(p.d10)};`,
       `switch (x.kind) {`,
       ...members
@@ -605,7 +605,8 @@ export function emitCompatJson(
     const c: EncodeCtx = {
       d03,
       d10,
-      any,
+      typed,
+      json: ty(`: ${rt("JsonObject")}`),
       get: (name) => get(d10, name),
       put: (name, expr, target = "o", desc = d03) =>
         put(
@@ -660,8 +661,8 @@ export function emitCompatJson(
       .map((x) => `${propKey(key03(x.name, d03))}: ${inLiteral.get(x.name) ?? jsLiteral(alwaysDefault(d03, x.name))}`);
     const members = [...(kind ? [`kind: ${lit(kind)}`] : []), ...defaults];
     const body: string[] = [
-      `const o${any} = ${members.length > 0 ? `{ ${members.join(", ")} }` : "{}"};`,
-      `let v${any};`,
+      `const o${ty(`: ${rt("JsonObject")}`)} = ${members.length > 0 ? `{ ${members.join(", ")} }` : "{}"};`,
+      `let v${ty(": unknown")};`,
     ];
     const done = new Set<string>();
     const always = new Set(dialect.alwaysEmit[d03.typeName] ?? []);
@@ -675,9 +676,10 @@ export function emitCompatJson(
       }
       if (s.op === "moved") continue;
       // A oneof member is read into v; other fields are tested and read in place.
-      const value = f.oneof ? "v" : `m.${f.localName}`;
+      // A oneof member is tested by its case, which narrows the value's type.
+      const value = f.oneof ? `m.${f.oneof.localName}.value` : `m.${f.localName}`;
       const test = setTest(f, value)!;
-      const cond = f.oneof ? `(v = ${get(d10, f.name)}) !== undefined` : test;
+      const cond = f.oneof ? `m.${f.oneof.localName}.case === ${lit(f.localName)}` : test;
       const maps = s.op === "copy" ? mapCopy(f, field(d03, s.to)) : undefined;
       // A field a2a.json always has is written as it is: at its zero value, that is its default there.
       const plain = f.presence === IMPLICIT && !f.oneof && (f.fieldKind === "scalar" || f.fieldKind === "enum");

@@ -14,8 +14,10 @@ import { lit, prop } from "./compat-json-fields.js";
 export interface DecodeCtx {
   readonly d03: DescMessage;
   readonly d10: DescMessage;
-  /** ": any" in TypeScript, "" in JavaScript. */
-  readonly any: string;
+  /** Whether types are written (TypeScript). */
+  readonly typed: boolean;
+  /** ": JsonObject" in TypeScript, "" in JavaScript. */
+  readonly json: string;
   /**
    * Expression: the dialect value of an older field of `obj` (of type `desc`, default x / d03);
    * null or undefined when absent.
@@ -61,7 +63,8 @@ export interface Resource {
 export interface EncodeCtx {
   readonly d03: DescMessage;
   readonly d10: DescMessage;
-  readonly any: string;
+  readonly typed: boolean;
+  readonly json: string;
   /** Expression: a newer field of `m`. */
   get(name10: string): string;
   /**
@@ -102,11 +105,12 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
     toNewer: (c) => [`if ((v = ${c.read("final")}) != null) ${c.value("final", "v")};`],
     toOlder: (c) => {
       const final = ["COMPLETED", "CANCELED", "FAILED", "REJECTED", "INPUT_REQUIRED"].map(
-        (n) => `v.state === ${c.enumNumber("status.state", n)} /* ${n} */`,
+        (n) => `status.state === ${c.enumNumber("status.state", n)} /* ${n} */`,
       );
       return [
-        `if ((v = ${c.get("status")}) !== undefined) {`,
-        `  ${prop("o", c.key("status"))} = ${c.toOlder("status", "v")};`,
+        `const status = ${c.get("status")};`,
+        `if (status !== undefined) {`,
+        `  ${prop("o", c.key("status"))} = ${c.toOlder("status", "status")};`,
         `  if (${final.join(" || ")}) ${prop("o", c.key("final"))} = true;`,
         `}`,
       ];
@@ -122,22 +126,26 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
 
   historyLength: {
     toNewer: (c) => [
-      `if ((v = ${c.read("history_length")}) != null && (v = ${c.value("history_length", "v")}) !== 0) ` +
-        `${c.set("history_length", "v")}`,
+      `if ((v = ${c.read("history_length")}) != null) {`,
+      `  const n = ${c.value("history_length", "v")};`,
+      `  if (n !== 0) ${c.set("history_length", "n")}`,
+      `}`,
     ],
     toOlder: (c) => [
-      `if ((v = ${c.get("history_length")}) === 0) ` +
+      `const historyLength = ${c.get("history_length")};`,
+      `if (historyLength === 0) ` +
         c.lose("history_length", lit("v0.3 cannot ask for no history (0 means no limit there); sent without a limit")),
-      `else if (v !== undefined) { ${c.put("history_length", "v")} }`,
+      `else if (historyLength !== undefined) { ${c.put("history_length", "historyLength")} }`,
     ],
   },
 
   schemes: {
     toNewer: (c) => [
       `if ((v = ${c.read("schemes")}) != null) {`,
-      `  v = ${c.value("schemes", "v")};`,
-      `  if (v[0] !== undefined) ${c.set("scheme", "v[0]")}`,
-      `  if (v.length > 1) ${c.lose(c.key03("schemes"), '"v1.0 takes one scheme; dropped " + v.slice(1).join(", ")')}`,
+      `  const schemes = ${c.value("schemes", "v")};`,
+      `  if (schemes[0] !== undefined) ${c.set("scheme", "schemes[0]")}`,
+      `  if (schemes.length > 1) ` +
+        c.lose(c.key03("schemes"), '"v1.0 takes one scheme; dropped " + schemes.slice(1).join(", ")'),
       `}`,
     ],
     toOlder: (c) => [`if (${c.get("scheme")}) ${prop("o", c.key("schemes"))} = [${c.get("scheme")}];`],
@@ -155,7 +163,7 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
         `  ${c.unknownKeys(cfg, "p", "pa")}`,
         `  const t = ${c.zero("TaskPushNotificationConfig")};`,
         ...["url", "token", "id"].map(
-          (n) => `  if ((v = ${r(n)}) != null && (v = ${c.value(n, "v", cfg, "pa")}) !== "") t.${n} = v;`,
+          (n) => `  if ((v = ${r(n)}) != null) { const s = ${c.value(n, "v", cfg, "pa")}; if (s !== "") t.${n} = s; }`,
         ),
         `  if ((v = ${r("authentication")}) != null) ` +
           `t.authentication = ${c.toNewer("authentication", "v", cfg, "pa")};`,
@@ -167,12 +175,13 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
       const cfg = c.older("PushNotificationConfig");
       const tpc = c.d10.fields.find((f) => f.name === "task_push_notification_config")!.message!;
       return [
-        `if ((v = ${c.get("task_push_notification_config")}) !== undefined) {`,
-        `  if (v.tenant) ${c.lose("task_push_notification_config.tenant", lit("v0.3 has no tenant"))}`,
-        `  const p${c.any} = {};`,
-        ...["id", "url", "token"].map((n) => `  ${c.put(n, `v.${n}`, "p", cfg)}`),
-        `  if (v.authentication !== undefined) ` +
-          `${prop("p", c.key("authentication", cfg))} = ${c.toOlder("authentication", "v.authentication", tpc)};`,
+        `const t = ${c.get("task_push_notification_config")};`,
+        `if (t !== undefined) {`,
+        `  if (t.tenant) ${c.lose("task_push_notification_config.tenant", lit("v0.3 has no tenant"))}`,
+        `  const p${c.json} = {};`,
+        ...["id", "url", "token"].map((n) => `  ${c.put(n, `t.${n}`, "p", cfg)}`),
+        `  if (t.authentication !== undefined) ` +
+          `${prop("p", c.key("authentication", cfg))} = ${c.toOlder("authentication", "t.authentication", tpc)};`,
         `  ${prop("o", c.key("push_notification"))} = p;`,
         `}`,
       ];
@@ -196,9 +205,9 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
         `  const p = ${c.rt("object")}(v, pa, ${lit(cfg.typeName)});`,
         `  ${c.unknownKeys(cfg, "p", "pa")}`,
         ...["url", "token"].map(
-          (n) => `  if ((v = ${r(n)}) != null && (v = ${c.value(n, "v", cfg, "pa")}) !== "") m.${n} = v;`,
+          (n) => `  if ((v = ${r(n)}) != null) { const s = ${c.value(n, "v", cfg, "pa")}; if (s !== "") m.${n} = s; }`,
         ),
-        `  if ((v = ${r("id")}) != null && (v = ${c.value("id", "v", cfg, "pa")}) !== "" && m.id === "") m.id = v;`,
+        `  if ((v = ${r("id")}) != null) { const s = ${c.value("id", "v", cfg, "pa")}; if (s !== "" && m.id === "") m.id = s; }`,
         `  if ((v = ${r("authentication")}) != null) ` +
           `m.authentication = ${c.toNewer("authentication", "v", cfg, "pa")};`,
         `}`,
@@ -212,7 +221,7 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
       return [
         `${prop("o", taskKey)} = m.taskId;`,
         `{`,
-        `  const p${c.any} = { id: m.id };`,
+        `  const p${c.json} = { id: m.id };`,
         ...["url", "token"].map((n) => `  ${c.put(n, `m.${n}`, "p", cfg)}`),
         `  if (m.authentication !== undefined) ${prop("p", c.key("authentication", cfg))} = ` +
           `${c.toOlder("authentication", "m.authentication")};`,
@@ -232,7 +241,7 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
       `{`,
       `  const version = /^(\\d+\\.\\d+)/.exec((v = ${c.read("protocol_version")}) != null ? ` +
         `${c.value("protocol_version", "v")} : "")?.[1] ?? "0.3";`,
-      `  const offered${c.any} = [[(v = ${c.read("url")}) != null ? ${c.value("url", "v")} : "", ` +
+      `  const offered${c.typed ? ": [string, string][]" : ""} = [[(v = ${c.read("url")}) != null ? ${c.value("url", "v")} : "", ` +
         `((v = ${c.read("preferred_transport")}) != null ? ${c.value("preferred_transport", "v")} : "") || "JSONRPC"]];`,
       `  if ((v = ${c.read("additional_interfaces")}) != null)`,
       `    for (const i of ${c.rt("each")}(v, ${c.rt("at")}(a, ${lit(c.key03("additional_interfaces"))}), ` +
@@ -304,7 +313,7 @@ export const partCode = {
       `if (kind === "text") m.content = { case: "text", value: ${rt("str")}(x.text, a, "a2a.v1.Part.text") };`,
       `else if (kind === "file") {`,
       `  const fa = ${rt("at")}(a, "file");`,
-      `  const f${c.any} = ${rt("object")}(file, fa, "a2a.v1.FilePart");`,
+      `  const f = ${rt("object")}(file, fa, "a2a.v1.FilePart");`,
       `  if (f.uri != null && f.bytes != null) ` +
         `${rt("invalid")}(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);`,
       `  if (f.uri != null) ` +
@@ -332,7 +341,7 @@ export const partCode = {
         ? []
         : [`if (m.filename !== "") ${c.lose("filename", lit("the v0.3 proto FilePart has no file name"))}`]),
       `const content = m.content;`,
-      `let o${c.any};`,
+      `let o${c.json};`,
       `switch (content.case) {`,
       `  case "text":`,
       `    if (m.mediaType) ${c.lose("media_type", lit("a v0.3 text part has no media type"))}`,
@@ -341,7 +350,7 @@ export const partCode = {
       `    break;`,
       `  case "url":`,
       `  case "raw": {`,
-      `    const f${c.any} = content.case === "url" ? ` +
+      `    const f${c.json} = content.case === "url" ? ` +
         `{ uri: content.value } : { bytes: ${rt("base64")}(content.value) };`,
       `    if (m.mediaType) f.mimeType = m.mediaType;`,
       ...(filename ? [`    if (m.filename !== "") f.name = m.filename;`] : []),
