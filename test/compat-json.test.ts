@@ -1,6 +1,6 @@
 /**
  * The direct JSON-RPC conversions (generated-samples/a2a_compat.ts, the
- * `…FromOlderJson` / `…ToOlderJson` functions and the a2aCompatJson table):
+ * `fromOlderJson` / `toOlderJson` functions and the a2aCompatJson table):
  * a2a.json (v0.3 JSON-RPC) ↔ v1.0 messages in one pass. They must give what
  * the proto path gives (dialect codec → fromJson → a2aCompat, and back) on
  * every input, report the same losses, refuse the same bad values, carry the
@@ -331,7 +331,7 @@ describe("the direct conversions give what the proto path gives", () => {
     });
   }
 
-  it("pairs without a direct conversion (the agent card, resource-name requests) go through the proto path, their dialectFields around it", () => {
+  it("the agent card and resource-name requests give what the proto path gives, their dialectFields carried", () => {
     const card = {
       name: "a",
       description: "d",
@@ -357,6 +357,48 @@ describe("the direct conversions give what the proto path gives", () => {
     expect([(back.json as Record<string, unknown>)["iconUrl"], back.lost]).toEqual(["http://h/i.png", []]);
     const get = direct.fromOlderJson(v10.GetTaskRequestSchema, { id: "t-1", historyLength: 2 });
     expect([get.message.id, get.message.historyLength]).toEqual(["t-1", 2]);
+  });
+});
+
+describe("messages the dialect writes whole, and resource names", () => {
+  it("a typed union (SecurityScheme) and a list map (Security), both ways", () => {
+    const scheme = { type: "oauth2", flows: { clientCredentials: { tokenUrl: "t", scopes: { read: "r" } } } };
+    const read = direct.fromOlderJson(v10.SecuritySchemeSchema, scheme);
+    expect(read.lost).toEqual([]);
+    expect(read.message.scheme.case).toBe("oauth2SecurityScheme");
+    expect(direct.toOlderJson(read.message)).toEqual({ json: scheme, lost: [] });
+    const unknown = direct.fromOlderJson(v10.SecuritySchemeSchema, { type: "magic" });
+    expect(unknown.lost).toEqual([{ path: "type", reason: 'unknown a2a.v1.SecurityScheme type "magic"' }]);
+    const security = { oauth: ["read", "write"], key: [] };
+    const req = direct.fromOlderJson(v10.SecurityRequirementSchema, security);
+    expect(req.message.schemes["oauth"]?.list).toEqual(["read", "write"]);
+    expect(direct.toOlderJson(req.message)).toEqual({ json: security, lost: [] });
+    expect(() => direct.fromOlderJson(v10.SecurityRequirementSchema, { oauth: "read" })).toThrow(CompatJsonError);
+  });
+
+  it("an array result (the push config list): the bare list; a page token has no place in it", () => {
+    const list = [{ taskId: "t", pushNotificationConfig: { id: "c", url: "http://h/cb" } }];
+    const read = direct.fromOlderJson(v10.ListTaskPushNotificationConfigsResponseSchema, list);
+    expect(read.message.configs.map((c) => [c.taskId, c.id, c.url])).toEqual([["t", "c", "http://h/cb"]]);
+    const back = direct.toOlderJson({ ...read.message, nextPageToken: "p" });
+    expect(back.json).toEqual(list);
+    expect(back.lost.map((l) => l.path)).toEqual(["next_page_token"]);
+  });
+
+  it("resource names: the ids a2a.json spells, both ways; a name that does not fit is reported", () => {
+    const get = direct.fromOlderJson(v10.GetTaskPushNotificationConfigRequestSchema, {
+      id: "t",
+      pushNotificationConfigId: "c",
+    });
+    expect([get.message.taskId, get.message.id, get.lost]).toEqual(["t", "c", []]);
+    expect(direct.toOlderJson(get.message).json).toEqual({ id: "t", pushNotificationConfigId: "c" });
+    const odd = direct.fromOlderJson(v10.GetTaskRequestSchema, { id: "a/b" });
+    expect([odd.message.id, odd.lost]).toEqual([
+      "",
+      [{ path: "name", reason: "not a task name (tasks/{id}): tasks/a/b" }],
+    ]);
+    const cancel = direct.fromOlderJson(v10.CancelTaskRequestSchema, { id: "t", name: "tasks/t" });
+    expect(cancel.lost).toEqual([{ path: "name", reason: "a2a.v1.CancelTaskRequest has no field for it" }]);
   });
 });
 
