@@ -323,7 +323,7 @@ function SendMessageConfigurationFromOlder(j: unknown, a: At, lost: Loss[]): Sen
   const x = object(j, a, "a2a.v1.SendMessageConfiguration");
   const m = ({ $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: [], returnImmediately: false } as SendMessageConfiguration);
   let v: unknown;
-  if ((v = x.acceptedOutputModes) != null) m.acceptedOutputModes = strings(v, at(a, "acceptedOutputModes"), "a2a.v1.SendMessageConfiguration.accepted_output_modes");
+  if ((v = x.acceptedOutputModes) != null) m.acceptedOutputModes = strings(v, a, "acceptedOutputModes", "a2a.v1.SendMessageConfiguration.accepted_output_modes");
   if ((v = (x.pushNotificationConfig ?? x.pushNotification)) != null) {
     const p = object(v, a, "a2a.v1.PushNotificationConfig");
     const pa = at(a, "pushNotificationConfig");
@@ -394,7 +394,7 @@ function TaskStatusFromOlder(j: unknown, a: At, lost: Loss[]): TaskStatus {
   let v: unknown;
   if ((v = x.message) != null) m.message = MessageFromOlder(v, at(a, "message"), lost);
   if ((v = x.timestamp) != null) m.timestamp = timestamp(v, a, "a2a.v1.TaskStatus.timestamp");
-  if ((v = x.state) != null) m.state = enumIn(IN_TaskState, v, at(a, "state"), "a2a.v1.TaskStatus.state");
+  if ((v = x.state) != null) m.state = enumIn(IN_TaskState, v, a, "state", "a2a.v1.TaskStatus.state");
   for (const k in x) switch (k) { case "kind": case "state": case "message": case "timestamp": break; default: lose(lost, a, k, "a2a.v1.TaskStatus has no field for it"); }
   return m;
 }
@@ -470,11 +470,11 @@ function MessageFromOlder(j: unknown, a: At, lost: Loss[]): Message {
   if ((v = x.messageId) != null) m.messageId = str(v, a, "a2a.v1.Message.message_id");
   if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.Message.context_id");
   if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.Message.task_id");
-  if ((v = x.role) != null) m.role = enumIn(IN_Role, v, at(a, "role"), "a2a.v1.Message.role");
+  if ((v = x.role) != null) m.role = enumIn(IN_Role, v, a, "role", "a2a.v1.Message.role");
   if ((v = (x.parts ?? x.content)) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Message.content", lost, PartFromOlder);
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.Message.metadata");
-  if ((v = x.extensions) != null) m.extensions = strings(v, at(a, "extensions"), "a2a.v1.Message.extensions");
-  if ((v = x.referenceTaskIds) != null) m.referenceTaskIds = strings(v, at(a, "referenceTaskIds"), "a2a.v1.Message referenceTaskIds");
+  if ((v = x.extensions) != null) m.extensions = strings(v, a, "extensions", "a2a.v1.Message.extensions");
+  if ((v = x.referenceTaskIds) != null) m.referenceTaskIds = strings(v, a, "referenceTaskIds", "a2a.v1.Message referenceTaskIds");
   for (const k in x) switch (k) { case "kind": case "referenceTaskIds": case "messageId": case "contextId": case "taskId": case "role": case "parts": case "content": case "metadata": case "extensions": break; default: lose(lost, a, k, "a2a.v1.Message has no field for it"); }
   return m;
 }
@@ -500,7 +500,7 @@ function ArtifactFromOlder(j: unknown, a: At, lost: Loss[]): Artifact {
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.Artifact.description");
   if ((v = x.parts) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Artifact.parts", lost, PartFromOlder);
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.Artifact.metadata");
-  if ((v = x.extensions) != null) m.extensions = strings(v, at(a, "extensions"), "a2a.v1.Artifact.extensions");
+  if ((v = x.extensions) != null) m.extensions = strings(v, a, "extensions", "a2a.v1.Artifact.extensions");
   for (const k in x) switch (k) { case "kind": case "artifactId": case "name": case "description": case "parts": case "metadata": case "extensions": break; default: lose(lost, a, k, "a2a.v1.Artifact has no field for it"); }
   return m;
 }
@@ -570,7 +570,7 @@ function AuthenticationInfoFromOlder(j: unknown, a: At, lost: Loss[]): Authentic
   let v: unknown;
   if ((v = x.credentials) != null) m.credentials = str(v, a, "a2a.v1.AuthenticationInfo.credentials");
   if ((v = x.schemes) != null) {
-    const schemes = strings(v, at(a, "schemes"), "a2a.v1.AuthenticationInfo.schemes");
+    const schemes = strings(v, a, "schemes", "a2a.v1.AuthenticationInfo.schemes");
     if (schemes[0] !== undefined) m.scheme = schemes[0];
     if (schemes.length > 1) lose(lost, a, "schemes", "v1.0 takes one scheme; dropped " + schemes.slice(1).join(", "));
   }
@@ -613,8 +613,8 @@ function AgentCardFromOlder(j: unknown, a: At, lost: Loss[]): AgentCard {
   if ((v = x.capabilities) != null) m.capabilities = AgentCapabilitiesFromOlder(v, at(a, "capabilities"), lost);
   if ((v = x.securitySchemes) != null) m.securitySchemes = eachKey(v, at(a, "securitySchemes"), "a2a.v1.AgentCard.security_schemes", lost, SecuritySchemeFromOlder);
   if ((v = x.security) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentCard.security", lost, SecurityRequirementFromOlder);
-  if ((v = x.defaultInputModes) != null) m.defaultInputModes = strings(v, at(a, "defaultInputModes"), "a2a.v1.AgentCard.default_input_modes");
-  if ((v = x.defaultOutputModes) != null) m.defaultOutputModes = strings(v, at(a, "defaultOutputModes"), "a2a.v1.AgentCard.default_output_modes");
+  if ((v = x.defaultInputModes) != null) m.defaultInputModes = strings(v, a, "defaultInputModes", "a2a.v1.AgentCard.default_input_modes");
+  if ((v = x.defaultOutputModes) != null) m.defaultOutputModes = strings(v, a, "defaultOutputModes", "a2a.v1.AgentCard.default_output_modes");
   if ((v = x.skills) != null) m.skills = each(v, at(a, "skills"), "a2a.v1.AgentCard.skills", lost, AgentSkillFromOlder);
   if ((v = x.signatures) != null) m.signatures = each(v, at(a, "signatures"), "a2a.v1.AgentCard.signatures", lost, AgentCardSignatureFromOlder);
   if ((v = x.iconUrl) != null) m.iconUrl = str(v, a, "a2a.v1.AgentCard iconUrl");
@@ -729,10 +729,10 @@ function AgentSkillFromOlder(j: unknown, a: At, lost: Loss[]): AgentSkill {
   if ((v = x.id) != null) m.id = str(v, a, "a2a.v1.AgentSkill.id");
   if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.AgentSkill.name");
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.AgentSkill.description");
-  if ((v = x.tags) != null) m.tags = strings(v, at(a, "tags"), "a2a.v1.AgentSkill.tags");
-  if ((v = x.examples) != null) m.examples = strings(v, at(a, "examples"), "a2a.v1.AgentSkill.examples");
-  if ((v = x.inputModes) != null) m.inputModes = strings(v, at(a, "inputModes"), "a2a.v1.AgentSkill.input_modes");
-  if ((v = x.outputModes) != null) m.outputModes = strings(v, at(a, "outputModes"), "a2a.v1.AgentSkill.output_modes");
+  if ((v = x.tags) != null) m.tags = strings(v, a, "tags", "a2a.v1.AgentSkill.tags");
+  if ((v = x.examples) != null) m.examples = strings(v, a, "examples", "a2a.v1.AgentSkill.examples");
+  if ((v = x.inputModes) != null) m.inputModes = strings(v, a, "inputModes", "a2a.v1.AgentSkill.input_modes");
+  if ((v = x.outputModes) != null) m.outputModes = strings(v, a, "outputModes", "a2a.v1.AgentSkill.output_modes");
   if ((v = x.security) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentSkill.security", lost, SecurityRequirementFromOlder);
   for (const k in x) switch (k) { case "kind": case "id": case "name": case "description": case "tags": case "examples": case "inputModes": case "outputModes": case "security": break; default: lose(lost, a, k, "a2a.v1.AgentSkill has no field for it"); }
   return m;
@@ -804,7 +804,7 @@ function StringListFromOlder(j: unknown, a: At, lost: Loss[]): StringList {
   const x = object(j, a, "a2a.v1.StringList");
   const m = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as StringList);
   let v: unknown;
-  if ((v = x.list) != null) m.list = strings(v, at(a, "list"), "a2a.v1.StringList.list");
+  if ((v = x.list) != null) m.list = strings(v, a, "list", "a2a.v1.StringList.list");
   for (const k in x) switch (k) { case "kind": case "list": break; default: lose(lost, a, k, "a2a.v1.StringList has no field for it"); }
   return m;
 }
@@ -820,7 +820,7 @@ function SecurityRequirementFromOlder(j: unknown, a: At, lost: Loss[]): Security
   const m = ({ $typeName: "lf.a2a.v1.SecurityRequirement", schemes: {} } as SecurityRequirement);
   for (const k of Object.keys(x)) {
     const list = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as StringList);
-    list.list = strings(x[k], at(a, k), "a2a.v1.Security.list");
+    list.list = strings(x[k], a, k, "a2a.v1.Security.list");
     setKey(m.schemes, k, list);
   }
   return m;

@@ -244,12 +244,11 @@ export function emitCompatJson(
     };
     if (f.fieldKind === "list") {
       // Elements are named by their index under the field's key.
-      if (valueKind(f) === "string")
-        return `${rt("strings")}(${v}, ${rt("at")}(${where}, ${lit(key03(name, d03))}), ${what})`;
+      if (valueKind(f) === "string") return `${rt("strings")}(${v}, ${where}, ${lit(key03(name, d03))}, ${what})`;
       throw new Error(`compat-json: no reader for ${f.toString()}`);
     }
-    // An enum value is refused at its own key; other values at their object.
-    const at = valueKind(f) === "enum" ? `${rt("at")}(${where}, ${lit(key03(name, d03))})` : where;
+    // An enum value is refused at its own key (its path made only then); other values at their object.
+    const at = valueKind(f) === "enum" ? `${where}, ${lit(key03(name, d03))}` : where;
     return readValue(f, v, at, what, rt, enumTable);
   };
   const assign = (d10: DescMessage, name10: string, expr: string, target = "m") => {
@@ -391,7 +390,7 @@ export function emitCompatJson(
       const t = field(d10, name10);
       const value =
         t.fieldKind === "list" && valueKind(t) === "string"
-          ? `${rt("strings")}(v, ${rt("at")}(a, ${lit(key)}), ${lit(`${d03.typeName} ${key}`)})`
+          ? `${rt("strings")}(v, a, ${lit(key)}, ${lit(`${d03.typeName} ${key}`)})`
           : readValue(t, "v", "a", lit(`${d03.typeName} ${key}`), rt, () => undefined);
       body.push(`if ((v = ${prop("x", key)}) != null) ${assign(d10, name10, value)}`);
     }
@@ -474,7 +473,7 @@ export function emitCompatJson(
         `const m = ${zero(d10)};`,
         `for (const k of Object.keys(x)) {`,
         `  const list = ${zero(list)};`,
-        `  list.${list.fields[0]!.localName} = ${rt("strings")}(x[k], ${rt("at")}(a, k), ${item});`,
+        `  list.${list.fields[0]!.localName} = ${rt("strings")}(x[k], a, k, ${item});`,
         `  ${rt("setKey")}(m.${mapField.localName}, k, list);`,
         `}`,
         `return m;`,

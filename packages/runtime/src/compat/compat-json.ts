@@ -159,11 +159,17 @@ export function bytes(v: unknown, a: At, what: string): Uint8Array {
  * An enum value mapped to the newer number: `table` holds the dialect spelling, the proto name and the
  * number of each older value; any other value is refused.
  */
-export function enumIn(table: ReadonlyMap<string | number, number>, v: unknown, a: At, what: string): number {
-  if (typeof v !== "string" && !isInt32(v)) return invalid(a, what, v);
-  const n = table.get(v);
-  if (n === undefined) throw new CompatJsonError(pathOf(a), what, v, `from JSON: unknown value ${JSON.stringify(v)}`);
-  return n;
+export function enumIn(
+  table: ReadonlyMap<string | number, number>,
+  v: unknown,
+  up: At,
+  key: string,
+  what: string,
+): number {
+  const n = typeof v === "string" || isInt32(v) ? table.get(v) : undefined;
+  if (n !== undefined) return n;
+  if (typeof v !== "string" && !isInt32(v)) return invalid(at(up, key), what, v);
+  throw new CompatJsonError(pathOf(at(up, key)), what, v, `from JSON: unknown value ${JSON.stringify(v)}`);
 }
 
 /** How a newer enum is written in the older dialect. */
@@ -190,11 +196,14 @@ export function array(v: unknown, a: At, what: string): unknown[] {
   return Array.isArray(v) ? v : invalid(a, what, v);
 }
 
-/** A list of strings (repeated string). */
-export function strings(v: unknown, a: At, what: string): string[] {
-  const list = array(v, a, what);
-  const out: string[] = new Array(list.length);
-  for (let i = 0; i < list.length; i++) out[i] = str(list[i], at(a, i), what);
+/** A list of strings (repeated string) under `key` of the object at `up`; its path is made only for an error. */
+export function strings(v: unknown, up: At, key: string, what: string): string[] {
+  if (!Array.isArray(v)) return invalid(at(up, key), what, v);
+  const out: string[] = new Array(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const s: unknown = v[i];
+    out[i] = typeof s === "string" ? s : invalid(at(at(up, key), i), what, s);
+  }
   return out;
 }
 
