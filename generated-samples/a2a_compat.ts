@@ -10,7 +10,7 @@ import type { AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, 
 import { file_v1_0_1_a2a } from "./v1.0.1/a2a_pb.js";
 import { file_v0_3_0_a2a } from "./v0.3.0/a2a_pb.js";
 import type { At, CompatJsonTable } from "@protoc-gen-a2a/runtime/compat-json";
-import { at, base64, bool, bytes, each, eachKey, eachKeyOf, eachOf, enumIn, enumOut, int32, invalid, isObject, lose, object, PART_LEFT_OUT, partKindOf, pathOf, readOlderJson, refuse, refuseKind, resourceId, setKey, str, stringMap, stringMapJson, strings, struct, structJson, timestamp, timestampJson, valueJson, valueOf, writeOlderJson } from "@protoc-gen-a2a/runtime/compat-json";
+import { at, base64, bool, bytes, each, eachKey, eachKeyOf, eachOf, eachTo, enumIn, enumOut, int32, invalid, isObject, lose, object, PART_LEFT_OUT, partKindOf, pathOf, readOlderJson, refuse, refuseKind, resourceId, setKey, str, stringMap, stringMapJson, strings, struct, structJson, timestamp, timestampJson, valueJson, valueOf, writeOlderJson } from "@protoc-gen-a2a/runtime/compat-json";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { A2AServiceV0_3 } from "./v0.3.0/a2a_a2a.js";
@@ -382,8 +382,8 @@ function TaskFromOlder(j: unknown, a: At, lost: Loss[]): Task {
 function TaskToOlder(m: Task, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { kind: "task", id: m.id, contextId: m.contextId, status: { state: "unknown" } };
   if (m.status !== undefined) o.status = TaskStatusToOlder(m.status, at(a, "status"), lost);
-  if (m.artifacts.length > 0) o.artifacts = eachOf(m.artifacts, at(a, "artifacts"), lost, ArtifactToOlder);
-  if (m.history.length > 0) o.history = eachOf(m.history, at(a, "history"), lost, MessageToOlder);
+  if (m.artifacts.length > 0) o.artifacts = eachTo(m.artifacts, at(a, "artifacts"), lost, ArtifactToOlder);
+  if (m.history.length > 0) o.history = eachTo(m.history, at(a, "history"), lost, MessageToOlder);
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
   return o;
 }
@@ -659,11 +659,11 @@ function AgentCardToOlder(m: AgentCard, a: At, lost: Loss[]): JsonObject {
   if (m.documentationUrl !== undefined) if (m.documentationUrl !== "") o.documentationUrl = m.documentationUrl;
   if (m.capabilities !== undefined) o.capabilities = AgentCapabilitiesToOlder(m.capabilities, at(a, "capabilities"), lost);
   if (Object.keys(m.securitySchemes).length > 0) o.securitySchemes = eachKeyOf(m.securitySchemes, at(a, "security_schemes"), lost, SecuritySchemeToOlder);
-  if (m.securityRequirements.length > 0) o.security = eachOf(m.securityRequirements, at(a, "security_requirements"), lost, SecurityRequirementToOlder);
+  if (m.securityRequirements.length > 0) o.security = eachTo(m.securityRequirements, at(a, "security_requirements"), lost, SecurityRequirementToOlder);
   if (m.defaultInputModes.length > 0) o.defaultInputModes = m.defaultInputModes.slice();
   if (m.defaultOutputModes.length > 0) o.defaultOutputModes = m.defaultOutputModes.slice();
-  o.skills = eachOf(m.skills, at(a, "skills"), lost, AgentSkillToOlder);
-  if (m.signatures.length > 0) o.signatures = eachOf(m.signatures, at(a, "signatures"), lost, AgentCardSignatureToOlder);
+  o.skills = eachTo(m.skills, at(a, "skills"), lost, AgentSkillToOlder);
+  if (m.signatures.length > 0) o.signatures = eachTo(m.signatures, at(a, "signatures"), lost, AgentCardSignatureToOlder);
   if (m.iconUrl !== undefined) o.iconUrl = m.iconUrl;
   return o;
 }
@@ -698,7 +698,7 @@ function AgentCapabilitiesToOlder(m: AgentCapabilities, a: At, lost: Loss[]): Js
   const o: JsonObject = {};
   if (m.streaming !== undefined) if (m.streaming) o.streaming = m.streaming;
   if (m.pushNotifications !== undefined) if (m.pushNotifications) o.pushNotifications = m.pushNotifications;
-  if (m.extensions.length > 0) o.extensions = eachOf(m.extensions, at(a, "extensions"), lost, AgentExtensionToOlder);
+  if (m.extensions.length > 0) o.extensions = eachTo(m.extensions, at(a, "extensions"), lost, AgentExtensionToOlder);
   return o;
 }
 
@@ -744,7 +744,7 @@ function AgentSkillToOlder(m: AgentSkill, a: At, lost: Loss[]): JsonObject {
   if (m.examples.length > 0) o.examples = m.examples.slice();
   if (m.inputModes.length > 0) o.inputModes = m.inputModes.slice();
   if (m.outputModes.length > 0) o.outputModes = m.outputModes.slice();
-  if (m.securityRequirements.length > 0) o.security = eachOf(m.securityRequirements, at(a, "security_requirements"), lost, SecurityRequirementToOlder);
+  if (m.securityRequirements.length > 0) o.security = eachTo(m.securityRequirements, at(a, "security_requirements"), lost, SecurityRequirementToOlder);
   return o;
 }
 
@@ -1245,7 +1245,7 @@ function ListTaskPushNotificationConfigsResponseFromOlder(j: unknown, a: At, los
 
 function ListTaskPushNotificationConfigsResponseToOlder(m: ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[]): JsonValue[] {
   if (m.nextPageToken !== "") lose(lost, a, "next_page_token", "a2a.json's result is the bare list of configs; it has no next_page_token");
-  return eachOf(m.configs, at(a, "configs"), lost, TaskPushNotificationConfigToOlder);
+  return eachTo(m.configs, at(a, "configs"), lost, TaskPushNotificationConfigToOlder);
 }
 
 /**

@@ -2,8 +2,8 @@
  * Code fragments for one field of the direct conversions (compat-json-module.ts):
  * how a value of a given proto field type is read from the older version's
  * dialect JSON, written to it, tested for being set, and what the zero value
- * of a newer message is. A field type that has no fragment here makes its
- * message go through the older proto instead (`unsupported`).
+ * of a newer message is. A field type that has no fragment here fails the
+ * generation, naming the pair and the step (compat-json-module.ts).
  *
  *   read   ProtoJSON value → protobuf-es value, checked as fromJson checks it
  *   write  protobuf-es value → ProtoJSON value, as toJson writes it

@@ -534,7 +534,7 @@ export function emitCompatJson(
       for (const s of p.plan.toOlder) {
         const g = field(d10, s.from);
         if (s.op !== "lossy" && (s as { to: string }).to === f.name) {
-          list = `${rt("eachOf")}(m.${g.localName}, ${rt("at")}(a, ${lit(g.name)}), lost, ${encFn(messageOf(g)!)})`;
+          list = `${eachOf(messageOf(g)!)}(m.${g.localName}, ${rt("at")}(a, ${lit(g.name)}), lost, ${encFn(messageOf(g)!)})`;
           continue;
         }
         const reason =
@@ -565,6 +565,9 @@ export function emitCompatJson(
   const encName = (p: Pair) => `${p.id}ToOlder`;
   const encCall = (sub: DescMessage, v: string, atExpr: string, lost = "lost") =>
     `${encName(pairOf(sub.typeName))}(${v}, ${atExpr}, ${lost})`;
+  /** The list writer: eachOf leaves out an element without a form (a part without content), eachTo has none. */
+  const eachOf = (sub: DescMessage) =>
+    rt(pairOf(sub.typeName).d03.typeName === dialect.part.message ? "eachOf" : "eachTo");
   /** The function (message, at, lost) → older dialect JSON, for list elements. */
   const encFn = (sub: DescMessage) => encName(pairOf(sub.typeName));
   const get = (d10: DescMessage, name: string, obj = "m") => {
@@ -687,7 +690,7 @@ export function emitCompatJson(
       if (alwaysTo && s.op === "copy" && plain && !maps) {
         body.push(put(d03, s.to, value, "o", f, true, true));
       } else if (alwaysTo && s.op === "message" && f.fieldKind === "list") {
-        const converted = `${rt("eachOf")}(${value}, ${rt("at")}(a, ${lit(f.name)}), lost, ${encFn(messageOf(f)!)})`;
+        const converted = `${eachOf(messageOf(f)!)}(${value}, ${rt("at")}(a, ${lit(f.name)}), lost, ${encFn(messageOf(f)!)})`;
         body.push(`${prop("o", key03(s.to, d03))} = ${converted};`);
       } else if (maps) {
         const converted =
@@ -701,7 +704,7 @@ export function emitCompatJson(
         const atExpr = `${rt("at")}(a, ${lit(f.name)})`;
         const converted =
           f.fieldKind === "list"
-            ? `${rt("eachOf")}(${value}, ${atExpr}, lost, ${encFn(sub)})`
+            ? `${eachOf(sub)}(${value}, ${atExpr}, lost, ${encFn(sub)})`
             : encCall(sub, value, atExpr);
         body.push(`if (${cond}) ${prop("o", key03(s.to, d03))} = ${converted};`);
       } else if (s.op === "lossy" && p.plan.dialectFields[f.name] !== undefined) {

@@ -6,7 +6,7 @@
  * object `o`. Each gives the result, and reports the losses, of the runtime
  * transform it mirrors followed by fromJson/toJson and the dialect codec
  * (test/compat-json.test.ts compares them). A transform without an entry
- * here makes its message go through the older proto.
+ * here fails the generation, naming the pair and the step.
  */
 import type { DescMessage } from "@bufbuild/protobuf";
 import { lit, prop } from "./compat-json-fields.js";

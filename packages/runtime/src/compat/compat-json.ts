@@ -239,6 +239,13 @@ export function eachOf<M, T>(
   return out;
 }
 
+/** Each message of a list converted by `one`, with its index in the path. */
+export function eachTo<M, T>(list: readonly M[], a: At, lost: Loss[], one: (x: M, a: At, lost: Loss[]) => T): T[] {
+  const out: T[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) out[i] = one(list[i]!, at(a, i), lost);
+  return out;
+}
+
 /** Sets `o[k]`, a key named __proto__ as an own key. */
 export function setKey<T>(o: Record<string, T>, k: string, v: T): void {
   if (k !== "__proto__") o[k] = v;
