@@ -1249,7 +1249,8 @@ function ListTaskPushNotificationConfigsResponseToOlder(m: ListTaskPushNotificat
 }
 
 /**
- * The a2a.v1 JSON-RPC conversions by type name: older request type → newer message, newer message type → older JSON. The version bridge serves a2a.v1 JSON-RPC with them.
+ * The a2a.v1 JSON-RPC conversions by type name: older request type → newer message, newer message
+ * type → older JSON. The version bridge serves a2a.v1 JSON-RPC with them.
  */
 export const a2aCompatJson: CompatJsonTable = {
   fromOlder: {

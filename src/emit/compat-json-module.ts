@@ -722,31 +722,23 @@ export function emitCompatJson(
 
   // ---- the file ----
   const ordered = [...new Set(pairs.values())];
-  const tableType = f.import("CompatJsonTable", compatJsonModule, true);
-  const fromOlder = decName;
-  // A part without content has no a2a.json form: its function gives undefined, written {} outside a list.
-  const isPart = (p: Pair) => p.d03.typeName === dialect.part.message;
-  const toOlder = (p: Pair) =>
-    !isPart(p)
-      ? encName(p)
-      : `(m${ty(`: ${shape(p.d10)}`)}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => ` +
-        `${encName(p)}(m, a, lost) ?? {}`;
   const tableName = "a2aCompatJson";
-  const tableDoc =
-    `The ${plan.older} JSON-RPC conversions by type name: ` +
-    `older request type → newer message, newer message type → older JSON. ` +
-    `The version bridge serves ${plan.older} JSON-RPC with them.`;
   const api: CompatJsonApi = {
     older: plan.older,
     newer: plan.newer,
-    messages: ordered.map((p) => p.d10),
+    entries: ordered.map((p) => ({
+      older: p.d03.typeName,
+      newer: p.d10,
+      fromOlder: decName(p),
+      toOlder: encName(p),
+      // A part without content has no a2a.json form: its function gives undefined, written {} outside a list.
+      mayLeaveOut: p.d03.typeName === dialect.part.message,
+    })),
     table: tableName,
     converter: files.converter,
     compatJsonModule,
   };
   if (target === "dts") {
-    f.print(f.jsDoc(tableDoc));
-    f.print(f.export("declare const", tableName), ": ", tableType, ";");
     printCompatJsonApi(f, target, api);
     return tableName;
   }
@@ -779,16 +771,6 @@ export function emitCompatJson(
     f.print();
     print(fn);
   }
-  f.print();
-  f.print(f.jsDoc(tableDoc));
-  f.print(f.export("const", tableName), ...(typed ? [": ", tableType] : []), " = {");
-  f.print("  fromOlder: {");
-  for (const p of ordered) print(`    ${lit(p.d03.typeName)}: ${fromOlder(p)},`);
-  f.print("  },");
-  f.print("  toOlder: {");
-  for (const p of ordered) print(`    ${lit(p.d10.typeName)}: ${toOlder(p)},`);
-  f.print("  },");
-  f.print("};");
   printCompatJsonApi(f, target, api);
   return tableName;
 }
