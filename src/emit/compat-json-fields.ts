@@ -231,3 +231,17 @@ export function writeValue(
       return f.fieldKind === "list" ? `${v}.slice()` : v;
   }
 }
+
+/** The field `name` of `d`. */
+export const field = (d: DescMessage, name: string): DescField => {
+  const f = d.fields.find((x) => x.name === name);
+  if (!f) throw new Error(`compat-json: ${d.typeName} has no field ${name}`);
+  return f;
+};
+/** The message type of a message field, list of messages or map of messages. */
+export const messageOf = (f: DescField): DescMessage | undefined =>
+  f.fieldKind === "message" ||
+  (f.fieldKind === "list" && f.listKind === "message") ||
+  (f.fieldKind === "map" && f.mapKind === "message")
+    ? f.message
+    : undefined;

@@ -29,6 +29,8 @@ import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
 import { dialectDefault } from "../compat/dialect-defaults.js";
 import {
   copyable,
+  field,
+  messageOf,
   EnumTables,
   IMPLICIT,
   lit,
@@ -41,6 +43,14 @@ import {
 } from "./compat-json-fields.js";
 import { partCode, transformCode, type DecodeCtx, type EncodeCtx, type Resource } from "./compat-json-transforms.js";
 import { runtimeModule } from "./routes-module.js";
+import {
+  unionToNewer,
+  unionToOlder,
+  wholeRule as wholeOf,
+  wholeToNewer,
+  wholeToOlder,
+  type WholeCtx,
+} from "./compat-json-dialect.js";
 import { printCompatJsonApi, type CompatJsonApi } from "./compat-json-api.js";
 
 /** The helpers the generated conversions call (packages/runtime/src/compat/compat-json.ts). */
@@ -69,18 +79,6 @@ const jsLiteral = (v: unknown): string =>
             .map(([k, x]) => `${propKey(k)}: ${jsLiteral(x)}`)
             .join(", ")} }`
       : lit(v);
-
-const field = (d: DescMessage, name: string): DescField => {
-  const f = d.fields.find((x) => x.name === name);
-  if (!f) throw new Error(`compat-json: ${d.typeName} has no field ${name}`);
-  return f;
-};
-const messageOf = (f: DescField): DescMessage | undefined =>
-  f.fieldKind === "message" ||
-  (f.fieldKind === "list" && f.listKind === "message") ||
-  (f.fieldKind === "map" && f.mapKind === "message")
-    ? f.message
-    : undefined;
 
 /** The body without its `let v` when no other line uses v. */
 const withoutUnusedV = (body: string[]) =>
@@ -130,19 +128,7 @@ export function emitCompatJson(
 
   // ---- which pairs convert directly ----
   const isUnion = (d03: DescMessage) => dialect.unions.includes(d03.typeName);
-  /** The dialect rule that writes the whole message, when one does (else its fields are written one by one). */
-  const wholeRule = (d03: DescMessage) =>
-    dialect.nullResults.includes(d03.typeName)
-      ? "null result"
-      : dialect.wrappers.some((w) => w.message === d03.typeName)
-        ? "wrapper"
-        : dialect.arrayResults[d03.typeName] !== undefined
-          ? "array result"
-          : dialect.typedUnions?.[d03.typeName] !== undefined
-            ? "typed union"
-            : dialect.listMaps?.[d03.typeName] !== undefined
-              ? "list map"
-              : undefined;
+  const wholeRule = (d03: DescMessage) => wholeOf(dialect, d03);
   /** A copy of a proto map: of strings, or of messages that are a pair. */
   const mapCopy = (from: DescField, to: DescField): "strings" | "messages" | undefined => {
     if (from.fieldKind !== "map" || to.fieldKind !== "map" || from.mapKey !== to.mapKey) return undefined;
@@ -304,8 +290,8 @@ export function emitCompatJson(
       `function ${decName(p)}(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, ` +
       `lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${shape(d10)}`)} {`;
     if (d03.typeName === dialect.part.message) return [head, ...partCode.toNewer(c).map((l) => "  " + l), "}"];
-    if (isUnion(d03)) return [head, ...unionToNewer(p).map((l) => "  " + l), "}"];
-    const whole = wholeToNewer(p);
+    if (isUnion(d03)) return [head, ...unionToNewer(wholeCtx, p).map((l) => "  " + l), "}"];
+    const whole = wholeToNewer(wholeCtx, p);
     if (whole) return [head, ...whole.map((l) => "  " + l), "}"];
     const kind = dialect.kinds[d03.typeName];
     const body: string[] = [
@@ -407,160 +393,6 @@ export function emitCompatJson(
     return [head, ...withoutUnusedV(body).map((l) => "  " + l), "}"];
   }
 
-  /**
-   * A union of the dialect: the member's own JSON, told apart by its `kind`; without a kind, a message
-   * if it has a messageId, else a task (as the dialect codec decides); an unknown kind is refused.
-   */
-  function unionToNewer(p: Pair): string[] {
-    const members = p.plan.toNewer.map((s) => ({ s, sub: messageOf(field(p.d03, s.from))! }));
-    const member = (m: (typeof members)[number]) => assign(p.d10, (m.s as { to: string }).to, decCall(m.sub, "x", "a"));
-    const byKind = (kind: string) => members.find((m) => dialect.kinds[m.sub.typeName] === kind);
-    const message = byKind("message");
-    const task = byKind("task");
-    const known = p.d03.fields.flatMap((f) => dialect.kinds[messageOf(f)?.typeName ?? ""] ?? []).join(", ");
-    const refuse = `${rt("refuseKind")}(${rt("pathOf")}(a), ${lit(p.d03.typeName)}, x.kind, ${lit(known)});`;
-    const guess = message && task ? `if (x.messageId !== undefined) ${member(message)} else ${member(task)}` : refuse;
-    return [
-      `const x = ${rt("object")}(j, a, ${lit(p.d03.typeName)});`,
-      `const m = ${zero(p.d10)};`,
-      `switch (x.kind) {`,
-      ...members
-        .filter((m) => dialect.kinds[m.sub.typeName] !== undefined)
-        .map((m) => `  case ${lit(dialect.kinds[m.sub.typeName])}: ${member(m)} break;`),
-      `  case undefined: ${guess} break;`,
-      `  default: ${refuse}`,
-      `}`,
-      `return m;`,
-    ];
-  }
-
-  /**
-   * A message the dialect writes whole (typed union, list map, array result), toward the newer version;
-   * undefined for one written field by field.
-   */
-  function wholeToNewer(p: Pair): string[] | undefined {
-    const { d03, d10 } = p;
-    const rule = wholeRule(d03);
-    const what = lit(d03.typeName);
-    if (rule === "typed union") {
-      // {type, ...member}: the member's own fields beside the type that says which it is.
-      const types = dialect.typedUnions![d03.typeName]!;
-      const cases = p.plan.toNewer.map((s) => {
-        const sub = messageOf(field(d03, s.from))!;
-        const type = types[s.from];
-        if (type === undefined) throw new Error(`compat-json: ${d03.typeName}.${s.from} has no type in the dialect`);
-        return `  case ${lit(type)}: ${assign(d10, (s as { to: string }).to, decCall(sub, "rest", "a"))} break;`;
-      });
-      const unknown = `"unknown ${d03.typeName} type " + JSON.stringify(type)`;
-      return [
-        `const { type, ...rest } = ${rt("object")}(j, a, ${what});`,
-        `const m = ${zero(d10)};`,
-        `switch (type) {`,
-        ...cases,
-        `  default: ${rt("lose")}(lost, a, "type", ${unknown});`,
-        `}`,
-        `return m;`,
-      ];
-    }
-    if (rule === "list map") {
-      // {scheme: [scopes]}: each key's list is the map value's list.
-      const mapField = field(d10, dialect.listMaps![d03.typeName]!);
-      const list = mapField.fieldKind === "map" && mapField.mapKind === "message" ? mapField.message : undefined;
-      if (list?.fields.length !== 1) throw new Error(`compat-json: ${d10.typeName}: no list map`);
-      const item = lit(`${d03.typeName}.${list.fields[0]!.name}`);
-      return [
-        `const x = ${rt("object")}(j, a, ${what});`,
-        `const m = ${zero(d10)};`,
-        `for (const k of Object.keys(x)) {`,
-        `  const list = ${zero(list)};`,
-        `  list.${list.fields[0]!.localName} = ${rt("strings")}(x[k], a, k, ${item});`,
-        `  ${rt("setKey")}(m.${mapField.localName}, k, list);`,
-        `}`,
-        `return m;`,
-      ];
-    }
-    if (rule === "array result") {
-      // The bare list of the one field a2a.json keeps.
-      const f = field(d03, dialect.arrayResults[d03.typeName]!);
-      const step = p.plan.toNewer.find((s) => s.from === f.name) as { to: string } | undefined;
-      if (!step) throw new Error(`compat-json: ${d03.typeName}.${f.name} has no step toward the newer version`);
-      return [
-        `const m = ${zero(d10)};`,
-        `m.${field(d10, step.to).localName} = ${rt("each")}(j, a, ${what}, lost, ${decFn(messageOf(f)!)});`,
-        `return m;`,
-      ];
-    }
-    return undefined;
-  }
-
-  /** A message the dialect writes whole, toward the older version; undefined for one written field by field. */
-  function wholeToOlder(p: Pair): string[] | undefined {
-    const { d03, d10 } = p;
-    const rule = wholeRule(d03);
-    if (rule === "typed union") {
-      const types = dialect.typedUnions![d03.typeName]!;
-      const oneof = d10.oneofs[0]!;
-      const cases = p.plan.toOlder.map((s) => {
-        const f = field(d10, s.from);
-        const type = types[(s as { to: string }).to];
-        const member = encCall(messageOf(f)!, `m.${oneof.localName}.value`, `${rt("at")}(a, ${lit(f.name)})`);
-        return `  case ${lit(f.localName)}: return { type: ${lit(type)}, ...${member} };`;
-      });
-      const older = d03.oneofs[0]?.name ?? "";
-      const reason = `${d03.typeName} sets none of ${older}; a2a.json has no form for it`;
-      return [
-        `switch (m.${oneof.localName}.case) {`,
-        ...cases,
-        `}`,
-        `${rt("lose")}(lost, a, ${lit(older)}, ${lit(reason)});`,
-        `return {};`,
-      ];
-    }
-    if (rule === "list map") {
-      const mapField = field(d10, dialect.listMaps![d03.typeName]!);
-      const list = mapField.fieldKind === "map" && mapField.mapKind === "message" ? mapField.message : undefined;
-      const name = `m.${mapField.localName}`;
-      return [
-        `const o${ty(`: ${rt("JsonObject")}`)} = {};`,
-        `for (const k of Object.keys(${name})) ` +
-          `${rt("setKey")}(o, k, ${name}[k]${ty("!")}.${list!.fields[0]!.localName}.slice());`,
-        `return o;`,
-      ];
-    }
-    if (rule === "array result") {
-      const f = field(d03, dialect.arrayResults[d03.typeName]!);
-      const lines: string[] = [];
-      let list = "";
-      for (const s of p.plan.toOlder) {
-        const g = field(d10, s.from);
-        if (s.op !== "lossy" && (s as { to: string }).to === f.name) {
-          list = `${eachOf(messageOf(g)!)}(m.${g.localName}, ${rt("at")}(a, ${lit(g.name)}), lost, ${encFn(messageOf(g)!)})`;
-          continue;
-        }
-        const reason =
-          s.op === "lossy" ? s.reason : `a2a.json's result is the bare list of ${f.name}; it has no ${g.name}`;
-        lines.push(`if (${setTest(g, `m.${g.localName}`)}) ${rt("lose")}(lost, a, ${lit(g.name)}, ${lit(reason)});`);
-      }
-      return [...lines, `return ${list};`];
-    }
-    return undefined;
-  }
-
-  /** A union toward the older dialect: the member's own JSON (with its kind); nothing set writes {}, reported. */
-  function unionToOlder(p: Pair): string[] {
-    const lines: string[] = [];
-    for (const s of p.plan.toOlder) {
-      const f = field(p.d10, s.from);
-      lines.push(
-        `if (m.${f.oneof!.localName}.case === ${lit(f.localName)}) ` +
-          `return ${encCall(messageOf(f)!, `m.${f.oneof!.localName}.value`, `${rt("at")}(a, ${lit(f.name)})`)};`,
-      );
-    }
-    const oneof = p.d03.oneofs[0]?.name ?? "";
-    const reason = `${p.d03.typeName} sets none of ${oneof}; a2a.json has no form for it`;
-    return [...lines, `${rt("lose")}(lost, a, ${lit(oneof)}, ${lit(reason)});`, "return {};"];
-  }
-
   // ---- toward the older version: newer message → older dialect JSON ----
   const encName = (p: Pair) => `${p.id}ToOlder`;
   const encCall = (sub: DescMessage, v: string, atExpr: string, lost = "lost") =>
@@ -645,8 +477,8 @@ export function emitCompatJson(
       `function ${encName(p)}(m${ty(`: ${shape(d10)}`)}, a${ty(`: ${rt("At")}`)}, ` +
       `lost${ty(`: ${rt("Loss")}[]`)})${ty(array ? `: ${rt("JsonValue")}[]` : `: ${rt("JsonObject")}${isPart ? " | undefined" : ""}`)} {`;
     if (isPart) return [head, ...partCode.toOlder(c).map((l) => "  " + l), "}"];
-    if (isUnion(d03)) return [head, ...unionToOlder(p).map((l) => "  " + l), "}"];
-    const whole = wholeToOlder(p);
+    if (isUnion(d03)) return [head, ...unionToOlder(wholeCtx, p).map((l) => "  " + l), "}"];
+    const whole = wholeToOlder(wholeCtx, p);
     if (whole) return [head, ...whole.map((l) => "  " + l), "}"];
     const kind = dialect.kinds[d03.typeName];
     // The keys a2a.json always has start at their defaults, in the older message's order, as the codec writes them.
@@ -719,6 +551,19 @@ export function emitCompatJson(
   function alwaysDefault(d03: DescMessage, name: string): unknown {
     return dialectDefault(d03, name, dialect);
   }
+
+  const wholeCtx: WholeCtx = {
+    dialect,
+    ty,
+    rt,
+    zero,
+    assign: (d10, name10, expr) => assign(d10, name10, expr),
+    decCall: (sub, v, atExpr) => decCall(sub, v, atExpr),
+    decFn,
+    encCall: (sub, v, atExpr) => encCall(sub, v, atExpr),
+    encFn,
+    eachOf,
+  };
 
   // ---- the file ----
   const ordered = [...new Set(pairs.values())];
