@@ -58,6 +58,23 @@ const compatJsonModule = `${runtimeModule}/compat-json`;
 
 type Dir = "toNewer" | "toOlder";
 
+/** What the steps of one conversion write: statements, transforms for after them, oneofs and transforms seen. */
+interface EncodeOut {
+  readonly body: string[];
+  readonly done: Set<string>;
+  /** The older fields a2a.json always has. */
+  readonly always: ReadonlySet<string>;
+  /** Those copied in the object literal (older field → expression). */
+  readonly inLiteral: ReadonlyMap<string, string>;
+}
+
+interface StepOut {
+  readonly body: string[];
+  readonly later: string[];
+  readonly oneofs: Set<string>;
+  readonly done: Set<string>;
+}
+
 interface Pair {
   readonly plan: PlanPair;
   readonly d10: DescMessage;
@@ -263,9 +280,9 @@ export function emitCompatJson(
     return d;
   };
 
-  function decodeFn(p: Pair): string[] {
+  function decodeCtx(p: Pair): DecodeCtx {
     const { d03, d10 } = p;
-    const c: DecodeCtx = {
+    return {
       d03,
       d10,
       typed,
@@ -286,6 +303,76 @@ export function emitCompatJson(
       fnToNewer: (name, desc = d03) => decFn(messageOf(field(desc, name))!),
       resource: (name) => resource(d03, name),
     };
+  }
+
+  /** One step of the plan toward the newer version, as statements (transforms kept for after the fields). */
+  function decodeStep(p: Pair, s: PlanStep, c: DecodeCtx, out: StepOut): void {
+    const { d03, d10 } = p;
+    const f = field(d03, s.from);
+    const k = key03(f.name, d03);
+    const r = read(d03, f.name, "x");
+    if (s.op === "transform") {
+      // Transforms run after the field steps, which they may complete (the card's capabilities).
+      if (!out.done.has(s.transform)) out.later.push(...transformCode[s.transform]!.toNewer!(c));
+      out.done.add(s.transform);
+      return;
+    }
+    if (s.op === "moved") return;
+    const guardOneof = (stmt: string) => {
+      if (!f.oneof) return stmt;
+      const flag = `one_${f.oneof.name}`;
+      if (!out.oneofs.has(f.oneof.name)) {
+        out.oneofs.add(f.oneof.name);
+        out.body.push(`let ${flag} = false;`);
+      }
+      return (
+        `{ if (${flag}) ${rt("lose")}(lost, a, ${lit(k)}, ` +
+        `${lit(`${d03.typeName}.${f.oneof.name} holds one member; ${k} was not kept`)}); ` +
+        `else { ${flag} = true; ${stmt} } }`
+      );
+    };
+    const maps = s.op === "copy" ? mapCopy(f, field(d10, s.to)) : undefined;
+    if (maps) {
+      const what = lit(`${d03.typeName}.${f.name}`);
+      const value =
+        maps === "strings"
+          ? `${rt("stringMap")}(v, ${rt("at")}(a, ${lit(k)}), ${what})`
+          : `${rt("eachKey")}(v, ${rt("at")}(a, ${lit(k)}), ${what}, lost, ${decFn(messageOf(f)!)})`;
+      out.body.push(`if ((v = ${r}) != null) ${assign(d10, (s as { to: string }).to, value)}`);
+    } else if (s.op === "copy") {
+      const t = field(d10, s.to);
+      // Assigning a zero value matters only where the newer field tracks presence.
+      const test = t.oneof || t.presence !== IMPLICIT ? setTest(f, "w") : undefined;
+      const value = readAs(d03, f.name, "v", t);
+      const stmt =
+        test && test !== "w !== undefined"
+          ? `{ const w = ${value}; if (${test}) ${assign(d10, s.to, "w")} }`
+          : assign(d10, s.to, value);
+      out.body.push(`if ((v = ${r}) != null) ${guardOneof(stmt)}`);
+    } else if (s.op === "message") {
+      const sub = messageOf(f)!;
+      const atExpr = `${rt("at")}(a, ${lit(k)})`;
+      const value =
+        f.fieldKind === "list"
+          ? `${rt("each")}(v, ${atExpr}, ${lit(`${d03.typeName}.${f.name}`)}, lost, ${decFn(sub)})`
+          : decCall(sub, "v", atExpr);
+      out.body.push(`if ((v = ${r}) != null) ${guardOneof(assign(d10, s.to, value))}`);
+    } else if (s.op === "lossy") {
+      // reported when the older proto would hold a set value
+      const test = messageOf(f)
+        ? f.fieldKind === "list"
+          ? `${rt("array")}(v, a, ${lit(f.name)}).length > 0`
+          : undefined
+        : setTest(f, readAs(d03, f.name, "v"));
+      out.body.push(
+        `if ((v = ${r}) != null${test ? ` && ${test}` : ""}) ${rt("lose")}(lost, a, ${lit(k)}, ${lit(s.reason)});`,
+      );
+    }
+  }
+
+  function decodeFn(p: Pair): string[] {
+    const { d03, d10 } = p;
+    const c = decodeCtx(p);
     const head =
       `function ${decName(p)}(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, ` +
       `lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${shape(d10)}`)} {`;
@@ -305,71 +392,8 @@ export function emitCompatJson(
       `const m = ${zero(d10)};`,
       `let v${ty(": unknown")};`,
     ];
-    const oneofs = new Set<string>();
-    const done = new Set<string>();
-    const later: string[] = [];
-    for (const s of p.plan.toNewer) {
-      const f = field(d03, s.from);
-      const k = key03(f.name, d03);
-      const r = read(d03, f.name, "x");
-      if (s.op === "transform") {
-        // Transforms run after the field steps, which they may complete (the card's capabilities).
-        if (!done.has(s.transform)) later.push(...transformCode[s.transform]!.toNewer!(c));
-        done.add(s.transform);
-        continue;
-      }
-      if (s.op === "moved") continue;
-      const guardOneof = (stmt: string) => {
-        if (!f.oneof) return stmt;
-        const flag = `one_${f.oneof.name}`;
-        if (!oneofs.has(f.oneof.name)) {
-          oneofs.add(f.oneof.name);
-          body.push(`let ${flag} = false;`);
-        }
-        return (
-          `{ if (${flag}) ${rt("lose")}(lost, a, ${lit(k)}, ` +
-          `${lit(`${d03.typeName}.${f.oneof.name} holds one member; ${k} was not kept`)}); ` +
-          `else { ${flag} = true; ${stmt} } }`
-        );
-      };
-      const maps = s.op === "copy" ? mapCopy(f, field(d10, s.to)) : undefined;
-      if (maps) {
-        const what = lit(`${d03.typeName}.${f.name}`);
-        const value =
-          maps === "strings"
-            ? `${rt("stringMap")}(v, ${rt("at")}(a, ${lit(k)}), ${what})`
-            : `${rt("eachKey")}(v, ${rt("at")}(a, ${lit(k)}), ${what}, lost, ${decFn(messageOf(f)!)})`;
-        body.push(`if ((v = ${r}) != null) ${assign(d10, (s as { to: string }).to, value)}`);
-      } else if (s.op === "copy") {
-        const t = field(d10, s.to);
-        // Assigning a zero value matters only where the newer field tracks presence.
-        const test = t.oneof || t.presence !== IMPLICIT ? setTest(f, "w") : undefined;
-        const value = readAs(d03, f.name, "v", t);
-        const stmt =
-          test && test !== "w !== undefined"
-            ? `{ const w = ${value}; if (${test}) ${assign(d10, s.to, "w")} }`
-            : assign(d10, s.to, value);
-        body.push(`if ((v = ${r}) != null) ${guardOneof(stmt)}`);
-      } else if (s.op === "message") {
-        const sub = messageOf(f)!;
-        const atExpr = `${rt("at")}(a, ${lit(k)})`;
-        const value =
-          f.fieldKind === "list"
-            ? `${rt("each")}(v, ${atExpr}, ${lit(`${d03.typeName}.${f.name}`)}, lost, ${decFn(sub)})`
-            : decCall(sub, "v", atExpr);
-        body.push(`if ((v = ${r}) != null) ${guardOneof(assign(d10, s.to, value))}`);
-      } else if (s.op === "lossy") {
-        // reported when the older proto would hold a set value
-        const test = messageOf(f)
-          ? f.fieldKind === "list"
-            ? `${rt("array")}(v, a, ${lit(f.name)}).length > 0`
-            : undefined
-          : setTest(f, readAs(d03, f.name, "v"));
-        body.push(
-          `if ((v = ${r}) != null${test ? ` && ${test}` : ""}) ${rt("lose")}(lost, a, ${lit(k)}, ${lit(s.reason)});`,
-        );
-      }
-    }
+    const out: StepOut = { body, later: [], oneofs: new Set(), done: new Set() };
+    for (const s of p.plan.toNewer) decodeStep(p, s, c, out);
     // What a2a.json holds and the older proto does not (dialectFields), read into the newer fields.
     const extra = Object.entries(p.plan.dialectFields);
     for (const [name10, key] of extra) {
@@ -381,7 +405,7 @@ export function emitCompatJson(
       body.push(`if ((v = ${prop("x", key)}) != null) ${assign(d10, name10, value)}`);
     }
     body.push(
-      ...later,
+      ...out.later,
       unknownKeys(
         d03,
         "x",
@@ -434,9 +458,9 @@ export function emitCompatJson(
     return w === "w" ? `{ const w = ${expr}; ${write} }` : write;
   };
 
-  function encodeFn(p: Pair): string[] {
+  function encodeCtx(p: Pair): EncodeCtx {
     const { d03, d10 } = p;
-    const c: EncodeCtx = {
+    return {
       d03,
       d10,
       typed,
@@ -471,19 +495,14 @@ export function emitCompatJson(
       dialectField: (name10) => p.plan.dialectFields[name10],
       resource: (name) => resource(d03, name),
     };
-    const isPart = d03.typeName === dialect.part.message;
-    const array = dialect.arrayResults[d03.typeName] !== undefined;
-    const head =
-      `function ${encName(p)}(m${ty(`: ${shape(d10)}`)}, a${ty(`: ${rt("At")}`)}, ` +
-      `lost${ty(`: ${rt("Loss")}[]`)})${ty(array ? `: ${rt("JsonValue")}[]` : `: ${rt("JsonObject")}${isPart ? " | undefined" : ""}`)} {`;
-    if (isPart) return [head, ...partCode.toOlder(c).map((l) => "  " + l), "}"];
-    if (isUnion(d03)) return [head, ...unionToOlder(wholeCtx, p).map((l) => "  " + l), "}"];
-    const whole = wholeToOlder(wholeCtx, p);
-    if (whole) return [head, ...whole.map((l) => "  " + l), "}"];
+  }
+
+  /** The object literal an older message starts as: its kind and the keys a2a.json always has. */
+  function olderLiteral(p: Pair, inLiteral: Map<string, string>): string {
+    const { d03, d10 } = p;
     const kind = dialect.kinds[d03.typeName];
     // The keys a2a.json always has start at their defaults, in the older message's order, as the codec writes them.
     // A plain string, bool or number the older side always has is copied in the literal itself.
-    const inLiteral = new Map<string, string>();
     for (const s of p.plan.toOlder) {
       const f = field(d10, s.from);
       const plain = f.presence === IMPLICIT && !f.oneof && f.fieldKind === "scalar";
@@ -494,55 +513,79 @@ export function emitCompatJson(
       .filter((x) => dialect.alwaysEmit[d03.typeName]?.includes(x.name))
       .map((x) => `${propKey(key03(x.name, d03))}: ${inLiteral.get(x.name) ?? jsLiteral(alwaysDefault(d03, x.name))}`);
     const members = [...(kind ? [`kind: ${lit(kind)}`] : []), ...defaults];
-    const body: string[] = [
-      `const o${ty(`: ${rt("JsonObject")}`)} = ${members.length > 0 ? `{ ${members.join(", ")} }` : "{}"};`,
-      `let v${ty(": unknown")};`,
-    ];
-    const done = new Set<string>();
-    const always = new Set(dialect.alwaysEmit[d03.typeName] ?? []);
-    for (const s of p.plan.toOlder) {
-      const f = field(d10, s.from);
-      if (s.op === "transform") {
-        if (done.has(s.transform)) continue;
-        done.add(s.transform);
-        body.push(...transformCode[s.transform]!.toOlder!(c));
-        continue;
-      }
-      if (s.op === "moved") continue;
-      // A oneof member is read into v; other fields are tested and read in place.
-      // A oneof member is tested by its case, which narrows the value's type.
-      const value = f.oneof ? `m.${f.oneof.localName}.value` : `m.${f.localName}`;
-      const test = setTest(f, value)!;
-      const cond = f.oneof ? `m.${f.oneof.localName}.case === ${lit(f.localName)}` : test;
-      const maps = s.op === "copy" ? mapCopy(f, field(d03, s.to)) : undefined;
-      // A field a2a.json always has is written as it is: at its zero value, that is its default there.
-      const plain = f.presence === IMPLICIT && !f.oneof && (f.fieldKind === "scalar" || f.fieldKind === "enum");
-      const alwaysTo = s.op === "copy" || s.op === "message" ? always.has(s.to) : false;
-      if (s.op === "copy" && inLiteral.has(s.to)) continue;
-      if (alwaysTo && s.op === "copy" && plain && !maps) {
-        body.push(put(d03, s.to, value, "o", f, true, true));
-      } else if (alwaysTo && s.op === "message" && f.fieldKind === "list") {
-        const converted = `${eachOf(messageOf(f)!)}(${value}, ${rt("at")}(a, ${lit(f.name)}), lost, ${encFn(messageOf(f)!)})`;
-        body.push(`${prop("o", key03(s.to, d03))} = ${converted};`);
-      } else if (maps) {
-        const converted =
-          maps === "strings"
-            ? `${rt("stringMapJson")}(${value})`
-            : `${rt("eachKeyOf")}(${value}, ${rt("at")}(a, ${lit(f.name)}), lost, ${encFn(messageOf(f)!)})`;
-        body.push(`if (${cond}) ${prop("o", key03((s as { to: string }).to, d03))} = ${converted};`);
-      } else if (s.op === "copy") body.push(`if (${cond}) ${put(d03, s.to, value, "o", f, true)}`);
-      else if (s.op === "message") {
-        const sub = messageOf(f)!;
-        const atExpr = `${rt("at")}(a, ${lit(f.name)})`;
-        const converted =
-          f.fieldKind === "list"
-            ? `${eachOf(sub)}(${value}, ${atExpr}, lost, ${encFn(sub)})`
-            : encCall(sub, value, atExpr);
-        body.push(`if (${cond}) ${prop("o", key03(s.to, d03))} = ${converted};`);
-      } else if (s.op === "lossy" && p.plan.dialectFields[f.name] !== undefined) {
-        body.push(`if (${cond}) ${prop("o", p.plan.dialectFields[f.name]!)} = ${writeValue(f, value, rt, undefined)};`);
-      } else if (s.op === "lossy") body.push(`if (${cond}) ${rt("lose")}(lost, a, ${lit(f.name)}, ${lit(s.reason)});`);
+    return members.length > 0 ? `{ ${members.join(", ")} }` : "{}";
+  }
+
+  /** One step of the plan toward the older version, as statements. */
+  function encodeStep(p: Pair, s: PlanStep, c: EncodeCtx, out: EncodeOut): void {
+    const { d03, d10 } = p;
+    const f = field(d10, s.from);
+    if (s.op === "transform") {
+      if (out.done.has(s.transform)) return;
+      out.done.add(s.transform);
+      out.body.push(...transformCode[s.transform]!.toOlder!(c));
+      return;
     }
+    if (s.op === "moved") return;
+    // A oneof member is tested by its case, which narrows the value's type.
+    const value = f.oneof ? `m.${f.oneof.localName}.value` : `m.${f.localName}`;
+    const test = setTest(f, value)!;
+    const cond = f.oneof ? `m.${f.oneof.localName}.case === ${lit(f.localName)}` : test;
+    const maps = s.op === "copy" ? mapCopy(f, field(d03, s.to)) : undefined;
+    // A field a2a.json always has is written as it is: at its zero value, that is its default there.
+    const plain = f.presence === IMPLICIT && !f.oneof && (f.fieldKind === "scalar" || f.fieldKind === "enum");
+    const alwaysTo = s.op === "copy" || s.op === "message" ? out.always.has(s.to) : false;
+    if (s.op === "copy" && out.inLiteral.has(s.to)) return;
+    if (alwaysTo && s.op === "copy" && plain && !maps) {
+      out.body.push(put(d03, s.to, value, "o", f, true, true));
+    } else if (alwaysTo && s.op === "message" && f.fieldKind === "list") {
+      const converted = `${eachOf(messageOf(f)!)}(${value}, ${rt("at")}(a, ${lit(f.name)}), lost, ${encFn(messageOf(f)!)})`;
+      out.body.push(`${prop("o", key03(s.to, d03))} = ${converted};`);
+    } else if (maps) {
+      const converted =
+        maps === "strings"
+          ? `${rt("stringMapJson")}(${value})`
+          : `${rt("eachKeyOf")}(${value}, ${rt("at")}(a, ${lit(f.name)}), lost, ${encFn(messageOf(f)!)})`;
+      out.body.push(`if (${cond}) ${prop("o", key03((s as { to: string }).to, d03))} = ${converted};`);
+    } else if (s.op === "copy") out.body.push(`if (${cond}) ${put(d03, s.to, value, "o", f, true)}`);
+    else if (s.op === "message") {
+      const sub = messageOf(f)!;
+      const atExpr = `${rt("at")}(a, ${lit(f.name)})`;
+      const converted =
+        f.fieldKind === "list"
+          ? `${eachOf(sub)}(${value}, ${atExpr}, lost, ${encFn(sub)})`
+          : encCall(sub, value, atExpr);
+      out.body.push(`if (${cond}) ${prop("o", key03(s.to, d03))} = ${converted};`);
+    } else if (s.op === "lossy" && p.plan.dialectFields[f.name] !== undefined) {
+      out.body.push(
+        `if (${cond}) ${prop("o", p.plan.dialectFields[f.name]!)} = ${writeValue(f, value, rt, undefined)};`,
+      );
+    } else if (s.op === "lossy")
+      out.body.push(`if (${cond}) ${rt("lose")}(lost, a, ${lit(f.name)}, ${lit(s.reason)});`);
+  }
+
+  function encodeFn(p: Pair): string[] {
+    const { d03, d10 } = p;
+    const c = encodeCtx(p);
+    const isPart = d03.typeName === dialect.part.message;
+    const array = dialect.arrayResults[d03.typeName] !== undefined;
+    const head =
+      `function ${encName(p)}(m${ty(`: ${shape(d10)}`)}, a${ty(`: ${rt("At")}`)}, ` +
+      `lost${ty(`: ${rt("Loss")}[]`)})${ty(array ? `: ${rt("JsonValue")}[]` : `: ${rt("JsonObject")}${isPart ? " | undefined" : ""}`)} {`;
+    if (isPart) return [head, ...partCode.toOlder(c).map((l) => "  " + l), "}"];
+    if (isUnion(d03)) return [head, ...unionToOlder(wholeCtx, p).map((l) => "  " + l), "}"];
+    const whole = wholeToOlder(wholeCtx, p);
+    if (whole) return [head, ...whole.map((l) => "  " + l), "}"];
+    const inLiteral = new Map<string, string>();
+    const literal = olderLiteral(p, inLiteral);
+    const body: string[] = [`const o${ty(`: ${rt("JsonObject")}`)} = ${literal};`, `let v${ty(": unknown")};`];
+    const out: EncodeOut = {
+      body,
+      done: new Set(),
+      always: new Set(dialect.alwaysEmit[d03.typeName] ?? []),
+      inLiteral,
+    };
+    for (const s of p.plan.toOlder) encodeStep(p, s, c, out);
     body.push("return o;");
     return [head, ...withoutUnusedV(body).map((l) => "  " + l), "}"];
   }
