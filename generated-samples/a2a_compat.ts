@@ -620,12 +620,15 @@ function AgentCardFromOlder(j: unknown, a: At, lost: Loss[]): AgentCard {
   if ((v = x.iconUrl) != null) m.iconUrl = str(v, a, "a2a.v1.AgentCard iconUrl");
   {
     const version = /^(\d+\.\d+)/.exec((v = x.protocolVersion) != null ? str(v, a, "a2a.v1.AgentCard.protocol_version") : "")?.[1] ?? "0.3";
-    const offered: [string, string][] = [[(v = x.url) != null ? str(v, a, "a2a.v1.AgentCard.url") : "", ((v = x.preferredTransport) != null ? str(v, a, "a2a.v1.AgentCard.preferred_transport") : "") || "JSONRPC"]];
+    const cardUrl = (v = x.url) != null ? str(v, a, "a2a.v1.AgentCard.url") : "";
+    const preferred = (v = x.preferredTransport) != null ? str(v, a, "a2a.v1.AgentCard.preferred_transport") : "";
+    const offered: [string, string][] = [[cardUrl, preferred || "JSONRPC"]];
     if ((v = x.additionalInterfaces) != null)
       for (const i of each(v, at(a, "additionalInterfaces"), "a2a.v1.AgentCard.additional_interfaces", lost, AgentInterfaceFromOlder))
         offered.push([i.url, i.protocolBinding]);
     for (const [url, binding] of offered) {
-      if (url === "" || m.supportedInterfaces.some((i) => i.url === url && i.protocolBinding === binding)) continue;
+      const known = m.supportedInterfaces.some((i) => i.url === url && i.protocolBinding === binding);
+      if (url === "" || known) continue;
       const i = ({ $typeName: "lf.a2a.v1.AgentInterface", url: "", protocolBinding: "", tenant: "", protocolVersion: "" } as AgentInterface);
       i.url = url;
       i.protocolBinding = binding || "JSONRPC";
@@ -779,7 +782,10 @@ function TaskPushNotificationConfigFromOlder(j: unknown, a: At, lost: Loss[]): T
     for (const k in p) switch (k) { case "kind": case "id": case "url": case "token": case "authentication": break; default: lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it"); }
     if ((v = p.url) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") m.url = s; }
     if ((v = p.token) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") m.token = s; }
-    if ((v = p.id) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.id"); if (s !== "" && m.id === "") m.id = s; }
+    if ((v = p.id) != null) {
+      const s = str(v, pa, "a2a.v1.PushNotificationConfig.id");
+      if (s !== "" && m.id === "") m.id = s;
+    }
     if ((v = p.authentication) != null) m.authentication = AuthenticationInfoFromOlder(v, at(pa, "authentication"), lost);
   }
   for (const k in x) switch (k) { case "kind": case "taskId": case "pushNotificationConfig": break; default: lose(lost, a, k, "a2a.v1.TaskPushNotificationConfig has no field for it"); }

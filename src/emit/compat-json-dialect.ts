@@ -178,7 +178,8 @@ export function wholeToOlder(c: WholeCtx, p: WholePair): string[] | undefined {
     for (const s of p.plan.toOlder) {
       const g = field(d10, s.from);
       if (s.op !== "lossy" && (s as { to: string }).to === f.name) {
-        list = `${c.eachOf(messageOf(g)!)}(m.${g.localName}, ${c.rt("at")}(a, ${lit(g.name)}), lost, ${c.encFn(messageOf(g)!)})`;
+        const sub = messageOf(g)!;
+        list = `${c.eachOf(sub)}(m.${g.localName}, ${c.rt("at")}(a, ${lit(g.name)}), lost, ${c.encFn(sub)})`;
         continue;
       }
       const reason =

@@ -539,7 +539,8 @@ export function emitCompatJson(
     if (alwaysTo && s.op === "copy" && plain && !maps) {
       out.body.push(put(d03, s.to, value, "o", f, true, true));
     } else if (alwaysTo && s.op === "message" && f.fieldKind === "list") {
-      const converted = `${eachOf(messageOf(f)!)}(${value}, ${rt("at")}(a, ${lit(f.name)}), lost, ${encFn(messageOf(f)!)})`;
+      const sub = messageOf(f)!;
+      const converted = `${eachOf(sub)}(${value}, ${rt("at")}(a, ${lit(f.name)}), lost, ${encFn(sub)})`;
       out.body.push(`${prop("o", key03(s.to, d03))} = ${converted};`);
     } else if (maps) {
       const converted =
@@ -569,9 +570,11 @@ export function emitCompatJson(
     const c = encodeCtx(p);
     const isPart = d03.typeName === dialect.part.message;
     const array = dialect.arrayResults[d03.typeName] !== undefined;
+    // An array result is a list; a part may have no form (undefined).
+    const result = array ? `${rt("JsonValue")}[]` : `${rt("JsonObject")}${isPart ? " | undefined" : ""}`;
     const head =
       `function ${encName(p)}(m${ty(`: ${shape(d10)}`)}, a${ty(`: ${rt("At")}`)}, ` +
-      `lost${ty(`: ${rt("Loss")}[]`)})${ty(array ? `: ${rt("JsonValue")}[]` : `: ${rt("JsonObject")}${isPart ? " | undefined" : ""}`)} {`;
+      `lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${result}`)} {`;
     if (isPart) return [head, ...partCode.toOlder(c).map((l) => "  " + l), "}"];
     if (isUnion(d03)) return [head, ...unionToOlder(wholeCtx, p).map((l) => "  " + l), "}"];
     const whole = wholeToOlder(wholeCtx, p);

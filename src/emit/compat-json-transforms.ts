@@ -207,7 +207,10 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
         ...["url", "token"].map(
           (n) => `  if ((v = ${r(n)}) != null) { const s = ${c.value(n, "v", cfg, "pa")}; if (s !== "") m.${n} = s; }`,
         ),
-        `  if ((v = ${r("id")}) != null) { const s = ${c.value("id", "v", cfg, "pa")}; if (s !== "" && m.id === "") m.id = s; }`,
+        `  if ((v = ${r("id")}) != null) {`,
+        `    const s = ${c.value("id", "v", cfg, "pa")};`,
+        `    if (s !== "" && m.id === "") m.id = s;`,
+        `  }`,
         `  if ((v = ${r("authentication")}) != null) ` +
           `m.authentication = ${c.toNewer("authentication", "v", cfg, "pa")};`,
         `}`,
@@ -241,14 +244,17 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
       `{`,
       `  const version = /^(\\d+\\.\\d+)/.exec((v = ${c.read("protocol_version")}) != null ? ` +
         `${c.value("protocol_version", "v")} : "")?.[1] ?? "0.3";`,
-      `  const offered${c.typed ? ": [string, string][]" : ""} = [[(v = ${c.read("url")}) != null ? ${c.value("url", "v")} : "", ` +
-        `((v = ${c.read("preferred_transport")}) != null ? ${c.value("preferred_transport", "v")} : "") || "JSONRPC"]];`,
+      `  const cardUrl = (v = ${c.read("url")}) != null ? ${c.value("url", "v")} : "";`,
+      `  const preferred = (v = ${c.read("preferred_transport")}) != null ? ` +
+        `${c.value("preferred_transport", "v")} : "";`,
+      `  const offered${c.typed ? ": [string, string][]" : ""} = [[cardUrl, preferred || "JSONRPC"]];`,
       `  if ((v = ${c.read("additional_interfaces")}) != null)`,
       `    for (const i of ${c.rt("each")}(v, ${c.rt("at")}(a, ${lit(c.key03("additional_interfaces"))}), ` +
         `${lit(`${c.d03.typeName}.additional_interfaces`)}, lost, ${c.fnToNewer("additional_interfaces")}))`,
       `      offered.push([i.url, i.protocolBinding]);`,
       `  for (const [url, binding] of offered) {`,
-      `    if (url === "" || m.supportedInterfaces.some((i) => i.url === url && i.protocolBinding === binding)) continue;`,
+      `    const known = m.supportedInterfaces.some((i) => i.url === url && i.protocolBinding === binding);`,
+      `    if (url === "" || known) continue;`,
       `    const i = ${c.zero("AgentInterface")};`,
       `    i.url = url;`,
       `    i.protocolBinding = binding || "JSONRPC";`,
