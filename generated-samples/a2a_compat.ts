@@ -773,8 +773,8 @@ function TaskPushNotificationConfigFromOlder(j: unknown, a: At, lost: Loss[]): T
   const m = ({ $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "" } as TaskPushNotificationConfig);
   let v: unknown;
   const taskId = resourceId(x.taskId);
-  const pushNotificationConfigId = resourceId((isObject(x.pushNotificationConfig) ? x.pushNotificationConfig.id : undefined));
-  if (taskId.includes("/") || pushNotificationConfigId.includes("/")) lose(lost, a, "name", "not a push config name: " + "tasks/" + taskId + "/pushNotificationConfigs/" + pushNotificationConfigId);
+  const pushNotificationConfigId = resourceId(isObject(x.pushNotificationConfig) ? x.pushNotificationConfig.id : undefined);
+  if (taskId.includes("/") || pushNotificationConfigId.includes("/")) lose(lost, a, "name", "not a push config name: tasks/" + taskId + "/pushNotificationConfigs/" + pushNotificationConfigId);
   else { m.taskId = taskId; m.id = pushNotificationConfigId; }
   if ((v = x.pushNotificationConfig) != null) {
     const pa = at(a, "pushNotificationConfig");
@@ -826,7 +826,7 @@ function SecurityRequirementFromOlder(j: unknown, a: At, lost: Loss[]): Security
   const m = ({ $typeName: "lf.a2a.v1.SecurityRequirement", schemes: {} } as SecurityRequirement);
   for (const k of Object.keys(x)) {
     const list = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as StringList);
-    list.list = strings(x[k], a, k, "a2a.v1.Security.list");
+    list.list = strings(x[k], a, k, "a2a.v1.Security.schemes");
     setKey(m.schemes, k, list);
   }
   return m;
@@ -1071,8 +1071,8 @@ function GetTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): GetTaskReques
   const m = ({ $typeName: "lf.a2a.v1.GetTaskRequest", tenant: "", id: "" } as GetTaskRequest);
   let v: unknown;
   const id = resourceId(x.id);
-  if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): " + "tasks/" + id);
-  else { m.id = id; }
+  if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): tasks/" + id);
+  else m.id = id;
   if ((v = x.historyLength) != null) {
     const n = int32(v, a, "a2a.v1.GetTaskRequest.history_length");
     if (n !== 0) m.historyLength = n;
@@ -1097,8 +1097,8 @@ function CancelTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): CancelTask
   let v: unknown;
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.CancelTaskRequest metadata");
   const id = resourceId(x.id);
-  if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): " + "tasks/" + id);
-  else { m.id = id; }
+  if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): tasks/" + id);
+  else m.id = id;
   for (const k in x) switch (k) { case "kind": case "metadata": case "id": break; default: lose(lost, a, k, "a2a.v1.CancelTaskRequest has no field for it"); }
   return m;
 }
@@ -1116,7 +1116,7 @@ function GetTaskPushNotificationConfigRequestFromOlder(j: unknown, a: At, lost: 
   const m = ({ $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "" } as GetTaskPushNotificationConfigRequest);
   const id = resourceId(x.id);
   const pushNotificationConfigId = resourceId(x.pushNotificationConfigId);
-  if (id.includes("/") || pushNotificationConfigId.includes("/")) lose(lost, a, "name", "not a push config name: " + "tasks/" + id + "/pushNotificationConfigs/" + pushNotificationConfigId);
+  if (id.includes("/") || pushNotificationConfigId.includes("/")) lose(lost, a, "name", "not a push config name: tasks/" + id + "/pushNotificationConfigs/" + pushNotificationConfigId);
   else { m.taskId = id; m.id = pushNotificationConfigId; }
   for (const k in x) switch (k) { case "kind": case "id": case "pushNotificationConfigId": break; default: lose(lost, a, k, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it"); }
   return m;
@@ -1135,7 +1135,7 @@ function DeleteTaskPushNotificationConfigRequestFromOlder(j: unknown, a: At, los
   const m = ({ $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "" } as DeleteTaskPushNotificationConfigRequest);
   const id = resourceId(x.id);
   const pushNotificationConfigId = resourceId(x.pushNotificationConfigId);
-  if (id.includes("/") || pushNotificationConfigId.includes("/")) lose(lost, a, "name", "not a push config name: " + "tasks/" + id + "/pushNotificationConfigs/" + pushNotificationConfigId);
+  if (id.includes("/") || pushNotificationConfigId.includes("/")) lose(lost, a, "name", "not a push config name: tasks/" + id + "/pushNotificationConfigs/" + pushNotificationConfigId);
   else { m.taskId = id; m.id = pushNotificationConfigId; }
   for (const k in x) switch (k) { case "kind": case "id": case "pushNotificationConfigId": break; default: lose(lost, a, k, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it"); }
   return m;
@@ -1153,8 +1153,8 @@ function SubscribeToTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): Subsc
   const x = object(j, a, "a2a.v1.TaskSubscriptionRequest");
   const m = ({ $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: "" } as SubscribeToTaskRequest);
   const id = resourceId(x.id);
-  if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): " + "tasks/" + id);
-  else { m.id = id; }
+  if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): tasks/" + id);
+  else m.id = id;
   for (const k in x) switch (k) { case "kind": case "id": break; default: lose(lost, a, k, "a2a.v1.TaskSubscriptionRequest has no field for it"); }
   return m;
 }
@@ -1173,8 +1173,8 @@ function ListTaskPushNotificationConfigsRequestFromOlder(j: unknown, a: At, lost
   if ((v = x.pageSize) != null) m.pageSize = int32(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_size");
   if ((v = x.pageToken) != null) m.pageToken = str(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_token");
   const id = resourceId(x.id);
-  if (id.includes("/")) lose(lost, a, "parent", "not a task name: " + "tasks/" + id);
-  else { m.taskId = id; }
+  if (id.includes("/")) lose(lost, a, "parent", "not a task name: tasks/" + id);
+  else m.taskId = id;
   for (const k in x) switch (k) { case "kind": case "id": case "pageSize": case "pageToken": break; default: lose(lost, a, k, "a2a.v1.ListTaskPushNotificationConfigRequest has no field for it"); }
   return m;
 }

@@ -111,7 +111,7 @@ export function wholeToNewer(c: WholeCtx, p: WholePair): string[] | undefined {
     const mapField = field(d10, c.dialect.listMaps![d03.typeName]!);
     const list = mapField.fieldKind === "map" && mapField.mapKind === "message" ? mapField.message : undefined;
     if (list?.fields.length !== 1) throw new Error(`compat-json: ${d10.typeName}: no list map`);
-    const item = lit(`${d03.typeName}.${list.fields[0]!.name}`);
+    const item = lit(`${d03.typeName}.${mapField.name}`);
     return [
       `const x = ${c.rt("object")}(j, a, ${what});`,
       `const m = ${c.zero(d10)};`,

@@ -428,13 +428,15 @@ function readIds(c: DecodeCtx, name03: string, ids10: readonly string[], reason:
     const [root, sub] = k.split(".") as [string, string | undefined];
     return sub === undefined
       ? prop("x", root)
-      : `(${c.rt("isObject")}(${prop("x", root)}) ? ${prop(prop("x", root), sub)} : undefined)`;
+      : `${c.rt("isObject")}(${prop("x", root)}) ? ${prop(prop("x", root), sub)} : undefined`;
   };
-  const name = local.map((l, i) => `${lit(prefixes[i])} + ${l}`).join(" + ");
+  // The reason and the name as one expression: "reason tasks/" + id + "/…/" + id2.
+  const name = local.map((l, i) => `${lit((i === 0 ? reason : "") + prefixes[i])} + ${l}`).join(" + ");
+  const set = ids10.map((id, i) => `m.${camel(id)} = ${local[i]};`);
   return [
     ...keys.map((k, i) => `const ${local[i]} = ${c.rt("resourceId")}(${read(k)});`),
-    `if (${local.map((l) => `${l}.includes("/")`).join(" || ")}) ${c.lose(name03, `${lit(reason)} + ${name}`)}`,
-    `else { ${ids10.map((id, i) => `m.${camel(id)} = ${local[i]};`).join(" ")} }`,
+    `if (${local.map((l) => `${l}.includes("/")`).join(" || ")}) ${c.lose(name03, name)}`,
+    set.length === 1 ? `else ${set[0]}` : `else { ${set.join(" ")} }`,
   ];
 }
 
