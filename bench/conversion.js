@@ -3,11 +3,11 @@
 // @a2a-js/sdk 1.3.0 `compat/v0_3` translators, on the same inputs, in the same run:
 //   (a) a typical v0.3 `message/send` request, a2a.json MessageSendParams
 //       (already parsed) → a v1.0 SendMessageRequest in memory:
-//         ours   sendMessageRequestFromOlderJson                 (a protobuf-es lf.a2a.v1 message)
+//         ours   fromOlderJson(SendMessageRequestSchema, …)       (a protobuf-es lf.a2a.v1 message)
 //         a2a-js toCoreSendMessageRequest                        (a ts-proto shaped v1.0 object)
 //   (b) a v1.0 Task with 10 artifacts, as each side holds it in memory, → the
 //       v0.3 a2a.json Task object:
-//         ours   taskToOlderJson
+//         ours   toOlderJson
 //         a2a-js toCompatTask
 // Both of ours report what they lose (here: the media type of each text part).
 // Two more rows time the generated message conversions alone (a2aCompat.convert:
@@ -48,7 +48,7 @@ import { fileURLToPath } from "node:url";
 import { create, fromJson, toJson } from "@bufbuild/protobuf";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { a2aCompat } from "../dist-examples/generated-samples/a2a_compat.js";
-import { sendMessageRequestFromOlderJson, taskToOlderJson } from "../dist-examples/generated-samples/a2a_compat.js";
+import { fromOlderJson, toOlderJson } from "../dist-examples/generated-samples/a2a_compat.js";
 import { A2AServiceV0_3 } from "../dist-examples/generated-samples/v0.3.0/a2a_a2a.js";
 import * as v10 from "../dist-examples/generated-samples/v1.0.1/a2a_pb.js";
 import * as v03 from "../dist-examples/generated-samples/v0.3.0/a2a_pb.js";
@@ -91,8 +91,8 @@ async function loadA2aJsTranslators() {
   return { toCoreSendMessageRequest: mod.benchToCoreSendMessageRequest, toCompatTask: mod.benchToCompatTask };
 }
 
-const oursSend = (params) => sendMessageRequestFromOlderJson(params).message;
-const oursTask = (task) => taskToOlderJson(task).json;
+const oursSend = (params) => fromOlderJson(v10.SendMessageRequestSchema, params).message;
+const oursTask = (task) => toOlderJson(task).json;
 /** The same conversions through the v0.3 proto messages. */
 const protoSend = (params) =>
   a2aCompat.convert(

@@ -7,13 +7,14 @@
 import type { AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, AgentInterface, AgentProvider, AgentSkill, APIKeySecurityScheme, Artifact, AuthenticationInfo, AuthorizationCodeOAuthFlow, CancelTaskRequest, ClientCredentialsOAuthFlow, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, HTTPAuthSecurityScheme, ImplicitOAuthFlow, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, Message, MutualTlsSecurityScheme, OAuth2SecurityScheme, OAuthFlows, OpenIdConnectSecurityScheme, Part, PasswordOAuthFlow, SecurityRequirement, SecurityScheme, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse, StringList, SubscribeToTaskRequest, Task, TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskStatus, TaskStatusUpdateEvent } from "./v1.0.1/a2a_pb.js";
 import { file_v1_0_1_a2a } from "./v1.0.1/a2a_pb.js";
 import type { At, CompatJsonTable } from "@protoc-gen-a2a/runtime/compat-json";
-import { at, base64, bool, bytes, each, eachOf, enumIn, enumOut, int32, invalid, isObject, keepLosses, lose, object, PART_LEFT_OUT, partKindOf, pathOf, refuse, refuseKind, reportLosses, str, strings, struct, structJson, timestamp, timestampJson, valueJson, valueOf, viaProto } from "@protoc-gen-a2a/runtime/compat-json";
+import { at, base64, bool, bytes, each, eachKey, eachKeyOf, eachOf, eachTo, enumIn, enumOut, int32, invalid, isObject, lose, object, PART_LEFT_OUT, partKindOf, pathOf, readOlderJson, refuse, refuseKind, resourceId, setKey, str, stringMap, stringMapJson, strings, struct, structJson, timestamp, timestampJson, valueJson, valueOf, writeOlderJson } from "@protoc-gen-a2a/runtime/compat-json";
 import type { A2aClient, A2aHandler, BridgedHandler, Converter, CoreHandler, DualVersionSharedOptions, JsonRpcClient, Loss, OperationCorrespondence, OperationPair } from "@protoc-gen-a2a/runtime";
 import { createBridgeHandler, createClientBridge, createDualVersionHttpHandler, enumLost, enumRefused, operationCorrespondence, pairConverter, refused } from "@protoc-gen-a2a/runtime";
 import type { AgentCapabilities as AgentCapabilities$1, AgentCard as AgentCard$1, AgentCardSignature as AgentCardSignature$1, AgentExtension as AgentExtension$1, AgentInterface as AgentInterface$1, AgentProvider as AgentProvider$1, AgentSkill as AgentSkill$1, APIKeySecurityScheme as APIKeySecurityScheme$1, Artifact as Artifact$1, AuthenticationInfo as AuthenticationInfo$1, AuthorizationCodeOAuthFlow as AuthorizationCodeOAuthFlow$1, CancelTaskRequest as CancelTaskRequest$1, ClientCredentialsOAuthFlow as ClientCredentialsOAuthFlow$1, DeleteTaskPushNotificationConfigRequest as DeleteTaskPushNotificationConfigRequest$1, FilePart, GetAgentCardRequest, GetTaskPushNotificationConfigRequest as GetTaskPushNotificationConfigRequest$1, GetTaskRequest as GetTaskRequest$1, HTTPAuthSecurityScheme as HTTPAuthSecurityScheme$1, ImplicitOAuthFlow as ImplicitOAuthFlow$1, ListTaskPushNotificationConfigRequest, ListTaskPushNotificationConfigResponse, Message as Message$1, MutualTlsSecurityScheme as MutualTlsSecurityScheme$1, OAuth2SecurityScheme as OAuth2SecurityScheme$1, OAuthFlows as OAuthFlows$1, OpenIdConnectSecurityScheme as OpenIdConnectSecurityScheme$1, Part as Part$1, PasswordOAuthFlow as PasswordOAuthFlow$1, Security, SecurityScheme as SecurityScheme$1, SendMessageConfiguration as SendMessageConfiguration$1, SendMessageRequest as SendMessageRequest$1, SendMessageResponse as SendMessageResponse$1, StreamResponse as StreamResponse$1, StringList as StringList$1, Task as Task$1, TaskArtifactUpdateEvent as TaskArtifactUpdateEvent$1, TaskPushNotificationConfig as TaskPushNotificationConfig$1, TaskStatus as TaskStatus$1, TaskStatusUpdateEvent as TaskStatusUpdateEvent$1, TaskSubscriptionRequest } from "./v0.3.0/a2a_pb.js";
 import { file_v0_3_0_a2a } from "./v0.3.0/a2a_pb.js";
-import { A2AServiceV0_3 } from "./v0.3.0/a2a_a2a.js";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { A2AServiceV0_3 } from "./v0.3.0/a2a_a2a.js";
 import { A2AServiceV1_0 } from "./v1.0.1/a2a_a2a.js";
 
 // Conversions between a2a.v1 (v0.3.0/a2a.proto) and lf.a2a.v1 (v1.0.1/a2a.proto);
@@ -795,8 +796,6 @@ export const a2aCompat: Converter = pairConverter([file_v1_0_1_a2a, file_v0_3_0_
 
 // ---- a2a.v1 JSON-RPC (a2a.json) ↔ lf.a2a.v1 messages, in one pass ----
 
-/** Pairs without a direct conversion go through the older proto. */
-const via = viaProto(a2aCompat, A2AServiceV0_3.jsonrpcCodec!);
 
 const IN_TaskState = new Map<string | number, number>([["unknown", 0], ["TASK_STATE_UNSPECIFIED", 0], [0, 0], ["submitted", 1], ["TASK_STATE_SUBMITTED", 1], [1, 1], ["working", 2], ["TASK_STATE_WORKING", 2], [2, 2], ["completed", 3], ["TASK_STATE_COMPLETED", 3], [3, 3], ["failed", 4], ["TASK_STATE_FAILED", 4], [4, 4], ["canceled", 5], ["TASK_STATE_CANCELLED", 5], [5, 5], ["input-required", 6], ["TASK_STATE_INPUT_REQUIRED", 6], [6, 6], ["rejected", 7], ["TASK_STATE_REJECTED", 7], [7, 7], ["auth-required", 8], ["TASK_STATE_AUTH_REQUIRED", 8], [8, 8]]);
 const OUT_TaskState = { older: "a2a.v1.TaskState", spelled: new Map<number, string>([[0, "unknown"], [1, "submitted"], [2, "working"], [3, "completed"], [4, "failed"], [5, "canceled"], [6, "input-required"], [7, "rejected"], [8, "auth-required"]]), zeroName: "TASK_STATE_UNSPECIFIED", zeroSpelled: "unknown" };
@@ -804,52 +803,55 @@ const IN_Role = new Map<string | number, number>([["ROLE_UNSPECIFIED", 0], [0, 0
 const OUT_Role = { older: "a2a.v1.Role", spelled: new Map<number, string>([[0, "agent"], [1, "user"], [2, "agent"]]), zeroName: "ROLE_UNSPECIFIED", zeroSpelled: "agent" };
 
 function SendMessageConfigurationFromOlder(j: unknown, a: At, lost: Loss[]): SendMessageConfiguration {
-  const x: any = object(j, a, "a2a.v1.SendMessageConfiguration");
+  const x = object(j, a, "a2a.v1.SendMessageConfiguration");
   const m = ({ $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: [], returnImmediately: false } as SendMessageConfiguration);
-  let v: any;
-  if ((v = x.acceptedOutputModes) != null) m.acceptedOutputModes = strings(v, at(a, "acceptedOutputModes"), "a2a.v1.SendMessageConfiguration.accepted_output_modes");
+  let v: unknown;
+  if ((v = x.acceptedOutputModes) != null) m.acceptedOutputModes = strings(v, a, "acceptedOutputModes", "a2a.v1.SendMessageConfiguration.accepted_output_modes");
   if ((v = (x.pushNotificationConfig ?? x.pushNotification)) != null) {
     const p = object(v, a, "a2a.v1.PushNotificationConfig");
     const pa = at(a, "pushNotificationConfig");
     for (const k in p) switch (k) { case "kind": case "id": case "url": case "token": case "authentication": break; default: lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it"); }
     const t = ({ $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "" } as TaskPushNotificationConfig);
-    if ((v = p.url) != null && (v = str(v, pa, "a2a.v1.PushNotificationConfig.url")) !== "") t.url = v;
-    if ((v = p.token) != null && (v = str(v, pa, "a2a.v1.PushNotificationConfig.token")) !== "") t.token = v;
-    if ((v = p.id) != null && (v = str(v, pa, "a2a.v1.PushNotificationConfig.id")) !== "") t.id = v;
+    if ((v = p.url) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") t.url = s; }
+    if ((v = p.token) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") t.token = s; }
+    if ((v = p.id) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.id"); if (s !== "") t.id = s; }
     if ((v = p.authentication) != null) t.authentication = AuthenticationInfoFromOlder(v, at(pa, "authentication"), lost);
     m.taskPushNotificationConfig = t;
   }
-  if ((v = x.historyLength) != null && (v = int32(v, a, "a2a.v1.SendMessageConfiguration.history_length")) !== 0) m.historyLength = v;
+  if ((v = x.historyLength) != null) {
+    const n = int32(v, a, "a2a.v1.SendMessageConfiguration.history_length");
+    if (n !== 0) m.historyLength = n;
+  }
   m.returnImmediately = !((v = x.blocking) != null && bool(v, a, "a2a.v1.SendMessageConfiguration.blocking"));
   for (const k in x) switch (k) { case "kind": case "acceptedOutputModes": case "pushNotificationConfig": case "pushNotification": case "historyLength": case "blocking": break; default: lose(lost, a, k, "a2a.v1.SendMessageConfiguration has no field for it"); }
   return m;
 }
 
 function SendMessageConfigurationToOlder(m: SendMessageConfiguration, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  let v: any;
+  const o: JsonObject = { blocking: false };
   if (m.acceptedOutputModes.length > 0) o.acceptedOutputModes = m.acceptedOutputModes.slice();
-  if ((v = m.taskPushNotificationConfig) !== undefined) {
-    if (v.tenant) lose(lost, a, "task_push_notification_config.tenant", "v0.3 has no tenant");
-    const p: any = {};
-    if (v.id !== "") p.id = v.id;
-    if (v.url !== "") p.url = v.url;
-    if (v.token !== "") p.token = v.token;
-    if (v.authentication !== undefined) p.authentication = AuthenticationInfoToOlder(v.authentication, at(a, "authentication"), lost);
+  const t = m.taskPushNotificationConfig;
+  if (t !== undefined) {
+    if (t.tenant) lose(lost, a, "task_push_notification_config.tenant", "v0.3 has no tenant");
+    const p: JsonObject = {};
+    if (t.id !== "") p.id = t.id;
+    if (t.url !== "") p.url = t.url;
+    if (t.token !== "") p.token = t.token;
+    if (t.authentication !== undefined) p.authentication = AuthenticationInfoToOlder(t.authentication, at(a, "authentication"), lost);
     o.pushNotificationConfig = p;
   }
-  if ((v = m.historyLength) === 0) lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
-  else if (v !== undefined) { if (v !== 0) o.historyLength = v; }
+  const historyLength = m.historyLength;
+  if (historyLength === 0) lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
+  else if (historyLength !== undefined) { if (historyLength !== 0) o.historyLength = historyLength; }
   { const w = !m.returnImmediately; if (w) o.blocking = w; }
-  if (o.blocking === undefined) o.blocking = false;
   return o;
 }
 
 function TaskFromOlder(j: unknown, a: At, lost: Loss[]): Task {
-  const x: any = object(j, a, "a2a.v1.Task");
+  const x = object(j, a, "a2a.v1.Task");
   if (x.kind !== undefined && x.kind !== "task") refuseKind(pathOf(a), "a2a.v1.Task", x.kind, "task");
   const m = ({ $typeName: "lf.a2a.v1.Task", id: "", contextId: "", artifacts: [], history: [] } as Task);
-  let v: any;
+  let v: unknown;
   if ((v = x.id) != null) m.id = str(v, a, "a2a.v1.Task.id");
   if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.Task.context_id");
   if ((v = x.status) != null) m.status = TaskStatusFromOlder(v, at(a, "status"), lost);
@@ -861,36 +863,30 @@ function TaskFromOlder(j: unknown, a: At, lost: Loss[]): Task {
 }
 
 function TaskToOlder(m: Task, a: At, lost: Loss[]): JsonObject {
-  const o: any = { kind: "task" };
-  if (m.id !== "") o.id = m.id;
-  if (m.contextId !== "") o.contextId = m.contextId;
+  const o: JsonObject = { kind: "task", id: m.id, contextId: m.contextId, status: { state: "unknown" } };
   if (m.status !== undefined) o.status = TaskStatusToOlder(m.status, at(a, "status"), lost);
-  if (m.artifacts.length > 0) o.artifacts = eachOf(m.artifacts, at(a, "artifacts"), lost, ArtifactToOlder);
-  if (m.history.length > 0) o.history = eachOf(m.history, at(a, "history"), lost, MessageToOlder);
+  if (m.artifacts.length > 0) o.artifacts = eachTo(m.artifacts, at(a, "artifacts"), lost, ArtifactToOlder);
+  if (m.history.length > 0) o.history = eachTo(m.history, at(a, "history"), lost, MessageToOlder);
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
-  if (o.id === undefined) o.id = "";
-  if (o.contextId === undefined) o.contextId = "";
-  if (o.status === undefined) o.status = {"state":"unknown"};
   return o;
 }
 
 function TaskStatusFromOlder(j: unknown, a: At, lost: Loss[]): TaskStatus {
-  const x: any = object(j, a, "a2a.v1.TaskStatus");
+  const x = object(j, a, "a2a.v1.TaskStatus");
   const m = ({ $typeName: "lf.a2a.v1.TaskStatus", state: 0 } as TaskStatus);
-  let v: any;
-  if ((v = x.state) != null) m.state = enumIn(IN_TaskState, v, at(a, "state"), "a2a.v1.TaskStatus.state");
+  let v: unknown;
   if ((v = x.message) != null) m.message = MessageFromOlder(v, at(a, "message"), lost);
   if ((v = x.timestamp) != null) m.timestamp = timestamp(v, a, "a2a.v1.TaskStatus.timestamp");
+  if ((v = x.state) != null) m.state = enumIn(IN_TaskState, v, a, "state", "a2a.v1.TaskStatus.state");
   for (const k in x) switch (k) { case "kind": case "state": case "message": case "timestamp": break; default: lose(lost, a, k, "a2a.v1.TaskStatus has no field for it"); }
   return m;
 }
 
 function TaskStatusToOlder(m: TaskStatus, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = { state: "unknown" };
   if (m.state !== 0) o.state = enumOut(OUT_TaskState, m.state, a, "state", lost);
   if (m.message !== undefined) o.message = MessageToOlder(m.message, at(a, "message"), lost);
   if (m.timestamp !== undefined) o.timestamp = timestampJson(m.timestamp);
-  if (o.state === undefined) o.state = "unknown";
   return o;
 }
 
@@ -904,7 +900,7 @@ function PartFromOlder(j: unknown, a: At, lost: Loss[]): Part {
   if (kind === "text") m.content = { case: "text", value: str(x.text, a, "a2a.v1.Part.text") };
   else if (kind === "file") {
     const fa = at(a, "file");
-    const f: any = object(file, fa, "a2a.v1.FilePart");
+    const f = object(file, fa, "a2a.v1.FilePart");
     if (f.uri != null && f.bytes != null) invalid(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);
     if (f.uri != null) m.content = { case: "url", value: str(f.uri, fa, "a2a.v1.FilePart.file_with_uri") };
     else if (f.bytes != null) m.content = { case: "raw", value: bytes(f.bytes, fa, "a2a.v1.FilePart.file_with_bytes") };
@@ -917,7 +913,7 @@ function PartFromOlder(j: unknown, a: At, lost: Loss[]): Part {
 
 function PartToOlder(m: Part, a: At, lost: Loss[]): JsonObject | undefined {
   const content = m.content;
-  let o: any;
+  let o: JsonObject;
   switch (content.case) {
     case "text":
       if (m.mediaType) lose(lost, a, "media_type", "a v0.3 text part has no media type");
@@ -926,7 +922,7 @@ function PartToOlder(m: Part, a: At, lost: Loss[]): JsonObject | undefined {
       break;
     case "url":
     case "raw": {
-      const f: any = content.case === "url" ? { uri: content.value } : { bytes: base64(content.value) };
+      const f: JsonObject = content.case === "url" ? { uri: content.value } : { bytes: base64(content.value) };
       if (m.mediaType) f.mimeType = m.mediaType;
       if (m.filename !== "") f.name = m.filename;
       o = { kind: "file", file: f };
@@ -950,101 +946,88 @@ function PartToOlder(m: Part, a: At, lost: Loss[]): JsonObject | undefined {
 }
 
 function MessageFromOlder(j: unknown, a: At, lost: Loss[]): Message {
-  const x: any = object(j, a, "a2a.v1.Message");
+  const x = object(j, a, "a2a.v1.Message");
   if (x.kind !== undefined && x.kind !== "message") refuseKind(pathOf(a), "a2a.v1.Message", x.kind, "message");
   const m = ({ $typeName: "lf.a2a.v1.Message", messageId: "", contextId: "", taskId: "", role: 0, parts: [], extensions: [], referenceTaskIds: [] } as Message);
-  let v: any;
+  let v: unknown;
   if ((v = x.messageId) != null) m.messageId = str(v, a, "a2a.v1.Message.message_id");
   if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.Message.context_id");
   if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.Message.task_id");
-  if ((v = x.role) != null) m.role = enumIn(IN_Role, v, at(a, "role"), "a2a.v1.Message.role");
+  if ((v = x.role) != null) m.role = enumIn(IN_Role, v, a, "role", "a2a.v1.Message.role");
   if ((v = (x.parts ?? x.content)) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Message.content", lost, PartFromOlder);
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.Message.metadata");
-  if ((v = x.extensions) != null) m.extensions = strings(v, at(a, "extensions"), "a2a.v1.Message.extensions");
-  if ((v = x.referenceTaskIds) != null) m.referenceTaskIds = strings(v, at(a, "referenceTaskIds"), "a2a.v1.Message referenceTaskIds");
+  if ((v = x.extensions) != null) m.extensions = strings(v, a, "extensions", "a2a.v1.Message.extensions");
+  if ((v = x.referenceTaskIds) != null) m.referenceTaskIds = strings(v, a, "referenceTaskIds", "a2a.v1.Message referenceTaskIds");
   for (const k in x) switch (k) { case "kind": case "referenceTaskIds": case "messageId": case "contextId": case "taskId": case "role": case "parts": case "content": case "metadata": case "extensions": break; default: lose(lost, a, k, "a2a.v1.Message has no field for it"); }
   return m;
 }
 
 function MessageToOlder(m: Message, a: At, lost: Loss[]): JsonObject {
-  const o: any = { kind: "message" };
-  if (m.messageId !== "") o.messageId = m.messageId;
+  const o: JsonObject = { kind: "message", messageId: m.messageId, role: "agent", parts: [] };
   if (m.contextId !== "") o.contextId = m.contextId;
   if (m.taskId !== "") o.taskId = m.taskId;
-  if (m.role !== 0) o.role = enumOut(OUT_Role, m.role, a, "role", lost);
-  if (m.parts.length > 0) o.parts = eachOf(m.parts, at(a, "parts"), lost, PartToOlder);
+  o.role = enumOut(OUT_Role, m.role, a, "role", lost);
+  o.parts = eachOf(m.parts, at(a, "parts"), lost, PartToOlder);
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
   if (m.extensions.length > 0) o.extensions = m.extensions.slice();
   if (m.referenceTaskIds.length > 0) o.referenceTaskIds = m.referenceTaskIds.slice();
-  if (o.messageId === undefined) o.messageId = "";
-  if (o.role === undefined) o.role = "agent";
-  if (o.parts === undefined) o.parts = [];
   return o;
 }
 
 function ArtifactFromOlder(j: unknown, a: At, lost: Loss[]): Artifact {
-  const x: any = object(j, a, "a2a.v1.Artifact");
+  const x = object(j, a, "a2a.v1.Artifact");
   const m = ({ $typeName: "lf.a2a.v1.Artifact", artifactId: "", name: "", description: "", parts: [], extensions: [] } as Artifact);
-  let v: any;
+  let v: unknown;
   if ((v = x.artifactId) != null) m.artifactId = str(v, a, "a2a.v1.Artifact.artifact_id");
   if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.Artifact.name");
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.Artifact.description");
   if ((v = x.parts) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Artifact.parts", lost, PartFromOlder);
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.Artifact.metadata");
-  if ((v = x.extensions) != null) m.extensions = strings(v, at(a, "extensions"), "a2a.v1.Artifact.extensions");
+  if ((v = x.extensions) != null) m.extensions = strings(v, a, "extensions", "a2a.v1.Artifact.extensions");
   for (const k in x) switch (k) { case "kind": case "artifactId": case "name": case "description": case "parts": case "metadata": case "extensions": break; default: lose(lost, a, k, "a2a.v1.Artifact has no field for it"); }
   return m;
 }
 
 function ArtifactToOlder(m: Artifact, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  if (m.artifactId !== "") o.artifactId = m.artifactId;
+  const o: JsonObject = { artifactId: m.artifactId, parts: [] };
   if (m.name !== "") o.name = m.name;
   if (m.description !== "") o.description = m.description;
-  if (m.parts.length > 0) o.parts = eachOf(m.parts, at(a, "parts"), lost, PartToOlder);
+  o.parts = eachOf(m.parts, at(a, "parts"), lost, PartToOlder);
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
   if (m.extensions.length > 0) o.extensions = m.extensions.slice();
-  if (o.artifactId === undefined) o.artifactId = "";
-  if (o.parts === undefined) o.parts = [];
   return o;
 }
 
 function TaskStatusUpdateEventFromOlder(j: unknown, a: At, lost: Loss[]): TaskStatusUpdateEvent {
-  const x: any = object(j, a, "a2a.v1.TaskStatusUpdateEvent");
+  const x = object(j, a, "a2a.v1.TaskStatusUpdateEvent");
   if (x.kind !== undefined && x.kind !== "status-update") refuseKind(pathOf(a), "a2a.v1.TaskStatusUpdateEvent", x.kind, "status-update");
   const m = ({ $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId: "", contextId: "" } as TaskStatusUpdateEvent);
-  let v: any;
+  let v: unknown;
   if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.task_id");
   if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.context_id");
   if ((v = x.status) != null) m.status = TaskStatusFromOlder(v, at(a, "status"), lost);
-  if ((v = x.final) != null) bool(v, a, "a2a.v1.TaskStatusUpdateEvent.final");
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.TaskStatusUpdateEvent.metadata");
+  if ((v = x.final) != null) bool(v, a, "a2a.v1.TaskStatusUpdateEvent.final");
   for (const k in x) switch (k) { case "kind": case "taskId": case "contextId": case "status": case "final": case "metadata": break; default: lose(lost, a, k, "a2a.v1.TaskStatusUpdateEvent has no field for it"); }
   return m;
 }
 
 function TaskStatusUpdateEventToOlder(m: TaskStatusUpdateEvent, a: At, lost: Loss[]): JsonObject {
-  const o: any = { kind: "status-update" };
-  let v: any;
-  if (m.taskId !== "") o.taskId = m.taskId;
-  if (m.contextId !== "") o.contextId = m.contextId;
-  if ((v = m.status) !== undefined) {
-    o.status = TaskStatusToOlder(v, at(a, "status"), lost);
-    if (v.state === 3 /* COMPLETED */ || v.state === 5 /* CANCELED */ || v.state === 4 /* FAILED */ || v.state === 7 /* REJECTED */ || v.state === 6 /* INPUT_REQUIRED */) o.final = true;
+  const o: JsonObject = { kind: "status-update", taskId: m.taskId, contextId: m.contextId, status: { state: "unknown" }, final: false };
+  const status = m.status;
+  if (status !== undefined) {
+    o.status = TaskStatusToOlder(status, at(a, "status"), lost);
+    if (status.state === 3 /* COMPLETED */ || status.state === 5 /* CANCELED */ || status.state === 4 /* FAILED */ || status.state === 7 /* REJECTED */ || status.state === 6 /* INPUT_REQUIRED */) o.final = true;
   }
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
-  if (o.taskId === undefined) o.taskId = "";
-  if (o.contextId === undefined) o.contextId = "";
-  if (o.status === undefined) o.status = {"state":"unknown"};
-  if (o.final === undefined) o.final = false;
   return o;
 }
 
 function TaskArtifactUpdateEventFromOlder(j: unknown, a: At, lost: Loss[]): TaskArtifactUpdateEvent {
-  const x: any = object(j, a, "a2a.v1.TaskArtifactUpdateEvent");
+  const x = object(j, a, "a2a.v1.TaskArtifactUpdateEvent");
   if (x.kind !== undefined && x.kind !== "artifact-update") refuseKind(pathOf(a), "a2a.v1.TaskArtifactUpdateEvent", x.kind, "artifact-update");
   const m = ({ $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent", taskId: "", contextId: "", append: false, lastChunk: false } as TaskArtifactUpdateEvent);
-  let v: any;
+  let v: unknown;
   if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.TaskArtifactUpdateEvent.task_id");
   if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.TaskArtifactUpdateEvent.context_id");
   if ((v = x.artifact) != null) m.artifact = ArtifactFromOlder(v, at(a, "artifact"), lost);
@@ -1056,44 +1039,39 @@ function TaskArtifactUpdateEventFromOlder(j: unknown, a: At, lost: Loss[]): Task
 }
 
 function TaskArtifactUpdateEventToOlder(m: TaskArtifactUpdateEvent, a: At, lost: Loss[]): JsonObject {
-  const o: any = { kind: "artifact-update" };
-  if (m.taskId !== "") o.taskId = m.taskId;
-  if (m.contextId !== "") o.contextId = m.contextId;
+  const o: JsonObject = { kind: "artifact-update", taskId: m.taskId, contextId: m.contextId };
   if (m.artifact !== undefined) o.artifact = ArtifactToOlder(m.artifact, at(a, "artifact"), lost);
   if (m.append) o.append = m.append;
   if (m.lastChunk) o.lastChunk = m.lastChunk;
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
-  if (o.taskId === undefined) o.taskId = "";
-  if (o.contextId === undefined) o.contextId = "";
   return o;
 }
 
 function AuthenticationInfoFromOlder(j: unknown, a: At, lost: Loss[]): AuthenticationInfo {
-  const x: any = object(j, a, "a2a.v1.AuthenticationInfo");
+  const x = object(j, a, "a2a.v1.AuthenticationInfo");
   const m = ({ $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: "", credentials: "" } as AuthenticationInfo);
-  let v: any;
-  if ((v = x.schemes) != null) {
-    v = strings(v, at(a, "schemes"), "a2a.v1.AuthenticationInfo.schemes");
-    if (v[0] !== undefined) m.scheme = v[0];
-    if (v.length > 1) lose(lost, a, "schemes", "v1.0 takes one scheme; dropped " + v.slice(1).join(", "));
-  }
+  let v: unknown;
   if ((v = x.credentials) != null) m.credentials = str(v, a, "a2a.v1.AuthenticationInfo.credentials");
+  if ((v = x.schemes) != null) {
+    const schemes = strings(v, a, "schemes", "a2a.v1.AuthenticationInfo.schemes");
+    if (schemes[0] !== undefined) m.scheme = schemes[0];
+    if (schemes.length > 1) lose(lost, a, "schemes", "v1.0 takes one scheme; dropped " + schemes.slice(1).join(", "));
+  }
   for (const k in x) switch (k) { case "kind": case "schemes": case "credentials": break; default: lose(lost, a, k, "a2a.v1.AuthenticationInfo has no field for it"); }
   return m;
 }
 
 function AuthenticationInfoToOlder(m: AuthenticationInfo, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = { schemes: [] };
   if (m.scheme) o.schemes = [m.scheme];
   if (m.credentials !== "") o.credentials = m.credentials;
-  if (o.schemes === undefined) o.schemes = [];
   return o;
 }
 
 function AgentInterfaceFromOlder(j: unknown, a: At, lost: Loss[]): AgentInterface {
-  const x: any = object(j, a, "a2a.v1.AgentInterface");
+  const x = object(j, a, "a2a.v1.AgentInterface");
   const m = ({ $typeName: "lf.a2a.v1.AgentInterface", url: "", protocolBinding: "", tenant: "", protocolVersion: "" } as AgentInterface);
-  let v: any;
+  let v: unknown;
   if ((v = x.url) != null) m.url = str(v, a, "a2a.v1.AgentInterface.url");
   if ((v = x.transport) != null) m.protocolBinding = str(v, a, "a2a.v1.AgentInterface.transport");
   for (const k in x) switch (k) { case "kind": case "url": case "transport": break; default: lose(lost, a, k, "a2a.v1.AgentInterface has no field for it"); }
@@ -1101,37 +1079,85 @@ function AgentInterfaceFromOlder(j: unknown, a: At, lost: Loss[]): AgentInterfac
 }
 
 function AgentInterfaceToOlder(m: AgentInterface, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  if (m.url !== "") o.url = m.url;
-  if (m.protocolBinding !== "") o.transport = m.protocolBinding;
+  const o: JsonObject = { url: m.url, transport: m.protocolBinding };
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 interfaces have no tenant");
-  if (o.url === undefined) o.url = "";
-  if (o.transport === undefined) o.transport = "";
   return o;
 }
 
 function AgentCardFromOlder(j: unknown, a: At, lost: Loss[]): AgentCard {
-  const found: Loss[] = [];
-  const m = via.toNewer("a2a.v1.AgentCard", j, a, found) as AgentCard;
-  keepLosses(lost, found, [pathOf(at(a, "iconUrl"))]);
-  const x: any = j;
-  let v: any;
+  const x = object(j, a, "a2a.v1.AgentCard");
+  const m = ({ $typeName: "lf.a2a.v1.AgentCard", name: "", description: "", supportedInterfaces: [], version: "", securitySchemes: {}, securityRequirements: [], defaultInputModes: [], defaultOutputModes: [], skills: [], signatures: [] } as AgentCard);
+  let v: unknown;
+  if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.AgentCard.name");
+  if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.AgentCard.description");
+  if ((v = x.provider) != null) m.provider = AgentProviderFromOlder(v, at(a, "provider"), lost);
+  if ((v = x.version) != null) m.version = str(v, a, "a2a.v1.AgentCard.version");
+  if ((v = x.documentationUrl) != null) { const w = str(v, a, "a2a.v1.AgentCard.documentation_url"); if (w !== "") m.documentationUrl = w; }
+  if ((v = x.capabilities) != null) m.capabilities = AgentCapabilitiesFromOlder(v, at(a, "capabilities"), lost);
+  if ((v = x.securitySchemes) != null) m.securitySchemes = eachKey(v, at(a, "securitySchemes"), "a2a.v1.AgentCard.security_schemes", lost, SecuritySchemeFromOlder);
+  if ((v = x.security) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentCard.security", lost, SecurityRequirementFromOlder);
+  if ((v = x.defaultInputModes) != null) m.defaultInputModes = strings(v, a, "defaultInputModes", "a2a.v1.AgentCard.default_input_modes");
+  if ((v = x.defaultOutputModes) != null) m.defaultOutputModes = strings(v, a, "defaultOutputModes", "a2a.v1.AgentCard.default_output_modes");
+  if ((v = x.skills) != null) m.skills = each(v, at(a, "skills"), "a2a.v1.AgentCard.skills", lost, AgentSkillFromOlder);
+  if ((v = x.signatures) != null) m.signatures = each(v, at(a, "signatures"), "a2a.v1.AgentCard.signatures", lost, AgentCardSignatureFromOlder);
   if ((v = x.iconUrl) != null) m.iconUrl = str(v, a, "a2a.v1.AgentCard iconUrl");
+  {
+    const version = /^(\d+\.\d+)/.exec((v = x.protocolVersion) != null ? str(v, a, "a2a.v1.AgentCard.protocol_version") : "")?.[1] ?? "0.3";
+    const cardUrl = (v = x.url) != null ? str(v, a, "a2a.v1.AgentCard.url") : "";
+    const preferred = (v = x.preferredTransport) != null ? str(v, a, "a2a.v1.AgentCard.preferred_transport") : "";
+    const offered: [string, string][] = [[cardUrl, preferred || "JSONRPC"]];
+    if ((v = x.additionalInterfaces) != null)
+      for (const i of each(v, at(a, "additionalInterfaces"), "a2a.v1.AgentCard.additional_interfaces", lost, AgentInterfaceFromOlder))
+        offered.push([i.url, i.protocolBinding]);
+    for (const [url, binding] of offered) {
+      const known = m.supportedInterfaces.some((i) => i.url === url && i.protocolBinding === binding);
+      if (url === "" || known) continue;
+      const i = ({ $typeName: "lf.a2a.v1.AgentInterface", url: "", protocolBinding: "", tenant: "", protocolVersion: "" } as AgentInterface);
+      i.url = url;
+      i.protocolBinding = binding || "JSONRPC";
+      i.protocolVersion = version;
+      m.supportedInterfaces.push(i);
+    }
+  }
+  if ((v = x.supportsAuthenticatedExtendedCard) != null && bool(v, a, "a2a.v1.AgentCard.supports_authenticated_extended_card"))
+    (m.capabilities ??= ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as AgentCapabilities)).extendedAgentCard = true;
+  for (const k in x) switch (k) { case "kind": case "iconUrl": case "protocolVersion": case "name": case "description": case "url": case "preferredTransport": case "additionalInterfaces": case "provider": case "version": case "documentationUrl": case "capabilities": case "securitySchemes": case "security": case "defaultInputModes": case "defaultOutputModes": case "skills": case "supportsAuthenticatedExtendedCard": case "signatures": break; default: lose(lost, a, k, "a2a.v1.AgentCard has no field for it"); }
   return m;
 }
 
 function AgentCardToOlder(m: AgentCard, a: At, lost: Loss[]): JsonObject {
-  const found: Loss[] = [];
-  const o: any = via.toOlder(m, a, found);
-  keepLosses(lost, found, [pathOf(at(a, "icon_url"))]);
+  const o: JsonObject = { protocolVersion: "", name: m.name, description: m.description, url: "", version: m.version, capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [] };
+  {
+    const all = m.supportedInterfaces;
+    const legacy = all.filter((i) => /^0\./.test(i.protocolVersion));
+    const kept = legacy.length > 0 ? legacy : all;
+    if (legacy.length === 0 && all.length > 0) lose(lost, a, "supported_interfaces", "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak");
+    const first = kept[0];
+    if (first !== undefined) {
+      o.url = first.url;
+      if (first.protocolBinding !== "") o.preferredTransport = first.protocolBinding;
+      o.protocolVersion = first.protocolVersion || "0.3";
+    }
+    if (kept.length > 0) o.additionalInterfaces = kept.map((i) => ({ url: i.url, transport: i.protocolBinding }));
+  }
+  if (m.capabilities?.extendedAgentCard) o.supportsAuthenticatedExtendedCard = true;
+  if (m.provider !== undefined) o.provider = AgentProviderToOlder(m.provider, at(a, "provider"), lost);
+  if (m.documentationUrl !== undefined) if (m.documentationUrl !== "") o.documentationUrl = m.documentationUrl;
+  if (m.capabilities !== undefined) o.capabilities = AgentCapabilitiesToOlder(m.capabilities, at(a, "capabilities"), lost);
+  if (Object.keys(m.securitySchemes).length > 0) o.securitySchemes = eachKeyOf(m.securitySchemes, at(a, "security_schemes"), lost, SecuritySchemeToOlder);
+  if (m.securityRequirements.length > 0) o.security = eachTo(m.securityRequirements, at(a, "security_requirements"), lost, SecurityRequirementToOlder);
+  if (m.defaultInputModes.length > 0) o.defaultInputModes = m.defaultInputModes.slice();
+  if (m.defaultOutputModes.length > 0) o.defaultOutputModes = m.defaultOutputModes.slice();
+  o.skills = eachTo(m.skills, at(a, "skills"), lost, AgentSkillToOlder);
+  if (m.signatures.length > 0) o.signatures = eachTo(m.signatures, at(a, "signatures"), lost, AgentCardSignatureToOlder);
   if (m.iconUrl !== undefined) o.iconUrl = m.iconUrl;
   return o;
 }
 
 function AgentProviderFromOlder(j: unknown, a: At, lost: Loss[]): AgentProvider {
-  const x: any = object(j, a, "a2a.v1.AgentProvider");
+  const x = object(j, a, "a2a.v1.AgentProvider");
   const m = ({ $typeName: "lf.a2a.v1.AgentProvider", url: "", organization: "" } as AgentProvider);
-  let v: any;
+  let v: unknown;
   if ((v = x.url) != null) m.url = str(v, a, "a2a.v1.AgentProvider.url");
   if ((v = x.organization) != null) m.organization = str(v, a, "a2a.v1.AgentProvider.organization");
   for (const k in x) switch (k) { case "kind": case "url": case "organization": break; default: lose(lost, a, k, "a2a.v1.AgentProvider has no field for it"); }
@@ -1139,37 +1165,33 @@ function AgentProviderFromOlder(j: unknown, a: At, lost: Loss[]): AgentProvider 
 }
 
 function AgentProviderToOlder(m: AgentProvider, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  if (m.url !== "") o.url = m.url;
-  if (m.organization !== "") o.organization = m.organization;
-  if (o.url === undefined) o.url = "";
-  if (o.organization === undefined) o.organization = "";
+  const o: JsonObject = { url: m.url, organization: m.organization };
   return o;
 }
 
 function AgentCapabilitiesFromOlder(j: unknown, a: At, lost: Loss[]): AgentCapabilities {
-  const x: any = object(j, a, "a2a.v1.AgentCapabilities");
+  const x = object(j, a, "a2a.v1.AgentCapabilities");
   const m = ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as AgentCapabilities);
-  let v: any;
-  if ((v = x.streaming) != null) { v = bool(v, a, "a2a.v1.AgentCapabilities.streaming"); if (v) m.streaming = v; }
-  if ((v = x.pushNotifications) != null) { v = bool(v, a, "a2a.v1.AgentCapabilities.push_notifications"); if (v) m.pushNotifications = v; }
+  let v: unknown;
+  if ((v = x.streaming) != null) { const w = bool(v, a, "a2a.v1.AgentCapabilities.streaming"); if (w) m.streaming = w; }
+  if ((v = x.pushNotifications) != null) { const w = bool(v, a, "a2a.v1.AgentCapabilities.push_notifications"); if (w) m.pushNotifications = w; }
   if ((v = x.extensions) != null) m.extensions = each(v, at(a, "extensions"), "a2a.v1.AgentCapabilities.extensions", lost, AgentExtensionFromOlder);
   for (const k in x) switch (k) { case "kind": case "streaming": case "pushNotifications": case "extensions": break; default: lose(lost, a, k, "a2a.v1.AgentCapabilities has no field for it"); }
   return m;
 }
 
 function AgentCapabilitiesToOlder(m: AgentCapabilities, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = {};
   if (m.streaming !== undefined) if (m.streaming) o.streaming = m.streaming;
   if (m.pushNotifications !== undefined) if (m.pushNotifications) o.pushNotifications = m.pushNotifications;
-  if (m.extensions.length > 0) o.extensions = eachOf(m.extensions, at(a, "extensions"), lost, AgentExtensionToOlder);
+  if (m.extensions.length > 0) o.extensions = eachTo(m.extensions, at(a, "extensions"), lost, AgentExtensionToOlder);
   return o;
 }
 
 function AgentExtensionFromOlder(j: unknown, a: At, lost: Loss[]): AgentExtension {
-  const x: any = object(j, a, "a2a.v1.AgentExtension");
+  const x = object(j, a, "a2a.v1.AgentExtension");
   const m = ({ $typeName: "lf.a2a.v1.AgentExtension", uri: "", description: "", required: false } as AgentExtension);
-  let v: any;
+  let v: unknown;
   if ((v = x.uri) != null) m.uri = str(v, a, "a2a.v1.AgentExtension.uri");
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.AgentExtension.description");
   if ((v = x.required) != null) m.required = bool(v, a, "a2a.v1.AgentExtension.required");
@@ -1179,52 +1201,43 @@ function AgentExtensionFromOlder(j: unknown, a: At, lost: Loss[]): AgentExtensio
 }
 
 function AgentExtensionToOlder(m: AgentExtension, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  if (m.uri !== "") o.uri = m.uri;
+  const o: JsonObject = { uri: m.uri };
   if (m.description !== "") o.description = m.description;
   if (m.required) o.required = m.required;
   if (m.params !== undefined) o.params = structJson(m.params);
-  if (o.uri === undefined) o.uri = "";
   return o;
 }
 
 function AgentSkillFromOlder(j: unknown, a: At, lost: Loss[]): AgentSkill {
-  const x: any = object(j, a, "a2a.v1.AgentSkill");
+  const x = object(j, a, "a2a.v1.AgentSkill");
   const m = ({ $typeName: "lf.a2a.v1.AgentSkill", id: "", name: "", description: "", tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [] } as AgentSkill);
-  let v: any;
+  let v: unknown;
   if ((v = x.id) != null) m.id = str(v, a, "a2a.v1.AgentSkill.id");
   if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.AgentSkill.name");
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.AgentSkill.description");
-  if ((v = x.tags) != null) m.tags = strings(v, at(a, "tags"), "a2a.v1.AgentSkill.tags");
-  if ((v = x.examples) != null) m.examples = strings(v, at(a, "examples"), "a2a.v1.AgentSkill.examples");
-  if ((v = x.inputModes) != null) m.inputModes = strings(v, at(a, "inputModes"), "a2a.v1.AgentSkill.input_modes");
-  if ((v = x.outputModes) != null) m.outputModes = strings(v, at(a, "outputModes"), "a2a.v1.AgentSkill.output_modes");
-  if ((v = x.security) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentSkill.security", lost, (y: unknown, b: At, l: Loss[]) => (via.toNewer("a2a.v1.Security", y, b, l) as SecurityRequirement));
+  if ((v = x.tags) != null) m.tags = strings(v, a, "tags", "a2a.v1.AgentSkill.tags");
+  if ((v = x.examples) != null) m.examples = strings(v, a, "examples", "a2a.v1.AgentSkill.examples");
+  if ((v = x.inputModes) != null) m.inputModes = strings(v, a, "inputModes", "a2a.v1.AgentSkill.input_modes");
+  if ((v = x.outputModes) != null) m.outputModes = strings(v, a, "outputModes", "a2a.v1.AgentSkill.output_modes");
+  if ((v = x.security) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentSkill.security", lost, SecurityRequirementFromOlder);
   for (const k in x) switch (k) { case "kind": case "id": case "name": case "description": case "tags": case "examples": case "inputModes": case "outputModes": case "security": break; default: lose(lost, a, k, "a2a.v1.AgentSkill has no field for it"); }
   return m;
 }
 
 function AgentSkillToOlder(m: AgentSkill, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  if (m.id !== "") o.id = m.id;
-  if (m.name !== "") o.name = m.name;
-  if (m.description !== "") o.description = m.description;
+  const o: JsonObject = { id: m.id, name: m.name, description: m.description, tags: [] };
   if (m.tags.length > 0) o.tags = m.tags.slice();
   if (m.examples.length > 0) o.examples = m.examples.slice();
   if (m.inputModes.length > 0) o.inputModes = m.inputModes.slice();
   if (m.outputModes.length > 0) o.outputModes = m.outputModes.slice();
-  if (m.securityRequirements.length > 0) o.security = eachOf(m.securityRequirements, at(a, "security_requirements"), lost, (y: SecurityRequirement, b: At, l: Loss[]) => via.toOlder(y, b, l));
-  if (o.id === undefined) o.id = "";
-  if (o.name === undefined) o.name = "";
-  if (o.description === undefined) o.description = "";
-  if (o.tags === undefined) o.tags = [];
+  if (m.securityRequirements.length > 0) o.security = eachTo(m.securityRequirements, at(a, "security_requirements"), lost, SecurityRequirementToOlder);
   return o;
 }
 
 function AgentCardSignatureFromOlder(j: unknown, a: At, lost: Loss[]): AgentCardSignature {
-  const x: any = object(j, a, "a2a.v1.AgentCardSignature");
+  const x = object(j, a, "a2a.v1.AgentCardSignature");
   const m = ({ $typeName: "lf.a2a.v1.AgentCardSignature", protected: "", signature: "" } as AgentCardSignature);
-  let v: any;
+  let v: unknown;
   if ((v = x.protected) != null) m.protected = str(v, a, "a2a.v1.AgentCardSignature.protected");
   if ((v = x.signature) != null) m.signature = str(v, a, "a2a.v1.AgentCardSignature.signature");
   if ((v = x.header) != null) m.header = struct(v, a, "a2a.v1.AgentCardSignature.header");
@@ -1233,34 +1246,111 @@ function AgentCardSignatureFromOlder(j: unknown, a: At, lost: Loss[]): AgentCard
 }
 
 function AgentCardSignatureToOlder(m: AgentCardSignature, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  if (m.protected !== "") o.protected = m.protected;
-  if (m.signature !== "") o.signature = m.signature;
+  const o: JsonObject = { protected: m.protected, signature: m.signature };
   if (m.header !== undefined) o.header = structJson(m.header);
-  if (o.protected === undefined) o.protected = "";
-  if (o.signature === undefined) o.signature = "";
+  return o;
+}
+
+function TaskPushNotificationConfigFromOlder(j: unknown, a: At, lost: Loss[]): TaskPushNotificationConfig {
+  const x = object(j, a, "a2a.v1.TaskPushNotificationConfig");
+  const m = ({ $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "" } as TaskPushNotificationConfig);
+  let v: unknown;
+  const taskId = resourceId(x.taskId);
+  const pushNotificationConfigId = resourceId(isObject(x.pushNotificationConfig) ? x.pushNotificationConfig.id : undefined);
+  if (taskId.includes("/") || pushNotificationConfigId.includes("/")) lose(lost, a, "name", "not a push config name: tasks/" + taskId + "/pushNotificationConfigs/" + pushNotificationConfigId);
+  else { m.taskId = taskId; m.id = pushNotificationConfigId; }
+  if ((v = x.pushNotificationConfig) != null) {
+    const pa = at(a, "pushNotificationConfig");
+    const p = object(v, pa, "a2a.v1.PushNotificationConfig");
+    for (const k in p) switch (k) { case "kind": case "id": case "url": case "token": case "authentication": break; default: lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it"); }
+    if ((v = p.url) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") m.url = s; }
+    if ((v = p.token) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") m.token = s; }
+    if ((v = p.id) != null) {
+      const s = str(v, pa, "a2a.v1.PushNotificationConfig.id");
+      if (s !== "" && m.id === "") m.id = s;
+    }
+    if ((v = p.authentication) != null) m.authentication = AuthenticationInfoFromOlder(v, at(pa, "authentication"), lost);
+  }
+  for (const k in x) switch (k) { case "kind": case "taskId": case "pushNotificationConfig": break; default: lose(lost, a, k, "a2a.v1.TaskPushNotificationConfig has no field for it"); }
+  return m;
+}
+
+function TaskPushNotificationConfigToOlder(m: TaskPushNotificationConfig, a: At, lost: Loss[]): JsonObject {
+  const o: JsonObject = {};
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  o.taskId = m.taskId;
+  {
+    const p: JsonObject = { id: m.id };
+    if (m.url !== "") p.url = m.url;
+    if (m.token !== "") p.token = m.token;
+    if (m.authentication !== undefined) p.authentication = AuthenticationInfoToOlder(m.authentication, at(a, "authentication"), lost);
+    o.pushNotificationConfig = p;
+  }
   return o;
 }
 
 function StringListFromOlder(j: unknown, a: At, lost: Loss[]): StringList {
-  const x: any = object(j, a, "a2a.v1.StringList");
+  const x = object(j, a, "a2a.v1.StringList");
   const m = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as StringList);
-  let v: any;
-  if ((v = x.list) != null) m.list = strings(v, at(a, "list"), "a2a.v1.StringList.list");
+  let v: unknown;
+  if ((v = x.list) != null) m.list = strings(v, a, "list", "a2a.v1.StringList.list");
   for (const k in x) switch (k) { case "kind": case "list": break; default: lose(lost, a, k, "a2a.v1.StringList has no field for it"); }
   return m;
 }
 
 function StringListToOlder(m: StringList, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = {};
   if (m.list.length > 0) o.list = m.list.slice();
   return o;
 }
 
+function SecurityRequirementFromOlder(j: unknown, a: At, lost: Loss[]): SecurityRequirement {
+  const x = object(j, a, "a2a.v1.Security");
+  const m = ({ $typeName: "lf.a2a.v1.SecurityRequirement", schemes: {} } as SecurityRequirement);
+  for (const k of Object.keys(x)) {
+    const list = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as StringList);
+    list.list = strings(x[k], a, k, "a2a.v1.Security.schemes");
+    setKey(m.schemes, k, list);
+  }
+  return m;
+}
+
+function SecurityRequirementToOlder(m: SecurityRequirement, a: At, lost: Loss[]): JsonObject {
+  const o: JsonObject = {};
+  for (const k of Object.keys(m.schemes)) setKey(o, k, m.schemes[k]!.list.slice());
+  return o;
+}
+
+function SecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): SecurityScheme {
+  const { type, ...rest } = object(j, a, "a2a.v1.SecurityScheme");
+  const m = ({ $typeName: "lf.a2a.v1.SecurityScheme", scheme: { case: undefined } } as SecurityScheme);
+  switch (type) {
+    case "apiKey": m.scheme = { case: "apiKeySecurityScheme", value: APIKeySecuritySchemeFromOlder(rest, a, lost) }; break;
+    case "http": m.scheme = { case: "httpAuthSecurityScheme", value: HTTPAuthSecuritySchemeFromOlder(rest, a, lost) }; break;
+    case "oauth2": m.scheme = { case: "oauth2SecurityScheme", value: OAuth2SecuritySchemeFromOlder(rest, a, lost) }; break;
+    case "openIdConnect": m.scheme = { case: "openIdConnectSecurityScheme", value: OpenIdConnectSecuritySchemeFromOlder(rest, a, lost) }; break;
+    case "mutualTLS": m.scheme = { case: "mtlsSecurityScheme", value: MutualTlsSecuritySchemeFromOlder(rest, a, lost) }; break;
+    default: lose(lost, a, "type", "unknown a2a.v1.SecurityScheme type " + JSON.stringify(type));
+  }
+  return m;
+}
+
+function SecuritySchemeToOlder(m: SecurityScheme, a: At, lost: Loss[]): JsonObject {
+  switch (m.scheme.case) {
+    case "apiKeySecurityScheme": return { type: "apiKey", ...APIKeySecuritySchemeToOlder(m.scheme.value, at(a, "api_key_security_scheme"), lost) };
+    case "httpAuthSecurityScheme": return { type: "http", ...HTTPAuthSecuritySchemeToOlder(m.scheme.value, at(a, "http_auth_security_scheme"), lost) };
+    case "oauth2SecurityScheme": return { type: "oauth2", ...OAuth2SecuritySchemeToOlder(m.scheme.value, at(a, "oauth2_security_scheme"), lost) };
+    case "openIdConnectSecurityScheme": return { type: "openIdConnect", ...OpenIdConnectSecuritySchemeToOlder(m.scheme.value, at(a, "open_id_connect_security_scheme"), lost) };
+    case "mtlsSecurityScheme": return { type: "mutualTLS", ...MutualTlsSecuritySchemeToOlder(m.scheme.value, at(a, "mtls_security_scheme"), lost) };
+  }
+  lose(lost, a, "scheme", "a2a.v1.SecurityScheme sets none of scheme; a2a.json has no form for it");
+  return {};
+}
+
 function APIKeySecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): APIKeySecurityScheme {
-  const x: any = object(j, a, "a2a.v1.APIKeySecurityScheme");
+  const x = object(j, a, "a2a.v1.APIKeySecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.APIKeySecurityScheme", description: "", location: "", name: "" } as APIKeySecurityScheme);
-  let v: any;
+  let v: unknown;
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.APIKeySecurityScheme.description");
   if ((v = (x.in ?? x.location)) != null) m.location = str(v, a, "a2a.v1.APIKeySecurityScheme.location");
   if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.APIKeySecurityScheme.name");
@@ -1269,19 +1359,15 @@ function APIKeySecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): APIKeyS
 }
 
 function APIKeySecuritySchemeToOlder(m: APIKeySecurityScheme, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = { in: m.location, name: m.name };
   if (m.description !== "") o.description = m.description;
-  if (m.location !== "") o.in = m.location;
-  if (m.name !== "") o.name = m.name;
-  if (o.in === undefined) o.in = "";
-  if (o.name === undefined) o.name = "";
   return o;
 }
 
 function HTTPAuthSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): HTTPAuthSecurityScheme {
-  const x: any = object(j, a, "a2a.v1.HTTPAuthSecurityScheme");
+  const x = object(j, a, "a2a.v1.HTTPAuthSecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.HTTPAuthSecurityScheme", description: "", scheme: "", bearerFormat: "" } as HTTPAuthSecurityScheme);
-  let v: any;
+  let v: unknown;
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.description");
   if ((v = x.scheme) != null) m.scheme = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.scheme");
   if ((v = x.bearerFormat) != null) m.bearerFormat = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.bearer_format");
@@ -1290,18 +1376,16 @@ function HTTPAuthSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): HTTPA
 }
 
 function HTTPAuthSecuritySchemeToOlder(m: HTTPAuthSecurityScheme, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = { scheme: m.scheme };
   if (m.description !== "") o.description = m.description;
-  if (m.scheme !== "") o.scheme = m.scheme;
   if (m.bearerFormat !== "") o.bearerFormat = m.bearerFormat;
-  if (o.scheme === undefined) o.scheme = "";
   return o;
 }
 
 function OAuth2SecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): OAuth2SecurityScheme {
-  const x: any = object(j, a, "a2a.v1.OAuth2SecurityScheme");
+  const x = object(j, a, "a2a.v1.OAuth2SecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.OAuth2SecurityScheme", description: "", oauth2MetadataUrl: "" } as OAuth2SecurityScheme);
-  let v: any;
+  let v: unknown;
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.OAuth2SecurityScheme.description");
   if ((v = x.flows) != null) m.flows = OAuthFlowsFromOlder(v, at(a, "flows"), lost);
   if ((v = x.oauth2MetadataUrl) != null) m.oauth2MetadataUrl = str(v, a, "a2a.v1.OAuth2SecurityScheme.oauth2_metadata_url");
@@ -1310,18 +1394,17 @@ function OAuth2SecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): OAuth2S
 }
 
 function OAuth2SecuritySchemeToOlder(m: OAuth2SecurityScheme, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = { flows: {} };
   if (m.description !== "") o.description = m.description;
   if (m.flows !== undefined) o.flows = OAuthFlowsToOlder(m.flows, at(a, "flows"), lost);
   if (m.oauth2MetadataUrl !== "") o.oauth2MetadataUrl = m.oauth2MetadataUrl;
-  if (o.flows === undefined) o.flows = {};
   return o;
 }
 
 function OpenIdConnectSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): OpenIdConnectSecurityScheme {
-  const x: any = object(j, a, "a2a.v1.OpenIdConnectSecurityScheme");
+  const x = object(j, a, "a2a.v1.OpenIdConnectSecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.OpenIdConnectSecurityScheme", description: "", openIdConnectUrl: "" } as OpenIdConnectSecurityScheme);
-  let v: any;
+  let v: unknown;
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.description");
   if ((v = x.openIdConnectUrl) != null) m.openIdConnectUrl = str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.open_id_connect_url");
   for (const k in x) switch (k) { case "kind": case "description": case "openIdConnectUrl": break; default: lose(lost, a, k, "a2a.v1.OpenIdConnectSecurityScheme has no field for it"); }
@@ -1329,56 +1412,127 @@ function OpenIdConnectSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): 
 }
 
 function OpenIdConnectSecuritySchemeToOlder(m: OpenIdConnectSecurityScheme, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = { openIdConnectUrl: m.openIdConnectUrl };
   if (m.description !== "") o.description = m.description;
-  if (m.openIdConnectUrl !== "") o.openIdConnectUrl = m.openIdConnectUrl;
-  if (o.openIdConnectUrl === undefined) o.openIdConnectUrl = "";
   return o;
 }
 
 function MutualTlsSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): MutualTlsSecurityScheme {
-  const x: any = object(j, a, "a2a.v1.MutualTlsSecurityScheme");
+  const x = object(j, a, "a2a.v1.MutualTlsSecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.MutualTlsSecurityScheme", description: "" } as MutualTlsSecurityScheme);
-  let v: any;
+  let v: unknown;
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.MutualTlsSecurityScheme.description");
   for (const k in x) switch (k) { case "kind": case "description": break; default: lose(lost, a, k, "a2a.v1.MutualTlsSecurityScheme has no field for it"); }
   return m;
 }
 
 function MutualTlsSecuritySchemeToOlder(m: MutualTlsSecurityScheme, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = {};
   if (m.description !== "") o.description = m.description;
   return o;
 }
 
 function OAuthFlowsFromOlder(j: unknown, a: At, lost: Loss[]): OAuthFlows {
-  const x: any = object(j, a, "a2a.v1.OAuthFlows");
+  const x = object(j, a, "a2a.v1.OAuthFlows");
   const m = ({ $typeName: "lf.a2a.v1.OAuthFlows", flow: { case: undefined } } as OAuthFlows);
-  let v: any;
+  let v: unknown;
   let one_flow = false;
-  if ((v = x.authorizationCode) != null) { if (one_flow) lose(lost, a, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept"); else { one_flow = true; m.flow = { case: "authorizationCode", value: (via.toNewer("a2a.v1.AuthorizationCodeOAuthFlow", v, at(a, "authorizationCode"), lost) as AuthorizationCodeOAuthFlow) }; } }
-  if ((v = x.clientCredentials) != null) { if (one_flow) lose(lost, a, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept"); else { one_flow = true; m.flow = { case: "clientCredentials", value: (via.toNewer("a2a.v1.ClientCredentialsOAuthFlow", v, at(a, "clientCredentials"), lost) as ClientCredentialsOAuthFlow) }; } }
-  if ((v = x.implicit) != null) { if (one_flow) lose(lost, a, "implicit", "a2a.v1.OAuthFlows.flow holds one member; implicit was not kept"); else { one_flow = true; m.flow = { case: "implicit", value: (via.toNewer("a2a.v1.ImplicitOAuthFlow", v, at(a, "implicit"), lost) as ImplicitOAuthFlow) }; } }
-  if ((v = x.password) != null) { if (one_flow) lose(lost, a, "password", "a2a.v1.OAuthFlows.flow holds one member; password was not kept"); else { one_flow = true; m.flow = { case: "password", value: (via.toNewer("a2a.v1.PasswordOAuthFlow", v, at(a, "password"), lost) as PasswordOAuthFlow) }; } }
+  if ((v = x.authorizationCode) != null) { if (one_flow) lose(lost, a, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept"); else { one_flow = true; m.flow = { case: "authorizationCode", value: AuthorizationCodeOAuthFlowFromOlder(v, at(a, "authorizationCode"), lost) }; } }
+  if ((v = x.clientCredentials) != null) { if (one_flow) lose(lost, a, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept"); else { one_flow = true; m.flow = { case: "clientCredentials", value: ClientCredentialsOAuthFlowFromOlder(v, at(a, "clientCredentials"), lost) }; } }
+  if ((v = x.implicit) != null) { if (one_flow) lose(lost, a, "implicit", "a2a.v1.OAuthFlows.flow holds one member; implicit was not kept"); else { one_flow = true; m.flow = { case: "implicit", value: ImplicitOAuthFlowFromOlder(v, at(a, "implicit"), lost) }; } }
+  if ((v = x.password) != null) { if (one_flow) lose(lost, a, "password", "a2a.v1.OAuthFlows.flow holds one member; password was not kept"); else { one_flow = true; m.flow = { case: "password", value: PasswordOAuthFlowFromOlder(v, at(a, "password"), lost) }; } }
   for (const k in x) switch (k) { case "kind": case "authorizationCode": case "clientCredentials": case "implicit": case "password": break; default: lose(lost, a, k, "a2a.v1.OAuthFlows has no field for it"); }
   return m;
 }
 
 function OAuthFlowsToOlder(m: OAuthFlows, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
-  let v: any;
-  if ((v = (m.flow.case === "authorizationCode" ? m.flow.value : undefined)) !== undefined) o.authorizationCode = via.toOlder(v, at(a, "authorization_code"), lost);
-  if ((v = (m.flow.case === "clientCredentials" ? m.flow.value : undefined)) !== undefined) o.clientCredentials = via.toOlder(v, at(a, "client_credentials"), lost);
-  if ((v = (m.flow.case === "implicit" ? m.flow.value : undefined)) !== undefined) o.implicit = via.toOlder(v, at(a, "implicit"), lost);
-  if ((v = (m.flow.case === "password" ? m.flow.value : undefined)) !== undefined) o.password = via.toOlder(v, at(a, "password"), lost);
-  if ((v = (m.flow.case === "deviceCode" ? m.flow.value : undefined)) !== undefined) lose(lost, a, "device_code", "v0.3 has no device-code flow");
+  const o: JsonObject = {};
+  if (m.flow.case === "authorizationCode") o.authorizationCode = AuthorizationCodeOAuthFlowToOlder(m.flow.value, at(a, "authorization_code"), lost);
+  if (m.flow.case === "clientCredentials") o.clientCredentials = ClientCredentialsOAuthFlowToOlder(m.flow.value, at(a, "client_credentials"), lost);
+  if (m.flow.case === "implicit") o.implicit = ImplicitOAuthFlowToOlder(m.flow.value, at(a, "implicit"), lost);
+  if (m.flow.case === "password") o.password = PasswordOAuthFlowToOlder(m.flow.value, at(a, "password"), lost);
+  if (m.flow.case === "deviceCode") lose(lost, a, "device_code", "v0.3 has no device-code flow");
+  return o;
+}
+
+function AuthorizationCodeOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): AuthorizationCodeOAuthFlow {
+  const x = object(j, a, "a2a.v1.AuthorizationCodeOAuthFlow");
+  const m = ({ $typeName: "lf.a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: "", tokenUrl: "", refreshUrl: "", scopes: {}, pkceRequired: false } as AuthorizationCodeOAuthFlow);
+  let v: unknown;
+  if ((v = x.authorizationUrl) != null) m.authorizationUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.authorization_url");
+  if ((v = x.tokenUrl) != null) m.tokenUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.token_url");
+  if ((v = x.refreshUrl) != null) m.refreshUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.refresh_url");
+  if ((v = x.scopes) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.AuthorizationCodeOAuthFlow.scopes");
+  for (const k in x) switch (k) { case "kind": case "authorizationUrl": case "tokenUrl": case "refreshUrl": case "scopes": break; default: lose(lost, a, k, "a2a.v1.AuthorizationCodeOAuthFlow has no field for it"); }
+  return m;
+}
+
+function AuthorizationCodeOAuthFlowToOlder(m: AuthorizationCodeOAuthFlow, a: At, lost: Loss[]): JsonObject {
+  const o: JsonObject = { authorizationUrl: m.authorizationUrl, tokenUrl: m.tokenUrl, scopes: {} };
+  if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
+  if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
+  if (m.pkceRequired) lose(lost, a, "pkce_required", "v0.3 has no pkce_required");
+  return o;
+}
+
+function ClientCredentialsOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): ClientCredentialsOAuthFlow {
+  const x = object(j, a, "a2a.v1.ClientCredentialsOAuthFlow");
+  const m = ({ $typeName: "lf.a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {} } as ClientCredentialsOAuthFlow);
+  let v: unknown;
+  if ((v = x.tokenUrl) != null) m.tokenUrl = str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.token_url");
+  if ((v = x.refreshUrl) != null) m.refreshUrl = str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.refresh_url");
+  if ((v = x.scopes) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.ClientCredentialsOAuthFlow.scopes");
+  for (const k in x) switch (k) { case "kind": case "tokenUrl": case "refreshUrl": case "scopes": break; default: lose(lost, a, k, "a2a.v1.ClientCredentialsOAuthFlow has no field for it"); }
+  return m;
+}
+
+function ClientCredentialsOAuthFlowToOlder(m: ClientCredentialsOAuthFlow, a: At, lost: Loss[]): JsonObject {
+  const o: JsonObject = { tokenUrl: m.tokenUrl, scopes: {} };
+  if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
+  if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
+  return o;
+}
+
+function ImplicitOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): ImplicitOAuthFlow {
+  const x = object(j, a, "a2a.v1.ImplicitOAuthFlow");
+  const m = ({ $typeName: "lf.a2a.v1.ImplicitOAuthFlow", authorizationUrl: "", refreshUrl: "", scopes: {} } as ImplicitOAuthFlow);
+  let v: unknown;
+  if ((v = x.authorizationUrl) != null) m.authorizationUrl = str(v, a, "a2a.v1.ImplicitOAuthFlow.authorization_url");
+  if ((v = x.refreshUrl) != null) m.refreshUrl = str(v, a, "a2a.v1.ImplicitOAuthFlow.refresh_url");
+  if ((v = x.scopes) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.ImplicitOAuthFlow.scopes");
+  for (const k in x) switch (k) { case "kind": case "authorizationUrl": case "refreshUrl": case "scopes": break; default: lose(lost, a, k, "a2a.v1.ImplicitOAuthFlow has no field for it"); }
+  return m;
+}
+
+function ImplicitOAuthFlowToOlder(m: ImplicitOAuthFlow, a: At, lost: Loss[]): JsonObject {
+  const o: JsonObject = { authorizationUrl: m.authorizationUrl, scopes: {} };
+  if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
+  if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
+  return o;
+}
+
+function PasswordOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): PasswordOAuthFlow {
+  const x = object(j, a, "a2a.v1.PasswordOAuthFlow");
+  const m = ({ $typeName: "lf.a2a.v1.PasswordOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {} } as PasswordOAuthFlow);
+  let v: unknown;
+  if ((v = x.tokenUrl) != null) m.tokenUrl = str(v, a, "a2a.v1.PasswordOAuthFlow.token_url");
+  if ((v = x.refreshUrl) != null) m.refreshUrl = str(v, a, "a2a.v1.PasswordOAuthFlow.refresh_url");
+  if ((v = x.scopes) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.PasswordOAuthFlow.scopes");
+  for (const k in x) switch (k) { case "kind": case "tokenUrl": case "refreshUrl": case "scopes": break; default: lose(lost, a, k, "a2a.v1.PasswordOAuthFlow has no field for it"); }
+  return m;
+}
+
+function PasswordOAuthFlowToOlder(m: PasswordOAuthFlow, a: At, lost: Loss[]): JsonObject {
+  const o: JsonObject = { tokenUrl: m.tokenUrl, scopes: {} };
+  if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
+  if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
   return o;
 }
 
 function SendMessageRequestFromOlder(j: unknown, a: At, lost: Loss[]): SendMessageRequest {
-  const x: any = object(j, a, "a2a.v1.SendMessageRequest");
+  const x = object(j, a, "a2a.v1.SendMessageRequest");
   const m = ({ $typeName: "lf.a2a.v1.SendMessageRequest", tenant: "" } as SendMessageRequest);
-  let v: any;
+  let v: unknown;
   if ((v = x.message) != null) m.message = MessageFromOlder(v, at(a, "message"), lost);
   if ((v = x.configuration) != null) m.configuration = SendMessageConfigurationFromOlder(v, at(a, "configuration"), lost);
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.SendMessageRequest.metadata");
@@ -1387,7 +1541,7 @@ function SendMessageRequestFromOlder(j: unknown, a: At, lost: Loss[]): SendMessa
 }
 
 function SendMessageRequestToOlder(m: SendMessageRequest, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   if (m.message !== undefined) o.message = MessageToOlder(m.message, at(a, "message"), lost);
   if (m.configuration !== undefined) o.configuration = SendMessageConfigurationToOlder(m.configuration, at(a, "configuration"), lost);
@@ -1395,39 +1549,143 @@ function SendMessageRequestToOlder(m: SendMessageRequest, a: At, lost: Loss[]): 
   return o;
 }
 
+function GetTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): GetTaskRequest {
+  const x = object(j, a, "a2a.v1.GetTaskRequest");
+  const m = ({ $typeName: "lf.a2a.v1.GetTaskRequest", tenant: "", id: "" } as GetTaskRequest);
+  let v: unknown;
+  const id = resourceId(x.id);
+  if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): tasks/" + id);
+  else m.id = id;
+  if ((v = x.historyLength) != null) {
+    const n = int32(v, a, "a2a.v1.GetTaskRequest.history_length");
+    if (n !== 0) m.historyLength = n;
+  }
+  for (const k in x) switch (k) { case "kind": case "id": case "historyLength": break; default: lose(lost, a, k, "a2a.v1.GetTaskRequest has no field for it"); }
+  return m;
+}
+
+function GetTaskRequestToOlder(m: GetTaskRequest, a: At, lost: Loss[]): JsonObject {
+  const o: JsonObject = {};
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  o.id = m.id;
+  const historyLength = m.historyLength;
+  if (historyLength === 0) lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
+  else if (historyLength !== undefined) { if (historyLength !== 0) o.historyLength = historyLength; }
+  return o;
+}
+
 function CancelTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): CancelTaskRequest {
-  const found: Loss[] = [];
-  const m = via.toNewer("a2a.v1.CancelTaskRequest", j, a, found) as CancelTaskRequest;
-  keepLosses(lost, found, [pathOf(at(a, "metadata"))]);
-  const x: any = j;
-  let v: any;
+  const x = object(j, a, "a2a.v1.CancelTaskRequest");
+  const m = ({ $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: "" } as CancelTaskRequest);
+  let v: unknown;
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.CancelTaskRequest metadata");
+  const id = resourceId(x.id);
+  if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): tasks/" + id);
+  else m.id = id;
+  for (const k in x) switch (k) { case "kind": case "metadata": case "id": break; default: lose(lost, a, k, "a2a.v1.CancelTaskRequest has no field for it"); }
   return m;
 }
 
 function CancelTaskRequestToOlder(m: CancelTaskRequest, a: At, lost: Loss[]): JsonObject {
-  const found: Loss[] = [];
-  const o: any = via.toOlder(m, a, found);
-  keepLosses(lost, found, [pathOf(at(a, "metadata"))]);
+  const o: JsonObject = {};
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  o.id = m.id;
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
   return o;
 }
 
+function GetTaskPushNotificationConfigRequestFromOlder(j: unknown, a: At, lost: Loss[]): GetTaskPushNotificationConfigRequest {
+  const x = object(j, a, "a2a.v1.GetTaskPushNotificationConfigRequest");
+  const m = ({ $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "" } as GetTaskPushNotificationConfigRequest);
+  const id = resourceId(x.id);
+  const pushNotificationConfigId = resourceId(x.pushNotificationConfigId);
+  if (id.includes("/") || pushNotificationConfigId.includes("/")) lose(lost, a, "name", "not a push config name: tasks/" + id + "/pushNotificationConfigs/" + pushNotificationConfigId);
+  else { m.taskId = id; m.id = pushNotificationConfigId; }
+  for (const k in x) switch (k) { case "kind": case "id": case "pushNotificationConfigId": break; default: lose(lost, a, k, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it"); }
+  return m;
+}
+
+function GetTaskPushNotificationConfigRequestToOlder(m: GetTaskPushNotificationConfigRequest, a: At, lost: Loss[]): JsonObject {
+  const o: JsonObject = {};
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  o.id = m.taskId;
+  o.pushNotificationConfigId = m.id;
+  return o;
+}
+
+function DeleteTaskPushNotificationConfigRequestFromOlder(j: unknown, a: At, lost: Loss[]): DeleteTaskPushNotificationConfigRequest {
+  const x = object(j, a, "a2a.v1.DeleteTaskPushNotificationConfigRequest");
+  const m = ({ $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "" } as DeleteTaskPushNotificationConfigRequest);
+  const id = resourceId(x.id);
+  const pushNotificationConfigId = resourceId(x.pushNotificationConfigId);
+  if (id.includes("/") || pushNotificationConfigId.includes("/")) lose(lost, a, "name", "not a push config name: tasks/" + id + "/pushNotificationConfigs/" + pushNotificationConfigId);
+  else { m.taskId = id; m.id = pushNotificationConfigId; }
+  for (const k in x) switch (k) { case "kind": case "id": case "pushNotificationConfigId": break; default: lose(lost, a, k, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it"); }
+  return m;
+}
+
+function DeleteTaskPushNotificationConfigRequestToOlder(m: DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[]): JsonObject {
+  const o: JsonObject = {};
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  o.id = m.taskId;
+  o.pushNotificationConfigId = m.id;
+  return o;
+}
+
+function SubscribeToTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): SubscribeToTaskRequest {
+  const x = object(j, a, "a2a.v1.TaskSubscriptionRequest");
+  const m = ({ $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: "" } as SubscribeToTaskRequest);
+  const id = resourceId(x.id);
+  if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): tasks/" + id);
+  else m.id = id;
+  for (const k in x) switch (k) { case "kind": case "id": break; default: lose(lost, a, k, "a2a.v1.TaskSubscriptionRequest has no field for it"); }
+  return m;
+}
+
+function SubscribeToTaskRequestToOlder(m: SubscribeToTaskRequest, a: At, lost: Loss[]): JsonObject {
+  const o: JsonObject = {};
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  o.id = m.id;
+  return o;
+}
+
+function ListTaskPushNotificationConfigsRequestFromOlder(j: unknown, a: At, lost: Loss[]): ListTaskPushNotificationConfigsRequest {
+  const x = object(j, a, "a2a.v1.ListTaskPushNotificationConfigRequest");
+  const m = ({ $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", tenant: "", taskId: "", pageSize: 0, pageToken: "" } as ListTaskPushNotificationConfigsRequest);
+  let v: unknown;
+  if ((v = x.pageSize) != null) m.pageSize = int32(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_size");
+  if ((v = x.pageToken) != null) m.pageToken = str(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_token");
+  const id = resourceId(x.id);
+  if (id.includes("/")) lose(lost, a, "parent", "not a task name: tasks/" + id);
+  else m.taskId = id;
+  for (const k in x) switch (k) { case "kind": case "id": case "pageSize": case "pageToken": break; default: lose(lost, a, k, "a2a.v1.ListTaskPushNotificationConfigRequest has no field for it"); }
+  return m;
+}
+
+function ListTaskPushNotificationConfigsRequestToOlder(m: ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[]): JsonObject {
+  const o: JsonObject = {};
+  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  o.id = m.taskId;
+  if (m.pageSize !== 0) o.pageSize = m.pageSize;
+  if (m.pageToken !== "") o.pageToken = m.pageToken;
+  return o;
+}
+
 function GetExtendedAgentCardRequestFromOlder(j: unknown, a: At, lost: Loss[]): GetExtendedAgentCardRequest {
-  const x: any = object(j, a, "a2a.v1.GetAgentCardRequest");
+  const x = object(j, a, "a2a.v1.GetAgentCardRequest");
   const m = ({ $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest", tenant: "" } as GetExtendedAgentCardRequest);
   for (const k in x) switch (k) { case "kind": break; default: lose(lost, a, k, "a2a.v1.GetAgentCardRequest has no field for it"); }
   return m;
 }
 
 function GetExtendedAgentCardRequestToOlder(m: GetExtendedAgentCardRequest, a: At, lost: Loss[]): JsonObject {
-  const o: any = {};
+  const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   return o;
 }
 
 function SendMessageResponseFromOlder(j: unknown, a: At, lost: Loss[]): SendMessageResponse {
-  const x: any = object(j, a, "a2a.v1.SendMessageResponse");
+  const x = object(j, a, "a2a.v1.SendMessageResponse");
   const m = ({ $typeName: "lf.a2a.v1.SendMessageResponse", payload: { case: undefined } } as SendMessageResponse);
   switch (x.kind) {
     case "task": m.payload = { case: "task", value: TaskFromOlder(x, a, lost) }; break;
@@ -1446,7 +1704,7 @@ function SendMessageResponseToOlder(m: SendMessageResponse, a: At, lost: Loss[])
 }
 
 function StreamResponseFromOlder(j: unknown, a: At, lost: Loss[]): StreamResponse {
-  const x: any = object(j, a, "a2a.v1.StreamResponse");
+  const x = object(j, a, "a2a.v1.StreamResponse");
   const m = ({ $typeName: "lf.a2a.v1.StreamResponse", payload: { case: undefined } } as StreamResponse);
   switch (x.kind) {
     case "task": m.payload = { case: "task", value: TaskFromOlder(x, a, lost) }; break;
@@ -1468,664 +1726,20 @@ function StreamResponseToOlder(m: StreamResponse, a: At, lost: Loss[]): JsonObje
   return {};
 }
 
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.SendMessageConfiguration as lf.a2a.v1.SendMessageConfiguration. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function sendMessageConfigurationFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: SendMessageConfiguration; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: SendMessageConfigurationFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.SendMessageConfiguration in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.SendMessageConfiguration. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function sendMessageConfigurationToOlderJson(message: SendMessageConfiguration, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: SendMessageConfigurationToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Task as lf.a2a.v1.Task. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function taskFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: Task; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: TaskFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.Task in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Task. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function taskToOlderJson(message: Task, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: TaskToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskStatus as lf.a2a.v1.TaskStatus. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function taskStatusFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: TaskStatus; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: TaskStatusFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.TaskStatus in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskStatus. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function taskStatusToOlderJson(message: TaskStatus, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: TaskStatusToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Part as lf.a2a.v1.Part. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function partFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: Part; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: PartFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.Part in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Part. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function partToOlderJson(message: Part, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: PartToOlder(message, undefined, lost) ?? {}, lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Message as lf.a2a.v1.Message. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function messageFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: Message; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: MessageFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.Message in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Message. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function messageToOlderJson(message: Message, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: MessageToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Artifact as lf.a2a.v1.Artifact. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function artifactFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: Artifact; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: ArtifactFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.Artifact in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Artifact. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function artifactToOlderJson(message: Artifact, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: ArtifactToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskStatusUpdateEvent as lf.a2a.v1.TaskStatusUpdateEvent. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function taskStatusUpdateEventFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: TaskStatusUpdateEvent; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: TaskStatusUpdateEventFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.TaskStatusUpdateEvent in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskStatusUpdateEvent. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function taskStatusUpdateEventToOlderJson(message: TaskStatusUpdateEvent, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: TaskStatusUpdateEventToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskArtifactUpdateEvent as lf.a2a.v1.TaskArtifactUpdateEvent. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function taskArtifactUpdateEventFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: TaskArtifactUpdateEvent; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: TaskArtifactUpdateEventFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.TaskArtifactUpdateEvent in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskArtifactUpdateEvent. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function taskArtifactUpdateEventToOlderJson(message: TaskArtifactUpdateEvent, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: TaskArtifactUpdateEventToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AuthenticationInfo as lf.a2a.v1.AuthenticationInfo. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function authenticationInfoFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: AuthenticationInfo; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: AuthenticationInfoFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.AuthenticationInfo in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AuthenticationInfo. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function authenticationInfoToOlderJson(message: AuthenticationInfo, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: AuthenticationInfoToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentInterface as lf.a2a.v1.AgentInterface. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function agentInterfaceFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: AgentInterface; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: AgentInterfaceFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.AgentInterface in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentInterface. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function agentInterfaceToOlderJson(message: AgentInterface, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: AgentInterfaceToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentCard as lf.a2a.v1.AgentCard (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function agentCardFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: AgentCard; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: AgentCardFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.AgentCard in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentCard (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function agentCardToOlderJson(message: AgentCard, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: AgentCardToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentProvider as lf.a2a.v1.AgentProvider. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function agentProviderFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: AgentProvider; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: AgentProviderFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.AgentProvider in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentProvider. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function agentProviderToOlderJson(message: AgentProvider, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: AgentProviderToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentCapabilities as lf.a2a.v1.AgentCapabilities. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function agentCapabilitiesFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: AgentCapabilities; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: AgentCapabilitiesFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.AgentCapabilities in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentCapabilities. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function agentCapabilitiesToOlderJson(message: AgentCapabilities, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: AgentCapabilitiesToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentExtension as lf.a2a.v1.AgentExtension. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function agentExtensionFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: AgentExtension; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: AgentExtensionFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.AgentExtension in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentExtension. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function agentExtensionToOlderJson(message: AgentExtension, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: AgentExtensionToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentSkill as lf.a2a.v1.AgentSkill. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function agentSkillFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: AgentSkill; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: AgentSkillFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.AgentSkill in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentSkill. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function agentSkillToOlderJson(message: AgentSkill, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: AgentSkillToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentCardSignature as lf.a2a.v1.AgentCardSignature. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function agentCardSignatureFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: AgentCardSignature; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: AgentCardSignatureFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.AgentCardSignature in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AgentCardSignature. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function agentCardSignatureToOlderJson(message: AgentCardSignature, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: AgentCardSignatureToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskPushNotificationConfig as lf.a2a.v1.TaskPushNotificationConfig (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function taskPushNotificationConfigFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: TaskPushNotificationConfig; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: via.toNewer("a2a.v1.TaskPushNotificationConfig", json, undefined, lost) as TaskPushNotificationConfig, lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.TaskPushNotificationConfig in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskPushNotificationConfig (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function taskPushNotificationConfigToOlderJson(message: TaskPushNotificationConfig, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.StringList as lf.a2a.v1.StringList. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function stringListFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: StringList; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: StringListFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.StringList in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.StringList. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function stringListToOlderJson(message: StringList, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: StringListToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Security as lf.a2a.v1.SecurityRequirement (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function securityRequirementFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: SecurityRequirement; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: via.toNewer("a2a.v1.Security", json, undefined, lost) as SecurityRequirement, lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.SecurityRequirement in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.Security (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function securityRequirementToOlderJson(message: SecurityRequirement, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.SecurityScheme as lf.a2a.v1.SecurityScheme (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function securitySchemeFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: SecurityScheme; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: via.toNewer("a2a.v1.SecurityScheme", json, undefined, lost) as SecurityScheme, lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.SecurityScheme in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.SecurityScheme (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function securitySchemeToOlderJson(message: SecurityScheme, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.APIKeySecurityScheme as lf.a2a.v1.APIKeySecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function apiKeySecuritySchemeFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: APIKeySecurityScheme; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: APIKeySecuritySchemeFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
+function ListTaskPushNotificationConfigsResponseFromOlder(j: unknown, a: At, lost: Loss[]): ListTaskPushNotificationConfigsResponse {
+  const m = ({ $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse", configs: [], nextPageToken: "" } as ListTaskPushNotificationConfigsResponse);
+  m.configs = each(j, a, "a2a.v1.ListTaskPushNotificationConfigResponse", lost, TaskPushNotificationConfigFromOlder);
+  return m;
 }
 
-/**
- * Writes lf.a2a.v1.APIKeySecurityScheme in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.APIKeySecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function apiKeySecuritySchemeToOlderJson(message: APIKeySecurityScheme, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: APIKeySecuritySchemeToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.HTTPAuthSecurityScheme as lf.a2a.v1.HTTPAuthSecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function httpAuthSecuritySchemeFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: HTTPAuthSecurityScheme; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: HTTPAuthSecuritySchemeFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.HTTPAuthSecurityScheme in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.HTTPAuthSecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function httpAuthSecuritySchemeToOlderJson(message: HTTPAuthSecurityScheme, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: HTTPAuthSecuritySchemeToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.OAuth2SecurityScheme as lf.a2a.v1.OAuth2SecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function oAuth2SecuritySchemeFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: OAuth2SecurityScheme; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: OAuth2SecuritySchemeFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.OAuth2SecurityScheme in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.OAuth2SecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function oAuth2SecuritySchemeToOlderJson(message: OAuth2SecurityScheme, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: OAuth2SecuritySchemeToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.OpenIdConnectSecurityScheme as lf.a2a.v1.OpenIdConnectSecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function openIdConnectSecuritySchemeFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: OpenIdConnectSecurityScheme; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: OpenIdConnectSecuritySchemeFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.OpenIdConnectSecurityScheme in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.OpenIdConnectSecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function openIdConnectSecuritySchemeToOlderJson(message: OpenIdConnectSecurityScheme, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: OpenIdConnectSecuritySchemeToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.MutualTlsSecurityScheme as lf.a2a.v1.MutualTlsSecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function mutualTlsSecuritySchemeFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: MutualTlsSecurityScheme; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: MutualTlsSecuritySchemeFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.MutualTlsSecurityScheme in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.MutualTlsSecurityScheme. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function mutualTlsSecuritySchemeToOlderJson(message: MutualTlsSecurityScheme, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: MutualTlsSecuritySchemeToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.OAuthFlows as lf.a2a.v1.OAuthFlows. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function oAuthFlowsFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: OAuthFlows; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: OAuthFlowsFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.OAuthFlows in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.OAuthFlows. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function oAuthFlowsToOlderJson(message: OAuthFlows, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: OAuthFlowsToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AuthorizationCodeOAuthFlow as lf.a2a.v1.AuthorizationCodeOAuthFlow (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function authorizationCodeOAuthFlowFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: AuthorizationCodeOAuthFlow; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: via.toNewer("a2a.v1.AuthorizationCodeOAuthFlow", json, undefined, lost) as AuthorizationCodeOAuthFlow, lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.AuthorizationCodeOAuthFlow in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.AuthorizationCodeOAuthFlow (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function authorizationCodeOAuthFlowToOlderJson(message: AuthorizationCodeOAuthFlow, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.ClientCredentialsOAuthFlow as lf.a2a.v1.ClientCredentialsOAuthFlow (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function clientCredentialsOAuthFlowFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: ClientCredentialsOAuthFlow; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: via.toNewer("a2a.v1.ClientCredentialsOAuthFlow", json, undefined, lost) as ClientCredentialsOAuthFlow, lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.ClientCredentialsOAuthFlow in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.ClientCredentialsOAuthFlow (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function clientCredentialsOAuthFlowToOlderJson(message: ClientCredentialsOAuthFlow, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.ImplicitOAuthFlow as lf.a2a.v1.ImplicitOAuthFlow (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function implicitOAuthFlowFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: ImplicitOAuthFlow; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: via.toNewer("a2a.v1.ImplicitOAuthFlow", json, undefined, lost) as ImplicitOAuthFlow, lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.ImplicitOAuthFlow in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.ImplicitOAuthFlow (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function implicitOAuthFlowToOlderJson(message: ImplicitOAuthFlow, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.PasswordOAuthFlow as lf.a2a.v1.PasswordOAuthFlow (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function passwordOAuthFlowFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: PasswordOAuthFlow; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: via.toNewer("a2a.v1.PasswordOAuthFlow", json, undefined, lost) as PasswordOAuthFlow, lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.PasswordOAuthFlow in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.PasswordOAuthFlow (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function passwordOAuthFlowToOlderJson(message: PasswordOAuthFlow, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.SendMessageRequest as lf.a2a.v1.SendMessageRequest. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function sendMessageRequestFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: SendMessageRequest; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: SendMessageRequestFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.SendMessageRequest in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.SendMessageRequest. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function sendMessageRequestToOlderJson(message: SendMessageRequest, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: SendMessageRequestToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.GetTaskRequest as lf.a2a.v1.GetTaskRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function getTaskRequestFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: GetTaskRequest; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: via.toNewer("a2a.v1.GetTaskRequest", json, undefined, lost) as GetTaskRequest, lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.GetTaskRequest in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.GetTaskRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function getTaskRequestToOlderJson(message: GetTaskRequest, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.CancelTaskRequest as lf.a2a.v1.CancelTaskRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function cancelTaskRequestFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: CancelTaskRequest; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: CancelTaskRequestFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.CancelTaskRequest in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.CancelTaskRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function cancelTaskRequestToOlderJson(message: CancelTaskRequest, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: CancelTaskRequestToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.GetTaskPushNotificationConfigRequest as lf.a2a.v1.GetTaskPushNotificationConfigRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function getTaskPushNotificationConfigRequestFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: GetTaskPushNotificationConfigRequest; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: via.toNewer("a2a.v1.GetTaskPushNotificationConfigRequest", json, undefined, lost) as GetTaskPushNotificationConfigRequest, lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.GetTaskPushNotificationConfigRequest in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.GetTaskPushNotificationConfigRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function getTaskPushNotificationConfigRequestToOlderJson(message: GetTaskPushNotificationConfigRequest, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.DeleteTaskPushNotificationConfigRequest as lf.a2a.v1.DeleteTaskPushNotificationConfigRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function deleteTaskPushNotificationConfigRequestFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: DeleteTaskPushNotificationConfigRequest; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: via.toNewer("a2a.v1.DeleteTaskPushNotificationConfigRequest", json, undefined, lost) as DeleteTaskPushNotificationConfigRequest, lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.DeleteTaskPushNotificationConfigRequest in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.DeleteTaskPushNotificationConfigRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function deleteTaskPushNotificationConfigRequestToOlderJson(message: DeleteTaskPushNotificationConfigRequest, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskSubscriptionRequest as lf.a2a.v1.SubscribeToTaskRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function subscribeToTaskRequestFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: SubscribeToTaskRequest; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: via.toNewer("a2a.v1.TaskSubscriptionRequest", json, undefined, lost) as SubscribeToTaskRequest, lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.SubscribeToTaskRequest in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.TaskSubscriptionRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function subscribeToTaskRequestToOlderJson(message: SubscribeToTaskRequest, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.ListTaskPushNotificationConfigRequest as lf.a2a.v1.ListTaskPushNotificationConfigsRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function listTaskPushNotificationConfigsRequestFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: ListTaskPushNotificationConfigsRequest; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: via.toNewer("a2a.v1.ListTaskPushNotificationConfigRequest", json, undefined, lost) as ListTaskPushNotificationConfigsRequest, lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.ListTaskPushNotificationConfigsRequest in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.ListTaskPushNotificationConfigRequest (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function listTaskPushNotificationConfigsRequestToOlderJson(message: ListTaskPushNotificationConfigsRequest, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.GetAgentCardRequest as lf.a2a.v1.GetExtendedAgentCardRequest. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function getExtendedAgentCardRequestFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: GetExtendedAgentCardRequest; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: GetExtendedAgentCardRequestFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.GetExtendedAgentCardRequest in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.GetAgentCardRequest. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function getExtendedAgentCardRequestToOlderJson(message: GetExtendedAgentCardRequest, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: GetExtendedAgentCardRequestToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.SendMessageResponse as lf.a2a.v1.SendMessageResponse. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function sendMessageResponseFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: SendMessageResponse; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: SendMessageResponseFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.SendMessageResponse in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.SendMessageResponse. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function sendMessageResponseToOlderJson(message: SendMessageResponse, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: SendMessageResponseToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.StreamResponse as lf.a2a.v1.StreamResponse. What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function streamResponseFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: StreamResponse; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: StreamResponseFromOlder(json, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.StreamResponse in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.StreamResponse. What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function streamResponseToOlderJson(message: StreamResponse, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: StreamResponseToOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.ListTaskPushNotificationConfigResponse as lf.a2a.v1.ListTaskPushNotificationConfigsResponse (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older proto could not read throws CompatJsonError.
- */
-export function listTaskPushNotificationConfigsResponseFromOlderJson(json: JsonValue, onLoss?: (loss: Loss) => void): { message: ListTaskPushNotificationConfigsResponse; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { message: via.toNewer("a2a.v1.ListTaskPushNotificationConfigResponse", json, undefined, lost) as ListTaskPushNotificationConfigsResponse, lost: reportLosses(lost, onLoss) };
-}
-
-/**
- * Writes lf.a2a.v1.ListTaskPushNotificationConfigsResponse in the a2a.v1 JSON-RPC (a2a.json) form of a2a.v1.ListTaskPushNotificationConfigResponse (through the older proto). What cannot be carried over is returned in `lost` and passed to `onLoss`.
- */
-export function listTaskPushNotificationConfigsResponseToOlderJson(message: ListTaskPushNotificationConfigsResponse, onLoss?: (loss: Loss) => void): { json: JsonValue; lost: Loss[] } {
-  const lost: Loss[] = [];
-  return { json: via.toOlder(message, undefined, lost), lost: reportLosses(lost, onLoss) };
+function ListTaskPushNotificationConfigsResponseToOlder(m: ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[]): JsonValue[] {
+  if (m.nextPageToken !== "") lose(lost, a, "next_page_token", "a2a.json's result is the bare list of configs; it has no next_page_token");
+  return eachTo(m.configs, at(a, "configs"), lost, TaskPushNotificationConfigToOlder);
 }
 
 /**
- * The a2a.v1 JSON-RPC conversions by type name: older request type → newer message, newer message type → older JSON. The version bridge serves a2a.v1 JSON-RPC with them.
+ * The a2a.v1 JSON-RPC conversions by type name: older request type → newer message, newer message
+ * type → older JSON. The version bridge serves a2a.v1 JSON-RPC with them.
  */
 export const a2aCompatJson: CompatJsonTable = {
   fromOlder: {
@@ -2145,31 +1759,31 @@ export const a2aCompatJson: CompatJsonTable = {
     "a2a.v1.AgentExtension": AgentExtensionFromOlder,
     "a2a.v1.AgentSkill": AgentSkillFromOlder,
     "a2a.v1.AgentCardSignature": AgentCardSignatureFromOlder,
-    "a2a.v1.TaskPushNotificationConfig": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.TaskPushNotificationConfig", j, a, lost) as TaskPushNotificationConfig,
+    "a2a.v1.TaskPushNotificationConfig": TaskPushNotificationConfigFromOlder,
     "a2a.v1.StringList": StringListFromOlder,
-    "a2a.v1.Security": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.Security", j, a, lost) as SecurityRequirement,
-    "a2a.v1.SecurityScheme": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.SecurityScheme", j, a, lost) as SecurityScheme,
+    "a2a.v1.Security": SecurityRequirementFromOlder,
+    "a2a.v1.SecurityScheme": SecuritySchemeFromOlder,
     "a2a.v1.APIKeySecurityScheme": APIKeySecuritySchemeFromOlder,
     "a2a.v1.HTTPAuthSecurityScheme": HTTPAuthSecuritySchemeFromOlder,
     "a2a.v1.OAuth2SecurityScheme": OAuth2SecuritySchemeFromOlder,
     "a2a.v1.OpenIdConnectSecurityScheme": OpenIdConnectSecuritySchemeFromOlder,
     "a2a.v1.MutualTlsSecurityScheme": MutualTlsSecuritySchemeFromOlder,
     "a2a.v1.OAuthFlows": OAuthFlowsFromOlder,
-    "a2a.v1.AuthorizationCodeOAuthFlow": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.AuthorizationCodeOAuthFlow", j, a, lost) as AuthorizationCodeOAuthFlow,
-    "a2a.v1.ClientCredentialsOAuthFlow": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.ClientCredentialsOAuthFlow", j, a, lost) as ClientCredentialsOAuthFlow,
-    "a2a.v1.ImplicitOAuthFlow": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.ImplicitOAuthFlow", j, a, lost) as ImplicitOAuthFlow,
-    "a2a.v1.PasswordOAuthFlow": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.PasswordOAuthFlow", j, a, lost) as PasswordOAuthFlow,
+    "a2a.v1.AuthorizationCodeOAuthFlow": AuthorizationCodeOAuthFlowFromOlder,
+    "a2a.v1.ClientCredentialsOAuthFlow": ClientCredentialsOAuthFlowFromOlder,
+    "a2a.v1.ImplicitOAuthFlow": ImplicitOAuthFlowFromOlder,
+    "a2a.v1.PasswordOAuthFlow": PasswordOAuthFlowFromOlder,
     "a2a.v1.SendMessageRequest": SendMessageRequestFromOlder,
-    "a2a.v1.GetTaskRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.GetTaskRequest", j, a, lost) as GetTaskRequest,
+    "a2a.v1.GetTaskRequest": GetTaskRequestFromOlder,
     "a2a.v1.CancelTaskRequest": CancelTaskRequestFromOlder,
-    "a2a.v1.GetTaskPushNotificationConfigRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.GetTaskPushNotificationConfigRequest", j, a, lost) as GetTaskPushNotificationConfigRequest,
-    "a2a.v1.DeleteTaskPushNotificationConfigRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.DeleteTaskPushNotificationConfigRequest", j, a, lost) as DeleteTaskPushNotificationConfigRequest,
-    "a2a.v1.TaskSubscriptionRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.TaskSubscriptionRequest", j, a, lost) as SubscribeToTaskRequest,
-    "a2a.v1.ListTaskPushNotificationConfigRequest": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.ListTaskPushNotificationConfigRequest", j, a, lost) as ListTaskPushNotificationConfigsRequest,
+    "a2a.v1.GetTaskPushNotificationConfigRequest": GetTaskPushNotificationConfigRequestFromOlder,
+    "a2a.v1.DeleteTaskPushNotificationConfigRequest": DeleteTaskPushNotificationConfigRequestFromOlder,
+    "a2a.v1.TaskSubscriptionRequest": SubscribeToTaskRequestFromOlder,
+    "a2a.v1.ListTaskPushNotificationConfigRequest": ListTaskPushNotificationConfigsRequestFromOlder,
     "a2a.v1.GetAgentCardRequest": GetExtendedAgentCardRequestFromOlder,
     "a2a.v1.SendMessageResponse": SendMessageResponseFromOlder,
     "a2a.v1.StreamResponse": StreamResponseFromOlder,
-    "a2a.v1.ListTaskPushNotificationConfigResponse": (j: unknown, a: At, lost: Loss[]) => via.toNewer("a2a.v1.ListTaskPushNotificationConfigResponse", j, a, lost) as ListTaskPushNotificationConfigsResponse,
+    "a2a.v1.ListTaskPushNotificationConfigResponse": ListTaskPushNotificationConfigsResponseFromOlder,
   },
   toOlder: {
     "lf.a2a.v1.SendMessageConfiguration": SendMessageConfigurationToOlder,
@@ -2188,33 +1802,72 @@ export const a2aCompatJson: CompatJsonTable = {
     "lf.a2a.v1.AgentExtension": AgentExtensionToOlder,
     "lf.a2a.v1.AgentSkill": AgentSkillToOlder,
     "lf.a2a.v1.AgentCardSignature": AgentCardSignatureToOlder,
-    "lf.a2a.v1.TaskPushNotificationConfig": (m: TaskPushNotificationConfig, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.TaskPushNotificationConfig": TaskPushNotificationConfigToOlder,
     "lf.a2a.v1.StringList": StringListToOlder,
-    "lf.a2a.v1.SecurityRequirement": (m: SecurityRequirement, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
-    "lf.a2a.v1.SecurityScheme": (m: SecurityScheme, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.SecurityRequirement": SecurityRequirementToOlder,
+    "lf.a2a.v1.SecurityScheme": SecuritySchemeToOlder,
     "lf.a2a.v1.APIKeySecurityScheme": APIKeySecuritySchemeToOlder,
     "lf.a2a.v1.HTTPAuthSecurityScheme": HTTPAuthSecuritySchemeToOlder,
     "lf.a2a.v1.OAuth2SecurityScheme": OAuth2SecuritySchemeToOlder,
     "lf.a2a.v1.OpenIdConnectSecurityScheme": OpenIdConnectSecuritySchemeToOlder,
     "lf.a2a.v1.MutualTlsSecurityScheme": MutualTlsSecuritySchemeToOlder,
     "lf.a2a.v1.OAuthFlows": OAuthFlowsToOlder,
-    "lf.a2a.v1.AuthorizationCodeOAuthFlow": (m: AuthorizationCodeOAuthFlow, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
-    "lf.a2a.v1.ClientCredentialsOAuthFlow": (m: ClientCredentialsOAuthFlow, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
-    "lf.a2a.v1.ImplicitOAuthFlow": (m: ImplicitOAuthFlow, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
-    "lf.a2a.v1.PasswordOAuthFlow": (m: PasswordOAuthFlow, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.AuthorizationCodeOAuthFlow": AuthorizationCodeOAuthFlowToOlder,
+    "lf.a2a.v1.ClientCredentialsOAuthFlow": ClientCredentialsOAuthFlowToOlder,
+    "lf.a2a.v1.ImplicitOAuthFlow": ImplicitOAuthFlowToOlder,
+    "lf.a2a.v1.PasswordOAuthFlow": PasswordOAuthFlowToOlder,
     "lf.a2a.v1.SendMessageRequest": SendMessageRequestToOlder,
-    "lf.a2a.v1.GetTaskRequest": (m: GetTaskRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.GetTaskRequest": GetTaskRequestToOlder,
     "lf.a2a.v1.CancelTaskRequest": CancelTaskRequestToOlder,
-    "lf.a2a.v1.GetTaskPushNotificationConfigRequest": (m: GetTaskPushNotificationConfigRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
-    "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest": (m: DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
-    "lf.a2a.v1.SubscribeToTaskRequest": (m: SubscribeToTaskRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
-    "lf.a2a.v1.ListTaskPushNotificationConfigsRequest": (m: ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.GetTaskPushNotificationConfigRequest": GetTaskPushNotificationConfigRequestToOlder,
+    "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest": DeleteTaskPushNotificationConfigRequestToOlder,
+    "lf.a2a.v1.SubscribeToTaskRequest": SubscribeToTaskRequestToOlder,
+    "lf.a2a.v1.ListTaskPushNotificationConfigsRequest": ListTaskPushNotificationConfigsRequestToOlder,
     "lf.a2a.v1.GetExtendedAgentCardRequest": GetExtendedAgentCardRequestToOlder,
     "lf.a2a.v1.SendMessageResponse": SendMessageResponseToOlder,
     "lf.a2a.v1.StreamResponse": StreamResponseToOlder,
-    "lf.a2a.v1.ListTaskPushNotificationConfigsResponse": (m: ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[]) => via.toOlder(m, a, lost),
+    "lf.a2a.v1.ListTaskPushNotificationConfigsResponse": ListTaskPushNotificationConfigsResponseToOlder,
   },
 };
+
+/**
+ * The lf.a2a.v1 messages that have an a2a.v1 JSON-RPC (a2a.json) form.
+ */
+export type OlderJsonMessage =
+  | SendMessageConfiguration | Task | TaskStatus | Part | Message | Artifact | TaskStatusUpdateEvent
+  | TaskArtifactUpdateEvent | AuthenticationInfo | AgentInterface | AgentCard | AgentProvider
+  | AgentCapabilities | AgentExtension | AgentSkill | AgentCardSignature | TaskPushNotificationConfig
+  | StringList | SecurityRequirement | SecurityScheme | APIKeySecurityScheme | HTTPAuthSecurityScheme
+  | OAuth2SecurityScheme | OpenIdConnectSecurityScheme | MutualTlsSecurityScheme | OAuthFlows
+  | AuthorizationCodeOAuthFlow | ClientCredentialsOAuthFlow | ImplicitOAuthFlow | PasswordOAuthFlow
+  | SendMessageRequest | GetTaskRequest | CancelTaskRequest | GetTaskPushNotificationConfigRequest
+  | DeleteTaskPushNotificationConfigRequest | SubscribeToTaskRequest | ListTaskPushNotificationConfigsRequest
+  | GetExtendedAgentCardRequest | SendMessageResponse | StreamResponse
+  | ListTaskPushNotificationConfigsResponse;
+
+/**
+ * Writes a lf.a2a.v1 message in the a2a.v1 JSON-RPC (a2a.json) form of its counterpart.
+ * What cannot be carried over is returned in `lost` and passed to `onLoss`.
+ */
+export function toOlderJson(
+  message: OlderJsonMessage,
+  onLoss?: (loss: Loss) => void,
+): { json: JsonValue; lost: Loss[] } {
+  return writeOlderJson(a2aCompatJson, message, onLoss);
+}
+
+/**
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of the counterpart of `schema` as a lf.a2a.v1 message.
+ * What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older
+ * version could not read throws CompatJsonError.
+ */
+export function fromOlderJson<T extends OlderJsonMessage>(
+  schema: GenMessage<T>,
+  json: JsonValue,
+  onLoss?: (loss: Loss) => void,
+): { message: T; lost: Loss[] } {
+  return readOlderJson(a2aCompatJson, a2aCompat.counterpart(schema.typeName), json, onLoss);
+}
 
 /**
  * Each a2a.v1 operation and the lf.a2a.v1 operation it corresponds to.

@@ -1,6 +1,6 @@
 /**
  * The direct JSON-RPC conversions (generated-samples/a2a_compat.ts, the
- * `…FromOlderJson` / `…ToOlderJson` functions and the a2aCompatJson table):
+ * `fromOlderJson` / `toOlderJson` functions and the a2aCompatJson table):
  * a2a.json (v0.3 JSON-RPC) ↔ v1.0 messages in one pass. They must give what
  * the proto path gives (dialect codec → fromJson → a2aCompat, and back) on
  * every input, report the same losses, refuse the same bad values, carry the
@@ -208,8 +208,8 @@ const cases: Case[] = [
     desc10: v10.SendMessageRequestSchema,
     desc03: v03.SendMessageRequestSchema,
     init: sendRequest10,
-    toOlder: direct.sendMessageRequestToOlderJson,
-    fromOlder: direct.sendMessageRequestFromOlderJson,
+    toOlder: direct.toOlderJson,
+    fromOlder: (j: JsonValue) => direct.fromOlderJson(v10.SendMessageRequestSchema, j),
     definition: "MessageSendParams",
   },
   {
@@ -217,8 +217,8 @@ const cases: Case[] = [
     desc10: v10.TaskSchema,
     desc03: v03.TaskSchema,
     init: task10,
-    toOlder: direct.taskToOlderJson,
-    fromOlder: direct.taskFromOlderJson,
+    toOlder: direct.toOlderJson,
+    fromOlder: (j: JsonValue) => direct.fromOlderJson(v10.TaskSchema, j),
     definition: "Task",
   },
   {
@@ -226,8 +226,8 @@ const cases: Case[] = [
     desc10: v10.MessageSchema,
     desc03: v03.MessageSchema,
     init: message10,
-    toOlder: direct.messageToOlderJson,
-    fromOlder: direct.messageFromOlderJson,
+    toOlder: direct.toOlderJson,
+    fromOlder: (j: JsonValue) => direct.fromOlderJson(v10.MessageSchema, j),
     definition: "Message",
   },
   {
@@ -235,8 +235,8 @@ const cases: Case[] = [
     desc10: v10.TaskStatusUpdateEventSchema,
     desc03: v03.TaskStatusUpdateEventSchema,
     init: statusEvent10,
-    toOlder: direct.taskStatusUpdateEventToOlderJson,
-    fromOlder: direct.taskStatusUpdateEventFromOlderJson,
+    toOlder: direct.toOlderJson,
+    fromOlder: (j: JsonValue) => direct.fromOlderJson(v10.TaskStatusUpdateEventSchema, j),
     definition: "TaskStatusUpdateEvent",
   },
   {
@@ -244,8 +244,8 @@ const cases: Case[] = [
     desc10: v10.SendMessageResponseSchema,
     desc03: v03.SendMessageResponseSchema,
     init: sendResponse10,
-    toOlder: direct.sendMessageResponseToOlderJson,
-    fromOlder: direct.sendMessageResponseFromOlderJson,
+    toOlder: direct.toOlderJson,
+    fromOlder: (j: JsonValue) => direct.fromOlderJson(v10.SendMessageResponseSchema, j),
     definition: "SendMessageSuccessResponse/properties/result",
   },
   {
@@ -253,8 +253,8 @@ const cases: Case[] = [
     desc10: v10.StreamResponseSchema,
     desc03: v03.StreamResponseSchema,
     init: streamResponse10,
-    toOlder: direct.streamResponseToOlderJson,
-    fromOlder: direct.streamResponseFromOlderJson,
+    toOlder: direct.toOlderJson,
+    fromOlder: (j: JsonValue) => direct.fromOlderJson(v10.StreamResponseSchema, j),
     definition: "SendStreamingMessageSuccessResponse/properties/result",
   },
   {
@@ -262,8 +262,8 @@ const cases: Case[] = [
     desc10: v10.TaskArtifactUpdateEventSchema,
     desc03: v03.TaskArtifactUpdateEventSchema,
     init: artifactEvent10,
-    toOlder: direct.taskArtifactUpdateEventToOlderJson,
-    fromOlder: direct.taskArtifactUpdateEventFromOlderJson,
+    toOlder: direct.toOlderJson,
+    fromOlder: (j: JsonValue) => direct.fromOlderJson(v10.TaskArtifactUpdateEventSchema, j),
     definition: "TaskArtifactUpdateEvent",
   },
 ];
@@ -331,7 +331,7 @@ describe("the direct conversions give what the proto path gives", () => {
     });
   }
 
-  it("pairs without a direct conversion (the agent card, resource-name requests) go through the proto path, their dialectFields around it", () => {
+  it("the agent card and resource-name requests give what the proto path gives, their dialectFields carried", () => {
     const card = {
       name: "a",
       description: "d",
@@ -345,7 +345,7 @@ describe("the direct conversions give what the proto path gives", () => {
       skills: [],
       zz: 1,
     };
-    const ours = direct.agentCardFromOlderJson(card);
+    const ours = direct.fromOlderJson(v10.AgentCardSchema, card);
     const ref = viaProtoToNewer(v03.AgentCardSchema, card);
     // The proto path loses iconUrl (P03 has no icon_url); ours carries it (dialectFields) and says nothing of it.
     expect(
@@ -353,10 +353,52 @@ describe("the direct conversions give what the proto path gives", () => {
     ).toBe(true);
     expect(ours.lost).toEqual([{ path: "zz", reason: "a2a.v1.AgentCard has no field for it" }]);
     expect(ref.reasons).toEqual(["a2a.v1.AgentCard has no field for it", "a2a.v1.AgentCard has no field for it"]);
-    const back = direct.agentCardToOlderJson(ours.message);
+    const back = direct.toOlderJson(ours.message);
     expect([(back.json as Record<string, unknown>)["iconUrl"], back.lost]).toEqual(["http://h/i.png", []]);
-    const get = direct.getTaskRequestFromOlderJson({ id: "t-1", historyLength: 2 });
+    const get = direct.fromOlderJson(v10.GetTaskRequestSchema, { id: "t-1", historyLength: 2 });
     expect([get.message.id, get.message.historyLength]).toEqual(["t-1", 2]);
+  });
+});
+
+describe("messages the dialect writes whole, and resource names", () => {
+  it("a typed union (SecurityScheme) and a list map (Security), both ways", () => {
+    const scheme = { type: "oauth2", flows: { clientCredentials: { tokenUrl: "t", scopes: { read: "r" } } } };
+    const read = direct.fromOlderJson(v10.SecuritySchemeSchema, scheme);
+    expect(read.lost).toEqual([]);
+    expect(read.message.scheme.case).toBe("oauth2SecurityScheme");
+    expect(direct.toOlderJson(read.message)).toEqual({ json: scheme, lost: [] });
+    const unknown = direct.fromOlderJson(v10.SecuritySchemeSchema, { type: "magic" });
+    expect(unknown.lost).toEqual([{ path: "type", reason: 'unknown a2a.v1.SecurityScheme type "magic"' }]);
+    const security = { oauth: ["read", "write"], key: [] };
+    const req = direct.fromOlderJson(v10.SecurityRequirementSchema, security);
+    expect(req.message.schemes["oauth"]?.list).toEqual(["read", "write"]);
+    expect(direct.toOlderJson(req.message)).toEqual({ json: security, lost: [] });
+    expect(() => direct.fromOlderJson(v10.SecurityRequirementSchema, { oauth: "read" })).toThrow(CompatJsonError);
+  });
+
+  it("an array result (the push config list): the bare list; a page token has no place in it", () => {
+    const list = [{ taskId: "t", pushNotificationConfig: { id: "c", url: "http://h/cb" } }];
+    const read = direct.fromOlderJson(v10.ListTaskPushNotificationConfigsResponseSchema, list);
+    expect(read.message.configs.map((c) => [c.taskId, c.id, c.url])).toEqual([["t", "c", "http://h/cb"]]);
+    const back = direct.toOlderJson({ ...read.message, nextPageToken: "p" });
+    expect(back.json).toEqual(list);
+    expect(back.lost.map((l) => l.path)).toEqual(["next_page_token"]);
+  });
+
+  it("resource names: the ids a2a.json spells, both ways; a name that does not fit is reported", () => {
+    const get = direct.fromOlderJson(v10.GetTaskPushNotificationConfigRequestSchema, {
+      id: "t",
+      pushNotificationConfigId: "c",
+    });
+    expect([get.message.taskId, get.message.id, get.lost]).toEqual(["t", "c", []]);
+    expect(direct.toOlderJson(get.message).json).toEqual({ id: "t", pushNotificationConfigId: "c" });
+    const odd = direct.fromOlderJson(v10.GetTaskRequestSchema, { id: "a/b" });
+    expect([odd.message.id, odd.lost]).toEqual([
+      "",
+      [{ path: "name", reason: "not a task name (tasks/{id}): tasks/a/b" }],
+    ]);
+    const cancel = direct.fromOlderJson(v10.CancelTaskRequestSchema, { id: "t", name: "tasks/t" });
+    expect(cancel.lost).toEqual([{ path: "name", reason: "a2a.v1.CancelTaskRequest has no field for it" }]);
   });
 });
 
@@ -365,8 +407,8 @@ describe("what a2a.json carries and the v0.3 proto cannot (dialectFields)", () =
     fc.assert(
       fc.property(message10(true), (init) => {
         const m = create(v10.MessageSchema, init as never);
-        const there = direct.messageToOlderJson(m);
-        const back = direct.messageFromOlderJson(there.json);
+        const there = direct.toOlderJson(m);
+        const back = direct.fromOlderJson(v10.MessageSchema, there.json);
         expect(back.lost).toEqual([]);
         // What v0.3 cannot hold either way: media types of text and data parts, file names on them, non-object data.
         const kept = there.lost.length === 0;
@@ -392,7 +434,7 @@ describe("what a2a.json carries and the v0.3 proto cannot (dialectFields)", () =
         },
       ],
     };
-    const ours = direct.messageFromOlderJson(json);
+    const ours = direct.fromOlderJson(v10.MessageSchema, json);
     expect(ours.lost).toEqual([]);
     expect(ours.message.referenceTaskIds).toEqual(["t0"]);
     expect([ours.message.parts[0]!.filename, ours.message.parts[0]!.metadata]).toEqual(["r.pdf", { page: 1 }]);
@@ -403,7 +445,7 @@ describe("what a2a.json carries and the v0.3 proto cannot (dialectFields)", () =
         "a2a.v1.Message has no field for it",
       ].sort(),
     );
-    expect(direct.messageToOlderJson(ours.message).json).toEqual(json);
+    expect(direct.toOlderJson(ours.message).json).toEqual(json);
   });
 
   it("a file name on a text part has no place in a2a.json and is reported", () => {
@@ -412,7 +454,7 @@ describe("what a2a.json carries and the v0.3 proto cannot (dialectFields)", () =
       role: v10.Role.USER,
       parts: [{ content: { case: "text", value: "hi" }, filename: "a.txt" }],
     });
-    expect(direct.messageToOlderJson(m).lost).toEqual([
+    expect(direct.toOlderJson(m).lost).toEqual([
       { path: "parts[0].filename", reason: "a v0.3 text part has no file name" },
     ]);
   });
@@ -423,98 +465,98 @@ describe("bad input", () => {
     [
       "a number for a string",
       v03.MessageSchema,
-      direct.messageFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.MessageSchema, j),
       { messageId: 5, role: "user", parts: [] },
       /a2a\.v1\.Message\.message_id/,
     ],
     [
       "parts not a list",
       v03.MessageSchema,
-      direct.messageFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.MessageSchema, j),
       { messageId: "m", role: "user", parts: {} },
       /a2a\.v1\.Message\.content/,
     ],
     [
       "a file with both uri and bytes",
       v03.MessageSchema,
-      direct.messageFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.MessageSchema, j),
       { messageId: "m", parts: [{ kind: "file", file: { uri: "u", bytes: "AA==" } }] },
       /parts\[0\]\.file/,
     ],
     [
       "bytes that are not base64",
       v03.MessageSchema,
-      direct.messageFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.MessageSchema, j),
       { messageId: "m", parts: [{ kind: "file", file: { bytes: "%%%" } }] },
       /file_with_bytes/,
     ],
     [
       "a boolean state",
       v03.TaskSchema,
-      direct.taskFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.TaskSchema, j),
       { id: "t", contextId: "c", status: { state: true } },
       /at status/,
     ],
     [
       "a fractional historyLength",
       v03.SendMessageRequestSchema,
-      direct.sendMessageRequestFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.SendMessageRequestSchema, j),
       { message: { messageId: "m", parts: [] }, configuration: { historyLength: 1.5 } },
       /history_length/,
     ],
     [
       "metadata that is not an object",
       v03.TaskSchema,
-      direct.taskFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.TaskSchema, j),
       { id: "t", contextId: "c", metadata: "x" },
       /a2a\.v1\.Task\.metadata/,
     ],
     [
       "a null in a string list",
       v03.SendMessageRequestSchema,
-      direct.sendMessageRequestFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.SendMessageRequestSchema, j),
       { message: { messageId: "m", parts: [] }, configuration: { acceptedOutputModes: [null] } },
       /accepted_output_modes/,
     ],
     [
       "a data part that is not an object",
       v03.MessageSchema,
-      direct.messageFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.MessageSchema, j),
       { messageId: "m", parts: [{ kind: "data", data: [1] }] },
       /DataPart/,
     ],
     [
       "a message that is not an object",
       v03.TaskSchema,
-      direct.taskFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.TaskSchema, j),
       { id: "t", contextId: "c", history: ["m"] },
       /history\[0\]/,
     ],
     [
       "an enum number out of the int32 range",
       v03.MessageSchema,
-      direct.messageFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.MessageSchema, j),
       { messageId: "m", role: 3e9, parts: [] },
       /a2a\.v1\.Message\.role/,
     ],
     [
       "an int32 string with spaces",
       v03.SendMessageRequestSchema,
-      direct.sendMessageRequestFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.SendMessageRequestSchema, j),
       { message: { messageId: "m", parts: [] }, configuration: { historyLength: " 5" } },
       /history_length/,
     ],
     [
       "a null in a message's string list",
       v03.MessageSchema,
-      direct.messageFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.MessageSchema, j),
       { messageId: "m", parts: [], extensions: ["a", null] },
       /at extensions\[1\]/,
     ],
     [
       "a push config url that is not a string",
       v03.SendMessageRequestSchema,
-      direct.sendMessageRequestFromOlderJson,
+      (j: JsonValue) => direct.fromOlderJson(v10.SendMessageRequestSchema, j),
       { message: { messageId: "m", parts: [] }, configuration: { pushNotificationConfig: { url: 5 } } },
       /url at configuration\.pushNotificationConfig/,
     ],
@@ -537,7 +579,7 @@ describe("bad input", () => {
 describe("what both paths read alike", () => {
   it("null is unset, also for a oneof member: it takes no slot from the next one", () => {
     const flows = { authorizationCode: null, implicit: { authorizationUrl: "https://a", scopes: {} } };
-    const ours = direct.oAuthFlowsFromOlderJson(flows);
+    const ours = direct.fromOlderJson(v10.OAuthFlowsSchema, flows);
     const ref = viaProtoToNewer(v03.OAuthFlowsSchema, flows);
     expect(equals(v10.OAuthFlowsSchema, ours.message, ref.message as v10.OAuthFlows)).toBe(true);
     expect(ours.message.flow.case).toBe("implicit");
@@ -545,7 +587,7 @@ describe("what both paths read alike", () => {
   });
 
   it("a file name on a part that is not a file part is reported, not dropped", () => {
-    const { lost } = direct.partFromOlderJson({ kind: "text", text: "x", file: { name: "n.txt" } });
+    const { lost } = direct.fromOlderJson(v10.PartSchema, { kind: "text", text: "x", file: { name: "n.txt" } });
     expect(lost).toEqual([
       { path: "file.name", reason: "a file name on a part that is not a file part has no place in v1.0" },
     ]);
@@ -557,9 +599,9 @@ describe("user data", () => {
     const json = JSON.parse(
       '{"kind":"message","messageId":"m","role":"user","parts":[{"kind":"data","data":{"__proto__":{"x":1}}}],"metadata":{"__proto__":{"polluted":true}}}',
     );
-    const m = direct.messageFromOlderJson(json).message;
+    const m = direct.fromOlderJson(v10.MessageSchema, json).message;
     expect(Object.keys(m.metadata!)).toEqual(["__proto__"]);
-    const back = direct.messageToOlderJson(m).json as Record<string, Record<string, unknown>>;
+    const back = direct.toOlderJson(m).json as Record<string, Record<string, unknown>>;
     expect(JSON.stringify(back)).toBe(JSON.stringify(json));
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
     expect(Object.getPrototypeOf(back["metadata"])).toBe(Object.prototype);

@@ -10,7 +10,7 @@
  *   results    an enum number v0.3 has no value for: reported, written as the
  *              value 0 (never a number); a part without content: reported and,
  *              in a2a.json, left out; a union that sets nothing: reported
- *   card       agentCardToOlderJson writes every key a2a.json requires
+ *   card       toOlderJson writes every key a2a.json requires
  *   cancel     tasks/cancel metadata crosses the JSON-RPC bridge both ways
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,15 +27,10 @@ import { CompatJsonError, nodeHttpListener, type Loss } from "@protoc-gen-a2a/ru
 import { PART_LEFT_OUT } from "@protoc-gen-a2a/runtime/compat-json";
 import {
   a2aCompat,
-  agentCardToOlderJson,
   bridgeToOlder,
-  cancelTaskRequestFromOlderJson,
-  cancelTaskRequestToOlderJson,
   clientForOlder,
-  sendMessageRequestFromOlderJson,
-  streamResponseToOlderJson,
-  taskFromOlderJson,
-  taskToOlderJson,
+  fromOlderJson,
+  toOlderJson,
 } from "../generated-samples/a2a_compat.js";
 import {
   A2AServiceV0_3,
@@ -269,14 +264,14 @@ describe("requests that cannot convert are InvalidParams naming the path", () =>
         message: `Invalid params for message/stream: ${c.server ?? c.message}`,
       });
       expect(stream.requests).toEqual([]);
-      expect(refusal(() => sendMessageRequestFromOlderJson(c.params as JsonValue))).toBe(c.message);
+      expect(refusal(() => fromOlderJson(v10.SendMessageRequestSchema, c.params as JsonValue))).toBe(c.message);
     });
   }
 
   it("an unknown task state is refused by the exported function and by the dialect codec", () => {
     const task = { kind: "task", id: "t", contextId: "c", status: { state: "paused" } };
     const message = 'cannot decode a2a.v1.TaskStatus.state at status.state from JSON: unknown value "paused"';
-    expect(refusal(() => taskFromOlderJson(task))).toBe(message);
+    expect(refusal(() => fromOlderJson(v10.TaskSchema, task))).toBe(message);
     expect(refusal(() => A2AServiceV0_3.jsonrpcCodec!.decode(v03.TaskSchema, task))).toBe(message);
   });
 
@@ -374,7 +369,7 @@ const ROLE_LOST = "no a2a.v1.Role value for 42; written as ROLE_UNSPECIFIED";
 
 describe("results v0.3 cannot hold are reported, and no enum is written as a number", () => {
   it("the exported function and the proto path write the value 0, leave the part out, and report both", () => {
-    const { json, lost } = taskToOlderJson(oddTask());
+    const { json, lost } = toOlderJson(oddTask());
     expect(json).toEqual({
       kind: "task",
       id: "t",
@@ -412,7 +407,7 @@ describe("results v0.3 cannot hold are reported, and no enum is written as a num
     const { out, losses: reported } = await recording(() =>
       rpc(base, "message/send", sendParams([{ kind: "text", text: "hi" }])),
     );
-    expect(out["result"]).toEqual(taskToOlderJson(oddTask()).json);
+    expect(out["result"]).toEqual(toOlderJson(oddTask()).json);
     expect(reported).toEqual([
       `SendMessage task.status.state: ${STATE_LOST}`,
       `SendMessage task.artifacts[0].parts[1]: ${PART_LEFT_OUT}`,
@@ -459,7 +454,7 @@ describe("results v0.3 cannot hold are reported, and no enum is written as a num
   it("a stream event that sets no payload is reported, by the exported function and by the bridge", async () => {
     const empty = create(v10.StreamResponseSchema, {});
     const reason = "a2a.v1.StreamResponse sets none of payload; a2a.json has no form for it";
-    expect(streamResponseToOlderJson(empty)).toEqual({ json: {}, lost: [{ path: "payload", reason }] });
+    expect(toOlderJson(empty)).toEqual({ json: {}, lost: [{ path: "payload", reason }] });
     seen.stream = () => [empty];
     const res = await recording(async () => {
       const r = await fetch(`${base}/rpc`, {
@@ -481,7 +476,7 @@ describe("results v0.3 cannot hold are reported, and no enum is written as a num
 
 // ---- the agent card ----
 
-describe("agentCardToOlderJson writes every key a2a.json requires", () => {
+describe("toOlderJson writes every key a2a.json requires", () => {
   const schema = JSON.parse(readFileSync(join(repoRoot, "../shared/a2a-spec/v0.3.0/a2a.json"), "utf8")) as object;
   const ajv = new Ajv({ strict: false, allErrors: true });
   ajv.addSchema(schema, "a2a");
@@ -491,7 +486,7 @@ describe("agentCardToOlderJson writes every key a2a.json requires", () => {
   };
 
   it("a card with nothing set", () => {
-    const { json, lost } = agentCardToOlderJson(create(v10.AgentCardSchema, {}));
+    const { json, lost } = toOlderJson(create(v10.AgentCardSchema, {}));
     expect(json).toEqual({
       protocolVersion: "",
       name: "",
@@ -528,7 +523,7 @@ describe("agentCardToOlderJson writes every key a2a.json requires", () => {
         mtls: { scheme: { case: "mtlsSecurityScheme", value: {} } },
       },
     });
-    const { json } = agentCardToOlderJson(card);
+    const { json } = toOlderJson(card);
     valid(json);
     const j = json as Record<string, Record<string, unknown>>;
     expect(j["skills"]).toEqual([{ id: "", name: "", description: "", tags: [] }]);
@@ -578,8 +573,8 @@ describe("the bridge carries tasks/cancel metadata", () => {
   });
 
   it("the exported functions carry it both ways", () => {
-    const { message, lost } = cancelTaskRequestFromOlderJson({ id: "t", metadata: { k: [1] } });
+    const { message, lost } = fromOlderJson(v10.CancelTaskRequestSchema, { id: "t", metadata: { k: [1] } });
     expect([message.id, message.metadata, lost]).toEqual(["t", { k: [1] }, []]);
-    expect(cancelTaskRequestToOlderJson(message)).toEqual({ json: { id: "t", metadata: { k: [1] } }, lost: [] });
+    expect(toOlderJson(message)).toEqual({ json: { id: "t", metadata: { k: [1] } }, lost: [] });
   });
 });

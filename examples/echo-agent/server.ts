@@ -22,7 +22,7 @@ import type * as v03 from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import { a2aServiceGrpcRoutes } from "../../generated-samples/v1.0.1/a2a_grpc.js";
 import { a2aServiceGrpcRoutes as a2aServiceGrpcRoutes03 } from "../../generated-samples/v0.3.0/a2a_grpc.js";
 import { AgentCardSchema, type AgentCard } from "../../generated-samples/v1.0.1/a2a_pb.js";
-import { agentCardToOlderJson, bridgeToOlder, dualVersionHttpHandler } from "../../generated-samples/a2a_compat.js";
+import { bridgeToOlder, dualVersionHttpHandler, toOlderJson } from "../../generated-samples/a2a_compat.js";
 import { echoAgentCard, type AgentUrls } from "./agent-card.js";
 import { createEchoHandler } from "./echo-handler.js";
 import { describeHandlerError, logGrpcCalls, logHandlerErrors, logHttpRequests, type AgentLog } from "./logging.js";
@@ -86,7 +86,7 @@ function cardJson(card: () => AgentCard): CardJson {
   let older: unknown;
   return {
     newer: () => (newer ??= toJson(AgentCardSchema, card())),
-    older: () => (older ??= agentCardToOlderJson(card()).json),
+    older: () => (older ??= toOlderJson(card()).json),
   };
 }
 

@@ -2,8 +2,8 @@
  * Code fragments for one field of the direct conversions (compat-json-module.ts):
  * how a value of a given proto field type is read from the older version's
  * dialect JSON, written to it, tested for being set, and what the zero value
- * of a newer message is. A field type that has no fragment here makes its
- * message go through the older proto instead (`unsupported`).
+ * of a newer message is. A field type that has no fragment here fails the
+ * generation, naming the pair and the step (compat-json-module.ts).
  *
  *   read   ProtoJSON value → protobuf-es value, checked as fromJson checks it
  *   write  protobuf-es value → ProtoJSON value, as toJson writes it
@@ -231,3 +231,17 @@ export function writeValue(
       return f.fieldKind === "list" ? `${v}.slice()` : v;
   }
 }
+
+/** The field `name` of `d`. */
+export const field = (d: DescMessage, name: string): DescField => {
+  const f = d.fields.find((x) => x.name === name);
+  if (!f) throw new Error(`compat-json: ${d.typeName} has no field ${name}`);
+  return f;
+};
+/** The message type of a message field, list of messages or map of messages. */
+export const messageOf = (f: DescField): DescMessage | undefined =>
+  f.fieldKind === "message" ||
+  (f.fieldKind === "list" && f.listKind === "message") ||
+  (f.fieldKind === "map" && f.mapKind === "message")
+    ? f.message
+    : undefined;

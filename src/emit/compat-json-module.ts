@@ -8,26 +8,28 @@
  * test/compat-json.test.ts checks; the version bridge serves v0.3 JSON-RPC
  * with them (the `a2aCompatJson` table).
  *
- * Per pair and direction, a function is written when every step is a copy of
- * a value kind compat-json-fields.ts handles, a message, a loss, a move or a
- * transform compat-json-transforms.ts writes, and the dialect has no
- * whole-message rule for the older message other than a union (wrapper,
- * array or null result, typed union, list map, resource name). Other pairs
- * are converted through the older proto at run time (`viaProto`), so every
- * pair is covered.
+ * Every pair is written, in both directions: field by field from the plan's
+ * steps (copies of the value kinds compat-json-fields.ts handles, messages,
+ * losses, moves, the transforms compat-json-transforms.ts writes), or whole
+ * where a dialect rule spells the message whole (part, union, typed union, list
+ * map, array result; resource names through their transforms). A pair it
+ * cannot write (a wrapper or null result, a step without code) fails the
+ * generation, every such pair named: nothing is converted through the older
+ * proto at run time.
  *
  * Loss paths name dialect keys toward the newer version and newer field
  * names toward the older one, as each side spells them.
  */
-import type { DescField, DescFile, DescMessage } from "@bufbuild/protobuf";
+import { ScalarType, type DescField, type DescFile, type DescMessage } from "@bufbuild/protobuf";
 import { nestedTypes } from "@bufbuild/protobuf/reflect";
 import type { GeneratedFile } from "@bufbuild/protoplugin";
 import type { CompatPlan, PlanPair, PlanStep } from "../compat/compat-plan.js";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
 import { dialectDefault } from "../compat/dialect-defaults.js";
-import { lowerFirstWord } from "./names.js";
 import {
   copyable,
+  field,
+  messageOf,
   EnumTables,
   IMPLICIT,
   lit,
@@ -38,13 +40,39 @@ import {
   writeValue,
   zeroLiteral,
 } from "./compat-json-fields.js";
-import { partCode, transformCode, type DecodeCtx, type EncodeCtx } from "./compat-json-transforms.js";
+import { partCode, transformCode, type DecodeCtx, type EncodeCtx, type Resource } from "./compat-json-transforms.js";
 import { runtimeModule } from "./routes-module.js";
+import {
+  unionToNewer,
+  unionToOlder,
+  wholeRule as wholeOf,
+  wholeToNewer,
+  wholeToOlder,
+  type WholeCtx,
+} from "./compat-json-dialect.js";
+import { printCompatJsonApi, type CompatJsonApi } from "./compat-json-api.js";
 
 /** The helpers the generated conversions call (packages/runtime/src/compat/compat-json.ts). */
 const compatJsonModule = `${runtimeModule}/compat-json`;
 
 type Dir = "toNewer" | "toOlder";
+
+/** What the steps of one conversion write: statements, transforms for after them, oneofs and transforms seen. */
+interface EncodeOut {
+  readonly body: string[];
+  readonly done: Set<string>;
+  /** The older fields a2a.json always has. */
+  readonly always: ReadonlySet<string>;
+  /** Those copied in the object literal (older field → expression). */
+  readonly inLiteral: ReadonlyMap<string, string>;
+}
+
+interface StepOut {
+  readonly body: string[];
+  readonly later: string[];
+  readonly oneofs: Set<string>;
+  readonly done: Set<string>;
+}
 
 interface Pair {
   readonly plan: PlanPair;
@@ -54,13 +82,19 @@ interface Pair {
   readonly id: string;
 }
 
-const field = (d: DescMessage, name: string): DescField => {
-  const f = d.fields.find((x) => x.name === name);
-  if (!f) throw new Error(`compat-json: ${d.typeName} has no field ${name}`);
-  return f;
-};
-const messageOf = (f: DescField): DescMessage | undefined =>
-  f.fieldKind === "message" || (f.fieldKind === "list" && f.listKind === "message") ? f.message : undefined;
+/** An object key as written in a literal: bare when an identifier. */
+const propKey = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : lit(k));
+/** A JSON value as a JavaScript literal, keys bare where they can be. */
+const jsLiteral = (v: unknown): string =>
+  Array.isArray(v)
+    ? `[${v.map(jsLiteral).join(", ")}]`
+    : typeof v === "object" && v !== null
+      ? Object.keys(v).length === 0
+        ? "{}"
+        : `{ ${Object.entries(v)
+            .map(([k, x]) => `${propKey(k)}: ${jsLiteral(x)}`)
+            .join(", ")} }`
+      : lit(v);
 
 /** The body without its `let v` when no other line uses v. */
 const withoutUnusedV = (body: string[]) =>
@@ -102,7 +136,6 @@ export function emitCompatJson(
     pairs.set(p.older, pair);
   }
   const typed = target === "ts";
-  const any = typed ? ": any" : "";
   const ty = (s: string) => (typed ? s : "");
   const rt = (name: string) => `${SYM}rt:${name}${SYM}`;
   const shape = (d: DescMessage) => `${SYM}shape:${d.typeName}${SYM}`;
@@ -111,13 +144,25 @@ export function emitCompatJson(
 
   // ---- which pairs convert directly ----
   const isUnion = (d03: DescMessage) => dialect.unions.includes(d03.typeName);
-  const blockedByDialect = (d03: DescMessage) =>
-    dialect.nullResults.includes(d03.typeName) ||
-    dialect.arrayResults[d03.typeName] !== undefined ||
-    dialect.wrappers.some((w) => w.message === d03.typeName) ||
-    dialect.resourceNames.some((r) => r.message === d03.typeName) ||
-    dialect.typedUnions?.[d03.typeName] !== undefined ||
-    dialect.listMaps?.[d03.typeName] !== undefined;
+  const wholeRule = (d03: DescMessage) => wholeOf(dialect, d03);
+  /** A copy of a proto map: of strings, or of messages that are a pair. */
+  const mapCopy = (from: DescField, to: DescField): "strings" | "messages" | undefined => {
+    if (from.fieldKind !== "map" || to.fieldKind !== "map" || from.mapKey !== to.mapKey) return undefined;
+    if (from.mapKind === "scalar" && to.mapKind === "scalar" && from.scalar === ScalarType.STRING)
+      return to.scalar === ScalarType.STRING ? "strings" : undefined;
+    return from.mapKind === "message" && to.mapKind === "message" && pairs.has(from.message.typeName)
+      ? "messages"
+      : undefined;
+  };
+  const resource = (d03: DescMessage, name03: string): Resource => {
+    const r = dialect.resourceNames.find((x) => x.message === d03.typeName && x.field === name03);
+    if (!r) throw new Error(`compat-json: ${d03.typeName}.${name03} has no resource name pattern in the dialect`);
+    const parts = r.pattern.split(/\{([^}]+)\}/);
+    return {
+      keys: parts.filter((_, i) => i % 2 === 1),
+      prefixes: parts.filter((_, i) => i % 2 === 0).slice(0, -1),
+    };
+  };
   const stepOk = (p: Pair, dir: Dir, s: PlanStep): boolean => {
     const [src, out] = dir === "toNewer" ? [p.d03, p.d10] : [p.d10, p.d03];
     if (s.op === "transform")
@@ -125,7 +170,7 @@ export function emitCompatJson(
         ? s.transform === "part"
         : transformCode[s.transform]?.[dir] !== undefined;
     const f = field(src, s.from);
-    if (s.op === "copy") return copyable(f, field(out, s.to));
+    if (s.op === "copy") return copyable(f, field(out, s.to)) || mapCopy(f, field(out, s.to)) !== undefined;
     if (s.op === "message") {
       const sub = messageOf(f);
       return (
@@ -138,8 +183,14 @@ export function emitCompatJson(
     if (isUnion(p.d03)) return false; // a union holds its members only
     return s.op === "moved" || (f.fieldKind !== "map" && (messageOf(f) !== undefined || valueKind(f) !== undefined));
   };
-  const direct = (p: Pair, dir: Dir) =>
-    !blockedByDialect(p.d03) && (dir === "toNewer" ? p.plan.toNewer : p.plan.toOlder).every((s) => stepOk(p, dir, s));
+  /** Why the pair cannot be written in this direction; undefined when it can. */
+  const problem = (p: Pair, dir: Dir): string | undefined => {
+    const rule = wholeRule(p.d03);
+    if (rule === "null result" || rule === "wrapper") return `the dialect's ${rule} rule has no direct conversion`;
+    if (rule !== undefined) return undefined; // written whole (wholeToNewer, wholeToOlder)
+    const bad = (dir === "toNewer" ? p.plan.toNewer : p.plan.toOlder).find((s) => !stepOk(p, dir, s));
+    return bad && `${dir} step ${bad.from} (${bad.op}${bad.op === "transform" ? ` ${bad.transform}` : ""})`;
+  };
   for (const p of new Set(pairs.values())) {
     const keys = Object.entries(p.plan.dialectFields);
     if (keys.length === 0) continue;
@@ -158,10 +209,14 @@ export function emitCompatJson(
         throw new Error(`${where}: dialectFields ${name10}: its type has no direct conversion`);
     }
   }
-  /** A pair converted through the proto whose a2a.json-only fields are read and written around that path. */
-  const wrapped = (p: Pair, dir: Dir) => !direct(p, dir) && Object.keys(p.plan.dialectFields).length > 0;
-  /** Whether the pair has a function of its own in this direction (direct, or wrapped). */
-  const named = (p: Pair, dir: Dir) => direct(p, dir) || wrapped(p, dir);
+  const problems = [...new Set(pairs.values())].flatMap((p) =>
+    (["toNewer", "toOlder"] as const).flatMap((dir) => {
+      const why = problem(p, dir);
+      return why ? [`${p.plan.entry ?? p.d10.typeName} (${p.d03.typeName} ↔ ${p.d10.typeName}): ${why}`] : [];
+    }),
+  );
+  if (problems.length > 0)
+    throw new Error(`compat-json: no conversion can be written for:\n  ${problems.join("\n  ")}`);
   const pairOf = (typeName: string): Pair => {
     const p = pairs.get(typeName);
     if (!p) throw new Error(`compat-json: ${typeName} has no counterpart`);
@@ -170,19 +225,10 @@ export function emitCompatJson(
 
   // ---- toward the newer version: older dialect JSON → newer message ----
   const decName = (p: Pair) => `${p.id}FromOlder`;
-  const decCall = (sub: DescMessage, v: string, atExpr: string, lost = "lost") => {
-    const p = pairOf(sub.typeName);
-    return named(p, "toNewer")
-      ? `${decName(p)}(${v}, ${atExpr}, ${lost})`
-      : `(via.toNewer(${lit(p.d03.typeName)}, ${v}, ${atExpr}, ${lost})${ty(` as ${shape(p.d10)}`)})`;
-  };
-  /** A function (json, at, lost) → newer message, for list elements. */
-  const decFn = (sub: DescMessage) => {
-    const p = pairOf(sub.typeName);
-    return named(p, "toNewer")
-      ? decName(p)
-      : `(y${ty(": unknown")}, b${ty(`: ${rt("At")}`)}, l${ty(`: ${rt("Loss")}[]`)}) => ${decCall(sub, "y", "b", "l")}`;
-  };
+  const decCall = (sub: DescMessage, v: string, atExpr: string, lost = "lost") =>
+    `${decName(pairOf(sub.typeName))}(${v}, ${atExpr}, ${lost})`;
+  /** The function (json, at, lost) → newer message, for list elements. */
+  const decFn = (sub: DescMessage) => decName(pairOf(sub.typeName));
   const read = (d03: DescMessage, name: string, obj: string) => {
     const f = field(d03, name);
     const k = key03(name, d03);
@@ -200,12 +246,11 @@ export function emitCompatJson(
     };
     if (f.fieldKind === "list") {
       // Elements are named by their index under the field's key.
-      if (valueKind(f) === "string")
-        return `${rt("strings")}(${v}, ${rt("at")}(${where}, ${lit(key03(name, d03))}), ${what})`;
+      if (valueKind(f) === "string") return `${rt("strings")}(${v}, ${where}, ${lit(key03(name, d03))}, ${what})`;
       throw new Error(`compat-json: no reader for ${f.toString()}`);
     }
-    // An enum value is refused at its own key; other values at their object.
-    const at = valueKind(f) === "enum" ? `${rt("at")}(${where}, ${lit(key03(name, d03))})` : where;
+    // An enum value is refused at its own key (its path made only then); other values at their object.
+    const at = valueKind(f) === "enum" ? `${where}, ${lit(key03(name, d03))}` : where;
     return readValue(f, v, at, what, rt, enumTable);
   };
   const assign = (d10: DescMessage, name10: string, expr: string, target = "m") => {
@@ -216,7 +261,12 @@ export function emitCompatJson(
   };
   const unknownKeys = (d03: DescMessage, obj: string, atExpr: string, extra: readonly string[] = []) => {
     const known = new Set<string>(["kind", ...extra]);
-    for (const f of d03.fields) known.add(key03(f.name, d03)).add(f.jsonName);
+    for (const f of d03.fields) {
+      // A resource name is spelled as the ids its pattern names (tasks/{id} ↔ id), not under its own key.
+      const r = dialect.resourceNames.some((x) => x.message === d03.typeName && x.field === f.name);
+      if (r) for (const k of resource(d03, f.name).keys) known.add(k.split(".")[0]!);
+      else known.add(key03(f.name, d03)).add(f.jsonName);
+    }
     return (
       `for (const k in ${obj}) switch (k) { ${[...known].map((k) => `case ${lit(k)}:`).join(" ")} break; ` +
       `default: ${rt("lose")}(lost, ${atExpr}, k, ${lit(`${d03.typeName} has no field for it`)}); }`
@@ -229,12 +279,13 @@ export function emitCompatJson(
     return d;
   };
 
-  function decodeFn(p: Pair): string[] {
+  function decodeCtx(p: Pair): DecodeCtx {
     const { d03, d10 } = p;
-    const c: DecodeCtx = {
+    return {
       d03,
       d10,
-      any,
+      typed,
+      json: ty(`: ${rt("JsonObject")}`),
       read: (name, obj = "x", desc = d03) => read(desc, name, obj),
       value: (name, v, desc = d03, where = "a") =>
         readAs(desc, name, v, desc === d03 ? d10.fields.find((x) => x.name === name) : undefined, where),
@@ -248,15 +299,89 @@ export function emitCompatJson(
       rt,
       older: olderMessage,
       dialectField: (name10) => p.plan.dialectFields[name10],
+      fnToNewer: (name, desc = d03) => decFn(messageOf(field(desc, name))!),
+      resource: (name) => resource(d03, name),
     };
+  }
+
+  /** One step of the plan toward the newer version, as statements (transforms kept for after the fields). */
+  function decodeStep(p: Pair, s: PlanStep, c: DecodeCtx, out: StepOut): void {
+    const { d03, d10 } = p;
+    const f = field(d03, s.from);
+    const k = key03(f.name, d03);
+    const r = read(d03, f.name, "x");
+    if (s.op === "transform") {
+      // Transforms run after the field steps, which they may complete (the card's capabilities).
+      if (!out.done.has(s.transform)) out.later.push(...transformCode[s.transform]!.toNewer!(c));
+      out.done.add(s.transform);
+      return;
+    }
+    if (s.op === "moved") return;
+    const guardOneof = (stmt: string) => {
+      if (!f.oneof) return stmt;
+      const flag = `one_${f.oneof.name}`;
+      if (!out.oneofs.has(f.oneof.name)) {
+        out.oneofs.add(f.oneof.name);
+        out.body.push(`let ${flag} = false;`);
+      }
+      return (
+        `{ if (${flag}) ${rt("lose")}(lost, a, ${lit(k)}, ` +
+        `${lit(`${d03.typeName}.${f.oneof.name} holds one member; ${k} was not kept`)}); ` +
+        `else { ${flag} = true; ${stmt} } }`
+      );
+    };
+    const maps = s.op === "copy" ? mapCopy(f, field(d10, s.to)) : undefined;
+    if (maps) {
+      const what = lit(`${d03.typeName}.${f.name}`);
+      const value =
+        maps === "strings"
+          ? `${rt("stringMap")}(v, ${rt("at")}(a, ${lit(k)}), ${what})`
+          : `${rt("eachKey")}(v, ${rt("at")}(a, ${lit(k)}), ${what}, lost, ${decFn(messageOf(f)!)})`;
+      out.body.push(`if ((v = ${r}) != null) ${assign(d10, (s as { to: string }).to, value)}`);
+    } else if (s.op === "copy") {
+      const t = field(d10, s.to);
+      // Assigning a zero value matters only where the newer field tracks presence.
+      const test = t.oneof || t.presence !== IMPLICIT ? setTest(f, "w") : undefined;
+      const value = readAs(d03, f.name, "v", t);
+      const stmt =
+        test && test !== "w !== undefined"
+          ? `{ const w = ${value}; if (${test}) ${assign(d10, s.to, "w")} }`
+          : assign(d10, s.to, value);
+      out.body.push(`if ((v = ${r}) != null) ${guardOneof(stmt)}`);
+    } else if (s.op === "message") {
+      const sub = messageOf(f)!;
+      const atExpr = `${rt("at")}(a, ${lit(k)})`;
+      const value =
+        f.fieldKind === "list"
+          ? `${rt("each")}(v, ${atExpr}, ${lit(`${d03.typeName}.${f.name}`)}, lost, ${decFn(sub)})`
+          : decCall(sub, "v", atExpr);
+      out.body.push(`if ((v = ${r}) != null) ${guardOneof(assign(d10, s.to, value))}`);
+    } else if (s.op === "lossy") {
+      // reported when the older proto would hold a set value
+      const test = messageOf(f)
+        ? f.fieldKind === "list"
+          ? `${rt("array")}(v, a, ${lit(f.name)}).length > 0`
+          : undefined
+        : setTest(f, readAs(d03, f.name, "v"));
+      out.body.push(
+        `if ((v = ${r}) != null${test ? ` && ${test}` : ""}) ${rt("lose")}(lost, a, ${lit(k)}, ${lit(s.reason)});`,
+      );
+    }
+  }
+
+  function decodeFn(p: Pair): string[] {
+    const { d03, d10 } = p;
+    const c = decodeCtx(p);
     const head =
       `function ${decName(p)}(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, ` +
       `lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${shape(d10)}`)} {`;
     if (d03.typeName === dialect.part.message) return [head, ...partCode.toNewer(c).map((l) => "  " + l), "}"];
-    if (isUnion(d03)) return [head, ...unionToNewer(p).map((l) => "  " + l), "}"];
+    if (isUnion(d03)) return [head, ...unionToNewer(wholeCtx, p).map((l) => "  " + l), "}"];
+    const whole = wholeToNewer(wholeCtx, p);
+    if (whole) return [head, ...whole.map((l) => "  " + l), "}"];
     const kind = dialect.kinds[d03.typeName];
     const body: string[] = [
-      `const x${any} = ${rt("object")}(j, a, ${lit(d03.typeName)});`,
+      `const x = ${rt("object")}(j, a, ${lit(d03.typeName)});`,
       ...(kind === undefined
         ? []
         : [
@@ -264,75 +389,22 @@ export function emitCompatJson(
               `${rt("refuseKind")}(${rt("pathOf")}(a), ${lit(d03.typeName)}, x.kind, ${lit(kind)});`,
           ]),
       `const m = ${zero(d10)};`,
-      `let v${any};`,
+      `let v${ty(": unknown")};`,
     ];
-    const oneofs = new Set<string>();
-    const done = new Set<string>();
-    for (const s of p.plan.toNewer) {
-      const f = field(d03, s.from);
-      const k = key03(f.name, d03);
-      const r = read(d03, f.name, "x");
-      if (s.op === "transform") {
-        if (done.has(s.transform)) continue;
-        done.add(s.transform);
-        body.push(...transformCode[s.transform]!.toNewer!(c));
-        continue;
-      }
-      if (s.op === "moved") continue;
-      const guardOneof = (stmt: string) => {
-        if (!f.oneof) return stmt;
-        const flag = `one_${f.oneof.name}`;
-        if (!oneofs.has(f.oneof.name)) {
-          oneofs.add(f.oneof.name);
-          body.push(`let ${flag} = false;`);
-        }
-        return (
-          `{ if (${flag}) ${rt("lose")}(lost, a, ${lit(k)}, ` +
-          `${lit(`${d03.typeName}.${f.oneof.name} holds one member; ${k} was not kept`)}); ` +
-          `else { ${flag} = true; ${stmt} } }`
-        );
-      };
-      if (s.op === "copy") {
-        const t = field(d10, s.to);
-        // Assigning a zero value matters only where the newer field tracks presence.
-        const test = t.oneof || t.presence !== IMPLICIT ? setTest(f, "v") : undefined;
-        const value = readAs(d03, f.name, "v", t);
-        const stmt =
-          test && test !== "v !== undefined"
-            ? `{ v = ${value}; if (${test}) ${assign(d10, s.to, "v")} }`
-            : assign(d10, s.to, value);
-        body.push(`if ((v = ${r}) != null) ${guardOneof(stmt)}`);
-      } else if (s.op === "message") {
-        const sub = messageOf(f)!;
-        const atExpr = `${rt("at")}(a, ${lit(k)})`;
-        const value =
-          f.fieldKind === "list"
-            ? `${rt("each")}(v, ${atExpr}, ${lit(`${d03.typeName}.${f.name}`)}, lost, ${decFn(sub)})`
-            : decCall(sub, "v", atExpr);
-        body.push(`if ((v = ${r}) != null) ${guardOneof(assign(d10, s.to, value))}`);
-      } else if (s.op === "lossy") {
-        // reported when the older proto would hold a set value
-        const test = messageOf(f)
-          ? f.fieldKind === "list"
-            ? `${rt("array")}(v, a, ${lit(f.name)}).length > 0`
-            : undefined
-          : setTest(f, readAs(d03, f.name, "v"));
-        body.push(
-          `if ((v = ${r}) != null${test ? ` && ${test}` : ""}) ${rt("lose")}(lost, a, ${lit(k)}, ${lit(s.reason)});`,
-        );
-      }
-    }
+    const out: StepOut = { body, later: [], oneofs: new Set(), done: new Set() };
+    for (const s of p.plan.toNewer) decodeStep(p, s, c, out);
     // What a2a.json holds and the older proto does not (dialectFields), read into the newer fields.
     const extra = Object.entries(p.plan.dialectFields);
     for (const [name10, key] of extra) {
       const t = field(d10, name10);
       const value =
         t.fieldKind === "list" && valueKind(t) === "string"
-          ? `${rt("strings")}(v, ${rt("at")}(a, ${lit(key)}), ${lit(`${d03.typeName} ${key}`)})`
+          ? `${rt("strings")}(v, a, ${lit(key)}, ${lit(`${d03.typeName} ${key}`)})`
           : readValue(t, "v", "a", lit(`${d03.typeName} ${key}`), rt, () => undefined);
       body.push(`if ((v = ${prop("x", key)}) != null) ${assign(d10, name10, value)}`);
     }
     body.push(
+      ...out.later,
       unknownKeys(
         d03,
         "x",
@@ -344,62 +416,15 @@ export function emitCompatJson(
     return [head, ...withoutUnusedV(body).map((l) => "  " + l), "}"];
   }
 
-  /**
-   * A union of the dialect: the member's own JSON, told apart by its `kind`; without a kind, a message
-   * if it has a messageId, else a task (as the dialect codec decides); an unknown kind is refused.
-   */
-  function unionToNewer(p: Pair): string[] {
-    const members = p.plan.toNewer.map((s) => ({ s, sub: messageOf(field(p.d03, s.from))! }));
-    const member = (m: (typeof members)[number]) => assign(p.d10, (m.s as { to: string }).to, decCall(m.sub, "x", "a"));
-    const byKind = (kind: string) => members.find((m) => dialect.kinds[m.sub.typeName] === kind);
-    const message = byKind("message");
-    const task = byKind("task");
-    const known = p.d03.fields.flatMap((f) => dialect.kinds[messageOf(f)?.typeName ?? ""] ?? []).join(", ");
-    const refuse = `${rt("refuseKind")}(${rt("pathOf")}(a), ${lit(p.d03.typeName)}, x.kind, ${lit(known)});`;
-    const guess = message && task ? `if (x.messageId !== undefined) ${member(message)} else ${member(task)}` : refuse;
-    return [
-      `const x${any} = ${rt("object")}(j, a, ${lit(p.d03.typeName)});`,
-      `const m = ${zero(p.d10)};`,
-      `switch (x.kind) {`,
-      ...members
-        .filter((m) => dialect.kinds[m.sub.typeName] !== undefined)
-        .map((m) => `  case ${lit(dialect.kinds[m.sub.typeName])}: ${member(m)} break;`),
-      `  case undefined: ${guess} break;`,
-      `  default: ${refuse}`,
-      `}`,
-      `return m;`,
-    ];
-  }
-
-  /** A union toward the older dialect: the member's own JSON (with its kind); nothing set writes {}, reported. */
-  function unionToOlder(p: Pair): string[] {
-    const lines: string[] = [];
-    for (const s of p.plan.toOlder) {
-      const f = field(p.d10, s.from);
-      lines.push(
-        `if (m.${f.oneof!.localName}.case === ${lit(f.localName)}) ` +
-          `return ${encCall(messageOf(f)!, `m.${f.oneof!.localName}.value`, `${rt("at")}(a, ${lit(f.name)})`)};`,
-      );
-    }
-    const oneof = p.d03.oneofs[0]?.name ?? "";
-    const reason = `${p.d03.typeName} sets none of ${oneof}; a2a.json has no form for it`;
-    return [...lines, `${rt("lose")}(lost, a, ${lit(oneof)}, ${lit(reason)});`, "return {};"];
-  }
-
   // ---- toward the older version: newer message → older dialect JSON ----
   const encName = (p: Pair) => `${p.id}ToOlder`;
-  const encCall = (sub: DescMessage, v: string, atExpr: string, lost = "lost") => {
-    const p = pairOf(sub.typeName);
-    return named(p, "toOlder") ? `${encName(p)}(${v}, ${atExpr}, ${lost})` : `via.toOlder(${v}, ${atExpr}, ${lost})`;
-  };
-  /** A function (message, at, lost) → older dialect JSON, for list elements. */
-  const encFn = (sub: DescMessage) => {
-    const p = pairOf(sub.typeName);
-    return named(p, "toOlder")
-      ? encName(p)
-      : `(y${ty(`: ${shape(p.d10)}`)}, b${ty(`: ${rt("At")}`)}, ` +
-          `l${ty(`: ${rt("Loss")}[]`)}) => ${encCall(sub, "y", "b", "l")}`;
-  };
+  const encCall = (sub: DescMessage, v: string, atExpr: string, lost = "lost") =>
+    `${encName(pairOf(sub.typeName))}(${v}, ${atExpr}, ${lost})`;
+  /** The list writer: eachOf leaves out an element without a form (a part without content), eachTo has none. */
+  const eachOf = (sub: DescMessage) =>
+    rt(pairOf(sub.typeName).d03.typeName === dialect.part.message ? "eachOf" : "eachTo");
+  /** The function (message, at, lost) → older dialect JSON, for list elements. */
+  const encFn = (sub: DescMessage) => encName(pairOf(sub.typeName));
   const get = (d10: DescMessage, name: string, obj = "m") => {
     const f = field(d10, name);
     return f.oneof
@@ -414,6 +439,7 @@ export function emitCompatJson(
     target: string,
     source?: DescField,
     sourceTested = false,
+    always = false,
   ) => {
     const t = field(d03, name03);
     const table =
@@ -424,19 +450,20 @@ export function emitCompatJson(
     const w = /^[\w.]+$/.test(expr) ? expr : "w";
     // Skip the test when the caller's own test (the source being set) already implies it.
     const test = setTest(t, w);
-    const implied = sourceTested && source !== undefined && test === setTest(source, w);
+    const implied = always || (sourceTested && source !== undefined && test === setTest(source, w));
     const write =
       `${test && !implied ? `if (${test}) ` : ""}` +
       `${prop(target, key03(name03, d03))} = ${writeValue(t, w, rt, table, source?.name ?? name03)};`;
     return w === "w" ? `{ const w = ${expr}; ${write} }` : write;
   };
 
-  function encodeFn(p: Pair): string[] {
+  function encodeCtx(p: Pair): EncodeCtx {
     const { d03, d10 } = p;
-    const c: EncodeCtx = {
+    return {
       d03,
       d10,
-      any,
+      typed,
+      json: ty(`: ${rt("JsonObject")}`),
       get: (name) => get(d10, name),
       put: (name, expr, target = "o", desc = d03) =>
         put(
@@ -465,46 +492,102 @@ export function emitCompatJson(
         return v.number;
       },
       dialectField: (name10) => p.plan.dialectFields[name10],
+      resource: (name) => resource(d03, name),
     };
-    const isPart = d03.typeName === dialect.part.message;
-    const head =
-      `function ${encName(p)}(m${ty(`: ${shape(d10)}`)}, a${ty(`: ${rt("At")}`)}, ` +
-      `lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${rt("JsonObject")}${isPart ? " | undefined" : ""}`)} {`;
-    if (isPart) return [head, ...partCode.toOlder(c).map((l) => "  " + l), "}"];
-    if (isUnion(d03)) return [head, ...unionToOlder(p).map((l) => "  " + l), "}"];
+  }
+
+  /** The object literal an older message starts as: its kind and the keys a2a.json always has. */
+  function olderLiteral(p: Pair, inLiteral: Map<string, string>): string {
+    const { d03, d10 } = p;
     const kind = dialect.kinds[d03.typeName];
-    const body: string[] = [`const o${any} = ${kind ? `{ kind: ${lit(kind)} }` : "{}"};`, `let v${any};`];
-    const done = new Set<string>();
+    // The keys a2a.json always has start at their defaults, in the older message's order, as the codec writes them.
+    // A plain string, bool or number the older side always has is copied in the literal itself.
     for (const s of p.plan.toOlder) {
       const f = field(d10, s.from);
-      if (s.op === "transform") {
-        if (done.has(s.transform)) continue;
-        done.add(s.transform);
-        body.push(...transformCode[s.transform]!.toOlder!(c));
-        continue;
-      }
-      if (s.op === "moved") continue;
-      // A oneof member is read into v; other fields are tested and read in place.
-      const value = f.oneof ? "v" : `m.${f.localName}`;
-      const test = setTest(f, value)!;
-      const cond = f.oneof ? `(v = ${get(d10, f.name)}) !== undefined` : test;
-      if (s.op === "copy") body.push(`if (${cond}) ${put(d03, s.to, value, "o", f, true)}`);
-      else if (s.op === "message") {
-        const sub = messageOf(f)!;
-        const atExpr = `${rt("at")}(a, ${lit(f.name)})`;
-        const converted =
-          f.fieldKind === "list"
-            ? `${rt("eachOf")}(${value}, ${atExpr}, lost, ${encFn(sub)})`
-            : encCall(sub, value, atExpr);
-        body.push(`if (${cond}) ${prop("o", key03(s.to, d03))} = ${converted};`);
-      } else if (s.op === "lossy" && p.plan.dialectFields[f.name] !== undefined) {
-        body.push(`if (${cond}) ${prop("o", p.plan.dialectFields[f.name]!)} = ${writeValue(f, value, rt, undefined)};`);
-      } else if (s.op === "lossy") body.push(`if (${cond}) ${rt("lose")}(lost, a, ${lit(f.name)}, ${lit(s.reason)});`);
+      const plain = f.presence === IMPLICIT && !f.oneof && f.fieldKind === "scalar";
+      if (s.op === "copy" && plain && (dialect.alwaysEmit[d03.typeName] ?? []).includes(s.to) && valueKind(f))
+        inLiteral.set(s.to, `m.${f.localName}`);
     }
-    for (const name of dialect.alwaysEmit[d03.typeName] ?? []) {
-      const k = key03(name, d03);
-      body.push(`if (${prop("o", k)} === undefined) ${prop("o", k)} = ${JSON.stringify(alwaysDefault(d03, name))};`);
+    const defaults = d03.fields
+      .filter((x) => dialect.alwaysEmit[d03.typeName]?.includes(x.name))
+      .map((x) => `${propKey(key03(x.name, d03))}: ${inLiteral.get(x.name) ?? jsLiteral(alwaysDefault(d03, x.name))}`);
+    const members = [...(kind ? [`kind: ${lit(kind)}`] : []), ...defaults];
+    return members.length > 0 ? `{ ${members.join(", ")} }` : "{}";
+  }
+
+  /** One step of the plan toward the older version, as statements. */
+  function encodeStep(p: Pair, s: PlanStep, c: EncodeCtx, out: EncodeOut): void {
+    const { d03, d10 } = p;
+    const f = field(d10, s.from);
+    if (s.op === "transform") {
+      if (out.done.has(s.transform)) return;
+      out.done.add(s.transform);
+      out.body.push(...transformCode[s.transform]!.toOlder!(c));
+      return;
     }
+    if (s.op === "moved") return;
+    // A oneof member is tested by its case, which narrows the value's type.
+    const value = f.oneof ? `m.${f.oneof.localName}.value` : `m.${f.localName}`;
+    const test = setTest(f, value)!;
+    const cond = f.oneof ? `m.${f.oneof.localName}.case === ${lit(f.localName)}` : test;
+    const maps = s.op === "copy" ? mapCopy(f, field(d03, s.to)) : undefined;
+    // A field a2a.json always has is written as it is: at its zero value, that is its default there.
+    const plain = f.presence === IMPLICIT && !f.oneof && (f.fieldKind === "scalar" || f.fieldKind === "enum");
+    const alwaysTo = s.op === "copy" || s.op === "message" ? out.always.has(s.to) : false;
+    if (s.op === "copy" && out.inLiteral.has(s.to)) return;
+    if (alwaysTo && s.op === "copy" && plain && !maps) {
+      out.body.push(put(d03, s.to, value, "o", f, true, true));
+    } else if (alwaysTo && s.op === "message" && f.fieldKind === "list") {
+      const sub = messageOf(f)!;
+      const converted = `${eachOf(sub)}(${value}, ${rt("at")}(a, ${lit(f.name)}), lost, ${encFn(sub)})`;
+      out.body.push(`${prop("o", key03(s.to, d03))} = ${converted};`);
+    } else if (maps) {
+      const converted =
+        maps === "strings"
+          ? `${rt("stringMapJson")}(${value})`
+          : `${rt("eachKeyOf")}(${value}, ${rt("at")}(a, ${lit(f.name)}), lost, ${encFn(messageOf(f)!)})`;
+      out.body.push(`if (${cond}) ${prop("o", key03((s as { to: string }).to, d03))} = ${converted};`);
+    } else if (s.op === "copy") out.body.push(`if (${cond}) ${put(d03, s.to, value, "o", f, true)}`);
+    else if (s.op === "message") {
+      const sub = messageOf(f)!;
+      const atExpr = `${rt("at")}(a, ${lit(f.name)})`;
+      const converted =
+        f.fieldKind === "list"
+          ? `${eachOf(sub)}(${value}, ${atExpr}, lost, ${encFn(sub)})`
+          : encCall(sub, value, atExpr);
+      out.body.push(`if (${cond}) ${prop("o", key03(s.to, d03))} = ${converted};`);
+    } else if (s.op === "lossy" && p.plan.dialectFields[f.name] !== undefined) {
+      out.body.push(
+        `if (${cond}) ${prop("o", p.plan.dialectFields[f.name]!)} = ${writeValue(f, value, rt, undefined)};`,
+      );
+    } else if (s.op === "lossy")
+      out.body.push(`if (${cond}) ${rt("lose")}(lost, a, ${lit(f.name)}, ${lit(s.reason)});`);
+  }
+
+  function encodeFn(p: Pair): string[] {
+    const { d03, d10 } = p;
+    const c = encodeCtx(p);
+    const isPart = d03.typeName === dialect.part.message;
+    const array = dialect.arrayResults[d03.typeName] !== undefined;
+    // An array result is a list; a part may have no form (undefined).
+    const result = array ? `${rt("JsonValue")}[]` : `${rt("JsonObject")}${isPart ? " | undefined" : ""}`;
+    const head =
+      `function ${encName(p)}(m${ty(`: ${shape(d10)}`)}, a${ty(`: ${rt("At")}`)}, ` +
+      `lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${result}`)} {`;
+    if (isPart) return [head, ...partCode.toOlder(c).map((l) => "  " + l), "}"];
+    if (isUnion(d03)) return [head, ...unionToOlder(wholeCtx, p).map((l) => "  " + l), "}"];
+    const whole = wholeToOlder(wholeCtx, p);
+    if (whole) return [head, ...whole.map((l) => "  " + l), "}"];
+    const inLiteral = new Map<string, string>();
+    const literal = olderLiteral(p, inLiteral);
+    const body: string[] = [`const o${ty(`: ${rt("JsonObject")}`)} = ${literal};`, `let v${ty(": unknown")};`];
+    const out: EncodeOut = {
+      body,
+      done: new Set(),
+      always: new Set(dialect.alwaysEmit[d03.typeName] ?? []),
+      inLiteral,
+    };
+    for (const s of p.plan.toOlder) encodeStep(p, s, c, out);
     body.push("return o;");
     return [head, ...withoutUnusedV(body).map((l) => "  " + l), "}"];
   }
@@ -514,127 +597,39 @@ export function emitCompatJson(
     return dialectDefault(d03, name, dialect);
   }
 
-  // ---- pairs through the proto, with what a2a.json carries around it ----
-  /**
-   * The proto path, then the a2a.json-only keys read into the newer fields; the proto path's
-   * report of them is dropped.
-   */
-  function wrappedToNewer(p: Pair): string[] {
-    const extra = Object.entries(p.plan.dialectFields);
-    const carried = extra.map(([, key]) => `${rt("pathOf")}(${rt("at")}(a, ${lit(key)}))`).join(", ");
-    return [
-      `function ${decName(p)}(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, ` +
-        `lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${shape(p.d10)}`)} {`,
-      `  const found${ty(`: ${rt("Loss")}[]`)} = [];`,
-      `  const m = via.toNewer(${lit(p.d03.typeName)}, j, a, found)${ty(` as ${shape(p.d10)}`)};`,
-      `  ${rt("keepLosses")}(lost, found, [${carried}]);`,
-      `  const x${any} = j;`,
-      `  let v${any};`,
-      ...extra.map(([name10, key]) => {
-        const t = field(p.d10, name10);
-        const value =
-          t.fieldKind === "list"
-            ? `${rt("strings")}(v, ${rt("at")}(a, ${lit(key)}), ${lit(`${p.d03.typeName} ${key}`)})`
-            : readValue(t, "v", "a", lit(`${p.d03.typeName} ${key}`), rt, () => undefined);
-        return `  if ((v = ${prop("x", key)}) != null) ${assign(p.d10, name10, value)}`;
-      }),
-      `  return m;`,
-      `}`,
-    ];
-  }
-
-  /**
-   * The proto path, then the newer fields a2a.json can hold written under their keys; the proto
-   * path's loss of them is dropped.
-   */
-  function wrappedToOlder(p: Pair): string[] {
-    const extra = Object.entries(p.plan.dialectFields);
-    const carried = extra.map(([name10]) => `${rt("pathOf")}(${rt("at")}(a, ${lit(name10)}))`).join(", ");
-    return [
-      `function ${encName(p)}(m${ty(`: ${shape(p.d10)}`)}, a${ty(`: ${rt("At")}`)}, ` +
-        `lost${ty(`: ${rt("Loss")}[]`)})${ty(`: ${rt("JsonObject")}`)} {`,
-      `  const found${ty(`: ${rt("Loss")}[]`)} = [];`,
-      `  const o${any} = via.toOlder(m, a, found);`,
-      `  ${rt("keepLosses")}(lost, found, [${carried}]);`,
-      ...extra.map(([name10, key]) => {
-        const f = field(p.d10, name10);
-        const value = `m.${f.localName}`;
-        return `  if (${setTest(f, value)}) ${prop("o", key)} = ${writeValue(f, value, rt, undefined)};`;
-      }),
-      `  return o;`,
-      `}`,
-    ];
-  }
+  const wholeCtx: WholeCtx = {
+    dialect,
+    ty,
+    rt,
+    zero,
+    assign: (d10, name10, expr) => assign(d10, name10, expr),
+    decCall: (sub, v, atExpr) => decCall(sub, v, atExpr),
+    decFn,
+    encCall: (sub, v, atExpr) => encCall(sub, v, atExpr),
+    encFn,
+    eachOf,
+  };
 
   // ---- the file ----
   const ordered = [...new Set(pairs.values())];
-  const lossType = f.import("Loss", runtimeModule, true);
-  const jsonValue = f.import("JsonValue", "@bufbuild/protobuf", true);
-  const tableType = f.import("CompatJsonTable", compatJsonModule, true);
-  // Signatures carry types in TypeScript and in declarations; JavaScript has bare names.
-  const signed = target !== "js";
-  const onLossSig = signed ? [", onLoss?: (loss: ", lossType, ") => void"] : [", onLoss"];
-  const fromOlder = (p: Pair) =>
-    named(p, "toNewer")
-      ? decName(p)
-      : `(j${ty(": unknown")}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => ` +
-        `via.toNewer(${lit(p.d03.typeName)}, j, a, lost)${ty(` as ${shape(p.d10)}`)}`;
-  // A part without content has no a2a.json form: its function gives undefined, written {} outside a list.
-  const isPart = (p: Pair) => p.d03.typeName === dialect.part.message;
-  const toOlder = (p: Pair) =>
-    named(p, "toOlder") && !isPart(p)
-      ? encName(p)
-      : `(m${ty(`: ${shape(p.d10)}`)}, a${ty(`: ${rt("At")}`)}, lost${ty(`: ${rt("Loss")}[]`)}) => ` +
-        (named(p, "toOlder") ? `${encName(p)}(m, a, lost) ?? {}` : `via.toOlder(m, a, lost)`);
-  const exports = ordered.flatMap((p) => {
-    const s10 = f.importShape(p.d10);
-    const base = lowerFirstWord(p.id);
-    return [
-      {
-        name: `${base}FromOlderJson`,
-        doc:
-          `Reads the ${plan.older} JSON-RPC (a2a.json) form of ${p.d03.typeName} as ${p.d10.typeName}` +
-          `${direct(p, "toNewer") ? "" : " (through the older proto)"}. ` +
-          `What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`; ` +
-          `a value the older proto could not read throws CompatJsonError.`,
-        params: signed
-          ? ["json: ", jsonValue, ...onLossSig, "): { message: ", s10, "; lost: ", lossType, "[] }"]
-          : ["json", ...onLossSig, ")"],
-        value:
-          "message: " +
-          (named(p, "toNewer")
-            ? `${decName(p)}(json, undefined, lost)`
-            : `via.toNewer(${lit(p.d03.typeName)}, json, undefined, lost)${ty(` as ${shape(p.d10)}`)}`),
-      },
-      {
-        name: `${base}ToOlderJson`,
-        doc:
-          `Writes ${p.d10.typeName} in the ${plan.older} JSON-RPC (a2a.json) form of ${p.d03.typeName}` +
-          `${direct(p, "toOlder") ? "" : " (through the older proto)"}. ` +
-          `What cannot be carried over is returned in \`lost\` and passed to \`onLoss\`.`,
-        params: signed
-          ? ["message: ", s10, ...onLossSig, "): { json: ", jsonValue, "; lost: ", lossType, "[] }"]
-          : ["message", ...onLossSig, ")"],
-        value:
-          "json: " +
-          (named(p, "toOlder")
-            ? `${encName(p)}(message, undefined, lost)${isPart(p) ? " ?? {}" : ""}`
-            : "via.toOlder(message, undefined, lost)"),
-      },
-    ];
-  });
   const tableName = "a2aCompatJson";
-  const tableDoc =
-    `The ${plan.older} JSON-RPC conversions by type name: ` +
-    `older request type → newer message, newer message type → older JSON. ` +
-    `The version bridge serves ${plan.older} JSON-RPC with them.`;
+  const api: CompatJsonApi = {
+    older: plan.older,
+    newer: plan.newer,
+    entries: ordered.map((p) => ({
+      older: p.d03.typeName,
+      newer: p.d10,
+      fromOlder: decName(p),
+      toOlder: encName(p),
+      // A part without content has no a2a.json form: its function gives undefined, written {} outside a list.
+      mayLeaveOut: p.d03.typeName === dialect.part.message,
+    })),
+    table: tableName,
+    converter: files.converter,
+    compatJsonModule,
+  };
   if (target === "dts") {
-    for (const e of exports) {
-      f.print(f.jsDoc(e.doc));
-      f.print(f.export("declare function", e.name), "(", ...e.params, ";");
-    }
-    f.print(f.jsDoc(tableDoc));
-    f.print(f.export("declare const", tableName), ": ", tableType, ";");
+    printCompatJsonApi(f, target, api);
     return tableName;
   }
   /** Prints code text, turning its placeholders into imports. */
@@ -647,7 +642,7 @@ export function emitCompatJson(
         const name = s.slice(s.indexOf(":") + 1);
         if (kind === "shape") return f.importShape(messages.get(name)!);
         if (kind === "older") return f.import(name, files.olderA2a);
-        if (name === "JsonObject") return f.import(name, "@bufbuild/protobuf", true);
+        if (name === "JsonObject" || name === "JsonValue") return f.import(name, "@bufbuild/protobuf", true);
         if (name === "Loss" || name === "dialectCodec") return f.import(name, runtimeModule, name === "Loss");
         return f.import(name, compatJsonModule, name === "At");
       }),
@@ -656,17 +651,9 @@ export function emitCompatJson(
   f.print();
   f.print(`// ---- ${plan.older} JSON-RPC (a2a.json) ↔ ${plan.newer} messages, in one pass ----`);
   f.print();
-  f.print("/** Pairs without a direct conversion go through the older proto. */");
-  print(
-    `const via = ${rt("viaProto")}(${files.converter}, ` +
-      `${SYM}older:${files.olderDefinition}${SYM}.jsonrpcCodec${typed ? "!" : ""});`,
-  );
   const fns: string[] = [];
   for (const p of ordered) {
-    if (direct(p, "toNewer")) fns.push(decodeFn(p).join("\n"));
-    else if (wrapped(p, "toNewer")) fns.push(wrappedToNewer(p).join("\n"));
-    if (direct(p, "toOlder")) fns.push(encodeFn(p).join("\n"));
-    else if (wrapped(p, "toOlder")) fns.push(wrappedToOlder(p).join("\n"));
+    fns.push(decodeFn(p).join("\n"), encodeFn(p).join("\n"));
   }
   f.print();
   for (const d of enums.decls) f.print(typed ? d : d.replace(/new Map<[^>]*>/, "new Map"));
@@ -674,23 +661,6 @@ export function emitCompatJson(
     f.print();
     print(fn);
   }
-  for (const e of exports) {
-    f.print();
-    f.print(f.jsDoc(e.doc));
-    f.print(f.export("function", e.name), "(", ...e.params, " {");
-    f.print("  const lost", ...(typed ? [": ", lossType, "[]"] : []), " = [];");
-    print(`  return { ${e.value}, lost: ${rt("reportLosses")}(lost, onLoss) };`);
-    f.print("}");
-  }
-  f.print();
-  f.print(f.jsDoc(tableDoc));
-  f.print(f.export("const", tableName), ...(typed ? [": ", tableType] : []), " = {");
-  f.print("  fromOlder: {");
-  for (const p of ordered) print(`    ${lit(p.d03.typeName)}: ${fromOlder(p)},`);
-  f.print("  },");
-  f.print("  toOlder: {");
-  for (const p of ordered) print(`    ${lit(p.d10.typeName)}: ${toOlder(p)},`);
-  f.print("  },");
-  f.print("};");
+  printCompatJsonApi(f, target, api);
   return tableName;
 }

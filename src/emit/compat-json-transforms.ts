@@ -6,7 +6,7 @@
  * object `o`. Each gives the result, and reports the losses, of the runtime
  * transform it mirrors followed by fromJson/toJson and the dialect codec
  * (test/compat-json.test.ts compares them). A transform without an entry
- * here makes its message go through the older proto.
+ * here fails the generation, naming the pair and the step.
  */
 import type { DescMessage } from "@bufbuild/protobuf";
 import { lit, prop } from "./compat-json-fields.js";
@@ -14,8 +14,10 @@ import { lit, prop } from "./compat-json-fields.js";
 export interface DecodeCtx {
   readonly d03: DescMessage;
   readonly d10: DescMessage;
-  /** ": any" in TypeScript, "" in JavaScript. */
-  readonly any: string;
+  /** Whether types are written (TypeScript). */
+  readonly typed: boolean;
+  /** ": JsonObject" in TypeScript, "" in JavaScript. */
+  readonly json: string;
   /**
    * Expression: the dialect value of an older field of `obj` (of type `desc`, default x / d03);
    * null or undefined when absent.
@@ -46,12 +48,23 @@ export interface DecodeCtx {
   older(typeShort: string): DescMessage;
   /** The dialect key path of a newer field the pair's dialectFields carry, if any. */
   dialectField(name10: string): string | undefined;
+  /** Expression: the function (json, at, lost) → newer message of an older message field, for list elements. */
+  fnToNewer(name03: string, desc?: DescMessage): string;
+  /** The dialect's resource name pattern of an older field of d03. */
+  resource(name03: string): Resource;
+}
+
+/** A resource name pattern, e.g. tasks/{id}: the a2a.json keys (dotted) it names, and the text before each. */
+export interface Resource {
+  readonly keys: readonly string[];
+  readonly prefixes: readonly string[];
 }
 
 export interface EncodeCtx {
   readonly d03: DescMessage;
   readonly d10: DescMessage;
-  readonly any: string;
+  readonly typed: boolean;
+  readonly json: string;
   /** Expression: a newer field of `m`. */
   get(name10: string): string;
   /**
@@ -73,6 +86,7 @@ export interface EncodeCtx {
   /** The number of a value of the enum of a newer field, the field given by a dotted path from d10. */
   enumNumber(path10: string, valueName: string): number;
   dialectField(name10: string): string | undefined;
+  resource(name03: string): Resource;
 }
 
 export interface TransformCode {
@@ -91,11 +105,12 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
     toNewer: (c) => [`if ((v = ${c.read("final")}) != null) ${c.value("final", "v")};`],
     toOlder: (c) => {
       const final = ["COMPLETED", "CANCELED", "FAILED", "REJECTED", "INPUT_REQUIRED"].map(
-        (n) => `v.state === ${c.enumNumber("status.state", n)} /* ${n} */`,
+        (n) => `status.state === ${c.enumNumber("status.state", n)} /* ${n} */`,
       );
       return [
-        `if ((v = ${c.get("status")}) !== undefined) {`,
-        `  ${prop("o", c.key("status"))} = ${c.toOlder("status", "v")};`,
+        `const status = ${c.get("status")};`,
+        `if (status !== undefined) {`,
+        `  ${prop("o", c.key("status"))} = ${c.toOlder("status", "status")};`,
         `  if (${final.join(" || ")}) ${prop("o", c.key("final"))} = true;`,
         `}`,
       ];
@@ -111,22 +126,26 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
 
   historyLength: {
     toNewer: (c) => [
-      `if ((v = ${c.read("history_length")}) != null && (v = ${c.value("history_length", "v")}) !== 0) ` +
-        `${c.set("history_length", "v")}`,
+      `if ((v = ${c.read("history_length")}) != null) {`,
+      `  const n = ${c.value("history_length", "v")};`,
+      `  if (n !== 0) ${c.set("history_length", "n")}`,
+      `}`,
     ],
     toOlder: (c) => [
-      `if ((v = ${c.get("history_length")}) === 0) ` +
+      `const historyLength = ${c.get("history_length")};`,
+      `if (historyLength === 0) ` +
         c.lose("history_length", lit("v0.3 cannot ask for no history (0 means no limit there); sent without a limit")),
-      `else if (v !== undefined) { ${c.put("history_length", "v")} }`,
+      `else if (historyLength !== undefined) { ${c.put("history_length", "historyLength")} }`,
     ],
   },
 
   schemes: {
     toNewer: (c) => [
       `if ((v = ${c.read("schemes")}) != null) {`,
-      `  v = ${c.value("schemes", "v")};`,
-      `  if (v[0] !== undefined) ${c.set("scheme", "v[0]")}`,
-      `  if (v.length > 1) ${c.lose(c.key03("schemes"), '"v1.0 takes one scheme; dropped " + v.slice(1).join(", ")')}`,
+      `  const schemes = ${c.value("schemes", "v")};`,
+      `  if (schemes[0] !== undefined) ${c.set("scheme", "schemes[0]")}`,
+      `  if (schemes.length > 1) ` +
+        c.lose(c.key03("schemes"), '"v1.0 takes one scheme; dropped " + schemes.slice(1).join(", ")'),
       `}`,
     ],
     toOlder: (c) => [`if (${c.get("scheme")}) ${prop("o", c.key("schemes"))} = [${c.get("scheme")}];`],
@@ -144,7 +163,7 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
         `  ${c.unknownKeys(cfg, "p", "pa")}`,
         `  const t = ${c.zero("TaskPushNotificationConfig")};`,
         ...["url", "token", "id"].map(
-          (n) => `  if ((v = ${r(n)}) != null && (v = ${c.value(n, "v", cfg, "pa")}) !== "") t.${n} = v;`,
+          (n) => `  if ((v = ${r(n)}) != null) { const s = ${c.value(n, "v", cfg, "pa")}; if (s !== "") t.${n} = s; }`,
         ),
         `  if ((v = ${r("authentication")}) != null) ` +
           `t.authentication = ${c.toNewer("authentication", "v", cfg, "pa")};`,
@@ -156,16 +175,118 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
       const cfg = c.older("PushNotificationConfig");
       const tpc = c.d10.fields.find((f) => f.name === "task_push_notification_config")!.message!;
       return [
-        `if ((v = ${c.get("task_push_notification_config")}) !== undefined) {`,
-        `  if (v.tenant) ${c.lose("task_push_notification_config.tenant", lit("v0.3 has no tenant"))}`,
-        `  const p${c.any} = {};`,
-        ...["id", "url", "token"].map((n) => `  ${c.put(n, `v.${n}`, "p", cfg)}`),
-        `  if (v.authentication !== undefined) ` +
-          `${prop("p", c.key("authentication", cfg))} = ${c.toOlder("authentication", "v.authentication", tpc)};`,
+        `const t = ${c.get("task_push_notification_config")};`,
+        `if (t !== undefined) {`,
+        `  if (t.tenant) ${c.lose("task_push_notification_config.tenant", lit("v0.3 has no tenant"))}`,
+        `  const p${c.json} = {};`,
+        ...["id", "url", "token"].map((n) => `  ${c.put(n, `t.${n}`, "p", cfg)}`),
+        `  if (t.authentication !== undefined) ` +
+          `${prop("p", c.key("authentication", cfg))} = ${c.toOlder("authentication", "t.authentication", tpc)};`,
         `  ${prop("o", c.key("push_notification"))} = p;`,
         `}`,
       ];
     },
+  },
+
+  taskName: resourceName("name", ["id"], "not a task name (tasks/{id}): "),
+  configName: resourceName("name", ["task_id", "id"], "not a push config name: "),
+  parentName: resourceName("parent", ["task_id"], "not a task name: "),
+
+  /** The newer flat TaskPushNotificationConfig ↔ the older {name (tasks/{taskId}/…/{config.id}), config}. */
+  pushConfig: {
+    toNewer: (c) => {
+      const cfg = c.older("PushNotificationConfig");
+      const r = (n: string) => c.read(n, "p", cfg);
+      const key = c.key03("push_notification_config");
+      return [
+        ...readIds(c, "name", ["task_id", "id"], "not a push config name: "),
+        `if ((v = ${c.read("push_notification_config")}) != null) {`,
+        `  const pa = ${c.rt("at")}(a, ${lit(key)});`,
+        `  const p = ${c.rt("object")}(v, pa, ${lit(cfg.typeName)});`,
+        `  ${c.unknownKeys(cfg, "p", "pa")}`,
+        ...["url", "token"].map(
+          (n) => `  if ((v = ${r(n)}) != null) { const s = ${c.value(n, "v", cfg, "pa")}; if (s !== "") m.${n} = s; }`,
+        ),
+        `  if ((v = ${r("id")}) != null) {`,
+        `    const s = ${c.value("id", "v", cfg, "pa")};`,
+        `    if (s !== "" && m.id === "") m.id = s;`,
+        `  }`,
+        `  if ((v = ${r("authentication")}) != null) ` +
+          `m.authentication = ${c.toNewer("authentication", "v", cfg, "pa")};`,
+        `}`,
+      ];
+    },
+    toOlder: (c) => {
+      const cfg = c.older("PushNotificationConfig");
+      const [taskKey, idKey] = c.resource("name").keys;
+      if (taskKey === undefined || idKey !== `${c.key("push_notification_config")}.id`)
+        throw new Error(`compat-json: ${c.d03.typeName}.name: the pattern does not name {taskId} and {config.id}`);
+      return [
+        `${prop("o", taskKey)} = m.taskId;`,
+        `{`,
+        `  const p${c.json} = { id: m.id };`,
+        ...["url", "token"].map((n) => `  ${c.put(n, `m.${n}`, "p", cfg)}`),
+        `  if (m.authentication !== undefined) ${prop("p", c.key("authentication", cfg))} = ` +
+          `${c.toOlder("authentication", "m.authentication")};`,
+        `  ${prop("o", c.key("push_notification_config"))} = p;`,
+        `}`,
+      ];
+    },
+  },
+
+  /**
+   * The newer supported_interfaces (each with its protocol_version) ↔ the older url, preferred_transport,
+   * additional_interfaces and protocol_version; capabilities.extended_agent_card ↔
+   * supports_authenticated_extended_card. Runs after the field steps (it completes the capabilities).
+   */
+  cardInterfaces: {
+    toNewer: (c) => [
+      `{`,
+      `  const version = /^(\\d+\\.\\d+)/.exec((v = ${c.read("protocol_version")}) != null ? ` +
+        `${c.value("protocol_version", "v")} : "")?.[1] ?? "0.3";`,
+      `  const cardUrl = (v = ${c.read("url")}) != null ? ${c.value("url", "v")} : "";`,
+      `  const preferred = (v = ${c.read("preferred_transport")}) != null ? ` +
+        `${c.value("preferred_transport", "v")} : "";`,
+      `  const offered${c.typed ? ": [string, string][]" : ""} = [[cardUrl, preferred || "JSONRPC"]];`,
+      `  if ((v = ${c.read("additional_interfaces")}) != null)`,
+      `    for (const i of ${c.rt("each")}(v, ${c.rt("at")}(a, ${lit(c.key03("additional_interfaces"))}), ` +
+        `${lit(`${c.d03.typeName}.additional_interfaces`)}, lost, ${c.fnToNewer("additional_interfaces")}))`,
+      `      offered.push([i.url, i.protocolBinding]);`,
+      `  for (const [url, binding] of offered) {`,
+      `    const known = m.supportedInterfaces.some((i) => i.url === url && i.protocolBinding === binding);`,
+      `    if (url === "" || known) continue;`,
+      `    const i = ${c.zero("AgentInterface")};`,
+      `    i.url = url;`,
+      `    i.protocolBinding = binding || "JSONRPC";`,
+      `    i.protocolVersion = version;`,
+      `    m.supportedInterfaces.push(i);`,
+      `  }`,
+      `}`,
+      `if ((v = ${c.read("supports_authenticated_extended_card")}) != null && ` +
+        `${c.value("supports_authenticated_extended_card", "v")})`,
+      `  (m.capabilities ??= ${c.zero("AgentCapabilities")}).extendedAgentCard = true;`,
+    ],
+    toOlder: (c) => [
+      `{`,
+      `  const all = m.supportedInterfaces;`,
+      `  const legacy = all.filter((i) => /^0\\./.test(i.protocolVersion));`,
+      `  const kept = legacy.length > 0 ? legacy : all;`,
+      `  if (legacy.length === 0 && all.length > 0) ` +
+        c.lose(
+          "supported_interfaces",
+          lit("no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak"),
+        ),
+      `  const first = kept[0];`,
+      `  if (first !== undefined) {`,
+      `    ${prop("o", c.key("url"))} = first.url;`,
+      `    if (first.protocolBinding !== "") ${prop("o", c.key("preferred_transport"))} = first.protocolBinding;`,
+      `    ${prop("o", c.key("protocol_version"))} = first.protocolVersion || "0.3";`,
+      `  }`,
+      `  if (kept.length > 0) ${prop("o", c.key("additional_interfaces"))} = ` +
+        `kept.map((i) => ({ url: i.url, transport: i.protocolBinding }));`,
+      `}`,
+      `if (m.capabilities?.extendedAgentCard) ${prop("o", c.key("supports_authenticated_extended_card"))} = true;`,
+    ],
   },
 };
 
@@ -198,7 +319,7 @@ export const partCode = {
       `if (kind === "text") m.content = { case: "text", value: ${rt("str")}(x.text, a, "a2a.v1.Part.text") };`,
       `else if (kind === "file") {`,
       `  const fa = ${rt("at")}(a, "file");`,
-      `  const f${c.any} = ${rt("object")}(file, fa, "a2a.v1.FilePart");`,
+      `  const f = ${rt("object")}(file, fa, "a2a.v1.FilePart");`,
       `  if (f.uri != null && f.bytes != null) ` +
         `${rt("invalid")}(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);`,
       `  if (f.uri != null) ` +
@@ -226,7 +347,7 @@ export const partCode = {
         ? []
         : [`if (m.filename !== "") ${c.lose("filename", lit("the v0.3 proto FilePart has no file name"))}`]),
       `const content = m.content;`,
-      `let o${c.any};`,
+      `let o${c.json};`,
       `switch (content.case) {`,
       `  case "text":`,
       `    if (m.mediaType) ${c.lose("media_type", lit("a v0.3 text part has no media type"))}`,
@@ -235,7 +356,7 @@ export const partCode = {
       `    break;`,
       `  case "url":`,
       `  case "raw": {`,
-      `    const f${c.any} = content.case === "url" ? ` +
+      `    const f${c.json} = content.case === "url" ? ` +
         `{ uri: content.value } : { bytes: ${rt("base64")}(content.value) };`,
       `    if (m.mediaType) f.mimeType = m.mediaType;`,
       ...(filename ? [`    if (m.filename !== "") f.name = m.filename;`] : []),
@@ -280,3 +401,43 @@ function partDialectFields(c: { dialectField(name10: string): string | undefined
   }
   return { metadata: metadata !== undefined, filename: filename !== undefined };
 }
+
+/**
+ * An older resource name (tasks/{id}, …) that a2a.json spells as the ids its pattern names, and the newer
+ * id fields (`ids10`, in the pattern's order). A name that does not fit the pattern (an id with a "/") is
+ * reported with `reason` + the name, as the transform reports it.
+ */
+function resourceName(name03: string, ids10: readonly string[], reason: string): TransformCode {
+  return {
+    toNewer: (c) => readIds(c, name03, ids10, reason),
+    toOlder: (c) => {
+      const keys = c.resource(name03).keys;
+      return ids10.map((id, i) => `${prop("o", keys[i]!)} = m.${camel(id)};`);
+    },
+  };
+}
+
+function readIds(c: DecodeCtx, name03: string, ids10: readonly string[], reason: string): string[] {
+  const { keys, prefixes } = c.resource(name03);
+  if (keys.length !== ids10.length)
+    throw new Error(
+      `compat-json: ${c.d03.typeName}.${name03}: the pattern names ${keys.length} ids, not ${ids10.length}`,
+    );
+  const local = keys.map((k) => camel(k.replace(/\./g, "_")));
+  const read = (k: string) => {
+    const [root, sub] = k.split(".") as [string, string | undefined];
+    return sub === undefined
+      ? prop("x", root)
+      : `${c.rt("isObject")}(${prop("x", root)}) ? ${prop(prop("x", root), sub)} : undefined`;
+  };
+  // The reason and the name as one expression: "reason tasks/" + id + "/…/" + id2.
+  const name = local.map((l, i) => `${lit((i === 0 ? reason : "") + prefixes[i])} + ${l}`).join(" + ");
+  const set = ids10.map((id, i) => `m.${camel(id)} = ${local[i]};`);
+  return [
+    ...keys.map((k, i) => `const ${local[i]} = ${c.rt("resourceId")}(${read(k)});`),
+    `if (${local.map((l) => `${l}.includes("/")`).join(" || ")}) ${c.lose(name03, name)}`,
+    set.length === 1 ? `else ${set[0]}` : `else { ${set.join(" ")} }`,
+  ];
+}
+
+const camel = (s: string) => s.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());

@@ -63,11 +63,11 @@ describe("target=js+dts", () => {
       join(dir, "consumer.ts"),
       `import { create, type JsonValue } from "@bufbuild/protobuf";
 import type { Loss } from "@protoc-gen-a2a/runtime";
-import { taskToOlderJson, sendMessageRequestFromOlderJson, bridgeToOlder, a2aCompatJson } from "./gen/a2a_compat.js";
-import { TaskSchema, type SendMessageRequest } from "./gen/v1.0.1/a2a_pb.js";
+import { toOlderJson, fromOlderJson, bridgeToOlder, a2aCompatJson } from "./gen/a2a_compat.js";
+import { SendMessageRequestSchema, TaskSchema, type SendMessageRequest } from "./gen/v1.0.1/a2a_pb.js";
 import type { A2AServiceHandler } from "./gen/v1.0.1/a2a_a2a.js";
-const out: { json: JsonValue; lost: Loss[] } = taskToOlderJson(create(TaskSchema, { id: "t" }), (l: Loss) => void l);
-const req: SendMessageRequest = sendMessageRequestFromOlderJson({ message: { messageId: "m", role: "user", parts: [] } }).message;
+const out: { json: JsonValue; lost: Loss[] } = toOlderJson(create(TaskSchema, { id: "t" }), (l: Loss) => void l);
+const req: SendMessageRequest = fromOlderJson(SendMessageRequestSchema, { message: { messageId: "m", role: "user", parts: [] } }).message;
 declare const handler: A2AServiceHandler;
 const older = bridgeToOlder(handler);
 export { out, req, older, a2aCompatJson };
@@ -79,7 +79,7 @@ export { out, req, older, a2aCompatJson };
     // The declarations carry types: a wrong argument is refused.
     writeFileSync(
       join(dir, "consumer.ts"),
-      `import { taskToOlderJson } from "./gen/a2a_compat.js";\nexport const x = taskToOlderJson("not a task");\n`,
+      `import { toOlderJson } from "./gen/a2a_compat.js";\nexport const x = toOlderJson("not a task");\n`,
     );
     const wrong = tsc(join(dir, "tsconfig.json"));
     expect(wrong.status).not.toBe(0);
@@ -89,11 +89,11 @@ export { out, req, older, a2aCompatJson };
   it("the JavaScript runs: a v1.0 task written as a2a.json and read back", () => {
     const script = `
 import { create } from "@bufbuild/protobuf";
-import { taskToOlderJson, taskFromOlderJson } from "./gen/a2a_compat.js";
+import { toOlderJson, fromOlderJson } from "./gen/a2a_compat.js";
 import { TaskSchema, TaskState } from "./gen/v1.0.1/a2a_pb.js";
 const task = create(TaskSchema, { id: "t-1", contextId: "c-1", status: { state: TaskState.COMPLETED } });
-const { json } = taskToOlderJson(task);
-const back = taskFromOlderJson(json).message;
+const { json } = toOlderJson(task);
+const back = fromOlderJson(TaskSchema, json).message;
 console.log(JSON.stringify({ json, back: [back.id, back.status.state] }));
 `;
     writeFileSync(join(dir, "run.mjs"), script);

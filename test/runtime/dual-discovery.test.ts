@@ -31,7 +31,7 @@ import {
   type CoreHandler,
   type DualVersionOptions,
 } from "@protoc-gen-a2a/runtime";
-import { agentCardToOlderJson, bridgeToOlder } from "../../generated-samples/a2a_compat.js";
+import { toOlderJson, bridgeToOlder } from "../../generated-samples/a2a_compat.js";
 import {
   A2AServiceV1_0,
   createA2AServiceClientForCard,
@@ -108,7 +108,7 @@ let only10: Server;
 let only10Base: string;
 let card: AgentCard;
 const v10Json = () => toJson(AgentCardSchema, card) as JsonObject;
-const v03Json = () => agentCardToOlderJson(card).json as JsonObject;
+const v03Json = () => toOlderJson(card).json as JsonObject;
 
 function dualOptions(
   newer: typeof A2AServiceV1_0 = A2AServiceV1_0,

@@ -45,6 +45,12 @@ const B64_VALUE = (() => {
  * Plain base64 (no whitespace, padding only at the end), decoded four characters at a time; undefined for
  * anything else, which base64Decode then reads (or refuses) as protobuf-es does.
  */
+/** The value of the base64 character at `k` of `s`; -1 for one that is not. */
+const b64 = (s: string, k: number): number => {
+  const c = s.charCodeAt(k);
+  return c < 128 ? B64_VALUE[c]! : -1;
+};
+
 export function base64Read(s: string): Uint8Array | undefined {
   let end = s.length;
   while (end > 0 && s.charCodeAt(end - 1) === 61) end--;
@@ -52,15 +58,11 @@ export function base64Read(s: string): Uint8Array | undefined {
   const out = new Uint8Array((end * 3) >> 2);
   let o = 0;
   let i = 0;
-  const at = (k: number) => {
-    const c = s.charCodeAt(k);
-    return c < 128 ? B64_VALUE[c]! : -1;
-  };
   for (; i + 4 <= end; i += 4) {
-    const c0 = at(i),
-      c1 = at(i + 1),
-      c2 = at(i + 2),
-      c3 = at(i + 3);
+    const c0 = b64(s, i),
+      c1 = b64(s, i + 1),
+      c2 = b64(s, i + 2),
+      c3 = b64(s, i + 3);
     if ((c0 | c1 | c2 | c3) < 0) return undefined;
     const n = (c0 << 18) | (c1 << 12) | (c2 << 6) | c3;
     out[o++] = n >> 16;
@@ -68,9 +70,9 @@ export function base64Read(s: string): Uint8Array | undefined {
     out[o++] = n & 255;
   }
   if (end - i >= 2) {
-    const c0 = at(i),
-      c1 = at(i + 1),
-      c2 = end - i === 3 ? at(i + 2) : 0;
+    const c0 = b64(s, i),
+      c1 = b64(s, i + 1),
+      c2 = end - i === 3 ? b64(s, i + 2) : 0;
     if ((c0 | c1 | c2) < 0) return undefined;
     out[o++] = (c0 << 2) | (c1 >> 4);
     if (end - i === 3) out[o++] = ((c1 & 15) << 4) | (c2 >> 2);

@@ -10,8 +10,6 @@
  *   copies       Struct values are deep-copied, so output never aliases input
  *   values       bytes, timestamps and google.protobuf.Value written as toJson
  *                writes them, by protojson-values.ts (re-exported here)
- *   fallback     messages the generator does not convert directly go through
- *                the older proto: dialect codec → fromJson → plan converter
  *   no coercion  reading refuses an enum value the older version does not have;
  *                writing reports an enum number without an older value (written as
  *                the value 0) and a part a2a.json has no form for (left out of its list)
@@ -19,18 +17,10 @@
  *                calls: its dispatch by message type, lists and maps of messages,
  *                the ids of a resource name, merged objects
  */
-import {
-  fromJson,
-  toJson,
-  type DescMessage,
-  type JsonObject,
-  type JsonValue,
-  type Message,
-  type Registry,
-} from "@bufbuild/protobuf";
+import { fromJson, type DescMessage, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { TimestampSchema, type Timestamp, type Value } from "@bufbuild/protobuf/wkt";
-import type { Converter, DialectCodec, JsonRpcCodec, JsonRpcNames, Loss, OnDrop } from "./conversion-types.js";
+import type { JsonRpcCodec, JsonRpcNames, Loss, OnDrop } from "./conversion-types.js";
 import { base64Read, setProto } from "../protojson-values.js";
 
 /** Where a value sits: a chain of keys up to the root (undefined), made a string only for a loss or an error. */
@@ -39,21 +29,19 @@ export type At = { readonly up: At; readonly key: string | number } | undefined;
 export const at = (up: At, key: string | number): At => ({ up, key });
 
 export function pathOf(a: At): string {
-  if (a === undefined) return "";
-  const up = pathOf(a.up);
-  const k = a.key;
-  return typeof k === "number" ? up + "[" + k + "]" : up === "" ? k : up + "." + k;
+  let path = "";
+  for (let x = a; x !== undefined; x = x.up) {
+    const k = x.key;
+    const rest = path === "" || path[0] === "[" ? path : "." + path;
+    path = typeof k === "number" ? "[" + k + "]" + rest : k + rest;
+  }
+  return path;
 }
 
 /** Passes each loss to `onLoss`, if given; returns the list. */
 export function reportLosses(lost: Loss[], onLoss: ((loss: Loss) => void) | undefined): Loss[] {
   if (onLoss) for (const l of lost) onLoss(l);
   return lost;
-}
-
-/** Adds the losses `found` to `lost`, but for those at the paths given (carried some other way). */
-export function keepLosses(lost: Loss[], found: readonly Loss[], carried: readonly string[]): void {
-  for (const l of found) if (!carried.includes(l.path)) lost.push(l);
 }
 
 /** Reports the loss of `key` under `a` (of what sits at `a` itself when `key` is ""). */
@@ -174,11 +162,17 @@ export function bytes(v: unknown, a: At, what: string): Uint8Array {
  * An enum value mapped to the newer number: `table` holds the dialect spelling, the proto name and the
  * number of each older value; any other value is refused.
  */
-export function enumIn(table: ReadonlyMap<string | number, number>, v: unknown, a: At, what: string): number {
-  if (typeof v !== "string" && !isInt32(v)) return invalid(a, what, v);
-  const n = table.get(v);
-  if (n === undefined) throw new CompatJsonError(pathOf(a), what, v, `from JSON: unknown value ${JSON.stringify(v)}`);
-  return n;
+export function enumIn(
+  table: ReadonlyMap<string | number, number>,
+  v: unknown,
+  up: At,
+  key: string,
+  what: string,
+): number {
+  const n = typeof v === "string" || isInt32(v) ? table.get(v) : undefined;
+  if (n !== undefined) return n;
+  if (typeof v !== "string" && !isInt32(v)) return invalid(at(up, key), what, v);
+  throw new CompatJsonError(pathOf(at(up, key)), what, v, `from JSON: unknown value ${JSON.stringify(v)}`);
 }
 
 /** How a newer enum is written in the older dialect. */
@@ -205,11 +199,14 @@ export function array(v: unknown, a: At, what: string): unknown[] {
   return Array.isArray(v) ? v : invalid(a, what, v);
 }
 
-/** A list of strings (repeated string). */
-export function strings(v: unknown, a: At, what: string): string[] {
-  const list = array(v, a, what);
-  const out: string[] = new Array(list.length);
-  for (let i = 0; i < list.length; i++) out[i] = str(list[i], at(a, i), what);
+/** A list of strings (repeated string) under `key` of the object at `up`; its path is made only for an error. */
+export function strings(v: unknown, up: At, key: string, what: string): string[] {
+  if (!Array.isArray(v)) return invalid(at(up, key), what, v);
+  const out: string[] = new Array(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const s: unknown = v[i];
+    out[i] = typeof s === "string" ? s : invalid(at(at(up, key), i), what, s);
+  }
   return out;
 }
 
@@ -244,6 +241,76 @@ export function eachOf<M, T>(
   }
   return out;
 }
+
+/** Each message of a list converted by `one`, with its index in the path. */
+export function eachTo<M, T>(list: readonly M[], a: At, lost: Loss[], one: (x: M, a: At, lost: Loss[]) => T): T[] {
+  const out: T[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) out[i] = one(list[i]!, at(a, i), lost);
+  return out;
+}
+
+/** Sets `o[k]`, a key named __proto__ as an own key. */
+export function setKey<T>(o: Record<string, T>, k: string, v: T): void {
+  if (k !== "__proto__") o[k] = v;
+  else setProto(o, v);
+}
+
+/** Each value of a JSON object converted by `one`, with its key in the path (a proto map). */
+export function eachKey<T>(
+  v: unknown,
+  a: At,
+  what: string,
+  lost: Loss[],
+  one: (x: unknown, a: At, lost: Loss[]) => T,
+): Record<string, T> {
+  const o = object(v, a, what);
+  const out: Record<string, T> = {};
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    setKey(out, k, one(o[k], at(a, k), lost));
+  }
+  return out;
+}
+
+/** Each value of a proto map converted by `one`, with its key in the path. */
+export function eachKeyOf<M>(
+  map: Readonly<Record<string, M>>,
+  a: At,
+  lost: Loss[],
+  one: (x: M, a: At, lost: Loss[]) => JsonValue,
+): JsonObject {
+  const out: JsonObject = {};
+  const keys = Object.keys(map);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    setKey(out, k, one(map[k]!, at(a, k), lost));
+  }
+  return out;
+}
+
+/** A map<string, string> (a JSON object of strings). */
+export function stringMap(v: unknown, a: At, what: string): Record<string, string> {
+  const o = object(v, a, what);
+  const out: Record<string, string> = {};
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    setKey(out, k, str(o[k], at(a, k), what));
+  }
+  return out;
+}
+
+/** A map<string, string> written as JSON, copied. */
+export function stringMapJson(map: Readonly<Record<string, string>>): JsonObject {
+  const out: JsonObject = {};
+  const keys = Object.keys(map);
+  for (let i = 0; i < keys.length; i++) setKey(out, keys[i]!, map[keys[i]!]!);
+  return out;
+}
+
+/** An id of a resource name read from a2a.json: a string or a number as written, else "". */
+export const resourceId = (v: unknown): string => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
 
 /** A deep copy of a JSON value; anything JSON cannot hold is refused. */
 export function jsonCopy(v: unknown, a: At, what: string): JsonValue {
@@ -340,42 +407,31 @@ export interface CompatJsonTable {
   readonly toOlder: Readonly<Record<string, (message: never, a: At, lost: Loss[]) => JsonValue>>;
 }
 
-/** Conversion through the older proto, for messages without a direct conversion. */
-export interface ViaProto {
-  toNewer(olderType: string, json: unknown, a: At, lost: Loss[]): Message;
-  toOlder(message: Message, a: At, lost: Loss[]): JsonValue;
+/** A newer message in the older a2a.json form, by the table's conversion for its type. */
+export function writeOlderJson(
+  table: CompatJsonTable,
+  message: Message,
+  onLoss: ((loss: Loss) => void) | undefined,
+): { json: JsonValue; lost: Loss[] } {
+  const write = table.toOlder[message.$typeName];
+  if (!write) throw new Error(`compat: ${message.$typeName} has no a2a.json form`);
+  const lost: Loss[] = [];
+  const json = write(message as never, undefined, lost);
+  return { json, lost: reportLosses(lost, onLoss) };
 }
 
-export function viaProto(converter: Converter, dialect: DialectCodec): ViaProto {
-  const registry: Registry = converter.registry;
-  const desc = (name: string): DescMessage => {
-    const d = registry.getMessage(name);
-    if (!d) throw new Error(`compat: no message ${name}`);
-    return d;
-  };
-  const prefix = (a: At, path: string) => {
-    const p = pathOf(a);
-    return p === "" ? path : path === "" ? p : path.startsWith("[") ? p + path : `${p}.${path}`;
-  };
-  return {
-    toNewer(olderType, json, a, lost) {
-      const d = desc(olderType);
-      const onDrop = (path: string, reason: string) => lost.push({ path: prefix(a, path), reason });
-      try {
-        const older = fromJson(d, dialect.decode(d, json as JsonValue, onDrop), { ignoreUnknownFields: true });
-        return converter.convert(older, "toNewer", (l) => onDrop(l.path, l.reason)).message;
-      } catch (e) {
-        if (e instanceof CompatJsonError) throw new CompatJsonError(prefix(a, e.path), e.what, e.value, e.reason);
-        throw new CompatJsonError(pathOf(a), olderType, json, `(${(e as Error).message})`);
-      }
-    },
-    toOlder(message, a, lost) {
-      const onDrop = (path: string, reason: string) => lost.push({ path: prefix(a, path), reason });
-      const older = converter.convert(message, "toOlder", (l) => onDrop(l.path, l.reason)).message;
-      const d = desc(older.$typeName);
-      return dialect.encode(d, toJson(d, older), onDrop);
-    },
-  };
+/** The older a2a.json form of `olderType` read as its newer counterpart, by the table's conversion. */
+export function readOlderJson<T extends Message>(
+  table: CompatJsonTable,
+  olderType: string | undefined,
+  json: JsonValue,
+  onLoss: ((loss: Loss) => void) | undefined,
+): { message: T; lost: Loss[] } {
+  const read = olderType === undefined ? undefined : table.fromOlder[olderType];
+  if (!read) throw new Error(`compat: no a2a.json form for ${olderType ?? "a message without a counterpart"}`);
+  const lost: Loss[] = [];
+  const message = read(json, undefined, lost) as T;
+  return { message, lost: reportLosses(lost, onLoss) };
 }
 
 export { base64, timestampJson, valueJson } from "../protojson-values.js";

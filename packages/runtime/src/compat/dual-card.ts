@@ -1,7 +1,7 @@
 /**
  * The agent card a dual-version server gives a request that names no version:
  * one JSON object that v0.3 clients read as a v0.3 card and v1.0 clients as a
- * v1.0 card. It is the v0.3 card (a2a.json form, e.g. agentCardToOlderJson of
+ * v1.0 card. It is the v0.3 card (a2a.json form, e.g. toOlderJson of
  * the v1.0 card) with the v1.0 card's ProtoJSON members added. a2a.json's
  * AgentCard schemas allow members they do not name, so it is a valid v0.3
  * card; a v1.0 reader that ignores unknown fields (fromJson with

@@ -48,7 +48,7 @@ export interface DualVersionOptions<O extends DescService, N extends DescService
   readonly restBasePath?: string;
   /**
    * The card for each side, e.g. the newer card (ProtoJSON) and the same card converted for older clients
-   * (a2a.json form, agentCardToOlderJson). A request that names no version gets both merged (dual-card.ts).
+   * (a2a.json form, toOlderJson(card)). A request that names no version gets both merged (dual-card.ts).
    */
   readonly agentCard?: (side: "older" | "newer", headers: Headers) => unknown;
   /** Cache-Control max-age of the cards, in seconds. Default 300. */
