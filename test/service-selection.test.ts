@@ -32,7 +32,7 @@ function overrideFile(name: string, pkg: string, target: string, value: string):
   const file = join(dir, name);
   const source = 'source: { document: "test", section: "1" }';
   const entry = ["  - id: one", `    target: ${target}`, `    value: ${value}`, `    ${source}`, '    decision: "t"'];
-  writeFileSync(file, [`package: ${pkg}`, "entries:", ...entry, ""].join("\n"));
+  writeFileSync(file, ["format: 2", `package: ${pkg}`, "entries:", ...entry, ""].join("\n"));
   return file;
 }
 

@@ -126,10 +126,8 @@ const SIDES: readonly Side[] = [
     errorInfo: false,
     undecodable: {
       params: { id: "x", historyLength: "abc" },
-      // The bridge decodes the params through the v0.3 proto before converting them.
-      message:
-        "Invalid params for tasks/get: cannot decode a2a.v1.GetTaskRequest (cannot decode field " +
-        'a2a.v1.GetTaskRequest.history_length from JSON: expected number (int32), got "abc")',
+      // The bridge reads the a2a.json params straight into the v1.0 request (generated one-pass conversion).
+      message: 'Invalid params for tasks/get: cannot decode a2a.v1.GetTaskRequest.history_length from JSON: "abc"',
     },
   },
   {
