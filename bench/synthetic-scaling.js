@@ -30,7 +30,7 @@ function writeSynthOverrides(dir) {
     `    ${source}`,
     '    decision: "synthetic"',
   ];
-  writeFileSync(file, [`package: ${SYNTH_PACKAGE}`, "entries:", ...entry, ""].join("\n"));
+  writeFileSync(file, ["format: 2", `package: ${SYNTH_PACKAGE}`, "entries:", ...entry, ""].join("\n"));
   return file;
 }
 
