@@ -38,6 +38,24 @@ const mb = (b) => `${(b / 1024 / 1024).toFixed(1)} MB`;
 const rpsCell = (key) => (servers.rps[key] === null ? "skipped" : fmtRps(servers.rps[key]));
 const ratioCell = (r) => (r === null ? "n/a" : fmtRatio(r));
 
+/** Two table rows, message/send and Task, of one conversion path against the a2a-js translators. */
+const conversionRows = (path, rows, target) => [
+  [
+    `${path} conversion: message/send`,
+    fmtOps(rows.send.ours),
+    fmtOps(rows.send.a2aJs),
+    fmtRatio(rows.send.ratio),
+    target,
+  ],
+  [
+    `${path} conversion: Task (10 artifacts)`,
+    fmtOps(rows.task.ours),
+    fmtOps(rows.task.a2aJs),
+    fmtRatio(rows.task.ratio),
+    target,
+  ],
+];
+
 const rows = [
   ["benchmark", "ours", "anchor", "ratio", "target"],
   ["plugin vs protoc-gen-es (same request)", fmtMs(plugin.ours), fmtMs(plugin.es), fmtRatio(plugin.ratio), "<= 1.0"],
@@ -77,34 +95,9 @@ const rows = [
     ratioCell(servers.ratios.restVsBare),
     ">= 0.6",
   ],
-  [
-    "conversion message/send vs a2a-js compat",
-    fmtOps(conversion.send.ours),
-    fmtOps(conversion.send.a2aJs),
-    fmtRatio(conversion.send.ratio),
-    ">= 2.0",
-  ],
-  [
-    "conversion Task (10 artifacts) vs a2a-js",
-    fmtOps(conversion.task.ours),
-    fmtOps(conversion.task.a2aJs),
-    fmtRatio(conversion.task.ratio),
-    ">= 2.0",
-  ],
-  [
-    "  the same through the v0.3 proto: send",
-    fmtOps(conversion.viaProto.send.ours),
-    fmtOps(conversion.viaProto.send.a2aJs),
-    fmtRatio(conversion.viaProto.send.ratio),
-    "(reference)",
-  ],
-  [
-    "  the same through the v0.3 proto: Task",
-    fmtOps(conversion.viaProto.task.ours),
-    fmtOps(conversion.viaProto.task.a2aJs),
-    fmtRatio(conversion.viaProto.task.ratio),
-    "(reference)",
-  ],
+  ...conversionRows("JSON-RPC", conversion, ">= 3.0"),
+  ...conversionRows("REST/gRPC bridge", conversion.messages, ">= 2.0"),
+  ...conversionRows("  v0.3 JSON via the v0.3 proto", conversion.viaProto, "(reference)"),
   [
     "production install: runtime vs a2a-js 1.3.0",
     mb(size.ours.bytes),
