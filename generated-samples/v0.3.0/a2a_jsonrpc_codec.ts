@@ -162,7 +162,7 @@ function decodePart(json: JsonValue, a: At, lost: Loss[]): JsonValue {
 /**
  * a2a.v1.FilePart → a2a.json.
  */
-function encodeFilePart(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeFilePart(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["fileWithUri"] != null) out["fileWithUri"] = json["fileWithUri"];
@@ -209,7 +209,7 @@ function decodeFilePart(json: JsonValue, a: At, lost: Loss[]): JsonValue {
 /**
  * a2a.v1.DataPart → a2a.json.
  */
-function encodeDataPart(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeDataPart(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["data"] != null) out["data"] = json["data"];
@@ -449,7 +449,7 @@ function decodePushNotificationConfig(json: JsonValue, a: At, lost: Loss[]): Jso
 /**
  * a2a.v1.AuthenticationInfo → a2a.json.
  */
-function encodeAuthenticationInfo(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeAuthenticationInfo(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["schemes"] = json["schemes"] ?? [];
@@ -478,7 +478,7 @@ function decodeAuthenticationInfo(json: JsonValue, a: At, lost: Loss[]): JsonVal
 /**
  * a2a.v1.AgentInterface → a2a.json.
  */
-function encodeAgentInterface(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeAgentInterface(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["url"] = json["url"] ?? "";
@@ -589,7 +589,7 @@ function decodeAgentCard(json: JsonValue, a: At, lost: Loss[]): JsonValue {
 /**
  * a2a.v1.AgentProvider → a2a.json.
  */
-function encodeAgentProvider(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeAgentProvider(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["url"] = json["url"] ?? "";
@@ -651,7 +651,7 @@ function decodeAgentCapabilities(json: JsonValue, a: At, lost: Loss[]): JsonValu
 /**
  * a2a.v1.AgentExtension → a2a.json.
  */
-function encodeAgentExtension(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeAgentExtension(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["uri"] = json["uri"] ?? "";
@@ -735,7 +735,7 @@ function decodeAgentSkill(json: JsonValue, a: At, lost: Loss[]): JsonValue {
 /**
  * a2a.v1.AgentCardSignature → a2a.json.
  */
-function encodeAgentCardSignature(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeAgentCardSignature(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["protected"] = json["protected"] ?? "";
@@ -802,7 +802,7 @@ function decodeTaskPushNotificationConfig(json: JsonValue, a: At, lost: Loss[]):
 /**
  * a2a.v1.StringList → a2a.json.
  */
-function encodeStringList(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeStringList(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["list"] != null) out["list"] = json["list"];
@@ -828,7 +828,7 @@ function decodeStringList(json: JsonValue, a: At, lost: Loss[]): JsonValue {
 /**
  * a2a.v1.Security → a2a.json.
  */
-function encodeSecurity(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeSecurity(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const map = json["schemes"];
   if (!isJsonObject(map)) return {};
@@ -840,7 +840,7 @@ function encodeSecurity(json: JsonValue, a: At, lost: Loss[]): JsonValue {
 /**
  * a2a.v1.Security read from a2a.json.
  */
-function decodeSecurity(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function decodeSecurity(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const map: JsonObject = {};
   for (const [k, v] of Object.entries(json)) map[k] = { list: Array.isArray(v) ? v : [] };
@@ -891,7 +891,7 @@ function decodeSecurityScheme(json: JsonValue, a: At, lost: Loss[]): JsonValue {
 /**
  * a2a.v1.APIKeySecurityScheme → a2a.json.
  */
-function encodeAPIKeySecurityScheme(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeAPIKeySecurityScheme(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["description"] != null) out["description"] = json["description"];
@@ -923,7 +923,7 @@ function decodeAPIKeySecurityScheme(json: JsonValue, a: At, lost: Loss[]): JsonV
 /**
  * a2a.v1.HTTPAuthSecurityScheme → a2a.json.
  */
-function encodeHTTPAuthSecurityScheme(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeHTTPAuthSecurityScheme(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["description"] != null) out["description"] = json["description"];
@@ -987,7 +987,7 @@ function decodeOAuth2SecurityScheme(json: JsonValue, a: At, lost: Loss[]): JsonV
 /**
  * a2a.v1.OpenIdConnectSecurityScheme → a2a.json.
  */
-function encodeOpenIdConnectSecurityScheme(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeOpenIdConnectSecurityScheme(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["description"] != null) out["description"] = json["description"];
@@ -1016,7 +1016,7 @@ function decodeOpenIdConnectSecurityScheme(json: JsonValue, a: At, lost: Loss[])
 /**
  * a2a.v1.MutualTlsSecurityScheme → a2a.json.
  */
-function encodeMutualTlsSecurityScheme(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeMutualTlsSecurityScheme(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["description"] != null) out["description"] = json["description"];
@@ -1110,7 +1110,7 @@ function decodeOAuthFlows(json: JsonValue, a: At, lost: Loss[]): JsonValue {
 /**
  * a2a.v1.AuthorizationCodeOAuthFlow → a2a.json.
  */
-function encodeAuthorizationCodeOAuthFlow(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeAuthorizationCodeOAuthFlow(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["authorizationUrl"] = json["authorizationUrl"] ?? "";
@@ -1147,7 +1147,7 @@ function decodeAuthorizationCodeOAuthFlow(json: JsonValue, a: At, lost: Loss[]):
 /**
  * a2a.v1.ClientCredentialsOAuthFlow → a2a.json.
  */
-function encodeClientCredentialsOAuthFlow(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeClientCredentialsOAuthFlow(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["tokenUrl"] = json["tokenUrl"] ?? "";
@@ -1179,7 +1179,7 @@ function decodeClientCredentialsOAuthFlow(json: JsonValue, a: At, lost: Loss[]):
 /**
  * a2a.v1.ImplicitOAuthFlow → a2a.json.
  */
-function encodeImplicitOAuthFlow(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeImplicitOAuthFlow(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["authorizationUrl"] = json["authorizationUrl"] ?? "";
@@ -1211,7 +1211,7 @@ function decodeImplicitOAuthFlow(json: JsonValue, a: At, lost: Loss[]): JsonValu
 /**
  * a2a.v1.PasswordOAuthFlow → a2a.json.
  */
-function encodePasswordOAuthFlow(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodePasswordOAuthFlow(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["tokenUrl"] = json["tokenUrl"] ?? "";
@@ -1276,7 +1276,7 @@ function decodeSendMessageRequest(json: JsonValue, a: At, lost: Loss[]): JsonVal
 /**
  * a2a.v1.GetTaskRequest → a2a.json.
  */
-function encodeGetTaskRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeGetTaskRequest(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["name"] != null) {
@@ -1309,7 +1309,7 @@ function decodeGetTaskRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
 /**
  * a2a.v1.CancelTaskRequest → a2a.json.
  */
-function encodeCancelTaskRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeCancelTaskRequest(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["name"] != null) {
@@ -1338,7 +1338,7 @@ function decodeCancelTaskRequest(json: JsonValue, a: At, lost: Loss[]): JsonValu
 /**
  * a2a.v1.GetTaskPushNotificationConfigRequest → a2a.json.
  */
-function encodeGetTaskPushNotificationConfigRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeGetTaskPushNotificationConfigRequest(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["name"] != null) {
@@ -1370,7 +1370,7 @@ function decodeGetTaskPushNotificationConfigRequest(json: JsonValue, a: At, lost
 /**
  * a2a.v1.DeleteTaskPushNotificationConfigRequest → a2a.json.
  */
-function encodeDeleteTaskPushNotificationConfigRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeDeleteTaskPushNotificationConfigRequest(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["name"] != null) {
@@ -1422,7 +1422,7 @@ function decodeCreateTaskPushNotificationConfigRequest(json: JsonValue, a: At, l
 /**
  * a2a.v1.TaskSubscriptionRequest → a2a.json.
  */
-function encodeTaskSubscriptionRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeTaskSubscriptionRequest(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["name"] != null) {
@@ -1451,7 +1451,7 @@ function decodeTaskSubscriptionRequest(json: JsonValue, a: At, lost: Loss[]): Js
 /**
  * a2a.v1.ListTaskPushNotificationConfigRequest → a2a.json.
  */
-function encodeListTaskPushNotificationConfigRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeListTaskPushNotificationConfigRequest(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["parent"] != null) {
@@ -1487,7 +1487,7 @@ function decodeListTaskPushNotificationConfigRequest(json: JsonValue, a: At, los
 /**
  * a2a.v1.GetAgentCardRequest → a2a.json.
  */
-function encodeGetAgentCardRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeGetAgentCardRequest(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   return out;

@@ -12,6 +12,7 @@ import type { DescField, DescMessage } from "@bufbuild/protobuf";
 import type { GeneratedFile, ImportSymbol, Printable } from "@bufbuild/protoplugin";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
 import { runtimeModule } from "./routes-module.js";
+import { paramNames } from "./unused-params.js";
 
 /** One field as the dialect writes it. */
 export interface FieldRule {
@@ -158,7 +159,8 @@ export function printFunction(
 ): void {
   const { f } = c;
   f.print(f.jsDoc(doc));
-  const ps: Printable[] = params.flatMap(([p, t], i) => [i > 0 ? ", " : "", p, ...c.t(": ", ...t)]);
+  const used = paramNames(body);
+  const ps: Printable[] = params.flatMap(([p, t], i) => [i > 0 ? ", " : "", used(p), ...c.t(": ", ...t)]);
   f.print("function ", name, "(", ...ps, ")", ...c.t(": ", ...returns), " {");
   for (const line of body) f.print("  ", ...line);
   f.print("}");
