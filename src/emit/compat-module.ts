@@ -23,6 +23,21 @@ export interface CompatSide {
   readonly definition: string;
 }
 
+/** What every part of the module prints with: the file, its target and the two versions' printables. */
+interface ModuleCtx {
+  readonly f: GeneratedFile;
+  readonly target: "ts" | "js" | "dts";
+  readonly typed: boolean;
+  readonly plan: CompatPlan;
+  readonly newerDef: Printable;
+  readonly olderDef: Printable;
+  readonly newerHandler: Printable[];
+  readonly olderSide: Printable[];
+  readonly newerClient: Printable[];
+  readonly olderClient: Printable[];
+  readonly loss: Printable;
+}
+
 export function emitCompatModule(
   schema: Schema<object>,
   target: "ts" | "js" | "dts",
@@ -32,82 +47,109 @@ export function emitCompatModule(
   operations: readonly OperationPair[],
   json?: Omit<CompatJsonInputs, "olderA2a" | "olderDefinition" | "converter">,
 ): void {
-  const newerFile = newer.file;
-  const olderFile = older.file;
   const f = schema.generateFile(`a2a_compat${target === "dts" ? ".d.ts" : "." + target}`);
-  printPreamble(f, schema, newerFile);
-  f.print(`// Conversions between ${plan.older} (${olderFile}) and ${plan.newer} (${newerFile});`);
+  printPreamble(f, schema, newer.file);
+  f.print(`// Conversions between ${plan.older} (${older.file}) and ${plan.newer} (${newer.file});`);
   f.print(`// see a2a_compat.md for the field-by-field table.`);
   f.print();
-  const a2aModule = (file: string) => `./${file.replace(/\.proto$/, "")}_a2a.js`;
-  // Each version's definition has its own name (names.ts: definitionName); the handler and
-  // client types are derived from it, so the two versions' same-named types need no aliases.
-  const newerDef = f.import(newer.definition, a2aModule(newerFile), target === "dts");
-  const olderDef = f.import(older.definition, a2aModule(olderFile), target === "dts");
-  const typeOf = (
-    generic: "A2aHandler" | "A2aClient" | "BridgedHandler" | "JsonRpcClient",
-    def: Printable,
-  ): Printable[] => [f.import(generic, runtimeModule, true), "<(typeof ", def, ')["service"]>'];
-  const newerHandler = typeOf("A2aHandler", newerDef);
-  const olderSide = typeOf("BridgedHandler", olderDef);
-  const newerClient = typeOf("A2aClient", newerDef);
-  const olderClient = [...typeOf("A2aClient", olderDef), " | ", ...typeOf("JsonRpcClient", olderDef)];
-  const converterType = f.import("Converter", runtimeModule, true);
+  const c = moduleCtx(f, target, plan, newer, older);
   const jsonTable = () =>
     json
       ? emitCompatJson(f, target, plan, {
           ...json,
-          olderA2a: a2aModule(olderFile),
+          olderA2a: a2aModule(older.file),
           olderDefinition: older.definition,
           converter: "a2aCompat",
         })
       : undefined;
   if (target === "dts") {
-    f.print(f.export("declare const", "a2aCompat"), ": ", converterType, ";");
+    f.print(f.export("declare const", "a2aCompat"), ": ", f.import("Converter", runtimeModule, true), ";");
     jsonTable();
-    f.print(
-      f.export("declare const", "a2aOperationPairs"),
-      ": readonly ",
-      f.import("OperationPair", runtimeModule, true),
-      "[];",
-    );
-    f.print(
-      f.export("declare function", "bridgeToOlder"),
-      "(handler: ",
-      ...newerHandler,
-      ", onLoss?: (operation: string, loss: ",
-      f.import("Loss", runtimeModule, true),
-      ") => void): ",
-      ...olderSide,
-      ";",
-    );
-    f.print(
-      f.export("declare const", "a2aOperations"),
-      ": ",
-      f.import("OperationCorrespondence", runtimeModule, true),
-      ";",
-    );
-    f.print(
-      f.export("declare function", "clientForOlder"),
-      "(client: ",
-      ...olderClient,
-      ", onLoss?: (operation: string, loss: ",
-      f.import("Loss", runtimeModule, true),
-      ") => void): ",
-      ...newerClient,
-      ";",
-    );
-    emitDualVersion(f, target, newerDef, newerHandler);
+    printDeclarations(c);
     return;
   }
-  const typed = target === "ts";
-  const descFiles = schema.allFiles.filter((d) => d.proto.name === newerFile || d.proto.name === olderFile);
+  const descFiles = schema.allFiles.filter((d) => d.proto.name === newer.file || d.proto.name === older.file);
   emitProtoConversions(f, target, plan, descFiles, [
-    f.import(fileDescName(newerFile), `./${newerFile.replace(/\.proto$/, "")}_pb.js`),
-    f.import(fileDescName(olderFile), `./${olderFile.replace(/\.proto$/, "")}_pb.js`),
+    f.import(fileDescName(newer.file), `./${newer.file.replace(/\.proto$/, "")}_pb.js`),
+    f.import(fileDescName(older.file), `./${older.file.replace(/\.proto$/, "")}_pb.js`),
   ]);
   const table = jsonTable();
-  const withJson = table ? `, json: ${table}` : "";
+  printOperations(c, operations);
+  printBridges(c, table ? `, json: ${table}` : "");
+  emitDualVersion(f, target, c.newerDef, c.newerHandler);
+}
+
+/** The module of a version's definition, relative to a2a_compat. */
+const a2aModule = (file: string) => `./${file.replace(/\.proto$/, "")}_a2a.js`;
+
+function moduleCtx(
+  f: GeneratedFile,
+  target: ModuleCtx["target"],
+  plan: CompatPlan,
+  newer: CompatSide,
+  older: CompatSide,
+): ModuleCtx {
+  // Each version's definition has its own name (names.ts: definitionName); the handler and
+  // client types are derived from it, so the two versions' same-named types need no aliases.
+  const newerDef = f.import(newer.definition, a2aModule(newer.file), target === "dts");
+  const olderDef = f.import(older.definition, a2aModule(older.file), target === "dts");
+  const typeOf = (
+    generic: "A2aHandler" | "A2aClient" | "BridgedHandler" | "JsonRpcClient",
+    def: Printable,
+  ): Printable[] => [f.import(generic, runtimeModule, true), "<(typeof ", def, ')["service"]>'];
+  return {
+    f,
+    target,
+    typed: target === "ts",
+    plan,
+    newerDef,
+    olderDef,
+    newerHandler: typeOf("A2aHandler", newerDef),
+    olderSide: typeOf("BridgedHandler", olderDef),
+    newerClient: typeOf("A2aClient", newerDef),
+    olderClient: [...typeOf("A2aClient", olderDef), " | ", ...typeOf("JsonRpcClient", olderDef)],
+    loss: f.import("Loss", runtimeModule, true),
+  };
+}
+
+/** The d.ts declarations of the operation table and the bridges (the dual-version handler follows). */
+function printDeclarations(c: ModuleCtx): void {
+  const { f } = c;
+  const onLoss = [", onLoss?: (operation: string, loss: ", c.loss, ") => void): "];
+  f.print(
+    f.export("declare const", "a2aOperationPairs"),
+    ": readonly ",
+    f.import("OperationPair", runtimeModule, true),
+    "[];",
+  );
+  f.print(
+    f.export("declare function", "bridgeToOlder"),
+    "(handler: ",
+    ...c.newerHandler,
+    ...onLoss,
+    ...c.olderSide,
+    ";",
+  );
+  f.print(
+    f.export("declare const", "a2aOperations"),
+    ": ",
+    f.import("OperationCorrespondence", runtimeModule, true),
+    ";",
+  );
+  f.print(
+    f.export("declare function", "clientForOlder"),
+    "(client: ",
+    ...c.olderClient,
+    ...onLoss,
+    ...c.newerClient,
+    ";",
+  );
+  emitDualVersion(f, c.target, c.newerDef, c.newerHandler);
+}
+
+/** `a2aOperationPairs` and `a2aOperations`: each operation's names in both versions. */
+function printOperations(c: ModuleCtx, operations: readonly OperationPair[]): void {
+  const { f, typed, plan } = c;
   f.print();
   f.print(f.jsDoc(`Each ${plan.older} operation and the ${plan.newer} operation it corresponds to.`));
   f.print(
@@ -123,33 +165,27 @@ export function emitCompatModule(
     " = ",
     f.import("operationCorrespondence", runtimeModule),
     "(",
-    olderDef,
+    c.olderDef,
     ", ",
-    newerDef,
+    c.newerDef,
     ", a2aOperationPairs);",
   );
   f.print();
+}
+
+/** `bridgeToOlder` (serve older clients with a newer handler) and `clientForOlder` (the other way round). */
+function printBridges(c: ModuleCtx, withJson: string): void {
+  const { f, typed, plan } = c;
+  const onLoss = [", onLoss?: (operation: string, loss: ", c.loss, ") => void): "];
   f.print(
     f.jsDoc(
       `Serves ${plan.older} clients with a ${plan.newer} handler (a version bridge): the ${plan.older} definition, ` +
         "handler and JSON-RPC operations served in one pass, for a server's options or a dual-version side.",
     ),
   );
-  const lossType = f.import("Loss", runtimeModule, true);
-  const sig = typed
-    ? ["handler: ", ...newerHandler, ", onLoss?: (operation: string, loss: ", lossType, ") => void): ", ...olderSide]
-    : ["handler, onLoss) "];
+  const sig = typed ? ["handler: ", ...c.newerHandler, ...onLoss, ...c.olderSide] : ["handler, onLoss) "];
   f.print(f.export("function", "bridgeToOlder"), "(", ...sig, typed ? " {" : "{");
-  f.print(
-    "  return ",
-    f.import("createBridgeHandler", runtimeModule),
-    "({ older: ",
-    olderDef,
-    ", newer: ",
-    newerDef,
-    `, handler, converter: a2aCompat, operations: a2aOperationPairs${withJson}, ...(onLoss ? { onLoss } : {}) });`,
-  );
-  f.print("}");
+  printCreate(c, "createBridgeHandler", `, handler, converter: a2aCompat, operations: a2aOperationPairs${withJson}`);
   f.print();
   f.print(
     f.jsDoc(
@@ -158,22 +194,25 @@ export function emitCompatModule(
         "A JSON-RPC client's calls (its jsonrpc property) carry a2a.json in one pass.",
     ),
   );
-  const csig = typed
-    ? ["client: ", ...olderClient, ", onLoss?: (operation: string, loss: ", lossType, ") => void): ", ...newerClient]
-    : ["client, onLoss) "];
+  const csig = typed ? ["client: ", ...c.olderClient, ...onLoss, ...c.newerClient] : ["client, onLoss) "];
   f.print(f.export("function", "clientForOlder"), "(", ...csig, typed ? " {" : "{");
+  printCreate(c, "createClientBridge", `, client, converter: a2aCompat, operations: a2aOperationPairs${withJson}`);
+  f.print();
+}
+
+/** The body of a bridge function: one call of the runtime's `create` with both definitions. */
+function printCreate(c: ModuleCtx, create: string, rest: string): void {
+  const { f } = c;
   f.print(
     "  return ",
-    f.import("createClientBridge", runtimeModule),
+    f.import(create, runtimeModule),
     "({ older: ",
-    olderDef,
+    c.olderDef,
     ", newer: ",
-    newerDef,
-    `, client, converter: a2aCompat, operations: a2aOperationPairs${withJson}, ...(onLoss ? { onLoss } : {}) });`,
+    c.newerDef,
+    `${rest}, ...(onLoss ? { onLoss } : {}) });`,
   );
   f.print("}");
-  f.print();
-  emitDualVersion(f, target, newerDef, newerHandler);
 }
 
 /** `dualVersionHttpHandler`: both versions at the same URLs from the newer handler, bridged by bridgeToOlder. */
