@@ -51,18 +51,60 @@ export interface CompatPlan {
 const inPackage = (pkg: string, name: string) =>
   name.startsWith(pkg + ".") && !name.slice(pkg.length + 1).includes(".");
 
+type Compat = NonNullable<ApiModel["compat"]>;
+
+/** What the steps of every pair are checked against: the request's enums, and where problems go. */
+interface StepCtx {
+  readonly enums: ApiModel["enums"];
+  readonly problems: Problems;
+}
+
 export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan | undefined {
   const compat = newer.compat;
   const older = compat?.otherPackage;
   if (!compat || !older) return undefined;
   const messages = newer.messages;
-  const olderNames = [...messages.keys()].filter((n) => inPackage(older, n));
-  if (olderNames.length === 0) return undefined; // the other version is not in this request
-  const newerNames = [...messages.keys()].filter((n) => inPackage(newer.package, n));
+  if (![...messages.keys()].some((n) => inPackage(older, n))) return undefined; // the other version is not here
   const where = (name: string) => compat.explicit.get(name)?.entry ?? `compat pairing of ${name}`;
+  const pairOf = pairMessages(newer, compat, older, where, problems);
+  const reverse = new Map([...pairOf].map(([a, b]) => [b, a]));
+  const ctx: StepCtx = { enums: newer.enums, problems };
+  const pairs: PlanPair[] = [];
+  for (const [newerName, olderName] of pairOf) {
+    const explicit = compat.explicit.get(newerName);
+    const srcNewer = messages.get(newerName)!;
+    const srcOlder = messages.get(olderName)!;
+    const place = where(newerName);
+    const dialectFields = explicit?.dialectFields ?? {};
+    checkDialectFields(srcNewer, explicit?.toOlder ?? {}, dialectFields, place, problems);
+    pairs.push({
+      newer: newerName,
+      older: olderName,
+      toOlder: steps(ctx, srcNewer, srcOlder, explicit?.toOlder ?? {}, pairOf, `${place} (toOlder)`),
+      toNewer: steps(ctx, srcOlder, srcNewer, explicit?.toNewer ?? {}, reverse, `${place} (toNewer)`),
+      dialectFields,
+      entry: explicit?.entry,
+      source: explicit?.source,
+      decision: explicit?.decision,
+    });
+  }
+  return { newer: newer.package, older, pairs, unpaired: compat.unpaired };
+}
 
+/**
+ * Each newer message → its older counterpart: the one its compat entry names, else the one of the same name.
+ * Reports a newer message without one and an older message no newer one pairs with, unless listed unpaired.
+ */
+function pairMessages(
+  newer: ApiModel,
+  compat: Compat,
+  older: string,
+  where: (name: string) => string,
+  problems: Problems,
+): Map<string, string> {
+  const messages = newer.messages;
   const pairOf = new Map<string, string>();
-  for (const name of newerNames) {
+  for (const name of [...messages.keys()].filter((n) => inPackage(newer.package, n))) {
     if (compat.unpaired.newer[name] !== undefined) continue;
     const counterpart = compat.explicit.get(name)?.older ?? `${older}.${name.slice(newer.package.length + 1)}`;
     if (!messages.has(counterpart)) {
@@ -74,9 +116,9 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
     }
     pairOf.set(name, counterpart);
   }
-  const reverse = new Map([...pairOf].map(([a, b]) => [b, a]));
-  for (const name of olderNames) {
-    if (!reverse.has(name) && compat.unpaired.older[name] === undefined) {
+  const paired = new Set(pairOf.values());
+  for (const name of [...messages.keys()].filter((n) => inPackage(older, n))) {
+    if (!paired.has(name) && compat.unpaired.older[name] === undefined) {
       problems.add(
         `compat: ${name} is no message's counterpart; ` +
           `pair it (compat.<Message> counterpart) or list it in compat.unpaired.older with the reason`,
@@ -86,107 +128,117 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
   for (const name of [...Object.keys(compat.unpaired.newer), ...Object.keys(compat.unpaired.older)]) {
     if (!messages.has(name)) problems.add(`compat.unpaired: no message ${name} in the request`);
   }
+  return pairOf;
+}
 
-  const pairs: PlanPair[] = [];
-  for (const [newer, older] of pairOf) {
-    const explicit = compat.explicit.get(newer);
-    const srcNewer = messages.get(newer)!;
-    const srcOlder = messages.get(older)!;
-    const place = where(newer);
-    const dialectFields = explicit?.dialectFields ?? {};
-    for (const [name, path] of Object.entries(dialectFields)) {
-      const rule = explicit?.toOlder[name];
-      if (!srcNewer.fields.some((f) => f.name === name))
-        problems.add(`${place} (dialectFields): ${newer} has no field "${name}"`);
-      else if (!rule || !("lossy" in rule))
+/** dialectFields name fields lossy toward the older proto, each with the dotted key a2a.json carries it under. */
+function checkDialectFields(
+  msg: MessageModel,
+  toOlder: Readonly<Record<string, CompatRule>>,
+  dialectFields: Readonly<Record<string, string>>,
+  place: string,
+  problems: Problems,
+): void {
+  for (const [name, path] of Object.entries(dialectFields)) {
+    const rule = toOlder[name];
+    if (!msg.fields.some((f) => f.name === name))
+      problems.add(`${place} (dialectFields): ${msg.fullName} has no field "${name}"`);
+    else if (!rule || !("lossy" in rule))
+      problems.add(
+        `${place} (dialectFields): ${msg.fullName}.${name} is carried by the older proto already; ` +
+          `dialectFields is for fields lossy toward it`,
+      );
+    if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(path))
+      problems.add(`${place} (dialectFields): "${path}" is not a dotted key path`);
+  }
+}
+
+/** One direction of a pair: a step per field of `from`, by its rule, else to the field of the same name. */
+function steps(
+  ctx: StepCtx,
+  from: MessageModel,
+  to: MessageModel,
+  rules: Readonly<Record<string, CompatRule>>,
+  counterparts: ReadonlyMap<string, string>,
+  place: string,
+): PlanStep[] {
+  const { problems } = ctx;
+  for (const key of Object.keys(rules)) {
+    if (!from.fields.some((f) => f.name === key)) problems.add(`${place}: ${from.fullName} has no field "${key}"`);
+  }
+  const out: PlanStep[] = [];
+  for (const f of from.fields) {
+    const rule = rules[f.name];
+    if (rule && "lossy" in rule) out.push({ from: f.name, op: "lossy", reason: rule.lossy });
+    else if (rule && "moved" in rule) out.push({ from: f.name, op: "moved", to: rule.moved });
+    else if (rule && "transform" in rule) {
+      if (!compatTransformNames.includes(rule.transform)) {
         problems.add(
-          `${place} (dialectFields): ${newer}.${name} is carried by the older proto already; ` +
-            `dialectFields is for fields lossy toward it`,
+          `${place}: ${from.fullName}.${f.name}: unknown transform "${rule.transform}"; ` +
+            `known: ${compatTransformNames.join(", ")}`,
         );
-      if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(path))
-        problems.add(`${place} (dialectFields): "${path}" is not a dotted key path`);
-    }
-    pairs.push({
-      newer,
-      older,
-      toOlder: steps(srcNewer, srcOlder, explicit?.toOlder ?? {}, pairOf, `${place} (toOlder)`),
-      toNewer: steps(srcOlder, srcNewer, explicit?.toNewer ?? {}, reverse, `${place} (toNewer)`),
-      dialectFields,
-      entry: explicit?.entry,
-      source: explicit?.source,
-      decision: explicit?.decision,
-    });
-  }
-  return { newer: newer.package, older, pairs, unpaired: compat.unpaired };
-
-  function steps(
-    from: MessageModel,
-    to: MessageModel,
-    rules: Readonly<Record<string, CompatRule>>,
-    counterparts: ReadonlyMap<string, string>,
-    place: string,
-  ): PlanStep[] {
-    for (const key of Object.keys(rules)) {
-      if (!from.fields.some((f) => f.name === key)) problems.add(`${place}: ${from.fullName} has no field "${key}"`);
-    }
-    const out: PlanStep[] = [];
-    for (const f of from.fields) {
-      const rule = rules[f.name];
-      if (rule && "lossy" in rule) out.push({ from: f.name, op: "lossy", reason: rule.lossy });
-      else if (rule && "moved" in rule) out.push({ from: f.name, op: "moved", to: rule.moved });
-      else if (rule && "transform" in rule) {
-        if (!compatTransformNames.includes(rule.transform)) {
-          problems.add(
-            `${place}: ${from.fullName}.${f.name}: unknown transform "${rule.transform}"; ` +
-              `known: ${compatTransformNames.join(", ")}`,
-          );
-        }
-        out.push({ from: f.name, op: "transform", transform: rule.transform });
-      } else {
-        const targetName = rule && "field" in rule ? rule.field : f.name;
-        const target = to.fields.find((t) => t.name === targetName);
-        if (!target) {
-          problems.add(
-            `${place}: ${from.fullName}.${f.name} has no counterpart in ${to.fullName}` +
-              `${rule ? ` (field "${targetName}" does not exist)` : ""}` +
-              `; add a rule: field, transform or lossy`,
-          );
-          continue;
-        }
-        const gap = incompatible(f, target, counterparts);
-        if (gap) {
-          problems.add(`${place}: ${from.fullName}.${f.name} → ${to.fullName}.${target.name}: ${gap}`);
-          continue;
-        }
-        out.push({
-          from: f.name,
-          op: f.kind === "message" && !f.map && !isWkt(f.type) ? "message" : "copy",
-          to: target.name,
-        });
       }
+      out.push({ from: f.name, op: "transform", transform: rule.transform });
+    } else {
+      const step = copyStep(ctx, from, f, to, rule && "field" in rule ? rule.field : undefined, counterparts, place);
+      if (step) out.push(step);
     }
-    return out;
   }
+  return out;
+}
 
-  function incompatible(a: FieldModel, b: FieldModel, counterparts: ReadonlyMap<string, string>): string | undefined {
-    if (a.repeated !== b.repeated || a.map !== b.map) return "one is repeated or a map and the other is not";
-    if (a.kind !== b.kind) return `${a.kind} vs ${b.kind}`;
-    if (a.kind === "scalar") return a.type === b.type ? undefined : `${a.type} vs ${b.type}`;
-    if (a.kind === "enum") {
-      const from = newer.enums.get(a.type);
-      const to = newer.enums.get(b.type);
-      const missing = (from?.values ?? []).filter((v) => !to?.values.some((w) => w.name === v.name)).map((v) => v.name);
-      return missing.length > 0
-        ? `enum values ${missing.join(", ")} have no counterpart in ${b.type}; use a transform`
-        : undefined;
-    }
-    if (a.map)
-      return a.type.replace(/\b[a-z0-9_.]+\.([A-Z]\w*)/g, "$1") === b.type.replace(/\b[a-z0-9_.]+\.([A-Z]\w*)/g, "$1")
-        ? undefined
-        : `${a.type} vs ${b.type}`;
-    if (isWkt(a.type) || isWkt(b.type)) return a.type === b.type ? undefined : `${a.type} vs ${b.type}`;
-    return counterparts.get(a.type) === b.type ? undefined : `${a.type} does not pair with ${b.type}`;
+/** A field carried over as it is (renamed when `renamed`): a copy, or a message converted by its pair. */
+function copyStep(
+  ctx: StepCtx,
+  from: MessageModel,
+  f: FieldModel,
+  to: MessageModel,
+  renamed: string | undefined,
+  counterparts: ReadonlyMap<string, string>,
+  place: string,
+): PlanStep | undefined {
+  const targetName = renamed ?? f.name;
+  const target = to.fields.find((t) => t.name === targetName);
+  if (!target) {
+    ctx.problems.add(
+      `${place}: ${from.fullName}.${f.name} has no counterpart in ${to.fullName}` +
+        `${renamed !== undefined ? ` (field "${targetName}" does not exist)` : ""}` +
+        `; add a rule: field, transform or lossy`,
+    );
+    return undefined;
   }
+  const gap = incompatible(ctx, f, target, counterparts);
+  if (gap) {
+    ctx.problems.add(`${place}: ${from.fullName}.${f.name} → ${to.fullName}.${target.name}: ${gap}`);
+    return undefined;
+  }
+  return { from: f.name, op: f.kind === "message" && !f.map && !isWkt(f.type) ? "message" : "copy", to: target.name };
+}
+
+/** Why a value of field `a` cannot be copied into field `b`, if it cannot. */
+function incompatible(
+  ctx: StepCtx,
+  a: FieldModel,
+  b: FieldModel,
+  counterparts: ReadonlyMap<string, string>,
+): string | undefined {
+  if (a.repeated !== b.repeated || a.map !== b.map) return "one is repeated or a map and the other is not";
+  if (a.kind !== b.kind) return `${a.kind} vs ${b.kind}`;
+  if (a.kind === "scalar") return a.type === b.type ? undefined : `${a.type} vs ${b.type}`;
+  if (a.kind === "enum") {
+    const from = ctx.enums.get(a.type);
+    const to = ctx.enums.get(b.type);
+    const missing = (from?.values ?? []).filter((v) => !to?.values.some((w) => w.name === v.name)).map((v) => v.name);
+    return missing.length > 0
+      ? `enum values ${missing.join(", ")} have no counterpart in ${b.type}; use a transform`
+      : undefined;
+  }
+  if (a.map)
+    return a.type.replace(/\b[a-z0-9_.]+\.([A-Z]\w*)/g, "$1") === b.type.replace(/\b[a-z0-9_.]+\.([A-Z]\w*)/g, "$1")
+      ? undefined
+      : `${a.type} vs ${b.type}`;
+  if (isWkt(a.type) || isWkt(b.type)) return a.type === b.type ? undefined : `${a.type} vs ${b.type}`;
+  return counterparts.get(a.type) === b.type ? undefined : `${a.type} does not pair with ${b.type}`;
 }
 
 const isWkt = (type: string) => type.startsWith("google.protobuf.");
