@@ -83,167 +83,173 @@ export interface BridgedHandler<S extends DescService> {
   readonly jsonrpcOperations: JsonRpcOperations;
 }
 
+type AnyBridge = BridgeOptions<DescService, DescService>;
+type Target = (req: unknown, ctx: HandlerContext) => unknown;
+
 export function createBridgeHandler<O extends DescService, N extends DescService>(
   options: BridgeOptions<O, N>,
 ): BridgedHandler<O> {
-  const { older, newer, converter } = options;
+  const o = options as unknown as AnyBridge;
   const out: Record<string, unknown> = {};
   const direct = new Map<string, JsonRpcOperation>();
   for (const pair of options.operations) {
-    const from = older.byName.get(pair.older);
-    const to = newer.byName.get(pair.newer);
+    const from = o.older.byName.get(pair.older);
+    const to = o.newer.byName.get(pair.newer);
     if (!from || !to) continue;
-    const target = (options.handler as Record<string, (req: unknown, ctx: HandlerContext) => unknown>)[to.localName];
+    const target = (options.handler as Record<string, Target>)[to.localName];
     if (typeof target !== "function") continue;
-    const call = (req: Message, ctx: HandlerContext) =>
-      target.call(options.handler, toNewerRequest(req, from, to, ctx), ctx);
-    const back = (res: unknown): Message => {
-      const msg = create(to.method.output as DescMessage, res as never);
-      return converter.convert(msg, "toOlder", (l) => options.onLoss?.(pair.older, l)).message;
-    };
-    out[from.localName] = from.streaming
-      ? async function* (req: Message, ctx: HandlerContext) {
-          try {
-            for await (const ev of call(req, ctx) as AsyncIterable<unknown>) yield back(ev);
-          } catch (e) {
-            throw renameError(e);
-          }
-        }
-      : async (req: Message, ctx: HandlerContext) => {
-          try {
-            return back(await call(req, ctx));
-          } catch (e) {
-            throw renameError(e);
-          }
-        };
+    const call: Target = (req, ctx) => target.call(options.handler, req, ctx);
+    out[from.localName] = bridgedMethod(o, pair.older, from, to, call);
     const fromJson = options.json?.fromOlder[from.method.input.typeName];
     const toJson = options.json?.toOlder[to.method.output.typeName];
-    if (fromJson && toJson && converter.counterpart(from.method.input.typeName) === to.method.input.typeName) {
-      direct.set(
-        from.name,
-        directOperation(
-          from,
-          pair.older,
-          fromJson,
-          toJson as (m: Message, a: undefined, lost: Loss[]) => JsonValue,
-          (req, ctx) => target.call(options.handler, req, ctx),
-          to,
-        ),
-      );
+    if (fromJson && toJson && o.converter.counterpart(from.method.input.typeName) === to.method.input.typeName) {
+      const writeJson = toJson as (m: Message, a: undefined, lost: Loss[]) => JsonValue;
+      direct.set(from.name, directOperation(o, from, to, pair.older, fromJson, writeJson, call));
     }
   }
-  return { definition: older, handler: out as A2aHandler<O>, jsonrpcOperations: direct };
+  return { definition: options.older, handler: out as A2aHandler<O>, jsonrpcOperations: direct };
+}
 
-  /** A JSON-RPC operation served in one pass: params → newer request → handler → older result JSON. */
-  function directOperation(
-    from: OperationInfo,
-    operation: string,
-    fromJson: (json: unknown, a: undefined, lost: Loss[]) => Message,
-    toJson: (m: Message, a: undefined, lost: Loss[]) => JsonValue,
-    call: (req: Message, ctx: HandlerContext) => unknown,
-    to: OperationInfo,
-  ): JsonRpcOperation {
-    const output = to.method.output as DescMessage;
-    const bridgeLoss = (l: Loss) => options.onLoss?.(operation, l);
-    /** The request; what it carried that v1.0 cannot hold goes to the server's onLoss, else the bridge's. */
-    const read = (params: JsonValue, serverLoss: ((l: Loss) => void) | undefined): Message => {
-      const lost: Loss[] = [];
-      let req: Message;
-      try {
-        req = fromJson(params, undefined, lost);
-      } catch (e) {
-        if (e instanceof CompatJsonError)
-          throw new A2AError("InvalidParamsError", `Invalid params for ${from.jsonrpcMethod}: ${e.message}`);
-        throw e;
-      }
-      // Checked with the newer version's input rules, less those it waives for the older version.
-      const problem = to.checkRequest?.(req, "JSONRPC", older.protocolVersion);
-      if (problem) throw invalidRequest(from, "JSONRPC", problem);
-      lost.forEach(serverLoss ?? bridgeLoss);
-      return req;
-    };
-    /** A result; what v0.3 cannot hold goes to the bridge's onLoss. */
-    const write = (res: unknown): JsonValue => {
-      const lost: Loss[] = [];
-      const json = toJson(create(output, res as never), undefined, lost);
-      lost.forEach(bridgeLoss);
-      return json;
-    };
-    async function* events(req: Message, ctx: HandlerContext): AsyncIterable<JsonValue> {
-      try {
-        for await (const ev of call(req, ctx) as AsyncIterable<unknown>) {
-          if (ctx.signal.aborted) return;
-          yield write(ev);
+/** An older handler method: the request converted to the newer version, the handler's answer converted back. */
+function bridgedMethod(o: AnyBridge, operation: string, from: OperationInfo, to: OperationInfo, target: Target) {
+  const call = (req: Message, ctx: HandlerContext) => target(toNewerRequest(o, req, from, to, ctx), ctx);
+  const back = (res: unknown): Message => {
+    const msg = create(to.method.output as DescMessage, res as never);
+    return o.converter.convert(msg, "toOlder", (l) => o.onLoss?.(operation, l)).message;
+  };
+  return from.streaming
+    ? async function* (req: Message, ctx: HandlerContext) {
+        try {
+          for await (const ev of call(req, ctx) as AsyncIterable<unknown>) yield back(ev);
+        } catch (e) {
+          throw renameError(o, e);
         }
-      } catch (e) {
-        throw renameError(e);
       }
-    }
-    return from.streaming
-      ? { stream: (params, ctx, serverLoss) => events(read(params, serverLoss), ctx) }
-      : {
-          async unary(params, ctx, serverLoss) {
-            const req = read(params, serverLoss);
-            try {
-              return write(await call(req, ctx));
-            } catch (e) {
-              throw renameError(e);
-            }
-          },
-        };
-  }
+    : async (req: Message, ctx: HandlerContext) => {
+        try {
+          return back(await call(req, ctx));
+        } catch (e) {
+          throw renameError(o, e);
+        }
+      };
+}
 
-  /** The newer request; one that cannot convert is InvalidParams, named as the binding names the operation. */
-  function toNewerRequest(req: Message, from: OperationInfo, to: OperationInfo, ctx: HandlerContext): Message {
+/** A JSON-RPC operation served in one pass: params → newer request → handler → older result JSON. */
+function directOperation(
+  o: AnyBridge,
+  from: OperationInfo,
+  to: OperationInfo,
+  operation: string,
+  fromJson: (json: unknown, a: undefined, lost: Loss[]) => Message,
+  toJson: (m: Message, a: undefined, lost: Loss[]) => JsonValue,
+  call: Target,
+): JsonRpcOperation {
+  const output = to.method.output as DescMessage;
+  const bridgeLoss = (l: Loss) => o.onLoss?.(operation, l);
+  /** The request; what it carried that v1.0 cannot hold goes to the server's onLoss, else the bridge's. */
+  const read = (params: JsonValue, serverLoss: ((l: Loss) => void) | undefined): Message => {
+    const lost: Loss[] = [];
+    let req: Message;
     try {
-      return convertRequest(req, to);
+      req = fromJson(params, undefined, lost);
     } catch (e) {
-      if (!(e instanceof CompatJsonError)) throw e;
-      throw ctx.binding === "JSONRPC"
-        ? new A2AError("InvalidParamsError", `Invalid params for ${from.jsonrpcMethod}: ${e.message}`)
-        : new A2AError("InvalidParamsError", `Invalid request for ${from.name}: ${e.message}`);
+      if (e instanceof CompatJsonError)
+        throw new A2AError("InvalidParamsError", `Invalid params for ${from.jsonrpcMethod}: ${e.message}`);
+      throw e;
+    }
+    // Checked with the newer version's input rules, less those it waives for the older version.
+    const problem = to.checkRequest?.(req, "JSONRPC", o.older.protocolVersion);
+    if (problem) throw invalidRequest(from, "JSONRPC", problem);
+    lost.forEach(serverLoss ?? bridgeLoss);
+    return req;
+  };
+  /** A result; what v0.3 cannot hold goes to the bridge's onLoss. */
+  const write = (res: unknown): JsonValue => {
+    const lost: Loss[] = [];
+    const json = toJson(create(output, res as never), undefined, lost);
+    lost.forEach(bridgeLoss);
+    return json;
+  };
+  async function* events(req: Message, ctx: HandlerContext): AsyncIterable<JsonValue> {
+    try {
+      for await (const ev of call(req, ctx) as AsyncIterable<unknown>) {
+        if (ctx.signal.aborted) return;
+        yield write(ev);
+      }
+    } catch (e) {
+      throw renameError(o, e);
     }
   }
+  return from.streaming
+    ? { stream: (params, ctx, serverLoss) => events(read(params, serverLoss), ctx) }
+    : {
+        async unary(params, ctx, serverLoss) {
+          const req = read(params, serverLoss);
+          try {
+            return write(await call(req, ctx));
+          } catch (e) {
+            throw renameError(o, e);
+          }
+        },
+      };
+}
 
-  function convertRequest(req: Message, to: OperationInfo): Message {
-    const onLoss = (l: Loss) => options.onLoss?.(to.name, l);
-    if (converter.counterpart(req.$typeName) === to.method.input.typeName)
-      return converter.convert(req, "toNewer", onLoss).message;
-    const r = req as Message & Record<string, unknown>;
-    const inner = Object.values(r).find(
-      (v): v is Message =>
-        typeof v === "object" &&
-        v !== null &&
-        "$typeName" in v &&
-        converter.counterpart((v as Message).$typeName) === to.method.input.typeName,
-    );
-    if (!inner)
-      throw new A2AError("InvalidParamsError", `${req.$typeName} cannot be converted to ${to.method.input.typeName}`);
-    const converted = converter.convert(inner, "toNewer", onLoss).message as Message & Record<string, unknown>;
-    const parent = /^tasks\/([^/]+)$/.exec(String(r["parent"] ?? ""));
-    if (!converted["taskId"] && parent) converted["taskId"] = parent[1];
-    if (!converted["id"] && typeof r["configId"] === "string") converted["id"] = r["configId"];
-    return converted;
+/** The newer request; one that cannot convert is InvalidParams, named as the binding names the operation. */
+function toNewerRequest(o: AnyBridge, req: Message, from: OperationInfo, to: OperationInfo, ctx: HandlerContext) {
+  try {
+    return convertRequest(o, req, to);
+  } catch (e) {
+    if (!(e instanceof CompatJsonError)) throw e;
+    throw ctx.binding === "JSONRPC"
+      ? new A2AError("InvalidParamsError", `Invalid params for ${from.jsonrpcMethod}: ${e.message}`)
+      : new A2AError("InvalidParamsError", `Invalid request for ${from.name}: ${e.message}`);
   }
+}
 
-  function renameError(e: unknown): unknown {
-    if (!(e instanceof A2AError)) return e;
-    const code =
-      e.options.code ??
-      newer.errors.find((x) => x.name === e.type)?.jsonrpcCode ??
-      newer.standardErrors.find((x) => x.name === e.type)?.code;
-    const same = older.errors.find((x) => x.jsonrpcCode === code) ?? older.standardErrors.find((x) => x.code === code);
-    if (same)
-      return new A2AError(same.name, e.message !== e.type ? e.message : undefined, {
-        ...e.options,
-        ...(code !== undefined ? { code } : {}),
-      });
-    return new A2AError("ServerError", e.message, {
+/**
+ * The request converted by its pair; an older request that wraps the newer one's counterpart (v0.3 Create:
+ * parent + config) is converted through that message, the parent's task id and the config id carried over.
+ */
+function convertRequest(o: AnyBridge, req: Message, to: OperationInfo): Message {
+  const onLoss = (l: Loss) => o.onLoss?.(to.name, l);
+  if (o.converter.counterpart(req.$typeName) === to.method.input.typeName)
+    return o.converter.convert(req, "toNewer", onLoss).message;
+  const r = req as Message & Record<string, unknown>;
+  const inner = Object.values(r).find(
+    (v): v is Message =>
+      typeof v === "object" &&
+      v !== null &&
+      "$typeName" in v &&
+      o.converter.counterpart((v as Message).$typeName) === to.method.input.typeName,
+  );
+  if (!inner)
+    throw new A2AError("InvalidParamsError", `${req.$typeName} cannot be converted to ${to.method.input.typeName}`);
+  const converted = o.converter.convert(inner, "toNewer", onLoss).message as Message & Record<string, unknown>;
+  const parent = /^tasks\/([^/]+)$/.exec(String(r["parent"] ?? ""));
+  if (!converted["taskId"] && parent) converted["taskId"] = parent[1];
+  if (!converted["id"] && typeof r["configId"] === "string") converted["id"] = r["configId"];
+  return converted;
+}
+
+/** A newer-version error as the older version names it: the error with its code, else a ServerError. */
+function renameError(o: AnyBridge, e: unknown): unknown {
+  if (!(e instanceof A2AError)) return e;
+  const { older, newer } = o;
+  const code =
+    e.options.code ??
+    newer.errors.find((x) => x.name === e.type)?.jsonrpcCode ??
+    newer.standardErrors.find((x) => x.name === e.type)?.code;
+  const same = older.errors.find((x) => x.jsonrpcCode === code) ?? older.standardErrors.find((x) => x.code === code);
+  if (same)
+    return new A2AError(same.name, e.message !== e.type ? e.message : undefined, {
       ...e.options,
       ...(code !== undefined ? { code } : {}),
-      httpStatus: newer.errors.find((x) => x.jsonrpcCode === code)?.httpStatus ?? 400,
     });
-  }
+  return new A2AError("ServerError", e.message, {
+    ...e.options,
+    ...(code !== undefined ? { code } : {}),
+    httpStatus: newer.errors.find((x) => x.jsonrpcCode === code)?.httpStatus ?? 400,
+  });
 }
 
 /**
