@@ -85,126 +85,163 @@ interface Refusal {
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const MAX_SAFE_ID = Number.MAX_SAFE_INTEGER;
 
+/** What serving a request needs, built once per server. */
+interface ServerCtx {
+  readonly def: JsonRpcServerOptions["definition"];
+  readonly options: JsonRpcServerOptions;
+  readonly codec: DialectCodec | undefined;
+  readonly refuseContentType: ReturnType<typeof contentTypeCheck>;
+  readonly maxId: number;
+  readonly cardRules: ReturnType<typeof cardRulesOf>;
+  readonly keepAliveMs: number;
+  readonly report: ReturnType<typeof errorReporter>;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
 export function createJsonRpcHandler<S extends DescService>(
   options: JsonRpcServerOptions<S>,
 ): (req: CoreRequest) => Promise<CoreResponse> {
   const def = options.definition;
-  const ct = def.contentTypes.jsonrpc;
-  const headers = { "content-type": ct.response };
-  const reply = (id: Id, payload: { result: unknown } | { error: unknown }): CoreResponse => {
-    const member =
-      "result" in payload ? `"result":${JSON.stringify(payload.result)}` : `"error":${JSON.stringify(payload.error)}`;
-    return { status: 200, headers, body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},${member}}` };
-  };
-  const report = errorReporter(def, "JSONRPC", options.onError);
-  const fail = (id: Id, e: unknown, operation?: string) => {
-    report(e, operation);
-    return reply(id, { error: toJsonRpcError(def, e) });
-  };
-  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
-  /** The stream once its first result is ready; an error before that is the ordinary error reply. */
-  const streamResponse = async (id: Id, op: string, results: AsyncIterable<JsonValue>): Promise<CoreResponse> => {
-    let started: AsyncIterable<JsonValue>;
-    try {
-      started = await startStream(results);
-    } catch (e) {
-      return fail(id, e, op);
-    }
-    const errorLine = (e: unknown) => {
-      report(e, op);
-      return JSON.stringify({ jsonrpc: "2.0", id, error: toJsonRpcError(def, e) });
-    };
-    return {
-      status: 200,
-      headers: { "content-type": ct.stream, "cache-control": "no-cache" },
-      body: withKeepAlive(sseBody(id, started, errorLine), keepAliveMs),
-    };
-  };
-  const codec = def.jsonrpcCodec ?? undefined;
-  const onJson = options.jsonrpcOperations;
-  const refuseContentType = contentTypeCheck(def);
-  const maxId = def.jsonrpcIds?.maxIntegerId ?? MAX_SAFE_ID;
-  const cardRules = cardRulesOf(def, options);
-
-  /** Serves one request; `seen.admitted` is set once the call passed admitCall. */
-  const serve = async (req: CoreRequest, seen: { admitted?: Admitted }): Promise<CoreResponse> => {
-    if (req.method !== "POST") return { status: 405, headers: { allow: "POST" }, body: "" };
-    const wrongType = refuseContentType(req.header("content-type"));
-    if (wrongType) return fail(null, wrongType);
-    const env = await readEnvelope(req, options.maxBodyBytes ?? DEFAULT_MAX_BODY, maxId);
-    if ("error" in env) return { ...fail(env.id, env.error), status: env.status ?? 200 };
-    const { id, params } = env;
-    const op = def.byJsonRpcMethod.get(env.method);
-    if (!op) return fail(id, new A2AError("MethodNotFoundError", `Method not found: ${env.method}`));
-    const overLimit = jsonLimitProblem(params, "params");
-    if (overLimit)
-      return fail(id, new A2AError("InvalidParamsError", `Invalid params for ${env.method}: ${overLimit}`));
-
-    let admitted: Admitted;
-    try {
-      admitted = admitHttpCall(def, op, req, cardRules);
-    } catch (e) {
-      return fail(id, e, op.name);
-    }
-    seen.admitted = admitted;
-
-    const wrong = jsonRequestProblem(op.method.input, params, def.jsonrpcCodec?.names);
-    if (wrong) return fail(id, invalidRequest(op, "JSONRPC", wrong), op.name);
-
-    const direct = onJson?.get(op.name);
-    const unary = op.streaming ? undefined : direct?.unary;
-    const stream = op.streaming ? direct?.stream : undefined;
-    if (unary || stream) {
-      // The operation reads the params and writes the results itself (a version bridge, in one pass).
-      const context = lazyContext(req, admitted, "JSONRPC", undefined);
-      const onLoss = options.onLoss
-        ? (loss: { path: string; reason: string }) => options.onLoss!(op.name, loss)
-        : undefined;
-      try {
-        if (unary) return reply(id, { result: await unary.call(direct, params, context, onLoss) });
-        return streamResponse(id, op.name, stream!.call(direct, params, context, onLoss));
-      } catch (e) {
-        return fail(id, e, op.name);
-      }
-    }
-    const onLoss = options.onLoss;
-    const onDrop: OnDrop = onLoss ? (path, reason) => onLoss(op.name, { path, reason }) : ignoreDrop;
-    let input: Message;
-    try {
-      input = fromJson(
-        op.method.input,
-        codec ? codec.decode(op.method.input, params as JsonValue, onDrop) : (params as JsonValue),
-        { ignoreUnknownFields: true },
-      );
-    } catch (e) {
-      return fail(
-        id,
-        new A2AError("InvalidParamsError", `Invalid params for ${op.jsonrpcMethod}: ${(e as Error).message}`),
-      );
-    }
-    const context = lazyContext(req, admitted, "JSONRPC", tenantOf(def, input, op.tenantLocalName));
-    if (!op.streaming) {
-      try {
-        const out = await invokeUnary(options.handler, op, input, context);
-        return reply(id, {
-          result: codec
-            ? codec.encode(op.method.output, toJson(op.method.output, out as never), onDrop)
-            : messageJson(def, op.method.output, out),
-        });
-      } catch (e) {
-        return fail(id, e, op.name);
-      }
-    }
-    const events = invokeStream(options.handler, op, input, context);
-    return streamResponse(id, op.name, resultsOf(def, op, events, codec, onDrop));
+  const c: ServerCtx = {
+    def,
+    options: options as unknown as JsonRpcServerOptions,
+    codec: def.jsonrpcCodec ?? undefined,
+    refuseContentType: contentTypeCheck(def),
+    maxId: def.jsonrpcIds?.maxIntegerId ?? MAX_SAFE_ID,
+    cardRules: cardRulesOf(def, options),
+    keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+    report: errorReporter(def, "JSONRPC", options.onError),
+    headers: { "content-type": def.contentTypes.jsonrpc.response },
   };
   // Only a card or requiredExtensions can activate extensions; without them no answer is echoed.
-  if (!options.agentCard && !options.requiredExtensions?.length) return (req) => serve(req, {});
+  if (!options.agentCard && !options.requiredExtensions?.length) return (req) => serve(c, req, {});
   return async (req) => {
     const seen: { admitted?: Admitted } = {};
-    const res = await serve(req, seen);
+    const res = await serve(c, req, seen);
     return seen.admitted ? withExtensionsEcho(def, res, seen.admitted) : res;
   };
+}
+
+const reply = (c: ServerCtx, id: Id, payload: { result: unknown } | { error: unknown }): CoreResponse => {
+  const member =
+    "result" in payload ? `"result":${JSON.stringify(payload.result)}` : `"error":${JSON.stringify(payload.error)}`;
+  return { status: 200, headers: c.headers, body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},${member}}` };
+};
+
+const fail = (c: ServerCtx, id: Id, e: unknown, operation?: string): CoreResponse => {
+  c.report(e, operation);
+  return reply(c, id, { error: toJsonRpcError(c.def, e) });
+};
+
+/** The stream once its first result is ready; an error before that is the ordinary error reply. */
+async function streamResponse(c: ServerCtx, id: Id, op: string, results: AsyncIterable<JsonValue>) {
+  let started: AsyncIterable<JsonValue>;
+  try {
+    started = await startStream(results);
+  } catch (e) {
+    return fail(c, id, e, op);
+  }
+  const errorLine = (e: unknown) => {
+    c.report(e, op);
+    return JSON.stringify({ jsonrpc: "2.0", id, error: toJsonRpcError(c.def, e) });
+  };
+  return {
+    status: 200,
+    headers: { "content-type": c.def.contentTypes.jsonrpc.stream, "cache-control": "no-cache" },
+    body: withKeepAlive(sseBody(id, started, errorLine), c.keepAliveMs),
+  };
+}
+
+/** Serves one request; `seen.admitted` is set once the call passed admitCall. */
+async function serve(c: ServerCtx, req: CoreRequest, seen: { admitted?: Admitted }): Promise<CoreResponse> {
+  const { def, options } = c;
+  if (req.method !== "POST") return { status: 405, headers: { allow: "POST" }, body: "" };
+  const wrongType = c.refuseContentType(req.header("content-type"));
+  if (wrongType) return fail(c, null, wrongType);
+  const env = await readEnvelope(req, options.maxBodyBytes ?? DEFAULT_MAX_BODY, c.maxId);
+  if ("error" in env) return { ...fail(c, env.id, env.error), status: env.status ?? 200 };
+  const { id, params } = env;
+  const op = def.byJsonRpcMethod.get(env.method);
+  if (!op) return fail(c, id, new A2AError("MethodNotFoundError", `Method not found: ${env.method}`));
+  const overLimit = jsonLimitProblem(params, "params");
+  if (overLimit)
+    return fail(c, id, new A2AError("InvalidParamsError", `Invalid params for ${env.method}: ${overLimit}`));
+
+  let admitted: Admitted;
+  try {
+    admitted = admitHttpCall(def, op, req, c.cardRules);
+  } catch (e) {
+    return fail(c, id, e, op.name);
+  }
+  seen.admitted = admitted;
+
+  const wrong = jsonRequestProblem(op.method.input, params, def.jsonrpcCodec?.names);
+  if (wrong) return fail(c, id, invalidRequest(op, "JSONRPC", wrong), op.name);
+  const direct = options.jsonrpcOperations?.get(op.name);
+  if (direct && (op.streaming ? direct.stream : direct.unary)) return serveJson(c, req, admitted, id, op, params);
+  return serveMessage(c, req, admitted, id, op, params);
+}
+
+/** An operation that reads the params and writes the results itself (a version bridge, in one pass). */
+async function serveJson(
+  c: ServerCtx,
+  req: CoreRequest,
+  admitted: Admitted,
+  id: Id,
+  op: OperationInfo,
+  params: unknown,
+) {
+  const direct = c.options.jsonrpcOperations!.get(op.name)!;
+  const context = lazyContext(req, admitted, "JSONRPC", undefined);
+  const onLoss = c.options.onLoss;
+  const told = onLoss ? (loss: { path: string; reason: string }) => onLoss(op.name, loss) : undefined;
+  try {
+    if (!op.streaming)
+      return reply(c, id, { result: await direct.unary!.call(direct, params as JsonValue, context, told) });
+    return streamResponse(c, id, op.name, direct.stream!.call(direct, params as JsonValue, context, told));
+  } catch (e) {
+    return fail(c, id, e, op.name);
+  }
+}
+
+/** An operation of the handler: params decoded to its request message, its answer encoded. */
+async function serveMessage(
+  c: ServerCtx,
+  req: CoreRequest,
+  admitted: Admitted,
+  id: Id,
+  op: OperationInfo,
+  params: unknown,
+): Promise<CoreResponse> {
+  const { def, codec } = c;
+  const onLoss = c.options.onLoss;
+  const onDrop: OnDrop = onLoss ? (path, reason) => onLoss(op.name, { path, reason }) : ignoreDrop;
+  let input: Message;
+  try {
+    input = fromJson(
+      op.method.input,
+      codec ? codec.decode(op.method.input, params as JsonValue, onDrop) : (params as JsonValue),
+      { ignoreUnknownFields: true },
+    );
+  } catch (e) {
+    const message = `Invalid params for ${op.jsonrpcMethod}: ${(e as Error).message}`;
+    return fail(c, id, new A2AError("InvalidParamsError", message));
+  }
+  const context = lazyContext(req, admitted, "JSONRPC", tenantOf(def, input, op.tenantLocalName));
+  if (!op.streaming) {
+    try {
+      const out = await invokeUnary(c.options.handler, op, input, context);
+      return reply(c, id, {
+        result: codec
+          ? codec.encode(op.method.output, toJson(op.method.output, out as never), onDrop)
+          : messageJson(def, op.method.output, out),
+      });
+    } catch (e) {
+      return fail(c, id, e, op.name);
+    }
+  }
+  const events = invokeStream(c.options.handler, op, input, context);
+  return streamResponse(c, id, op.name, resultsOf(def, op, events, codec, onDrop));
 }
 
 /** What is dropped when nobody is told (no onLoss). */
