@@ -47,115 +47,134 @@ import { jsonLimitProblem } from "../http/limits.js";
 const JSON_TYPES = ["application/json", "application/a2a+json"];
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
+/** What serving a request needs, built once per server. */
+interface ServerCtx {
+  readonly def: A2aServerOptions["definition"];
+  readonly options: A2aServerOptions;
+  readonly base: string;
+  readonly matcher: ReturnType<typeof compilePathMatcher>;
+  readonly report: ReturnType<typeof errorReporter>;
+  readonly cardRules: ReturnType<typeof cardRulesOf>;
+  readonly keepAliveMs: number;
+  readonly errorHeaders: Readonly<Record<string, string>>;
+  readonly responseHeaders: Readonly<Record<string, string>>;
+}
+
 export function createRestHandler<S extends DescService>(
   options: A2aServerOptions<S>,
   basePath = "",
 ): (req: CoreRequest) => Promise<CoreResponse> {
   const def = options.definition;
-  const base = basePath.replace(/\/+$/, "");
-  const ct = def.contentTypes.rest;
-  const matcher = compilePathMatcher([...def.routes, ...def.aliases]);
-  const report = errorReporter(def, "HTTP+JSON", options.onError);
-  const errorHeaders = { "content-type": ct.error };
-  const responseHeaders = { "content-type": ct.response };
-  const fail = (e: unknown, operation?: string): CoreResponse => {
-    report(e, operation);
-    const { status, body } = toRestError(def, e);
-    return { status, headers: errorHeaders, body: JSON.stringify(body) };
-  };
-  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
-  /** The stream once its first event is ready; an error before that is the ordinary error reply. */
-  const streamResponse = async (op: OperationInfo, events: AsyncIterable<Message>): Promise<CoreResponse> => {
-    let started: AsyncIterable<Message>;
-    try {
-      started = await startStream(events);
-    } catch (e) {
-      return fail(e, op.name);
-    }
-    const errorEvent = (e: unknown) => {
-      report(e, op.name);
-      return JSON.stringify(toRestError(def, e).body);
-    };
-    return {
-      status: 200,
-      headers: { "content-type": ct.stream, "cache-control": "no-cache" },
-      body: withKeepAlive(streamBody(def, op, started, errorEvent), keepAliveMs),
-    };
-  };
-
-  const cardRules = cardRulesOf(def, options);
-
-  /** Serves one request; `seen.admitted` is set once the call passed admitCall. */
-  const serve = async (req: CoreRequest, seen: { admitted?: Admitted }): Promise<CoreResponse> => {
-    const path = routePath(req.path, base);
-    // Paths are routed as sent. A raw "." or ".." segment (clients resolve them, RFC 3986 §5.2.4)
-    // is refused rather than resolved here, so a proxy that checks the raw prefix sees what we route.
-    if (hasDotSegment(req.path))
-      return fail(new A2AError("InvalidParamsError", `dot segments are not allowed in ${req.path}`));
-    const m = matcher.match(req.method, path);
-    if (m.status === 400) return fail(new A2AError("InvalidParamsError", m.reason));
-    if (m.status !== 200) {
-      const u = unmatchedResponse(m);
-      return { status: u.status, headers: u.headers, body: "" };
-    }
-    const route = m.route;
-    const op = def.byName.get(route.operation)!;
-    let admitted: Admitted;
-    try {
-      admitted = admitHttpCall(def, op, req, cardRules);
-    } catch (e) {
-      return fail(e, op.name);
-    }
-    seen.admitted = admitted;
-
-    let json: JsonObject;
-    try {
-      const wrapper = def.restWrappedBodies?.[op.name];
-      json = await requestJson(
-        req,
-        route,
-        m.params,
-        options.maxBodyBytes ?? DEFAULT_MAX_BODY,
-        wrapper ? { op, wrapper } : undefined,
-      );
-    } catch (e) {
-      if (e instanceof BodyTooLargeError)
-        return fail(new A2AError("InvalidRequestError", "Request body is too large", { httpStatus: 413 }));
-      return fail(e, op.name);
-    }
-    const overLimit = jsonLimitProblem(json, op.method.input.name);
-    if (overLimit) return fail(new A2AError("InvalidParamsError", `Invalid request for ${op.name}: ${overLimit}`));
-    let input: Message;
-    try {
-      const wrong = jsonRequestProblem(op.method.input, json);
-      if (wrong) return fail(invalidRequest(op, "HTTP+JSON", wrong), op.name);
-      input = fromJson(op.method.input, json, { ignoreUnknownFields: true });
-    } catch (e) {
-      return fail(new A2AError("InvalidParamsError", `Invalid request for ${op.name}: ${(e as Error).message}`));
-    }
-    const context = lazyContext(req, admitted, "HTTP+JSON", tenantOf(def, input, op.tenantLocalName));
-    if (!op.streaming) {
-      try {
-        const out = messageJson(
-          def,
-          op.method.output,
-          await invokeUnary(options.handler, op, input, context),
-        ) as JsonObject;
-        const body = route.responseBody ? out[jsonNameOf(op, route.responseBody)] : out;
-        return { status: 200, headers: responseHeaders, body: JSON.stringify(body ?? {}) };
-      } catch (e) {
-        return fail(e, op.name);
-      }
-    }
-    return streamResponse(op, invokeStream(options.handler, op, input, context));
+  const c: ServerCtx = {
+    def,
+    options: options as unknown as A2aServerOptions,
+    base: basePath.replace(/\/+$/, ""),
+    matcher: compilePathMatcher([...def.routes, ...def.aliases]),
+    report: errorReporter(def, "HTTP+JSON", options.onError),
+    cardRules: cardRulesOf(def, options),
+    keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
+    errorHeaders: { "content-type": def.contentTypes.rest.error },
+    responseHeaders: { "content-type": def.contentTypes.rest.response },
   };
   // Only a card or requiredExtensions can activate extensions; without them no answer is echoed.
-  if (!options.agentCard && !options.requiredExtensions?.length) return (req) => serve(req, {});
+  if (!options.agentCard && !options.requiredExtensions?.length) return (req) => serve(c, req, {});
   return async (req) => {
     const seen: { admitted?: Admitted } = {};
-    const res = await serve(req, seen);
+    const res = await serve(c, req, seen);
     return seen.admitted ? withExtensionsEcho(def, res, seen.admitted) : res;
   };
+}
+
+function fail(c: ServerCtx, e: unknown, operation?: string): CoreResponse {
+  c.report(e, operation);
+  const { status, body } = toRestError(c.def, e);
+  return { status, headers: c.errorHeaders, body: JSON.stringify(body) };
+}
+
+/** The stream once its first event is ready; an error before that is the ordinary error reply. */
+async function streamResponse(c: ServerCtx, op: OperationInfo, events: AsyncIterable<Message>): Promise<CoreResponse> {
+  let started: AsyncIterable<Message>;
+  try {
+    started = await startStream(events);
+  } catch (e) {
+    return fail(c, e, op.name);
+  }
+  const errorEvent = (e: unknown) => {
+    c.report(e, op.name);
+    return JSON.stringify(toRestError(c.def, e).body);
+  };
+  return {
+    status: 200,
+    headers: { "content-type": c.def.contentTypes.rest.stream, "cache-control": "no-cache" },
+    body: withKeepAlive(streamBody(c.def, op, started, errorEvent), c.keepAliveMs),
+  };
+}
+
+/** Serves one request; `seen.admitted` is set once the call passed admitCall. */
+async function serve(c: ServerCtx, req: CoreRequest, seen: { admitted?: Admitted }): Promise<CoreResponse> {
+  const { def } = c;
+  const path = routePath(req.path, c.base);
+  // Paths are routed as sent. A raw "." or ".." segment (clients resolve them, RFC 3986 §5.2.4)
+  // is refused rather than resolved here, so a proxy that checks the raw prefix sees what we route.
+  if (hasDotSegment(req.path))
+    return fail(c, new A2AError("InvalidParamsError", `dot segments are not allowed in ${req.path}`));
+  const m = c.matcher.match(req.method, path);
+  if (m.status === 400) return fail(c, new A2AError("InvalidParamsError", m.reason));
+  if (m.status !== 200) {
+    const u = unmatchedResponse(m);
+    return { status: u.status, headers: u.headers, body: "" };
+  }
+  const op = def.byName.get(m.route.operation)!;
+  let admitted: Admitted;
+  try {
+    admitted = admitHttpCall(def, op, req, c.cardRules);
+  } catch (e) {
+    return fail(c, e, op.name);
+  }
+  seen.admitted = admitted;
+  let json: JsonObject;
+  try {
+    const wrapper = def.restWrappedBodies?.[op.name];
+    const maxBody = c.options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    json = await requestJson(req, m.route, m.params, maxBody, wrapper ? { op, wrapper } : undefined);
+  } catch (e) {
+    if (e instanceof BodyTooLargeError)
+      return fail(c, new A2AError("InvalidRequestError", "Request body is too large", { httpStatus: 413 }));
+    return fail(c, e, op.name);
+  }
+  return serveMessage(c, req, admitted, op, m.route, json);
+}
+
+/** The request JSON checked and decoded, the handler called, its answer (or stream) written. */
+async function serveMessage(
+  c: ServerCtx,
+  req: CoreRequest,
+  admitted: Admitted,
+  op: OperationInfo,
+  route: Route,
+  json: JsonObject,
+): Promise<CoreResponse> {
+  const { def, options } = c;
+  const overLimit = jsonLimitProblem(json, op.method.input.name);
+  if (overLimit) return fail(c, new A2AError("InvalidParamsError", `Invalid request for ${op.name}: ${overLimit}`));
+  let input: Message;
+  try {
+    const wrong = jsonRequestProblem(op.method.input, json);
+    if (wrong) return fail(c, invalidRequest(op, "HTTP+JSON", wrong), op.name);
+    input = fromJson(op.method.input, json, { ignoreUnknownFields: true });
+  } catch (e) {
+    return fail(c, new A2AError("InvalidParamsError", `Invalid request for ${op.name}: ${(e as Error).message}`));
+  }
+  const context = lazyContext(req, admitted, "HTTP+JSON", tenantOf(def, input, op.tenantLocalName));
+  if (op.streaming) return streamResponse(c, op, invokeStream(options.handler, op, input, context));
+  try {
+    const answer = await invokeUnary(options.handler, op, input, context);
+    const out = messageJson(def, op.method.output, answer) as JsonObject;
+    const body = route.responseBody ? out[jsonNameOf(op, route.responseBody)] : out;
+    return { status: 200, headers: c.responseHeaders, body: JSON.stringify(body ?? {}) };
+  } catch (e) {
+    return fail(c, e, op.name);
+  }
 }
 
 /** The path below the base path; "//" right below it (base URL "/rest/" + "/tasks/1") counts as one "/". */
