@@ -10,12 +10,31 @@
  *   set    whether isFieldSet would say the field is set
  */
 import { ScalarType, type DescEnum, type DescEnumValue, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import type { Printable } from "@bufbuild/protoplugin";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
 
 /** protobuf-es FeatureSet.FieldPresence.IMPLICIT */
 export const IMPLICIT = 2;
 
 export const lit = (v: unknown) => JSON.stringify(v);
+
+/** One line of generated code, or a piece of one. */
+export type Code = Printable;
+
+/** Code from a template: its text with the values (text, import symbols, other code) in between. */
+export function code(strings: TemplateStringsArray, ...values: Code[]): Code[] {
+  const out: Code[] = [];
+  strings.forEach((s, i) => {
+    if (s !== "") out.push(s);
+    if (i < values.length) out.push(values[i]!);
+  });
+  return out;
+}
+
+/** `items` with `sep` between them. */
+export function joined(items: readonly Code[], sep: string): Code[] {
+  return items.flatMap((x, i) => (i === 0 ? [x] : [sep, x]));
+}
 /** `o.key` when key is an identifier, else `o["key"]`. */
 export const prop = (o: string, key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `${o}.${key}` : `${o}[${lit(key)}]`);
 
@@ -57,27 +76,43 @@ export function copyable(from: DescField, to: DescField): boolean {
  * undefined when any present value is set.
  */
 export function setTest(f: DescField, v: string): string | undefined {
-  if (f.fieldKind === "list") return `${v}.length > 0`;
-  if (f.fieldKind === "map") return `Object.keys(${v}).length > 0`;
-  if (f.fieldKind === "message") return `${v} !== undefined`;
-  if (f.oneof || f.presence !== IMPLICIT) return `${v} !== undefined`;
+  const parts = setTestParts(f);
+  return parts && parts[0] + v + parts[1];
+}
+
+/** setTest for a value given as code. */
+export function isSetCode(f: DescField, v: Code): Code | undefined {
+  const parts = setTestParts(f);
+  return parts && [parts[0], v, parts[1]].filter((x) => x !== "");
+}
+
+/** The text before and after the value in setTest's condition. */
+function setTestParts(f: DescField): readonly [string, string] | undefined {
+  if (f.fieldKind === "list") return ["", ".length > 0"];
+  if (f.fieldKind === "map") return ["Object.keys(", ").length > 0"];
+  if (f.fieldKind === "message") return ["", " !== undefined"];
+  if (f.oneof || f.presence !== IMPLICIT) return ["", " !== undefined"];
   switch (valueKind(f)) {
     case "string":
-      return `${v} !== ""`;
+      return ["", ' !== ""'];
     case "bool":
-      return `${v}`;
+      return ["", ""];
     case "bytes":
-      return `${v}.length > 0`;
+      return ["", ".length > 0"];
     default:
-      return `${v} !== 0`;
+      return ["", " !== 0"];
   }
 }
 
 /** Enum tables, named once per module: dialect/proto spellings → newer number, newer number → dialect spelling. */
 export class EnumTables {
-  readonly decls: string[] = [];
+  readonly decls: Code[] = [];
   private readonly names = new Map<string, string>();
-  constructor(private readonly dialect: JsonRpcDialect) {}
+  /** `typed`: whether the Maps' type arguments are written (TypeScript). */
+  constructor(
+    private readonly dialect: JsonRpcDialect,
+    private readonly typed: boolean,
+  ) {}
 
   /**
    * A Map from every JSON spelling of an older enum value (dialect, proto name, number) to the newer number
@@ -95,7 +130,8 @@ export class EnumTables {
         if (spelled !== undefined && this.firstSpelling(spelled) === v.name) entries.push([spelled, n]);
         entries.push([v.name, n], [v.number, n]);
       }
-      return `new Map<string | number, number>([${entries.map(([k, n]) => `[${lit(k)}, ${n}]`).join(", ")}])`;
+      const type = this.typed ? "<string | number, number>" : "";
+      return `new Map${type}([${entries.map(([k, n]) => `[${lit(k)}, ${n}]`).join(", ")}])`;
     });
   }
 
@@ -111,8 +147,9 @@ export class EnumTables {
         return o === undefined ? [] : [`[${v.number}, ${spell(o.name)}]`];
       });
       const zero = older.values.find((x) => x.number === 0)?.name ?? "";
+      const type = this.typed ? "<number, string>" : "";
       return (
-        `{ older: ${lit(older.typeName)}, spelled: new Map<number, string>([${entries.join(", ")}]), ` +
+        `{ older: ${lit(older.typeName)}, spelled: new Map${type}([${entries.join(", ")}]), ` +
         `zeroName: ${lit(zero)}, zeroSpelled: ${spell(zero)} }`
       );
     });
@@ -182,26 +219,24 @@ export function zeroLiteral(desc: DescMessage): string {
 export function readValue(
   f: DescField,
   v: string,
-  where: string,
+  where: Code,
   what: string,
-  rt: (s: string) => string,
+  rt: (s: string) => Code,
   enums: (e: DescEnum) => string | undefined,
-): string {
-  switch (valueKind(f)) {
+): Code[] {
+  const kind = valueKind(f);
+  switch (kind) {
     case "string":
-      return `${rt("str")}(${v}, ${where}, ${what})`;
     case "bool":
-      return `${rt("bool")}(${v}, ${where}, ${what})`;
     case "int32":
-      return `${rt("int32")}(${v}, ${where}, ${what})`;
     case "bytes":
-      return `${rt("bytes")}(${v}, ${where}, ${what})`;
     case "struct":
-      return `${rt("struct")}(${v}, ${where}, ${what})`;
     case "timestamp":
-      return `${rt("timestamp")}(${v}, ${where}, ${what})`;
-    case "enum":
-      return `${rt("enumIn")}(${enums((f as DescField & { enum: DescEnum }).enum)}, ${v}, ${where}, ${what})`;
+      return code`${rt(kind === "string" ? "str" : kind)}(${v}, ${where}, ${what})`;
+    case "enum": {
+      const table = enums((f as DescField & { enum: DescEnum }).enum) ?? "undefined";
+      return code`${rt("enumIn")}(${table}, ${v}, ${where}, ${what})`;
+    }
     default:
       throw new Error(`compat-json: no reader for ${f.toString()}`);
   }
@@ -214,19 +249,19 @@ export function readValue(
 export function writeValue(
   f: DescField,
   v: string,
-  rt: (s: string) => string,
+  rt: (s: string) => Code,
   table: string | undefined,
   key = f.name,
-): string {
+): Code {
   switch (valueKind(f)) {
     case "bytes":
-      return `${rt("base64")}(${v})`;
+      return code`${rt("base64")}(${v})`;
     case "struct":
-      return `${rt("structJson")}(${v})`;
+      return code`${rt("structJson")}(${v})`;
     case "timestamp":
-      return `${rt("timestampJson")}(${v})`;
+      return code`${rt("timestampJson")}(${v})`;
     case "enum":
-      return `${rt("enumOut")}(${table}, ${v}, a, ${lit(key)}, lost)`;
+      return code`${rt("enumOut")}(${table ?? "undefined"}, ${v}, a, ${lit(key)}, lost)`;
     default:
       return f.fieldKind === "list" ? `${v}.slice()` : v;
   }
