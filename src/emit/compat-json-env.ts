@@ -25,6 +25,7 @@ import {
   type Code,
 } from "./compat-json-fields.js";
 import type { Resource } from "./compat-json-transforms.js";
+import { lowerFirstWord } from "./names.js";
 import { runtimeModule } from "./routes-module.js";
 
 /** The helpers the generated conversions call (packages/runtime/src/compat/compat-json.ts). */
@@ -129,10 +130,13 @@ export const zero = (env: JsonEnv, d: DescMessage): Code =>
 
 // ---- function names and calls ----
 
-/** The function (older dialect JSON, at, lost) → newer message of a pair. */
-export const decName = (p: Pair) => `${p.id}FromOlder`;
-/** The function (newer message, at, lost) → older dialect JSON of a pair. */
-export const encName = (p: Pair) => `${p.id}ToOlder`;
+/**
+ * The function (older dialect JSON, at, lost) → newer message of a pair: the newer message's name, then the
+ * direction, as the proto path names its own (`taskToOlder`), marked as the JSON one (`taskFromOlderJson`).
+ */
+export const decName = (p: Pair) => `${lowerFirstWord(p.id)}FromOlderJson`;
+/** The function (newer message, at, lost) → older dialect JSON of a pair (`taskToOlderJson`). */
+export const encName = (p: Pair) => `${lowerFirstWord(p.id)}ToOlderJson`;
 
 /** The function converting older dialect JSON of `sub`'s pair, for list elements. */
 export const decFn = (env: JsonEnv, sub: DescMessage) => decName(pairOf(env, sub.typeName));

@@ -119,7 +119,7 @@ export class EnumTables {
    * (compat-convert.ts: by name, else by number); a value without one is not in it, so reading it is refused.
    */
   toNewer(older: DescEnum, newer: DescEnum): string {
-    return this.named(`IN_${newer.name}`, `${older.typeName}>${newer.typeName}`, () => {
+    return this.named(`${constantCase(newer.name)}_FROM_JSON`, `${older.typeName}>${newer.typeName}`, () => {
       const entries: [string | number, number][] = [];
       for (const v of older.values) {
         const n = counterpart(v, newer)?.number;
@@ -140,7 +140,7 @@ export class EnumTables {
    * else by number), and the older value 0, which a number without one is written as (and reported).
    */
   toOlder(newer: DescEnum, older: DescEnum): string {
-    return this.named(`OUT_${older.name}`, `${newer.typeName}<${older.typeName}`, () => {
+    return this.named(`${constantCase(older.name)}_TO_JSON`, `${newer.typeName}<${older.typeName}`, () => {
       const spell = (name: string) => lit(this.dialect.enums[name] ?? name);
       const entries = newer.values.flatMap((v) => {
         const o = counterpart(v, older);
@@ -172,6 +172,9 @@ export class EnumTables {
     return n;
   }
 }
+
+/** An enum's name as a constant's (TaskState → TASK_STATE), as the proto path names its tables. */
+const constantCase = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
 
 /** The value of `to` with the local name of `v`, else with its number (as compat-convert.ts maps enums). */
 function counterpart(v: DescEnumValue, to: DescEnum): DescEnumValue | undefined {
