@@ -18,6 +18,7 @@ import {
   key03,
   mapCopy,
   olderMessage,
+  planReason,
   read,
   readAs,
   resource,
@@ -135,6 +136,7 @@ function decodeCtx(env: JsonEnv, p: Pair, out: StepOut): DecodeCtx {
     older: (short) => olderMessage(env, short),
     dialectField: (name10) => p.plan.dialectFields[name10],
     fnToNewer: (name, desc = d03) => decFn(env, messageOf(field(desc, name))!),
+    planReason: (newerShort, name) => planReason(env, newerShort, name),
     resource: (name) => resource(env, d03, name),
   };
 }

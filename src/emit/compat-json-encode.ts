@@ -21,6 +21,7 @@ import {
   key03,
   mapCopy,
   olderMessage,
+  planReason,
   put,
   resource,
   rt,
@@ -103,6 +104,7 @@ function encodeCtx(env: JsonEnv, p: Pair): EncodeCtx {
     rt: (name) => rt(env, name),
     older: (short) => olderMessage(env, short),
     enumNumber: (path, valueName) => enumNumber(d10, path, valueName),
+    planReason: (newerShort, name) => planReason(env, newerShort, name),
     dialectField: (name10) => p.plan.dialectFields[name10],
     resource: (name) => resource(env, d03, name),
   };

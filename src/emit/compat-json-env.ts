@@ -124,6 +124,17 @@ export function olderMessage(env: JsonEnv, short: string): DescMessage {
   return d;
 }
 
+/** The reason of the plan's lossy step for a field of a newer message, toward the older version. */
+export function planReason(env: JsonEnv, newerShort: string, name: string): string {
+  const p = env.plan.pairs.find((q) => q.newer === `${env.plan.newer}.${newerShort}`);
+  const step = p?.toOlder.find((s) => s.from === name);
+  if (step?.op !== "lossy")
+    throw new Error(
+      `compat-json: the transform reports ${newerShort}.${name} as the plan does; the plan has no lossy step for it`,
+    );
+  return step.reason;
+}
+
 /** Expression: a newer message at its zero value (typed as its shape in TypeScript). */
 export const zero = (env: JsonEnv, d: DescMessage): Code =>
   env.typed ? code`(${zeroLiteral(d)} as ${env.f.importShape(d)})` : zeroLiteral(d);

@@ -9,6 +9,7 @@
  * here fails the generation, naming the pair and the step.
  */
 import type { DescMessage } from "@bufbuild/protobuf";
+import { LOSS, LOSS_BEFORE } from "../compat/loss-reasons.js";
 import { code, lit, prop, type Code } from "./compat-json-fields.js";
 
 export interface DecodeCtx {
@@ -48,6 +49,8 @@ export interface DecodeCtx {
   older(typeShort: string): DescMessage;
   /** The dialect key path of a newer field the pair's dialectFields carry, if any. */
   dialectField(name10: string): string | undefined;
+  /** The reason of the plan's lossy step for a field of a newer message (short name), toward the older version. */
+  planReason(newerShort: string, field: string): string;
   /** Expression: the function (json, at, lost) → newer message of an older message field, for list elements. */
   fnToNewer(name03: string, desc?: DescMessage): string;
   /** The dialect's resource name pattern of an older field of d03. */
@@ -85,6 +88,8 @@ export interface EncodeCtx {
   older(typeShort: string): DescMessage;
   /** The number of a value of the enum of a newer field, the field given by a dotted path from d10. */
   enumNumber(path10: string, valueName: string): number;
+  /** The reason of the plan's lossy step for a field of a newer message (short name), toward the older version. */
+  planReason(newerShort: string, field: string): string;
   dialectField(name10: string): string | undefined;
   resource(name03: string): Resource;
 }
@@ -133,10 +138,7 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
     ],
     toOlder: (c) => [
       code`const historyLength = ${c.get("history_length")};`,
-      [
-        `if (historyLength === 0) `,
-        c.lose("history_length", lit("v0.3 cannot ask for no history (0 means no limit there); sent without a limit")),
-      ],
+      [`if (historyLength === 0) `, c.lose("history_length", lit(LOSS.noHistory))],
       code`else if (historyLength !== undefined) { ${c.put("history_length", "historyLength")} }`,
     ],
   },
@@ -148,7 +150,7 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
       code`  if (schemes[0] !== undefined) ${c.set("scheme", "schemes[0]")}`,
       [
         `  if (schemes.length > 1) `,
-        c.lose(c.key03("schemes"), '"v1.0 takes one scheme; dropped " + schemes.slice(1).join(", ")'),
+        c.lose(c.key03("schemes"), `${lit(LOSS_BEFORE.droppedSchemes)} + schemes.slice(1).join(", ")`),
       ],
       `}`,
     ],
@@ -181,10 +183,11 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
     toOlder: (c) => {
       const cfg = c.older("PushNotificationConfig");
       const tpc = c.d10.fields.find((f) => f.name === "task_push_notification_config")!.message!;
+      const tenant = c.planReason("TaskPushNotificationConfig", "tenant");
       return [
         code`const t = ${c.get("task_push_notification_config")};`,
         `if (t !== undefined) {`,
-        code`  if (t.tenant) ${c.lose("task_push_notification_config.tenant", lit("v0.3 has no tenant"))}`,
+        code`  if (t.tenant) ${c.lose("task_push_notification_config.tenant", lit(tenant))}`,
         code`  const p${c.json} = {};`,
         ...["id", "url", "token"].map((n) => code`  ${c.put(n, `t.${n}`, "p", cfg)}`),
         [
@@ -197,9 +200,9 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
     },
   },
 
-  taskName: resourceName("name", ["id"], "not a task name (tasks/{id}): "),
-  configName: resourceName("name", ["task_id", "id"], "not a push config name: "),
-  parentName: resourceName("parent", ["task_id"], "not a task name: "),
+  taskName: resourceName("name", ["id"], LOSS_BEFORE.badTaskName),
+  configName: resourceName("name", ["task_id", "id"], LOSS_BEFORE.badConfigName),
+  parentName: resourceName("parent", ["task_id"], LOSS_BEFORE.badParentName),
 
   /** The newer flat TaskPushNotificationConfig ↔ the older {name (tasks/{taskId}/…/{config.id}), config}. */
   pushConfig: {
@@ -208,7 +211,7 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
       const r = (n: string) => c.read(n, "p", cfg);
       const key = c.key03("push_notification_config");
       return [
-        ...readIds(c, "name", ["task_id", "id"], "not a push config name: "),
+        ...readIds(c, "name", ["task_id", "id"], LOSS_BEFORE.badConfigName),
         code`if ((v = ${c.read("push_notification_config")}) != null) {`,
         code`  const pa = ${c.rt("at")}(a, ${lit(key)});`,
         code`  const p = ${c.rt("object")}(v, pa, ${lit(cfg.typeName)});`,
@@ -293,13 +296,7 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
       `  const all = m.supportedInterfaces;`,
       `  const legacy = all.filter((i) => /^0\\./.test(i.protocolVersion));`,
       `  const kept = legacy.length > 0 ? legacy : all;`,
-      [
-        `  if (legacy.length === 0 && all.length > 0) `,
-        c.lose(
-          "supported_interfaces",
-          lit("no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak"),
-        ),
-      ],
+      [`  if (legacy.length === 0 && all.length > 0) `, c.lose("supported_interfaces", lit(LOSS.noOlderInterface))],
       `  const first = kept[0];`,
       `  if (first !== undefined) {`,
       code`    ${prop("o", c.key("url"))} = first.url;`,
@@ -332,7 +329,7 @@ export const partCode = {
       code`const m = ${c.zero(c.d10.name)};`,
       metadata
         ? code`if (x.metadata != null) m.metadata = ${rt("struct")}(x.metadata, a, "a2a.json Part metadata");`
-        : code`if (x.metadata !== undefined) ${c.lose("metadata", lit("the v0.3 proto Part has no metadata"))}`,
+        : code`if (x.metadata !== undefined) ${c.lose("metadata", lit(c.planReason(c.d10.name, "metadata")))}`,
       `const file = x.file;`,
       [
         code`const kind = ${rt("partKindOf")}(x) ?? `,
@@ -341,12 +338,11 @@ export const partCode = {
       filename
         ? [
             code`if (kind !== "file" && ${rt("isObject")}(file) && file.name !== undefined) `,
-            code`${rt("lose")}(lost, a, "file.name", `,
-            `"a file name on a part that is not a file part has no place in v1.0");`,
+            code`${rt("lose")}(lost, a, "file.name", ${lit(LOSS.fileNameOffFilePart)});`,
           ]
         : [
             code`if (${rt("isObject")}(file) && file.name !== undefined) `,
-            code`${rt("lose")}(lost, a, "file.name", "the v0.3 proto FilePart has no file name");`,
+            code`${rt("lose")}(lost, a, "file.name", ${lit(c.planReason(c.d10.name, "filename"))});`,
           ],
       code`if (kind === "text") m.content = { case: "text", value: ${rt("str")}(x.text, a, "a2a.v1.Part.text") };`,
       `else if (kind === "file") {`,
@@ -379,23 +375,21 @@ export const partCode = {
   toOlder: (c: EncodeCtx): Code[] => {
     const rt = c.rt;
     const { metadata, filename } = partDialectFields(c);
-    const noName = (what: string) =>
-      filename
-        ? [code`    if (m.filename !== "") ${c.lose("filename", lit(`a v0.3 ${what} part has no file name`))}`]
-        : [];
+    const noName = (reason: string) =>
+      filename ? [code`    if (m.filename !== "") ${c.lose("filename", lit(reason))}`] : [];
     return [
       ...(metadata
         ? []
-        : [code`if (m.metadata !== undefined) ${c.lose("metadata", lit("the v0.3 proto Part has no metadata"))}`]),
+        : [code`if (m.metadata !== undefined) ${c.lose("metadata", lit(c.planReason(c.d10.name, "metadata")))}`]),
       ...(filename
         ? []
-        : [code`if (m.filename !== "") ${c.lose("filename", lit("the v0.3 proto FilePart has no file name"))}`]),
+        : [code`if (m.filename !== "") ${c.lose("filename", lit(c.planReason(c.d10.name, "filename")))}`]),
       `const content = m.content;`,
       code`let o${c.json};`,
       `switch (content.case) {`,
       `  case "text":`,
-      code`    if (m.mediaType) ${c.lose("media_type", lit("a v0.3 text part has no media type"))}`,
-      ...noName("text"),
+      code`    if (m.mediaType) ${c.lose("media_type", lit(LOSS.textPartMediaType))}`,
+      ...noName(LOSS.textPartFileName),
       `    o = { kind: "text", text: content.value };`,
       `    break;`,
       `  case "url":`,
@@ -412,12 +406,9 @@ export const partCode = {
       `  case "data": {`,
       code`    const v = ${rt("valueJson")}(content.value);`,
       code`    const data = ${rt("isObject")}(v) ? v : { value: v };`,
-      [
-        `    if (data !== v) `,
-        code`${c.lose("data", lit("a v0.3 data part holds an object; this value was wrapped as {value: …}"))}`,
-      ],
-      code`    if (m.mediaType) ${c.lose("media_type", lit("a v0.3 data part has no media type"))}`,
-      ...noName("data"),
+      [`    if (data !== v) `, code`${c.lose("data", lit(LOSS.dataWrapped))}`],
+      code`    if (m.mediaType) ${c.lose("media_type", lit(LOSS.dataPartMediaType))}`,
+      ...noName(LOSS.dataPartFileName),
       `    o = { kind: "data", data };`,
       `    break;`,
       `  }`,
