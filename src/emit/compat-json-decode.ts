@@ -14,6 +14,7 @@ import {
   decCall,
   decFn,
   decName,
+  functionHead,
   isUnion,
   key03,
   mapCopy,
@@ -59,10 +60,7 @@ export function decodeFn(env: JsonEnv, p: Pair): Code[] {
   const { d03, d10 } = p;
   const out: StepOut = { body: [], later: [], oneofs: new Set(), done: new Set(), usesV: false };
   const c = decodeCtx(env, p, out);
-  const head = code`function ${decName(p)}(j${ty(env, ": unknown")}, a${ty(env, code`: ${rt(env, "At")}`)}, lost${ty(
-    env,
-    code`: ${rt(env, "Loss")}[]`,
-  )})${ty(env, code`: ${env.f.importShape(d10)}`)} {`;
+  const head = functionHead(env, decName(p), "j", "unknown", env.f.importShape(d10));
   const whole =
     d03.typeName === env.dialect.part.message
       ? partCode.toNewer(c)

@@ -16,6 +16,7 @@ import {
   encCall,
   encFn,
   encName,
+  functionHead,
   get,
   isUnion,
   key03,
@@ -62,11 +63,7 @@ export function encodeFn(env: JsonEnv, p: Pair): Code[] {
   const result = array
     ? code`${rt(env, "JsonValue")}[]`
     : code`${rt(env, "JsonObject")}${isPart ? " | undefined" : ""}`;
-  const params = code`m${ty(env, code`: ${env.f.importShape(d10)}`)}, a${ty(env, code`: ${rt(env, "At")}`)}`;
-  const head = code`function ${encName(p)}(${params}, lost${ty(env, code`: ${rt(env, "Loss")}[]`)})${ty(
-    env,
-    code`: ${result}`,
-  )} {`;
+  const head = functionHead(env, encName(p), "m", env.f.importShape(d10), result);
   const whole = isPart
     ? partCode.toOlder(encodeCtx(env, p))
     : isUnion(env, d03)

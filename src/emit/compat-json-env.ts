@@ -164,6 +164,13 @@ export const encCall = (env: JsonEnv, sub: DescMessage, v: string, atExpr: Code)
 export const eachOf = (env: JsonEnv, sub: DescMessage): Code =>
   rt(env, pairOf(env, sub.typeName).d03.typeName === env.dialect.part.message ? "eachOf" : "eachTo");
 
+/** The first line of a conversion: `function name(param: T, a: At, lost: Loss[]): R {`, typed in TypeScript only. */
+export function functionHead(env: JsonEnv, name: string, param: string, paramType: Code, result: Code): Code {
+  const typed = (t: Code): Code => ty(env, code`: ${t}`);
+  const lost = typed(code`${rt(env, "Loss")}[]`);
+  return code`function ${name}(${param}${typed(paramType)}, a${typed(rt(env, "At"))}, lost${lost})${typed(result)} {`;
+}
+
 /** Expression: `at(parent, key)`. */
 export const atKey = (env: JsonEnv, parent: Code, key: string): Code => code`${rt(env, "at")}(${parent}, ${lit(key)})`;
 

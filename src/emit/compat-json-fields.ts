@@ -1,5 +1,5 @@
 /**
- * Code fragments for one field of the direct conversions (compat-json-module.ts):
+ * Code pieces for one field of the direct conversions (compat-json-module.ts), as printables:
  * how a value of a given proto field type is read from the older version's
  * dialect JSON, written to it, tested for being set, and what the zero value
  * of a newer message is. A field type that has no fragment here fails the
@@ -31,10 +31,6 @@ export function code(strings: TemplateStringsArray, ...values: Code[]): Code[] {
   return out;
 }
 
-/** `items` with `sep` between them. */
-export function joined(items: readonly Code[], sep: string): Code[] {
-  return items.flatMap((x, i) => (i === 0 ? [x] : [sep, x]));
-}
 /** `o.key` when key is an identifier, else `o["key"]`. */
 export const prop = (o: string, key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `${o}.${key}` : `${o}[${lit(key)}]`);
 

@@ -1,12 +1,12 @@
 /**
- * The named transforms of the compat plan (packages/runtime/src/compat/compat-transforms.ts),
+ * The named transforms of the compat plan (compat-proto-transforms.ts writes them for the proto path),
  * written as code for the direct conversions (compat-json-module.ts): toward
  * the newer version they read the older dialect JSON `x` and fill the newer
  * message `m`; toward the older version they read `m` and fill the dialect
- * object `o`. Each gives the result, and reports the losses, of the runtime
- * transform it mirrors followed by fromJson/toJson and the dialect codec
- * (test/compat-json.test.ts compares them). A transform without an entry
- * here fails the generation, naming the pair and the step.
+ * object `o`. Each gives the result, and reports the losses (reasons from the
+ * plan or src/compat/loss-reasons.ts), of the proto path's transform followed
+ * by the a2a.json codec (test/compat-json.test.ts compares them). A transform
+ * without an entry here fails the generation, naming the pair and the step.
  */
 import type { DescMessage } from "@bufbuild/protobuf";
 import { LOSS, LOSS_BEFORE } from "../compat/loss-reasons.js";
