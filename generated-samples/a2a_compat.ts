@@ -797,12 +797,12 @@ export const a2aCompat: Converter = pairConverter([file_v1_0_1_a2a, file_v0_3_0_
 // ---- a2a.v1 JSON-RPC (a2a.json) ↔ lf.a2a.v1 messages, in one pass ----
 
 
-const IN_TaskState = new Map<string | number, number>([["unknown", 0], ["TASK_STATE_UNSPECIFIED", 0], [0, 0], ["submitted", 1], ["TASK_STATE_SUBMITTED", 1], [1, 1], ["working", 2], ["TASK_STATE_WORKING", 2], [2, 2], ["completed", 3], ["TASK_STATE_COMPLETED", 3], [3, 3], ["failed", 4], ["TASK_STATE_FAILED", 4], [4, 4], ["canceled", 5], ["TASK_STATE_CANCELLED", 5], [5, 5], ["input-required", 6], ["TASK_STATE_INPUT_REQUIRED", 6], [6, 6], ["rejected", 7], ["TASK_STATE_REJECTED", 7], [7, 7], ["auth-required", 8], ["TASK_STATE_AUTH_REQUIRED", 8], [8, 8]]);
-const OUT_TaskState = { older: "a2a.v1.TaskState", spelled: new Map<number, string>([[0, "unknown"], [1, "submitted"], [2, "working"], [3, "completed"], [4, "failed"], [5, "canceled"], [6, "input-required"], [7, "rejected"], [8, "auth-required"]]), zeroName: "TASK_STATE_UNSPECIFIED", zeroSpelled: "unknown" };
-const IN_Role = new Map<string | number, number>([["ROLE_UNSPECIFIED", 0], [0, 0], ["user", 1], ["ROLE_USER", 1], [1, 1], ["agent", 2], ["ROLE_AGENT", 2], [2, 2]]);
-const OUT_Role = { older: "a2a.v1.Role", spelled: new Map<number, string>([[0, "agent"], [1, "user"], [2, "agent"]]), zeroName: "ROLE_UNSPECIFIED", zeroSpelled: "agent" };
+const TASK_STATE_FROM_JSON = new Map<string | number, number>([["unknown", 0], ["TASK_STATE_UNSPECIFIED", 0], [0, 0], ["submitted", 1], ["TASK_STATE_SUBMITTED", 1], [1, 1], ["working", 2], ["TASK_STATE_WORKING", 2], [2, 2], ["completed", 3], ["TASK_STATE_COMPLETED", 3], [3, 3], ["failed", 4], ["TASK_STATE_FAILED", 4], [4, 4], ["canceled", 5], ["TASK_STATE_CANCELLED", 5], [5, 5], ["input-required", 6], ["TASK_STATE_INPUT_REQUIRED", 6], [6, 6], ["rejected", 7], ["TASK_STATE_REJECTED", 7], [7, 7], ["auth-required", 8], ["TASK_STATE_AUTH_REQUIRED", 8], [8, 8]]);
+const TASK_STATE_TO_JSON = { older: "a2a.v1.TaskState", spelled: new Map<number, string>([[0, "unknown"], [1, "submitted"], [2, "working"], [3, "completed"], [4, "failed"], [5, "canceled"], [6, "input-required"], [7, "rejected"], [8, "auth-required"]]), zeroName: "TASK_STATE_UNSPECIFIED", zeroSpelled: "unknown" };
+const ROLE_FROM_JSON = new Map<string | number, number>([["ROLE_UNSPECIFIED", 0], [0, 0], ["user", 1], ["ROLE_USER", 1], [1, 1], ["agent", 2], ["ROLE_AGENT", 2], [2, 2]]);
+const ROLE_TO_JSON = { older: "a2a.v1.Role", spelled: new Map<number, string>([[0, "agent"], [1, "user"], [2, "agent"]]), zeroName: "ROLE_UNSPECIFIED", zeroSpelled: "agent" };
 
-function SendMessageConfigurationFromOlder(j: unknown, a: At, lost: Loss[]): SendMessageConfiguration {
+function sendMessageConfigurationFromOlderJson(j: unknown, a: At, lost: Loss[]): SendMessageConfiguration {
   const x = object(j, a, "a2a.v1.SendMessageConfiguration");
   const m = ({ $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: [], returnImmediately: false } as SendMessageConfiguration);
   let v: unknown;
@@ -815,7 +815,7 @@ function SendMessageConfigurationFromOlder(j: unknown, a: At, lost: Loss[]): Sen
     if ((v = p.url) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") t.url = s; }
     if ((v = p.token) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") t.token = s; }
     if ((v = p.id) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.id"); if (s !== "") t.id = s; }
-    if ((v = p.authentication) != null) t.authentication = AuthenticationInfoFromOlder(v, at(pa, "authentication"), lost);
+    if ((v = p.authentication) != null) t.authentication = authenticationInfoFromOlderJson(v, at(pa, "authentication"), lost);
     m.taskPushNotificationConfig = t;
   }
   if ((v = x.historyLength) != null) {
@@ -827,7 +827,7 @@ function SendMessageConfigurationFromOlder(j: unknown, a: At, lost: Loss[]): Sen
   return m;
 }
 
-function SendMessageConfigurationToOlder(m: SendMessageConfiguration, a: At, lost: Loss[]): JsonObject {
+function sendMessageConfigurationToOlderJson(m: SendMessageConfiguration, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { blocking: false };
   if (m.acceptedOutputModes.length > 0) o.acceptedOutputModes = m.acceptedOutputModes.slice();
   const t = m.taskPushNotificationConfig;
@@ -837,7 +837,7 @@ function SendMessageConfigurationToOlder(m: SendMessageConfiguration, a: At, los
     if (t.id !== "") p.id = t.id;
     if (t.url !== "") p.url = t.url;
     if (t.token !== "") p.token = t.token;
-    if (t.authentication !== undefined) p.authentication = AuthenticationInfoToOlder(t.authentication, at(a, "authentication"), lost);
+    if (t.authentication !== undefined) p.authentication = authenticationInfoToOlderJson(t.authentication, at(a, "authentication"), lost);
     o.pushNotificationConfig = p;
   }
   const historyLength = m.historyLength;
@@ -847,50 +847,50 @@ function SendMessageConfigurationToOlder(m: SendMessageConfiguration, a: At, los
   return o;
 }
 
-function TaskFromOlder(j: unknown, a: At, lost: Loss[]): Task {
+function taskFromOlderJson(j: unknown, a: At, lost: Loss[]): Task {
   const x = object(j, a, "a2a.v1.Task");
   if (x.kind !== undefined && x.kind !== "task") refuseKind(pathOf(a), "a2a.v1.Task", x.kind, "task");
   const m = ({ $typeName: "lf.a2a.v1.Task", id: "", contextId: "", artifacts: [], history: [] } as Task);
   let v: unknown;
   if ((v = x.id) != null) m.id = str(v, a, "a2a.v1.Task.id");
   if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.Task.context_id");
-  if ((v = x.status) != null) m.status = TaskStatusFromOlder(v, at(a, "status"), lost);
-  if ((v = x.artifacts) != null) m.artifacts = each(v, at(a, "artifacts"), "a2a.v1.Task.artifacts", lost, ArtifactFromOlder);
-  if ((v = x.history) != null) m.history = each(v, at(a, "history"), "a2a.v1.Task.history", lost, MessageFromOlder);
+  if ((v = x.status) != null) m.status = taskStatusFromOlderJson(v, at(a, "status"), lost);
+  if ((v = x.artifacts) != null) m.artifacts = each(v, at(a, "artifacts"), "a2a.v1.Task.artifacts", lost, artifactFromOlderJson);
+  if ((v = x.history) != null) m.history = each(v, at(a, "history"), "a2a.v1.Task.history", lost, messageFromOlderJson);
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.Task.metadata");
   for (const k in x) switch (k) { case "kind": case "id": case "contextId": case "status": case "artifacts": case "history": case "metadata": break; default: lose(lost, a, k, "a2a.v1.Task has no field for it"); }
   return m;
 }
 
-function TaskToOlder(m: Task, a: At, lost: Loss[]): JsonObject {
+function taskToOlderJson(m: Task, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { kind: "task", id: m.id, contextId: m.contextId, status: { state: "unknown" } };
-  if (m.status !== undefined) o.status = TaskStatusToOlder(m.status, at(a, "status"), lost);
-  if (m.artifacts.length > 0) o.artifacts = eachTo(m.artifacts, at(a, "artifacts"), lost, ArtifactToOlder);
-  if (m.history.length > 0) o.history = eachTo(m.history, at(a, "history"), lost, MessageToOlder);
+  if (m.status !== undefined) o.status = taskStatusToOlderJson(m.status, at(a, "status"), lost);
+  if (m.artifacts.length > 0) o.artifacts = eachTo(m.artifacts, at(a, "artifacts"), lost, artifactToOlderJson);
+  if (m.history.length > 0) o.history = eachTo(m.history, at(a, "history"), lost, messageToOlderJson);
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
   return o;
 }
 
-function TaskStatusFromOlder(j: unknown, a: At, lost: Loss[]): TaskStatus {
+function taskStatusFromOlderJson(j: unknown, a: At, lost: Loss[]): TaskStatus {
   const x = object(j, a, "a2a.v1.TaskStatus");
   const m = ({ $typeName: "lf.a2a.v1.TaskStatus", state: 0 } as TaskStatus);
   let v: unknown;
-  if ((v = x.message) != null) m.message = MessageFromOlder(v, at(a, "message"), lost);
+  if ((v = x.message) != null) m.message = messageFromOlderJson(v, at(a, "message"), lost);
   if ((v = x.timestamp) != null) m.timestamp = timestamp(v, a, "a2a.v1.TaskStatus.timestamp");
-  if ((v = x.state) != null) m.state = enumIn(IN_TaskState, v, a, "state", "a2a.v1.TaskStatus.state");
+  if ((v = x.state) != null) m.state = enumIn(TASK_STATE_FROM_JSON, v, a, "state", "a2a.v1.TaskStatus.state");
   for (const k in x) switch (k) { case "kind": case "state": case "message": case "timestamp": break; default: lose(lost, a, k, "a2a.v1.TaskStatus has no field for it"); }
   return m;
 }
 
-function TaskStatusToOlder(m: TaskStatus, a: At, lost: Loss[]): JsonObject {
+function taskStatusToOlderJson(m: TaskStatus, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { state: "unknown" };
-  if (m.state !== 0) o.state = enumOut(OUT_TaskState, m.state, a, "state", lost);
-  if (m.message !== undefined) o.message = MessageToOlder(m.message, at(a, "message"), lost);
+  if (m.state !== 0) o.state = enumOut(TASK_STATE_TO_JSON, m.state, a, "state", lost);
+  if (m.message !== undefined) o.message = messageToOlderJson(m.message, at(a, "message"), lost);
   if (m.timestamp !== undefined) o.timestamp = timestampJson(m.timestamp);
   return o;
 }
 
-function PartFromOlder(j: unknown, a: At, lost: Loss[]): Part {
+function partFromOlderJson(j: unknown, a: At, lost: Loss[]): Part {
   const x = object(j, a, "a2a.v1.Part");
   const m = ({ $typeName: "lf.a2a.v1.Part", content: { case: undefined }, filename: "", mediaType: "" } as Part);
   if (x.metadata != null) m.metadata = struct(x.metadata, a, "a2a.json Part metadata");
@@ -911,7 +911,7 @@ function PartFromOlder(j: unknown, a: At, lost: Loss[]): Part {
   return m;
 }
 
-function PartToOlder(m: Part, a: At, lost: Loss[]): JsonObject | undefined {
+function partToOlderJson(m: Part, a: At, lost: Loss[]): JsonObject | undefined {
   const content = m.content;
   let o: JsonObject;
   switch (content.case) {
@@ -945,7 +945,7 @@ function PartToOlder(m: Part, a: At, lost: Loss[]): JsonObject | undefined {
   return o;
 }
 
-function MessageFromOlder(j: unknown, a: At, lost: Loss[]): Message {
+function messageFromOlderJson(j: unknown, a: At, lost: Loss[]): Message {
   const x = object(j, a, "a2a.v1.Message");
   if (x.kind !== undefined && x.kind !== "message") refuseKind(pathOf(a), "a2a.v1.Message", x.kind, "message");
   const m = ({ $typeName: "lf.a2a.v1.Message", messageId: "", contextId: "", taskId: "", role: 0, parts: [], extensions: [], referenceTaskIds: [] } as Message);
@@ -953,8 +953,8 @@ function MessageFromOlder(j: unknown, a: At, lost: Loss[]): Message {
   if ((v = x.messageId) != null) m.messageId = str(v, a, "a2a.v1.Message.message_id");
   if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.Message.context_id");
   if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.Message.task_id");
-  if ((v = x.role) != null) m.role = enumIn(IN_Role, v, a, "role", "a2a.v1.Message.role");
-  if ((v = (x.parts ?? x.content)) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Message.content", lost, PartFromOlder);
+  if ((v = x.role) != null) m.role = enumIn(ROLE_FROM_JSON, v, a, "role", "a2a.v1.Message.role");
+  if ((v = (x.parts ?? x.content)) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Message.content", lost, partFromOlderJson);
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.Message.metadata");
   if ((v = x.extensions) != null) m.extensions = strings(v, a, "extensions", "a2a.v1.Message.extensions");
   if ((v = x.referenceTaskIds) != null) m.referenceTaskIds = strings(v, a, "referenceTaskIds", "a2a.v1.Message referenceTaskIds");
@@ -962,75 +962,75 @@ function MessageFromOlder(j: unknown, a: At, lost: Loss[]): Message {
   return m;
 }
 
-function MessageToOlder(m: Message, a: At, lost: Loss[]): JsonObject {
+function messageToOlderJson(m: Message, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { kind: "message", messageId: m.messageId, role: "agent", parts: [] };
   if (m.contextId !== "") o.contextId = m.contextId;
   if (m.taskId !== "") o.taskId = m.taskId;
-  o.role = enumOut(OUT_Role, m.role, a, "role", lost);
-  o.parts = eachOf(m.parts, at(a, "parts"), lost, PartToOlder);
+  o.role = enumOut(ROLE_TO_JSON, m.role, a, "role", lost);
+  o.parts = eachOf(m.parts, at(a, "parts"), lost, partToOlderJson);
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
   if (m.extensions.length > 0) o.extensions = m.extensions.slice();
   if (m.referenceTaskIds.length > 0) o.referenceTaskIds = m.referenceTaskIds.slice();
   return o;
 }
 
-function ArtifactFromOlder(j: unknown, a: At, lost: Loss[]): Artifact {
+function artifactFromOlderJson(j: unknown, a: At, lost: Loss[]): Artifact {
   const x = object(j, a, "a2a.v1.Artifact");
   const m = ({ $typeName: "lf.a2a.v1.Artifact", artifactId: "", name: "", description: "", parts: [], extensions: [] } as Artifact);
   let v: unknown;
   if ((v = x.artifactId) != null) m.artifactId = str(v, a, "a2a.v1.Artifact.artifact_id");
   if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.Artifact.name");
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.Artifact.description");
-  if ((v = x.parts) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Artifact.parts", lost, PartFromOlder);
+  if ((v = x.parts) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Artifact.parts", lost, partFromOlderJson);
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.Artifact.metadata");
   if ((v = x.extensions) != null) m.extensions = strings(v, a, "extensions", "a2a.v1.Artifact.extensions");
   for (const k in x) switch (k) { case "kind": case "artifactId": case "name": case "description": case "parts": case "metadata": case "extensions": break; default: lose(lost, a, k, "a2a.v1.Artifact has no field for it"); }
   return m;
 }
 
-function ArtifactToOlder(m: Artifact, a: At, lost: Loss[]): JsonObject {
+function artifactToOlderJson(m: Artifact, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { artifactId: m.artifactId, parts: [] };
   if (m.name !== "") o.name = m.name;
   if (m.description !== "") o.description = m.description;
-  o.parts = eachOf(m.parts, at(a, "parts"), lost, PartToOlder);
+  o.parts = eachOf(m.parts, at(a, "parts"), lost, partToOlderJson);
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
   if (m.extensions.length > 0) o.extensions = m.extensions.slice();
   return o;
 }
 
-function TaskStatusUpdateEventFromOlder(j: unknown, a: At, lost: Loss[]): TaskStatusUpdateEvent {
+function taskStatusUpdateEventFromOlderJson(j: unknown, a: At, lost: Loss[]): TaskStatusUpdateEvent {
   const x = object(j, a, "a2a.v1.TaskStatusUpdateEvent");
   if (x.kind !== undefined && x.kind !== "status-update") refuseKind(pathOf(a), "a2a.v1.TaskStatusUpdateEvent", x.kind, "status-update");
   const m = ({ $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId: "", contextId: "" } as TaskStatusUpdateEvent);
   let v: unknown;
   if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.task_id");
   if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.context_id");
-  if ((v = x.status) != null) m.status = TaskStatusFromOlder(v, at(a, "status"), lost);
+  if ((v = x.status) != null) m.status = taskStatusFromOlderJson(v, at(a, "status"), lost);
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.TaskStatusUpdateEvent.metadata");
   if ((v = x.final) != null) bool(v, a, "a2a.v1.TaskStatusUpdateEvent.final");
   for (const k in x) switch (k) { case "kind": case "taskId": case "contextId": case "status": case "final": case "metadata": break; default: lose(lost, a, k, "a2a.v1.TaskStatusUpdateEvent has no field for it"); }
   return m;
 }
 
-function TaskStatusUpdateEventToOlder(m: TaskStatusUpdateEvent, a: At, lost: Loss[]): JsonObject {
+function taskStatusUpdateEventToOlderJson(m: TaskStatusUpdateEvent, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { kind: "status-update", taskId: m.taskId, contextId: m.contextId, status: { state: "unknown" }, final: false };
   const status = m.status;
   if (status !== undefined) {
-    o.status = TaskStatusToOlder(status, at(a, "status"), lost);
+    o.status = taskStatusToOlderJson(status, at(a, "status"), lost);
     if (status.state === 3 /* COMPLETED */ || status.state === 5 /* CANCELED */ || status.state === 4 /* FAILED */ || status.state === 7 /* REJECTED */ || status.state === 6 /* INPUT_REQUIRED */) o.final = true;
   }
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
   return o;
 }
 
-function TaskArtifactUpdateEventFromOlder(j: unknown, a: At, lost: Loss[]): TaskArtifactUpdateEvent {
+function taskArtifactUpdateEventFromOlderJson(j: unknown, a: At, lost: Loss[]): TaskArtifactUpdateEvent {
   const x = object(j, a, "a2a.v1.TaskArtifactUpdateEvent");
   if (x.kind !== undefined && x.kind !== "artifact-update") refuseKind(pathOf(a), "a2a.v1.TaskArtifactUpdateEvent", x.kind, "artifact-update");
   const m = ({ $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent", taskId: "", contextId: "", append: false, lastChunk: false } as TaskArtifactUpdateEvent);
   let v: unknown;
   if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.TaskArtifactUpdateEvent.task_id");
   if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.TaskArtifactUpdateEvent.context_id");
-  if ((v = x.artifact) != null) m.artifact = ArtifactFromOlder(v, at(a, "artifact"), lost);
+  if ((v = x.artifact) != null) m.artifact = artifactFromOlderJson(v, at(a, "artifact"), lost);
   if ((v = x.append) != null) m.append = bool(v, a, "a2a.v1.TaskArtifactUpdateEvent.append");
   if ((v = x.lastChunk) != null) m.lastChunk = bool(v, a, "a2a.v1.TaskArtifactUpdateEvent.last_chunk");
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.TaskArtifactUpdateEvent.metadata");
@@ -1038,16 +1038,16 @@ function TaskArtifactUpdateEventFromOlder(j: unknown, a: At, lost: Loss[]): Task
   return m;
 }
 
-function TaskArtifactUpdateEventToOlder(m: TaskArtifactUpdateEvent, a: At, lost: Loss[]): JsonObject {
+function taskArtifactUpdateEventToOlderJson(m: TaskArtifactUpdateEvent, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { kind: "artifact-update", taskId: m.taskId, contextId: m.contextId };
-  if (m.artifact !== undefined) o.artifact = ArtifactToOlder(m.artifact, at(a, "artifact"), lost);
+  if (m.artifact !== undefined) o.artifact = artifactToOlderJson(m.artifact, at(a, "artifact"), lost);
   if (m.append) o.append = m.append;
   if (m.lastChunk) o.lastChunk = m.lastChunk;
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
   return o;
 }
 
-function AuthenticationInfoFromOlder(j: unknown, a: At, lost: Loss[]): AuthenticationInfo {
+function authenticationInfoFromOlderJson(j: unknown, a: At, lost: Loss[]): AuthenticationInfo {
   const x = object(j, a, "a2a.v1.AuthenticationInfo");
   const m = ({ $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: "", credentials: "" } as AuthenticationInfo);
   let v: unknown;
@@ -1061,14 +1061,14 @@ function AuthenticationInfoFromOlder(j: unknown, a: At, lost: Loss[]): Authentic
   return m;
 }
 
-function AuthenticationInfoToOlder(m: AuthenticationInfo, a: At, lost: Loss[]): JsonObject {
+function authenticationInfoToOlderJson(m: AuthenticationInfo, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { schemes: [] };
   if (m.scheme) o.schemes = [m.scheme];
   if (m.credentials !== "") o.credentials = m.credentials;
   return o;
 }
 
-function AgentInterfaceFromOlder(j: unknown, a: At, lost: Loss[]): AgentInterface {
+function agentInterfaceFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentInterface {
   const x = object(j, a, "a2a.v1.AgentInterface");
   const m = ({ $typeName: "lf.a2a.v1.AgentInterface", url: "", protocolBinding: "", tenant: "", protocolVersion: "" } as AgentInterface);
   let v: unknown;
@@ -1078,28 +1078,28 @@ function AgentInterfaceFromOlder(j: unknown, a: At, lost: Loss[]): AgentInterfac
   return m;
 }
 
-function AgentInterfaceToOlder(m: AgentInterface, a: At, lost: Loss[]): JsonObject {
+function agentInterfaceToOlderJson(m: AgentInterface, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { url: m.url, transport: m.protocolBinding };
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 interfaces have no tenant");
   return o;
 }
 
-function AgentCardFromOlder(j: unknown, a: At, lost: Loss[]): AgentCard {
+function agentCardFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentCard {
   const x = object(j, a, "a2a.v1.AgentCard");
   const m = ({ $typeName: "lf.a2a.v1.AgentCard", name: "", description: "", supportedInterfaces: [], version: "", securitySchemes: {}, securityRequirements: [], defaultInputModes: [], defaultOutputModes: [], skills: [], signatures: [] } as AgentCard);
   let v: unknown;
   if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.AgentCard.name");
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.AgentCard.description");
-  if ((v = x.provider) != null) m.provider = AgentProviderFromOlder(v, at(a, "provider"), lost);
+  if ((v = x.provider) != null) m.provider = agentProviderFromOlderJson(v, at(a, "provider"), lost);
   if ((v = x.version) != null) m.version = str(v, a, "a2a.v1.AgentCard.version");
   if ((v = x.documentationUrl) != null) { const w = str(v, a, "a2a.v1.AgentCard.documentation_url"); if (w !== "") m.documentationUrl = w; }
-  if ((v = x.capabilities) != null) m.capabilities = AgentCapabilitiesFromOlder(v, at(a, "capabilities"), lost);
-  if ((v = x.securitySchemes) != null) m.securitySchemes = eachKey(v, at(a, "securitySchemes"), "a2a.v1.AgentCard.security_schemes", lost, SecuritySchemeFromOlder);
-  if ((v = x.security) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentCard.security", lost, SecurityRequirementFromOlder);
+  if ((v = x.capabilities) != null) m.capabilities = agentCapabilitiesFromOlderJson(v, at(a, "capabilities"), lost);
+  if ((v = x.securitySchemes) != null) m.securitySchemes = eachKey(v, at(a, "securitySchemes"), "a2a.v1.AgentCard.security_schemes", lost, securitySchemeFromOlderJson);
+  if ((v = x.security) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentCard.security", lost, securityRequirementFromOlderJson);
   if ((v = x.defaultInputModes) != null) m.defaultInputModes = strings(v, a, "defaultInputModes", "a2a.v1.AgentCard.default_input_modes");
   if ((v = x.defaultOutputModes) != null) m.defaultOutputModes = strings(v, a, "defaultOutputModes", "a2a.v1.AgentCard.default_output_modes");
-  if ((v = x.skills) != null) m.skills = each(v, at(a, "skills"), "a2a.v1.AgentCard.skills", lost, AgentSkillFromOlder);
-  if ((v = x.signatures) != null) m.signatures = each(v, at(a, "signatures"), "a2a.v1.AgentCard.signatures", lost, AgentCardSignatureFromOlder);
+  if ((v = x.skills) != null) m.skills = each(v, at(a, "skills"), "a2a.v1.AgentCard.skills", lost, agentSkillFromOlderJson);
+  if ((v = x.signatures) != null) m.signatures = each(v, at(a, "signatures"), "a2a.v1.AgentCard.signatures", lost, agentCardSignatureFromOlderJson);
   if ((v = x.iconUrl) != null) m.iconUrl = str(v, a, "a2a.v1.AgentCard iconUrl");
   {
     const version = /^(\d+\.\d+)/.exec((v = x.protocolVersion) != null ? str(v, a, "a2a.v1.AgentCard.protocol_version") : "")?.[1] ?? "0.3";
@@ -1107,7 +1107,7 @@ function AgentCardFromOlder(j: unknown, a: At, lost: Loss[]): AgentCard {
     const preferred = (v = x.preferredTransport) != null ? str(v, a, "a2a.v1.AgentCard.preferred_transport") : "";
     const offered: [string, string][] = [[cardUrl, preferred || "JSONRPC"]];
     if ((v = x.additionalInterfaces) != null)
-      for (const i of each(v, at(a, "additionalInterfaces"), "a2a.v1.AgentCard.additional_interfaces", lost, AgentInterfaceFromOlder))
+      for (const i of each(v, at(a, "additionalInterfaces"), "a2a.v1.AgentCard.additional_interfaces", lost, agentInterfaceFromOlderJson))
         offered.push([i.url, i.protocolBinding]);
     for (const [url, binding] of offered) {
       const known = m.supportedInterfaces.some((i) => i.url === url && i.protocolBinding === binding);
@@ -1125,7 +1125,7 @@ function AgentCardFromOlder(j: unknown, a: At, lost: Loss[]): AgentCard {
   return m;
 }
 
-function AgentCardToOlder(m: AgentCard, a: At, lost: Loss[]): JsonObject {
+function agentCardToOlderJson(m: AgentCard, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { protocolVersion: "", name: m.name, description: m.description, url: "", version: m.version, capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [] };
   {
     const all = m.supportedInterfaces;
@@ -1141,20 +1141,20 @@ function AgentCardToOlder(m: AgentCard, a: At, lost: Loss[]): JsonObject {
     if (kept.length > 0) o.additionalInterfaces = kept.map((i) => ({ url: i.url, transport: i.protocolBinding }));
   }
   if (m.capabilities?.extendedAgentCard) o.supportsAuthenticatedExtendedCard = true;
-  if (m.provider !== undefined) o.provider = AgentProviderToOlder(m.provider, at(a, "provider"), lost);
+  if (m.provider !== undefined) o.provider = agentProviderToOlderJson(m.provider, at(a, "provider"), lost);
   if (m.documentationUrl !== undefined) if (m.documentationUrl !== "") o.documentationUrl = m.documentationUrl;
-  if (m.capabilities !== undefined) o.capabilities = AgentCapabilitiesToOlder(m.capabilities, at(a, "capabilities"), lost);
-  if (Object.keys(m.securitySchemes).length > 0) o.securitySchemes = eachKeyOf(m.securitySchemes, at(a, "security_schemes"), lost, SecuritySchemeToOlder);
-  if (m.securityRequirements.length > 0) o.security = eachTo(m.securityRequirements, at(a, "security_requirements"), lost, SecurityRequirementToOlder);
+  if (m.capabilities !== undefined) o.capabilities = agentCapabilitiesToOlderJson(m.capabilities, at(a, "capabilities"), lost);
+  if (Object.keys(m.securitySchemes).length > 0) o.securitySchemes = eachKeyOf(m.securitySchemes, at(a, "security_schemes"), lost, securitySchemeToOlderJson);
+  if (m.securityRequirements.length > 0) o.security = eachTo(m.securityRequirements, at(a, "security_requirements"), lost, securityRequirementToOlderJson);
   if (m.defaultInputModes.length > 0) o.defaultInputModes = m.defaultInputModes.slice();
   if (m.defaultOutputModes.length > 0) o.defaultOutputModes = m.defaultOutputModes.slice();
-  o.skills = eachTo(m.skills, at(a, "skills"), lost, AgentSkillToOlder);
-  if (m.signatures.length > 0) o.signatures = eachTo(m.signatures, at(a, "signatures"), lost, AgentCardSignatureToOlder);
+  o.skills = eachTo(m.skills, at(a, "skills"), lost, agentSkillToOlderJson);
+  if (m.signatures.length > 0) o.signatures = eachTo(m.signatures, at(a, "signatures"), lost, agentCardSignatureToOlderJson);
   if (m.iconUrl !== undefined) o.iconUrl = m.iconUrl;
   return o;
 }
 
-function AgentProviderFromOlder(j: unknown, a: At, lost: Loss[]): AgentProvider {
+function agentProviderFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentProvider {
   const x = object(j, a, "a2a.v1.AgentProvider");
   const m = ({ $typeName: "lf.a2a.v1.AgentProvider", url: "", organization: "" } as AgentProvider);
   let v: unknown;
@@ -1164,31 +1164,31 @@ function AgentProviderFromOlder(j: unknown, a: At, lost: Loss[]): AgentProvider 
   return m;
 }
 
-function AgentProviderToOlder(m: AgentProvider, a: At, lost: Loss[]): JsonObject {
+function agentProviderToOlderJson(m: AgentProvider, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { url: m.url, organization: m.organization };
   return o;
 }
 
-function AgentCapabilitiesFromOlder(j: unknown, a: At, lost: Loss[]): AgentCapabilities {
+function agentCapabilitiesFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentCapabilities {
   const x = object(j, a, "a2a.v1.AgentCapabilities");
   const m = ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as AgentCapabilities);
   let v: unknown;
   if ((v = x.streaming) != null) { const w = bool(v, a, "a2a.v1.AgentCapabilities.streaming"); if (w) m.streaming = w; }
   if ((v = x.pushNotifications) != null) { const w = bool(v, a, "a2a.v1.AgentCapabilities.push_notifications"); if (w) m.pushNotifications = w; }
-  if ((v = x.extensions) != null) m.extensions = each(v, at(a, "extensions"), "a2a.v1.AgentCapabilities.extensions", lost, AgentExtensionFromOlder);
+  if ((v = x.extensions) != null) m.extensions = each(v, at(a, "extensions"), "a2a.v1.AgentCapabilities.extensions", lost, agentExtensionFromOlderJson);
   for (const k in x) switch (k) { case "kind": case "streaming": case "pushNotifications": case "extensions": break; default: lose(lost, a, k, "a2a.v1.AgentCapabilities has no field for it"); }
   return m;
 }
 
-function AgentCapabilitiesToOlder(m: AgentCapabilities, a: At, lost: Loss[]): JsonObject {
+function agentCapabilitiesToOlderJson(m: AgentCapabilities, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.streaming !== undefined) if (m.streaming) o.streaming = m.streaming;
   if (m.pushNotifications !== undefined) if (m.pushNotifications) o.pushNotifications = m.pushNotifications;
-  if (m.extensions.length > 0) o.extensions = eachTo(m.extensions, at(a, "extensions"), lost, AgentExtensionToOlder);
+  if (m.extensions.length > 0) o.extensions = eachTo(m.extensions, at(a, "extensions"), lost, agentExtensionToOlderJson);
   return o;
 }
 
-function AgentExtensionFromOlder(j: unknown, a: At, lost: Loss[]): AgentExtension {
+function agentExtensionFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentExtension {
   const x = object(j, a, "a2a.v1.AgentExtension");
   const m = ({ $typeName: "lf.a2a.v1.AgentExtension", uri: "", description: "", required: false } as AgentExtension);
   let v: unknown;
@@ -1200,7 +1200,7 @@ function AgentExtensionFromOlder(j: unknown, a: At, lost: Loss[]): AgentExtensio
   return m;
 }
 
-function AgentExtensionToOlder(m: AgentExtension, a: At, lost: Loss[]): JsonObject {
+function agentExtensionToOlderJson(m: AgentExtension, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { uri: m.uri };
   if (m.description !== "") o.description = m.description;
   if (m.required) o.required = m.required;
@@ -1208,7 +1208,7 @@ function AgentExtensionToOlder(m: AgentExtension, a: At, lost: Loss[]): JsonObje
   return o;
 }
 
-function AgentSkillFromOlder(j: unknown, a: At, lost: Loss[]): AgentSkill {
+function agentSkillFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentSkill {
   const x = object(j, a, "a2a.v1.AgentSkill");
   const m = ({ $typeName: "lf.a2a.v1.AgentSkill", id: "", name: "", description: "", tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [] } as AgentSkill);
   let v: unknown;
@@ -1219,22 +1219,22 @@ function AgentSkillFromOlder(j: unknown, a: At, lost: Loss[]): AgentSkill {
   if ((v = x.examples) != null) m.examples = strings(v, a, "examples", "a2a.v1.AgentSkill.examples");
   if ((v = x.inputModes) != null) m.inputModes = strings(v, a, "inputModes", "a2a.v1.AgentSkill.input_modes");
   if ((v = x.outputModes) != null) m.outputModes = strings(v, a, "outputModes", "a2a.v1.AgentSkill.output_modes");
-  if ((v = x.security) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentSkill.security", lost, SecurityRequirementFromOlder);
+  if ((v = x.security) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentSkill.security", lost, securityRequirementFromOlderJson);
   for (const k in x) switch (k) { case "kind": case "id": case "name": case "description": case "tags": case "examples": case "inputModes": case "outputModes": case "security": break; default: lose(lost, a, k, "a2a.v1.AgentSkill has no field for it"); }
   return m;
 }
 
-function AgentSkillToOlder(m: AgentSkill, a: At, lost: Loss[]): JsonObject {
+function agentSkillToOlderJson(m: AgentSkill, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { id: m.id, name: m.name, description: m.description, tags: [] };
   if (m.tags.length > 0) o.tags = m.tags.slice();
   if (m.examples.length > 0) o.examples = m.examples.slice();
   if (m.inputModes.length > 0) o.inputModes = m.inputModes.slice();
   if (m.outputModes.length > 0) o.outputModes = m.outputModes.slice();
-  if (m.securityRequirements.length > 0) o.security = eachTo(m.securityRequirements, at(a, "security_requirements"), lost, SecurityRequirementToOlder);
+  if (m.securityRequirements.length > 0) o.security = eachTo(m.securityRequirements, at(a, "security_requirements"), lost, securityRequirementToOlderJson);
   return o;
 }
 
-function AgentCardSignatureFromOlder(j: unknown, a: At, lost: Loss[]): AgentCardSignature {
+function agentCardSignatureFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentCardSignature {
   const x = object(j, a, "a2a.v1.AgentCardSignature");
   const m = ({ $typeName: "lf.a2a.v1.AgentCardSignature", protected: "", signature: "" } as AgentCardSignature);
   let v: unknown;
@@ -1245,13 +1245,13 @@ function AgentCardSignatureFromOlder(j: unknown, a: At, lost: Loss[]): AgentCard
   return m;
 }
 
-function AgentCardSignatureToOlder(m: AgentCardSignature, a: At, lost: Loss[]): JsonObject {
+function agentCardSignatureToOlderJson(m: AgentCardSignature, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { protected: m.protected, signature: m.signature };
   if (m.header !== undefined) o.header = structJson(m.header);
   return o;
 }
 
-function TaskPushNotificationConfigFromOlder(j: unknown, a: At, lost: Loss[]): TaskPushNotificationConfig {
+function taskPushNotificationConfigFromOlderJson(j: unknown, a: At, lost: Loss[]): TaskPushNotificationConfig {
   const x = object(j, a, "a2a.v1.TaskPushNotificationConfig");
   const m = ({ $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "" } as TaskPushNotificationConfig);
   let v: unknown;
@@ -1269,13 +1269,13 @@ function TaskPushNotificationConfigFromOlder(j: unknown, a: At, lost: Loss[]): T
       const s = str(v, pa, "a2a.v1.PushNotificationConfig.id");
       if (s !== "" && m.id === "") m.id = s;
     }
-    if ((v = p.authentication) != null) m.authentication = AuthenticationInfoFromOlder(v, at(pa, "authentication"), lost);
+    if ((v = p.authentication) != null) m.authentication = authenticationInfoFromOlderJson(v, at(pa, "authentication"), lost);
   }
   for (const k in x) switch (k) { case "kind": case "taskId": case "pushNotificationConfig": break; default: lose(lost, a, k, "a2a.v1.TaskPushNotificationConfig has no field for it"); }
   return m;
 }
 
-function TaskPushNotificationConfigToOlder(m: TaskPushNotificationConfig, a: At, lost: Loss[]): JsonObject {
+function taskPushNotificationConfigToOlderJson(m: TaskPushNotificationConfig, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o.taskId = m.taskId;
@@ -1283,13 +1283,13 @@ function TaskPushNotificationConfigToOlder(m: TaskPushNotificationConfig, a: At,
     const p: JsonObject = { id: m.id };
     if (m.url !== "") p.url = m.url;
     if (m.token !== "") p.token = m.token;
-    if (m.authentication !== undefined) p.authentication = AuthenticationInfoToOlder(m.authentication, at(a, "authentication"), lost);
+    if (m.authentication !== undefined) p.authentication = authenticationInfoToOlderJson(m.authentication, at(a, "authentication"), lost);
     o.pushNotificationConfig = p;
   }
   return o;
 }
 
-function StringListFromOlder(j: unknown, a: At, lost: Loss[]): StringList {
+function stringListFromOlderJson(j: unknown, a: At, lost: Loss[]): StringList {
   const x = object(j, a, "a2a.v1.StringList");
   const m = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as StringList);
   let v: unknown;
@@ -1298,13 +1298,13 @@ function StringListFromOlder(j: unknown, a: At, lost: Loss[]): StringList {
   return m;
 }
 
-function StringListToOlder(m: StringList, a: At, lost: Loss[]): JsonObject {
+function stringListToOlderJson(m: StringList, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.list.length > 0) o.list = m.list.slice();
   return o;
 }
 
-function SecurityRequirementFromOlder(j: unknown, a: At, lost: Loss[]): SecurityRequirement {
+function securityRequirementFromOlderJson(j: unknown, a: At, lost: Loss[]): SecurityRequirement {
   const x = object(j, a, "a2a.v1.Security");
   const m = ({ $typeName: "lf.a2a.v1.SecurityRequirement", schemes: {} } as SecurityRequirement);
   for (const k of Object.keys(x)) {
@@ -1315,39 +1315,39 @@ function SecurityRequirementFromOlder(j: unknown, a: At, lost: Loss[]): Security
   return m;
 }
 
-function SecurityRequirementToOlder(m: SecurityRequirement, a: At, lost: Loss[]): JsonObject {
+function securityRequirementToOlderJson(m: SecurityRequirement, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   for (const k of Object.keys(m.schemes)) setKey(o, k, m.schemes[k]!.list.slice());
   return o;
 }
 
-function SecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): SecurityScheme {
+function securitySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): SecurityScheme {
   const { type, ...rest } = object(j, a, "a2a.v1.SecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.SecurityScheme", scheme: { case: undefined } } as SecurityScheme);
   switch (type) {
-    case "apiKey": m.scheme = { case: "apiKeySecurityScheme", value: APIKeySecuritySchemeFromOlder(rest, a, lost) }; break;
-    case "http": m.scheme = { case: "httpAuthSecurityScheme", value: HTTPAuthSecuritySchemeFromOlder(rest, a, lost) }; break;
-    case "oauth2": m.scheme = { case: "oauth2SecurityScheme", value: OAuth2SecuritySchemeFromOlder(rest, a, lost) }; break;
-    case "openIdConnect": m.scheme = { case: "openIdConnectSecurityScheme", value: OpenIdConnectSecuritySchemeFromOlder(rest, a, lost) }; break;
-    case "mutualTLS": m.scheme = { case: "mtlsSecurityScheme", value: MutualTlsSecuritySchemeFromOlder(rest, a, lost) }; break;
+    case "apiKey": m.scheme = { case: "apiKeySecurityScheme", value: apiKeySecuritySchemeFromOlderJson(rest, a, lost) }; break;
+    case "http": m.scheme = { case: "httpAuthSecurityScheme", value: httpAuthSecuritySchemeFromOlderJson(rest, a, lost) }; break;
+    case "oauth2": m.scheme = { case: "oauth2SecurityScheme", value: oAuth2SecuritySchemeFromOlderJson(rest, a, lost) }; break;
+    case "openIdConnect": m.scheme = { case: "openIdConnectSecurityScheme", value: openIdConnectSecuritySchemeFromOlderJson(rest, a, lost) }; break;
+    case "mutualTLS": m.scheme = { case: "mtlsSecurityScheme", value: mutualTlsSecuritySchemeFromOlderJson(rest, a, lost) }; break;
     default: lose(lost, a, "type", "unknown a2a.v1.SecurityScheme type " + JSON.stringify(type));
   }
   return m;
 }
 
-function SecuritySchemeToOlder(m: SecurityScheme, a: At, lost: Loss[]): JsonObject {
+function securitySchemeToOlderJson(m: SecurityScheme, a: At, lost: Loss[]): JsonObject {
   switch (m.scheme.case) {
-    case "apiKeySecurityScheme": return { type: "apiKey", ...APIKeySecuritySchemeToOlder(m.scheme.value, at(a, "api_key_security_scheme"), lost) };
-    case "httpAuthSecurityScheme": return { type: "http", ...HTTPAuthSecuritySchemeToOlder(m.scheme.value, at(a, "http_auth_security_scheme"), lost) };
-    case "oauth2SecurityScheme": return { type: "oauth2", ...OAuth2SecuritySchemeToOlder(m.scheme.value, at(a, "oauth2_security_scheme"), lost) };
-    case "openIdConnectSecurityScheme": return { type: "openIdConnect", ...OpenIdConnectSecuritySchemeToOlder(m.scheme.value, at(a, "open_id_connect_security_scheme"), lost) };
-    case "mtlsSecurityScheme": return { type: "mutualTLS", ...MutualTlsSecuritySchemeToOlder(m.scheme.value, at(a, "mtls_security_scheme"), lost) };
+    case "apiKeySecurityScheme": return { type: "apiKey", ...apiKeySecuritySchemeToOlderJson(m.scheme.value, at(a, "api_key_security_scheme"), lost) };
+    case "httpAuthSecurityScheme": return { type: "http", ...httpAuthSecuritySchemeToOlderJson(m.scheme.value, at(a, "http_auth_security_scheme"), lost) };
+    case "oauth2SecurityScheme": return { type: "oauth2", ...oAuth2SecuritySchemeToOlderJson(m.scheme.value, at(a, "oauth2_security_scheme"), lost) };
+    case "openIdConnectSecurityScheme": return { type: "openIdConnect", ...openIdConnectSecuritySchemeToOlderJson(m.scheme.value, at(a, "open_id_connect_security_scheme"), lost) };
+    case "mtlsSecurityScheme": return { type: "mutualTLS", ...mutualTlsSecuritySchemeToOlderJson(m.scheme.value, at(a, "mtls_security_scheme"), lost) };
   }
   lose(lost, a, "scheme", "a2a.v1.SecurityScheme sets none of scheme; a2a.json has no form for it");
   return {};
 }
 
-function APIKeySecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): APIKeySecurityScheme {
+function apiKeySecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): APIKeySecurityScheme {
   const x = object(j, a, "a2a.v1.APIKeySecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.APIKeySecurityScheme", description: "", location: "", name: "" } as APIKeySecurityScheme);
   let v: unknown;
@@ -1358,13 +1358,13 @@ function APIKeySecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): APIKeyS
   return m;
 }
 
-function APIKeySecuritySchemeToOlder(m: APIKeySecurityScheme, a: At, lost: Loss[]): JsonObject {
+function apiKeySecuritySchemeToOlderJson(m: APIKeySecurityScheme, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { in: m.location, name: m.name };
   if (m.description !== "") o.description = m.description;
   return o;
 }
 
-function HTTPAuthSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): HTTPAuthSecurityScheme {
+function httpAuthSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): HTTPAuthSecurityScheme {
   const x = object(j, a, "a2a.v1.HTTPAuthSecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.HTTPAuthSecurityScheme", description: "", scheme: "", bearerFormat: "" } as HTTPAuthSecurityScheme);
   let v: unknown;
@@ -1375,33 +1375,33 @@ function HTTPAuthSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): HTTPA
   return m;
 }
 
-function HTTPAuthSecuritySchemeToOlder(m: HTTPAuthSecurityScheme, a: At, lost: Loss[]): JsonObject {
+function httpAuthSecuritySchemeToOlderJson(m: HTTPAuthSecurityScheme, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { scheme: m.scheme };
   if (m.description !== "") o.description = m.description;
   if (m.bearerFormat !== "") o.bearerFormat = m.bearerFormat;
   return o;
 }
 
-function OAuth2SecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): OAuth2SecurityScheme {
+function oAuth2SecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): OAuth2SecurityScheme {
   const x = object(j, a, "a2a.v1.OAuth2SecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.OAuth2SecurityScheme", description: "", oauth2MetadataUrl: "" } as OAuth2SecurityScheme);
   let v: unknown;
   if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.OAuth2SecurityScheme.description");
-  if ((v = x.flows) != null) m.flows = OAuthFlowsFromOlder(v, at(a, "flows"), lost);
+  if ((v = x.flows) != null) m.flows = oAuthFlowsFromOlderJson(v, at(a, "flows"), lost);
   if ((v = x.oauth2MetadataUrl) != null) m.oauth2MetadataUrl = str(v, a, "a2a.v1.OAuth2SecurityScheme.oauth2_metadata_url");
   for (const k in x) switch (k) { case "kind": case "description": case "flows": case "oauth2MetadataUrl": break; default: lose(lost, a, k, "a2a.v1.OAuth2SecurityScheme has no field for it"); }
   return m;
 }
 
-function OAuth2SecuritySchemeToOlder(m: OAuth2SecurityScheme, a: At, lost: Loss[]): JsonObject {
+function oAuth2SecuritySchemeToOlderJson(m: OAuth2SecurityScheme, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { flows: {} };
   if (m.description !== "") o.description = m.description;
-  if (m.flows !== undefined) o.flows = OAuthFlowsToOlder(m.flows, at(a, "flows"), lost);
+  if (m.flows !== undefined) o.flows = oAuthFlowsToOlderJson(m.flows, at(a, "flows"), lost);
   if (m.oauth2MetadataUrl !== "") o.oauth2MetadataUrl = m.oauth2MetadataUrl;
   return o;
 }
 
-function OpenIdConnectSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): OpenIdConnectSecurityScheme {
+function openIdConnectSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): OpenIdConnectSecurityScheme {
   const x = object(j, a, "a2a.v1.OpenIdConnectSecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.OpenIdConnectSecurityScheme", description: "", openIdConnectUrl: "" } as OpenIdConnectSecurityScheme);
   let v: unknown;
@@ -1411,13 +1411,13 @@ function OpenIdConnectSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): 
   return m;
 }
 
-function OpenIdConnectSecuritySchemeToOlder(m: OpenIdConnectSecurityScheme, a: At, lost: Loss[]): JsonObject {
+function openIdConnectSecuritySchemeToOlderJson(m: OpenIdConnectSecurityScheme, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { openIdConnectUrl: m.openIdConnectUrl };
   if (m.description !== "") o.description = m.description;
   return o;
 }
 
-function MutualTlsSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): MutualTlsSecurityScheme {
+function mutualTlsSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): MutualTlsSecurityScheme {
   const x = object(j, a, "a2a.v1.MutualTlsSecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.MutualTlsSecurityScheme", description: "" } as MutualTlsSecurityScheme);
   let v: unknown;
@@ -1426,36 +1426,36 @@ function MutualTlsSecuritySchemeFromOlder(j: unknown, a: At, lost: Loss[]): Mutu
   return m;
 }
 
-function MutualTlsSecuritySchemeToOlder(m: MutualTlsSecurityScheme, a: At, lost: Loss[]): JsonObject {
+function mutualTlsSecuritySchemeToOlderJson(m: MutualTlsSecurityScheme, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.description !== "") o.description = m.description;
   return o;
 }
 
-function OAuthFlowsFromOlder(j: unknown, a: At, lost: Loss[]): OAuthFlows {
+function oAuthFlowsFromOlderJson(j: unknown, a: At, lost: Loss[]): OAuthFlows {
   const x = object(j, a, "a2a.v1.OAuthFlows");
   const m = ({ $typeName: "lf.a2a.v1.OAuthFlows", flow: { case: undefined } } as OAuthFlows);
   let v: unknown;
   let one_flow = false;
-  if ((v = x.authorizationCode) != null) { if (one_flow) lose(lost, a, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept"); else { one_flow = true; m.flow = { case: "authorizationCode", value: AuthorizationCodeOAuthFlowFromOlder(v, at(a, "authorizationCode"), lost) }; } }
-  if ((v = x.clientCredentials) != null) { if (one_flow) lose(lost, a, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept"); else { one_flow = true; m.flow = { case: "clientCredentials", value: ClientCredentialsOAuthFlowFromOlder(v, at(a, "clientCredentials"), lost) }; } }
-  if ((v = x.implicit) != null) { if (one_flow) lose(lost, a, "implicit", "a2a.v1.OAuthFlows.flow holds one member; implicit was not kept"); else { one_flow = true; m.flow = { case: "implicit", value: ImplicitOAuthFlowFromOlder(v, at(a, "implicit"), lost) }; } }
-  if ((v = x.password) != null) { if (one_flow) lose(lost, a, "password", "a2a.v1.OAuthFlows.flow holds one member; password was not kept"); else { one_flow = true; m.flow = { case: "password", value: PasswordOAuthFlowFromOlder(v, at(a, "password"), lost) }; } }
+  if ((v = x.authorizationCode) != null) { if (one_flow) lose(lost, a, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept"); else { one_flow = true; m.flow = { case: "authorizationCode", value: authorizationCodeOAuthFlowFromOlderJson(v, at(a, "authorizationCode"), lost) }; } }
+  if ((v = x.clientCredentials) != null) { if (one_flow) lose(lost, a, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept"); else { one_flow = true; m.flow = { case: "clientCredentials", value: clientCredentialsOAuthFlowFromOlderJson(v, at(a, "clientCredentials"), lost) }; } }
+  if ((v = x.implicit) != null) { if (one_flow) lose(lost, a, "implicit", "a2a.v1.OAuthFlows.flow holds one member; implicit was not kept"); else { one_flow = true; m.flow = { case: "implicit", value: implicitOAuthFlowFromOlderJson(v, at(a, "implicit"), lost) }; } }
+  if ((v = x.password) != null) { if (one_flow) lose(lost, a, "password", "a2a.v1.OAuthFlows.flow holds one member; password was not kept"); else { one_flow = true; m.flow = { case: "password", value: passwordOAuthFlowFromOlderJson(v, at(a, "password"), lost) }; } }
   for (const k in x) switch (k) { case "kind": case "authorizationCode": case "clientCredentials": case "implicit": case "password": break; default: lose(lost, a, k, "a2a.v1.OAuthFlows has no field for it"); }
   return m;
 }
 
-function OAuthFlowsToOlder(m: OAuthFlows, a: At, lost: Loss[]): JsonObject {
+function oAuthFlowsToOlderJson(m: OAuthFlows, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
-  if (m.flow.case === "authorizationCode") o.authorizationCode = AuthorizationCodeOAuthFlowToOlder(m.flow.value, at(a, "authorization_code"), lost);
-  if (m.flow.case === "clientCredentials") o.clientCredentials = ClientCredentialsOAuthFlowToOlder(m.flow.value, at(a, "client_credentials"), lost);
-  if (m.flow.case === "implicit") o.implicit = ImplicitOAuthFlowToOlder(m.flow.value, at(a, "implicit"), lost);
-  if (m.flow.case === "password") o.password = PasswordOAuthFlowToOlder(m.flow.value, at(a, "password"), lost);
+  if (m.flow.case === "authorizationCode") o.authorizationCode = authorizationCodeOAuthFlowToOlderJson(m.flow.value, at(a, "authorization_code"), lost);
+  if (m.flow.case === "clientCredentials") o.clientCredentials = clientCredentialsOAuthFlowToOlderJson(m.flow.value, at(a, "client_credentials"), lost);
+  if (m.flow.case === "implicit") o.implicit = implicitOAuthFlowToOlderJson(m.flow.value, at(a, "implicit"), lost);
+  if (m.flow.case === "password") o.password = passwordOAuthFlowToOlderJson(m.flow.value, at(a, "password"), lost);
   if (m.flow.case === "deviceCode") lose(lost, a, "device_code", "v0.3 has no device-code flow");
   return o;
 }
 
-function AuthorizationCodeOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): AuthorizationCodeOAuthFlow {
+function authorizationCodeOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): AuthorizationCodeOAuthFlow {
   const x = object(j, a, "a2a.v1.AuthorizationCodeOAuthFlow");
   const m = ({ $typeName: "lf.a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: "", tokenUrl: "", refreshUrl: "", scopes: {}, pkceRequired: false } as AuthorizationCodeOAuthFlow);
   let v: unknown;
@@ -1467,7 +1467,7 @@ function AuthorizationCodeOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): A
   return m;
 }
 
-function AuthorizationCodeOAuthFlowToOlder(m: AuthorizationCodeOAuthFlow, a: At, lost: Loss[]): JsonObject {
+function authorizationCodeOAuthFlowToOlderJson(m: AuthorizationCodeOAuthFlow, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { authorizationUrl: m.authorizationUrl, tokenUrl: m.tokenUrl, scopes: {} };
   if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
   if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
@@ -1475,7 +1475,7 @@ function AuthorizationCodeOAuthFlowToOlder(m: AuthorizationCodeOAuthFlow, a: At,
   return o;
 }
 
-function ClientCredentialsOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): ClientCredentialsOAuthFlow {
+function clientCredentialsOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): ClientCredentialsOAuthFlow {
   const x = object(j, a, "a2a.v1.ClientCredentialsOAuthFlow");
   const m = ({ $typeName: "lf.a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {} } as ClientCredentialsOAuthFlow);
   let v: unknown;
@@ -1486,14 +1486,14 @@ function ClientCredentialsOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): C
   return m;
 }
 
-function ClientCredentialsOAuthFlowToOlder(m: ClientCredentialsOAuthFlow, a: At, lost: Loss[]): JsonObject {
+function clientCredentialsOAuthFlowToOlderJson(m: ClientCredentialsOAuthFlow, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { tokenUrl: m.tokenUrl, scopes: {} };
   if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
   if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
   return o;
 }
 
-function ImplicitOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): ImplicitOAuthFlow {
+function implicitOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): ImplicitOAuthFlow {
   const x = object(j, a, "a2a.v1.ImplicitOAuthFlow");
   const m = ({ $typeName: "lf.a2a.v1.ImplicitOAuthFlow", authorizationUrl: "", refreshUrl: "", scopes: {} } as ImplicitOAuthFlow);
   let v: unknown;
@@ -1504,14 +1504,14 @@ function ImplicitOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): ImplicitOA
   return m;
 }
 
-function ImplicitOAuthFlowToOlder(m: ImplicitOAuthFlow, a: At, lost: Loss[]): JsonObject {
+function implicitOAuthFlowToOlderJson(m: ImplicitOAuthFlow, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { authorizationUrl: m.authorizationUrl, scopes: {} };
   if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
   if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
   return o;
 }
 
-function PasswordOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): PasswordOAuthFlow {
+function passwordOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): PasswordOAuthFlow {
   const x = object(j, a, "a2a.v1.PasswordOAuthFlow");
   const m = ({ $typeName: "lf.a2a.v1.PasswordOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {} } as PasswordOAuthFlow);
   let v: unknown;
@@ -1522,34 +1522,34 @@ function PasswordOAuthFlowFromOlder(j: unknown, a: At, lost: Loss[]): PasswordOA
   return m;
 }
 
-function PasswordOAuthFlowToOlder(m: PasswordOAuthFlow, a: At, lost: Loss[]): JsonObject {
+function passwordOAuthFlowToOlderJson(m: PasswordOAuthFlow, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { tokenUrl: m.tokenUrl, scopes: {} };
   if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
   if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
   return o;
 }
 
-function SendMessageRequestFromOlder(j: unknown, a: At, lost: Loss[]): SendMessageRequest {
+function sendMessageRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): SendMessageRequest {
   const x = object(j, a, "a2a.v1.SendMessageRequest");
   const m = ({ $typeName: "lf.a2a.v1.SendMessageRequest", tenant: "" } as SendMessageRequest);
   let v: unknown;
-  if ((v = x.message) != null) m.message = MessageFromOlder(v, at(a, "message"), lost);
-  if ((v = x.configuration) != null) m.configuration = SendMessageConfigurationFromOlder(v, at(a, "configuration"), lost);
+  if ((v = x.message) != null) m.message = messageFromOlderJson(v, at(a, "message"), lost);
+  if ((v = x.configuration) != null) m.configuration = sendMessageConfigurationFromOlderJson(v, at(a, "configuration"), lost);
   if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.SendMessageRequest.metadata");
   for (const k in x) switch (k) { case "kind": case "message": case "configuration": case "metadata": break; default: lose(lost, a, k, "a2a.v1.SendMessageRequest has no field for it"); }
   return m;
 }
 
-function SendMessageRequestToOlder(m: SendMessageRequest, a: At, lost: Loss[]): JsonObject {
+function sendMessageRequestToOlderJson(m: SendMessageRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
-  if (m.message !== undefined) o.message = MessageToOlder(m.message, at(a, "message"), lost);
-  if (m.configuration !== undefined) o.configuration = SendMessageConfigurationToOlder(m.configuration, at(a, "configuration"), lost);
+  if (m.message !== undefined) o.message = messageToOlderJson(m.message, at(a, "message"), lost);
+  if (m.configuration !== undefined) o.configuration = sendMessageConfigurationToOlderJson(m.configuration, at(a, "configuration"), lost);
   if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
   return o;
 }
 
-function GetTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): GetTaskRequest {
+function getTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): GetTaskRequest {
   const x = object(j, a, "a2a.v1.GetTaskRequest");
   const m = ({ $typeName: "lf.a2a.v1.GetTaskRequest", tenant: "", id: "" } as GetTaskRequest);
   let v: unknown;
@@ -1564,7 +1564,7 @@ function GetTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): GetTaskReques
   return m;
 }
 
-function GetTaskRequestToOlder(m: GetTaskRequest, a: At, lost: Loss[]): JsonObject {
+function getTaskRequestToOlderJson(m: GetTaskRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o.id = m.id;
@@ -1574,7 +1574,7 @@ function GetTaskRequestToOlder(m: GetTaskRequest, a: At, lost: Loss[]): JsonObje
   return o;
 }
 
-function CancelTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): CancelTaskRequest {
+function cancelTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): CancelTaskRequest {
   const x = object(j, a, "a2a.v1.CancelTaskRequest");
   const m = ({ $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: "" } as CancelTaskRequest);
   let v: unknown;
@@ -1586,7 +1586,7 @@ function CancelTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): CancelTask
   return m;
 }
 
-function CancelTaskRequestToOlder(m: CancelTaskRequest, a: At, lost: Loss[]): JsonObject {
+function cancelTaskRequestToOlderJson(m: CancelTaskRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o.id = m.id;
@@ -1594,7 +1594,7 @@ function CancelTaskRequestToOlder(m: CancelTaskRequest, a: At, lost: Loss[]): Js
   return o;
 }
 
-function GetTaskPushNotificationConfigRequestFromOlder(j: unknown, a: At, lost: Loss[]): GetTaskPushNotificationConfigRequest {
+function getTaskPushNotificationConfigRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): GetTaskPushNotificationConfigRequest {
   const x = object(j, a, "a2a.v1.GetTaskPushNotificationConfigRequest");
   const m = ({ $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "" } as GetTaskPushNotificationConfigRequest);
   const id = resourceId(x.id);
@@ -1605,7 +1605,7 @@ function GetTaskPushNotificationConfigRequestFromOlder(j: unknown, a: At, lost: 
   return m;
 }
 
-function GetTaskPushNotificationConfigRequestToOlder(m: GetTaskPushNotificationConfigRequest, a: At, lost: Loss[]): JsonObject {
+function getTaskPushNotificationConfigRequestToOlderJson(m: GetTaskPushNotificationConfigRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o.id = m.taskId;
@@ -1613,7 +1613,7 @@ function GetTaskPushNotificationConfigRequestToOlder(m: GetTaskPushNotificationC
   return o;
 }
 
-function DeleteTaskPushNotificationConfigRequestFromOlder(j: unknown, a: At, lost: Loss[]): DeleteTaskPushNotificationConfigRequest {
+function deleteTaskPushNotificationConfigRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): DeleteTaskPushNotificationConfigRequest {
   const x = object(j, a, "a2a.v1.DeleteTaskPushNotificationConfigRequest");
   const m = ({ $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "" } as DeleteTaskPushNotificationConfigRequest);
   const id = resourceId(x.id);
@@ -1624,7 +1624,7 @@ function DeleteTaskPushNotificationConfigRequestFromOlder(j: unknown, a: At, los
   return m;
 }
 
-function DeleteTaskPushNotificationConfigRequestToOlder(m: DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[]): JsonObject {
+function deleteTaskPushNotificationConfigRequestToOlderJson(m: DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o.id = m.taskId;
@@ -1632,7 +1632,7 @@ function DeleteTaskPushNotificationConfigRequestToOlder(m: DeleteTaskPushNotific
   return o;
 }
 
-function SubscribeToTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): SubscribeToTaskRequest {
+function subscribeToTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): SubscribeToTaskRequest {
   const x = object(j, a, "a2a.v1.TaskSubscriptionRequest");
   const m = ({ $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: "" } as SubscribeToTaskRequest);
   const id = resourceId(x.id);
@@ -1642,14 +1642,14 @@ function SubscribeToTaskRequestFromOlder(j: unknown, a: At, lost: Loss[]): Subsc
   return m;
 }
 
-function SubscribeToTaskRequestToOlder(m: SubscribeToTaskRequest, a: At, lost: Loss[]): JsonObject {
+function subscribeToTaskRequestToOlderJson(m: SubscribeToTaskRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o.id = m.id;
   return o;
 }
 
-function ListTaskPushNotificationConfigsRequestFromOlder(j: unknown, a: At, lost: Loss[]): ListTaskPushNotificationConfigsRequest {
+function listTaskPushNotificationConfigsRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): ListTaskPushNotificationConfigsRequest {
   const x = object(j, a, "a2a.v1.ListTaskPushNotificationConfigRequest");
   const m = ({ $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", tenant: "", taskId: "", pageSize: 0, pageToken: "" } as ListTaskPushNotificationConfigsRequest);
   let v: unknown;
@@ -1662,7 +1662,7 @@ function ListTaskPushNotificationConfigsRequestFromOlder(j: unknown, a: At, lost
   return m;
 }
 
-function ListTaskPushNotificationConfigsRequestToOlder(m: ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[]): JsonObject {
+function listTaskPushNotificationConfigsRequestToOlderJson(m: ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o.id = m.taskId;
@@ -1671,70 +1671,70 @@ function ListTaskPushNotificationConfigsRequestToOlder(m: ListTaskPushNotificati
   return o;
 }
 
-function GetExtendedAgentCardRequestFromOlder(j: unknown, a: At, lost: Loss[]): GetExtendedAgentCardRequest {
+function getExtendedAgentCardRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): GetExtendedAgentCardRequest {
   const x = object(j, a, "a2a.v1.GetAgentCardRequest");
   const m = ({ $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest", tenant: "" } as GetExtendedAgentCardRequest);
   for (const k in x) switch (k) { case "kind": break; default: lose(lost, a, k, "a2a.v1.GetAgentCardRequest has no field for it"); }
   return m;
 }
 
-function GetExtendedAgentCardRequestToOlder(m: GetExtendedAgentCardRequest, a: At, lost: Loss[]): JsonObject {
+function getExtendedAgentCardRequestToOlderJson(m: GetExtendedAgentCardRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   return o;
 }
 
-function SendMessageResponseFromOlder(j: unknown, a: At, lost: Loss[]): SendMessageResponse {
+function sendMessageResponseFromOlderJson(j: unknown, a: At, lost: Loss[]): SendMessageResponse {
   const x = object(j, a, "a2a.v1.SendMessageResponse");
   const m = ({ $typeName: "lf.a2a.v1.SendMessageResponse", payload: { case: undefined } } as SendMessageResponse);
   switch (x.kind) {
-    case "task": m.payload = { case: "task", value: TaskFromOlder(x, a, lost) }; break;
-    case "message": m.payload = { case: "message", value: MessageFromOlder(x, a, lost) }; break;
-    case undefined: if (x.messageId !== undefined) m.payload = { case: "message", value: MessageFromOlder(x, a, lost) }; else m.payload = { case: "task", value: TaskFromOlder(x, a, lost) }; break;
+    case "task": m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
+    case "message": m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) }; break;
+    case undefined: if (x.messageId !== undefined) m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) }; else m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
     default: refuseKind(pathOf(a), "a2a.v1.SendMessageResponse", x.kind, "task, message");
   }
   return m;
 }
 
-function SendMessageResponseToOlder(m: SendMessageResponse, a: At, lost: Loss[]): JsonObject {
-  if (m.payload.case === "task") return TaskToOlder(m.payload.value, at(a, "task"), lost);
-  if (m.payload.case === "message") return MessageToOlder(m.payload.value, at(a, "message"), lost);
+function sendMessageResponseToOlderJson(m: SendMessageResponse, a: At, lost: Loss[]): JsonObject {
+  if (m.payload.case === "task") return taskToOlderJson(m.payload.value, at(a, "task"), lost);
+  if (m.payload.case === "message") return messageToOlderJson(m.payload.value, at(a, "message"), lost);
   lose(lost, a, "payload", "a2a.v1.SendMessageResponse sets none of payload; a2a.json has no form for it");
   return {};
 }
 
-function StreamResponseFromOlder(j: unknown, a: At, lost: Loss[]): StreamResponse {
+function streamResponseFromOlderJson(j: unknown, a: At, lost: Loss[]): StreamResponse {
   const x = object(j, a, "a2a.v1.StreamResponse");
   const m = ({ $typeName: "lf.a2a.v1.StreamResponse", payload: { case: undefined } } as StreamResponse);
   switch (x.kind) {
-    case "task": m.payload = { case: "task", value: TaskFromOlder(x, a, lost) }; break;
-    case "message": m.payload = { case: "message", value: MessageFromOlder(x, a, lost) }; break;
-    case "status-update": m.payload = { case: "statusUpdate", value: TaskStatusUpdateEventFromOlder(x, a, lost) }; break;
-    case "artifact-update": m.payload = { case: "artifactUpdate", value: TaskArtifactUpdateEventFromOlder(x, a, lost) }; break;
-    case undefined: if (x.messageId !== undefined) m.payload = { case: "message", value: MessageFromOlder(x, a, lost) }; else m.payload = { case: "task", value: TaskFromOlder(x, a, lost) }; break;
+    case "task": m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
+    case "message": m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) }; break;
+    case "status-update": m.payload = { case: "statusUpdate", value: taskStatusUpdateEventFromOlderJson(x, a, lost) }; break;
+    case "artifact-update": m.payload = { case: "artifactUpdate", value: taskArtifactUpdateEventFromOlderJson(x, a, lost) }; break;
+    case undefined: if (x.messageId !== undefined) m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) }; else m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
     default: refuseKind(pathOf(a), "a2a.v1.StreamResponse", x.kind, "task, message, status-update, artifact-update");
   }
   return m;
 }
 
-function StreamResponseToOlder(m: StreamResponse, a: At, lost: Loss[]): JsonObject {
-  if (m.payload.case === "task") return TaskToOlder(m.payload.value, at(a, "task"), lost);
-  if (m.payload.case === "message") return MessageToOlder(m.payload.value, at(a, "message"), lost);
-  if (m.payload.case === "statusUpdate") return TaskStatusUpdateEventToOlder(m.payload.value, at(a, "status_update"), lost);
-  if (m.payload.case === "artifactUpdate") return TaskArtifactUpdateEventToOlder(m.payload.value, at(a, "artifact_update"), lost);
+function streamResponseToOlderJson(m: StreamResponse, a: At, lost: Loss[]): JsonObject {
+  if (m.payload.case === "task") return taskToOlderJson(m.payload.value, at(a, "task"), lost);
+  if (m.payload.case === "message") return messageToOlderJson(m.payload.value, at(a, "message"), lost);
+  if (m.payload.case === "statusUpdate") return taskStatusUpdateEventToOlderJson(m.payload.value, at(a, "status_update"), lost);
+  if (m.payload.case === "artifactUpdate") return taskArtifactUpdateEventToOlderJson(m.payload.value, at(a, "artifact_update"), lost);
   lose(lost, a, "payload", "a2a.v1.StreamResponse sets none of payload; a2a.json has no form for it");
   return {};
 }
 
-function ListTaskPushNotificationConfigsResponseFromOlder(j: unknown, a: At, lost: Loss[]): ListTaskPushNotificationConfigsResponse {
+function listTaskPushNotificationConfigsResponseFromOlderJson(j: unknown, a: At, lost: Loss[]): ListTaskPushNotificationConfigsResponse {
   const m = ({ $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse", configs: [], nextPageToken: "" } as ListTaskPushNotificationConfigsResponse);
-  m.configs = each(j, a, "a2a.v1.ListTaskPushNotificationConfigResponse", lost, TaskPushNotificationConfigFromOlder);
+  m.configs = each(j, a, "a2a.v1.ListTaskPushNotificationConfigResponse", lost, taskPushNotificationConfigFromOlderJson);
   return m;
 }
 
-function ListTaskPushNotificationConfigsResponseToOlder(m: ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[]): JsonValue[] {
+function listTaskPushNotificationConfigsResponseToOlderJson(m: ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[]): JsonValue[] {
   if (m.nextPageToken !== "") lose(lost, a, "next_page_token", "a2a.json's result is the bare list of configs; it has no next_page_token");
-  return eachTo(m.configs, at(a, "configs"), lost, TaskPushNotificationConfigToOlder);
+  return eachTo(m.configs, at(a, "configs"), lost, taskPushNotificationConfigToOlderJson);
 }
 
 /**
@@ -1743,90 +1743,90 @@ function ListTaskPushNotificationConfigsResponseToOlder(m: ListTaskPushNotificat
  */
 export const a2aCompatJson: CompatJsonTable = {
   fromOlder: {
-    "a2a.v1.SendMessageConfiguration": SendMessageConfigurationFromOlder,
-    "a2a.v1.Task": TaskFromOlder,
-    "a2a.v1.TaskStatus": TaskStatusFromOlder,
-    "a2a.v1.Part": PartFromOlder,
-    "a2a.v1.Message": MessageFromOlder,
-    "a2a.v1.Artifact": ArtifactFromOlder,
-    "a2a.v1.TaskStatusUpdateEvent": TaskStatusUpdateEventFromOlder,
-    "a2a.v1.TaskArtifactUpdateEvent": TaskArtifactUpdateEventFromOlder,
-    "a2a.v1.AuthenticationInfo": AuthenticationInfoFromOlder,
-    "a2a.v1.AgentInterface": AgentInterfaceFromOlder,
-    "a2a.v1.AgentCard": AgentCardFromOlder,
-    "a2a.v1.AgentProvider": AgentProviderFromOlder,
-    "a2a.v1.AgentCapabilities": AgentCapabilitiesFromOlder,
-    "a2a.v1.AgentExtension": AgentExtensionFromOlder,
-    "a2a.v1.AgentSkill": AgentSkillFromOlder,
-    "a2a.v1.AgentCardSignature": AgentCardSignatureFromOlder,
-    "a2a.v1.TaskPushNotificationConfig": TaskPushNotificationConfigFromOlder,
-    "a2a.v1.StringList": StringListFromOlder,
-    "a2a.v1.Security": SecurityRequirementFromOlder,
-    "a2a.v1.SecurityScheme": SecuritySchemeFromOlder,
-    "a2a.v1.APIKeySecurityScheme": APIKeySecuritySchemeFromOlder,
-    "a2a.v1.HTTPAuthSecurityScheme": HTTPAuthSecuritySchemeFromOlder,
-    "a2a.v1.OAuth2SecurityScheme": OAuth2SecuritySchemeFromOlder,
-    "a2a.v1.OpenIdConnectSecurityScheme": OpenIdConnectSecuritySchemeFromOlder,
-    "a2a.v1.MutualTlsSecurityScheme": MutualTlsSecuritySchemeFromOlder,
-    "a2a.v1.OAuthFlows": OAuthFlowsFromOlder,
-    "a2a.v1.AuthorizationCodeOAuthFlow": AuthorizationCodeOAuthFlowFromOlder,
-    "a2a.v1.ClientCredentialsOAuthFlow": ClientCredentialsOAuthFlowFromOlder,
-    "a2a.v1.ImplicitOAuthFlow": ImplicitOAuthFlowFromOlder,
-    "a2a.v1.PasswordOAuthFlow": PasswordOAuthFlowFromOlder,
-    "a2a.v1.SendMessageRequest": SendMessageRequestFromOlder,
-    "a2a.v1.GetTaskRequest": GetTaskRequestFromOlder,
-    "a2a.v1.CancelTaskRequest": CancelTaskRequestFromOlder,
-    "a2a.v1.GetTaskPushNotificationConfigRequest": GetTaskPushNotificationConfigRequestFromOlder,
-    "a2a.v1.DeleteTaskPushNotificationConfigRequest": DeleteTaskPushNotificationConfigRequestFromOlder,
-    "a2a.v1.TaskSubscriptionRequest": SubscribeToTaskRequestFromOlder,
-    "a2a.v1.ListTaskPushNotificationConfigRequest": ListTaskPushNotificationConfigsRequestFromOlder,
-    "a2a.v1.GetAgentCardRequest": GetExtendedAgentCardRequestFromOlder,
-    "a2a.v1.SendMessageResponse": SendMessageResponseFromOlder,
-    "a2a.v1.StreamResponse": StreamResponseFromOlder,
-    "a2a.v1.ListTaskPushNotificationConfigResponse": ListTaskPushNotificationConfigsResponseFromOlder,
+    "a2a.v1.SendMessageConfiguration": sendMessageConfigurationFromOlderJson,
+    "a2a.v1.Task": taskFromOlderJson,
+    "a2a.v1.TaskStatus": taskStatusFromOlderJson,
+    "a2a.v1.Part": partFromOlderJson,
+    "a2a.v1.Message": messageFromOlderJson,
+    "a2a.v1.Artifact": artifactFromOlderJson,
+    "a2a.v1.TaskStatusUpdateEvent": taskStatusUpdateEventFromOlderJson,
+    "a2a.v1.TaskArtifactUpdateEvent": taskArtifactUpdateEventFromOlderJson,
+    "a2a.v1.AuthenticationInfo": authenticationInfoFromOlderJson,
+    "a2a.v1.AgentInterface": agentInterfaceFromOlderJson,
+    "a2a.v1.AgentCard": agentCardFromOlderJson,
+    "a2a.v1.AgentProvider": agentProviderFromOlderJson,
+    "a2a.v1.AgentCapabilities": agentCapabilitiesFromOlderJson,
+    "a2a.v1.AgentExtension": agentExtensionFromOlderJson,
+    "a2a.v1.AgentSkill": agentSkillFromOlderJson,
+    "a2a.v1.AgentCardSignature": agentCardSignatureFromOlderJson,
+    "a2a.v1.TaskPushNotificationConfig": taskPushNotificationConfigFromOlderJson,
+    "a2a.v1.StringList": stringListFromOlderJson,
+    "a2a.v1.Security": securityRequirementFromOlderJson,
+    "a2a.v1.SecurityScheme": securitySchemeFromOlderJson,
+    "a2a.v1.APIKeySecurityScheme": apiKeySecuritySchemeFromOlderJson,
+    "a2a.v1.HTTPAuthSecurityScheme": httpAuthSecuritySchemeFromOlderJson,
+    "a2a.v1.OAuth2SecurityScheme": oAuth2SecuritySchemeFromOlderJson,
+    "a2a.v1.OpenIdConnectSecurityScheme": openIdConnectSecuritySchemeFromOlderJson,
+    "a2a.v1.MutualTlsSecurityScheme": mutualTlsSecuritySchemeFromOlderJson,
+    "a2a.v1.OAuthFlows": oAuthFlowsFromOlderJson,
+    "a2a.v1.AuthorizationCodeOAuthFlow": authorizationCodeOAuthFlowFromOlderJson,
+    "a2a.v1.ClientCredentialsOAuthFlow": clientCredentialsOAuthFlowFromOlderJson,
+    "a2a.v1.ImplicitOAuthFlow": implicitOAuthFlowFromOlderJson,
+    "a2a.v1.PasswordOAuthFlow": passwordOAuthFlowFromOlderJson,
+    "a2a.v1.SendMessageRequest": sendMessageRequestFromOlderJson,
+    "a2a.v1.GetTaskRequest": getTaskRequestFromOlderJson,
+    "a2a.v1.CancelTaskRequest": cancelTaskRequestFromOlderJson,
+    "a2a.v1.GetTaskPushNotificationConfigRequest": getTaskPushNotificationConfigRequestFromOlderJson,
+    "a2a.v1.DeleteTaskPushNotificationConfigRequest": deleteTaskPushNotificationConfigRequestFromOlderJson,
+    "a2a.v1.TaskSubscriptionRequest": subscribeToTaskRequestFromOlderJson,
+    "a2a.v1.ListTaskPushNotificationConfigRequest": listTaskPushNotificationConfigsRequestFromOlderJson,
+    "a2a.v1.GetAgentCardRequest": getExtendedAgentCardRequestFromOlderJson,
+    "a2a.v1.SendMessageResponse": sendMessageResponseFromOlderJson,
+    "a2a.v1.StreamResponse": streamResponseFromOlderJson,
+    "a2a.v1.ListTaskPushNotificationConfigResponse": listTaskPushNotificationConfigsResponseFromOlderJson,
   },
   toOlder: {
-    "lf.a2a.v1.SendMessageConfiguration": SendMessageConfigurationToOlder,
-    "lf.a2a.v1.Task": TaskToOlder,
-    "lf.a2a.v1.TaskStatus": TaskStatusToOlder,
-    "lf.a2a.v1.Part": (m: Part, a: At, lost: Loss[]) => PartToOlder(m, a, lost) ?? {},
-    "lf.a2a.v1.Message": MessageToOlder,
-    "lf.a2a.v1.Artifact": ArtifactToOlder,
-    "lf.a2a.v1.TaskStatusUpdateEvent": TaskStatusUpdateEventToOlder,
-    "lf.a2a.v1.TaskArtifactUpdateEvent": TaskArtifactUpdateEventToOlder,
-    "lf.a2a.v1.AuthenticationInfo": AuthenticationInfoToOlder,
-    "lf.a2a.v1.AgentInterface": AgentInterfaceToOlder,
-    "lf.a2a.v1.AgentCard": AgentCardToOlder,
-    "lf.a2a.v1.AgentProvider": AgentProviderToOlder,
-    "lf.a2a.v1.AgentCapabilities": AgentCapabilitiesToOlder,
-    "lf.a2a.v1.AgentExtension": AgentExtensionToOlder,
-    "lf.a2a.v1.AgentSkill": AgentSkillToOlder,
-    "lf.a2a.v1.AgentCardSignature": AgentCardSignatureToOlder,
-    "lf.a2a.v1.TaskPushNotificationConfig": TaskPushNotificationConfigToOlder,
-    "lf.a2a.v1.StringList": StringListToOlder,
-    "lf.a2a.v1.SecurityRequirement": SecurityRequirementToOlder,
-    "lf.a2a.v1.SecurityScheme": SecuritySchemeToOlder,
-    "lf.a2a.v1.APIKeySecurityScheme": APIKeySecuritySchemeToOlder,
-    "lf.a2a.v1.HTTPAuthSecurityScheme": HTTPAuthSecuritySchemeToOlder,
-    "lf.a2a.v1.OAuth2SecurityScheme": OAuth2SecuritySchemeToOlder,
-    "lf.a2a.v1.OpenIdConnectSecurityScheme": OpenIdConnectSecuritySchemeToOlder,
-    "lf.a2a.v1.MutualTlsSecurityScheme": MutualTlsSecuritySchemeToOlder,
-    "lf.a2a.v1.OAuthFlows": OAuthFlowsToOlder,
-    "lf.a2a.v1.AuthorizationCodeOAuthFlow": AuthorizationCodeOAuthFlowToOlder,
-    "lf.a2a.v1.ClientCredentialsOAuthFlow": ClientCredentialsOAuthFlowToOlder,
-    "lf.a2a.v1.ImplicitOAuthFlow": ImplicitOAuthFlowToOlder,
-    "lf.a2a.v1.PasswordOAuthFlow": PasswordOAuthFlowToOlder,
-    "lf.a2a.v1.SendMessageRequest": SendMessageRequestToOlder,
-    "lf.a2a.v1.GetTaskRequest": GetTaskRequestToOlder,
-    "lf.a2a.v1.CancelTaskRequest": CancelTaskRequestToOlder,
-    "lf.a2a.v1.GetTaskPushNotificationConfigRequest": GetTaskPushNotificationConfigRequestToOlder,
-    "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest": DeleteTaskPushNotificationConfigRequestToOlder,
-    "lf.a2a.v1.SubscribeToTaskRequest": SubscribeToTaskRequestToOlder,
-    "lf.a2a.v1.ListTaskPushNotificationConfigsRequest": ListTaskPushNotificationConfigsRequestToOlder,
-    "lf.a2a.v1.GetExtendedAgentCardRequest": GetExtendedAgentCardRequestToOlder,
-    "lf.a2a.v1.SendMessageResponse": SendMessageResponseToOlder,
-    "lf.a2a.v1.StreamResponse": StreamResponseToOlder,
-    "lf.a2a.v1.ListTaskPushNotificationConfigsResponse": ListTaskPushNotificationConfigsResponseToOlder,
+    "lf.a2a.v1.SendMessageConfiguration": sendMessageConfigurationToOlderJson,
+    "lf.a2a.v1.Task": taskToOlderJson,
+    "lf.a2a.v1.TaskStatus": taskStatusToOlderJson,
+    "lf.a2a.v1.Part": (m: Part, a: At, lost: Loss[]) => partToOlderJson(m, a, lost) ?? {},
+    "lf.a2a.v1.Message": messageToOlderJson,
+    "lf.a2a.v1.Artifact": artifactToOlderJson,
+    "lf.a2a.v1.TaskStatusUpdateEvent": taskStatusUpdateEventToOlderJson,
+    "lf.a2a.v1.TaskArtifactUpdateEvent": taskArtifactUpdateEventToOlderJson,
+    "lf.a2a.v1.AuthenticationInfo": authenticationInfoToOlderJson,
+    "lf.a2a.v1.AgentInterface": agentInterfaceToOlderJson,
+    "lf.a2a.v1.AgentCard": agentCardToOlderJson,
+    "lf.a2a.v1.AgentProvider": agentProviderToOlderJson,
+    "lf.a2a.v1.AgentCapabilities": agentCapabilitiesToOlderJson,
+    "lf.a2a.v1.AgentExtension": agentExtensionToOlderJson,
+    "lf.a2a.v1.AgentSkill": agentSkillToOlderJson,
+    "lf.a2a.v1.AgentCardSignature": agentCardSignatureToOlderJson,
+    "lf.a2a.v1.TaskPushNotificationConfig": taskPushNotificationConfigToOlderJson,
+    "lf.a2a.v1.StringList": stringListToOlderJson,
+    "lf.a2a.v1.SecurityRequirement": securityRequirementToOlderJson,
+    "lf.a2a.v1.SecurityScheme": securitySchemeToOlderJson,
+    "lf.a2a.v1.APIKeySecurityScheme": apiKeySecuritySchemeToOlderJson,
+    "lf.a2a.v1.HTTPAuthSecurityScheme": httpAuthSecuritySchemeToOlderJson,
+    "lf.a2a.v1.OAuth2SecurityScheme": oAuth2SecuritySchemeToOlderJson,
+    "lf.a2a.v1.OpenIdConnectSecurityScheme": openIdConnectSecuritySchemeToOlderJson,
+    "lf.a2a.v1.MutualTlsSecurityScheme": mutualTlsSecuritySchemeToOlderJson,
+    "lf.a2a.v1.OAuthFlows": oAuthFlowsToOlderJson,
+    "lf.a2a.v1.AuthorizationCodeOAuthFlow": authorizationCodeOAuthFlowToOlderJson,
+    "lf.a2a.v1.ClientCredentialsOAuthFlow": clientCredentialsOAuthFlowToOlderJson,
+    "lf.a2a.v1.ImplicitOAuthFlow": implicitOAuthFlowToOlderJson,
+    "lf.a2a.v1.PasswordOAuthFlow": passwordOAuthFlowToOlderJson,
+    "lf.a2a.v1.SendMessageRequest": sendMessageRequestToOlderJson,
+    "lf.a2a.v1.GetTaskRequest": getTaskRequestToOlderJson,
+    "lf.a2a.v1.CancelTaskRequest": cancelTaskRequestToOlderJson,
+    "lf.a2a.v1.GetTaskPushNotificationConfigRequest": getTaskPushNotificationConfigRequestToOlderJson,
+    "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest": deleteTaskPushNotificationConfigRequestToOlderJson,
+    "lf.a2a.v1.SubscribeToTaskRequest": subscribeToTaskRequestToOlderJson,
+    "lf.a2a.v1.ListTaskPushNotificationConfigsRequest": listTaskPushNotificationConfigsRequestToOlderJson,
+    "lf.a2a.v1.GetExtendedAgentCardRequest": getExtendedAgentCardRequestToOlderJson,
+    "lf.a2a.v1.SendMessageResponse": sendMessageResponseToOlderJson,
+    "lf.a2a.v1.StreamResponse": streamResponseToOlderJson,
+    "lf.a2a.v1.ListTaskPushNotificationConfigsResponse": listTaskPushNotificationConfigsResponseToOlderJson,
   },
 };
 

@@ -821,23 +821,23 @@ describe("helpers", () => {
 
   it("the message/send and task paths of the benchmark are converted directly, not through the proto", () => {
     const source = readFileSync(join(repoRoot, "generated-samples/a2a_compat.ts"), "utf8");
-    const directly = [...source.matchAll(/^function (\w+)(FromOlder|ToOlder)\(/gm)].map((m) => m[1]! + m[2]!);
+    const directly = [...source.matchAll(/^function (\w+)(FromOlderJson|ToOlderJson)\(/gm)].map((m) => m[1]! + m[2]!);
     for (const name of [
-      "SendMessageRequest",
-      "SendMessageConfiguration",
-      "SendMessageResponse",
-      "StreamResponse",
-      "Message",
-      "Part",
-      "Task",
-      "TaskStatus",
-      "Artifact",
-      "AuthenticationInfo",
-      "TaskStatusUpdateEvent",
-      "TaskArtifactUpdateEvent",
+      "sendMessageRequest",
+      "sendMessageConfiguration",
+      "sendMessageResponse",
+      "streamResponse",
+      "message",
+      "part",
+      "task",
+      "taskStatus",
+      "artifact",
+      "authenticationInfo",
+      "taskStatusUpdateEvent",
+      "taskArtifactUpdateEvent",
     ]) {
-      expect(directly).toContain(`${name}FromOlder`);
-      expect(directly).toContain(`${name}ToOlder`);
+      expect(directly).toContain(`${name}FromOlderJson`);
+      expect(directly).toContain(`${name}ToOlderJson`);
     }
   });
 });

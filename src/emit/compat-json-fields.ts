@@ -1,5 +1,5 @@
 /**
- * Code fragments for one field of the direct conversions (compat-json-module.ts):
+ * Code pieces for one field of the direct conversions (compat-json-module.ts), as printables:
  * how a value of a given proto field type is read from the older version's
  * dialect JSON, written to it, tested for being set, and what the zero value
  * of a newer message is. A field type that has no fragment here fails the
@@ -10,12 +10,27 @@
  *   set    whether isFieldSet would say the field is set
  */
 import { ScalarType, type DescEnum, type DescEnumValue, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import type { Printable } from "@bufbuild/protoplugin";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
 
 /** protobuf-es FeatureSet.FieldPresence.IMPLICIT */
 export const IMPLICIT = 2;
 
 export const lit = (v: unknown) => JSON.stringify(v);
+
+/** One line of generated code, or a piece of one. */
+export type Code = Printable;
+
+/** Code from a template: its text with the values (text, import symbols, other code) in between. */
+export function code(strings: TemplateStringsArray, ...values: Code[]): Code[] {
+  const out: Code[] = [];
+  strings.forEach((s, i) => {
+    if (s !== "") out.push(s);
+    if (i < values.length) out.push(values[i]!);
+  });
+  return out;
+}
+
 /** `o.key` when key is an identifier, else `o["key"]`. */
 export const prop = (o: string, key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `${o}.${key}` : `${o}[${lit(key)}]`);
 
@@ -57,34 +72,50 @@ export function copyable(from: DescField, to: DescField): boolean {
  * undefined when any present value is set.
  */
 export function setTest(f: DescField, v: string): string | undefined {
-  if (f.fieldKind === "list") return `${v}.length > 0`;
-  if (f.fieldKind === "map") return `Object.keys(${v}).length > 0`;
-  if (f.fieldKind === "message") return `${v} !== undefined`;
-  if (f.oneof || f.presence !== IMPLICIT) return `${v} !== undefined`;
+  const parts = setTestParts(f);
+  return parts && parts[0] + v + parts[1];
+}
+
+/** setTest for a value given as code. */
+export function isSetCode(f: DescField, v: Code): Code | undefined {
+  const parts = setTestParts(f);
+  return parts && [parts[0], v, parts[1]].filter((x) => x !== "");
+}
+
+/** The text before and after the value in setTest's condition. */
+function setTestParts(f: DescField): readonly [string, string] | undefined {
+  if (f.fieldKind === "list") return ["", ".length > 0"];
+  if (f.fieldKind === "map") return ["Object.keys(", ").length > 0"];
+  if (f.fieldKind === "message") return ["", " !== undefined"];
+  if (f.oneof || f.presence !== IMPLICIT) return ["", " !== undefined"];
   switch (valueKind(f)) {
     case "string":
-      return `${v} !== ""`;
+      return ["", ' !== ""'];
     case "bool":
-      return `${v}`;
+      return ["", ""];
     case "bytes":
-      return `${v}.length > 0`;
+      return ["", ".length > 0"];
     default:
-      return `${v} !== 0`;
+      return ["", " !== 0"];
   }
 }
 
 /** Enum tables, named once per module: dialect/proto spellings → newer number, newer number → dialect spelling. */
 export class EnumTables {
-  readonly decls: string[] = [];
+  readonly decls: Code[] = [];
   private readonly names = new Map<string, string>();
-  constructor(private readonly dialect: JsonRpcDialect) {}
+  /** `typed`: whether the Maps' type arguments are written (TypeScript). */
+  constructor(
+    private readonly dialect: JsonRpcDialect,
+    private readonly typed: boolean,
+  ) {}
 
   /**
    * A Map from every JSON spelling of an older enum value (dialect, proto name, number) to the newer number
    * (compat-convert.ts: by name, else by number); a value without one is not in it, so reading it is refused.
    */
   toNewer(older: DescEnum, newer: DescEnum): string {
-    return this.named(`IN_${newer.name}`, `${older.typeName}>${newer.typeName}`, () => {
+    return this.named(`${constantCase(newer.name)}_FROM_JSON`, `${older.typeName}>${newer.typeName}`, () => {
       const entries: [string | number, number][] = [];
       for (const v of older.values) {
         const n = counterpart(v, newer)?.number;
@@ -95,7 +126,8 @@ export class EnumTables {
         if (spelled !== undefined && this.firstSpelling(spelled) === v.name) entries.push([spelled, n]);
         entries.push([v.name, n], [v.number, n]);
       }
-      return `new Map<string | number, number>([${entries.map(([k, n]) => `[${lit(k)}, ${n}]`).join(", ")}])`;
+      const type = this.typed ? "<string | number, number>" : "";
+      return `new Map${type}([${entries.map(([k, n]) => `[${lit(k)}, ${n}]`).join(", ")}])`;
     });
   }
 
@@ -104,15 +136,16 @@ export class EnumTables {
    * else by number), and the older value 0, which a number without one is written as (and reported).
    */
   toOlder(newer: DescEnum, older: DescEnum): string {
-    return this.named(`OUT_${older.name}`, `${newer.typeName}<${older.typeName}`, () => {
+    return this.named(`${constantCase(older.name)}_TO_JSON`, `${newer.typeName}<${older.typeName}`, () => {
       const spell = (name: string) => lit(this.dialect.enums[name] ?? name);
       const entries = newer.values.flatMap((v) => {
         const o = counterpart(v, older);
         return o === undefined ? [] : [`[${v.number}, ${spell(o.name)}]`];
       });
       const zero = older.values.find((x) => x.number === 0)?.name ?? "";
+      const type = this.typed ? "<number, string>" : "";
       return (
-        `{ older: ${lit(older.typeName)}, spelled: new Map<number, string>([${entries.join(", ")}]), ` +
+        `{ older: ${lit(older.typeName)}, spelled: new Map${type}([${entries.join(", ")}]), ` +
         `zeroName: ${lit(zero)}, zeroSpelled: ${spell(zero)} }`
       );
     });
@@ -135,6 +168,9 @@ export class EnumTables {
     return n;
   }
 }
+
+/** An enum's name as a constant's (TaskState → TASK_STATE), as the proto path names its tables. */
+const constantCase = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
 
 /** The value of `to` with the local name of `v`, else with its number (as compat-convert.ts maps enums). */
 function counterpart(v: DescEnumValue, to: DescEnum): DescEnumValue | undefined {
@@ -182,26 +218,24 @@ export function zeroLiteral(desc: DescMessage): string {
 export function readValue(
   f: DescField,
   v: string,
-  where: string,
+  where: Code,
   what: string,
-  rt: (s: string) => string,
+  rt: (s: string) => Code,
   enums: (e: DescEnum) => string | undefined,
-): string {
-  switch (valueKind(f)) {
+): Code[] {
+  const kind = valueKind(f);
+  switch (kind) {
     case "string":
-      return `${rt("str")}(${v}, ${where}, ${what})`;
     case "bool":
-      return `${rt("bool")}(${v}, ${where}, ${what})`;
     case "int32":
-      return `${rt("int32")}(${v}, ${where}, ${what})`;
     case "bytes":
-      return `${rt("bytes")}(${v}, ${where}, ${what})`;
     case "struct":
-      return `${rt("struct")}(${v}, ${where}, ${what})`;
     case "timestamp":
-      return `${rt("timestamp")}(${v}, ${where}, ${what})`;
-    case "enum":
-      return `${rt("enumIn")}(${enums((f as DescField & { enum: DescEnum }).enum)}, ${v}, ${where}, ${what})`;
+      return code`${rt(kind === "string" ? "str" : kind)}(${v}, ${where}, ${what})`;
+    case "enum": {
+      const table = enums((f as DescField & { enum: DescEnum }).enum) ?? "undefined";
+      return code`${rt("enumIn")}(${table}, ${v}, ${where}, ${what})`;
+    }
     default:
       throw new Error(`compat-json: no reader for ${f.toString()}`);
   }
@@ -214,19 +248,19 @@ export function readValue(
 export function writeValue(
   f: DescField,
   v: string,
-  rt: (s: string) => string,
+  rt: (s: string) => Code,
   table: string | undefined,
   key = f.name,
-): string {
+): Code {
   switch (valueKind(f)) {
     case "bytes":
-      return `${rt("base64")}(${v})`;
+      return code`${rt("base64")}(${v})`;
     case "struct":
-      return `${rt("structJson")}(${v})`;
+      return code`${rt("structJson")}(${v})`;
     case "timestamp":
-      return `${rt("timestampJson")}(${v})`;
+      return code`${rt("timestampJson")}(${v})`;
     case "enum":
-      return `${rt("enumOut")}(${table}, ${v}, a, ${lit(key)}, lost)`;
+      return code`${rt("enumOut")}(${table ?? "undefined"}, ${v}, a, ${lit(key)}, lost)`;
     default:
       return f.fieldKind === "list" ? `${v}.slice()` : v;
   }

@@ -1,15 +1,16 @@
 /**
- * The named transforms of the compat plan (packages/runtime/src/compat/compat-transforms.ts),
+ * The named transforms of the compat plan (compat-proto-transforms.ts writes them for the proto path),
  * written as code for the direct conversions (compat-json-module.ts): toward
  * the newer version they read the older dialect JSON `x` and fill the newer
  * message `m`; toward the older version they read `m` and fill the dialect
- * object `o`. Each gives the result, and reports the losses, of the runtime
- * transform it mirrors followed by fromJson/toJson and the dialect codec
- * (test/compat-json.test.ts compares them). A transform without an entry
- * here fails the generation, naming the pair and the step.
+ * object `o`. Each gives the result, and reports the losses (reasons from the
+ * plan or src/compat/loss-reasons.ts), of the proto path's transform followed
+ * by the a2a.json codec (test/compat-json.test.ts compares them). A transform
+ * without an entry here fails the generation, naming the pair and the step.
  */
 import type { DescMessage } from "@bufbuild/protobuf";
-import { lit, prop } from "./compat-json-fields.js";
+import { LOSS, LOSS_BEFORE } from "../compat/loss-reasons.js";
+import { code, lit, prop, type Code } from "./compat-json-fields.js";
 
 export interface DecodeCtx {
   readonly d03: DescMessage;
@@ -17,7 +18,7 @@ export interface DecodeCtx {
   /** Whether types are written (TypeScript). */
   readonly typed: boolean;
   /** ": JsonObject" in TypeScript, "" in JavaScript. */
-  readonly json: string;
+  readonly json: Code;
   /**
    * Expression: the dialect value of an older field of `obj` (of type `desc`, default x / d03);
    * null or undefined when absent.
@@ -27,27 +28,29 @@ export interface DecodeCtx {
    * Expression: the value `v` of that field read as the older proto reads it (throws as fromJson
    * would); `where` is the path of its object (default a).
    */
-  value(name03: string, v: string, desc?: DescMessage, where?: string): string;
+  value(name03: string, v: string, desc?: DescMessage, where?: Code): Code;
   /** Statement: sets a newer field of `m`. */
-  set(name10: string, expr: string): string;
+  set(name10: string, expr: Code): Code;
   /**
    * Expression: the dialect JSON `v` of an older message field, converted to its newer pair;
    * `parentAt` is the path of its parent.
    */
-  toNewer(name03: string, v: string, desc?: DescMessage, parentAt?: string): string;
+  toNewer(name03: string, v: string, desc?: DescMessage, parentAt?: Code): Code;
   /** Statement: reports the loss of the dialect key `key` (`reasonExpr` is code). */
-  lose(key: string, reasonExpr: string): string;
+  lose(key: string, reasonExpr: Code): Code;
   /** Statement: reports the keys of `obj` that the older message `desc` has no field for. */
-  unknownKeys(desc: DescMessage, obj: string, atExpr: string): string;
+  unknownKeys(desc: DescMessage, obj: string, atExpr: string): Code;
   /** Expression: a new newer message of `typeShort` at its zero value. */
-  zero(typeShort: string): string;
+  zero(typeShort: string): Code;
   /** The dialect key of an older field. */
   key03(name03: string, desc?: DescMessage): string;
-  rt(name: string): string;
+  rt(name: string): Code;
   /** The older message `typeShort`. */
   older(typeShort: string): DescMessage;
   /** The dialect key path of a newer field the pair's dialectFields carry, if any. */
   dialectField(name10: string): string | undefined;
+  /** The reason of the plan's lossy step for a field of a newer message (short name), toward the older version. */
+  planReason(newerShort: string, field: string): string;
   /** Expression: the function (json, at, lost) → newer message of an older message field, for list elements. */
   fnToNewer(name03: string, desc?: DescMessage): string;
   /** The dialect's resource name pattern of an older field of d03. */
@@ -64,54 +67,56 @@ export interface EncodeCtx {
   readonly d03: DescMessage;
   readonly d10: DescMessage;
   readonly typed: boolean;
-  readonly json: string;
+  readonly json: Code;
   /** Expression: a newer field of `m`. */
   get(name10: string): string;
   /**
    * Statement: writes the older field (type `desc`, default d03) into `target` (default o) when
    * toJson would, enums spelled by the dialect.
    */
-  put(name03: string, expr: string, target?: string, desc?: DescMessage): string;
+  put(name03: string, expr: string, target?: string, desc?: DescMessage): Code;
   /**
    * Expression: `expr`, a message of the newer field `name10` of `desc` (default d10), converted
    * to older dialect JSON.
    */
-  toOlder(name10: string, expr: string, desc?: DescMessage): string;
+  toOlder(name10: string, expr: string, desc?: DescMessage): Code;
   /** Statement: reports the loss of a newer field (by its proto name). */
-  lose(name10: string, reasonExpr: string): string;
+  lose(name10: string, reasonExpr: Code): Code;
   /** The dialect key of an older field. */
   key(name03: string, desc?: DescMessage): string;
-  rt(name: string): string;
+  rt(name: string): Code;
   older(typeShort: string): DescMessage;
   /** The number of a value of the enum of a newer field, the field given by a dotted path from d10. */
   enumNumber(path10: string, valueName: string): number;
+  /** The reason of the plan's lossy step for a field of a newer message (short name), toward the older version. */
+  planReason(newerShort: string, field: string): string;
   dialectField(name10: string): string | undefined;
   resource(name03: string): Resource;
 }
 
 export interface TransformCode {
-  toNewer?(c: DecodeCtx): string[];
-  toOlder?(c: EncodeCtx): string[];
+  toNewer?(c: DecodeCtx): Code[];
+  toOlder?(c: EncodeCtx): Code[];
 }
 
 export const transformCode: Readonly<Record<string, TransformCode>> = {
   taskState: {
-    toNewer: (c) => [`if ((v = ${c.read("state")}) != null) ${c.set("state", c.value("state", "v"))}`],
+    toNewer: (c) => [code`if ((v = ${c.read("state")}) != null) ${c.set("state", c.value("state", "v"))}`],
     toOlder: (c) => [c.put("state", c.get("state"))],
   },
 
   finalFromState: {
     // `final` is recomputed on the newer side: read only to check it as fromJson would.
-    toNewer: (c) => [`if ((v = ${c.read("final")}) != null) ${c.value("final", "v")};`],
+    toNewer: (c) => [code`if ((v = ${c.read("final")}) != null) ${c.value("final", "v")};`],
     toOlder: (c) => {
       const final = ["COMPLETED", "CANCELED", "FAILED", "REJECTED", "INPUT_REQUIRED"].map(
         (n) => `status.state === ${c.enumNumber("status.state", n)} /* ${n} */`,
       );
       return [
-        `const status = ${c.get("status")};`,
+        code`const status = ${c.get("status")};`,
         `if (status !== undefined) {`,
-        `  ${prop("o", c.key("status"))} = ${c.toOlder("status", "status")};`,
-        `  if (${final.join(" || ")}) ${prop("o", c.key("final"))} = true;`,
+        code`  ${prop("o", c.key("status"))} = ${c.toOlder("status", "status")};`,
+        code`  if (${final.join(" || ")}) ${prop("o", c.key("final"))} = true;`,
         `}`,
       ];
     },
@@ -119,36 +124,37 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
 
   blocking: {
     toNewer: (c) => [
-      `${c.set("return_immediately", `!((v = ${c.read("blocking")}) != null && ${c.value("blocking", "v")})`)}`,
+      c.set("return_immediately", code`!((v = ${c.read("blocking")}) != null && ${c.value("blocking", "v")})`),
     ],
     toOlder: (c) => [c.put("blocking", `!${c.get("return_immediately")}`)],
   },
 
   historyLength: {
     toNewer: (c) => [
-      `if ((v = ${c.read("history_length")}) != null) {`,
-      `  const n = ${c.value("history_length", "v")};`,
-      `  if (n !== 0) ${c.set("history_length", "n")}`,
+      code`if ((v = ${c.read("history_length")}) != null) {`,
+      code`  const n = ${c.value("history_length", "v")};`,
+      code`  if (n !== 0) ${c.set("history_length", "n")}`,
       `}`,
     ],
     toOlder: (c) => [
-      `const historyLength = ${c.get("history_length")};`,
-      `if (historyLength === 0) ` +
-        c.lose("history_length", lit("v0.3 cannot ask for no history (0 means no limit there); sent without a limit")),
-      `else if (historyLength !== undefined) { ${c.put("history_length", "historyLength")} }`,
+      code`const historyLength = ${c.get("history_length")};`,
+      [`if (historyLength === 0) `, c.lose("history_length", lit(LOSS.noHistory))],
+      code`else if (historyLength !== undefined) { ${c.put("history_length", "historyLength")} }`,
     ],
   },
 
   schemes: {
     toNewer: (c) => [
-      `if ((v = ${c.read("schemes")}) != null) {`,
-      `  const schemes = ${c.value("schemes", "v")};`,
-      `  if (schemes[0] !== undefined) ${c.set("scheme", "schemes[0]")}`,
-      `  if (schemes.length > 1) ` +
-        c.lose(c.key03("schemes"), '"v1.0 takes one scheme; dropped " + schemes.slice(1).join(", ")'),
+      code`if ((v = ${c.read("schemes")}) != null) {`,
+      code`  const schemes = ${c.value("schemes", "v")};`,
+      code`  if (schemes[0] !== undefined) ${c.set("scheme", "schemes[0]")}`,
+      [
+        `  if (schemes.length > 1) `,
+        c.lose(c.key03("schemes"), `${lit(LOSS_BEFORE.droppedSchemes)} + schemes.slice(1).join(", ")`),
+      ],
       `}`,
     ],
-    toOlder: (c) => [`if (${c.get("scheme")}) ${prop("o", c.key("schemes"))} = [${c.get("scheme")}];`],
+    toOlder: (c) => [code`if (${c.get("scheme")}) ${prop("o", c.key("schemes"))} = [${c.get("scheme")}];`],
   },
 
   /** The older PushNotificationConfig inside SendMessageConfiguration ↔ the newer flat TaskPushNotificationConfig. */
@@ -157,40 +163,46 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
       const cfg = c.older("PushNotificationConfig");
       const r = (n: string) => c.read(n, "p", cfg);
       return [
-        `if ((v = ${c.read("push_notification")}) != null) {`,
-        `  const p = ${c.rt("object")}(v, a, ${lit(cfg.typeName)});`,
-        `  const pa = ${c.rt("at")}(a, ${lit(c.key03("push_notification"))});`,
-        `  ${c.unknownKeys(cfg, "p", "pa")}`,
-        `  const t = ${c.zero("TaskPushNotificationConfig")};`,
+        code`if ((v = ${c.read("push_notification")}) != null) {`,
+        code`  const p = ${c.rt("object")}(v, a, ${lit(cfg.typeName)});`,
+        code`  const pa = ${c.rt("at")}(a, ${lit(c.key03("push_notification"))});`,
+        code`  ${c.unknownKeys(cfg, "p", "pa")}`,
+        code`  const t = ${c.zero("TaskPushNotificationConfig")};`,
         ...["url", "token", "id"].map(
-          (n) => `  if ((v = ${r(n)}) != null) { const s = ${c.value(n, "v", cfg, "pa")}; if (s !== "") t.${n} = s; }`,
+          (n) =>
+            code`  if ((v = ${r(n)}) != null) { const s = ${c.value(n, "v", cfg, "pa")}; if (s !== "") t.${n} = s; }`,
         ),
-        `  if ((v = ${r("authentication")}) != null) ` +
-          `t.authentication = ${c.toNewer("authentication", "v", cfg, "pa")};`,
-        `  ${c.set("task_push_notification_config", "t")}`,
+        [
+          code`  if ((v = ${r("authentication")}) != null) `,
+          code`t.authentication = ${c.toNewer("authentication", "v", cfg, "pa")};`,
+        ],
+        code`  ${c.set("task_push_notification_config", "t")}`,
         `}`,
       ];
     },
     toOlder: (c) => {
       const cfg = c.older("PushNotificationConfig");
       const tpc = c.d10.fields.find((f) => f.name === "task_push_notification_config")!.message!;
+      const tenant = c.planReason("TaskPushNotificationConfig", "tenant");
       return [
-        `const t = ${c.get("task_push_notification_config")};`,
+        code`const t = ${c.get("task_push_notification_config")};`,
         `if (t !== undefined) {`,
-        `  if (t.tenant) ${c.lose("task_push_notification_config.tenant", lit("v0.3 has no tenant"))}`,
-        `  const p${c.json} = {};`,
-        ...["id", "url", "token"].map((n) => `  ${c.put(n, `t.${n}`, "p", cfg)}`),
-        `  if (t.authentication !== undefined) ` +
-          `${prop("p", c.key("authentication", cfg))} = ${c.toOlder("authentication", "t.authentication", tpc)};`,
-        `  ${prop("o", c.key("push_notification"))} = p;`,
+        code`  if (t.tenant) ${c.lose("task_push_notification_config.tenant", lit(tenant))}`,
+        code`  const p${c.json} = {};`,
+        ...["id", "url", "token"].map((n) => code`  ${c.put(n, `t.${n}`, "p", cfg)}`),
+        [
+          `  if (t.authentication !== undefined) `,
+          code`${prop("p", c.key("authentication", cfg))} = ${c.toOlder("authentication", "t.authentication", tpc)};`,
+        ],
+        code`  ${prop("o", c.key("push_notification"))} = p;`,
         `}`,
       ];
     },
   },
 
-  taskName: resourceName("name", ["id"], "not a task name (tasks/{id}): "),
-  configName: resourceName("name", ["task_id", "id"], "not a push config name: "),
-  parentName: resourceName("parent", ["task_id"], "not a task name: "),
+  taskName: resourceName("name", ["id"], LOSS_BEFORE.badTaskName),
+  configName: resourceName("name", ["task_id", "id"], LOSS_BEFORE.badConfigName),
+  parentName: resourceName("parent", ["task_id"], LOSS_BEFORE.badParentName),
 
   /** The newer flat TaskPushNotificationConfig ↔ the older {name (tasks/{taskId}/…/{config.id}), config}. */
   pushConfig: {
@@ -199,20 +211,23 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
       const r = (n: string) => c.read(n, "p", cfg);
       const key = c.key03("push_notification_config");
       return [
-        ...readIds(c, "name", ["task_id", "id"], "not a push config name: "),
-        `if ((v = ${c.read("push_notification_config")}) != null) {`,
-        `  const pa = ${c.rt("at")}(a, ${lit(key)});`,
-        `  const p = ${c.rt("object")}(v, pa, ${lit(cfg.typeName)});`,
-        `  ${c.unknownKeys(cfg, "p", "pa")}`,
+        ...readIds(c, "name", ["task_id", "id"], LOSS_BEFORE.badConfigName),
+        code`if ((v = ${c.read("push_notification_config")}) != null) {`,
+        code`  const pa = ${c.rt("at")}(a, ${lit(key)});`,
+        code`  const p = ${c.rt("object")}(v, pa, ${lit(cfg.typeName)});`,
+        code`  ${c.unknownKeys(cfg, "p", "pa")}`,
         ...["url", "token"].map(
-          (n) => `  if ((v = ${r(n)}) != null) { const s = ${c.value(n, "v", cfg, "pa")}; if (s !== "") m.${n} = s; }`,
+          (n) =>
+            code`  if ((v = ${r(n)}) != null) { const s = ${c.value(n, "v", cfg, "pa")}; if (s !== "") m.${n} = s; }`,
         ),
-        `  if ((v = ${r("id")}) != null) {`,
-        `    const s = ${c.value("id", "v", cfg, "pa")};`,
+        code`  if ((v = ${r("id")}) != null) {`,
+        code`    const s = ${c.value("id", "v", cfg, "pa")};`,
         `    if (s !== "" && m.id === "") m.id = s;`,
         `  }`,
-        `  if ((v = ${r("authentication")}) != null) ` +
-          `m.authentication = ${c.toNewer("authentication", "v", cfg, "pa")};`,
+        [
+          code`  if ((v = ${r("authentication")}) != null) `,
+          code`m.authentication = ${c.toNewer("authentication", "v", cfg, "pa")};`,
+        ],
         `}`,
       ];
     },
@@ -222,13 +237,15 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
       if (taskKey === undefined || idKey !== `${c.key("push_notification_config")}.id`)
         throw new Error(`compat-json: ${c.d03.typeName}.name: the pattern does not name {taskId} and {config.id}`);
       return [
-        `${prop("o", taskKey)} = m.taskId;`,
+        code`${prop("o", taskKey)} = m.taskId;`,
         `{`,
-        `  const p${c.json} = { id: m.id };`,
-        ...["url", "token"].map((n) => `  ${c.put(n, `m.${n}`, "p", cfg)}`),
-        `  if (m.authentication !== undefined) ${prop("p", c.key("authentication", cfg))} = ` +
-          `${c.toOlder("authentication", "m.authentication")};`,
-        `  ${prop("o", c.key("push_notification_config"))} = p;`,
+        code`  const p${c.json} = { id: m.id };`,
+        ...["url", "token"].map((n) => code`  ${c.put(n, `m.${n}`, "p", cfg)}`),
+        [
+          code`  if (m.authentication !== undefined) ${prop("p", c.key("authentication", cfg))} = `,
+          code`${c.toOlder("authentication", "m.authentication")};`,
+        ],
+        code`  ${prop("o", c.key("push_notification_config"))} = p;`,
         `}`,
       ];
     },
@@ -242,50 +259,56 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
   cardInterfaces: {
     toNewer: (c) => [
       `{`,
-      `  const version = /^(\\d+\\.\\d+)/.exec((v = ${c.read("protocol_version")}) != null ? ` +
-        `${c.value("protocol_version", "v")} : "")?.[1] ?? "0.3";`,
-      `  const cardUrl = (v = ${c.read("url")}) != null ? ${c.value("url", "v")} : "";`,
-      `  const preferred = (v = ${c.read("preferred_transport")}) != null ? ` +
-        `${c.value("preferred_transport", "v")} : "";`,
-      `  const offered${c.typed ? ": [string, string][]" : ""} = [[cardUrl, preferred || "JSONRPC"]];`,
-      `  if ((v = ${c.read("additional_interfaces")}) != null)`,
-      `    for (const i of ${c.rt("each")}(v, ${c.rt("at")}(a, ${lit(c.key03("additional_interfaces"))}), ` +
-        `${lit(`${c.d03.typeName}.additional_interfaces`)}, lost, ${c.fnToNewer("additional_interfaces")}))`,
+      [
+        code`  const version = /^(\\d+\\.\\d+)/.exec((v = ${c.read("protocol_version")}) != null ? `,
+        code`${c.value("protocol_version", "v")} : "")?.[1] ?? "0.3";`,
+      ],
+      code`  const cardUrl = (v = ${c.read("url")}) != null ? ${c.value("url", "v")} : "";`,
+      [
+        code`  const preferred = (v = ${c.read("preferred_transport")}) != null ? `,
+        code`${c.value("preferred_transport", "v")} : "";`,
+      ],
+      code`  const offered${c.typed ? ": [string, string][]" : ""} = [[cardUrl, preferred || "JSONRPC"]];`,
+      code`  if ((v = ${c.read("additional_interfaces")}) != null)`,
+      [
+        code`    for (const i of ${c.rt("each")}(v, ${c.rt("at")}(a, ${lit(c.key03("additional_interfaces"))}), `,
+        code`${lit(`${c.d03.typeName}.additional_interfaces`)}, lost, ${c.fnToNewer("additional_interfaces")}))`,
+      ],
       `      offered.push([i.url, i.protocolBinding]);`,
       `  for (const [url, binding] of offered) {`,
       `    const known = m.supportedInterfaces.some((i) => i.url === url && i.protocolBinding === binding);`,
       `    if (url === "" || known) continue;`,
-      `    const i = ${c.zero("AgentInterface")};`,
+      code`    const i = ${c.zero("AgentInterface")};`,
       `    i.url = url;`,
       `    i.protocolBinding = binding || "JSONRPC";`,
       `    i.protocolVersion = version;`,
       `    m.supportedInterfaces.push(i);`,
       `  }`,
       `}`,
-      `if ((v = ${c.read("supports_authenticated_extended_card")}) != null && ` +
-        `${c.value("supports_authenticated_extended_card", "v")})`,
-      `  (m.capabilities ??= ${c.zero("AgentCapabilities")}).extendedAgentCard = true;`,
+      [
+        code`if ((v = ${c.read("supports_authenticated_extended_card")}) != null && `,
+        code`${c.value("supports_authenticated_extended_card", "v")})`,
+      ],
+      code`  (m.capabilities ??= ${c.zero("AgentCapabilities")}).extendedAgentCard = true;`,
     ],
     toOlder: (c) => [
       `{`,
       `  const all = m.supportedInterfaces;`,
       `  const legacy = all.filter((i) => /^0\\./.test(i.protocolVersion));`,
       `  const kept = legacy.length > 0 ? legacy : all;`,
-      `  if (legacy.length === 0 && all.length > 0) ` +
-        c.lose(
-          "supported_interfaces",
-          lit("no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak"),
-        ),
+      [`  if (legacy.length === 0 && all.length > 0) `, c.lose("supported_interfaces", lit(LOSS.noOlderInterface))],
       `  const first = kept[0];`,
       `  if (first !== undefined) {`,
-      `    ${prop("o", c.key("url"))} = first.url;`,
-      `    if (first.protocolBinding !== "") ${prop("o", c.key("preferred_transport"))} = first.protocolBinding;`,
-      `    ${prop("o", c.key("protocol_version"))} = first.protocolVersion || "0.3";`,
+      code`    ${prop("o", c.key("url"))} = first.url;`,
+      code`    if (first.protocolBinding !== "") ${prop("o", c.key("preferred_transport"))} = first.protocolBinding;`,
+      code`    ${prop("o", c.key("protocol_version"))} = first.protocolVersion || "0.3";`,
       `  }`,
-      `  if (kept.length > 0) ${prop("o", c.key("additional_interfaces"))} = ` +
+      [
+        code`  if (kept.length > 0) ${prop("o", c.key("additional_interfaces"))} = `,
         `kept.map((i) => ({ url: i.url, transport: i.protocolBinding }));`,
+      ],
       `}`,
-      `if (m.capabilities?.extendedAgentCard) ${prop("o", c.key("supports_authenticated_extended_card"))} = true;`,
+      code`if (m.capabilities?.extendedAgentCard) ${prop("o", c.key("supports_authenticated_extended_card"))} = true;`,
     ],
   },
 };
@@ -298,86 +321,102 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
  * without content out (the function returns undefined) and reports it.
  */
 export const partCode = {
-  toNewer: (c: DecodeCtx): string[] => {
+  toNewer: (c: DecodeCtx): Code[] => {
     const rt = c.rt;
     const { metadata, filename } = partDialectFields(c);
     return [
-      `const x = ${rt("object")}(j, a, ${lit(c.d03.typeName)});`,
-      `const m = ${c.zero(c.d10.name)};`,
+      code`const x = ${rt("object")}(j, a, ${lit(c.d03.typeName)});`,
+      code`const m = ${c.zero(c.d10.name)};`,
       metadata
-        ? `if (x.metadata != null) m.metadata = ${rt("struct")}(x.metadata, a, "a2a.json Part metadata");`
-        : `if (x.metadata !== undefined) ${rt("lose")}(lost, a, "metadata", "the v0.3 proto Part has no metadata");`,
+        ? code`if (x.metadata != null) m.metadata = ${rt("struct")}(x.metadata, a, "a2a.json Part metadata");`
+        : code`if (x.metadata !== undefined) ${c.lose("metadata", lit(c.planReason(c.d10.name, "metadata")))}`,
       `const file = x.file;`,
-      `const kind = ${rt("partKindOf")}(x) ?? ` +
-        `${rt("refuseKind")}(${rt("pathOf")}(a), ${lit(c.d03.typeName)}, x.kind, "text, file or data");`,
+      [
+        code`const kind = ${rt("partKindOf")}(x) ?? `,
+        code`${rt("refuseKind")}(${rt("pathOf")}(a), ${lit(c.d03.typeName)}, x.kind, "text, file or data");`,
+      ],
       filename
-        ? `if (kind !== "file" && ${rt("isObject")}(file) && file.name !== undefined) ` +
-          `${rt("lose")}(lost, a, "file.name", ` +
-          `"a file name on a part that is not a file part has no place in v1.0");`
-        : `if (${rt("isObject")}(file) && file.name !== undefined) ` +
-          `${rt("lose")}(lost, a, "file.name", "the v0.3 proto FilePart has no file name");`,
-      `if (kind === "text") m.content = { case: "text", value: ${rt("str")}(x.text, a, "a2a.v1.Part.text") };`,
+        ? [
+            code`if (kind !== "file" && ${rt("isObject")}(file) && file.name !== undefined) `,
+            code`${rt("lose")}(lost, a, "file.name", ${lit(LOSS.fileNameOffFilePart)});`,
+          ]
+        : [
+            code`if (${rt("isObject")}(file) && file.name !== undefined) `,
+            code`${rt("lose")}(lost, a, "file.name", ${lit(c.planReason(c.d10.name, "filename"))});`,
+          ],
+      code`if (kind === "text") m.content = { case: "text", value: ${rt("str")}(x.text, a, "a2a.v1.Part.text") };`,
       `else if (kind === "file") {`,
-      `  const fa = ${rt("at")}(a, "file");`,
-      `  const f = ${rt("object")}(file, fa, "a2a.v1.FilePart");`,
-      `  if (f.uri != null && f.bytes != null) ` +
-        `${rt("invalid")}(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);`,
-      `  if (f.uri != null) ` +
-        `m.content = { case: "url", value: ${rt("str")}(f.uri, fa, "a2a.v1.FilePart.file_with_uri") };`,
-      `  else if (f.bytes != null) ` +
-        `m.content = { case: "raw", value: ${rt("bytes")}(f.bytes, fa, "a2a.v1.FilePart.file_with_bytes") };`,
-      `  else ${rt("refuse")}(fa, "a2a.v1.FilePart", f, "a file needs uri or bytes");`,
-      `  if (f.mimeType != null) m.mediaType = ${rt("str")}(f.mimeType, fa, "a2a.v1.FilePart.mime_type");`,
-      ...(filename ? [`  if (f.name != null) m.filename = ${rt("str")}(f.name, fa, "a2a.json FileBase name");`] : []),
-      `} else m.content = { case: "data", value: ` +
-        `${rt("valueOf")}(${rt("object")}(x.data, a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data") };`,
+      code`  const fa = ${rt("at")}(a, "file");`,
+      code`  const f = ${rt("object")}(file, fa, "a2a.v1.FilePart");`,
+      [
+        `  if (f.uri != null && f.bytes != null) `,
+        code`${rt("invalid")}(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);`,
+      ],
+      [
+        `  if (f.uri != null) `,
+        code`m.content = { case: "url", value: ${rt("str")}(f.uri, fa, "a2a.v1.FilePart.file_with_uri") };`,
+      ],
+      [
+        `  else if (f.bytes != null) `,
+        code`m.content = { case: "raw", value: ${rt("bytes")}(f.bytes, fa, "a2a.v1.FilePart.file_with_bytes") };`,
+      ],
+      code`  else ${rt("refuse")}(fa, "a2a.v1.FilePart", f, "a file needs uri or bytes");`,
+      code`  if (f.mimeType != null) m.mediaType = ${rt("str")}(f.mimeType, fa, "a2a.v1.FilePart.mime_type");`,
+      ...(filename
+        ? [code`  if (f.name != null) m.filename = ${rt("str")}(f.name, fa, "a2a.json FileBase name");`]
+        : []),
+      [
+        `} else m.content = { case: "data", value: `,
+        code`${rt("valueOf")}(${rt("object")}(x.data, a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data") };`,
+      ],
       `return m;`,
     ];
   },
-  toOlder: (c: EncodeCtx): string[] => {
+  toOlder: (c: EncodeCtx): Code[] => {
     const rt = c.rt;
     const { metadata, filename } = partDialectFields(c);
-    const noName = (what: string) =>
-      filename ? [`    if (m.filename !== "") ${c.lose("filename", lit(`a v0.3 ${what} part has no file name`))}`] : [];
+    const noName = (reason: string) =>
+      filename ? [code`    if (m.filename !== "") ${c.lose("filename", lit(reason))}`] : [];
     return [
       ...(metadata
         ? []
-        : [`if (m.metadata !== undefined) ${c.lose("metadata", lit("the v0.3 proto Part has no metadata"))}`]),
+        : [code`if (m.metadata !== undefined) ${c.lose("metadata", lit(c.planReason(c.d10.name, "metadata")))}`]),
       ...(filename
         ? []
-        : [`if (m.filename !== "") ${c.lose("filename", lit("the v0.3 proto FilePart has no file name"))}`]),
+        : [code`if (m.filename !== "") ${c.lose("filename", lit(c.planReason(c.d10.name, "filename")))}`]),
       `const content = m.content;`,
-      `let o${c.json};`,
+      code`let o${c.json};`,
       `switch (content.case) {`,
       `  case "text":`,
-      `    if (m.mediaType) ${c.lose("media_type", lit("a v0.3 text part has no media type"))}`,
-      ...noName("text"),
+      code`    if (m.mediaType) ${c.lose("media_type", lit(LOSS.textPartMediaType))}`,
+      ...noName(LOSS.textPartFileName),
       `    o = { kind: "text", text: content.value };`,
       `    break;`,
       `  case "url":`,
       `  case "raw": {`,
-      `    const f${c.json} = content.case === "url" ? ` +
-        `{ uri: content.value } : { bytes: ${rt("base64")}(content.value) };`,
+      [
+        code`    const f${c.json} = content.case === "url" ? `,
+        code`{ uri: content.value } : { bytes: ${rt("base64")}(content.value) };`,
+      ],
       `    if (m.mediaType) f.mimeType = m.mediaType;`,
       ...(filename ? [`    if (m.filename !== "") f.name = m.filename;`] : []),
       `    o = { kind: "file", file: f };`,
       `    break;`,
       `  }`,
       `  case "data": {`,
-      `    const v = ${rt("valueJson")}(content.value);`,
-      `    const data = ${rt("isObject")}(v) ? v : { value: v };`,
-      `    if (data !== v) ` +
-        `${c.lose("data", lit("a v0.3 data part holds an object; this value was wrapped as {value: …}"))}`,
-      `    if (m.mediaType) ${c.lose("media_type", lit("a v0.3 data part has no media type"))}`,
-      ...noName("data"),
+      code`    const v = ${rt("valueJson")}(content.value);`,
+      code`    const data = ${rt("isObject")}(v) ? v : { value: v };`,
+      [`    if (data !== v) `, code`${c.lose("data", lit(LOSS.dataWrapped))}`],
+      code`    if (m.mediaType) ${c.lose("media_type", lit(LOSS.dataPartMediaType))}`,
+      ...noName(LOSS.dataPartFileName),
       `    o = { kind: "data", data };`,
       `    break;`,
       `  }`,
       `  default:`,
-      `    ${rt("lose")}(lost, a, "", ${rt("PART_LEFT_OUT")});`,
+      code`    ${rt("lose")}(lost, a, "", ${rt("PART_LEFT_OUT")});`,
       `    return undefined;`,
       `}`,
-      ...(metadata ? [`if (m.metadata !== undefined) o.metadata = ${rt("structJson")}(m.metadata);`] : []),
+      ...(metadata ? [code`if (m.metadata !== undefined) o.metadata = ${rt("structJson")}(m.metadata);`] : []),
       `return o;`,
     ];
   },
@@ -417,25 +456,25 @@ function resourceName(name03: string, ids10: readonly string[], reason: string):
   };
 }
 
-function readIds(c: DecodeCtx, name03: string, ids10: readonly string[], reason: string): string[] {
+function readIds(c: DecodeCtx, name03: string, ids10: readonly string[], reason: string): Code[] {
   const { keys, prefixes } = c.resource(name03);
   if (keys.length !== ids10.length)
     throw new Error(
       `compat-json: ${c.d03.typeName}.${name03}: the pattern names ${keys.length} ids, not ${ids10.length}`,
     );
   const local = keys.map((k) => camel(k.replace(/\./g, "_")));
-  const read = (k: string) => {
+  const read = (k: string): Code => {
     const [root, sub] = k.split(".") as [string, string | undefined];
     return sub === undefined
       ? prop("x", root)
-      : `${c.rt("isObject")}(${prop("x", root)}) ? ${prop(prop("x", root), sub)} : undefined`;
+      : code`${c.rt("isObject")}(${prop("x", root)}) ? ${prop(prop("x", root), sub)} : undefined`;
   };
   // The reason and the name as one expression: "reason tasks/" + id + "/…/" + id2.
   const name = local.map((l, i) => `${lit((i === 0 ? reason : "") + prefixes[i])} + ${l}`).join(" + ");
   const set = ids10.map((id, i) => `m.${camel(id)} = ${local[i]};`);
   return [
-    ...keys.map((k, i) => `const ${local[i]} = ${c.rt("resourceId")}(${read(k)});`),
-    `if (${local.map((l) => `${l}.includes("/")`).join(" || ")}) ${c.lose(name03, name)}`,
+    ...keys.map((k, i) => code`const ${local[i]!} = ${c.rt("resourceId")}(${read(k)});`),
+    code`if (${local.map((l) => `${l}.includes("/")`).join(" || ")}) ${c.lose(name03, name)}`,
     set.length === 1 ? `else ${set[0]}` : `else { ${set.join(" ")} }`,
   ];
 }

@@ -10,6 +10,7 @@
  * is a problem naming the pair, the transform and the field.
  */
 import type { Printable } from "@bufbuild/protoplugin";
+import { LOSS, LOSS_BEFORE } from "../compat/loss-reasons.js";
 
 /** What a transform writer works with: the pair's source message `m`, its target, and the code around them. */
 export interface TransformWriterContext {
@@ -64,7 +65,7 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
       c.before("let part", ...c.type("Part", '["part"]'), " = { case: undefined };");
       c.before("switch (c.case) {");
       c.before('  case "text":');
-      c.before("    if (", mediaType, ") ", ...c.lose("media_type", "a v0.3 text part has no media type"));
+      c.before("    if (", mediaType, ") ", ...c.lose("media_type", LOSS.textPartMediaType));
       c.before('    part = { case: "text", value: c.value };');
       c.before("    break;");
       c.before('  case "raw":');
@@ -88,11 +89,8 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
       );
       c.before("    const v = ", c.rt("valueJson"), "(c.value);");
       c.before('    const data = typeof v === "object" && v !== null && !Array.isArray(v) ? v : { value: v };');
-      c.before(
-        "    if (data !== v) ",
-        ...c.lose("data", "a v0.3 data part holds an object; this value was wrapped as {value: …}"),
-      );
-      c.before("    if (", mediaType, ") ", ...c.lose("media_type", "a v0.3 data part has no media type"));
+      c.before("    if (data !== v) ", ...c.lose("data", LOSS.dataWrapped));
+      c.before("    if (", mediaType, ") ", ...c.lose("media_type", LOSS.dataPartMediaType));
       c.before('    part = { case: "data", value: ', ...c.literal("DataPart", { data: "data" }), " };");
       c.before("  }");
       c.before("}");
@@ -149,10 +147,7 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
   historyLength: {
     toOlder(c) {
       const v = c.get("history_length");
-      c.before(
-        `if (${v} === 0) `,
-        ...c.lose("history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit"),
-      );
+      c.before(`if (${v} === 0) `, ...c.lose("history_length", LOSS.noHistory));
       c.set("history_length", `${v} ?? 0`);
     },
     toNewer: (c) => c.set("history_length", `${c.get("history_length")} || undefined`),
@@ -164,7 +159,7 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
     toNewer(c) {
       const name = c.get("name");
       c.before(`const ids = ${TASK_NAME}.exec(${name});`);
-      c.before("if (!ids) ", ...c.lose("name", ["`not a task name (tasks/{id}): ${", name, "}`"]));
+      c.before("if (!ids) ", ...c.lose("name", completed(LOSS_BEFORE.badTaskName, name)));
       c.set("id", `ids?.[1] ?? ""`);
     },
   },
@@ -175,7 +170,7 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
     toNewer(c) {
       const name = c.get("name");
       c.before(`const ids = ${CONFIG_NAME}.exec(${name});`);
-      c.before("if (!ids) ", ...c.lose("name", ["`not a push config name: ${", name, "}`"]));
+      c.before("if (!ids) ", ...c.lose("name", completed(LOSS_BEFORE.badConfigName, name)));
       c.set("task_id", `ids?.[1] ?? ""`);
       c.set("id", `ids?.[2] ?? ""`);
     },
@@ -187,7 +182,7 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
     toNewer(c) {
       const parent = c.get("parent");
       c.before(`const ids = ${TASK_NAME}.exec(${parent});`);
-      c.before("if (!ids) ", ...c.lose("parent", ["`not a task name: ${", parent, "}`"]));
+      c.before("if (!ids) ", ...c.lose("parent", completed(LOSS_BEFORE.badParentName, parent)));
       c.set("task_id", `ids?.[1] ?? ""`);
     },
   },
@@ -244,7 +239,7 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
     toOlder: (c) => c.set("schemes", `${c.get("scheme")} ? [${c.get("scheme")}] : []`),
     toNewer(c) {
       const schemes = c.get("schemes");
-      const dropped = ["`v1.0 takes one scheme; dropped ${", schemes, '.slice(1).join(", ")}`'];
+      const dropped = completed(LOSS_BEFORE.droppedSchemes, `${schemes}.slice(1).join(", ")`);
       c.before(`if (${schemes}.length > 1) `, ...c.lose("schemes", dropped));
       c.set("scheme", `${schemes}[0] ?? ""`);
     },
@@ -263,10 +258,7 @@ function cardInterfacesToOlder(c: TransformWriterContext): void {
   const all = c.get("supported_interfaces");
   c.before(`const legacy = ${all}.filter((i) => /^0\\./.test(i.protocolVersion));`);
   c.before(`const kept = legacy.length > 0 ? legacy : ${all};`);
-  c.before(
-    "if (legacy.length === 0 && kept.length > 0) ",
-    ...c.lose("supported_interfaces", "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak"),
-  );
+  c.before("if (legacy.length === 0 && kept.length > 0) ", ...c.lose("supported_interfaces", LOSS.noOlderInterface));
   c.before("const first = kept[0];");
   c.set("url", `first?.url ?? ""`);
   c.set("preferred_transport", `first?.protocolBinding ?? ""`);
@@ -307,4 +299,10 @@ export const compatTransformNames: readonly string[] = Object.keys(transforms);
 export function transformWriter(name: string, toNewer: boolean): TransformWriter | undefined {
   const t = transforms[name];
   return t && (toNewer ? t.toNewer : t.toOlder);
+}
+
+/** Code: a template literal of the reason's text `before`, then the value of `expr`. */
+function completed(before: string, expr: string): Printable[] {
+  const text = before.replace(/[`\\]|\$\{/g, (m) => `\\${m}`);
+  return ["`" + text + "${", expr, "}`"];
 }
