@@ -806,68 +806,68 @@ function sendMessageConfigurationFromOlderJson(j: unknown, a: At, lost: Loss[]):
   const x = object(j, a, "a2a.v1.SendMessageConfiguration");
   const m = ({ $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: [], returnImmediately: false } as SendMessageConfiguration);
   let v: unknown;
-  if ((v = x.acceptedOutputModes) != null) m.acceptedOutputModes = strings(v, a, "acceptedOutputModes", "a2a.v1.SendMessageConfiguration.accepted_output_modes");
-  if ((v = (x.pushNotificationConfig ?? x.pushNotification)) != null) {
+  if ((v = x["acceptedOutputModes"]) != null) m.acceptedOutputModes = strings(v, a, "acceptedOutputModes", "a2a.v1.SendMessageConfiguration.accepted_output_modes");
+  if ((v = (x["pushNotificationConfig"] ?? x["pushNotification"])) != null) {
     const p = object(v, a, "a2a.v1.PushNotificationConfig");
     const pa = at(a, "pushNotificationConfig");
     for (const k in p) switch (k) { case "kind": case "id": case "url": case "token": case "authentication": break; default: lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it"); }
     const t = ({ $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "" } as TaskPushNotificationConfig);
-    if ((v = p.url) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") t.url = s; }
-    if ((v = p.token) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") t.token = s; }
-    if ((v = p.id) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.id"); if (s !== "") t.id = s; }
-    if ((v = p.authentication) != null) t.authentication = authenticationInfoFromOlderJson(v, at(pa, "authentication"), lost);
+    if ((v = p["url"]) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") t.url = s; }
+    if ((v = p["token"]) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") t.token = s; }
+    if ((v = p["id"]) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.id"); if (s !== "") t.id = s; }
+    if ((v = p["authentication"]) != null) t.authentication = authenticationInfoFromOlderJson(v, at(pa, "authentication"), lost);
     m.taskPushNotificationConfig = t;
   }
-  if ((v = x.historyLength) != null) {
+  if ((v = x["historyLength"]) != null) {
     const n = int32(v, a, "a2a.v1.SendMessageConfiguration.history_length");
     if (n !== 0) m.historyLength = n;
   }
-  m.returnImmediately = !((v = x.blocking) != null && bool(v, a, "a2a.v1.SendMessageConfiguration.blocking"));
+  m.returnImmediately = !((v = x["blocking"]) != null && bool(v, a, "a2a.v1.SendMessageConfiguration.blocking"));
   for (const k in x) switch (k) { case "kind": case "acceptedOutputModes": case "pushNotificationConfig": case "pushNotification": case "historyLength": case "blocking": break; default: lose(lost, a, k, "a2a.v1.SendMessageConfiguration has no field for it"); }
   return m;
 }
 
 function sendMessageConfigurationToOlderJson(m: SendMessageConfiguration, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { blocking: false };
-  if (m.acceptedOutputModes.length > 0) o.acceptedOutputModes = m.acceptedOutputModes.slice();
+  if (m.acceptedOutputModes.length > 0) o["acceptedOutputModes"] = m.acceptedOutputModes.slice();
   const t = m.taskPushNotificationConfig;
   if (t !== undefined) {
     if (t.tenant) lose(lost, a, "task_push_notification_config.tenant", "v0.3 has no tenant");
     const p: JsonObject = {};
-    if (t.id !== "") p.id = t.id;
-    if (t.url !== "") p.url = t.url;
-    if (t.token !== "") p.token = t.token;
-    if (t.authentication !== undefined) p.authentication = authenticationInfoToOlderJson(t.authentication, at(a, "authentication"), lost);
-    o.pushNotificationConfig = p;
+    if (t.id !== "") p["id"] = t.id;
+    if (t.url !== "") p["url"] = t.url;
+    if (t.token !== "") p["token"] = t.token;
+    if (t.authentication !== undefined) p["authentication"] = authenticationInfoToOlderJson(t.authentication, at(a, "authentication"), lost);
+    o["pushNotificationConfig"] = p;
   }
   const historyLength = m.historyLength;
   if (historyLength === 0) lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
-  else if (historyLength !== undefined) { if (historyLength !== 0) o.historyLength = historyLength; }
-  { const w = !m.returnImmediately; if (w) o.blocking = w; }
+  else if (historyLength !== undefined) { if (historyLength !== 0) o["historyLength"] = historyLength; }
+  { const w = !m.returnImmediately; if (w) o["blocking"] = w; }
   return o;
 }
 
 function taskFromOlderJson(j: unknown, a: At, lost: Loss[]): Task {
   const x = object(j, a, "a2a.v1.Task");
-  if (x.kind !== undefined && x.kind !== "task") refuseKind(pathOf(a), "a2a.v1.Task", x.kind, "task");
+  if (x["kind"] !== undefined && x["kind"] !== "task") refuseKind(pathOf(a), "a2a.v1.Task", x["kind"], "task");
   const m = ({ $typeName: "lf.a2a.v1.Task", id: "", contextId: "", artifacts: [], history: [] } as Task);
   let v: unknown;
-  if ((v = x.id) != null) m.id = str(v, a, "a2a.v1.Task.id");
-  if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.Task.context_id");
-  if ((v = x.status) != null) m.status = taskStatusFromOlderJson(v, at(a, "status"), lost);
-  if ((v = x.artifacts) != null) m.artifacts = each(v, at(a, "artifacts"), "a2a.v1.Task.artifacts", lost, artifactFromOlderJson);
-  if ((v = x.history) != null) m.history = each(v, at(a, "history"), "a2a.v1.Task.history", lost, messageFromOlderJson);
-  if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.Task.metadata");
+  if ((v = x["id"]) != null) m.id = str(v, a, "a2a.v1.Task.id");
+  if ((v = x["contextId"]) != null) m.contextId = str(v, a, "a2a.v1.Task.context_id");
+  if ((v = x["status"]) != null) m.status = taskStatusFromOlderJson(v, at(a, "status"), lost);
+  if ((v = x["artifacts"]) != null) m.artifacts = each(v, at(a, "artifacts"), "a2a.v1.Task.artifacts", lost, artifactFromOlderJson);
+  if ((v = x["history"]) != null) m.history = each(v, at(a, "history"), "a2a.v1.Task.history", lost, messageFromOlderJson);
+  if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.Task.metadata");
   for (const k in x) switch (k) { case "kind": case "id": case "contextId": case "status": case "artifacts": case "history": case "metadata": break; default: lose(lost, a, k, "a2a.v1.Task has no field for it"); }
   return m;
 }
 
 function taskToOlderJson(m: Task, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { kind: "task", id: m.id, contextId: m.contextId, status: { state: "unknown" } };
-  if (m.status !== undefined) o.status = taskStatusToOlderJson(m.status, at(a, "status"), lost);
-  if (m.artifacts.length > 0) o.artifacts = eachTo(m.artifacts, at(a, "artifacts"), lost, artifactToOlderJson);
-  if (m.history.length > 0) o.history = eachTo(m.history, at(a, "history"), lost, messageToOlderJson);
-  if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
+  if (m.status !== undefined) o["status"] = taskStatusToOlderJson(m.status, at(a, "status"), lost);
+  if (m.artifacts.length > 0) o["artifacts"] = eachTo(m.artifacts, at(a, "artifacts"), lost, artifactToOlderJson);
+  if (m.history.length > 0) o["history"] = eachTo(m.history, at(a, "history"), lost, messageToOlderJson);
+  if (m.metadata !== undefined) o["metadata"] = structJson(m.metadata);
   return o;
 }
 
@@ -875,39 +875,39 @@ function taskStatusFromOlderJson(j: unknown, a: At, lost: Loss[]): TaskStatus {
   const x = object(j, a, "a2a.v1.TaskStatus");
   const m = ({ $typeName: "lf.a2a.v1.TaskStatus", state: 0 } as TaskStatus);
   let v: unknown;
-  if ((v = x.message) != null) m.message = messageFromOlderJson(v, at(a, "message"), lost);
-  if ((v = x.timestamp) != null) m.timestamp = timestamp(v, a, "a2a.v1.TaskStatus.timestamp");
-  if ((v = x.state) != null) m.state = enumIn(TASK_STATE_FROM_JSON, v, a, "state", "a2a.v1.TaskStatus.state");
+  if ((v = x["message"]) != null) m.message = messageFromOlderJson(v, at(a, "message"), lost);
+  if ((v = x["timestamp"]) != null) m.timestamp = timestamp(v, a, "a2a.v1.TaskStatus.timestamp");
+  if ((v = x["state"]) != null) m.state = enumIn(TASK_STATE_FROM_JSON, v, a, "state", "a2a.v1.TaskStatus.state");
   for (const k in x) switch (k) { case "kind": case "state": case "message": case "timestamp": break; default: lose(lost, a, k, "a2a.v1.TaskStatus has no field for it"); }
   return m;
 }
 
 function taskStatusToOlderJson(m: TaskStatus, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { state: "unknown" };
-  if (m.state !== 0) o.state = enumOut(TASK_STATE_TO_JSON, m.state, a, "state", lost);
-  if (m.message !== undefined) o.message = messageToOlderJson(m.message, at(a, "message"), lost);
-  if (m.timestamp !== undefined) o.timestamp = timestampJson(m.timestamp);
+  if (m.state !== 0) o["state"] = enumOut(TASK_STATE_TO_JSON, m.state, a, "state", lost);
+  if (m.message !== undefined) o["message"] = messageToOlderJson(m.message, at(a, "message"), lost);
+  if (m.timestamp !== undefined) o["timestamp"] = timestampJson(m.timestamp);
   return o;
 }
 
 function partFromOlderJson(j: unknown, a: At, lost: Loss[]): Part {
   const x = object(j, a, "a2a.v1.Part");
   const m = ({ $typeName: "lf.a2a.v1.Part", content: { case: undefined }, filename: "", mediaType: "" } as Part);
-  if (x.metadata != null) m.metadata = struct(x.metadata, a, "a2a.json Part metadata");
-  const file = x.file;
-  const kind = partKindOf(x) ?? refuseKind(pathOf(a), "a2a.v1.Part", x.kind, "text, file or data");
-  if (kind !== "file" && isObject(file) && file.name !== undefined) lose(lost, a, "file.name", "a file name on a part that is not a file part has no place in v1.0");
-  if (kind === "text") m.content = { case: "text", value: str(x.text, a, "a2a.v1.Part.text") };
+  if (x["metadata"] != null) m.metadata = struct(x["metadata"], a, "a2a.json Part metadata");
+  const file = x["file"];
+  const kind = partKindOf(x) ?? refuseKind(pathOf(a), "a2a.v1.Part", x["kind"], "text, file or data");
+  if (kind !== "file" && isObject(file) && file["name"] !== undefined) lose(lost, a, "file.name", "a file name on a part that is not a file part has no place in v1.0");
+  if (kind === "text") m.content = { case: "text", value: str(x["text"], a, "a2a.v1.Part.text") };
   else if (kind === "file") {
     const fa = at(a, "file");
     const f = object(file, fa, "a2a.v1.FilePart");
-    if (f.uri != null && f.bytes != null) invalid(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);
-    if (f.uri != null) m.content = { case: "url", value: str(f.uri, fa, "a2a.v1.FilePart.file_with_uri") };
-    else if (f.bytes != null) m.content = { case: "raw", value: bytes(f.bytes, fa, "a2a.v1.FilePart.file_with_bytes") };
+    if (f["uri"] != null && f["bytes"] != null) invalid(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);
+    if (f["uri"] != null) m.content = { case: "url", value: str(f["uri"], fa, "a2a.v1.FilePart.file_with_uri") };
+    else if (f["bytes"] != null) m.content = { case: "raw", value: bytes(f["bytes"], fa, "a2a.v1.FilePart.file_with_bytes") };
     else refuse(fa, "a2a.v1.FilePart", f, "a file needs uri or bytes");
-    if (f.mimeType != null) m.mediaType = str(f.mimeType, fa, "a2a.v1.FilePart.mime_type");
-    if (f.name != null) m.filename = str(f.name, fa, "a2a.json FileBase name");
-  } else m.content = { case: "data", value: valueOf(object(x.data, a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data") };
+    if (f["mimeType"] != null) m.mediaType = str(f["mimeType"], fa, "a2a.v1.FilePart.mime_type");
+    if (f["name"] != null) m.filename = str(f["name"], fa, "a2a.json FileBase name");
+  } else m.content = { case: "data", value: valueOf(object(x["data"], a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data") };
   return m;
 }
 
@@ -923,8 +923,8 @@ function partToOlderJson(m: Part, a: At, lost: Loss[]): JsonObject | undefined {
     case "url":
     case "raw": {
       const f: JsonObject = content.case === "url" ? { uri: content.value } : { bytes: base64(content.value) };
-      if (m.mediaType) f.mimeType = m.mediaType;
-      if (m.filename !== "") f.name = m.filename;
+      if (m.mediaType) f["mimeType"] = m.mediaType;
+      if (m.filename !== "") f["name"] = m.filename;
       o = { kind: "file", file: f };
       break;
     }
@@ -941,36 +941,36 @@ function partToOlderJson(m: Part, a: At, lost: Loss[]): JsonObject | undefined {
       lose(lost, a, "", PART_LEFT_OUT);
       return undefined;
   }
-  if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
+  if (m.metadata !== undefined) o["metadata"] = structJson(m.metadata);
   return o;
 }
 
 function messageFromOlderJson(j: unknown, a: At, lost: Loss[]): Message {
   const x = object(j, a, "a2a.v1.Message");
-  if (x.kind !== undefined && x.kind !== "message") refuseKind(pathOf(a), "a2a.v1.Message", x.kind, "message");
+  if (x["kind"] !== undefined && x["kind"] !== "message") refuseKind(pathOf(a), "a2a.v1.Message", x["kind"], "message");
   const m = ({ $typeName: "lf.a2a.v1.Message", messageId: "", contextId: "", taskId: "", role: 0, parts: [], extensions: [], referenceTaskIds: [] } as Message);
   let v: unknown;
-  if ((v = x.messageId) != null) m.messageId = str(v, a, "a2a.v1.Message.message_id");
-  if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.Message.context_id");
-  if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.Message.task_id");
-  if ((v = x.role) != null) m.role = enumIn(ROLE_FROM_JSON, v, a, "role", "a2a.v1.Message.role");
-  if ((v = (x.parts ?? x.content)) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Message.content", lost, partFromOlderJson);
-  if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.Message.metadata");
-  if ((v = x.extensions) != null) m.extensions = strings(v, a, "extensions", "a2a.v1.Message.extensions");
-  if ((v = x.referenceTaskIds) != null) m.referenceTaskIds = strings(v, a, "referenceTaskIds", "a2a.v1.Message referenceTaskIds");
+  if ((v = x["messageId"]) != null) m.messageId = str(v, a, "a2a.v1.Message.message_id");
+  if ((v = x["contextId"]) != null) m.contextId = str(v, a, "a2a.v1.Message.context_id");
+  if ((v = x["taskId"]) != null) m.taskId = str(v, a, "a2a.v1.Message.task_id");
+  if ((v = x["role"]) != null) m.role = enumIn(ROLE_FROM_JSON, v, a, "role", "a2a.v1.Message.role");
+  if ((v = (x["parts"] ?? x["content"])) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Message.content", lost, partFromOlderJson);
+  if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.Message.metadata");
+  if ((v = x["extensions"]) != null) m.extensions = strings(v, a, "extensions", "a2a.v1.Message.extensions");
+  if ((v = x["referenceTaskIds"]) != null) m.referenceTaskIds = strings(v, a, "referenceTaskIds", "a2a.v1.Message referenceTaskIds");
   for (const k in x) switch (k) { case "kind": case "referenceTaskIds": case "messageId": case "contextId": case "taskId": case "role": case "parts": case "content": case "metadata": case "extensions": break; default: lose(lost, a, k, "a2a.v1.Message has no field for it"); }
   return m;
 }
 
 function messageToOlderJson(m: Message, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { kind: "message", messageId: m.messageId, role: "agent", parts: [] };
-  if (m.contextId !== "") o.contextId = m.contextId;
-  if (m.taskId !== "") o.taskId = m.taskId;
-  o.role = enumOut(ROLE_TO_JSON, m.role, a, "role", lost);
-  o.parts = eachOf(m.parts, at(a, "parts"), lost, partToOlderJson);
-  if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
-  if (m.extensions.length > 0) o.extensions = m.extensions.slice();
-  if (m.referenceTaskIds.length > 0) o.referenceTaskIds = m.referenceTaskIds.slice();
+  if (m.contextId !== "") o["contextId"] = m.contextId;
+  if (m.taskId !== "") o["taskId"] = m.taskId;
+  o["role"] = enumOut(ROLE_TO_JSON, m.role, a, "role", lost);
+  o["parts"] = eachOf(m.parts, at(a, "parts"), lost, partToOlderJson);
+  if (m.metadata !== undefined) o["metadata"] = structJson(m.metadata);
+  if (m.extensions.length > 0) o["extensions"] = m.extensions.slice();
+  if (m.referenceTaskIds.length > 0) o["referenceTaskIds"] = m.referenceTaskIds.slice();
   return o;
 }
 
@@ -978,36 +978,36 @@ function artifactFromOlderJson(j: unknown, a: At, lost: Loss[]): Artifact {
   const x = object(j, a, "a2a.v1.Artifact");
   const m = ({ $typeName: "lf.a2a.v1.Artifact", artifactId: "", name: "", description: "", parts: [], extensions: [] } as Artifact);
   let v: unknown;
-  if ((v = x.artifactId) != null) m.artifactId = str(v, a, "a2a.v1.Artifact.artifact_id");
-  if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.Artifact.name");
-  if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.Artifact.description");
-  if ((v = x.parts) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Artifact.parts", lost, partFromOlderJson);
-  if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.Artifact.metadata");
-  if ((v = x.extensions) != null) m.extensions = strings(v, a, "extensions", "a2a.v1.Artifact.extensions");
+  if ((v = x["artifactId"]) != null) m.artifactId = str(v, a, "a2a.v1.Artifact.artifact_id");
+  if ((v = x["name"]) != null) m.name = str(v, a, "a2a.v1.Artifact.name");
+  if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.Artifact.description");
+  if ((v = x["parts"]) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Artifact.parts", lost, partFromOlderJson);
+  if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.Artifact.metadata");
+  if ((v = x["extensions"]) != null) m.extensions = strings(v, a, "extensions", "a2a.v1.Artifact.extensions");
   for (const k in x) switch (k) { case "kind": case "artifactId": case "name": case "description": case "parts": case "metadata": case "extensions": break; default: lose(lost, a, k, "a2a.v1.Artifact has no field for it"); }
   return m;
 }
 
 function artifactToOlderJson(m: Artifact, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { artifactId: m.artifactId, parts: [] };
-  if (m.name !== "") o.name = m.name;
-  if (m.description !== "") o.description = m.description;
-  o.parts = eachOf(m.parts, at(a, "parts"), lost, partToOlderJson);
-  if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
-  if (m.extensions.length > 0) o.extensions = m.extensions.slice();
+  if (m.name !== "") o["name"] = m.name;
+  if (m.description !== "") o["description"] = m.description;
+  o["parts"] = eachOf(m.parts, at(a, "parts"), lost, partToOlderJson);
+  if (m.metadata !== undefined) o["metadata"] = structJson(m.metadata);
+  if (m.extensions.length > 0) o["extensions"] = m.extensions.slice();
   return o;
 }
 
 function taskStatusUpdateEventFromOlderJson(j: unknown, a: At, lost: Loss[]): TaskStatusUpdateEvent {
   const x = object(j, a, "a2a.v1.TaskStatusUpdateEvent");
-  if (x.kind !== undefined && x.kind !== "status-update") refuseKind(pathOf(a), "a2a.v1.TaskStatusUpdateEvent", x.kind, "status-update");
+  if (x["kind"] !== undefined && x["kind"] !== "status-update") refuseKind(pathOf(a), "a2a.v1.TaskStatusUpdateEvent", x["kind"], "status-update");
   const m = ({ $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId: "", contextId: "" } as TaskStatusUpdateEvent);
   let v: unknown;
-  if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.task_id");
-  if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.context_id");
-  if ((v = x.status) != null) m.status = taskStatusFromOlderJson(v, at(a, "status"), lost);
-  if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.TaskStatusUpdateEvent.metadata");
-  if ((v = x.final) != null) bool(v, a, "a2a.v1.TaskStatusUpdateEvent.final");
+  if ((v = x["taskId"]) != null) m.taskId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.task_id");
+  if ((v = x["contextId"]) != null) m.contextId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.context_id");
+  if ((v = x["status"]) != null) m.status = taskStatusFromOlderJson(v, at(a, "status"), lost);
+  if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.TaskStatusUpdateEvent.metadata");
+  if ((v = x["final"]) != null) bool(v, a, "a2a.v1.TaskStatusUpdateEvent.final");
   for (const k in x) switch (k) { case "kind": case "taskId": case "contextId": case "status": case "final": case "metadata": break; default: lose(lost, a, k, "a2a.v1.TaskStatusUpdateEvent has no field for it"); }
   return m;
 }
@@ -1016,34 +1016,34 @@ function taskStatusUpdateEventToOlderJson(m: TaskStatusUpdateEvent, a: At, lost:
   const o: JsonObject = { kind: "status-update", taskId: m.taskId, contextId: m.contextId, status: { state: "unknown" }, final: false };
   const status = m.status;
   if (status !== undefined) {
-    o.status = taskStatusToOlderJson(status, at(a, "status"), lost);
-    if (status.state === 3 /* COMPLETED */ || status.state === 5 /* CANCELED */ || status.state === 4 /* FAILED */ || status.state === 7 /* REJECTED */ || status.state === 6 /* INPUT_REQUIRED */) o.final = true;
+    o["status"] = taskStatusToOlderJson(status, at(a, "status"), lost);
+    if (status.state === 3 /* COMPLETED */ || status.state === 5 /* CANCELED */ || status.state === 4 /* FAILED */ || status.state === 7 /* REJECTED */ || status.state === 6 /* INPUT_REQUIRED */) o["final"] = true;
   }
-  if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
+  if (m.metadata !== undefined) o["metadata"] = structJson(m.metadata);
   return o;
 }
 
 function taskArtifactUpdateEventFromOlderJson(j: unknown, a: At, lost: Loss[]): TaskArtifactUpdateEvent {
   const x = object(j, a, "a2a.v1.TaskArtifactUpdateEvent");
-  if (x.kind !== undefined && x.kind !== "artifact-update") refuseKind(pathOf(a), "a2a.v1.TaskArtifactUpdateEvent", x.kind, "artifact-update");
+  if (x["kind"] !== undefined && x["kind"] !== "artifact-update") refuseKind(pathOf(a), "a2a.v1.TaskArtifactUpdateEvent", x["kind"], "artifact-update");
   const m = ({ $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent", taskId: "", contextId: "", append: false, lastChunk: false } as TaskArtifactUpdateEvent);
   let v: unknown;
-  if ((v = x.taskId) != null) m.taskId = str(v, a, "a2a.v1.TaskArtifactUpdateEvent.task_id");
-  if ((v = x.contextId) != null) m.contextId = str(v, a, "a2a.v1.TaskArtifactUpdateEvent.context_id");
-  if ((v = x.artifact) != null) m.artifact = artifactFromOlderJson(v, at(a, "artifact"), lost);
-  if ((v = x.append) != null) m.append = bool(v, a, "a2a.v1.TaskArtifactUpdateEvent.append");
-  if ((v = x.lastChunk) != null) m.lastChunk = bool(v, a, "a2a.v1.TaskArtifactUpdateEvent.last_chunk");
-  if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.TaskArtifactUpdateEvent.metadata");
+  if ((v = x["taskId"]) != null) m.taskId = str(v, a, "a2a.v1.TaskArtifactUpdateEvent.task_id");
+  if ((v = x["contextId"]) != null) m.contextId = str(v, a, "a2a.v1.TaskArtifactUpdateEvent.context_id");
+  if ((v = x["artifact"]) != null) m.artifact = artifactFromOlderJson(v, at(a, "artifact"), lost);
+  if ((v = x["append"]) != null) m.append = bool(v, a, "a2a.v1.TaskArtifactUpdateEvent.append");
+  if ((v = x["lastChunk"]) != null) m.lastChunk = bool(v, a, "a2a.v1.TaskArtifactUpdateEvent.last_chunk");
+  if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.TaskArtifactUpdateEvent.metadata");
   for (const k in x) switch (k) { case "kind": case "taskId": case "contextId": case "artifact": case "append": case "lastChunk": case "metadata": break; default: lose(lost, a, k, "a2a.v1.TaskArtifactUpdateEvent has no field for it"); }
   return m;
 }
 
 function taskArtifactUpdateEventToOlderJson(m: TaskArtifactUpdateEvent, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { kind: "artifact-update", taskId: m.taskId, contextId: m.contextId };
-  if (m.artifact !== undefined) o.artifact = artifactToOlderJson(m.artifact, at(a, "artifact"), lost);
-  if (m.append) o.append = m.append;
-  if (m.lastChunk) o.lastChunk = m.lastChunk;
-  if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
+  if (m.artifact !== undefined) o["artifact"] = artifactToOlderJson(m.artifact, at(a, "artifact"), lost);
+  if (m.append) o["append"] = m.append;
+  if (m.lastChunk) o["lastChunk"] = m.lastChunk;
+  if (m.metadata !== undefined) o["metadata"] = structJson(m.metadata);
   return o;
 }
 
@@ -1051,8 +1051,8 @@ function authenticationInfoFromOlderJson(j: unknown, a: At, lost: Loss[]): Authe
   const x = object(j, a, "a2a.v1.AuthenticationInfo");
   const m = ({ $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: "", credentials: "" } as AuthenticationInfo);
   let v: unknown;
-  if ((v = x.credentials) != null) m.credentials = str(v, a, "a2a.v1.AuthenticationInfo.credentials");
-  if ((v = x.schemes) != null) {
+  if ((v = x["credentials"]) != null) m.credentials = str(v, a, "a2a.v1.AuthenticationInfo.credentials");
+  if ((v = x["schemes"]) != null) {
     const schemes = strings(v, a, "schemes", "a2a.v1.AuthenticationInfo.schemes");
     if (schemes[0] !== undefined) m.scheme = schemes[0];
     if (schemes.length > 1) lose(lost, a, "schemes", "v1.0 takes one scheme; dropped " + schemes.slice(1).join(", "));
@@ -1061,10 +1061,10 @@ function authenticationInfoFromOlderJson(j: unknown, a: At, lost: Loss[]): Authe
   return m;
 }
 
-function authenticationInfoToOlderJson(m: AuthenticationInfo, a: At, lost: Loss[]): JsonObject {
+function authenticationInfoToOlderJson(m: AuthenticationInfo, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { schemes: [] };
-  if (m.scheme) o.schemes = [m.scheme];
-  if (m.credentials !== "") o.credentials = m.credentials;
+  if (m.scheme) o["schemes"] = [m.scheme];
+  if (m.credentials !== "") o["credentials"] = m.credentials;
   return o;
 }
 
@@ -1072,8 +1072,8 @@ function agentInterfaceFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentInte
   const x = object(j, a, "a2a.v1.AgentInterface");
   const m = ({ $typeName: "lf.a2a.v1.AgentInterface", url: "", protocolBinding: "", tenant: "", protocolVersion: "" } as AgentInterface);
   let v: unknown;
-  if ((v = x.url) != null) m.url = str(v, a, "a2a.v1.AgentInterface.url");
-  if ((v = x.transport) != null) m.protocolBinding = str(v, a, "a2a.v1.AgentInterface.transport");
+  if ((v = x["url"]) != null) m.url = str(v, a, "a2a.v1.AgentInterface.url");
+  if ((v = x["transport"]) != null) m.protocolBinding = str(v, a, "a2a.v1.AgentInterface.transport");
   for (const k in x) switch (k) { case "kind": case "url": case "transport": break; default: lose(lost, a, k, "a2a.v1.AgentInterface has no field for it"); }
   return m;
 }
@@ -1088,25 +1088,25 @@ function agentCardFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentCard {
   const x = object(j, a, "a2a.v1.AgentCard");
   const m = ({ $typeName: "lf.a2a.v1.AgentCard", name: "", description: "", supportedInterfaces: [], version: "", securitySchemes: {}, securityRequirements: [], defaultInputModes: [], defaultOutputModes: [], skills: [], signatures: [] } as AgentCard);
   let v: unknown;
-  if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.AgentCard.name");
-  if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.AgentCard.description");
-  if ((v = x.provider) != null) m.provider = agentProviderFromOlderJson(v, at(a, "provider"), lost);
-  if ((v = x.version) != null) m.version = str(v, a, "a2a.v1.AgentCard.version");
-  if ((v = x.documentationUrl) != null) { const w = str(v, a, "a2a.v1.AgentCard.documentation_url"); if (w !== "") m.documentationUrl = w; }
-  if ((v = x.capabilities) != null) m.capabilities = agentCapabilitiesFromOlderJson(v, at(a, "capabilities"), lost);
-  if ((v = x.securitySchemes) != null) m.securitySchemes = eachKey(v, at(a, "securitySchemes"), "a2a.v1.AgentCard.security_schemes", lost, securitySchemeFromOlderJson);
-  if ((v = x.security) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentCard.security", lost, securityRequirementFromOlderJson);
-  if ((v = x.defaultInputModes) != null) m.defaultInputModes = strings(v, a, "defaultInputModes", "a2a.v1.AgentCard.default_input_modes");
-  if ((v = x.defaultOutputModes) != null) m.defaultOutputModes = strings(v, a, "defaultOutputModes", "a2a.v1.AgentCard.default_output_modes");
-  if ((v = x.skills) != null) m.skills = each(v, at(a, "skills"), "a2a.v1.AgentCard.skills", lost, agentSkillFromOlderJson);
-  if ((v = x.signatures) != null) m.signatures = each(v, at(a, "signatures"), "a2a.v1.AgentCard.signatures", lost, agentCardSignatureFromOlderJson);
-  if ((v = x.iconUrl) != null) m.iconUrl = str(v, a, "a2a.v1.AgentCard iconUrl");
+  if ((v = x["name"]) != null) m.name = str(v, a, "a2a.v1.AgentCard.name");
+  if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.AgentCard.description");
+  if ((v = x["provider"]) != null) m.provider = agentProviderFromOlderJson(v, at(a, "provider"), lost);
+  if ((v = x["version"]) != null) m.version = str(v, a, "a2a.v1.AgentCard.version");
+  if ((v = x["documentationUrl"]) != null) { const w = str(v, a, "a2a.v1.AgentCard.documentation_url"); if (w !== "") m.documentationUrl = w; }
+  if ((v = x["capabilities"]) != null) m.capabilities = agentCapabilitiesFromOlderJson(v, at(a, "capabilities"), lost);
+  if ((v = x["securitySchemes"]) != null) m.securitySchemes = eachKey(v, at(a, "securitySchemes"), "a2a.v1.AgentCard.security_schemes", lost, securitySchemeFromOlderJson);
+  if ((v = x["security"]) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentCard.security", lost, securityRequirementFromOlderJson);
+  if ((v = x["defaultInputModes"]) != null) m.defaultInputModes = strings(v, a, "defaultInputModes", "a2a.v1.AgentCard.default_input_modes");
+  if ((v = x["defaultOutputModes"]) != null) m.defaultOutputModes = strings(v, a, "defaultOutputModes", "a2a.v1.AgentCard.default_output_modes");
+  if ((v = x["skills"]) != null) m.skills = each(v, at(a, "skills"), "a2a.v1.AgentCard.skills", lost, agentSkillFromOlderJson);
+  if ((v = x["signatures"]) != null) m.signatures = each(v, at(a, "signatures"), "a2a.v1.AgentCard.signatures", lost, agentCardSignatureFromOlderJson);
+  if ((v = x["iconUrl"]) != null) m.iconUrl = str(v, a, "a2a.v1.AgentCard iconUrl");
   {
-    const version = /^(\d+\.\d+)/.exec((v = x.protocolVersion) != null ? str(v, a, "a2a.v1.AgentCard.protocol_version") : "")?.[1] ?? "0.3";
-    const cardUrl = (v = x.url) != null ? str(v, a, "a2a.v1.AgentCard.url") : "";
-    const preferred = (v = x.preferredTransport) != null ? str(v, a, "a2a.v1.AgentCard.preferred_transport") : "";
+    const version = /^(\d+\.\d+)/.exec((v = x["protocolVersion"]) != null ? str(v, a, "a2a.v1.AgentCard.protocol_version") : "")?.[1] ?? "0.3";
+    const cardUrl = (v = x["url"]) != null ? str(v, a, "a2a.v1.AgentCard.url") : "";
+    const preferred = (v = x["preferredTransport"]) != null ? str(v, a, "a2a.v1.AgentCard.preferred_transport") : "";
     const offered: [string, string][] = [[cardUrl, preferred || "JSONRPC"]];
-    if ((v = x.additionalInterfaces) != null)
+    if ((v = x["additionalInterfaces"]) != null)
       for (const i of each(v, at(a, "additionalInterfaces"), "a2a.v1.AgentCard.additional_interfaces", lost, agentInterfaceFromOlderJson))
         offered.push([i.url, i.protocolBinding]);
     for (const [url, binding] of offered) {
@@ -1119,7 +1119,7 @@ function agentCardFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentCard {
       m.supportedInterfaces.push(i);
     }
   }
-  if ((v = x.supportsAuthenticatedExtendedCard) != null && bool(v, a, "a2a.v1.AgentCard.supports_authenticated_extended_card"))
+  if ((v = x["supportsAuthenticatedExtendedCard"]) != null && bool(v, a, "a2a.v1.AgentCard.supports_authenticated_extended_card"))
     (m.capabilities ??= ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as AgentCapabilities)).extendedAgentCard = true;
   for (const k in x) switch (k) { case "kind": case "iconUrl": case "protocolVersion": case "name": case "description": case "url": case "preferredTransport": case "additionalInterfaces": case "provider": case "version": case "documentationUrl": case "capabilities": case "securitySchemes": case "security": case "defaultInputModes": case "defaultOutputModes": case "skills": case "supportsAuthenticatedExtendedCard": case "signatures": break; default: lose(lost, a, k, "a2a.v1.AgentCard has no field for it"); }
   return m;
@@ -1134,23 +1134,23 @@ function agentCardToOlderJson(m: AgentCard, a: At, lost: Loss[]): JsonObject {
     if (legacy.length === 0 && all.length > 0) lose(lost, a, "supported_interfaces", "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak");
     const first = kept[0];
     if (first !== undefined) {
-      o.url = first.url;
-      if (first.protocolBinding !== "") o.preferredTransport = first.protocolBinding;
-      o.protocolVersion = first.protocolVersion || "0.3";
+      o["url"] = first.url;
+      if (first.protocolBinding !== "") o["preferredTransport"] = first.protocolBinding;
+      o["protocolVersion"] = first.protocolVersion || "0.3";
     }
-    if (kept.length > 0) o.additionalInterfaces = kept.map((i) => ({ url: i.url, transport: i.protocolBinding }));
+    if (kept.length > 0) o["additionalInterfaces"] = kept.map((i) => ({ url: i.url, transport: i.protocolBinding }));
   }
-  if (m.capabilities?.extendedAgentCard) o.supportsAuthenticatedExtendedCard = true;
-  if (m.provider !== undefined) o.provider = agentProviderToOlderJson(m.provider, at(a, "provider"), lost);
-  if (m.documentationUrl !== undefined) if (m.documentationUrl !== "") o.documentationUrl = m.documentationUrl;
-  if (m.capabilities !== undefined) o.capabilities = agentCapabilitiesToOlderJson(m.capabilities, at(a, "capabilities"), lost);
-  if (Object.keys(m.securitySchemes).length > 0) o.securitySchemes = eachKeyOf(m.securitySchemes, at(a, "security_schemes"), lost, securitySchemeToOlderJson);
-  if (m.securityRequirements.length > 0) o.security = eachTo(m.securityRequirements, at(a, "security_requirements"), lost, securityRequirementToOlderJson);
-  if (m.defaultInputModes.length > 0) o.defaultInputModes = m.defaultInputModes.slice();
-  if (m.defaultOutputModes.length > 0) o.defaultOutputModes = m.defaultOutputModes.slice();
-  o.skills = eachTo(m.skills, at(a, "skills"), lost, agentSkillToOlderJson);
-  if (m.signatures.length > 0) o.signatures = eachTo(m.signatures, at(a, "signatures"), lost, agentCardSignatureToOlderJson);
-  if (m.iconUrl !== undefined) o.iconUrl = m.iconUrl;
+  if (m.capabilities?.extendedAgentCard) o["supportsAuthenticatedExtendedCard"] = true;
+  if (m.provider !== undefined) o["provider"] = agentProviderToOlderJson(m.provider, at(a, "provider"), lost);
+  if (m.documentationUrl !== undefined) if (m.documentationUrl !== "") o["documentationUrl"] = m.documentationUrl;
+  if (m.capabilities !== undefined) o["capabilities"] = agentCapabilitiesToOlderJson(m.capabilities, at(a, "capabilities"), lost);
+  if (Object.keys(m.securitySchemes).length > 0) o["securitySchemes"] = eachKeyOf(m.securitySchemes, at(a, "security_schemes"), lost, securitySchemeToOlderJson);
+  if (m.securityRequirements.length > 0) o["security"] = eachTo(m.securityRequirements, at(a, "security_requirements"), lost, securityRequirementToOlderJson);
+  if (m.defaultInputModes.length > 0) o["defaultInputModes"] = m.defaultInputModes.slice();
+  if (m.defaultOutputModes.length > 0) o["defaultOutputModes"] = m.defaultOutputModes.slice();
+  o["skills"] = eachTo(m.skills, at(a, "skills"), lost, agentSkillToOlderJson);
+  if (m.signatures.length > 0) o["signatures"] = eachTo(m.signatures, at(a, "signatures"), lost, agentCardSignatureToOlderJson);
+  if (m.iconUrl !== undefined) o["iconUrl"] = m.iconUrl;
   return o;
 }
 
@@ -1158,13 +1158,13 @@ function agentProviderFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentProvi
   const x = object(j, a, "a2a.v1.AgentProvider");
   const m = ({ $typeName: "lf.a2a.v1.AgentProvider", url: "", organization: "" } as AgentProvider);
   let v: unknown;
-  if ((v = x.url) != null) m.url = str(v, a, "a2a.v1.AgentProvider.url");
-  if ((v = x.organization) != null) m.organization = str(v, a, "a2a.v1.AgentProvider.organization");
+  if ((v = x["url"]) != null) m.url = str(v, a, "a2a.v1.AgentProvider.url");
+  if ((v = x["organization"]) != null) m.organization = str(v, a, "a2a.v1.AgentProvider.organization");
   for (const k in x) switch (k) { case "kind": case "url": case "organization": break; default: lose(lost, a, k, "a2a.v1.AgentProvider has no field for it"); }
   return m;
 }
 
-function agentProviderToOlderJson(m: AgentProvider, a: At, lost: Loss[]): JsonObject {
+function agentProviderToOlderJson(m: AgentProvider, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { url: m.url, organization: m.organization };
   return o;
 }
@@ -1173,18 +1173,18 @@ function agentCapabilitiesFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentC
   const x = object(j, a, "a2a.v1.AgentCapabilities");
   const m = ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as AgentCapabilities);
   let v: unknown;
-  if ((v = x.streaming) != null) { const w = bool(v, a, "a2a.v1.AgentCapabilities.streaming"); if (w) m.streaming = w; }
-  if ((v = x.pushNotifications) != null) { const w = bool(v, a, "a2a.v1.AgentCapabilities.push_notifications"); if (w) m.pushNotifications = w; }
-  if ((v = x.extensions) != null) m.extensions = each(v, at(a, "extensions"), "a2a.v1.AgentCapabilities.extensions", lost, agentExtensionFromOlderJson);
+  if ((v = x["streaming"]) != null) { const w = bool(v, a, "a2a.v1.AgentCapabilities.streaming"); if (w) m.streaming = w; }
+  if ((v = x["pushNotifications"]) != null) { const w = bool(v, a, "a2a.v1.AgentCapabilities.push_notifications"); if (w) m.pushNotifications = w; }
+  if ((v = x["extensions"]) != null) m.extensions = each(v, at(a, "extensions"), "a2a.v1.AgentCapabilities.extensions", lost, agentExtensionFromOlderJson);
   for (const k in x) switch (k) { case "kind": case "streaming": case "pushNotifications": case "extensions": break; default: lose(lost, a, k, "a2a.v1.AgentCapabilities has no field for it"); }
   return m;
 }
 
 function agentCapabilitiesToOlderJson(m: AgentCapabilities, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
-  if (m.streaming !== undefined) if (m.streaming) o.streaming = m.streaming;
-  if (m.pushNotifications !== undefined) if (m.pushNotifications) o.pushNotifications = m.pushNotifications;
-  if (m.extensions.length > 0) o.extensions = eachTo(m.extensions, at(a, "extensions"), lost, agentExtensionToOlderJson);
+  if (m.streaming !== undefined) if (m.streaming) o["streaming"] = m.streaming;
+  if (m.pushNotifications !== undefined) if (m.pushNotifications) o["pushNotifications"] = m.pushNotifications;
+  if (m.extensions.length > 0) o["extensions"] = eachTo(m.extensions, at(a, "extensions"), lost, agentExtensionToOlderJson);
   return o;
 }
 
@@ -1192,19 +1192,19 @@ function agentExtensionFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentExte
   const x = object(j, a, "a2a.v1.AgentExtension");
   const m = ({ $typeName: "lf.a2a.v1.AgentExtension", uri: "", description: "", required: false } as AgentExtension);
   let v: unknown;
-  if ((v = x.uri) != null) m.uri = str(v, a, "a2a.v1.AgentExtension.uri");
-  if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.AgentExtension.description");
-  if ((v = x.required) != null) m.required = bool(v, a, "a2a.v1.AgentExtension.required");
-  if ((v = x.params) != null) m.params = struct(v, a, "a2a.v1.AgentExtension.params");
+  if ((v = x["uri"]) != null) m.uri = str(v, a, "a2a.v1.AgentExtension.uri");
+  if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.AgentExtension.description");
+  if ((v = x["required"]) != null) m.required = bool(v, a, "a2a.v1.AgentExtension.required");
+  if ((v = x["params"]) != null) m.params = struct(v, a, "a2a.v1.AgentExtension.params");
   for (const k in x) switch (k) { case "kind": case "uri": case "description": case "required": case "params": break; default: lose(lost, a, k, "a2a.v1.AgentExtension has no field for it"); }
   return m;
 }
 
-function agentExtensionToOlderJson(m: AgentExtension, a: At, lost: Loss[]): JsonObject {
+function agentExtensionToOlderJson(m: AgentExtension, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { uri: m.uri };
-  if (m.description !== "") o.description = m.description;
-  if (m.required) o.required = m.required;
-  if (m.params !== undefined) o.params = structJson(m.params);
+  if (m.description !== "") o["description"] = m.description;
+  if (m.required) o["required"] = m.required;
+  if (m.params !== undefined) o["params"] = structJson(m.params);
   return o;
 }
 
@@ -1212,25 +1212,25 @@ function agentSkillFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentSkill {
   const x = object(j, a, "a2a.v1.AgentSkill");
   const m = ({ $typeName: "lf.a2a.v1.AgentSkill", id: "", name: "", description: "", tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [] } as AgentSkill);
   let v: unknown;
-  if ((v = x.id) != null) m.id = str(v, a, "a2a.v1.AgentSkill.id");
-  if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.AgentSkill.name");
-  if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.AgentSkill.description");
-  if ((v = x.tags) != null) m.tags = strings(v, a, "tags", "a2a.v1.AgentSkill.tags");
-  if ((v = x.examples) != null) m.examples = strings(v, a, "examples", "a2a.v1.AgentSkill.examples");
-  if ((v = x.inputModes) != null) m.inputModes = strings(v, a, "inputModes", "a2a.v1.AgentSkill.input_modes");
-  if ((v = x.outputModes) != null) m.outputModes = strings(v, a, "outputModes", "a2a.v1.AgentSkill.output_modes");
-  if ((v = x.security) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentSkill.security", lost, securityRequirementFromOlderJson);
+  if ((v = x["id"]) != null) m.id = str(v, a, "a2a.v1.AgentSkill.id");
+  if ((v = x["name"]) != null) m.name = str(v, a, "a2a.v1.AgentSkill.name");
+  if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.AgentSkill.description");
+  if ((v = x["tags"]) != null) m.tags = strings(v, a, "tags", "a2a.v1.AgentSkill.tags");
+  if ((v = x["examples"]) != null) m.examples = strings(v, a, "examples", "a2a.v1.AgentSkill.examples");
+  if ((v = x["inputModes"]) != null) m.inputModes = strings(v, a, "inputModes", "a2a.v1.AgentSkill.input_modes");
+  if ((v = x["outputModes"]) != null) m.outputModes = strings(v, a, "outputModes", "a2a.v1.AgentSkill.output_modes");
+  if ((v = x["security"]) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentSkill.security", lost, securityRequirementFromOlderJson);
   for (const k in x) switch (k) { case "kind": case "id": case "name": case "description": case "tags": case "examples": case "inputModes": case "outputModes": case "security": break; default: lose(lost, a, k, "a2a.v1.AgentSkill has no field for it"); }
   return m;
 }
 
 function agentSkillToOlderJson(m: AgentSkill, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { id: m.id, name: m.name, description: m.description, tags: [] };
-  if (m.tags.length > 0) o.tags = m.tags.slice();
-  if (m.examples.length > 0) o.examples = m.examples.slice();
-  if (m.inputModes.length > 0) o.inputModes = m.inputModes.slice();
-  if (m.outputModes.length > 0) o.outputModes = m.outputModes.slice();
-  if (m.securityRequirements.length > 0) o.security = eachTo(m.securityRequirements, at(a, "security_requirements"), lost, securityRequirementToOlderJson);
+  if (m.tags.length > 0) o["tags"] = m.tags.slice();
+  if (m.examples.length > 0) o["examples"] = m.examples.slice();
+  if (m.inputModes.length > 0) o["inputModes"] = m.inputModes.slice();
+  if (m.outputModes.length > 0) o["outputModes"] = m.outputModes.slice();
+  if (m.securityRequirements.length > 0) o["security"] = eachTo(m.securityRequirements, at(a, "security_requirements"), lost, securityRequirementToOlderJson);
   return o;
 }
 
@@ -1238,16 +1238,16 @@ function agentCardSignatureFromOlderJson(j: unknown, a: At, lost: Loss[]): Agent
   const x = object(j, a, "a2a.v1.AgentCardSignature");
   const m = ({ $typeName: "lf.a2a.v1.AgentCardSignature", protected: "", signature: "" } as AgentCardSignature);
   let v: unknown;
-  if ((v = x.protected) != null) m.protected = str(v, a, "a2a.v1.AgentCardSignature.protected");
-  if ((v = x.signature) != null) m.signature = str(v, a, "a2a.v1.AgentCardSignature.signature");
-  if ((v = x.header) != null) m.header = struct(v, a, "a2a.v1.AgentCardSignature.header");
+  if ((v = x["protected"]) != null) m.protected = str(v, a, "a2a.v1.AgentCardSignature.protected");
+  if ((v = x["signature"]) != null) m.signature = str(v, a, "a2a.v1.AgentCardSignature.signature");
+  if ((v = x["header"]) != null) m.header = struct(v, a, "a2a.v1.AgentCardSignature.header");
   for (const k in x) switch (k) { case "kind": case "protected": case "signature": case "header": break; default: lose(lost, a, k, "a2a.v1.AgentCardSignature has no field for it"); }
   return m;
 }
 
-function agentCardSignatureToOlderJson(m: AgentCardSignature, a: At, lost: Loss[]): JsonObject {
+function agentCardSignatureToOlderJson(m: AgentCardSignature, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { protected: m.protected, signature: m.signature };
-  if (m.header !== undefined) o.header = structJson(m.header);
+  if (m.header !== undefined) o["header"] = structJson(m.header);
   return o;
 }
 
@@ -1255,21 +1255,21 @@ function taskPushNotificationConfigFromOlderJson(j: unknown, a: At, lost: Loss[]
   const x = object(j, a, "a2a.v1.TaskPushNotificationConfig");
   const m = ({ $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "" } as TaskPushNotificationConfig);
   let v: unknown;
-  const taskId = resourceId(x.taskId);
-  const pushNotificationConfigId = resourceId(isObject(x.pushNotificationConfig) ? x.pushNotificationConfig.id : undefined);
+  const taskId = resourceId(x["taskId"]);
+  const pushNotificationConfigId = resourceId(isObject(x["pushNotificationConfig"]) ? x["pushNotificationConfig"]["id"] : undefined);
   if (taskId.includes("/") || pushNotificationConfigId.includes("/")) lose(lost, a, "name", "not a push config name: tasks/" + taskId + "/pushNotificationConfigs/" + pushNotificationConfigId);
   else { m.taskId = taskId; m.id = pushNotificationConfigId; }
-  if ((v = x.pushNotificationConfig) != null) {
+  if ((v = x["pushNotificationConfig"]) != null) {
     const pa = at(a, "pushNotificationConfig");
     const p = object(v, pa, "a2a.v1.PushNotificationConfig");
     for (const k in p) switch (k) { case "kind": case "id": case "url": case "token": case "authentication": break; default: lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it"); }
-    if ((v = p.url) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") m.url = s; }
-    if ((v = p.token) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") m.token = s; }
-    if ((v = p.id) != null) {
+    if ((v = p["url"]) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") m.url = s; }
+    if ((v = p["token"]) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") m.token = s; }
+    if ((v = p["id"]) != null) {
       const s = str(v, pa, "a2a.v1.PushNotificationConfig.id");
       if (s !== "" && m.id === "") m.id = s;
     }
-    if ((v = p.authentication) != null) m.authentication = authenticationInfoFromOlderJson(v, at(pa, "authentication"), lost);
+    if ((v = p["authentication"]) != null) m.authentication = authenticationInfoFromOlderJson(v, at(pa, "authentication"), lost);
   }
   for (const k in x) switch (k) { case "kind": case "taskId": case "pushNotificationConfig": break; default: lose(lost, a, k, "a2a.v1.TaskPushNotificationConfig has no field for it"); }
   return m;
@@ -1278,13 +1278,13 @@ function taskPushNotificationConfigFromOlderJson(j: unknown, a: At, lost: Loss[]
 function taskPushNotificationConfigToOlderJson(m: TaskPushNotificationConfig, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
-  o.taskId = m.taskId;
+  o["taskId"] = m.taskId;
   {
     const p: JsonObject = { id: m.id };
-    if (m.url !== "") p.url = m.url;
-    if (m.token !== "") p.token = m.token;
-    if (m.authentication !== undefined) p.authentication = authenticationInfoToOlderJson(m.authentication, at(a, "authentication"), lost);
-    o.pushNotificationConfig = p;
+    if (m.url !== "") p["url"] = m.url;
+    if (m.token !== "") p["token"] = m.token;
+    if (m.authentication !== undefined) p["authentication"] = authenticationInfoToOlderJson(m.authentication, at(a, "authentication"), lost);
+    o["pushNotificationConfig"] = p;
   }
   return o;
 }
@@ -1293,18 +1293,18 @@ function stringListFromOlderJson(j: unknown, a: At, lost: Loss[]): StringList {
   const x = object(j, a, "a2a.v1.StringList");
   const m = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as StringList);
   let v: unknown;
-  if ((v = x.list) != null) m.list = strings(v, a, "list", "a2a.v1.StringList.list");
+  if ((v = x["list"]) != null) m.list = strings(v, a, "list", "a2a.v1.StringList.list");
   for (const k in x) switch (k) { case "kind": case "list": break; default: lose(lost, a, k, "a2a.v1.StringList has no field for it"); }
   return m;
 }
 
-function stringListToOlderJson(m: StringList, a: At, lost: Loss[]): JsonObject {
+function stringListToOlderJson(m: StringList, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = {};
-  if (m.list.length > 0) o.list = m.list.slice();
+  if (m.list.length > 0) o["list"] = m.list.slice();
   return o;
 }
 
-function securityRequirementFromOlderJson(j: unknown, a: At, lost: Loss[]): SecurityRequirement {
+function securityRequirementFromOlderJson(j: unknown, a: At, _lost: Loss[]): SecurityRequirement {
   const x = object(j, a, "a2a.v1.Security");
   const m = ({ $typeName: "lf.a2a.v1.SecurityRequirement", schemes: {} } as SecurityRequirement);
   for (const k of Object.keys(x)) {
@@ -1315,7 +1315,7 @@ function securityRequirementFromOlderJson(j: unknown, a: At, lost: Loss[]): Secu
   return m;
 }
 
-function securityRequirementToOlderJson(m: SecurityRequirement, a: At, lost: Loss[]): JsonObject {
+function securityRequirementToOlderJson(m: SecurityRequirement, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   for (const k of Object.keys(m.schemes)) setKey(o, k, m.schemes[k]!.list.slice());
   return o;
@@ -1351,16 +1351,16 @@ function apiKeySecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): API
   const x = object(j, a, "a2a.v1.APIKeySecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.APIKeySecurityScheme", description: "", location: "", name: "" } as APIKeySecurityScheme);
   let v: unknown;
-  if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.APIKeySecurityScheme.description");
-  if ((v = (x.in ?? x.location)) != null) m.location = str(v, a, "a2a.v1.APIKeySecurityScheme.location");
-  if ((v = x.name) != null) m.name = str(v, a, "a2a.v1.APIKeySecurityScheme.name");
+  if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.APIKeySecurityScheme.description");
+  if ((v = (x["in"] ?? x["location"])) != null) m.location = str(v, a, "a2a.v1.APIKeySecurityScheme.location");
+  if ((v = x["name"]) != null) m.name = str(v, a, "a2a.v1.APIKeySecurityScheme.name");
   for (const k in x) switch (k) { case "kind": case "description": case "in": case "location": case "name": break; default: lose(lost, a, k, "a2a.v1.APIKeySecurityScheme has no field for it"); }
   return m;
 }
 
-function apiKeySecuritySchemeToOlderJson(m: APIKeySecurityScheme, a: At, lost: Loss[]): JsonObject {
+function apiKeySecuritySchemeToOlderJson(m: APIKeySecurityScheme, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { in: m.location, name: m.name };
-  if (m.description !== "") o.description = m.description;
+  if (m.description !== "") o["description"] = m.description;
   return o;
 }
 
@@ -1368,17 +1368,17 @@ function httpAuthSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): H
   const x = object(j, a, "a2a.v1.HTTPAuthSecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.HTTPAuthSecurityScheme", description: "", scheme: "", bearerFormat: "" } as HTTPAuthSecurityScheme);
   let v: unknown;
-  if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.description");
-  if ((v = x.scheme) != null) m.scheme = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.scheme");
-  if ((v = x.bearerFormat) != null) m.bearerFormat = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.bearer_format");
+  if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.description");
+  if ((v = x["scheme"]) != null) m.scheme = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.scheme");
+  if ((v = x["bearerFormat"]) != null) m.bearerFormat = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.bearer_format");
   for (const k in x) switch (k) { case "kind": case "description": case "scheme": case "bearerFormat": break; default: lose(lost, a, k, "a2a.v1.HTTPAuthSecurityScheme has no field for it"); }
   return m;
 }
 
-function httpAuthSecuritySchemeToOlderJson(m: HTTPAuthSecurityScheme, a: At, lost: Loss[]): JsonObject {
+function httpAuthSecuritySchemeToOlderJson(m: HTTPAuthSecurityScheme, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { scheme: m.scheme };
-  if (m.description !== "") o.description = m.description;
-  if (m.bearerFormat !== "") o.bearerFormat = m.bearerFormat;
+  if (m.description !== "") o["description"] = m.description;
+  if (m.bearerFormat !== "") o["bearerFormat"] = m.bearerFormat;
   return o;
 }
 
@@ -1386,18 +1386,18 @@ function oAuth2SecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): OAu
   const x = object(j, a, "a2a.v1.OAuth2SecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.OAuth2SecurityScheme", description: "", oauth2MetadataUrl: "" } as OAuth2SecurityScheme);
   let v: unknown;
-  if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.OAuth2SecurityScheme.description");
-  if ((v = x.flows) != null) m.flows = oAuthFlowsFromOlderJson(v, at(a, "flows"), lost);
-  if ((v = x.oauth2MetadataUrl) != null) m.oauth2MetadataUrl = str(v, a, "a2a.v1.OAuth2SecurityScheme.oauth2_metadata_url");
+  if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.OAuth2SecurityScheme.description");
+  if ((v = x["flows"]) != null) m.flows = oAuthFlowsFromOlderJson(v, at(a, "flows"), lost);
+  if ((v = x["oauth2MetadataUrl"]) != null) m.oauth2MetadataUrl = str(v, a, "a2a.v1.OAuth2SecurityScheme.oauth2_metadata_url");
   for (const k in x) switch (k) { case "kind": case "description": case "flows": case "oauth2MetadataUrl": break; default: lose(lost, a, k, "a2a.v1.OAuth2SecurityScheme has no field for it"); }
   return m;
 }
 
 function oAuth2SecuritySchemeToOlderJson(m: OAuth2SecurityScheme, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { flows: {} };
-  if (m.description !== "") o.description = m.description;
-  if (m.flows !== undefined) o.flows = oAuthFlowsToOlderJson(m.flows, at(a, "flows"), lost);
-  if (m.oauth2MetadataUrl !== "") o.oauth2MetadataUrl = m.oauth2MetadataUrl;
+  if (m.description !== "") o["description"] = m.description;
+  if (m.flows !== undefined) o["flows"] = oAuthFlowsToOlderJson(m.flows, at(a, "flows"), lost);
+  if (m.oauth2MetadataUrl !== "") o["oauth2MetadataUrl"] = m.oauth2MetadataUrl;
   return o;
 }
 
@@ -1405,15 +1405,15 @@ function openIdConnectSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[
   const x = object(j, a, "a2a.v1.OpenIdConnectSecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.OpenIdConnectSecurityScheme", description: "", openIdConnectUrl: "" } as OpenIdConnectSecurityScheme);
   let v: unknown;
-  if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.description");
-  if ((v = x.openIdConnectUrl) != null) m.openIdConnectUrl = str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.open_id_connect_url");
+  if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.description");
+  if ((v = x["openIdConnectUrl"]) != null) m.openIdConnectUrl = str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.open_id_connect_url");
   for (const k in x) switch (k) { case "kind": case "description": case "openIdConnectUrl": break; default: lose(lost, a, k, "a2a.v1.OpenIdConnectSecurityScheme has no field for it"); }
   return m;
 }
 
-function openIdConnectSecuritySchemeToOlderJson(m: OpenIdConnectSecurityScheme, a: At, lost: Loss[]): JsonObject {
+function openIdConnectSecuritySchemeToOlderJson(m: OpenIdConnectSecurityScheme, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { openIdConnectUrl: m.openIdConnectUrl };
-  if (m.description !== "") o.description = m.description;
+  if (m.description !== "") o["description"] = m.description;
   return o;
 }
 
@@ -1421,14 +1421,14 @@ function mutualTlsSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): 
   const x = object(j, a, "a2a.v1.MutualTlsSecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.MutualTlsSecurityScheme", description: "" } as MutualTlsSecurityScheme);
   let v: unknown;
-  if ((v = x.description) != null) m.description = str(v, a, "a2a.v1.MutualTlsSecurityScheme.description");
+  if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.MutualTlsSecurityScheme.description");
   for (const k in x) switch (k) { case "kind": case "description": break; default: lose(lost, a, k, "a2a.v1.MutualTlsSecurityScheme has no field for it"); }
   return m;
 }
 
-function mutualTlsSecuritySchemeToOlderJson(m: MutualTlsSecurityScheme, a: At, lost: Loss[]): JsonObject {
+function mutualTlsSecuritySchemeToOlderJson(m: MutualTlsSecurityScheme, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = {};
-  if (m.description !== "") o.description = m.description;
+  if (m.description !== "") o["description"] = m.description;
   return o;
 }
 
@@ -1437,20 +1437,20 @@ function oAuthFlowsFromOlderJson(j: unknown, a: At, lost: Loss[]): OAuthFlows {
   const m = ({ $typeName: "lf.a2a.v1.OAuthFlows", flow: { case: undefined } } as OAuthFlows);
   let v: unknown;
   let one_flow = false;
-  if ((v = x.authorizationCode) != null) { if (one_flow) lose(lost, a, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept"); else { one_flow = true; m.flow = { case: "authorizationCode", value: authorizationCodeOAuthFlowFromOlderJson(v, at(a, "authorizationCode"), lost) }; } }
-  if ((v = x.clientCredentials) != null) { if (one_flow) lose(lost, a, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept"); else { one_flow = true; m.flow = { case: "clientCredentials", value: clientCredentialsOAuthFlowFromOlderJson(v, at(a, "clientCredentials"), lost) }; } }
-  if ((v = x.implicit) != null) { if (one_flow) lose(lost, a, "implicit", "a2a.v1.OAuthFlows.flow holds one member; implicit was not kept"); else { one_flow = true; m.flow = { case: "implicit", value: implicitOAuthFlowFromOlderJson(v, at(a, "implicit"), lost) }; } }
-  if ((v = x.password) != null) { if (one_flow) lose(lost, a, "password", "a2a.v1.OAuthFlows.flow holds one member; password was not kept"); else { one_flow = true; m.flow = { case: "password", value: passwordOAuthFlowFromOlderJson(v, at(a, "password"), lost) }; } }
+  if ((v = x["authorizationCode"]) != null) { if (one_flow) lose(lost, a, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept"); else { one_flow = true; m.flow = { case: "authorizationCode", value: authorizationCodeOAuthFlowFromOlderJson(v, at(a, "authorizationCode"), lost) }; } }
+  if ((v = x["clientCredentials"]) != null) { if (one_flow) lose(lost, a, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept"); else { one_flow = true; m.flow = { case: "clientCredentials", value: clientCredentialsOAuthFlowFromOlderJson(v, at(a, "clientCredentials"), lost) }; } }
+  if ((v = x["implicit"]) != null) { if (one_flow) lose(lost, a, "implicit", "a2a.v1.OAuthFlows.flow holds one member; implicit was not kept"); else { one_flow = true; m.flow = { case: "implicit", value: implicitOAuthFlowFromOlderJson(v, at(a, "implicit"), lost) }; } }
+  if ((v = x["password"]) != null) { if (one_flow) lose(lost, a, "password", "a2a.v1.OAuthFlows.flow holds one member; password was not kept"); else { one_flow = true; m.flow = { case: "password", value: passwordOAuthFlowFromOlderJson(v, at(a, "password"), lost) }; } }
   for (const k in x) switch (k) { case "kind": case "authorizationCode": case "clientCredentials": case "implicit": case "password": break; default: lose(lost, a, k, "a2a.v1.OAuthFlows has no field for it"); }
   return m;
 }
 
 function oAuthFlowsToOlderJson(m: OAuthFlows, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
-  if (m.flow.case === "authorizationCode") o.authorizationCode = authorizationCodeOAuthFlowToOlderJson(m.flow.value, at(a, "authorization_code"), lost);
-  if (m.flow.case === "clientCredentials") o.clientCredentials = clientCredentialsOAuthFlowToOlderJson(m.flow.value, at(a, "client_credentials"), lost);
-  if (m.flow.case === "implicit") o.implicit = implicitOAuthFlowToOlderJson(m.flow.value, at(a, "implicit"), lost);
-  if (m.flow.case === "password") o.password = passwordOAuthFlowToOlderJson(m.flow.value, at(a, "password"), lost);
+  if (m.flow.case === "authorizationCode") o["authorizationCode"] = authorizationCodeOAuthFlowToOlderJson(m.flow.value, at(a, "authorization_code"), lost);
+  if (m.flow.case === "clientCredentials") o["clientCredentials"] = clientCredentialsOAuthFlowToOlderJson(m.flow.value, at(a, "client_credentials"), lost);
+  if (m.flow.case === "implicit") o["implicit"] = implicitOAuthFlowToOlderJson(m.flow.value, at(a, "implicit"), lost);
+  if (m.flow.case === "password") o["password"] = passwordOAuthFlowToOlderJson(m.flow.value, at(a, "password"), lost);
   if (m.flow.case === "deviceCode") lose(lost, a, "device_code", "v0.3 has no device-code flow");
   return o;
 }
@@ -1459,18 +1459,18 @@ function authorizationCodeOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]
   const x = object(j, a, "a2a.v1.AuthorizationCodeOAuthFlow");
   const m = ({ $typeName: "lf.a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: "", tokenUrl: "", refreshUrl: "", scopes: {}, pkceRequired: false } as AuthorizationCodeOAuthFlow);
   let v: unknown;
-  if ((v = x.authorizationUrl) != null) m.authorizationUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.authorization_url");
-  if ((v = x.tokenUrl) != null) m.tokenUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.token_url");
-  if ((v = x.refreshUrl) != null) m.refreshUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.refresh_url");
-  if ((v = x.scopes) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.AuthorizationCodeOAuthFlow.scopes");
+  if ((v = x["authorizationUrl"]) != null) m.authorizationUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.authorization_url");
+  if ((v = x["tokenUrl"]) != null) m.tokenUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.token_url");
+  if ((v = x["refreshUrl"]) != null) m.refreshUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.refresh_url");
+  if ((v = x["scopes"]) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.AuthorizationCodeOAuthFlow.scopes");
   for (const k in x) switch (k) { case "kind": case "authorizationUrl": case "tokenUrl": case "refreshUrl": case "scopes": break; default: lose(lost, a, k, "a2a.v1.AuthorizationCodeOAuthFlow has no field for it"); }
   return m;
 }
 
 function authorizationCodeOAuthFlowToOlderJson(m: AuthorizationCodeOAuthFlow, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { authorizationUrl: m.authorizationUrl, tokenUrl: m.tokenUrl, scopes: {} };
-  if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
-  if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
+  if (m.refreshUrl !== "") o["refreshUrl"] = m.refreshUrl;
+  if (Object.keys(m.scopes).length > 0) o["scopes"] = stringMapJson(m.scopes);
   if (m.pkceRequired) lose(lost, a, "pkce_required", "v0.3 has no pkce_required");
   return o;
 }
@@ -1479,17 +1479,17 @@ function clientCredentialsOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]
   const x = object(j, a, "a2a.v1.ClientCredentialsOAuthFlow");
   const m = ({ $typeName: "lf.a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {} } as ClientCredentialsOAuthFlow);
   let v: unknown;
-  if ((v = x.tokenUrl) != null) m.tokenUrl = str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.token_url");
-  if ((v = x.refreshUrl) != null) m.refreshUrl = str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.refresh_url");
-  if ((v = x.scopes) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.ClientCredentialsOAuthFlow.scopes");
+  if ((v = x["tokenUrl"]) != null) m.tokenUrl = str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.token_url");
+  if ((v = x["refreshUrl"]) != null) m.refreshUrl = str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.refresh_url");
+  if ((v = x["scopes"]) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.ClientCredentialsOAuthFlow.scopes");
   for (const k in x) switch (k) { case "kind": case "tokenUrl": case "refreshUrl": case "scopes": break; default: lose(lost, a, k, "a2a.v1.ClientCredentialsOAuthFlow has no field for it"); }
   return m;
 }
 
-function clientCredentialsOAuthFlowToOlderJson(m: ClientCredentialsOAuthFlow, a: At, lost: Loss[]): JsonObject {
+function clientCredentialsOAuthFlowToOlderJson(m: ClientCredentialsOAuthFlow, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { tokenUrl: m.tokenUrl, scopes: {} };
-  if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
-  if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
+  if (m.refreshUrl !== "") o["refreshUrl"] = m.refreshUrl;
+  if (Object.keys(m.scopes).length > 0) o["scopes"] = stringMapJson(m.scopes);
   return o;
 }
 
@@ -1497,17 +1497,17 @@ function implicitOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): Implic
   const x = object(j, a, "a2a.v1.ImplicitOAuthFlow");
   const m = ({ $typeName: "lf.a2a.v1.ImplicitOAuthFlow", authorizationUrl: "", refreshUrl: "", scopes: {} } as ImplicitOAuthFlow);
   let v: unknown;
-  if ((v = x.authorizationUrl) != null) m.authorizationUrl = str(v, a, "a2a.v1.ImplicitOAuthFlow.authorization_url");
-  if ((v = x.refreshUrl) != null) m.refreshUrl = str(v, a, "a2a.v1.ImplicitOAuthFlow.refresh_url");
-  if ((v = x.scopes) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.ImplicitOAuthFlow.scopes");
+  if ((v = x["authorizationUrl"]) != null) m.authorizationUrl = str(v, a, "a2a.v1.ImplicitOAuthFlow.authorization_url");
+  if ((v = x["refreshUrl"]) != null) m.refreshUrl = str(v, a, "a2a.v1.ImplicitOAuthFlow.refresh_url");
+  if ((v = x["scopes"]) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.ImplicitOAuthFlow.scopes");
   for (const k in x) switch (k) { case "kind": case "authorizationUrl": case "refreshUrl": case "scopes": break; default: lose(lost, a, k, "a2a.v1.ImplicitOAuthFlow has no field for it"); }
   return m;
 }
 
-function implicitOAuthFlowToOlderJson(m: ImplicitOAuthFlow, a: At, lost: Loss[]): JsonObject {
+function implicitOAuthFlowToOlderJson(m: ImplicitOAuthFlow, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { authorizationUrl: m.authorizationUrl, scopes: {} };
-  if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
-  if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
+  if (m.refreshUrl !== "") o["refreshUrl"] = m.refreshUrl;
+  if (Object.keys(m.scopes).length > 0) o["scopes"] = stringMapJson(m.scopes);
   return o;
 }
 
@@ -1515,17 +1515,17 @@ function passwordOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): Passwo
   const x = object(j, a, "a2a.v1.PasswordOAuthFlow");
   const m = ({ $typeName: "lf.a2a.v1.PasswordOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {} } as PasswordOAuthFlow);
   let v: unknown;
-  if ((v = x.tokenUrl) != null) m.tokenUrl = str(v, a, "a2a.v1.PasswordOAuthFlow.token_url");
-  if ((v = x.refreshUrl) != null) m.refreshUrl = str(v, a, "a2a.v1.PasswordOAuthFlow.refresh_url");
-  if ((v = x.scopes) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.PasswordOAuthFlow.scopes");
+  if ((v = x["tokenUrl"]) != null) m.tokenUrl = str(v, a, "a2a.v1.PasswordOAuthFlow.token_url");
+  if ((v = x["refreshUrl"]) != null) m.refreshUrl = str(v, a, "a2a.v1.PasswordOAuthFlow.refresh_url");
+  if ((v = x["scopes"]) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.PasswordOAuthFlow.scopes");
   for (const k in x) switch (k) { case "kind": case "tokenUrl": case "refreshUrl": case "scopes": break; default: lose(lost, a, k, "a2a.v1.PasswordOAuthFlow has no field for it"); }
   return m;
 }
 
-function passwordOAuthFlowToOlderJson(m: PasswordOAuthFlow, a: At, lost: Loss[]): JsonObject {
+function passwordOAuthFlowToOlderJson(m: PasswordOAuthFlow, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { tokenUrl: m.tokenUrl, scopes: {} };
-  if (m.refreshUrl !== "") o.refreshUrl = m.refreshUrl;
-  if (Object.keys(m.scopes).length > 0) o.scopes = stringMapJson(m.scopes);
+  if (m.refreshUrl !== "") o["refreshUrl"] = m.refreshUrl;
+  if (Object.keys(m.scopes).length > 0) o["scopes"] = stringMapJson(m.scopes);
   return o;
 }
 
@@ -1533,9 +1533,9 @@ function sendMessageRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): SendM
   const x = object(j, a, "a2a.v1.SendMessageRequest");
   const m = ({ $typeName: "lf.a2a.v1.SendMessageRequest", tenant: "" } as SendMessageRequest);
   let v: unknown;
-  if ((v = x.message) != null) m.message = messageFromOlderJson(v, at(a, "message"), lost);
-  if ((v = x.configuration) != null) m.configuration = sendMessageConfigurationFromOlderJson(v, at(a, "configuration"), lost);
-  if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.SendMessageRequest.metadata");
+  if ((v = x["message"]) != null) m.message = messageFromOlderJson(v, at(a, "message"), lost);
+  if ((v = x["configuration"]) != null) m.configuration = sendMessageConfigurationFromOlderJson(v, at(a, "configuration"), lost);
+  if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.SendMessageRequest.metadata");
   for (const k in x) switch (k) { case "kind": case "message": case "configuration": case "metadata": break; default: lose(lost, a, k, "a2a.v1.SendMessageRequest has no field for it"); }
   return m;
 }
@@ -1543,9 +1543,9 @@ function sendMessageRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): SendM
 function sendMessageRequestToOlderJson(m: SendMessageRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
-  if (m.message !== undefined) o.message = messageToOlderJson(m.message, at(a, "message"), lost);
-  if (m.configuration !== undefined) o.configuration = sendMessageConfigurationToOlderJson(m.configuration, at(a, "configuration"), lost);
-  if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
+  if (m.message !== undefined) o["message"] = messageToOlderJson(m.message, at(a, "message"), lost);
+  if (m.configuration !== undefined) o["configuration"] = sendMessageConfigurationToOlderJson(m.configuration, at(a, "configuration"), lost);
+  if (m.metadata !== undefined) o["metadata"] = structJson(m.metadata);
   return o;
 }
 
@@ -1553,10 +1553,10 @@ function getTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): GetTaskRe
   const x = object(j, a, "a2a.v1.GetTaskRequest");
   const m = ({ $typeName: "lf.a2a.v1.GetTaskRequest", tenant: "", id: "" } as GetTaskRequest);
   let v: unknown;
-  const id = resourceId(x.id);
+  const id = resourceId(x["id"]);
   if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): tasks/" + id);
   else m.id = id;
-  if ((v = x.historyLength) != null) {
+  if ((v = x["historyLength"]) != null) {
     const n = int32(v, a, "a2a.v1.GetTaskRequest.history_length");
     if (n !== 0) m.historyLength = n;
   }
@@ -1567,10 +1567,10 @@ function getTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): GetTaskRe
 function getTaskRequestToOlderJson(m: GetTaskRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
-  o.id = m.id;
+  o["id"] = m.id;
   const historyLength = m.historyLength;
   if (historyLength === 0) lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
-  else if (historyLength !== undefined) { if (historyLength !== 0) o.historyLength = historyLength; }
+  else if (historyLength !== undefined) { if (historyLength !== 0) o["historyLength"] = historyLength; }
   return o;
 }
 
@@ -1578,8 +1578,8 @@ function cancelTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): Cancel
   const x = object(j, a, "a2a.v1.CancelTaskRequest");
   const m = ({ $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: "" } as CancelTaskRequest);
   let v: unknown;
-  if ((v = x.metadata) != null) m.metadata = struct(v, a, "a2a.v1.CancelTaskRequest metadata");
-  const id = resourceId(x.id);
+  if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.CancelTaskRequest metadata");
+  const id = resourceId(x["id"]);
   if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): tasks/" + id);
   else m.id = id;
   for (const k in x) switch (k) { case "kind": case "metadata": case "id": break; default: lose(lost, a, k, "a2a.v1.CancelTaskRequest has no field for it"); }
@@ -1589,16 +1589,16 @@ function cancelTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): Cancel
 function cancelTaskRequestToOlderJson(m: CancelTaskRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
-  o.id = m.id;
-  if (m.metadata !== undefined) o.metadata = structJson(m.metadata);
+  o["id"] = m.id;
+  if (m.metadata !== undefined) o["metadata"] = structJson(m.metadata);
   return o;
 }
 
 function getTaskPushNotificationConfigRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): GetTaskPushNotificationConfigRequest {
   const x = object(j, a, "a2a.v1.GetTaskPushNotificationConfigRequest");
   const m = ({ $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "" } as GetTaskPushNotificationConfigRequest);
-  const id = resourceId(x.id);
-  const pushNotificationConfigId = resourceId(x.pushNotificationConfigId);
+  const id = resourceId(x["id"]);
+  const pushNotificationConfigId = resourceId(x["pushNotificationConfigId"]);
   if (id.includes("/") || pushNotificationConfigId.includes("/")) lose(lost, a, "name", "not a push config name: tasks/" + id + "/pushNotificationConfigs/" + pushNotificationConfigId);
   else { m.taskId = id; m.id = pushNotificationConfigId; }
   for (const k in x) switch (k) { case "kind": case "id": case "pushNotificationConfigId": break; default: lose(lost, a, k, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it"); }
@@ -1608,16 +1608,16 @@ function getTaskPushNotificationConfigRequestFromOlderJson(j: unknown, a: At, lo
 function getTaskPushNotificationConfigRequestToOlderJson(m: GetTaskPushNotificationConfigRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
-  o.id = m.taskId;
-  o.pushNotificationConfigId = m.id;
+  o["id"] = m.taskId;
+  o["pushNotificationConfigId"] = m.id;
   return o;
 }
 
 function deleteTaskPushNotificationConfigRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): DeleteTaskPushNotificationConfigRequest {
   const x = object(j, a, "a2a.v1.DeleteTaskPushNotificationConfigRequest");
   const m = ({ $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "" } as DeleteTaskPushNotificationConfigRequest);
-  const id = resourceId(x.id);
-  const pushNotificationConfigId = resourceId(x.pushNotificationConfigId);
+  const id = resourceId(x["id"]);
+  const pushNotificationConfigId = resourceId(x["pushNotificationConfigId"]);
   if (id.includes("/") || pushNotificationConfigId.includes("/")) lose(lost, a, "name", "not a push config name: tasks/" + id + "/pushNotificationConfigs/" + pushNotificationConfigId);
   else { m.taskId = id; m.id = pushNotificationConfigId; }
   for (const k in x) switch (k) { case "kind": case "id": case "pushNotificationConfigId": break; default: lose(lost, a, k, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it"); }
@@ -1627,15 +1627,15 @@ function deleteTaskPushNotificationConfigRequestFromOlderJson(j: unknown, a: At,
 function deleteTaskPushNotificationConfigRequestToOlderJson(m: DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
-  o.id = m.taskId;
-  o.pushNotificationConfigId = m.id;
+  o["id"] = m.taskId;
+  o["pushNotificationConfigId"] = m.id;
   return o;
 }
 
 function subscribeToTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): SubscribeToTaskRequest {
   const x = object(j, a, "a2a.v1.TaskSubscriptionRequest");
   const m = ({ $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: "" } as SubscribeToTaskRequest);
-  const id = resourceId(x.id);
+  const id = resourceId(x["id"]);
   if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): tasks/" + id);
   else m.id = id;
   for (const k in x) switch (k) { case "kind": case "id": break; default: lose(lost, a, k, "a2a.v1.TaskSubscriptionRequest has no field for it"); }
@@ -1645,7 +1645,7 @@ function subscribeToTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): S
 function subscribeToTaskRequestToOlderJson(m: SubscribeToTaskRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
-  o.id = m.id;
+  o["id"] = m.id;
   return o;
 }
 
@@ -1653,9 +1653,9 @@ function listTaskPushNotificationConfigsRequestFromOlderJson(j: unknown, a: At, 
   const x = object(j, a, "a2a.v1.ListTaskPushNotificationConfigRequest");
   const m = ({ $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", tenant: "", taskId: "", pageSize: 0, pageToken: "" } as ListTaskPushNotificationConfigsRequest);
   let v: unknown;
-  if ((v = x.pageSize) != null) m.pageSize = int32(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_size");
-  if ((v = x.pageToken) != null) m.pageToken = str(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_token");
-  const id = resourceId(x.id);
+  if ((v = x["pageSize"]) != null) m.pageSize = int32(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_size");
+  if ((v = x["pageToken"]) != null) m.pageToken = str(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_token");
+  const id = resourceId(x["id"]);
   if (id.includes("/")) lose(lost, a, "parent", "not a task name: tasks/" + id);
   else m.taskId = id;
   for (const k in x) switch (k) { case "kind": case "id": case "pageSize": case "pageToken": break; default: lose(lost, a, k, "a2a.v1.ListTaskPushNotificationConfigRequest has no field for it"); }
@@ -1665,9 +1665,9 @@ function listTaskPushNotificationConfigsRequestFromOlderJson(j: unknown, a: At, 
 function listTaskPushNotificationConfigsRequestToOlderJson(m: ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
-  o.id = m.taskId;
-  if (m.pageSize !== 0) o.pageSize = m.pageSize;
-  if (m.pageToken !== "") o.pageToken = m.pageToken;
+  o["id"] = m.taskId;
+  if (m.pageSize !== 0) o["pageSize"] = m.pageSize;
+  if (m.pageToken !== "") o["pageToken"] = m.pageToken;
   return o;
 }
 
@@ -1687,11 +1687,11 @@ function getExtendedAgentCardRequestToOlderJson(m: GetExtendedAgentCardRequest, 
 function sendMessageResponseFromOlderJson(j: unknown, a: At, lost: Loss[]): SendMessageResponse {
   const x = object(j, a, "a2a.v1.SendMessageResponse");
   const m = ({ $typeName: "lf.a2a.v1.SendMessageResponse", payload: { case: undefined } } as SendMessageResponse);
-  switch (x.kind) {
+  switch (x["kind"]) {
     case "task": m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
     case "message": m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) }; break;
-    case undefined: if (x.messageId !== undefined) m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) }; else m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
-    default: refuseKind(pathOf(a), "a2a.v1.SendMessageResponse", x.kind, "task, message");
+    case undefined: if (x["messageId"] !== undefined) m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) }; else m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
+    default: refuseKind(pathOf(a), "a2a.v1.SendMessageResponse", x["kind"], "task, message");
   }
   return m;
 }
@@ -1706,13 +1706,13 @@ function sendMessageResponseToOlderJson(m: SendMessageResponse, a: At, lost: Los
 function streamResponseFromOlderJson(j: unknown, a: At, lost: Loss[]): StreamResponse {
   const x = object(j, a, "a2a.v1.StreamResponse");
   const m = ({ $typeName: "lf.a2a.v1.StreamResponse", payload: { case: undefined } } as StreamResponse);
-  switch (x.kind) {
+  switch (x["kind"]) {
     case "task": m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
     case "message": m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) }; break;
     case "status-update": m.payload = { case: "statusUpdate", value: taskStatusUpdateEventFromOlderJson(x, a, lost) }; break;
     case "artifact-update": m.payload = { case: "artifactUpdate", value: taskArtifactUpdateEventFromOlderJson(x, a, lost) }; break;
-    case undefined: if (x.messageId !== undefined) m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) }; else m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
-    default: refuseKind(pathOf(a), "a2a.v1.StreamResponse", x.kind, "task, message, status-update, artifact-update");
+    case undefined: if (x["messageId"] !== undefined) m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) }; else m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
+    default: refuseKind(pathOf(a), "a2a.v1.StreamResponse", x["kind"], "task, message, status-update, artifact-update");
   }
   return m;
 }

@@ -14,7 +14,7 @@ import {
   decCall,
   decFn,
   decName,
-  functionHead,
+  printedFunction,
   isUnion,
   key03,
   mapCopy,
@@ -60,19 +60,20 @@ export function decodeFn(env: JsonEnv, p: Pair): Code[] {
   const { d03, d10 } = p;
   const out: StepOut = { body: [], later: [], oneofs: new Set(), done: new Set(), usesV: false };
   const c = decodeCtx(env, p, out);
-  const head = functionHead(env, decName(p), "j", "unknown", env.f.importShape(d10));
+  const fn = (body: readonly Code[]) =>
+    printedFunction(env, decName(p), ["j", "unknown"], env.f.importShape(d10), body);
   const whole =
     d03.typeName === env.dialect.part.message
       ? partCode.toNewer(c)
       : isUnion(env, d03)
         ? unionToNewer(env, p)
         : wholeToNewer(env, p);
-  if (whole) return [head, ...whole.map((l) => ["  ", l]), "}"];
+  if (whole) return fn(whole);
   const kind = env.dialect.kinds[d03.typeName];
   const start: Code[] = [code`const x = ${rt(env, "object")}(j, a, ${lit(d03.typeName)});`];
   if (kind !== undefined) {
-    const refuse = code`${rt(env, "refuseKind")}(${rt(env, "pathOf")}(a), ${lit(d03.typeName)}, x.kind, ${lit(kind)});`;
-    start.push(code`if (x.kind !== undefined && x.kind !== ${lit(kind)}) ${refuse}`);
+    const refuse = code`${rt(env, "refuseKind")}(${rt(env, "pathOf")}(a), ${lit(d03.typeName)}, x["kind"], ${lit(kind)});`;
+    start.push(code`if (x["kind"] !== undefined && x["kind"] !== ${lit(kind)}) ${refuse}`);
   }
   for (const s of p.plan.toNewer) decodeStep(env, p, s, c, out);
   const extra = dialectFieldReads(env, p, out);
@@ -86,7 +87,7 @@ export function decodeFn(env: JsonEnv, p: Pair): Code[] {
     unknownKeys(env, d03, "x", "a", Object.values(p.plan.dialectFields)),
     "return m;",
   ];
-  return [head, ...body.map((l) => ["  ", l]), "}"];
+  return fn(body);
 }
 
 /** What a2a.json holds and the older proto does not (dialectFields), read into the newer fields. */

@@ -54,12 +54,13 @@ export function unionToNewer(env: JsonEnv, p: WholePair): Code[] {
   const task = byKind("task");
   const known = p.d03.fields.flatMap((f) => env.dialect.kinds[messageOf(f)?.typeName ?? ""] ?? []).join(", ");
   const what = lit(p.d03.typeName);
-  const refuse = code`${rt(env, "refuseKind")}(${rt(env, "pathOf")}(a), ${what}, x.kind, ${lit(known)});`;
-  const guess = message && task ? code`if (x.messageId !== undefined) ${member(message)} else ${member(task)}` : refuse;
+  const refuse = code`${rt(env, "refuseKind")}(${rt(env, "pathOf")}(a), ${what}, x["kind"], ${lit(known)});`;
+  const guess =
+    message && task ? code`if (x["messageId"] !== undefined) ${member(message)} else ${member(task)}` : refuse;
   return [
     code`const x = ${rt(env, "object")}(j, a, ${what});`,
     code`const m = ${zero(env, p.d10)};`,
-    `switch (x.kind) {`,
+    `switch (x["kind"]) {`,
     ...members
       .filter((m) => env.dialect.kinds[m.sub.typeName] !== undefined)
       .map((m) => code`  case ${lit(env.dialect.kinds[m.sub.typeName])}: ${member(m)} break;`),

@@ -16,7 +16,7 @@ import {
   encCall,
   encFn,
   encName,
-  functionHead,
+  printedFunction,
   get,
   isUnion,
   key03,
@@ -63,13 +63,13 @@ export function encodeFn(env: JsonEnv, p: Pair): Code[] {
   const result = array
     ? code`${rt(env, "JsonValue")}[]`
     : code`${rt(env, "JsonObject")}${isPart ? " | undefined" : ""}`;
-  const head = functionHead(env, encName(p), "m", env.f.importShape(d10), result);
+  const fn = (body: readonly Code[]) => printedFunction(env, encName(p), ["m", env.f.importShape(d10)], result, body);
   const whole = isPart
     ? partCode.toOlder(encodeCtx(env, p))
     : isUnion(env, d03)
       ? unionToOlder(env, p)
       : wholeToOlder(env, p);
-  if (whole) return [head, ...whole.map((l) => ["  ", l]), "}"];
+  if (whole) return fn(whole);
   const inLiteral = new Map<string, string>();
   const literal = olderLiteral(env, p, inLiteral);
   const out: EncodeOut = {
@@ -80,7 +80,7 @@ export function encodeFn(env: JsonEnv, p: Pair): Code[] {
   };
   const c = encodeCtx(env, p);
   for (const s of p.plan.toOlder) encodeStep(env, p, s, c, out);
-  return [head, ...out.body.map((l) => ["  ", l]), "  return o;", "}"];
+  return fn([...out.body, "return o;"]);
 }
 
 function encodeCtx(env: JsonEnv, p: Pair): EncodeCtx {

@@ -27,6 +27,7 @@ import {
 import type { Resource } from "./compat-json-transforms.js";
 import { lowerFirstWord } from "./names.js";
 import { runtimeModule } from "./routes-module.js";
+import { paramNames } from "./unused-params.js";
 
 /** The helpers the generated conversions call (packages/runtime/src/compat/compat-json.ts). */
 export const compatJsonModule = `${runtimeModule}/compat-json`;
@@ -164,11 +165,22 @@ export const encCall = (env: JsonEnv, sub: DescMessage, v: string, atExpr: Code)
 export const eachOf = (env: JsonEnv, sub: DescMessage): Code =>
   rt(env, pairOf(env, sub.typeName).d03.typeName === env.dialect.part.message ? "eachOf" : "eachTo");
 
-/** The first line of a conversion: `function name(param: T, a: At, lost: Loss[]): R {`, typed in TypeScript only. */
-export function functionHead(env: JsonEnv, name: string, param: string, paramType: Code, result: Code): Code {
+/**
+ * A conversion, as lines: `function name(param: T, a: At, lost: Loss[]): R {`, typed in TypeScript only, the body
+ * indented, `}`. A parameter the body does not read is written `_a` / `_lost` (noUnusedParameters).
+ */
+export function printedFunction(
+  env: JsonEnv,
+  name: string,
+  [param, paramType]: [string, Code],
+  result: Code,
+  body: readonly Code[],
+): Code[] {
   const typed = (t: Code): Code => ty(env, code`: ${t}`);
   const lost = typed(code`${rt(env, "Loss")}[]`);
-  return code`function ${name}(${param}${typed(paramType)}, a${typed(rt(env, "At"))}, lost${lost})${typed(result)} {`;
+  const used = paramNames([...body]);
+  const head = code`function ${name}(${param}${typed(paramType)}, ${used("a")}${typed(rt(env, "At"))}, ${used("lost")}${lost})${typed(result)} {`;
+  return [head, ...body.map((l) => ["  ", l]), "}"];
 }
 
 /** Expression: `at(parent, key)`. */

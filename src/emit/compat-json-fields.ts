@@ -31,8 +31,8 @@ export function code(strings: TemplateStringsArray, ...values: Code[]): Code[] {
   return out;
 }
 
-/** `o.key` when key is an identifier, else `o["key"]`. */
-export const prop = (o: string, key: string) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `${o}.${key}` : `${o}[${lit(key)}]`);
+/** `o["key"]`: a key of an a2a.json object (noPropertyAccessFromIndexSignature). */
+export const prop = (o: string, key: string) => `${o}[${lit(key)}]`;
 
 export type Scalarish = "string" | "bool" | "int32" | "bytes" | "enum" | "struct" | "timestamp";
 

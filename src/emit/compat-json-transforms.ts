@@ -328,46 +328,46 @@ export const partCode = {
       code`const x = ${rt("object")}(j, a, ${lit(c.d03.typeName)});`,
       code`const m = ${c.zero(c.d10.name)};`,
       metadata
-        ? code`if (x.metadata != null) m.metadata = ${rt("struct")}(x.metadata, a, "a2a.json Part metadata");`
-        : code`if (x.metadata !== undefined) ${c.lose("metadata", lit(c.planReason(c.d10.name, "metadata")))}`,
-      `const file = x.file;`,
+        ? code`if (x["metadata"] != null) m.metadata = ${rt("struct")}(x["metadata"], a, "a2a.json Part metadata");`
+        : code`if (x["metadata"] !== undefined) ${c.lose("metadata", lit(c.planReason(c.d10.name, "metadata")))}`,
+      `const file = x["file"];`,
       [
         code`const kind = ${rt("partKindOf")}(x) ?? `,
-        code`${rt("refuseKind")}(${rt("pathOf")}(a), ${lit(c.d03.typeName)}, x.kind, "text, file or data");`,
+        code`${rt("refuseKind")}(${rt("pathOf")}(a), ${lit(c.d03.typeName)}, x["kind"], "text, file or data");`,
       ],
       filename
         ? [
-            code`if (kind !== "file" && ${rt("isObject")}(file) && file.name !== undefined) `,
+            code`if (kind !== "file" && ${rt("isObject")}(file) && file["name"] !== undefined) `,
             code`${rt("lose")}(lost, a, "file.name", ${lit(LOSS.fileNameOffFilePart)});`,
           ]
         : [
-            code`if (${rt("isObject")}(file) && file.name !== undefined) `,
+            code`if (${rt("isObject")}(file) && file["name"] !== undefined) `,
             code`${rt("lose")}(lost, a, "file.name", ${lit(c.planReason(c.d10.name, "filename"))});`,
           ],
-      code`if (kind === "text") m.content = { case: "text", value: ${rt("str")}(x.text, a, "a2a.v1.Part.text") };`,
+      code`if (kind === "text") m.content = { case: "text", value: ${rt("str")}(x["text"], a, "a2a.v1.Part.text") };`,
       `else if (kind === "file") {`,
       code`  const fa = ${rt("at")}(a, "file");`,
       code`  const f = ${rt("object")}(file, fa, "a2a.v1.FilePart");`,
       [
-        `  if (f.uri != null && f.bytes != null) `,
+        `  if (f["uri"] != null && f["bytes"] != null) `,
         code`${rt("invalid")}(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);`,
       ],
       [
-        `  if (f.uri != null) `,
-        code`m.content = { case: "url", value: ${rt("str")}(f.uri, fa, "a2a.v1.FilePart.file_with_uri") };`,
+        `  if (f["uri"] != null) `,
+        code`m.content = { case: "url", value: ${rt("str")}(f["uri"], fa, "a2a.v1.FilePart.file_with_uri") };`,
       ],
       [
-        `  else if (f.bytes != null) `,
-        code`m.content = { case: "raw", value: ${rt("bytes")}(f.bytes, fa, "a2a.v1.FilePart.file_with_bytes") };`,
+        `  else if (f["bytes"] != null) `,
+        code`m.content = { case: "raw", value: ${rt("bytes")}(f["bytes"], fa, "a2a.v1.FilePart.file_with_bytes") };`,
       ],
       code`  else ${rt("refuse")}(fa, "a2a.v1.FilePart", f, "a file needs uri or bytes");`,
-      code`  if (f.mimeType != null) m.mediaType = ${rt("str")}(f.mimeType, fa, "a2a.v1.FilePart.mime_type");`,
+      code`  if (f["mimeType"] != null) m.mediaType = ${rt("str")}(f["mimeType"], fa, "a2a.v1.FilePart.mime_type");`,
       ...(filename
-        ? [code`  if (f.name != null) m.filename = ${rt("str")}(f.name, fa, "a2a.json FileBase name");`]
+        ? [code`  if (f["name"] != null) m.filename = ${rt("str")}(f["name"], fa, "a2a.json FileBase name");`]
         : []),
       [
         `} else m.content = { case: "data", value: `,
-        code`${rt("valueOf")}(${rt("object")}(x.data, a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data") };`,
+        code`${rt("valueOf")}(${rt("object")}(x["data"], a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data") };`,
       ],
       `return m;`,
     ];
@@ -398,8 +398,8 @@ export const partCode = {
         code`    const f${c.json} = content.case === "url" ? `,
         code`{ uri: content.value } : { bytes: ${rt("base64")}(content.value) };`,
       ],
-      `    if (m.mediaType) f.mimeType = m.mediaType;`,
-      ...(filename ? [`    if (m.filename !== "") f.name = m.filename;`] : []),
+      `    if (m.mediaType) f["mimeType"] = m.mediaType;`,
+      ...(filename ? [`    if (m.filename !== "") f["name"] = m.filename;`] : []),
       `    o = { kind: "file", file: f };`,
       `    break;`,
       `  }`,
@@ -416,7 +416,7 @@ export const partCode = {
       code`    ${rt("lose")}(lost, a, "", ${rt("PART_LEFT_OUT")});`,
       `    return undefined;`,
       `}`,
-      ...(metadata ? [code`if (m.metadata !== undefined) o.metadata = ${rt("structJson")}(m.metadata);`] : []),
+      ...(metadata ? [code`if (m.metadata !== undefined) o["metadata"] = ${rt("structJson")}(m.metadata);`] : []),
       `return o;`,
     ];
   },

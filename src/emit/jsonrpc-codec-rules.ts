@@ -159,7 +159,7 @@ export function printFunction(
 ): void {
   const { f } = c;
   f.print(f.jsDoc(doc));
-  const used = paramNames(body);
+  const used = paramNames(body.map((line) => [...line]));
   const ps: Printable[] = params.flatMap(([p, t], i) => [i > 0 ? ", " : "", used(p), ...c.t(": ", ...t)]);
   f.print("function ", name, "(", ...ps, ")", ...c.t(": ", ...returns), " {");
   for (const line of body) f.print("  ", ...line);

@@ -11,18 +11,18 @@ import type { Printable } from "@bufbuild/protoplugin";
 const LITERALS = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\$]|\\.)*`/g;
 
 /** The code of the body's string printables, string literals blanked out. */
-function codeOf(body: readonly (readonly Printable[])[]): string {
+function codeOf(body: Printable): string {
   const parts: string[] = [];
   const walk = (p: Printable): void => {
     if (typeof p === "string") parts.push(p);
     else if (Array.isArray(p)) for (const q of p) walk(q);
   };
-  for (const line of body) for (const p of line) walk(p);
+  walk(body);
   return parts.join("\n").replace(LITERALS, '""');
 }
 
 /** The name to print for parameter `name`: itself when the body reads it, else `_name`. */
-export function paramNames(body: readonly (readonly Printable[])[]): (name: string) => string {
+export function paramNames(body: Printable): (name: string) => string {
   const code = codeOf(body);
   return (name) => (new RegExp(`(?<![\\w$.])${name}(?![\\w$])`).test(code) ? name : `_${name}`);
 }
