@@ -112,7 +112,7 @@ export class EnumTables {
 
   /**
    * A Map from every JSON spelling of an older enum value (dialect, proto name, number) to the newer number
-   * (compat-convert.ts: by name, else by number); a value without one is not in it, so reading it is refused.
+   * (as the proto path maps enums: by name, else by number); a value without one is not in it, so reading it is refused.
    */
   toNewer(older: DescEnum, newer: DescEnum): string {
     return this.named(`${constantCase(newer.name)}_FROM_JSON`, `${older.typeName}>${newer.typeName}`, () => {
@@ -172,7 +172,7 @@ export class EnumTables {
 /** An enum's name as a constant's (TaskState → TASK_STATE), as the proto path names its tables. */
 const constantCase = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
 
-/** The value of `to` with the local name of `v`, else with its number (as compat-convert.ts maps enums). */
+/** The value of `to` with the local name of `v`, else with its number (as the proto path maps enums). */
 function counterpart(v: DescEnumValue, to: DescEnum): DescEnumValue | undefined {
   return to.values.find((x) => x.localName === v.localName) ?? to.values.find((x) => x.number === v.number);
 }

@@ -314,7 +314,7 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
 };
 
 /**
- * The Part: the dialect's part rule (jsonrpc-dialect.ts: {kind:"text", text} | {kind:"file", file:{uri|bytes,
+ * The Part: the dialect's part rule (the a2a.json codec: {kind:"text", text} | {kind:"file", file:{uri|bytes,
  * mimeType}} | {kind:"data", data}) and the `part` transform, as the whole body of both functions. With the
  * pair's dialectFields (filename: file.name, metadata: metadata) those travel too; without them they are lost.
  * Reading refuses an unknown kind and a part without its content, as the codec does; writing leaves a part
