@@ -24,6 +24,7 @@ import { buildRouteTable, type RouteTable } from "./model/route-table.js";
 import { writeOutputs } from "./emit/outputs.js";
 import { buildCompatPlan } from "./compat/compat-plan.js";
 import { checkProtoConversions } from "./emit/compat-proto-module.js";
+import { checkJsonConversions } from "./emit/compat-json-check.js";
 import { linkVersions } from "./compat/version-links.js";
 import { noProtocolVersionProblem, selectServices, userFilesInUse } from "./overrides/select-services.js";
 import type { ApiModel } from "./model/model-types.js";
@@ -69,7 +70,11 @@ export const protocGenA2a: Plugin = {
       const before = problems.size;
       const plan = buildCompatPlan(m, problems);
       // A plan with gaps has been reported; one without is checked to be writable as code.
-      if (plan && problems.size === before) checkProtoConversions(plan, schema.allFiles, problems);
+      if (plan && problems.size === before) {
+        checkProtoConversions(plan, schema.allFiles, problems);
+        const dialect = models.find((o) => o.package === plan.older)?.jsonrpcDialect;
+        if (dialect) checkJsonConversions(plan, dialect, schema.allFiles, problems);
+      }
       return plan ?? [];
     });
     const tables = new Map<ApiModel, RouteTable>(models.map((m) => [m, buildRouteTable(m, problems)]));

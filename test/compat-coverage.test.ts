@@ -94,4 +94,28 @@ describe("compat coverage", () => {
     );
     expect(existsSync(out)).toBe(false);
   });
+
+  it("fails on an a2a.json conversion it cannot write, before writing anything, naming the entry", () => {
+    const dir = tempDir("compat5");
+    const file = join(dir, "compat.yaml");
+    const bad = shipped.replace(
+      "        reference_task_ids: referenceTaskIds\n",
+      "        reference_task_ids: reference.ids\n",
+    );
+    expect(bad).not.toBe(shipped);
+    writeFileSync(file, bad);
+    const shippedFile = (name: string) => `overrides=${join(repoRoot, "proto/overrides", name)}`;
+    const out = join(dir, "out");
+    const r = generatePinned(out, [
+      "default_overrides=false",
+      shippedFile("a2a-v0.3.0.yaml"),
+      shippedFile("a2a-v1.0.1.yaml"),
+      `overrides=${file}`,
+    ]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(
+      /compat\.yaml:\d+: entry "message": dialectFields reference_task_ids: "reference\.ids" is nested; only the Part/,
+    );
+    expect(existsSync(out)).toBe(false);
+  });
 });

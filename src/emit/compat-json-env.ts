@@ -62,6 +62,13 @@ export function createEnv(
   dialect: JsonRpcDialect,
   files: readonly DescFile[],
 ): JsonEnv {
+  return { f, typed, ...pairEnv(plan, dialect, files), enums: new EnumTables(dialect, typed) };
+}
+
+/** What telling which pairs can be written needs: the plan, the dialect, both files' messages and the pairs. */
+export type PairEnv = Pick<JsonEnv, "plan" | "dialect" | "messages" | "pairs">;
+
+export function pairEnv(plan: CompatPlan, dialect: JsonRpcDialect, files: readonly DescFile[]): PairEnv {
   const messages = new Map<string, DescMessage>();
   for (const file of files) for (const t of nestedTypes(file)) if (t.kind === "message") messages.set(t.typeName, t);
   const pairs = new Map<string, Pair>();
@@ -73,7 +80,7 @@ export function createEnv(
     pairs.set(p.newer, pair);
     pairs.set(p.older, pair);
   }
-  return { f, typed, plan, dialect, messages, pairs, enums: new EnumTables(dialect, typed) };
+  return { plan, dialect, messages, pairs };
 }
 
 /** A runtime helper or type, imported where the generated code uses it. */
@@ -90,10 +97,10 @@ export const ty = (env: JsonEnv, s: Code): Code => (env.typed ? s : "");
 export const key03 = (env: JsonEnv, name: string, d: DescMessage) =>
   env.dialect.renames[`${d.typeName}.${name}`] ?? field(d, name).jsonName;
 
-export const isUnion = (env: JsonEnv, d03: DescMessage) => env.dialect.unions.includes(d03.typeName);
+export const isUnion = (env: PairEnv, d03: DescMessage) => env.dialect.unions.includes(d03.typeName);
 
 /** A copy of a proto map: of strings, or of messages that are a pair. */
-export function mapCopy(env: JsonEnv, from: DescField, to: DescField): "strings" | "messages" | undefined {
+export function mapCopy(env: PairEnv, from: DescField, to: DescField): "strings" | "messages" | undefined {
   if (from.fieldKind !== "map" || to.fieldKind !== "map" || from.mapKey !== to.mapKey) return undefined;
   if (from.mapKind === "scalar" && to.mapKind === "scalar" && from.scalar === ScalarType.STRING)
     return to.scalar === ScalarType.STRING ? "strings" : undefined;
