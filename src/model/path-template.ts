@@ -55,116 +55,134 @@ const literalChar = /[A-Za-z0-9\-._~!$&'()+,;@]/;
 const hex = /[0-9A-Fa-f]/;
 
 export function parsePathTemplate(text: string): PathTemplate {
-  let pos = 0;
-  const fail = (reason: string, at = pos): never => {
-    throw new TemplateSyntaxError(text, at + 1, reason);
-  };
-  const peek = () => text[pos];
+  return new TemplateParser(text).template();
+}
 
-  const literal = (what: string): string => {
-    const start = pos;
-    while (pos < text.length) {
-      const c = text[pos]!;
+/** One pass over a template's text, a method per rule of the grammar above; `pos` is the next character. */
+class TemplateParser {
+  private pos = 0;
+  constructor(private readonly text: string) {}
+
+  private fail(reason: string, at = this.pos): never {
+    throw new TemplateSyntaxError(this.text, at + 1, reason);
+  }
+
+  private peek(): string | undefined {
+    return this.text[this.pos];
+  }
+
+  /** Template = "/" Segments [ Verb ], then "**" checked to come last. */
+  template(): PathTemplate {
+    if (this.peek() !== "/") this.fail('a template must start with "/"');
+    this.pos++;
+    const segments: TemplateSegment[] = [];
+    const starts: number[] = [];
+    for (;;) {
+      starts.push(this.pos);
+      if (this.peek() === "}") this.fail('unbalanced "}"');
+      segments.push(this.peek() === "{" ? this.variable() : this.leaf());
+      if (this.peek() !== "/") break;
+      this.pos++;
+    }
+    let verb: string | undefined;
+    if (this.peek() === ":") {
+      this.pos++;
+      verb = this.literal('a verb after ":"');
+    }
+    if (this.pos < this.text.length) this.fail(this.peek() === "}" ? 'unbalanced "}"' : `unexpected "${this.peek()}"`);
+    this.deepWildcardLast(segments, starts);
+    return { text: this.text, segments, verb };
+  }
+
+  /** "**" must be the last segment of the whole template (a verb may follow). */
+  private deepWildcardLast(segments: readonly TemplateSegment[], starts: readonly number[]): void {
+    const flat = segments.flatMap((s, i) =>
+      s.kind === "variable"
+        ? s.segments.map((leafSeg) => ({ leafSeg, at: starts[i]! }))
+        : [{ leafSeg: s, at: starts[i]! }],
+    );
+    flat.forEach(({ leafSeg, at }, i) => {
+      if (leafSeg.kind === "deepWildcard" && i !== flat.length - 1) this.fail('"**" must be the last segment', at);
+    });
+  }
+
+  /** LITERAL: pchar and %XX escapes. */
+  private literal(what: string): string {
+    const { text } = this;
+    const start = this.pos;
+    while (this.pos < text.length) {
+      const c = text[this.pos]!;
       if (c === "%") {
-        if (!hex.test(text[pos + 1] ?? "") || !hex.test(text[pos + 2] ?? "")) {
-          fail("a percent sign must start a %XX escape");
+        if (!hex.test(text[this.pos + 1] ?? "") || !hex.test(text[this.pos + 2] ?? "")) {
+          this.fail("a percent sign must start a %XX escape");
         }
-        pos += 3;
+        this.pos += 3;
       } else if (literalChar.test(c)) {
-        pos++;
+        this.pos++;
       } else {
         break;
       }
     }
-    if (pos === start) {
-      const c = peek();
-      fail(c === undefined ? `expected ${what}, found the end` : `expected ${what}, found "${c}"`);
+    if (this.pos === start) {
+      const c = this.peek();
+      this.fail(c === undefined ? `expected ${what}, found the end` : `expected ${what}, found "${c}"`);
     }
-    return text.slice(start, pos);
-  };
+    return text.slice(start, this.pos);
+  }
 
-  const leaf = (): LeafSegment => {
-    if (peek() === "*") {
-      pos++;
-      if (peek() === "*") {
-        pos++;
+  /** Segment without a variable: "*" | "**" | LITERAL. */
+  private leaf(): LeafSegment {
+    if (this.peek() === "*") {
+      this.pos++;
+      if (this.peek() === "*") {
+        this.pos++;
         return { kind: "deepWildcard" };
       }
       return { kind: "wildcard" };
     }
-    if (peek() === "{") fail("variables cannot nest");
-    return { kind: "literal", value: literal("a literal, * or **") };
-  };
+    if (this.peek() === "{") this.fail("variables cannot nest");
+    return { kind: "literal", value: this.literal("a literal, * or **") };
+  }
 
-  const ident = (): string => {
-    const start = pos;
-    if (!identStart.test(peek() ?? "")) {
-      fail(peek() === undefined ? "expected a field name, found the end" : `expected a field name, found "${peek()}"`);
+  /** IDENT of a FieldPath. */
+  private ident(): string {
+    const start = this.pos;
+    const c = this.peek();
+    if (!identStart.test(c ?? "")) {
+      this.fail(c === undefined ? "expected a field name, found the end" : `expected a field name, found "${c}"`);
     }
-    while (pos < text.length && identPart.test(text[pos]!)) pos++;
-    return text.slice(start, pos);
-  };
+    while (this.pos < this.text.length && identPart.test(this.text[this.pos]!)) this.pos++;
+    return this.text.slice(start, this.pos);
+  }
 
-  const variable = (): TemplateSegment => {
-    const open = pos;
-    pos++; // "{"
-    const fieldPath = [ident()];
-    while (peek() === ".") {
-      pos++;
-      fieldPath.push(ident());
+  /** Variable = "{" FieldPath [ "=" Segments ] "}"; `{var}` means `{var=*}`. */
+  private variable(): TemplateSegment {
+    const open = this.pos;
+    this.pos++; // "{"
+    const fieldPath = [this.ident()];
+    while (this.peek() === ".") {
+      this.pos++;
+      fieldPath.push(this.ident());
     }
-    let explicit = false;
+    const explicit = this.peek() === "=";
     const segments: LeafSegment[] = [];
-    if (peek() === "=") {
-      explicit = true;
-      pos++;
-      segments.push(leaf());
-      while (peek() === "/") {
-        pos++;
-        segments.push(leaf());
+    if (explicit) {
+      this.pos++;
+      segments.push(this.leaf());
+      while (this.peek() === "/") {
+        this.pos++;
+        segments.push(this.leaf());
       }
     } else {
       segments.push({ kind: "wildcard" });
     }
-    if (peek() === undefined) fail(`unbalanced "{": no closing "}" for the variable at column ${open + 1}`, open);
-    if (peek() === "{") fail("variables cannot nest");
-    if (peek() !== "}") fail(`expected "}" to close the variable at column ${open + 1}, found "${peek()}"`);
-    pos++;
+    const c = this.peek();
+    if (c === undefined) this.fail(`unbalanced "{": no closing "}" for the variable at column ${open + 1}`, open);
+    if (c === "{") this.fail("variables cannot nest");
+    if (c !== "}") this.fail(`expected "}" to close the variable at column ${open + 1}, found "${c}"`);
+    this.pos++;
     return { kind: "variable", fieldPath, explicit, segments };
-  };
-
-  if (peek() !== "/") fail('a template must start with "/"');
-  pos++;
-  const segments: TemplateSegment[] = [];
-  const starts: number[] = [];
-  for (;;) {
-    starts.push(pos);
-    if (peek() === "}") fail('unbalanced "}"');
-    segments.push(peek() === "{" ? variable() : leaf());
-    if (peek() !== "/") break;
-    pos++;
   }
-  let verb: string | undefined;
-  if (peek() === ":") {
-    pos++;
-    verb = literal('a verb after ":"');
-  }
-  if (pos < text.length) {
-    fail(peek() === "}" ? 'unbalanced "}"' : `unexpected "${peek()}"`);
-  }
-
-  // "**" must be the last segment of the whole template (a verb may follow).
-  const flat = segments.flatMap((s, i) =>
-    s.kind === "variable"
-      ? s.segments.map((leafSeg) => ({ leafSeg, at: starts[i]! }))
-      : [{ leafSeg: s, at: starts[i]! }],
-  );
-  flat.forEach(({ leafSeg, at }, i) => {
-    if (leafSeg.kind === "deepWildcard" && i !== flat.length - 1) {
-      fail('"**" must be the last segment', at);
-    }
-  });
-  return { text, segments, verb };
 }
 
 export function printPathTemplate(t: Pick<PathTemplate, "segments" | "verb">): string {
