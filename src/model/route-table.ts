@@ -77,17 +77,62 @@ export function buildRouteTable(model: ApiModel, problems: Problems): RouteTable
  * Cost: linear in the routes times the number of masks, plus the overlaps reported.
  */
 export function findOverlaps(routes: readonly Route[], duplicate: (a: Route, b: Route) => void): RouteOverlap[] {
-  const found = new Map<Route, { winners: Route[]; total: number }>();
-  const record = (loser: Route, count: number, winners: readonly Route[]) => {
-    let entry = found.get(loser);
+  const found = new Overlaps();
+  const { groups, deep } = groupByMask(routes);
+  for (const masks of groups.values()) overlapsAmongMasks(masks, duplicate, found);
+  for (const d of deep) {
+    for (const r of routes) {
+      if (r === d || r.method !== d.method || r.verb !== d.verb || !witness(d.segments, r.segments)) continue;
+      if (sameShape(d.segments, r.segments)) {
+        if (r.priority < d.priority) duplicate(r, d);
+        continue;
+      }
+      if (deep.includes(r) && r.priority < d.priority) continue; // a pair of "**" routes: counted from the other side
+      const [winner, loser] = r.priority < d.priority ? [r, d] : [d, r];
+      found.record(loser, 1, [winner]);
+    }
+  }
+  return found.report();
+}
+
+/** Each losing route, the routes that win some of its paths, and how many do in all. */
+class Overlaps {
+  private readonly found = new Map<Route, { winners: Route[]; total: number }>();
+
+  record(loser: Route, count: number, winners: readonly Route[]): void {
+    let entry = this.found.get(loser);
     if (!entry) {
       entry = { winners: [], total: 0 };
-      found.set(loser, entry);
+      this.found.set(loser, entry);
     }
     entry.total += count;
     entry.winners.push(...winners);
-  };
+  }
 
+  /** At most MAX_OVERLAPS_PER_ROUTE winners per loser, each with an example path; losers by priority. */
+  report(): RouteOverlap[] {
+    const out: RouteOverlap[] = [];
+    for (const [loser, { winners, total }] of this.found) {
+      const top = [...new Set(winners)].sort((x, y) => x.priority - y.priority).slice(0, MAX_OVERLAPS_PER_ROUTE);
+      for (const winner of top) {
+        const example = witness(winner.segments, loser.segments)!;
+        out.push({
+          method: loser.method,
+          example: "/" + example.join("/") + (loser.verb ? ":" + loser.verb : ""),
+          winner: `${winner.operation} ${winner.template}`,
+          loser: `${loser.operation} ${loser.template}`,
+          winnersOfLoser: total,
+          winnerPriority: winner.priority,
+          loserPriority: loser.priority,
+        });
+      }
+    }
+    return out.sort((a, b) => a.loserPriority - b.loserPriority || a.winnerPriority - b.winnerPriority);
+  }
+}
+
+/** Routes without "**" by method, verb and length, then by mask; the "**" routes apart. */
+function groupByMask(routes: readonly Route[]): { groups: Map<string, Map<string, Route[]>>; deep: Route[] } {
   const groups = new Map<string, Map<string, Route[]>>();
   const deep: Route[] = [];
   for (const r of routes) {
@@ -109,66 +154,41 @@ export function findOverlaps(routes: readonly Route[], duplicate: (a: Route, b: 
     }
     list.push(r); // routes arrive in priority order
   }
+  return { groups, deep };
+}
 
-  for (const masks of groups.values()) {
-    const entries = [...masks.entries()];
-    for (const [maskA, listA] of entries) {
-      for (const [maskB, listB] of entries) {
-        const shared: number[] = [];
-        for (let i = 0; i < maskA.length; i++) if (maskA[i] === "L" && maskB[i] === "L") shared.push(i);
-        const project = (r: Route) => shared.map((i) => r.segments[i]).join("/");
-        const index = new Map<string, Route[]>();
-        for (const b of listB) {
-          const k = project(b);
-          const bucket = index.get(k);
-          if (bucket) bucket.push(b);
-          else index.set(k, [b]);
+/** Within one group: for each pair of masks, the routes of B that overlap each route of A, by a hash of B. */
+function overlapsAmongMasks(
+  masks: ReadonlyMap<string, readonly Route[]>,
+  duplicate: (a: Route, b: Route) => void,
+  found: Overlaps,
+): void {
+  const entries = [...masks.entries()];
+  for (const [maskA, listA] of entries) {
+    for (const [maskB, listB] of entries) {
+      const shared: number[] = [];
+      for (let i = 0; i < maskA.length; i++) if (maskA[i] === "L" && maskB[i] === "L") shared.push(i);
+      const project = (r: Route) => shared.map((i) => r.segments[i]).join("/");
+      const index = new Map<string, Route[]>();
+      for (const b of listB) {
+        const k = project(b);
+        const bucket = index.get(k);
+        if (bucket) bucket.push(b);
+        else index.set(k, [b]);
+      }
+      for (const a of listA) {
+        const bucket = index.get(project(a));
+        if (!bucket) continue;
+        if (maskA === maskB) {
+          for (const b of bucket) if (b !== a && b.priority < a.priority) duplicate(b, a);
+          continue;
         }
-        for (const a of listA) {
-          const bucket = index.get(project(a));
-          if (!bucket) continue;
-          if (maskA === maskB) {
-            for (const b of bucket) if (b !== a && b.priority < a.priority) duplicate(b, a);
-            continue;
-          }
-          let count = 0;
-          while (count < bucket.length && bucket[count]!.priority < a.priority) count++;
-          if (count > 0) record(a, count, bucket.slice(0, Math.min(count, MAX_OVERLAPS_PER_ROUTE)));
-        }
+        let count = 0;
+        while (count < bucket.length && bucket[count]!.priority < a.priority) count++;
+        if (count > 0) found.record(a, count, bucket.slice(0, Math.min(count, MAX_OVERLAPS_PER_ROUTE)));
       }
     }
   }
-
-  for (const d of deep) {
-    for (const r of routes) {
-      if (r === d || r.method !== d.method || r.verb !== d.verb || !witness(d.segments, r.segments)) continue;
-      if (sameShape(d.segments, r.segments)) {
-        if (r.priority < d.priority) duplicate(r, d);
-        continue;
-      }
-      if (deep.includes(r) && r.priority < d.priority) continue; // a pair of "**" routes: counted from the other side
-      const [winner, loser] = r.priority < d.priority ? [r, d] : [d, r];
-      record(loser, 1, [winner]);
-    }
-  }
-
-  const out: RouteOverlap[] = [];
-  for (const [loser, { winners, total }] of found) {
-    const top = [...new Set(winners)].sort((x, y) => x.priority - y.priority).slice(0, MAX_OVERLAPS_PER_ROUTE);
-    for (const winner of top) {
-      const example = witness(winner.segments, loser.segments)!;
-      out.push({
-        method: loser.method,
-        example: "/" + example.join("/") + (loser.verb ? ":" + loser.verb : ""),
-        winner: `${winner.operation} ${winner.template}`,
-        loser: `${loser.operation} ${loser.template}`,
-        winnersOfLoser: total,
-        winnerPriority: winner.priority,
-        loserPriority: loser.priority,
-      });
-    }
-  }
-  return out.sort((a, b) => a.loserPriority - b.loserPriority || a.winnerPriority - b.winnerPriority);
 }
 
 function sameShape(a: readonly string[], b: readonly string[]): boolean {
