@@ -18,109 +18,122 @@ import { buildClient, callSignal, fetchFor, serviceHeaders, type A2aClientOption
 import { decodeSse, sseStreamFromResponse } from "../http/sse.js";
 import { messageJson } from "../protojson-write.js";
 import type { JsonRpcCalls, JsonRpcClient } from "./json-operations.js";
+import type { DialectCodec } from "../compat/conversion-types.js";
 
 const isEmptyObject = (v: unknown) =>
   typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+
+/** What every call of one client needs. */
+interface ClientCtx {
+  readonly def: A2aServiceDefinition;
+  readonly options: A2aClientOptions;
+  readonly codec: DialectCodec | undefined;
+  readonly fetchFn: typeof fetch;
+  nextId: number;
+}
 
 export function createJsonRpcClient<S extends DescService>(
   def: A2aServiceDefinition<S>,
   options: A2aClientOptions,
 ): JsonRpcClient<S> {
-  const fetchFn = options.fetch ?? globalThis.fetch;
-  const codec = def.jsonrpcCodec ?? undefined;
-  let nextId = 0;
-
-  const paramsOf = (op: OperationInfo, request: Message): JsonValue => {
-    return codec
-      ? codec.encode(op.method.input, toJson(op.method.input, request as never), (path, reason) =>
-          options.onLoss?.(op.name, { path, reason }),
-        )
-      : messageJson(def, op.method.input, request);
+  const c: ClientCtx = {
+    def: def as unknown as A2aServiceDefinition,
+    options,
+    codec: def.jsonrpcCodec ?? undefined,
+    fetchFn: options.fetch ?? globalThis.fetch,
+    nextId: 0,
   };
-
-  const post = async (op: OperationInfo, params: JsonValue, call: CallOptions | undefined, accept: string) => {
-    const headers = serviceHeaders(def, options, call);
-    headers.set("content-type", def.contentTypes.jsonrpc.request);
-    headers.set("accept", accept);
-    const id = ++nextId;
-    // a2a.json defines no params for some methods (agent/getAuthenticatedExtendedCard); send none when empty.
-    const envelope =
-      codec && isEmptyObject(params)
-        ? { jsonrpc: "2.0", id, method: op.jsonrpcMethod }
-        : { jsonrpc: "2.0", id, method: op.jsonrpcMethod, params };
-    const body = JSON.stringify(envelope);
-    const signal = callSignal(options, call);
-    const init = { method: "POST", headers, body, ...(signal ? { signal } : {}) };
-    const res = await fetchFor(fetchFn, op.name, options.url, init);
-    if (!res.ok) {
-      const text = await res.text();
-      throw errorEnvelope(text) ?? refusal(op, `answered HTTP ${res.status}`, res.status, text);
-    }
-    return res;
-  };
-
-  const refusal = (op: OperationInfo, what: string, status?: number, body?: string) =>
-    new A2ATransportError(`${op.name}: POST ${options.url} (${op.jsonrpcMethod}) ${what}`, status, body, {
-      operation: op.name,
-      url: options.url,
-    });
-
-  /** The A2AError of a non-2xx answer that still carries a JSON-RPC error. */
-  const errorEnvelope = (text: string) => {
-    try {
-      const env = JSON.parse(text) as { error?: unknown } | null;
-      return typeof env?.error === "object" && env.error !== null
-        ? errorFromJsonRpc(def, env.error as Record<string, unknown>)
-        : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-
-  /** The `result` of a response envelope; its `error` thrown. */
-  const resultOf = (op: OperationInfo, text: string): JsonValue => {
-    let envelope: unknown;
-    try {
-      envelope = JSON.parse(text);
-    } catch {
-      throw refusal(op, "answered with no JSON-RPC response", 200, text);
-    }
-    const env = envelope as { error?: Record<string, unknown>; result?: unknown } | null;
-    if (env?.error) throw errorFromJsonRpc(def, env.error);
-    if (!env || !("result" in env)) throw refusal(op, "answered with no JSON-RPC response", 200, text);
-    return (env.result ?? null) as JsonValue;
-  };
-
-  const messageOf = (op: OperationInfo, result: JsonValue): Message => {
-    const onDrop = (path: string, reason: string) => options.onLoss?.(op.name, { path, reason });
-    return fromJson(op.method.output, codec ? codec.decode(op.method.output, result, onDrop) : (result ?? {}), {
-      ignoreUnknownFields: true,
-    });
-  };
-
   const calls: JsonRpcCalls = {
     onLoss: options.onLoss,
     async call(op, params, call) {
-      const res = await post(op, params, call, def.contentTypes.jsonrpc.response);
-      return resultOf(op, await res.text());
+      const res = await post(c, op, params, call, def.contentTypes.jsonrpc.response);
+      return resultOf(c, op, await res.text());
     },
     async *stream(op, params, call) {
-      const res = await post(op, params, call, def.contentTypes.jsonrpc.stream);
+      const res = await post(c, op, params, call, def.contentTypes.jsonrpc.stream);
       if (!(res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-        yield resultOf(op, await res.text()); // an error answered without a stream
+        yield resultOf(c, op, await res.text()); // an error answered without a stream
         return;
       }
-      for await (const ev of decodeSse(sseStreamFromResponse(res.body))) yield resultOf(op, ev.data);
+      for await (const ev of decodeSse(sseStreamFromResponse(res.body))) yield resultOf(c, op, ev.data);
     },
   };
-
   const client = buildClient<S>(
     def,
-    async (op, request, call) => messageOf(op, await calls.call(op, paramsOf(op, request), call)),
+    async (op, request, call) => messageOf(c, op, await calls.call(op, paramsOf(c, op, request), call)),
     async function* (op, request, call) {
-      for await (const result of calls.stream(op, paramsOf(op, request), call)) yield messageOf(op, result);
+      for await (const result of calls.stream(op, paramsOf(c, op, request), call)) yield messageOf(c, op, result);
     },
     options,
   );
   return Object.assign(client, { jsonrpc: calls });
+}
+
+/** The params of a request: a2a.json through the codec, else ProtoJSON. */
+function paramsOf(c: ClientCtx, op: OperationInfo, request: Message): JsonValue {
+  if (!c.codec) return messageJson(c.def, op.method.input, request);
+  const onDrop = (path: string, reason: string) => c.options.onLoss?.(op.name, { path, reason });
+  return c.codec.encode(op.method.input, toJson(op.method.input, request as never), onDrop);
+}
+
+/** POSTs the envelope; a non-2xx answer is its JSON-RPC error, else a transport error. */
+async function post(c: ClientCtx, op: OperationInfo, params: JsonValue, call: CallOptions | undefined, accept: string) {
+  const { def, options } = c;
+  const headers = serviceHeaders(def, options, call);
+  headers.set("content-type", def.contentTypes.jsonrpc.request);
+  headers.set("accept", accept);
+  const id = ++c.nextId;
+  // a2a.json defines no params for some methods (agent/getAuthenticatedExtendedCard); send none when empty.
+  const envelope =
+    c.codec && isEmptyObject(params)
+      ? { jsonrpc: "2.0", id, method: op.jsonrpcMethod }
+      : { jsonrpc: "2.0", id, method: op.jsonrpcMethod, params };
+  const body = JSON.stringify(envelope);
+  const signal = callSignal(options, call);
+  const init = { method: "POST", headers, body, ...(signal ? { signal } : {}) };
+  const res = await fetchFor(c.fetchFn, op.name, options.url, init);
+  if (!res.ok) {
+    const text = await res.text();
+    throw errorEnvelope(c, text) ?? refusal(c, op, `answered HTTP ${res.status}`, res.status, text);
+  }
+  return res;
+}
+
+const refusal = (c: ClientCtx, op: OperationInfo, what: string, status?: number, body?: string) =>
+  new A2ATransportError(`${op.name}: POST ${c.options.url} (${op.jsonrpcMethod}) ${what}`, status, body, {
+    operation: op.name,
+    url: c.options.url,
+  });
+
+/** The A2AError of a non-2xx answer that still carries a JSON-RPC error. */
+function errorEnvelope(c: ClientCtx, text: string) {
+  try {
+    const env = JSON.parse(text) as { error?: unknown } | null;
+    return typeof env?.error === "object" && env.error !== null
+      ? errorFromJsonRpc(c.def, env.error as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `result` of a response envelope; its `error` thrown. */
+function resultOf(c: ClientCtx, op: OperationInfo, text: string): JsonValue {
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(text);
+  } catch {
+    throw refusal(c, op, "answered with no JSON-RPC response", 200, text);
+  }
+  const env = envelope as { error?: Record<string, unknown>; result?: unknown } | null;
+  if (env?.error) throw errorFromJsonRpc(c.def, env.error);
+  if (!env || !("result" in env)) throw refusal(c, op, "answered with no JSON-RPC response", 200, text);
+  return (env.result ?? null) as JsonValue;
+}
+
+/** A result as the operation's response message (through the codec when the version has one). */
+function messageOf(c: ClientCtx, op: OperationInfo, result: JsonValue): Message {
+  const onDrop = (path: string, reason: string) => c.options.onLoss?.(op.name, { path, reason });
+  const json = c.codec ? c.codec.decode(op.method.output, result, onDrop) : (result ?? {});
+  return fromJson(op.method.output, json, { ignoreUnknownFields: true });
 }
