@@ -22,88 +22,33 @@ import { decodeSse, sseStreamFromResponse } from "../http/sse.js";
 
 const RETRY_STATUSES = [405, 501];
 
+/** What every call of one client needs. */
+interface ClientCtx {
+  readonly def: A2aServiceDefinition;
+  readonly options: A2aClientOptions;
+  readonly fetchFn: typeof fetch;
+  readonly base: string;
+}
+
 export function createRestClient<S extends DescService>(
   def: A2aServiceDefinition<S>,
   options: A2aClientOptions,
 ): A2aClient<S> {
-  const fetchFn = options.fetch ?? globalThis.fetch;
-  const base = options.url.replace(/\/+$/, "");
-
-  const send = async (op: OperationInfo, request: Message, call: CallOptions | undefined, accept: string) => {
-    const json = messageJson(def, op.method.input, request) as JsonObject;
-    const tenant = def.tenantField ? json[fieldJson(op, def.tenantField)] : undefined;
-    const candidates = op.routes.filter((r) => r.tenantVariant === (typeof tenant === "string" && tenant !== ""));
-    // Routes whose resource-name patterns fit the request (v0.3 create: `tasks/{id}` takes the
-    // plural alias), the proto's first.
-    const usable = candidates.filter((r) => fits(r, json));
-    const primary = usable.find((r) => r.origin !== "override") ?? usable[0];
-    if (!primary)
-      throw new Error(
-        `${op.name}: no HTTP+JSON route fits the request (${candidates.map((r) => r.template).join(", ")})`,
-      );
-    let sent = await sendOn(op, primary, json, call, accept);
-    if (RETRY_STATUSES.includes(sent.res.status)) {
-      const alt = candidates.find((r) => r.origin === "override" && r.method !== primary.method);
-      if (alt) sent = await sendOn(op, alt, json, call, accept);
-    }
-    const { res, site } = sent;
-    if (!res.ok) throw errorFromRest(def, res.status, await res.text(), site);
-    return sent;
+  const c: ClientCtx = {
+    def: def as unknown as A2aServiceDefinition,
+    options,
+    fetchFn: options.fetch ?? globalThis.fetch,
+    base: options.url.replace(/\/+$/, ""),
   };
-
-  const sendOn = async (
-    op: OperationInfo,
-    route: Route,
-    json: JsonObject,
-    call: CallOptions | undefined,
-    accept: string,
-  ) => {
-    const values = pathValues(route, json);
-    const query = new URLSearchParams();
-    for (const q of route.queryFields) {
-      const value = json[q.jsonName];
-      if (value === undefined || value === null) continue;
-      for (const item of Array.isArray(value) ? value : [value])
-        query.append(q.jsonName, typeof item === "string" ? item : JSON.stringify(item));
-    }
-    const headers = serviceHeaders(def, options, call);
-    headers.set("accept", accept);
-    let body: string | undefined;
-    if (route.body !== null) {
-      headers.set("content-type", def.contentTypes.rest.request);
-      const bound = new Set(route.variables.map((v) => v.jsonName.split(".")[0]!));
-      const payload =
-        route.body === "*"
-          ? Object.fromEntries(Object.entries(json).filter(([k]) => !bound.has(k)))
-          : (json[route.bodyFields[0]!] ?? {});
-      body = JSON.stringify(payload);
-    }
-    const qs = query.toString();
-    const signal = callSignal(options, call);
-    const url = base + expandPath(route, values) + (qs ? "?" + qs : "");
-    const res = await fetchFor(fetchFn, op.name, url, {
-      method: route.method,
-      headers,
-      ...(body !== undefined ? { body } : {}),
-      ...(signal ? { signal } : {}),
-    });
-    return { res, site: { operation: op.name, url, method: route.method } };
-  };
-
-  const decode = (op: OperationInfo, route: Route | undefined, value: unknown): Message => {
-    const wrapped = route?.responseBody ? { [fieldJsonOut(op, route.responseBody)]: value } : value;
-    return fromJson(op.method.output, wrapped as JsonValue, { ignoreUnknownFields: true });
-  };
-
   return buildClient<S>(
     def,
     async (op, request, call) => {
-      const { res } = await send(op, request, call, def.contentTypes.rest.response);
+      const { res } = await send(c, op, request, call, def.contentTypes.rest.response);
       const text = await res.text();
       return decode(op, op.routes[0], text === "" ? {} : JSON.parse(text));
     },
     async function* (op, request, call) {
-      const { res, site } = await send(op, request, call, def.contentTypes.rest.stream);
+      const { res, site } = await send(c, op, request, call, def.contentTypes.rest.stream);
       for await (const ev of decodeSse(sseStreamFromResponse(res.body))) {
         if (ev.event === "error") throw errorFromRest(def, res.status, ev.data, site, "sent an error event");
         yield decode(op, undefined, JSON.parse(ev.data));
@@ -111,6 +56,80 @@ export function createRestClient<S extends DescService>(
     },
     options,
   );
+}
+
+/**
+ * Sends a request on the route that fits it (its tenant variant; the proto's route first) and, when that answers
+ * 405 or 501, once more on the override route of another method; a non-2xx answer is thrown as its error.
+ */
+async function send(c: ClientCtx, op: OperationInfo, request: Message, call: CallOptions | undefined, accept: string) {
+  const { def } = c;
+  const json = messageJson(def, op.method.input, request) as JsonObject;
+  const tenant = def.tenantField ? json[fieldJson(op, def.tenantField)] : undefined;
+  const candidates = op.routes.filter((r) => r.tenantVariant === (typeof tenant === "string" && tenant !== ""));
+  // Routes whose resource-name patterns fit the request (v0.3 create: `tasks/{id}` takes the
+  // plural alias), the proto's first.
+  const usable = candidates.filter((r) => fits(r, json));
+  const primary = usable.find((r) => r.origin !== "override") ?? usable[0];
+  if (!primary)
+    throw new Error(
+      `${op.name}: no HTTP+JSON route fits the request (${candidates.map((r) => r.template).join(", ")})`,
+    );
+  let sent = await sendOn(c, op, primary, json, call, accept);
+  if (RETRY_STATUSES.includes(sent.res.status)) {
+    const alt = candidates.find((r) => r.origin === "override" && r.method !== primary.method);
+    if (alt) sent = await sendOn(c, op, alt, json, call, accept);
+  }
+  const { res, site } = sent;
+  if (!res.ok) throw errorFromRest(def, res.status, await res.text(), site);
+  return sent;
+}
+
+/** One HTTP request on `route`: path variables, query fields and body from the request's JSON. */
+async function sendOn(
+  c: ClientCtx,
+  op: OperationInfo,
+  route: Route,
+  json: JsonObject,
+  call: CallOptions | undefined,
+  accept: string,
+) {
+  const { def, options } = c;
+  const query = new URLSearchParams();
+  for (const q of route.queryFields) {
+    const value = json[q.jsonName];
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value])
+      query.append(q.jsonName, typeof item === "string" ? item : JSON.stringify(item));
+  }
+  const headers = serviceHeaders(def, options, call);
+  headers.set("accept", accept);
+  let body: string | undefined;
+  if (route.body !== null) {
+    headers.set("content-type", def.contentTypes.rest.request);
+    const bound = new Set(route.variables.map((v) => v.jsonName.split(".")[0]!));
+    const payload =
+      route.body === "*"
+        ? Object.fromEntries(Object.entries(json).filter(([k]) => !bound.has(k)))
+        : (json[route.bodyFields[0]!] ?? {});
+    body = JSON.stringify(payload);
+  }
+  const qs = query.toString();
+  const signal = callSignal(options, call);
+  const url = c.base + expandPath(route, pathValues(route, json)) + (qs ? "?" + qs : "");
+  const res = await fetchFor(c.fetchFn, op.name, url, {
+    method: route.method,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    ...(signal ? { signal } : {}),
+  });
+  return { res, site: { operation: op.name, url, method: route.method } };
+}
+
+/** A response body as the operation's response message (a route's response_body wrapped back first). */
+function decode(op: OperationInfo, route: Route | undefined, value: unknown): Message {
+  const wrapped = route?.responseBody ? { [fieldJsonOut(op, route.responseBody)]: value } : value;
+  return fromJson(op.method.output, wrapped as JsonValue, { ignoreUnknownFields: true });
 }
 
 function pathValues(route: Route, json: JsonObject): Record<string, string> {
