@@ -216,17 +216,17 @@ const jsonRpcCases: { name: string; params: unknown; message: string; server?: s
   {
     name: "a file part without its file",
     params: sendParams([{ kind: "file" }]),
-    message: "cannot decode a2a.v1.FilePart at message.parts[0].file from JSON: undefined",
+    message: "cannot decode a2a.v1.FilePart at message.parts[0].file from JSON: no value (expected an object)",
   },
   {
     name: "a text part without text",
     params: sendParams([{ kind: "text" }]),
-    message: "cannot decode a2a.v1.Part.text at message.parts[0] from JSON: undefined",
+    message: "cannot decode a2a.v1.Part.text at message.parts[0] from JSON: no value (expected a string)",
   },
   {
     name: "a data part without data",
     params: sendParams([{ kind: "data" }]),
-    message: "cannot decode a2a.v1.DataPart.data at message.parts[0] from JSON: undefined",
+    message: "cannot decode a2a.v1.DataPart.data at message.parts[0] from JSON: no value (expected an object)",
   },
   {
     name: "an unknown role",

@@ -147,13 +147,13 @@ function decodePart(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   switch (partKindOf(json)) {
     case "text": {
       const text = json["text"];
-      return typeof text === "string" ? { text } : invalid(a, "a2a.v1.Part.text", text);
+      return typeof text === "string" ? { text } : invalid(a, "a2a.v1.Part.text", text, "a string");
     }
     case "file":
       return { file: readFile(file, at(a, "file")) };
     case "data": {
       const data = json["data"];
-      return isJsonObject(data) ? { data: { data: data } } : invalid(a, "a2a.v1.DataPart.data", data);
+      return isJsonObject(data) ? { data: { data: data } } : invalid(a, "a2a.v1.DataPart.data", data, "an object");
     }
   }
   return refuseKind(pathOf(a), "a2a.v1.Part", json["kind"], "text, file or data");
@@ -1748,7 +1748,7 @@ function encodeParts(json: JsonValue, a: At, lost: Loss[]): JsonValue {
  * A part's file read from a2a.json as a2a.v1.FilePart: one of uri and bytes, and its media type.
  */
 function readFile(file: JsonValue | undefined, a: At): JsonObject {
-  if (!isJsonObject(file)) return invalid(a, "a2a.v1.FilePart", file);
+  if (!isJsonObject(file)) return invalid(a, "a2a.v1.FilePart", file, "an object");
   const uri = file["uri"] ?? undefined;
   const bytes = file["bytes"] ?? undefined;
   if (uri !== undefined && bytes !== undefined)

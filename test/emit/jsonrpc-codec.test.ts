@@ -119,7 +119,7 @@ describe("fields", () => {
 describe("refusals", () => {
   it("name the path, and what was lost before them is still reported", () => {
     expect(decode(v03.PartSchema, { kind: "text", text: 5, metadata: {} })).toEqual({
-      error: "cannot decode a2a.v1.Part.text from JSON: 5",
+      error: "cannot decode a2a.v1.Part.text from JSON: 5 (expected a string)",
       lost: ["metadata: the v0.3 proto Part has no metadata"],
     });
     expect(decode(v03.TaskSchema, { id: "t", status: { state: "bogus" } }).error).toBe(

@@ -127,7 +127,9 @@ const SIDES: readonly Side[] = [
     undecodable: {
       params: { id: "x", historyLength: "abc" },
       // The bridge reads the a2a.json params straight into the v1.0 request (generated one-pass conversion).
-      message: 'Invalid params for tasks/get: cannot decode a2a.v1.GetTaskRequest.history_length from JSON: "abc"',
+      message:
+        "Invalid params for tasks/get: cannot decode a2a.v1.GetTaskRequest.history_length from JSON: " +
+        '"abc" (expected an int32)',
     },
   },
   {

@@ -89,8 +89,16 @@ const preview = (v: unknown) => {
   return s.length > 40 ? s.slice(0, 37) + "..." : s;
 };
 
-export const invalid = (a: At, what: string, v: unknown): never => {
-  throw new CompatJsonError(pathOf(a), what, v);
+/**
+ * Refuses the value `v` at `a`; `expected` (e.g. "a string") is named after it: `from JSON: 5 (expected a string)`,
+ * or `from JSON: no value (expected a string)` when there is none.
+ */
+export const invalid = (a: At, what: string, v: unknown, expected?: string): never => {
+  const reason =
+    expected === undefined
+      ? undefined
+      : `from JSON: ${v === undefined ? "no value" : preview(v)} (expected ${expected})`;
+  throw new CompatJsonError(pathOf(a), what, v, reason);
 };
 
 /** Refuses the value `v` at `a` for `reason` (written after "from JSON: "). */
@@ -126,21 +134,21 @@ export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 export function object(v: unknown, a: At, what: string): Record<string, unknown> {
-  return isObject(v) ? v : invalid(a, what, v);
+  return isObject(v) ? v : invalid(a, what, v, "an object");
 }
 
 export function str(v: unknown, a: At, what: string): string {
-  return typeof v === "string" ? v : invalid(a, what, v);
+  return typeof v === "string" ? v : invalid(a, what, v, "a string");
 }
 
 export function bool(v: unknown, a: At, what: string): boolean {
-  return typeof v === "boolean" ? v : invalid(a, what, v);
+  return typeof v === "boolean" ? v : invalid(a, what, v, "true or false");
 }
 
 /** int32 as ProtoJSON reads it: an integral number, or a string holding one. */
 export function int32(v: unknown, a: At, what: string): number {
   const n = typeof v === "string" && v !== "" && v.trim() === v ? Number(v) : v;
-  return isInt32(n) ? n : invalid(a, what, v);
+  return isInt32(n) ? n : invalid(a, what, v, "an int32");
 }
 
 const isInt32 = (n: unknown): n is number =>
@@ -148,13 +156,13 @@ const isInt32 = (n: unknown): n is number =>
 
 /** bytes as ProtoJSON reads them: base64, standard or URL-safe. */
 export function bytes(v: unknown, a: At, what: string): Uint8Array {
-  if (typeof v !== "string") return invalid(a, what, v);
+  if (typeof v !== "string") return invalid(a, what, v, "base64");
   const quick = base64Read(v);
   if (quick) return quick;
   try {
     return base64Decode(v);
   } catch {
-    return invalid(a, what, v);
+    return invalid(a, what, v, "base64");
   }
 }
 
@@ -171,7 +179,7 @@ export function enumIn(
 ): number {
   const n = typeof v === "string" || isInt32(v) ? table.get(v) : undefined;
   if (n !== undefined) return n;
-  if (typeof v !== "string" && !isInt32(v)) return invalid(at(up, key), what, v);
+  if (typeof v !== "string" && !isInt32(v)) return invalid(at(up, key), what, v, "a name or a number");
   throw new CompatJsonError(pathOf(at(up, key)), what, v, `from JSON: unknown value ${JSON.stringify(v)}`);
 }
 
@@ -196,16 +204,16 @@ export function enumOut(e: EnumToOlder, n: number, a: At, key: string, lost: Los
 }
 
 export function array(v: unknown, a: At, what: string): unknown[] {
-  return Array.isArray(v) ? v : invalid(a, what, v);
+  return Array.isArray(v) ? v : invalid(a, what, v, "an array");
 }
 
 /** A list of strings (repeated string) under `key` of the object at `up`; its path is made only for an error. */
 export function strings(v: unknown, up: At, key: string, what: string): string[] {
-  if (!Array.isArray(v)) return invalid(at(up, key), what, v);
+  if (!Array.isArray(v)) return invalid(at(up, key), what, v, "an array");
   const out: string[] = new Array(v.length);
   for (let i = 0; i < v.length; i++) {
     const s: unknown = v[i];
-    out[i] = typeof s === "string" ? s : invalid(at(at(up, key), i), what, s);
+    out[i] = typeof s === "string" ? s : invalid(at(at(up, key), i), what, s, "a string");
   }
   return out;
 }
