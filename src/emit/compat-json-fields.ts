@@ -12,9 +12,9 @@
 import { ScalarType, type DescEnum, type DescEnumValue, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import type { Printable } from "@bufbuild/protoplugin";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
+import { fieldZero, IMPLICIT } from "./compat-proto-values.js";
 
-/** protobuf-es FeatureSet.FieldPresence.IMPLICIT */
-export const IMPLICIT = 2;
+export { IMPLICIT };
 
 export const lit = (v: unknown) => JSON.stringify(v);
 
@@ -177,37 +177,13 @@ function counterpart(v: DescEnumValue, to: DescEnum): DescEnumValue | undefined 
   return to.values.find((x) => x.localName === v.localName) ?? to.values.find((x) => x.number === v.number);
 }
 
-/** The zero value protobuf-es `create()` gives a field, as code; undefined when create() leaves it unset. */
-function zero(f: DescField): string | undefined {
-  if (f.fieldKind === "list") return "[]";
-  if (f.fieldKind === "map") return "{}";
-  if (f.fieldKind === "message" || f.presence !== IMPLICIT) return undefined;
-  if (f.fieldKind === "enum") return "0";
-  switch (f.scalar) {
-    case ScalarType.STRING:
-      return '""';
-    case ScalarType.BOOL:
-      return "false";
-    case ScalarType.BYTES:
-      return "new Uint8Array(0)";
-    case ScalarType.INT64:
-    case ScalarType.UINT64:
-    case ScalarType.SINT64:
-    case ScalarType.FIXED64:
-    case ScalarType.SFIXED64:
-      return "BigInt(0)";
-    default:
-      return "0";
-  }
-}
-
 /** An object literal equal to `create(desc)`: members in declaration order. */
 export function zeroLiteral(desc: DescMessage): string {
   const parts = [`$typeName: ${lit(desc.typeName)}`];
   for (const member of desc.members) {
     if (member.kind === "oneof") parts.push(`${member.localName}: { case: undefined }`);
     else {
-      const z = zero(member);
+      const z = fieldZero(member);
       if (z !== undefined) parts.push(`${member.localName}: ${z}`);
     }
   }

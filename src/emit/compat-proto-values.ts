@@ -10,7 +10,7 @@ import { ScalarType, type DescEnum, type DescField, type DescMessage, type DescO
 import type { Printable } from "@bufbuild/protoplugin";
 
 /** protobuf-es FeatureSet_FieldPresence.IMPLICIT: the field is set when it is not its zero value. */
-const IMPLICIT = 2;
+export const IMPLICIT = 2;
 
 export const lit = (s: string) => JSON.stringify(s);
 
@@ -20,11 +20,21 @@ export type PathKey = string | { readonly code: string };
 /** The zero value of a target member, as code; undefined when the member is simply left out (unset). */
 export function zeroValue(m: DescField | DescOneof, problem: (what: string) => void): string | undefined {
   if (m.kind === "oneof") return "{ case: undefined }";
-  if (m.fieldKind === "list") return "[]";
-  if (m.fieldKind === "map") return "{}";
-  if (m.fieldKind === "message" || m.presence !== IMPLICIT) return undefined;
-  if (m.fieldKind === "enum") return "0";
-  switch (m.scalar) {
+  const z = fieldZero(m);
+  if (z === "BigInt(0)") {
+    problem(`${m.parent.typeName}.${m.name}: 64-bit integers are not converted`);
+    return "0";
+  }
+  return z;
+}
+
+/** The zero value protobuf-es `create()` gives a field, as code; undefined when create() leaves it unset. */
+export function fieldZero(f: DescField): string | undefined {
+  if (f.fieldKind === "list") return "[]";
+  if (f.fieldKind === "map") return "{}";
+  if (f.fieldKind === "message" || f.presence !== IMPLICIT) return undefined;
+  if (f.fieldKind === "enum") return "0";
+  switch (f.scalar) {
     case ScalarType.STRING:
       return '""';
     case ScalarType.BOOL:
@@ -36,8 +46,7 @@ export function zeroValue(m: DescField | DescOneof, problem: (what: string) => v
     case ScalarType.SINT64:
     case ScalarType.FIXED64:
     case ScalarType.SFIXED64:
-      problem(`${m.parent.typeName}.${m.name}: 64-bit integers are not converted`);
-      return "0";
+      return "BigInt(0)";
     default:
       return "0";
   }

@@ -75,9 +75,31 @@ export function admitHttpCall(
 }
 
 /** An HTTP response with the extensions header naming the activated extensions, when there are any. */
-export function withExtensionsEcho(def: A2aServiceDefinition, res: CoreResponse, admitted: Admitted): CoreResponse {
+function withExtensionsEcho(def: A2aServiceDefinition, res: CoreResponse, admitted: Admitted): CoreResponse {
   if (admitted.activated.length === 0) return res;
   return { ...res, headers: { ...res.headers, [def.headers.extensionsHeader]: admitted.activated.join(", ") } };
+}
+
+/** What a binding's serve function is told: `admitted` is set once the call passed admitHttpCall. */
+export interface Seen {
+  admitted?: Admitted;
+}
+
+/**
+ * A binding's handler that echoes the activated extensions on every answer of an admitted call. Only a card or
+ * requiredExtensions can activate extensions; without them the serve function is returned as it is.
+ */
+export function echoingExtensions(
+  def: A2aServiceDefinition,
+  options: { readonly agentCard?: unknown; readonly requiredExtensions?: readonly string[] },
+  serve: (req: CoreRequest, seen: Seen) => Promise<CoreResponse>,
+): (req: CoreRequest) => Promise<CoreResponse> {
+  if (!options.agentCard && !options.requiredExtensions?.length) return (req) => serve(req, {});
+  return async (req) => {
+    const seen: Seen = {};
+    const res = await serve(req, seen);
+    return seen.admitted ? withExtensionsEcho(def, res, seen.admitted) : res;
+  };
 }
 
 /** The tenant a request message carries, if the version has a tenant field. */

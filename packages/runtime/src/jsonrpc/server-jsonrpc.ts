@@ -39,7 +39,14 @@ import type { ProtocolTables } from "../protocol-tables.js";
 import { messageJson } from "../protojson-write.js";
 import { A2AError, toJsonRpcError } from "../a2a-error.js";
 import { errorReporter } from "../report-error.js";
-import { admitHttpCall, lazyContext, tenantOf, withExtensionsEcho, type Admitted } from "../http/call-context.js";
+import {
+  admitHttpCall,
+  echoingExtensions,
+  lazyContext,
+  tenantOf,
+  type Admitted,
+  type Seen,
+} from "../http/call-context.js";
 import { cardRulesOf } from "../card-rules.js";
 import {
   BodyTooLargeError,
@@ -113,13 +120,7 @@ export function createJsonRpcHandler<S extends DescService>(
     report: errorReporter(def, "JSONRPC", options.onError),
     headers: { "content-type": def.contentTypes.jsonrpc.response },
   };
-  // Only a card or requiredExtensions can activate extensions; without them no answer is echoed.
-  if (!options.agentCard && !options.requiredExtensions?.length) return (req) => serve(c, req, {});
-  return async (req) => {
-    const seen: { admitted?: Admitted } = {};
-    const res = await serve(c, req, seen);
-    return seen.admitted ? withExtensionsEcho(def, res, seen.admitted) : res;
-  };
+  return echoingExtensions(def, options, (req, seen) => serve(c, req, seen));
 }
 
 const reply = (c: ServerCtx, id: Id, payload: { result: unknown } | { error: unknown }): CoreResponse => {
@@ -153,7 +154,7 @@ async function streamResponse(c: ServerCtx, id: Id, op: string, results: AsyncIt
 }
 
 /** Serves one request; `seen.admitted` is set once the call passed admitCall. */
-async function serve(c: ServerCtx, req: CoreRequest, seen: { admitted?: Admitted }): Promise<CoreResponse> {
+async function serve(c: ServerCtx, req: CoreRequest, seen: Seen): Promise<CoreResponse> {
   const { def, options } = c;
   if (req.method !== "POST") return { status: 405, headers: { allow: "POST" }, body: "" };
   const wrongType = c.refuseContentType(req.header("content-type"));

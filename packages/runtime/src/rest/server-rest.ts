@@ -26,7 +26,14 @@ import type { ProtocolTables } from "../protocol-tables.js";
 import { messageJson } from "../protojson-write.js";
 import { A2AError, toRestError } from "../a2a-error.js";
 import { errorReporter } from "../report-error.js";
-import { admitHttpCall, lazyContext, tenantOf, withExtensionsEcho, type Admitted } from "../http/call-context.js";
+import {
+  admitHttpCall,
+  echoingExtensions,
+  lazyContext,
+  tenantOf,
+  type Admitted,
+  type Seen,
+} from "../http/call-context.js";
 import { cardRulesOf } from "../card-rules.js";
 import { compilePathMatcher } from "../http/path-matcher.js";
 import type { Route } from "../http/route-types.js";
@@ -76,13 +83,7 @@ export function createRestHandler<S extends DescService>(
     errorHeaders: { "content-type": def.contentTypes.rest.error },
     responseHeaders: { "content-type": def.contentTypes.rest.response },
   };
-  // Only a card or requiredExtensions can activate extensions; without them no answer is echoed.
-  if (!options.agentCard && !options.requiredExtensions?.length) return (req) => serve(c, req, {});
-  return async (req) => {
-    const seen: { admitted?: Admitted } = {};
-    const res = await serve(c, req, seen);
-    return seen.admitted ? withExtensionsEcho(def, res, seen.admitted) : res;
-  };
+  return echoingExtensions(def, options, (req, seen) => serve(c, req, seen));
 }
 
 function fail(c: ServerCtx, e: unknown, operation?: string): CoreResponse {
@@ -111,7 +112,7 @@ async function streamResponse(c: ServerCtx, op: OperationInfo, events: AsyncIter
 }
 
 /** Serves one request; `seen.admitted` is set once the call passed admitCall. */
-async function serve(c: ServerCtx, req: CoreRequest, seen: { admitted?: Admitted }): Promise<CoreResponse> {
+async function serve(c: ServerCtx, req: CoreRequest, seen: Seen): Promise<CoreResponse> {
   const { def } = c;
   const path = routePath(req.path, c.base);
   // Paths are routed as sent. A raw "." or ".." segment (clients resolve them, RFC 3986 §5.2.4)
