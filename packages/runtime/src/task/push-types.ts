@@ -1,0 +1,28 @@
+/**
+ * The contract between createTaskHandler and push delivery (push.ts): the
+ * handler screens a webhook URL when a config is created, and hands each
+ * update's payload, already written in the config's protocol version, to the
+ * sender; the sender never blocks the task and reports a failed delivery to
+ * its onError.
+ */
+import type { TaskPushNotificationConfig } from "./a2a-types.js";
+
+export interface PushDelivery {
+  readonly config: TaskPushNotificationConfig;
+  /** The protocol version the payload is written in, e.g. "1.0". */
+  readonly protocolVersion: string;
+  /** The JSON body: a v1.0 StreamResponse, or a v0.3 a2a.json Task. */
+  readonly body: string;
+}
+
+export interface PushSender {
+  /**
+   * Refuses (A2AError InvalidParamsError, naming the reason) a webhook URL that delivery would refuse:
+   * not http(s), or a loopback, private, link-local or cloud-metadata address, unless the sender allows it.
+   */
+  checkUrl(url: string): Promise<void>;
+  /** Starts a delivery (with its retries) and returns at once; failures go to the sender's onError. */
+  send(delivery: PushDelivery): void;
+  /** Resolves when every delivery started so far has ended (delivered or given up). */
+  idle(): Promise<void>;
+}

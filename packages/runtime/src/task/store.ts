@@ -1,0 +1,103 @@
+/**
+ * Where tasks live: the TaskStore contract between createTaskHandler and its
+ * backends (memory-store.ts; postgres/ for several instances on one database).
+ *
+ *   tasks        read by (tenant, id); written by compare-and-set on a version
+ *                number (commit), so concurrent writers never lose an update:
+ *                a writer whose expected version is stale gets `undefined` and
+ *                re-reads
+ *   events       each commit carries the StreamResponse events it caused; the
+ *                store hands them, with the task version they produced, to every
+ *                subscriber of that task, on any instance sharing the store
+ *   listing      filtered and paged by the store (an index or SQL, never a full
+ *                sort per call), newest status first, with opaque page tokens
+ *   push configs kept per (tenant, task, id), with the protocol version of the
+ *                call that created them, so delivery speaks that version
+ *
+ * Every key is scoped by tenant ("" when the call had none).
+ */
+import type { StreamResponse, Task, TaskPushNotificationConfig, TaskState } from "./a2a-types.js";
+
+/** A task as stored, with the version its next commit must name. */
+export interface StoredTask {
+  readonly task: Task;
+  /** 1 after creation, one more after each commit. */
+  readonly version: number;
+}
+
+/** One event of a task, with the task version after it. */
+export interface TaskEvent {
+  readonly tenant: string;
+  readonly taskId: string;
+  readonly version: number;
+  readonly event: StreamResponse;
+}
+
+export interface TaskCommit {
+  /** The whole task after the change. */
+  readonly task: Task;
+  /** The version read before the change; 0 to create the task (a task with that id must not exist). */
+  readonly expectedVersion: number;
+  /** The events the change caused, in order; published to subscribers once the commit holds. */
+  readonly events: readonly StreamResponse[];
+}
+
+export interface TaskQuery {
+  /** Only tasks of this context ("" : any). */
+  readonly contextId: string;
+  /** Only tasks in this state (0, TaskState.UNSPECIFIED: any). */
+  readonly status: TaskState;
+  /** Only tasks whose status timestamp is after this instant, in milliseconds since the epoch. */
+  readonly statusAfterMs: number | undefined;
+  /** Tasks per page, 1 to 100 (checked by the handler). */
+  readonly pageSize: number;
+  /** "" for the first page, else a nextPageToken this store returned; another value is InvalidParamsError. */
+  readonly pageToken: string;
+}
+
+export interface TaskPage {
+  /** Newest status timestamp first; ties by task id. Whole tasks: the handler trims history and artifacts. */
+  readonly tasks: readonly Task[];
+  /** "" on the last page. */
+  readonly nextPageToken: string;
+  /** How many tasks match the filters, over all pages. */
+  readonly totalSize: number;
+}
+
+export interface StoredPushConfig {
+  readonly config: TaskPushNotificationConfig;
+  /** The protocol version of the call that created it, e.g. "1.0" or "0.3"; delivery uses that version's payload. */
+  readonly protocolVersion: string;
+}
+
+export interface PushConfigPage {
+  readonly configs: readonly StoredPushConfig[];
+  readonly nextPageToken: string;
+}
+
+export interface TaskStore {
+  get(tenant: string, taskId: string): Promise<StoredTask | undefined>;
+  /**
+   * Writes `commit.task` if the stored version still is `commit.expectedVersion`, then publishes its events;
+   * returns the new version, or undefined when another writer got there first (nothing is written).
+   */
+  commit(tenant: string, commit: TaskCommit): Promise<number | undefined>;
+  list(tenant: string, query: TaskQuery): Promise<TaskPage>;
+
+  /**
+   * Calls `listener` with each event of the task committed from now on (by any instance sharing the store),
+   * in version order. Resolves once listening; the returned function stops it.
+   */
+  subscribe(tenant: string, taskId: string, listener: (event: TaskEvent) => void): Promise<() => Promise<void>>;
+
+  /** Creates or replaces the config with the same (task, id). */
+  putPushConfig(tenant: string, stored: StoredPushConfig): Promise<void>;
+  getPushConfig(tenant: string, taskId: string, id: string): Promise<StoredPushConfig | undefined>;
+  /** pageSize 0: all. */
+  listPushConfigs(tenant: string, taskId: string, pageSize: number, pageToken: string): Promise<PushConfigPage>;
+  /** Returns whether there was such a config. */
+  deletePushConfig(tenant: string, taskId: string, id: string): Promise<boolean>;
+
+  /** Releases connections and timers. */
+  close(): Promise<void>;
+}
