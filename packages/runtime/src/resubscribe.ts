@@ -16,7 +16,8 @@
  *   (completed, failed, canceled, rejected) nor interrupted (input-required,
  *   auth-required), or it fails with an A2ATransportError that is not the
  *   caller's doing: not an abort or timeout of the caller's signals, no HTTP
- *   4xx, no gRPC status other than UNAVAILABLE, INTERNAL, UNKNOWN, ABORTED. A
+ *   4xx, no gRPC status other than UNAVAILABLE, INTERNAL, UNKNOWN, ABORTED,
+ *   CANCELED (what a lost HTTP/2 connection looks like). A
  *   stream that only answered a Message (no task) is complete. An A2AError
  *   (TaskNotFoundError, …) is the server's answer and is thrown as it is.
  * - Bounds: at most `attempts` resubscriptions in a row without progress, the
@@ -46,7 +47,8 @@ export interface ResubscribeOptions {
 const DEFAULT_ATTEMPTS = 3;
 const DEFAULT_BACKOFF_MS = 200;
 const DONE_STATES = ["COMPLETED", "FAILED", "CANCELED", "CANCELLED", "REJECTED", "INPUT_REQUIRED", "AUTH_REQUIRED"];
-const RETRIED_GRPC = ["UNAVAILABLE", "INTERNAL", "UNKNOWN", "ABORTED"];
+/** CANCELED too: a connection lost under HTTP/2 resets the stream with CANCEL (the caller's abort is told apart). */
+const RETRIED_GRPC = ["UNAVAILABLE", "INTERNAL", "UNKNOWN", "ABORTED", "CANCELED"];
 
 /** Starts one stream of an operation with a request (init shape) and the caller's call options. */
 export type StreamStarter = (op: OperationInfo, init: unknown, call: CallOptions | undefined) => AsyncIterable<Message>;
