@@ -42,7 +42,11 @@ const completed = (id: string) => ({
 const aborted = (signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, 10_000);
-    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+    const stop = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    signal.addEventListener("abort", stop, { once: true });
   });
 
 /** Subscriptions per task id, and the handler that counts them. */
