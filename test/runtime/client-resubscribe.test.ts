@@ -9,7 +9,9 @@
  * terminal state; the next subscription completes the task. "never-*" always
  * ends early (the attempts bound), "missing-*" is TaskNotFoundError (not
  * retried). SendStreamingMessage ("sent-*" task) is resumed by subscribing to
- * its task, which completes on the first subscription.
+ * its task, which completes on the first subscription. At 0.3 (the same
+ * handler bridged, a v1.0 client from clientForCard over a 0.3 card) the
+ * TaskSubscription under the client bridge is resumed the same way.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type ServerResponse } from "node:http";
@@ -27,6 +29,8 @@ import { createA2AServiceRestClient } from "../../generated-samples/v1.0.1/a2a_r
 import { a2aServiceGrpcRoutes, createA2AServiceGrpcClient } from "../../generated-samples/v1.0.1/a2a_grpc.js";
 import { TaskState, type StreamResponse } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import type { A2aClientOptions } from "@protoc-gen-a2a/runtime";
+import { clientForCard } from "../../generated-samples/a2a_compat.js";
+import { startStreamServer, type StreamServer } from "../helpers/stream-server.js";
 
 const task = (id: string, state: TaskState) => ({
   payload: { case: "task" as const, value: { id, contextId: "c", status: { state } } },
@@ -222,5 +226,28 @@ describe("a client with resubscribe", () => {
       expect(await read(clientFor(s, binding, {}).subscribeToTask({ id }))).toEqual(["task WORKING"]);
       expect(subscriptions.get(id)).toBe(1);
     });
+  });
+});
+
+describe("a v1.0 client for a v0.3 card, with resubscribe", () => {
+  const subscriptions = new Map<string, number>();
+  let s: StreamServer;
+  beforeAll(async () => {
+    s = await startStreamServer(handler(subscriptions));
+  });
+  afterAll(() => s?.close());
+
+  it.each(["JSONRPC", "HTTP+JSON"] as const)("resumes the v0.3 TaskSubscription under the bridge (%s)", async (b) => {
+    const url = b === "JSONRPC" ? s.urls.jsonrpc : s.urls.rest;
+    const card = { protocolVersion: "0.3.0", url, preferredTransport: b };
+    const { client, selected } = clientForCard(card, { resubscribe: { attempts: 2, backoffMs: 1 } });
+    expect(selected.protocolVersion).toBe("0.3");
+    const id = `end-03-${b}`;
+    expect(await read(client.subscribeToTask({ id }))).toEqual([
+      "task WORKING",
+      "task WORKING",
+      "statusUpdate COMPLETED",
+    ]);
+    expect(subscriptions.get(id)).toBe(2);
   });
 });

@@ -11,7 +11,8 @@
  * the card lists it; only when the card offers none does an interface at the
  * older version get an older client, wrapped by the version bridge the caller
  * passes (the generated clientForOlder; the runtime cannot import generated
- * code). `selected.protocolVersion` tells which version was taken.
+ * code). `selected.protocolVersion` tells which version was taken. The
+ * option `resubscribe` then applies to the bridged client (withResubscribe).
  */
 import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
@@ -21,6 +22,7 @@ import { createJsonRpcClient } from "./jsonrpc/client-jsonrpc.js";
 import type { JsonRpcClient } from "./jsonrpc/json-operations.js";
 import { createRestClient } from "./rest/client-rest.js";
 import { createGrpcClient } from "./grpc/grpc.js";
+import { withResubscribe } from "./resubscribe.js";
 import { selectInterface, type Binding, type CardInterface } from "./select-interface.js";
 
 export interface ClientForCardOptions extends Omit<A2aClientOptions, "url" | "tenant"> {
@@ -92,6 +94,14 @@ export function createClientForCardOrOlder<N extends DescService, O extends Desc
   if (atNewer) return { client: clientAt(newer, atNewer, options), selected: atNewer, bridged: false };
   const atOlder = selectInterface(card, { bindings, versions: [fallback.older.protocolVersion] });
   if (!atOlder) throw noInterface(bindings, [newer.protocolVersion, fallback.older.protocolVersion]);
-  const client = fallback.bridge(clientAt(fallback.older, atOlder, options));
+  // Resumed above the bridge: its one-pass JSON-RPC calls go around the older client's streams.
+  const { resubscribe, ...olderOptions } = options;
+  const bridgedClient = fallback.bridge(clientAt(fallback.older, atOlder, olderOptions));
+  const client = resubscribe
+    ? withResubscribe(newer, bridgedClient, resubscribe, {
+        url: atOlder.url,
+        ...(options.signal ? { signal: options.signal } : {}),
+      })
+    : bridgedClient;
   return { client, selected: atOlder, bridged: true };
 }

@@ -75,7 +75,7 @@ export {
   type ClientForCardOptions,
   type OlderVersionFallback,
 } from "./client-for-card.js";
-export type { ResubscribeOptions } from "./resubscribe.js";
+export { withResubscribe, type ResubscribeOptions } from "./resubscribe.js";
 export type { Converter, Direction, Loss } from "./compat/conversion-types.js";
 export {
   enumLost,

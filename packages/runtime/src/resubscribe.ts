@@ -2,7 +2,9 @@
  * Resubscription, client side (issue 11): a task stream that drops before the
  * task is done is picked up again with SubscribeToTask, so the caller's
  * iterator carries on. Shared by the JSON-RPC, HTTP+JSON and gRPC clients
- * (buildClient, client-http.ts); opt-in with the client option `resubscribe`.
+ * (buildClient, client-http.ts); opt-in with the client option `resubscribe`,
+ * or withResubscribe over any client (a version bridge's: clientForCard
+ * resumes a bridged client at the newer version, above the bridge).
  *
  * Rules:
  * - Which operations: the version's two streaming operations, told apart by
@@ -34,7 +36,8 @@
  *   caller (break, return, its signal).
  */
 import type { DescField, DescMessage, Message } from "@bufbuild/protobuf";
-import type { A2aServiceDefinition, CallOptions, OperationInfo } from "./definition.js";
+import type { DescService } from "@bufbuild/protobuf";
+import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "./definition.js";
 import { A2AError, A2ATransportError } from "./a2a-error.js";
 
 export interface ResubscribeOptions {
@@ -73,6 +76,38 @@ export function subscriptionFor(def: A2aServiceDefinition, op: OperationInfo): O
   const carriesMessage = (o: OperationInfo) => o.method.input.fields.some((f) => f.message?.name === "Message");
   const subscribe = streams.filter((o) => !carriesMessage(o));
   return subscribe.length === 1 && streams.length === 2 ? subscribe[0] : undefined;
+}
+
+/**
+ * A client whose streams resume after drops: for a client built without the option, e.g. a version
+ * bridge's (clientForOlder), whose older JSON-RPC calls go around the older client's own streams.
+ * `site` names the URL in errors and the client-wide signal that stops retrying.
+ */
+export function withResubscribe<S extends DescService>(
+  def: A2aServiceDefinition<S>,
+  client: A2aClient<S>,
+  policy: true | ResubscribeOptions,
+  site: { readonly url?: string; readonly signal?: AbortSignal } = {},
+): A2aClient<S> {
+  const d = def as unknown as A2aServiceDefinition;
+  const methods = client as unknown as Record<string, (init: unknown, call?: CallOptions) => AsyncIterable<Message>>;
+  const start: StreamStarter = (op, init, call) => methods[op.localName]!.call(client, init, call);
+  const out: Record<string, unknown> = { ...client };
+  for (const op of d.operations) {
+    if (!subscriptionFor(d, op)) continue;
+    out[op.localName] = (init: unknown, call?: CallOptions) =>
+      resubscribing({
+        def: d,
+        op,
+        init,
+        call,
+        url: site.url ?? "",
+        clientSignal: site.signal,
+        policy: policy === true ? {} : policy,
+        start,
+      });
+  }
+  return out as A2aClient<S>;
 }
 
 /** The stream of `c.op`, resumed by subscription after drops (see the module rules). */
