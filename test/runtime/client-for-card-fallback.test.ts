@@ -17,7 +17,7 @@ import { Role, TaskState, type SendMessageResponse } from "../../generated-sampl
 import { createEchoHandler } from "../../examples/echo-agent/echo-handler.js";
 import { startV03EchoAgent, type RunningV03Agent } from "../helpers/v03-echo-agent.js";
 
-/** A message asking to wait for the task's end (v0.3 configuration.blocking; without a configuration, 0.3 does not wait). */
+/** A message that waits for the task's end (v0.3 configuration.blocking; without a configuration 0.3 does not wait). */
 const hello = (text: string) => ({
   configuration: { returnImmediately: false },
   message: {
