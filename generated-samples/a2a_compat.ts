@@ -8,8 +8,8 @@ import type { AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, 
 import { file_v1_0_1_a2a } from "./v1.0.1/a2a_pb.js";
 import type { At, CompatJsonTable } from "@protoc-gen-a2a/runtime/compat-json";
 import { at, base64, bool, bytes, each, eachKey, eachKeyOf, eachOf, eachTo, enumIn, enumOut, int32, invalid, isObject, lose, object, PART_LEFT_OUT, partKindOf, pathOf, readOlderJson, refuse, refuseKind, resourceId, setKey, str, stringMap, stringMapJson, strings, struct, structJson, timestamp, timestampJson, valueJson, valueOf, writeOlderJson } from "@protoc-gen-a2a/runtime/compat-json";
-import type { A2aClient, A2aHandler, BridgedHandler, Converter, CoreHandler, DualVersionSharedOptions, JsonRpcClient, Loss, OperationCorrespondence, OperationPair } from "@protoc-gen-a2a/runtime";
-import { createBridgeHandler, createClientBridge, createDualVersionHttpHandler, enumLost, enumRefused, operationCorrespondence, pairConverter, refused } from "@protoc-gen-a2a/runtime";
+import type { A2aClient, A2aHandler, BridgedHandler, CardInterface, ClientForCardOptions, Converter, CoreHandler, DualVersionSharedOptions, JsonRpcClient, Loss, OperationCorrespondence, OperationPair } from "@protoc-gen-a2a/runtime";
+import { createBridgeHandler, createClientBridge, createClientForCardOrOlder, createDualVersionHttpHandler, enumLost, enumRefused, operationCorrespondence, pairConverter, refused } from "@protoc-gen-a2a/runtime";
 import type { AgentCapabilities as AgentCapabilities$1, AgentCard as AgentCard$1, AgentCardSignature as AgentCardSignature$1, AgentExtension as AgentExtension$1, AgentInterface as AgentInterface$1, AgentProvider as AgentProvider$1, AgentSkill as AgentSkill$1, APIKeySecurityScheme as APIKeySecurityScheme$1, Artifact as Artifact$1, AuthenticationInfo as AuthenticationInfo$1, AuthorizationCodeOAuthFlow as AuthorizationCodeOAuthFlow$1, CancelTaskRequest as CancelTaskRequest$1, ClientCredentialsOAuthFlow as ClientCredentialsOAuthFlow$1, DeleteTaskPushNotificationConfigRequest as DeleteTaskPushNotificationConfigRequest$1, FilePart, GetAgentCardRequest, GetTaskPushNotificationConfigRequest as GetTaskPushNotificationConfigRequest$1, GetTaskRequest as GetTaskRequest$1, HTTPAuthSecurityScheme as HTTPAuthSecurityScheme$1, ImplicitOAuthFlow as ImplicitOAuthFlow$1, ListTaskPushNotificationConfigRequest, ListTaskPushNotificationConfigResponse, Message as Message$1, MutualTlsSecurityScheme as MutualTlsSecurityScheme$1, OAuth2SecurityScheme as OAuth2SecurityScheme$1, OAuthFlows as OAuthFlows$1, OpenIdConnectSecurityScheme as OpenIdConnectSecurityScheme$1, Part as Part$1, PasswordOAuthFlow as PasswordOAuthFlow$1, Security, SecurityScheme as SecurityScheme$1, SendMessageConfiguration as SendMessageConfiguration$1, SendMessageRequest as SendMessageRequest$1, SendMessageResponse as SendMessageResponse$1, StreamResponse as StreamResponse$1, StringList as StringList$1, Task as Task$1, TaskArtifactUpdateEvent as TaskArtifactUpdateEvent$1, TaskPushNotificationConfig as TaskPushNotificationConfig$1, TaskStatus as TaskStatus$1, TaskStatusUpdateEvent as TaskStatusUpdateEvent$1, TaskSubscriptionRequest } from "./v0.3.0/a2a_pb.js";
 import { file_v0_3_0_a2a } from "./v0.3.0/a2a_pb.js";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
@@ -1900,6 +1900,13 @@ export function bridgeToOlder(handler: A2aHandler<(typeof A2AServiceV1_0)["servi
  */
 export function clientForOlder(client: A2aClient<(typeof A2AServiceV0_3)["service"]> | JsonRpcClient<(typeof A2AServiceV0_3)["service"]>, onLoss?: (operation: string, loss: Loss) => void): A2aClient<(typeof A2AServiceV1_0)["service"]> {
   return createClientBridge({ older: A2AServiceV0_3, newer: A2AServiceV1_0, client, converter: a2aCompat, operations: a2aOperationPairs, json: a2aCompatJson, ...(onLoss ? { onLoss } : {}) });
+}
+
+/**
+ * A lf.a2a.v1 client for the agent card's first usable interface at lf.a2a.v1, else at a2a.v1 through clientForOlder (createClientForCardOrOlder). selected is the interface taken (its protocolVersion tells which), bridged is true for the a2a.v1 one. options.onLoss also hears what the bridge loses.
+ */
+export function clientForCard(card: unknown, options?: ClientForCardOptions): { client: A2aClient<(typeof A2AServiceV1_0)["service"]>; selected: CardInterface; bridged: boolean } {
+  return createClientForCardOrOlder(A2AServiceV1_0, { older: A2AServiceV0_3, bridge: (client) => clientForOlder(client, options?.onLoss) }, card, options);
 }
 
 /**

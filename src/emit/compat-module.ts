@@ -3,7 +3,8 @@
  * proto messages, generated from the plan (checked by compat-plan.ts), with
  * the converter over them (compat-proto-module.ts); when the older version
  * has a JSON-RPC dialect, the direct conversions of its payloads
- * (compat-json-module.ts); the operation table and the version bridges.
+ * (compat-json-module.ts); the operation table, the version bridges and
+ * clientForCard (a newer client for a card of either version).
  */
 import type { GeneratedFile, Printable, Schema } from "@bufbuild/protoplugin";
 import type { OperationPair } from "../compat/version-links.js";
@@ -144,6 +145,7 @@ function printDeclarations(c: ModuleCtx): void {
     ...c.newerClient,
     ";",
   );
+  f.print(f.export("declare function", "clientForCard"), ...clientForCardSig(c, ";"));
   emitDualVersion(f, c.target, c.newerDef, c.newerHandler);
 }
 
@@ -197,6 +199,47 @@ function printBridges(c: ModuleCtx, withJson: string): void {
   const csig = typed ? ["client: ", ...c.olderClient, ...onLoss, ...c.newerClient] : ["client, onLoss) "];
   f.print(f.export("function", "clientForOlder"), "(", ...csig, typed ? " {" : "{");
   printCreate(c, "createClientBridge", `, client, converter: a2aCompat, operations: a2aOperationPairs${withJson}`);
+  f.print();
+  printClientForCard(c);
+}
+
+/** The signature of `clientForCard`, from its parameters on. */
+function clientForCardSig(c: ModuleCtx, end: string): Printable[] {
+  const { f } = c;
+  return [
+    "(card: unknown, options?: ",
+    f.import("ClientForCardOptions", runtimeModule, true),
+    "): { client: ",
+    ...c.newerClient,
+    "; selected: ",
+    f.import("CardInterface", runtimeModule, true),
+    `; bridged: boolean }${end}`,
+  ];
+}
+
+/** `clientForCard`: a newer client for a card of either version, the older one through clientForOlder. */
+function printClientForCard(c: ModuleCtx): void {
+  const { f, plan } = c;
+  f.print(
+    f.jsDoc(
+      `A ${plan.newer} client for the agent card's first usable interface at ${plan.newer}, else at ` +
+        `${plan.older} through clientForOlder (createClientForCardOrOlder). selected is the interface taken ` +
+        `(its protocolVersion tells which), bridged is true for the ${plan.older} one. options.onLoss also hears ` +
+        "what the bridge loses.",
+    ),
+  );
+  const sig = c.typed ? clientForCardSig(c, " {") : ["(card, options) {"];
+  f.print(f.export("function", "clientForCard"), ...sig);
+  f.print(
+    "  return ",
+    f.import("createClientForCardOrOlder", runtimeModule),
+    "(",
+    c.newerDef,
+    ", { older: ",
+    c.olderDef,
+    ", bridge: (client) => clientForOlder(client, options?.onLoss) }, card, options);",
+  );
+  f.print("}");
   f.print();
 }
 

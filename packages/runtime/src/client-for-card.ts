@@ -5,6 +5,14 @@
  * with its `jsonrpc` calls, which clientForOlder uses to stay on the wire JSON).
  * gRPC needs a transport factory (e.g. createGrpcTransport from
  * @connectrpc/connect-node), since transports are platform-specific.
+ *
+ * With an older version to fall back to (createClientForCardOrOlder), a newer
+ * client is had for any card: an interface at the newer version wins wherever
+ * the card lists it; only when the card offers none does an interface at the
+ * older version get an older client, wrapped by the version bridge the caller
+ * passes (the generated clientForOlder; the runtime cannot import generated
+ * code). `selected.protocolVersion` tells which version was taken. The
+ * option `resubscribe` then applies to the bridged client (withResubscribe).
  */
 import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
@@ -14,6 +22,7 @@ import { createJsonRpcClient } from "./jsonrpc/client-jsonrpc.js";
 import type { JsonRpcClient } from "./jsonrpc/json-operations.js";
 import { createRestClient } from "./rest/client-rest.js";
 import { createGrpcClient } from "./grpc/grpc.js";
+import { withResubscribe } from "./resubscribe.js";
 import { selectInterface, type Binding, type CardInterface } from "./select-interface.js";
 
 export interface ClientForCardOptions extends Omit<A2aClientOptions, "url" | "tenant"> {
@@ -23,8 +32,39 @@ export interface ClientForCardOptions extends Omit<A2aClientOptions, "url" | "te
   readonly grpcTransport?: (baseUrl: string) => Transport;
 }
 
+/** The older version a newer client falls back to, and the bridge making a newer client of an older one. */
+export interface OlderVersionFallback<N extends DescService, O extends DescService> {
+  readonly older: A2aServiceDefinition<O>;
+  /** E.g. the generated clientForOlder. */
+  readonly bridge: (client: A2aClient<O> | JsonRpcClient<O>) => A2aClient<N>;
+}
+
 export class NoUsableInterfaceError extends Error {
   override name = "NoUsableInterfaceError";
+}
+
+/** The bindings a client may use: those it can build, less those the options leave out. */
+function usableBindings(options: ClientForCardOptions): Binding[] {
+  const supported: Binding[] = ["JSONRPC", "HTTP+JSON", ...(options.grpcTransport ? (["GRPC"] as const) : [])];
+  return options.bindings ? supported.filter((b) => options.bindings!.includes(b)) : supported;
+}
+
+const noInterface = (bindings: readonly Binding[], versions: readonly string[]) =>
+  new NoUsableInterfaceError(
+    `the agent card offers no ${bindings.join(", ")} interface at protocol version ${versions.join(" or ")}`,
+  );
+
+/** The client of one selected interface. */
+function clientAt<S extends DescService>(
+  def: A2aServiceDefinition<S>,
+  selected: CardInterface,
+  options: ClientForCardOptions,
+): A2aClient<S> | JsonRpcClient<S> {
+  const clientOptions = { ...options, url: selected.url, ...(selected.tenant ? { tenant: selected.tenant } : {}) };
+  if (selected.binding === "JSONRPC") return createJsonRpcClient(def, clientOptions);
+  if (selected.binding === "HTTP+JSON") return createRestClient(def, clientOptions);
+  const base = /^[a-z][a-z0-9+.-]*:\/\//i.test(selected.url) ? selected.url : `http://${selected.url}`;
+  return createGrpcClient(def, options.grpcTransport!(base), clientOptions);
 }
 
 export function createClientForCard<S extends DescService>(
@@ -32,26 +72,36 @@ export function createClientForCard<S extends DescService>(
   card: unknown,
   options: ClientForCardOptions = {},
 ): { client: A2aClient<S> | JsonRpcClient<S>; selected: CardInterface } {
-  const supported: Binding[] = ["JSONRPC", "HTTP+JSON", ...(options.grpcTransport ? (["GRPC"] as const) : [])];
-  const bindings = options.bindings ? supported.filter((b) => options.bindings!.includes(b)) : supported;
+  const bindings = usableBindings(options);
   const selected = selectInterface(card, { bindings, versions: [def.protocolVersion] });
-  if (!selected) {
-    throw new NoUsableInterfaceError(
-      `the agent card offers no ${bindings.join(", ")} interface at protocol version ${def.protocolVersion}`,
-    );
-  }
-  const clientOptions = { ...options, url: selected.url, ...(selected.tenant ? { tenant: selected.tenant } : {}) };
-  const client =
-    selected.binding === "JSONRPC"
-      ? createJsonRpcClient(def, clientOptions)
-      : selected.binding === "HTTP+JSON"
-        ? createRestClient(def, clientOptions)
-        : createGrpcClient(
-            def,
-            options.grpcTransport!(
-              /^[a-z][a-z0-9+.-]*:\/\//i.test(selected.url) ? selected.url : `http://${selected.url}`,
-            ),
-            clientOptions,
-          );
-  return { client, selected };
+  if (!selected) throw noInterface(bindings, [def.protocolVersion]);
+  return { client: clientAt(def, selected, options), selected };
+}
+
+/**
+ * A newer-version client for a card of either version: an interface at `newer.protocolVersion` if the card
+ * has one, else one at the fallback's older version through its bridge. `selected` is the interface taken
+ * (its protocolVersion tells which); `bridged` is true for the older one.
+ */
+export function createClientForCardOrOlder<N extends DescService, O extends DescService>(
+  newer: A2aServiceDefinition<N>,
+  fallback: OlderVersionFallback<N, O>,
+  card: unknown,
+  options: ClientForCardOptions = {},
+): { client: A2aClient<N>; selected: CardInterface; bridged: boolean } {
+  const bindings = usableBindings(options);
+  const atNewer = selectInterface(card, { bindings, versions: [newer.protocolVersion] });
+  if (atNewer) return { client: clientAt(newer, atNewer, options), selected: atNewer, bridged: false };
+  const atOlder = selectInterface(card, { bindings, versions: [fallback.older.protocolVersion] });
+  if (!atOlder) throw noInterface(bindings, [newer.protocolVersion, fallback.older.protocolVersion]);
+  // Resumed above the bridge: its one-pass JSON-RPC calls go around the older client's streams.
+  const { resubscribe, ...olderOptions } = options;
+  const bridgedClient = fallback.bridge(clientAt(fallback.older, atOlder, olderOptions));
+  const client = resubscribe
+    ? withResubscribe(newer, bridgedClient, resubscribe, {
+        url: atOlder.url,
+        ...(options.signal ? { signal: options.signal } : {}),
+      })
+    : bridgedClient;
+  return { client, selected: atOlder, bridged: true };
 }

@@ -68,7 +68,14 @@ export { createGrpcClient, grpcRoutes, toConnectError, fromConnectError } from "
 export { ErrorInfoSchema, ERROR_INFO_TYPE_URL } from "./error-info.js";
 export { encodeSseEvent, decodeSse } from "./http/sse.js";
 export { cardInterfaces, selectInterface, type Binding, type CardInterface } from "./select-interface.js";
-export { createClientForCard, NoUsableInterfaceError, type ClientForCardOptions } from "./client-for-card.js";
+export {
+  createClientForCard,
+  createClientForCardOrOlder,
+  NoUsableInterfaceError,
+  type ClientForCardOptions,
+  type OlderVersionFallback,
+} from "./client-for-card.js";
+export { withResubscribe, type ResubscribeOptions } from "./resubscribe.js";
 export type { Converter, Direction, Loss } from "./compat/conversion-types.js";
 export {
   enumLost,

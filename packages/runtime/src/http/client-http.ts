@@ -3,7 +3,8 @@
  * parameters every request carries (A2A-Version as the interface's
  * Major.Minor, A2A-Extensions comma-separated), the tenant copied from the
  * interface into every request (spec §8.3.2), call signals (caller
- * signal, per-call signal, timeout), and the error net: a call rejects only
+ * signal, per-call signal, timeout), streams resumed after a drop when asked
+ * (resubscribe.ts), and the error net: a call rejects only
  * with A2AError or A2ATransportError (client-errors.ts); whatever else breaks
  * (fetch, a body cut off, an answer that does not decode) becomes an
  * A2ATransportError naming the operation and the URL, the failure as cause.
@@ -11,6 +12,7 @@
 import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
 import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "../definition.js";
 import { transportFailure } from "../client-errors.js";
+import { resubscribing, subscriptionFor, type ResubscribeOptions } from "../resubscribe.js";
 
 export interface A2aClientOptions {
   /** The interface URL from the agent card. */
@@ -25,6 +27,11 @@ export interface A2aClientOptions {
   readonly fetch?: typeof globalThis.fetch;
   /** Told what a response carried that this version cannot hold (v0.3 JSON-RPC: a2a.json fields the proto lacks). */
   readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void;
+  /**
+   * Resume SubscribeToTask and SendStreamingMessage streams that drop before the task is done by subscribing
+   * again (resubscribe.ts): true for the defaults, or the bounds. Default: off.
+   */
+  readonly resubscribe?: boolean | ResubscribeOptions;
 }
 
 export function serviceHeaders(
@@ -95,9 +102,16 @@ export function buildClient<S>(
       throw transportFailure(site(op), e);
     }
   }
+  const start = (op: OperationInfo, init: unknown, call: CallOptions | undefined) =>
+    guarded(op, stream(op, requestMessage(def, op, init, options), call));
+  const policy = options.resubscribe === true ? {} : options.resubscribe || undefined;
+  const resumed = (op: OperationInfo, init: unknown, call: CallOptions | undefined) =>
+    policy && subscriptionFor(def, op)
+      ? resubscribing({ def, op, init, call, url: options.url, clientSignal: options.signal, policy, start })
+      : start(op, init, call);
   for (const op of def.operations) {
     client[op.localName] = op.streaming
-      ? (init: unknown, call?: CallOptions) => guarded(op, stream(op, requestMessage(def, op, init, options), call))
+      ? (init: unknown, call?: CallOptions) => resumed(op, init, call)
       : (init: unknown, call?: CallOptions) =>
           unary(op, requestMessage(def, op, init, options), call).catch((e: unknown) => {
             throw transportFailure(site(op), e);
