@@ -12,7 +12,7 @@ import { signAgentCard, verifyAgentCard } from "@protoc-gen-a2a/runtime/card-sig
 import { type CryptoKey, generateKeyPair } from "jose";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 
-/** A v1.0 ProtoJSON card with every kind of field set to a non-empty value. */
+/** A v1.0 ProtoJSON card with every kind of field set, and one implicit field at its default. */
 const card = {
   name: "Interop agent",
   description: "Signs and verifies",
@@ -25,7 +25,10 @@ const card = {
   capabilities: {
     streaming: true,
     pushNotifications: false,
-    extensions: [{ uri: "urn:ext:one", required: true, params: { depth: 2, labels: ["a", "b"], on: false } }],
+    extensions: [
+      { uri: "urn:ext:one", required: true, params: { depth: 2, labels: ["a", "b"], on: false } },
+      { uri: "urn:ext:two", required: false }, // a default the canonical form omits
+    ],
   },
   securitySchemes: {
     oauth: {

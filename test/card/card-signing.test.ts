@@ -4,7 +4,8 @@
  * are dropped and reported, wrong types are refused by path; a changed card,
  * a wrong key, a key set without the kid, a disallowed algorithm all fail,
  * naming the signature; kid/JWKS selection picks the right key among several;
- * several signatures: one suffices unless every one is required.
+ * several signatures: one suffices unless every one is required; the
+ * header's jku is fetched (from a real server) only when trusted.
  */
 import {
   AgentCardSignatureError,
@@ -13,6 +14,8 @@ import {
   signAgentCard,
   verifyAgentCard,
 } from "@protoc-gen-a2a/runtime/card-signing";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createLocalJWKSet, decodeProtectedHeader, exportJWK, generateKeyPair, generateSecret } from "jose";
 import { describe, expect, it } from "vitest";
 
@@ -176,5 +179,31 @@ describe("signing and verifying", () => {
     const secret = await generateSecret("HS256");
     const hmac = await signAgentCard(card, { key: secret, kid: "h", alg: "HS256" });
     await expect(verifyAgentCard(hmac, { key: secret })).rejects.toThrow(/alg HS256\): its algorithm is not allowed/);
+  });
+
+  it("fetches the key set at the header's jku only when the URL is trusted", async () => {
+    const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+    const body = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: "j1", alg: "ES256" }] });
+    let fetched = 0;
+    const server = createServer((_req, res) => {
+      fetched++;
+      res.writeHead(200, { "content-type": "application/json" }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const jku = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
+      const signed = await signAgentCard(card, { key: privateKey, kid: "j1", jku });
+      const trusted = await verifyAgentCard(signed, { trustedJku: (url) => url.href === jku });
+      expect(trusted.verified[0]?.protectedHeader.jku).toBe(jku);
+      expect(fetched).toBe(1);
+      await expect(verifyAgentCard(signed, { trustedJku: () => false })).rejects.toThrow(
+        `signature 0 (kid j1, alg ES256): its jku ${jku} is not trusted`,
+      );
+      const noJku = await signAgentCard(card, { key: privateKey, kid: "j1" });
+      await expect(verifyAgentCard(noJku, { trustedJku: () => true })).rejects.toThrow(/names no jku/);
+      expect(fetched).toBe(1);
+    } finally {
+      server.close();
+    }
   });
 });

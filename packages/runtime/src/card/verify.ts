@@ -1,12 +1,8 @@
 /**
  * Verifies the signatures of a v1.0 ProtoJSON agent card (spec §8.4.3): each
  * entry of `signatures` is checked as a JWS over the card's canonical text
- * (canonical.ts), with the key from the key source:
- *   { key }    one public key (CryptoKey, KeyObject, JWK) for every signature
- *   { jwks }   a key set chosen by the header's kid/alg: a jose resolver
- *              (createLocalJWKSet, createRemoteJWKSet) or a JWKS URL
- * The header's `jku` is never fetched by itself: a card naming its own key
- * URL proves nothing; pass that URL as `jwks` when it is trusted.
+ * (canonical.ts), with the key from the key source (card-keys.ts: one key,
+ * a key set, or the header's jku when trusted).
  *
  * The card passes when at least one signature verifies (§8.4.3: at least one;
  * `requireAll` for every one). A signature is accepted over the "spec" form,
@@ -14,18 +10,11 @@
  * (`strict` turns that off). Otherwise AgentCardSignatureError lists, per
  * signature (index, kid, alg), why it failed.
  */
-import {
-  base64url,
-  createRemoteJWKSet,
-  decodeProtectedHeader,
-  flattenedVerify,
-  type FlattenedVerifyGetKey,
-  type JWSHeaderParameters,
-} from "jose";
+import { base64url, decodeProtectedHeader, flattenedVerify, type JWSHeaderParameters } from "jose";
 import { type CanonicalForm, canonicalizeAgentCard } from "./canonical.js";
-import type { SigningKey } from "./key-alg.js";
+import { type CardKeySource, type VerifyKey, verifyKeyOf } from "./card-keys.js";
 
-export type CardKeySource = { readonly key: SigningKey } | { readonly jwks: URL | FlattenedVerifyGetKey };
+export type { CardKeySource } from "./card-keys.js";
 
 export interface VerifyAgentCardOptions {
   /** Every signature must verify, not just one. */
@@ -87,10 +76,18 @@ const ASYMMETRIC = [
 ];
 
 /** Checks the card's signatures; resolves with what verified, throws AgentCardSignatureError. */
-export async function verifyAgentCard(
+export function verifyAgentCard(
   card: unknown,
   source: CardKeySource,
   options: VerifyAgentCardOptions = {},
+): Promise<AgentCardVerification> {
+  return verifyWith(card, verifyKeyOf(source), options);
+}
+
+async function verifyWith(
+  card: unknown,
+  key: VerifyKey,
+  options: VerifyAgentCardOptions,
 ): Promise<AgentCardVerification> {
   const name = cardName(card);
   const entries = (card as { signatures?: unknown } | null)?.signatures;
@@ -99,7 +96,6 @@ export async function verifyAgentCard(
   }
   const forms: CanonicalForm[] = options.strict ? ["spec"] : ["spec", "empties-dropped"];
   const payloads = forms.map((form) => ({ form, ...canonicalizeAgentCard(card, form) }));
-  const key = keyOf(source);
   const algorithms = [...(options.algorithms ?? ASYMMETRIC)];
   const verified: VerifiedSignature[] = [];
   const failed: SignatureFailure[] = [];
@@ -113,13 +109,6 @@ export async function verifyAgentCard(
     throw new AgentCardSignatureError(`agent card ${name}: ${what}: ${failed.map(describe).join("; ")}`, failed);
   }
   return { verified, failed, ignoredFields: payloads[0]?.ignoredFields ?? [] };
-}
-
-type VerifyKey = SigningKey | FlattenedVerifyGetKey;
-
-function keyOf(source: CardKeySource): VerifyKey {
-  if ("key" in source) return source.key;
-  return source.jwks instanceof URL ? createRemoteJWKSet(source.jwks) : source.jwks;
 }
 
 async function verifyEntry(
@@ -189,10 +178,11 @@ function cardName(card: unknown): string {
   return typeof name === "string" ? JSON.stringify(name) : "(unnamed)";
 }
 
-/** A verifier for createAgentCardResolver's `verify` option: checks each fetched card. */
+/** A verifier for createAgentCardResolver's `verify` option: checks each fetched card, reusing remote key sets. */
 export function agentCardVerifier(
   source: CardKeySource,
   options: VerifyAgentCardOptions = {},
 ): (card: unknown) => Promise<AgentCardVerification> {
-  return (card) => verifyAgentCard(card, source, options);
+  const key = verifyKeyOf(source);
+  return (card) => verifyWith(card, key, options);
 }
