@@ -141,7 +141,7 @@ async function verifyEntry(
       ...(isHeader(jws.header) ? { header: jws.header } : {}),
     };
     try {
-      await flattenedVerify(input as never, key as never, { algorithms });
+      await flattenedVerify(input, key, { algorithms });
       return { index, protectedHeader: header, kid, alg, form };
     } catch (e) {
       first ??= e;
