@@ -103,3 +103,12 @@ export { mergeAgentCards, MergedCardError } from "./compat/dual-card.js";
 export { operationCorrespondence, type OperationCorrespondence, type OperationNames } from "./operation-map.js";
 export type { DialectCodec, JsonRpcCodec, JsonRpcNames, OnDrop } from "./compat/conversion-types.js";
 export { CompatJsonError, type At } from "./compat/compat-json.js";
+export {
+  agentCardUrl,
+  AgentCardVerificationError,
+  createAgentCardResolver,
+  resolveAgentCard,
+  type AgentCardResolver,
+  type AgentCardResolverOptions,
+  type ResolvedAgentCard,
+} from "./http/card-resolver.js";

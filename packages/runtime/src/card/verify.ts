@@ -1,0 +1,188 @@
+/**
+ * Verifies the signatures of a v1.0 ProtoJSON agent card (spec §8.4.3): each
+ * entry of `signatures` is checked as a JWS over the card's canonical text
+ * (canonical.ts), with the key from the key source (card-keys.ts: one key,
+ * a key set, or the header's jku when trusted).
+ *
+ * The card passes when at least one signature verifies (§8.4.3: at least one;
+ * `requireAll` for every one). A signature is accepted over the "spec" form,
+ * else over the "empties-dropped" form the a2a-js and a2a-python SDKs sign
+ * (`strict` turns that off). Otherwise AgentCardSignatureError lists, per
+ * signature (index, kid, alg), why it failed.
+ */
+import { base64url, decodeProtectedHeader, flattenedVerify, type JWSHeaderParameters } from "jose";
+import { type CanonicalForm, canonicalizeAgentCard } from "./canonical.js";
+import { type CardKeySource, type VerifyKey, verifyKeyOf } from "./card-keys.js";
+
+export type { CardKeySource } from "./card-keys.js";
+
+export interface VerifyAgentCardOptions {
+  /** Every signature must verify, not just one. */
+  readonly requireAll?: boolean;
+  /** Accept only the spec's canonical form, not also the SDKs' empties-dropped form. */
+  readonly strict?: boolean;
+  /** Allowed JWS algorithms. Default: any asymmetric one jose supports ("none" and HS* never). */
+  readonly algorithms?: readonly string[];
+}
+
+export interface VerifiedSignature {
+  readonly index: number;
+  readonly protectedHeader: JWSHeaderParameters;
+  readonly kid: string | undefined;
+  readonly alg: string | undefined;
+  /** The canonical form the signature covers. */
+  readonly form: CanonicalForm;
+}
+
+export interface SignatureFailure {
+  readonly index: number;
+  readonly kid: string | undefined;
+  readonly alg: string | undefined;
+  readonly reason: string;
+  readonly cause?: unknown;
+}
+
+export interface AgentCardVerification {
+  readonly verified: readonly VerifiedSignature[];
+  /** Signatures that did not verify (only when another one did and `requireAll` is off). */
+  readonly failed: readonly SignatureFailure[];
+  /** Fields outside the v1.0 AgentCard: not covered by any signature. */
+  readonly ignoredFields: readonly string[];
+}
+
+/** No (or not every) signature of the card verified; `failures` says why, per signature. */
+export class AgentCardSignatureError extends Error {
+  override name = "AgentCardSignatureError";
+  constructor(
+    message: string,
+    readonly failures: readonly SignatureFailure[],
+  ) {
+    super(message);
+  }
+}
+
+const ASYMMETRIC = [
+  "ES256",
+  "ES384",
+  "ES512",
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "EdDSA",
+  "Ed25519",
+];
+
+/** Checks the card's signatures; resolves with what verified, throws AgentCardSignatureError. */
+export function verifyAgentCard(
+  card: unknown,
+  source: CardKeySource,
+  options: VerifyAgentCardOptions = {},
+): Promise<AgentCardVerification> {
+  return verifyWith(card, verifyKeyOf(source), options);
+}
+
+async function verifyWith(
+  card: unknown,
+  key: VerifyKey,
+  options: VerifyAgentCardOptions,
+): Promise<AgentCardVerification> {
+  const name = cardName(card);
+  const entries = (card as { signatures?: unknown } | null)?.signatures;
+  if (!Array.isArray(entries) || entries.length === 0) {
+    throw new AgentCardSignatureError(`agent card ${name}: no signatures to verify`, []);
+  }
+  const forms: CanonicalForm[] = options.strict ? ["spec"] : ["spec", "empties-dropped"];
+  const payloads = forms.map((form) => ({ form, ...canonicalizeAgentCard(card, form) }));
+  const algorithms = [...(options.algorithms ?? ASYMMETRIC)];
+  const verified: VerifiedSignature[] = [];
+  const failed: SignatureFailure[] = [];
+  for (const [index, entry] of entries.entries()) {
+    const outcome = await verifyEntry(entry, index, payloads, key, algorithms);
+    if ("reason" in outcome) failed.push(outcome);
+    else verified.push(outcome);
+  }
+  if (verified.length === 0 || (options.requireAll && failed.length > 0)) {
+    const what = verified.length === 0 ? "no signature verified" : "not every signature verified";
+    throw new AgentCardSignatureError(`agent card ${name}: ${what}: ${failed.map(describe).join("; ")}`, failed);
+  }
+  return { verified, failed, ignoredFields: payloads[0]?.ignoredFields ?? [] };
+}
+
+async function verifyEntry(
+  entry: unknown,
+  index: number,
+  payloads: readonly { readonly form: CanonicalForm; readonly text: string }[],
+  key: VerifyKey,
+  algorithms: string[],
+): Promise<VerifiedSignature | SignatureFailure> {
+  const jws = entry as { protected?: unknown; signature?: unknown; header?: unknown } | null;
+  if (typeof jws?.protected !== "string" || typeof jws.signature !== "string") {
+    return { index, kid: undefined, alg: undefined, reason: "not an AgentCardSignature (protected, signature)" };
+  }
+  let header: JWSHeaderParameters;
+  try {
+    header = decodeProtectedHeader({ protected: jws.protected }) as JWSHeaderParameters;
+  } catch (cause) {
+    return { index, kid: undefined, alg: undefined, reason: "the protected header does not decode", cause };
+  }
+  const { kid, alg } = header;
+  let first: unknown;
+  const seen = new Set<string>();
+  for (const { form, text } of payloads) {
+    if (seen.has(text)) continue;
+    seen.add(text);
+    const input = {
+      protected: jws.protected,
+      signature: jws.signature,
+      payload: base64url.encode(text),
+      ...(isHeader(jws.header) ? { header: jws.header } : {}),
+    };
+    try {
+      await flattenedVerify(input, key, { algorithms });
+      return { index, protectedHeader: header, kid, alg, form };
+    } catch (e) {
+      first ??= e;
+      if (!isMismatch(e)) break; // the key or header is wrong: another payload will not help
+    }
+  }
+  return { index, kid, alg, reason: reasonOf(first), cause: first };
+}
+
+function isHeader(value: unknown): value is JWSHeaderParameters {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isMismatch(e: unknown): boolean {
+  return (e as { code?: string }).code === "ERR_JWS_SIGNATURE_VERIFICATION_FAILED";
+}
+
+function reasonOf(e: unknown): string {
+  const code = (e as { code?: string } | undefined)?.code;
+  if (code === "ERR_JWS_SIGNATURE_VERIFICATION_FAILED") {
+    return "the signature does not match the card (changed after signing, or signed with another key)";
+  }
+  if (code === "ERR_JWKS_NO_MATCHING_KEY") return "no key in the key set matches its kid and alg";
+  if (code === "ERR_JOSE_ALG_NOT_ALLOWED") return "its algorithm is not allowed";
+  return (e as Error | undefined)?.message ?? String(e);
+}
+
+function describe(f: SignatureFailure): string {
+  return `signature ${f.index} (kid ${f.kid ?? "none"}, alg ${f.alg ?? "none"}): ${f.reason}`;
+}
+
+function cardName(card: unknown): string {
+  const name = (card as { name?: unknown } | null)?.name;
+  return typeof name === "string" ? JSON.stringify(name) : "(unnamed)";
+}
+
+/** A verifier for createAgentCardResolver's `verify` option: checks each fetched card, reusing remote key sets. */
+export function agentCardVerifier(
+  source: CardKeySource,
+  options: VerifyAgentCardOptions = {},
+): (card: unknown) => Promise<AgentCardVerification> {
+  const key = verifyKeyOf(source);
+  return (card) => verifyWith(card, key, options);
+}

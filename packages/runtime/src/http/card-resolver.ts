@@ -1,0 +1,229 @@
+/**
+ * Fetches an agent card (spec §8.2, §8.6.2) with an in-memory HTTP cache per
+ * resolver:
+ *
+ *   URL        a URL whose path ends in ".json" is the card's own URL; any
+ *              other is a base URL, and the card is its
+ *              ".well-known/agent-card.json", relative to the base's path
+ *              (https://host/agent → https://host/agent/.well-known/…)
+ *   request    GET with Accept: application/json and A2A-Version (default
+ *              "1.0"; a card can differ per version, so the cache is keyed
+ *              by URL and version)
+ *   cache      freshness from Cache-Control (card-freshness.ts): a fresh
+ *              card is returned without a request; a stale one is
+ *              revalidated with If-None-Match / If-Modified-Since, and a 304
+ *              reuses it; no-store keeps nothing. At most 64 cards are kept.
+ *   verify     an optional function run on each card a 200 brings (e.g.
+ *              agentCardVerifier from @protoc-gen-a2a/runtime/card-signing);
+ *              a throw refuses the card (AgentCardVerificationError), and
+ *              a refused card is not cached. The check takes a function so
+ *              this entry stays free of jose.
+ *
+ * Every failure names the card URL: A2ATransportError (operation
+ * "ResolveAgentCard") for a failed fetch, a status other than 200/304, a
+ * body over 1 MiB, not JSON or not an object; AgentCardVerificationError for
+ * a refused card.
+ */
+import { A2ATransportError } from "../a2a-error.js";
+import { freshnessOf } from "./card-freshness.js";
+import { DEFAULT_MAX_BODY } from "./limits.js";
+
+export interface AgentCardResolverOptions<V = undefined> {
+  readonly fetch?: typeof globalThis.fetch;
+  /** More request headers (e.g. authorization). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The A2A-Version header sent. Default "1.0". */
+  readonly version?: string;
+  /** Freshness in seconds when the response has no max-age, no-cache or no-store. Default 0. */
+  readonly defaultMaxAgeSeconds?: number;
+  /** Per-request timeout in milliseconds. */
+  readonly timeoutMs?: number;
+  /** Checks each fetched card; throw to refuse it. What it returns is the result's `verification`. */
+  readonly verify?: (card: Readonly<Record<string, unknown>>) => Promise<V> | V;
+}
+
+export interface ResolvedAgentCard<V = undefined> {
+  /** The card as served (ProtoJSON). */
+  readonly card: Readonly<Record<string, unknown>>;
+  /** The card URL fetched. */
+  readonly url: string;
+  /** "network": fetched now; "revalidated": a 304 confirmed the stored card; "cache": fresh, no request. */
+  readonly source: "network" | "revalidated" | "cache";
+  readonly etag: string | undefined;
+  readonly lastModified: string | undefined;
+  /** What `verify` returned for this card (undefined without `verify`). */
+  readonly verification: V | undefined;
+}
+
+export interface AgentCardResolver<V = undefined> {
+  resolve(url: string | URL, options?: { readonly signal?: AbortSignal }): Promise<ResolvedAgentCard<V>>;
+  /** Forgets every stored card. */
+  clear(): void;
+}
+
+/** A card a `verify` function refused. */
+export class AgentCardVerificationError extends Error {
+  override name = "AgentCardVerificationError";
+  constructor(
+    readonly url: string,
+    cause: unknown,
+  ) {
+    super(`ResolveAgentCard: the card at ${url} was refused: ${(cause as Error)?.message ?? String(cause)}`, {
+      cause,
+    });
+  }
+}
+
+interface Entry<V> {
+  readonly resolved: ResolvedAgentCard<V>;
+  readonly freshUntil: number;
+}
+
+const OPERATION = "ResolveAgentCard";
+const MAX_ENTRIES = 64;
+
+/** The card URL for a card URL or a base URL. */
+export function agentCardUrl(url: string | URL): string {
+  const u = new URL(url);
+  if (u.pathname.endsWith(".json")) return u.href;
+  if (!u.pathname.endsWith("/")) u.pathname += "/";
+  return new URL(".well-known/agent-card.json", u).href;
+}
+
+/** A resolver with its own cache. */
+export function createAgentCardResolver<V = undefined>(
+  options: AgentCardResolverOptions<V> = {},
+): AgentCardResolver<V> {
+  const cache = new Map<string, Entry<V>>();
+  const version = options.version ?? "1.0";
+  return {
+    async resolve(url, call = {}) {
+      const cardUrl = agentCardUrl(url);
+      const key = `${version} ${cardUrl}`;
+      const entry = cache.get(key);
+      if (entry && Date.now() < entry.freshUntil) return { ...entry.resolved, source: "cache" };
+      const res = await send(cardUrl, options, version, entry?.resolved, call.signal);
+      const fresh = freshnessOf(res.headers, options.defaultMaxAgeSeconds ?? 0);
+      const resolved =
+        res.status === 304 && entry
+          ? revalidated(entry.resolved, res.headers)
+          : await accept(cardUrl, res, options.verify);
+      cache.delete(key);
+      if (fresh.store) {
+        if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+        cache.set(key, { resolved, freshUntil: Date.now() + fresh.freshMs });
+      }
+      return resolved;
+    },
+    clear() {
+      cache.clear();
+    },
+  };
+}
+
+/** One card fetch with a resolver of its own (nothing kept afterwards). */
+export function resolveAgentCard<V = undefined>(
+  url: string | URL,
+  options: AgentCardResolverOptions<V> & { readonly signal?: AbortSignal } = {},
+): Promise<ResolvedAgentCard<V>> {
+  return createAgentCardResolver(options).resolve(url, options.signal ? { signal: options.signal } : {});
+}
+
+async function send<V>(
+  url: string,
+  options: AgentCardResolverOptions<V>,
+  version: string,
+  stored: ResolvedAgentCard<V> | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Response> {
+  const headers = new Headers(options.headers);
+  headers.set("accept", "application/json");
+  headers.set("a2a-version", version);
+  if (stored?.etag) headers.set("if-none-match", stored.etag);
+  if (stored?.lastModified) headers.set("if-modified-since", stored.lastModified);
+  const signals = [signal, options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs)];
+  const live = signals.filter((s): s is AbortSignal => s !== undefined);
+  try {
+    return await (options.fetch ?? globalThis.fetch)(url, {
+      headers,
+      ...(live.length > 0 ? { signal: AbortSignal.any(live) } : {}),
+    });
+  } catch (e) {
+    throw failure(`GET ${url} failed: ${(e as Error)?.message ?? String(e)}`, url, undefined, undefined, e);
+  }
+}
+
+function revalidated<V>(stored: ResolvedAgentCard<V>, headers: Headers): ResolvedAgentCard<V> {
+  return {
+    ...stored,
+    source: "revalidated",
+    etag: headers.get("etag") ?? stored.etag,
+    lastModified: headers.get("last-modified") ?? stored.lastModified,
+  };
+}
+
+async function accept<V>(
+  url: string,
+  res: Response,
+  verify: AgentCardResolverOptions<V>["verify"],
+): Promise<ResolvedAgentCard<V>> {
+  const text = await readBody(url, res);
+  if (res.status !== 200) {
+    throw failure(`GET ${url} answered ${res.status} ${res.statusText}`.trimEnd(), url, res.status, text);
+  }
+  let card: unknown;
+  try {
+    card = JSON.parse(text);
+  } catch (e) {
+    throw failure(`the card at ${url} is not JSON: ${(e as Error).message}`, url, res.status, text, e);
+  }
+  if (typeof card !== "object" || card === null || Array.isArray(card)) {
+    throw failure(`the card at ${url} is not a JSON object`, url, res.status, text);
+  }
+  const body = card as Readonly<Record<string, unknown>>;
+  let verification: V | undefined;
+  if (verify) {
+    try {
+      verification = await verify(body);
+    } catch (e) {
+      throw new AgentCardVerificationError(url, e);
+    }
+  }
+  const etag = res.headers.get("etag") ?? undefined;
+  const lastModified = res.headers.get("last-modified") ?? undefined;
+  return { card: body, url, source: "network", etag, lastModified, verification };
+}
+
+/** The body as text, refused past DEFAULT_MAX_BODY bytes without reading further. */
+async function readBody(url: string, res: Response): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res.body ?? []) {
+      size += chunk.byteLength;
+      if (size > DEFAULT_MAX_BODY) {
+        await res.body?.cancel();
+        throw failure(`the card at ${url} is over ${DEFAULT_MAX_BODY} bytes`, url, res.status);
+      }
+      chunks.push(chunk);
+    }
+  } catch (e) {
+    if (e instanceof A2ATransportError) throw e;
+    throw failure(`reading the card at ${url} failed: ${(e as Error)?.message}`, url, res.status, undefined, e);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+function failure(message: string, url: string, status?: number, body?: string, cause?: unknown): A2ATransportError {
+  return new A2ATransportError(`${OPERATION}: ${message}`, status, body?.slice(0, 1000), {
+    operation: OPERATION,
+    url,
+    ...(cause !== undefined ? { cause } : {}),
+  });
+}

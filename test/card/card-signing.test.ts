@@ -1,0 +1,209 @@
+/**
+ * Agent card signing on its own (spec §8.4): the canonical text follows the
+ * field presence rules of §8.4.1 (the spec's own example), unknown fields
+ * are dropped and reported, wrong types are refused by path; a changed card,
+ * a wrong key, a key set without the kid, a disallowed algorithm all fail,
+ * naming the signature; kid/JWKS selection picks the right key among several;
+ * several signatures: one suffices unless every one is required; the
+ * header's jku is fetched (from a real server) only when trusted.
+ */
+import {
+  AgentCardSignatureError,
+  CardFormError,
+  canonicalizeAgentCard,
+  signAgentCard,
+  verifyAgentCard,
+} from "@protoc-gen-a2a/runtime/card-signing";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createLocalJWKSet, decodeProtectedHeader, exportJWK, generateKeyPair, generateSecret } from "jose";
+import { describe, expect, it } from "vitest";
+
+const card = {
+  name: "Unit agent",
+  description: "Tested",
+  supportedInterfaces: [{ url: "https://a.example/rpc", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+  version: "1",
+  capabilities: { streaming: true },
+  defaultInputModes: ["text/plain"],
+  defaultOutputModes: ["text/plain"],
+  skills: [{ id: "s", name: "S", description: "d", tags: ["t"] }],
+};
+
+describe("the canonical text", () => {
+  it("follows the spec's example of default value removal (§8.4.1)", () => {
+    const fragment = {
+      name: "Example Agent",
+      description: "",
+      capabilities: { streaming: false, pushNotifications: false, extensions: [] },
+      skills: [],
+    };
+    // The fragment's absent REQUIRED fields are present with their defaults, as in a rebuilt card.
+    expect(canonicalizeAgentCard(fragment).text).toBe(
+      '{"capabilities":{"pushNotifications":false,"streaming":false},"defaultInputModes":[],' +
+        '"defaultOutputModes":[],"description":"","name":"Example Agent","skills":[],' +
+        '"supportedInterfaces":[],"version":""}',
+    );
+  });
+
+  it("omits default implicit fields, keeps explicit ones, map entries and Struct content", () => {
+    const text = canonicalizeAgentCard({
+      ...card,
+      documentationUrl: "",
+      supportedInterfaces: [{ ...card.supportedInterfaces[0], tenant: "" }],
+      capabilities: { extensions: [{ uri: "u", required: false, description: "", params: { a: "", b: null } }] },
+      securitySchemes: { k: { apiKeySecurityScheme: { description: "", location: "header", name: "K" } } },
+      securityRequirements: [{ schemes: { k: { list: [] } } }],
+      signatures: [{ protected: "x", signature: "y" }],
+    }).text;
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    expect(parsed.documentationUrl).toBe("");
+    expect(parsed.supportedInterfaces).toEqual([card.supportedInterfaces[0]]);
+    expect(parsed.capabilities).toEqual({ extensions: [{ uri: "u", params: { a: "", b: null } }] });
+    expect(parsed.securitySchemes).toEqual({ k: { apiKeySecurityScheme: { location: "header", name: "K" } } });
+    expect(parsed.securityRequirements).toEqual([{ schemes: { k: {} } }]);
+    expect(parsed).not.toHaveProperty("signatures");
+  });
+
+  it("the empties-dropped form removes every empty value", () => {
+    const text = canonicalizeAgentCard(
+      { ...card, description: "", securityRequirements: [{ schemes: { k: { list: [] } } }] },
+      "empties-dropped",
+    ).text;
+    expect(JSON.parse(text)).not.toHaveProperty("description");
+    expect(JSON.parse(text)).not.toHaveProperty("securityRequirements");
+  });
+
+  it("does not depend on key order or on proto field names", () => {
+    const reordered = Object.fromEntries(Object.entries(card).reverse());
+    const snake = { ...card, supportedInterfaces: undefined, supported_interfaces: card.supportedInterfaces };
+    expect(canonicalizeAgentCard(reordered).text).toBe(canonicalizeAgentCard(card).text);
+    expect(canonicalizeAgentCard(snake).text).toBe(canonicalizeAgentCard(card).text);
+  });
+
+  it("drops unknown fields and reports them; refuses wrong types by path", () => {
+    const { ignoredFields, text } = canonicalizeAgentCard({ ...card, url: "x", skills: [{ ...card.skills[0], y: 1 }] });
+    expect(ignoredFields).toEqual(["$.url", "$.skills[0].y"]);
+    expect(text).toBe(canonicalizeAgentCard(card).text);
+    const bad = { ...card, skills: [{ ...card.skills[0], tags: "t" }] };
+    expect(() => canonicalizeAgentCard(bad)).toThrow(new CardFormError("$.skills[0].tags", "expected a list"));
+    const both = { ...card, securitySchemes: { k: { apiKeySecurityScheme: {}, mtlsSecurityScheme: {} } } };
+    expect(() => canonicalizeAgentCard(both)).toThrow(/\$\.securitySchemes\.k: sets both/);
+  });
+});
+
+describe("signing and verifying", () => {
+  it("puts alg, typ JOSE, kid and jku in the protected header and keeps earlier signatures", async () => {
+    const { privateKey, publicKey } = await generateKeyPair("ES256");
+    const once = await signAgentCard(card, { key: privateKey, kid: "k1", jku: "https://a.example/jwks.json" });
+    const twice = await signAgentCard(once, { key: privateKey, kid: "k2", header: { note: "rotation" } });
+    expect(decodeProtectedHeader(twice.signatures[0]!)).toEqual({
+      alg: "ES256",
+      typ: "JOSE",
+      kid: "k1",
+      jku: "https://a.example/jwks.json",
+    });
+    expect(twice.signatures[1]?.header).toEqual({ note: "rotation" });
+    expect(card).not.toHaveProperty("signatures");
+    const result = await verifyAgentCard(twice, { key: publicKey }, { requireAll: true });
+    expect(result.verified.map((v) => v.kid)).toEqual(["k1", "k2"]);
+  });
+
+  it("takes the kid and alg of a private JWK, and refuses a key without kid", async () => {
+    const { privateKey, publicKey } = await generateKeyPair("RS256", { extractable: true });
+    const jwk = { ...(await exportJWK(privateKey)), kid: "rsa-1" };
+    const signed = await signAgentCard(card, { key: jwk });
+    expect(decodeProtectedHeader(signed.signatures[0]!)).toMatchObject({ alg: "RS256", kid: "rsa-1" });
+    await expect(verifyAgentCard(signed, { key: publicKey })).resolves.toBeTruthy();
+    await expect(signAgentCard(card, { key: privateKey })).rejects.toThrow(/give `kid`/);
+  });
+
+  it("fails on a changed card, a wrong key, and a card without signatures", async () => {
+    const { privateKey, publicKey } = await generateKeyPair("EdDSA");
+    const other = await generateKeyPair("EdDSA");
+    const signed = await signAgentCard(card, { key: privateKey, kid: "ed" });
+    await expect(verifyAgentCard({ ...signed, version: "2" }, { key: publicKey })).rejects.toThrow(
+      'agent card "Unit agent": no signature verified: signature 0 (kid ed, alg EdDSA): the signature does not match',
+    );
+    await expect(verifyAgentCard(signed, { key: other.publicKey })).rejects.toThrow(/signature 0 .*does not match/);
+    await expect(verifyAgentCard(card, { key: publicKey })).rejects.toThrow(/no signatures to verify/);
+  });
+
+  it("a field the card adds later is not covered, and is reported", async () => {
+    const { privateKey, publicKey } = await generateKeyPair("ES256");
+    const signed = await signAgentCard(card, { key: privateKey, kid: "k" });
+    const result = await verifyAgentCard({ ...signed, extra: true }, { key: publicKey });
+    expect(result.ignoredFields).toEqual(["$.extra"]);
+  });
+
+  it("selects the key by kid from a JWKS, and names a kid the set lacks", async () => {
+    const a = await generateKeyPair("ES256", { extractable: true });
+    const b = await generateKeyPair("ES256", { extractable: true });
+    const jwks = createLocalJWKSet({
+      keys: [
+        { ...(await exportJWK(a.publicKey)), kid: "a", alg: "ES256" },
+        { ...(await exportJWK(b.publicKey)), kid: "b", alg: "ES256" },
+      ],
+    });
+    const byB = await signAgentCard(card, { key: b.privateKey, kid: "b" });
+    expect((await verifyAgentCard(byB, { jwks })).verified[0]?.kid).toBe("b");
+    const misnamed = await signAgentCard(card, { key: b.privateKey, kid: "a" });
+    await expect(verifyAgentCard(misnamed, { jwks })).rejects.toThrow(
+      /kid a, alg ES256\): the signature does not match/,
+    );
+    const unknown = await signAgentCard(card, { key: b.privateKey, kid: "c" });
+    await expect(verifyAgentCard(unknown, { jwks })).rejects.toThrow(/kid c, alg ES256\): no key in the key set/);
+  });
+
+  it("one good signature suffices unless every one is required; failures are listed", async () => {
+    const good = await generateKeyPair("ES256");
+    const stale = await generateKeyPair("ES256");
+    const signed = await signAgentCard(await signAgentCard(card, { key: stale.privateKey, kid: "old" }), {
+      key: good.privateKey,
+      kid: "new",
+    });
+    const result = await verifyAgentCard(signed, { key: good.publicKey });
+    expect(result.verified.map((v) => v.index)).toEqual([1]);
+    expect(result.failed.map((f) => f.kid)).toEqual(["old"]);
+    const all = verifyAgentCard(signed, { key: good.publicKey }, { requireAll: true });
+    await expect(all).rejects.toBeInstanceOf(AgentCardSignatureError);
+    await expect(all).rejects.toThrow(/not every signature verified: signature 0 \(kid old/);
+  });
+
+  it("refuses an algorithm outside the allowed list, and HS256 by default", async () => {
+    const { privateKey, publicKey } = await generateKeyPair("RS256");
+    const signed = await signAgentCard(card, { key: privateKey, kid: "r" });
+    await expect(verifyAgentCard(signed, { key: publicKey }, { algorithms: ["ES256"] })).rejects.toThrow(
+      /alg RS256\): its algorithm is not allowed/,
+    );
+    const secret = await generateSecret("HS256");
+    const hmac = await signAgentCard(card, { key: secret, kid: "h", alg: "HS256" });
+    await expect(verifyAgentCard(hmac, { key: secret })).rejects.toThrow(/alg HS256\): its algorithm is not allowed/);
+  });
+
+  it("fetches the key set at the header's jku only when the URL is trusted", async () => {
+    const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+    const body = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: "j1", alg: "ES256" }] });
+    let fetched = 0;
+    const server = createServer((_req, res) => {
+      fetched++;
+      res.writeHead(200, { "content-type": "application/json" }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const jku = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
+      const signed = await signAgentCard(card, { key: privateKey, kid: "j1", jku });
+      const trusted = await verifyAgentCard(signed, { trustedJku: (url) => url.href === jku });
+      expect(trusted.verified[0]?.protectedHeader.jku).toBe(jku);
+      expect(fetched).toBe(1);
+      await expect(verifyAgentCard(signed, { trustedJku: () => false })).rejects.toThrow(
+        `signature 0 (kid j1, alg ES256): its jku ${jku} is not trusted`,
+      );
+      const noJku = await signAgentCard(card, { key: privateKey, kid: "j1" });
+      await expect(verifyAgentCard(noJku, { trustedJku: () => true })).rejects.toThrow(/names no jku/);
+      expect(fetched).toBe(1);
+    } finally {
+      server.close();
+    }
+  });
+});
