@@ -64,11 +64,7 @@ export class EventFeed {
     private readonly options: EventFeedOptions,
   ) {}
 
-  async subscribe(
-    tenant: string,
-    taskId: string,
-    listener: (event: TaskEvent) => void,
-  ): Promise<() => Promise<void>> {
+  async subscribe(tenant: string, taskId: string, listener: (event: TaskEvent) => void): Promise<() => Promise<void>> {
     if (this.closed) throw new Error(`PostgreSQL task store: subscribe to task "${taskId}" after close`);
     await this.listen();
     const current = await this.db.query<{ version: number }>(
@@ -148,7 +144,9 @@ export class EventFeed {
   }
 
   private lost(client: pg.PoolClient, error: Error): void {
-    this.options.onError(new Error(`PostgreSQL task store: LISTEN connection lost: ${error.message}`, { cause: error }));
+    this.options.onError(
+      new Error(`PostgreSQL task store: LISTEN connection lost: ${error.message}`, { cause: error }),
+    );
     client.release(error);
     this.listening = undefined;
     if (!this.closed) this.reconnect();
@@ -228,7 +226,9 @@ export class EventFeed {
           subscriber.listener(event);
         } catch (error) {
           this.options.onError(
-            new Error(`PostgreSQL task store: a subscriber of task "${watch.taskId}" threw: ${(error as Error).message}`),
+            new Error(
+              `PostgreSQL task store: a subscriber of task "${watch.taskId}" threw: ${(error as Error).message}`,
+            ),
           );
         }
         subscriber.last = row.version;

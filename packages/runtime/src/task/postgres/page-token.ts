@@ -23,7 +23,10 @@ function encode(items: readonly string[]): string {
 
 function decode(token: string, kind: string, length: number, where: string): readonly string[] {
   const refuse = () =>
-    new A2AError("InvalidParamsError", `${where}: pageToken "${token.slice(0, 80)}" is not a page token of this listing`);
+    new A2AError(
+      "InvalidParamsError",
+      `${where}: pageToken "${token.slice(0, 80)}" is not a page token of this listing`,
+    );
   if (!/^[A-Za-z0-9_-]+$/.test(token)) throw refuse();
   let items: unknown;
   try {

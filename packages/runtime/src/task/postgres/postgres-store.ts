@@ -45,7 +45,8 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Task
   const ownPool = typeof options.pool === "string";
   const db = typeof options.pool === "string" ? new pg.Pool({ connectionString: options.pool }) : options.pool;
   const onError = options.onError ?? reportToConsole;
-  if (ownPool) db.on("error", (error) => onError(new Error(`PostgreSQL task store: idle connection: ${error.message}`)));
+  if (ownPool)
+    db.on("error", (error) => onError(new Error(`PostgreSQL task store: idle connection: ${error.message}`)));
   const feed = new EventFeed(db, names, codecs, { recheckMs: options.recheckMs ?? 5000, onError });
   const pushConfigs = new PushConfigTable(db, names, codecs);
   return {

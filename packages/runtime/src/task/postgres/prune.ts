@@ -7,7 +7,7 @@
  *
  * Run it from a timer in one instance, or from cron: `a2a-task-store prune`.
  */
-import { type Queryable } from "./migrations.js";
+import type { Queryable } from "./migrations.js";
 import { sqlNames } from "./sql-names.js";
 
 export interface PruneOptions {
