@@ -385,6 +385,24 @@ describe("events", () => {
     await eventually(() => expect(sub.events.map((e) => e.version)).toEqual([2]));
   });
 
+  it("go on to other subscribers when one throws, and the throw is reported", async () => {
+    const errors: Error[] = [];
+    const [store] = (await stores(1, { onError: (e) => errors.push(e) })).stores as [TaskStore];
+    const t = task("throws");
+    await store.commit("", { task: t, expectedVersion: 0, events: [] });
+    await store.subscribe("", "throws", () => {
+      throw new Error("listener broke");
+    });
+    const sub = await collect(store, "", "throws");
+    await store.commit("", { task: t, expectedVersion: 1, events: [statusEvent(t)] });
+    await store.commit("", { task: t, expectedVersion: 2, events: [statusEvent(t)] });
+    await eventually(() => expect(sub.events.map((e) => e.version)).toEqual([2, 3]));
+    expect(errors.map((e) => e.message)).toEqual([
+      'PostgreSQL task store: a subscriber of task "throws" threw: listener broke',
+      'PostgreSQL task store: a subscriber of task "throws" threw: listener broke',
+    ]);
+  });
+
   it("can be pruned when old", async () => {
     const { schema, stores: made } = await stores(1);
     const [store] = made as [TaskStore];

@@ -53,6 +53,9 @@ const key = (tenant: string, taskId: string) => JSON.stringify([tenant, taskId])
 export class EventFeed {
   private readonly watches = new Map<string, Watch>();
   private listening: Promise<pg.PoolClient> | undefined;
+  /** The connection that listens now, once its LISTEN succeeded. */
+  private current: pg.PoolClient | undefined;
+  private readonly released = new WeakSet<pg.PoolClient>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private retryMs = 100;
@@ -101,10 +104,18 @@ export class EventFeed {
     const listening = this.listening;
     this.listening = undefined;
     const client = await listening?.catch(() => undefined);
+    this.current = undefined;
     if (client !== undefined) {
       await client.query("UNLISTEN *").catch(() => undefined);
-      client.release();
+      this.release(client);
     }
+  }
+
+  /** Gives a connection back to the pool once (an error destroys it). */
+  private release(client: pg.PoolClient, error?: Error): void {
+    if (this.released.has(client)) return;
+    this.released.add(client);
+    client.release(error);
   }
 
   private startTimer(): void {
@@ -131,23 +142,31 @@ export class EventFeed {
     client.on("notification", (message) => {
       if (message.channel === this.names.channel) this.notified(message.payload);
     });
-    client.once("error", (error: Error) => this.lost(client, error));
+    const release = (error?: Error) => this.release(client, error);
+    client.once("error", (error: Error) => {
+      const current = this.current === client;
+      release(error);
+      if (current) this.lost(error);
+    });
     try {
       await client.query(`LISTEN ${quoteIdent(this.names.channel)}`);
     } catch (error) {
-      client.release(error as Error);
+      release(error as Error);
       this.listening = undefined;
       throw new Error(`PostgreSQL task store: LISTEN failed: ${(error as Error).message}`, { cause: error });
     }
     this.retryMs = 100;
+    this.current = client;
+    // Commits made while no connection listened (a reconnect) are found by reading every watched task.
+    setImmediate(() => this.pumpAll());
     return client;
   }
 
-  private lost(client: pg.PoolClient, error: Error): void {
+  private lost(error: Error): void {
     this.options.onError(
       new Error(`PostgreSQL task store: LISTEN connection lost: ${error.message}`, { cause: error }),
     );
-    client.release(error);
+    this.current = undefined;
     this.listening = undefined;
     if (!this.closed) this.reconnect();
   }
@@ -157,13 +176,10 @@ export class EventFeed {
     this.retryMs = Math.min(this.retryMs * 2, 5000);
     setTimeout(() => {
       if (this.closed || this.listening !== undefined) return;
-      this.listen().then(
-        () => this.pumpAll(),
-        (error: Error) => {
-          this.options.onError(error);
-          this.reconnect();
-        },
-      );
+      this.listen().catch((error: Error) => {
+        this.options.onError(error);
+        this.reconnect();
+      });
     }, delay).unref();
   }
 
@@ -203,6 +219,7 @@ export class EventFeed {
         );
         rows = result.rows;
       } catch (error) {
+        if (this.closed) return;
         const where = `reading events of task "${watch.taskId}" (tenant "${watch.tenant}")`;
         this.options.onError(new Error(`PostgreSQL task store: ${where}: ${(error as Error).message}`));
         return;

@@ -67,7 +67,7 @@ function filters(query: TaskQuery): { where: string[]; params: unknown[] } {
   if (query.contextId !== "") add((n) => `t.context_id = ${n}`, query.contextId);
   if (query.status !== 0) add((n) => `t.state = ${n}`, query.status);
   if (query.statusAfterMs !== undefined) {
-    add((n) => `t.status_time > 'epoch'::timestamptz + ${n}::bigint * interval '1 millisecond'`, query.statusAfterMs);
+    add((n) => `t.status_time > 'epoch'::timestamptz + ${n}::float8 * interval '1 millisecond'`, query.statusAfterMs);
   }
   return { where, params };
 }
