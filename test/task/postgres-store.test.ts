@@ -87,6 +87,12 @@ describe("migrate", () => {
       schema,
     ]);
     expect(indexes.rows.map((r) => r.indexdef).join("\n")).toContain("(tenant, status_time DESC, id)");
+    const collations = await admin.query<{ collation_name: string }>(
+      "SELECT collation_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'tasks' " +
+        "AND column_name IN ('tenant', 'id', 'context_id')",
+      [schema],
+    );
+    expect(collations.rows.map((r) => r.collation_name)).toEqual(["C", "C", "C"]);
   });
 
   it("refuses a schema name that is no plain identifier, naming it", async () => {

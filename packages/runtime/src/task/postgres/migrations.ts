@@ -22,6 +22,10 @@
  *
  * migrate() runs in one transaction under an advisory lock per schema, so
  * concurrent runs (several instances starting) apply each migration once.
+ *
+ * Ids and tenants compare in the "C" collation (code point order, whatever the
+ * database's locale), so listings order ties as the in-memory store does and
+ * the keyset comparisons use the indexes.
  */
 import type pg from "pg";
 import { type SqlNames, sqlNames } from "./sql-names.js";
@@ -38,9 +42,9 @@ const MIGRATIONS: readonly Migration[] = [
     name: "tasks, history, artifacts, push configs, task events",
     sql: (q) => `
 CREATE TABLE ${q}.tasks (
-  tenant      text        NOT NULL,
-  id          text        NOT NULL,
-  context_id  text        NOT NULL,
+  tenant      text COLLATE "C" NOT NULL,
+  id          text COLLATE "C" NOT NULL,
+  context_id  text COLLATE "C" NOT NULL,
   state       integer     NOT NULL,
   status_time timestamptz NOT NULL,
   version     integer     NOT NULL,
@@ -54,8 +58,8 @@ CREATE INDEX tasks_by_context ON ${q}.tasks (tenant, context_id, status_time DES
 CREATE INDEX tasks_by_state ON ${q}.tasks (tenant, state, status_time DESC, id);
 
 CREATE TABLE ${q}.history (
-  tenant   text    NOT NULL,
-  task_id  text    NOT NULL,
+  tenant   text COLLATE "C" NOT NULL,
+  task_id  text COLLATE "C" NOT NULL,
   seq      integer NOT NULL,
   message  bytea   NOT NULL,
   digest   bytea   NOT NULL,
@@ -64,9 +68,9 @@ CREATE TABLE ${q}.history (
 );
 
 CREATE TABLE ${q}.artifacts (
-  tenant      text    NOT NULL,
-  task_id     text    NOT NULL,
-  artifact_id text    NOT NULL,
+  tenant      text COLLATE "C" NOT NULL,
+  task_id     text COLLATE "C" NOT NULL,
+  artifact_id text COLLATE "C" NOT NULL,
   position    integer NOT NULL,
   artifact    bytea   NOT NULL,
   digest      bytea   NOT NULL,
@@ -75,9 +79,9 @@ CREATE TABLE ${q}.artifacts (
 );
 
 CREATE TABLE ${q}.push_configs (
-  tenant           text        NOT NULL,
-  task_id          text        NOT NULL,
-  id               text        NOT NULL,
+  tenant           text COLLATE "C" NOT NULL,
+  task_id          text COLLATE "C" NOT NULL,
+  id               text COLLATE "C" NOT NULL,
   protocol_version text        NOT NULL,
   config           bytea       NOT NULL,
   updated_at       timestamptz NOT NULL DEFAULT now(),
@@ -85,8 +89,8 @@ CREATE TABLE ${q}.push_configs (
 );
 
 CREATE TABLE ${q}.task_events (
-  tenant     text        NOT NULL,
-  task_id    text        NOT NULL,
+  tenant     text COLLATE "C" NOT NULL,
+  task_id    text COLLATE "C" NOT NULL,
   version    integer     NOT NULL,
   seq        integer     NOT NULL,
   event      bytea       NOT NULL,
