@@ -95,6 +95,19 @@ describe("migrate", () => {
     expect(collations.rows.map((r) => r.collation_name)).toEqual(["C", "C", "C"]);
   });
 
+  it("a store on an unmigrated schema says so, naming the operation", async () => {
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    const store = createPostgresTaskStore({ pool, definition: A2AServiceV1_0, schema: uniqueSchema("none") });
+    await expect(store.get("ten", "t9")).rejects.toThrow(
+      /get of task "t9" \(tenant "ten"\) failed: .*does not exist \(run `a2a-task-store migrate`/,
+    );
+    await expect(store.commit("", { task: task("t9"), expectedVersion: 0, events: [] })).rejects.toThrow(
+      /commit of task "t9" \(tenant "", expected version 0\) failed/,
+    );
+    await store.close();
+    await pool.end();
+  });
+
   it("refuses a schema name that is no plain identifier, naming it", async () => {
     await expect(migrate(admin, { schema: 'x"; DROP TABLE y; --' })).rejects.toThrow(/schema "x"; DROP/);
   });

@@ -20,6 +20,7 @@ import type pg from "pg";
 import type { TaskCommit } from "../store.js";
 import { digest, statusMicros, type StoreCodecs, taskBody } from "./codec.js";
 import type { SqlNames } from "./sql-names.js";
+import { storeError } from "./store-error.js";
 
 /** Longest NOTIFY payload sent; PostgreSQL's limit is 8000 bytes. */
 const MAX_PAYLOAD_BYTES = 1000;
@@ -208,7 +209,7 @@ export async function commitTask(
         broken = rollbackError;
       });
       const where = `commit of task "${commit.task.id}" (tenant "${tenant}", expected version ${commit.expectedVersion})`;
-      throw new Error(`PostgreSQL task store: ${where} failed: ${(error as Error).message}`, { cause: error });
+      throw storeError(where, error);
     }
   } finally {
     client.release(broken);

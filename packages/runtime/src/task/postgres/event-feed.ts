@@ -23,6 +23,7 @@ import type pg from "pg";
 import type { TaskEvent } from "../store.js";
 import type { StoreCodecs } from "./codec.js";
 import { quoteIdent, type SqlNames } from "./sql-names.js";
+import { storeError } from "./store-error.js";
 
 export interface EventFeedOptions {
   readonly recheckMs: number;
@@ -68,7 +69,7 @@ export class EventFeed {
   ) {}
 
   async subscribe(tenant: string, taskId: string, listener: (event: TaskEvent) => void): Promise<() => Promise<void>> {
-    if (this.closed) throw new Error(`PostgreSQL task store: subscribe to task "${taskId}" after close`);
+    if (this.closed) throw new Error("the store is closed");
     await this.listen();
     const current = await this.db.query<{ version: number }>(
       `SELECT version FROM ${this.names.q}.tasks WHERE tenant = $1 AND id = $2`,
@@ -137,7 +138,7 @@ export class EventFeed {
   private async connect(): Promise<pg.PoolClient> {
     const client = await this.db.connect().catch((error: Error) => {
       this.listening = undefined;
-      throw new Error(`PostgreSQL task store: LISTEN connection failed: ${error.message}`, { cause: error });
+      throw new Error(`no LISTEN connection: ${error.message}`, { cause: error });
     });
     client.on("notification", (message) => {
       if (message.channel === this.names.channel) this.notified(message.payload);
@@ -153,7 +154,7 @@ export class EventFeed {
     } catch (error) {
       release(error as Error);
       this.listening = undefined;
-      throw new Error(`PostgreSQL task store: LISTEN failed: ${(error as Error).message}`, { cause: error });
+      throw new Error(`LISTEN: ${(error as Error).message}`, { cause: error });
     }
     this.retryMs = 100;
     this.current = client;
@@ -177,7 +178,7 @@ export class EventFeed {
     setTimeout(() => {
       if (this.closed || this.listening !== undefined) return;
       this.listen().catch((error: Error) => {
-        this.options.onError(error);
+        this.options.onError(storeError("reconnecting the LISTEN connection", error));
         this.reconnect();
       });
     }, delay).unref();

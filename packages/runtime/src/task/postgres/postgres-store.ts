@@ -20,6 +20,7 @@ import { commitTask } from "./commit.js";
 import { EventFeed } from "./event-feed.js";
 import { PushConfigTable } from "./push-configs.js";
 import { sqlNames } from "./sql-names.js";
+import { named } from "./store-error.js";
 import { listTasks, readTask } from "./task-read.js";
 
 export interface PostgresTaskStoreOptions {
@@ -49,19 +50,28 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Task
     db.on("error", (error) => onError(new Error(`PostgreSQL task store: idle connection: ${error.message}`)));
   const feed = new EventFeed(db, names, codecs, { recheckMs: options.recheckMs ?? 5000, onError });
   const pushConfigs = new PushConfigTable(db, names, codecs);
+  const task = (tenant: string, id: string) => `task "${id}" (tenant "${tenant}")`;
+  const config = (tenant: string, taskId: string, id: string) => `push config "${id}" of ${task(tenant, taskId)}`;
   return {
-    get: (tenant, taskId) => readTask(db, names, codecs, tenant, taskId),
+    get: (tenant, taskId) => named(`get of ${task(tenant, taskId)}`, () => readTask(db, names, codecs, tenant, taskId)),
     async commit(tenant, commit) {
       const version = await commitTask(db, names, codecs, tenant, commit);
       if (version !== undefined) feed.poke(tenant, commit.task.id);
       return version;
     },
-    list: (tenant, query) => listTasks(db, names, codecs, tenant, query),
-    subscribe: (tenant, taskId, listener) => feed.subscribe(tenant, taskId, listener),
-    putPushConfig: (tenant, stored) => pushConfigs.put(tenant, stored),
-    getPushConfig: (tenant, taskId, id) => pushConfigs.get(tenant, taskId, id),
-    listPushConfigs: (tenant, taskId, pageSize, pageToken) => pushConfigs.list(tenant, taskId, pageSize, pageToken),
-    deletePushConfig: (tenant, taskId, id) => pushConfigs.delete(tenant, taskId, id),
+    list: (tenant, query) => named(`ListTasks (tenant "${tenant}")`, () => listTasks(db, names, codecs, tenant, query)),
+    subscribe: (tenant, taskId, listener) =>
+      named(`subscribe to ${task(tenant, taskId)}`, () => feed.subscribe(tenant, taskId, listener)),
+    putPushConfig: (tenant, stored) =>
+      named(`put of ${config(tenant, stored.config.taskId, stored.config.id)}`, () => pushConfigs.put(tenant, stored)),
+    getPushConfig: (tenant, taskId, id) =>
+      named(`get of ${config(tenant, taskId, id)}`, () => pushConfigs.get(tenant, taskId, id)),
+    listPushConfigs: (tenant, taskId, pageSize, pageToken) =>
+      named(`list of the push configs of ${task(tenant, taskId)}`, () =>
+        pushConfigs.list(tenant, taskId, pageSize, pageToken),
+      ),
+    deletePushConfig: (tenant, taskId, id) =>
+      named(`delete of ${config(tenant, taskId, id)}`, () => pushConfigs.delete(tenant, taskId, id)),
     async close() {
       await feed.close();
       if (ownPool) await db.end();
