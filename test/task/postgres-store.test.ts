@@ -5,7 +5,7 @@
  * filters and keyset pages, push configs, events across two stores with their
  * own pools (including a lost LISTEN connection and a missed notification),
  * and concurrent commits from two stores losing no event and no artifact
- * (fast-check).
+ * (fast-check); and the backend-neutral contract suite (store-contract.ts).
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
@@ -20,6 +20,7 @@ import { create } from "@bufbuild/protobuf";
 import { TaskPushNotificationConfigSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { postgresUrl, uniqueSchema } from "../helpers/postgres.js";
 import { repoRoot } from "../helpers/run.js";
+import { describeTaskStore } from "./store-contract.js";
 import { artifact, artifactEvent, statusEvent, task, TaskState } from "../helpers/task-values.js";
 
 const CLI = join(repoRoot, "packages/runtime/dist/task/postgres/cli.js");
@@ -58,6 +59,16 @@ async function stores(count: number, options: { recheckMs?: number; onError?: (e
 function query(overrides: Partial<TaskQuery> = {}): TaskQuery {
   return { contextId: "", status: 0, statusAfterMs: undefined, pageSize: 50, pageToken: "", ...overrides };
 }
+
+let contractSchema: Promise<string> | undefined;
+describeTaskStore("postgres", async () => {
+  contractSchema ??= (async () => {
+    const schema = uniqueSchema("contract");
+    await migrate(admin, { schema });
+    return schema;
+  })();
+  return createPostgresTaskStore({ pool: url, definition: A2AServiceV1_0, schema: await contractSchema });
+});
 
 describe("migrate", () => {
   it("creates the tables once, records the version, and may run concurrently", async () => {

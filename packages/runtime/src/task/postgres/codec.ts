@@ -45,7 +45,8 @@ function codec<T extends PbMessage>(byName: ReadonlyMap<string, DescMessage>, ty
       const bytes = toBinary(schema, value);
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     },
-    decode: (bytes) => fromBinary(schema, bytes) as T,
+    // A plain Uint8Array view, so bytes fields come out as Uint8Array, not as slices of pg's Buffer.
+    decode: (bytes) => fromBinary(schema, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)) as T,
   };
 }
 

@@ -48,7 +48,8 @@ export class PushConfigTable {
   }
 
   async list(tenant: string, taskId: string, pageSize: number, pageToken: string): Promise<PushConfigPage> {
-    const after = readPushConfigPageToken(pageToken, "ListTaskPushNotificationConfigs");
+    const scope = [tenant, taskId];
+    const after = readPushConfigPageToken(pageToken, scope, "ListTaskPushNotificationConfigs");
     const limit = pageSize > 0 ? pageSize + 1 : null;
     const result = await this.db.query<ConfigRow>(
       `SELECT id, protocol_version, config FROM ${this.names.q}.push_configs
@@ -58,7 +59,10 @@ export class PushConfigTable {
     const rows = pageSize > 0 ? result.rows.slice(0, pageSize) : result.rows;
     const last = rows[rows.length - 1];
     const more = result.rows.length > rows.length && last !== undefined;
-    return { configs: rows.map((row) => this.stored(row)), nextPageToken: more ? pushConfigPageToken(last.id) : "" };
+    return {
+      configs: rows.map((row) => this.stored(row)),
+      nextPageToken: more ? pushConfigPageToken(last.id, scope) : "",
+    };
   }
 
   async delete(tenant: string, taskId: string, id: string): Promise<boolean> {

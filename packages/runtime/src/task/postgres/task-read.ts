@@ -80,7 +80,8 @@ export async function listTasks(
   query: TaskQuery,
 ): Promise<TaskPage> {
   const { q } = names;
-  const cursor = readTaskPageToken(query.pageToken, "ListTasks");
+  const scope = [tenant, query.contextId, query.status, query.statusAfterMs ?? null];
+  const cursor = readTaskPageToken(query.pageToken, scope, "ListTasks");
   const { where, params } = filters(query);
   const count = await db.query<{ n: string }>(
     `SELECT count(*)::text AS n FROM ${q}.tasks t WHERE ${where.join(" AND ")}`,
@@ -104,7 +105,7 @@ export async function listTasks(
   const more = page.rows.length > query.pageSize && last !== undefined;
   return {
     tasks: rows.map((row) => toTask(codecs, row)),
-    nextPageToken: more ? taskPageToken({ statusMicros: last.status_us, id: last.id }) : "",
+    nextPageToken: more ? taskPageToken({ statusMicros: last.status_us, id: last.id }, scope) : "",
     totalSize: Number(count.rows[0]?.n ?? 0),
   };
 }
