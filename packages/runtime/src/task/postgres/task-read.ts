@@ -5,7 +5,9 @@
  *
  *   list   filters (context, state, status after) and the keyset cursor in
  *          SQL, ordered status_time DESC, id ASC to walk the
- *          (tenant, [context_id | state,] status_time DESC, id) indexes; one
+ *          (tenant, [context_id | state,] status_time DESC, id) indexes (the
+ *          cursor as `status_time <= t AND (status_time < t OR id > i)`, so
+ *          the scan seeks to it instead of filtering every earlier row); one
  *          row more than the page tells whether a next page exists;
  *          totalSize is a COUNT(*) with the same filters, without the cursor
  */
@@ -92,7 +94,8 @@ export async function listTasks(
   if (cursor !== undefined) {
     pageParams.push(cursor.statusMicros, cursor.id);
     const at = `('epoch'::timestamptz + $${pageParams.length - 1}::bigint * interval '1 microsecond')`;
-    pageWhere.push(`(t.status_time < ${at} OR (t.status_time = ${at} AND t.id > $${pageParams.length}))`);
+    // The `<=` bound is what lets the index seek to the cursor; the OR then skips the ties already listed.
+    pageWhere.push(`t.status_time <= ${at} AND (t.status_time < ${at} OR t.id > $${pageParams.length})`);
   }
   pageParams.push(query.pageSize + 1);
   const page = await db.query<TaskRow>(
