@@ -73,9 +73,11 @@ function runPg(bin: string, tool: string, args: readonly string[]): void {
   }
 }
 
+/** A temp dir the server may use: as root, under /tmp (the postgres user may not reach $TMPDIR) and theirs. */
 function makeOwnedTempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "a2a-pg-"));
-  if (process.getuid?.() === 0) {
+  const asRoot = process.getuid?.() === 0;
+  const dir = mkdtempSync(join(asRoot ? "/tmp" : tmpdir(), "a2a-pg-"));
+  if (asRoot) {
     const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
     const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
     chownSync(dir, uid, gid);
