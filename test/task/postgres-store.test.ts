@@ -119,6 +119,12 @@ describe("migrate", () => {
     await pool.end();
   });
 
+  it("refuses a pool of one connection, which the LISTEN connection would starve", async () => {
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    expect(() => createPostgresTaskStore({ pool, definition: A2AServiceV1_0 })).toThrow(/max >= 2/);
+    await pool.end();
+  });
+
   it("refuses a schema name that is no plain identifier, naming it", async () => {
     await expect(migrate(admin, { schema: 'x"; DROP TABLE y; --' })).rejects.toThrow(/schema "x"; DROP/);
   });

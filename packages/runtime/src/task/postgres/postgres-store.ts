@@ -45,6 +45,9 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Task
   const codecs = storeCodecs(options.definition);
   const ownPool = typeof options.pool === "string";
   const db = typeof options.pool === "string" ? new pg.Pool({ connectionString: options.pool }) : options.pool;
+  if ((db.options.max ?? 10) < 2) {
+    throw new Error("PostgreSQL task store: the pool needs max >= 2 (one connection listens while others query)");
+  }
   const onError = options.onError ?? reportToConsole;
   if (ownPool)
     db.on("error", (error) => onError(new Error(`PostgreSQL task store: idle connection: ${error.message}`)));
