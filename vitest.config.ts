@@ -6,5 +6,6 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: "forks",
+    globalSetup: ["test/helpers/postgres-setup.ts"],
   },
 });

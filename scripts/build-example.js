@@ -48,7 +48,11 @@ const steps = [
   {
     name: "the examples",
     project: "tsconfig.examples.json",
-    sources: () => [...filesUnder("examples", ".ts"), ...filesUnder("generated-samples", ".ts")],
+    sources: () => [
+      ...filesUnder("examples", ".ts"),
+      ...filesUnder("generated-samples", ".ts"),
+      "test/helpers/postgres-peer.ts",
+    ],
     // The runtime's declarations: a runtime change re-checks the examples against it.
     config: () => ["tsconfig.base.json", "tsconfig.examples.json", ...filesUnder("packages/runtime/dist", ".d.ts")],
     outputs: (sources) => emitted(sources, "", "dist-examples/"),

@@ -1,0 +1,168 @@
+/**
+ * The store's tables, as numbered migrations applied in order by migrate():
+ *
+ *   migrations     (version, name, applied_at): what has been applied
+ *   tasks          one row per (tenant, id): context_id, state, status_time
+ *                  and version as columns (ListTasks filters and pages on
+ *                  them), the rest of the Task (status, metadata) as protobuf
+ *                  binary in `body`
+ *   history        the task's messages by position (seq), protobuf binary
+ *   artifacts      the task's artifacts by artifact id, ordered by position
+ *   push_configs   by (tenant, task_id, id), with the protocol version of the
+ *                  call that created them
+ *   task_events    the StreamResponse events of each commit, keyed by the
+ *                  task version the commit produced and their order in it
+ *
+ * Bodies are protobuf binary (bytea), not ProtoJSON jsonb: the store only ever
+ * gives back what it was given, binary round-trips protobuf-es messages
+ * exactly (unknown fields too) without JSON name or well-known-type rules, and
+ * is smaller and faster; nothing filters inside a body, the columns carry what
+ * SQL needs. history and artifacts rows carry a sha256 `digest` of the body, so
+ * a commit rewrites only the rows that changed without reading bodies back.
+ *
+ * migrate() runs in one transaction under an advisory lock per schema, so
+ * concurrent runs (several instances starting) apply each migration once.
+ *
+ * Ids and tenants compare in the "C" collation (code point order, whatever the
+ * database's locale), so listings order ties as the in-memory store does and
+ * the keyset comparisons use the indexes.
+ */
+import type pg from "pg";
+import { type SqlNames, sqlNames } from "./sql-names.js";
+
+interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: (q: string) => string;
+}
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "tasks, history, artifacts, push configs, task events",
+    sql: (q) => `
+CREATE TABLE ${q}.tasks (
+  tenant      text COLLATE "C" NOT NULL,
+  id          text COLLATE "C" NOT NULL,
+  context_id  text COLLATE "C" NOT NULL,
+  state       integer     NOT NULL,
+  status_time timestamptz NOT NULL,
+  version     integer     NOT NULL,
+  body        bytea       NOT NULL,
+  created_at  timestamptz NOT NULL DEFAULT now(),
+  updated_at  timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (tenant, id)
+);
+CREATE INDEX tasks_by_status_time ON ${q}.tasks (tenant, status_time DESC, id);
+CREATE INDEX tasks_by_context ON ${q}.tasks (tenant, context_id, status_time DESC, id);
+CREATE INDEX tasks_by_state ON ${q}.tasks (tenant, state, status_time DESC, id);
+
+CREATE TABLE ${q}.history (
+  tenant   text COLLATE "C" NOT NULL,
+  task_id  text COLLATE "C" NOT NULL,
+  seq      integer NOT NULL,
+  message  bytea   NOT NULL,
+  digest   bytea   NOT NULL,
+  PRIMARY KEY (tenant, task_id, seq),
+  FOREIGN KEY (tenant, task_id) REFERENCES ${q}.tasks (tenant, id) ON DELETE CASCADE
+);
+
+CREATE TABLE ${q}.artifacts (
+  tenant      text COLLATE "C" NOT NULL,
+  task_id     text COLLATE "C" NOT NULL,
+  artifact_id text COLLATE "C" NOT NULL,
+  position    integer NOT NULL,
+  artifact    bytea   NOT NULL,
+  digest      bytea   NOT NULL,
+  PRIMARY KEY (tenant, task_id, artifact_id),
+  FOREIGN KEY (tenant, task_id) REFERENCES ${q}.tasks (tenant, id) ON DELETE CASCADE
+);
+
+CREATE TABLE ${q}.push_configs (
+  tenant           text COLLATE "C" NOT NULL,
+  task_id          text COLLATE "C" NOT NULL,
+  id               text COLLATE "C" NOT NULL,
+  protocol_version text        NOT NULL,
+  config           bytea       NOT NULL,
+  updated_at       timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (tenant, task_id, id)
+);
+
+CREATE TABLE ${q}.task_events (
+  tenant     text COLLATE "C" NOT NULL,
+  task_id    text COLLATE "C" NOT NULL,
+  version    integer     NOT NULL,
+  seq        integer     NOT NULL,
+  event      bytea       NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (tenant, task_id, version, seq)
+);
+CREATE INDEX task_events_by_age ON ${q}.task_events (created_at);
+`,
+  },
+];
+
+/** The highest migration version this release ships. */
+export const LATEST_MIGRATION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
+
+export interface MigrateOptions {
+  /** The SQL schema of the store's tables (created when missing); default "a2a". */
+  readonly schema?: string;
+}
+
+export interface MigrateResult {
+  /** The versions this call applied, in order (empty when the schema was up to date). */
+  readonly applied: readonly number[];
+  /** The schema's version afterwards. */
+  readonly version: number;
+}
+
+/** Something that runs queries: a pg.Pool, or a connected pg.Client. */
+export type Queryable = pg.Pool | pg.ClientBase;
+
+/** Creates or updates the store's tables in `options.schema`; safe to run again and concurrently. */
+export async function migrate(db: Queryable, options: MigrateOptions = {}): Promise<MigrateResult> {
+  const names = sqlNames(options.schema);
+  const isPool = "totalCount" in db;
+  const client = isPool ? await (db as pg.Pool).connect() : (db as pg.ClientBase);
+  try {
+    await client.query("BEGIN");
+    try {
+      const result = await applyMissing(client, names);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw new Error(`PostgreSQL task store: migrating schema "${names.schema}" failed: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  } finally {
+    if (isPool) (client as pg.PoolClient).release();
+  }
+}
+
+async function applyMissing(client: pg.ClientBase, names: SqlNames): Promise<MigrateResult> {
+  const { q } = names;
+  await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`a2a-task-store-migrate:${names.schema}`]);
+  await client.query(`CREATE SCHEMA IF NOT EXISTS ${q}`);
+  await client.query(`CREATE TABLE IF NOT EXISTS ${q}.migrations (
+    version    integer     PRIMARY KEY,
+    name       text        NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`);
+  const done = await client.query<{ version: number }>(`SELECT version FROM ${q}.migrations`);
+  const have = new Set(done.rows.map((r) => r.version));
+  const newer = [...have].filter((v) => v > LATEST_MIGRATION);
+  if (newer.length > 0) {
+    throw new Error(`the schema has migration ${Math.max(...newer)}, newer than this release's ${LATEST_MIGRATION}`);
+  }
+  const applied: number[] = [];
+  for (const m of MIGRATIONS) {
+    if (have.has(m.version)) continue;
+    await client.query(m.sql(q));
+    await client.query(`INSERT INTO ${q}.migrations (version, name) VALUES ($1, $2)`, [m.version, m.name]);
+    applied.push(m.version);
+  }
+  return { applied, version: Math.max(0, ...have, ...applied) };
+}

@@ -1,0 +1,114 @@
+/**
+ * Reading tasks: get by (tenant, id) and ListTasks, each task read whole in one
+ * statement (one snapshot: body, history in seq order, artifacts in position
+ * order), so a concurrent commit is seen entirely or not at all.
+ *
+ *   list   filters (context, state, status after) and the keyset cursor in
+ *          SQL, ordered status_time DESC, id ASC to walk the
+ *          (tenant, [context_id | state,] status_time DESC, id) indexes (the
+ *          cursor as `status_time <= t AND (status_time < t OR id > i)`, so
+ *          the scan seeks to it instead of filtering every earlier row); one
+ *          row more than the page tells whether a next page exists;
+ *          totalSize is a COUNT(*) with the same filters, without the cursor
+ */
+import type pg from "pg";
+import type { StoredTask, TaskPage, TaskQuery } from "../store.js";
+import type { Task } from "../a2a-types.js";
+import type { StoreCodecs } from "./codec.js";
+import { readTaskPageToken, taskPageToken } from "./page-token.js";
+import type { SqlNames } from "./sql-names.js";
+
+interface TaskRow {
+  readonly id: string;
+  readonly version: number;
+  readonly body: Buffer;
+  readonly status_us: string;
+  readonly history: Buffer[];
+  readonly artifacts: Buffer[];
+}
+
+function taskColumns(q: string): string {
+  return `t.id, t.version, t.body,
+    (extract(epoch FROM t.status_time) * 1000000)::bigint::text AS status_us,
+    ARRAY(SELECT h.message FROM ${q}.history h WHERE h.tenant = t.tenant AND h.task_id = t.id ORDER BY h.seq)
+      AS history,
+    ARRAY(SELECT a.artifact FROM ${q}.artifacts a WHERE a.tenant = t.tenant AND a.task_id = t.id ORDER BY a.position)
+      AS artifacts`;
+}
+
+function toTask(codecs: StoreCodecs, row: TaskRow): Task {
+  const task = codecs.task.decode(row.body);
+  task.history = row.history.map((b) => codecs.message.decode(b));
+  task.artifacts = row.artifacts.map((b) => codecs.artifact.decode(b));
+  return task;
+}
+
+export async function readTask(
+  db: pg.Pool,
+  names: SqlNames,
+  codecs: StoreCodecs,
+  tenant: string,
+  taskId: string,
+): Promise<StoredTask | undefined> {
+  const result = await db.query<TaskRow>(
+    `SELECT ${taskColumns(names.q)} FROM ${names.q}.tasks t WHERE t.tenant = $1 AND t.id = $2`,
+    [tenant, taskId],
+  );
+  const row = result.rows[0];
+  return row === undefined ? undefined : { task: toTask(codecs, row), version: row.version };
+}
+
+/** The WHERE clause of the query's filters, with its parameters from $1 (the tenant). */
+function filters(query: TaskQuery): { where: string[]; params: unknown[] } {
+  const where = ["t.tenant = $1"];
+  const params: unknown[] = [];
+  const add = (sql: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(sql(`$${params.length + 1}`));
+  };
+  if (query.contextId !== "") add((n) => `t.context_id = ${n}`, query.contextId);
+  if (query.status !== 0) add((n) => `t.state = ${n}`, query.status);
+  if (query.statusAfterMs !== undefined) {
+    add((n) => `t.status_time > 'epoch'::timestamptz + ${n}::float8 * interval '1 millisecond'`, query.statusAfterMs);
+  }
+  return { where, params };
+}
+
+export async function listTasks(
+  db: pg.Pool,
+  names: SqlNames,
+  codecs: StoreCodecs,
+  tenant: string,
+  query: TaskQuery,
+): Promise<TaskPage> {
+  const { q } = names;
+  const scope = [tenant, query.contextId, query.status, query.statusAfterMs ?? null];
+  const cursor = readTaskPageToken(query.pageToken, scope, "ListTasks");
+  const { where, params } = filters(query);
+  const count = await db.query<{ n: string }>(
+    `SELECT count(*)::text AS n FROM ${q}.tasks t WHERE ${where.join(" AND ")}`,
+    [tenant, ...params],
+  );
+  const pageWhere = [...where];
+  const pageParams: unknown[] = [tenant, ...params];
+  if (cursor !== undefined) {
+    pageParams.push(cursor.statusMicros, cursor.id);
+    const at = `('epoch'::timestamptz + $${pageParams.length - 1}::bigint * interval '1 microsecond')`;
+    // The `<=` bound is what lets the index seek to the cursor; the OR then skips the ties already listed.
+    pageWhere.push(`t.status_time <= ${at} AND (t.status_time < ${at} OR t.id > $${pageParams.length})`);
+  }
+  pageParams.push(query.pageSize + 1);
+  const page = await db.query<TaskRow>(
+    `SELECT ${taskColumns(q)} FROM ${q}.tasks t WHERE ${pageWhere.join(" AND ")}
+     ORDER BY t.status_time DESC, t.id LIMIT $${pageParams.length}`,
+    pageParams,
+  );
+  const rows = page.rows.slice(0, query.pageSize);
+  const last = rows[rows.length - 1];
+  const more = page.rows.length > query.pageSize && last !== undefined;
+  return {
+    tasks: rows.map((row) => toTask(codecs, row)),
+    nextPageToken: more ? taskPageToken({ statusMicros: last.status_us, id: last.id }, scope) : "",
+    totalSize: Number(count.rows[0]?.n ?? 0),
+  };
+}
