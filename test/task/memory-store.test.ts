@@ -68,6 +68,23 @@ describe("memory task store: delivery", () => {
     expect(copies[1]?.event).toEqual(taskEvent(task));
     expect(task.id).toBe("a");
   });
+
+  it("resolves the commit even when onListenerError throws too", async () => {
+    const store = createMemoryTaskStore({
+      onListenerError: () => {
+        throw new Error("reporter broke");
+      },
+    });
+    const versions: number[] = [];
+    await store.subscribe("", "a", () => {
+      throw new Error("listener broke");
+    });
+    await store.subscribe("", "a", (e) => versions.push(e.version));
+    const task = makeTask("a");
+    expect(await store.commit("", { task, expectedVersion: 0, events: [taskEvent(task)] })).toBe(1);
+    expect(await store.commit("", { task, expectedVersion: 1, events: [taskEvent(task)] })).toBe(2);
+    expect(versions).toEqual([1, 2]);
+  });
 });
 
 describe("memory task store: bounds", () => {
