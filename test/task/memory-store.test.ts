@@ -139,7 +139,9 @@ describe("memory task store: bounds", () => {
     expect((await store.get("", "active"))?.version).toBe(1);
     await store.close();
   });
+});
 
+describe("memory task store: time and limits", () => {
   it("lets the process exit while a TTL store is open (the sweep timer is unref'd)", () => {
     const built = resolve("packages/runtime/dist/task/memory-store.js");
     expect(existsSync(built), "run `npm run build` first").toBe(true);
