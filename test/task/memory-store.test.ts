@@ -68,6 +68,23 @@ describe("memory task store: delivery", () => {
     expect(copies[1]?.event).toEqual(taskEvent(task));
     expect(task.id).toBe("a");
   });
+
+  it("resolves the commit even when onListenerError throws too", async () => {
+    const store = createMemoryTaskStore({
+      onListenerError: () => {
+        throw new Error("reporter broke");
+      },
+    });
+    const versions: number[] = [];
+    await store.subscribe("", "a", () => {
+      throw new Error("listener broke");
+    });
+    await store.subscribe("", "a", (e) => versions.push(e.version));
+    const task = makeTask("a");
+    expect(await store.commit("", { task, expectedVersion: 0, events: [taskEvent(task)] })).toBe(1);
+    expect(await store.commit("", { task, expectedVersion: 1, events: [taskEvent(task)] })).toBe(2);
+    expect(versions).toEqual([1, 2]);
+  });
 });
 
 describe("memory task store: bounds", () => {
@@ -122,7 +139,9 @@ describe("memory task store: bounds", () => {
     expect((await store.get("", "active"))?.version).toBe(1);
     await store.close();
   });
+});
 
+describe("memory task store: time and limits", () => {
   it("lets the process exit while a TTL store is open (the sweep timer is unref'd)", () => {
     const built = resolve("packages/runtime/dist/task/memory-store.js");
     expect(existsSync(built), "run `npm run build` first").toBe(true);

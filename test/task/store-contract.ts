@@ -83,6 +83,7 @@ export function describeTaskStore(name: string, make: () => Promise<TaskStore>):
     });
     describeCommits(f);
     describeEvents(f);
+    describeSubscriptions(f);
     describeListing(f);
     describePaging(f);
     describePushConfigs(f);
@@ -202,7 +203,11 @@ function describeEvents(f: Fixture): void {
       expect(mine.map((e) => e.version)).toEqual([1, 2]);
       expect(seen).toEqual([]);
     });
+  });
+}
 
+function describeSubscriptions(f: Fixture): void {
+  describe("subscriptions", () => {
     it("stops one subscription on unsubscribe and keeps the others", async () => {
       const tenant = freshTenant();
       const first: number[] = [];

@@ -11,7 +11,8 @@
  *   copies      each listener gets its own copy of the event, taken when the
  *               commit publishes it
  *   failures    a listener that throws is reported to onListenerError (the
- *               tenant, task and version) and the others still get the event
+ *               tenant, task and version) and the others still get the event;
+ *               the commit itself has held and resolves all the same
  */
 import type { StreamResponse } from "./a2a-types.js";
 import { deepCopy } from "./copy.js";
@@ -82,11 +83,20 @@ export class TaskListeners {
         try {
           d.listener(d.event);
         } catch (error) {
-          this.onError(error, d.event);
+          this.report(error, d.event);
         }
       }
     } finally {
       this.draining = false;
+    }
+  }
+
+  /** Tells onError; a throwing onError is ignored, since the commit has already held. */
+  private report(error: unknown, event: TaskEvent): void {
+    try {
+      this.onError(error, event);
+    } catch {
+      // Nothing is left to tell.
     }
   }
 

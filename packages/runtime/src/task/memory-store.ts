@@ -49,7 +49,10 @@ import { taskKey } from "./task-key.js";
 export interface MemoryTaskStoreOptions {
   /** The most tasks kept, over all tenants. Default 10_000. */
   readonly maxTasks?: number;
-  /** Drop a terminal task this many milliseconds after its last commit. Default: keep it until maxTasks needs room. */
+  /**
+   * Drop a terminal task this many milliseconds after its last commit (0: at the next call).
+   * Default: keep it until maxTasks needs room.
+   */
   readonly terminalTtlMs?: number;
   /** The most push configs one task may have. Default 100. */
   readonly maxPushConfigsPerTask?: number;
