@@ -12,8 +12,12 @@ import {
   createMemoryTaskStore,
   createTaskHandler,
   type AgentExecutor,
+  type Artifact,
+  type Part,
   type PushDelivery,
   type PushSender,
+  type RequestContext,
+  type TaskUpdater,
 } from "@protoc-gen-a2a/runtime/task";
 import { toOlderJson } from "../../generated-samples/a2a_compat.js";
 import { A2AServiceV1_0, type A2AServiceClient } from "../../generated-samples/v1.0.1/a2a_a2a.js";
@@ -43,43 +47,67 @@ type HasParts = { readonly parts: readonly { readonly content: { case: string | 
 const textOf = (m: HasParts | undefined) =>
   (m?.parts ?? []).map((p) => (p.content.case === "text" ? String(p.content.value) : "")).join("");
 
-// The scripted agent.
+// The scripted agent: the message text picks the script.
 const gates = new Map<string, () => void>();
 const aborted = new Set<string>();
+/** Tasks whose executor's update after cancel has resolved (and was dropped). */
+const lateDone = new Set<string>();
+const part = (text: string): Part => ({
+  $typeName: "lf.a2a.v1.Part",
+  content: { case: "text", value: text },
+  filename: "",
+  mediaType: "text/plain",
+});
+const artifact = (id: string, text: string): Artifact => ({
+  $typeName: "lf.a2a.v1.Artifact",
+  artifactId: id,
+  name: id,
+  description: "",
+  parts: [part(text)],
+  extensions: [],
+});
+type Script = (ctx: RequestContext, up: TaskUpdater) => Promise<void>;
+const SCRIPTS: Readonly<Record<string, Script>> = {
+  echo: async (_ctx, up) => {
+    await up.artifact(artifact("a1", "echo"));
+    await up.status(TaskState.COMPLETED, "done");
+  },
+  chunks: async (_ctx, up) => {
+    await up.artifact(artifact("a1", "x"));
+    await up.artifact(artifact("a1", "y"), { append: true, lastChunk: true });
+    await up.reply("note");
+    await up.status(TaskState.COMPLETED);
+  },
+  ask: (_ctx, up) => up.status(TaskState.INPUT_REQUIRED, "which one?"),
+  answer: (ctx, up) => up.status(TaskState.COMPLETED, `got answer in ${ctx.task?.history.length ?? 0}`),
+  wait: async (ctx, up) => {
+    await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+    aborted.add(ctx.taskId);
+    await up.status(TaskState.COMPLETED, "too late");
+    lateDone.add(ctx.taskId);
+  },
+  gate: async (ctx, up) => {
+    await new Promise<void>((resolve) => gates.set(ctx.taskId, resolve));
+    await up.status(TaskState.COMPLETED, "opened");
+  },
+  leave: async () => undefined,
+  boom: () => Promise.reject(new Error("secret detail")),
+  /** Many updates at once, not awaited one by one: they apply in call order. */
+  burst: async (_ctx, up) => {
+    await Promise.all(Array.from({ length: 20 }, (_, i) => up.artifact(artifact(`b${i}`, String(i)))));
+    await up.status(TaskState.COMPLETED);
+  },
+};
 const executor: AgentExecutor = {
   async execute(ctx, up) {
     const text = textOf(ctx.message);
     if (text.startsWith("reply:")) return up.reply(text.slice("reply:".length));
     if (text === "early-boom") throw new Error("early secret");
+    if (text === "nothing") return;
     await up.status(TaskState.WORKING);
-    if (text === "echo") {
-      const part = { $typeName: "lf.a2a.v1.Part" as const, filename: "", mediaType: "text/plain" };
-      await up.artifact({
-        $typeName: "lf.a2a.v1.Artifact",
-        artifactId: "a1",
-        name: "echo",
-        description: "",
-        parts: [{ ...part, content: { case: "text", value: "echo" } }],
-        extensions: [],
-      });
-      await up.status(TaskState.COMPLETED, "done");
-    } else if (text === "ask") {
-      await up.status(TaskState.INPUT_REQUIRED, "which one?");
-    } else if (text.startsWith("answer")) {
-      await up.status(TaskState.COMPLETED, `got ${text} in ${ctx.task?.history.length ?? 0}`);
-    } else if (text === "wait") {
-      await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
-      aborted.add(ctx.taskId);
-      await up.status(TaskState.COMPLETED, "too late");
-    } else if (text === "gate") {
-      await new Promise<void>((resolve) => gates.set(ctx.taskId, resolve));
-      await up.status(TaskState.COMPLETED, "opened");
-    } else if (text === "boom") {
-      throw new Error("secret detail");
-    }
+    await SCRIPTS[text]?.(ctx, up);
   },
 };
-
 const deliveries: PushDelivery[] = [];
 const sender: PushSender = {
   async checkUrl(url) {
@@ -210,6 +238,33 @@ describe.each(WAYS)("createTaskHandler over %s", (way: Way) => {
     expect(cont.map(shape)).toEqual(["task WORKING", "status WORKING", "status COMPLETED"]);
   });
 
+  it("appended artifact chunks, a reply within the task and a burst of updates keep their order", async () => {
+    const events = await collect(c.sendStreamingMessage({ message: user("chunks") }));
+    expect(events.map(shape)).toEqual([
+      "task SUBMITTED",
+      "status WORKING",
+      "artifactUpdate",
+      "artifactUpdate",
+      "message",
+      "status COMPLETED",
+    ]);
+    const chunk = events[3]!.payload.value as { append: boolean; lastChunk: boolean };
+    expect([chunk.append, chunk.lastChunk]).toEqual([true, true]);
+    const task = await c.getTask({ id: (events[0]!.payload.value as Task).id });
+    expect(task.artifacts.map((a) => textOf(a))).toEqual(["xy"]);
+    expect(task.history.map((m) => textOf(m))).toEqual(["chunks", "note"]);
+    const burst = taskOf(await c.sendMessage({ message: user("burst") }));
+    expect(burst.artifacts.map((a) => a.artifactId)).toEqual(Array.from({ length: 20 }, (_, i) => `b${i}`));
+  });
+
+  it("an executor that returns early ends the wait where it left the task; one that publishes nothing fails", async () => {
+    expect(taskOf(await c.sendMessage({ message: user("leave") })).status?.state).toBe(TaskState.WORKING);
+    const events = await collect(c.sendStreamingMessage({ message: user("leave") }));
+    expect(events.map(shape)).toEqual(["task SUBMITTED", "status WORKING"]);
+    expect(await failure(c.sendMessage({ message: user("nothing") }))).toBe("InternalError");
+    expect(servers.serverErrors.at(-1)).toMatch(/^SendMessage: Error: task \S+: the executor returned without a reply/);
+  });
+
   it("returnImmediately answers at once; two subscribers get the same events to the end", async () => {
     const task = taskOf(await c.sendMessage({ message: user("gate"), configuration: { returnImmediately: true } }));
     expect([TaskState.SUBMITTED, TaskState.WORKING]).toContain(task.status?.state);
@@ -230,6 +285,7 @@ describe.each(WAYS)("createTaskHandler over %s", (way: Way) => {
     const canceled = await c.cancelTask({ id: task.id });
     expect(canceled.status?.state).toBe(TaskState.CANCELED);
     await until("the executor's signal aborted", () => aborted.has(task.id));
+    await until("the executor's late update resolved", () => lateDone.has(task.id));
     expect((await c.getTask({ id: task.id })).status?.state).toBe(TaskState.CANCELED);
     expect(await failure(c.cancelTask({ id: task.id }))).toBe("TaskNotCancelableError");
     expect(await failure(c.cancelTask({ id: "no-such-task" }))).toBe("TaskNotFoundError");
