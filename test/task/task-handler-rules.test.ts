@@ -19,6 +19,7 @@ import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { A2AServiceV0_3 } from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import {
   CancelTaskRequestSchema,
+  GetExtendedAgentCardRequestSchema,
   ListTasksRequestSchema,
   Role,
   SendMessageRequestSchema,
@@ -98,6 +99,18 @@ describe("a handler without push", () => {
     const r = handler.sendMessage!(send("x", { url: "https://hooks.example/" }), context);
     expect(await failure(r)).toBe("PushNotificationNotSupportedError");
     expect((await handler.listTasks!(create(ListTasksRequestSchema), context)).totalSize).toBe(0);
+  });
+});
+
+describe("the extended agent card", () => {
+  it("is answered by the extendedAgentCard option, with the call's context", async () => {
+    const handler = createTaskHandler({
+      definition: A2AServiceV1_0,
+      executor: waiting,
+      extendedAgentCard: async (_req, ctx) => ({ name: `card for ${ctx.binding}` }),
+    });
+    const card = await handler.getExtendedAgentCard!(create(GetExtendedAgentCardRequestSchema), context);
+    expect(card.name).toBe("card for JSONRPC");
   });
 });
 

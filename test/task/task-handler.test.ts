@@ -314,6 +314,10 @@ describe.each(WAYS)("createTaskHandler over %s", (way: Way) => {
     const made = await c.createTaskPushNotificationConfig({ taskId: task.id, id: "cfg-1", url, token: "tok" });
     expect([made.id, made.taskId, made.url]).toEqual(["cfg-1", task.id, url]);
     expect((await c.getTaskPushNotificationConfig({ taskId: task.id, id: "cfg-1" })).token).toBe("tok");
+    if (way === "JSONRPC 0.3") {
+      // v0.3's get names only the task (the id is waived there): the task's first config.
+      expect((await c.getTaskPushNotificationConfig({ taskId: task.id })).id).toBe("cfg-1");
+    }
     const list = await c.listTaskPushNotificationConfigs({ taskId: task.id });
     expect(list.configs.map((x) => x.id)).toEqual(["cfg-1"]);
     const before = deliveries.length;
@@ -373,6 +377,8 @@ describe.each(WAYS.filter((w) => w !== "JSONRPC 0.3"))("ListTasks and tenants ov
     expect([...first.tasks, ...second.tasks].map((t) => t.id)).toEqual(all.tasks.map((t) => t.id));
     expect(second.nextPageToken).toBe("");
     for (const pageSize of [0, 101]) expect(await failure(c.listTasks({ pageSize }))).toBe("InvalidParamsError");
+    expect(await failure(c.listTasks({ historyLength: -1 }))).toBe("InvalidParamsError");
+    expect(await failure(c.getTask({ id: ids[0]!, historyLength: -1 }))).toBe("InvalidParamsError");
     expect(await failure(c.listTasks({ pageToken: "not-a-token" }))).toBe("InvalidParamsError");
 
     const other = servers.client(way, `other-${tenant}`);

@@ -8,7 +8,9 @@
  *   Create      the sender screens the URL first (InvalidParamsError naming
  *               the reason); no id: a new one; kept with the call's protocol
  *               version, so delivery speaks it
- *   Get         TaskNotFoundError when the config does not exist (S1 §3.1.8)
+ *   Get         TaskNotFoundError when the config does not exist (S1 §3.1.8);
+ *               without an id (v0.3 may leave it out: its get names only the
+ *               task), the task's first config
  *   List        pageSize 0: all; negative: InvalidParamsError
  *   Delete      idempotent: deleting a config that is gone succeeds (S1 §3.1.10)
  */
@@ -58,7 +60,9 @@ export function pushConfigOperations(deps: HandlerDeps, push: PushOptions) {
       context: HandlerContext,
     ): Promise<TaskPushNotificationConfig> {
       const tenant = await taskTenant(deps, req, context);
-      const stored = await deps.store.getPushConfig(tenant, req.taskId, req.id);
+      const stored = req.id
+        ? await deps.store.getPushConfig(tenant, req.taskId, req.id)
+        : (await deps.store.listPushConfigs(tenant, req.taskId, 1, "")).configs[0];
       if (!stored) throw new A2AError("TaskNotFoundError", `push config ${req.id} of task ${req.taskId} not found`);
       return stored.config;
     },

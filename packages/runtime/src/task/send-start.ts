@@ -60,6 +60,12 @@ async function pushConfigOf(
   return { config: { ...config, tenant: at.tenant, taskId: at.taskId, id }, protocolVersion: context.protocolVersion };
 }
 
+const terminalRefusal = (taskId: string, state: TaskState) =>
+  new A2AError(
+    "UnsupportedOperationError",
+    `task ${taskId} is ${stateName(state)}, a terminal state; it takes no more messages`,
+  );
+
 /** The place of the message: a new task, or the stored task it continues (checked). */
 async function placeOf(deps: HandlerDeps, message: Message, tenant: string): Promise<MessagePlace> {
   if (!message.taskId) return { taskId: deps.newId(), contextId: message.contextId || deps.newId() };
@@ -71,14 +77,11 @@ async function placeOf(deps: HandlerDeps, message: Message, tenant: string): Pro
       `message.contextId ${message.contextId} is not the context ${stored.task.contextId} of task ${message.taskId}`,
     );
   }
+  const state = stored.task.status?.state ?? TaskState.UNSPECIFIED;
+  // Refused here, before a push config is stored or anything listens; the commit checks again (a cancel may win).
+  if (TERMINAL_STATES.has(state)) throw terminalRefusal(message.taskId, state);
   return { taskId: stored.task.id, contextId: stored.task.contextId };
 }
-
-const terminalRefusal = (taskId: string, state: TaskState) =>
-  new A2AError(
-    "UnsupportedOperationError",
-    `task ${taskId} is ${stateName(state)}, a terminal state; it takes no more messages`,
-  );
 
 async function continueTask(deps: HandlerDeps, tenant: string, message: Message, origin: Origin): Promise<Committed> {
   const committed = await deps.writer.change(
