@@ -177,4 +177,26 @@ describe("push delivery", () => {
     expect(sent).toEqual(["new 1.0"]);
     expect(errors).toEqual([`CancelTask: Error: push config old of task ${task.id}: no push payload for protocol 0.3`]);
   });
+
+  it("a push config that cannot be stored fails the new task and the call, and onError is told", async () => {
+    const memory = createMemoryTaskStore();
+    const store = {
+      ...memory,
+      putPushConfig: () => Promise.reject(new Error("push configs are read-only today")),
+    };
+    const errors: string[] = [];
+    const sender: PushSender = { checkUrl: async () => undefined, send: () => undefined, idle: async () => undefined };
+    const handler = createTaskHandler({
+      definition: A2AServiceV1_0,
+      executor: waiting,
+      store,
+      push: { sender },
+      onError: (e) => void errors.push(String(e)),
+    });
+    const call = handler.sendMessage!(send("x", { url: "https://hooks.example/" }), context);
+    expect(await call.then(() => "answered", String)).toMatch(/the executor ended before the call was answered$/);
+    const listed = await handler.listTasks!(create(ListTasksRequestSchema), context);
+    expect(listed.tasks?.map((t) => t.status?.state)).toEqual([TaskState.FAILED]);
+    expect(errors).toEqual(["Error: push configs are read-only today"]);
+  });
 });

@@ -9,6 +9,7 @@
  *             rejects with what the executor throws before either (an
  *             A2AError is the caller's answer, anything else InternalError),
  *             or with an Error when it returns without publishing anything
+ *             (or ends while the task it made could not be set up)
  *   failure   a throw after the task exists leaves the task FAILED, with a
  *             status message that says only that the agent failed (no
  *             internal details); onError gets the error
@@ -99,6 +100,8 @@ export async function startRun(setup: RunSetup): Promise<Run> {
     } catch (error) {
       await afterThrow(error);
     } finally {
+      // A no-op when answered; else (the task was made but what had to follow failed) the caller hears of it.
+      refuse(new Error(`task ${setup.place.taskId}: the executor ended before the call was answered`));
       await unsubscribe().catch(setup.report);
     }
   };

@@ -111,8 +111,12 @@ export function createUpdater(setup: UpdaterSetup): RunUpdater {
       },
       TaskState.SUBMITTED,
     );
-    await writer.create(tenant, { task, events: [taskEvent(task)] }, setup.origin, setup.onCreated);
-    mode = "task";
+    const created = async () => {
+      // The task exists from here on, even if what must precede its first push fails.
+      mode = "task";
+      await setup.onCreated();
+    };
+    await writer.create(tenant, { task, events: [taskEvent(task)] }, setup.origin, created);
     setup.onFirst({ kind: "task" });
   };
   const change = (apply: (task: Task) => TaskChange) =>
