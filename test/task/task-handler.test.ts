@@ -92,6 +92,15 @@ const SCRIPTS: Readonly<Record<string, Script>> = {
     await up.status(TaskState.COMPLETED, "opened");
   },
   leave: async () => undefined,
+  /** Twenty artifacts, a turn of the event loop apart, then a gate before completing. */
+  trickle: async (ctx, up) => {
+    for (let i = 0; i < 20; i++) {
+      await up.artifact(artifact(`t${i}`, String(i)));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await new Promise<void>((resolve) => gates.set(ctx.taskId, resolve));
+    await up.status(TaskState.COMPLETED);
+  },
   boom: () => Promise.reject(new Error("secret detail")),
   /** Many updates at once, not awaited one by one: they apply in call order. */
   burst: async (_ctx, up) => {
@@ -258,7 +267,7 @@ describe.each(WAYS)("createTaskHandler over %s", (way: Way) => {
     expect(burst.artifacts.map((a) => a.artifactId)).toEqual(Array.from({ length: 20 }, (_, i) => `b${i}`));
   });
 
-  it("an executor that returns early ends the wait where it left the task; one that publishes nothing fails", async () => {
+  it("an early return ends the wait where the task was left; publishing nothing fails", async () => {
     expect(taskOf(await c.sendMessage({ message: user("leave") })).status?.state).toBe(TaskState.WORKING);
     const events = await collect(c.sendStreamingMessage({ message: user("leave") }));
     expect(events.map(shape)).toEqual(["task SUBMITTED", "status WORKING"]);
@@ -279,6 +288,22 @@ describe.each(WAYS)("createTaskHandler over %s", (way: Way) => {
     expect(rest.map((events) => events.map(shape))).toEqual([["status COMPLETED"], ["status COMPLETED"]]);
     expect(await failure(collect(c.subscribeToTask({ id: task.id })))).toBe("UnsupportedOperationError");
     expect(await failure(collect(c.subscribeToTask({ id: "no-such-task" })))).toBe("TaskNotFoundError");
+  });
+
+  it("a subscriber that joins mid-way gets every update once: the Task's, then the events after it", async () => {
+    const configuration = { returnImmediately: true };
+    const task = taskOf(await c.sendMessage({ message: user("trickle"), configuration }));
+    const it = c.subscribeToTask({ id: task.id })[Symbol.asyncIterator]();
+    const first = (await it.next()).value as StreamResponse;
+    await until("the executor waits at its gate", () => gates.has(task.id));
+    gates.get(task.id)!();
+    const rest = await collect({ [Symbol.asyncIterator]: () => it });
+    const seen = [
+      ...(first.payload.value as Task).artifacts.map((a) => a.artifactId),
+      ...rest.flatMap((e) => (e.payload.case === "artifactUpdate" ? [e.payload.value.artifact?.artifactId] : [])),
+    ];
+    expect(seen).toEqual(Array.from({ length: 20 }, (_, i) => `t${i}`));
+    expect(shape(rest.at(-1)!)).toBe("status COMPLETED");
   });
 
   it("cancel: the task is CANCELED, the executor's signal aborts, its late update is dropped", async () => {
