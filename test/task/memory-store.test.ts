@@ -1,50 +1,232 @@
+/**
+ * The in-memory TaskStore: the conformance suite (store-contract.ts), then
+ * what only this backend promises: synchronous in-order delivery (also when
+ * a listener commits), bounds (maxTasks, terminal tasks dropped first, a
+ * refused create when every task is active, terminalTtlMs on an injected
+ * clock, an unref'd sweep timer), push configs and listeners leaving with
+ * their task, and memory that stays flat under a long run of tasks.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { createMemoryTaskStore } from "../../packages/runtime/src/task/memory-store.js";
-import type { StreamResponse, Task } from "../../packages/runtime/src/task/a2a-types.js";
+import type { Task } from "../../packages/runtime/src/task/a2a-types.js";
+import { createMemoryTaskStore, type MemoryTaskStore } from "../../packages/runtime/src/task/memory-store.js";
 import type { TaskEvent } from "../../packages/runtime/src/task/store.js";
+import { describeTaskStore, query } from "./store-contract.js";
+import { BASE_MS, makeTask, pushConfig, statusEvent, type TaskShape, taskEvent } from "./store-fixtures.js";
 
-function task(id: string, state: number, seconds: number): Task {
-  return {
-    $typeName: "lf.a2a.v1.Task",
-    id,
-    contextId: "c",
-    status: {
-      $typeName: "lf.a2a.v1.TaskStatus",
-      state,
-      timestamp: { $typeName: "google.protobuf.Timestamp", seconds: BigInt(seconds), nanos: 0 },
-    },
-    artifacts: [],
-    history: [],
-  };
+describeTaskStore("memory", async () => createMemoryTaskStore());
+
+async function put(store: MemoryTaskStore, id: string, shape: TaskShape = {}, tenant = ""): Promise<Task> {
+  const task = makeTask(id, shape);
+  const current = await store.get(tenant, id);
+  const version = await store.commit(tenant, { task, expectedVersion: current?.version ?? 0, events: [] });
+  expect(version).toBe((current?.version ?? 0) + 1);
+  return task;
 }
 
-function taskEvent(t: Task): StreamResponse {
-  return { $typeName: "lf.a2a.v1.StreamResponse", payload: { case: "task", value: t } };
-}
+const DONE = { state: 3 } as const;
 
-describe("memory task store (smoke)", () => {
-  it("creates, commits by version, publishes and lists", async () => {
+describe("memory task store: delivery", () => {
+  it("delivers before commit returns, and in version order when a listener commits", async () => {
     const store = createMemoryTaskStore();
-    const seen: TaskEvent[] = [];
-    const stop = await store.subscribe("", "t1", (e) => seen.push(e));
-    expect(
-      await store.commit("", { task: task("t1", 1, 10), expectedVersion: 0, events: [taskEvent(task("t1", 1, 10))] }),
-    ).toBe(1);
-    expect(await store.commit("", { task: task("t1", 2, 11), expectedVersion: 0, events: [] })).toBeUndefined();
-    expect(
-      await store.commit("", { task: task("t1", 3, 12), expectedVersion: 1, events: [taskEvent(task("t1", 3, 12))] }),
-    ).toBe(2);
-    await stop();
-    expect(seen.map((e) => e.version)).toEqual([1, 2]);
-    expect((await store.get("", "t1"))?.version).toBe(2);
-    const page = await store.list("", {
-      contextId: "",
-      status: 0,
-      statusAfterMs: undefined,
-      pageSize: 10,
-      pageToken: "",
+    const seen: number[] = [];
+    await store.subscribe("", "a", (e) => {
+      if (e.version !== 1) return;
+      const next = makeTask("a", { state: 2 });
+      void store.commit("", { task: next, expectedVersion: 1, events: [statusEvent(next)] });
     });
-    expect(page.tasks.map((t) => t.id)).toEqual(["t1"]);
-    expect(page.totalSize).toBe(1);
+    await store.subscribe("", "a", (e) => seen.push(e.version));
+    const task = makeTask("a");
+    const committing = store.commit("", { task, expectedVersion: 0, events: [taskEvent(task)] });
+    expect(seen).toEqual([1, 2]);
+    expect(await committing).toBe(1);
+    expect((await store.get("", "a"))?.version).toBe(2);
+  });
+
+  it("reports a throwing listener and still serves the others, each with its own copy", async () => {
+    const failures: [unknown, TaskEvent][] = [];
+    const store = createMemoryTaskStore({ onListenerError: (error, event) => failures.push([error, event]) });
+    const copies: TaskEvent[] = [];
+    await store.subscribe("", "a", (e) => {
+      copies.push(e);
+      (e.event.payload.value as Task).id = "mutated";
+    });
+    await store.subscribe("", "a", () => {
+      throw new Error("listener broke");
+    });
+    await store.subscribe("", "a", (e) => copies.push(e));
+    const task = makeTask("a");
+    expect(await store.commit("", { task, expectedVersion: 0, events: [taskEvent(task)] })).toBe(1);
+    expect(failures.map(([e, ev]) => [(e as Error).message, ev.taskId, ev.version])).toEqual([
+      ["listener broke", "a", 1],
+    ]);
+    expect(copies).toHaveLength(2);
+    expect(copies[1]?.event).toEqual(taskEvent(task));
+    expect(task.id).toBe("a");
+  });
+
+  it("resolves the commit even when onListenerError throws too", async () => {
+    const store = createMemoryTaskStore({
+      onListenerError: () => {
+        throw new Error("reporter broke");
+      },
+    });
+    const versions: number[] = [];
+    await store.subscribe("", "a", () => {
+      throw new Error("listener broke");
+    });
+    await store.subscribe("", "a", (e) => versions.push(e.version));
+    const task = makeTask("a");
+    expect(await store.commit("", { task, expectedVersion: 0, events: [taskEvent(task)] })).toBe(1);
+    expect(await store.commit("", { task, expectedVersion: 1, events: [taskEvent(task)] })).toBe(2);
+    expect(versions).toEqual([1, 2]);
+  });
+});
+
+describe("memory task store: bounds", () => {
+  it("drops the terminal task that ended longest ago, and with it its configs and listeners", async () => {
+    const store = createMemoryTaskStore({ maxTasks: 3 });
+    await put(store, "x", DONE);
+    await put(store, "y", DONE);
+    await put(store, "active");
+    await put(store, "x", { state: 4 }); // x ends again: y now ended longest ago
+    await store.putPushConfig("", pushConfig("", "y", "hook"));
+    await store.subscribe("", "y", () => {});
+    expect(store.stats()).toEqual({ tasks: 3, terminalTasks: 2, pushConfigs: 1, subscribedTasks: 1 });
+    await put(store, "z");
+    expect(await store.get("", "y")).toBeUndefined();
+    expect(store.stats()).toEqual({ tasks: 3, terminalTasks: 1, pushConfigs: 0, subscribedTasks: 0 });
+    expect((await store.list("", query())).tasks.map((t) => t.id).sort()).toEqual(["active", "x", "z"]);
+    expect((await store.list("", query({ status: 3 }))).totalSize).toBe(0);
+    await put(store, "w");
+    expect(await store.get("", "x")).toBeUndefined();
+  });
+
+  it("refuses a create when every stored task is active, naming maxTasks, until one ends", async () => {
+    const store = createMemoryTaskStore({ maxTasks: 2 });
+    await put(store, "a", {}, "t1");
+    await put(store, "b", {}, "t2");
+    const refused = store.commit("t1", { task: makeTask("c"), expectedVersion: 0, events: [] });
+    await expect(refused).rejects.toMatchObject({ name: "A2AError", type: "InternalError" });
+    await expect(refused).rejects.toThrow(/maxTasks 2/);
+    expect(await store.get("t1", "c")).toBeUndefined();
+    await put(store, "a", { state: 2 }, "t1"); // updates still go through when full
+    await put(store, "b", DONE, "t2");
+    await put(store, "c", {}, "t1");
+    expect(await store.get("t2", "b")).toBeUndefined();
+    expect(store.stats().tasks).toBe(2);
+  });
+
+  it("drops terminal tasks terminalTtlMs after their last commit, on the store's clock", async () => {
+    let now = 0;
+    const store = createMemoryTaskStore({ terminalTtlMs: 1000, now: () => now });
+    await put(store, "done", DONE);
+    await put(store, "active");
+    await store.putPushConfig("", pushConfig("", "done", "hook"));
+    now = 999;
+    await put(store, "later", DONE);
+    expect((await store.get("", "done"))?.version).toBe(1);
+    now = 1000;
+    expect(await store.get("", "done")).toBeUndefined();
+    expect(await store.getPushConfig("", "done", "hook")).toBeUndefined();
+    expect((await store.list("", query())).tasks.map((t) => t.id)).toEqual(["active", "later"]);
+    now = 1_000_000;
+    expect(store.stats()).toMatchObject({ tasks: 1, terminalTasks: 0, pushConfigs: 0 });
+    expect((await store.get("", "active"))?.version).toBe(1);
+    await store.close();
+  });
+});
+
+describe("memory task store: time and limits", () => {
+  it("lets the process exit while a TTL store is open (the sweep timer is unref'd)", () => {
+    const built = resolve("packages/runtime/dist/task/memory-store.js");
+    expect(existsSync(built), "run `npm run build` first").toBe(true);
+    const script = `import { createMemoryTaskStore } from ${JSON.stringify(built)};
+      createMemoryTaskStore({ terminalTtlMs: 5000 }); console.log("open");`;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect({ signal: child.signal, status: child.status, out: child.stdout.trim() }).toEqual({
+      signal: null,
+      status: 0,
+      out: "open",
+    });
+  });
+
+  it("refuses push configs for unknown tasks and beyond maxPushConfigsPerTask", async () => {
+    const store = createMemoryTaskStore({ maxPushConfigsPerTask: 2 });
+    await expect(store.putPushConfig("", pushConfig("", "nope", "h"))).rejects.toMatchObject({
+      type: "TaskNotFoundError",
+    });
+    await put(store, "a");
+    await store.putPushConfig("", pushConfig("", "a", "h1"));
+    await store.putPushConfig("", pushConfig("", "a", "h2"));
+    await store.putPushConfig("", pushConfig("", "a", "h2", "https://example.com/replaced"));
+    const third = store.putPushConfig("", pushConfig("", "a", "h3"));
+    await expect(third).rejects.toMatchObject({ type: "InvalidParamsError" });
+    await expect(third).rejects.toThrow(/maxPushConfigsPerTask 2/);
+  });
+
+  it("refuses options out of range", () => {
+    expect(() => createMemoryTaskStore({ maxTasks: 0 })).toThrow(/maxTasks/);
+    expect(() => createMemoryTaskStore({ terminalTtlMs: -1 })).toThrow(/terminalTtlMs/);
+    expect(() => createMemoryTaskStore({ maxPushConfigsPerTask: 1.5 })).toThrow(/maxPushConfigsPerTask/);
+  });
+});
+
+describe("memory task store: flat memory", () => {
+  it("holds at most maxTasks tasks (and their configs) over 3 * maxTasks terminal tasks", async () => {
+    const maxTasks = 200;
+    const store = createMemoryTaskStore({ maxTasks });
+    for (let i = 0; i < 3 * maxTasks; i++) {
+      const id = `t${i}`;
+      await put(store, id, { contextId: `ctx${i}`, ms: BASE_MS + i }, `tenant${i % 3}`);
+      await store.putPushConfig(`tenant${i % 3}`, pushConfig(`tenant${i % 3}`, id, "hook"));
+      await store.subscribe(`tenant${i % 3}`, id, () => {});
+      await put(store, id, { contextId: `ctx${i}`, ms: BASE_MS + i, state: 3 }, `tenant${i % 3}`);
+      expect(store.stats().tasks).toBeLessThanOrEqual(maxTasks);
+    }
+    expect(store.stats()).toEqual({
+      tasks: maxTasks,
+      terminalTasks: maxTasks,
+      pushConfigs: maxTasks,
+      subscribedTasks: maxTasks,
+    });
+    let listed = 0;
+    for (const tenant of ["tenant0", "tenant1", "tenant2"]) listed += (await store.list(tenant, query())).totalSize;
+    expect(listed).toBe(maxTasks);
+    expect((await store.list("tenant0", query({ contextId: "ctx0" }))).totalSize).toBe(0);
+    expect((await store.list("tenant2", query({ contextId: `ctx${3 * maxTasks - 1}` }))).totalSize).toBe(1);
+  });
+
+  it("keeps the heap flat while 5 * maxTasks tasks pass through", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const heap = () => {
+      gc();
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    const maxTasks = 4000;
+    const store = createMemoryTaskStore({ maxTasks });
+    const base = heap();
+    const run = async (from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        await put(store, `t${i}`, { contextId: `ctx${i}`, ms: BASE_MS + i, state: 3, text: "x".repeat(2000) });
+      }
+    };
+    await run(0, maxTasks);
+    const full = heap() - base;
+    await run(maxTasks, 5 * maxTasks);
+    const after = heap() - base;
+    expect(store.stats().tasks).toBe(maxTasks);
+    // Four more stores' worth of tasks went through; a leak of even a quarter of each would show as full.
+    expect(full).toBeGreaterThan(maxTasks * 2000);
+    expect(after).toBeLessThan(full * 1.5);
   });
 });

@@ -1,162 +1,273 @@
 /**
- * A TaskStore kept in this process's memory: for one instance (tests, a
- * single server). Several instances must share the PostgreSQL store instead.
+ * A TaskStore kept in this process's memory, for one instance (tests, a
+ * single server); instances that share tasks use the PostgreSQL store.
  *
- *   tasks        Map by (tenant, id) of a private copy and its version; commit
- *                compares the version and writes a copy, get returns a copy
- *   events       delivered synchronously, in commit order, to the listeners of
- *                the task, after the commit holds, each with the new version
- *   listing      filter, then newest status first (ties by id), keyset paged
- *   push configs Map by (tenant, task) of Map by id
+ *   tasks        a Map by (tenant, id) of a private copy and its version;
+ *                commit compares the version (compare-and-set) and stores a
+ *                copy, reads return copies (copy.ts)
+ *   events       handed synchronously, in commit order, to the task's
+ *                listeners once the commit holds (memory-listeners.ts)
+ *   listing      per-tenant ordered index maintained on commit (list-index.ts),
+ *                keyset page tokens (page-token.ts)
+ *   push configs per (tenant, task, id), at most maxPushConfigsPerTask per
+ *                task (memory-push-configs.ts); putting one for a task the
+ *                store does not hold is TaskNotFoundError
+ *
+ * Bounds (memory stays flat however many tasks come and go):
+ *   maxTasks       (default 10,000, over all tenants) creating a task when the
+ *                  store is full first drops the terminal task that ended
+ *                  longest ago. When every stored task is still active, the
+ *                  create is refused (A2AError InternalError, HTTP 503, naming
+ *                  maxTasks): dropping an active task would pull it from under
+ *                  its running executor and leave its subscribers waiting for
+ *                  an end that never comes, while refusing is visible to the
+ *                  client and resolves itself as tasks end.
+ *   terminalTtlMs  (default none) a terminal task is dropped this long after
+ *                  its last commit. Expired tasks are swept on each call (so
+ *                  they are never read), and by an unref'd timer while idle.
+ * A dropped task takes its push configs and its listeners with it.
  */
 import { A2AError } from "../a2a-error.js";
-import type { Task } from "./a2a-types.js";
+import { type Task, TERMINAL_STATES } from "./a2a-types.js";
+import { deepCopy } from "./copy.js";
+import { type IndexedTask, TenantIndex } from "./list-index.js";
+import { type ListenerErrorHandler, logListenerError, type TaskListener, TaskListeners } from "./memory-listeners.js";
+import { PushConfigTable } from "./memory-push-configs.js";
+import { decodeTaskToken, encodeTaskToken, scopeOf } from "./page-token.js";
+import { compareKeys } from "./sorted-keys.js";
 import type {
   PushConfigPage,
   StoredPushConfig,
   StoredTask,
   TaskCommit,
-  TaskEvent,
   TaskPage,
   TaskQuery,
   TaskStore,
 } from "./store.js";
+import { taskKey } from "./task-key.js";
+
+export interface MemoryTaskStoreOptions {
+  /** The most tasks kept, over all tenants. Default 10_000. */
+  readonly maxTasks?: number;
+  /**
+   * Drop a terminal task this many milliseconds after its last commit (0: at the next call).
+   * Default: keep it until maxTasks needs room.
+   */
+  readonly terminalTtlMs?: number;
+  /** The most push configs one task may have. Default 100. */
+  readonly maxPushConfigsPerTask?: number;
+  /** The clock terminalTtlMs is measured on, in milliseconds. Default Date.now. */
+  readonly now?: () => number;
+  /** Told when a subscriber throws (the other subscribers still get the event). Default: written to stderr. */
+  readonly onListenerError?: ListenerErrorHandler;
+}
+
+/** What a memory store holds right now (expired tasks already dropped). */
+export interface MemoryTaskStoreStats {
+  readonly tasks: number;
+  readonly terminalTasks: number;
+  readonly pushConfigs: number;
+  /** Tasks that have at least one subscriber. */
+  readonly subscribedTasks: number;
+}
+
+export interface MemoryTaskStore extends TaskStore {
+  stats(): MemoryTaskStoreStats;
+}
+
+export const DEFAULT_MAX_TASKS = 10_000;
+export const DEFAULT_MAX_PUSH_CONFIGS_PER_TASK = 100;
+const LIST = "ListTasks";
 
 interface Slot {
+  readonly tenant: string;
   task: Task;
   version: number;
+  indexed: IndexedTask;
+  /** When the task last committed in a terminal state; undefined while it is active. */
+  terminalAt: number | undefined;
 }
 
-type Listener = (event: TaskEvent) => void;
-
-function keyOf(tenant: string, taskId: string): string {
-  return `${tenant.length}:${tenant}${taskId}`;
-}
-
-function statusMicros(task: Task): number {
+function indexedOf(task: Task): IndexedTask {
   const ts = task.status?.timestamp;
-  return ts ? Number(ts.seconds) * 1_000_000 + Math.floor(ts.nanos / 1000) : 0;
+  const micros = ts ? Number(ts.seconds) * 1_000_000 + Math.floor(ts.nanos / 1000) : 0;
+  return { key: { micros, id: task.id }, contextId: task.contextId, state: task.status?.state ?? 0 };
 }
 
-function compareTasks(a: Task, b: Task): number {
-  const d = statusMicros(b) - statusMicros(a);
-  return d !== 0 ? d : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+function checkCount(name: string, value: number, min: number): number {
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new RangeError(`createMemoryTaskStore: ${name} must be an integer >= ${min}, got ${value}`);
+  }
+  return value;
 }
 
-function badToken(where: string): A2AError {
-  return new A2AError("InvalidParamsError", `${where}: pageToken is not one this store returned`);
+/** Creates an empty in-memory TaskStore (see the module comment for the bounds). */
+export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): MemoryTaskStore {
+  return new MemoryStore(options);
 }
 
-/** Creates an empty in-memory TaskStore. */
-export function createMemoryTaskStore(): TaskStore {
-  const tasks = new Map<string, Slot>();
-  const listeners = new Map<string, Set<Listener>>();
-  const pushConfigs = new Map<string, Map<string, StoredPushConfig>>();
+class MemoryStore implements MemoryTaskStore {
+  private readonly tasks = new Map<string, Slot>();
+  /** Terminal tasks, the one that ended longest ago first (a Map keeps insertion order). */
+  private readonly terminal = new Map<string, Slot>();
+  private readonly indexes = new Map<string, TenantIndex>();
+  private readonly listeners: TaskListeners;
+  private readonly pushConfigs: PushConfigTable;
+  private readonly maxTasks: number;
+  private readonly ttl: number | undefined;
+  private readonly now: () => number;
+  private timer: NodeJS.Timeout | undefined;
 
-  function publish(tenant: string, taskId: string, version: number, events: readonly TaskCommit["events"][number][]) {
-    const set = listeners.get(keyOf(tenant, taskId));
-    if (!set) return;
-    for (const event of events) {
-      for (const listener of [...set]) {
-        try {
-          listener({ tenant, taskId, version, event: structuredClone(event) });
-        } catch (e) {
-          console.error(`memory task store: a subscriber of task ${taskId} threw`, e);
-        }
-      }
+  constructor(options: MemoryTaskStoreOptions) {
+    this.maxTasks = checkCount("maxTasks", options.maxTasks ?? DEFAULT_MAX_TASKS, 1);
+    const perTask = options.maxPushConfigsPerTask ?? DEFAULT_MAX_PUSH_CONFIGS_PER_TASK;
+    this.pushConfigs = new PushConfigTable(checkCount("maxPushConfigsPerTask", perTask, 1));
+    this.ttl = options.terminalTtlMs === undefined ? undefined : checkCount("terminalTtlMs", options.terminalTtlMs, 0);
+    this.now = options.now ?? Date.now;
+    this.listeners = new TaskListeners(options.onListenerError ?? logListenerError);
+    if (this.ttl !== undefined) {
+      this.timer = setInterval(() => this.sweep(), Math.min(Math.max(this.ttl, 1000), 60_000));
+      this.timer.unref();
     }
   }
 
-  return {
-    async get(tenant: string, taskId: string): Promise<StoredTask | undefined> {
-      const slot = tasks.get(keyOf(tenant, taskId));
-      return slot ? { task: structuredClone(slot.task), version: slot.version } : undefined;
-    },
-    async commit(tenant: string, commit: TaskCommit): Promise<number | undefined> {
-      const key = keyOf(tenant, commit.task.id);
-      const slot = tasks.get(key);
-      if ((slot?.version ?? 0) !== commit.expectedVersion) return undefined;
-      const version = commit.expectedVersion + 1;
-      tasks.set(key, { task: structuredClone(commit.task), version });
-      publish(tenant, commit.task.id, version, commit.events);
-      return version;
-    },
-    async list(tenant: string, query: TaskQuery): Promise<TaskPage> {
-      const prefix = keyOf(tenant, "");
-      const matches: Task[] = [];
-      for (const [key, slot] of tasks) {
-        if (!key.startsWith(prefix)) continue;
-        const t = slot.task;
-        if (query.contextId && t.contextId !== query.contextId) continue;
-        if (query.status && t.status?.state !== query.status) continue;
-        if (query.statusAfterMs !== undefined && statusMicros(t) <= query.statusAfterMs * 1000) continue;
-        matches.push(t);
+  stats(): MemoryTaskStoreStats {
+    this.sweep();
+    return {
+      tasks: this.tasks.size,
+      terminalTasks: this.terminal.size,
+      pushConfigs: this.pushConfigs.size,
+      subscribedTasks: this.listeners.taskCount,
+    };
+  }
+
+  async get(tenant: string, taskId: string): Promise<StoredTask | undefined> {
+    this.sweep();
+    const slot = this.tasks.get(taskKey(tenant, taskId));
+    return slot ? { task: deepCopy(slot.task), version: slot.version } : undefined;
+  }
+
+  async commit(tenant: string, commit: TaskCommit): Promise<number | undefined> {
+    this.sweep();
+    const id = commit.task.id;
+    if (!id) throw new A2AError("InvalidParamsError", `task store commit: task.id is empty (tenant "${tenant}")`);
+    const key = taskKey(tenant, id);
+    const slot = this.tasks.get(key);
+    if ((slot?.version ?? 0) !== commit.expectedVersion) return undefined;
+    if (!slot) this.makeRoom(tenant, id);
+    const version = commit.expectedVersion + 1;
+    this.write(tenant, key, slot, deepCopy(commit.task), version);
+    this.listeners.publish(tenant, id, version, commit.events);
+    return version;
+  }
+
+  private write(tenant: string, key: string, old: Slot | undefined, task: Task, version: number): void {
+    const indexed = indexedOf(task);
+    const index = this.indexes.get(tenant) ?? new TenantIndex();
+    this.indexes.set(tenant, index);
+    if (old) index.remove(old.indexed);
+    index.add(indexed);
+    const slot: Slot = old ?? { tenant, task, version, indexed, terminalAt: undefined };
+    slot.task = task;
+    slot.version = version;
+    slot.indexed = indexed;
+    this.tasks.set(key, slot);
+    // Re-inserting moves the task to the end of the terminal order: it ended (again) just now.
+    this.terminal.delete(key);
+    slot.terminalAt = TERMINAL_STATES.has(indexed.state) ? this.now() : undefined;
+    if (slot.terminalAt !== undefined) this.terminal.set(key, slot);
+  }
+
+  /** Makes room for one more task: drops the terminal task that ended longest ago, or refuses. */
+  private makeRoom(tenant: string, taskId: string): void {
+    while (this.tasks.size >= this.maxTasks) {
+      const oldest = this.terminal.entries().next();
+      if (oldest.done) {
+        throw new A2AError(
+          "InternalError",
+          `task store: cannot create task ${taskId} (tenant "${tenant}"): all ${this.tasks.size} stored tasks ` +
+            `are active (maxTasks ${this.maxTasks}); retry when some have ended`,
+          { httpStatus: 503 },
+        );
       }
-      matches.sort(compareTasks);
-      let start = 0;
-      if (query.pageToken) {
-        const i = matches.findIndex((t) => t.id === query.pageToken);
-        if (i < 0) throw badToken("ListTasks");
-        start = i + 1;
-      }
-      const page = matches.slice(start, start + query.pageSize);
-      const more = start + query.pageSize < matches.length;
-      return {
-        tasks: page.map((t) => structuredClone(t)),
-        nextPageToken: more ? (page[page.length - 1]?.id ?? "") : "",
-        totalSize: matches.length,
-      };
-    },
-    async subscribe(tenant: string, taskId: string, listener: Listener): Promise<() => Promise<void>> {
-      const key = keyOf(tenant, taskId);
-      const set = listeners.get(key) ?? new Set<Listener>();
-      listeners.set(key, set);
-      const mine: Listener = (e) => listener(e);
-      set.add(mine);
-      return async () => {
-        const current = listeners.get(key);
-        current?.delete(mine);
-        if (current?.size === 0) listeners.delete(key);
-      };
-    },
-    async putPushConfig(tenant: string, stored: StoredPushConfig): Promise<void> {
-      const key = keyOf(tenant, stored.config.taskId);
-      const configs = pushConfigs.get(key) ?? new Map<string, StoredPushConfig>();
-      pushConfigs.set(key, configs);
-      configs.set(stored.config.id, structuredClone(stored));
-    },
-    async getPushConfig(tenant: string, taskId: string, id: string): Promise<StoredPushConfig | undefined> {
-      const stored = pushConfigs.get(keyOf(tenant, taskId))?.get(id);
-      return stored ? structuredClone(stored) : undefined;
-    },
-    async listPushConfigs(tenant: string, taskId: string, pageSize: number, pageToken: string) {
-      const all = [...(pushConfigs.get(keyOf(tenant, taskId))?.values() ?? [])].sort((a, b) =>
-        a.config.id < b.config.id ? -1 : a.config.id > b.config.id ? 1 : 0,
-      );
-      let start = 0;
-      if (pageToken) {
-        const i = all.findIndex((c) => c.config.id === pageToken);
-        if (i < 0) throw badToken("ListTaskPushNotificationConfigs");
-        start = i + 1;
-      }
-      const size = pageSize > 0 ? pageSize : all.length;
-      const page = all.slice(start, start + size);
-      const more = start + size < all.length;
-      const result: PushConfigPage = {
-        configs: page.map((c) => structuredClone(c)),
-        nextPageToken: more ? (page[page.length - 1]?.config.id ?? "") : "",
-      };
-      return result;
-    },
-    async deletePushConfig(tenant: string, taskId: string, id: string): Promise<boolean> {
-      const key = keyOf(tenant, taskId);
-      const configs = pushConfigs.get(key);
-      const had = configs?.delete(id) ?? false;
-      if (configs?.size === 0) pushConfigs.delete(key);
-      return had;
-    },
-    async close(): Promise<void> {
-      listeners.clear();
-    },
-  };
+      this.drop(oldest.value[0], oldest.value[1]);
+    }
+  }
+
+  private drop(key: string, slot: Slot): void {
+    this.tasks.delete(key);
+    this.terminal.delete(key);
+    const index = this.indexes.get(slot.tenant);
+    index?.remove(slot.indexed);
+    if (index?.size === 0) this.indexes.delete(slot.tenant);
+    this.pushConfigs.dropTask(slot.tenant, slot.indexed.key.id);
+    this.listeners.dropTask(slot.tenant, slot.indexed.key.id);
+  }
+
+  /** Drops the terminal tasks whose TTL has passed (they are the first ones in `terminal`). */
+  private sweep(): void {
+    if (this.ttl === undefined) return;
+    const now = this.now();
+    for (const [key, slot] of this.terminal) {
+      if (now - (slot.terminalAt ?? now) < this.ttl) break;
+      this.drop(key, slot);
+    }
+  }
+
+  async list(tenant: string, query: TaskQuery): Promise<TaskPage> {
+    this.sweep();
+    if (!Number.isSafeInteger(query.pageSize) || query.pageSize < 1) {
+      throw new A2AError("InvalidParamsError", `${LIST}: pageSize ${query.pageSize} is not a positive integer`);
+    }
+    const scope = scopeOf(["t", tenant, query.contextId, query.status, query.statusAfterMs]);
+    const after = query.pageToken ? decodeTaskToken(LIST, query.pageToken, scope) : undefined;
+    const set = this.indexes.get(tenant)?.select({ contextId: query.contextId, state: query.status });
+    if (!set) return { tasks: [], nextPageToken: "", totalSize: 0 };
+    const afterMicros = query.statusAfterMs === undefined ? undefined : query.statusAfterMs * 1000;
+    const limit = afterMicros === undefined ? set.size : set.countBefore((k) => k.micros > afterMicros);
+    const start = after ? set.countBefore((k) => compareKeys(k, after) <= 0) : 0;
+    const end = Math.min(limit, start + query.pageSize);
+    const keys = start < end ? set.slice(start, end) : [];
+    const last = keys[keys.length - 1];
+    return {
+      tasks: keys.map((k) => deepCopy((this.tasks.get(taskKey(tenant, k.id)) as Slot).task)),
+      nextPageToken: end < limit && last ? encodeTaskToken(scope, last) : "",
+      totalSize: limit,
+    };
+  }
+
+  async subscribe(tenant: string, taskId: string, listener: TaskListener): Promise<() => Promise<void>> {
+    const remove = this.listeners.add(tenant, taskId, listener);
+    return async () => remove();
+  }
+
+  async putPushConfig(tenant: string, stored: StoredPushConfig): Promise<void> {
+    this.sweep();
+    const taskId = stored.config.taskId;
+    if (!this.tasks.has(taskKey(tenant, taskId))) {
+      throw new A2AError("TaskNotFoundError", `push config ${stored.config.id}: task ${taskId} not found`);
+    }
+    this.pushConfigs.put(tenant, stored);
+  }
+
+  async getPushConfig(tenant: string, taskId: string, id: string): Promise<StoredPushConfig | undefined> {
+    this.sweep();
+    return this.pushConfigs.get(tenant, taskId, id);
+  }
+
+  async listPushConfigs(tenant: string, taskId: string, pageSize: number, pageToken: string): Promise<PushConfigPage> {
+    this.sweep();
+    return this.pushConfigs.list(tenant, taskId, pageSize, pageToken);
+  }
+
+  async deletePushConfig(tenant: string, taskId: string, id: string): Promise<boolean> {
+    this.sweep();
+    return this.pushConfigs.delete(tenant, taskId, id);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.listeners.clear();
+  }
 }
