@@ -23,6 +23,7 @@ import {
   ListTasksRequestSchema,
   Role,
   SendMessageRequestSchema,
+  SubscribeToTaskRequestSchema,
   type SendMessageResponseSchema,
   type Task,
 } from "../../generated-samples/v1.0.1/a2a_pb.js";
@@ -180,10 +181,13 @@ describe("push delivery", () => {
 
   it("a push config that cannot be stored fails the new task and the call, and onError is told", async () => {
     const memory = createMemoryTaskStore();
-    const store = {
-      ...memory,
-      putPushConfig: () => Promise.reject(new Error("push configs are read-only today")),
-    };
+    // The memory store, except that it cannot store push configs.
+    const store = new Proxy(memory, {
+      get: (target, key) =>
+        key === "putPushConfig"
+          ? () => Promise.reject(new Error("push configs are read-only today"))
+          : (Reflect.get(target, key, target) as unknown),
+    });
     const errors: string[] = [];
     const sender: PushSender = { checkUrl: async () => undefined, send: () => undefined, idle: async () => undefined };
     const handler = createTaskHandler({
@@ -198,5 +202,28 @@ describe("push delivery", () => {
     const listed = await handler.listTasks!(create(ListTasksRequestSchema), context);
     expect(listed.tasks?.map((t) => t.status?.state)).toEqual([TaskState.FAILED]);
     expect(errors).toEqual(["Error: push configs are read-only today"]);
+  });
+});
+
+describe("listeners", () => {
+  it("every listener the handler opens is closed: runs, streams, subscribers that stop early", async () => {
+    const store = createMemoryTaskStore();
+    const handler = createTaskHandler({ definition: A2AServiceV1_0, executor: waiting, store });
+    const task = taskOf(await handler.sendMessage!(send("wait", { returnImmediately: true }), context));
+    expect(store.stats().subscribedTasks).toBe(1);
+    const subscription = handler.subscribeToTask!(create(SubscribeToTaskRequestSchema, { id: task.id }), context);
+    const it = subscription[Symbol.asyncIterator]();
+    expect((await it.next()).value?.payload?.case).toBe("task");
+    await it.return?.();
+    const stream = handler.sendStreamingMessage!(send("wait"), context)[Symbol.asyncIterator]();
+    expect((await stream.next()).value?.payload?.case).toBe("task");
+    await stream.return?.();
+    await handler.cancelTask!(create(CancelTaskRequestSchema, { id: task.id }), context);
+    await until("no listener left", () => store.stats().subscribedTasks === 1);
+    const other = (await handler.listTasks!(create(ListTasksRequestSchema), context)).tasks?.find(
+      (t) => t.id !== task.id,
+    );
+    await handler.cancelTask!(create(CancelTaskRequestSchema, { id: other!.id! }), context);
+    await until("no listener left", () => store.stats().subscribedTasks === 0);
   });
 });

@@ -7,7 +7,14 @@
  */
 export { createTaskHandler, type TaskHandlerOptions } from "./task-handler.js";
 export type { PushOptions, PushPayload } from "./handler-deps.js";
-export { createMemoryTaskStore } from "./memory-store.js";
+export {
+  createMemoryTaskStore,
+  DEFAULT_MAX_PUSH_CONFIGS_PER_TASK,
+  DEFAULT_MAX_TASKS,
+  type MemoryTaskStore,
+  type MemoryTaskStoreOptions,
+  type MemoryTaskStoreStats,
+} from "./memory-store.js";
 export type { AgentExecutor, ArtifactOptions, RequestContext, TaskUpdater } from "./executor.js";
 export type { PushDelivery, PushSender } from "./push-types.js";
 export type {
