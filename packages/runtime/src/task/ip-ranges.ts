@@ -1,0 +1,133 @@
+/**
+ * Classifies an IP address for webhook screening (url-screen.ts): an address
+ * is either public (undefined) or falls in a range a push delivery must not
+ * reach, given as
+ *
+ *   { range, privateNetwork }   range: e.g. "loopback", "cloud metadata"
+ *                               privateNetwork: true when the sender's
+ *                               allowPrivateNetworks option lifts the refusal
+ *
+ * Ranges (first match wins, so single metadata addresses come before the
+ * blocks that hold them):
+ *   cloud metadata  169.254.169.254, 169.254.170.2, 100.100.100.200, 168.63.129.16, fd00:ec2::254   (never lifted)
+ *   unspecified     0.0.0.0/8, ::/128                                                                (never lifted)
+ *   multicast       224.0.0.0/4, ff00::/8; broadcast 255.255.255.255; reserved 240.0.0.0/4          (never lifted)
+ *   loopback        127.0.0.0/8, ::1
+ *   private         10/8, 172.16/12, 192.168/16 (RFC 1918), fc00::/7 (unique local), fec0::/10 (site-local)
+ *   link-local      169.254.0.0/16, fe80::/10
+ *   shared (CGNAT)  100.64.0.0/10
+ * IPv6 forms that carry an IPv4 address are judged by that address:
+ * IPv4-mapped ::ffff:0:0/96, IPv4-translated ::ffff:0:0:0/96, NAT64 64:ff9b::/96 and 64:ff9b:1::/48,
+ * 6to4 2002::/16. The deprecated IPv4-compatible form ::/96 is refused whatever it carries.
+ * Addresses are compared as bigints; the text is parsed here (node:net only validates it).
+ */
+import { isIPv4, isIPv6 } from "node:net";
+
+export interface BlockedRange {
+  /** What the address is, e.g. "loopback" or "IPv4-mapped private". */
+  readonly range: string;
+  /** True when allowPrivateNetworks lifts the refusal. */
+  readonly privateNetwork: boolean;
+}
+
+type Rule = readonly [network: string, prefix: number, range: string, privateNetwork: boolean];
+
+const V4_RULES: readonly Rule[] = [
+  ["169.254.169.254", 32, "cloud metadata", false],
+  ["169.254.170.2", 32, "cloud metadata", false],
+  ["100.100.100.200", 32, "cloud metadata", false],
+  ["168.63.129.16", 32, "cloud metadata", false],
+  ["0.0.0.0", 8, "unspecified", false],
+  ["255.255.255.255", 32, "broadcast", false],
+  ["224.0.0.0", 4, "multicast", false],
+  ["240.0.0.0", 4, "reserved", false],
+  ["127.0.0.0", 8, "loopback", true],
+  ["10.0.0.0", 8, "private", true],
+  ["172.16.0.0", 12, "private", true],
+  ["192.168.0.0", 16, "private", true],
+  ["169.254.0.0", 16, "link-local", true],
+  ["100.64.0.0", 10, "shared address space (CGNAT)", true],
+];
+
+const V6_RULES: readonly Rule[] = [
+  ["fd00:ec2::254", 128, "cloud metadata", false],
+  ["::", 128, "unspecified", false],
+  ["::1", 128, "loopback", true],
+  ["ff00::", 8, "multicast", false],
+  ["fc00::", 7, "unique local (private)", true],
+  ["fe80::", 10, "link-local", true],
+  ["fec0::", 10, "site-local (private)", true],
+];
+
+/** IPv6 prefixes whose address embeds an IPv4 one: [network, prefix, name, bit offset of the IPv4 from the right]. */
+const V6_EMBEDDING: readonly (readonly [string, number, string, number])[] = [
+  ["::ffff:0:0", 96, "IPv4-mapped", 0],
+  ["::ffff:0:0:0", 96, "IPv4-translated", 0],
+  ["64:ff9b::", 96, "NAT64", 0],
+  ["64:ff9b:1::", 48, "NAT64", 0],
+  ["2002::", 16, "6to4", 80],
+];
+
+function parseV4(text: string): bigint {
+  return text.split(".").reduce((acc, octet) => (acc << 8n) | BigInt(Number(octet)), 0n);
+}
+
+function v6Groups(part: string): number[] {
+  if (part === "") return [];
+  const groups: number[] = [];
+  for (const piece of part.split(":")) {
+    if (piece.includes(".")) {
+      const v4 = Number(parseV4(piece));
+      groups.push(v4 >>> 16, v4 & 0xffff);
+    } else groups.push(Number.parseInt(piece, 16));
+  }
+  return groups;
+}
+
+function parseV6(text: string): bigint {
+  const bare = text.split("%")[0] ?? text;
+  const [head = "", tail] = bare.split("::");
+  const left = v6Groups(head);
+  const right = tail === undefined ? [] : v6Groups(tail);
+  const groups = [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  return groups.reduce((acc, g) => (acc << 16n) | BigInt(g), 0n);
+}
+
+function inRange(addr: bigint, bits: number, network: bigint, prefix: number): boolean {
+  const shift = BigInt(bits - prefix);
+  return addr >> shift === network >> shift;
+}
+
+function match(
+  addr: bigint,
+  bits: number,
+  rules: readonly Rule[],
+  parse: (s: string) => bigint,
+): BlockedRange | undefined {
+  for (const [network, prefix, range, privateNetwork] of rules) {
+    if (inRange(addr, bits, parse(network), prefix)) return { range, privateNetwork };
+  }
+  return undefined;
+}
+
+function classifyV6(addr: bigint): BlockedRange | undefined {
+  const direct = match(addr, 128, V6_RULES, parseV6);
+  if (direct) return direct;
+  for (const [network, prefix, name, offset] of V6_EMBEDDING) {
+    if (!inRange(addr, 128, parseV6(network), prefix)) continue;
+    const inner = match((addr >> BigInt(offset)) & 0xffffffffn, 32, V4_RULES, parseV4);
+    return inner ? { range: `${name} ${inner.range}`, privateNetwork: inner.privateNetwork } : undefined;
+  }
+  if (inRange(addr, 128, 0n, 96)) return { range: "IPv4-compatible (deprecated)", privateNetwork: false };
+  return undefined;
+}
+
+/**
+ * The blocked range an IP address (IPv4 dotted, or IPv6 without brackets) falls in, undefined when it is
+ * public. Throws a TypeError for text that is no IP address.
+ */
+export function blockedRange(ip: string): BlockedRange | undefined {
+  if (isIPv4(ip)) return match(parseV4(ip), 32, V4_RULES, parseV4);
+  if (isIPv6(ip)) return classifyV6(parseV6(ip));
+  throw new TypeError(`blockedRange: "${ip}" is no IP address`);
+}

@@ -1,0 +1,247 @@
+/**
+ * Push delivery: createPushSender returns the PushSender of push-types.ts. The webhook request is
+ *
+ *   POST <config.url>
+ *   Content-Type: application/a2a+json   protocol version 1.x (S10 §4.3.3 "Request Format")
+ *                 application/json       protocol version 0.x (S03 §9.5 step 3 "HTTP Headers")
+ *   Authorization: <scheme> <credentials>        when config.authentication has a scheme (S10 §4.3.3,
+ *                                                S10 §13.2 "Agents MUST include authentication credentials")
+ *   X-A2A-Notification-Token: <config.token>     when config.token is set (S03 §9.5 step 3; S10 defines the
+ *                                                token field, P10 TaskPushNotificationConfig.token, but names
+ *                                                no header, so the v0.3 header is kept for both versions)
+ *   <body as given: a v1.0 StreamResponse or a v0.3 Task>
+ *
+ * Delivered = a 2xx answer. Each attempt screens the URL again (url-screen.ts: DNS answered now, every
+ * address checked, the connection pinned to them; a refused URL is final), posts once (push-attempt.ts, own
+ * timeout) and is judged by push-policy.ts (what is retried, backoff, Retry-After), up to `attempts` in all.
+ *
+ * Order: deliveries for one config (tenant, task id, config id) go one after another, each ending (delivered
+ * or given up) before the next starts, so a webhook sees a task's updates in the order they were sent.
+ * Different configs are delivered concurrently. A config's waiting deliveries are bounded (queueLimit): on
+ * overflow the oldest waiting one is dropped and reported. send() only enqueues; every failure, final or
+ * dropped, goes to onError as a PushDeliveryError naming the URL, task id, config id, attempts and the last
+ * status or cause (default: console.error). idle() resolves once nothing is queued or in flight.
+ */
+import type { PushDelivery, PushSender } from "./push-types.js";
+import { postOnce } from "./push-attempt.js";
+import {
+  judge,
+  readRetrySettings,
+  retryDelayMs,
+  type Failed,
+  type PushFailure,
+  type RetrySettings,
+  type Verdict,
+} from "./push-policy.js";
+import {
+  createUrlScreen,
+  displayUrl,
+  refuseUrl,
+  UnresolvedHostError,
+  type ScreenedUrl,
+  type UrlScreenOptions,
+} from "./url-screen.js";
+
+export type { PushFailure } from "./push-policy.js";
+
+/** The header carrying TaskPushNotificationConfig.token (S03 §9.5). */
+export const NOTIFICATION_TOKEN_HEADER = "X-A2A-Notification-Token";
+
+export interface PushSenderOptions extends UrlScreenOptions {
+  /** Time one attempt may take, from connecting to the answer's end. Default 10 000 ms. */
+  readonly timeoutMs?: number;
+  /** Attempts per delivery, the first included. Default 5. */
+  readonly attempts?: number;
+  /** Backoff before the first retry; doubled each retry, jittered down to half. Default 1 000 ms. */
+  readonly initialBackoffMs?: number;
+  /** Ceiling of the backoff. Default 60 000 ms. */
+  readonly maxBackoffMs?: number;
+  /** Ceiling of a webhook's Retry-After. Default 120 000 ms. */
+  readonly maxRetryAfterMs?: number;
+  /** Deliveries that may wait behind the one in flight, per config. Default 100. */
+  readonly queueLimit?: number;
+  /** Receives every delivery given up or dropped. Default: console.error. */
+  readonly onError?: (error: PushDeliveryError) => void;
+}
+
+/** A delivery given up (after its last attempt) or dropped unsent (queue overflow). */
+export class PushDeliveryError extends Error {
+  override name = "PushDeliveryError";
+  constructor(
+    message: string,
+    readonly failure: PushFailure,
+    /** The webhook URL, password hidden. */
+    readonly url: string,
+    readonly taskId: string,
+    readonly configId: string,
+    /** Attempts made; 0 for a dropped delivery. */
+    readonly attempts: number,
+    /** The last HTTP status, when the webhook answered. */
+    readonly status?: number,
+    cause?: unknown,
+  ) {
+    super(message, cause !== undefined ? { cause } : undefined);
+  }
+}
+
+/** The webhook request's headers for a delivery (sources in the module header). */
+export function pushHeaders(delivery: PushDelivery): Record<string, string> {
+  const headers: Record<string, string> = {
+    "Content-Type": /^0\./.test(delivery.protocolVersion) ? "application/json" : "application/a2a+json",
+  };
+  const { token, authentication } = delivery.config;
+  if (token !== "") headers[NOTIFICATION_TOKEN_HEADER] = token;
+  if (authentication !== undefined && authentication.scheme !== "") {
+    const { scheme, credentials } = authentication;
+    headers.Authorization = credentials === "" ? scheme : `${scheme} ${credentials}`;
+  }
+  return headers;
+}
+
+function where(delivery: PushDelivery): string {
+  const { url, taskId, id } = delivery.config;
+  return `push delivery to ${displayUrl(url)} for task ${taskId} (config ${id})`;
+}
+
+function givenUp(delivery: PushDelivery, attempts: number, failed: Failed): PushDeliveryError {
+  const { url, taskId, id } = delivery.config;
+  const tries = attempts === 1 ? "1 attempt" : `${attempts} attempts`;
+  const message = `${where(delivery)} failed after ${tries}: ${failed.detail}`;
+  return new PushDeliveryError(
+    message,
+    failed.failure,
+    displayUrl(url),
+    taskId,
+    id,
+    attempts,
+    failed.status,
+    failed.cause,
+  );
+}
+
+function dropped(delivery: PushDelivery, limit: number): PushDeliveryError {
+  const { url, taskId, id } = delivery.config;
+  const message = `${where(delivery)} dropped unsent after 0 attempts: its queue overflowed (queueLimit ${limit})`;
+  return new PushDeliveryError(message, "queue-overflow", displayUrl(url), taskId, id, 0);
+}
+
+function logError(error: PushDeliveryError): void {
+  console.error(`A2A push: ${error.message}`);
+}
+
+interface ConfigQueue {
+  readonly waiting: PushDelivery[];
+  running: boolean;
+}
+
+/** Deliveries by config, one at a time per config; counts what is queued or in flight for idle(). */
+class QueuedSender implements PushSender {
+  private readonly queues = new Map<string, ConfigQueue>();
+  private readonly screen: ReturnType<typeof createUrlScreen>;
+  private readonly onError: (error: PushDeliveryError) => void;
+  private open = 0;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    options: PushSenderOptions,
+    private readonly settings: RetrySettings,
+  ) {
+    this.screen = createUrlScreen(options);
+    this.onError = options.onError ?? logError;
+  }
+
+  async checkUrl(url: string): Promise<void> {
+    try {
+      await this.screen(url);
+    } catch (e) {
+      throw e instanceof UnresolvedHostError ? refuseUrl(url, e.message) : e;
+    }
+  }
+
+  send(delivery: PushDelivery): void {
+    const { tenant, taskId, id } = delivery.config;
+    const key = JSON.stringify([tenant, taskId, id]);
+    let queue = this.queues.get(key);
+    if (queue === undefined) {
+      queue = { waiting: [], running: false };
+      this.queues.set(key, queue);
+    }
+    this.open += 1;
+    queue.waiting.push(delivery);
+    if (queue.waiting.length > this.settings.queueLimit) {
+      const oldest = queue.waiting.shift();
+      if (oldest !== undefined) this.end(dropped(oldest, this.settings.queueLimit));
+    }
+    if (!queue.running) void this.drain(key, queue);
+  }
+
+  idle(): Promise<void> {
+    return this.open === 0 ? Promise.resolve() : new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Ends one delivery: reports its error, if any, and wakes idle() when it was the last open one. */
+  private end(error?: PushDeliveryError): void {
+    if (error !== undefined) {
+      try {
+        this.onError(error);
+      } catch (thrown) {
+        console.error("A2A push: onError threw", thrown);
+      }
+    }
+    this.open -= 1;
+    if (this.open > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private async drain(key: string, queue: ConfigQueue): Promise<void> {
+    queue.running = true;
+    for (let next = queue.waiting.shift(); next !== undefined; next = queue.waiting.shift()) {
+      let error: PushDeliveryError | undefined;
+      try {
+        error = await this.deliver(next);
+      } catch (thrown) {
+        error = givenUp(next, 0, { delivered: false, retryable: false, failure: "network", detail: String(thrown) });
+      }
+      this.end(error);
+    }
+    queue.running = false;
+    this.queues.delete(key);
+  }
+
+  /** Delivers with retries; resolves to the error to report, or undefined once delivered. */
+  private async deliver(delivery: PushDelivery): Promise<PushDeliveryError | undefined> {
+    for (let n = 1; ; n += 1) {
+      const verdict = await this.attempt(delivery);
+      if (verdict.delivered) return undefined;
+      if (!verdict.retryable || n >= this.settings.attempts) return givenUp(delivery, n, verdict);
+      const wait = retryDelayMs(verdict, n, this.settings);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+
+  private async attempt(delivery: PushDelivery): Promise<Verdict> {
+    let target: ScreenedUrl;
+    try {
+      target = await this.screen(delivery.config.url);
+    } catch (e) {
+      const detail = e instanceof Error ? e.message : String(e);
+      const retryable = e instanceof UnresolvedHostError;
+      return { delivered: false, retryable, failure: retryable ? "network" : "url-refused", detail, cause: e };
+    }
+    const { body } = delivery;
+    const outcome = await postOnce({
+      target,
+      headers: pushHeaders(delivery),
+      body,
+      timeoutMs: this.settings.timeoutMs,
+    });
+    return judge(outcome, this.settings);
+  }
+}
+
+/** Creates a sender; see PushSenderOptions for the defaults. Throws a RangeError for an option out of range. */
+export function createPushSender(options: PushSenderOptions = {}): PushSender {
+  return new QueuedSender(options, readRetrySettings(options));
+}

@@ -1,0 +1,151 @@
+/**
+ * Screens a webhook URL against server-side request forgery (S10 §13.2: agents SHOULD validate webhook URLs,
+ * rejecting private, localhost and link-local addresses). Used when a push config is created (checkUrl) and
+ * again before every delivery attempt, so that a host whose DNS answer changed is judged by its new answer.
+ *
+ * A URL passes when, in this order:
+ *   1. it parses, its scheme is http: or https:, and it carries no user name or password;
+ *   2. its host is in allowHosts (then no address check follows and the connection resolves as usual), or
+ *   3. its host name is not a reserved one (localhost, *.localhost: loopback; metadata.google.internal,
+ *      metadata.goog: cloud metadata), and EVERY address it resolves to (node:dns lookup, all addresses;
+ *      an IP literal is its own address) is public by ip-ranges.ts, or lies in a range allowPrivateNetworks
+ *      lifts (loopback, private, link-local, CGNAT; never cloud metadata, unspecified, multicast).
+ * A refusal is an A2AError InvalidParamsError naming the URL (password hidden) and the reason. A host that
+ * does not resolve is refused too; delivery tells that case apart (UnresolvedHostError) and retries it.
+ *
+ * DNS rebinding: the screened addresses are handed to the HTTP request as its `lookup` (pinnedLookup), so the
+ * connection goes to an address that was checked, not to a second DNS answer. TLS still verifies the name.
+ */
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { isIP, type LookupFunction } from "node:net";
+import { A2AError } from "../a2a-error.js";
+import { blockedRange } from "./ip-ranges.js";
+
+export interface UrlScreenOptions {
+  /**
+   * Lets webhooks reach loopback, private (10/8, 172.16/12, 192.168/16, fc00::/7), link-local and CGNAT
+   * addresses, e.g. for an agent and its clients inside one network. Cloud metadata, unspecified, multicast
+   * and broadcast addresses stay refused. Default false.
+   */
+  readonly allowPrivateNetworks?: boolean;
+  /**
+   * Host names or IP literals (exact, case-insensitive; IPv6 with or without brackets) exempt from the address
+   * checks, e.g. ["127.0.0.1"] for tests or ["hooks.internal.example"]. Scheme and credential checks still apply.
+   */
+  readonly allowHosts?: readonly string[];
+}
+
+/** A URL that passed screening, with the addresses a delivery may connect to (empty: resolve as usual). */
+export interface ScreenedUrl {
+  readonly url: URL;
+  readonly addresses: readonly LookupAddress[];
+}
+
+/** The host of a webhook URL did not resolve: delivery retries it, config creation refuses it. */
+export class UnresolvedHostError extends Error {
+  override name = "UnresolvedHostError";
+}
+
+const LOOPBACK_NAMES = /^(?:.+\.)?localhost$/;
+const METADATA_NAMES = new Set(["metadata.google.internal", "metadata.goog"]);
+
+/** A host as compared here: lower case, no brackets, no trailing dot, IPv6 in its canonical form. */
+function normalizeHost(host: string): string {
+  const bare = host
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "");
+  if (isIP(bare) !== 6) return bare;
+  try {
+    return new URL(`http://[${bare}]/`).hostname.slice(1, -1);
+  } catch {
+    return bare;
+  }
+}
+
+/** The URL as shown in messages: the password is never echoed. */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password !== "") u.password = "***";
+    return u.href;
+  } catch {
+    return url;
+  }
+}
+
+/** The refusal of a webhook URL: InvalidParamsError naming the URL and the reason. */
+export function refuseUrl(url: string, reason: string): A2AError {
+  return new A2AError("InvalidParamsError", `push notification URL ${displayUrl(url)} refused: ${reason}`);
+}
+
+function parseWebhookUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw refuseUrl(text, "not an absolute URL");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw refuseUrl(text, `scheme ${url.protocol} is not http: or https:`);
+  }
+  if (url.username !== "" || url.password !== "") throw refuseUrl(text, "credentials in the URL are not allowed");
+  if (url.hostname === "") throw refuseUrl(text, "no host");
+  return url;
+}
+
+function resolveAll(host: string): Promise<LookupAddress[]> {
+  return new Promise((resolve, reject) => {
+    dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => {
+      if (err) reject(new UnresolvedHostError(`host ${host} did not resolve: ${err.code ?? err.message}`));
+      else resolve(addresses);
+    });
+  });
+}
+
+function judgeAddresses(text: string, host: string, addresses: readonly LookupAddress[], allowPrivate: boolean) {
+  if (addresses.length === 0) throw refuseUrl(text, `host ${host} resolved to no address`);
+  for (const { address } of addresses) {
+    const blocked = blockedRange(address);
+    if (blocked && !(blocked.privateNetwork && allowPrivate)) {
+      const via = address === host ? "" : ` (${host} resolves to ${address})`;
+      throw refuseUrl(text, `${blocked.range} address${via}`);
+    }
+  }
+}
+
+/**
+ * Returns the screening function of a sender: it resolves the URL's host and resolves to the URL and its
+ * checked addresses, or rejects with an A2AError InvalidParamsError or an UnresolvedHostError.
+ */
+export function createUrlScreen(options: UrlScreenOptions = {}): (text: string) => Promise<ScreenedUrl> {
+  const allowed = new Set((options.allowHosts ?? []).map(normalizeHost));
+  const allowPrivate = options.allowPrivateNetworks === true;
+  return async (text) => {
+    const url = parseWebhookUrl(text);
+    const host = normalizeHost(url.hostname);
+    if (allowed.has(host)) return { url, addresses: [] };
+    if (LOOPBACK_NAMES.test(host) && !allowPrivate) throw refuseUrl(text, `host ${host} is a loopback name`);
+    if (METADATA_NAMES.has(host)) throw refuseUrl(text, `host ${host} is a cloud metadata name`);
+    const family = isIP(host);
+    const addresses = family !== 0 ? [{ address: host, family }] : await resolveAll(host);
+    judgeAddresses(text, host, addresses, allowPrivate);
+    return { url, addresses };
+  };
+}
+
+/** A `lookup` for node:http(s) that answers only with the screened addresses (no second DNS query). */
+export function pinnedLookup(addresses: readonly LookupAddress[]): LookupFunction {
+  return (hostname, options, callback) => {
+    const family = options.family;
+    const wanted = family === 4 || family === "IPv4" ? 4 : family === 6 || family === "IPv6" ? 6 : 0;
+    const usable = addresses.filter((a) => wanted === 0 || a.family === wanted);
+    const first = usable[0];
+    if (first === undefined) {
+      const err: NodeJS.ErrnoException = new Error(`no screened IPv${wanted} address for ${hostname}`);
+      err.code = "ENOTFOUND";
+      callback(err, "", 0);
+    } else if (options.all === true) callback(null, [...usable]);
+    else callback(null, first.address, first.family);
+  };
+}

@@ -1,0 +1,548 @@
+/**
+ * Push delivery (issue 11): createPushSender against a real webhook receiver (node:http on 127.0.0.1).
+ * Proves the request (POST, content type per version, X-A2A-Notification-Token, Authorization, body as
+ * given), the retry policy (503 twice then 200; no retry on 400, 3xx, a refused request; timeouts and
+ * refused connections retried; Retry-After honoured and capped), onError naming URL, task, config,
+ * attempts and status or cause, order per config, the queue bound, idle(), and the SSRF screening of
+ * checkUrl and of each delivery, with its allow options. Backoffs are a few ms; no timing is asserted.
+ */
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { A2AError } from "../../packages/runtime/src/a2a-error.js";
+import type { TaskPushNotificationConfig } from "../../packages/runtime/src/task/a2a-types.js";
+import {
+  createPushSender,
+  type PushDeliveryError,
+  type PushSenderOptions,
+} from "../../packages/runtime/src/task/push.js";
+import { parseRetryAfter } from "../../packages/runtime/src/task/push-policy.js";
+import type { PushDelivery, PushSender } from "../../packages/runtime/src/task/push-types.js";
+import { pinnedLookup } from "../../packages/runtime/src/task/url-screen.js";
+
+interface Received {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingMessage["headers"];
+  readonly body: string;
+}
+
+type Answer = (req: Received, res: ServerResponse) => unknown;
+
+let server: Server;
+let base: string;
+let received: Received[] = [];
+let answer: Answer = (_req, res) => res.end();
+/** Answers left hanging by a test; ended after it. */
+const hanging: ServerResponse[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const got = {
+        method: req.method ?? "",
+        path: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      };
+      received.push(got);
+      void answer(got, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterEach(() => {
+  received = [];
+  answer = (_req, res) => res.end();
+  for (const res of hanging.splice(0)) res.destroy();
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+function config(url: string, more: Partial<TaskPushNotificationConfig> = {}): TaskPushNotificationConfig {
+  return {
+    $typeName: "lf.a2a.v1.TaskPushNotificationConfig",
+    tenant: "",
+    id: "cfg-1",
+    taskId: "task-1",
+    url,
+    token: "",
+    ...more,
+  };
+}
+
+function delivery(body: string, more: Partial<TaskPushNotificationConfig> = {}, version = "1.0"): PushDelivery {
+  return { config: config(`${base}/hook`, more), protocolVersion: version, body };
+}
+
+/** A sender for the local receiver, with ms backoffs, and the errors it reported. */
+function localSender(options: PushSenderOptions = {}): { sender: PushSender; errors: PushDeliveryError[] } {
+  const errors: PushDeliveryError[] = [];
+  const sender = createPushSender({
+    allowHosts: ["127.0.0.1"],
+    attempts: 3,
+    initialBackoffMs: 1,
+    maxBackoffMs: 4,
+    timeoutMs: 5_000,
+    onError: (e) => errors.push(e),
+    ...options,
+  });
+  return { sender, errors };
+}
+
+/** Answers with the statuses in turn (then 200); a status may come with headers. */
+function script(...steps: (number | readonly [number, Record<string, string>])[]): Answer {
+  return (_req, res) => {
+    const step = steps.shift() ?? 200;
+    const [status, headers] = typeof step === "number" ? [step, {}] : step;
+    res.writeHead(status, headers).end();
+  };
+}
+
+/** A gate the receiver waits on, and a promise that resolves once a request arrived. */
+function gate(): { arrived: Promise<void>; release: () => void; answer: Answer } {
+  let release = () => {};
+  let arrive = () => {};
+  const opened = new Promise<void>((resolve) => (release = resolve));
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  return {
+    arrived,
+    release,
+    answer: async (_req, res) => {
+      arrive();
+      await opened;
+      res.end();
+    },
+  };
+}
+
+describe("the webhook request", () => {
+  it("posts the body as given with the v1.0 content type, token and Authorization headers", async () => {
+    const { sender, errors } = localSender();
+    const body = '{"statusUpdate":{"taskId":"task-1","note":"h\u00e9llo \u2713"}}';
+    const auth = { $typeName: "lf.a2a.v1.AuthenticationInfo" as const, scheme: "Bearer", credentials: "cred-42" };
+    sender.send({
+      config: config(`${base}/hook?x=1`, { token: "tok-7", authentication: auth }),
+      protocolVersion: "1.0",
+      body,
+    });
+    await sender.idle();
+    expect(errors).toEqual([]);
+    expect(received).toHaveLength(1);
+    const [got] = received;
+    expect(got?.method).toBe("POST");
+    expect(got?.path).toBe("/hook?x=1");
+    expect(got?.body).toBe(body);
+    expect(got?.headers["content-type"]).toBe("application/a2a+json");
+    expect(got?.headers["x-a2a-notification-token"]).toBe("tok-7");
+    expect(got?.headers.authorization).toBe("Bearer cred-42");
+  });
+
+  it("uses application/json for v0.3 and leaves out the token and Authorization headers when unset", async () => {
+    const { sender, errors } = localSender();
+    sender.send(delivery('{"id":"task-1","kind":"task"}', {}, "0.3"));
+    await sender.idle();
+    expect(errors).toEqual([]);
+    expect(received[0]?.headers["content-type"]).toBe("application/json");
+    expect(received[0]?.headers).not.toHaveProperty("x-a2a-notification-token");
+    expect(received[0]?.headers).not.toHaveProperty("authorization");
+  });
+
+  it("refuses, without retrying, credentials that would break the header", async () => {
+    const { sender, errors } = localSender();
+    const auth = {
+      $typeName: "lf.a2a.v1.AuthenticationInfo" as const,
+      scheme: "Bearer",
+      credentials: "x\r\nX-Evil: 1",
+    };
+    sender.send(delivery("{}", { authentication: auth }));
+    await sender.idle();
+    expect(received).toHaveLength(0);
+    expect(errors.map((e) => [e.failure, e.attempts])).toEqual([["request-refused", 1]]);
+  });
+});
+
+describe("retries", () => {
+  it("retries 503 twice, then delivers", async () => {
+    answer = script(503, 503);
+    const { sender, errors } = localSender();
+    sender.send(delivery('{"n":1}'));
+    await sender.idle();
+    expect(errors).toEqual([]);
+    expect(received.map((r) => r.body)).toEqual(['{"n":1}', '{"n":1}', '{"n":1}']);
+  });
+
+  it("gives up after the last attempt and reports URL, task, config, attempts and status", async () => {
+    answer = script(500, 502, 503, 504);
+    const { sender, errors } = localSender({ attempts: 3 });
+    sender.send(delivery("{}"));
+    await sender.idle();
+    expect(received).toHaveLength(3);
+    expect(errors).toHaveLength(1);
+    const [e] = errors;
+    expect(e).toMatchObject({ failure: "http-status", status: 503, attempts: 3, taskId: "task-1", configId: "cfg-1" });
+    expect(e?.url).toBe(`${base}/hook`);
+    expect(e?.message).toContain(
+      `push delivery to ${base}/hook for task task-1 (config cfg-1) failed after 3 attempts`,
+    );
+    expect(e?.message).toContain("HTTP 503");
+  });
+
+  it.each([400, 401, 404, 410, 302])("does not retry HTTP %i", async (status) => {
+    answer = script([status, { Location: "http://127.0.0.1:1/elsewhere" }]);
+    const { sender, errors } = localSender();
+    sender.send(delivery("{}"));
+    await sender.idle();
+    expect(received).toHaveLength(1);
+    expect(errors.map((e) => [e.failure, e.status, e.attempts])).toEqual([["http-status", status, 1]]);
+    expect(errors[0]?.message).toContain("after 1 attempt:");
+  });
+
+  it("retries 408 and 429", async () => {
+    answer = script(408, 429);
+    const { sender, errors } = localSender();
+    sender.send(delivery("{}"));
+    await sender.idle();
+    expect(errors).toEqual([]);
+    expect(received).toHaveLength(3);
+  });
+
+  it("retries an attempt that timed out", async () => {
+    let first = true;
+    answer = (_req, res) => {
+      if (first) hanging.push(res);
+      else res.end();
+      first = false;
+    };
+    const { sender, errors } = localSender({ timeoutMs: 200 });
+    sender.send(delivery("{}"));
+    await sender.idle();
+    expect(errors).toEqual([]);
+    expect(received).toHaveLength(2);
+  });
+
+  it("reports a timeout when no attempt is answered", async () => {
+    answer = (_req, res) => void hanging.push(res);
+    const { sender, errors } = localSender({ timeoutMs: 100, attempts: 2 });
+    sender.send(delivery("{}"));
+    await sender.idle();
+    expect(received).toHaveLength(2);
+    expect(errors.map((e) => [e.failure, e.attempts])).toEqual([["timeout", 2]]);
+    expect(errors[0]?.message).toContain("no answer within 100 ms");
+  });
+
+  it("retries a refused connection and names the cause", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const { sender, errors } = localSender({ attempts: 2 });
+    sender.send({ config: config(`http://127.0.0.1:${port}/hook`), protocolVersion: "1.0", body: "{}" });
+    await sender.idle();
+    expect(errors.map((e) => [e.failure, e.attempts])).toEqual([["network", 2]]);
+    expect(errors[0]?.message).toContain(`http://127.0.0.1:${port}/hook`);
+    expect(errors[0]?.message).toContain("ECONNREFUSED");
+  });
+
+  // The backoff alone would wait ten minutes, past the test's timeout: only Retry-After lets these pass.
+  it.each([
+    ["zero seconds", "0", 600_000],
+    ["an HTTP date in the past", new Date(0).toUTCString(), 600_000],
+    ["an hour, capped by maxRetryAfterMs", "3600", 5],
+  ])(
+    "honours Retry-After: %s",
+    async (_name, value, cap) => {
+      answer = script([429, { "Retry-After": value }], [503, { "Retry-After": value }]);
+      const { sender, errors } = localSender({
+        initialBackoffMs: 600_000,
+        maxBackoffMs: 600_000,
+        maxRetryAfterMs: cap,
+      });
+      sender.send(delivery("{}"));
+      await sender.idle();
+      expect(errors).toEqual([]);
+      expect(received).toHaveLength(3);
+    },
+    20_000,
+  );
+
+  it("reads Retry-After as seconds or an HTTP date", () => {
+    const now = Date.parse("2026-01-01T00:00:00Z");
+    expect(parseRetryAfter("7", now)).toBe(7000);
+    expect(parseRetryAfter(" 0 ", now)).toBe(0);
+    expect(parseRetryAfter("Thu, 01 Jan 2026 00:00:30 GMT", now)).toBe(30_000);
+    expect(parseRetryAfter("Wed, 31 Dec 2025 23:00:00 GMT", now)).toBe(0);
+    expect(parseRetryAfter("soon", now)).toBeUndefined();
+    expect(parseRetryAfter("-5", now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+});
+
+describe("order, queue bound and idle()", () => {
+  it("delivers one config's updates in order, a retry holding back the later ones", async () => {
+    let failedOnce = false;
+    answer = (req, res) => {
+      const retry = req.body === "1" && !failedOnce;
+      failedOnce ||= retry;
+      res.writeHead(retry ? 503 : 200).end();
+    };
+    const { sender, errors } = localSender();
+    for (const n of ["1", "2", "3", "4", "5"]) sender.send(delivery(n));
+    await sender.idle();
+    expect(errors).toEqual([]);
+    expect(received.map((r) => r.body)).toEqual(["1", "1", "2", "3", "4", "5"]);
+  });
+
+  it("does not hold one config's deliveries behind another's", async () => {
+    const held = gate();
+    answer = (req, res) => (req.body === "a" ? held.answer(req, res) : res.end());
+    const { sender, errors } = localSender();
+    sender.send(delivery("a", { id: "cfg-a" }));
+    await held.arrived;
+    const bDone = new Promise<void>((resolve) => {
+      answer = (req, res) => {
+        res.end();
+        if (req.body === "b") resolve();
+      };
+    });
+    sender.send(delivery("b", { id: "cfg-b" }));
+    await bDone;
+    held.release();
+    await sender.idle();
+    expect(errors).toEqual([]);
+    expect(received.map((r) => r.body)).toEqual(["a", "b"]);
+  });
+
+  it("drops the oldest waiting delivery when a config's queue overflows, and reports it", async () => {
+    const held = gate();
+    answer = held.answer;
+    const { sender, errors } = localSender({ queueLimit: 2 });
+    for (const n of ["1", "2", "3", "4", "5"]) sender.send(delivery(n));
+    expect(errors.map((e) => [e.failure, e.attempts])).toEqual([
+      ["queue-overflow", 0],
+      ["queue-overflow", 0],
+    ]);
+    expect(errors[0]?.message).toContain(`push delivery to ${base}/hook for task task-1 (config cfg-1) dropped`);
+    expect(errors[0]?.message).toContain("queueLimit 2");
+    held.release();
+    await sender.idle();
+    expect(received.map((r) => r.body)).toEqual(["1", "4", "5"]);
+    expect(errors).toHaveLength(2);
+  });
+
+  it("resolves idle() at once when nothing is open, and only after the last delivery ended", async () => {
+    const held = gate();
+    answer = held.answer;
+    const { sender } = localSender();
+    await sender.idle();
+    sender.send(delivery("1"));
+    let idle = false;
+    const waiting = sender.idle().then(() => {
+      idle = true;
+    });
+    await held.arrived;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(idle).toBe(false);
+    held.release();
+    await waiting;
+    expect(idle).toBe(true);
+    expect(received).toHaveLength(1);
+  });
+
+  it("survives an onError that throws", async () => {
+    answer = script(400, 200);
+    const sender = createPushSender({
+      allowHosts: ["127.0.0.1"],
+      onError: () => {
+        throw new Error("broken handler");
+      },
+    });
+    sender.send(delivery("1"));
+    sender.send(delivery("2"));
+    await sender.idle();
+    expect(received.map((r) => r.body)).toEqual(["1", "2"]);
+  });
+
+  it("refuses options out of range, naming the option", () => {
+    expect(() => createPushSender({ attempts: 0 })).toThrow(/option attempts must be an integer >= 1; got 0/);
+    expect(() => createPushSender({ queueLimit: 1.5 })).toThrow(/option queueLimit/);
+    expect(() => createPushSender({ timeoutMs: Number.NaN })).toThrow(/option timeoutMs/);
+  });
+});
+
+/** Expects checkUrl to refuse the URL with InvalidParamsError naming it and the reason. */
+async function expectRefused(sender: PushSender, url: string, reason: string): Promise<A2AError> {
+  const error = await sender.checkUrl(url).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error, url).toBeInstanceOf(A2AError);
+  const a2a = error as A2AError;
+  expect(a2a.type).toBe("InvalidParamsError");
+  expect(a2a.message, url).toContain("push notification URL ");
+  expect(a2a.message, url).toContain(reason);
+  return a2a;
+}
+
+describe("URL screening", () => {
+  const strict = createPushSender();
+
+  it.each([
+    ["ftp://example.com/hook", "scheme ftp: is not http: or https:"],
+    ["file:///etc/passwd", "scheme file:"],
+    ["javascript:alert(1)", "scheme javascript:"],
+    ["not a url", "not an absolute URL"],
+    ["/relative/hook", "not an absolute URL"],
+    ["http://user:secret@example.com/", "credentials in the URL"],
+    ["http://user@example.com/", "credentials in the URL"],
+    ["http://127.0.0.1/", "loopback address"],
+    ["http://127.1.2.3:8080/x", "loopback address"],
+    ["http://2130706433/", "loopback address"],
+    ["http://0x7f000001/", "loopback address"],
+    ["http://0177.0.0.1/", "loopback address"],
+    ["http://127.1/", "loopback address"],
+    ["http://[::1]/", "loopback address"],
+    ["http://[0:0:0:0:0:0:0:1]/", "loopback address"],
+    ["http://10.1.2.3/", "private address"],
+    ["http://172.16.0.1/", "private address"],
+    ["http://172.31.255.255/", "private address"],
+    ["http://192.168.1.1/", "private address"],
+    ["http://169.254.1.1/", "link-local address"],
+    ["http://169.254.169.254/latest/meta-data/", "cloud metadata address"],
+    ["http://[fd00:ec2::254]/", "cloud metadata address"],
+    ["http://metadata.google.internal/computeMetadata/v1/", "cloud metadata name"],
+    ["http://METADATA.GOOGLE.INTERNAL./", "cloud metadata name"],
+    ["http://0.0.0.0/", "unspecified address"],
+    ["http://0/", "unspecified address"],
+    ["http://[::]/", "unspecified address"],
+    ["http://[::ffff:127.0.0.1]/", "IPv4-mapped loopback address"],
+    ["http://[::ffff:7f00:1]/", "IPv4-mapped loopback address"],
+    ["http://[::ffff:169.254.169.254]/", "IPv4-mapped cloud metadata address"],
+    ["http://[::ffff:10.0.0.1]/", "IPv4-mapped private address"],
+    ["http://[0:0:0:0:0:ffff:192.168.0.1]/", "IPv4-mapped private address"],
+    ["http://[::ffff:0:127.0.0.1]/", "IPv4-translated loopback address"],
+    ["http://[::127.0.0.1]/", "IPv4-compatible"],
+    ["http://[64:ff9b::127.0.0.1]/", "NAT64 loopback address"],
+    ["http://[2002:a9fe:a9fe::]/", "6to4 cloud metadata address"],
+    ["http://[fc00::1]/", "unique local (private) address"],
+    ["http://[fd12:3456::1]/", "unique local (private) address"],
+    ["http://[fe80::1]/", "link-local address"],
+    ["http://[febf:ffff::1]/", "link-local address"],
+    ["http://[fec0::1]/", "site-local (private) address"],
+    ["http://100.64.0.1/", "shared address space (CGNAT) address"],
+    ["http://100.127.255.255/", "shared address space (CGNAT) address"],
+    ["http://224.0.0.1/", "multicast address"],
+    ["http://239.255.255.250/", "multicast address"],
+    ["http://255.255.255.255/", "broadcast address"],
+    ["http://[ff02::1]/", "multicast address"],
+    ["http://localhost/", "loopback name"],
+    ["http://LOCALHOST:8080/", "loopback name"],
+    ["http://localhost./", "loopback name"],
+    ["http://hooks.localhost/", "loopback name"],
+    ["http://no-such-host.invalid/", "did not resolve"],
+  ])("refuses %s (%s)", async (url, reason) => {
+    const error = await expectRefused(strict, url, reason);
+    if (!url.includes("secret")) expect(error.message).toContain(url.startsWith("http") ? new URL(url).href : url);
+  });
+
+  it("never echoes a password in the refusal", async () => {
+    const error = await expectRefused(strict, "https://user:secret@example.com/hook", "credentials");
+    expect(error.message).not.toContain("secret");
+    expect(error.message).toContain("https://user:***@example.com/hook");
+  });
+
+  it.each([
+    "https://93.184.215.14/hook",
+    "http://8.8.8.8:8080/a?b=c",
+    "https://[2606:4700:4700::1111]/",
+    "http://[::ffff:8.8.8.8]/",
+    "http://172.15.255.255/",
+    "http://172.32.0.1/",
+    "http://100.63.255.255/",
+    "http://100.128.0.1/",
+    "http://169.255.0.1/",
+    "http://11.0.0.1/",
+    "http://[2001:db9::1]/",
+  ])("accepts %s", async (url) => {
+    await expect(strict.checkUrl(url)).resolves.toBeUndefined();
+  });
+
+  it("resolves a host name: localhost by DNS is loopback too when the name rule is lifted", async () => {
+    // allowPrivateNetworks lifts the loopback name rule, so "localhost" is judged by its addresses.
+    const lifted = createPushSender({ allowPrivateNetworks: true });
+    await expect(lifted.checkUrl("http://localhost:9/")).resolves.toBeUndefined();
+    const onlyHost = createPushSender({ allowHosts: ["127.0.0.1"] });
+    await expectRefused(onlyHost, "http://localhost:9/", "loopback name");
+  });
+
+  it("lifts private ranges with allowPrivateNetworks, never metadata, unspecified or multicast", async () => {
+    const lan = createPushSender({ allowPrivateNetworks: true });
+    for (const url of [
+      "http://127.0.0.1/",
+      "http://10.0.0.1/",
+      "http://[::1]/",
+      "http://[fd12::1]/",
+      "http://100.64.0.1/",
+    ]) {
+      await expect(lan.checkUrl(url), url).resolves.toBeUndefined();
+    }
+    await expectRefused(lan, "http://169.254.169.254/", "cloud metadata address");
+    await expectRefused(lan, "http://[::ffff:169.254.169.254]/", "IPv4-mapped cloud metadata");
+    await expectRefused(lan, "http://metadata.google.internal/", "cloud metadata name");
+    await expectRefused(lan, "http://0.0.0.0/", "unspecified address");
+    await expectRefused(lan, "http://224.0.0.1/", "multicast address");
+    await expectRefused(lan, "ftp://10.0.0.1/", "scheme ftp:");
+  });
+
+  it("exempts exactly the hosts in allowHosts", async () => {
+    const some = createPushSender({ allowHosts: ["127.0.0.1", "[::1]", "LocalHost", "0:0:0:0:0:ffff:a00:1"] });
+    for (const url of ["http://127.0.0.1:8/", "http://[::1]/", "http://localhost/", "http://[::ffff:10.0.0.1]/"]) {
+      await expect(some.checkUrl(url), url).resolves.toBeUndefined();
+    }
+    await expectRefused(some, "http://127.0.0.2/", "loopback address");
+    await expectRefused(some, "http://10.0.0.1/", "private address");
+    await expectRefused(some, "http://a:b@127.0.0.1/", "credentials");
+  });
+
+  it("screens again at delivery: a refused URL is reported once, never requested", async () => {
+    const errors: PushDeliveryError[] = [];
+    const sender = createPushSender({ onError: (e) => errors.push(e), initialBackoffMs: 1 });
+    sender.send(delivery("{}"));
+    await sender.idle();
+    expect(received).toHaveLength(0);
+    expect(errors.map((e) => [e.failure, e.attempts])).toEqual([["url-refused", 1]]);
+    expect(errors[0]?.message).toContain("loopback address");
+  });
+
+  it("delivers to a host name through the screened addresses (allowPrivateNetworks, localhost)", async () => {
+    const { sender, errors } = localSender({ allowHosts: [], allowPrivateNetworks: true });
+    const port = new URL(base).port;
+    sender.send({ config: config(`http://localhost:${port}/named`), protocolVersion: "1.0", body: "{}" });
+    await sender.idle();
+    expect(errors).toEqual([]);
+    expect(received.map((r) => [r.path, r.headers.host])).toEqual([["/named", `localhost:${port}`]]);
+  });
+
+  it("pins a request to the screened address instead of asking DNS again", async () => {
+    const port = Number(new URL(base).port);
+    const lookup = pinnedLookup([{ address: "127.0.0.1", family: 4 }]);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request({ hostname: "pinned.invalid", port, path: "/pinned", method: "POST", lookup, agent: false });
+      req.on("response", (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(status).toBe(200);
+    expect(received.map((r) => r.path)).toEqual(["/pinned"]);
+  });
+});
