@@ -1,0 +1,39 @@
+/**
+ * What the operations of createTaskHandler share: the store and its writer,
+ * the executor, push options, the id generator and the error reporter; and
+ * the rule every operation scopes its keys by: the tenant is the call's
+ * (route or request, HandlerContext.tenant), else the request's field, else "".
+ */
+import type { HandlerContext } from "../definition.js";
+import type { StreamResponse, Task } from "./a2a-types.js";
+import type { AgentExecutor } from "./executor.js";
+import type { PushSender } from "./push-types.js";
+import type { TaskStore } from "./store.js";
+import type { TaskWriter } from "./task-writer.js";
+
+/** Writes one update as the JSON body of a push in one protocol version. */
+export type PushPayload = (event: StreamResponse, task: Task) => unknown;
+
+export interface PushOptions {
+  readonly sender: PushSender;
+  /**
+   * The body of a push, per protocol version of the call that created the config. "1.0" defaults to the
+   * ProtoJSON of the StreamResponse; give "0.3" as (event, task) => toOlderJson(task).json of the generated
+   * a2a_compat to deliver to configs made by v0.3 calls through the version bridge.
+   */
+  readonly payload?: Readonly<Record<string, PushPayload>>;
+}
+
+export interface HandlerDeps {
+  readonly store: TaskStore;
+  readonly writer: TaskWriter;
+  readonly executor: AgentExecutor;
+  readonly push: PushOptions | undefined;
+  readonly newId: () => string;
+  /** Tells onError about a failure no caller sees, with the operation and the call it came from. */
+  readonly report: (error: unknown, operation: string, context: HandlerContext) => void;
+}
+
+export function tenantOf(context: HandlerContext, request: { readonly tenant: string }): string {
+  return context.tenant ?? request.tenant;
+}

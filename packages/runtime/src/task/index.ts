@@ -1,0 +1,33 @@
+/**
+ * @protoc-gen-a2a/runtime/task: the task runtime. An agent is an
+ * AgentExecutor; createTaskHandler makes it the typed A2A v1.0 handler (and,
+ * through the generated version bridge, v0.3) over a TaskStore: in memory
+ * here, PostgreSQL in @protoc-gen-a2a/runtime/postgres. Transport-only users
+ * never load this entry point.
+ */
+export { createTaskHandler, type TaskHandlerOptions } from "./task-handler.js";
+export type { PushOptions, PushPayload } from "./handler-deps.js";
+export {
+  createMemoryTaskStore,
+  DEFAULT_MAX_PUSH_CONFIGS_PER_TASK,
+  DEFAULT_MAX_TASKS,
+  type MemoryTaskStore,
+  type MemoryTaskStoreOptions,
+  type MemoryTaskStoreStats,
+} from "./memory-store.js";
+export type { AgentExecutor, ArtifactOptions, RequestContext, TaskUpdater } from "./executor.js";
+export type { PushDelivery, PushSender } from "./push-types.js";
+export type {
+  PushConfigPage,
+  StoredPushConfig,
+  StoredTask,
+  TaskCommit,
+  TaskEvent,
+  TaskPage,
+  TaskQuery,
+  TaskStore,
+} from "./store.js";
+export { INTERRUPTED_STATES, Role, TaskState, TERMINAL_STATES } from "./a2a-types.js";
+export type * from "./a2a-types.js";
+export { MAX_COMMIT_ATTEMPTS } from "./task-writer.js";
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./task-operations.js";

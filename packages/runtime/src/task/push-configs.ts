@@ -1,0 +1,93 @@
+/**
+ * The push notification config operations, through the store, scoped to
+ * the task and the call's tenant. Left out of the handler when
+ * createTaskHandler has no `push` option: the servers then answer
+ * PushNotificationNotSupportedError (the capability rule of the definition).
+ *
+ *   every call  TaskNotFoundError when the tenant has no such task
+ *   Create      the sender screens the URL first (InvalidParamsError naming
+ *               the reason); no id: a new one; kept with the call's protocol
+ *               version, so delivery speaks it
+ *   Get         TaskNotFoundError when the config does not exist (S1 §3.1.8);
+ *               without an id (v0.3 may leave it out: its get names only the
+ *               task), the task's first config
+ *   List        pageSize 0: all; negative: InvalidParamsError
+ *   Delete      idempotent: deleting a config that is gone succeeds (S1 §3.1.10)
+ */
+import type { HandlerContext } from "../definition.js";
+import { A2AError } from "../a2a-error.js";
+import type {
+  DeleteTaskPushNotificationConfigRequest,
+  GetTaskPushNotificationConfigRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsResponse,
+  TaskPushNotificationConfig,
+} from "./a2a-types.js";
+import { tenantOf, type HandlerDeps, type PushOptions } from "./handler-deps.js";
+
+/** google.protobuf.Empty, what Delete answers. */
+export interface Empty {
+  readonly $typeName: "google.protobuf.Empty";
+}
+
+async function taskTenant(
+  deps: HandlerDeps,
+  req: { readonly tenant: string; readonly taskId: string },
+  context: HandlerContext,
+): Promise<string> {
+  const tenant = tenantOf(context, req);
+  if (!req.taskId) throw new A2AError("InvalidParamsError", "taskId is required");
+  if (!(await deps.store.get(tenant, req.taskId))) {
+    throw new A2AError("TaskNotFoundError", `task ${req.taskId} not found`);
+  }
+  return tenant;
+}
+
+export function pushConfigOperations(deps: HandlerDeps, push: PushOptions) {
+  return {
+    async createTaskPushNotificationConfig(
+      req: TaskPushNotificationConfig,
+      context: HandlerContext,
+    ): Promise<TaskPushNotificationConfig> {
+      const tenant = await taskTenant(deps, req, context);
+      await push.sender.checkUrl(req.url);
+      const config: TaskPushNotificationConfig = { ...req, tenant, id: req.id || deps.newId() };
+      await deps.store.putPushConfig(tenant, { config, protocolVersion: context.protocolVersion });
+      return config;
+    },
+    async getTaskPushNotificationConfig(
+      req: GetTaskPushNotificationConfigRequest,
+      context: HandlerContext,
+    ): Promise<TaskPushNotificationConfig> {
+      const tenant = await taskTenant(deps, req, context);
+      const stored = req.id
+        ? await deps.store.getPushConfig(tenant, req.taskId, req.id)
+        : (await deps.store.listPushConfigs(tenant, req.taskId, 1, "")).configs[0];
+      if (!stored) throw new A2AError("TaskNotFoundError", `push config ${req.id} of task ${req.taskId} not found`);
+      return stored.config;
+    },
+    async listTaskPushNotificationConfigs(
+      req: ListTaskPushNotificationConfigsRequest,
+      context: HandlerContext,
+    ): Promise<ListTaskPushNotificationConfigsResponse> {
+      if (req.pageSize < 0) {
+        throw new A2AError("InvalidParamsError", `ListTaskPushNotificationConfigs: pageSize ${req.pageSize} < 0`);
+      }
+      const tenant = await taskTenant(deps, req, context);
+      const page = await deps.store.listPushConfigs(tenant, req.taskId, req.pageSize, req.pageToken);
+      return {
+        $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse",
+        configs: page.configs.map((s) => s.config),
+        nextPageToken: page.nextPageToken,
+      };
+    },
+    async deleteTaskPushNotificationConfig(
+      req: DeleteTaskPushNotificationConfigRequest,
+      context: HandlerContext,
+    ): Promise<Empty> {
+      const tenant = await taskTenant(deps, req, context);
+      await deps.store.deletePushConfig(tenant, req.taskId, req.id);
+      return { $typeName: "google.protobuf.Empty" };
+    },
+  };
+}

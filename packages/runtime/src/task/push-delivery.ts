@@ -1,0 +1,63 @@
+/**
+ * Push delivery from the instance that commits: after each commit with
+ * events, every config of the task gets each event, written in the protocol
+ * version of the call that created the config.
+ *
+ *   body      payload[version](event, task) as JSON; "1.0" defaults to the
+ *             ProtoJSON of the StreamResponse (S1 §4.3.3); a version without
+ *             a payload is reported to onError and skipped
+ *   order     one chain per task: the configs of a commit are read and its
+ *             deliveries handed to the sender before the next commit's, so
+ *             a webhook gets a task's updates in commit order
+ *   blocking  never: the commit returns at once; the sender retries on its
+ *             own, and every failure goes to onError
+ */
+import { toJson } from "@bufbuild/protobuf";
+import type { StreamResponse, Task } from "./a2a-types.js";
+import type { PushOptions, PushPayload } from "./handler-deps.js";
+import type { TaskSchemas } from "./schemas.js";
+import type { TaskStore } from "./store.js";
+import type { AfterCommit, Origin } from "./task-writer.js";
+
+export function createPushDelivery(
+  store: TaskStore,
+  push: PushOptions,
+  schemas: TaskSchemas,
+  report: (error: unknown, origin: Origin) => void,
+): AfterCommit {
+  const payloads: Readonly<Record<string, PushPayload>> = {
+    "1.0": (e: StreamResponse) => toJson(schemas.streamResponse, e),
+    ...push.payload,
+  };
+  const chains = new Map<string, Promise<void>>();
+
+  const deliver = async (tenant: string, task: Task, events: readonly StreamResponse[], origin: Origin) => {
+    const page = await store.listPushConfigs(tenant, task.id, 0, "");
+    for (const { config, protocolVersion } of page.configs) {
+      const payload = payloads[protocolVersion];
+      if (!payload) {
+        const problem = `push config ${config.id} of task ${task.id}: no push payload for protocol ${protocolVersion}`;
+        report(new Error(problem), origin);
+        continue;
+      }
+      for (const event of events) {
+        try {
+          push.sender.send({ config, protocolVersion, body: JSON.stringify(payload(event, task)) });
+        } catch (e) {
+          report(e, origin);
+        }
+      }
+    }
+  };
+
+  return (tenant, task, events, origin) => {
+    const key = `${tenant}\u0000${task.id}`;
+    const next = (chains.get(key) ?? Promise.resolve())
+      .then(() => deliver(tenant, task, events, origin))
+      .catch((e: unknown) => report(e, origin));
+    chains.set(key, next);
+    void next.then(() => {
+      if (chains.get(key) === next) chains.delete(key);
+    });
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * The start that SendMessage and SendStreamingMessage share: check the call,
+ * listen to the task, then let the executor run.
+ *
+ *   new task      message without taskId: a new task id; the message's
+ *                 contextId, or a new one, kept for the task and the reply
+ *   continuation  message with taskId: TaskNotFoundError when the tenant has
+ *                 no such task (S1 §3.4.2); UnsupportedOperationError when it
+ *                 is in a terminal state (S1 §3.1.1: "Messages sent to Tasks
+ *                 that are in a terminal state ... cannot accept further
+ *                 messages"); InvalidParamsError when the message's contextId
+ *                 is not the task's (S1 §3.4.3: "Agents MUST reject messages
+ *                 containing mismatching contextId and taskId"). The message
+ *                 joins the history and the task becomes WORKING (from
+ *                 input-required, auth-required, ...) in one commit
+ *   push config   configuration.taskPushNotificationConfig: refused without
+ *                 push (PushNotificationNotSupportedError) or when the sender
+ *                 refuses its URL, before anything is written; stored for the
+ *                 task (with the call's protocol version) before its first
+ *                 event is pushed
+ *
+ * Every refusal comes before the executor runs and before a stream starts.
+ * The watch listens before the task is read or created, so the caller sees
+ * every event after the version it starts from. When the executor returns
+ * with the task neither terminal nor interrupted, the watch ends at the
+ * version the task had then, so no caller waits for a task nobody works on.
+ */
+import type { HandlerContext } from "../definition.js";
+import { A2AError } from "../a2a-error.js";
+import { TaskState, TERMINAL_STATES, type Message, type SendMessageRequest } from "./a2a-types.js";
+import { tenantOf, type HandlerDeps } from "./handler-deps.js";
+import { startRun, type Run } from "./run.js";
+import type { StoredPushConfig } from "./store.js";
+import { checkHistoryLength, stateName, statusEvent, withStatus, type MessagePlace } from "./task-shapes.js";
+import { watchTask, type TaskWatch } from "./task-watch.js";
+import type { Committed, Origin } from "./task-writer.js";
+
+export interface SendStart {
+  readonly tenant: string;
+  readonly place: MessagePlace;
+  readonly watch: TaskWatch;
+  readonly run: Run;
+  /** The continued task after the message joined it; undefined for a new task. */
+  readonly continued: Committed | undefined;
+}
+
+async function pushConfigOf(
+  deps: HandlerDeps,
+  req: SendMessageRequest,
+  context: HandlerContext,
+  at: { tenant: string; taskId: string },
+): Promise<StoredPushConfig | undefined> {
+  const config = req.configuration?.taskPushNotificationConfig;
+  if (!config) return undefined;
+  if (!deps.push) {
+    throw new A2AError("PushNotificationNotSupportedError", "SendMessage: this agent sends no push notifications");
+  }
+  await deps.push.sender.checkUrl(config.url);
+  const id = config.id || deps.newId();
+  return { config: { ...config, tenant: at.tenant, taskId: at.taskId, id }, protocolVersion: context.protocolVersion };
+}
+
+const terminalRefusal = (taskId: string, state: TaskState) =>
+  new A2AError(
+    "UnsupportedOperationError",
+    `task ${taskId} is ${stateName(state)}, a terminal state; it takes no more messages`,
+  );
+
+/** The place of the message: a new task, or the stored task it continues (checked). */
+async function placeOf(deps: HandlerDeps, message: Message, tenant: string): Promise<MessagePlace> {
+  if (!message.taskId) return { taskId: deps.newId(), contextId: message.contextId || deps.newId() };
+  const stored = await deps.store.get(tenant, message.taskId);
+  if (!stored) throw new A2AError("TaskNotFoundError", `task ${message.taskId} not found`);
+  if (message.contextId && message.contextId !== stored.task.contextId) {
+    throw new A2AError(
+      "InvalidParamsError",
+      `message.contextId ${message.contextId} is not the context ${stored.task.contextId} of task ${message.taskId}`,
+    );
+  }
+  const state = stored.task.status?.state ?? TaskState.UNSPECIFIED;
+  // Refused here, before a push config is stored or anything listens; the commit checks again (a cancel may win).
+  if (TERMINAL_STATES.has(state)) throw terminalRefusal(message.taskId, state);
+  return { taskId: stored.task.id, contextId: stored.task.contextId };
+}
+
+async function continueTask(deps: HandlerDeps, tenant: string, message: Message, origin: Origin): Promise<Committed> {
+  const committed = await deps.writer.change(
+    tenant,
+    message.taskId,
+    (stored) => {
+      const state = stored.task.status?.state ?? TaskState.UNSPECIFIED;
+      if (TERMINAL_STATES.has(state)) throw terminalRefusal(message.taskId, state);
+      const task = withStatus({ ...stored.task, history: [...stored.task.history, message] }, TaskState.WORKING);
+      return { task, events: [statusEvent(task)] };
+    },
+    origin,
+  );
+  if (!committed) throw new Error(`task ${message.taskId}: the message could not join it`);
+  return committed;
+}
+
+/** Checks the call, listens, joins or prepares the task and starts the executor (see the header). */
+export async function startSend(
+  deps: HandlerDeps,
+  req: SendMessageRequest,
+  context: HandlerContext,
+  operation: string,
+): Promise<SendStart> {
+  if (!req.message) throw new A2AError("InvalidParamsError", `${operation}: message is required`);
+  checkHistoryLength(req.configuration?.historyLength, `${operation}: configuration.historyLength`);
+  const tenant = tenantOf(context, req);
+  const place = await placeOf(deps, req.message, tenant);
+  const userMessage: Message = { ...req.message, ...place };
+  const pushConfig = await pushConfigOf(deps, req, context, { tenant, taskId: place.taskId });
+  const putConfig = async () => {
+    if (pushConfig) await deps.store.putPushConfig(tenant, pushConfig);
+  };
+  const origin: Origin = { operation, context };
+  const watch = await watchTask(deps.store, tenant, place.taskId);
+  try {
+    let continued: Committed | undefined;
+    if (req.message.taskId) {
+      await putConfig();
+      continued = await continueTask(deps, tenant, userMessage, origin);
+    }
+    const run = await startRun({
+      executor: deps.executor,
+      writer: deps.writer,
+      tenant,
+      place,
+      userMessage,
+      mode: continued ? "task" : "open",
+      newId: deps.newId,
+      origin,
+      onCreated: putConfig,
+      continued: continued?.task,
+      extensions: context.extensions,
+      configuration: req.configuration,
+      metadata: req.metadata,
+      protocolVersion: context.protocolVersion,
+      report: (e) => deps.report(e, operation, context),
+    });
+    void run.settled
+      .then(async () => watch.endAt((await deps.store.get(tenant, place.taskId))?.version ?? 0))
+      .catch((e: unknown) => deps.report(e, operation, context));
+    return { tenant, place, watch, run, continued };
+  } catch (e) {
+    await watch.stop();
+    throw e;
+  }
+}
+
+/** The promise, or the signal's abort (the caller went away) as a rejection. */
+export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}

@@ -1,0 +1,96 @@
+/**
+ * SendMessage and SendStreamingMessage, after the shared start (send-start.ts).
+ *
+ *   SendMessage           a reply-only executor's message is the answer (no
+ *                         task). Else the task: returnImmediately answers it at
+ *                         once; by default the call waits until the task is in
+ *                         a terminal or interrupted state (S1 §3.2.2), or the
+ *                         executor returned leaving it as it was; the answer is
+ *                         the task as stored then
+ *   SendStreamingMessage  the message alone, or the Task first and then its
+ *                         events, up to the one that leaves the task terminal
+ *                         or interrupted (S1 §3.1.2)
+ *
+ * configuration.historyLength trims the task in the answer (and the stream's
+ * first Task). A caller that goes away stops waiting; the task goes on.
+ */
+import type { HandlerContext } from "../definition.js";
+import type { SendMessageRequest, SendMessageResponse, StreamResponse, Task } from "./a2a-types.js";
+import type { HandlerDeps } from "./handler-deps.js";
+import { startSend, unlessAborted, type SendStart } from "./send-start.js";
+import { messageEvent, taskEvent, taskView } from "./task-shapes.js";
+import { taskEvents } from "./task-watch.js";
+
+const answerTask = (task: Task): SendMessageResponse => ({
+  $typeName: "lf.a2a.v1.SendMessageResponse",
+  payload: { case: "task", value: task },
+});
+
+async function storedView(deps: HandlerDeps, start: SendStart, historyLength: number | undefined): Promise<Task> {
+  const stored = await deps.store.get(start.tenant, start.place.taskId);
+  if (!stored) throw new Error(`task ${start.place.taskId} vanished from the store`);
+  return taskView(stored.task, historyLength);
+}
+
+export async function sendMessage(
+  deps: HandlerDeps,
+  req: SendMessageRequest,
+  context: HandlerContext,
+): Promise<SendMessageResponse> {
+  const start = await startSend(deps, req, context, "SendMessage");
+  const historyLength = req.configuration?.historyLength;
+  try {
+    let afterVersion = 0;
+    if (start.continued) afterVersion = start.continued.version;
+    else {
+      const first = await unlessAborted(start.run.first, context.signal);
+      if (first.kind === "message") {
+        return { $typeName: "lf.a2a.v1.SendMessageResponse", payload: { case: "message", value: first.message } };
+      }
+    }
+    if (req.configuration?.returnImmediately) {
+      return answerTask(
+        start.continued ? taskView(start.continued.task, historyLength) : await storedView(deps, start, historyLength),
+      );
+    }
+    for await (const _ of taskEvents(start.watch, afterVersion, context.signal)) {
+      // Waiting for the event that ends the wait; the answer is the task as stored after it.
+    }
+    return answerTask(await storedView(deps, start, historyLength));
+  } finally {
+    await start.watch.stop();
+  }
+}
+
+/** The stream's first Task, trimmed to the call's historyLength. */
+function firstTask(event: StreamResponse, historyLength: number | undefined): StreamResponse {
+  return event.payload.case === "task" ? taskEvent(taskView(event.payload.value, historyLength)) : event;
+}
+
+export async function* sendStreamingMessage(
+  deps: HandlerDeps,
+  req: SendMessageRequest,
+  context: HandlerContext,
+): AsyncGenerator<StreamResponse> {
+  const start = await startSend(deps, req, context, "SendStreamingMessage");
+  const historyLength = req.configuration?.historyLength;
+  try {
+    if (start.continued) {
+      yield taskEvent(taskView(start.continued.task, historyLength));
+      yield* taskEvents(start.watch, start.continued.version, context.signal);
+      return;
+    }
+    const first = await unlessAborted(start.run.first, context.signal);
+    if (first.kind === "message") {
+      yield messageEvent(first.message);
+      return;
+    }
+    let leading = true;
+    for await (const event of taskEvents(start.watch, 0, context.signal)) {
+      yield leading ? firstTask(event, historyLength) : event;
+      leading = false;
+    }
+  } finally {
+    await start.watch.stop();
+  }
+}

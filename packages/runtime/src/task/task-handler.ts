@@ -1,0 +1,88 @@
+/**
+ * createTaskHandler: an AgentExecutor and a TaskStore made into the typed
+ * A2A v1.0 handler, which the servers of every binding serve as it is, and
+ * v0.3 clients reach through the generated version bridge (bridgeToOlder).
+ *
+ *   operations  send-start.ts and send.ts (SendMessage, SendStreamingMessage),
+ *               task-operations.ts (GetTask, ListTasks, CancelTask,
+ *               SubscribeToTask), push-configs.ts (only with `push`),
+ *               GetExtendedAgentCard (only with `extendedAgentCard`); an
+ *               operation left out is answered by the servers with its
+ *               capability's error
+ *   types       the operations are written against the v1.0 shapes of
+ *               a2a-types.ts; taskSchemas checks once, here, that the
+ *               definition has them, which is what the one cast to
+ *               A2aHandler<S> at the end rests on
+ *   failures    what no caller sees (an executor's throw once its task
+ *               exists, a push that could not be handed over) goes to onError
+ *               (default: logError, stderr)
+ */
+import type { DescService } from "@bufbuild/protobuf";
+import type { A2aHandler, A2aServiceDefinition, HandlerContext } from "../definition.js";
+import { logError, type OnError } from "../report-error.js";
+import type { AgentExecutor } from "./executor.js";
+import type { HandlerDeps, PushOptions } from "./handler-deps.js";
+import { createMemoryTaskStore } from "./memory-store.js";
+import { pushConfigOperations } from "./push-configs.js";
+import { createPushDelivery } from "./push-delivery.js";
+import { taskSchemas } from "./schemas.js";
+import { sendMessage, sendStreamingMessage } from "./send.js";
+import type { TaskStore } from "./store.js";
+import { cancelTask, getTask, listTasks, subscribeToTask } from "./task-operations.js";
+import { createTaskWriter } from "./task-writer.js";
+
+/** The GetExtendedAgentCard method of the generated handler type. */
+type ExtendedCardMethod<S> = A2aHandler<S> extends { getExtendedAgentCard?: infer F } ? F : never;
+
+export interface TaskHandlerOptions<S extends DescService> {
+  /** The A2A v1.0 definition (A2AServiceV1_0 of the generated code); another is refused at once. */
+  readonly definition: A2aServiceDefinition<S>;
+  readonly executor: AgentExecutor;
+  /** Where tasks live; default: createMemoryTaskStore() (one instance). */
+  readonly store?: TaskStore;
+  /** Push notifications: without it, the push config operations answer PushNotificationNotSupportedError. */
+  readonly push?: PushOptions;
+  /** Failures no caller sees; default: logError (stderr). */
+  readonly onError?: OnError;
+  /** Answers GetExtendedAgentCard; without it, ExtendedAgentCardNotConfiguredError. */
+  readonly extendedAgentCard?: ExtendedCardMethod<S>;
+  /** New task, context, message and push config ids; default: crypto.randomUUID. */
+  readonly idGenerator?: () => string;
+}
+
+export function createTaskHandler<S extends DescService>(options: TaskHandlerOptions<S>): A2aHandler<S> {
+  const schemas = taskSchemas(options.definition);
+  const onError = options.onError ?? logError;
+  const report = (error: unknown, operation: string, context: HandlerContext) => {
+    try {
+      onError(error, { binding: context.binding, operation, protocolVersion: context.protocolVersion });
+    } catch {
+      // A failing reporter must not change the task.
+    }
+  };
+  const store = options.store ?? createMemoryTaskStore();
+  const push = options.push;
+  const afterCommit = push
+    ? createPushDelivery(store, push, schemas, (e, origin) => report(e, origin.operation, origin.context))
+    : () => undefined;
+  const deps: HandlerDeps = {
+    store,
+    writer: createTaskWriter(store, afterCommit),
+    executor: options.executor,
+    push,
+    newId: options.idGenerator ?? (() => crypto.randomUUID()),
+    report,
+  };
+  const handler = {
+    sendMessage: sendMessage.bind(undefined, deps),
+    sendStreamingMessage: sendStreamingMessage.bind(undefined, deps),
+    getTask: getTask.bind(undefined, deps),
+    listTasks: listTasks.bind(undefined, deps),
+    cancelTask: cancelTask.bind(undefined, deps),
+    subscribeToTask: subscribeToTask.bind(undefined, deps),
+    ...(push ? pushConfigOperations(deps, push) : {}),
+    ...(options.extendedAgentCard ? { getExtendedAgentCard: options.extendedAgentCard } : {}),
+  };
+  // Sound by taskSchemas: the definition is lf.a2a.v1.A2AService with the methods and fields these shapes name.
+  return handler as unknown as A2aHandler<S>;
+}

@@ -1,0 +1,87 @@
+/**
+ * Every write to a task goes through here: compare-and-set on the store's
+ * version, in a bounded loop.
+ *
+ *   change    read the task, compute the new task and its events from what
+ *             was read, commit naming the version read; when another writer
+ *             got there first, read again and recompute (at most
+ *             MAX_COMMIT_ATTEMPTS times, then fail naming the task). The
+ *             change may decline (undefined: nothing to write) or throw (an
+ *             A2AError refusing the call), deciding on the fresh read each time
+ *   create    a new task at version 1 (expected version 0); what must hold before
+ *             its first events are pushed (a push config the same call
+ *             registers) runs between the commit and the delivery
+ *   after     each commit that holds and carries events is handed to
+ *             `afterCommit` (push delivery), which must not block
+ */
+import { A2AError } from "../a2a-error.js";
+import type { HandlerContext } from "../definition.js";
+import type { StreamResponse, Task } from "./a2a-types.js";
+import type { StoredTask, TaskStore } from "./store.js";
+
+/** How many times a change is recomputed when other writers keep getting there first. */
+export const MAX_COMMIT_ATTEMPTS = 32;
+
+export interface TaskChange {
+  readonly task: Task;
+  readonly events: readonly StreamResponse[];
+}
+
+export interface Committed {
+  readonly task: Task;
+  readonly version: number;
+}
+
+/** The call a write comes from: where its push failures are reported. */
+export interface Origin {
+  readonly operation: string;
+  readonly context: HandlerContext;
+}
+
+export type AfterCommit = (tenant: string, task: Task, events: readonly StreamResponse[], origin: Origin) => void;
+
+export interface TaskWriter {
+  readonly store: TaskStore;
+  /** Creates the task (fails if a task with its id exists); `beforeDelivery` runs before its events are pushed. */
+  create(tenant: string, change: TaskChange, origin: Origin, beforeDelivery?: () => Promise<void>): Promise<Committed>;
+  /**
+   * Applies `change` to the stored task (TaskNotFoundError when there is none); undefined when the change
+   * declined on the latest read.
+   */
+  change(
+    tenant: string,
+    taskId: string,
+    change: (stored: StoredTask) => TaskChange | undefined,
+    origin: Origin,
+  ): Promise<Committed | undefined>;
+}
+
+export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): TaskWriter {
+  const published = (tenant: string, c: TaskChange, origin: Origin) => {
+    if (c.events.length > 0) afterCommit(tenant, c.task, c.events, origin);
+  };
+  return {
+    store,
+    async create(tenant, c, origin, beforeDelivery) {
+      const version = await store.commit(tenant, { task: c.task, expectedVersion: 0, events: c.events });
+      if (version === undefined) throw new Error(`task ${c.task.id} (tenant "${tenant}") exists already`);
+      await beforeDelivery?.();
+      published(tenant, c, origin);
+      return { task: c.task, version };
+    },
+    async change(tenant, taskId, change, origin) {
+      for (let attempt = 0; attempt < MAX_COMMIT_ATTEMPTS; attempt++) {
+        const stored = await store.get(tenant, taskId);
+        if (!stored) throw new A2AError("TaskNotFoundError", `task ${taskId} not found`);
+        const c = change(stored);
+        if (!c) return undefined;
+        const version = await store.commit(tenant, { task: c.task, expectedVersion: stored.version, events: c.events });
+        if (version !== undefined) {
+          published(tenant, c, origin);
+          return { task: c.task, version };
+        }
+      }
+      throw new Error(`task ${taskId}: ${MAX_COMMIT_ATTEMPTS} commits in a row lost to concurrent writers`);
+    },
+  };
+}

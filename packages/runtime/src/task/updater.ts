@@ -1,0 +1,155 @@
+/**
+ * The TaskUpdater one executor call gets. Its calls apply in the order they
+ * were made (one queue), each as a compare-and-set change (task-writer.ts).
+ *
+ *   open      nothing published yet (a new task): `reply` answers the call
+ *             with that message and no task is made; `status` or `artifact`
+ *             first creates the task, SUBMITTED, with the user's message as
+ *             its history (event: the Task), then applies the call
+ *   message   the call was answered with a message: nothing more can be
+ *             published (the updater refuses, naming the task id)
+ *   task      the task exists: status (stamped now; its message joins the
+ *             history), artifact (replace by artifactId, or append parts),
+ *             reply (joins the history, event: the Message)
+ *
+ * A change to a task in a terminal state is dropped: after CancelTask, what
+ * the executor publishes is no longer wanted (S1 §3.1.5).
+ */
+import type { JsonObject } from "@bufbuild/protobuf";
+import {
+  TaskState,
+  TERMINAL_STATES,
+  type Artifact,
+  type Message,
+  type StreamResponse,
+  type Task,
+} from "./a2a-types.js";
+import type { ArtifactOptions, TaskUpdater } from "./executor.js";
+import type { StoredTask } from "./store.js";
+import { agentMessage, messageEvent, statusEvent, taskEvent, withStatus, type MessagePlace } from "./task-shapes.js";
+import type { Origin, TaskChange, TaskWriter } from "./task-writer.js";
+
+export type UpdaterMode = "open" | "message" | "task";
+
+/** What the call learns first: the reply message, or that the task exists. */
+export type FirstOutcome = { readonly kind: "message"; readonly message: Message } | { readonly kind: "task" };
+
+export interface UpdaterSetup {
+  readonly writer: TaskWriter;
+  readonly tenant: string;
+  readonly place: MessagePlace;
+  /** The user's message, with the task's ids. */
+  readonly userMessage: Message;
+  /** "task" when continuing a stored task, else "open". */
+  readonly mode: UpdaterMode;
+  readonly newId: () => string;
+  readonly origin: Origin;
+  /** Called once the task is created, before anything else is published (a SendMessage push config). */
+  readonly onCreated: () => Promise<void>;
+  /** Told the first outcome. */
+  readonly onFirst: (outcome: FirstOutcome) => void;
+}
+
+export interface RunUpdater extends TaskUpdater {
+  mode(): UpdaterMode;
+}
+
+function mergeArtifact(task: Task, artifact: Artifact, append: boolean): Task {
+  const at = task.artifacts.findIndex((a) => a.artifactId === artifact.artifactId);
+  const artifacts = [...task.artifacts];
+  if (at < 0) artifacts.push(artifact);
+  else if (append) artifacts[at] = { ...artifacts[at]!, parts: [...artifacts[at]!.parts, ...artifact.parts] };
+  else artifacts[at] = artifact;
+  return { ...task, artifacts };
+}
+
+function artifactEvent(task: Task, artifact: Artifact, options: ArtifactOptions): StreamResponse {
+  return {
+    $typeName: "lf.a2a.v1.StreamResponse",
+    payload: {
+      case: "artifactUpdate",
+      value: {
+        $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent",
+        taskId: task.id,
+        contextId: task.contextId,
+        artifact,
+        append: options.append ?? false,
+        lastChunk: options.lastChunk ?? false,
+        metadata: options.metadata,
+      },
+    },
+  };
+}
+
+/** A change that is dropped when the task is in a terminal state. */
+const unlessTerminal =
+  (apply: (task: Task) => TaskChange) =>
+  (stored: StoredTask): TaskChange | undefined =>
+    TERMINAL_STATES.has(stored.task.status?.state ?? TaskState.UNSPECIFIED) ? undefined : apply(stored.task);
+
+export function createUpdater(setup: UpdaterSetup): RunUpdater {
+  let mode = setup.mode;
+  let queue: Promise<unknown> = Promise.resolve();
+  const { writer, tenant, place } = setup;
+  const inOrder = <T>(op: () => Promise<T>): Promise<T> => {
+    const run = queue.then(op);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  const ensureTask = async (what: string) => {
+    if (mode === "message") {
+      throw new Error(`task ${place.taskId}: the call was answered with a message; the ${what} cannot follow it`);
+    }
+    if (mode === "task") return;
+    const task: Task = withStatus(
+      {
+        $typeName: "lf.a2a.v1.Task",
+        id: place.taskId,
+        contextId: place.contextId,
+        artifacts: [],
+        history: [setup.userMessage],
+      },
+      TaskState.SUBMITTED,
+    );
+    const created = async () => {
+      // The task exists from here on, even if what must precede its first push fails.
+      mode = "task";
+      await setup.onCreated();
+    };
+    await writer.create(tenant, { task, events: [taskEvent(task)] }, setup.origin, created);
+    setup.onFirst({ kind: "task" });
+  };
+  const change = (apply: (task: Task) => TaskChange) =>
+    writer.change(tenant, place.taskId, unlessTerminal(apply), setup.origin);
+  return {
+    mode: () => mode,
+    status: (state, message, metadata?: JsonObject) =>
+      inOrder(async () => {
+        await ensureTask("status");
+        const m = message === undefined ? undefined : agentMessage(message, place, setup.newId);
+        await change((t) => {
+          const task = withStatus(t, state, m);
+          return { task, events: [statusEvent(task, metadata)] };
+        });
+      }),
+    artifact: (artifact, options = {}) =>
+      inOrder(async () => {
+        await ensureTask("artifact");
+        await change((t) => ({
+          task: mergeArtifact(t, artifact, options.append ?? false),
+          events: [artifactEvent(t, artifact, options)],
+        }));
+      }),
+    reply: (message) =>
+      inOrder(async () => {
+        const m = agentMessage(message, mode === "open" ? { ...place, taskId: "" } : place, setup.newId);
+        if (mode === "open") {
+          mode = "message";
+          setup.onFirst({ kind: "message", message: m });
+          return;
+        }
+        if (mode === "message") throw new Error(`task ${place.taskId}: the call was answered with a message already`);
+        await change((t) => ({ task: { ...t, history: [...t.history, m] }, events: [messageEvent(m)] }));
+      }),
+  };
+}

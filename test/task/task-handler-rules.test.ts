@@ -1,0 +1,229 @@
+/**
+ * createTaskHandler's rules that need no wire, called in process: the
+ * startup check of the definition, a handler without push, two handlers
+ * (two agent instances) over one store, where a cancel on one aborts the
+ * executor running on the other, and concurrent writers on one task, which
+ * the compare-and-set loop keeps from losing or doubling an update.
+ */
+import { describe, expect, it } from "vitest";
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { A2AError, type HandlerContext } from "@protoc-gen-a2a/runtime";
+import {
+  createMemoryTaskStore,
+  createTaskHandler,
+  TaskState,
+  type AgentExecutor,
+  type PushSender,
+} from "@protoc-gen-a2a/runtime/task";
+import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
+import { A2AServiceV0_3 } from "../../generated-samples/v0.3.0/a2a_a2a.js";
+import {
+  CancelTaskRequestSchema,
+  GetExtendedAgentCardRequestSchema,
+  ListTasksRequestSchema,
+  Role,
+  SendMessageRequestSchema,
+  SubscribeToTaskRequestSchema,
+  type SendMessageResponseSchema,
+  type Task,
+} from "../../generated-samples/v1.0.1/a2a_pb.js";
+
+const context: HandlerContext = {
+  signal: new AbortController().signal,
+  headers: new Headers(),
+  protocolVersion: "1.0",
+  extensions: [],
+  binding: "JSONRPC",
+  tenant: undefined,
+};
+
+const send = (text: string, more: { returnImmediately?: boolean; url?: string } = {}) =>
+  create(SendMessageRequestSchema, {
+    message: { messageId: crypto.randomUUID(), role: Role.USER, parts: [{ content: { case: "text", value: text } }] },
+    configuration: {
+      returnImmediately: more.returnImmediately ?? false,
+      ...(more.url ? { taskPushNotificationConfig: { url: more.url } } : {}),
+    },
+  });
+
+/** The task of a handler's answer (a handler answers init shapes; this one gives whole messages). */
+function taskOf(r: MessageInitShape<typeof SendMessageResponseSchema>): Task {
+  if (r.payload?.case !== "task") throw new Error(`expected a task, got ${r.payload?.case}`);
+  return r.payload.value as Task;
+}
+
+async function failure(call: Promise<unknown>): Promise<string> {
+  const e = await call.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
+  return e instanceof A2AError ? e.type : `no A2AError: ${String(e)}`;
+}
+
+const LOOKS = 400;
+async function until(what: string, test: () => boolean): Promise<void> {
+  for (let i = 0; i < LOOKS && !test(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  if (!test()) throw new Error(`not seen: ${what}`);
+}
+
+/** Works until its signal aborts, then says so. */
+const aborted = new Set<string>();
+const waiting: AgentExecutor = {
+  async execute(ctx, up) {
+    await up.status(TaskState.WORKING);
+    await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+    aborted.add(ctx.taskId);
+  },
+};
+
+describe("createTaskHandler's startup check", () => {
+  it("refuses a definition that is not lf.a2a.v1.A2AService, naming it", () => {
+    const wrong = A2AServiceV0_3 as unknown as typeof A2AServiceV1_0;
+    expect(() => createTaskHandler({ definition: wrong, executor: waiting })).toThrow(
+      "createTaskHandler: the definition of a2a.v1.A2AService (protocol 0.3) is not lf.a2a.v1.A2AService",
+    );
+  });
+});
+
+describe("a handler without push", () => {
+  const handler = createTaskHandler({ definition: A2AServiceV1_0, executor: waiting });
+
+  it("has no push config operations (the servers answer PushNotificationNotSupportedError)", () => {
+    expect(handler.createTaskPushNotificationConfig).toBeUndefined();
+    expect(handler.getExtendedAgentCard).toBeUndefined();
+    expect(Object.keys(handler).sort()).toEqual(
+      ["cancelTask", "getTask", "listTasks", "sendMessage", "sendStreamingMessage", "subscribeToTask"].sort(),
+    );
+  });
+
+  it("refuses a message that asks for push, before any task is made", async () => {
+    const r = handler.sendMessage!(send("x", { url: "https://hooks.example/" }), context);
+    expect(await failure(r)).toBe("PushNotificationNotSupportedError");
+    expect((await handler.listTasks!(create(ListTasksRequestSchema), context)).totalSize).toBe(0);
+  });
+});
+
+describe("the extended agent card", () => {
+  it("is answered by the extendedAgentCard option, with the call's context", async () => {
+    const handler = createTaskHandler({
+      definition: A2AServiceV1_0,
+      executor: waiting,
+      extendedAgentCard: async (_req, ctx) => ({ name: `card for ${ctx.binding}` }),
+    });
+    const card = await handler.getExtendedAgentCard!(create(GetExtendedAgentCardRequestSchema), context);
+    expect(card.name).toBe("card for JSONRPC");
+  });
+});
+
+describe("two instances over one store", () => {
+  it("a cancel on one aborts the executor running on the other", async () => {
+    const store = createMemoryTaskStore();
+    const a = createTaskHandler({ definition: A2AServiceV1_0, executor: waiting, store });
+    const b = createTaskHandler({ definition: A2AServiceV1_0, executor: waiting, store });
+    const task = taskOf(await a.sendMessage!(send("wait", { returnImmediately: true }), context));
+    const canceled = await b.cancelTask!(create(CancelTaskRequestSchema, { id: task.id }), context);
+    expect(canceled.status?.state).toBe(TaskState.CANCELED);
+    await until("the executor on instance a aborted", () => aborted.has(task.id));
+  });
+
+  it("concurrent cancels: exactly one commits, the others find the task terminal", async () => {
+    const store = createMemoryTaskStore();
+    const handlers = Array.from({ length: 4 }, () =>
+      createTaskHandler({ definition: A2AServiceV1_0, executor: waiting, store }),
+    );
+    const task = taskOf(await handlers[0]!.sendMessage!(send("wait", { returnImmediately: true }), context));
+    const cancel = create(CancelTaskRequestSchema, { id: task.id });
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => handlers[i % 4]!.cancelTask!(cancel, context).then(() => "ok", String)),
+    );
+    expect(results.filter((r) => r === "ok")).toHaveLength(1);
+    expect(results.filter((r) => r.includes("terminal"))).toHaveLength(11);
+  });
+});
+
+describe("push delivery", () => {
+  it("reports a config whose protocol version has no payload to onError, and delivers the others", async () => {
+    const sent: string[] = [];
+    const errors: string[] = [];
+    const sender: PushSender = {
+      checkUrl: async () => undefined,
+      send: (d) => void sent.push(`${d.config.id} ${d.protocolVersion}`),
+      idle: async () => undefined,
+    };
+    const store = createMemoryTaskStore();
+    const handler = createTaskHandler({
+      definition: A2AServiceV1_0,
+      executor: waiting,
+      store,
+      push: { sender },
+      onError: (e, at) => void errors.push(`${at.operation}: ${String(e)}`),
+    });
+    const task = taskOf(await handler.sendMessage!(send("wait", { returnImmediately: true }), context));
+    const config = {
+      $typeName: "lf.a2a.v1.TaskPushNotificationConfig" as const,
+      tenant: "",
+      taskId: task.id,
+      token: "",
+    };
+    await store.putPushConfig("", {
+      config: { ...config, id: "new", url: "https://n.example" },
+      protocolVersion: "1.0",
+    });
+    await store.putPushConfig("", {
+      config: { ...config, id: "old", url: "https://o.example" },
+      protocolVersion: "0.3",
+    });
+    await handler.cancelTask!(create(CancelTaskRequestSchema, { id: task.id }), context);
+    await until("the cancel's delivery", () => sent.includes("new 1.0"));
+    expect(sent).toEqual(["new 1.0"]);
+    expect(errors).toEqual([`CancelTask: Error: push config old of task ${task.id}: no push payload for protocol 0.3`]);
+  });
+
+  it("a push config that cannot be stored fails the new task and the call, and onError is told", async () => {
+    const memory = createMemoryTaskStore();
+    // The memory store, except that it cannot store push configs.
+    const store = new Proxy(memory, {
+      get: (target, key) =>
+        key === "putPushConfig"
+          ? () => Promise.reject(new Error("push configs are read-only today"))
+          : (Reflect.get(target, key, target) as unknown),
+    });
+    const errors: string[] = [];
+    const sender: PushSender = { checkUrl: async () => undefined, send: () => undefined, idle: async () => undefined };
+    const handler = createTaskHandler({
+      definition: A2AServiceV1_0,
+      executor: waiting,
+      store,
+      push: { sender },
+      onError: (e) => void errors.push(String(e)),
+    });
+    const call = handler.sendMessage!(send("x", { url: "https://hooks.example/" }), context);
+    expect(await call.then(() => "answered", String)).toMatch(/the executor ended before the call was answered$/);
+    const listed = await handler.listTasks!(create(ListTasksRequestSchema), context);
+    expect(listed.tasks?.map((t) => t.status?.state)).toEqual([TaskState.FAILED]);
+    expect(errors).toEqual(["Error: push configs are read-only today"]);
+  });
+});
+
+describe("listeners", () => {
+  it("every listener the handler opens is closed: runs, streams, subscribers that stop early", async () => {
+    const store = createMemoryTaskStore();
+    const handler = createTaskHandler({ definition: A2AServiceV1_0, executor: waiting, store });
+    const task = taskOf(await handler.sendMessage!(send("wait", { returnImmediately: true }), context));
+    expect(store.stats().subscribedTasks).toBe(1);
+    const subscription = handler.subscribeToTask!(create(SubscribeToTaskRequestSchema, { id: task.id }), context);
+    const it = subscription[Symbol.asyncIterator]();
+    expect((await it.next()).value?.payload?.case).toBe("task");
+    await it.return?.();
+    const stream = handler.sendStreamingMessage!(send("wait"), context)[Symbol.asyncIterator]();
+    expect((await stream.next()).value?.payload?.case).toBe("task");
+    await stream.return?.();
+    await handler.cancelTask!(create(CancelTaskRequestSchema, { id: task.id }), context);
+    await until("no listener left", () => store.stats().subscribedTasks === 1);
+    const other = (await handler.listTasks!(create(ListTasksRequestSchema), context)).tasks?.find(
+      (t) => t.id !== task.id,
+    );
+    await handler.cancelTask!(create(CancelTaskRequestSchema, { id: other!.id! }), context);
+    await until("no listener left", () => store.stats().subscribedTasks === 0);
+  });
+});
