@@ -83,6 +83,23 @@ describe("createTaskHandler's startup check", () => {
       "createTaskHandler: the definition of a2a.v1.A2AService (protocol 0.3) is not lf.a2a.v1.A2AService",
     );
   });
+
+  it("refuses missing methods, other message types and missing fields, listing each", () => {
+    const { service } = A2AServiceV1_0;
+    const send = service.method.sendMessage.input;
+    const lean = { ...send, fields: send.fields.filter((f) => f.localName !== "configuration") };
+    const methods = service.methods
+      .filter((m) => m.localName !== "listTasks")
+      .map((m) => (m.input === send ? { ...m, input: lean } : m))
+      .map((m) => (m.localName === "cancelTask" ? { ...m, output: lean } : m));
+    const definition = { ...A2AServiceV1_0, service: { ...service, methods } } as unknown as typeof A2AServiceV1_0;
+    expect(() => createTaskHandler({ definition, executor: waiting })).toThrow(
+      "createTaskHandler: the definition of lf.a2a.v1.A2AService (protocol 1.0) does not match the task " +
+        "runtime: method listTasks is missing; method cancelTask is lf.a2a.v1.CancelTaskRequest → " +
+        "lf.a2a.v1.SendMessageRequest, expected lf.a2a.v1.CancelTaskRequest → lf.a2a.v1.Task; " +
+        "lf.a2a.v1.SendMessageRequest lacks configuration",
+    );
+  });
 });
 
 describe("a handler without push", () => {
