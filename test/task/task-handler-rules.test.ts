@@ -24,6 +24,7 @@ import {
   Role,
   SendMessageRequestSchema,
   SubscribeToTaskRequestSchema,
+  TaskPushNotificationConfigSchema,
   type SendMessageResponseSchema,
   type Task,
 } from "../../generated-samples/v1.0.1/a2a_pb.js";
@@ -117,6 +118,27 @@ describe("a handler without push", () => {
     const r = handler.sendMessage!(send("x", { url: "https://hooks.example/" }), context);
     expect(await failure(r)).toBe("PushNotificationNotSupportedError");
     expect((await handler.listTasks!(create(ListTasksRequestSchema), context)).totalSize).toBe(0);
+  });
+});
+
+describe("idGenerator", () => {
+  it("names new tasks, contexts and push configs", async () => {
+    let n = 0;
+    const sender: PushSender = { checkUrl: async () => undefined, send: () => undefined, idle: async () => undefined };
+    const handler = createTaskHandler({
+      definition: A2AServiceV1_0,
+      executor: waiting,
+      push: { sender },
+      idGenerator: () => `id-${++n}`,
+    });
+    const task = taskOf(await handler.sendMessage!(send("x", { returnImmediately: true }), context));
+    expect([task.id, task.contextId]).toEqual(["id-1", "id-2"]);
+    const config = await handler.createTaskPushNotificationConfig!(
+      create(TaskPushNotificationConfigSchema, { taskId: task.id, url: "https://hooks.example/" }),
+      context,
+    );
+    expect(config.id).toBe("id-3");
+    await handler.cancelTask!(create(CancelTaskRequestSchema, { id: task.id }), context);
   });
 });
 
