@@ -24,6 +24,7 @@ import {
   Role,
   SendMessageRequestSchema,
   SubscribeToTaskRequestSchema,
+  TaskPushNotificationConfigSchema,
   type SendMessageResponseSchema,
   type Task,
 } from "../../generated-samples/v1.0.1/a2a_pb.js";
@@ -83,6 +84,23 @@ describe("createTaskHandler's startup check", () => {
       "createTaskHandler: the definition of a2a.v1.A2AService (protocol 0.3) is not lf.a2a.v1.A2AService",
     );
   });
+
+  it("refuses missing methods, other message types and missing fields, listing each", () => {
+    const { service } = A2AServiceV1_0;
+    const send = service.method.sendMessage.input;
+    const lean = { ...send, fields: send.fields.filter((f) => f.localName !== "configuration") };
+    const methods = service.methods
+      .filter((m) => m.localName !== "listTasks")
+      .map((m) => (m.input === send ? { ...m, input: lean } : m))
+      .map((m) => (m.localName === "cancelTask" ? { ...m, output: lean } : m));
+    const definition = { ...A2AServiceV1_0, service: { ...service, methods } } as unknown as typeof A2AServiceV1_0;
+    expect(() => createTaskHandler({ definition, executor: waiting })).toThrow(
+      "createTaskHandler: the definition of lf.a2a.v1.A2AService (protocol 1.0) does not match the task " +
+        "runtime: method listTasks is missing; method cancelTask is lf.a2a.v1.CancelTaskRequest → " +
+        "lf.a2a.v1.SendMessageRequest, expected lf.a2a.v1.CancelTaskRequest → lf.a2a.v1.Task; " +
+        "lf.a2a.v1.SendMessageRequest lacks configuration",
+    );
+  });
 });
 
 describe("a handler without push", () => {
@@ -100,6 +118,27 @@ describe("a handler without push", () => {
     const r = handler.sendMessage!(send("x", { url: "https://hooks.example/" }), context);
     expect(await failure(r)).toBe("PushNotificationNotSupportedError");
     expect((await handler.listTasks!(create(ListTasksRequestSchema), context)).totalSize).toBe(0);
+  });
+});
+
+describe("idGenerator", () => {
+  it("names new tasks, contexts and push configs", async () => {
+    let n = 0;
+    const sender: PushSender = { checkUrl: async () => undefined, send: () => undefined, idle: async () => undefined };
+    const handler = createTaskHandler({
+      definition: A2AServiceV1_0,
+      executor: waiting,
+      push: { sender },
+      idGenerator: () => `id-${++n}`,
+    });
+    const task = taskOf(await handler.sendMessage!(send("x", { returnImmediately: true }), context));
+    expect([task.id, task.contextId]).toEqual(["id-1", "id-2"]);
+    const config = await handler.createTaskPushNotificationConfig!(
+      create(TaskPushNotificationConfigSchema, { taskId: task.id, url: "https://hooks.example/" }),
+      context,
+    );
+    expect(config.id).toBe("id-3");
+    await handler.cancelTask!(create(CancelTaskRequestSchema, { id: task.id }), context);
   });
 });
 

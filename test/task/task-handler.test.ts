@@ -113,6 +113,7 @@ const executor: AgentExecutor = {
     const text = textOf(ctx.message);
     if (text.startsWith("reply:")) return up.reply(text.slice("reply:".length));
     if (text === "early-boom") throw new Error("early secret");
+    if (text === "refuse") throw new A2AError("ContentTypeNotSupportedError", "only text/plain, please");
     if (text === "nothing") return;
     await up.status(TaskState.WORKING);
     await SCRIPTS[text]?.(ctx, up);
@@ -326,6 +327,10 @@ describe.each(WAYS)("createTaskHandler over %s", (way: Way) => {
     // A throw before the task exists is the call's InternalError, reported by the server, not the handler.
     expect(await failure(c.sendMessage({ message: user("early-boom") }))).toBe("InternalError");
     expect(servers.serverErrors.at(-1)).toBe("SendMessage: Error: early secret");
+    // An executor refuses a message with an A2A error before any task: that is the call's answer.
+    expect(await failure(c.sendMessage({ message: user("refuse") }))).toBe("ContentTypeNotSupportedError");
+    const stream = c.sendStreamingMessage({ message: user("refuse") });
+    expect(await failure(collect(stream))).toBe("ContentTypeNotSupportedError");
   });
 
   it("push configs: create (URL screened), get, list, delete, scoped to the task; deliveries", async () => {

@@ -17,6 +17,15 @@ export {
 } from "./memory-store.js";
 export type { AgentExecutor, ArtifactOptions, RequestContext, TaskUpdater } from "./executor.js";
 export type { PushDelivery, PushSender } from "./push-types.js";
+export {
+  createPushSender,
+  NOTIFICATION_TOKEN_HEADER,
+  PushDeliveryError,
+  pushHeaders,
+  type PushFailure,
+  type PushSenderOptions,
+} from "./push.js";
+export type { UrlScreenOptions } from "./url-screen.js";
 export type {
   PushConfigPage,
   StoredPushConfig,

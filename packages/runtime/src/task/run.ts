@@ -75,7 +75,9 @@ export async function startRun(setup: RunSetup): Promise<Run> {
   const abort = new AbortController();
   const { store } = setup.writer;
   const unsubscribe = await store.subscribe(setup.tenant, setup.place.taskId, (e) => {
-    if (stateOf(e.event) === TaskState.CANCELED) abort.abort(new Error(`task ${setup.place.taskId} was canceled`));
+    if (stateOf(e.event) !== TaskState.CANCELED) return;
+    // Not inside the store's delivery: the executor's abort listeners run on their own turn.
+    queueMicrotask(() => abort.abort(new Error(`task ${setup.place.taskId} was canceled`)));
   });
   let answer!: (outcome: FirstOutcome) => void;
   let refuse!: (error: unknown) => void;
