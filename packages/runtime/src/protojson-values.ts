@@ -133,14 +133,17 @@ export function valueJson(v: Value): JsonValue {
       return out;
     }
     case "structValue": {
-      const out: JsonObject = {};
+      // A spread of the fields (keys in order, `__proto__` as an own key), each value then replaced: storing
+      // into keys a copy already has is much cheaper than adding the keys one by one.
       const fields = k.value.fields;
+      const out: Record<string, JsonValue | Value> = { ...fields };
       for (const key in fields) {
+        if (!hasOwn.call(fields, key)) continue;
         const x = valueJson(fields[key]!);
         if (key !== "__proto__") out[key] = x;
         else setProto(out, x);
       }
-      return out;
+      return out as JsonObject;
     }
     case "nullValue":
       return null;
@@ -149,6 +152,8 @@ export function valueJson(v: Value): JsonValue {
       throw new Error("google.protobuf.Value must have a value");
   }
 }
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Sets an own property "__proto__" (a plain assignment would set the prototype); callers test the key inline. */
 export function setProto(o: Record<string, unknown>, v: unknown): void {
