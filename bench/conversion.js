@@ -10,6 +10,7 @@
 //         ours   toOlderJson
 //         a2a-js toCompatTask
 // Both of ours report what they lose (here: the media type of each text part).
+// Target for these two, the JSON-RPC version-bridge path: >= 3x.
 // Two more rows time the generated message conversions alone (a2aCompat.convert:
 // the v0.3 SendMessageRequest message → v1.0, the v1.0 Task → the v0.3 Task
 // message), which the REST and gRPC bridges run, against the same a2a-js
@@ -59,7 +60,8 @@ const ROUNDS = 5;
 /** Target duration of one round of one implementation; turned into an iteration count once. */
 const ROUND_MS = 300;
 const CALIBRATION_MS = 200;
-const TARGET_RATIO = 2;
+/** Targets, ours over a2a-js: 3x on the JSON-RPC path (a2a.json ↔ v1.0), 2x for the message conversions alone. */
+const TARGET_RATIO = { json: 3, messages: 2 };
 
 const dialect = A2AServiceV0_3.jsonrpcCodec;
 export { sendParams03, task10Json } from "./conversion-inputs.js";
@@ -328,7 +330,7 @@ export async function benchConversion({ log = console.log } = {}) {
     task,
     messages: { send: messageSendRow, task: messageTaskRow },
     viaProto: { send: protoSendRow, task: protoTaskRow },
-    target: TARGET_RATIO,
+    targets: TARGET_RATIO,
     rounds: ROUNDS,
   };
 }
@@ -470,28 +472,28 @@ if (isMain(import.meta.url)) {
         fmtOps(r.send.ours),
         fmtOps(r.send.a2aJs),
         fmtRatio(r.send.ratio),
-        `>= ${r.target.toFixed(1)}`,
+        `>= ${r.targets.json.toFixed(1)}`,
       ],
       [
         "v1.0 Task, 10 artifacts → v0.3 JSON",
         fmtOps(r.task.ours),
         fmtOps(r.task.a2aJs),
         fmtRatio(r.task.ratio),
-        `>= ${r.target.toFixed(1)}`,
+        `>= ${r.targets.json.toFixed(1)}`,
       ],
       [
         "message/send: v0.3 message → v1.0 message",
         fmtOps(r.messages.send.ours),
         fmtOps(r.messages.send.a2aJs),
         fmtRatio(r.messages.send.ratio),
-        `>= ${r.target.toFixed(1)}`,
+        `>= ${r.targets.messages.toFixed(1)}`,
       ],
       [
         "v1.0 Task, 10 artifacts → v0.3 message",
         fmtOps(r.messages.task.ours),
         fmtOps(r.messages.task.a2aJs),
         fmtRatio(r.messages.task.ratio),
-        `>= ${r.target.toFixed(1)}`,
+        `>= ${r.targets.messages.toFixed(1)}`,
       ],
       [
         "message/send through the v0.3 proto",

@@ -45,40 +45,44 @@ const B64_VALUE = (() => {
  * Plain base64 (no whitespace, padding only at the end), decoded four characters at a time; undefined for
  * anything else, which base64Decode then reads (or refuses) as protobuf-es does.
  */
-/** The value of the base64 character at `k` of `s`; -1 for one that is not. */
-const b64 = (s: string, k: number): number => {
-  const c = s.charCodeAt(k);
-  return c < 128 ? B64_VALUE[c]! : -1;
-};
-
 export function base64Read(s: string): Uint8Array | undefined {
   let end = s.length;
   while (end > 0 && s.charCodeAt(end - 1) === 61) end--;
   if (s.length - end > 2 || end % 4 === 1) return undefined;
   const out = new Uint8Array((end * 3) >> 2);
+  const value = B64_VALUE;
   let o = 0;
   let i = 0;
   for (; i + 4 <= end; i += 4) {
-    const c0 = b64(s, i),
-      c1 = b64(s, i + 1),
-      c2 = b64(s, i + 2),
-      c3 = b64(s, i + 3);
-    if ((c0 | c1 | c2 | c3) < 0) return undefined;
-    const n = (c0 << 18) | (c1 << 12) | (c2 << 6) | c3;
-    out[o++] = n >> 16;
-    out[o++] = (n >> 8) & 255;
-    out[o++] = n & 255;
+    const c0 = s.charCodeAt(i);
+    const c1 = s.charCodeAt(i + 1);
+    const c2 = s.charCodeAt(i + 2);
+    const c3 = s.charCodeAt(i + 3);
+    // One test for the four: each a character of the table, and each its value (-1: not base64).
+    if ((c0 | c1 | c2 | c3) > 127) return undefined;
+    const n = (value[c0]! << 18) | (value[c1]! << 12) | (value[c2]! << 6) | value[c3]!;
+    if (n < 0) return undefined;
+    out[o] = n >> 16;
+    out[o + 1] = (n >> 8) & 255;
+    out[o + 2] = n & 255;
+    o += 3;
   }
   if (end - i >= 2) {
-    const c0 = b64(s, i),
-      c1 = b64(s, i + 1),
-      c2 = end - i === 3 ? b64(s, i + 2) : 0;
+    const c0 = b64(s, i);
+    const c1 = b64(s, i + 1);
+    const c2 = end - i === 3 ? b64(s, i + 2) : 0;
     if ((c0 | c1 | c2) < 0) return undefined;
     out[o++] = (c0 << 2) | (c1 >> 4);
     if (end - i === 3) out[o++] = ((c1 & 15) << 4) | (c2 >> 2);
   }
   return out;
 }
+
+/** The value of the base64 character at `k` of `s`; -1 for one that is not. */
+const b64 = (s: string, k: number): number => {
+  const c = s.charCodeAt(k);
+  return c < 128 ? B64_VALUE[c]! : -1;
+};
 
 /** RFC 3339 as toJson writes it (0, 3, 6 or 9 fractional digits); out of range, toJson says why. */
 export function timestampJson(t: Timestamp): string {
@@ -133,14 +137,17 @@ export function valueJson(v: Value): JsonValue {
       return out;
     }
     case "structValue": {
-      const out: JsonObject = {};
+      // A spread of the fields (keys in order, `__proto__` as an own key), each value then replaced: storing
+      // into keys a copy already has is much cheaper than adding the keys one by one.
       const fields = k.value.fields;
+      const out: Record<string, JsonValue | Value> = { ...fields };
       for (const key in fields) {
+        if (!hasOwn.call(fields, key)) continue;
         const x = valueJson(fields[key]!);
         if (key !== "__proto__") out[key] = x;
         else setProto(out, x);
       }
-      return out;
+      return out as JsonObject;
     }
     case "nullValue":
       return null;
@@ -149,6 +156,8 @@ export function valueJson(v: Value): JsonValue {
       throw new Error("google.protobuf.Value must have a value");
   }
 }
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Sets an own property "__proto__" (a plain assignment would set the prototype); callers test the key inline. */
 export function setProto(o: Record<string, unknown>, v: unknown): void {

@@ -6,7 +6,9 @@
  *   reading      ProtoJSON scalars, checked as fromJson checks them; a wrong
  *                type throws CompatJsonError naming the field and its path
  *   paths        a chain of keys, made into a string only when something is
- *                lost or wrong (so a conversion that loses nothing builds none)
+ *                lost or wrong (so a conversion that loses nothing builds none);
+ *                a node is read only then, at once, so the list and map loops
+ *                here pass one node to all elements, its key set to each in turn
  *   copies       Struct values are deep-copied, so output never aliases input
  *   values       bytes, timestamps and google.protobuf.Value written as toJson
  *                writes them, by protojson-values.ts (re-exported here)
@@ -27,6 +29,9 @@ import { base64Read, setProto } from "../protojson-values.js";
 export type At = { readonly up: At; readonly key: string | number } | undefined;
 
 export const at = (up: At, key: string | number): At => ({ up, key });
+
+/** The one path node a loop under `up` passes to each element in turn, `key` set to the element's index or key. */
+type Cursor = { up: At; key: string | number };
 
 export function pathOf(a: At): string {
   let path = "";
@@ -228,7 +233,11 @@ export function each<T>(
 ): T[] {
   const list = array(v, a, what);
   const out: T[] = new Array(list.length);
-  for (let i = 0; i < list.length; i++) out[i] = one(list[i], at(a, i), lost);
+  const el: Cursor = { up: a, key: 0 };
+  for (let i = 0; i < list.length; i++) {
+    el.key = i;
+    out[i] = one(list[i], el, lost);
+  }
   return out;
 }
 
@@ -243,8 +252,10 @@ export function eachOf<M, T>(
   one: (x: M, a: At, lost: Loss[]) => T | undefined,
 ): T[] {
   const out: T[] = [];
+  const el: Cursor = { up: a, key: 0 };
   for (let i = 0; i < list.length; i++) {
-    const y = one(list[i]!, at(a, i), lost);
+    el.key = i;
+    const y = one(list[i]!, el, lost);
     if (y !== undefined) out.push(y);
   }
   return out;
@@ -253,7 +264,11 @@ export function eachOf<M, T>(
 /** Each message of a list converted by `one`, with its index in the path. */
 export function eachTo<M, T>(list: readonly M[], a: At, lost: Loss[], one: (x: M, a: At, lost: Loss[]) => T): T[] {
   const out: T[] = new Array(list.length);
-  for (let i = 0; i < list.length; i++) out[i] = one(list[i]!, at(a, i), lost);
+  const el: Cursor = { up: a, key: 0 };
+  for (let i = 0; i < list.length; i++) {
+    el.key = i;
+    out[i] = one(list[i]!, el, lost);
+  }
   return out;
 }
 
@@ -274,9 +289,11 @@ export function eachKey<T>(
   const o = object(v, a, what);
   const out: Record<string, T> = {};
   const keys = Object.keys(o);
+  const el: Cursor = { up: a, key: "" };
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!;
-    setKey(out, k, one(o[k], at(a, k), lost));
+    el.key = k;
+    setKey(out, k, one(o[k], el, lost));
   }
   return out;
 }
@@ -290,9 +307,11 @@ export function eachKeyOf<M>(
 ): JsonObject {
   const out: JsonObject = {};
   const keys = Object.keys(map);
+  const el: Cursor = { up: a, key: "" };
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!;
-    setKey(out, k, one(map[k]!, at(a, k), lost));
+    el.key = k;
+    setKey(out, k, one(map[k]!, el, lost));
   }
   return out;
 }
@@ -329,18 +348,30 @@ export function jsonCopy(v: unknown, a: At, what: string): JsonValue {
     for (let i = 0; i < v.length; i++) out[i] = jsonCopy(v[i], a, what);
     return out;
   }
-  if (typeof v === "object") {
-    const out: JsonObject = {};
-    const keys = Object.keys(v);
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!;
-      const x = jsonCopy((v as Record<string, unknown>)[k], a, what);
-      if (k !== "__proto__") out[k] = x;
-      else setProto(out, x);
-    }
-    return out;
+  return typeof v === "object" ? objectCopy(v as Record<string, unknown>, a, what) : invalid(a, what, v);
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * A JSON object copied: cloned whole by a spread (its keys in order, a `__proto__` key as an own key; much
+ * cheaper than adding the keys one by one), then each value checked and each object or list in it copied.
+ */
+function objectCopy(v: Record<string, unknown>, a: At, what: string): JsonObject {
+  const out = { ...v } as JsonObject;
+  for (const k in v) {
+    if (!hasOwn.call(v, k)) continue;
+    const x = v[k];
+    if (x === null || typeof x === "string" || typeof x === "boolean") continue;
+    if (typeof x === "number") {
+      if (!Number.isFinite(x)) invalid(a, what, x);
+    } else if (typeof x === "object") {
+      const y = jsonCopy(x, a, what);
+      if (k !== "__proto__") out[k] = y;
+      else setProto(out, y);
+    } else invalid(a, what, x);
   }
-  return invalid(a, what, v);
+  return out;
 }
 
 /** A google.protobuf.Struct field (a JSON object in protobuf-es), copied. */
@@ -359,35 +390,42 @@ export function timestamp(v: unknown, a: At, what: string): Timestamp {
 /** A JSON value as a google.protobuf.Value message. */
 // biome-ignore lint/suspicious/noShadowRestrictedNames: a public export that generated code imports by this name
 export function valueOf(v: unknown, a: At, what: string): Value {
-  const kind =
-    v === null
-      ? { case: "nullValue" as const, value: 0 }
-      : typeof v === "number"
-        ? { case: "numberValue" as const, value: Number.isFinite(v) ? v : invalid(a, what, v) }
-        : typeof v === "string"
-          ? { case: "stringValue" as const, value: v }
-          : typeof v === "boolean"
-            ? { case: "boolValue" as const, value: v }
-            : Array.isArray(v)
-              ? {
-                  case: "listValue" as const,
-                  value: {
-                    $typeName: "google.protobuf.ListValue" as const,
-                    values: v.map((x: unknown) => valueOf(x, a, what)),
-                  },
-                }
-              : isObject(v)
-                ? { case: "structValue" as const, value: structMessage(v, a, what) }
-                : invalid(a, what, v);
-  return { $typeName: "google.protobuf.Value", kind } as Value;
+  switch (typeof v) {
+    case "string":
+      return { $typeName: VALUE, kind: { case: "stringValue", value: v } } as Value;
+    case "number":
+      return {
+        $typeName: VALUE,
+        kind: { case: "numberValue", value: Number.isFinite(v) ? v : invalid(a, what, v) },
+      } as Value;
+    case "boolean":
+      return { $typeName: VALUE, kind: { case: "boolValue", value: v } } as Value;
+    case "object":
+      if (v === null) return { $typeName: VALUE, kind: { case: "nullValue", value: 0 } } as Value;
+      if (Array.isArray(v)) {
+        const values: Value[] = new Array(v.length);
+        for (let i = 0; i < v.length; i++) values[i] = valueOf(v[i], a, what);
+        const value = { $typeName: "google.protobuf.ListValue" as const, values };
+        return { $typeName: VALUE, kind: { case: "listValue", value } } as Value;
+      }
+      return { $typeName: VALUE, kind: { case: "structValue", value: structMessage(v, a, what) } } as Value;
+    default:
+      return invalid(a, what, v);
+  }
 }
 
-function structMessage(v: Record<string, unknown>, a: At, what: string) {
-  const fields: Record<string, Value> = {};
-  const keys = Object.keys(v);
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
-    const x = valueOf(v[k], a, what);
+const VALUE = "google.protobuf.Value";
+
+/**
+ * A JSON object as a google.protobuf.Struct message: each own key's value as a Value. The fields start as
+ * a spread of the object (its keys in order, `__proto__` as an own key) and each value is then replaced:
+ * storing into keys a copy already has is much cheaper than adding the keys one by one.
+ */
+function structMessage(v: object, a: At, what: string) {
+  const fields = { ...v } as Record<string, Value>;
+  for (const k in v) {
+    if (!hasOwn.call(v, k)) continue;
+    const x = valueOf((v as Record<string, unknown>)[k], a, what);
     if (k !== "__proto__") fields[k] = x;
     else setProto(fields, x);
   }
@@ -462,7 +500,11 @@ export const isJsonObject = (v: JsonValue | undefined): v is JsonObject =>
 export function eachJson(v: JsonValue, a: At, lost: Loss[], one: JsonCoder): JsonValue {
   if (!Array.isArray(v)) return one(v, a, lost);
   const out: JsonValue[] = new Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = one(v[i]!, at(a, i), lost);
+  const el: Cursor = { up: a, key: 0 };
+  for (let i = 0; i < v.length; i++) {
+    el.key = i;
+    out[i] = one(v[i]!, el, lost);
+  }
   return out;
 }
 
