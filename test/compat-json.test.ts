@@ -753,7 +753,9 @@ describe("the version bridge", () => {
   });
 
   it("serves v0.3 JSON-RPC in one pass for every operation whose request pairs with the v1.0 request", () => {
-    const { jsonrpcOperations } = bridgeToOlder(createEchoHandler());
+    // With an extended card, so the handler has every operation (GetAgentCard too).
+    const extendedCard = () => create(v10.AgentCardSchema, { name: "extended" });
+    const { jsonrpcOperations } = bridgeToOlder(createEchoHandler({ extendedCard }));
     // Not Create (its v0.3 request wraps the config: {parent, config_id, config}) nor Delete (its result is
     // google.protobuf.Empty, written as null): those take the proto path.
     expect([...jsonrpcOperations.keys()].sort()).toEqual([

@@ -25,7 +25,9 @@ function echoArtifact(text: string): Artifact {
     artifactId: crypto.randomUUID(),
     name: "echo",
     description: "",
-    parts: [{ $typeName: "lf.a2a.v1.Part", content: { case: "text", value: text }, filename: "", mediaType: "text/plain" }],
+    parts: [
+      { $typeName: "lf.a2a.v1.Part", content: { case: "text", value: text }, filename: "", mediaType: "text/plain" },
+    ],
     extensions: [],
   };
 }

@@ -4,8 +4,17 @@
  * per request to stdout and each handler error to stderr. A port that is not
  * a number or cannot be listened on ends it with one line on stderr and exit
  * code 1. Stops on SIGTERM or SIGINT.
+ *
+ * Tasks live in memory, or in PostgreSQL when DATABASE_URL is set (the tables
+ * are created on start). CARD_SIGNING_KEY names a file holding a private JWK
+ * (with its kid): the served v1.0 card is then signed with it.
  */
-import { ListenError, startEchoAgent, type AgentLog, type RunningAgent } from "./server.js";
+import { readFileSync } from "node:fs";
+import { createPostgresTaskStore, migrate } from "@protoc-gen-a2a/runtime/postgres";
+import pg from "pg";
+import type { TaskStore } from "@protoc-gen-a2a/runtime/task";
+import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
+import { ListenError, startEchoAgent, type AgentLog, type AgentOptions, type RunningAgent } from "./server.js";
 
 const PREFIX = "echo agent:";
 
@@ -37,15 +46,33 @@ const cannotStart = (problem: string): undefined => {
   return undefined;
 };
 
+/** The PostgreSQL store when DATABASE_URL is set, its tables created first; else none (memory). */
+async function storeFromEnv(): Promise<TaskStore | undefined> {
+  const url = process.env["DATABASE_URL"];
+  if (!url) return undefined;
+  const pool = new pg.Pool({ connectionString: url });
+  await migrate(pool);
+  return createPostgresTaskStore({ pool, definition: A2AServiceV1_0 });
+}
+
+/** The signing options when CARD_SIGNING_KEY names a JWK file. */
+function signingFromEnv(): Pick<AgentOptions, "signing"> {
+  const path = process.env["CARD_SIGNING_KEY"];
+  return path ? { signing: { key: JSON.parse(readFileSync(path, "utf8")) } } : {};
+}
+
 /** Starts the agent, or says why it cannot and returns undefined. */
 async function start(): Promise<RunningAgent | undefined> {
   const http = portFromEnv("PORT", 9999);
   if ("problem" in http) return cannotStart(http.problem);
   const grpc = portFromEnv("GRPC_PORT", http.port === 0 ? 0 : http.port + 1);
   if ("problem" in grpc) return cannotStart(grpc.problem);
+  const store = await storeFromEnv();
   try {
-    return await startEchoAgent({ port: http.port, grpcPort: grpc.port, log });
+    const storeOption = store ? { store } : {};
+    return await startEchoAgent({ port: http.port, grpcPort: grpc.port, log, ...storeOption, ...signingFromEnv() });
   } catch (e) {
+    await store?.close();
     if (e instanceof ListenError) return cannotStart(listenProblem(e));
     throw e;
   }

@@ -13,6 +13,8 @@ import { toJson } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import type { ErrorContext } from "@protoc-gen-a2a/runtime";
+import { signAgentCard, type SignAgentCardOptions } from "@protoc-gen-a2a/runtime/card-signing";
+import type { TaskStore } from "@protoc-gen-a2a/runtime/task";
 import {
   A2AServiceV1_0,
   createA2AServiceHttpHandler,
@@ -43,6 +45,12 @@ export interface AgentOptions {
   readonly only10?: boolean;
   /** Log each request and each handler error here (main.ts: stdout and stderr). Unset: no logging. */
   readonly log?: AgentLog;
+  /** Where tasks live; default: in memory. main.ts gives a PostgreSQL store when DATABASE_URL is set. */
+  readonly store?: TaskStore;
+  /** Sign the served v1.0 card with this key (JWS over its canonical form, spec §8.4). */
+  readonly signing?: SignAgentCardOptions;
+  /** Deliver push notifications to loopback and private addresses too (local webhooks, tests). */
+  readonly pushToPrivateNetworks?: boolean;
 }
 
 /** A server of the agent could not listen on its port; `code` is the system error (EADDRINUSE, EACCES, …). */
@@ -81,13 +89,15 @@ interface CardJson {
   readonly older: () => unknown;
 }
 
-function cardJson(card: () => AgentCard): CardJson {
-  let newer: unknown;
+function cardJson(card: AgentCard, signed: unknown): CardJson {
   let older: unknown;
-  return {
-    newer: () => (newer ??= toJson(AgentCardSchema, card())),
-    older: () => (older ??= toOlderJson(card()).json),
-  };
+  const newer = signed ?? toJson(AgentCardSchema, card);
+  return { newer: () => newer, older: () => (older ??= toOlderJson(card).json) };
+}
+
+/** The card's v1.0 JSON, signed when the options give a key; undefined without one. */
+async function signedCard(card: AgentCard, options: AgentOptions): Promise<unknown> {
+  return options.signing ? signAgentCard(toJson(AgentCardSchema, card) as object, options.signing) : undefined;
 }
 
 /**
@@ -148,14 +158,19 @@ function grpcServer(options: AgentOptions, handlers: Handlers, card: CardJson, s
 /** Starts the agent; rejects with a ListenError when a port cannot be listened on (nothing is left open). */
 export async function startEchoAgent(options: AgentOptions = {}): Promise<RunningAgent> {
   let urls: AgentUrls | undefined;
-  const echo = createEchoHandler({ extendedCard: () => echoAgentCard(urls!, true, options.requiredExtensions) });
+  const echo = createEchoHandler({
+    extendedCard: () => echoAgentCard(urls!, true, options.requiredExtensions),
+    ...(options.store ? { store: options.store } : {}),
+    ...(options.pushToPrivateNetworks ? { pushToPrivateNetworks: true } : {}),
+  });
   // Wrapped before the bridge, so v0.3 calls' handler errors are logged too.
   const handler = options.log ? logHandlerErrors(A2AServiceV1_0, echo, options.log.error) : echo;
   const handlers: Handlers = { handler, older: bridgeToOlder(handler).handler };
-  const card = cardJson(() => echoAgentCard(urls!, false, options.requiredExtensions));
-  const http = createServer(httpListener(options, handler, card));
+  let card: CardJson | undefined;
+  const cardOf: CardJson = { newer: () => card!.newer(), older: () => card!.older() };
+  const http = createServer(httpListener(options, handler, cardOf));
   const sessions = new Set<ServerHttp2Session>();
-  const grpc = grpcServer(options, handlers, card, sessions);
+  const grpc = grpcServer(options, handlers, cardOf, sessions);
   const port = await listen(http, options.port ?? 0, "http");
   let grpcPort: number;
   try {
@@ -166,6 +181,8 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
   }
   const base = `http://127.0.0.1:${port}`;
   urls = { jsonrpc: `${base}/a2a/jsonrpc`, rest: `${base}/a2a/rest`, grpc: `127.0.0.1:${grpcPort}` };
+  const plain = echoAgentCard(urls, false, options.requiredExtensions);
+  card = cardJson(plain, await signedCard(plain, options));
   return {
     urls: { ...urls, card: `${base}/.well-known/agent-card.json` },
     close: async () => {

@@ -115,7 +115,7 @@ describe("the example agent (1.0, and 0.3 through its bridge)", () => {
 
     it("answers a subscribe to a completed task with UnsupportedOperationError: no stream", async () => {
       const got = await replyOf(await send(subscribeRequest(agent.urls, side, completed)));
-      const want = expectedError(side, unsupported(`Task ${completed} is already final`));
+      const want = expectedError(side, unsupported(`Task ${completed} is TASK_STATE_COMPLETED, a terminal state`));
       expect(got).toEqual({ status: want.status, type: errorType(side), body: want.body });
     });
 

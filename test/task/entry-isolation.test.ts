@@ -13,7 +13,8 @@ const src = resolve(dirname(fileURLToPath(import.meta.url)), "../../packages/run
 
 /** The modules a source loads at run time, as written: `import type` and `export type` are left out. */
 function runtimeSpecifiers(text: string): string[] {
-  const re = /(?:^|\n)\s*(import|export)\s+(type\s+)?[^;]*?\bfrom\s*["']([^"']+)["']|(?:^|\n)\s*import\s*["']([^"']+)["']/g;
+  const re =
+    /(?:^|\n)\s*(import|export)\s+(type\s+)?[^;]*?\bfrom\s*["']([^"']+)["']|(?:^|\n)\s*import\s*["']([^"']+)["']/g;
   const out: string[] = [];
   for (const m of text.matchAll(re)) {
     if (m[4]) out.push(m[4]);

@@ -8,6 +8,7 @@
  * on a task (6 vs 32 µs with four history messages, bench/task-store.js);
  * anything else (a class instance, a Map) goes through structuredClone.
  */
+import { setProto } from "../protojson-values.js";
 
 function copyValue(value: unknown): unknown {
   if (typeof value !== "object" || value === null) return value;
@@ -21,7 +22,11 @@ function copyValue(value: unknown): unknown {
   if (proto !== Object.prototype && proto !== null) return structuredClone(value);
   const source = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(source)) out[k] = copyValue(source[k]);
+  for (const k of Object.keys(source)) {
+    // A Struct key "__proto__" (from JSON) is an own key: kept as one, never the prototype.
+    if (k === "__proto__") setProto(out, copyValue(source[k]));
+    else out[k] = copyValue(source[k]);
+  }
   return out;
 }
 

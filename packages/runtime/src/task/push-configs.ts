@@ -38,7 +38,7 @@ async function taskTenant(
   const tenant = tenantOf(context, req);
   if (!req.taskId) throw new A2AError("InvalidParamsError", "taskId is required");
   if (!(await deps.store.get(tenant, req.taskId))) {
-    throw new A2AError("TaskNotFoundError", `task ${req.taskId} not found`);
+    throw new A2AError("TaskNotFoundError", `Task ${req.taskId} not found`);
   }
   return tenant;
 }

@@ -63,14 +63,14 @@ async function pushConfigOf(
 const terminalRefusal = (taskId: string, state: TaskState) =>
   new A2AError(
     "UnsupportedOperationError",
-    `task ${taskId} is ${stateName(state)}, a terminal state; it takes no more messages`,
+    `Task ${taskId} is ${stateName(state)}, a terminal state; it takes no more messages`,
   );
 
 /** The place of the message: a new task, or the stored task it continues (checked). */
 async function placeOf(deps: HandlerDeps, message: Message, tenant: string): Promise<MessagePlace> {
   if (!message.taskId) return { taskId: deps.newId(), contextId: message.contextId || deps.newId() };
   const stored = await deps.store.get(tenant, message.taskId);
-  if (!stored) throw new A2AError("TaskNotFoundError", `task ${message.taskId} not found`);
+  if (!stored) throw new A2AError("TaskNotFoundError", `Task ${message.taskId} not found`);
   if (message.contextId && message.contextId !== stored.task.contextId) {
     throw new A2AError(
       "InvalidParamsError",
@@ -95,7 +95,7 @@ async function continueTask(deps: HandlerDeps, tenant: string, message: Message,
     },
     origin,
   );
-  if (!committed) throw new Error(`task ${message.taskId}: the message could not join it`);
+  if (!committed) throw new Error(`Task ${message.taskId}: the message could not join it`);
   return committed;
 }
 

@@ -41,7 +41,7 @@ export const MAX_PAGE_SIZE = 100;
 export async function getTask(deps: HandlerDeps, req: GetTaskRequest, context: HandlerContext): Promise<Task> {
   checkHistoryLength(req.historyLength, "GetTask: historyLength");
   const stored = await deps.store.get(tenantOf(context, req), req.id);
-  if (!stored) throw new A2AError("TaskNotFoundError", `task ${req.id} not found`);
+  if (!stored) throw new A2AError("TaskNotFoundError", `Task ${req.id} not found`);
   return taskView(stored.task, req.historyLength);
 }
 
@@ -78,7 +78,7 @@ export async function cancelTask(deps: HandlerDeps, req: CancelTaskRequest, cont
     (stored) => {
       const state = stored.task.status?.state ?? TaskState.UNSPECIFIED;
       if (TERMINAL_STATES.has(state)) {
-        throw new A2AError("TaskNotCancelableError", `task ${req.id} is ${stateName(state)}, a terminal state`);
+        throw new A2AError("TaskNotCancelableError", `Task ${req.id} is ${stateName(state)}, a terminal state`);
       }
       const task = withStatus(stored.task, TaskState.CANCELED);
       return { task, events: [statusEvent(task, req.metadata)] };
@@ -98,10 +98,10 @@ export async function* subscribeToTask(
   const watch = await watchTask(deps.store, tenant, req.id);
   try {
     const stored = await deps.store.get(tenant, req.id);
-    if (!stored) throw new A2AError("TaskNotFoundError", `task ${req.id} not found`);
+    if (!stored) throw new A2AError("TaskNotFoundError", `Task ${req.id} not found`);
     const state = stored.task.status?.state ?? TaskState.UNSPECIFIED;
     if (TERMINAL_STATES.has(state)) {
-      throw new A2AError("UnsupportedOperationError", `task ${req.id} is ${stateName(state)}, a terminal state`);
+      throw new A2AError("UnsupportedOperationError", `Task ${req.id} is ${stateName(state)}, a terminal state`);
     }
     yield taskEvent(stored.task);
     yield* taskEvents(watch, stored.version, context.signal);

@@ -64,7 +64,7 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
     store,
     async create(tenant, c, origin, beforeDelivery) {
       const version = await store.commit(tenant, { task: c.task, expectedVersion: 0, events: c.events });
-      if (version === undefined) throw new Error(`task ${c.task.id} (tenant "${tenant}") exists already`);
+      if (version === undefined) throw new Error(`Task ${c.task.id} (tenant "${tenant}") exists already`);
       await beforeDelivery?.();
       published(tenant, c, origin);
       return { task: c.task, version };
@@ -72,7 +72,7 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
     async change(tenant, taskId, change, origin) {
       for (let attempt = 0; attempt < MAX_COMMIT_ATTEMPTS; attempt++) {
         const stored = await store.get(tenant, taskId);
-        if (!stored) throw new A2AError("TaskNotFoundError", `task ${taskId} not found`);
+        if (!stored) throw new A2AError("TaskNotFoundError", `Task ${taskId} not found`);
         const c = change(stored);
         if (!c) return undefined;
         const version = await store.commit(tenant, { task: c.task, expectedVersion: stored.version, events: c.events });
@@ -81,7 +81,7 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
           return { task: c.task, version };
         }
       }
-      throw new Error(`task ${taskId}: ${MAX_COMMIT_ATTEMPTS} commits in a row lost to concurrent writers`);
+      throw new Error(`Task ${taskId}: ${MAX_COMMIT_ATTEMPTS} commits in a row lost to concurrent writers`);
     },
   };
 }
