@@ -12,12 +12,15 @@
 //                            and the autocannon load generator are separate
 //                            processes (pinned to different CPUs when possible)
 //   6. install-size.js       production install size of the runtime vs @a2a-js/sdk 1.3.0
+//   7. task-runtime.js       a streamed send with ten artifact events through createTaskHandler vs
+//                            @a2a-js/sdk 1.3.0's DefaultRequestHandler, in-process
 import { benchConversionIsolated } from "./conversion.js";
 import { benchInstallSize } from "./install-size.js";
 import { benchPluginVsEs } from "./plugin-vs-es.js";
 import { benchRouteMatching } from "./route-matching.js";
 import { benchServerThroughput } from "./server-throughput.js";
 import { benchSyntheticScaling } from "./synthetic-scaling.js";
+import { benchTaskStreaming } from "./task-runtime.js";
 import { fmtMs, fmtOps, fmtRatio, fmtRps, nowMs } from "./stats.js";
 
 const start = nowMs();
@@ -34,6 +37,7 @@ const serversStart = nowMs();
 const servers = await benchServerThroughput();
 const serversS = (nowMs() - serversStart) / 1000;
 const size = benchInstallSize();
+const tasks = await benchTaskStreaming();
 const mb = (b) => `${(b / 1024 / 1024).toFixed(1)} MB`;
 const rpsCell = (key) => (servers.rps[key] === null ? "skipped" : fmtRps(servers.rps[key]));
 const ratioCell = (r) => (r === null ? "n/a" : fmtRatio(r));
@@ -104,6 +108,13 @@ const rows = [
     mb(size.a2aJs.bytes),
     fmtRatio(size.ratio),
     "(printed)",
+  ],
+  [
+    "task runtime: streamed send + 10 artifacts",
+    fmtOps(tasks.ours),
+    fmtOps(tasks.a2aJs),
+    fmtRatio(tasks.ratio),
+    ">= 3.0",
   ],
 ];
 const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));

@@ -6,14 +6,11 @@
 // task runtimes, not of the transports (server-throughput.js measures those).
 // Rounds are interleaved and the median sends/s is reported (target >= 3x).
 //
-// Then, prints only:
-//   memory   the heap after each 50k of 200k blocking sends through the bounded
-//            memory store (maxTasks 10k): flat when the bound holds
-//   postgres with DATABASE_URL set: send+get pairs per second and their p99
-//            latency through the PostgreSQL store, on one instance and on two
-//            instances (two stores, two handlers) sharing the database
+// With --memory it prints instead the heap after each 50k of 200k blocking
+// sends through the bounded memory store (maxTasks 10k): flat when the bound
+// holds (run with node --expose-gc for settled figures).
 //
-// `node bench/task-runtime.js`; needs `npm run build` and `npm run build:examples`.
+// `node bench/task-runtime.js [--memory]`; needs `npm run build` and `npm run build:examples`.
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, ServerCallContext } from "@a2a-js/sdk/server";
 import { createMemoryTaskStore, createTaskHandler, TaskState } from "@protoc-gen-a2a/runtime/task";
 import { A2AServiceV1_0 } from "../dist-examples/generated-samples/v1.0.1/a2a_a2a.js";
@@ -23,6 +20,8 @@ const ROUNDS = 5;
 const ROUND_MS = 400;
 const ARTIFACTS = 10;
 const TARGET_RATIO = 3;
+const MEMORY_TASKS = 200_000;
+const MEMORY_BOUND = 10_000;
 
 // ---- ours ----
 
@@ -184,7 +183,11 @@ export async function benchTaskStreaming() {
   return { ...result, ratio: result.ours / result.a2aJs };
 }
 
-if (isMain(import.meta.url)) {
+if (isMain(import.meta.url) && process.argv.includes("--memory")) {
+  const m = await benchMemoryFlat();
+  const heap = m.heapMb.map((x) => `${x.toFixed(0)} MB`).join(", ");
+  console.log(`[task-runtime] ${m.tasks} sends, memory store bounded at ${m.bound} tasks: heap ${heap}`);
+} else if (isMain(import.meta.url)) {
   const s = await benchTaskStreaming();
   console.log(
     `[task-runtime] send + ${ARTIFACTS} artifact events, streamed: ours ${fmtOps(s.ours)}, ` +
@@ -193,9 +196,6 @@ if (isMain(import.meta.url)) {
 }
 
 // ---- memory over 200k tasks (prints only) ----
-
-const MEMORY_TASKS = 200_000;
-const MEMORY_BOUND = 10_000;
 
 /** Heap after each quarter of 200k blocking sends through a memory store bounded at 10k tasks, in MB. */
 export async function benchMemoryFlat() {
