@@ -1,5 +1,5 @@
 /**
- * The generated cross-version message conversions (generated-samples/a2a_compat.ts:
+ * The generated cross-version message conversions (generated-samples/a2a_compat_messages.ts:
  * one function per pair and direction, dispatched by a2aCompat): round trips
  * are the identity on what is not lossy, in both directions (fast-check), the
  * changed parameters and objects of FACTS.md B–C convert as the override

@@ -1,5 +1,5 @@
 /**
- * The direct JSON-RPC conversions (generated-samples/a2a_compat.ts, the
+ * The direct JSON-RPC conversions (generated-samples/a2a_compat_jsonrpc.ts, the
  * `fromOlderJson` / `toOlderJson` functions and the a2aCompatJson table):
  * a2a.json (v0.3 JSON-RPC) ↔ v1.0 messages in one pass. They must give what
  * the proto path gives (dialect codec → fromJson → a2aCompat, and back) on
@@ -822,7 +822,7 @@ describe("helpers", () => {
   });
 
   it("the message/send and task paths of the benchmark are converted directly, not through the proto", () => {
-    const source = readFileSync(join(repoRoot, "generated-samples/a2a_compat.ts"), "utf8");
+    const source = readFileSync(join(repoRoot, "generated-samples/a2a_compat_jsonrpc.ts"), "utf8");
     const directly = [...source.matchAll(/^function (\w+)(FromOlderJson|ToOlderJson)\(/gm)].map((m) => m[1]! + m[2]!);
     for (const name of [
       "sendMessageRequest",

@@ -1,5 +1,6 @@
 /**
- * Our cross-version conversions (generated-samples/a2a_compat.ts) against the @a2a-js/sdk 1.3.0 `compat/v0_3`
+ * Our cross-version conversions (generated-samples/a2a_compat_messages.ts and
+ * a2a_compat_jsonrpc.ts) against the @a2a-js/sdk 1.3.0 `compat/v0_3`
  * translators, on the same inputs, in both directions. Every difference found is asserted on both sides (so
  * the test fails if either implementation changes) and carries, in a comment, the source that decides which
  * side is right. docs/compat-vs-a2a-js.md tabulates the same differences.

@@ -19,8 +19,8 @@ export interface CompatJsonApi {
   readonly entries: readonly CompatJsonEntry[];
   /** The table's name. */
   readonly table: string;
-  /** The converter's name, for the counterpart of a newer type. */
-  readonly converter: string;
+  /** The converter (imported from the messages module), for the counterpart of a newer type. */
+  readonly converter: Printable;
   readonly compatJsonModule: string;
 }
 

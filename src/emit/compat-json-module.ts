@@ -1,5 +1,5 @@
 /**
- * Writes, into the cross-version module (compat-module.ts), conversions
+ * Writes, into the JSON-RPC module of the cross-version modules (compat-module.ts), conversions
  * between the older version's JSON-RPC dialect (a2a.json) and the newer
  * version's messages in one pass, without building the older proto's
  * messages in between. They come from the inputs of the plan (both
@@ -27,7 +27,7 @@
  * as protoplugin printables with import symbols.
  */
 import type { DescFile } from "@bufbuild/protobuf";
-import type { GeneratedFile } from "@bufbuild/protoplugin";
+import type { GeneratedFile, Printable } from "@bufbuild/protoplugin";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
 import type { CompatPlan } from "../compat/compat-plan.js";
 import { printCompatJsonApi, type CompatJsonApi } from "./compat-json-api.js";
@@ -44,8 +44,8 @@ export interface CompatJsonInputs {
   /** The exported name of the older definition in olderA2a. */
   readonly olderDefinition: string;
   readonly dialect: JsonRpcDialect;
-  /** Name of the plan converter defined earlier in the same file. */
-  readonly converter: string;
+  /** The message converter, `a2aCompat` of the messages module. */
+  readonly converter: Printable;
 }
 
 /** Prints the direct conversions into `f`; returns the name of the exported table. */

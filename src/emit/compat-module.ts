@@ -1,12 +1,19 @@
 /**
- * Writes `a2a_compat.{ts,js,d.ts}`: the conversions between two versions'
- * proto messages, generated from the plan (checked by compat-plan.ts), with
- * the converter over them (compat-proto-module.ts); when the older version
- * has a JSON-RPC dialect, the direct conversions of its payloads
- * (compat-json-module.ts); the operation table, the version bridges and
- * clientForCard (a newer client for a card of either version).
+ * Writes the cross-version modules, one concern each, for every target
+ * (ts, js, d.ts):
+ *   a2a_compat_messages  the conversions between the two versions' proto
+ *                        messages, generated from the plan (checked by
+ *                        compat-plan.ts), and `a2aCompat`, the converter over
+ *                        them (compat-proto-module.ts);
+ *   a2a_compat_jsonrpc   when the older version has a JSON-RPC dialect, the
+ *                        direct conversions of its payloads (a2a.json ↔ newer
+ *                        messages, compat-json-module.ts);
+ *   a2a_compat           what users call: the operation table, the version
+ *                        bridges, clientForCard and the dual-version handler,
+ *                        with the two modules' exports re-exported, so one
+ *                        import serves.
  */
-import type { GeneratedFile, Printable, Schema } from "@bufbuild/protoplugin";
+import type { GeneratedFile, ImportSymbol, Printable, Schema } from "@bufbuild/protoplugin";
 import type { OperationPair } from "../compat/version-links.js";
 import type { CompatPlan } from "../compat/compat-plan.js";
 import { printLiteral } from "./literal.js";
@@ -37,7 +44,14 @@ interface ModuleCtx {
   readonly newerClient: Printable[];
   readonly olderClient: Printable[];
   readonly loss: Printable;
+  /** `a2aCompat`, imported from the messages module. */
+  readonly converter: ImportSymbol;
+  /** `a2aCompatJson`, imported from the JSON-RPC module, when there is one. */
+  readonly jsonTable: ImportSymbol | undefined;
 }
+
+/** The file names of the three modules, without extension. */
+const MODULES = { api: "a2a_compat", messages: "a2a_compat_messages", jsonrpc: "a2a_compat_jsonrpc" } as const;
 
 export function emitCompatModule(
   schema: Schema<object>,
@@ -48,25 +62,48 @@ export function emitCompatModule(
   operations: readonly OperationPair[],
   json?: Omit<CompatJsonInputs, "olderA2a" | "olderDefinition" | "converter">,
 ): void {
-  const f = schema.generateFile(`a2a_compat${target === "dts" ? ".d.ts" : "." + target}`);
-  printPreamble(f, schema, newer.file);
-  f.print(`// Conversions between ${plan.older} (${older.file}) and ${plan.newer} (${newer.file});`);
-  f.print(`// see a2a_compat.md for the field-by-field table.`);
-  f.print();
-  const c = moduleCtx(f, target, plan, newer, older);
-  const jsonTable = () =>
-    json
-      ? emitCompatJson(f, target, plan, {
+  const open = (name: string, what: string) => {
+    const f = schema.generateFile(`${name}${target === "dts" ? ".d.ts" : "." + target}`);
+    printPreamble(f, schema, newer.file);
+    f.print(`// ${what} between ${plan.older} (${older.file}) and ${plan.newer} (${newer.file});`);
+    f.print(`// see a2a_compat.md for the field-by-field table.`);
+    f.print();
+    return f;
+  };
+  emitMessages(schema, open(MODULES.messages, "Conversions of the proto messages"), target, plan, newer, older);
+  const fj = json && open(MODULES.jsonrpc, "JSON-RPC (a2a.json) conversions");
+  const table =
+    json && fj
+      ? emitCompatJson(fj, target, plan, {
           ...json,
           olderA2a: a2aModule(older.file),
           olderDefinition: older.definition,
-          converter: "a2aCompat",
+          converter: fj.import("a2aCompat", `./${MODULES.messages}.js`),
         })
       : undefined;
+  const f = open(MODULES.api, "The version bridges");
+  const c = moduleCtx(f, target, plan, newer, older, table);
+  printReexports(c, json !== undefined);
+  if (target === "dts") {
+    printDeclarations(c);
+    return;
+  }
+  printOperations(c, operations);
+  printBridges(c);
+  emitDualVersion(f, target, c.newerDef, c.newerHandler);
+}
+
+/** The messages module: every pair's two functions and `a2aCompat`, or its declaration. */
+function emitMessages(
+  schema: Schema<object>,
+  f: GeneratedFile,
+  target: "ts" | "js" | "dts",
+  plan: CompatPlan,
+  newer: CompatSide,
+  older: CompatSide,
+): void {
   if (target === "dts") {
     f.print(f.export("declare const", "a2aCompat"), ": ", f.import("Converter", runtimeModule, true), ";");
-    jsonTable();
-    printDeclarations(c);
     return;
   }
   const descFiles = schema.allFiles.filter((d) => d.proto.name === newer.file || d.proto.name === older.file);
@@ -74,10 +111,23 @@ export function emitCompatModule(
     f.import(fileDescName(newer.file), `./${newer.file.replace(/\.proto$/, "")}_pb.js`),
     f.import(fileDescName(older.file), `./${older.file.replace(/\.proto$/, "")}_pb.js`),
   ]);
-  const table = jsonTable();
-  printOperations(c, operations);
-  printBridges(c, table ? `, json: ${table}` : "");
-  emitDualVersion(f, target, c.newerDef, c.newerHandler);
+}
+
+/** What the API module passes on from the other two, so that `a2a_compat` alone serves every use. */
+function printReexports(c: ModuleCtx, json: boolean): void {
+  const { f } = c;
+  f.print("// The conversions themselves, from their own modules.");
+  f.print("export { ", c.converter, " };");
+  if (json) {
+    const from = `./${MODULES.jsonrpc}.js`;
+    const values = ["a2aCompatJson", "fromOlderJson", "toOlderJson"].map((n) => f.import(n, from));
+    f.print(
+      "export { ",
+      values.flatMap((v, i) => (i === 0 ? [v] : [", ", v])),
+      " };",
+    );
+    if (c.target !== "js") f.print("export type { ", f.import("OlderJsonMessage", from, true), " };");
+  }
 }
 
 /** The module of a version's definition, relative to a2a_compat. */
@@ -89,6 +139,7 @@ function moduleCtx(
   plan: CompatPlan,
   newer: CompatSide,
   older: CompatSide,
+  jsonTable: string | undefined,
 ): ModuleCtx {
   // Each version's definition has its own name (names.ts: definitionName); the handler and
   // client types are derived from it, so the two versions' same-named types need no aliases.
@@ -110,6 +161,8 @@ function moduleCtx(
     newerClient: typeOf("A2aClient", newerDef),
     olderClient: [...typeOf("A2aClient", olderDef), " | ", ...typeOf("JsonRpcClient", olderDef)],
     loss: f.import("Loss", runtimeModule, true),
+    converter: f.import("a2aCompat", `./${MODULES.messages}.js`),
+    jsonTable: jsonTable === undefined ? undefined : f.import(jsonTable, `./${MODULES.jsonrpc}.js`),
   };
 }
 
@@ -176,7 +229,7 @@ function printOperations(c: ModuleCtx, operations: readonly OperationPair[]): vo
 }
 
 /** `bridgeToOlder` (serve older clients with a newer handler) and `clientForOlder` (the other way round). */
-function printBridges(c: ModuleCtx, withJson: string): void {
+function printBridges(c: ModuleCtx): void {
   const { f, typed, plan } = c;
   const onLoss = [", onLoss?: (operation: string, loss: ", c.loss, ") => void): "];
   f.print(
@@ -187,7 +240,7 @@ function printBridges(c: ModuleCtx, withJson: string): void {
   );
   const sig = typed ? ["handler: ", ...c.newerHandler, ...onLoss, ...c.olderSide] : ["handler, onLoss) "];
   f.print(f.export("function", "bridgeToOlder"), "(", ...sig, typed ? " {" : "{");
-  printCreate(c, "createBridgeHandler", `, handler, converter: a2aCompat, operations: a2aOperationPairs${withJson}`);
+  printCreate(c, "createBridgeHandler", "handler");
   f.print();
   f.print(
     f.jsDoc(
@@ -198,7 +251,7 @@ function printBridges(c: ModuleCtx, withJson: string): void {
   );
   const csig = typed ? ["client: ", ...c.olderClient, ...onLoss, ...c.newerClient] : ["client, onLoss) "];
   f.print(f.export("function", "clientForOlder"), "(", ...csig, typed ? " {" : "{");
-  printCreate(c, "createClientBridge", `, client, converter: a2aCompat, operations: a2aOperationPairs${withJson}`);
+  printCreate(c, "createClientBridge", "client");
   f.print();
   printClientForCard(c);
 }
@@ -243,9 +296,10 @@ function printClientForCard(c: ModuleCtx): void {
   f.print();
 }
 
-/** The body of a bridge function: one call of the runtime's `create` with both definitions. */
-function printCreate(c: ModuleCtx, create: string, rest: string): void {
+/** The body of a bridge function: one call of the runtime's `create` with both definitions and the conversions. */
+function printCreate(c: ModuleCtx, create: string, wrapped: "handler" | "client"): void {
   const { f } = c;
+  const json: Printable[] = c.jsonTable ? [", json: ", c.jsonTable] : [];
   f.print(
     "  return ",
     f.import(create, runtimeModule),
@@ -253,7 +307,11 @@ function printCreate(c: ModuleCtx, create: string, rest: string): void {
     c.olderDef,
     ", newer: ",
     c.newerDef,
-    `${rest}, ...(onLoss ? { onLoss } : {}) });`,
+    `, ${wrapped}, converter: `,
+    c.converter,
+    ", operations: a2aOperationPairs",
+    json,
+    ", ...(onLoss ? { onLoss } : {}) });",
   );
   f.print("}");
 }

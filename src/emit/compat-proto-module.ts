@@ -1,5 +1,5 @@
 /**
- * Writes, into the cross-version module (compat-module.ts), the conversions
+ * Writes, into the messages module of the cross-version modules (compat-module.ts), the conversions
  * between the older version's proto messages and the newer version's: one
  * typed function per pair and direction (compat-proto-pair.ts), the enum
  * tables they use, and `a2aCompat`, the Converter that dispatches a message

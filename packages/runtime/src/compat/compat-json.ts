@@ -1,5 +1,5 @@
 /**
- * What the generated direct conversions (a2a_compat.ts: the older
+ * What the generated direct conversions (a2a_compat_jsonrpc.ts: the older
  * version's JSON-RPC dialect ↔ the newer version's messages, in one pass)
  * call at run time:
  *

@@ -1,5 +1,5 @@
 /**
- * What the generated message conversions (a2a_compat.ts: the older version's
+ * What the generated message conversions (a2a_compat_messages.ts: the older version's
  * proto messages ↔ the newer version's, one function per pair and direction)
  * call at run time: the converter that dispatches a message to its pair's
  * function by type name, and the refusals and losses those functions report.
