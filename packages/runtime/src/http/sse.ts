@@ -192,6 +192,36 @@ class SseParser {
   }
 }
 
+/** The SSE parser fed with chunks of bytes or text: bytes go through one streaming UTF-8 decoder. */
+class ChunkParser {
+  private readonly parser: SseParser;
+  // ignoreBOM: keep U+FEFF in the output; the parser strips it once at stream start,
+  // whether the stream arrives as bytes or strings.
+  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  private decoderDirty = false;
+
+  constructor(onRetry: DecodeSseOptions["onRetry"]) {
+    this.parser = new SseParser(onRetry);
+  }
+
+  feed(chunk: Uint8Array | string, events: SseEvent[]): void {
+    if (typeof chunk === "string") {
+      this.flush(events); // an unfinished character becomes U+FFFD
+      this.parser.feed(chunk, events);
+    } else {
+      this.decoderDirty = true;
+      this.parser.feed(this.decoder.decode(chunk, { stream: true }), events);
+    }
+  }
+
+  /** Ends the bytes decoded so far (an unfinished character becomes U+FFFD). */
+  flush(events: SseEvent[]): void {
+    if (!this.decoderDirty) return;
+    this.decoderDirty = false;
+    this.parser.feed(this.decoder.decode(), events);
+  }
+}
+
 /**
  * Decodes an event stream delivered in chunks of any size: bytes (UTF-8,
  * decoded incrementally, so a character, a CRLF or a line may be split
@@ -205,11 +235,7 @@ export async function* decodeSse(
 ): AsyncGenerator<SseEvent> {
   const signal = opts?.signal;
   if (signal?.aborted) return;
-  const parser = new SseParser(opts?.onRetry);
-  // ignoreBOM: keep U+FEFF in the output; the parser strips it once at stream start,
-  // whether the stream arrives as bytes or strings.
-  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  let decoderDirty = false;
+  const parser = new ChunkParser(opts?.onRetry);
   const it = chunks[Symbol.asyncIterator]();
   let finished = false;
   let pendingNext = false;
@@ -243,20 +269,10 @@ export async function* decodeSse(
       if (r === "aborted") return;
       if (r.done) {
         finished = true;
-        if (decoderDirty) parser.feed(decoder.decode(), events);
+        parser.flush(events);
         break;
       }
-      const chunk = r.value;
-      if (typeof chunk === "string") {
-        if (decoderDirty) {
-          parser.feed(decoder.decode(), events); // an unfinished character becomes U+FFFD
-          decoderDirty = false;
-        }
-        parser.feed(chunk, events);
-      } else {
-        decoderDirty = true;
-        parser.feed(decoder.decode(chunk, { stream: true }), events);
-      }
+      parser.feed(r.value, events);
       for (const ev of events) {
         if (signal?.aborted) return;
         yield ev;
