@@ -11,6 +11,7 @@ import type { A2aClient, A2aHandler, BridgedHandler, CardInterface, ClientForCar
 import { createBridgeHandler, createClientBridge, createClientForCardOrOlder, createDualVersionHttpHandler, operationCorrespondence } from "@protoc-gen-a2a/runtime";
 import { A2AServiceV0_3 } from "./v0.3.0/a2a_a2a.js";
 import { A2AServiceV1_0 } from "./v1.0.1/a2a_a2a.js";
+import type { PushPayload } from "@protoc-gen-a2a/runtime/task";
 
 // The version bridges between a2a.v1 (v0.3.0/a2a.proto) and lf.a2a.v1 (v1.0.1/a2a.proto);
 // see a2a_compat.md for the field-by-field table.
@@ -66,3 +67,10 @@ export function clientForCard(card: unknown, options?: ClientForCardOptions): { 
 export function dualVersionHttpHandler(handler: A2aHandler<(typeof A2AServiceV1_0)["service"]>, options?: DualVersionSharedOptions): CoreHandler {
   return createDualVersionHttpHandler({ ...options, newer: { definition: A2AServiceV1_0, handler }, older: bridgeToOlder(handler, options?.onLoss) });
 }
+
+/**
+ * The push bodies for configs made by a2a.v1 calls through bridgeToOlder, by protocol version: the task in its a2a.v1 JSON-RPC (a2a.json) form. Give them as createTaskHandler's push.payload.
+ */
+export const olderPushPayloads: Readonly<Record<string, PushPayload>> = {
+  "0.3": (_event, task) => toOlderJson(task).json,
+};

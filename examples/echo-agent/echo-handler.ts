@@ -5,9 +5,9 @@
  * version bridge of this handler (server.ts).
  */
 import { createPushSender, createTaskHandler, type TaskStore } from "@protoc-gen-a2a/runtime/task";
-import { toOlderJson } from "../../generated-samples/a2a_compat.js";
+import { olderPushPayloads } from "../../generated-samples/a2a_compat.js";
 import { A2AServiceV1_0, type A2AServiceHandler } from "../../generated-samples/v1.0.1/a2a_a2a.js";
-import type { AgentCard, Task } from "../../generated-samples/v1.0.1/a2a_pb.js";
+import type { AgentCard } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { echoExecutor } from "./echo-executor.js";
 
 export { INPUT_PROMPT, INPUT_TEXT, WAIT_TEXT } from "./echo-executor.js";
@@ -33,7 +33,7 @@ export function createEchoHandler(options: EchoHandlerOptions = {}): A2AServiceH
     push: {
       sender: createPushSender({ allowPrivateNetworks: options.pushToPrivateNetworks ?? true }),
       // Configs made by v0.3 calls (through the bridge) get the v0.3 Task in a2a.json.
-      payload: { "0.3": (_event, task) => toOlderJson(task as Task).json },
+      payload: olderPushPayloads,
     },
     ...(extendedCard ? { extendedAgentCard: async () => extendedCard() } : {}),
   });

@@ -29,6 +29,8 @@ const fileDescName = (protoFile: string) => "file_" + protoFile.replace(/\.proto
 export interface CompatSide {
   readonly file: string;
   readonly definition: string;
+  /** Major.Minor, e.g. "0.3". */
+  readonly protocolVersion: string;
 }
 
 /** What every part of the module prints with: the file, its target and the two versions' printables. */
@@ -44,6 +46,8 @@ interface ModuleCtx {
   readonly newerClient: Printable[];
   readonly olderClient: Printable[];
   readonly loss: Printable;
+  /** The older protocol version, Major.Minor. */
+  readonly olderVersion: string;
   /** `a2aCompat`, imported from the messages module. */
   readonly converter: ImportSymbol;
   /** `a2aCompatJson`, imported from the JSON-RPC module, when there is one. */
@@ -91,6 +95,7 @@ export function emitCompatModule(
   printOperations(c, operations);
   printBridges(c);
   emitDualVersion(f, target, c.newerDef, c.newerHandler);
+  if (json) printPushPayloads(c, older.protocolVersion);
 }
 
 /** The messages module: every pair's two functions and `a2aCompat`, or its declaration. */
@@ -161,6 +166,7 @@ function moduleCtx(
     newerClient: typeOf("A2aClient", newerDef),
     olderClient: [...typeOf("A2aClient", olderDef), " | ", ...typeOf("JsonRpcClient", olderDef)],
     loss: f.import("Loss", runtimeModule, true),
+    olderVersion: older.protocolVersion,
     converter: f.import("a2aCompat", `./${MODULES.messages}.js`),
     jsonTable: jsonTable === undefined ? undefined : f.import(jsonTable, `./${MODULES.jsonrpc}.js`),
   };
@@ -200,6 +206,7 @@ function printDeclarations(c: ModuleCtx): void {
   );
   f.print(f.export("declare function", "clientForCard"), ...clientForCardSig(c, ";"));
   emitDualVersion(f, c.target, c.newerDef, c.newerHandler);
+  if (c.jsonTable) printPushPayloads(c, c.olderVersion);
 }
 
 /** `a2aOperationPairs` and `a2aOperations`: each operation's names in both versions. */
@@ -350,4 +357,29 @@ function emitDualVersion(f: GeneratedFile, target: "ts" | "js" | "dts", newerDef
     ", handler }, older: bridgeToOlder(handler, options?.onLoss) });",
   );
   f.print("}");
+}
+
+/**
+ * `olderPushPayloads`: createTaskHandler's push bodies for configs that older calls made through the bridge,
+ * by protocol version: the task in the older JSON-RPC form (an older push carries the Task).
+ */
+function printPushPayloads(c: ModuleCtx, version: string): void {
+  const { f, plan } = c;
+  const payloads = f.import("PushPayload", `${runtimeModule}/task`, true);
+  const record: Printable[] = ["Readonly<Record<string, ", payloads, ">>"];
+  f.print();
+  f.print(
+    f.jsDoc(
+      `The push bodies for configs made by ${plan.older} calls through bridgeToOlder, by protocol version: ` +
+        `the task in its ${plan.older} JSON-RPC (a2a.json) form. Give them as createTaskHandler's push.payload.`,
+    ),
+  );
+  if (c.target === "dts") {
+    f.print(f.export("declare const", "olderPushPayloads"), ": ", record, ";");
+    return;
+  }
+  const toOlder = f.import("toOlderJson", `./${MODULES.jsonrpc}.js`);
+  f.print(f.export("const", "olderPushPayloads"), c.typed ? [": ", record] : [], " = {");
+  f.print(`  ${JSON.stringify(version)}: (_event, task) => `, toOlder, "(task).json,");
+  f.print("};");
 }

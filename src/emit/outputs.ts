@@ -55,6 +55,7 @@ export function writeOutputs(
         const side = (m: ResolvedApi) => ({
           file: m.protoFile,
           definition: definitionName(m.service.name, m.protocolVersion),
+          protocolVersion: m.protocolVersion,
         });
         emitCompatModule(schema, target, plan, side(newer), side(older), operations, json);
       }

@@ -16,7 +16,7 @@ import {
   type AgentExecutor,
   type PushSender,
 } from "@protoc-gen-a2a/runtime/task";
-import { toOlderJson } from "../../generated-samples/a2a_compat.js";
+import { olderPushPayloads } from "../../generated-samples/a2a_compat.js";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { Role, type SendMessageResponse, type Task } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { startTaskServers, type TaskServers } from "./task-servers.js";
@@ -76,7 +76,7 @@ beforeAll(async () => {
   const handler = createTaskHandler({
     definition: A2AServiceV1_0,
     executor,
-    push: { sender, payload: { "0.3": (_event, task) => toOlderJson(task).json } },
+    push: { sender, payload: olderPushPayloads },
   });
   servers = await startTaskServers(handler);
 });

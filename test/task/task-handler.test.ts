@@ -20,7 +20,7 @@ import {
   type RequestContext,
   type TaskUpdater,
 } from "@protoc-gen-a2a/runtime/task";
-import { toOlderJson } from "../../generated-samples/a2a_compat.js";
+import { olderPushPayloads } from "../../generated-samples/a2a_compat.js";
 import { A2AServiceV1_0, type A2AServiceClient } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import {
   Role,
@@ -135,7 +135,7 @@ beforeAll(async () => {
     definition: A2AServiceV1_0,
     executor,
     store: createMemoryTaskStore(),
-    push: { sender, payload: { "0.3": (_event, task) => toOlderJson(task).json } },
+    push: { sender, payload: olderPushPayloads },
     onError: (e) => errors.push(e),
   });
   servers = await startTaskServers(handler);

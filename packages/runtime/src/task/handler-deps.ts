@@ -18,8 +18,8 @@ export interface PushOptions {
   readonly sender: PushSender;
   /**
    * The body of a push, per protocol version of the call that created the config. "1.0" defaults to the
-   * ProtoJSON of the StreamResponse; give "0.3" as (event, task) => toOlderJson(task).json of the generated
-   * a2a_compat to deliver to configs made by v0.3 calls through the version bridge.
+   * ProtoJSON of the StreamResponse; give the generated a2a_compat's `olderPushPayloads` (its "0.3": the Task
+   * in a2a.json) to deliver to configs made by v0.3 calls through the version bridge.
    */
   readonly payload?: Readonly<Record<string, PushPayload>>;
 }
