@@ -766,7 +766,8 @@ function sendMessageRequestToOlderJson(m: SendMessageRequest, a: At, lost: Loss[
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   if (m.message !== undefined) o["message"] = messageToOlderJson(m.message, at(a, "message"), lost);
-  if (m.configuration !== undefined) o["configuration"] = sendMessageConfigurationToOlderJson(m.configuration, at(a, "configuration"), lost);
+  const configuration = m.configuration;
+  o["configuration"] = configuration ? sendMessageConfigurationToOlderJson(configuration, at(a, "configuration"), lost) : { blocking: true };
   if (m.metadata !== undefined) o["metadata"] = structJson(m.metadata);
   return o;
 }

@@ -527,7 +527,7 @@ function sendMessageRequestToOlder(m: SendMessageRequest, a: At, lost: Loss[]): 
   return {
     $typeName: "a2a.v1.SendMessageRequest",
     request: m.message && messageToOlder(m.message, at(a, "message"), lost),
-    configuration: m.configuration && sendMessageConfigurationToOlder(m.configuration, at(a, "configuration"), lost),
+    configuration: m.configuration ? sendMessageConfigurationToOlder(m.configuration, at(a, "configuration"), lost) : { $typeName: "a2a.v1.SendMessageConfiguration", acceptedOutputModes: [], historyLength: 0, blocking: true },
     metadata: m.metadata,
   };
 }

@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { create, equals, fromJson, toJson, type Message } from "@bufbuild/protobuf";
 import { CompatJsonError } from "@protoc-gen-a2a/runtime";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
-import { a2aCompat } from "../generated-samples/a2a_compat.js";
+import { a2aCompat, toOlderJson } from "../generated-samples/a2a_compat.js";
 import * as v10 from "../generated-samples/v1.0.1/a2a_pb.js";
 import * as v03 from "../generated-samples/v0.3.0/a2a_pb.js";
 
@@ -126,6 +126,17 @@ describe("the changed parameters and objects (FACTS.md B–C)", () => {
     expect(older<v03.SendMessageConfiguration>(create(v10.SendMessageConfigurationSchema, {})).message.blocking).toBe(
       true,
     ); // v1.0 default blocks
+  });
+
+  it("a v1.0 request without a configuration blocks, so v0.3 gets blocking: true; both paths agree", () => {
+    const request = create(v10.SendMessageRequestSchema, { message: { messageId: "m", parts: [] } });
+    const viaProto = older<v03.SendMessageRequest>(request).message;
+    expect(viaProto.configuration?.blocking).toBe(true); // S10 §3.2.2 l.444; v0.3 default false (P03:127-131)
+    expect(toOlderJson(request).json).toMatchObject({ configuration: { blocking: true } });
+    // A configuration that asks to return immediately stays non-blocking.
+    const immediate = create(v10.SendMessageRequestSchema, { configuration: { returnImmediately: true } });
+    expect(older<v03.SendMessageRequest>(immediate).message.configuration?.blocking).toBe(false);
+    expect(toOlderJson(immediate).json).toMatchObject({ configuration: { blocking: false } });
   });
 
   it("history_length: v0.3 0 means no limit, v1.0 0 means none", () => {

@@ -129,6 +129,17 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
     toOlder: (c) => [c.put("blocking", `!${c.get("return_immediately")}`)],
   },
 
+  configurationBlocks: {
+    toOlder: (c) => {
+      const blocking = c.key("blocking", c.older("SendMessageConfiguration"));
+      const conf = c.toOlder("configuration", "configuration");
+      return [
+        code`const configuration = ${c.get("configuration")};`,
+        code`${prop("o", c.key("configuration"))} = configuration ? ${conf} : { ${blocking}: true };`,
+      ];
+    },
+  },
+
   historyLength: {
     toNewer: (c) => [
       code`if ((v = ${c.read("history_length")}) != null) {`,

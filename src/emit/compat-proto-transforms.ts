@@ -143,6 +143,27 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
     toNewer: (c) => c.set("return_immediately", `!${c.get("blocking")}`),
   },
 
+  /**
+   * The newer request without a configuration blocks; the older one without it does not (its `blocking`
+   * defaults to false), so toward the older version an absent configuration is written as `blocking: true`.
+   * Toward the newer version the configuration converts by its pair.
+   */
+  configurationBlocks: {
+    toOlder(c) {
+      const conf = c.get("configuration");
+      c.set("configuration", [
+        `${conf} ? `,
+        ...c.convert("SendMessageConfiguration", conf, ["configuration"]),
+        " : ",
+        ...c.literal("SendMessageConfiguration", { blocking: "true" }),
+      ]);
+    },
+    toNewer(c) {
+      const conf = c.get("configuration");
+      c.set("configuration", [`${conf} && `, ...c.convert("SendMessageConfiguration", conf, ["configuration"])]);
+    },
+  },
+
   /** older history_length 0 = no limit ↔ newer unset; newer 0 (no history) has no older spelling. */
   historyLength: {
     toOlder(c) {
