@@ -8,7 +8,8 @@
  *                canceled, the stream ends with the canceled status, a second cancel is
  *                TaskNotCancelableError (-32002)
  *   resubscribe  to a working task: the Task first, then, after a cancel made by another client (the
- *                other SDK version), the canceled status update, and the stream ends
+ *                other SDK version), the canceled status update, and the stream ends; to a task
+ *                waiting for input: the status and artifact events of the turn another client sends
  *   multi-turn   "input" asks for input (input-required, with the agent's prompt); the next message
  *                with the same taskId is echoed and completes that task, by send and by stream
  */
@@ -156,6 +157,25 @@ describe.each(CASES)("a2a-js %s client over %s → the example agent", (sdk, bin
     const e = await rejectionOf(collectEvents(client.subscribe(task.id)));
     const refusal = sdk === "0.3.14" && binding === "JSONRPC" ? /Invalid response Content-Type/ : /terminal state/;
     expect(e.message, JSON.stringify(e)).toMatch(refusal);
+  });
+
+  it("resubscribes to a task waiting for input: the second turn's events reach the subscriber", async () => {
+    const asked = sentTask(await client.sendText(INPUT_TEXT));
+    const sub = client.subscribe(asked.id);
+    expect(summarizeEvent((await sub.next()).value)).toEqual({
+      kind: "task",
+      taskId: asked.id,
+      state: "input-required",
+    });
+    const rest = collectEvents(sub);
+    expect(stateOf(await other.sendText("answered elsewhere", { taskId: asked.id }))).toBe("completed");
+    const events = await rest;
+    expect(events.map(summarizeEvent).filter((e) => e.state !== "working")).toEqual([
+      { kind: "artifact-update", taskId: asked.id, text: "answered elsewhere" },
+      { kind: "status-update", taskId: asked.id, state: "completed" },
+    ]);
+    expect(summarizeEvent(events[0])).toEqual({ kind: "status-update", taskId: asked.id, state: "working" });
+    if (sdk === "0.3.14") expect(events.at(-1)).toMatchObject({ final: true });
   });
 
   it('multi-turn by send: "input" asks for input, the next message with its taskId completes it', async () => {
