@@ -3,7 +3,9 @@
  * runtime keeps the tasks, streams, cancel and push delivery):
  *
  *   any text   working → one artifact echoing the text → completed
- *   "wait"     working, and stays so until the task is canceled
+ *   "wait"     working, and stays so until the task is canceled: the executor
+ *              returns only then, so the sender's stream (or blocking send)
+ *              stays open and ends with the canceled status
  *   "input"    input-required ("What should I echo?"); the next message with the
  *              same taskId is echoed and completes the task
  *   no text    a reply only (no task): "Send me some text."
@@ -32,6 +34,14 @@ function echoArtifact(text: string): Artifact {
   };
 }
 
+/** Resolves once the signal aborts (CancelTask aborts it, through whichever instance it came). */
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
 async function echo(updater: TaskUpdater, text: string): Promise<void> {
   await updater.status(TaskState.WORKING);
   await updater.artifact(echoArtifact(text), { lastChunk: true });
@@ -43,7 +53,10 @@ export const echoExecutor: AgentExecutor = {
     const text = textOf(context.message);
     if (context.task?.status?.state === TaskState.INPUT_REQUIRED) return echo(updater, text);
     if (text === "") return updater.reply("Send me some text.");
-    if (text === WAIT_TEXT) return updater.status(TaskState.WORKING);
+    if (text === WAIT_TEXT) {
+      await updater.status(TaskState.WORKING);
+      return aborted(context.signal);
+    }
     if (text === INPUT_TEXT) return updater.status(TaskState.INPUT_REQUIRED, INPUT_PROMPT);
     return echo(updater, text);
   },

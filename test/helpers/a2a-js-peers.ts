@@ -627,6 +627,11 @@ export interface A2aJsClient<R extends SdkResults = EitherResults> {
   sendText(text: string, opts?: SendTextOptions): Promise<R["send"]>;
   /** SendStreamingMessage with one text part; resolves with every event once the stream ends. */
   stream(text: string, opts?: Omit<SendTextOptions, "blocking">): Promise<R["event"][]>;
+  /**
+   * SendStreamingMessage with one text part, as the SDK's AsyncGenerator (sent on the first `next()`): for
+   * reading a stream while it is open, e.g. to cancel its task half way.
+   */
+  openStream(text: string, opts?: Omit<SendTextOptions, "blocking">): AsyncGenerator<R["event"], void, undefined>;
   getTask(id: string, historyLength?: number): Promise<R["task"]>;
   /** v1.0 only. The v0.3 wrapper throws (ListTasks does not exist in v0.3). */
   listTasks(params?: Record<string, unknown>): Promise<R["list"]>;
@@ -753,6 +758,7 @@ export async function a2aJsV10ClientFor(
     sdkClient: client,
     sendText: (text, opts) => client.sendMessage(v10SendRequest(text, opts)),
     stream: async (text, opts) => collectEvents(client.sendMessageStream(v10SendRequest(text, opts))),
+    openStream: (text, opts) => client.sendMessageStream(v10SendRequest(text, opts)),
     getTask: (id, historyLength) => client.getTask({ tenant: "", id, historyLength }),
     listTasks: (params = {}) =>
       client.listTasks({
@@ -854,6 +860,7 @@ export async function a2aJsV03ClientFor(target: ClientTarget): Promise<A2aJsClie
         ...(opts.blocking === false ? { configuration: { blocking: false } } : {}),
       }),
     stream: async (text, opts) => collectEvents(client.sendMessageStream({ message: v03UserMessage(text, opts) })),
+    openStream: (text, opts) => client.sendMessageStream({ message: v03UserMessage(text, opts) }),
     getTask: (id, historyLength) => client.getTask(historyLength === undefined ? { id } : { id, historyLength }),
     listTasks: async () => {
       throw new Error("ListTasks does not exist in A2A v0.3 (a2a-js 0.3.14 has no client method for it)");

@@ -1,0 +1,86 @@
+/**
+ * The example agent as a child process, as `npm run example` runs it: node on
+ * dist-examples/examples/echo-agent/main.js (built by `npm run build:examples`),
+ * PORT=0 and GRPC_PORT=0 unless the caller sets them, the caller's env added
+ * (DATABASE_URL for the PostgreSQL store). `startExampleProcess` resolves once
+ * the process has printed its URLs, and rejects (with its output) when it exits
+ * first or prints nothing within STEP_MS.
+ *
+ * Every process started here is killed (SIGKILL) by `stop()`, by
+ * `stopAllExampleProcesses()`, and, as a last resort, when the test process
+ * exits, so a failing test leaves no agent behind.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { repoRoot } from "./run.js";
+
+export const EXAMPLE_MAIN = join(repoRoot, "dist-examples/examples/echo-agent/main.js");
+/** How long a start or a stop may take (a loaded machine starts node slowly). */
+const STEP_MS = 30_000;
+
+export interface ExampleProcess {
+  readonly pid: number;
+  readonly urls: { readonly card: string; readonly jsonrpc: string; readonly rest: string; readonly grpc: string };
+  /** What it wrote so far. */
+  readonly out: () => string;
+  readonly err: () => string;
+  /** Kills it (SIGKILL) and resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
+function killed(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exit = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGKILL");
+  return exit;
+}
+
+/** The URL printed after `label` in the agent's start banner. */
+function printed(out: string, label: string): string | undefined {
+  return new RegExp(`^ {2}${label}\\s+(\\S+)$`, "m").exec(out)?.[1];
+}
+
+export function startExampleProcess(env: Readonly<Record<string, string>>): Promise<ExampleProcess> {
+  if (!existsSync(EXAMPLE_MAIN)) throw new Error(`${EXAMPLE_MAIN} is missing: run \`npm run build:examples\``);
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: "0", GRPC_PORT: "0", ...env };
+  const child = spawn(process.execPath, [EXAMPLE_MAIN], { env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+  let out = "";
+  let err = "";
+  child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+  child.stderr!.on("data", (c: Buffer) => (err += c.toString()));
+  const report = () => `\n--- stdout\n${out}--- stderr\n${err}`;
+  return new Promise((resolve, reject) => {
+    const fail = (why: string) => {
+      clearInterval(poll);
+      void killed(child).then(() => reject(new Error(`example agent ${child.pid}: ${why}${report()}`)));
+    };
+    const start = Date.now();
+    const poll = setInterval(() => {
+      const grpc = printed(out, "gRPC");
+      if (grpc !== undefined) {
+        clearInterval(poll);
+        const urls = {
+          card: printed(out, "agent card")!,
+          jsonrpc: printed(out, "JSON-RPC")!,
+          rest: printed(out, "HTTP\\+JSON")!,
+          grpc,
+        };
+        resolve({ pid: child.pid!, urls, out: () => out, err: () => err, stop: () => killed(child) });
+      } else if (child.exitCode !== null) fail(`exited with ${child.exitCode} before printing its URLs`);
+      else if (Date.now() - start > STEP_MS) fail(`printed no URLs within ${STEP_MS} ms`);
+    }, 20);
+  });
+}
+
+/** Kills every example process still running (for afterAll). */
+export async function stopAllExampleProcesses(): Promise<void> {
+  await Promise.all([...running].map(killed));
+}
