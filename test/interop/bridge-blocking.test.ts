@@ -313,12 +313,9 @@ describe("client bridge: a v1.0 SendMessage as a v0.3 server receives it", () =>
     it("returnImmediately: true arrives as blocking: false", async () => {
       expectBlocking(await arrival({ returnImmediately: true }), false);
     });
-    // Defect (compat emitter, sendMessageRequestToOlder / sendMessageRequestToOlderJson): a v1.0 request
-    // without a configuration (v1.0 default: blocking) goes out without one, and v0.3's default is
-    // blocking: false, so a v0.3 server that follows its proto answers at once (the v0.3 echo agent of
-    // test/helpers does); @a2a-js/sdk 0.3 servers happen to block, reading a missing `blocking` as true.
-    // The bridge should send configuration { blocking: true }. Fails today: no configuration arrives.
-    it.fails("no configuration (v1.0 default: blocking) arrives as blocking: true", async () => {
+    // A v1.0 request without a configuration blocks (S10 §3.2.2 l.444); v0.3's default is blocking: false
+    // (P03:127-131), so the bridge sends configuration { blocking: true } (override send-message-request).
+    it("no configuration (v1.0 default: blocking) arrives as blocking: true", async () => {
       const got = await arrival();
       expect(got.configuration, "the v0.3 request has a configuration").toBeDefined();
       expectBlocking(got, true);
