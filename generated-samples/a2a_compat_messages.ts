@@ -10,7 +10,7 @@ import type { At } from "@protoc-gen-a2a/runtime/compat-json";
 import { at, lose, valueJson, valueOf } from "@protoc-gen-a2a/runtime/compat-json";
 import type { Converter, Loss } from "@protoc-gen-a2a/runtime";
 import { enumLost, enumRefused, pairConverter, refused } from "@protoc-gen-a2a/runtime";
-import type { AgentCapabilities as AgentCapabilities$1, AgentCard as AgentCard$1, AgentCardSignature as AgentCardSignature$1, AgentExtension as AgentExtension$1, AgentInterface as AgentInterface$1, AgentProvider as AgentProvider$1, AgentSkill as AgentSkill$1, APIKeySecurityScheme as APIKeySecurityScheme$1, Artifact as Artifact$1, AuthenticationInfo as AuthenticationInfo$1, AuthorizationCodeOAuthFlow as AuthorizationCodeOAuthFlow$1, CancelTaskRequest as CancelTaskRequest$1, ClientCredentialsOAuthFlow as ClientCredentialsOAuthFlow$1, DeleteTaskPushNotificationConfigRequest as DeleteTaskPushNotificationConfigRequest$1, FilePart, GetAgentCardRequest, GetTaskPushNotificationConfigRequest as GetTaskPushNotificationConfigRequest$1, GetTaskRequest as GetTaskRequest$1, HTTPAuthSecurityScheme as HTTPAuthSecurityScheme$1, ImplicitOAuthFlow as ImplicitOAuthFlow$1, ListTaskPushNotificationConfigRequest, ListTaskPushNotificationConfigResponse, Message as Message$1, MutualTlsSecurityScheme as MutualTlsSecurityScheme$1, OAuth2SecurityScheme as OAuth2SecurityScheme$1, OAuthFlows as OAuthFlows$1, OpenIdConnectSecurityScheme as OpenIdConnectSecurityScheme$1, Part as Part$1, PasswordOAuthFlow as PasswordOAuthFlow$1, Security, SecurityScheme as SecurityScheme$1, SendMessageConfiguration as SendMessageConfiguration$1, SendMessageRequest as SendMessageRequest$1, SendMessageResponse as SendMessageResponse$1, StreamResponse as StreamResponse$1, StringList as StringList$1, Task as Task$1, TaskArtifactUpdateEvent as TaskArtifactUpdateEvent$1, TaskPushNotificationConfig as TaskPushNotificationConfig$1, TaskStatus as TaskStatus$1, TaskStatusUpdateEvent as TaskStatusUpdateEvent$1, TaskSubscriptionRequest } from "./v0.3.0/a2a_pb.js";
+import type { AgentCapabilities as AgentCapabilities$1, AgentCard as AgentCard$1, AgentCardSignature as AgentCardSignature$1, AgentExtension as AgentExtension$1, AgentInterface as AgentInterface$1, AgentProvider as AgentProvider$1, AgentSkill as AgentSkill$1, APIKeySecurityScheme as APIKeySecurityScheme$1, Artifact as Artifact$1, AuthenticationInfo as AuthenticationInfo$1, AuthorizationCodeOAuthFlow as AuthorizationCodeOAuthFlow$1, CancelTaskRequest as CancelTaskRequest$1, ClientCredentialsOAuthFlow as ClientCredentialsOAuthFlow$1, CreateTaskPushNotificationConfigRequest, DeleteTaskPushNotificationConfigRequest as DeleteTaskPushNotificationConfigRequest$1, FilePart, GetAgentCardRequest, GetTaskPushNotificationConfigRequest as GetTaskPushNotificationConfigRequest$1, GetTaskRequest as GetTaskRequest$1, HTTPAuthSecurityScheme as HTTPAuthSecurityScheme$1, ImplicitOAuthFlow as ImplicitOAuthFlow$1, ListTaskPushNotificationConfigRequest, ListTaskPushNotificationConfigResponse, Message as Message$1, MutualTlsSecurityScheme as MutualTlsSecurityScheme$1, OAuth2SecurityScheme as OAuth2SecurityScheme$1, OAuthFlows as OAuthFlows$1, OpenIdConnectSecurityScheme as OpenIdConnectSecurityScheme$1, Part as Part$1, PasswordOAuthFlow as PasswordOAuthFlow$1, Security, SecurityScheme as SecurityScheme$1, SendMessageConfiguration as SendMessageConfiguration$1, SendMessageRequest as SendMessageRequest$1, SendMessageResponse as SendMessageResponse$1, StreamResponse as StreamResponse$1, StringList as StringList$1, Task as Task$1, TaskArtifactUpdateEvent as TaskArtifactUpdateEvent$1, TaskPushNotificationConfig as TaskPushNotificationConfig$1, TaskStatus as TaskStatus$1, TaskStatusUpdateEvent as TaskStatusUpdateEvent$1, TaskSubscriptionRequest } from "./v0.3.0/a2a_pb.js";
 import { file_v0_3_0_a2a } from "./v0.3.0/a2a_pb.js";
 
 // Conversions of the proto messages between a2a.v1 (v0.3.0/a2a.proto) and lf.a2a.v1 (v1.0.1/a2a.proto);
@@ -699,6 +699,20 @@ function listTaskPushNotificationConfigsResponseToNewer(m: OlderListTaskPushNoti
   };
 }
 
+/** lf.a2a.v1.TaskPushNotificationConfig → a2a.v1.CreateTaskPushNotificationConfigRequest: the message as config, the names from its ids. */
+function createTaskPushNotificationConfigRequestToOlder(m: TaskPushNotificationConfig, a: At, lost: Loss[]): OlderCreateTaskPushNotificationConfigRequest {
+  return { $typeName: "a2a.v1.CreateTaskPushNotificationConfigRequest", parent: `tasks/${m.taskId}`, configId: m.id, config: taskPushNotificationConfigToOlder(m, a, lost) };
+}
+
+/** a2a.v1.CreateTaskPushNotificationConfigRequest → lf.a2a.v1.TaskPushNotificationConfig: the held config, its empty ids from the names. */
+function createTaskPushNotificationConfigRequestToNewer(m: OlderCreateTaskPushNotificationConfigRequest, a: At, lost: Loss[]): TaskPushNotificationConfig {
+  const o = m.config ? taskPushNotificationConfigToNewer(m.config, at(a, "config"), lost) : refused(a, "config", "a2a.v1.CreateTaskPushNotificationConfigRequest", "the request needs config");
+  const parent = /^tasks\/([^/]*)$/.exec(m.parent);
+  if (parent && o.taskId === "") o.taskId = parent[1] ?? "";
+  if (o.id === "") o.id = m.configId;
+  return o;
+}
+
 // The a2a.v1 messages, by names of their own.
 type OlderSendMessageConfiguration = SendMessageConfiguration$1;
 type OlderTask = Task$1;
@@ -742,6 +756,7 @@ type OlderGetAgentCardRequest = GetAgentCardRequest;
 type OlderSendMessageResponse = SendMessageResponse$1;
 type OlderStreamResponse = StreamResponse$1;
 type OlderListTaskPushNotificationConfigResponse = ListTaskPushNotificationConfigResponse;
+type OlderCreateTaskPushNotificationConfigRequest = CreateTaskPushNotificationConfigRequest;
 
 /**
  * Converts messages between a2a.v1 and lf.a2a.v1; losses are returned and never dropped silently.
@@ -788,4 +803,6 @@ export const a2aCompat: Converter = pairConverter([file_v1_0_1_a2a, file_v0_3_0_
   ["lf.a2a.v1.SendMessageResponse", "a2a.v1.SendMessageResponse", sendMessageResponseToOlder, sendMessageResponseToNewer],
   ["lf.a2a.v1.StreamResponse", "a2a.v1.StreamResponse", streamResponseToOlder, streamResponseToNewer],
   ["lf.a2a.v1.ListTaskPushNotificationConfigsResponse", "a2a.v1.ListTaskPushNotificationConfigResponse", listTaskPushNotificationConfigsResponseToOlder, listTaskPushNotificationConfigsResponseToNewer],
+], [
+  ["lf.a2a.v1.TaskPushNotificationConfig", "a2a.v1.CreateTaskPushNotificationConfigRequest", createTaskPushNotificationConfigRequestToOlder, createTaskPushNotificationConfigRequestToNewer],
 ]);

@@ -312,4 +312,44 @@ describe("the converter", () => {
       "compat: lf.a2a.v1.ListTasksRequest has no counterpart",
     );
   });
+
+  it("converts requests to the other operation's request type, v0.3 Create as a wrapped request", () => {
+    const create03 = create(v03.CreateTaskPushNotificationConfigRequestSchema, {
+      parent: "tasks/t1",
+      configId: "c1",
+      config: { pushNotificationConfig: { url: "https://example.com/hook", token: "tok" } },
+    });
+    const v10Type = "lf.a2a.v1.TaskPushNotificationConfig";
+    const up = a2aCompat.convertRequest<v10.TaskPushNotificationConfig>(create03, v10Type).message;
+    expect([up.$typeName, up.taskId, up.id, up.url, up.token]).toEqual([
+      v10Type,
+      "t1",
+      "c1",
+      create03.config?.pushNotificationConfig?.url,
+      "tok",
+    ]);
+    // The held config's own name wins over parent and config_id.
+    const named = create(v03.CreateTaskPushNotificationConfigRequestSchema, {
+      parent: "tasks/t1",
+      configId: "c1",
+      config: { name: "tasks/t2/pushNotificationConfigs/c2", pushNotificationConfig: { url: "https://x" } },
+    });
+    const fromName = a2aCompat.convertRequest<v10.TaskPushNotificationConfig>(named, v10Type).message;
+    expect([fromName.taskId, fromName.id]).toEqual(["t2", "c2"]);
+    const down = a2aCompat.convertRequest<v03.CreateTaskPushNotificationConfigRequest>(up, create03.$typeName).message;
+    expect([down.parent, down.configId, down.config?.name]).toEqual([
+      "tasks/t1",
+      "c1",
+      "tasks/t1/pushNotificationConfigs/c1",
+    ]);
+    expect(down.config?.pushNotificationConfig?.url).toBe("https://example.com/hook");
+    // A request pair converts as convert does; anything else throws; a wrapper without its config is refused.
+    const get = create(v10.GetTaskRequestSchema, { id: "t1" });
+    expect(a2aCompat.convertRequest<v03.GetTaskRequest>(get, "a2a.v1.GetTaskRequest").message.name).toBe("tasks/t1");
+    expect(() => a2aCompat.convertRequest(get, "a2a.v1.CancelTaskRequest")).toThrow(
+      "compat: lf.a2a.v1.GetTaskRequest does not convert to a2a.v1.CancelTaskRequest",
+    );
+    const bare = create(v03.CreateTaskPushNotificationConfigRequestSchema, { parent: "tasks/t1" });
+    expect(() => a2aCompat.convertRequest(bare, v10Type)).toThrow(CompatJsonError);
+  });
 });

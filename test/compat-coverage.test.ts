@@ -74,6 +74,26 @@ describe("compat coverage", () => {
     expect(r.stderr).toContain("a2a.v1.DataPart is no message's counterpart");
   });
 
+  it("fails on a wrapped request that does not hold, naming the entry and each field", () => {
+    const dir = tempDir("compat6");
+    const file = join(dir, "compat.yaml");
+    const bad = shipped.replace(
+      'names: { parent: "tasks/{task_id}", config_id: "{id}" }',
+      'names: { parent: "tasks/{taskid}", nothing: "{id}" }',
+    );
+    expect(bad).not.toBe(shipped);
+    writeFileSync(file, bad);
+    const out = join(dir, "out");
+    const r = generatePinned(out, ["default_overrides=false", `overrides=${file}`]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(
+      /compat\.yaml:\d+: entry "push-config" \(wrappedBy\): names\.parent: "\{taskid\}" names no/,
+    );
+    expect(r.stderr).toContain("a2a.v1.CreateTaskPushNotificationConfigRequest.config_id has no pattern in names");
+    expect(r.stderr).toContain('a2a.v1.CreateTaskPushNotificationConfigRequest has no field "nothing"');
+    expect(existsSync(out)).toBe(false);
+  });
+
   it("fails on a transform the pair cannot take, naming the entry, the direction and the field", () => {
     const dir = tempDir("compat4");
     const file = join(dir, "compat.yaml");

@@ -4,7 +4,8 @@
  * Pairs: each message of the newer package pairs with the message of the same
  * name in the older one, unless a compat entry names another counterpart or
  * compat.unpaired says it has none (with the reason). Every message of the
- * older package must be someone's counterpart or be listed as unpaired too.
+ * older package must be someone's counterpart, wrap one (a request that
+ * holds a pair's older message: wrapped-request.ts), or be listed as unpaired.
  *
  * Fields, in each direction: a source field converts by its rule (rename,
  * transform, moved, lossy) or, without one, to the target field of the same
@@ -16,6 +17,7 @@
 import type { ApiModel, CompatRule, FieldModel, MessageModel } from "../model/model-types.js";
 import type { Problems } from "../generation-error.js";
 import { compatTransformNames } from "../emit/compat-proto-transforms.js";
+import { planWrapper, type PlanWrapper } from "./wrapped-request.js";
 
 /** How one source field converts: the emitters (src/emit/compat-*) write code for each step. */
 export type PlanStep =
@@ -33,6 +35,8 @@ export interface PlanPair {
    * older proto cannot (see CompatPair).
    */
   readonly dialectFields: Readonly<Record<string, string>>;
+  /** The older request that wraps the older message, if one does (wrapped-request.ts). */
+  readonly wrappedBy: PlanWrapper | undefined;
   readonly entry: string | undefined;
   readonly source: string | undefined;
   readonly decision: string | undefined;
@@ -83,6 +87,9 @@ export function buildCompatPlan(newer: ApiModel, problems: Problems): CompatPlan
       toOlder: steps(ctx, srcNewer, srcOlder, explicit?.toOlder ?? {}, pairOf, `${place} (toOlder)`),
       toNewer: steps(ctx, srcOlder, srcNewer, explicit?.toNewer ?? {}, reverse, `${place} (toNewer)`),
       dialectFields,
+      wrappedBy:
+        explicit?.wrappedBy &&
+        planWrapper(explicit.wrappedBy, { newer: srcNewer, older: srcOlder }, messages, place, problems),
       entry: explicit?.entry,
       source: explicit?.source,
       decision: explicit?.decision,
@@ -116,7 +123,9 @@ function pairMessages(
     }
     pairOf.set(name, counterpart);
   }
-  const paired = new Set(pairOf.values());
+  // A wrapper request converts with the pair it wraps (wrapped-request.ts).
+  const wrappers = [...compat.explicit.values()].flatMap((e) => (e.wrappedBy ? [e.wrappedBy.message] : []));
+  const paired = new Set([...pairOf.values(), ...wrappers]);
   for (const name of [...messages.keys()].filter((n) => inPackage(older, n))) {
     if (!paired.has(name) && compat.unpaired.older[name] === undefined) {
       problems.add(

@@ -22,6 +22,7 @@ import {
   type ProtoPair,
 } from "./compat-proto-pair.js";
 import { enumTable, lit, type EnumTable } from "./compat-proto-values.js";
+import { wrappedName, wrappedToNewer, wrappedToOlder, type WrappedPair } from "./compat-proto-wrapped.js";
 import { runtimeModule } from "./routes-module.js";
 
 /** Helpers from the runtime's generated-code entry point; the others come from its main one. */
@@ -148,6 +149,13 @@ export function emitProtoConversions(
       for (const line of fn.lines) f.print(...line);
     }
   }
+  const wrapped = wrappedPairs(plan, files, written);
+  for (const w of wrapped) {
+    for (const lines of [wrappedToOlder({ ts, rt, shape }, w), wrappedToNewer({ ts, rt, shape }, w)]) {
+      f.print();
+      for (const line of lines) f.print(...line);
+    }
+  }
   if (ts) {
     // After the functions, so that the newer messages, named first, keep their own names.
     f.print();
@@ -173,5 +181,28 @@ export function emitProtoConversions(
     const names = `${lit(pair.newer.typeName)}, ${lit(pair.older.typeName)}`;
     f.print(`  [${names}, ${functionName(pair, "toOlder")}, ${functionName(pair, "toNewer")}],`);
   }
+  if (wrapped.length === 0) {
+    f.print("]);");
+    return;
+  }
+  f.print("], [");
+  for (const w of wrapped) {
+    const names = `${lit(w.newer.typeName)}, ${lit(w.wrapper.typeName)}`;
+    f.print(`  [${names}, ${wrappedName(w.wrapper, "ToOlder")}, ${wrappedName(w.wrapper, "ToNewer")}],`);
+  }
   f.print("]);");
+}
+
+/** The pairs that an older request wraps, with their functions' names and needs. */
+function wrappedPairs(plan: CompatPlan, files: readonly DescFile[], written: Written): WrappedPair[] {
+  const wrappers = new Map<string, DescMessage>();
+  for (const file of files) for (const t of nestedTypes(file)) if (t.kind === "message") wrappers.set(t.typeName, t);
+  const out: WrappedPair[] = [];
+  for (const { pair, toOlder, toNewer } of written.functions) {
+    const w = pair.plan.wrappedBy;
+    const wrapper = w && wrappers.get(w.message);
+    if (!w || !wrapper) continue;
+    out.push({ newer: pair.newer, older: pair.older, wrapper, plan: w, toOlder, toNewer });
+  }
+  return out;
 }

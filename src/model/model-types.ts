@@ -131,10 +131,26 @@ export interface CompatPair {
    * but the older proto does not: carried by the direct JSON-RPC conversions, lossy through the proto.
    */
   readonly dialectFields: Readonly<Record<string, string>>;
+  /** The older request that wraps the older message, when an operation's requests differ so (v0.3 Create). */
+  readonly wrappedBy?: CompatWrapper;
   /** Override entry that declared the pair, if any (else paired by name), with its source and decision. */
   readonly entry: string | undefined;
   readonly source?: string;
   readonly decision?: string;
+}
+
+/**
+ * An older request message that holds the older message of a pair in `field`: its other fields are spelled
+ * by `names`, patterns over fields of the newer message (`tasks/{task_id}`, `{id}`). The newer operation takes
+ * the newer message itself as its request.
+ */
+export interface CompatWrapper {
+  /** Full name of the older request message. */
+  readonly message: string;
+  /** Its field that holds the pair's older message. */
+  readonly field: string;
+  /** Each other field of the wrapper → the pattern that spells it from the newer message's fields. */
+  readonly names: Readonly<Record<string, string>>;
 }
 
 export interface CompatModel {

@@ -16,6 +16,7 @@ import type {
   ApiModel,
   CapabilitiesModel,
   CompatRule,
+  CompatWrapper,
   InputRule,
   ContentTypes,
   DualVersionRule,
@@ -291,7 +292,13 @@ const rulesSchema = { type: "object", additionalProperties: ruleSchema };
 
 /** compat.<Message>: how a message of this package converts to and from its counterpart in the other version. */
 export const compatPairSchema = obj(
-  { counterpart: str, toOlder: rulesSchema, toNewer: rulesSchema, dialectFields: strMap },
+  {
+    counterpart: str,
+    toOlder: rulesSchema,
+    toNewer: rulesSchema,
+    dialectFields: strMap,
+    wrappedBy: obj({ message: str, field: str, names: strMap }),
+  },
   [],
 );
 export const compatUnpairedSchema = obj({ otherPackage: str, newer: strMap, older: strMap });
@@ -388,6 +395,7 @@ type CompatPairValue = {
   toOlder?: Record<string, CompatRule>;
   toNewer?: Record<string, CompatRule>;
   dialectFields?: Record<string, string>;
+  wrappedBy?: CompatWrapper;
 };
 
 function compatOf(model: ApiModel): NonNullable<ApiModel["compat"]> {
@@ -406,6 +414,7 @@ export const compatTargets: Record<string, TargetKind<never>> = {
       toOlder: v.toOlder ?? {},
       toNewer: v.toNewer ?? {},
       dialectFields: v.dialectFields ?? {},
+      ...(v.wrappedBy ? { wrappedBy: v.wrappedBy } : {}),
       entry: entry.place,
       source: entry.source,
       decision,

@@ -84,6 +84,7 @@ export {
   refused,
   type MessageConversion,
   type PairConversion,
+  type WrappedConversion,
 } from "./compat/compat-proto.js";
 export {
   createBridgeHandler,

@@ -6,10 +6,9 @@
  * with the generated converter. Losses go to `onLoss`; nothing is dropped
  * silently.
  *
- * Requests without a counterpart of their own (v0.3 Create wraps the config:
- * {parent, config_id, config}) convert through their one field whose type has
- * the newer request type as counterpart; `parent` and `config_id` then fill
- * the task and config ids the wrapped config leaves empty (P03:647-654).
+ * Requests convert with the converter's convertRequest: by their pair, or, for
+ * a request that wraps the other version's (v0.3 Create: {parent, config_id,
+ * config}), by the generated conversion of that wrapped request.
  *
  * The server side is returned as a BridgedHandler: the older definition, the
  * older handler, and its JSON-RPC operations served in one pass
@@ -206,29 +205,9 @@ function toNewerRequest(o: AnyBridge, req: Message, from: OperationInfo, to: Ope
   }
 }
 
-/**
- * The request converted by its pair; an older request that wraps the newer one's counterpart (v0.3 Create:
- * parent + config) is converted through that message, the parent's task id and the config id carried over.
- */
+/** The request converted to the newer operation's request type: by its pair, or as a wrapped request. */
 function convertRequest(o: AnyBridge, req: Message, to: OperationInfo): Message {
-  const onLoss = (l: Loss) => o.onLoss?.(to.name, l);
-  if (o.converter.counterpart(req.$typeName) === to.method.input.typeName)
-    return o.converter.convert(req, "toNewer", onLoss).message;
-  const r = req as Message & Record<string, unknown>;
-  const inner = Object.values(r).find(
-    (v): v is Message =>
-      typeof v === "object" &&
-      v !== null &&
-      "$typeName" in v &&
-      o.converter.counterpart((v as Message).$typeName) === to.method.input.typeName,
-  );
-  if (!inner)
-    throw new A2AError("InvalidParamsError", `${req.$typeName} cannot be converted to ${to.method.input.typeName}`);
-  const converted = o.converter.convert(inner, "toNewer", onLoss).message as Message & Record<string, unknown>;
-  const parent = /^tasks\/([^/]+)$/.exec(String(r["parent"] ?? ""));
-  if (!converted["taskId"] && parent) converted["taskId"] = parent[1];
-  if (!converted["id"] && typeof r["configId"] === "string") converted["id"] = r["configId"];
-  return converted;
+  return o.converter.convertRequest(req, to.method.input.typeName, (l: Loss) => o.onLoss?.(to.name, l)).message;
 }
 
 /** A newer-version error as the older version names it: the error with its code, else a ServerError. */
@@ -257,7 +236,7 @@ function renameError(o: AnyBridge, e: unknown): unknown {
  * older-version client (v0.3 peer). Requests convert to the older version and
  * responses back. An operation the older version lacks (ListTasks) fails with
  * UnsupportedOperationError before anything is sent. The v1.0 Create request
- * becomes the v0.3 {parent, config_id, config} wrapper. Over a JSON-RPC client
+ * becomes the v0.3 {parent, config_id, config} wrapper (convertRequest). Over a JSON-RPC client
  * (JsonRpcClient: its `jsonrpc` calls) with the one-pass conversions (`json`),
  * an operation whose request and response both have one sends and reads
  * a2a.json directly.
@@ -323,19 +302,7 @@ export function createClientBridge<O extends DescService, N extends DescService>
   return out as A2aClient<N>;
 
   function toOlderRequest(req: Message, from: OperationInfo, onLoss: (l: Loss) => void): Message {
-    if (converter.counterpart(req.$typeName) === from.method.input.typeName)
-      return converter.convert(req, "toOlder", onLoss).message;
-    const field = from.method.input.fields.find(
-      (f) => f.fieldKind === "message" && converter.counterpart(f.message.typeName) === req.$typeName,
-    );
-    if (!field)
-      throw new A2AError("InvalidParamsError", `${req.$typeName} cannot be converted to ${from.method.input.typeName}`);
-    const inner = converter.convert(req, "toOlder", onLoss).message;
-    const r = req as Message & Record<string, unknown>;
-    return create(
-      from.method.input as DescMessage,
-      { [field.localName]: inner, parent: `tasks/${String(r["taskId"] ?? "")}`, configId: r["id"] } as never,
-    );
+    return converter.convertRequest(req, from.method.input.typeName, onLoss).message;
   }
 }
 

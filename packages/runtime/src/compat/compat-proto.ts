@@ -20,8 +20,21 @@ export type PairConversion = readonly [
   toNewer: MessageConversion,
 ];
 
-/** The converter over the generated conversions of `pairs`; `files` are both versions' descriptors. */
-export function pairConverter(files: readonly DescFile[], pairs: readonly PairConversion[]): Converter {
+/**
+ * A wrapped request: the newer message, the older request that holds its counterpart in one field, and the
+ * conversion each way (src/compat/wrapped-request.ts says which fields the other ones fill).
+ */
+export type WrappedConversion = PairConversion;
+
+/**
+ * The converter over the generated conversions of `pairs` and `wrapped`; `files` are both versions'
+ * descriptors. `convert` goes by the message's pair; `convertRequest` also takes a wrapped request.
+ */
+export function pairConverter(
+  files: readonly DescFile[],
+  pairs: readonly PairConversion[],
+  wrapped: readonly WrappedConversion[] = [],
+): Converter {
   const toOlder = new Map<string, MessageConversion>();
   const toNewer = new Map<string, MessageConversion>();
   const counterparts = new Map<string, string>();
@@ -31,8 +44,20 @@ export function pairConverter(files: readonly DescFile[], pairs: readonly PairCo
     counterparts.set(newer, older);
     counterparts.set(older, newer);
   }
+  // By "source target": each wrapper converts only as the request of its operation.
+  const requests = new Map<string, MessageConversion>();
+  for (const [newer, older, down, up] of wrapped) {
+    requests.set(`${newer} ${older}`, down);
+    requests.set(`${older} ${newer}`, up);
+  }
   const side = (direction: Direction) => (direction === "toOlder" ? toOlder : toNewer);
-  return {
+  const run = <T extends Message>(convert: MessageConversion, message: Message, onLoss?: (loss: Loss) => void) => {
+    const lost: Loss[] = [];
+    const out = convert(message as never, undefined, lost) as T;
+    if (onLoss) for (const l of lost) onLoss(l);
+    return { message: out, lost };
+  };
+  const converter: Converter = {
     registry: createRegistry(...files),
     counterpart: (typeName) => counterparts.get(typeName),
     convert<T extends Message>(message: Message, direction: Direction, onLoss?: (loss: Loss) => void) {
@@ -44,12 +69,17 @@ export function pairConverter(files: readonly DescFile[], pairs: readonly PairCo
         const other = side(direction === "toOlder" ? "toNewer" : "toOlder");
         throw new Error(`compat: ${name} ${other.has(name) ? "is already on that side" : "has no counterpart"}`);
       }
-      const lost: Loss[] = [];
-      const out = convert(message as never, undefined, lost) as T;
-      if (onLoss) for (const l of lost) onLoss(l);
-      return { message: out, lost };
+      return run<T>(convert, message, onLoss);
+    },
+    convertRequest<T extends Message>(message: Message, target: string, onLoss?: (loss: Loss) => void) {
+      const name = message.$typeName;
+      const wrapper = requests.get(`${name} ${target}`);
+      if (wrapper) return run<T>(wrapper, message, onLoss);
+      if (counterparts.get(name) !== target) throw new Error(`compat: ${name} does not convert to ${target}`);
+      return converter.convert<T>(message, toOlder.has(name) ? "toOlder" : "toNewer", onLoss);
     },
   };
+  return converter;
 }
 
 const keyPath = (a: At, key: string | number) => {

@@ -23,6 +23,16 @@ export interface Converter {
     direction: Direction,
     onLoss?: (loss: Loss) => void,
   ): { message: T; lost: Loss[] };
+  /**
+   * Converts an operation's request to `target`, the request type of the same operation in the other version:
+   * by the request's pair, or by a wrapped request (an older request that holds the counterpart of the newer
+   * one in a field, as v0.3 Create does). A request that converts to neither throws.
+   */
+  convertRequest<T extends Message>(
+    message: Message,
+    target: string,
+    onLoss?: (loss: Loss) => void,
+  ): { message: T; lost: Loss[] };
   /** The counterpart type name of a message type, if it has one. */
   counterpart(typeName: string): string | undefined;
   readonly registry: Registry;
