@@ -49,7 +49,7 @@ export function planWrapper(
     return undefined;
   }
   const holder = wrapper.fields.find((f) => f.name === w.field);
-  if (!holder || holder.kind !== "message" || holder.repeated || holder.type !== pair.older.fullName)
+  if (holder?.kind !== "message" || holder.repeated || holder.type !== pair.older.fullName)
     problems.add(`${at}: ${w.message}.${w.field} must be a singular field of type ${pair.older.fullName}`);
   const names: NamePattern[] = [];
   for (const f of wrapper.fields) {
@@ -81,7 +81,7 @@ function parsePattern(
   for (let m = re.exec(pattern); m !== null; m = re.exec(pattern)) {
     const name = m[1]!;
     const field = newer.fields.find((f) => f.name === name);
-    if (!field || field.kind !== "scalar" || field.type !== "string" || field.repeated) {
+    if (field?.kind !== "scalar" || field.type !== "string" || field.repeated) {
       problem(`"{${name}}" names no string field of ${newer.fullName}`);
       return undefined;
     }
