@@ -149,7 +149,7 @@ export function emitProtoConversions(
       for (const line of fn.lines) f.print(...line);
     }
   }
-  const wrapped = wrappedPairs(plan, files, written);
+  const wrapped = wrappedPairs(files, written);
   for (const w of wrapped) {
     for (const lines of [wrappedToOlder({ ts, rt, shape }, w), wrappedToNewer({ ts, rt, shape }, w)]) {
       f.print();
@@ -194,7 +194,7 @@ export function emitProtoConversions(
 }
 
 /** The pairs that an older request wraps, with their functions' names and needs. */
-function wrappedPairs(plan: CompatPlan, files: readonly DescFile[], written: Written): WrappedPair[] {
+function wrappedPairs(files: readonly DescFile[], written: Written): WrappedPair[] {
   const wrappers = new Map<string, DescMessage>();
   for (const file of files) for (const t of nestedTypes(file)) if (t.kind === "message") wrappers.set(t.typeName, t);
   const out: WrappedPair[] = [];

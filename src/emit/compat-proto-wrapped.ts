@@ -125,7 +125,7 @@ function readPattern(w: WrappedPair, n: NamePattern): Printable[][] {
   const source = n.pieces.map(escapeRegExp).join("([^/]*)");
   const v = fieldOf(w.wrapper, n.field).localName;
   const lines: Printable[][] = [[`  const ${v} = /^${source}$/.exec(${from});`]];
-  targets.forEach((t, i) => lines.push([`  if (${v} && o.${t} === "") o.${t} = ${v}[${i + 1}] ?? "";`]));
+  for (const [i, t] of targets.entries()) lines.push([`  if (${v} && o.${t} === "") o.${t} = ${v}[${i + 1}] ?? "";`]);
   return lines;
 }
 
