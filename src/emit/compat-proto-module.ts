@@ -162,19 +162,29 @@ export function emitProtoConversions(
     f.print(`// The ${plan.older} messages, by names of their own.`);
     for (const [alias, d] of olderTypes) f.print(`type ${alias} = `, f.importShape(d), ";");
   }
+  printConverter(f, { ts, rt, plan, descriptors }, written, wrapped);
+}
+
+/** `a2aCompat`: the runtime's pairConverter over every pair's functions and the wrapped requests'. */
+function printConverter(
+  f: GeneratedFile,
+  c: { ts: boolean; rt: (name: string) => Printable; plan: CompatPlan; descriptors: readonly Printable[] },
+  written: Written,
+  wrapped: readonly WrappedPair[],
+): void {
   f.print();
   f.print(
     f.jsDoc(
-      `Converts messages between ${plan.older} and ${plan.newer}; losses are returned and never dropped silently.`,
+      `Converts messages between ${c.plan.older} and ${c.plan.newer}; losses are returned and never dropped silently.`,
     ),
   );
   f.print(
     f.export("const", "a2aCompat"),
-    ...(ts ? [": ", rt("Converter")] : []),
+    ...(c.ts ? [": ", c.rt("Converter")] : []),
     " = ",
-    rt("pairConverter"),
+    c.rt("pairConverter"),
     "([",
-    ...descriptors.flatMap((d, i) => (i === 0 ? [d] : [", ", d])),
+    ...c.descriptors.flatMap((d, i) => (i === 0 ? [d] : [", ", d])),
     "], [",
   );
   for (const { pair } of written.functions) {
