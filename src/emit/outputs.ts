@@ -28,6 +28,7 @@ import type { TemplateName } from "./template-options.js";
 import { sourceTable } from "./sources.js";
 import { printTree } from "./doc-tree.js";
 import { openApiDocument } from "./openapi.js";
+import { openRpcDocument } from "./openrpc.js";
 
 /** Written once per run with the docs: every source tag the pages cite, with links to the pinned files. */
 export const SOURCES_PAGE = "a2a_sources.md";
@@ -74,6 +75,7 @@ export function writeOutputs(
     if (options.emit.has("routes")) text(`${base}_routes.json`, routesJson(m));
     if (options.emit.has("openapi"))
       text(`${base}_openapi.${options.openApiFormat}`, printTree(openApiDocument(m, upstream), options.openApiFormat));
+    if (options.emit.has("openrpc")) text(`${base}_openrpc.json`, printTree(openRpcDocument(m, upstream), "json"));
     if (options.emit.has("docs")) {
       doc(`${base}_operations.md`, "operations", operationsView(m));
       doc(`${base}_routes.md`, "routes", routesView(m));
