@@ -201,7 +201,7 @@ function requestBody(ctx: Ctx, op: ResolvedOperation, r: Route): TreeObject | un
     schema = f ? ctx.schemas.field(f) : {};
     if (op.restWrappedBody !== undefined) {
       const wrapped = { type: "object", properties: { [op.restWrappedBody]: schema }, required: [op.restWrappedBody] };
-      schema = { oneOf: [schema, wrapped], "x-a2a-wrapped-body": op.restWrappedBody };
+      schema = { anyOf: [schema, wrapped], "x-a2a-wrapped-body": op.restWrappedBody };
       about += ` Servers also take it wrapped as \`{"${op.restWrappedBody}": …}\` (override restWrappedBody).`;
     }
   }

@@ -49,7 +49,12 @@ export function overridesList(m: ResolvedApi): TreeObject[] {
   }));
 }
 
-function headerParameters(m: ResolvedApi): { components: TreeObject; refs: TreeObject[]; response?: TreeObject } {
+function headerParameters(m: ResolvedApi): {
+  components: TreeObject;
+  refs: TreeObject[];
+  response: TreeObject;
+  header: TreeObject;
+} {
   const h = m.headers;
   const rule = m.overrides.find((o) => o.target === "api.headers");
   const why = rule ? ` (override ${rule.id}: ${rule.decision})` : "";
@@ -79,13 +84,11 @@ function headerParameters(m: ResolvedApi): { components: TreeObject; refs: TreeO
     "ExtensionsHeader",
     { name: h.extensionsHeader, in: "header", description: extDescription, schema: { type: "string" } },
   ]);
-  const response = {
-    [h.extensionsHeader]: { description: "The extensions activated for this call.", schema: { type: "string" } },
-  };
   return {
     components: Object.fromEntries(params),
     refs: params.map(([name]) => ({ $ref: `#/components/parameters/${name}` })),
-    response,
+    response: { [h.extensionsHeader]: { $ref: "#/components/headers/ActivatedExtensions" } },
+    header: { description: "The extensions activated for this call.", schema: { type: "string" } },
   };
 }
 
@@ -123,6 +126,7 @@ export function openApiDocument(m: ResolvedApi, upstream: readonly UpstreamSourc
       schemas: schemas.components(),
       responses: errors.components,
       parameters: headers.components,
+      headers: { ActivatedExtensions: headers.header },
     },
     "x-a2a-overrides": overridesList(m),
   };
