@@ -13,6 +13,11 @@ import { Ajv } from "ajv";
 import { validate as validateOpenApi } from "@readme/openapi-parser";
 import { createRequire } from "node:module";
 import type { Route } from "@protoc-gen-a2a/runtime";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { fromJson, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
+import { messageJson } from "../../packages/runtime/src/protojson-write.js";
+import * as pb from "../../generated-samples/v1.0.1/a2a_pb.js";
+import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { buildImage, request, runPlugin } from "../helpers/in-process.js";
 import { repoRoot, run, tempDir } from "../helpers/run.js";
 
@@ -331,5 +336,59 @@ describe("the v0.3 OpenRPC schemas and a2a.json", () => {
   it.each(broken)("a2a.json %s and our %s refuse the same broken sample", (def, name, sample) => {
     expect(theirs(def)(sample)).toBe(false);
     expect(ours(name)(sample)).toBe(false);
+  });
+});
+
+describe("the v1.0 OpenAPI schemas and the runtime's ProtoJSON", () => {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  let ours: (name: string) => ((x: unknown) => boolean) & { errors?: unknown };
+
+  beforeAll(() => {
+    ajv.addSchema(openApi("v1.0.1"), "oas");
+    ours = (name) => ajv.getSchema(`oas#/components/schemas/${name}`)! as never;
+  });
+
+  /** Read by protobuf-es's ProtoJSON parser, then written as the runtime writes v1.0 JSON. */
+  const json = (schema: DescMessage, protoJson: JsonValue) =>
+    messageJson(A2AServiceV1_0 as never, schema, fromJson(schema, protoJson));
+  const parts = [
+    { text: "hi" },
+    { raw: "AQID", mediaType: "application/octet-stream" },
+    { url: "https://example.org/a.png", filename: "a.png" },
+    { data: { a: [1, "x", null] }, metadata: { k: true } },
+  ];
+  const message = { messageId: "m-1", role: "ROLE_USER", parts, contextId: "c-1", extensions: ["urn:x"] };
+  const status = { state: "TASK_STATE_WORKING", timestamp: "1970-01-01T00:00:00Z", message };
+  const task = {
+    id: "t-1",
+    contextId: "c-1",
+    status,
+    history: [message],
+    artifacts: [{ artifactId: "a-1", parts }],
+    metadata: { n: 1 },
+  };
+  const samples: [string, DescMessage, JsonValue][] = [
+    ["Task", pb.TaskSchema, task],
+    ["Message", pb.MessageSchema, message],
+    ["TaskStatusUpdateEvent", pb.TaskStatusUpdateEventSchema, { taskId: "t-1", contextId: "c-1", status }],
+    ["StreamResponse", pb.StreamResponseSchema, { task }],
+    ["SendMessageResponse", pb.SendMessageResponseSchema, { message }],
+    ["ListTasksResponse", pb.ListTasksResponseSchema, { tasks: [] }],
+    ["Task", pb.TaskSchema, { id: "", status: {} }],
+  ];
+
+  it.each(samples)("%s: the runtime's JSON validates", (name, schema, init) => {
+    const value = json(schema, init);
+    const check = ours(name);
+    expect(check(value), JSON.stringify({ value, errors: check.errors })).toBe(true);
+  });
+
+  it("refuses JSON the runtime would not write", () => {
+    const value = json(pb.TaskSchema, task) as Record<string, unknown>;
+    expect(ours("Task")({ ...value, status: { state: "WORKING" } })).toBe(false);
+    expect(ours("Task")({ ...value, status: undefined })).toBe(false);
+    const part = { text: "a", url: "https://example.org" };
+    expect(ours("Part")(part)).toBe(false);
+    expect(ours("ListTasksResponse")({ tasks: [] })).toBe(false);
   });
 });
