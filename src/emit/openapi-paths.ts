@@ -10,7 +10,8 @@
  * differs from the rule's) for an alias, numbered if still taken. Query parameters are the route's query
  * fields by camelCase name, the body the route's body fields, the 200 response the output (or
  * response_body field), an SSE stream for a server-streaming RPC. Each operation lists the override
- * entries that target it (`x-a2a-overrides`), its tenant rule included, and its route's facts (`x-a2a-route`).
+ * entries that target it (`x-a2a-overrides`: id and target, its tenant rule included; the document's list
+ * gives their sources and decisions) and its route's facts (`x-a2a-route`).
  */
 import type { Route } from "@protoc-gen-a2a/runtime";
 import type { AppliedOverride, BindingModel, FieldModel, MessageModel } from "../model/model-types.js";
@@ -132,13 +133,8 @@ function segmentKey(
 }
 
 function overridesOf(m: ResolvedApi, op: ResolvedOperation, r: Route): TreeObject[] {
-  const row = (o: AppliedOverride): TreeObject => ({
-    id: o.id,
-    target: o.target,
-    file: o.file,
-    source: `${o.source.document}, ${o.source.section}`,
-    decision: o.decision,
-  });
+  // The id and target; the document's x-a2a-overrides gives each entry's file, source and decision once.
+  const row = (o: AppliedOverride): TreeObject => ({ id: o.id, target: o.target });
   const own = m.overrides.filter((o) => o.target.startsWith(`operations.${op.name}.`));
   const tenant = r.tenantVariant ? m.overrides.filter((o) => o.target === "api.tenantField") : [];
   return [...own, ...tenant].map(row);

@@ -7,8 +7,9 @@
  * the operation's JSON-RPC params (operations.*.jsonrpcParams) with the schemas of the request's dialect
  * form; a param the request message has no field for is any JSON (the codec reads and reports it as lost).
  * A server-streaming method's result is one event of its SSE stream (`x-a2a-streaming`). Errors are the
- * catalog and the standard errors, as components every method refers to. Each method lists the override
- * entries that target its operation (`x-a2a-overrides`); the document lists every entry applied.
+ * catalog and the standard errors, as components every method refers to. Each method names the override
+ * entries that target its operation (`x-a2a-overrides`); the document lists every entry applied, with its
+ * source and decision.
  */
 import type { ResolvedApi, ResolvedOperation } from "../model/resolve-api.js";
 import type { UpstreamSource } from "./sources.js";
@@ -87,7 +88,9 @@ function errors(m: ResolvedApi): TreeObject {
 }
 
 function method(m: ResolvedApi, schemas: Schemas, op: ResolvedOperation, errorNames: readonly string[]): TreeObject {
-  const own = overridesList(m).filter((o) => String(o["target"]).startsWith(`operations.${op.name}.`));
+  const own = m.overrides
+    .filter((o) => o.target.startsWith(`operations.${op.name}.`))
+    .map((o) => ({ id: o.id, target: o.target }));
   const result = schemas.ref(op.output);
   const outName = op.output.slice(op.output.lastIndexOf(".") + 1);
   const streamNote = op.serverStreaming
