@@ -16,7 +16,7 @@ import type { UpstreamSource } from "./sources.js";
 import { compact, type Tree, type TreeObject } from "./doc-tree.js";
 import { ProtoJsonSchemas } from "./protojson-schemas.js";
 import { DialectSchemas } from "./openrpc-dialect-schemas.js";
-import { overridesList, pinnedProto, sourceInfo } from "./openapi.js";
+import { overridesList, pinnedProto, sourceInfo } from "./doc-info.js";
 
 const refPrefix = "#/components/schemas/";
 
