@@ -6,12 +6,13 @@
  * snippet markers) are left out. A descriptor without source info or comment has none (undefined).
  */
 import type { AnyDesc, DescFile } from "@bufbuild/protobuf";
-import { getComments } from "@bufbuild/protoplugin";
+// protoplugin's getComments, loaded without the package index (which loads the TypeScript compiler).
+import { internals } from "../host/protoplugin-internals.js";
 
 const toolLine = /^\s*(protolint:|buf:lint:|--8<--)/;
 
 export function commentOf(desc: Exclude<AnyDesc, DescFile>): string | undefined {
-  const leading = getComments(desc).leading;
+  const leading = internals.getComments(desc).leading;
   if (leading === undefined) return undefined;
   const text = leading
     .split("\n")
