@@ -159,11 +159,12 @@ function operation(ctx: Ctx, op: ResolvedOperation, r: Route, pathParams: TreeOb
     const { description: about, ...rest } = schema as { description?: Tree };
     return compact({ name: q.jsonName, in: "query", description: about, schema: rest, "x-a2a-field": q.field });
   });
-  const label = r.origin === "override" ? " (alias route)" : r.tenantVariant ? " (tenant route)" : "";
+  const kinds = [r.origin === "override" ? "alias" : "", r.tenantVariant ? "tenant" : ""].filter(Boolean);
+  const label = kinds.length > 0 ? ` (${kinds.join(", ")} route)` : "";
   const overrides = overridesOf(m, op, r);
   return compact({
     operationId: id,
-    summary: `${op.name}${label}`,
+    summary: op.name + label,
     description: description(m, op, r),
     tags: [op.canonicalName],
     parameters: [...pathParams, ...query, ...shared.headerParams],
