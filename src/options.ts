@@ -4,17 +4,22 @@
  * keep_empty_files, ts_nocheck, rewrite_imports, …) and passes the rest here;
  * an unknown key stops generation with the list of valid keys.
  *
- *   emit=routes+docs+stubs  which outputs to write (default: all; stubs need routes)
+ *   emit=routes+docs+stubs+openapi+openrpc  which outputs to write (default: all; stubs need routes)
+ *   openapi_format=yaml   the OpenAPI documents as YAML (default) or json
  *   overrides=PATH        an override file to apply; repeat for more
  *   default_overrides=false  do not apply the override files shipped with the plugin
  *   services=PKG.Service  generate for exactly these services; repeat or join with + (default: every service
  *                         whose proto package an override file covers)
  */
-export const outputKinds = ["routes", "docs", "stubs"] as const;
+export const outputKinds = ["routes", "docs", "stubs", "openapi", "openrpc"] as const;
 export type OutputKind = (typeof outputKinds)[number];
+export const openApiFormats = ["yaml", "json"] as const;
+export type OpenApiFormat = (typeof openApiFormats)[number];
 
 export interface A2aOptions {
   emit: ReadonlySet<OutputKind>;
+  /** How the OpenAPI documents are written (emit=openapi). */
+  openApiFormat: OpenApiFormat;
   overrides: readonly string[];
   defaultOverrides: boolean;
   /** Full names of the services to generate for; empty: every service an override file covers. */
@@ -32,7 +37,7 @@ const standardKeys = [
   "map_imports",
   "bootstrap_wkt",
 ];
-const ownKeys = ["emit", "overrides", "default_overrides", "services"];
+const ownKeys = ["emit", "openapi_format", "overrides", "default_overrides", "services"];
 
 export class OptionError extends Error {
   override name = "OptionError";
@@ -40,6 +45,7 @@ export class OptionError extends Error {
 
 export function parseA2aOptions(raw: readonly { key: string; value: string }[]): A2aOptions {
   let emit = new Set<OutputKind>(outputKinds);
+  let openApiFormat: OpenApiFormat = "yaml";
   const overrides: string[] = [];
   let defaultOverrides = true;
   const services: string[] = [];
@@ -57,6 +63,11 @@ export function parseA2aOptions(raw: readonly { key: string; value: string }[]):
         emit = new Set(kinds as OutputKind[]);
         break;
       }
+      case "openapi_format":
+        if (!(openApiFormats as readonly string[]).includes(value))
+          throw new OptionError(`option openapi_format=${value}: use ${openApiFormats.join(" or ")}`);
+        openApiFormat = value as OpenApiFormat;
+        break;
       case "overrides":
         if (value === "") throw new OptionError("option overrides= needs a file path");
         overrides.push(value);
@@ -73,7 +84,7 @@ export function parseA2aOptions(raw: readonly { key: string; value: string }[]):
         throw new OptionError(`unknown option "${key}"; valid options are ${[...ownKeys, ...standardKeys].join(", ")}`);
     }
   }
-  return { emit, overrides, defaultOverrides, services };
+  return { emit, openApiFormat, overrides, defaultOverrides, services };
 }
 
 const fullName = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;

@@ -296,12 +296,20 @@ const cases: Case[] = [
   optionCase(
     "options: unknown plugin option",
     ["colour=red"],
-    ['unknown option "colour"', "valid options are emit, overrides, default_overrides, services, target"],
+    [
+      'unknown option "colour"',
+      "valid options are emit, openapi_format, overrides, default_overrides, services, target",
+    ],
   ),
   optionCase(
     "options: bad emit value",
     [NO_DEFAULTS, "emit=routes+pdf"],
     ["option emit=routes+pdf", 'unknown output "pdf"', "routes, docs"],
+  ),
+  optionCase(
+    "options: bad openapi_format value",
+    [NO_DEFAULTS, "openapi_format=xml"],
+    ["option openapi_format=xml", "use yaml or json"],
   ),
   optionCase("options: empty emit value", [NO_DEFAULTS, "emit="], ["option emit=", "valid outputs are routes, docs"]),
   optionCase(

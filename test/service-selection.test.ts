@@ -56,7 +56,15 @@ describe("services that no override file covers", () => {
     const files = names(r.files);
     expect(files.filter((f) => f.startsWith("acme/"))).toEqual([]);
     const modules = ["a2a", "errors", "grpc", "jsonrpc", "rest", "routes"].map((s) => `${s}.ts`);
-    const texts = ["errors.md", "operations.md", "overrides.md", "routes.json", "routes.md"];
+    const texts = [
+      "errors.md",
+      "openapi.yaml",
+      "openrpc.json",
+      "operations.md",
+      "overrides.md",
+      "routes.json",
+      "routes.md",
+    ];
     expect(files).toEqual([...modules, ...texts].map((s) => `v1.0.1/a2a_${s}`).sort());
     // The A2A output is the one the pinned proto gets alone.
     const alone = runPlugin(request(image, [A2A], ["target=ts"]));

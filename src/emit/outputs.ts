@@ -26,6 +26,9 @@ import {
 } from "./docs-view.js";
 import type { TemplateName } from "./template-options.js";
 import { sourceTable } from "./sources.js";
+import { printTree } from "./doc-tree.js";
+import { openApiDocument } from "./openapi.js";
+import { openRpcDocument } from "./openrpc.js";
 
 /** Written once per run with the docs: every source tag the pages cite, with links to the pinned files. */
 export const SOURCES_PAGE = "a2a_sources.md";
@@ -67,9 +70,13 @@ export function writeOutputs(
   // Each page links the sources page, which explains the source tags its cells cite.
   const doc = (name: string, template: TemplateName, view: object) =>
     text(name, renderDoc(template, { ...view, sourcesPage: posix.relative(posix.dirname(name), SOURCES_PAGE) }));
+  const upstream = options.emit.has("openapi") || options.emit.has("openrpc") ? sourceTable().upstream : [];
   for (const m of models) {
     const base = baseName(m, models);
     if (options.emit.has("routes")) text(`${base}_routes.json`, routesJson(m));
+    if (options.emit.has("openapi"))
+      text(`${base}_openapi.${options.openApiFormat}`, printTree(openApiDocument(m, upstream), options.openApiFormat));
+    if (options.emit.has("openrpc")) text(`${base}_openrpc.json`, printTree(openRpcDocument(m, upstream), "json"));
     if (options.emit.has("docs")) {
       doc(`${base}_operations.md`, "operations", operationsView(m));
       doc(`${base}_routes.md`, "routes", routesView(m));

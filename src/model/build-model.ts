@@ -13,6 +13,7 @@ import { nestedTypes } from "@bufbuild/protobuf/reflect";
 import type { ApiModel, EnumModel, FieldModel, MessageModel, OperationModel } from "./model-types.js";
 import { buildBinding, type RawRule } from "./http-binding.js";
 import type { Problems } from "../generation-error.js";
+import { commentOf } from "./comments.js";
 
 const FIELD_BEHAVIOR_REQUIRED = 2;
 
@@ -56,7 +57,8 @@ export function buildModels(
       if (t.kind === "enum")
         enums.set(t.typeName, {
           fullName: t.typeName,
-          values: t.values.map((v) => ({ name: v.name, number: v.number })),
+          values: t.values.map((v) => ({ name: v.name, number: v.number, ...described(commentOf(v)) })),
+          ...described(commentOf(t)),
         });
     }
   }
@@ -68,7 +70,7 @@ export function buildModels(
       models.push({
         protoFile: file.proto.name,
         package: file.proto.package,
-        service: { name: service.name, fullName: service.typeName },
+        service: { name: service.name, fullName: service.typeName, ...described(commentOf(service)) },
         operations,
         messages,
         enums,
@@ -104,8 +106,23 @@ export function buildModels(
   return models;
 }
 
+/** `{ description }` when there is one, else nothing (optional properties are left out, never undefined). */
+function described(text: string | undefined): { description?: string } {
+  return text === undefined ? {} : { description: text };
+}
+
 function messageModel(desc: DescMessage, ext: Extensions): MessageModel {
-  return { name: desc.name, fullName: desc.typeName, fields: desc.fields.map((f) => fieldModel(f, ext)) };
+  const oneofs = desc.oneofs.flatMap((o) => {
+    const text = commentOf(o);
+    return text === undefined ? [] : [[o.name, text] as const];
+  });
+  return {
+    name: desc.name,
+    fullName: desc.typeName,
+    fields: desc.fields.map((f) => fieldModel(f, ext)),
+    ...described(commentOf(desc)),
+    ...(oneofs.length > 0 ? { oneofDescriptions: Object.fromEntries(oneofs) } : {}),
+  };
 }
 
 function fieldModel(f: DescField, ext: Extensions): FieldModel {
@@ -119,6 +136,7 @@ function fieldModel(f: DescField, ext: Extensions): FieldModel {
     number: f.number,
     required: behaviors.includes(FIELD_BEHAVIOR_REQUIRED),
     oneof: f.oneof?.name,
+    ...described(commentOf(f)),
   };
   switch (f.fieldKind) {
     case "scalar":
@@ -143,6 +161,7 @@ function fieldModel(f: DescField, ext: Extensions): FieldModel {
         type: `map<${scalarName(f.mapKey)}, ${mapValueName(f)}>`,
         repeated: false,
         map: true,
+        mapEntry: { key: scalarName(f.mapKey), kind: f.mapKind, type: mapValueName(f) },
       };
   }
 }
@@ -177,6 +196,7 @@ function operationModel(
     jsonrpcParams: undefined,
     specRoute: undefined,
     resourcePlaceholders: undefined,
+    ...described(commentOf(m)),
   };
   if (!ext.http || !hasOption(m, ext.http)) return op;
   const rule = getOption(m, ext.http) as unknown as HttpRuleValue;

@@ -39,17 +39,27 @@ export interface FieldModel {
   /** `(google.api.field_behavior) = REQUIRED` */
   readonly required: boolean;
   readonly oneof: string | undefined;
+  /** For a map field: its key scalar and its value's kind and type (`type` is then `map<K, V>`). */
+  readonly mapEntry?: { readonly key: string; readonly kind: "scalar" | "enum" | "message"; readonly type: string };
+  /** The proto comment (src/model/comments.ts), for descriptions in generated documents. */
+  readonly description?: string;
 }
 
 export interface MessageModel {
   readonly name: string;
   readonly fullName: string;
   readonly fields: readonly FieldModel[];
+  /** The proto comment, if any. */
+  readonly description?: string;
+  /** The proto comments of its oneofs, by oneof name. */
+  readonly oneofDescriptions?: Readonly<Record<string, string>>;
 }
 
 export interface EnumModel {
   readonly fullName: string;
-  readonly values: readonly { name: string; number: number }[];
+  readonly values: readonly { name: string; number: number; description?: string }[];
+  /** The proto comment, if any. */
+  readonly description?: string;
 }
 
 export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "PATCH" | string;
@@ -91,6 +101,8 @@ export interface OperationModel {
   restWrappedBody?: string;
   /** Names for the "*" placeholders of resource-name variables in docs (v0.3). */
   resourcePlaceholders: readonly string[] | undefined;
+  /** The proto comment of the rpc, if any. */
+  readonly description?: string;
 }
 
 export interface ContentTypes {
@@ -182,7 +194,7 @@ export interface ApiModel {
   /** Proto file name as in the request, e.g. v1.0.1/a2a.proto */
   readonly protoFile: string;
   readonly package: string;
-  readonly service: { readonly name: string; readonly fullName: string };
+  readonly service: { readonly name: string; readonly fullName: string; readonly description?: string };
   readonly operations: OperationModel[];
   readonly messages: ReadonlyMap<string, MessageModel>;
   readonly enums: ReadonlyMap<string, EnumModel>;
