@@ -2,22 +2,17 @@
  * The data trees the OpenAPI and OpenRPC documents are built as, and their printing.
  *
  * Rule: a document is a plain JSON value built by functions (never text); it is printed as JSON
- * (two-space indent) or as YAML by the `yaml` package, without anchors or aliases and without line
- * folding, so that the same tree always prints the same bytes. Key order is insertion order. The `yaml`
- * package is loaded on the first YAML document only: a run without one does not pay for it (README, Start-up).
+ * (two-space indent) or as YAML by yaml-print.ts (block style, no anchors, aliases or folding), so that
+ * the same tree always prints the same bytes. Key order is insertion order.
  */
-import { createRequire } from "node:module";
-
-type YamlModule = typeof import("yaml");
-let yaml: YamlModule | undefined;
+import { printYaml } from "./yaml-print.js";
 
 export type Tree = null | boolean | number | string | readonly Tree[] | { readonly [key: string]: Tree };
 export type TreeObject = { readonly [key: string]: Tree };
 
 export function printTree(tree: Tree, format: "yaml" | "json"): string {
   if (format === "json") return JSON.stringify(tree, null, 2) + "\n";
-  yaml ??= createRequire(import.meta.url)("yaml") as YamlModule;
-  return yaml.stringify(tree, { aliasDuplicateObjects: false, lineWidth: 0, minContentWidth: 0 });
+  return printYaml(tree);
 }
 
 /** The object without the keys whose value is undefined (optional parts of a document left out). */
