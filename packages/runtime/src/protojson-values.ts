@@ -2,8 +2,8 @@
  * ProtoJSON forms written and read as protobuf-es toJson/fromJson do, made
  * for the many small values of A2A messages (compat-json.ts uses them; tests
  * compare each with protobuf-es): base64 three bytes or four characters a
- * step, RFC 3339 timestamps from the civil date, google.protobuf.Value as
- * JSON. Anything unusual is left to protobuf-es, which then decides.
+ * step, RFC 3339 timestamps from the civil date (the last day's date part
+ * kept for the next), google.protobuf.Value as JSON. Anything unusual is left to protobuf-es, which then decides.
  */
 import { toJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { base64Encode } from "@bufbuild/protobuf/wire";
@@ -87,16 +87,41 @@ const b64 = (s: string, k: number): number => {
 /** RFC 3339 as toJson writes it (0, 3, 6 or 9 fractional digits); out of range, toJson says why. */
 export function timestampJson(t: Timestamp): string {
   const seconds = Number(t.seconds);
+  const nanos = t.nanos;
   if (
     !(seconds >= MIN_TIMESTAMP_S && seconds <= MAX_TIMESTAMP_S) ||
-    !Number.isInteger(t.nanos) ||
-    t.nanos < 0 ||
-    t.nanos > 999_999_999
+    !Number.isInteger(nanos) ||
+    nanos < 0 ||
+    nanos > 999_999_999
   )
     return toJson(TimestampSchema, t) as string;
   const days = Math.floor(seconds / 86400);
   const sod = seconds - days * 86400;
-  // Civil date from days since 1970-01-01 (H. Hinnant's days_from_civil, inverted).
+  const minutes = Math.floor(sod / 60);
+  const out =
+    datePart(days) +
+    DIGITS2[Math.floor(minutes / 60)]! +
+    ":" +
+    DIGITS2[minutes % 60]! +
+    ":" +
+    DIGITS2[sod - minutes * 60]!;
+  if (nanos === 0) return out + "Z";
+  // The fraction in groups of three digits, as few groups as hold it.
+  const ms = Math.floor(nanos / 1_000_000);
+  const rest = nanos - ms * 1_000_000;
+  if (rest === 0) return out + "." + DIGITS3[ms]! + "Z";
+  const us = Math.floor(rest / 1000);
+  const ns = rest - us * 1000;
+  return out + "." + DIGITS3[ms]! + DIGITS3[us]! + (ns === 0 ? "" : DIGITS3[ns]!) + "Z";
+}
+
+/** The last day written, as "YYYY-MM-DDT": the timestamps of one message are mostly of one day. */
+let lastDay = Number.NaN;
+let lastDayPart = "";
+
+/** "YYYY-MM-DDT" of a day since 1970-01-01: the civil date by H. Hinnant's days_from_civil, inverted. */
+function datePart(days: number): string {
+  if (days === lastDay) return lastDayPart;
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
@@ -106,17 +131,14 @@ export function timestampJson(t: Timestamp): string {
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const month = mp < 10 ? mp + 3 : mp - 9;
   const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  const two = (n: number) => (n < 10 ? "0" + n : String(n));
-  const time = `${two(Math.floor(sod / 3600))}:${two(Math.floor(sod / 60) % 60)}:${two(sod % 60)}`;
-  let out = `${String(year).padStart(4, "0")}-${two(month)}-${two(day)}T${time}`;
-  if (t.nanos !== 0) {
-    let frac = String(t.nanos + 1_000_000_000).slice(1);
-    if (frac.endsWith("000000")) frac = frac.slice(0, 3);
-    else if (frac.endsWith("000")) frac = frac.slice(0, 6);
-    out += "." + frac;
-  }
-  return out + "Z";
+  lastDayPart = `${String(year).padStart(4, "0")}-${DIGITS2[month]!}-${DIGITS2[day]!}T`;
+  lastDay = days;
+  return lastDayPart;
 }
+
+/** "00" to "99", and "000" to "999". */
+const DIGITS2 = Array.from({ length: 100 }, (_, i) => String(i + 100).slice(1));
+const DIGITS3 = Array.from({ length: 1000 }, (_, i) => String(i + 1000).slice(1));
 
 /** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, the range of ProtoJSON timestamps. */
 const MIN_TIMESTAMP_S = -62135596800;
