@@ -25,7 +25,7 @@ import { enumTable, lit, type EnumTable } from "./compat-proto-values.js";
 import { runtimeModule } from "./routes-module.js";
 
 /** Helpers from the runtime's generated-code entry point; the others come from its main one. */
-const compatJsonHelpers = new Set(["at", "At", "lose", "valueJson", "valueOf"]);
+const compatJsonHelpers = new Set(["at", "At", "eachTo", "lose", "valueJson", "valueOf"]);
 const runtimeTypes = new Set(["At", "Loss", "Converter"]);
 
 interface Written {
