@@ -152,31 +152,45 @@ export function valueJson(v: Value): JsonValue {
     case "stringValue":
     case "boolValue":
       return k.value;
-    case "listValue": {
-      const list = k.value.values;
-      const out: JsonValue[] = new Array(list.length);
-      for (let i = 0; i < list.length; i++) out[i] = valueJson(list[i]!);
-      return out;
-    }
-    case "structValue": {
-      // A spread of the fields (keys in order, `__proto__` as an own key), each value then replaced: storing
-      // into keys a copy already has is much cheaper than adding the keys one by one.
-      const fields = k.value.fields;
-      const out: Record<string, JsonValue | Value> = { ...fields };
-      for (const key in fields) {
-        if (!hasOwn.call(fields, key)) continue;
-        const x = valueJson(fields[key]!);
-        if (key !== "__proto__") out[key] = x;
-        else setProto(out, x);
-      }
-      return out as JsonObject;
-    }
+    case "listValue":
+      return listJson(k.value.values);
+    case "structValue":
+      return structFieldsJson(k.value.fields);
     case "nullValue":
       return null;
     default:
       // As toJson: a Value must hold one of its kinds.
       throw new Error("google.protobuf.Value must have a value");
   }
+}
+
+/** A list's values as JSON; a number, string or bool read in place, without a call. */
+function listJson(list: readonly Value[]): JsonValue[] {
+  const out: JsonValue[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const x = list[i]!;
+    const k = x.kind;
+    out[i] = k.case === "numberValue" || k.case === "stringValue" || k.case === "boolValue" ? k.value : valueJson(x);
+  }
+  return out;
+}
+
+/**
+ * A Struct's fields as a JSON object: a spread of the fields (keys in order, `__proto__` as an own key), each
+ * value then replaced (storing into keys a copy already has is much cheaper than adding the keys one by one);
+ * a number, string or bool read in place, without a call.
+ */
+function structFieldsJson(fields: Readonly<Record<string, Value>>): JsonObject {
+  const out: Record<string, JsonValue | Value> = { ...fields };
+  for (const key in fields) {
+    if (!hasOwn.call(fields, key)) continue;
+    const f = fields[key]!;
+    const k = f.kind;
+    const x = k.case === "numberValue" || k.case === "stringValue" || k.case === "boolValue" ? k.value : valueJson(f);
+    if (key !== "__proto__") out[key] = x;
+    else setProto(out, x);
+  }
+  return out as JsonObject;
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;

@@ -277,13 +277,16 @@ export function eachOf<M, T>(
   lost: Loss[],
   one: (x: M, a: At, lost: Loss[]) => T | undefined,
 ): T[] {
-  const out: T[] = [];
+  // Sized for every element (a list grown by push reserves more), cut to those kept.
+  const out: T[] = new Array(list.length);
+  let n = 0;
   const el: Cursor = { up: a, key: 0 };
   for (let i = 0; i < list.length; i++) {
     el.key = i;
     const y = one(list[i]!, el, lost);
-    if (y !== undefined) out.push(y);
+    if (y !== undefined) out[n++] = y;
   }
+  if (n < out.length) out.length = n;
   return out;
 }
 
