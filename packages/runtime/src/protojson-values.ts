@@ -1,35 +1,105 @@
 /**
  * ProtoJSON forms written and read as protobuf-es toJson/fromJson do, made
  * for the many small values of A2A messages (compat-json.ts uses them; tests
- * compare each with protobuf-es): base64 three bytes or four characters a
- * step, RFC 3339 timestamps from the civil date (the last day's date part
- * kept for the next), google.protobuf.Value as JSON. Anything unusual is left to protobuf-es, which then decides.
+ * compare each with protobuf-es): base64 written twelve bytes a step (one
+ * String.fromCharCode call each) and read four characters a step, RFC 3339
+ * timestamps from the civil date (the last day's date part kept for the
+ * next), google.protobuf.Value as JSON. Anything unusual is left to
+ * protobuf-es, which then decides.
  */
 import { toJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { base64Encode } from "@bufbuild/protobuf/wire";
 import { TimestampSchema, type Timestamp, type Value } from "@bufbuild/protobuf/wkt";
 
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-/** Each 12-bit value as its two base64 characters, built on first use. */
-let b64Pairs: string[] | undefined;
+/** Each base64 digit's character code. */
+const B64_CODES = Uint8Array.from(B64, (c) => c.charCodeAt(0));
+/** The character codes of one step (at most 16 characters), written before they become a string. */
+const step = new Uint8Array(16);
+const fromCodes = String.fromCharCode;
 
-/** Standard base64 with padding, as toJson writes bytes; three bytes per step through a table of character pairs. */
+/**
+ * Standard base64 with padding, as toJson writes bytes: twelve bytes a step, their sixteen characters made
+ * by one String.fromCharCode call (much cheaper than joining short strings), then the rest the same way.
+ */
 export function base64(b: Uint8Array): string {
   if (b.length > 1024) return base64Encode(b);
-  b64Pairs ??= Array.from({ length: 4096 }, (_, i) => B64[i >> 6]! + B64[i & 63]!);
-  const pairs = b64Pairs;
-  const whole = b.length - (b.length % 3);
+  const n = b.length;
+  const s = step;
   let out = "";
-  for (let i = 0; i < whole; i += 3) {
-    const v = (b[i]! << 16) | (b[i + 1]! << 8) | b[i + 2]!;
-    out += pairs[v >> 12]! + pairs[v & 4095]!;
+  let i = 0;
+  for (; i + 12 <= n; i += 12) {
+    for (let k = 0; k < 4; k++) {
+      const j = i + 3 * k;
+      quad(s, 4 * k, (b[j]! << 16) | (b[j + 1]! << 8) | b[j + 2]!);
+    }
+    out += fromCodes(
+      s[0]!,
+      s[1]!,
+      s[2]!,
+      s[3]!,
+      s[4]!,
+      s[5]!,
+      s[6]!,
+      s[7]!,
+      s[8]!,
+      s[9]!,
+      s[10]!,
+      s[11]!,
+      s[12]!,
+      s[13]!,
+      s[14]!,
+      s[15]!,
+    );
   }
-  if (b.length - whole === 1) out += pairs[b[whole]! << 4]! + "==";
-  else if (b.length - whole === 2) {
-    const v = (b[whole]! << 10) | (b[whole + 1]! << 2);
-    out += pairs[v >> 6]! + B64[v & 63]! + "=";
+  // The last 0 to 11 bytes: whole groups, then one or two bytes with their padding.
+  let o = 0;
+  for (; i + 3 <= n; i += 3, o += 4) quad(s, o, (b[i]! << 16) | (b[i + 1]! << 8) | b[i + 2]!);
+  if (n - i === 1) {
+    quad(s, o, b[i]! << 16);
+    s[o + 2] = 61;
+    s[o + 3] = 61;
+    o += 4;
+  } else if (n - i === 2) {
+    quad(s, o, (b[i]! << 16) | (b[i + 1]! << 8));
+    s[o + 3] = 61;
+    o += 4;
   }
-  return out;
+  return o === 0 ? out : out + lastStep(s, o);
+}
+
+/** The four characters of a 24-bit group into `s` at `o`. */
+function quad(s: Uint8Array, o: number, v: number): void {
+  const c = B64_CODES;
+  s[o] = c[v >> 18]!;
+  s[o + 1] = c[(v >> 12) & 63]!;
+  s[o + 2] = c[(v >> 6) & 63]!;
+  s[o + 3] = c[v & 63]!;
+}
+
+/** The first 4, 8, 12 or 16 character codes of `s` as a string. */
+function lastStep(s: Uint8Array, o: number): string {
+  if (o === 4) return fromCodes(s[0]!, s[1]!, s[2]!, s[3]!);
+  if (o === 8) return fromCodes(s[0]!, s[1]!, s[2]!, s[3]!, s[4]!, s[5]!, s[6]!, s[7]!);
+  if (o === 12) return fromCodes(s[0]!, s[1]!, s[2]!, s[3]!, s[4]!, s[5]!, s[6]!, s[7]!, s[8]!, s[9]!, s[10]!, s[11]!);
+  return fromCodes(
+    s[0]!,
+    s[1]!,
+    s[2]!,
+    s[3]!,
+    s[4]!,
+    s[5]!,
+    s[6]!,
+    s[7]!,
+    s[8]!,
+    s[9]!,
+    s[10]!,
+    s[11]!,
+    s[12]!,
+    s[13]!,
+    s[14]!,
+    s[15]!,
+  );
 }
 
 /** Each base64 character's value, standard and URL-safe alphabets; -1 elsewhere. */
