@@ -37,9 +37,10 @@
 //
 // `node bench/conversion.js` prints the two rows. `node bench/conversion.js
 // --profile` instead prints the time of each stage of our two pipelines, then
-// runs each of our conversions under `node --cpu-prof` (a child process) and
-// prints the top self-time functions, those of packages/runtime/dist/compat-*.js and
-// the generated a2a_jsonrpc_codec.js, and self time by file.
+// runs each of our four conversions (both JSON-RPC rows, both message rows)
+// under `node --cpu-prof` (a child process) and prints the top self-time
+// functions, those of packages/runtime/dist/compat/*.js, protojson-values.js
+// and the generated a2a_jsonrpc_codec.js, and self time by file.
 // Needs `npm run build` and `npm run build:examples`.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -341,6 +342,12 @@ const PROFILE_MS = 2000;
 const CONVERSIONS = {
   send: { label: "(a) message/send, v0.3 JSON → v1.0 request", loop: loopOursSend, input: (i) => i.params },
   task: { label: "(b) v1.0 Task (10 artifacts) → v0.3 JSON", loop: loopOursTask, input: (i) => i.taskPb },
+  messageSend: {
+    label: "(c) message/send, v0.3 message → v1.0 message",
+    loop: loopMessageSend,
+    input: (i) => i.request03,
+  },
+  messageTask: { label: "(d) v1.0 Task (10 artifacts) → v0.3 message", loop: loopMessageTask, input: (i) => i.taskPb },
 };
 
 /** The child of --profile: runs one of our conversions for PROFILE_MS, under --cpu-prof. */
@@ -441,9 +448,9 @@ function profileOurs({ log }) {
       );
       log("top self time:");
       for (const e of a.self.slice(0, 20)) log(`  ${pct(e.share)}  ${e.key}`);
-      log("packages/runtime/dist/compat-*.js and a2a_jsonrpc_codec.js:");
+      log("packages/runtime/dist/compat/*.js, protojson-values.js and a2a_jsonrpc_codec.js:");
       for (const e of a.self
-        .filter((e) => /packages\/runtime\/dist\/compat-|a2a_jsonrpc_codec/.test(e.key))
+        .filter((e) => /packages\/runtime\/dist\/(compat\/|protojson-values)|a2a_jsonrpc_codec/.test(e.key))
         .slice(0, 15))
         log(`  ${pct(e.share)}  ${e.key}`);
       log("self time by file:");

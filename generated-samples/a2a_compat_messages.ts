@@ -7,9 +7,9 @@
 import type { AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, AgentInterface, AgentProvider, AgentSkill, APIKeySecurityScheme, Artifact, AuthenticationInfo, AuthorizationCodeOAuthFlow, CancelTaskRequest, ClientCredentialsOAuthFlow, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, HTTPAuthSecurityScheme, ImplicitOAuthFlow, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, Message, MutualTlsSecurityScheme, OAuth2SecurityScheme, OAuthFlows, OpenIdConnectSecurityScheme, Part, PasswordOAuthFlow, SecurityRequirement, SecurityScheme, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse, StringList, SubscribeToTaskRequest, Task, TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskStatus, TaskStatusUpdateEvent } from "./v1.0.1/a2a_pb.js";
 import { file_v1_0_1_a2a } from "./v1.0.1/a2a_pb.js";
 import type { At } from "@protoc-gen-a2a/runtime/compat-json";
-import { at, lose, valueJson, valueOf } from "@protoc-gen-a2a/runtime/compat-json";
+import { at, eachTo, lose, valueJson, valueOf } from "@protoc-gen-a2a/runtime/compat-json";
 import type { Converter, Loss } from "@protoc-gen-a2a/runtime";
-import { enumLost, enumRefused, pairConverter, refused } from "@protoc-gen-a2a/runtime";
+import { eachAt, enumLost, enumRefused, pairConverter, refused } from "@protoc-gen-a2a/runtime";
 import type { AgentCapabilities as AgentCapabilities$1, AgentCard as AgentCard$1, AgentCardSignature as AgentCardSignature$1, AgentExtension as AgentExtension$1, AgentInterface as AgentInterface$1, AgentProvider as AgentProvider$1, AgentSkill as AgentSkill$1, APIKeySecurityScheme as APIKeySecurityScheme$1, Artifact as Artifact$1, AuthenticationInfo as AuthenticationInfo$1, AuthorizationCodeOAuthFlow as AuthorizationCodeOAuthFlow$1, CancelTaskRequest as CancelTaskRequest$1, ClientCredentialsOAuthFlow as ClientCredentialsOAuthFlow$1, CreateTaskPushNotificationConfigRequest, DeleteTaskPushNotificationConfigRequest as DeleteTaskPushNotificationConfigRequest$1, FilePart, GetAgentCardRequest, GetTaskPushNotificationConfigRequest as GetTaskPushNotificationConfigRequest$1, GetTaskRequest as GetTaskRequest$1, HTTPAuthSecurityScheme as HTTPAuthSecurityScheme$1, ImplicitOAuthFlow as ImplicitOAuthFlow$1, ListTaskPushNotificationConfigRequest, ListTaskPushNotificationConfigResponse, Message as Message$1, MutualTlsSecurityScheme as MutualTlsSecurityScheme$1, OAuth2SecurityScheme as OAuth2SecurityScheme$1, OAuthFlows as OAuthFlows$1, OpenIdConnectSecurityScheme as OpenIdConnectSecurityScheme$1, Part as Part$1, PasswordOAuthFlow as PasswordOAuthFlow$1, Security, SecurityScheme as SecurityScheme$1, SendMessageConfiguration as SendMessageConfiguration$1, SendMessageRequest as SendMessageRequest$1, SendMessageResponse as SendMessageResponse$1, StreamResponse as StreamResponse$1, StringList as StringList$1, Task as Task$1, TaskArtifactUpdateEvent as TaskArtifactUpdateEvent$1, TaskPushNotificationConfig as TaskPushNotificationConfig$1, TaskStatus as TaskStatus$1, TaskStatusUpdateEvent as TaskStatusUpdateEvent$1, TaskSubscriptionRequest } from "./v0.3.0/a2a_pb.js";
 import { file_v0_3_0_a2a } from "./v0.3.0/a2a_pb.js";
 
@@ -48,9 +48,8 @@ function taskToOlder(m: Task, a: At, lost: Loss[]): OlderTask {
   return {
     $typeName: "a2a.v1.Task", id: m.id, contextId: m.contextId,
     status: m.status && taskStatusToOlder(m.status, at(a, "status"), lost),
-    artifacts: m.artifacts.map((v, i) => artifactToOlder(v, at(at(a, "artifacts"), i), lost)),
-    history: m.history.map((v, i) => messageToOlder(v, at(at(a, "history"), i), lost)),
-    metadata: m.metadata,
+    artifacts: eachTo(m.artifacts, at(a, "artifacts"), lost, artifactToOlder),
+    history: eachTo(m.history, at(a, "history"), lost, messageToOlder), metadata: m.metadata,
   };
 }
 
@@ -58,9 +57,8 @@ function taskToNewer(m: OlderTask, a: At): Task {
   return {
     $typeName: "lf.a2a.v1.Task", id: m.id, contextId: m.contextId,
     status: m.status && taskStatusToNewer(m.status, at(a, "status")),
-    artifacts: m.artifacts.map((v, i) => artifactToNewer(v, at(at(a, "artifacts"), i))),
-    history: m.history.map((v, i) => messageToNewer(v, at(at(a, "history"), i))),
-    metadata: m.metadata,
+    artifacts: eachAt(m.artifacts, at(a, "artifacts"), artifactToNewer),
+    history: eachAt(m.history, at(a, "history"), messageToNewer), metadata: m.metadata,
   };
 }
 
@@ -84,7 +82,7 @@ function partToOlder(m: Part, a: At, lost: Loss[]): OlderPart {
   if (m.metadata !== undefined) lose(lost, a, "metadata", "the v0.3 proto Part has no metadata");
   if (m.filename !== "") lose(lost, a, "filename", "the v0.3 proto FilePart has no file name");
   const c = m.content;
-  let part: OlderPart["part"] = { case: undefined };
+  let part: OlderPart["part"];
   switch (c.case) {
     case "text":
       if (m.mediaType) lose(lost, a, "media_type", "a v0.3 text part has no media type");
@@ -103,7 +101,10 @@ function partToOlder(m: Part, a: At, lost: Loss[]): OlderPart {
       if (data !== v) lose(lost, a, "data", "a v0.3 data part holds an object; this value was wrapped as {value: …}");
       if (m.mediaType) lose(lost, a, "media_type", "a v0.3 data part has no media type");
       part = { case: "data", value: { $typeName: "a2a.v1.DataPart", data } };
+      break;
     }
+    default:
+      part = { case: undefined };
   }
   return { $typeName: "a2a.v1.Part", part };
 }
@@ -126,8 +127,8 @@ function messageToOlder(m: Message, a: At, lost: Loss[]): OlderMessage {
   return {
     $typeName: "a2a.v1.Message", messageId: m.messageId, contextId: m.contextId, taskId: m.taskId,
     role: ROLE_TO_OLDER[m.role] ?? enumLost(lost, a, "role", m.role, "a2a.v1.Role", "ROLE_UNSPECIFIED"),
-    content: m.parts.map((v, i) => partToOlder(v, at(at(a, "parts"), i), lost)),
-    metadata: m.metadata, extensions: m.extensions.slice(),
+    content: eachTo(m.parts, at(a, "parts"), lost, partToOlder), metadata: m.metadata,
+    extensions: m.extensions.slice(),
   };
 }
 
@@ -135,7 +136,7 @@ function messageToNewer(m: OlderMessage, a: At): Message {
   return {
     $typeName: "lf.a2a.v1.Message", messageId: m.messageId, contextId: m.contextId, taskId: m.taskId,
     role: ROLE_TO_NEWER[m.role] ?? enumRefused(a, "role", "a2a.v1.Message.role", m.role),
-    parts: m.content.map((v, i) => partToNewer(v, at(at(a, "content"), i))), metadata: m.metadata,
+    parts: eachAt(m.content, at(a, "content"), partToNewer), metadata: m.metadata,
     extensions: m.extensions.slice(), referenceTaskIds: [],
   };
 }
@@ -143,15 +144,15 @@ function messageToNewer(m: OlderMessage, a: At): Message {
 function artifactToOlder(m: Artifact, a: At, lost: Loss[]): OlderArtifact {
   return {
     $typeName: "a2a.v1.Artifact", artifactId: m.artifactId, name: m.name, description: m.description,
-    parts: m.parts.map((v, i) => partToOlder(v, at(at(a, "parts"), i), lost)),
-    metadata: m.metadata, extensions: m.extensions.slice(),
+    parts: eachTo(m.parts, at(a, "parts"), lost, partToOlder), metadata: m.metadata,
+    extensions: m.extensions.slice(),
   };
 }
 
 function artifactToNewer(m: OlderArtifact, a: At): Artifact {
   return {
     $typeName: "lf.a2a.v1.Artifact", artifactId: m.artifactId, name: m.name, description: m.description,
-    parts: m.parts.map((v, i) => partToNewer(v, at(at(a, "parts"), i))), metadata: m.metadata,
+    parts: eachAt(m.parts, at(a, "parts"), partToNewer), metadata: m.metadata,
     extensions: m.extensions.slice(),
   };
 }
@@ -686,7 +687,7 @@ function streamResponseToNewer(m: OlderStreamResponse, a: At): StreamResponse {
 function listTaskPushNotificationConfigsResponseToOlder(m: ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[]): OlderListTaskPushNotificationConfigResponse {
   return {
     $typeName: "a2a.v1.ListTaskPushNotificationConfigResponse",
-    configs: m.configs.map((v, i) => taskPushNotificationConfigToOlder(v, at(at(a, "configs"), i), lost)),
+    configs: eachTo(m.configs, at(a, "configs"), lost, taskPushNotificationConfigToOlder),
     nextPageToken: m.nextPageToken,
   };
 }
@@ -694,7 +695,7 @@ function listTaskPushNotificationConfigsResponseToOlder(m: ListTaskPushNotificat
 function listTaskPushNotificationConfigsResponseToNewer(m: OlderListTaskPushNotificationConfigResponse, a: At, lost: Loss[]): ListTaskPushNotificationConfigsResponse {
   return {
     $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse",
-    configs: m.configs.map((v, i) => taskPushNotificationConfigToNewer(v, at(at(a, "configs"), i), lost)),
+    configs: eachTo(m.configs, at(a, "configs"), lost, taskPushNotificationConfigToNewer),
     nextPageToken: m.nextPageToken,
   };
 }

@@ -26,7 +26,7 @@ import { wrappedName, wrappedToNewer, wrappedToOlder, type WrappedPair } from ".
 import { runtimeModule } from "./routes-module.js";
 
 /** Helpers from the runtime's generated-code entry point; the others come from its main one. */
-const compatJsonHelpers = new Set(["at", "At", "lose", "valueJson", "valueOf"]);
+const compatJsonHelpers = new Set(["at", "At", "eachTo", "lose", "valueJson", "valueOf"]);
 const runtimeTypes = new Set(["At", "Loss", "Converter"]);
 
 interface Written {

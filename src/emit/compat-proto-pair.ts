@@ -96,10 +96,7 @@ export function writePairFunction(env: PairEnv, pair: ProtoPair, dir: Dir): Pair
     rt: env.rt,
     table: (from: DescEnum, to: DescEnum) => env.table(from, to, toNewer),
     convert: (d: DescMessage, value: string, keys: readonly PathKey[]) => convert(d, value, keys),
-    takesPath: (d: DescMessage) => {
-      const p = env.pairs.get(d.typeName);
-      return p !== undefined && env.needs.get(functionName(p, dir))?.at === true;
-    },
+    convertList: (d: DescMessage, read: string, keys: readonly PathKey[]) => convertList(d, read, keys),
     uses: (what: "at" | "lost") => {
       needs[what] = true;
       if (what === "lost") needs.at = true;
@@ -117,6 +114,16 @@ export function writePairFunction(env: PairEnv, pair: ProtoPair, dir: Dir): Pair
     if (n.at) valueContext.uses("at");
     if (n.lost) valueContext.uses("lost");
     return [name, "(", value, ...(n.at ? [", ", ...at(keys)] : []), n.lost ? ", lost)" : ")"];
+  }
+  // A list through the runtime's loop, which passes one path node to every item, its key set to each index.
+  function convertList(d: DescMessage, read: string, keys: readonly PathKey[]): Printable[] {
+    const item = convert(d, "v", []);
+    const p = env.pairs.get(d.typeName);
+    const n = p ? env.needs.get(functionName(p, dir)) : undefined;
+    if (!p || !n?.at) return [`${read}.map((v) => `, ...item, ")"];
+    const name = functionName(p, dir);
+    if (n.lost) return [env.rt("eachTo"), "(", read, ", ", ...at(keys), ", lost, ", name, ")"];
+    return [env.rt("eachAt"), "(", read, ", ", ...at(keys), ", ", name, ")"];
   }
 
   writeFieldSteps(env, { src, out, steps, vc: valueContext, values, before }, (name) => {

@@ -62,7 +62,7 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
     toOlder(c) {
       const mediaType = c.get("media_type");
       c.before("const c = ", c.get("content"), ";");
-      c.before("let part", ...c.type("Part", '["part"]'), " = { case: undefined };");
+      c.before("let part", ...c.type("Part", '["part"]'), ";");
       c.before("switch (c.case) {");
       c.before('  case "text":');
       c.before("    if (", mediaType, ") ", ...c.lose("media_type", LOSS.textPartMediaType));
@@ -92,7 +92,10 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
       c.before("    if (data !== v) ", ...c.lose("data", LOSS.dataWrapped));
       c.before("    if (", mediaType, ") ", ...c.lose("media_type", LOSS.dataPartMediaType));
       c.before('    part = { case: "data", value: ', ...c.literal("DataPart", { data: "data" }), " };");
+      c.before("    break;");
       c.before("  }");
+      c.before("  default:");
+      c.before("    part = { case: undefined };");
       c.before("}");
       c.set("part", "part");
     },

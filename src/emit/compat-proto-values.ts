@@ -93,8 +93,11 @@ export interface ValueContext {
   table(from: DescEnum, to: DescEnum): EnumTable;
   /** Expression: `value` (of message type `d`, source side) converted by its pair's function at path `keys`. */
   convert(d: DescMessage, value: string, keys: readonly PathKey[]): Printable[];
-  /** Whether the conversion of message type `d` (source side) takes its path. */
-  takesPath(d: DescMessage): boolean;
+  /**
+   * Expression: the list `read` of messages of type `d` (source side) converted item by item, at path `keys`
+   * (one path node for the whole list, when the conversion takes its path).
+   */
+  convertList(d: DescMessage, read: string, keys: readonly PathKey[]): Printable[];
   /** Marks the function as reporting losses (it takes `lost`) or reading its path (it takes `a`). */
   uses(what: "at" | "lost"): void;
   problem(what: string): void;
@@ -160,10 +163,7 @@ export function fieldValue(c: ValueContext, f: DescField, t: DescField, read: st
       if (t.fieldKind !== "list") return shapeProblem(c, f, t);
       if (f.listKind === "enum" && t.listKind === "enum")
         return [`${read}.map((v, i) => `, ...enumValue(c, f, f.enum, t.enum, "v", keys, { code: "i" }), ")"];
-      if (f.listKind === "message" && !isWkt(f.message)) {
-        const each = c.convert(f.message, "v", [...keys, { code: "i" }]);
-        return [`${read}.map((${c.takesPath(f.message) ? "v, i" : "v"}) => `, ...each, ")"];
-      }
+      if (f.listKind === "message" && !isWkt(f.message)) return c.convertList(f.message, read, keys);
       return [`${read}.slice()`];
     case "map":
       if (t.fieldKind !== "map") return shapeProblem(c, f, t);

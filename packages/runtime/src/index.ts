@@ -78,6 +78,7 @@ export {
 export { withResubscribe, type ResubscribeOptions } from "./resubscribe.js";
 export type { Converter, Direction, Loss } from "./compat/conversion-types.js";
 export {
+  eachAt,
   enumLost,
   enumRefused,
   pairConverter,

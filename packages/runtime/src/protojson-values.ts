@@ -1,35 +1,105 @@
 /**
  * ProtoJSON forms written and read as protobuf-es toJson/fromJson do, made
  * for the many small values of A2A messages (compat-json.ts uses them; tests
- * compare each with protobuf-es): base64 three bytes or four characters a
- * step, RFC 3339 timestamps from the civil date, google.protobuf.Value as
- * JSON. Anything unusual is left to protobuf-es, which then decides.
+ * compare each with protobuf-es): base64 written twelve bytes a step (one
+ * String.fromCharCode call each) and read four characters a step, RFC 3339
+ * timestamps from the civil date (the last day's date part kept for the
+ * next), google.protobuf.Value as JSON. Anything unusual is left to
+ * protobuf-es, which then decides.
  */
 import { toJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { base64Encode } from "@bufbuild/protobuf/wire";
 import { TimestampSchema, type Timestamp, type Value } from "@bufbuild/protobuf/wkt";
 
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-/** Each 12-bit value as its two base64 characters, built on first use. */
-let b64Pairs: string[] | undefined;
+/** Each base64 digit's character code. */
+const B64_CODES = Uint8Array.from(B64, (c) => c.charCodeAt(0));
+/** The character codes of one step (at most 16 characters), written before they become a string. */
+const step = new Uint8Array(16);
+const fromCodes = String.fromCharCode;
 
-/** Standard base64 with padding, as toJson writes bytes; three bytes per step through a table of character pairs. */
+/**
+ * Standard base64 with padding, as toJson writes bytes: twelve bytes a step, their sixteen characters made
+ * by one String.fromCharCode call (much cheaper than joining short strings), then the rest the same way.
+ */
 export function base64(b: Uint8Array): string {
   if (b.length > 1024) return base64Encode(b);
-  b64Pairs ??= Array.from({ length: 4096 }, (_, i) => B64[i >> 6]! + B64[i & 63]!);
-  const pairs = b64Pairs;
-  const whole = b.length - (b.length % 3);
+  const n = b.length;
+  const s = step;
   let out = "";
-  for (let i = 0; i < whole; i += 3) {
-    const v = (b[i]! << 16) | (b[i + 1]! << 8) | b[i + 2]!;
-    out += pairs[v >> 12]! + pairs[v & 4095]!;
+  let i = 0;
+  for (; i + 12 <= n; i += 12) {
+    for (let k = 0; k < 4; k++) {
+      const j = i + 3 * k;
+      quad(s, 4 * k, (b[j]! << 16) | (b[j + 1]! << 8) | b[j + 2]!);
+    }
+    out += fromCodes(
+      s[0]!,
+      s[1]!,
+      s[2]!,
+      s[3]!,
+      s[4]!,
+      s[5]!,
+      s[6]!,
+      s[7]!,
+      s[8]!,
+      s[9]!,
+      s[10]!,
+      s[11]!,
+      s[12]!,
+      s[13]!,
+      s[14]!,
+      s[15]!,
+    );
   }
-  if (b.length - whole === 1) out += pairs[b[whole]! << 4]! + "==";
-  else if (b.length - whole === 2) {
-    const v = (b[whole]! << 10) | (b[whole + 1]! << 2);
-    out += pairs[v >> 6]! + B64[v & 63]! + "=";
+  // The last 0 to 11 bytes: whole groups, then one or two bytes with their padding.
+  let o = 0;
+  for (; i + 3 <= n; i += 3, o += 4) quad(s, o, (b[i]! << 16) | (b[i + 1]! << 8) | b[i + 2]!);
+  if (n - i === 1) {
+    quad(s, o, b[i]! << 16);
+    s[o + 2] = 61;
+    s[o + 3] = 61;
+    o += 4;
+  } else if (n - i === 2) {
+    quad(s, o, (b[i]! << 16) | (b[i + 1]! << 8));
+    s[o + 3] = 61;
+    o += 4;
   }
-  return out;
+  return o === 0 ? out : out + lastStep(s, o);
+}
+
+/** The four characters of a 24-bit group into `s` at `o`. */
+function quad(s: Uint8Array, o: number, v: number): void {
+  const c = B64_CODES;
+  s[o] = c[v >> 18]!;
+  s[o + 1] = c[(v >> 12) & 63]!;
+  s[o + 2] = c[(v >> 6) & 63]!;
+  s[o + 3] = c[v & 63]!;
+}
+
+/** The first 4, 8, 12 or 16 character codes of `s` as a string. */
+function lastStep(s: Uint8Array, o: number): string {
+  if (o === 4) return fromCodes(s[0]!, s[1]!, s[2]!, s[3]!);
+  if (o === 8) return fromCodes(s[0]!, s[1]!, s[2]!, s[3]!, s[4]!, s[5]!, s[6]!, s[7]!);
+  if (o === 12) return fromCodes(s[0]!, s[1]!, s[2]!, s[3]!, s[4]!, s[5]!, s[6]!, s[7]!, s[8]!, s[9]!, s[10]!, s[11]!);
+  return fromCodes(
+    s[0]!,
+    s[1]!,
+    s[2]!,
+    s[3]!,
+    s[4]!,
+    s[5]!,
+    s[6]!,
+    s[7]!,
+    s[8]!,
+    s[9]!,
+    s[10]!,
+    s[11]!,
+    s[12]!,
+    s[13]!,
+    s[14]!,
+    s[15]!,
+  );
 }
 
 /** Each base64 character's value, standard and URL-safe alphabets; -1 elsewhere. */
@@ -87,16 +157,41 @@ const b64 = (s: string, k: number): number => {
 /** RFC 3339 as toJson writes it (0, 3, 6 or 9 fractional digits); out of range, toJson says why. */
 export function timestampJson(t: Timestamp): string {
   const seconds = Number(t.seconds);
+  const nanos = t.nanos;
   if (
     !(seconds >= MIN_TIMESTAMP_S && seconds <= MAX_TIMESTAMP_S) ||
-    !Number.isInteger(t.nanos) ||
-    t.nanos < 0 ||
-    t.nanos > 999_999_999
+    !Number.isInteger(nanos) ||
+    nanos < 0 ||
+    nanos > 999_999_999
   )
     return toJson(TimestampSchema, t) as string;
   const days = Math.floor(seconds / 86400);
   const sod = seconds - days * 86400;
-  // Civil date from days since 1970-01-01 (H. Hinnant's days_from_civil, inverted).
+  const minutes = Math.floor(sod / 60);
+  const out =
+    datePart(days) +
+    DIGITS2[Math.floor(minutes / 60)]! +
+    ":" +
+    DIGITS2[minutes % 60]! +
+    ":" +
+    DIGITS2[sod - minutes * 60]!;
+  if (nanos === 0) return out + "Z";
+  // The fraction in groups of three digits, as few groups as hold it.
+  const ms = Math.floor(nanos / 1_000_000);
+  const rest = nanos - ms * 1_000_000;
+  if (rest === 0) return out + "." + DIGITS3[ms]! + "Z";
+  const us = Math.floor(rest / 1000);
+  const ns = rest - us * 1000;
+  return out + "." + DIGITS3[ms]! + DIGITS3[us]! + (ns === 0 ? "" : DIGITS3[ns]!) + "Z";
+}
+
+/** The last day written, as "YYYY-MM-DDT": the timestamps of one message are mostly of one day. */
+let lastDay = Number.NaN;
+let lastDayPart = "";
+
+/** "YYYY-MM-DDT" of a day since 1970-01-01: the civil date by H. Hinnant's days_from_civil, inverted. */
+function datePart(days: number): string {
+  if (days === lastDay) return lastDayPart;
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
@@ -106,17 +201,14 @@ export function timestampJson(t: Timestamp): string {
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const month = mp < 10 ? mp + 3 : mp - 9;
   const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  const two = (n: number) => (n < 10 ? "0" + n : String(n));
-  const time = `${two(Math.floor(sod / 3600))}:${two(Math.floor(sod / 60) % 60)}:${two(sod % 60)}`;
-  let out = `${String(year).padStart(4, "0")}-${two(month)}-${two(day)}T${time}`;
-  if (t.nanos !== 0) {
-    let frac = String(t.nanos + 1_000_000_000).slice(1);
-    if (frac.endsWith("000000")) frac = frac.slice(0, 3);
-    else if (frac.endsWith("000")) frac = frac.slice(0, 6);
-    out += "." + frac;
-  }
-  return out + "Z";
+  lastDayPart = `${String(year).padStart(4, "0")}-${DIGITS2[month]!}-${DIGITS2[day]!}T`;
+  lastDay = days;
+  return lastDayPart;
 }
+
+/** "00" to "99", and "000" to "999". */
+const DIGITS2 = Array.from({ length: 100 }, (_, i) => String(i + 100).slice(1));
+const DIGITS3 = Array.from({ length: 1000 }, (_, i) => String(i + 1000).slice(1));
 
 /** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, the range of ProtoJSON timestamps. */
 const MIN_TIMESTAMP_S = -62135596800;
@@ -130,31 +222,45 @@ export function valueJson(v: Value): JsonValue {
     case "stringValue":
     case "boolValue":
       return k.value;
-    case "listValue": {
-      const list = k.value.values;
-      const out: JsonValue[] = new Array(list.length);
-      for (let i = 0; i < list.length; i++) out[i] = valueJson(list[i]!);
-      return out;
-    }
-    case "structValue": {
-      // A spread of the fields (keys in order, `__proto__` as an own key), each value then replaced: storing
-      // into keys a copy already has is much cheaper than adding the keys one by one.
-      const fields = k.value.fields;
-      const out: Record<string, JsonValue | Value> = { ...fields };
-      for (const key in fields) {
-        if (!hasOwn.call(fields, key)) continue;
-        const x = valueJson(fields[key]!);
-        if (key !== "__proto__") out[key] = x;
-        else setProto(out, x);
-      }
-      return out as JsonObject;
-    }
+    case "listValue":
+      return listJson(k.value.values);
+    case "structValue":
+      return structFieldsJson(k.value.fields);
     case "nullValue":
       return null;
     default:
       // As toJson: a Value must hold one of its kinds.
       throw new Error("google.protobuf.Value must have a value");
   }
+}
+
+/** A list's values as JSON; a number, string or bool read in place, without a call. */
+function listJson(list: readonly Value[]): JsonValue[] {
+  const out: JsonValue[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const x = list[i]!;
+    const k = x.kind;
+    out[i] = k.case === "numberValue" || k.case === "stringValue" || k.case === "boolValue" ? k.value : valueJson(x);
+  }
+  return out;
+}
+
+/**
+ * A Struct's fields as a JSON object: a spread of the fields (keys in order, `__proto__` as an own key), each
+ * value then replaced (storing into keys a copy already has is much cheaper than adding the keys one by one);
+ * a number, string or bool read in place, without a call.
+ */
+function structFieldsJson(fields: Readonly<Record<string, Value>>): JsonObject {
+  const out: Record<string, JsonValue | Value> = { ...fields };
+  for (const key in fields) {
+    if (!hasOwn.call(fields, key)) continue;
+    const f = fields[key]!;
+    const k = f.kind;
+    const x = k.case === "numberValue" || k.case === "stringValue" || k.case === "boolValue" ? k.value : valueJson(f);
+    if (key !== "__proto__") out[key] = x;
+    else setProto(out, x);
+  }
+  return out as JsonObject;
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;

@@ -6,7 +6,8 @@
  *   reading      ProtoJSON scalars, checked as fromJson checks them; a wrong
  *                type throws CompatJsonError naming the field and its path
  *   paths        a chain of keys, made into a string only when something is
- *                lost or wrong (so a conversion that loses nothing builds none);
+ *                lost or wrong (so a conversion that loses nothing builds none),
+ *                from the root, one concatenation per key;
  *                a node is read only then, at once, so the list and map loops
  *                here pass one node to all elements, its key set to each in turn
  *   copies       Struct values are deep-copied, so output never aliases input
@@ -33,15 +34,40 @@ export const at = (up: At, key: string | number): At => ({ up, key });
 /** The one path node a loop under `up` passes to each element in turn, `key` set to the element's index or key. */
 type Cursor = { up: At; key: string | number };
 
+/**
+ * The path of `a`: names joined by ".", indexes as "[i]" (no "." before one). Built from the root when
+ * every name is plain (not "", not starting with "["); otherwise from the leaf, which decides each
+ * separator by what follows it.
+ */
 export function pathOf(a: At): string {
+  const p = plainPath(a);
+  return p !== undefined ? p : leafFirstPath(a);
+}
+
+/** The path from the root, one concatenation per key; undefined at a name that is not plain. */
+function plainPath(a: At): string | undefined {
+  if (a === undefined) return "";
+  const k = a.key;
+  const head = plainPath(a.up);
+  if (head === undefined) return undefined;
+  if (typeof k === "number") return head + indexKey(k);
+  if (k === "" || k.charCodeAt(0) === 91) return undefined;
+  return head === "" ? k : head + "." + k;
+}
+
+function leafFirstPath(a: At): string {
   let path = "";
   for (let x = a; x !== undefined; x = x.up) {
     const k = x.key;
     const rest = path === "" || path[0] === "[" ? path : "." + path;
-    path = typeof k === "number" ? "[" + k + "]" + rest : k + rest;
+    path = (typeof k === "number" ? indexKey(k) : k) + rest;
   }
   return path;
 }
+
+/** "[i]", from a table for the small indexes most lists have. */
+const INDEX_KEYS = Array.from({ length: 64 }, (_, i) => `[${i}]`);
+const indexKey = (i: number): string => (i >= 0 && i < 64 && Number.isInteger(i) ? INDEX_KEYS[i]! : `[${i}]`);
 
 /** Passes each loss to `onLoss`, if given; returns the list. */
 export function reportLosses(lost: Loss[], onLoss: ((loss: Loss) => void) | undefined): Loss[] {
@@ -251,13 +277,16 @@ export function eachOf<M, T>(
   lost: Loss[],
   one: (x: M, a: At, lost: Loss[]) => T | undefined,
 ): T[] {
-  const out: T[] = [];
+  // Sized for every element (a list grown by push reserves more), cut to those kept.
+  const out: T[] = new Array(list.length);
+  let n = 0;
   const el: Cursor = { up: a, key: 0 };
   for (let i = 0; i < list.length; i++) {
     el.key = i;
     const y = one(list[i]!, el, lost);
-    if (y !== undefined) out.push(y);
+    if (y !== undefined) out[n++] = y;
   }
+  if (n < out.length) out.length = n;
   return out;
 }
 

@@ -2,7 +2,9 @@
  * What the generated message conversions (a2a_compat_messages.ts: the older version's
  * proto messages ↔ the newer version's, one function per pair and direction)
  * call at run time: the converter that dispatches a message to its pair's
- * function by type name, and the refusals and losses those functions report.
+ * function by type name, the list loop toward the newer version (one path
+ * node per list, as compat-json's eachTo toward the older one), and the
+ * refusals and losses those functions report.
  * The conversions themselves are all generated (src/emit/compat-proto-*.ts).
  */
 import { createRegistry, type DescFile, type Message } from "@bufbuild/protobuf";
@@ -80,6 +82,20 @@ export function pairConverter(
     },
   };
   return converter;
+}
+
+/**
+ * Each message of a list converted toward the newer version by `one`, with its index in the path: one path
+ * node for the whole list, its key set to each index in turn (a path is read only for a refusal, at once).
+ */
+export function eachAt<M, T>(list: readonly M[], a: At, one: (x: M, a: At) => T): T[] {
+  const out: T[] = new Array(list.length);
+  const el: { up: At; key: string | number } = { up: a, key: 0 };
+  for (let i = 0; i < list.length; i++) {
+    el.key = i;
+    out[i] = one(list[i]!, el);
+  }
+  return out;
 }
 
 const keyPath = (a: At, key: string | number) => {
