@@ -223,8 +223,8 @@ class MemoryStore implements MemoryTaskStore {
     const after = query.pageToken ? decodeTaskToken(LIST, query.pageToken, scope) : undefined;
     const set = this.indexes.get(tenant)?.select({ contextId: query.contextId, state: query.status });
     if (!set) return { tasks: [], nextPageToken: "", totalSize: 0 };
-    const afterMicros = query.statusAfterMs === undefined ? undefined : query.statusAfterMs * 1000;
-    const limit = afterMicros === undefined ? set.size : set.countBefore((k) => k.micros > afterMicros);
+    const from = query.statusAfterMs === undefined ? undefined : Math.round(query.statusAfterMs * 1000);
+    const limit = from === undefined ? set.size : set.countBefore((k) => k.micros >= from);
     const start = after ? set.countBefore((k) => compareKeys(k, after) <= 0) : 0;
     const end = Math.min(limit, start + query.pageSize);
     const keys = start < end ? set.slice(start, end) : [];

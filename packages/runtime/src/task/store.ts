@@ -47,7 +47,11 @@ export interface TaskQuery {
   readonly contextId: string;
   /** Only tasks in this state (0, TaskState.UNSPECIFIED: any). */
   readonly status: TaskState;
-  /** Only tasks whose status timestamp is after this instant, in milliseconds since the epoch. */
+  /**
+   * Only tasks whose status timestamp is at or after this instant, in milliseconds since the epoch (fractions
+   * count to the microsecond, the precision stores keep): a2a.proto ListTasksRequest.status_timestamp_after,
+   * "a status timestamp time greater than or equal to this value".
+   */
   readonly statusAfterMs: number | undefined;
   /** Tasks per page, 1 to 100 (checked by the handler). */
   readonly pageSize: number;

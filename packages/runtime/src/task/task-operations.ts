@@ -3,8 +3,8 @@
  * (handler-deps.ts): a task of another tenant is TaskNotFoundError.
  *
  *   GetTask          the task, history trimmed by historyLength
- *   ListTasks        filters (contextId, status, statusTimestampAfter) and
- *                    paging by the store; pageSize 1 to 100, 50 when unset
+ *   ListTasks        filters (contextId, status, statusTimestampAfter: at or
+ *                    after, a2a.proto) and paging by the store; pageSize 1 to 100, 50 when unset
  *                    (a2a.proto ListTasksRequest.page_size), else
  *                    InvalidParamsError; artifacts only with includeArtifacts
  *                    (S1 §3.1.4: false by default)
@@ -17,7 +17,7 @@
  *                    and the events after the version read, up to the one that
  *                    leaves the task terminal or interrupted
  */
-import { timestampMs } from "@bufbuild/protobuf/wkt";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext } from "../definition.js";
 import { A2AError } from "../a2a-error.js";
 import {
@@ -36,6 +36,11 @@ import { checkHistoryLength, stateName, statusEvent, taskEvent, taskView, withSt
 import { taskEvents, watchTask } from "./task-watch.js";
 
 export const DEFAULT_PAGE_SIZE = 50;
+
+/** The instant in milliseconds, cut to the microsecond (the stores' precision), never rounded up past it. */
+function microsecondMs(ts: Timestamp): number {
+  return (Number(ts.seconds) * 1_000_000 + Math.floor(ts.nanos / 1000)) / 1000;
+}
 export const MAX_PAGE_SIZE = 100;
 
 export async function getTask(deps: HandlerDeps, req: GetTaskRequest, context: HandlerContext): Promise<Task> {
@@ -58,7 +63,7 @@ export async function listTasks(
   const page = await deps.store.list(tenantOf(context, req), {
     contextId: req.contextId,
     status: req.status,
-    statusAfterMs: req.statusTimestampAfter ? timestampMs(req.statusTimestampAfter) : undefined,
+    statusAfterMs: req.statusTimestampAfter ? microsecondMs(req.statusTimestampAfter) : undefined,
     pageSize,
     pageToken: req.pageToken,
   });
