@@ -12,7 +12,9 @@
  * page is a binary search for the prefix's end, one for the page token's
  * position, and a slice; totalSize is the prefix's length. Nothing is sorted
  * or scanned per call. The price: four set entries per task, and two small
- * sets per (context, state) pair in use; empty sets are dropped.
+ * sets per (context, state) pair in use; empty sets are dropped. A commit
+ * moves a task only in the sets where its key or its set changed (a new
+ * state within the same microsecond leaves `all` and `context` as they are).
  */
 import { type IndexKey, SortedKeys } from "./sorted-keys.js";
 
@@ -46,6 +48,12 @@ function removeFrom<K>(sets: Map<K, SortedKeys>, k: K, key: IndexKey): void {
   if (set.size === 0) sets.delete(k);
 }
 
+function moveIn<K>(sets: Map<K, SortedKeys>, a: K, b: K, sameKey: boolean, from: IndexKey, to: IndexKey): void {
+  if (a === b && sameKey) return;
+  removeFrom(sets, a, from);
+  addTo(sets, b, to);
+}
+
 export class TenantIndex {
   private readonly all = new SortedKeys();
   private readonly byContext = new Map<string, SortedKeys>();
@@ -68,6 +76,25 @@ export class TenantIndex {
     removeFrom(this.byContext, t.contextId, t.key);
     removeFrom(this.byState, t.state, t.key);
     removeFrom(this.byPair, pairKey(t.contextId, t.state), t.key);
+  }
+
+  /** Re-indexes a task from `from` to `to` (same id), touching only the sets where something changed. */
+  move(from: IndexedTask, to: IndexedTask): void {
+    const sameKey = from.key.micros === to.key.micros;
+    if (!sameKey) {
+      this.all.remove(from.key);
+      this.all.insert(to.key);
+    }
+    moveIn(this.byContext, from.contextId, to.contextId, sameKey, from.key, to.key);
+    moveIn(this.byState, from.state, to.state, sameKey, from.key, to.key);
+    moveIn(
+      this.byPair,
+      pairKey(from.contextId, from.state),
+      pairKey(to.contextId, to.state),
+      sameKey,
+      from.key,
+      to.key,
+    );
   }
 
   /** The set holding exactly the tasks that pass `filter`, or undefined when none does. */

@@ -33,7 +33,8 @@ import {
 } from "./a2a-types.js";
 import { tenantOf, type HandlerDeps } from "./handler-deps.js";
 import { checkHistoryLength, stateName, statusEvent, taskEvent, taskView, withStatus } from "./task-shapes.js";
-import { taskEvents, watchTask } from "./task-watch.js";
+import { eventReader, watchTask } from "./task-watch.js";
+import { committedCopy } from "./task-writer.js";
 
 export const DEFAULT_PAGE_SIZE = 50;
 
@@ -91,7 +92,7 @@ export async function cancelTask(deps: HandlerDeps, req: CancelTaskRequest, cont
     { operation: "CancelTask", context },
   );
   if (!committed) throw new Error(`CancelTask: task ${req.id} was not written`);
-  return committed.task;
+  return committedCopy(committed);
 }
 
 export async function* subscribeToTask(
@@ -100,7 +101,7 @@ export async function* subscribeToTask(
   context: HandlerContext,
 ): AsyncGenerator<StreamResponse> {
   const tenant = tenantOf(context, req);
-  const watch = await watchTask(deps.store, tenant, req.id);
+  const watch = await watchTask(deps.hub, tenant, req.id);
   try {
     const stored = await deps.store.get(tenant, req.id);
     if (!stored) throw new A2AError("TaskNotFoundError", `Task ${req.id} not found`);
@@ -109,7 +110,8 @@ export async function* subscribeToTask(
       throw new A2AError("UnsupportedOperationError", `Task ${req.id} is ${stateName(state)}, a terminal state`);
     }
     yield taskEvent(stored.task);
-    yield* taskEvents(watch, stored.version, context.signal);
+    const read = eventReader(watch, stored.version, context.signal);
+    for (let e = await read(); e !== undefined; e = await read()) yield e;
   } finally {
     await watch.stop();
   }

@@ -7,7 +7,12 @@
  *             got there first, read again and recompute (at most
  *             MAX_COMMIT_ATTEMPTS times, then fail naming the task). The
  *             change may decline (undefined: nothing to write) or throw (an
- *             A2AError refusing the call), deciding on the fresh read each time
+ *             A2AError refusing the call), deciding on the fresh read each time.
+ *             With a store that has `update` (memory), the change runs once,
+ *             inside it, on the stored task itself: changes never modify what
+ *             they are given (task-shapes.ts), and the task a change returns
+ *             may share the store's objects, so Committed.task is read-only
+ *             and leaves the runtime only as a copy (committedCopy)
  *   create    a new task at version 1 (expected version 0); what must hold before
  *             its first events are pushed (a push config the same call
  *             registers) runs between the commit and the delivery
@@ -17,19 +22,23 @@
 import { A2AError } from "../a2a-error.js";
 import type { HandlerContext } from "../definition.js";
 import type { StreamResponse, Task } from "./a2a-types.js";
-import type { StoredTask, TaskStore } from "./store.js";
+import { deepCopy } from "./copy.js";
+import type { StoredTask, TaskChange, TaskStore } from "./store.js";
+
+export type { TaskChange } from "./store.js";
 
 /** How many times a change is recomputed when other writers keep getting there first. */
 export const MAX_COMMIT_ATTEMPTS = 32;
 
-export interface TaskChange {
-  readonly task: Task;
-  readonly events: readonly StreamResponse[];
-}
-
 export interface Committed {
+  /** The task as committed: read-only, it may share objects with the store (see the header). */
   readonly task: Task;
   readonly version: number;
+}
+
+/** The committed task as it may leave the runtime: a copy (to a caller, an executor). */
+export function committedCopy(committed: Committed): Task {
+  return deepCopy(committed.task);
 }
 
 /** The call a write comes from: where its push failures are reported. */
@@ -70,6 +79,17 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
       return { task: c.task, version };
     },
     async change(tenant, taskId, change, origin) {
+      if (store.update) {
+        let made: TaskChange | undefined;
+        const result = await store.update(tenant, taskId, (stored) => {
+          made = change(stored);
+          return made;
+        });
+        if (result === undefined) throw new A2AError("TaskNotFoundError", `Task ${taskId} not found`);
+        if (result === "declined" || !made) return undefined;
+        published(tenant, made, origin);
+        return { task: made.task, version: result };
+      }
       for (let attempt = 0; attempt < MAX_COMMIT_ATTEMPTS; attempt++) {
         const stored = await store.get(tenant, taskId);
         if (!stored) throw new A2AError("TaskNotFoundError", `Task ${taskId} not found`);
