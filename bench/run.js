@@ -13,7 +13,8 @@
 //                            processes (pinned to different CPUs when possible)
 //   6. install-size.js       production install size of the runtime vs @a2a-js/sdk 1.3.0
 //   7. task-runtime.js       a streamed send with ten artifact events through createTaskHandler vs
-//                            @a2a-js/sdk 1.3.0's DefaultRequestHandler, in-process
+//                            @a2a-js/sdk 1.3.0's DefaultRequestHandler, called directly, each side in
+//                            a child process of its own (rounds in turns); sends/s and CPU per send
 import { benchConversionIsolated } from "./conversion.js";
 import { benchInstallSize } from "./install-size.js";
 import { benchPluginVsEs } from "./plugin-vs-es.js";
@@ -115,6 +116,13 @@ const rows = [
     fmtOps(tasks.a2aJs),
     fmtRatio(tasks.ratio),
     ">= 3.0",
+  ],
+  [
+    "  the same: CPU time per send",
+    `${tasks.cpuUs.ours.toFixed(0)} µs`,
+    `${tasks.cpuUs.a2aJs.toFixed(0)} µs`,
+    fmtRatio(tasks.cpuRatio),
+    "(reference)",
   ],
 ];
 const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
