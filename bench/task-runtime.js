@@ -204,6 +204,8 @@ async function serveSide(side) {
       },
     );
   });
+  // The parent went away: nothing will ask for another round.
+  process.on("disconnect", () => process.exit(0));
   process.send({ ready: side });
 }
 
