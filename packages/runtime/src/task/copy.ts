@@ -36,7 +36,9 @@ function copyValue(value: unknown): unknown {
   if (!isPlain(value)) return structuredClone(value);
   const source = value as Fields;
   const out: Fields = {};
-  for (const k of Object.keys(source)) {
+  // for-in with an own-key check walks the keys without allocating an array of them (Object.keys would).
+  for (const k in source) {
+    if (!Object.hasOwn(source, k)) continue;
     // A Struct key "__proto__" (from JSON) is an own key: kept as one, never the prototype.
     if (k === "__proto__") setProto(out, copyValue(source[k]));
     else out[k] = copyValue(source[k]);
@@ -62,7 +64,8 @@ function reusing(next: unknown, kept: unknown): unknown {
   const source = next as Fields;
   const old = kept as Fields;
   const out: Fields = {};
-  for (const k of Object.keys(source)) {
+  for (const k in source) {
+    if (!Object.hasOwn(source, k)) continue;
     if (k === "__proto__") setProto(out, copyValue(source[k]));
     else out[k] = reusing(source[k], Object.hasOwn(old, k) ? old[k] : undefined);
   }
