@@ -107,12 +107,19 @@ export async function startRun(setup: RunSetup): Promise<Run> {
     // Not inside the store's delivery: the executor's abort listeners run on their own turn.
     queueMicrotask(() => abort.abort(new Error(`task ${setup.place.taskId} was canceled`)));
   });
-  let answer!: (outcome: FirstOutcome) => void;
-  let refuse!: (error: unknown) => void;
+  let settle!: { resolve: (outcome: FirstOutcome) => void; reject: (error: unknown) => void };
+  let answered = false;
   const first = new Promise<FirstOutcome>((resolve, reject) => {
-    answer = resolve;
-    refuse = reject;
+    settle = { resolve, reject };
   });
+  const answer = (outcome: FirstOutcome) => {
+    answered = true;
+    settle.resolve(outcome);
+  };
+  const refuse = (error: unknown) => {
+    answered = true;
+    settle.reject(error);
+  };
   // A caller that went away no longer awaits `first`; what it would have thrown is not an unhandled rejection.
   first.catch(() => undefined);
   const updater = createUpdater({ ...setup, onFirst: answer });
@@ -138,8 +145,8 @@ export async function startRun(setup: RunSetup): Promise<Run> {
     } catch (error) {
       await afterThrow(error);
     } finally {
-      // A no-op when answered; else (the task was made but what had to follow failed) the caller hears of it.
-      refuse(new Error(`task ${setup.place.taskId}: the executor ended before the call was answered`));
+      // When not answered yet (the task was made but what had to follow failed), the caller hears of it.
+      if (!answered) refuse(new Error(`task ${setup.place.taskId}: the executor ended before the call was answered`));
       await unsubscribe().catch(setup.report);
     }
     return failed || updater.ended();
