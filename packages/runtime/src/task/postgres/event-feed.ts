@@ -208,8 +208,9 @@ export class EventFeed {
     } catch {
       // Not ours to judge: look at every watched task.
     }
-    if (typeof parsed.t !== "string" || typeof parsed.i !== "string") return this.pumpAll();
-    this.poke(parsed.t, parsed.i, typeof parsed.v === "number" ? parsed.v : undefined);
+    if (typeof parsed.t === "string" && typeof parsed.i === "string") {
+      this.poke(parsed.t, parsed.i, typeof parsed.v === "number" ? parsed.v : undefined);
+    } else this.pumpAll();
   }
 
   private pump(watch: Watch): void {
