@@ -361,3 +361,71 @@ describe("copies", () => {
     expect(seen).toEqual([true]);
   });
 });
+
+describe("a compare-and-set store (no update)", () => {
+  /** The memory store without `update`, so the handler reads, changes and commits as with PostgreSQL. */
+  const casStore = () => {
+    const memory = createMemoryTaskStore();
+    return new Proxy(memory, {
+      get: (target, key) => (key === "update" ? undefined : (Reflect.get(target, key, target) as unknown)),
+    });
+  };
+
+  /** Publishes working, waits for `later`, then an artifact and completed; a continuing message publishes nothing. */
+  const stepwise = (later: Promise<void>): AgentExecutor => ({
+    async execute(ctx, up) {
+      if (ctx.task) return;
+      await up.status(TaskState.WORKING);
+      await later;
+      const artifact = { artifactId: "a1", name: "", description: "", parts: [], extensions: [] };
+      await up.artifact({ $typeName: "lf.a2a.v1.Artifact", ...artifact });
+      await up.status(TaskState.COMPLETED);
+    },
+  });
+
+  async function settled(handler: ReturnType<typeof createTaskHandler<typeof A2AServiceV1_0.service>>, id: string) {
+    for (let i = 0; i < LOOKS; i++) {
+      const task = (await handler.getTask!(create(GetTaskRequestSchema, { id }), context)) as Task;
+      if (task.status?.state === TaskState.COMPLETED || task.status?.state === TaskState.CANCELED) return task;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`task ${id} did not end`);
+  }
+
+  it("an executor's next change, started from what it wrote last, loses no other instance's change", async () => {
+    let go!: () => void;
+    const later = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    const store = casStore();
+    const a = createTaskHandler({ definition: A2AServiceV1_0, executor: stepwise(later), store });
+    const b = createTaskHandler({ definition: A2AServiceV1_0, executor: stepwise(later), store });
+    const task = taskOf(await a.sendMessage!(send("first", { returnImmediately: true }), context));
+    const next = send("second", { returnImmediately: true });
+    next.message!.taskId = task.id;
+    await b.sendMessage!(next, context);
+    go();
+    const done = await settled(a, task.id);
+    expect(done.status?.state).toBe(TaskState.COMPLETED);
+    expect(done.history?.map((m) => m.parts?.[0]?.content?.value)).toEqual(["first", "second"]);
+    expect(done.artifacts?.map((x) => x.artifactId)).toEqual(["a1"]);
+  });
+
+  it("a cancel through another instance stops what the executor publishes next", async () => {
+    let go!: () => void;
+    const later = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    const store = casStore();
+    const a = createTaskHandler({ definition: A2AServiceV1_0, executor: stepwise(later), store });
+    const b = createTaskHandler({ definition: A2AServiceV1_0, executor: stepwise(later), store });
+    const task = taskOf(await a.sendMessage!(send("first", { returnImmediately: true }), context));
+    await until("the task is working", () => true);
+    await b.cancelTask!(create(CancelTaskRequestSchema, { id: task.id }), context);
+    go();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const done = await settled(a, task.id);
+    expect(done.status?.state).toBe(TaskState.CANCELED);
+    expect(done.artifacts ?? []).toEqual([]);
+  });
+});

@@ -28,7 +28,7 @@ import type { ArtifactOptions, TaskUpdater } from "./executor.js";
 import type { StoredTask } from "./store.js";
 import { agentMessage, messageEvent, statusEvent, taskEvent, withStatus, type MessagePlace } from "./task-shapes.js";
 import { endsStreams } from "./task-watch.js";
-import type { Origin, TaskChange, TaskWriter } from "./task-writer.js";
+import type { LastWrite, Origin, TaskChange, TaskWriter } from "./task-writer.js";
 
 export type UpdaterMode = "open" | "message" | "task";
 
@@ -99,6 +99,8 @@ export function createUpdater(setup: UpdaterSetup): RunUpdater {
     queue = run.catch(() => undefined);
     return run;
   };
+  // What this updater committed last: its next change starts there (task-writer.ts).
+  const last: LastWrite = {};
   const ensureTask = async (what: string) => {
     if (mode === "message") {
       throw new Error(`task ${place.taskId}: the call was answered with a message; the ${what} cannot follow it`);
@@ -119,7 +121,7 @@ export function createUpdater(setup: UpdaterSetup): RunUpdater {
       mode = "task";
       await setup.onCreated();
     };
-    await writer.create(tenant, { task, events: [taskEvent(task)] }, setup.origin, created);
+    await writer.create(tenant, { task, events: [taskEvent(task)] }, setup.origin, created, last);
     setup.onFirst({ kind: "task" });
   };
   let ended = false;
@@ -134,6 +136,7 @@ export function createUpdater(setup: UpdaterSetup): RunUpdater {
         return made;
       },
       setup.origin,
+      last,
     );
   return {
     mode: () => mode,
