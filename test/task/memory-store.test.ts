@@ -267,7 +267,7 @@ describe("memory task store: update", () => {
     expect(read?.task).not.toBe(given);
   });
 
-  it("answers undefined for no such task and 'declined' for a declined change, writing and publishing nothing", async () => {
+  it("answers undefined for no such task, 'declined' for a declined change; writes and publishes nothing", async () => {
     const store = createMemoryTaskStore();
     const seen: number[] = [];
     await store.subscribe("", "a", (e) => seen.push(e.version));
