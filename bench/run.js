@@ -1,5 +1,5 @@
 // Entry point of `npm run bench` (after `npm run build` and
-// `npm run build:examples`): runs the six benchmarks once each and prints a
+// `npm run build:examples`): runs the benchmarks below once each and prints a
 // summary table. Each figure is a ratio against an anchor measured in the
 // same run; targets are printed for reading only, nothing is asserted.
 //   1. plugin-vs-es.js       protoc-gen-a2a vs protoc-gen-es, same request, as processes
@@ -13,13 +13,18 @@
 //                            processes (pinned to different CPUs when possible)
 //   6. install-size.js       production install size of the runtime vs @a2a-js/sdk 1.3.0
 //   7. task-runtime.js       a streamed send with ten artifact events through createTaskHandler vs
-//                            @a2a-js/sdk 1.3.0's DefaultRequestHandler, in-process
+//                            @a2a-js/sdk 1.3.0's DefaultRequestHandler, called directly, each side in
+//                            a child process of its own (rounds in turns); sends/s and CPU per send
+//   8. task-postgres.js      send + get through createTaskHandler on the PostgreSQL store (a private
+//                            cluster from the Debian binaries, removed afterwards; "skipped" without
+//                            them): throughput and p99 on one instance and on two sharing the database
 import { benchConversionIsolated } from "./conversion.js";
 import { benchInstallSize } from "./install-size.js";
 import { benchPluginVsEs } from "./plugin-vs-es.js";
 import { benchRouteMatching } from "./route-matching.js";
 import { benchServerThroughput } from "./server-throughput.js";
 import { benchSyntheticScaling } from "./synthetic-scaling.js";
+import { benchTaskPostgres, formatPostgres } from "./task-postgres.js";
 import { benchTaskStreaming } from "./task-runtime.js";
 import { fmtMs, fmtOps, fmtRatio, fmtRps, nowMs } from "./stats.js";
 
@@ -38,6 +43,8 @@ const servers = await benchServerThroughput();
 const serversS = (nowMs() - serversStart) / 1000;
 const size = benchInstallSize();
 const tasks = await benchTaskStreaming();
+const postgres = await benchTaskPostgres();
+console.log(formatPostgres(postgres));
 const mb = (b) => `${(b / 1024 / 1024).toFixed(1)} MB`;
 const rpsCell = (key) => (servers.rps[key] === null ? "skipped" : fmtRps(servers.rps[key]));
 const ratioCell = (r) => (r === null ? "n/a" : fmtRatio(r));
@@ -59,6 +66,19 @@ const conversionRows = (path, rows, target) => [
     target,
   ],
 ];
+
+/** The PostgreSQL store's rows: ops/s with p99 in the label (no anchor), or one "skipped" row. */
+function postgresRows(r) {
+  if (r.skipped !== undefined) return [["PostgreSQL store: send + get", "skipped", "-", "-", "(see above)"]];
+  const row = (what, x) => [
+    `PostgreSQL store: send + get, ${what}, p99 ${x.p99Ms.toFixed(1)} ms`,
+    fmtOps(x.ops),
+    "-",
+    "-",
+    "(printed)",
+  ];
+  return [row("1 instance", r.one), row("2 instances", r.two)];
+}
 
 const rows = [
   ["benchmark", "ours", "anchor", "ratio", "target"],
@@ -116,6 +136,14 @@ const rows = [
     fmtRatio(tasks.ratio),
     ">= 3.0",
   ],
+  [
+    "  the same: CPU time per send",
+    `${tasks.cpuUs.ours.toFixed(0)} µs`,
+    `${tasks.cpuUs.a2aJs.toFixed(0)} µs`,
+    fmtRatio(tasks.cpuRatio),
+    "(reference)",
+  ],
+  ...postgresRows(postgres),
 ];
 const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
 const line = (r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join("   ");

@@ -2,21 +2,33 @@
 // InMemoryTaskStore, on the same streaming workload, in the same run:
 //   one SendStreamingMessage whose executor publishes working, ten artifacts and
 //   completed; the caller reads every event of the stream.
-// Both handlers are called in-process (no HTTP), so the figures are those of the
+// Both handlers are called directly (no HTTP), so the figures are those of the
 // task runtimes, not of the transports (server-throughput.js measures those).
-// Rounds are interleaved and the median sends/s is reported (target >= 3x).
+// Each side runs in a child process of its own, so neither pays for the
+// other's heap in its garbage collection (a2a-js's InMemoryTaskStore keeps
+// every task; ours is bounded). After a warm-up round each, rounds are taken
+// in turns, one side at a time, and the median sends/s is reported (target
+// >= 3x), with the median CPU time per send beside it: on a machine other
+// work shares, wall time swings from round to round while CPU time per send
+// stays put, so its ratio tells what a quiet machine would show.
+//
+// With --profile ours|a2a-js it runs one side alone for 5 s and prints its
+// rate (for `node --cpu-prof bench/task-runtime.js --profile ours`).
 //
 // With --memory it prints instead the heap after each 50k of 200k blocking
 // sends through the bounded memory store (maxTasks 10k): flat when the bound
 // holds (run with node --expose-gc for settled figures).
 //
-// `node bench/task-runtime.js [--memory]`; needs `npm run build` and `npm run build:examples`.
+// `node bench/task-runtime.js [--memory | --profile ours|a2a-js]`; needs `npm run build` and
+// `npm run build:examples`.
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, ServerCallContext } from "@a2a-js/sdk/server";
 import { createMemoryTaskStore, createTaskHandler, TaskState } from "@protoc-gen-a2a/runtime/task";
 import { A2AServiceV1_0 } from "../dist-examples/generated-samples/v1.0.1/a2a_a2a.js";
 import { fmtOps, fmtRatio, isMain, median, nowMs } from "./stats.js";
 
-const ROUNDS = 5;
+const ROUNDS = 7;
 const ROUND_MS = 400;
 const ARTIFACTS = 10;
 const TARGET_RATIO = 3;
@@ -148,42 +160,125 @@ async function a2aJsStream(handler, i) {
 
 // ---- timing ----
 
-/** Runs `one` for about `ms` milliseconds, `batch` sends at a time; returns sends per second. */
+/** Runs `one` for about `ms` milliseconds, one send at a time; sends per second and CPU µs per send. */
 async function rate(one, ms) {
   let n = 0;
+  const cpu = process.cpuUsage();
   const start = nowMs();
   while (nowMs() - start < ms) {
     await one(n);
     n++;
   }
-  return (n * 1000) / (nowMs() - start);
+  const elapsed = nowMs() - start;
+  const used = process.cpuUsage(cpu);
+  return { ops: (n * 1000) / elapsed, cpuUs: (used.user + used.system) / n };
 }
 
-/** Checks both sides stream the same number of events, once, before timing. */
-async function checkWorkload(ours, theirs) {
-  const a = await oursStream(ours, -1);
-  const b = await a2aJsStream(theirs, -1);
-  // task, working, 10 artifacts, completed
-  if (a !== ARTIFACTS + 3 || b !== ARTIFACTS + 3) {
-    throw new Error(`the streams differ from the workload: ours ${a} events, a2a-js ${b}, expected ${ARTIFACTS + 3}`);
+/** One side's send: a function of the send's number, returning how many events the caller read. */
+function sideSend(side) {
+  if (side === "ours") {
+    const h = oursHandler();
+    return (i) => oursStream(h, i);
   }
+  if (side === "a2a-js") {
+    const h = a2aJsHandler();
+    return (i) => a2aJsStream(h, i);
+  }
+  throw new Error(`bench/task-runtime.js: the side is ours or a2a-js, got ${side}`);
 }
 
+/**
+ * The child of one side (--side ours|a2a-js, started by benchTaskStreaming): checks the workload (task,
+ * working, ten artifacts, completed: 13 events read), then runs one timed round per message from the parent.
+ */
+async function serveSide(side) {
+  const send = sideSend(side);
+  const events = await send(-1);
+  if (events !== ARTIFACTS + 3) throw new Error(`${side}: the stream had ${events} events, not ${ARTIFACTS + 3}`);
+  process.on("message", (ms) => {
+    rate(send, ms).then(
+      (r) => process.send(r),
+      (error) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  });
+  // The parent went away: nothing will ask for another round.
+  process.on("disconnect", () => process.exit(0));
+  process.send({ ready: side });
+}
+
+/** A child process running one side; `round(ms)` times one round there. */
+function startSide(side) {
+  const child = fork(fileURLToPath(import.meta.url), ["--side", side], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  let waiting;
+  const failed = new Promise((_, reject) => {
+    child.once("exit", (code) => reject(new Error(`bench/task-runtime.js --side ${side} exited with ${code}`)));
+  });
+  failed.catch(() => undefined);
+  const next = () => Promise.race([new Promise((resolve) => (waiting = resolve)), failed]);
+  child.on("message", (m) => waiting?.(m));
+  const ready = next();
+  return {
+    ready,
+    round(ms) {
+      const answer = next();
+      child.send(ms);
+      return answer;
+    },
+    stop: () => child.kill(),
+  };
+}
+
+/**
+ * The streaming workload through both handlers, each in a child process of its own (so neither side's heap,
+ * such as a2a-js's InMemoryTaskStore that keeps every task, weighs on the other's garbage collection):
+ * a warm-up round each, then ROUNDS rounds taken in turns; medians of sends/s and of CPU µs per send.
+ */
 export async function benchTaskStreaming() {
-  const ours = oursHandler();
-  const theirs = a2aJsHandler();
-  await checkWorkload(ours, theirs);
-  const o = [];
-  const t = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    o.push(await rate((i) => oursStream(ours, i), ROUND_MS));
-    t.push(await rate((i) => a2aJsStream(theirs, i), ROUND_MS));
+  const ours = startSide("ours");
+  const theirs = startSide("a2a-js");
+  try {
+    await ours.ready;
+    await theirs.ready;
+    await ours.round(ROUND_MS);
+    await theirs.round(ROUND_MS);
+    const o = [];
+    const t = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      o.push(await ours.round(ROUND_MS));
+      t.push(await theirs.round(ROUND_MS));
+    }
+    const cpuUs = { ours: median(o.map((x) => x.cpuUs)), a2aJs: median(t.map((x) => x.cpuUs)) };
+    const result = { ours: median(o.map((x) => x.ops)), a2aJs: median(t.map((x) => x.ops)) };
+    return { ...result, ratio: result.ours / result.a2aJs, cpuUs, cpuRatio: cpuUs.a2aJs / cpuUs.ours };
+  } finally {
+    ours.stop();
+    theirs.stop();
   }
-  const result = { ours: median(o), a2aJs: median(t) };
-  return { ...result, ratio: result.ours / result.a2aJs };
 }
 
-if (isMain(import.meta.url) && process.argv.includes("--memory")) {
+/** One side alone, in this process, for a CPU profile. */
+async function profileOne(side) {
+  const send = sideSend(side);
+  await rate(send, 1000);
+  const r = await rate(send, 5000);
+  console.log(`[task-runtime] ${side} alone: ${fmtOps(r.ops)}, ${r.cpuUs.toFixed(1)} µs CPU per send`);
+}
+
+const argAfter = (flag) => {
+  const at = process.argv.indexOf(flag);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+
+if (isMain(import.meta.url) && argAfter("--side") !== undefined) {
+  await serveSide(argAfter("--side"));
+} else if (isMain(import.meta.url) && argAfter("--profile") !== undefined) {
+  await profileOne(argAfter("--profile"));
+} else if (isMain(import.meta.url) && process.argv.includes("--memory")) {
   const m = await benchMemoryFlat();
   const heap = m.heapMb.map((x) => `${x.toFixed(0)} MB`).join(", ");
   console.log(`[task-runtime] ${m.tasks} sends, memory store bounded at ${m.bound} tasks: heap ${heap}`);
@@ -191,7 +286,8 @@ if (isMain(import.meta.url) && process.argv.includes("--memory")) {
   const s = await benchTaskStreaming();
   console.log(
     `[task-runtime] send + ${ARTIFACTS} artifact events, streamed: ours ${fmtOps(s.ours)}, ` +
-      `a2a-js DefaultRequestHandler ${fmtOps(s.a2aJs)}, ${fmtRatio(s.ratio)} (target >= ${TARGET_RATIO})`,
+      `a2a-js DefaultRequestHandler ${fmtOps(s.a2aJs)}, ${fmtRatio(s.ratio)} (target >= ${TARGET_RATIO}); ` +
+      `CPU per send ${s.cpuUs.ours.toFixed(0)} vs ${s.cpuUs.a2aJs.toFixed(0)} µs, ${fmtRatio(s.cpuRatio)}`,
   );
 }
 

@@ -230,3 +230,97 @@ describe("memory task store: flat memory", () => {
     expect(after).toBeLessThan(full * 1.5);
   });
 });
+
+describe("memory task store: update", () => {
+  /** A change of the kind the handler makes: one new artifact, the rest of the stored task reused. */
+  const withArtifact = (stored: Task, text: string): Task => ({
+    ...stored,
+    artifacts: [
+      ...stored.artifacts,
+      {
+        $typeName: "lf.a2a.v1.Artifact",
+        artifactId: text,
+        name: "",
+        description: "",
+        parts: [{ $typeName: "lf.a2a.v1.Part", content: { case: "text", value: text }, filename: "", mediaType: "" }],
+        extensions: [],
+      },
+    ],
+  });
+
+  it("commits the change on the stored task, one version on, and publishes its events", async () => {
+    const store = createMemoryTaskStore();
+    const seen: number[] = [];
+    await store.subscribe("", "a", (e) => seen.push(e.version));
+    await put(store, "a");
+    let given: Task | undefined;
+    const result = await store.update?.("", "a", (stored) => {
+      given = stored.task;
+      const task = withArtifact(stored.task, "one");
+      return { task, events: [statusEvent(task)] };
+    });
+    expect(result).toBe(2);
+    expect(seen).toEqual([2]);
+    const read = await store.get("", "a");
+    expect(read?.version).toBe(2);
+    expect(read?.task.artifacts.map((a) => a.artifactId)).toEqual(["one"]);
+    expect(read?.task).not.toBe(given);
+  });
+
+  it("answers undefined for no such task, 'declined' for a declined change; writes and publishes nothing", async () => {
+    const store = createMemoryTaskStore();
+    const seen: number[] = [];
+    await store.subscribe("", "a", (e) => seen.push(e.version));
+    expect(await store.update?.("", "a", () => undefined)).toBeUndefined();
+    await put(store, "a");
+    expect(await store.update?.("", "a", () => undefined)).toBe("declined");
+    const refused = store.update?.("", "a", () => {
+      throw new Error("refused by the change");
+    });
+    await expect(refused).rejects.toThrow("refused by the change");
+    const renamed = store.update?.("", "a", (s) => ({ task: { ...s.task, id: "b" }, events: [] }));
+    await expect(renamed).rejects.toThrow(/renamed/);
+    expect((await store.get("", "a"))?.version).toBe(1);
+    expect(seen).toEqual([]);
+  });
+
+  it("keeps its own copy of what the change added, and versions share nothing a reader gets", async () => {
+    const store = createMemoryTaskStore();
+    await put(store, "a");
+    let added: Task | undefined;
+    for (const text of ["one", "two", "three"]) {
+      await store.update?.("", "a", (stored) => {
+        added = withArtifact(stored.task, text);
+        return { task: added, events: [] };
+      });
+    }
+    const before = (await store.get("", "a"))?.task;
+    // What the change made is its maker's: changing it afterwards changes nothing stored. (What it reused from
+    // the stored task it must leave alone, store.ts.)
+    const made = added?.artifacts[2] as { artifactId: string; parts: { content: { value: unknown } }[] };
+    made.artifactId = "renamed by the writer";
+    (made.parts[0] as { content: { value: unknown } }).content.value = "changed by the writer";
+    (added as { metadata: unknown }).metadata = { changed: true };
+    const read = await store.get("", "a");
+    expect(read?.task).toEqual(before);
+    expect(read?.task.artifacts.map((a) => a.artifactId)).toEqual(["one", "two", "three"]);
+    // A reader's copy is its own too, down to the parts the versions share.
+    (read?.task.artifacts[0]?.parts as unknown[]).length = 0;
+    expect((await store.get("", "a"))?.task).toEqual(before);
+  });
+
+  it("moves the task in the listing when the change moves its status", async () => {
+    const store = createMemoryTaskStore();
+    await put(store, "a", { ms: BASE_MS + 1 });
+    await put(store, "b", { ms: BASE_MS + 2 });
+    await store.update?.("", "a", () => ({ task: makeTask("a", { state: 3, ms: BASE_MS + 3 }), events: [] }));
+    expect((await store.list("", query())).tasks.map((t) => t.id)).toEqual(["a", "b"]);
+    expect((await store.list("", query({ status: 3 }))).tasks.map((t) => t.id)).toEqual(["a"]);
+    expect((await store.list("", query({ status: 1 }))).tasks.map((t) => t.id)).toEqual(["b"]);
+    // Same instant, another state: the task leaves the state's set, keeps its place in the whole list.
+    await store.update?.("", "a", () => ({ task: makeTask("a", { state: 4, ms: BASE_MS + 3 }), events: [] }));
+    expect((await store.list("", query({ status: 3 }))).totalSize).toBe(0);
+    expect((await store.list("", query({ status: 4, contextId: "ctx" }))).tasks.map((t) => t.id)).toEqual(["a"]);
+    expect((await store.list("", query())).tasks.map((t) => t.id)).toEqual(["a", "b"]);
+  });
+});

@@ -282,7 +282,7 @@ describe("ListTasks", () => {
     const q = query({ contextId: "even", status: TaskState.COMPLETED, statusAfterMs: 1_001_000, pageSize: 2 });
     const { ids, totals } = await walk(q);
     const wanted = Array.from({ length: 25 }, (_, i) => i).filter(
-      (i) => i % 2 === 0 && i % 3 === 0 && 1_000_000 + Math.floor(i / 4) * 1000 > 1_001_000,
+      (i) => i % 2 === 0 && i % 3 === 0 && 1_000_000 + Math.floor(i / 4) * 1000 >= 1_001_000,
     );
     expect([...ids].sort()).toEqual(wanted.map((i) => `task-${String(i).padStart(2, "0")}`).sort());
     expect(totals[0]).toBe(wanted.length);

@@ -11,7 +11,7 @@
  *   events       versions and order, failed commits publish nothing,
  *                unsubscribe, other tasks and tenants are not heard
  *   listing      newest status first, ties by id; filters contextId, status,
- *                statusAfterMs (strictly after) and their combinations;
+ *                statusAfterMs (at or after, as a2a.proto says) and their combinations;
  *                totalSize; paging by key; page tokens refused when malformed
  *                or made for another tenant or query (InvalidParamsError
  *                naming pageToken)
@@ -277,20 +277,24 @@ function describeListing(f: Fixture): void {
       expect(await f.store.list(freshTenant(), query())).toEqual({ tasks: [], nextPageToken: "", totalSize: 0 });
     });
 
-    it("filters by contextId, status, statusAfterMs (strictly after) and their combinations", async () => {
+    it("filters by contextId, status, statusAfterMs (at or after) and their combinations", async () => {
       const tenant = freshTenant();
       await seedListed(f.store, tenant);
       const cases: [Partial<TaskQuery>, (c: string, s: number, ms: number) => boolean][] = [
         [{ contextId: "c1" }, (c) => c === "c1"],
         [{ status: 2 }, (_c, s) => s === 2],
         [{ contextId: "c2", status: 2 }, (c, s) => c === "c2" && s === 2],
-        [{ statusAfterMs: BASE_MS + 30 }, (_c, _s, ms) => ms > 30],
-        [{ contextId: "c1", statusAfterMs: BASE_MS + 10 }, (c, _s, ms) => c === "c1" && ms > 10],
-        [{ status: 2, statusAfterMs: BASE_MS + 20 }, (_c, s, ms) => s === 2 && ms > 20],
+        // a2a.proto status_timestamp_after: "greater than or equal to this value"; BASE_MS + 30 is t3's instant.
+        [{ statusAfterMs: BASE_MS + 30 }, (_c, _s, ms) => ms >= 30],
+        [{ statusAfterMs: BASE_MS + 29.999 }, (_c, _s, ms) => ms >= 30],
+        [{ statusAfterMs: BASE_MS + 30.001 }, (_c, _s, ms) => ms > 30],
+        [{ contextId: "c1", statusAfterMs: BASE_MS + 10 }, (c, _s, ms) => c === "c1" && ms >= 10],
+        [{ status: 2, statusAfterMs: BASE_MS + 20 }, (_c, s, ms) => s === 2 && ms >= 20],
         [{ contextId: "c1", status: 3, statusAfterMs: BASE_MS }, (c, s) => c === "c1" && s === 3],
         [{ contextId: "none" }, () => false],
         [{ status: 7 }, () => false],
-        [{ statusAfterMs: BASE_MS + 50 }, () => false],
+        [{ statusAfterMs: BASE_MS + 50 }, (_c, _s, ms) => ms === 50],
+        [{ statusAfterMs: BASE_MS + 50.001 }, () => false],
       ];
       for (const [filter, keep] of cases) {
         const page = await f.store.list(tenant, query(filter));

@@ -20,6 +20,7 @@ import { A2AServiceV0_3 } from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import {
   CancelTaskRequestSchema,
   GetExtendedAgentCardRequestSchema,
+  GetTaskRequestSchema,
   ListTasksRequestSchema,
   Role,
   SendMessageRequestSchema,
@@ -264,5 +265,167 @@ describe("listeners", () => {
     );
     await handler.cancelTask!(create(CancelTaskRequestSchema, { id: other!.id! }), context);
     await until("no listener left", () => store.stats().subscribedTasks === 0);
+  });
+});
+
+describe("copies", () => {
+  it("what an executor changes after publishing reaches neither the stored task nor the stream", async () => {
+    const artifact = {
+      $typeName: "lf.a2a.v1.Artifact" as const,
+      artifactId: "a1",
+      name: "",
+      description: "",
+      parts: [
+        {
+          $typeName: "lf.a2a.v1.Part" as const,
+          content: { case: "text" as const, value: "as published" },
+          filename: "",
+          mediaType: "",
+        },
+      ],
+      extensions: [],
+    };
+    let changed!: () => void;
+    const wrote = new Promise<void>((resolve) => {
+      changed = resolve;
+    });
+    const executor: AgentExecutor = {
+      async execute(_ctx, up) {
+        await up.artifact(artifact);
+        artifact.parts[0]!.content.value = "changed by the executor";
+        artifact.artifactId = "renamed";
+        changed();
+        await up.status(TaskState.COMPLETED);
+      },
+    };
+    const handler = createTaskHandler({ definition: A2AServiceV1_0, executor });
+    const events = [];
+    for await (const e of handler.sendStreamingMessage!(send("x"), context)) {
+      if (e.payload?.case === "artifactUpdate") await wrote;
+      events.push(e);
+    }
+    const streamed = events.find((e) => e.payload?.case === "artifactUpdate");
+    expect(streamed?.payload?.value).toMatchObject({ artifact: { artifactId: "a1" } });
+    const taskId = (events[0]!.payload!.value as Task).id;
+    const stored = await handler.getTask!(create(GetTaskRequestSchema, { id: taskId }), context);
+    expect(stored.artifacts?.map((a) => [a.artifactId, a.parts?.[0]?.content?.value])).toEqual([
+      ["a1", "as published"],
+    ]);
+  });
+
+  it("CancelTask's answer and a continued task given to the executor are copies of their own", async () => {
+    const given: Task[] = [];
+    const executor: AgentExecutor = {
+      async execute(ctx, up) {
+        if (ctx.task) {
+          given.push(ctx.task);
+          ctx.task.history.length = 0;
+        }
+        await up.status(TaskState.INPUT_REQUIRED);
+      },
+    };
+    const handler = createTaskHandler({ definition: A2AServiceV1_0, executor });
+    const first = taskOf(await handler.sendMessage!(send("x"), context));
+    const next = send("y");
+    next.message!.taskId = first.id;
+    const continued = taskOf(await handler.sendMessage!(next, context));
+    expect(given).toHaveLength(1);
+    expect(continued.history?.length).toBe(2);
+    const canceled = await handler.cancelTask!(create(CancelTaskRequestSchema, { id: first.id }), context);
+    canceled.history!.length = 0;
+    canceled.status!.state = TaskState.WORKING;
+    const stored = await handler.getTask!(create(GetTaskRequestSchema, { id: first.id }), context);
+    expect(stored.status?.state).toBe(TaskState.CANCELED);
+    expect(stored.history?.map((m) => m.parts?.[0]?.content?.value)).toEqual(["x", "y"]);
+  });
+
+  it("an executor that looks at its signal only after a cancel finds it aborted", async () => {
+    let look!: () => void;
+    const later = new Promise<void>((resolve) => {
+      look = resolve;
+    });
+    const seen: boolean[] = [];
+    const executor: AgentExecutor = {
+      async execute(ctx, up) {
+        await up.status(TaskState.WORKING);
+        await later;
+        seen.push(ctx.signal.aborted);
+      },
+    };
+    const handler = createTaskHandler({ definition: A2AServiceV1_0, executor });
+    const task = taskOf(await handler.sendMessage!(send("x", { returnImmediately: true }), context));
+    await handler.cancelTask!(create(CancelTaskRequestSchema, { id: task.id }), context);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    look();
+    await until("the executor looked", () => seen.length === 1);
+    expect(seen).toEqual([true]);
+  });
+});
+
+describe("a compare-and-set store (no update)", () => {
+  /** The memory store without `update`, so the handler reads, changes and commits as with PostgreSQL. */
+  const casStore = () => {
+    const memory = createMemoryTaskStore();
+    return new Proxy(memory, {
+      get: (target, key) => (key === "update" ? undefined : (Reflect.get(target, key, target) as unknown)),
+    });
+  };
+
+  /** Publishes working, waits for `later`, then an artifact and completed; a continuing message publishes nothing. */
+  const stepwise = (later: Promise<void>): AgentExecutor => ({
+    async execute(ctx, up) {
+      if (ctx.task) return;
+      await up.status(TaskState.WORKING);
+      await later;
+      const artifact = { artifactId: "a1", name: "", description: "", parts: [], extensions: [] };
+      await up.artifact({ $typeName: "lf.a2a.v1.Artifact", ...artifact });
+      await up.status(TaskState.COMPLETED);
+    },
+  });
+
+  async function settled(handler: ReturnType<typeof createTaskHandler<typeof A2AServiceV1_0.service>>, id: string) {
+    for (let i = 0; i < LOOKS; i++) {
+      const task = (await handler.getTask!(create(GetTaskRequestSchema, { id }), context)) as Task;
+      if (task.status?.state === TaskState.COMPLETED || task.status?.state === TaskState.CANCELED) return task;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`task ${id} did not end`);
+  }
+
+  it("an executor's next change, started from what it wrote last, loses no other instance's change", async () => {
+    let go!: () => void;
+    const later = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    const store = casStore();
+    const a = createTaskHandler({ definition: A2AServiceV1_0, executor: stepwise(later), store });
+    const b = createTaskHandler({ definition: A2AServiceV1_0, executor: stepwise(later), store });
+    const task = taskOf(await a.sendMessage!(send("first", { returnImmediately: true }), context));
+    const next = send("second", { returnImmediately: true });
+    next.message!.taskId = task.id;
+    await b.sendMessage!(next, context);
+    go();
+    const done = await settled(a, task.id);
+    expect(done.status?.state).toBe(TaskState.COMPLETED);
+    expect(done.history?.map((m) => m.parts?.[0]?.content?.value)).toEqual(["first", "second"]);
+    expect(done.artifacts?.map((x) => x.artifactId)).toEqual(["a1"]);
+  });
+
+  it("a cancel through another instance stops what the executor publishes next", async () => {
+    let go!: () => void;
+    const later = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    const store = casStore();
+    const a = createTaskHandler({ definition: A2AServiceV1_0, executor: stepwise(later), store });
+    const b = createTaskHandler({ definition: A2AServiceV1_0, executor: stepwise(later), store });
+    const task = taskOf(await a.sendMessage!(send("first", { returnImmediately: true }), context));
+    await until("the task is working", () => true);
+    await b.cancelTask!(create(CancelTaskRequestSchema, { id: task.id }), context);
+    go();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const done = await settled(a, task.id);
+    expect(done.status?.state).toBe(TaskState.CANCELED);
+    expect(done.artifacts ?? []).toEqual([]);
   });
 });

@@ -434,5 +434,9 @@ describe.each(WAYS.filter((w) => w !== "JSONRPC 0.3"))("ListTasks and tenants ov
     expect((await c.listTasks({ contextId, statusTimestampAfter: later })).totalSize).toBe(0);
     const earlier = { seconds: after.seconds - 1n, nanos: after.nanos };
     expect((await c.listTasks({ contextId, statusTimestampAfter: earlier })).tasks.map((t) => t.id)).toEqual([old.id]);
+    // The same instant counts ("greater than or equal", a2a.proto); 0.4 ms later does not (no rounding to ms).
+    expect((await c.listTasks({ contextId, statusTimestampAfter: after })).tasks.map((t) => t.id)).toEqual([old.id]);
+    const justAfter = { seconds: after.seconds, nanos: after.nanos + 400_000 };
+    expect((await c.listTasks({ contextId, statusTimestampAfter: justAfter })).totalSize).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * What the operations of createTaskHandler share: the store and its writer,
+ * What the operations of createTaskHandler share: the store, its listeners and its writer,
  * the executor, push options, the id generator and the error reporter; and
  * the rule every operation scopes its keys by: the tenant is the call's
  * (route or request, HandlerContext.tenant), else the request's field, else "".
@@ -9,6 +9,7 @@ import type { StreamResponse, Task } from "./a2a-types.js";
 import type { AgentExecutor } from "./executor.js";
 import type { PushSender } from "./push-types.js";
 import type { TaskStore } from "./store.js";
+import type { TaskHub } from "./task-hub.js";
 import type { TaskWriter } from "./task-writer.js";
 
 /** Writes one update as the JSON body of a push in one protocol version. */
@@ -26,6 +27,8 @@ export interface PushOptions {
 
 export interface HandlerDeps {
   readonly store: TaskStore;
+  /** The handler's listeners on the store's task events. */
+  readonly hub: TaskHub;
   readonly writer: TaskWriter;
   readonly executor: AgentExecutor;
   readonly push: PushOptions | undefined;

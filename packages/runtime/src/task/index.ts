@@ -30,11 +30,13 @@ export type {
   PushConfigPage,
   StoredPushConfig,
   StoredTask,
+  TaskChange,
   TaskCommit,
   TaskEvent,
   TaskPage,
   TaskQuery,
   TaskStore,
+  TaskUpdateResult,
 } from "./store.js";
 export { INTERRUPTED_STATES, Role, TaskState, TERMINAL_STATES } from "./a2a-types.js";
 export type * from "./a2a-types.js";

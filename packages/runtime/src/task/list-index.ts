@@ -12,9 +12,12 @@
  * page is a binary search for the prefix's end, one for the page token's
  * position, and a slice; totalSize is the prefix's length. Nothing is sorted
  * or scanned per call. The price: four set entries per task, and two small
- * sets per (context, state) pair in use; empty sets are dropped.
+ * sets per (context, state) pair in use; empty sets are dropped, and a set
+ * of one key is that key alone until a second one comes. A commit
+ * moves a task only in the sets where its key or its set changed (a new
+ * state within the same microsecond leaves `all` and `context` as they are).
  */
-import { type IndexKey, SortedKeys } from "./sorted-keys.js";
+import { compareKeys, type IndexKey, SortedKeys } from "./sorted-keys.js";
 
 /** The filters of a query that pick the set. */
 export interface IndexFilter {
@@ -33,24 +36,50 @@ function pairKey(contextId: string, state: number): string {
   return `${state}:${contextId}`;
 }
 
-function addTo<K>(sets: Map<K, SortedKeys>, k: K, key: IndexKey): void {
-  const set = sets.get(k) ?? new SortedKeys();
-  sets.set(k, set);
-  set.insert(key);
+/** A set of the maps: one key on its own (most contexts hold one task), else the ordered set. */
+type Entry = IndexKey | SortedKeys;
+
+function addTo<K>(sets: Map<K, Entry>, k: K, key: IndexKey): void {
+  const entry = sets.get(k);
+  if (entry === undefined) sets.set(k, key);
+  else if (entry instanceof SortedKeys) entry.insert(key);
+  else {
+    const set = new SortedKeys();
+    set.insert(entry);
+    set.insert(key);
+    sets.set(k, set);
+  }
 }
 
-function removeFrom<K>(sets: Map<K, SortedKeys>, k: K, key: IndexKey): void {
-  const set = sets.get(k);
-  if (!set) return;
-  set.remove(key);
-  if (set.size === 0) sets.delete(k);
+function removeFrom<K>(sets: Map<K, Entry>, k: K, key: IndexKey): void {
+  const entry = sets.get(k);
+  if (entry === undefined) return;
+  if (!(entry instanceof SortedKeys)) {
+    if (compareKeys(entry, key) === 0) sets.delete(k);
+    return;
+  }
+  entry.remove(key);
+  if (entry.size === 0) sets.delete(k);
+}
+
+function setOf(entry: Entry | undefined): SortedKeys | undefined {
+  if (entry === undefined || entry instanceof SortedKeys) return entry;
+  const set = new SortedKeys();
+  set.insert(entry);
+  return set;
+}
+
+function moveIn<K>(sets: Map<K, Entry>, a: K, b: K, sameKey: boolean, from: IndexKey, to: IndexKey): void {
+  if (a === b && sameKey) return;
+  removeFrom(sets, a, from);
+  addTo(sets, b, to);
 }
 
 export class TenantIndex {
   private readonly all = new SortedKeys();
-  private readonly byContext = new Map<string, SortedKeys>();
-  private readonly byState = new Map<number, SortedKeys>();
-  private readonly byPair = new Map<string, SortedKeys>();
+  private readonly byContext = new Map<string, Entry>();
+  private readonly byState = new Map<number, Entry>();
+  private readonly byPair = new Map<string, Entry>();
 
   get size(): number {
     return this.all.size;
@@ -70,11 +99,30 @@ export class TenantIndex {
     removeFrom(this.byPair, pairKey(t.contextId, t.state), t.key);
   }
 
+  /** Re-indexes a task from `from` to `to` (same id), touching only the sets where something changed. */
+  move(from: IndexedTask, to: IndexedTask): void {
+    const sameKey = from.key.micros === to.key.micros;
+    if (!sameKey) {
+      this.all.remove(from.key);
+      this.all.insert(to.key);
+    }
+    moveIn(this.byContext, from.contextId, to.contextId, sameKey, from.key, to.key);
+    moveIn(this.byState, from.state, to.state, sameKey, from.key, to.key);
+    moveIn(
+      this.byPair,
+      pairKey(from.contextId, from.state),
+      pairKey(to.contextId, to.state),
+      sameKey,
+      from.key,
+      to.key,
+    );
+  }
+
   /** The set holding exactly the tasks that pass `filter`, or undefined when none does. */
   select(filter: IndexFilter): SortedKeys | undefined {
-    if (filter.contextId && filter.state) return this.byPair.get(pairKey(filter.contextId, filter.state));
-    if (filter.contextId) return this.byContext.get(filter.contextId);
-    if (filter.state) return this.byState.get(filter.state);
+    if (filter.contextId && filter.state) return setOf(this.byPair.get(pairKey(filter.contextId, filter.state)));
+    if (filter.contextId) return setOf(this.byContext.get(filter.contextId));
+    if (filter.state) return setOf(this.byState.get(filter.state));
     return this.all;
   }
 }

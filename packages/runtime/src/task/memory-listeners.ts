@@ -65,6 +65,22 @@ export class TaskListeners {
   publish(tenant: string, taskId: string, version: number, events: readonly StreamResponse[]): void {
     const set = this.byTask.get(taskKey(tenant, taskId));
     if (!set || events.length === 0) return;
+    if (!this.draining && set.size === 1) {
+      // One listener and nothing under way (the usual case): hand the events over directly, in order; what it
+      // publishes meanwhile queues behind them, as drain() does.
+      this.draining = true;
+      try {
+        const listener = set.values().next().value as TaskListener;
+        for (const event of events) {
+          if (!set.has(listener)) break;
+          this.call(listener, { tenant, taskId, version, event: deepCopy(event) });
+        }
+      } finally {
+        this.draining = false;
+      }
+      this.drain();
+      return;
+    }
     const listeners = [...set];
     for (const event of events) {
       for (const listener of listeners) {
@@ -74,17 +90,21 @@ export class TaskListeners {
     this.drain();
   }
 
+  private call(listener: TaskListener, event: TaskEvent): void {
+    try {
+      listener(event);
+    } catch (error) {
+      this.report(error, event);
+    }
+  }
+
   private drain(): void {
     if (this.draining) return;
     this.draining = true;
     try {
       for (let d = this.queue.shift(); d; d = this.queue.shift()) {
         if (!d.set.has(d.listener)) continue;
-        try {
-          d.listener(d.event);
-        } catch (error) {
-          this.report(error, d.event);
-        }
+        this.call(d.listener, d.event);
       }
     } finally {
       this.draining = false;

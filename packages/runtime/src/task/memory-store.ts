@@ -4,7 +4,11 @@
  *
  *   tasks        a Map by (tenant, id) of a private copy and its version;
  *                commit compares the version (compare-and-set) and stores a
- *                copy, reads return copies (copy.ts)
+ *                copy, reads return copies (copy.ts). update runs the change
+ *                on the kept task and stores a copy of what changed only
+ *                (copyReusing): a task's stored versions share their unchanged
+ *                parts, which is sound since no kept object is ever modified
+ *                or handed out
  *   events       handed synchronously, in commit order, to the task's
  *                listeners once the commit holds (memory-listeners.ts)
  *   listing      per-tenant ordered index maintained on commit (list-index.ts),
@@ -29,7 +33,7 @@
  */
 import { A2AError } from "../a2a-error.js";
 import { type Task, TERMINAL_STATES } from "./a2a-types.js";
-import { deepCopy } from "./copy.js";
+import { copyReusing, deepCopy } from "./copy.js";
 import { type IndexedTask, TenantIndex } from "./list-index.js";
 import { type ListenerErrorHandler, logListenerError, type TaskListener, TaskListeners } from "./memory-listeners.js";
 import { PushConfigTable } from "./memory-push-configs.js";
@@ -39,10 +43,12 @@ import type {
   PushConfigPage,
   StoredPushConfig,
   StoredTask,
+  TaskChange,
   TaskCommit,
   TaskPage,
   TaskQuery,
   TaskStore,
+  TaskUpdateResult,
 } from "./store.js";
 import { taskKey } from "./task-key.js";
 
@@ -92,6 +98,10 @@ function indexedOf(task: Task): IndexedTask {
   const ts = task.status?.timestamp;
   const micros = ts ? Number(ts.seconds) * 1_000_000 + Math.floor(ts.nanos / 1000) : 0;
   return { key: { micros, id: task.id }, contextId: task.contextId, state: task.status?.state ?? 0 };
+}
+
+function sameIndexed(a: IndexedTask, b: IndexedTask): boolean {
+  return a.key.micros === b.key.micros && a.contextId === b.contextId && a.state === b.state;
 }
 
 function checkCount(name: string, value: number, min: number): number {
@@ -161,12 +171,38 @@ class MemoryStore implements MemoryTaskStore {
     return version;
   }
 
+  async update(
+    tenant: string,
+    taskId: string,
+    change: (stored: StoredTask) => TaskChange | undefined,
+  ): Promise<TaskUpdateResult> {
+    this.sweep();
+    const key = taskKey(tenant, taskId);
+    const slot = this.tasks.get(key);
+    if (!slot) return undefined;
+    const made = change({ task: slot.task, version: slot.version });
+    if (!made) return "declined";
+    if (made.task.id !== taskId) {
+      throw new A2AError("InvalidParamsError", `task store update of task ${taskId}: the change renamed it`);
+    }
+    const version = slot.version + 1;
+    this.write(tenant, key, slot, copyReusing(made.task, slot.task), version);
+    this.listeners.publish(tenant, taskId, version, made.events);
+    return version;
+  }
+
   private write(tenant: string, key: string, old: Slot | undefined, task: Task, version: number): void {
-    const indexed = indexedOf(task);
-    const index = this.indexes.get(tenant) ?? new TenantIndex();
-    this.indexes.set(tenant, index);
-    if (old) index.remove(old.indexed);
-    index.add(indexed);
+    let indexed = indexedOf(task);
+    if (old && sameIndexed(old.indexed, indexed)) indexed = old.indexed;
+    else {
+      let index = this.indexes.get(tenant);
+      if (!index) {
+        index = new TenantIndex();
+        this.indexes.set(tenant, index);
+      }
+      if (old) index.move(old.indexed, indexed);
+      else index.add(indexed);
+    }
     const slot: Slot = old ?? { tenant, task, version, indexed, terminalAt: undefined };
     slot.task = task;
     slot.version = version;
@@ -223,8 +259,8 @@ class MemoryStore implements MemoryTaskStore {
     const after = query.pageToken ? decodeTaskToken(LIST, query.pageToken, scope) : undefined;
     const set = this.indexes.get(tenant)?.select({ contextId: query.contextId, state: query.status });
     if (!set) return { tasks: [], nextPageToken: "", totalSize: 0 };
-    const afterMicros = query.statusAfterMs === undefined ? undefined : query.statusAfterMs * 1000;
-    const limit = afterMicros === undefined ? set.size : set.countBefore((k) => k.micros > afterMicros);
+    const from = query.statusAfterMs === undefined ? undefined : Math.round(query.statusAfterMs * 1000);
+    const limit = from === undefined ? set.size : set.countBefore((k) => k.micros >= from);
     const start = after ? set.countBefore((k) => compareKeys(k, after) <= 0) : 0;
     const end = Math.min(limit, start + query.pageSize);
     const keys = start < end ? set.slice(start, end) : [];

@@ -11,9 +11,12 @@
  *             a webhook gets a task's updates in commit order
  *   blocking  never: the commit returns at once; the sender retries on its
  *             own, and every failure goes to onError
+ *   copies    the committed task may share the store's objects (task-writer.ts),
+ *             so a payload function gets a copy of it, one per commit
  */
 import { toJson } from "@bufbuild/protobuf";
 import type { StreamResponse, Task } from "./a2a-types.js";
+import { deepCopy } from "./copy.js";
 import type { PushOptions, PushPayload } from "./handler-deps.js";
 import type { TaskSchemas } from "./schemas.js";
 import type { TaskStore } from "./store.js";
@@ -33,6 +36,8 @@ export function createPushDelivery(
 
   const deliver = async (tenant: string, task: Task, events: readonly StreamResponse[], origin: Origin) => {
     const page = await store.listPushConfigs(tenant, task.id, 0, "");
+    if (page.configs.length === 0) return;
+    const view = deepCopy(task);
     for (const { config, protocolVersion } of page.configs) {
       const payload = payloads[protocolVersion];
       if (!payload) {
@@ -42,7 +47,7 @@ export function createPushDelivery(
       }
       for (const event of events) {
         try {
-          push.sender.send({ config, protocolVersion, body: JSON.stringify(payload(event, task)) });
+          push.sender.send({ config, protocolVersion, body: JSON.stringify(payload(event, view)) });
         } catch (e) {
           report(e, origin);
         }

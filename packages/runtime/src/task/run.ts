@@ -13,17 +13,22 @@
  *   failure   a throw after the task exists leaves the task FAILED, with a
  *             status message that says only that the agent failed (no
  *             internal details); onError gets the error
- *   settled   resolves when the executor's call has ended, however it ended
+ *   settled   resolves when the executor's call has ended, however it ended:
+ *             true when what the run published last (or found, when the task
+ *             had ended before) left the task terminal or interrupted, so
+ *             that the streams of its events end by themselves
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { TaskState, TERMINAL_STATES, type Message, type SendMessageConfiguration } from "./a2a-types.js";
 import type { AgentExecutor, RequestContext } from "./executor.js";
 import { agentMessage, statusEvent, withStatus } from "./task-shapes.js";
+import type { TaskHub } from "./task-hub.js";
 import { stateOf } from "./task-watch.js";
 import { createUpdater, type FirstOutcome, type UpdaterSetup } from "./updater.js";
 
 export interface RunSetup extends Omit<UpdaterSetup, "onFirst"> {
   readonly executor: AgentExecutor;
+  readonly hub: TaskHub;
   readonly continued: RequestContext["task"];
   readonly extensions: readonly string[];
   readonly configuration: SendMessageConfiguration | undefined;
@@ -35,13 +40,36 @@ export interface RunSetup extends Omit<UpdaterSetup, "onFirst"> {
 
 export interface Run {
   readonly first: Promise<FirstOutcome>;
-  readonly settled: Promise<void>;
+  readonly settled: Promise<boolean>;
 }
 
 const FAILURE_TEXT = "The agent failed while working on this task.";
 
-function requestContext(setup: RunSetup, message: Message, signal: AbortSignal): RequestContext {
+/** The executor's abort signal, made when first asked for (most executors never look at it). */
+class LazyAbort {
+  private controller: AbortController | undefined;
+  private reason: { value: unknown } | undefined;
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.reason) this.controller.abort(this.reason.value);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.reason) return;
+    this.reason = { value: reason };
+    this.controller?.abort(reason);
+  }
+}
+
+function requestContext(setup: RunSetup, message: Message, abort: LazyAbort): RequestContext {
   return {
+    get signal() {
+      return abort.signal;
+    },
     message,
     task: setup.continued,
     taskId: setup.place.taskId,
@@ -51,13 +79,13 @@ function requestContext(setup: RunSetup, message: Message, signal: AbortSignal):
     configuration: setup.configuration,
     metadata: setup.metadata,
     protocolVersion: setup.protocolVersion,
-    signal,
   };
 }
 
 /** Leaves the task FAILED unless it is in a terminal state already. */
 async function fail(setup: RunSetup): Promise<void> {
   const message = agentMessage(FAILURE_TEXT, setup.place, setup.newId);
+  // Committed or declined, the task is terminal afterwards.
   await setup.writer.change(
     setup.tenant,
     setup.place.taskId,
@@ -72,40 +100,56 @@ async function fail(setup: RunSetup): Promise<void> {
 }
 
 export async function startRun(setup: RunSetup): Promise<Run> {
-  const abort = new AbortController();
-  const { store } = setup.writer;
-  const unsubscribe = await store.subscribe(setup.tenant, setup.place.taskId, (e) => {
+  const abort = new LazyAbort();
+  // "reads": the run looks at the state and keeps nothing.
+  const unsubscribe = await setup.hub.listen(setup.tenant, setup.place.taskId, "reads", (e) => {
     if (stateOf(e.event) !== TaskState.CANCELED) return;
     // Not inside the store's delivery: the executor's abort listeners run on their own turn.
     queueMicrotask(() => abort.abort(new Error(`task ${setup.place.taskId} was canceled`)));
   });
-  let answer!: (outcome: FirstOutcome) => void;
-  let refuse!: (error: unknown) => void;
+  let settle!: { resolve: (outcome: FirstOutcome) => void; reject: (error: unknown) => void };
+  let answered = false;
   const first = new Promise<FirstOutcome>((resolve, reject) => {
-    answer = resolve;
-    refuse = reject;
+    settle = { resolve, reject };
   });
+  const answer = (outcome: FirstOutcome) => {
+    answered = true;
+    settle.resolve(outcome);
+  };
+  const refuse = (error: unknown) => {
+    answered = true;
+    settle.reject(error);
+  };
   // A caller that went away no longer awaits `first`; what it would have thrown is not an unhandled rejection.
   first.catch(() => undefined);
   const updater = createUpdater({ ...setup, onFirst: answer });
+  let failed = false;
   const afterThrow = async (error: unknown) => {
     if (updater.mode() === "open") return refuse(error);
     setup.report(error);
-    if (updater.mode() === "task") await fail(setup).catch(setup.report);
+    if (updater.mode() === "task") {
+      await fail(setup).then(
+        () => {
+          failed = true;
+        },
+        (e: unknown) => setup.report(e),
+      );
+    }
   };
-  const call = async () => {
+  const call = async (): Promise<boolean> => {
     try {
-      await setup.executor.execute(requestContext(setup, setup.userMessage, abort.signal), updater);
+      await setup.executor.execute(requestContext(setup, setup.userMessage, abort), updater);
       if (updater.mode() === "open") {
         refuse(new Error(`task ${setup.place.taskId}: the executor returned without a reply, status or artifact`));
       }
     } catch (error) {
       await afterThrow(error);
     } finally {
-      // A no-op when answered; else (the task was made but what had to follow failed) the caller hears of it.
-      refuse(new Error(`task ${setup.place.taskId}: the executor ended before the call was answered`));
+      // When not answered yet (the task was made but what had to follow failed), the caller hears of it.
+      if (!answered) refuse(new Error(`task ${setup.place.taskId}: the executor ended before the call was answered`));
       await unsubscribe().catch(setup.report);
     }
+    return failed || updater.ended();
   };
   return { first, settled: call() };
 }

@@ -33,14 +33,15 @@ import { startRun, type Run } from "./run.js";
 import type { StoredPushConfig } from "./store.js";
 import { checkHistoryLength, stateName, statusEvent, withStatus, type MessagePlace } from "./task-shapes.js";
 import { watchTask, type TaskWatch } from "./task-watch.js";
-import type { Committed, Origin } from "./task-writer.js";
+import { deepCopy } from "./copy.js";
+import { type Committed, committedCopy, type Origin } from "./task-writer.js";
 
 export interface SendStart {
   readonly tenant: string;
   readonly place: MessagePlace;
   readonly watch: TaskWatch;
   readonly run: Run;
-  /** The continued task after the message joined it; undefined for a new task. */
+  /** The continued task after the message joined it (the call's own copy); undefined for a new task. */
   readonly continued: Committed | undefined;
 }
 
@@ -96,7 +97,7 @@ async function continueTask(deps: HandlerDeps, tenant: string, message: Message,
     origin,
   );
   if (!committed) throw new Error(`Task ${message.taskId}: the message could not join it`);
-  return committed;
+  return { task: committedCopy(committed), version: committed.version };
 }
 
 /** Checks the call, listens, joins or prepares the task and starts the executor (see the header). */
@@ -116,7 +117,7 @@ export async function startSend(
     if (pushConfig) await deps.store.putPushConfig(tenant, pushConfig);
   };
   const origin: Origin = { operation, context };
-  const watch = await watchTask(deps.store, tenant, place.taskId);
+  const watch = await watchTask(deps.hub, tenant, place.taskId);
   try {
     let continued: Committed | undefined;
     if (req.message.taskId) {
@@ -126,6 +127,7 @@ export async function startSend(
     const run = await startRun({
       executor: deps.executor,
       writer: deps.writer,
+      hub: deps.hub,
       tenant,
       place,
       userMessage,
@@ -133,7 +135,8 @@ export async function startSend(
       newId: deps.newId,
       origin,
       onCreated: putConfig,
-      continued: continued?.task,
+      // The executor's own copy: what it holds is shared with neither the store nor the caller.
+      continued: continued ? deepCopy(continued.task) : undefined,
       extensions: context.extensions,
       configuration: req.configuration,
       metadata: req.metadata,
@@ -141,7 +144,10 @@ export async function startSend(
       report: (e) => deps.report(e, operation, context),
     });
     void run.settled
-      .then(async () => watch.endAt((await deps.store.get(tenant, place.taskId))?.version ?? 0))
+      .then(async (ended) => {
+        // A task left terminal or interrupted ends the watch by its own event; else end at the version as it is.
+        if (!ended) watch.endAt((await deps.store.get(tenant, place.taskId))?.version ?? 0);
+      })
       .catch((e: unknown) => deps.report(e, operation, context));
     return { tenant, place, watch, run, continued };
   } catch (e) {
@@ -156,6 +162,15 @@ export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Prom
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
   });
 }

@@ -19,7 +19,7 @@ import type { SendMessageRequest, SendMessageResponse, StreamResponse, Task } fr
 import type { HandlerDeps } from "./handler-deps.js";
 import { startSend, unlessAborted, type SendStart } from "./send-start.js";
 import { messageEvent, taskEvent, taskView } from "./task-shapes.js";
-import { taskEvents } from "./task-watch.js";
+import { eventReader } from "./task-watch.js";
 
 const answerTask = (task: Task): SendMessageResponse => ({
   $typeName: "lf.a2a.v1.SendMessageResponse",
@@ -53,7 +53,8 @@ export async function sendMessage(
         start.continued ? taskView(start.continued.task, historyLength) : await storedView(deps, start, historyLength),
       );
     }
-    for await (const _ of taskEvents(start.watch, afterVersion, context.signal)) {
+    const read = eventReader(start.watch, afterVersion, context.signal);
+    while ((await read()) !== undefined) {
       // Waiting for the event that ends the wait; the answer is the task as stored after it.
     }
     return answerTask(await storedView(deps, start, historyLength));
@@ -75,21 +76,22 @@ export async function* sendStreamingMessage(
   const start = await startSend(deps, req, context, "SendStreamingMessage");
   const historyLength = req.configuration?.historyLength;
   try {
-    if (start.continued) {
-      yield taskEvent(taskView(start.continued.task, historyLength));
-      yield* taskEvents(start.watch, start.continued.version, context.signal);
-      return;
+    if (start.continued) yield taskEvent(taskView(start.continued.task, historyLength));
+    else {
+      const first = await unlessAborted(start.run.first, context.signal);
+      if (first.kind === "message") {
+        yield messageEvent(first.message);
+        return;
+      }
     }
-    const first = await unlessAborted(start.run.first, context.signal);
-    if (first.kind === "message") {
-      yield messageEvent(first.message);
-      return;
+    // Read here rather than through a nested generator: one layer of promises less per event.
+    const read = eventReader(start.watch, start.continued?.version ?? 0, context.signal);
+    let event = await read();
+    if (event !== undefined && !start.continued) {
+      yield firstTask(event, historyLength);
+      event = await read();
     }
-    let leading = true;
-    for await (const event of taskEvents(start.watch, 0, context.signal)) {
-      yield leading ? firstTask(event, historyLength) : event;
-      leading = false;
-    }
+    for (; event !== undefined; event = await read()) yield event;
   } finally {
     await start.watch.stop();
   }

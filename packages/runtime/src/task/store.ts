@@ -5,7 +5,9 @@
  *   tasks        read by (tenant, id); written by compare-and-set on a version
  *                number (commit), so concurrent writers never lose an update:
  *                a writer whose expected version is stale gets `undefined` and
- *                re-reads
+ *                re-reads. A store that can read and write a task in one step
+ *                (the memory store) may offer `update` as well: the change runs
+ *                on the stored task itself, no copy, no retry
  *   events       each commit carries the StreamResponse events it caused; the
  *                store hands them, with the task version they produced, to every
  *                subscriber of that task, on any instance sharing the store
@@ -42,12 +44,25 @@ export interface TaskCommit {
   readonly events: readonly StreamResponse[];
 }
 
+/** A task after a change and the events the change caused (what `update`'s change returns). */
+export interface TaskChange {
+  readonly task: Task;
+  readonly events: readonly StreamResponse[];
+}
+
+/** What `update` did: the new version; "declined" when the change returned undefined; undefined: no such task. */
+export type TaskUpdateResult = number | "declined" | undefined;
+
 export interface TaskQuery {
   /** Only tasks of this context ("" : any). */
   readonly contextId: string;
   /** Only tasks in this state (0, TaskState.UNSPECIFIED: any). */
   readonly status: TaskState;
-  /** Only tasks whose status timestamp is after this instant, in milliseconds since the epoch. */
+  /**
+   * Only tasks whose status timestamp is at or after this instant, in milliseconds since the epoch (fractions
+   * count to the microsecond, the precision stores keep): a2a.proto ListTasksRequest.status_timestamp_after,
+   * "a status timestamp time greater than or equal to this value".
+   */
   readonly statusAfterMs: number | undefined;
   /** Tasks per page, 1 to 100 (checked by the handler). */
   readonly pageSize: number;
@@ -83,6 +98,18 @@ export interface TaskStore {
    */
   commit(tenant: string, commit: TaskCommit): Promise<number | undefined>;
   list(tenant: string, query: TaskQuery): Promise<TaskPage>;
+  /**
+   * Optional: commits `change(stored)` with no other commit between the read and the write. `change` gets the
+   * task the store keeps, not a copy: it must not modify it, and the task it returns may reuse its parts (the
+   * store copies only what is new, copy.ts copyReusing). The task `change` returns may so share objects with the
+   * store: its maker must not modify it afterwards and hands out only copies of it. `change` may throw (nothing
+   * is written).
+   */
+  update?(
+    tenant: string,
+    taskId: string,
+    change: (stored: StoredTask) => TaskChange | undefined,
+  ): Promise<TaskUpdateResult>;
 
   /**
    * Calls `listener` with each event of the task committed from now on (by any instance sharing the store),

@@ -29,6 +29,7 @@ import { taskSchemas } from "./schemas.js";
 import { sendMessage, sendStreamingMessage } from "./send.js";
 import type { TaskStore } from "./store.js";
 import { cancelTask, getTask, listTasks, subscribeToTask } from "./task-operations.js";
+import { TaskHub } from "./task-hub.js";
 import { createTaskWriter } from "./task-writer.js";
 
 /** The GetExtendedAgentCard method of the generated handler type. */
@@ -67,6 +68,7 @@ export function createTaskHandler<S extends DescService>(options: TaskHandlerOpt
     : () => undefined;
   const deps: HandlerDeps = {
     store,
+    hub: new TaskHub(store),
     writer: createTaskWriter(store, afterCommit),
     executor: options.executor,
     push,

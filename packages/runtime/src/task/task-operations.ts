@@ -3,8 +3,8 @@
  * (handler-deps.ts): a task of another tenant is TaskNotFoundError.
  *
  *   GetTask          the task, history trimmed by historyLength
- *   ListTasks        filters (contextId, status, statusTimestampAfter) and
- *                    paging by the store; pageSize 1 to 100, 50 when unset
+ *   ListTasks        filters (contextId, status, statusTimestampAfter: at or
+ *                    after, a2a.proto) and paging by the store; pageSize 1 to 100, 50 when unset
  *                    (a2a.proto ListTasksRequest.page_size), else
  *                    InvalidParamsError; artifacts only with includeArtifacts
  *                    (S1 §3.1.4: false by default)
@@ -17,7 +17,7 @@
  *                    and the events after the version read, up to the one that
  *                    leaves the task terminal or interrupted
  */
-import { timestampMs } from "@bufbuild/protobuf/wkt";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext } from "../definition.js";
 import { A2AError } from "../a2a-error.js";
 import {
@@ -33,9 +33,15 @@ import {
 } from "./a2a-types.js";
 import { tenantOf, type HandlerDeps } from "./handler-deps.js";
 import { checkHistoryLength, stateName, statusEvent, taskEvent, taskView, withStatus } from "./task-shapes.js";
-import { taskEvents, watchTask } from "./task-watch.js";
+import { eventReader, watchTask } from "./task-watch.js";
+import { committedCopy } from "./task-writer.js";
 
 export const DEFAULT_PAGE_SIZE = 50;
+
+/** The instant in milliseconds, cut to the microsecond (the stores' precision), never rounded up past it. */
+function microsecondMs(ts: Timestamp): number {
+  return (Number(ts.seconds) * 1_000_000 + Math.floor(ts.nanos / 1000)) / 1000;
+}
 export const MAX_PAGE_SIZE = 100;
 
 export async function getTask(deps: HandlerDeps, req: GetTaskRequest, context: HandlerContext): Promise<Task> {
@@ -58,7 +64,7 @@ export async function listTasks(
   const page = await deps.store.list(tenantOf(context, req), {
     contextId: req.contextId,
     status: req.status,
-    statusAfterMs: req.statusTimestampAfter ? timestampMs(req.statusTimestampAfter) : undefined,
+    statusAfterMs: req.statusTimestampAfter ? microsecondMs(req.statusTimestampAfter) : undefined,
     pageSize,
     pageToken: req.pageToken,
   });
@@ -86,7 +92,7 @@ export async function cancelTask(deps: HandlerDeps, req: CancelTaskRequest, cont
     { operation: "CancelTask", context },
   );
   if (!committed) throw new Error(`CancelTask: task ${req.id} was not written`);
-  return committed.task;
+  return committedCopy(committed);
 }
 
 export async function* subscribeToTask(
@@ -95,7 +101,7 @@ export async function* subscribeToTask(
   context: HandlerContext,
 ): AsyncGenerator<StreamResponse> {
   const tenant = tenantOf(context, req);
-  const watch = await watchTask(deps.store, tenant, req.id);
+  const watch = await watchTask(deps.hub, tenant, req.id);
   try {
     const stored = await deps.store.get(tenant, req.id);
     if (!stored) throw new A2AError("TaskNotFoundError", `Task ${req.id} not found`);
@@ -104,7 +110,8 @@ export async function* subscribeToTask(
       throw new A2AError("UnsupportedOperationError", `Task ${req.id} is ${stateName(state)}, a terminal state`);
     }
     yield taskEvent(stored.task);
-    yield* taskEvents(watch, stored.version, context.signal);
+    const read = eventReader(watch, stored.version, context.signal);
+    for (let e = await read(); e !== undefined; e = await read()) yield e;
   } finally {
     await watch.stop();
   }

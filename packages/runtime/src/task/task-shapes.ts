@@ -11,7 +11,7 @@
  * Changes copy what they touch; a task read from the store is never mutated.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import { timestampNow } from "@bufbuild/protobuf/wkt";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { A2AError } from "../a2a-error.js";
 import { Role, TaskState, type Message, type StreamResponse, type Task, type TaskStatus } from "./a2a-types.js";
 
@@ -36,6 +36,13 @@ export function agentMessage(message: Message | string, place: MessagePlace, new
     extensions: [],
     referenceTaskIds: [],
   };
+}
+
+/** google.protobuf.Timestamp of now, as timestampNow() makes it, built directly (create() is reflective). */
+function timestampNow(): Timestamp {
+  const ms = Date.now();
+  const seconds = Math.floor(ms / 1000);
+  return { $typeName: "google.protobuf.Timestamp", seconds: BigInt(seconds), nanos: (ms - seconds * 1000) * 1_000_000 };
 }
 
 export function statusNow(state: TaskState, message?: Message): TaskStatus {

@@ -1,9 +1,10 @@
 /**
  * One listener on a task's events, as a pull queue: what streams, blocking
  * sends and subscribers read. The rule that loses nothing and repeats
- * nothing: listen first (watchTask resolves once the store listens), then
+ * nothing: listen first (watchTask resolves once the store listens,
+ * task-hub.ts), then
  * read the task, then take only the events whose version is above the
- * version read (taskEvents' `afterVersion`).
+ * version read (eventReader's `afterVersion`).
  *
  *   next()      the next event in version order; undefined once stopped, once
  *               the caller's signal aborts, or once `endAt(v)` was called and
@@ -15,7 +16,8 @@
  * terminal or interrupted state (input-required, auth-required).
  */
 import { INTERRUPTED_STATES, TERMINAL_STATES, type StreamResponse, type TaskState } from "./a2a-types.js";
-import type { TaskEvent, TaskStore } from "./store.js";
+import type { TaskEvent } from "./store.js";
+import type { TaskHub } from "./task-hub.js";
 
 /** How many events may wait unread before the watch fails. */
 export const MAX_BUFFERED = 10_000;
@@ -34,16 +36,27 @@ interface WatchState {
   end: number | undefined;
   stopped: boolean;
   failure: Error | undefined;
+  /** The signal `poke` listens to, from the last next() that waited. */
+  signal: AbortSignal | undefined;
 }
 
-export async function watchTask(store: TaskStore, tenant: string, taskId: string): Promise<TaskWatch> {
-  const s: WatchState = { buffer: [], wake: undefined, taken: 0, end: undefined, stopped: false, failure: undefined };
+export async function watchTask(hub: TaskHub, tenant: string, taskId: string): Promise<TaskWatch> {
+  const s: WatchState = {
+    buffer: [],
+    wake: undefined,
+    taken: 0,
+    end: undefined,
+    stopped: false,
+    failure: undefined,
+    signal: undefined,
+  };
   const poke = () => {
     const wake = s.wake;
     s.wake = undefined;
     wake?.();
   };
-  const unsubscribe = await store.subscribe(tenant, taskId, (event) => {
+  // "keeps": the events go on to a caller, so each watch holds copies of its own.
+  const unsubscribe = await hub.listen(tenant, taskId, "keeps", (event) => {
     if (s.stopped || s.failure) return;
     if (s.buffer.length >= MAX_BUFFERED) {
       s.failure = new Error(`task ${taskId}: a reader fell ${MAX_BUFFERED} events behind; its stream was ended`);
@@ -51,16 +64,22 @@ export async function watchTask(store: TaskStore, tenant: string, taskId: string
     poke();
   });
   const finished = () => s.stopped || (s.end !== undefined && s.taken >= s.end);
+  /** Listens to the signal of the waiting reader (once per signal, not once per wait). */
+  const listenTo = (signal: AbortSignal | undefined) => {
+    if (signal === s.signal) return;
+    s.signal?.removeEventListener("abort", poke);
+    s.signal = signal;
+    signal?.addEventListener("abort", poke);
+  };
   return {
     async next(signal) {
       while (s.buffer.length === 0) {
         if (s.failure) throw s.failure;
         if (finished() || signal?.aborted) return undefined;
+        listenTo(signal);
         await new Promise<void>((resolve) => {
           s.wake = resolve;
-          signal?.addEventListener("abort", poke, { once: true });
         });
-        signal?.removeEventListener("abort", poke);
       }
       if (finished()) return undefined;
       const event = s.buffer.shift()!;
@@ -75,6 +94,7 @@ export async function watchTask(store: TaskStore, tenant: string, taskId: string
       if (s.stopped) return;
       s.stopped = true;
       s.buffer.length = 0;
+      listenTo(undefined);
       poke();
       await unsubscribe();
     },
@@ -89,21 +109,32 @@ export function stateOf(event: StreamResponse): TaskState | undefined {
   return undefined;
 }
 
-/** Whether a stream ends after this event: it puts the task in a terminal or interrupted state. */
-export function endsStream(event: StreamResponse): boolean {
-  const state = stateOf(event);
+/** Whether a task in this state ends the streams of its events: a terminal or interrupted state. */
+export function endsStreams(state: TaskState | undefined): boolean {
   return state !== undefined && (TERMINAL_STATES.has(state) || INTERRUPTED_STATES.has(state));
 }
 
-/** The events above `afterVersion`, up to and including the one that ends the stream. */
-export async function* taskEvents(
+/** Whether a stream ends after this event: it puts the task in a terminal or interrupted state. */
+export function endsStream(event: StreamResponse): boolean {
+  return endsStreams(stateOf(event));
+}
+
+/** A reader of the events above `afterVersion`, up to and including the one that ends the stream; then undefined. */
+export function eventReader(
   watch: TaskWatch,
   afterVersion: number,
   signal: AbortSignal,
-): AsyncGenerator<StreamResponse> {
-  for (let e = await watch.next(signal); e !== undefined; e = await watch.next(signal)) {
-    if (e.version <= afterVersion) continue;
-    yield e.event;
-    if (endsStream(e.event)) return;
-  }
+): () => Promise<StreamResponse | undefined> {
+  let ended = false;
+  return async () => {
+    while (!ended) {
+      const e = await watch.next(signal);
+      if (e === undefined) break;
+      if (e.version <= afterVersion) continue;
+      ended = endsStream(e.event);
+      return e.event;
+    }
+    ended = true;
+    return undefined;
+  };
 }

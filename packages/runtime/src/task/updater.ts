@@ -27,7 +27,8 @@ import {
 import type { ArtifactOptions, TaskUpdater } from "./executor.js";
 import type { StoredTask } from "./store.js";
 import { agentMessage, messageEvent, statusEvent, taskEvent, withStatus, type MessagePlace } from "./task-shapes.js";
-import type { Origin, TaskChange, TaskWriter } from "./task-writer.js";
+import { endsStreams } from "./task-watch.js";
+import type { LastWrite, Origin, TaskChange, TaskWriter } from "./task-writer.js";
 
 export type UpdaterMode = "open" | "message" | "task";
 
@@ -52,6 +53,8 @@ export interface UpdaterSetup {
 
 export interface RunUpdater extends TaskUpdater {
   mode(): UpdaterMode;
+  /** Whether the last change found or left the task terminal or interrupted (its streams end by themselves). */
+  ended(): boolean;
 }
 
 function mergeArtifact(task: Task, artifact: Artifact, append: boolean): Task {
@@ -96,6 +99,8 @@ export function createUpdater(setup: UpdaterSetup): RunUpdater {
     queue = run.catch(() => undefined);
     return run;
   };
+  // What this updater committed last: its next change starts there (task-writer.ts).
+  const last: LastWrite = {};
   const ensureTask = async (what: string) => {
     if (mode === "message") {
       throw new Error(`task ${place.taskId}: the call was answered with a message; the ${what} cannot follow it`);
@@ -116,16 +121,29 @@ export function createUpdater(setup: UpdaterSetup): RunUpdater {
       mode = "task";
       await setup.onCreated();
     };
-    await writer.create(tenant, { task, events: [taskEvent(task)] }, setup.origin, created);
+    await writer.create(tenant, { task, events: [taskEvent(task)] }, setup.origin, created, last);
     setup.onFirst({ kind: "task" });
   };
+  let ended = false;
   const change = (apply: (task: Task) => TaskChange) =>
-    writer.change(tenant, place.taskId, unlessTerminal(apply), setup.origin);
+    writer.change(
+      tenant,
+      place.taskId,
+      (stored) => {
+        // Called again on each compare-and-set retry: the last call is what was committed or declined.
+        const made = unlessTerminal(apply)(stored);
+        ended = endsStreams((made ?? stored).task.status?.state);
+        return made;
+      },
+      setup.origin,
+      last,
+    );
   return {
     mode: () => mode,
+    ended: () => ended,
     status: (state, message, metadata?: JsonObject) =>
       inOrder(async () => {
-        await ensureTask("status");
+        if (mode !== "task") await ensureTask("status");
         const m = message === undefined ? undefined : agentMessage(message, place, setup.newId);
         await change((t) => {
           const task = withStatus(t, state, m);
@@ -134,7 +152,7 @@ export function createUpdater(setup: UpdaterSetup): RunUpdater {
       }),
     artifact: (artifact, options = {}) =>
       inOrder(async () => {
-        await ensureTask("artifact");
+        if (mode !== "task") await ensureTask("artifact");
         await change((t) => ({
           task: mergeArtifact(t, artifact, options.append ?? false),
           events: [artifactEvent(t, artifact, options)],

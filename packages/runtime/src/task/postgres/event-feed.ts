@@ -14,7 +14,10 @@
  *                of the LISTEN connection, a recheck timer (recheckMs) and a
  *                commit through this store pump too, so a lost notification
  *                delays events but never drops them (while they are kept:
- *                see prune.ts)
+ *                see prune.ts). A commit through this store and its
+ *                notification name the same version: the second reads
+ *                nothing when the read under way was issued after the first,
+ *                or every subscriber has been handed that version
  *   failures     a failed read or a throwing listener goes to onError; the
  *                next notification or recheck retries; a broken LISTEN
  *                connection is replaced with backoff
@@ -42,6 +45,10 @@ interface Watch {
   readonly subscribers: Set<Subscriber>;
   pumping: boolean;
   again: boolean;
+  /** The highest version known committed (a commit through this store, a notification). */
+  known: number;
+  /** A version the read under way (or the last one) was issued after: it sees every version up to it. */
+  covered: number;
 }
 
 interface EventRow {
@@ -79,7 +86,7 @@ export class EventFeed {
     const k = key(tenant, taskId);
     let watch = this.watches.get(k);
     if (watch === undefined) {
-      watch = { tenant, taskId, subscribers: new Set(), pumping: false, again: false };
+      watch = { tenant, taskId, subscribers: new Set(), pumping: false, again: false, known: 0, covered: 0 };
       this.watches.set(k, watch);
     }
     watch.subscribers.add(subscriber);
@@ -92,10 +99,20 @@ export class EventFeed {
     };
   }
 
-  /** Looks for new events of a task now (after a commit through this store). */
-  poke(tenant: string, taskId: string): void {
+  /**
+   * Looks for new events of a task now: after a commit through this store, or a notification, of `version`
+   * (committed, so a read issued from now on sees it). Nothing is read when the read under way was issued after
+   * that version was committed, or every subscriber has been handed it.
+   */
+  poke(tenant: string, taskId: string, version?: number): void {
     const watch = this.watches.get(key(tenant, taskId));
-    if (watch !== undefined) this.pump(watch);
+    if (watch === undefined) return;
+    if (version !== undefined) {
+      if (watch.pumping && version <= watch.covered) return;
+      if (!watch.pumping && [...watch.subscribers].every((s) => s.last >= version)) return;
+      watch.known = Math.max(watch.known, version);
+    }
+    this.pump(watch);
   }
 
   async close(): Promise<void> {
@@ -185,14 +202,15 @@ export class EventFeed {
   }
 
   private notified(payload: string | undefined): void {
-    let parsed: { t?: unknown; i?: unknown } = {};
+    let parsed: { t?: unknown; i?: unknown; v?: unknown } = {};
     try {
-      parsed = JSON.parse(payload ?? "{}") as { t?: unknown; i?: unknown };
+      parsed = JSON.parse(payload ?? "{}") as { t?: unknown; i?: unknown; v?: unknown };
     } catch {
       // Not ours to judge: look at every watched task.
     }
-    if (typeof parsed.t === "string" && typeof parsed.i === "string") this.poke(parsed.t, parsed.i);
-    else this.pumpAll();
+    if (typeof parsed.t === "string" && typeof parsed.i === "string") {
+      this.poke(parsed.t, parsed.i, typeof parsed.v === "number" ? parsed.v : undefined);
+    } else this.pumpAll();
   }
 
   private pump(watch: Watch): void {
@@ -211,6 +229,7 @@ export class EventFeed {
       watch.again = false;
       if (this.closed || watch.subscribers.size === 0) return;
       const from = Math.min(...[...watch.subscribers].map((s) => s.last));
+      watch.covered = watch.known;
       let rows: EventRow[];
       try {
         const result = await this.db.query<EventRow>(

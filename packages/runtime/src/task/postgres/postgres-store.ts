@@ -59,7 +59,7 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Task
     get: (tenant, taskId) => named(`get of ${task(tenant, taskId)}`, () => readTask(db, names, codecs, tenant, taskId)),
     async commit(tenant, commit) {
       const version = await commitTask(db, names, codecs, tenant, commit);
-      if (version !== undefined) feed.poke(tenant, commit.task.id);
+      if (version !== undefined) feed.poke(tenant, commit.task.id, version);
       return version;
     },
     list: (tenant, query) => named(`ListTasks (tenant "${tenant}")`, () => listTasks(db, names, codecs, tenant, query)),

@@ -69,7 +69,9 @@ function filters(query: TaskQuery): { where: string[]; params: unknown[] } {
   if (query.contextId !== "") add((n) => `t.context_id = ${n}`, query.contextId);
   if (query.status !== 0) add((n) => `t.state = ${n}`, query.status);
   if (query.statusAfterMs !== undefined) {
-    add((n) => `t.status_time > 'epoch'::timestamptz + ${n}::float8 * interval '1 millisecond'`, query.statusAfterMs);
+    // At or after (a2a.proto status_timestamp_after), to the microsecond as stored.
+    const micros = Math.round(query.statusAfterMs * 1000);
+    add((n) => `t.status_time >= 'epoch'::timestamptz + ${n}::bigint * interval '1 microsecond'`, micros);
   }
   return { where, params };
 }
