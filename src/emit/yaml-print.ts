@@ -21,9 +21,20 @@ import type { Tree } from "./doc-tree.js";
 const PLAIN = /^[A-Za-z_$/.(][A-Za-z0-9_$/.()+=,;:' -]*$/;
 /** What a YAML 1.1 or 1.2 reader would take for a boolean, null or number. */
 const KEYWORD = /^(?:y|n|yes|no|on|off|true|false|null|~|\.inf|\.nan|\.[0-9].*)$/i;
-/** Characters a YAML document cannot hold as they are (C0 except tab and LF, DEL, C1, line separators, BOM). */
-const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/;
-const UNPRINTABLE_ALL = new RegExp(UNPRINTABLE.source, "g");
+/** A character a YAML document cannot hold as it is: C0 but tab and LF, DEL, C1, line separators, BOM. */
+const unprintable = (c: number) =>
+  (c < 0x20 && c !== 0x09 && c !== 0x0a) ||
+  (c >= 0x7f && c <= 0x9f) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0xfeff ||
+  c === 0xfffe ||
+  c === 0xffff;
+
+function hasUnprintable(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (unprintable(s.charCodeAt(i))) return true;
+  return false;
+}
 
 export function printYaml(tree: Tree): string {
   const lines: string[] = [];
@@ -46,18 +57,18 @@ function block(value: Tree, indent: string, lines: string[], head: string): void
 }
 
 function mapping(entries: readonly [string, Tree][], indent: string, lines: string[], head: string): void {
-  entries.forEach(([k, v], i) => {
+  for (const [i, [k, v]] of entries.entries()) {
     const prefix = (i === 0 ? head : indent) + key(k) + ":";
     if (isCollection(v)) {
       lines.push(prefix);
       block(v, indent + "  ", lines, indent + "  ");
     } else block(v, indent + "  ", lines, prefix + " ");
-  });
+  }
 }
 
 /** `head` is blank (the sequence sits below its key) or ends in "- " (a sequence in a sequence). */
 function sequence(items: readonly Tree[], indent: string, lines: string[], head: string): void {
-  items.forEach((item, i) => block(item, indent + "  ", lines, (i === 0 ? head : indent) + "- "));
+  for (const [i, item] of items.entries()) block(item, indent + "  ", lines, (i === 0 ? head : indent) + "- ");
 }
 
 const isCollection = (v: Tree): boolean =>
@@ -73,12 +84,21 @@ const key = (k: string) => (plainOk(k) ? k : quoted(k));
 const plainOk = (s: string) =>
   PLAIN.test(s) && !s.endsWith(" ") && !s.endsWith(":") && !s.includes(": ") && !KEYWORD.test(s);
 
-const quoted = (s: string) =>
-  JSON.stringify(s).replace(UNPRINTABLE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+/** JSON's double-quoted form (JSON escapes C0 already), with \\uXXXX for the rest of what YAML cannot hold. */
+function quoted(s: string): string {
+  const json = JSON.stringify(s);
+  if (!hasUnprintable(json)) return json;
+  let out = "";
+  for (const ch of json) {
+    const c = ch.charCodeAt(0);
+    out += ch.length === 1 && unprintable(c) ? `\\u${c.toString(16).padStart(4, "0")}` : ch;
+  }
+  return out;
+}
 
 /** Text a literal block holds exactly: line breaks, printable, no CR, no space or tab opening it. */
 const isBlockText = (s: string) =>
-  s.includes("\n") && !/^[ \t\n]/.test(s) && !s.includes("\r") && !UNPRINTABLE.test(s) && !/[ \t]\n/.test(s);
+  s.includes("\n") && !/^[ \t\n]/.test(s) && !s.includes("\r") && !hasUnprintable(s) && !/[ \t]\n/.test(s);
 
 function literal(s: string, indent: string, lines: string[], head: string): void {
   const trailing = /\n*$/.exec(s)![0].length;
