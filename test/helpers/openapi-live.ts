@@ -1,0 +1,204 @@
+/**
+ * Calls a running agent's HTTP+JSON interface and checks each exchange against an OpenAPI 3.1 document. The rule
+ * of one check:
+ *
+ *   - the operation is the document's `paths[template][method]`; the test names the template, the helper expands
+ *     it with the path values (each percent-encoded as one segment);
+ *   - the request: every path, query and header parameter sent is declared by the operation (or its path item),
+ *     the content type sent is one of the request body's, and the body validates against its schema (unless the
+ *     call says it is meant to be off the document, as a call that expects InvalidParams is);
+ *   - the response: the response object is `responses[status]` (else `NXX`, else `default`), `$ref`s to
+ *     components/responses followed; the response's content type (parameters dropped) is one of its content's;
+ *     a JSON body validates against that media type's schema; an SSE body (text/event-stream) validates as the
+ *     array of its events, and each event's data, parsed as JSON, against the `contentSchema` of the items'
+ *     `data` (as the document models SSE, after OpenAPI 3.2).
+ *
+ * Schemas are checked as written and closed (doc-schemas.ts). Every operationId called is recorded, so a test
+ * can compare the set with the document's. Each call is bounded by STEP_MS.
+ */
+import { at, docSchemas, isObject, object, type JsonObject } from "./doc-schemas.js";
+import { readSse, type RawSseEvent } from "./sse-read.js";
+
+/** How long one call may take, stream included (a loaded machine is slow). */
+const STEP_MS = 20_000;
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+export interface RestCall {
+  readonly method: "GET" | "POST" | "DELETE";
+  /** The path template as the document writes it, e.g. `/tasks/{id}:cancel`. */
+  readonly template: string;
+  readonly path?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string>>;
+  /** Headers beyond the version's own (content type and A2A-Version). */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: unknown;
+  /** The request is off the document on purpose (the call expects the agent to refuse it). */
+  readonly offDocument?: true;
+  /** For a stream: run once the first event has arrived (e.g. cancel the task, so the stream ends). */
+  readonly afterFirstEvent?: () => Promise<void>;
+}
+
+export interface RestReply {
+  readonly status: number;
+  readonly contentType: string;
+  /** The JSON body, or for a stream the parsed data of each event. */
+  readonly json: unknown;
+  readonly events: readonly RawSseEvent[];
+  /** Where the exchange and the document disagree; empty when they agree. */
+  readonly problems: readonly string[];
+}
+
+export interface OpenApiLive {
+  call(c: RestCall): Promise<RestReply>;
+  /** The operationIds of the document. */
+  readonly operationIds: readonly string[];
+  /** The operationIds called so far. */
+  readonly called: ReadonlySet<string>;
+}
+
+export interface OpenApiLiveOptions {
+  /** The agent's HTTP+JSON base URL (the document's server URL is relative: "/"). */
+  readonly base: string;
+  /** Headers every call sends: the version's content type, A2A-Version. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The id the document's schemas are registered under (one per document). */
+  readonly id: string;
+}
+
+/** The operations of a document as operationId → [template, method]. */
+function operationsOf(doc: JsonObject): Map<string, [string, string]> {
+  const out = new Map<string, [string, string]>();
+  for (const [template, item] of Object.entries(object(doc["paths"], "paths"))) {
+    for (const method of METHODS) {
+      const op = object(item, template)[method];
+      if (isObject(op)) out.set(String(op["operationId"]), [template, method]);
+    }
+  }
+  return out;
+}
+
+/** Follows a local `$ref` (`#/components/...`) to its tokens; other objects stay where they are. */
+function deref(doc: JsonObject, tokens: string[]): string[] {
+  const node = at(doc, tokens);
+  const ref = isObject(node) ? node["$ref"] : undefined;
+  if (typeof ref !== "string") return tokens;
+  if (!ref.startsWith("#/")) throw new Error(`${tokens.join("/")}: non-local $ref ${ref}`);
+  return deref(
+    doc,
+    ref
+      .slice(2)
+      .split("/")
+      .map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~")),
+  );
+}
+
+/** The parameters an operation declares (its own and its path item's), as "in:name" (header names lowercased). */
+function declaredParameters(doc: JsonObject, opTokens: string[]): Set<string> {
+  const out = new Set<string>();
+  for (const owner of [opTokens, opTokens.slice(0, -1)]) {
+    const list = object(at(doc, owner), owner.join("/"))["parameters"];
+    if (!Array.isArray(list)) continue;
+    for (const i of list.keys()) {
+      const p = object(at(doc, deref(doc, [...owner, "parameters", String(i)])), `${owner.join("/")} parameter`);
+      const name = String(p["name"]);
+      out.add(`${String(p["in"])}:${p["in"] === "header" ? name.toLowerCase() : name}`);
+    }
+  }
+  return out;
+}
+
+const mediaType = (contentType: string) => contentType.split(";")[0]!.trim().toLowerCase();
+
+/** The tokens of the response object for `status`: exact, then `NXX`, then `default`. */
+function responseTokens(doc: JsonObject, opTokens: string[], status: number): string[] | undefined {
+  const responses = object(at(doc, [...opTokens, "responses"]), `${opTokens.join("/")}/responses`);
+  const key = [String(status), `${String(status)[0]}XX`, "default"].find((k) => k in responses);
+  return key === undefined ? undefined : deref(doc, [...opTokens, "responses", key]);
+}
+
+export function openApiLive(doc: unknown, options: OpenApiLiveOptions): OpenApiLive {
+  const document = object(doc, options.id);
+  const schemas = docSchemas(document, options.id);
+  const operations = operationsOf(document);
+  const called = new Set<string>();
+
+  function checkRequest(c: RestCall, opTokens: string[], where: string): string[] {
+    const problems: string[] = [];
+    const declared = declaredParameters(document, opTokens);
+    const sent = [
+      ...Object.keys(c.path ?? {}).map((n) => `path:${n}`),
+      ...Object.keys(c.query ?? {}).map((n) => `query:${n}`),
+      ...Object.keys({ ...options.headers, ...c.headers })
+        .map((n) => n.toLowerCase())
+        .filter((n) => n !== "content-type")
+        .map((n) => `header:${n}`),
+    ];
+    for (const s of sent) if (!declared.has(s)) problems.push(`${where}: parameter ${s} is not declared`);
+    if (c.body === undefined || c.offDocument) return problems;
+    const type = mediaType(String({ ...options.headers, ...c.headers }["content-type"] ?? ""));
+    const content = [...opTokens, "requestBody", "content"];
+    const listed = Object.keys(object(at(document, content), `${where} requestBody`));
+    if (!listed.includes(type)) return [...problems, `${where}: request content type ${type} not in ${listed}`];
+    return [...problems, ...schemas.check([...content, type, "schema"], c.body, `${where} request`)];
+  }
+
+  async function send(c: RestCall): Promise<Response> {
+    const path = c.template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+      const value = c.path?.[name];
+      if (value === undefined) throw new Error(`${c.template}: no value for {${name}}`);
+      return encodeURIComponent(value);
+    });
+    const query = c.query ? `?${new URLSearchParams(c.query)}` : "";
+    return fetch(`${options.base}${path}${query}`, {
+      method: c.method,
+      headers: { ...options.headers, ...c.headers },
+      signal: AbortSignal.timeout(STEP_MS),
+      ...(c.body === undefined ? {} : { body: JSON.stringify(c.body) }),
+    });
+  }
+
+  /** The events of an SSE response, running afterFirstEvent once the first one is in. */
+  async function events(res: Response, c: RestCall): Promise<RawSseEvent[]> {
+    const out: RawSseEvent[] = [];
+    for await (const e of readSse(res.body!)) {
+      out.push(e);
+      if (out.length === 1) await c.afterFirstEvent?.();
+    }
+    return out;
+  }
+
+  return {
+    operationIds: [...operations.keys()],
+    called,
+    async call(c) {
+      const where = `${c.method} ${c.template}`;
+      const op = object(object(document["paths"], "paths")[c.template] ?? {}, where)[c.method.toLowerCase()];
+      if (!isObject(op)) throw new Error(`${where}: no such operation in ${options.id}`);
+      called.add(String(op["operationId"]));
+      const opTokens = ["paths", c.template, c.method.toLowerCase()];
+      const problems = checkRequest(c, opTokens, where);
+      const res = await send(c);
+      const contentType = res.headers.get("content-type") ?? "";
+      const type = mediaType(contentType);
+      const sse = type === "text/event-stream" ? await events(res, c) : [];
+      const text = type === "text/event-stream" ? "" : await res.text();
+      const json = type === "text/event-stream" ? sse.map((e) => JSON.parse(e.data)) : text && JSON.parse(text);
+      const reply = { status: res.status, contentType, json, events: sse };
+      const at_ = `${where} → ${res.status}`;
+      const response = responseTokens(document, opTokens, res.status);
+      if (!response) return { ...reply, problems: [...problems, `${at_}: no response object for the status`] };
+      const content = object(at(document, response), at_)["content"];
+      if (!isObject(content))
+        return { ...reply, problems: text ? [...problems, `${at_}: a body, none listed`] : problems };
+      if (!(type in content)) {
+        return { ...reply, problems: [...problems, `${at_}: content type ${type} not in ${Object.keys(content)}`] };
+      }
+      const schema = [...response, "content", type, "schema"];
+      if (type !== "text/event-stream")
+        return { ...reply, problems: [...problems, ...schemas.check(schema, json, at_)] };
+      const data = [...schema, "items", "properties", "data", "contentSchema"];
+      const each = sse.flatMap((e, i) => schemas.check(data, JSON.parse(e.data), `${at_} event ${i}`));
+      return { ...reply, problems: [...problems, ...schemas.check(schema, sse, `${at_} events`), ...each] };
+    },
+  };
+}
