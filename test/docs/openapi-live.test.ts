@@ -19,8 +19,20 @@ import { repoRoot } from "../helpers/run.js";
 
 const TENANT = "acme";
 const HOOK = "http://127.0.0.1:9/hook"; // never called: configs are set on finished tasks only
-/** Cases that fail because the document is wrong, with the defect (empty: none known). */
-const DEFECTS: Readonly<Record<string, string>> = {};
+/**
+ * Cases that fail because the document is wrong, with the defect. Both v0.3 ones: the v0.3 server answers a body
+ * that is not JSON with HTTP 400 {"code": -32700} (JSONParseError) and a Content-Type it does not take with HTTP
+ * 400 {"code": -32600} (InvalidRequestError), but the document's 400 response (components/responses/Error400,
+ * x-a2a-errors) lists neither: the `standard-errors` entry of proto/overrides/a2a-v0.3.0.yaml gives both
+ * httpStatus null, so emit=openapi leaves them out of every operation's responses. (v1.0 answers the same
+ * requests with 400 INVALID_ARGUMENT and no ErrorInfo, which Error400 lists as InvalidParamsError.)
+ */
+const V03_STANDARD_ERRORS_AT_400 =
+  "Error400's x-a2a-errors omits JSONParseError and InvalidRequestError, which the v0.3 REST server answers with 400";
+const DEFECTS: Readonly<Record<string, string>> = {
+  "v0.3.0 SendMessage: a body that is not JSON is refused (400)": V03_STANDARD_ERRORS_AT_400,
+  "v0.3.0 SendMessage: a Content-Type the binding does not take is refused (400)": V03_STANDARD_ERRORS_AT_400,
+};
 
 let agent: RunningAgent;
 beforeAll(async () => {
@@ -63,13 +75,11 @@ function defineCases(version: string, live: () => OpenApiLive, cases: readonly C
 
 // --- v1.0.1 -----------------------------------------------------------------------------------------------
 
+const EXTENSION = "urn:example:required";
+const options10 = () => ({ base: agent.urls.rest, headers: { "content-type": "application/a2a+json" }, id: "v1.0.1" });
 let live10: OpenApiLive;
 beforeAll(() => {
-  live10 = openApiLive(documentOf("v1.0.1"), {
-    base: agent.urls.rest,
-    headers: { "content-type": "application/a2a+json" },
-    id: "v1.0.1",
-  });
+  live10 = openApiLive(documentOf("v1.0.1"), options10());
 });
 
 const V10 = { "A2A-Version": "1.0" };
@@ -152,6 +162,32 @@ const cases10: Case[] = [
     },
   ],
   ["SendMessage_tenant", async () => void (await task10("hi", TENANT))],
+  [
+    "SendMessage: a body that is not JSON is refused (400)",
+    async () => void (await call10({ method: "POST", template: "/message:send", rawBody: "{not json" }, 400)),
+  ],
+  [
+    "SendMessage: a Content-Type the binding does not take is refused (400)",
+    async () => {
+      const c: RestCall = { method: "POST", template: "/message:send", headers: { "content-type": "text/plain" } };
+      await call10({ ...c, rawBody: JSON.stringify({ message: message10("t") }) }, 400);
+    },
+  ],
+  [
+    "GetTask: an agent requiring an extension: ExtensionSupportRequired (400), then declared in A2A-Extensions",
+    async () => {
+      const strict = await startEchoAgent({ requiredExtensions: [EXTENSION] });
+      try {
+        const live = openApiLive(documentOf("v1.0.1"), { ...options10(), base: strict.urls.rest });
+        const c: RestCall = { method: "GET", template: "/tasks/{id}", path: { id: "unknown" }, headers: V10 };
+        const refused = await expectCall(live, c, 400);
+        expect(field(refused.json, "error", "details", "0", "reason")).toBe("EXTENSION_SUPPORT_REQUIRED");
+        await expectCall(live, { ...c, headers: { ...V10, "A2A-Extensions": EXTENSION } }, 404);
+      } finally {
+        await strict.close();
+      }
+    },
+  ],
   ...[undefined, TENANT].map(
     (tenant): Case => [
       `SendStreamingMessage${tenant ? "_tenant" : ""}: events up to the completed status`,
@@ -352,6 +388,17 @@ const cases03: Case[] = [
     },
   ],
   [
+    "SendMessage: a body that is not JSON is refused (400)",
+    async () => void (await call03({ method: "POST", template: "/v1/message:send", rawBody: "{not json" }, 400)),
+  ],
+  [
+    "SendMessage: a Content-Type the binding does not take is refused (400)",
+    async () => {
+      const c: RestCall = { method: "POST", template: "/v1/message:send", headers: { "content-type": "text/plain" } };
+      await call03({ ...c, rawBody: JSON.stringify({ message: message03("t") }) }, 400);
+    },
+  ],
+  [
     "SendStreamingMessage: events up to the completed status",
     async () => {
       const reply = await call03(
@@ -449,6 +496,11 @@ describe("openapi-live reports a document that disagrees with the agent", () => 
   it("a field the agent sends and the schema does not name (closed check)", async () => {
     const doc = changed(["components", "schemas", "Task", "properties"], (p) => delete p["history"]);
     expect(await problemsWith(doc, await getTask())).toMatch(/closed: .* at \/ must NOT have unevaluated properties/);
+  });
+  it("an error the response object's catalog (x-a2a-errors) does not list", async () => {
+    const doc = changed(["components", "responses", "Error404"], (r) => Object.assign(r, { "x-a2a-errors": [] }));
+    const c = await getTask({ path: { id: "unknown" } });
+    expect(await problemsWith(doc, c)).toMatch(/404: the error body names none of x-a2a-errors/);
   });
   it("a status without a response object", async () => {
     const doc = changed(["paths", "/tasks/{id}", "get", "responses"], (r) => delete r["404"]);

@@ -11,7 +11,10 @@
  *     components/responses followed; the response's content type (parameters dropped) is one of its content's;
  *     a JSON body validates against that media type's schema; an SSE body (text/event-stream) validates as the
  *     array of its events, and each event's data, parsed as JSON, against the `contentSchema` of the items'
- *     `data` (as the document models SSE, after OpenAPI 3.2).
+ *     `data` (as the document models SSE, after OpenAPI 3.2);
+ *   - an error response whose object lists its catalog entries (`x-a2a-errors`) names one of them: the
+ *     ErrorInfo reason of the body (v1.0: `error.details[]`) is an entry's reason; a body without a reason
+ *     (v1.0: `error.status`) matches an entry without one by gRPC status; a v0.3 body (`code`) by JSON-RPC code.
  *
  * Schemas are checked as written and closed (doc-schemas.ts). Every operationId called is recorded, so a test
  * can compare the set with the document's. Each call is bounded by STEP_MS.
@@ -34,6 +37,8 @@ export interface RestCall {
   readonly body?: unknown;
   /** The request is off the document on purpose (the call expects the agent to refuse it). */
   readonly offDocument?: true;
+  /** Send this text as the body (implies offDocument). */
+  readonly rawBody?: string;
   /** For a stream: run once the first event has arrived (e.g. cancel the task, so the stream ends). */
   readonly afterFirstEvent?: () => Promise<void>;
 }
@@ -116,6 +121,25 @@ function responseTokens(doc: JsonObject, opTokens: string[], status: number): st
   return key === undefined ? undefined : deref(doc, [...opTokens, "responses", key]);
 }
 
+/** Whether an error body names the catalog entry `e` of its response object (see the header). */
+function names(body: unknown, e: JsonObject): boolean {
+  if (!isObject(body)) return false;
+  if (typeof body["code"] === "number") return e["jsonrpcCode"] === body["code"];
+  const error = isObject(body["error"]) ? body["error"] : {};
+  const details = Array.isArray(error["details"]) ? error["details"].filter(isObject) : [];
+  const reasons: unknown[] = details.map((d) => d["reason"]).filter((r) => typeof r === "string");
+  if (reasons.length > 0) return reasons.includes(e["reason"]);
+  return (e["reason"] === undefined || e["reason"] === null) && e["grpcStatus"] === error["status"];
+}
+
+/** The problems of an error body against the catalog entries of its response object, if it lists any. */
+function checkCatalog(response: JsonObject, body: unknown, where: string): string[] {
+  const catalog = response["x-a2a-errors"];
+  if (!Array.isArray(catalog) || catalog.filter(isObject).some((e) => names(body, e))) return [];
+  const listed = catalog.filter(isObject).map((e) => String(e["name"]));
+  return [`${where}: the error body names none of x-a2a-errors (${listed.join(", ")}): ${JSON.stringify(body)}`];
+}
+
 export function openApiLive(doc: unknown, options: OpenApiLiveOptions): OpenApiLive {
   const document = object(doc, options.id);
   const schemas = docSchemas(document, options.id);
@@ -134,7 +158,7 @@ export function openApiLive(doc: unknown, options: OpenApiLiveOptions): OpenApiL
         .map((n) => `header:${n}`),
     ];
     for (const s of sent) if (!declared.has(s)) problems.push(`${where}: parameter ${s} is not declared`);
-    if (c.body === undefined || c.offDocument) return problems;
+    if (c.body === undefined || c.offDocument || c.rawBody !== undefined) return problems;
     const type = mediaType(String({ ...options.headers, ...c.headers }["content-type"] ?? ""));
     const content = [...opTokens, "requestBody", "content"];
     const listed = Object.keys(object(at(document, content), `${where} requestBody`));
@@ -153,7 +177,7 @@ export function openApiLive(doc: unknown, options: OpenApiLiveOptions): OpenApiL
       method: c.method,
       headers: { ...options.headers, ...c.headers },
       signal: AbortSignal.timeout(STEP_MS),
-      ...(c.body === undefined ? {} : { body: JSON.stringify(c.body) }),
+      ...(c.rawBody !== undefined ? { body: c.rawBody } : c.body === undefined ? {} : { body: JSON.stringify(c.body) }),
     });
   }
 
@@ -165,6 +189,24 @@ export function openApiLive(doc: unknown, options: OpenApiLiveOptions): OpenApiL
       if (out.length === 1) await c.afterFirstEvent?.();
     }
     return out;
+  }
+
+  /** The problems of a response against the operation at `opTokens` (see the header). */
+  function checkResponse(opTokens: string[], reply: Omit<RestReply, "problems">, text: string, where: string) {
+    const response = responseTokens(document, opTokens, reply.status);
+    if (!response) return [`${where}: no response object for the status`];
+    const responseObject = object(at(document, response), where);
+    const content = responseObject["content"];
+    const type = mediaType(reply.contentType);
+    if (!isObject(content)) return text ? [`${where}: a body, none listed`] : [];
+    if (!(type in content)) return [`${where}: content type ${type} not in ${Object.keys(content)}`];
+    const schema = [...response, "content", type, "schema"];
+    if (type !== "text/event-stream") {
+      return [...schemas.check(schema, reply.json, where), ...checkCatalog(responseObject, reply.json, where)];
+    }
+    const data = [...schema, "items", "properties", "data", "contentSchema"];
+    const each = reply.events.flatMap((e, i) => schemas.check(data, JSON.parse(e.data), `${where} event ${i}`));
+    return [...schemas.check(schema, reply.events, `${where} events`), ...each];
   }
 
   return {
@@ -184,21 +226,7 @@ export function openApiLive(doc: unknown, options: OpenApiLiveOptions): OpenApiL
       const text = type === "text/event-stream" ? "" : await res.text();
       const json = type === "text/event-stream" ? sse.map((e) => JSON.parse(e.data)) : text && JSON.parse(text);
       const reply = { status: res.status, contentType, json, events: sse };
-      const at_ = `${where} → ${res.status}`;
-      const response = responseTokens(document, opTokens, res.status);
-      if (!response) return { ...reply, problems: [...problems, `${at_}: no response object for the status`] };
-      const content = object(at(document, response), at_)["content"];
-      if (!isObject(content))
-        return { ...reply, problems: text ? [...problems, `${at_}: a body, none listed`] : problems };
-      if (!(type in content)) {
-        return { ...reply, problems: [...problems, `${at_}: content type ${type} not in ${Object.keys(content)}`] };
-      }
-      const schema = [...response, "content", type, "schema"];
-      if (type !== "text/event-stream")
-        return { ...reply, problems: [...problems, ...schemas.check(schema, json, at_)] };
-      const data = [...schema, "items", "properties", "data", "contentSchema"];
-      const each = sse.flatMap((e, i) => schemas.check(data, JSON.parse(e.data), `${at_} event ${i}`));
-      return { ...reply, problems: [...problems, ...schemas.check(schema, sse, `${at_} events`), ...each] };
+      return { ...reply, problems: [...problems, ...checkResponse(opTokens, reply, text, `${where} → ${res.status}`)] };
     },
   };
 }
