@@ -3,7 +3,8 @@
  * serves A2A 1.0 and (through the version bridge) 0.3 at the same URLs: every REST operation of each version is
  * called, success and error cases, the `/{tenant}` twins and the SSE streams, and each exchange is checked by
  * openapi-live.ts (operation by method and template, parameters declared, request body, response object by
- * status, content type, body or each event's data against the schemas, which are also checked closed).
+ * status, A2A response headers declared, content type, body or each event's data against the schemas, which are
+ * also checked closed, error bodies against the response's catalog).
  * The last case of each version compares the operations called with the document's, so a new route cannot go
  * unchecked. A case that fails because the document is wrong is marked `it.fails` in DEFECTS with the defect.
  */
@@ -29,7 +30,15 @@ const HOOK = "http://127.0.0.1:9/hook"; // never called: configs are set on fini
  */
 const V03_STANDARD_ERRORS_AT_400 =
   "Error400's x-a2a-errors omits JSONParseError and InvalidRequestError, which the v0.3 REST server answers with 400";
+/**
+ * And one v1.0 one: the server sends the A2A-Extensions response header (the extensions it activated) on error
+ * responses too, but only the 200 responses declare it; components/responses/Error400, Error404 and Error500
+ * declare no headers.
+ */
+const ERRORS_DECLARE_NO_EXTENSIONS_HEADER = "the error responses do not declare the A2A-Extensions response header";
 const DEFECTS: Readonly<Record<string, string>> = {
+  "v1.0.1 an agent requiring an extension: GetTask with it declared, an unknown id (404)":
+    ERRORS_DECLARE_NO_EXTENSIONS_HEADER,
   "v0.3.0 SendMessage: a body that is not JSON is refused (400)": V03_STANDARD_ERRORS_AT_400,
   "v0.3.0 SendMessage: a Content-Type the binding does not take is refused (400)": V03_STANDARD_ERRORS_AT_400,
 };
@@ -77,6 +86,15 @@ function defineCases(version: string, live: () => OpenApiLive, cases: readonly C
 
 const EXTENSION = "urn:example:required";
 const options10 = () => ({ base: agent.urls.rest, headers: { "content-type": "application/a2a+json" }, id: "v1.0.1" });
+/** Runs `check` against a second agent that requires EXTENSION (its card says so), closed afterwards. */
+async function withStrictAgent(check: (live: OpenApiLive) => Promise<void>) {
+  const strict = await startEchoAgent({ requiredExtensions: [EXTENSION] });
+  try {
+    await check(openApiLive(documentOf("v1.0.1"), { ...options10(), base: strict.urls.rest }));
+  } finally {
+    await strict.close();
+  }
+}
 let live10: OpenApiLive;
 beforeAll(() => {
   live10 = openApiLive(documentOf("v1.0.1"), options10());
@@ -174,18 +192,37 @@ const cases10: Case[] = [
     },
   ],
   [
-    "GetTask: an agent requiring an extension: ExtensionSupportRequired (400), then declared in A2A-Extensions",
-    async () => {
-      const strict = await startEchoAgent({ requiredExtensions: [EXTENSION] });
-      try {
-        const live = openApiLive(documentOf("v1.0.1"), { ...options10(), base: strict.urls.rest });
-        const c: RestCall = { method: "GET", template: "/tasks/{id}", path: { id: "unknown" }, headers: V10 };
-        const refused = await expectCall(live, c, 400);
+    "an agent requiring an extension: ExtensionSupportRequired (400) without A2A-Extensions",
+    () =>
+      withStrictAgent(async (live) => {
+        const refused = await expectCall(live, { method: "GET", template: "/extendedAgentCard", headers: V10 }, 400);
         expect(field(refused.json, "error", "details", "0", "reason")).toBe("EXTENSION_SUPPORT_REQUIRED");
+      }),
+  ],
+  [
+    "an agent requiring an extension: GetExtendedAgentCard with it declared, activated in the answer",
+    () =>
+      withStrictAgent(async (live) => {
+        const headers = { ...V10, "A2A-Extensions": EXTENSION };
+        const reply = await expectCall(live, { method: "GET", template: "/extendedAgentCard", headers }, 200);
+        expect(reply.headers["a2a-extensions"]).toBe(EXTENSION);
+      }),
+  ],
+  [
+    "an agent requiring an extension: GetTask with it declared, an unknown id (404)",
+    () =>
+      withStrictAgent(async (live) => {
+        const c: RestCall = { method: "GET", template: "/tasks/{id}", path: { id: "unknown" } };
         await expectCall(live, { ...c, headers: { ...V10, "A2A-Extensions": EXTENSION } }, 404);
-      } finally {
-        await strict.close();
-      }
+      }),
+  ],
+  [
+    "SendMessage: the tenant in the body, then GetTask_tenant finds the task",
+    async () => {
+      const body = { tenant: TENANT, message: message10("body tenant") };
+      const sent = await call10({ method: "POST", template: "/message:send", body }, 200);
+      const id = String(field(sent.json, "task", "id"));
+      await call10({ method: "GET", template: "/{tenant}/tasks/{id}", path: { tenant: TENANT, id } }, 200);
     },
   ],
   ...[undefined, TENANT].map(
@@ -217,6 +254,13 @@ const cases10: Case[] = [
       },
     ],
   ),
+  [
+    "GetTask: the tenant as the `tenant` query parameter",
+    async () => {
+      const id = await task10("query tenant", TENANT);
+      await call10({ method: "GET", template: "/tasks/{id}", path: { id }, query: { tenant: TENANT } }, 200);
+    },
+  ],
   [
     "GetTask: an unknown id is TaskNotFound (404)",
     async () => {

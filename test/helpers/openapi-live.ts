@@ -12,6 +12,7 @@
  *     a JSON body validates against that media type's schema; an SSE body (text/event-stream) validates as the
  *     array of its events, and each event's data, parsed as JSON, against the `contentSchema` of the items'
  *     `data` (as the document models SSE, after OpenAPI 3.2);
+ *   - every A2A header of the response (`A2A-…`, `X-A2A-…`) is declared in the response object's headers;
  *   - an error response whose object lists its catalog entries (`x-a2a-errors`) names one of them: the
  *     ErrorInfo reason of the body (v1.0: `error.details[]`) is an entry's reason; a body without a reason
  *     (v1.0: `error.status`) matches an entry without one by gRPC status; a v0.3 body (`code`) by JSON-RPC code.
@@ -46,6 +47,8 @@ export interface RestCall {
 export interface RestReply {
   readonly status: number;
   readonly contentType: string;
+  /** The response headers, names in lower case. */
+  readonly headers: Readonly<Record<string, string>>;
   /** The JSON body, or for a stream the parsed data of each event. */
   readonly json: unknown;
   readonly events: readonly RawSseEvent[];
@@ -196,6 +199,21 @@ export function openApiLive(doc: unknown, options: OpenApiLiveOptions): OpenApiL
     const response = responseTokens(document, opTokens, reply.status);
     if (!response) return [`${where}: no response object for the status`];
     const responseObject = object(at(document, response), where);
+    const declared = Object.keys(isObject(responseObject["headers"]) ? responseObject["headers"] : {});
+    const undeclared = Object.keys(reply.headers)
+      .filter((h) => /^(x-)?a2a-/.test(h) && !declared.some((d) => d.toLowerCase() === h))
+      .map((h) => `${where}: response header ${h} is not declared (${response.join("/")} declares ${declared})`);
+    return [...undeclared, ...checkBody(response, responseObject, reply, text, where)];
+  }
+
+  /** The problems of a response's body against its response object (at `response`). */
+  function checkBody(
+    response: string[],
+    responseObject: JsonObject,
+    reply: Omit<RestReply, "problems">,
+    text: string,
+    where: string,
+  ): string[] {
     const content = responseObject["content"];
     const type = mediaType(reply.contentType);
     if (!isObject(content)) return text ? [`${where}: a body, none listed`] : [];
@@ -225,7 +243,8 @@ export function openApiLive(doc: unknown, options: OpenApiLiveOptions): OpenApiL
       const sse = type === "text/event-stream" ? await events(res, c) : [];
       const text = type === "text/event-stream" ? "" : await res.text();
       const json = type === "text/event-stream" ? sse.map((e) => JSON.parse(e.data)) : text && JSON.parse(text);
-      const reply = { status: res.status, contentType, json, events: sse };
+      const headers = Object.fromEntries(res.headers);
+      const reply = { status: res.status, contentType, headers, json, events: sse };
       return { ...reply, problems: [...problems, ...checkResponse(opTokens, reply, text, `${where} → ${res.status}`)] };
     },
   };
