@@ -20,7 +20,7 @@
  * Schemas are checked as written and closed (doc-schemas.ts). Every operationId called is recorded, so a test
  * can compare the set with the document's. Each call is bounded by STEP_MS.
  */
-import { at, docSchemas, isObject, object, type JsonObject } from "./doc-schemas.js";
+import { at, docSchemas, isObject, object, type DocSchemas, type JsonObject } from "./doc-schemas.js";
 import { readSse, type RawSseEvent } from "./sse-read.js";
 
 /** How long one call may take, stream included (a loaded machine is slow). */
@@ -143,90 +143,97 @@ function checkCatalog(response: JsonObject, body: unknown, where: string): strin
   return [`${where}: the error body names none of x-a2a-errors (${listed.join(", ")}): ${JSON.stringify(body)}`];
 }
 
+/** What the checks of one document read. */
+interface RestDoc {
+  readonly document: JsonObject;
+  readonly schemas: DocSchemas;
+  readonly options: OpenApiLiveOptions;
+}
+
+/** The problems of the request `c` against the operation at `opTokens`. */
+function checkRequest(d: RestDoc, c: RestCall, opTokens: string[], where: string): string[] {
+  const problems: string[] = [];
+  const declared = declaredParameters(d.document, opTokens);
+  const headers = { ...d.options.headers, ...c.headers };
+  const sent = [
+    ...Object.keys(c.path ?? {}).map((n) => `path:${n}`),
+    ...Object.keys(c.query ?? {}).map((n) => `query:${n}`),
+    ...Object.keys(headers)
+      .map((n) => n.toLowerCase())
+      .filter((n) => n !== "content-type")
+      .map((n) => `header:${n}`),
+  ];
+  for (const s of sent) if (!declared.has(s)) problems.push(`${where}: parameter ${s} is not declared`);
+  if (c.body === undefined || c.offDocument || c.rawBody !== undefined) return problems;
+  const type = mediaType(String(headers["content-type"] ?? ""));
+  const content = [...opTokens, "requestBody", "content"];
+  const listed = Object.keys(object(at(d.document, content), `${where} requestBody`));
+  if (!listed.includes(type)) return [...problems, `${where}: request content type ${type} not in ${listed}`];
+  return [...problems, ...d.schemas.check([...content, type, "schema"], c.body, `${where} request`)];
+}
+
+/** Sends `c` to the agent: the template expanded with the path values, the query, the body. */
+function send(d: RestDoc, c: RestCall): Promise<Response> {
+  const path = c.template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = c.path?.[name];
+    if (value === undefined) throw new Error(`${c.template}: no value for {${name}}`);
+    return encodeURIComponent(value);
+  });
+  const query = c.query ? `?${new URLSearchParams(c.query)}` : "";
+  const body = c.rawBody ?? (c.body === undefined ? undefined : JSON.stringify(c.body));
+  return fetch(`${d.options.base}${path}${query}`, {
+    method: c.method,
+    headers: { ...d.options.headers, ...c.headers },
+    signal: AbortSignal.timeout(STEP_MS),
+    ...(body === undefined ? {} : { body }),
+  });
+}
+
+/** The events of an SSE response, running afterFirstEvent once the first one is in. */
+async function events(res: Response, c: RestCall): Promise<RawSseEvent[]> {
+  const out: RawSseEvent[] = [];
+  for await (const e of readSse(res.body!)) {
+    out.push(e);
+    if (out.length === 1) await c.afterFirstEvent?.();
+  }
+  return out;
+}
+
+type Reply = Omit<RestReply, "problems">;
+
+/** The problems of a response against the operation at `opTokens` (see the header). */
+function checkResponse(d: RestDoc, opTokens: string[], reply: Reply, text: string, where: string): string[] {
+  const response = responseTokens(d.document, opTokens, reply.status);
+  if (!response) return [`${where}: no response object for the status`];
+  const responseObject = object(at(d.document, response), where);
+  const declared = Object.keys(isObject(responseObject["headers"]) ? responseObject["headers"] : {});
+  const undeclared = Object.keys(reply.headers)
+    .filter((h) => /^(x-)?a2a-/.test(h) && !declared.some((name) => name.toLowerCase() === h))
+    .map((h) => `${where}: response header ${h} is not declared (${response.join("/")} declares ${declared})`);
+  return [...undeclared, ...checkBody(d, response, reply, text, where)];
+}
+
+/** The problems of a response's body against its response object (at `response`). */
+function checkBody(d: RestDoc, response: string[], reply: Reply, text: string, where: string): string[] {
+  const responseObject = object(at(d.document, response), where);
+  const content = responseObject["content"];
+  const type = mediaType(reply.contentType);
+  if (!isObject(content)) return text ? [`${where}: a body, none listed`] : [];
+  if (!(type in content)) return [`${where}: content type ${type} not in ${Object.keys(content)}`];
+  const schema = [...response, "content", type, "schema"];
+  if (type !== "text/event-stream") {
+    return [...d.schemas.check(schema, reply.json, where), ...checkCatalog(responseObject, reply.json, where)];
+  }
+  const data = [...schema, "items", "properties", "data", "contentSchema"];
+  const each = reply.events.flatMap((e, i) => d.schemas.check(data, JSON.parse(e.data), `${where} event ${i}`));
+  return [...d.schemas.check(schema, reply.events, `${where} events`), ...each];
+}
+
 export function openApiLive(doc: unknown, options: OpenApiLiveOptions): OpenApiLive {
   const document = object(doc, options.id);
-  const schemas = docSchemas(document, options.id);
+  const d: RestDoc = { document, schemas: docSchemas(document, options.id), options };
   const operations = operationsOf(document);
   const called = new Set<string>();
-
-  function checkRequest(c: RestCall, opTokens: string[], where: string): string[] {
-    const problems: string[] = [];
-    const declared = declaredParameters(document, opTokens);
-    const sent = [
-      ...Object.keys(c.path ?? {}).map((n) => `path:${n}`),
-      ...Object.keys(c.query ?? {}).map((n) => `query:${n}`),
-      ...Object.keys({ ...options.headers, ...c.headers })
-        .map((n) => n.toLowerCase())
-        .filter((n) => n !== "content-type")
-        .map((n) => `header:${n}`),
-    ];
-    for (const s of sent) if (!declared.has(s)) problems.push(`${where}: parameter ${s} is not declared`);
-    if (c.body === undefined || c.offDocument || c.rawBody !== undefined) return problems;
-    const type = mediaType(String({ ...options.headers, ...c.headers }["content-type"] ?? ""));
-    const content = [...opTokens, "requestBody", "content"];
-    const listed = Object.keys(object(at(document, content), `${where} requestBody`));
-    if (!listed.includes(type)) return [...problems, `${where}: request content type ${type} not in ${listed}`];
-    return [...problems, ...schemas.check([...content, type, "schema"], c.body, `${where} request`)];
-  }
-
-  async function send(c: RestCall): Promise<Response> {
-    const path = c.template.replace(/\{([^}]+)\}/g, (_, name: string) => {
-      const value = c.path?.[name];
-      if (value === undefined) throw new Error(`${c.template}: no value for {${name}}`);
-      return encodeURIComponent(value);
-    });
-    const query = c.query ? `?${new URLSearchParams(c.query)}` : "";
-    return fetch(`${options.base}${path}${query}`, {
-      method: c.method,
-      headers: { ...options.headers, ...c.headers },
-      signal: AbortSignal.timeout(STEP_MS),
-      ...(c.rawBody !== undefined ? { body: c.rawBody } : c.body === undefined ? {} : { body: JSON.stringify(c.body) }),
-    });
-  }
-
-  /** The events of an SSE response, running afterFirstEvent once the first one is in. */
-  async function events(res: Response, c: RestCall): Promise<RawSseEvent[]> {
-    const out: RawSseEvent[] = [];
-    for await (const e of readSse(res.body!)) {
-      out.push(e);
-      if (out.length === 1) await c.afterFirstEvent?.();
-    }
-    return out;
-  }
-
-  /** The problems of a response against the operation at `opTokens` (see the header). */
-  function checkResponse(opTokens: string[], reply: Omit<RestReply, "problems">, text: string, where: string) {
-    const response = responseTokens(document, opTokens, reply.status);
-    if (!response) return [`${where}: no response object for the status`];
-    const responseObject = object(at(document, response), where);
-    const declared = Object.keys(isObject(responseObject["headers"]) ? responseObject["headers"] : {});
-    const undeclared = Object.keys(reply.headers)
-      .filter((h) => /^(x-)?a2a-/.test(h) && !declared.some((d) => d.toLowerCase() === h))
-      .map((h) => `${where}: response header ${h} is not declared (${response.join("/")} declares ${declared})`);
-    return [...undeclared, ...checkBody(response, responseObject, reply, text, where)];
-  }
-
-  /** The problems of a response's body against its response object (at `response`). */
-  function checkBody(
-    response: string[],
-    responseObject: JsonObject,
-    reply: Omit<RestReply, "problems">,
-    text: string,
-    where: string,
-  ): string[] {
-    const content = responseObject["content"];
-    const type = mediaType(reply.contentType);
-    if (!isObject(content)) return text ? [`${where}: a body, none listed`] : [];
-    if (!(type in content)) return [`${where}: content type ${type} not in ${Object.keys(content)}`];
-    const schema = [...response, "content", type, "schema"];
-    if (type !== "text/event-stream") {
-      return [...schemas.check(schema, reply.json, where), ...checkCatalog(responseObject, reply.json, where)];
-    }
-    const data = [...schema, "items", "properties", "data", "contentSchema"];
-    const each = reply.events.flatMap((e, i) => schemas.check(data, JSON.parse(e.data), `${where} event ${i}`));
-    return [...schemas.check(schema, reply.events, `${where} events`), ...each];
-  }
-
   return {
     operationIds: [...operations.keys()],
     called,
@@ -236,16 +243,19 @@ export function openApiLive(doc: unknown, options: OpenApiLiveOptions): OpenApiL
       if (!isObject(op)) throw new Error(`${where}: no such operation in ${options.id}`);
       called.add(String(op["operationId"]));
       const opTokens = ["paths", c.template, c.method.toLowerCase()];
-      const problems = checkRequest(c, opTokens, where);
-      const res = await send(c);
+      const problems = checkRequest(d, c, opTokens, where);
+      const res = await send(d, c);
       const contentType = res.headers.get("content-type") ?? "";
-      const type = mediaType(contentType);
-      const sse = type === "text/event-stream" ? await events(res, c) : [];
-      const text = type === "text/event-stream" ? "" : await res.text();
-      const json = type === "text/event-stream" ? sse.map((e) => JSON.parse(e.data)) : text && JSON.parse(text);
+      const sse = mediaType(contentType) === "text/event-stream";
+      const streamed = sse ? await events(res, c) : [];
+      const text = sse ? "" : await res.text();
+      const json = sse ? streamed.map((e) => JSON.parse(e.data)) : text && JSON.parse(text);
       const headers = Object.fromEntries(res.headers);
-      const reply = { status: res.status, contentType, headers, json, events: sse };
-      return { ...reply, problems: [...problems, ...checkResponse(opTokens, reply, text, `${where} → ${res.status}`)] };
+      const reply = { status: res.status, contentType, headers, json, events: streamed };
+      return {
+        ...reply,
+        problems: [...problems, ...checkResponse(d, opTokens, reply, text, `${where} → ${res.status}`)],
+      };
     },
   };
 }
