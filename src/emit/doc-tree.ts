@@ -5,9 +5,9 @@
  * (two-space indent) or as YAML by yaml-print.ts (block style, no anchors, aliases or folding), so that
  * the same tree always prints the same bytes. Key order is insertion order.
  */
-import { printYaml } from "./yaml-print.js";
+import { printYaml, type PlainValue } from "./yaml-print.js";
 
-export type Tree = null | boolean | number | string | readonly Tree[] | { readonly [key: string]: Tree };
+export type Tree = PlainValue;
 export type TreeObject = { readonly [key: string]: Tree };
 
 export function printTree(tree: Tree, format: "yaml" | "json"): string {

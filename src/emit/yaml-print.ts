@@ -15,7 +15,15 @@
  *   number, boolean, null   as JSON writes them
  * Keys follow the string rule, without blocks.
  */
-import type { Tree } from "./doc-tree.js";
+/** A plain JSON value, as the documents' data trees are (doc-tree.ts names it Tree). */
+export type PlainValue =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly PlainValue[]
+  | { readonly [key: string]: PlainValue };
+type Tree = PlainValue;
 
 /** Safe plain scalars: a conservative subset (no indicator first, no ": " or " #", no edge spaces). */
 const PLAIN = /^[A-Za-z_$/.(][A-Za-z0-9_$/.()+=,;:' -]*$/;
