@@ -32,9 +32,9 @@ export const A2AServiceErrors = [
  * The standard JSON-RPC errors.
  */
 export const A2AServiceStandardErrors = [
-  { name: "JSONParseError", code: -32700, message: "Invalid JSON payload", grpcStatus: null, httpStatus: null },
+  { name: "JSONParseError", code: -32700, message: "Invalid JSON payload", grpcStatus: null, httpStatus: 400 },
   { name: "InvalidRequestError", code: -32600, message: "Request payload validation error", grpcStatus: null,
-    httpStatus: null },
+    httpStatus: 400 },
   { name: "MethodNotFoundError", code: -32601, message: "Method not found", grpcStatus: null, httpStatus: null },
   { name: "InvalidParamsError", code: -32602, message: "Invalid parameters", grpcStatus: "INVALID_ARGUMENT",
     httpStatus: 400 },

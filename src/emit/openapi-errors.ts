@@ -114,6 +114,7 @@ function errorBody(m: ResolvedApi, schemas: ProtoJsonSchemas): TreeObject {
 export function errorResponses(
   m: ResolvedApi,
   schemas: ProtoJsonSchemas,
+  headers: TreeObject,
 ): { components: TreeObject; refs: TreeObject } {
   const body = errorBody(m, schemas);
   const groups = byStatus(m);
@@ -122,6 +123,8 @@ export function errorResponses(
       `Error${g.status}`,
       {
         description: `HTTP ${g.status}: ${g.errors.map((e) => e["name"]).join(", ")}.`,
+        // An error answers with the extensions activated for the call too, as a success does.
+        headers,
         content: { [m.contentTypes.rest.error]: { schema: body } },
         "x-a2a-errors": g.errors,
       },

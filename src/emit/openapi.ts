@@ -64,7 +64,7 @@ function headerParameters(m: ResolvedApi): {
 export function openApiDocument(m: ResolvedApi, upstream: readonly UpstreamSource[]): TreeObject {
   const schemas = new ProtoJsonSchemas(m, "#/components/schemas/");
   const headers = headerParameters(m);
-  const errors = errorResponses(m, schemas);
+  const errors = errorResponses(m, schemas, headers.response);
   const paths = openApiPaths(m, schemas, {
     headerParams: headers.refs,
     errorRefs: errors.refs,
