@@ -6,7 +6,7 @@
  * The version is pinned exactly in package.json; these modules are stable parts
  * of its dist layout.
  */
-import type { Plugin, Schema, EcmaScriptPluginOptions, getComments } from "@bufbuild/protoplugin";
+import type { Plugin, Schema, EcmaScriptPluginOptions } from "@bufbuild/protoplugin";
 import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
 import type { Edition } from "@bufbuild/protobuf/wkt";
 
@@ -32,18 +32,15 @@ interface Internals {
   ): SchemaController<T>;
   runNodeJs(plugin: Plugin): void;
   isPluginOptionError(e: unknown): e is Error;
-  /** A descriptor's comments from its file's source info (src/model/comments.ts). */
-  getComments: typeof getComments;
 }
 
 const base = new URL("./", import.meta.resolve("@bufbuild/protoplugin"));
 const load = (file: string) => import(new URL(file, base).href) as Promise<Record<string, unknown>>;
-const [parameter, schema, runNode, error, sourceInfo] = await Promise.all([
+const [parameter, schema, runNode, error] = await Promise.all([
   load("parameter.js"),
   load("schema.js"),
   load("run-node.js"),
   load("error.js"),
-  load("source-code-info.js"),
 ]);
 
 export const internals = {
@@ -51,7 +48,6 @@ export const internals = {
   createSchema: schema["createSchema"],
   runNodeJs: runNode["runNodeJs"],
   isPluginOptionError: error["isPluginOptionError"],
-  getComments: sourceInfo["getComments"],
 } as Internals;
 
 for (const [name, fn] of Object.entries(internals)) {
