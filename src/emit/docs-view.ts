@@ -113,6 +113,7 @@ export function routesView(m: ResolvedApi) {
   const table = m.routeTable;
   const byOp = new Map(m.operations.map((o) => [o.name, o]));
   const all = [...table.routes, ...table.aliases];
+  const byPriority = new Map(all.map((r) => [r.priority, r]));
   return {
     title: `${m.service.name} ${versionLabel(m)}: HTTP+JSON routes`,
     protoFile: m.protoFile,
@@ -149,10 +150,10 @@ export function routesView(m: ResolvedApi) {
         };
       }),
     overlaps: table.overlaps.map((o) => {
-      const loser = routeName(all, o.loserPriority);
+      const loser = routeName(byPriority, o.loserPriority);
       return {
         example: code(`${o.method} ${o.example}`),
-        winner: routeName(all, o.winnerPriority),
+        winner: routeName(byPriority, o.winnerPriority),
         loser:
           o.winnersOfLoser > MAX_OVERLAPS_PER_ROUTE
             ? `${loser} (${o.winnersOfLoser} routes take paths from it; ${MAX_OVERLAPS_PER_ROUTE} shown)`
@@ -163,8 +164,8 @@ export function routesView(m: ResolvedApi) {
 }
 
 /** "#3 GetTask `/tasks/{id=*}`": a route of the table by its priority (overlaps name routes this way). */
-function routeName(routes: readonly Route[], priority: number): string {
-  const r = routes.find((x) => x.priority === priority)!;
+function routeName(routes: ReadonlyMap<number, Route>, priority: number): string {
+  const r = routes.get(priority)!;
   return `#${r.priority} ${r.operation} ${code(r.template)}`;
 }
 
