@@ -33,24 +33,7 @@ export function base64(b: Uint8Array): string {
       const j = i + 3 * k;
       quad(s, 4 * k, (b[j]! << 16) | (b[j + 1]! << 8) | b[j + 2]!);
     }
-    out += fromCodes(
-      s[0]!,
-      s[1]!,
-      s[2]!,
-      s[3]!,
-      s[4]!,
-      s[5]!,
-      s[6]!,
-      s[7]!,
-      s[8]!,
-      s[9]!,
-      s[10]!,
-      s[11]!,
-      s[12]!,
-      s[13]!,
-      s[14]!,
-      s[15]!,
-    );
+    out += sixteen(s);
   }
   // The last 0 to 11 bytes: whole groups, then one or two bytes with their padding.
   let o = 0;
@@ -82,6 +65,11 @@ function lastStep(s: Uint8Array, o: number): string {
   if (o === 4) return fromCodes(s[0]!, s[1]!, s[2]!, s[3]!);
   if (o === 8) return fromCodes(s[0]!, s[1]!, s[2]!, s[3]!, s[4]!, s[5]!, s[6]!, s[7]!);
   if (o === 12) return fromCodes(s[0]!, s[1]!, s[2]!, s[3]!, s[4]!, s[5]!, s[6]!, s[7]!, s[8]!, s[9]!, s[10]!, s[11]!);
+  return sixteen(s);
+}
+
+/** The 16 character codes of `s` as a string, in one call (no spread: an argument list is faster). */
+function sixteen(s: Uint8Array): string {
   return fromCodes(
     s[0]!,
     s[1]!,

@@ -90,6 +90,19 @@ const unlessTerminal =
   (stored: StoredTask): TaskChange | undefined =>
     TERMINAL_STATES.has(stored.task.status?.state ?? TaskState.UNSPECIFIED) ? undefined : apply(stored.task);
 
+/** The task a first update creates: submitted, the user's message its history. */
+const submittedTask = (setup: UpdaterSetup): Task =>
+  withStatus(
+    {
+      $typeName: "lf.a2a.v1.Task",
+      id: setup.place.taskId,
+      contextId: setup.place.contextId,
+      artifacts: [],
+      history: [setup.userMessage],
+    },
+    TaskState.SUBMITTED,
+  );
+
 export function createUpdater(setup: UpdaterSetup): RunUpdater {
   let mode = setup.mode;
   let queue: Promise<unknown> = Promise.resolve();
@@ -106,16 +119,7 @@ export function createUpdater(setup: UpdaterSetup): RunUpdater {
       throw new Error(`task ${place.taskId}: the call was answered with a message; the ${what} cannot follow it`);
     }
     if (mode === "task") return;
-    const task: Task = withStatus(
-      {
-        $typeName: "lf.a2a.v1.Task",
-        id: place.taskId,
-        contextId: place.contextId,
-        artifacts: [],
-        history: [setup.userMessage],
-      },
-      TaskState.SUBMITTED,
-    );
+    const task = submittedTask(setup);
     const created = async () => {
       // The task exists from here on, even if what must precede its first push fails.
       mode = "task";
