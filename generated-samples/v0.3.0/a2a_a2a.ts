@@ -46,9 +46,12 @@ export const A2AServiceV0_3: A2aServiceDefinition<typeof A2AService> = defineA2a
     "a2a.v1.SendMessageRequest": [{ field: "request" }],
     "a2a.v1.Message": [{ field: "message_id" }, { field: "role" }, { field: "content", minItems: 1 }],
     "a2a.v1.Part": [{ field: "part" }], "a2a.v1.PushNotificationConfig": [{ field: "url" }],
-    "a2a.v1.GetTaskRequest": [{ field: "name" }],
+    "a2a.v1.GetTaskRequest": [{ field: "name" }], "a2a.v1.CancelTaskRequest": [{ field: "name" }],
+    "a2a.v1.TaskSubscriptionRequest": [{ field: "name" }],
     "a2a.v1.CreateTaskPushNotificationConfigRequest": [{ field: "parent" }, { field: "config" }],
     "a2a.v1.TaskPushNotificationConfig": [{ field: "push_notification_config" }],
+    "a2a.v1.ListTaskPushNotificationConfigRequest": [{ field: "parent" }],
+    "a2a.v1.DeleteTaskPushNotificationConfigRequest": [{ field: "name" }],
   },
   restWrappedBodies: { CreateTaskPushNotificationConfig: "config" },
   capabilities: {

@@ -6,7 +6,7 @@
 
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { At } from "@protoc-gen-a2a/runtime/compat-json";
-import { at, eachJson, invalid, isJsonObject, jsonRpcCodec, lose, mapJson, mergeJson, nameId, partKindOf, pathOf, refuse, refuseKind, withType } from "@protoc-gen-a2a/runtime/compat-json";
+import { at, eachJson, invalid, isJsonObject, jsonRpcCodec, lose, mapJson, mergeJson, nameId, partKindOf, pathOf, refuse, refuseKind, resourceName, withType } from "@protoc-gen-a2a/runtime/compat-json";
 import type { JsonRpcCodec, Loss } from "@protoc-gen-a2a/runtime";
 
 // The a2a.json codec of a2a.v1.A2AService's JSON-RPC binding, protocol 0.3.
@@ -791,7 +791,7 @@ function decodeTaskPushNotificationConfig(json: JsonValue, a: At, lost: Loss[]):
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
-  out["name"] = "tasks/" + nameId(json, "taskId") + "/pushNotificationConfigs/" + nameId(json, "pushNotificationConfig", "id");
+  out["name"] = resourceName(json, "tasks/", ["taskId"], "/pushNotificationConfigs/", ["pushNotificationConfig", "id"]);
   v = json["pushNotificationConfig"];
   if (v != null) out["pushNotificationConfig"] = decodePushNotificationConfig(v, at(a, "pushNotificationConfig"), lost);
   for (const k of Object.keys(json))
@@ -1298,7 +1298,7 @@ function decodeGetTaskRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
-  out["name"] = "tasks/" + nameId(json, "id");
+  out["name"] = resourceName(json, "tasks/", ["id"]);
   v = json["historyLength"];
   if (v != null) out["historyLength"] = v;
   for (const k of Object.keys(json))
@@ -1329,7 +1329,7 @@ const keysOfCancelTaskRequest: ReadonlySet<string> = new Set(["kind", "id"]);
 function decodeCancelTaskRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
-  out["name"] = "tasks/" + nameId(json, "id");
+  out["name"] = resourceName(json, "tasks/", ["id"]);
   for (const k of Object.keys(json))
     if (!keysOfCancelTaskRequest.has(k)) lose(lost, a, k, "a2a.v1.CancelTaskRequest has no field for it");
   return out;
@@ -1361,7 +1361,7 @@ const keysOfGetTaskPushNotificationConfigRequest: ReadonlySet<string> = new Set(
 function decodeGetTaskPushNotificationConfigRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
-  out["name"] = "tasks/" + nameId(json, "id") + "/pushNotificationConfigs/" + nameId(json, "pushNotificationConfigId");
+  out["name"] = resourceName(json, "tasks/", ["id"], "/pushNotificationConfigs/", ["pushNotificationConfigId"]);
   for (const k of Object.keys(json))
     if (!keysOfGetTaskPushNotificationConfigRequest.has(k)) lose(lost, a, k, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it");
   return out;
@@ -1393,7 +1393,7 @@ const keysOfDeleteTaskPushNotificationConfigRequest: ReadonlySet<string> = new S
 function decodeDeleteTaskPushNotificationConfigRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
-  out["name"] = "tasks/" + nameId(json, "id") + "/pushNotificationConfigs/" + nameId(json, "pushNotificationConfigId");
+  out["name"] = resourceName(json, "tasks/", ["id"], "/pushNotificationConfigs/", ["pushNotificationConfigId"]);
   for (const k of Object.keys(json))
     if (!keysOfDeleteTaskPushNotificationConfigRequest.has(k)) lose(lost, a, k, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it");
   return out;
@@ -1414,7 +1414,7 @@ function decodeCreateTaskPushNotificationConfigRequest(json: JsonValue, a: At, l
   if (!isJsonObject(json)) return json;
   return {
     config: decodeTaskPushNotificationConfig(json, a, lost),
-    parent: "tasks/" + nameId(json, "taskId"),
+    parent: resourceName(json, "tasks/", ["taskId"]),
     configId: nameId(json, "pushNotificationConfig", "id"),
   };
 }
@@ -1442,7 +1442,7 @@ const keysOfTaskSubscriptionRequest: ReadonlySet<string> = new Set(["kind", "id"
 function decodeTaskSubscriptionRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
-  out["name"] = "tasks/" + nameId(json, "id");
+  out["name"] = resourceName(json, "tasks/", ["id"]);
   for (const k of Object.keys(json))
     if (!keysOfTaskSubscriptionRequest.has(k)) lose(lost, a, k, "a2a.v1.TaskSubscriptionRequest has no field for it");
   return out;
@@ -1474,7 +1474,7 @@ function decodeListTaskPushNotificationConfigRequest(json: JsonValue, a: At, los
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
-  out["parent"] = "tasks/" + nameId(json, "id");
+  out["parent"] = resourceName(json, "tasks/", ["id"]);
   v = json["pageSize"];
   if (v != null) out["pageSize"] = v;
   v = json["pageToken"];

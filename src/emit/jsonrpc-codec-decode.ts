@@ -89,17 +89,22 @@ export function printDecoder(c: CodecCtx, r: MessageRules): void {
   printFunction(c, `${r.m.typeName} read from a2a.json.`, decoderName(r.id), coderParams(c), [c.jsonValue], body);
 }
 
-/** "tasks/{id}" filled from the dialect object `json` (a missing id is ""). */
+/**
+ * "tasks/{id}" filled from the dialect object `json`: a lone id as it is (a missing id is ""); a pattern with
+ * text around its ids through resourceName, which gives "" when every id is missing, so that an input rule on the
+ * name sees the request's absent id.
+ */
 function fill(c: CodecCtx, template: string): Printable[] {
-  const out: Printable[] = [];
-  template.split(/(\{[^}]+\})/).forEach((piece) => {
-    if (piece === "") return;
-    if (out.length > 0) out.push(" + ");
-    const m = /^\{([^}]+)\}$/.exec(piece);
-    if (m) out.push(c.h("nameId"), `(json, ${m[1]!.split(".").map(lit).join(", ")})`);
-    else out.push(lit(piece));
+  const pieces = template.split(/(\{[^}]+\})/).filter((p) => p !== "");
+  const id = (piece: string) => /^\{([^}]+)\}$/.exec(piece)?.[1];
+  const keys = (path: string) => path.split(".").map(lit).join(", ");
+  if (pieces.length === 1 && id(pieces[0]!) !== undefined) return [c.h("nameId"), `(json, ${keys(id(pieces[0]!)!)})`];
+  if (!pieces.some((p) => id(p) !== undefined)) return [pieces.length > 0 ? lit(pieces.join("")) : '""'];
+  const args = pieces.map((p) => {
+    const path = id(p);
+    return path === undefined ? lit(p) : `[${keys(path)}]`;
   });
-  return out.length > 0 ? out : ['""'];
+  return [c.h("resourceName"), `(json, ${args.join(", ")})`];
 }
 
 /** The top-level dialect keys a pattern reads: "tasks/{id}/x/{cfg.id}" → ["id", "cfg"]. */

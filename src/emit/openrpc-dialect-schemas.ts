@@ -123,10 +123,15 @@ export class DialectSchemas {
     const inner = wrapper ? msg.fields.find((f) => f.name === wrapper.field) : undefined;
     const target = inner ? this.m.messages.get(inner.type)! : msg;
     const o = this.object(target) as { properties: Record<string, Tree>; required?: string[] };
+    // A wrapper's own required fields are read from keys of the wrapped message (derived: parent ← taskId).
+    const derived = Object.entries(wrapper?.derived ?? {}).flatMap(([field, pattern]) => {
+      const f = msg.fields.find((x) => x.name === field);
+      return f && this.required(msg, f) ? [...pattern.matchAll(/\{([^}.]+)\}/g)].map((x) => x[1]!) : [];
+    });
     return Object.entries(o.properties).map(([name, schema]) => ({
       name,
       schema,
-      required: o.required?.includes(name) ?? false,
+      required: (o.required?.includes(name) ?? false) || derived.includes(name),
     }));
   }
 

@@ -339,6 +339,16 @@ describe("the v0.3 OpenRPC schemas and a2a.json", () => {
     ["Message", "Message", { ...message, parts: [{ kind: "file", file: { mimeType: "image/png" } }] }],
     ["AgentCard", "AgentCard", { ...card, securitySchemes: { key: { type: "apiKey", name: "X-Key" } } }],
     ["TaskPushNotificationConfig", "TaskPushNotificationConfig", { taskId: "t-1" }],
+    ["TaskQueryParams", "params:tasks/get", { historyLength: 1 }],
+    [
+      "TaskPushNotificationConfig",
+      "params:tasks/pushNotificationConfig/set",
+      { pushNotificationConfig: { url: "https://x" } },
+    ],
+    ["TaskIdParams", "params:tasks/cancel", {}],
+    ["TaskIdParams", "params:tasks/resubscribe", {}],
+    ["ListTaskPushNotificationConfigParams", "params:tasks/pushNotificationConfig/list", {}],
+    ["DeleteTaskPushNotificationConfigParams", "params:tasks/pushNotificationConfig/delete", {}],
   ];
 
   it.each(broken)("a2a.json %s and our %s refuse the same broken sample", (def, name, sample) => {

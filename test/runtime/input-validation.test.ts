@@ -62,10 +62,36 @@ interface Urls {
   readonly http: string;
   readonly grpc: string;
 }
+/** A v0.3 handler with every operation the id checks reach: reaching one counts a call, then fails. */
+const reached = () => {
+  calls++;
+  return new A2AError("TaskNotFoundError", "reached the handler");
+};
+const everyV03Handler: v03.A2AServiceHandler = {
+  ...v03Handler,
+  async getTask() {
+    throw reached();
+  },
+  async cancelTask() {
+    throw reached();
+  },
+  // biome-ignore lint/correctness/useYield: the call fails before any event
+  async *taskSubscription() {
+    throw reached();
+  },
+  async listTaskPushNotificationConfig() {
+    throw reached();
+  },
+  async deleteTaskPushNotificationConfig() {
+    throw reached();
+  },
+};
+
 const servers: (Server | Http2Server)[] = [];
 let v10Urls: Urls;
 let v03Urls: Urls;
 let bridgedUrls: Urls;
+let everyV03Urls: Urls;
 
 const listen = async (server: Server | Http2Server) => {
   servers.push(server);
@@ -93,6 +119,10 @@ beforeAll(async () => {
   };
   bridgedUrls = {
     http: await listen(createServer(nodeHttpListener(v03.createA2AServiceHttpHandler({ ...bridged })))),
+    grpc: "",
+  };
+  everyV03Urls = {
+    http: await listen(createServer(nodeHttpListener(v03.createA2AServiceHttpHandler({ handler: everyV03Handler })))),
     grpc: "",
   };
 });
@@ -379,6 +409,24 @@ describe("v0.3", () => {
     );
     expect(got.status).toBe(200);
     expect(got.json).toEqual(created.json);
+  });
+
+  // a2a.json's required ids (TaskIdParams, TaskQueryParams, the push config params) on the v0.3 server: the codec
+  // leaves an absent id's resource name empty, so the input rules see it; the handler is never called. (Through the
+  // bridge, the v1.0 rules on id and task_id refuse them.)
+  const unnamed: [string, Record<string, unknown>][] = [
+    ["tasks/get", {}],
+    ["tasks/cancel", {}],
+    ["tasks/resubscribe", {}],
+    ["tasks/pushNotificationConfig/list", {}],
+    ["tasks/pushNotificationConfig/delete", {}],
+    ["tasks/pushNotificationConfig/set", { pushNotificationConfig: { url: "https://example.com/hook" } }],
+  ];
+  it.each(unnamed)("JSON-RPC %s without its task id is -32602", async (method, params) => {
+    const before = calls;
+    const r = await rpc(everyV03Urls, method, params);
+    expect(r.json.error?.code, `${method} ${JSON.stringify(r.json)}`).toBe(-32602);
+    expect(calls).toBe(before);
   });
 
   it('serves a get without pushNotificationConfigId (waived for 0.3): the v1.0 handler sees id ""', async () => {

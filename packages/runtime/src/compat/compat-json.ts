@@ -550,6 +550,24 @@ export function nameId(x: JsonObject, ...keys: string[]): string {
   return typeof v === "string" || typeof v === "number" ? String(v) : "";
 }
 
+/**
+ * A resource name from its pattern's pieces: text as it is, each key path (an array) as nameId reads it; ""
+ * when every id is missing, so that a request without its ids has no name rather than "tasks/".
+ */
+export function resourceName(x: JsonObject, ...pieces: readonly (string | readonly string[])[]): string {
+  let out = "";
+  let any = false;
+  for (const p of pieces) {
+    if (typeof p === "string") out += p;
+    else {
+      const id = nameId(x, ...p);
+      any ||= id !== "";
+      out += id;
+    }
+  }
+  return any ? out : "";
+}
+
 /** `value` over `prev`: two objects merged key by key (deeply), anything else replaced. */
 export function mergeJson(prev: JsonValue | undefined, value: JsonValue): JsonValue {
   if (!isJsonObject(prev) || !isJsonObject(value)) return value;
