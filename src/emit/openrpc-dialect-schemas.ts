@@ -18,6 +18,7 @@ import type { FieldModel, MessageModel } from "../model/model-types.js";
 import type { ResolvedApi } from "../model/resolve-api.js";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
 import { compact, type Tree, type TreeObject } from "./doc-tree.js";
+import { SchemaComponents } from "./schema-components.js";
 import { wellKnownSchema } from "./protojson-schemas.js";
 
 const scalarTypes: Readonly<Record<string, TreeObject>> = {
@@ -33,28 +34,20 @@ function scalar(type: string): TreeObject {
   return /64$/.test(type) ? { type: ["string", "integer"] } : { type: "integer" };
 }
 
-export class DialectSchemas {
-  private readonly defined = new Map<string, TreeObject>();
-  private readonly queue: string[] = [];
-
+export class DialectSchemas extends SchemaComponents {
   constructor(
     private readonly m: ResolvedApi,
     private readonly d: JsonRpcDialect,
-    private readonly refPrefix: string,
-  ) {}
-
-  name(fullName: string): string {
-    const own = this.m.package + ".";
-    return fullName.startsWith(own) ? fullName.slice(own.length) : fullName;
+    refPrefix: string,
+  ) {
+    super(m.package, refPrefix);
   }
 
   ref(fullName: string): TreeObject {
     if (this.d.nullResults.includes(fullName)) return { type: "null" };
     const wkt = wellKnownSchema(fullName);
     if (wkt) return wkt;
-    const name = this.name(fullName);
-    if (!this.defined.has(name) && !this.queue.includes(fullName)) this.queue.push(fullName);
-    return { $ref: this.refPrefix + name };
+    return this.queued(fullName);
   }
 
   private typeSchema(kind: FieldModel["kind"], type: string): TreeObject {
@@ -202,19 +195,9 @@ export class DialectSchemas {
     return compact({ type: "string", enum: names, description: e.description });
   }
 
-  components(): TreeObject {
-    for (let next = this.queue.shift(); next !== undefined; next = this.queue.shift()) {
-      const name = this.name(next);
-      if (this.defined.has(name)) continue;
-      const msg = this.m.messages.get(next);
-      this.defined.set(name, msg ? this.whole(msg) : this.m.enums.has(next) ? this.enumSchema(next) : {});
-    }
-    const names = [...this.defined.keys()].sort();
-    return Object.fromEntries(names.map((n): [string, Tree] => [n, this.defined.get(n)!]));
-  }
-
-  define(name: string, schema: TreeObject): TreeObject {
-    this.defined.set(name, schema);
-    return { $ref: this.refPrefix + name };
+  /** A queued type's component: its message in the dialect's form, or its enum. */
+  protected build(fullName: string): TreeObject {
+    const msg = this.m.messages.get(fullName);
+    return msg ? this.whole(msg) : this.m.enums.has(fullName) ? this.enumSchema(fullName) : {};
   }
 }

@@ -15,7 +15,8 @@
  * package, else the full name), reached from the roots asked for; well-known types are written inline.
  */
 import type { EnumModel, FieldModel, MessageModel } from "../model/model-types.js";
-import { compact, type Tree, type TreeObject } from "./doc-tree.js";
+import { compact, type TreeObject } from "./doc-tree.js";
+import { SchemaComponents } from "./schema-components.js";
 
 export interface SchemaSource {
   readonly package: string;
@@ -88,21 +89,14 @@ export function wellKnownSchema(fullName: string): TreeObject | undefined {
   }
 }
 
-/** Builds component schemas on demand: `ref` names a message or enum and queues it. */
-export class ProtoJsonSchemas {
-  private readonly defined = new Map<string, TreeObject>();
-  private readonly queue: string[] = [];
-
+/** Builds component schemas on demand: `ref` names a message or enum and queues it (schema-components.ts). */
+export class ProtoJsonSchemas extends SchemaComponents {
   constructor(
     private readonly src: SchemaSource,
     /** e.g. "#/components/schemas/" */
-    private readonly refPrefix: string,
-  ) {}
-
-  /** The component name of a message or enum. */
-  name(fullName: string): string {
-    const own = this.src.package + ".";
-    return fullName.startsWith(own) ? fullName.slice(own.length) : fullName;
+    refPrefix: string,
+  ) {
+    super(src.package, refPrefix);
   }
 
   /** A reference to the ProtoJSON schema of a message or enum (a well-known type inline). */
@@ -110,9 +104,7 @@ export class ProtoJsonSchemas {
     const wkt = wellKnownSchema(fullName);
     if (wkt) return wkt;
     if (fullName === "google.protobuf.NullValue") return { type: "null" };
-    const name = this.name(fullName);
-    if (!this.defined.has(name) && !this.queue.includes(fullName)) this.queue.push(fullName);
-    return { $ref: this.refPrefix + name };
+    return this.queued(fullName);
   }
 
   /** The schema of one value of a type: a scalar name, or an enum or message full name. */
@@ -171,22 +163,10 @@ export class ProtoJsonSchemas {
     return compact({ type: "string", enum: e.values.map((v) => v.name), description: text || undefined });
   }
 
-  /** Defines everything queued (and what that reaches); the components sorted by name. */
-  components(): TreeObject {
-    for (let next = this.queue.shift(); next !== undefined; next = this.queue.shift()) {
-      const name = this.name(next);
-      if (this.defined.has(name)) continue;
-      const m = this.src.messages.get(next);
-      const e = this.src.enums.get(next);
-      this.defined.set(name, m ? this.message(m) : e ? this.enumSchema(e) : { description: `${next} (unknown type)` });
-    }
-    const names = [...this.defined.keys()].sort();
-    return Object.fromEntries(names.map((n): [string, Tree] => [n, this.defined.get(n)!]));
-  }
-
-  /** Adds a component that is not a message or enum (an error body, an envelope). */
-  define(name: string, schema: TreeObject): TreeObject {
-    this.defined.set(name, schema);
-    return { $ref: this.refPrefix + name };
+  /** A queued type's component: its message or enum schema. */
+  protected build(fullName: string): TreeObject {
+    const m = this.src.messages.get(fullName);
+    const e = this.src.enums.get(fullName);
+    return m ? this.message(m) : e ? this.enumSchema(e) : { description: `${fullName} (unknown type)` };
   }
 }
