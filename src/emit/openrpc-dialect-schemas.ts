@@ -50,18 +50,8 @@ export class DialectSchemas extends SchemaComponents {
     return this.queued(fullName);
   }
 
-  private typeSchema(kind: FieldModel["kind"], type: string): TreeObject {
+  protected typeSchema(kind: FieldModel["kind"], type: string): TreeObject {
     return kind === "scalar" ? scalar(type) : this.ref(type);
-  }
-
-  field(f: FieldModel): TreeObject {
-    const one = f.mapEntry ? this.typeSchema(f.mapEntry.kind, f.mapEntry.type) : this.typeSchema(f.kind, f.type);
-    const shaped = f.map
-      ? { type: "object", additionalProperties: one }
-      : f.repeated
-        ? { type: "array", items: one }
-        : one;
-    return f.description === undefined ? shaped : { ...shaped, description: f.description };
   }
 
   /** Whether a field must be present: alwaysEmit, or the input rules (REQUIRED unless an override removed it). */

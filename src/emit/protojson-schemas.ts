@@ -112,17 +112,6 @@ export class ProtoJsonSchemas extends SchemaComponents {
     return kind === "scalar" ? scalars[type]! : this.ref(type);
   }
 
-  /** A field's schema: its type, as an array or a map when it is one, with its comment. */
-  field(f: FieldModel): TreeObject {
-    const one = f.mapEntry ? this.typeSchema(f.mapEntry.kind, f.mapEntry.type) : this.typeSchema(f.kind, f.type);
-    const shaped = f.map
-      ? { type: "object", additionalProperties: one }
-      : f.repeated
-        ? { type: "array", items: one }
-        : one;
-    return f.description === undefined ? shaped : { ...shaped, description: f.description };
-  }
-
   /** The object schema of a message, or of the listed fields of it (a request body without its path fields). */
   message(m: MessageModel, only?: readonly string[]): TreeObject {
     const fields = only ? m.fields.filter((f) => only.includes(f.name)) : m.fields;

@@ -6,6 +6,7 @@
  *
  * Rule: a type of the document's own package is named without it (`Task`), any other by its full name.
  */
+import type { FieldModel } from "../model/model-types.js";
 import type { Tree, TreeObject } from "./doc-tree.js";
 
 export abstract class SchemaComponents {
@@ -29,6 +30,20 @@ export abstract class SchemaComponents {
     const name = this.name(fullName);
     if (!this.defined.has(name) && !this.queue.includes(fullName)) this.queue.push(fullName);
     return { $ref: this.refPrefix + name };
+  }
+
+  /** The schema of one value of a type: a scalar name, or an enum or message full name. */
+  protected abstract typeSchema(kind: FieldModel["kind"], type: string): TreeObject;
+
+  /** A field's schema: its type, as an array or a map when it is one, with its comment. */
+  field(f: FieldModel): TreeObject {
+    const one = f.mapEntry ? this.typeSchema(f.mapEntry.kind, f.mapEntry.type) : this.typeSchema(f.kind, f.type);
+    const shaped = f.map
+      ? { type: "object", additionalProperties: one }
+      : f.repeated
+        ? { type: "array", items: one }
+        : one;
+    return f.description === undefined ? shaped : { ...shaped, description: f.description };
   }
 
   /** The schema of a queued type's component. */
