@@ -19,6 +19,8 @@ export interface InspectOptions {
   readonly screenshot?: string;
   /** Before the screenshot, click the sidebar entry with this text. */
   readonly open?: string;
+  /** Wait (within the load timeout) until this many operation links (`#/<tag>/<operationid>`) were rendered. */
+  readonly operations?: number;
 }
 
 export function chromiumPath(): string;

@@ -1,9 +1,9 @@
 // Opens a page of the docs site in headless Chromium (Debian's /usr/bin/chromium, or $CHROMIUM) through
 // puppeteer-core, offline: every request that is not for a file:, data:, blob: or about: URL is aborted and
 // recorded, so a page that needs the network shows it. Once Redoc's script has run (its search box is there),
-// the page is scrolled through from top to bottom (Redoc renders sections as they come into view), and what
-// it rendered is collected: the in-page links (Redoc 3 links each operation as `#/<tag>/<operationid>`, the
-// operationId in lower case) and the text. Script errors and console errors are collected too. With
+// the page is scrolled through from top to bottom (Redoc renders sections as they come into view) until it
+// stops growing, and what it rendered is collected: the in-page links (Redoc 3 links each operation as
+// `#/<tag>/<operationid>`, the operationId in lower case) and the text. Script errors and console errors are collected too. With
 // `screenshot`, the page is scrolled back up, the sidebar entry named `open` is clicked (it expands the tag's
 // operations in the sidebar and shows the tag), and the viewport is written as PNG.
 import { existsSync } from "node:fs";
@@ -12,8 +12,8 @@ import puppeteer from "puppeteer-core";
 
 /** How long a page may take to load and render (a loaded machine is slow). */
 const LOAD_MS = 60_000;
-/** At most this many viewport-high scroll steps (the v1.0.1 page takes about 40). */
-const MAX_STEPS = 400;
+/** At most this many scroll steps and polls at the bottom (the v1.0.1 page takes about 40 steps). */
+const MAX_STEPS = 1_000;
 const LOCAL = /^(file|data|blob|about):/;
 
 /** The Chromium binary: $CHROMIUM, else Debian's package. */
@@ -34,32 +34,55 @@ export function launchChromium() {
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Scrolls `page` through, collecting the in-page links and the text each step shows. */
-async function scrollThrough(page) {
+/** How long the page must keep its height, at the bottom, before it counts as rendered. */
+const SETTLE_MS = 1_000;
+const POLL_MS = 100;
+
+/** One scroll step: the links and text the page shows now, then a viewport further down. */
+function step(page) {
+  return page.evaluate(() => {
+    const hrefs = [...document.querySelectorAll('a[href^="#/"]')].map((a) => a.getAttribute("href"));
+    const before = window.scrollY;
+    window.scrollBy(0, window.innerHeight);
+    const height = document.documentElement.scrollHeight;
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as shown (laid out, scripts' output) is wanted
+    return { hrefs, text: document.body.innerText, moved: window.scrollY !== before, height };
+  });
+}
+
+/** The number of distinct operation links (`#/<tag>/<operationid>`) among `links`. */
+const operationLinks = (links) => [...links].filter((l) => l.split("/").length === 3).length;
+
+/**
+ * Scrolls `page` through, collecting the in-page links and the text each step shows. The bottom counts only
+ * once the page has kept its height for SETTLE_MS (Redoc renders sections as they come into view, and a
+ * loaded machine renders them late) and, with `operations`, once that many operation links were seen; the
+ * whole walk is bounded by LOAD_MS, so a page that never renders them all is reported as it stands.
+ */
+async function scrollThrough(page, operations = 0) {
   const links = new Set();
   const texts = [];
-  for (let step = 0; step < MAX_STEPS; step++) {
-    const seen = await page.evaluate(() => {
-      const hrefs = [...document.querySelectorAll('a[href^="#/"]')].map((a) => a.getAttribute("href"));
-      const before = window.scrollY;
-      window.scrollBy(0, window.innerHeight);
-      // biome-ignore lint/performance/useDomNodeTextContent: the text as shown (laid out, scripts' output) is wanted
-      return { hrefs, text: document.body.innerText, moved: window.scrollY !== before };
-    });
+  const deadline = Date.now() + LOAD_MS;
+  let settled = { height: -1, since: Date.now() };
+  for (let n = 0; n < MAX_STEPS && Date.now() < deadline; n++) {
+    const seen = await step(page);
     for (const h of seen.hrefs) links.add(h);
     texts.push(seen.text);
-    if (!seen.moved) break;
-    await pause(50);
+    if (seen.moved || seen.height !== settled.height) settled = { height: seen.height, since: Date.now() };
+    else if (Date.now() - settled.since >= SETTLE_MS && operationLinks(links) >= operations) break;
+    await pause(seen.moved ? 50 : POLL_MS);
   }
   return { links: [...links], text: texts.join("\n") };
 }
 
 /**
  * Loads `file` in a new page of `browser` (viewport `width`×`height`) and reports
- * { external, errors, links, text }; with `screenshot` (a PNG path), also writes the viewport there after
- * clicking the sidebar entry `open`.
+ * { external, errors, links, text }; with `operations`, waits (within LOAD_MS) until that many operation links
+ * were rendered; with `screenshot` (a PNG path), also writes the viewport there after clicking the sidebar entry
+ * `open`.
  */
-export async function inspectPage(browser, file, { width = 1280, height = 800, screenshot, open } = {}) {
+export async function inspectPage(browser, file, options = {}) {
+  const { width = 1280, height = 800, screenshot, open, operations } = options;
   const page = await browser.newPage();
   const external = [];
   const errors = [];
@@ -75,7 +98,7 @@ export async function inspectPage(browser, file, { width = 1280, height = 800, s
     page.on("console", (m) => m.type() === "error" && errors.push({ text: m.text(), url: m.location()?.url ?? "" }));
     await page.goto(pathToFileURL(file).href, { waitUntil: "load", timeout: LOAD_MS });
     await page.waitForSelector('[data-testid="search-trigger"]', { timeout: LOAD_MS });
-    const rendered = await scrollThrough(page);
+    const rendered = await scrollThrough(page, operations);
     if (screenshot) {
       await page.evaluate(() => window.scrollTo(0, 0));
       const labels = await page.$$('[data-testid="menu-item-label"]');
