@@ -498,7 +498,7 @@ function taskPushNotificationConfigFromOlderJson(j: unknown, a: At, lost: Loss[]
 }
 
 function taskPushNotificationConfigToOlderJson(m: TaskPushNotificationConfig, a: At, lost: Loss[]): JsonObject {
-  const o: JsonObject = {};
+  const o: JsonObject = { taskId: "", pushNotificationConfig: {} };
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o["taskId"] = m.taskId;
   {

@@ -770,15 +770,13 @@ function decodeAgentCardSignature(json: JsonValue, a: At, lost: Loss[]): JsonVal
 function encodeTaskPushNotificationConfig(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
-  if (json["name"] != null) {
-    const ids = String(json["name"]).split("/");
-    if (ids.length === 4) {
-      out["taskId"] = ids[1]!;
-      out["pushNotificationConfig"] = { id: ids[3]! };
-    }
+  {
+    const ids = String(json["name"] ?? "").split("/");
+    const named = ids.length === 4;
+    out["taskId"] = named ? ids[1]! : "";
+    out["pushNotificationConfig"] = { id: named ? ids[3]! : "" };
   }
-  if (json["pushNotificationConfig"] != null)
-    out["pushNotificationConfig"] = mergeJson(out["pushNotificationConfig"], encodePushNotificationConfig(json["pushNotificationConfig"], at(a, "pushNotificationConfig"), lost));
+  out["pushNotificationConfig"] = mergeJson(out["pushNotificationConfig"], encodePushNotificationConfig(json["pushNotificationConfig"] ?? {}, at(a, "pushNotificationConfig"), lost));
   return out;
 }
 

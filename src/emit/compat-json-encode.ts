@@ -134,14 +134,32 @@ function olderLiteral(env: JsonEnv, p: Pair, inLiteral: Map<string, string>): st
     const plain = f.presence === IMPLICIT && !f.oneof && f.fieldKind === "scalar";
     if (s.op === "copy" && plain && always.includes(s.to) && valueKind(f)) inLiteral.set(s.to, `m.${f.localName}`);
   }
-  const defaults = d03.fields
-    .filter((x) => always.includes(x.name))
-    .map((x) => {
-      const value = inLiteral.get(x.name) ?? jsLiteral(dialectDefault(d03, x.name, env.dialect));
-      return `${propKey(key03(env, x.name, d03))}: ${value}`;
-    });
-  const members = [...(kind ? [`kind: ${lit(kind)}`] : []), ...defaults];
+  // By key, first wins: a resource name's object (pushNotificationConfig.id) may be a field of its own too.
+  const defaults = new Map<string, string>(kind ? [["kind", lit(kind)]] : []);
+  for (const x of d03.fields.filter((f) => always.includes(f.name))) {
+    const entries = isResourceName(env, d03, x.name)
+      ? resourceDefaults(env, d03, x.name)
+      : [[key03(env, x.name, d03), inLiteral.get(x.name) ?? jsLiteral(dialectDefault(d03, x.name, env.dialect))]];
+    for (const [k, v] of entries) if (!defaults.has(k!)) defaults.set(k!, v!);
+  }
+  const members = [...defaults].map(([k, v]) => `${propKey(k)}: ${v}`);
   return members.length > 0 ? `{ ${members.join(", ")} }` : "{}";
+}
+
+const isResourceName = (env: JsonEnv, d03: DescMessage, name03: string) =>
+  env.dialect.resourceNames.some((x) => x.message === d03.typeName && x.field === name03);
+
+/**
+ * The keys a resource name a2a.json always has starts as: each id its pattern names, at "" (tasks/{id} → id),
+ * or {} for the object a dotted key sits in (pushNotificationConfig.id), in the order the codec writes them.
+ */
+function resourceDefaults(env: JsonEnv, d03: DescMessage, name03: string): [string, string][] {
+  const roots = new Map<string, string>();
+  for (const k of resource(env, d03, name03).keys) {
+    const [root, ...rest] = k.split(".");
+    if (!roots.has(root!)) roots.set(root!, rest.length > 0 ? "{}" : '""');
+  }
+  return [...roots];
 }
 
 /** One step of the plan toward the older version, as statements. */

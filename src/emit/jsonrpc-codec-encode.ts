@@ -153,7 +153,10 @@ export function enumOfField(f: DescField): DescEnum | undefined {
   return undefined;
 }
 
-/** A resource name written as the ids its pattern names ("tasks/{id}" → id), when it has as many segments. */
+/**
+ * A resource name written as the ids its pattern names ("tasks/{id}" → id), when it has as many segments.
+ * One a2a.json always has (alwaysEmit) writes its ids whatever the name: "" for each when it has not.
+ */
 function resourceLines(
   c: CodecCtx,
   pattern: string,
@@ -163,6 +166,28 @@ function resourceLines(
   written: Set<string>,
 ): Line[] {
   const segments = pattern.split("/");
+  const tree = idTree(segments);
+  const bang = c.typed ? "!" : "";
+  const id = (i: number) => (always ? `named ? ids[${i}]${bang} : ""` : `ids[${i}]${bang}`);
+  const literal = (v: unknown): string =>
+    typeof v === "number"
+      ? id(v)
+      : `{ ${[...(v as Map<string, unknown>)].map(([k, x]) => `${key(k)}: ${literal(x)}`).join(", ")} }`;
+  const indent = always ? "  " : "    ";
+  const sets: Line[] = [...tree].map(([root, v]) => {
+    const target = prop("out", root);
+    return written.has(root)
+      ? [`${indent}${target} = `, c.h("mergeJson"), `(${target}, ${literal(v)});`]
+      : [`${indent}${target} = ${literal(v)};`];
+  });
+  for (const root of tree.keys()) written.add(root);
+  const split: Line = [`  const ids = String(${value}).split("/");`];
+  if (always) return [["{"], split, [`  const named = ids.length === ${segments.length};`], ...sets, ["}"]];
+  return [[`if (${src} != null) {`], split, [`  if (ids.length === ${segments.length}) {`], ...sets, ["  }"], ["}"]];
+}
+
+/** The ids of a pattern's segments, by their (dotted) keys: key → segment index, or → the keys under it. */
+function idTree(segments: readonly string[]): Map<string, number | Map<string, unknown>> {
   const tree = new Map<string, number | Map<string, unknown>>();
   segments.forEach((s, i) => {
     const m = /^\{([^}]+)\}$/.exec(s);
@@ -177,26 +202,7 @@ function resourceLines(
     }
     node.set(keys[keys.length - 1]!, i);
   });
-  const bang = c.typed ? "!" : "";
-  const literal = (v: unknown): string =>
-    typeof v === "number"
-      ? `ids[${v}]${bang}`
-      : `{ ${[...(v as Map<string, unknown>)].map(([k, x]) => `${key(k)}: ${literal(x)}`).join(", ")} }`;
-  const sets: Line[] = [...tree].map(([root, v]) => {
-    const target = prop("out", root);
-    return written.has(root)
-      ? [`    ${target} = `, c.h("mergeJson"), `(${target}, ${literal(v)});`]
-      : [`    ${target} = ${literal(v)};`];
-  });
-  for (const root of tree.keys()) written.add(root);
-  return [
-    [always ? "{" : `if (${src} != null) {`],
-    [`  const ids = String(${value}).split("/");`],
-    [`  if (ids.length === ${segments.length}) {`],
-    ...sets,
-    ["  }"],
-    ["}"],
-  ];
+  return tree;
 }
 
 const key = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : lit(k));
