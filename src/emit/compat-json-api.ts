@@ -11,6 +11,7 @@
 import type { DescMessage } from "@bufbuild/protobuf";
 import type { GeneratedFile, Printable } from "@bufbuild/protoplugin";
 import { runtimeModule } from "./routes-module.js";
+import { importShape } from "./shape-imports.js";
 
 export interface CompatJsonApi {
   readonly older: string;
@@ -109,7 +110,7 @@ function printUnion(f: GeneratedFile, api: CompatJsonApi): void {
       line = [];
       width = 2;
     }
-    line.push(line.length === 0 ? "| " : " | ", f.importShape(d));
+    line.push(line.length === 0 ? "| " : " | ", importShape(f, d));
     width += d.name.length + 3;
   }
   f.print("  ", line, ";");
@@ -146,5 +147,5 @@ function writer(f: GeneratedFile, typed: boolean, api: CompatJsonApi, e: CompatJ
   if (!typed) return ["(m, a, lost) => ", e.toOlder, "(m, a, lost) ?? {}"];
   const at = f.import("At", api.compatJsonModule, true);
   const loss = f.import("Loss", runtimeModule, true);
-  return ["(m: ", f.importShape(e.newer), ", a: ", at, ", lost: ", loss, "[]) => ", e.toOlder, "(m, a, lost) ?? {}"];
+  return ["(m: ", importShape(f, e.newer), ", a: ", at, ", lost: ", loss, "[]) => ", e.toOlder, "(m, a, lost) ?? {}"];
 }

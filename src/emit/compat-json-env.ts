@@ -28,6 +28,7 @@ import type { Resource } from "./compat-json-transforms.js";
 import { lowerFirstWord } from "./names.js";
 import { runtimeModule } from "./routes-module.js";
 import { paramNames } from "./unused-params.js";
+import { importShape } from "./shape-imports.js";
 
 /** The helpers the generated conversions call (packages/runtime/src/compat/compat-json.ts). */
 export const compatJsonModule = `${runtimeModule}/compat-json`;
@@ -145,7 +146,7 @@ export function planReason(env: JsonEnv, newerShort: string, name: string): stri
 
 /** Expression: a newer message at its zero value (typed as its shape in TypeScript). */
 export const zero = (env: JsonEnv, d: DescMessage): Code =>
-  env.typed ? code`(${zeroLiteral(d)} as ${env.f.importShape(d)})` : zeroLiteral(d);
+  env.typed ? code`(${zeroLiteral(d)} as ${importShape(env.f, d)})` : zeroLiteral(d);
 
 // ---- function names and calls ----
 

@@ -24,6 +24,7 @@ import {
 import { enumTable, lit, type EnumTable } from "./compat-proto-values.js";
 import { wrappedName, wrappedToNewer, wrappedToOlder, type WrappedPair } from "./compat-proto-wrapped.js";
 import { runtimeModule } from "./routes-module.js";
+import { importShape } from "./shape-imports.js";
 
 /** Helpers from the runtime's generated-code entry point; the others come from its main one. */
 const compatJsonHelpers = new Set(["at", "At", "eachTo", "lose", "valueJson", "valueOf"]);
@@ -38,6 +39,12 @@ interface Written {
   readonly tables: readonly EnumTable[];
   readonly problems: readonly string[];
 }
+
+/**
+ * What each function of a plan takes, as the check settled it: emission starts
+ * from it and so writes every function once, not once per round.
+ */
+const settledNeeds = new WeakMap<CompatPlan, ReadonlyMap<string, Needs>>();
 
 /** Writes every pair's functions until what each function takes (its path, the losses) is settled. */
 function writeAll(
@@ -64,7 +71,7 @@ function writeAll(
     pairs.set(p.older, pair);
     list.push(pair);
   }
-  const needs = new Map<string, Needs>();
+  const needs = new Map<string, Needs>(settledNeeds.get(plan));
   for (let round = 0; ; round++) {
     const tables = new Map<string, EnumTable>();
     const found: string[] = [];
@@ -94,7 +101,10 @@ function writeAll(
       if (!known || known.at !== fn.needs.at || known.lost !== fn.needs.lost) changed = true;
       needs.set(fn.name, fn.needs);
     }
-    if (!changed || round > 10) return { functions, tables: [...tables.values()], problems: [...problems, ...found] };
+    if (!changed || round > 10) {
+      settledNeeds.set(plan, needs);
+      return { functions, tables: [...tables.values()], problems: [...problems, ...found] };
+    }
   }
 }
 
@@ -127,7 +137,7 @@ export function emitProtoConversions(
       runtimeTypes.has(name),
     );
   const shape = (d: DescMessage): Printable => {
-    if (d.typeName.startsWith(plan.newer + ".")) return f.importShape(d);
+    if (d.typeName.startsWith(plan.newer + ".")) return importShape(f, d);
     const alias = `Older${d.name}`;
     olderTypes.set(alias, d);
     return alias;
@@ -160,7 +170,7 @@ export function emitProtoConversions(
     // After the functions, so that the newer messages, named first, keep their own names.
     f.print();
     f.print(`// The ${plan.older} messages, by names of their own.`);
-    for (const [alias, d] of olderTypes) f.print(`type ${alias} = `, f.importShape(d), ";");
+    for (const [alias, d] of olderTypes) f.print(`type ${alias} = `, importShape(f, d), ";");
   }
   printConverter(f, { ts, rt, plan, descriptors }, written, wrapped);
 }

@@ -346,6 +346,10 @@ function inlineLiteral(d: DescMessage, values: Values, problem: (what: string) =
   return ["{ ", ...entries.flatMap((e, i) => (i === 0 ? e : [", ", ...e])), " }"];
 }
 
+/** Whether printed code, at any depth, reads the source message `m`. */
+const mentionsM = (p: unknown): boolean =>
+  typeof p === "string" ? p.includes("m.") && /\bm\./.test(p) : Array.isArray(p) && p.some(mentionsM);
+
 /** The whole function: signature, statements before, the literal (returned, or `o` when statements follow). */
 function functionLines(
   env: PairEnv,
@@ -359,9 +363,7 @@ function functionLines(
   problem: (what: string) => void,
 ): Printable[][] {
   // A message without fields to read (an empty request) is not read at all.
-  const readsM = [...before, ...after, ...values.values()]
-    .flat(3)
-    .some((p) => typeof p === "string" && /\bm\./.test(p));
+  const readsM = [before, after, [...values.values()]].some(mentionsM);
   const params: Printable[][] = [];
   if (readsM) params.push(env.ts ? ["m: ", env.shape(src)] : ["m"]);
   if (needs.at) params.push(env.ts ? ["a: ", env.rt("At")] : ["a"]);
