@@ -50,6 +50,7 @@ export const A2AServiceV0_3: A2aServiceDefinition<typeof A2AService> = defineA2a
     "a2a.v1.TaskSubscriptionRequest": [{ field: "name" }],
     "a2a.v1.CreateTaskPushNotificationConfigRequest": [{ field: "parent" }, { field: "config" }],
     "a2a.v1.TaskPushNotificationConfig": [{ field: "push_notification_config" }],
+    "a2a.v1.GetTaskPushNotificationConfigRequest": [{ field: "name" }],
     "a2a.v1.ListTaskPushNotificationConfigRequest": [{ field: "parent" }],
     "a2a.v1.DeleteTaskPushNotificationConfigRequest": [{ field: "name" }],
   },

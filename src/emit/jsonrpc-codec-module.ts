@@ -99,6 +99,23 @@ function printNullResults(c: CodecCtx): void {
   }
 }
 
+/**
+ * The key a request check names for a resource name field, or a wrapper's field derived from ids: the first id
+ * its pattern names (`tasks/{id}` → `id`; `{pushNotificationConfig.id}` → `pushNotificationConfig.id`).
+ */
+function resourceKeys(d: JsonRpcDialect): Record<string, string> {
+  const firstId = (pattern: string) => /\{([^}]+)\}/.exec(pattern)?.[1];
+  const out: Record<string, string> = {};
+  const add = (name: string, pattern: string) => {
+    const key = firstId(pattern);
+    if (key !== undefined) out[name] = key;
+  };
+  for (const r of d.resourceNames) add(`${r.message}.${r.field}`, r.pattern);
+  for (const w of d.wrappers)
+    for (const [field, pattern] of Object.entries(w.derived)) add(`${w.message}.${field}`, pattern);
+  return out;
+}
+
 function printCodec(c: CodecCtx, f: GeneratedFile, name: string, codecType: ReturnType<GeneratedFile["import"]>): void {
   const entry = (typeName: string, id: string) =>
     `    ${JSON.stringify(typeName)}: { encode: ${encoderName(id)}, decode: ${decoderName(id)} },`;
@@ -108,6 +125,7 @@ function printCodec(c: CodecCtx, f: GeneratedFile, name: string, codecType: Retu
     part: d.part.message,
     wrappers: d.wrappers.map((w) => ({ message: w.message, field: w.field })),
     renames: d.renames,
+    resourceKeys: resourceKeys(d),
   };
   f.print(f.jsDoc(codecDoc));
   f.print(f.export("const", name), ...c.t(": ", codecType), " = ", f.import("jsonRpcCodec", compatJsonModule), "(");

@@ -9,7 +9,8 @@
  *   listMaps      the bare map of string arrays
  *
  * else an object of its fields: keys renamed (renames) or JSON names, enum values as the dialect names them,
- * the `kind` the dialect adds (required), a resource-name field as its pattern's ids (`tasks/{id}` → `id`).
+ * the `kind` the dialect adds (required), a resource-name field as its pattern's ids (`tasks/{id}` → `id`;
+ * required but for the entry's `optional` ids).
  * `required`: the dialect's alwaysEmit fields, `kind`, and the fields the input rules require (api.input*:
  * field_behavior REQUIRED as the override files leave it). No schema forbids other keys: a2a.json has keys
  * the proto lacks (Part.metadata, file name), which the codec reads and reports as lost.
@@ -80,7 +81,7 @@ export class DialectSchemas extends SchemaComponents {
       if (resource) {
         for (const id of [...resource.pattern.matchAll(/\{([^}.]+)\}/g)].map((x) => x[1]!)) {
           props.push([id, { type: "string", description: `Part of the proto's \`${f.name}\` (${resource.pattern}).` }]);
-          if (this.required(msg, f)) required.push(id);
+          if (this.required(msg, f) && !resource.optional?.includes(id)) required.push(id);
         }
         continue;
       }

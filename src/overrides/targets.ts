@@ -111,7 +111,10 @@ const dialectSchema = obj(
       data: obj({ message: str, field: str }),
     }),
     unions: strList,
-    resourceNames: { type: "array", items: obj({ message: str, field: str, pattern: str }) },
+    resourceNames: {
+      type: "array",
+      items: obj({ message: str, field: str, pattern: str, optional: strList }, ["message", "field", "pattern"]),
+    },
     wrappers: { type: "array", items: obj({ message: str, field: str, derived: strMap }) },
     arrayResults: strMap,
     nullResults: strList,

@@ -79,7 +79,34 @@ const everyV03Handler: v03.A2AServiceHandler = {
   async *taskSubscription() {
     throw reached();
   },
+  async getTaskPushNotificationConfig() {
+    throw reached();
+  },
   async listTaskPushNotificationConfig() {
+    throw reached();
+  },
+  async deleteTaskPushNotificationConfig() {
+    throw reached();
+  },
+};
+
+/** A v1.0 handler with every operation the bridged id checks reach, each counting a call and failing. */
+const everyV10Handler: v10.A2AServiceHandler = {
+  ...v10Handler,
+  async getTask() {
+    throw reached();
+  },
+  async cancelTask() {
+    throw reached();
+  },
+  // biome-ignore lint/correctness/useYield: the call fails before any event
+  async *subscribeToTask() {
+    throw reached();
+  },
+  async getTaskPushNotificationConfig() {
+    throw reached();
+  },
+  async listTaskPushNotificationConfigs() {
     throw reached();
   },
   async deleteTaskPushNotificationConfig() {
@@ -92,6 +119,7 @@ let v10Urls: Urls;
 let v03Urls: Urls;
 let bridgedUrls: Urls;
 let everyV03Urls: Urls;
+let everyBridgedUrls: Urls;
 
 const listen = async (server: Server | Http2Server) => {
   servers.push(server);
@@ -123,6 +151,10 @@ beforeAll(async () => {
   };
   everyV03Urls = {
     http: await listen(createServer(nodeHttpListener(v03.createA2AServiceHttpHandler({ handler: everyV03Handler })))),
+    grpc: "",
+  };
+  everyBridgedUrls = {
+    http: await listen(createServer(nodeHttpListener(v03.createA2AServiceHttpHandler(bridgeToOlder(everyV10Handler))))),
     grpc: "",
   };
 });
@@ -411,22 +443,33 @@ describe("v0.3", () => {
     expect(got.json).toEqual(created.json);
   });
 
-  // a2a.json's required ids (TaskIdParams, TaskQueryParams, the push config params) on the v0.3 server: the codec
-  // leaves an absent id's resource name empty, so the input rules see it; the handler is never called. (Through the
-  // bridge, the v1.0 rules on id and task_id refuse them.)
-  const unnamed: [string, Record<string, unknown>][] = [
-    ["tasks/get", {}],
-    ["tasks/cancel", {}],
-    ["tasks/resubscribe", {}],
-    ["tasks/pushNotificationConfig/list", {}],
-    ["tasks/pushNotificationConfig/delete", {}],
-    ["tasks/pushNotificationConfig/set", { pushNotificationConfig: { url: "https://example.com/hook" } }],
+  // a2a.json's required ids (TaskIdParams, TaskQueryParams, the push config params), refused with the a2a.json key
+  // they lack, not the proto's `name` or `parent`: on the v0.3 server the codec leaves a resource name without its
+  // task id empty, so the input rules see it; through the bridge the refusal is reworded from the v0.3 rules. The
+  // handler is never called.
+  const config = { pushNotificationConfig: { url: "https://example.com/hook" } };
+  const unnamed: [string, Record<string, unknown>, string][] = [
+    ["tasks/get", {}, "id"],
+    ["tasks/cancel", {}, "id"],
+    ["tasks/resubscribe", {}, "id"],
+    ["tasks/pushNotificationConfig/get", {}, "id"],
+    ["tasks/pushNotificationConfig/get", { pushNotificationConfigId: "c1" }, "id"],
+    ["tasks/pushNotificationConfig/list", {}, "id"],
+    ["tasks/pushNotificationConfig/delete", {}, "id"],
+    ["tasks/pushNotificationConfig/delete", { pushNotificationConfigId: "c1" }, "id"],
+    ["tasks/pushNotificationConfig/set", config, "taskId"],
+    ["tasks/pushNotificationConfig/set", { taskId: "t1" }, "pushNotificationConfig"],
   ];
-  it.each(unnamed)("JSON-RPC %s without its task id is -32602", async (method, params) => {
-    const before = calls;
-    const r = await rpc(everyV03Urls, method, params);
-    expect(r.json.error?.code, `${method} ${JSON.stringify(r.json)}`).toBe(-32602);
-    expect(calls).toBe(before);
+  it.each(unnamed)("JSON-RPC %s with %j is -32602 naming %s", async (method, params, key) => {
+    for (const urls of [everyV03Urls, everyBridgedUrls]) {
+      const before = calls;
+      const r = await rpc(urls, method, params);
+      expect(r.json.error, `${urls.http} ${method}`).toEqual({
+        code: -32602,
+        message: `Invalid params for ${method}: ${key} is required`,
+      });
+      expect(calls).toBe(before);
+    }
   });
 
   it('serves a get without pushNotificationConfigId (waived for 0.3): the v1.0 handler sees id ""', async () => {

@@ -48,8 +48,16 @@ export interface JsonRpcDialect {
   };
   /** Messages that are one oneof whose member the dialect writes bare (told apart by `kind`). */
   readonly unions: readonly string[];
-  /** Fields that hold a resource name in the proto and separate ids in the dialect. */
-  readonly resourceNames: readonly { readonly message: string; readonly field: string; readonly pattern: string }[];
+  /**
+   * Fields that hold a resource name in the proto and separate ids in the dialect; `optional`: the ids a
+   * request may leave out when the name is required (the first id never is).
+   */
+  readonly resourceNames: readonly {
+    readonly message: string;
+    readonly field: string;
+    readonly pattern: string;
+    readonly optional?: readonly string[];
+  }[];
   /** Requests whose dialect form is one of their fields, the other fields derived from it. */
   readonly wrappers: readonly {
     readonly message: string;

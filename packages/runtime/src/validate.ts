@@ -12,8 +12,9 @@
  * naming its field path in the JSON the binding reads: ProtoJSON names
  * (`message.parts[0]`, `config.pushNotificationConfig.url`); on a JSON-RPC
  * binding with a dialect (v0.3), its renamed keys (`message.parts` for
- * `content`), and a wrapper request's wrapped field left out (the params are
- * that field). An explicit 0 for an enum is unset in proto3 (binary cannot
+ * `content`), a resource name by its first id (`id` for `tasks/{id}`), and a
+ * wrapper request's wrapped field left out (the params are that field). An
+ * explicit 0 for an enum is unset in proto3 (binary cannot
  * tell them apart), so `ROLE_UNSPECIFIED` fails a rule as an absent role
  * does. Unknown enum names never reach the message (json-request-check.ts).
  */
@@ -34,10 +35,14 @@ export interface InputRule {
   readonly waivedFrom?: readonly string[];
 }
 
-/** What the check reads of a JSON-RPC dialect (the codec's JsonRpcNames): its wrapper requests and renames. */
+/**
+ * What the check reads of a JSON-RPC dialect (the codec's JsonRpcNames): its wrapper requests, renames and the
+ * ids its resource names are spelled as (a missing `tasks/{id}` name is named `id`).
+ */
 export interface DialectNames {
   readonly wrappers: readonly { readonly message: string; readonly field: string }[];
   readonly renames: Readonly<Record<string, string>>;
+  readonly resourceKeys?: Readonly<Record<string, string>>;
 }
 
 /** Checks one request message; returns what is wrong, or undefined. */
@@ -68,7 +73,8 @@ export function requestCheck(
     ? {
         key(m, f) {
           if (d.wrappers.some((w) => w.message === m.typeName && w.field === f.name)) return undefined;
-          return d.renames[`${m.typeName}.${f.name}`] ?? f.jsonName;
+          const name = `${m.typeName}.${f.name}`;
+          return d.resourceKeys?.[name] ?? d.renames[name] ?? f.jsonName;
         },
       }
     : undefined;

@@ -32,7 +32,7 @@
  * in v0.3); a code the older catalog lacks (-32008, -32009) travels as a
  * JSON-RPC server error in the reserved range with its message.
  */
-import { create, type DescMessage, type DescService, type Message } from "@bufbuild/protobuf";
+import { create, fromJson, type DescMessage, type DescService, type Message } from "@bufbuild/protobuf";
 import type {
   A2aClient,
   A2aHandler,
@@ -156,9 +156,10 @@ function directOperation(
         throw new A2AError("InvalidParamsError", `Invalid params for ${from.jsonrpcMethod}: ${e.message}`);
       throw e;
     }
-    // Checked with the newer version's input rules, less those it waives for the older version.
+    // Checked with the newer version's input rules, less those it waives for the older version; a refusal
+    // names the older version's keys where its own rules see the same problem.
     const problem = to.checkRequest?.(req, "JSONRPC", o.older.protocolVersion);
-    if (problem) throw invalidRequest(from, "JSONRPC", problem);
+    if (problem) throw invalidRequest(from, "JSONRPC", olderProblem(o, from, params) ?? problem);
     lost.forEach(serverLoss ?? bridgeLoss);
     return req;
   };
@@ -191,6 +192,22 @@ function directOperation(
           }
         },
       };
+}
+
+/**
+ * What the older version's own rules say of JSON-RPC `params`, named by its a2a.json keys (`id`, not the newer
+ * `taskId`); undefined when they find nothing or the params do not decode. Runs only for a refused request.
+ */
+function olderProblem(o: AnyBridge, from: OperationInfo, params: JsonValue): string | undefined {
+  const codec = o.older.jsonrpcCodec;
+  if (!codec || !from.checkRequest) return undefined;
+  try {
+    const input = from.method.input;
+    const older = fromJson(input, codec.decode(input, params), { ignoreUnknownFields: true });
+    return from.checkRequest(older, "JSONRPC");
+  } catch {
+    return undefined;
+  }
 }
 
 /** The newer request; one that cannot convert is InvalidParams, named as the binding names the operation. */

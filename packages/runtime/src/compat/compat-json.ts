@@ -552,20 +552,22 @@ export function nameId(x: JsonObject, ...keys: string[]): string {
 
 /**
  * A resource name from its pattern's pieces: text as it is, each key path (an array) as nameId reads it; ""
- * when every id is missing, so that a request without its ids has no name rather than "tasks/".
+ * when the first id is missing, so that a request without its task id has no name (its check names that id)
+ * rather than "tasks/" or "tasks//pushNotificationConfigs/c1".
  */
 export function resourceName(x: JsonObject, ...pieces: readonly (string | readonly string[])[]): string {
   let out = "";
-  let any = false;
+  let first = true;
   for (const p of pieces) {
     if (typeof p === "string") out += p;
     else {
       const id = nameId(x, ...p);
-      any ||= id !== "";
+      if (first && id === "") return "";
+      first = false;
       out += id;
     }
   }
-  return any ? out : "";
+  return out;
 }
 
 /** `value` over `prev`: two objects merged key by key (deeply), anything else replaced. */

@@ -57,6 +57,11 @@ export interface JsonRpcNames {
   readonly wrappers: readonly { readonly message: string; readonly field: string }[];
   /** "pkg.Message.field" → dialect key. */
   readonly renames: Readonly<Record<string, string>>;
+  /**
+   * "pkg.Message.field" of a resource name the dialect spells as separate ids (`tasks/{id}`), or of a wrapper's
+   * field derived from its ids → the key of the first id, as the request names it (`id`, `taskId`).
+   */
+  readonly resourceKeys?: Readonly<Record<string, string>>;
 }
 
 /** The generated a2a.json codec of a version (v0.3), and the names its request checks read. */
