@@ -14,7 +14,8 @@
 //   6. install-size.js       production install size of the runtime vs @a2a-js/sdk 1.3.0
 //   7. task-runtime.js       a streamed send with ten artifact events through createTaskHandler vs
 //                            @a2a-js/sdk 1.3.0's DefaultRequestHandler, called directly, each side in
-//                            a child process of its own (rounds in turns); sends/s and CPU per send
+//                            a child process of its own (rounds in turns); sends/s and CPU per send; and
+//                            the heap over 200k sends through the memory store bounded at 10k tasks
 //   8. task-postgres.js      send + get through createTaskHandler on the PostgreSQL store (a private
 //                            cluster from the Debian binaries, removed afterwards; "skipped" without
 //                            them): throughput and p99 on one instance and on two sharing the database
@@ -25,7 +26,7 @@ import { benchRouteMatching } from "./route-matching.js";
 import { benchServerThroughput } from "./server-throughput.js";
 import { benchSyntheticScaling } from "./synthetic-scaling.js";
 import { benchTaskPostgres, formatPostgres } from "./task-postgres.js";
-import { benchTaskStreaming } from "./task-runtime.js";
+import { benchMemoryFlatIsolated, benchTaskStreaming, formatMemory } from "./task-runtime.js";
 import { fmtMs, fmtOps, fmtRatio, fmtRps, nowMs } from "./stats.js";
 
 const start = nowMs();
@@ -43,6 +44,8 @@ const servers = await benchServerThroughput();
 const serversS = (nowMs() - serversStart) / 1000;
 const size = benchInstallSize();
 const tasks = await benchTaskStreaming();
+const memory = benchMemoryFlatIsolated();
+console.log(formatMemory(memory));
 const postgres = await benchTaskPostgres();
 console.log(formatPostgres(postgres));
 const mb = (b) => `${(b / 1024 / 1024).toFixed(1)} MB`;
@@ -142,6 +145,13 @@ const rows = [
     `${tasks.cpuUs.a2aJs.toFixed(0)} µs`,
     fmtRatio(tasks.cpuRatio),
     "(reference)",
+  ],
+  [
+    `  memory store: heap after ${memory.tasks / 1000}k sends vs after ${memory.tasks / 4000}k`,
+    `${memory.heapMb.at(-1).toFixed(0)} MB`,
+    `${memory.heapMb[0].toFixed(0)} MB`,
+    fmtRatio(memory.heapMb.at(-1) / memory.heapMb[0]),
+    "flat (printed)",
   ],
   ...postgresRows(postgres),
 ];

@@ -17,11 +17,11 @@
 //
 // With --memory it prints instead the heap after each 50k of 200k blocking
 // sends through the bounded memory store (maxTasks 10k): flat when the bound
-// holds (run with node --expose-gc for settled figures).
+// holds (run with node --expose-gc for settled figures; `npm run bench` does, in a child process).
 //
 // `node bench/task-runtime.js [--memory | --profile ours|a2a-js]`; needs `npm run build` and
 // `npm run build:examples`.
-import { fork } from "node:child_process";
+import { fork, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, ServerCallContext } from "@a2a-js/sdk/server";
 import { createMemoryTaskStore, createTaskHandler, TaskState } from "@protoc-gen-a2a/runtime/task";
@@ -261,6 +261,21 @@ export async function benchTaskStreaming() {
   }
 }
 
+/**
+ * benchMemoryFlat in a child process of its own run with --expose-gc (settled heap figures, and this
+ * process's heap kept out of them).
+ */
+export function benchMemoryFlatIsolated() {
+  const script = fileURLToPath(import.meta.url);
+  const r = spawnSync(process.execPath, ["--expose-gc", script, "--memory", "--json"], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`${script} --memory exited with ${r.status}: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split("\n").at(-1));
+}
+
+export const formatMemory = (m) =>
+  `[task-runtime] ${m.tasks} sends, memory store bounded at ${m.bound} tasks: heap after each quarter ` +
+  m.heapMb.map((x) => `${x.toFixed(0)} MB`).join(", ");
+
 /** One side alone, in this process, for a CPU profile. */
 async function profileOne(side) {
   const send = sideSend(side);
@@ -280,8 +295,8 @@ if (isMain(import.meta.url) && argAfter("--side") !== undefined) {
   await profileOne(argAfter("--profile"));
 } else if (isMain(import.meta.url) && process.argv.includes("--memory")) {
   const m = await benchMemoryFlat();
-  const heap = m.heapMb.map((x) => `${x.toFixed(0)} MB`).join(", ");
-  console.log(`[task-runtime] ${m.tasks} sends, memory store bounded at ${m.bound} tasks: heap ${heap}`);
+  if (process.argv.includes("--json")) console.log(JSON.stringify(m));
+  else console.log(formatMemory(m));
 } else if (isMain(import.meta.url)) {
   const s = await benchTaskStreaming();
   console.log(
