@@ -100,6 +100,18 @@ const headersSchema = obj({
 });
 
 const strMap = { type: "object", additionalProperties: str } as const;
+
+/** A resource name's optional ids that are not ids of its pattern after the first (which is always required). */
+function badOptionalIds(pattern: string, optional: readonly string[]): string[] {
+  const ids = [...pattern.matchAll(/\{([^}]+)\}/g)].map((x) => x[1]!);
+  return optional.flatMap((id) =>
+    id === ids[0]
+      ? [`${pattern}: its first id ${id} cannot be optional`]
+      : ids.includes(id)
+        ? []
+        : [`${pattern}: optional id ${id} is not an id of the pattern`],
+  );
+}
 const dialectSchema = obj(
   {
     enums: strMap,
@@ -261,6 +273,8 @@ export const apiTargets: Record<string, TargetKind<never>> = {
       ...Object.keys(v.listMaps ?? {}),
     ].filter((name) => !model.messages.has(name));
     if (missing.length > 0) throw new Error(`no message ${missing.join(", ")} in the request`);
+    const badOptional = v.resourceNames.flatMap((r) => badOptionalIds(r.pattern, r.optional ?? []));
+    if (badOptional.length > 0) throw new Error(`resourceNames: ${badOptional.join("; ")}`);
     model.jsonrpcDialect = v;
     return (
       `a2a.json dialect: ${Object.keys(v.enums).length} enum spellings, ${Object.keys(v.kinds).length} kinds, ` +
