@@ -1837,13 +1837,24 @@ export const A2AServiceV0_3JsonRpcCodec: JsonRpcCodec = jsonRpcCodec(
       "a2a.v1.Message.content": "parts", "a2a.v1.SendMessageConfiguration.push_notification": "pushNotificationConfig",
       "a2a.v1.APIKeySecurityScheme.location": "in",
     },
-    resourceKeys: {
-      "a2a.v1.GetTaskRequest.name": "id", "a2a.v1.CancelTaskRequest.name": "id",
-      "a2a.v1.TaskSubscriptionRequest.name": "id", "a2a.v1.GetTaskPushNotificationConfigRequest.name": "id",
-      "a2a.v1.DeleteTaskPushNotificationConfigRequest.name": "id",
-      "a2a.v1.ListTaskPushNotificationConfigRequest.parent": "id", "a2a.v1.TaskPushNotificationConfig.name": "taskId",
-      "a2a.v1.CreateTaskPushNotificationConfigRequest.parent": "taskId",
-      "a2a.v1.CreateTaskPushNotificationConfigRequest.config_id": "pushNotificationConfig.id",
+    resourceNames: {
+      "a2a.v1.GetTaskRequest.name": { pattern: "tasks/{id}" },
+      "a2a.v1.CancelTaskRequest.name": { pattern: "tasks/{id}" },
+      "a2a.v1.TaskSubscriptionRequest.name": { pattern: "tasks/{id}" },
+      "a2a.v1.GetTaskPushNotificationConfigRequest.name": {
+        pattern: "tasks/{id}/pushNotificationConfigs/{pushNotificationConfigId}",
+        optional: ["pushNotificationConfigId"],
+      },
+      "a2a.v1.DeleteTaskPushNotificationConfigRequest.name": {
+        pattern: "tasks/{id}/pushNotificationConfigs/{pushNotificationConfigId}",
+      },
+      "a2a.v1.ListTaskPushNotificationConfigRequest.parent": { pattern: "tasks/{id}" },
+      "a2a.v1.TaskPushNotificationConfig.name": {
+        pattern: "tasks/{taskId}/pushNotificationConfigs/{pushNotificationConfig.id}",
+        optional: ["pushNotificationConfig.id"],
+      },
+      "a2a.v1.CreateTaskPushNotificationConfigRequest.parent": { pattern: "tasks/{taskId}" },
+      "a2a.v1.CreateTaskPushNotificationConfigRequest.config_id": { pattern: "{pushNotificationConfig.id}" },
     },
   },
 );

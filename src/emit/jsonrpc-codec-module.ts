@@ -100,19 +100,16 @@ function printNullResults(c: CodecCtx): void {
 }
 
 /**
- * The key a request check names for a resource name field, or a wrapper's field derived from ids: the first id
- * its pattern names (`tasks/{id}` → `id`; `{pushNotificationConfig.id}` → `pushNotificationConfig.id`).
+ * What a request check reads of each resource name field, and of each wrapper's field derived from ids: its
+ * pattern with the ids as the request names them (`tasks/{id}`, `{pushNotificationConfig.id}`) and the ids it
+ * may leave out. An empty name is named by its first id; a name without a later id that is not optional, by that id.
  */
-function resourceKeys(d: JsonRpcDialect): Record<string, string> {
-  const firstId = (pattern: string) => /\{([^}]+)\}/.exec(pattern)?.[1];
-  const out: Record<string, string> = {};
-  const add = (name: string, pattern: string) => {
-    const key = firstId(pattern);
-    if (key !== undefined) out[name] = key;
-  };
-  for (const r of d.resourceNames) add(`${r.message}.${r.field}`, r.pattern);
+function resourceNames(d: JsonRpcDialect): Record<string, { pattern: string; optional?: readonly string[] }> {
+  const out: Record<string, { pattern: string; optional?: readonly string[] }> = {};
+  for (const r of d.resourceNames)
+    out[`${r.message}.${r.field}`] = r.optional ? { pattern: r.pattern, optional: r.optional } : { pattern: r.pattern };
   for (const w of d.wrappers)
-    for (const [field, pattern] of Object.entries(w.derived)) add(`${w.message}.${field}`, pattern);
+    for (const [field, pattern] of Object.entries(w.derived)) out[`${w.message}.${field}`] = { pattern };
   return out;
 }
 
@@ -125,7 +122,7 @@ function printCodec(c: CodecCtx, f: GeneratedFile, name: string, codecType: Retu
     part: d.part.message,
     wrappers: d.wrappers.map((w) => ({ message: w.message, field: w.field })),
     renames: d.renames,
-    resourceKeys: resourceKeys(d),
+    resourceNames: resourceNames(d),
   };
   f.print(f.jsDoc(codecDoc));
   f.print(f.export("const", name), ...c.t(": ", codecType), " = ", f.import("jsonRpcCodec", compatJsonModule), "(");

@@ -103,7 +103,13 @@ export {
 } from "./compat/dual-version.js";
 export { mergeAgentCards, MergedCardError } from "./compat/dual-card.js";
 export { operationCorrespondence, type OperationCorrespondence, type OperationNames } from "./operation-map.js";
-export type { DialectCodec, JsonRpcCodec, JsonRpcNames, OnDrop } from "./compat/conversion-types.js";
+export type {
+  DialectCodec,
+  JsonRpcCodec,
+  JsonRpcNames,
+  OnDrop,
+  ResourceNamePattern,
+} from "./compat/conversion-types.js";
 export { CompatJsonError, type At } from "./compat/compat-json.js";
 export {
   agentCardUrl,

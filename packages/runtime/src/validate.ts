@@ -12,13 +12,15 @@
  * naming its field path in the JSON the binding reads: ProtoJSON names
  * (`message.parts[0]`, `config.pushNotificationConfig.url`); on a JSON-RPC
  * binding with a dialect (v0.3), its renamed keys (`message.parts` for
- * `content`), a resource name by its first id (`id` for `tasks/{id}`), and a
+ * `content`), a resource name by the id it lacks (`id` for `tasks/{id}`; a
+ * later id unless the dialect lets it be left out), and a
  * wrapper request's wrapped field left out (the params are that field). An
  * explicit 0 for an enum is unset in proto3 (binary cannot
  * tell them apart), so `ROLE_UNSPECIFIED` fails a rule as an absent role
  * does. Unknown enum names never reach the message (json-request-check.ts).
  */
 import type { DescField, DescMessage, Message } from "@bufbuild/protobuf";
+import type { ResourceNamePattern } from "./compat/conversion-types.js";
 import { messageOf } from "./message-fields.js";
 
 /**
@@ -37,12 +39,12 @@ export interface InputRule {
 
 /**
  * What the check reads of a JSON-RPC dialect (the codec's JsonRpcNames): its wrapper requests, renames and the
- * ids its resource names are spelled as (a missing `tasks/{id}` name is named `id`).
+ * resource names it spells as separate ids (a `tasks/{id}` name without its id is named `id`).
  */
 export interface DialectNames {
   readonly wrappers: readonly { readonly message: string; readonly field: string }[];
   readonly renames: Readonly<Record<string, string>>;
-  readonly resourceKeys?: Readonly<Record<string, string>>;
+  readonly resourceNames?: Readonly<Record<string, ResourceNamePattern>>;
 }
 
 /** Checks one request message; returns what is wrong, or undefined. */
@@ -56,6 +58,35 @@ export type RequestCheck = (
 interface Naming {
   /** JSON key of a field, or undefined to leave the segment out. */
   key(m: DescMessage, f: DescField): string | undefined;
+  /** The ids of a resource name field the binding spells as separate ids. */
+  ids?(m: DescMessage, f: DescField): NameIds | undefined;
+}
+
+/** A resource name's ids, compiled once from its dialect pattern: the name as a RegExp, and each id's key. */
+interface NameIds {
+  readonly match: RegExp;
+  readonly ids: readonly { readonly key: string; readonly required: boolean }[];
+}
+
+function nameIds(p: ResourceNamePattern): NameIds {
+  const quote = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const ids: { key: string; required: boolean }[] = [];
+  let source = "^";
+  let last = 0;
+  for (const m of p.pattern.matchAll(/\{([^}]+)\}/g)) {
+    source += `${quote(p.pattern.slice(last, m.index))}([^/]*)`;
+    last = m.index + m[0].length;
+    ids.push({ key: m[1]!, required: ids.length === 0 || !p.optional?.includes(m[1]!) });
+  }
+  return { match: new RegExp(`${source}${quote(p.pattern.slice(last))}$`), ids };
+}
+
+/** The first required id a resource name leaves empty, as "<key> is required"; undefined when it has them all. */
+function missingId(n: NameIds, name: string, path: string): string | undefined {
+  const got = n.match.exec(name);
+  if (!got) return undefined;
+  const i = n.ids.findIndex((id, k) => id.required && got[k + 1] === "");
+  return i < 0 ? undefined : `${join(path, n.ids[i]!.key)} is required`;
 }
 
 type Rules = Readonly<Record<string, readonly InputRule[]>>;
@@ -74,7 +105,12 @@ export function requestCheck(
         key(m, f) {
           if (d.wrappers.some((w) => w.message === m.typeName && w.field === f.name)) return undefined;
           const name = `${m.typeName}.${f.name}`;
-          return d.resourceKeys?.[name] ?? d.renames[name] ?? f.jsonName;
+          const resource = d.resourceNames?.[name];
+          return (resource && nameIds(resource).ids[0]?.key) ?? d.renames[name] ?? f.jsonName;
+        },
+        ids(m, f) {
+          const resource = d.resourceNames?.[`${m.typeName}.${f.name}`];
+          return resource && nameIds(resource);
         },
       }
     : undefined;
@@ -189,13 +225,15 @@ function compileRule(m: DescMessage, rule: InputRule, naming: Naming): Check | u
         Object.keys(fieldValue(msg, f) as object).length > 0 ? undefined : `${at(path)} is required`;
     case "message":
       return (msg, path) => (fieldValue(msg, f) !== undefined ? undefined : `${at(path)} is required`);
-    default:
+    default: {
+      const ids = naming.ids?.(m, f);
       return (msg, path) => {
         const v = fieldValue(msg, f);
-        return v === undefined || v === "" || v === 0 || v === false || v === 0n || isEmptyBytes(v)
-          ? `${at(path)} is required`
-          : undefined;
+        if (v === undefined || v === "" || v === 0 || v === false || v === 0n || isEmptyBytes(v))
+          return `${at(path)} is required`;
+        return ids && typeof v === "string" ? missingId(ids, v, path) : undefined;
       };
+    }
   }
 }
 

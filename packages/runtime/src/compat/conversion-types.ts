@@ -58,10 +58,18 @@ export interface JsonRpcNames {
   /** "pkg.Message.field" → dialect key. */
   readonly renames: Readonly<Record<string, string>>;
   /**
-   * "pkg.Message.field" of a resource name the dialect spells as separate ids (`tasks/{id}`), or of a wrapper's
-   * field derived from its ids → the key of the first id, as the request names it (`id`, `taskId`).
+   * "pkg.Message.field" of a resource name the dialect spells as separate ids, or of a wrapper's field derived
+   * from its ids → its pattern, each id as the request names it (`tasks/{id}`, `{pushNotificationConfig.id}`),
+   * and the ids after the first that a request may leave out. A check names a name without an id by that id.
    */
-  readonly resourceKeys?: Readonly<Record<string, string>>;
+  readonly resourceNames?: Readonly<Record<string, ResourceNamePattern>>;
+}
+
+/** A resource name as a JSON-RPC dialect spells it: `tasks/{id}/pushNotificationConfigs/{pushNotificationConfigId}`. */
+export interface ResourceNamePattern {
+  readonly pattern: string;
+  /** Ids (after the first) a request may leave out. */
+  readonly optional?: readonly string[];
 }
 
 /** The generated a2a.json codec of a version (v0.3), and the names its request checks read. */
