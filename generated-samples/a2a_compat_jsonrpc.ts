@@ -115,6 +115,7 @@ function taskStatusToOlderJson(m: TaskStatus, a: At, lost: Loss[]): JsonObject {
 function partFromOlderJson(j: unknown, a: At, lost: Loss[]): Part {
   const x = object(j, a, "a2a.v1.Part");
   const m = ({ $typeName: "lf.a2a.v1.Part", content: { case: undefined }, filename: "", mediaType: "" } as Part);
+  for (const k in x) switch (k) { case "kind": case "text": case "file": case "data": case "metadata": break; default: lose(lost, a, k, "a2a.v1.Part has no field for it"); }
   if (x["metadata"] != null) m.metadata = struct(x["metadata"], a, "a2a.json Part metadata");
   const file = x["file"];
   const kind = partKindOf(x) ?? refuseKind(pathOf(a), "a2a.v1.Part", x["kind"], "text, file or data");
@@ -123,6 +124,7 @@ function partFromOlderJson(j: unknown, a: At, lost: Loss[]): Part {
   else if (kind === "file") {
     const fa = at(a, "file");
     const f = object(file, fa, "a2a.v1.FilePart");
+    for (const k in f) switch (k) { case "uri": case "bytes": case "mimeType": case "name": break; default: lose(lost, fa, k, "a2a.v1.FilePart has no field for it"); }
     if (f["uri"] != null && f["bytes"] != null) invalid(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);
     if (f["uri"] != null) m.content = { case: "url", value: str(f["uri"], fa, "a2a.v1.FilePart.file_with_uri") };
     else if (f["bytes"] != null) m.content = { case: "raw", value: bytes(f["bytes"], fa, "a2a.v1.FilePart.file_with_bytes") };

@@ -586,6 +586,24 @@ describe("what both paths read alike", () => {
     expect([ours.lost, ref.reasons]).toEqual([[], []]);
   });
 
+  it("a key an a2a.json part or its file does not have is reported on both paths, for the same reason", () => {
+    const part = { kind: "file", file: { uri: "https://h/f", size: 3 }, note: "x" };
+    const ours = direct.fromOlderJson(v10.PartSchema, part);
+    const ref = viaProtoToNewer(v03.PartSchema, part);
+    expect(equals(v10.PartSchema, ours.message, ref.message as v10.Part)).toBe(true);
+    expect(ours.lost).toEqual([
+      { path: "note", reason: "a2a.v1.Part has no field for it" },
+      { path: "file.size", reason: "a2a.v1.FilePart has no field for it" },
+    ]);
+    const drops: [string, string][] = [];
+    dialect.decode(v03.PartSchema, part, (path, reason) => drops.push([path, reason]));
+    expect(drops).toEqual([
+      ["note", "a2a.v1.Part has no field for it"],
+      ["file.size", "a2a.v1.FilePart has no field for it"],
+    ]);
+    expect(ref.reasons).toEqual(["a2a.v1.FilePart has no field for it", "a2a.v1.Part has no field for it"]);
+  });
+
   it("a file name on a part that is not a file part is reported, not dropped", () => {
     const { lost } = direct.fromOlderJson(v10.PartSchema, { kind: "text", text: "x", file: { name: "n.txt" } });
     expect(lost).toEqual([

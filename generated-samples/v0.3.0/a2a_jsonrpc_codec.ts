@@ -141,6 +141,7 @@ function encodePart(json: JsonValue, a: At, lost: Loss[]): JsonValue {
 function decodePart(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   if (json["metadata"] !== undefined) lose(lost, a, "metadata", "the v0.3 proto Part has no metadata");
+  for (const k in json) switch (k) { case "kind": case "text": case "file": case "data": case "metadata": break; default: lose(lost, a, k, "a2a.v1.Part has no field for it"); }
   const file = json["file"];
   if (isJsonObject(file) && file["name"] !== undefined)
     lose(lost, a, "file.name", "the v0.3 proto FilePart has no file name");
@@ -150,7 +151,7 @@ function decodePart(json: JsonValue, a: At, lost: Loss[]): JsonValue {
       return typeof text === "string" ? { text } : invalid(a, "a2a.v1.Part.text", text, "a string");
     }
     case "file":
-      return { file: readFile(file, at(a, "file")) };
+      return { file: readFile(file, at(a, "file"), lost) };
     case "data": {
       const data = json["data"];
       return isJsonObject(data) ? { data: { data: data } } : invalid(a, "a2a.v1.DataPart.data", data, "an object");
@@ -1745,8 +1746,9 @@ function encodeParts(json: JsonValue, a: At, lost: Loss[]): JsonValue {
 /**
  * A part's file read from a2a.json as a2a.v1.FilePart: one of uri and bytes, and its media type.
  */
-function readFile(file: JsonValue | undefined, a: At): JsonObject {
+function readFile(file: JsonValue | undefined, a: At, lost: Loss[]): JsonObject {
   if (!isJsonObject(file)) return invalid(a, "a2a.v1.FilePart", file, "an object");
+  for (const k in file) switch (k) { case "uri": case "bytes": case "mimeType": case "name": break; default: lose(lost, a, k, "a2a.v1.FilePart has no field for it"); }
   const uri = file["uri"] ?? undefined;
   const bytes = file["bytes"] ?? undefined;
   if (uri !== undefined && bytes !== undefined)

@@ -254,9 +254,13 @@ export function unknownKeys(
     if (r) for (const k of resource(env, d03, f.name).keys) known.add(k.split(".")[0]!);
     else known.add(key03(env, f.name, d03)).add(f.jsonName);
   }
-  const cases = [...known].map((k) => `case ${lit(k)}:`).join(" ");
-  const reason = lit(`${d03.typeName} has no field for it`);
-  const lose = code`${rt(env, "lose")}(lost, ${atExpr}, k, ${reason});`;
+  return keyCheck(env, d03.typeName, obj, atExpr, [...known]);
+}
+
+/** Statement: reports each key of `obj` not in `known`, as one `what` (an older message) has no field for. */
+export function keyCheck(env: JsonEnv, what: string, obj: string, atExpr: string, known: readonly string[]): Code {
+  const cases = known.map((k) => `case ${lit(k)}:`).join(" ");
+  const lose = code`${rt(env, "lose")}(lost, ${atExpr}, k, ${lit(`${what} has no field for it`)});`;
   return code`for (const k in ${obj}) switch (k) { ${cases} break; default: ${lose} }`;
 }
 

@@ -10,6 +10,7 @@
  */
 import type { DescMessage } from "@bufbuild/protobuf";
 import { LOSS, LOSS_BEFORE } from "../compat/loss-reasons.js";
+import { FILE_KEYS, PART_KEYS } from "../compat/part-keys.js";
 import { code, lit, prop, type Code } from "./compat-json-fields.js";
 
 export interface DecodeCtx {
@@ -40,6 +41,8 @@ export interface DecodeCtx {
   lose(key: string, reasonExpr: Code): Code;
   /** Statement: reports the keys of `obj` that the older message `desc` has no field for. */
   unknownKeys(desc: DescMessage, obj: string, atExpr: string): Code;
+  /** Statement: reports the keys of `obj` not in `known`, as keys `what` has no field for. */
+  keyCheck(what: string, obj: string, atExpr: string, known: readonly string[]): Code;
   /** Expression: a new newer message of `typeShort` at its zero value. */
   zero(typeShort: string): Code;
   /** The dialect key of an older field. */
@@ -328,8 +331,9 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
  * The Part: the dialect's part rule (the a2a.json codec: {kind:"text", text} | {kind:"file", file:{uri|bytes,
  * mimeType}} | {kind:"data", data}) and the `part` transform, as the whole body of both functions. With the
  * pair's dialectFields (filename: file.name, metadata: metadata) those travel too; without them they are lost.
- * Reading refuses an unknown kind and a part without its content, as the codec does; writing leaves a part
- * without content out (the function returns undefined) and reports it.
+ * Reading refuses an unknown kind and a part without its content, and reports a key that a part or its file
+ * does not have (part-keys.ts), as the codec does; writing leaves a part without content out (the function
+ * returns undefined) and reports it.
  */
 export const partCode = {
   toNewer: (c: DecodeCtx): Code[] => {
@@ -338,6 +342,7 @@ export const partCode = {
     return [
       code`const x = ${rt("object")}(j, a, ${lit(c.d03.typeName)});`,
       code`const m = ${c.zero(c.d10.name)};`,
+      c.keyCheck(c.d03.typeName, "x", "a", PART_KEYS),
       metadata
         ? code`if (x["metadata"] != null) m.metadata = ${rt("struct")}(x["metadata"], a, "a2a.json Part metadata");`
         : code`if (x["metadata"] !== undefined) ${c.lose("metadata", lit(c.planReason(c.d10.name, "metadata")))}`,
@@ -359,6 +364,7 @@ export const partCode = {
       `else if (kind === "file") {`,
       code`  const fa = ${rt("at")}(a, "file");`,
       code`  const f = ${rt("object")}(file, fa, "a2a.v1.FilePart");`,
+      code`  ${c.keyCheck("a2a.v1.FilePart", "f", "fa", FILE_KEYS)}`,
       [
         `  if (f["uri"] != null && f["bytes"] != null) `,
         code`${rt("invalid")}(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);`,

@@ -9,12 +9,13 @@
  * Nothing is coerced. Refused (CompatJsonError, naming the path): an unknown
  * `kind`, a kind on a message that is not its own, a part without its content
  * (text, a file with one of uri and bytes, a data object), an enum value the
- * proto does not have. Reported as lost: a key no rule or field reads, a
- * second member of a oneof, part metadata and a file's name, an unknown
- * `type`.
+ * proto does not have. Reported as lost: a key no rule or field reads (of a
+ * part and its file: a key outside part-keys.ts), a second member of a oneof,
+ * part metadata and a file's name, an unknown `type`.
  */
 import type { DescEnum } from "@bufbuild/protobuf";
 import type { Printable } from "@bufbuild/protoplugin";
+import { FILE_KEYS, PART_KEYS } from "../compat/part-keys.js";
 import { enumOfField } from "./jsonrpc-codec-encode.js";
 import { printLiteral } from "./literal.js";
 import {
@@ -250,6 +251,7 @@ function partBody(c: CodecCtx): Line[] {
       c.h("lose"),
       '(lost, a, "metadata", "the v0.3 proto Part has no metadata");',
     ],
+    keyCheck(c, "json", "a", d.message, PART_KEYS),
     ['const file = json["file"];'],
     ["if (", isObject, '(file) && file["name"] !== undefined)'],
     ["  ", c.h("lose"), '(lost, a, "file.name", "the v0.3 proto FilePart has no file name");'],
@@ -263,7 +265,7 @@ function partBody(c: CodecCtx): Line[] {
     ],
     ["  }"],
     ['  case "file":'],
-    ["    return { file: readFile(file, ", c.h("at"), '(a, "file")) };'],
+    ["    return { file: readFile(file, ", c.h("at"), '(a, "file"), lost) };'],
     ['  case "data": {'],
     ['    const data = json["data"];'],
     [
@@ -279,6 +281,16 @@ function partBody(c: CodecCtx): Line[] {
   ];
 }
 
+/** Reports each key of `obj` not in `known`, as keys `what` has no field for. */
+function keyCheck(c: CodecCtx, obj: string, a: string, what: string, known: readonly string[]): Line {
+  const cases = known.map((k) => `case ${lit(k)}:`).join(" ");
+  return [
+    `for (const k in ${obj}) switch (k) { ${cases} break; default: `,
+    c.h("lose"),
+    `(lost, ${a}, k, ${lit(`${what} has no field for it`)}); }`,
+  ];
+}
+
 /** Prints the reader of a part's file: one of uri and bytes, and its media type. */
 export function printFileReader(c: CodecCtx): void {
   const d = c.dialect.part;
@@ -290,10 +302,12 @@ export function printFileReader(c: CodecCtx): void {
     [
       ["file", [c.jsonValue, " | undefined"]],
       ["a", [c.at]],
+      ["lost", [c.loss, "[]"]],
     ],
     [c.jsonObject],
     [
       ["if (!", c.h("isJsonObject"), `(file)) return `, c.h("invalid"), `(a, ${file}, file, "an object");`],
+      keyCheck(c, "file", "a", d.file.message, FILE_KEYS),
       ['const uri = file["uri"] ?? undefined;'],
       ['const bytes = file["bytes"] ?? undefined;'],
       ["if (uri !== undefined && bytes !== undefined)"],
