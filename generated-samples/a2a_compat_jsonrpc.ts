@@ -479,10 +479,8 @@ function taskPushNotificationConfigFromOlderJson(j: unknown, a: At, lost: Loss[]
   const x = object(j, a, "a2a.v1.TaskPushNotificationConfig");
   const m = ({ $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "" } as TaskPushNotificationConfig);
   let v: unknown;
-  const taskId = resourceId(x["taskId"]);
-  const pushNotificationConfigId = resourceId(isObject(x["pushNotificationConfig"]) ? x["pushNotificationConfig"]["id"] : undefined);
-  if (taskId.includes("/") || pushNotificationConfigId.includes("/")) lose(lost, a, "name", "not a push config name: tasks/" + taskId + "/pushNotificationConfigs/" + pushNotificationConfigId);
-  else { m.taskId = taskId; m.id = pushNotificationConfigId; }
+  m.taskId = resourceId(x["taskId"]);
+  m.id = resourceId(isObject(x["pushNotificationConfig"]) ? x["pushNotificationConfig"]["id"] : undefined);
   if ((v = x["pushNotificationConfig"]) != null) {
     const pa = at(a, "pushNotificationConfig");
     const p = object(v, pa, "a2a.v1.PushNotificationConfig");
@@ -778,9 +776,7 @@ function getTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): GetTaskRe
   const x = object(j, a, "a2a.v1.GetTaskRequest");
   const m = ({ $typeName: "lf.a2a.v1.GetTaskRequest", tenant: "", id: "" } as GetTaskRequest);
   let v: unknown;
-  const id = resourceId(x["id"]);
-  if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): tasks/" + id);
-  else m.id = id;
+  m.id = resourceId(x["id"]);
   if ((v = x["historyLength"]) != null) {
     const n = int32(v, a, "a2a.v1.GetTaskRequest.history_length");
     if (n !== 0) m.historyLength = n;
@@ -804,9 +800,7 @@ function cancelTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): Cancel
   const m = ({ $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: "" } as CancelTaskRequest);
   let v: unknown;
   if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.CancelTaskRequest metadata");
-  const id = resourceId(x["id"]);
-  if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): tasks/" + id);
-  else m.id = id;
+  m.id = resourceId(x["id"]);
   for (const k in x) switch (k) { case "kind": case "metadata": case "id": break; default: lose(lost, a, k, "a2a.v1.CancelTaskRequest has no field for it"); }
   return m;
 }
@@ -822,10 +816,8 @@ function cancelTaskRequestToOlderJson(m: CancelTaskRequest, a: At, lost: Loss[])
 function getTaskPushNotificationConfigRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): GetTaskPushNotificationConfigRequest {
   const x = object(j, a, "a2a.v1.GetTaskPushNotificationConfigRequest");
   const m = ({ $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "" } as GetTaskPushNotificationConfigRequest);
-  const id = resourceId(x["id"]);
-  const pushNotificationConfigId = resourceId(x["pushNotificationConfigId"]);
-  if (id.includes("/") || pushNotificationConfigId.includes("/")) lose(lost, a, "name", "not a push config name: tasks/" + id + "/pushNotificationConfigs/" + pushNotificationConfigId);
-  else { m.taskId = id; m.id = pushNotificationConfigId; }
+  m.taskId = resourceId(x["id"]);
+  m.id = resourceId(x["pushNotificationConfigId"]);
   for (const k in x) switch (k) { case "kind": case "id": case "pushNotificationConfigId": break; default: lose(lost, a, k, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it"); }
   return m;
 }
@@ -841,10 +833,8 @@ function getTaskPushNotificationConfigRequestToOlderJson(m: GetTaskPushNotificat
 function deleteTaskPushNotificationConfigRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): DeleteTaskPushNotificationConfigRequest {
   const x = object(j, a, "a2a.v1.DeleteTaskPushNotificationConfigRequest");
   const m = ({ $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "" } as DeleteTaskPushNotificationConfigRequest);
-  const id = resourceId(x["id"]);
-  const pushNotificationConfigId = resourceId(x["pushNotificationConfigId"]);
-  if (id.includes("/") || pushNotificationConfigId.includes("/")) lose(lost, a, "name", "not a push config name: tasks/" + id + "/pushNotificationConfigs/" + pushNotificationConfigId);
-  else { m.taskId = id; m.id = pushNotificationConfigId; }
+  m.taskId = resourceId(x["id"]);
+  m.id = resourceId(x["pushNotificationConfigId"]);
   for (const k in x) switch (k) { case "kind": case "id": case "pushNotificationConfigId": break; default: lose(lost, a, k, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it"); }
   return m;
 }
@@ -860,9 +850,7 @@ function deleteTaskPushNotificationConfigRequestToOlderJson(m: DeleteTaskPushNot
 function subscribeToTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): SubscribeToTaskRequest {
   const x = object(j, a, "a2a.v1.TaskSubscriptionRequest");
   const m = ({ $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: "" } as SubscribeToTaskRequest);
-  const id = resourceId(x["id"]);
-  if (id.includes("/")) lose(lost, a, "name", "not a task name (tasks/{id}): tasks/" + id);
-  else m.id = id;
+  m.id = resourceId(x["id"]);
   for (const k in x) switch (k) { case "kind": case "id": break; default: lose(lost, a, k, "a2a.v1.TaskSubscriptionRequest has no field for it"); }
   return m;
 }
@@ -880,9 +868,7 @@ function listTaskPushNotificationConfigsRequestFromOlderJson(j: unknown, a: At, 
   let v: unknown;
   if ((v = x["pageSize"]) != null) m.pageSize = int32(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_size");
   if ((v = x["pageToken"]) != null) m.pageToken = str(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_token");
-  const id = resourceId(x["id"]);
-  if (id.includes("/")) lose(lost, a, "parent", "not a task name: tasks/" + id);
-  else m.taskId = id;
+  m.taskId = resourceId(x["id"]);
   for (const k in x) switch (k) { case "kind": case "id": case "pageSize": case "pageToken": break; default: lose(lost, a, k, "a2a.v1.ListTaskPushNotificationConfigRequest has no field for it"); }
   return m;
 }

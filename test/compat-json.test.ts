@@ -385,18 +385,20 @@ describe("messages the dialect writes whole, and resource names", () => {
     expect(back.lost.map((l) => l.path)).toEqual(["next_page_token"]);
   });
 
-  it("resource names: the ids a2a.json spells, both ways; a name that does not fit is reported", () => {
+  it("resource names: the ids a2a.json spells, both ways, as they are (an id with a slash too)", () => {
     const get = direct.fromOlderJson(v10.GetTaskPushNotificationConfigRequestSchema, {
       id: "t",
       pushNotificationConfigId: "c",
     });
     expect([get.message.taskId, get.message.id, get.lost]).toEqual(["t", "c", []]);
     expect(direct.toOlderJson(get.message).json).toEqual({ id: "t", pushNotificationConfigId: "c" });
-    const odd = direct.fromOlderJson(v10.GetTaskRequestSchema, { id: "a/b" });
-    expect([odd.message.id, odd.lost]).toEqual([
-      "",
-      [{ path: "name", reason: "not a task name (tasks/{id}): tasks/a/b" }],
-    ]);
+    // a2a.json and v1.0 both hold the ids apart; only the v0.3 proto's name could not hold this one.
+    const odd = direct.fromOlderJson(v10.DeleteTaskPushNotificationConfigRequestSchema, {
+      id: "a/b",
+      pushNotificationConfigId: "c/d",
+    });
+    expect([odd.message.taskId, odd.message.id, odd.lost]).toEqual(["a/b", "c/d", []]);
+    expect(direct.toOlderJson(odd.message).json).toEqual({ id: "a/b", pushNotificationConfigId: "c/d" });
     const cancel = direct.fromOlderJson(v10.CancelTaskRequestSchema, { id: "t", name: "tasks/t" });
     expect(cancel.lost).toEqual([{ path: "name", reason: "a2a.v1.CancelTaskRequest has no field for it" }]);
   });

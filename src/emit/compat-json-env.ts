@@ -114,11 +114,7 @@ export function mapCopy(env: PairEnv, from: DescField, to: DescField): "strings"
 export function resource(env: JsonEnv, d03: DescMessage, name03: string): Resource {
   const r = env.dialect.resourceNames.find((x) => x.message === d03.typeName && x.field === name03);
   if (!r) throw new Error(`compat-json: ${d03.typeName}.${name03} has no resource name pattern in the dialect`);
-  const parts = r.pattern.split(/\{([^}]+)\}/);
-  return {
-    keys: parts.filter((_, i) => i % 2 === 1),
-    prefixes: parts.filter((_, i) => i % 2 === 0).slice(0, -1),
-  };
+  return { keys: r.pattern.split(/\{([^}]+)\}/).filter((_, i) => i % 2 === 1) };
 }
 
 export function pairOf(env: JsonEnv, typeName: string): Pair {

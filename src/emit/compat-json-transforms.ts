@@ -60,10 +60,9 @@ export interface DecodeCtx {
   resource(name03: string): Resource;
 }
 
-/** A resource name pattern, e.g. tasks/{id}: the a2a.json keys (dotted) it names, and the text before each. */
+/** A resource name pattern, e.g. tasks/{id}: the a2a.json keys (dotted) it names. */
 export interface Resource {
   readonly keys: readonly string[];
-  readonly prefixes: readonly string[];
 }
 
 export interface EncodeCtx {
@@ -214,9 +213,9 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
     },
   },
 
-  taskName: resourceName("name", ["id"], LOSS_BEFORE.badTaskName),
-  configName: resourceName("name", ["task_id", "id"], LOSS_BEFORE.badConfigName),
-  parentName: resourceName("parent", ["task_id"], LOSS_BEFORE.badParentName),
+  taskName: resourceName("name", ["id"]),
+  configName: resourceName("name", ["task_id", "id"]),
+  parentName: resourceName("parent", ["task_id"]),
 
   /** The newer flat TaskPushNotificationConfig ↔ the older {name (tasks/{taskId}/…/{config.id}), config}. */
   pushConfig: {
@@ -225,7 +224,7 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
       const r = (n: string) => c.read(n, "p", cfg);
       const key = c.key03("push_notification_config");
       return [
-        ...readIds(c, "name", ["task_id", "id"], LOSS_BEFORE.badConfigName),
+        ...readIds(c, "name", ["task_id", "id"]),
         code`if ((v = ${c.read("push_notification_config")}) != null) {`,
         code`  const pa = ${c.rt("at")}(a, ${lit(key)});`,
         code`  const p = ${c.rt("object")}(v, pa, ${lit(cfg.typeName)});`,
@@ -460,12 +459,12 @@ function partDialectFields(c: { dialectField(name10: string): string | undefined
 
 /**
  * An older resource name (tasks/{id}, …) that a2a.json spells as the ids its pattern names, and the newer
- * id fields (`ids10`, in the pattern's order). A name that does not fit the pattern (an id with a "/") is
- * reported with `reason` + the name, as the transform reports it.
+ * id fields (`ids10`, in the pattern's order). Each id is carried as it is: a2a.json and the newer version
+ * both hold the ids apart, so an id with a "/" (which the older proto's name could not hold) passes whole.
  */
-function resourceName(name03: string, ids10: readonly string[], reason: string): TransformCode {
+function resourceName(name03: string, ids10: readonly string[]): TransformCode {
   return {
-    toNewer: (c) => readIds(c, name03, ids10, reason),
+    toNewer: (c) => readIds(c, name03, ids10),
     toOlder: (c) => {
       const keys = c.resource(name03).keys;
       return ids10.map((id, i) => `${prop("o", keys[i]!)} = m.${camel(id)};`);
@@ -473,27 +472,19 @@ function resourceName(name03: string, ids10: readonly string[], reason: string):
   };
 }
 
-function readIds(c: DecodeCtx, name03: string, ids10: readonly string[], reason: string): Code[] {
-  const { keys, prefixes } = c.resource(name03);
+function readIds(c: DecodeCtx, name03: string, ids10: readonly string[]): Code[] {
+  const { keys } = c.resource(name03);
   if (keys.length !== ids10.length)
     throw new Error(
       `compat-json: ${c.d03.typeName}.${name03}: the pattern names ${keys.length} ids, not ${ids10.length}`,
     );
-  const local = keys.map((k) => camel(k.replace(/\./g, "_")));
   const read = (k: string): Code => {
     const [root, sub] = k.split(".") as [string, string | undefined];
     return sub === undefined
       ? prop("x", root)
       : code`${c.rt("isObject")}(${prop("x", root)}) ? ${prop(prop("x", root), sub)} : undefined`;
   };
-  // The reason and the name as one expression: "reason tasks/" + id + "/…/" + id2.
-  const name = local.map((l, i) => `${lit((i === 0 ? reason : "") + prefixes[i])} + ${l}`).join(" + ");
-  const set = ids10.map((id, i) => `m.${camel(id)} = ${local[i]};`);
-  return [
-    ...keys.map((k, i) => code`const ${local[i]!} = ${c.rt("resourceId")}(${read(k)});`),
-    code`if (${local.map((l) => `${l}.includes("/")`).join(" || ")}) ${c.lose(name03, name)}`,
-    set.length === 1 ? `else ${set[0]}` : `else { ${set.join(" ")} }`,
-  ];
+  return keys.map((k, i) => code`m.${camel(ids10[i]!)} = ${c.rt("resourceId")}(${read(k)});`);
 }
 
 const camel = (s: string) => s.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());

@@ -473,6 +473,16 @@ describe("v0.3", () => {
     }
   });
 
+  it("carries ids with a slash whole through the bridge: the v1.0 handler sees taskId a/b", async () => {
+    v10GetIds.length = 0;
+    const r = await rpc(bridgedUrls, "tasks/pushNotificationConfig/get", {
+      id: "a/b",
+      pushNotificationConfigId: "c/d",
+    });
+    expect(r.json.error).toEqual({ code: -32001, message: "No config c/d for task a/b" });
+    expect(v10GetIds).toEqual(["c/d"]);
+  });
+
   it('serves a get without pushNotificationConfigId (waived for 0.3): the v1.0 handler sees id ""', async () => {
     const before = calls;
     v10GetIds.length = 0;
