@@ -458,6 +458,7 @@ describe("v0.3", () => {
     ["tasks/pushNotificationConfig/delete", {}, "id"],
     ["tasks/pushNotificationConfig/delete", { pushNotificationConfigId: "c1" }, "id"],
     ["tasks/pushNotificationConfig/delete", { id: "t1" }, "pushNotificationConfigId"],
+    ["tasks/pushNotificationConfig/delete", { id: "a/b" }, "pushNotificationConfigId"],
     ["tasks/pushNotificationConfig/set", config, "taskId"],
     ["tasks/pushNotificationConfig/set", { taskId: "t1" }, "pushNotificationConfig"],
   ];

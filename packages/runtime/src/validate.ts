@@ -74,7 +74,8 @@ function nameIds(p: ResourceNamePattern): NameIds {
   let source = "^";
   let last = 0;
   for (const m of p.pattern.matchAll(/\{([^}]+)\}/g)) {
-    source += `${quote(p.pattern.slice(last, m.index))}([^/]*)`;
+    // Any text, "/" too: the codec writes each id as the request holds it (tasks/a/b/pushNotificationConfigs/).
+    source += `${quote(p.pattern.slice(last, m.index))}(.*)`;
     last = m.index + m[0].length;
     ids.push({ key: m[1]!, required: ids.length === 0 || !p.optional?.includes(m[1]!) });
   }
