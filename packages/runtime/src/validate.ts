@@ -101,18 +101,26 @@ export function requestCheck(
   desc: DescMessage,
 ): RequestCheck | undefined {
   if (!rules || Object.keys(rules).length === 0) return undefined;
+  // Each resource name's pattern compiled once, for both its key and its check.
+  const compiled = new Map<string, NameIds>();
+  const idsOf = (m: DescMessage, f: DescField): NameIds | undefined => {
+    const name = `${m.typeName}.${f.name}`;
+    const resource = d?.resourceNames?.[name];
+    if (!resource) return undefined;
+    const known = compiled.get(name);
+    if (known) return known;
+    const n = nameIds(resource);
+    compiled.set(name, n);
+    return n;
+  };
   const dialect: Naming | undefined = d
     ? {
         key(m, f) {
           if (d.wrappers.some((w) => w.message === m.typeName && w.field === f.name)) return undefined;
           const name = `${m.typeName}.${f.name}`;
-          const resource = d.resourceNames?.[name];
-          return (resource && nameIds(resource).ids[0]?.key) ?? d.renames[name] ?? f.jsonName;
+          return idsOf(m, f)?.ids[0]?.key ?? d.renames[name] ?? f.jsonName;
         },
-        ids(m, f) {
-          const resource = d.resourceNames?.[`${m.typeName}.${f.name}`];
-          return resource && nameIds(resource);
-        },
+        ids: idsOf,
       }
     : undefined;
   const plainPlans = planner(rules, plain);
