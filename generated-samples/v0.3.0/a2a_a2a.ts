@@ -4,7 +4,7 @@
 // @generated from file v0.3.0/a2a.proto (package a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { A2aClient, A2aHandler, A2aHttpOptions, A2aServiceDefinition, CardInterface, ClientForCardOptions, CoreHandler } from "@protoc-gen-a2a/runtime";
+import type { A2aClient, A2aHandler, A2aServiceDefinition, CardInterface, ClientForCardOptions, CoreHandler, HttpHandlerOptions } from "@protoc-gen-a2a/runtime";
 import { createA2aHttpHandler, createClientForCard, defineA2aService } from "@protoc-gen-a2a/runtime";
 import { A2AService } from "./a2a_pb.js";
 import { A2AServiceRouteAliases, A2AServiceRoutes } from "./a2a_routes.js";
@@ -96,7 +96,7 @@ export function createA2AServiceClientForCard(card: unknown, options?: ClientFor
 /**
  * One HTTP handler for an agent: the agent card, JSON-RPC and HTTP+JSON. Wrap it with nodeHttpListener or fetchHandler.
  */
-export function createA2AServiceHttpHandler(options: Omit<A2aHttpOptions<typeof A2AService>, "definition">): CoreHandler {
+export function createA2AServiceHttpHandler(options: HttpHandlerOptions<typeof A2AService>): CoreHandler {
   return createA2aHttpHandler({ ...options, definition: A2AServiceV0_3 });
 }
 

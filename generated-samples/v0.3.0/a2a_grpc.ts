@@ -4,24 +4,26 @@
 // @generated from file v0.3.0/a2a.proto (package a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { OnError } from "@protoc-gen-a2a/runtime";
+import type { Transport } from "@connectrpc/connect";
+import type { GrpcClientOptions, GrpcRoutes, GrpcRoutesOptions } from "@protoc-gen-a2a/runtime";
 import { createGrpcClient, grpcRoutes } from "@protoc-gen-a2a/runtime";
-import type { A2AServiceClient, A2AServiceHandler } from "./a2a_a2a.js";
+import type { A2AServiceClient } from "./a2a_a2a.js";
 import { A2AServiceV0_3 } from "./a2a_a2a.js";
+import type { A2AService } from "./a2a_pb.js";
 
 // gRPC client and server for a2a.v1.A2AService.
 
 /**
  * A gRPC client over a connect transport (createGrpcTransport from @connectrpc/connect-node).
  */
-export function createA2AServiceGrpcClient(transport: Parameters<typeof createGrpcClient>[1], options: Parameters<typeof createGrpcClient>[2]): A2AServiceClient {
+export function createA2AServiceGrpcClient(transport: Transport, options: GrpcClientOptions): A2AServiceClient {
   return createGrpcClient(A2AServiceV0_3, transport, options);
 }
 
 /**
  * Registers the service on a connect router, e.g. connectNodeAdapter({ routes: a2aServiceGrpcRoutes({ handler }), grpc: true }).
  */
-export function a2aServiceGrpcRoutes(options: { readonly handler: A2AServiceHandler; readonly agentCard?: (headers: Headers) => unknown; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly onError?: OnError }): ReturnType<typeof grpcRoutes> {
+export function a2aServiceGrpcRoutes(options: GrpcRoutesOptions<typeof A2AService>): GrpcRoutes {
   return grpcRoutes({ ...options, definition: A2AServiceV0_3 });
 }
 

@@ -4,10 +4,11 @@
 // @generated from file v0.3.0/a2a.proto (package a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { A2aClientOptions, CoreHandler, JsonRpcCalls, JsonRpcOperations, OnError } from "@protoc-gen-a2a/runtime";
+import type { A2aClientOptions, CoreHandler, JsonRpcCalls, JsonRpcHandlerOptions } from "@protoc-gen-a2a/runtime";
 import { createJsonRpcClient, createJsonRpcHandler } from "@protoc-gen-a2a/runtime";
-import type { A2AServiceClient, A2AServiceHandler } from "./a2a_a2a.js";
+import type { A2AServiceClient } from "./a2a_a2a.js";
 import { A2AServiceV0_3 } from "./a2a_a2a.js";
+import type { A2AService } from "./a2a_pb.js";
 
 // JSON-RPC client and server for a2a.v1.A2AService.
 
@@ -21,7 +22,7 @@ export function createA2AServiceJsonRpcClient(options: A2aClientOptions): A2ASer
 /**
  * A JSON-RPC endpoint (POST) serving the handler, and jsonrpcOperations on JSON (a version bridge's).
  */
-export function createA2AServiceJsonRpcHandler(options: { readonly handler: A2AServiceHandler; readonly jsonrpcOperations?: JsonRpcOperations; readonly agentCard?: (headers: Headers) => unknown; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly keepAliveMs?: number; readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void; readonly onError?: OnError }): CoreHandler {
+export function createA2AServiceJsonRpcHandler(options: JsonRpcHandlerOptions<typeof A2AService>): CoreHandler {
   return createJsonRpcHandler({ ...options, definition: A2AServiceV0_3 });
 }
 

@@ -4,10 +4,11 @@
 // @generated from file v0.3.0/a2a.proto (package a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { A2aClientOptions, CoreHandler, OnError } from "@protoc-gen-a2a/runtime";
+import type { A2aClientOptions, CoreHandler, RestHandlerOptions } from "@protoc-gen-a2a/runtime";
 import { createRestClient, createRestHandler } from "@protoc-gen-a2a/runtime";
-import type { A2AServiceClient, A2AServiceHandler } from "./a2a_a2a.js";
+import type { A2AServiceClient } from "./a2a_a2a.js";
 import { A2AServiceV0_3 } from "./a2a_a2a.js";
+import type { A2AService } from "./a2a_pb.js";
 
 // HTTP+JSON client and server for a2a.v1.A2AService.
 
@@ -21,7 +22,7 @@ export function createA2AServiceRestClient(options: A2aClientOptions): A2AServic
 /**
  * The HTTP+JSON routes, under basePath, serving the handler.
  */
-export function createA2AServiceRestHandler(options: { readonly handler: A2AServiceHandler; readonly agentCard?: (headers: Headers) => unknown; readonly requiredExtensions?: readonly string[]; readonly maxBodyBytes?: number; readonly keepAliveMs?: number; readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void; readonly onError?: OnError }, basePath: string): CoreHandler {
+export function createA2AServiceRestHandler(options: RestHandlerOptions<typeof A2AService>, basePath: string): CoreHandler {
   return createRestHandler({ ...options, definition: A2AServiceV0_3 }, basePath);
 }
 

@@ -38,14 +38,12 @@ interface Ctx {
 
 const data = (v: unknown) => printLiteral(v);
 
-/** The options of the JSON-RPC and HTTP+JSON servers besides the handler, as the stubs declare them. */
-const serverOptions = (c: Ctx): Printable[] => [
-  "; readonly agentCard?: (headers: Headers) => unknown; readonly requiredExtensions?: readonly string[]; " +
-    "readonly maxBodyBytes?: number; readonly keepAliveMs?: number; " +
-    "readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void; " +
-    "readonly onError?: ",
-  c.rt("OnError", true),
-  " }",
+/** A runtime options type of the service (`Name<typeof Service>`): a server's options but the definition. */
+const optionsOf = (c: Ctx, name: string): Printable[] => [
+  c.rt(name, true),
+  "<typeof ",
+  c.local(c.name, "pb", true),
+  ">",
 ];
 
 export function emitStubs(schema: Schema<object>, target: Target, base: string, model: ResolvedApi): void {
@@ -228,7 +226,7 @@ function definitionModule(c: Ctx, m: ResolvedApi): void {
     "One HTTP handler for an agent: the agent card, JSON-RPC and HTTP+JSON. " +
       "Wrap it with nodeHttpListener or fetchHandler.",
     `create${c.name}HttpHandler`,
-    [["options", ["Omit<", c.rt("A2aHttpOptions", true), "<typeof ", service, '>, "definition">']]],
+    [["options", optionsOf(c, "HttpHandlerOptions")]],
     [c.rt("CoreHandler", true)],
     [c.rt("createA2aHttpHandler"), "({ ...options, definition: ", c.definition, " })"],
   );
@@ -237,7 +235,6 @@ function definitionModule(c: Ctx, m: ResolvedApi): void {
 function jsonrpcModule(c: Ctx): void {
   const def = c.local(c.definition, "a2a");
   const client = c.local(`${c.name}Client`, "a2a", true);
-  const handler = c.local(`${c.name}Handler`, "a2a", true);
   forward(
     c,
     `A JSON-RPC client for the interface at options.url; its calls on JSON are its jsonrpc property.`,
@@ -251,18 +248,7 @@ function jsonrpcModule(c: Ctx): void {
     c,
     `A JSON-RPC endpoint (POST) serving the handler, and jsonrpcOperations on JSON (a version bridge's).`,
     `create${c.name}JsonRpcHandler`,
-    [
-      [
-        "options",
-        [
-          "{ readonly handler: ",
-          handler,
-          "; readonly jsonrpcOperations?: ",
-          c.rt("JsonRpcOperations", true),
-          ...serverOptions(c),
-        ],
-      ],
-    ],
+    [["options", optionsOf(c, "JsonRpcHandlerOptions")]],
     [c.rt("CoreHandler", true)],
     [c.rt("createJsonRpcHandler"), "({ ...options, definition: ", def, " })"],
   );
@@ -271,7 +257,6 @@ function jsonrpcModule(c: Ctx): void {
 function restModule(c: Ctx): void {
   const def = c.local(c.definition, "a2a");
   const client = c.local(`${c.name}Client`, "a2a", true);
-  const handler = c.local(`${c.name}Handler`, "a2a", true);
   forward(
     c,
     `An HTTP+JSON client; options.url is the interface URL the routes are appended to.`,
@@ -285,7 +270,7 @@ function restModule(c: Ctx): void {
     `The HTTP+JSON routes, under basePath, serving the handler.`,
     `create${c.name}RestHandler`,
     [
-      ["options", ["{ readonly handler: ", handler, ...serverOptions(c)]],
+      ["options", optionsOf(c, "RestHandlerOptions")],
       ["basePath", ["string"]],
     ],
     [c.rt("CoreHandler", true)],
@@ -296,14 +281,13 @@ function restModule(c: Ctx): void {
 function grpcModule(c: Ctx): void {
   const def = c.local(c.definition, "a2a");
   const client = c.local(`${c.name}Client`, "a2a", true);
-  const handler = c.local(`${c.name}Handler`, "a2a", true);
   forward(
     c,
     `A gRPC client over a connect transport (createGrpcTransport from @connectrpc/connect-node).`,
     `create${c.name}GrpcClient`,
     [
-      ["transport", ["Parameters<typeof ", c.rt("createGrpcClient", true), ">[1]"]],
-      ["options", ["Parameters<typeof ", c.rt("createGrpcClient", true), ">[2]"]],
+      ["transport", [c.f.import("Transport", "@connectrpc/connect", true)]],
+      ["options", [c.rt("GrpcClientOptions", true)]],
     ],
     [client],
     [c.rt("createGrpcClient"), "(", def, ", transport, options)"],
@@ -313,20 +297,8 @@ function grpcModule(c: Ctx): void {
     "Registers the service on a connect router, e.g. " +
       `connectNodeAdapter({ routes: ${lowerFirstWord(c.name)}GrpcRoutes({ handler }), grpc: true }).`,
     `${lowerFirstWord(c.name)}GrpcRoutes`,
-    [
-      [
-        "options",
-        [
-          "{ readonly handler: ",
-          handler,
-          "; readonly agentCard?: (headers: Headers) => unknown; readonly requiredExtensions?: readonly string[]; " +
-            "readonly maxBodyBytes?: number; readonly onError?: ",
-          c.rt("OnError", true),
-          " }",
-        ],
-      ],
-    ],
-    ["ReturnType<typeof ", c.rt("grpcRoutes", true), ">"],
+    [["options", optionsOf(c, "GrpcRoutesOptions")]],
+    [c.rt("GrpcRoutes", true)],
     [c.rt("grpcRoutes"), "({ ...options, definition: ", def, " })"],
   );
 }

@@ -48,7 +48,7 @@ export {
   type TransportErrorDetails,
 } from "./a2a-error.js";
 export { negotiateVersion, parseExtensions } from "./http/negotiation.js";
-export type { A2aServerOptions, CoreHandler, CoreRequest, CoreResponse } from "./server-types.js";
+export type { A2aServerOptions, CoreHandler, CoreRequest, CoreResponse, RestHandlerOptions } from "./server-types.js";
 export { DEFAULT_MAX_BODY, MAX_DEADLINE_MS, MAX_EXTENSIONS_HEADER, MAX_JSON_DEPTH } from "./http/limits.js";
 export type {
   JsonRpcCalls,
@@ -56,15 +56,32 @@ export type {
   JsonRpcOperation,
   JsonRpcOperations,
 } from "./jsonrpc/json-operations.js";
-export { createJsonRpcHandler, type JsonRpcServerOptions } from "./jsonrpc/server-jsonrpc.js";
+export {
+  createJsonRpcHandler,
+  type JsonRpcHandlerOptions,
+  type JsonRpcServerOptions,
+} from "./jsonrpc/server-jsonrpc.js";
 export { logError, type ErrorContext, type OnError } from "./report-error.js";
 export { createRestHandler } from "./rest/server-rest.js";
-export { createA2aHttpHandler, AGENT_CARD_PATH, type A2aHttpOptions } from "./http/http-server.js";
+export {
+  createA2aHttpHandler,
+  AGENT_CARD_PATH,
+  type A2aHttpOptions,
+  type HttpHandlerOptions,
+} from "./http/http-server.js";
 export { nodeHttpListener, fetchHandler } from "./http/http-adapters.js";
 export type { A2aClientOptions } from "./http/client-http.js";
 export { createJsonRpcClient } from "./jsonrpc/client-jsonrpc.js";
 export { createRestClient } from "./rest/client-rest.js";
-export { createGrpcClient, grpcRoutes, toConnectError, fromConnectError } from "./grpc/grpc.js";
+export {
+  createGrpcClient,
+  grpcRoutes,
+  toConnectError,
+  fromConnectError,
+  type GrpcClientOptions,
+  type GrpcRoutes,
+  type GrpcRoutesOptions,
+} from "./grpc/grpc.js";
 export { ErrorInfoSchema, ERROR_INFO_TYPE_URL } from "./error-info.js";
 export { encodeSseEvent, decodeSse } from "./http/sse.js";
 export { cardInterfaces, selectInterface, type Binding, type CardInterface } from "./select-interface.js";

@@ -69,6 +69,12 @@ export interface A2aServerOptions<S extends DescService = DescService> {
   readonly onError?: OnError;
 }
 
+/**
+ * What a generated stub's HTTP+JSON server takes (create<Service>RestHandler): the server's options but the
+ * definition, which the stub gives.
+ */
+export type RestHandlerOptions<S extends DescService = DescService> = Omit<A2aServerOptions<S>, "definition">;
+
 export type CoreHandler = (req: CoreRequest) => Promise<CoreResponse>;
 
 export { DEFAULT_MAX_BODY } from "./http/limits.js";

@@ -18,6 +18,7 @@ import {
   createClient,
   type ConnectRouter,
   type HandlerContext as ConnectContext,
+  type Transport,
 } from "@connectrpc/connect";
 import { create, type DescService, type Message } from "@bufbuild/protobuf";
 import type { A2aClient, A2aServiceDefinition, CallOptions, HandlerContext, OperationInfo } from "../definition.js";
@@ -58,8 +59,23 @@ export function toConnectError(def: A2aServiceDefinition, e: unknown): ConnectEr
   return new ConnectError(s.message, grpcCode(s.status), undefined, details as never);
 }
 
+/** A service's registration on a connect router, as `connectNodeAdapter({ routes })` takes it. */
+export type GrpcRoutes = (router: ConnectRouter) => void;
+
+/**
+ * What a generated stub's gRPC server takes (<service>GrpcRoutes): the server's options but the definition,
+ * which the stub gives, and those of HTTP streams and the JSON-RPC dialect (keepAliveMs, onLoss).
+ */
+export type GrpcRoutesOptions<S extends DescService = DescService> = Omit<
+  A2aServerOptions<S>,
+  "definition" | "keepAliveMs" | "onLoss"
+>;
+
+/** A gRPC client's options: those of every client but fetch; url only names the server in errors. */
+export type GrpcClientOptions = Omit<A2aClientOptions, "url" | "fetch"> & { readonly url?: string };
+
 /** Registers the service on a connect router: `connectNodeAdapter({ routes: grpcRoutes(options), grpc: true })`. */
-export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>): (router: ConnectRouter) => void {
+export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>): GrpcRoutes {
   const def = options.definition;
   const cardRules = cardRulesOf(def, options);
   const contextOf = (ctx: ConnectContext, op: OperationInfo, input: Message): HandlerContext => {
@@ -139,8 +155,8 @@ export function fromConnectError(
  */
 export function createGrpcClient<S extends DescService>(
   def: A2aServiceDefinition<S>,
-  transport: Parameters<typeof createClient>[1],
-  options: Omit<A2aClientOptions, "url" | "fetch"> & { url?: string },
+  transport: Transport,
+  options: GrpcClientOptions,
 ): A2aClient<S> {
   const raw = createClient(def.service as never, transport) as unknown as Record<
     string,

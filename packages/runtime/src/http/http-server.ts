@@ -33,6 +33,12 @@ export interface A2aHttpOptions<S extends DescService = DescService> extends Jso
   readonly agentCardHeaders?: (headers: Headers) => Readonly<Record<string, string>>;
 }
 
+/**
+ * What a generated stub's HTTP handler takes (create<Service>HttpHandler): the options but the definition,
+ * which the stub gives.
+ */
+export type HttpHandlerOptions<S extends DescService = DescService> = Omit<A2aHttpOptions<S>, "definition">;
+
 export function createA2aHttpHandler<S extends DescService>(options: A2aHttpOptions<S>): CoreHandler {
   const jsonrpcPath = withoutTrailingSlash(options.jsonrpcPath ?? "/jsonrpc");
   const jsonrpcSlash = jsonrpcPath + "/";

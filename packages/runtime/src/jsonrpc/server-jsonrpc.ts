@@ -75,6 +75,12 @@ export interface JsonRpcServerOptions<S extends DescService = DescService> exten
   readonly jsonrpcOperations?: JsonRpcOperations;
 }
 
+/**
+ * What a generated stub's JSON-RPC server takes (create<Service>JsonRpcHandler): the server's options but the
+ * definition, which the stub gives.
+ */
+export type JsonRpcHandlerOptions<S extends DescService = DescService> = Omit<JsonRpcServerOptions<S>, "definition">;
+
 /** A request envelope that passed the checks of the JSON-RPC 2.0 binding. */
 interface Envelope {
   readonly id: Id;
