@@ -38,38 +38,75 @@ export const a2aOperationPairs: readonly OperationPair[] = [
 /**
  * Each operation's names in both versions and every binding: JSON-RPC methods, routes, gRPC paths.
  */
-export const a2aOperations: OperationCorrespondence = operationCorrespondence(A2AServiceV0_3, A2AServiceV1_0, a2aOperationPairs);
+export const a2aOperations: OperationCorrespondence = operationCorrespondence(
+  A2AServiceV0_3, A2AServiceV1_0, a2aOperationPairs,
+);
 
 /**
- * Serves a2a.v1 clients with a lf.a2a.v1 handler (a version bridge): the a2a.v1 definition, handler and JSON-RPC operations served in one pass, for a server's options or a dual-version side.
+ * Serves a2a.v1 clients with a lf.a2a.v1 handler (a version bridge): the a2a.v1 definition, handler
+ * and JSON-RPC operations served in one pass, for a server's options or a dual-version side.
  */
-export function bridgeToOlder(handler: A2aHandler<(typeof A2AServiceV1_0)["service"]>, onLoss?: (operation: string, loss: Loss) => void): BridgedHandler<(typeof A2AServiceV0_3)["service"]> {
-  return createBridgeHandler({ older: A2AServiceV0_3, newer: A2AServiceV1_0, handler, converter: a2aCompat, operations: a2aOperationPairs, json: a2aCompatJson, ...(onLoss ? { onLoss } : {}) });
+export function bridgeToOlder(
+  handler: A2aHandler<(typeof A2AServiceV1_0)["service"]>,
+  onLoss?: (operation: string, loss: Loss) => void,
+): BridgedHandler<(typeof A2AServiceV0_3)["service"]> {
+  return createBridgeHandler({
+    older: A2AServiceV0_3, newer: A2AServiceV1_0, handler, converter: a2aCompat,
+    operations: a2aOperationPairs, json: a2aCompatJson, ...(onLoss ? { onLoss } : {}),
+  });
 }
 
 /**
- * A lf.a2a.v1 client over a a2a.v1 client: call an older agent with newer types. Operations the older version lacks fail with UnsupportedOperationError. A JSON-RPC client's calls (its jsonrpc property) carry a2a.json in one pass.
+ * A lf.a2a.v1 client over a a2a.v1 client: call an older agent with newer types. Operations the older
+ * version lacks fail with UnsupportedOperationError. A JSON-RPC client's calls (its jsonrpc property)
+ * carry a2a.json in one pass.
  */
-export function clientForOlder(client: A2aClient<(typeof A2AServiceV0_3)["service"]> | JsonRpcClient<(typeof A2AServiceV0_3)["service"]>, onLoss?: (operation: string, loss: Loss) => void): A2aClient<(typeof A2AServiceV1_0)["service"]> {
-  return createClientBridge({ older: A2AServiceV0_3, newer: A2AServiceV1_0, client, converter: a2aCompat, operations: a2aOperationPairs, json: a2aCompatJson, ...(onLoss ? { onLoss } : {}) });
+export function clientForOlder(
+  client: A2aClient<(typeof A2AServiceV0_3)["service"]> | JsonRpcClient<(typeof A2AServiceV0_3)["service"]>,
+  onLoss?: (operation: string, loss: Loss) => void,
+): A2aClient<(typeof A2AServiceV1_0)["service"]> {
+  return createClientBridge({
+    older: A2AServiceV0_3, newer: A2AServiceV1_0, client, converter: a2aCompat,
+    operations: a2aOperationPairs, json: a2aCompatJson, ...(onLoss ? { onLoss } : {}),
+  });
 }
 
 /**
- * A lf.a2a.v1 client for the agent card's first usable interface at lf.a2a.v1, else at a2a.v1 through clientForOlder (createClientForCardOrOlder). selected is the interface taken (its protocolVersion tells which), bridged is true for the a2a.v1 one. options.onLoss also hears what the bridge loses.
+ * A lf.a2a.v1 client for the agent card's first usable interface at lf.a2a.v1, else at a2a.v1 through
+ * clientForOlder (createClientForCardOrOlder). selected is the interface taken (its protocolVersion
+ * tells which), bridged is true for the a2a.v1 one. options.onLoss also hears what the bridge loses.
  */
-export function clientForCard(card: unknown, options?: ClientForCardOptions): { client: A2aClient<(typeof A2AServiceV1_0)["service"]>; selected: CardInterface; bridged: boolean } {
-  return createClientForCardOrOlder(A2AServiceV1_0, { older: A2AServiceV0_3, bridge: (client) => clientForOlder(client, options?.onLoss) }, card, options);
+export function clientForCard(
+  card: unknown,
+  options?: ClientForCardOptions,
+): { client: A2aClient<(typeof A2AServiceV1_0)["service"]>; selected: CardInterface; bridged: boolean } {
+  return createClientForCardOrOlder(
+    A2AServiceV1_0,
+    { older: A2AServiceV0_3, bridge: (client) => clientForOlder(client, options?.onLoss) },
+    card,
+    options,
+  );
 }
 
 /**
- * One HTTP handler serving both versions at the same URLs (createDualVersionHttpHandler): the handler, and bridgeToOlder of it for the older version's calls. options.onLoss also hears what the bridge loses.
+ * One HTTP handler serving both versions at the same URLs (createDualVersionHttpHandler): the handler,
+ * and bridgeToOlder of it for the older version's calls. options.onLoss also hears what the bridge
+ * loses.
  */
-export function dualVersionHttpHandler(handler: A2aHandler<(typeof A2AServiceV1_0)["service"]>, options?: DualVersionSharedOptions): CoreHandler {
-  return createDualVersionHttpHandler({ ...options, newer: { definition: A2AServiceV1_0, handler }, older: bridgeToOlder(handler, options?.onLoss) });
+export function dualVersionHttpHandler(
+  handler: A2aHandler<(typeof A2AServiceV1_0)["service"]>,
+  options?: DualVersionSharedOptions,
+): CoreHandler {
+  return createDualVersionHttpHandler({
+    ...options,
+    newer: { definition: A2AServiceV1_0, handler },
+    older: bridgeToOlder(handler, options?.onLoss),
+  });
 }
 
 /**
- * The push bodies for configs made by a2a.v1 calls through bridgeToOlder, by protocol version: the task in its a2a.v1 JSON-RPC (a2a.json) form. Give them as createTaskHandler's push.payload.
+ * The push bodies for configs made by a2a.v1 calls through bridgeToOlder, by protocol version: the
+ * task in its a2a.v1 JSON-RPC (a2a.json) form. Give them as createTaskHandler's push.payload.
  */
 export const olderPushPayloads: Readonly<Record<string, PushPayload>> = {
   "0.3": (_event, task) => toOlderJson(task).json,

@@ -15,25 +15,50 @@ import { a2aCompat } from "./a2a_compat_messages.js";
 // JSON-RPC (a2a.json) conversions between a2a.v1 (v0.3.0/a2a.proto) and lf.a2a.v1 (v1.0.1/a2a.proto);
 // see a2a_compat.md for the field-by-field table.
 
-
 // ---- a2a.v1 JSON-RPC (a2a.json) ↔ lf.a2a.v1 messages, in one pass ----
 
-
-const TASK_STATE_FROM_JSON = new Map<string | number, number>([["unknown", 0], ["TASK_STATE_UNSPECIFIED", 0], [0, 0], ["submitted", 1], ["TASK_STATE_SUBMITTED", 1], [1, 1], ["working", 2], ["TASK_STATE_WORKING", 2], [2, 2], ["completed", 3], ["TASK_STATE_COMPLETED", 3], [3, 3], ["failed", 4], ["TASK_STATE_FAILED", 4], [4, 4], ["canceled", 5], ["TASK_STATE_CANCELLED", 5], [5, 5], ["input-required", 6], ["TASK_STATE_INPUT_REQUIRED", 6], [6, 6], ["rejected", 7], ["TASK_STATE_REJECTED", 7], [7, 7], ["auth-required", 8], ["TASK_STATE_AUTH_REQUIRED", 8], [8, 8]]);
-const TASK_STATE_TO_JSON = { older: "a2a.v1.TaskState", spelled: new Map<number, string>([[0, "unknown"], [1, "submitted"], [2, "working"], [3, "completed"], [4, "failed"], [5, "canceled"], [6, "input-required"], [7, "rejected"], [8, "auth-required"]]), zeroName: "TASK_STATE_UNSPECIFIED", zeroSpelled: "unknown" };
-const ROLE_FROM_JSON = new Map<string | number, number>([["ROLE_UNSPECIFIED", 0], [0, 0], ["user", 1], ["ROLE_USER", 1], [1, 1], ["agent", 2], ["ROLE_AGENT", 2], [2, 2]]);
-const ROLE_TO_JSON = { older: "a2a.v1.Role", spelled: new Map<number, string>([[0, "agent"], [1, "user"], [2, "agent"]]), zeroName: "ROLE_UNSPECIFIED", zeroSpelled: "agent" };
+const TASK_STATE_FROM_JSON = new Map<string | number, number>([
+  ["unknown", 0], ["TASK_STATE_UNSPECIFIED", 0], [0, 0], ["submitted", 1],
+  ["TASK_STATE_SUBMITTED", 1], [1, 1], ["working", 2], ["TASK_STATE_WORKING", 2], [2, 2],
+  ["completed", 3], ["TASK_STATE_COMPLETED", 3], [3, 3], ["failed", 4], ["TASK_STATE_FAILED", 4],
+  [4, 4], ["canceled", 5], ["TASK_STATE_CANCELLED", 5], [5, 5], ["input-required", 6],
+  ["TASK_STATE_INPUT_REQUIRED", 6], [6, 6], ["rejected", 7], ["TASK_STATE_REJECTED", 7], [7, 7],
+  ["auth-required", 8], ["TASK_STATE_AUTH_REQUIRED", 8], [8, 8],
+]);
+const TASK_STATE_TO_JSON = {
+  older: "a2a.v1.TaskState", zeroName: "TASK_STATE_UNSPECIFIED", zeroSpelled: "unknown",
+  spelled: new Map<number, string>([
+    [0, "unknown"], [1, "submitted"], [2, "working"], [3, "completed"], [4, "failed"],
+    [5, "canceled"], [6, "input-required"], [7, "rejected"], [8, "auth-required"],
+  ]),
+};
+const ROLE_FROM_JSON = new Map<string | number, number>([
+  ["ROLE_UNSPECIFIED", 0], [0, 0], ["user", 1], ["ROLE_USER", 1], [1, 1], ["agent", 2],
+  ["ROLE_AGENT", 2], [2, 2],
+]);
+const ROLE_TO_JSON = {
+  older: "a2a.v1.Role", zeroName: "ROLE_UNSPECIFIED", zeroSpelled: "agent",
+  spelled: new Map<number, string>([[0, "agent"], [1, "user"], [2, "agent"]]),
+};
 
 function sendMessageConfigurationFromOlderJson(j: unknown, a: At, lost: Loss[]): SendMessageConfiguration {
   const x = object(j, a, "a2a.v1.SendMessageConfiguration");
-  const m = ({ $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: [], returnImmediately: false } as SendMessageConfiguration);
+  const m = ({
+    $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: [], returnImmediately: false,
+  } as SendMessageConfiguration);
   let v: unknown;
-  if ((v = x["acceptedOutputModes"]) != null) m.acceptedOutputModes = strings(v, a, "acceptedOutputModes", "a2a.v1.SendMessageConfiguration.accepted_output_modes");
+  if ((v = x["acceptedOutputModes"]) != null)
+    m.acceptedOutputModes = strings(v, a, "acceptedOutputModes", "a2a.v1.SendMessageConfiguration.accepted_output_modes");
   if ((v = (x["pushNotificationConfig"] ?? x["pushNotification"])) != null) {
     const p = object(v, a, "a2a.v1.PushNotificationConfig");
     const pa = at(a, "pushNotificationConfig");
-    for (const k in p) switch (k) { case "kind": case "id": case "url": case "token": case "authentication": break; default: lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it"); }
-    const t = ({ $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "" } as TaskPushNotificationConfig);
+    for (const k in p) switch (k) {
+      case "kind": case "id": case "url": case "token": case "authentication": break;
+      default: lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it");
+    }
+    const t = ({
+      $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "",
+    } as TaskPushNotificationConfig);
     if ((v = p["url"]) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") t.url = s; }
     if ((v = p["token"]) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") t.token = s; }
     if ((v = p["id"]) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.id"); if (s !== "") t.id = s; }
@@ -45,7 +70,11 @@ function sendMessageConfigurationFromOlderJson(j: unknown, a: At, lost: Loss[]):
     if (n !== 0) m.historyLength = n;
   }
   m.returnImmediately = !((v = x["blocking"]) != null && bool(v, a, "a2a.v1.SendMessageConfiguration.blocking"));
-  for (const k in x) switch (k) { case "kind": case "acceptedOutputModes": case "pushNotificationConfig": case "pushNotification": case "historyLength": case "blocking": break; default: lose(lost, a, k, "a2a.v1.SendMessageConfiguration has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "acceptedOutputModes": case "pushNotificationConfig": case "pushNotification":
+    case "historyLength": case "blocking": break;
+    default: lose(lost, a, k, "a2a.v1.SendMessageConfiguration has no field for it");
+  }
   return m;
 }
 
@@ -63,7 +92,8 @@ function sendMessageConfigurationToOlderJson(m: SendMessageConfiguration, a: At,
     o["pushNotificationConfig"] = p;
   }
   const historyLength = m.historyLength;
-  if (historyLength === 0) lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
+  if (historyLength === 0)
+    lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
   else if (historyLength !== undefined) { if (historyLength !== 0) o["historyLength"] = historyLength; }
   { const w = !m.returnImmediately; if (w) o["blocking"] = w; }
   return o;
@@ -77,10 +107,16 @@ function taskFromOlderJson(j: unknown, a: At, lost: Loss[]): Task {
   if ((v = x["id"]) != null) m.id = str(v, a, "a2a.v1.Task.id");
   if ((v = x["contextId"]) != null) m.contextId = str(v, a, "a2a.v1.Task.context_id");
   if ((v = x["status"]) != null) m.status = taskStatusFromOlderJson(v, at(a, "status"), lost);
-  if ((v = x["artifacts"]) != null) m.artifacts = each(v, at(a, "artifacts"), "a2a.v1.Task.artifacts", lost, artifactFromOlderJson);
-  if ((v = x["history"]) != null) m.history = each(v, at(a, "history"), "a2a.v1.Task.history", lost, messageFromOlderJson);
+  if ((v = x["artifacts"]) != null)
+    m.artifacts = each(v, at(a, "artifacts"), "a2a.v1.Task.artifacts", lost, artifactFromOlderJson);
+  if ((v = x["history"]) != null)
+    m.history = each(v, at(a, "history"), "a2a.v1.Task.history", lost, messageFromOlderJson);
   if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.Task.metadata");
-  for (const k in x) switch (k) { case "kind": case "id": case "contextId": case "status": case "artifacts": case "history": case "metadata": break; default: lose(lost, a, k, "a2a.v1.Task has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "id": case "contextId": case "status": case "artifacts": case "history":
+    case "metadata": break;
+    default: lose(lost, a, k, "a2a.v1.Task has no field for it");
+  }
   return m;
 }
 
@@ -100,7 +136,10 @@ function taskStatusFromOlderJson(j: unknown, a: At, lost: Loss[]): TaskStatus {
   if ((v = x["message"]) != null) m.message = messageFromOlderJson(v, at(a, "message"), lost);
   if ((v = x["timestamp"]) != null) m.timestamp = timestamp(v, a, "a2a.v1.TaskStatus.timestamp");
   if ((v = x["state"]) != null) m.state = enumIn(TASK_STATE_FROM_JSON, v, a, "state", "a2a.v1.TaskStatus.state");
-  for (const k in x) switch (k) { case "kind": case "state": case "message": case "timestamp": break; default: lose(lost, a, k, "a2a.v1.TaskStatus has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "state": case "message": case "timestamp": break;
+    default: lose(lost, a, k, "a2a.v1.TaskStatus has no field for it");
+  }
   return m;
 }
 
@@ -115,16 +154,23 @@ function taskStatusToOlderJson(m: TaskStatus, a: At, lost: Loss[]): JsonObject {
 function partFromOlderJson(j: unknown, a: At, lost: Loss[]): Part {
   const x = object(j, a, "a2a.v1.Part");
   const m = ({ $typeName: "lf.a2a.v1.Part", content: { case: undefined }, filename: "", mediaType: "" } as Part);
-  for (const k in x) switch (k) { case "kind": case "text": case "file": case "data": case "metadata": break; default: lose(lost, a, k, "a2a.v1.Part has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "text": case "file": case "data": case "metadata": break;
+    default: lose(lost, a, k, "a2a.v1.Part has no field for it");
+  }
   if (x["metadata"] != null) m.metadata = struct(x["metadata"], a, "a2a.json Part metadata");
   const file = x["file"];
   const kind = partKindOf(x) ?? refuseKind(pathOf(a), "a2a.v1.Part", x["kind"], "text, file or data");
-  if (kind !== "file" && isObject(file) && file["name"] !== undefined) lose(lost, a, "file.name", "a file name on a part that is not a file part has no place in v1.0");
+  if (kind !== "file" && isObject(file) && file["name"] !== undefined)
+    lose(lost, a, "file.name", "a file name on a part that is not a file part has no place in v1.0");
   if (kind === "text") m.content = { case: "text", value: str(x["text"], a, "a2a.v1.Part.text") };
   else if (kind === "file") {
     const fa = at(a, "file");
     const f = object(file, fa, "a2a.v1.FilePart");
-    for (const k in f) switch (k) { case "uri": case "bytes": case "mimeType": case "name": break; default: lose(lost, fa, k, "a2a.v1.FilePart has no field for it"); }
+    for (const k in f) switch (k) {
+      case "uri": case "bytes": case "mimeType": case "name": break;
+      default: lose(lost, fa, k, "a2a.v1.FilePart has no field for it");
+    }
     if (f["uri"] != null && f["bytes"] != null) invalid(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);
     if (f["uri"] != null) m.content = { case: "url", value: str(f["uri"], fa, "a2a.v1.FilePart.file_with_uri") };
     else if (f["bytes"] != null) m.content = { case: "raw", value: bytes(f["bytes"], fa, "a2a.v1.FilePart.file_with_bytes") };
@@ -171,18 +217,28 @@ function partToOlderJson(m: Part, a: At, lost: Loss[]): JsonObject | undefined {
 
 function messageFromOlderJson(j: unknown, a: At, lost: Loss[]): Message {
   const x = object(j, a, "a2a.v1.Message");
-  if (x["kind"] !== undefined && x["kind"] !== "message") refuseKind(pathOf(a), "a2a.v1.Message", x["kind"], "message");
-  const m = ({ $typeName: "lf.a2a.v1.Message", messageId: "", contextId: "", taskId: "", role: 0, parts: [], extensions: [], referenceTaskIds: [] } as Message);
+  if (x["kind"] !== undefined && x["kind"] !== "message")
+    refuseKind(pathOf(a), "a2a.v1.Message", x["kind"], "message");
+  const m = ({
+    $typeName: "lf.a2a.v1.Message", messageId: "", contextId: "", taskId: "", role: 0, parts: [],
+    extensions: [], referenceTaskIds: [],
+  } as Message);
   let v: unknown;
   if ((v = x["messageId"]) != null) m.messageId = str(v, a, "a2a.v1.Message.message_id");
   if ((v = x["contextId"]) != null) m.contextId = str(v, a, "a2a.v1.Message.context_id");
   if ((v = x["taskId"]) != null) m.taskId = str(v, a, "a2a.v1.Message.task_id");
   if ((v = x["role"]) != null) m.role = enumIn(ROLE_FROM_JSON, v, a, "role", "a2a.v1.Message.role");
-  if ((v = (x["parts"] ?? x["content"])) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Message.content", lost, partFromOlderJson);
+  if ((v = (x["parts"] ?? x["content"])) != null)
+    m.parts = each(v, at(a, "parts"), "a2a.v1.Message.content", lost, partFromOlderJson);
   if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.Message.metadata");
   if ((v = x["extensions"]) != null) m.extensions = strings(v, a, "extensions", "a2a.v1.Message.extensions");
-  if ((v = x["referenceTaskIds"]) != null) m.referenceTaskIds = strings(v, a, "referenceTaskIds", "a2a.v1.Message referenceTaskIds");
-  for (const k in x) switch (k) { case "kind": case "referenceTaskIds": case "messageId": case "contextId": case "taskId": case "role": case "parts": case "content": case "metadata": case "extensions": break; default: lose(lost, a, k, "a2a.v1.Message has no field for it"); }
+  if ((v = x["referenceTaskIds"]) != null)
+    m.referenceTaskIds = strings(v, a, "referenceTaskIds", "a2a.v1.Message referenceTaskIds");
+  for (const k in x) switch (k) {
+    case "kind": case "referenceTaskIds": case "messageId": case "contextId": case "taskId":
+    case "role": case "parts": case "content": case "metadata": case "extensions": break;
+    default: lose(lost, a, k, "a2a.v1.Message has no field for it");
+  }
   return m;
 }
 
@@ -200,7 +256,9 @@ function messageToOlderJson(m: Message, a: At, lost: Loss[]): JsonObject {
 
 function artifactFromOlderJson(j: unknown, a: At, lost: Loss[]): Artifact {
   const x = object(j, a, "a2a.v1.Artifact");
-  const m = ({ $typeName: "lf.a2a.v1.Artifact", artifactId: "", name: "", description: "", parts: [], extensions: [] } as Artifact);
+  const m = ({
+    $typeName: "lf.a2a.v1.Artifact", artifactId: "", name: "", description: "", parts: [], extensions: [],
+  } as Artifact);
   let v: unknown;
   if ((v = x["artifactId"]) != null) m.artifactId = str(v, a, "a2a.v1.Artifact.artifact_id");
   if ((v = x["name"]) != null) m.name = str(v, a, "a2a.v1.Artifact.name");
@@ -208,7 +266,11 @@ function artifactFromOlderJson(j: unknown, a: At, lost: Loss[]): Artifact {
   if ((v = x["parts"]) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Artifact.parts", lost, partFromOlderJson);
   if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.Artifact.metadata");
   if ((v = x["extensions"]) != null) m.extensions = strings(v, a, "extensions", "a2a.v1.Artifact.extensions");
-  for (const k in x) switch (k) { case "kind": case "artifactId": case "name": case "description": case "parts": case "metadata": case "extensions": break; default: lose(lost, a, k, "a2a.v1.Artifact has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "artifactId": case "name": case "description": case "parts": case "metadata":
+    case "extensions": break;
+    default: lose(lost, a, k, "a2a.v1.Artifact has no field for it");
+  }
   return m;
 }
 
@@ -224,7 +286,8 @@ function artifactToOlderJson(m: Artifact, a: At, lost: Loss[]): JsonObject {
 
 function taskStatusUpdateEventFromOlderJson(j: unknown, a: At, lost: Loss[]): TaskStatusUpdateEvent {
   const x = object(j, a, "a2a.v1.TaskStatusUpdateEvent");
-  if (x["kind"] !== undefined && x["kind"] !== "status-update") refuseKind(pathOf(a), "a2a.v1.TaskStatusUpdateEvent", x["kind"], "status-update");
+  if (x["kind"] !== undefined && x["kind"] !== "status-update")
+    refuseKind(pathOf(a), "a2a.v1.TaskStatusUpdateEvent", x["kind"], "status-update");
   const m = ({ $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId: "", contextId: "" } as TaskStatusUpdateEvent);
   let v: unknown;
   if ((v = x["taskId"]) != null) m.taskId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.task_id");
@@ -232,16 +295,25 @@ function taskStatusUpdateEventFromOlderJson(j: unknown, a: At, lost: Loss[]): Ta
   if ((v = x["status"]) != null) m.status = taskStatusFromOlderJson(v, at(a, "status"), lost);
   if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.TaskStatusUpdateEvent.metadata");
   if ((v = x["final"]) != null) bool(v, a, "a2a.v1.TaskStatusUpdateEvent.final");
-  for (const k in x) switch (k) { case "kind": case "taskId": case "contextId": case "status": case "final": case "metadata": break; default: lose(lost, a, k, "a2a.v1.TaskStatusUpdateEvent has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "taskId": case "contextId": case "status": case "final": case "metadata": break;
+    default: lose(lost, a, k, "a2a.v1.TaskStatusUpdateEvent has no field for it");
+  }
   return m;
 }
 
 function taskStatusUpdateEventToOlderJson(m: TaskStatusUpdateEvent, a: At, lost: Loss[]): JsonObject {
-  const o: JsonObject = { kind: "status-update", taskId: m.taskId, contextId: m.contextId, status: { state: "unknown" }, final: false };
+  const o: JsonObject = {
+    kind: "status-update", taskId: m.taskId, contextId: m.contextId, status: { state: "unknown" }, final: false,
+  };
   const status = m.status;
   if (status !== undefined) {
     o["status"] = taskStatusToOlderJson(status, at(a, "status"), lost);
-    if (status.state === 3 /* COMPLETED */ || status.state === 5 /* CANCELED */ || status.state === 4 /* FAILED */ || status.state === 7 /* REJECTED */ || status.state === 6 /* INPUT_REQUIRED */) o["final"] = true;
+    if (
+      status.state === 3 /* COMPLETED */ || status.state === 5 /* CANCELED */ ||
+      status.state === 4 /* FAILED */ || status.state === 7 /* REJECTED */ ||
+      status.state === 6 /* INPUT_REQUIRED */
+    ) o["final"] = true;
   }
   if (m.metadata !== undefined) o["metadata"] = structJson(m.metadata);
   return o;
@@ -249,8 +321,11 @@ function taskStatusUpdateEventToOlderJson(m: TaskStatusUpdateEvent, a: At, lost:
 
 function taskArtifactUpdateEventFromOlderJson(j: unknown, a: At, lost: Loss[]): TaskArtifactUpdateEvent {
   const x = object(j, a, "a2a.v1.TaskArtifactUpdateEvent");
-  if (x["kind"] !== undefined && x["kind"] !== "artifact-update") refuseKind(pathOf(a), "a2a.v1.TaskArtifactUpdateEvent", x["kind"], "artifact-update");
-  const m = ({ $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent", taskId: "", contextId: "", append: false, lastChunk: false } as TaskArtifactUpdateEvent);
+  if (x["kind"] !== undefined && x["kind"] !== "artifact-update")
+    refuseKind(pathOf(a), "a2a.v1.TaskArtifactUpdateEvent", x["kind"], "artifact-update");
+  const m = ({
+    $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent", taskId: "", contextId: "", append: false, lastChunk: false,
+  } as TaskArtifactUpdateEvent);
   let v: unknown;
   if ((v = x["taskId"]) != null) m.taskId = str(v, a, "a2a.v1.TaskArtifactUpdateEvent.task_id");
   if ((v = x["contextId"]) != null) m.contextId = str(v, a, "a2a.v1.TaskArtifactUpdateEvent.context_id");
@@ -258,7 +333,11 @@ function taskArtifactUpdateEventFromOlderJson(j: unknown, a: At, lost: Loss[]): 
   if ((v = x["append"]) != null) m.append = bool(v, a, "a2a.v1.TaskArtifactUpdateEvent.append");
   if ((v = x["lastChunk"]) != null) m.lastChunk = bool(v, a, "a2a.v1.TaskArtifactUpdateEvent.last_chunk");
   if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.TaskArtifactUpdateEvent.metadata");
-  for (const k in x) switch (k) { case "kind": case "taskId": case "contextId": case "artifact": case "append": case "lastChunk": case "metadata": break; default: lose(lost, a, k, "a2a.v1.TaskArtifactUpdateEvent has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "taskId": case "contextId": case "artifact": case "append": case "lastChunk":
+    case "metadata": break;
+    default: lose(lost, a, k, "a2a.v1.TaskArtifactUpdateEvent has no field for it");
+  }
   return m;
 }
 
@@ -281,7 +360,10 @@ function authenticationInfoFromOlderJson(j: unknown, a: At, lost: Loss[]): Authe
     if (schemes[0] !== undefined) m.scheme = schemes[0];
     if (schemes.length > 1) lose(lost, a, "schemes", "v1.0 takes one scheme; dropped " + schemes.slice(1).join(", "));
   }
-  for (const k in x) switch (k) { case "kind": case "schemes": case "credentials": break; default: lose(lost, a, k, "a2a.v1.AuthenticationInfo has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "schemes": case "credentials": break;
+    default: lose(lost, a, k, "a2a.v1.AuthenticationInfo has no field for it");
+  }
   return m;
 }
 
@@ -294,11 +376,16 @@ function authenticationInfoToOlderJson(m: AuthenticationInfo, _a: At, _lost: Los
 
 function agentInterfaceFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentInterface {
   const x = object(j, a, "a2a.v1.AgentInterface");
-  const m = ({ $typeName: "lf.a2a.v1.AgentInterface", url: "", protocolBinding: "", tenant: "", protocolVersion: "" } as AgentInterface);
+  const m = ({
+    $typeName: "lf.a2a.v1.AgentInterface", url: "", protocolBinding: "", tenant: "", protocolVersion: "",
+  } as AgentInterface);
   let v: unknown;
   if ((v = x["url"]) != null) m.url = str(v, a, "a2a.v1.AgentInterface.url");
   if ((v = x["transport"]) != null) m.protocolBinding = str(v, a, "a2a.v1.AgentInterface.transport");
-  for (const k in x) switch (k) { case "kind": case "url": case "transport": break; default: lose(lost, a, k, "a2a.v1.AgentInterface has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "url": case "transport": break;
+    default: lose(lost, a, k, "a2a.v1.AgentInterface has no field for it");
+  }
   return m;
 }
 
@@ -310,20 +397,34 @@ function agentInterfaceToOlderJson(m: AgentInterface, a: At, lost: Loss[]): Json
 
 function agentCardFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentCard {
   const x = object(j, a, "a2a.v1.AgentCard");
-  const m = ({ $typeName: "lf.a2a.v1.AgentCard", name: "", description: "", supportedInterfaces: [], version: "", securitySchemes: {}, securityRequirements: [], defaultInputModes: [], defaultOutputModes: [], skills: [], signatures: [] } as AgentCard);
+  const m = ({
+    $typeName: "lf.a2a.v1.AgentCard", name: "", description: "", supportedInterfaces: [], version: "",
+    securitySchemes: {}, securityRequirements: [], defaultInputModes: [], defaultOutputModes: [], skills: [],
+    signatures: [],
+  } as AgentCard);
   let v: unknown;
   if ((v = x["name"]) != null) m.name = str(v, a, "a2a.v1.AgentCard.name");
   if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.AgentCard.description");
   if ((v = x["provider"]) != null) m.provider = agentProviderFromOlderJson(v, at(a, "provider"), lost);
   if ((v = x["version"]) != null) m.version = str(v, a, "a2a.v1.AgentCard.version");
-  if ((v = x["documentationUrl"]) != null) { const w = str(v, a, "a2a.v1.AgentCard.documentation_url"); if (w !== "") m.documentationUrl = w; }
-  if ((v = x["capabilities"]) != null) m.capabilities = agentCapabilitiesFromOlderJson(v, at(a, "capabilities"), lost);
-  if ((v = x["securitySchemes"]) != null) m.securitySchemes = eachKey(v, at(a, "securitySchemes"), "a2a.v1.AgentCard.security_schemes", lost, securitySchemeFromOlderJson);
-  if ((v = x["security"]) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentCard.security", lost, securityRequirementFromOlderJson);
-  if ((v = x["defaultInputModes"]) != null) m.defaultInputModes = strings(v, a, "defaultInputModes", "a2a.v1.AgentCard.default_input_modes");
-  if ((v = x["defaultOutputModes"]) != null) m.defaultOutputModes = strings(v, a, "defaultOutputModes", "a2a.v1.AgentCard.default_output_modes");
-  if ((v = x["skills"]) != null) m.skills = each(v, at(a, "skills"), "a2a.v1.AgentCard.skills", lost, agentSkillFromOlderJson);
-  if ((v = x["signatures"]) != null) m.signatures = each(v, at(a, "signatures"), "a2a.v1.AgentCard.signatures", lost, agentCardSignatureFromOlderJson);
+  if ((v = x["documentationUrl"]) != null) {
+    const w = str(v, a, "a2a.v1.AgentCard.documentation_url");
+    if (w !== "") m.documentationUrl = w;
+  }
+  if ((v = x["capabilities"]) != null)
+    m.capabilities = agentCapabilitiesFromOlderJson(v, at(a, "capabilities"), lost);
+  if ((v = x["securitySchemes"]) != null)
+    m.securitySchemes = eachKey(v, at(a, "securitySchemes"), "a2a.v1.AgentCard.security_schemes", lost, securitySchemeFromOlderJson);
+  if ((v = x["security"]) != null)
+    m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentCard.security", lost, securityRequirementFromOlderJson);
+  if ((v = x["defaultInputModes"]) != null)
+    m.defaultInputModes = strings(v, a, "defaultInputModes", "a2a.v1.AgentCard.default_input_modes");
+  if ((v = x["defaultOutputModes"]) != null)
+    m.defaultOutputModes = strings(v, a, "defaultOutputModes", "a2a.v1.AgentCard.default_output_modes");
+  if ((v = x["skills"]) != null)
+    m.skills = each(v, at(a, "skills"), "a2a.v1.AgentCard.skills", lost, agentSkillFromOlderJson);
+  if ((v = x["signatures"]) != null)
+    m.signatures = each(v, at(a, "signatures"), "a2a.v1.AgentCard.signatures", lost, agentCardSignatureFromOlderJson);
   if ((v = x["iconUrl"]) != null) m.iconUrl = str(v, a, "a2a.v1.AgentCard iconUrl");
   {
     const version = /^(\d+\.\d+)/.exec((v = x["protocolVersion"]) != null ? str(v, a, "a2a.v1.AgentCard.protocol_version") : "")?.[1] ?? "0.3";
@@ -336,7 +437,9 @@ function agentCardFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentCard {
     for (const [url, binding] of offered) {
       const known = m.supportedInterfaces.some((i) => i.url === url && i.protocolBinding === binding);
       if (url === "" || known) continue;
-      const i = ({ $typeName: "lf.a2a.v1.AgentInterface", url: "", protocolBinding: "", tenant: "", protocolVersion: "" } as AgentInterface);
+      const i = ({
+        $typeName: "lf.a2a.v1.AgentInterface", url: "", protocolBinding: "", tenant: "", protocolVersion: "",
+      } as AgentInterface);
       i.url = url;
       i.protocolBinding = binding || "JSONRPC";
       i.protocolVersion = version;
@@ -345,17 +448,28 @@ function agentCardFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentCard {
   }
   if ((v = x["supportsAuthenticatedExtendedCard"]) != null && bool(v, a, "a2a.v1.AgentCard.supports_authenticated_extended_card"))
     (m.capabilities ??= ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as AgentCapabilities)).extendedAgentCard = true;
-  for (const k in x) switch (k) { case "kind": case "iconUrl": case "protocolVersion": case "name": case "description": case "url": case "preferredTransport": case "additionalInterfaces": case "provider": case "version": case "documentationUrl": case "capabilities": case "securitySchemes": case "security": case "defaultInputModes": case "defaultOutputModes": case "skills": case "supportsAuthenticatedExtendedCard": case "signatures": break; default: lose(lost, a, k, "a2a.v1.AgentCard has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "iconUrl": case "protocolVersion": case "name": case "description": case "url":
+    case "preferredTransport": case "additionalInterfaces": case "provider": case "version":
+    case "documentationUrl": case "capabilities": case "securitySchemes": case "security":
+    case "defaultInputModes": case "defaultOutputModes": case "skills":
+    case "supportsAuthenticatedExtendedCard": case "signatures": break;
+    default: lose(lost, a, k, "a2a.v1.AgentCard has no field for it");
+  }
   return m;
 }
 
 function agentCardToOlderJson(m: AgentCard, a: At, lost: Loss[]): JsonObject {
-  const o: JsonObject = { protocolVersion: "", name: m.name, description: m.description, url: "", version: m.version, capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [] };
+  const o: JsonObject = {
+    protocolVersion: "", name: m.name, description: m.description, url: "", version: m.version,
+    capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [],
+  };
   {
     const all = m.supportedInterfaces;
     const legacy = all.filter((i) => /^0\./.test(i.protocolVersion));
     const kept = legacy.length > 0 ? legacy : all;
-    if (legacy.length === 0 && all.length > 0) lose(lost, a, "supported_interfaces", "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak");
+    if (legacy.length === 0 && all.length > 0)
+      lose(lost, a, "supported_interfaces", "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak");
     const first = kept[0];
     if (first !== undefined) {
       o["url"] = first.url;
@@ -367,13 +481,17 @@ function agentCardToOlderJson(m: AgentCard, a: At, lost: Loss[]): JsonObject {
   if (m.capabilities?.extendedAgentCard) o["supportsAuthenticatedExtendedCard"] = true;
   if (m.provider !== undefined) o["provider"] = agentProviderToOlderJson(m.provider, at(a, "provider"), lost);
   if (m.documentationUrl !== undefined) if (m.documentationUrl !== "") o["documentationUrl"] = m.documentationUrl;
-  if (m.capabilities !== undefined) o["capabilities"] = agentCapabilitiesToOlderJson(m.capabilities, at(a, "capabilities"), lost);
-  if (Object.keys(m.securitySchemes).length > 0) o["securitySchemes"] = eachKeyOf(m.securitySchemes, at(a, "security_schemes"), lost, securitySchemeToOlderJson);
-  if (m.securityRequirements.length > 0) o["security"] = eachTo(m.securityRequirements, at(a, "security_requirements"), lost, securityRequirementToOlderJson);
+  if (m.capabilities !== undefined)
+    o["capabilities"] = agentCapabilitiesToOlderJson(m.capabilities, at(a, "capabilities"), lost);
+  if (Object.keys(m.securitySchemes).length > 0)
+    o["securitySchemes"] = eachKeyOf(m.securitySchemes, at(a, "security_schemes"), lost, securitySchemeToOlderJson);
+  if (m.securityRequirements.length > 0)
+    o["security"] = eachTo(m.securityRequirements, at(a, "security_requirements"), lost, securityRequirementToOlderJson);
   if (m.defaultInputModes.length > 0) o["defaultInputModes"] = m.defaultInputModes.slice();
   if (m.defaultOutputModes.length > 0) o["defaultOutputModes"] = m.defaultOutputModes.slice();
   o["skills"] = eachTo(m.skills, at(a, "skills"), lost, agentSkillToOlderJson);
-  if (m.signatures.length > 0) o["signatures"] = eachTo(m.signatures, at(a, "signatures"), lost, agentCardSignatureToOlderJson);
+  if (m.signatures.length > 0)
+    o["signatures"] = eachTo(m.signatures, at(a, "signatures"), lost, agentCardSignatureToOlderJson);
   if (m.iconUrl !== undefined) o["iconUrl"] = m.iconUrl;
   return o;
 }
@@ -384,7 +502,10 @@ function agentProviderFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentProvi
   let v: unknown;
   if ((v = x["url"]) != null) m.url = str(v, a, "a2a.v1.AgentProvider.url");
   if ((v = x["organization"]) != null) m.organization = str(v, a, "a2a.v1.AgentProvider.organization");
-  for (const k in x) switch (k) { case "kind": case "url": case "organization": break; default: lose(lost, a, k, "a2a.v1.AgentProvider has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "url": case "organization": break;
+    default: lose(lost, a, k, "a2a.v1.AgentProvider has no field for it");
+  }
   return m;
 }
 
@@ -397,10 +518,20 @@ function agentCapabilitiesFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentC
   const x = object(j, a, "a2a.v1.AgentCapabilities");
   const m = ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as AgentCapabilities);
   let v: unknown;
-  if ((v = x["streaming"]) != null) { const w = bool(v, a, "a2a.v1.AgentCapabilities.streaming"); if (w) m.streaming = w; }
-  if ((v = x["pushNotifications"]) != null) { const w = bool(v, a, "a2a.v1.AgentCapabilities.push_notifications"); if (w) m.pushNotifications = w; }
-  if ((v = x["extensions"]) != null) m.extensions = each(v, at(a, "extensions"), "a2a.v1.AgentCapabilities.extensions", lost, agentExtensionFromOlderJson);
-  for (const k in x) switch (k) { case "kind": case "streaming": case "pushNotifications": case "extensions": break; default: lose(lost, a, k, "a2a.v1.AgentCapabilities has no field for it"); }
+  if ((v = x["streaming"]) != null) {
+    const w = bool(v, a, "a2a.v1.AgentCapabilities.streaming");
+    if (w) m.streaming = w;
+  }
+  if ((v = x["pushNotifications"]) != null) {
+    const w = bool(v, a, "a2a.v1.AgentCapabilities.push_notifications");
+    if (w) m.pushNotifications = w;
+  }
+  if ((v = x["extensions"]) != null)
+    m.extensions = each(v, at(a, "extensions"), "a2a.v1.AgentCapabilities.extensions", lost, agentExtensionFromOlderJson);
+  for (const k in x) switch (k) {
+    case "kind": case "streaming": case "pushNotifications": case "extensions": break;
+    default: lose(lost, a, k, "a2a.v1.AgentCapabilities has no field for it");
+  }
   return m;
 }
 
@@ -408,7 +539,8 @@ function agentCapabilitiesToOlderJson(m: AgentCapabilities, a: At, lost: Loss[])
   const o: JsonObject = {};
   if (m.streaming !== undefined) if (m.streaming) o["streaming"] = m.streaming;
   if (m.pushNotifications !== undefined) if (m.pushNotifications) o["pushNotifications"] = m.pushNotifications;
-  if (m.extensions.length > 0) o["extensions"] = eachTo(m.extensions, at(a, "extensions"), lost, agentExtensionToOlderJson);
+  if (m.extensions.length > 0)
+    o["extensions"] = eachTo(m.extensions, at(a, "extensions"), lost, agentExtensionToOlderJson);
   return o;
 }
 
@@ -420,7 +552,10 @@ function agentExtensionFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentExte
   if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.AgentExtension.description");
   if ((v = x["required"]) != null) m.required = bool(v, a, "a2a.v1.AgentExtension.required");
   if ((v = x["params"]) != null) m.params = struct(v, a, "a2a.v1.AgentExtension.params");
-  for (const k in x) switch (k) { case "kind": case "uri": case "description": case "required": case "params": break; default: lose(lost, a, k, "a2a.v1.AgentExtension has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "uri": case "description": case "required": case "params": break;
+    default: lose(lost, a, k, "a2a.v1.AgentExtension has no field for it");
+  }
   return m;
 }
 
@@ -434,7 +569,10 @@ function agentExtensionToOlderJson(m: AgentExtension, _a: At, _lost: Loss[]): Js
 
 function agentSkillFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentSkill {
   const x = object(j, a, "a2a.v1.AgentSkill");
-  const m = ({ $typeName: "lf.a2a.v1.AgentSkill", id: "", name: "", description: "", tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [] } as AgentSkill);
+  const m = ({
+    $typeName: "lf.a2a.v1.AgentSkill", id: "", name: "", description: "", tags: [], examples: [],
+    inputModes: [], outputModes: [], securityRequirements: [],
+  } as AgentSkill);
   let v: unknown;
   if ((v = x["id"]) != null) m.id = str(v, a, "a2a.v1.AgentSkill.id");
   if ((v = x["name"]) != null) m.name = str(v, a, "a2a.v1.AgentSkill.name");
@@ -442,9 +580,15 @@ function agentSkillFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentSkill {
   if ((v = x["tags"]) != null) m.tags = strings(v, a, "tags", "a2a.v1.AgentSkill.tags");
   if ((v = x["examples"]) != null) m.examples = strings(v, a, "examples", "a2a.v1.AgentSkill.examples");
   if ((v = x["inputModes"]) != null) m.inputModes = strings(v, a, "inputModes", "a2a.v1.AgentSkill.input_modes");
-  if ((v = x["outputModes"]) != null) m.outputModes = strings(v, a, "outputModes", "a2a.v1.AgentSkill.output_modes");
-  if ((v = x["security"]) != null) m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentSkill.security", lost, securityRequirementFromOlderJson);
-  for (const k in x) switch (k) { case "kind": case "id": case "name": case "description": case "tags": case "examples": case "inputModes": case "outputModes": case "security": break; default: lose(lost, a, k, "a2a.v1.AgentSkill has no field for it"); }
+  if ((v = x["outputModes"]) != null)
+    m.outputModes = strings(v, a, "outputModes", "a2a.v1.AgentSkill.output_modes");
+  if ((v = x["security"]) != null)
+    m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentSkill.security", lost, securityRequirementFromOlderJson);
+  for (const k in x) switch (k) {
+    case "kind": case "id": case "name": case "description": case "tags": case "examples":
+    case "inputModes": case "outputModes": case "security": break;
+    default: lose(lost, a, k, "a2a.v1.AgentSkill has no field for it");
+  }
   return m;
 }
 
@@ -454,7 +598,8 @@ function agentSkillToOlderJson(m: AgentSkill, a: At, lost: Loss[]): JsonObject {
   if (m.examples.length > 0) o["examples"] = m.examples.slice();
   if (m.inputModes.length > 0) o["inputModes"] = m.inputModes.slice();
   if (m.outputModes.length > 0) o["outputModes"] = m.outputModes.slice();
-  if (m.securityRequirements.length > 0) o["security"] = eachTo(m.securityRequirements, at(a, "security_requirements"), lost, securityRequirementToOlderJson);
+  if (m.securityRequirements.length > 0)
+    o["security"] = eachTo(m.securityRequirements, at(a, "security_requirements"), lost, securityRequirementToOlderJson);
   return o;
 }
 
@@ -465,7 +610,10 @@ function agentCardSignatureFromOlderJson(j: unknown, a: At, lost: Loss[]): Agent
   if ((v = x["protected"]) != null) m.protected = str(v, a, "a2a.v1.AgentCardSignature.protected");
   if ((v = x["signature"]) != null) m.signature = str(v, a, "a2a.v1.AgentCardSignature.signature");
   if ((v = x["header"]) != null) m.header = struct(v, a, "a2a.v1.AgentCardSignature.header");
-  for (const k in x) switch (k) { case "kind": case "protected": case "signature": case "header": break; default: lose(lost, a, k, "a2a.v1.AgentCardSignature has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "protected": case "signature": case "header": break;
+    default: lose(lost, a, k, "a2a.v1.AgentCardSignature has no field for it");
+  }
   return m;
 }
 
@@ -477,14 +625,19 @@ function agentCardSignatureToOlderJson(m: AgentCardSignature, _a: At, _lost: Los
 
 function taskPushNotificationConfigFromOlderJson(j: unknown, a: At, lost: Loss[]): TaskPushNotificationConfig {
   const x = object(j, a, "a2a.v1.TaskPushNotificationConfig");
-  const m = ({ $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "" } as TaskPushNotificationConfig);
+  const m = ({
+    $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "",
+  } as TaskPushNotificationConfig);
   let v: unknown;
   m.taskId = resourceId(x["taskId"]);
   m.id = resourceId(isObject(x["pushNotificationConfig"]) ? x["pushNotificationConfig"]["id"] : undefined);
   if ((v = x["pushNotificationConfig"]) != null) {
     const pa = at(a, "pushNotificationConfig");
     const p = object(v, pa, "a2a.v1.PushNotificationConfig");
-    for (const k in p) switch (k) { case "kind": case "id": case "url": case "token": case "authentication": break; default: lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it"); }
+    for (const k in p) switch (k) {
+      case "kind": case "id": case "url": case "token": case "authentication": break;
+      default: lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it");
+    }
     if ((v = p["url"]) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") m.url = s; }
     if ((v = p["token"]) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") m.token = s; }
     if ((v = p["id"]) != null) {
@@ -493,7 +646,10 @@ function taskPushNotificationConfigFromOlderJson(j: unknown, a: At, lost: Loss[]
     }
     if ((v = p["authentication"]) != null) m.authentication = authenticationInfoFromOlderJson(v, at(pa, "authentication"), lost);
   }
-  for (const k in x) switch (k) { case "kind": case "taskId": case "pushNotificationConfig": break; default: lose(lost, a, k, "a2a.v1.TaskPushNotificationConfig has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "taskId": case "pushNotificationConfig": break;
+    default: lose(lost, a, k, "a2a.v1.TaskPushNotificationConfig has no field for it");
+  }
   return m;
 }
 
@@ -516,7 +672,10 @@ function stringListFromOlderJson(j: unknown, a: At, lost: Loss[]): StringList {
   const m = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as StringList);
   let v: unknown;
   if ((v = x["list"]) != null) m.list = strings(v, a, "list", "a2a.v1.StringList.list");
-  for (const k in x) switch (k) { case "kind": case "list": break; default: lose(lost, a, k, "a2a.v1.StringList has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "list": break;
+    default: lose(lost, a, k, "a2a.v1.StringList has no field for it");
+  }
   return m;
 }
 
@@ -547,11 +706,21 @@ function securitySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): SecurityS
   const { type, ...rest } = object(j, a, "a2a.v1.SecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.SecurityScheme", scheme: { case: undefined } } as SecurityScheme);
   switch (type) {
-    case "apiKey": m.scheme = { case: "apiKeySecurityScheme", value: apiKeySecuritySchemeFromOlderJson(rest, a, lost) }; break;
-    case "http": m.scheme = { case: "httpAuthSecurityScheme", value: httpAuthSecuritySchemeFromOlderJson(rest, a, lost) }; break;
-    case "oauth2": m.scheme = { case: "oauth2SecurityScheme", value: oAuth2SecuritySchemeFromOlderJson(rest, a, lost) }; break;
-    case "openIdConnect": m.scheme = { case: "openIdConnectSecurityScheme", value: openIdConnectSecuritySchemeFromOlderJson(rest, a, lost) }; break;
-    case "mutualTLS": m.scheme = { case: "mtlsSecurityScheme", value: mutualTlsSecuritySchemeFromOlderJson(rest, a, lost) }; break;
+    case "apiKey":
+      m.scheme = { case: "apiKeySecurityScheme", value: apiKeySecuritySchemeFromOlderJson(rest, a, lost) };
+      break;
+    case "http":
+      m.scheme = { case: "httpAuthSecurityScheme", value: httpAuthSecuritySchemeFromOlderJson(rest, a, lost) };
+      break;
+    case "oauth2":
+      m.scheme = { case: "oauth2SecurityScheme", value: oAuth2SecuritySchemeFromOlderJson(rest, a, lost) };
+      break;
+    case "openIdConnect":
+      m.scheme = { case: "openIdConnectSecurityScheme", value: openIdConnectSecuritySchemeFromOlderJson(rest, a, lost) };
+      break;
+    case "mutualTLS":
+      m.scheme = { case: "mtlsSecurityScheme", value: mutualTlsSecuritySchemeFromOlderJson(rest, a, lost) };
+      break;
     default: lose(lost, a, "type", "unknown a2a.v1.SecurityScheme type " + JSON.stringify(type));
   }
   return m;
@@ -559,11 +728,16 @@ function securitySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): SecurityS
 
 function securitySchemeToOlderJson(m: SecurityScheme, a: At, lost: Loss[]): JsonObject {
   switch (m.scheme.case) {
-    case "apiKeySecurityScheme": return { type: "apiKey", ...apiKeySecuritySchemeToOlderJson(m.scheme.value, at(a, "api_key_security_scheme"), lost) };
-    case "httpAuthSecurityScheme": return { type: "http", ...httpAuthSecuritySchemeToOlderJson(m.scheme.value, at(a, "http_auth_security_scheme"), lost) };
-    case "oauth2SecurityScheme": return { type: "oauth2", ...oAuth2SecuritySchemeToOlderJson(m.scheme.value, at(a, "oauth2_security_scheme"), lost) };
-    case "openIdConnectSecurityScheme": return { type: "openIdConnect", ...openIdConnectSecuritySchemeToOlderJson(m.scheme.value, at(a, "open_id_connect_security_scheme"), lost) };
-    case "mtlsSecurityScheme": return { type: "mutualTLS", ...mutualTlsSecuritySchemeToOlderJson(m.scheme.value, at(a, "mtls_security_scheme"), lost) };
+    case "apiKeySecurityScheme":
+      return { type: "apiKey", ...apiKeySecuritySchemeToOlderJson(m.scheme.value, at(a, "api_key_security_scheme"), lost) };
+    case "httpAuthSecurityScheme":
+      return { type: "http", ...httpAuthSecuritySchemeToOlderJson(m.scheme.value, at(a, "http_auth_security_scheme"), lost) };
+    case "oauth2SecurityScheme":
+      return { type: "oauth2", ...oAuth2SecuritySchemeToOlderJson(m.scheme.value, at(a, "oauth2_security_scheme"), lost) };
+    case "openIdConnectSecurityScheme":
+      return { type: "openIdConnect", ...openIdConnectSecuritySchemeToOlderJson(m.scheme.value, at(a, "open_id_connect_security_scheme"), lost) };
+    case "mtlsSecurityScheme":
+      return { type: "mutualTLS", ...mutualTlsSecuritySchemeToOlderJson(m.scheme.value, at(a, "mtls_security_scheme"), lost) };
   }
   lose(lost, a, "scheme", "a2a.v1.SecurityScheme sets none of scheme; a2a.json has no form for it");
   return {};
@@ -571,12 +745,17 @@ function securitySchemeToOlderJson(m: SecurityScheme, a: At, lost: Loss[]): Json
 
 function apiKeySecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): APIKeySecurityScheme {
   const x = object(j, a, "a2a.v1.APIKeySecurityScheme");
-  const m = ({ $typeName: "lf.a2a.v1.APIKeySecurityScheme", description: "", location: "", name: "" } as APIKeySecurityScheme);
+  const m = ({
+    $typeName: "lf.a2a.v1.APIKeySecurityScheme", description: "", location: "", name: "",
+  } as APIKeySecurityScheme);
   let v: unknown;
   if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.APIKeySecurityScheme.description");
   if ((v = (x["in"] ?? x["location"])) != null) m.location = str(v, a, "a2a.v1.APIKeySecurityScheme.location");
   if ((v = x["name"]) != null) m.name = str(v, a, "a2a.v1.APIKeySecurityScheme.name");
-  for (const k in x) switch (k) { case "kind": case "description": case "in": case "location": case "name": break; default: lose(lost, a, k, "a2a.v1.APIKeySecurityScheme has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "description": case "in": case "location": case "name": break;
+    default: lose(lost, a, k, "a2a.v1.APIKeySecurityScheme has no field for it");
+  }
   return m;
 }
 
@@ -588,12 +767,17 @@ function apiKeySecuritySchemeToOlderJson(m: APIKeySecurityScheme, _a: At, _lost:
 
 function httpAuthSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): HTTPAuthSecurityScheme {
   const x = object(j, a, "a2a.v1.HTTPAuthSecurityScheme");
-  const m = ({ $typeName: "lf.a2a.v1.HTTPAuthSecurityScheme", description: "", scheme: "", bearerFormat: "" } as HTTPAuthSecurityScheme);
+  const m = ({
+    $typeName: "lf.a2a.v1.HTTPAuthSecurityScheme", description: "", scheme: "", bearerFormat: "",
+  } as HTTPAuthSecurityScheme);
   let v: unknown;
   if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.description");
   if ((v = x["scheme"]) != null) m.scheme = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.scheme");
   if ((v = x["bearerFormat"]) != null) m.bearerFormat = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.bearer_format");
-  for (const k in x) switch (k) { case "kind": case "description": case "scheme": case "bearerFormat": break; default: lose(lost, a, k, "a2a.v1.HTTPAuthSecurityScheme has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "description": case "scheme": case "bearerFormat": break;
+    default: lose(lost, a, k, "a2a.v1.HTTPAuthSecurityScheme has no field for it");
+  }
   return m;
 }
 
@@ -606,12 +790,18 @@ function httpAuthSecuritySchemeToOlderJson(m: HTTPAuthSecurityScheme, _a: At, _l
 
 function oAuth2SecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): OAuth2SecurityScheme {
   const x = object(j, a, "a2a.v1.OAuth2SecurityScheme");
-  const m = ({ $typeName: "lf.a2a.v1.OAuth2SecurityScheme", description: "", oauth2MetadataUrl: "" } as OAuth2SecurityScheme);
+  const m = ({
+    $typeName: "lf.a2a.v1.OAuth2SecurityScheme", description: "", oauth2MetadataUrl: "",
+  } as OAuth2SecurityScheme);
   let v: unknown;
   if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.OAuth2SecurityScheme.description");
   if ((v = x["flows"]) != null) m.flows = oAuthFlowsFromOlderJson(v, at(a, "flows"), lost);
-  if ((v = x["oauth2MetadataUrl"]) != null) m.oauth2MetadataUrl = str(v, a, "a2a.v1.OAuth2SecurityScheme.oauth2_metadata_url");
-  for (const k in x) switch (k) { case "kind": case "description": case "flows": case "oauth2MetadataUrl": break; default: lose(lost, a, k, "a2a.v1.OAuth2SecurityScheme has no field for it"); }
+  if ((v = x["oauth2MetadataUrl"]) != null)
+    m.oauth2MetadataUrl = str(v, a, "a2a.v1.OAuth2SecurityScheme.oauth2_metadata_url");
+  for (const k in x) switch (k) {
+    case "kind": case "description": case "flows": case "oauth2MetadataUrl": break;
+    default: lose(lost, a, k, "a2a.v1.OAuth2SecurityScheme has no field for it");
+  }
   return m;
 }
 
@@ -625,11 +815,17 @@ function oAuth2SecuritySchemeToOlderJson(m: OAuth2SecurityScheme, a: At, lost: L
 
 function openIdConnectSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): OpenIdConnectSecurityScheme {
   const x = object(j, a, "a2a.v1.OpenIdConnectSecurityScheme");
-  const m = ({ $typeName: "lf.a2a.v1.OpenIdConnectSecurityScheme", description: "", openIdConnectUrl: "" } as OpenIdConnectSecurityScheme);
+  const m = ({
+    $typeName: "lf.a2a.v1.OpenIdConnectSecurityScheme", description: "", openIdConnectUrl: "",
+  } as OpenIdConnectSecurityScheme);
   let v: unknown;
   if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.description");
-  if ((v = x["openIdConnectUrl"]) != null) m.openIdConnectUrl = str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.open_id_connect_url");
-  for (const k in x) switch (k) { case "kind": case "description": case "openIdConnectUrl": break; default: lose(lost, a, k, "a2a.v1.OpenIdConnectSecurityScheme has no field for it"); }
+  if ((v = x["openIdConnectUrl"]) != null)
+    m.openIdConnectUrl = str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.open_id_connect_url");
+  for (const k in x) switch (k) {
+    case "kind": case "description": case "openIdConnectUrl": break;
+    default: lose(lost, a, k, "a2a.v1.OpenIdConnectSecurityScheme has no field for it");
+  }
   return m;
 }
 
@@ -644,7 +840,10 @@ function mutualTlsSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): 
   const m = ({ $typeName: "lf.a2a.v1.MutualTlsSecurityScheme", description: "" } as MutualTlsSecurityScheme);
   let v: unknown;
   if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.MutualTlsSecurityScheme.description");
-  for (const k in x) switch (k) { case "kind": case "description": break; default: lose(lost, a, k, "a2a.v1.MutualTlsSecurityScheme has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "description": break;
+    default: lose(lost, a, k, "a2a.v1.MutualTlsSecurityScheme has no field for it");
+  }
   return m;
 }
 
@@ -659,33 +858,77 @@ function oAuthFlowsFromOlderJson(j: unknown, a: At, lost: Loss[]): OAuthFlows {
   const m = ({ $typeName: "lf.a2a.v1.OAuthFlows", flow: { case: undefined } } as OAuthFlows);
   let v: unknown;
   let one_flow = false;
-  if ((v = x["authorizationCode"]) != null) { if (one_flow) lose(lost, a, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept"); else { one_flow = true; m.flow = { case: "authorizationCode", value: authorizationCodeOAuthFlowFromOlderJson(v, at(a, "authorizationCode"), lost) }; } }
-  if ((v = x["clientCredentials"]) != null) { if (one_flow) lose(lost, a, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept"); else { one_flow = true; m.flow = { case: "clientCredentials", value: clientCredentialsOAuthFlowFromOlderJson(v, at(a, "clientCredentials"), lost) }; } }
-  if ((v = x["implicit"]) != null) { if (one_flow) lose(lost, a, "implicit", "a2a.v1.OAuthFlows.flow holds one member; implicit was not kept"); else { one_flow = true; m.flow = { case: "implicit", value: implicitOAuthFlowFromOlderJson(v, at(a, "implicit"), lost) }; } }
-  if ((v = x["password"]) != null) { if (one_flow) lose(lost, a, "password", "a2a.v1.OAuthFlows.flow holds one member; password was not kept"); else { one_flow = true; m.flow = { case: "password", value: passwordOAuthFlowFromOlderJson(v, at(a, "password"), lost) }; } }
-  for (const k in x) switch (k) { case "kind": case "authorizationCode": case "clientCredentials": case "implicit": case "password": break; default: lose(lost, a, k, "a2a.v1.OAuthFlows has no field for it"); }
+  if ((v = x["authorizationCode"]) != null) {
+    if (one_flow) {
+      lose(lost, a, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept");
+    } else {
+      one_flow = true;
+      m.flow = { case: "authorizationCode", value: authorizationCodeOAuthFlowFromOlderJson(v, at(a, "authorizationCode"), lost) };
+    }
+  }
+  if ((v = x["clientCredentials"]) != null) {
+    if (one_flow) {
+      lose(lost, a, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept");
+    } else {
+      one_flow = true;
+      m.flow = { case: "clientCredentials", value: clientCredentialsOAuthFlowFromOlderJson(v, at(a, "clientCredentials"), lost) };
+    }
+  }
+  if ((v = x["implicit"]) != null) {
+    if (one_flow) {
+      lose(lost, a, "implicit", "a2a.v1.OAuthFlows.flow holds one member; implicit was not kept");
+    } else {
+      one_flow = true;
+      m.flow = { case: "implicit", value: implicitOAuthFlowFromOlderJson(v, at(a, "implicit"), lost) };
+    }
+  }
+  if ((v = x["password"]) != null) {
+    if (one_flow) {
+      lose(lost, a, "password", "a2a.v1.OAuthFlows.flow holds one member; password was not kept");
+    } else {
+      one_flow = true;
+      m.flow = { case: "password", value: passwordOAuthFlowFromOlderJson(v, at(a, "password"), lost) };
+    }
+  }
+  for (const k in x) switch (k) {
+    case "kind": case "authorizationCode": case "clientCredentials": case "implicit": case "password":
+    break;
+    default: lose(lost, a, k, "a2a.v1.OAuthFlows has no field for it");
+  }
   return m;
 }
 
 function oAuthFlowsToOlderJson(m: OAuthFlows, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
-  if (m.flow.case === "authorizationCode") o["authorizationCode"] = authorizationCodeOAuthFlowToOlderJson(m.flow.value, at(a, "authorization_code"), lost);
-  if (m.flow.case === "clientCredentials") o["clientCredentials"] = clientCredentialsOAuthFlowToOlderJson(m.flow.value, at(a, "client_credentials"), lost);
-  if (m.flow.case === "implicit") o["implicit"] = implicitOAuthFlowToOlderJson(m.flow.value, at(a, "implicit"), lost);
-  if (m.flow.case === "password") o["password"] = passwordOAuthFlowToOlderJson(m.flow.value, at(a, "password"), lost);
+  if (m.flow.case === "authorizationCode")
+    o["authorizationCode"] = authorizationCodeOAuthFlowToOlderJson(m.flow.value, at(a, "authorization_code"), lost);
+  if (m.flow.case === "clientCredentials")
+    o["clientCredentials"] = clientCredentialsOAuthFlowToOlderJson(m.flow.value, at(a, "client_credentials"), lost);
+  if (m.flow.case === "implicit")
+    o["implicit"] = implicitOAuthFlowToOlderJson(m.flow.value, at(a, "implicit"), lost);
+  if (m.flow.case === "password")
+    o["password"] = passwordOAuthFlowToOlderJson(m.flow.value, at(a, "password"), lost);
   if (m.flow.case === "deviceCode") lose(lost, a, "device_code", "v0.3 has no device-code flow");
   return o;
 }
 
 function authorizationCodeOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): AuthorizationCodeOAuthFlow {
   const x = object(j, a, "a2a.v1.AuthorizationCodeOAuthFlow");
-  const m = ({ $typeName: "lf.a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: "", tokenUrl: "", refreshUrl: "", scopes: {}, pkceRequired: false } as AuthorizationCodeOAuthFlow);
+  const m = ({
+    $typeName: "lf.a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: "", tokenUrl: "", refreshUrl: "",
+    scopes: {}, pkceRequired: false,
+  } as AuthorizationCodeOAuthFlow);
   let v: unknown;
-  if ((v = x["authorizationUrl"]) != null) m.authorizationUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.authorization_url");
+  if ((v = x["authorizationUrl"]) != null)
+    m.authorizationUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.authorization_url");
   if ((v = x["tokenUrl"]) != null) m.tokenUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.token_url");
   if ((v = x["refreshUrl"]) != null) m.refreshUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.refresh_url");
-  if ((v = x["scopes"]) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.AuthorizationCodeOAuthFlow.scopes");
-  for (const k in x) switch (k) { case "kind": case "authorizationUrl": case "tokenUrl": case "refreshUrl": case "scopes": break; default: lose(lost, a, k, "a2a.v1.AuthorizationCodeOAuthFlow has no field for it"); }
+  if ((v = x["scopes"]) != null)
+    m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.AuthorizationCodeOAuthFlow.scopes");
+  for (const k in x) switch (k) {
+    case "kind": case "authorizationUrl": case "tokenUrl": case "refreshUrl": case "scopes": break;
+    default: lose(lost, a, k, "a2a.v1.AuthorizationCodeOAuthFlow has no field for it");
+  }
   return m;
 }
 
@@ -699,12 +942,18 @@ function authorizationCodeOAuthFlowToOlderJson(m: AuthorizationCodeOAuthFlow, a:
 
 function clientCredentialsOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): ClientCredentialsOAuthFlow {
   const x = object(j, a, "a2a.v1.ClientCredentialsOAuthFlow");
-  const m = ({ $typeName: "lf.a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {} } as ClientCredentialsOAuthFlow);
+  const m = ({
+    $typeName: "lf.a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {},
+  } as ClientCredentialsOAuthFlow);
   let v: unknown;
   if ((v = x["tokenUrl"]) != null) m.tokenUrl = str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.token_url");
   if ((v = x["refreshUrl"]) != null) m.refreshUrl = str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.refresh_url");
-  if ((v = x["scopes"]) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.ClientCredentialsOAuthFlow.scopes");
-  for (const k in x) switch (k) { case "kind": case "tokenUrl": case "refreshUrl": case "scopes": break; default: lose(lost, a, k, "a2a.v1.ClientCredentialsOAuthFlow has no field for it"); }
+  if ((v = x["scopes"]) != null)
+    m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.ClientCredentialsOAuthFlow.scopes");
+  for (const k in x) switch (k) {
+    case "kind": case "tokenUrl": case "refreshUrl": case "scopes": break;
+    default: lose(lost, a, k, "a2a.v1.ClientCredentialsOAuthFlow has no field for it");
+  }
   return m;
 }
 
@@ -717,12 +966,18 @@ function clientCredentialsOAuthFlowToOlderJson(m: ClientCredentialsOAuthFlow, _a
 
 function implicitOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): ImplicitOAuthFlow {
   const x = object(j, a, "a2a.v1.ImplicitOAuthFlow");
-  const m = ({ $typeName: "lf.a2a.v1.ImplicitOAuthFlow", authorizationUrl: "", refreshUrl: "", scopes: {} } as ImplicitOAuthFlow);
+  const m = ({
+    $typeName: "lf.a2a.v1.ImplicitOAuthFlow", authorizationUrl: "", refreshUrl: "", scopes: {},
+  } as ImplicitOAuthFlow);
   let v: unknown;
-  if ((v = x["authorizationUrl"]) != null) m.authorizationUrl = str(v, a, "a2a.v1.ImplicitOAuthFlow.authorization_url");
+  if ((v = x["authorizationUrl"]) != null)
+    m.authorizationUrl = str(v, a, "a2a.v1.ImplicitOAuthFlow.authorization_url");
   if ((v = x["refreshUrl"]) != null) m.refreshUrl = str(v, a, "a2a.v1.ImplicitOAuthFlow.refresh_url");
   if ((v = x["scopes"]) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.ImplicitOAuthFlow.scopes");
-  for (const k in x) switch (k) { case "kind": case "authorizationUrl": case "refreshUrl": case "scopes": break; default: lose(lost, a, k, "a2a.v1.ImplicitOAuthFlow has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "authorizationUrl": case "refreshUrl": case "scopes": break;
+    default: lose(lost, a, k, "a2a.v1.ImplicitOAuthFlow has no field for it");
+  }
   return m;
 }
 
@@ -735,12 +990,17 @@ function implicitOAuthFlowToOlderJson(m: ImplicitOAuthFlow, _a: At, _lost: Loss[
 
 function passwordOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): PasswordOAuthFlow {
   const x = object(j, a, "a2a.v1.PasswordOAuthFlow");
-  const m = ({ $typeName: "lf.a2a.v1.PasswordOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {} } as PasswordOAuthFlow);
+  const m = ({
+    $typeName: "lf.a2a.v1.PasswordOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {},
+  } as PasswordOAuthFlow);
   let v: unknown;
   if ((v = x["tokenUrl"]) != null) m.tokenUrl = str(v, a, "a2a.v1.PasswordOAuthFlow.token_url");
   if ((v = x["refreshUrl"]) != null) m.refreshUrl = str(v, a, "a2a.v1.PasswordOAuthFlow.refresh_url");
   if ((v = x["scopes"]) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.PasswordOAuthFlow.scopes");
-  for (const k in x) switch (k) { case "kind": case "tokenUrl": case "refreshUrl": case "scopes": break; default: lose(lost, a, k, "a2a.v1.PasswordOAuthFlow has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "tokenUrl": case "refreshUrl": case "scopes": break;
+    default: lose(lost, a, k, "a2a.v1.PasswordOAuthFlow has no field for it");
+  }
   return m;
 }
 
@@ -756,9 +1016,13 @@ function sendMessageRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): SendM
   const m = ({ $typeName: "lf.a2a.v1.SendMessageRequest", tenant: "" } as SendMessageRequest);
   let v: unknown;
   if ((v = x["message"]) != null) m.message = messageFromOlderJson(v, at(a, "message"), lost);
-  if ((v = x["configuration"]) != null) m.configuration = sendMessageConfigurationFromOlderJson(v, at(a, "configuration"), lost);
+  if ((v = x["configuration"]) != null)
+    m.configuration = sendMessageConfigurationFromOlderJson(v, at(a, "configuration"), lost);
   if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.SendMessageRequest.metadata");
-  for (const k in x) switch (k) { case "kind": case "message": case "configuration": case "metadata": break; default: lose(lost, a, k, "a2a.v1.SendMessageRequest has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "message": case "configuration": case "metadata": break;
+    default: lose(lost, a, k, "a2a.v1.SendMessageRequest has no field for it");
+  }
   return m;
 }
 
@@ -781,7 +1045,10 @@ function getTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): GetTaskRe
     const n = int32(v, a, "a2a.v1.GetTaskRequest.history_length");
     if (n !== 0) m.historyLength = n;
   }
-  for (const k in x) switch (k) { case "kind": case "id": case "historyLength": break; default: lose(lost, a, k, "a2a.v1.GetTaskRequest has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "id": case "historyLength": break;
+    default: lose(lost, a, k, "a2a.v1.GetTaskRequest has no field for it");
+  }
   return m;
 }
 
@@ -790,7 +1057,8 @@ function getTaskRequestToOlderJson(m: GetTaskRequest, a: At, lost: Loss[]): Json
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o["id"] = m.id;
   const historyLength = m.historyLength;
-  if (historyLength === 0) lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
+  if (historyLength === 0)
+    lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
   else if (historyLength !== undefined) { if (historyLength !== 0) o["historyLength"] = historyLength; }
   return o;
 }
@@ -801,7 +1069,10 @@ function cancelTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): Cancel
   let v: unknown;
   if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.CancelTaskRequest metadata");
   m.id = resourceId(x["id"]);
-  for (const k in x) switch (k) { case "kind": case "metadata": case "id": break; default: lose(lost, a, k, "a2a.v1.CancelTaskRequest has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "metadata": case "id": break;
+    default: lose(lost, a, k, "a2a.v1.CancelTaskRequest has no field for it");
+  }
   return m;
 }
 
@@ -813,16 +1084,25 @@ function cancelTaskRequestToOlderJson(m: CancelTaskRequest, a: At, lost: Loss[])
   return o;
 }
 
-function getTaskPushNotificationConfigRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): GetTaskPushNotificationConfigRequest {
+function getTaskPushNotificationConfigRequestFromOlderJson(
+  j: unknown, a: At, lost: Loss[],
+): GetTaskPushNotificationConfigRequest {
   const x = object(j, a, "a2a.v1.GetTaskPushNotificationConfigRequest");
-  const m = ({ $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "" } as GetTaskPushNotificationConfigRequest);
+  const m = ({
+    $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "",
+  } as GetTaskPushNotificationConfigRequest);
   m.taskId = resourceId(x["id"]);
   m.id = resourceId(x["pushNotificationConfigId"]);
-  for (const k in x) switch (k) { case "kind": case "id": case "pushNotificationConfigId": break; default: lose(lost, a, k, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "id": case "pushNotificationConfigId": break;
+    default: lose(lost, a, k, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it");
+  }
   return m;
 }
 
-function getTaskPushNotificationConfigRequestToOlderJson(m: GetTaskPushNotificationConfigRequest, a: At, lost: Loss[]): JsonObject {
+function getTaskPushNotificationConfigRequestToOlderJson(
+  m: GetTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o["id"] = m.taskId;
@@ -830,16 +1110,25 @@ function getTaskPushNotificationConfigRequestToOlderJson(m: GetTaskPushNotificat
   return o;
 }
 
-function deleteTaskPushNotificationConfigRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): DeleteTaskPushNotificationConfigRequest {
+function deleteTaskPushNotificationConfigRequestFromOlderJson(
+  j: unknown, a: At, lost: Loss[],
+): DeleteTaskPushNotificationConfigRequest {
   const x = object(j, a, "a2a.v1.DeleteTaskPushNotificationConfigRequest");
-  const m = ({ $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "" } as DeleteTaskPushNotificationConfigRequest);
+  const m = ({
+    $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "",
+  } as DeleteTaskPushNotificationConfigRequest);
   m.taskId = resourceId(x["id"]);
   m.id = resourceId(x["pushNotificationConfigId"]);
-  for (const k in x) switch (k) { case "kind": case "id": case "pushNotificationConfigId": break; default: lose(lost, a, k, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "id": case "pushNotificationConfigId": break;
+    default: lose(lost, a, k, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it");
+  }
   return m;
 }
 
-function deleteTaskPushNotificationConfigRequestToOlderJson(m: DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[]): JsonObject {
+function deleteTaskPushNotificationConfigRequestToOlderJson(
+  m: DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o["id"] = m.taskId;
@@ -851,7 +1140,10 @@ function subscribeToTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): S
   const x = object(j, a, "a2a.v1.TaskSubscriptionRequest");
   const m = ({ $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: "" } as SubscribeToTaskRequest);
   m.id = resourceId(x["id"]);
-  for (const k in x) switch (k) { case "kind": case "id": break; default: lose(lost, a, k, "a2a.v1.TaskSubscriptionRequest has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "id": break;
+    default: lose(lost, a, k, "a2a.v1.TaskSubscriptionRequest has no field for it");
+  }
   return m;
 }
 
@@ -862,18 +1154,30 @@ function subscribeToTaskRequestToOlderJson(m: SubscribeToTaskRequest, a: At, los
   return o;
 }
 
-function listTaskPushNotificationConfigsRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): ListTaskPushNotificationConfigsRequest {
+function listTaskPushNotificationConfigsRequestFromOlderJson(
+  j: unknown, a: At, lost: Loss[],
+): ListTaskPushNotificationConfigsRequest {
   const x = object(j, a, "a2a.v1.ListTaskPushNotificationConfigRequest");
-  const m = ({ $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", tenant: "", taskId: "", pageSize: 0, pageToken: "" } as ListTaskPushNotificationConfigsRequest);
+  const m = ({
+    $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", tenant: "", taskId: "", pageSize: 0,
+    pageToken: "",
+  } as ListTaskPushNotificationConfigsRequest);
   let v: unknown;
-  if ((v = x["pageSize"]) != null) m.pageSize = int32(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_size");
-  if ((v = x["pageToken"]) != null) m.pageToken = str(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_token");
+  if ((v = x["pageSize"]) != null)
+    m.pageSize = int32(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_size");
+  if ((v = x["pageToken"]) != null)
+    m.pageToken = str(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_token");
   m.taskId = resourceId(x["id"]);
-  for (const k in x) switch (k) { case "kind": case "id": case "pageSize": case "pageToken": break; default: lose(lost, a, k, "a2a.v1.ListTaskPushNotificationConfigRequest has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": case "id": case "pageSize": case "pageToken": break;
+    default: lose(lost, a, k, "a2a.v1.ListTaskPushNotificationConfigRequest has no field for it");
+  }
   return m;
 }
 
-function listTaskPushNotificationConfigsRequestToOlderJson(m: ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[]): JsonObject {
+function listTaskPushNotificationConfigsRequestToOlderJson(
+  m: ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[],
+): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o["id"] = m.taskId;
@@ -885,7 +1189,10 @@ function listTaskPushNotificationConfigsRequestToOlderJson(m: ListTaskPushNotifi
 function getExtendedAgentCardRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): GetExtendedAgentCardRequest {
   const x = object(j, a, "a2a.v1.GetAgentCardRequest");
   const m = ({ $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest", tenant: "" } as GetExtendedAgentCardRequest);
-  for (const k in x) switch (k) { case "kind": break; default: lose(lost, a, k, "a2a.v1.GetAgentCardRequest has no field for it"); }
+  for (const k in x) switch (k) {
+    case "kind": break;
+    default: lose(lost, a, k, "a2a.v1.GetAgentCardRequest has no field for it");
+  }
   return m;
 }
 
@@ -901,7 +1208,10 @@ function sendMessageResponseFromOlderJson(j: unknown, a: At, lost: Loss[]): Send
   switch (x["kind"]) {
     case "task": m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
     case "message": m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) }; break;
-    case undefined: if (x["messageId"] !== undefined) m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) }; else m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
+    case undefined:
+      if (x["messageId"] !== undefined) m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) };
+      else m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) };
+      break;
     default: refuseKind(pathOf(a), "a2a.v1.SendMessageResponse", x["kind"], "task, message");
   }
   return m;
@@ -920,10 +1230,18 @@ function streamResponseFromOlderJson(j: unknown, a: At, lost: Loss[]): StreamRes
   switch (x["kind"]) {
     case "task": m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
     case "message": m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) }; break;
-    case "status-update": m.payload = { case: "statusUpdate", value: taskStatusUpdateEventFromOlderJson(x, a, lost) }; break;
-    case "artifact-update": m.payload = { case: "artifactUpdate", value: taskArtifactUpdateEventFromOlderJson(x, a, lost) }; break;
-    case undefined: if (x["messageId"] !== undefined) m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) }; else m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
-    default: refuseKind(pathOf(a), "a2a.v1.StreamResponse", x["kind"], "task, message, status-update, artifact-update");
+    case "status-update":
+      m.payload = { case: "statusUpdate", value: taskStatusUpdateEventFromOlderJson(x, a, lost) };
+      break;
+    case "artifact-update":
+      m.payload = { case: "artifactUpdate", value: taskArtifactUpdateEventFromOlderJson(x, a, lost) };
+      break;
+    case undefined:
+      if (x["messageId"] !== undefined) m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) };
+      else m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) };
+      break;
+    default:
+      refuseKind(pathOf(a), "a2a.v1.StreamResponse", x["kind"], "task, message, status-update, artifact-update");
   }
   return m;
 }
@@ -931,20 +1249,29 @@ function streamResponseFromOlderJson(j: unknown, a: At, lost: Loss[]): StreamRes
 function streamResponseToOlderJson(m: StreamResponse, a: At, lost: Loss[]): JsonObject {
   if (m.payload.case === "task") return taskToOlderJson(m.payload.value, at(a, "task"), lost);
   if (m.payload.case === "message") return messageToOlderJson(m.payload.value, at(a, "message"), lost);
-  if (m.payload.case === "statusUpdate") return taskStatusUpdateEventToOlderJson(m.payload.value, at(a, "status_update"), lost);
-  if (m.payload.case === "artifactUpdate") return taskArtifactUpdateEventToOlderJson(m.payload.value, at(a, "artifact_update"), lost);
+  if (m.payload.case === "statusUpdate")
+    return taskStatusUpdateEventToOlderJson(m.payload.value, at(a, "status_update"), lost);
+  if (m.payload.case === "artifactUpdate")
+    return taskArtifactUpdateEventToOlderJson(m.payload.value, at(a, "artifact_update"), lost);
   lose(lost, a, "payload", "a2a.v1.StreamResponse sets none of payload; a2a.json has no form for it");
   return {};
 }
 
-function listTaskPushNotificationConfigsResponseFromOlderJson(j: unknown, a: At, lost: Loss[]): ListTaskPushNotificationConfigsResponse {
-  const m = ({ $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse", configs: [], nextPageToken: "" } as ListTaskPushNotificationConfigsResponse);
+function listTaskPushNotificationConfigsResponseFromOlderJson(
+  j: unknown, a: At, lost: Loss[],
+): ListTaskPushNotificationConfigsResponse {
+  const m = ({
+    $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse", configs: [], nextPageToken: "",
+  } as ListTaskPushNotificationConfigsResponse);
   m.configs = each(j, a, "a2a.v1.ListTaskPushNotificationConfigResponse", lost, taskPushNotificationConfigFromOlderJson);
   return m;
 }
 
-function listTaskPushNotificationConfigsResponseToOlderJson(m: ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[]): JsonValue[] {
-  if (m.nextPageToken !== "") lose(lost, a, "next_page_token", "a2a.json's result is the bare list of configs; it has no next_page_token");
+function listTaskPushNotificationConfigsResponseToOlderJson(
+  m: ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[],
+): JsonValue[] {
+  if (m.nextPageToken !== "")
+    lose(lost, a, "next_page_token", "a2a.json's result is the bare list of configs; it has no next_page_token");
   return eachTo(m.configs, at(a, "configs"), lost, taskPushNotificationConfigToOlderJson);
 }
 

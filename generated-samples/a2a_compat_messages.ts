@@ -19,15 +19,22 @@ import { file_v0_3_0_a2a } from "./v0.3.0/a2a_pb.js";
 // ---- a2a.v1 messages ↔ lf.a2a.v1 messages ----
 
 // Enum values, source number → target number: by value name, else by number.
-const TASK_STATE_TO_OLDER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8 }; // lf.a2a.v1.TaskState → a2a.v1.TaskState
-const TASK_STATE_TO_NEWER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8 }; // a2a.v1.TaskState → lf.a2a.v1.TaskState
-const ROLE_TO_OLDER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2 }; // lf.a2a.v1.Role → a2a.v1.Role
-const ROLE_TO_NEWER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2 }; // a2a.v1.Role → lf.a2a.v1.Role
+// lf.a2a.v1.TaskState → a2a.v1.TaskState
+const TASK_STATE_TO_OLDER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8 };
+// a2a.v1.TaskState → lf.a2a.v1.TaskState
+const TASK_STATE_TO_NEWER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8 };
+// lf.a2a.v1.Role → a2a.v1.Role
+const ROLE_TO_OLDER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2 };
+// a2a.v1.Role → lf.a2a.v1.Role
+const ROLE_TO_NEWER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2 };
 
-function sendMessageConfigurationToOlder(m: SendMessageConfiguration, a: At, lost: Loss[]): OlderSendMessageConfiguration {
+function sendMessageConfigurationToOlder(
+  m: SendMessageConfiguration, a: At, lost: Loss[],
+): OlderSendMessageConfiguration {
   const t = m.taskPushNotificationConfig;
   if (t?.tenant) lose(lost, a, "task_push_notification_config.tenant", "v0.3 has no tenant");
-  if (m.historyLength === 0) lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
+  if (m.historyLength === 0)
+    lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
   return {
     $typeName: "a2a.v1.SendMessageConfiguration", acceptedOutputModes: m.acceptedOutputModes.slice(),
     pushNotification: t && { $typeName: "a2a.v1.PushNotificationConfig", id: t.id, url: t.url, token: t.token, authentication: t.authentication && authenticationInfoToOlder(t.authentication) },
@@ -35,7 +42,9 @@ function sendMessageConfigurationToOlder(m: SendMessageConfiguration, a: At, los
   };
 }
 
-function sendMessageConfigurationToNewer(m: OlderSendMessageConfiguration, a: At, lost: Loss[]): SendMessageConfiguration {
+function sendMessageConfigurationToNewer(
+  m: OlderSendMessageConfiguration, a: At, lost: Loss[],
+): SendMessageConfiguration {
   const p = m.pushNotification;
   return {
     $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: m.acceptedOutputModes.slice(),
@@ -98,7 +107,8 @@ function partToOlder(m: Part, a: At, lost: Loss[]): OlderPart {
       // The newer data is any JSON value; the older one an object: another value is kept under "value".
       const v = valueJson(c.value);
       const data = typeof v === "object" && v !== null && !Array.isArray(v) ? v : { value: v };
-      if (data !== v) lose(lost, a, "data", "a v0.3 data part holds an object; this value was wrapped as {value: …}");
+      if (data !== v)
+        lose(lost, a, "data", "a v0.3 data part holds an object; this value was wrapped as {value: …}");
       if (m.mediaType) lose(lost, a, "media_type", "a v0.3 data part has no media type");
       part = { case: "data", value: { $typeName: "a2a.v1.DataPart", data } };
       break;
@@ -136,24 +146,22 @@ function messageToNewer(m: OlderMessage, a: At): Message {
   return {
     $typeName: "lf.a2a.v1.Message", messageId: m.messageId, contextId: m.contextId, taskId: m.taskId,
     role: ROLE_TO_NEWER[m.role] ?? enumRefused(a, "role", "a2a.v1.Message.role", m.role),
-    parts: eachAt(m.content, at(a, "content"), partToNewer), metadata: m.metadata,
-    extensions: m.extensions.slice(), referenceTaskIds: [],
+    parts: eachAt(m.content, at(a, "content"), partToNewer), metadata: m.metadata, extensions: m.extensions.slice(),
+    referenceTaskIds: [],
   };
 }
 
 function artifactToOlder(m: Artifact, a: At, lost: Loss[]): OlderArtifact {
   return {
     $typeName: "a2a.v1.Artifact", artifactId: m.artifactId, name: m.name, description: m.description,
-    parts: eachTo(m.parts, at(a, "parts"), lost, partToOlder), metadata: m.metadata,
-    extensions: m.extensions.slice(),
+    parts: eachTo(m.parts, at(a, "parts"), lost, partToOlder), metadata: m.metadata, extensions: m.extensions.slice(),
   };
 }
 
 function artifactToNewer(m: OlderArtifact, a: At): Artifact {
   return {
     $typeName: "lf.a2a.v1.Artifact", artifactId: m.artifactId, name: m.name, description: m.description,
-    parts: eachAt(m.parts, at(a, "parts"), partToNewer), metadata: m.metadata,
-    extensions: m.extensions.slice(),
+    parts: eachAt(m.parts, at(a, "parts"), partToNewer), metadata: m.metadata, extensions: m.extensions.slice(),
   };
 }
 
@@ -183,8 +191,8 @@ function taskArtifactUpdateEventToOlder(m: TaskArtifactUpdateEvent, a: At, lost:
 function taskArtifactUpdateEventToNewer(m: OlderTaskArtifactUpdateEvent, a: At): TaskArtifactUpdateEvent {
   return {
     $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent", taskId: m.taskId, contextId: m.contextId,
-    artifact: m.artifact && artifactToNewer(m.artifact, at(a, "artifact")), append: m.append,
-    lastChunk: m.lastChunk, metadata: m.metadata,
+    artifact: m.artifact && artifactToNewer(m.artifact, at(a, "artifact")), append: m.append, lastChunk: m.lastChunk,
+    metadata: m.metadata,
   };
 }
 
@@ -193,7 +201,8 @@ function authenticationInfoToOlder(m: AuthenticationInfo): OlderAuthenticationIn
 }
 
 function authenticationInfoToNewer(m: OlderAuthenticationInfo, a: At, lost: Loss[]): AuthenticationInfo {
-  if (m.schemes.length > 1) lose(lost, a, "schemes", `v1.0 takes one scheme; dropped ${m.schemes.slice(1).join(", ")}`);
+  if (m.schemes.length > 1)
+    lose(lost, a, "schemes", `v1.0 takes one scheme; dropped ${m.schemes.slice(1).join(", ")}`);
   return { $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: m.schemes[0] ?? "", credentials: m.credentials };
 }
 
@@ -212,7 +221,8 @@ function agentCardToOlder(m: AgentCard, a: At, lost: Loss[]): OlderAgentCard {
   if (m.iconUrl !== undefined) lose(lost, a, "icon_url", "the v0.3 proto AgentCard has no icon_url");
   const legacy = m.supportedInterfaces.filter((i) => /^0\./.test(i.protocolVersion));
   const kept = legacy.length > 0 ? legacy : m.supportedInterfaces;
-  if (legacy.length === 0 && kept.length > 0) lose(lost, a, "supported_interfaces", "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak");
+  if (legacy.length === 0 && kept.length > 0)
+    lose(lost, a, "supported_interfaces", "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak");
   const first = kept[0];
   return {
     $typeName: "a2a.v1.AgentCard", protocolVersion: first ? first.protocolVersion || "0.3" : "", name: m.name,
@@ -317,7 +327,9 @@ function agentCardSignatureToNewer(m: OlderAgentCardSignature): AgentCardSignatu
   };
 }
 
-function taskPushNotificationConfigToOlder(m: TaskPushNotificationConfig, a: At, lost: Loss[]): OlderTaskPushNotificationConfig {
+function taskPushNotificationConfigToOlder(
+  m: TaskPushNotificationConfig, a: At, lost: Loss[],
+): OlderTaskPushNotificationConfig {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   return {
     $typeName: "a2a.v1.TaskPushNotificationConfig", name: `tasks/${m.taskId}/pushNotificationConfigs/${m.id}`,
@@ -325,7 +337,9 @@ function taskPushNotificationConfigToOlder(m: TaskPushNotificationConfig, a: At,
   };
 }
 
-function taskPushNotificationConfigToNewer(m: OlderTaskPushNotificationConfig, a: At, lost: Loss[]): TaskPushNotificationConfig {
+function taskPushNotificationConfigToNewer(
+  m: OlderTaskPushNotificationConfig, a: At, lost: Loss[],
+): TaskPushNotificationConfig {
   const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(m.name);
   const p = m.pushNotificationConfig;
   return {
@@ -410,8 +424,7 @@ function httpAuthSecuritySchemeToNewer(m: OlderHTTPAuthSecurityScheme): HTTPAuth
 function oAuth2SecuritySchemeToOlder(m: OAuth2SecurityScheme, a: At, lost: Loss[]): OlderOAuth2SecurityScheme {
   return {
     $typeName: "a2a.v1.OAuth2SecurityScheme", description: m.description,
-    flows: m.flows && oAuthFlowsToOlder(m.flows, at(a, "flows"), lost),
-    oauth2MetadataUrl: m.oauth2MetadataUrl,
+    flows: m.flows && oAuthFlowsToOlder(m.flows, at(a, "flows"), lost), oauth2MetadataUrl: m.oauth2MetadataUrl,
   };
 }
 
@@ -468,7 +481,9 @@ function oAuthFlowsToNewer(m: OlderOAuthFlows): OAuthFlows {
   };
 }
 
-function authorizationCodeOAuthFlowToOlder(m: AuthorizationCodeOAuthFlow, a: At, lost: Loss[]): OlderAuthorizationCodeOAuthFlow {
+function authorizationCodeOAuthFlowToOlder(
+  m: AuthorizationCodeOAuthFlow, a: At, lost: Loss[],
+): OlderAuthorizationCodeOAuthFlow {
   if (m.pkceRequired) lose(lost, a, "pkce_required", "v0.3 has no pkce_required");
   return {
     $typeName: "a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: m.authorizationUrl, tokenUrl: m.tokenUrl,
@@ -526,8 +541,7 @@ function passwordOAuthFlowToNewer(m: OlderPasswordOAuthFlow): PasswordOAuthFlow 
 function sendMessageRequestToOlder(m: SendMessageRequest, a: At, lost: Loss[]): OlderSendMessageRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   return {
-    $typeName: "a2a.v1.SendMessageRequest",
-    request: m.message && messageToOlder(m.message, at(a, "message"), lost),
+    $typeName: "a2a.v1.SendMessageRequest", request: m.message && messageToOlder(m.message, at(a, "message"), lost),
     configuration: m.configuration ? sendMessageConfigurationToOlder(m.configuration, at(a, "configuration"), lost) : { $typeName: "a2a.v1.SendMessageConfiguration", acceptedOutputModes: [], historyLength: 0, blocking: true },
     metadata: m.metadata,
   };
@@ -544,7 +558,8 @@ function sendMessageRequestToNewer(m: OlderSendMessageRequest, a: At, lost: Loss
 
 function getTaskRequestToOlder(m: GetTaskRequest, a: At, lost: Loss[]): OlderGetTaskRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
-  if (m.historyLength === 0) lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
+  if (m.historyLength === 0)
+    lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
   return { $typeName: "a2a.v1.GetTaskRequest", name: `tasks/${m.id}`, historyLength: m.historyLength ?? 0 };
 }
 
@@ -569,7 +584,9 @@ function cancelTaskRequestToNewer(m: OlderCancelTaskRequest, a: At, lost: Loss[]
   return { $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: ids?.[1] ?? "" };
 }
 
-function getTaskPushNotificationConfigRequestToOlder(m: GetTaskPushNotificationConfigRequest, a: At, lost: Loss[]): OlderGetTaskPushNotificationConfigRequest {
+function getTaskPushNotificationConfigRequestToOlder(
+  m: GetTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+): OlderGetTaskPushNotificationConfigRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   return {
     $typeName: "a2a.v1.GetTaskPushNotificationConfigRequest",
@@ -577,7 +594,9 @@ function getTaskPushNotificationConfigRequestToOlder(m: GetTaskPushNotificationC
   };
 }
 
-function getTaskPushNotificationConfigRequestToNewer(m: OlderGetTaskPushNotificationConfigRequest, a: At, lost: Loss[]): GetTaskPushNotificationConfigRequest {
+function getTaskPushNotificationConfigRequestToNewer(
+  m: OlderGetTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+): GetTaskPushNotificationConfigRequest {
   const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(m.name);
   if (!ids) lose(lost, a, "name", `not a push config name: ${m.name}`);
   return {
@@ -586,7 +605,9 @@ function getTaskPushNotificationConfigRequestToNewer(m: OlderGetTaskPushNotifica
   };
 }
 
-function deleteTaskPushNotificationConfigRequestToOlder(m: DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[]): OlderDeleteTaskPushNotificationConfigRequest {
+function deleteTaskPushNotificationConfigRequestToOlder(
+  m: DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+): OlderDeleteTaskPushNotificationConfigRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   return {
     $typeName: "a2a.v1.DeleteTaskPushNotificationConfigRequest",
@@ -594,7 +615,9 @@ function deleteTaskPushNotificationConfigRequestToOlder(m: DeleteTaskPushNotific
   };
 }
 
-function deleteTaskPushNotificationConfigRequestToNewer(m: OlderDeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[]): DeleteTaskPushNotificationConfigRequest {
+function deleteTaskPushNotificationConfigRequestToNewer(
+  m: OlderDeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+): DeleteTaskPushNotificationConfigRequest {
   const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(m.name);
   if (!ids) lose(lost, a, "name", `not a push config name: ${m.name}`);
   return {
@@ -614,7 +637,9 @@ function subscribeToTaskRequestToNewer(m: OlderTaskSubscriptionRequest, a: At, l
   return { $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: ids?.[1] ?? "" };
 }
 
-function listTaskPushNotificationConfigsRequestToOlder(m: ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[]): OlderListTaskPushNotificationConfigRequest {
+function listTaskPushNotificationConfigsRequestToOlder(
+  m: ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[],
+): OlderListTaskPushNotificationConfigRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   return {
     $typeName: "a2a.v1.ListTaskPushNotificationConfigRequest", parent: `tasks/${m.taskId}`, pageSize: m.pageSize,
@@ -622,7 +647,9 @@ function listTaskPushNotificationConfigsRequestToOlder(m: ListTaskPushNotificati
   };
 }
 
-function listTaskPushNotificationConfigsRequestToNewer(m: OlderListTaskPushNotificationConfigRequest, a: At, lost: Loss[]): ListTaskPushNotificationConfigsRequest {
+function listTaskPushNotificationConfigsRequestToNewer(
+  m: OlderListTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+): ListTaskPushNotificationConfigsRequest {
   const ids = /^tasks\/([^/]*)$/.exec(m.parent);
   if (!ids) lose(lost, a, "parent", `not a task name: ${m.parent}`);
   return {
@@ -631,7 +658,9 @@ function listTaskPushNotificationConfigsRequestToNewer(m: OlderListTaskPushNotif
   };
 }
 
-function getExtendedAgentCardRequestToOlder(m: GetExtendedAgentCardRequest, a: At, lost: Loss[]): OlderGetAgentCardRequest {
+function getExtendedAgentCardRequestToOlder(
+  m: GetExtendedAgentCardRequest, a: At, lost: Loss[],
+): OlderGetAgentCardRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   return { $typeName: "a2a.v1.GetAgentCardRequest" };
 }
@@ -684,7 +713,9 @@ function streamResponseToNewer(m: OlderStreamResponse, a: At): StreamResponse {
   };
 }
 
-function listTaskPushNotificationConfigsResponseToOlder(m: ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[]): OlderListTaskPushNotificationConfigResponse {
+function listTaskPushNotificationConfigsResponseToOlder(
+  m: ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[],
+): OlderListTaskPushNotificationConfigResponse {
   return {
     $typeName: "a2a.v1.ListTaskPushNotificationConfigResponse",
     configs: eachTo(m.configs, at(a, "configs"), lost, taskPushNotificationConfigToOlder),
@@ -692,7 +723,9 @@ function listTaskPushNotificationConfigsResponseToOlder(m: ListTaskPushNotificat
   };
 }
 
-function listTaskPushNotificationConfigsResponseToNewer(m: OlderListTaskPushNotificationConfigResponse, a: At, lost: Loss[]): ListTaskPushNotificationConfigsResponse {
+function listTaskPushNotificationConfigsResponseToNewer(
+  m: OlderListTaskPushNotificationConfigResponse, a: At, lost: Loss[],
+): ListTaskPushNotificationConfigsResponse {
   return {
     $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse",
     configs: eachTo(m.configs, at(a, "configs"), lost, taskPushNotificationConfigToNewer),
@@ -763,14 +796,17 @@ type OlderCreateTaskPushNotificationConfigRequest = CreateTaskPushNotificationCo
  * Converts messages between a2a.v1 and lf.a2a.v1; losses are returned and never dropped silently.
  */
 export const a2aCompat: Converter = pairConverter([file_v1_0_1_a2a, file_v0_3_0_a2a], [
-  ["lf.a2a.v1.SendMessageConfiguration", "a2a.v1.SendMessageConfiguration", sendMessageConfigurationToOlder, sendMessageConfigurationToNewer],
+  ["lf.a2a.v1.SendMessageConfiguration", "a2a.v1.SendMessageConfiguration",
+    sendMessageConfigurationToOlder, sendMessageConfigurationToNewer],
   ["lf.a2a.v1.Task", "a2a.v1.Task", taskToOlder, taskToNewer],
   ["lf.a2a.v1.TaskStatus", "a2a.v1.TaskStatus", taskStatusToOlder, taskStatusToNewer],
   ["lf.a2a.v1.Part", "a2a.v1.Part", partToOlder, partToNewer],
   ["lf.a2a.v1.Message", "a2a.v1.Message", messageToOlder, messageToNewer],
   ["lf.a2a.v1.Artifact", "a2a.v1.Artifact", artifactToOlder, artifactToNewer],
-  ["lf.a2a.v1.TaskStatusUpdateEvent", "a2a.v1.TaskStatusUpdateEvent", taskStatusUpdateEventToOlder, taskStatusUpdateEventToNewer],
-  ["lf.a2a.v1.TaskArtifactUpdateEvent", "a2a.v1.TaskArtifactUpdateEvent", taskArtifactUpdateEventToOlder, taskArtifactUpdateEventToNewer],
+  ["lf.a2a.v1.TaskStatusUpdateEvent", "a2a.v1.TaskStatusUpdateEvent",
+    taskStatusUpdateEventToOlder, taskStatusUpdateEventToNewer],
+  ["lf.a2a.v1.TaskArtifactUpdateEvent", "a2a.v1.TaskArtifactUpdateEvent",
+    taskArtifactUpdateEventToOlder, taskArtifactUpdateEventToNewer],
   ["lf.a2a.v1.AuthenticationInfo", "a2a.v1.AuthenticationInfo", authenticationInfoToOlder, authenticationInfoToNewer],
   ["lf.a2a.v1.AgentInterface", "a2a.v1.AgentInterface", agentInterfaceToOlder, agentInterfaceToNewer],
   ["lf.a2a.v1.AgentCard", "a2a.v1.AgentCard", agentCardToOlder, agentCardToNewer],
@@ -779,31 +815,47 @@ export const a2aCompat: Converter = pairConverter([file_v1_0_1_a2a, file_v0_3_0_
   ["lf.a2a.v1.AgentExtension", "a2a.v1.AgentExtension", agentExtensionToOlder, agentExtensionToNewer],
   ["lf.a2a.v1.AgentSkill", "a2a.v1.AgentSkill", agentSkillToOlder, agentSkillToNewer],
   ["lf.a2a.v1.AgentCardSignature", "a2a.v1.AgentCardSignature", agentCardSignatureToOlder, agentCardSignatureToNewer],
-  ["lf.a2a.v1.TaskPushNotificationConfig", "a2a.v1.TaskPushNotificationConfig", taskPushNotificationConfigToOlder, taskPushNotificationConfigToNewer],
+  ["lf.a2a.v1.TaskPushNotificationConfig", "a2a.v1.TaskPushNotificationConfig",
+    taskPushNotificationConfigToOlder, taskPushNotificationConfigToNewer],
   ["lf.a2a.v1.StringList", "a2a.v1.StringList", stringListToOlder, stringListToNewer],
   ["lf.a2a.v1.SecurityRequirement", "a2a.v1.Security", securityRequirementToOlder, securityRequirementToNewer],
   ["lf.a2a.v1.SecurityScheme", "a2a.v1.SecurityScheme", securitySchemeToOlder, securitySchemeToNewer],
-  ["lf.a2a.v1.APIKeySecurityScheme", "a2a.v1.APIKeySecurityScheme", apiKeySecuritySchemeToOlder, apiKeySecuritySchemeToNewer],
-  ["lf.a2a.v1.HTTPAuthSecurityScheme", "a2a.v1.HTTPAuthSecurityScheme", httpAuthSecuritySchemeToOlder, httpAuthSecuritySchemeToNewer],
-  ["lf.a2a.v1.OAuth2SecurityScheme", "a2a.v1.OAuth2SecurityScheme", oAuth2SecuritySchemeToOlder, oAuth2SecuritySchemeToNewer],
-  ["lf.a2a.v1.OpenIdConnectSecurityScheme", "a2a.v1.OpenIdConnectSecurityScheme", openIdConnectSecuritySchemeToOlder, openIdConnectSecuritySchemeToNewer],
-  ["lf.a2a.v1.MutualTlsSecurityScheme", "a2a.v1.MutualTlsSecurityScheme", mutualTlsSecuritySchemeToOlder, mutualTlsSecuritySchemeToNewer],
+  ["lf.a2a.v1.APIKeySecurityScheme", "a2a.v1.APIKeySecurityScheme",
+    apiKeySecuritySchemeToOlder, apiKeySecuritySchemeToNewer],
+  ["lf.a2a.v1.HTTPAuthSecurityScheme", "a2a.v1.HTTPAuthSecurityScheme",
+    httpAuthSecuritySchemeToOlder, httpAuthSecuritySchemeToNewer],
+  ["lf.a2a.v1.OAuth2SecurityScheme", "a2a.v1.OAuth2SecurityScheme",
+    oAuth2SecuritySchemeToOlder, oAuth2SecuritySchemeToNewer],
+  ["lf.a2a.v1.OpenIdConnectSecurityScheme", "a2a.v1.OpenIdConnectSecurityScheme",
+    openIdConnectSecuritySchemeToOlder, openIdConnectSecuritySchemeToNewer],
+  ["lf.a2a.v1.MutualTlsSecurityScheme", "a2a.v1.MutualTlsSecurityScheme",
+    mutualTlsSecuritySchemeToOlder, mutualTlsSecuritySchemeToNewer],
   ["lf.a2a.v1.OAuthFlows", "a2a.v1.OAuthFlows", oAuthFlowsToOlder, oAuthFlowsToNewer],
-  ["lf.a2a.v1.AuthorizationCodeOAuthFlow", "a2a.v1.AuthorizationCodeOAuthFlow", authorizationCodeOAuthFlowToOlder, authorizationCodeOAuthFlowToNewer],
-  ["lf.a2a.v1.ClientCredentialsOAuthFlow", "a2a.v1.ClientCredentialsOAuthFlow", clientCredentialsOAuthFlowToOlder, clientCredentialsOAuthFlowToNewer],
+  ["lf.a2a.v1.AuthorizationCodeOAuthFlow", "a2a.v1.AuthorizationCodeOAuthFlow",
+    authorizationCodeOAuthFlowToOlder, authorizationCodeOAuthFlowToNewer],
+  ["lf.a2a.v1.ClientCredentialsOAuthFlow", "a2a.v1.ClientCredentialsOAuthFlow",
+    clientCredentialsOAuthFlowToOlder, clientCredentialsOAuthFlowToNewer],
   ["lf.a2a.v1.ImplicitOAuthFlow", "a2a.v1.ImplicitOAuthFlow", implicitOAuthFlowToOlder, implicitOAuthFlowToNewer],
   ["lf.a2a.v1.PasswordOAuthFlow", "a2a.v1.PasswordOAuthFlow", passwordOAuthFlowToOlder, passwordOAuthFlowToNewer],
   ["lf.a2a.v1.SendMessageRequest", "a2a.v1.SendMessageRequest", sendMessageRequestToOlder, sendMessageRequestToNewer],
   ["lf.a2a.v1.GetTaskRequest", "a2a.v1.GetTaskRequest", getTaskRequestToOlder, getTaskRequestToNewer],
   ["lf.a2a.v1.CancelTaskRequest", "a2a.v1.CancelTaskRequest", cancelTaskRequestToOlder, cancelTaskRequestToNewer],
-  ["lf.a2a.v1.GetTaskPushNotificationConfigRequest", "a2a.v1.GetTaskPushNotificationConfigRequest", getTaskPushNotificationConfigRequestToOlder, getTaskPushNotificationConfigRequestToNewer],
-  ["lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", "a2a.v1.DeleteTaskPushNotificationConfigRequest", deleteTaskPushNotificationConfigRequestToOlder, deleteTaskPushNotificationConfigRequestToNewer],
-  ["lf.a2a.v1.SubscribeToTaskRequest", "a2a.v1.TaskSubscriptionRequest", subscribeToTaskRequestToOlder, subscribeToTaskRequestToNewer],
-  ["lf.a2a.v1.ListTaskPushNotificationConfigsRequest", "a2a.v1.ListTaskPushNotificationConfigRequest", listTaskPushNotificationConfigsRequestToOlder, listTaskPushNotificationConfigsRequestToNewer],
-  ["lf.a2a.v1.GetExtendedAgentCardRequest", "a2a.v1.GetAgentCardRequest", getExtendedAgentCardRequestToOlder, getExtendedAgentCardRequestToNewer],
-  ["lf.a2a.v1.SendMessageResponse", "a2a.v1.SendMessageResponse", sendMessageResponseToOlder, sendMessageResponseToNewer],
+  ["lf.a2a.v1.GetTaskPushNotificationConfigRequest", "a2a.v1.GetTaskPushNotificationConfigRequest",
+    getTaskPushNotificationConfigRequestToOlder, getTaskPushNotificationConfigRequestToNewer],
+  ["lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", "a2a.v1.DeleteTaskPushNotificationConfigRequest",
+    deleteTaskPushNotificationConfigRequestToOlder, deleteTaskPushNotificationConfigRequestToNewer],
+  ["lf.a2a.v1.SubscribeToTaskRequest", "a2a.v1.TaskSubscriptionRequest",
+    subscribeToTaskRequestToOlder, subscribeToTaskRequestToNewer],
+  ["lf.a2a.v1.ListTaskPushNotificationConfigsRequest", "a2a.v1.ListTaskPushNotificationConfigRequest",
+    listTaskPushNotificationConfigsRequestToOlder, listTaskPushNotificationConfigsRequestToNewer],
+  ["lf.a2a.v1.GetExtendedAgentCardRequest", "a2a.v1.GetAgentCardRequest",
+    getExtendedAgentCardRequestToOlder, getExtendedAgentCardRequestToNewer],
+  ["lf.a2a.v1.SendMessageResponse", "a2a.v1.SendMessageResponse",
+    sendMessageResponseToOlder, sendMessageResponseToNewer],
   ["lf.a2a.v1.StreamResponse", "a2a.v1.StreamResponse", streamResponseToOlder, streamResponseToNewer],
-  ["lf.a2a.v1.ListTaskPushNotificationConfigsResponse", "a2a.v1.ListTaskPushNotificationConfigResponse", listTaskPushNotificationConfigsResponseToOlder, listTaskPushNotificationConfigsResponseToNewer],
+  ["lf.a2a.v1.ListTaskPushNotificationConfigsResponse", "a2a.v1.ListTaskPushNotificationConfigResponse",
+    listTaskPushNotificationConfigsResponseToOlder, listTaskPushNotificationConfigsResponseToNewer],
 ], [
-  ["lf.a2a.v1.TaskPushNotificationConfig", "a2a.v1.CreateTaskPushNotificationConfigRequest", createTaskPushNotificationConfigRequestToOlder, createTaskPushNotificationConfigRequestToNewer],
+  ["lf.a2a.v1.TaskPushNotificationConfig", "a2a.v1.CreateTaskPushNotificationConfigRequest",
+    createTaskPushNotificationConfigRequestToOlder, createTaskPushNotificationConfigRequestToNewer],
 ]);

@@ -11,6 +11,7 @@ import { unionToNewer, wholeToNewer } from "./compat-json-dialect.js";
 import {
   assign,
   atKey,
+  declareZero,
   decCall,
   decFn,
   decName,
@@ -44,6 +45,7 @@ import {
   valueKind,
   type Code,
 } from "./compat-json-fields.js";
+import { guarded, ifBlock, indented } from "./code-layout.js";
 import { partCode, transformCode, type DecodeCtx } from "./compat-json-transforms.js";
 import { importShape } from "./shape-imports.js";
 
@@ -75,18 +77,18 @@ export function decodeFn(env: JsonEnv, p: Pair): Code[] {
   const start: Code[] = [code`const x = ${rt(env, "object")}(j, a, ${lit(d03.typeName)});`];
   if (kind !== undefined) {
     const refuse = code`${rt(env, "refuseKind")}(${rt(env, "pathOf")}(a), ${lit(d03.typeName)}, x["kind"], ${lit(kind)});`;
-    start.push(code`if (x["kind"] !== undefined && x["kind"] !== ${lit(kind)}) ${refuse}`);
+    start.push(...guarded(code`x["kind"] !== undefined && x["kind"] !== ${lit(kind)}`, refuse));
   }
   for (const s of p.plan.toNewer) decodeStep(env, p, s, c, out);
   const extra = dialectFieldReads(env, p, out);
   const body: Code[] = [
     ...start,
-    code`const m = ${zero(env, d10)};`,
+    ...declareZero(env, "m", d10),
     ...(out.usesV ? [code`let v${ty(env, ": unknown")};`] : []),
     ...out.body,
     ...extra,
     ...out.later,
-    unknownKeys(env, d03, "x", "a", Object.values(p.plan.dialectFields)),
+    ...unknownKeys(env, d03, "x", "a", Object.values(p.plan.dialectFields)),
     "return m;",
   ];
   return fn(body);
@@ -94,7 +96,7 @@ export function decodeFn(env: JsonEnv, p: Pair): Code[] {
 
 /** What a2a.json holds and the older proto does not (dialectFields), read into the newer fields. */
 function dialectFieldReads(env: JsonEnv, p: Pair, out: StepOut): Code[] {
-  return Object.entries(p.plan.dialectFields).map(([name10, key]) => {
+  return Object.entries(p.plan.dialectFields).flatMap(([name10, key]) => {
     out.usesV = true;
     const t = field(p.d10, name10);
     const what = lit(`${p.d03.typeName} ${key}`);
@@ -109,7 +111,7 @@ function dialectFieldReads(env: JsonEnv, p: Pair, out: StepOut): Code[] {
             (name) => rt(env, name),
             () => undefined,
           );
-    return code`if ((v = ${prop("x", key)}) != null) ${assign(p.d10, name10, value)}`;
+    return guarded(code`(v = ${prop("x", key)}) != null`, assign(p.d10, name10, value));
   });
 }
 
@@ -133,6 +135,7 @@ function decodeCtx(env: JsonEnv, p: Pair, out: StepOut): DecodeCtx {
     unknownKeys: (desc, obj, atExpr) => unknownKeys(env, desc, obj, atExpr),
     keyCheck: (what, obj, atExpr, known) => keyCheck(env, what, obj, atExpr, known),
     zero: (short) => zero(env, env.messages.get(`${env.plan.newer}.${short}`)!),
+    declareZero: (name, short) => declareZero(env, name, env.messages.get(`${env.plan.newer}.${short}`)!),
     key03: (name, desc = d03) => key03(env, name, desc),
     rt: (name) => rt(env, name),
     older: (short) => olderMessage(env, short),
@@ -157,7 +160,14 @@ function decodeStep(env: JsonEnv, p: Pair, s: PlanStep, c: DecodeCtx, out: StepO
   const f = field(d03, s.from);
   const k = key03(env, f.name, d03);
   const r = read(env, d03, f.name, "x");
-  const guard = (stmt: Code) => guardOneof(env, p, f.name, out, stmt);
+  const present = code`(v = ${r}) != null`;
+  // A member of an older oneof: only the first member a2a.json sets is kept, the others reported.
+  const ifPresent = (...stmts: Code[]) =>
+    f.oneof
+      ? [code`if (${present}) {`, ...indented("  ", oneofMember(env, p, f.name, out, stmts)), "}"]
+      : stmts.length === 1
+        ? guarded(present, stmts[0]!)
+        : ifBlock(present, stmts);
   const maps = s.op === "copy" ? mapCopy(env, f, field(d10, s.to)) : undefined;
   if (maps) {
     const what = lit(`${d03.typeName}.${f.name}`);
@@ -166,17 +176,17 @@ function decodeStep(env: JsonEnv, p: Pair, s: PlanStep, c: DecodeCtx, out: StepO
       maps === "strings"
         ? code`${rt(env, "stringMap")}(v, ${at}, ${what})`
         : code`${rt(env, "eachKey")}(v, ${at}, ${what}, lost, ${decFn(env, messageOf(f)!)})`;
-    out.body.push(code`if ((v = ${r}) != null) ${assign(d10, (s as { to: string }).to, value)}`);
+    out.body.push(...guarded(code`(v = ${r}) != null`, assign(d10, (s as { to: string }).to, value)));
   } else if (s.op === "copy") {
     const t = field(d10, s.to);
     // Assigning a zero value matters only where the newer field tracks presence.
     const test = t.oneof || t.presence !== IMPLICIT ? setTest(f, "w") : undefined;
     const value = readAs(env, d03, f.name, "v", t);
-    const stmt =
+    const stmts =
       test && test !== "w !== undefined"
-        ? code`{ const w = ${value}; if (${test}) ${assign(d10, s.to, "w")} }`
-        : assign(d10, s.to, value);
-    out.body.push(code`if ((v = ${r}) != null) ${guard(stmt)}`);
+        ? [code`const w = ${value};`, code`if (${test}) ${assign(d10, s.to, "w")}`]
+        : [assign(d10, s.to, value)];
+    out.body.push(...ifPresent(...stmts));
   } else if (s.op === "message") {
     const sub = messageOf(f)!;
     const at = atKey(env, "a", k);
@@ -184,7 +194,7 @@ function decodeStep(env: JsonEnv, p: Pair, s: PlanStep, c: DecodeCtx, out: StepO
       f.fieldKind === "list"
         ? code`${rt(env, "each")}(v, ${at}, ${lit(`${d03.typeName}.${f.name}`)}, lost, ${decFn(env, sub)})`
         : decCall(env, sub, "v", at);
-    out.body.push(code`if ((v = ${r}) != null) ${guard(assign(d10, s.to, value))}`);
+    out.body.push(...ifPresent(assign(d10, s.to, value)));
   } else if (s.op === "lossy") {
     // reported when the older proto would hold a set value
     const test = messageOf(f)
@@ -193,20 +203,26 @@ function decodeStep(env: JsonEnv, p: Pair, s: PlanStep, c: DecodeCtx, out: StepO
         : undefined
       : isSetCode(f, readAs(env, d03, f.name, "v"));
     const lose = code`${rt(env, "lose")}(lost, a, ${lit(k)}, ${lit(s.reason)});`;
-    out.body.push(code`if ((v = ${r}) != null${test ? code` && ${test}` : ""}) ${lose}`);
+    out.body.push(...guarded(code`(v = ${r}) != null${test ? code` && ${test}` : ""}`, lose));
   }
 }
 
-/** `stmt` for a member of an older oneof: only the first member a2a.json sets is kept, the others reported. */
-function guardOneof(env: JsonEnv, p: Pair, name03: string, out: StepOut, stmt: Code): Code {
-  const f = field(p.d03, name03);
-  if (!f.oneof) return stmt;
-  const k = key03(env, f.name, p.d03);
-  const flag = `one_${f.oneof.name}`;
-  if (!out.oneofs.has(f.oneof.name)) {
-    out.oneofs.add(f.oneof.name);
+/** `stmt` (lines) for a member of an older oneof: done for the first member a2a.json sets, the others reported. */
+function oneofMember(env: JsonEnv, p: Pair, name03: string, out: StepOut, stmts: readonly Code[]): Code[] {
+  const oneof = field(p.d03, name03).oneof!;
+  const k = key03(env, name03, p.d03);
+  const flag = `one_${oneof.name}`;
+  if (!out.oneofs.has(oneof.name)) {
+    out.oneofs.add(oneof.name);
     out.body.push(`let ${flag} = false;`);
   }
-  const reason = lit(`${p.d03.typeName}.${f.oneof.name} holds one member; ${k} was not kept`);
-  return code`{ if (${flag}) ${rt(env, "lose")}(lost, a, ${lit(k)}, ${reason}); else { ${flag} = true; ${stmt} } }`;
+  const reason = lit(`${p.d03.typeName}.${oneof.name} holds one member; ${k} was not kept`);
+  return [
+    `if (${flag}) {`,
+    code`  ${rt(env, "lose")}(lost, a, ${lit(k)}, ${reason});`,
+    "} else {",
+    `  ${flag} = true;`,
+    ...indented("  ", stmts),
+    "}",
+  ];
 }

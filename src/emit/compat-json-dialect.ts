@@ -18,10 +18,11 @@ import {
   encFn,
   rt,
   ty,
-  zero,
+  declareZero,
   type JsonEnv,
 } from "./compat-json-env.js";
 import { code, field, lit, messageOf, setTest, type Code } from "./compat-json-fields.js";
+import { guarded, indented, switchCase } from "./code-layout.js";
 
 /** A pair: its plan and both descriptors. */
 export interface WholePair {
@@ -55,17 +56,19 @@ export function unionToNewer(env: JsonEnv, p: WholePair): Code[] {
   const known = p.d03.fields.flatMap((f) => env.dialect.kinds[messageOf(f)?.typeName ?? ""] ?? []).join(", ");
   const what = lit(p.d03.typeName);
   const refuse = code`${rt(env, "refuseKind")}(${rt(env, "pathOf")}(a), ${what}, x["kind"], ${lit(known)});`;
-  const guess =
-    message && task ? code`if (x["messageId"] !== undefined) ${member(message)} else ${member(task)}` : refuse;
+  const guess: Code[] =
+    message && task
+      ? [code`if (x["messageId"] !== undefined) ${member(message)}`, code`else ${member(task)}`]
+      : [refuse];
   return [
     code`const x = ${rt(env, "object")}(j, a, ${what});`,
-    code`const m = ${zero(env, p.d10)};`,
+    ...declareZero(env, "m", p.d10),
     `switch (x["kind"]) {`,
     ...members
       .filter((m) => env.dialect.kinds[m.sub.typeName] !== undefined)
-      .map((m) => code`  case ${lit(env.dialect.kinds[m.sub.typeName])}: ${member(m)} break;`),
-    code`  case undefined: ${guess} break;`,
-    code`  default: ${refuse}`,
+      .flatMap((m) => switchCase(code`case ${lit(env.dialect.kinds[m.sub.typeName])}:`, [member(m), "break;"])),
+    ...switchCase("case undefined:", [...guess, "break;"]),
+    ...switchCase("default:", [refuse]),
     `}`,
     `return m;`,
   ];
@@ -86,15 +89,18 @@ export function wholeToNewer(env: JsonEnv, p: WholePair): Code[] | undefined {
       const sub = messageOf(field(d03, s.from))!;
       const type = types[s.from];
       if (type === undefined) throw new Error(`compat-json: ${d03.typeName}.${s.from} has no type in the dialect`);
-      return code`  case ${lit(type)}: ${assign(d10, (s as { to: string }).to, decCall(env, sub, "rest", "a"))} break;`;
+      return switchCase(code`case ${lit(type)}:`, [
+        assign(d10, (s as { to: string }).to, decCall(env, sub, "rest", "a")),
+        "break;",
+      ]);
     });
     const unknown = `"unknown ${d03.typeName} type " + JSON.stringify(type)`;
     return [
       code`const { type, ...rest } = ${rt(env, "object")}(j, a, ${what});`,
-      code`const m = ${zero(env, d10)};`,
+      ...declareZero(env, "m", d10),
       `switch (type) {`,
-      ...cases,
-      code`  default: ${rt(env, "lose")}(lost, a, "type", ${unknown});`,
+      ...cases.flat(),
+      ...switchCase("default:", [code`${rt(env, "lose")}(lost, a, "type", ${unknown});`]),
       `}`,
       `return m;`,
     ];
@@ -107,9 +113,9 @@ export function wholeToNewer(env: JsonEnv, p: WholePair): Code[] | undefined {
     const item = lit(`${d03.typeName}.${mapField.name}`);
     return [
       code`const x = ${rt(env, "object")}(j, a, ${what});`,
-      code`const m = ${zero(env, d10)};`,
+      ...declareZero(env, "m", d10),
       `for (const k of Object.keys(x)) {`,
-      code`  const list = ${zero(env, list)};`,
+      ...indented("  ", declareZero(env, "list", list)),
       code`  list.${list.fields[0]!.localName} = ${rt(env, "strings")}(x[k], a, k, ${item});`,
       code`  ${rt(env, "setKey")}(m.${mapField.localName}, k, list);`,
       `}`,
@@ -122,7 +128,7 @@ export function wholeToNewer(env: JsonEnv, p: WholePair): Code[] | undefined {
     const step = p.plan.toNewer.find((s) => s.from === f.name) as { to: string } | undefined;
     if (!step) throw new Error(`compat-json: ${d03.typeName}.${f.name} has no step toward the newer version`);
     const each = code`${rt(env, "each")}(j, a, ${what}, lost, ${decFn(env, messageOf(f)!)})`;
-    return [code`const m = ${zero(env, d10)};`, code`m.${field(d10, step.to).localName} = ${each};`, `return m;`];
+    return [...declareZero(env, "m", d10), code`m.${field(d10, step.to).localName} = ${each};`, `return m;`];
   }
   return undefined;
 }
@@ -138,13 +144,13 @@ export function wholeToOlder(env: JsonEnv, p: WholePair): Code[] | undefined {
       const f = field(d10, s.from);
       const type = types[(s as { to: string }).to];
       const member = encCall(env, messageOf(f)!, `m.${oneof.localName}.value`, atKey(env, "a", f.name));
-      return code`  case ${lit(f.localName)}: return { type: ${lit(type)}, ...${member} };`;
+      return switchCase(code`case ${lit(f.localName)}:`, [code`return { type: ${lit(type)}, ...${member} };`]);
     });
     const older = d03.oneofs[0]?.name ?? "";
     const reason = `${d03.typeName} sets none of ${older}; a2a.json has no form for it`;
     return [
       `switch (m.${oneof.localName}.case) {`,
-      ...cases,
+      ...cases.flat(),
       `}`,
       code`${rt(env, "lose")}(lost, a, ${lit(older)}, ${lit(reason)});`,
       `return {};`,
@@ -180,7 +186,7 @@ function arrayResultToOlder(env: JsonEnv, p: WholePair): Code[] {
     }
     const reason = s.op === "lossy" ? s.reason : `a2a.json's result is the bare list of ${f.name}; it has no ${g.name}`;
     const lose = code`${rt(env, "lose")}(lost, a, ${lit(g.name)}, ${lit(reason)});`;
-    lines.push(code`if (${setTest(g, `m.${g.localName}`)!}) ${lose}`);
+    lines.push(...guarded(setTest(g, `m.${g.localName}`)!, lose));
   }
   return [...lines, code`return ${list};`];
 }
@@ -191,7 +197,7 @@ export function unionToOlder(env: JsonEnv, p: WholePair): Code[] {
   for (const s of p.plan.toOlder) {
     const f = field(p.d10, s.from);
     const value = encCall(env, messageOf(f)!, `m.${f.oneof!.localName}.value`, atKey(env, "a", f.name));
-    lines.push(code`if (m.${f.oneof!.localName}.case === ${lit(f.localName)}) return ${value};`);
+    lines.push(...guarded(`m.${f.oneof!.localName}.case === ${lit(f.localName)}`, code`return ${value};`));
   }
   const oneof = p.d03.oneofs[0]?.name ?? "";
   const reason = `${p.d03.typeName} sets none of ${oneof}; a2a.json has no form for it`;

@@ -42,6 +42,7 @@ import {
   writeValue,
   type Code,
 } from "./compat-json-fields.js";
+import { guarded, indented, packed, widthOf } from "./code-layout.js";
 import { partCode, transformCode, type EncodeCtx } from "./compat-json-transforms.js";
 import { importShape } from "./shape-imports.js";
 
@@ -72,9 +73,24 @@ export function encodeFn(env: JsonEnv, p: Pair): Code[] {
       : wholeToOlder(env, p);
   if (whole) return fn(whole);
   const inLiteral = new Map<string, string>();
-  const literal = olderLiteral(env, p, inLiteral);
+  const members = olderLiteral(env, p, inLiteral);
+  const head = code`const o${ty(env, code`: ${rt(env, "JsonObject")}`)} = `;
+  const literal = members.length > 0 ? `{ ${members.join(", ")} }` : "{}";
   const out: EncodeOut = {
-    body: [code`const o${ty(env, code`: ${rt(env, "JsonObject")}`)} = ${literal};`],
+    body:
+      widthOf(head) + literal.length < 116
+        ? [code`${head}${literal};`]
+        : [
+            code`${head}{`,
+            ...indented(
+              "  ",
+              packed(
+                members.map((x) => `${x},`),
+                108,
+              ),
+            ),
+            "};",
+          ],
     done: new Set(),
     always: new Set(env.dialect.alwaysEmit[d03.typeName] ?? []),
     inLiteral,
@@ -123,8 +139,8 @@ function enumNumber(d10: DescMessage, path: string, valueName: string): number {
   return v.number;
 }
 
-/** The object literal an older message starts as: its kind and the keys a2a.json always has. */
-function olderLiteral(env: JsonEnv, p: Pair, inLiteral: Map<string, string>): string {
+/** The members of the object literal an older message starts as: its kind and the keys a2a.json always has. */
+function olderLiteral(env: JsonEnv, p: Pair, inLiteral: Map<string, string>): string[] {
   const { d03, d10 } = p;
   const kind = env.dialect.kinds[d03.typeName];
   const always = env.dialect.alwaysEmit[d03.typeName] ?? [];
@@ -143,8 +159,7 @@ function olderLiteral(env: JsonEnv, p: Pair, inLiteral: Map<string, string>): st
       : [[key03(env, x.name, d03), inLiteral.get(x.name) ?? jsLiteral(dialectDefault(d03, x.name, env.dialect))]];
     for (const [k, v] of entries) if (!defaults.has(k!)) defaults.set(k!, v!);
   }
-  const members = [...defaults].map(([k, v]) => `${propKey(k)}: ${v}`);
-  return members.length > 0 ? `{ ${members.join(", ")} }` : "{}";
+  return [...defaults].map(([k, v]) => `${propKey(k)}: ${v}`);
 }
 
 const isResourceName = (env: JsonEnv, d03: DescMessage, name03: string) =>
@@ -180,9 +195,9 @@ function encodeStep(env: JsonEnv, p: Pair, s: PlanStep, c: EncodeCtx, out: Encod
   if (s.op === "lossy") {
     const key = p.plan.dialectFields[f.name];
     out.body.push(
-      key !== undefined
-        ? code`if (${cond}) ${prop("o", key)} = ${writeValue(f, value, (name) => rt(env, name), undefined)};`
-        : code`if (${cond}) ${rt(env, "lose")}(lost, a, ${lit(f.name)}, ${lit(s.reason)});`,
+      ...(key !== undefined
+        ? guarded(cond, code`${prop("o", key)} = ${writeValue(f, value, (name) => rt(env, name), undefined)};`)
+        : guarded(cond, code`${rt(env, "lose")}(lost, a, ${lit(f.name)}, ${lit(s.reason)});`)),
     );
     return;
   }
@@ -203,15 +218,15 @@ function encodeStep(env: JsonEnv, p: Pair, s: PlanStep, c: EncodeCtx, out: Encod
       maps === "strings"
         ? code`${rt(env, "stringMapJson")}(${value})`
         : code`${rt(env, "eachKeyOf")}(${value}, ${at}, lost, ${encFn(env, sub!)})`;
-    out.body.push(code`if (${cond}) ${target} = ${converted};`);
+    out.body.push(...guarded(cond, code`${target} = ${converted};`));
   } else if (s.op === "copy") {
-    out.body.push(code`if (${cond}) ${put(env, d03, s.to, value, "o", { source: f, sourceTested: true })}`);
+    out.body.push(...guarded(cond, put(env, d03, s.to, value, "o", { source: f, sourceTested: true })));
   } else {
     const converted =
       f.fieldKind === "list"
         ? code`${eachOf(env, sub!)}(${value}, ${at}, lost, ${encFn(env, sub!)})`
         : encCall(env, sub!, value, at);
-    out.body.push(code`if (${cond}) ${target} = ${converted};`);
+    out.body.push(...guarded(cond, code`${target} = ${converted};`));
   }
 }
 

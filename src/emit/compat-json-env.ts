@@ -22,8 +22,10 @@ import {
   valueKind,
   writeValue,
   zeroLiteral,
+  zeroMembers,
   type Code,
 } from "./compat-json-fields.js";
+import { indented, packed, widthOf } from "./code-layout.js";
 import type { Resource } from "./compat-json-transforms.js";
 import { lowerFirstWord } from "./names.js";
 import { runtimeModule } from "./routes-module.js";
@@ -144,6 +146,23 @@ export function planReason(env: JsonEnv, newerShort: string, name: string): stri
 export const zero = (env: JsonEnv, d: DescMessage): Code =>
   env.typed ? code`(${zeroLiteral(d)} as ${importShape(env.f, d)})` : zeroLiteral(d);
 
+/** Statement (lines): `const name = ` a newer message at its zero value; its members packed when long. */
+export function declareZero(env: JsonEnv, name: string, d: DescMessage): Code[] {
+  const members = zeroMembers(d);
+  if (`const ${name} = ({ ${members.join(", ")} } as ${d.name});`.length <= 116)
+    return [code`const ${name} = ${zero(env, d)};`];
+  const lines = indented(
+    "  ",
+    packed(
+      members.map((x) => `${x},`),
+      108,
+    ),
+  );
+  return env.typed
+    ? [`const ${name} = ({`, ...lines, code`} as ${importShape(env.f, d)});`]
+    : [`const ${name} = {`, ...lines, "};"];
+}
+
 // ---- function names and calls ----
 
 /**
@@ -183,8 +202,11 @@ export function printedFunction(
   const typed = (t: Code): Code => ty(env, code`: ${t}`);
   const lost = typed(code`${rt(env, "Loss")}[]`);
   const used = paramNames([...body]);
-  const head = code`function ${name}(${param}${typed(paramType)}, ${used("a")}${typed(rt(env, "At"))}, ${used("lost")}${lost})${typed(result)} {`;
-  return [head, ...body.map((l) => ["  ", l]), "}"];
+  const params = code`${param}${typed(paramType)}, ${used("a")}${typed(rt(env, "At"))}, ${used("lost")}${lost}`;
+  const head = code`function ${name}(${params})${typed(result)} {`;
+  // Parameters on a line of their own when the head is too long for one.
+  const heads = widthOf(head) <= 120 ? [head] : [`function ${name}(`, ["  ", params, ","], code`)${typed(result)} {`];
+  return [...heads, ...body.map((l) => ["  ", l]), "}"];
 }
 
 /** Expression: `at(parent, key)`. */
@@ -235,14 +257,14 @@ export function assign(d10: DescMessage, name10: string, expr: Code, target = "m
     : code`${target}.${t.localName} = ${expr};`;
 }
 
-/** Statement: reports the keys of `obj` that the older message `d03` has no field for. */
+/** Statement (lines): reports the keys of `obj` that the older message `d03` has no field for. */
 export function unknownKeys(
   env: JsonEnv,
   d03: DescMessage,
   obj: string,
   atExpr: string,
   extra: readonly string[] = [],
-) {
+): Code[] {
   const known = new Set<string>(["kind", ...extra]);
   for (const f of d03.fields) {
     // A resource name is spelled as the ids its pattern names (tasks/{id} ↔ id), not under its own key.
@@ -253,11 +275,15 @@ export function unknownKeys(
   return keyCheck(env, d03.typeName, obj, atExpr, [...known]);
 }
 
-/** Statement: reports each key of `obj` not in `known`, as one `what` (an older message) has no field for. */
-export function keyCheck(env: JsonEnv, what: string, obj: string, atExpr: string, known: readonly string[]): Code {
-  const cases = known.map((k) => `case ${lit(k)}:`).join(" ");
+/**
+ * Statement (lines): reports each key of `obj` not in `known`, as one `what` (an older message) has no field
+ * for. One for-in with a switch in the function itself: a for-in that sees one object shape stays fast, a
+ * shared helper's (or a Set lookup's) sees them all.
+ */
+export function keyCheck(env: JsonEnv, what: string, obj: string, atExpr: string, known: readonly string[]): Code[] {
+  const cases = packed([...known.map((k) => `case ${lit(k)}:`), "break;"]);
   const lose = code`${rt(env, "lose")}(lost, ${atExpr}, k, ${lit(`${what} has no field for it`)});`;
-  return code`for (const k in ${obj}) switch (k) { ${cases} break; default: ${lose} }`;
+  return [code`for (const k in ${obj}) switch (k) {`, ...indented("  ", [...cases, code`default: ${lose}`]), "}"];
 }
 
 // ---- toward the older version ----

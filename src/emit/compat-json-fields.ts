@@ -10,26 +10,14 @@
  *   set    whether isFieldSet would say the field is set
  */
 import { ScalarType, type DescEnum, type DescEnumValue, type DescField, type DescMessage } from "@bufbuild/protobuf";
-import type { Printable } from "@bufbuild/protoplugin";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
 import { fieldZero, IMPLICIT } from "./compat-proto-values.js";
 
 export { IMPLICIT };
+export { code, type Code } from "./code-layout.js";
+import { code, packed, type Code } from "./code-layout.js";
 
 export const lit = (v: unknown) => JSON.stringify(v);
-
-/** One line of generated code, or a piece of one. */
-export type Code = Printable;
-
-/** Code from a template: its text with the values (text, import symbols, other code) in between. */
-export function code(strings: TemplateStringsArray, ...values: Code[]): Code[] {
-  const out: Code[] = [];
-  strings.forEach((s, i) => {
-    if (s !== "") out.push(s);
-    if (i < values.length) out.push(values[i]!);
-  });
-  return out;
-}
 
 /** `o["key"]`: a key of an a2a.json object (noPropertyAccessFromIndexSignature). */
 export const prop = (o: string, key: string) => `${o}[${lit(key)}]`;
@@ -116,18 +104,18 @@ export class EnumTables {
    */
   toNewer(older: DescEnum, newer: DescEnum): string {
     return this.named(`${constantCase(newer.name)}_FROM_JSON`, `${older.typeName}>${newer.typeName}`, () => {
-      const entries: [string | number, number][] = [];
+      const entries: string[] = [];
       for (const v of older.values) {
         const n = counterpart(v, newer)?.number;
         if (n === undefined) continue;
         const spelled = this.dialect.enums[v.name];
         // When two values share a spelling (ROLE_UNSPECIFIED and ROLE_AGENT are both "agent"), the
         // first listed wins, as in the dialect codec.
-        if (spelled !== undefined && this.firstSpelling(spelled) === v.name) entries.push([spelled, n]);
-        entries.push([v.name, n], [v.number, n]);
+        if (spelled !== undefined && this.firstSpelling(spelled) === v.name) entries.push(`[${lit(spelled)}, ${n}]`);
+        entries.push(`[${lit(v.name)}, ${n}]`, `[${v.number}, ${n}]`);
       }
       const type = this.typed ? "<string | number, number>" : "";
-      return `new Map${type}([${entries.map(([k, n]) => `[${lit(k)}, ${n}]`).join(", ")}])`;
+      return listed(`new Map${type}([`, entries, "])");
     });
   }
 
@@ -144,10 +132,8 @@ export class EnumTables {
       });
       const zero = older.values.find((x) => x.number === 0)?.name ?? "";
       const type = this.typed ? "<number, string>" : "";
-      return (
-        `{ older: ${lit(older.typeName)}, spelled: new Map${type}([${entries.join(", ")}]), ` +
-        `zeroName: ${lit(zero)}, zeroSpelled: ${spell(zero)} }`
-      );
+      const spelled = listed(`new Map${type}([`, entries, "])", "  ");
+      return `{\n  older: ${lit(older.typeName)}, zeroName: ${lit(zero)}, zeroSpelled: ${spell(zero)},\n  spelled: ${spelled},\n}`;
     });
   }
 
@@ -169,6 +155,20 @@ export class EnumTables {
   }
 }
 
+/**
+ * A list literal as `open` items `close`: on one line when it fits in 100 columns, else its items packed on
+ * lines of their own, one level deeper than `indent`.
+ */
+function listed(open: string, items: readonly string[], close: string, indent = ""): string {
+  const inline = `${open}${items.join(", ")}${close}`;
+  if (indent.length + inline.length <= 100) return inline;
+  const lines = packed(
+    items.map((x) => `${x},`),
+    100 - indent.length,
+  );
+  return [open, ...lines.map((l) => `${indent}  ${l}`), `${indent}${close}`].join("\n");
+}
+
 /** An enum's name as a constant's (TaskState → TASK_STATE), as the proto path names its tables. */
 const constantCase = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
 
@@ -179,6 +179,11 @@ function counterpart(v: DescEnumValue, to: DescEnum): DescEnumValue | undefined 
 
 /** An object literal equal to `create(desc)`: members in declaration order. */
 export function zeroLiteral(desc: DescMessage): string {
+  return `{ ${zeroMembers(desc).join(", ")} }`;
+}
+
+/** The members of zeroLiteral, each `name: value`. */
+export function zeroMembers(desc: DescMessage): string[] {
   const parts = [`$typeName: ${lit(desc.typeName)}`];
   for (const member of desc.members) {
     if (member.kind === "oneof") parts.push(`${member.localName}: { case: undefined }`);
@@ -187,7 +192,7 @@ export function zeroLiteral(desc: DescMessage): string {
       if (z !== undefined) parts.push(`${member.localName}: ${z}`);
     }
   }
-  return `{ ${parts.join(", ")} }`;
+  return parts;
 }
 
 /** Expression reading a field's singular value `v` from ProtoJSON, as a protobuf-es value. */

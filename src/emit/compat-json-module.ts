@@ -75,12 +75,10 @@ export function emitCompatJson(
     compatJsonModule,
   };
   if (target !== "dts") {
-    f.print();
     f.print(`// ---- ${plan.older} JSON-RPC (a2a.json) ↔ ${plan.newer} messages, in one pass ----`);
     f.print();
     // The functions are written first: they name the enum tables, which are printed before them.
     const fns = ordered.map((p) => [decodeFn(env, p), encodeFn(env, p)]);
-    f.print();
     for (const d of env.enums.decls) f.print(d);
     for (const lines of fns.flat()) {
       f.print();

@@ -12,6 +12,7 @@ import type { DescMessage } from "@bufbuild/protobuf";
 import { LOSS, LOSS_BEFORE } from "../compat/loss-reasons.js";
 import { FILE_KEYS, PART_KEYS } from "../compat/part-keys.js";
 import { code, lit, prop, type Code } from "./compat-json-fields.js";
+import { guarded, indented, packed } from "./code-layout.js";
 
 export interface DecodeCtx {
   readonly d03: DescMessage;
@@ -39,12 +40,14 @@ export interface DecodeCtx {
   toNewer(name03: string, v: string, desc?: DescMessage, parentAt?: Code): Code;
   /** Statement: reports the loss of the dialect key `key` (`reasonExpr` is code). */
   lose(key: string, reasonExpr: Code): Code;
-  /** Statement: reports the keys of `obj` that the older message `desc` has no field for. */
-  unknownKeys(desc: DescMessage, obj: string, atExpr: string): Code;
-  /** Statement: reports the keys of `obj` not in `known`, as keys `what` has no field for. */
-  keyCheck(what: string, obj: string, atExpr: string, known: readonly string[]): Code;
+  /** Statement (lines): reports the keys of `obj` that the older message `desc` has no field for. */
+  unknownKeys(desc: DescMessage, obj: string, atExpr: string): Code[];
+  /** Statement (lines): reports the keys of `obj` not in `known`, as keys `what` has no field for. */
+  keyCheck(what: string, obj: string, atExpr: string, known: readonly string[]): Code[];
   /** Expression: a new newer message of `typeShort` at its zero value. */
   zero(typeShort: string): Code;
+  /** Statement (lines): `const name = ` a new newer message of `typeShort` at its zero value. */
+  declareZero(name: string, typeShort: string): Code[];
   /** The dialect key of an older field. */
   key03(name03: string, desc?: DescMessage): string;
   rt(name: string): Code;
@@ -114,11 +117,14 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
       const final = ["COMPLETED", "CANCELED", "FAILED", "REJECTED", "INPUT_REQUIRED"].map(
         (n) => `status.state === ${c.enumNumber("status.state", n)} /* ${n} */`,
       );
+      const tests = packed(final.map((x, i) => (i < final.length - 1 ? `${x} ||` : x)));
       return [
         code`const status = ${c.get("status")};`,
         `if (status !== undefined) {`,
         code`  ${prop("o", c.key("status"))} = ${c.toOlder("status", "status")};`,
-        code`  if (${final.join(" || ")}) ${prop("o", c.key("final"))} = true;`,
+        "  if (",
+        ...indented("    ", tests),
+        code`  ) ${prop("o", c.key("final"))} = true;`,
         `}`,
       ];
     },
@@ -151,7 +157,7 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
     ],
     toOlder: (c) => [
       code`const historyLength = ${c.get("history_length")};`,
-      [`if (historyLength === 0) `, c.lose("history_length", lit(LOSS.noHistory))],
+      ...guarded("historyLength === 0", c.lose("history_length", lit(LOSS.noHistory))),
       code`else if (historyLength !== undefined) { ${c.put("history_length", "historyLength")} }`,
     ],
   },
@@ -179,8 +185,8 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
         code`if ((v = ${c.read("push_notification")}) != null) {`,
         code`  const p = ${c.rt("object")}(v, a, ${lit(cfg.typeName)});`,
         code`  const pa = ${c.rt("at")}(a, ${lit(c.key03("push_notification"))});`,
-        code`  ${c.unknownKeys(cfg, "p", "pa")}`,
-        code`  const t = ${c.zero("TaskPushNotificationConfig")};`,
+        ...indented("  ", c.unknownKeys(cfg, "p", "pa")),
+        ...indented("  ", c.declareZero("t", "TaskPushNotificationConfig")),
         ...["url", "token", "id"].map(
           (n) =>
             code`  if ((v = ${r(n)}) != null) { const s = ${c.value(n, "v", cfg, "pa")}; if (s !== "") t.${n} = s; }`,
@@ -228,7 +234,7 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
         code`if ((v = ${c.read("push_notification_config")}) != null) {`,
         code`  const pa = ${c.rt("at")}(a, ${lit(key)});`,
         code`  const p = ${c.rt("object")}(v, pa, ${lit(cfg.typeName)});`,
-        code`  ${c.unknownKeys(cfg, "p", "pa")}`,
+        ...indented("  ", c.unknownKeys(cfg, "p", "pa")),
         ...["url", "token"].map(
           (n) =>
             code`  if ((v = ${r(n)}) != null) { const s = ${c.value(n, "v", cfg, "pa")}; if (s !== "") m.${n} = s; }`,
@@ -291,7 +297,7 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
       `  for (const [url, binding] of offered) {`,
       `    const known = m.supportedInterfaces.some((i) => i.url === url && i.protocolBinding === binding);`,
       `    if (url === "" || known) continue;`,
-      code`    const i = ${c.zero("AgentInterface")};`,
+      ...indented("    ", c.declareZero("i", "AgentInterface")),
       `    i.url = url;`,
       `    i.protocolBinding = binding || "JSONRPC";`,
       `    i.protocolVersion = version;`,
@@ -309,7 +315,10 @@ export const transformCode: Readonly<Record<string, TransformCode>> = {
       `  const all = m.supportedInterfaces;`,
       `  const legacy = all.filter((i) => /^0\\./.test(i.protocolVersion));`,
       `  const kept = legacy.length > 0 ? legacy : all;`,
-      [`  if (legacy.length === 0 && all.length > 0) `, c.lose("supported_interfaces", lit(LOSS.noOlderInterface))],
+      ...indented(
+        "  ",
+        guarded("legacy.length === 0 && all.length > 0", c.lose("supported_interfaces", lit(LOSS.noOlderInterface))),
+      ),
       `  const first = kept[0];`,
       `  if (first !== undefined) {`,
       code`    ${prop("o", c.key("url"))} = first.url;`,
@@ -340,8 +349,8 @@ export const partCode = {
     const { metadata, filename } = partDialectFields(c);
     return [
       code`const x = ${rt("object")}(j, a, ${lit(c.d03.typeName)});`,
-      code`const m = ${c.zero(c.d10.name)};`,
-      c.keyCheck(c.d03.typeName, "x", "a", PART_KEYS),
+      ...c.declareZero("m", c.d10.name),
+      ...c.keyCheck(c.d03.typeName, "x", "a", PART_KEYS),
       metadata
         ? code`if (x["metadata"] != null) m.metadata = ${rt("struct")}(x["metadata"], a, "a2a.json Part metadata");`
         : code`if (x["metadata"] !== undefined) ${c.lose("metadata", lit(c.planReason(c.d10.name, "metadata")))}`,
@@ -350,20 +359,20 @@ export const partCode = {
         code`const kind = ${rt("partKindOf")}(x) ?? `,
         code`${rt("refuseKind")}(${rt("pathOf")}(a), ${lit(c.d03.typeName)}, x["kind"], "text, file or data");`,
       ],
-      filename
-        ? [
-            code`if (kind !== "file" && ${rt("isObject")}(file) && file["name"] !== undefined) `,
+      ...(filename
+        ? guarded(
+            code`kind !== "file" && ${rt("isObject")}(file) && file["name"] !== undefined`,
             code`${rt("lose")}(lost, a, "file.name", ${lit(LOSS.fileNameOffFilePart)});`,
-          ]
-        : [
-            code`if (${rt("isObject")}(file) && file["name"] !== undefined) `,
+          )
+        : guarded(
+            code`${rt("isObject")}(file) && file["name"] !== undefined`,
             code`${rt("lose")}(lost, a, "file.name", ${lit(c.planReason(c.d10.name, "filename"))});`,
-          ],
+          )),
       code`if (kind === "text") m.content = { case: "text", value: ${rt("str")}(x["text"], a, "a2a.v1.Part.text") };`,
       `else if (kind === "file") {`,
       code`  const fa = ${rt("at")}(a, "file");`,
       code`  const f = ${rt("object")}(file, fa, "a2a.v1.FilePart");`,
-      code`  ${c.keyCheck("a2a.v1.FilePart", "f", "fa", FILE_KEYS)}`,
+      ...indented("  ", c.keyCheck("a2a.v1.FilePart", "f", "fa", FILE_KEYS)),
       [
         `  if (f["uri"] != null && f["bytes"] != null) `,
         code`${rt("invalid")}(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);`,

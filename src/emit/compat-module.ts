@@ -16,6 +16,7 @@
 import type { GeneratedFile, ImportSymbol, Printable, Schema } from "@bufbuild/protoplugin";
 import type { OperationPair } from "../compat/version-links.js";
 import type { CompatPlan } from "../compat/compat-plan.js";
+import { params, prose } from "./code-layout.js";
 import { printLiteral } from "./literal.js";
 import { emitProtoConversions } from "./compat-proto-module.js";
 import { printPreamble } from "./preamble.js";
@@ -175,36 +176,21 @@ function moduleCtx(
 /** The d.ts declarations of the operation table and the bridges (the dual-version handler follows). */
 function printDeclarations(c: ModuleCtx): void {
   const { f } = c;
-  const onLoss = [", onLoss?: (operation: string, loss: ", c.loss, ") => void): "];
   f.print(
     f.export("declare const", "a2aOperationPairs"),
     ": readonly ",
     f.import("OperationPair", runtimeModule, true),
     "[];",
   );
-  f.print(
-    f.export("declare function", "bridgeToOlder"),
-    "(handler: ",
-    ...c.newerHandler,
-    ...onLoss,
-    ...c.olderSide,
-    ";",
-  );
+  f.print(...bridgeSig(c, "bridgeToOlder", ["handler", c.newerHandler], c.olderSide, ";"));
   f.print(
     f.export("declare const", "a2aOperations"),
     ": ",
     f.import("OperationCorrespondence", runtimeModule, true),
     ";",
   );
-  f.print(
-    f.export("declare function", "clientForOlder"),
-    "(client: ",
-    ...c.olderClient,
-    ...onLoss,
-    ...c.newerClient,
-    ";",
-  );
-  f.print(f.export("declare function", "clientForCard"), ...clientForCardSig(c, ";"));
+  f.print(...bridgeSig(c, "clientForOlder", ["client", c.olderClient], c.newerClient, ";"));
+  f.print(...clientForCardSig(c, ";"));
   emitDualVersion(f, c.target, c.newerDef, c.newerHandler);
   if (c.jsonTable) printPushPayloads(c, c.olderVersion);
 }
@@ -226,55 +212,67 @@ function printOperations(c: ModuleCtx, operations: readonly OperationPair[]): vo
     ...(typed ? [": ", f.import("OperationCorrespondence", runtimeModule, true)] : []),
     " = ",
     f.import("operationCorrespondence", runtimeModule),
-    "(",
+    "(\n  ",
     c.olderDef,
     ", ",
     c.newerDef,
-    ", a2aOperationPairs);",
+    ", a2aOperationPairs,\n);",
   );
   f.print();
 }
 
 /** `bridgeToOlder` (serve older clients with a newer handler) and `clientForOlder` (the other way round). */
 function printBridges(c: ModuleCtx): void {
-  const { f, typed, plan } = c;
-  const onLoss = [", onLoss?: (operation: string, loss: ", c.loss, ") => void): "];
+  const { f, plan } = c;
   f.print(
     f.jsDoc(
-      `Serves ${plan.older} clients with a ${plan.newer} handler (a version bridge): the ${plan.older} definition, ` +
-        "handler and JSON-RPC operations served in one pass, for a server's options or a dual-version side.",
+      prose(
+        `Serves ${plan.older} clients with a ${plan.newer} handler (a version bridge): the ${plan.older} ` +
+          "definition, handler and JSON-RPC operations served in one pass, for a server's options or a " +
+          "dual-version side.",
+      ),
     ),
   );
-  const sig = typed ? ["handler: ", ...c.newerHandler, ...onLoss, ...c.olderSide] : ["handler, onLoss) "];
-  f.print(f.export("function", "bridgeToOlder"), "(", ...sig, typed ? " {" : "{");
+  f.print(...bridgeSig(c, "bridgeToOlder", ["handler", c.newerHandler], c.olderSide, " {"));
   printCreate(c, "createBridgeHandler", "handler");
   f.print();
   f.print(
     f.jsDoc(
-      `A ${plan.newer} client over a ${plan.older} client: call an older agent with newer types. ` +
-        "Operations the older version lacks fail with UnsupportedOperationError. " +
-        "A JSON-RPC client's calls (its jsonrpc property) carry a2a.json in one pass.",
+      prose(
+        `A ${plan.newer} client over a ${plan.older} client: call an older agent with newer types. ` +
+          "Operations the older version lacks fail with UnsupportedOperationError. " +
+          "A JSON-RPC client's calls (its jsonrpc property) carry a2a.json in one pass.",
+      ),
     ),
   );
-  const csig = typed ? ["client: ", ...c.olderClient, ...onLoss, ...c.newerClient] : ["client, onLoss) "];
-  f.print(f.export("function", "clientForOlder"), "(", ...csig, typed ? " {" : "{");
+  f.print(...bridgeSig(c, "clientForOlder", ["client", c.olderClient], c.newerClient, " {"));
   printCreate(c, "createClientBridge", "client");
   f.print();
   printClientForCard(c);
 }
 
-/** The signature of `clientForCard`, from its parameters on. */
+/** `export function name(param: T, onLoss?): result`: a bridge's signature (in a d.ts, `end` is ";"). */
+function bridgeSig(c: ModuleCtx, name: string, param: [string, Printable[]], result: Printable[], end: string) {
+  const head = c.f.export(c.target === "dts" ? "declare function" : "function", name);
+  if (c.target === "js") return [head, `(${param[0]}, onLoss)${end}`];
+  const onLoss: Printable[] = ["onLoss?: (operation: string, loss: ", c.loss, ") => void"];
+  return params(head, [[`${param[0]}: `, ...param[1]], onLoss], result, end);
+}
+
+/** The signature of `clientForCard` (in a d.ts, `end` is ";"). */
 function clientForCardSig(c: ModuleCtx, end: string): Printable[] {
   const { f } = c;
-  return [
-    "(card: unknown, options?: ",
-    f.import("ClientForCardOptions", runtimeModule, true),
-    "): { client: ",
+  const head = f.export(c.target === "dts" ? "declare function" : "function", "clientForCard");
+  if (c.target === "js") return [head, `(card, options)${end}`];
+  const options: Printable[] = ["options?: ", f.import("ClientForCardOptions", runtimeModule, true)];
+  const result: Printable[] = [
+    "{ client: ",
     ...c.newerClient,
     "; selected: ",
     f.import("CardInterface", runtimeModule, true),
-    `; bridged: boolean }${end}`,
+    "; bridged: boolean }",
   ];
+  return params(head, ["card: unknown", options], result, end);
 }
 
 /** `clientForCard`: a newer client for a card of either version, the older one through clientForOlder. */
@@ -282,23 +280,21 @@ function printClientForCard(c: ModuleCtx): void {
   const { f, plan } = c;
   f.print(
     f.jsDoc(
-      `A ${plan.newer} client for the agent card's first usable interface at ${plan.newer}, else at ` +
-        `${plan.older} through clientForOlder (createClientForCardOrOlder). selected is the interface taken ` +
-        `(its protocolVersion tells which), bridged is true for the ${plan.older} one. options.onLoss also hears ` +
-        "what the bridge loses.",
+      prose(
+        `A ${plan.newer} client for the agent card's first usable interface at ${plan.newer}, else at ` +
+          `${plan.older} through clientForOlder (createClientForCardOrOlder). selected is the interface taken ` +
+          `(its protocolVersion tells which), bridged is true for the ${plan.older} one. options.onLoss also ` +
+          "hears what the bridge loses.",
+      ),
     ),
   );
-  const sig = c.typed ? clientForCardSig(c, " {") : ["(card, options) {"];
-  f.print(f.export("function", "clientForCard"), ...sig);
-  f.print(
-    "  return ",
-    f.import("createClientForCardOrOlder", runtimeModule),
-    "(",
-    c.newerDef,
-    ", { older: ",
-    c.olderDef,
-    ", bridge: (client) => clientForOlder(client, options?.onLoss) }, card, options);",
-  );
+  f.print(...clientForCardSig(c, " {"));
+  f.print("  return ", f.import("createClientForCardOrOlder", runtimeModule), "(");
+  f.print("    ", c.newerDef, ",");
+  f.print("    { older: ", c.olderDef, ", bridge: (client) => clientForOlder(client, options?.onLoss) },");
+  f.print("    card,");
+  f.print("    options,");
+  f.print("  );");
   f.print("}");
   f.print();
 }
@@ -307,19 +303,10 @@ function printClientForCard(c: ModuleCtx): void {
 function printCreate(c: ModuleCtx, create: string, wrapped: "handler" | "client"): void {
   const { f } = c;
   const json: Printable[] = c.jsonTable ? [", json: ", c.jsonTable] : [];
-  f.print(
-    "  return ",
-    f.import(create, runtimeModule),
-    "({ older: ",
-    c.olderDef,
-    ", newer: ",
-    c.newerDef,
-    `, ${wrapped}, converter: `,
-    c.converter,
-    ", operations: a2aOperationPairs",
-    json,
-    ", ...(onLoss ? { onLoss } : {}) });",
-  );
+  f.print("  return ", f.import(create, runtimeModule), "({");
+  f.print("    older: ", c.olderDef, ", newer: ", c.newerDef, `, ${wrapped}, converter: `, c.converter, ",");
+  f.print("    operations: a2aOperationPairs", json, ", ...(onLoss ? { onLoss } : {}),");
+  f.print("  });");
   f.print("}");
 }
 
@@ -342,20 +329,32 @@ function emitDualVersion(f: GeneratedFile, target: "ts" | "js" | "dts", newerDef
   }
   f.print(
     f.jsDoc(
-      "One HTTP handler serving both versions at the same URLs (createDualVersionHttpHandler): the handler, " +
-        "and bridgeToOlder of it for the older version's calls. options.onLoss also hears what the bridge loses.",
+      prose(
+        "One HTTP handler serving both versions at the same URLs (createDualVersionHttpHandler): the handler, " +
+          "and bridgeToOlder of it for the older version's calls. options.onLoss also hears what the bridge " +
+          "loses.",
+      ),
     ),
   );
-  const sig =
-    target === "ts" ? ["handler: ", ...handler, ", options?: ", shared, "): ", core, " {"] : ["handler, options) {"];
-  f.print(f.export("function", "dualVersionHttpHandler"), "(", ...sig);
+  const head = f.export("function", "dualVersionHttpHandler");
   f.print(
-    "  return ",
-    f.import("createDualVersionHttpHandler", runtimeModule),
-    "({ ...options, newer: { definition: ",
-    newerDef,
-    ", handler }, older: bridgeToOlder(handler, options?.onLoss) });",
+    ...(target === "ts"
+      ? params(
+          head,
+          [
+            ["handler: ", ...handler],
+            ["options?: ", shared],
+          ],
+          core,
+          " {",
+        )
+      : [head, "(handler, options) {"]),
   );
+  f.print("  return ", f.import("createDualVersionHttpHandler", runtimeModule), "({");
+  f.print("    ...options,");
+  f.print("    newer: { definition: ", newerDef, ", handler },");
+  f.print("    older: bridgeToOlder(handler, options?.onLoss),");
+  f.print("  });");
   f.print("}");
 }
 
@@ -370,8 +369,11 @@ function printPushPayloads(c: ModuleCtx, version: string): void {
   f.print();
   f.print(
     f.jsDoc(
-      `The push bodies for configs made by ${plan.older} calls through bridgeToOlder, by protocol version: ` +
-        `the task in its ${plan.older} JSON-RPC (a2a.json) form. Give them as createTaskHandler's push.payload.`,
+      prose(
+        `The push bodies for configs made by ${plan.older} calls through bridgeToOlder, by protocol version: ` +
+          `the task in its ${plan.older} JSON-RPC (a2a.json) form. Give them as createTaskHandler's ` +
+          "push.payload.",
+      ),
     ),
   );
   if (c.target === "dts") {

@@ -21,6 +21,7 @@ import {
   type PairFunction,
   type ProtoPair,
 } from "./compat-proto-pair.js";
+import { packed } from "./code-layout.js";
 import { enumTable, lit, type EnumTable } from "./compat-proto-values.js";
 import { wrappedName, wrappedToNewer, wrappedToOlder, type WrappedPair } from "./compat-proto-wrapped.js";
 import { runtimeModule } from "./routes-module.js";
@@ -149,9 +150,12 @@ export function emitProtoConversions(
   if (written.tables.length > 0)
     f.print("// Enum values, source number → target number: by value name, else by number.");
   for (const t of written.tables) {
-    const entries = t.entries.map(([from, to]) => `${from}: ${to}`).join(", ");
+    const entries = t.entries.map(([from, to]) => `${from}: ${to}`);
     const type = ts ? ": Readonly<Record<number, number>>" : "";
-    f.print(`const ${t.name}${type} = { ${entries} }; // ${t.from.typeName} → ${t.to.typeName}`);
+    f.print(`// ${t.from.typeName} → ${t.to.typeName}`);
+    const one = `const ${t.name}${type} = { ${entries.join(", ")} };`;
+    if (one.length <= 120) f.print(one);
+    else f.print(`const ${t.name}${type} = {\n`, packed(entries.map((x) => `  ${x},`)).join("\n"), "\n};");
   }
   for (const { toOlder, toNewer } of written.functions) {
     for (const fn of [toOlder, toNewer]) {
@@ -197,20 +201,24 @@ function printConverter(
     ...c.descriptors.flatMap((d, i) => (i === 0 ? [d] : [", ", d])),
     "], [",
   );
-  for (const { pair } of written.functions) {
-    const names = `${lit(pair.newer.typeName)}, ${lit(pair.older.typeName)}`;
-    f.print(`  [${names}, ${functionName(pair, "toOlder")}, ${functionName(pair, "toNewer")}],`);
-  }
+  for (const { pair } of written.functions)
+    printRow(f, pair.newer, pair.older, functionName(pair, "toOlder"), functionName(pair, "toNewer"));
   if (wrapped.length === 0) {
     f.print("]);");
     return;
   }
   f.print("], [");
-  for (const w of wrapped) {
-    const names = `${lit(w.newer.typeName)}, ${lit(w.wrapper.typeName)}`;
-    f.print(`  [${names}, ${wrappedName(w.wrapper, "ToOlder")}, ${wrappedName(w.wrapper, "ToNewer")}],`);
-  }
+  for (const w of wrapped)
+    printRow(f, w.newer, w.wrapper, wrappedName(w.wrapper, "ToOlder"), wrappedName(w.wrapper, "ToNewer"));
   f.print("]);");
+}
+
+/** A row of the converter's table: both type names, then both functions, on a second line if one is too long. */
+function printRow(f: GeneratedFile, newer: DescMessage, older: DescMessage, toOlder: string, toNewer: string): void {
+  const names = `[${lit(newer.typeName)}, ${lit(older.typeName)},`;
+  const fns = `${toOlder}, ${toNewer}],`;
+  if (names.length + fns.length + 3 <= 120) f.print(`  ${names} ${fns}`);
+  else f.print(`  ${names}\n    ${fns}`);
 }
 
 /** The pairs that an older request wraps, with their functions' names and needs. */

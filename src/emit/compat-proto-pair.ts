@@ -11,6 +11,7 @@
 import type { DescEnum, DescField, DescMessage, DescOneof } from "@bufbuild/protobuf";
 import type { Printable } from "@bufbuild/protoplugin";
 import type { PlanPair, PlanStep } from "../compat/compat-plan.js";
+import { guarded, widthOf } from "./code-layout.js";
 import { transformWriter, type TransformWriterContext } from "./compat-proto-transforms.js";
 import {
   enumValue,
@@ -237,6 +238,9 @@ function transformContext(env: PairEnv, x: TransformInputs): TransformWriterCont
       if (m) x.values.set(m.localName, [[value]]);
     },
     before: (...line) => void x.before.push(line),
+    beforeIf(cond, stmt, indent = "") {
+      for (const l of guarded(cond, stmt, 114 - indent.length)) x.before.push([indent, l]);
+    },
     after: (...line) => void x.after.push(line),
     lose(key, reason) {
       vc.uses("lost");
@@ -337,9 +341,6 @@ function literalEntries(d: DescMessage, values: Values, problem: (what: string) 
   return entries;
 }
 
-const width = (p: Printable): number =>
-  typeof p === "string" ? p.length : Array.isArray(p) ? p.reduce((n: number, x) => n + width(x), 0) : 12;
-
 /** A literal on one line, for values inside other code. */
 function inlineLiteral(d: DescMessage, values: Values, problem: (what: string) => void): Printable[] {
   const entries = literalEntries(d, values, problem).map((e) => e.flat());
@@ -369,18 +370,20 @@ function functionLines(
   if (needs.at) params.push(env.ts ? ["a: ", env.rt("At")] : ["a"]);
   if (needs.lost) params.push(env.ts ? ["lost: ", env.rt("Loss"), "[]"] : ["lost"]);
   const ret = env.ts ? [": ", env.shape(out)] : [];
-  const lines: Printable[][] = [
-    [`function ${name}(`, ...params.flatMap((p, i) => (i === 0 ? p : [", ", ...p])), ")", ...ret, " {"],
-  ];
+  const list = params.flatMap((p, i) => (i === 0 ? p : [", ", ...p]));
+  const head = [`function ${name}(`, ...list, ")", ...ret, " {"];
+  // Parameters on a line of their own when the head is too long for one.
+  const lines: Printable[][] =
+    widthOf(head) <= 120 ? [head] : [[`function ${name}(`], ["  ", ...list, ","], [")", ...ret, " {"]];
   for (const l of before) lines.push(["  ", ...l]);
-  const head: Printable[] =
+  const start: Printable[] =
     after.length > 0 ? ["  const o", ...(env.ts ? [": ", env.shape(out)] : []), " = "] : ["  return "];
   const entries = literalEntries(out, values, problem);
   const flat = entries.every((e) => e.length === 1) ? entries.map((e) => e[0]!) : undefined;
   const oneLine = flat && ["{ ", ...flat.flatMap((e, i) => (i === 0 ? e : [", ", ...e])), " };"];
-  if (oneLine && width(head) + width(oneLine) <= 118) lines.push([...head, ...oneLine]);
+  if (oneLine && widthOf(start) + widthOf(oneLine) <= 118) lines.push([...start, ...oneLine]);
   else {
-    lines.push([...head, "{"]);
+    lines.push([...start, "{"]);
     let line: Printable[] = [];
     for (const e of entries) {
       if (e.length > 1) {
@@ -391,7 +394,7 @@ function functionLines(
         continue;
       }
       const item = [...e[0]!, ","];
-      if (line.length > 0 && width(line) + 1 + width(item) <= 118) line.push(" ", ...item);
+      if (line.length > 0 && widthOf(line) + 1 + widthOf(item) <= 118) line.push(" ", ...item);
       else {
         if (line.length > 0) lines.push(line);
         line = ["    ", ...item];

@@ -22,6 +22,8 @@ export interface TransformWriterContext {
   set(name: string, value: Printable): void;
   /** A statement before the target is built. */
   before(...line: Printable[]): void;
+  /** `if (cond) stmt` before the target is built, the statement on a line of its own when both are too long. */
+  beforeIf(cond: Printable, stmt: Printable[], indent?: string): void;
   /** A statement after the target is built, as `o`. */
   after(...line: Printable[]): void;
   /** Statement: reports the loss of `key` (a source field path) for `reason` (a string, or code when an array). */
@@ -65,7 +67,7 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
       c.before("let part", ...c.type("Part", '["part"]'), ";");
       c.before("switch (c.case) {");
       c.before('  case "text":');
-      c.before("    if (", mediaType, ") ", ...c.lose("media_type", LOSS.textPartMediaType));
+      c.beforeIf(mediaType, c.lose("media_type", LOSS.textPartMediaType), "    ");
       c.before('    part = { case: "text", value: c.value };');
       c.before("    break;");
       c.before('  case "raw":');
@@ -89,8 +91,8 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
       );
       c.before("    const v = ", c.rt("valueJson"), "(c.value);");
       c.before('    const data = typeof v === "object" && v !== null && !Array.isArray(v) ? v : { value: v };');
-      c.before("    if (data !== v) ", ...c.lose("data", LOSS.dataWrapped));
-      c.before("    if (", mediaType, ") ", ...c.lose("media_type", LOSS.dataPartMediaType));
+      c.beforeIf("data !== v", c.lose("data", LOSS.dataWrapped), "    ");
+      c.beforeIf(mediaType, c.lose("media_type", LOSS.dataPartMediaType), "    ");
       c.before('    part = { case: "data", value: ', ...c.literal("DataPart", { data: "data" }), " };");
       c.before("    break;");
       c.before("  }");
@@ -171,7 +173,7 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
   historyLength: {
     toOlder(c) {
       const v = c.get("history_length");
-      c.before(`if (${v} === 0) `, ...c.lose("history_length", LOSS.noHistory));
+      c.beforeIf(`${v} === 0`, c.lose("history_length", LOSS.noHistory));
       c.set("history_length", `${v} ?? 0`);
     },
     toNewer: (c) => c.set("history_length", `${c.get("history_length")} || undefined`),
@@ -183,7 +185,7 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
     toNewer(c) {
       const name = c.get("name");
       c.before(`const ids = ${TASK_NAME}.exec(${name});`);
-      c.before("if (!ids) ", ...c.lose("name", completed(LOSS_BEFORE.badTaskName, name)));
+      c.beforeIf("!ids", c.lose("name", completed(LOSS_BEFORE.badTaskName, name)));
       c.set("id", `ids?.[1] ?? ""`);
     },
   },
@@ -194,7 +196,7 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
     toNewer(c) {
       const name = c.get("name");
       c.before(`const ids = ${CONFIG_NAME}.exec(${name});`);
-      c.before("if (!ids) ", ...c.lose("name", completed(LOSS_BEFORE.badConfigName, name)));
+      c.beforeIf("!ids", c.lose("name", completed(LOSS_BEFORE.badConfigName, name)));
       c.set("task_id", `ids?.[1] ?? ""`);
       c.set("id", `ids?.[2] ?? ""`);
     },
@@ -206,7 +208,7 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
     toNewer(c) {
       const parent = c.get("parent");
       c.before(`const ids = ${TASK_NAME}.exec(${parent});`);
-      c.before("if (!ids) ", ...c.lose("parent", completed(LOSS_BEFORE.badParentName, parent)));
+      c.beforeIf("!ids", c.lose("parent", completed(LOSS_BEFORE.badParentName, parent)));
       c.set("task_id", `ids?.[1] ?? ""`);
     },
   },
@@ -244,7 +246,7 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
     toOlder(c) {
       c.before("const t = ", c.get("task_push_notification_config"), ";");
       const tenant = c.planReason("TaskPushNotificationConfig", "tenant");
-      c.before("if (t?.tenant) ", ...c.lose("task_push_notification_config.tenant", tenant));
+      c.beforeIf("t?.tenant", c.lose("task_push_notification_config.tenant", tenant));
       const auth = ["t.authentication && ", ...c.convert("AuthenticationInfo", "t.authentication", ["authentication"])];
       const fields = { id: "t.id", url: "t.url", token: "t.token", authentication: auth };
       c.set("push_notification", ["t && ", ...c.literal("PushNotificationConfig", fields)]);
@@ -264,7 +266,7 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
     toNewer(c) {
       const schemes = c.get("schemes");
       const dropped = completed(LOSS_BEFORE.droppedSchemes, `${schemes}.slice(1).join(", ")`);
-      c.before(`if (${schemes}.length > 1) `, ...c.lose("schemes", dropped));
+      c.beforeIf(`${schemes}.length > 1`, c.lose("schemes", dropped));
       c.set("scheme", `${schemes}[0] ?? ""`);
     },
   },
@@ -282,7 +284,7 @@ function cardInterfacesToOlder(c: TransformWriterContext): void {
   const all = c.get("supported_interfaces");
   c.before(`const legacy = ${all}.filter((i) => /^0\\./.test(i.protocolVersion));`);
   c.before(`const kept = legacy.length > 0 ? legacy : ${all};`);
-  c.before("if (legacy.length === 0 && kept.length > 0) ", ...c.lose("supported_interfaces", LOSS.noOlderInterface));
+  c.beforeIf("legacy.length === 0 && kept.length > 0", c.lose("supported_interfaces", LOSS.noOlderInterface));
   c.before("const first = kept[0];");
   c.set("url", `first?.url ?? ""`);
   c.set("preferred_transport", `first?.protocolBinding ?? ""`);
