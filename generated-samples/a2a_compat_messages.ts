@@ -733,14 +733,35 @@ function listTaskPushNotificationConfigsResponseToNewer(
   };
 }
 
-/** lf.a2a.v1.TaskPushNotificationConfig → a2a.v1.CreateTaskPushNotificationConfigRequest: the message as config, the names from its ids. */
-function createTaskPushNotificationConfigRequestToOlder(m: TaskPushNotificationConfig, a: At, lost: Loss[]): OlderCreateTaskPushNotificationConfigRequest {
-  return { $typeName: "a2a.v1.CreateTaskPushNotificationConfigRequest", parent: `tasks/${m.taskId}`, configId: m.id, config: taskPushNotificationConfigToOlder(m, a, lost) };
+/**
+ * lf.a2a.v1.TaskPushNotificationConfig → a2a.v1.CreateTaskPushNotificationConfigRequest: the
+ * message as config, the names from its ids.
+ */
+function createTaskPushNotificationConfigRequestToOlder(
+  m: TaskPushNotificationConfig,
+  a: At,
+  lost: Loss[],
+): OlderCreateTaskPushNotificationConfigRequest {
+  return {
+    $typeName: "a2a.v1.CreateTaskPushNotificationConfigRequest",
+    parent: `tasks/${m.taskId}`,
+    configId: m.id,
+    config: taskPushNotificationConfigToOlder(m, a, lost),
+  };
 }
 
-/** a2a.v1.CreateTaskPushNotificationConfigRequest → lf.a2a.v1.TaskPushNotificationConfig: the held config, its empty ids from the names. */
-function createTaskPushNotificationConfigRequestToNewer(m: OlderCreateTaskPushNotificationConfigRequest, a: At, lost: Loss[]): TaskPushNotificationConfig {
-  const o = m.config ? taskPushNotificationConfigToNewer(m.config, at(a, "config"), lost) : refused(a, "config", "a2a.v1.CreateTaskPushNotificationConfigRequest", "the request needs config");
+/**
+ * a2a.v1.CreateTaskPushNotificationConfigRequest → lf.a2a.v1.TaskPushNotificationConfig: the held
+ * config, its empty ids from the names.
+ */
+function createTaskPushNotificationConfigRequestToNewer(
+  m: OlderCreateTaskPushNotificationConfigRequest,
+  a: At,
+  lost: Loss[],
+): TaskPushNotificationConfig {
+  const o = m.config
+    ? taskPushNotificationConfigToNewer(m.config, at(a, "config"), lost)
+    : refused(a, "config", "a2a.v1.CreateTaskPushNotificationConfigRequest", "the request needs config");
   const parent = /^tasks\/([^/]*)$/.exec(m.parent);
   if (parent && o.taskId === "") o.taskId = parent[1] ?? "";
   if (o.id === "") o.id = m.configId;

@@ -18,6 +18,7 @@ import type { DescField, DescMessage } from "@bufbuild/protobuf";
 import type { Printable } from "@bufbuild/protoplugin";
 import type { NamePattern, PlanWrapper } from "../compat/wrapped-request.js";
 import type { Needs } from "./compat-proto-pair.js";
+import { params, prose } from "./code-layout.js";
 import { lit } from "./compat-proto-values.js";
 import { paramNames } from "./unused-params.js";
 
@@ -67,27 +68,31 @@ function signature(
 ): Printable[] {
   const p = paramNames(body);
   if (!env.ts) return [`function ${name}(m, ${p("a")}, ${p("lost")}) {`];
-  return [
-    `function ${name}(m: `,
-    env.shape(from),
-    `, ${p("a")}: `,
-    env.rt("At"),
-    `, ${p("lost")}: `,
-    env.rt("Loss"),
-    "[]): ",
-    env.shape(to),
-    " {",
+  const list = [
+    ["m: ", env.shape(from)],
+    [`${p("a")}: `, env.rt("At")],
+    [`${p("lost")}: `, env.rt("Loss"), "[]"],
   ];
+  return params(`function ${name}`, list, env.shape(to), " {");
 }
+
+/** A JSDoc comment, its text wrapped. */
+const docLines = (text: string): Printable[][] => [
+  ["/**"],
+  ...prose(text, 96)
+    .split("\n")
+    .map((l) => [` * ${l}`]),
+  [" */"],
+];
 
 /** The wrapper → the newer message. */
 export function wrappedToNewer(env: WrappedEnv, w: WrappedPair): Printable[][] {
   const held = fieldOf(w.wrapper, w.plan.field);
   const body: Printable[][] = [
+    [`  const o = m.${held.localName}`],
+    ["    ? ", ...call(w.toNewer, `m.${held.localName}`, [env.rt("at"), "(a, ", lit(held.name), ")"])],
     [
-      `  const o = m.${held.localName} ? `,
-      ...call(w.toNewer, `m.${held.localName}`, [env.rt("at"), "(a, ", lit(held.name), ")"]),
-      " : ",
+      "    : ",
       env.rt("refused"),
       `(a, ${lit(held.name)}, ${lit(w.wrapper.typeName)}, ${lit(`the request needs ${held.name}`)});`,
     ],
@@ -95,7 +100,7 @@ export function wrappedToNewer(env: WrappedEnv, w: WrappedPair): Printable[][] {
   for (const n of w.plan.names) body.push(...readPattern(w, n));
   body.push(["  return o;"]);
   return [
-    [`/** ${w.wrapper.typeName} → ${w.newer.typeName}: the held ${held.name}, its empty ids from the names. */`],
+    ...docLines(`${w.wrapper.typeName} → ${w.newer.typeName}: the held ${held.name}, its empty ids from the names.`),
     signature(env, wrappedName(w.wrapper, "ToNewer"), w.wrapper, w.newer, body),
     ...body,
     ["}"],
@@ -105,12 +110,12 @@ export function wrappedToNewer(env: WrappedEnv, w: WrappedPair): Printable[][] {
 /** The newer message → the wrapper. */
 export function wrappedToOlder(env: WrappedEnv, w: WrappedPair): Printable[][] {
   const held = fieldOf(w.wrapper, w.plan.field);
-  const fields: Printable[] = [`$typeName: ${lit(w.wrapper.typeName)}`];
-  for (const n of w.plan.names) fields.push(`, ${fieldOf(w.wrapper, n.field).localName}: ${writePattern(w, n)}`);
-  fields.push(`, ${held.localName}: `, ...call(w.toOlder, "m", ["a"]));
-  const body: Printable[][] = [["  return { ", ...fields, " };"]];
+  const fields: Printable[][] = [[`$typeName: ${lit(w.wrapper.typeName)},`]];
+  for (const n of w.plan.names) fields.push([`${fieldOf(w.wrapper, n.field).localName}: ${writePattern(w, n)},`]);
+  fields.push([`${held.localName}: `, ...call(w.toOlder, "m", ["a"]), ","]);
+  const body: Printable[][] = [["  return {"], ...fields.map((l) => ["    ", ...l]), ["  };"]];
   return [
-    [`/** ${w.newer.typeName} → ${w.wrapper.typeName}: the message as ${held.name}, the names from its ids. */`],
+    ...docLines(`${w.newer.typeName} → ${w.wrapper.typeName}: the message as ${held.name}, the names from its ids.`),
     signature(env, wrappedName(w.wrapper, "ToOlder"), w.newer, w.wrapper, body),
     ...body,
     ["}"],
