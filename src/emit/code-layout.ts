@@ -29,12 +29,27 @@ export function code(strings: TemplateStringsArray, ...values: Code[]): Code[] {
   return out;
 }
 
-/** The width of code as printed: its text, an import by its name. */
+/**
+ * The width of code as printed: its text, an import by its name (a name protoplugin renames on a clash, as
+ * `Task$1`, is a little wider), an export by its keywords and name, a message's shape by the message's name.
+ */
 export function widthOf(c: Code): number {
   if (typeof c === "string") return c.length;
   if (Array.isArray(c)) return c.reduce((n: number, x: Code) => n + widthOf(x), 0);
-  if (typeof c === "object" && c !== null && "kind" in c && c.kind === "es_symbol") return c.name.length;
-  return String(c).length;
+  if (typeof c !== "object" || c instanceof Uint8Array) return String(c).length;
+  switch (c.kind) {
+    case "es_symbol":
+      return c.name.length;
+    case "es_export_stmt":
+      return `export ${c.declaration ?? ""} ${c.name}`.length;
+    case "es_shape_ref":
+    case "es_desc_ref":
+      return c.desc.name.length;
+    case "es_string":
+      return JSON.stringify(c.value).length;
+    default:
+      return 0;
+  }
 }
 
 /** Statement (lines): `if (cond) stmt`, the statement on a line of its own when both do not fit in `width`. */
@@ -88,8 +103,8 @@ export function prose(text: string, width = 100): string {
 }
 
 /**
- * A signature from `(` on: `head(a, b): R {` on one line when it fits in 120 columns after `head`, else each
- * parameter on a line of its own, as a formatter prints them. `end` follows the result type (" {" or ";").
+ * A signature as one printable: `head(a, b): R` and `end` (" {" or ";") on one line when it fits in 120
+ * columns, else each parameter on a line of its own, as a formatter prints them.
  */
 export function params(head: Code, list: readonly Code[], result: Code, end: string): Code[] {
   const one: Code[] = [head, "(", ...list.flatMap((p, i) => (i === 0 ? [p] : [", ", p])), "): ", result, end];
