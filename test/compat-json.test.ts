@@ -15,7 +15,7 @@ import { Ajv } from "ajv";
 import { create, equals, fromJson, toJson, type DescMessage, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { TimestampSchema, ValueSchema, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { CompatJsonError, type Loss } from "@protoc-gen-a2a/runtime";
-import { base64, bytes, timestampJson } from "@protoc-gen-a2a/runtime/compat-json";
+import { base64, bytes, timestampJson, valueJson } from "@protoc-gen-a2a/runtime/compat-json";
 import { base64Decode, base64Encode } from "@bufbuild/protobuf/wire";
 import * as direct from "../generated-samples/a2a_compat.js";
 import { a2aCompat, bridgeToOlder, clientForOlder } from "../generated-samples/a2a_compat.js";
@@ -809,6 +809,27 @@ describe("helpers", () => {
       { numRuns: 2000 },
     );
     expect(() => timestampJson(create(TimestampSchema, { seconds: 253402300800n }))).toThrow();
+  });
+
+  it("a google.protobuf.Value is written as toJson writes it, and a number JSON cannot hold refused as it is", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 3 }), (j) => {
+        const v = fromJson(ValueSchema, j as JsonValue);
+        expect(valueJson(v)).toEqual(toJson(ValueSchema, v));
+      }),
+      { numRuns: 1000 },
+    );
+    // NaN in a list, in a struct, and alone: toJson throws, and JSON.stringify would have written null.
+    const number = (n: number) => create(ValueSchema, { kind: { case: "numberValue", value: n } });
+    const list = (n: number) =>
+      create(ValueSchema, { kind: { case: "listValue", value: { values: [number(1), number(n)] } } });
+    const struct = (n: number) =>
+      create(ValueSchema, { kind: { case: "structValue", value: { fields: { a: number(1), b: list(n) } } } });
+    for (const n of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])
+      for (const v of [number(n), list(n), struct(n)]) {
+        expect(() => toJson(ValueSchema, v)).toThrow("google.protobuf.Value cannot be NaN or Infinity");
+        expect(() => valueJson(v)).toThrow("google.protobuf.Value cannot be NaN or Infinity");
+      }
   });
 
   it("bytes are written and read as protobuf-es writes and reads them", () => {

@@ -202,11 +202,15 @@ const DIGITS3 = Array.from({ length: 1000 }, (_, i) => String(i + 1000).slice(1)
 const MIN_TIMESTAMP_S = -62135596800;
 const MAX_TIMESTAMP_S = 253402300799;
 
-/** A google.protobuf.Value message as JSON; like toJson, it refuses a Value without a kind. */
+/**
+ * A google.protobuf.Value message as JSON; like toJson, it refuses a Value without a kind and a number JSON
+ * cannot hold (NaN, ±Infinity), which JSON.stringify would write as null.
+ */
 export function valueJson(v: Value): JsonValue {
   const k = v.kind;
   switch (k.case) {
     case "numberValue":
+      return Number.isFinite(k.value) ? k.value : notFinite();
     case "stringValue":
     case "boolValue":
       return k.value;
@@ -222,29 +226,36 @@ export function valueJson(v: Value): JsonValue {
   }
 }
 
-/** A list's values as JSON; a number, string or bool read in place, without a call. */
+/** As toJson says it: the number of a Value that JSON cannot hold. */
+const notFinite = (): never => {
+  throw new Error("google.protobuf.Value cannot be NaN or Infinity");
+};
+
+/** A list's values as JSON; a finite number, a string or a bool read in place, without a call. */
 function listJson(list: readonly Value[]): JsonValue[] {
   const out: JsonValue[] = new Array(list.length);
-  for (let i = 0; i < list.length; i++) {
-    const x = list[i]!;
-    const k = x.kind;
-    out[i] = k.case === "numberValue" || k.case === "stringValue" || k.case === "boolValue" ? k.value : valueJson(x);
-  }
+  for (let i = 0; i < list.length; i++) out[i] = inPlace(list[i]!);
   return out;
+}
+
+/** A Value as JSON, a finite number, a string or a bool read in place (the common case), else by valueJson. */
+function inPlace(v: Value): JsonValue {
+  const k = v.kind;
+  return k.case === "stringValue" || k.case === "boolValue" || (k.case === "numberValue" && Number.isFinite(k.value))
+    ? k.value
+    : valueJson(v);
 }
 
 /**
  * A Struct's fields as a JSON object: a spread of the fields (keys in order, `__proto__` as an own key), each
  * value then replaced (storing into keys a copy already has is much cheaper than adding the keys one by one);
- * a number, string or bool read in place, without a call.
+ * a finite number, a string or a bool read in place.
  */
 function structFieldsJson(fields: Readonly<Record<string, Value>>): JsonObject {
   const out: Record<string, JsonValue | Value> = { ...fields };
   for (const key in fields) {
     if (!hasOwn.call(fields, key)) continue;
-    const f = fields[key]!;
-    const k = f.kind;
-    const x = k.case === "numberValue" || k.case === "stringValue" || k.case === "boolValue" ? k.value : valueJson(f);
+    const x = inPlace(fields[key]!);
     if (key !== "__proto__") out[key] = x;
     else setProto(out, x);
   }
