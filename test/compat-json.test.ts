@@ -832,6 +832,32 @@ describe("helpers", () => {
       }
   });
 
+  it("reads Struct and Value JSON 100 levels deep and refuses deeper, rather than exhaust the stack", () => {
+    const nested = (levels: number): JsonValue => {
+      let v: JsonValue = {};
+      for (let i = 1; i < levels; i++) v = i % 2 ? [v] : { x: v };
+      return v;
+    };
+    const send = (metadata: JsonValue, data: JsonValue) => ({
+      message: { kind: "message", messageId: "m", role: "user", parts: [{ kind: "data", data }], metadata },
+    });
+    const read = (j: JsonValue) => direct.fromOlderJson(v10.SendMessageRequestSchema, j);
+    // 100 levels: the message metadata (a Struct) and a data part (a Value), as protobuf-es reads them.
+    expect(read(send({ m: nested(99) }, { d: nested(99) })).lost).toEqual([]);
+    for (const levels of [101, 100_000]) {
+      for (const j of [send({ m: nested(levels) }, {}), send({}, { d: nested(levels) })]) {
+        let error: unknown;
+        try {
+          read(j);
+        } catch (e) {
+          error = e;
+        }
+        expect(error).toBeInstanceOf(CompatJsonError);
+        expect((error as Error).message).toMatch(/nests deeper than 100 levels of objects and arrays$/);
+      }
+    }
+  });
+
   it("bytes are written and read as protobuf-es writes and reads them", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 64 }), (b) => {

@@ -10,7 +10,8 @@
  *                from the root, one concatenation per key;
  *                a node is read only then, at once, so the list and map loops
  *                here pass one node to all elements, its key set to each in turn
- *   copies       Struct values are deep-copied, so output never aliases input
+ *   copies       Struct values are deep-copied, so output never aliases input;
+ *                Struct and Value JSON nests at most MAX_VALUE_DEPTH deep
  *   values       bytes, timestamps and google.protobuf.Value written as toJson
  *                writes them, by protojson-values.ts (re-exported here)
  *   no coercion  reading refuses an enum value the older version does not have;
@@ -368,16 +369,29 @@ export function stringMapJson(map: Readonly<Record<string, string>>): JsonObject
 /** An id of a resource name read from a2a.json: a string or a number as written, else "". */
 export const resourceId = (v: unknown): string => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
 
-/** A deep copy of a JSON value; anything JSON cannot hold is refused. */
-export function jsonCopy(v: unknown, a: At, what: string): JsonValue {
+/**
+ * How deep the JSON values read here (Struct and Value fields) may nest, in objects and arrays: as deep as
+ * protobuf-es's fromJson reads them. Deeper is refused rather than left to exhaust the stack; the servers
+ * refuse a body deeper than MAX_JSON_DEPTH (http/limits.ts) before it gets here.
+ */
+export const MAX_VALUE_DEPTH = 100;
+
+/** Refuses a value that nests deeper than MAX_VALUE_DEPTH. */
+const tooDeep = (a: At, what: string, v: unknown): never =>
+  refuse(a, what, v, `nests deeper than ${MAX_VALUE_DEPTH} levels of objects and arrays`);
+
+/** A deep copy of a JSON value (inside `depth` objects and arrays); anything JSON cannot hold is refused. */
+export function jsonCopy(v: unknown, a: At, what: string, depth = 0): JsonValue {
   if (v === null || typeof v === "string" || typeof v === "boolean") return v;
   if (typeof v === "number") return Number.isFinite(v) ? v : invalid(a, what, v);
+  if (typeof v !== "object") return invalid(a, what, v);
+  if (depth >= MAX_VALUE_DEPTH) return tooDeep(a, what, v);
   if (Array.isArray(v)) {
     const out: JsonValue[] = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = jsonCopy(v[i], a, what);
+    for (let i = 0; i < v.length; i++) out[i] = jsonCopy(v[i], a, what, depth + 1);
     return out;
   }
-  return typeof v === "object" ? objectCopy(v as Record<string, unknown>, a, what) : invalid(a, what, v);
+  return objectCopy(v as Record<string, unknown>, a, what, depth + 1);
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -386,7 +400,7 @@ const hasOwn = Object.prototype.hasOwnProperty;
  * A JSON object copied: cloned whole by a spread (its keys in order, a `__proto__` key as an own key; much
  * cheaper than adding the keys one by one), then each value checked and each object or list in it copied.
  */
-function objectCopy(v: Record<string, unknown>, a: At, what: string): JsonObject {
+function objectCopy(v: Record<string, unknown>, a: At, what: string, depth: number): JsonObject {
   const out = { ...v } as JsonObject;
   for (const k in v) {
     if (!hasOwn.call(v, k)) continue;
@@ -395,7 +409,7 @@ function objectCopy(v: Record<string, unknown>, a: At, what: string): JsonObject
     if (typeof x === "number") {
       if (!Number.isFinite(x)) invalid(a, what, x);
     } else if (typeof x === "object") {
-      const y = jsonCopy(x, a, what);
+      const y = jsonCopy(x, a, what, depth);
       if (k !== "__proto__") out[k] = y;
       else setProto(out, y);
     } else invalid(a, what, x);
@@ -416,9 +430,9 @@ export function timestamp(v: unknown, a: At, what: string): Timestamp {
   }
 }
 
-/** A JSON value as a google.protobuf.Value message. */
+/** A JSON value (inside `depth` objects and arrays) as a google.protobuf.Value message. */
 // biome-ignore lint/suspicious/noShadowRestrictedNames: a public export that generated code imports by this name
-export function valueOf(v: unknown, a: At, what: string): Value {
+export function valueOf(v: unknown, a: At, what: string, depth = 0): Value {
   switch (typeof v) {
     case "string":
       return { $typeName: VALUE, kind: { case: "stringValue", value: v } } as Value;
@@ -431,13 +445,17 @@ export function valueOf(v: unknown, a: At, what: string): Value {
       return { $typeName: VALUE, kind: { case: "boolValue", value: v } } as Value;
     case "object":
       if (v === null) return { $typeName: VALUE, kind: { case: "nullValue", value: 0 } } as Value;
+      if (depth >= MAX_VALUE_DEPTH) return tooDeep(a, what, v);
       if (Array.isArray(v)) {
         const values: Value[] = new Array(v.length);
-        for (let i = 0; i < v.length; i++) values[i] = valueOf(v[i], a, what);
+        for (let i = 0; i < v.length; i++) values[i] = valueOf(v[i], a, what, depth + 1);
         const value = { $typeName: "google.protobuf.ListValue" as const, values };
         return { $typeName: VALUE, kind: { case: "listValue", value } } as Value;
       }
-      return { $typeName: VALUE, kind: { case: "structValue", value: structMessage(v, a, what) } } as Value;
+      return {
+        $typeName: VALUE,
+        kind: { case: "structValue", value: structMessage(v, a, what, depth + 1) },
+      } as Value;
     default:
       return invalid(a, what, v);
   }
@@ -450,11 +468,11 @@ const VALUE = "google.protobuf.Value";
  * a spread of the object (its keys in order, `__proto__` as an own key) and each value is then replaced:
  * storing into keys a copy already has is much cheaper than adding the keys one by one.
  */
-function structMessage(v: object, a: At, what: string) {
+function structMessage(v: object, a: At, what: string, depth: number) {
   const fields = { ...v } as Record<string, Value>;
   for (const k in v) {
     if (!hasOwn.call(v, k)) continue;
-    const x = valueOf((v as Record<string, unknown>)[k], a, what);
+    const x = valueOf((v as Record<string, unknown>)[k], a, what, depth);
     if (k !== "__proto__") fields[k] = x;
     else setProto(fields, x);
   }
@@ -464,7 +482,8 @@ function structMessage(v: object, a: At, what: string) {
 /** A Struct field's value (a JSON object in protobuf-es), copied for output. */
 export function structJson(o: JsonObject): JsonObject {
   try {
-    return jsonCopy(o, undefined, "google.protobuf.Struct") as JsonObject;
+    // A message built here may nest as deep as toJson writes it: a depth that never reaches the limit.
+    return jsonCopy(o, undefined, "google.protobuf.Struct", Number.NEGATIVE_INFINITY) as JsonObject;
   } catch (e) {
     // Writing, not reading a dialect: say so.
     throw new Error(
