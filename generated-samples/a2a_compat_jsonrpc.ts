@@ -5,7 +5,7 @@
 /* eslint-disable */
 
 import type { At, CompatJsonTable } from "@protoc-gen-a2a/runtime/compat-json";
-import { at, base64, bool, bytes, each, eachKey, eachKeyOf, eachOf, eachTo, enumIn, enumOut, int32, invalid, isObject, lose, object, PART_LEFT_OUT, partKindOf, pathOf, readOlderJson, refuse, refuseKind, resourceId, setKey, str, stringMap, stringMapJson, strings, struct, structJson, timestamp, timestampJson, valueJson, valueOf, writeOlderJson } from "@protoc-gen-a2a/runtime/compat-json";
+import { at, base64, bool, bytes, each, eachKey, eachKeyOf, eachOf, eachTo, enumIn, enumOut, int32, invalid, isObject, lose, object, PART_LEFT_OUT, partKindOf, pathOf, preview, readOlderJson, refuse, refuseKind, resourceId, setKey, str, stringMap, stringMapJson, strings, struct, structJson, timestamp, timestampJson, valueJson, valueOf, writeOlderJson } from "@protoc-gen-a2a/runtime/compat-json";
 import type { Loss } from "@protoc-gen-a2a/runtime";
 import type { AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, AgentInterface, AgentProvider, AgentSkill, APIKeySecurityScheme, Artifact, AuthenticationInfo, AuthorizationCodeOAuthFlow, CancelTaskRequest, ClientCredentialsOAuthFlow, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, HTTPAuthSecurityScheme, ImplicitOAuthFlow, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, Message, MutualTlsSecurityScheme, OAuth2SecurityScheme, OAuthFlows, OpenIdConnectSecurityScheme, Part, PasswordOAuthFlow, SecurityRequirement, SecurityScheme, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse, StringList, SubscribeToTaskRequest, Task, TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskStatus, TaskStatusUpdateEvent } from "./v1.0.1/a2a_pb.js";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
@@ -721,7 +721,7 @@ function securitySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): SecurityS
     case "mutualTLS":
       m.scheme = { case: "mtlsSecurityScheme", value: mutualTlsSecuritySchemeFromOlderJson(rest, a, lost) };
       break;
-    default: lose(lost, a, "type", "unknown a2a.v1.SecurityScheme type " + JSON.stringify(type));
+    default: lose(lost, a, "type", "unknown a2a.v1.SecurityScheme type " + preview(type));
   }
   return m;
 }

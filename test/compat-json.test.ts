@@ -858,6 +858,34 @@ describe("helpers", () => {
     }
   });
 
+  it("names a hostile kind, enum value or scheme type in a few characters, whatever its size or depth", () => {
+    let deep: JsonValue = "x";
+    for (let i = 0; i < 20_000; i++) deep = { a: deep };
+    const huge = "k".repeat(5_000_000);
+    const bounded = (run: () => { lost: Loss[] }) => {
+      let message = "";
+      try {
+        message = run()
+          .lost.map((l) => l.reason)
+          .join();
+      } catch (e) {
+        expect(e).toBeInstanceOf(CompatJsonError);
+        message = (e as Error).message;
+      }
+      expect(message.length).toBeLessThan(300);
+      return message;
+    };
+    for (const kind of [deep, huge]) {
+      const message = { kind, messageId: "m", role: "user", parts: [] };
+      expect(bounded(() => direct.fromOlderJson(v10.MessageSchema, message))).toMatch(/unknown kind/);
+      const state = { id: "t", contextId: "c", status: { state: kind } };
+      expect(bounded(() => direct.fromOlderJson(v10.TaskSchema, state))).toMatch(/cannot decode/);
+      const card = { name: "n", securitySchemes: { s: { type: kind } } };
+      expect(bounded(() => direct.fromOlderJson(v10.AgentCardSchema, card))).toMatch(/unknown .* type/);
+      expect(() => dialect.decode(v03.MessageSchema, message)).toThrow(CompatJsonError);
+    }
+  });
+
   it("bytes are written and read as protobuf-es writes and reads them", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 64 }), (b) => {

@@ -6,7 +6,7 @@
 
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { At } from "@protoc-gen-a2a/runtime/compat-json";
-import { at, eachJson, invalid, isJsonObject, jsonRpcCodec, lose, mapJson, mergeJson, nameId, partKindOf, pathOf, refuse, refuseKind, resourceName, withType } from "@protoc-gen-a2a/runtime/compat-json";
+import { at, eachJson, invalid, isJsonObject, jsonRpcCodec, lose, mapJson, mergeJson, nameId, partKindOf, pathOf, preview, refuse, refuseKind, resourceName, withType } from "@protoc-gen-a2a/runtime/compat-json";
 import type { JsonRpcCodec, Loss } from "@protoc-gen-a2a/runtime";
 
 // The a2a.json codec of a2a.v1.A2AService's JSON-RPC binding, protocol 0.3.
@@ -883,7 +883,7 @@ function decodeSecurityScheme(json: JsonValue, a: At, lost: Loss[]): JsonValue {
     case "mutualTLS":
       return { mtlsSecurityScheme: decodeMutualTlsSecurityScheme(rest, a, lost) };
   }
-  lose(lost, a, "type", "unknown a2a.v1.SecurityScheme type " + JSON.stringify(type));
+  lose(lost, a, "type", "unknown a2a.v1.SecurityScheme type " + preview(type));
   return {};
 }
 
@@ -1658,7 +1658,7 @@ function decodeTaskState(x: JsonValue, a: At, what: string): JsonValue {
       return x;
   }
   if (typeof x !== "string" && typeof x !== "number") return x;
-  return refuse(a, what, x, "unknown value " + JSON.stringify(x));
+  return refuse(a, what, x, "unknown value " + preview(x));
 }
 
 /**
@@ -1696,7 +1696,7 @@ function decodeRole(x: JsonValue, a: At, what: string): JsonValue {
       return x;
   }
   if (typeof x !== "string" && typeof x !== "number") return x;
-  return refuse(a, what, x, "unknown value " + JSON.stringify(x));
+  return refuse(a, what, x, "unknown value " + preview(x));
 }
 
 /**

@@ -94,7 +94,7 @@ export function wholeToNewer(env: JsonEnv, p: WholePair): Code[] | undefined {
         "break;",
       ]);
     });
-    const unknown = `"unknown ${d03.typeName} type " + JSON.stringify(type)`;
+    const unknown = code`"unknown ${d03.typeName} type " + ${rt(env, "preview")}(type)`;
     return [
       code`const { type, ...rest } = ${rt(env, "object")}(j, a, ${what});`,
       ...declareZero(env, "m", d10),

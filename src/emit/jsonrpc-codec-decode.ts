@@ -171,7 +171,7 @@ function typedBody(
     ["switch (type) {"],
     ...cases,
     ["}"],
-    [c.h("lose"), `(lost, a, "type", ${lit(`unknown ${r.m.typeName} type `)} + JSON.stringify(type));`],
+    [c.h("lose"), `(lost, a, "type", ${lit(`unknown ${r.m.typeName} type `)} + `, c.h("preview"), "(type));"],
     ["return {};"],
   ];
 }
@@ -355,7 +355,7 @@ export function printEnumDecoder(c: CodecCtx, e: DescEnum): void {
       ...(same.length > 0 ? [["    return x;"]] : []),
       ["}"],
       ['if (typeof x !== "string" && typeof x !== "number") return x;'],
-      ["return ", c.h("refuse"), '(a, what, x, "unknown value " + JSON.stringify(x));'],
+      ["return ", c.h("refuse"), '(a, what, x, "unknown value " + ', c.h("preview"), "(x));"],
     ],
   );
 }

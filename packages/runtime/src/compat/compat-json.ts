@@ -107,10 +107,14 @@ export class CompatJsonError extends Error {
   }
 }
 
-const preview = (v: unknown) => {
+/**
+ * A value as an error or a loss names it, at most 40 characters whatever its size: a string quoted (cut
+ * first), a number or boolean as it is, "object", "array" or "null".
+ */
+export const preview = (v: unknown): string => {
   const s =
     typeof v === "string"
-      ? JSON.stringify(v)
+      ? JSON.stringify(v.length > 40 ? v.slice(0, 40) : v)
       : Array.isArray(v)
         ? "array"
         : v === null
@@ -150,7 +154,7 @@ export function refuseKind(path: string, what: string, kind: unknown, known: str
     kind,
     kind === undefined || kind === null
       ? `from JSON: no kind (${known})`
-      : `from JSON: unknown kind ${JSON.stringify(kind)} (${known})`,
+      : `from JSON: unknown kind ${preview(kind)} (${known})`,
   );
 }
 
@@ -212,7 +216,7 @@ export function enumIn(
   const n = typeof v === "string" || isInt32(v) ? table.get(v) : undefined;
   if (n !== undefined) return n;
   if (typeof v !== "string" && !isInt32(v)) return invalid(at(up, key), what, v, "a name or a number");
-  throw new CompatJsonError(pathOf(at(up, key)), what, v, `from JSON: unknown value ${JSON.stringify(v)}`);
+  throw new CompatJsonError(pathOf(at(up, key)), what, v, `from JSON: unknown value ${preview(v)}`);
 }
 
 /** How a newer enum is written in the older dialect. */
