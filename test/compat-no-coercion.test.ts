@@ -20,7 +20,7 @@ import { createServer, type Server } from "node:http";
 import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { Ajv } from "ajv";
-import { create, toJson, type JsonValue } from "@bufbuild/protobuf";
+import { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
 import { CompatJsonError, nodeHttpListener, type Loss } from "@protoc-gen-a2a/runtime";
@@ -273,6 +273,27 @@ describe("requests that cannot convert are InvalidParams naming the path", () =>
     const message = 'cannot decode a2a.v1.TaskStatus.state at status.state from JSON: unknown value "paused"';
     expect(refusal(() => fromOlderJson(v10.TaskSchema, task))).toBe(message);
     expect(refusal(() => A2AServiceV0_3.jsonrpcCodec!.decode(v03.TaskSchema, task))).toBe(message);
+  });
+
+  it("a card's security requirement that is not a list is refused on every path; a __proto__ scheme is kept", () => {
+    const card = (security: JsonValue) => ({ name: "n", description: "d", version: "1", security, skills: [] });
+    const viaCodec = (j: JsonValue) =>
+      fromJson(v03.AgentCardSchema, A2AServiceV0_3.jsonrpcCodec!.decode(v03.AgentCardSchema, j), {
+        ignoreUnknownFields: true,
+      });
+    for (const bad of ["read", 5, true, { scope: "read" }, null]) {
+      const j = card([{ oauth: bad }]);
+      const message = refusal(() => fromOlderJson(v10.AgentCardSchema, j));
+      expect(message).toMatch(
+        /^cannot decode a2a\.v1\.Security\.schemes at security\[0\]\.oauth .*\(expected an array\)$/,
+      );
+      expect(refusal(() => viaCodec(j))).toBe(message);
+    }
+    // An own key named __proto__ is a scheme like any other, not the object's prototype.
+    const proto = JSON.parse('[{"__proto__": ["read"]}]') as JsonValue;
+    const ours = fromOlderJson(v10.AgentCardSchema, card(proto)).message;
+    expect(Object.keys(ours.securityRequirements[0]!.schemes)).toEqual(["__proto__"]);
+    expect(Object.keys(viaCodec(card(proto)).security[0]!.schemes)).toEqual(["__proto__"]);
   });
 
   it("an unknown kind in a v0.3 result is refused where the client reads it", async () => {

@@ -6,7 +6,7 @@
 
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { At } from "@protoc-gen-a2a/runtime/compat-json";
-import { at, eachJson, invalid, isJsonObject, jsonRpcCodec, lose, mapJson, mergeJson, nameId, partKindOf, pathOf, preview, refuse, refuseKind, resourceName, withType } from "@protoc-gen-a2a/runtime/compat-json";
+import { at, eachJson, invalid, isJsonObject, jsonRpcCodec, lose, mapJson, mergeJson, nameId, partKindOf, pathOf, preview, refuse, refuseKind, resourceName, setKey, withType } from "@protoc-gen-a2a/runtime/compat-json";
 import type { JsonRpcCodec, Loss } from "@protoc-gen-a2a/runtime";
 
 // The a2a.json codec of a2a.v1.A2AService's JSON-RPC binding, protocol 0.3.
@@ -839,10 +839,13 @@ function encodeSecurity(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
 /**
  * a2a.v1.Security read from a2a.json.
  */
-function decodeSecurity(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
+function decodeSecurity(json: JsonValue, a: At, _lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const map: JsonObject = {};
-  for (const [k, v] of Object.entries(json)) map[k] = { list: Array.isArray(v) ? v : [] };
+  for (const [k, v] of Object.entries(json)) {
+    if (!Array.isArray(v)) invalid(at(a, k), "a2a.v1.Security.schemes", v, "an array");
+    setKey(map, k, { list: v });
+  }
   return { schemes: map };
 }
 

@@ -69,7 +69,18 @@ export function printDecoder(c: CodecCtx, r: MessageRules): void {
       body = [
         guard,
         ["const map", ...c.t(": ", c.jsonObject), " = {};"],
-        ["for (const [k, v] of Object.entries(json)) map[k] = { list: Array.isArray(v) ? v : [] };"],
+        // A value that is not a list is refused (null too, which fromJson would read as empty); its strings are
+        // fromJson's to check. A key "__proto__" is an own key.
+        ["for (const [k, v] of Object.entries(json)) {"],
+        [
+          "  if (!Array.isArray(v)) ",
+          c.h("invalid"),
+          "(",
+          c.h("at"),
+          `(a, k), ${lit(`${r.m.typeName}.${rule.field.f.name}`)}, v, "an array");`,
+        ],
+        ["  ", c.h("setKey"), "(map, k, { list: v });"],
+        ["}"],
         [`return { ${key(rule.field.f.jsonName)}: map };`],
       ];
       break;
