@@ -629,8 +629,11 @@ function taskPushNotificationConfigFromOlderJson(j: unknown, a: At, lost: Loss[]
     $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "",
   } as TaskPushNotificationConfig);
   let v: unknown;
-  m.taskId = resourceId(x["taskId"]);
-  m.id = resourceId(isObject(x["pushNotificationConfig"]) ? x["pushNotificationConfig"]["id"] : undefined);
+  m.taskId = resourceId(x["taskId"], a, "taskId", "a2a.v1.TaskPushNotificationConfig taskId");
+  m.id = resourceId(
+    isObject(x["pushNotificationConfig"]) ? x["pushNotificationConfig"]["id"] : undefined,
+    a, "pushNotificationConfig.id", "a2a.v1.TaskPushNotificationConfig pushNotificationConfig.id",
+  );
   if ((v = x["pushNotificationConfig"]) != null) {
     const pa = at(a, "pushNotificationConfig");
     const p = object(v, pa, "a2a.v1.PushNotificationConfig");
@@ -1040,7 +1043,7 @@ function getTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): GetTaskRe
   const x = object(j, a, "a2a.v1.GetTaskRequest");
   const m = ({ $typeName: "lf.a2a.v1.GetTaskRequest", tenant: "", id: "" } as GetTaskRequest);
   let v: unknown;
-  m.id = resourceId(x["id"]);
+  m.id = resourceId(x["id"], a, "id", "a2a.v1.GetTaskRequest id");
   if ((v = x["historyLength"]) != null) {
     const n = int32(v, a, "a2a.v1.GetTaskRequest.history_length");
     if (n !== 0) m.historyLength = n;
@@ -1068,7 +1071,7 @@ function cancelTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): Cancel
   const m = ({ $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: "" } as CancelTaskRequest);
   let v: unknown;
   if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.CancelTaskRequest metadata");
-  m.id = resourceId(x["id"]);
+  m.id = resourceId(x["id"], a, "id", "a2a.v1.CancelTaskRequest id");
   for (const k in x) switch (k) {
     case "kind": case "metadata": case "id": break;
     default: lose(lost, a, k, "a2a.v1.CancelTaskRequest has no field for it");
@@ -1091,8 +1094,11 @@ function getTaskPushNotificationConfigRequestFromOlderJson(
   const m = ({
     $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "",
   } as GetTaskPushNotificationConfigRequest);
-  m.taskId = resourceId(x["id"]);
-  m.id = resourceId(x["pushNotificationConfigId"]);
+  m.taskId = resourceId(x["id"], a, "id", "a2a.v1.GetTaskPushNotificationConfigRequest id");
+  m.id = resourceId(
+    x["pushNotificationConfigId"],
+    a, "pushNotificationConfigId", "a2a.v1.GetTaskPushNotificationConfigRequest pushNotificationConfigId",
+  );
   for (const k in x) switch (k) {
     case "kind": case "id": case "pushNotificationConfigId": break;
     default: lose(lost, a, k, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it");
@@ -1117,8 +1123,11 @@ function deleteTaskPushNotificationConfigRequestFromOlderJson(
   const m = ({
     $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "",
   } as DeleteTaskPushNotificationConfigRequest);
-  m.taskId = resourceId(x["id"]);
-  m.id = resourceId(x["pushNotificationConfigId"]);
+  m.taskId = resourceId(x["id"], a, "id", "a2a.v1.DeleteTaskPushNotificationConfigRequest id");
+  m.id = resourceId(
+    x["pushNotificationConfigId"],
+    a, "pushNotificationConfigId", "a2a.v1.DeleteTaskPushNotificationConfigRequest pushNotificationConfigId",
+  );
   for (const k in x) switch (k) {
     case "kind": case "id": case "pushNotificationConfigId": break;
     default: lose(lost, a, k, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it");
@@ -1139,7 +1148,7 @@ function deleteTaskPushNotificationConfigRequestToOlderJson(
 function subscribeToTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): SubscribeToTaskRequest {
   const x = object(j, a, "a2a.v1.TaskSubscriptionRequest");
   const m = ({ $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: "" } as SubscribeToTaskRequest);
-  m.id = resourceId(x["id"]);
+  m.id = resourceId(x["id"], a, "id", "a2a.v1.TaskSubscriptionRequest id");
   for (const k in x) switch (k) {
     case "kind": case "id": break;
     default: lose(lost, a, k, "a2a.v1.TaskSubscriptionRequest has no field for it");
@@ -1167,7 +1176,7 @@ function listTaskPushNotificationConfigsRequestFromOlderJson(
     m.pageSize = int32(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_size");
   if ((v = x["pageToken"]) != null)
     m.pageToken = str(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_token");
-  m.taskId = resourceId(x["id"]);
+  m.taskId = resourceId(x["id"], a, "id", "a2a.v1.ListTaskPushNotificationConfigRequest id");
   for (const k in x) switch (k) {
     case "kind": case "id": case "pageSize": case "pageToken": break;
     default: lose(lost, a, k, "a2a.v1.ListTaskPushNotificationConfigRequest has no field for it");

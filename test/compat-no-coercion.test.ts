@@ -268,6 +268,21 @@ describe("requests that cannot convert are InvalidParams naming the path", () =>
     });
   }
 
+  it("a task id that is not a string or a number is refused, not read as a missing id", async () => {
+    for (const id of [{}, true, ["t"]]) {
+      const message = `cannot decode a2a.v1.GetTaskRequest id at id from JSON: ${Array.isArray(id) ? "array" : typeof id === "object" ? "object" : id} (expected a string)`;
+      expect(refusal(() => fromOlderJson(v10.GetTaskRequestSchema, { id }))).toBe(message);
+      expect(refusal(() => A2AServiceV0_3.jsonrpcCodec!.decode(v03.GetTaskRequestSchema, { id }))).toBe(message);
+      for (const url of [base, plainBase]) {
+        const { out } = await recording(() => rpc(url, "tasks/get", { id }));
+        expect(out["error"]).toEqual({ code: -32602, message: `Invalid params for tasks/get: ${message}` });
+      }
+    }
+    // A number is an id as written; null, like no id, is named by the request's check.
+    expect(fromOlderJson(v10.GetTaskRequestSchema, { id: 42 }).message.id).toBe("42");
+    expect(fromOlderJson(v10.GetTaskRequestSchema, { id: null }).message.id).toBe("");
+  });
+
   it("an unknown task state is refused by the exported function and by the dialect codec", () => {
     const task = { kind: "task", id: "t", contextId: "c", status: { state: "paused" } };
     const message = 'cannot decode a2a.v1.TaskStatus.state at status.state from JSON: unknown value "paused"';

@@ -790,7 +790,7 @@ function decodeTaskPushNotificationConfig(json: JsonValue, a: At, lost: Loss[]):
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
-  out["name"] = resourceName(json, "tasks/", ["taskId"], "/pushNotificationConfigs/", ["pushNotificationConfig", "id"]);
+  out["name"] = resourceName(json, a, "a2a.v1.TaskPushNotificationConfig", "tasks/", ["taskId"], "/pushNotificationConfigs/", ["pushNotificationConfig", "id"]);
   v = json["pushNotificationConfig"];
   if (v != null) out["pushNotificationConfig"] = decodePushNotificationConfig(v, at(a, "pushNotificationConfig"), lost);
   for (const k of Object.keys(json))
@@ -1300,7 +1300,7 @@ function decodeGetTaskRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
-  out["name"] = resourceName(json, "tasks/", ["id"]);
+  out["name"] = resourceName(json, a, "a2a.v1.GetTaskRequest", "tasks/", ["id"]);
   v = json["historyLength"];
   if (v != null) out["historyLength"] = v;
   for (const k of Object.keys(json))
@@ -1331,7 +1331,7 @@ const keysOfCancelTaskRequest: ReadonlySet<string> = new Set(["kind", "id"]);
 function decodeCancelTaskRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
-  out["name"] = resourceName(json, "tasks/", ["id"]);
+  out["name"] = resourceName(json, a, "a2a.v1.CancelTaskRequest", "tasks/", ["id"]);
   for (const k of Object.keys(json))
     if (!keysOfCancelTaskRequest.has(k)) lose(lost, a, k, "a2a.v1.CancelTaskRequest has no field for it");
   return out;
@@ -1363,7 +1363,7 @@ const keysOfGetTaskPushNotificationConfigRequest: ReadonlySet<string> = new Set(
 function decodeGetTaskPushNotificationConfigRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
-  out["name"] = resourceName(json, "tasks/", ["id"], "/pushNotificationConfigs/", ["pushNotificationConfigId"]);
+  out["name"] = resourceName(json, a, "a2a.v1.GetTaskPushNotificationConfigRequest", "tasks/", ["id"], "/pushNotificationConfigs/", ["pushNotificationConfigId"]);
   for (const k of Object.keys(json))
     if (!keysOfGetTaskPushNotificationConfigRequest.has(k)) lose(lost, a, k, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it");
   return out;
@@ -1395,7 +1395,7 @@ const keysOfDeleteTaskPushNotificationConfigRequest: ReadonlySet<string> = new S
 function decodeDeleteTaskPushNotificationConfigRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
-  out["name"] = resourceName(json, "tasks/", ["id"], "/pushNotificationConfigs/", ["pushNotificationConfigId"]);
+  out["name"] = resourceName(json, a, "a2a.v1.DeleteTaskPushNotificationConfigRequest", "tasks/", ["id"], "/pushNotificationConfigs/", ["pushNotificationConfigId"]);
   for (const k of Object.keys(json))
     if (!keysOfDeleteTaskPushNotificationConfigRequest.has(k)) lose(lost, a, k, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it");
   return out;
@@ -1416,8 +1416,8 @@ function decodeCreateTaskPushNotificationConfigRequest(json: JsonValue, a: At, l
   if (!isJsonObject(json)) return json;
   return {
     config: decodeTaskPushNotificationConfig(json, a, lost),
-    parent: resourceName(json, "tasks/", ["taskId"]),
-    configId: nameId(json, "pushNotificationConfig", "id"),
+    parent: resourceName(json, a, "a2a.v1.CreateTaskPushNotificationConfigRequest", "tasks/", ["taskId"]),
+    configId: nameId(json, a, "a2a.v1.CreateTaskPushNotificationConfigRequest", "pushNotificationConfig", "id"),
   };
 }
 
@@ -1444,7 +1444,7 @@ const keysOfTaskSubscriptionRequest: ReadonlySet<string> = new Set(["kind", "id"
 function decodeTaskSubscriptionRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
-  out["name"] = resourceName(json, "tasks/", ["id"]);
+  out["name"] = resourceName(json, a, "a2a.v1.TaskSubscriptionRequest", "tasks/", ["id"]);
   for (const k of Object.keys(json))
     if (!keysOfTaskSubscriptionRequest.has(k)) lose(lost, a, k, "a2a.v1.TaskSubscriptionRequest has no field for it");
   return out;
@@ -1476,7 +1476,7 @@ function decodeListTaskPushNotificationConfigRequest(json: JsonValue, a: At, los
   if (!isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
-  out["parent"] = resourceName(json, "tasks/", ["id"]);
+  out["parent"] = resourceName(json, a, "a2a.v1.ListTaskPushNotificationConfigRequest", "tasks/", ["id"]);
   v = json["pageSize"];
   if (v != null) out["pageSize"] = v;
   v = json["pageToken"];

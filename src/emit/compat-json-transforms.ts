@@ -12,7 +12,7 @@ import type { DescMessage } from "@bufbuild/protobuf";
 import { LOSS, LOSS_BEFORE } from "../compat/loss-reasons.js";
 import { FILE_KEYS, PART_KEYS } from "../compat/part-keys.js";
 import { code, lit, prop, type Code } from "./compat-json-fields.js";
-import { guarded, indented, packed } from "./code-layout.js";
+import { guarded, indented, packed, widthOf } from "./code-layout.js";
 
 export interface DecodeCtx {
   readonly d03: DescMessage;
@@ -493,7 +493,12 @@ function readIds(c: DecodeCtx, name03: string, ids10: readonly string[]): Code[]
       ? prop("x", root)
       : code`${c.rt("isObject")}(${prop("x", root)}) ? ${prop(prop("x", root), sub)} : undefined`;
   };
-  return keys.map((k, i) => code`m.${camel(ids10[i]!)} = ${c.rt("resourceId")}(${read(k)});`);
+  return keys.flatMap((k, i) => {
+    const head = code`m.${camel(ids10[i]!)} = ${c.rt("resourceId")}(`;
+    const rest = `a, ${lit(k)}, ${lit(`${c.d03.typeName} ${k}`)}`;
+    const one = code`${head}${read(k)}, ${rest});`;
+    return widthOf(one) <= 114 ? [one] : [head, code`  ${read(k)},`, `  ${rest},`, ");"];
+  });
 }
 
 const camel = (s: string) => s.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());

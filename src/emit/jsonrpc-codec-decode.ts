@@ -89,7 +89,7 @@ export function printDecoder(c: CodecCtx, r: MessageRules): void {
         guard,
         ["return {"],
         [`  ${key(rule.field.f.jsonName)}: `, ...call(rule.field, "json"), ","],
-        ...rule.derived.map(([name, template]): Line => [`  ${key(name)}: `, ...fill(c, template), ","]),
+        ...rule.derived.map(([name, template]): Line => [`  ${key(name)}: `, ...fill(c, template, r.m.typeName), ","]),
         ["};"],
       ];
       break;
@@ -102,21 +102,24 @@ export function printDecoder(c: CodecCtx, r: MessageRules): void {
 }
 
 /**
- * "tasks/{id}" filled from the dialect object `json`: a lone id as it is (a missing id is ""); a pattern with
+ * "tasks/{id}" filled from the dialect object `json` (of message `what`): a lone id as it is (a missing id is "",
+ * an id that is not a string or a number refused); a pattern with
  * text around its ids through resourceName, which gives "" when every id is missing, so that an input rule on the
  * name sees the request's absent id.
  */
-function fill(c: CodecCtx, template: string): Printable[] {
+function fill(c: CodecCtx, template: string, what: string): Printable[] {
   const pieces = template.split(/(\{[^}]+\})/).filter((p) => p !== "");
   const id = (piece: string) => /^\{([^}]+)\}$/.exec(piece)?.[1];
   const keys = (path: string) => path.split(".").map(lit).join(", ");
-  if (pieces.length === 1 && id(pieces[0]!) !== undefined) return [c.h("nameId"), `(json, ${keys(id(pieces[0]!)!)})`];
+  const at = `a, ${lit(what)}`;
+  if (pieces.length === 1 && id(pieces[0]!) !== undefined)
+    return [c.h("nameId"), `(json, ${at}, ${keys(id(pieces[0]!)!)})`];
   if (!pieces.some((p) => id(p) !== undefined)) return [pieces.length > 0 ? lit(pieces.join("")) : '""'];
   const args = pieces.map((p) => {
     const path = id(p);
     return path === undefined ? lit(p) : `[${keys(path)}]`;
   });
-  return [c.h("resourceName"), `(json, ${args.join(", ")})`];
+  return [c.h("resourceName"), `(json, ${at}, ${args.join(", ")})`];
 }
 
 /** The top-level dialect keys a pattern reads: "tasks/{id}/x/{cfg.id}" → ["id", "cfg"]. */
@@ -213,7 +216,7 @@ function fieldsBody(c: CodecCtx, r: MessageRules): Line[] {
 
 function fieldLines(c: CodecCtx, r: MessageRules, x: FieldRule): Line[] {
   const target = prop("out", x.f.jsonName);
-  if (x.resource) return [[`${target} = `, ...fill(c, x.resource), ";"]];
+  if (x.resource) return [[`${target} = `, ...fill(c, x.resource, r.m.typeName), ";"]];
   const read = x.key === x.f.jsonName ? prop("json", x.key) : `${prop("json", x.key)} ?? ${prop("json", x.f.jsonName)}`;
   // null is ProtoJSON's "unset" (except for a google.protobuf.Value), so it takes no oneof slot either.
   const isValue = x.f.fieldKind === "message" && x.f.message.typeName === "google.protobuf.Value";

@@ -370,8 +370,15 @@ export function stringMapJson(map: Readonly<Record<string, string>>): JsonObject
   return out;
 }
 
-/** An id of a resource name read from a2a.json: a string or a number as written, else "". */
-export const resourceId = (v: unknown): string => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
+/**
+ * An id of a resource name read from a2a.json under `key` of the object at `a`: a string, or a number as written;
+ * "" when there is none (null too), so that the request's check names the missing id; anything else refused.
+ */
+export function resourceId(v: unknown, a: At, key: string, what: string): string {
+  if (typeof v === "string") return v;
+  if (typeof v === "number") return String(v);
+  return v === undefined || v === null ? "" : invalid(at(a, key), what, v, "a string");
+}
 
 /**
  * How deep the JSON values read here (Struct and Value fields) may nest, in objects and arrays: as deep as
@@ -566,11 +573,12 @@ export function mapJson(v: JsonValue, a: At, lost: Loss[], one: JsonCoder): Json
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, one(x, at(a, k), lost)]));
 }
 
-/** The id at `keys` of a dialect object, as a resource name holds it: a string or number, else "". */
-export function nameId(x: JsonObject, ...keys: string[]): string {
+/** The id at the key path `keys` of a dialect object at `a`, as resourceId reads it (`what`: the message). */
+export function nameId(x: JsonObject, a: At, what: string, ...keys: string[]): string {
   let v: JsonValue | undefined = x;
   for (const k of keys) v = isJsonObject(v) ? v[k] : undefined;
-  return typeof v === "string" || typeof v === "number" ? String(v) : "";
+  const key = keys.join(".");
+  return resourceId(v, a, key, `${what} ${key}`);
 }
 
 /**
@@ -578,13 +586,18 @@ export function nameId(x: JsonObject, ...keys: string[]): string {
  * when the first id is missing, so that a request without its task id has no name (its check names that id)
  * rather than "tasks/" or "tasks//pushNotificationConfigs/c1".
  */
-export function resourceName(x: JsonObject, ...pieces: readonly (string | readonly string[])[]): string {
+export function resourceName(
+  x: JsonObject,
+  a: At,
+  what: string,
+  ...pieces: readonly (string | readonly string[])[]
+): string {
   let out = "";
   let first = true;
   for (const p of pieces) {
     if (typeof p === "string") out += p;
     else {
-      const id = nameId(x, ...p);
+      const id = nameId(x, a, what, ...p);
       if (first && id === "") return "";
       first = false;
       out += id;
