@@ -23,7 +23,7 @@ import { Ajv } from "ajv";
 import { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
-import { CompatJsonError, nodeHttpListener, type Loss } from "@protoc-gen-a2a/runtime";
+import { A2ATransportError, CompatJsonError, nodeHttpListener, type Loss } from "@protoc-gen-a2a/runtime";
 import { PART_LEFT_OUT } from "@protoc-gen-a2a/runtime/compat-json";
 import {
   a2aCompat,
@@ -329,6 +329,33 @@ describe("requests that cannot convert are InvalidParams naming the path", () =>
       expect((e as Error).message).toBe(
         'cannot decode a2a.v1.SendMessageResponse at kind from JSON: unknown kind "note" (task, message)',
       );
+    } finally {
+      peer.closeAllConnections();
+      await new Promise<void>((resolve) => peer.close(() => resolve()));
+    }
+  });
+
+  it("a result holding a lone surrogate is refused by the JSON-RPC client, bridged or not", async () => {
+    // Escaped in the JSON text, so the body is valid UTF-8 and JSON.parse gives the lone surrogate.
+    const task = '{"kind":"task","id":"t\\ud800","contextId":"c","status":{"state":"working"}}';
+    const peer = createServer(
+      nodeHttpListener(async () => ({
+        status: 200,
+        headers: { "content-type": "application/json" },
+        body: `{"jsonrpc":"2.0","id":1,"result":${task}}`,
+      })),
+    );
+    const url = `http://127.0.0.1:${await listen(peer)}`;
+    try {
+      const older = createA2AServiceJsonRpcClient({ url });
+      for (const call of [() => clientForOlder(older).getTask({ id: "t" }), () => older.getTask({ name: "tasks/t" })]) {
+        const e = await thrown(call());
+        expect(e).toBeInstanceOf(A2ATransportError);
+        expect((e as Error).message).toBe(
+          `GetTask: POST ${url} (tasks/get) answered a result that cannot be read: ` +
+            "result.id holds a lone surrogate, which UTF-8 cannot carry",
+        );
+      }
     } finally {
       peer.closeAllConnections();
       await new Promise<void>((resolve) => peer.close(() => resolve()));

@@ -49,7 +49,13 @@ export {
 } from "./a2a-error.js";
 export { negotiateVersion, parseExtensions } from "./http/negotiation.js";
 export type { A2aServerOptions, CoreHandler, CoreRequest, CoreResponse, RestHandlerOptions } from "./server-types.js";
-export { DEFAULT_MAX_BODY, MAX_DEADLINE_MS, MAX_EXTENSIONS_HEADER, MAX_JSON_DEPTH } from "./http/limits.js";
+export {
+  DEFAULT_MAX_BODY,
+  MAX_DEADLINE_MS,
+  MAX_EXTENSIONS_HEADER,
+  MAX_JSON_DEPTH,
+  MAX_RESULT_DEPTH,
+} from "./http/limits.js";
 export type {
   JsonRpcCalls,
   JsonRpcClient,

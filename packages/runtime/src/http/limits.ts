@@ -12,6 +12,11 @@
  *   A2A-Extensions     at most MAX_EXTENSIONS_HEADER characters;
  *   gRPC deadlines     at most MAX_DEADLINE_MS (longer ones are clamped).
  *
+ * A JSON-RPC client holds the results it reads to the same string rule (a
+ * v0.3 result goes to the version bridge's one-pass conversions, which do
+ * not check strings; protobuf-es's fromJson does), nesting at most
+ * MAX_RESULT_DEPTH.
+ *
  * The JSON checks run on the parsed request before any conversion or
  * handler, so a request they refuse leaves nothing behind. They stop at the
  * first problem and never go below MAX_JSON_DEPTH, so a body nested a
@@ -26,6 +31,13 @@ export const DEFAULT_MAX_BODY = 1 << 20;
 
 /** Deepest nesting of objects and arrays in a request message, counted from the message itself (depth 1). */
 export const MAX_JSON_DEPTH = 48;
+
+/**
+ * Deepest nesting in a JSON-RPC result a client reads (client-jsonrpc.ts checks results as servers check
+ * requests): as deep as protobuf-es reads JSON, so that the check refuses no result a reader would take; it
+ * is there for the strings, and to keep its own walk bounded.
+ */
+export const MAX_RESULT_DEPTH = 100;
 
 /** Longest A2A-Extensions header (or gRPC metadata value) accepted, in characters. */
 export const MAX_EXTENSIONS_HEADER = 8192;

@@ -3,8 +3,10 @@
  * the interface URL; unwrap `result`, or throw the A2AError that `error`
  * describes (code, ErrorInfo reason from `data[]`, data), whatever the HTTP
  * status. A non-2xx answer without a JSON-RPC error, or a 2xx answer that is
- * no JSON-RPC response, is an A2ATransportError (client-errors.ts). Streams
- * read text/event-stream and unwrap `result` from every `data:` line.
+ * no JSON-RPC response, is an A2ATransportError (client-errors.ts); so is a
+ * result the servers' JSON limits would refuse (a lone surrogate in a string,
+ * nesting deeper than MAX_RESULT_DEPTH; http/limits.ts). Streams read
+ * text/event-stream and unwrap `result` from every `data:` line.
  *
  * The same calls on JSON (params in, result out) are the client's `jsonrpc`
  * property (JsonRpcClient), for the client-side version bridge's one-pass
@@ -15,6 +17,7 @@ import type { A2aServiceDefinition, CallOptions, OperationInfo } from "../defini
 import { A2ATransportError } from "../a2a-error.js";
 import { errorFromJsonRpc } from "../client-errors.js";
 import { buildClient, callSignal, fetchFor, serviceHeaders, type A2aClientOptions } from "../http/client-http.js";
+import { jsonLimitProblem, MAX_RESULT_DEPTH } from "../http/limits.js";
 import { decodeSse, sseStreamFromResponse } from "../http/sse.js";
 import { messageJson } from "../protojson-write.js";
 import type { JsonRpcCalls, JsonRpcClient } from "./json-operations.js";
@@ -128,7 +131,10 @@ function resultOf(c: ClientCtx, op: OperationInfo, text: string): JsonValue {
   const env = envelope as { error?: Record<string, unknown>; result?: unknown } | null;
   if (env?.error) throw errorFromJsonRpc(c.def, env.error);
   if (!env || !("result" in env)) throw refusal(c, op, "answered with no JSON-RPC response", 200, text);
-  return (env.result ?? null) as JsonValue;
+  const result = (env.result ?? null) as JsonValue;
+  const problem = jsonLimitProblem(result, "result", MAX_RESULT_DEPTH);
+  if (problem) throw refusal(c, op, `answered a result that cannot be read: ${problem}`, 200, text);
+  return result;
 }
 
 /** A result as the operation's response message (through the codec when the version has one). */
