@@ -1406,7 +1406,8 @@ export function toOlderJson(
 /**
  * Reads the a2a.v1 JSON-RPC (a2a.json) form of the counterpart of `schema` as a lf.a2a.v1 message.
  * What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older
- * version could not read throws CompatJsonError.
+ * version could not read throws CompatJsonError. Strings are taken as they are: the servers and the
+ * JSON-RPC client refuse JSON with a lone surrogate before it gets here.
  */
 export function fromOlderJson<T extends OlderJsonMessage>(
   schema: GenMessage<T>,

@@ -50,7 +50,8 @@ export function printCompatJsonApi(f: GeneratedFile, target: "ts" | "js" | "dts"
   const fromDoc =
     `Reads the ${api.older} JSON-RPC (a2a.json) form of the counterpart of \`schema\` as a ${api.newer} message.\n` +
     "What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older\n" +
-    "version could not read throws CompatJsonError.";
+    "version could not read throws CompatJsonError. Strings are taken as they are: the servers and the\n" +
+    "JSON-RPC client refuse JSON with a lone surrogate before it gets here.";
   // Signatures one parameter a line, as a formatter would print them.
   const toSig: Printable[] = [
     "(\n  message: ",
