@@ -331,6 +331,10 @@ function taskPushNotificationConfigToOlder(
   m: TaskPushNotificationConfig, a: At, lost: Loss[],
 ): OlderTaskPushNotificationConfig {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  if (m.taskId.includes("/"))
+    lose(lost, a, "task_id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
+  if (m.id.includes("/"))
+    lose(lost, a, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
   return {
     $typeName: "a2a.v1.TaskPushNotificationConfig", name: `tasks/${m.taskId}/pushNotificationConfigs/${m.id}`,
     pushNotificationConfig: { $typeName: "a2a.v1.PushNotificationConfig", id: m.id, url: m.url, token: m.token, authentication: m.authentication && authenticationInfoToOlder(m.authentication) },
@@ -558,6 +562,8 @@ function sendMessageRequestToNewer(m: OlderSendMessageRequest, a: At, lost: Loss
 
 function getTaskRequestToOlder(m: GetTaskRequest, a: At, lost: Loss[]): OlderGetTaskRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  if (m.id.includes("/"))
+    lose(lost, a, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
   if (m.historyLength === 0)
     lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
   return { $typeName: "a2a.v1.GetTaskRequest", name: `tasks/${m.id}`, historyLength: m.historyLength ?? 0 };
@@ -575,6 +581,8 @@ function getTaskRequestToNewer(m: OlderGetTaskRequest, a: At, lost: Loss[]): Get
 function cancelTaskRequestToOlder(m: CancelTaskRequest, a: At, lost: Loss[]): OlderCancelTaskRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   if (m.metadata !== undefined) lose(lost, a, "metadata", "the v0.3 proto CancelTaskRequest has no metadata");
+  if (m.id.includes("/"))
+    lose(lost, a, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
   return { $typeName: "a2a.v1.CancelTaskRequest", name: `tasks/${m.id}` };
 }
 
@@ -588,6 +596,10 @@ function getTaskPushNotificationConfigRequestToOlder(
   m: GetTaskPushNotificationConfigRequest, a: At, lost: Loss[],
 ): OlderGetTaskPushNotificationConfigRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  if (m.taskId.includes("/"))
+    lose(lost, a, "task_id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
+  if (m.id.includes("/"))
+    lose(lost, a, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
   return {
     $typeName: "a2a.v1.GetTaskPushNotificationConfigRequest",
     name: `tasks/${m.taskId}/pushNotificationConfigs/${m.id}`,
@@ -609,6 +621,10 @@ function deleteTaskPushNotificationConfigRequestToOlder(
   m: DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[],
 ): OlderDeleteTaskPushNotificationConfigRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  if (m.taskId.includes("/"))
+    lose(lost, a, "task_id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
+  if (m.id.includes("/"))
+    lose(lost, a, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
   return {
     $typeName: "a2a.v1.DeleteTaskPushNotificationConfigRequest",
     name: `tasks/${m.taskId}/pushNotificationConfigs/${m.id}`,
@@ -628,6 +644,8 @@ function deleteTaskPushNotificationConfigRequestToNewer(
 
 function subscribeToTaskRequestToOlder(m: SubscribeToTaskRequest, a: At, lost: Loss[]): OlderTaskSubscriptionRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  if (m.id.includes("/"))
+    lose(lost, a, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
   return { $typeName: "a2a.v1.TaskSubscriptionRequest", name: `tasks/${m.id}` };
 }
 
@@ -641,6 +659,8 @@ function listTaskPushNotificationConfigsRequestToOlder(
   m: ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[],
 ): OlderListTaskPushNotificationConfigRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  if (m.taskId.includes("/"))
+    lose(lost, a, "task_id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
   return {
     $typeName: "a2a.v1.ListTaskPushNotificationConfigRequest", parent: `tasks/${m.taskId}`, pageSize: m.pageSize,
     pageToken: m.pageToken,

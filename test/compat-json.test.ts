@@ -401,6 +401,15 @@ describe("messages the dialect writes whole, and resource names", () => {
     expect(direct.toOlderJson(odd.message).json).toEqual({ id: "a/b", pushNotificationConfigId: "c/d" });
     const cancel = direct.fromOlderJson(v10.CancelTaskRequestSchema, { id: "t", name: "tasks/t" });
     expect(cancel.lost).toEqual([{ path: "name", reason: "a2a.v1.CancelTaskRequest has no field for it" }]);
+    // The v0.3 proto (REST and gRPC) names it tasks/a/b/pushNotificationConfigs/c/d: reported, each id.
+    const slash = 'a v0.3 resource name holds each id as one segment; an id with "/" is not read back from it';
+    const named = a2aCompat.convert(odd.message, "toOlder");
+    expect(named.message).toMatchObject({ name: "tasks/a/b/pushNotificationConfigs/c/d" });
+    expect(named.lost).toEqual([
+      { path: "task_id", reason: slash },
+      { path: "id", reason: slash },
+    ]);
+    expect(a2aCompat.convert(create(v10.GetTaskRequestSchema, { id: "t" }), "toOlder").lost).toEqual([]);
   });
 });
 

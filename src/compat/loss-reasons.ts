@@ -26,6 +26,11 @@ export const LOSS = {
   dataPartFileName: "a v0.3 data part has no file name",
   /** A newer card without a 0.x interface. */
   noOlderInterface: "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak",
+  /**
+   * A newer id holding "/", written into an older resource name (the proto path only: a2a.json holds the ids
+   * apart, and the JSON-RPC path carries them whole).
+   */
+  slashInName: 'a v0.3 resource name holds each id as one segment; an id with "/" is not read back from it',
 } as const;
 
 /** Reasons the generated code completes: the text before the value it names. */

@@ -181,7 +181,10 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
 
   /** newer id ↔ older name tasks/{id} */
   taskName: {
-    toOlder: (c) => c.set("name", `\`tasks/\${${c.get("id")}}\``),
+    toOlder(c) {
+      loseSlashes(c, ["id"]);
+      c.set("name", `\`tasks/\${${c.get("id")}}\``);
+    },
     toNewer(c) {
       const name = c.get("name");
       c.before(`const ids = ${TASK_NAME}.exec(${name});`);
@@ -192,7 +195,10 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
 
   /** newer task_id, id ↔ older name tasks/{task_id}/pushNotificationConfigs/{id} */
   configName: {
-    toOlder: (c) => c.set("name", `\`tasks/\${${c.get("task_id")}}/pushNotificationConfigs/\${${c.get("id")}}\``),
+    toOlder(c) {
+      loseSlashes(c, ["task_id", "id"]);
+      c.set("name", `\`tasks/\${${c.get("task_id")}}/pushNotificationConfigs/\${${c.get("id")}}\``);
+    },
     toNewer(c) {
       const name = c.get("name");
       c.before(`const ids = ${CONFIG_NAME}.exec(${name});`);
@@ -204,7 +210,10 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
 
   /** newer task_id ↔ older parent tasks/{task_id} */
   parentName: {
-    toOlder: (c) => c.set("parent", `\`tasks/\${${c.get("task_id")}}\``),
+    toOlder(c) {
+      loseSlashes(c, ["task_id"]);
+      c.set("parent", `\`tasks/\${${c.get("task_id")}}\``);
+    },
     toNewer(c) {
       const parent = c.get("parent");
       c.before(`const ids = ${TASK_NAME}.exec(${parent});`);
@@ -216,6 +225,7 @@ const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: T
   /** newer flat TaskPushNotificationConfig ↔ older {name, push_notification_config} */
   pushConfig: {
     toOlder(c) {
+      loseSlashes(c, ["task_id", "id"]);
       const id = c.get("id");
       const auth = c.get("authentication");
       c.set("name", `\`tasks/\${${c.get("task_id")}}/pushNotificationConfigs/\${${id}}\``);
@@ -331,4 +341,9 @@ export function transformWriter(name: string, toNewer: boolean): TransformWriter
 function completed(before: string, expr: string): Printable[] {
   const text = before.replace(/[`\\]|\$\{/g, (m) => `\\${m}`);
   return ["`" + text + "${", expr, "}`"];
+}
+
+/** Reports each newer id (by proto name) that holds "/", which the older resource name cannot hold apart. */
+function loseSlashes(c: TransformWriterContext, ids: readonly string[]): void {
+  for (const id of ids) c.beforeIf(`${c.get(id)}.includes("/")`, c.lose(id, LOSS.slashInName));
 }
