@@ -16,6 +16,11 @@
  *   push configs per (tenant, task, id), at most maxPushConfigsPerTask per
  *                task (memory-push-configs.ts); putting one for a task the
  *                store does not hold is TaskNotFoundError
+ *   turns        the running turn's id per task (turns.ts): set by a commit
+ *                that starts one (which, while another runs, is refused as a
+ *                stale version is), cleared by a commit leaving the task
+ *                terminal or interrupted, or by endTurn. No lease: the
+ *                process running the turns is the one holding the tasks
  *
  * Bounds (memory stays flat however many tasks come and go):
  *   maxTasks       (default 10,000, over all tenants) creating a task when the
@@ -51,6 +56,7 @@ import type {
   TaskUpdateResult,
 } from "./store.js";
 import { taskKey } from "./task-key.js";
+import { turnAfter } from "./turns.js";
 
 export interface MemoryTaskStoreOptions {
   /** The most tasks kept, over all tenants. Default 10_000. */
@@ -92,6 +98,8 @@ interface Slot {
   indexed: IndexedTask;
   /** When the task last committed in a terminal state; undefined while it is active. */
   terminalAt: number | undefined;
+  /** The turn running on the task (turns.ts). */
+  turn: string | undefined;
 }
 
 function indexedOf(task: Task): IndexedTask {
@@ -154,7 +162,7 @@ class MemoryStore implements MemoryTaskStore {
   async get(tenant: string, taskId: string): Promise<StoredTask | undefined> {
     this.sweep();
     const slot = this.tasks.get(taskKey(tenant, taskId));
-    return slot ? { task: deepCopy(slot.task), version: slot.version } : undefined;
+    return slot ? { task: deepCopy(slot.task), version: slot.version, turn: slot.turn } : undefined;
   }
 
   async commit(tenant: string, commit: TaskCommit): Promise<number | undefined> {
@@ -164,9 +172,10 @@ class MemoryStore implements MemoryTaskStore {
     const key = taskKey(tenant, id);
     const slot = this.tasks.get(key);
     if ((slot?.version ?? 0) !== commit.expectedVersion) return undefined;
+    if (commit.startTurn !== undefined && slot?.turn !== undefined) return undefined;
     if (!slot) this.makeRoom(tenant, id);
     const version = commit.expectedVersion + 1;
-    this.write(tenant, key, slot, deepCopy(commit.task), version);
+    this.write(tenant, key, slot, deepCopy(commit.task), version, commit.startTurn);
     this.listeners.publish(tenant, id, version, commit.events);
     return version;
   }
@@ -180,18 +189,28 @@ class MemoryStore implements MemoryTaskStore {
     const key = taskKey(tenant, taskId);
     const slot = this.tasks.get(key);
     if (!slot) return undefined;
-    const made = change({ task: slot.task, version: slot.version });
+    const made = change({ task: slot.task, version: slot.version, turn: slot.turn });
     if (!made) return "declined";
     if (made.task.id !== taskId) {
       throw new A2AError("InvalidParamsError", `task store update of task ${taskId}: the change renamed it`);
     }
+    if (made.startTurn !== undefined && slot.turn !== undefined) {
+      throw new Error(`task store update of task ${taskId}: the change starts a turn while turn ${slot.turn} runs`);
+    }
     const version = slot.version + 1;
-    this.write(tenant, key, slot, copyReusing(made.task, slot.task), version);
+    this.write(tenant, key, slot, copyReusing(made.task, slot.task), version, made.startTurn);
     this.listeners.publish(tenant, taskId, version, made.events);
     return version;
   }
 
-  private write(tenant: string, key: string, old: Slot | undefined, task: Task, version: number): void {
+  private write(
+    tenant: string,
+    key: string,
+    old: Slot | undefined,
+    task: Task,
+    version: number,
+    startTurn: string | undefined,
+  ): void {
     let indexed = indexedOf(task);
     if (old && sameIndexed(old.indexed, indexed)) indexed = old.indexed;
     else {
@@ -203,10 +222,11 @@ class MemoryStore implements MemoryTaskStore {
       if (old) index.move(old.indexed, indexed);
       else index.add(indexed);
     }
-    const slot: Slot = old ?? { tenant, task, version, indexed, terminalAt: undefined };
+    const slot: Slot = old ?? { tenant, task, version, indexed, terminalAt: undefined, turn: undefined };
     slot.task = task;
     slot.version = version;
     slot.indexed = indexed;
+    slot.turn = turnAfter(slot.turn, indexed.state, startTurn);
     this.tasks.set(key, slot);
     // Re-inserting moves the task to the end of the terminal order: it ended (again) just now.
     this.terminal.delete(key);
@@ -270,6 +290,11 @@ class MemoryStore implements MemoryTaskStore {
       nextPageToken: end < limit && last ? encodeTaskToken(scope, last) : "",
       totalSize: limit,
     };
+  }
+
+  async endTurn(tenant: string, taskId: string, turn: string): Promise<void> {
+    const slot = this.tasks.get(taskKey(tenant, taskId));
+    if (slot?.turn === turn) slot.turn = undefined;
   }
 
   async subscribe(tenant: string, taskId: string, listener: TaskListener): Promise<() => Promise<void>> {

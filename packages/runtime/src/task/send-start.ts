@@ -10,9 +10,11 @@
  *                 that are in a terminal state ... cannot accept further
  *                 messages"); InvalidParamsError when the message's contextId
  *                 is not the task's (S1 §3.4.3: "Agents MUST reject messages
- *                 containing mismatching contextId and taskId"). The message
- *                 joins the history and the task becomes WORKING (from
- *                 input-required, auth-required, ...) in one commit
+ *                 containing mismatching contextId and taskId"); BUSY_TASK_ERROR
+ *                 while a turn runs on it (turns.ts: one message at a time).
+ *                 The message joins the history, the task becomes WORKING
+ *                 (from input-required, auth-required, ...) and the call's
+ *                 turn starts, in one commit
  *   push config   configuration.taskPushNotificationConfig: refused without
  *                 push (PushNotificationNotSupportedError) or when the sender
  *                 refuses its URL, before anything is written; stored for the
@@ -35,6 +37,7 @@ import { checkHistoryLength, stateName, statusEvent, withStatus, type MessagePla
 import { watchTask, type TaskWatch } from "./task-watch.js";
 import { deepCopy } from "./copy.js";
 import { type Committed, committedCopy, type Origin } from "./task-writer.js";
+import { busyTaskError } from "./turns.js";
 
 export interface SendStart {
   readonly tenant: string;
@@ -81,18 +84,26 @@ async function placeOf(deps: HandlerDeps, message: Message, tenant: string): Pro
   const state = stored.task.status?.state ?? TaskState.UNSPECIFIED;
   // Refused here, before a push config is stored or anything listens; the commit checks again (a cancel may win).
   if (TERMINAL_STATES.has(state)) throw terminalRefusal(message.taskId, state);
+  if (stored.turn !== undefined) throw busyTaskError(message.taskId);
   return { taskId: stored.task.id, contextId: stored.task.contextId };
 }
 
-async function continueTask(deps: HandlerDeps, tenant: string, message: Message, origin: Origin): Promise<Committed> {
+async function continueTask(
+  deps: HandlerDeps,
+  tenant: string,
+  message: Message,
+  turn: string,
+  origin: Origin,
+): Promise<Committed> {
   const committed = await deps.writer.change(
     tenant,
     message.taskId,
     (stored) => {
       const state = stored.task.status?.state ?? TaskState.UNSPECIFIED;
       if (TERMINAL_STATES.has(state)) throw terminalRefusal(message.taskId, state);
+      if (stored.turn !== undefined) throw busyTaskError(message.taskId);
       const task = withStatus({ ...stored.task, history: [...stored.task.history, message] }, TaskState.WORKING);
-      return { task, events: [statusEvent(task)] };
+      return { task, events: [statusEvent(task)], startTurn: turn };
     },
     origin,
   );
@@ -117,12 +128,14 @@ export async function startSend(
     if (pushConfig) await deps.store.putPushConfig(tenant, pushConfig);
   };
   const origin: Origin = { operation, context };
+  // Not the user's idGenerator: a turn id never leaves the runtime.
+  const turn = crypto.randomUUID();
   const watch = await watchTask(deps.hub, tenant, place.taskId);
   try {
     let continued: Committed | undefined;
     if (req.message.taskId) {
       await putConfig();
-      continued = await continueTask(deps, tenant, userMessage, origin);
+      continued = await continueTask(deps, tenant, userMessage, turn, origin);
     }
     const run = await startRun({
       executor: deps.executor,
@@ -131,6 +144,7 @@ export async function startSend(
       tenant,
       place,
       userMessage,
+      turn,
       mode: continued ? "task" : "open",
       newId: deps.newId,
       origin,

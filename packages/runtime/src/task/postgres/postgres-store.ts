@@ -11,6 +11,11 @@
  *                history, artifacts and event rows (commit.ts)
  *   events       through task_events + NOTIFY, to subscribers of every
  *                instance, in version order, exactly once (event-feed.ts)
+ *   turns        started and ended in the commits' own statements (commit.ts);
+ *                leased by this store instance, renewed, and swept in every
+ *                instance when their lease runs out (leases.ts)
+ *   pool errors  an 'error' listener on the pool, given or made (a dying idle
+ *                connection is reported to onError, never an uncaught event)
  */
 import pg from "pg";
 import type { A2aServiceDefinition } from "../../definition.js";
@@ -18,6 +23,7 @@ import type { TaskStore } from "../store.js";
 import { storeCodecs } from "./codec.js";
 import { commitTask } from "./commit.js";
 import { EventFeed } from "./event-feed.js";
+import { TurnLeases } from "./leases.js";
 import { PushConfigTable } from "./push-configs.js";
 import { sqlNames } from "./sql-names.js";
 import { named } from "./store-error.js";
@@ -32,9 +38,19 @@ export interface PostgresTaskStoreOptions {
   readonly schema?: string;
   /** How often subscribed tasks are re-read in case a notification was missed; default 5000, 0: never. */
   readonly recheckMs?: number;
-  /** Failures outside any call: a lost LISTEN connection, a failed event read, a throwing subscriber. */
+  /**
+   * How long a turn's lease lasts, in milliseconds (leases.ts): renewed every leaseMs / 3 while its instance
+   * lives; a task whose instance stopped renewing ends FAILED within leaseMs + leaseMs / 3. Default 15000.
+   */
+  readonly leaseMs?: number;
+  /**
+   * Failures outside any call: a lost LISTEN connection, a failed event read, a throwing subscriber, a failed
+   * lease renewal or sweep, an idle pool connection that died.
+   */
   readonly onError?: (error: Error) => void;
 }
+
+export const DEFAULT_LEASE_MS = 15_000;
 
 function reportToConsole(error: Error): void {
   console.error(error.message);
@@ -49,19 +65,35 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Task
     throw new Error("PostgreSQL task store: the pool needs max >= 2 (one connection listens while others query)");
   }
   const onError = options.onError ?? reportToConsole;
-  if (ownPool)
-    db.on("error", (error) => onError(new Error(`PostgreSQL task store: idle connection: ${error.message}`)));
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  if (!Number.isSafeInteger(leaseMs) || leaseMs < 30) {
+    throw new RangeError(`PostgreSQL task store: leaseMs must be an integer >= 30, got ${leaseMs}`);
+  }
+  // On any pool, the caller's too: an idle connection that dies (a restart) is an 'error' event, fatal unheard.
+  const onIdleError = (error: Error) => onError(new Error(`PostgreSQL task store: idle connection: ${error.message}`));
+  db.on("error", onIdleError);
   const feed = new EventFeed(db, names, codecs, { recheckMs: options.recheckMs ?? 5000, onError });
   const pushConfigs = new PushConfigTable(db, names, codecs);
+  const leases = new TurnLeases(db, names, codecs, {
+    leaseMs,
+    onError,
+    onCommit: (tenant, taskId, version) => feed.poke(tenant, taskId, version),
+  });
+  const writer = { owner: leases.owner, leaseMs };
   const task = (tenant: string, id: string) => `task "${id}" (tenant "${tenant}")`;
   const config = (tenant: string, taskId: string, id: string) => `push config "${id}" of ${task(tenant, taskId)}`;
   return {
     get: (tenant, taskId) => named(`get of ${task(tenant, taskId)}`, () => readTask(db, names, codecs, tenant, taskId)),
     async commit(tenant, commit) {
-      const version = await commitTask(db, names, codecs, tenant, commit);
-      if (version !== undefined) feed.poke(tenant, commit.task.id, version);
+      const version = await commitTask(db, names, codecs, tenant, commit, writer);
+      if (version !== undefined) {
+        leases.committed(tenant, commit.task.id, commit.task.status?.state, commit.startTurn);
+        feed.poke(tenant, commit.task.id, version);
+      }
       return version;
     },
+    endTurn: (tenant, taskId, turn) =>
+      named(`end of the turn of ${task(tenant, taskId)}`, () => leases.end(tenant, taskId, turn)),
     list: (tenant, query) => named(`ListTasks (tenant "${tenant}")`, () => listTasks(db, names, codecs, tenant, query)),
     subscribe: (tenant, taskId, listener) =>
       named(`subscribe to ${task(tenant, taskId)}`, () => feed.subscribe(tenant, taskId, listener)),
@@ -76,8 +108,10 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Task
     deletePushConfig: (tenant, taskId, id) =>
       named(`delete of ${config(tenant, taskId, id)}`, () => pushConfigs.delete(tenant, taskId, id)),
     async close() {
+      await leases.close();
       await feed.close();
       if (ownPool) await db.end();
+      db.off("error", onIdleError);
     },
   };
 }
