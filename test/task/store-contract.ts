@@ -16,6 +16,11 @@
  *                or made for another tenant or query (InvalidParamsError
  *                naming pageToken)
  *   push configs put/replace/get/delete, pageSize 0 = all, paging, scoping
+ *   turns        a create or commit naming startTurn starts it; another one
+ *                is refused (undefined, nothing written) while it runs, other
+ *                commits hold and keep it; a commit leaving the task
+ *                interrupted or terminal ends it; endTurn ends only the turn
+ *                it names
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Task } from "../../packages/runtime/src/task/a2a-types.js";
@@ -87,6 +92,69 @@ export function describeTaskStore(name: string, make: () => Promise<TaskStore>):
     describeListing(f);
     describePaging(f);
     describePushConfigs(f);
+    describeTurns(f);
+  });
+}
+
+function describeTurns(f: Fixture): void {
+  describe("turns", () => {
+    it("one runs at a time: started by a commit, refused to a second, kept by others, ended by endTurn", async () => {
+      const tenant = freshTenant();
+      const created = makeTask("a", { state: 1 });
+      const events = [taskEvent(created)];
+      expect(await f.store.commit(tenant, { task: created, expectedVersion: 0, events, startTurn: "t1" })).toBe(1);
+      expect((await f.store.get(tenant, "a"))?.turn).toBe("t1");
+      const working = makeTask("a", { state: 2, text: "second" });
+      expect(await f.store.commit(tenant, { task: working, expectedVersion: 1, events: [], startTurn: "t2" })).toBe(
+        undefined,
+      );
+      expect((await f.store.get(tenant, "a"))?.task.history[0]?.messageId).toBe("m-hello a");
+      expect(await f.store.commit(tenant, { task: working, expectedVersion: 1, events: [] })).toBe(2);
+      expect((await f.store.get(tenant, "a"))?.turn).toBe("t1");
+      await f.store.endTurn(tenant, "a", "t2");
+      expect((await f.store.get(tenant, "a"))?.turn).toBe("t1");
+      await f.store.endTurn(tenant, "a", "t1");
+      expect((await f.store.get(tenant, "a"))?.turn).toBeUndefined();
+      expect(await f.store.commit(tenant, { task: working, expectedVersion: 2, events: [], startTurn: "t2" })).toBe(3);
+      expect((await f.store.get(tenant, "a"))?.turn).toBe("t2");
+      await f.store.endTurn(tenant, "missing", "t2");
+    });
+
+    it("a commit leaving the task interrupted or terminal ends the running turn", async () => {
+      const tenant = freshTenant();
+      for (const [id, state] of [
+        ["input", 6],
+        ["auth", 8],
+        ["done", 3],
+        ["canceled", 5],
+      ] as const) {
+        const created = makeTask(id, { state: 1 });
+        await f.store.commit(tenant, { task: created, expectedVersion: 0, events: [], startTurn: `turn-${id}` });
+        expect((await f.store.get(tenant, id))?.turn).toBe(`turn-${id}`);
+        const next = makeTask(id, { state });
+        expect(await f.store.commit(tenant, { task: next, expectedVersion: 1, events: [] })).toBe(2);
+        expect({ id, turn: (await f.store.get(tenant, id))?.turn }).toEqual({ id, turn: undefined });
+      }
+      const terminal = makeTask("born-done", { state: 3 });
+      await f.store.commit(tenant, { task: terminal, expectedVersion: 0, events: [], startTurn: "never" });
+      expect((await f.store.get(tenant, "born-done"))?.turn).toBeUndefined();
+    });
+
+    it("lets exactly one of several concurrent commits starting a turn win", async () => {
+      const tenant = freshTenant();
+      await create(f.store, tenant, "a", { state: 6 });
+      const starts = Array.from({ length: 6 }, (_, i) =>
+        f.store.commit(tenant, {
+          task: makeTask("a", { state: 2 }),
+          expectedVersion: 1,
+          events: [],
+          startTurn: `${i}`,
+        }),
+      );
+      const results = await Promise.all(starts);
+      expect(results.filter((r) => r === 2)).toHaveLength(1);
+      expect((await f.store.get(tenant, "a"))?.turn).toBe(`${results.indexOf(2)}`);
+    });
   });
 }
 
