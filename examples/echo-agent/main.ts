@@ -46,13 +46,24 @@ const cannotStart = (problem: string): undefined => {
   return undefined;
 };
 
+/** A whole number of milliseconds or bytes from the environment, or the line that says why it is not one. */
+function countFromEnv(name: string): { value: number | undefined } | { problem: string } {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return { value: undefined };
+  const value = /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
+  return Number.isSafeInteger(value) ? { value } : { problem: `${name}=${JSON.stringify(raw)} is not a whole number` };
+}
+
 /** The PostgreSQL store when DATABASE_URL is set, its tables created first; else none (memory). */
 async function storeFromEnv(): Promise<TaskStore | undefined> {
   const url = process.env["DATABASE_URL"];
   if (!url) return undefined;
+  const lease = countFromEnv("A2A_TASK_LEASE_MS");
+  if ("problem" in lease) throw new Error(lease.problem);
   const pool = new pg.Pool({ connectionString: url });
   await migrate(pool);
-  return createPostgresTaskStore({ pool, definition: A2AServiceV1_0 });
+  const leaseMs = lease.value === undefined ? {} : { leaseMs: lease.value };
+  return createPostgresTaskStore({ pool, definition: A2AServiceV1_0, ...leaseMs });
 }
 
 /** The signing options when CARD_SIGNING_KEY names a JWK file. */

@@ -82,6 +82,7 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Task
   const writer = { owner: leases.owner, leaseMs };
   const task = (tenant: string, id: string) => `task "${id}" (tenant "${tenant}")`;
   const config = (tenant: string, taskId: string, id: string) => `push config "${id}" of ${task(tenant, taskId)}`;
+  let closing: Promise<void> | undefined;
   return {
     get: (tenant, taskId) => named(`get of ${task(tenant, taskId)}`, () => readTask(db, names, codecs, tenant, taskId)),
     async commit(tenant, commit) {
@@ -107,11 +108,15 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Task
       ),
     deletePushConfig: (tenant, taskId, id) =>
       named(`delete of ${config(tenant, taskId, id)}`, () => pushConfigs.delete(tenant, taskId, id)),
-    async close() {
-      await leases.close();
-      await feed.close();
-      if (ownPool) await db.end();
-      db.off("error", onIdleError);
+    close() {
+      // Once: a second close finds the own pool ended already.
+      closing ??= (async () => {
+        await leases.close();
+        await feed.close();
+        if (ownPool) await db.end();
+        db.off("error", onIdleError);
+      })();
+      return closing;
     },
   };
 }
