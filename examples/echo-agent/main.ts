@@ -12,7 +12,7 @@
 import { readFileSync } from "node:fs";
 import { createPostgresTaskStore, migrate } from "@protoc-gen-a2a/runtime/postgres";
 import pg from "pg";
-import type { TaskStore } from "@protoc-gen-a2a/runtime/task";
+import { createMemoryTaskStore, type TaskStore } from "@protoc-gen-a2a/runtime/task";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { ListenError, startEchoAgent, type AgentLog, type AgentOptions, type RunningAgent } from "./server.js";
 
@@ -54,10 +54,17 @@ function countFromEnv(name: string): { value: number | undefined } | { problem: 
   return Number.isSafeInteger(value) ? { value } : { problem: `${name}=${JSON.stringify(raw)} is not a whole number` };
 }
 
-/** The PostgreSQL store when DATABASE_URL is set, its tables created first; else none (memory). */
-async function storeFromEnv(): Promise<TaskStore | undefined> {
+/** The memory store, bounded by A2A_MEMORY_MAX_BYTES when set (else its default, 256 MiB). */
+function memoryStoreFromEnv(): TaskStore {
+  const maxBytes = countFromEnv("A2A_MEMORY_MAX_BYTES");
+  if ("problem" in maxBytes) throw new Error(maxBytes.problem);
+  return createMemoryTaskStore(maxBytes.value === undefined ? {} : { maxBytes: maxBytes.value });
+}
+
+/** The PostgreSQL store when DATABASE_URL is set, its tables created first; else the memory store. */
+async function storeFromEnv(): Promise<TaskStore> {
   const url = process.env["DATABASE_URL"];
-  if (!url) return undefined;
+  if (!url) return memoryStoreFromEnv();
   const lease = countFromEnv("A2A_TASK_LEASE_MS");
   if ("problem" in lease) throw new Error(lease.problem);
   const pool = new pg.Pool({ connectionString: url });
@@ -80,10 +87,9 @@ async function start(): Promise<RunningAgent | undefined> {
   if ("problem" in grpc) return cannotStart(grpc.problem);
   const store = await storeFromEnv();
   try {
-    const storeOption = store ? { store } : {};
-    return await startEchoAgent({ port: http.port, grpcPort: grpc.port, log, ...storeOption, ...signingFromEnv() });
+    return await startEchoAgent({ port: http.port, grpcPort: grpc.port, log, store, ...signingFromEnv() });
   } catch (e) {
-    await store?.close();
+    await store.close();
     if (e instanceof ListenError) return cannotStart(listenProblem(e));
     throw e;
   }

@@ -9,8 +9,10 @@ export { createTaskHandler, type TaskHandlerOptions } from "./task-handler.js";
 export type { PushOptions, PushPayload } from "./handler-deps.js";
 export {
   createMemoryTaskStore,
+  DEFAULT_MAX_BYTES,
   DEFAULT_MAX_PUSH_CONFIGS_PER_TASK,
   DEFAULT_MAX_TASKS,
+  DEFAULT_MAX_TENANT_SHARE,
   type MemoryTaskStore,
   type MemoryTaskStoreOptions,
   type MemoryTaskStoreStats,

@@ -31,6 +31,20 @@
  *                  its running executor and leave its subscribers waiting for
  *                  an end that never comes, while refusing is visible to the
  *                  client and resolves itself as tasks end.
+ *   maxBytes       (default 256 MiB) the stored tasks' estimated bytes
+ *                  (memory-size.ts: their messages, artifacts, status and
+ *                  metadata, plus TASK_OVERHEAD each) stay within it: a write
+ *                  that grows them past it first drops terminal tasks, the
+ *                  one that ended longest ago first, then is refused (A2AError
+ *                  InternalError, HTTP 503, naming maxBytes, the tenant and
+ *                  the task): a new send, or a commit growing a task
+ *   maxTenantShare (default 0.5) a tenant's active tasks may hold at most this
+ *                  share of maxBytes; past it, growing one of them is refused
+ *                  the same way (naming maxTenantShare), so one tenant whose
+ *                  tasks never end cannot lock the others out: terminal tasks
+ *                  of any tenant are dropped to make room. A commit that ends
+ *                  a task and grows it by at most 4 KiB (a FAILED status) is
+ *                  never refused (memory-budget.ts)
  *   terminalTtlMs  (default none) a terminal task is dropped this long after
  *                  its last commit. Expired tasks are swept on each call (so
  *                  they are never read), and by an unref'd timer while idle.
@@ -41,7 +55,9 @@ import { type Task, TERMINAL_STATES } from "./a2a-types.js";
 import { copyReusing, deepCopy } from "./copy.js";
 import { type IndexedTask, TenantIndex } from "./list-index.js";
 import { type ListenerErrorHandler, logListenerError, type TaskListener, TaskListeners } from "./memory-listeners.js";
+import { ByteBudget, type Held } from "./memory-budget.js";
 import { PushConfigTable } from "./memory-push-configs.js";
+import { SizeEstimator } from "./memory-size.js";
 import { decodeTaskToken, encodeTaskToken, scopeOf } from "./page-token.js";
 import { compareKeys } from "./sorted-keys.js";
 import type {
@@ -61,6 +77,10 @@ import { turnAfter } from "./turns.js";
 export interface MemoryTaskStoreOptions {
   /** The most tasks kept, over all tenants. Default 10_000. */
   readonly maxTasks?: number;
+  /** The most bytes the stored tasks may hold, estimated, over all tenants. Default 256 MiB (DEFAULT_MAX_BYTES). */
+  readonly maxBytes?: number;
+  /** The share of maxBytes one tenant's active tasks may hold, above 0 and at most 1. Default 0.5. */
+  readonly maxTenantShare?: number;
   /**
    * Drop a terminal task this many milliseconds after its last commit (0: at the next call).
    * Default: keep it until maxTasks needs room.
@@ -77,6 +97,8 @@ export interface MemoryTaskStoreOptions {
 /** What a memory store holds right now (expired tasks already dropped). */
 export interface MemoryTaskStoreStats {
   readonly tasks: number;
+  /** The stored tasks' estimated bytes (see maxBytes). */
+  readonly bytes: number;
   readonly terminalTasks: number;
   readonly pushConfigs: number;
   /** Tasks that have at least one subscriber. */
@@ -88,6 +110,10 @@ export interface MemoryTaskStore extends TaskStore {
 }
 
 export const DEFAULT_MAX_TASKS = 10_000;
+export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_MAX_TENANT_SHARE = 0.5;
+/** Bytes counted per stored task besides its own: the slot, map and index entries. */
+export const TASK_OVERHEAD = 512;
 export const DEFAULT_MAX_PUSH_CONFIGS_PER_TASK = 100;
 const LIST = "ListTasks";
 
@@ -100,6 +126,13 @@ interface Slot {
   terminalAt: number | undefined;
   /** The turn running on the task (turns.ts). */
   turn: string | undefined;
+  /** The task's estimated bytes (memory-size.ts), with TASK_OVERHEAD. */
+  bytes: number;
+}
+
+/** What a stored task holds of the byte budget. */
+function held(slot: Slot): Held {
+  return { bytes: slot.bytes, active: slot.terminalAt === undefined };
 }
 
 function indexedOf(task: Task): IndexedTask {
@@ -110,6 +143,13 @@ function indexedOf(task: Task): IndexedTask {
 
 function sameIndexed(a: IndexedTask, b: IndexedTask): boolean {
   return a.key.micros === b.key.micros && a.contextId === b.contextId && a.state === b.state;
+}
+
+function checkShare(value: number): number {
+  if (!(value > 0 && value <= 1)) {
+    throw new RangeError(`createMemoryTaskStore: maxTenantShare must be above 0 and at most 1, got ${value}`);
+  }
+  return value;
 }
 
 function checkCount(name: string, value: number, min: number): number {
@@ -132,12 +172,18 @@ class MemoryStore implements MemoryTaskStore {
   private readonly listeners: TaskListeners;
   private readonly pushConfigs: PushConfigTable;
   private readonly maxTasks: number;
+  private readonly budget: ByteBudget;
+  private readonly sizes = new SizeEstimator();
   private readonly ttl: number | undefined;
   private readonly now: () => number;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(options: MemoryTaskStoreOptions) {
     this.maxTasks = checkCount("maxTasks", options.maxTasks ?? DEFAULT_MAX_TASKS, 1);
+    this.budget = new ByteBudget({
+      maxBytes: checkCount("maxBytes", options.maxBytes ?? DEFAULT_MAX_BYTES, 1),
+      maxTenantShare: checkShare(options.maxTenantShare ?? DEFAULT_MAX_TENANT_SHARE),
+    });
     const perTask = options.maxPushConfigsPerTask ?? DEFAULT_MAX_PUSH_CONFIGS_PER_TASK;
     this.pushConfigs = new PushConfigTable(checkCount("maxPushConfigsPerTask", perTask, 1));
     this.ttl = options.terminalTtlMs === undefined ? undefined : checkCount("terminalTtlMs", options.terminalTtlMs, 0);
@@ -153,6 +199,7 @@ class MemoryStore implements MemoryTaskStore {
     this.sweep();
     return {
       tasks: this.tasks.size,
+      bytes: this.budget.bytes,
       terminalTasks: this.terminal.size,
       pushConfigs: this.pushConfigs.size,
       subscribedTasks: this.listeners.taskCount,
@@ -212,6 +259,10 @@ class MemoryStore implements MemoryTaskStore {
     startTurn: string | undefined,
   ): void {
     let indexed = indexedOf(task);
+    const before = old ? held(old) : undefined;
+    const after = { bytes: this.sizes.taskBytes(task) + TASK_OVERHEAD, active: !TERMINAL_STATES.has(indexed.state) };
+    this.budget.admit(tenant, task.id, before, after, () => this.evictOldest(key));
+    this.budget.record(tenant, before, after);
     if (old && sameIndexed(old.indexed, indexed)) indexed = old.indexed;
     else {
       let index = this.indexes.get(tenant);
@@ -222,7 +273,8 @@ class MemoryStore implements MemoryTaskStore {
       if (old) index.move(old.indexed, indexed);
       else index.add(indexed);
     }
-    const slot: Slot = old ?? { tenant, task, version, indexed, terminalAt: undefined, turn: undefined };
+    const slot: Slot = old ?? { tenant, task, version, indexed, terminalAt: undefined, turn: undefined, bytes: 0 };
+    slot.bytes = after.bytes;
     slot.task = task;
     slot.version = version;
     slot.indexed = indexed;
@@ -250,7 +302,18 @@ class MemoryStore implements MemoryTaskStore {
     }
   }
 
+  /** Drops the terminal task that ended longest ago, other than `keep`; false when there is none. */
+  private evictOldest(keep: string): boolean {
+    for (const [key, slot] of this.terminal) {
+      if (key === keep) continue;
+      this.drop(key, slot);
+      return true;
+    }
+    return false;
+  }
+
   private drop(key: string, slot: Slot): void {
+    this.budget.record(slot.tenant, held(slot), undefined);
     this.tasks.delete(key);
     this.terminal.delete(key);
     const index = this.indexes.get(slot.tenant);
