@@ -316,6 +316,7 @@ describe("ListTasks", () => {
 describe("push configs", () => {
   it("puts, replaces, gets, pages, deletes, with the protocol version", async () => {
     const [store] = (await stores(1)).stores as [TaskStore];
+    await store.commit("", { task: task("t"), expectedVersion: 0, events: [] });
     const config = (id: string, url: string) =>
       create(TaskPushNotificationConfigSchema, { id, taskId: "t", url, token: `tok-${id}` });
     for (const id of ["b", "a", "c"])

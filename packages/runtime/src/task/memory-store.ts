@@ -13,6 +13,8 @@
  *                listeners once the commit holds (memory-listeners.ts)
  *   listing      per-tenant ordered index maintained on commit (list-index.ts),
  *                keyset page tokens (page-token.ts)
+ *   keys         holding a NUL character are refused, as PostgreSQL must
+ *                (store-keys.ts)
  *   push configs per (tenant, task, id), at most maxPushConfigsPerTask per
  *                task (memory-push-configs.ts); putting one for a task the
  *                store does not hold is TaskNotFoundError
@@ -71,6 +73,8 @@ import type {
   TaskStore,
   TaskUpdateResult,
 } from "./store.js";
+import { checkKeys, checkTaskKeys } from "./store-keys.js";
+import { DEFAULT_MAX_PUSH_CONFIGS_PER_TASK, pushConfigTaskMissing } from "./store-refusals.js";
 import { taskKey } from "./task-key.js";
 import { turnAfter } from "./turns.js";
 
@@ -109,12 +113,12 @@ export interface MemoryTaskStore extends TaskStore {
   stats(): MemoryTaskStoreStats;
 }
 
+export { DEFAULT_MAX_PUSH_CONFIGS_PER_TASK } from "./store-refusals.js";
 export const DEFAULT_MAX_TASKS = 10_000;
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 export const DEFAULT_MAX_TENANT_SHARE = 0.5;
 /** Bytes counted per stored task besides its own: the slot, map and index entries. */
 export const TASK_OVERHEAD = 512;
-export const DEFAULT_MAX_PUSH_CONFIGS_PER_TASK = 100;
 const LIST = "ListTasks";
 
 interface Slot {
@@ -207,6 +211,7 @@ class MemoryStore implements MemoryTaskStore {
   }
 
   async get(tenant: string, taskId: string): Promise<StoredTask | undefined> {
+    checkKeys("task store get", { tenant, taskId });
     this.sweep();
     const slot = this.tasks.get(taskKey(tenant, taskId));
     return slot ? { task: deepCopy(slot.task), version: slot.version, turn: slot.turn } : undefined;
@@ -216,6 +221,7 @@ class MemoryStore implements MemoryTaskStore {
     this.sweep();
     const id = commit.task.id;
     if (!id) throw new A2AError("InvalidParamsError", `task store commit: task.id is empty (tenant "${tenant}")`);
+    checkTaskKeys("task store commit", tenant, commit.task);
     const key = taskKey(tenant, id);
     const slot = this.tasks.get(key);
     if ((slot?.version ?? 0) !== commit.expectedVersion) return undefined;
@@ -232,12 +238,14 @@ class MemoryStore implements MemoryTaskStore {
     taskId: string,
     change: (stored: StoredTask) => TaskChange | undefined,
   ): Promise<TaskUpdateResult> {
+    checkKeys("task store update", { tenant, taskId });
     this.sweep();
     const key = taskKey(tenant, taskId);
     const slot = this.tasks.get(key);
     if (!slot) return undefined;
     const made = change({ task: slot.task, version: slot.version, turn: slot.turn });
     if (!made) return "declined";
+    checkTaskKeys("task store update", tenant, made.task);
     if (made.task.id !== taskId) {
       throw new A2AError("InvalidParamsError", `task store update of task ${taskId}: the change renamed it`);
     }
@@ -334,6 +342,7 @@ class MemoryStore implements MemoryTaskStore {
   }
 
   async list(tenant: string, query: TaskQuery): Promise<TaskPage> {
+    checkKeys(LIST, { tenant, contextId: query.contextId });
     this.sweep();
     if (!Number.isSafeInteger(query.pageSize) || query.pageSize < 1) {
       throw new A2AError("InvalidParamsError", `${LIST}: pageSize ${query.pageSize} is not a positive integer`);
@@ -361,30 +370,33 @@ class MemoryStore implements MemoryTaskStore {
   }
 
   async subscribe(tenant: string, taskId: string, listener: TaskListener): Promise<() => Promise<void>> {
+    checkKeys("task store subscribe", { tenant, taskId });
     const remove = this.listeners.add(tenant, taskId, listener);
     return async () => remove();
   }
 
   async putPushConfig(tenant: string, stored: StoredPushConfig): Promise<void> {
-    this.sweep();
     const taskId = stored.config.taskId;
-    if (!this.tasks.has(taskKey(tenant, taskId))) {
-      throw new A2AError("TaskNotFoundError", `push config ${stored.config.id}: task ${taskId} not found`);
-    }
+    checkKeys("push config put", { tenant, taskId, id: stored.config.id });
+    this.sweep();
+    if (!this.tasks.has(taskKey(tenant, taskId))) throw pushConfigTaskMissing(stored.config.id, taskId);
     this.pushConfigs.put(tenant, stored);
   }
 
   async getPushConfig(tenant: string, taskId: string, id: string): Promise<StoredPushConfig | undefined> {
+    checkKeys("push config get", { tenant, taskId, id });
     this.sweep();
     return this.pushConfigs.get(tenant, taskId, id);
   }
 
   async listPushConfigs(tenant: string, taskId: string, pageSize: number, pageToken: string): Promise<PushConfigPage> {
+    checkKeys("push config list", { tenant, taskId });
     this.sweep();
     return this.pushConfigs.list(tenant, taskId, pageSize, pageToken);
   }
 
   async deletePushConfig(tenant: string, taskId: string, id: string): Promise<boolean> {
+    checkKeys("push config delete", { tenant, taskId, id });
     this.sweep();
     return this.pushConfigs.delete(tenant, taskId, id);
   }

@@ -21,7 +21,9 @@
  *                 task (with the call's protocol version) before its first
  *                 event is pushed
  *
- * Every refusal comes before the executor runs and before a stream starts.
+ * A tenant, message.taskId or message.contextId holding a NUL character is
+ * InvalidParamsError naming it (store-keys.ts). Every refusal comes before
+ * the executor runs and before a stream starts.
  * The watch listens before the task is read or created, so the caller sees
  * every event after the version it starts from. When the executor returns
  * with the task neither terminal nor interrupted, the watch ends at the
@@ -38,6 +40,7 @@ import { watchTask, type TaskWatch } from "./task-watch.js";
 import { deepCopy } from "./copy.js";
 import { type Committed, committedCopy, type Origin } from "./task-writer.js";
 import { busyTaskError } from "./turns.js";
+import { checkKeys } from "./store-keys.js";
 
 export interface SendStart {
   readonly tenant: string;
@@ -121,6 +124,8 @@ export async function startSend(
   if (!req.message) throw new A2AError("InvalidParamsError", `${operation}: message is required`);
   checkHistoryLength(req.configuration?.historyLength, `${operation}: configuration.historyLength`);
   const tenant = tenantOf(context, req);
+  const { taskId, contextId } = req.message;
+  checkKeys(operation, { tenant, "message.taskId": taskId, "message.contextId": contextId });
   const place = await placeOf(deps, req.message, tenant);
   const userMessage: Message = { ...req.message, ...place };
   const pushConfig = await pushConfigOf(deps, req, context, { tenant, taskId: place.taskId });
