@@ -24,7 +24,7 @@
  * It prints the size of the production node_modules.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { cpSync, readdirSync, writeFileSync, mkdirSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { createGrpcTransport } from "@connectrpc/connect-node";
@@ -173,6 +173,17 @@ describe("the README's Use it section, from the packed tarballs", () => {
       expect.arrayContaining(["server.js", "client.js", "both-versions.js", "task-agent.js"]),
     );
   }, 600_000);
+
+  it("applies the README's own override file with overrides=", () => {
+    runStep("generate-acme");
+    const overrides = readFileSync(join(user, "src/gen-acme/v1.0.1/a2a_overrides.md"), "utf8");
+    expect(overrides).toContain("| `acme-message-context` | `input.Message.context_id` |");
+    const definition = readFileSync(join(user, "src/gen-acme/v1.0.1/a2a_a2a.ts"), "utf8");
+    const messageRules = /"lf\.a2a\.v1\.Message": \[([^\]]*)\]/.exec(definition)?.[1]?.replace(/\s+/g, " ");
+    expect(messageRules).toBe(
+      '{ field: "message_id" }, { field: "role" }, { field: "parts", minItems: 1 }, { field: "context_id" }',
+    );
+  }, 120_000);
 
   it("runs with a production-only install of at most 15 MB", () => {
     cpSync(join(user, "package-lock.json"), join(work, "lock.json"));
