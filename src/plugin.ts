@@ -10,7 +10,7 @@
  * collected and thrown before the first file is generated.
  */
 import type { Plugin } from "@bufbuild/protoplugin";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { create, protoInt64 } from "@bufbuild/protobuf";
 import { CodeGeneratorResponse_Feature, CodeGeneratorResponseSchema, Edition } from "@bufbuild/protobuf/wkt";
@@ -18,7 +18,12 @@ import { internals } from "./host/protoplugin-internals.js";
 import { parseA2aOptions, type A2aOptions } from "./options.js";
 import { buildModels, findExtensions } from "./model/build-model.js";
 import { Problems } from "./generation-error.js";
-import { loadOverrideFile, shippedOverrides, type OverrideFile } from "./overrides/load-overrides.js";
+import {
+  loadOverrideFile,
+  maxOverrideFileBytes,
+  shippedOverrides,
+  type OverrideFile,
+} from "./overrides/load-overrides.js";
 import { applyOverrides } from "./overrides/apply-overrides.js";
 import { buildRouteTable, type RouteTable } from "./model/route-table.js";
 import { writeOutputs } from "./emit/outputs.js";
@@ -29,6 +34,7 @@ import { linkVersions } from "./compat/version-links.js";
 import { noProtocolVersionProblem, selectServices, userFilesInUse } from "./overrides/select-services.js";
 import type { ApiModel } from "./model/model-types.js";
 import { resolveApis } from "./model/resolve-api.js";
+import { describeRefusal, readBounded } from "./read-bounded.js";
 
 const packageRoot = new URL("../", import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL("package.json", packageRoot), "utf8")) as { version: string };
@@ -98,32 +104,23 @@ function loadUserOverrides(options: A2aOptions, problems: Problems): OverrideFil
     });
 }
 
-/** Override files are small YAML files: at most this many bytes. */
-const maxOverrideFileBytes = 1024 * 1024;
-
 /**
- * The text of an override file, or undefined after a problem: it must be a regular
- * file (not a device, FIFO or folder, which could block or never end) of at most
- * maxOverrideFileBytes, checked before it is opened.
+ * The text of an override file, or undefined after a problem: it must be a regular file (not a device, FIFO
+ * or folder, which could block or never end) of at most maxOverrideFileBytes, checked before it is opened,
+ * and read no further than that (a procfs file reports a size of 0 whatever it holds).
  */
 function readOverrideText(path: string, problems: Problems): string | undefined {
-  const where = displayPath(path);
-  try {
-    const stat = statSync(path);
-    if (!stat.isFile()) {
-      problems.add(`${where}: not a regular file; overrides= takes the path of a YAML file`);
-      return undefined;
-    }
-    if (stat.size > maxOverrideFileBytes) {
-      problems.add(`${where}: ${stat.size} bytes; an override file may have at most ${maxOverrideFileBytes} bytes`);
-      return undefined;
-    }
-    return readFileSync(path, "utf8");
-  } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-    problems.add(`${where}: cannot read override file: ${reason}`);
-    return undefined;
-  }
+  const read = readBounded(path, maxOverrideFileBytes);
+  if (read.ok) return read.data.toString("utf8");
+  const rule: Record<typeof read.kind, string> = {
+    io: "",
+    type: "; overrides= takes the path of a YAML file",
+    size: `; an override file may have at most ${maxOverrideFileBytes} bytes`,
+  };
+  const found =
+    read.kind === "io" ? `cannot read override file: ${read.code}` : describeRefusal(read, maxOverrideFileBytes);
+  problems.add(`${displayPath(path)}: ${found}${rule[read.kind]}`);
+  return undefined;
 }
 
 /** Paths in messages and docs are relative to the plugin package or the working directory, so output is stable. */

@@ -1,9 +1,9 @@
 /**
- * Plugin inputs are bounded (issue 9, item 13): an override file must be a
+ * Plugin inputs are bounded (issue 9, item 13; issue 24): an override file must be a
  * regular file of at most 1 MiB, checked before it is opened (a device or a
- * FIFO would never end or block); a file that is not YAML is refused without
- * echoing its text; strings in override files have length limits. Each run
- * is in-process, bounded in time by the limits themselves.
+ * FIFO would never end or block), and read no further than that (a procfs
+ * file reports a size of 0); a file that is not YAML is refused without
+ * echoing its text; strings in override files have length limits. Each run is in-process, bounded in time by the limits themselves.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -41,25 +41,35 @@ beforeAll(() => {
 describe("override files given with overrides=", () => {
   it("refuses a device before reading it", () => {
     const r = generate("overrides=/dev/zero");
-    expect(r.error?.message).toBe("/dev/zero: not a regular file; overrides= takes the path of a YAML file");
+    expect(r.error?.message).toBe(
+      "/dev/zero: a character device, not a regular file; overrides= takes the path of a YAML file",
+    );
   });
 
   it("refuses a FIFO without blocking on it", () => {
     const fifo = join(dir, "pipe.yaml");
     execFileSync("mkfifo", [fifo]);
     const r = generate(`overrides=${fifo}`);
-    expect(r.error?.message).toBe(`${fifo}: not a regular file; overrides= takes the path of a YAML file`);
+    expect(r.error?.message).toBe(`${fifo}: a FIFO, not a regular file; overrides= takes the path of a YAML file`);
   });
 
   it("refuses a folder", () => {
     const r = generate(`overrides=${dir}`);
-    expect(r.error?.message).toBe(`${dir}: not a regular file; overrides= takes the path of a YAML file`);
+    expect(r.error?.message).toBe(`${dir}: a folder, not a regular file; overrides= takes the path of a YAML file`);
   });
 
   it("refuses a file over 1 MiB, naming its size, before parsing it", () => {
     const big = overrideFile("big.yaml", `# ${"x".repeat(1024 * 1024)}\n`);
     const r = generate(`overrides=${big}`);
     expect(r.error?.message).toBe(`${big}: 1048579 bytes; an override file may have at most 1048576 bytes`);
+  });
+
+  it("reads a procfs file that reports a size of 0 no further than 1 MiB, and refuses it", () => {
+    const r = generate("overrides=/proc/self/pagemap");
+    expect(r.error?.message).toBe(
+      "/proc/self/pagemap: more than 1048576 bytes (it reports a size of 0); " +
+        "an override file may have at most 1048576 bytes",
+    );
   });
 
   it("takes a file of exactly 1 MiB", () => {

@@ -3,12 +3,17 @@
  * (file shape) and against the schema of each entry's target (value shape).
  * Problems name the file, the line and the entry id; a syntax error gives its
  * position and the parser's error code, never text of the file.
+ *
+ * Bounds: a file is at most maxOverrideFileBytes (read by src/plugin.ts).
  */
 import { createRequire } from "node:module";
 import type { ErrorObject } from "ajv";
 import { readGeneratedJson } from "../assets.js";
 import { validator } from "./override-assets.js";
 import type { Problems } from "../generation-error.js";
+
+/** Override files are small YAML files: at most this many bytes. */
+export const maxOverrideFileBytes = 1024 * 1024;
 
 export interface OverrideEntry {
   readonly file: string;
