@@ -2,8 +2,10 @@
  * Plugin inputs are bounded (issue 9, item 13; issue 24): an override file must be a
  * regular file of at most 1 MiB, checked before it is opened (a device or a
  * FIFO would never end or block), and read no further than that (a procfs
- * file reports a size of 0); a file that is not YAML is refused without
- * echoing its text; strings in override files have length limits. Each run is in-process, bounded in time by the limits themselves.
+ * file reports a size of 0); its aliases may not expand it past 1 MiB either,
+ * and an alias cycle is refused, each as one problem naming the file and the
+ * line; a file that is not YAML is refused without echoing its text; strings in override files have
+ * length limits. Each run is in-process, bounded in time by the limits themselves.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -118,6 +120,65 @@ entries:
     const d = generate("default_overrides=false", `overrides=${longDecision}`);
     expect(d.error?.message).toContain(
       `${longDecision}:4: entry "acme": /decision: must NOT have more than 4000 characters`,
+    );
+  });
+});
+
+describe("aliases in override files", () => {
+  /** 49 KB: one entry of 5,000 unknown keys, then 99 aliases of it (500,000 schema problems once expanded). */
+  const wide = () => {
+    const keys = Array.from({ length: 5000 }, (_, i) => `k${i}: 1`).join(", ");
+    return `format: 2\npackage: lf.a2a.v1\nentries:\n  - &e { ${keys} }\n${"  - *e\n".repeat(99)}`;
+  };
+
+  it("refuses 49 KB that aliases expand past 1 MiB: one problem naming the file and the alias's line", () => {
+    const file = overrideFile("wide.yaml", wide());
+    expect(Buffer.byteLength(wide())).toBeLessThan(50_000);
+    const r = generate(`overrides=${file}`);
+    expect(r.error?.message).toBe(
+      // Line 31 holds the 27th alias: each copy of the entry counts about 39 KB (its keys and values).
+      `${file}:31: the aliases expand the file past 1048576 bytes here; ` +
+        "an override file may have at most 1048576 bytes, aliases expanded",
+    );
+  });
+
+  it("refuses a billion laughs, naming the line where the expansion goes over", () => {
+    const levels = Array.from({ length: 9 }, (_, i) =>
+      i === 0
+        ? `l0: &l0 [${Array(10).fill('"lol"').join(", ")}]`
+        : `l${i}: &l${i} [${Array(10)
+            .fill(`*l${i - 1}`)
+            .join(", ")}]`,
+    );
+    const file = overrideFile("laughs.yaml", `format: 2\npackage: lf.a2a.v1\n${levels.join("\n")}\nentries: []\n`);
+    const r = generate(`overrides=${file}`);
+    expect(r.error?.message).toMatch(new RegExp(`^${file}:\\d+: the aliases expand the file past 1048576 bytes here;`));
+    expect(Number(/:(\d+):/.exec(r.error!.message)![1])).toBeGreaterThan(3);
+  });
+
+  it("refuses an alias inside the node it names", () => {
+    const file = overrideFile("cycle.yaml", "format: 2\npackage: lf.a2a.v1\nentries: &e\n  - *e\n");
+    const r = generate(`overrides=${file}`);
+    expect(r.error?.message).toBe(
+      `${file}:4: an alias inside the node it names; override files cannot hold values that contain themselves`,
+    );
+  });
+
+  it("takes a file that shares one anchored source among 150 entries", () => {
+    const entries = Array.from(
+      { length: 150 },
+      (_, i) =>
+        `  - id: e${i}\n    target: api.protocolVersion\n    value: { version: "1.0", release: "1.0.1" }\n` +
+        `    source: ${i === 0 ? "&src " : "*src"}${i === 0 ? '{ document: "acme", section: "1" }' : ""}\n` +
+        '    decision: "acme"\n',
+    );
+    const file = overrideFile("shared.yaml", `format: 2\npackage: lf.a2a.v1\nentries:\n${entries.join("")}`);
+    const r = generate("default_overrides=false", `overrides=${file}`);
+    // Read whole (the yaml package's default alias count, 100, would refuse it): all 150 entries reach the
+    // check that one target is set once.
+    expect(r.error?.message).toMatch(/^149 problems:\n/);
+    expect(r.error?.message).toContain(
+      `${file}:9: entry "e1": conflicts with ${file}:4: entry "e0": both target api.protocolVersion`,
     );
   });
 });
