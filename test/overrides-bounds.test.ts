@@ -4,7 +4,8 @@
  * FIFO would never end or block), and read no further than that (a procfs
  * file reports a size of 0); its aliases may not expand it past 1 MiB either,
  * and an alias cycle is refused, each as one problem naming the file and the
- * line; a file that is not YAML is refused without echoing its text; strings in override files have
+ * line; an error lists at most 50 problems and counts the rest; a file that is
+ * not YAML is refused without echoing its text; strings in override files have
  * length limits. Each run is in-process, bounded in time by the limits themselves.
  */
 import { execFileSync } from "node:child_process";
@@ -180,5 +181,19 @@ describe("aliases in override files", () => {
     expect(r.error?.message).toContain(
       `${file}:9: entry "e1": conflicts with ${file}:4: entry "e0": both target api.protocolVersion`,
     );
+  });
+});
+
+describe("a run with many problems", () => {
+  it("lists the first 50 and counts the rest", () => {
+    const keys = Array.from({ length: 5000 }, (_, i) => `k${i}: 1`).join(", ");
+    const file = overrideFile("many.yaml", `format: 2\npackage: lf.a2a.v1\nentries:\n  - { ${keys} }\n`);
+    const r = generate(`overrides=${file}`);
+    const lines = r.error!.message.split("\n");
+    expect(lines[0]).toMatch(/^50\d\d problems:$/);
+    const total = Number(/^(\d+)/.exec(lines[0]!)![1]);
+    expect(lines.filter((l) => l.startsWith("  - "))).toHaveLength(50);
+    expect(lines.at(-1)).toBe(`  … and ${total - 50} more`);
+    expect(r.error!.message.length).toBeLessThan(10_000);
   });
 });
