@@ -15,7 +15,7 @@ import { resolve } from "node:path";
 import { create, protoInt64 } from "@bufbuild/protobuf";
 import { CodeGeneratorResponse_Feature, CodeGeneratorResponseSchema, Edition } from "@bufbuild/protobuf/wkt";
 import { internals } from "./host/protoplugin-internals.js";
-import { parseA2aOptions, type A2aOptions } from "./options.js";
+import { checkStandardOptions, parseA2aOptions, type A2aOptions } from "./options.js";
 import { buildModels, findExtensions } from "./model/build-model.js";
 import { Problems } from "./generation-error.js";
 import {
@@ -47,6 +47,7 @@ export const protocGenA2a: Plugin = {
     const parameter = /(^|,)target=/.test(request.parameter)
       ? request.parameter
       : ["target=ts", request.parameter].filter(Boolean).join(",");
+    checkStandardOptions(parameter);
     const parsed = internals.parseParameter(parameter, parseA2aOptions);
     const schema = internals.createSchema(
       request,
