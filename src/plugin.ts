@@ -34,6 +34,7 @@ import { linkVersions } from "./compat/version-links.js";
 import { noProtocolVersionProblem, selectServices, userFilesInUse } from "./overrides/select-services.js";
 import type { ApiModel } from "./model/model-types.js";
 import { resolveApis } from "./model/resolve-api.js";
+import { versionPartnerNotes } from "./overrides/version-partner-note.js";
 import { describeRefusal, readBounded } from "./read-bounded.js";
 
 const packageRoot = new URL("../", import.meta.url);
@@ -65,7 +66,10 @@ export const protocGenA2a: Plugin = {
     const user = loadUserOverrides(options, problems);
     const selection = selectServices(schema.files, options, shipped, user, problems);
     // With a file that did not load, the coverage is not known: say nothing about skipped services then.
-    if (problems.size === 0) for (const note of selection.notes) process.stderr.write(`protoc-gen-a2a: ${note}\n`);
+    if (problems.size === 0) {
+      const partners = versionPartnerNotes(selection.requestPackages, shipped, options);
+      for (const note of [...selection.notes, ...partners]) process.stderr.write(`protoc-gen-a2a: ${note}\n`);
+    }
     const ext = findExtensions(schema.allFiles);
     const models = buildModels(schema.files, schema.allFiles, ext, problems, (s) => selection.selected.has(s));
     const inUse = userFilesInUse(user, models, selection, problems);
