@@ -4,9 +4,9 @@
  * Rule: with no arguments it is a protoc plugin (stdin request in, stdout response out), unless stdin is a
  * terminal: protoc and buf always pipe the request, so a terminal means a person ran it, who gets the usage
  * on stderr and exit code 2 instead of a process waiting for a request that never comes. `--help` prints
- * the usage; `-v`/`--version` the version. The command is loaded only when run, so that plugin runs do not
- * pay for it: `sync <dir>` stages the pinned protos (src/sync/command.ts). Any other argument is refused
- * with the list of commands.
+ * the usage; `-v`/`--version` the version. The commands are loaded only when run, so that plugin runs do not
+ * pay for them: `sync <dir>` stages the pinned protos (src/sync/command.ts), `docs <openapi>...` renders
+ * OpenAPI documents with Redoc (docs-command.ts). Any other argument is refused with the list of commands.
  */
 import type { Plugin } from "@bufbuild/protoplugin";
 import { internals } from "./protoplugin-internals.js";
@@ -22,6 +22,9 @@ export function usage(plugin: Plugin): string {
     "Commands:\n" +
     `  ${plugin.name} sync <dir>              stage the pinned A2A protos and the google/api protos they import\n` +
     `                                      into <dir> (see \`${plugin.name} sync --help\`)\n` +
+    `  ${plugin.name} docs <openapi>... [--out <dir>]\n` +
+    "                                      render OpenAPI documents into HTML pages with Redoc\n" +
+    `                                      (see \`${plugin.name} docs --help\`)\n` +
     "\n" +
     `If buf says the input "had no .proto files", the A2A protos are not staged yet: run\n` +
     `\`${plugin.name} sync <dir>\` first, with <dir> the module buf.yaml names (e.g. proto).\n`
@@ -35,10 +38,8 @@ export function runPlugin(plugin: Plugin): void {
     process.stdout.write(usage(plugin));
     return;
   }
-  if (command === "sync") {
-    void import("../sync/command.js").then(async ({ runSyncCommand }) => {
-      process.exitCode = await runSyncCommand(args.slice(1));
-    });
+  if (command === "sync" || command === "docs") {
+    void runCommand(command, args.slice(1));
     return;
   }
   if (command === undefined && process.stdin.isTTY) {
@@ -47,9 +48,19 @@ export function runPlugin(plugin: Plugin): void {
     return;
   }
   if (command !== undefined && command !== "-v" && command !== "--version") {
-    process.stderr.write(`${plugin.name}: unknown command "${command}"; commands: sync (see --help)\n`);
+    process.stderr.write(`${plugin.name}: unknown command "${command}"; commands: sync, docs (see --help)\n`);
     process.exitCode = 2;
     return;
   }
   internals.runNodeJs(plugin);
+}
+
+async function runCommand(command: "sync" | "docs", args: string[]): Promise<void> {
+  if (command === "sync") {
+    const { runSyncCommand } = await import("../sync/command.js");
+    process.exitCode = await runSyncCommand(args);
+  } else {
+    const { runDocsCommand } = await import("./docs-command.js");
+    process.exitCode = runDocsCommand(args);
+  }
 }

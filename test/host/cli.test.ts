@@ -34,10 +34,11 @@ describe("protoc-gen-a2a on a terminal, without arguments", () => {
 });
 
 describe("the usage", () => {
-  it("--help lists the sync command and the sync hint", () => {
+  it("--help lists both commands and the sync hint", () => {
     const r = node(["--help"]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("  protoc-gen-a2a sync <dir>   ");
+    expect(r.stdout).toContain("  protoc-gen-a2a docs <openapi>... [--out <dir>]\n");
     expect(r.stdout.endsWith(syncHint)).toBe(true);
   });
 
@@ -52,7 +53,7 @@ describe("the usage", () => {
   it("an unknown command is refused with the list of commands", () => {
     const r = node(["generate"]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe('protoc-gen-a2a: unknown command "generate"; commands: sync (see --help)\n');
+    expect(r.stderr).toBe('protoc-gen-a2a: unknown command "generate"; commands: sync, docs (see --help)\n');
   });
 
   it("--version still prints the version", () => {

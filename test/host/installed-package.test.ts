@@ -3,10 +3,11 @@
  * (`npm pack`; dist/ is built by the test set-up) installed in a fresh folder outside the repository, so that
  * @protoc-gen-a2a/runtime, an optional peer, is not there. Its dist/ imports nothing of the runtime (type
  * imports vanish when built; the generated code imports it, the generator never does); its binary starts
- * and answers a CodeGeneratorRequest of both pinned versions.
+ * and answers a CodeGeneratorRequest of both pinned versions; and its `docs` command renders what it
+ * generated once Redocly CLI is installed beside it, and says how to install it when it is not.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { CodeGeneratorRequestSchema, CodeGeneratorResponseSchema } from "@bufbuild/protobuf/wkt";
@@ -63,5 +64,48 @@ describe("the generator installed without the runtime", () => {
     expect(res.error).toBe("");
     const names = res.file.map((f) => f.name);
     expect(names).toEqual(expect.arrayContaining(["a2a_compat.ts", "v1.0.1/a2a_a2a.ts", "v0.3.0/a2a_openapi.yaml"]));
+    for (const f of res.file.filter((x) => x.name.endsWith("_openapi.yaml") || x.name.endsWith("_openrpc.json"))) {
+      mkdirSync(dirname(join(user, "gen", f.name)), { recursive: true });
+      writeFileSync(join(user, "gen", f.name), f.content);
+    }
   });
+});
+
+describe("protoc-gen-a2a docs, installed", () => {
+  const docs = () =>
+    run(process.execPath, [bin, "docs", "gen/v0.3.0/a2a_openapi.yaml", "gen/v1.0.1/a2a_openapi.yaml"], {
+      cwd: user,
+    });
+
+  it("without Redocly CLI: one line saying how to install it, exit 1, nothing written", () => {
+    const r = docs();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(
+      "protoc-gen-a2a docs: Redocly CLI (@redocly/cli) is not installed here; it renders the pages. Install it " +
+        "beside protoc-gen-a2a (npm install --save-dev @redocly/cli) and run this again; nothing is downloaded " +
+        "at run time.\n",
+    );
+    expect(existsSync(join(user, "docs-site"))).toBe(false);
+  });
+
+  it("with Redocly CLI beside it: renders the generated documents into docs-site/", () => {
+    mkdirSync(join(user, "node_modules/@redocly"), { recursive: true });
+    symlinkSync(join(repoRoot, "node_modules/@redocly/cli"), join(user, "node_modules/@redocly/cli"));
+    const r = docs();
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    const site = join(user, "docs-site");
+    expect(readdirSync(site).sort()).toEqual([
+      "index.html",
+      "v0.3.0-a2a_openapi.html",
+      "v0.3.0-a2a_openapi.yaml",
+      "v0.3.0-a2a_openrpc.json",
+      "v1.0.1-a2a_openapi.html",
+      "v1.0.1-a2a_openapi.yaml",
+      "v1.0.1-a2a_openrpc.json",
+    ]);
+    expect(readFileSync(join(site, "v1.0.1-a2a_openapi.html"), "utf8")).toContain(
+      "<title>lf.a2a.v1.A2AService HTTP+JSON (A2A 1.0.1)</title>",
+    );
+  }, 120_000);
 });
