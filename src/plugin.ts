@@ -67,7 +67,7 @@ export const protocGenA2a: Plugin = {
     const selection = selectServices(schema.files, options, shipped, user, problems);
     // With a file that did not load, the coverage is not known: say nothing about skipped services then.
     if (problems.size === 0) {
-      const partners = versionPartnerNotes(selection.requestPackages, shipped, options);
+      const partners = versionPartnerNotes(schema.files, selection.selected, shipped, options);
       for (const note of [...selection.notes, ...partners]) process.stderr.write(`protoc-gen-a2a: ${note}\n`);
     }
     const ext = findExtensions(schema.allFiles);

@@ -6,28 +6,41 @@
  * with emit=stubs, a2a_compat.md and a2a_versions.md with emit=docs) are silently not written.
  *
  * Rule: the pairs are those of the shipped override files (the newer package's compat.unpaired entry names
- * the older one: lf.a2a.v1 ↔ a2a.v1), and only when they apply (default_overrides). When exactly one package
- * of a pair declares a service in the files to generate, and the outputs include stubs or docs, one line says
- * what is not written and how to get it. It is a note, never a failure: generating one version is legitimate.
+ * the older one: lf.a2a.v1 ↔ a2a.v1), and only when they apply (default_overrides). When the files to
+ * generate declare services of exactly one package of a pair, a service of that package gets output (it is
+ * selected: select-services.ts), and the outputs include stubs or docs, one line says what is not written
+ * and how to get it. (Both packages there and services= choosing one is the user's choice, not buf's: no
+ * note.) It is a note, never a failure: generating one version is legitimate.
  */
+import type { DescFile } from "@bufbuild/protobuf";
 import type { A2aOptions } from "../options.js";
 import type { OverrideFile } from "./load-overrides.js";
 
-/** The lines to write on stderr (without the plugin's name); empty when both or neither version is here. */
+/**
+ * The lines to write on stderr (without the plugin's name); empty when both or neither version is here.
+ * @param files     the files to generate
+ * @param selected  full names of the services that get output
+ */
 export function versionPartnerNotes(
-  requestPackages: ReadonlySet<string>,
+  files: readonly DescFile[],
+  selected: ReadonlySet<string>,
   shipped: readonly OverrideFile[],
   options: Pick<A2aOptions, "emit" | "defaultOverrides">,
 ): string[] {
   if (!options.defaultOverrides) return [];
+  const withServices = files.filter((f) => f.services.length > 0);
+  const declared = new Set(withServices.map((f) => f.proto.package));
+  const output = new Set(
+    withServices.filter((f) => f.services.some((s) => selected.has(s.typeName))).map((f) => f.proto.package),
+  );
   const outputs = [
     ...(options.emit.has("stubs") ? ["a2a_compat.ts"] : []),
     ...(options.emit.has("docs") ? ["a2a_compat.md", "a2a_versions.md"] : []),
   ];
   if (outputs.length === 0) return [];
   return pairsOf(shipped).flatMap(([newer, older]) => {
-    const here = [newer, older].filter((p) => requestPackages.has(p));
-    if (here.length !== 1) return [];
+    const here = [newer, older].filter((p) => declared.has(p));
+    if (here.length !== 1 || !output.has(here[0]!)) return [];
     const missing = here[0] === newer ? older : newer;
     return [
       `${here[0]} is in this request without ${missing}, so ${outputs.join(", ")} ` +
