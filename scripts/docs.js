@@ -1,6 +1,6 @@
-// `npm run docs [-- --out DIR] [-- --screenshot]`: renders the OpenAPI documents of generated-samples/ into
-// static HTML with Redoc (scripts/docs/build.js), into docs-site/ (git-ignored) unless --out says otherwise,
-// and prints the pages. With --screenshot, also opens the v1.0.1 page in headless Chromium
+// `npm run docs [-- --out DIR] [-- --screenshot]`: builds, then renders the OpenAPI documents of
+// generated-samples/ into static HTML with Redoc (scripts/docs/build.js), into docs-site/ (git-ignored) unless
+// --out says otherwise, and prints the pages. With --screenshot, also opens the v1.0.1 page in headless Chromium
 // (scripts/docs/chromium.js) and writes docs/openapi-v1.0.1.png, the README's picture.
 import { join } from "node:path";
 import { parseArgs } from "node:util";

@@ -2,7 +2,15 @@
  * Plugin options of protoc-gen-a2a, parsed strictly. protoplugin parses its
  * standard options (target, import_extension, js_import_style,
  * keep_empty_files, ts_nocheck, rewrite_imports, …) and passes the rest here;
- * an unknown key stops generation with the list of valid keys.
+ * an unknown key stops generation with the list of valid keys. Every refusal
+ * lists the valid values: the standard options are checked here first
+ * (checkStandardOptions), since protoplugin names only the option it refuses.
+ * Two are refused: bootstrap_wkt makes protoc-gen-es write the well-known
+ * types for @bufbuild/protobuf itself, and this plugin's output imports none of
+ * them; map_imports moves only the imports protoplugin resolves from
+ * descriptors, while this plugin names the *_pb modules of its stubs and
+ * cross-version module itself, so it would move some imports of a file and not
+ * others. rewrite_imports moves them all.
  *
  *   emit=routes+docs+stubs+openapi+openrpc  which outputs to write (default: all; stubs need routes)
  *   openapi_format=yaml   the OpenAPI documents as YAML (default) or json
@@ -34,13 +42,69 @@ const standardKeys = [
   "ts_nocheck",
   "elide_plugin_version",
   "rewrite_imports",
-  "map_imports",
-  "bootstrap_wkt",
 ];
 const ownKeys = ["emit", "openapi_format", "overrides", "default_overrides", "services"];
 
 export class OptionError extends Error {
   override name = "OptionError";
+}
+
+const booleanValue = (v: string) => (["true", "false", "1", "0"].includes(v) ? undefined : "use true or false");
+const oneOf =
+  (valid: readonly string[], aliases: readonly string[] = []) =>
+  (v: string) =>
+    [...valid, ...aliases].includes(v) ? undefined : `use ${valid.slice(0, -1).join(", ")} or ${valid.at(-1)}`;
+/** protoplugin's own rule for rewrite_imports: PATTERN:TARGET. */
+const importRule = (v: string) =>
+  v.includes(":") ? undefined : "use PATTERN:TARGET (a glob of import paths, a colon, the path that replaces them)";
+const targetKinds = ["ts", "js", "dts"];
+
+type Check = (value: string) => string | undefined;
+const notTaken =
+  (why: string): Check =>
+  () =>
+    `not taken by protoc-gen-a2a: ${why}`;
+
+/** Each standard option's check: undefined when the value is valid, else what to use instead. */
+const standardChecks = new Map<string, Check>([
+  [
+    "target",
+    (v) => {
+      const bad = v.split("+").find((t) => !targetKinds.includes(t));
+      return bad === undefined ? undefined : `unknown target "${bad}"; valid targets are ts, js, dts (join with +)`;
+    },
+  ],
+  ["import_extension", oneOf(["none", "js", "ts"], ["", ".js", ".ts"])],
+  ["js_import_style", oneOf(["module", "legacy_commonjs"])],
+  ["keep_empty_files", booleanValue],
+  ["ts_nocheck", booleanValue],
+  ["elide_plugin_version", booleanValue],
+  ["rewrite_imports", importRule],
+  [
+    "map_imports",
+    notTaken(
+      "it would move only some of the imports of the *_pb modules; " +
+        "use rewrite_imports=./PATH/*_pb.js:TARGET, which moves them all",
+    ),
+  ],
+  [
+    "bootstrap_wkt",
+    notTaken(
+      "it makes protoc-gen-es write the well-known types for @bufbuild/protobuf itself, " +
+        "and this plugin's output imports no well-known type; remove it",
+    ),
+  ],
+]);
+
+/** Refuses a bad value of a standard option, naming the valid ones, before protoplugin reads the parameter. */
+export function checkStandardOptions(parameter: string): void {
+  if (parameter === "") return;
+  for (const raw of parameter.split(",")) {
+    const i = raw.indexOf("=");
+    const key = i < 0 ? raw : raw.slice(0, i);
+    const why = standardChecks.get(key)?.(i < 0 ? "" : raw.slice(i + 1));
+    if (why !== undefined) throw new OptionError(`option ${raw}: ${why}`);
+  }
 }
 
 export function parseA2aOptions(raw: readonly { key: string; value: string }[]): A2aOptions {

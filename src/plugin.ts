@@ -10,15 +10,20 @@
  * collected and thrown before the first file is generated.
  */
 import type { Plugin } from "@bufbuild/protoplugin";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { create, protoInt64 } from "@bufbuild/protobuf";
 import { CodeGeneratorResponse_Feature, CodeGeneratorResponseSchema, Edition } from "@bufbuild/protobuf/wkt";
 import { internals } from "./host/protoplugin-internals.js";
-import { parseA2aOptions, type A2aOptions } from "./options.js";
+import { checkStandardOptions, parseA2aOptions, type A2aOptions } from "./options.js";
 import { buildModels, findExtensions } from "./model/build-model.js";
 import { Problems } from "./generation-error.js";
-import { loadOverrideFile, shippedOverrides, type OverrideFile } from "./overrides/load-overrides.js";
+import {
+  loadOverrideFile,
+  maxOverrideFileBytes,
+  shippedOverrides,
+  type OverrideFile,
+} from "./overrides/load-overrides.js";
 import { applyOverrides } from "./overrides/apply-overrides.js";
 import { buildRouteTable, type RouteTable } from "./model/route-table.js";
 import { writeOutputs } from "./emit/outputs.js";
@@ -29,6 +34,8 @@ import { linkVersions } from "./compat/version-links.js";
 import { noProtocolVersionProblem, selectServices, userFilesInUse } from "./overrides/select-services.js";
 import type { ApiModel } from "./model/model-types.js";
 import { resolveApis } from "./model/resolve-api.js";
+import { versionPartnerNotes } from "./overrides/version-partner-note.js";
+import { describeRefusal, readBounded } from "./read-bounded.js";
 
 const packageRoot = new URL("../", import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL("package.json", packageRoot), "utf8")) as { version: string };
@@ -41,6 +48,7 @@ export const protocGenA2a: Plugin = {
     const parameter = /(^|,)target=/.test(request.parameter)
       ? request.parameter
       : ["target=ts", request.parameter].filter(Boolean).join(",");
+    checkStandardOptions(parameter);
     const parsed = internals.parseParameter(parameter, parseA2aOptions);
     const schema = internals.createSchema(
       request,
@@ -58,7 +66,10 @@ export const protocGenA2a: Plugin = {
     const user = loadUserOverrides(options, problems);
     const selection = selectServices(schema.files, options, shipped, user, problems);
     // With a file that did not load, the coverage is not known: say nothing about skipped services then.
-    if (problems.size === 0) for (const note of selection.notes) process.stderr.write(`protoc-gen-a2a: ${note}\n`);
+    if (problems.size === 0) {
+      const partners = versionPartnerNotes(schema.files, selection.selected, shipped, options);
+      for (const note of [...selection.notes, ...partners]) process.stderr.write(`protoc-gen-a2a: ${note}\n`);
+    }
     const ext = findExtensions(schema.allFiles);
     const models = buildModels(schema.files, schema.allFiles, ext, problems, (s) => selection.selected.has(s));
     const inUse = userFilesInUse(user, models, selection, problems);
@@ -98,32 +109,23 @@ function loadUserOverrides(options: A2aOptions, problems: Problems): OverrideFil
     });
 }
 
-/** Override files are small YAML files: at most this many bytes. */
-const maxOverrideFileBytes = 1024 * 1024;
-
 /**
- * The text of an override file, or undefined after a problem: it must be a regular
- * file (not a device, FIFO or folder, which could block or never end) of at most
- * maxOverrideFileBytes, checked before it is opened.
+ * The text of an override file, or undefined after a problem: it must be a regular file (not a device, FIFO
+ * or folder, which could block or never end) of at most maxOverrideFileBytes, checked before it is opened,
+ * and read no further than that (a procfs file reports a size of 0 whatever it holds).
  */
 function readOverrideText(path: string, problems: Problems): string | undefined {
-  const where = displayPath(path);
-  try {
-    const stat = statSync(path);
-    if (!stat.isFile()) {
-      problems.add(`${where}: not a regular file; overrides= takes the path of a YAML file`);
-      return undefined;
-    }
-    if (stat.size > maxOverrideFileBytes) {
-      problems.add(`${where}: ${stat.size} bytes; an override file may have at most ${maxOverrideFileBytes} bytes`);
-      return undefined;
-    }
-    return readFileSync(path, "utf8");
-  } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-    problems.add(`${where}: cannot read override file: ${reason}`);
-    return undefined;
-  }
+  const read = readBounded(path, maxOverrideFileBytes);
+  if (read.ok) return read.data.toString("utf8");
+  const rule: Record<typeof read.kind, string> = {
+    io: "",
+    type: "; overrides= takes the path of a YAML file",
+    size: `; an override file may have at most ${maxOverrideFileBytes} bytes`,
+  };
+  const found =
+    read.kind === "io" ? `cannot read override file: ${read.code}` : describeRefusal(read, maxOverrideFileBytes);
+  problems.add(`${displayPath(path)}: ${found}${rule[read.kind]}`);
+  return undefined;
 }
 
 /** Paths in messages and docs are relative to the plugin package or the working directory, so output is stable. */

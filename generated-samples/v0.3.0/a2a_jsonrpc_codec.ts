@@ -6,7 +6,7 @@
 
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { At } from "@protoc-gen-a2a/runtime/compat-json";
-import { at, eachJson, invalid, isJsonObject, jsonRpcCodec, lose, mapJson, mergeJson, nameId, partKindOf, pathOf, preview, refuse, refuseKind, resourceName, setKey, withType } from "@protoc-gen-a2a/runtime/compat-json";
+import { at, eachJson, invalid, isJsonObject, jsonRpcCodec, lose, mapJson, mergeJson, nameId, PART_LEFT_OUT, partKindOf, pathOf, preview, refuse, refuseKind, resourceName, setKey, withType } from "@protoc-gen-a2a/runtime/compat-json";
 import type { JsonRpcCodec, Loss } from "@protoc-gen-a2a/runtime";
 
 // The a2a.json codec of a2a.v1.A2AService's JSON-RPC binding, protocol 0.3.
@@ -1729,7 +1729,7 @@ function writePart(json: JsonObject): JsonObject | undefined {
  */
 function partOrLoss(json: JsonValue, a: At, lost: Loss[]): JsonObject | undefined {
   const p = isJsonObject(json) ? writePart(json) : undefined;
-  if (p === undefined) lose(lost, a, "", "a part without text, a file (uri or bytes) or data has no a2a.json form; it was left out");
+  if (p === undefined) lose(lost, a, "", PART_LEFT_OUT);
   return p;
 }
 

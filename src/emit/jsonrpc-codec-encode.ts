@@ -15,7 +15,6 @@
  */
 import { ScalarType, type DescEnum, type DescField } from "@bufbuild/protobuf";
 import type { Printable } from "@bufbuild/protoplugin";
-import { PART_LEFT_OUT } from "@protoc-gen-a2a/runtime/compat-json";
 import {
   camel,
   coderParams,
@@ -290,7 +289,8 @@ export function printPartWriters(c: CodecCtx, withList: boolean): void {
     [c.jsonObject, " | undefined"],
     [
       ["const p = ", isObject, "(json) ? writePart(json) : undefined;"],
-      ["if (p === undefined) ", c.h("lose"), `(lost, a, "", ${lit(PART_LEFT_OUT)});`],
+      // The reason is the runtime's, imported by the generated code: the generator never loads the runtime.
+      ["if (p === undefined) ", c.h("lose"), '(lost, a, "", ', c.h("PART_LEFT_OUT"), ");"],
       ["return p;"],
     ],
   );

@@ -1,33 +1,66 @@
 /**
  * Entry point of the `protoc-gen-a2a` binary.
  *
- * Rule: with no arguments it is a protoc plugin (stdin request in, stdout response out);
- * `--help` prints the usage; `sync <dir>` stages the pinned protos (src/sync/command.ts,
- * loaded only for that subcommand so that plugin runs do not pay for it).
+ * Rule: with no arguments it is a protoc plugin (stdin request in, stdout response out), unless stdin is a
+ * terminal: protoc and buf always pipe the request, so a terminal means a person ran it, who gets the usage
+ * on stderr and exit code 2 instead of a process waiting for a request that never comes. `--help` prints
+ * the usage; `-v`/`--version` the version. The commands are loaded only when run, so that plugin runs do not
+ * pay for them: `sync <dir>` stages the pinned protos (src/sync/command.ts), `docs <openapi>...` renders
+ * OpenAPI documents with Redoc (docs-command.ts). Any other argument is refused with the list of commands.
  */
 import type { Plugin } from "@bufbuild/protoplugin";
 import { internals } from "./protoplugin-internals.js";
 
+/** The usage; it says what to do when buf finds no protos, since the plugin never runs then. */
+export function usage(plugin: Plugin): string {
+  return (
+    `${plugin.name} ${plugin.version}\n` +
+    "A protoc/buf plugin: reads a CodeGeneratorRequest on stdin, writes a CodeGeneratorResponse to stdout.\n" +
+    `Use it with \`buf generate\` (local: ${plugin.name}) or \`protoc --plugin=${plugin.name} --a2a_out=...\`.\n` +
+    'Options: see README.md, "Plugin options".\n' +
+    "\n" +
+    "Commands:\n" +
+    `  ${plugin.name} sync <dir>              stage the pinned A2A protos and the google/api protos they import\n` +
+    `                                      into <dir> (see \`${plugin.name} sync --help\`)\n` +
+    `  ${plugin.name} docs <openapi>... [--out <dir>]\n` +
+    "                                      render OpenAPI documents into HTML pages with Redoc\n" +
+    `                                      (see \`${plugin.name} docs --help\`)\n` +
+    "\n" +
+    `If buf says the input "had no .proto files", the A2A protos are not staged yet: run\n` +
+    `\`${plugin.name} sync <dir>\` first, with <dir> the module buf.yaml names (e.g. proto).\n`
+  );
+}
+
 export function runPlugin(plugin: Plugin): void {
   const args = process.argv.slice(2);
-  if (args[0] === "--help" || args[0] === "-h") {
-    process.stdout.write(
-      `${plugin.name} ${plugin.version}\n` +
-        `A protoc/buf plugin: reads a CodeGeneratorRequest on stdin, writes a CodeGeneratorResponse to stdout.\n` +
-        `Use it with \`buf generate\` (local: protoc-gen-a2a) or \`protoc --plugin=protoc-gen-a2a --a2a_out=...\`.\n` +
-        `Options: see README.md, "Plugin options".\n` +
-        `\n` +
-        `Commands:\n` +
-        `  ${plugin.name} sync <dir>   stage the pinned A2A protos and the google/api protos they import\n` +
-        `                              into <dir> (see \`${plugin.name} sync --help\`)\n`,
-    );
+  const command = args[0];
+  if (command === "--help" || command === "-h") {
+    process.stdout.write(usage(plugin));
     return;
   }
-  if (args[0] === "sync") {
-    void import("../sync/command.js").then(async ({ runSyncCommand }) => {
-      process.exitCode = await runSyncCommand(args.slice(1));
-    });
+  if (command === "sync" || command === "docs") {
+    void runCommand(command, args.slice(1));
+    return;
+  }
+  if (command === undefined && process.stdin.isTTY) {
+    process.stderr.write(`${plugin.name}: no CodeGeneratorRequest on stdin (it is a terminal)\n\n${usage(plugin)}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (command !== undefined && command !== "-v" && command !== "--version") {
+    process.stderr.write(`${plugin.name}: unknown command "${command}"; commands: sync, docs (see --help)\n`);
+    process.exitCode = 2;
     return;
   }
   internals.runNodeJs(plugin);
+}
+
+async function runCommand(command: "sync" | "docs", args: string[]): Promise<void> {
+  if (command === "sync") {
+    const { runSyncCommand } = await import("../sync/command.js");
+    process.exitCode = await runSyncCommand(args);
+  } else {
+    const { runDocsCommand } = await import("./docs-command.js");
+    process.exitCode = runDocsCommand(args);
+  }
 }

@@ -3,12 +3,22 @@
  * (file shape) and against the schema of each entry's target (value shape).
  * Problems name the file, the line and the entry id; a syntax error gives its
  * position and the parser's error code, never text of the file.
+ *
+ * Bounds: a file is at most maxOverrideFileBytes (read by src/plugin.ts), and
+ * its aliases may not expand it past that size either (yaml-expansion.ts): a
+ * few kilobytes of aliases would otherwise become megabytes of values and
+ * hundreds of thousands of problems. Such a file is one problem naming the
+ * file and the line of the alias that went over.
  */
 import { createRequire } from "node:module";
 import type { ErrorObject } from "ajv";
 import { readGeneratedJson } from "../assets.js";
 import { validator } from "./override-assets.js";
 import type { Problems } from "../generation-error.js";
+import { measureExpansion } from "./yaml-expansion.js";
+
+/** Override files are small YAML files: at most this many bytes, read or expanded by aliases. */
+export const maxOverrideFileBytes = 1024 * 1024;
 
 export interface OverrideEntry {
   readonly file: string;
@@ -62,7 +72,20 @@ export function loadOverrideFile(path: string, problems: Problems, text: string)
     }
     return undefined;
   }
-  const raw: unknown = doc.toJS();
+  const expansion = measureExpansion(loadYaml(), doc, maxOverrideFileBytes);
+  if (!expansion.ok) {
+    const line = lines.linePos(expansion.offset).line;
+    problems.add(
+      expansion.why === "cycle"
+        ? `${path}:${line}: an alias inside the node it names; override files cannot hold values that contain themselves`
+        : `${path}:${line}: the aliases expand the file past ${maxOverrideFileBytes} bytes here; ` +
+            `an override file may have at most ${maxOverrideFileBytes} bytes, aliases expanded`,
+    );
+    return undefined;
+  }
+  // The expansion is bounded above, exactly; the yaml package's own alias count (100 by default) would refuse a
+  // file that shares one anchored source among a hundred entries, and let through 99 aliases of a large node.
+  const raw: unknown = doc.toJS({ maxAliasCount: -1 });
   const data = raw as { entries?: { id?: unknown }[] } | null;
   const entryNodes =
     (doc.get("entries") as { items?: { range?: [number, number, number] }[] } | undefined)?.items ?? [];

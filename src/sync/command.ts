@@ -21,7 +21,9 @@ export const syncUsage =
   "  holding v0.3.0/a2a.proto and v1.0.1/a2a.proto) when set; otherwise they are downloaded from\n" +
   "  https://raw.githubusercontent.com/a2aproject/A2A/<commit>/<path> (A2A_SPEC_BASE_URL replaces\n" +
   "  the prefix; A2A_SPEC_TIMEOUT_MS bounds each download, default 30000). Each file's sha256 is\n" +
-  "  checked against the package's proto/a2a.lock.json; nothing is written unless all match.\n";
+  "  checked against the package's proto/a2a.lock.json; nothing is written unless all match.\n" +
+  "  Run it before `buf generate`: until it has run, buf finds no A2A protos and says the input\n" +
+  '  "had no .proto files".\n';
 
 /** Runs the subcommand with the arguments after `sync`; resolves to the exit code. */
 export async function runSyncCommand(args: readonly string[], cwd = process.cwd()): Promise<number> {

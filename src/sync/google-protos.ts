@@ -6,13 +6,16 @@
  * types. The files come from the google-proto-files package when it is resolvable (this
  * repository, as a devDependency), else from `dist/proto/`, where `npm run build`
  * copies the closure of `googleApiRoots` so that the published package needs no
- * 83 MB dependency. Every missing file is an error naming the file and the root.
+ * 83 MB dependency. Every missing file is an error naming the file and the root; each file
+ * is read as the pinned ones are (a regular file of at most maxProtoBytes, limits.ts).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SyncError } from "./sync-error.js";
+import { maxProtoBytes } from "./limits.js";
+import { describeRefusal, readBounded } from "../read-bounded.js";
 
 /**
  * The google/api files the pinned protos import (v0.3.0 and v1.0.1 import the same
@@ -62,15 +65,14 @@ export function googleImportClosure(googleRoot: string, imports: readonly string
     if (found.has(path) || path.startsWith("google/protobuf/")) continue; // WKTs ship with buf and protoc
     const file = join(googleRoot, path);
     if (!existsSync(file)) throw new SyncError(`${file}: imported as "${path}" but not found in ${googleRoot}`);
-    let data: Buffer;
-    try {
-      data = readFileSync(file);
-    } catch (e) {
-      const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-      throw new SyncError(`${file}: cannot read "${path}": ${why}`);
+    const read = readBounded(file, maxProtoBytes);
+    if (!read.ok) {
+      const rule =
+        read.kind === "io" ? "" : `; an imported proto must be a regular file of at most ${maxProtoBytes} bytes`;
+      throw new SyncError(`${file}: cannot read "${path}": ${describeRefusal(read, maxProtoBytes)}${rule}`);
     }
-    found.set(path, data);
-    pending.push(...importsOf(data.toString("utf8")));
+    found.set(path, read.data);
+    pending.push(...importsOf(read.data.toString("utf8")));
   }
   return new Map([...found].sort(([a], [b]) => a.localeCompare(b)));
 }

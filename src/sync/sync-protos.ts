@@ -8,14 +8,19 @@
  *
  * Rule: collect, then write. Nothing is written unless every pinned file was read or
  * downloaded and matched the sha256 of proto/a2a.lock.json, and every import was found.
+ * Every file read is a regular file of at most maxProtoBytes (limits.ts), checked before it
+ * is read (a FIFO or a device in a pinned file's place is refused, not opened), and every
+ * download is cut off past that size.
  * Errors are SyncErrors whose one-line message names the file or URL (and both hashes).
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { defaultTimeoutMs, download } from "./download.js";
 import { defaultGoogleProtoRoot, googleImportClosure, importsOf } from "./google-protos.js";
 import { SyncError } from "./sync-error.js";
+import { maxProtoBytes } from "./limits.js";
+import { describeRefusal, readBounded } from "../read-bounded.js";
 
 export { SyncError } from "./sync-error.js";
 
@@ -86,8 +91,10 @@ export function pinnedUrl(baseUrl: string, entry: LockEntry): string {
 
 export function readLock(lockFile: string): Lock {
   let lock: { repository?: unknown; inputs?: unknown };
+  const read = readBounded(lockFile, maxProtoBytes);
+  if (!read.ok) throw new SyncError(`${lockFile}: cannot read the lock file: ${describeRefusal(read, maxProtoBytes)}`);
   try {
-    lock = JSON.parse(readFileSync(lockFile, "utf8")) as { repository?: unknown; inputs?: unknown };
+    lock = JSON.parse(read.data.toString("utf8")) as { repository?: unknown; inputs?: unknown };
   } catch (e) {
     throw new SyncError(`${lockFile}: cannot read the lock file: ${(e as Error).message}`);
   }
@@ -165,14 +172,13 @@ function readFromDir(specDir: string, e: LockEntry): Pinned {
         `Set A2A_SPEC_DIR to the folder that holds ${e.specDirPath}.`,
     );
   }
-  let data: Buffer;
-  try {
-    data = readFileSync(from);
-  } catch (e2) {
-    const why = (e2 as NodeJS.ErrnoException).code ?? (e2 as Error).message;
-    throw new SyncError(`${from}: cannot read the pinned file for ${e.version}: ${why}`);
-  }
-  return checkHash(from, e, data);
+  const read = readBounded(from, maxProtoBytes);
+  if (read.ok) return checkHash(from, e, read.data);
+  if (read.kind === "io") throw new SyncError(`${from}: cannot read the pinned file for ${e.version}: ${read.code}`);
+  throw new SyncError(
+    `${from}: the pinned file for ${e.version} (${e.tag}, ${e.sourcePath}) is ${describeRefusal(read, maxProtoBytes)}; ` +
+      `a pinned proto is a regular file of at most ${maxProtoBytes} bytes (expected sha256 ${e.sha256})`,
+  );
 }
 
 /** Downloads every pinned file at once; reports the first failure in lock order. */
@@ -182,7 +188,7 @@ async function downloadAll(lock: Lock, source: { baseUrl: string; timeoutMs?: nu
   const settled = await Promise.allSettled(
     lock.inputs.map(async (e) => {
       const url = pinnedUrl(source.baseUrl, e);
-      return checkHash(url, e, await download(url, source.timeoutMs ?? defaultTimeoutMs, hint));
+      return checkHash(url, e, await download(url, source.timeoutMs ?? defaultTimeoutMs, maxProtoBytes, hint));
     }),
   );
   return settled.map((s) => {

@@ -1,23 +1,40 @@
 /**
- * The README's "Use it" section, run verbatim in a fresh folder outside the
+ * The README's "Use it" section, run verbatim in an empty folder outside the
  * repository, from the two packed tarballs, as a new user would:
  *
- *   npm pack (both packages; prepack builds) → the README's install lines,
- *   with the tarballs in place of the two package names → its sync line
- *   (A2A_SPEC_DIR, the offline source) → its buf.yaml, buf.gen.yaml,
- *   tsconfig.json and every TypeScript block written as files → its generate
- *   lines (buf generate, tsc --strict NodeNext) → a production-only install
- *   (--omit=dev) → the README's server and client over JSON-RPC, HTTP+JSON
- *   and gRPC, streaming included; the two-version server to a v0.3 call;
- *   the conversion snippet; the README client against the example agent.
+ *   npm pack (both packages; prepack builds) → the README's install and
+ *   postgres lines (npm init included), with the tarballs in place of the two
+ *   package names → its sync line (A2A_SPEC_DIR, the offline source) → its
+ *   buf.yaml, buf.gen.yaml, tsconfig.json and every TypeScript block written as
+ *   files → its generate lines (buf generate, tsc --strict NodeNext) → a
+ *   production-only install (--omit=dev) → every program of the README:
+ *
+ *   server.ts        JSON-RPC, HTTP+JSON and gRPC with the README client,
+ *                    streaming included; PORT that is no port, or is taken:
+ *                    one line on stderr and exit code 1, before any URL
+ *   both-versions.ts a v0.3 JSON-RPC call, the v1.0 client on the three
+ *                    bindings, a v0.3 gRPC call, and an honest v0.3 card
+ *   task-agent.ts    the executor: chunks with append/lastChunk, a second
+ *                    artifact, completion, and a cancel of a waiting task; in
+ *                    memory, and in PostgreSQL (the test cluster) after the
+ *                    README's migrate command
+ *   convert.ts       the conversion snippet
+ *   client.ts        against the example agent
  *
  * It prints the size of the production node_modules.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createA2AServiceGrpcClient as createOlderGrpcClient } from "../../generated-samples/v0.3.0/a2a_grpc.js";
+import { Role as OlderRole } from "../../generated-samples/v0.3.0/a2a_pb.js";
+import { createA2AServiceRestClient } from "../../generated-samples/v1.0.1/a2a_rest.js";
+import { Role, TaskState, type StreamResponse } from "../../generated-samples/v1.0.1/a2a_pb.js";
+import { postgresUrl } from "../helpers/postgres.js";
 import { readmeBlock, readmeBlocks } from "../helpers/readme.js";
 import { repoRoot, run, tempDir } from "../helpers/run.js";
 
@@ -29,24 +46,28 @@ const work = tempDir("consumer");
 const user = join(work, "user");
 const tarballs: Record<string, string> = {};
 const children: ChildProcess[] = [];
+/** What the README's npm lines wrote on stderr (warnings such as EBADENGINE). */
+let installWarnings = "";
 
 function sh(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
   const r = run(cmd, args, { cwd: user, env: { ...process.env, ...env } });
   if (r.status !== 0)
     throw new Error(`${cmd} ${args.join(" ")} (in ${user}) exited ${r.status}:\n${r.stdout}${r.stderr}`);
+  if (cmd === "npm") installWarnings += r.stderr.toString("utf8");
   return r.stdout.toString("utf8");
 }
 
 /** Runs the lines of a README `sh` block, the two package names replaced by the tarballs. */
-function runStep(title: string): void {
+function runStep(title: string, env: NodeJS.ProcessEnv = {}): void {
   for (const line of readmeBlock(title).body.split("\n")) {
     const command = line.replace(/#.*$/, "").trim();
     if (command === "") continue;
     const [cmd, ...args] = command.split(/\s+/);
-    const npm = cmd === "npm";
-    sh(cmd!, npm ? [...args.map((a) => tarballs[a] ?? a), "--no-audit", "--no-fund", "--prefer-offline"] : args, {
-      A2A_SPEC_DIR: specDir,
-    });
+    const install = cmd === "npm" && args[0] === "install";
+    const npmArgs = install
+      ? [...args.map((a) => tarballs[a] ?? a), "--no-audit", "--no-fund", "--prefer-offline"]
+      : args;
+    sh(cmd!, npmArgs, { A2A_SPEC_DIR: specDir, ...env });
   }
 }
 
@@ -66,20 +87,44 @@ function isFree(port: number): Promise<boolean> {
   });
 }
 
+interface Started {
+  readonly child: ChildProcess;
+  /** What it wrote on stderr so far. */
+  readonly err: () => string;
+}
+
 /** Starts `node script` with PORT and resolves once it prints its first line. */
-function start(script: string, port: number, cwd = user): Promise<void> {
-  const child = spawn(process.execPath, [script], { cwd, env: { ...process.env, PORT: String(port) } });
+function start(script: string, port: number, cwd = user, env: NodeJS.ProcessEnv = {}): Promise<Started> {
+  const child = spawn(process.execPath, [script], { cwd, env: { ...process.env, ...env, PORT: String(port) } });
   children.push(child);
+  let err = "";
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
   return new Promise((resolve, reject) => {
-    let err = "";
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.stdout.once("data", () => resolve());
+    child.stdout.once("data", () => resolve({ child, err: () => err }));
     child.once("exit", (code) => reject(new Error(`${script} exited ${code} before it was ready: ${err}`)));
     setTimeout(() => reject(new Error(`${script} printed nothing in 20 s: ${err}`)), 20_000).unref();
   });
 }
 
+const stopped = (c: Started) =>
+  new Promise<void>((resolve) => {
+    if (c.child.exitCode !== null || c.child.signalCode !== null) return resolve();
+    c.child.once("exit", () => resolve());
+    c.child.kill();
+  });
+
+/** Runs `node script` with PORT to its end: its exit code and both outputs. */
+function runToEnd(script: string, port: string) {
+  const r = run(process.execPath, [script], { cwd: user, env: { ...process.env, PORT: port } });
+  return { status: r.status, stdout: r.stdout.toString("utf8"), stderr: r.stderr.toString("utf8") };
+}
+
 const client = (agent: string, binding: string) => sh(process.execPath, ["dist/client.js", agent, binding]);
+const text = (value: string) => ({
+  messageId: crypto.randomUUID(),
+  role: Role.USER,
+  parts: [{ content: { case: "text" as const, value } }],
+});
 
 beforeAll(() => {
   for (const args of [["pack"], ["pack", "-w", "@protoc-gen-a2a/runtime"]]) {
@@ -92,11 +137,10 @@ beforeAll(() => {
     tarballs[`${name}:files`] = files.map((f) => f.path).join("\n");
   }
   mkdirSync(user);
-  writeFileSync(join(user, "package.json"), JSON.stringify({ name: "a2a-user", private: true, type: "module" }));
 }, 300_000);
 
 afterAll(() => {
-  for (const c of children) c.kill();
+  for (const c of children) c.kill("SIGKILL");
 });
 
 describe("the README's Use it section, from the packed tarballs", () => {
@@ -111,8 +155,12 @@ describe("the README's Use it section, from the packed tarballs", () => {
     }
   });
 
-  it("installs, syncs the protos, generates and type-checks (strict, NodeNext)", () => {
+  it("installs without engine warnings and with one TypeScript, syncs, generates and type-checks", () => {
     runStep("install");
+    runStep("postgres");
+    expect(installWarnings).not.toContain("EBADENGINE");
+    const typescripts = sh("npm", ["ls", "typescript", "--all", "--parseable"]).trim().split("\n");
+    expect(new Set(typescripts).size, typescripts.join("\n")).toBe(1);
     for (const b of readmeBlocks().filter((x) => x.title !== undefined && x.lang !== "sh")) {
       mkdirSync(dirname(join(user, b.title!)), { recursive: true });
       writeFileSync(join(user, b.title!), b.body);
@@ -121,8 +169,21 @@ describe("the README's Use it section, from the packed tarballs", () => {
     const generated = readdirSync(join(user, "src/gen"), { recursive: true }).map(String).sort();
     expect(generated).toContain("a2a_compat.ts");
     expect(generated).toContain(join("v1.0.1", "a2a_a2a.ts"));
-    expect(readdirSync(join(user, "dist"))).toEqual(expect.arrayContaining(["server.js", "client.js"]));
+    expect(readdirSync(join(user, "dist"))).toEqual(
+      expect.arrayContaining(["server.js", "client.js", "both-versions.js", "task-agent.js"]),
+    );
   }, 600_000);
+
+  it("applies the README's own override file with overrides=", () => {
+    runStep("generate-acme");
+    const overrides = readFileSync(join(user, "src/gen-acme/v1.0.1/a2a_overrides.md"), "utf8");
+    expect(overrides).toContain("| `acme-message-context` | `input.Message.context_id` |");
+    const definition = readFileSync(join(user, "src/gen-acme/v1.0.1/a2a_a2a.ts"), "utf8");
+    const messageRules = /"lf\.a2a\.v1\.Message": \[([^\]]*)\]/.exec(definition)?.[1]?.replace(/\s+/g, " ");
+    expect(messageRules).toBe(
+      '{ field: "message_id" }, { field: "role" }, { field: "parts", minItems: 1 }, { field: "context_id" }',
+    );
+  }, 120_000);
 
   it("runs with a production-only install of at most 15 MB", () => {
     cpSync(join(user, "package-lock.json"), join(work, "lock.json"));
@@ -153,9 +214,26 @@ describe("the README's Use it section, from the packed tarballs", () => {
     }
   }, 60_000);
 
-  it("serves a v0.3 client and a v1.0 client with one handler", async () => {
+  it("ends the server with one line when PORT is no port or is taken, printing no URL", async () => {
+    for (const bad of ["abc", "0", "70000", "-1"]) {
+      const r = runToEnd("dist/server.js", bad);
+      expect([r.status, r.stdout, r.stderr]).toEqual([
+        1,
+        "",
+        `PORT=${JSON.stringify(bad)} is not a port number (1-65534)\n`,
+      ]);
+    }
     const port = await freePorts();
-    await start("dist/both-versions.js", port);
+    const taken = await start("dist/server.js", port);
+    const r = runToEnd("dist/server.js", String(port));
+    expect([r.status, r.stdout]).toEqual([1, ""]);
+    expect(r.stderr).toBe(`cannot listen on 127.0.0.1:${port} (EADDRINUSE): set PORT to a free port\n`);
+    await stopped(taken);
+  }, 60_000);
+
+  it("serves v0.3 and v1.0 clients with one handler on every binding, with an honest v0.3 card", async () => {
+    const port = await freePorts();
+    const server = await start("dist/both-versions.js", port);
     const v03 = await fetch(`http://127.0.0.1:${port}/a2a/jsonrpc`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -169,8 +247,76 @@ describe("the README's Use it section, from the packed tarballs", () => {
     const body = (await v03.json()) as { result?: { kind?: string; parts?: unknown[] } };
     expect(body.result?.kind).toBe("message");
     expect(body.result?.parts).toEqual([{ kind: "text", text: "hi" }]);
-    expect(client(`http://127.0.0.1:${port}`, "JSONRPC")).toContain("JSONRPC sendMessage: message");
+    for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"]) {
+      expect(client(`http://127.0.0.1:${port}`, binding)).toContain(`${binding} sendMessage: message`);
+    }
+    const older = createOlderGrpcClient(createGrpcTransport({ baseUrl: `http://127.0.0.1:${port + 1}` }), {});
+    const reply = await older.sendMessage({
+      request: {
+        messageId: "m2",
+        role: OlderRole.USER,
+        content: [{ part: { case: "text", value: "over v0.3 gRPC" } }],
+      },
+    });
+    expect(reply.payload.case).toBe("msg");
+    const card = (await (
+      await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`, { headers: { "A2A-Version": "0.3" } })
+    ).json()) as { protocolVersion?: string; url?: string; additionalInterfaces?: { transport: string }[] };
+    expect(card.protocolVersion).toBe("0.3");
+    expect(card.url).toBe(`http://127.0.0.1:${port}/a2a/jsonrpc`);
+    expect(card.additionalInterfaces?.map((i) => i.transport)).toEqual(["JSONRPC", "HTTP+JSON", "GRPC"]);
+    expect(server.err()).toBe("");
   }, 60_000);
+
+  describe.each([
+    ["in memory", false],
+    ["in PostgreSQL", true],
+  ])("the executor agent, tasks %s", (_, postgres) => {
+    let agent: Started;
+    let rest: ReturnType<typeof createA2AServiceRestClient>;
+
+    beforeAll(async () => {
+      const env: NodeJS.ProcessEnv = {};
+      if (postgres) {
+        const url = await freshDatabase();
+        sh("npx", ["a2a-task-store", "migrate", "--database-url", url]);
+        env["DATABASE_URL"] = url;
+      }
+      const port = await freePorts();
+      agent = await start("dist/task-agent.js", port, user, env);
+      rest = createA2AServiceRestClient({ url: `http://127.0.0.1:${port}/a2a/rest` });
+    }, 120_000);
+    afterAll(() => stopped(agent));
+
+    it("streams chunks of one artifact, then a second one, then completes", async () => {
+      const events: StreamResponse[] = [];
+      for await (const event of rest.sendStreamingMessage({ message: text("one two three") })) events.push(event);
+      const chunks = events.flatMap((e) => (e.payload.case === "artifactUpdate" ? [e.payload.value] : []));
+      expect(chunks.map((c) => [c.artifact?.artifactId, c.append, c.lastChunk])).toEqual([
+        ["words", false, false],
+        ["words", true, false],
+        ["words", true, true],
+        ["reversed", false, false],
+      ]);
+      const last = events.at(-1)!;
+      expect(last.payload.case === "statusUpdate" && last.payload.value.status?.state).toBe(TaskState.COMPLETED);
+      const taskId = chunks[0]!.taskId;
+      const task = await rest.getTask({ id: taskId });
+      expect(task.artifacts.map((a) => a.parts.map((p) => p.content.value))).toEqual([
+        ["one", "two", "three"],
+        ["eerht owt eno"],
+      ]);
+    });
+
+    it("cancels a waiting task: its executor's signal ends the turn", async () => {
+      const sent = await rest.sendMessage({ message: text("wait"), configuration: { returnImmediately: true } });
+      expect(sent.payload.case).toBe("task");
+      const id = sent.payload.case === "task" ? sent.payload.value.id : "";
+      const canceled = await rest.cancelTask({ id });
+      expect(canceled.status?.state).toBe(TaskState.CANCELED);
+      expect(agent.err()).toBe("");
+    });
+  });
 
   it("runs the conversion snippet", () => {
     const out = sh(process.execPath, ["dist/convert.js"]);
@@ -189,3 +335,18 @@ describe("the README's Use it section, from the packed tarballs", () => {
     }
   }, 60_000);
 });
+
+/** A new database in the test cluster, for the README's PostgreSQL path alone. */
+async function freshDatabase(): Promise<string> {
+  const url = new URL(postgresUrl());
+  const name = `readme_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: url.href });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  url.pathname = `/${name}`;
+  return url.href;
+}

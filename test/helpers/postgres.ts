@@ -8,9 +8,9 @@
  * every PostgreSQL test fails with it (CI=true fails the whole run at once).
  */
 import { inject } from "vitest";
-import { findPostgresBin, INSTALL_HINT, startPostgresCluster } from "./postgres-cluster.js";
+import { findPostgresBin, INSTALL_HINT, locatePostgres, startPostgresCluster } from "./postgres-cluster.js";
 
-export { findPostgresBin, INSTALL_HINT };
+export { findPostgresBin, INSTALL_HINT, locatePostgres };
 
 export interface TestCluster {
   /** postgres://postgres@127.0.0.1:<port>/a2a_test */
