@@ -27,7 +27,9 @@
  * The watch listens before the task is read or created, so the caller sees
  * every event after the version it starts from. When the executor returns
  * with the task neither terminal nor interrupted, the watch ends at the
- * version the task had then, so no caller waits for a task nobody works on.
+ * version the task had then, so no caller waits for a task nobody works on
+ * (when the store cannot even say that version, it ends at once, and the
+ * caller's read of the task says what failed).
  */
 import type { HandlerContext } from "../definition.js";
 import { A2AError } from "../a2a-error.js";
@@ -167,7 +169,11 @@ export async function startSend(
         // A task left terminal or interrupted ends the watch by its own event; else end at the version as it is.
         if (!ended) watch.endAt((await deps.store.get(tenant, place.taskId))?.version ?? 0);
       })
-      .catch((e: unknown) => deps.report(e, operation, context));
+      .catch((e: unknown) => {
+        // The store failed (it is unreachable): end the watch now, so the caller's read answers, not waits forever.
+        watch.endAt(0);
+        deps.report(e, operation, context);
+      });
     return { tenant, place, watch, run, continued };
   } catch (e) {
     await watch.stop();

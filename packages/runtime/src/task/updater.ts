@@ -57,7 +57,10 @@ export interface UpdaterSetup {
 
 export interface RunUpdater extends TaskUpdater {
   mode(): UpdaterMode;
-  /** Whether the last change found or left the task terminal or interrupted (its streams end by themselves). */
+  /**
+   * Whether the last change that held (committed, or declined on a fresh read) found or left the task terminal or
+   * interrupted (its streams end by themselves); a change whose commit failed leaves it as it was.
+   */
   ended(): boolean;
 }
 
@@ -142,19 +145,23 @@ export function createUpdater(setup: UpdaterSetup): RunUpdater {
     setup.onFirst({ kind: "task" });
   };
   let ended = false;
-  const change = (apply: (task: Task) => TaskChange) =>
-    writer.change(
+  const change = async (apply: (task: Task) => TaskChange) => {
+    let ends = false;
+    await writer.change(
       tenant,
       place.taskId,
       (stored) => {
         // Called again on each compare-and-set retry: the last call is what was committed or declined.
         const made = unlessDone(setup.turn, apply)(stored);
-        ended = endsStreams((made ?? stored).task.status?.state);
+        ends = endsStreams((made ?? stored).task.status?.state);
         return made;
       },
       setup.origin,
       last,
     );
+    // Only once the commit held (or was declined on a fresh read): a failed one ends no stream.
+    ended = ends;
+  };
   return {
     mode: () => mode,
     ended: () => ended,

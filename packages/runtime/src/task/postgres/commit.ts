@@ -19,14 +19,15 @@
  *      are left out, and listeners then check all their tasks); PostgreSQL
  *      delivers it at COMMIT, so listeners never see an uncommitted version
  *
- * Any failure rolls everything back and is rethrown naming the task.
+ * Any failure rolls everything back and is rethrown naming the task
+ * (transaction.ts).
  */
 import type pg from "pg";
 import type { TaskCommit } from "../store.js";
 import { endsTurn, turnAfter } from "../turns.js";
 import { digest, statusMicros, type StoreCodecs, taskBody } from "./codec.js";
 import type { SqlNames } from "./sql-names.js";
-import { storeError } from "./store-error.js";
+import { inTransaction } from "./transaction.js";
 
 /** Longest NOTIFY payload sent; PostgreSQL's limit is 8000 bytes. */
 const MAX_PAYLOAD_BYTES = 1000;
@@ -220,7 +221,10 @@ async function insertEvents(
   await client.query("SELECT pg_notify($1, $2)", [names.channel, payload]);
 }
 
-/** Writes the commit; the new version, or undefined when the expected version is stale. */
+/**
+ * Writes the commit; the new version, or undefined when the expected version is stale (the transaction then
+ * wrote nothing, so it commits as empty).
+ */
 export async function commitTask(
   db: pg.Pool,
   names: SqlNames,
@@ -229,29 +233,13 @@ export async function commitTask(
   commit: TaskCommit,
   writer: TurnWriter,
 ): Promise<number | undefined> {
-  const client = await db.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query("BEGIN");
-    try {
-      const version = await writeTaskRow(client, names, codecs, tenant, commit, writer);
-      if (version === undefined) {
-        await client.query("ROLLBACK");
-        return undefined;
-      }
-      await syncHistory(client, names, codecs, tenant, commit);
-      await syncArtifacts(client, names, codecs, tenant, commit);
-      await insertEvents(client, names, codecs, tenant, commit, version);
-      await client.query("COMMIT");
-      return version;
-    } catch (error) {
-      await client.query("ROLLBACK").catch((rollbackError: Error) => {
-        broken = rollbackError;
-      });
-      const where = `commit of task "${commit.task.id}" (tenant "${tenant}", expected version ${commit.expectedVersion})`;
-      throw storeError(where, error);
-    }
-  } finally {
-    client.release(broken);
-  }
+  const where = `commit of task "${commit.task.id}" (tenant "${tenant}", expected version ${commit.expectedVersion})`;
+  return inTransaction(db, where, async (client) => {
+    const version = await writeTaskRow(client, names, codecs, tenant, commit, writer);
+    if (version === undefined) return undefined;
+    await syncHistory(client, names, codecs, tenant, commit);
+    await syncArtifacts(client, names, codecs, tenant, commit);
+    await insertEvents(client, names, codecs, tenant, commit, version);
+    return version;
+  });
 }

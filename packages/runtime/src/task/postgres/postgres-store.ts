@@ -66,10 +66,15 @@ function reportToConsole(error: Error): void {
 }
 
 export function createPostgresTaskStore(options: PostgresTaskStoreOptions): TaskStore {
-  const names = sqlNames(options.schema);
-  const codecs = storeCodecs(options.definition);
   const ownPool = typeof options.pool === "string";
   const db = typeof options.pool === "string" ? new pg.Pool({ connectionString: options.pool }) : options.pool;
+  return storeOnPool(options, db, ownPool);
+}
+
+/** The store on `db`, which it ends at close when `ownPool` (made from the options' connection string). */
+export function storeOnPool(options: PostgresTaskStoreOptions, db: pg.Pool, ownPool: boolean): TaskStore {
+  const names = sqlNames(options.schema);
+  const codecs = storeCodecs(options.definition);
   if ((db.options.max ?? 10) < 2) {
     throw new Error("PostgreSQL task store: the pool needs max >= 2 (one connection listens while others query)");
   }

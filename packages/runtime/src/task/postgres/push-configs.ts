@@ -15,6 +15,7 @@ import { pushConfigTaskMissing, tooManyPushConfigs } from "../store-refusals.js"
 import type { StoreCodecs } from "./codec.js";
 import { pushConfigPageToken, readPushConfigPageToken } from "./page-token.js";
 import type { SqlNames } from "./sql-names.js";
+import { inTransaction } from "./transaction.js";
 
 interface ConfigRow {
   readonly id: string;
@@ -37,40 +38,28 @@ export class PushConfigTable {
   async put(tenant: string, stored: StoredPushConfig): Promise<void> {
     const { config } = stored;
     const { q } = this.names;
-    const client = await this.db.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query("BEGIN");
-      try {
-        const task = await client.query(`SELECT 1 FROM ${q}.tasks WHERE tenant = $1 AND id = $2 FOR NO KEY UPDATE`, [
-          tenant,
-          config.taskId,
-        ]);
-        if (task.rowCount === 0) throw pushConfigTaskMissing(config.id, config.taskId);
-        const have = await client.query<{ n: number; replacing: boolean }>(
-          `SELECT count(*)::integer AS n, coalesce(bool_or(id = $3), false) AS replacing
-           FROM ${q}.push_configs WHERE tenant = $1 AND task_id = $2`,
-          [tenant, config.taskId, config.id],
-        );
-        const { n = 0, replacing = false } = have.rows[0] ?? {};
-        if (!replacing && n >= this.maxPerTask) throw tooManyPushConfigs(config.id, config.taskId, n, this.maxPerTask);
-        await client.query(
-          `INSERT INTO ${q}.push_configs (tenant, task_id, id, protocol_version, config)
-           VALUES ($1, $2, $3, $4, $5)
-           ON CONFLICT (tenant, task_id, id) DO UPDATE
-             SET protocol_version = EXCLUDED.protocol_version, config = EXCLUDED.config, updated_at = now()`,
-          [tenant, config.taskId, config.id, stored.protocolVersion, this.codecs.pushConfig.encode(config)],
-        );
-        await client.query("COMMIT");
-      } catch (error) {
-        await client.query("ROLLBACK").catch((rollbackError: Error) => {
-          broken = rollbackError;
-        });
-        throw error;
-      }
-    } finally {
-      client.release(broken);
-    }
+    const where = `put of push config "${config.id}" of task "${config.taskId}" (tenant "${tenant}")`;
+    await inTransaction(this.db, where, async (client) => {
+      const task = await client.query(`SELECT 1 FROM ${q}.tasks WHERE tenant = $1 AND id = $2 FOR NO KEY UPDATE`, [
+        tenant,
+        config.taskId,
+      ]);
+      if (task.rowCount === 0) throw pushConfigTaskMissing(config.id, config.taskId);
+      const have = await client.query<{ n: number; replacing: boolean }>(
+        `SELECT count(*)::integer AS n, coalesce(bool_or(id = $3), false) AS replacing
+         FROM ${q}.push_configs WHERE tenant = $1 AND task_id = $2`,
+        [tenant, config.taskId, config.id],
+      );
+      const { n = 0, replacing = false } = have.rows[0] ?? {};
+      if (!replacing && n >= this.maxPerTask) throw tooManyPushConfigs(config.id, config.taskId, n, this.maxPerTask);
+      await client.query(
+        `INSERT INTO ${q}.push_configs (tenant, task_id, id, protocol_version, config)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (tenant, task_id, id) DO UPDATE
+           SET protocol_version = EXCLUDED.protocol_version, config = EXCLUDED.config, updated_at = now()`,
+        [tenant, config.taskId, config.id, stored.protocolVersion, this.codecs.pushConfig.encode(config)],
+      );
+    });
   }
 
   async get(tenant: string, taskId: string, id: string): Promise<StoredPushConfig | undefined> {
