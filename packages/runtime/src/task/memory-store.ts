@@ -115,7 +115,8 @@ export interface MemoryTaskStore extends TaskStore {
 
 export { DEFAULT_MAX_PUSH_CONFIGS_PER_TASK } from "./store-refusals.js";
 export const DEFAULT_MAX_TASKS = 10_000;
-export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+/** 256 MiB. */
+export const DEFAULT_MAX_BYTES = 268_435_456;
 export const DEFAULT_MAX_TENANT_SHARE = 0.5;
 /** Bytes counted per stored task besides its own: the slot, map and index entries. */
 export const TASK_OVERHEAD = 512;

@@ -14,7 +14,8 @@
  *   listing      filtered and paged by the store (an index or SQL, never a full
  *                sort per call), newest status first, with opaque page tokens
  *   push configs kept per (tenant, task, id), with the protocol version of the
- *                call that created them, so delivery speaks that version
+ *                call that created them, so delivery speaks that version; at
+ *                most maxPushConfigsPerTask (default 100) per task
  *   turns        at most one turn (an executor call working on a message) runs
  *                per task (turns.ts): a commit naming `startTurn` holds only
  *                when none runs (else undefined, as for a stale version, and
@@ -139,7 +140,10 @@ export interface TaskStore {
   /** Ends the turn if it is still the one running on the task; else nothing (see the header). */
   endTurn(tenant: string, taskId: string, turn: string): Promise<void>;
 
-  /** Creates or replaces the config with the same (task, id). */
+  /**
+   * Creates or replaces the config with the same (task, id): TaskNotFoundError for a task the store does not hold,
+   * InvalidParamsError for a new id past the store's maxPushConfigsPerTask (store-refusals.ts).
+   */
   putPushConfig(tenant: string, stored: StoredPushConfig): Promise<void>;
   getPushConfig(tenant: string, taskId: string, id: string): Promise<StoredPushConfig | undefined>;
   /** pageSize 0: all. */
