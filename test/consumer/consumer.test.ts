@@ -174,6 +174,12 @@ describe("the README's Use it section, from the packed tarballs", () => {
     );
   }, 600_000);
 
+  it("renders the generated OpenAPI documents with protoc-gen-a2a docs", () => {
+    runStep("docs");
+    const pages = readdirSync(join(user, "docs-site")).sort();
+    expect(pages).toEqual(expect.arrayContaining(["index.html", "v0.3.0-a2a_openapi.html", "v1.0.1-a2a_openapi.html"]));
+  }, 300_000);
+
   it("applies the README's own override file with overrides=", () => {
     runStep("generate-acme");
     const overrides = readFileSync(join(user, "src/gen-acme/v1.0.1/a2a_overrides.md"), "utf8");
