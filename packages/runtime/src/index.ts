@@ -36,7 +36,11 @@ export type {
   JsonRpcIds,
   JsonRpcRequestContentTypes,
   ProtocolTables,
+  RestRequestContentTypes,
   StandardErrorEntry,
+  StreamStart,
+  StreamStartMode,
+  TaskTurns,
 } from "./protocol-tables.js";
 export type { InputRule } from "./validate.js";
 export {
