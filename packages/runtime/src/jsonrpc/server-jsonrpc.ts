@@ -9,10 +9,12 @@
  *          starts only with its first event: a failure before it is the
  *          ordinary error reply (application/json), as for a unary method.
  *
- * Errors: a request whose Content-Type is missing or not one the version
- * accepts gets the version's refusal code (jsonrpcRequestContentTypes: -32005,
- * id null) before its body is read; unparsable JSON -32700 (id null); a bad
- * envelope -32600; an unknown method -32601; params that do not decode, or
+ * Errors, in the order checked: a request whose Content-Type is missing or not
+ * one the version accepts gets the version's refusal code
+ * (jsonrpcRequestContentTypes: -32005, id null) before its body is read;
+ * unparsable JSON -32700 (id null); a bad envelope -32600; a version the
+ * interface does not speak VersionNotSupportedError, before the method is
+ * looked up; an unknown method -32601; params that do not decode, or
  * that break the JSON limits (limits.ts, checked before anything reads them)
  * or the version's input rules (json-request-check.ts, validate.ts), -32602;
  * anything else a handler throws that is not an A2AError -32603. Unknown
@@ -25,7 +27,7 @@
  * with id null: A2A has no notifications, so it gets its method, params or
  * handler error, or its result, with id null.
  *
- * Before the handler: the version, the agent card's capabilities and required
+ * Before the handler: the agent card's capabilities and required
  * extensions (call-context.ts, card-rules.ts); every answer to a call that
  * passed them names the activated extensions in the extensions header.
  *
@@ -41,6 +43,7 @@ import { A2AError, toJsonRpcError } from "../a2a-error.js";
 import { errorReporter } from "../report-error.js";
 import {
   admitHttpCall,
+  checkHttpVersion,
   echoingExtensions,
   lazyContext,
   tenantOf,
@@ -159,7 +162,11 @@ async function streamResponse(c: ServerCtx, id: Id, op: string, results: AsyncIt
   };
 }
 
-/** Serves one request; `seen.admitted` is set once the call passed admitCall. */
+/**
+ * Serves one request; `seen.admitted` is set once the call passed admitCall. Order: Content-Type, envelope,
+ * version (before the method is looked up, so a version the interface does not speak is never "Method not
+ * found"), method, params, card and extensions, input rules.
+ */
 async function serve(c: ServerCtx, req: CoreRequest, seen: Seen): Promise<CoreResponse> {
   const { def, options } = c;
   if (req.method !== "POST") return { status: 405, headers: { allow: "POST" }, body: "" };
@@ -168,6 +175,12 @@ async function serve(c: ServerCtx, req: CoreRequest, seen: Seen): Promise<CoreRe
   const env = await readEnvelope(req, options.maxBodyBytes ?? DEFAULT_MAX_BODY, c.maxId);
   if ("error" in env) return { ...fail(c, env.id, env.error), status: env.status ?? 200 };
   const { id, params } = env;
+  let version: string;
+  try {
+    version = checkHttpVersion(def, req);
+  } catch (e) {
+    return fail(c, id, e);
+  }
   const op = def.byJsonRpcMethod.get(env.method);
   if (!op) return fail(c, id, new A2AError("MethodNotFoundError", `Method not found: ${env.method}`));
   const overLimit = jsonLimitProblem(params, "params");
@@ -176,7 +189,7 @@ async function serve(c: ServerCtx, req: CoreRequest, seen: Seen): Promise<CoreRe
 
   let admitted: Admitted;
   try {
-    admitted = admitHttpCall(def, op, req, c.cardRules);
+    admitted = admitHttpCall(def, op, req, c.cardRules, version);
   } catch (e) {
     return fail(c, id, e, op.name);
   }

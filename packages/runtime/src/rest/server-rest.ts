@@ -11,10 +11,11 @@
  * starts only with its first event (a failure before it is the ordinary error
  * reply; one after it is an `error` event, then the end). Errors
  * carry the HTTP status and a google.rpc.Status-shaped body with an ErrorInfo
- * (see a2a-error.ts). Unmatched paths are 404, wrong methods 405 with Allow,
+ * (see a2a-error.ts). The version is checked first, before the route is
+ * looked up (VersionNotSupportedError, never a 404 or 405). Unmatched paths are 404, wrong methods 405 with Allow,
  * and a path with a raw "." or ".." segment 400. A "/" doubled right after
  * the base path (a base URL written with a trailing slash, "/rest/" +
- * "/tasks/1") counts once. Before the body is read: the version, the agent
+ * "/tasks/1") counts once. Before the body is read: the agent
  * card's capabilities and required extensions (call-context.ts,
  * card-rules.ts); every answer to a call that passed them names the activated
  * extensions in the extensions header. The assembled request is checked
@@ -28,6 +29,7 @@ import { A2AError, toRestError } from "../a2a-error.js";
 import { errorReporter } from "../report-error.js";
 import {
   admitHttpCall,
+  checkHttpVersion,
   echoingExtensions,
   lazyContext,
   tenantOf,
@@ -111,9 +113,19 @@ async function streamResponse(c: ServerCtx, op: OperationInfo, events: AsyncIter
   };
 }
 
-/** Serves one request; `seen.admitted` is set once the call passed admitCall. */
+/**
+ * Serves one request; `seen.admitted` is set once the call passed admitCall. Order: the version (before the
+ * route is looked up, so a version the interface does not speak is never a 404 or 405), the path and route,
+ * the card and extensions, then the body.
+ */
 async function serve(c: ServerCtx, req: CoreRequest, seen: Seen): Promise<CoreResponse> {
   const { def } = c;
+  let version: string;
+  try {
+    version = checkHttpVersion(def, req);
+  } catch (e) {
+    return fail(c, e);
+  }
   const path = routePath(req.path, c.base);
   // Paths are routed as sent. A raw "." or ".." segment (clients resolve them, RFC 3986 §5.2.4)
   // is refused rather than resolved here, so a proxy that checks the raw prefix sees what we route.
@@ -128,7 +140,7 @@ async function serve(c: ServerCtx, req: CoreRequest, seen: Seen): Promise<CoreRe
   const op = def.byName.get(m.route.operation)!;
   let admitted: Admitted;
   try {
-    admitted = admitHttpCall(def, op, req, c.cardRules);
+    admitted = admitHttpCall(def, op, req, c.cardRules, version);
   } catch (e) {
     return fail(c, e, op.name);
   }
