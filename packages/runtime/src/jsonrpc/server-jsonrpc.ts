@@ -65,6 +65,7 @@ import { invalidRequest, invokeStream, invokeUnary } from "../invoke.js";
 import { jsonRequestProblem } from "../json-request-check.js";
 import type { DialectCodec, OnDrop } from "../compat/conversion-types.js";
 import { jsonLimitProblem } from "../http/limits.js";
+import { contentTypeCheck, type ContentTypeCheck } from "../http/request-content-type.js";
 
 type Id = string | number | null;
 
@@ -106,7 +107,7 @@ interface ServerCtx {
   readonly def: JsonRpcServerOptions["definition"];
   readonly options: JsonRpcServerOptions;
   readonly codec: DialectCodec | undefined;
-  readonly refuseContentType: ReturnType<typeof contentTypeCheck>;
+  readonly refuseContentType: ContentTypeCheck;
   readonly maxId: number;
   readonly cardRules: ReturnType<typeof cardRulesOf>;
   readonly keepAliveMs: number;
@@ -122,7 +123,7 @@ export function createJsonRpcHandler<S extends DescService>(
     def,
     options: options as unknown as JsonRpcServerOptions,
     codec: def.jsonrpcCodec ?? undefined,
-    refuseContentType: contentTypeCheck(def),
+    refuseContentType: jsonRpcContentTypeCheck(def),
     maxId: def.jsonrpcIds?.maxIntegerId ?? MAX_SAFE_ID,
     cardRules: cardRulesOf(def, options),
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
@@ -267,26 +268,15 @@ async function serveMessage(
 /** What is dropped when nobody is told (no onLoss). */
 const ignoreDrop: OnDrop = () => {};
 
-/**
- * The Content-Type check: undefined for an accepted media type (parameters such as charset are ignored), else the
- * refusal. A missing Content-Type is refused too: a browser sends a POST without one, or with text/plain, from any
- * web page without asking the server first (a CORS-simple request).
- */
-function contentTypeCheck(def: ProtocolTables): (header: string | null) => A2AError | undefined {
+/** The version's Content-Type check (request-content-type.ts): jsonrpcRequestContentTypes, else -32600. */
+function jsonRpcContentTypeCheck(def: ProtocolTables): ContentTypeCheck {
   const rule = def.jsonrpcRequestContentTypes ?? { accept: [def.contentTypes.jsonrpc.request], errorCode: -32600 };
   const code = rule.errorCode;
   const name =
     def.errors.find((e) => e.jsonrpcCode === code)?.name ??
     def.standardErrors.find((e) => e.code === code)?.name ??
     "InvalidRequestError";
-  const send = `send ${rule.accept.join(" or ")}`;
-  return (header) => {
-    if (header !== null && rule.accept.includes(header)) return undefined; // the common case, as sent
-    const type = (header ?? "").split(";")[0]!.trim().toLowerCase();
-    if (type !== "" && rule.accept.includes(type)) return undefined;
-    const problem = type === "" ? "Content-Type is missing" : `Content-Type ${type} is not supported`;
-    return new A2AError(name, `${problem}; ${send}`, { code });
-  };
+  return contentTypeCheck(rule.accept, name, code);
 }
 
 /** Reads and checks the envelope: JSON, a JSON-RPC 2.0 object, a usable id, a method name, params an object. */
