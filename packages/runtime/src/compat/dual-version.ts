@@ -34,6 +34,7 @@ import { mergeAgentCards } from "./dual-card.js";
 import { AGENT_CARD_PATH, createA2aHttpHandler } from "../http/http-server.js";
 import { compilePathMatcher } from "../http/path-matcher.js";
 import { distinctVersions } from "../http/negotiation.js";
+import { headOf } from "../http/head.js";
 import type { OnError } from "../report-error.js";
 import type { CoreHandler, CoreRequest, CoreResponse } from "../server-types.js";
 import type { JsonRpcOperations } from "../jsonrpc/json-operations.js";
@@ -195,7 +196,7 @@ function newerRouteHint(
     if (older.match(method, path).status !== 404) return undefined;
     const status = newer.match(method, path).status;
     if (status !== 200 && status !== 405) return undefined;
-    const text = req.method === "HEAD" ? "" : body(req.method, req.path);
-    return { status: 404, headers: { "content-type": "text/plain; charset=utf-8" }, body: text };
+    const res = { status: 404, headers: { "content-type": "text/plain; charset=utf-8" }, body: body(method, req.path) };
+    return req.method === "HEAD" ? headOf(res) : res;
   };
 }
