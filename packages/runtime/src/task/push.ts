@@ -241,7 +241,10 @@ class QueuedSender implements PushSender {
   }
 }
 
-/** Creates a sender; see PushSenderOptions for the defaults. Throws a RangeError for an option out of range. */
+/**
+ * Creates a sender; see PushSenderOptions for the defaults. Throws a RangeError for an option out of range or an
+ * allowHosts or allowNetworks entry that is no host or network, naming it.
+ */
 export function createPushSender(options: PushSenderOptions = {}): PushSender {
   return new QueuedSender(options, readRetrySettings(options));
 }
