@@ -5,8 +5,8 @@
  * refused connections retried; Retry-After honoured and capped), onError naming URL, task, config,
  * attempts and status or cause, order per config, the queue bound, idle(), and the SSRF screening of
  * checkUrl and of each delivery, with its allow options (allowPrivateNetworks, allowHosts, allowNetworks:
- * read when the sender is created, matched against every address). Backoffs are a few ms; no timing is
- * asserted.
+ * read when the sender is created, matched against every address) and the acceptance of a host that does
+ * not resolve at creation (delivery retries it). Backoffs are a few ms; no timing is asserted.
  */
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -448,7 +448,6 @@ describe("URL screening", () => {
     ["http://LOCALHOST:8080/", "loopback name"],
     ["http://localhost./", "loopback name"],
     ["http://hooks.localhost/", "loopback name"],
-    ["http://no-such-host.invalid/", "did not resolve"],
   ])("refuses %s (%s)", async (url, reason) => {
     const error = await expectRefused(strict, url, reason);
     if (!url.includes("secret")) expect(error.message).toContain(url.startsWith("http") ? new URL(url).href : url);
@@ -546,6 +545,27 @@ describe("URL screening", () => {
     });
     expect(status).toBe(200);
     expect(received.map((r) => r.path)).toEqual(["/pinned"]);
+  });
+});
+
+describe("a host that does not resolve", () => {
+  it("is accepted when the config is created; delivery retries it, then reports it", async () => {
+    // .invalid never resolves (RFC 6761 §6.4), with or without DNS on the machine.
+    const url = "http://no-such-host.invalid/hook";
+    const errors: PushDeliveryError[] = [];
+    const sender = createPushSender({ attempts: 2, initialBackoffMs: 1, onError: (e) => errors.push(e) });
+    await expect(sender.checkUrl(url)).resolves.toBeUndefined();
+    sender.send({ config: config(url), protocolVersion: "1.0", body: "{}" });
+    await sender.idle();
+    expect(errors.map((e) => [e.failure, e.attempts])).toEqual([["network", 2]]);
+    expect(errors[0]?.message).toContain("host no-such-host.invalid did not resolve");
+  });
+
+  it("is still refused for what the URL says without DNS (scheme, credentials, reserved names)", async () => {
+    const sender = createPushSender();
+    await expectRefused(sender, "ftp://no-such-host.invalid/", "scheme ftp:");
+    await expectRefused(sender, "http://u:p@no-such-host.invalid/", "credentials");
+    await expectRefused(sender, "http://hooks.localhost/", "loopback name");
   });
 });
 

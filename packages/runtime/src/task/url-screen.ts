@@ -15,8 +15,15 @@
  *      allowPrivateNetworks lifts (loopback, private, link-local, CGNAT; never cloud metadata, unspecified,
  *      multicast), or lies in a network of allowNetworks (allow-list.ts: a cloud metadata address only through
  *      an entry that is exactly it).
- * A refusal is an A2AError InvalidParamsError naming the URL (password hidden) and the reason. A host that
- * does not resolve is refused too; delivery tells that case apart (UnresolvedHostError) and retries it.
+ * A refusal is an A2AError InvalidParamsError naming the URL (password hidden) and the reason.
+ *
+ * A host that does not resolve (UnresolvedHostError) is ACCEPTED when a config is created, and retried by
+ * delivery (push.ts), which screens every attempt anew and reports the delivery to onError when no attempt
+ * resolved. Decision (issue 24): refusing it at creation protects nothing, since no request goes out before
+ * an attempt has resolved the host and checked every address; but it turned a DNS outage, a name published
+ * later, or a machine without DNS (issue 24: the a2a-tck push tests could not create their configs there) into
+ * an InvalidParamsError for parameters that are not invalid. A host that resolves is judged at creation as at
+ * delivery, so a private or metadata address is still refused at once.
  *
  * DNS rebinding: the screened addresses are handed to the HTTP request as its `lookup` (pinnedLookup), so the
  * connection goes to an address that was checked, not to a second DNS answer. TLS still verifies the name.
@@ -55,7 +62,7 @@ export interface ScreenedUrl {
   readonly addresses: readonly LookupAddress[];
 }
 
-/** The host of a webhook URL did not resolve: delivery retries it, config creation refuses it. */
+/** The host of a webhook URL did not resolve: delivery retries it, config creation accepts it. */
 export class UnresolvedHostError extends Error {
   override name = "UnresolvedHostError";
 }
