@@ -26,10 +26,11 @@ import { a2aServiceGrpcRoutes as a2aServiceGrpcRoutes03 } from "../../generated-
 import { AgentCardSchema, type AgentCard } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { bridgeToOlder, dualVersionHttpHandler, toOlderJson } from "../../generated-samples/a2a_compat.js";
 import { echoAgentCard, type AgentUrls } from "./agent-card.js";
-import { createEchoHandler } from "./echo-handler.js";
+import { createEchoHandler, type PushAllow } from "./echo-handler.js";
 import { describeHandlerError, logGrpcCalls, logHandlerErrors, logHttpRequests, type AgentLog } from "./logging.js";
 
 export type { AgentLog } from "./logging.js";
+export type { PushAllow } from "./echo-handler.js";
 
 export interface RunningAgent {
   readonly urls: AgentUrls & { readonly card: string };
@@ -49,8 +50,13 @@ export interface AgentOptions {
   readonly store?: TaskStore;
   /** Sign the served v1.0 card with this key (JWS over its canonical form, spec §8.4). */
   readonly signing?: SignAgentCardOptions;
-  /** Deliver push notifications to loopback and private addresses too (local webhooks, tests). */
+  /**
+   * Deliver push notifications to loopback and private addresses too (local webhooks, tests). Default true, as
+   * the agent listens on 127.0.0.1 only; false screens webhooks as an agent on a network must (S10 §13.2).
+   */
   readonly pushToPrivateNetworks?: boolean;
+  /** Webhook hosts and CIDR networks allowed beside public addresses; main.ts reads A2A_PUSH_ALLOW (push-env.ts). */
+  readonly pushAllow?: PushAllow;
 }
 
 /** A server of the agent could not listen on its port; `code` is the system error (EADDRINUSE, EACCES, …). */
@@ -161,7 +167,8 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
   const echo = createEchoHandler({
     extendedCard: () => echoAgentCard(urls!, true, options.requiredExtensions),
     ...(options.store ? { store: options.store } : {}),
-    ...(options.pushToPrivateNetworks ? { pushToPrivateNetworks: true } : {}),
+    ...(options.pushToPrivateNetworks !== undefined ? { pushToPrivateNetworks: options.pushToPrivateNetworks } : {}),
+    ...(options.pushAllow ? { pushAllow: options.pushAllow } : {}),
   });
   // Wrapped before the bridge, so v0.3 calls' handler errors are logged too.
   const handler = options.log ? logHandlerErrors(A2AServiceV1_0, echo, options.log.error) : echo;
