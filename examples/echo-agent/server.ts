@@ -11,7 +11,7 @@ import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Se
 import type { AddressInfo } from "node:net";
 import { toJson } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import { nodeHttpListener } from "@protoc-gen-a2a/runtime";
+import { grpcFallback, nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import type { ErrorContext } from "@protoc-gen-a2a/runtime";
 import { signAgentCard, type SignAgentCardOptions } from "@protoc-gen-a2a/runtime/card-signing";
 import type { TaskStore } from "@protoc-gen-a2a/runtime/task";
@@ -20,7 +20,7 @@ import {
   createA2AServiceHttpHandler,
   type A2AServiceHandler,
 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
-import type * as v03 from "../../generated-samples/v0.3.0/a2a_a2a.js";
+import { A2AServiceV0_3, type A2AServiceHandler as OlderHandler } from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import { a2aServiceGrpcRoutes } from "../../generated-samples/v1.0.1/a2a_grpc.js";
 import { a2aServiceGrpcRoutes as a2aServiceGrpcRoutes03 } from "../../generated-samples/v0.3.0/a2a_grpc.js";
 import { AgentCardSchema, type AgentCard } from "../../generated-samples/v1.0.1/a2a_pb.js";
@@ -81,7 +81,7 @@ const listen = (server: Server | Http2Server, port: number, name: ListenError["s
 /** The handlers the servers call: the v1.0 one, and (for gRPC) the v0.3 one the bridge makes of it. */
 interface Handlers {
   readonly handler: A2AServiceHandler;
-  readonly older: v03.A2AServiceHandler;
+  readonly older: OlderHandler;
 }
 
 /**
@@ -150,6 +150,8 @@ function grpcServer(options: AgentOptions, handlers: Handlers, card: CardJson, s
       grpc: true,
       connect: false,
       grpcWeb: false,
+      // A method the router lacks: a version no service here speaks is VERSION_NOT_SUPPORTED, not UNIMPLEMENTED.
+      fallback: grpcFallback(options.only10 ? [A2AServiceV1_0] : [A2AServiceV1_0, A2AServiceV0_3]),
       ...(options.log ? { interceptors: [logGrpcCalls(options.log.request)] } : {}),
     }),
   );
