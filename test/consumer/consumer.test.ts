@@ -53,7 +53,7 @@ function sh(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
   const r = run(cmd, args, { cwd: user, env: { ...process.env, ...env } });
   if (r.status !== 0)
     throw new Error(`${cmd} ${args.join(" ")} (in ${user}) exited ${r.status}:\n${r.stdout}${r.stderr}`);
-  if (cmd === "npm") installWarnings += r.stderr.toString("utf8");
+  if (cmd === "npm") installWarnings += r.stderr;
   return r.stdout.toString("utf8");
 }
 
@@ -116,7 +116,7 @@ const stopped = (c: Started) =>
 /** Runs `node script` with PORT to its end: its exit code and both outputs. */
 function runToEnd(script: string, port: string) {
   const r = run(process.execPath, [script], { cwd: user, env: { ...process.env, PORT: port } });
-  return { status: r.status, stdout: r.stdout.toString("utf8"), stderr: r.stderr.toString("utf8") };
+  return { status: r.status, stdout: r.stdout.toString("utf8"), stderr: r.stderr };
 }
 
 const client = (agent: string, binding: string) => sh(process.execPath, ["dist/client.js", agent, binding]);
