@@ -185,7 +185,8 @@ describe("the README's Use it section, from the packed tarballs", () => {
     const overrides = readFileSync(join(user, "src/gen-acme/v1.0.1/a2a_overrides.md"), "utf8");
     expect(overrides).toContain("| `acme-message-context` | `input.Message.context_id` |");
     const definition = readFileSync(join(user, "src/gen-acme/v1.0.1/a2a_a2a.ts"), "utf8");
-    const messageRules = /"lf\.a2a\.v1\.Message": \[([^\]]*)\]/.exec(definition)?.[1]?.replace(/\s+/g, " ");
+    const inputRules = definition.slice(definition.indexOf("inputRules:"));
+    const messageRules = /"lf\.a2a\.v1\.Message": \[([^\]]*)\]/.exec(inputRules)?.[1]?.replace(/\s+/g, " ");
     expect(messageRules).toBe(
       '{ field: "message_id" }, { field: "role" }, { field: "parts", minItems: 1 }, { field: "context_id" }',
     );
