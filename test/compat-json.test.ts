@@ -692,9 +692,12 @@ describe("the version bridge", () => {
       ).json()) as { result: { kind: string } };
       expect(ok.result.kind).toBe("task");
       expect(losses).toEqual(["SendMessage message.zz"]);
+      // v0.3 JSON-RPC answers a streaming method with a stream, an error before any event as its one event.
       const bad = await post("message/stream", { message: { messageId: 5, role: "user", parts: [] } });
-      expect(bad.headers.get("content-type")).toMatch(/^application\/json/);
-      const err = (await bad.json()) as { id: number; error: { code: number; message: string } };
+      expect(bad.headers.get("content-type")).toBe("text/event-stream");
+      const text = await bad.text();
+      expect(text).toMatch(/^data: [^\n]+\n\n$/);
+      const err = JSON.parse(text.slice("data: ".length)) as { id: number; error: { code: number; message: string } };
       expect([err.id, err.error.code]).toEqual([7, -32602]);
       expect(err.error.message).toMatch(/message_id at message/);
     });

@@ -147,7 +147,11 @@ async function rpc(url: string, method: string, params: unknown): Promise<Record
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
   expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, unknown>;
+  if (res.headers.get("content-type") !== "text/event-stream") return (await res.json()) as Record<string, unknown>;
+  // A v0.3 streaming method refused before its first event: the stream's one event (api.streamStart).
+  const text = await res.text();
+  expect(text).toMatch(/^data: [^\n]+\n\n$/);
+  return JSON.parse(text.slice("data: ".length)) as Record<string, unknown>;
 }
 
 async function rest(path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {

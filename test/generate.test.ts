@@ -119,9 +119,13 @@ describe("the plugin binary", () => {
     expect(r.stdout.toString()).toBe(`protoc-gen-a2a v${pkg.version}\n`);
   });
 
-  it("works under protoc --plugin=", () => {
-    const hasProtoc = run("sh", ["-c", "command -v protoc"]).status === 0;
-    if (!hasProtoc && !process.env["CI"]) return; // .ci/run installs Debian's protoc
+  // No npm package ships a protoc that runs offline: without one on PATH this test says so and is skipped, except
+  // with CI=true (.ci/run installs Debian's protoc), where it fails.
+  const hasProtoc = run("sh", ["-c", "command -v protoc"]).status === 0;
+  const skipProtoc = !hasProtoc && process.env["CI"] !== "true";
+  if (skipProtoc)
+    console.log("skipping the protoc --plugin= test: no protoc on PATH (apt-get install protobuf-compiler)");
+  it.skipIf(skipProtoc)("works under protoc --plugin=", () => {
     const out = tempDir("protoc");
     const r = run("protoc", [
       `--plugin=protoc-gen-a2a=${pluginBin}`,

@@ -12,6 +12,17 @@ import { echoExecutor } from "./echo-executor.js";
 
 export { INPUT_PROMPT, INPUT_TEXT, WAIT_TEXT } from "./echo-executor.js";
 
+/**
+ * Webhook hosts and networks push delivery may reach although the screening would refuse them (the sender's
+ * allowHosts and allowNetworks, packages/runtime/src/task/allow-list.ts): exact host names or IP addresses,
+ * and CIDR networks such as "10.0.0.0/8" or "fd00::/8". A bad entry makes createEchoHandler throw a RangeError
+ * naming it.
+ */
+export interface PushAllow {
+  readonly hosts?: readonly string[];
+  readonly networks?: readonly string[];
+}
+
 export interface EchoHandlerOptions {
   /** Where tasks live; default: in memory. */
   readonly store?: TaskStore;
@@ -19,9 +30,12 @@ export interface EchoHandlerOptions {
   readonly extendedCard?: () => AgentCard;
   /**
    * Deliver push notifications to loopback and private addresses too. Default true: the example runs on
-   * 127.0.0.1 next to its webhooks. An agent on a network keeps the screening on (false).
+   * 127.0.0.1 next to its webhooks. An agent on a network keeps the screening on (false) and lists what its
+   * webhooks need in pushAllow.
    */
   readonly pushToPrivateNetworks?: boolean;
+  /** Hosts and networks webhooks may reach beside public addresses (and private ones, when those are allowed). */
+  readonly pushAllow?: PushAllow;
 }
 
 export function createEchoHandler(options: EchoHandlerOptions = {}): A2AServiceHandler {
@@ -31,7 +45,11 @@ export function createEchoHandler(options: EchoHandlerOptions = {}): A2AServiceH
     executor: echoExecutor,
     ...(options.store ? { store: options.store } : {}),
     push: {
-      sender: createPushSender({ allowPrivateNetworks: options.pushToPrivateNetworks ?? true }),
+      sender: createPushSender({
+        allowPrivateNetworks: options.pushToPrivateNetworks ?? true,
+        allowHosts: options.pushAllow?.hosts ?? [],
+        allowNetworks: options.pushAllow?.networks ?? [],
+      }),
       // Configs made by v0.3 calls (through the bridge) get the v0.3 Task in a2a.json.
       payload: olderPushPayloads,
     },

@@ -2,6 +2,14 @@
  * The example agent's logs: one line per HTTP request or gRPC call (method, path, A2A-Version, status,
  * milliseconds), and each error a handler method throws. main.ts writes them to stdout and stderr;
  * startEchoAgent logs nothing unless it is given an AgentLog.
+ *
+ * Every value taken from a request (method, path, A2A-Version, and an error's message, which quotes task ids
+ * and other parameters) goes through logValue, so a request gives exactly one line and cannot forge another
+ * or drive a terminal: backslash -> \\; LF, CR, HTAB -> \n, \r, \t; other C0 controls, DEL and C1 controls
+ * (U+0085 is a line break to some readers, U+009B an ANSI escape) -> \xNN; U+2028, U+2029, the bidirectional
+ * format controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and lone surrogates -> \uNNNN.
+ * The stack of an error that is not an A2AError keeps its frame lines (they come from code); its first line,
+ * the name and message, is escaped.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DescService } from "@bufbuild/protobuf";
@@ -19,10 +27,38 @@ type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 const VERSION_KEY = "a2a-version";
 const since = (start: number) => `${(performance.now() - start).toFixed(1)}ms`;
+const PLAIN = /^[ -[\]-~]*$/; // printable ASCII but the backslash: nothing to escape
+
+/** Whether a code point is written as \uNNNN: line and paragraph separators, bidi controls, lone surrogates. */
+const isUnicodeFormat = (code: number) =>
+  code === 0x061c ||
+  code === 0x200e ||
+  code === 0x200f ||
+  (code >= 0x2028 && code <= 0x202e) ||
+  (code >= 0x2066 && code <= 0x2069) ||
+  (code >= 0xd800 && code <= 0xdfff);
+
+const SHORT: Readonly<Record<string, string>> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/** A value from a request as it may stand in a log line (the escapes are in the header). */
+export function logValue(text: string): string {
+  if (PLAIN.test(text)) return text;
+  let out = "";
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    const short = SHORT[char];
+    if (short !== undefined) out += short;
+    else if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) out += `\\x${code.toString(16).padStart(2, "0")}`;
+    else if (isUnicodeFormat(code)) out += `\\u${code.toString(16).padStart(4, "0")}`;
+    else out += char;
+  }
+  return out;
+}
+
 /** "v1.0" for A2A-Version 1.0, "-" for none; one word, so a line splits into its fields at spaces. */
 function versionOf(value: string | null | undefined): string {
   const v = value?.trim().replace(/\s+/g, "_");
-  return v ? `v${v}` : "-";
+  return v ? `v${logValue(v)}` : "-";
 }
 
 /**
@@ -38,7 +74,7 @@ export function logHttpRequests(listener: NodeListener, log: (line: string) => v
     const path = q < 0 ? raw : raw.slice(0, q);
     const header = req.headers[VERSION_KEY];
     const version = versionOf(typeof header === "string" ? header : null);
-    const call = `${req.method ?? "GET"} ${path} ${version}`;
+    const call = `${logValue(req.method ?? "GET")} ${logValue(path)} ${version}`;
     const line = (note = "") => log(`${call} ${res.statusCode} ${since(start)}${note}`);
     res.once("finish", () => line());
     res.once("close", () => {
@@ -85,11 +121,19 @@ export function logGrpcCalls(log: (line: string) => void): Interceptor {
   };
 }
 
+/** An error's stack with its first line (name and message, which may quote a request) escaped. */
+function escapedStack(e: Error): string {
+  const head = e.message === "" ? e.name : `${e.name}: ${e.message}`;
+  if (e.stack === undefined) return logValue(head);
+  return e.stack.startsWith(head) ? logValue(head) + e.stack.slice(head.length) : logValue(e.stack);
+}
+
 /** The log line of a handler error: type and message of an A2AError, the stack of anything else. */
 export function describeHandlerError(operation: string, e: unknown): string {
-  if (e instanceof A2AError) return `handler error in ${operation}: ${e.type}: ${e.message}`;
-  if (e instanceof Error) return `handler error in ${operation}: ${e.stack ?? `${e.name}: ${e.message}`}`;
-  return `handler error in ${operation}: ${String(e)}`;
+  const at = `handler error in ${logValue(operation)}`;
+  if (e instanceof A2AError) return `${at}: ${logValue(e.type)}: ${logValue(e.message)}`;
+  if (e instanceof Error) return `${at}: ${escapedStack(e)}`;
+  return `${at}: ${logValue(String(e))}`;
 }
 
 async function* reportingStream<T>(events: AsyncIterable<T>, report: (e: unknown) => void): AsyncIterable<T> {

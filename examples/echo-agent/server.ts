@@ -11,7 +11,7 @@ import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Se
 import type { AddressInfo } from "node:net";
 import { toJson } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import { nodeHttpListener } from "@protoc-gen-a2a/runtime";
+import { grpcFallback, nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import type { ErrorContext } from "@protoc-gen-a2a/runtime";
 import { signAgentCard, type SignAgentCardOptions } from "@protoc-gen-a2a/runtime/card-signing";
 import type { TaskStore } from "@protoc-gen-a2a/runtime/task";
@@ -20,16 +20,17 @@ import {
   createA2AServiceHttpHandler,
   type A2AServiceHandler,
 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
-import type * as v03 from "../../generated-samples/v0.3.0/a2a_a2a.js";
+import { A2AServiceV0_3, type A2AServiceHandler as OlderHandler } from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import { a2aServiceGrpcRoutes } from "../../generated-samples/v1.0.1/a2a_grpc.js";
 import { a2aServiceGrpcRoutes as a2aServiceGrpcRoutes03 } from "../../generated-samples/v0.3.0/a2a_grpc.js";
 import { AgentCardSchema, type AgentCard } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { bridgeToOlder, dualVersionHttpHandler, toOlderJson } from "../../generated-samples/a2a_compat.js";
 import { echoAgentCard, type AgentUrls } from "./agent-card.js";
-import { createEchoHandler } from "./echo-handler.js";
+import { createEchoHandler, type PushAllow } from "./echo-handler.js";
 import { describeHandlerError, logGrpcCalls, logHandlerErrors, logHttpRequests, type AgentLog } from "./logging.js";
 
 export type { AgentLog } from "./logging.js";
+export type { PushAllow } from "./echo-handler.js";
 
 export interface RunningAgent {
   readonly urls: AgentUrls & { readonly card: string };
@@ -49,8 +50,13 @@ export interface AgentOptions {
   readonly store?: TaskStore;
   /** Sign the served v1.0 card with this key (JWS over its canonical form, spec §8.4). */
   readonly signing?: SignAgentCardOptions;
-  /** Deliver push notifications to loopback and private addresses too (local webhooks, tests). */
+  /**
+   * Deliver push notifications to loopback and private addresses too (local webhooks, tests). Default true, as
+   * the agent listens on 127.0.0.1 only; false screens webhooks as an agent on a network must (S10 §13.2).
+   */
   readonly pushToPrivateNetworks?: boolean;
+  /** Webhook hosts and CIDR networks allowed beside public addresses; main.ts reads A2A_PUSH_ALLOW (push-env.ts). */
+  readonly pushAllow?: PushAllow;
 }
 
 /** A server of the agent could not listen on its port; `code` is the system error (EADDRINUSE, EACCES, …). */
@@ -75,7 +81,7 @@ const listen = (server: Server | Http2Server, port: number, name: ListenError["s
 /** The handlers the servers call: the v1.0 one, and (for gRPC) the v0.3 one the bridge makes of it. */
 interface Handlers {
   readonly handler: A2AServiceHandler;
-  readonly older: v03.A2AServiceHandler;
+  readonly older: OlderHandler;
 }
 
 /**
@@ -144,6 +150,8 @@ function grpcServer(options: AgentOptions, handlers: Handlers, card: CardJson, s
       grpc: true,
       connect: false,
       grpcWeb: false,
+      // A method the router lacks: a version no service here speaks is VERSION_NOT_SUPPORTED, not UNIMPLEMENTED.
+      fallback: grpcFallback(options.only10 ? [A2AServiceV1_0] : [A2AServiceV1_0, A2AServiceV0_3]),
       ...(options.log ? { interceptors: [logGrpcCalls(options.log.request)] } : {}),
     }),
   );
@@ -161,7 +169,8 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
   const echo = createEchoHandler({
     extendedCard: () => echoAgentCard(urls!, true, options.requiredExtensions),
     ...(options.store ? { store: options.store } : {}),
-    ...(options.pushToPrivateNetworks ? { pushToPrivateNetworks: true } : {}),
+    ...(options.pushToPrivateNetworks !== undefined ? { pushToPrivateNetworks: options.pushToPrivateNetworks } : {}),
+    ...(options.pushAllow ? { pushAllow: options.pushAllow } : {}),
   });
   // Wrapped before the bridge, so v0.3 calls' handler errors are logged too.
   const handler = options.log ? logHandlerErrors(A2AServiceV1_0, echo, options.log.error) : echo;

@@ -41,6 +41,11 @@ export const A2AServiceV0_3: A2aServiceDefinition<typeof A2AService> = defineA2a
   tenantField: null,
   jsonrpcRequestContentTypes: { accept: ["application/json"], errorCode: -32005 },
   jsonrpcIds: { absent: "answer-with-null-id", maxIntegerId: 9007199254740991 },
+  restRequestContentTypes: {
+    accept: ["application/json", "application/a2a+json"], error: "ContentTypeNotSupportedError",
+  },
+  streamStart: { jsonrpc: "in-stream", rest: "first-event" },
+  taskTurns: null,
   requiredJson: null,
   inputRules: {
     "a2a.v1.SendMessageRequest": [{ field: "request" }],

@@ -41,6 +41,11 @@ export const A2AServiceV1_0: A2aServiceDefinition<typeof A2AService> = defineA2a
   tenantField: "tenant",
   jsonrpcRequestContentTypes: { accept: ["application/json"], errorCode: -32005 },
   jsonrpcIds: { absent: "answer-with-null-id", maxIntegerId: 9007199254740991 },
+  restRequestContentTypes: {
+    accept: ["application/a2a+json", "application/json"], error: "ContentTypeNotSupportedError",
+  },
+  streamStart: { jsonrpc: "first-event", rest: "first-event" },
+  taskTurns: { busyError: "UnsupportedOperationError" },
   requiredJson: {
     "lf.a2a.v1.Task": ["id"], "lf.a2a.v1.TaskStatus": ["state"], "lf.a2a.v1.Message": ["message_id", "role", "parts"],
     "lf.a2a.v1.Artifact": ["artifact_id", "parts"], "lf.a2a.v1.TaskStatusUpdateEvent": ["task_id", "context_id"],

@@ -15,10 +15,22 @@ import type {
   JsonRpcRequestContentTypes,
   InputRule,
   ProtocolTables,
+  RestRequestContentTypes,
   StandardErrorEntry,
+  StreamStart,
+  TaskTurns,
 } from "@protoc-gen-a2a/runtime";
 
-export type { DualVersionRule, InputRule, JsonRpcDialect, JsonRpcIds, JsonRpcRequestContentTypes };
+export type {
+  DualVersionRule,
+  InputRule,
+  JsonRpcDialect,
+  JsonRpcIds,
+  JsonRpcRequestContentTypes,
+  RestRequestContentTypes,
+  StreamStart,
+  TaskTurns,
+};
 
 /** The runtime's capability table, with the card message its paths start from (checked, not emitted). */
 export interface CapabilitiesModel extends CapabilityTable {
@@ -209,6 +221,12 @@ export interface ApiModel {
   jsonrpcRequestContentTypes: JsonRpcRequestContentTypes | undefined;
   /** The JSON-RPC ids a server takes; from overrides. */
   jsonrpcIds: JsonRpcIds | undefined;
+  /** The Content-Types an HTTP+JSON request with a body may carry and the error refusing others; from overrides. */
+  restRequestContentTypes: RestRequestContentTypes | undefined;
+  /** When a stream's answer starts, per HTTP binding; from overrides. */
+  streamStart: StreamStart | undefined;
+  /** How a task takes its turns (the error for a message to a busy task); from overrides. */
+  taskTurns: TaskTurns | undefined;
   errors: ErrorModel[];
   standardErrors: StandardErrorModel[];
   headers: HeaderRules | undefined;

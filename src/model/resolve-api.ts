@@ -19,6 +19,9 @@ import type {
   JsonRpcIds,
   JsonRpcRequestContentTypes,
   OperationModel,
+  RestRequestContentTypes,
+  StreamStart,
+  TaskTurns,
 } from "./model-types.js";
 import type { RouteTable } from "./route-table.js";
 import type { Problems } from "../generation-error.js";
@@ -58,6 +61,9 @@ export interface ResolvedApi extends Readonly<Pick<ApiModel, Settled>> {
   readonly tenantField: string | null;
   readonly jsonrpcRequestContentTypes: JsonRpcRequestContentTypes | null;
   readonly jsonrpcIds: JsonRpcIds | null;
+  readonly restRequestContentTypes: RestRequestContentTypes | null;
+  readonly streamStart: StreamStart | null;
+  readonly taskTurns: TaskTurns | null;
   readonly jsonrpcDialect: JsonRpcDialect | null;
   readonly dualVersion: DualVersionRule | null;
   /** The card's optional capabilities and the operations needing them (the runtime's table). */
@@ -126,6 +132,9 @@ function resolveApi(m: ApiModel, protocolVersion: string, release: string, route
     tenantField: m.tenantField ?? null,
     jsonrpcRequestContentTypes: m.jsonrpcRequestContentTypes ?? null,
     jsonrpcIds: m.jsonrpcIds ?? null,
+    restRequestContentTypes: m.restRequestContentTypes ?? null,
+    streamStart: m.streamStart ?? null,
+    taskTurns: m.taskTurns ?? null,
     jsonrpcDialect: m.jsonrpcDialect ?? null,
     dualVersion: m.dualVersion ?? null,
     capabilities: caps ? { extensions: caps.extensions, rules: caps.rules } : null,

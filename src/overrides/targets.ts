@@ -26,7 +26,10 @@ import type {
   JsonRpcIds,
   JsonRpcRequestContentTypes,
   OperationModel,
+  RestRequestContentTypes,
   StandardErrorModel,
+  StreamStart,
+  TaskTurns,
 } from "../model/model-types.js";
 import { applyCapabilities, capabilitiesSchema } from "./capabilities.js";
 
@@ -148,6 +151,17 @@ const dialectSchema = obj(
   ],
 );
 
+/** api.streamStart: `first-event` on both HTTP bindings, or one mode each (HTTP+JSON: only `first-event`). */
+type StreamStartValue = "first-event" | StreamStart;
+const firstEvent = { enum: ["first-event"] } as const;
+
+/** Whether `name` is an error of api.errors or api.standardErrors (entries before the one naming it). */
+function isErrorName(model: ApiModel, name: string): boolean {
+  return model.errors.some((e) => e.name === name) || model.standardErrors.some((e) => e.name === name);
+}
+const notAnError = (name: string) =>
+  `${name} is in neither api.errors nor api.standardErrors (entries before this one)`;
+
 export const apiTargets: Record<string, TargetKind<never>> = {
   protocolVersion: kind<{ version: string; release: string }>(
     obj({ version: { type: "string", pattern: "^[0-9]+\\.[0-9]+$" }, release: str }),
@@ -210,11 +224,37 @@ export const apiTargets: Record<string, TargetKind<never>> = {
     if (renamed.length > 0) throw new Error(`operations.<rpc>.jsonrpcMethod renames ${renamed.join(", ")}`);
     return `JSON-RPC methods are the RPC names: ${model.operations.map((o) => `\`${o.name}\``).join(", ")}`;
   }),
-  streamStart: kind<"first-event">({ enum: ["first-event"] }, () => {
-    return (
-      "a stream's response headers go out with its first event; a failure before it is the ordinary error reply " +
-      "(JSON-RPC error object, HTTP+JSON status and error body; gRPC keeps its trailers)"
-    );
+  restRequestContentTypes: kind<RestRequestContentTypes>(
+    obj({ accept: { ...strList, items: mediaType }, error: str }),
+    (v, { model }) => {
+      if (!isErrorName(model, v.error)) throw new Error(notAnError(v.error));
+      model.restRequestContentTypes = v;
+      const types = v.accept.map((t) => `\`${t}\``).join(", ");
+      return (
+        `HTTP+JSON requests to a route that takes a body must be ${types}, empty body or not; ` +
+        `any other Content-Type, or none, is ${v.error}`
+      );
+    },
+  ),
+  streamStart: kind<StreamStartValue>(
+    { anyOf: [{ enum: ["first-event"] }, obj({ jsonrpc: { enum: ["first-event", "in-stream"] }, rest: firstEvent })] },
+    (v, { model }) => {
+      const start: StreamStart = typeof v === "string" ? { jsonrpc: v, rest: v } : v;
+      model.streamStart = start;
+      const firstEventSaid = "headers go out with the first event; a failure before it is the ordinary error reply";
+      if (start.jsonrpc === "first-event") return `streams on JSON-RPC and HTTP+JSON: ${firstEventSaid}`;
+      return (
+        "JSON-RPC streaming methods always answer a stream (HTTP 200 text/event-stream), a failure before the " +
+        `first event its one event; HTTP+JSON streams: ${firstEventSaid}`
+      );
+    },
+  ),
+  taskTurns: kind<TaskTurns>(obj({ busyError: str }), (v, { model }) => {
+    if (!model.errors.some((e) => e.name === v.busyError)) {
+      throw new Error(`${v.busyError} is not in api.errors (an entry before this one)`);
+    }
+    model.taskTurns = v;
+    return `one turn at a time: a message to a task whose turn is running is ${v.busyError}`;
   }),
   headers: kind<HeaderRules>(headersSchema, (v, { model }) => {
     model.headers = v;

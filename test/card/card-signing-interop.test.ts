@@ -2,10 +2,13 @@
  * Agent card signatures between this runtime and @a2a-js/sdk 1.3.0 (spec
  * §8.4), both ways, with ES256, RS256 and EdDSA keys: a card a2a-js signs
  * verifies here, and a card signed here verifies in a2a-js. A card holding
- * an empty value the spec's canonical form keeps (a scope-less security
- * requirement) shows where the two canonical forms part: a2a-js signs the
- * empties-dropped form, which this runtime also accepts (and reports), and
- * verifies only that form, which signAgentCard produces on request.
+ * an empty value the spec's canonical form keeps shows where the two
+ * canonical forms part: a2a-js signs the empties-dropped form and verifies
+ * only that form, which signAgentCard produces on request. This runtime
+ * accepts that form by default only when it drops empty fields alone (an
+ * empty REQUIRED description); when it drops a list element or map entry (a
+ * scope-less security requirement, a `{}` added to securityRequirements) the
+ * signature does not cover it, and the card is refused.
  */
 import { generateAgentCardSignature, verifyAgentCardSignature, type AgentCard } from "@a2a-js/sdk";
 import { signAgentCard, verifyAgentCard } from "@protoc-gen-a2a/runtime/card-signing";
@@ -100,13 +103,34 @@ describe.each(algs)("%s", (alg) => {
 });
 
 describe("a card holding an empty value the spec form keeps", () => {
-  it("signed by a2a-js: verifies here over the empties-dropped form, not in strict mode", async () => {
-    const sign = generateAgentCardSignature(pair("ES256").privateKey, { alg: "ES256", kid: "js-1", typ: "JOSE" });
-    const signed = await sign(divergent as unknown as AgentCard);
+  const jsSign = (c: object) =>
+    generateAgentCardSignature(pair("ES256").privateKey, { alg: "ES256", kid: "js-1", typ: "JOSE" })(
+      c as unknown as AgentCard,
+    );
+
+  it("an empty REQUIRED field, signed by a2a-js: verifies here over the empties-dropped form, not strict", async () => {
+    const emptyField = { ...card, skills: [{ ...card.skills[0]!, description: "" }] };
+    const signed = await jsSign(emptyField);
     const result = await verifyAgentCard(signed, { key: pair("ES256").publicKey });
     expect(result.verified[0]?.form).toBe("empties-dropped");
     await expect(verifyAgentCard(signed, { key: pair("ES256").publicKey }, { strict: true })).rejects.toThrow(
       /no signature verified/,
+    );
+  });
+
+  it("a scope-less requirement, signed by a2a-js: refused, as the signature does not cover it", async () => {
+    const signed = await jsSign(divergent);
+    await expect(verifyAgentCard(signed, { key: pair("ES256").publicKey })).rejects.toThrow(
+      "the SDKs' empties-dropped form was not tried: it drops $.securityRequirements[0],",
+    );
+  });
+
+  it("{} added to the requirements of a card a2a-js signed: a2a-js accepts it, this runtime refuses it", async () => {
+    const signed = (await jsSign(card)) as unknown as typeof card;
+    const tampered = { ...signed, securityRequirements: [...signed.securityRequirements, {}] };
+    await expect(a2aJsVerify("ES256", "js-1")(tampered as unknown as AgentCard)).resolves.toBeUndefined();
+    await expect(verifyAgentCard(tampered, { key: pair("ES256").publicKey })).rejects.toThrow(
+      "it drops $.securityRequirements[1],",
     );
   });
 

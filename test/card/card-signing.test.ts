@@ -5,7 +5,11 @@
  * a wrong key, a key set without the kid, a disallowed algorithm all fail,
  * naming the signature; kid/JWKS selection picks the right key among several;
  * several signatures: one suffices unless every one is required; the
- * header's jku is fetched (from a real server) only when trusted.
+ * header's jku is fetched (from a real server) only when trusted. The SDKs'
+ * empties-dropped form is accepted by default only when it drops empty
+ * fields alone: a signed card to which `{}` was added in securityRequirements,
+ * an empty interface, or an empty Struct member, is refused, naming what the
+ * form would drop; a genuine card with an empty REQUIRED field still verifies.
  */
 import {
   AgentCardSignatureError,
@@ -205,5 +209,102 @@ describe("signing and verifying", () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe("the empties-dropped form by default", () => {
+  const anonymous = (c: typeof card & { securityRequirements?: unknown[] }) => ({
+    ...c,
+    securityRequirements: [...(c.securityRequirements ?? []), {}],
+  });
+  const requirement = { schemes: { k: { list: ["read"] } } };
+  const secured = { ...card, securityRequirements: [requirement] };
+
+  it.each(["spec", "empties-dropped"] as const)(
+    "refuses a card signed in the %s form to which {} was added in securityRequirements",
+    async (form) => {
+      const { privateKey, publicKey } = await generateKeyPair("ES256");
+      const signed = await signAgentCard(secured, { key: privateKey, kid: "k", form });
+      // Without empty values both forms are the same text: the genuine card verifies (reported as "spec").
+      await expect(verifyAgentCard(signed, { key: publicKey })).resolves.toMatchObject({ verified: [{ index: 0 }] });
+      const tampered = anonymous(signed);
+      const error = await verifyAgentCard(tampered, { key: publicKey }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(AgentCardSignatureError);
+      expect((error as Error).message).toContain("signature 0 (kid k, alg ES256): the signature does not match");
+      expect((error as Error).message).toContain(
+        "the SDKs' empties-dropped form was not tried: it drops $.securityRequirements[1], " +
+          "which a signature over it would not cover",
+      );
+      await expect(verifyAgentCard(tampered, { key: publicKey }, { strict: false })).rejects.toThrow(
+        /no signature verified/,
+      );
+    },
+  );
+
+  const withParams = { ...card, capabilities: { streaming: true, extensions: [{ uri: "u", params: { a: 1 } }] } };
+  type Base = typeof withParams;
+
+  it.each([
+    ["an empty interface", (c: Base) => ({ ...c, supportedInterfaces: [...c.supportedInterfaces, {}] })],
+    [
+      "an interface with empty strings",
+      (c: Base) => ({
+        ...c,
+        supportedInterfaces: [...c.supportedInterfaces, { url: "", protocolBinding: "", protocolVersion: "" }],
+      }),
+    ],
+    ["an empty skill tag", (c: Base) => ({ ...c, skills: [{ ...c.skills[0]!, tags: ["t", ""] }] })],
+    ["an empty security scheme", (c: Base) => ({ ...c, securitySchemes: { anon: {} } })],
+    [
+      "an empty Struct member",
+      (c: Base) => ({
+        ...c,
+        capabilities: { ...c.capabilities, extensions: [{ uri: "u", params: { a: 1, off: {} } }] },
+      }),
+    ],
+  ])("refuses a card signed in the empties-dropped form to which %s was added", async (_what, tamper) => {
+    const { privateKey, publicKey } = await generateKeyPair("ES256");
+    const signed = await signAgentCard(withParams, { key: privateKey, kid: "k", form: "empties-dropped" });
+    // The attack is real: the tampered card's empties-dropped text is the signed one.
+    const dropped = (c: unknown) => canonicalizeAgentCard(c, "empties-dropped").text;
+    expect(dropped(tamper(signed))).toBe(dropped(signed));
+    await expect(verifyAgentCard(tamper(signed), { key: publicKey })).rejects.toThrow(
+      /empties-dropped form was not tried: it drops \$\.\w+/,
+    );
+  });
+
+  it("refuses a changed scheme in a scope-less requirement, which that form does not cover", async () => {
+    const { privateKey, publicKey } = await generateKeyPair("ES256");
+    const scopeless = { ...card, securityRequirements: [{ schemes: { mtls: { list: [] } } }] };
+    const signed = await signAgentCard(scopeless, { key: privateKey, kid: "k", form: "empties-dropped" });
+    const changed = { ...signed, securityRequirements: [{ schemes: { none: { list: [] } } }] };
+    await expect(verifyAgentCard(changed, { key: publicKey })).rejects.toThrow(
+      "it drops $.securityRequirements[0], which",
+    );
+    // The genuine card too: its signature covers nothing of the requirement ({"mtls":{}} drops whole).
+    await expect(verifyAgentCard(signed, { key: publicKey })).rejects.toThrow("it drops $.securityRequirements[0],");
+  });
+
+  it("accepts a genuine card whose form drops empty fields only, and not in strict mode", async () => {
+    const { privateKey, publicKey } = await generateKeyPair("ES256");
+    const empties = {
+      ...secured,
+      description: "",
+      documentationUrl: "",
+      capabilities: {},
+      skills: [{ ...card.skills[0]!, description: "", examples: [] }],
+      supportedInterfaces: [{ ...card.supportedInterfaces[0]!, tenant: "" }],
+    };
+    const signed = await signAgentCard(empties, { key: privateKey, kid: "k", form: "empties-dropped" });
+    const result = await verifyAgentCard(signed, { key: publicKey });
+    expect(result.verified.map((v) => v.form)).toEqual(["empties-dropped"]);
+    await expect(verifyAgentCard(signed, { key: publicKey }, { strict: true })).rejects.toThrow(
+      /no signature verified/,
+    );
+    const changed = { ...signed, description: "Changed" };
+    await expect(verifyAgentCard(changed, { key: publicKey })).rejects.toThrow(/does not match/);
   });
 });

@@ -53,7 +53,7 @@ function sh(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
   const r = run(cmd, args, { cwd: user, env: { ...process.env, ...env } });
   if (r.status !== 0)
     throw new Error(`${cmd} ${args.join(" ")} (in ${user}) exited ${r.status}:\n${r.stdout}${r.stderr}`);
-  if (cmd === "npm") installWarnings += r.stderr.toString("utf8");
+  if (cmd === "npm") installWarnings += r.stderr;
   return r.stdout.toString("utf8");
 }
 
@@ -116,7 +116,7 @@ const stopped = (c: Started) =>
 /** Runs `node script` with PORT to its end: its exit code and both outputs. */
 function runToEnd(script: string, port: string) {
   const r = run(process.execPath, [script], { cwd: user, env: { ...process.env, PORT: port } });
-  return { status: r.status, stdout: r.stdout.toString("utf8"), stderr: r.stderr.toString("utf8") };
+  return { status: r.status, stdout: r.stdout.toString("utf8"), stderr: r.stderr };
 }
 
 const client = (agent: string, binding: string) => sh(process.execPath, ["dist/client.js", agent, binding]);
@@ -174,12 +174,19 @@ describe("the README's Use it section, from the packed tarballs", () => {
     );
   }, 600_000);
 
+  it("renders the generated OpenAPI documents with protoc-gen-a2a docs", () => {
+    runStep("docs");
+    const pages = readdirSync(join(user, "docs-site")).sort();
+    expect(pages).toEqual(expect.arrayContaining(["index.html", "v0.3.0-a2a_openapi.html", "v1.0.1-a2a_openapi.html"]));
+  }, 300_000);
+
   it("applies the README's own override file with overrides=", () => {
     runStep("generate-acme");
     const overrides = readFileSync(join(user, "src/gen-acme/v1.0.1/a2a_overrides.md"), "utf8");
     expect(overrides).toContain("| `acme-message-context` | `input.Message.context_id` |");
     const definition = readFileSync(join(user, "src/gen-acme/v1.0.1/a2a_a2a.ts"), "utf8");
-    const messageRules = /"lf\.a2a\.v1\.Message": \[([^\]]*)\]/.exec(definition)?.[1]?.replace(/\s+/g, " ");
+    const inputRules = definition.slice(definition.indexOf("inputRules:"));
+    const messageRules = /"lf\.a2a\.v1\.Message": \[([^\]]*)\]/.exec(inputRules)?.[1]?.replace(/\s+/g, " ");
     expect(messageRules).toBe(
       '{ field: "message_id" }, { field: "role" }, { field: "parts", minItems: 1 }, { field: "context_id" }',
     );

@@ -175,7 +175,12 @@ async function post(url: string, body: unknown, version: string | undefined, met
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (version) headers["a2a-version"] = version;
   const res = await fetch(url, { method, headers, ...(method === "GET" ? {} : { body: JSON.stringify(body) }) });
-  return { status: res.status, json: (await res.json()) as Reply["json"] };
+  const text = await res.text();
+  // A v0.3 JSON-RPC streaming method answers a stream even for an error (api.streamStart): its one event.
+  if (res.headers.get("content-type") !== "text/event-stream") return { status: res.status, json: JSON.parse(text) };
+  const events = text.split("\n\n").filter((e) => e !== "");
+  expect(events, text).toHaveLength(1);
+  return { status: res.status, json: JSON.parse(events[0]!.replace(/^data: /, "")) };
 }
 
 const rpc = (urls: Urls, method: string, params: unknown, version?: string) =>

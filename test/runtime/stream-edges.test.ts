@@ -1,14 +1,20 @@
 /**
- * Where a stream starts (issue 9, item 1): an error before the first stream
- * event is the binding's ordinary error reply, the one a unary call gets
- * (JSON-RPC: HTTP 200 and a JSON-RPC error object as application/json;
- * HTTP+JSON: the catalog's HTTP status and error body), and the stream's
- * headers go out only with the first event; an error after it stays in the
- * stream. Checked at 1.0 and, through the generated bridge and the
- * dual-version handler, at 0.3, on JSON-RPC and HTTP+JSON; gRPC keeps its
- * status in trailers. The reference clients (@a2a-js/sdk 1.3.0 and 0.3.14)
- * read these replies as their typed errors, except the 0.3.14 JSON-RPC
- * client, which reads no reply to a stream but text/event-stream.
+ * Where a stream starts (issue 9, item 1; issue 24, item 6): as the version's
+ * override entry api.streamStart says. At 1.0, on both HTTP bindings, and at
+ * 0.3 on HTTP+JSON, an error before the first stream event is the binding's
+ * ordinary error reply, the one a unary call gets (JSON-RPC: HTTP 200 and a
+ * JSON-RPC error object as application/json; HTTP+JSON: the catalog's HTTP
+ * status and error body), and the stream's headers go out only with the first
+ * event. At 0.3 on JSON-RPC, message/stream and tasks/resubscribe always
+ * answer a stream (S03 §3.3.1): an error before the first event is its one
+ * event (HTTP 200 text/event-stream, `data:` the JSON-RPC error response with
+ * the request's id), then the end. An error after the first event stays in
+ * the stream everywhere. Checked at 1.0 and, through the generated bridge and
+ * the dual-version handler, at 0.3; gRPC keeps its status in trailers. The
+ * reference clients (@a2a-js/sdk 1.3.0 and 0.3.14) read these replies as
+ * their typed errors; the 0.3.14 JSON-RPC client, which reads nothing but
+ * text/event-stream for a stream, reads the error event as the reference
+ * 0.3.14 server's: an Error whose cause is its typed error.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGrpcTransport } from "@connectrpc/connect-node";
@@ -41,9 +47,15 @@ import {
 const ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo";
 const info = (reason: string) => [{ "@type": ERROR_INFO, reason, domain: "a2a-protocol.org" }];
 
-/** The content type of each side's error replies. */
+/** Whether the side answers an error before a stream's first event inside the stream (v0.3 JSON-RPC). */
+const inStream = (side: Side) => side.binding === "JSONRPC" && side.version === "0.3";
+
+/** The content type of each side's unary error replies. */
 const errorType = (side: Side) =>
   side.binding === "HTTP+JSON" && side.version === "1.0" ? "application/a2a+json" : "application/json";
+
+/** The content type of each side's error replies before a stream's first event. */
+const streamErrorType = (side: Side) => (inStream(side) ? "text/event-stream" : errorType(side));
 
 /** What each side answers for an A2A error: JSON-RPC (HTTP 200) or HTTP+JSON, in the version's catalog shape. */
 function expectedError(side: Side, e: { code: number; http: number; status: string; reason: string; message: string }) {
@@ -75,9 +87,16 @@ const unsupported = (message: string) => ({
   message,
 });
 
-/** Status, content type and JSON body of a reply. */
+/**
+ * Status, content type and JSON body of a reply; for a text/event-stream reply, the body is its one event's data,
+ * and the stream must be exactly that one event.
+ */
 async function replyOf(res: Response) {
-  return { status: res.status, type: res.headers.get("content-type"), body: (await res.json()) as unknown };
+  const type = res.headers.get("content-type");
+  const text = await res.text();
+  if (type !== "text/event-stream") return { status: res.status, type, body: JSON.parse(text) as unknown };
+  expect(text, "one data: event, then the end").toMatch(/^data: [^\n]+\n\n$/);
+  return { status: res.status, type, body: JSON.parse(text.slice("data: ".length)) as unknown };
 }
 
 /** What a stream yields before it fails, and how it fails. */
@@ -106,23 +125,25 @@ describe("the example agent (1.0, and 0.3 through its bridge)", () => {
   afterAll(() => agent?.close());
 
   describe.each(SIDES)("over $name", (side) => {
-    it("answers a subscribe to an unknown task like GetTask: no stream", async () => {
+    const how = inStream(side) ? "in a one-event stream" : "no stream";
+    it(`answers a subscribe to an unknown task with GetTask's error, ${how}`, async () => {
       const got = await replyOf(await send(subscribeRequest(agent.urls, side, "nope")));
       const want = expectedError(side, notFound("nope"));
-      expect(got).toEqual({ status: want.status, type: errorType(side), body: want.body });
-      expect(got).toEqual(await replyOf(await send(getTaskRequest(agent.urls, side, "nope"))));
+      expect(got).toEqual({ status: want.status, type: streamErrorType(side), body: want.body });
+      const unary = await replyOf(await send(getTaskRequest(agent.urls, side, "nope")));
+      expect(unary).toEqual({ status: want.status, type: errorType(side), body: want.body });
     });
 
-    it("answers a subscribe to a completed task with UnsupportedOperationError: no stream", async () => {
+    it(`answers a subscribe to a completed task with UnsupportedOperationError, ${how}`, async () => {
       const got = await replyOf(await send(subscribeRequest(agent.urls, side, completed)));
       const want = expectedError(side, unsupported(`Task ${completed} is TASK_STATE_COMPLETED, a terminal state`));
-      expect(got).toEqual({ status: want.status, type: errorType(side), body: want.body });
+      expect(got).toEqual({ status: want.status, type: streamErrorType(side), body: want.body });
     });
 
-    it("answers a SendStreamingMessage the handler refuses (unknown task) with the error: no stream", async () => {
+    it(`answers a SendStreamingMessage the handler refuses (unknown task) with the error, ${how}`, async () => {
       const got = await replyOf(await send(streamRequest(agent.urls, side, "x", { taskId: "gone" })));
       const want = expectedError(side, notFound("gone"));
-      expect(got).toEqual({ status: want.status, type: errorType(side), body: want.body });
+      expect(got).toEqual({ status: want.status, type: streamErrorType(side), body: want.body });
     });
 
     it("still streams a subscribe to a working task", async () => {
@@ -184,19 +205,31 @@ describe("the example agent (1.0, and 0.3 through its bridge)", () => {
       expect(e).toMatchObject({ message: "Task nope not found" });
     });
 
-    it("0.3.14 over JSON-RPC cannot read an error reply to a stream: it throws a content-type error", async () => {
-      // Its JsonRpcTransport accepts only text/event-stream for message/stream and tasks/resubscribe
-      // (a2a-js-v03 dist/client/index.js, _sendStreamingRequest); before, it threw a plain Error whose
-      // cause was its TaskNotFoundJSONRPCError, read from the first event.
+    it("0.3.14 over JSON-RPC reads the error event: an Error whose cause is its TaskNotFoundError", async () => {
+      // Its JsonRpcTransport reads only text/event-stream for message/stream and tasks/resubscribe
+      // (a2a-js-v03 dist/client/index.js l.197-201) and raises an error event as an Error whose cause is the
+      // typed error (l.221-226), as against a 0.3.14 server; an application/json reply made it throw
+      // "Invalid response Content-Type for SSE stream".
       const c = await a2aJsV03ClientFor({ cardUrl: agent.urls.card, binding: "JSONRPC" });
       const e = await collectEvents(c.subscribe("nope")).then(
         () => undefined,
         (x: unknown) => x,
       );
       expect(e).toBeInstanceOf(Error);
-      expect((e as Error).message).toBe(
-        "Invalid response Content-Type for SSE stream for tasks/resubscribe. Expected 'text/event-stream'.",
+      expect((e as Error).message).toBe("SSE event contained an error: Task nope not found (Code: -32001) Data: {}");
+      const cause = (e as Error).cause;
+      expect(cause).toBeInstanceOf(V03SdkTaskNotFoundError);
+      expect(cause).toMatchObject({ errorResponse: { jsonrpc: "2.0", error: { code: -32001 } } });
+    });
+
+    it("0.3.14 over JSON-RPC reads the error event of a message/stream to an unknown task", async () => {
+      const c = await a2aJsV03ClientFor({ cardUrl: agent.urls.card, binding: "JSONRPC" });
+      const e = await c.stream("x", { taskId: "gone" }).then(
+        () => undefined,
+        (x: unknown) => x,
       );
+      expect((e as Error).cause).toBeInstanceOf(V03SdkTaskNotFoundError);
+      expect((e as Error).message).toContain("Task gone not found (Code: -32001)");
     });
   });
 
@@ -253,13 +286,13 @@ describe("a handler of its own, at 1.0 and bridged to 0.3", () => {
   afterAll(() => server?.close());
 
   describe.each(SIDES)("over $name", (side) => {
-    it("a handler that throws an A2AError before its first event gets the ordinary error reply", async () => {
+    it("an A2AError thrown before the first event is the error (v0.3 JSON-RPC: in the stream)", async () => {
       const got = await replyOf(await send(streamRequest(server.urls, side, "refuse")));
       const want = expectedError(side, unsupported("refused before the first event"));
-      expect(got).toEqual({ status: want.status, type: errorType(side), body: want.body });
+      expect(got).toEqual({ status: want.status, type: streamErrorType(side), body: want.body });
     });
 
-    it("a handler that throws another error before its first event gets the internal error reply", async () => {
+    it("a handler that throws another error before its first event gets the internal error", async () => {
       const got = await replyOf(await send(streamRequest(server.urls, side, "crash")));
       const want =
         side.binding === "JSONRPC"
@@ -270,7 +303,7 @@ describe("a handler of its own, at 1.0 and bridged to 0.3", () => {
                 body: { error: { code: 500, status: "INTERNAL", message: "Internal error", details: [] } },
               }
             : { status: 500, body: { code: -32603, message: "Internal error" } };
-      expect(got).toEqual({ status: want.status, type: errorType(side), body: want.body });
+      expect(got).toEqual({ status: want.status, type: streamErrorType(side), body: want.body });
     });
 
     it("a handler that yields, then throws, still fails inside the stream", async () => {
@@ -303,6 +336,46 @@ describe("a handler of its own, at 1.0 and bridged to 0.3", () => {
       expect(headersAfter).toBeGreaterThanOrEqual(250);
       expect(dataLines(await res.text())).toHaveLength(1);
     });
+  });
+});
+
+describe("v0.3 JSON-RPC: which answers to a streaming method are streams", () => {
+  let server: StreamServer;
+  beforeAll(async () => {
+    server = await startStreamServer(createEchoHandler());
+  });
+  afterAll(() => server?.close());
+  const post = (body: string, contentType = "application/json") =>
+    fetch(server.urls.jsonrpc, { method: "POST", headers: { "content-type": contentType }, body });
+
+  it.each<[string, string, unknown]>([
+    ["params an array", "message/stream", ["x"]],
+    ["params a string", "tasks/resubscribe", "x"],
+    ["params without id", "tasks/resubscribe", {}],
+    ["a message without parts", "message/stream", { message: { kind: "message", messageId: "m", role: "user" } }],
+  ])("%s (%s) → 200 text/event-stream, one error event with the id, then the end", async (_n, method, params) => {
+    const res = await post(JSON.stringify({ jsonrpc: "2.0", id: "s-1", method, params }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/event-stream");
+    const text = await res.text();
+    expect(text).toMatch(/^data: [^\n]+\n\n$/);
+    expect(JSON.parse(text.slice("data: ".length))).toMatchObject({
+      jsonrpc: "2.0",
+      id: "s-1",
+      error: { code: -32602 },
+    });
+  });
+
+  it.each<[string, string, string]>([
+    ["a Content-Type it does not take", "text/plain", '{"jsonrpc":"2.0","id":1,"method":"message/stream","params":{}}'],
+    ["JSON it cannot parse", "application/json", '{"jsonrpc":"2.0","id":1,"method":"message/stream",'],
+    ["an unknown method", "application/json", '{"jsonrpc":"2.0","id":1,"method":"message/streams","params":{}}'],
+    ["a v1.0 method name", "application/json", '{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{}}'],
+  ])("%s → the ordinary application/json reply (the method is not known to stream)", async (_n, type, body) => {
+    const res = await post(body, type);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json");
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: {} });
   });
 });
 

@@ -4,7 +4,9 @@
  * given), the retry policy (503 twice then 200; no retry on 400, 3xx, a refused request; timeouts and
  * refused connections retried; Retry-After honoured and capped), onError naming URL, task, config,
  * attempts and status or cause, order per config, the queue bound, idle(), and the SSRF screening of
- * checkUrl and of each delivery, with its allow options. Backoffs are a few ms; no timing is asserted.
+ * checkUrl and of each delivery, with its allow options (allowPrivateNetworks, allowHosts, allowNetworks:
+ * read when the sender is created, matched against every address) and the acceptance of a host that does
+ * not resolve at creation (delivery retries it). Backoffs are a few ms; no timing is asserted.
  */
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -446,7 +448,6 @@ describe("URL screening", () => {
     ["http://LOCALHOST:8080/", "loopback name"],
     ["http://localhost./", "loopback name"],
     ["http://hooks.localhost/", "loopback name"],
-    ["http://no-such-host.invalid/", "did not resolve"],
   ])("refuses %s (%s)", async (url, reason) => {
     const error = await expectRefused(strict, url, reason);
     if (!url.includes("secret")) expect(error.message).toContain(url.startsWith("http") ? new URL(url).href : url);
@@ -544,5 +545,138 @@ describe("URL screening", () => {
     });
     expect(status).toBe(200);
     expect(received.map((r) => r.path)).toEqual(["/pinned"]);
+  });
+});
+
+describe("a host that does not resolve", () => {
+  it("is accepted when the config is created; delivery retries it, then reports it", async () => {
+    // .invalid never resolves (RFC 6761 §6.4), with or without DNS on the machine.
+    const url = "http://no-such-host.invalid/hook";
+    const errors: PushDeliveryError[] = [];
+    const sender = createPushSender({ attempts: 2, initialBackoffMs: 1, onError: (e) => errors.push(e) });
+    await expect(sender.checkUrl(url)).resolves.toBeUndefined();
+    sender.send({ config: config(url), protocolVersion: "1.0", body: "{}" });
+    await sender.idle();
+    expect(errors.map((e) => [e.failure, e.attempts])).toEqual([["network", 2]]);
+    expect(errors[0]?.message).toContain("host no-such-host.invalid did not resolve");
+  });
+
+  it("is still refused for what the URL says without DNS (scheme, credentials, reserved names)", async () => {
+    const sender = createPushSender();
+    await expectRefused(sender, "ftp://no-such-host.invalid/", "scheme ftp:");
+    await expectRefused(sender, "http://u:p@no-such-host.invalid/", "credentials");
+    await expectRefused(sender, "http://hooks.localhost/", "loopback name");
+  });
+});
+
+describe("allowNetworks", () => {
+  it("delivers to 127.0.0.1 when its network or host is allowed, refuses it when not", async () => {
+    const deliveredWith = async (options: PushSenderOptions) => {
+      const { sender, errors } = localSender({ allowHosts: [], ...options });
+      received = [];
+      sender.send(delivery("{}"));
+      await sender.idle();
+      return [received.length, errors.map((e) => e.failure)];
+    };
+    expect(await deliveredWith({ allowNetworks: ["127.0.0.0/8"] })).toEqual([1, []]);
+    expect(await deliveredWith({ allowNetworks: ["127.0.0.1/32"] })).toEqual([1, []]);
+    expect(await deliveredWith({ allowNetworks: ["127.0.0.1"] })).toEqual([1, []]);
+    expect(await deliveredWith({ allowNetworks: ["::ffff:127.0.0.0/104"] })).toEqual([1, []]);
+    expect(await deliveredWith({ allowHosts: ["127.0.0.1"] })).toEqual([1, []]);
+    expect(await deliveredWith({})).toEqual([0, ["url-refused"]]);
+    expect(await deliveredWith({ allowNetworks: ["127.0.0.2/32", "10.0.0.0/8"] })).toEqual([0, ["url-refused"]]);
+    expect(await deliveredWith({ allowHosts: ["127.0.0.2"] })).toEqual([0, ["url-refused"]]);
+  });
+
+  it("judges a host name by the addresses it resolves to, and delivers to them", async () => {
+    // localhost resolves to 127.0.0.1, and on some machines ::1 too: both networks are listed.
+    const { sender, errors } = localSender({ allowHosts: [], allowNetworks: ["127.0.0.0/8", "::1/128"] });
+    const port = new URL(base).port;
+    sender.send({ config: config(`http://localhost:${port}/by-name`), protocolVersion: "1.0", body: "{}" });
+    await sender.idle();
+    expect(errors).toEqual([]);
+    expect(received.map((r) => r.path)).toEqual(["/by-name"]);
+    const elsewhere = createPushSender({ allowNetworks: ["10.0.0.0/8"] });
+    await expectRefused(elsewhere, `http://localhost:${port}/`, "loopback address (localhost resolves to ");
+    await expectRefused(createPushSender(), `http://localhost:${port}/`, "loopback name");
+  });
+
+  it("lifts every range inside a listed network, IPv4 and IPv6, including embedded IPv4 forms", async () => {
+    const sender = createPushSender({ allowNetworks: ["10.0.0.0/8", "fd00::/8", "192.168.1.0/24"] });
+    for (const url of [
+      "http://10.1.2.3/",
+      "http://[::ffff:10.0.0.1]/",
+      "http://[64:ff9b::10.0.0.1]/",
+      "http://[fd12:3456::1]/",
+      "http://192.168.1.200/",
+      "http://8.8.8.8/",
+    ]) {
+      await expect(sender.checkUrl(url), url).resolves.toBeUndefined();
+    }
+    await expectRefused(sender, "http://192.168.2.1/", "private address");
+    await expectRefused(sender, "http://[fc00::1]/", "unique local (private) address");
+    await expectRefused(sender, "http://127.0.0.1/", "loopback address");
+    await expectRefused(sender, "http://[::1]/", "loopback address");
+  });
+
+  it("lets a cloud metadata address through only when it is listed exactly", async () => {
+    const broad = createPushSender({ allowNetworks: ["169.254.0.0/16", "0.0.0.0/0", "::/0"] });
+    await expect(broad.checkUrl("http://169.254.1.1/")).resolves.toBeUndefined();
+    await expectRefused(broad, "http://169.254.169.254/", "cloud metadata address");
+    await expectRefused(broad, "http://[::ffff:169.254.169.254]/", "IPv4-mapped cloud metadata address");
+    await expectRefused(broad, "http://[fd00:ec2::254]/", "cloud metadata address");
+    const exact = createPushSender({ allowNetworks: ["169.254.169.254/32", "fd00:ec2::254"] });
+    await expect(exact.checkUrl("http://169.254.169.254/")).resolves.toBeUndefined();
+    await expect(exact.checkUrl("http://[::ffff:169.254.169.254]/")).resolves.toBeUndefined();
+    await expect(exact.checkUrl("http://[fd00:ec2::254]/")).resolves.toBeUndefined();
+    await expectRefused(exact, "http://169.254.170.2/", "cloud metadata address");
+    await expectRefused(exact, "http://metadata.google.internal/", "cloud metadata name");
+  });
+
+  it.each([
+    ["10.0.0.0/33", 'entry "10.0.0.0/33" has prefix "33", not a number 0-32'],
+    ["fd00::/129", 'entry "fd00::/129" has prefix "129", not a number 0-128'],
+    ["10.0.0.0/", 'entry "10.0.0.0/" has prefix ""'],
+    ["10.0.0.0/-1", 'entry "10.0.0.0/-1" has prefix "-1"'],
+    ["10.0.0.0/8/8", 'entry "10.0.0.0/8/8" has prefix "8/8"'],
+    ["10.0.0.1/8", 'entry "10.0.0.1/8" has host bits set past /8'],
+    ["fd00::1/8", 'entry "fd00::1/8" has host bits set past /8'],
+    ["10.0.0/8", 'entry "10.0.0/8" is not a CIDR network'],
+    ["hooks.example/24", 'entry "hooks.example/24" is not a CIDR network'],
+    ["fe80::%eth0/64", 'entry "fe80::%eth0/64" is not a CIDR network'],
+    ["", 'entry "" is not a CIDR network'],
+    [" 10.0.0.0/8", 'entry " 10.0.0.0/8" is not a CIDR network'],
+  ])("refuses the network %j when the sender is created, naming it", (entry, message) => {
+    expect(() => createPushSender({ allowNetworks: ["127.0.0.0/8", entry] })).toThrow(RangeError);
+    expect(() => createPushSender({ allowNetworks: [entry] })).toThrow(`createPushSender: allowNetworks ${message}`);
+  });
+
+  it.each([
+    "http://hooks.example",
+    "hooks.example:8080",
+    "hooks.example/path",
+    "user@hooks.example",
+    "hooks example",
+    "hooks.example\n",
+    "",
+    ".",
+    "10.0.0.0/8",
+  ])("refuses the host %j when the sender is created, naming it", (entry) => {
+    expect(() => createPushSender({ allowHosts: [entry] })).toThrow(
+      `createPushSender: allowHosts entry ${JSON.stringify(entry)} `,
+    );
+  });
+
+  it("reads host entries as URL hosts: case, trailing dot, IPv4 and IPv6 spellings", async () => {
+    const sender = createPushSender({ allowHosts: ["Hooks.Example.", "127.1", "[0:0:0:0:0:0:0:1]", "::ffff:a00:1"] });
+    for (const url of [
+      "http://hooks.example/",
+      "http://HOOKS.example./",
+      "http://127.0.0.1/",
+      "http://[::1]/",
+      "http://[::ffff:10.0.0.1]/",
+    ]) {
+      await expect(sender.checkUrl(url), url).resolves.toBeUndefined();
+    }
   });
 });

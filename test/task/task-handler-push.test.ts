@@ -4,11 +4,15 @@
  * webhook server on 127.0.0.1. A config made by a v1.0 call gets v1.0
  * StreamResponses (application/a2a+json), one made by a v0.3 call through the
  * bridge gets the v0.3 Task (application/json), each in commit order, with
- * the config's token; a deleted config gets nothing more.
+ * the config's token; a deleted config gets nothing more. A config whose token, authentication scheme or
+ * credentials, or URL, no delivery could send (a control character, a character node:http cannot send, more
+ * than 4096 characters) is refused by CreateTaskPushNotificationConfig and by SendMessage's
+ * configuration.taskPushNotificationConfig on every way in, naming the field, and nothing is stored.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { A2AError } from "@protoc-gen-a2a/runtime";
 import {
   createPushSender,
   createTaskHandler,
@@ -19,7 +23,7 @@ import {
 import { olderPushPayloads } from "../../generated-samples/a2a_compat.js";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { Role, type SendMessageResponse, type Task } from "../../generated-samples/v1.0.1/a2a_pb.js";
-import { startTaskServers, type TaskServers } from "./task-servers.js";
+import { startTaskServers, WAYS, type TaskServers, type Way } from "./task-servers.js";
 
 interface Hook {
   readonly path: string;
@@ -118,5 +122,92 @@ describe("push delivery through the real sender", () => {
     expect(o.map((h) => [h.contentType, h.token])).toEqual(Array(2).fill(["application/json", "to"]));
     expect(o.map((h) => (h.body["status"] as { state: string }).state)).toEqual(["working", "completed"]);
     expect(o[1]!.body).toMatchObject({ kind: "task", id: task.id, artifacts: [{ artifactId: "a" }] });
+  });
+});
+
+const auth = (scheme: string, credentials = "c") => ({ authentication: { scheme, credentials } });
+
+/** [what, config fields, field path, what the message says of the first bad character]. */
+const BAD_FIELDS: readonly (readonly [string, Record<string, unknown>, string, string])[] = [
+  ["CR LF in the token", { token: "a\r\nX-Evil: 1" }, "token", "holds U+000D, a control character, at index 1"],
+  ["LF in the token", { token: "ab\n" }, "token", "holds U+000A, a control character, at index 2"],
+  ["NUL in the token", { token: "\u0000" }, "token", "holds U+0000, a control character, at index 0"],
+  ["ESC in the token", { token: "x\u001b[31m" }, "token", "holds U+001B, a control character, at index 1"],
+  ["DEL in the token", { token: "x\u007f" }, "token", "holds U+007F, a control character, at index 1"],
+  ["NEL in the token", { token: "x\u0085" }, "token", "holds U+0085, a control character, at index 1"],
+  ["a CJK character in the token", { token: "x\u4e00" }, "token", "holds U+4E00, a character above U+00FF"],
+  ["CR LF in the scheme", auth("Bearer\r\nX-Evil: 1"), "authentication.scheme", "holds U+000D"],
+  ["LF in the credentials", auth("Bearer", "x\ny"), "authentication.credentials", "holds U+000A"],
+  ["LF in the URL", { url: "http://127.0.0.1:1/a\nb" }, "url", "holds U+000A, a control character, at index 20"],
+  ["TAB in the URL", { url: "http://127.0.0.1:1/a\tb" }, "url", "holds U+0009"],
+  ["a token of 4097 characters", { token: "t".repeat(4097) }, "token", "is 4097 characters long, more than 4096"],
+  ["credentials of 5000 characters", auth("Bearer", "c".repeat(5000)), "authentication.credentials", "is 5000"],
+];
+
+async function refusal(call: Promise<unknown>): Promise<A2AError> {
+  const e = await call.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
+  if (!(e instanceof A2AError)) throw new Error(`expected an A2AError, got ${String(e)}`);
+  return e;
+}
+
+describe.each(WAYS)("push config fields over %s", (way: Way) => {
+  const message = () => ({
+    messageId: crypto.randomUUID(),
+    role: Role.USER,
+    parts: [{ content: { case: "text" as const, value: "go" } }],
+  });
+  const newTask = async () => {
+    const task = taskOf(
+      await servers.client(way).sendMessage({ message: message(), configuration: { returnImmediately: true } }),
+    );
+    await until("the executor at its gate", () => gates.has(task.id));
+    gates.get(task.id)!();
+    return task;
+  };
+
+  it.each(BAD_FIELDS)(
+    "CreateTaskPushNotificationConfig refuses %s, naming the field",
+    async (_what, fields, path, says) => {
+      const client = servers.client(way);
+      const task = await newTask();
+      const config = { taskId: task.id, id: "bad", url: `${hookBase}/never`, ...fields };
+      const error = await refusal(client.createTaskPushNotificationConfig(config));
+      expect(error.type).toBe("InvalidParamsError");
+      expect(error.message).toContain(`CreateTaskPushNotificationConfig: ${path} ${says}`);
+      expect((await client.listTaskPushNotificationConfigs({ taskId: task.id })).configs).toEqual([]);
+    },
+  );
+
+  it.each(BAD_FIELDS)(
+    "SendMessage refuses %s in its push config, naming the field",
+    async (_what, fields, path, says) => {
+      const client = servers.client(way);
+      const started = gates.size;
+      const taskPushNotificationConfig = { url: `${hookBase}/never`, ...fields };
+      // returnImmediately: a send that is wrongly accepted returns while its executor waits at its gate.
+      const configuration = { taskPushNotificationConfig, returnImmediately: true };
+      const error = await refusal(client.sendMessage({ message: message(), configuration }));
+      expect(error.type).toBe("InvalidParamsError");
+      expect(error.message).toContain(`SendMessage: configuration.taskPushNotificationConfig.${path} ${says}`);
+      expect(gates.size, "no executor started").toBe(started);
+    },
+  );
+
+  it("accepts a token with HTAB and Latin-1, and one of exactly 4096 characters", async () => {
+    const client = servers.client(way);
+    const task = await newTask();
+    const url = `${hookBase}/fine`;
+    const tabbed = await client.createTaskPushNotificationConfig({
+      taskId: task.id,
+      id: "t",
+      url,
+      token: "a\tb \u00e9",
+    });
+    expect(tabbed.token).toBe("a\tb \u00e9");
+    const long = { taskId: task.id, id: "l", url, token: "t".repeat(4096), ...auth("Bearer", "c".repeat(4096)) };
+    expect((await client.createTaskPushNotificationConfig(long)).token).toHaveLength(4096);
   });
 });

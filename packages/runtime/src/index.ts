@@ -36,7 +36,11 @@ export type {
   JsonRpcIds,
   JsonRpcRequestContentTypes,
   ProtocolTables,
+  RestRequestContentTypes,
   StandardErrorEntry,
+  StreamStart,
+  StreamStartMode,
+  TaskTurns,
 } from "./protocol-tables.js";
 export type { InputRule } from "./validate.js";
 export {
@@ -88,6 +92,7 @@ export {
   type GrpcRoutes,
   type GrpcRoutesOptions,
 } from "./grpc/grpc.js";
+export { grpcFallback, type GrpcFallbackRequest, type GrpcFallbackResponse } from "./grpc/grpc-fallback.js";
 export { ErrorInfoSchema, ERROR_INFO_TYPE_URL } from "./error-info.js";
 export { encodeSseEvent, decodeSse } from "./http/sse.js";
 export { cardInterfaces, selectInterface, type Binding, type CardInterface } from "./select-interface.js";

@@ -84,6 +84,37 @@ export interface JsonRpcRequestContentTypes {
   readonly errorCode: number;
 }
 
+/**
+ * The request Content-Types an HTTP+JSON server accepts on a route that takes a body (override target
+ * api.restRequestContentTypes; server-rest.ts).
+ */
+export interface RestRequestContentTypes {
+  /** Media types, lowercase, without parameters (`; charset=utf-8` is ignored). */
+  readonly accept: readonly string[];
+  /** The catalog error that refuses any other type, or none, before the body is read. */
+  readonly error: string;
+}
+
+/**
+ * How a stream's answer starts (override target api.streamStart; server-stream.ts): `first-event`, the
+ * response headers go out with the first event and a failure before it is the binding's ordinary error reply;
+ * `in-stream`, the answer to a streaming method is always a stream (HTTP 200 text/event-stream), and a failure
+ * before the first event is its one event (server-jsonrpc.ts).
+ */
+export type StreamStartMode = "first-event" | "in-stream";
+
+/** The stream start of each HTTP binding; HTTP+JSON streams always start with their first event. */
+export interface StreamStart {
+  readonly jsonrpc: StreamStartMode;
+  readonly rest: "first-event";
+}
+
+/** How a task takes its turns (override target api.taskTurns; the task runtime reads it). */
+export interface TaskTurns {
+  /** The catalog error answering a message sent to a task whose turn is still running. */
+  readonly busyError: string;
+}
+
 /** The JSON-RPC ids a server takes (override target api.jsonrpcIds). */
 export interface JsonRpcIds {
   /** A request without `id` is checked and served like one with id null, and answered with id null. */
@@ -160,6 +191,16 @@ export interface ProtocolTables {
    * refuses any other or none. Absent: only `contentTypes.jsonrpc.request`, refused with -32600.
    */
   readonly jsonrpcRequestContentTypes?: JsonRpcRequestContentTypes | null;
+  /**
+   * The media types (lowercase, without parameters) an HTTP+JSON request to a route that takes a body may carry,
+   * and the error that refuses any other or none. Absent: `contentTypes.rest.request` and application/json,
+   * refused with ContentTypeNotSupportedError (InvalidRequestError in a catalog without it).
+   */
+  readonly restRequestContentTypes?: RestRequestContentTypes | null;
+  /** When a stream's answer starts, per HTTP binding. Absent: `first-event` on both. */
+  readonly streamStart?: StreamStart | null;
+  /** How a task takes its turns: the error for a message to a task whose turn is running. Absent: no rule. */
+  readonly taskTurns?: TaskTurns | null;
   /** Which JSON-RPC ids a server takes. Absent: an id-less request is answered with id null; integers to 2^53-1. */
   readonly jsonrpcIds?: JsonRpcIds | null;
   /** Set when JSON-RPC payloads are not the proto's ProtoJSON (v0.3): the generated a2a.json codec. */

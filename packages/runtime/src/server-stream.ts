@@ -2,8 +2,9 @@
  * How a server stream (JSON-RPC and HTTP+JSON text/event-stream) starts and
  * keeps going. The rule: nothing is committed to the client until the
  * handler's first event is ready, so an error before it is answered as the
- * ordinary error reply of the binding (`startStream`; the decision is the
- * override entry api.streamStart of each version); after the first event,
+ * binding chooses (`startStream`): the ordinary error reply, or, where the
+ * version's override entry api.streamStart says `in-stream` (v0.3 JSON-RPC),
+ * a stream holding only the error event (server-jsonrpc.ts); after the first event,
  * a stream that stays silent for `keepAliveMs` gets an SSE comment line, so
  * proxies and clients do not time it out (`withKeepAlive`). Both pass
  * return() on to the source, so a consumer that stops (a client that went

@@ -24,10 +24,21 @@
  * empty value the spec form keeps (an empty REQUIRED description or skills
  * list, a scope-less security requirement, an empty Struct entry...).
  *
+ * What the empties-dropped form loses (emptiesDroppedLoss): removing a FIELD
+ * that is empty changes nothing a reader of the card sees (an empty string,
+ * list or map, or an emptied message, reads as the field's default), but
+ * removing a LIST ELEMENT, a MAP ENTRY or a STRUCT MEMBER does: `{}` in
+ * securityRequirements is an anonymous alternative, `{}` in
+ * supportedInterfaces one more interface, {"key": {}} in a requirement's
+ * schemes the scheme it requires. A signature over that form does not cover
+ * such a value, so anyone may add or change it; the verifier accepts the
+ * form only when it loses none (verify.ts).
+ *
  * A value of the wrong JSON type fails with CardFormError naming its path.
  */
 import canonicalize from "canonicalize";
 import { type CardField, cardMessage, isScalar } from "./card-schema.js";
+import { emptiesLostIn } from "./empties-loss.js";
 
 export type CanonicalForm = "spec" | "empties-dropped";
 
@@ -62,6 +73,16 @@ export function canonicalizeAgentCard(card: unknown, form: CanonicalForm = "spec
   const text = canonicalize(value);
   if (text === undefined) throw new CardFormError("$", "cannot be canonicalized");
   return { text, ignoredFields: ignored };
+}
+
+/**
+ * The JSON path of the first list element, map entry or Struct member (e.g. "$.securityRequirements[1]") the
+ * empties-dropped form removes from the card, undefined when it removes field values only (see the header).
+ */
+export function emptiesDroppedLoss(card: unknown): string | undefined {
+  const normalized = normalizeMessage(card, "AgentCard", "$", []);
+  delete normalized.signatures;
+  return emptiesLostIn(normalized, "AgentCard", "$", (value) => dropEmpties(value) === undefined);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -29,7 +29,9 @@ export interface SignAgentCardOptions {
   readonly header?: JWSHeaderParameters;
   /**
    * What is signed: "spec" (§8.4.1, default) or "empties-dropped" (what the
-   * a2a-js and a2a-python verifiers rebuild; see canonical.ts).
+   * a2a-js and a2a-python verifiers rebuild; see canonical.ts). verifyAgentCard
+   * accepts an empties-dropped signature only when that form drops empty fields
+   * alone, never a list element, map entry or Struct member it would not cover.
    */
   readonly form?: CanonicalForm;
 }

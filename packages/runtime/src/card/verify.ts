@@ -5,13 +5,23 @@
  * a key set, or the header's jku when trusted).
  *
  * The card passes when at least one signature verifies (§8.4.3: at least one;
- * `requireAll` for every one). A signature is accepted over the "spec" form,
- * else over the "empties-dropped" form the a2a-js and a2a-python SDKs sign
- * (`strict` turns that off). Otherwise AgentCardSignatureError lists, per
- * signature (index, kid, alg), why it failed.
+ * `requireAll` for every one). A signature is accepted over the "spec" form
+ * (§8.4.1), else over the "empties-dropped" form the a2a-js and a2a-python
+ * SDKs sign, but only when that form loses nothing a reader of the card sees
+ * (canonical.ts emptiesDroppedLoss): it may drop empty FIELDS (an empty
+ * REQUIRED description, an emptied message), which read as their defaults,
+ * never a list element, map entry or Struct member. A signature over a form
+ * that drops `{}` from securityRequirements does not cover that `{}`, so
+ * accepting it would let anyone add an anonymous alternative (or an empty
+ * interface, or change the scheme of a scope-less requirement) to a signed
+ * card; such a card verifies over the spec form or not at all.
+ * `strict: true` accepts the spec form only; `strict: false` (the default)
+ * relaxes nothing more than the field-level difference above.
+ * Otherwise AgentCardSignatureError lists, per signature (index, kid, alg),
+ * why it failed, and says why the empties-dropped form was not tried.
  */
 import { base64url, decodeProtectedHeader, flattenedVerify, type JWSHeaderParameters } from "jose";
-import { type CanonicalForm, canonicalizeAgentCard } from "./canonical.js";
+import { type CanonicalForm, canonicalizeAgentCard, emptiesDroppedLoss } from "./canonical.js";
 import { type CardKeySource, type VerifyKey, verifyKeyOf } from "./card-keys.js";
 
 export type { CardKeySource } from "./card-keys.js";
@@ -19,7 +29,11 @@ export type { CardKeySource } from "./card-keys.js";
 export interface VerifyAgentCardOptions {
   /** Every signature must verify, not just one. */
   readonly requireAll?: boolean;
-  /** Accept only the spec's canonical form, not also the SDKs' empties-dropped form. */
+  /**
+   * Accept only the spec's canonical form (§8.4.1). Default false: a signature over the SDKs' empties-dropped
+   * form is accepted too, but only when that form drops empty fields alone, never a list element, map entry or
+   * Struct member (which it would not cover: an added `{}` in securityRequirements, for one).
+   */
   readonly strict?: boolean;
   /** Allowed JWS algorithms. Default: any asymmetric one jose supports ("none" and HS* never). */
   readonly algorithms?: readonly string[];
@@ -94,7 +108,8 @@ async function verifyWith(
   if (!Array.isArray(entries) || entries.length === 0) {
     throw new AgentCardSignatureError(`agent card ${name}: no signatures to verify`, []);
   }
-  const forms: CanonicalForm[] = options.strict ? ["spec"] : ["spec", "empties-dropped"];
+  const lost = options.strict ? undefined : emptiesDroppedLoss(card);
+  const forms: CanonicalForm[] = options.strict || lost !== undefined ? ["spec"] : ["spec", "empties-dropped"];
   const payloads = forms.map((form) => ({ form, ...canonicalizeAgentCard(card, form) }));
   const algorithms = [...(options.algorithms ?? ASYMMETRIC)];
   const verified: VerifiedSignature[] = [];
@@ -106,7 +121,8 @@ async function verifyWith(
   }
   if (verified.length === 0 || (options.requireAll && failed.length > 0)) {
     const what = verified.length === 0 ? "no signature verified" : "not every signature verified";
-    throw new AgentCardSignatureError(`agent card ${name}: ${what}: ${failed.map(describe).join("; ")}`, failed);
+    const why = lost === undefined ? "" : ` (${notTried(lost)})`;
+    throw new AgentCardSignatureError(`agent card ${name}: ${what}: ${failed.map(describe).join("; ")}${why}`, failed);
   }
   return { verified, failed, ignoredFields: payloads[0]?.ignoredFields ?? [] };
 }
@@ -167,6 +183,10 @@ function reasonOf(e: unknown): string {
   if (code === "ERR_JWKS_NO_MATCHING_KEY") return "no key in the key set matches its kid and alg";
   if (code === "ERR_JOSE_ALG_NOT_ALLOWED") return "its algorithm is not allowed";
   return (e as Error | undefined)?.message ?? String(e);
+}
+
+function notTried(lost: string): string {
+  return `the SDKs' empties-dropped form was not tried: it drops ${lost}, which a signature over it would not cover`;
 }
 
 function describe(f: SignatureFailure): string {

@@ -6,7 +6,11 @@
  * it, the older version's own). A call whose Major.Minor is one of them, or
  * that names no version (`absentVersionMeans`), goes to the older version;
  * any other goes to the newer one, which serves its version and answers the
- * rest, another 0.x included, with VersionNotSupportedError.
+ * rest, another 0.x included, with VersionNotSupportedError, before it looks
+ * up the method or route (so `A2A-Version: 0.5` with a v0.3 method name is
+ * that error, never "Method not found"). A version header sent twice with the
+ * same version counts once; with different ones it goes to the newer side,
+ * which refuses it naming them.
  *
  * The agent card: a request that names a version gets that side's card; one
  * that names none gets one card both versions read (dual-card.ts), since a
@@ -29,6 +33,8 @@ import type { A2aHandler, A2aServiceDefinition } from "../definition.js";
 import { mergeAgentCards } from "./dual-card.js";
 import { AGENT_CARD_PATH, createA2aHttpHandler } from "../http/http-server.js";
 import { compilePathMatcher } from "../http/path-matcher.js";
+import { distinctVersions } from "../http/negotiation.js";
+import { headOf } from "../http/head.js";
 import type { OnError } from "../report-error.js";
 import type { CoreHandler, CoreRequest, CoreResponse } from "../server-types.js";
 import type { JsonRpcOperations } from "../jsonrpc/json-operations.js";
@@ -138,12 +144,16 @@ function mergedCard(options: Shared): CoreHandler | undefined {
   });
 }
 
-/** The version a request names: the header, else the query parameter; null when neither is there or it is empty. */
+/**
+ * The version a request names: the header, else the query parameter; null when neither is there or it is empty.
+ * A repeated header naming one version ("0.3, 0.3") names it; one naming several keeps them all, which no side
+ * has, so the newer side refuses it naming them (negotiation.ts).
+ */
 function askedVersion(req: CoreRequest, header: string, queryName: string | null): string | null {
   const fromHeader = req.header(header);
-  const value = fromHeader ?? (queryName && req.hasQuery ? req.query.get(queryName) : null);
-  const v = value?.trim() ?? "";
-  return v === "" ? null : v;
+  const value = (fromHeader ?? (queryName && req.hasQuery ? req.query.get(queryName) : null))?.trim() ?? "";
+  const versions = distinctVersions(value, true);
+  return versions.length === 0 ? null : versions.length === 1 ? versions[0]! : value;
 }
 
 /** Major.Minor of `1.0` or `1.0.1`; "" for anything else (no side has it, so the newer side refuses it). */
@@ -186,7 +196,7 @@ function newerRouteHint(
     if (older.match(method, path).status !== 404) return undefined;
     const status = newer.match(method, path).status;
     if (status !== 200 && status !== 405) return undefined;
-    const text = req.method === "HEAD" ? "" : body(req.method, req.path);
-    return { status: 404, headers: { "content-type": "text/plain; charset=utf-8" }, body: text };
+    const res = { status: 404, headers: { "content-type": "text/plain; charset=utf-8" }, body: body(method, req.path) };
+    return req.method === "HEAD" ? headOf(res) : res;
   };
 }

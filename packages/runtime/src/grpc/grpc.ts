@@ -9,8 +9,10 @@
  * the ConnectError as `cause` (client-errors.ts). The server applies the
  * request limits of every binding (limits.ts, grpc-limits.ts): message size,
  * nesting, deadlines; and the agent card's rules before the handler runs
- * (card-rules.ts). The activated extensions are echoed in the response
- * metadata (a2a-extensions).
+ * (card-rules.ts). The version metadata is checked first, before the limits
+ * and the card; a call to a method the router does not have is answered by
+ * grpcFallback (grpc-fallback.ts), which checks the version first too. The
+ * activated extensions are echoed in the response metadata (a2a-extensions).
  */
 import {
   Code,
@@ -26,7 +28,7 @@ import { A2AError, grpcStatusOf, type A2ATransportError } from "../a2a-error.js"
 import { errorFromConnect } from "../client-errors.js";
 import { ErrorInfoSchema } from "../error-info.js";
 import { negotiateVersion } from "../http/negotiation.js";
-import { admitCall, lazyContext, tenantOf } from "../http/call-context.js";
+import { admitCall, checkVersion, lazyContext, tenantOf } from "../http/call-context.js";
 import { cardRulesOf } from "../card-rules.js";
 import { invokeStream, invokeUnary } from "../invoke.js";
 import { errorReporter } from "../report-error.js";
@@ -78,12 +80,15 @@ export type GrpcClientOptions = Omit<A2aClientOptions, "url" | "fetch"> & { read
 export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>): GrpcRoutes {
   const def = options.definition;
   const cardRules = cardRulesOf(def, options);
-  const contextOf = (ctx: ConnectContext, op: OperationInfo, input: Message): HandlerContext => {
-    const key = def.headers.grpcVersionKey;
+  const key = def.headers.grpcVersionKey;
+  /** The call's version, checked before anything else about the call (VersionNotSupportedError). */
+  const versionOf = (ctx: ConnectContext): string =>
+    checkVersion(def, negotiateVersion(def, key ? ctx.requestHeader.get(key) : null));
+  const contextOf = (ctx: ConnectContext, op: OperationInfo, input: Message, version: string): HandlerContext => {
     const admitted = admitCall(
       def,
       op,
-      negotiateVersion(def, key ? ctx.requestHeader.get(key) : null),
+      { ok: true, version },
       ctx.requestHeader.get(def.headers.grpcExtensionsKey),
       cardRules(() => ctx.requestHeader),
     );
@@ -118,7 +123,8 @@ export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>):
       impl[op.localName] = op.streaming
         ? async function* (req: Message, ctx: ConnectContext) {
             try {
-              const events = invokeStream(options.handler, op, checked(req, op), contextOf(ctx, op, req));
+              const version = versionOf(ctx);
+              const events = invokeStream(options.handler, op, checked(req, op), contextOf(ctx, op, req, version));
               yield* untilAborted(events, ctx.signal);
             } catch (e) {
               throw fail(e, op);
@@ -126,7 +132,8 @@ export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>):
           }
         : async (req: Message, ctx: ConnectContext) => {
             try {
-              const work = invokeUnary(options.handler, op, checked(req, op), contextOf(ctx, op, req));
+              const version = versionOf(ctx);
+              const work = invokeUnary(options.handler, op, checked(req, op), contextOf(ctx, op, req, version));
               return await raceAbort(work, ctx.signal);
             } catch (e) {
               throw fail(e, op);

@@ -1,6 +1,7 @@
 /**
  * What every binding checks before a handler runs, and the context it hands
- * the handler: the negotiated version (VersionNotSupportedError otherwise),
+ * the handler: the negotiated version (VersionNotSupportedError otherwise;
+ * checked first, before the method or route is looked up: checkVersion),
  * the capability the operation needs (its rule's error when the agent card
  * does not declare it; card-rules.ts) and the declared extensions
  * (ExtensionSupportRequiredError when a required one is missing, in versions
@@ -24,6 +25,30 @@ export interface Admitted {
 
 const NONE: readonly string[] = Object.freeze([]);
 
+/**
+ * The negotiated version, or throws VersionNotSupportedError. Bindings call it before they look up the method
+ * or route, so a version the interface does not speak is refused as such, not as an unknown method.
+ */
+export function checkVersion(def: A2aServiceDefinition, version: VersionResult): string {
+  if (version.ok) return version.version;
+  const speaks = def.protocolVersion;
+  const header = def.headers.versionHeader ?? "A2A-Version";
+  throw new A2AError(
+    "VersionNotSupportedError",
+    version.several
+      ? `${header} names more than one version (${version.requested}); send one: ${header}: ${speaks}`
+      : version.missing
+        ? `The ${header} header is missing, so the call is read as version ${version.requested}; ` +
+          `this interface speaks ${speaks}: send ${header}: ${speaks}`
+        : `Protocol version ${version.requested} is not supported; this interface speaks ${speaks}`,
+  );
+}
+
+/** The version of an HTTP call (header, else query parameter), checked: throws VersionNotSupportedError. */
+export function checkHttpVersion(def: A2aServiceDefinition, req: CoreRequest): string {
+  return checkVersion(def, negotiateHttpVersion(def, req));
+}
+
 /** Throws the A2AError the binding must answer with. */
 export function admitCall(
   def: A2aServiceDefinition,
@@ -32,17 +57,7 @@ export function admitCall(
   extensionsValue: string | null | undefined,
   card: CardRules,
 ): Admitted {
-  if (!version.ok) {
-    const speaks = def.protocolVersion;
-    const header = def.headers.versionHeader ?? "A2A-Version";
-    throw new A2AError(
-      "VersionNotSupportedError",
-      version.missing
-        ? `The ${header} header is missing, so the call is read as version ${version.requested}; ` +
-            `this interface speaks ${speaks}: send ${header}: ${speaks}`
-        : `Protocol version ${version.requested} is not supported; this interface speaks ${speaks}`,
-    );
-  }
+  const negotiated = checkVersion(def, version);
   const tooLong = extensionsHeaderProblem(extensionsValue, def.headers.extensionsHeader);
   if (tooLong) throw new A2AError("InvalidRequestError", tooLong);
   const refused = card.refusal(op);
@@ -54,21 +69,24 @@ export function admitCall(
   }
   const activated =
     card.supported.length > 0 && extensions.length > 0 ? extensions.filter((x) => card.supported.includes(x)) : NONE;
-  return { version: version.version, extensions, activated };
+  return { version: negotiated, extensions, activated };
 }
 
-/** admitCall for an HTTP binding (JSON-RPC, HTTP+JSON): the version and extensions from the request's headers. */
+/**
+ * admitCall for an HTTP binding (JSON-RPC, HTTP+JSON): the extensions from the request's headers, the version
+ * the binding checked before it looked up the operation (checkHttpVersion).
+ */
 export function admitHttpCall(
   def: A2aServiceDefinition,
   op: OperationInfo,
   req: CoreRequest,
   cardRules: CardRulesOf,
+  version: string,
 ): Admitted {
-  const version = negotiateHttpVersion(def, req);
   return admitCall(
     def,
     op,
-    version,
+    { ok: true, version },
     req.header(def.headers.extensionsHeader),
     cardRules(() => req.headers),
   );

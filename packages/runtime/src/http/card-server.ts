@@ -1,6 +1,6 @@
 /**
- * Serves an agent card: GET and HEAD (the headers without the body); any
- * other method is 405 with Allow.
+ * Serves an agent card: GET and HEAD (the headers, Content-Length included,
+ * without the body: head.ts); any other method is 405 with Allow.
  *
  * The card is cacheable (S10 §8.6.1): Cache-Control max-age (default 300 s),
  * a strong ETag that hashes the body, and Last-Modified, the time this handler
@@ -8,6 +8,7 @@
  * that matches gets 304.
  */
 import type { CoreHandler, CoreRequest } from "../server-types.js";
+import { headOf } from "./head.js";
 
 export interface AgentCardServing {
   /** Cache-Control max-age of the card, in seconds. Default 300. */
@@ -45,7 +46,7 @@ export function createAgentCardHandler(
       ...serving.headers?.(req.headers),
     };
     if (notModified(req, etag, served)) return { status: 304, headers, body: "" };
-    return { status: 200, headers, body: req.method === "HEAD" ? "" : body };
+    return req.method === "HEAD" ? headOf({ status: 200, headers, body }) : { status: 200, headers, body };
   };
 }
 

@@ -7,7 +7,9 @@
  * node adapter waits for 'drain'. A body is read only up to the limit: the
  * fetch adapter cancels the rest of its stream, and the node adapter answers
  * a request whose body it did not read to the end with "connection: close",
- * then closes the socket gently (closeAfterAnswer).
+ * then closes the socket gently (closeAfterAnswer). A text body is sent with
+ * its Content-Length, except in the answer to HEAD, whose headers already
+ * carry the length the GET sends (head.ts) and go out as they are.
  *
  * The node adapter is on every request's path, so it allocates little: one
  * NodeRequest per request (its members live on the prototype), the Headers,
@@ -170,7 +172,11 @@ async function answerNode(
   // rather than read the rest, which may never end.
   const headers = core.bodyDone ? out.headers : closeAfterAnswer(req, out.headers);
   if (typeof out.body === "string") {
-    res.writeHead(out.status, { ...headers, "content-length": Buffer.byteLength(out.body) });
+    // A HEAD answer carries the GET's length, if it has one (head.ts); any other gets its body's.
+    res.writeHead(
+      out.status,
+      core.method === "HEAD" ? headers : { ...headers, "content-length": Buffer.byteLength(out.body) },
+    );
     res.end(out.body);
     return;
   }

@@ -11,13 +11,14 @@
  * given in the options with a trailing slash are read without it.
  *
  * The card is cacheable (card-server.ts). HEAD is GET without a body, on the
- * card and on every GET route: a streaming response is closed before anything
- * is read from it.
+ * card and on every GET route, with the Content-Length the GET sends (head.ts):
+ * a streaming response is closed before anything is read from it.
  */
 import type { DescService } from "@bufbuild/protobuf";
 import { createAgentCardHandler } from "./card-server.js";
 import { createJsonRpcHandler, type JsonRpcServerOptions } from "../jsonrpc/server-jsonrpc.js";
 import { createRestHandler } from "../rest/server-rest.js";
+import { headOf } from "./head.js";
 import type { CoreHandler, CoreRequest, CoreResponse } from "../server-types.js";
 
 export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
@@ -73,12 +74,6 @@ export function createA2aHttpHandler<S extends DescService>(options: A2aHttpOpti
 /** The same request as a GET: a view whose other members are the request's own. */
 function asGet(req: CoreRequest): CoreRequest {
   return Object.create(req, { method: { value: "GET", enumerable: true } }) as CoreRequest;
-}
-
-/** A GET response as the answer to HEAD: the headers, no body; a stream is closed unread. */
-function headOf(res: CoreResponse): CoreResponse {
-  if (typeof res.body !== "string") void res.body[Symbol.asyncIterator]().return?.();
-  return { ...res, body: "" };
 }
 
 function withoutTrailingSlash(path: string): string {

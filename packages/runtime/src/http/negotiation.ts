@@ -7,8 +7,11 @@
  * lowercase), else the query parameter when the rules name one; absent or
  * empty means `absentVersionMeans` ("0.3"), and a refusal then says the
  * version was missing. `Major.Minor.Patch` counts as Major.Minor under
- * "ignore-patch". A version without a version header (v0.3) accepts every
- * call.
+ * "ignore-patch". A header sent more than once arrives joined with ", "
+ * (node:http, fetch, gRPC metadata): values that name the same version
+ * ("1.0, 1.0", and under "ignore-patch" "1.0, 1.0.1") count as one; values
+ * that name different versions are refused, naming them all. A version
+ * without a version header (v0.3) accepts every call.
  */
 import type { ProtocolTables } from "../protocol-tables.js";
 
@@ -16,8 +19,11 @@ const versionRe = /^(\d+)\.(\d+)(?:\.(\d+))?$/;
 
 export type VersionResult =
   | { readonly ok: true; readonly version: string }
-  /** `missing`: no version was sent (or an empty one), so `requested` is `absentVersionMeans`. */
-  | { readonly ok: false; readonly requested: string; readonly missing: boolean };
+  /**
+   * `missing`: no version was sent (or an empty one), so `requested` is `absentVersionMeans`; `several`: the
+   * different versions a repeated header named (`requested` joins them).
+   */
+  | { readonly ok: false; readonly requested: string; readonly missing: boolean; readonly several?: readonly string[] };
 
 export function negotiateVersion(
   rules: ProtocolTables,
@@ -26,13 +32,33 @@ export function negotiateVersion(
 ): VersionResult {
   if (rules.headers.versionHeader === null) return { ok: true, version: rules.protocolVersion };
   const raw = (header ?? query ?? "").trim();
-  const missing = raw === "";
   if (raw === rules.protocolVersion) return { ok: true, version: raw }; // the common case, as sent
-  const requested = missing ? rules.headers.absentVersionMeans : raw;
+  const values = distinctVersions(raw, rules.headers.patchVersion === "ignore-patch");
+  if (values.length > 1) return { ok: false, requested: values.join(", "), missing: false, several: values };
+  const missing = values.length === 0;
+  const requested = missing ? rules.headers.absentVersionMeans : values[0]!;
   const m = versionRe.exec(requested);
   if (!m || (m[3] !== undefined && rules.headers.patchVersion === "reject")) return { ok: false, requested, missing };
   const majorMinor = `${Number(m[1])}.${Number(m[2])}`;
   return majorMinor === rules.protocolVersion ? { ok: true, version: majorMinor } : { ok: false, requested, missing };
+}
+
+/**
+ * The versions a version header's value names, each once, in the order first seen: the value is split on ","
+ * (a repeated header arrives joined with ", "), empty items dropped; two items are one version when they are
+ * the same text or, with `ignorePatch`, the same Major.Minor. [] for an absent or empty value.
+ */
+export function distinctVersions(value: string, ignorePatch: boolean): string[] {
+  if (!value.includes(",")) return value === "" ? [] : [value];
+  const seen = new Map<string, string>();
+  for (const item of value.split(",")) {
+    const v = item.trim();
+    if (v === "") continue;
+    const m = ignorePatch ? versionRe.exec(v) : null;
+    const key = m ? `${Number(m[1])}.${Number(m[2])}` : v;
+    if (!seen.has(key)) seen.set(key, v);
+  }
+  return [...seen.values()];
 }
 
 /** The version of an HTTP call (JSON-RPC or HTTP+JSON): header, else the query parameter the rules name. */

@@ -5,14 +5,21 @@
  *   reply  {"jsonrpc":"2.0","id":…,"result":<response JSON>} or {…,"error":{code,message,data}}
  *   stream text/event-stream; each `data:` line is a whole JSON-RPC response
  *          whose result is one StreamResponse; a failure mid-stream is sent as
- *          one JSON-RPC error response, then the stream ends. The stream
- *          starts only with its first event: a failure before it is the
- *          ordinary error reply (application/json), as for a unary method.
+ *          one JSON-RPC error response, then the stream ends. Where it
+ *          starts is the version's streamStart.jsonrpc: `first-event`
+ *          (v1.0), only with its first event, a failure before it being the
+ *          ordinary error reply (application/json), as for a unary method;
+ *          `in-stream` (v0.3), every answer to a streaming method is a
+ *          stream, a failure before the first event (params, card, input
+ *          rules, handler) its one event. Failures before the method is
+ *          known (Content-Type, envelope, version, method) are ordinary replies.
  *
- * Errors: a request whose Content-Type is missing or not one the version
- * accepts gets the version's refusal code (jsonrpcRequestContentTypes: -32005,
- * id null) before its body is read; unparsable JSON -32700 (id null); a bad
- * envelope -32600; an unknown method -32601; params that do not decode, or
+ * Errors, in the order checked: a request whose Content-Type is missing or not
+ * one the version accepts gets the version's refusal code
+ * (jsonrpcRequestContentTypes: -32005, id null) before its body is read;
+ * unparsable JSON -32700 (id null); a bad envelope -32600; a version the
+ * interface does not speak VersionNotSupportedError, before the method is
+ * looked up; an unknown method -32601; params that are no object, that do not decode, or
  * that break the JSON limits (limits.ts, checked before anything reads them)
  * or the version's input rules (json-request-check.ts, validate.ts), -32602;
  * anything else a handler throws that is not an A2AError -32603. Unknown
@@ -25,7 +32,7 @@
  * with id null: A2A has no notifications, so it gets its method, params or
  * handler error, or its result, with id null.
  *
- * Before the handler: the version, the agent card's capabilities and required
+ * Before the handler: the agent card's capabilities and required
  * extensions (call-context.ts, card-rules.ts); every answer to a call that
  * passed them names the activated extensions in the extensions header.
  *
@@ -41,6 +48,7 @@ import { A2AError, toJsonRpcError } from "../a2a-error.js";
 import { errorReporter } from "../report-error.js";
 import {
   admitHttpCall,
+  checkHttpVersion,
   echoingExtensions,
   lazyContext,
   tenantOf,
@@ -62,6 +70,7 @@ import { invalidRequest, invokeStream, invokeUnary } from "../invoke.js";
 import { jsonRequestProblem } from "../json-request-check.js";
 import type { DialectCodec, OnDrop } from "../compat/conversion-types.js";
 import { jsonLimitProblem } from "../http/limits.js";
+import { contentTypeCheck, type ContentTypeCheck } from "../http/request-content-type.js";
 
 type Id = string | number | null;
 
@@ -103,12 +112,15 @@ interface ServerCtx {
   readonly def: JsonRpcServerOptions["definition"];
   readonly options: JsonRpcServerOptions;
   readonly codec: DialectCodec | undefined;
-  readonly refuseContentType: ReturnType<typeof contentTypeCheck>;
+  readonly refuseContentType: ContentTypeCheck;
   readonly maxId: number;
   readonly cardRules: ReturnType<typeof cardRulesOf>;
   readonly keepAliveMs: number;
   readonly report: ReturnType<typeof errorReporter>;
   readonly headers: Readonly<Record<string, string>>;
+  readonly streamHeaders: Readonly<Record<string, string>>;
+  /** Whether a streaming method's errors before its first event go in the stream (streamStart.jsonrpc). */
+  readonly inStream: boolean;
 }
 
 export function createJsonRpcHandler<S extends DescService>(
@@ -119,12 +131,14 @@ export function createJsonRpcHandler<S extends DescService>(
     def,
     options: options as unknown as JsonRpcServerOptions,
     codec: def.jsonrpcCodec ?? undefined,
-    refuseContentType: contentTypeCheck(def),
+    refuseContentType: jsonRpcContentTypeCheck(def),
     maxId: def.jsonrpcIds?.maxIntegerId ?? MAX_SAFE_ID,
     cardRules: cardRulesOf(def, options),
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     report: errorReporter(def, "JSONRPC", options.onError),
     headers: { "content-type": def.contentTypes.jsonrpc.response },
+    streamHeaders: { "content-type": def.contentTypes.jsonrpc.stream, "cache-control": "no-cache" },
+    inStream: def.streamStart?.jsonrpc === "in-stream",
   };
   return echoingExtensions(def, options, (req, seen) => serve(c, req, seen));
 }
@@ -140,26 +154,45 @@ const fail = (c: ServerCtx, id: Id, e: unknown, operation?: string): CoreRespons
   return reply(c, id, { error: toJsonRpcError(c.def, e) });
 };
 
-/** The stream once its first result is ready; an error before that is the ordinary error reply. */
-async function streamResponse(c: ServerCtx, id: Id, op: string, results: AsyncIterable<JsonValue>) {
+/**
+ * The error answer to a call of `op`: the ordinary reply, or, for a streaming operation of a version whose
+ * JSON-RPC streams start in-stream (streamStart), a stream whose one event is the error response.
+ */
+const failCall = (c: ServerCtx, id: Id, op: OperationInfo, e: unknown): CoreResponse => {
+  if (!(op.streaming && c.inStream)) return fail(c, id, e, op.name);
+  c.report(e, op.name);
+  const line = JSON.stringify({ jsonrpc: "2.0", id, error: toJsonRpcError(c.def, e) });
+  return { status: 200, headers: c.streamHeaders, body: once(encodeSseEvent(line)) };
+};
+
+async function* once(chunk: string): AsyncIterable<string> {
+  yield chunk;
+}
+
+/** The stream once its first result is ready; an error before that is answered by failCall. */
+async function streamResponse(c: ServerCtx, id: Id, op: OperationInfo, results: AsyncIterable<JsonValue>) {
   let started: AsyncIterable<JsonValue>;
   try {
     started = await startStream(results);
   } catch (e) {
-    return fail(c, id, e, op);
+    return failCall(c, id, op, e);
   }
   const errorLine = (e: unknown) => {
-    c.report(e, op);
+    c.report(e, op.name);
     return JSON.stringify({ jsonrpc: "2.0", id, error: toJsonRpcError(c.def, e) });
   };
   return {
     status: 200,
-    headers: { "content-type": c.def.contentTypes.jsonrpc.stream, "cache-control": "no-cache" },
+    headers: c.streamHeaders,
     body: withKeepAlive(sseBody(id, started, errorLine), c.keepAliveMs),
   };
 }
 
-/** Serves one request; `seen.admitted` is set once the call passed admitCall. */
+/**
+ * Serves one request; `seen.admitted` is set once the call passed admitCall. Order: Content-Type, envelope,
+ * version (before the method is looked up, so a version the interface does not speak is never "Method not
+ * found"), method, params, card and extensions, input rules.
+ */
 async function serve(c: ServerCtx, req: CoreRequest, seen: Seen): Promise<CoreResponse> {
   const { def, options } = c;
   if (req.method !== "POST") return { status: 405, headers: { allow: "POST" }, body: "" };
@@ -168,22 +201,30 @@ async function serve(c: ServerCtx, req: CoreRequest, seen: Seen): Promise<CoreRe
   const env = await readEnvelope(req, options.maxBodyBytes ?? DEFAULT_MAX_BODY, c.maxId);
   if ("error" in env) return { ...fail(c, env.id, env.error), status: env.status ?? 200 };
   const { id, params } = env;
+  let version: string;
+  try {
+    version = checkHttpVersion(def, req);
+  } catch (e) {
+    return fail(c, id, e);
+  }
   const op = def.byJsonRpcMethod.get(env.method);
   if (!op) return fail(c, id, new A2AError("MethodNotFoundError", `Method not found: ${env.method}`));
+  if (typeof params !== "object" || params === null || Array.isArray(params))
+    return failCall(c, id, op, new A2AError("InvalidParamsError", "params must be an object"));
   const overLimit = jsonLimitProblem(params, "params");
   if (overLimit)
-    return fail(c, id, new A2AError("InvalidParamsError", `Invalid params for ${env.method}: ${overLimit}`));
+    return failCall(c, id, op, new A2AError("InvalidParamsError", `Invalid params for ${env.method}: ${overLimit}`));
 
   let admitted: Admitted;
   try {
-    admitted = admitHttpCall(def, op, req, c.cardRules);
+    admitted = admitHttpCall(def, op, req, c.cardRules, version);
   } catch (e) {
-    return fail(c, id, e, op.name);
+    return failCall(c, id, op, e);
   }
   seen.admitted = admitted;
 
   const wrong = jsonRequestProblem(op.method.input, params, def.jsonrpcCodec?.names);
-  if (wrong) return fail(c, id, invalidRequest(op, "JSONRPC", wrong), op.name);
+  if (wrong) return failCall(c, id, op, invalidRequest(op, "JSONRPC", wrong));
   const direct = options.jsonrpcOperations?.get(op.name);
   if (direct && (op.streaming ? direct.stream : direct.unary)) return serveJson(c, req, admitted, id, op, params);
   return serveMessage(c, req, admitted, id, op, params);
@@ -205,9 +246,9 @@ async function serveJson(
   try {
     if (!op.streaming)
       return reply(c, id, { result: await direct.unary!.call(direct, params as JsonValue, context, told) });
-    return streamResponse(c, id, op.name, direct.stream!.call(direct, params as JsonValue, context, told));
+    return streamResponse(c, id, op, direct.stream!.call(direct, params as JsonValue, context, told));
   } catch (e) {
-    return fail(c, id, e, op.name);
+    return failCall(c, id, op, e);
   }
 }
 
@@ -232,7 +273,7 @@ async function serveMessage(
     );
   } catch (e) {
     const message = `Invalid params for ${op.jsonrpcMethod}: ${(e as Error).message}`;
-    return fail(c, id, new A2AError("InvalidParamsError", message));
+    return failCall(c, id, op, new A2AError("InvalidParamsError", message));
   }
   const context = lazyContext(req, admitted, "JSONRPC", tenantOf(def, input, op.tenantLocalName));
   if (!op.streaming) {
@@ -248,35 +289,24 @@ async function serveMessage(
     }
   }
   const events = invokeStream(c.options.handler, op, input, context);
-  return streamResponse(c, id, op.name, resultsOf(def, op, events, codec, onDrop));
+  return streamResponse(c, id, op, resultsOf(def, op, events, codec, onDrop));
 }
 
 /** What is dropped when nobody is told (no onLoss). */
 const ignoreDrop: OnDrop = () => {};
 
-/**
- * The Content-Type check: undefined for an accepted media type (parameters such as charset are ignored), else the
- * refusal. A missing Content-Type is refused too: a browser sends a POST without one, or with text/plain, from any
- * web page without asking the server first (a CORS-simple request).
- */
-function contentTypeCheck(def: ProtocolTables): (header: string | null) => A2AError | undefined {
+/** The version's Content-Type check (request-content-type.ts): jsonrpcRequestContentTypes, else -32600. */
+function jsonRpcContentTypeCheck(def: ProtocolTables): ContentTypeCheck {
   const rule = def.jsonrpcRequestContentTypes ?? { accept: [def.contentTypes.jsonrpc.request], errorCode: -32600 };
   const code = rule.errorCode;
   const name =
     def.errors.find((e) => e.jsonrpcCode === code)?.name ??
     def.standardErrors.find((e) => e.code === code)?.name ??
     "InvalidRequestError";
-  const send = `send ${rule.accept.join(" or ")}`;
-  return (header) => {
-    if (header !== null && rule.accept.includes(header)) return undefined; // the common case, as sent
-    const type = (header ?? "").split(";")[0]!.trim().toLowerCase();
-    if (type !== "" && rule.accept.includes(type)) return undefined;
-    const problem = type === "" ? "Content-Type is missing" : `Content-Type ${type} is not supported`;
-    return new A2AError(name, `${problem}; ${send}`, { code });
-  };
+  return contentTypeCheck(rule.accept, name, code);
 }
 
-/** Reads and checks the envelope: JSON, a JSON-RPC 2.0 object, a usable id, a method name, params an object. */
+/** Reads and checks the envelope: JSON, a JSON-RPC 2.0 object, a usable id, a method name. */
 async function readEnvelope(req: CoreRequest, limit: number, maxId: number): Promise<Envelope | Refusal> {
   let text: string;
   try {
@@ -304,11 +334,8 @@ async function readEnvelope(req: CoreRequest, limit: number, maxId: number): Pro
   if (env["jsonrpc"] !== "2.0" || typeof env["method"] !== "string") {
     return { id, error: new A2AError("InvalidRequestError", 'Expected {"jsonrpc":"2.0","id":…,"method":…}') };
   }
-  const params = "params" in env ? env["params"] : {};
-  if (typeof params !== "object" || params === null || Array.isArray(params)) {
-    return { id, error: new A2AError("InvalidParamsError", "params must be an object") };
-  }
-  return { id, method: env["method"], params: params as JsonValue };
+  // params that are not an object are refused once the method is known (serve).
+  return { id, method: env["method"], params: ("params" in env ? env["params"] : {}) as JsonValue };
 }
 
 /**

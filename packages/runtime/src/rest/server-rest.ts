@@ -9,16 +9,24 @@
  * answer is the response message (or its `response_body` field) as ProtoJSON;
  * a stream is text/event-stream whose `data:` lines are bare messages, and
  * starts only with its first event (a failure before it is the ordinary error
- * reply; one after it is an `error` event, then the end). Errors
+ * reply, streamStart.rest `first-event` in both versions; one after it is an
+ * `error` event, then the end). Errors
  * carry the HTTP status and a google.rpc.Status-shaped body with an ErrorInfo
- * (see a2a-error.ts). Unmatched paths are 404, wrong methods 405 with Allow,
- * and a path with a raw "." or ".." segment 400. A "/" doubled right after
- * the base path (a base URL written with a trailing slash, "/rest/" +
- * "/tasks/1") counts once. Before the body is read: the version, the agent
- * card's capabilities and required extensions (call-context.ts,
- * card-rules.ts); every answer to a call that passed them names the activated
- * extensions in the extensions header. The assembled request is checked
- * against the JSON limits (limits.ts) before it is decoded: InvalidParams (400).
+ * (see a2a-error.ts).
+ *
+ * Checked in this order: the version (before the route is looked up: a
+ * version the interface does not speak is VersionNotSupportedError, never a
+ * 404 or 405); the path: unmatched paths are 404, wrong methods 405 with Allow,
+ * and a path with a raw "." or ".." segment 400 (a "/" doubled right after
+ * the base path, a base URL written with a trailing slash, "/rest/" +
+ * "/tasks/1", counts once); the Content-Type of a route that takes a body,
+ * empty body or not (restRequestContentTypes: ContentTypeNotSupportedError,
+ * before the body is read; a POST without a JSON type is one any web page
+ * can send); the agent card's capabilities and required extensions
+ * (call-context.ts, card-rules.ts); every answer to a call that passed them
+ * names the activated extensions in the extensions header. The assembled
+ * request is checked against the JSON limits (limits.ts) before it is
+ * decoded: InvalidParams (400).
  */
 import { fromJson, type DescService, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { OperationInfo } from "../definition.js";
@@ -28,6 +36,7 @@ import { A2AError, toRestError } from "../a2a-error.js";
 import { errorReporter } from "../report-error.js";
 import {
   admitHttpCall,
+  checkHttpVersion,
   echoingExtensions,
   lazyContext,
   tenantOf,
@@ -50,8 +59,8 @@ import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "../server-str
 import { invalidRequest, invokeStream, invokeUnary } from "../invoke.js";
 import { jsonRequestProblem } from "../json-request-check.js";
 import { jsonLimitProblem } from "../http/limits.js";
+import { contentTypeCheck, type ContentTypeCheck } from "../http/request-content-type.js";
 
-const JSON_TYPES = ["application/json", "application/a2a+json"];
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** What serving a request needs, built once per server. */
@@ -65,6 +74,7 @@ interface ServerCtx {
   readonly keepAliveMs: number;
   readonly errorHeaders: Readonly<Record<string, string>>;
   readonly responseHeaders: Readonly<Record<string, string>>;
+  readonly refuseContentType: ContentTypeCheck;
 }
 
 export function createRestHandler<S extends DescService>(
@@ -82,6 +92,7 @@ export function createRestHandler<S extends DescService>(
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
     errorHeaders: { "content-type": def.contentTypes.rest.error },
     responseHeaders: { "content-type": def.contentTypes.rest.response },
+    refuseContentType: restContentTypeCheck(def),
   };
   return echoingExtensions(def, options, (req, seen) => serve(c, req, seen));
 }
@@ -111,9 +122,19 @@ async function streamResponse(c: ServerCtx, op: OperationInfo, events: AsyncIter
   };
 }
 
-/** Serves one request; `seen.admitted` is set once the call passed admitCall. */
+/**
+ * Serves one request; `seen.admitted` is set once the call passed admitCall. Order: the version (before the
+ * route is looked up, so a version the interface does not speak is never a 404 or 405), the path and route, the
+ * Content-Type of a route that takes a body, the card and extensions, then the body.
+ */
 async function serve(c: ServerCtx, req: CoreRequest, seen: Seen): Promise<CoreResponse> {
   const { def } = c;
+  let version: string;
+  try {
+    version = checkHttpVersion(def, req);
+  } catch (e) {
+    return fail(c, e);
+  }
   const path = routePath(req.path, c.base);
   // Paths are routed as sent. A raw "." or ".." segment (clients resolve them, RFC 3986 §5.2.4)
   // is refused rather than resolved here, so a proxy that checks the raw prefix sees what we route.
@@ -126,9 +147,12 @@ async function serve(c: ServerCtx, req: CoreRequest, seen: Seen): Promise<CoreRe
     return { status: u.status, headers: u.headers, body: "" };
   }
   const op = def.byName.get(m.route.operation)!;
+  // Every route that takes a body needs its type, empty body or not: a POST without one is CORS-simple.
+  const wrongType = m.route.body !== null ? c.refuseContentType(req.header("content-type")) : undefined;
+  if (wrongType) return fail(c, wrongType, op.name);
   let admitted: Admitted;
   try {
-    admitted = admitHttpCall(def, op, req, c.cardRules);
+    admitted = admitHttpCall(def, op, req, c.cardRules, version);
   } catch (e) {
     return fail(c, e, op.name);
   }
@@ -193,11 +217,18 @@ function hasDotSegment(path: string): boolean {
   return false;
 }
 
-/** The media type of a Content-Type value, lowercase, without parameters ("" when absent). */
-function mediaType(header: string | null): string {
-  if (header === null) return "";
-  if (JSON_TYPES.includes(header)) return header; // the common case, as sent
-  return header.split(";")[0]!.trim().toLowerCase();
+/**
+ * The version's Content-Type check for routes that take a body (request-content-type.ts): restRequestContentTypes,
+ * else the binding's request type and application/json, refused with ContentTypeNotSupportedError.
+ */
+function restContentTypeCheck(def: ProtocolTables): ContentTypeCheck {
+  const rule = def.restRequestContentTypes ?? {
+    accept: [...new Set([def.contentTypes.rest.request, "application/json"])],
+    error: def.errors.some((e) => e.name === "ContentTypeNotSupportedError")
+      ? "ContentTypeNotSupportedError"
+      : "InvalidRequestError",
+  };
+  return contentTypeCheck(rule.accept, rule.error);
 }
 
 function jsonNameOf(op: OperationInfo, field: string): string {
@@ -213,15 +244,8 @@ async function requestJson(
 ): Promise<JsonObject> {
   let json: JsonObject = {};
   if (route.body !== null) {
-    const type = mediaType(req.header("content-type"));
     const bytes = await req.body(limit);
     if (bytes.length > 0) {
-      if (type !== "" && !JSON_TYPES.includes(type)) {
-        throw new A2AError(
-          "InvalidRequestError",
-          `Content-Type ${type} is not supported; send application/a2a+json or application/json`,
-        );
-      }
       let parsed: unknown;
       try {
         parsed = JSON.parse(utf8.decode(bytes));

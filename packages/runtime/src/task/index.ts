@@ -28,6 +28,7 @@ export {
   type PushSenderOptions,
 } from "./push.js";
 export type { UrlScreenOptions } from "./url-screen.js";
+export { MAX_PUSH_FIELD_LENGTH } from "./push-config-check.js";
 export type {
   PushConfigPage,
   StoredPushConfig,

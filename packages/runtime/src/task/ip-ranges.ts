@@ -3,9 +3,13 @@
  * is either public (undefined) or falls in a range a push delivery must not
  * reach, given as
  *
- *   { range, privateNetwork }   range: e.g. "loopback", "cloud metadata"
+ *   { range, privateNetwork, cloudMetadata }
+ *                               range: e.g. "loopback", "cloud metadata"
  *                               privateNetwork: true when the sender's
  *                               allowPrivateNetworks option lifts the refusal
+ *                               cloudMetadata: true for a cloud metadata
+ *                               address (allow-list.ts lifts it only when
+ *                               listed exactly)
  *
  * Ranges (first match wins, so single metadata addresses come before the
  * blocks that hold them):
@@ -19,7 +23,8 @@
  * IPv6 forms that carry an IPv4 address are judged by that address:
  * IPv4-mapped ::ffff:0:0/96, IPv4-translated ::ffff:0:0:0/96, NAT64 64:ff9b::/96 and 64:ff9b:1::/48,
  * 6to4 2002::/16. The deprecated IPv4-compatible form ::/96 is refused whatever it carries.
- * Addresses are compared as bigints; the text is parsed here (node:net only validates it).
+ * Addresses are compared as bigints; the text is parsed here (node:net only validates it). ipValue and
+ * embeddedV4 give that reading to allow-list.ts, which matches addresses against the sender's networks.
  */
 import { isIPv4, isIPv6 } from "node:net";
 
@@ -28,15 +33,25 @@ export interface BlockedRange {
   readonly range: string;
   /** True when allowPrivateNetworks lifts the refusal. */
   readonly privateNetwork: boolean;
+  /** True for a cloud metadata address (plain, or carried in an IPv6 one). */
+  readonly cloudMetadata: boolean;
+}
+
+/** An IP address as a number: 32 bits for IPv4, 128 for IPv6. */
+export interface IpValue {
+  readonly bits: 32 | 128;
+  readonly value: bigint;
 }
 
 type Rule = readonly [network: string, prefix: number, range: string, privateNetwork: boolean];
 
+const METADATA = "cloud metadata";
+
 const V4_RULES: readonly Rule[] = [
-  ["169.254.169.254", 32, "cloud metadata", false],
-  ["169.254.170.2", 32, "cloud metadata", false],
-  ["100.100.100.200", 32, "cloud metadata", false],
-  ["168.63.129.16", 32, "cloud metadata", false],
+  ["169.254.169.254", 32, METADATA, false],
+  ["169.254.170.2", 32, METADATA, false],
+  ["100.100.100.200", 32, METADATA, false],
+  ["168.63.129.16", 32, METADATA, false],
   ["0.0.0.0", 8, "unspecified", false],
   ["255.255.255.255", 32, "broadcast", false],
   ["224.0.0.0", 4, "multicast", false],
@@ -50,7 +65,7 @@ const V4_RULES: readonly Rule[] = [
 ];
 
 const V6_RULES: readonly Rule[] = [
-  ["fd00:ec2::254", 128, "cloud metadata", false],
+  ["fd00:ec2::254", 128, METADATA, false],
   ["::", 128, "unspecified", false],
   ["::1", 128, "loopback", true],
   ["ff00::", 8, "multicast", false],
@@ -93,7 +108,8 @@ function parseV6(text: string): bigint {
   return groups.reduce((acc, g) => (acc << 16n) | BigInt(g), 0n);
 }
 
-function inRange(addr: bigint, bits: number, network: bigint, prefix: number): boolean {
+/** Whether addr lies in network/prefix, both numbers of `bits` bits. */
+export function inRange(addr: bigint, bits: number, network: bigint, prefix: number): boolean {
   const shift = BigInt(bits - prefix);
   return addr >> shift === network >> shift;
 }
@@ -105,20 +121,46 @@ function match(
   parse: (s: string) => bigint,
 ): BlockedRange | undefined {
   for (const [network, prefix, range, privateNetwork] of rules) {
-    if (inRange(addr, bits, parse(network), prefix)) return { range, privateNetwork };
+    if (inRange(addr, bits, parse(network), prefix))
+      return { range, privateNetwork, cloudMetadata: range === METADATA };
   }
   return undefined;
+}
+
+/** The IPv4 address an IPv6 one carries (V6_EMBEDDING) and the name of the form, or undefined. */
+function embedding(addr: bigint): { readonly name: string; readonly v4: bigint } | undefined {
+  for (const [network, prefix, name, offset] of V6_EMBEDDING) {
+    if (inRange(addr, 128, parseV6(network), prefix)) return { name, v4: (addr >> BigInt(offset)) & 0xffffffffn };
+  }
+  return undefined;
+}
+
+/** The IPv4 address (as a number) an IPv6 address carries: IPv4-mapped, IPv4-translated, NAT64, 6to4. */
+export function embeddedV4(v6: bigint): bigint | undefined {
+  return embedding(v6)?.v4;
 }
 
 function classifyV6(addr: bigint): BlockedRange | undefined {
   const direct = match(addr, 128, V6_RULES, parseV6);
   if (direct) return direct;
-  for (const [network, prefix, name, offset] of V6_EMBEDDING) {
-    if (!inRange(addr, 128, parseV6(network), prefix)) continue;
-    const inner = match((addr >> BigInt(offset)) & 0xffffffffn, 32, V4_RULES, parseV4);
-    return inner ? { range: `${name} ${inner.range}`, privateNetwork: inner.privateNetwork } : undefined;
+  const carried = embedding(addr);
+  if (carried) {
+    const inner = match(carried.v4, 32, V4_RULES, parseV4);
+    return inner ? { ...inner, range: `${carried.name} ${inner.range}` } : undefined;
   }
-  if (inRange(addr, 128, 0n, 96)) return { range: "IPv4-compatible (deprecated)", privateNetwork: false };
+  if (inRange(addr, 128, 0n, 96)) {
+    return { range: "IPv4-compatible (deprecated)", privateNetwork: false, cloudMetadata: false };
+  }
+  return undefined;
+}
+
+/**
+ * The number of an IP address (IPv4 dotted, or IPv6 without brackets or zone), undefined for other text. Node's
+ * isIPv4/isIPv6 decide what is an address; the text is then read here.
+ */
+export function ipValue(ip: string): IpValue | undefined {
+  if (isIPv4(ip)) return { bits: 32, value: parseV4(ip) };
+  if (isIPv6(ip) && !ip.includes("%")) return { bits: 128, value: parseV6(ip) };
   return undefined;
 }
 

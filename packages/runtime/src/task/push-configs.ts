@@ -5,9 +5,11 @@
  * PushNotificationNotSupportedError (the capability rule of the definition).
  *
  *   every call  TaskNotFoundError when the tenant has no such task
- *   Create      the sender screens the URL first (InvalidParamsError naming
- *               the reason); no id: a new one; kept with the call's protocol
- *               version, so delivery speaks it
+ *   Create      the config is checked first (push-config-check.ts: header
+ *               fields a delivery can send, then the sender screens the URL;
+ *               InvalidParamsError naming the field or the reason); no id: a
+ *               new one; kept with the call's protocol version, so delivery
+ *               speaks it
  *   Get         TaskNotFoundError when the config does not exist (S1 §3.1.8);
  *               without an id (v0.3 may leave it out: its get names only the
  *               task), the task's first config
@@ -24,6 +26,7 @@ import type {
   TaskPushNotificationConfig,
 } from "./a2a-types.js";
 import { tenantOf, type HandlerDeps, type PushOptions } from "./handler-deps.js";
+import { checkPushConfig } from "./push-config-check.js";
 
 /** google.protobuf.Empty, what Delete answers. */
 export interface Empty {
@@ -50,7 +53,7 @@ export function pushConfigOperations(deps: HandlerDeps, push: PushOptions) {
       context: HandlerContext,
     ): Promise<TaskPushNotificationConfig> {
       const tenant = await taskTenant(deps, req, context);
-      await push.sender.checkUrl(req.url);
+      await checkPushConfig(push.sender, req, { operation: "CreateTaskPushNotificationConfig", path: "" });
       const config: TaskPushNotificationConfig = { ...req, tenant, id: req.id || deps.newId() };
       await deps.store.putPushConfig(tenant, { config, protocolVersion: context.protocolVersion });
       return config;

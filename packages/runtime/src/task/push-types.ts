@@ -19,6 +19,7 @@ export interface PushSender {
   /**
    * Refuses (A2AError InvalidParamsError, naming the reason) a webhook URL that delivery would refuse:
    * not http(s), or a loopback, private, link-local or cloud-metadata address, unless the sender allows it.
+   * A host that does not resolve (yet) is accepted: delivery resolves and screens it again on every attempt.
    */
   checkUrl(url: string): Promise<void>;
   /** Starts a delivery (with its retries) and returns at once; failures go to the sender's onError. */

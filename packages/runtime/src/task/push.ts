@@ -36,7 +36,6 @@ import {
 import {
   createUrlScreen,
   displayUrl,
-  refuseUrl,
   UnresolvedHostError,
   type ScreenedUrl,
   type UrlScreenOptions,
@@ -154,7 +153,8 @@ class QueuedSender implements PushSender {
     try {
       await this.screen(url);
     } catch (e) {
-      throw e instanceof UnresolvedHostError ? refuseUrl(url, e.message) : e;
+      // A host that does not resolve yet is accepted; delivery retries it (url-screen.ts: the decision).
+      if (!(e instanceof UnresolvedHostError)) throw e;
     }
   }
 
@@ -241,7 +241,10 @@ class QueuedSender implements PushSender {
   }
 }
 
-/** Creates a sender; see PushSenderOptions for the defaults. Throws a RangeError for an option out of range. */
+/**
+ * Creates a sender; see PushSenderOptions for the defaults. Throws a RangeError for an option out of range or an
+ * allowHosts or allowNetworks entry that is no host or network, naming it.
+ */
 export function createPushSender(options: PushSenderOptions = {}): PushSender {
   return new QueuedSender(options, readRetrySettings(options));
 }

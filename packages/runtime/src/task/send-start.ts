@@ -16,10 +16,10 @@
  *                 (from input-required, auth-required, ...) and the call's
  *                 turn starts, in one commit
  *   push config   configuration.taskPushNotificationConfig: refused without
- *                 push (PushNotificationNotSupportedError) or when the sender
- *                 refuses its URL, before anything is written; stored for the
- *                 task (with the call's protocol version) before its first
- *                 event is pushed
+ *                 push (PushNotificationNotSupportedError) or when the checks
+ *                 of push-config-check.ts refuse it (header fields, URL),
+ *                 before anything is written; stored for the task (with the
+ *                 call's protocol version) before its first event is pushed
  *
  * A tenant, message.taskId or message.contextId holding a NUL character is
  * InvalidParamsError naming it (store-keys.ts). Every refusal comes before
@@ -37,6 +37,7 @@ import { TaskState, TERMINAL_STATES, type Message, type SendMessageRequest } fro
 import { tenantOf, type HandlerDeps } from "./handler-deps.js";
 import { startRun, type Run } from "./run.js";
 import type { StoredPushConfig } from "./store.js";
+import { checkPushConfig } from "./push-config-check.js";
 import { checkHistoryLength, stateName, statusEvent, withStatus, type MessagePlace } from "./task-shapes.js";
 import { watchTask, type TaskWatch } from "./task-watch.js";
 import { deepCopy } from "./copy.js";
@@ -57,14 +58,17 @@ async function pushConfigOf(
   deps: HandlerDeps,
   req: SendMessageRequest,
   context: HandlerContext,
-  at: { tenant: string; taskId: string },
+  at: { tenant: string; taskId: string; operation: string },
 ): Promise<StoredPushConfig | undefined> {
   const config = req.configuration?.taskPushNotificationConfig;
   if (!config) return undefined;
   if (!deps.push) {
     throw new A2AError("PushNotificationNotSupportedError", "SendMessage: this agent sends no push notifications");
   }
-  await deps.push.sender.checkUrl(config.url);
+  await checkPushConfig(deps.push.sender, config, {
+    operation: at.operation,
+    path: "configuration.taskPushNotificationConfig.",
+  });
   const id = config.id || deps.newId();
   return { config: { ...config, tenant: at.tenant, taskId: at.taskId, id }, protocolVersion: context.protocolVersion };
 }
@@ -130,7 +134,7 @@ export async function startSend(
   checkKeys(operation, { tenant, "message.taskId": taskId, "message.contextId": contextId });
   const place = await placeOf(deps, req.message, tenant);
   const userMessage: Message = { ...req.message, ...place };
-  const pushConfig = await pushConfigOf(deps, req, context, { tenant, taskId: place.taskId });
+  const pushConfig = await pushConfigOf(deps, req, context, { tenant, taskId: place.taskId, operation });
   const putConfig = async () => {
     if (pushConfig) await deps.store.putPushConfig(tenant, pushConfig);
   };

@@ -1,17 +1,29 @@
 /**
- * Screens a webhook URL against server-side request forgery (S10 §13.2: agents SHOULD validate webhook URLs,
- * rejecting private, localhost and link-local addresses). Used when a push config is created (checkUrl) and
- * again before every delivery attempt, so that a host whose DNS answer changed is judged by its new answer.
+ * Screens a webhook URL against server-side request forgery (S10 §13.2, specification.md lines 3114-3117:
+ * agents SHOULD validate webhook URLs, rejecting private, localhost and link-local addresses, and implement URL
+ * allowlists where appropriate). Used when a push config is created (checkUrl) and again before every delivery
+ * attempt, so that a host whose DNS answer changed is judged by its new answer.
  *
  * A URL passes when, in this order:
  *   1. it parses, its scheme is http: or https:, and it carries no user name or password;
- *   2. its host is in allowHosts (then no address check follows and the connection resolves as usual), or
- *   3. its host name is not a reserved one (localhost, *.localhost: loopback; metadata.google.internal,
- *      metadata.goog: cloud metadata), and EVERY address it resolves to (node:dns lookup, all addresses;
- *      an IP literal is its own address) is public by ip-ranges.ts, or lies in a range allowPrivateNetworks
- *      lifts (loopback, private, link-local, CGNAT; never cloud metadata, unspecified, multicast).
- * A refusal is an A2AError InvalidParamsError naming the URL (password hidden) and the reason. A host that
- * does not resolve is refused too; delivery tells that case apart (UnresolvedHostError) and retries it.
+ *   2. its host is in allowHosts (allow-list.ts; then no address check follows and the connection resolves as
+ *      usual), or
+ *   3. its host name is not a reserved one (localhost, *.localhost: loopback, lifted by allowPrivateNetworks or
+ *      a non-empty allowNetworks, its addresses then decide; metadata.google.internal, metadata.goog: cloud
+ *      metadata, lifted only by naming it in allowHosts), and EVERY address it resolves to (node:dns lookup,
+ *      all addresses; an IP literal is its own address) is public by ip-ranges.ts, or lies in a range
+ *      allowPrivateNetworks lifts (loopback, private, link-local, CGNAT; never cloud metadata, unspecified,
+ *      multicast), or lies in a network of allowNetworks (allow-list.ts: a cloud metadata address only through
+ *      an entry that is exactly it).
+ * A refusal is an A2AError InvalidParamsError naming the URL (password hidden) and the reason.
+ *
+ * A host that does not resolve (UnresolvedHostError) is ACCEPTED when a config is created, and retried by
+ * delivery (push.ts), which screens every attempt anew and reports the delivery to onError when no attempt
+ * resolved. Decision (issue 24): refusing it at creation protects nothing, since no request goes out before
+ * an attempt has resolved the host and checked every address; but it turned a DNS outage, a name published
+ * later, or a machine without DNS (issue 24: the a2a-tck push tests could not create their configs there) into
+ * an InvalidParamsError for parameters that are not invalid. A host that resolves is judged at creation as at
+ * delivery, so a private or metadata address is still refused at once.
  *
  * DNS rebinding: the screened addresses are handed to the HTTP request as its `lookup` (pinnedLookup), so the
  * connection goes to an address that was checked, not to a second DNS answer. TLS still verifies the name.
@@ -19,6 +31,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
 import { A2AError } from "../a2a-error.js";
+import { type AllowList, allowingNetwork, normalizeHost, readAllowList } from "./allow-list.js";
 import { blockedRange } from "./ip-ranges.js";
 
 export interface UrlScreenOptions {
@@ -31,8 +44,16 @@ export interface UrlScreenOptions {
   /**
    * Host names or IP literals (exact, case-insensitive; IPv6 with or without brackets) exempt from the address
    * checks, e.g. ["127.0.0.1"] for tests or ["hooks.internal.example"]. Scheme and credential checks still apply.
+   * An entry that is no host is a RangeError when the sender is created.
    */
   readonly allowHosts?: readonly string[];
+  /**
+   * Networks in CIDR notation (IPv4 or IPv6, e.g. ["10.0.0.0/8", "fd00::/8"], or single addresses) that the
+   * addresses of a webhook host may lie in, whatever range the screening puts them in; a cloud metadata address
+   * passes only when listed exactly (its /32 or /128). An entry that is no network is a RangeError when the
+   * sender is created.
+   */
+  readonly allowNetworks?: readonly string[];
 }
 
 /** A URL that passed screening, with the addresses a delivery may connect to (empty: resolve as usual). */
@@ -41,27 +62,13 @@ export interface ScreenedUrl {
   readonly addresses: readonly LookupAddress[];
 }
 
-/** The host of a webhook URL did not resolve: delivery retries it, config creation refuses it. */
+/** The host of a webhook URL did not resolve: delivery retries it, config creation accepts it. */
 export class UnresolvedHostError extends Error {
   override name = "UnresolvedHostError";
 }
 
 const LOOPBACK_NAMES = /^(?:.+\.)?localhost$/;
 const METADATA_NAMES = new Set(["metadata.google.internal", "metadata.goog"]);
-
-/** A host as compared here: lower case, no brackets, no trailing dot, IPv6 in its canonical form. */
-function normalizeHost(host: string): string {
-  const bare = host
-    .toLowerCase()
-    .replace(/^\[(.*)\]$/, "$1")
-    .replace(/\.$/, "");
-  if (isIP(bare) !== 6) return bare;
-  try {
-    return new URL(`http://[${bare}]/`).hostname.slice(1, -1);
-  } catch {
-    return bare;
-  }
-}
 
 /** The URL as shown in messages: the password is never echoed. */
 export function displayUrl(url: string): string {
@@ -103,33 +110,44 @@ function resolveAll(host: string): Promise<LookupAddress[]> {
   });
 }
 
-function judgeAddresses(text: string, host: string, addresses: readonly LookupAddress[], allowPrivate: boolean) {
+interface Allowed {
+  readonly list: AllowList;
+  readonly privateNetworks: boolean;
+  /** Whether a loopback name is judged by its addresses rather than refused by its name. */
+  readonly loopbackNames: boolean;
+}
+
+function judgeAddresses(text: string, host: string, addresses: readonly LookupAddress[], allowed: Allowed) {
   if (addresses.length === 0) throw refuseUrl(text, `host ${host} resolved to no address`);
   for (const { address } of addresses) {
     const blocked = blockedRange(address);
-    if (blocked && !(blocked.privateNetwork && allowPrivate)) {
-      const via = address === host ? "" : ` (${host} resolves to ${address})`;
-      throw refuseUrl(text, `${blocked.range} address${via}`);
-    }
+    if (!blocked || (blocked.privateNetwork && allowed.privateNetworks)) continue;
+    if (allowingNetwork(allowed.list, address, blocked) !== undefined) continue;
+    const via = address === host ? "" : ` (${host} resolves to ${address})`;
+    throw refuseUrl(text, `${blocked.range} address${via}`);
   }
 }
 
 /**
  * Returns the screening function of a sender: it resolves the URL's host and resolves to the URL and its
- * checked addresses, or rejects with an A2AError InvalidParamsError or an UnresolvedHostError.
+ * checked addresses, or rejects with an A2AError InvalidParamsError or an UnresolvedHostError. Reads the allow
+ * list first: a bad entry throws a RangeError naming it (allow-list.ts).
  */
 export function createUrlScreen(options: UrlScreenOptions = {}): (text: string) => Promise<ScreenedUrl> {
-  const allowed = new Set((options.allowHosts ?? []).map(normalizeHost));
-  const allowPrivate = options.allowPrivateNetworks === true;
+  const list = readAllowList(options);
+  const privateNetworks = options.allowPrivateNetworks === true;
+  const allowed: Allowed = { list, privateNetworks, loopbackNames: privateNetworks || list.networks.length > 0 };
   return async (text) => {
     const url = parseWebhookUrl(text);
     const host = normalizeHost(url.hostname);
-    if (allowed.has(host)) return { url, addresses: [] };
-    if (LOOPBACK_NAMES.test(host) && !allowPrivate) throw refuseUrl(text, `host ${host} is a loopback name`);
+    if (allowed.list.hosts.has(host)) return { url, addresses: [] };
+    if (LOOPBACK_NAMES.test(host) && !allowed.loopbackNames) {
+      throw refuseUrl(text, `host ${host} is a loopback name`);
+    }
     if (METADATA_NAMES.has(host)) throw refuseUrl(text, `host ${host} is a cloud metadata name`);
     const family = isIP(host);
     const addresses = family !== 0 ? [{ address: host, family }] : await resolveAll(host);
-    judgeAddresses(text, host, addresses, allowPrivate);
+    judgeAddresses(text, host, addresses, allowed);
     return { url, addresses };
   };
 }

@@ -1,0 +1,105 @@
+/**
+ * A gRPC server's answer to a call that no registered method serves, for
+ * connect-node's `fallback` option: `connectNodeAdapter({ routes, fallback:
+ * grpcFallback([definitions]) })`. As on the HTTP bindings, the version is
+ * checked before the method: a call whose version metadata (a2a-version)
+ * names a version none of the served definitions speaks is
+ * VersionNotSupportedError (FAILED_PRECONDITION with its ErrorInfo), so
+ * `a2a-version: 0.5` on a v0.3 method is that error, not UNIMPLEMENTED; any
+ * other call to an unknown method is UNIMPLEMENTED.
+ *
+ * Which versions are spoken: each definition with a version key speaks its
+ * own (negotiation.ts); one without (v0.3) speaks its version, which a call
+ * names by sending it or nothing (absentVersionMeans). The answer is a
+ * trailers-only gRPC response: HTTP 200, the status in the headers
+ * (grpc-status, grpc-message, grpc-status-details-bin: a google.rpc.Status
+ * holding the ErrorInfo).
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import { anyPack } from "@bufbuild/protobuf/wkt";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { Code } from "@connectrpc/connect";
+import type { A2aServiceDefinition } from "../definition.js";
+import { A2AError, grpcStatusOf } from "../a2a-error.js";
+import { checkVersion } from "../http/call-context.js";
+import { negotiateVersion, type VersionResult } from "../http/negotiation.js";
+import { ErrorInfoSchema, StatusSchema } from "../error-info.js";
+import { grpcCode } from "./grpc.js";
+
+/** What the fallback reads of a node:http or node:http2 request. */
+export interface GrpcFallbackRequest {
+  readonly url?: string | undefined;
+  readonly headers: IncomingHttpHeaders;
+}
+
+/** What the fallback writes on a node:http or node:http2 response. */
+export interface GrpcFallbackResponse {
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  end(): unknown;
+}
+
+/** The fallback for the gRPC services of `definitions` (each registered with grpcRoutes). */
+export function grpcFallback(
+  definitions: readonly A2aServiceDefinition[],
+): (req: GrpcFallbackRequest, res: GrpcFallbackResponse) => void {
+  const keyed = definitions.filter((d) => d.headers.grpcVersionKey !== null);
+  const unkeyed = new Set(definitions.filter((d) => d.headers.grpcVersionKey === null).map((d) => d.protocolVersion));
+  return (req, res) => {
+    const refused = keyed.length > 0 ? versionRefusal(keyed, unkeyed, req.headers) : undefined;
+    const path = (req.url ?? "").split("?")[0];
+    const headers = refused
+      ? statusHeaders(refused.def, refused.error)
+      : { "grpc-status": String(Code.Unimplemented), "grpc-message": grpcMessage(`Method not found: ${path}`) };
+    res.writeHead(200, { "content-type": "application/grpc", ...headers });
+    res.end();
+  };
+}
+
+/** The refusal of a call's version when no definition speaks it; undefined when one does. */
+function versionRefusal(
+  keyed: readonly A2aServiceDefinition[],
+  unkeyed: ReadonlySet<string>,
+  headers: IncomingHttpHeaders,
+): { def: A2aServiceDefinition; error: unknown } | undefined {
+  let first: { def: A2aServiceDefinition; version: VersionResult } | undefined;
+  for (const def of keyed) {
+    const raw = headers[def.headers.grpcVersionKey!];
+    const version = negotiateVersion(def, Array.isArray(raw) ? raw.join(", ") : raw);
+    if (version.ok || (!version.several && unkeyed.has(majorMinor(version.requested)))) return undefined;
+    first ??= { def, version };
+  }
+  try {
+    checkVersion(first!.def, first!.version);
+  } catch (error) {
+    return { def: first!.def, error };
+  }
+  return { def: first!.def, error: new A2AError("VersionNotSupportedError") };
+}
+
+function majorMinor(version: string): string {
+  const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(version);
+  return m ? `${Number(m[1])}.${Number(m[2])}` : "";
+}
+
+/** grpc-status, grpc-message and grpc-status-details-bin (google.rpc.Status with the ErrorInfo) of an error. */
+function statusHeaders(def: A2aServiceDefinition, error: unknown): Record<string, string> {
+  const s = grpcStatusOf(def, error);
+  const code = grpcCode(s.status);
+  const info = create(ErrorInfoSchema, { reason: s.reason ?? "", domain: s.domain } as never);
+  const status = create(StatusSchema, {
+    code,
+    message: s.message,
+    details: s.reason ? [anyPack(ErrorInfoSchema, info)] : [],
+  } as never);
+  const bin = toBinary(StatusSchema, status);
+  return {
+    "grpc-status": String(code),
+    "grpc-message": grpcMessage(s.message),
+    "grpc-status-details-bin": btoa(String.fromCharCode(...bin)).replace(/=+$/, ""),
+  };
+}
+
+/** grpc-message is percent-encoded (gRPC over HTTP/2: Status-Message). */
+function grpcMessage(text: string): string {
+  return encodeURIComponent(text);
+}
