@@ -5,14 +5,18 @@
  * a number or cannot be listened on ends it with one line on stderr and exit
  * code 1. Stops on SIGTERM or SIGINT.
  *
- * Tasks live in memory, or in PostgreSQL when DATABASE_URL is set (the tables
- * are created on start). CARD_SIGNING_KEY names a file holding a private JWK
+ * Tasks live in memory (A2A_MEMORY_MAX_BYTES bounds them, default 256 MiB),
+ * or in PostgreSQL when DATABASE_URL is set (the tables are created or
+ * updated on start; A2A_TASK_LEASE_MS sets the turn leases, default 15000).
+ * A database that cannot be reached at start ends it with one line on stderr
+ * and exit code 1; once started, it rides out database restarts (calls fail
+ * with 503 meanwhile). CARD_SIGNING_KEY names a file holding a private JWK
  * (with its kid): the served v1.0 card is then signed with it.
  */
 import { readFileSync } from "node:fs";
-import { createPostgresTaskStore, migrate } from "@protoc-gen-a2a/runtime/postgres";
+import { openPostgresTaskStore, StoreStartError } from "@protoc-gen-a2a/runtime/postgres";
 import pg from "pg";
-import type { TaskStore } from "@protoc-gen-a2a/runtime/task";
+import { createMemoryTaskStore, type TaskStore } from "@protoc-gen-a2a/runtime/task";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { ListenError, startEchoAgent, type AgentLog, type AgentOptions, type RunningAgent } from "./server.js";
 
@@ -46,13 +50,47 @@ const cannotStart = (problem: string): undefined => {
   return undefined;
 };
 
-/** The PostgreSQL store when DATABASE_URL is set, its tables created first; else none (memory). */
-async function storeFromEnv(): Promise<TaskStore | undefined> {
+/** A whole number of milliseconds or bytes from the environment, or the line that says why it is not one. */
+function countFromEnv(name: string): { value: number | undefined } | { problem: string } {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return { value: undefined };
+  const value = /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
+  return Number.isSafeInteger(value) ? { value } : { problem: `${name}=${JSON.stringify(raw)} is not a whole number` };
+}
+
+/** A store, or the line that says why there is none. */
+type StoreOrProblem = { store: TaskStore } | { problem: string };
+
+/** The memory store, bounded by A2A_MEMORY_MAX_BYTES when set (else its default, 256 MiB). */
+function memoryStoreFromEnv(): StoreOrProblem {
+  const maxBytes = countFromEnv("A2A_MEMORY_MAX_BYTES");
+  if ("problem" in maxBytes) return maxBytes;
+  return { store: createMemoryTaskStore(maxBytes.value === undefined ? {} : { maxBytes: maxBytes.value }) };
+}
+
+/**
+ * The PostgreSQL store when DATABASE_URL is set (its tables created or updated first, the database checked:
+ * openPostgresTaskStore says in one line what is wrong), with turn leases of A2A_TASK_LEASE_MS when set; else
+ * the memory store. The store's failures outside any call (a lost connection) are logged to stderr.
+ */
+async function storeFromEnv(): Promise<StoreOrProblem> {
   const url = process.env["DATABASE_URL"];
-  if (!url) return undefined;
+  if (!url) return memoryStoreFromEnv();
+  const lease = countFromEnv("A2A_TASK_LEASE_MS");
+  if ("problem" in lease) return lease;
+  // A pool of our own, as an application passes one: the store listens for its errors (a database restart).
   const pool = new pg.Pool({ connectionString: url });
-  await migrate(pool);
-  return createPostgresTaskStore({ pool, definition: A2AServiceV1_0 });
+  const leaseMs = lease.value === undefined ? {} : { leaseMs: lease.value };
+  const onError = (e: Error) => log.error(e.message);
+  try {
+    return {
+      store: await openPostgresTaskStore({ pool, definition: A2AServiceV1_0, migrate: true, onError, ...leaseMs }),
+    };
+  } catch (e) {
+    await pool.end().catch(() => undefined);
+    if (e instanceof StoreStartError) return { problem: e.message };
+    throw e;
+  }
 }
 
 /** The signing options when CARD_SIGNING_KEY names a JWK file. */
@@ -67,12 +105,13 @@ async function start(): Promise<RunningAgent | undefined> {
   if ("problem" in http) return cannotStart(http.problem);
   const grpc = portFromEnv("GRPC_PORT", http.port === 0 ? 0 : http.port + 1);
   if ("problem" in grpc) return cannotStart(grpc.problem);
-  const store = await storeFromEnv();
+  const made = await storeFromEnv();
+  if ("problem" in made) return cannotStart(made.problem);
+  const { store } = made;
   try {
-    const storeOption = store ? { store } : {};
-    return await startEchoAgent({ port: http.port, grpcPort: grpc.port, log, ...storeOption, ...signingFromEnv() });
+    return await startEchoAgent({ port: http.port, grpcPort: grpc.port, log, store, ...signingFromEnv() });
   } catch (e) {
-    await store?.close();
+    await store.close();
     if (e instanceof ListenError) return cannotStart(listenProblem(e));
     throw e;
   }

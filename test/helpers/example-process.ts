@@ -6,6 +6,10 @@
  * the process has printed its URLs, and rejects (with its output) when it exits
  * first or prints nothing within STEP_MS.
  *
+ * With `{ heapProbe: true }` node also gets --expose-gc and a preloaded
+ * listener on an IPC channel (nothing in the example changes): `heapUsed()`
+ * then answers process.memoryUsage().heapUsed after two full collections.
+ *
  * Every process started here is killed (SIGKILL) by `stop()`, by
  * `stopAllExampleProcesses()`, and, as a last resort, when the test process
  * exits, so a failing test leaves no agent behind.
@@ -27,6 +31,35 @@ export interface ExampleProcess {
   readonly err: () => string;
   /** Kills it (SIGKILL) and resolves once it has exited. */
   stop(): Promise<void>;
+  /** Whether it still runs. */
+  alive(): boolean;
+  /** Its heap in use after full collections (only with heapProbe). */
+  heapUsed(): Promise<number>;
+}
+
+export interface ExampleProcessOptions {
+  /** Start node with --expose-gc and the heap probe (see the header). */
+  readonly heapProbe?: boolean;
+}
+
+/** Preloaded with heapProbe: answers "heap" on the IPC channel with the heap in use after collecting. */
+const HEAP_PROBE =
+  "data:text/javascript," +
+  encodeURIComponent(
+    'process.on("message", (m) => { if (m !== "heap") return; globalThis.gc(); globalThis.gc(); ' +
+      "process.send({ heapUsed: process.memoryUsage().heapUsed }); });",
+  );
+
+/** Asks a probed child for its heap in use (bounded by STEP_MS). */
+function probeHeap(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`example agent ${child.pid}: no heap answer`)), STEP_MS);
+    child.once("message", (m: { heapUsed: number }) => {
+      clearTimeout(timer);
+      resolve(m.heapUsed);
+    });
+    child.send("heap");
+  });
 }
 
 const running = new Set<ChildProcess>();
@@ -46,10 +79,16 @@ function printed(out: string, label: string): string | undefined {
   return new RegExp(`^ {2}${label}\\s+(\\S+)$`, "m").exec(out)?.[1];
 }
 
-export function startExampleProcess(env: Readonly<Record<string, string>>): Promise<ExampleProcess> {
+export function startExampleProcess(
+  env: Readonly<Record<string, string>>,
+  options: ExampleProcessOptions = {},
+): Promise<ExampleProcess> {
   if (!existsSync(EXAMPLE_MAIN)) throw new Error(`${EXAMPLE_MAIN} is missing: run \`npm run build:examples\``);
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: "0", GRPC_PORT: "0", ...env };
-  const child = spawn(process.execPath, [EXAMPLE_MAIN], { env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const probe = options.heapProbe === true;
+  const args = probe ? ["--expose-gc", "--import", HEAP_PROBE, EXAMPLE_MAIN] : [EXAMPLE_MAIN];
+  const stdio = probe ? (["ignore", "pipe", "pipe", "ipc"] as const) : (["ignore", "pipe", "pipe"] as const);
+  const child = spawn(process.execPath, args, { env: childEnv, stdio: [...stdio] });
   running.add(child);
   child.once("exit", () => running.delete(child));
   let out = "";
@@ -73,7 +112,15 @@ export function startExampleProcess(env: Readonly<Record<string, string>>): Prom
           rest: printed(out, "HTTP\\+JSON")!,
           grpc,
         };
-        resolve({ pid: child.pid!, urls, out: () => out, err: () => err, stop: () => killed(child) });
+        resolve({
+          pid: child.pid!,
+          urls,
+          out: () => out,
+          err: () => err,
+          stop: () => killed(child),
+          alive: () => child.exitCode === null && child.signalCode === null,
+          heapUsed: () => (probe ? probeHeap(child) : Promise.reject(new Error("started without heapProbe"))),
+        });
       } else if (child.exitCode !== null) fail(`exited with ${child.exitCode} before printing its URLs`);
       else if (Date.now() - start > STEP_MS) fail(`printed no URLs within ${STEP_MS} ms`);
     }, 20);

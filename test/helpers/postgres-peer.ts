@@ -1,8 +1,9 @@
 /**
  * One instance of an agent's task store in its own node process, driven by
  * the test over IPC (child_process.fork): its own pg pool and PostgreSQL
- * TaskStore on DATABASE_URL / A2A_SCHEMA, so whatever the two processes share
- * goes through PostgreSQL. Built to dist-examples/ by `npm run build:examples`.
+ * TaskStore on DATABASE_URL / A2A_SCHEMA (turn leases of A2A_TASK_LEASE_MS
+ * when set), so whatever the two processes share goes through PostgreSQL.
+ * Built to dist-examples/ by `npm run build:examples`.
  *
  *   request  {n, op: "commit" | "get" | "list" | "subscribe" | "close", ...}
  *            values as ProtoJSON (toJson / fromJson of the v1.0 schemas)
@@ -16,7 +17,7 @@ import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { StreamResponseSchema, TaskSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
 
 export type PeerRequest =
-  | { n: number; op: "commit"; task: JsonValue; expectedVersion: number; events: JsonValue[] }
+  | { n: number; op: "commit"; task: JsonValue; expectedVersion: number; events: JsonValue[]; startTurn?: string }
   | { n: number; op: "get"; id: string }
   | { n: number; op: "list"; contextId: string }
   | { n: number; op: "subscribe"; id: string }
@@ -31,10 +32,12 @@ const TENANT = "peers";
 
 async function main(): Promise<void> {
   const pool = new pg.Pool({ connectionString: process.env["DATABASE_URL"], max: 4 });
+  const lease = process.env["A2A_TASK_LEASE_MS"];
   const store = createPostgresTaskStore({
     pool,
     definition: A2AServiceV1_0,
     schema: process.env["A2A_SCHEMA"] ?? "a2a",
+    ...(lease ? { leaseMs: Number(lease) } : {}),
   });
   const send = (message: PeerMessage) => process.send?.(message);
   const handle = async (request: PeerRequest): Promise<JsonValue> => {
@@ -42,7 +45,8 @@ async function main(): Promise<void> {
       case "commit": {
         const task = fromJson(TaskSchema, request.task);
         const events = request.events.map((e) => fromJson(StreamResponseSchema, e));
-        const version = await store.commit(TENANT, { task, expectedVersion: request.expectedVersion, events });
+        const { expectedVersion, startTurn } = request;
+        const version = await store.commit(TENANT, { task, expectedVersion, events, startTurn });
         return version ?? null;
       }
       case "get": {

@@ -4,64 +4,14 @@
  * a task created through one is read, listed and its events received by a
  * subscriber in the other, both ways; nothing is shared but PostgreSQL.
  */
-import { fork, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { type JsonValue, toJson } from "@bufbuild/protobuf";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { migrate } from "@protoc-gen-a2a/runtime/postgres";
 import { StreamResponseSchema, TaskSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
-import type { PeerMessage, PeerRequest } from "../helpers/postgres-peer.js";
 import { postgresUrl, uniqueSchema } from "../helpers/postgres.js";
-import { repoRoot } from "../helpers/run.js";
 import { statusEvent, task, TaskState } from "../helpers/task-values.js";
-
-const PEER = join(repoRoot, "dist-examples/test/helpers/postgres-peer.js");
-
-type Omit1<T> = T extends unknown ? Omit<T, "n"> : never;
-
-interface Peer {
-  readonly pid: number;
-  readonly events: { taskId: string; version: number; json: JsonValue }[];
-  call(request: Omit1<PeerRequest>): Promise<JsonValue>;
-  readonly child: ChildProcess;
-}
-
-function startPeer(url: string, schema: string): Promise<Peer> {
-  if (!existsSync(PEER)) throw new Error(`${PEER} is missing: run \`npm run build:examples\``);
-  const child = fork(PEER, [], { env: { ...process.env, DATABASE_URL: url, A2A_SCHEMA: schema }, stdio: "inherit" });
-  const waiting = new Map<number, { resolve: (v: JsonValue) => void; reject: (e: Error) => void }>();
-  const events: Peer["events"] = [];
-  let next = 1;
-  return new Promise((resolve, reject) => {
-    child.once("exit", (code) => {
-      const error = new Error(`peer process ${child.pid} exited (${code})`);
-      reject(error);
-      for (const w of waiting.values()) w.reject(error);
-    });
-    child.on("message", (message: PeerMessage) => {
-      if ("event" in message) {
-        events.push(message.event);
-        return;
-      }
-      if (message.n === 0 && "ok" in message) {
-        const call = (request: Omit1<PeerRequest>) =>
-          new Promise<JsonValue>((res, rej) => {
-            const n = next++;
-            waiting.set(n, { resolve: res, reject: rej });
-            child.send({ ...request, n });
-          });
-        resolve({ pid: Number(message.ok), events, call, child });
-        return;
-      }
-      const w = waiting.get(message.n);
-      waiting.delete(message.n);
-      if ("ok" in message) w?.resolve(message.ok);
-      else w?.reject(new Error(`peer ${child.pid}: ${message.error}`));
-    });
-  });
-}
+import { type Peer, startPeer } from "./peer-process.js";
 
 describe("two processes sharing one PostgreSQL", () => {
   let a: Peer;

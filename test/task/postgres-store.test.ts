@@ -78,10 +78,10 @@ describe("migrate", () => {
       migrate(admin, { schema }),
       migrate(admin, { schema }),
     ]);
-    expect(runs.map((r) => r.applied.length).sort()).toEqual([0, 0, 1]);
-    expect(runs.every((r) => r.version === 1)).toBe(true);
+    expect(runs.map((r) => r.applied.length).sort()).toEqual([0, 0, 2]);
+    expect(runs.every((r) => r.version === 2)).toBe(true);
     const again = await migrate(admin, { schema });
-    expect(again).toEqual({ applied: [], version: 1 });
+    expect(again).toEqual({ applied: [], version: 2 });
     const tables = await admin.query<{ table_name: string }>(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",
       [schema],
@@ -136,7 +136,7 @@ describe("migrate", () => {
     });
     expect(first.stderr).toBe("");
     expect(first.status).toBe(0);
-    expect(first.stdout).toContain(`schema "${schema}" at version 1 (applied 1)`);
+    expect(first.stdout).toContain(`schema "${schema}" at version 2 (applied 1, 2)`);
     const second = spawnSync(process.execPath, [CLI, "migrate", "--schema", schema], {
       encoding: "utf8",
       env: { ...process.env, DATABASE_URL: url },
@@ -316,6 +316,7 @@ describe("ListTasks", () => {
 describe("push configs", () => {
   it("puts, replaces, gets, pages, deletes, with the protocol version", async () => {
     const [store] = (await stores(1)).stores as [TaskStore];
+    await store.commit("", { task: task("t"), expectedVersion: 0, events: [] });
     const config = (id: string, url: string) =>
       create(TaskPushNotificationConfigSchema, { id, taskId: "t", url, token: `tok-${id}` });
     for (const id of ["b", "a", "c"])

@@ -15,7 +15,15 @@
  *                totalSize; paging by key; page tokens refused when malformed
  *                or made for another tenant or query (InvalidParamsError
  *                naming pageToken)
- *   push configs put/replace/get/delete, pageSize 0 = all, paging, scoping
+ *   push configs put/replace/get/delete, pageSize 0 = all, paging, scoping;
+ *                at most 100 per task (the default bound), also among
+ *                concurrent puts; TaskNotFoundError for a missing task
+ *   keys         a NUL character in any key is InvalidParamsError naming it
+ *   turns        a create or commit naming startTurn starts it; another one
+ *                is refused (undefined, nothing written) while it runs, other
+ *                commits hold and keep it; a commit leaving the task
+ *                interrupted or terminal ends it; endTurn ends only the turn
+ *                it names
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Task } from "../../packages/runtime/src/task/a2a-types.js";
@@ -87,6 +95,70 @@ export function describeTaskStore(name: string, make: () => Promise<TaskStore>):
     describeListing(f);
     describePaging(f);
     describePushConfigs(f);
+    describeTurns(f);
+    describeKeys(f);
+  });
+}
+
+function describeTurns(f: Fixture): void {
+  describe("turns", () => {
+    it("one runs at a time: started by a commit, refused to a second, kept by others, ended by endTurn", async () => {
+      const tenant = freshTenant();
+      const created = makeTask("a", { state: 1 });
+      const events = [taskEvent(created)];
+      expect(await f.store.commit(tenant, { task: created, expectedVersion: 0, events, startTurn: "t1" })).toBe(1);
+      expect((await f.store.get(tenant, "a"))?.turn).toBe("t1");
+      const working = makeTask("a", { state: 2, text: "second" });
+      expect(await f.store.commit(tenant, { task: working, expectedVersion: 1, events: [], startTurn: "t2" })).toBe(
+        undefined,
+      );
+      expect((await f.store.get(tenant, "a"))?.task.history[0]?.messageId).toBe("m-hello a");
+      expect(await f.store.commit(tenant, { task: working, expectedVersion: 1, events: [] })).toBe(2);
+      expect((await f.store.get(tenant, "a"))?.turn).toBe("t1");
+      await f.store.endTurn(tenant, "a", "t2");
+      expect((await f.store.get(tenant, "a"))?.turn).toBe("t1");
+      await f.store.endTurn(tenant, "a", "t1");
+      expect((await f.store.get(tenant, "a"))?.turn).toBeUndefined();
+      expect(await f.store.commit(tenant, { task: working, expectedVersion: 2, events: [], startTurn: "t2" })).toBe(3);
+      expect((await f.store.get(tenant, "a"))?.turn).toBe("t2");
+      await f.store.endTurn(tenant, "missing", "t2");
+    });
+
+    it("a commit leaving the task interrupted or terminal ends the running turn", async () => {
+      const tenant = freshTenant();
+      for (const [id, state] of [
+        ["input", 6],
+        ["auth", 8],
+        ["done", 3],
+        ["canceled", 5],
+      ] as const) {
+        const created = makeTask(id, { state: 1 });
+        await f.store.commit(tenant, { task: created, expectedVersion: 0, events: [], startTurn: `turn-${id}` });
+        expect((await f.store.get(tenant, id))?.turn).toBe(`turn-${id}`);
+        const next = makeTask(id, { state });
+        expect(await f.store.commit(tenant, { task: next, expectedVersion: 1, events: [] })).toBe(2);
+        expect({ id, turn: (await f.store.get(tenant, id))?.turn }).toEqual({ id, turn: undefined });
+      }
+      const terminal = makeTask("born-done", { state: 3 });
+      await f.store.commit(tenant, { task: terminal, expectedVersion: 0, events: [], startTurn: "never" });
+      expect((await f.store.get(tenant, "born-done"))?.turn).toBeUndefined();
+    });
+
+    it("lets exactly one of several concurrent commits starting a turn win", async () => {
+      const tenant = freshTenant();
+      await create(f.store, tenant, "a", { state: 6 });
+      const starts = Array.from({ length: 6 }, (_, i) =>
+        f.store.commit(tenant, {
+          task: makeTask("a", { state: 2 }),
+          expectedVersion: 1,
+          events: [],
+          startTurn: `${i}`,
+        }),
+      );
+      const results = await Promise.all(starts);
+      expect(results.filter((r) => r === 2)).toHaveLength(1);
+      expect((await f.store.get(tenant, "a"))?.turn).toBe(`${results.indexOf(2)}`);
+    });
   });
 }
 
@@ -440,6 +512,62 @@ function describePushConfigs(f: Fixture): void {
       await expectInvalidToken(f.store.listPushConfigs(tenant, "a", 2, "garbage!"));
       const first = (await f.store.listPushConfigs(tenant, "a", 2, "")).nextPageToken;
       await expectInvalidToken(f.store.listPushConfigs(tenant, "b", 2, first));
+    });
+
+    it("holds at most 100 configs per task, also among concurrent puts; none for a missing task", async () => {
+      const tenant = freshTenant();
+      await create(f.store, tenant, "a");
+      for (let i = 0; i < 99; i++) await f.store.putPushConfig(tenant, pushConfig(tenant, "a", `k${i}`));
+      const puts = Array.from({ length: 8 }, (_, i) => f.store.putPushConfig(tenant, pushConfig(tenant, "a", `n${i}`)));
+      const results = await Promise.allSettled(puts);
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      for (const r of results) {
+        if (r.status === "rejected") {
+          expect(r.reason).toMatchObject({ name: "A2AError", type: "InvalidParamsError" });
+          expect(String(r.reason.message)).toMatch(/already has 100 push configs \(maxPushConfigsPerTask 100\)/);
+        }
+      }
+      await f.store.putPushConfig(tenant, pushConfig(tenant, "a", "k5", "https://example.com/replaced"));
+      expect((await f.store.listPushConfigs(tenant, "a", 0, "")).configs).toHaveLength(100);
+      const missing = f.store.putPushConfig(tenant, pushConfig(tenant, "none", "k"));
+      await expect(missing).rejects.toMatchObject({ name: "A2AError", type: "TaskNotFoundError" });
+    });
+  });
+}
+
+function describeKeys(f: Fixture): void {
+  describe("keys", () => {
+    it("refuses a NUL character in any key, naming the field (InvalidParamsError)", async () => {
+      const tenant = freshTenant();
+      await create(f.store, tenant, "a");
+      const nul = "x\u0000y";
+      const refusals: [string, () => Promise<unknown>][] = [
+        ["tenant", () => f.store.get(nul, "a")],
+        ["taskId", () => f.store.get(tenant, nul)],
+        ["task.id", () => f.store.commit(tenant, { task: makeTask(nul), expectedVersion: 0, events: [] })],
+        [
+          "task.contextId",
+          () => f.store.commit(tenant, { task: makeTask("b", { contextId: nul }), expectedVersion: 0, events: [] }),
+        ],
+        ["contextId", () => f.store.list(tenant, query({ contextId: nul }))],
+        ["taskId", () => f.store.subscribe(tenant, nul, () => {})],
+        ["id", () => f.store.putPushConfig(tenant, pushConfig(tenant, "a", nul))],
+        ["id", () => f.store.getPushConfig(tenant, "a", nul)],
+        ["taskId", () => f.store.listPushConfigs(tenant, nul, 0, "")],
+        ["id", () => f.store.deletePushConfig(tenant, "a", nul)],
+      ];
+      for (const [field, call] of refusals) {
+        const error = await call().then(
+          () => undefined,
+          (e: unknown) => e as { type?: string; message?: string },
+        );
+        expect({ field, type: error?.type, named: error?.message?.includes(`${field} holds a NUL`) }).toEqual({
+          field,
+          type: "InvalidParamsError",
+          named: true,
+        });
+      }
+      expect(await f.store.get(tenant, "b")).toBeUndefined();
     });
   });
 }

@@ -399,11 +399,16 @@ describe("a compare-and-set store (no update)", () => {
     });
     const store = casStore();
     const a = createTaskHandler({ definition: A2AServiceV1_0, executor: stepwise(later), store });
-    const b = createTaskHandler({ definition: A2AServiceV1_0, executor: stepwise(later), store });
     const task = taskOf(await a.sendMessage!(send("first", { returnImmediately: true }), context));
-    const next = send("second", { returnImmediately: true });
-    next.message!.taskId = task.id;
-    await b.sendMessage!(next, context);
+    let read = (await store.get("", task.id))!;
+    for (let i = 0; i < LOOKS && read.task.status?.state !== TaskState.WORKING; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      read = (await store.get("", task.id))!;
+    }
+    // Another instance's write while the executor waits (a follow-up message would be refused: one turn at a time).
+    const second = send("second").message!;
+    const changed = { ...read.task, history: [...read.task.history, { ...second, taskId: task.id }] };
+    expect(await store.commit("", { task: changed, expectedVersion: read.version, events: [] })).toBe(read.version + 1);
     go();
     const done = await settled(a, task.id);
     expect(done.status?.state).toBe(TaskState.COMPLETED);

@@ -23,6 +23,8 @@ export type Way = "JSONRPC 1.0" | "HTTP+JSON 1.0" | "GRPC 1.0" | "JSONRPC 0.3";
 export const WAYS: readonly Way[] = ["JSONRPC 1.0", "HTTP+JSON 1.0", "GRPC 1.0", "JSONRPC 0.3"];
 
 export interface TaskServers {
+  /** The HTTP server's base URL: JSON-RPC at `${httpBase}/rpc`, HTTP+JSON at `${httpBase}/rest`. */
+  readonly httpBase: string;
   /** What the servers' onError got (failures that are not A2A errors), as "operation: error". */
   readonly serverErrors: string[];
   client(way: Way, tenant?: string): A2AServiceClient;
@@ -77,6 +79,7 @@ export async function startTaskServers(handler: A2AServiceHandler): Promise<Task
     grpc: `http://127.0.0.1:${(grpc.address() as AddressInfo).port}`,
   };
   return {
+    httpBase: urls.base,
     serverErrors,
     client(way, tenant) {
       const options = (url: string): A2aClientOptions => (tenant === undefined ? { url } : { url, tenant });

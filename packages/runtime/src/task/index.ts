@@ -9,8 +9,10 @@ export { createTaskHandler, type TaskHandlerOptions } from "./task-handler.js";
 export type { PushOptions, PushPayload } from "./handler-deps.js";
 export {
   createMemoryTaskStore,
+  DEFAULT_MAX_BYTES,
   DEFAULT_MAX_PUSH_CONFIGS_PER_TASK,
   DEFAULT_MAX_TASKS,
+  DEFAULT_MAX_TENANT_SHARE,
   type MemoryTaskStore,
   type MemoryTaskStoreOptions,
   type MemoryTaskStoreStats,
@@ -42,4 +44,5 @@ export type {
 export { INTERRUPTED_STATES, Role, TaskState, TERMINAL_STATES } from "./a2a-types.js";
 export type * from "./a2a-types.js";
 export { MAX_COMMIT_ATTEMPTS } from "./task-writer.js";
+export { BUSY_TASK_ERROR } from "./turns.js";
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./task-operations.js";

@@ -9,6 +9,7 @@ import { A2AError } from "../a2a-error.js";
 import { deepCopy } from "./copy.js";
 import { decodeConfigToken, encodeConfigToken, scopeOf } from "./page-token.js";
 import type { PushConfigPage, StoredPushConfig } from "./store.js";
+import { tooManyPushConfigs } from "./store-refusals.js";
 import { taskKey } from "./task-key.js";
 
 const LIST = "ListTaskPushNotificationConfigs";
@@ -29,11 +30,7 @@ export class PushConfigTable {
     const key = taskKey(tenant, taskId);
     const configs = this.byTask.get(key) ?? new Map<string, StoredPushConfig>();
     if (!configs.has(id) && configs.size >= this.maxPerTask) {
-      throw new A2AError(
-        "InvalidParamsError",
-        `push config ${id}: task ${taskId} already has ${configs.size} push configs ` +
-          `(maxPushConfigsPerTask ${this.maxPerTask}); delete one first`,
-      );
+      throw tooManyPushConfigs(id, taskId, configs.size, this.maxPerTask);
     }
     if (!configs.has(id)) this.total++;
     configs.set(id, deepCopy(stored));

@@ -13,9 +13,16 @@
  *                listeners once the commit holds (memory-listeners.ts)
  *   listing      per-tenant ordered index maintained on commit (list-index.ts),
  *                keyset page tokens (page-token.ts)
+ *   keys         holding a NUL character are refused, as PostgreSQL must
+ *                (store-keys.ts)
  *   push configs per (tenant, task, id), at most maxPushConfigsPerTask per
  *                task (memory-push-configs.ts); putting one for a task the
  *                store does not hold is TaskNotFoundError
+ *   turns        the running turn's id per task (turns.ts): set by a commit
+ *                that starts one (which, while another runs, is refused as a
+ *                stale version is), cleared by a commit leaving the task
+ *                terminal or interrupted, or by endTurn. No lease: the
+ *                process running the turns is the one holding the tasks
  *
  * Bounds (memory stays flat however many tasks come and go):
  *   maxTasks       (default 10,000, over all tenants) creating a task when the
@@ -26,6 +33,20 @@
  *                  its running executor and leave its subscribers waiting for
  *                  an end that never comes, while refusing is visible to the
  *                  client and resolves itself as tasks end.
+ *   maxBytes       (default 256 MiB) the stored tasks' estimated bytes
+ *                  (memory-size.ts: their messages, artifacts, status and
+ *                  metadata, plus TASK_OVERHEAD each) stay within it: a write
+ *                  that grows them past it first drops terminal tasks, the
+ *                  one that ended longest ago first, then is refused (A2AError
+ *                  InternalError, HTTP 503, naming maxBytes, the tenant and
+ *                  the task): a new send, or a commit growing a task
+ *   maxTenantShare (default 0.5) a tenant's active tasks may hold at most this
+ *                  share of maxBytes; past it, growing one of them is refused
+ *                  the same way (naming maxTenantShare), so one tenant whose
+ *                  tasks never end cannot lock the others out: terminal tasks
+ *                  of any tenant are dropped to make room. A commit that ends
+ *                  a task and grows it by at most 4 KiB (a FAILED status) is
+ *                  never refused (memory-budget.ts)
  *   terminalTtlMs  (default none) a terminal task is dropped this long after
  *                  its last commit. Expired tasks are swept on each call (so
  *                  they are never read), and by an unref'd timer while idle.
@@ -36,7 +57,9 @@ import { type Task, TERMINAL_STATES } from "./a2a-types.js";
 import { copyReusing, deepCopy } from "./copy.js";
 import { type IndexedTask, TenantIndex } from "./list-index.js";
 import { type ListenerErrorHandler, logListenerError, type TaskListener, TaskListeners } from "./memory-listeners.js";
+import { ByteBudget, type Held } from "./memory-budget.js";
 import { PushConfigTable } from "./memory-push-configs.js";
+import { SizeEstimator } from "./memory-size.js";
 import { decodeTaskToken, encodeTaskToken, scopeOf } from "./page-token.js";
 import { compareKeys } from "./sorted-keys.js";
 import type {
@@ -50,11 +73,18 @@ import type {
   TaskStore,
   TaskUpdateResult,
 } from "./store.js";
+import { checkKeys, checkTaskKeys } from "./store-keys.js";
+import { DEFAULT_MAX_PUSH_CONFIGS_PER_TASK, pushConfigTaskMissing } from "./store-refusals.js";
 import { taskKey } from "./task-key.js";
+import { turnAfter } from "./turns.js";
 
 export interface MemoryTaskStoreOptions {
   /** The most tasks kept, over all tenants. Default 10_000. */
   readonly maxTasks?: number;
+  /** The most bytes the stored tasks may hold, estimated, over all tenants. Default 256 MiB (DEFAULT_MAX_BYTES). */
+  readonly maxBytes?: number;
+  /** The share of maxBytes one tenant's active tasks may hold, above 0 and at most 1. Default 0.5. */
+  readonly maxTenantShare?: number;
   /**
    * Drop a terminal task this many milliseconds after its last commit (0: at the next call).
    * Default: keep it until maxTasks needs room.
@@ -71,6 +101,8 @@ export interface MemoryTaskStoreOptions {
 /** What a memory store holds right now (expired tasks already dropped). */
 export interface MemoryTaskStoreStats {
   readonly tasks: number;
+  /** The stored tasks' estimated bytes (see maxBytes). */
+  readonly bytes: number;
   readonly terminalTasks: number;
   readonly pushConfigs: number;
   /** Tasks that have at least one subscriber. */
@@ -81,8 +113,13 @@ export interface MemoryTaskStore extends TaskStore {
   stats(): MemoryTaskStoreStats;
 }
 
+export { DEFAULT_MAX_PUSH_CONFIGS_PER_TASK } from "./store-refusals.js";
 export const DEFAULT_MAX_TASKS = 10_000;
-export const DEFAULT_MAX_PUSH_CONFIGS_PER_TASK = 100;
+/** 256 MiB. */
+export const DEFAULT_MAX_BYTES = 268_435_456;
+export const DEFAULT_MAX_TENANT_SHARE = 0.5;
+/** Bytes counted per stored task besides its own: the slot, map and index entries. */
+export const TASK_OVERHEAD = 512;
 const LIST = "ListTasks";
 
 interface Slot {
@@ -92,6 +129,15 @@ interface Slot {
   indexed: IndexedTask;
   /** When the task last committed in a terminal state; undefined while it is active. */
   terminalAt: number | undefined;
+  /** The turn running on the task (turns.ts). */
+  turn: string | undefined;
+  /** The task's estimated bytes (memory-size.ts), with TASK_OVERHEAD. */
+  bytes: number;
+}
+
+/** What a stored task holds of the byte budget. */
+function held(slot: Slot): Held {
+  return { bytes: slot.bytes, active: slot.terminalAt === undefined };
 }
 
 function indexedOf(task: Task): IndexedTask {
@@ -102,6 +148,13 @@ function indexedOf(task: Task): IndexedTask {
 
 function sameIndexed(a: IndexedTask, b: IndexedTask): boolean {
   return a.key.micros === b.key.micros && a.contextId === b.contextId && a.state === b.state;
+}
+
+function checkShare(value: number): number {
+  if (!(value > 0 && value <= 1)) {
+    throw new RangeError(`createMemoryTaskStore: maxTenantShare must be above 0 and at most 1, got ${value}`);
+  }
+  return value;
 }
 
 function checkCount(name: string, value: number, min: number): number {
@@ -124,12 +177,18 @@ class MemoryStore implements MemoryTaskStore {
   private readonly listeners: TaskListeners;
   private readonly pushConfigs: PushConfigTable;
   private readonly maxTasks: number;
+  private readonly budget: ByteBudget;
+  private readonly sizes = new SizeEstimator();
   private readonly ttl: number | undefined;
   private readonly now: () => number;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(options: MemoryTaskStoreOptions) {
     this.maxTasks = checkCount("maxTasks", options.maxTasks ?? DEFAULT_MAX_TASKS, 1);
+    this.budget = new ByteBudget({
+      maxBytes: checkCount("maxBytes", options.maxBytes ?? DEFAULT_MAX_BYTES, 1),
+      maxTenantShare: checkShare(options.maxTenantShare ?? DEFAULT_MAX_TENANT_SHARE),
+    });
     const perTask = options.maxPushConfigsPerTask ?? DEFAULT_MAX_PUSH_CONFIGS_PER_TASK;
     this.pushConfigs = new PushConfigTable(checkCount("maxPushConfigsPerTask", perTask, 1));
     this.ttl = options.terminalTtlMs === undefined ? undefined : checkCount("terminalTtlMs", options.terminalTtlMs, 0);
@@ -145,6 +204,7 @@ class MemoryStore implements MemoryTaskStore {
     this.sweep();
     return {
       tasks: this.tasks.size,
+      bytes: this.budget.bytes,
       terminalTasks: this.terminal.size,
       pushConfigs: this.pushConfigs.size,
       subscribedTasks: this.listeners.taskCount,
@@ -152,21 +212,24 @@ class MemoryStore implements MemoryTaskStore {
   }
 
   async get(tenant: string, taskId: string): Promise<StoredTask | undefined> {
+    checkKeys("task store get", { tenant, taskId });
     this.sweep();
     const slot = this.tasks.get(taskKey(tenant, taskId));
-    return slot ? { task: deepCopy(slot.task), version: slot.version } : undefined;
+    return slot ? { task: deepCopy(slot.task), version: slot.version, turn: slot.turn } : undefined;
   }
 
   async commit(tenant: string, commit: TaskCommit): Promise<number | undefined> {
     this.sweep();
     const id = commit.task.id;
     if (!id) throw new A2AError("InvalidParamsError", `task store commit: task.id is empty (tenant "${tenant}")`);
+    checkTaskKeys("task store commit", tenant, commit.task);
     const key = taskKey(tenant, id);
     const slot = this.tasks.get(key);
     if ((slot?.version ?? 0) !== commit.expectedVersion) return undefined;
+    if (commit.startTurn !== undefined && slot?.turn !== undefined) return undefined;
     if (!slot) this.makeRoom(tenant, id);
     const version = commit.expectedVersion + 1;
-    this.write(tenant, key, slot, deepCopy(commit.task), version);
+    this.write(tenant, key, slot, deepCopy(commit.task), version, commit.startTurn);
     this.listeners.publish(tenant, id, version, commit.events);
     return version;
   }
@@ -176,23 +239,39 @@ class MemoryStore implements MemoryTaskStore {
     taskId: string,
     change: (stored: StoredTask) => TaskChange | undefined,
   ): Promise<TaskUpdateResult> {
+    checkKeys("task store update", { tenant, taskId });
     this.sweep();
     const key = taskKey(tenant, taskId);
     const slot = this.tasks.get(key);
     if (!slot) return undefined;
-    const made = change({ task: slot.task, version: slot.version });
+    const made = change({ task: slot.task, version: slot.version, turn: slot.turn });
     if (!made) return "declined";
+    checkTaskKeys("task store update", tenant, made.task);
     if (made.task.id !== taskId) {
       throw new A2AError("InvalidParamsError", `task store update of task ${taskId}: the change renamed it`);
     }
+    if (made.startTurn !== undefined && slot.turn !== undefined) {
+      throw new Error(`task store update of task ${taskId}: the change starts a turn while turn ${slot.turn} runs`);
+    }
     const version = slot.version + 1;
-    this.write(tenant, key, slot, copyReusing(made.task, slot.task), version);
+    this.write(tenant, key, slot, copyReusing(made.task, slot.task), version, made.startTurn);
     this.listeners.publish(tenant, taskId, version, made.events);
     return version;
   }
 
-  private write(tenant: string, key: string, old: Slot | undefined, task: Task, version: number): void {
+  private write(
+    tenant: string,
+    key: string,
+    old: Slot | undefined,
+    task: Task,
+    version: number,
+    startTurn: string | undefined,
+  ): void {
     let indexed = indexedOf(task);
+    const before = old ? held(old) : undefined;
+    const after = { bytes: this.sizes.taskBytes(task) + TASK_OVERHEAD, active: !TERMINAL_STATES.has(indexed.state) };
+    this.budget.admit(tenant, task.id, before, after, () => this.evictOldest(key));
+    this.budget.record(tenant, before, after);
     if (old && sameIndexed(old.indexed, indexed)) indexed = old.indexed;
     else {
       let index = this.indexes.get(tenant);
@@ -203,10 +282,12 @@ class MemoryStore implements MemoryTaskStore {
       if (old) index.move(old.indexed, indexed);
       else index.add(indexed);
     }
-    const slot: Slot = old ?? { tenant, task, version, indexed, terminalAt: undefined };
+    const slot: Slot = old ?? { tenant, task, version, indexed, terminalAt: undefined, turn: undefined, bytes: 0 };
+    slot.bytes = after.bytes;
     slot.task = task;
     slot.version = version;
     slot.indexed = indexed;
+    slot.turn = turnAfter(slot.turn, indexed.state, startTurn);
     this.tasks.set(key, slot);
     // Re-inserting moves the task to the end of the terminal order: it ended (again) just now.
     this.terminal.delete(key);
@@ -230,7 +311,18 @@ class MemoryStore implements MemoryTaskStore {
     }
   }
 
+  /** Drops the terminal task that ended longest ago, other than `keep`; false when there is none. */
+  private evictOldest(keep: string): boolean {
+    for (const [key, slot] of this.terminal) {
+      if (key === keep) continue;
+      this.drop(key, slot);
+      return true;
+    }
+    return false;
+  }
+
   private drop(key: string, slot: Slot): void {
+    this.budget.record(slot.tenant, held(slot), undefined);
     this.tasks.delete(key);
     this.terminal.delete(key);
     const index = this.indexes.get(slot.tenant);
@@ -251,6 +343,7 @@ class MemoryStore implements MemoryTaskStore {
   }
 
   async list(tenant: string, query: TaskQuery): Promise<TaskPage> {
+    checkKeys(LIST, { tenant, contextId: query.contextId });
     this.sweep();
     if (!Number.isSafeInteger(query.pageSize) || query.pageSize < 1) {
       throw new A2AError("InvalidParamsError", `${LIST}: pageSize ${query.pageSize} is not a positive integer`);
@@ -272,31 +365,39 @@ class MemoryStore implements MemoryTaskStore {
     };
   }
 
+  async endTurn(tenant: string, taskId: string, turn: string): Promise<void> {
+    const slot = this.tasks.get(taskKey(tenant, taskId));
+    if (slot?.turn === turn) slot.turn = undefined;
+  }
+
   async subscribe(tenant: string, taskId: string, listener: TaskListener): Promise<() => Promise<void>> {
+    checkKeys("task store subscribe", { tenant, taskId });
     const remove = this.listeners.add(tenant, taskId, listener);
     return async () => remove();
   }
 
   async putPushConfig(tenant: string, stored: StoredPushConfig): Promise<void> {
-    this.sweep();
     const taskId = stored.config.taskId;
-    if (!this.tasks.has(taskKey(tenant, taskId))) {
-      throw new A2AError("TaskNotFoundError", `push config ${stored.config.id}: task ${taskId} not found`);
-    }
+    checkKeys("push config put", { tenant, taskId, id: stored.config.id });
+    this.sweep();
+    if (!this.tasks.has(taskKey(tenant, taskId))) throw pushConfigTaskMissing(stored.config.id, taskId);
     this.pushConfigs.put(tenant, stored);
   }
 
   async getPushConfig(tenant: string, taskId: string, id: string): Promise<StoredPushConfig | undefined> {
+    checkKeys("push config get", { tenant, taskId, id });
     this.sweep();
     return this.pushConfigs.get(tenant, taskId, id);
   }
 
   async listPushConfigs(tenant: string, taskId: string, pageSize: number, pageToken: string): Promise<PushConfigPage> {
+    checkKeys("push config list", { tenant, taskId });
     this.sweep();
     return this.pushConfigs.list(tenant, taskId, pageSize, pageToken);
   }
 
   async deletePushConfig(tenant: string, taskId: string, id: string): Promise<boolean> {
+    checkKeys("push config delete", { tenant, taskId, id });
     this.sweep();
     return this.pushConfigs.delete(tenant, taskId, id);
   }

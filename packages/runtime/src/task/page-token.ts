@@ -10,7 +10,8 @@
  * query is refused instead of silently paging a different list. Paging is by
  * key, not by offset: a task committed or removed between two pages neither
  * repeats nor hides the tasks that did not move. Anything that does not
- * decode to the expected form is InvalidParamsError naming pageToken and the
+ * decode to the expected form (an id with a NUL character included, which no
+ * key holds: store-keys.ts) is InvalidParamsError naming pageToken and the
  * operation.
  */
 import { A2AError } from "../a2a-error.js";
@@ -62,7 +63,7 @@ export function encodeTaskToken(scope: string, key: IndexKey): string {
 export function decodeTaskToken(operation: string, token: string, scope: string): IndexKey {
   const parts = decode(operation, token, "t", scope, 4);
   const [, , micros, id] = parts;
-  if (typeof micros !== "number" || !Number.isSafeInteger(micros) || typeof id !== "string") {
+  if (typeof micros !== "number" || !Number.isSafeInteger(micros) || typeof id !== "string" || id.includes("\u0000")) {
     throw refused(operation, token, "is not a page token this server returned");
   }
   return { micros, id };
@@ -74,6 +75,8 @@ export function encodeConfigToken(scope: string, configId: string): string {
 
 export function decodeConfigToken(operation: string, token: string, scope: string): string {
   const [, , id] = decode(operation, token, "p", scope, 3);
-  if (typeof id !== "string") throw refused(operation, token, "is not a page token this server returned");
+  if (typeof id !== "string" || id.includes("\u0000")) {
+    throw refused(operation, token, "is not a page token this server returned");
+  }
   return id;
 }

@@ -13,6 +13,9 @@
  *   failure   a throw after the task exists leaves the task FAILED, with a
  *             status message that says only that the agent failed (no
  *             internal details); onError gets the error
+ *   turn      the call runs as one turn of its task (turns.ts); when it
+ *             returns (or throws) with a task made or continued, its turn
+ *             ends, if it still runs, before `settled` resolves
  *   settled   resolves when the executor's call has ended, however it ended:
  *             true when what the run published last (or found, when the task
  *             had ended before) left the task terminal or interrupted, so
@@ -82,16 +85,17 @@ function requestContext(setup: RunSetup, message: Message, abort: LazyAbort): Re
   };
 }
 
-/** Leaves the task FAILED unless it is in a terminal state already. */
+/** Leaves the task FAILED unless it is in a terminal state already or works on another turn. */
 async function fail(setup: RunSetup): Promise<void> {
   const message = agentMessage(FAILURE_TEXT, setup.place, setup.newId);
-  // Committed or declined, the task is terminal afterwards.
   await setup.writer.change(
     setup.tenant,
     setup.place.taskId,
     (stored) => {
       const state = stored.task.status?.state ?? TaskState.UNSPECIFIED;
       if (TERMINAL_STATES.has(state)) return undefined;
+      // The next message's turn is not this call's to fail.
+      if (stored.turn !== undefined && stored.turn !== setup.turn) return undefined;
       const task = withStatus(stored.task, TaskState.FAILED, message);
       return { task, events: [statusEvent(task)] };
     },
@@ -147,6 +151,9 @@ export async function startRun(setup: RunSetup): Promise<Run> {
     } finally {
       // When not answered yet (the task was made but what had to follow failed), the caller hears of it.
       if (!answered) refuse(new Error(`task ${setup.place.taskId}: the executor ended before the call was answered`));
+      if (updater.mode() === "task") {
+        await setup.writer.store.endTurn(setup.tenant, setup.place.taskId, setup.turn).catch(setup.report);
+      }
       await unsubscribe().catch(setup.report);
     }
     return failed || updater.ended();

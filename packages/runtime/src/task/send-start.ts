@@ -10,20 +10,26 @@
  *                 that are in a terminal state ... cannot accept further
  *                 messages"); InvalidParamsError when the message's contextId
  *                 is not the task's (S1 §3.4.3: "Agents MUST reject messages
- *                 containing mismatching contextId and taskId"). The message
- *                 joins the history and the task becomes WORKING (from
- *                 input-required, auth-required, ...) in one commit
+ *                 containing mismatching contextId and taskId"); BUSY_TASK_ERROR
+ *                 while a turn runs on it (turns.ts: one message at a time).
+ *                 The message joins the history, the task becomes WORKING
+ *                 (from input-required, auth-required, ...) and the call's
+ *                 turn starts, in one commit
  *   push config   configuration.taskPushNotificationConfig: refused without
  *                 push (PushNotificationNotSupportedError) or when the checks
  *                 of push-config-check.ts refuse it (header fields, URL),
  *                 before anything is written; stored for the task (with the
  *                 call's protocol version) before its first event is pushed
  *
- * Every refusal comes before the executor runs and before a stream starts.
+ * A tenant, message.taskId or message.contextId holding a NUL character is
+ * InvalidParamsError naming it (store-keys.ts). Every refusal comes before
+ * the executor runs and before a stream starts.
  * The watch listens before the task is read or created, so the caller sees
  * every event after the version it starts from. When the executor returns
  * with the task neither terminal nor interrupted, the watch ends at the
- * version the task had then, so no caller waits for a task nobody works on.
+ * version the task had then, so no caller waits for a task nobody works on
+ * (when the store cannot even say that version, it ends at once, and the
+ * caller's read of the task says what failed).
  */
 import type { HandlerContext } from "../definition.js";
 import { A2AError } from "../a2a-error.js";
@@ -36,6 +42,8 @@ import { checkHistoryLength, stateName, statusEvent, withStatus, type MessagePla
 import { watchTask, type TaskWatch } from "./task-watch.js";
 import { deepCopy } from "./copy.js";
 import { type Committed, committedCopy, type Origin } from "./task-writer.js";
+import { busyTaskError } from "./turns.js";
+import { checkKeys } from "./store-keys.js";
 
 export interface SendStart {
   readonly tenant: string;
@@ -85,18 +93,26 @@ async function placeOf(deps: HandlerDeps, message: Message, tenant: string): Pro
   const state = stored.task.status?.state ?? TaskState.UNSPECIFIED;
   // Refused here, before a push config is stored or anything listens; the commit checks again (a cancel may win).
   if (TERMINAL_STATES.has(state)) throw terminalRefusal(message.taskId, state);
+  if (stored.turn !== undefined) throw busyTaskError(message.taskId);
   return { taskId: stored.task.id, contextId: stored.task.contextId };
 }
 
-async function continueTask(deps: HandlerDeps, tenant: string, message: Message, origin: Origin): Promise<Committed> {
+async function continueTask(
+  deps: HandlerDeps,
+  tenant: string,
+  message: Message,
+  turn: string,
+  origin: Origin,
+): Promise<Committed> {
   const committed = await deps.writer.change(
     tenant,
     message.taskId,
     (stored) => {
       const state = stored.task.status?.state ?? TaskState.UNSPECIFIED;
       if (TERMINAL_STATES.has(state)) throw terminalRefusal(message.taskId, state);
+      if (stored.turn !== undefined) throw busyTaskError(message.taskId);
       const task = withStatus({ ...stored.task, history: [...stored.task.history, message] }, TaskState.WORKING);
-      return { task, events: [statusEvent(task)] };
+      return { task, events: [statusEvent(task)], startTurn: turn };
     },
     origin,
   );
@@ -114,6 +130,8 @@ export async function startSend(
   if (!req.message) throw new A2AError("InvalidParamsError", `${operation}: message is required`);
   checkHistoryLength(req.configuration?.historyLength, `${operation}: configuration.historyLength`);
   const tenant = tenantOf(context, req);
+  const { taskId, contextId } = req.message;
+  checkKeys(operation, { tenant, "message.taskId": taskId, "message.contextId": contextId });
   const place = await placeOf(deps, req.message, tenant);
   const userMessage: Message = { ...req.message, ...place };
   const pushConfig = await pushConfigOf(deps, req, context, { tenant, taskId: place.taskId, operation });
@@ -121,12 +139,14 @@ export async function startSend(
     if (pushConfig) await deps.store.putPushConfig(tenant, pushConfig);
   };
   const origin: Origin = { operation, context };
+  // Not the user's idGenerator: a turn id never leaves the runtime.
+  const turn = crypto.randomUUID();
   const watch = await watchTask(deps.hub, tenant, place.taskId);
   try {
     let continued: Committed | undefined;
     if (req.message.taskId) {
       await putConfig();
-      continued = await continueTask(deps, tenant, userMessage, origin);
+      continued = await continueTask(deps, tenant, userMessage, turn, origin);
     }
     const run = await startRun({
       executor: deps.executor,
@@ -135,6 +155,7 @@ export async function startSend(
       tenant,
       place,
       userMessage,
+      turn,
       mode: continued ? "task" : "open",
       newId: deps.newId,
       origin,
@@ -152,7 +173,11 @@ export async function startSend(
         // A task left terminal or interrupted ends the watch by its own event; else end at the version as it is.
         if (!ended) watch.endAt((await deps.store.get(tenant, place.taskId))?.version ?? 0);
       })
-      .catch((e: unknown) => deps.report(e, operation, context));
+      .catch((e: unknown) => {
+        // The store failed (it is unreachable): end the watch now, so the caller's read answers, not waits forever.
+        watch.endAt(0);
+        deps.report(e, operation, context);
+      });
     return { tenant, place, watch, run, continued };
   } catch (e) {
     await watch.stop();

@@ -14,7 +14,21 @@
  *   listing      filtered and paged by the store (an index or SQL, never a full
  *                sort per call), newest status first, with opaque page tokens
  *   push configs kept per (tenant, task, id), with the protocol version of the
- *                call that created them, so delivery speaks that version
+ *                call that created them, so delivery speaks that version; at
+ *                most maxPushConfigsPerTask (default 100) per task
+ *   turns        at most one turn (an executor call working on a message) runs
+ *                per task (turns.ts): a commit naming `startTurn` holds only
+ *                when none runs (else undefined, as for a stale version, and
+ *                the writer's re-read shows `StoredTask.turn`); a commit that
+ *                leaves the task terminal or interrupted ends the running turn
+ *                in the same step; `endTurn` ends it when its call returns.
+ *                A store shared by instances leases each turn to the instance
+ *                running it and fails the task when the lease runs out
+ *                (postgres/leases.ts); the memory store's turns die with it
+ *   keys         a tenant, task id, context id, artifact id or push config id
+ *                holding a NUL character (U+0000) is refused with
+ *                InvalidParamsError naming the field (store-keys.ts), by every
+ *                store alike, since PostgreSQL text cannot hold one
  *
  * Every key is scoped by tenant ("" when the call had none).
  */
@@ -25,6 +39,8 @@ export interface StoredTask {
   readonly task: Task;
   /** 1 after creation, one more after each commit. */
   readonly version: number;
+  /** The turn running on the task (see the header), if any. */
+  readonly turn?: string | undefined;
 }
 
 /** One event of a task, with the task version after it. */
@@ -42,12 +58,16 @@ export interface TaskCommit {
   readonly expectedVersion: number;
   /** The events the change caused, in order; published to subscribers once the commit holds. */
   readonly events: readonly StreamResponse[];
+  /** Starts this turn with the commit, which then holds only if no turn is running (see the header). */
+  readonly startTurn?: string | undefined;
 }
 
 /** A task after a change and the events the change caused (what `update`'s change returns). */
 export interface TaskChange {
   readonly task: Task;
   readonly events: readonly StreamResponse[];
+  /** As TaskCommit.startTurn. */
+  readonly startTurn?: string | undefined;
 }
 
 /** What `update` did: the new version; "declined" when the change returned undefined; undefined: no such task. */
@@ -117,7 +137,13 @@ export interface TaskStore {
    */
   subscribe(tenant: string, taskId: string, listener: (event: TaskEvent) => void): Promise<() => Promise<void>>;
 
-  /** Creates or replaces the config with the same (task, id). */
+  /** Ends the turn if it is still the one running on the task; else nothing (see the header). */
+  endTurn(tenant: string, taskId: string, turn: string): Promise<void>;
+
+  /**
+   * Creates or replaces the config with the same (task, id): TaskNotFoundError for a task the store does not hold,
+   * InvalidParamsError for a new id past the store's maxPushConfigsPerTask (store-refusals.ts).
+   */
   putPushConfig(tenant: string, stored: StoredPushConfig): Promise<void>;
   getPushConfig(tenant: string, taskId: string, id: string): Promise<StoredPushConfig | undefined>;
   /** pageSize 0: all. */

@@ -1,10 +1,13 @@
 /**
  * The operations on stored tasks, each scoped by the call's tenant
- * (handler-deps.ts): a task of another tenant is TaskNotFoundError.
+ * (handler-deps.ts): a task of another tenant is TaskNotFoundError. A tenant,
+ * id or contextId holding a NUL character is InvalidParamsError naming it
+ * (store-keys.ts).
  *
  *   GetTask          the task, history trimmed by historyLength
  *   ListTasks        filters (contextId, status, statusTimestampAfter: at or
- *                    after, a2a.proto) and paging by the store; pageSize 1 to 100, 50 when unset
+ *                    after, a2a.proto; outside years 1 to 9999 InvalidParamsError)
+ *                    and paging by the store; pageSize 1 to 100, 50 when unset
  *                    (a2a.proto ListTasksRequest.page_size), else
  *                    InvalidParamsError; artifacts only with includeArtifacts
  *                    (S1 §3.1.4: false by default)
@@ -33,20 +36,36 @@ import {
 } from "./a2a-types.js";
 import { tenantOf, type HandlerDeps } from "./handler-deps.js";
 import { checkHistoryLength, stateName, statusEvent, taskEvent, taskView, withStatus } from "./task-shapes.js";
+import { checkKeys } from "./store-keys.js";
 import { eventReader, watchTask } from "./task-watch.js";
 import { committedCopy } from "./task-writer.js";
 
 export const DEFAULT_PAGE_SIZE = 50;
 
-/** The instant in milliseconds, cut to the microsecond (the stores' precision), never rounded up past it. */
-function microsecondMs(ts: Timestamp): number {
+/** google.protobuf.Timestamp's range in seconds: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z. */
+const MIN_SECONDS = -62_135_596_800n;
+const MAX_SECONDS = 253_402_300_799n;
+
+/**
+ * statusTimestampAfter in milliseconds, cut to the microsecond (the stores' precision), never rounded up past
+ * it; outside Timestamp's range (a binary request may carry any int64) it is InvalidParamsError.
+ */
+function statusAfterMs(ts: Timestamp): number {
+  if (ts.seconds < MIN_SECONDS || ts.seconds > MAX_SECONDS || ts.nanos < 0 || ts.nanos > 999_999_999) {
+    throw new A2AError(
+      "InvalidParamsError",
+      `ListTasks: statusTimestampAfter (${ts.seconds} s, ${ts.nanos} ns) is outside years 1 to 9999`,
+    );
+  }
   return (Number(ts.seconds) * 1_000_000 + Math.floor(ts.nanos / 1000)) / 1000;
 }
 export const MAX_PAGE_SIZE = 100;
 
 export async function getTask(deps: HandlerDeps, req: GetTaskRequest, context: HandlerContext): Promise<Task> {
   checkHistoryLength(req.historyLength, "GetTask: historyLength");
-  const stored = await deps.store.get(tenantOf(context, req), req.id);
+  const tenant = tenantOf(context, req);
+  checkKeys("GetTask", { tenant, id: req.id });
+  const stored = await deps.store.get(tenant, req.id);
   if (!stored) throw new A2AError("TaskNotFoundError", `Task ${req.id} not found`);
   return taskView(stored.task, req.historyLength);
 }
@@ -61,10 +80,12 @@ export async function listTasks(
     throw new A2AError("InvalidParamsError", `ListTasks: pageSize must be 1 to ${MAX_PAGE_SIZE}, got ${pageSize}`);
   }
   checkHistoryLength(req.historyLength, "ListTasks: historyLength");
-  const page = await deps.store.list(tenantOf(context, req), {
+  const tenant = tenantOf(context, req);
+  checkKeys("ListTasks", { tenant, contextId: req.contextId });
+  const page = await deps.store.list(tenant, {
     contextId: req.contextId,
     status: req.status,
-    statusAfterMs: req.statusTimestampAfter ? microsecondMs(req.statusTimestampAfter) : undefined,
+    statusAfterMs: req.statusTimestampAfter ? statusAfterMs(req.statusTimestampAfter) : undefined,
     pageSize,
     pageToken: req.pageToken,
   });
@@ -78,8 +99,10 @@ export async function listTasks(
 }
 
 export async function cancelTask(deps: HandlerDeps, req: CancelTaskRequest, context: HandlerContext): Promise<Task> {
+  const tenant = tenantOf(context, req);
+  checkKeys("CancelTask", { tenant, id: req.id });
   const committed = await deps.writer.change(
-    tenantOf(context, req),
+    tenant,
     req.id,
     (stored) => {
       const state = stored.task.status?.state ?? TaskState.UNSPECIFIED;
@@ -101,6 +124,7 @@ export async function* subscribeToTask(
   context: HandlerContext,
 ): AsyncGenerator<StreamResponse> {
   const tenant = tenantOf(context, req);
+  checkKeys("SubscribeToTask", { tenant, id: req.id });
   const watch = await watchTask(deps.hub, tenant, req.id);
   try {
     const stored = await deps.store.get(tenant, req.id);

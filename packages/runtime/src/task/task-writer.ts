@@ -21,12 +21,16 @@
  *             registers) runs between the commit and the delivery
  *   after     each commit that holds and carries events is handed to
  *             `afterCommit` (push delivery), which must not block
+ *   turns     a change (or a create) may start a turn (TaskChange.startTurn,
+ *             turns.ts); a commit refused because a turn runs is retried as a
+ *             stale one, and the change, reading the turn, refuses the call
  */
 import { A2AError } from "../a2a-error.js";
 import type { HandlerContext } from "../definition.js";
 import type { StreamResponse, Task } from "./a2a-types.js";
 import { deepCopy } from "./copy.js";
 import type { StoredTask, TaskChange, TaskStore } from "./store.js";
+import { turnAfter } from "./turns.js";
 
 export type { TaskChange } from "./store.js";
 
@@ -84,6 +88,11 @@ export interface LastWrite {
   stored?: StoredTask | undefined;
 }
 
+/** What a writer remembers of its commit: a copy of the task, the version and the turn running after it. */
+function written(turnBefore: string | undefined, c: TaskChange, version: number): StoredTask {
+  return { task: deepCopy(c.task), version, turn: turnAfter(turnBefore, c.task.status?.state, c.startTurn) };
+}
+
 export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): TaskWriter {
   const published = (tenant: string, c: TaskChange, origin: Origin) => {
     if (c.events.length > 0) afterCommit(tenant, c.task, c.events, origin);
@@ -91,9 +100,9 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
   return {
     store,
     async create(tenant, c, origin, beforeDelivery, last) {
-      const version = await store.commit(tenant, { task: c.task, expectedVersion: 0, events: c.events });
+      const version = await store.commit(tenant, { ...c, expectedVersion: 0 });
       if (version === undefined) throw new Error(`Task ${c.task.id} (tenant "${tenant}") exists already`);
-      if (last && !store.update) last.stored = { task: deepCopy(c.task), version };
+      if (last && !store.update) last.stored = written(undefined, c, version);
       await beforeDelivery?.();
       published(tenant, c, origin);
       return { task: c.task, version };
@@ -119,9 +128,9 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
         // A change declined on what this writer remembers is decided again on a fresh read.
         if (!c && remembered) continue;
         if (!c) return undefined;
-        const version = await store.commit(tenant, { task: c.task, expectedVersion: stored.version, events: c.events });
+        const version = await store.commit(tenant, { ...c, expectedVersion: stored.version });
         if (version !== undefined) {
-          if (last) last.stored = { task: deepCopy(c.task), version };
+          if (last) last.stored = written(stored.turn, c, version);
           published(tenant, c, origin);
           return { task: c.task, version };
         }

@@ -13,7 +13,9 @@
  *             reply (joins the history, event: the Message)
  *
  * A change to a task in a terminal state is dropped: after CancelTask, what
- * the executor publishes is no longer wanted (S1 §3.1.5).
+ * the executor publishes is no longer wanted (S1 §3.1.5). So is a change to a
+ * task on which another turn runs (turns.ts): this call's turn ended when it
+ * left the task interrupted, and the task now works on the next message.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import {
@@ -41,6 +43,8 @@ export interface UpdaterSetup {
   readonly place: MessagePlace;
   /** The user's message, with the task's ids. */
   readonly userMessage: Message;
+  /** This call's turn (turns.ts): started with the task it creates, or by the commit that joined the message. */
+  readonly turn: string;
   /** "task" when continuing a stored task, else "open". */
   readonly mode: UpdaterMode;
   readonly newId: () => string;
@@ -53,7 +57,10 @@ export interface UpdaterSetup {
 
 export interface RunUpdater extends TaskUpdater {
   mode(): UpdaterMode;
-  /** Whether the last change found or left the task terminal or interrupted (its streams end by themselves). */
+  /**
+   * Whether the last change that held (committed, or declined on a fresh read) found or left the task terminal or
+   * interrupted (its streams end by themselves); a change whose commit failed leaves it as it was.
+   */
   ended(): boolean;
 }
 
@@ -84,11 +91,14 @@ function artifactEvent(task: Task, artifact: Artifact, options: ArtifactOptions)
   };
 }
 
-/** A change that is dropped when the task is in a terminal state. */
-const unlessTerminal =
-  (apply: (task: Task) => TaskChange) =>
+/** A change that is dropped when the task is in a terminal state or another turn than `turn` runs on it. */
+const unlessDone =
+  (turn: string, apply: (task: Task) => TaskChange) =>
   (stored: StoredTask): TaskChange | undefined =>
-    TERMINAL_STATES.has(stored.task.status?.state ?? TaskState.UNSPECIFIED) ? undefined : apply(stored.task);
+    TERMINAL_STATES.has(stored.task.status?.state ?? TaskState.UNSPECIFIED) ||
+    (stored.turn !== undefined && stored.turn !== turn)
+      ? undefined
+      : apply(stored.task);
 
 /** The task a first update creates: submitted, the user's message its history. */
 const submittedTask = (setup: UpdaterSetup): Task =>
@@ -125,23 +135,33 @@ export function createUpdater(setup: UpdaterSetup): RunUpdater {
       mode = "task";
       await setup.onCreated();
     };
-    await writer.create(tenant, { task, events: [taskEvent(task)] }, setup.origin, created, last);
+    await writer.create(
+      tenant,
+      { task, events: [taskEvent(task)], startTurn: setup.turn },
+      setup.origin,
+      created,
+      last,
+    );
     setup.onFirst({ kind: "task" });
   };
   let ended = false;
-  const change = (apply: (task: Task) => TaskChange) =>
-    writer.change(
+  const change = async (apply: (task: Task) => TaskChange) => {
+    let ends = false;
+    await writer.change(
       tenant,
       place.taskId,
       (stored) => {
         // Called again on each compare-and-set retry: the last call is what was committed or declined.
-        const made = unlessTerminal(apply)(stored);
-        ended = endsStreams((made ?? stored).task.status?.state);
+        const made = unlessDone(setup.turn, apply)(stored);
+        ends = endsStreams((made ?? stored).task.status?.state);
         return made;
       },
       setup.origin,
       last,
     );
+    // Only once the commit held (or was declined on a fresh read): a failed one ends no stream.
+    ended = ends;
+  };
   return {
     mode: () => mode,
     ended: () => ended,

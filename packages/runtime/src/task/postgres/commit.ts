@@ -4,7 +4,12 @@
  *   1. the task row: INSERT (expectedVersion 0; an existing id conflicts and
  *      the commit answers undefined) or UPDATE ... WHERE version = expected
  *      (no row: another writer got there first, undefined); the row lock the
- *      UPDATE takes orders concurrent writers of a task
+ *      UPDATE takes orders concurrent writers of a task. The same statement
+ *      writes the turn (../turns.ts): a commit starting one also needs
+ *      turn_id IS NULL and sets the turn, its owner (this store instance)
+ *      and its lease's end; one leaving the task terminal or interrupted
+ *      clears them; the sweeper's commit (leases.ts) also needs the turn it
+ *      found, its lease still run out
  *   2. history and artifacts: the digests of the stored rows are read and only
  *      rows whose body changed (or moved) are written; rows past the new
  *      history, and artifacts no longer in the task, are deleted
@@ -14,13 +19,15 @@
  *      are left out, and listeners then check all their tasks); PostgreSQL
  *      delivers it at COMMIT, so listeners never see an uncommitted version
  *
- * Any failure rolls everything back and is rethrown naming the task.
+ * Any failure rolls everything back and is rethrown naming the task
+ * (transaction.ts).
  */
 import type pg from "pg";
 import type { TaskCommit } from "../store.js";
+import { endsTurn, turnAfter } from "../turns.js";
 import { digest, statusMicros, type StoreCodecs, taskBody } from "./codec.js";
 import type { SqlNames } from "./sql-names.js";
-import { storeError } from "./store-error.js";
+import { inTransaction } from "./transaction.js";
 
 /** Longest NOTIFY payload sent; PostgreSQL's limit is 8000 bytes. */
 const MAX_PAYLOAD_BYTES = 1000;
@@ -36,30 +43,63 @@ export function notifyPayload(payload: NotifyPayload): string {
   return Buffer.byteLength(json, "utf8") <= MAX_PAYLOAD_BYTES ? json : JSON.stringify({ v: payload.version });
 }
 
+/** Who writes a commit's turn: this store instance and its lease; for the sweeper, the expired turn it ends. */
+export interface TurnWriter {
+  readonly owner: string;
+  readonly leaseMs: number;
+  readonly expired?: string;
+}
+
+const LEASE_END = (n: string) => `now() + ${n}::bigint * interval '1 millisecond'`;
+
+/** The UPDATE of the task row: SET and WHERE for the columns, the version and the turn (see the header). */
+function updateSql(q: string, commit: TaskCommit, writer: TurnWriter, values: unknown[]): string {
+  const at = "'epoch'::timestamptz + $5::bigint * interval '1 microsecond'";
+  const set = [
+    `context_id = $3, state = $4, status_time = ${at}, body = $6, version = version + 1, updated_at = now()`,
+  ];
+  const where = ["tenant = $1 AND id = $2", `version = ${param(values, commit.expectedVersion)}`];
+  if (commit.startTurn !== undefined) where.push("turn_id IS NULL");
+  if (writer.expired !== undefined) where.push(`turn_id = ${param(values, writer.expired)} AND turn_expires < now()`);
+  if (endsTurn(commit.task.status?.state)) set.push("turn_id = NULL, turn_owner = NULL, turn_expires = NULL");
+  else if (commit.startTurn !== undefined) {
+    const [turn, owner, lease] = [commit.startTurn, writer.owner, writer.leaseMs].map((v) => param(values, v));
+    set.push(`turn_id = ${turn}, turn_owner = ${owner}, turn_expires = ${LEASE_END(lease!)}`);
+  }
+  return `UPDATE ${q}.tasks SET ${set.join(", ")} WHERE ${where.join(" AND ")} RETURNING version`;
+}
+
+/** Adds a query parameter; its placeholder. */
+function param(values: unknown[], value: unknown): string {
+  values.push(value);
+  return `$${values.length}`;
+}
+
 async function writeTaskRow(
   client: pg.ClientBase,
   names: SqlNames,
   codecs: StoreCodecs,
   tenant: string,
   commit: TaskCommit,
+  writer: TurnWriter,
 ): Promise<number | undefined> {
   const { task } = commit;
   const state = task.status?.state ?? 0;
-  const at = "'epoch'::timestamptz + $5::bigint * interval '1 microsecond'";
-  const values = [tenant, task.id, task.contextId, state, statusMicros(task), taskBody(codecs, task)];
-  const result =
-    commit.expectedVersion === 0
-      ? await client.query<{ version: number }>(
-          `INSERT INTO ${names.q}.tasks (tenant, id, context_id, state, status_time, body, version)
-           VALUES ($1, $2, $3, $4, ${at}, $6, 1) ON CONFLICT (tenant, id) DO NOTHING RETURNING version`,
-          values,
-        )
-      : await client.query<{ version: number }>(
-          `UPDATE ${names.q}.tasks SET context_id = $3, state = $4, status_time = ${at}, body = $6,
-             version = version + 1, updated_at = now()
-           WHERE tenant = $1 AND id = $2 AND version = $7 RETURNING version`,
-          [...values, commit.expectedVersion],
-        );
+  const values: unknown[] = [tenant, task.id, task.contextId, state, statusMicros(task), taskBody(codecs, task)];
+  if (commit.expectedVersion !== 0) {
+    const sql = updateSql(names.q, commit, writer, values);
+    return (await client.query<{ version: number }>(sql, values)).rows[0]?.version;
+  }
+  const turn = turnAfter(undefined, state, commit.startTurn);
+  values.push(turn ?? null, turn === undefined ? null : writer.owner, turn === undefined ? null : writer.leaseMs);
+  const result = await client.query<{ version: number }>(
+    `INSERT INTO ${names.q}.tasks
+       (tenant, id, context_id, state, status_time, body, version, turn_id, turn_owner, turn_expires)
+     VALUES ($1, $2, $3, $4, 'epoch'::timestamptz + $5::bigint * interval '1 microsecond', $6, 1, $7, $8,
+       ${LEASE_END("$9")})
+     ON CONFLICT (tenant, id) DO NOTHING RETURNING version`,
+    values,
+  );
   return result.rows[0]?.version;
 }
 
@@ -181,37 +221,25 @@ async function insertEvents(
   await client.query("SELECT pg_notify($1, $2)", [names.channel, payload]);
 }
 
-/** Writes the commit; the new version, or undefined when the expected version is stale. */
+/**
+ * Writes the commit; the new version, or undefined when the expected version is stale (the transaction then
+ * wrote nothing, so it commits as empty).
+ */
 export async function commitTask(
   db: pg.Pool,
   names: SqlNames,
   codecs: StoreCodecs,
   tenant: string,
   commit: TaskCommit,
+  writer: TurnWriter,
 ): Promise<number | undefined> {
-  const client = await db.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query("BEGIN");
-    try {
-      const version = await writeTaskRow(client, names, codecs, tenant, commit);
-      if (version === undefined) {
-        await client.query("ROLLBACK");
-        return undefined;
-      }
-      await syncHistory(client, names, codecs, tenant, commit);
-      await syncArtifacts(client, names, codecs, tenant, commit);
-      await insertEvents(client, names, codecs, tenant, commit, version);
-      await client.query("COMMIT");
-      return version;
-    } catch (error) {
-      await client.query("ROLLBACK").catch((rollbackError: Error) => {
-        broken = rollbackError;
-      });
-      const where = `commit of task "${commit.task.id}" (tenant "${tenant}", expected version ${commit.expectedVersion})`;
-      throw storeError(where, error);
-    }
-  } finally {
-    client.release(broken);
-  }
+  const where = `commit of task "${commit.task.id}" (tenant "${tenant}", expected version ${commit.expectedVersion})`;
+  return inTransaction(db, where, async (client) => {
+    const version = await writeTaskRow(client, names, codecs, tenant, commit, writer);
+    if (version === undefined) return undefined;
+    await syncHistory(client, names, codecs, tenant, commit);
+    await syncArtifacts(client, names, codecs, tenant, commit);
+    await insertEvents(client, names, codecs, tenant, commit, version);
+    return version;
+  });
 }

@@ -20,7 +20,9 @@
  *                or every subscriber has been handed that version
  *   failures     a failed read or a throwing listener goes to onError; the
  *                next notification or recheck retries; a broken LISTEN
- *                connection is replaced with backoff
+ *                connection is replaced, retried with backoff from 100 ms to
+ *                MAX_RETRY_MS (2 s) while the database cannot be reached;
+ *                the new one reads every watched task at once
  */
 import type pg from "pg";
 import type { TaskEvent } from "../store.js";
@@ -57,6 +59,9 @@ interface EventRow {
 }
 
 const key = (tenant: string, taskId: string) => JSON.stringify([tenant, taskId]);
+
+/** The longest wait between two attempts to listen again: a database back from a restart is heard within it. */
+const MAX_RETRY_MS = 2000;
 
 export class EventFeed {
   private readonly watches = new Map<string, Watch>();
@@ -161,7 +166,8 @@ export class EventFeed {
       if (message.channel === this.names.channel) this.notified(message.payload);
     });
     const release = (error?: Error) => this.release(client, error);
-    client.once("error", (error: Error) => {
+    // `on`, not `once`: a dying connection may emit more than one error, and an unheard one would be fatal.
+    client.on("error", (error: Error) => {
       const current = this.current === client;
       release(error);
       if (current) this.lost(error);
@@ -191,7 +197,7 @@ export class EventFeed {
 
   private reconnect(): void {
     const delay = this.retryMs;
-    this.retryMs = Math.min(this.retryMs * 2, 5000);
+    this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
     setTimeout(() => {
       if (this.closed || this.listening !== undefined) return;
       this.listen().catch((error: Error) => {

@@ -12,6 +12,11 @@
  *                  call that created them
  *   task_events    the StreamResponse events of each commit, keyed by the
  *                  task version the commit produced and their order in it
+ *   turns (2)      tasks.turn_id, turn_owner, turn_expires: the turn running on
+ *                  the task (../turns.ts), the store instance running it and
+ *                  when its lease runs out (leases.ts); two partial indexes over
+ *                  the few rows with a turn, by owner (renewal) and by expiry
+ *                  (the sweeper)
  *
  * Bodies are protobuf binary (bytea), not ProtoJSON jsonb: the store only ever
  * gives back what it was given, binary round-trips protobuf-es messages
@@ -98,6 +103,18 @@ CREATE TABLE ${q}.task_events (
   PRIMARY KEY (tenant, task_id, version, seq)
 );
 CREATE INDEX task_events_by_age ON ${q}.task_events (created_at);
+`,
+  },
+  {
+    version: 2,
+    name: "turns and their leases",
+    sql: (q) => `
+ALTER TABLE ${q}.tasks
+  ADD COLUMN turn_id      text COLLATE "C",
+  ADD COLUMN turn_owner   text COLLATE "C",
+  ADD COLUMN turn_expires timestamptz;
+CREATE INDEX tasks_turns_by_owner ON ${q}.tasks (turn_owner) WHERE turn_id IS NOT NULL;
+CREATE INDEX tasks_turns_by_expiry ON ${q}.tasks (turn_expires) WHERE turn_id IS NOT NULL;
 `,
   },
 ];

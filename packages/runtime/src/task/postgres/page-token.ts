@@ -10,7 +10,12 @@
  *
  *   fp            16 base64url characters of sha256(JSON of the scope)
  *
- * Anything else is A2AError InvalidParamsError naming pageToken.
+ * Anything else is A2AError InvalidParamsError naming pageToken, and so is a
+ * token that has the form but names what the store never writes (the
+ * fingerprint is no secret: a client can forge one): a status time outside
+ * google.protobuf.Timestamp's range (years 1 to 9999), an id holding a NUL
+ * character (../store-keys.ts). So nothing a client sends reaches SQL that
+ * PostgreSQL would refuse.
  */
 import { createHash } from "node:crypto";
 import { A2AError } from "../../a2a-error.js";
@@ -58,10 +63,18 @@ export function taskPageToken(cursor: TaskCursor, scope: TokenScope): string {
 }
 
 /** undefined for "" (the first page). */
+/** The microseconds of 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z, Timestamp's range. */
+const MIN_MICROS = -62_135_596_800_000_000n;
+const MAX_MICROS = 253_402_300_799_999_999n;
+
 export function readTaskPageToken(token: string, scope: TokenScope, where: string): TaskCursor | undefined {
   if (token === "") return undefined;
   const [, statusMicros = "", id = ""] = decode(token, "t1", 4, scope, where);
   if (!/^-?\d{1,19}$/.test(statusMicros)) throw refusal(token, where, "has no valid position");
+  const micros = BigInt(statusMicros);
+  if (micros < MIN_MICROS || micros > MAX_MICROS || id.includes("\u0000")) {
+    throw refusal(token, where, "has no valid position");
+  }
   return { statusMicros, id };
 }
 
@@ -72,5 +85,7 @@ export function pushConfigPageToken(lastId: string, scope: TokenScope): string {
 /** undefined for "" (the first page); else the id after which the page starts. */
 export function readPushConfigPageToken(token: string, scope: TokenScope, where: string): string | undefined {
   if (token === "") return undefined;
-  return decode(token, "p1", 3, scope, where)[1];
+  const id = decode(token, "p1", 3, scope, where)[1] ?? "";
+  if (id.includes("\u0000")) throw refusal(token, where, "has no valid position");
+  return id;
 }

@@ -11,6 +11,16 @@
  *                history, artifacts and event rows (commit.ts)
  *   events       through task_events + NOTIFY, to subscribers of every
  *                instance, in version order, exactly once (event-feed.ts)
+ *   turns        started and ended in the commits' own statements (commit.ts);
+ *                leased by this store instance, renewed, and swept in every
+ *                instance when their lease runs out (leases.ts)
+ *   refusals     keys holding NUL (../store-keys.ts), forged page tokens
+ *                (page-token.ts), a push config beyond maxPushConfigsPerTask
+ *                or for a missing task (push-configs.ts): InvalidParamsError
+ *                or TaskNotFoundError as the memory store answers, never a
+ *                PostgreSQL error
+ *   pool errors  an 'error' listener on the pool, given or made (a dying idle
+ *                connection is reported to onError, never an uncaught event)
  */
 import pg from "pg";
 import type { A2aServiceDefinition } from "../../definition.js";
@@ -18,9 +28,12 @@ import type { TaskStore } from "../store.js";
 import { storeCodecs } from "./codec.js";
 import { commitTask } from "./commit.js";
 import { EventFeed } from "./event-feed.js";
+import { TurnLeases } from "./leases.js";
 import { PushConfigTable } from "./push-configs.js";
 import { sqlNames } from "./sql-names.js";
 import { named } from "./store-error.js";
+import { checkKeys, checkTaskKeys } from "../store-keys.js";
+import { DEFAULT_MAX_PUSH_CONFIGS_PER_TASK } from "../store-refusals.js";
 import { listTasks, readTask } from "./task-read.js";
 
 export interface PostgresTaskStoreOptions {
@@ -30,54 +43,120 @@ export interface PostgresTaskStoreOptions {
   readonly definition: A2aServiceDefinition;
   /** The SQL schema holding the tables (as given to migrate); default "a2a". */
   readonly schema?: string;
+  /** The most push configs one task may have (as the memory store's option). Default 100. */
+  readonly maxPushConfigsPerTask?: number;
   /** How often subscribed tasks are re-read in case a notification was missed; default 5000, 0: never. */
   readonly recheckMs?: number;
-  /** Failures outside any call: a lost LISTEN connection, a failed event read, a throwing subscriber. */
+  /**
+   * How long a turn's lease lasts, in milliseconds (leases.ts): renewed every leaseMs / 3 while its instance
+   * lives; a task whose instance stopped renewing ends FAILED within leaseMs + leaseMs / 3. Default 15000.
+   */
+  readonly leaseMs?: number;
+  /**
+   * Failures outside any call: a lost LISTEN connection, a failed event read, a throwing subscriber, a failed
+   * lease renewal or sweep, an idle pool connection that died.
+   */
   readonly onError?: (error: Error) => void;
 }
+
+export const DEFAULT_LEASE_MS = 15_000;
 
 function reportToConsole(error: Error): void {
   console.error(error.message);
 }
 
 export function createPostgresTaskStore(options: PostgresTaskStoreOptions): TaskStore {
-  const names = sqlNames(options.schema);
-  const codecs = storeCodecs(options.definition);
   const ownPool = typeof options.pool === "string";
   const db = typeof options.pool === "string" ? new pg.Pool({ connectionString: options.pool }) : options.pool;
+  return storeOnPool(options, db, ownPool);
+}
+
+/** The store on `db`, which it ends at close when `ownPool` (made from the options' connection string). */
+export function storeOnPool(options: PostgresTaskStoreOptions, db: pg.Pool, ownPool: boolean): TaskStore {
+  const names = sqlNames(options.schema);
+  const codecs = storeCodecs(options.definition);
   if ((db.options.max ?? 10) < 2) {
     throw new Error("PostgreSQL task store: the pool needs max >= 2 (one connection listens while others query)");
   }
   const onError = options.onError ?? reportToConsole;
-  if (ownPool)
-    db.on("error", (error) => onError(new Error(`PostgreSQL task store: idle connection: ${error.message}`)));
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  if (!Number.isSafeInteger(leaseMs) || leaseMs < 30) {
+    throw new RangeError(`PostgreSQL task store: leaseMs must be an integer >= 30, got ${leaseMs}`);
+  }
+  // On any pool, the caller's too: an idle connection that dies (a restart) is an 'error' event, fatal unheard.
+  const onIdleError = (error: Error) => onError(new Error(`PostgreSQL task store: idle connection: ${error.message}`));
+  db.on("error", onIdleError);
   const feed = new EventFeed(db, names, codecs, { recheckMs: options.recheckMs ?? 5000, onError });
-  const pushConfigs = new PushConfigTable(db, names, codecs);
+  const maxPerTask = options.maxPushConfigsPerTask ?? DEFAULT_MAX_PUSH_CONFIGS_PER_TASK;
+  if (!Number.isSafeInteger(maxPerTask) || maxPerTask < 1) {
+    throw new RangeError(`PostgreSQL task store: maxPushConfigsPerTask must be an integer >= 1, got ${maxPerTask}`);
+  }
+  const pushConfigs = new PushConfigTable(db, names, codecs, maxPerTask);
+  const leases = new TurnLeases(db, names, codecs, {
+    leaseMs,
+    onError,
+    onCommit: (tenant, taskId, version) => feed.poke(tenant, taskId, version),
+  });
+  const writer = { owner: leases.owner, leaseMs };
   const task = (tenant: string, id: string) => `task "${id}" (tenant "${tenant}")`;
   const config = (tenant: string, taskId: string, id: string) => `push config "${id}" of ${task(tenant, taskId)}`;
+  let closing: Promise<void> | undefined;
   return {
-    get: (tenant, taskId) => named(`get of ${task(tenant, taskId)}`, () => readTask(db, names, codecs, tenant, taskId)),
+    get: (tenant, taskId) =>
+      named(`get of ${task(tenant, taskId)}`, () => {
+        checkKeys("task store get", { tenant, taskId });
+        return readTask(db, names, codecs, tenant, taskId);
+      }),
     async commit(tenant, commit) {
-      const version = await commitTask(db, names, codecs, tenant, commit);
-      if (version !== undefined) feed.poke(tenant, commit.task.id, version);
+      checkTaskKeys("task store commit", tenant, commit.task);
+      const version = await commitTask(db, names, codecs, tenant, commit, writer);
+      if (version !== undefined) {
+        leases.committed(tenant, commit.task.id, commit.task.status?.state, commit.startTurn);
+        feed.poke(tenant, commit.task.id, version);
+      }
       return version;
     },
-    list: (tenant, query) => named(`ListTasks (tenant "${tenant}")`, () => listTasks(db, names, codecs, tenant, query)),
+    endTurn: (tenant, taskId, turn) =>
+      named(`end of the turn of ${task(tenant, taskId)}`, () => leases.end(tenant, taskId, turn)),
+    list: (tenant, query) =>
+      named(`ListTasks (tenant "${tenant}")`, () => {
+        checkKeys("ListTasks", { tenant, contextId: query.contextId });
+        return listTasks(db, names, codecs, tenant, query);
+      }),
     subscribe: (tenant, taskId, listener) =>
-      named(`subscribe to ${task(tenant, taskId)}`, () => feed.subscribe(tenant, taskId, listener)),
+      named(`subscribe to ${task(tenant, taskId)}`, () => {
+        checkKeys("task store subscribe", { tenant, taskId });
+        return feed.subscribe(tenant, taskId, listener);
+      }),
     putPushConfig: (tenant, stored) =>
-      named(`put of ${config(tenant, stored.config.taskId, stored.config.id)}`, () => pushConfigs.put(tenant, stored)),
+      named(`put of ${config(tenant, stored.config.taskId, stored.config.id)}`, () => {
+        checkKeys("push config put", { tenant, taskId: stored.config.taskId, id: stored.config.id });
+        return pushConfigs.put(tenant, stored);
+      }),
     getPushConfig: (tenant, taskId, id) =>
-      named(`get of ${config(tenant, taskId, id)}`, () => pushConfigs.get(tenant, taskId, id)),
+      named(`get of ${config(tenant, taskId, id)}`, () => {
+        checkKeys("push config get", { tenant, taskId, id });
+        return pushConfigs.get(tenant, taskId, id);
+      }),
     listPushConfigs: (tenant, taskId, pageSize, pageToken) =>
-      named(`list of the push configs of ${task(tenant, taskId)}`, () =>
-        pushConfigs.list(tenant, taskId, pageSize, pageToken),
-      ),
+      named(`list of the push configs of ${task(tenant, taskId)}`, () => {
+        checkKeys("push config list", { tenant, taskId });
+        return pushConfigs.list(tenant, taskId, pageSize, pageToken);
+      }),
     deletePushConfig: (tenant, taskId, id) =>
-      named(`delete of ${config(tenant, taskId, id)}`, () => pushConfigs.delete(tenant, taskId, id)),
-    async close() {
-      await feed.close();
-      if (ownPool) await db.end();
+      named(`delete of ${config(tenant, taskId, id)}`, () => {
+        checkKeys("push config delete", { tenant, taskId, id });
+        return pushConfigs.delete(tenant, taskId, id);
+      }),
+    close() {
+      // Once: a second close finds the own pool ended already.
+      closing ??= (async () => {
+        await leases.close();
+        await feed.close();
+        if (ownPool) await db.end();
+        db.off("error", onIdleError);
+      })();
+      return closing;
     },
   };
 }

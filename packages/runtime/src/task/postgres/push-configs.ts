@@ -2,12 +2,20 @@
  * Push notification configs in push_configs, keyed (tenant, task_id, id),
  * the config as protobuf binary next to the protocol version of the call that
  * created it. Listing is by id, keyset-paged (page token: the last id).
+ *
+ * A put runs in one transaction that first locks the task's row (FOR NO KEY
+ * UPDATE): a missing task is TaskNotFoundError, and a new id beyond
+ * maxPushConfigsPerTask configs is refused (../store-refusals.ts), counted
+ * after the lock, so concurrent puts on one task never pass the bound
+ * together. Puts are rare; the five statements cost nothing on the send path.
  */
 import type pg from "pg";
 import type { PushConfigPage, StoredPushConfig } from "../store.js";
+import { pushConfigTaskMissing, tooManyPushConfigs } from "../store-refusals.js";
 import type { StoreCodecs } from "./codec.js";
 import { pushConfigPageToken, readPushConfigPageToken } from "./page-token.js";
 import type { SqlNames } from "./sql-names.js";
+import { inTransaction } from "./transaction.js";
 
 interface ConfigRow {
   readonly id: string;
@@ -20,6 +28,7 @@ export class PushConfigTable {
     private readonly db: pg.Pool,
     private readonly names: SqlNames,
     private readonly codecs: StoreCodecs,
+    private readonly maxPerTask: number,
   ) {}
 
   private stored(row: ConfigRow): StoredPushConfig {
@@ -28,13 +37,29 @@ export class PushConfigTable {
 
   async put(tenant: string, stored: StoredPushConfig): Promise<void> {
     const { config } = stored;
-    await this.db.query(
-      `INSERT INTO ${this.names.q}.push_configs (tenant, task_id, id, protocol_version, config)
-       VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (tenant, task_id, id) DO UPDATE
-         SET protocol_version = EXCLUDED.protocol_version, config = EXCLUDED.config, updated_at = now()`,
-      [tenant, config.taskId, config.id, stored.protocolVersion, this.codecs.pushConfig.encode(config)],
-    );
+    const { q } = this.names;
+    const where = `put of push config "${config.id}" of task "${config.taskId}" (tenant "${tenant}")`;
+    await inTransaction(this.db, where, async (client) => {
+      const task = await client.query(`SELECT 1 FROM ${q}.tasks WHERE tenant = $1 AND id = $2 FOR NO KEY UPDATE`, [
+        tenant,
+        config.taskId,
+      ]);
+      if (task.rowCount === 0) throw pushConfigTaskMissing(config.id, config.taskId);
+      const have = await client.query<{ n: number; replacing: boolean }>(
+        `SELECT count(*)::integer AS n, coalesce(bool_or(id = $3), false) AS replacing
+         FROM ${q}.push_configs WHERE tenant = $1 AND task_id = $2`,
+        [tenant, config.taskId, config.id],
+      );
+      const { n = 0, replacing = false } = have.rows[0] ?? {};
+      if (!replacing && n >= this.maxPerTask) throw tooManyPushConfigs(config.id, config.taskId, n, this.maxPerTask);
+      await client.query(
+        `INSERT INTO ${q}.push_configs (tenant, task_id, id, protocol_version, config)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (tenant, task_id, id) DO UPDATE
+           SET protocol_version = EXCLUDED.protocol_version, config = EXCLUDED.config, updated_at = now()`,
+        [tenant, config.taskId, config.id, stored.protocolVersion, this.codecs.pushConfig.encode(config)],
+      );
+    });
   }
 
   async get(tenant: string, taskId: string, id: string): Promise<StoredPushConfig | undefined> {

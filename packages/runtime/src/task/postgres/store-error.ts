@@ -3,11 +3,51 @@
  * <PostgreSQL's message>", the original as cause. A missing table
  * (SQLSTATE 42P01) adds how to create them. A2AErrors (a bad page token) pass
  * through unchanged: they are the caller's.
+ *
+ * A database that cannot be reached (a refused or dropped connection, a
+ * server shutting down or starting up: node's ECONNREFUSED, ECONNRESET,
+ * ETIMEDOUT, EPIPE, ENOTFOUND, EAI_AGAIN, EHOSTUNREACH; SQLSTATE class 08 and
+ * 57P01-57P03; pg's "Connection terminated" errors, found anywhere along the
+ * cause chain) is A2AError InternalError with HTTP status 503: the caller is
+ * told the store is unavailable for now, which resolves itself, rather than
+ * handed a 500. The message names the store and the operation, and the cause
+ * by its code only (never a host, user or query).
  */
 import { A2AError } from "../../a2a-error.js";
 
+const UNREACHABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "57P01",
+  "57P02",
+  "57P03",
+]);
+
+/** The code of the first error along the cause chain that says the database cannot be reached, if any. */
+export function unreachableCode(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && (UNREACHABLE_CODES.has(code) || code.startsWith("08"))) return code;
+    if (/^Connection terminated|connection error and is not queryable/.test(e.message)) return "connection lost";
+  }
+  return undefined;
+}
+
 export function storeError(what: string, error: unknown): Error {
   if (error instanceof A2AError) return error;
+  const unreachable = unreachableCode(error);
+  if (unreachable !== undefined) {
+    return new A2AError(
+      "InternalError",
+      `PostgreSQL task store unavailable: ${what} failed (${unreachable}); retry later`,
+      { httpStatus: 503 },
+    );
+  }
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown } | null)?.code;
   const hint = code === "42P01" ? " (run `a2a-task-store migrate` or migrate() for this schema first)" : "";

@@ -1,7 +1,8 @@
 /**
  * Reading tasks: get by (tenant, id) and ListTasks, each task read whole in one
  * statement (one snapshot: body, history in seq order, artifacts in position
- * order), so a concurrent commit is seen entirely or not at all.
+ * order; for get, the running turn too), so a concurrent commit is seen
+ * entirely or not at all.
  *
  *   list   filters (context, state, status after) and the keyset cursor in
  *          SQL, ordered status_time DESC, id ASC to walk the
@@ -50,12 +51,13 @@ export async function readTask(
   tenant: string,
   taskId: string,
 ): Promise<StoredTask | undefined> {
-  const result = await db.query<TaskRow>(
-    `SELECT ${taskColumns(names.q)} FROM ${names.q}.tasks t WHERE t.tenant = $1 AND t.id = $2`,
+  const result = await db.query<TaskRow & { turn_id: string | null }>(
+    `SELECT ${taskColumns(names.q)}, t.turn_id FROM ${names.q}.tasks t WHERE t.tenant = $1 AND t.id = $2`,
     [tenant, taskId],
   );
   const row = result.rows[0];
-  return row === undefined ? undefined : { task: toTask(codecs, row), version: row.version };
+  if (row === undefined) return undefined;
+  return { task: toTask(codecs, row), version: row.version, turn: row.turn_id ?? undefined };
 }
 
 /** The WHERE clause of the query's filters, with its parameters from $1 (the tenant). */

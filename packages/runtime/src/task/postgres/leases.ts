@@ -1,0 +1,152 @@
+/**
+ * Turn leases: each turn (../turns.ts) is leased by the store instance that
+ * started it (turn_owner, a random id per store instance), so the tasks of a
+ * dead instance end instead of staying SUBMITTED or WORKING forever.
+ *
+ *   lease    a commit starting a turn sets turn_expires = now() + leaseMs
+ *            (PostgreSQL's clock, so instances' clocks never matter)
+ *   renew    every leaseMs / 3, while this instance holds turns, one UPDATE
+ *            moves turn_expires of all its turns to now() + leaseMs
+ *   sweep    every leaseMs / 3 in every instance, and once at start: the
+ *            turns whose lease ran out (turn_expires < now()) are read, and
+ *            each task still SUBMITTED or WORKING on that turn is committed
+ *            FAILED, with a status message saying its instance stopped
+ *            responding, an event and NOTIFY like any commit, so every
+ *            subscriber of every instance hears it. The commit is a
+ *            compare-and-set on the version and on the turn with its lease
+ *            still run out (commit.ts): several sweepers, or an owner that
+ *            comes back and renews, never both win. A task already terminal
+ *            or interrupted only loses the turn
+ *   bound    a task whose instance died ends within leaseMs + leaseMs / 3
+ *            of its last renewal (default 15 s + 5 s), plus the time its
+ *            event takes to reach subscribers
+ *
+ * A database outage longer than leaseMs keeps instances from renewing: the
+ * first sweep afterwards may end tasks whose instance is alive (their
+ * executors' later changes are dropped, the task being terminal).
+ */
+import { randomUUID } from "node:crypto";
+import type pg from "pg";
+import { TaskState } from "../a2a-types.js";
+import { agentMessage, statusEvent, withStatus } from "../task-shapes.js";
+import { taskKey } from "../task-key.js";
+import { endsTurn } from "../turns.js";
+import type { StoreCodecs } from "./codec.js";
+import { commitTask } from "./commit.js";
+import type { SqlNames } from "./sql-names.js";
+import { storeError } from "./store-error.js";
+import { readTask } from "./task-read.js";
+
+/** The status message of a task whose instance stopped renewing its lease. */
+export const LEASE_FAILURE_TEXT =
+  "The agent instance working on this task stopped responding (its lease ran out); the task was ended.";
+
+/** How many expired turns one sweep ends at most (the next sweep takes the rest). */
+const SWEEP_BATCH = 100;
+
+export interface LeaseOptions {
+  readonly leaseMs: number;
+  readonly onError: (error: Error) => void;
+  /** Told of each commit the sweeper made (the store's event feed looks for its events at once). */
+  readonly onCommit: (tenant: string, taskId: string, version: number) => void;
+}
+
+export class TurnLeases {
+  /** This store instance's id: the owner of the turns it starts. */
+  readonly owner = randomUUID();
+  /** The turns this instance started and has not seen end, by task key. */
+  private readonly held = new Map<string, string>();
+  private readonly timer: NodeJS.Timeout;
+  private tick: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly db: pg.Pool,
+    private readonly names: SqlNames,
+    private readonly codecs: StoreCodecs,
+    private readonly options: LeaseOptions,
+  ) {
+    this.timer = setInterval(() => this.run(), Math.max(1, Math.floor(options.leaseMs / 3)));
+    this.timer.unref();
+    setImmediate(() => this.run());
+  }
+
+  /** After a commit through this store: the turn it started, or the end of the turn it ended. */
+  committed(tenant: string, taskId: string, state: TaskState | undefined, startTurn: string | undefined): void {
+    const key = taskKey(tenant, taskId);
+    if (endsTurn(state)) this.held.delete(key);
+    else if (startTurn !== undefined) this.held.set(key, startTurn);
+  }
+
+  /** Ends the turn if this instance still holds it; no statement when a commit through this store ended it. */
+  async end(tenant: string, taskId: string, turn: string): Promise<void> {
+    const key = taskKey(tenant, taskId);
+    if (this.held.get(key) !== turn) return;
+    this.held.delete(key);
+    await this.db.query(
+      `UPDATE ${this.names.q}.tasks SET turn_id = NULL, turn_owner = NULL, turn_expires = NULL
+       WHERE tenant = $1 AND id = $2 AND turn_id = $3`,
+      [tenant, taskId, turn],
+    );
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.tick;
+  }
+
+  /** One renewal and sweep, unless the last one is still under way. */
+  private run(): void {
+    if (this.closed || this.tick !== undefined) return;
+    this.tick = (async () => {
+      try {
+        if (this.held.size > 0) await this.renew();
+        await this.sweep();
+      } catch (error) {
+        if (!this.closed) this.options.onError(storeError("renewing and sweeping turn leases", error));
+      } finally {
+        this.tick = undefined;
+      }
+    })();
+  }
+
+  private async renew(): Promise<void> {
+    await this.db.query(
+      `UPDATE ${this.names.q}.tasks SET turn_expires = now() + $2::bigint * interval '1 millisecond'
+       WHERE turn_owner = $1 AND turn_id IS NOT NULL`,
+      [this.owner, this.options.leaseMs],
+    );
+  }
+
+  private async sweep(): Promise<void> {
+    const expired = await this.db.query<{ tenant: string; id: string; turn_id: string }>(
+      `SELECT tenant, id, turn_id FROM ${this.names.q}.tasks
+       WHERE turn_id IS NOT NULL AND turn_expires < now() ORDER BY turn_expires LIMIT ${SWEEP_BATCH}`,
+    );
+    for (const row of expired.rows) {
+      if (this.closed) return;
+      await this.expire(row.tenant, row.id, row.turn_id);
+    }
+  }
+
+  /** Ends one expired turn: FAILED when its task is still running it, else only the turn. */
+  private async expire(tenant: string, taskId: string, turn: string): Promise<void> {
+    const stored = await readTask(this.db, this.names, this.codecs, tenant, taskId);
+    if (stored === undefined || stored.turn !== turn) return;
+    if (endsTurn(stored.task.status?.state)) {
+      await this.db.query(
+        `UPDATE ${this.names.q}.tasks SET turn_id = NULL, turn_owner = NULL, turn_expires = NULL
+         WHERE tenant = $1 AND id = $2 AND turn_id = $3 AND turn_expires < now()`,
+        [tenant, taskId, turn],
+      );
+      return;
+    }
+    const place = { taskId, contextId: stored.task.contextId };
+    const task = withStatus(stored.task, TaskState.FAILED, agentMessage(LEASE_FAILURE_TEXT, place, randomUUID));
+    const commit = { task, expectedVersion: stored.version, events: [statusEvent(task)] };
+    const writer = { owner: this.owner, leaseMs: this.options.leaseMs, expired: turn };
+    const version = await commitTask(this.db, this.names, this.codecs, tenant, commit, writer);
+    if (version !== undefined) this.options.onCommit(tenant, taskId, version);
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Turns: one executor call working on a task, at most one per task at a time.
+ *
+ *   start    a turn starts with the commit that creates the task or joins a
+ *            message to it (TaskCommit.startTurn): the store writes it only
+ *            when no turn is running, in the same step as the task, so two
+ *            messages racing for one task never both start one
+ *   end      the commit that leaves the task terminal or interrupted
+ *            (input-required, auth-required) ends the running turn, in the
+ *            same step; else the turn ends when its executor call returns
+ *            (TaskStore.endTurn). Ending at the interrupted commit, not only
+ *            at the return, lets the caller who answers an input-required
+ *            prompt the moment it sees it be served, never refused because
+ *            the previous call had not quite returned; what that call still
+ *            publishes once another turn runs is dropped (updater.ts)
+ *   busy     a message to a task whose turn runs is refused with BUSY_TASK_ERROR
+ *            (never queued, never run beside it): the client sends it again
+ *            once the task is input-required or auth-required. The spec has no
+ *            error for this case; S1 §3.3.2 l.558 UnsupportedOperationError ("a
+ *            specific aspect of it is not supported") is the nearest, and the
+ *            one the same operation answers for a terminal task (S1 l.200)
+ *
+ * A PostgreSQL turn is also leased by the store instance that runs it, so a
+ * dead instance's turn ends (postgres/leases.ts).
+ */
+import { A2AError } from "../a2a-error.js";
+import { INTERRUPTED_STATES, TERMINAL_STATES, type TaskState } from "./a2a-types.js";
+
+/** The error a message to a task that is working on an earlier one gets (one place; see the header). */
+export const BUSY_TASK_ERROR = "UnsupportedOperationError";
+
+export function busyTaskError(taskId: string): A2AError {
+  return new A2AError(
+    BUSY_TASK_ERROR,
+    `Task ${taskId} is working on an earlier message; send the next one when it is input-required or auth-required`,
+  );
+}
+
+/** Whether a commit that leaves the task in this state ends its running turn: a terminal or interrupted state. */
+export function endsTurn(state: TaskState | undefined): boolean {
+  return state !== undefined && (TERMINAL_STATES.has(state) || INTERRUPTED_STATES.has(state));
+}
+
+/** The turn running after a commit leaving the task in `state` that may start `started`, from the one before. */
+export function turnAfter(
+  before: string | undefined,
+  state: TaskState | undefined,
+  started: string | undefined,
+): string | undefined {
+  return endsTurn(state) ? undefined : (started ?? before);
+}

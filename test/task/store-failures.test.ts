@@ -1,0 +1,118 @@
+/**
+ * A store that fails in the middle of a turn (as PostgreSQL does when it
+ * restarts): the memory store behind a proxy that, from the commit that would
+ * complete the task on, fails every call with the 503 InternalError the
+ * PostgreSQL store gives when it cannot reach its database. The blocking send
+ * whose executor ran into it must answer with that error, not wait forever
+ * for the completion event of a commit that never held (updater.ts: a failed
+ * commit ends no stream; send-start.ts: a watch whose task the store cannot
+ * read ends at once). Bounded: a send still unanswered after WAIT_MS fails.
+ */
+import { create } from "@bufbuild/protobuf";
+import { describe, expect, it } from "vitest";
+import { A2AError, type HandlerContext } from "@protoc-gen-a2a/runtime";
+import {
+  type AgentExecutor,
+  createMemoryTaskStore,
+  createTaskHandler,
+  TaskState,
+  type TaskStore,
+} from "@protoc-gen-a2a/runtime/task";
+import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
+import { Role, SendMessageRequestSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
+
+const WAIT_MS = 10_000;
+
+const context: HandlerContext = {
+  signal: new AbortController().signal,
+  headers: new Headers(),
+  protocolVersion: "1.0",
+  extensions: [],
+  binding: "JSONRPC",
+  tenant: undefined,
+};
+
+const unavailable = () =>
+  new A2AError("InternalError", "PostgreSQL task store unavailable: (simulated) failed; retry later", {
+    httpStatus: 503,
+  });
+
+/** The memory store, down (every call fails) from the first change that would complete a task on. */
+function failingAtCompletion(withUpdate: boolean): TaskStore {
+  const memory = createMemoryTaskStore();
+  let down = false;
+  const guard =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      if (down) throw unavailable();
+      return call(...args);
+    };
+  const store: TaskStore = {
+    get: guard((t, id) => memory.get(t, id)),
+    commit: guard(async (t, c) => {
+      if (c.task.status?.state === TaskState.COMPLETED) {
+        down = true;
+        throw unavailable();
+      }
+      return memory.commit(t, c);
+    }),
+    list: guard((t, q) => memory.list(t, q)),
+    endTurn: guard((t, id, turn) => memory.endTurn(t, id, turn)),
+    subscribe: (t, id, l) => memory.subscribe(t, id, l),
+    putPushConfig: guard((t, s) => memory.putPushConfig(t, s)),
+    getPushConfig: guard((t, id, c) => memory.getPushConfig(t, id, c)),
+    listPushConfigs: guard((t, id, n, p) => memory.listPushConfigs(t, id, n, p)),
+    deletePushConfig: guard((t, id, c) => memory.deletePushConfig(t, id, c)),
+    close: () => memory.close(),
+  };
+  if (!withUpdate) return store;
+  return {
+    ...store,
+    update: guard((t, id, change) =>
+      memory.update!(t, id, (stored) => {
+        const made = change(stored);
+        if (made?.task.status?.state === TaskState.COMPLETED) {
+          down = true;
+          throw unavailable();
+        }
+        return made;
+      }),
+    ),
+  };
+}
+
+const executor: AgentExecutor = {
+  async execute(_ctx, up) {
+    await up.status(TaskState.WORKING);
+    await up.status(TaskState.COMPLETED);
+  },
+};
+
+describe.each([
+  ["a compare-and-set store", false],
+  ["a store with update", true],
+])("%s that fails at the completing commit", (_name, withUpdate) => {
+  it("answers the blocking send with the store's error instead of waiting forever", async () => {
+    const handler = createTaskHandler({
+      definition: A2AServiceV1_0,
+      executor,
+      store: failingAtCompletion(withUpdate),
+      onError: () => undefined,
+    });
+    const request = create(SendMessageRequestSchema, {
+      message: { messageId: "m1", role: Role.USER, parts: [{ content: { case: "text", value: "hi" } }] },
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const answered = await Promise.race([
+      handler.sendMessage!(request, context).then(
+        () => "answered with a task",
+        (e: unknown) => (e instanceof A2AError ? `${e.type}: ${e.message}` : String(e)),
+      ),
+      new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve(`no answer within ${WAIT_MS} ms`), WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    expect(answered).toBe("InternalError: PostgreSQL task store unavailable: (simulated) failed; retry later");
+  });
+});
