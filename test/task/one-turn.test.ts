@@ -4,7 +4,7 @@
  * store: the memory store (one handler), PostgreSQL through one handler, and
  * PostgreSQL through two handlers with stores of their own (own pools) on one
  * schema, each follow-up through another. Every trial checks that exactly one
- * turn ran, that the refused caller got BUSY_TASK_ERROR naming the task (or,
+ * turn ran, that the refused caller got the busy error of the definition's task-turns rule naming the task (or,
  * when the winner's whole turn had ended first, the terminal refusal, the
  * same error type), that the history holds the accepted message once and the
  * refused one not at all, and that the accepted caller's answer echoes its
@@ -19,7 +19,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { A2AError, type HandlerContext } from "@protoc-gen-a2a/runtime";
 import { createPostgresTaskStore, migrate } from "@protoc-gen-a2a/runtime/postgres";
 import {
-  BUSY_TASK_ERROR,
   createMemoryTaskStore,
   createTaskHandler,
   TaskState,
@@ -104,7 +103,7 @@ async function raceOnce(first: Handler, second: Handler, turns: Turns): Promise<
   expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
   const refusal = (results[lost] as PromiseRejectedResult).reason as unknown;
   expect(refusal).toBeInstanceOf(A2AError);
-  expect((refusal as A2AError).type).toBe(BUSY_TASK_ERROR);
+  expect((refusal as A2AError).type).toBe(A2AServiceV1_0.taskTurns?.busyError);
   expect((refusal as A2AError).message).toContain(asked.id);
   const task = (results[won] as PromiseFulfilledResult<Task>).value;
   expect(task.status?.state).toBe(TaskState.COMPLETED);
@@ -219,5 +218,47 @@ describe.each([
     ]);
     expect(stored?.turn).toBeDefined();
     release();
+  });
+});
+
+describe("the busy error comes from the definition's task-turns rule (override target api.taskTurns)", () => {
+  /** An executor whose continuing turn runs until `release` is called. */
+  function heldTurns() {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const executor: AgentExecutor = {
+      async execute(ctx, up) {
+        if (!ctx.task) return up.status(TaskState.INPUT_REQUIRED, "more?");
+        await up.status(TaskState.WORKING);
+        await held;
+      },
+    };
+    return { executor, release };
+  }
+
+  it("answers a message to a busy task with the error the rule names", async () => {
+    const { executor, release } = heldTurns();
+    const definition = { ...A2AServiceV1_0, taskTurns: { busyError: "TaskNotCancelableError" } };
+    const handler = createTaskHandler({ definition, executor });
+    const asked = await sendFor(handler, message(`ask-${crypto.randomUUID()}`));
+    await sendFor(handler, message(`first-${asked.id}`, asked.id, true));
+    const refused = await sendFor(handler, message(`second-${asked.id}`, asked.id)).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(A2AError);
+    expect((refused as A2AError).type).toBe("TaskNotCancelableError");
+    expect((refused as A2AError).message).toContain(asked.id);
+    release();
+  });
+
+  it("refuses at once a definition without the rule, naming the override target", () => {
+    const { executor } = heldTurns();
+    const definition = { ...A2AServiceV1_0, taskTurns: null };
+    expect(() => createTaskHandler({ definition, executor })).toThrow(
+      "createTaskHandler: the definition of lf.a2a.v1.A2AService has no task-turns rule (override target api.taskTurns",
+    );
   });
 });

@@ -35,6 +35,8 @@ export interface HandlerDeps {
   readonly newId: () => string;
   /** Tells onError about a failure no caller sees, with the operation and the call it came from. */
   readonly report: (error: unknown, operation: string, context: HandlerContext) => void;
+  /** The catalog error of a message sent to a task whose turn is running (the definition's api.taskTurns). */
+  readonly busyError: string;
 }
 
 export function tenantOf(context: HandlerContext, request: { readonly tenant: string }): string {

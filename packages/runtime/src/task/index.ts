@@ -44,5 +44,4 @@ export type {
 export { INTERRUPTED_STATES, Role, TaskState, TERMINAL_STATES } from "./a2a-types.js";
 export type * from "./a2a-types.js";
 export { MAX_COMMIT_ATTEMPTS } from "./task-writer.js";
-export { BUSY_TASK_ERROR } from "./turns.js";
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./task-operations.js";

@@ -10,7 +10,7 @@
  *                 that are in a terminal state ... cannot accept further
  *                 messages"); InvalidParamsError when the message's contextId
  *                 is not the task's (S1 §3.4.3: "Agents MUST reject messages
- *                 containing mismatching contextId and taskId"); BUSY_TASK_ERROR
+ *                 containing mismatching contextId and taskId"); the busy error
  *                 while a turn runs on it (turns.ts: one message at a time).
  *                 The message joins the history, the task becomes WORKING
  *                 (from input-required, auth-required, ...) and the call's
@@ -93,7 +93,7 @@ async function placeOf(deps: HandlerDeps, message: Message, tenant: string): Pro
   const state = stored.task.status?.state ?? TaskState.UNSPECIFIED;
   // Refused here, before a push config is stored or anything listens; the commit checks again (a cancel may win).
   if (TERMINAL_STATES.has(state)) throw terminalRefusal(message.taskId, state);
-  if (stored.turn !== undefined) throw busyTaskError(message.taskId);
+  if (stored.turn !== undefined) throw busyTaskError(deps.busyError, message.taskId);
   return { taskId: stored.task.id, contextId: stored.task.contextId };
 }
 
@@ -110,7 +110,7 @@ async function continueTask(
     (stored) => {
       const state = stored.task.status?.state ?? TaskState.UNSPECIFIED;
       if (TERMINAL_STATES.has(state)) throw terminalRefusal(message.taskId, state);
-      if (stored.turn !== undefined) throw busyTaskError(message.taskId);
+      if (stored.turn !== undefined) throw busyTaskError(deps.busyError, message.taskId);
       const task = withStatus({ ...stored.task, history: [...stored.task.history, message] }, TaskState.WORKING);
       return { task, events: [statusEvent(task)], startTurn: turn };
     },

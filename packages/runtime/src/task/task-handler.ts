@@ -13,6 +13,8 @@
  *               a2a-types.ts; taskSchemas checks once, here, that the
  *               definition has them, which is what the one cast to
  *               A2aHandler<S> at the end rests on
+ *   turns       a message to a task whose turn runs gets the error of the
+ *               definition's task-turns rule (api.taskTurns; turns.ts)
  *   failures    what no caller sees (an executor's throw once its task
  *               exists, a push that could not be handed over) goes to onError
  *               (default: logError, stderr)
@@ -51,8 +53,22 @@ export interface TaskHandlerOptions<S extends DescService> {
   readonly idGenerator?: () => string;
 }
 
+/** The error of a message to a busy task, from the definition's task-turns rule (override target api.taskTurns). */
+function busyErrorOf(definition: A2aServiceDefinition): string {
+  const busyError = definition.taskTurns?.busyError;
+  if (busyError === undefined) {
+    throw new Error(
+      `createTaskHandler: the definition of ${definition.service.typeName} has no task-turns rule ` +
+        "(override target api.taskTurns, shipped as entry task-turns): generate it with the shipped overrides, " +
+        "or give the target in your override file",
+    );
+  }
+  return busyError;
+}
+
 export function createTaskHandler<S extends DescService>(options: TaskHandlerOptions<S>): A2aHandler<S> {
   const schemas = taskSchemas(options.definition);
+  const busyError = busyErrorOf(options.definition);
   const onError = options.onError ?? logError;
   const report = (error: unknown, operation: string, context: HandlerContext) => {
     try {
@@ -74,6 +90,7 @@ export function createTaskHandler<S extends DescService>(options: TaskHandlerOpt
     push,
     newId: options.idGenerator ?? (() => crypto.randomUUID()),
     report,
+    busyError,
   };
   const handler = {
     sendMessage: sendMessage.bind(undefined, deps),

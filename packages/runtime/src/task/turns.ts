@@ -13,12 +13,12 @@
  *            prompt the moment it sees it be served, never refused because
  *            the previous call had not quite returned; what that call still
  *            publishes once another turn runs is dropped (updater.ts)
- *   busy     a message to a task whose turn runs is refused with BUSY_TASK_ERROR
- *            (never queued, never run beside it): the client sends it again
- *            once the task is input-required or auth-required. The spec has no
- *            error for this case; S1 §3.3.2 l.558 UnsupportedOperationError ("a
- *            specific aspect of it is not supported") is the nearest, and the
- *            one the same operation answers for a terminal task (S1 l.200)
+ *   busy     a message to a task whose turn runs is refused (never queued,
+ *            never run beside it) with the error the definition's task-turns
+ *            rule names (override target api.taskTurns; the shipped entry
+ *            `task-turns` says UnsupportedOperationError, with its source): the
+ *            client sends it again once the task is input-required or
+ *            auth-required
  *
  * A PostgreSQL turn is also leased by the store instance that runs it, so a
  * dead instance's turn ends (postgres/leases.ts).
@@ -26,12 +26,10 @@
 import { A2AError } from "../a2a-error.js";
 import { INTERRUPTED_STATES, TERMINAL_STATES, type TaskState } from "./a2a-types.js";
 
-/** The error a message to a task that is working on an earlier one gets (one place; see the header). */
-export const BUSY_TASK_ERROR = "UnsupportedOperationError";
-
-export function busyTaskError(taskId: string): A2AError {
+/** The refusal of a message to a task that is working on an earlier one; `busyError` is the catalog name. */
+export function busyTaskError(busyError: string, taskId: string): A2AError {
   return new A2AError(
-    BUSY_TASK_ERROR,
+    busyError,
     `Task ${taskId} is working on an earlier message; send the next one when it is input-required or auth-required`,
   );
 }
