@@ -12,12 +12,17 @@
  * and exit code 1; once started, it rides out database restarts (calls fail
  * with 503 meanwhile). CARD_SIGNING_KEY names a file holding a private JWK
  * (with its kid): the served v1.0 card is then signed with it.
+ * A2A_PUSH_ALLOW lists the webhook hosts and CIDR networks push delivery may
+ * reach beside public addresses (push-env.ts); unset, loopback and private
+ * addresses are allowed, since the agent listens on 127.0.0.1. A bad entry
+ * ends it with one line on stderr and exit code 1.
  */
 import { readFileSync } from "node:fs";
 import { openPostgresTaskStore, StoreStartError } from "@protoc-gen-a2a/runtime/postgres";
 import pg from "pg";
 import { createMemoryTaskStore, type TaskStore } from "@protoc-gen-a2a/runtime/task";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
+import { PUSH_ALLOW_VARIABLE, pushAllowFromEnv } from "./push-env.js";
 import { ListenError, startEchoAgent, type AgentLog, type AgentOptions, type RunningAgent } from "./server.js";
 
 const PREFIX = "echo agent:";
@@ -105,11 +110,14 @@ async function start(): Promise<RunningAgent | undefined> {
   if ("problem" in http) return cannotStart(http.problem);
   const grpc = portFromEnv("GRPC_PORT", http.port === 0 ? 0 : http.port + 1);
   if ("problem" in grpc) return cannotStart(grpc.problem);
+  const push = pushAllowFromEnv(process.env[PUSH_ALLOW_VARIABLE]);
+  if ("problem" in push) return cannotStart(push.problem);
   const made = await storeFromEnv();
   if ("problem" in made) return cannotStart(made.problem);
   const { store } = made;
   try {
-    return await startEchoAgent({ port: http.port, grpcPort: grpc.port, log, store, ...signingFromEnv() });
+    const ports = { port: http.port, grpcPort: grpc.port };
+    return await startEchoAgent({ ...ports, log, store, ...push, ...signingFromEnv() });
   } catch (e) {
     await store.close();
     if (e instanceof ListenError) return cannotStart(listenProblem(e));
