@@ -8,7 +8,9 @@
  *                 next is InvalidParamsError naming the bound, replacing one
  *                 is still allowed, and a follow-up then pushes to 100 only
  *   NUL           a U+0000 in a tenant, id, taskId, contextId or push config
- *                 id is InvalidParamsError (HTTP 400) naming the field
+ *                 id is InvalidParamsError (HTTP 400) naming the field; so is
+ *                 such a key longer than 512 UTF-8 bytes (a 4,000-character
+ *                 contextId overflowed PostgreSQL's index rows: a 500)
  *   page tokens   garbage, and forged tokens that pass the form and the
  *                 fingerprint but hold a NUL id or a huge position, are
  *                 InvalidParamsError naming pageToken
@@ -108,6 +110,15 @@ async function refusals(c: A2AServiceClient, kind: "memory" | "postgres", tenant
       () => c.deleteTaskPushNotificationConfig({ taskId: `t${NUL}`, id: "k" }),
       /taskId holds a NUL/,
     ],
+    "SendMessage long contextId": [
+      () => c.sendMessage(text("x", { contextId: "c".repeat(4000) })),
+      /message\.contextId is longer than 512 bytes/,
+    ],
+    "GetTask long id": [() => c.getTask({ id: "é".repeat(300) }), /\bid is longer than 512 bytes/],
+    "config create long id": [
+      () => c.createTaskPushNotificationConfig({ taskId, id: "k".repeat(600), url }),
+      /\bid is longer than 512/,
+    ],
     "ListTasks garbage token": [
       () => c.listTasks({ pageToken: Buffer.from("garbage!").toString("base64url") }),
       /pageToken/,
@@ -174,7 +185,7 @@ describe("store refusals through real servers", () => {
 
   for (const kind of ["postgres", "memory"] as const) {
     for (const way of WAYS) {
-      it(`${kind} over ${way}: 100 push configs per task; NUL keys and forged page tokens are InvalidParams`, async () => {
+      it(`${kind} over ${way}: 100 push configs per task; NUL or long keys and forged page tokens are InvalidParams`, async () => {
         const s = await serve(kind);
         const tenant = `t-${crypto.randomUUID()}`;
         const c = s.client(way, tenant);
