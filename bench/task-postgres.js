@@ -2,7 +2,7 @@
 // p99 latency on one agent instance, and on two instances sharing one
 // database, in the same run. Prints only; asserts nothing.
 //
-//   cluster    a private PostgreSQL cluster from the Debian binaries
+//   cluster    a private PostgreSQL cluster from Debian's or npm's binaries
 //              (test/helpers/postgres-cluster.js, the one the tests use) on
 //              127.0.0.1, removed at the end; without binaries the bench
 //              answers "skipped" with the reason

@@ -30,11 +30,13 @@ import { dirname, join } from "node:path";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { A2AError } from "@protoc-gen-a2a/runtime";
 import { createA2AServiceGrpcClient as createOlderGrpcClient } from "../../generated-samples/v0.3.0/a2a_grpc.js";
 import { Role as OlderRole } from "../../generated-samples/v0.3.0/a2a_pb.js";
 import { createA2AServiceRestClient } from "../../generated-samples/v1.0.1/a2a_rest.js";
 import { Role, TaskState, type StreamResponse } from "../../generated-samples/v1.0.1/a2a_pb.js";
-import { postgresUrl } from "../helpers/postgres.js";
+import { findPostgresBin, INSTALL_HINT, postgresUrl } from "../helpers/postgres.js";
+import { startPostgresCluster } from "../helpers/postgres-cluster.js";
 import { readmeBlock, readmeBlocks } from "../helpers/readme.js";
 import { repoRoot, run, tempDir } from "../helpers/run.js";
 
@@ -114,8 +116,8 @@ const stopped = (c: Started) =>
   });
 
 /** Runs `node script` with PORT to its end: its exit code and both outputs. */
-function runToEnd(script: string, port: string) {
-  const r = run(process.execPath, [script], { cwd: user, env: { ...process.env, PORT: port } });
+function runToEnd(script: string, port: string, env: NodeJS.ProcessEnv = {}) {
+  const r = run(process.execPath, [script], { cwd: user, env: { ...process.env, ...env, PORT: port } });
   return { status: r.status, stdout: r.stdout.toString("utf8"), stderr: r.stderr };
 }
 
@@ -325,6 +327,51 @@ describe("the README's Use it section, from the packed tarballs", () => {
     });
   });
 
+  it("ends the task agent with one line when its database is unmigrated or unreachable", async () => {
+    const port = String(await freePorts());
+    const fresh = runToEnd("dist/task-agent.js", port, { DATABASE_URL: await freshDatabase() });
+    expect([fresh.status, fresh.stdout]).toEqual([1, ""]);
+    expect(fresh.stderr).toMatch(
+      /^[^\n]*is at version 0, this release needs \d+: run `npx a2a-task-store migrate[^\n]*\n$/,
+    );
+    const closed = runToEnd("dist/task-agent.js", port, { DATABASE_URL: "postgres://postgres@127.0.0.1:1/none" });
+    expect([closed.status, closed.stdout]).toEqual([1, ""]);
+    expect(closed.stderr).toMatch(/^[^\n]*cannot connect to postgres:\/\/postgres@127\.0\.0\.1:1\/none[^\n]*\n$/);
+  }, 60_000);
+
+  it("keeps the task agent up through PostgreSQL restarts under load, then serves again", async () => {
+    const bin = findPostgresBin();
+    if (bin === undefined) throw new Error(INSTALL_HINT);
+    const cluster = await startPostgresCluster(bin, "readme_restart");
+    try {
+      sh("npx", ["a2a-task-store", "migrate", "--database-url", cluster.url]);
+      const port = await freePorts();
+      const agent = await start("dist/task-agent.js", port, user, { DATABASE_URL: cluster.url });
+      const rest = createA2AServiceRestClient({ url: `http://127.0.0.1:${port}/a2a/rest` });
+      const send = (t: string) => rest.sendMessage({ message: text(t) });
+      for (let round = 0; round < 2; round++) {
+        await Promise.all(Array.from({ length: 10 }, (_, i) => send(`before ${round} ${i}`)));
+        cluster.down();
+        const during = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => send(`during ${round} ${i}`)));
+        for (const r of during) {
+          expect(r.status).toBe("rejected");
+          const e = (r as PromiseRejectedResult).reason as A2AError;
+          expect([e.type, e.message]).toEqual(["InternalError", expect.stringContaining("PostgreSQL task store")]);
+        }
+        cluster.up();
+        const after = await eventually(() => send(`after ${round}`));
+        expect(after.payload.case === "task" && after.payload.value.status?.state).toBe(TaskState.COMPLETED);
+        const events: StreamResponse[] = [];
+        for await (const e of rest.sendStreamingMessage({ message: text("a b") })) events.push(e);
+        expect(events.filter((e) => e.payload.case === "artifactUpdate")).toHaveLength(3);
+      }
+      expect(agent.child.exitCode).toBe(null);
+      await stopped(agent);
+    } finally {
+      cluster.stop();
+    }
+  }, 180_000);
+
   it("runs the conversion snippet", () => {
     const out = sh(process.execPath, ["dist/convert.js"]);
     expect(out).toMatch(
@@ -342,6 +389,18 @@ describe("the README's Use it section, from the packed tarballs", () => {
     }
   }, 60_000);
 });
+
+/** The first answer of `call` that is not a rejection, trying at most 50 times, 200 ms apart (a database starting). */
+async function eventually<T>(call: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (e) {
+      if (attempt >= 50) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
 
 /** A new database in the test cluster, for the README's PostgreSQL path alone. */
 async function freshDatabase(): Promise<string> {
