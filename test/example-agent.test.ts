@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { A2AError, type HandlerContext } from "@protoc-gen-a2a/runtime";
+import { A2AError } from "@protoc-gen-a2a/runtime";
 import { A2AServiceV1_0, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
 import { createA2AServiceGrpcClient } from "../generated-samples/v1.0.1/a2a_grpc.js";
 import {
@@ -21,6 +21,7 @@ import {
 import { logHandlerErrors } from "../examples/echo-agent/logging.js";
 import { readJson, type JsonRpcFailure, type RestError } from "./helpers/json.js";
 import { repoRoot } from "./helpers/run.js";
+import { handlerContext } from "./helpers/task-values.js";
 
 const MAIN = join(repoRoot, "dist-examples/examples/echo-agent/main.js");
 /** How long a step may take (a loaded machine starts node slowly). */
@@ -187,14 +188,7 @@ describe("the example agent's start-up failures", () => {
 });
 
 describe("logHandlerErrors", () => {
-  const context: HandlerContext = {
-    signal: new AbortController().signal,
-    headers: new Headers(),
-    protocolVersion: "1.0",
-    extensions: [],
-    binding: "JSONRPC",
-    tenant: undefined,
-  };
+  const context = handlerContext();
   const boom = new Error("boom");
   const late = new Error("late");
   const notFound = new A2AError("TaskNotFoundError", "Task t not found");

@@ -28,14 +28,13 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "nod
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { A2AError } from "@protoc-gen-a2a/runtime";
 import { createA2AServiceGrpcClient as createOlderGrpcClient } from "../../generated-samples/v0.3.0/a2a_grpc.js";
 import { Role as OlderRole } from "../../generated-samples/v0.3.0/a2a_pb.js";
 import { createA2AServiceRestClient } from "../../generated-samples/v1.0.1/a2a_rest.js";
 import { Role, TaskState, type StreamResponse } from "../../generated-samples/v1.0.1/a2a_pb.js";
-import { findPostgresBin, INSTALL_HINT, postgresUrl } from "../helpers/postgres.js";
+import { createTestDatabase, findPostgresBin, INSTALL_HINT } from "../helpers/postgres.js";
 import { startPostgresCluster } from "../helpers/postgres-cluster.js";
 import { readmeBlock, readmeBlocks } from "../helpers/readme.js";
 import { repoRoot, run, tempDir } from "../helpers/run.js";
@@ -287,7 +286,7 @@ describe("the README's Use it section, from the packed tarballs", () => {
     beforeAll(async () => {
       const env: NodeJS.ProcessEnv = {};
       if (postgres) {
-        const url = await freshDatabase();
+        const url = (await createTestDatabase("readme")).url;
         sh("npx", ["a2a-task-store", "migrate", "--database-url", url]);
         env["DATABASE_URL"] = url;
       }
@@ -329,7 +328,7 @@ describe("the README's Use it section, from the packed tarballs", () => {
 
   it("ends the task agent with one line when its database is unmigrated or unreachable", async () => {
     const port = String(await freePorts());
-    const fresh = runToEnd("dist/task-agent.js", port, { DATABASE_URL: await freshDatabase() });
+    const fresh = runToEnd("dist/task-agent.js", port, { DATABASE_URL: (await createTestDatabase("readme")).url });
     expect([fresh.status, fresh.stdout]).toEqual([1, ""]);
     expect(fresh.stderr).toMatch(
       /^[^\n]*is at version 0, this release needs \d+: run `npx a2a-task-store migrate[^\n]*\n$/,
@@ -400,19 +399,4 @@ async function eventually<T>(call: () => Promise<T>): Promise<T> {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
-}
-
-/** A new database in the test cluster, for the README's PostgreSQL path alone. */
-async function freshDatabase(): Promise<string> {
-  const url = new URL(postgresUrl());
-  const name = `readme_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: url.href });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  url.pathname = `/${name}`;
-  return url.href;
 }

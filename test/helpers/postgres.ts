@@ -7,6 +7,7 @@
  * Without binaries the setup provides an error message instead of a URL, and
  * every PostgreSQL test fails with it (CI=true fails the whole run at once).
  */
+import pg from "pg";
 import { inject } from "vitest";
 import { findPostgresBin, INSTALL_HINT, locatePostgres, startPostgresCluster } from "./postgres-cluster.js";
 
@@ -40,4 +41,30 @@ declare module "vitest" {
   export interface ProvidedContext {
     postgres: { url: string } | { error: string };
   }
+}
+
+export interface TestDatabase {
+  /** postgres://postgres@127.0.0.1:<port>/<name> */
+  readonly url: string;
+  /** Drops it, closing what is still connected to it. */
+  drop(): Promise<void>;
+}
+
+/** A new database in the test cluster, named `<prefix>_<pid>_<random>`, for a file that needs one of its own. */
+export async function createTestDatabase(prefix: string): Promise<TestDatabase> {
+  const admin = postgresUrl();
+  const name = uniqueSchema(prefix);
+  const run = async (sql: string) => {
+    const client = new pg.Client(admin);
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`CREATE DATABASE ${name}`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return { url: url.href, drop: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }

@@ -1,10 +1,12 @@
 /**
  * Small v1.0 values for the task store tests, built with the generated
  * protobuf-es schemas: a task (state, status time, history, artifacts), and
- * the StreamResponse events a commit carries.
+ * the StreamResponse events a commit carries, and the HandlerContext of an
+ * in-process call.
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import type { HandlerContext } from "@protoc-gen-a2a/runtime";
 import {
   ArtifactSchema,
   MessageSchema,
@@ -62,4 +64,16 @@ export function artifactEvent(t: Task, a: Artifact): StreamResponse {
   return create(StreamResponseSchema, {
     payload: { case: "artifactUpdate", value: { taskId: t.id, contextId: t.contextId, artifact: a } },
   });
+}
+
+/** The HandlerContext of a v1.0 JSON-RPC call without tenant, for calling a handler in-process. */
+export function handlerContext(): HandlerContext {
+  return {
+    signal: new AbortController().signal,
+    headers: new Headers(),
+    protocolVersion: "1.0",
+    extensions: [],
+    binding: "JSONRPC",
+    tenant: undefined,
+  };
 }

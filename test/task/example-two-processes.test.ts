@@ -1,19 +1,3 @@
-/**
- * Two example agent processes on one PostgreSQL database (issue 11, "one test
- * runs two agent processes on one database"): node runs the built example
- * (dist-examples/, test/helpers/example-process.ts) twice, each on its own
- * 127.0.0.1 ports, with DATABASE_URL naming a database made for this file in
- * the test cluster. Nothing is shared but PostgreSQL. Through the generated
- * v1.0 clients (A over JSON-RPC, B over HTTP+JSON), both ways:
- *
- *   - a task made through one is read, listed, subscribed to and canceled
- *     through the other; subscribers on both see the cancel, the stream of
- *     the send that made it (its executor runs in the first) ends with it,
- *     and a second cancel is TaskNotCancelableError;
- *   - a subscriber on one sees the events the executor running in the other
- *     publishes for the second turn of a multi-turn task.
- */
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { A2AError } from "@protoc-gen-a2a/runtime";
 import type { A2AServiceClient } from "../../generated-samples/v1.0.1/a2a_a2a.js";
@@ -22,7 +6,7 @@ import { createA2AServiceRestClient } from "../../generated-samples/v1.0.1/a2a_r
 import { Role, TaskState, type StreamResponse, type Task } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { INPUT_PROMPT, INPUT_TEXT, WAIT_TEXT } from "../../examples/echo-agent/echo-handler.js";
 import { startExampleProcess, stopAllExampleProcesses, type ExampleProcess } from "../helpers/example-process.js";
-import { postgresUrl } from "../helpers/postgres.js";
+import { createTestDatabase, type TestDatabase } from "../helpers/postgres.js";
 
 /** Bounds each wait (never a timing assertion: a loaded machine only waits longer). */
 const WAIT = { timeout: 30_000, interval: 25 };
@@ -71,19 +55,12 @@ async function open(stream: AsyncIterable<StreamResponse>): Promise<{ first: str
   return { first: summary(head.value), rest: ended };
 }
 
-let database: string;
-let adminUrl: string;
+let database: TestDatabase | undefined;
 const agents: { name: "A" | "B"; process: ExampleProcess; client: A2AServiceClient }[] = [];
 
 beforeAll(async () => {
-  adminUrl = postgresUrl();
-  database = `two_agents_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client(adminUrl);
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${database}`;
+  database = await createTestDatabase("two_agents");
+  const url = new URL(database.url);
   // Both start at once: each migrates on start (migrate() is safe to run concurrently).
   const [a, b] = await Promise.all([
     startExampleProcess({ DATABASE_URL: url.href }),
@@ -95,11 +72,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopAllExampleProcesses();
-  if (database === undefined) return;
-  const admin = new pg.Client(adminUrl);
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin.end();
+  await database?.drop();
 });
 
 it("runs two distinct agent processes on their own ports", () => {

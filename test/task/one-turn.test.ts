@@ -16,7 +16,7 @@
 import { create } from "@bufbuild/protobuf";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { A2AError, type HandlerContext } from "@protoc-gen-a2a/runtime";
+import { A2AError } from "@protoc-gen-a2a/runtime";
 import { createPostgresTaskStore, migrate } from "@protoc-gen-a2a/runtime/postgres";
 import {
   createMemoryTaskStore,
@@ -37,17 +37,11 @@ async function sendFor(handler: Handler, request: ReturnType<typeof message>): P
   return answer.payload.value as Task;
 }
 import { postgresUrl, uniqueSchema } from "../helpers/postgres.js";
+import { handlerContext } from "../helpers/task-values.js";
 
 const TRIALS = 50;
 
-const context: HandlerContext = {
-  signal: new AbortController().signal,
-  headers: new Headers(),
-  protocolVersion: "1.0",
-  extensions: [],
-  binding: "JSONRPC",
-  tenant: undefined,
-};
+const context = handlerContext();
 
 const textOf = (m: Message | undefined) => (m?.parts[0]?.content.case === "text" ? m.parts[0].content.value : "");
 

@@ -10,7 +10,6 @@
  * is bounded; nothing asserts how long it took.
  */
 import { type JsonValue, toJson } from "@bufbuild/protobuf";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { LEASE_FAILURE_TEXT } from "@protoc-gen-a2a/runtime/postgres";
 import { WAIT_TEXT } from "../../examples/echo-agent/echo-handler.js";
@@ -19,7 +18,7 @@ import { createA2AServiceJsonRpcClient } from "../../generated-samples/v1.0.1/a2
 import { createA2AServiceRestClient } from "../../generated-samples/v1.0.1/a2a_rest.js";
 import { Role, type StreamResponse, TaskSchema, TaskState } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { type ExampleProcess, startExampleProcess, stopAllExampleProcesses } from "../helpers/example-process.js";
-import { postgresUrl } from "../helpers/postgres.js";
+import { createTestDatabase, type TestDatabase } from "../helpers/postgres.js";
 import { task } from "../helpers/task-values.js";
 import { type Peer, startPeer } from "./peer-process.js";
 
@@ -69,23 +68,15 @@ function expectLeaseFailure(events: readonly StreamResponse[]): void {
   expect(part?.case === "text" && part.value).toBe(LEASE_FAILURE_TEXT);
 }
 
-let database: string;
-let adminUrl: string;
+let database: TestDatabase | undefined;
 let url: string;
 let b: ExampleProcess;
 let clientB: A2AServiceClient;
 const peers: Peer[] = [];
 
 beforeAll(async () => {
-  adminUrl = postgresUrl();
-  database = `orphans_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client(adminUrl);
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  await admin.end();
-  const at = new URL(adminUrl);
-  at.pathname = `/${database}`;
-  url = at.href;
+  database = await createTestDatabase("orphans");
+  url = database.url;
   b = await startExampleProcess({ DATABASE_URL: url, ...LEASE });
   clientB = createA2AServiceRestClient({ url: b.urls.rest });
 });
@@ -93,11 +84,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const peer of peers) peer.child.kill("SIGKILL");
   await stopAllExampleProcesses();
-  if (database === undefined) return;
-  const admin = new pg.Client(adminUrl);
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-  await admin.end();
+  await database?.drop();
 });
 
 describe("an instance that dies", () => {

@@ -10,7 +10,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { A2AError, type HandlerContext } from "@protoc-gen-a2a/runtime";
+import { A2AError } from "@protoc-gen-a2a/runtime";
 import {
   type AgentExecutor,
   createMemoryTaskStore,
@@ -20,17 +20,11 @@ import {
 } from "@protoc-gen-a2a/runtime/task";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { Role, SendMessageRequestSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
+import { handlerContext } from "../helpers/task-values.js";
 
 const WAIT_MS = 10_000;
 
-const context: HandlerContext = {
-  signal: new AbortController().signal,
-  headers: new Headers(),
-  protocolVersion: "1.0",
-  extensions: [],
-  binding: "JSONRPC",
-  tenant: undefined,
-};
+const context = handlerContext();
 
 const unavailable = () =>
   new A2AError("InternalError", "PostgreSQL task store unavailable: (simulated) failed; retry later", {

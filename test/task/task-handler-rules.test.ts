@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
-import { A2AError, type HandlerContext } from "@protoc-gen-a2a/runtime";
+import { A2AError } from "@protoc-gen-a2a/runtime";
 import {
   createMemoryTaskStore,
   createTaskHandler,
@@ -29,15 +29,9 @@ import {
   type SendMessageResponseSchema,
   type Task,
 } from "../../generated-samples/v1.0.1/a2a_pb.js";
+import { handlerContext } from "../helpers/task-values.js";
 
-const context: HandlerContext = {
-  signal: new AbortController().signal,
-  headers: new Headers(),
-  protocolVersion: "1.0",
-  extensions: [],
-  binding: "JSONRPC",
-  tenant: undefined,
-};
+const context = handlerContext();
 
 const send = (text: string, more: { returnImmediately?: boolean; url?: string } = {}) =>
   create(SendMessageRequestSchema, {
