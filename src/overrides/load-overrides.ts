@@ -77,7 +77,8 @@ export function loadOverrideFile(path: string, problems: Problems, text: string)
     const line = lines.linePos(expansion.offset).line;
     problems.add(
       expansion.why === "cycle"
-        ? `${path}:${line}: an alias inside the node it names; override files cannot hold values that contain themselves`
+        ? `${path}:${line}: an alias inside the node it names; ` +
+            "override files cannot hold values that contain themselves"
         : `${path}:${line}: the aliases expand the file past ${maxOverrideFileBytes} bytes here; ` +
             `an override file may have at most ${maxOverrideFileBytes} bytes, aliases expanded`,
     );

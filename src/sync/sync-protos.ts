@@ -176,7 +176,8 @@ function readFromDir(specDir: string, e: LockEntry): Pinned {
   if (read.ok) return checkHash(from, e, read.data);
   if (read.kind === "io") throw new SyncError(`${from}: cannot read the pinned file for ${e.version}: ${read.code}`);
   throw new SyncError(
-    `${from}: the pinned file for ${e.version} (${e.tag}, ${e.sourcePath}) is ${describeRefusal(read, maxProtoBytes)}; ` +
+    `${from}: the pinned file for ${e.version} (${e.tag}, ${e.sourcePath}) is ` +
+      `${describeRefusal(read, maxProtoBytes)}; ` +
       `a pinned proto is a regular file of at most ${maxProtoBytes} bytes (expected sha256 ${e.sha256})`,
   );
 }
