@@ -113,15 +113,20 @@ const submittedTask = (setup: UpdaterSetup): Task =>
     TaskState.SUBMITTED,
   );
 
-export function createUpdater(setup: UpdaterSetup): RunUpdater {
-  let mode = setup.mode;
+/** Runs each operation given to it after the previous one has settled, in the order given. */
+function serialQueue(): <T>(op: () => Promise<T>) => Promise<T> {
   let queue: Promise<unknown> = Promise.resolve();
-  const { writer, tenant, place } = setup;
-  const inOrder = <T>(op: () => Promise<T>): Promise<T> => {
+  return (op) => {
     const run = queue.then(op);
     queue = run.catch(() => undefined);
     return run;
   };
+}
+
+export function createUpdater(setup: UpdaterSetup): RunUpdater {
+  let mode = setup.mode;
+  const { writer, tenant, place } = setup;
+  const inOrder = serialQueue();
   // What this updater committed last: its next change starts there (task-writer.ts).
   const last: LastWrite = {};
   const ensureTask = async (what: string) => {

@@ -71,26 +71,32 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Task
   return storeOnPool(options, db, ownPool);
 }
 
-/** The store on `db`, which it ends at close when `ownPool` (made from the options' connection string). */
-export function storeOnPool(options: PostgresTaskStoreOptions, db: pg.Pool, ownPool: boolean): TaskStore {
-  const names = sqlNames(options.schema);
-  const codecs = storeCodecs(options.definition);
+/** The options' bounds with their defaults, each checked: a RangeError (an Error for the pool) names the bad one. */
+function settingsOf(options: PostgresTaskStoreOptions, db: pg.Pool): { leaseMs: number; maxPerTask: number } {
   if ((db.options.max ?? 10) < 2) {
     throw new Error("PostgreSQL task store: the pool needs max >= 2 (one connection listens while others query)");
   }
-  const onError = options.onError ?? reportToConsole;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   if (!Number.isSafeInteger(leaseMs) || leaseMs < 30) {
     throw new RangeError(`PostgreSQL task store: leaseMs must be an integer >= 30, got ${leaseMs}`);
   }
-  // On any pool, the caller's too: an idle connection that dies (a restart) is an 'error' event, fatal unheard.
-  const onIdleError = (error: Error) => onError(new Error(`PostgreSQL task store: idle connection: ${error.message}`));
-  db.on("error", onIdleError);
-  const feed = new EventFeed(db, names, codecs, { recheckMs: options.recheckMs ?? 5000, onError });
   const maxPerTask = options.maxPushConfigsPerTask ?? DEFAULT_MAX_PUSH_CONFIGS_PER_TASK;
   if (!Number.isSafeInteger(maxPerTask) || maxPerTask < 1) {
     throw new RangeError(`PostgreSQL task store: maxPushConfigsPerTask must be an integer >= 1, got ${maxPerTask}`);
   }
+  return { leaseMs, maxPerTask };
+}
+
+/** The store on `db`, which it ends at close when `ownPool` (made from the options' connection string). */
+export function storeOnPool(options: PostgresTaskStoreOptions, db: pg.Pool, ownPool: boolean): TaskStore {
+  const names = sqlNames(options.schema);
+  const codecs = storeCodecs(options.definition);
+  const { leaseMs, maxPerTask } = settingsOf(options, db);
+  const onError = options.onError ?? reportToConsole;
+  // On any pool, the caller's too: an idle connection that dies (a restart) is an 'error' event, fatal unheard.
+  const onIdleError = (error: Error) => onError(new Error(`PostgreSQL task store: idle connection: ${error.message}`));
+  db.on("error", onIdleError);
+  const feed = new EventFeed(db, names, codecs, { recheckMs: options.recheckMs ?? 5000, onError });
   const pushConfigs = new PushConfigTable(db, names, codecs, maxPerTask);
   const leases = new TurnLeases(db, names, codecs, {
     leaseMs,
