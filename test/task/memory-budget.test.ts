@@ -131,6 +131,39 @@ describe("memory store: maxBytes", () => {
     expect((await store.get("B", "b3"))?.version).toBe(1);
   });
 
+  it("estimates a task changed by 40 updates as it estimates the same task committed whole", async () => {
+    const store = createMemoryTaskStore();
+    const start = makeTask("inc", { state: TaskState.WORKING });
+    await store.commit("", { task: start, expectedVersion: 0, events: [] });
+    const part = (text: string) => ({
+      ...start.history[0]!.parts[0]!,
+      content: { case: "text" as const, value: text },
+    });
+    const artifact = (id: string, text: string) => ({
+      $typeName: "lf.a2a.v1.Artifact" as const,
+      artifactId: id,
+      name: "",
+      description: "",
+      parts: [part(text)],
+      extensions: [],
+    });
+    for (let i = 0; i < 40; i++) {
+      await store.update!("", "inc", ({ task }) => {
+        const artifacts = [...task.artifacts];
+        if (i % 4 === 0) artifacts.push(artifact(`a${i}`, "é".repeat(i * 50)));
+        else if (i % 4 === 1) artifacts[0] = { ...artifacts[0]!, parts: [...artifacts[0]!.parts, part(`more ${i}`)] };
+        else if (i % 4 === 2) artifacts[artifacts.length - 1] = artifact(`a${i}`, "x".repeat(2000 + i));
+        const history = i % 4 === 3 ? [...task.history, { ...task.history[0]!, messageId: `m${i}` }] : task.history;
+        const status = i % 2 === 0 ? task.status : { ...task.status!, state: TaskState.WORKING };
+        return { task: { ...task, artifacts, history, status }, events: [] };
+      });
+    }
+    const final = (await store.get("", "inc"))!.task;
+    const whole = createMemoryTaskStore();
+    await whole.commit("", { task: final, expectedVersion: 0, events: [] });
+    expect(store.stats().bytes).toBe(whole.stats().bytes);
+  });
+
   it("estimates no less than two thirds of the heap its tasks take", async () => {
     setFlagsFromString("--expose-gc");
     const gc = runInNewContext("gc") as () => void;

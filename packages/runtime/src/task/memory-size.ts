@@ -11,12 +11,12 @@
  *   objects     32 + 8 per property, arrays 32 + 8 per element, bigints 24,
  *               plus what they hold; other values are inside their slot
  *
- * The stored versions of a task share their unchanged messages and
- * artifacts (copy.ts copyReusing), which nobody modifies, so the sizes of
- * those of 1 KiB or more are remembered per object (a WeakMap of the
- * estimator, gone with the objects): a commit that adds an artifact walks the
- * task's top level, its small messages and artifacts, and the new artifact,
- * never again a large one.
+ * Incremental: the stored versions of a task share their unchanged messages
+ * and artifacts (copy.ts copyReusing), which nobody modifies. taskSizes keeps
+ * the size of each history message and artifact beside the task, and the
+ * next version's estimate reuses the size of every element that is the same
+ * object at the same place, and of the status when it is the same object, so a commit that adds an artifact walks the
+ * task's top level and the new artifact only, whatever the task holds.
  */
 import type { Task } from "./a2a-types.js";
 
@@ -29,53 +29,72 @@ const LONG_STRING = 1024;
 /** A character V8 cannot keep in a one-byte string. */
 const WIDE = /[\u0100-\uffff]/;
 
-/** Smaller ones are walked again: cheaper than what a WeakMap entry costs to keep. */
-const REMEMBER_FROM = 1024;
+/** A task's estimate, with the sizes of its history messages and artifacts by position (for the next one). */
+export interface TaskSizes {
+  readonly bytes: number;
+  /** The size of the task's status (a commit that adds an artifact keeps the status object). */
+  readonly status: number;
+  readonly history: readonly number[];
+  readonly artifacts: readonly number[];
+}
 
-/** The message types whose sizes are remembered: what a task's history and artifacts hold. */
-const REMEMBERED = new Set(["lf.a2a.v1.Message", "lf.a2a.v1.Artifact"]);
-
-export class SizeEstimator {
-  private readonly known = new WeakMap<object, number>();
-
-  /** The estimated heap bytes of a task as stored (see the header). */
-  taskBytes(task: Task): number {
-    return this.size(task);
+/** The estimated heap bytes of `task`; `before` is the version it was made from, whose element sizes it reuses. */
+export function taskSizes(task: Task, before?: { readonly task: Task; readonly sizes: TaskSizes }): TaskSizes {
+  const history = listSizes(task.history, before?.task.history, before?.sizes.history);
+  const artifacts = listSizes(task.artifacts, before?.task.artifacts, before?.sizes.artifacts);
+  const status = before !== undefined && before.task.status === task.status ? before.sizes.status : sizeOf(task.status);
+  let bytes = OBJECT + SLOT + status;
+  const fields = task as unknown as Record<string, unknown>;
+  for (const key in fields) {
+    if (!Object.hasOwn(fields, key) || key === "history" || key === "artifacts" || key === "status") continue;
+    bytes += SLOT + sizeOf(fields[key]);
   }
+  bytes += 2 * (SLOT + OBJECT) + SLOT * (history.length + artifacts.length);
+  for (const size of history) bytes += size;
+  for (const size of artifacts) bytes += size;
+  return { bytes, status, history, artifacts };
+}
 
-  private size(value: unknown): number {
-    switch (typeof value) {
-      case "string":
-        return STRING + (value.length > LONG_STRING && !WIDE.test(value) ? value.length : 2 * value.length);
-      case "bigint":
-        return BIGINT;
-      case "object":
-        return value === null ? 0 : this.objectSize(value);
-      default:
-        return 0;
-    }
+/** The sizes of `items`, reusing `oldSizes[i]` where `items[i]` is `olds[i]` itself. */
+function listSizes(
+  items: readonly object[],
+  olds: readonly object[] | undefined,
+  oldSizes: readonly number[] | undefined,
+): number[] {
+  const sizes = new Array<number>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    const known = olds !== undefined && oldSizes !== undefined && olds[i] === item ? oldSizes[i] : undefined;
+    sizes[i] = known ?? sizeOf(item);
   }
+  return sizes;
+}
 
-  private objectSize(value: object): number {
-    if (value instanceof Uint8Array) return BYTES + value.byteLength;
-    if (Array.isArray(value)) {
-      let total = OBJECT + SLOT * value.length;
-      for (const item of value) total += this.size(item);
-      return total;
-    }
-    const typeName = (value as { $typeName?: unknown }).$typeName;
-    const remembered = typeof typeName === "string" && REMEMBERED.has(typeName);
-    if (remembered) {
-      const known = this.known.get(value);
-      if (known !== undefined) return known;
-    }
-    let total = OBJECT;
-    const fields = value as Record<string, unknown>;
-    for (const key in fields) {
-      if (!Object.hasOwn(fields, key)) continue;
-      total += SLOT + this.size(fields[key]);
-    }
-    if (remembered && total >= REMEMBER_FROM) this.known.set(value, total);
+function sizeOf(value: unknown): number {
+  switch (typeof value) {
+    case "string":
+      return STRING + (value.length > LONG_STRING && !WIDE.test(value) ? value.length : 2 * value.length);
+    case "bigint":
+      return BIGINT;
+    case "object":
+      return value === null ? 0 : objectSize(value);
+    default:
+      return 0;
+  }
+}
+
+function objectSize(value: object): number {
+  if (value instanceof Uint8Array) return BYTES + value.byteLength;
+  if (Array.isArray(value)) {
+    let total = OBJECT + SLOT * value.length;
+    for (const item of value) total += sizeOf(item);
     return total;
   }
+  let total = OBJECT;
+  const fields = value as Record<string, unknown>;
+  for (const key in fields) {
+    if (!Object.hasOwn(fields, key)) continue;
+    total += SLOT + sizeOf(fields[key]);
+  }
+  return total;
 }

@@ -59,7 +59,7 @@ import { type IndexedTask, TenantIndex } from "./list-index.js";
 import { type ListenerErrorHandler, logListenerError, type TaskListener, TaskListeners } from "./memory-listeners.js";
 import { ByteBudget, type Held } from "./memory-budget.js";
 import { PushConfigTable } from "./memory-push-configs.js";
-import { SizeEstimator } from "./memory-size.js";
+import { type TaskSizes, taskSizes } from "./memory-size.js";
 import { decodeTaskToken, encodeTaskToken, scopeOf } from "./page-token.js";
 import { compareKeys } from "./sorted-keys.js";
 import type {
@@ -73,7 +73,7 @@ import type {
   TaskStore,
   TaskUpdateResult,
 } from "./store.js";
-import { checkKeys, checkTaskKeys } from "./store-keys.js";
+import { checkKey, checkKeys, checkTaskKeys } from "./store-keys.js";
 import { DEFAULT_MAX_PUSH_CONFIGS_PER_TASK, pushConfigTaskMissing } from "./store-refusals.js";
 import { taskKey } from "./task-key.js";
 import { turnAfter } from "./turns.js";
@@ -133,6 +133,8 @@ interface Slot {
   turn: string | undefined;
   /** The task's estimated bytes (memory-size.ts), with TASK_OVERHEAD. */
   bytes: number;
+  /** The estimate of the task as stored, whose element sizes the next version's estimate reuses. */
+  sizes: TaskSizes;
 }
 
 /** What a stored task holds of the byte budget. */
@@ -178,7 +180,6 @@ class MemoryStore implements MemoryTaskStore {
   private readonly pushConfigs: PushConfigTable;
   private readonly maxTasks: number;
   private readonly budget: ByteBudget;
-  private readonly sizes = new SizeEstimator();
   private readonly ttl: number | undefined;
   private readonly now: () => number;
   private timer: NodeJS.Timeout | undefined;
@@ -239,14 +240,15 @@ class MemoryStore implements MemoryTaskStore {
     taskId: string,
     change: (stored: StoredTask) => TaskChange | undefined,
   ): Promise<TaskUpdateResult> {
-    checkKeys("task store update", { tenant, taskId });
+    checkKey("task store update", "tenant", tenant);
+    checkKey("task store update", "taskId", taskId);
     this.sweep();
     const key = taskKey(tenant, taskId);
     const slot = this.tasks.get(key);
     if (!slot) return undefined;
     const made = change({ task: slot.task, version: slot.version, turn: slot.turn });
     if (!made) return "declined";
-    checkTaskKeys("task store update", tenant, made.task);
+    checkTaskKeys("task store update", tenant, made.task, slot.task);
     if (made.task.id !== taskId) {
       throw new A2AError("InvalidParamsError", `task store update of task ${taskId}: the change renamed it`);
     }
@@ -269,7 +271,8 @@ class MemoryStore implements MemoryTaskStore {
   ): void {
     let indexed = indexedOf(task);
     const before = old ? held(old) : undefined;
-    const after = { bytes: this.sizes.taskBytes(task) + TASK_OVERHEAD, active: !TERMINAL_STATES.has(indexed.state) };
+    const sizes = taskSizes(task, old ? { task: old.task, sizes: old.sizes } : undefined);
+    const after = { bytes: sizes.bytes + TASK_OVERHEAD, active: !TERMINAL_STATES.has(indexed.state) };
     this.budget.admit(tenant, task.id, before, after, () => this.evictOldest(key));
     this.budget.record(tenant, before, after);
     if (old && sameIndexed(old.indexed, indexed)) indexed = old.indexed;
@@ -282,8 +285,18 @@ class MemoryStore implements MemoryTaskStore {
       if (old) index.move(old.indexed, indexed);
       else index.add(indexed);
     }
-    const slot: Slot = old ?? { tenant, task, version, indexed, terminalAt: undefined, turn: undefined, bytes: 0 };
+    const slot: Slot = old ?? {
+      tenant,
+      task,
+      version,
+      indexed,
+      terminalAt: undefined,
+      turn: undefined,
+      bytes: 0,
+      sizes,
+    };
     slot.bytes = after.bytes;
+    slot.sizes = sizes;
     slot.task = task;
     slot.version = version;
     slot.indexed = indexed;

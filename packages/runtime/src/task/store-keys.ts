@@ -22,28 +22,41 @@ const encoder = new TextEncoder();
 /** Whether the key is longer than MAX_KEY_BYTES in UTF-8 (at most 3 bytes per UTF-16 unit: counted only then). */
 const tooLong = (value: string) => value.length > MAX_KEY_BYTES / 3 && encoder.encode(value).length > MAX_KEY_BYTES;
 
-/** Refuses the first key holding a NUL character or too long; `keys` maps field names to values. */
-export function checkKeys(operation: string, keys: Readonly<Record<string, string>>): void {
-  for (const field in keys) {
-    const value = keys[field];
-    if (value === undefined) continue;
-    if (value.includes("\u0000")) {
-      throw new A2AError(
-        "InvalidParamsError",
-        `${operation}: ${field} holds a NUL character (U+0000), which no task store key may hold`,
-      );
-    }
-    if (tooLong(value)) {
-      throw new A2AError(
-        "InvalidParamsError",
-        `${operation}: ${field} is longer than ${MAX_KEY_BYTES} bytes (UTF-8), the longest task store key`,
-      );
-    }
+/** Refuses a key holding a NUL character or longer than MAX_KEY_BYTES, naming `field`. */
+export function checkKey(operation: string, field: string, value: string): void {
+  if (value.includes("\u0000")) {
+    throw new A2AError(
+      "InvalidParamsError",
+      `${operation}: ${field} holds a NUL character (U+0000), which no task store key may hold`,
+    );
+  }
+  if (tooLong(value)) {
+    throw new A2AError(
+      "InvalidParamsError",
+      `${operation}: ${field} is longer than ${MAX_KEY_BYTES} bytes (UTF-8), the longest task store key`,
+    );
   }
 }
 
-/** Refuses a task whose id, context id or an artifact id holds a NUL character. */
-export function checkTaskKeys(operation: string, tenant: string, task: Task): void {
-  checkKeys(operation, { tenant, "task.id": task.id, "task.contextId": task.contextId });
-  for (const artifact of task.artifacts) checkKeys(operation, { "artifact.artifactId": artifact.artifactId });
+/** Refuses the first bad key (see checkKey); `keys` maps field names to values. */
+export function checkKeys(operation: string, keys: Readonly<Record<string, string>>): void {
+  for (const field in keys) {
+    const value = keys[field];
+    if (value !== undefined) checkKey(operation, field, value);
+  }
+}
+
+/**
+ * Refuses a task whose id, context id or an artifact id is a bad key. With `before`, the stored version the
+ * task was made from, what it shares with it (the same artifact object at the same place) was checked already.
+ */
+export function checkTaskKeys(operation: string, tenant: string, task: Task, before?: Task): void {
+  if (before === undefined) checkKey(operation, "tenant", tenant);
+  if (task.id !== before?.id) checkKey(operation, "task.id", task.id);
+  if (task.contextId !== before?.contextId) checkKey(operation, "task.contextId", task.contextId);
+  const artifacts = task.artifacts;
+  for (let i = 0; i < artifacts.length; i++) {
+    const artifact = artifacts[i]!;
+    if (artifact !== before?.artifacts[i]) checkKey(operation, "artifact.artifactId", artifact.artifactId);
+  }
 }
