@@ -17,7 +17,7 @@
 //                            a child process of its own (rounds in turns); sends/s and CPU per send; and
 //                            the heap over 200k sends through the memory store bounded at 10k tasks
 //   8. task-postgres.js      send + get through createTaskHandler on the PostgreSQL store (a private
-//                            cluster from the Debian binaries, removed afterwards; "skipped" without
+//                            cluster from Debian's or npm's binaries, removed afterwards; "skipped" without
 //                            them): throughput and p99 on one instance and on two sharing the database
 import { benchConversionIsolated } from "./conversion.js";
 import { benchInstallSize } from "./install-size.js";
