@@ -10,6 +10,8 @@ import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2
 import type { Route } from "./http/route-types.js";
 import type { CapabilityRule, ProtocolTables } from "./protocol-tables.js";
 import { requestCheck, type RequestCheck } from "./validate.js";
+import type { ContextValues } from "./context-values.js";
+import type { Principal } from "./auth/principal.js";
 
 export interface OperationInfo {
   /** RPC name, e.g. "SendMessage". */
@@ -70,6 +72,10 @@ export interface HandlerContext {
   readonly binding: "JSONRPC" | "HTTP+JSON" | "GRPC";
   /** The tenant from the route or the request, when the version has one. */
   readonly tenant: string | undefined;
+  /** Typed values of this call, set by interceptors (context-values.ts). */
+  readonly values: ContextValues;
+  /** The verified caller (values.get(principalKey)); undefined when the server authenticates nothing. */
+  readonly principal: Principal | undefined;
 }
 
 type Methods<S> = S extends GenService<infer M> ? M : GenServiceMethods;

@@ -7,10 +7,14 @@
  * UnsupportedOperationError. The request is then checked against the
  * version's input rules (validate.ts): a request that breaks one is
  * InvalidParams naming the field path, and the handler is not called.
+ *
+ * A server with interceptors (interceptor.ts) runs them around the check and
+ * the handler: createInvoker builds the chain once per server.
  */
 import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
 import type { HandlerContext, OperationInfo } from "./definition.js";
 import { A2AError } from "./a2a-error.js";
+import { chainInterceptors, type A2aNext, type Interceptor } from "./interceptor.js";
 
 type AnyMethod = (this: unknown, request: unknown, context: HandlerContext) => unknown;
 
@@ -51,4 +55,42 @@ export async function* invokeStream(
     if (context.signal.aborted) return;
     yield create(op.method.output as DescMessage, ev as never);
   }
+}
+
+/** How a binding calls its handler: with the server's interceptors around it, if it has any. */
+export interface Invoker {
+  unary(op: OperationInfo, input: Message, context: HandlerContext): Promise<Message>;
+  stream(op: OperationInfo, input: Message, context: HandlerContext): AsyncIterable<Message>;
+  /** Whether interceptors run around the handler (the JSON-RPC server then serves no operation on JSON). */
+  readonly intercepted: boolean;
+}
+
+/** The invoker of a server's handler and interceptors. */
+export function createInvoker(handler: unknown, interceptors: readonly Interceptor[] | undefined): Invoker {
+  if (!interceptors?.length) {
+    return {
+      unary: (op, input, context) => invokeUnary(handler, op, input, context),
+      stream: (op, input, context) => invokeStream(handler, op, input, context),
+      intercepted: false,
+    };
+  }
+  const last: A2aNext = async ({ operation, request, context }) =>
+    operation.streaming
+      ? { kind: "stream", messages: invokeStream(handler, operation, request, context) }
+      : { kind: "unary", message: await invokeUnary(handler, operation, request, context) };
+  const chain = chainInterceptors(interceptors, last);
+  return {
+    async unary(operation, request, context) {
+      const result = await chain({ operation, request, context });
+      if (result.kind !== "unary") throw new Error(`an interceptor answered unary ${operation.name} with a stream`);
+      return result.message;
+    },
+    async *stream(operation, request, context) {
+      const result = await chain({ operation, request, context });
+      if (result.kind !== "stream")
+        throw new Error(`an interceptor answered streaming ${operation.name} with one message`);
+      yield* result.messages;
+    },
+    intercepted: true,
+  };
 }

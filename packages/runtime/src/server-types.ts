@@ -8,6 +8,7 @@
 import type { DescService } from "@bufbuild/protobuf";
 import type { A2aHandler, A2aServiceDefinition } from "./definition.js";
 import type { OnError } from "./report-error.js";
+import type { Interceptor } from "./interceptor.js";
 
 export interface CoreRequest {
   readonly method: string;
@@ -67,6 +68,11 @@ export interface A2aServerOptions<S extends DescService = DescService> {
    * the client gets InternalError without details. Default: logError (report-error.ts), to stderr.
    */
   readonly onError?: OnError;
+  /**
+   * Run around the handler of every call, the first outermost (interceptor.ts): authentication
+   * (auth/authenticate.ts), logging, tracing. onError still hears of every failure that is no A2A error.
+   */
+  readonly interceptors?: readonly Interceptor[];
 }
 
 /**

@@ -36,6 +36,7 @@ import { compilePathMatcher } from "../http/path-matcher.js";
 import { distinctVersions } from "../http/negotiation.js";
 import { headOf } from "../http/head.js";
 import type { OnError } from "../report-error.js";
+import type { Interceptor } from "../interceptor.js";
 import type { CoreHandler, CoreRequest, CoreResponse } from "../server-types.js";
 import type { JsonRpcOperations } from "../jsonrpc/json-operations.js";
 
@@ -67,6 +68,8 @@ export interface DualVersionOptions<O extends DescService, N extends DescService
   readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void;
   /** Told of every failure that is not an A2A error, on both sides (server-types.ts). */
   readonly onError?: OnError;
+  /** Run around every call of both sides, the first outermost (interceptor.ts); a v0.3 call as a v0.3 call. */
+  readonly interceptors?: readonly Interceptor[];
 }
 
 export function createDualVersionHttpHandler<O extends DescService, N extends DescService>(
@@ -123,6 +126,7 @@ function sideHandler<S extends DescService>(
     ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
     ...(options.onLoss ? { onLoss: options.onLoss } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
+    ...(options.interceptors ? { interceptors: options.interceptors } : {}),
     ...(options.agentCardMaxAge !== undefined ? { agentCardMaxAge: options.agentCardMaxAge } : {}),
     definition: own.definition,
     handler: own.handler,

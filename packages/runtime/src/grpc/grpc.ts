@@ -30,7 +30,7 @@ import { ErrorInfoSchema } from "../error-info.js";
 import { negotiateVersion } from "../http/negotiation.js";
 import { admitCall, checkVersion, lazyContext, tenantOf } from "../http/call-context.js";
 import { cardRulesOf } from "../card-rules.js";
-import { invokeStream, invokeUnary } from "../invoke.js";
+import { createInvoker } from "../invoke.js";
 import { errorReporter } from "../report-error.js";
 import { buildClient, callSignal, type A2aClientOptions } from "../http/client-http.js";
 import type { A2aServerOptions } from "../server-types.js";
@@ -107,6 +107,7 @@ export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>):
     );
   };
   const report = errorReporter(def, "GRPC", options.onError);
+  const invoke = createInvoker(options.handler, options.interceptors);
   const fail = (e: unknown, op: OperationInfo) => {
     if (!(e instanceof ConnectError)) report(e, op.name); // a ConnectError is the deadline or a cancel
     return toConnectError(def, e);
@@ -124,7 +125,7 @@ export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>):
         ? async function* (req: Message, ctx: ConnectContext) {
             try {
               const version = versionOf(ctx);
-              const events = invokeStream(options.handler, op, checked(req, op), contextOf(ctx, op, req, version));
+              const events = invoke.stream(op, checked(req, op), contextOf(ctx, op, req, version));
               yield* untilAborted(events, ctx.signal);
             } catch (e) {
               throw fail(e, op);
@@ -133,7 +134,7 @@ export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>):
         : async (req: Message, ctx: ConnectContext) => {
             try {
               const version = versionOf(ctx);
-              const work = invokeUnary(options.handler, op, checked(req, op), contextOf(ctx, op, req, version));
+              const work = invoke.unary(op, checked(req, op), contextOf(ctx, op, req, version));
               return await raceAbort(work, ctx.signal);
             } catch (e) {
               throw fail(e, op);

@@ -15,6 +15,8 @@ import type { CardRules, CardRulesOf } from "../card-rules.js";
 import { negotiateHttpVersion, parseExtensions, type VersionResult } from "./negotiation.js";
 import { extensionsHeaderProblem } from "./limits.js";
 import type { CoreRequest, CoreResponse } from "../server-types.js";
+import { createContextValues, type ContextValues } from "../context-values.js";
+import { principalKey, type Principal } from "../auth/principal.js";
 
 export interface Admitted {
   readonly version: string;
@@ -139,11 +141,12 @@ export function lazyContext(
 
 /**
  * One per call, so its getters live on the prototype (an object literal with getters costs two closures and a
- * slow property definition per call). So signal and headers are not own properties: `in` and reading them work,
- * Object.keys and a spread do not show them.
+ * slow property definition per call). So signal, headers, values and principal are not own properties: `in` and
+ * reading them work, Object.keys and a spread do not show them. The values are made on first use.
  */
 class LazyContext implements HandlerContext {
   readonly #source: { readonly signal: AbortSignal; readonly headers: Headers };
+  #values: ContextValues | undefined;
 
   constructor(
     source: { readonly signal: AbortSignal; readonly headers: Headers },
@@ -161,5 +164,14 @@ class LazyContext implements HandlerContext {
 
   get headers(): Headers {
     return this.#source.headers;
+  }
+
+  get values(): ContextValues {
+    this.#values ??= createContextValues();
+    return this.#values;
+  }
+
+  get principal(): Principal | undefined {
+    return this.#values?.get(principalKey);
   }
 }

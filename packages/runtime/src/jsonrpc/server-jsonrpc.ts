@@ -66,7 +66,7 @@ import {
 import type { JsonRpcOperations } from "./json-operations.js";
 import { encodeSseEvent } from "../http/sse.js";
 import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "../server-stream.js";
-import { invalidRequest, invokeStream, invokeUnary } from "../invoke.js";
+import { createInvoker, invalidRequest, type Invoker } from "../invoke.js";
 import { jsonRequestProblem } from "../json-request-check.js";
 import type { DialectCodec, OnDrop } from "../compat/conversion-types.js";
 import { jsonLimitProblem } from "../http/limits.js";
@@ -121,6 +121,7 @@ interface ServerCtx {
   readonly streamHeaders: Readonly<Record<string, string>>;
   /** Whether a streaming method's errors before its first event go in the stream (streamStart.jsonrpc). */
   readonly inStream: boolean;
+  readonly invoke: Invoker;
 }
 
 export function createJsonRpcHandler<S extends DescService>(
@@ -132,6 +133,7 @@ export function createJsonRpcHandler<S extends DescService>(
     options: options as unknown as JsonRpcServerOptions,
     codec: def.jsonrpcCodec ?? undefined,
     refuseContentType: jsonRpcContentTypeCheck(def),
+    invoke: createInvoker(options.handler, options.interceptors),
     maxId: def.jsonrpcIds?.maxIntegerId ?? MAX_SAFE_ID,
     cardRules: cardRulesOf(def, options),
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
@@ -225,7 +227,8 @@ async function serve(c: ServerCtx, req: CoreRequest, seen: Seen): Promise<CoreRe
 
   const wrong = jsonRequestProblem(op.method.input, params, def.jsonrpcCodec?.names);
   if (wrong) return failCall(c, id, op, invalidRequest(op, "JSONRPC", wrong));
-  const direct = options.jsonrpcOperations?.get(op.name);
+  // With interceptors every call goes through the handler's messages, which the interceptors see.
+  const direct = c.invoke.intercepted ? undefined : options.jsonrpcOperations?.get(op.name);
   if (direct && (op.streaming ? direct.stream : direct.unary)) return serveJson(c, req, admitted, id, op, params);
   return serveMessage(c, req, admitted, id, op, params);
 }
@@ -278,7 +281,7 @@ async function serveMessage(
   const context = lazyContext(req, admitted, "JSONRPC", tenantOf(def, input, op.tenantLocalName));
   if (!op.streaming) {
     try {
-      const out = await invokeUnary(c.options.handler, op, input, context);
+      const out = await c.invoke.unary(op, input, context);
       return reply(c, id, {
         result: codec
           ? codec.encode(op.method.output, toJson(op.method.output, out as never), onDrop)
@@ -288,7 +291,7 @@ async function serveMessage(
       return fail(c, id, e, op.name);
     }
   }
-  const events = invokeStream(c.options.handler, op, input, context);
+  const events = c.invoke.stream(op, input, context);
   return streamResponse(c, id, op, resultsOf(def, op, events, codec, onDrop));
 }
 

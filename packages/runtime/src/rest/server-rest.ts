@@ -56,7 +56,7 @@ import {
 } from "../server-types.js";
 import { encodeSseEvent } from "../http/sse.js";
 import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "../server-stream.js";
-import { invalidRequest, invokeStream, invokeUnary } from "../invoke.js";
+import { createInvoker, invalidRequest, type Invoker } from "../invoke.js";
 import { jsonRequestProblem } from "../json-request-check.js";
 import { jsonLimitProblem } from "../http/limits.js";
 import { contentTypeCheck, type ContentTypeCheck } from "../http/request-content-type.js";
@@ -75,6 +75,7 @@ interface ServerCtx {
   readonly errorHeaders: Readonly<Record<string, string>>;
   readonly responseHeaders: Readonly<Record<string, string>>;
   readonly refuseContentType: ContentTypeCheck;
+  readonly invoke: Invoker;
 }
 
 export function createRestHandler<S extends DescService>(
@@ -93,6 +94,7 @@ export function createRestHandler<S extends DescService>(
     errorHeaders: { "content-type": def.contentTypes.rest.error },
     responseHeaders: { "content-type": def.contentTypes.rest.response },
     refuseContentType: restContentTypeCheck(def),
+    invoke: createInvoker(options.handler, options.interceptors),
   };
   return echoingExtensions(def, options, (req, seen) => serve(c, req, seen));
 }
@@ -179,7 +181,7 @@ async function serveMessage(
   route: Route,
   json: JsonObject,
 ): Promise<CoreResponse> {
-  const { def, options } = c;
+  const { def } = c;
   const overLimit = jsonLimitProblem(json, op.method.input.name);
   if (overLimit) return fail(c, new A2AError("InvalidParamsError", `Invalid request for ${op.name}: ${overLimit}`));
   let input: Message;
@@ -191,9 +193,9 @@ async function serveMessage(
     return fail(c, new A2AError("InvalidParamsError", `Invalid request for ${op.name}: ${(e as Error).message}`));
   }
   const context = lazyContext(req, admitted, "HTTP+JSON", tenantOf(def, input, op.tenantLocalName));
-  if (op.streaming) return streamResponse(c, op, invokeStream(options.handler, op, input, context));
+  if (op.streaming) return streamResponse(c, op, c.invoke.stream(op, input, context));
   try {
-    const answer = await invokeUnary(options.handler, op, input, context);
+    const answer = await c.invoke.unary(op, input, context);
     const out = messageJson(def, op.method.output, answer) as JsonObject;
     const body = route.responseBody ? out[jsonNameOf(op, route.responseBody)] : out;
     return { status: 200, headers: c.responseHeaders, body: JSON.stringify(body ?? {}) };
