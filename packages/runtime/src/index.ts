@@ -72,6 +72,17 @@ export {
   type JsonRpcServerOptions,
 } from "./jsonrpc/server-jsonrpc.js";
 export { logError, type ErrorContext, type OnError } from "./report-error.js";
+export {
+  chainInterceptors,
+  type A2aCall,
+  type A2aNext,
+  type A2aResult,
+  type A2aStreamResult,
+  type A2aUnaryResult,
+  type Interceptor,
+} from "./interceptor.js";
+export { createContextKey, createContextValues, type ContextKey, type ContextValues } from "./context-values.js";
+export { principalKey, type Principal } from "./auth/principal.js";
 export { createRestHandler } from "./rest/server-rest.js";
 export {
   createA2aHttpHandler,
