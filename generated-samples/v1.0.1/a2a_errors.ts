@@ -46,6 +46,10 @@ export const A2AServiceStandardErrors = [
   { name: "InvalidParamsError", code: -32602, message: "Invalid parameters", grpcStatus: "INVALID_ARGUMENT",
     httpStatus: 400 },
   { name: "InternalError", code: -32603, message: "Internal error", grpcStatus: "INTERNAL", httpStatus: 500 },
+  { name: "UnauthenticatedError", code: -32040, message: "Authentication required", grpcStatus: "UNAUTHENTICATED",
+    httpStatus: 401 },
+  { name: "PermissionDeniedError", code: -32041, message: "Permission denied", grpcStatus: "PERMISSION_DENIED",
+    httpStatus: 403 },
 ] as const satisfies readonly StandardErrorEntry[];
 
 export type A2AServiceErrorName = "TaskNotFoundError" | "TaskNotCancelableError" | "PushNotificationNotSupportedError" | "UnsupportedOperationError" | "ContentTypeNotSupportedError" | "InvalidAgentResponseError" | "ExtendedAgentCardNotConfiguredError" | "ExtensionSupportRequiredError" | "VersionNotSupportedError";

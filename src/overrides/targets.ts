@@ -298,6 +298,24 @@ export const apiTargets: Record<string, TargetKind<never>> = {
       return `${v.length} standard JSON-RPC errors: ${v.map((e) => e.code).join(", ")}`;
     },
   ),
+  accessErrors: kind<StandardErrorModel[]>(
+    { type: "array", items: standardErrorSchema, minItems: 1 },
+    (v, { model }) => {
+      const taken = v.filter(
+        (e) =>
+          isErrorName(model, e.name) ||
+          model.errors.some((x) => x.jsonrpcCode === e.code) ||
+          model.standardErrors.some((x) => x.code === e.code),
+      );
+      if (taken.length > 0) {
+        const names = taken.map((e) => `${e.name} (${e.code})`).join(", ");
+        throw new Error(`${names}: name or code already in api.errors or api.standardErrors`);
+      }
+      model.standardErrors = [...model.standardErrors, ...v];
+      const each = v.map((e) => `${e.code} ${e.name} (HTTP ${e.httpStatus ?? "-"}, gRPC ${e.grpcStatus ?? "-"})`);
+      return `authentication and authorization errors: ${each.join(", ")}`;
+    },
+  ),
   jsonrpcDialect: kind<JsonRpcDialect>(dialectSchema, (v, { model }) => {
     const missing = [
       ...Object.keys(v.kinds),
