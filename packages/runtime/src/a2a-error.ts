@@ -12,6 +12,11 @@
  * (InvalidParamsError, …) use the same class. Anything else a handler throws
  * becomes InternalError, without its message.
  *
+ * Access errors (override api.accessErrors: UnauthenticatedError 401,
+ * PermissionDeniedError 403) keep their HTTP status on JSON-RPC too
+ * (jsonRpcHttpStatus), where every other error is HTTP 200; an error's
+ * `headers` (WWW-Authenticate) go on the HTTP answer of both HTTP bindings.
+ *
  * On gRPC every catalog error carries an ErrorInfo, also in a version whose
  * catalog gives no reason (v0.3 defines no gRPC error mapping): there the
  * reason is the one v1.0's rule gives the error's name (reasonOf), so that
@@ -37,6 +42,8 @@ export class A2AError extends Error {
       readonly domain?: string;
       /** HTTP status to answer with instead of the catalog's (e.g. 413 for an oversized body). */
       readonly httpStatus?: number;
+      /** Response headers for the HTTP bindings, e.g. WWW-Authenticate on UnauthenticatedError. */
+      readonly headers?: Readonly<Record<string, string>>;
     } = {},
   ) {
     super(message ?? type);
@@ -200,4 +207,20 @@ export function grpcStatusOf(
     domain: r.catalog?.domain ?? A2A_DOMAIN,
     metadata: r.error.options.metadata ? { ...r.error.options.metadata } : undefined,
   };
+}
+
+/** The HTTP status of a JSON-RPC error answer: 401 or 403 for an access error, else 200. */
+export function jsonRpcHttpStatus(def: A2aServiceDefinition, e: unknown): number {
+  if (!(e instanceof A2AError)) return 200;
+  const status = def.standardErrors.find((x) => x.name === e.type)?.httpStatus;
+  return status === 401 || status === 403 ? status : 200;
+}
+
+/** `headers` with the error's own response headers (A2AError options.headers) added, if it has any. */
+export function withErrorHeaders(
+  headers: Readonly<Record<string, string>>,
+  e: unknown,
+): Readonly<Record<string, string>> {
+  const own = e instanceof A2AError ? e.options.headers : undefined;
+  return own ? { ...headers, ...own } : headers;
 }

@@ -12,6 +12,7 @@ import type { CapabilityRule, ProtocolTables } from "./protocol-tables.js";
 import { requestCheck, type RequestCheck } from "./validate.js";
 import type { ContextValues } from "./context-values.js";
 import type { Principal } from "./auth/principal.js";
+import type { ClientCertificate } from "./auth/client-certificate.js";
 
 export interface OperationInfo {
   /** RPC name, e.g. "SendMessage". */
@@ -72,6 +73,10 @@ export interface HandlerContext {
   readonly binding: "JSONRPC" | "HTTP+JSON" | "GRPC";
   /** The tenant from the route or the request, when the version has one. */
   readonly tenant: string | undefined;
+  /** The URL's query parameters (HTTP bindings; empty on gRPC). */
+  readonly query: URLSearchParams;
+  /** The verified client certificate of a mutual-TLS connection, if any (auth/client-certificate.ts). */
+  readonly clientCertificate: ClientCertificate | undefined;
   /** Typed values of this call, set by interceptors (context-values.ts). */
   readonly values: ContextValues;
   /** The verified caller (values.get(principalKey)); undefined when the server authenticates nothing. */

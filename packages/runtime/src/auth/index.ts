@@ -1,5 +1,21 @@
 /**
  * @protoc-gen-a2a/runtime/auth: a server's authentication from its agent
- * card (authenticate.ts) and the verifiers of each security scheme type.
+ * card (authenticate.ts), the verifiers of each security scheme type
+ * (verifiers.ts, jwt.ts) and how the card's security reads (security-card.ts).
  */
 export { principalKey, type Principal } from "./principal.js";
+export { authenticate, AuthSetupError, type AuthenticateOptions } from "./authenticate.js";
+export {
+  apiKeyTable,
+  certificateSubject,
+  type ApiKeyVerifier,
+  type AuthorizationVerifier,
+  type BasicVerifier,
+  type BearerVerifier,
+  type CertificateVerifier,
+  type Identity,
+  type SchemeVerifier,
+} from "./verifiers.js";
+export { jwtBearer, type JwtBearerOptions } from "./jwt.js";
+export { readCardSecurity, type CardSecurity, type SecurityRequirement, type SecurityScheme } from "./security-card.js";
+export type { ClientCertificate } from "./client-certificate.js";

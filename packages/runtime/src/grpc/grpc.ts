@@ -13,11 +13,16 @@
  * and the card; a call to a method the router does not have is answered by
  * grpcFallback (grpc-fallback.ts), which checks the version first too. The
  * activated extensions are echoed in the response metadata (a2a-extensions).
+ * With `grpcContextValues` in the adapter, a call over mutual TLS carries
+ * its verified client certificate (HandlerContext.clientCertificate).
  */
 import {
   Code,
   ConnectError,
   createClient,
+  createContextKey as createConnectKey,
+  createContextValues as createConnectValues,
+  type ContextValues as ConnectValues,
   type ConnectRouter,
   type HandlerContext as ConnectContext,
   type Transport,
@@ -32,6 +37,7 @@ import { admitCall, checkVersion, lazyContext, tenantOf } from "../http/call-con
 import { cardRulesOf } from "../card-rules.js";
 import { createInvoker } from "../invoke.js";
 import { errorReporter } from "../report-error.js";
+import { verifiedClientCertificate, type ClientCertificate } from "../auth/client-certificate.js";
 import { buildClient, callSignal, type A2aClientOptions } from "../http/client-http.js";
 import type { A2aServerOptions } from "../server-types.js";
 import { DEFAULT_MAX_BODY, messageLimitProblem } from "../http/limits.js";
@@ -59,6 +65,19 @@ export function toConnectError(def: A2aServiceDefinition, e: unknown): ConnectEr
       ]
     : [];
   return new ConnectError(s.message, grpcCode(s.status), undefined, details as never);
+}
+
+/** The verified client certificate of a gRPC call's TLS connection, in connect's context values. */
+const grpcClientCertificateKey = createConnectKey<ClientCertificate | undefined>(undefined, {
+  description: "A2A client certificate",
+});
+
+/**
+ * Connect context values that carry a call's verified client certificate (mutual TLS) to the A2A gRPC routes:
+ * `connectNodeAdapter({ routes, contextValues: grpcContextValues })`. Without them a gRPC call has none.
+ */
+export function grpcContextValues(req: { readonly socket?: unknown }): ConnectValues {
+  return createConnectValues().set(grpcClientCertificateKey, verifiedClientCertificate(req.socket));
 }
 
 /** A service's registration on a connect router, as `connectNodeAdapter({ routes })` takes it. */
@@ -100,6 +119,7 @@ export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>):
         get headers() {
           return new Headers(ctx.requestHeader);
         },
+        clientCertificate: ctx.values.get(grpcClientCertificateKey),
       },
       admitted,
       "GRPC",

@@ -17,6 +17,7 @@ import { extensionsHeaderProblem } from "./limits.js";
 import type { CoreRequest, CoreResponse } from "../server-types.js";
 import { createContextValues, type ContextValues } from "../context-values.js";
 import { principalKey, type Principal } from "../auth/principal.js";
+import type { ClientCertificate } from "../auth/client-certificate.js";
 
 export interface Admitted {
   readonly version: string;
@@ -129,9 +130,17 @@ export function tenantOf(def: A2aServiceDefinition, input: object, localName: st
   return typeof v === "string" && v !== "" ? v : undefined;
 }
 
+/** Where a call's context reads its signal, headers, query and client certificate, each on first use. */
+export interface ContextSource {
+  readonly signal: AbortSignal;
+  readonly headers: Headers;
+  readonly query?: URLSearchParams;
+  readonly clientCertificate?: ClientCertificate | undefined;
+}
+
 /** A handler context whose signal and headers are built only if the handler reads them. */
 export function lazyContext(
-  source: { readonly signal: AbortSignal; readonly headers: Headers },
+  source: ContextSource,
   admitted: Admitted,
   binding: HandlerContext["binding"],
   tenant: string | undefined,
@@ -145,11 +154,11 @@ export function lazyContext(
  * reading them work, Object.keys and a spread do not show them. The values are made on first use.
  */
 class LazyContext implements HandlerContext {
-  readonly #source: { readonly signal: AbortSignal; readonly headers: Headers };
+  readonly #source: ContextSource;
   #values: ContextValues | undefined;
 
   constructor(
-    source: { readonly signal: AbortSignal; readonly headers: Headers },
+    source: ContextSource,
     readonly protocolVersion: string,
     readonly extensions: string[],
     readonly binding: HandlerContext["binding"],
@@ -164,6 +173,14 @@ class LazyContext implements HandlerContext {
 
   get headers(): Headers {
     return this.#source.headers;
+  }
+
+  get query(): URLSearchParams {
+    return this.#source.query ?? new URLSearchParams();
+  }
+
+  get clientCertificate(): ClientCertificate | undefined {
+    return this.#source.clientCertificate;
   }
 
   get values(): ContextValues {

@@ -19,6 +19,7 @@
  * declared length has arrived by the time it is asked for (the usual small
  * request) is taken from the stream's buffer at once, without listeners.
  */
+import { verifiedClientCertificate, type ClientCertificate } from "../auth/client-certificate.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BodyTooLargeError, type CoreHandler, type CoreRequest, type CoreResponse } from "../server-types.js";
 
@@ -65,6 +66,10 @@ class NodeRequest implements CoreRequest {
     this.method = req.method ?? "GET";
     this.path = q < 0 ? raw : raw.slice(0, q);
     this.hasQuery = q >= 0;
+  }
+
+  get clientCertificate(): ClientCertificate | undefined {
+    return verifiedClientCertificate(this.req.socket);
   }
 
   get query(): URLSearchParams {

@@ -44,7 +44,7 @@ import { fromJson, toJson, type DescMessage, type DescService, type JsonValue, t
 import type { OperationInfo } from "../definition.js";
 import type { ProtocolTables } from "../protocol-tables.js";
 import { messageJson } from "../protojson-write.js";
-import { A2AError, toJsonRpcError } from "../a2a-error.js";
+import { A2AError, jsonRpcHttpStatus, toJsonRpcError, withErrorHeaders } from "../a2a-error.js";
 import { errorReporter } from "../report-error.js";
 import {
   admitHttpCall,
@@ -153,7 +153,9 @@ const reply = (c: ServerCtx, id: Id, payload: { result: unknown } | { error: unk
 
 const fail = (c: ServerCtx, id: Id, e: unknown, operation?: string): CoreResponse => {
   c.report(e, operation);
-  return reply(c, id, { error: toJsonRpcError(c.def, e) });
+  const answer = reply(c, id, { error: toJsonRpcError(c.def, e) });
+  const status = jsonRpcHttpStatus(c.def, e);
+  return status === 200 ? answer : { ...answer, status, headers: withErrorHeaders(answer.headers, e) };
 };
 
 /**

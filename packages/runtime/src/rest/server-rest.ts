@@ -32,7 +32,7 @@ import { fromJson, type DescService, type JsonObject, type JsonValue, type Messa
 import type { OperationInfo } from "../definition.js";
 import type { ProtocolTables } from "../protocol-tables.js";
 import { messageJson } from "../protojson-write.js";
-import { A2AError, toRestError } from "../a2a-error.js";
+import { A2AError, toRestError, withErrorHeaders } from "../a2a-error.js";
 import { errorReporter } from "../report-error.js";
 import {
   admitHttpCall,
@@ -102,7 +102,7 @@ export function createRestHandler<S extends DescService>(
 function fail(c: ServerCtx, e: unknown, operation?: string): CoreResponse {
   c.report(e, operation);
   const { status, body } = toRestError(c.def, e);
-  return { status, headers: c.errorHeaders, body: JSON.stringify(body) };
+  return { status, headers: withErrorHeaders(c.errorHeaders, e), body: JSON.stringify(body) };
 }
 
 /** The stream once its first event is ready; an error before that is the ordinary error reply. */

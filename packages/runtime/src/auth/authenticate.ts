@@ -1,0 +1,220 @@
+/**
+ * Authentication from the agent card: an interceptor (interceptor.ts) that
+ * admits a call only when it meets one of the card's security requirements
+ * (auth/security-card.ts), with one verifier per declared scheme
+ * (auth/verifiers.ts). Spec v1.0 §7.4, §3.3.2, §13.1.
+ *
+ *   start     every scheme the card declares needs a verifier with the member
+ *             its type reads; else authenticate throws AuthSetupError, one
+ *             line naming the scheme, so the server does not start
+ *   each call requirements are tried in card order (an OR of ANDs); a scheme
+ *             is verified once per call; a requirement holds when every scheme
+ *             in it presents a valid credential granting the scopes it lists.
+ *             An empty requirement admits the call without a principal; a card
+ *             without requirements authenticates nothing
+ *   admitted  the principal (the first scheme's identity, the scopes of all)
+ *             is set in the call's values (principalKey): HandlerContext and
+ *             the executor's RequestContext read it
+ *   refused   valid credentials lacking a requirement's scopes:
+ *             PermissionDeniedError naming the missing scopes (403,
+ *             PERMISSION_DENIED); anything else: UnauthenticatedError (401,
+ *             UNAUTHENTICATED) saying which schemes the card accepts, with a
+ *             WWW-Authenticate challenge per scheme (RFC 9110 §11.6.1; Bearer
+ *             with error="invalid_token" or "insufficient_scope", RFC 6750 §3)
+ *
+ * The agent card itself is served before any interceptor runs, so card
+ * requests are never authenticated. Errors: override entry access-errors.
+ */
+import { A2AError } from "../a2a-error.js";
+import type { A2aCall, Interceptor } from "../interceptor.js";
+import { principalKey, type Principal } from "./principal.js";
+import { presentedFor, type Presented } from "./presented.js";
+import { readCardSecurity, type SecurityRequirement, type SecurityScheme } from "./security-card.js";
+import type { Identity, SchemeVerifier } from "./verifiers.js";
+
+export interface AuthenticateOptions {
+  /** The agent card: the JSON it is served as (v1.0 ProtoJSON or v0.3 a2a.json), or the v1.0 message. */
+  readonly card: unknown;
+  /** One verifier per scheme the card declares, by scheme name. */
+  readonly verifiers: Readonly<Record<string, SchemeVerifier>>;
+  /** The realm of the challenges. Default "a2a". */
+  readonly realm?: string;
+}
+
+/** A card and verifiers that do not fit: the server must not start. */
+export class AuthSetupError extends Error {
+  override name = "AuthSetupError";
+}
+
+type Outcome =
+  | { readonly kind: "absent" }
+  | { readonly kind: "invalid"; readonly why: string }
+  | { readonly kind: "valid"; readonly identity: Identity };
+
+/** The member a verifier of `scheme` must have. */
+function memberFor(scheme: SecurityScheme): "apiKey" | "bearer" | "basic" | "authorization" | "certificate" {
+  if (scheme.type === "apiKey") return "apiKey";
+  if (scheme.type === "mtls") return "certificate";
+  if (scheme.type !== "http") return "bearer";
+  const lower = scheme.scheme.toLowerCase();
+  return lower === "bearer" ? "bearer" : lower === "basic" ? "basic" : "authorization";
+}
+
+/** The interceptor that authenticates every call against the card; throws AuthSetupError at once on a misfit. */
+export function authenticate(options: AuthenticateOptions): Interceptor {
+  let security: ReturnType<typeof readCardSecurity>;
+  try {
+    security = readCardSecurity(options.card);
+  } catch (e) {
+    throw new AuthSetupError(`authenticate: ${(e as Error).message}`);
+  }
+  for (const scheme of security.schemes.values()) {
+    const verifier = options.verifiers[scheme.name] as Record<string, unknown> | undefined;
+    const member = memberFor(scheme);
+    if (typeof verifier?.[member] !== "function") {
+      throw new AuthSetupError(
+        `authenticate: the agent card declares security scheme "${scheme.name}" (${describe(scheme)}) ` +
+          `but no verifier with ${member}() is given for it`,
+      );
+    }
+  }
+  const requirements = security.requirements;
+  if (requirements.length === 0) return (next) => next;
+  const challenges = challengeSet(security.schemes, requirements, options.realm ?? "a2a");
+  const accepted = requirements.map((r) => [...r.keys()].join(" + ") || "(none)").join(" or ");
+  return (next) => async (call) => {
+    const outcomes = new Map<string, Promise<Outcome>>();
+    const outcomeOf = (name: string): Promise<Outcome> => {
+      let o = outcomes.get(name);
+      if (!o) {
+        o = verify(security.schemes.get(name)!, options.verifiers[name]!, call);
+        outcomes.set(name, o);
+      }
+      return o;
+    };
+    const verdict = await firstMet(requirements, outcomeOf);
+    if (verdict.kind === "met") {
+      if (verdict.principal) call.context.values.set(principalKey, verdict.principal);
+      return next(call);
+    }
+    if (verdict.kind === "scopes") {
+      throw new A2AError("PermissionDeniedError", `Permission denied: missing scope ${verdict.missing.join(", ")}`, {
+        headers: { "www-authenticate": challenges(new Map(), verdict.missing) },
+      });
+    }
+    const why = verdict.invalid.length > 0 ? `invalid credentials for ${verdict.invalid.join(", ")}` : "no credentials";
+    throw new A2AError("UnauthenticatedError", `Authentication required: ${why}; the agent card accepts ${accepted}`, {
+      headers: { "www-authenticate": challenges(new Map(verdict.invalid.map((n) => [n, true])), []) },
+    });
+  };
+}
+
+type Verdict =
+  | { readonly kind: "met"; readonly principal: Principal | undefined }
+  | { readonly kind: "scopes"; readonly missing: readonly string[] }
+  | { readonly kind: "refused"; readonly invalid: readonly string[] };
+
+/** The first requirement every scheme of which holds, else why none did. */
+async function firstMet(
+  requirements: readonly SecurityRequirement[],
+  outcomeOf: (name: string) => Promise<Outcome>,
+): Promise<Verdict> {
+  const invalid = new Set<string>();
+  let missing: readonly string[] | undefined;
+  for (const requirement of requirements) {
+    const held: [string, Identity][] = [];
+    for (const [name, scopes] of requirement) {
+      const outcome = await outcomeOf(name);
+      if (outcome.kind !== "valid") {
+        if (outcome.kind === "invalid") invalid.add(name);
+        break;
+      }
+      const lacking = scopes.filter((s) => !outcome.identity.scopes?.includes(s));
+      if (lacking.length > 0) {
+        missing ??= lacking;
+        break;
+      }
+      held.push([name, outcome.identity]);
+    }
+    if (held.length === requirement.size) return { kind: "met", principal: principalOf(held) };
+  }
+  return missing ? { kind: "scopes", missing } : { kind: "refused", invalid: [...invalid] };
+}
+
+function principalOf(held: readonly [string, Identity][]): Principal | undefined {
+  const first = held[0];
+  if (!first) return undefined;
+  const scopes = [...new Set(held.flatMap(([, identity]) => identity.scopes ?? []))];
+  return { id: first[1].id, scheme: first[0], scopes, claims: first[1].claims ?? {} };
+}
+
+async function verify(scheme: SecurityScheme, verifier: SchemeVerifier, call: A2aCall): Promise<Outcome> {
+  const presented = presentedFor(scheme, call.context);
+  if (!presented) return { kind: "absent" };
+  if (presented.kind === "malformed") return { kind: "invalid", why: presented.why };
+  const identity = await check(verifier, presented, call);
+  if (!identity) return { kind: "invalid", why: `${scheme.name}: not a valid credential` };
+  if (typeof identity.id !== "string" || identity.id === "") {
+    throw new Error(`authenticate: the verifier of scheme "${scheme.name}" returned an identity without an id`);
+  }
+  return { kind: "valid", identity };
+}
+
+/** Calls the verifier's member for what was presented (the start check made sure it has it). */
+function check(
+  verifier: SchemeVerifier,
+  presented: Exclude<Presented, { kind: "malformed" }>,
+  call: A2aCall,
+): Identity | undefined | Promise<Identity | undefined> {
+  if (presented.kind === "apiKey" && "apiKey" in verifier) return verifier.apiKey(presented.key, call);
+  if (presented.kind === "bearer" && "bearer" in verifier) return verifier.bearer(presented.token, call);
+  if (presented.kind === "basic" && "basic" in verifier) return verifier.basic(presented, call);
+  if (presented.kind === "authorization" && "authorization" in verifier) {
+    return verifier.authorization(presented.credentials, call);
+  }
+  if (presented.kind === "certificate" && "certificate" in verifier) {
+    return verifier.certificate(presented.certificate, call);
+  }
+  return undefined;
+}
+
+function describe(scheme: SecurityScheme): string {
+  if (scheme.type === "apiKey") return `API key in ${scheme.location} ${scheme.key}`;
+  if (scheme.type === "http") return `HTTP ${scheme.scheme}`;
+  return scheme.type === "mtls" ? "mutual TLS" : scheme.type === "oauth2" ? "OAuth 2.0" : "OpenID Connect";
+}
+
+const quoted = (v: string) => `"${v.replace(/["\\]/g, "\\$&")}"`;
+
+/**
+ * The WWW-Authenticate value: one challenge per scheme the requirements name, in card order, each once. Given the
+ * schemes whose credentials were invalid, and the missing scopes of a 403.
+ */
+function challengeSet(
+  schemes: ReadonlyMap<string, SecurityScheme>,
+  requirements: readonly SecurityRequirement[],
+  realm: string,
+): (invalid: ReadonlyMap<string, true>, missingScopes: readonly string[]) => string {
+  const names = [...new Set(requirements.flatMap((r) => [...r.keys()]))];
+  const r = `realm=${quoted(realm)}`;
+  return (invalid, missingScopes) => {
+    const out = new Set<string>();
+    for (const name of names) {
+      const scheme = schemes.get(name)!;
+      const member = memberFor(scheme);
+      if (member === "bearer") {
+        const error = missingScopes.length
+          ? `, error="insufficient_scope", scope=${quoted(missingScopes.join(" "))}`
+          : invalid.has(name)
+            ? ', error="invalid_token"'
+            : "";
+        out.add(`Bearer ${r}${error}`);
+      } else if (member === "basic") out.add(`Basic ${r}, charset="UTF-8"`);
+      else if (member === "authorization" && scheme.type === "http") out.add(`${scheme.scheme} ${r}`);
+      else if (scheme.type === "apiKey")
+        out.add(`ApiKey ${r}, in=${quoted(scheme.location)}, name=${quoted(scheme.key)}`);
+      else out.add(`MutualTLS ${r}`);
+    }
+    return [...out].join(", ");
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * The verifier of OAuth 2.0 and OpenID Connect bearer tokens that are JWT
+ * access tokens (RFC 9068), with `jose`:
+ *
+ *   keys       the issuer's JWKS, found through its discovery document
+ *              (`<issuer>/.well-known/openid-configuration`, or
+ *              `discoveryUrl`, or `jwksUri` given outright); the document
+ *              must name the same issuer. Read on first use and again after a
+ *              failure; jose refetches the JWKS when a token names a key id it
+ *              does not hold (key rotation), at most every 30 s
+ *   checks     signature with one of `algorithms` (never `none`), `iss`,
+ *              `aud` (one of `audience`), `exp` and `nbf` with `clockToleranceSec`
+ *              of skew (default 30), and `typ` when `requireTyp` is set
+ *   identity   id: the `sub` claim (else `client_id`); scopes: the `scope`
+ *              claim split on spaces (else the `scp` array); claims: the payload
+ *
+ * A token that fails a check is not valid (UnauthenticatedError). A discovery
+ * document or JWKS that cannot be read is a server fault: the call is
+ * InternalError and onError hears which URL failed.
+ */
+import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from "jose";
+import type { BearerVerifier, Identity } from "./verifiers.js";
+
+export interface JwtBearerOptions {
+  /** The issuer, exactly as tokens name it in `iss`. */
+  readonly issuer: string;
+  /** The audience (or audiences) a token must name in `aud`. */
+  readonly audience: string | readonly string[];
+  /** The discovery document. Default: `<issuer>/.well-known/openid-configuration`. */
+  readonly discoveryUrl?: string;
+  /** The JWKS, when it is not to be found through discovery. */
+  readonly jwksUri?: string;
+  /** Accepted signature algorithms. Default: RS256, PS256, ES256, EdDSA. */
+  readonly algorithms?: readonly string[];
+  /** Seconds of clock skew allowed on exp and nbf. Default 30. */
+  readonly clockToleranceSec?: number;
+  /** The `typ` header a token must carry, e.g. "at+jwt" (RFC 9068). Default: not checked. */
+  readonly requireTyp?: string;
+}
+
+const DEFAULT_ALGORITHMS = ["RS256", "PS256", "ES256", "EdDSA"];
+
+/** A verifier for the card's oauth2 or openIdConnect scheme (or HTTP Bearer) that reads JWT access tokens. */
+export function jwtBearer(options: JwtBearerOptions): BearerVerifier {
+  let keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
+  const keySet = () => {
+    keys ??= jwksUrl(options).then((url) => createRemoteJWKSet(url));
+    keys.catch(() => {
+      keys = undefined;
+    });
+    return keys;
+  };
+  return {
+    async bearer(token) {
+      const jwks = await keySet();
+      try {
+        const { payload } = await jwtVerify(token, jwks, {
+          issuer: options.issuer,
+          audience: typeof options.audience === "string" ? options.audience : [...options.audience],
+          algorithms: [...(options.algorithms ?? DEFAULT_ALGORITHMS)],
+          clockTolerance: options.clockToleranceSec ?? 30,
+          ...(options.requireTyp ? { typ: options.requireTyp } : {}),
+        });
+        return identityOf(payload);
+      } catch (e) {
+        if (e instanceof errors.JWKSTimeout || e instanceof errors.JOSENotSupported) throw e;
+        if (e instanceof errors.JOSEError) return undefined;
+        throw e;
+      }
+    },
+  };
+}
+
+function identityOf(payload: JWTPayload): Identity | undefined {
+  const id = typeof payload.sub === "string" ? payload.sub : payload["client_id"];
+  if (typeof id !== "string" || id === "") return undefined;
+  const scope = payload["scope"];
+  const scp = payload["scp"];
+  const scopes =
+    typeof scope === "string"
+      ? scope.split(" ").filter((s) => s !== "")
+      : Array.isArray(scp)
+        ? scp.filter((s): s is string => typeof s === "string")
+        : [];
+  return { id, scopes, claims: payload };
+}
+
+/** The JWKS URL: given, or from the discovery document, which must name the issuer. */
+async function jwksUrl(options: JwtBearerOptions): Promise<URL> {
+  if (options.jwksUri) return new URL(options.jwksUri);
+  const url = options.discoveryUrl ?? `${options.issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`;
+  let doc: unknown;
+  try {
+    const res = await fetch(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(10_000) });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    doc = await res.json();
+  } catch (e) {
+    throw new Error(`jwtBearer: reading the discovery document ${url} failed: ${(e as Error).message}`);
+  }
+  const fields = (typeof doc === "object" && doc !== null ? doc : {}) as Record<string, unknown>;
+  if (fields["issuer"] !== options.issuer) {
+    throw new Error(
+      `jwtBearer: the discovery document ${url} names issuer ${String(fields["issuer"])}, not ${options.issuer}`,
+    );
+  }
+  if (typeof fields["jwks_uri"] !== "string")
+    throw new Error(`jwtBearer: the discovery document ${url} has no jwks_uri`);
+  return new URL(fields["jwks_uri"]);
+}
