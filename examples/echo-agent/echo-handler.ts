@@ -26,8 +26,11 @@ export interface PushAllow {
 export interface EchoHandlerOptions {
   /** Where tasks live; default: in memory. */
   readonly store?: TaskStore;
-  /** The card GetExtendedAgentCard answers; without it, ExtendedAgentCardNotConfiguredError. */
-  readonly extendedCard?: () => AgentCard;
+  /**
+   * The card GetExtendedAgentCard answers the authenticated caller (its principal id); without it,
+   * ExtendedAgentCardNotConfiguredError. A call without a principal is UnauthenticatedError (S10 §13.3).
+   */
+  readonly extendedCard?: (principalId: string) => AgentCard;
   /**
    * Deliver push notifications to loopback and private addresses too. Default true: the example runs on
    * 127.0.0.1 next to its webhooks. An agent on a network keeps the screening on (false) and lists what its
@@ -53,6 +56,6 @@ export function createEchoHandler(options: EchoHandlerOptions = {}): A2AServiceH
       // Configs made by v0.3 calls (through the bridge) get the v0.3 Task in a2a.json.
       payload: olderPushPayloads,
     },
-    ...(extendedCard ? { extendedAgentCard: async () => extendedCard() } : {}),
+    ...(extendedCard ? { extendedAgentCard: async (principal) => extendedCard(principal.id) } : {}),
   });
 }

@@ -1,6 +1,6 @@
 /**
  * The example agent's logs: one line per HTTP request or gRPC call (method, path, A2A-Version, status,
- * milliseconds), and each error a handler method throws. main.ts writes them to stdout and stderr;
+ * milliseconds), and each A2A error a call ends with (logA2aErrors, an interceptor). main.ts writes them to stdout and stderr;
  * startEchoAgent logs nothing unless it is given an AgentLog.
  *
  * Every value taken from a request (method, path, A2A-Version, and an error's message, which quotes task ids
@@ -12,9 +12,8 @@
  * the name and message, is escaped.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
-import { A2AError, type A2aHandler, type A2aServiceDefinition, type HandlerContext } from "@protoc-gen-a2a/runtime";
+import { A2AError, type Interceptor as A2aInterceptor } from "@protoc-gen-a2a/runtime";
 
 export interface AgentLog {
   /** One line per HTTP request or gRPC call, e.g. `POST /a2a/jsonrpc v1.0 200 3.1ms`. */
@@ -145,40 +144,22 @@ async function* reportingStream<T>(events: AsyncIterable<T>, report: (e: unknown
   }
 }
 
-type Method = (this: unknown, request: unknown, context: HandlerContext) => unknown;
-
 /**
- * The handler with each method wrapped: an error it throws, rejects with or throws while its stream is
- * read is logged once and rethrown unchanged, so what goes on the wire does not change.
+ * An A2A interceptor that logs each A2AError a call ends with (an authentication refusal, a handler's answer,
+ * one thrown while its stream is read) once and rethrows it unchanged, so what goes on the wire does not change.
+ * The failures that are not A2A errors reach the servers' onError (server.ts), with the operation.
  */
-export function logHandlerErrors<S extends DescService>(
-  definition: A2aServiceDefinition<S>,
-  handler: A2aHandler<S>,
-  log: (line: string) => void,
-): A2aHandler<S> {
-  const methods = handler as Readonly<Record<string, unknown>>;
-  const wrapped: Record<string, Method> = {};
-  for (const op of definition.operations) {
-    const fn = methods[op.localName];
-    if (typeof fn !== "function") continue; // left out: the runtime answers UnsupportedOperationError
-    // Failures that are not A2A errors reach the servers' onError (server.ts), with the operation.
+export function logA2aErrors(log: (line: string) => void): A2aInterceptor {
+  return (next) => async (call) => {
     const report = (e: unknown) => {
-      if (e instanceof A2AError) log(describeHandlerError(op.name, e));
+      if (e instanceof A2AError) log(describeHandlerError(call.operation.name, e));
     };
-    wrapped[op.localName] = (request, context) => {
-      let out: unknown;
-      try {
-        out = (fn as Method).call(handler, request, context);
-      } catch (e) {
-        report(e);
-        throw e;
-      }
-      if (op.streaming) return reportingStream(out as AsyncIterable<unknown>, report);
-      return Promise.resolve(out).catch((e: unknown) => {
-        report(e);
-        throw e;
-      });
-    };
-  }
-  return wrapped as A2aHandler<S>;
+    try {
+      const result = await next(call);
+      return result.kind === "stream" ? { kind: "stream", messages: reportingStream(result.messages, report) } : result;
+    } catch (e) {
+      report(e);
+      throw e;
+    }
+  };
 }

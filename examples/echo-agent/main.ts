@@ -16,6 +16,11 @@
  * reach beside public addresses (push-env.ts); unset, loopback and private
  * addresses are allowed, since the agent listens on 127.0.0.1. A bad entry
  * ends it with one line on stderr and exit code 1.
+ * API_KEYS (a file of `<key> <principal-id>` lines) and OIDC_ISSUER with
+ * OIDC_AUDIENCE protect it (auth-env.ts): the card then requires an API key
+ * in X-API-Key or an OpenID Connect bearer token, every call is
+ * authenticated, each task is its caller's, and the extended card names the
+ * caller. A bad value ends it with one line on stderr and exit code 1.
  */
 import { readFileSync } from "node:fs";
 import { openPostgresTaskStore, StoreStartError } from "@protoc-gen-a2a/runtime/postgres";
@@ -23,6 +28,7 @@ import pg from "pg";
 import { createMemoryTaskStore, type TaskStore } from "@protoc-gen-a2a/runtime/task";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { PUSH_ALLOW_VARIABLE, pushAllowFromEnv } from "./push-env.js";
+import { securityFromEnv } from "./auth-env.js";
 import { ListenError, startEchoAgent, type AgentLog, type AgentOptions, type RunningAgent } from "./server.js";
 
 const PREFIX = "echo agent:";
@@ -112,12 +118,15 @@ async function start(): Promise<RunningAgent | undefined> {
   if ("problem" in grpc) return cannotStart(grpc.problem);
   const push = pushAllowFromEnv(process.env[PUSH_ALLOW_VARIABLE]);
   if ("problem" in push) return cannotStart(push.problem);
+  const access = securityFromEnv(process.env);
+  if ("problem" in access) return cannotStart(access.problem);
+  const security = access.security ? { security: access.security } : {};
   const made = await storeFromEnv();
   if ("problem" in made) return cannotStart(made.problem);
   const { store } = made;
   try {
     const ports = { port: http.port, grpcPort: grpc.port };
-    return await startEchoAgent({ ...ports, log, store, ...push, ...signingFromEnv() });
+    return await startEchoAgent({ ...ports, log, store, ...push, ...security, ...signingFromEnv() });
   } catch (e) {
     await store.close();
     if (e instanceof ListenError) return cannotStart(listenProblem(e));

@@ -12,7 +12,8 @@ import type { AddressInfo } from "node:net";
 import { toJson } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { grpcFallback, nodeHttpListener } from "@protoc-gen-a2a/runtime";
-import type { ErrorContext } from "@protoc-gen-a2a/runtime";
+import type { ErrorContext, Interceptor } from "@protoc-gen-a2a/runtime";
+import { authenticate } from "@protoc-gen-a2a/runtime/auth";
 import { signAgentCard, type SignAgentCardOptions } from "@protoc-gen-a2a/runtime/card-signing";
 import type { TaskStore } from "@protoc-gen-a2a/runtime/task";
 import {
@@ -27,7 +28,8 @@ import { AgentCardSchema, type AgentCard } from "../../generated-samples/v1.0.1/
 import { bridgeToOlder, dualVersionHttpHandler, toOlderJson } from "../../generated-samples/a2a_compat.js";
 import { echoAgentCard, type AgentUrls } from "./agent-card.js";
 import { createEchoHandler, type PushAllow } from "./echo-handler.js";
-import { describeHandlerError, logGrpcCalls, logHandlerErrors, logHttpRequests, type AgentLog } from "./logging.js";
+import { describeHandlerError, logA2aErrors, logGrpcCalls, logHttpRequests, type AgentLog } from "./logging.js";
+import type { AgentSecurity } from "./auth-env.js";
 
 export type { AgentLog } from "./logging.js";
 export type { PushAllow } from "./echo-handler.js";
@@ -57,6 +59,11 @@ export interface AgentOptions {
   readonly pushToPrivateNetworks?: boolean;
   /** Webhook hosts and CIDR networks allowed beside public addresses; main.ts reads A2A_PUSH_ALLOW (push-env.ts). */
   readonly pushAllow?: PushAllow;
+  /**
+   * Require what the card then declares (auth-env.ts: API_KEYS, OIDC_ISSUER): every call is authenticated,
+   * tasks are scoped to their caller, and the extended card names the caller. Unset: open, no extended card.
+   */
+  readonly security?: AgentSecurity;
 }
 
 /** A server of the agent could not listen on its port; `code` is the system error (EADDRINUSE, EACCES, …). */
@@ -107,15 +114,24 @@ async function signedCard(card: AgentCard, options: AgentOptions): Promise<unkno
 }
 
 /**
- * With a log, what every server of the agent gets: its onError, which reports the failures that are not A2A
- * errors (a handler's exception, with its stack); the handler wrapper (logging.ts) reports the A2A errors the
- * handler answers with.
+ * What every server of the agent gets: with security, the interceptor that authenticates each call against the
+ * card; with a log, onError, which reports the failures that are not A2A errors (a handler's exception, with
+ * its stack), and the interceptor that logs the A2A errors calls end with (logging.ts), outermost, so it logs
+ * authentication refusals too.
  */
 function serverOptions(options: AgentOptions) {
   const log = options.log;
-  return log
-    ? { onError: (e: unknown, at: ErrorContext) => log.error(describeHandlerError(at.operation ?? "-", e)) }
-    : {};
+  const security = options.security;
+  const interceptors: Interceptor[] = [
+    ...(log ? [logA2aErrors(log.error)] : []),
+    ...(security ? [authenticate({ card: security, verifiers: security.verifiers })] : []),
+  ];
+  return {
+    ...(log
+      ? { onError: (e: unknown, at: ErrorContext) => log.error(describeHandlerError(at.operation ?? "-", e)) }
+      : {}),
+    ...(interceptors.length > 0 ? { interceptors } : {}),
+  };
 }
 
 /** The HTTP server's listener: card, JSON-RPC and HTTP+JSON, at 1.0 and (unless only10) 0.3. */
@@ -166,14 +182,19 @@ function grpcServer(options: AgentOptions, handlers: Handlers, card: CardJson, s
 /** Starts the agent; rejects with a ListenError when a port cannot be listened on (nothing is left open). */
 export async function startEchoAgent(options: AgentOptions = {}): Promise<RunningAgent> {
   let urls: AgentUrls | undefined;
+  const security = options.security;
   const echo = createEchoHandler({
-    extendedCard: () => echoAgentCard(urls!, true, options.requiredExtensions),
+    ...(security
+      ? {
+          extendedCard: (principalId: string) =>
+            echoAgentCard(urls!, true, options.requiredExtensions, { security, principalId }),
+        }
+      : {}),
     ...(options.store ? { store: options.store } : {}),
     ...(options.pushToPrivateNetworks !== undefined ? { pushToPrivateNetworks: options.pushToPrivateNetworks } : {}),
     ...(options.pushAllow ? { pushAllow: options.pushAllow } : {}),
   });
-  // Wrapped before the bridge, so v0.3 calls' handler errors are logged too.
-  const handler = options.log ? logHandlerErrors(A2AServiceV1_0, echo, options.log.error) : echo;
+  const handler = echo;
   const handlers: Handlers = { handler, older: bridgeToOlder(handler).handler };
   let card: CardJson | undefined;
   const cardOf: CardJson = { newer: () => card!.newer(), older: () => card!.older() };
@@ -190,7 +211,7 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
   }
   const base = `http://127.0.0.1:${port}`;
   urls = { jsonrpc: `${base}/a2a/jsonrpc`, rest: `${base}/a2a/rest`, grpc: `127.0.0.1:${grpcPort}` };
-  const plain = echoAgentCard(urls, false, options.requiredExtensions);
+  const plain = echoAgentCard(urls, false, options.requiredExtensions, { security });
   card = cardJson(plain, await signedCard(plain, options));
   return {
     urls: { ...urls, card: `${base}/.well-known/agent-card.json` },
