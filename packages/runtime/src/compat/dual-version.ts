@@ -31,7 +31,12 @@ import type { DescService } from "@bufbuild/protobuf";
 import { createAgentCardHandler } from "../http/card-server.js";
 import type { A2aHandler, A2aServiceDefinition } from "../definition.js";
 import { mergeAgentCards } from "./dual-card.js";
-import { AGENT_CARD_PATH, createA2aHttpHandler } from "../http/http-server.js";
+import {
+  AGENT_CARD_PATH,
+  createA2aHttpHandler,
+  type StrictTransportSecurity,
+  withStrictTransportSecurity,
+} from "../http/http-server.js";
 import { compilePathMatcher } from "../http/path-matcher.js";
 import { distinctVersions } from "../http/negotiation.js";
 import { headOf } from "../http/head.js";
@@ -70,6 +75,8 @@ export interface DualVersionOptions<O extends DescService, N extends DescService
   readonly onError?: OnError;
   /** Run around every call of both sides, the first outermost (interceptor.ts); a v0.3 call as a v0.3 call. */
   readonly interceptors?: readonly Interceptor[];
+  /** Sends Strict-Transport-Security on every answer (http-server.ts). */
+  readonly strictTransportSecurity?: StrictTransportSecurity;
 }
 
 export function createDualVersionHttpHandler<O extends DescService, N extends DescService>(
@@ -91,7 +98,7 @@ export function createDualVersionHttpHandler<O extends DescService, N extends De
   const toOlder = (asked: string | null) => olderVersions.includes(majorMinor(asked ?? rules.absentVersionMeans));
   const hint = newerRouteHint(options.older.definition, options.newer.definition, options.restBasePath);
   const vary = (res: CoreResponse) => ({ ...res, headers: { ...res.headers, vary: header } });
-  return async (req) => {
+  return withStrictTransportSecurity(async (req) => {
     const asked = askedVersion(req, header, rules.versionQueryParameter);
     if (req.path === AGENT_CARD_PATH) {
       // The card depends on the version header: caches must keep one per value.
@@ -101,7 +108,7 @@ export function createDualVersionHttpHandler<O extends DescService, N extends De
     if (!toOlder(asked)) return newer(req);
     const res = await older(req);
     return res.status === 404 && asked === null ? (hint(req) ?? res) : res;
-  };
+  }, options.strictTransportSecurity);
 }
 
 const NO_HEADERS = new Headers();

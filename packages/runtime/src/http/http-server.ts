@@ -13,6 +13,10 @@
  * The card is cacheable (card-server.ts). HEAD is GET without a body, on the
  * card and on every GET route, with the Content-Length the GET sends (head.ts):
  * a streaming response is closed before anything is read from it.
+ *
+ * With `strictTransportSecurity`, every answer carries Strict-Transport-
+ * Security (RFC 6797), for an agent served over HTTPS: browsers then refuse
+ * plain HTTP to its host for max-age seconds. Send it over HTTPS only.
  */
 import type { DescService } from "@bufbuild/protobuf";
 import { createAgentCardHandler } from "./card-server.js";
@@ -32,6 +36,39 @@ export interface A2aHttpOptions<S extends DescService = DescService> extends Jso
   readonly agentCardMaxAge?: number;
   /** More headers for the agent card response; they take precedence over the caching headers. */
   readonly agentCardHeaders?: (headers: Headers) => Readonly<Record<string, string>>;
+  /** Sends Strict-Transport-Security on every answer (HTTPS only; RFC 6797). Default: not sent. */
+  readonly strictTransportSecurity?: StrictTransportSecurity;
+}
+
+/** The Strict-Transport-Security header's directives. */
+export interface StrictTransportSecurity {
+  /** Seconds browsers keep to HTTPS for the host, e.g. 31536000 (a year). */
+  readonly maxAgeSec: number;
+  readonly includeSubDomains?: boolean;
+  readonly preload?: boolean;
+}
+
+/** The Strict-Transport-Security value of the directives. */
+export function strictTransportSecurityValue(hsts: StrictTransportSecurity): string {
+  if (!Number.isSafeInteger(hsts.maxAgeSec) || hsts.maxAgeSec < 0) {
+    throw new Error(`strictTransportSecurity.maxAgeSec: ${hsts.maxAgeSec} is not a whole number of seconds`);
+  }
+  return (
+    `max-age=${hsts.maxAgeSec}` +
+    (hsts.includeSubDomains ? "; includeSubDomains" : "") +
+    (hsts.preload ? "; preload" : "")
+  );
+}
+
+/** The handler with the Strict-Transport-Security header added to every answer, when asked for. */
+export function withStrictTransportSecurity(
+  handler: CoreHandler,
+  hsts: StrictTransportSecurity | undefined,
+): CoreHandler {
+  if (!hsts) return handler;
+  const value = strictTransportSecurityValue(hsts);
+  return (req) =>
+    handler(req).then((res) => ({ ...res, headers: { ...res.headers, "strict-transport-security": value } }));
 }
 
 /**
@@ -62,13 +99,13 @@ export function createA2aHttpHandler<S extends DescService>(options: A2aHttpOpti
     if (restBase === "" || req.path.startsWith(restPrefix)) return rest(req);
     return Promise.resolve({ status: 404, headers: {}, body: "" });
   };
-  return (req) => {
+  return withStrictTransportSecurity((req) => {
     try {
       return req.method === "HEAD" ? route(asGet(req)).then(headOf) : route(req);
     } catch (e) {
       return Promise.reject(e);
     }
-  };
+  }, options.strictTransportSecurity);
 }
 
 /** The same request as a GET: a view whose other members are the request's own. */
