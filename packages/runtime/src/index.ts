@@ -115,6 +115,12 @@ export {
   type OlderVersionFallback,
 } from "./client-for-card.js";
 export { withResubscribe, type ResubscribeOptions } from "./resubscribe.js";
+export {
+  chainClientInterceptors,
+  type A2aClientCall,
+  type A2aClientNext,
+  type ClientInterceptor,
+} from "./client/client-interceptor.js";
 export type { Converter, Direction, Loss } from "./compat/conversion-types.js";
 export {
   eachAt,

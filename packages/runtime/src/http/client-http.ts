@@ -1,18 +1,33 @@
 /**
- * What the JSON-RPC and HTTP+JSON clients share: options, the service
+ * What the JSON-RPC, HTTP+JSON and gRPC clients share: options, the service
  * parameters every request carries (A2A-Version as the interface's
  * Major.Minor, A2A-Extensions comma-separated), the tenant copied from the
  * interface into every request (spec §8.3.2), call signals (caller
- * signal, per-call signal, timeout), streams resumed after a drop when asked
- * (resubscribe.ts), and the error net: a call rejects only
+ * signal, per-call signal, timeout), the client's interceptors around each
+ * request (client/client-interceptor.ts), streams resumed after a drop when
+ * asked (resubscribe.ts), and the error net: a call rejects only
  * with A2AError or A2ATransportError (client-errors.ts); whatever else breaks
- * (fetch, a body cut off, an answer that does not decode) becomes an
- * A2ATransportError naming the operation and the URL, the failure as cause.
+ * (fetch, a body cut off, an answer that does not decode, an interceptor's own
+ * error) becomes an A2ATransportError naming the operation and the URL, the
+ * failure as cause.
+ *
+ * buildClient hands a binding the headers the interceptors left (BindingCall:
+ * `headerSet`, and `headers` as a record for the gRPC client's metadata) and
+ * the query parameters they added (`query`, HTTP bindings only).
  */
 import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
 import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "../definition.js";
-import { transportFailure } from "../client-errors.js";
+import type { A2aResult } from "../interceptor.js";
+import type { Binding } from "../select-interface.js";
+import { transportFailure, type CallSite } from "../client-errors.js";
 import { resubscribing, subscriptionFor, type ResubscribeOptions } from "../resubscribe.js";
+import {
+  chainClientInterceptors,
+  openStream,
+  type A2aClientCall,
+  type A2aClientNext,
+  type ClientInterceptor,
+} from "../client/client-interceptor.js";
 
 export interface A2aClientOptions {
   /** The interface URL from the agent card. */
@@ -32,19 +47,50 @@ export interface A2aClientOptions {
    * again (resubscribe.ts): true for the defaults, or the bounds. Default: off.
    */
   readonly resubscribe?: boolean | ResubscribeOptions;
+  /** Around every request, the first outermost (client/client-interceptor.ts). */
+  readonly interceptors?: readonly ClientInterceptor[];
 }
 
+/** The call options buildClient hands a binding: the caller's, with what the interceptors set. */
+export interface BindingCall extends CallOptions {
+  /** Every header to send, as the interceptors left them (HTTP bindings send exactly these). */
+  readonly headerSet?: Headers;
+  /** Query parameters to add to the request URL (HTTP bindings). */
+  readonly query?: URLSearchParams;
+}
+
+/** The headers of a request: the call's full set from buildClient, else the client's, version, extensions, call's. */
 export function serviceHeaders(
   def: A2aServiceDefinition,
   options: A2aClientOptions,
+  call: BindingCall | undefined,
+): Headers {
+  if (call?.headerSet) return new Headers(call.headerSet);
+  return startHeaders(def, options, call, "HTTP+JSON");
+}
+
+/** The client's headers, the version and extension headers of the binding, and the call's own headers. */
+function startHeaders(
+  def: A2aServiceDefinition,
+  options: A2aClientOptions,
   call: CallOptions | undefined,
+  binding: Binding,
 ): Headers {
   const h = new Headers(options.headers);
-  if (def.headers.versionHeader) h.set(def.headers.versionHeader, def.protocolVersion);
+  const grpc = binding === "GRPC";
+  const version = grpc ? def.headers.grpcVersionKey : def.headers.versionHeader;
+  if (version) h.set(version, def.protocolVersion);
   if (options.extensions && options.extensions.length > 0)
-    h.set(def.headers.extensionsHeader, options.extensions.join(", "));
+    h.set(grpc ? def.headers.grpcExtensionsKey : def.headers.extensionsHeader, options.extensions.join(", "));
   for (const [k, v] of Object.entries(call?.headers ?? {})) h.set(k, v);
   return h;
+}
+
+/** `url` with the call's query parameters added to those it has. */
+export function withQuery(url: string, call: BindingCall | undefined): string {
+  const extra = call?.query?.toString();
+  if (!extra) return url;
+  return url + (url.includes("?") ? "&" : "?") + extra;
 }
 
 export function callSignal(options: A2aClientOptions, call: CallOptions | undefined): AbortSignal | undefined {
@@ -72,38 +118,102 @@ export function requestMessage(
   return msg;
 }
 
-/** fetch, with a rejection (refused connection, DNS, abort, timeout) as a transport error naming the call. */
+/**
+ * fetch, with a rejection (refused connection, DNS, abort, timeout) as a transport error naming the call at
+ * `shown`: the URL without the query parameters interceptors added, which may carry an API key.
+ */
 export async function fetchFor(
   fetchFn: typeof globalThis.fetch,
   operation: string,
   url: string,
   init: RequestInit & { readonly method: string },
+  shown = url,
 ): Promise<Response> {
   try {
     return await fetchFn(url, init);
   } catch (e) {
-    throw transportFailure({ operation, url, method: init.method }, e);
+    throw transportFailure({ operation, url: shown, method: init.method }, e);
   }
 }
 
-/** Builds the typed client object from per-operation unary and stream callers, behind the error net. */
+type UnaryCaller = (op: OperationInfo, request: Message, call?: BindingCall) => Promise<Message>;
+type StreamCaller = (op: OperationInfo, request: Message, call?: BindingCall) => AsyncIterable<Message>;
+
+/** The end of the interceptor chain: the binding's request, its failures as the two client errors. */
+function bindingStep(unary: UnaryCaller, stream: StreamCaller, site: (op: OperationInfo) => CallSite): A2aClientNext {
+  return async (call) => {
+    const sent: BindingCall = {
+      headers: Object.fromEntries(call.headers),
+      headerSet: call.headers,
+      query: call.query,
+      ...(call.signal ? { signal: call.signal } : {}),
+    };
+    try {
+      if (!call.operation.streaming) return { kind: "unary", message: await unary(call.operation, call.request, sent) };
+      return {
+        kind: "stream",
+        messages: guarded(site(call.operation), await openStream(stream(call.operation, call.request, sent))),
+      };
+    } catch (e) {
+      throw transportFailure(site(call.operation), e);
+    }
+  };
+}
+
+/** A stream whose failures are the two client errors. */
+async function* guarded(site: CallSite, events: AsyncIterable<Message>): AsyncIterable<Message> {
+  try {
+    yield* events;
+  } catch (e) {
+    throw transportFailure(site, e);
+  }
+}
+
+/** What a call through the chain resolved to, checked against the operation's kind. */
+function resultOf(op: OperationInfo, result: A2aResult): A2aResult {
+  if (result.kind === (op.streaming ? "stream" : "unary")) return result;
+  throw new Error(
+    `${op.name}: an interceptor answered a ${result.kind} result for a ${op.streaming ? "stream" : "unary call"}`,
+  );
+}
+
+/**
+ * Builds the typed client object from per-operation unary and stream callers, with the client's interceptors
+ * around each request, behind the error net. `binding` names the binding to interceptors and picks the version
+ * and extension header names (gRPC's metadata keys for "GRPC", the default, which the gRPC client relies on).
+ */
 export function buildClient<S>(
   def: A2aServiceDefinition,
-  unary: (op: OperationInfo, request: Message, call?: CallOptions) => Promise<Message>,
-  stream: (op: OperationInfo, request: Message, call?: CallOptions) => AsyncIterable<Message>,
+  unary: UnaryCaller,
+  stream: StreamCaller,
   options: A2aClientOptions,
+  binding: Binding = "GRPC",
 ): A2aClient<S> {
   const client: Record<string, unknown> = {};
   const site = (op: OperationInfo) => ({ operation: op.name, url: options.url });
-  async function* guarded(op: OperationInfo, events: AsyncIterable<Message>) {
+  const chain = chainClientInterceptors(options.interceptors ?? [], bindingStep(unary, stream, site));
+  const run = async (op: OperationInfo, init: unknown, call: CallOptions | undefined): Promise<A2aResult> => {
+    const signal = callSignal(options, call);
+    const first: A2aClientCall = {
+      operation: op,
+      request: requestMessage(def, op, init, options),
+      headers: startHeaders(def, options, call, binding),
+      query: new URLSearchParams(),
+      url: options.url,
+      binding,
+      protocolVersion: def.protocolVersion,
+      signal,
+    };
     try {
-      yield* events;
+      return resultOf(op, await chain(first));
     } catch (e) {
       throw transportFailure(site(op), e);
     }
+  };
+  async function* start(op: OperationInfo, init: unknown, call: CallOptions | undefined) {
+    const result = await run(op, init, call);
+    if (result.kind === "stream") yield* guarded(site(op), result.messages);
   }
-  const start = (op: OperationInfo, init: unknown, call: CallOptions | undefined) =>
-    guarded(op, stream(op, requestMessage(def, op, init, options), call));
   const policy = options.resubscribe === true ? {} : options.resubscribe || undefined;
   const resumed = (op: OperationInfo, init: unknown, call: CallOptions | undefined) =>
     policy && subscriptionFor(def, op)
@@ -112,10 +222,10 @@ export function buildClient<S>(
   for (const op of def.operations) {
     client[op.localName] = op.streaming
       ? (init: unknown, call?: CallOptions) => resumed(op, init, call)
-      : (init: unknown, call?: CallOptions) =>
-          unary(op, requestMessage(def, op, init, options), call).catch((e: unknown) => {
-            throw transportFailure(site(op), e);
-          });
+      : async (init: unknown, call?: CallOptions) => {
+          const result = await run(op, init, call);
+          return result.kind === "unary" ? result.message : undefined;
+        };
   }
   return client as A2aClient<S>;
 }

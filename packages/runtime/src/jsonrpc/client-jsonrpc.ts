@@ -10,13 +10,23 @@
  *
  * The same calls on JSON (params in, result out) are the client's `jsonrpc`
  * property (JsonRpcClient), for the client-side version bridge's one-pass
- * conversions.
+ * conversions. A client with interceptors makes those calls through its
+ * messages too (params decoded, the result encoded back), so that the
+ * interceptors see every request, as the server does (server-jsonrpc.ts).
  */
 import { fromJson, toJson, type DescService, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { A2aServiceDefinition, CallOptions, OperationInfo } from "../definition.js";
 import { A2ATransportError } from "../a2a-error.js";
 import { errorFromJsonRpc } from "../client-errors.js";
-import { buildClient, callSignal, fetchFor, serviceHeaders, type A2aClientOptions } from "../http/client-http.js";
+import {
+  buildClient,
+  callSignal,
+  fetchFor,
+  serviceHeaders,
+  withQuery,
+  type A2aClientOptions,
+  type BindingCall,
+} from "../http/client-http.js";
 import { jsonLimitProblem, MAX_RESULT_DEPTH } from "../http/limits.js";
 import { decodeSse, sseStreamFromResponse } from "../http/sse.js";
 import { messageJson } from "../protojson-write.js";
@@ -46,7 +56,7 @@ export function createJsonRpcClient<S extends DescService>(
     fetchFn: options.fetch ?? globalThis.fetch,
     nextId: 0,
   };
-  const calls: JsonRpcCalls = {
+  const wire: JsonRpcCalls = {
     onLoss: options.onLoss,
     async call(op, params, call) {
       const res = await post(c, op, params, call, def.contentTypes.jsonrpc.response);
@@ -63,13 +73,46 @@ export function createJsonRpcClient<S extends DescService>(
   };
   const client = buildClient<S>(
     def,
-    async (op, request, call) => messageOf(c, op, await calls.call(op, paramsOf(c, op, request), call)),
+    async (op, request, call) => messageOf(c, op, await wire.call(op, paramsOf(c, op, request), call)),
     async function* (op, request, call) {
-      for await (const result of calls.stream(op, paramsOf(c, op, request), call)) yield messageOf(c, op, result);
+      for await (const result of wire.stream(op, paramsOf(c, op, request), call)) yield messageOf(c, op, result);
     },
     options,
+    "JSONRPC",
   );
+  const calls = options.interceptors?.length ? throughMessages(c, client as unknown as MessageCalls, wire) : wire;
   return Object.assign(client, { jsonrpc: calls });
+}
+
+type MessageCalls = Record<string, (request: Message, call?: CallOptions) => unknown>;
+
+/** The JSON calls made through the typed client's methods, so that its interceptors see them. */
+function throughMessages(c: ClientCtx, client: MessageCalls, wire: JsonRpcCalls): JsonRpcCalls {
+  return {
+    onLoss: wire.onLoss,
+    async call(op, params, call) {
+      const response = (await client[op.localName]!(requestOf(c, op, params), call)) as Message;
+      return resultJson(c, op, response);
+    },
+    async *stream(op, params, call) {
+      const events = client[op.localName]!(requestOf(c, op, params), call) as AsyncIterable<Message>;
+      for await (const event of events) yield resultJson(c, op, event);
+    },
+  };
+}
+
+/** Params as the operation's request message (through the codec when the version has one). */
+function requestOf(c: ClientCtx, op: OperationInfo, params: JsonValue): Message {
+  const onDrop = (path: string, reason: string) => c.options.onLoss?.(op.name, { path, reason });
+  const json = c.codec ? c.codec.decode(op.method.input, params, onDrop) : params;
+  return fromJson(op.method.input, json ?? {}, { ignoreUnknownFields: true });
+}
+
+/** A response message as the result JSON the wire would carry (a2a.json through the codec, else ProtoJSON). */
+function resultJson(c: ClientCtx, op: OperationInfo, message: Message): JsonValue {
+  if (!c.codec) return messageJson(c.def, op.method.output, message);
+  const onDrop = (path: string, reason: string) => c.options.onLoss?.(op.name, { path, reason });
+  return c.codec.encode(op.method.output, toJson(op.method.output, message as never), onDrop);
 }
 
 /** The params of a request: a2a.json through the codec, else ProtoJSON. */
@@ -80,7 +123,7 @@ function paramsOf(c: ClientCtx, op: OperationInfo, request: Message): JsonValue 
 }
 
 /** POSTs the envelope; a non-2xx answer is its JSON-RPC error, else a transport error. */
-async function post(c: ClientCtx, op: OperationInfo, params: JsonValue, call: CallOptions | undefined, accept: string) {
+async function post(c: ClientCtx, op: OperationInfo, params: JsonValue, call: BindingCall | undefined, accept: string) {
   const { def, options } = c;
   const headers = serviceHeaders(def, options, call);
   headers.set("content-type", def.contentTypes.jsonrpc.request);
@@ -94,7 +137,7 @@ async function post(c: ClientCtx, op: OperationInfo, params: JsonValue, call: Ca
   const body = JSON.stringify(envelope);
   const signal = callSignal(options, call);
   const init = { method: "POST", headers, body, ...(signal ? { signal } : {}) };
-  const res = await fetchFor(c.fetchFn, op.name, options.url, init);
+  const res = await fetchFor(c.fetchFn, op.name, withQuery(options.url, call), init, options.url);
   if (!res.ok) {
     const text = await res.text();
     throw errorEnvelope(c, text) ?? refusal(c, op, `answered HTTP ${res.status}`, res.status, text);

@@ -10,12 +10,22 @@
  * the same body.
  * When the peer answers 405 or 501, a route the overrides add for the same
  * operation with another method is tried once (SubscribeToTask GET → POST, I14).
+ * Query parameters an interceptor adds (an API key) follow the request's own;
+ * errors name the URL without them.
  */
 import { fromJson, type DescService, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { messageJson } from "../protojson-write.js";
-import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "../definition.js";
+import type { A2aClient, A2aServiceDefinition, OperationInfo } from "../definition.js";
 import { errorFromRest } from "../client-errors.js";
-import { buildClient, callSignal, fetchFor, serviceHeaders, type A2aClientOptions } from "../http/client-http.js";
+import {
+  buildClient,
+  callSignal,
+  fetchFor,
+  serviceHeaders,
+  withQuery,
+  type A2aClientOptions,
+  type BindingCall,
+} from "../http/client-http.js";
 import { expandPath } from "../http/path-matcher.js";
 import type { Route } from "../http/route-types.js";
 import { decodeSse, sseStreamFromResponse } from "../http/sse.js";
@@ -55,6 +65,7 @@ export function createRestClient<S extends DescService>(
       }
     },
     options,
+    "HTTP+JSON",
   );
 }
 
@@ -62,7 +73,7 @@ export function createRestClient<S extends DescService>(
  * Sends a request on the route that fits it (its tenant variant; the proto's route first) and, when that answers
  * 405 or 501, once more on the override route of another method; a non-2xx answer is thrown as its error.
  */
-async function send(c: ClientCtx, op: OperationInfo, request: Message, call: CallOptions | undefined, accept: string) {
+async function send(c: ClientCtx, op: OperationInfo, request: Message, call: BindingCall | undefined, accept: string) {
   const { def } = c;
   const json = messageJson(def, op.method.input, request) as JsonObject;
   const tenant = def.tenantField ? json[fieldJson(op, def.tenantField)] : undefined;
@@ -91,7 +102,7 @@ async function sendOn(
   op: OperationInfo,
   route: Route,
   json: JsonObject,
-  call: CallOptions | undefined,
+  call: BindingCall | undefined,
   accept: string,
 ) {
   const { def, options } = c;
@@ -117,12 +128,13 @@ async function sendOn(
   const qs = query.toString();
   const signal = callSignal(options, call);
   const url = c.base + expandPath(route, pathValues(route, json)) + (qs ? "?" + qs : "");
-  const res = await fetchFor(c.fetchFn, op.name, url, {
+  const init = {
     method: route.method,
     headers,
     ...(body !== undefined ? { body } : {}),
     ...(signal ? { signal } : {}),
-  });
+  };
+  const res = await fetchFor(c.fetchFn, op.name, withQuery(url, call), init, url);
   return { res, site: { operation: op.name, url, method: route.method } };
 }
 
