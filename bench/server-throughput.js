@@ -21,6 +21,9 @@
 //   - before measuring, one request checks each target answers 200 with the
 //     expected result (the agent message "ok"); a target that does not is
 //     skipped with a warning, and ratios involving it are not printed.
+// Ours also runs behind authentication (ours-apikey: an API key in X-API-Key;
+// ours-jwt: an ES256 JWT bearer token checked by jwtBearer against a JWKS the
+// server process serves itself), JSON-RPC only, each against ours without it.
 // Both A2A servers run the same trivial agent (SendMessage answers at once
 // with one agent Message) and get the same request: a small user message,
 // `A2A-Version: 1.0`, JSON-RPC method "SendMessage" or POST
@@ -98,6 +101,26 @@ const TARGETS = [
     check: (j) => j?.jsonrpc === "2.0" && j?.id === 1 && isOkMessage(j?.result),
   },
   {
+    key: "oursJsonrpcApiKey",
+    label: "ours JSON-RPC, API key",
+    server: "ours-apikey",
+    method: "POST",
+    path: "/a2a/jsonrpc",
+    headers: { ...JSONRPC_HEADERS, "x-api-key": "bench-key" },
+    body: JSONRPC_BODY,
+    check: (j) => j?.jsonrpc === "2.0" && j?.id === 1 && isOkMessage(j?.result),
+  },
+  {
+    key: "oursJsonrpcJwt",
+    label: "ours JSON-RPC, JWT bearer",
+    server: "ours-jwt",
+    method: "POST",
+    path: "/a2a/jsonrpc",
+    headers: JSONRPC_HEADERS,
+    body: JSONRPC_BODY,
+    check: (j) => j?.jsonrpc === "2.0" && j?.id === 1 && isOkMessage(j?.result),
+  },
+  {
     key: "oursRest",
     label: "ours REST",
     server: "ours",
@@ -162,7 +185,7 @@ async function startServer(kind, cpu, nodeFlags = []) {
   const child = spawnNode(cpu, [...nodeFlags, serverScript, kind], ["pipe", "pipe", "pipe"]);
   const err = [];
   child.stderr.on("data", (c) => err.push(c));
-  const port = await new Promise((resolve, reject) => {
+  const { port, headers } = await new Promise((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error(`${kind} server did not start within 15 s`)), 15_000);
     child.stdout.on("data", (c) => {
@@ -171,7 +194,7 @@ async function startServer(kind, cpu, nodeFlags = []) {
       if (nl < 0) return;
       clearTimeout(timer);
       try {
-        resolve(JSON.parse(out.slice(0, nl)).port);
+        resolve(JSON.parse(out.slice(0, nl)));
       } catch (e) {
         reject(e);
       }
@@ -181,7 +204,8 @@ async function startServer(kind, cpu, nodeFlags = []) {
       reject(new Error(`${kind} server exited with ${code}: ${Buffer.concat(err).toString().trim()}`));
     });
   });
-  return { child, port, stderr: () => Buffer.concat(err).toString().trim() };
+  // A server may name headers every request to it needs (the bearer token it accepts).
+  return { child, port, headers: headers ?? {}, stderr: () => Buffer.concat(err).toString().trim() };
 }
 
 /** One request; resolves with a reason the target is unusable, or null when it answers as expected. */
@@ -238,7 +262,8 @@ function runLoad(cfg, cpu) {
 const fmtCore = (x) => (x === null || x === undefined ? "n/a" : x.toFixed(2));
 
 /** Starts the target's server and checks it; resolves with the server, or null (skipped, with a warning). */
-async function prepareTarget(target, { pin, warn, nodeFlags = [] }) {
+async function prepareTarget(given, { pin, warn, nodeFlags = [] }) {
+  let target = given;
   let server;
   try {
     server = await startServer(target.server, pin?.server, nodeFlags);
@@ -246,6 +271,7 @@ async function prepareTarget(target, { pin, warn, nodeFlags = [] }) {
     warn(`${target.label}: ${e.message}; skipped`);
     return null;
   }
+  target = { ...given, headers: { ...given.headers, ...server.headers } };
   const url = `http://${HOST}:${server.port}${target.path}`;
   const problem = await checkTarget(target, url);
   if (problem) {
@@ -253,7 +279,7 @@ async function prepareTarget(target, { pin, warn, nodeFlags = [] }) {
     await stopChild(server.child);
     return null;
   }
-  return { ...server, url };
+  return { ...server, url, target };
 }
 
 /** One measured load run against a prepared target; resolves with the load result, or null on failure. */
@@ -315,7 +341,7 @@ export async function benchServerThroughput({
     for (let round = 1; round <= rounds; round++) {
       for (const [i, target] of TARGETS.entries()) {
         if (!servers[i]) continue;
-        const r = await loadTarget(target, servers[i], { pin, warn, connections, warmupS, durationS });
+        const r = await loadTarget(servers[i].target, servers[i], { pin, warn, connections, warmupS, durationS });
         if (!r) continue;
         runs[target.key].push(r);
         log(describeRun(`${target.label} #${round}`, r));
@@ -341,6 +367,8 @@ export async function benchServerThroughput({
     restVsA2aJs: ratio("oursRest", "a2aJsRest"),
     jsonrpcVsBare: ratio("oursJsonrpc", "bare"),
     restVsBare: ratio("oursRest", "bare"),
+    apiKeyVsOpen: ratio("oursJsonrpcApiKey", "oursJsonrpc"),
+    jwtVsOpen: ratio("oursJsonrpcJwt", "oursJsonrpc"),
   };
   return { rps, detail, runs, ratios, pinned: pin !== null, connections, warmupS, durationS, rounds };
 }

@@ -10,6 +10,8 @@
 //   node bench/throughput-server.js a2a-js   @a2a-js/sdk 1.3.0 DefaultRequestHandler behind its
 //                                            express jsonRpcHandler (/a2a/jsonrpc) and restHandler (/a2a/rest)
 //   node bench/throughput-server.js bare     node:http answering every request with a fixed JSON body
+//   node bench/throughput-server.js ours-apikey, ours-jwt   ours behind authenticate(): an API key, or a JWT
+//                                            bearer token (printed with the port as `headers`)
 //
 // Both A2A servers run the same trivial agent: SendMessage answers at once with
 // one agent Message { messageId "r", role AGENT, parts [text "ok"] }.
@@ -26,7 +28,7 @@ const BARE_BODY = JSON.stringify({
   result: { message: { messageId: "r", role: "ROLE_AGENT", parts: [{ text: "ok" }] } },
 });
 
-async function oursListener() {
+async function oursListener(interceptors = []) {
   const { nodeHttpListener } = await import("@protoc-gen-a2a/runtime");
   const { createA2AServiceHttpHandler } = await import("../dist-examples/generated-samples/v1.0.1/a2a_a2a.js");
   const { Role } = await import("../dist-examples/generated-samples/v1.0.1/a2a_pb.js");
@@ -41,8 +43,52 @@ async function oursListener() {
     },
   };
   return nodeHttpListener(
-    createA2AServiceHttpHandler({ handler, jsonrpcPath: "/a2a/jsonrpc", restBasePath: "/a2a/rest" }),
+    createA2AServiceHttpHandler({ handler, interceptors, jsonrpcPath: "/a2a/jsonrpc", restBasePath: "/a2a/rest" }),
   );
+}
+
+/** Ours behind an API key in X-API-Key ("bench-key"). */
+async function oursApiKeyListener() {
+  const { apiKeyTable, authenticate } = await import("@protoc-gen-a2a/runtime/auth");
+  const card = {
+    securitySchemes: { key: { apiKeySecurityScheme: { location: "header", name: "X-API-Key" } } },
+    securityRequirements: [{ schemes: { key: { list: [] } } }],
+  };
+  return oursListener([authenticate({ card, verifiers: { key: apiKeyTable({ "bench-key": "bench" }) } })]);
+}
+
+/**
+ * Ours behind a JWT bearer check (jwtBearer, ES256): the JWKS is served by this process at /jwks, the token it
+ * accepts goes out with the port (`headers`), so the load sends `Authorization: Bearer <token>`.
+ */
+async function oursJwtListener(setup) {
+  const { authenticate, jwtBearer } = await import("@protoc-gen-a2a/runtime/auth");
+  const { exportJWK, generateKeyPair, SignJWT } = await import("jose");
+  const { privateKey, publicKey } = await generateKeyPair("ES256");
+  const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: "bench", alg: "ES256" }] });
+  const issuer = "https://issuer.bench";
+  const audience = "https://agent.bench";
+  const card = {
+    securitySchemes: {
+      oidc: { openIdConnectSecurityScheme: { openIdConnectUrl: `${issuer}/.well-known/openid-configuration` } },
+    },
+    securityRequirements: [{ schemes: { oidc: { list: ["a2a"] } } }],
+  };
+  const verifier = jwtBearer({ issuer, audience, jwksUri: `http://${HOST}:${await setup.port}/jwks` });
+  const token = await new SignJWT({ scope: "a2a" })
+    .setProtectedHeader({ alg: "ES256", kid: "bench" })
+    .setIssuer(issuer)
+    .setAudience(audience)
+    .setSubject("bench")
+    .setExpirationTime("1h")
+    .sign(privateKey);
+  setup.headers = { authorization: `Bearer ${token}` };
+  const listener = await oursListener([authenticate({ card, verifiers: { oidc: verifier } })]);
+  return (req, res) => {
+    if (req.url !== "/jwks") return listener(req, res);
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(jwks);
+  };
 }
 
 async function a2aJsListener() {
@@ -105,18 +151,28 @@ function bareListener() {
   };
 }
 
-const kinds = { ours: oursListener, "a2a-js": a2aJsListener, bare: bareListener };
+const kinds = {
+  ours: () => oursListener(),
+  "ours-apikey": oursApiKeyListener,
+  "ours-jwt": oursJwtListener,
+  "a2a-js": a2aJsListener,
+  bare: bareListener,
+};
 
 async function main() {
   const kind = process.argv[2];
   const make = kinds[kind];
   if (!make) throw new Error(`usage: throughput-server.js ${Object.keys(kinds).join("|")}`);
-  const server = createServer(await make());
+  // The listener is set once made; a kind may need the port first (ours-jwt serves its JWKS here).
+  let listener = (_req, res) => res.writeHead(503).end();
+  const server = createServer((req, res) => listener(req, res));
   server.keepAliveTimeout = 60_000;
   await new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, HOST, resolve);
   });
+  const setup = { port: Promise.resolve(server.address().port), headers: undefined };
+  listener = await make(setup);
   const stop = () => {
     server.closeAllConnections();
     server.close();
@@ -127,7 +183,7 @@ async function main() {
   process.stdin.on("end", stop);
   process.stdin.on("error", stop);
   process.stdin.resume();
-  process.stdout.write(JSON.stringify({ port: server.address().port }) + "\n");
+  process.stdout.write(JSON.stringify({ port: server.address().port, headers: setup.headers }) + "\n");
 }
 
 main().catch((e) => {

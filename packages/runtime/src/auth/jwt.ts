@@ -13,6 +13,12 @@
  *              of skew (default 30), and `typ` when `requireTyp` is set
  *   identity   id: the `sub` claim (else `client_id`); scopes: the `scope`
  *              claim split on spaces (else the `scp` array); claims: the payload
+ *   cache      a token that passed is remembered (by its text, at most
+ *              `cache.maxEntries`, default 1000, the oldest dropped first) for
+ *              `cache.maxAgeMs` (default 60 s) or until its `exp`, whichever
+ *              comes first, so a client sending one token per call costs one
+ *              signature check a minute. A key removed from the JWKS so stops
+ *              admitting its tokens within maxAgeMs. `cache: false`: none
  *
  * A token that fails a check is not valid (UnauthenticatedError). A discovery
  * document or JWKS that cannot be read is a server fault: the call is
@@ -36,6 +42,8 @@ export interface JwtBearerOptions {
   readonly clockToleranceSec?: number;
   /** The `typ` header a token must carry, e.g. "at+jwt" (RFC 9068). Default: not checked. */
   readonly requireTyp?: string;
+  /** How tokens that passed are remembered (see the header); false: every call checks its token. */
+  readonly cache?: false | { readonly maxEntries?: number; readonly maxAgeMs?: number };
 }
 
 const DEFAULT_ALGORITHMS = ["RS256", "PS256", "ES256", "EdDSA"];
@@ -50,8 +58,11 @@ export function jwtBearer(options: JwtBearerOptions): BearerVerifier {
     });
     return keys;
   };
+  const cache = options.cache === false ? undefined : new TokenCache(options.cache ?? {});
   return {
     async bearer(token) {
+      const remembered = cache?.get(token);
+      if (remembered) return remembered;
       const jwks = await keySet();
       try {
         const { payload } = await jwtVerify(token, jwks, {
@@ -61,7 +72,9 @@ export function jwtBearer(options: JwtBearerOptions): BearerVerifier {
           clockTolerance: options.clockToleranceSec ?? 30,
           ...(options.requireTyp ? { typ: options.requireTyp } : {}),
         });
-        return identityOf(payload);
+        const identity = identityOf(payload);
+        if (identity && cache) cache.set(token, identity, payload.exp);
+        return identity;
       } catch (e) {
         if (e instanceof errors.JWKSTimeout || e instanceof errors.JOSENotSupported) throw e;
         if (e instanceof errors.JOSEError) return undefined;
@@ -69,6 +82,36 @@ export function jwtBearer(options: JwtBearerOptions): BearerVerifier {
       }
     },
   };
+}
+
+/** Tokens that passed, until min(exp, maxAgeMs after the check); the oldest dropped past maxEntries. */
+class TokenCache {
+  readonly #entries = new Map<string, { readonly identity: Identity; readonly untilMs: number }>();
+  readonly #maxEntries: number;
+  readonly #maxAgeMs: number;
+
+  constructor(options: { readonly maxEntries?: number; readonly maxAgeMs?: number }) {
+    this.#maxEntries = options.maxEntries ?? 1000;
+    this.#maxAgeMs = options.maxAgeMs ?? 60_000;
+  }
+
+  get(token: string): Identity | undefined {
+    const entry = this.#entries.get(token);
+    if (!entry) return undefined;
+    if (Date.now() < entry.untilMs) return entry.identity;
+    this.#entries.delete(token);
+    return undefined;
+  }
+
+  set(token: string, identity: Identity, expSec: number | undefined): void {
+    if (this.#maxEntries <= 0) return;
+    const untilMs = Math.min(Date.now() + this.#maxAgeMs, expSec === undefined ? Infinity : expSec * 1000);
+    if (this.#entries.size >= this.#maxEntries) {
+      const oldest = this.#entries.keys().next();
+      if (!oldest.done) this.#entries.delete(oldest.value);
+    }
+    this.#entries.set(token, { identity, untilMs });
+  }
 }
 
 function identityOf(payload: JWTPayload): Identity | undefined {

@@ -64,12 +64,14 @@ export function apiKeyTable(
   scopes: (principalId: string) => readonly string[] = () => [],
 ): ApiKeyVerifier {
   const list = Symbol.iterator in entries ? [...entries] : Object.entries(entries);
-  const table = Promise.all(list.map(async ([key, id]) => [await digest(key), id] as const)).then(
-    (pairs) => new Map(pairs),
-  );
+  let table: ReadonlyMap<string, string> | undefined;
+  const made = Promise.all(list.map(async ([key, id]) => [await digest(key), id] as const)).then((pairs) => {
+    table = new Map(pairs);
+    return table;
+  });
   return {
     async apiKey(key) {
-      const id = (await table).get(await digest(key));
+      const id = (table ?? (await made)).get(await digest(key));
       return id === undefined ? undefined : { id, scopes: scopes(id) };
     },
   };
