@@ -13,6 +13,18 @@
  * passes (the generated clientForOlder; the runtime cannot import generated
  * code). `selected.protocolVersion` tells which version was taken. The
  * option `resubscribe` then applies to the bridged client (withResubscribe).
+ *
+ * Credentials (option `credentials`, by the card's scheme names) are chosen
+ * by the card's security requirements (client/credentials.ts) before
+ * anything else, so a card whose requirements none of them meet fails with
+ * NoCredentialsError before any request. Without the option nothing is
+ * chosen nor checked (the caller may send its own headers). They are sent by an interceptor
+ * after the caller's own (`interceptors`), on whichever interface and version
+ * is taken. A mutualTLS scheme's certificate goes on the connection: the HTTP
+ * bindings' fetch is mtlsFetch (unless the caller gives `fetch`), and
+ * grpcTransport gets it as its second argument; without grpcTransport, a
+ * client with a certificate can still use gRPC, through connect-node's
+ * transport made with it (mtlsGrpcTransport).
  */
 import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
@@ -24,12 +36,23 @@ import { createRestClient } from "./rest/client-rest.js";
 import { createGrpcClient } from "./grpc/grpc.js";
 import { withResubscribe } from "./resubscribe.js";
 import { selectInterface, type Binding, type CardInterface } from "./select-interface.js";
+import { credentialsForCard, type CardCredentials, type Credentials } from "./client/credentials.js";
+import { mtlsFetch, mtlsGrpcTransport, type MutualTlsCredential } from "./client/mtls-fetch.js";
 
 export interface ClientForCardOptions extends Omit<A2aClientOptions, "url" | "tenant"> {
   /** Bindings this client may use, in no particular order (the card's order decides). Default: all it can build. */
   readonly bindings?: readonly Binding[];
-  /** Makes a gRPC transport for an interface URL such as "127.0.0.1:50051"; without it gRPC is not used. */
-  readonly grpcTransport?: (baseUrl: string) => Transport;
+  /**
+   * Makes a gRPC transport for an interface's base URL; with a mutualTLS scheme chosen, `tls` holds the
+   * client certificate (connect-node: `createGrpcTransport({ baseUrl, nodeOptions: tls })`). Without it gRPC is
+   * used only with a client certificate (mtlsGrpcTransport).
+   */
+  readonly grpcTransport?: (baseUrl: string, tls: MutualTlsCredential | undefined) => Transport;
+  /**
+   * Credentials by the name of the card's security scheme; the card's requirements pick which are sent, or
+   * NoCredentialsError. Without it, nothing is sent for the card's security.
+   */
+  readonly credentials?: Credentials;
 }
 
 /** The older version a newer client falls back to, and the bridge making a newer client of an older one. */
@@ -43,9 +66,16 @@ export class NoUsableInterfaceError extends Error {
   override name = "NoUsableInterfaceError";
 }
 
+const NO_CREDENTIALS: CardCredentials = { interceptor: undefined, schemes: [], tls: undefined };
+
+/** The credentials the card's requirements pick from the options' (client/credentials.ts), if given any. */
+const credentialsOf = (card: unknown, options: ClientForCardOptions) =>
+  options.credentials ? credentialsForCard(card, options.credentials) : NO_CREDENTIALS;
+
 /** The bindings a client may use: those it can build, less those the options leave out. */
-function usableBindings(options: ClientForCardOptions): Binding[] {
-  const supported: Binding[] = ["JSONRPC", "HTTP+JSON", ...(options.grpcTransport ? (["GRPC"] as const) : [])];
+function usableBindings(options: ClientForCardOptions, auth: CardCredentials): Binding[] {
+  const grpc = options.grpcTransport !== undefined || auth.tls !== undefined;
+  const supported: Binding[] = ["JSONRPC", "HTTP+JSON", ...(grpc ? (["GRPC"] as const) : [])];
   return options.bindings ? supported.filter((b) => options.bindings!.includes(b)) : supported;
 }
 
@@ -54,17 +84,28 @@ const noInterface = (bindings: readonly Binding[], versions: readonly string[]) 
     `the agent card offers no ${bindings.join(", ")} interface at protocol version ${versions.join(" or ")}`,
   );
 
-/** The client of one selected interface. */
+/** The client of one selected interface, sending the card's credentials. */
 function clientAt<S extends DescService>(
   def: A2aServiceDefinition<S>,
   selected: CardInterface,
   options: ClientForCardOptions,
+  auth: CardCredentials,
 ): A2aClient<S> | JsonRpcClient<S> {
-  const clientOptions = { ...options, url: selected.url, ...(selected.tenant ? { tenant: selected.tenant } : {}) };
+  const { credentials: _, grpcTransport, ...rest } = options;
+  const fetch = options.fetch ?? (auth.tls ? mtlsFetch(auth.tls) : undefined);
+  const clientOptions = {
+    ...rest,
+    url: selected.url,
+    ...(auth.interceptor ? { interceptors: [...(options.interceptors ?? []), auth.interceptor] } : {}),
+    ...(selected.tenant ? { tenant: selected.tenant } : {}),
+    ...(fetch ? { fetch } : {}),
+  };
   if (selected.binding === "JSONRPC") return createJsonRpcClient(def, clientOptions);
   if (selected.binding === "HTTP+JSON") return createRestClient(def, clientOptions);
-  const base = /^[a-z][a-z0-9+.-]*:\/\//i.test(selected.url) ? selected.url : `http://${selected.url}`;
-  return createGrpcClient(def, options.grpcTransport!(base), clientOptions);
+  const scheme = auth.tls ? "https" : "http";
+  const base = /^[a-z][a-z0-9+.-]*:\/\//i.test(selected.url) ? selected.url : `${scheme}://${selected.url}`;
+  const transport = grpcTransport ? grpcTransport(base, auth.tls) : mtlsGrpcTransport(base, auth.tls!);
+  return createGrpcClient(def, transport, clientOptions);
 }
 
 export function createClientForCard<S extends DescService>(
@@ -72,10 +113,11 @@ export function createClientForCard<S extends DescService>(
   card: unknown,
   options: ClientForCardOptions = {},
 ): { client: A2aClient<S> | JsonRpcClient<S>; selected: CardInterface } {
-  const bindings = usableBindings(options);
+  const auth = credentialsOf(card, options);
+  const bindings = usableBindings(options, auth);
   const selected = selectInterface(card, { bindings, versions: [def.protocolVersion] });
   if (!selected) throw noInterface(bindings, [def.protocolVersion]);
-  return { client: clientAt(def, selected, options), selected };
+  return { client: clientAt(def, selected, options, auth), selected };
 }
 
 /**
@@ -89,14 +131,15 @@ export function createClientForCardOrOlder<N extends DescService, O extends Desc
   card: unknown,
   options: ClientForCardOptions = {},
 ): { client: A2aClient<N>; selected: CardInterface; bridged: boolean } {
-  const bindings = usableBindings(options);
+  const auth = credentialsOf(card, options);
+  const bindings = usableBindings(options, auth);
   const atNewer = selectInterface(card, { bindings, versions: [newer.protocolVersion] });
-  if (atNewer) return { client: clientAt(newer, atNewer, options), selected: atNewer, bridged: false };
+  if (atNewer) return { client: clientAt(newer, atNewer, options, auth), selected: atNewer, bridged: false };
   const atOlder = selectInterface(card, { bindings, versions: [fallback.older.protocolVersion] });
   if (!atOlder) throw noInterface(bindings, [newer.protocolVersion, fallback.older.protocolVersion]);
   // Resumed above the bridge: its one-pass JSON-RPC calls go around the older client's streams.
   const { resubscribe, ...olderOptions } = options;
-  const bridgedClient = fallback.bridge(clientAt(fallback.older, atOlder, olderOptions));
+  const bridgedClient = fallback.bridge(clientAt(fallback.older, atOlder, olderOptions, auth));
   const client = resubscribe
     ? withResubscribe(newer, bridgedClient, resubscribe, {
         url: atOlder.url,

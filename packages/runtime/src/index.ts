@@ -121,6 +121,16 @@ export {
   type A2aClientNext,
   type ClientInterceptor,
 } from "./client/client-interceptor.js";
+export {
+  credentialsForCard,
+  credentialsInterceptor,
+  NoCredentialsError,
+  type CardCredentials,
+  type Credentials,
+} from "./client/credentials.js";
+export type { BasicCredential, SchemeCredential, Secret } from "./client/credential-senders.js";
+export type { ClientCredentialsGrant } from "./client/oauth-client-credentials.js";
+export { mtlsFetch, mtlsGrpcTransport, type MutualTlsCredential } from "./client/mtls-fetch.js";
 export type { Converter, Direction, Loss } from "./compat/conversion-types.js";
 export {
   eachAt,

@@ -1,0 +1,124 @@
+/**
+ * What a client reads of an agent card's security (spec §4.5, FACTS C.18),
+ * from each form a card takes:
+ *
+ *   v1.0 ProtoJSON  securitySchemes {name: {apiKeySecurityScheme: {location,
+ *                   name}} | {httpAuthSecurityScheme: {scheme}} |
+ *                   {oauth2SecurityScheme: {flows, oauth2MetadataUrl}} |
+ *                   {openIdConnectSecurityScheme: {openIdConnectUrl}} |
+ *                   {mtlsSecurityScheme: {}}}; securityRequirements
+ *                   [{schemes: {name: {list: [scope]}}}]
+ *   messages        the same as protobuf-es messages (v1.0 or v0.3): `scheme`
+ *                   and `flows.flow` are oneofs {case, value}
+ *   v0.3 ProtoJSON  the v1.0 scheme form; requirements under `security`
+ *   v0.3 a2a.json   securitySchemes {name: {type: apiKey|http|oauth2|
+ *                   openIdConnect|mutualTLS, in, name, scheme, flows,
+ *                   oauth2MetadataUrl, openIdConnectUrl}}; security
+ *                   [{name: [scope]}]
+ *
+ * Requirements are an OR of ANDs, each mapping scheme names to scopes. A card
+ * is someone else's: what this client cannot read (an unknown scheme type, an
+ * API key location other than header, query or cookie) is kept as "unknown",
+ * so the requirements naming it are never met, and the others still are.
+ */
+
+/** One declared scheme, by its type. */
+export type CardScheme =
+  | { readonly type: "apiKey"; readonly location: "header" | "query" | "cookie"; readonly key: string }
+  | { readonly type: "http"; readonly scheme: string }
+  | { readonly type: "oauth2"; readonly tokenUrl: string | undefined; readonly metadataUrl: string | undefined }
+  | { readonly type: "openIdConnect"; readonly openIdConnectUrl: string }
+  | { readonly type: "mutualTLS" }
+  | { readonly type: "unknown"; readonly why: string };
+
+/** One requirement: scheme name → the scopes it asks for. */
+export type CardRequirement = ReadonlyMap<string, readonly string[]>;
+
+export interface CardSecurity {
+  readonly schemes: ReadonlyMap<string, CardScheme>;
+  /** In the card's order; empty when the card lists none. */
+  readonly requirements: readonly CardRequirement[];
+}
+
+type Json = Readonly<Record<string, unknown>>;
+
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const text = (v: unknown): string => (typeof v === "string" ? v : "");
+const optional = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+const scopesOf = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s) => typeof s === "string") : []);
+
+/** The security of a card (JSON of either version, or a parsed message). */
+export function readCardSecurity(card: unknown): CardSecurity {
+  const c = isObject(card) ? card : {};
+  return { schemes: readSchemes(c["securitySchemes"]), requirements: readRequirements(c) };
+}
+
+/** A `securitySchemes` map, of any form, by name. */
+export function readSchemes(declared: unknown): ReadonlyMap<string, CardScheme> {
+  const out = new Map<string, CardScheme>();
+  for (const [name, raw] of Object.entries(isObject(declared) ? declared : {})) out.set(name, readScheme(raw));
+  return out;
+}
+
+function readRequirements(card: Json): CardRequirement[] {
+  const list = Array.isArray(card["securityRequirements"]) ? card["securityRequirements"] : card["security"];
+  if (!Array.isArray(list)) return [];
+  return list.map((r: unknown) => {
+    if (!isObject(r)) return new Map();
+    // The proto form {schemes: {name: {list}}}; a2a.json's {name: [scopes]} (a scheme named "schemes" holds a list).
+    const proto = isObject(r["schemes"]) ? r["schemes"] : undefined;
+    if (proto) return new Map(Object.entries(proto).map(([n, l]) => [n, scopesOf(isObject(l) ? l["list"] : [])]));
+    return new Map(Object.entries(r).map(([n, s]) => [n, scopesOf(s)]));
+  });
+}
+
+/** The one member of a proto-form scheme: ProtoJSON {apiKeySecurityScheme: {...}} or a message's oneof. */
+function protoMember(raw: Json): [string, Json] | undefined {
+  const oneof = raw["scheme"];
+  if (isObject(oneof) && typeof oneof["case"] === "string" && isObject(oneof["value"])) {
+    return [oneof["case"], oneof["value"]];
+  }
+  const key = Object.keys(raw).find((k) => k.endsWith("SecurityScheme"));
+  const body = key ? raw[key] : undefined;
+  return key && isObject(body) ? [key, body] : undefined;
+}
+
+function readScheme(raw: unknown): CardScheme {
+  if (!isObject(raw)) return { type: "unknown", why: "not an object" };
+  const [kind, body] = protoMember(raw) ?? [text(raw["type"]), raw];
+  switch (kind) {
+    case "apiKeySecurityScheme":
+    case "apiKey":
+      return apiKeyScheme(text(body["location"]) || text(body["in"]), text(body["name"]));
+    case "httpAuthSecurityScheme":
+    case "http":
+      return { type: "http", scheme: text(body["scheme"]) };
+    case "oauth2SecurityScheme":
+    case "oauth2":
+      return { type: "oauth2", tokenUrl: tokenUrlOf(body["flows"]), metadataUrl: optional(body["oauth2MetadataUrl"]) };
+    case "openIdConnectSecurityScheme":
+    case "openIdConnect":
+      return { type: "openIdConnect", openIdConnectUrl: text(body["openIdConnectUrl"]) };
+    case "mtlsSecurityScheme":
+    case "mutualTLS":
+      return { type: "mutualTLS" };
+    default:
+      return { type: "unknown", why: `scheme type "${kind}" is not one this client knows` };
+  }
+}
+
+function apiKeyScheme(location: string, key: string): CardScheme {
+  const where = location.toLowerCase();
+  if (where !== "header" && where !== "query" && where !== "cookie")
+    return { type: "unknown", why: `API key location "${location}" is not header, query or cookie` };
+  if (key === "") return { type: "unknown", why: "API key without a name" };
+  return { type: "apiKey", location: where, key };
+}
+
+/** The client-credentials token URL of OAuthFlows: the proto oneof (JSON or message) or v0.3's members. */
+function tokenUrlOf(flows: unknown): string | undefined {
+  if (!isObject(flows)) return undefined;
+  const oneof = flows["flow"];
+  const cc = isObject(oneof) && oneof["case"] === "clientCredentials" ? oneof["value"] : flows["clientCredentials"];
+  return isObject(cc) ? optional(cc["tokenUrl"]) : undefined;
+}

@@ -1,0 +1,62 @@
+/**
+ * Mutual TLS for a client (mtlsSecurityScheme): the client certificate goes
+ * on the TLS connection, not in a header.
+ *
+ *   HTTP bindings  mtlsFetch(tls): a fetch whose connections go through an
+ *                  undici Agent with the certificate, key and trusted CA
+ *                  (undici is loaded on the first request, so a client without
+ *                  mutual TLS never loads it)
+ *   gRPC           the transport takes them: connect-node's
+ *                  createGrpcTransport({ baseUrl, nodeOptions: { cert, key, ca } });
+ *                  mtlsGrpcTransport makes that transport when the caller gives
+ *                  no grpcTransport (connect-node is loaded on the first call)
+ *
+ * PEM strings throughout; `ca` replaces the default trusted roots, as in
+ * node:tls.
+ */
+import type { Transport } from "@connectrpc/connect";
+
+/** A client certificate for mutual TLS, PEM. */
+export interface MutualTlsCredential {
+  readonly cert: string;
+  readonly key: string;
+  /** The roots to trust for the server's certificate; default: Node's. */
+  readonly ca?: string;
+}
+
+const tlsOptions = (tls: MutualTlsCredential) => ({ cert: tls.cert, key: tls.key, ...(tls.ca ? { ca: tls.ca } : {}) });
+
+/** A fetch that presents `tls` on every connection (HTTP bindings; the clients pass URLs as strings). */
+export function mtlsFetch(tls: MutualTlsCredential): typeof globalThis.fetch {
+  type Undici = typeof import("undici");
+  let ready: Promise<{ fetch: Undici["fetch"]; dispatcher: InstanceType<Undici["Agent"]> }> | undefined;
+  return async (input, init) => {
+    ready ??= import("undici").then((u) => ({ fetch: u.fetch, dispatcher: new u.Agent({ connect: tlsOptions(tls) }) }));
+    const { fetch, dispatcher } = await ready;
+    const url = typeof input === "string" || input instanceof URL ? input : input.url;
+    const response = await fetch(url, { ...(init as object), dispatcher });
+    return response as unknown as Response;
+  };
+}
+
+/** A gRPC transport for `baseUrl` (https) presenting `tls`, made with connect-node on the first call. */
+export function mtlsGrpcTransport(baseUrl: string, tls: MutualTlsCredential): Transport {
+  let ready: Promise<Transport> | undefined;
+  const load = () =>
+    (ready ??= import("@connectrpc/connect-node").then(
+      (m) => m.createGrpcTransport({ baseUrl, nodeOptions: tlsOptions(tls) }),
+      (e: unknown) => {
+        throw new Error(`mutual TLS over gRPC at ${baseUrl} without grpcTransport needs @connectrpc/connect-node`, {
+          cause: e,
+        });
+      },
+    ));
+  return {
+    async unary(method, signal, timeoutMs, header, input, contextValues) {
+      return (await load()).unary(method, signal, timeoutMs, header, input, contextValues);
+    },
+    async stream(method, signal, timeoutMs, header, input, contextValues) {
+      return (await load()).stream(method, signal, timeoutMs, header, input, contextValues);
+    },
+  };
+}

@@ -1,0 +1,198 @@
+/**
+ * OAuth 2.0 client credentials (RFC 6749 §4.4) for a client's requests,
+ * through oauth4webapi:
+ *
+ *   endpoint  the card's token URL (oauth2SecurityScheme
+ *             flows.clientCredentials.tokenUrl), else the token_endpoint of
+ *             the authorization server metadata at oauth2MetadataUrl
+ *             (RFC 8414: https://host/.well-known/oauth-authorization-server
+ *             /path) or of the OpenID Connect discovery document at
+ *             openIdConnectUrl (https://issuer/.well-known/openid-configuration),
+ *             the issuer the URL names checked against the document's;
+ *             metadata is read once
+ *   request   grant_type=client_credentials with the scopes asked for (the
+ *             credential's, else the card requirement's for the scheme),
+ *             `audience` and `resource` (RFC 8707) when given; the client
+ *             authenticates with client_secret_basic, or client_secret_post
+ *             when the server's metadata lists only that (or the credential
+ *             says so)
+ *   cache     one token per source, shared by concurrent calls (one request
+ *             in flight); reused until `refreshBeforeMs` (30 s, at most half
+ *             the token's lifetime) before it expires; kept until refused
+ *             when the answer has no expires_in
+ *   refused   refused(token) forgets the token a server refused (HTTP 401,
+ *             gRPC UNAUTHENTICATED), so the next call fetches a new one
+ *
+ * Endpoints must be https unless `allowInsecureRequests` is set. Failures
+ * name the scheme and the URL asked.
+ */
+import * as oauth from "oauth4webapi";
+
+/** The client credentials of one oauth2 or openIdConnect scheme. */
+export interface ClientCredentialsGrant {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Scopes to ask for; default: those the card's chosen requirement lists for the scheme. */
+  readonly scopes?: readonly string[];
+  /** The `audience` parameter some servers want (Auth0, Okta). */
+  readonly audience?: string;
+  /** The RFC 8707 resource indicator. */
+  readonly resource?: string;
+  /** How the client authenticates at the token endpoint. Default: from the server's metadata, else basic. */
+  readonly authMethod?: "client_secret_basic" | "client_secret_post";
+  /** Fetch a new token this long before the current one expires; at most half its lifetime. Default 30 000. */
+  readonly refreshBeforeMs?: number;
+  /** Allow http:// token and metadata URLs (local development and tests). */
+  readonly allowInsecureRequests?: boolean;
+  /** The fetch for the token endpoint and metadata. Default: globalThis.fetch. */
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+/** Where the token endpoint comes from. */
+export type TokenEndpoint =
+  | { readonly tokenUrl: string }
+  | { readonly metadataUrl: string; readonly kind: "oauth2" | "openIdConnect" };
+
+const DEFAULT_REFRESH_BEFORE_MS = 30_000;
+const OIDC_SUFFIX = "/.well-known/openid-configuration";
+const OAUTH_PREFIX = "/.well-known/oauth-authorization-server";
+
+interface Cached {
+  readonly token: string;
+  /** Date.now() after which a new token is fetched; Infinity when the answer gave no lifetime. */
+  readonly refreshAt: number;
+}
+
+/** The access tokens of one scheme, fetched with client credentials and cached. */
+export class ClientCredentialsTokens {
+  #cached: Cached | undefined;
+  #pending: Promise<Cached> | undefined;
+  #server: Promise<oauth.AuthorizationServer> | undefined;
+
+  constructor(
+    /** The card's scheme name, for errors. */
+    readonly scheme: string,
+    private readonly endpoint: TokenEndpoint,
+    private readonly grant: ClientCredentialsGrant,
+    private readonly scopes: readonly string[],
+  ) {}
+
+  /** A token valid for a while yet: the cached one, or a new one. */
+  async token(): Promise<string> {
+    const cached = this.#cached;
+    if (cached && Date.now() < cached.refreshAt) return cached.token;
+    this.#pending ??= this.#fetch().finally(() => {
+      this.#pending = undefined;
+    });
+    return (await this.#pending).token;
+  }
+
+  /** Forgets `token` after a server refused it, unless a newer one replaced it already. */
+  refused(token: string): void {
+    if (this.#cached?.token === token) this.#cached = undefined;
+  }
+
+  async #fetch(): Promise<Cached> {
+    const as = await this.#authorizationServer();
+    const g = this.grant;
+    const client: oauth.Client = { client_id: g.clientId };
+    const method = g.authMethod ?? authMethodOf(as);
+    const auth =
+      method === "client_secret_post"
+        ? oauth.ClientSecretPost(g.clientSecret)
+        : oauth.ClientSecretBasic(g.clientSecret);
+    const params = new URLSearchParams();
+    const scopes = g.scopes ?? this.scopes;
+    if (scopes.length > 0) params.set("scope", scopes.join(" "));
+    if (g.audience) params.set("audience", g.audience);
+    if (g.resource) params.set("resource", g.resource);
+    const url = as.token_endpoint ?? "";
+    try {
+      const response = await oauth.clientCredentialsGrantRequest(as, client, auth, params, this.#httpOptions());
+      const answer = await oauth.processClientCredentialsResponse(as, client, response);
+      if (answer.token_type !== "bearer") throw new Error(`token type "${answer.token_type}" is not bearer`);
+      return this.#keep(answer);
+    } catch (e) {
+      throw this.#failure(`client credentials token from ${url}`, e);
+    }
+  }
+
+  #keep(answer: oauth.TokenEndpointResponse): Cached {
+    const now = Date.now();
+    const lifetime = typeof answer.expires_in === "number" ? answer.expires_in * 1000 : undefined;
+    const early = Math.min(this.grant.refreshBeforeMs ?? DEFAULT_REFRESH_BEFORE_MS, (lifetime ?? 0) / 2);
+    const cached = {
+      token: answer.access_token,
+      refreshAt: lifetime === undefined ? Infinity : now + lifetime - early,
+    };
+    this.#cached = cached;
+    return cached;
+  }
+
+  /** The token endpoint's server: from the card's token URL, else its metadata, read once (again after a failure). */
+  #authorizationServer(): Promise<oauth.AuthorizationServer> {
+    const e = this.endpoint;
+    if ("tokenUrl" in e) return Promise.resolve({ issuer: new URL(e.tokenUrl).origin, token_endpoint: e.tokenUrl });
+    this.#server ??= this.#discover(e.metadataUrl, e.kind).catch((err: unknown) => {
+      this.#server = undefined;
+      throw err;
+    });
+    return this.#server;
+  }
+
+  async #discover(metadataUrl: string, kind: "oauth2" | "openIdConnect"): Promise<oauth.AuthorizationServer> {
+    try {
+      const { issuer, algorithm } = issuerOf(metadataUrl, kind);
+      const response = await oauth.discoveryRequest(issuer, { algorithm, ...this.#httpOptions() });
+      const as = await oauth.processDiscoveryResponse(issuer, response);
+      if (!as.token_endpoint) throw new Error("the metadata names no token_endpoint");
+      return as;
+    } catch (e) {
+      throw this.#failure(`metadata from ${metadataUrl}`, e);
+    }
+  }
+
+  #httpOptions() {
+    const f = this.grant.fetch;
+    return {
+      ...(this.grant.allowInsecureRequests ? { [oauth.allowInsecureRequests]: true } : {}),
+      ...(f ? { [oauth.customFetch]: (url: string, init: FetchOptions) => f(url, fetchInit(init)) } : {}),
+    };
+  }
+
+  #failure(what: string, e: unknown): Error {
+    const why = e instanceof Error ? e.message : String(e);
+    return new Error(`security scheme "${this.scheme}": ${what} failed: ${why}`, { cause: e });
+  }
+}
+
+type FetchOptions = oauth.CustomFetchOptions<string, URLSearchParams | undefined>;
+
+/** oauth4webapi's request as fetch's init (its body undefined on a GET). */
+const fetchInit = ({ body, signal, ...rest }: FetchOptions): RequestInit => ({
+  ...rest,
+  ...(body !== undefined ? { body } : {}),
+  ...(signal ? { signal } : {}),
+});
+
+/** client_secret_post when the server lists it and not basic; else basic (RFC 8414's default). */
+function authMethodOf(as: oauth.AuthorizationServer): "client_secret_basic" | "client_secret_post" {
+  const listed = as.token_endpoint_auth_methods_supported;
+  return listed && !listed.includes("client_secret_basic") && listed.includes("client_secret_post")
+    ? "client_secret_post"
+    : "client_secret_basic";
+}
+
+/** The issuer a metadata URL names, and how its well-known path is formed (OpenID Connect or RFC 8414). */
+function issuerOf(
+  metadataUrl: string,
+  kind: "oauth2" | "openIdConnect",
+): { issuer: URL; algorithm: "oidc" | "oauth2" } {
+  const u = new URL(metadataUrl);
+  if (u.pathname.endsWith(OIDC_SUFFIX))
+    return { issuer: new URL(u.origin + u.pathname.slice(0, -OIDC_SUFFIX.length)), algorithm: "oidc" };
+  if (kind === "oauth2" && (u.pathname === OAUTH_PREFIX || u.pathname.startsWith(`${OAUTH_PREFIX}/`)))
+    return { issuer: new URL(u.origin + u.pathname.slice(OAUTH_PREFIX.length)), algorithm: "oauth2" };
+  const expected = kind === "oauth2" ? `${OAUTH_PREFIX}[/path] or [/path]${OIDC_SUFFIX}` : `[/path]${OIDC_SUFFIX}`;
+  throw new Error(`the URL's path is not ${expected}`);
+}
