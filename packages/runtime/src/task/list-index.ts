@@ -16,6 +16,15 @@
  * of one key is that key alone until a second one comes. A commit
  * moves a task only in the sets where its key or its set changed (a new
  * state within the same microsecond leaves `all` and `context` as they are).
+ *
+ * Owners (OwnerIndexes): a tenant keeps one such index per task owner, so a
+ * query scoped to an owner (store.ts) picks its set the same way, and
+ * totalSize counts only that owner's tasks. A query for every owner reads
+ * the owner's index when the tenant has one owner (a server without
+ * authentication: owner ""); over several owners, it reads an index of all
+ * of them, built from the owners' indexes by the first such query (one pass)
+ * and kept up to date from then on, so tenants that never list across
+ * owners never pay for it.
  */
 import { compareKeys, type IndexKey, SortedKeys } from "./sorted-keys.js";
 
@@ -124,5 +133,67 @@ export class TenantIndex {
     if (filter.contextId) return setOf(this.byContext.get(filter.contextId));
     if (filter.state) return setOf(this.byState.get(filter.state));
     return this.all;
+  }
+
+  /** Every indexed task, read back from the (context, state) sets: each task sits in exactly one. */
+  *tasks(): Generator<IndexedTask> {
+    for (const [pair, entry] of this.byPair) {
+      const colon = pair.indexOf(":");
+      const state = Number(pair.slice(0, colon));
+      const contextId = pair.slice(colon + 1);
+      const keys = entry instanceof SortedKeys ? entry.slice(0, entry.size) : [entry];
+      for (const key of keys) yield { key, contextId, state };
+    }
+  }
+}
+
+/** The ListTasks indexes of one tenant, one per owner, and the one over all owners when asked (see the header). */
+export class OwnerIndexes {
+  private readonly byOwner = new Map<string, TenantIndex>();
+  /** Over every owner: made by the first query for all owners while there are several, then kept. */
+  private everyOwner: TenantIndex | undefined;
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  add(owner: string, t: IndexedTask): void {
+    let index = this.byOwner.get(owner);
+    if (!index) {
+      index = new TenantIndex();
+      this.byOwner.set(owner, index);
+    }
+    index.add(t);
+    this.everyOwner?.add(t);
+    this.count++;
+  }
+
+  remove(owner: string, t: IndexedTask): void {
+    const index = this.byOwner.get(owner);
+    if (!index) return;
+    index.remove(t);
+    if (index.size === 0) this.byOwner.delete(owner);
+    this.everyOwner?.remove(t);
+    this.count--;
+    // One owner left: its own index answers queries for every owner.
+    if (this.byOwner.size <= 1) this.everyOwner = undefined;
+  }
+
+  move(owner: string, from: IndexedTask, to: IndexedTask): void {
+    this.byOwner.get(owner)?.move(from, to);
+    this.everyOwner?.move(from, to);
+  }
+
+  /** The set of the owner's tasks (undefined: every owner's) that pass `filter`; undefined when none does. */
+  select(owner: string | undefined, filter: IndexFilter): SortedKeys | undefined {
+    if (owner !== undefined) return this.byOwner.get(owner)?.select(filter);
+    if (this.byOwner.size <= 1) return this.byOwner.values().next().value?.select(filter);
+    if (!this.everyOwner) {
+      const every = new TenantIndex();
+      for (const index of this.byOwner.values()) for (const t of index.tasks()) every.add(t);
+      this.everyOwner = every;
+    }
+    return this.everyOwner.select(filter);
   }
 }

@@ -42,13 +42,14 @@ export class PushConfigTable {
     return stored ? deepCopy(stored) : undefined;
   }
 
-  list(tenant: string, taskId: string, pageSize: number, pageToken: string): PushConfigPage {
+  /** The task's configs; with `shown` false none (another owner's task, memory-store.ts), after the same checks. */
+  list(tenant: string, taskId: string, pageSize: number, pageToken: string, shown = true): PushConfigPage {
     if (!Number.isSafeInteger(pageSize) || pageSize < 0) {
       throw new A2AError("InvalidParamsError", `${LIST}: pageSize ${pageSize} is not 0 (all) or a positive integer`);
     }
     const scope = scopeOf(["p", tenant, taskId]);
     const after = pageToken ? decodeConfigToken(LIST, pageToken, scope) : undefined;
-    const ids = [...(this.byTask.get(taskKey(tenant, taskId))?.keys() ?? [])]
+    const ids = [...((shown && this.byTask.get(taskKey(tenant, taskId))?.keys()) || [])]
       .filter((id) => after === undefined || id > after)
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const page = pageSize === 0 ? ids : ids.slice(0, pageSize);

@@ -11,8 +11,11 @@
  *                or handed out
  *   events       handed synchronously, in commit order, to the task's
  *                listeners once the commit holds (memory-listeners.ts)
- *   listing      per-tenant ordered index maintained on commit (list-index.ts),
- *                keyset page tokens (page-token.ts)
+ *   listing      per-tenant ordered index maintained on commit, one per owner
+ *                (list-index.ts), keyset page tokens (page-token.ts)
+ *   owners       each task keeps the owner its creating commit named ("" by
+ *                default); a read, update, listing or push config call that
+ *                names an owner finds another owner's task absent (store.ts)
  *   keys         holding a NUL character are refused, as PostgreSQL must
  *                (store-keys.ts)
  *   push configs per (tenant, task, id), at most maxPushConfigsPerTask per
@@ -55,7 +58,7 @@
 import { A2AError } from "../a2a-error.js";
 import { type Task, TERMINAL_STATES } from "./a2a-types.js";
 import { copyReusing, deepCopy } from "./copy.js";
-import { type IndexedTask, TenantIndex } from "./list-index.js";
+import { type IndexedTask, OwnerIndexes } from "./list-index.js";
 import { type ListenerErrorHandler, logListenerError, type TaskListener, TaskListeners } from "./memory-listeners.js";
 import { ByteBudget, type Held } from "./memory-budget.js";
 import { PushConfigTable } from "./memory-push-configs.js";
@@ -73,7 +76,7 @@ import type {
   TaskStore,
   TaskUpdateResult,
 } from "./store.js";
-import { checkKey, checkKeys, checkTaskKeys } from "./store-keys.js";
+import { checkKeys, checkTaskKeys } from "./store-keys.js";
 import { DEFAULT_MAX_PUSH_CONFIGS_PER_TASK, pushConfigTaskMissing } from "./store-refusals.js";
 import { taskKey } from "./task-key.js";
 import { turnAfter } from "./turns.js";
@@ -124,6 +127,8 @@ const LIST = "ListTasks";
 
 interface Slot {
   readonly tenant: string;
+  /** Who the task belongs to (store.ts owners): set when it is created, never changed. */
+  readonly owner: string;
   task: Task;
   version: number;
   indexed: IndexedTask;
@@ -175,7 +180,7 @@ class MemoryStore implements MemoryTaskStore {
   private readonly tasks = new Map<string, Slot>();
   /** Terminal tasks, the one that ended longest ago first (a Map keeps insertion order). */
   private readonly terminal = new Map<string, Slot>();
-  private readonly indexes = new Map<string, TenantIndex>();
+  private readonly indexes = new Map<string, OwnerIndexes>();
   private readonly listeners: TaskListeners;
   private readonly pushConfigs: PushConfigTable;
   private readonly maxTasks: number;
@@ -212,10 +217,16 @@ class MemoryStore implements MemoryTaskStore {
     };
   }
 
-  async get(tenant: string, taskId: string): Promise<StoredTask | undefined> {
-    checkKeys("task store get", { tenant, taskId });
-    this.sweep();
+  /** The task's slot, unless there is none or (with `owner`) it is another owner's. */
+  private visible(tenant: string, taskId: string, owner: string | undefined): Slot | undefined {
     const slot = this.tasks.get(taskKey(tenant, taskId));
+    return slot && (owner === undefined || slot.owner === owner) ? slot : undefined;
+  }
+
+  async get(tenant: string, taskId: string, owner?: string): Promise<StoredTask | undefined> {
+    checkKeys("task store get", { tenant, taskId, owner });
+    this.sweep();
+    const slot = this.visible(tenant, taskId, owner);
     return slot ? { task: deepCopy(slot.task), version: slot.version, turn: slot.turn } : undefined;
   }
 
@@ -224,13 +235,15 @@ class MemoryStore implements MemoryTaskStore {
     const id = commit.task.id;
     if (!id) throw new A2AError("InvalidParamsError", `task store commit: task.id is empty (tenant "${tenant}")`);
     checkTaskKeys("task store commit", tenant, commit.task);
+    const owner = commit.owner ?? "";
+    checkKeys("task store commit", { owner });
     const key = taskKey(tenant, id);
     const slot = this.tasks.get(key);
     if ((slot?.version ?? 0) !== commit.expectedVersion) return undefined;
     if (commit.startTurn !== undefined && slot?.turn !== undefined) return undefined;
     if (!slot) this.makeRoom(tenant, id);
     const version = commit.expectedVersion + 1;
-    this.write(tenant, key, slot, deepCopy(commit.task), version, commit.startTurn);
+    this.write({ tenant, owner, key }, slot, deepCopy(commit.task), version, commit.startTurn);
     this.listeners.publish(tenant, id, version, commit.events);
     return version;
   }
@@ -239,12 +252,11 @@ class MemoryStore implements MemoryTaskStore {
     tenant: string,
     taskId: string,
     change: (stored: StoredTask) => TaskChange | undefined,
+    owner?: string,
   ): Promise<TaskUpdateResult> {
-    checkKey("task store update", "tenant", tenant);
-    checkKey("task store update", "taskId", taskId);
+    checkKeys("task store update", { tenant, taskId, owner });
     this.sweep();
-    const key = taskKey(tenant, taskId);
-    const slot = this.tasks.get(key);
+    const slot = this.visible(tenant, taskId, owner);
     if (!slot) return undefined;
     const made = change({ task: slot.task, version: slot.version, turn: slot.turn });
     if (!made) return "declined";
@@ -256,19 +268,20 @@ class MemoryStore implements MemoryTaskStore {
       throw new Error(`task store update of task ${taskId}: the change starts a turn while turn ${slot.turn} runs`);
     }
     const version = slot.version + 1;
-    this.write(tenant, key, slot, copyReusing(made.task, slot.task), version, made.startTurn);
+    const at = { tenant, owner: slot.owner, key: taskKey(tenant, taskId) };
+    this.write(at, slot, copyReusing(made.task, slot.task), version, made.startTurn);
     this.listeners.publish(tenant, taskId, version, made.events);
     return version;
   }
 
   private write(
-    tenant: string,
-    key: string,
+    at: { readonly tenant: string; readonly owner: string; readonly key: string },
     old: Slot | undefined,
     task: Task,
     version: number,
     startTurn: string | undefined,
   ): void {
+    const { tenant, key } = at;
     let indexed = indexedOf(task);
     const before = old ? held(old) : undefined;
     const sizes = taskSizes(task, old ? { task: old.task, sizes: old.sizes } : undefined);
@@ -279,14 +292,15 @@ class MemoryStore implements MemoryTaskStore {
     else {
       let index = this.indexes.get(tenant);
       if (!index) {
-        index = new TenantIndex();
+        index = new OwnerIndexes();
         this.indexes.set(tenant, index);
       }
-      if (old) index.move(old.indexed, indexed);
-      else index.add(indexed);
+      if (old) index.move(old.owner, old.indexed, indexed);
+      else index.add(at.owner, indexed);
     }
     const slot: Slot = old ?? {
       tenant,
+      owner: at.owner,
       task,
       version,
       indexed,
@@ -339,7 +353,7 @@ class MemoryStore implements MemoryTaskStore {
     this.tasks.delete(key);
     this.terminal.delete(key);
     const index = this.indexes.get(slot.tenant);
-    index?.remove(slot.indexed);
+    index?.remove(slot.owner, slot.indexed);
     if (index?.size === 0) this.indexes.delete(slot.tenant);
     this.pushConfigs.dropTask(slot.tenant, slot.indexed.key.id);
     this.listeners.dropTask(slot.tenant, slot.indexed.key.id);
@@ -356,14 +370,15 @@ class MemoryStore implements MemoryTaskStore {
   }
 
   async list(tenant: string, query: TaskQuery): Promise<TaskPage> {
-    checkKeys(LIST, { tenant, contextId: query.contextId });
+    const { owner } = query;
+    checkKeys(LIST, { tenant, contextId: query.contextId, owner });
     this.sweep();
     if (!Number.isSafeInteger(query.pageSize) || query.pageSize < 1) {
       throw new A2AError("InvalidParamsError", `${LIST}: pageSize ${query.pageSize} is not a positive integer`);
     }
-    const scope = scopeOf(["t", tenant, query.contextId, query.status, query.statusAfterMs]);
+    const scope = scopeOf(["t", tenant, query.contextId, query.status, query.statusAfterMs, owner]);
     const after = query.pageToken ? decodeTaskToken(LIST, query.pageToken, scope) : undefined;
-    const set = this.indexes.get(tenant)?.select({ contextId: query.contextId, state: query.status });
+    const set = this.indexes.get(tenant)?.select(owner, { contextId: query.contextId, state: query.status });
     if (!set) return { tasks: [], nextPageToken: "", totalSize: 0 };
     const from = query.statusAfterMs === undefined ? undefined : Math.round(query.statusAfterMs * 1000);
     const limit = from === undefined ? set.size : set.countBefore((k) => k.micros >= from);
@@ -389,30 +404,47 @@ class MemoryStore implements MemoryTaskStore {
     return async () => remove();
   }
 
-  async putPushConfig(tenant: string, stored: StoredPushConfig): Promise<void> {
+  // A task's configs belong to the task's owner: with `owner`, another owner's task has none.
+  async putPushConfig(tenant: string, stored: StoredPushConfig, owner?: string): Promise<void> {
     const taskId = stored.config.taskId;
-    checkKeys("push config put", { tenant, taskId, id: stored.config.id });
+    checkKeys("push config put", { tenant, taskId, id: stored.config.id, owner });
     this.sweep();
-    if (!this.tasks.has(taskKey(tenant, taskId))) throw pushConfigTaskMissing(stored.config.id, taskId);
+    if (!this.visible(tenant, taskId, owner)) throw pushConfigTaskMissing(stored.config.id, taskId);
     this.pushConfigs.put(tenant, stored);
   }
 
-  async getPushConfig(tenant: string, taskId: string, id: string): Promise<StoredPushConfig | undefined> {
-    checkKeys("push config get", { tenant, taskId, id });
+  async getPushConfig(
+    tenant: string,
+    taskId: string,
+    id: string,
+    owner?: string,
+  ): Promise<StoredPushConfig | undefined> {
+    checkKeys("push config get", { tenant, taskId, id, owner });
     this.sweep();
-    return this.pushConfigs.get(tenant, taskId, id);
+    return this.ownerSees(tenant, taskId, owner) ? this.pushConfigs.get(tenant, taskId, id) : undefined;
   }
 
-  async listPushConfigs(tenant: string, taskId: string, pageSize: number, pageToken: string): Promise<PushConfigPage> {
-    checkKeys("push config list", { tenant, taskId });
+  async listPushConfigs(
+    tenant: string,
+    taskId: string,
+    pageSize: number,
+    pageToken: string,
+    owner?: string,
+  ): Promise<PushConfigPage> {
+    checkKeys("push config list", { tenant, taskId, owner });
     this.sweep();
-    return this.pushConfigs.list(tenant, taskId, pageSize, pageToken);
+    return this.pushConfigs.list(tenant, taskId, pageSize, pageToken, this.ownerSees(tenant, taskId, owner));
   }
 
-  async deletePushConfig(tenant: string, taskId: string, id: string): Promise<boolean> {
-    checkKeys("push config delete", { tenant, taskId, id });
+  async deletePushConfig(tenant: string, taskId: string, id: string, owner?: string): Promise<boolean> {
+    checkKeys("push config delete", { tenant, taskId, id, owner });
     this.sweep();
-    return this.pushConfigs.delete(tenant, taskId, id);
+    return this.ownerSees(tenant, taskId, owner) && this.pushConfigs.delete(tenant, taskId, id);
+  }
+
+  /** Whether a caller seeing `owner` (undefined: all) sees the configs of the task: a missing task has none. */
+  private ownerSees(tenant: string, taskId: string, owner: string | undefined): boolean {
+    return owner === undefined || this.visible(tenant, taskId, owner) !== undefined;
   }
 
   async close(): Promise<void> {

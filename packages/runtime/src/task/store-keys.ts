@@ -2,9 +2,10 @@
  * The rule every TaskStore applies to the keys it is given (tenants, task
  * ids, context ids, artifact ids, push config ids): none may hold a NUL
  * character (U+0000), and none may be longer than MAX_KEY_BYTES in UTF-8.
- * PostgreSQL text cannot store a NUL, and a btree index row holds at most
- * about 2,700 bytes (the tasks indexes hold three keys: tenant, context id,
- * task id), so either would be a 500 of the store's own making; the
+ * Task owners (access.ts) are keys too. PostgreSQL text cannot store a NUL,
+ * and a btree index row holds at most about 2,700 bytes (the tasks indexes
+ * hold three keys: tenant, context id or owner, task id), so either would
+ * be a 500 of the store's own making; the
  * PostgreSQL store refuses them, and the memory store refuses them alike, so
  * both answer the same:
  * A2AError InvalidParamsError (HTTP 400) naming the operation and the field.
@@ -38,8 +39,8 @@ export function checkKey(operation: string, field: string, value: string): void 
   }
 }
 
-/** Refuses the first bad key (see checkKey); `keys` maps field names to values. */
-export function checkKeys(operation: string, keys: Readonly<Record<string, string>>): void {
+/** Refuses the first bad key (see checkKey); `keys` maps field names to values (undefined: not given). */
+export function checkKeys(operation: string, keys: Readonly<Record<string, string | undefined>>): void {
   for (const field in keys) {
     const value = keys[field];
     if (value !== undefined) checkKey(operation, field, value);

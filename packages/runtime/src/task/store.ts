@@ -25,10 +25,22 @@
  *                A store shared by instances leases each turn to the instance
  *                running it and fails the task when the lease runs out
  *                (postgres/leases.ts); the memory store's turns die with it
- *   keys         a tenant, task id, context id, artifact id or push config id
- *                holding a NUL character (U+0000) is refused with
+ *   keys         a tenant, task id, context id, artifact id, push config id
+ *                or owner holding a NUL character (U+0000) is refused with
  *                InvalidParamsError naming the field (store-keys.ts), by every
  *                store alike, since PostgreSQL text cannot hold one
+ *   owners       a task records its owner when it is created (TaskCommit.owner,
+ *                "" by default: the owner of every task of a server that
+ *                authenticates nothing), and keeps it; its push configs
+ *                belong to the same owner. Each method that addresses tasks on
+ *                behalf of a caller takes the owner the caller may see
+ *                (access.ts; undefined: every owner, as the runtime's own
+ *                paths, the updater, turns, leases, push delivery, read), and
+ *                the store applies it in the read itself: a task of another
+ *                owner is absent, at the cost of a missing one (no second
+ *                query). Tasks stored before owners existed have owner "",
+ *                visible to servers without authentication and to policies
+ *                that see all
  *
  * Every key is scoped by tenant ("" when the call had none).
  */
@@ -60,6 +72,8 @@ export interface TaskCommit {
   readonly events: readonly StreamResponse[];
   /** Starts this turn with the commit, which then holds only if no turn is running (see the header). */
   readonly startTurn?: string | undefined;
+  /** The owner the task records when the commit creates it (expectedVersion 0); default "". Ignored otherwise. */
+  readonly owner?: string | undefined;
 }
 
 /** A task after a change and the events the change caused (what `update`'s change returns). */
@@ -88,6 +102,8 @@ export interface TaskQuery {
   readonly pageSize: number;
   /** "" for the first page, else a nextPageToken this store returned; another value is InvalidParamsError. */
   readonly pageToken: string;
+  /** Only tasks of this owner; undefined: every owner (see the header). Counts in totalSize and page tokens too. */
+  readonly owner?: string | undefined;
 }
 
 export interface TaskPage {
@@ -111,7 +127,8 @@ export interface PushConfigPage {
 }
 
 export interface TaskStore {
-  get(tenant: string, taskId: string): Promise<StoredTask | undefined>;
+  /** The task, or undefined when there is none, or (with `owner`) when it belongs to another owner. */
+  get(tenant: string, taskId: string, owner?: string): Promise<StoredTask | undefined>;
   /**
    * Writes `commit.task` if the stored version still is `commit.expectedVersion`, then publishes its events;
    * returns the new version, or undefined when another writer got there first (nothing is written).
@@ -123,12 +140,13 @@ export interface TaskStore {
    * task the store keeps, not a copy: it must not modify it, and the task it returns may reuse its parts (the
    * store copies only what is new, copy.ts copyReusing). The task `change` returns may so share objects with the
    * store: its maker must not modify it afterwards and hands out only copies of it. `change` may throw (nothing
-   * is written).
+   * is written). With `owner`, a task of another owner is undefined (no such task), as for get.
    */
   update?(
     tenant: string,
     taskId: string,
     change: (stored: StoredTask) => TaskChange | undefined,
+    owner?: string,
   ): Promise<TaskUpdateResult>;
 
   /**
@@ -141,15 +159,23 @@ export interface TaskStore {
   endTurn(tenant: string, taskId: string, turn: string): Promise<void>;
 
   /**
-   * Creates or replaces the config with the same (task, id): TaskNotFoundError for a task the store does not hold,
-   * InvalidParamsError for a new id past the store's maxPushConfigsPerTask (store-refusals.ts).
+   * Creates or replaces the config with the same (task, id), owned by the task's owner: TaskNotFoundError for a
+   * task the store does not hold (or, with `owner`, of another owner), InvalidParamsError for a new id past the
+   * store's maxPushConfigsPerTask (store-refusals.ts).
    */
-  putPushConfig(tenant: string, stored: StoredPushConfig): Promise<void>;
-  getPushConfig(tenant: string, taskId: string, id: string): Promise<StoredPushConfig | undefined>;
-  /** pageSize 0: all. */
-  listPushConfigs(tenant: string, taskId: string, pageSize: number, pageToken: string): Promise<PushConfigPage>;
-  /** Returns whether there was such a config. */
-  deletePushConfig(tenant: string, taskId: string, id: string): Promise<boolean>;
+  putPushConfig(tenant: string, stored: StoredPushConfig, owner?: string): Promise<void>;
+  /** With `owner`, a config of another owner's task is undefined, as a missing one. */
+  getPushConfig(tenant: string, taskId: string, id: string, owner?: string): Promise<StoredPushConfig | undefined>;
+  /** pageSize 0: all. With `owner`, another owner's task has no configs. */
+  listPushConfigs(
+    tenant: string,
+    taskId: string,
+    pageSize: number,
+    pageToken: string,
+    owner?: string,
+  ): Promise<PushConfigPage>;
+  /** Returns whether there was such a config (with `owner`: of a task of that owner). */
+  deletePushConfig(tenant: string, taskId: string, id: string, owner?: string): Promise<boolean>;
 
   /** Releases connections and timers. */
   close(): Promise<void>;

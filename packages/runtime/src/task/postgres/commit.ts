@@ -1,8 +1,9 @@
 /**
  * A commit, in one transaction:
  *
- *   1. the task row: INSERT (expectedVersion 0; an existing id conflicts and
- *      the commit answers undefined) or UPDATE ... WHERE version = expected
+ *   1. the task row: INSERT (expectedVersion 0, with the commit's owner, ""
+ *      by default; an existing id conflicts and the commit answers
+ *      undefined) or UPDATE ... WHERE version = expected (the owner stays)
  *      (no row: another writer got there first, undefined); the row lock the
  *      UPDATE takes orders concurrent writers of a task. The same statement
  *      writes the turn (../turns.ts): a commit starting one also needs
@@ -92,11 +93,13 @@ async function writeTaskRow(
   }
   const turn = turnAfter(undefined, state, commit.startTurn);
   values.push(turn ?? null, turn === undefined ? null : writer.owner, turn === undefined ? null : writer.leaseMs);
+  // turn_owner is the store instance running the turn; owner, whom the task belongs to (migrations.ts).
+  values.push(commit.owner ?? "");
   const result = await client.query<{ version: number }>(
     `INSERT INTO ${names.q}.tasks
-       (tenant, id, context_id, state, status_time, body, version, turn_id, turn_owner, turn_expires)
+       (tenant, id, context_id, state, status_time, body, version, turn_id, turn_owner, turn_expires, owner)
      VALUES ($1, $2, $3, $4, 'epoch'::timestamptz + $5::bigint * interval '1 microsecond', $6, 1, $7, $8,
-       ${LEASE_END("$9")})
+       ${LEASE_END("$9")}, $10)
      ON CONFLICT (tenant, id) DO NOTHING RETURNING version`,
     values,
   );

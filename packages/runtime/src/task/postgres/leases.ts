@@ -132,7 +132,8 @@ export class TurnLeases {
 
   /** Ends one expired turn: FAILED when its task is still running it, else only the turn. */
   private async expire(tenant: string, taskId: string, turn: string): Promise<void> {
-    const stored = await readTask(this.db, this.names, this.codecs, tenant, taskId);
+    // The sweeper acts for no caller: any owner's task.
+    const stored = await readTask(this.db, this.names, this.codecs, tenant, taskId, undefined);
     if (stored === undefined || stored.turn !== turn) return;
     if (endsTurn(stored.task.status?.state)) {
       await this.db.query(

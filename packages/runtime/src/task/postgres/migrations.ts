@@ -17,6 +17,13 @@
  *                  when its lease runs out (leases.ts); two partial indexes over
  *                  the few rows with a turn, by owner (renewal) and by expiry
  *                  (the sweeper)
+ *   owners (3)     tasks.owner and push_configs.owner: who the task (and its
+ *                  configs, which belong to the task's owner) was created for
+ *                  (../access.ts); every read on behalf of a caller names it
+ *                  (`AND owner = $n`). Rows from before get owner '', visible
+ *                  to servers without authentication and to policies that see
+ *                  all. tasks_by_owner (tenant, owner, status_time DESC, id)
+ *                  serves an owner's listing in the list order
  *
  * Bodies are protobuf binary (bytea), not ProtoJSON jsonb: the store only ever
  * gives back what it was given, binary round-trips protobuf-es messages
@@ -115,6 +122,16 @@ ALTER TABLE ${q}.tasks
   ADD COLUMN turn_expires timestamptz;
 CREATE INDEX tasks_turns_by_owner ON ${q}.tasks (turn_owner) WHERE turn_id IS NOT NULL;
 CREATE INDEX tasks_turns_by_expiry ON ${q}.tasks (turn_expires) WHERE turn_id IS NOT NULL;
+`,
+  },
+  {
+    version: 3,
+    name: "task and push config owners",
+    // Existing rows get owner '' (the DEFAULT): the owner of every task of a server that authenticates nothing.
+    sql: (q) => `
+ALTER TABLE ${q}.tasks ADD COLUMN owner text COLLATE "C" NOT NULL DEFAULT '';
+ALTER TABLE ${q}.push_configs ADD COLUMN owner text COLLATE "C" NOT NULL DEFAULT '';
+CREATE INDEX tasks_by_owner ON ${q}.tasks (tenant, owner, status_time DESC, id);
 `,
   },
 ];

@@ -11,9 +11,9 @@
  *   migrate    with `migrate: true`, the missing migrations are applied first
  *              (migrate(), safe to run concurrently from several instances)
  *   version    the schema's migrations against LATEST_MIGRATION: older is
- *              "schema "a2a" is at version 1, this release needs 2: run
+ *              "schema "a2a" is at version 2, this release needs 3: run
  *              `npx a2a-task-store migrate --database-url …` (or migrate())";
- *              newer is "… newer than this release's 2: upgrade
+ *              newer is "… newer than this release's 3: upgrade
  *              @protoc-gen-a2a/runtime"
  *
  * Each failure is a StoreStartError whose message is that one line; a pool

@@ -14,6 +14,13 @@
  *   turns        started and ended in the commits' own statements (commit.ts);
  *                leased by this store instance, renewed, and swept in every
  *                instance when their lease runs out (leases.ts)
+ *   owners       tasks.owner and push_configs.owner (migration 3), written by
+ *                the creating commit and a config's put; a read on behalf of
+ *                a caller names the owner in its own statement (task-read.ts,
+ *                push-configs.ts), so another owner's task costs the round
+ *                trips of a missing one. Rows from before get owner '',
+ *                visible to servers without authentication and to policies
+ *                that see all
  *   refusals     keys holding NUL (../store-keys.ts), forged page tokens
  *                (page-token.ts), a push config beyond maxPushConfigsPerTask
  *                or for a missing task (push-configs.ts): InvalidParamsError
@@ -108,13 +115,14 @@ export function storeOnPool(options: PostgresTaskStoreOptions, db: pg.Pool, ownP
   const config = (tenant: string, taskId: string, id: string) => `push config "${id}" of ${task(tenant, taskId)}`;
   let closing: Promise<void> | undefined;
   return {
-    get: (tenant, taskId) =>
+    get: (tenant, taskId, owner) =>
       named(`get of ${task(tenant, taskId)}`, () => {
-        checkKeys("task store get", { tenant, taskId });
-        return readTask(db, names, codecs, tenant, taskId);
+        checkKeys("task store get", { tenant, taskId, owner });
+        return readTask(db, names, codecs, tenant, taskId, owner);
       }),
     async commit(tenant, commit) {
       checkTaskKeys("task store commit", tenant, commit.task);
+      checkKeys("task store commit", { owner: commit.owner });
       const version = await commitTask(db, names, codecs, tenant, commit, writer);
       if (version !== undefined) {
         leases.committed(tenant, commit.task.id, commit.task.status?.state, commit.startTurn);
@@ -126,7 +134,7 @@ export function storeOnPool(options: PostgresTaskStoreOptions, db: pg.Pool, ownP
       named(`end of the turn of ${task(tenant, taskId)}`, () => leases.end(tenant, taskId, turn)),
     list: (tenant, query) =>
       named(`ListTasks (tenant "${tenant}")`, () => {
-        checkKeys("ListTasks", { tenant, contextId: query.contextId });
+        checkKeys("ListTasks", { tenant, contextId: query.contextId, owner: query.owner });
         return listTasks(db, names, codecs, tenant, query);
       }),
     subscribe: (tenant, taskId, listener) =>
@@ -134,25 +142,25 @@ export function storeOnPool(options: PostgresTaskStoreOptions, db: pg.Pool, ownP
         checkKeys("task store subscribe", { tenant, taskId });
         return feed.subscribe(tenant, taskId, listener);
       }),
-    putPushConfig: (tenant, stored) =>
+    putPushConfig: (tenant, stored, owner) =>
       named(`put of ${config(tenant, stored.config.taskId, stored.config.id)}`, () => {
-        checkKeys("push config put", { tenant, taskId: stored.config.taskId, id: stored.config.id });
-        return pushConfigs.put(tenant, stored);
+        checkKeys("push config put", { tenant, taskId: stored.config.taskId, id: stored.config.id, owner });
+        return pushConfigs.put(tenant, stored, owner);
       }),
-    getPushConfig: (tenant, taskId, id) =>
+    getPushConfig: (tenant, taskId, id, owner) =>
       named(`get of ${config(tenant, taskId, id)}`, () => {
-        checkKeys("push config get", { tenant, taskId, id });
-        return pushConfigs.get(tenant, taskId, id);
+        checkKeys("push config get", { tenant, taskId, id, owner });
+        return pushConfigs.get(tenant, taskId, id, owner);
       }),
-    listPushConfigs: (tenant, taskId, pageSize, pageToken) =>
+    listPushConfigs: (tenant, taskId, pageSize, pageToken, owner) =>
       named(`list of the push configs of ${task(tenant, taskId)}`, () => {
-        checkKeys("push config list", { tenant, taskId });
-        return pushConfigs.list(tenant, taskId, pageSize, pageToken);
+        checkKeys("push config list", { tenant, taskId, owner });
+        return pushConfigs.list(tenant, taskId, { pageSize, pageToken }, owner);
       }),
-    deletePushConfig: (tenant, taskId, id) =>
+    deletePushConfig: (tenant, taskId, id, owner) =>
       named(`delete of ${config(tenant, taskId, id)}`, () => {
-        checkKeys("push config delete", { tenant, taskId, id });
-        return pushConfigs.delete(tenant, taskId, id);
+        checkKeys("push config delete", { tenant, taskId, id, owner });
+        return pushConfigs.delete(tenant, taskId, id, owner);
       }),
     close() {
       // Once: a second close finds the own pool ended already.

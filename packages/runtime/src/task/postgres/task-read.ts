@@ -2,7 +2,9 @@
  * Reading tasks: get by (tenant, id) and ListTasks, each task read whole in one
  * statement (one snapshot: body, history in seq order, artifacts in position
  * order; for get, the running turn too), so a concurrent commit is seen
- * entirely or not at all.
+ * entirely or not at all. An owner, when given (../store.ts owners), is one
+ * more condition of the same statement (`AND t.owner = $n`): another owner's
+ * task is not found, in the same one round trip as a missing one.
  *
  *   list   filters (context, state, status after) and the keyset cursor in
  *          SQL, ordered status_time DESC, id ASC to walk the
@@ -10,7 +12,9 @@
  *          cursor as `status_time <= t AND (status_time < t OR id > i)`, so
  *          the scan seeks to it instead of filtering every earlier row); one
  *          row more than the page tells whether a next page exists;
- *          totalSize is a COUNT(*) with the same filters, without the cursor
+ *          totalSize is a COUNT(*) with the same filters, without the cursor.
+ *          With an owner, tasks_by_owner (tenant, owner, status_time DESC,
+ *          id) serves the listing (or the context index, the owner a filter)
  */
 import type pg from "pg";
 import type { StoredTask, TaskPage, TaskQuery } from "../store.js";
@@ -50,10 +54,12 @@ export async function readTask(
   codecs: StoreCodecs,
   tenant: string,
   taskId: string,
+  owner: string | undefined,
 ): Promise<StoredTask | undefined> {
+  const byOwner = owner === undefined ? "" : " AND t.owner = $3";
   const result = await db.query<TaskRow & { turn_id: string | null }>(
-    `SELECT ${taskColumns(names.q)}, t.turn_id FROM ${names.q}.tasks t WHERE t.tenant = $1 AND t.id = $2`,
-    [tenant, taskId],
+    `SELECT ${taskColumns(names.q)}, t.turn_id FROM ${names.q}.tasks t WHERE t.tenant = $1 AND t.id = $2${byOwner}`,
+    owner === undefined ? [tenant, taskId] : [tenant, taskId, owner],
   );
   const row = result.rows[0];
   if (row === undefined) return undefined;
@@ -68,6 +74,7 @@ function filters(query: TaskQuery): { where: string[]; params: unknown[] } {
     params.push(value);
     where.push(sql(`$${params.length + 1}`));
   };
+  if (query.owner !== undefined) add((n) => `t.owner = ${n}`, query.owner);
   if (query.contextId !== "") add((n) => `t.context_id = ${n}`, query.contextId);
   if (query.status !== 0) add((n) => `t.state = ${n}`, query.status);
   if (query.statusAfterMs !== undefined) {
@@ -86,7 +93,7 @@ export async function listTasks(
   query: TaskQuery,
 ): Promise<TaskPage> {
   const { q } = names;
-  const scope = [tenant, query.contextId, query.status, query.statusAfterMs ?? null];
+  const scope = [tenant, query.contextId, query.status, query.statusAfterMs ?? null, query.owner ?? null];
   const cursor = readTaskPageToken(query.pageToken, scope, "ListTasks");
   const { where, params } = filters(query);
   const count = await db.query<{ n: string }>(
