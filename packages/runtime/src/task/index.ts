@@ -5,7 +5,12 @@
  * here, PostgreSQL in @protoc-gen-a2a/runtime/postgres. Transport-only users
  * never load this entry point.
  */
-export { createTaskHandler, type TaskHandlerOptions } from "./task-handler.js";
+export {
+  createTaskHandler,
+  type ExtendedCardInit,
+  type ExtendedCardSource,
+  type TaskHandlerOptions,
+} from "./task-handler.js";
 export type { PushOptions, PushPayload } from "./handler-deps.js";
 export {
   createMemoryTaskStore,

@@ -9,6 +9,9 @@
  *               GetExtendedAgentCard (only with `extendedAgentCard`); an
  *               operation left out is answered by the servers with its
  *               capability's error
+ *   card        GetExtendedAgentCard needs a caller (S1 §13.3): without a
+ *               principal it is UnauthenticatedError; with one,
+ *               `extendedAgentCard(principal, context)` answers the card for it
  *   types       the operations are written against the v1.0 shapes of
  *               a2a-types.ts; taskSchemas checks once, here, that the
  *               definition has them, which is what the one cast to
@@ -20,6 +23,8 @@
  *               (default: logError, stderr)
  */
 import type { DescService } from "@bufbuild/protobuf";
+import { A2AError } from "../a2a-error.js";
+import type { Principal } from "../auth/principal.js";
 import type { A2aHandler, A2aServiceDefinition, HandlerContext } from "../definition.js";
 import { logError, type OnError } from "../report-error.js";
 import type { AgentExecutor } from "./executor.js";
@@ -37,6 +42,15 @@ import { createTaskWriter } from "./task-writer.js";
 /** The GetExtendedAgentCard method of the generated handler type. */
 type ExtendedCardMethod<S> = A2aHandler<S> extends { getExtendedAgentCard?: infer F } ? F : never;
 
+/** What GetExtendedAgentCard answers: the AgentCard's init shape of the definition. */
+export type ExtendedCardInit<S> = ExtendedCardMethod<S> extends (...args: never[]) => Promise<infer C> ? C : never;
+
+/** Answers GetExtendedAgentCard for an authenticated caller: the card this principal may see. */
+export type ExtendedCardSource<S> = (
+  principal: Principal,
+  context: HandlerContext,
+) => ExtendedCardInit<S> | Promise<ExtendedCardInit<S>>;
+
 export interface TaskHandlerOptions<S extends DescService> {
   /** The A2A v1.0 definition (A2AServiceV1_0 of the generated code); another is refused at once. */
   readonly definition: A2aServiceDefinition<S>;
@@ -47,8 +61,11 @@ export interface TaskHandlerOptions<S extends DescService> {
   readonly push?: PushOptions;
   /** Failures no caller sees; default: logError (stderr). */
   readonly onError?: OnError;
-  /** Answers GetExtendedAgentCard; without it, ExtendedAgentCardNotConfiguredError. */
-  readonly extendedAgentCard?: ExtendedCardMethod<S>;
+  /**
+   * Answers GetExtendedAgentCard for a caller with a principal (a call without one is UnauthenticatedError);
+   * without the option, ExtendedAgentCardNotConfiguredError.
+   */
+  readonly extendedAgentCard?: ExtendedCardSource<S>;
   /** New task, context, message and push config ids; default: crypto.randomUUID. */
   readonly idGenerator?: () => string;
 }
@@ -64,6 +81,16 @@ function busyErrorOf(definition: A2aServiceDefinition): string {
     );
   }
   return busyError;
+}
+
+/** GetExtendedAgentCard: refused without a principal (S1 §13.3), else the option's card for the caller. */
+function extendedCardOperation<S>(card: ExtendedCardSource<S>) {
+  return async (_req: unknown, context: HandlerContext): Promise<ExtendedCardInit<S>> => {
+    if (context.principal === undefined) {
+      throw new A2AError("UnauthenticatedError", "GetExtendedAgentCard requires authentication");
+    }
+    return card(context.principal, context);
+  };
 }
 
 export function createTaskHandler<S extends DescService>(options: TaskHandlerOptions<S>): A2aHandler<S> {
@@ -92,6 +119,7 @@ export function createTaskHandler<S extends DescService>(options: TaskHandlerOpt
     report,
     busyError,
   };
+  const card = options.extendedAgentCard;
   const handler = {
     sendMessage: sendMessage.bind(undefined, deps),
     sendStreamingMessage: sendStreamingMessage.bind(undefined, deps),
@@ -100,7 +128,7 @@ export function createTaskHandler<S extends DescService>(options: TaskHandlerOpt
     cancelTask: cancelTask.bind(undefined, deps),
     subscribeToTask: subscribeToTask.bind(undefined, deps),
     ...(push ? pushConfigOperations(deps, push) : {}),
-    ...(options.extendedAgentCard ? { getExtendedAgentCard: options.extendedAgentCard } : {}),
+    ...(card ? { getExtendedAgentCard: extendedCardOperation(card) } : {}),
   };
   // Sound by taskSchemas: the definition is lf.a2a.v1.A2AService with the methods and fields these shapes name.
   return handler as unknown as A2aHandler<S>;
