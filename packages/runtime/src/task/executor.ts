@@ -13,8 +13,12 @@
  *                  CANCELED, and what the executor publishes afterwards is dropped
  *   failure        an executor that throws leaves its task FAILED (a throw
  *                  before any task event is the SendMessage's InternalError)
+ *   caller         `principal` is who sent the message (undefined without
+ *                  authentication); what the executor publishes is written
+ *                  by the runtime, for no caller (access.ts)
  */
 import type { JsonObject } from "@bufbuild/protobuf";
+import type { Principal } from "../auth/principal.js";
 import type { Artifact, Message, SendMessageConfiguration, Task, TaskState } from "./a2a-types.js";
 
 export interface RequestContext {
@@ -33,6 +37,11 @@ export interface RequestContext {
   readonly metadata: JsonObject | undefined;
   /** The protocol version of the call, e.g. "1.0" ("0.3" through the version bridge). */
   readonly protocolVersion: string;
+  /**
+   * The verified caller of the message (HandlerContext.principal); undefined when the server authenticates
+   * nothing. The task is owned as createTaskHandler's authorize policy decided (access.ts).
+   */
+  readonly principal: Principal | undefined;
   /** Aborted when the task is canceled (by any instance sharing the store). */
   readonly signal: AbortSignal;
 }

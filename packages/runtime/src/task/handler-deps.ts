@@ -1,10 +1,12 @@
 /**
  * What the operations of createTaskHandler share: the store, its listeners and its writer,
- * the executor, push options, the id generator and the error reporter; and
- * the rule every operation scopes its keys by: the tenant is the call's
- * (route or request, HandlerContext.tenant), else the request's field, else "".
+ * the executor, push options, the id generator, the error reporter and the
+ * authorize policy; and the rules every operation scopes its keys by: the
+ * tenant is the call's (route or request, HandlerContext.tenant), else the
+ * request's field, else ""; the owner is the policy's (access.ts).
  */
 import type { HandlerContext } from "../definition.js";
+import { callScope, type CallScope, type TaskAuthorizer } from "./access.js";
 import type { StreamResponse, Task } from "./a2a-types.js";
 import type { AgentExecutor } from "./executor.js";
 import type { PushSender } from "./push-types.js";
@@ -37,8 +39,15 @@ export interface HandlerDeps {
   readonly report: (error: unknown, operation: string, context: HandlerContext) => void;
   /** The catalog error of a message sent to a task whose turn is running (the definition's api.taskTurns). */
   readonly busyError: string;
+  /** Whose tasks a call sees and in whose name it creates them (access.ts). */
+  readonly authorize: TaskAuthorizer;
 }
 
 export function tenantOf(context: HandlerContext, request: { readonly tenant: string }): string {
   return context.tenant ?? request.tenant;
+}
+
+/** The call's owner and the owner its reads are scoped by, from the authorize policy (which may refuse). */
+export function scopeOf(deps: HandlerDeps, context: HandlerContext, operation: string): Promise<CallScope> {
+  return callScope(deps.authorize, context, operation);
 }

@@ -1,10 +1,13 @@
 /**
  * The push notification config operations, through the store, scoped to
- * the task and the call's tenant. Left out of the handler when
- * createTaskHandler has no `push` option: the servers then answer
+ * the task, the call's tenant and the owner the authorize policy lets it see
+ * (access.ts): a config belongs to its task's owner. Left out of the handler
+ * when createTaskHandler has no `push` option: the servers then answer
  * PushNotificationNotSupportedError (the capability rule of the definition).
  *
- *   every call  TaskNotFoundError when the tenant has no such task
+ *   every call  TaskNotFoundError when the tenant has no such task, or it is
+ *               another owner's (the same message; the owner is in every
+ *               store read, of the task and of its configs)
  *   Create      the config is checked first (push-config-check.ts: header
  *               fields a delivery can send, then the sender screens the URL;
  *               InvalidParamsError naming the field or the reason); no id: a
@@ -25,7 +28,7 @@ import type {
   ListTaskPushNotificationConfigsResponse,
   TaskPushNotificationConfig,
 } from "./a2a-types.js";
-import { tenantOf, type HandlerDeps, type PushOptions } from "./handler-deps.js";
+import { scopeOf, tenantOf, type HandlerDeps, type PushOptions } from "./handler-deps.js";
 import { checkPushConfig } from "./push-config-check.js";
 
 /** google.protobuf.Empty, what Delete answers. */
@@ -33,17 +36,20 @@ export interface Empty {
   readonly $typeName: "google.protobuf.Empty";
 }
 
-async function taskTenant(
+/** The call's tenant and the owner it sees, once the task is there for it. */
+async function taskScope(
   deps: HandlerDeps,
   req: { readonly tenant: string; readonly taskId: string },
   context: HandlerContext,
-): Promise<string> {
+  operation: string,
+): Promise<{ tenant: string; owner: string | undefined }> {
   const tenant = tenantOf(context, req);
   if (!req.taskId) throw new A2AError("InvalidParamsError", "taskId is required");
-  if (!(await deps.store.get(tenant, req.taskId))) {
+  const { visible } = await scopeOf(deps, context, operation);
+  if (!(await deps.store.get(tenant, req.taskId, visible))) {
     throw new A2AError("TaskNotFoundError", `Task ${req.taskId} not found`);
   }
-  return tenant;
+  return { tenant, owner: visible };
 }
 
 export function pushConfigOperations(deps: HandlerDeps, push: PushOptions) {
@@ -52,20 +58,20 @@ export function pushConfigOperations(deps: HandlerDeps, push: PushOptions) {
       req: TaskPushNotificationConfig,
       context: HandlerContext,
     ): Promise<TaskPushNotificationConfig> {
-      const tenant = await taskTenant(deps, req, context);
+      const { tenant, owner } = await taskScope(deps, req, context, "CreateTaskPushNotificationConfig");
       await checkPushConfig(push.sender, req, { operation: "CreateTaskPushNotificationConfig", path: "" });
       const config: TaskPushNotificationConfig = { ...req, tenant, id: req.id || deps.newId() };
-      await deps.store.putPushConfig(tenant, { config, protocolVersion: context.protocolVersion });
+      await deps.store.putPushConfig(tenant, { config, protocolVersion: context.protocolVersion }, owner);
       return config;
     },
     async getTaskPushNotificationConfig(
       req: GetTaskPushNotificationConfigRequest,
       context: HandlerContext,
     ): Promise<TaskPushNotificationConfig> {
-      const tenant = await taskTenant(deps, req, context);
+      const { tenant, owner } = await taskScope(deps, req, context, "GetTaskPushNotificationConfig");
       const stored = req.id
-        ? await deps.store.getPushConfig(tenant, req.taskId, req.id)
-        : (await deps.store.listPushConfigs(tenant, req.taskId, 1, "")).configs[0];
+        ? await deps.store.getPushConfig(tenant, req.taskId, req.id, owner)
+        : (await deps.store.listPushConfigs(tenant, req.taskId, 1, "", owner)).configs[0];
       if (!stored) throw new A2AError("TaskNotFoundError", `push config ${req.id} of task ${req.taskId} not found`);
       return stored.config;
     },
@@ -76,8 +82,8 @@ export function pushConfigOperations(deps: HandlerDeps, push: PushOptions) {
       if (req.pageSize < 0) {
         throw new A2AError("InvalidParamsError", `ListTaskPushNotificationConfigs: pageSize ${req.pageSize} < 0`);
       }
-      const tenant = await taskTenant(deps, req, context);
-      const page = await deps.store.listPushConfigs(tenant, req.taskId, req.pageSize, req.pageToken);
+      const { tenant, owner } = await taskScope(deps, req, context, "ListTaskPushNotificationConfigs");
+      const page = await deps.store.listPushConfigs(tenant, req.taskId, req.pageSize, req.pageToken, owner);
       return {
         $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse",
         configs: page.configs.map((s) => s.config),
@@ -88,8 +94,8 @@ export function pushConfigOperations(deps: HandlerDeps, push: PushOptions) {
       req: DeleteTaskPushNotificationConfigRequest,
       context: HandlerContext,
     ): Promise<Empty> {
-      const tenant = await taskTenant(deps, req, context);
-      await deps.store.deletePushConfig(tenant, req.taskId, req.id);
+      const { tenant, owner } = await taskScope(deps, req, context, "DeleteTaskPushNotificationConfig");
+      await deps.store.deletePushConfig(tenant, req.taskId, req.id, owner);
       return { $typeName: "google.protobuf.Empty" };
     },
   };

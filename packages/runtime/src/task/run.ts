@@ -22,6 +22,7 @@
  *             that the streams of its events end by themselves
  */
 import type { JsonObject } from "@bufbuild/protobuf";
+import type { Principal } from "../auth/principal.js";
 import { TaskState, TERMINAL_STATES, type Message, type SendMessageConfiguration } from "./a2a-types.js";
 import type { AgentExecutor, RequestContext } from "./executor.js";
 import { agentMessage, statusEvent, withStatus } from "./task-shapes.js";
@@ -37,6 +38,8 @@ export interface RunSetup extends Omit<UpdaterSetup, "onFirst"> {
   readonly configuration: SendMessageConfiguration | undefined;
   readonly metadata: JsonObject | undefined;
   readonly protocolVersion: string;
+  /** The caller of the message (HandlerContext.principal). */
+  readonly principal: Principal | undefined;
   /** Tells onError about a failure no caller will see. */
   readonly report: (error: unknown) => void;
 }
@@ -82,6 +85,7 @@ function requestContext(setup: RunSetup, message: Message, abort: LazyAbort): Re
     configuration: setup.configuration,
     metadata: setup.metadata,
     protocolVersion: setup.protocolVersion,
+    principal: setup.principal,
   };
 }
 

@@ -21,6 +21,13 @@
  *                 before anything is written; stored for the task (with the
  *                 call's protocol version) before its first event is pushed
  *
+ *   owner         the authorize policy (access.ts) names the owner a new
+ *                 task records and the owner the continued task must have:
+ *                 another owner's task is TaskNotFoundError as a missing one
+ *                 (in the read, the commit joining the message, and the push
+ *                 config's put alike); the executor gets the caller as
+ *                 RequestContext.principal
+ *
  * A tenant, message.taskId or message.contextId holding a NUL character is
  * InvalidParamsError naming it (store-keys.ts). Every refusal comes before
  * the executor runs and before a stream starts.
@@ -34,7 +41,7 @@
 import type { HandlerContext } from "../definition.js";
 import { A2AError } from "../a2a-error.js";
 import { TaskState, TERMINAL_STATES, type Message, type SendMessageRequest } from "./a2a-types.js";
-import { tenantOf, type HandlerDeps } from "./handler-deps.js";
+import { scopeOf, tenantOf, type HandlerDeps } from "./handler-deps.js";
 import { startRun, type Run } from "./run.js";
 import type { StoredPushConfig } from "./store.js";
 import { checkPushConfig } from "./push-config-check.js";
@@ -80,9 +87,14 @@ const terminalRefusal = (taskId: string, state: TaskState) =>
   );
 
 /** The place of the message: a new task, or the stored task it continues (checked). */
-async function placeOf(deps: HandlerDeps, message: Message, tenant: string): Promise<MessagePlace> {
+async function placeOf(
+  deps: HandlerDeps,
+  message: Message,
+  tenant: string,
+  visible: string | undefined,
+): Promise<MessagePlace> {
   if (!message.taskId) return { taskId: deps.newId(), contextId: message.contextId || deps.newId() };
-  const stored = await deps.store.get(tenant, message.taskId);
+  const stored = await deps.store.get(tenant, message.taskId, visible);
   if (!stored) throw new A2AError("TaskNotFoundError", `Task ${message.taskId} not found`);
   if (message.contextId && message.contextId !== stored.task.contextId) {
     throw new A2AError(
@@ -102,7 +114,7 @@ async function continueTask(
   tenant: string,
   message: Message,
   turn: string,
-  origin: Origin,
+  at: { origin: Origin; visible: string | undefined },
 ): Promise<Committed> {
   const committed = await deps.writer.change(
     tenant,
@@ -114,7 +126,8 @@ async function continueTask(
       const task = withStatus({ ...stored.task, history: [...stored.task.history, message] }, TaskState.WORKING);
       return { task, events: [statusEvent(task)], startTurn: turn };
     },
-    origin,
+    at.origin,
+    { owner: at.visible },
   );
   if (!committed) throw new Error(`Task ${message.taskId}: the message could not join it`);
   return { task: committedCopy(committed), version: committed.version };
@@ -132,11 +145,12 @@ export async function startSend(
   const tenant = tenantOf(context, req);
   const { taskId, contextId } = req.message;
   checkKeys(operation, { tenant, "message.taskId": taskId, "message.contextId": contextId });
-  const place = await placeOf(deps, req.message, tenant);
+  const scope = await scopeOf(deps, context, operation);
+  const place = await placeOf(deps, req.message, tenant, scope.visible);
   const userMessage: Message = { ...req.message, ...place };
   const pushConfig = await pushConfigOf(deps, req, context, { tenant, taskId: place.taskId, operation });
   const putConfig = async () => {
-    if (pushConfig) await deps.store.putPushConfig(tenant, pushConfig);
+    if (pushConfig) await deps.store.putPushConfig(tenant, pushConfig, scope.visible);
   };
   const origin: Origin = { operation, context };
   // Not the user's idGenerator: a turn id never leaves the runtime.
@@ -146,7 +160,7 @@ export async function startSend(
     let continued: Committed | undefined;
     if (req.message.taskId) {
       await putConfig();
-      continued = await continueTask(deps, tenant, userMessage, turn, origin);
+      continued = await continueTask(deps, tenant, userMessage, turn, { origin, visible: scope.visible });
     }
     const run = await startRun({
       executor: deps.executor,
@@ -158,6 +172,7 @@ export async function startSend(
       turn,
       mode: continued ? "task" : "open",
       newId: deps.newId,
+      owner: scope.owner,
       origin,
       onCreated: putConfig,
       // The executor's own copy: what it holds is shared with neither the store nor the caller.
@@ -166,6 +181,7 @@ export async function startSend(
       configuration: req.configuration,
       metadata: req.metadata,
       protocolVersion: context.protocolVersion,
+      principal: context.principal,
       report: (e) => deps.report(e, operation, context),
     });
     void run.settled

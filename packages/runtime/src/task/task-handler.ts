@@ -9,6 +9,16 @@
  *               GetExtendedAgentCard (only with `extendedAgentCard`); an
  *               operation left out is answered by the servers with its
  *               capability's error
+ *   access      `authorize(principal, context)` (access.ts) says, per call,
+ *               in whose name it creates tasks and whose tasks it sees;
+ *               default ownerOnly: the caller's own (owner
+ *               principal?.id ?? "", so a server without authentication sees
+ *               the tasks of owner ""). To let an admin scope see all:
+ *                 authorize: (p) => ({ owner: p?.id ?? "",
+ *                   seesAll: p?.scopes.includes("admin") ?? false })
+ *               A policy refuses a call by throwing an A2AError (e.g.
+ *               "PermissionDeniedError"). A task it does not show is
+ *               TaskNotFoundError, as a missing one, on every operation
  *   card        GetExtendedAgentCard needs a caller (S1 §13.3): without a
  *               principal it is UnauthenticatedError; with one,
  *               `extendedAgentCard(principal, context)` answers the card for it
@@ -27,6 +37,7 @@ import { A2AError } from "../a2a-error.js";
 import type { Principal } from "../auth/principal.js";
 import type { A2aHandler, A2aServiceDefinition, HandlerContext } from "../definition.js";
 import { logError, type OnError } from "../report-error.js";
+import { ownerOnly, type TaskAuthorizer } from "./access.js";
 import type { AgentExecutor } from "./executor.js";
 import type { HandlerDeps, PushOptions } from "./handler-deps.js";
 import { createMemoryTaskStore } from "./memory-store.js";
@@ -66,6 +77,11 @@ export interface TaskHandlerOptions<S extends DescService> {
    * without the option, ExtendedAgentCardNotConfiguredError.
    */
   readonly extendedAgentCard?: ExtendedCardSource<S>;
+  /**
+   * Whose tasks a call sees and in whose name it creates them (access.ts); throws to refuse the call.
+   * Default ownerOnly: `{ owner: principal?.id ?? "", seesAll: false }`.
+   */
+  readonly authorize?: TaskAuthorizer;
   /** New task, context, message and push config ids; default: crypto.randomUUID. */
   readonly idGenerator?: () => string;
 }
@@ -118,6 +134,7 @@ export function createTaskHandler<S extends DescService>(options: TaskHandlerOpt
     newId: options.idGenerator ?? (() => crypto.randomUUID()),
     report,
     busyError,
+    authorize: options.authorize ?? ownerOnly,
   };
   const card = options.extendedAgentCard;
   const handler = {

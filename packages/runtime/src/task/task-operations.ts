@@ -1,8 +1,10 @@
 /**
  * The operations on stored tasks, each scoped by the call's tenant
- * (handler-deps.ts): a task of another tenant is TaskNotFoundError. A tenant,
- * id or contextId holding a NUL character is InvalidParamsError naming it
- * (store-keys.ts).
+ * (handler-deps.ts) and by the owner the authorize policy lets it see
+ * (access.ts), both applied in the store's read: a task of another tenant or
+ * owner is TaskNotFoundError, as a missing one, and ListTasks lists, counts
+ * (totalSize) and pages only the visible tasks. A tenant, id or contextId
+ * holding a NUL character is InvalidParamsError naming it (store-keys.ts).
  *
  *   GetTask          the task, history trimmed by historyLength
  *   ListTasks        filters (contextId, status, statusTimestampAfter: at or
@@ -34,7 +36,7 @@ import {
   type SubscribeToTaskRequest,
   type Task,
 } from "./a2a-types.js";
-import { tenantOf, type HandlerDeps } from "./handler-deps.js";
+import { scopeOf, tenantOf, type HandlerDeps } from "./handler-deps.js";
 import { checkHistoryLength, stateName, statusEvent, taskEvent, taskView, withStatus } from "./task-shapes.js";
 import { checkKeys } from "./store-keys.js";
 import { eventReader, watchTask } from "./task-watch.js";
@@ -65,7 +67,8 @@ export async function getTask(deps: HandlerDeps, req: GetTaskRequest, context: H
   checkHistoryLength(req.historyLength, "GetTask: historyLength");
   const tenant = tenantOf(context, req);
   checkKeys("GetTask", { tenant, id: req.id });
-  const stored = await deps.store.get(tenant, req.id);
+  const { visible } = await scopeOf(deps, context, "GetTask");
+  const stored = await deps.store.get(tenant, req.id, visible);
   if (!stored) throw new A2AError("TaskNotFoundError", `Task ${req.id} not found`);
   return taskView(stored.task, req.historyLength);
 }
@@ -82,7 +85,9 @@ export async function listTasks(
   checkHistoryLength(req.historyLength, "ListTasks: historyLength");
   const tenant = tenantOf(context, req);
   checkKeys("ListTasks", { tenant, contextId: req.contextId });
+  const { visible } = await scopeOf(deps, context, "ListTasks");
   const page = await deps.store.list(tenant, {
+    owner: visible,
     contextId: req.contextId,
     status: req.status,
     statusAfterMs: req.statusTimestampAfter ? statusAfterMs(req.statusTimestampAfter) : undefined,
@@ -101,6 +106,7 @@ export async function listTasks(
 export async function cancelTask(deps: HandlerDeps, req: CancelTaskRequest, context: HandlerContext): Promise<Task> {
   const tenant = tenantOf(context, req);
   checkKeys("CancelTask", { tenant, id: req.id });
+  const { visible } = await scopeOf(deps, context, "CancelTask");
   const committed = await deps.writer.change(
     tenant,
     req.id,
@@ -113,6 +119,7 @@ export async function cancelTask(deps: HandlerDeps, req: CancelTaskRequest, cont
       return { task, events: [statusEvent(task, req.metadata)] };
     },
     { operation: "CancelTask", context },
+    { owner: visible },
   );
   if (!committed) throw new Error(`CancelTask: task ${req.id} was not written`);
   return committedCopy(committed);
@@ -125,9 +132,11 @@ export async function* subscribeToTask(
 ): AsyncGenerator<StreamResponse> {
   const tenant = tenantOf(context, req);
   checkKeys("SubscribeToTask", { tenant, id: req.id });
+  const { visible } = await scopeOf(deps, context, "SubscribeToTask");
   const watch = await watchTask(deps.hub, tenant, req.id);
   try {
-    const stored = await deps.store.get(tenant, req.id);
+    // Until this read shows the task, the watch only buffers: nothing of another owner's task reaches the caller.
+    const stored = await deps.store.get(tenant, req.id, visible);
     if (!stored) throw new A2AError("TaskNotFoundError", `Task ${req.id} not found`);
     const state = stored.task.status?.state ?? TaskState.UNSPECIFIED;
     if (TERMINAL_STATES.has(state)) {

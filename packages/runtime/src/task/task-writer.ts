@@ -24,6 +24,10 @@
  *   turns     a change (or a create) may start a turn (TaskChange.startTurn,
  *             turns.ts); a commit refused because a turn runs is retried as a
  *             stale one, and the change, reading the turn, refuses the call
+ *   owners    a create records the owner it is given (access.ts); a change
+ *             made for a caller names the owner the caller sees, so another
+ *             owner's task is TaskNotFoundError as a missing one; the
+ *             runtime's own changes (the updater, a failed run) name none
  */
 import { A2AError } from "../a2a-error.js";
 import type { HandlerContext } from "../definition.js";
@@ -56,16 +60,24 @@ export interface Origin {
 
 export type AfterCommit = (tenant: string, task: Task, events: readonly StreamResponse[], origin: Origin) => void;
 
+export interface CreateOptions {
+  /** Runs after the commit, before the task's first events are pushed. */
+  readonly beforeDelivery?: () => Promise<void>;
+  readonly last?: LastWrite;
+  /** The owner the task records (access.ts); default "". */
+  readonly owner?: string;
+}
+
+export interface ChangeOptions {
+  readonly last?: LastWrite;
+  /** The owner the caller sees (access.ts): another owner's task is TaskNotFoundError; undefined: any. */
+  readonly owner?: string | undefined;
+}
+
 export interface TaskWriter {
   readonly store: TaskStore;
-  /** Creates the task (fails if a task with its id exists); `beforeDelivery` runs before its events are pushed. */
-  create(
-    tenant: string,
-    change: TaskChange,
-    origin: Origin,
-    beforeDelivery?: () => Promise<void>,
-    last?: LastWrite,
-  ): Promise<Committed>;
+  /** Creates the task (fails if a task with its id exists). */
+  create(tenant: string, change: TaskChange, origin: Origin, options?: CreateOptions): Promise<Committed>;
   /**
    * Applies `change` to the stored task (TaskNotFoundError when there is none); undefined when the change
    * declined on the latest read.
@@ -75,7 +87,7 @@ export interface TaskWriter {
     taskId: string,
     change: (stored: StoredTask) => TaskChange | undefined,
     origin: Origin,
-    last?: LastWrite,
+    options?: ChangeOptions,
   ): Promise<Committed | undefined>;
 }
 
@@ -99,21 +111,28 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
   };
   return {
     store,
-    async create(tenant, c, origin, beforeDelivery, last) {
-      const version = await store.commit(tenant, { ...c, expectedVersion: 0 });
+    async create(tenant, c, origin, options = {}) {
+      const { last, owner = "" } = options;
+      const version = await store.commit(tenant, { ...c, expectedVersion: 0, owner });
       if (version === undefined) throw new Error(`Task ${c.task.id} (tenant "${tenant}") exists already`);
       if (last && !store.update) last.stored = written(undefined, c, version);
-      await beforeDelivery?.();
+      await options.beforeDelivery?.();
       published(tenant, c, origin);
       return { task: c.task, version };
     },
-    async change(tenant, taskId, change, origin, last) {
+    async change(tenant, taskId, change, origin, options = {}) {
+      const { last, owner } = options;
       if (store.update) {
         let made: TaskChange | undefined;
-        const result = await store.update(tenant, taskId, (stored) => {
-          made = change(stored);
-          return made;
-        });
+        const result = await store.update(
+          tenant,
+          taskId,
+          (stored) => {
+            made = change(stored);
+            return made;
+          },
+          owner,
+        );
         if (result === undefined) throw new A2AError("TaskNotFoundError", `Task ${taskId} not found`);
         if (result === "declined" || !made) return undefined;
         published(tenant, made, origin);
@@ -122,7 +141,7 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
       for (let attempt = 0; attempt < MAX_COMMIT_ATTEMPTS; attempt++) {
         const remembered = last?.stored;
         if (last) last.stored = undefined;
-        const stored = remembered ?? (await store.get(tenant, taskId));
+        const stored = remembered ?? (await store.get(tenant, taskId, owner));
         if (!stored) throw new A2AError("TaskNotFoundError", `Task ${taskId} not found`);
         const c = change(stored);
         // A change declined on what this writer remembers is decided again on a fresh read.

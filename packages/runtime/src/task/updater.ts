@@ -48,6 +48,8 @@ export interface UpdaterSetup {
   /** "task" when continuing a stored task, else "open". */
   readonly mode: UpdaterMode;
   readonly newId: () => string;
+  /** The owner a task this call creates records (access.ts); the updater's own changes name no owner. */
+  readonly owner: string;
   readonly origin: Origin;
   /** Called once the task is created, before anything else is published (a SendMessage push config). */
   readonly onCreated: () => Promise<void>;
@@ -140,13 +142,11 @@ export function createUpdater(setup: UpdaterSetup): RunUpdater {
       mode = "task";
       await setup.onCreated();
     };
-    await writer.create(
-      tenant,
-      { task, events: [taskEvent(task)], startTurn: setup.turn },
-      setup.origin,
-      created,
+    await writer.create(tenant, { task, events: [taskEvent(task)], startTurn: setup.turn }, setup.origin, {
+      beforeDelivery: created,
       last,
-    );
+      owner: setup.owner,
+    });
     setup.onFirst({ kind: "task" });
   };
   let ended = false;
@@ -162,7 +162,7 @@ export function createUpdater(setup: UpdaterSetup): RunUpdater {
         return made;
       },
       setup.origin,
-      last,
+      { last },
     );
     // Only once the commit held (or was declined on a fresh read): a failed one ends no stream.
     ended = ends;
