@@ -2,26 +2,32 @@
  * The example agent process as `npm run example` runs it (dist-examples/examples/echo-agent/main.js, which
  * pretest's build:examples builds): one stdout line per HTTP request and gRPC call, one stderr line per
  * handler error, and a single stderr line with exit code 1 when a port is taken or is not a number. Then,
- * in process, the handler wrapper behind the error log: it rethrows what it logs, unchanged.
+ * in servers built from the generated stubs, the interceptor behind the error log (logA2aErrors): it logs
+ * each A2A error a call ends with once, an authentication refusal too (it runs outermost, as in server.ts),
+ * and the client gets what it would have got without it.
  */
 import { spawn } from "node:child_process";
+import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
+import { createServer as createHttp2Server, type Http2Server } from "node:http2";
 import { createServer, type AddressInfo, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { create } from "@bufbuild/protobuf";
-import { createGrpcTransport } from "@connectrpc/connect-node";
-import { A2AError } from "@protoc-gen-a2a/runtime";
-import { A2AServiceV1_0, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
-import { createA2AServiceGrpcClient } from "../generated-samples/v1.0.1/a2a_grpc.js";
+import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
+import { A2AError, nodeHttpListener } from "@protoc-gen-a2a/runtime";
+import { authenticate } from "@protoc-gen-a2a/runtime/auth";
 import {
-  CancelTaskRequestSchema,
-  GetTaskRequestSchema,
-  SendMessageRequestSchema,
-} from "../generated-samples/v1.0.1/a2a_pb.js";
-import { logHandlerErrors } from "../examples/echo-agent/logging.js";
+  createA2AServiceHttpHandler,
+  type A2AServiceClient,
+  type A2AServiceHandler,
+} from "../generated-samples/v1.0.1/a2a_a2a.js";
+import { a2aServiceGrpcRoutes, createA2AServiceGrpcClient } from "../generated-samples/v1.0.1/a2a_grpc.js";
+import { createA2AServiceJsonRpcClient } from "../generated-samples/v1.0.1/a2a_jsonrpc.js";
+import { createA2AServiceRestClient } from "../generated-samples/v1.0.1/a2a_rest.js";
+import { Role } from "../generated-samples/v1.0.1/a2a_pb.js";
+import { logA2aErrors } from "../examples/echo-agent/logging.js";
+import { apiKeySecurity } from "./helpers/example-process.js";
 import { readJson, type JsonRpcFailure, type RestError } from "./helpers/json.js";
 import { repoRoot } from "./helpers/run.js";
-import { handlerContext } from "./helpers/task-values.js";
 
 const MAIN = join(repoRoot, "dist-examples/examples/echo-agent/main.js");
 /** How long a step may take (a loaded machine starts node slowly). */
@@ -187,38 +193,105 @@ describe("the example agent's start-up failures", () => {
   ])("%o: one line on stderr, exit code 1", (env, line) => failsWith(env, line));
 });
 
-describe("logHandlerErrors", () => {
-  const context = handlerContext();
+describe("logA2aErrors", () => {
+  const log: string[] = [];
+  const reported: unknown[] = [];
   const boom = new Error("boom");
-  const late = new Error("late");
-  const notFound = new A2AError("TaskNotFoundError", "Task t not found");
   const handler: A2AServiceHandler = {
     getTask: async () => {
       throw boom;
     },
-    cancelTask: async () => {
-      throw notFound;
+    cancelTask: async ({ id }) => {
+      throw new A2AError("TaskNotFoundError", `Task ${id} not found`);
     },
     async *sendStreamingMessage() {
       yield { payload: { case: "message", value: { messageId: "m" } } };
-      throw late;
+      throw new A2AError("UnsupportedOperationError", "late in the stream");
     },
   };
+  const security = apiKeySecurity({ alice: "alice-key" });
+  // As server.ts orders them: the log outermost, then authentication.
+  const interceptors = [
+    logA2aErrors((line) => log.push(line)),
+    authenticate({ card: security, verifiers: security.verifiers }),
+  ];
+  const onError = (e: unknown) => void reported.push(e);
+  let http: HttpServer;
+  let grpc: Http2Server;
+  const clients: Record<string, { keyed: A2AServiceClient; bare: A2AServiceClient }> = {};
 
-  it("logs the A2A errors a handler answers with, and rethrows every error unchanged", async () => {
-    const log: string[] = [];
-    const wrapped = logHandlerErrors(A2AServiceV1_0, handler, (line) => log.push(line));
-    expect(Object.keys(wrapped).sort()).toEqual(["cancelTask", "getTask", "sendStreamingMessage"]);
-    await expect(wrapped.getTask!(create(GetTaskRequestSchema, { id: "t" }), context)).rejects.toBe(boom);
-    await expect(wrapped.cancelTask!(create(CancelTaskRequestSchema, { id: "t" }), context)).rejects.toBe(notFound);
-    const events: unknown[] = [];
-    const stream = async () => {
-      const request = create(SendMessageRequestSchema, {});
-      for await (const e of wrapped.sendStreamingMessage!(request, context)) events.push(e);
-    };
-    await expect(stream()).rejects.toBe(late);
-    expect(events).toHaveLength(1);
-    // The other failures are the servers' onError's to report (server.ts), once, with the operation.
-    expect(log).toEqual(["handler error in CancelTask: TaskNotFoundError: Task t not found"]);
+  const listen = (server: HttpServer | Http2Server) =>
+    new Promise<number>((resolve) =>
+      server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)),
+    );
+
+  beforeAll(async () => {
+    http = createHttpServer(nodeHttpListener(createA2AServiceHttpHandler({ handler, interceptors, onError })));
+    const routes = a2aServiceGrpcRoutes({ handler, interceptors, onError });
+    grpc = createHttp2Server(connectNodeAdapter({ routes, grpc: true }));
+    const [port, grpcPort] = [await listen(http), await listen(grpc)];
+    const transport = createGrpcTransport({ baseUrl: `http://127.0.0.1:${grpcPort}` });
+    const make = (headers: Record<string, string>) => ({
+      JSONRPC: createA2AServiceJsonRpcClient({ url: `http://127.0.0.1:${port}/jsonrpc`, headers }),
+      "HTTP+JSON": createA2AServiceRestClient({ url: `http://127.0.0.1:${port}/rest`, headers }),
+      GRPC: createA2AServiceGrpcClient(transport, { headers }),
+    });
+    // gRPC metadata keys are lowercase; so is this header name, for every binding.
+    const [keyed, bare] = [make({ "x-api-key": "alice-key" }), make({})];
+    for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"] as const) {
+      clients[binding] = { keyed: keyed[binding], bare: bare[binding] };
+    }
+  });
+  afterAll(() => {
+    http?.closeAllConnections();
+    http?.close();
+    grpc?.close();
+  });
+
+  const failure = (call: () => Promise<unknown>) =>
+    call().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+  const take = () => log.splice(0, log.length);
+
+  describe.each(["JSONRPC", "HTTP+JSON", "GRPC"])("over %s", (binding) => {
+    it("logs the A2A error a handler answers with once; the client gets it unchanged", async () => {
+      take();
+      const e = await failure(() => clients[binding]!.keyed.cancelTask({ id: "t1" }));
+      expect(e).toBeInstanceOf(A2AError);
+      expect(e).toMatchObject({ type: "TaskNotFoundError", message: "Task t1 not found" });
+      expect(take()).toEqual(["handler error in CancelTask: TaskNotFoundError: Task t1 not found"]);
+    });
+
+    it("logs an authentication refusal, as it runs outside authenticate", async () => {
+      take();
+      const e = await failure(() => clients[binding]!.bare.cancelTask({ id: "t1" }));
+      expect(e).toMatchObject({ type: "UnauthenticatedError" });
+      const lines = take();
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^handler error in CancelTask: UnauthenticatedError: Authentication required: /);
+    });
+
+    it("logs an A2A error thrown while a stream is read, after the events before it reached the client", async () => {
+      take();
+      const events: unknown[] = [];
+      const message = { messageId: "m", role: Role.USER, parts: [{ content: { case: "text" as const, value: "x" } }] };
+      const e = await failure(async () => {
+        for await (const event of clients[binding]!.keyed.sendStreamingMessage({ message })) events.push(event);
+      });
+      expect(events).toHaveLength(1);
+      expect(e).toMatchObject({ type: "UnsupportedOperationError", message: "late in the stream" });
+      expect(take()).toEqual(["handler error in SendStreamingMessage: UnsupportedOperationError: late in the stream"]);
+    });
+
+    it("leaves the failures that are not A2A errors to onError", async () => {
+      take();
+      reported.length = 0;
+      const e = await failure(() => clients[binding]!.keyed.getTask({ id: "t1" }));
+      expect(e).toMatchObject({ type: "InternalError" });
+      expect(take()).toEqual([]);
+      expect(reported).toEqual([boom]);
+    });
   });
 });

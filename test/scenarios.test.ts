@@ -13,6 +13,7 @@ import { A2AError, ErrorInfoSchema, nodeHttpListener, selectInterface } from "@p
 import {
   createA2AServiceClientForCard,
   createA2AServiceHttpHandler,
+  type A2AServiceClient,
   type A2AServiceHandler,
 } from "../generated-samples/v1.0.1/a2a_a2a.js";
 import { createA2AServiceJsonRpcClient } from "../generated-samples/v1.0.1/a2a_jsonrpc.js";
@@ -145,40 +146,35 @@ describe("server scenarios", () => {
     expect(e?.findDetails(ErrorInfoSchema)[0]).toMatchObject({ reason: "VERSION_NOT_SUPPORTED" });
   });
 
+  // The probe of I4–I6 is ListTasks: a 1.0 method (0.3 has none), which the open example agent answers. (Its
+  // extended card would not do: the open agent has none, S10 §13.3.)
   it("I4: A2A-Version 1.0 succeeds, 9.9 is VersionNotSupportedError", async () => {
+    const ok = await readJson<JsonRpcSuccess<ListTasksResponseJson>>(rpc(agent.urls.jsonrpc, "ListTasks", {}));
+    expect(ok.error).toBeUndefined();
+    expect(ok.result.tasks).toEqual(expect.any(Array));
     expect(
-      (await readJson<JsonRpcSuccess<AgentCardJson>>(rpc(agent.urls.jsonrpc, "GetExtendedAgentCard", {}))).result.name,
-    ).toBe("Echo agent");
-    expect(
-      (await readJson<JsonRpcFailure>(rpc(agent.urls.jsonrpc, "GetExtendedAgentCard", {}, { "A2A-Version": "9.9" })))
-        .error.code,
+      (await readJson<JsonRpcFailure>(rpc(agent.urls.jsonrpc, "ListTasks", {}, { "A2A-Version": "9.9" }))).error.code,
     ).toBe(-32009);
   });
 
   it("I5: A2A-Version 1.0.1 is accepted as 1.0 (override headers: patchVersion ignore-patch)", async () => {
-    const j = await readJson<JsonRpcSuccess<AgentCardJson>>(
-      rpc(agent.urls.jsonrpc, "GetExtendedAgentCard", {}, { "A2A-Version": "1.0.1" }),
+    const j = await readJson<JsonRpcSuccess<ListTasksResponseJson>>(
+      rpc(agent.urls.jsonrpc, "ListTasks", {}, { "A2A-Version": "1.0.1" }),
     );
     expect(j.error).toBeUndefined();
-    expect(j.result.name).toBe("Echo agent");
+    expect(j.result.tasks).toEqual(expect.any(Array));
   });
 
   it("I6: a lowercase a2a-version header, and a2a-version gRPC metadata, work like A2A-Version", async () => {
-    expect(
-      (
-        await readJson<JsonRpcSuccess<AgentCardJson>>(
-          rpc(agent.urls.jsonrpc, "GetExtendedAgentCard", {}, { "a2a-version": "1.0" }),
-        )
-      ).result,
-    ).toBeDefined();
-    expect((await fetch(`${agent.urls.rest}/extendedAgentCard`, { headers: { "a2a-version": "1.0" } })).status).toBe(
-      200,
+    const j = await readJson<JsonRpcSuccess<ListTasksResponseJson>>(
+      rpc(agent.urls.jsonrpc, "ListTasks", {}, { "a2a-version": "1.0" }),
     );
-    const card = await createClient(A2AService, grpcTransport()).getExtendedAgentCard(
-      {},
-      { headers: { "a2a-version": "1.0" } },
-    );
-    expect(card.name).toBe("Echo agent");
+    expect(j.error).toBeUndefined();
+    expect(j.result.tasks).toEqual(expect.any(Array));
+    // Without the header GET /tasks is read as 0.3, where it is no route (404).
+    expect((await fetch(`${agent.urls.rest}/tasks`, { headers: { "a2a-version": "1.0" } })).status).toBe(200);
+    const list = await createClient(A2AService, grpcTransport()).listTasks({}, { headers: { "a2a-version": "1.0" } });
+    expect(list.tasks).toEqual(expect.any(Array));
   });
 
   describe("with a handler that reports what it was given", () => {
@@ -334,6 +330,14 @@ describe("server scenarios", () => {
   });
 });
 
+/** The text the echo agent sends back through `client`: the call reached it. */
+async function echoed(client: A2AServiceClient, text: string): Promise<unknown> {
+  const res = await client.sendMessage({
+    message: { messageId: crypto.randomUUID(), role: Role.USER, parts: [{ content: { case: "text", value: text } }] },
+  });
+  return (res.payload.value as Task).artifacts[0]?.parts[0]?.content.value;
+}
+
 describe("client scenarios", () => {
   it("I9: a gRPC-only client takes the card's second entry when JSONRPC is first", async () => {
     const card = await readJson<AgentCardJson>(fetch(agent.urls.card, { headers: { "A2A-Version": "1.0" } }));
@@ -347,7 +351,7 @@ describe("client scenarios", () => {
       grpcTransport: (baseUrl) => createGrpcTransport({ baseUrl }),
     });
     expect(selected).toMatchObject({ binding: "GRPC", url: agent.urls.grpc });
-    expect((await client.getExtendedAgentCard({})).name).toBe("Echo agent");
+    expect(await echoed(client, "over gRPC")).toBe("over gRPC");
     // With no restriction the first entry wins.
     expect(createA2AServiceClientForCard(card, {}).selected.binding).toBe("JSONRPC");
   });
@@ -361,7 +365,7 @@ describe("client scenarios", () => {
     };
     const { client, selected } = createA2AServiceClientForCard(card, { bindings: ["HTTP+JSON"] });
     expect(selected.url).toBe(agent.urls.rest);
-    expect((await client.getExtendedAgentCard({})).name).toBe("Echo agent");
+    expect(await echoed(client, "at 1.0")).toBe("at 1.0");
     // A v0.3 card (url, preferredTransport, additionalInterfaces) is read too.
     const v03 = {
       url: "http://a/rpc",

@@ -68,6 +68,7 @@ import {
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
   RestTransportFactory,
+  type BeforeArgs,
   type Client,
 } from "@a2a-js/sdk/client";
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
@@ -103,6 +104,7 @@ import {
   ClientFactory as V03ClientFactory,
   JsonRpcTransportFactory as V03JsonRpcTransportFactory,
   RestTransportFactory as V03RestTransportFactory,
+  type BeforeArgs as V03BeforeArgs,
   type Client as V03Client,
 } from "a2a-js-v03/client";
 import { GrpcTransportFactory as V03GrpcTransportFactory } from "a2a-js-v03/client/grpc";
@@ -662,9 +664,35 @@ export type ClientTarget =
    */
   | { url: string; binding: A2aBinding };
 
-export interface V10ClientOptions {
+export interface A2aJsClientOptions {
+  /**
+   * Headers every call sends (gRPC: metadata), e.g. `{ "X-API-Key": key }` or `{ authorization: "Bearer …" }`.
+   * Not sent when the agent card is fetched: the card is public.
+   */
+  headers?: Readonly<Record<string, string>>;
+}
+
+export interface V10ClientOptions extends A2aJsClientOptions {
   /** Enable the 1.3.0 client's v0.3 compat layer (card translation + legacy transports). */
   legacyCompat?: boolean;
+}
+
+/**
+ * Both SDKs' own way to add headers to calls: a client call interceptor (`clientConfig.interceptors`) that adds
+ * them to the call's service parameters, which their JSON-RPC and REST transports send as HTTP headers and their
+ * gRPC transports as metadata.
+ */
+function headerInterceptor<A extends BeforeArgs | V03BeforeArgs>(headers: Readonly<Record<string, string>>) {
+  return {
+    before: async (args: A) => {
+      args.options = { ...args.options, serviceParameters: { ...args.options?.serviceParameters, ...headers } };
+    },
+    after: async () => {},
+  };
+}
+
+function clientConfigFor<A extends BeforeArgs | V03BeforeArgs>(options: A2aJsClientOptions) {
+  return options.headers ? { clientConfig: { interceptors: [headerInterceptor<A>(options.headers)] } } : {};
 }
 
 function closeGrpc(client: { transport: unknown }): void {
@@ -735,19 +763,21 @@ export async function a2aJsV10ClientFor(
     new RestTransportFactory(compat),
     new GrpcTransportFactory(compat),
   ];
+  const config = clientConfigFor<BeforeArgs>(options);
   let client: Client;
   let wanted: A2aBinding | undefined;
   if ("cardUrl" in target) {
     wanted = target.binding;
     const factory = new ClientFactory({
       transports,
+      ...config,
       ...(wanted ? { preferredTransports: [wanted] } : {}),
       cardResolver: new DefaultAgentCardResolver(compat),
     });
     client = await factory.createFromUrl(target.cardUrl, "");
   } else {
     wanted = target.binding;
-    const factory = new ClientFactory({ transports, preferredTransports: [wanted] });
+    const factory = new ClientFactory({ transports, ...config, preferredTransports: [wanted] });
     client = await factory.createFromAgentCard(v10SyntheticCard(target.url, target.binding));
   }
   const binding = assertBinding(client.transport.protocolName, wanted);
@@ -837,15 +867,23 @@ function v03BindingOf(client: V03Client): A2aBinding {
 }
 
 /** 0.3.14 client for any server (ours too). See {@link ClientTarget}. */
-export async function a2aJsV03ClientFor(target: ClientTarget): Promise<A2aJsClient<V03Results>> {
+export async function a2aJsV03ClientFor(
+  target: ClientTarget,
+  options: A2aJsClientOptions = {},
+): Promise<A2aJsClient<V03Results>> {
   const transports = [new V03JsonRpcTransportFactory(), new V03RestTransportFactory(), new V03GrpcTransportFactory()];
+  const config = clientConfigFor<V03BeforeArgs>(options);
   let client: V03Client;
   const wanted = target.binding;
   if ("cardUrl" in target) {
-    const factory = new V03ClientFactory({ transports, ...(wanted ? { preferredTransports: [wanted] } : {}) });
+    const factory = new V03ClientFactory({
+      transports,
+      ...config,
+      ...(wanted ? { preferredTransports: [wanted] } : {}),
+    });
     client = await factory.createFromUrl(target.cardUrl, "");
   } else {
-    const factory = new V03ClientFactory({ transports, preferredTransports: [target.binding] });
+    const factory = new V03ClientFactory({ transports, ...config, preferredTransports: [target.binding] });
     client = await factory.createFromAgentCard(v03SyntheticCard(target.url, target.binding));
   }
   const binding = assertBinding(v03BindingOf(client), wanted);
@@ -1075,6 +1113,8 @@ export interface A2aJsErrorDescription {
   grpcStatus?: number;
   /** JSON-RPC `error.data` when present (1.3.0: [ErrorInfo]). */
   data?: unknown;
+  /** REST (1.3.0): the WWW-Authenticate header of the error response, when it has one. */
+  wwwAuthenticate?: string;
 }
 
 /** JSON-RPC error response carried by the SDKs' JSON-RPC errors. */
@@ -1093,6 +1133,8 @@ interface ThrownFields {
   transport?: unknown;
   data?: unknown;
   statusCode?: unknown;
+  /** 1.3.0 REST: the error response's headers, names lowercased. */
+  headers?: Readonly<Record<string, unknown>>;
   status?: unknown;
   /** grpc-js ServiceError (0.3.14 gRPC) has `code` and `details`. */
   code?: unknown;
@@ -1103,7 +1145,7 @@ interface ThrownFields {
  * Normalizes whatever either SDK throws, for each binding:
  *  - 1.3.0 JSON-RPC: `JsonRpc<Name>Error` { reason, envelopeCode, data } (or JsonRpcTransportError
  *    { errorResponse }); inside a stream the SDK throws a plain Error whose `cause` is that error.
- *  - 1.3.0 REST: `Rest<Name>Error` { reason, statusCode, headers }.
+ *  - 1.3.0 REST: `Rest<Name>Error` { reason, statusCode, headers } (WWW-Authenticate kept as wwwAuthenticate).
  *  - 1.3.0 gRPC: `Grpc<Name>Error` { reason, status, statusDetailsBin } — only when the server sent an
  *    ErrorInfo in `grpc-status-details-bin`; otherwise a generic "A2AError" { status } (no code).
  *  - 1.3.0 REST without an ErrorInfo in `error.details`: generic "A2AError" { statusCode } (no code).
@@ -1149,6 +1191,8 @@ export function describeA2aJsError(e: unknown): A2aJsErrorDescription {
   }
   if (err.data !== undefined && out.data === undefined) out.data = err.data;
   if (err.transport === "rest" && typeof err.statusCode === "number") out.httpStatus = err.statusCode;
+  const challenge = err.transport === "rest" ? err.headers?.["www-authenticate"] : undefined;
+  if (typeof challenge === "string") out.wwwAuthenticate = challenge;
   if (err.transport === "grpc" && typeof err.status === "number") out.grpcStatus = err.status;
   if (out.code === undefined && CODE_BY_V03_NAME[out.name] !== undefined) out.code = CODE_BY_V03_NAME[out.name];
   // 0.3.14 REST/JSON-RPC fallbacks only keep the code in the text: "REST error: … (Code: -32602)".

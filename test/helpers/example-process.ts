@@ -13,10 +13,17 @@
  * Every process started here is killed (SIGKILL) by `stop()`, by
  * `stopAllExampleProcesses()`, and, as a last resort, when the test process
  * exits, so a failing test leaves no agent behind.
+ *
+ * Protecting it with API keys (auth-env.ts): `apiKeysFile` writes an API_KEYS
+ * file (removed when the test process exits) for a child process, and
+ * `apiKeySecurity` makes the same security for `startEchoAgent({ security })`
+ * in process.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { securityFromEnv, type AgentSecurity } from "../../examples/echo-agent/auth-env.js";
 import { repoRoot } from "./run.js";
 
 export const EXAMPLE_MAIN = join(repoRoot, "dist-examples/examples/echo-agent/main.js");
@@ -63,9 +70,37 @@ function probeHeap(child: ChildProcess): Promise<number> {
 }
 
 const running = new Set<ChildProcess>();
+const keyDirs: string[] = [];
 process.once("exit", () => {
   for (const child of running) child.kill("SIGKILL");
+  for (const dir of keyDirs) rmSync(dir, { recursive: true, force: true });
 });
+
+/**
+ * An API_KEYS file: one `<key> <principal-id>` line per entry of `keys` (principal id → key), or `text` as it
+ * is, for the lines auth-env.ts must refuse.
+ */
+export function apiKeysFile(keys: Readonly<Record<string, string>> | string): string {
+  const dir = mkdtempSync(join(tmpdir(), "echo-api-keys-"));
+  keyDirs.push(dir);
+  const file = join(dir, "api-keys");
+  const text =
+    typeof keys === "string"
+      ? keys
+      : Object.entries(keys)
+          .map(([principal, key]) => `${key} ${principal}\n`)
+          .join("");
+  writeFileSync(file, text);
+  return file;
+}
+
+/** The example's security with these API keys (principal id → key), as main.ts makes it from API_KEYS. */
+export function apiKeySecurity(keys: Readonly<Record<string, string>>): AgentSecurity {
+  const made = securityFromEnv({ API_KEYS: apiKeysFile(keys) });
+  if ("problem" in made) throw new Error(made.problem);
+  if (!made.security) throw new Error("securityFromEnv made no security from API_KEYS");
+  return made.security;
+}
 
 function killed(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

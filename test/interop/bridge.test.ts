@@ -3,7 +3,9 @@
  * - server side: the echo example agent is written against the v1.0 handler
  *   only, and serves @a2a-js/sdk 0.3.14 clients through the generated bridge
  *   in all three bindings, while @a2a-js/sdk 1.3.0 clients use it at 1.0 on
- *   the same URLs at the same time;
+ *   the same URLs at the same time; the agent is protected by an API key,
+ *   which the clients send in X-API-Key (SDK call interceptors), and a v0.3
+ *   call without it is refused as a v1.0 call is;
  * - client side: the generated v1.0 client types call an @a2a-js/sdk 0.3.14
  *   agent through the generated v0.3 clients.
  */
@@ -16,6 +18,7 @@ import {
   artifactTexts,
   collectEvents,
   describeA2aJsError,
+  type A2aJsErrorDescription,
   sentTask,
   stateOf,
   summarizeEvent,
@@ -23,6 +26,7 @@ import {
   type A2aJsClient,
   type V03Results,
 } from "../helpers/a2a-js-peers.js";
+import { apiKeySecurity } from "../helpers/example-process.js";
 import { createMatrix } from "../helpers/matrix.js";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { A2AError } from "@protoc-gen-a2a/runtime";
@@ -36,11 +40,25 @@ import { startA2aJsV03Agent, type A2aJsAgent } from "../helpers/a2a-js-peers.js"
 
 const matrix = createMatrix("Version bridge: @a2a-js/sdk 0.3.14 clients → the v1.0 echo agent");
 const cell = matrix.cell;
+/** The API key the a2a-js clients send: the caller is principal alice. */
+const ALICE = { "X-API-Key": "alice-key" };
+
+/**
+ * How a2a-js 0.3.14 surfaces our refusal of a call without the key, per binding: JSON-RPC and REST keep the code
+ * (-32040 UnauthenticatedError; REST only in the message), gRPC the status (16 UNAUTHENTICATED).
+ */
+const REFUSED: Record<A2aBinding, Partial<A2aJsErrorDescription>> = {
+  JSONRPC: { code: -32040, message: expect.stringContaining("Authentication required") },
+  "HTTP+JSON": { code: -32040, message: expect.stringContaining("Authentication required") },
+  GRPC: { grpcStatus: 16 },
+};
+
 let agent: RunningAgent;
 let theirs: A2aJsAgent;
 
 beforeAll(async () => {
-  [agent, theirs] = await Promise.all([startEchoAgent(), startA2aJsV03Agent()]);
+  const security = apiKeySecurity({ alice: ALICE["X-API-Key"] });
+  [agent, theirs] = await Promise.all([startEchoAgent({ security }), startA2aJsV03Agent()]);
 });
 afterAll(async () => {
   await Promise.all([agent?.close(), theirs?.close()]);
@@ -51,7 +69,7 @@ describe.each(ALL_BINDINGS)("a2a-js 0.3.14 client over %s", (binding: A2aBinding
   const col = `0.3.14 ${binding}`;
   let client: A2aJsClient<V03Results>;
   beforeAll(async () => {
-    client = await a2aJsV03ClientFor({ cardUrl: agent.urls.card, binding });
+    client = await a2aJsV03ClientFor({ cardUrl: agent.urls.card, binding }, { headers: ALICE });
     expect(client.binding).toBe(binding);
   });
   afterAll(() => client?.close());
@@ -94,7 +112,7 @@ describe.each(ALL_BINDINGS)("a2a-js 0.3.14 client over %s", (binding: A2aBinding
       if (binding === "HTTP+JSON") {
         // a2a-js 0.3.14's REST client sends the create body its own server expects, not the proto's `body: "config"`
         // (docs/interop.md #1); our server reads the proto's shape, so create goes over JSON-RPC here.
-        const rpc = await a2aJsV03ClientFor({ cardUrl: agent.urls.card, binding: "JSONRPC" });
+        const rpc = await a2aJsV03ClientFor({ cardUrl: agent.urls.card, binding: "JSONRPC" }, { headers: ALICE });
         await rpc.setPushConfig(task.id, { id: "cfg-1", url: "http://127.0.0.1:9/hook", token: "t" });
         seen("created over JSON-RPC");
       } else {
@@ -109,6 +127,7 @@ describe.each(ALL_BINDINGS)("a2a-js 0.3.14 client over %s", (binding: A2aBinding
     cell("extended card", col, async () => {
       const card = await client.getExtendedCard();
       expect(JSON.stringify(card)).toContain("echo-extended");
+      expect(card.description).toContain("Extended card for principal alice.");
     }));
   it("unknown task", () =>
     cell("unknown task error", col, async () => {
@@ -118,13 +137,37 @@ describe.each(ALL_BINDINGS)("a2a-js 0.3.14 client over %s", (binding: A2aBinding
       );
       expect(describeA2aJsError(e)).toMatchObject({ code: -32001 });
     }));
+  it("with the API key a call is admitted; without it, refused", () =>
+    cell("API key: with / without", col, async (seen) => {
+      const task = sentTask(await client.sendText("keyed", { blocking: true }));
+      expect(artifactTexts(task)).toEqual(["keyed"]);
+      expect((await client.getTask(task.id)).id).toBe(task.id);
+      const bare = await a2aJsV03ClientFor({ cardUrl: agent.urls.card, binding });
+      try {
+        const calls: [string, () => Promise<unknown>][] = [
+          ["send", () => bare.sendText("unkeyed", { blocking: true })],
+          ["get", () => bare.getTask(task.id)],
+          ["extended card", () => bare.getExtendedCard()],
+        ];
+        for (const [name, call] of calls) {
+          seen(`${name} without the key`);
+          const e = await call().then(
+            () => undefined,
+            (x: unknown) => x,
+          );
+          expect(describeA2aJsError(e), `${name} without the key`).toMatchObject(REFUSED[binding]);
+        }
+      } finally {
+        bare.close();
+      }
+    }));
 });
 
 describe("both versions at once", () => {
   it("a 1.0 client and a 0.3 client use the same URLs concurrently", async () => {
     const [c10, c03] = await Promise.all([
-      a2aJsV10ClientFor({ cardUrl: agent.urls.card, binding: "JSONRPC" }),
-      a2aJsV03ClientFor({ cardUrl: agent.urls.card, binding: "JSONRPC" }),
+      a2aJsV10ClientFor({ cardUrl: agent.urls.card, binding: "JSONRPC" }, { headers: ALICE }),
+      a2aJsV03ClientFor({ cardUrl: agent.urls.card, binding: "JSONRPC" }, { headers: ALICE }),
     ]);
     const [t10, t03] = await Promise.all([c10.sendText("ten"), c03.sendText("three", { blocking: true })]);
     expect([artifactTexts(t10), artifactTexts(t03)]).toEqual([["ten"], ["three"]]);

@@ -4,7 +4,9 @@
  * ../shared/a2a-spec): the generated client's requests and the responses,
  * stream events and errors, for every v0.3 method, of two servers: the
  * generated v0.3 server (the proto path) and the version bridge over the
- * v1.0 echo agent (one-pass a2a.json conversions where it has them).
+ * v1.0 echo agent (one-pass a2a.json conversions where it has them), which
+ * is protected by an API key: its calls send it, and one call without it
+ * adds the refusal (-32040 UnauthenticatedError) to the errors checked.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
@@ -14,6 +16,7 @@ import { createA2AServiceJsonRpcClient } from "../../generated-samples/v0.3.0/a2
 import { Role, type Task } from "../../generated-samples/v0.3.0/a2a_pb.js";
 import { startV03EchoAgent } from "../helpers/v03-echo-agent.js";
 import { startEchoAgent } from "../../examples/echo-agent/server.js";
+import { apiKeySecurity } from "../helpers/example-process.js";
 import { repoRoot } from "../helpers/run.js";
 
 const schema = JSON.parse(readFileSync(join(repoRoot, "../shared/a2a-spec/v0.3.0/a2a.json"), "utf8")) as object;
@@ -41,9 +44,14 @@ interface Exchange {
   responses: unknown[];
 }
 
+/** Each server, and the headers its calls need (the echo agent's API key; its extended card needs a caller). */
 const SERVERS = [
-  { name: "the generated v0.3 server", start: startV03EchoAgent },
-  { name: "the version bridge over the v1.0 echo agent", start: startEchoAgent },
+  { name: "the generated v0.3 server", start: startV03EchoAgent, headers: {} },
+  {
+    name: "the version bridge over the v1.0 echo agent",
+    start: () => startEchoAgent({ security: apiKeySecurity({ alice: "alice-key" }) }),
+    headers: { "X-API-Key": "alice-key" },
+  },
 ];
 
 /**
@@ -74,7 +82,7 @@ const recordingFetch =
     return res;
   };
 
-describe.each(SERVERS)("v0.3 JSON-RPC payloads of $name validate against a2a.json", ({ start }) => {
+describe.each(SERVERS)("v0.3 JSON-RPC payloads of $name validate against a2a.json", ({ start, headers }) => {
   const exchanges: Exchange[] = [];
   let agent: { close(): Promise<void> } | undefined;
 
@@ -82,7 +90,8 @@ describe.each(SERVERS)("v0.3 JSON-RPC payloads of $name validate against a2a.jso
     const pending: Promise<void>[] = [];
     const running = await start();
     agent = running;
-    const c = createA2AServiceJsonRpcClient({ url: running.urls.jsonrpc, fetch: recordingFetch(exchanges, pending) });
+    const fetch = recordingFetch(exchanges, pending);
+    const c = createA2AServiceJsonRpcClient({ url: running.urls.jsonrpc, fetch, headers });
     const msg = (t: string) => ({
       messageId: crypto.randomUUID(),
       role: Role.USER,
@@ -126,6 +135,10 @@ describe.each(SERVERS)("v0.3 JSON-RPC payloads of $name validate against a2a.jso
     await c.deleteTaskPushNotificationConfig({ name: `tasks/${id}/pushNotificationConfigs/c1` });
     await c.getAgentCard({});
     await c.getTask({ name: "tasks/no-such-task" }).catch(() => undefined);
+    if (Object.keys(headers).length > 0) {
+      const bare = createA2AServiceJsonRpcClient({ url: running.urls.jsonrpc, fetch });
+      await bare.getTask({ name: `tasks/${id}` }).catch(() => undefined);
+    }
     await Promise.all(pending);
   });
   afterAll(() => agent?.close());
@@ -160,9 +173,10 @@ describe.each(SERVERS)("v0.3 JSON-RPC payloads of $name validate against a2a.jso
       }
     }
     expect(checked).toBeGreaterThan(exchanges.length); // streams add lines
-    expect(
-      exchanges.some((e) => e.responses.some((r) => (r as { error?: { code: number } }).error?.code === -32001)),
-    ).toBe(true);
+    const codes = exchanges.flatMap((e) => e.responses.map((r) => (r as { error?: { code: number } }).error?.code));
+    expect(codes).toContain(-32001);
+    // A call without the API key the agent requires: UnauthenticatedError, an error response like any other.
+    if (Object.keys(headers).length > 0) expect(codes).toContain(-32040);
   });
 });
 

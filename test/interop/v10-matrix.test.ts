@@ -1,6 +1,7 @@
 /**
  * Interop at A2A 1.0, both directions, in the three bindings:
- *   a2a-js 1.3.0 clients → the generated server (the echo example agent)
+ *   a2a-js 1.3.0 clients → the generated server (the echo example agent, protected by an API key: the
+ *     clients send it in X-API-Key through the SDK's own call interceptors; without it a call is refused)
  *   the generated clients → an a2a-js 1.3.0 agent
  * The matrix of cells is printed at the end.
  */
@@ -19,6 +20,7 @@ import {
   artifactTexts,
   collectEvents,
   describeA2aJsError,
+  type A2aJsErrorDescription,
   sentTask,
   startA2aJsV10Agent,
   stateOf,
@@ -28,6 +30,7 @@ import {
   type A2aJsClient,
   type V10Results,
 } from "../helpers/a2a-js-peers.js";
+import { apiKeySecurity } from "../helpers/example-process.js";
 import { createMatrix } from "../helpers/matrix.js";
 
 const matrix = createMatrix("A2A 1.0 interop matrix");
@@ -39,11 +42,22 @@ const text = (t: string) => ({
   parts: [{ content: { case: "text" as const, value: t } }],
 });
 
+/** The API key the a2a-js clients send: the caller is principal alice. */
+const ALICE = { "X-API-Key": "alice-key" };
+
+/** How a2a-js 1.3.0 surfaces our refusal of a call without the key, per binding (401 / -32040 / UNAUTHENTICATED). */
+const REFUSED: Record<A2aBinding, Partial<A2aJsErrorDescription>> = {
+  JSONRPC: { code: -32040, message: expect.stringContaining("Authentication required") },
+  "HTTP+JSON": { httpStatus: 401, wwwAuthenticate: 'ApiKey realm="a2a", in="header", name="X-API-Key"' },
+  GRPC: { grpcStatus: 16 },
+};
+
 let ours: RunningAgent;
 let theirs: A2aJsAgent;
 
 beforeAll(async () => {
-  [ours, theirs] = await Promise.all([startEchoAgent(), startA2aJsV10Agent()]);
+  const security = apiKeySecurity({ alice: ALICE["X-API-Key"] });
+  [ours, theirs] = await Promise.all([startEchoAgent({ security }), startA2aJsV10Agent()]);
 });
 afterAll(async () => {
   await Promise.all([ours?.close(), theirs?.close()]);
@@ -54,7 +68,7 @@ describe.each(ALL_BINDINGS)("a2a-js 1.3.0 client → generated server over %s", 
   const col = `a2a-js→ours ${binding}`;
   let client: A2aJsClient<V10Results>;
   beforeAll(async () => {
-    client = await a2aJsV10ClientFor({ cardUrl: ours.urls.card, binding });
+    client = await a2aJsV10ClientFor({ cardUrl: ours.urls.card, binding }, { headers: ALICE });
   });
   afterAll(() => client?.close());
 
@@ -105,6 +119,7 @@ describe.each(ALL_BINDINGS)("a2a-js 1.3.0 client → generated server over %s", 
     cell("extended card", col, async () => {
       const card = await client.getExtendedCard();
       expect(card.skills.map((s: { id: string }) => s.id)).toContain("echo-extended");
+      expect(card.description).toContain("Extended card for principal alice.");
     }));
   it("unknown task", () =>
     cell("unknown task error", col, async () => {
@@ -113,6 +128,31 @@ describe.each(ALL_BINDINGS)("a2a-js 1.3.0 client → generated server over %s", 
         (x: unknown) => x,
       );
       expect(describeA2aJsError(e)).toMatchObject({ code: -32001, reason: "TASK_NOT_FOUND" });
+    }));
+  it("with the API key a call is admitted; without it, refused", () =>
+    cell("API key: with / without", col, async (seen) => {
+      const task = sentTask(await client.sendText("keyed"));
+      expect(artifactTexts(task)).toEqual(["keyed"]);
+      expect((await client.getTask(task.id)).id).toBe(task.id);
+      expect((await client.getExtendedCard()).description).toContain("Extended card for principal alice.");
+      const bare = await a2aJsV10ClientFor({ cardUrl: ours.urls.card, binding });
+      try {
+        const calls: [string, () => Promise<unknown>][] = [
+          ["send", () => bare.sendText("unkeyed")],
+          ["get", () => bare.getTask(task.id)],
+          ["extended card", () => bare.getExtendedCard()],
+        ];
+        for (const [name, call] of calls) {
+          seen(`${name} without the key`);
+          const e = await call().then(
+            () => undefined,
+            (x: unknown) => x,
+          );
+          expect(describeA2aJsError(e), `${name} without the key`).toMatchObject(REFUSED[binding]);
+        }
+      } finally {
+        bare.close();
+      }
     }));
 });
 
