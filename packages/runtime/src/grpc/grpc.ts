@@ -191,7 +191,9 @@ export function createGrpcClient<S extends DescService>(
     (req: unknown, opts: unknown) => unknown
   >;
   const metadata = (call: CallOptions | undefined) => {
-    const h: Record<string, string> = { ...options.headers };
+    // Metadata keys are lowercase: a header given as "X-API-Key" and again by an interceptor is one key.
+    const h: Record<string, string> = {};
+    for (const [k, v] of Object.entries(options.headers ?? {})) h[k.toLowerCase()] = v;
     if (def.headers.grpcVersionKey) h[def.headers.grpcVersionKey] = def.protocolVersion;
     if (options.extensions?.length) h[def.headers.grpcExtensionsKey] = options.extensions.join(", ");
     for (const [k, v] of Object.entries(call?.headers ?? {})) h[k.toLowerCase()] = v;
