@@ -6,7 +6,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
-import type { HandlerContext } from "@protoc-gen-a2a/runtime";
+import { createContextValues, type HandlerContext } from "@protoc-gen-a2a/runtime";
 import {
   ArtifactSchema,
   MessageSchema,
@@ -75,5 +75,9 @@ export function handlerContext(): HandlerContext {
     extensions: [],
     binding: "JSONRPC",
     tenant: undefined,
+    query: new URLSearchParams(),
+    clientCertificate: undefined,
+    values: createContextValues(),
+    principal: undefined,
   };
 }

@@ -326,14 +326,15 @@ describe.each(["1.0", "0.3"] as const)("v%s: what is no A2A answer", (version) =
   });
 
   it("a google.rpc.Status with no A2A ErrorInfo and no standard error's status is a transport error", async () => {
-    const body = JSON.stringify({ error: { code: 401, status: "UNAUTHENTICATED", message: "no token", details: [] } });
+    // UNAUTHENTICATED (401) is a standard error since the access-errors entry; RESOURCE_EXHAUSTED is none.
+    const body = JSON.stringify({ error: { code: 429, status: "RESOURCE_EXHAUSTED", message: "slow", details: [] } });
     const base = await listen(
-      createServer((_, res) => res.writeHead(401, { "content-type": "application/json" }).end(body)),
+      createServer((_, res) => res.writeHead(429, { "content-type": "application/json" }).end(body)),
     );
     const rest = clientsOf[version]({ jsonrpc: base, rest: `${base}/rest`, grpc: base })[1]![1];
     const e = transportError(await rejection(() => rest.unary("case-0")));
     const path = version === "1.0" ? "/rest/tasks/case-0" : "/rest/v1/tasks/case-0";
-    expect([e.message, e.status, e.body]).toEqual([`GetTask: GET ${base}${path} answered HTTP 401`, 401, body]);
+    expect([e.message, e.status, e.body]).toEqual([`GetTask: GET ${base}${path} answered HTTP 429`, 429, body]);
   });
 
   it("a timeout is a transport error with the abort as its cause", async () => {

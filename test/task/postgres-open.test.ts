@@ -67,9 +67,9 @@ describe("openPostgresTaskStore", () => {
         `\`npx a2a-task-store migrate --database-url … --schema ${schema}\` (or migrate())`,
     );
     await migrate(admin, { schema });
-    await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 2`);
+    await admin.query(`DELETE FROM "${schema}".migrations WHERE version >= 2`);
     const behind = await startError({ pool: postgresUrl(), definition: A2AServiceV1_0, schema });
-    expect(behind).toContain(`schema "${schema}" is at version 1, this release needs 2`);
+    expect(behind).toContain(`schema "${schema}" is at version 1, this release needs ${LATEST_MIGRATION}`);
   });
 
   it("says to upgrade for a schema newer than this release", async () => {
@@ -97,7 +97,7 @@ describe("openPostgresTaskStore", () => {
   });
 });
 
-describe("migration 2 on a schema at version 1", () => {
+describe("migrations 2 and 3 on a schema at version 1", () => {
   it("adds the turn columns and keeps the tasks", async () => {
     const schema = uniqueSchema("upgrade");
     await migrate(admin, { schema });
@@ -105,13 +105,17 @@ describe("migration 2 on a schema at version 1", () => {
     const t = task("kept", { ms: 1000, history: ["hello"] });
     await store.commit("", { task: t, expectedVersion: 0, events: [] });
     await store.close();
-    // Back to version 1, as a database the previous release made.
+    // Back to version 1, as a database the release before last made: migration 3 undone, then 2.
+    await admin.query(`DROP INDEX "${schema}".tasks_by_owner`);
+    await admin.query(`ALTER TABLE "${schema}".tasks DROP COLUMN owner`);
+    await admin.query(`ALTER TABLE "${schema}".push_configs DROP COLUMN owner`);
+    await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 3`);
     await admin.query(`DROP INDEX "${schema}".tasks_turns_by_owner, "${schema}".tasks_turns_by_expiry`);
     await admin.query(
       `ALTER TABLE "${schema}".tasks DROP COLUMN turn_id, DROP COLUMN turn_owner, DROP COLUMN turn_expires`,
     );
     await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 2`);
-    expect(await migrate(admin, { schema })).toEqual({ applied: [2], version: 2 });
+    expect(await migrate(admin, { schema })).toEqual({ applied: [2, 3], version: 3 });
     const reopened = await openPostgresTaskStore({ pool: postgresUrl(), definition: A2AServiceV1_0, schema });
     expect(await reopened.get("", "kept")).toEqual({ task: t, version: 1, turn: undefined });
     await reopened.close();

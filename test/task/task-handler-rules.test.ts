@@ -5,6 +5,7 @@
  * executor running on the other, and concurrent writers on one task, which
  * the compare-and-set loop keeps from losing or doubling an update.
  */
+import { callerContext, principal } from "../helpers/caller-context.js";
 import { describe, expect, it } from "vitest";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { A2AError } from "@protoc-gen-a2a/runtime";
@@ -138,14 +139,16 @@ describe("idGenerator", () => {
 });
 
 describe("the extended agent card", () => {
-  it("is answered by the extendedAgentCard option, with the call's context", async () => {
+  it("is answered by the extendedAgentCard option, for the caller and with the call's context", async () => {
     const handler = createTaskHandler({
       definition: A2AServiceV1_0,
       executor: waiting,
-      extendedAgentCard: async (_req, ctx) => ({ name: `card for ${ctx.binding}` }),
+      extendedAgentCard: async (p, ctx) => ({ name: `card for ${p.id} over ${ctx.binding}` }),
     });
-    const card = await handler.getExtendedAgentCard!(create(GetExtendedAgentCardRequestSchema), context);
-    expect(card.name).toBe("card for JSONRPC");
+    const asked = create(GetExtendedAgentCardRequestSchema);
+    const card = await handler.getExtendedAgentCard!(asked, callerContext(principal("alice")));
+    expect(card.name).toBe("card for alice over JSONRPC");
+    await expect(handler.getExtendedAgentCard!(asked, context)).rejects.toMatchObject({ type: "UnauthenticatedError" });
   });
 });
 
