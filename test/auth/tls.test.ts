@@ -13,8 +13,8 @@ import { createSecureServer, type Http2SecureServer } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { createClient } from "@connectrpc/connect";
 import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
-import { grpcContextValues } from "../../packages/runtime/dist/grpc/grpc.js";
-import { nodeHttpListener } from "@protoc-gen-a2a/runtime";
+
+import { grpcContextValues, nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import { apiKeyTable, authenticate, certificateSubject } from "@protoc-gen-a2a/runtime/auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {

@@ -87,6 +87,7 @@ export { createRestHandler } from "./rest/server-rest.js";
 export {
   createA2aHttpHandler,
   AGENT_CARD_PATH,
+  type StrictTransportSecurity,
   type A2aHttpOptions,
   type HttpHandlerOptions,
 } from "./http/http-server.js";
@@ -96,6 +97,7 @@ export { createJsonRpcClient } from "./jsonrpc/client-jsonrpc.js";
 export { createRestClient } from "./rest/client-rest.js";
 export {
   createGrpcClient,
+  grpcContextValues,
   grpcRoutes,
   toConnectError,
   fromConnectError,
@@ -120,7 +122,7 @@ export {
   type A2aClientCall,
   type A2aClientNext,
   type ClientInterceptor,
-} from "./client/client-interceptor.js";
+} from "./client-interceptor.js";
 export {
   credentialsForCard,
   credentialsInterceptor,

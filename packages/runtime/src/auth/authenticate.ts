@@ -1,12 +1,14 @@
 /**
  * Authentication from the agent card: an interceptor (interceptor.ts) that
  * admits a call only when it meets one of the card's security requirements
- * (auth/security-card.ts), with one verifier per declared scheme
+ * (card/card-security.ts, which clients read too), with one verifier per declared scheme
  * (auth/verifiers.ts). Spec v1.0 §7.4, §3.3.2, §13.1.
  *
  *   start     every scheme the card declares needs a verifier with the member
- *             its type reads; else authenticate throws AuthSetupError, one
- *             line naming the scheme, so the server does not start
+ *             its type reads, every scheme a requirement names must be
+ *             declared, and of a type this runtime reads; else authenticate
+ *             throws AuthSetupError, one line naming the scheme, so the
+ *             server does not start
  *   each call requirements are tried in card order (an OR of ANDs); a scheme
  *             is verified once per call; a requirement holds when every scheme
  *             in it presents a valid credential granting the scopes it lists.
@@ -29,7 +31,7 @@ import { A2AError } from "../a2a-error.js";
 import type { A2aCall, Interceptor } from "../interceptor.js";
 import { principalKey, type Principal } from "./principal.js";
 import { presentedFor, type Presented } from "./presented.js";
-import { readCardSecurity, type SecurityRequirement, type SecurityScheme } from "./security-card.js";
+import { type CardRequirement, type CardScheme, readCardSecurity } from "../card/card-security.js";
 import type { Identity, SchemeVerifier } from "./verifiers.js";
 
 export interface AuthenticateOptions {
@@ -46,6 +48,35 @@ export class AuthSetupError extends Error {
   override name = "AuthSetupError";
 }
 
+/** A declared scheme this runtime reads, with its name. */
+type SecurityScheme = Exclude<CardScheme, { type: "unknown" }> & { readonly name: string };
+type SecurityRequirement = CardRequirement;
+
+/** The card's schemes and requirements, or AuthSetupError naming what the server cannot enforce. */
+function serverSecurity(card: unknown): {
+  schemes: ReadonlyMap<string, SecurityScheme>;
+  requirements: readonly SecurityRequirement[];
+} {
+  const read = readCardSecurity(card);
+  const schemes = new Map<string, SecurityScheme>();
+  for (const [name, scheme] of read.schemes) {
+    if (scheme.type === "unknown") {
+      throw new AuthSetupError(`authenticate: agent card securitySchemes.${name}: ${scheme.why}`);
+    }
+    schemes.set(name, { ...scheme, name });
+  }
+  for (const [i, requirement] of read.requirements.entries()) {
+    for (const name of requirement.keys()) {
+      if (!schemes.has(name)) {
+        throw new AuthSetupError(
+          `authenticate: agent card security requirement ${i} names scheme "${name}", which securitySchemes lacks`,
+        );
+      }
+    }
+  }
+  return { schemes, requirements: read.requirements };
+}
+
 type Outcome =
   | { readonly kind: "absent" }
   | { readonly kind: "invalid"; readonly why: string }
@@ -54,7 +85,7 @@ type Outcome =
 /** The member a verifier of `scheme` must have. */
 function memberFor(scheme: SecurityScheme): "apiKey" | "bearer" | "basic" | "authorization" | "certificate" {
   if (scheme.type === "apiKey") return "apiKey";
-  if (scheme.type === "mtls") return "certificate";
+  if (scheme.type === "mutualTLS") return "certificate";
   if (scheme.type !== "http") return "bearer";
   const lower = scheme.scheme.toLowerCase();
   return lower === "bearer" ? "bearer" : lower === "basic" ? "basic" : "authorization";
@@ -62,12 +93,7 @@ function memberFor(scheme: SecurityScheme): "apiKey" | "bearer" | "basic" | "aut
 
 /** The interceptor that authenticates every call against the card; throws AuthSetupError at once on a misfit. */
 export function authenticate(options: AuthenticateOptions): Interceptor {
-  let security: ReturnType<typeof readCardSecurity>;
-  try {
-    security = readCardSecurity(options.card);
-  } catch (e) {
-    throw new AuthSetupError(`authenticate: ${(e as Error).message}`);
-  }
+  const security = serverSecurity(options.card);
   for (const scheme of security.schemes.values()) {
     const verifier = options.verifiers[scheme.name] as Record<string, unknown> | undefined;
     const member = memberFor(scheme);
@@ -181,7 +207,7 @@ function check(
 function describe(scheme: SecurityScheme): string {
   if (scheme.type === "apiKey") return `API key in ${scheme.location} ${scheme.key}`;
   if (scheme.type === "http") return `HTTP ${scheme.scheme}`;
-  return scheme.type === "mtls" ? "mutual TLS" : scheme.type === "oauth2" ? "OAuth 2.0" : "OpenID Connect";
+  return scheme.type === "mutualTLS" ? "mutual TLS" : scheme.type === "oauth2" ? "OAuth 2.0" : "OpenID Connect";
 }
 
 const quoted = (v: string) => `"${v.replace(/["\\]/g, "\\$&")}"`;

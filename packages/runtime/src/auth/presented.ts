@@ -1,6 +1,6 @@
 /**
  * The credential a call presents for one security scheme, read from where
- * the scheme says (auth/security-card.ts), or undefined when it presents none:
+ * the scheme says (card/card-security.ts), or undefined when it presents none:
  *
  *   apiKey   the header, query parameter or cookie named by the scheme (on
  *            gRPC the metadata key, lowercased; gRPC has no query or cookie
@@ -14,7 +14,9 @@
  */
 import type { HandlerContext } from "../definition.js";
 import type { ClientCertificate } from "./client-certificate.js";
-import type { SecurityScheme } from "./security-card.js";
+import type { CardScheme } from "../card/card-security.js";
+
+type SecurityScheme = Exclude<CardScheme, { type: "unknown" }>;
 
 export type Presented =
   | { readonly kind: "apiKey"; readonly key: string }
@@ -35,7 +37,7 @@ export function presentedFor(scheme: SecurityScheme, context: HandlerContext): P
     case "oauth2":
     case "openIdConnect":
       return httpCredentials("Bearer", context.headers.get("authorization"));
-    case "mtls":
+    case "mutualTLS":
       return context.clientCertificate ? { kind: "certificate", certificate: context.clientCertificate } : undefined;
   }
 }

@@ -38,7 +38,7 @@ import { cardRulesOf } from "../card-rules.js";
 import { createInvoker } from "../invoke.js";
 import { errorReporter } from "../report-error.js";
 import { verifiedClientCertificate, type ClientCertificate } from "../auth/client-certificate.js";
-import { buildClient, callSignal, type A2aClientOptions } from "../http/client-http.js";
+import { buildClient, callSignal, type A2aClientOptions, type BindingCall } from "../http/client-http.js";
 import type { A2aServerOptions } from "../server-types.js";
 import { DEFAULT_MAX_BODY, messageLimitProblem } from "../http/limits.js";
 import { raceAbort, registerWithLimits, untilAborted } from "./grpc-limits.js";
@@ -190,8 +190,10 @@ export function createGrpcClient<S extends DescService>(
     string,
     (req: unknown, opts: unknown) => unknown
   >;
-  const metadata = (call: CallOptions | undefined) => {
-    // Metadata keys are lowercase: a header given as "X-API-Key" and again by an interceptor is one key.
+  const metadata = (call: BindingCall | undefined) => {
+    // buildClient's full set, as the interceptors left it (a header they removed stays removed).
+    if (call?.headerSet) return Object.fromEntries(call.headerSet);
+    // Metadata keys are lowercase: a header given as "X-API-Key" and again in the call is one key.
     const h: Record<string, string> = {};
     for (const [k, v] of Object.entries(options.headers ?? {})) h[k.toLowerCase()] = v;
     if (def.headers.grpcVersionKey) h[def.headers.grpcVersionKey] = def.protocolVersion;
@@ -204,7 +206,7 @@ export function createGrpcClient<S extends DescService>(
     operation: op.name,
     url: `${base}/${def.service.typeName}/${op.method.name}`,
   });
-  const callOpts = (call: CallOptions | undefined) => {
+  const callOpts = (call: BindingCall | undefined) => {
     const signal = callSignal({ url: "", ...options }, call);
     return { headers: metadata(call), ...(signal ? { signal } : {}) };
   };
@@ -225,5 +227,6 @@ export function createGrpcClient<S extends DescService>(
       }
     },
     { url: options.url ?? "", ...options },
+    "GRPC",
   );
 }

@@ -27,7 +27,7 @@ import {
   type A2aClientCall,
   type A2aClientNext,
   type ClientInterceptor,
-} from "../client/client-interceptor.js";
+} from "../client-interceptor.js";
 
 export interface A2aClientOptions {
   /** The interface URL from the agent card. */
@@ -187,7 +187,7 @@ export function buildClient<S>(
   unary: UnaryCaller,
   stream: StreamCaller,
   options: A2aClientOptions,
-  binding: Binding = "GRPC",
+  binding: Binding,
 ): A2aClient<S> {
   const client: Record<string, unknown> = {};
   const site = (op: OperationInfo) => ({ operation: op.name, url: options.url });

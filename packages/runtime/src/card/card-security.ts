@@ -1,6 +1,7 @@
 /**
- * What a client reads of an agent card's security (spec §4.5, FACTS C.18),
- * from each form a card takes:
+ * An agent card's security (spec §4.5, FACTS C.18), as clients (the
+ * credentials they send, client/credentials.ts) and servers (what they
+ * require, auth/authenticate.ts) read it, from each form a card takes:
  *
  *   v1.0 ProtoJSON  securitySchemes {name: {apiKeySecurityScheme: {location,
  *                   name}} | {httpAuthSecurityScheme: {scheme}} |
@@ -16,10 +17,11 @@
  *                   oauth2MetadataUrl, openIdConnectUrl}}; security
  *                   [{name: [scope]}]
  *
- * Requirements are an OR of ANDs, each mapping scheme names to scopes. A card
- * is someone else's: what this client cannot read (an unknown scheme type, an
- * API key location other than header, query or cookie) is kept as "unknown",
- * so the requirements naming it are never met, and the others still are.
+ * Requirements are an OR of ANDs, each mapping scheme names to scopes. What
+ * cannot be read (an unknown scheme type, an API key location other than
+ * header, query or cookie) is kept as "unknown": to a client the card is
+ * someone else's, so the requirements naming it are never met and the others
+ * still are; a server refuses to start on its own card with one (AuthSetupError).
  */
 
 /** One declared scheme, by its type. */
