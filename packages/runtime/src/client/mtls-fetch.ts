@@ -4,8 +4,9 @@
  *
  *   HTTP bindings  mtlsFetch(tls): a fetch whose connections go through an
  *                  undici Agent with the certificate, key and trusted CA
- *                  (undici is loaded on the first request, so a client without
- *                  mutual TLS never loads it)
+ *                  (undici, an optional peer dependency: `npm install
+ *                  undici@7`; loaded on the first request, so a client
+ *                  without mutual TLS never needs it)
  *   gRPC           the transport takes them: connect-node's
  *                  createGrpcTransport({ baseUrl, nodeOptions: { cert, key, ca } });
  *                  mtlsGrpcTransport makes that transport when the caller gives
@@ -31,7 +32,12 @@ export function mtlsFetch(tls: MutualTlsCredential): typeof globalThis.fetch {
   type Undici = typeof import("undici");
   let ready: Promise<{ fetch: Undici["fetch"]; dispatcher: InstanceType<Undici["Agent"]> }> | undefined;
   return async (input, init) => {
-    ready ??= import("undici").then((u) => ({ fetch: u.fetch, dispatcher: new u.Agent({ connect: tlsOptions(tls) }) }));
+    ready ??= import("undici").then(
+      (u) => ({ fetch: u.fetch, dispatcher: new u.Agent({ connect: tlsOptions(tls) }) }),
+      (e: unknown) => {
+        throw new Error("mutual TLS over HTTP needs the package undici (npm install undici@7)", { cause: e });
+      },
+    );
     const { fetch, dispatcher } = await ready;
     const url = typeof input === "string" || input instanceof URL ? input : input.url;
     const response = await fetch(url, { ...(init as object), dispatcher });
