@@ -222,6 +222,33 @@ describe("the README's Use it section, from the packed tarballs", () => {
     }
   }, 60_000);
 
+  // The README makes its certificate with openssl; without it this test says so and is skipped (not with CI=true).
+  const hasOpenssl = run("sh", ["-c", "command -v openssl"]).status === 0;
+  const skipTls = !hasOpenssl && process.env["CI"] !== "true";
+  if (skipTls) console.log("skipping the README's secured agent: no openssl on PATH (apt-get install openssl)");
+  it.skipIf(skipTls)(
+    "serves the secured agent over HTTPS and gRPC over TLS to a client with the API key",
+    async () => {
+      runStep("tls-cert");
+      const port = await freePorts();
+      const server = await start("dist/secure-server.js", port, user, { API_KEYS: "k1=alice,k2=bob" });
+      const agent = `https://localhost:${port}`;
+      const tlsEnv = { NODE_EXTRA_CA_CERTS: join(user, "cert.pem") };
+      for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"]) {
+        const out = sh(process.execPath, ["dist/secure-client.js", agent, binding], { ...tlsEnv, A2A_API_KEY: "k2" });
+        expect(out).toBe(`${binding} For bob.\n`);
+        const refused = run(process.execPath, ["dist/secure-client.js", agent, binding], {
+          cwd: user,
+          env: { ...process.env, ...tlsEnv, A2A_API_KEY: "wrong" },
+        });
+        expect(refused.status, binding).not.toBe(0);
+        expect(String(refused.stderr), binding).toContain("UnauthenticatedError");
+      }
+      await stopped(server);
+    },
+    60_000,
+  );
+
   it("ends the server with one line when PORT is no port or is taken, printing no URL", async () => {
     for (const bad of ["abc", "0", "70000", "-1"]) {
       const r = runToEnd("dist/server.js", bad);
