@@ -6,7 +6,7 @@
  *   values  one ContextValues per call (HandlerContext.values); get returns the
  *           key's default until set; delete goes back to it
  *
- * The runtime's own keys: principalKey (auth/principal.ts), the identity an
+ * The runtime's own keys: principalKey (principal.ts), the identity an
  * authentication interceptor verified.
  */
 

@@ -11,8 +11,8 @@ import type { Route } from "./http/route-types.js";
 import type { CapabilityRule, ProtocolTables } from "./protocol-tables.js";
 import { requestCheck, type RequestCheck } from "./validate.js";
 import type { ContextValues } from "./context-values.js";
-import type { Principal } from "./auth/principal.js";
-import type { ClientCertificate } from "./auth/client-certificate.js";
+import type { Principal } from "./principal.js";
+import type { ClientCertificate } from "./client-certificate.js";
 
 export interface OperationInfo {
   /** RPC name, e.g. "SendMessage". */
@@ -75,7 +75,7 @@ export interface HandlerContext {
   readonly tenant: string | undefined;
   /** The URL's query parameters (HTTP bindings; empty on gRPC). */
   readonly query: URLSearchParams;
-  /** The verified client certificate of a mutual-TLS connection, if any (auth/client-certificate.ts). */
+  /** The verified client certificate of a mutual-TLS connection, if any (client-certificate.ts). */
   readonly clientCertificate: ClientCertificate | undefined;
   /** Typed values of this call, set by interceptors (context-values.ts). */
   readonly values: ContextValues;

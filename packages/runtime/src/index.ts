@@ -82,7 +82,7 @@ export {
   type Interceptor,
 } from "./interceptor.js";
 export { createContextKey, createContextValues, type ContextKey, type ContextValues } from "./context-values.js";
-export { principalKey, type Principal } from "./auth/principal.js";
+export { principalKey, type Principal } from "./principal.js";
 export { createRestHandler } from "./rest/server-rest.js";
 export {
   createA2aHttpHandler,

@@ -9,7 +9,7 @@ import type { DescService } from "@bufbuild/protobuf";
 import type { A2aHandler, A2aServiceDefinition } from "./definition.js";
 import type { OnError } from "./report-error.js";
 import type { Interceptor } from "./interceptor.js";
-import type { ClientCertificate } from "./auth/client-certificate.js";
+import type { ClientCertificate } from "./client-certificate.js";
 
 export interface CoreRequest {
   readonly method: string;
@@ -26,7 +26,7 @@ export interface CoreRequest {
   readonly body: (limit: number) => Promise<Uint8Array>;
   /** Aborted when the client disconnects. */
   readonly signal: AbortSignal;
-  /** The verified client certificate of a mutual-TLS connection (auth/client-certificate.ts), if any. */
+  /** The verified client certificate of a mutual-TLS connection (client-certificate.ts), if any. */
   readonly clientCertificate?: ClientCertificate | undefined;
 }
 

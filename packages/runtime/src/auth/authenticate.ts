@@ -29,7 +29,7 @@
  */
 import { A2AError } from "../a2a-error.js";
 import type { A2aCall, Interceptor } from "../interceptor.js";
-import { principalKey, type Principal } from "./principal.js";
+import { principalKey, type Principal } from "../principal.js";
 import { presentedFor, type Presented } from "./presented.js";
 import { type CardRequirement, type CardScheme, readCardSecurity } from "../card/card-security.js";
 import type { Identity, SchemeVerifier } from "./verifiers.js";

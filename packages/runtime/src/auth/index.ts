@@ -3,7 +3,7 @@
  * card (authenticate.ts), the verifiers of each security scheme type
  * (verifiers.ts, jwt.ts) and how the card's security reads (card/card-security.ts).
  */
-export { principalKey, type Principal } from "./principal.js";
+export { principalKey, type Principal } from "../principal.js";
 export { authenticate, AuthSetupError, type AuthenticateOptions } from "./authenticate.js";
 export {
   apiKeyTable,
@@ -23,4 +23,4 @@ export {
   type CardScheme,
   type CardSecurity,
 } from "../card/card-security.js";
-export type { ClientCertificate } from "./client-certificate.js";
+export type { ClientCertificate } from "../client-certificate.js";

@@ -13,7 +13,7 @@
  *   mtls     the verified client certificate of the connection
  */
 import type { HandlerContext } from "../definition.js";
-import type { ClientCertificate } from "./client-certificate.js";
+import type { ClientCertificate } from "../client-certificate.js";
 import type { CardScheme } from "../card/card-security.js";
 
 type SecurityScheme = Exclude<CardScheme, { type: "unknown" }>;

@@ -20,7 +20,7 @@
  * verifiers; jwt.ts gives the OAuth 2.0 / OpenID Connect one.
  */
 import type { A2aCall } from "../interceptor.js";
-import type { ClientCertificate } from "./client-certificate.js";
+import type { ClientCertificate } from "../client-certificate.js";
 
 /** Who a credential belongs to: the principal without its scheme, which authenticate adds. */
 export interface Identity {

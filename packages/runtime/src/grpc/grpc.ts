@@ -37,7 +37,7 @@ import { admitCall, checkVersion, lazyContext, tenantOf } from "../http/call-con
 import { cardRulesOf } from "../card-rules.js";
 import { createInvoker } from "../invoke.js";
 import { errorReporter } from "../report-error.js";
-import { verifiedClientCertificate, type ClientCertificate } from "../auth/client-certificate.js";
+import { verifiedClientCertificate, type ClientCertificate } from "../client-certificate.js";
 import { buildClient, callSignal, type A2aClientOptions, type BindingCall } from "../http/client-http.js";
 import type { A2aServerOptions } from "../server-types.js";
 import { DEFAULT_MAX_BODY, messageLimitProblem } from "../http/limits.js";

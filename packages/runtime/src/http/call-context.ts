@@ -16,8 +16,8 @@ import { negotiateHttpVersion, parseExtensions, type VersionResult } from "./neg
 import { extensionsHeaderProblem } from "./limits.js";
 import type { CoreRequest, CoreResponse } from "../server-types.js";
 import { createContextValues, type ContextValues } from "../context-values.js";
-import { principalKey, type Principal } from "../auth/principal.js";
-import type { ClientCertificate } from "../auth/client-certificate.js";
+import { principalKey, type Principal } from "../principal.js";
+import type { ClientCertificate } from "../client-certificate.js";
 
 export interface Admitted {
   readonly version: string;

@@ -19,7 +19,7 @@
  * declared length has arrived by the time it is asked for (the usual small
  * request) is taken from the stream's buffer at once, without listeners.
  */
-import { verifiedClientCertificate, type ClientCertificate } from "../auth/client-certificate.js";
+import { verifiedClientCertificate, type ClientCertificate } from "../client-certificate.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BodyTooLargeError, type CoreHandler, type CoreRequest, type CoreResponse } from "../server-types.js";
 

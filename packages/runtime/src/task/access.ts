@@ -25,7 +25,7 @@
  * 512 bytes (store-keys.ts; InvalidParamsError naming "owner"). A policy
  * whose principals have longer ids maps them (a hash) to shorter owners.
  */
-import type { Principal } from "../auth/principal.js";
+import type { Principal } from "../principal.js";
 import type { HandlerContext } from "../definition.js";
 import { checkKey } from "./store-keys.js";
 

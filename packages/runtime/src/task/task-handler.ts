@@ -34,7 +34,7 @@
  */
 import type { DescService } from "@bufbuild/protobuf";
 import { A2AError } from "../a2a-error.js";
-import type { Principal } from "../auth/principal.js";
+import type { Principal } from "../principal.js";
 import type { A2aHandler, A2aServiceDefinition, HandlerContext } from "../definition.js";
 import { logError, type OnError } from "../report-error.js";
 import { ownerOnly, type TaskAuthorizer } from "./access.js";

@@ -11,7 +11,7 @@
  *   scopes   what the credential grants (OAuth 2.0 scopes, or a verifier's own)
  *   claims   what else the verifier read (JWT claims, certificate fields)
  */
-import { createContextKey } from "../context-values.js";
+import { createContextKey } from "./context-values.js";
 
 export interface Principal {
   readonly id: string;
