@@ -8,6 +8,7 @@
  * The last case of each version compares the operations called with the document's, so a new route cannot go
  * unchecked. A case that fails because the document is wrong is marked `it.fails` in DEFECTS with the defect.
  */
+import { apiKeySecurity } from "../helpers/example-process.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,9 +24,14 @@ const HOOK = "http://127.0.0.1:9/hook"; // never called: configs are set on fini
 /** Cases that fail because the document is wrong, with the defect (none known). */
 const DEFECTS: Readonly<Record<string, string>> = {};
 
+/** The agents require an API key (so they declare the extended card, which needs a caller); calls send it. */
+const KEY = { "x-api-key": "docs-key" };
+const CREDENTIALS = { credentialHeaders: ["x-api-key"] };
+const security = () => apiKeySecurity({ docs: "docs-key" });
+
 let agent: RunningAgent;
 beforeAll(async () => {
-  agent = await startEchoAgent();
+  agent = await startEchoAgent({ security: security() });
 });
 afterAll(() => agent?.close());
 
@@ -65,10 +71,15 @@ function defineCases(version: string, live: () => OpenApiLive, cases: readonly C
 // --- v1.0.1 -----------------------------------------------------------------------------------------------
 
 const EXTENSION = "urn:example:required";
-const options10 = () => ({ base: agent.urls.rest, headers: { "content-type": "application/a2a+json" }, id: "v1.0.1" });
+const options10 = () => ({
+  base: agent.urls.rest,
+  headers: { "content-type": "application/a2a+json", ...KEY },
+  id: "v1.0.1",
+  ...CREDENTIALS,
+});
 /** Runs `check` against a second agent that requires EXTENSION (its card says so), closed afterwards. */
 async function withStrictAgent(check: (live: OpenApiLive) => Promise<void>) {
-  const strict = await startEchoAgent({ requiredExtensions: [EXTENSION] });
+  const strict = await startEchoAgent({ requiredExtensions: [EXTENSION], security: security() });
   try {
     await check(openApiLive(documentOf("v1.0.1"), { ...options10(), base: strict.urls.rest }));
   } finally {
@@ -353,8 +364,9 @@ let live03: OpenApiLive;
 beforeAll(() => {
   live03 = openApiLive(documentOf("v0.3.0"), {
     base: agent.urls.rest,
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...KEY },
     id: "v0.3.0",
+    ...CREDENTIALS,
   });
 });
 
@@ -505,8 +517,9 @@ describe("openapi-live reports a document that disagrees with the agent", () => 
   const problemsWith = async (doc: unknown, c: RestCall) => {
     const live = openApiLive(doc, {
       base: agent.urls.rest,
-      headers: { "content-type": "application/a2a+json" },
+      headers: { "content-type": "application/a2a+json", ...KEY },
       id: "x",
+      ...CREDENTIALS,
     });
     return (await live.call({ ...c, headers: { ...V10, ...c.headers } })).problems.join("\n");
   };

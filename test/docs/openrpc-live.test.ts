@@ -7,6 +7,7 @@
  * each version compares the methods called with the document's. A case that fails because the document is
  * wrong is marked `it.fails` in DEFECTS with the defect.
  */
+import { apiKeySecurity } from "../helpers/example-process.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,9 +21,13 @@ const HOOK = "http://127.0.0.1:9/hook"; // never called: configs are set on fini
 /** Cases that fail because the document is wrong, with the defect (empty: none known). */
 const DEFECTS: Readonly<Record<string, string>> = {};
 
+/** The agents require an API key (so they declare the extended card, which needs a caller); calls send it. */
+const KEY = { "x-api-key": "docs-key" };
+const security = () => apiKeySecurity({ docs: "docs-key" });
+
 let agent: RunningAgent;
 beforeAll(async () => {
-  agent = await startEchoAgent();
+  agent = await startEchoAgent({ security: security() });
 });
 afterAll(() => agent?.close());
 
@@ -80,7 +85,7 @@ const V10 = { "A2A-Version": "1.0" };
 const EXTENSION = "urn:example:required";
 let live10: OpenRpcLive;
 beforeAll(() => {
-  live10 = openRpcLive(documentOf("v1.0.1"), { url: agent.urls.jsonrpc, headers: V10, id: "rpc10" });
+  live10 = openRpcLive(documentOf("v1.0.1"), { url: agent.urls.jsonrpc, headers: { ...V10, ...KEY }, id: "rpc10" });
 });
 
 const call10 = (c: RpcCall, code?: number) => expectCall(live10, c, code);
@@ -203,9 +208,13 @@ const cases10: Case[] = [
   [
     "an agent requiring an extension: ExtensionSupportRequired (-32008), then declared in A2A-Extensions",
     async () => {
-      const strict = await startEchoAgent({ requiredExtensions: [EXTENSION] });
+      const strict = await startEchoAgent({ requiredExtensions: [EXTENSION], security: security() });
       try {
-        const live = openRpcLive(documentOf("v1.0.1"), { url: strict.urls.jsonrpc, headers: V10, id: "rpc10-strict" });
+        const live = openRpcLive(documentOf("v1.0.1"), {
+          url: strict.urls.jsonrpc,
+          headers: { ...V10, ...KEY },
+          id: "rpc10-strict",
+        });
         await expectCall(live, { method: "GetTask", params: { id: "x" } }, -32008);
         await expectCall(
           live,
@@ -226,7 +235,7 @@ defineCases("v1.0.1", () => live10, cases10);
 
 let live03: OpenRpcLive;
 beforeAll(() => {
-  live03 = openRpcLive(documentOf("v0.3.0"), { url: agent.urls.jsonrpc, headers: {}, id: "rpc03" });
+  live03 = openRpcLive(documentOf("v0.3.0"), { url: agent.urls.jsonrpc, headers: KEY, id: "rpc03" });
 });
 
 const call03 = (c: RpcCall, code?: number) => expectCall(live03, c, code);
@@ -341,7 +350,7 @@ describe("openrpc-live reports a document that disagrees with the agent", () => 
     return doc;
   }
   const problemsWith = async (doc: unknown, c: RpcCall) => {
-    const live = openRpcLive(doc, { url: agent.urls.jsonrpc, headers: { "A2A-Version": "1.0" }, id: "mutant" });
+    const live = openRpcLive(doc, { url: agent.urls.jsonrpc, headers: { "A2A-Version": "1.0", ...KEY }, id: "mutant" });
     return (await live.call(c)).problems.join("\n");
   };
 

@@ -7,7 +7,9 @@
  *   - The document is registered twice: as written, and "closed": every schema object that lists `properties`
  *     (and says nothing of further properties) also gets `unevaluatedProperties: false`, so a payload field the
  *     document does not name is reported too. Branches of allOf/oneOf/anyOf are not closed themselves (they name
- *     only the properties they decide on); the schema holding them is.
+ *     only the properties they decide on); the schema holding them is. Nor is a component an allOf branch
+ *     names by `$ref` (v0.3's SecurityScheme: APIKeySecurityScheme plus `type`): closed, it would refuse the
+ *     properties its sibling branches add, which unevaluatedProperties does not see across a `$ref`.
  *   - A failure is reported as text naming the place: the document pointer, the payload path and ajv's message.
  *
  * Formats (date-time, int32) are not checked (ajv ships no format validators; ajv-formats is not a dependency).
@@ -66,17 +68,32 @@ function closeSchema(schema: unknown, branch = false): unknown {
  * A copy of a document with every schema closed. Schemas stand under `schema` (OpenAPI media types, parameters;
  * OpenRPC params, result), `schemas` (components: a map of schemas) and `contentSchema`.
  */
-export function closeDocument(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(closeDocument);
+export function closeDocument(node: unknown, allOfRefs: ReadonlySet<string> = allOfBranchRefs(node)): unknown {
+  if (Array.isArray(node)) return node.map((n) => closeDocument(n, allOfRefs));
   if (!isObject(node)) return node;
   return Object.fromEntries(
     Object.entries(node).map(([k, v]) => {
       if (k === "schema" || k === "contentSchema") return [k, closeSchema(v)];
       if (k === "schemas" && isObject(v))
-        return [k, Object.fromEntries(Object.entries(v).map(([n, s]) => [n, closeSchema(s)]))];
-      return [k, closeDocument(v)];
+        return [k, Object.fromEntries(Object.entries(v).map(([n, s]) => [n, closeSchema(s, allOfRefs.has(n))]))];
+      return [k, closeDocument(v, allOfRefs)];
     }),
   );
+}
+
+/** The component schema names that some allOf names as a branch by `$ref` (`#/components/schemas/<name>`). */
+function allOfBranchRefs(node: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) for (const n of node) allOfBranchRefs(n, found);
+  if (!isObject(node)) return found;
+  const branches = node["allOf"];
+  if (Array.isArray(branches)) {
+    for (const b of branches) {
+      const ref = isObject(b) ? b["$ref"] : undefined;
+      if (typeof ref === "string" && ref.startsWith("#/components/schemas/")) found.add(ref.slice(21));
+    }
+  }
+  for (const v of Object.values(node)) allOfBranchRefs(v, found);
+  return found;
 }
 
 export interface DocSchemas {

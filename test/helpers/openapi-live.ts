@@ -71,6 +71,11 @@ export interface OpenApiLiveOptions {
   readonly headers: Readonly<Record<string, string>>;
   /** The id the document's schemas are registered under (one per document). */
   readonly id: string;
+  /**
+   * Headers that carry credentials (an API key): the agent card's security schemes declare them, not the
+   * document, so they are sent without being checked against its parameters.
+   */
+  readonly credentialHeaders?: readonly string[];
 }
 
 /** The operations of a document as operationId → [template, method]. */
@@ -160,7 +165,7 @@ function checkRequest(d: RestDoc, c: RestCall, opTokens: string[], where: string
     ...Object.keys(c.query ?? {}).map((n) => `query:${n}`),
     ...Object.keys(headers)
       .map((n) => n.toLowerCase())
-      .filter((n) => n !== "content-type")
+      .filter((n) => n !== "content-type" && !(d.options.credentialHeaders ?? []).includes(n))
       .map((n) => `header:${n}`),
   ];
   for (const s of sent) if (!declared.has(s)) problems.push(`${where}: parameter ${s} is not declared`);

@@ -1,7 +1,7 @@
 /**
  * Authentication from the agent card: an interceptor (interceptor.ts) that
  * admits a call only when it meets one of the card's security requirements
- * (card/card-security.ts, which clients read too), with one verifier per declared scheme
+ * (card-security.ts, which clients read too), with one verifier per declared scheme
  * (auth/verifiers.ts). Spec v1.0 §7.4, §3.3.2, §13.1.
  *
  *   start     every scheme the card declares needs a verifier with the member
@@ -31,7 +31,7 @@ import { A2AError } from "../a2a-error.js";
 import type { A2aCall, Interceptor } from "../interceptor.js";
 import { principalKey, type Principal } from "../principal.js";
 import { presentedFor, type Presented } from "./presented.js";
-import { type CardRequirement, type CardScheme, readCardSecurity } from "../card/card-security.js";
+import { type CardRequirement, type CardScheme, readCardSecurity } from "../card-security.js";
 import type { Identity, SchemeVerifier } from "./verifiers.js";
 
 export interface AuthenticateOptions {

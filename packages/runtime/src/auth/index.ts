@@ -1,7 +1,7 @@
 /**
  * @protoc-gen-a2a/runtime/auth: a server's authentication from its agent
  * card (authenticate.ts), the verifiers of each security scheme type
- * (verifiers.ts, jwt.ts) and how the card's security reads (card/card-security.ts).
+ * (verifiers.ts, jwt.ts) and how the card's security reads (card-security.ts).
  */
 export { principalKey, type Principal } from "../principal.js";
 export { authenticate, AuthSetupError, type AuthenticateOptions } from "./authenticate.js";
@@ -22,5 +22,5 @@ export {
   type CardRequirement,
   type CardScheme,
   type CardSecurity,
-} from "../card/card-security.js";
+} from "../card-security.js";
 export type { ClientCertificate } from "../client-certificate.js";

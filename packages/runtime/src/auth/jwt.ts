@@ -7,9 +7,12 @@
  *              `discoveryUrl`, or `jwksUri` given outright); the document
  *              must name the same issuer. Read on first use and again after a
  *              failure; jose refetches the JWKS when a token names a key id it
- *              does not hold (key rotation), at most every 30 s
+ *              does not hold (key rotation), at most every `jwksCooldownMs`
+ *              (default 30 s, so tokens naming made-up key ids cannot make it
+ *              fetch the JWKS on every call)
  *   checks     signature with one of `algorithms` (never `none`), `iss`,
- *              `aud` (one of `audience`), `exp` and `nbf` with `clockToleranceSec`
+ *              `aud` (one of `audience`), `exp` (required: RFC 9068 §2.2 makes
+ *              it REQUIRED in access tokens) and `nbf` with `clockToleranceSec`
  *              of skew (default 30), and `typ` when `requireTyp` is set
  *   identity   id: the `sub` claim (else `client_id`); scopes: the `scope`
  *              claim split on spaces (else the `scp` array); claims: the payload
@@ -42,6 +45,8 @@ export interface JwtBearerOptions {
   readonly clockToleranceSec?: number;
   /** The `typ` header a token must carry, e.g. "at+jwt" (RFC 9068). Default: not checked. */
   readonly requireTyp?: string;
+  /** The least time between two JWKS fetches for an unknown key id, in milliseconds. Default 30000. */
+  readonly jwksCooldownMs?: number;
   /** How tokens that passed are remembered (see the header); false: every call checks its token. */
   readonly cache?: false | { readonly maxEntries?: number; readonly maxAgeMs?: number };
 }
@@ -52,7 +57,8 @@ const DEFAULT_ALGORITHMS = ["RS256", "PS256", "ES256", "EdDSA"];
 export function jwtBearer(options: JwtBearerOptions): BearerVerifier {
   let keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
   const keySet = () => {
-    keys ??= jwksUrl(options).then((url) => createRemoteJWKSet(url));
+    const cooldown = options.jwksCooldownMs === undefined ? {} : { cooldownDuration: options.jwksCooldownMs };
+    keys ??= jwksUrl(options).then((url) => createRemoteJWKSet(url, cooldown));
     keys.catch(() => {
       keys = undefined;
     });
@@ -70,6 +76,7 @@ export function jwtBearer(options: JwtBearerOptions): BearerVerifier {
           audience: typeof options.audience === "string" ? options.audience : [...options.audience],
           algorithms: [...(options.algorithms ?? DEFAULT_ALGORITHMS)],
           clockTolerance: options.clockToleranceSec ?? 30,
+          requiredClaims: ["exp"],
           ...(options.requireTyp ? { typ: options.requireTyp } : {}),
         });
         const identity = identityOf(payload);

@@ -1,6 +1,6 @@
 /**
  * The credential a call presents for one security scheme, read from where
- * the scheme says (card/card-security.ts), or undefined when it presents none:
+ * the scheme says (card-security.ts), or undefined when it presents none:
  *
  *   apiKey   the header, query parameter or cookie named by the scheme (on
  *            gRPC the metadata key, lowercased; gRPC has no query or cookie
@@ -14,7 +14,7 @@
  */
 import type { HandlerContext } from "../definition.js";
 import type { ClientCertificate } from "../client-certificate.js";
-import type { CardScheme } from "../card/card-security.js";
+import type { CardScheme } from "../card-security.js";
 
 type SecurityScheme = Exclude<CardScheme, { type: "unknown" }>;
 

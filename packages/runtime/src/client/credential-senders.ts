@@ -22,7 +22,7 @@
  * TypeError naming the scheme, thrown when the sender is made.
  */
 import type { A2aClientCall } from "../client-interceptor.js";
-import type { CardScheme } from "../card/card-security.js";
+import type { CardScheme } from "../card-security.js";
 import { ClientCredentialsTokens, type ClientCredentialsGrant } from "./oauth-client-credentials.js";
 import type { MutualTlsCredential } from "./mtls-fetch.js";
 

@@ -1,0 +1,54 @@
+/**
+ * jwtBearer against a real OpenID Connect provider (helpers/oidc.ts): it
+ * finds the JWKS through the discovery document, admits the provider's
+ * client-credentials tokens with their subject and scopes, follows a key
+ * rotation (a token naming the new key id is admitted once the JWKS may be
+ * fetched again), and refuses every hostile token. Remembered tokens: a
+ * token that passed is admitted again from the cache after its key left the
+ * JWKS, within maxAgeMs; with `cache: false` it is refused at once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jwtBearer } from "@protoc-gen-a2a/runtime/auth";
+import type { A2aCall } from "@protoc-gen-a2a/runtime";
+import { HOSTILE_TOKEN_KINDS, type OidcProviderHandle, startOidcProvider } from "../helpers/oidc.js";
+
+let op: OidcProviderHandle;
+const call = {} as A2aCall; // jwtBearer reads only the token
+
+beforeAll(async () => {
+  op = await startOidcProvider({ alg: "ES256" });
+});
+
+afterAll(async () => {
+  await op.close();
+});
+
+describe("jwtBearer", () => {
+  it("admits the provider's tokens with their subject and scopes", async () => {
+    const verifier = jwtBearer({ issuer: op.issuer, audience: op.audience });
+    const identity = await verifier.bearer(await op.token("alice-agent", { scope: "a2a:read" }), call);
+    expect(identity?.id).toBe("alice-agent");
+    expect(identity?.scopes).toEqual(["a2a:read"]);
+  });
+
+  it("refuses every hostile token", async () => {
+    const verifier = jwtBearer({ issuer: op.issuer, audience: op.audience, cache: false });
+    for (const kind of HOSTILE_TOKEN_KINDS) {
+      expect(await verifier.bearer(await op.hostileToken(kind, "bob-agent"), call), kind).toBeUndefined();
+    }
+  });
+
+  it("follows a key rotation, and forgets a removed key's tokens at once without the cache", async () => {
+    const fresh = jwtBearer({ issuer: op.issuer, audience: op.audience, cache: false, jwksCooldownMs: 0 });
+    const cached = jwtBearer({ issuer: op.issuer, audience: op.audience, jwksCooldownMs: 0 });
+    const before = await op.token("bob-agent");
+    expect((await fresh.bearer(before, call))?.id).toBe("bob-agent");
+    expect((await cached.bearer(before, call))?.id).toBe("bob-agent");
+    await op.rotateKeys({ keepPrevious: false });
+    const after = await op.token("bob-agent");
+    expect((await fresh.bearer(after, call))?.id).toBe("bob-agent");
+    expect(await fresh.bearer(before, call)).toBeUndefined();
+    // Remembered for maxAgeMs (default 60 s): the documented price of one signature check per minute.
+    expect((await cached.bearer(before, call))?.id).toBe("bob-agent");
+  });
+});
