@@ -25,6 +25,7 @@ export function callerContext(caller: Principal | undefined, options: CallerOpti
   return {
     signal: options.signal ?? new AbortController().signal,
     headers: new Headers(),
+    header: () => null,
     protocolVersion: "1.0",
     extensions: [],
     binding: "JSONRPC",

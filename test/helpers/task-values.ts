@@ -71,6 +71,7 @@ export function handlerContext(): HandlerContext {
   return {
     signal: new AbortController().signal,
     headers: new Headers(),
+    header: () => null,
     protocolVersion: "1.0",
     extensions: [],
     binding: "JSONRPC",

@@ -65,6 +65,8 @@ export interface HandlerContext {
   readonly signal: AbortSignal;
   /** Request headers (HTTP) or metadata (gRPC), names lowercased. */
   readonly headers: Headers;
+  /** One request header or metadata entry, case-insensitive, without building `headers`; null when absent. */
+  header(name: string): string | null;
   /** The protocol version the call was negotiated at, e.g. "1.0". */
   readonly protocolVersion: string;
   /** Extension URIs the client declared. */

@@ -28,7 +28,7 @@
  * requests are never authenticated. Errors: override entry access-errors.
  */
 import { A2AError } from "../a2a-error.js";
-import type { A2aCall, Interceptor } from "../interceptor.js";
+import type { A2aCall, A2aResult, Interceptor } from "../interceptor.js";
 import { principalKey, type Principal } from "../principal.js";
 import { presentedFor, type Presented } from "./presented.js";
 import { type CardRequirement, type CardScheme, readCardSecurity } from "../card-security.js";
@@ -108,82 +108,138 @@ export function authenticate(options: AuthenticateOptions): Interceptor {
   if (requirements.length === 0) return (next) => next;
   const challenges = challengeSet(security.schemes, requirements, options.realm ?? "a2a");
   const accepted = requirements.map((r) => [...r.keys()].join(" + ") || "(none)").join(" or ");
-  return (next) => async (call) => {
-    const outcomes = new Map<string, Promise<Outcome>>();
-    const outcomeOf = (name: string): Promise<Outcome> => {
-      let o = outcomes.get(name);
-      if (!o) {
-        o = verify(security.schemes.get(name)!, options.verifiers[name]!, call);
-        outcomes.set(name, o);
-      }
-      return o;
-    };
-    const verdict = await firstMet(requirements, outcomeOf);
-    if (verdict.kind === "met") {
+  const names = [...security.schemes.keys()];
+  const compiled: Requirement[] = requirements.map((r) =>
+    [...r].map(([name, scopes]) => ({ name, index: names.indexOf(name), scopes })),
+  );
+  return (next) => (call) => {
+    const outcomes: (Maybe<Outcome> | undefined)[] = new Array(names.length);
+    const outcomeOf = (entry: RequirementEntry): Maybe<Outcome> =>
+      (outcomes[entry.index] ??= verify(security.schemes.get(entry.name)!, options.verifiers[entry.name]!, call));
+    const admit = (verdict: Verdict): Promise<A2aResult> => {
+      if (verdict.kind !== "met") return Promise.reject(refusal(verdict));
       if (verdict.principal) call.context.values.set(principalKey, verdict.principal);
       return next(call);
-    }
+    };
+    const verdict = firstMet(compiled, outcomeOf);
+    return verdict instanceof Promise ? verdict.then(admit) : admit(verdict);
+  };
+
+  /** The error refusing a call no requirement admits. */
+  function refusal(verdict: Exclude<Verdict, { kind: "met" }>): A2AError {
     if (verdict.kind === "scopes") {
-      throw new A2AError("PermissionDeniedError", `Permission denied: missing scope ${verdict.missing.join(", ")}`, {
+      return new A2AError("PermissionDeniedError", `Permission denied: missing scope ${verdict.missing.join(", ")}`, {
         headers: { "www-authenticate": challenges(new Map(), verdict.missing) },
       });
     }
-    const why = verdict.invalid.length > 0 ? `invalid credentials for ${verdict.invalid.join(", ")}` : "no credentials";
-    throw new A2AError("UnauthenticatedError", `Authentication required: ${why}; the agent card accepts ${accepted}`, {
-      headers: { "www-authenticate": challenges(new Map(verdict.invalid.map((n) => [n, true])), []) },
+    const invalid = verdict.invalid;
+    const why = invalid.length > 0 ? `invalid credentials for ${invalid.join(", ")}` : "no credentials";
+    return new A2AError("UnauthenticatedError", `Authentication required: ${why}; the agent card accepts ${accepted}`, {
+      headers: { "www-authenticate": challenges(new Map(invalid.map((n) => [n, true])), []) },
     });
-  };
+  }
 }
+
+/**
+ * A value now or later. A call whose verifiers answer at once (an API key table, a remembered token) is decided
+ * without a promise per step; one that waits continues from where it waited.
+ */
+type Maybe<T> = T | Promise<T>;
+const settle = <T, U>(value: Maybe<T>, then: (t: T) => Maybe<U>): Maybe<U> =>
+  value instanceof Promise ? value.then(then) : then(value);
+
+interface RequirementEntry {
+  readonly name: string;
+  /** The scheme's place in the card's securitySchemes, for the per-call outcomes. */
+  readonly index: number;
+  readonly scopes: readonly string[];
+}
+type Requirement = readonly RequirementEntry[];
 
 type Verdict =
   | { readonly kind: "met"; readonly principal: Principal | undefined }
   | { readonly kind: "scopes"; readonly missing: readonly string[] }
   | { readonly kind: "refused"; readonly invalid: readonly string[] };
 
+/** Why requirements failed, so far: schemes with invalid credentials, the first missing scopes. */
+interface Tally {
+  readonly invalid: string[];
+  missing: readonly string[] | undefined;
+}
+
 /** The first requirement every scheme of which holds, else why none did. */
-async function firstMet(
-  requirements: readonly SecurityRequirement[],
-  outcomeOf: (name: string) => Promise<Outcome>,
-): Promise<Verdict> {
-  const invalid = new Set<string>();
-  let missing: readonly string[] | undefined;
-  for (const requirement of requirements) {
-    const held: [string, Identity][] = [];
-    for (const [name, scopes] of requirement) {
-      const outcome = await outcomeOf(name);
-      if (outcome.kind !== "valid") {
-        if (outcome.kind === "invalid") invalid.add(name);
-        break;
+function firstMet(requirements: readonly Requirement[], outcomeOf: (e: RequirementEntry) => Maybe<Outcome>) {
+  const tally: Tally = { invalid: [], missing: undefined };
+  const from = (r: number): Maybe<Verdict> => {
+    for (; r < requirements.length; r++) {
+      const held = holds(requirements[r]!, outcomeOf, tally);
+      if (held instanceof Promise) {
+        const next = r + 1;
+        return held.then((h) => (h === false ? from(next) : { kind: "met", principal: h }));
       }
-      const lacking = scopes.filter((s) => !outcome.identity.scopes?.includes(s));
-      if (lacking.length > 0) {
-        missing ??= lacking;
-        break;
-      }
-      held.push([name, outcome.identity]);
+      if (held !== false) return { kind: "met", principal: held };
     }
-    if (held.length === requirement.size) return { kind: "met", principal: principalOf(held) };
-  }
-  return missing ? { kind: "scopes", missing } : { kind: "refused", invalid: [...invalid] };
+    if (tally.missing) return { kind: "scopes", missing: tally.missing };
+    return { kind: "refused", invalid: [...new Set(tally.invalid)] };
+  };
+  return from(0);
+}
+
+/** The principal when every scheme of the requirement holds (undefined: an empty one), else false. */
+function holds(
+  requirement: Requirement,
+  outcomeOf: (e: RequirementEntry) => Maybe<Outcome>,
+  tally: Tally,
+): Maybe<Principal | undefined | false> {
+  const held: [string, Identity][] = [];
+  const take = (entry: RequirementEntry, outcome: Outcome): boolean => {
+    if (outcome.kind !== "valid") {
+      if (outcome.kind === "invalid") tally.invalid.push(entry.name);
+      return false;
+    }
+    const lacking = entry.scopes.filter((s) => !outcome.identity.scopes?.includes(s));
+    if (lacking.length > 0) {
+      tally.missing ??= lacking;
+      return false;
+    }
+    held.push([entry.name, outcome.identity]);
+    return true;
+  };
+  const from = (i: number): Maybe<Principal | undefined | false> => {
+    for (; i < requirement.length; i++) {
+      const entry = requirement[i]!;
+      const outcome = outcomeOf(entry);
+      if (outcome instanceof Promise) {
+        const next = i + 1;
+        return outcome.then((o) => (take(entry, o) ? from(next) : false));
+      }
+      if (!take(entry, outcome)) return false;
+    }
+    return principalOf(held);
+  };
+  return from(0);
 }
 
 function principalOf(held: readonly [string, Identity][]): Principal | undefined {
   const first = held[0];
   if (!first) return undefined;
-  const scopes = [...new Set(held.flatMap(([, identity]) => identity.scopes ?? []))];
+  const scopes = held.length === 1 ? (first[1].scopes ?? []) : [...new Set(held.flatMap(([, i]) => i.scopes ?? []))];
   return { id: first[1].id, scheme: first[0], scopes, claims: first[1].claims ?? {} };
 }
 
-async function verify(scheme: SecurityScheme, verifier: SchemeVerifier, call: A2aCall): Promise<Outcome> {
+const ABSENT: Outcome = { kind: "absent" };
+
+function verify(scheme: SecurityScheme, verifier: SchemeVerifier, call: A2aCall): Maybe<Outcome> {
   const presented = presentedFor(scheme, call.context);
-  if (!presented) return { kind: "absent" };
+  if (!presented) return ABSENT;
   if (presented.kind === "malformed") return { kind: "invalid", why: presented.why };
-  const identity = await check(verifier, presented, call);
-  if (!identity) return { kind: "invalid", why: `${scheme.name}: not a valid credential` };
-  if (typeof identity.id !== "string" || identity.id === "") {
-    throw new Error(`authenticate: the verifier of scheme "${scheme.name}" returned an identity without an id`);
-  }
-  return { kind: "valid", identity };
+  return settle(check(verifier, presented, call), (identity): Outcome => {
+    if (!identity) return { kind: "invalid", why: `${scheme.name}: not a valid credential` };
+    if (typeof identity.id !== "string" || identity.id === "") {
+      throw new Error(`authenticate: the verifier of scheme "${scheme.name}" returned an identity without an id`);
+    }
+    return { kind: "valid", identity };
+  });
 }
 
 /** Calls the verifier's member for what was presented (the start check made sure it has it). */

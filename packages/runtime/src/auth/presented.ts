@@ -33,19 +33,19 @@ export function presentedFor(scheme: SecurityScheme, context: HandlerContext): P
       return key === undefined || key === "" ? undefined : { kind: "apiKey", key };
     }
     case "http":
-      return httpCredentials(scheme.scheme, context.headers.get("authorization"));
+      return httpCredentials(scheme.scheme, context.header("authorization"));
     case "oauth2":
     case "openIdConnect":
-      return httpCredentials("Bearer", context.headers.get("authorization"));
+      return httpCredentials("Bearer", context.header("authorization"));
     case "mutualTLS":
       return context.clientCertificate ? { kind: "certificate", certificate: context.clientCertificate } : undefined;
   }
 }
 
 function apiKeyOf(scheme: SecurityScheme & { type: "apiKey" }, context: HandlerContext): string | undefined {
-  if (scheme.location === "header") return context.headers.get(scheme.key) ?? undefined;
+  if (scheme.location === "header") return context.header(scheme.key) ?? undefined;
   if (scheme.location === "query") return context.query.get(scheme.key) ?? undefined;
-  for (const pair of (context.headers.get("cookie") ?? "").split(";")) {
+  for (const pair of (context.header("cookie") ?? "").split(";")) {
     const eq = pair.indexOf("=");
     if (eq > 0 && pair.slice(0, eq).trim() === scheme.key) return decodeCookie(pair.slice(eq + 1).trim());
   }

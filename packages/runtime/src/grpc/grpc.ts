@@ -119,6 +119,7 @@ export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>):
         get headers() {
           return new Headers(ctx.requestHeader);
         },
+        header: (name: string) => ctx.requestHeader.get(name),
         clientCertificate: ctx.values.get(grpcClientCertificateKey),
       },
       admitted,

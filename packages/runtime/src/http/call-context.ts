@@ -134,6 +134,8 @@ export function tenantOf(def: A2aServiceDefinition, input: object, localName: st
 export interface ContextSource {
   readonly signal: AbortSignal;
   readonly headers: Headers;
+  /** One header without building `headers` (CoreRequest.header); else read from `headers`. */
+  header?(name: string): string | null;
   readonly query?: URLSearchParams;
   readonly clientCertificate?: ClientCertificate | undefined;
 }
@@ -173,6 +175,11 @@ class LazyContext implements HandlerContext {
 
   get headers(): Headers {
     return this.#source.headers;
+  }
+
+  header(name: string): string | null {
+    const source = this.#source;
+    return source.header ? source.header(name) : source.headers.get(name);
   }
 
   get query(): URLSearchParams {
