@@ -1,7 +1,7 @@
 /**
  * The example agent's logs: one line per HTTP request or gRPC call (method, path, A2A-Version, status,
- * milliseconds), and each A2A error a call ends with (logA2aErrors, an interceptor). main.ts writes them to stdout and stderr;
- * startEchoAgent logs nothing unless it is given an AgentLog.
+ * milliseconds), and each A2A error a call ends with (logA2aErrors, an interceptor). main.ts writes them
+ * to stdout and stderr; startEchoAgent logs nothing unless it is given an AgentLog.
  *
  * Every value taken from a request (method, path, A2A-Version, and an error's message, which quotes task ids
  * and other parameters) goes through logValue, so a request gives exactly one line and cannot forge another

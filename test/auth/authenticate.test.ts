@@ -169,7 +169,7 @@ async function failure(call: () => Promise<unknown>): Promise<A2AError> {
 describe.each([["JSONRPC"], ["HTTP+JSON"], ["GRPC"]])("%s", (binding) => {
   const client = (headers: Record<string, string> = {}) => clients.find(([b]) => b === binding)![1](headers);
 
-  it("admits an API key in its header and hands the principal and the interceptor's values to the handler", async () => {
+  it("admits an API key in its header; the principal and the interceptor's values reach the handler", async () => {
     const task = await client({ "x-api-key": "alice-key" }).getTask({ id: "t1" });
     expect(task.contextId).toBe("alice/key/tagged");
     expect(seen).toContain(`GetTask ${binding} 1.0 t1`);
@@ -195,7 +195,8 @@ describe.each([["JSONRPC"], ["HTTP+JSON"], ["GRPC"]])("%s", (binding) => {
     const other = (await generateKeyPair("ES256")).privateKey;
     const good = await token({ scope: "a2a:read" });
     const [h, p, s] = good.split(".");
-    const tampered = `${h}.${Buffer.from(JSON.stringify({ sub: "mallory", iss: issuer, aud: "https://agent.test", scope: "a2a:read", exp: 9e9 })).toString("base64url")}.${s}`;
+    const forged = { sub: "mallory", iss: issuer, aud: "https://agent.test", scope: "a2a:read", exp: 9e9 };
+    const tampered = `${h}.${Buffer.from(JSON.stringify(forged)).toString("base64url")}.${s}`;
     const none = `${Buffer.from('{"alg":"none"}').toString("base64url")}.${p}.`;
     for (const jwt of [
       await token({ scope: "a2a:read" }, { exp: "-5m" }),
@@ -269,6 +270,8 @@ describe("on the wire", () => {
       return "ok";
     };
     expect(await codeOf({})).toBe(Code.Unauthenticated);
+    const refused = await raw.getTask({ id: "t" }, { headers: { "a2a-version": "1.0" } }).catch((e: ConnectError) => e);
+    expect((refused as ConnectError).metadata.get("www-authenticate")).toContain('ApiKey realm="a2a"');
     expect(await codeOf({ authorization: `Bearer ${await token({ scope: "other" })}` })).toBe(Code.PermissionDenied);
     expect(await codeOf({ "x-api-key": "alice-key" })).toBe("ok");
   });

@@ -3,7 +3,8 @@
  * the protoc-gen-es service descriptor. A2A service parameters travel as
  * lowercase metadata (a2a-version, a2a-extensions; spec §10.2). Errors carry
  * the catalog's status code and a google.rpc.ErrorInfo in the status details
- * (§10.6). The client never lets a ConnectError out: an A2A or standard error
+ * (§10.6), and an A2AError's own headers as trailers (WWW-Authenticate).
+ * The client never lets a ConnectError out: an A2A or standard error
  * becomes A2AError, any other status or failure an A2ATransportError naming
  * the operation, the URL (options.url, else none) and the gRPC status, with
  * the ConnectError as `cause` (client-errors.ts). The server applies the
@@ -64,7 +65,9 @@ export function toConnectError(def: A2aServiceDefinition, e: unknown): ConnectEr
         },
       ]
     : [];
-  return new ConnectError(s.message, grpcCode(s.status), undefined, details as never);
+  // An error's own response headers (WWW-Authenticate on UnauthenticatedError) go out as trailers.
+  const trailers = e instanceof A2AError ? e.options.headers : undefined;
+  return new ConnectError(s.message, grpcCode(s.status), trailers, details as never);
 }
 
 /** The verified client certificate of a gRPC call's TLS connection, in connect's context values. */
