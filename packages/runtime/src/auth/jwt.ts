@@ -56,13 +56,16 @@ const DEFAULT_ALGORITHMS = ["RS256", "PS256", "ES256", "EdDSA"];
 /** A verifier for the card's oauth2 or openIdConnect scheme (or HTTP Bearer) that reads JWT access tokens. */
 export function jwtBearer(options: JwtBearerOptions): BearerVerifier {
   let keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
+  const cooldown = options.jwksCooldownMs === undefined ? {} : { cooldownDuration: options.jwksCooldownMs };
+  /** The key set, read once; a failed read is forgotten, so the next call tries again. */
   const keySet = () => {
-    const cooldown = options.jwksCooldownMs === undefined ? {} : { cooldownDuration: options.jwksCooldownMs };
-    keys ??= jwksUrl(options).then((url) => createRemoteJWKSet(url, cooldown));
-    keys.catch(() => {
-      keys = undefined;
+    if (keys) return keys;
+    const made = jwksUrl(options).then((url) => createRemoteJWKSet(url, cooldown));
+    made.catch(() => {
+      if (keys === made) keys = undefined;
     });
-    return keys;
+    keys = made;
+    return made;
   };
   const cache = options.cache === false ? undefined : new TokenCache(options.cache ?? {});
   return {
