@@ -6,6 +6,7 @@
 // `#/<tag>/<operationid>`, the operationId in lower case) and the text. Script errors and console errors are collected too. With
 // `screenshot`, the page is scrolled back up, the sidebar entry named `open` is clicked (it expands the tag's
 // operations in the sidebar and shows the tag), and the viewport is written as PNG.
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import puppeteer from "puppeteer-core";
@@ -20,6 +21,10 @@ const LOCAL = /^(file|data|blob|about):/;
 export function chromiumPath() {
   const path = process.env.CHROMIUM ?? "/usr/bin/chromium";
   if (!existsSync(path)) throw new Error(`no Chromium at ${path} (apt-get install chromium, or set CHROMIUM)`);
+  // Debian's /usr/bin/chromium is a script: it may stand while the browser under /usr/lib/chromium is gone.
+  const runs = spawnSync(path, ["--version"], { encoding: "utf8", timeout: 30_000 });
+  if (runs.status !== 0)
+    throw new Error(`Chromium at ${path} does not run (${(runs.stderr || "").trim().split("\n").pop()})`);
   return path;
 }
 

