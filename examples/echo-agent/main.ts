@@ -90,7 +90,8 @@ async function storeFromEnv(): Promise<StoreOrProblem> {
   const lease = countFromEnv("A2A_TASK_LEASE_MS");
   if ("problem" in lease) return lease;
   // A pool of our own, as an application passes one: the store listens for its errors (a database restart).
-  const pool = new pg.Pool({ connectionString: url });
+  // Every wait bounded: no call waits forever on a database that went away mid-answer.
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 10_000, query_timeout: 30_000 });
   const leaseMs = lease.value === undefined ? {} : { leaseMs: lease.value };
   const onError = (e: Error) => log.error(e.message);
   try {

@@ -96,6 +96,9 @@ async function listeners(url: string): Promise<number> {
 let cluster: PostgresCluster | undefined;
 const agents: ExampleProcess[] = [];
 
+/** The agents' stderr when something went wrong, so that a failure shows what the agents said. */
+const logsIf = (outcomes: Outcomes) => (outcomes.other.length === 0 ? undefined : agents.map((x) => x.err()));
+
 beforeAll(async () => {
   const bin = findPostgresBin();
   if (bin === undefined) throw new Error(INSTALL_HINT);
@@ -139,16 +142,17 @@ describe("PostgreSQL restarts under load", () => {
         const okAfter = outcomes.ok;
         await vi.waitFor(() => expect(outcomes.ok).toBeGreaterThanOrEqual(okAfter + 10), WAIT);
         outcomes.outage = false;
-        expect({ cycle, alive: agents.map((x) => x.alive()), other: outcomes.other }).toEqual({
+        expect({ cycle, alive: agents.map((x) => x.alive()), other: outcomes.other, logs: logsIf(outcomes) }).toEqual({
           cycle,
           alive: [true, true],
           other: [],
+          logs: undefined,
         });
       }
     } finally {
       await load.stop();
     }
-    expect(outcomes.other).toEqual([]);
+    expect({ other: outcomes.other, logs: logsIf(outcomes) }).toEqual({ other: [], logs: undefined });
     const wrong = outcomes.refused.filter((r) => !/^InternalError: PostgreSQL task store unavailable: /.test(r));
     expect(wrong).toEqual([]);
     await vi.waitFor(async () => expect(await listeners(cluster!.url)).toBe(2), WAIT);

@@ -20,7 +20,7 @@
  * the store made from a connection string is ended first.
  */
 import pg from "pg";
-import { type PostgresTaskStoreOptions, storeOnPool } from "./postgres-store.js";
+import { BOUNDED_POOL_OPTIONS, type PostgresTaskStoreOptions, storeOnPool } from "./postgres-store.js";
 import { LATEST_MIGRATION, migrate } from "./migrations.js";
 import { sqlNames } from "./sql-names.js";
 import type { TaskStore } from "../store.js";
@@ -65,7 +65,10 @@ async function schemaVersion(pool: pg.Pool, q: string): Promise<number> {
 export async function openPostgresTaskStore(options: OpenPostgresTaskStoreOptions): Promise<TaskStore> {
   const names = sqlNames(options.schema);
   const ownPool = typeof options.pool === "string";
-  const pool = typeof options.pool === "string" ? new pg.Pool({ connectionString: options.pool }) : options.pool;
+  const pool =
+    typeof options.pool === "string"
+      ? new pg.Pool({ connectionString: options.pool, ...BOUNDED_POOL_OPTIONS })
+      : options.pool;
   // Until the store exists, nobody else listens: a connection dying meanwhile must not be fatal.
   const quiet = () => undefined;
   pool.on("error", quiet);

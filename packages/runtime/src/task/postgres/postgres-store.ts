@@ -68,13 +68,23 @@ export interface PostgresTaskStoreOptions {
 
 export const DEFAULT_LEASE_MS = 15_000;
 
+/**
+ * The options of a pool the store makes from a connection string: every wait bounded, so that no call waits
+ * forever on a database that went away mid-answer (a connection attempt 10 s, a statement's answer 30 s).
+ * An application giving its own pool sets the same (README "Tasks in PostgreSQL").
+ */
+export const BOUNDED_POOL_OPTIONS = { connectionTimeoutMillis: 10_000, query_timeout: 30_000 } as const;
+
 function reportToConsole(error: Error): void {
   console.error(error.message);
 }
 
 export function createPostgresTaskStore(options: PostgresTaskStoreOptions): TaskStore {
   const ownPool = typeof options.pool === "string";
-  const db = typeof options.pool === "string" ? new pg.Pool({ connectionString: options.pool }) : options.pool;
+  const db =
+    typeof options.pool === "string"
+      ? new pg.Pool({ connectionString: options.pool, ...BOUNDED_POOL_OPTIONS })
+      : options.pool;
   return storeOnPool(options, db, ownPool);
 }
 
