@@ -83,6 +83,8 @@ export {
 } from "./interceptor.js";
 export { createContextKey, createContextValues, type ContextKey, type ContextValues } from "./context-values.js";
 export { principalKey, type Principal } from "./principal.js";
+export { callTraceKey, type CallTrace } from "./call-trace.js";
+export { jsonLines, logCalls, type CallLogRecord, type CallLogSink } from "./log-interceptor.js";
 export { createRestHandler } from "./rest/server-rest.js";
 export {
   createA2aHttpHandler,

@@ -26,10 +26,12 @@
  * value go on to the v1.0 handler with the context.
  */
 import type { Message } from "@bufbuild/protobuf";
-import type { HandlerContext, OperationInfo } from "./definition.js";
+import type { A2aServiceDefinition, HandlerContext, OperationInfo } from "./definition.js";
 
 /** One call as an interceptor sees it. */
 export interface A2aCall {
+  /** The definition of the version the server serves: its service, error catalog and tables. */
+  readonly definition: A2aServiceDefinition;
   readonly operation: OperationInfo;
   /** The request message of the operation's input type, at the call's version. */
   readonly request: Message;

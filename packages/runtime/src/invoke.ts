@@ -12,7 +12,7 @@
  * the handler: createInvoker builds the chain once per server.
  */
 import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
-import type { HandlerContext, OperationInfo } from "./definition.js";
+import type { A2aServiceDefinition, HandlerContext, OperationInfo } from "./definition.js";
 import { A2AError } from "./a2a-error.js";
 import { chainInterceptors, type A2aNext, type Interceptor } from "./interceptor.js";
 
@@ -65,8 +65,12 @@ export interface Invoker {
   readonly intercepted: boolean;
 }
 
-/** The invoker of a server's handler and interceptors. */
-export function createInvoker(handler: unknown, interceptors: readonly Interceptor[] | undefined): Invoker {
+/** The invoker of a server's handler and interceptors; `definition` is the version the server serves. */
+export function createInvoker(
+  handler: unknown,
+  interceptors: readonly Interceptor[] | undefined,
+  definition: A2aServiceDefinition,
+): Invoker {
   if (!interceptors?.length) {
     return {
       unary: (op, input, context) => invokeUnary(handler, op, input, context),
@@ -81,12 +85,12 @@ export function createInvoker(handler: unknown, interceptors: readonly Intercept
   const chain = chainInterceptors(interceptors, last);
   return {
     async unary(operation, request, context) {
-      const result = await chain({ operation, request, context });
+      const result = await chain({ definition, operation, request, context });
       if (result.kind !== "unary") throw new Error(`an interceptor answered unary ${operation.name} with a stream`);
       return result.message;
     },
     async *stream(operation, request, context) {
-      const result = await chain({ operation, request, context });
+      const result = await chain({ definition, operation, request, context });
       if (result.kind !== "stream")
         throw new Error(`an interceptor answered streaming ${operation.name} with one message`);
       yield* result.messages;

@@ -131,7 +131,7 @@ export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>):
     );
   };
   const report = errorReporter(def, "GRPC", options.onError);
-  const invoke = createInvoker(options.handler, options.interceptors);
+  const invoke = createInvoker(options.handler, options.interceptors, def);
   const fail = (e: unknown, op: OperationInfo) => {
     if (!(e instanceof ConnectError)) report(e, op.name); // a ConnectError is the deadline or a cancel
     return toConnectError(def, e);

@@ -133,7 +133,7 @@ export function createJsonRpcHandler<S extends DescService>(
     options: options as unknown as JsonRpcServerOptions,
     codec: def.jsonrpcCodec ?? undefined,
     refuseContentType: jsonRpcContentTypeCheck(def),
-    invoke: createInvoker(options.handler, options.interceptors),
+    invoke: createInvoker(options.handler, options.interceptors, def),
     maxId: def.jsonrpcIds?.maxIntegerId ?? MAX_SAFE_ID,
     cardRules: cardRulesOf(def, options),
     keepAliveMs: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,

@@ -94,7 +94,7 @@ export function createRestHandler<S extends DescService>(
     errorHeaders: { "content-type": def.contentTypes.rest.error },
     responseHeaders: { "content-type": def.contentTypes.rest.response },
     refuseContentType: restContentTypeCheck(def),
-    invoke: createInvoker(options.handler, options.interceptors),
+    invoke: createInvoker(options.handler, options.interceptors, def),
   };
   return echoingExtensions(def, options, (req, seen) => serve(c, req, seen));
 }

@@ -12,6 +12,7 @@ import type { AgentExecutor } from "./executor.js";
 import type { PushSender } from "./push-types.js";
 import type { TaskStore } from "./store.js";
 import type { TaskHub } from "./task-hub.js";
+import type { TaskTelemetry } from "./telemetry.js";
 import type { TaskWriter } from "./task-writer.js";
 
 /** Writes one update as the JSON body of a push in one protocol version. */
@@ -41,6 +42,8 @@ export interface HandlerDeps {
   readonly busyError: string;
   /** Whose tasks a call sees and in whose name it creates them (access.ts). */
   readonly authorize: TaskAuthorizer;
+  /** Follows turns, pushes and store operations (telemetry.ts); undefined: nothing is traced. */
+  readonly telemetry: TaskTelemetry | undefined;
 }
 
 export function tenantOf(context: HandlerContext, request: { readonly tenant: string }): string {

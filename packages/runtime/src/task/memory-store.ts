@@ -177,6 +177,7 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Mem
 }
 
 class MemoryStore implements MemoryTaskStore {
+  readonly system = "memory";
   private readonly tasks = new Map<string, Slot>();
   /** Terminal tasks, the one that ended longest ago first (a Map keeps insertion order). */
   private readonly terminal = new Map<string, Slot>();

@@ -11,6 +11,9 @@
  *             a webhook gets a task's updates in commit order
  *   blocking  never: the commit returns at once; the sender retries on its
  *             own, and every failure goes to onError
+ *   trace     with telemetry, each delivery carries a PushTrace (its parent:
+ *             the turn that committed, else the call), which the sender
+ *             tells of each attempt and the end
  *   copies    the committed task may share the store's objects (task-writer.ts),
  *             so a payload function gets a copy of it, one per commit
  */
@@ -21,12 +24,19 @@ import type { PushOptions, PushPayload } from "./handler-deps.js";
 import type { TaskSchemas } from "./schemas.js";
 import type { TaskStore } from "./store.js";
 import type { AfterCommit, Origin } from "./task-writer.js";
+import type { TaskTelemetry } from "./telemetry.js";
+
+export interface PushDeliveryHooks {
+  readonly report: (error: unknown, origin: Origin) => void;
+  /** Traces each delivery (telemetry.ts push), when given. */
+  readonly telemetry: TaskTelemetry | undefined;
+}
 
 export function createPushDelivery(
   store: TaskStore,
   push: PushOptions,
   schemas: TaskSchemas,
-  report: (error: unknown, origin: Origin) => void,
+  { report, telemetry }: PushDeliveryHooks,
 ): AfterCommit {
   const payloads: Readonly<Record<string, PushPayload>> = {
     "1.0": (e: StreamResponse) => toJson(schemas.streamResponse, e),
@@ -47,7 +57,17 @@ export function createPushDelivery(
       }
       for (const event of events) {
         try {
-          push.sender.send({ config, protocolVersion, body: JSON.stringify(payload(event, view)) });
+          const body = JSON.stringify(payload(event, view));
+          const trace = telemetry?.push({
+            tenant,
+            taskId: task.id,
+            configId: config.id,
+            url: config.url,
+            protocolVersion,
+            context: origin.context,
+            turn: origin.turn,
+          });
+          push.sender.send({ config, protocolVersion, body, trace });
         } catch (e) {
           report(e, origin);
         }

@@ -7,12 +7,28 @@
  */
 import type { TaskPushNotificationConfig } from "./a2a-types.js";
 
+/** How one attempt of a delivery is traced: headers it adds to the webhook request, and its end. */
+export interface PushAttemptTrace {
+  /** Added to the webhook request, e.g. traceparent. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The attempt ended: the webhook's HTTP status when it answered, else what failed. */
+  end(result: { readonly status?: number; readonly failure?: string }): void;
+}
+
+/** How a delivery is traced (task/telemetry.ts makes it): each attempt, and the delivery's end. */
+export interface PushTrace {
+  attempt(n: number): PushAttemptTrace;
+  end(outcome: "delivered" | "failed" | "dropped"): void;
+}
+
 export interface PushDelivery {
   readonly config: TaskPushNotificationConfig;
   /** The protocol version the payload is written in, e.g. "1.0". */
   readonly protocolVersion: string;
   /** The JSON body: a v1.0 StreamResponse, or a v0.3 a2a.json Task. */
   readonly body: string;
+  /** Set when the task handler has telemetry: the sender reports each attempt and the end to it. */
+  readonly trace?: PushTrace | undefined;
 }
 
 export interface PushSender {

@@ -9,6 +9,8 @@
  *   X-A2A-Notification-Token: <config.token>     when config.token is set (S03 §9.5 step 3; S10 defines the
  *                                                token field, P10 TaskPushNotificationConfig.token, but names
  *                                                no header, so the v0.3 header is kept for both versions)
+ *   traceparent, tracestate                      when the delivery is traced (PushDelivery.trace: its
+ *                                                attempt's headers, W3C Trace Context)
  *   <body as given: a v1.0 StreamResponse or a v0.3 Task>
  *
  * Delivered = a 2xx answer. Each attempt screens the URL again (url-screen.ts: DNS answered now, every
@@ -22,8 +24,8 @@
  * dropped, goes to onError as a PushDeliveryError naming the URL, task id, config id, attempts and the last
  * status or cause (default: console.error). idle() resolves once nothing is queued or in flight.
  */
-import type { PushDelivery, PushSender } from "./push-types.js";
 import { postOnce } from "./push-attempt.js";
+import type { PushAttemptTrace, PushDelivery, PushSender } from "./push-types.js";
 import {
   judge,
   readRetrySettings,
@@ -170,7 +172,10 @@ class QueuedSender implements PushSender {
     queue.waiting.push(delivery);
     if (queue.waiting.length > this.settings.queueLimit) {
       const oldest = queue.waiting.shift();
-      if (oldest !== undefined) this.end(dropped(oldest, this.settings.queueLimit));
+      if (oldest !== undefined) {
+        oldest.trace?.end("dropped");
+        this.end(dropped(oldest, this.settings.queueLimit));
+      }
     }
     if (!queue.running) void this.drain(key, queue);
   }
@@ -204,6 +209,7 @@ class QueuedSender implements PushSender {
       } catch (thrown) {
         error = givenUp(next, 0, { delivered: false, retryable: false, failure: "network", detail: String(thrown) });
       }
+      next.trace?.end(error === undefined ? "delivered" : "failed");
       this.end(error);
     }
     queue.running = false;
@@ -213,7 +219,7 @@ class QueuedSender implements PushSender {
   /** Delivers with retries; resolves to the error to report, or undefined once delivered. */
   private async deliver(delivery: PushDelivery): Promise<PushDeliveryError | undefined> {
     for (let n = 1; ; n += 1) {
-      const verdict = await this.attempt(delivery);
+      const verdict = await this.attempt(delivery, delivery.trace?.attempt(n));
       if (verdict.delivered) return undefined;
       if (!verdict.retryable || n >= this.settings.attempts) return givenUp(delivery, n, verdict);
       const wait = retryDelayMs(verdict, n, this.settings);
@@ -221,23 +227,24 @@ class QueuedSender implements PushSender {
     }
   }
 
-  private async attempt(delivery: PushDelivery): Promise<Verdict> {
+  private async attempt(delivery: PushDelivery, trace: PushAttemptTrace | undefined): Promise<Verdict> {
     let target: ScreenedUrl;
     try {
       target = await this.screen(delivery.config.url);
     } catch (e) {
       const detail = e instanceof Error ? e.message : String(e);
       const retryable = e instanceof UnresolvedHostError;
-      return { delivered: false, retryable, failure: retryable ? "network" : "url-refused", detail, cause: e };
+      const failure = retryable ? "network" : "url-refused";
+      trace?.end({ failure });
+      return { delivered: false, retryable, failure, detail, cause: e };
     }
     const { body } = delivery;
-    const outcome = await postOnce({
-      target,
-      headers: pushHeaders(delivery),
-      body,
-      timeoutMs: this.settings.timeoutMs,
-    });
-    return judge(outcome, this.settings);
+    const headers = trace === undefined ? pushHeaders(delivery) : { ...pushHeaders(delivery), ...trace.headers };
+    const outcome = await postOnce({ target, headers, body, timeoutMs: this.settings.timeoutMs });
+    const verdict = judge(outcome, this.settings);
+    if (outcome.kind === "answered") trace?.end({ status: outcome.status });
+    else trace?.end({ failure: verdict.delivered ? "network" : verdict.failure });
+    return verdict;
   }
 }
 

@@ -16,6 +16,10 @@
  *   turn      the call runs as one turn of its task (turns.ts); when it
  *             returns (or throws) with a task made or continued, its turn
  *             ends, if it still runs, before `settled` resolves
+ *   trace     with telemetry, the turn is traced from before the executor
+ *             starts to its return or throw, told each event of its task
+ *             meanwhile; the updater's commits carry it (Origin.turn), so
+ *             their pushes are traced under it
  *   settled   resolves when the executor's call has ended, however it ended:
  *             true when what the run published last (or found, when the task
  *             had ended before) left the task terminal or interrupted, so
@@ -28,6 +32,7 @@ import type { AgentExecutor, RequestContext } from "./executor.js";
 import { agentMessage, statusEvent, withStatus } from "./task-shapes.js";
 import type { TaskHub } from "./task-hub.js";
 import { stateOf } from "./task-watch.js";
+import type { TaskTelemetry, TurnTrace } from "./telemetry.js";
 import { createUpdater, type FirstOutcome, type UpdaterSetup } from "./updater.js";
 
 export interface RunSetup extends Omit<UpdaterSetup, "onFirst"> {
@@ -42,6 +47,8 @@ export interface RunSetup extends Omit<UpdaterSetup, "onFirst"> {
   readonly principal: Principal | undefined;
   /** Tells onError about a failure no caller will see. */
   readonly report: (error: unknown) => void;
+  /** Follows the turn (telemetry.ts), when the handler has telemetry. */
+  readonly telemetry: TaskTelemetry | undefined;
 }
 
 export interface Run {
@@ -107,10 +114,24 @@ async function fail(setup: RunSetup): Promise<void> {
   );
 }
 
+/** The turn's trace, when the handler has telemetry. */
+function traceTurn(setup: RunSetup): TurnTrace | undefined {
+  const { tenant, place, origin } = setup;
+  return setup.telemetry?.turn({
+    tenant,
+    taskId: place.taskId,
+    contextId: place.contextId,
+    operation: origin.operation,
+    context: origin.context,
+  });
+}
+
 export async function startRun(setup: RunSetup): Promise<Run> {
   const abort = new LazyAbort();
+  const trace = traceTurn(setup);
   // "reads": the run looks at the state and keeps nothing.
   const unsubscribe = await setup.hub.listen(setup.tenant, setup.place.taskId, "reads", (e) => {
+    trace?.event(e.event);
     if (stateOf(e.event) !== TaskState.CANCELED) return;
     // Not inside the store's delivery: the executor's abort listeners run on their own turn.
     queueMicrotask(() => abort.abort(new Error(`task ${setup.place.taskId} was canceled`)));
@@ -130,7 +151,8 @@ export async function startRun(setup: RunSetup): Promise<Run> {
   };
   // A caller that went away no longer awaits `first`; what it would have thrown is not an unhandled rejection.
   first.catch(() => undefined);
-  const updater = createUpdater({ ...setup, onFirst: answer });
+  const origin = trace ? { ...setup.origin, turn: trace } : setup.origin;
+  const updater = createUpdater({ ...setup, origin, onFirst: answer });
   let failed = false;
   const afterThrow = async (error: unknown) => {
     if (updater.mode() === "open") return refuse(error);
@@ -150,7 +172,9 @@ export async function startRun(setup: RunSetup): Promise<Run> {
       if (updater.mode() === "open") {
         refuse(new Error(`task ${setup.place.taskId}: the executor returned without a reply, status or artifact`));
       }
+      trace?.end();
     } catch (error) {
+      trace?.end(error);
       await afterThrow(error);
     } finally {
       // When not answered yet (the task was made but what had to follow failed), the caller hears of it.

@@ -183,6 +183,7 @@ export async function startSend(
       protocolVersion: context.protocolVersion,
       principal: context.principal,
       report: (e) => deps.report(e, operation, context),
+      telemetry: deps.telemetry,
     });
     void run.settled
       .then(async (ended) => {

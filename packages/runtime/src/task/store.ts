@@ -127,6 +127,8 @@ export interface PushConfigPage {
 }
 
 export interface TaskStore {
+  /** What the store keeps tasks in, as telemetry names it: "memory", "postgresql"; default "custom". */
+  readonly system?: string;
   /** The task, or undefined when there is none, or (with `owner`) when it belongs to another owner. */
   get(tenant: string, taskId: string, owner?: string): Promise<StoredTask | undefined>;
   /**

@@ -28,6 +28,9 @@
  *               A2aHandler<S> at the end rests on
  *   turns       a message to a task whose turn runs gets the error of the
  *               definition's task-turns rule (api.taskTurns; turns.ts)
+ *   telemetry   `telemetry` follows turns, push attempts and store
+ *               operations (telemetry.ts); the store is then timed
+ *               (timed-store.ts)
  *   failures    what no caller sees (an executor's throw once its task
  *               exists, a push that could not be handed over) goes to onError
  *               (default: logError, stderr)
@@ -48,6 +51,8 @@ import { sendMessage, sendStreamingMessage } from "./send.js";
 import type { TaskStore } from "./store.js";
 import { cancelTask, getTask, listTasks, subscribeToTask } from "./task-operations.js";
 import { TaskHub } from "./task-hub.js";
+import type { TaskTelemetry } from "./telemetry.js";
+import { timedStore } from "./timed-store.js";
 import { createTaskWriter } from "./task-writer.js";
 
 /** The GetExtendedAgentCard method of the generated handler type. */
@@ -84,6 +89,11 @@ export interface TaskHandlerOptions<S extends DescService> {
   readonly authorize?: TaskAuthorizer;
   /** New task, context, message and push config ids; default: crypto.randomUUID. */
   readonly idGenerator?: () => string;
+  /**
+   * Follows each turn (the executor's run), push delivery attempt and store operation (task/telemetry.ts);
+   * `otelTaskTelemetry()` of @protoc-gen-a2a/runtime/otel gives one on OpenTelemetry. Default: none.
+   */
+  readonly telemetry?: TaskTelemetry;
 }
 
 /** The error of a message to a busy task, from the definition's task-turns rule (override target api.taskTurns). */
@@ -120,10 +130,15 @@ export function createTaskHandler<S extends DescService>(options: TaskHandlerOpt
       // A failing reporter must not change the task.
     }
   };
-  const store = options.store ?? createMemoryTaskStore();
+  const telemetry = options.telemetry;
+  const given = options.store ?? createMemoryTaskStore();
+  const store = telemetry ? timedStore(given, telemetry) : given;
   const push = options.push;
   const afterCommit = push
-    ? createPushDelivery(store, push, schemas, (e, origin) => report(e, origin.operation, origin.context))
+    ? createPushDelivery(store, push, schemas, {
+        report: (e, origin) => report(e, origin.operation, origin.context),
+        telemetry,
+      })
     : () => undefined;
   const deps: HandlerDeps = {
     store,
@@ -135,6 +150,7 @@ export function createTaskHandler<S extends DescService>(options: TaskHandlerOpt
     report,
     busyError,
     authorize: options.authorize ?? ownerOnly,
+    telemetry,
   };
   const card = options.extendedAgentCard;
   const handler = {

@@ -34,6 +34,7 @@ import type { HandlerContext } from "../definition.js";
 import type { StreamResponse, Task } from "./a2a-types.js";
 import { deepCopy } from "./copy.js";
 import type { StoredTask, TaskChange, TaskStore } from "./store.js";
+import type { TurnTrace } from "./telemetry.js";
 import { turnAfter } from "./turns.js";
 
 export type { TaskChange } from "./store.js";
@@ -52,10 +53,11 @@ export function committedCopy(committed: Committed): Task {
   return deepCopy(committed.task);
 }
 
-/** The call a write comes from: where its push failures are reported. */
+/** The call a write comes from: where its push failures are reported, and the turn that made it, if traced. */
 export interface Origin {
   readonly operation: string;
   readonly context: HandlerContext;
+  readonly turn?: TurnTrace | undefined;
 }
 
 export type AfterCommit = (tenant: string, task: Task, events: readonly StreamResponse[], origin: Origin) => void;

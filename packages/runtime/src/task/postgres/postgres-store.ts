@@ -125,6 +125,7 @@ export function storeOnPool(options: PostgresTaskStoreOptions, db: pg.Pool, ownP
   const config = (tenant: string, taskId: string, id: string) => `push config "${id}" of ${task(tenant, taskId)}`;
   let closing: Promise<void> | undefined;
   return {
+    system: "postgresql",
     get: (tenant, taskId, owner) =>
       named(`get of ${task(tenant, taskId)}`, () => {
         checkKeys("task store get", { tenant, taskId, owner });

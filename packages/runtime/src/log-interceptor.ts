@@ -1,0 +1,130 @@
+/**
+ * logCalls: a server interceptor that writes one structured record per call
+ * to a sink with `info` and `error` (pino's logger is one; jsonLines makes
+ * one that writes JSON lines):
+ *
+ *   record    msg "a2a call", operation, binding, protocolVersion, status
+ *             ("OK", else the A2A error type), code (the binding's: gRPC
+ *             status, HTTP status, JSON-RPC error code; absent for a
+ *             JSON-RPC success), durationMs, taskId and contextId (from the
+ *             request, else the answer), traceId and spanId (when a tracing
+ *             interceptor runs before it: call-trace.ts), tenant when the
+ *             call has one
+ *   level     error for a server fault (call-outcome.ts), else info
+ *   when      a unary call when it is answered; a stream when it ends, fails
+ *             or the client leaves (status "Canceled")
+ *   escaping  the record is data, never a format string: jsonLines writes
+ *             JSON.stringify of it (quotes, backslashes and control
+ *             characters escaped, so a request's value cannot start a line of
+ *             its own), and pino does the same
+ *
+ * Put it after the tracing interceptor (otelServerInterceptor) to have trace
+ * and span ids in each record.
+ */
+import type { Message } from "@bufbuild/protobuf";
+import { callTraceKey } from "./call-trace.js";
+import { callFailure, successCode } from "./call-outcome.js";
+import type { A2aCall, Interceptor } from "./interceptor.js";
+import { taskIdsOf } from "./task-ids.js";
+
+export interface CallLogRecord {
+  readonly msg: "a2a call";
+  readonly operation: string;
+  readonly binding: string;
+  readonly protocolVersion: string;
+  readonly status: string;
+  readonly code?: number;
+  readonly durationMs: number;
+  readonly taskId?: string;
+  readonly contextId?: string;
+  readonly tenant?: string;
+  readonly traceId?: string;
+  readonly spanId?: string;
+}
+
+/** Where call records go: pino's logger, or jsonLines(...). */
+export interface CallLogSink {
+  info(record: CallLogRecord): void;
+  error(record: CallLogRecord): void;
+}
+
+/** A sink that writes each record as one line of JSON through `write` (e.g. `(l) => process.stdout.write(l)`). */
+export function jsonLines(write: (line: string) => void): CallLogSink {
+  const line = (level: string) => (record: CallLogRecord) => write(`${JSON.stringify({ level, ...record })}\n`);
+  return { info: line("info"), error: line("error") };
+}
+
+interface Started {
+  readonly call: A2aCall;
+  readonly start: number;
+  readonly ids: { taskId?: string; contextId?: string };
+}
+
+function record(s: Started, outcome: { status: string; code?: number | undefined }, answer?: Message): CallLogRecord {
+  const { context, operation } = s.call;
+  const ids = s.ids.taskId === undefined && answer !== undefined ? taskIdsOf(answer) : s.ids;
+  const trace = context.values.get(callTraceKey);
+  return {
+    msg: "a2a call",
+    operation: operation.name,
+    binding: context.binding,
+    protocolVersion: context.protocolVersion,
+    status: outcome.status,
+    ...(outcome.code !== undefined ? { code: outcome.code } : {}),
+    durationMs: Math.round((performance.now() - s.start) * 1000) / 1000,
+    ...ids,
+    ...(context.tenant ? { tenant: context.tenant } : {}),
+    ...(trace ? { traceId: trace.traceId, spanId: trace.spanId } : {}),
+  };
+}
+
+/** A server interceptor that writes one record per call to `sink` (see the header). */
+export function logCalls(sink: CallLogSink): Interceptor {
+  const ok = (s: Started, answer?: Message) =>
+    sink.info(record(s, { status: "OK", code: successCode(s.call.context.binding) }, answer));
+  const failed = (s: Started, error: unknown) => {
+    const failure = callFailure(s.call.definition, s.call.context.binding, error);
+    const r = record(s, { status: failure.type, code: failure.code });
+    if (failure.serverFault) sink.error(r);
+    else sink.info(r);
+  };
+  return (next) => async (call) => {
+    const s: Started = { call, start: performance.now(), ids: taskIdsOf(call.request) };
+    try {
+      const result = await next(call);
+      if (result.kind === "unary") {
+        ok(s, result.message);
+        return result;
+      }
+      return { kind: "stream", messages: loggedStream(s, result.messages, { ok, failed, sink }) };
+    } catch (error) {
+      failed(s, error);
+      throw error;
+    }
+  };
+}
+
+interface StreamLog {
+  readonly ok: (s: Started, answer?: Message) => void;
+  readonly failed: (s: Started, error: unknown) => void;
+  readonly sink: CallLogSink;
+}
+
+async function* loggedStream(s: Started, messages: AsyncIterable<Message>, log: StreamLog): AsyncIterable<Message> {
+  let ended = false;
+  let first: Message | undefined;
+  try {
+    for await (const message of messages) {
+      first ??= message;
+      yield message;
+    }
+    ended = true;
+    log.ok(s, first);
+  } catch (error) {
+    ended = true;
+    log.failed(s, error);
+    throw error;
+  } finally {
+    if (!ended) log.sink.info(record(s, { status: "Canceled" }, first));
+  }
+}

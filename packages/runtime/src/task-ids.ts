@@ -1,0 +1,29 @@
+/**
+ * The task and context ids a request or an answer names, whatever the
+ * version's shapes: a Task (id, contextId), a message or an event (taskId,
+ * contextId), a oneof payload holding one, a request's message, a request's
+ * taskId or id, or a v0.3 resource name "tasks/{id}…" (name, parent). For
+ * logs and telemetry; the handlers read their own fields.
+ */
+type Fields = Readonly<Record<string, unknown>>;
+
+const isFields = (value: unknown): value is Fields => typeof value === "object" && value !== null;
+const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
+
+/** The ids `message` names (see the header); none when it names none. */
+export function taskIdsOf(message: unknown): { taskId?: string; contextId?: string } {
+  if (!isFields(message)) return {};
+  const payload = message["payload"];
+  if (isFields(payload) && isFields(payload["value"])) return taskIdsOf(payload["value"]);
+  // v1.0 SendMessageRequest.message; v0.3 names the field request.
+  const inner = message["message"] ?? message["request"];
+  if (isFields(inner)) return taskIdsOf(inner);
+  const typeName = text(message["$typeName"]) ?? "";
+  const name = text(message["name"]) ?? text(message["parent"]);
+  const fromName = name?.startsWith("tasks/") ? name.split("/")[1] : undefined;
+  const taskId = typeName.endsWith(".Task")
+    ? text(message["id"])
+    : (text(message["taskId"]) ?? text(message["id"]) ?? fromName);
+  const contextId = text(message["contextId"]);
+  return { ...(taskId ? { taskId } : {}), ...(contextId ? { contextId } : {}) };
+}
