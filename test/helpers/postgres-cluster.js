@@ -15,7 +15,12 @@
 //             folder under /tmp
 //   initdb    in a fresh temp dir, trust auth, superuser "postgres"
 //   pg_ctl    starts it on 127.0.0.1 with a free port, its unix socket in the
-//             temp dir (no clash with a system cluster), durability off
+//             temp dir (no clash with a system cluster); fsync off (the
+//             machine does not crash in a test) but synchronous_commit on,
+//             so that a crash of the server alone (down()) loses no commit it
+//             acknowledged, as on a production server: with it off, an
+//             acknowledged commit could vanish and a task's versions go back,
+//             which no store may expect
 //   database  the one named is created; its URL is what the caller gets
 //   faults    down() stops the server at once (pg_ctl stop -m immediate, as a
 //             crash would), up() starts it again on the same port and data,
@@ -165,7 +170,7 @@ export async function startPostgresCluster(foundBin, database) {
       "-c listen_addresses=127.0.0.1",
       `-p ${port}`,
       `-k ${dir}`,
-      "-c fsync=off -c synchronous_commit=off -c full_page_writes=off",
+      "-c fsync=off -c synchronous_commit=on -c full_page_writes=off",
       "-c max_connections=200",
     ].join(" ");
     const up = () => {
