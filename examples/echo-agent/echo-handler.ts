@@ -4,7 +4,7 @@
  * given a store), streams, cancel and push delivery. The v0.3 side is the
  * version bridge of this handler (server.ts).
  */
-import { createPushSender, createTaskHandler, type TaskStore } from "@protoc-gen-a2a/runtime/task";
+import { createPushSender, createTaskHandler, type TaskStore, type TaskTelemetry } from "@protoc-gen-a2a/runtime/task";
 import { olderPushPayloads } from "../../generated-samples/a2a_compat.js";
 import { A2AServiceV1_0, type A2AServiceHandler } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import type { AgentCard } from "../../generated-samples/v1.0.1/a2a_pb.js";
@@ -39,6 +39,8 @@ export interface EchoHandlerOptions {
   readonly pushToPrivateNetworks?: boolean;
   /** Hosts and networks webhooks may reach beside public addresses (and private ones, when those are allowed). */
   readonly pushAllow?: PushAllow;
+  /** Follows turns, push attempts and store operations (createTaskHandler's telemetry). */
+  readonly telemetry?: TaskTelemetry;
 }
 
 export function createEchoHandler(options: EchoHandlerOptions = {}): A2AServiceHandler {
@@ -57,5 +59,6 @@ export function createEchoHandler(options: EchoHandlerOptions = {}): A2AServiceH
       payload: olderPushPayloads,
     },
     ...(extendedCard ? { extendedAgentCard: async (principal) => extendedCard(principal.id) } : {}),
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
   });
 }

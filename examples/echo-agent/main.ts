@@ -21,6 +21,10 @@
  * in X-API-Key or an OpenID Connect bearer token, every call is
  * authenticated, each task is its caller's, and the extended card names the
  * caller. A bad value ends it with one line on stderr and exit code 1.
+ * OTEL_EXPORTER_OTLP_ENDPOINT exports traces and metrics with OTLP over HTTP
+ * as JSON (otel-env.ts: OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_SERVICE_NAME).
+ * LOG_FORMAT=json writes one JSON line per call on stdout (logCalls) in
+ * place of the text request lines; LOG_FORMAT=text (the default) keeps them.
  */
 import { readFileSync } from "node:fs";
 import { openPostgresTaskStore, StoreStartError } from "@protoc-gen-a2a/runtime/postgres";
@@ -29,7 +33,15 @@ import { createMemoryTaskStore, type TaskStore } from "@protoc-gen-a2a/runtime/t
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { PUSH_ALLOW_VARIABLE, pushAllowFromEnv } from "./push-env.js";
 import { securityFromEnv } from "./auth-env.js";
-import { ListenError, startEchoAgent, type AgentLog, type AgentOptions, type RunningAgent } from "./server.js";
+import { jsonLines } from "@protoc-gen-a2a/runtime";
+import {
+  ListenError,
+  startEchoAgent,
+  type AgentLog,
+  type AgentOptions,
+  type AgentTelemetry,
+  type RunningAgent,
+} from "./server.js";
 
 const PREFIX = "echo agent:";
 
@@ -111,6 +123,21 @@ function signingFromEnv(): Pick<AgentOptions, "signing"> {
   return path ? { signing: { key: JSON.parse(readFileSync(path, "utf8")) } } : {};
 }
 
+/** The call log LOG_FORMAT asks for: JSON lines on stdout, or none (the text request lines). */
+function callLogFromEnv(): Pick<AgentOptions, "callLog"> | { problem: string } {
+  const format = process.env["LOG_FORMAT"] ?? "text";
+  if (format === "text" || format === "") return {};
+  if (format === "json") return { callLog: jsonLines((line) => process.stdout.write(line)) };
+  return { problem: `LOG_FORMAT=${JSON.stringify(format)} is neither text nor json` };
+}
+
+/** Telemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set; OpenTelemetry is loaded only then. */
+async function telemetryFromEnv(): Promise<{ telemetry?: AgentTelemetry } | { problem: string }> {
+  if (!process.env["OTEL_EXPORTER_OTLP_ENDPOINT"]) return {};
+  const { telemetryFromEnv: fromEnv } = await import("./otel-env.js");
+  return fromEnv(process.env);
+}
+
 /** Starts the agent, or says why it cannot and returns undefined. */
 async function start(): Promise<RunningAgent | undefined> {
   const http = portFromEnv("PORT", 9999);
@@ -122,12 +149,17 @@ async function start(): Promise<RunningAgent | undefined> {
   const access = securityFromEnv(process.env);
   if ("problem" in access) return cannotStart(access.problem);
   const security = access.security ? { security: access.security } : {};
+  const callLog = callLogFromEnv();
+  if ("problem" in callLog) return cannotStart(callLog.problem);
+  const telemetry = await telemetryFromEnv();
+  if ("problem" in telemetry) return cannotStart(telemetry.problem);
   const made = await storeFromEnv();
   if ("problem" in made) return cannotStart(made.problem);
   const { store } = made;
   try {
     const ports = { port: http.port, grpcPort: grpc.port };
-    return await startEchoAgent({ ...ports, log, store, ...push, ...security, ...signingFromEnv() });
+    const observe = { ...callLog, ...telemetry };
+    return await startEchoAgent({ ...ports, log, store, ...push, ...security, ...observe, ...signingFromEnv() });
   } catch (e) {
     await store.close();
     if (e instanceof ListenError) return cannotStart(listenProblem(e));

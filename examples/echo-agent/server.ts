@@ -11,11 +11,11 @@ import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Se
 import type { AddressInfo } from "node:net";
 import { toJson } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import { grpcFallback, nodeHttpListener } from "@protoc-gen-a2a/runtime";
-import type { ErrorContext, Interceptor } from "@protoc-gen-a2a/runtime";
+import { grpcFallback, logCalls, nodeHttpListener } from "@protoc-gen-a2a/runtime";
+import type { CallLogSink, ErrorContext, Interceptor } from "@protoc-gen-a2a/runtime";
 import { authenticate } from "@protoc-gen-a2a/runtime/auth";
 import { signAgentCard, type SignAgentCardOptions } from "@protoc-gen-a2a/runtime/card-signing";
-import type { TaskStore } from "@protoc-gen-a2a/runtime/task";
+import type { TaskStore, TaskTelemetry } from "@protoc-gen-a2a/runtime/task";
 import {
   A2AServiceV1_0,
   createA2AServiceHttpHandler,
@@ -33,6 +33,16 @@ import type { AgentSecurity } from "./auth-env.js";
 
 export type { AgentLog } from "./logging.js";
 export type { PushAllow } from "./echo-handler.js";
+
+/** Tracing and metrics (otel-env.ts makes them on OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set). */
+export interface AgentTelemetry {
+  /** The outermost interceptor of every server: a span and a duration per call. */
+  readonly interceptor: Interceptor;
+  /** createTaskHandler's telemetry: turns, push attempts, store operations. */
+  readonly task: TaskTelemetry;
+  /** Flushes what is still unsent. */
+  shutdown(): Promise<void>;
+}
 
 export interface RunningAgent {
   readonly urls: AgentUrls & { readonly card: string };
@@ -64,6 +74,13 @@ export interface AgentOptions {
    * tasks are scoped to their caller, and the extended card names the caller. Unset: open, no extended card.
    */
   readonly security?: AgentSecurity;
+  /** Traces and measures every call, turn and push (otel-env.ts). Unset: nothing is traced. */
+  readonly telemetry?: AgentTelemetry;
+  /**
+   * One structured record per call (logCalls; main.ts: JSON lines on stdout when LOG_FORMAT=json), in place of
+   * the text request lines of `log`. Unset: the text lines.
+   */
+  readonly callLog?: CallLogSink;
 }
 
 /** A server of the agent could not listen on its port; `code` is the system error (EADDRINUSE, EACCES, …). */
@@ -114,15 +131,19 @@ async function signedCard(card: AgentCard, options: AgentOptions): Promise<unkno
 }
 
 /**
- * What every server of the agent gets: with security, the interceptor that authenticates each call against the
- * card; with a log, onError, which reports the failures that are not A2A errors (a handler's exception, with
- * its stack), and the interceptor that logs the A2A errors calls end with (logging.ts), outermost, so it logs
- * authentication refusals too.
+ * What every server of the agent gets: with telemetry, its interceptor, outermost (a span per call, refusals
+ * included); with a call log, the interceptor writing one record per call, inside it (so records carry the
+ * span's ids); with security, the interceptor that authenticates each call against the card; with a log,
+ * onError, which reports the failures that are not A2A errors (a handler's exception, with its stack), and the
+ * interceptor that logs the A2A errors calls end with (logging.ts), before authentication, so it logs its
+ * refusals too.
  */
 function serverOptions(options: AgentOptions) {
   const log = options.log;
   const security = options.security;
   const interceptors: Interceptor[] = [
+    ...(options.telemetry ? [options.telemetry.interceptor] : []),
+    ...(options.callLog ? [logCalls(options.callLog)] : []),
     ...(log ? [logA2aErrors(log.error)] : []),
     ...(security ? [authenticate({ card: security, verifiers: security.verifiers })] : []),
   ];
@@ -149,7 +170,7 @@ function httpListener(options: AgentOptions, handler: A2AServiceHandler, card: C
         agentCard: (side) => (side === "newer" ? card.newer() : card.older()),
       });
   const listener = nodeHttpListener(core);
-  return options.log ? logHttpRequests(listener, options.log.request) : listener;
+  return options.log && !options.callLog ? logHttpRequests(listener, options.log.request) : listener;
 }
 
 /** The gRPC server (HTTP/2), lf.a2a.v1 and (unless only10) a2a.v1; `sessions` collects its open sessions. */
@@ -168,7 +189,7 @@ function grpcServer(options: AgentOptions, handlers: Handlers, card: CardJson, s
       grpcWeb: false,
       // A method the router lacks: a version no service here speaks is VERSION_NOT_SUPPORTED, not UNIMPLEMENTED.
       fallback: grpcFallback(options.only10 ? [A2AServiceV1_0] : [A2AServiceV1_0, A2AServiceV0_3]),
-      ...(options.log ? { interceptors: [logGrpcCalls(options.log.request)] } : {}),
+      ...(options.log && !options.callLog ? { interceptors: [logGrpcCalls(options.log.request)] } : {}),
     }),
   );
   // HTTP/2 sessions outlive calls; close() ends them so the server can stop.
@@ -193,6 +214,7 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
     ...(options.store ? { store: options.store } : {}),
     ...(options.pushToPrivateNetworks !== undefined ? { pushToPrivateNetworks: options.pushToPrivateNetworks } : {}),
     ...(options.pushAllow ? { pushAllow: options.pushAllow } : {}),
+    ...(options.telemetry ? { telemetry: options.telemetry.task } : {}),
   });
   const handler = echo;
   const handlers: Handlers = { handler, older: bridgeToOlder(handler).handler };
@@ -222,6 +244,7 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
         new Promise<void>((resolve) => http.close(() => resolve())),
         new Promise<void>((resolve) => grpc.close(() => resolve())),
       ]);
+      await options.telemetry?.shutdown();
     },
   };
 }

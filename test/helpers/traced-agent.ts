@@ -9,7 +9,7 @@
  *             HTTP+JSON at /a2a/rest; A2A 1.0, and 0.3 through the version
  *             bridge) and one HTTP/2 gRPC server (lf.a2a.v1, and a2a.v1 over
  *             bridgeToOlder); interceptors: otelServerInterceptor, then
- *             logCalls into `records`
+ *             logCalls into `records` (or the sink given)
  *   webhook   a node:http server that answers 200 and keeps each delivery's
  *             traceparent header
  */
@@ -20,6 +20,7 @@ import { create, toJson } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import {
   type CallLogRecord,
+  type CallLogSink,
   grpcFallback,
   type Interceptor,
   logCalls,
@@ -80,7 +81,12 @@ function card(urls: { jsonrpc: string; rest: string; grpc: string }): AgentCard 
   });
 }
 
-export async function startTracedAgent(otel: OtelOptions): Promise<TracedAgent> {
+/** Where the call log goes: `records` by default, or this sink (pino, jsonLines). */
+export interface TracedAgentOptions {
+  readonly callLog?: CallLogSink;
+}
+
+export async function startTracedAgent(otel: OtelOptions, options: TracedAgentOptions = {}): Promise<TracedAgent> {
   const deliveries: string[] = [];
   const failures: string[] = [];
   const records: { level: "info" | "error"; record: CallLogRecord }[] = [];
@@ -108,10 +114,12 @@ export async function startTracedAgent(otel: OtelOptions): Promise<TracedAgent> 
   });
   const interceptors: Interceptor[] = [
     otelServerInterceptor(otel),
-    logCalls({
-      info: (record) => void records.push({ level: "info", record }),
-      error: (record) => void records.push({ level: "error", record }),
-    }),
+    logCalls(
+      options.callLog ?? {
+        info: (record) => void records.push({ level: "info", record }),
+        error: (record) => void records.push({ level: "error", record }),
+      },
+    ),
   ];
   let served: AgentCard | undefined;
   const cardOf = () => served ?? card({ jsonrpc: "", rest: "", grpc: "" });

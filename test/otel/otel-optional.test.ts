@@ -30,7 +30,7 @@ function hookFiles(): string {
     hooks,
     [
       "export async function resolve(specifier, context, next) {",
-      '  if (specifier.startsWith("@opentelemetry/")) throw new Error(`OpenTelemetry loaded: ${specifier}`);',
+      '  if (specifier.startsWith("@opentelemetry/")) throw new Error("OpenTelemetry loaded: " + specifier);',
       "  return next(specifier, context);",
       "}",
     ].join("\n"),

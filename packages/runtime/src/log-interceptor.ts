@@ -16,7 +16,8 @@
  *   escaping  the record is data, never a format string: jsonLines writes
  *             JSON.stringify of it (quotes, backslashes and control
  *             characters escaped, so a request's value cannot start a line of
- *             its own), and pino does the same
+ *             its own; line separators and bidi controls as \uXXXX too), and
+ *             pino escapes as JSON does
  *
  * Put it after the tracing interceptor (otelServerInterceptor) to have trace
  * and span ids in each record.
@@ -48,9 +49,17 @@ export interface CallLogSink {
   error(record: CallLogRecord): void;
 }
 
-/** A sink that writes each record as one line of JSON through `write` (e.g. `(l) => process.stdout.write(l)`). */
+/** Line and paragraph separators and bidi controls: valid in JSON, but they could mislead a reader of the log. */
+const MISLEADING = /[\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+const unicodeEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/**
+ * A sink that writes each record as one line of JSON, `level` first, through `write` (e.g.
+ * `(l) => process.stdout.write(l)`); separators and bidi controls escaped too, so a value shows as it is.
+ */
 export function jsonLines(write: (line: string) => void): CallLogSink {
-  const line = (level: string) => (record: CallLogRecord) => write(`${JSON.stringify({ level, ...record })}\n`);
+  const line = (level: string) => (record: CallLogRecord) =>
+    write(`${JSON.stringify({ level, ...record }).replace(MISLEADING, unicodeEscape)}\n`);
   return { info: line("info"), error: line("error") };
 }
 
