@@ -3,7 +3,7 @@
  * 127.0.0.1, for test/otel:
  *
  *   agent     createTaskHandler over the example's echo executor, a memory
- *             store, push on (webhooks may reach 127.0.0.1), v0.3 configs
+ *             store (or the one given), push on (webhooks may reach 127.0.0.1), v0.3 configs
  *             pushed in their own form, telemetry otelTaskTelemetry
  *   servers   one node:http server (card, JSON-RPC at /a2a/jsonrpc,
  *             HTTP+JSON at /a2a/rest; A2A 1.0, and 0.3 through the version
@@ -27,7 +27,12 @@ import {
   nodeHttpListener,
 } from "@protoc-gen-a2a/runtime";
 import { otelServerInterceptor, otelTaskTelemetry, type OtelOptions } from "@protoc-gen-a2a/runtime/otel";
-import { createMemoryTaskStore, createPushSender, createTaskHandler } from "@protoc-gen-a2a/runtime/task";
+import {
+  createMemoryTaskStore,
+  createPushSender,
+  createTaskHandler,
+  type TaskStore,
+} from "@protoc-gen-a2a/runtime/task";
 import { echoExecutor } from "../../examples/echo-agent/echo-executor.js";
 import {
   bridgeToOlder,
@@ -81,9 +86,11 @@ function card(urls: { jsonrpc: string; rest: string; grpc: string }): AgentCard 
   });
 }
 
-/** Where the call log goes: `records` by default, or this sink (pino, jsonLines). */
 export interface TracedAgentOptions {
+  /** Where the call log goes: `records` by default, or this sink (pino, jsonLines). */
   readonly callLog?: CallLogSink;
+  /** Where tasks live; default: a memory store of its own. */
+  readonly store?: TaskStore;
 }
 
 export async function startTracedAgent(otel: OtelOptions, options: TracedAgentOptions = {}): Promise<TracedAgent> {
@@ -107,7 +114,7 @@ export async function startTracedAgent(otel: OtelOptions, options: TracedAgentOp
   const handler = createTaskHandler({
     definition: A2AServiceV1_0,
     executor: echoExecutor,
-    store: createMemoryTaskStore(),
+    store: options.store ?? createMemoryTaskStore(),
     push: { sender, payload: olderPushPayloads },
     telemetry: otelTaskTelemetry(otel),
     onError: (e) => void failures.push(`task handler: ${String(e)}`),

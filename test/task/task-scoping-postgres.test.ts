@@ -66,8 +66,10 @@ async function storeOn(schema: string, pool: pg.Pool | string = postgresUrl()): 
   return store;
 }
 
-/** Takes migration 3 back out, leaving the schema as the release before made it (version 2). */
+/** Takes migrations 4 and 3 back out, leaving the schema as the release that added owners found it (version 2). */
 async function backToVersion2(schema: string): Promise<void> {
+  await admin.query(`ALTER TABLE "${schema}".tasks DROP COLUMN turn_trace`);
+  await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 4`);
   await admin.query(`DROP INDEX "${schema}".tasks_by_owner`);
   await admin.query(`ALTER TABLE "${schema}".tasks DROP COLUMN owner`);
   await admin.query(`ALTER TABLE "${schema}".push_configs DROP COLUMN owner`);
@@ -86,7 +88,7 @@ describe("migration 3 on a schema a release before made", () => {
     expect((await before.getTask!(getRequest(kept.id), alice!)).id).toBe(kept.id);
     await backToVersion2(schema);
 
-    expect(await migrate(admin, { schema })).toEqual({ applied: [3], version: 3 });
+    expect(await migrate(admin, { schema })).toEqual({ applied: [3, 4], version: 4 });
     const owners = await admin.query<{ owner: string }>(`SELECT owner FROM "${schema}".tasks`);
     expect(owners.rows).toEqual([{ owner: "" }]);
     const store = await storeOn(schema);

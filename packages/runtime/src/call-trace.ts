@@ -15,7 +15,7 @@
  *
  * Unset (undefined) when the server traces nothing.
  */
-import { createContextKey } from "./context-values.js";
+import { type ContextValues, createContextKey } from "./context-values.js";
 
 export interface CallTrace {
   /** 32 lowercase hex digits. */
@@ -30,3 +30,8 @@ export interface CallTrace {
 
 /** The call's trace, set by a tracing interceptor; undefined when nothing traces the call. */
 export const callTraceKey = createContextKey<CallTrace | undefined>(undefined, "call trace");
+
+/** Links the call's span to the call that started a task's turn (StoredTask.turnTrace), when both are traced. */
+export function linkToTurn(values: ContextValues, turnTrace: string | undefined): void {
+  if (turnTrace !== undefined) values.get(callTraceKey)?.link(turnTrace, { "a2a.link": "task turn" });
+}

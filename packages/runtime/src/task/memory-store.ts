@@ -136,10 +136,17 @@ interface Slot {
   terminalAt: number | undefined;
   /** The turn running on the task (turns.ts). */
   turn: string | undefined;
+  /** The traceparent of the call that started the last turn (store.ts StoredTask.turnTrace). */
+  turnTrace: string | undefined;
   /** The task's estimated bytes (memory-size.ts), with TASK_OVERHEAD. */
   bytes: number;
   /** The estimate of the task as stored, whose element sizes the next version's estimate reuses. */
   sizes: TaskSizes;
+}
+
+/** The slot as the store's readers see it (the task itself, not a copy). */
+function storedOf(slot: Slot): StoredTask {
+  return { task: slot.task, version: slot.version, turn: slot.turn, turnTrace: slot.turnTrace };
 }
 
 /** What a stored task holds of the byte budget. */
@@ -228,7 +235,7 @@ class MemoryStore implements MemoryTaskStore {
     checkKeys("task store get", { tenant, taskId, owner });
     this.sweep();
     const slot = this.visible(tenant, taskId, owner);
-    return slot ? { task: deepCopy(slot.task), version: slot.version, turn: slot.turn } : undefined;
+    return slot ? { ...storedOf(slot), task: deepCopy(slot.task) } : undefined;
   }
 
   async commit(tenant: string, commit: TaskCommit): Promise<number | undefined> {
@@ -244,7 +251,7 @@ class MemoryStore implements MemoryTaskStore {
     if (commit.startTurn !== undefined && slot?.turn !== undefined) return undefined;
     if (!slot) this.makeRoom(tenant, id);
     const version = commit.expectedVersion + 1;
-    this.write({ tenant, owner, key }, slot, deepCopy(commit.task), version, commit.startTurn);
+    this.write({ tenant, owner, key }, slot, deepCopy(commit.task), version, commit);
     this.listeners.publish(tenant, id, version, commit.events);
     return version;
   }
@@ -259,7 +266,7 @@ class MemoryStore implements MemoryTaskStore {
     this.sweep();
     const slot = this.visible(tenant, taskId, owner);
     if (!slot) return undefined;
-    const made = change({ task: slot.task, version: slot.version, turn: slot.turn });
+    const made = change(storedOf(slot));
     if (!made) return "declined";
     checkTaskKeys("task store update", tenant, made.task, slot.task);
     if (made.task.id !== taskId) {
@@ -270,7 +277,7 @@ class MemoryStore implements MemoryTaskStore {
     }
     const version = slot.version + 1;
     const at = { tenant, owner: slot.owner, key: taskKey(tenant, taskId) };
-    this.write(at, slot, copyReusing(made.task, slot.task), version, made.startTurn);
+    this.write(at, slot, copyReusing(made.task, slot.task), version, made);
     this.listeners.publish(tenant, taskId, version, made.events);
     return version;
   }
@@ -280,7 +287,7 @@ class MemoryStore implements MemoryTaskStore {
     old: Slot | undefined,
     task: Task,
     version: number,
-    startTurn: string | undefined,
+    turn: { readonly startTurn?: string | undefined; readonly turnTrace?: string | undefined },
   ): void {
     const { tenant, key } = at;
     let indexed = indexedOf(task);
@@ -307,6 +314,7 @@ class MemoryStore implements MemoryTaskStore {
       indexed,
       terminalAt: undefined,
       turn: undefined,
+      turnTrace: undefined,
       bytes: 0,
       sizes,
     };
@@ -315,7 +323,8 @@ class MemoryStore implements MemoryTaskStore {
     slot.task = task;
     slot.version = version;
     slot.indexed = indexed;
-    slot.turn = turnAfter(slot.turn, indexed.state, startTurn);
+    slot.turn = turnAfter(slot.turn, indexed.state, turn.startTurn);
+    if (turn.startTurn !== undefined) slot.turnTrace = turn.turnTrace;
     this.tasks.set(key, slot);
     // Re-inserting moves the task to the end of the terminal order: it ended (again) just now.
     this.terminal.delete(key);

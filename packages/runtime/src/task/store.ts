@@ -53,6 +53,11 @@ export interface StoredTask {
   readonly version: number;
   /** The turn running on the task (see the header), if any. */
   readonly turn?: string | undefined;
+  /**
+   * The W3C traceparent of the call that started the task's last turn, when that call was traced
+   * (call-trace.ts): calls that reach the task on any instance link their spans to it.
+   */
+  readonly turnTrace?: string | undefined;
 }
 
 /** One event of a task, with the task version after it. */
@@ -72,6 +77,8 @@ export interface TaskCommit {
   readonly events: readonly StreamResponse[];
   /** Starts this turn with the commit, which then holds only if no turn is running (see the header). */
   readonly startTurn?: string | undefined;
+  /** With startTurn: the traceparent of the call starting it, kept as StoredTask.turnTrace. Ignored otherwise. */
+  readonly turnTrace?: string | undefined;
   /** The owner the task records when the commit creates it (expectedVersion 0); default "". Ignored otherwise. */
   readonly owner?: string | undefined;
 }
@@ -82,6 +89,8 @@ export interface TaskChange {
   readonly events: readonly StreamResponse[];
   /** As TaskCommit.startTurn. */
   readonly startTurn?: string | undefined;
+  /** As TaskCommit.turnTrace. */
+  readonly turnTrace?: string | undefined;
 }
 
 /** What `update` did: the new version; "declined" when the change returned undefined; undefined: no such task. */

@@ -17,6 +17,9 @@
  *                    read); a task in a terminal state is
  *                    TaskNotCancelableError (S1 §3.1.5). The executor's
  *                    signal aborts when its run sees the CANCELED event
+ *   traces           GetTask, CancelTask and SubscribeToTask link the call's
+ *                    span to the call that started the task's last turn, on
+ *                    whichever instance (StoredTask.turnTrace, call-trace.ts)
  *   SubscribeToTask  listen, read, refuse a terminal task
  *                    (UnsupportedOperationError, S1 §3.1.6), then the Task
  *                    and the events after the version read, up to the one that
@@ -25,6 +28,7 @@
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { HandlerContext } from "../definition.js";
 import { A2AError } from "../a2a-error.js";
+import { linkToTurn } from "../call-trace.js";
 import {
   TaskState,
   TERMINAL_STATES,
@@ -70,6 +74,7 @@ export async function getTask(deps: HandlerDeps, req: GetTaskRequest, context: H
   const { visible } = await scopeOf(deps, context, "GetTask");
   const stored = await deps.store.get(tenant, req.id, visible);
   if (!stored) throw new A2AError("TaskNotFoundError", `Task ${req.id} not found`);
+  linkToTurn(context.values, stored.turnTrace);
   return taskView(stored.task, req.historyLength);
 }
 
@@ -107,10 +112,12 @@ export async function cancelTask(deps: HandlerDeps, req: CancelTaskRequest, cont
   const tenant = tenantOf(context, req);
   checkKeys("CancelTask", { tenant, id: req.id });
   const { visible } = await scopeOf(deps, context, "CancelTask");
+  let turnTrace: string | undefined;
   const committed = await deps.writer.change(
     tenant,
     req.id,
     (stored) => {
+      turnTrace = stored.turnTrace;
       const state = stored.task.status?.state ?? TaskState.UNSPECIFIED;
       if (TERMINAL_STATES.has(state)) {
         throw new A2AError("TaskNotCancelableError", `Task ${req.id} is ${stateName(state)}, a terminal state`);
@@ -122,6 +129,7 @@ export async function cancelTask(deps: HandlerDeps, req: CancelTaskRequest, cont
     { owner: visible },
   );
   if (!committed) throw new Error(`CancelTask: task ${req.id} was not written`);
+  linkToTurn(context.values, turnTrace);
   return committedCopy(committed);
 }
 
@@ -138,6 +146,7 @@ export async function* subscribeToTask(
     // Until this read shows the task, the watch only buffers: nothing of another owner's task reaches the caller.
     const stored = await deps.store.get(tenant, req.id, visible);
     if (!stored) throw new A2AError("TaskNotFoundError", `Task ${req.id} not found`);
+    linkToTurn(context.values, stored.turnTrace);
     const state = stored.task.status?.state ?? TaskState.UNSPECIFIED;
     if (TERMINAL_STATES.has(state)) {
       throw new A2AError("UnsupportedOperationError", `Task ${req.id} is ${stateName(state)}, a terminal state`);

@@ -24,12 +24,15 @@
  *   turns     a change (or a create) may start a turn (TaskChange.startTurn,
  *             turns.ts); a commit refused because a turn runs is retried as a
  *             stale one, and the change, reading the turn, refuses the call
+ *   traces    a change starting a turn for a traced call records the call's
+ *             traceparent with it (TaskCommit.turnTrace, call-trace.ts)
  *   owners    a create records the owner it is given (access.ts); a change
  *             made for a caller names the owner the caller sees, so another
  *             owner's task is TaskNotFoundError as a missing one; the
  *             runtime's own changes (the updater, a failed run) name none
  */
 import { A2AError } from "../a2a-error.js";
+import { callTraceKey } from "../call-trace.js";
 import type { HandlerContext } from "../definition.js";
 import type { StreamResponse, Task } from "./a2a-types.js";
 import { deepCopy } from "./copy.js";
@@ -107,6 +110,13 @@ function written(turnBefore: string | undefined, c: TaskChange, version: number)
   return { task: deepCopy(c.task), version, turn: turnAfter(turnBefore, c.task.status?.state, c.startTurn) };
 }
 
+/** The change with the traceparent of the call it comes from, when it starts a turn and the call is traced. */
+function withTurnTrace(c: TaskChange, origin: Origin): TaskChange {
+  if (c.startTurn === undefined) return c;
+  const turnTrace = origin.context.values.get(callTraceKey)?.traceparent;
+  return turnTrace === undefined ? c : { ...c, turnTrace };
+}
+
 export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): TaskWriter {
   const published = (tenant: string, c: TaskChange, origin: Origin) => {
     if (c.events.length > 0) afterCommit(tenant, c.task, c.events, origin);
@@ -115,7 +125,7 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
     store,
     async create(tenant, c, origin, options = {}) {
       const { last, owner = "" } = options;
-      const version = await store.commit(tenant, { ...c, expectedVersion: 0, owner });
+      const version = await store.commit(tenant, { ...withTurnTrace(c, origin), expectedVersion: 0, owner });
       if (version === undefined) throw new Error(`Task ${c.task.id} (tenant "${tenant}") exists already`);
       if (last && !store.update) last.stored = written(undefined, c, version);
       await options.beforeDelivery?.();
@@ -130,7 +140,8 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
           tenant,
           taskId,
           (stored) => {
-            made = change(stored);
+            const c = change(stored);
+            made = c && withTurnTrace(c, origin);
             return made;
           },
           owner,
@@ -149,7 +160,7 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
         // A change declined on what this writer remembers is decided again on a fresh read.
         if (!c && remembered) continue;
         if (!c) return undefined;
-        const version = await store.commit(tenant, { ...c, expectedVersion: stored.version });
+        const version = await store.commit(tenant, { ...withTurnTrace(c, origin), expectedVersion: stored.version });
         if (version !== undefined) {
           if (last) last.stored = written(stored.turn, c, version);
           published(tenant, c, origin);

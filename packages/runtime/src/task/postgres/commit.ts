@@ -9,7 +9,9 @@
  *      writes the turn (../turns.ts): a commit starting one also needs
  *      turn_id IS NULL and sets the turn, its owner (this store instance)
  *      and its lease's end; one leaving the task terminal or interrupted
- *      clears them; the sweeper's commit (leases.ts) also needs the turn it
+ *      clears them (turn_trace stays: the last turn's call); a commit
+ *      starting a turn writes the traceparent of its call to turn_trace
+ *      (null when untraced); the sweeper's commit (leases.ts) also needs the turn it
  *      found, its lease still run out
  *   2. history and artifacts: the digests of the stored rows are read and only
  *      rows whose body changed (or moved) are written; rows past the new
@@ -67,6 +69,7 @@ function updateSql(q: string, commit: TaskCommit, writer: TurnWriter, values: un
     const [turn, owner, lease] = [commit.startTurn, writer.owner, writer.leaseMs].map((v) => param(values, v));
     set.push(`turn_id = ${turn}, turn_owner = ${owner}, turn_expires = ${LEASE_END(lease!)}`);
   }
+  if (commit.startTurn !== undefined) set.push(`turn_trace = ${param(values, commit.turnTrace ?? null)}`);
   return `UPDATE ${q}.tasks SET ${set.join(", ")} WHERE ${where.join(" AND ")} RETURNING version`;
 }
 
@@ -94,12 +97,12 @@ async function writeTaskRow(
   const turn = turnAfter(undefined, state, commit.startTurn);
   values.push(turn ?? null, turn === undefined ? null : writer.owner, turn === undefined ? null : writer.leaseMs);
   // turn_owner is the store instance running the turn; owner, whom the task belongs to (migrations.ts).
-  values.push(commit.owner ?? "");
+  values.push(commit.owner ?? "", commit.startTurn === undefined ? null : (commit.turnTrace ?? null));
   const result = await client.query<{ version: number }>(
     `INSERT INTO ${names.q}.tasks
-       (tenant, id, context_id, state, status_time, body, version, turn_id, turn_owner, turn_expires, owner)
+       (tenant, id, context_id, state, status_time, body, version, turn_id, turn_owner, turn_expires, owner, turn_trace)
      VALUES ($1, $2, $3, $4, 'epoch'::timestamptz + $5::bigint * interval '1 microsecond', $6, 1, $7, $8,
-       ${LEASE_END("$9")}, $10)
+       ${LEASE_END("$9")}, $10, $11)
      ON CONFLICT (tenant, id) DO NOTHING RETURNING version`,
     values,
   );

@@ -24,6 +24,9 @@
  *                  to servers without authentication and to policies that see
  *                  all. tasks_by_owner (tenant, owner, status_time DESC, id)
  *                  serves an owner's listing in the list order
+ *   traces (4)     tasks.turn_trace: the W3C traceparent of the call that
+ *                  started the task's last turn, when it was traced, so calls
+ *                  on other instances link their spans to it (call-trace.ts)
  *
  * Bodies are protobuf binary (bytea), not ProtoJSON jsonb: the store only ever
  * gives back what it was given, binary round-trips protobuf-es messages
@@ -132,6 +135,13 @@ CREATE INDEX tasks_turns_by_expiry ON ${q}.tasks (turn_expires) WHERE turn_id IS
 ALTER TABLE ${q}.tasks ADD COLUMN owner text COLLATE "C" NOT NULL DEFAULT '';
 ALTER TABLE ${q}.push_configs ADD COLUMN owner text COLLATE "C" NOT NULL DEFAULT '';
 CREATE INDEX tasks_by_owner ON ${q}.tasks (tenant, owner, status_time DESC, id);
+`,
+  },
+  {
+    version: 4,
+    name: "trace of the call that started a task's turn",
+    sql: (q) => `
+ALTER TABLE ${q}.tasks ADD COLUMN turn_trace text COLLATE "C";
 `,
   },
 ];

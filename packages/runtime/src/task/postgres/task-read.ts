@@ -57,13 +57,15 @@ export async function readTask(
   owner: string | undefined,
 ): Promise<StoredTask | undefined> {
   const byOwner = owner === undefined ? "" : " AND t.owner = $3";
-  const result = await db.query<TaskRow & { turn_id: string | null }>(
-    `SELECT ${taskColumns(names.q)}, t.turn_id FROM ${names.q}.tasks t WHERE t.tenant = $1 AND t.id = $2${byOwner}`,
+  const result = await db.query<TaskRow & { turn_id: string | null; turn_trace: string | null }>(
+    `SELECT ${taskColumns(names.q)}, t.turn_id, t.turn_trace FROM ${names.q}.tasks t
+     WHERE t.tenant = $1 AND t.id = $2${byOwner}`,
     owner === undefined ? [tenant, taskId] : [tenant, taskId, owner],
   );
   const row = result.rows[0];
   if (row === undefined) return undefined;
-  return { task: toTask(codecs, row), version: row.version, turn: row.turn_id ?? undefined };
+  const turnTrace = row.turn_trace === null ? {} : { turnTrace: row.turn_trace };
+  return { task: toTask(codecs, row), version: row.version, turn: row.turn_id ?? undefined, ...turnTrace };
 }
 
 /** The WHERE clause of the query's filters, with its parameters from $1 (the tenant). */
