@@ -24,6 +24,9 @@
 // Ours also runs behind authentication (ours-apikey: an API key in X-API-Key;
 // ours-jwt: an ES256 JWT bearer token checked by jwtBearer against a JWKS the
 // server process serves itself), JSON-RPC only, each against ours without it.
+// Ours also runs with otelServerInterceptor (ours-otel-noop: the no-op providers of @opentelemetry/api;
+// ours-otel-sdk: the SDK with a batch span processor and a periodic metric reader), JSON-RPC only, each
+// against ours without it.
 // Both A2A servers run the same trivial agent (SendMessage answers at once
 // with one agent Message) and get the same request: a small user message,
 // `A2A-Version: 1.0`, JSON-RPC method "SendMessage" or POST
@@ -33,7 +36,9 @@
 // figure is the load generator's limit, not the server's.
 // Prints only; asserts no timing.
 //
-// `node bench/server-throughput.js` runs it alone. `--profile [target…]`
+// `node bench/server-throughput.js` runs it alone; BENCH_SERVER_ROUNDS=n runs n rounds (of
+// BENCH_SERVER_SECONDS each, default 5; many short rounds ride out a machine whose speed swings), and
+// BENCH_SERVER_TARGETS=oursJsonrpc,oursJsonrpcOtelSdk measures only the targets named. `--profile [target…]`
 // instead runs each named target (default: oursJsonrpc oursRest; also bare,
 // a2aJsJsonrpc, a2aJsRest) once with `node --cpu-prof` on its server child and
 // prints the top self-time functions, the inclusive time of the runtime package's
@@ -49,8 +54,10 @@ import { fmtRatio, fmtRps, isMain } from "./stats.js";
 const HOST = "127.0.0.1";
 const CONNECTIONS = 50;
 const WARMUP_S = 1;
-const DURATION_S = 5;
-const ROUNDS = 2;
+/** Seconds measured per target and round; BENCH_SERVER_SECONDS sets another. */
+const DURATION_S = Number(process.env.BENCH_SERVER_SECONDS) || 5;
+/** Rounds over all targets; BENCH_SERVER_ROUNDS sets another number (more rounds, less noise). */
+const ROUNDS = Number(process.env.BENCH_SERVER_ROUNDS) || 2;
 /** Cores used by the rest of the machine during a kept run above which a warning is printed. */
 const OTHER_CPU_WARN = 0.3;
 
@@ -69,7 +76,7 @@ function isOkMessage(res) {
   return m?.messageId === "r" && m?.role === "ROLE_AGENT" && m?.parts?.[0]?.text === "ok";
 }
 
-const TARGETS = [
+const ALL_TARGETS = [
   {
     key: "bare",
     label: "bare node:http",
@@ -114,6 +121,26 @@ const TARGETS = [
     key: "oursJsonrpcJwt",
     label: "ours JSON-RPC, JWT bearer",
     server: "ours-jwt",
+    method: "POST",
+    path: "/a2a/jsonrpc",
+    headers: JSONRPC_HEADERS,
+    body: JSONRPC_BODY,
+    check: (j) => j?.jsonrpc === "2.0" && j?.id === 1 && isOkMessage(j?.result),
+  },
+  {
+    key: "oursJsonrpcOtelNoop",
+    label: "ours JSON-RPC, tracing (no-op providers)",
+    server: "ours-otel-noop",
+    method: "POST",
+    path: "/a2a/jsonrpc",
+    headers: JSONRPC_HEADERS,
+    body: JSONRPC_BODY,
+    check: (j) => j?.jsonrpc === "2.0" && j?.id === 1 && isOkMessage(j?.result),
+  },
+  {
+    key: "oursJsonrpcOtelSdk",
+    label: "ours JSON-RPC, tracing (SDK, batch export)",
+    server: "ours-otel-sdk",
     method: "POST",
     path: "/a2a/jsonrpc",
     headers: JSONRPC_HEADERS,
@@ -335,11 +362,14 @@ export async function benchServerThroughput({
         : "no CPU pinning") +
       `; one server process per target`,
   );
-  const runs = Object.fromEntries(TARGETS.map((t) => [t.key, []]));
+  // BENCH_SERVER_TARGETS=key,key… measures only those targets (ratios of the others print n/a).
+  const only = process.env.BENCH_SERVER_TARGETS?.split(",");
+  const targets = only ? ALL_TARGETS.filter((t) => only.includes(t.key)) : ALL_TARGETS;
+  const runs = Object.fromEntries(targets.map((t) => [t.key, []]));
   try {
-    const servers = await Promise.all(TARGETS.map((t) => prepareTarget(t, { pin, warn })));
+    const servers = await Promise.all(targets.map((t) => prepareTarget(t, { pin, warn })));
     for (let round = 1; round <= rounds; round++) {
-      for (const [i, target] of TARGETS.entries()) {
+      for (const [i, target] of targets.entries()) {
         if (!servers[i]) continue;
         const r = await loadTarget(servers[i].target, servers[i], { pin, warn, connections, warmupS, durationS });
         if (!r) continue;
@@ -351,11 +381,11 @@ export async function benchServerThroughput({
     await Promise.all([...children].map((c) => stopChild(c)));
   }
   const best = (key) => (runs[key].length ? runs[key].reduce((a, b) => (b.rps > a.rps ? b : a)) : null);
-  const detail = Object.fromEntries(TARGETS.map((t) => [t.key, best(t.key)]));
-  const rps = Object.fromEntries(TARGETS.map((t) => [t.key, detail[t.key]?.rps ?? null]));
-  const disturbed = TARGETS.filter((t) => (detail[t.key]?.otherCpu ?? 0) > OTHER_CPU_WARN).map(
-    (t) => `${t.label} (${fmtCore(detail[t.key].otherCpu)} cores)`,
-  );
+  const detail = Object.fromEntries(targets.map((t) => [t.key, best(t.key)]));
+  const rps = Object.fromEntries(targets.map((t) => [t.key, detail[t.key]?.rps ?? null]));
+  const disturbed = targets
+    .filter((t) => (detail[t.key]?.otherCpu ?? 0) > OTHER_CPU_WARN)
+    .map((t) => `${t.label} (${fmtCore(detail[t.key].otherCpu)} cores)`);
   if (disturbed.length) {
     warn(
       `other processes used CPU during the kept round of ${disturbed.join(", ")}: those figures may be low; re-run on a quiet machine`,
@@ -369,6 +399,8 @@ export async function benchServerThroughput({
     restVsBare: ratio("oursRest", "bare"),
     apiKeyVsOpen: ratio("oursJsonrpcApiKey", "oursJsonrpc"),
     jwtVsOpen: ratio("oursJsonrpcJwt", "oursJsonrpc"),
+    otelNoopVsOpen: ratio("oursJsonrpcOtelNoop", "oursJsonrpc"),
+    otelSdkVsOpen: ratio("oursJsonrpcOtelSdk", "oursJsonrpc"),
   };
   return { rps, detail, runs, ratios, pinned: pin !== null, connections, warmupS, durationS, rounds };
 }
@@ -448,9 +480,9 @@ async function profileTargets(keys, { log, warn }) {
   const pin = pinning();
   const pct = (x) => `${(x * 100).toFixed(1).padStart(5)}%`;
   for (const key of keys) {
-    const target = TARGETS.find((t) => t.key === key);
+    const target = ALL_TARGETS.find((t) => t.key === key);
     if (!target) {
-      warn(`unknown target ${key}; known: ${TARGETS.map((t) => t.key).join(", ")}`);
+      warn(`unknown target ${key}; known: ${ALL_TARGETS.map((t) => t.key).join(", ")}`);
       continue;
     }
     const dir = mkdtempSync(join(tmpdir(), "a2a-cpu-prof-"));

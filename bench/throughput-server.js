@@ -12,6 +12,11 @@
 //   node bench/throughput-server.js bare     node:http answering every request with a fixed JSON body
 //   node bench/throughput-server.js ours-apikey, ours-jwt   ours behind authenticate(): an API key, or a JWT
 //                                            bearer token (printed with the port as `headers`)
+//   node bench/throughput-server.js ours-otel-noop, ours-otel-sdk   ours with otelServerInterceptor: on the
+//                                            no-op providers (no SDK registered), or on the SDK (a tracer
+//                                            provider with a batch span processor and a meter provider with
+//                                            a periodic reader, both exporting to exporters that drop what
+//                                            they get)
 //
 // Both A2A servers run the same trivial agent: SendMessage answers at once with
 // one agent Message { messageId "r", role AGENT, parts [text "ok"] }.
@@ -91,6 +96,19 @@ async function oursJwtListener(setup) {
   };
 }
 
+/** Ours traced: otelServerInterceptor on the no-op providers, or on the SDK with batch export (see the header). */
+async function oursOtelListener(withSdk) {
+  const { otelServerInterceptor } = await import("@protoc-gen-a2a/runtime/otel");
+  if (!withSdk) return oursListener([otelServerInterceptor()]);
+  const { BasicTracerProvider, BatchSpanProcessor } = await import("@opentelemetry/sdk-trace-base");
+  const { MeterProvider, PeriodicExportingMetricReader } = await import("@opentelemetry/sdk-metrics");
+  const dropped = { export: (_items, done) => done({ code: 0 }), shutdown: async () => {}, forceFlush: async () => {} };
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropped)] });
+  const reader = new PeriodicExportingMetricReader({ exporter: dropped, exportIntervalMillis: 1000 });
+  const meterProvider = new MeterProvider({ readers: [reader] });
+  return oursListener([otelServerInterceptor({ tracerProvider, meterProvider })]);
+}
+
 async function a2aJsListener() {
   const { Role } = await import("@a2a-js/sdk");
   const { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } = await import("@a2a-js/sdk/server");
@@ -155,6 +173,8 @@ const kinds = {
   ours: () => oursListener(),
   "ours-apikey": oursApiKeyListener,
   "ours-jwt": oursJwtListener,
+  "ours-otel-noop": () => oursOtelListener(false),
+  "ours-otel-sdk": () => oursOtelListener(true),
   "a2a-js": a2aJsListener,
   bare: bareListener,
 };

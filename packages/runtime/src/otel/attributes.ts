@@ -9,8 +9,8 @@
  *                                    the JSON-RPC method ("message/send" in
  *                                    v0.3), else the RPC name
  *                  a2a.operation     the RPC name, e.g. SendMessage
- *                  a2a.protocol.version   "1.0", "0.3"
- *                  a2a.binding       JSONRPC, HTTP+JSON, GRPC
+ *                  a2a.protocol.version   "1.0", "0.3" (spans only: on
+ *                                    metrics rpc.service tells the version)
  *   JSON-RPC       rpc.jsonrpc.version "2.0"; rpc.jsonrpc.error_code on error
  *   gRPC           rpc.grpc.status_code (0 when the call succeeds)
  *   HTTP+JSON      http.request.method, http.route (the operation's route
@@ -19,7 +19,10 @@
  *   errors         error.type: the A2A error type (TaskNotFoundError, …), or
  *                  InternalError for anything that is no A2AError
  *
- * Span names follow the RPC rule: "<rpc.service>/<rpc.method>".
+ * Span names follow the RPC rule: "<rpc.service>/<rpc.method>". Durations
+ * carry rpc.system, rpc.service, rpc.method, a2a.operation and, on failure,
+ * error.type. What every call of an operation shares is made once
+ * (callShapes), so a call allocates only what is its own.
  */
 import type { Attributes } from "@opentelemetry/api";
 import { A2AError, A2ATransportError } from "../a2a-error.js";
@@ -31,65 +34,90 @@ export type BindingName = HandlerContext["binding"];
 
 const RPC_SYSTEMS: Readonly<Record<BindingName, string>> = { JSONRPC: "jsonrpc", GRPC: "grpc", "HTTP+JSON": "http" };
 
-/** "<service>/<method>", the span name of a call. */
-export function spanName(operation: OperationInfo, binding: BindingName): string {
-  return `${operation.method.parent.typeName}/${methodName(operation, binding)}`;
-}
-
 function methodName(operation: OperationInfo, binding: BindingName): string {
   return binding === "JSONRPC" ? operation.jsonrpcMethod : operation.name;
 }
 
 /** The route template of an HTTP+JSON call: the tenant variant when the call has a tenant. */
-function routeOf(operation: OperationInfo, tenant: string | undefined) {
+function routeOf(operation: OperationInfo, tenant: boolean) {
   const withTenant = (template: string) => template.includes("{tenant");
-  return operation.routes.find((r) => withTenant(r.template) === (tenant !== undefined)) ?? operation.routes[0];
+  return operation.routes.find((r) => withTenant(r.template) === tenant) ?? operation.routes[0];
 }
 
-/** The attributes a call's span starts with. */
-export function callAttributes(
-  operation: OperationInfo,
-  binding: BindingName,
-  protocolVersion: string,
-  tenant: string | undefined,
-): Attributes {
-  const attributes: Attributes = {
+/**
+ * What every call of one operation on one binding and version shares: its span name, the attributes its span
+ * starts with, and the attributes of its duration by outcome. Made once per interceptor and shape
+ * (callShapes), read-only: the SDK copies the attributes it is given.
+ */
+export interface CallShape {
+  readonly name: string;
+  readonly attributes: Attributes;
+  /** The duration's attributes: of a success for undefined, else with error.type. */
+  metric(failure: string | undefined): Attributes;
+}
+
+function makeShape(operation: OperationInfo, binding: BindingName, version: string, tenant: boolean): CallShape {
+  const method = methodName(operation, binding);
+  const service = operation.method.parent.typeName;
+  const metricBase: Attributes = {
     "rpc.system": RPC_SYSTEMS[binding],
-    "rpc.service": operation.method.parent.typeName,
-    "rpc.method": methodName(operation, binding),
+    "rpc.service": service,
+    "rpc.method": method,
     "a2a.operation": operation.name,
-    "a2a.protocol.version": protocolVersion,
-    "a2a.binding": binding,
   };
+  const attributes: Attributes = { ...metricBase, "a2a.protocol.version": version };
   if (binding === "JSONRPC") attributes["rpc.jsonrpc.version"] = "2.0";
-  if (binding === "HTTP+JSON") {
-    const route = routeOf(operation, tenant);
-    if (route !== undefined) {
-      attributes["http.request.method"] = route.method;
-      attributes["http.route"] = route.template;
-    }
+  const route = binding === "HTTP+JSON" ? routeOf(operation, tenant) : undefined;
+  if (route !== undefined) {
+    attributes["http.request.method"] = route.method;
+    attributes["http.route"] = route.template;
   }
-  return attributes;
+  const failures = new Map<string, Attributes>();
+  return {
+    name: `${service}/${method}`,
+    attributes,
+    metric(failure) {
+      if (failure === undefined) return metricBase;
+      let m = failures.get(failure);
+      if (m === undefined) {
+        m = { ...metricBase, "error.type": failure };
+        failures.set(failure, m);
+      }
+      return m;
+    },
+  };
 }
 
-/** The attributes of a duration measurement: the call's, without the per-call ones, and error.type on failure. */
-export function durationAttributes(start: Attributes, failure: string | undefined): Attributes {
-  const attributes: Attributes = {
-    "rpc.system": start["rpc.system"],
-    "rpc.service": start["rpc.service"],
-    "rpc.method": start["rpc.method"],
-    "a2a.operation": start["a2a.operation"],
-    "a2a.protocol.version": start["a2a.protocol.version"],
+export type ShapeOf = (operation: OperationInfo, binding: BindingName, version: string, tenant: boolean) => CallShape;
+
+/** The shapes of calls, made on first use: one cache per interceptor (never shared between them). */
+export function callShapes(): ShapeOf {
+  const cache = new WeakMap<OperationInfo, Map<string, CallShape>>();
+  return (operation, binding, version, tenant) => {
+    let byKey = cache.get(operation);
+    if (byKey === undefined) {
+      byKey = new Map();
+      cache.set(operation, byKey);
+    }
+    const key = `${binding} ${version} ${tenant}`;
+    let shape = byKey.get(key);
+    if (shape === undefined) {
+      shape = makeShape(operation, binding, version, tenant);
+      byKey.set(key, shape);
+    }
+    return shape;
   };
-  if (failure !== undefined) attributes["error.type"] = failure;
-  return attributes;
 }
+
+const NO_ATTRIBUTES: Attributes = Object.freeze({});
+const GRPC_OK: Attributes = Object.freeze({ "rpc.grpc.status_code": 0 });
+const HTTP_OK: Attributes = Object.freeze({ "http.response.status_code": 200 });
 
 /** The attributes of a call that succeeded. */
 export function okAttributes(binding: BindingName): Attributes {
   const code = successCode(binding);
-  if (code === undefined) return {};
-  return binding === "GRPC" ? { "rpc.grpc.status_code": code } : { "http.response.status_code": code };
+  if (code === undefined) return NO_ATTRIBUTES;
+  return binding === "GRPC" ? GRPC_OK : HTTP_OK;
 }
 
 export interface ErrorOutcome {

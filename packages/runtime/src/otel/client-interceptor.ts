@@ -25,14 +25,7 @@ import {
 } from "@opentelemetry/api";
 import type { Message } from "@bufbuild/protobuf";
 import type { A2aClientCall, ClientInterceptor } from "../client-interceptor.js";
-import {
-  callAttributes,
-  durationAttributes,
-  clientErrorOutcome,
-  okAttributes,
-  spanName,
-  taskAttributes,
-} from "./attributes.js";
+import { type CallShape, callShapes, clientErrorOutcome, okAttributes, taskAttributes } from "./attributes.js";
 import { durationHistogram, type OtelOptions, otelTools } from "./options.js";
 import { recordTaskEvent } from "./task-events.js";
 
@@ -50,35 +43,52 @@ function serverAttributes(url: string): Attributes {
   }
 }
 
+/** How many interface URLs' server attributes an interceptor keeps made. */
+const MAX_CACHED_SERVERS = 64;
+
 interface ClientRecord {
   readonly span: Span;
+  readonly recording: boolean;
   readonly start: number;
-  readonly attributes: Attributes;
+  readonly shape: CallShape;
   readonly call: A2aClientCall;
   readonly duration: Histogram;
+  hasTask: boolean;
+}
+
+/** Sets the task attributes of `message` when the span has none yet. */
+function noteTask(r: ClientRecord, message: Message): void {
+  if (r.hasTask || !r.recording) return;
+  const attributes = taskAttributes(message);
+  r.hasTask = attributes["a2a.task.id"] !== undefined;
+  r.span.setAttributes(attributes);
 }
 
 function endOk(r: ClientRecord, answer: Message | undefined): void {
-  r.span.setAttributes(okAttributes(r.call.binding));
-  if (answer !== undefined && r.attributes["a2a.task.id"] === undefined) r.span.setAttributes(taskAttributes(answer));
+  if (r.recording) {
+    r.span.setAttributes(okAttributes(r.call.binding));
+    if (answer !== undefined) noteTask(r, answer);
+  }
   r.span.end();
-  r.duration.record((performance.now() - r.start) / 1000, durationAttributes(r.attributes, undefined));
+  r.duration.record((performance.now() - r.start) / 1000, r.shape.metric(undefined));
 }
 
 function endError(r: ClientRecord, error: unknown): void {
   const outcome = clientErrorOutcome(r.call.binding, error);
-  r.span.setAttributes(outcome.attributes);
-  r.span.recordException(error instanceof Error ? error : new Error(String(error)));
-  r.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.message });
+  if (r.recording) {
+    r.span.setAttributes(outcome.attributes);
+    r.span.recordException(error instanceof Error ? error : new Error(String(error)));
+    r.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.message });
+  }
   r.span.end();
-  r.duration.record((performance.now() - r.start) / 1000, durationAttributes(r.attributes, outcome.type));
+  r.duration.record((performance.now() - r.start) / 1000, r.shape.metric(outcome.type));
 }
 
 async function* tracedStream(r: ClientRecord, messages: AsyncIterable<Message>): AsyncIterable<Message> {
   let ended = false;
   try {
     for await (const message of messages) {
-      recordTaskEvent(r.span, message);
+      if (r.recording) recordTaskEvent(r.span, message);
       yield message;
     }
     ended = true;
@@ -97,18 +107,26 @@ async function* tracedStream(r: ClientRecord, messages: AsyncIterable<Message>):
 export function otelClientInterceptor(options: OtelOptions = {}): ClientInterceptor {
   const { tracer, meter, propagator } = otelTools(options);
   const duration = durationHistogram(meter, "rpc.client.call.duration", "Duration of A2A calls, client side");
+  const shapeOf = callShapes();
+  const servers = new Map<string, Attributes>();
   return (next) => async (call) => {
     const start = performance.now();
-    const attributes = callAttributes(call.operation, call.binding, call.protocolVersion, undefined);
-    Object.assign(attributes, serverAttributes(call.url), taskAttributes(call.request));
+    const shape = shapeOf(call.operation, call.binding, call.protocolVersion, false);
     const parent = otelContext.active();
-    const span = tracer.startSpan(
-      spanName(call.operation, call.binding),
-      { kind: SpanKind.CLIENT, attributes },
-      parent,
-    );
+    const span = tracer.startSpan(shape.name, { kind: SpanKind.CLIENT, attributes: shape.attributes }, parent);
     propagator.inject(trace.setSpan(parent, span), call.headers, headerSetter);
-    const record: ClientRecord = { span, start, attributes, call, duration };
+    const recording = span.isRecording();
+    const record: ClientRecord = { span, recording, start, shape, call, duration, hasTask: false };
+    if (recording) {
+      let server = servers.get(call.url);
+      if (server === undefined) {
+        server = serverAttributes(call.url);
+        // One interceptor may serve clients of many agents: the cache keeps the first few.
+        if (servers.size < MAX_CACHED_SERVERS) servers.set(call.url, server);
+      }
+      span.setAttributes(server);
+      noteTask(record, call.request);
+    }
     try {
       const result = await next(call);
       if (result.kind === "stream") return { kind: "stream", messages: tracedStream(record, result.messages) };

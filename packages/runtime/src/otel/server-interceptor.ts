@@ -29,7 +29,6 @@
  * does not serve) has no span.
  */
 import {
-  type Attributes,
   context as otelContext,
   type Histogram,
   type Span,
@@ -44,14 +43,7 @@ import type { CallTrace } from "../call-trace.js";
 import { callTraceKey } from "../call-trace.js";
 import type { HandlerContext } from "../definition.js";
 import type { A2aCall, A2aResult, Interceptor } from "../interceptor.js";
-import {
-  callAttributes,
-  durationAttributes,
-  okAttributes,
-  serverErrorOutcome,
-  spanName,
-  taskAttributes,
-} from "./attributes.js";
+import { type CallShape, callShapes, okAttributes, serverErrorOutcome, taskAttributes } from "./attributes.js";
 import { durationHistogram, type OtelOptions, otelTools } from "./options.js";
 import { recordTaskEvent } from "./task-events.js";
 import { formatTraceparent, parseTraceparent } from "./trace-context.js";
@@ -61,53 +53,78 @@ const headerGetter: TextMapGetter<HandlerContext> = {
   keys: (carrier) => [...carrier.headers.keys()],
 };
 
-/** The CallTrace of a span: its ids, traceparent, and links added to it. */
-function callTraceOf(span: Span): CallTrace {
-  const spanContext = span.spanContext();
-  return {
-    traceId: spanContext.traceId,
-    spanId: spanContext.spanId,
-    traceparent: formatTraceparent(spanContext),
-    link(traceparent, attributes) {
-      const linked = parseTraceparent(traceparent);
-      if (linked !== undefined) span.addLink({ context: linked, ...(attributes ? { attributes } : {}) });
-    },
-  };
+/** The CallTrace of a span: its ids, its traceparent (written when first asked for), and links added to it. */
+class SpanCallTrace implements CallTrace {
+  readonly traceId: string;
+  readonly spanId: string;
+  #traceparent: string | undefined;
+
+  constructor(private readonly span: Span) {
+    const spanContext = span.spanContext();
+    this.traceId = spanContext.traceId;
+    this.spanId = spanContext.spanId;
+  }
+
+  get traceparent(): string {
+    this.#traceparent ??= formatTraceparent(this.span.spanContext());
+    return this.#traceparent;
+  }
+
+  link(traceparent: string, attributes?: Readonly<Record<string, string>>): void {
+    const linked = parseTraceparent(traceparent);
+    if (linked !== undefined) this.span.addLink({ context: linked, ...(attributes ? { attributes } : {}) });
+  }
 }
 
 interface CallRecord {
   readonly span: Span;
+  /** Whether the span records (a no-op or unsampled span gets no attributes beyond its start). */
+  readonly recording: boolean;
   readonly start: number;
-  readonly attributes: Attributes;
+  readonly shape: CallShape;
   readonly call: A2aCall;
   readonly duration: Histogram;
+  /** Whether the span has a2a.task.id (from the request, or the answer once seen). */
+  hasTask: boolean;
+}
+
+/** Sets the task attributes of `message` when the span has none yet. */
+function noteTask(r: CallRecord, message: Message): void {
+  if (r.hasTask || !r.recording) return;
+  const attributes = taskAttributes(message);
+  r.hasTask = attributes["a2a.task.id"] !== undefined;
+  r.span.setAttributes(attributes);
 }
 
 function endOk(r: CallRecord, answer: Message | undefined): void {
-  r.span.setAttributes(okAttributes(r.call.context.binding));
-  if (answer !== undefined && r.attributes["a2a.task.id"] === undefined) r.span.setAttributes(taskAttributes(answer));
+  if (r.recording) {
+    r.span.setAttributes(okAttributes(r.call.context.binding));
+    if (answer !== undefined) noteTask(r, answer);
+  }
   r.span.end();
-  r.duration.record((performance.now() - r.start) / 1000, durationAttributes(r.attributes, undefined));
+  r.duration.record((performance.now() - r.start) / 1000, r.shape.metric(undefined));
 }
 
 function endError(r: CallRecord, error: unknown): void {
   const outcome = serverErrorOutcome(r.call.definition, r.call.context.binding, error);
-  r.span.setAttributes(outcome.attributes);
-  r.span.recordException(error instanceof Error ? error : new Error(String(error)));
-  if (outcome.serverFault) r.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.message });
+  if (r.recording) {
+    r.span.setAttributes(outcome.attributes);
+    r.span.recordException(error instanceof Error ? error : new Error(String(error)));
+    if (outcome.serverFault) r.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.message });
+  }
   r.span.end();
-  r.duration.record((performance.now() - r.start) / 1000, durationAttributes(r.attributes, outcome.type));
+  r.duration.record((performance.now() - r.start) / 1000, r.shape.metric(outcome.type));
 }
 
 /** The stream's events, each a span event; the span ends with the stream. */
 async function* tracedStream(r: CallRecord, messages: AsyncIterable<Message>): AsyncIterable<Message> {
   let ended = false;
-  let first = true;
   try {
     for await (const message of messages) {
-      if (first && r.attributes["a2a.task.id"] === undefined) r.span.setAttributes(taskAttributes(message));
-      first = false;
-      recordTaskEvent(r.span, message);
+      if (r.recording) {
+        noteTask(r, message);
+        recordTaskEvent(r.span, message);
+      }
       yield message;
     }
     ended = true;
@@ -126,15 +143,17 @@ async function* tracedStream(r: CallRecord, messages: AsyncIterable<Message>): A
 export function otelServerInterceptor(options: OtelOptions = {}): Interceptor {
   const { tracer, meter, propagator } = otelTools(options);
   const duration = durationHistogram(meter, "rpc.server.call.duration", "Duration of A2A calls, server side");
+  const shapeOf = callShapes();
   return (next) => async (call) => {
     const start = performance.now();
     const { operation, context } = call;
     const parent = propagator.extract(ROOT_CONTEXT, context, headerGetter);
-    const attributes = callAttributes(operation, context.binding, context.protocolVersion, context.tenant);
-    Object.assign(attributes, taskAttributes(call.request));
-    const span = tracer.startSpan(spanName(operation, context.binding), { kind: SpanKind.SERVER, attributes }, parent);
-    context.values.set(callTraceKey, callTraceOf(span));
-    const record: CallRecord = { span, start, attributes, call, duration };
+    const shape = shapeOf(operation, context.binding, context.protocolVersion, context.tenant !== undefined);
+    const span = tracer.startSpan(shape.name, { kind: SpanKind.SERVER, attributes: shape.attributes }, parent);
+    context.values.set(callTraceKey, new SpanCallTrace(span));
+    const recording = span.isRecording();
+    const record: CallRecord = { span, recording, start, shape, call, duration, hasTask: false };
+    noteTask(record, call.request);
     let result: A2aResult;
     try {
       result = await otelContext.with(trace.setSpan(parent, span), next, undefined, call);
