@@ -4,7 +4,8 @@
  * linked to the task's spans. B's CancelTask and GetTask server spans link to
  * A's SendMessage server span, the call that started the task's turn (its
  * traceparent is kept with the task, migration 4); A's turn span hears the
- * cancel B committed (an a2a.task.status CANCELED event) and ends.
+ * cancel B committed (an a2a.task.status CANCELED event) and ends. The
+ * PostgreSQL store's operations are timed (a2a.store.operation.duration).
  */
 import { createPostgresTaskStore, migrate } from "@protoc-gen-a2a/runtime/postgres";
 import { otelClientInterceptor } from "@protoc-gen-a2a/runtime/otel";
@@ -98,6 +99,10 @@ describe("a task made on one instance and canceled through another", () => {
       [created, send.spanContext().spanId, "task turn"],
     ]);
     expect(created).not.toBe(canceled);
+    const store = (await otel.metrics()).get("a2a.store.operation.duration") ?? [];
+    expect(store.map((p) => `${p.attributes["db.system.name"]} ${p.attributes["db.operation.name"]}`)).toEqual(
+      expect.arrayContaining(["postgresql get", "postgresql commit"]),
+    );
     expect([...a.failures, ...b.failures]).toEqual([]);
   });
 });
