@@ -30,6 +30,7 @@ import pg from "pg";
 import { A2AServiceV1_0 } from "../dist-examples/generated-samples/v1.0.1/a2a_a2a.js";
 import { GetTaskRequestSchema, SendMessageRequestSchema } from "../dist-examples/generated-samples/v1.0.1/a2a_pb.js";
 import { findPostgresBin, INSTALL_HINT, startPostgresCluster } from "../test/helpers/postgres-cluster.js";
+import { benchContext } from "./call-context.js";
 import { fmtOps, isMain, nowMs } from "./stats.js";
 
 const SCHEMA = "bench";
@@ -56,14 +57,7 @@ const executor = {
   },
 };
 
-const callContext = () => ({
-  signal: new AbortController().signal,
-  headers: new Headers(),
-  protocolVersion: "1.0",
-  extensions: [],
-  binding: "JSONRPC",
-  tenant: undefined,
-});
+const callContext = benchContext;
 
 async function serveInstance(url) {
   const pool = new pg.Pool({ connectionString: url, max: POOL_MAX });

@@ -26,6 +26,7 @@ import { fileURLToPath } from "node:url";
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, ServerCallContext } from "@a2a-js/sdk/server";
 import { createMemoryTaskStore, createTaskHandler, TaskState } from "@protoc-gen-a2a/runtime/task";
 import { A2AServiceV1_0 } from "../dist-examples/generated-samples/v1.0.1/a2a_a2a.js";
+import { benchContext } from "./call-context.js";
 import { fmtOps, fmtRatio, isMain, median, nowMs } from "./stats.js";
 
 const ROUNDS = 7;
@@ -62,14 +63,7 @@ const textPart = (text) => ({
   mediaType: "",
 });
 
-const oursContext = () => ({
-  signal: new AbortController().signal,
-  headers: new Headers(),
-  protocolVersion: "1.0",
-  extensions: [],
-  binding: "JSONRPC",
-  tenant: undefined,
-});
+const oursContext = benchContext;
 
 const oursRequest = (i) => ({
   $typeName: "lf.a2a.v1.SendMessageRequest",

@@ -13,6 +13,7 @@ import pg from "pg";
 import { A2AServiceV1_0 } from "../dist-examples/generated-samples/v1.0.1/a2a_a2a.js";
 import { SendMessageRequestSchema } from "../dist-examples/generated-samples/v1.0.1/a2a_pb.js";
 import { findPostgresBin, INSTALL_HINT, startPostgresCluster } from "../test/helpers/postgres-cluster.js";
+import { benchContext } from "./call-context.js";
 import { isMain } from "./stats.js";
 
 const SENDS = 200;
@@ -47,14 +48,7 @@ const executor = {
   },
 };
 
-const callContext = () => ({
-  signal: new AbortController().signal,
-  headers: new Headers(),
-  protocolVersion: "1.0",
-  extensions: [],
-  binding: "JSONRPC",
-  tenant: undefined,
-});
+const callContext = benchContext;
 
 const send = (handler, text, taskId = "") =>
   handler.sendMessage(

@@ -31,7 +31,15 @@ export interface CallTrace {
 /** The call's trace, set by a tracing interceptor; undefined when nothing traces the call. */
 export const callTraceKey = createContextKey<CallTrace | undefined>(undefined, "call trace");
 
-/** Links the call's span to the call that started a task's turn (StoredTask.turnTrace), when both are traced. */
-export function linkToTurn(values: ContextValues, turnTrace: string | undefined): void {
-  if (turnTrace !== undefined) values.get(callTraceKey)?.link(turnTrace, { "a2a.link": "task turn" });
+/**
+ * Links the call's span to the call that started a task's turn (StoredTask.turnTrace), when both are traced.
+ * `values` may be missing from a context a JavaScript caller built by hand: nothing is linked then.
+ */
+export function linkToTurn(values: ContextValues | undefined, turnTrace: string | undefined): void {
+  if (turnTrace !== undefined) values?.get(callTraceKey)?.link(turnTrace, { "a2a.link": "task turn" });
+}
+
+/** The traceparent of the call's span, if a tracing interceptor set one (none for a hand-built context). */
+export function callTraceparent(values: ContextValues | undefined): string | undefined {
+  return values?.get(callTraceKey)?.traceparent;
 }

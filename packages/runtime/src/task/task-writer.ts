@@ -32,7 +32,7 @@
  *             runtime's own changes (the updater, a failed run) name none
  */
 import { A2AError } from "../a2a-error.js";
-import { callTraceKey } from "../call-trace.js";
+import { callTraceparent } from "../call-trace.js";
 import type { HandlerContext } from "../definition.js";
 import type { StreamResponse, Task } from "./a2a-types.js";
 import { deepCopy } from "./copy.js";
@@ -113,7 +113,7 @@ function written(turnBefore: string | undefined, c: TaskChange, version: number)
 /** The change with the traceparent of the call it comes from, when it starts a turn and the call is traced. */
 function withTurnTrace(c: TaskChange, origin: Origin): TaskChange {
   if (c.startTurn === undefined) return c;
-  const turnTrace = origin.context.values.get(callTraceKey)?.traceparent;
+  const turnTrace = callTraceparent(origin.context.values);
   return turnTrace === undefined ? c : { ...c, turnTrace };
 }
 
