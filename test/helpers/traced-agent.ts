@@ -5,27 +5,15 @@
  *   agent     createTaskHandler over the example's echo executor, a memory
  *             store (or the one given), push on (webhooks may reach 127.0.0.1), v0.3 configs
  *             pushed in their own form, telemetry otelTaskTelemetry
- *   servers   one node:http server (card, JSON-RPC at /a2a/jsonrpc,
- *             HTTP+JSON at /a2a/rest; A2A 1.0, and 0.3 through the version
- *             bridge) and one HTTP/2 gRPC server (lf.a2a.v1, and a2a.v1 over
- *             bridgeToOlder); interceptors: otelServerInterceptor, then
+ *   servers   dual-servers.ts (JSON-RPC, HTTP+JSON and gRPC, A2A 1.0 and
+ *             0.3); interceptors: otelServerInterceptor, then
  *             logCalls into `records` (or the sink given)
  *   webhook   a node:http server that answers 200 and keeps each delivery's
  *             traceparent header
  */
-import { createServer, type Server } from "node:http";
-import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Session } from "node:http2";
-import type { AddressInfo } from "node:net";
-import { create, toJson } from "@bufbuild/protobuf";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
-import {
-  type CallLogRecord,
-  type CallLogSink,
-  grpcFallback,
-  type Interceptor,
-  logCalls,
-  nodeHttpListener,
-} from "@protoc-gen-a2a/runtime";
+import { createServer } from "node:http";
+import { create } from "@bufbuild/protobuf";
+import { type CallLogRecord, type CallLogSink, type Interceptor, logCalls } from "@protoc-gen-a2a/runtime";
 import { otelServerInterceptor, otelTaskTelemetry, type OtelOptions } from "@protoc-gen-a2a/runtime/otel";
 import {
   createMemoryTaskStore,
@@ -34,17 +22,10 @@ import {
   type TaskStore,
 } from "@protoc-gen-a2a/runtime/task";
 import { echoExecutor } from "../../examples/echo-agent/echo-executor.js";
-import {
-  bridgeToOlder,
-  dualVersionHttpHandler,
-  olderPushPayloads,
-  toOlderJson,
-} from "../../generated-samples/a2a_compat.js";
-import { A2AServiceV0_3 } from "../../generated-samples/v0.3.0/a2a_a2a.js";
-import { a2aServiceGrpcRoutes as a2aServiceGrpcRoutes03 } from "../../generated-samples/v0.3.0/a2a_grpc.js";
+import { olderPushPayloads } from "../../generated-samples/a2a_compat.js";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
-import { a2aServiceGrpcRoutes } from "../../generated-samples/v1.0.1/a2a_grpc.js";
 import { type AgentCard, AgentCardSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
+import { closeServer, listenOnLoopback, startDualServers } from "./dual-servers.js";
 
 export interface TracedAgent {
   readonly jsonrpcUrl: string;
@@ -61,13 +42,6 @@ export interface TracedAgent {
   pushesDone(): Promise<void>;
   close(): Promise<void>;
 }
-
-const listen = (server: Server | Http2Server) =>
-  new Promise<number>((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)),
-  );
-
-const closeServer = (server: Server | Http2Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
 function card(urls: { jsonrpc: string; rest: string; grpc: string }): AgentCard {
   return create(AgentCardSchema, {
@@ -104,7 +78,7 @@ export async function startTracedAgent(otel: OtelOptions, options: TracedAgentOp
       res.end();
     });
   });
-  const webhookPort = await listen(webhook);
+  const webhookPort = await listenOnLoopback(webhook);
   const sender = createPushSender({
     allowHosts: ["127.0.0.1"],
     attempts: 2,
@@ -131,39 +105,9 @@ export async function startTracedAgent(otel: OtelOptions, options: TracedAgentOp
   let served: AgentCard | undefined;
   const cardOf = () => served ?? card({ jsonrpc: "", rest: "", grpc: "" });
   const onError = (e: unknown) => void failures.push(`server: ${String(e)}`);
-  const http = createServer(
-    nodeHttpListener(
-      dualVersionHttpHandler(handler, {
-        jsonrpcPath: "/a2a/jsonrpc",
-        restBasePath: "/a2a/rest",
-        interceptors,
-        onError,
-        agentCard: (side) => (side === "newer" ? toJson(AgentCardSchema, cardOf()) : toOlderJson(cardOf()).json),
-      }),
-    ),
-  );
-  const routes10 = a2aServiceGrpcRoutes({ handler, interceptors, onError });
-  const routes03 = a2aServiceGrpcRoutes03({ handler: bridgeToOlder(handler).handler, interceptors, onError });
-  const grpc = createHttp2Server(
-    connectNodeAdapter({
-      routes: (router) => {
-        routes10(router);
-        routes03(router);
-      },
-      grpc: true,
-      connect: false,
-      grpcWeb: false,
-      fallback: grpcFallback([A2AServiceV1_0, A2AServiceV0_3]),
-    }),
-  );
-  const sessions = new Set<ServerHttp2Session>();
-  grpc.on("session", (s: ServerHttp2Session) => {
-    sessions.add(s);
-    s.once("close", () => sessions.delete(s));
-  });
-  const base = `http://127.0.0.1:${await listen(http)}`;
-  const grpcUrl = `http://127.0.0.1:${await listen(grpc)}`;
-  const urls = { jsonrpc: `${base}/a2a/jsonrpc`, rest: `${base}/a2a/rest`, grpc: grpcUrl };
+  const servers = await startDualServers({ handler, interceptors, onError, card: cardOf });
+  const { grpcUrl } = servers;
+  const urls = { jsonrpc: servers.jsonrpcUrl, rest: servers.restUrl, grpc: grpcUrl };
   served = card(urls);
   return {
     jsonrpcUrl: urls.jsonrpc,
@@ -175,9 +119,7 @@ export async function startTracedAgent(otel: OtelOptions, options: TracedAgentOp
     failures,
     pushesDone: () => sender.idle(),
     async close() {
-      http.closeAllConnections();
-      for (const s of sessions) s.destroy();
-      await Promise.all([closeServer(http), closeServer(grpc)]);
+      await servers.close();
       await sender.idle();
       webhook.closeAllConnections();
       await closeServer(webhook);

@@ -10,31 +10,20 @@
  *   security  the card declares one scheme, `oidc`, OpenID Connect at the
  *             provider's discovery URL, and requires it; every call goes
  *             through authenticate() with jwtBearer({issuer, audience})
- *   servers   one node:http server (card, JSON-RPC at /a2a/jsonrpc, HTTP+JSON at
- *             /a2a/rest; A2A 1.0, and 0.3 through the version bridge) and one
- *             HTTP/2 gRPC server (lf.a2a.v1, and a2a.v1 over bridgeToOlder)
+ *   servers   dual-servers.ts: card, JSON-RPC, HTTP+JSON and gRPC at A2A 1.0
+ *             and 0.3 (the version bridge)
  *   webhook   a node:http server on 127.0.0.1 that answers 200 and records the
  *             path of every delivery
  */
-import { createServer, type Server } from "node:http";
-import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Session } from "node:http2";
-import type { AddressInfo } from "node:net";
-import { create, toJson } from "@bufbuild/protobuf";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
-import { type ErrorContext, grpcFallback, nodeHttpListener } from "@protoc-gen-a2a/runtime";
+import { createServer } from "node:http";
+import { create } from "@bufbuild/protobuf";
+import type { ErrorContext } from "@protoc-gen-a2a/runtime";
 import { authenticate, jwtBearer } from "@protoc-gen-a2a/runtime/auth";
 import { createPushSender, createTaskHandler, type TaskStore } from "@protoc-gen-a2a/runtime/task";
-import {
-  bridgeToOlder,
-  dualVersionHttpHandler,
-  olderPushPayloads,
-  toOlderJson,
-} from "../../generated-samples/a2a_compat.js";
-import { A2AServiceV0_3 } from "../../generated-samples/v0.3.0/a2a_a2a.js";
-import { a2aServiceGrpcRoutes as a2aServiceGrpcRoutes03 } from "../../generated-samples/v0.3.0/a2a_grpc.js";
+import { olderPushPayloads } from "../../generated-samples/a2a_compat.js";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
-import { a2aServiceGrpcRoutes } from "../../generated-samples/v1.0.1/a2a_grpc.js";
 import { type AgentCard, AgentCardSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
+import { closeServer, listenOnLoopback, startDualServers } from "./dual-servers.js";
 import { askingAgent } from "./scoping-agent.js";
 
 /** What the agent needs of the OpenID provider (helpers/oidc.ts). */
@@ -86,16 +75,6 @@ function agentCard(urls: { jsonrpc: string; rest: string; grpc: string }, oidc: 
   });
 }
 
-const listen = (server: Server | Http2Server) =>
-  new Promise<number>((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)),
-  );
-
-const closeServer = (server: Server | Http2Server) =>
-  new Promise<void>((resolve) => {
-    server.close(() => resolve());
-  });
-
 /** Starts the agent over `store` (which the caller closes) behind the provider `oidc`. */
 export async function startTwoPrincipalAgent(store: TaskStore, oidc: OidcIssuer): Promise<TwoPrincipalAgent> {
   const deliveries: string[] = [];
@@ -107,7 +86,7 @@ export async function startTwoPrincipalAgent(store: TaskStore, oidc: OidcIssuer)
       res.end();
     });
   });
-  const webhookPort = await listen(webhook);
+  const webhookPort = await listenOnLoopback(webhook);
 
   const sender = createPushSender({
     allowHosts: ["127.0.0.1"],
@@ -139,50 +118,9 @@ export async function startTwoPrincipalAgent(store: TaskStore, oidc: OidcIssuer)
     }),
   ];
 
-  const http = createServer(
-    nodeHttpListener(
-      dualVersionHttpHandler(handler, {
-        jsonrpcPath: "/a2a/jsonrpc",
-        restBasePath: "/a2a/rest",
-        interceptors,
-        onError,
-        agentCard: (side) => (side === "newer" ? toJson(AgentCardSchema, cardOf()) : toOlderJson(cardOf()).json),
-      }),
-    ),
-  );
-  const routes10 = a2aServiceGrpcRoutes({
-    handler,
-    interceptors,
-    onError,
-    agentCard: () => toJson(AgentCardSchema, cardOf()),
-  });
-  const routes03 = a2aServiceGrpcRoutes03({
-    handler: bridgeToOlder(handler).handler,
-    interceptors,
-    onError,
-    agentCard: () => toOlderJson(cardOf()).json,
-  });
-  const grpc = createHttp2Server(
-    connectNodeAdapter({
-      routes: (router) => {
-        routes10(router);
-        routes03(router);
-      },
-      grpc: true,
-      connect: false,
-      grpcWeb: false,
-      fallback: grpcFallback([A2AServiceV1_0, A2AServiceV0_3]),
-    }),
-  );
-  const sessions = new Set<ServerHttp2Session>();
-  grpc.on("session", (s: ServerHttp2Session) => {
-    sessions.add(s);
-    s.once("close", () => sessions.delete(s));
-  });
-
-  const base = `http://127.0.0.1:${await listen(http)}`;
-  const grpcUrl = `http://127.0.0.1:${await listen(grpc)}`;
-  const urls = { jsonrpc: `${base}/a2a/jsonrpc`, rest: `${base}/a2a/rest`, grpc: grpcUrl };
+  const servers = await startDualServers({ handler, interceptors, onError, card: cardOf });
+  const { base, grpcUrl } = servers;
+  const urls = { jsonrpc: servers.jsonrpcUrl, rest: servers.restUrl, grpc: grpcUrl };
   card = agentCard(urls, oidc);
   return {
     cardUrl: `${base}/.well-known/agent-card.json`,
@@ -193,9 +131,7 @@ export async function startTwoPrincipalAgent(store: TaskStore, oidc: OidcIssuer)
     deliveries,
     failures,
     async close() {
-      http.closeAllConnections();
-      for (const s of sessions) s.destroy();
-      await Promise.all([closeServer(http), closeServer(grpc)]);
+      await servers.close();
       await sender.idle();
       webhook.closeAllConnections();
       await closeServer(webhook);

@@ -13,21 +13,12 @@
  *              status or gRPC status when one arrived); status ERROR
  *   metric     rpc.client.call.duration (s), as the server's
  */
-import {
-  type Attributes,
-  context as otelContext,
-  type Histogram,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  type TextMapSetter,
-  trace,
-} from "@opentelemetry/api";
-import type { Message } from "@bufbuild/protobuf";
-import type { A2aClientCall, ClientInterceptor } from "../client-interceptor.js";
-import { type CallShape, callShapes, clientErrorOutcome, okAttributes, taskAttributes } from "./attributes.js";
+import { type Attributes, context as otelContext, SpanKind, type TextMapSetter, trace } from "@opentelemetry/api";
+import type { ClientInterceptor } from "../client-interceptor.js";
+import type { A2aResult } from "../interceptor.js";
+import { callShapes, clientErrorOutcome, okAttributes } from "./attributes.js";
+import { CallSpan } from "./call-span.js";
 import { durationHistogram, type OtelOptions, otelTools } from "./options.js";
-import { recordTaskEvent } from "./task-events.js";
 
 const headerSetter: TextMapSetter<Headers> = {
   set: (carrier, key, value) => carrier.set(key, value),
@@ -46,62 +37,8 @@ function serverAttributes(url: string): Attributes {
 /** How many interface URLs' server attributes an interceptor keeps made. */
 const MAX_CACHED_SERVERS = 64;
 
-interface ClientRecord {
-  readonly span: Span;
-  readonly recording: boolean;
-  readonly start: number;
-  readonly shape: CallShape;
-  readonly call: A2aClientCall;
-  readonly duration: Histogram;
-  hasTask: boolean;
-}
-
-/** Sets the task attributes of `message` when the span has none yet. */
-function noteTask(r: ClientRecord, message: Message): void {
-  if (r.hasTask || !r.recording) return;
-  const attributes = taskAttributes(message);
-  r.hasTask = attributes["a2a.task.id"] !== undefined;
-  r.span.setAttributes(attributes);
-}
-
-function endOk(r: ClientRecord, answer: Message | undefined): void {
-  if (r.recording) {
-    r.span.setAttributes(okAttributes(r.call.binding));
-    if (answer !== undefined) noteTask(r, answer);
-  }
-  r.span.end();
-  r.duration.record((performance.now() - r.start) / 1000, r.shape.metric(undefined));
-}
-
-function endError(r: ClientRecord, error: unknown): void {
-  const outcome = clientErrorOutcome(r.call.binding, error);
-  if (r.recording) {
-    r.span.setAttributes(outcome.attributes);
-    r.span.recordException(error instanceof Error ? error : new Error(String(error)));
-    r.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.message });
-  }
-  r.span.end();
-  r.duration.record((performance.now() - r.start) / 1000, r.shape.metric(outcome.type));
-}
-
-async function* tracedStream(r: ClientRecord, messages: AsyncIterable<Message>): AsyncIterable<Message> {
-  let ended = false;
-  try {
-    for await (const message of messages) {
-      if (r.recording) recordTaskEvent(r.span, message);
-      yield message;
-    }
-    ended = true;
-    endOk(r, undefined);
-  } catch (error) {
-    ended = true;
-    endError(r, error);
-    throw error;
-  } finally {
-    // The caller broke off the stream: the call ended as the caller wanted.
-    if (!ended) endOk(r, undefined);
-  }
-}
+/** On a client, every failure is the call's error. */
+const always = () => true;
 
 /** A client interceptor that traces each call, propagates its trace and measures its duration. */
 export function otelClientInterceptor(options: OtelOptions = {}): ClientInterceptor {
@@ -110,14 +47,12 @@ export function otelClientInterceptor(options: OtelOptions = {}): ClientIntercep
   const shapeOf = callShapes();
   const servers = new Map<string, Attributes>();
   return (next) => async (call) => {
-    const start = performance.now();
     const shape = shapeOf(call.operation, call.binding, call.protocolVersion, false);
     const parent = otelContext.active();
     const span = tracer.startSpan(shape.name, { kind: SpanKind.CLIENT, attributes: shape.attributes }, parent);
     propagator.inject(trace.setSpan(parent, span), call.headers, headerSetter);
-    const recording = span.isRecording();
-    const record: ClientRecord = { span, recording, start, shape, call, duration, hasTask: false };
-    if (recording) {
+    const traced = new CallSpan(span, shape, duration, (e) => clientErrorOutcome(call.binding, e), always);
+    if (span.isRecording()) {
       let server = servers.get(call.url);
       if (server === undefined) {
         server = serverAttributes(call.url);
@@ -125,16 +60,20 @@ export function otelClientInterceptor(options: OtelOptions = {}): ClientIntercep
         if (servers.size < MAX_CACHED_SERVERS) servers.set(call.url, server);
       }
       span.setAttributes(server);
-      noteTask(record, call.request);
+      traced.noteTask(call.request);
     }
+    let result: A2aResult;
     try {
-      const result = await next(call);
-      if (result.kind === "stream") return { kind: "stream", messages: tracedStream(record, result.messages) };
-      endOk(record, result.message);
-      return result;
+      result = await next(call);
     } catch (error) {
-      endError(record, error);
+      traced.endError(error);
       throw error;
     }
+    const ok = okAttributes(call.binding);
+    // A caller that breaks off a stream ends the call as it wanted.
+    if (result.kind === "stream")
+      return { kind: "stream", messages: traced.traced(result.messages, ok, { kind: "ok" }) };
+    traced.endOk(ok, result.message);
+    return result;
   };
 }

@@ -30,22 +30,19 @@
  */
 import {
   context as otelContext,
-  type Histogram,
   type Span,
   SpanKind,
-  SpanStatusCode,
   type TextMapGetter,
   trace,
   ROOT_CONTEXT,
 } from "@opentelemetry/api";
-import type { Message } from "@bufbuild/protobuf";
 import type { CallTrace } from "../call-trace.js";
 import { callTraceKey } from "../call-trace.js";
 import type { HandlerContext } from "../definition.js";
-import type { A2aCall, A2aResult, Interceptor } from "../interceptor.js";
-import { type CallShape, callShapes, okAttributes, serverErrorOutcome, taskAttributes } from "./attributes.js";
+import type { A2aResult, Interceptor } from "../interceptor.js";
+import { callShapes, type ErrorOutcome, okAttributes, serverErrorOutcome } from "./attributes.js";
+import { CallSpan, type StreamBreak } from "./call-span.js";
 import { durationHistogram, type OtelOptions, otelTools } from "./options.js";
-import { recordTaskEvent } from "./task-events.js";
 import { formatTraceparent, parseTraceparent } from "./trace-context.js";
 
 const headerGetter: TextMapGetter<HandlerContext> = {
@@ -76,68 +73,13 @@ class SpanCallTrace implements CallTrace {
   }
 }
 
-interface CallRecord {
-  readonly span: Span;
-  /** Whether the span records (a no-op or unsampled span gets no attributes beyond its start). */
-  readonly recording: boolean;
-  readonly start: number;
-  readonly shape: CallShape;
-  readonly call: A2aCall;
-  readonly duration: Histogram;
-  /** Whether the span has a2a.task.id (from the request, or the answer once seen). */
-  hasTask: boolean;
-}
+/** A stream whose client left before its end: the call ends there, as the binding cancels it. */
+const CLIENT_LEFT: StreamBreak = {
+  kind: "error",
+  error: Object.assign(new Error("the client went away"), { name: "AbortError" }),
+};
 
-/** Sets the task attributes of `message` when the span has none yet. */
-function noteTask(r: CallRecord, message: Message): void {
-  if (r.hasTask || !r.recording) return;
-  const attributes = taskAttributes(message);
-  r.hasTask = attributes["a2a.task.id"] !== undefined;
-  r.span.setAttributes(attributes);
-}
-
-function endOk(r: CallRecord, answer: Message | undefined): void {
-  if (r.recording) {
-    r.span.setAttributes(okAttributes(r.call.context.binding));
-    if (answer !== undefined) noteTask(r, answer);
-  }
-  r.span.end();
-  r.duration.record((performance.now() - r.start) / 1000, r.shape.metric(undefined));
-}
-
-function endError(r: CallRecord, error: unknown): void {
-  const outcome = serverErrorOutcome(r.call.definition, r.call.context.binding, error);
-  if (r.recording) {
-    r.span.setAttributes(outcome.attributes);
-    r.span.recordException(error instanceof Error ? error : new Error(String(error)));
-    if (outcome.serverFault) r.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.message });
-  }
-  r.span.end();
-  r.duration.record((performance.now() - r.start) / 1000, r.shape.metric(outcome.type));
-}
-
-/** The stream's events, each a span event; the span ends with the stream. */
-async function* tracedStream(r: CallRecord, messages: AsyncIterable<Message>): AsyncIterable<Message> {
-  let ended = false;
-  try {
-    for await (const message of messages) {
-      if (r.recording) {
-        noteTask(r, message);
-        recordTaskEvent(r.span, message);
-      }
-      yield message;
-    }
-    ended = true;
-    endOk(r, undefined);
-  } catch (error) {
-    ended = true;
-    endError(r, error);
-    throw error;
-  } finally {
-    // The client left before the end: the call ends here, as the binding cancels it.
-    if (!ended) endError(r, Object.assign(new Error("the client went away"), { name: "AbortError" }));
-  }
-}
+const isServerFault = (outcome: ErrorOutcome) => outcome.serverFault;
 
 /** A server interceptor that traces each call and measures its duration (see the header). */
 export function otelServerInterceptor(options: OtelOptions = {}): Interceptor {
@@ -145,24 +87,24 @@ export function otelServerInterceptor(options: OtelOptions = {}): Interceptor {
   const duration = durationHistogram(meter, "rpc.server.call.duration", "Duration of A2A calls, server side");
   const shapeOf = callShapes();
   return (next) => async (call) => {
-    const start = performance.now();
     const { operation, context } = call;
     const parent = propagator.extract(ROOT_CONTEXT, context, headerGetter);
     const shape = shapeOf(operation, context.binding, context.protocolVersion, context.tenant !== undefined);
     const span = tracer.startSpan(shape.name, { kind: SpanKind.SERVER, attributes: shape.attributes }, parent);
     context.values.set(callTraceKey, new SpanCallTrace(span));
-    const recording = span.isRecording();
-    const record: CallRecord = { span, recording, start, shape, call, duration, hasTask: false };
-    noteTask(record, call.request);
+    const outcomeOf = (error: unknown) => serverErrorOutcome(call.definition, context.binding, error);
+    const traced = new CallSpan(span, shape, duration, outcomeOf, isServerFault);
+    traced.noteTask(call.request);
     let result: A2aResult;
     try {
       result = await otelContext.with(trace.setSpan(parent, span), next, undefined, call);
     } catch (error) {
-      endError(record, error);
+      traced.endError(error);
       throw error;
     }
-    if (result.kind === "stream") return { kind: "stream", messages: tracedStream(record, result.messages) };
-    endOk(record, result.message);
+    const ok = okAttributes(context.binding);
+    if (result.kind === "stream") return { kind: "stream", messages: traced.traced(result.messages, ok, CLIENT_LEFT) };
+    traced.endOk(ok, result.message);
     return result;
   };
 }
