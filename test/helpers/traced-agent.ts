@@ -8,8 +8,8 @@
  *   servers   dual-servers.ts (JSON-RPC, HTTP+JSON and gRPC, A2A 1.0 and
  *             0.3); interceptors: otelServerInterceptor, then
  *             logCalls into `records` (or the sink given)
- *   webhook   a node:http server that answers 200 and keeps each delivery's
- *             traceparent header
+ *   webhook   a node:http server that answers 200 (500 to a path ending in
+ *             /fail) and keeps each delivery's traceparent header
  */
 import { createServer } from "node:http";
 import { create } from "@bufbuild/protobuf";
@@ -75,6 +75,8 @@ export async function startTracedAgent(otel: OtelOptions, options: TracedAgentOp
     req.resume();
     req.on("end", () => {
       deliveries.push(String(req.headers.traceparent ?? ""));
+      // A path ending in /fail answers 500, so a delivery there fails after its attempts.
+      res.statusCode = req.url?.endsWith("/fail") ? 500 : 200;
       res.end();
     });
   });

@@ -240,6 +240,32 @@ describe.each(WAYS)("$binding $version", ({ binding, version }) => {
   });
 });
 
+describe("a webhook that fails", () => {
+  it("gets an attempt span per try with its status, and counts the delivery failed", async () => {
+    const client = clientFor("HTTP+JSON", "1.0");
+    const url = `${agent.webhookUrl}/fail`;
+    const { traceId } = await traced(() =>
+      client.sendMessage({ message: text("push and fail"), configuration: { taskPushNotificationConfig: { url } } }),
+    );
+    await agent.pushesDone();
+    const attempts = otel
+      .spans()
+      .filter((s) => s.name === "a2a.push POST" && s.spanContext().traceId === traceId)
+      .filter((s) => s.attributes["a2a.push.attempt"] !== undefined);
+    // Two attempts per update (the agent's sender makes two), each answered 500.
+    expect(attempts.length).toBeGreaterThanOrEqual(2);
+    for (const a of attempts) {
+      expect(a.attributes).toMatchObject({ "http.response.status_code": 500, "error.type": "500" });
+      expect(a.status.code).toBe(2);
+    }
+    expect(new Set(attempts.map((a) => a.attributes["a2a.push.attempt"]))).toEqual(new Set([1, 2]));
+    const failed = (await otel.metrics())
+      .get("a2a.push.deliveries")
+      ?.find((p) => p.attributes["a2a.push.outcome"] === "failed");
+    expect(failed?.value).toBeGreaterThan(0);
+  });
+});
+
 describe("metrics", () => {
   it("call durations per operation and outcome, running turns, push deliveries and store operations", async () => {
     const client = clientFor("JSONRPC", "1.0");
@@ -267,6 +293,6 @@ describe("metrics", () => {
     expect(store.map((p) => `${p.attributes["db.system.name"]} ${p.attributes["db.operation.name"]}`)).toEqual(
       expect.arrayContaining(["memory get", "memory update", "memory commit"]),
     );
-    expect(agent.failures).toEqual([]);
+    expect(agent.failures.filter((f) => !f.includes("/fail"))).toEqual([]);
   });
 });
