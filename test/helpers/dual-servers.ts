@@ -6,13 +6,15 @@
  * server (lf.a2a.v1, and a2a.v1 over bridgeToOlder), both with the given
  * interceptors and onError. The card is asked for on each card request, so
  * it may be made once the URLs are known (the servers listen before it).
+ * Also the webhook and the push sender those agents deliver to.
  */
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { toJson } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { type ErrorContext, grpcFallback, type Interceptor, nodeHttpListener } from "@protoc-gen-a2a/runtime";
+import { createPushSender, type PushSender } from "@protoc-gen-a2a/runtime/task";
 import { bridgeToOlder, dualVersionHttpHandler, toOlderJson } from "../../generated-samples/a2a_compat.js";
 import { A2AServiceV0_3 } from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import { a2aServiceGrpcRoutes as a2aServiceGrpcRoutes03 } from "../../generated-samples/v0.3.0/a2a_grpc.js";
@@ -103,4 +105,40 @@ export async function startDualServers(options: DualServersOptions): Promise<Dua
       await Promise.all([closeServer(http), closeServer(grpc)]);
     },
   };
+}
+
+export interface TestWebhook {
+  /** http://127.0.0.1:<port> */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** A webhook on 127.0.0.1: each delivery, once read, goes to `seen`, which answers its status (default 200). */
+export async function startWebhook(seen: (req: IncomingMessage) => number | undefined): Promise<TestWebhook> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.statusCode = seen(req) ?? 200;
+      res.end();
+    });
+  });
+  const url = `http://127.0.0.1:${await listenOnLoopback(server)}`;
+  return {
+    url,
+    async close() {
+      server.closeAllConnections();
+      await closeServer(server);
+    },
+  };
+}
+
+/** The tests' push sender: webhooks on 127.0.0.1, two attempts 50 ms apart, each failure into `failures`. */
+export function loopbackPushSender(failures: string[]): PushSender {
+  return createPushSender({
+    allowHosts: ["127.0.0.1"],
+    attempts: 2,
+    initialBackoffMs: 50,
+    timeoutMs: 5_000,
+    onError: (e) => void failures.push(`push: ${e.message}`),
+  });
 }

@@ -11,21 +11,15 @@
  *   webhook   a node:http server that answers 200 (500 to a path ending in
  *             /fail) and keeps each delivery's traceparent header
  */
-import { createServer } from "node:http";
 import { create } from "@bufbuild/protobuf";
 import { type CallLogRecord, type CallLogSink, type Interceptor, logCalls } from "@protoc-gen-a2a/runtime";
 import { otelServerInterceptor, otelTaskTelemetry, type OtelOptions } from "@protoc-gen-a2a/runtime/otel";
-import {
-  createMemoryTaskStore,
-  createPushSender,
-  createTaskHandler,
-  type TaskStore,
-} from "@protoc-gen-a2a/runtime/task";
+import { createMemoryTaskStore, createTaskHandler, type TaskStore } from "@protoc-gen-a2a/runtime/task";
 import { echoExecutor } from "../../examples/echo-agent/echo-executor.js";
 import { olderPushPayloads } from "../../generated-samples/a2a_compat.js";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { type AgentCard, AgentCardSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
-import { closeServer, listenOnLoopback, startDualServers } from "./dual-servers.js";
+import { loopbackPushSender, startDualServers, startWebhook } from "./dual-servers.js";
 
 export interface TracedAgent {
   readonly jsonrpcUrl: string;
@@ -71,22 +65,12 @@ export async function startTracedAgent(otel: OtelOptions, options: TracedAgentOp
   const deliveries: string[] = [];
   const failures: string[] = [];
   const records: { level: "info" | "error"; record: CallLogRecord }[] = [];
-  const webhook = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      deliveries.push(String(req.headers.traceparent ?? ""));
-      // A path ending in /fail answers 500, so a delivery there fails after its attempts.
-      res.statusCode = req.url?.endsWith("/fail") ? 500 : 200;
-      res.end();
-    });
+  const webhook = await startWebhook((req) => {
+    deliveries.push(String(req.headers.traceparent ?? ""));
+    // A path ending in /fail answers 500, so a delivery there fails after its attempts.
+    return req.url?.endsWith("/fail") ? 500 : 200;
   });
-  const webhookPort = await listenOnLoopback(webhook);
-  const sender = createPushSender({
-    allowHosts: ["127.0.0.1"],
-    attempts: 2,
-    initialBackoffMs: 50,
-    onError: (e) => void failures.push(`push: ${e.message}`),
-  });
+  const sender = loopbackPushSender(failures);
   const handler = createTaskHandler({
     definition: A2AServiceV1_0,
     executor: echoExecutor,
@@ -115,7 +99,7 @@ export async function startTracedAgent(otel: OtelOptions, options: TracedAgentOp
     jsonrpcUrl: urls.jsonrpc,
     restUrl: urls.rest,
     grpcUrl,
-    webhookUrl: `http://127.0.0.1:${webhookPort}/hook`,
+    webhookUrl: `${webhook.url}/hook`,
     deliveries,
     records,
     failures,
@@ -123,8 +107,7 @@ export async function startTracedAgent(otel: OtelOptions, options: TracedAgentOp
     async close() {
       await servers.close();
       await sender.idle();
-      webhook.closeAllConnections();
-      await closeServer(webhook);
+      await webhook.close();
     },
   };
 }

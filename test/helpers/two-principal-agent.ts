@@ -15,15 +15,14 @@
  *   webhook   a node:http server on 127.0.0.1 that answers 200 and records the
  *             path of every delivery
  */
-import { createServer } from "node:http";
 import { create } from "@bufbuild/protobuf";
 import type { ErrorContext } from "@protoc-gen-a2a/runtime";
 import { authenticate, jwtBearer } from "@protoc-gen-a2a/runtime/auth";
-import { createPushSender, createTaskHandler, type TaskStore } from "@protoc-gen-a2a/runtime/task";
+import { createTaskHandler, type TaskStore } from "@protoc-gen-a2a/runtime/task";
 import { olderPushPayloads } from "../../generated-samples/a2a_compat.js";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { type AgentCard, AgentCardSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
-import { closeServer, listenOnLoopback, startDualServers } from "./dual-servers.js";
+import { loopbackPushSender, startDualServers, startWebhook } from "./dual-servers.js";
 import { askingAgent } from "./scoping-agent.js";
 
 /** What the agent needs of the OpenID provider (helpers/oidc.ts). */
@@ -79,22 +78,8 @@ function agentCard(urls: { jsonrpc: string; rest: string; grpc: string }, oidc: 
 export async function startTwoPrincipalAgent(store: TaskStore, oidc: OidcIssuer): Promise<TwoPrincipalAgent> {
   const deliveries: string[] = [];
   const failures: string[] = [];
-  const webhook = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      deliveries.push(req.url ?? "");
-      res.end();
-    });
-  });
-  const webhookPort = await listenOnLoopback(webhook);
-
-  const sender = createPushSender({
-    allowHosts: ["127.0.0.1"],
-    attempts: 2,
-    initialBackoffMs: 50,
-    timeoutMs: 5_000,
-    onError: (e) => void failures.push(`push: ${e.message}`),
-  });
+  const webhook = await startWebhook((req) => void deliveries.push(req.url ?? ""));
+  const sender = loopbackPushSender(failures);
   const handler = createTaskHandler({
     definition: A2AServiceV1_0,
     executor: askingAgent,
@@ -127,14 +112,13 @@ export async function startTwoPrincipalAgent(store: TaskStore, oidc: OidcIssuer)
     jsonrpcUrl: urls.jsonrpc,
     restUrl: urls.rest,
     grpcUrl,
-    webhookUrl: `http://127.0.0.1:${webhookPort}`,
+    webhookUrl: webhook.url,
     deliveries,
     failures,
     async close() {
       await servers.close();
       await sender.idle();
-      webhook.closeAllConnections();
-      await closeServer(webhook);
+      await webhook.close();
     },
   };
 }
