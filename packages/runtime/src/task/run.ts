@@ -128,7 +128,7 @@ function traceTurn(setup: RunSetup): TurnTrace | undefined {
 
 export async function startRun(setup: RunSetup): Promise<Run> {
   const abort = new LazyAbort();
-  const trace = traceTurn(setup);
+  let trace: TurnTrace | undefined;
   // "reads": the run looks at the state and keeps nothing.
   const unsubscribe = await setup.hub.listen(setup.tenant, setup.place.taskId, "reads", (e) => {
     trace?.event(e.event);
@@ -151,6 +151,8 @@ export async function startRun(setup: RunSetup): Promise<Run> {
   };
   // A caller that went away no longer awaits `first`; what it would have thrown is not an unhandled rejection.
   first.catch(() => undefined);
+  // Started once the run listens: a store that cannot listen fails the call before any turn is traced.
+  trace = traceTurn(setup);
   const origin = trace ? { ...setup.origin, turn: trace } : setup.origin;
   const updater = createUpdater({ ...setup, origin, onFirst: answer });
   let failed = false;
