@@ -21,6 +21,8 @@ export interface InspectOptions {
   readonly open?: string;
   /** Wait (within the load timeout) until this many operation links (`#/<tag>/<operationid>`) were rendered. */
   readonly operations?: number;
+  /** Wait (within the load timeout) until the page's text showed each of these strings. */
+  readonly shows?: readonly string[];
 }
 
 export function chromiumPath(): string;

@@ -61,20 +61,25 @@ const operationLinks = (links) => [...links].filter((l) => l.split("/").length =
 /**
  * Scrolls `page` through, collecting the in-page links and the text each step shows. The bottom counts only
  * once the page has kept its height for SETTLE_MS (Redoc renders sections as they come into view, and a
- * loaded machine renders them late) and, with `operations`, once that many operation links were seen; the
- * whole walk is bounded by LOAD_MS, so a page that never renders them all is reported as it stands.
+ * loaded machine renders them late), with `operations` once that many operation links were seen, and with
+ * `shows` once the page's text held each of those strings (the sidebar links every operation before the
+ * bottom sections are laid out); the whole walk is bounded by LOAD_MS, so a page that never renders them all
+ * is reported as it stands.
  */
-async function scrollThrough(page, operations = 0) {
+async function scrollThrough(page, operations = 0, shows = []) {
   const links = new Set();
   const texts = [];
+  const unseen = new Set(shows);
   const deadline = Date.now() + LOAD_MS;
   let settled = { height: -1, since: Date.now() };
   for (let n = 0; n < MAX_STEPS && Date.now() < deadline; n++) {
     const seen = await step(page);
     for (const h of seen.hrefs) links.add(h);
+    for (const s of unseen) if (seen.text.includes(s)) unseen.delete(s);
     texts.push(seen.text);
+    const complete = operationLinks(links) >= operations && unseen.size === 0;
     if (seen.moved || seen.height !== settled.height) settled = { height: seen.height, since: Date.now() };
-    else if (Date.now() - settled.since >= SETTLE_MS && operationLinks(links) >= operations) break;
+    else if (Date.now() - settled.since >= SETTLE_MS && complete) break;
     await pause(seen.moved ? 50 : POLL_MS);
   }
   return { links: [...links], text: texts.join("\n") };
@@ -82,12 +87,12 @@ async function scrollThrough(page, operations = 0) {
 
 /**
  * Loads `file` in a new page of `browser` (viewport `width`×`height`) and reports
- * { external, errors, links, text }; with `operations`, waits (within LOAD_MS) until that many operation links
- * were rendered; with `screenshot` (a PNG path), also writes the viewport there after clicking the sidebar entry
+ * { external, errors, links, text }; with `operations` and `shows`, waits (within LOAD_MS) until that many
+ * operation links were rendered and the text showed each string of `shows`; with `screenshot` (a PNG path), also writes the viewport there after clicking the sidebar entry
  * `open`.
  */
 export async function inspectPage(browser, file, options = {}) {
-  const { width = 1280, height = 800, screenshot, open, operations } = options;
+  const { width = 1280, height = 800, screenshot, open, operations, shows } = options;
   const page = await browser.newPage();
   const external = [];
   const errors = [];
@@ -103,7 +108,7 @@ export async function inspectPage(browser, file, options = {}) {
     page.on("console", (m) => m.type() === "error" && errors.push({ text: m.text(), url: m.location()?.url ?? "" }));
     await page.goto(pathToFileURL(file).href, { waitUntil: "load", timeout: LOAD_MS });
     await page.waitForSelector('[data-testid="search-trigger"]', { timeout: LOAD_MS });
-    const rendered = await scrollThrough(page, operations);
+    const rendered = await scrollThrough(page, operations, shows);
     if (screenshot) {
       await page.evaluate(() => window.scrollTo(0, 0));
       const labels = await page.$$('[data-testid="menu-item-label"]');
