@@ -62,7 +62,7 @@ const cases = { "1.0": casesOf(v10.A2AServiceV1_0), "0.3": casesOf(v03.A2AServic
 const fail = (version: "1.0" | "0.3", id: string): never => {
   const c = cases[version][Number(id.replace(/^(tasks\/)?case-/, ""))];
   if (!c) throw new Error(`no case ${id}`);
-  throw new A2AError(c.type, c.message);
+  throw A2AError.named(c.type, c.message);
 };
 
 const handler10: v10.A2AServiceHandler = {

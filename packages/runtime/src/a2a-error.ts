@@ -9,8 +9,10 @@
  *
  * A handler throws `new A2AError("TaskNotFoundError")`; the binding looks the
  * name up in the catalog of the version it serves. Standard JSON-RPC errors
- * (InvalidParamsError, …) use the same class. Anything else a handler throws
- * becomes InternalError, without its message.
+ * (InvalidParamsError, …) use the same class. The name is typed
+ * (A2AErrorName), so a misspelt one does not compile; a name known only at
+ * run time (a catalog entry, a peer's answer) goes through A2AError.named.
+ * Anything else a handler throws becomes InternalError, without its message.
  *
  * Access errors (override api.accessErrors: UnauthenticatedError 401,
  * PermissionDeniedError 403) keep their HTTP status on JSON-RPC too
@@ -26,27 +28,70 @@ import type { A2aServiceDefinition } from "./definition.js";
 import type { ErrorCatalogEntry, StandardErrorEntry } from "./protocol-tables.js";
 import { ERROR_INFO_TYPE_URL } from "./error-info.js";
 
+/**
+ * The names an A2AError takes: every error of the catalogs of v0.3.0 and v1.0.1 (each version's
+ * `A2AServiceErrorName` in its generated `a2a_errors.ts`), the standard JSON-RPC and access errors (its
+ * `A2AServiceStandardErrors`), and the runtime's own two: ServerError (a newer error an older version has no
+ * name for, kept with its code) and UnknownError (a peer's error that its catalog does not name).
+ * test/runtime/error-names.test.ts keeps this list equal to the generated catalogs.
+ */
+export type A2AErrorName =
+  | "TaskNotFoundError"
+  | "TaskNotCancelableError"
+  | "PushNotificationNotSupportedError"
+  | "UnsupportedOperationError"
+  | "ContentTypeNotSupportedError"
+  | "InvalidAgentResponseError"
+  | "ExtendedAgentCardNotConfiguredError"
+  | "AuthenticatedExtendedCardNotConfiguredError"
+  | "ExtensionSupportRequiredError"
+  | "VersionNotSupportedError"
+  | "JSONParseError"
+  | "InvalidRequestError"
+  | "MethodNotFoundError"
+  | "InvalidParamsError"
+  | "InternalError"
+  | "UnauthenticatedError"
+  | "PermissionDeniedError"
+  | "ServerError"
+  | "UnknownError";
+
+export interface A2AErrorOptions {
+  readonly metadata?: Readonly<Record<string, string>>;
+  /** v0.3 JSON-RPC free-form data; v1.0 carries ErrorInfo instead. */
+  readonly data?: unknown;
+  /** The wire code when it is known (errors read from a peer). */
+  readonly code?: number;
+  readonly reason?: string;
+  readonly domain?: string;
+  /** HTTP status to answer with instead of the catalog's (e.g. 413 for an oversized body). */
+  readonly httpStatus?: number;
+  /** Response headers for the HTTP bindings, e.g. WWW-Authenticate on UnauthenticatedError. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
 export class A2AError extends Error {
   override name = "A2AError";
+  /** The error's name: an A2AErrorName, or the name a catalog or a peer gave (A2AError.named). */
+  readonly type: string;
+
   constructor(
     /** Catalog name, e.g. "TaskNotFoundError", or a standard one such as "InvalidParamsError". */
-    readonly type: string,
+    type: A2AErrorName,
     message?: string,
-    readonly options: {
-      readonly metadata?: Readonly<Record<string, string>>;
-      /** v0.3 JSON-RPC free-form data; v1.0 carries ErrorInfo instead. */
-      readonly data?: unknown;
-      /** The wire code when it is known (errors read from a peer). */
-      readonly code?: number;
-      readonly reason?: string;
-      readonly domain?: string;
-      /** HTTP status to answer with instead of the catalog's (e.g. 413 for an oversized body). */
-      readonly httpStatus?: number;
-      /** Response headers for the HTTP bindings, e.g. WWW-Authenticate on UnauthenticatedError. */
-      readonly headers?: Readonly<Record<string, string>>;
-    } = {},
+    readonly options: A2AErrorOptions = {},
   ) {
     super(message ?? type);
+    this.type = type;
+  }
+
+  /**
+   * An error by a name known only at run time: a catalog entry's, or one a peer answered with. The name is
+   * kept as given; the bindings look it up in the catalog of the version they serve, as any other.
+   */
+  static named(type: string, message?: string, options: A2AErrorOptions = {}): A2AError {
+    // The one name not checked at compile time: it comes from a table or from the wire.
+    return new A2AError(type as A2AErrorName, message, options);
   }
 
   /** The JSON-RPC code: set on errors a client read from a peer; else the one given, if any. */

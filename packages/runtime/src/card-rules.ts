@@ -73,7 +73,7 @@ function rulesOfCard(def: A2aServiceDefinition, card: object, option: readonly s
     refusal(op) {
       const rule = op.capability;
       if (!rule || !undeclared.has(rule)) return undefined;
-      return new A2AError(
+      return A2AError.named(
         rule.undeclared,
         `${op.name} needs ${rule.declaredBy}, which the agent card does not declare`,
       );

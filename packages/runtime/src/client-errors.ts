@@ -77,7 +77,7 @@ export function errorFromWire(def: A2aServiceDefinition, wire: WireError): A2AEr
       : undefined;
   const type = byReason?.name ?? byCode?.name ?? "UnknownError";
   const code = byReason?.jsonrpcCode ?? wire.code;
-  return new A2AError(type, wire.message, {
+  return A2AError.named(type, wire.message, {
     ...(code !== undefined ? { code } : {}),
     ...(wire.reason !== undefined ? { reason: wire.reason } : {}),
     ...(wire.domain !== undefined ? { domain: wire.domain } : {}),

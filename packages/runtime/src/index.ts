@@ -45,6 +45,8 @@ export type {
 export type { InputRule } from "./validate.js";
 export {
   A2AError,
+  type A2AErrorName,
+  type A2AErrorOptions,
   A2ATransportError,
   A2A_DOMAIN,
   toJsonRpcError,

@@ -21,7 +21,8 @@ type AnyMethod = (this: unknown, request: unknown, context: HandlerContext) => u
 function call(handler: unknown, op: OperationInfo, input: Message, context: HandlerContext): unknown {
   const fn = (handler as Record<string, unknown>)[op.localName];
   if (typeof fn !== "function") {
-    throw new A2AError(op.capability?.unimplemented ?? "UnsupportedOperationError", `${op.name} is not implemented`);
+    const name = op.capability?.unimplemented ?? "UnsupportedOperationError";
+    throw A2AError.named(name, `${op.name} is not implemented`);
   }
   const problem = op.checkRequest?.(input, context.binding);
   if (problem) throw invalidRequest(op, context.binding, problem);

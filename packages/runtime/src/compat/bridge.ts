@@ -237,7 +237,7 @@ function renameError(o: AnyBridge, e: unknown): unknown {
     newer.standardErrors.find((x) => x.name === e.type)?.code;
   const same = older.errors.find((x) => x.jsonrpcCode === code) ?? older.standardErrors.find((x) => x.code === code);
   if (same)
-    return new A2AError(same.name, e.message !== e.type ? e.message : undefined, {
+    return A2AError.named(same.name, e.message !== e.type ? e.message : undefined, {
       ...e.options,
       ...(code !== undefined ? { code } : {}),
     });

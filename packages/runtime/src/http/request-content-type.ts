@@ -26,6 +26,6 @@ export function contentTypeCheck(accept: readonly string[], error: string, code?
     const type = (header ?? "").split(";")[0]!.trim().toLowerCase();
     if (type !== "" && accept.includes(type)) return undefined;
     const problem = type === "" ? "Content-Type is missing" : `Content-Type ${type} is not supported`;
-    return new A2AError(error, `${problem}; ${send}`, options);
+    return A2AError.named(error, `${problem}; ${send}`, options);
   };
 }

@@ -28,7 +28,7 @@ import { INTERRUPTED_STATES, TERMINAL_STATES, type TaskState } from "./a2a-types
 
 /** The refusal of a message to a task that is working on an earlier one; `busyError` is the catalog name. */
 export function busyTaskError(busyError: string, taskId: string): A2AError {
-  return new A2AError(
+  return A2AError.named(
     busyError,
     `Task ${taskId} is working on an earlier message; send the next one when it is input-required or auth-required`,
   );
