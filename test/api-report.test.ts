@@ -33,6 +33,20 @@ describe("API report", () => {
     expect(samples.filter((p) => p.endsWith("_pb.ts") || p.includes("/google/"))).toEqual([]);
   });
 
+  it("the runtime's main entry holds what users write against, at most 60 names; /protocol the rest", () => {
+    const report = buildReports(repoRoot).get("api/runtime.api.md") ?? "";
+    const countOf = (heading: string) => {
+      const at = report.indexOf(`## \`${heading}\``);
+      return Number(/\n\n(\d+) exports?[;.]/.exec(report.slice(at))?.[1]);
+    };
+    expect(countOf("@protoc-gen-a2a/runtime")).toBeLessThanOrEqual(60);
+    expect(countOf("@protoc-gen-a2a/runtime/protocol")).toBeGreaterThan(0);
+    expect(reportSpecs(repoRoot)[0]?.modules[1]).toEqual({
+      heading: "@protoc-gen-a2a/runtime/protocol",
+      path: "packages/runtime/src/protocol.ts",
+    });
+  });
+
   it("shows each export's kind and signature, sorted, and the local types they name", () => {
     const root = demoProject();
     const report = buildReports(root, [demoSpec]).get("api/demo.api.md");

@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { create, equals, fromJson, toJson, type Message } from "@bufbuild/protobuf";
-import { CompatJsonError } from "@protoc-gen-a2a/runtime";
+import { CompatJsonError } from "@protoc-gen-a2a/runtime/protocol";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { a2aCompat, toOlderJson } from "../generated-samples/a2a_compat.js";
 import * as v10 from "../generated-samples/v1.0.1/a2a_pb.js";

@@ -23,7 +23,8 @@ import { Ajv } from "ajv";
 import { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
-import { A2ATransportError, CompatJsonError, nodeHttpListener, type Loss } from "@protoc-gen-a2a/runtime";
+import { A2ATransportError, nodeHttpListener, type Loss } from "@protoc-gen-a2a/runtime";
+import { CompatJsonError } from "@protoc-gen-a2a/runtime/protocol";
 import { PART_LEFT_OUT } from "@protoc-gen-a2a/runtime/compat-json";
 import {
   a2aCompat,

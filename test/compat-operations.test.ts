@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { A2AError, createDualVersionHttpHandler, nodeHttpListener } from "@protoc-gen-a2a/runtime";
+import { A2AError, nodeHttpListener } from "@protoc-gen-a2a/runtime";
+import { createDualVersionHttpHandler } from "@protoc-gen-a2a/runtime/protocol";
 import { a2aOperations, bridgeToOlder } from "../generated-samples/a2a_compat.js";
 import { A2AServiceV1_0, type A2AServiceHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
 import { createEchoHandler } from "../examples/echo-agent/echo-handler.js";

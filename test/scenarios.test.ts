@@ -9,7 +9,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { A2AError, ErrorInfoSchema, nodeHttpListener, selectInterface } from "@protoc-gen-a2a/runtime";
+import { A2AError, nodeHttpListener } from "@protoc-gen-a2a/runtime";
+import { ErrorInfoSchema, selectInterface } from "@protoc-gen-a2a/runtime/protocol";
 import {
   createA2AServiceClientForCard,
   createA2AServiceHttpHandler,

@@ -4,7 +4,7 @@
 // @generated from file v0.3.0/a2a.proto (package a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { ErrorCatalogEntry, StandardErrorEntry } from "@protoc-gen-a2a/runtime";
+import type { ErrorCatalogEntry, StandardErrorEntry } from "@protoc-gen-a2a/runtime/protocol";
 
 // Errors of a2a.v1.A2AService, protocol 0.3.
 

@@ -5,10 +5,11 @@
 /* eslint-disable */
 
 import type { Transport } from "@connectrpc/connect";
-import type { GrpcClientOptions, GrpcRoutes, GrpcRoutesOptions } from "@protoc-gen-a2a/runtime";
-import { createGrpcClient, grpcRoutes } from "@protoc-gen-a2a/runtime";
+import type { GrpcClientOptions } from "@protoc-gen-a2a/runtime";
 import type { A2AServiceClient } from "./a2a_a2a.js";
 import { A2AServiceV0_3 } from "./a2a_a2a.js";
+import type { GrpcRoutes, GrpcRoutesOptions } from "@protoc-gen-a2a/runtime/protocol";
+import { createGrpcClient, grpcRoutes } from "@protoc-gen-a2a/runtime/protocol";
 import type { A2AService } from "./a2a_pb.js";
 
 // gRPC client and server for a2a.v1.A2AService.

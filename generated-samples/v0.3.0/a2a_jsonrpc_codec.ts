@@ -7,7 +7,8 @@
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { At } from "@protoc-gen-a2a/runtime/compat-json";
 import { at, eachJson, invalid, isJsonObject, jsonRpcCodec, lose, mapJson, mergeJson, nameId, PART_LEFT_OUT, partKindOf, pathOf, preview, refuse, refuseKind, resourceName, setKey, withType } from "@protoc-gen-a2a/runtime/compat-json";
-import type { JsonRpcCodec, Loss } from "@protoc-gen-a2a/runtime";
+import type { Loss } from "@protoc-gen-a2a/runtime";
+import type { JsonRpcCodec } from "@protoc-gen-a2a/runtime/protocol";
 
 // The a2a.json codec of a2a.v1.A2AService's JSON-RPC binding, protocol 0.3.
 

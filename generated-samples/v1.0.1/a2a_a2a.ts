@@ -5,8 +5,9 @@
 /* eslint-disable */
 
 import type { A2aClient, A2aHandler, A2aServiceDefinition, CardInterface, ClientForCardOptions, CoreHandler, HttpHandlerOptions } from "@protoc-gen-a2a/runtime";
-import { createA2aHttpHandler, createClientForCard, defineA2aService } from "@protoc-gen-a2a/runtime";
+import { createClientForCard } from "@protoc-gen-a2a/runtime";
 import { A2AService } from "./a2a_pb.js";
+import { createA2aHttpHandler, defineA2aService } from "@protoc-gen-a2a/runtime/protocol";
 import { A2AServiceRouteAliases, A2AServiceRoutes } from "./a2a_routes.js";
 import { A2AServiceErrors, A2AServiceStandardErrors } from "./a2a_errors.js";
 

@@ -4,7 +4,7 @@
 // @generated from file v1.0.1/a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { ErrorCatalogEntry, StandardErrorEntry } from "@protoc-gen-a2a/runtime";
+import type { ErrorCatalogEntry, StandardErrorEntry } from "@protoc-gen-a2a/runtime/protocol";
 
 // Errors of lf.a2a.v1.A2AService, protocol 1.0.
 

@@ -8,7 +8,7 @@
  *                    zero, messages their own `kind` and always-emitted fields
  */
 import { ScalarType, type DescField, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
-import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
+import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 
 /** The dialect JSON of `field` of `message` at its default, as the dialect codec writes it. */
 export function dialectDefault(message: DescMessage, field: string, dialect: JsonRpcDialect): JsonValue {

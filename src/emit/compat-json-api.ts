@@ -10,7 +10,7 @@
  */
 import type { DescMessage } from "@bufbuild/protobuf";
 import type { GeneratedFile, Printable } from "@bufbuild/protoplugin";
-import { runtimeModule } from "./routes-module.js";
+import { runtimeModule } from "./runtime-entries.js";
 import { importShape } from "./shape-imports.js";
 
 export interface CompatJsonApi {

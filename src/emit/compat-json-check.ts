@@ -12,7 +12,7 @@ import type { PlanStep } from "../compat/compat-plan.js";
 import { wholeRule } from "./compat-json-dialect.js";
 import type { DescFile } from "@bufbuild/protobuf";
 import type { CompatPlan } from "../compat/compat-plan.js";
-import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
+import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import type { Problems } from "../generation-error.js";
 import { isUnion, mapCopy, pairEnv, type Dir, type JsonEnv, type Pair, type PairEnv } from "./compat-json-env.js";
 import { copyable, field, messageOf, valueKind } from "./compat-json-fields.js";

@@ -6,7 +6,7 @@
  * function gives the body of the pair's conversion in one direction, as code.
  */
 import type { DescMessage } from "@bufbuild/protobuf";
-import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
+import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import type { PlanPair } from "../compat/compat-plan.js";
 import {
   assign,

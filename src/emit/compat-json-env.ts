@@ -9,7 +9,7 @@
 import { ScalarType, type DescField, type DescFile, type DescMessage } from "@bufbuild/protobuf";
 import { nestedTypes } from "@bufbuild/protobuf/reflect";
 import type { GeneratedFile } from "@bufbuild/protoplugin";
-import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
+import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import type { CompatPlan, PlanPair } from "../compat/compat-plan.js";
 import {
   code,
@@ -28,12 +28,11 @@ import {
 import { indented, packed, widthOf } from "./code-layout.js";
 import type { Resource } from "./compat-json-transforms.js";
 import { lowerFirstWord } from "./names.js";
-import { runtimeModule } from "./routes-module.js";
+import { compatJsonModule, runtimeModule } from "./runtime-entries.js";
 import { paramNames } from "./unused-params.js";
 import { importShape } from "./shape-imports.js";
 
 /** The helpers the generated conversions call (packages/runtime/src/compat/compat-json.ts). */
-export const compatJsonModule = `${runtimeModule}/compat-json`;
 
 export type Dir = "toNewer" | "toOlder";
 

@@ -10,7 +10,7 @@
  *   set    whether isFieldSet would say the field is set
  */
 import { ScalarType, type DescEnum, type DescEnumValue, type DescField, type DescMessage } from "@bufbuild/protobuf";
-import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
+import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import { fieldZero, IMPLICIT } from "./compat-proto-values.js";
 
 export { IMPLICIT };

@@ -28,13 +28,14 @@
  */
 import type { DescFile } from "@bufbuild/protobuf";
 import type { GeneratedFile, Printable } from "@bufbuild/protoplugin";
-import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
+import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import type { CompatPlan } from "../compat/compat-plan.js";
 import { printCompatJsonApi, type CompatJsonApi } from "./compat-json-api.js";
 import { checkPairs } from "./compat-json-check.js";
 import { decodeFn } from "./compat-json-decode.js";
 import { encodeFn } from "./compat-json-encode.js";
-import { compatJsonModule, createEnv, decName, encName } from "./compat-json-env.js";
+import { createEnv, decName, encName } from "./compat-json-env.js";
+import { compatJsonModule } from "./runtime-entries.js";
 
 export interface CompatJsonInputs {
   readonly newer: DescFile;

@@ -20,7 +20,7 @@ import { params, prose } from "./code-layout.js";
 import { printLiteral } from "./literal.js";
 import { emitProtoConversions } from "./compat-proto-module.js";
 import { printPreamble } from "./preamble.js";
-import { runtimeModule } from "./routes-module.js";
+import { protocolModule, runtimeModule, taskModule } from "./runtime-entries.js";
 import { emitCompatJson, type CompatJsonInputs } from "./compat-json-module.js";
 
 /** protoc-gen-es names a file's descriptor `file_` + its path without `.proto`, other characters as "_". */
@@ -154,7 +154,10 @@ function moduleCtx(
   const typeOf = (
     generic: "A2aHandler" | "A2aClient" | "BridgedHandler" | "JsonRpcClient",
     def: Printable,
-  ): Printable[] => [f.import(generic, runtimeModule, true), "<(typeof ", def, ')["service"]>'];
+  ): Printable[] => {
+    const entry = generic === "A2aHandler" || generic === "A2aClient" ? runtimeModule : protocolModule;
+    return [f.import(generic, entry, true), "<(typeof ", def, ')["service"]>'];
+  };
   return {
     f,
     target,
@@ -179,14 +182,14 @@ function printDeclarations(c: ModuleCtx): void {
   f.print(
     f.export("declare const", "a2aOperationPairs"),
     ": readonly ",
-    f.import("OperationPair", runtimeModule, true),
+    f.import("OperationPair", protocolModule, true),
     "[];",
   );
   f.print(...bridgeSig(c, "bridgeToOlder", ["handler", c.newerHandler], c.olderSide, ";"));
   f.print(
     f.export("declare const", "a2aOperations"),
     ": ",
-    f.import("OperationCorrespondence", runtimeModule, true),
+    f.import("OperationCorrespondence", protocolModule, true),
     ";",
   );
   f.print(...bridgeSig(c, "clientForOlder", ["client", c.olderClient], c.newerClient, ";"));
@@ -202,16 +205,16 @@ function printOperations(c: ModuleCtx, operations: readonly OperationPair[]): vo
   f.print(f.jsDoc(`Each ${plan.older} operation and the ${plan.newer} operation it corresponds to.`));
   f.print(
     f.export("const", "a2aOperationPairs"),
-    ...(typed ? [": readonly ", f.import("OperationPair", runtimeModule, true), "[]"] : []),
+    ...(typed ? [": readonly ", f.import("OperationPair", protocolModule, true), "[]"] : []),
     ` = ${printLiteral(operations)};`,
   );
   f.print();
   f.print(f.jsDoc(`Each operation's names in both versions and every binding: JSON-RPC methods, routes, gRPC paths.`));
   f.print(
     f.export("const", "a2aOperations"),
-    ...(typed ? [": ", f.import("OperationCorrespondence", runtimeModule, true)] : []),
+    ...(typed ? [": ", f.import("OperationCorrespondence", protocolModule, true)] : []),
     " = ",
-    f.import("operationCorrespondence", runtimeModule),
+    f.import("operationCorrespondence", protocolModule),
     "(\n  ",
     c.olderDef,
     ", ",
@@ -303,7 +306,7 @@ function printClientForCard(c: ModuleCtx): void {
 function printCreate(c: ModuleCtx, create: string, wrapped: "handler" | "client"): void {
   const { f } = c;
   const json: Printable[] = c.jsonTable ? [", json: ", c.jsonTable] : [];
-  f.print("  return ", f.import(create, runtimeModule), "({");
+  f.print("  return ", f.import(create, protocolModule), "({");
   f.print("    older: ", c.olderDef, ", newer: ", c.newerDef, `, ${wrapped}, converter: `, c.converter, ",");
   f.print("    operations: a2aOperationPairs", json, ", ...(onLoss ? { onLoss } : {}),");
   f.print("  });");
@@ -312,7 +315,7 @@ function printCreate(c: ModuleCtx, create: string, wrapped: "handler" | "client"
 
 /** `dualVersionHttpHandler`: both versions at the same URLs from the newer handler, bridged by bridgeToOlder. */
 function emitDualVersion(f: GeneratedFile, target: "ts" | "js" | "dts", newerDef: Printable, handler: Printable[]) {
-  const shared = f.import("DualVersionSharedOptions", runtimeModule, true);
+  const shared = f.import("DualVersionSharedOptions", protocolModule, true);
   const core = f.import("CoreHandler", runtimeModule, true);
   if (target === "dts") {
     f.print(
@@ -350,7 +353,7 @@ function emitDualVersion(f: GeneratedFile, target: "ts" | "js" | "dts", newerDef
         )
       : [head, "(handler, options) {"]),
   );
-  f.print("  return ", f.import("createDualVersionHttpHandler", runtimeModule), "({");
+  f.print("  return ", f.import("createDualVersionHttpHandler", protocolModule), "({");
   f.print("    ...options,");
   f.print("    newer: { definition: ", newerDef, ", handler },");
   f.print("    older: bridgeToOlder(handler, options?.onLoss),");
@@ -364,7 +367,7 @@ function emitDualVersion(f: GeneratedFile, target: "ts" | "js" | "dts", newerDef
  */
 function printPushPayloads(c: ModuleCtx, version: string): void {
   const { f, plan } = c;
-  const payloads = f.import("PushPayload", `${runtimeModule}/task`, true);
+  const payloads = f.import("PushPayload", taskModule, true);
   const record: Printable[] = ["Readonly<Record<string, ", payloads, ">>"];
   f.print();
   f.print(

@@ -24,12 +24,14 @@ import {
 import { packed } from "./code-layout.js";
 import { enumTable, lit, type EnumTable } from "./compat-proto-values.js";
 import { wrappedName, wrappedToNewer, wrappedToOlder, type WrappedPair } from "./compat-proto-wrapped.js";
-import { runtimeModule } from "./routes-module.js";
+import { compatJsonModule, protocolModule, runtimeModule } from "./runtime-entries.js";
 import { importShape } from "./shape-imports.js";
 
 /** Helpers from the runtime's generated-code entry point; the others come from its main one. */
 const compatJsonHelpers = new Set(["at", "At", "eachTo", "lose", "valueJson", "valueOf"]);
 const runtimeTypes = new Set(["At", "Loss", "Converter"]);
+/** The helpers users also write against: from the main entry; the rest from /protocol. */
+const userFacing = new Set(["Loss", "Converter"]);
 
 interface Written {
   readonly functions: readonly {
@@ -134,7 +136,7 @@ export function emitProtoConversions(
   const rt = (name: string) =>
     f.import(
       name,
-      compatJsonHelpers.has(name) ? `${runtimeModule}/compat-json` : runtimeModule,
+      compatJsonHelpers.has(name) ? compatJsonModule : userFacing.has(name) ? runtimeModule : protocolModule,
       runtimeTypes.has(name),
     );
   const shape = (d: DescMessage): Printable => {

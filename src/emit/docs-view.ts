@@ -7,7 +7,7 @@ import type { ResolvedApi, ResolvedOperation } from "../model/resolve-api.js";
 import { MAX_OVERLAPS_PER_ROUTE } from "../model/route-table.js";
 import { findVersionOverlaps } from "./version-overlaps.js";
 import type { CompatPlan, PlanStep } from "../compat/compat-plan.js";
-import type { Route } from "@protoc-gen-a2a/runtime";
+import type { Route } from "@protoc-gen-a2a/runtime/protocol";
 import type { SourceTable } from "./sources.js";
 
 const code = (s: string) => "`" + s + "`";

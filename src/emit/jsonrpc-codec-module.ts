@@ -10,11 +10,11 @@
 import type { DescEnum, DescFile, DescMessage } from "@bufbuild/protobuf";
 import { nestedTypes } from "@bufbuild/protobuf/reflect";
 import type { GeneratedFile, Schema } from "@bufbuild/protoplugin";
-import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
+import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import { printLiteral } from "./literal.js";
 import { printPreamble } from "./preamble.js";
-import { runtimeModule } from "./routes-module.js";
-import { codecCtx, compatJsonModule, type CodecCtx } from "./jsonrpc-codec-rules.js";
+import { compatJsonModule, protocolModule } from "./runtime-entries.js";
+import { codecCtx, type CodecCtx } from "./jsonrpc-codec-rules.js";
 import { encoderName, enumOfField, printEncoder, printEnumEncoder, printPartWriters } from "./jsonrpc-codec-encode.js";
 import { decoderName, printDecoder, printEnumDecoder, printFileReader } from "./jsonrpc-codec-decode.js";
 
@@ -41,7 +41,7 @@ export function emitJsonRpcCodec(
   printPreamble(f, schema, protoFile);
   f.print(`// ${inputs.what}`);
   f.print();
-  const codecType = f.import("JsonRpcCodec", runtimeModule, true);
+  const codecType = f.import("JsonRpcCodec", protocolModule, true);
   if (target === "dts") {
     f.print(f.jsDoc(codecDoc));
     f.print(f.export("declare const", inputs.name), ": ", codecType, ";");

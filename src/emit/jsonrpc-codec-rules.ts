@@ -10,8 +10,8 @@
  */
 import type { DescField, DescMessage } from "@bufbuild/protobuf";
 import type { GeneratedFile, ImportSymbol, Printable } from "@bufbuild/protoplugin";
-import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
-import { runtimeModule } from "./routes-module.js";
+import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
+import { compatJsonModule, runtimeModule } from "./runtime-entries.js";
 import { paramNames } from "./unused-params.js";
 
 /** One field as the dialect writes it. */
@@ -64,7 +64,6 @@ export interface CodecCtx {
 }
 
 /** The runtime module whose helpers the codec calls (packages/runtime/src/compat/compat-json.ts). */
-export const compatJsonModule = `${runtimeModule}/compat-json`;
 
 export function codecCtx(f: GeneratedFile, typed: boolean, dialect: JsonRpcDialect, messages: DescMessage[]): CodecCtx {
   const rules = new Map<string, MessageRules>();

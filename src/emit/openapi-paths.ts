@@ -13,7 +13,7 @@
  * entries that target it (`x-a2a-overrides`: id and target, its tenant rule included; the document's list
  * gives their sources and decisions) and its route's facts (`x-a2a-route`).
  */
-import type { Route } from "@protoc-gen-a2a/runtime";
+import type { Route } from "@protoc-gen-a2a/runtime/protocol";
 import type { AppliedOverride, BindingModel, FieldModel, MessageModel } from "../model/model-types.js";
 import type { TemplateSegment } from "../model/path-template.js";
 import type { ResolvedApi, ResolvedOperation } from "../model/resolve-api.js";

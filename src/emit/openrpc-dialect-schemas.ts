@@ -17,7 +17,7 @@
  */
 import type { FieldModel, MessageModel } from "../model/model-types.js";
 import type { ResolvedApi } from "../model/resolve-api.js";
-import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
+import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import { compact, type Tree, type TreeObject } from "./doc-tree.js";
 import { SchemaComponents } from "./schema-components.js";
 import { wellKnownSchema } from "./protojson-schemas.js";

@@ -8,12 +8,11 @@
  * file and the routes page, not in the module, which the runtime loads.
  */
 import type { GeneratedFile, Schema } from "@bufbuild/protoplugin";
-import type { Route, RouteQueryField } from "@protoc-gen-a2a/runtime";
+import type { Route, RouteQueryField } from "@protoc-gen-a2a/runtime/protocol";
 import type { ResolvedApi } from "../model/resolve-api.js";
 import { inlineLiteral, printLiteral, type LiteralNames } from "./literal.js";
 import { printPreamble } from "./preamble.js";
-
-export const runtimeModule = "@protoc-gen-a2a/runtime";
+import { protocolModule } from "./runtime-entries.js";
 
 export function routesJson(model: ResolvedApi): string {
   const table = model.routeTable;
@@ -47,7 +46,7 @@ export function emitRoutesModule(
   f.print(`// HTTP bindings of ${model.service.fullName}, ordered by match priority.`);
   f.print();
   const name = model.service.name;
-  const routeType = f.import("Route", runtimeModule, true);
+  const routeType = f.import("Route", protocolModule, true);
   if (target === "dts") {
     f.print(f.export("declare const", `${name}Routes`), `: readonly `, routeType, `[];`);
     f.print(f.export("declare const", `${name}RouteAliases`), `: readonly `, routeType, `[];`);
@@ -73,7 +72,7 @@ export function emitRoutesModule(
   f.print(f.export("const", `${name}RouteAliases`), ...routes(table.aliases));
 }
 
-const queryType = (f: GeneratedFile) => f.import("RouteQueryField", runtimeModule, true);
+const queryType = (f: GeneratedFile) => f.import("RouteQueryField", protocolModule, true);
 
 /**
  * Every distinct query parameter of the routes, named by its JSON name (a second

@@ -21,7 +21,7 @@ import { inputRules } from "./input-rules.js";
 import { printLiteral, printMembers } from "./literal.js";
 import { definitionName, lowerFirstWord } from "./names.js";
 import { printPreamble } from "./preamble.js";
-import { runtimeModule } from "./routes-module.js";
+import { protocolModule, runtimeModule } from "./runtime-entries.js";
 import { emitJsonRpcCodec } from "./jsonrpc-codec-module.js";
 
 type Target = "ts" | "js" | "dts";
@@ -32,19 +32,17 @@ interface Ctx {
   readonly name: string;
   /** The exported name of the service's definition (names.ts). */
   readonly definition: string;
+  /** A name of the runtime's main entry (runtime-entries.ts). */
   readonly rt: (symbol: string, typeOnly?: boolean) => ImportSymbol;
+  /** A name of the runtime's /protocol entry. */
+  readonly proto: (symbol: string, typeOnly?: boolean) => ImportSymbol;
   readonly local: (symbol: string, module: string, typeOnly?: boolean) => ImportSymbol;
 }
 
 const data = (v: unknown) => printLiteral(v);
 
 /** A runtime options type of the service (`Name<typeof Service>`): a server's options but the definition. */
-const optionsOf = (c: Ctx, name: string): Printable[] => [
-  c.rt(name, true),
-  "<typeof ",
-  c.local(c.name, "pb", true),
-  ">",
-];
+const optionsOf = (c: Ctx, type: ImportSymbol): Printable[] => [type, "<typeof ", c.local(c.name, "pb", true), ">"];
 
 export function emitStubs(schema: Schema<object>, target: Target, base: string, model: ResolvedApi): void {
   const ext = target === "dts" ? ".d.ts" : "." + target;
@@ -59,6 +57,7 @@ export function emitStubs(schema: Schema<object>, target: Target, base: string, 
       name: model.service.name,
       definition: definitionName(model.service.name, model.protocolVersion),
       rt: (symbol, typeOnly = false) => f.import(symbol, runtimeModule, typeOnly),
+      proto: (symbol, typeOnly = false) => f.import(symbol, protocolModule, typeOnly),
       local: (symbol, module, typeOnly = false) => f.import(symbol, `./${base}_${module}.js`, typeOnly),
     };
   };
@@ -125,8 +124,8 @@ function forward(
 }
 
 function errorsModule(c: Ctx, m: ResolvedApi): void {
-  const entry = c.rt("ErrorCatalogEntry", true);
-  const standard = c.rt("StandardErrorEntry", true);
+  const entry = c.proto("ErrorCatalogEntry", true);
+  const standard = c.proto("StandardErrorEntry", true);
   c.f.print(
     c.f.jsDoc(`A2A errors of this version: JSON-RPC code, gRPC status, HTTP status, ErrorInfo reason and domain.`),
   );
@@ -186,7 +185,7 @@ function definitionModule(c: Ctx, m: ResolvedApi): void {
     c.definition,
     [defType, "<typeof ", service, ">"],
     [
-      c.rt("defineA2aService"),
+      c.proto("defineA2aService"),
       "(",
       service,
       ", {\n",
@@ -229,9 +228,9 @@ function definitionModule(c: Ctx, m: ResolvedApi): void {
     "One HTTP handler for an agent: the agent card, JSON-RPC and HTTP+JSON. " +
       "Wrap it with nodeHttpListener or fetchHandler.",
     `create${c.name}HttpHandler`,
-    [["options", optionsOf(c, "HttpHandlerOptions")]],
+    [["options", optionsOf(c, c.rt("HttpHandlerOptions", true))]],
     [c.rt("CoreHandler", true)],
-    [c.rt("createA2aHttpHandler"), "({ ...options, definition: ", c.definition, " })"],
+    [c.proto("createA2aHttpHandler"), "({ ...options, definition: ", c.definition, " })"],
   );
 }
 
@@ -244,16 +243,16 @@ function jsonrpcModule(c: Ctx): void {
     `create${c.name}JsonRpcClient`,
     [["options", [c.rt("A2aClientOptions", true)]]],
     // The same calls on JSON, for the version bridge (clientForOlder): a typed property, not a hidden one.
-    [client, " & { readonly jsonrpc: ", c.rt("JsonRpcCalls", true), " }"],
-    [c.rt("createJsonRpcClient"), "(", def, ", options)"],
+    [client, " & { readonly jsonrpc: ", c.proto("JsonRpcCalls", true), " }"],
+    [c.proto("createJsonRpcClient"), "(", def, ", options)"],
   );
   forward(
     c,
     `A JSON-RPC endpoint (POST) serving the handler, and jsonrpcOperations on JSON (a version bridge's).`,
     `create${c.name}JsonRpcHandler`,
-    [["options", optionsOf(c, "JsonRpcHandlerOptions")]],
+    [["options", optionsOf(c, c.proto("JsonRpcHandlerOptions", true))]],
     [c.rt("CoreHandler", true)],
-    [c.rt("createJsonRpcHandler"), "({ ...options, definition: ", def, " })"],
+    [c.proto("createJsonRpcHandler"), "({ ...options, definition: ", def, " })"],
   );
 }
 
@@ -266,18 +265,18 @@ function restModule(c: Ctx): void {
     `create${c.name}RestClient`,
     [["options", [c.rt("A2aClientOptions", true)]]],
     [client],
-    [c.rt("createRestClient"), "(", def, ", options)"],
+    [c.proto("createRestClient"), "(", def, ", options)"],
   );
   forward(
     c,
     `The HTTP+JSON routes, under basePath, serving the handler.`,
     `create${c.name}RestHandler`,
     [
-      ["options", optionsOf(c, "RestHandlerOptions")],
+      ["options", optionsOf(c, c.proto("RestHandlerOptions", true))],
       ["basePath", ["string"]],
     ],
     [c.rt("CoreHandler", true)],
-    [c.rt("createRestHandler"), "({ ...options, definition: ", def, " }, basePath)"],
+    [c.proto("createRestHandler"), "({ ...options, definition: ", def, " }, basePath)"],
   );
 }
 
@@ -293,16 +292,16 @@ function grpcModule(c: Ctx): void {
       ["options", [c.rt("GrpcClientOptions", true)]],
     ],
     [client],
-    [c.rt("createGrpcClient"), "(", def, ", transport, options)"],
+    [c.proto("createGrpcClient"), "(", def, ", transport, options)"],
   );
   forward(
     c,
     "Registers the service on a connect router, e.g. " +
       `connectNodeAdapter({ routes: ${lowerFirstWord(c.name)}GrpcRoutes({ handler }), grpc: true }).`,
     `${lowerFirstWord(c.name)}GrpcRoutes`,
-    [["options", optionsOf(c, "GrpcRoutesOptions")]],
-    [c.rt("GrpcRoutes", true)],
-    [c.rt("grpcRoutes"), "({ ...options, definition: ", def, " })"],
+    [["options", optionsOf(c, c.proto("GrpcRoutesOptions", true))]],
+    [c.proto("GrpcRoutes", true)],
+    [c.proto("grpcRoutes"), "({ ...options, definition: ", def, " })"],
   );
 }
 

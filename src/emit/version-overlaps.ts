@@ -12,7 +12,7 @@
  * both (route-table.ts `witness`). Each pair is listed once, with an example
  * path and the newer route's variables that the older route's literals fill.
  */
-import type { Route } from "@protoc-gen-a2a/runtime";
+import type { Route } from "@protoc-gen-a2a/runtime/protocol";
 import { type RouteTable, witness } from "../model/route-table.js";
 
 export interface VersionOverlap {

@@ -15,7 +15,7 @@
  * fields when body is not "*". Query names are the JSON (camelCase) names,
  * following the A2A specification §11.5.
  */
-import type { RouteQueryField, RouteVariable } from "@protoc-gen-a2a/runtime";
+import type { RouteQueryField, RouteVariable } from "@protoc-gen-a2a/runtime/protocol";
 import type { BindingModel, FieldModel, MessageModel } from "./model-types.js";
 import { flattenTemplate, parsePathTemplate, TemplateSyntaxError, type PathTemplate } from "./path-template.js";
 import type { Problems } from "../generation-error.js";

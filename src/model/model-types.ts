@@ -5,7 +5,7 @@
  * default applied once). Emitters read the resolved model only.
  */
 import type { PathTemplate } from "./path-template.js";
-import type { RouteQueryField, RouteVariable } from "@protoc-gen-a2a/runtime";
+import type { RouteQueryField, RouteVariable } from "@protoc-gen-a2a/runtime/protocol";
 import type {
   CapabilityTable,
   DualVersionRule,
@@ -19,7 +19,7 @@ import type {
   StandardErrorEntry,
   StreamStart,
   TaskTurns,
-} from "@protoc-gen-a2a/runtime";
+} from "@protoc-gen-a2a/runtime/protocol";
 
 export type {
   DualVersionRule,

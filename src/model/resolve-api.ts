@@ -10,7 +10,7 @@
  * message's fields). What an override may leave out because the service does not have it (tenant field,
  * dialect, capabilities, …) is null, the runtime tables' own "none".
  */
-import type { CapabilityTable } from "@protoc-gen-a2a/runtime";
+import type { CapabilityTable } from "@protoc-gen-a2a/runtime/protocol";
 import type {
   ApiModel,
   DualVersionRule,

@@ -18,7 +18,7 @@
  * could never be reached, so generation stops.
  */
 import type { ApiModel, BindingModel, OperationModel } from "./model-types.js";
-import type { Route, RouteOverlap } from "@protoc-gen-a2a/runtime";
+import type { Route, RouteOverlap } from "@protoc-gen-a2a/runtime/protocol";
 import type { Problems } from "../generation-error.js";
 
 const rank = (seg: string | undefined) => (seg === undefined ? 1.5 : seg === "**" ? 2 : seg === "*" ? 1 : 0);

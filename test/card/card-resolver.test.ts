@@ -13,11 +13,11 @@ import type { AddressInfo } from "node:net";
 import {
   A2ATransportError,
   AgentCardVerificationError,
-  agentCardUrl,
   createAgentCardResolver,
   nodeHttpListener,
   resolveAgentCard,
 } from "@protoc-gen-a2a/runtime";
+import { agentCardUrl } from "@protoc-gen-a2a/runtime/protocol";
 import { agentCardVerifier, signAgentCard } from "@protoc-gen-a2a/runtime/card-signing";
 import { type CryptoKey, generateKeyPair } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import type { DescMessage, JsonValue } from "@bufbuild/protobuf";
 import { EmptySchema } from "@bufbuild/protobuf/wkt";
-import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime";
+import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import { A2AServiceV0_3 } from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import * as v03 from "../../generated-samples/v0.3.0/a2a_pb.js";
 import * as v10 from "../../generated-samples/v1.0.1/a2a_pb.js";

@@ -12,7 +12,7 @@ import { parse as parseYaml } from "yaml";
 import { Ajv } from "ajv";
 import { validate as validateOpenApi } from "@readme/openapi-parser";
 import { createRequire } from "node:module";
-import type { Route } from "@protoc-gen-a2a/runtime";
+import type { Route } from "@protoc-gen-a2a/runtime/protocol";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { fromJson, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
 import { messageJson } from "../../packages/runtime/src/protojson-write.js";

@@ -5,7 +5,8 @@
  * HandlerContext.principal; no principal: a server that authenticates
  * nothing. For tests that call a handler directly, without a wire.
  */
-import { createContextValues, type HandlerContext, type Principal, principalKey } from "@protoc-gen-a2a/runtime";
+import { type HandlerContext, type Principal, principalKey } from "@protoc-gen-a2a/runtime";
+import { createContextValues } from "@protoc-gen-a2a/runtime/protocol";
 
 /** A principal as a verifier would make it, with the given scopes. */
 export function principal(id: string, scopes: readonly string[] = []): Principal {

@@ -7,7 +7,8 @@
  */
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createDualVersionHttpHandler, nodeHttpListener } from "@protoc-gen-a2a/runtime";
+import { nodeHttpListener } from "@protoc-gen-a2a/runtime";
+import { createDualVersionHttpHandler } from "@protoc-gen-a2a/runtime/protocol";
 import { A2AServiceV1_0, type A2AServiceHandler } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { bridgeToOlder } from "../../generated-samples/a2a_compat.js";
 

@@ -6,7 +6,8 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
-import { createContextValues, type HandlerContext } from "@protoc-gen-a2a/runtime";
+import type { HandlerContext } from "@protoc-gen-a2a/runtime";
+import { createContextValues } from "@protoc-gen-a2a/runtime/protocol";
 import {
   ArtifactSchema,
   MessageSchema,

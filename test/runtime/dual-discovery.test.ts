@@ -23,14 +23,12 @@ import {
   RestTransportFactory,
 } from "@a2a-js/sdk/client";
 import { Role } from "@a2a-js/sdk";
+import { mergeAgentCards, nodeHttpListener, type CoreHandler } from "@protoc-gen-a2a/runtime";
 import {
   createDualVersionHttpHandler,
-  mergeAgentCards,
   MergedCardError,
-  nodeHttpListener,
-  type CoreHandler,
   type DualVersionOptions,
-} from "@protoc-gen-a2a/runtime";
+} from "@protoc-gen-a2a/runtime/protocol";
 import { toOlderJson, bridgeToOlder } from "../../generated-samples/a2a_compat.js";
 import {
   A2AServiceV1_0,

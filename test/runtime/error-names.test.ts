@@ -5,7 +5,8 @@
  * and at run time (the same names, no more); a name outside it does not compile, and A2AError.named keeps a
  * name known only at run time as given, which the bindings then answer as the catalog says.
  */
-import { A2AError, type A2AErrorName, toJsonRpcError } from "@protoc-gen-a2a/runtime";
+import { A2AError, type A2AErrorName } from "@protoc-gen-a2a/runtime";
+import { toJsonRpcError } from "@protoc-gen-a2a/runtime/protocol";
 import { describe, expect, it } from "vitest";
 import * as v03 from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import * as v03errors from "../../generated-samples/v0.3.0/a2a_errors.js";

@@ -15,7 +15,7 @@
  */
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expandPath, type Route } from "@protoc-gen-a2a/runtime";
+import { expandPath, type Route } from "@protoc-gen-a2a/runtime/protocol";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { A2AServiceV0_3 } from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import { startEchoAgent, type RunningAgent } from "../../examples/echo-agent/server.js";

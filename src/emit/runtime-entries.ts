@@ -1,0 +1,17 @@
+/**
+ * The entries of @protoc-gen-a2a/runtime that generated code imports from:
+ *
+ *   runtimeModule     the main entry: what users write against (errors, the handler and
+ *                     client types, options and results they hold, Loss, Converter)
+ *   protocolModule    /protocol: what only generated code needs (protocol tables and route
+ *                     types, the generic handler and client factories the stubs wrap, the
+ *                     bridge, the conversion helpers)
+ *   compatJsonModule  /compat-json: the helpers of the a2a.json conversions
+ *   taskModule        /task: the task runtime (push payloads)
+ *
+ * A name imported from the wrong entry fails the generated samples' type check.
+ */
+export const runtimeModule = "@protoc-gen-a2a/runtime";
+export const protocolModule = `${runtimeModule}/protocol`;
+export const compatJsonModule = `${runtimeModule}/compat-json`;
+export const taskModule = `${runtimeModule}/task`;
