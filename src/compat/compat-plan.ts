@@ -16,13 +16,13 @@
  */
 import type { ApiModel, CompatRule, FieldModel, MessageModel } from "../model/model-types.js";
 import type { Problems } from "../generation-error.js";
-import { compatTransformNames } from "../emit/compat-proto-transforms.js";
+import { type CompatTransformName, compatTransformNames, isCompatTransform } from "./transforms.js";
 import { planWrapper, type PlanWrapper } from "./wrapped-request.js";
 
 /** How one source field converts: the emitters (src/emit/compat-*) write code for each step. */
 export type PlanStep =
   | { readonly from: string; readonly op: "copy" | "message" | "moved"; readonly to: string }
-  | { readonly from: string; readonly op: "transform"; readonly transform: string }
+  | { readonly from: string; readonly op: "transform"; readonly transform: CompatTransformName }
   | { readonly from: string; readonly op: "lossy"; readonly reason: string };
 
 export interface PlanPair {
@@ -181,13 +181,13 @@ function steps(
     if (rule && "lossy" in rule) out.push({ from: f.name, op: "lossy", reason: rule.lossy });
     else if (rule && "moved" in rule) out.push({ from: f.name, op: "moved", to: rule.moved });
     else if (rule && "transform" in rule) {
-      if (!compatTransformNames.includes(rule.transform)) {
+      if (isCompatTransform(rule.transform)) out.push({ from: f.name, op: "transform", transform: rule.transform });
+      else {
         problems.add(
           `${place}: ${from.fullName}.${f.name}: unknown transform "${rule.transform}"; ` +
             `known: ${compatTransformNames.join(", ")}`,
         );
       }
-      out.push({ from: f.name, op: "transform", transform: rule.transform });
     } else {
       const step = copyStep(ctx, from, f, to, rule && "field" in rule ? rule.field : undefined, counterparts, place);
       if (step) out.push(step);

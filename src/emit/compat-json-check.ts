@@ -74,7 +74,7 @@ function stepOk(env: PairEnv, p: Pair, dir: Dir, s: PlanStep): boolean {
   if (s.op === "transform")
     return p.d03.typeName === env.dialect.part.message
       ? s.transform === "part"
-      : transformCode[s.transform]?.[dir] !== undefined;
+      : transformCode(s.transform)[dir] !== undefined;
   const f = field(src, s.from);
   if (s.op === "copy") return copyable(f, field(out, s.to)) || mapCopy(env, f, field(out, s.to)) !== undefined;
   if (s.op === "message") {

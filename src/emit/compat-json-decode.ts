@@ -150,7 +150,7 @@ function decodeCtx(env: JsonEnv, p: Pair, out: StepOut): DecodeCtx {
 function decodeStep(env: JsonEnv, p: Pair, s: PlanStep, c: DecodeCtx, out: StepOut): void {
   if (s.op === "transform") {
     // Transforms run after the field steps, which they may complete (the card's capabilities).
-    if (!out.done.has(s.transform)) out.later.push(...transformCode[s.transform]!.toNewer!(c));
+    if (!out.done.has(s.transform)) out.later.push(...transformCode(s.transform).toNewer!(c));
     out.done.add(s.transform);
     return;
   }

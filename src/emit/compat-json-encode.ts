@@ -185,7 +185,7 @@ function encodeStep(env: JsonEnv, p: Pair, s: PlanStep, c: EncodeCtx, out: Encod
   if (s.op === "transform") {
     if (out.done.has(s.transform)) return;
     out.done.add(s.transform);
-    out.body.push(...transformCode[s.transform]!.toOlder!(c));
+    out.body.push(...transformCode(s.transform).toOlder!(c));
     return;
   }
   if (s.op === "moved") return;

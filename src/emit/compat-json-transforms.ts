@@ -11,6 +11,7 @@
 import type { DescMessage } from "@bufbuild/protobuf";
 import { LOSS, LOSS_BEFORE } from "../compat/loss-reasons.js";
 import { FILE_KEYS, PART_KEYS } from "../compat/part-keys.js";
+import type { CompatTransformName } from "../compat/transforms.js";
 import { code, lit, prop, type Code } from "./compat-json-fields.js";
 import { guarded, indented, packed, widthOf } from "./code-layout.js";
 
@@ -104,7 +105,7 @@ export interface TransformCode {
   toOlder?(c: EncodeCtx): Code[];
 }
 
-export const transformCode: Readonly<Record<string, TransformCode>> = {
+const transformCodes: Readonly<Record<Exclude<CompatTransformName, "part">, TransformCode>> = {
   taskState: {
     toNewer: (c) => [code`if ((v = ${c.read("state")}) != null) ${c.set("state", c.value("state", "v"))}`],
     toOlder: (c) => [c.put("state", c.get("state"))],
@@ -502,3 +503,8 @@ function readIds(c: DecodeCtx, name03: string, ids10: readonly string[]): Code[]
 }
 
 const camel = (s: string) => s.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());
+
+/** The a2a.json code of a named transform; the Part's is the dialect's part rule (partCode), not a table entry. */
+export function transformCode(name: CompatTransformName): TransformCode {
+  return name === "part" ? {} : transformCodes[name];
+}

@@ -135,10 +135,6 @@ export function writePairFunction(env: PairEnv, pair: ProtoPair, dir: Dir): Pair
   for (const name of transforms) {
     stepName = steps.find((s) => s.op === "transform" && s.transform === name)!.from;
     const write = transformWriter(name, toNewer);
-    if (!write) {
-      problem(`no writer for transform "${name}"`);
-      continue;
-    }
     write(transformContext(env, { src, out, toNewer, before, after, values, at, valueContext, convert, problem }));
   }
 

@@ -11,6 +11,7 @@
  */
 import type { Printable } from "@bufbuild/protoplugin";
 import { LOSS, LOSS_BEFORE } from "../compat/loss-reasons.js";
+import type { CompatTransformName } from "../compat/transforms.js";
 
 /** What a transform writer works with: the pair's source message `m`, its target, and the code around them. */
 export interface TransformWriterContext {
@@ -55,7 +56,7 @@ type TransformWriter = (c: TransformWriterContext) => void;
 const TASK_NAME = String.raw`/^tasks\/([^/]*)$/`;
 const CONFIG_NAME = String.raw`/^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/`;
 
-const transforms: Readonly<Record<string, { toOlder: TransformWriter; toNewer: TransformWriter }>> = {
+const transforms: Readonly<Record<CompatTransformName, { toOlder: TransformWriter; toNewer: TransformWriter }>> = {
   /**
    * newer Part {text | raw | url | data (Value); media_type; filename; metadata} ↔
    * older Part {text | file {uri | bytes, mime_type} | data {data: Struct}}
@@ -328,13 +329,10 @@ function cardInterfacesToNewer(c: TransformWriterContext): void {
   );
 }
 
-/** The names a compat entry may give as `transform`. */
-export const compatTransformNames: readonly string[] = Object.keys(transforms);
-
 /** The writer of a transform in a direction, if there is one by that name. */
-export function transformWriter(name: string, toNewer: boolean): TransformWriter | undefined {
+export function transformWriter(name: CompatTransformName, toNewer: boolean): TransformWriter {
   const t = transforms[name];
-  return t && (toNewer ? t.toNewer : t.toOlder);
+  return toNewer ? t.toNewer : t.toOlder;
 }
 
 /** Code: a template literal of the reason's text `before`, then the value of `expr`. */
