@@ -3,38 +3,12 @@
  * type-only imports included: each module depends on modules below it, so it can be read, tested and
  * moved on its own. The graph is read from the sources' relative import and export-from specifiers.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { importGraph, specifiers } from "./helpers/import-graph.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return sources(path);
-    return e.name.endsWith(".ts") && !e.name.endsWith(".d.ts") ? [path] : [];
-  });
-}
-
-/** The relative modules a source imports or re-exports from, type-only ones included, as written. */
-function specifiers(text: string): string[] {
-  const specifier = /(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*["'](\.{1,2}\/[^"']+)["']/g;
-  return [...text.matchAll(specifier)].map((m) => m[1]!);
-}
-
-/** Module → the modules of the same tree it imports (`.js` read as `.ts`). */
-function importGraph(dir: string): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const file of sources(dir)) {
-    const targets = specifiers(readFileSync(file, "utf8")).map((s) =>
-      resolve(dirname(file), s.replace(/\.js$/, ".ts")),
-    );
-    graph.set(file, targets);
-  }
-  return graph;
-}
 
 /** Every cycle, each once, as the list of its modules relative to `dir` (depth-first, colouring). */
 function cycles(graph: ReadonlyMap<string, readonly string[]>, dir: string): string[][] {

@@ -176,7 +176,7 @@ export function errorsView(m: ResolvedApi) {
     title: `${m.service.name} ${versionLabel(m)}: errors in each binding`,
     protoFile: m.protoFile,
     // The runtime attaches an ErrorInfo only to errors whose catalog entry has a reason
-    // (packages/runtime/src/a2a-error.ts).
+    // (packages/runtime/src/core/a2a-error.ts).
     errorInfo: m.errors.some((e) => e.reason !== null),
     uniqueGrpc: [...new Set(m.errors.map((e) => e.grpcStatus))]
       .filter((g): g is string => g !== null && m.errors.filter((e) => e.grpcStatus === g).length === 1)

@@ -4,7 +4,7 @@
  *
  * Rule: one response component per HTTP status, listing the errors answered with it (`x-a2a-errors`:
  * name, JSON-RPC code, gRPC status, ErrorInfo reason and domain, default message), with the error body
- * the runtime writes (packages/runtime/src/a2a-error.ts, toRestError):
+ * the runtime writes (packages/runtime/src/core/a2a-error.ts, toRestError):
  *   - a catalog with ErrorInfo reasons (v1.0): {"error": {code, status, message, details: [ErrorInfo]}},
  *     code the HTTP status, status the gRPC status name, ErrorInfo google.rpc.ErrorInfo's ProtoJSON with
  *     "@type" (google/rpc/error_details.proto);

@@ -1,7 +1,7 @@
 /**
  * The errors page says what each binding carries from the error catalog
  * itself: an ErrorInfo only when catalog entries have a reason (as the runtime
- * does, packages/runtime/src/a2a-error.ts), and the catalog entry's source and decision.
+ * does, packages/runtime/src/core/a2a-error.ts), and the catalog entry's source and decision.
  */
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";

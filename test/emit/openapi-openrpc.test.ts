@@ -15,7 +15,7 @@ import { createRequire } from "node:module";
 import type { Route } from "@protoc-gen-a2a/runtime/protocol";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { fromJson, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
-import { messageJson } from "../../packages/runtime/src/protojson-write.js";
+import { messageJson } from "../../packages/runtime/src/core/protojson-write.js";
 import * as pb from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { buildImage, request, runPlugin } from "../helpers/in-process.js";

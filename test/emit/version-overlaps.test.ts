@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findVersionOverlaps } from "../../src/emit/version-overlaps.js";
 import { compilePathMatcher } from "../../packages/runtime/src/http/path-matcher.js";
-import type { Route } from "../../packages/runtime/src/http/route-types.js";
+import type { Route } from "../../packages/runtime/src/core/route-types.js";
 import { readMarkdownPages, readRoutes } from "../helpers/samples.js";
 
 const older = readRoutes("v0.3.0");

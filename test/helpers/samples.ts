@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readTree } from "./run.js";
-import type { Route } from "../../packages/runtime/src/http/route-types.js";
+import type { Route } from "../../packages/runtime/src/core/route-types.js";
 
 export interface RoutesDoc {
   protocolVersion: string;

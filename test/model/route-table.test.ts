@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compareShapes, findOverlaps, MAX_OVERLAPS_PER_ROUTE, witness } from "../../src/model/route-table.js";
 import { compilePathMatcher } from "../../packages/runtime/src/http/path-matcher.js";
-import type { Route } from "../../packages/runtime/src/http/route-types.js";
+import type { Route } from "../../packages/runtime/src/core/route-types.js";
 import { readRoutes } from "../helpers/samples.js";
 
 const base = readRoutes("v1.0.1").routes[0]!;

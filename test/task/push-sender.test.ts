@@ -11,7 +11,7 @@
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { A2AError } from "../../packages/runtime/src/a2a-error.js";
+import { A2AError } from "../../packages/runtime/src/core/a2a-error.js";
 import type { TaskPushNotificationConfig } from "../../packages/runtime/src/task/a2a-types.js";
 import {
   createPushSender,

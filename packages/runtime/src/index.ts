@@ -10,45 +10,46 @@
  */
 
 // Errors
-export { A2AError, type A2AErrorName, A2ATransportError } from "./a2a-error.js";
+export { A2AError, type A2AErrorName, A2ATransportError } from "./core/a2a-error.js";
 
 // A generated definition's handler and client
 export type {
   A2aClient,
   A2aHandler,
   A2aServiceDefinition,
+  Binding,
   CallOptions,
   HandlerContext,
   OperationInfo,
-} from "./definition.js";
+} from "./core/definition.js";
 
 // Interceptors and what they carry
-export type { A2aCall, A2aNext, A2aResult, Interceptor } from "./interceptor.js";
-export type { A2aClientCall, A2aClientNext, ClientInterceptor } from "./client-interceptor.js";
-export { createContextKey, type ContextKey, type ContextValues } from "./context-values.js";
-export { principalKey, type Principal } from "./principal.js";
-export { callTraceKey, type CallTrace } from "./call-trace.js";
-export { jsonLines, logCalls, type CallLogRecord, type CallLogSink } from "./log-interceptor.js";
+export type { A2aCall, A2aNext, A2aResult, Interceptor } from "./core/interceptor.js";
+export type { A2aClientCall, A2aClientNext, ClientInterceptor } from "./core/client-interceptor.js";
+export { createContextKey, type ContextKey, type ContextValues } from "./core/context-values.js";
+export { principalKey, type Principal } from "./core/principal.js";
+export { callTraceKey, type CallTrace } from "./core/call-trace.js";
+export { jsonLines, logCalls, type CallLogRecord, type CallLogSink } from "./core/log-interceptor.js";
 
 // Serving
-export type { CoreHandler, CoreRequest, CoreResponse } from "./server-types.js";
-export type { HttpHandlerOptions } from "./http/http-server.js";
+export type { CoreHandler, CoreRequest, CoreResponse } from "./core/server-types.js";
+export type { HttpHandlerOptions } from "./server/http-server.js";
 export { nodeHttpListener, fetchHandler } from "./http/http-adapters.js";
 export { grpcFallback } from "./grpc/grpc-fallback.js";
 export { grpcContextValues, type GrpcClientOptions } from "./grpc/grpc.js";
-export type { ErrorContext, OnError } from "./report-error.js";
+export type { ErrorContext, OnError } from "./core/report-error.js";
 
 // Clients from an agent card, and their credentials
 export type { A2aClientOptions } from "./http/client-http.js";
-export type { Binding, CardInterface } from "./select-interface.js";
+export type { CardInterface } from "./card/select-interface.js";
 export {
   createClientForCard,
   createClientForCardOrOlder,
   NoUsableInterfaceError,
   type ClientForCardOptions,
-} from "./client-for-card.js";
-export { AgentCardVerificationError, createAgentCardResolver, resolveAgentCard } from "./http/card-resolver.js";
-export { withResubscribe } from "./resubscribe.js";
+} from "./client/client-for-card.js";
+export { AgentCardVerificationError, createAgentCardResolver, resolveAgentCard } from "./card/card-resolver.js";
+export { withResubscribe } from "./http/resubscribe.js";
 export {
   credentialsForCard,
   credentialsInterceptor,
@@ -59,5 +60,5 @@ export type { SchemeCredential } from "./client/credential-senders.js";
 export { mtlsFetch, mtlsGrpcTransport } from "./client/mtls-fetch.js";
 
 // Across versions
-export type { Converter, Loss } from "./compat/conversion-types.js";
-export { mergeAgentCards } from "./compat/dual-card.js";
+export type { Converter, Loss } from "./core/conversion-types.js";
+export { mergeAgentCards } from "./card/dual-card.js";

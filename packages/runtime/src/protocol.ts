@@ -5,7 +5,7 @@
  * dual-version handler, the conversion helpers, limits and errors' wire forms. An agent's or a client's code
  * is written against the main entry (@protoc-gen-a2a/runtime); these names may change with the generator.
  */
-export type { Route, RouteOverlap, RouteQueryField, RouteSegment, RouteVariable } from "./http/route-types.js";
+export type { Route, RouteOverlap, RouteQueryField, RouteSegment, RouteVariable } from "./core/route-types.js";
 export {
   compilePathMatcher,
   expandPath,
@@ -20,7 +20,7 @@ export {
   encodeSegmentValue,
 } from "./http/path-codec.js";
 export { unmatchedResponse, type UnmatchedResponse } from "./http/unmatched.js";
-export { defineA2aService } from "./definition.js";
+export { defineA2aService } from "./core/definition.js";
 export type {
   CapabilityRule,
   CapabilityTable,
@@ -35,40 +35,40 @@ export type {
   StreamStart,
   StreamStartMode,
   TaskTurns,
-} from "./protocol-tables.js";
-export type { InputRule } from "./validate.js";
+} from "./core/protocol-tables.js";
+export type { InputRule } from "./core/validate.js";
 export {
   type A2AErrorOptions,
   A2A_DOMAIN,
   toJsonRpcError,
   toRestError,
   type TransportErrorDetails,
-} from "./a2a-error.js";
+} from "./core/a2a-error.js";
 export { negotiateVersion, parseExtensions } from "./http/negotiation.js";
-export type { A2aServerOptions, RestHandlerOptions } from "./server-types.js";
+export type { A2aServerOptions, RestHandlerOptions } from "./core/server-types.js";
 export {
   DEFAULT_MAX_BODY,
   MAX_DEADLINE_MS,
   MAX_EXTENSIONS_HEADER,
   MAX_JSON_DEPTH,
   MAX_RESULT_DEPTH,
-} from "./http/limits.js";
+} from "./core/limits.js";
 export type { JsonRpcCalls, JsonRpcClient, JsonRpcOperation, JsonRpcOperations } from "./jsonrpc/json-operations.js";
 export {
   createJsonRpcHandler,
   type JsonRpcHandlerOptions,
   type JsonRpcServerOptions,
 } from "./jsonrpc/server-jsonrpc.js";
-export { logError } from "./report-error.js";
-export { chainInterceptors, type A2aStreamResult, type A2aUnaryResult } from "./interceptor.js";
-export { createContextValues } from "./context-values.js";
+export { logError } from "./core/report-error.js";
+export { chainInterceptors, type A2aStreamResult, type A2aUnaryResult } from "./core/interceptor.js";
+export { createContextValues } from "./core/context-values.js";
 export { createRestHandler } from "./rest/server-rest.js";
 export {
   createA2aHttpHandler,
   AGENT_CARD_PATH,
   type StrictTransportSecurity,
   type A2aHttpOptions,
-} from "./http/http-server.js";
+} from "./server/http-server.js";
 export { createJsonRpcClient } from "./jsonrpc/client-jsonrpc.js";
 export { createRestClient } from "./rest/client-rest.js";
 export {
@@ -80,17 +80,17 @@ export {
   type GrpcRoutesOptions,
 } from "./grpc/grpc.js";
 export type { GrpcFallbackRequest, GrpcFallbackResponse } from "./grpc/grpc-fallback.js";
-export { ErrorInfoSchema, ERROR_INFO_TYPE_URL } from "./error-info.js";
+export { ErrorInfoSchema, ERROR_INFO_TYPE_URL } from "./core/error-info.js";
 export { encodeSseEvent, decodeSse } from "./http/sse.js";
-export { cardInterfaces, selectInterface } from "./select-interface.js";
-export type { OlderVersionFallback } from "./client-for-card.js";
-export type { ResubscribeOptions } from "./resubscribe.js";
-export { chainClientInterceptors } from "./client-interceptor.js";
+export { cardInterfaces, selectInterface } from "./card/select-interface.js";
+export type { OlderVersionFallback } from "./client/client-for-card.js";
+export type { ResubscribeOptions } from "./http/resubscribe.js";
+export { chainClientInterceptors } from "./core/client-interceptor.js";
 export type { CardCredentials } from "./client/credentials.js";
 export type { BasicCredential, Secret } from "./client/credential-senders.js";
 export type { ClientCredentialsGrant } from "./client/oauth-client-credentials.js";
 export type { MutualTlsCredential } from "./client/mtls-fetch.js";
-export type { Direction } from "./compat/conversion-types.js";
+export type { Direction } from "./core/conversion-types.js";
 export {
   eachAt,
   enumLost,
@@ -114,20 +114,20 @@ export {
   type DualVersionOptions,
   type DualVersionSharedOptions,
   type VersionSide,
-} from "./compat/dual-version.js";
-export { MergedCardError } from "./compat/dual-card.js";
-export { operationCorrespondence, type OperationCorrespondence, type OperationNames } from "./operation-map.js";
+} from "./server/dual-version.js";
+export { MergedCardError } from "./card/dual-card.js";
+export { operationCorrespondence, type OperationCorrespondence, type OperationNames } from "./compat/operation-map.js";
 export type {
   DialectCodec,
   JsonRpcCodec,
   JsonRpcNames,
   OnDrop,
   ResourceNamePattern,
-} from "./compat/conversion-types.js";
+} from "./core/conversion-types.js";
 export { CompatJsonError, type At } from "./compat/compat-json.js";
 export {
   agentCardUrl,
   type AgentCardResolver,
   type AgentCardResolverOptions,
   type ResolvedAgentCard,
-} from "./http/card-resolver.js";
+} from "./card/card-resolver.js";

@@ -27,11 +27,11 @@
  * The agent card itself is served before any interceptor runs, so card
  * requests are never authenticated. Errors: override entry access-errors.
  */
-import { A2AError } from "../a2a-error.js";
-import type { A2aCall, A2aResult, Interceptor } from "../interceptor.js";
-import { principalKey, type Principal } from "../principal.js";
+import { A2AError } from "../core/a2a-error.js";
+import type { A2aCall, A2aResult, Interceptor } from "../core/interceptor.js";
+import { principalKey, type Principal } from "../core/principal.js";
 import { presentedFor, type Presented } from "./presented.js";
-import { type CardRequirement, type CardScheme, readCardSecurity } from "../card-security.js";
+import { type CardRequirement, type CardScheme, readCardSecurity } from "../card/card-security.js";
 import type { Identity, SchemeVerifier } from "./verifiers.js";
 
 export interface AuthenticateOptions {

@@ -3,7 +3,7 @@
  * card (authenticate.ts), the verifiers of each security scheme type
  * (verifiers.ts, jwt.ts) and how the card's security reads (card-security.ts).
  */
-export { principalKey, type Principal } from "../principal.js";
+export { principalKey, type Principal } from "../core/principal.js";
 export { authenticate, AuthSetupError, type AuthenticateOptions } from "./authenticate.js";
 export {
   apiKeyTable,
@@ -22,5 +22,5 @@ export {
   type CardRequirement,
   type CardScheme,
   type CardSecurity,
-} from "../card-security.js";
-export type { ClientCertificate } from "../client-certificate.js";
+} from "../card/card-security.js";
+export type { ClientCertificate } from "../core/client-certificate.js";

@@ -12,9 +12,9 @@
  *   oauth2, openIdConnect   `Authorization: Bearer <token>` (RFC 6750 §2.1)
  *   mtls     the verified client certificate of the connection
  */
-import type { HandlerContext } from "../definition.js";
-import type { ClientCertificate } from "../client-certificate.js";
-import type { CardScheme } from "../card-security.js";
+import type { HandlerContext } from "../core/definition.js";
+import type { ClientCertificate } from "../core/client-certificate.js";
+import type { CardScheme } from "../card/card-security.js";
 
 type SecurityScheme = Exclude<CardScheme, { type: "unknown" }>;
 

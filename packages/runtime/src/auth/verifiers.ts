@@ -19,8 +19,8 @@
  * throw an A2AError of its own. apiKeyTable and certificateSubject are ready
  * verifiers; jwt.ts gives the OAuth 2.0 / OpenID Connect one.
  */
-import type { A2aCall } from "../interceptor.js";
-import type { ClientCertificate } from "../client-certificate.js";
+import type { A2aCall } from "../core/interceptor.js";
+import type { ClientCertificate } from "../core/client-certificate.js";
 
 /** Who a credential belongs to: the principal without its scheme, which authenticate adds. */
 export interface Identity {

@@ -21,8 +21,8 @@
  * colon, or an oauth2 scheme with neither a token URL nor a metadata URL is a
  * TypeError naming the scheme, thrown when the sender is made.
  */
-import type { A2aClientCall } from "../client-interceptor.js";
-import type { CardScheme } from "../card-security.js";
+import type { A2aClientCall } from "../core/client-interceptor.js";
+import type { CardScheme } from "../card/card-security.js";
 import { ClientCredentialsTokens, type ClientCredentialsGrant } from "./oauth-client-credentials.js";
 import type { MutualTlsCredential } from "./mtls-fetch.js";
 

@@ -25,9 +25,9 @@
  * schemes (all of them) on a client made by createJsonRpcClient,
  * createRestClient or createGrpcClient.
  */
-import { A2AError, A2ATransportError } from "../a2a-error.js";
-import { readCardSecurity, readSchemes, type CardRequirement, type CardScheme } from "../card-security.js";
-import type { ClientInterceptor } from "../client-interceptor.js";
+import { A2AError, A2ATransportError } from "../core/a2a-error.js";
+import { readCardSecurity, readSchemes, type CardRequirement, type CardScheme } from "../card/card-security.js";
+import type { ClientInterceptor } from "../core/client-interceptor.js";
 import { credentialSender, type CredentialSender, type SchemeCredential } from "./credential-senders.js";
 import type { MutualTlsCredential } from "./mtls-fetch.js";
 

@@ -40,12 +40,12 @@ import type {
   CallOptions,
   HandlerContext,
   OperationInfo,
-} from "../definition.js";
+} from "../core/definition.js";
 import type { JsonRpcCalls, JsonRpcClient, JsonRpcOperation, JsonRpcOperations } from "../jsonrpc/json-operations.js";
 import { CompatJsonError } from "./compat-json.js";
-import { A2AError } from "../a2a-error.js";
-import { invalidRequest } from "../invoke.js";
-import type { Converter, Loss } from "./conversion-types.js";
+import { A2AError } from "../core/a2a-error.js";
+import { invalidRequest } from "../core/invoke.js";
+import type { Converter, Loss } from "../core/conversion-types.js";
 import type { CompatJsonTable } from "./compat-json.js";
 import type { JsonValue } from "@bufbuild/protobuf";
 

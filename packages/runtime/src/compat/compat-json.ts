@@ -24,8 +24,8 @@
 import { fromJson, type DescMessage, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { TimestampSchema, type Timestamp, type Value } from "@bufbuild/protobuf/wkt";
-import type { JsonRpcCodec, JsonRpcNames, Loss, OnDrop } from "./conversion-types.js";
-import { base64Read, setProto } from "../protojson-values.js";
+import type { JsonRpcCodec, JsonRpcNames, Loss, OnDrop } from "../core/conversion-types.js";
+import { base64Read, setProto } from "../core/protojson-values.js";
 
 /** Where a value sits: a chain of keys up to the root (undefined), made a string only for a loss or an error. */
 export type At = { readonly up: At; readonly key: string | number } | undefined;
@@ -539,7 +539,7 @@ export function readOlderJson<T extends Message>(
   return { message, lost: reportLosses(lost, onLoss) };
 }
 
-export { base64, timestampJson, valueJson } from "../protojson-values.js";
+export { base64, timestampJson, valueJson } from "../core/protojson-values.js";
 
 // ---- the generated a2a.json codec's primitives ----
 

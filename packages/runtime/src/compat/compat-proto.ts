@@ -9,7 +9,7 @@
  */
 import { createRegistry, type DescFile, type Message } from "@bufbuild/protobuf";
 import { CompatJsonError, pathOf, type At } from "./compat-json.js";
-import type { Converter, Direction, Loss } from "./conversion-types.js";
+import type { Converter, Direction, Loss } from "../core/conversion-types.js";
 
 /** A generated conversion of one message type: `a` is where the message sits, losses go to `lost`. */
 export type MessageConversion = (message: never, a: At, lost: Loss[]) => Message;

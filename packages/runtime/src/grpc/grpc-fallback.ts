@@ -19,11 +19,11 @@ import type { IncomingHttpHeaders } from "node:http";
 import { anyPack } from "@bufbuild/protobuf/wkt";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
-import type { A2aServiceDefinition } from "../definition.js";
-import { A2AError, grpcStatusOf } from "../a2a-error.js";
+import type { A2aServiceDefinition } from "../core/definition.js";
+import { A2AError, grpcStatusOf } from "../core/a2a-error.js";
 import { checkVersion } from "../http/call-context.js";
 import { negotiateVersion, type VersionResult } from "../http/negotiation.js";
-import { ErrorInfoSchema, StatusSchema } from "../error-info.js";
+import { ErrorInfoSchema, StatusSchema } from "../core/error-info.js";
 import { grpcCode } from "./grpc.js";
 
 /** What the fallback reads of a node:http or node:http2 request. */

@@ -23,7 +23,7 @@
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import type { UniversalHandler, UniversalServerRequest } from "@connectrpc/connect/protocol";
 import type { DescService } from "@bufbuild/protobuf";
-import { MAX_DEADLINE_MS } from "../http/limits.js";
+import { MAX_DEADLINE_MS } from "../core/limits.js";
 
 /** Registers `impl` for `service` on the router with a message size limit and clamped deadlines. */
 export function registerWithLimits(

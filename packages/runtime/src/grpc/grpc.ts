@@ -29,19 +29,25 @@ import {
   type Transport,
 } from "@connectrpc/connect";
 import { create, type DescService, type Message } from "@bufbuild/protobuf";
-import type { A2aClient, A2aServiceDefinition, CallOptions, HandlerContext, OperationInfo } from "../definition.js";
-import { A2AError, grpcStatusOf, type A2ATransportError } from "../a2a-error.js";
-import { errorFromConnect } from "../client-errors.js";
-import { ErrorInfoSchema } from "../error-info.js";
+import type {
+  A2aClient,
+  A2aServiceDefinition,
+  CallOptions,
+  HandlerContext,
+  OperationInfo,
+} from "../core/definition.js";
+import { A2AError, grpcStatusOf, type A2ATransportError } from "../core/a2a-error.js";
+import { errorFromConnect } from "../core/client-errors.js";
+import { ErrorInfoSchema } from "../core/error-info.js";
 import { negotiateVersion } from "../http/negotiation.js";
 import { admitCall, checkVersion, lazyContext, tenantOf } from "../http/call-context.js";
-import { cardRulesOf } from "../card-rules.js";
-import { createInvoker } from "../invoke.js";
-import { errorReporter } from "../report-error.js";
-import { verifiedClientCertificate, type ClientCertificate } from "../client-certificate.js";
+import { cardRulesOf } from "../card/card-rules.js";
+import { createInvoker } from "../core/invoke.js";
+import { errorReporter } from "../core/report-error.js";
+import { verifiedClientCertificate, type ClientCertificate } from "../core/client-certificate.js";
 import { buildClient, callSignal, type A2aClientOptions, type BindingCall } from "../http/client-http.js";
-import type { A2aServerOptions } from "../server-types.js";
-import { DEFAULT_MAX_BODY, messageLimitProblem } from "../http/limits.js";
+import type { A2aServerOptions } from "../core/server-types.js";
+import { DEFAULT_MAX_BODY, messageLimitProblem } from "../core/limits.js";
 import { raceAbort, registerWithLimits, untilAborted } from "./grpc-limits.js";
 
 /** "FAILED_PRECONDITION" → Code.FailedPrecondition */

@@ -9,15 +9,15 @@
  * longer than limits.ts allows). The declared extensions the agent supports
  * are the activated ones, which the response echoes.
  */
-import type { A2aServiceDefinition, HandlerContext, OperationInfo } from "../definition.js";
-import { A2AError } from "../a2a-error.js";
-import type { CardRules, CardRulesOf } from "../card-rules.js";
+import type { A2aServiceDefinition, HandlerContext, OperationInfo } from "../core/definition.js";
+import { A2AError } from "../core/a2a-error.js";
+import type { CardRules, CardRulesOf } from "../card/card-rules.js";
 import { negotiateHttpVersion, parseExtensions, type VersionResult } from "./negotiation.js";
-import { extensionsHeaderProblem } from "./limits.js";
-import type { CoreRequest, CoreResponse } from "../server-types.js";
-import { createContextValues, type ContextValues } from "../context-values.js";
-import { principalKey, type Principal } from "../principal.js";
-import type { ClientCertificate } from "../client-certificate.js";
+import { extensionsHeaderProblem } from "../core/limits.js";
+import type { CoreRequest, CoreResponse } from "../core/server-types.js";
+import { createContextValues, type ContextValues } from "../core/context-values.js";
+import { principalKey, type Principal } from "../core/principal.js";
+import type { ClientCertificate } from "../core/client-certificate.js";
 
 export interface Admitted {
   readonly version: string;

@@ -7,7 +7,7 @@
  * first served that body; If-None-Match (or, without it, If-Modified-Since)
  * that matches gets 304.
  */
-import type { CoreHandler, CoreRequest } from "../server-types.js";
+import type { CoreHandler, CoreRequest } from "../core/server-types.js";
 import { headOf } from "./head.js";
 
 export interface AgentCardServing {

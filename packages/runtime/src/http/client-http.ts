@@ -16,18 +16,17 @@
  * the query parameters they added (`query`, HTTP bindings only).
  */
 import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
-import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "../definition.js";
-import type { A2aResult } from "../interceptor.js";
-import type { Binding } from "../select-interface.js";
-import { transportFailure, type CallSite } from "../client-errors.js";
-import { resubscribing, subscriptionFor, type ResubscribeOptions } from "../resubscribe.js";
+import type { A2aClient, A2aServiceDefinition, Binding, CallOptions, OperationInfo } from "../core/definition.js";
+import type { A2aResult } from "../core/interceptor.js";
+import { transportFailure, type CallSite } from "../core/client-errors.js";
+import { resubscribing, subscriptionFor, type ResubscribeOptions } from "./resubscribe.js";
 import {
   chainClientInterceptors,
   openStream,
   type A2aClientCall,
   type A2aClientNext,
   type ClientInterceptor,
-} from "../client-interceptor.js";
+} from "../core/client-interceptor.js";
 
 export interface A2aClientOptions {
   /** The interface URL from the agent card. */

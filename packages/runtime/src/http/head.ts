@@ -5,7 +5,7 @@
  * `content-length`; a stream (whose GET sends no length) is closed unread.
  * The adapters send a HEAD answer's headers as they are (http-adapters.ts).
  */
-import type { CoreResponse } from "../server-types.js";
+import type { CoreResponse } from "../core/server-types.js";
 
 const encoder = new TextEncoder();
 

@@ -19,9 +19,9 @@
  * declared length has arrived by the time it is asked for (the usual small
  * request) is taken from the stream's buffer at once, without listeners.
  */
-import { verifiedClientCertificate, type ClientCertificate } from "../client-certificate.js";
+import { verifiedClientCertificate, type ClientCertificate } from "../core/client-certificate.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { BodyTooLargeError, type CoreHandler, type CoreRequest, type CoreResponse } from "../server-types.js";
+import { BodyTooLargeError, type CoreHandler, type CoreRequest, type CoreResponse } from "../core/server-types.js";
 
 export function nodeHttpListener(handler: CoreHandler): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => void answerNode(handler, new NodeRequest(req, res), req, res);

@@ -13,7 +13,7 @@
  * that name different versions are refused, naming them all. A version
  * without a version header (v0.3) accepts every call.
  */
-import type { ProtocolTables } from "../protocol-tables.js";
+import type { ProtocolTables } from "../core/protocol-tables.js";
 
 const versionRe = /^(\d+)\.(\d+)(?:\.(\d+))?$/;
 

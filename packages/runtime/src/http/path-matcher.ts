@@ -16,7 +16,7 @@
  * - When the path exists for other HTTP methods only, the result is 405 with
  *   the allowed methods; otherwise 404.
  */
-import type { Route } from "./route-types.js";
+import type { Route } from "../core/route-types.js";
 import { decodeMultiSegmentValue, decodeSegmentValue, encodeSegmentValue } from "./path-codec.js";
 
 interface TrieNode {

@@ -9,7 +9,7 @@
  * carry lets a POST act. The accepted types and the refusing error are each
  * version's data (jsonrpcRequestContentTypes, restRequestContentTypes).
  */
-import { A2AError } from "../a2a-error.js";
+import { A2AError } from "../core/a2a-error.js";
 
 /** The check: undefined for an accepted type, else the refusal to answer with. */
 export type ContentTypeCheck = (header: string | null) => A2AError | undefined;

@@ -15,9 +15,9 @@
  * interceptors see every request, as the server does (server-jsonrpc.ts).
  */
 import { fromJson, toJson, type DescService, type JsonValue, type Message } from "@bufbuild/protobuf";
-import type { A2aServiceDefinition, CallOptions, OperationInfo } from "../definition.js";
-import { A2ATransportError } from "../a2a-error.js";
-import { errorFromJsonRpc } from "../client-errors.js";
+import type { A2aServiceDefinition, CallOptions, OperationInfo } from "../core/definition.js";
+import { A2ATransportError } from "../core/a2a-error.js";
+import { errorFromJsonRpc } from "../core/client-errors.js";
 import {
   buildClient,
   callSignal,
@@ -27,11 +27,11 @@ import {
   type A2aClientOptions,
   type BindingCall,
 } from "../http/client-http.js";
-import { jsonLimitProblem, MAX_RESULT_DEPTH } from "../http/limits.js";
+import { jsonLimitProblem, MAX_RESULT_DEPTH } from "../core/limits.js";
 import { decodeSse, sseStreamFromResponse } from "../http/sse.js";
-import { messageJson } from "../protojson-write.js";
+import { messageJson } from "../core/protojson-write.js";
 import type { JsonRpcCalls, JsonRpcClient } from "./json-operations.js";
-import type { DialectCodec } from "../compat/conversion-types.js";
+import type { DialectCodec } from "../core/conversion-types.js";
 
 const isEmptyObject = (v: unknown) =>
   typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;

@@ -16,8 +16,8 @@
  * to the bridge's.
  */
 import type { JsonValue } from "@bufbuild/protobuf";
-import type { A2aClient, CallOptions, HandlerContext, OperationInfo } from "../definition.js";
-import type { Loss } from "../compat/conversion-types.js";
+import type { A2aClient, CallOptions, HandlerContext, OperationInfo } from "../core/definition.js";
+import type { Loss } from "../core/conversion-types.js";
 
 /** One operation served on JSON: params JSON in, result JSON out. */
 export interface JsonRpcOperation {

@@ -41,11 +41,11 @@
  * JSON; the handler's method for it is not called.
  */
 import { fromJson, toJson, type DescMessage, type DescService, type JsonValue, type Message } from "@bufbuild/protobuf";
-import type { OperationInfo } from "../definition.js";
-import type { ProtocolTables } from "../protocol-tables.js";
-import { messageJson } from "../protojson-write.js";
-import { A2AError, jsonRpcHttpStatus, toJsonRpcError, withErrorHeaders } from "../a2a-error.js";
-import { errorReporter } from "../report-error.js";
+import type { OperationInfo } from "../core/definition.js";
+import type { ProtocolTables } from "../core/protocol-tables.js";
+import { messageJson } from "../core/protojson-write.js";
+import { A2AError, jsonRpcHttpStatus, toJsonRpcError, withErrorHeaders } from "../core/a2a-error.js";
+import { errorReporter } from "../core/report-error.js";
 import {
   admitHttpCall,
   checkHttpVersion,
@@ -55,21 +55,21 @@ import {
   type Admitted,
   type Seen,
 } from "../http/call-context.js";
-import { cardRulesOf } from "../card-rules.js";
+import { cardRulesOf } from "../card/card-rules.js";
 import {
   BodyTooLargeError,
   DEFAULT_MAX_BODY,
   type A2aServerOptions,
   type CoreRequest,
   type CoreResponse,
-} from "../server-types.js";
+} from "../core/server-types.js";
 import type { JsonRpcOperations } from "./json-operations.js";
 import { encodeSseEvent } from "../http/sse.js";
-import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "../server-stream.js";
-import { createInvoker, invalidRequest, type Invoker } from "../invoke.js";
-import { jsonRequestProblem } from "../json-request-check.js";
-import type { DialectCodec, OnDrop } from "../compat/conversion-types.js";
-import { jsonLimitProblem } from "../http/limits.js";
+import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "../core/server-stream.js";
+import { createInvoker, invalidRequest, type Invoker } from "../core/invoke.js";
+import { jsonRequestProblem } from "../core/json-request-check.js";
+import type { DialectCodec, OnDrop } from "../core/conversion-types.js";
+import { jsonLimitProblem } from "../core/limits.js";
 import { contentTypeCheck, type ContentTypeCheck } from "../http/request-content-type.js";
 
 type Id = string | number | null;

@@ -25,10 +25,10 @@
  * (callShapes), so a call allocates only what is its own.
  */
 import type { Attributes } from "@opentelemetry/api";
-import { A2AError, A2ATransportError } from "../a2a-error.js";
-import { callFailure, GRPC_STATUS_CODES, successCode } from "../call-outcome.js";
-import { taskIdsOf } from "../task-ids.js";
-import type { A2aServiceDefinition, HandlerContext, OperationInfo } from "../definition.js";
+import { A2AError, A2ATransportError } from "../core/a2a-error.js";
+import { callFailure, GRPC_STATUS_CODES, successCode } from "../core/call-outcome.js";
+import { taskIdsOf } from "../core/task-ids.js";
+import type { A2aServiceDefinition, HandlerContext, OperationInfo } from "../core/definition.js";
 
 export type BindingName = HandlerContext["binding"];
 

@@ -14,8 +14,8 @@
  *   metric     rpc.client.call.duration (s), as the server's
  */
 import { type Attributes, context as otelContext, SpanKind, type TextMapSetter, trace } from "@opentelemetry/api";
-import type { ClientInterceptor } from "../client-interceptor.js";
-import type { A2aResult } from "../interceptor.js";
+import type { ClientInterceptor } from "../core/client-interceptor.js";
+import type { A2aResult } from "../core/interceptor.js";
 import { callShapes, clientErrorOutcome, okAttributes } from "./attributes.js";
 import { CallSpan } from "./call-span.js";
 import { durationHistogram, type OtelOptions, otelTools } from "./options.js";

@@ -36,10 +36,10 @@ import {
   trace,
   ROOT_CONTEXT,
 } from "@opentelemetry/api";
-import type { CallTrace } from "../call-trace.js";
-import { callTraceKey } from "../call-trace.js";
-import type { HandlerContext } from "../definition.js";
-import type { A2aResult, Interceptor } from "../interceptor.js";
+import type { CallTrace } from "../core/call-trace.js";
+import { callTraceKey } from "../core/call-trace.js";
+import type { HandlerContext } from "../core/definition.js";
+import type { A2aResult, Interceptor } from "../core/interceptor.js";
 import { callShapes, type ErrorOutcome, okAttributes, serverErrorOutcome } from "./attributes.js";
 import { CallSpan, type StreamBreak } from "./call-span.js";
 import { durationHistogram, type OtelOptions, otelTools } from "./options.js";

@@ -31,9 +31,9 @@ import {
   trace,
   ROOT_CONTEXT,
 } from "@opentelemetry/api";
-import { A2AError } from "../a2a-error.js";
-import { callTraceKey } from "../call-trace.js";
-import type { HandlerContext } from "../definition.js";
+import { A2AError } from "../core/a2a-error.js";
+import { callTraceKey } from "../core/call-trace.js";
+import type { HandlerContext } from "../core/definition.js";
 import type { PushTrace } from "../task/push-types.js";
 import type { TaskTelemetry, TurnTrace } from "../task/telemetry.js";
 import { displayUrl } from "../task/url-screen.js";

@@ -14,9 +14,9 @@
  * errors name the URL without them.
  */
 import { fromJson, type DescService, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
-import { messageJson } from "../protojson-write.js";
-import type { A2aClient, A2aServiceDefinition, OperationInfo } from "../definition.js";
-import { errorFromRest } from "../client-errors.js";
+import { messageJson } from "../core/protojson-write.js";
+import type { A2aClient, A2aServiceDefinition, OperationInfo } from "../core/definition.js";
+import { errorFromRest } from "../core/client-errors.js";
 import {
   buildClient,
   callSignal,
@@ -27,7 +27,7 @@ import {
   type BindingCall,
 } from "../http/client-http.js";
 import { expandPath } from "../http/path-matcher.js";
-import type { Route } from "../http/route-types.js";
+import type { Route } from "../core/route-types.js";
 import { decodeSse, sseStreamFromResponse } from "../http/sse.js";
 
 const RETRY_STATUSES = [405, 501];

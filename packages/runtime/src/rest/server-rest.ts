@@ -29,11 +29,11 @@
  * decoded: InvalidParams (400).
  */
 import { fromJson, type DescService, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
-import type { OperationInfo } from "../definition.js";
-import type { ProtocolTables } from "../protocol-tables.js";
-import { messageJson } from "../protojson-write.js";
-import { A2AError, toRestError, withErrorHeaders } from "../a2a-error.js";
-import { errorReporter } from "../report-error.js";
+import type { OperationInfo } from "../core/definition.js";
+import type { ProtocolTables } from "../core/protocol-tables.js";
+import { messageJson } from "../core/protojson-write.js";
+import { A2AError, toRestError, withErrorHeaders } from "../core/a2a-error.js";
+import { errorReporter } from "../core/report-error.js";
 import {
   admitHttpCall,
   checkHttpVersion,
@@ -43,9 +43,9 @@ import {
   type Admitted,
   type Seen,
 } from "../http/call-context.js";
-import { cardRulesOf } from "../card-rules.js";
+import { cardRulesOf } from "../card/card-rules.js";
 import { compilePathMatcher } from "../http/path-matcher.js";
-import type { Route } from "../http/route-types.js";
+import type { Route } from "../core/route-types.js";
 import { unmatchedResponse } from "../http/unmatched.js";
 import {
   BodyTooLargeError,
@@ -53,12 +53,12 @@ import {
   type A2aServerOptions,
   type CoreRequest,
   type CoreResponse,
-} from "../server-types.js";
+} from "../core/server-types.js";
 import { encodeSseEvent } from "../http/sse.js";
-import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "../server-stream.js";
-import { createInvoker, invalidRequest, type Invoker } from "../invoke.js";
-import { jsonRequestProblem } from "../json-request-check.js";
-import { jsonLimitProblem } from "../http/limits.js";
+import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "../core/server-stream.js";
+import { createInvoker, invalidRequest, type Invoker } from "../core/invoke.js";
+import { jsonRequestProblem } from "../core/json-request-check.js";
+import { jsonLimitProblem } from "../core/limits.js";
 import { contentTypeCheck, type ContentTypeCheck } from "../http/request-content-type.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });

@@ -25,8 +25,8 @@
  * 512 bytes (store-keys.ts; InvalidParamsError naming "owner"). A policy
  * whose principals have longer ids maps them (a hash) to shorter owners.
  */
-import type { Principal } from "../principal.js";
-import type { HandlerContext } from "../definition.js";
+import type { Principal } from "../core/principal.js";
+import type { HandlerContext } from "../core/definition.js";
 import { checkKey } from "./store-keys.js";
 
 /** What a call may do with tasks, as the authorize policy decides it. */

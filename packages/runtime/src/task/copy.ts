@@ -16,7 +16,7 @@
  * parts is that part. A change that adds one artifact to a task then copies
  * that artifact, not the task.
  */
-import { setProto } from "../protojson-values.js";
+import { setProto } from "../core/protojson-values.js";
 
 type Fields = Record<string, unknown>;
 

@@ -18,7 +18,7 @@
  *                  by the runtime, for no caller (access.ts)
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { Principal } from "../principal.js";
+import type { Principal } from "../core/principal.js";
 import type { Artifact, Message, SendMessageConfiguration, Task, TaskState } from "./a2a-types.js";
 
 export interface RequestContext {

@@ -5,7 +5,7 @@
  * tenant is the call's (route or request, HandlerContext.tenant), else the
  * request's field, else ""; the owner is the policy's (access.ts).
  */
-import type { HandlerContext } from "../definition.js";
+import type { HandlerContext } from "../core/definition.js";
 import { callScope, type CallScope, type TaskAuthorizer } from "./access.js";
 import type { StreamResponse, Task } from "./a2a-types.js";
 import type { AgentExecutor } from "./executor.js";

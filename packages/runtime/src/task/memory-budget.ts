@@ -24,7 +24,7 @@
  * maxTasks refusal), naming the bound, the tenant and the task: the store is
  * full for now, and frees itself as tasks end.
  */
-import { A2AError } from "../a2a-error.js";
+import { A2AError } from "../core/a2a-error.js";
 
 /** How much a write that ends a task may grow it past a full budget. */
 export const TERMINAL_SLACK = 4096;

@@ -5,7 +5,7 @@
  * maxPerTask), so the sort per call is over that handful. The store drops a
  * task's configs with the task.
  */
-import { A2AError } from "../a2a-error.js";
+import { A2AError } from "../core/a2a-error.js";
 import { deepCopy } from "./copy.js";
 import { decodeConfigToken, encodeConfigToken, scopeOf } from "./page-token.js";
 import type { PushConfigPage, StoredPushConfig } from "./store.js";

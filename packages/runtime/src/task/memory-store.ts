@@ -55,7 +55,7 @@
  *                  they are never read), and by an unref'd timer while idle.
  * A dropped task takes its push configs and its listeners with it.
  */
-import { A2AError } from "../a2a-error.js";
+import { A2AError } from "../core/a2a-error.js";
 import { type Task, TERMINAL_STATES } from "./a2a-types.js";
 import { copyReusing, deepCopy } from "./copy.js";
 import { type IndexedTask, OwnerIndexes } from "./list-index.js";

@@ -14,7 +14,7 @@
  * key holds: store-keys.ts) is InvalidParamsError naming pageToken and the
  * operation.
  */
-import { A2AError } from "../a2a-error.js";
+import { A2AError } from "../core/a2a-error.js";
 import type { IndexKey } from "./sorted-keys.js";
 
 /** A short fingerprint of `parts` (FNV-1a, 32 bits, as 8 hex digits). */

@@ -19,7 +19,7 @@
  * A refusal is InvalidParamsError naming the operation, the field path, and the first bad character by code
  * point and index; never the value, which may be a secret (S10 §13.2: tokens are secrets).
  */
-import { A2AError } from "../a2a-error.js";
+import { A2AError } from "../core/a2a-error.js";
 import type { TaskPushNotificationConfig } from "./a2a-types.js";
 import type { PushSender } from "./push-types.js";
 

@@ -19,8 +19,8 @@
  *   List        pageSize 0: all; negative: InvalidParamsError
  *   Delete      idempotent: deleting a config that is gone succeeds (S1 §3.1.10)
  */
-import type { HandlerContext } from "../definition.js";
-import { A2AError } from "../a2a-error.js";
+import type { HandlerContext } from "../core/definition.js";
+import { A2AError } from "../core/a2a-error.js";
 import type {
   DeleteTaskPushNotificationConfigRequest,
   GetTaskPushNotificationConfigRequest,

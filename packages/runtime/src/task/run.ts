@@ -26,7 +26,7 @@
  *             that the streams of its events end by themselves
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { Principal } from "../principal.js";
+import type { Principal } from "../core/principal.js";
 import { TaskState, TERMINAL_STATES, type Message, type SendMessageConfiguration } from "./a2a-types.js";
 import type { AgentExecutor, RequestContext } from "./executor.js";
 import { agentMessage, statusEvent, withStatus } from "./task-shapes.js";

@@ -15,7 +15,7 @@
  * no generated code.
  */
 import type { DescMessage, DescService } from "@bufbuild/protobuf";
-import type { A2aServiceDefinition } from "../definition.js";
+import type { A2aServiceDefinition } from "../core/definition.js";
 
 const SERVICE = "lf.a2a.v1.A2AService";
 const P = "lf.a2a.v1.";

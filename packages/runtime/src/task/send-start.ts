@@ -38,8 +38,8 @@
  * (when the store cannot even say that version, it ends at once, and the
  * caller's read of the task says what failed).
  */
-import type { HandlerContext } from "../definition.js";
-import { A2AError } from "../a2a-error.js";
+import type { HandlerContext } from "../core/definition.js";
+import { A2AError } from "../core/a2a-error.js";
 import { TaskState, TERMINAL_STATES, type Message, type SendMessageRequest } from "./a2a-types.js";
 import { scopeOf, tenantOf, type HandlerDeps } from "./handler-deps.js";
 import { startRun, type Run } from "./run.js";

@@ -14,7 +14,7 @@
  * configuration.historyLength trims the task in the answer (and the stream's
  * first Task). A caller that goes away stops waiting; the task goes on.
  */
-import type { HandlerContext } from "../definition.js";
+import type { HandlerContext } from "../core/definition.js";
 import type { SendMessageRequest, SendMessageResponse, StreamResponse, Task } from "./a2a-types.js";
 import type { HandlerDeps } from "./handler-deps.js";
 import { startSend, unlessAborted, type SendStart } from "./send-start.js";

@@ -12,7 +12,7 @@
  * The handler checks the request's own fields first (send-start.ts,
  * task-operations.ts), so a caller reads the name it sent.
  */
-import { A2AError } from "../a2a-error.js";
+import { A2AError } from "../core/a2a-error.js";
 import type { Task } from "./a2a-types.js";
 
 /** The longest key, in UTF-8 bytes: a UUID is 36; three such keys fit in one index row with room to spare. */

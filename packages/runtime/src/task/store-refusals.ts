@@ -9,7 +9,7 @@
  *                 would let one client multiply the agent's outbound calls;
  *                 replacing an existing config (same id) is always allowed
  */
-import { A2AError } from "../a2a-error.js";
+import { A2AError } from "../core/a2a-error.js";
 
 export const DEFAULT_MAX_PUSH_CONFIGS_PER_TASK = 100;
 

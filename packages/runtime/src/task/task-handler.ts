@@ -36,10 +36,10 @@
  *               (default: logError, stderr)
  */
 import type { DescService } from "@bufbuild/protobuf";
-import { A2AError } from "../a2a-error.js";
-import type { Principal } from "../principal.js";
-import type { A2aHandler, A2aServiceDefinition, HandlerContext } from "../definition.js";
-import { logError, type OnError } from "../report-error.js";
+import { A2AError } from "../core/a2a-error.js";
+import type { Principal } from "../core/principal.js";
+import type { A2aHandler, A2aServiceDefinition, HandlerContext } from "../core/definition.js";
+import { logError, type OnError } from "../core/report-error.js";
 import { ownerOnly, type TaskAuthorizer } from "./access.js";
 import type { AgentExecutor } from "./executor.js";
 import type { HandlerDeps, PushOptions } from "./handler-deps.js";

@@ -26,9 +26,9 @@
  *                    leaves the task terminal or interrupted
  */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import type { HandlerContext } from "../definition.js";
-import { A2AError } from "../a2a-error.js";
-import { linkToTurn } from "../call-trace.js";
+import type { HandlerContext } from "../core/definition.js";
+import { A2AError } from "../core/a2a-error.js";
+import { linkToTurn } from "../core/call-trace.js";
 import {
   TaskState,
   TERMINAL_STATES,

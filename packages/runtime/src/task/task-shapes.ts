@@ -12,7 +12,7 @@
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { A2AError } from "../a2a-error.js";
+import { A2AError } from "../core/a2a-error.js";
 import { Role, TaskState, type Message, type StreamResponse, type Task, type TaskStatus } from "./a2a-types.js";
 
 /** Where a message belongs. */

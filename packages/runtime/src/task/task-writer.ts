@@ -31,9 +31,9 @@
  *             owner's task is TaskNotFoundError as a missing one; the
  *             runtime's own changes (the updater, a failed run) name none
  */
-import { A2AError } from "../a2a-error.js";
-import { callTraceparent } from "../call-trace.js";
-import type { HandlerContext } from "../definition.js";
+import { A2AError } from "../core/a2a-error.js";
+import { callTraceparent } from "../core/call-trace.js";
+import type { HandlerContext } from "../core/definition.js";
 import type { StreamResponse, Task } from "./a2a-types.js";
 import { deepCopy } from "./copy.js";
 import type { StoredTask, TaskChange, TaskStore } from "./store.js";

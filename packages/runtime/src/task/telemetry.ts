@@ -15,7 +15,7 @@
  * The calls come from the task runtime's own code paths; an implementation
  * must not throw and must not block (the runtime does not wait on it).
  */
-import type { HandlerContext } from "../definition.js";
+import type { HandlerContext } from "../core/definition.js";
 import type { StreamResponse } from "./a2a-types.js";
 import type { PushTrace } from "./push-types.js";
 

@@ -23,7 +23,7 @@
  * A PostgreSQL turn is also leased by the store instance that runs it, so a
  * dead instance's turn ends (postgres/leases.ts).
  */
-import { A2AError } from "../a2a-error.js";
+import { A2AError } from "../core/a2a-error.js";
 import { INTERRUPTED_STATES, TERMINAL_STATES, type TaskState } from "./a2a-types.js";
 
 /** The refusal of a message to a task that is working on an earlier one; `busyError` is the catalog name. */

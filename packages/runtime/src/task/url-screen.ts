@@ -30,7 +30,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
-import { A2AError } from "../a2a-error.js";
+import { A2AError } from "../core/a2a-error.js";
 import { type AllowList, allowingNetwork, normalizeHost, readAllowList } from "./allow-list.js";
 import { blockedRange } from "./ip-ranges.js";
 

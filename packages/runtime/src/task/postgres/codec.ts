@@ -11,7 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import { type DescMessage, fromBinary, type Message as PbMessage, toBinary } from "@bufbuild/protobuf";
-import type { A2aServiceDefinition } from "../../definition.js";
+import type { A2aServiceDefinition } from "../../core/definition.js";
 import type { Artifact, Message, StreamResponse, Task, TaskPushNotificationConfig } from "../a2a-types.js";
 
 export interface Codec<T> {

@@ -18,7 +18,7 @@
  * PostgreSQL would refuse.
  */
 import { createHash } from "node:crypto";
-import { A2AError } from "../../a2a-error.js";
+import { A2AError } from "../../core/a2a-error.js";
 
 export interface TaskCursor {
   /** Decimal microseconds since the epoch. */

@@ -30,7 +30,7 @@
  *                connection is reported to onError, never an uncaught event)
  */
 import pg from "pg";
-import type { A2aServiceDefinition } from "../../definition.js";
+import type { A2aServiceDefinition } from "../../core/definition.js";
 import type { TaskStore } from "../store.js";
 import { storeCodecs } from "./codec.js";
 import { commitTask } from "./commit.js";

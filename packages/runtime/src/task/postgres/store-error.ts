@@ -13,7 +13,7 @@
  * handed a 500. The message names the store and the operation, and the cause
  * by its code only (never a host, user or query).
  */
-import { A2AError } from "../../a2a-error.js";
+import { A2AError } from "../../core/a2a-error.js";
 
 const UNREACHABLE_CODES = new Set([
   "ECONNREFUSED",

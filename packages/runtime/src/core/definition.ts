@@ -7,7 +7,7 @@
  */
 import type { DescMethod, DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
-import type { Route } from "./http/route-types.js";
+import type { Route } from "./route-types.js";
 import type { CapabilityRule, ProtocolTables } from "./protocol-tables.js";
 import { requestCheck, type RequestCheck } from "./validate.js";
 import type { ContextValues } from "./context-values.js";
@@ -59,6 +59,9 @@ export function defineA2aService<S extends DescService>(service: S, tables: Prot
   };
 }
 
+/** The three A2A protocol bindings, as agent cards name them. */
+export type Binding = "JSONRPC" | "HTTP+JSON" | "GRPC";
+
 /** What a handler learns about the call besides its request message. */
 export interface HandlerContext {
   /** Aborted when the client goes away or the call is cancelled. */
@@ -72,7 +75,7 @@ export interface HandlerContext {
   /** Extension URIs the client declared. */
   readonly extensions: readonly string[];
   /** Which binding carried the call. */
-  readonly binding: "JSONRPC" | "HTTP+JSON" | "GRPC";
+  readonly binding: Binding;
   /** The tenant from the route or the request, when the version has one. */
   readonly tenant: string | undefined;
   /** The URL's query parameters (HTTP bindings; empty on gRPC). */

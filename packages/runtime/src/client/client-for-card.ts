@@ -28,16 +28,16 @@
  */
 import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
-import type { A2aClient, A2aServiceDefinition } from "./definition.js";
-import type { A2aClientOptions } from "./http/client-http.js";
-import { createJsonRpcClient } from "./jsonrpc/client-jsonrpc.js";
-import type { JsonRpcClient } from "./jsonrpc/json-operations.js";
-import { createRestClient } from "./rest/client-rest.js";
-import { createGrpcClient } from "./grpc/grpc.js";
-import { withResubscribe } from "./resubscribe.js";
-import { selectInterface, type Binding, type CardInterface } from "./select-interface.js";
-import { credentialsForCard, type CardCredentials, type Credentials } from "./client/credentials.js";
-import { mtlsFetch, mtlsGrpcTransport, type MutualTlsCredential } from "./client/mtls-fetch.js";
+import type { A2aClient, A2aServiceDefinition, Binding } from "../core/definition.js";
+import type { A2aClientOptions } from "../http/client-http.js";
+import { createJsonRpcClient } from "../jsonrpc/client-jsonrpc.js";
+import type { JsonRpcClient } from "../jsonrpc/json-operations.js";
+import { createRestClient } from "../rest/client-rest.js";
+import { createGrpcClient } from "../grpc/grpc.js";
+import { withResubscribe } from "../http/resubscribe.js";
+import { selectInterface, type CardInterface } from "../card/select-interface.js";
+import { credentialsForCard, type CardCredentials, type Credentials } from "./credentials.js";
+import { mtlsFetch, mtlsGrpcTransport, type MutualTlsCredential } from "./mtls-fetch.js";
 
 export interface ClientForCardOptions extends Omit<A2aClientOptions, "url" | "tenant"> {
   /** Bindings this client may use, in no particular order (the card's order decides). Default: all it can build. */

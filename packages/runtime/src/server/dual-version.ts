@@ -29,20 +29,20 @@
  */
 import type { DescService } from "@bufbuild/protobuf";
 import { createAgentCardHandler } from "../http/card-server.js";
-import type { A2aHandler, A2aServiceDefinition } from "../definition.js";
-import { mergeAgentCards } from "./dual-card.js";
+import type { A2aHandler, A2aServiceDefinition } from "../core/definition.js";
+import { mergeAgentCards } from "../card/dual-card.js";
 import {
   AGENT_CARD_PATH,
   createA2aHttpHandler,
   type StrictTransportSecurity,
   withStrictTransportSecurity,
-} from "../http/http-server.js";
+} from "./http-server.js";
 import { compilePathMatcher } from "../http/path-matcher.js";
 import { distinctVersions } from "../http/negotiation.js";
 import { headOf } from "../http/head.js";
-import type { OnError } from "../report-error.js";
-import type { Interceptor } from "../interceptor.js";
-import type { CoreHandler, CoreRequest, CoreResponse } from "../server-types.js";
+import type { OnError } from "../core/report-error.js";
+import type { Interceptor } from "../core/interceptor.js";
+import type { CoreHandler, CoreRequest, CoreResponse } from "../core/server-types.js";
 import type { JsonRpcOperations } from "../jsonrpc/json-operations.js";
 
 /** One version's side: a bridged side is what bridgeToOlder returns (definition, handler, jsonrpcOperations). */

@@ -20,7 +20,7 @@
  * does. Unknown enum names never reach the message (json-request-check.ts).
  */
 import type { DescField, DescMessage, Message } from "@bufbuild/protobuf";
-import type { ResourceNamePattern } from "./compat/conversion-types.js";
+import type { ResourceNamePattern } from "./conversion-types.js";
 import { messageOf } from "./message-fields.js";
 
 /**

@@ -24,9 +24,9 @@
  * body over 1 MiB, not JSON or not an object; AgentCardVerificationError for
  * a refused card.
  */
-import { A2ATransportError } from "../a2a-error.js";
+import { A2ATransportError } from "../core/a2a-error.js";
 import { freshnessOf } from "./card-freshness.js";
-import { DEFAULT_MAX_BODY } from "./limits.js";
+import { DEFAULT_MAX_BODY } from "../core/limits.js";
 
 export interface AgentCardResolverOptions<V = undefined> {
   readonly fetch?: typeof globalThis.fetch;

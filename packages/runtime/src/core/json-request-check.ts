@@ -18,7 +18,7 @@
  * decoders' leniency.
  */
 import type { DescField, DescMessage, JsonValue } from "@bufbuild/protobuf";
-import type { JsonRpcNames } from "./compat/conversion-types.js";
+import type { JsonRpcNames } from "./conversion-types.js";
 import { messageOf } from "./message-fields.js";
 
 /** One field the walk looks at: an enum, or a message below which something is checked. */

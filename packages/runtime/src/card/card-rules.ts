@@ -19,8 +19,8 @@
  * so returning the same object costs a lookup. A provider that takes no
  * argument is called without building the request's Headers.
  */
-import type { A2aServiceDefinition, OperationInfo } from "./definition.js";
-import { A2AError } from "./a2a-error.js";
+import type { A2aServiceDefinition, OperationInfo } from "../core/definition.js";
+import { A2AError } from "../core/a2a-error.js";
 
 export interface CardRules {
   /** The error refusing the operation, or undefined when the card declares what it needs. */

@@ -8,8 +8,6 @@
  * whose Major.Minor version it speaks wins; a card listing one binding twice
  * (0.3 and 1.0) is thus chosen by version, not position.
  */
-export type Binding = "JSONRPC" | "HTTP+JSON" | "GRPC";
-
 export interface CardInterface {
   readonly url: string;
   readonly binding: string;

@@ -19,11 +19,11 @@
  * plain HTTP to its host for max-age seconds. Send it over HTTPS only.
  */
 import type { DescService } from "@bufbuild/protobuf";
-import { createAgentCardHandler } from "./card-server.js";
+import { createAgentCardHandler } from "../http/card-server.js";
 import { createJsonRpcHandler, type JsonRpcServerOptions } from "../jsonrpc/server-jsonrpc.js";
 import { createRestHandler } from "../rest/server-rest.js";
-import { headOf } from "./head.js";
-import type { CoreHandler, CoreRequest, CoreResponse } from "../server-types.js";
+import { headOf } from "../http/head.js";
+import type { CoreHandler, CoreRequest, CoreResponse } from "../core/server-types.js";
 
 export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
 

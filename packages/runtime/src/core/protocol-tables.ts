@@ -6,8 +6,8 @@
  * generated code writes them, and a change here is a change of what the
  * generator must emit.
  */
-import type { Route } from "./http/route-types.js";
-import type { JsonRpcCodec } from "./compat/conversion-types.js";
+import type { Route } from "./route-types.js";
+import type { JsonRpcCodec } from "./conversion-types.js";
 import type { InputRule } from "./validate.js";
 
 export interface ErrorCatalogEntry {

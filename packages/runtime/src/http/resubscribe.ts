@@ -37,8 +37,8 @@
  */
 import type { DescField, DescMessage, Message } from "@bufbuild/protobuf";
 import type { DescService } from "@bufbuild/protobuf";
-import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "./definition.js";
-import { A2AError, A2ATransportError } from "./a2a-error.js";
+import type { A2aClient, A2aServiceDefinition, CallOptions, OperationInfo } from "../core/definition.js";
+import { A2AError, A2ATransportError } from "../core/a2a-error.js";
 
 export interface ResubscribeOptions {
   /** Resubscriptions in a row without progress before giving up. Default 3. */

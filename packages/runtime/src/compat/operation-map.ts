@@ -4,8 +4,8 @@
  * packages differ: a2a.v1 and lf.a2a.v1). Built from the two definitions and
  * the operation pairs of the compat module.
  */
-import type { A2aServiceDefinition, OperationInfo } from "./definition.js";
-import type { OperationPair } from "./compat/bridge.js";
+import type { A2aServiceDefinition, OperationInfo } from "../core/definition.js";
+import type { OperationPair } from "./bridge.js";
 
 export interface OperationNames {
   readonly rpc: string;

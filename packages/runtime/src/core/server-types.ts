@@ -86,4 +86,4 @@ export type RestHandlerOptions<S extends DescService = DescService> = Omit<A2aSe
 
 export type CoreHandler = (req: CoreRequest) => Promise<CoreResponse>;
 
-export { DEFAULT_MAX_BODY } from "./http/limits.js";
+export { DEFAULT_MAX_BODY } from "./limits.js";

@@ -29,9 +29,8 @@
  * set on it too.
  */
 import type { Message } from "@bufbuild/protobuf";
-import type { OperationInfo } from "./definition.js";
+import type { Binding, OperationInfo } from "./definition.js";
 import type { A2aResult } from "./interceptor.js";
-import type { Binding } from "./select-interface.js";
 
 /** One call as a client interceptor sees it. */
 export interface A2aClientCall {
