@@ -45,4 +45,11 @@ export const A2AServiceStandardErrors = [
     httpStatus: 403 },
 ] as const satisfies readonly StandardErrorEntry[];
 
-export type A2AServiceErrorName = "TaskNotFoundError" | "TaskNotCancelableError" | "PushNotificationNotSupportedError" | "UnsupportedOperationError" | "ContentTypeNotSupportedError" | "InvalidAgentResponseError" | "AuthenticatedExtendedCardNotConfiguredError";
+export type A2AServiceErrorName =
+  | "TaskNotFoundError"
+  | "TaskNotCancelableError"
+  | "PushNotificationNotSupportedError"
+  | "UnsupportedOperationError"
+  | "ContentTypeNotSupportedError"
+  | "InvalidAgentResponseError"
+  | "AuthenticatedExtendedCardNotConfiguredError";

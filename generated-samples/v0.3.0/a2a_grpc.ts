@@ -22,7 +22,8 @@ export function createA2AServiceGrpcClient(transport: Transport, options: GrpcCl
 }
 
 /**
- * Registers the service on a connect router, e.g. connectNodeAdapter({ routes: a2aServiceGrpcRoutes({ handler }), grpc: true }).
+ * Registers the service on a connect router, e.g. connectNodeAdapter({ routes: a2aServiceGrpcRoutes({
+ * handler }), grpc: true }).
  */
 export function a2aServiceGrpcRoutes(options: GrpcRoutesOptions<typeof A2AService>): GrpcRoutes {
   return grpcRoutes({ ...options, definition: A2AServiceV0_3 });

@@ -109,14 +109,19 @@ export type A2AServiceHandler = A2aHandler<typeof A2AService>;
 export type A2AServiceClient = A2aClient<typeof A2AService>;
 
 /**
- * A client for the first interface of the agent card that this client can use (binding and protocol version), with the interface's tenant.
+ * A client for the first interface of the agent card that this client can use (binding and protocol
+ * version), with the interface's tenant.
  */
-export function createA2AServiceClientForCard(card: unknown, options?: ClientForCardOptions): { client: A2AServiceClient; selected: CardInterface } {
+export function createA2AServiceClientForCard(
+  card: unknown,
+  options?: ClientForCardOptions,
+): { client: A2AServiceClient; selected: CardInterface } {
   return createClientForCard(A2AServiceV1_0, card, options);
 }
 
 /**
- * One HTTP handler for an agent: the agent card, JSON-RPC and HTTP+JSON. Wrap it with nodeHttpListener or fetchHandler.
+ * One HTTP handler for an agent: the agent card, JSON-RPC and HTTP+JSON. Wrap it with nodeHttpListener
+ * or fetchHandler.
  */
 export function createA2AServiceHttpHandler(options: HttpHandlerOptions<typeof A2AService>): CoreHandler {
   return createA2aHttpHandler({ ...options, definition: A2AServiceV1_0 });

@@ -52,4 +52,13 @@ export const A2AServiceStandardErrors = [
     httpStatus: 403 },
 ] as const satisfies readonly StandardErrorEntry[];
 
-export type A2AServiceErrorName = "TaskNotFoundError" | "TaskNotCancelableError" | "PushNotificationNotSupportedError" | "UnsupportedOperationError" | "ContentTypeNotSupportedError" | "InvalidAgentResponseError" | "ExtendedAgentCardNotConfiguredError" | "ExtensionSupportRequiredError" | "VersionNotSupportedError";
+export type A2AServiceErrorName =
+  | "TaskNotFoundError"
+  | "TaskNotCancelableError"
+  | "PushNotificationNotSupportedError"
+  | "UnsupportedOperationError"
+  | "ContentTypeNotSupportedError"
+  | "InvalidAgentResponseError"
+  | "ExtendedAgentCardNotConfiguredError"
+  | "ExtensionSupportRequiredError"
+  | "VersionNotSupportedError";

@@ -16,7 +16,9 @@ import type { A2AService } from "./a2a_pb.js";
 /**
  * A JSON-RPC client for the interface at options.url; its calls on JSON are its jsonrpc property.
  */
-export function createA2AServiceJsonRpcClient(options: A2aClientOptions): A2AServiceClient & { readonly jsonrpc: JsonRpcCalls } {
+export function createA2AServiceJsonRpcClient(
+  options: A2aClientOptions,
+): A2AServiceClient & { readonly jsonrpc: JsonRpcCalls } {
   return createJsonRpcClient(A2AServiceV1_0, options);
 }
 

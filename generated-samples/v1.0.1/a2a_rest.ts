@@ -23,7 +23,10 @@ export function createA2AServiceRestClient(options: A2aClientOptions): A2AServic
 /**
  * The HTTP+JSON routes, under basePath, serving the handler.
  */
-export function createA2AServiceRestHandler(options: RestHandlerOptions<typeof A2AService>, basePath: string): CoreHandler {
+export function createA2AServiceRestHandler(
+  options: RestHandlerOptions<typeof A2AService>,
+  basePath: string,
+): CoreHandler {
   return createRestHandler({ ...options, definition: A2AServiceV1_0 }, basePath);
 }
 

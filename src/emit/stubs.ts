@@ -21,6 +21,7 @@ import { inputRules } from "./input-rules.js";
 import { printLiteral, printMembers } from "./literal.js";
 import { definitionName, lowerFirstWord } from "./names.js";
 import { printPreamble } from "./preamble.js";
+import { params as signature, prose, widthOf } from "./code-layout.js";
 import { protocolModule, runtimeModule } from "./runtime-entries.js";
 import { emitJsonRpcCodec } from "./jsonrpc-codec-module.js";
 
@@ -113,13 +114,13 @@ function forward(
   body: Printable[],
 ): void {
   const { f, target } = c;
-  f.print(f.jsDoc(doc));
-  const typed: Printable[] = params.flatMap(([p, t], i) => [i > 0 ? ", " : "", p, ": ", ...t]);
+  f.print(f.jsDoc(prose(doc)));
+  const typed: Printable[] = params.map(([p, t]) => [p, ": ", ...t]);
   // A name ending in "?" is an optional parameter.
   const plain = params.map(([p]) => p.replace(/\?$/, "")).join(", ");
-  if (target === "dts") f.print(f.export("declare function", name), "(", ...typed, "): ", ...returns, ";");
+  if (target === "dts") f.print(...signature(f.export("declare function", name), typed, returns, ";"));
   else if (target === "js") f.print(f.export("function", name), `(${plain}) {`, "\n  return ", ...body, ";\n}");
-  else f.print(f.export("function", name), "(", ...typed, "): ", ...returns, " {\n  return ", ...body, ";\n}");
+  else f.print(...signature(f.export("function", name), typed, returns, " {"), "\n  return ", ...body, ";\n}");
   f.print();
 }
 
@@ -147,8 +148,12 @@ function errorsModule(c: Ctx, m: ResolvedApi): void {
   );
   if (c.target !== "js") {
     c.f.print();
-    const names = m.errors.map((e) => JSON.stringify(e.name)).join(" | ") || "never";
-    c.f.print(c.f.export("type", `${c.name}ErrorName`), ` = ${names};`);
+    const names = m.errors.map((e) => JSON.stringify(e.name));
+    const head = c.f.export("type", `${c.name}ErrorName`);
+    const oneLine = ` = ${names.join(" | ") || "never"};`;
+    // One member a line when the union does not fit on one, as a formatter prints it.
+    if (widthOf([head, oneLine]) <= 120) c.f.print(head, oneLine);
+    else c.f.print(head, " =\n", names.map((n) => `  | ${n}`).join("\n"), ";");
   }
 }
 
