@@ -27,8 +27,8 @@ import {
 import { applyOverrides } from "./overrides/apply-overrides.js";
 import { buildRouteTable, type RouteTable } from "./model/route-table.js";
 import { writeOutputs } from "./emit/outputs.js";
-import { buildCompatPlan } from "./compat/compat-plan.js";
-import { checkProtoConversions } from "./emit/compat-proto-module.js";
+import { buildCompatPlan, type CompatPlan } from "./compat/compat-plan.js";
+import { checkProtoConversions, type SettledNeeds } from "./emit/compat-proto-module.js";
 import { checkJsonConversions } from "./emit/compat-json-check.js";
 import { linkVersions } from "./compat/version-links.js";
 import { noProtocolVersionProblem, selectServices, userFilesInUse } from "./overrides/select-services.js";
@@ -77,12 +77,13 @@ export const protocGenA2a: Plugin = {
     problems.throwIfAny();
     applyOverrides(models, overrideFiles, problems, options.defaultOverrides ? [] : shipped);
     problems.throwIfAny();
+    const settled = new Map<CompatPlan, SettledNeeds>();
     const plans = models.flatMap((m) => {
       const before = problems.size;
       const plan = buildCompatPlan(m, problems);
       // A plan with gaps has been reported; one without is checked to be writable as code.
       if (plan && problems.size === before) {
-        checkProtoConversions(plan, schema.allFiles, problems);
+        settled.set(plan, checkProtoConversions(plan, schema.allFiles, problems));
         const dialect = models.find((o) => o.package === plan.older)?.jsonrpcDialect;
         if (dialect) checkJsonConversions(plan, dialect, schema.allFiles, problems);
       }
@@ -92,7 +93,7 @@ export const protocGenA2a: Plugin = {
     const apis = resolveApis(models, tables, problems, (m) => noProtocolVersionProblem(m, options, shipped, user));
     problems.throwIfAny();
 
-    writeOutputs(schema, options, apis, plans, linkVersions(plans, apis));
+    writeOutputs(schema, options, apis, plans, linkVersions(plans, apis), settled);
     return createResponse(schema.getFileInfo());
   },
 };

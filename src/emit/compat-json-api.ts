@@ -11,7 +11,7 @@
 import type { DescMessage } from "@bufbuild/protobuf";
 import type { GeneratedFile, Printable } from "@bufbuild/protoplugin";
 import { runtimeModule } from "./runtime-entries.js";
-import { importShape } from "./shape-imports.js";
+import type { ShapeOf } from "./shape-imports.js";
 
 export interface CompatJsonApi {
   readonly older: string;
@@ -23,6 +23,8 @@ export interface CompatJsonApi {
   /** The converter (imported from the messages module), for the counterpart of a newer type. */
   readonly converter: Printable;
   readonly compatJsonModule: string;
+  /** The file's shape imports. */
+  readonly shape: ShapeOf;
 }
 
 /** One pair: its older type name, its newer message and the names of its two functions. */
@@ -111,7 +113,7 @@ function printUnion(f: GeneratedFile, api: CompatJsonApi): void {
       line = [];
       width = 2;
     }
-    line.push(line.length === 0 ? "| " : " | ", importShape(f, d));
+    line.push(line.length === 0 ? "| " : " | ", api.shape(d));
     width += d.name.length + 3;
   }
   f.print("  ", line, ";");
@@ -148,5 +150,5 @@ function writer(f: GeneratedFile, typed: boolean, api: CompatJsonApi, e: CompatJ
   if (!typed) return ["(m, a, lost) => ", e.toOlder, "(m, a, lost) ?? {}"];
   const at = f.import("At", api.compatJsonModule, true);
   const loss = f.import("Loss", runtimeModule, true);
-  return ["(m: ", importShape(f, e.newer), ", a: ", at, ", lost: ", loss, "[]) => ", e.toOlder, "(m, a, lost) ?? {}"];
+  return ["(m: ", api.shape(e.newer), ", a: ", at, ", lost: ", loss, "[]) => ", e.toOlder, "(m, a, lost) ?? {}"];
 }

@@ -47,7 +47,6 @@ import {
 } from "./compat-json-fields.js";
 import { guarded, ifBlock, indented } from "./code-layout.js";
 import { partCode, transformCode, type DecodeCtx } from "./compat-json-transforms.js";
-import { importShape } from "./shape-imports.js";
 
 /** What the steps of one conversion write: statements, transforms for after them, oneofs and transforms seen. */
 interface StepOut {
@@ -64,8 +63,7 @@ export function decodeFn(env: JsonEnv, p: Pair): Code[] {
   const { d03, d10 } = p;
   const out: StepOut = { body: [], later: [], oneofs: new Set(), done: new Set(), usesV: false };
   const c = decodeCtx(env, p, out);
-  const fn = (body: readonly Code[]) =>
-    printedFunction(env, decName(p), ["j", "unknown"], importShape(env.f, d10), body);
+  const fn = (body: readonly Code[]) => printedFunction(env, decName(p), ["j", "unknown"], env.shape(d10), body);
   const whole =
     d03.typeName === env.dialect.part.message
       ? partCode.toNewer(c)

@@ -44,7 +44,6 @@ import {
 } from "./compat-json-fields.js";
 import { guarded, indented, packed, widthOf } from "./code-layout.js";
 import { partCode, transformCode, type EncodeCtx } from "./compat-json-transforms.js";
-import { importShape } from "./shape-imports.js";
 
 /** What the steps of one conversion write: statements, transforms seen, the keys a2a.json always has. */
 interface EncodeOut {
@@ -65,7 +64,7 @@ export function encodeFn(env: JsonEnv, p: Pair): Code[] {
   const result = array
     ? code`${rt(env, "JsonValue")}[]`
     : code`${rt(env, "JsonObject")}${isPart ? " | undefined" : ""}`;
-  const fn = (body: readonly Code[]) => printedFunction(env, encName(p), ["m", importShape(env.f, d10)], result, body);
+  const fn = (body: readonly Code[]) => printedFunction(env, encName(p), ["m", env.shape(d10)], result, body);
   const whole = isPart
     ? partCode.toOlder(encodeCtx(env, p))
     : isUnion(env, d03)

@@ -30,7 +30,7 @@ import type { Resource } from "./compat-json-transforms.js";
 import { lowerFirstWord } from "./names.js";
 import { compatJsonModule, runtimeModule } from "./runtime-entries.js";
 import { paramNames } from "./unused-params.js";
-import { importShape } from "./shape-imports.js";
+import { type ShapeOf, shapeImports } from "./shape-imports.js";
 
 /** The helpers the generated conversions call (packages/runtime/src/compat/compat-json.ts). */
 
@@ -55,6 +55,8 @@ export interface JsonEnv {
   /** Each pair by either of its type names. */
   readonly pairs: ReadonlyMap<string, Pair>;
   readonly enums: EnumTables;
+  /** The file's shape imports. */
+  readonly shape: ShapeOf;
 }
 
 export function createEnv(
@@ -64,7 +66,7 @@ export function createEnv(
   dialect: JsonRpcDialect,
   files: readonly DescFile[],
 ): JsonEnv {
-  return { f, typed, ...pairEnv(plan, dialect, files), enums: new EnumTables(dialect, typed) };
+  return { f, typed, ...pairEnv(plan, dialect, files), enums: new EnumTables(dialect, typed), shape: shapeImports(f) };
 }
 
 /** What telling which pairs can be written needs: the plan, the dialect, both files' messages and the pairs. */
@@ -143,7 +145,7 @@ export function planReason(env: JsonEnv, newerShort: string, name: string): stri
 
 /** Expression: a newer message at its zero value (typed as its shape in TypeScript). */
 export const zero = (env: JsonEnv, d: DescMessage): Code =>
-  env.typed ? code`(${zeroLiteral(d)} as ${importShape(env.f, d)})` : zeroLiteral(d);
+  env.typed ? code`(${zeroLiteral(d)} as ${env.shape(d)})` : zeroLiteral(d);
 
 /** Statement (lines): `const name = ` a newer message at its zero value; its members packed when long. */
 export function declareZero(env: JsonEnv, name: string, d: DescMessage): Code[] {
@@ -158,7 +160,7 @@ export function declareZero(env: JsonEnv, name: string, d: DescMessage): Code[] 
     ),
   );
   return env.typed
-    ? [`const ${name} = ({`, ...lines, code`} as ${importShape(env.f, d)});`]
+    ? [`const ${name} = ({`, ...lines, code`} as ${env.shape(d)});`]
     : [`const ${name} = {`, ...lines, "};"];
 }
 

@@ -74,6 +74,7 @@ export function emitCompatJson(
     table: tableName,
     converter: files.converter,
     compatJsonModule,
+    shape: env.shape,
   };
   if (target !== "dts") {
     f.print(`// ---- ${plan.older} JSON-RPC (a2a.json) ↔ ${plan.newer} messages, in one pass ----`);

@@ -18,7 +18,7 @@ import type { OperationPair } from "../compat/version-links.js";
 import type { CompatPlan } from "../compat/compat-plan.js";
 import { params, prose } from "./code-layout.js";
 import { printLiteral } from "./literal.js";
-import { emitProtoConversions } from "./compat-proto-module.js";
+import { emitProtoConversions, type SettledNeeds } from "./compat-proto-module.js";
 import { printPreamble } from "./preamble.js";
 import { protocolModule, runtimeModule, taskModule } from "./runtime-entries.js";
 import { emitCompatJson, type CompatJsonInputs } from "./compat-json-module.js";
@@ -65,6 +65,7 @@ export function emitCompatModule(
   newer: CompatSide,
   older: CompatSide,
   operations: readonly OperationPair[],
+  settled: SettledNeeds | undefined,
   json?: Omit<CompatJsonInputs, "olderA2a" | "olderDefinition" | "converter">,
 ): void {
   const open = (name: string, what: string) => {
@@ -75,7 +76,11 @@ export function emitCompatModule(
     f.print();
     return f;
   };
-  emitMessages(schema, open(MODULES.messages, "Conversions of the proto messages"), target, plan, newer, older);
+  emitMessages(schema, open(MODULES.messages, "Conversions of the proto messages"), target, plan, {
+    newer,
+    older,
+    settled,
+  });
   const fj = json && open(MODULES.jsonrpc, "JSON-RPC (a2a.json) conversions");
   const table =
     json && fj
@@ -105,18 +110,24 @@ function emitMessages(
   f: GeneratedFile,
   target: "ts" | "js" | "dts",
   plan: CompatPlan,
-  newer: CompatSide,
-  older: CompatSide,
+  { newer, older, settled }: { newer: CompatSide; older: CompatSide; settled: SettledNeeds | undefined },
 ): void {
   if (target === "dts") {
     f.print(f.export("declare const", "a2aCompat"), ": ", f.import("Converter", runtimeModule, true), ";");
     return;
   }
   const descFiles = schema.allFiles.filter((d) => d.proto.name === newer.file || d.proto.name === older.file);
-  emitProtoConversions(f, target, plan, descFiles, [
-    f.import(fileDescName(newer.file), `./${newer.file.replace(/\.proto$/, "")}_pb.js`),
-    f.import(fileDescName(older.file), `./${older.file.replace(/\.proto$/, "")}_pb.js`),
-  ]);
+  emitProtoConversions(
+    f,
+    target,
+    plan,
+    descFiles,
+    [
+      f.import(fileDescName(newer.file), `./${newer.file.replace(/\.proto$/, "")}_pb.js`),
+      f.import(fileDescName(older.file), `./${older.file.replace(/\.proto$/, "")}_pb.js`),
+    ],
+    settled,
+  );
 }
 
 /** What the API module passes on from the other two, so that `a2a_compat` alone serves every use. */

@@ -25,7 +25,7 @@ import { packed } from "./code-layout.js";
 import { enumTable, lit, type EnumTable } from "./compat-proto-values.js";
 import { wrappedName, wrappedToNewer, wrappedToOlder, type WrappedPair } from "./compat-proto-wrapped.js";
 import { compatJsonModule, protocolModule, runtimeModule } from "./runtime-entries.js";
-import { importShape } from "./shape-imports.js";
+import { shapeImports } from "./shape-imports.js";
 
 /** Helpers from the runtime's generated-code entry point; the others come from its main one. */
 const compatJsonHelpers = new Set(["at", "At", "eachTo", "lose", "valueJson", "valueOf"]);
@@ -44,10 +44,10 @@ interface Written {
 }
 
 /**
- * What each function of a plan takes, as the check settled it: emission starts
- * from it and so writes every function once, not once per round.
+ * What each function of a plan takes (its path, the losses), as the check settled it: the plugin hands it
+ * to emission, which starts from it and so writes every function once, not once per round.
  */
-const settledNeeds = new WeakMap<CompatPlan, ReadonlyMap<string, Needs>>();
+export type SettledNeeds = ReadonlyMap<string, Needs>;
 
 /** Writes every pair's functions until what each function takes (its path, the losses) is settled. */
 function writeAll(
@@ -56,7 +56,8 @@ function writeAll(
   ts: boolean,
   rt: (name: string) => Printable,
   shape: (d: DescMessage) => Printable,
-): Written {
+  settled: SettledNeeds | undefined,
+): Written & { readonly needs: SettledNeeds } {
   const messages = new Map<string, DescMessage>();
   for (const file of files) for (const t of nestedTypes(file)) if (t.kind === "message") messages.set(t.typeName, t);
   const pairs = new Map<string, ProtoPair>();
@@ -74,7 +75,7 @@ function writeAll(
     pairs.set(p.older, pair);
     list.push(pair);
   }
-  const needs = new Map<string, Needs>(settledNeeds.get(plan));
+  const needs = new Map<string, Needs>(settled);
   for (let round = 0; ; round++) {
     const tables = new Map<string, EnumTable>();
     const found: string[] = [];
@@ -105,22 +106,26 @@ function writeAll(
       needs.set(fn.name, fn.needs);
     }
     if (!changed || round > 10) {
-      settledNeeds.set(plan, needs);
-      return { functions, tables: [...tables.values()], problems: [...problems, ...found] };
+      return { functions, tables: [...tables.values()], problems: [...problems, ...found], needs };
     }
   }
 }
 
-/** Collects, as problems, every pair of `plan` whose conversion cannot be written. */
-export function checkProtoConversions(plan: CompatPlan, files: readonly DescFile[], problems: Problems): void {
+/**
+ * Collects, as problems, every pair of `plan` whose conversion cannot be written; returns what each
+ * function takes, for emitProtoConversions.
+ */
+export function checkProtoConversions(plan: CompatPlan, files: readonly DescFile[], problems: Problems): SettledNeeds {
   const written = writeAll(
     plan,
     files,
     true,
     (name) => name,
     (d) => d.name,
+    undefined,
   );
   for (const p of new Set(written.problems)) problems.add(p);
+  return written.needs;
 }
 
 /** Prints the conversions and `a2aCompat` (in TypeScript or JavaScript); `descriptors` are both files' descriptors. */
@@ -130,9 +135,11 @@ export function emitProtoConversions(
   plan: CompatPlan,
   files: readonly DescFile[],
   descriptors: readonly Printable[],
+  settled: SettledNeeds | undefined,
 ): void {
   const ts = target === "ts";
   const olderTypes = new Map<string, DescMessage>();
+  const importShape = shapeImports(f);
   const rt = (name: string) =>
     f.import(
       name,
@@ -140,12 +147,12 @@ export function emitProtoConversions(
       runtimeTypes.has(name),
     );
   const shape = (d: DescMessage): Printable => {
-    if (d.typeName.startsWith(plan.newer + ".")) return importShape(f, d);
+    if (d.typeName.startsWith(plan.newer + ".")) return importShape(d);
     const alias = `Older${d.name}`;
     olderTypes.set(alias, d);
     return alias;
   };
-  const written = writeAll(plan, files, ts, rt, shape);
+  const written = writeAll(plan, files, ts, rt, shape, settled);
   if (written.problems.length > 0) throw new Error(`compat: ${written.problems.join("; ")}`);
   f.print(`// ---- ${plan.older} messages ↔ ${plan.newer} messages ----`);
   f.print();
@@ -176,7 +183,7 @@ export function emitProtoConversions(
     // After the functions, so that the newer messages, named first, keep their own names.
     f.print();
     f.print(`// The ${plan.older} messages, by names of their own.`);
-    for (const [alias, d] of olderTypes) f.print(`type ${alias} = `, importShape(f, d), ";");
+    for (const [alias, d] of olderTypes) f.print(`type ${alias} = `, importShape(d), ";");
   }
   printConverter(f, { ts, rt, plan, descriptors }, written, wrapped);
 }

@@ -27,6 +27,7 @@ import {
 import type { TemplateName } from "./template-options.js";
 import { sourceTable } from "./sources.js";
 import { printTree } from "./doc-tree.js";
+import type { SettledNeeds } from "./compat-proto-module.js";
 import { openApiDocument } from "./openapi.js";
 import { openRpcDocument } from "./openrpc.js";
 
@@ -39,6 +40,8 @@ export function writeOutputs(
   models: readonly ResolvedApi[],
   plans: readonly CompatPlan[],
   links: readonly VersionLink<ResolvedApi>[],
+  /** What each plan's conversion functions take, as checkProtoConversions settled it. */
+  settled: ReadonlyMap<CompatPlan, SettledNeeds>,
 ): void {
   const targets = schema.targets;
   for (const target of targets) {
@@ -60,7 +63,7 @@ export function writeOutputs(
           definition: definitionName(m.service.name, m.protocolVersion),
           protocolVersion: m.protocolVersion,
         });
-        emitCompatModule(schema, target, plan, side(newer), side(older), operations, json);
+        emitCompatModule(schema, target, plan, side(newer), side(older), operations, settled.get(plan), json);
       }
     }
   }
