@@ -9,7 +9,7 @@
  * Built with printables only; the same tree gives the ts, js and dts targets.
  */
 import type { DescMessage } from "@bufbuild/protobuf";
-import type { GeneratedFile, Printable } from "@bufbuild/protoplugin";
+import type { GeneratedFile, Printable, Target } from "@bufbuild/protoplugin";
 import { runtimeModule } from "./runtime-entries.js";
 import type { ShapeOf } from "./shape-imports.js";
 
@@ -40,7 +40,7 @@ export interface CompatJsonEntry {
 const UNION = "OlderJsonMessage";
 
 /** Prints the union type and the two functions. */
-export function printCompatJsonApi(f: GeneratedFile, target: "ts" | "js" | "dts", api: CompatJsonApi): void {
+export function printCompatJsonApi(f: GeneratedFile, target: Target, api: CompatJsonApi): void {
   printTable(f, target, api);
   if (target !== "js") printUnion(f, api);
   const loss = f.import("Loss", runtimeModule, true);
@@ -120,7 +120,7 @@ function printUnion(f: GeneratedFile, api: CompatJsonApi): void {
 }
 
 /** The table: older type → its reader, newer type → its writer. */
-function printTable(f: GeneratedFile, target: "ts" | "js" | "dts", api: CompatJsonApi): void {
+function printTable(f: GeneratedFile, target: Target, api: CompatJsonApi): void {
   const tableType = f.import("CompatJsonTable", api.compatJsonModule, true);
   f.print();
   f.print(

@@ -27,7 +27,7 @@
  * as protoplugin printables with import symbols.
  */
 import type { DescFile } from "@bufbuild/protobuf";
-import type { GeneratedFile, Printable } from "@bufbuild/protoplugin";
+import type { GeneratedFile, Printable, Target } from "@bufbuild/protoplugin";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import type { CompatPlan } from "../compat/compat-plan.js";
 import { printCompatJsonApi, type CompatJsonApi } from "./compat-json-api.js";
@@ -50,12 +50,7 @@ export interface CompatJsonInputs {
 }
 
 /** Prints the direct conversions into `f`; returns the name of the exported table. */
-export function emitCompatJson(
-  f: GeneratedFile,
-  target: "ts" | "js" | "dts",
-  plan: CompatPlan,
-  files: CompatJsonInputs,
-): string {
+export function emitCompatJson(f: GeneratedFile, target: Target, plan: CompatPlan, files: CompatJsonInputs): string {
   const env = createEnv(f, target === "ts", plan, files.dialect, [files.newer, files.older]);
   checkPairs(env);
   const ordered = [...new Set(env.pairs.values())];

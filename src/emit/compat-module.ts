@@ -13,7 +13,7 @@
  *                        with the two modules' exports re-exported, so one
  *                        import serves.
  */
-import type { GeneratedFile, ImportSymbol, Printable, Schema } from "@bufbuild/protoplugin";
+import type { GeneratedFile, ImportSymbol, Printable, Schema, Target } from "@bufbuild/protoplugin";
 import type { OperationPair } from "../compat/version-links.js";
 import type { CompatPlan } from "../compat/compat-plan.js";
 import { params, prose } from "./code-layout.js";
@@ -37,7 +37,7 @@ export interface CompatSide {
 /** What every part of the module prints with: the file, its target and the two versions' printables. */
 interface ModuleCtx {
   readonly f: GeneratedFile;
-  readonly target: "ts" | "js" | "dts";
+  readonly target: Target;
   readonly typed: boolean;
   readonly plan: CompatPlan;
   readonly newerDef: Printable;
@@ -60,7 +60,7 @@ const MODULES = { api: "a2a_compat", messages: "a2a_compat_messages", jsonrpc: "
 
 export function emitCompatModule(
   schema: Schema<object>,
-  target: "ts" | "js" | "dts",
+  target: Target,
   plan: CompatPlan,
   newer: CompatSide,
   older: CompatSide,
@@ -108,7 +108,7 @@ export function emitCompatModule(
 function emitMessages(
   schema: Schema<object>,
   f: GeneratedFile,
-  target: "ts" | "js" | "dts",
+  target: Target,
   plan: CompatPlan,
   { newer, older, settled }: { newer: CompatSide; older: CompatSide; settled: SettledNeeds | undefined },
 ): void {
@@ -325,7 +325,7 @@ function printCreate(c: ModuleCtx, create: string, wrapped: "handler" | "client"
 }
 
 /** `dualVersionHttpHandler`: both versions at the same URLs from the newer handler, bridged by bridgeToOlder. */
-function emitDualVersion(f: GeneratedFile, target: "ts" | "js" | "dts", newerDef: Printable, handler: Printable[]) {
+function emitDualVersion(f: GeneratedFile, target: Target, newerDef: Printable, handler: Printable[]) {
   const shared = f.import("DualVersionSharedOptions", protocolModule, true);
   const core = f.import("CoreHandler", runtimeModule, true);
   if (target === "dts") {

@@ -9,7 +9,7 @@
  */
 import type { DescEnum, DescFile, DescMessage } from "@bufbuild/protobuf";
 import { nestedTypes } from "@bufbuild/protobuf/reflect";
-import type { GeneratedFile, Schema } from "@bufbuild/protoplugin";
+import type { GeneratedFile, Schema, Target } from "@bufbuild/protoplugin";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import { printLiteral } from "./literal.js";
 import { printPreamble } from "./preamble.js";
@@ -32,7 +32,7 @@ export const codecModule = (base: string) => `./${base.split("/").pop()}_jsonrpc
 
 export function emitJsonRpcCodec(
   schema: Schema<object>,
-  target: "ts" | "js" | "dts",
+  target: Target,
   base: string,
   protoFile: string,
   inputs: JsonRpcCodecInputs,

@@ -5,7 +5,7 @@
  * (src/model/resolve-api.ts): its defaults are applied, none is applied here.
  */
 import { posix } from "node:path";
-import type { Schema } from "@bufbuild/protoplugin";
+import type { Schema, Target } from "@bufbuild/protoplugin";
 import type { A2aOptions } from "../options.js";
 import type { ResolvedApi } from "../model/resolve-api.js";
 import type { CompatPlan } from "../compat/compat-plan.js";
@@ -35,7 +35,7 @@ import { openRpcDocument } from "./openrpc.js";
 export const SOURCES_PAGE = "a2a_sources.md";
 
 export function writeOutputs(
-  schema: Schema<object> & { prepareGenerate(target: "ts" | "js" | "dts"): void },
+  schema: Schema<object> & { prepareGenerate(target: Target): void },
   options: A2aOptions,
   models: readonly ResolvedApi[],
   plans: readonly CompatPlan[],

@@ -7,7 +7,7 @@
  * The overlaps between routes are a report for people: they are in the JSON
  * file and the routes page, not in the module, which the runtime loads.
  */
-import type { GeneratedFile, Schema } from "@bufbuild/protoplugin";
+import type { GeneratedFile, Schema, Target } from "@bufbuild/protoplugin";
 import type { Route, RouteQueryField } from "@protoc-gen-a2a/runtime/protocol";
 import type { ResolvedApi } from "../model/resolve-api.js";
 import { inlineLiteral, printLiteral, type LiteralNames } from "./literal.js";
@@ -33,12 +33,7 @@ export function routesJson(model: ResolvedApi): string {
   return JSON.stringify(doc, null, 2) + "\n";
 }
 
-export function emitRoutesModule(
-  schema: Schema<object>,
-  target: "ts" | "js" | "dts",
-  base: string,
-  model: ResolvedApi,
-): void {
+export function emitRoutesModule(schema: Schema<object>, target: Target, base: string, model: ResolvedApi): void {
   const table = model.routeTable;
   const ext = target === "dts" ? ".d.ts" : "." + target;
   const f: GeneratedFile = schema.generateFile(`${base}_routes${ext}`);

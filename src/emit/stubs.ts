@@ -15,7 +15,7 @@
  * `dts` has declarations only. The message types come from protoc-gen-es
  * (`<base>_pb`), which must run next to this plugin.
  */
-import type { GeneratedFile, ImportSymbol, Printable, Schema } from "@bufbuild/protoplugin";
+import type { GeneratedFile, ImportSymbol, Printable, Schema, Target } from "@bufbuild/protoplugin";
 import type { ResolvedApi } from "../model/resolve-api.js";
 import { inputRules } from "./input-rules.js";
 import { printLiteral, printMembers } from "./literal.js";
@@ -24,8 +24,6 @@ import { printPreamble } from "./preamble.js";
 import { params as signature, prose, widthOf } from "./code-layout.js";
 import { protocolModule, runtimeModule } from "./runtime-entries.js";
 import { emitJsonRpcCodec } from "./jsonrpc-codec-module.js";
-
-type Target = "ts" | "js" | "dts";
 
 interface Ctx {
   readonly f: GeneratedFile;

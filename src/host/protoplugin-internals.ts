@@ -6,7 +6,7 @@
  * The version is pinned exactly in package.json; these modules are stable parts
  * of its dist layout.
  */
-import type { Plugin, Schema, EcmaScriptPluginOptions } from "@bufbuild/protoplugin";
+import type { Plugin, Schema, EcmaScriptPluginOptions, Target } from "@bufbuild/protoplugin";
 import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
 import type { Edition } from "@bufbuild/protobuf/wkt";
 
@@ -17,7 +17,7 @@ export interface ParsedParameter<T> {
 
 export interface SchemaController<T extends object> extends Schema<T> {
   getFileInfo(): { name: string; content: string; preamble?: string | undefined }[];
-  prepareGenerate(target: "ts" | "js" | "dts"): void;
+  prepareGenerate(target: Target): void;
 }
 
 interface Internals {
