@@ -23,7 +23,7 @@ import Handlebars from "handlebars";
 import { targetTable } from "../dist/overrides/targets.js";
 import { loadOverrideFile } from "../dist/overrides/load-overrides.js";
 import { Problems } from "../dist/generation-error.js";
-import { templateNames, templateOptions } from "../dist/emit/template-options.js";
+import { templateNames, templateOptions } from "../dist/emit/docs/template-options.js";
 import { googleApiRoots, googleImportClosure } from "../dist/sync/google-protos.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));

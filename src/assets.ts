@@ -2,7 +2,7 @@
  * What scripts/build-assets.js prepared at build time, in dist/generated/ next to this module once built:
  * standalone validators, precompiled templates, the shipped override files and the source table. This
  * module only finds and loads them; each stage owns what it reads (overrides/override-assets.ts,
- * emit/docs.ts, emit/sources.ts), so no stage imports another through here.
+ * emit/docs/docs.ts, emit/docs/sources.ts), so no stage imports another through here.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";

@@ -2,8 +2,8 @@
  * The loss reasons only a transform knows, each written once. The plan's
  * lossy steps carry their own reasons (compat-plan.ts); what a transform
  * reports beyond them is spelled here, and both emitters that write the
- * transforms (the proto path, src/emit/compat-proto-transforms.ts, and the
- * a2a.json path, src/emit/compat-json-transforms.ts) take it from here, so a
+ * transforms (the proto path, src/emit/conversions/compat-proto-transforms.ts, and the
+ * a2a.json path, src/emit/conversions/compat-json-transforms.ts) take it from here, so a
  * field is lost for the same reason whatever the path
  * (test/compat-loss-reasons.test.ts).
  */

@@ -10,11 +10,11 @@ import type { A2aOptions } from "../options.js";
 import type { ResolvedApi } from "../model/resolve-api.js";
 import type { CompatPlan } from "../compat/compat-plan.js";
 import type { VersionLink } from "../compat/version-links.js";
-import { emitRoutesModule, routesJson } from "./routes-module.js";
-import { emitStubs } from "./stubs.js";
-import { emitCompatModule } from "./compat-module.js";
-import { definitionName } from "./names.js";
-import { renderDoc } from "./docs.js";
+import { emitRoutesModule, routesJson } from "./modules/routes-module.js";
+import { emitStubs } from "./modules/stubs.js";
+import { emitCompatModule } from "./conversions/compat-module.js";
+import { definitionName } from "./print/names.js";
+import { renderDoc } from "./docs/docs.js";
 import {
   compatView,
   errorsView,
@@ -23,13 +23,13 @@ import {
   routesView,
   sourcesView,
   versionsView,
-} from "./docs-view.js";
-import type { TemplateName } from "./template-options.js";
-import { sourceTable } from "./sources.js";
-import { printTree } from "./doc-tree.js";
-import type { SettledNeeds } from "./compat-proto-module.js";
-import { openApiDocument } from "./openapi.js";
-import { openRpcDocument } from "./openrpc.js";
+} from "./docs/docs-view.js";
+import type { TemplateName } from "./docs/template-options.js";
+import { sourceTable } from "./docs/sources.js";
+import { printTree } from "./print/doc-tree.js";
+import type { SettledNeeds } from "./conversions/compat-proto-module.js";
+import { openApiDocument } from "./openapi/openapi.js";
+import { openRpcDocument } from "./openrpc/openrpc.js";
 
 /** Written once per run with the docs: every source tag the pages cite, with links to the pinned files. */
 export const SOURCES_PAGE = "a2a_sources.md";

@@ -1,6 +1,15 @@
 import { createImportSymbol } from "@bufbuild/protoplugin";
 import { describe, expect, it } from "vitest";
-import { guarded, ifBlock, packed, params, prose, switchCase, widthOf, type Code } from "../../src/emit/code-layout.js";
+import {
+  guarded,
+  ifBlock,
+  packed,
+  params,
+  prose,
+  switchCase,
+  widthOf,
+  type Code,
+} from "../../src/emit/print/code-layout.js";
 
 /** Code as text, an import by its name (as protoplugin prints it when no name clashes). */
 const text = (c: Code): string =>

@@ -8,15 +8,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Handlebars from "handlebars";
 import type { ResolvedApi } from "../../src/model/resolve-api.js";
-import { errorsView } from "../../src/emit/docs-view.js";
-import { templateOptions } from "../../src/emit/template-options.js";
+import { errorsView } from "../../src/emit/docs/docs-view.js";
+import { templateOptions } from "../../src/emit/docs/template-options.js";
 import { readMarkdownPages } from "../helpers/samples.js";
 import { repoRoot } from "../helpers/run.js";
 
 const pages = readMarkdownPages();
 const carriesErrorInfo = "an ErrorInfo in `status.details`";
 const noErrorInfo = "no binding carries an ErrorInfo";
-/** The errors template as the build precompiles it (src/emit/docs.ts renders the precompiled form). */
+/** The errors template as the build precompiles it (src/emit/docs/docs.ts renders the precompiled form). */
 const render = Handlebars.compile(readFileSync(join(repoRoot, "templates/errors.md.hbs"), "utf8"), templateOptions);
 
 function model(reason: string | null): ResolvedApi {

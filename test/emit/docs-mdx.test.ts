@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compile } from "@mdx-js/mdx";
 import { HtmlRenderer, Parser, type Node } from "commonmark";
-import { prose } from "../../src/emit/docs-view.js";
+import { prose } from "../../src/emit/docs/docs-view.js";
 import { readMarkdownPages } from "../helpers/samples.js";
 
 const pages = readMarkdownPages();

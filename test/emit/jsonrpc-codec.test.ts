@@ -12,7 +12,7 @@ import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import { A2AServiceV0_3 } from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import * as v03 from "../../generated-samples/v0.3.0/a2a_pb.js";
 import * as v10 from "../../generated-samples/v1.0.1/a2a_pb.js";
-import { codecCtx } from "../../src/emit/jsonrpc-codec-rules.js";
+import { codecCtx } from "../../src/emit/conversions/jsonrpc-codec-rules.js";
 
 const codec = A2AServiceV0_3.jsonrpcCodec!;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findVersionOverlaps } from "../../src/emit/version-overlaps.js";
+import { findVersionOverlaps } from "../../src/emit/docs/version-overlaps.js";
 import { compilePathMatcher } from "../../packages/runtime/src/http/path-matcher.js";
 import type { Route } from "../../packages/runtime/src/core/route-types.js";
 import { readMarkdownPages, readRoutes } from "../helpers/samples.js";

@@ -1,5 +1,5 @@
 /**
- * The YAML printer of the OpenAPI documents (src/emit/yaml-print.ts), read back by an independent reader, the
+ * The YAML printer of the OpenAPI documents (src/emit/print/yaml-print.ts), read back by an independent reader, the
  * `yaml` package: every JSON value reads back as itself, strings that look like other YAML types stay strings,
  * multi-line text prints as literal blocks, and the committed documents print the same bytes again.
  */
@@ -8,8 +8,8 @@ import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { printYaml } from "../../src/emit/yaml-print.js";
-import type { Tree } from "../../src/emit/doc-tree.js";
+import { printYaml } from "../../src/emit/print/yaml-print.js";
+import type { Tree } from "../../src/emit/print/doc-tree.js";
 import { repoRoot } from "../helpers/run.js";
 
 /** What the tree means as JSON (-0 is 0 there). */

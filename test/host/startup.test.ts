@@ -1,6 +1,6 @@
 /**
  * A plugin run loads neither the TypeScript compiler nor the yaml package (README, Start-up; the OpenAPI
- * YAML is printed by src/emit/yaml-print.ts): a child process runs the plugin on the pinned protos and lists
+ * YAML is printed by src/emit/print/yaml-print.ts): a child process runs the plugin on the pinned protos and lists
  * the CommonJS modules it loaded (the TypeScript compiler and yaml are CommonJS, so an ESM import of them
  * lands in the cache).
  */

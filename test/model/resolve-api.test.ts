@@ -13,10 +13,10 @@ import { beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import type { FileDescriptorProto } from "@bufbuild/protobuf/wkt";
 import type { HeaderRules } from "../../src/model/model-types.js";
 import type { ResolvedApi, ResolvedOperation } from "../../src/model/resolve-api.js";
-import type { emitStubs } from "../../src/emit/stubs.js";
+import type { emitStubs } from "../../src/emit/modules/stubs.js";
 import type { writeOutputs } from "../../src/emit/outputs.js";
-import type { routesJson } from "../../src/emit/routes-module.js";
-import type { operationsView, overridesView, versionsView } from "../../src/emit/docs-view.js";
+import type { routesJson } from "../../src/emit/modules/routes-module.js";
+import type { operationsView, overridesView, versionsView } from "../../src/emit/docs/docs-view.js";
 import { buildImage, request, runPlugin } from "../helpers/in-process.js";
 import { repoRoot } from "../helpers/run.js";
 

@@ -1,0 +1,226 @@
+/**
+ * Writes the direct conversions toward the newer version (compat-json-module.ts):
+ * for each pair, a function (older dialect JSON, its path, the losses) → newer
+ * message. A Part, a union or a message the dialect writes whole gets its body
+ * from compat-json-transforms.ts / compat-json-dialect.ts; any other is read
+ * key by key from the plan's steps toward the newer version, its transforms
+ * after the fields, then the keys the older message has no field for reported.
+ */
+import type { PlanStep } from "../../compat/compat-plan.js";
+import { unionToNewer, wholeToNewer } from "./compat-json-dialect.js";
+import {
+  assign,
+  atKey,
+  declareZero,
+  decCall,
+  decFn,
+  decName,
+  printedFunction,
+  isUnion,
+  key03,
+  mapCopy,
+  olderMessage,
+  planReason,
+  read,
+  readAs,
+  resource,
+  rt,
+  ty,
+  keyCheck,
+  unknownKeys,
+  zero,
+  type JsonEnv,
+  type Pair,
+} from "./compat-json-env.js";
+import {
+  code,
+  field,
+  IMPLICIT,
+  isSetCode,
+  lit,
+  messageOf,
+  prop,
+  readValue,
+  setTest,
+  valueKind,
+  type Code,
+} from "./compat-json-fields.js";
+import { guarded, ifBlock, indented } from "../print/code-layout.js";
+import { partCode, transformCode, type DecodeCtx } from "./compat-json-transforms.js";
+
+/** What the steps of one conversion write: statements, transforms for after them, oneofs and transforms seen. */
+interface StepOut {
+  readonly body: Code[];
+  readonly later: Code[];
+  readonly oneofs: Set<string>;
+  readonly done: Set<string>;
+  /** Whether a statement reads into `v`. */
+  usesV: boolean;
+}
+
+/** The function toward the newer version of a pair, as lines. */
+export function decodeFn(env: JsonEnv, p: Pair): Code[] {
+  const { d03, d10 } = p;
+  const out: StepOut = { body: [], later: [], oneofs: new Set(), done: new Set(), usesV: false };
+  const c = decodeCtx(env, p, out);
+  const fn = (body: readonly Code[]) => printedFunction(env, decName(p), ["j", "unknown"], env.shape(d10), body);
+  const whole =
+    d03.typeName === env.dialect.part.message
+      ? partCode.toNewer(c)
+      : isUnion(env, d03)
+        ? unionToNewer(env, p)
+        : wholeToNewer(env, p);
+  if (whole) return fn(whole);
+  const kind = env.dialect.kinds[d03.typeName];
+  const start: Code[] = [code`const x = ${rt(env, "object")}(j, a, ${lit(d03.typeName)});`];
+  if (kind !== undefined) {
+    const refuse = code`${rt(env, "refuseKind")}(${rt(env, "pathOf")}(a), ${lit(d03.typeName)}, x["kind"], ${lit(kind)});`;
+    start.push(...guarded(code`x["kind"] !== undefined && x["kind"] !== ${lit(kind)}`, refuse));
+  }
+  for (const s of p.plan.toNewer) decodeStep(env, p, s, c, out);
+  const extra = dialectFieldReads(env, p, out);
+  const body: Code[] = [
+    ...start,
+    ...declareZero(env, "m", d10),
+    ...(out.usesV ? [code`let v${ty(env, ": unknown")};`] : []),
+    ...out.body,
+    ...extra,
+    ...out.later,
+    ...unknownKeys(env, d03, "x", "a", Object.values(p.plan.dialectFields)),
+    "return m;",
+  ];
+  return fn(body);
+}
+
+/** What a2a.json holds and the older proto does not (dialectFields), read into the newer fields. */
+function dialectFieldReads(env: JsonEnv, p: Pair, out: StepOut): Code[] {
+  return Object.entries(p.plan.dialectFields).flatMap(([name10, key]) => {
+    out.usesV = true;
+    const t = field(p.d10, name10);
+    const what = lit(`${p.d03.typeName} ${key}`);
+    const value =
+      t.fieldKind === "list" && valueKind(t) === "string"
+        ? code`${rt(env, "strings")}(v, a, ${lit(key)}, ${what})`
+        : readValue(
+            t,
+            "v",
+            "a",
+            what,
+            (name) => rt(env, name),
+            () => undefined,
+          );
+    return guarded(code`(v = ${prop("x", key)}) != null`, assign(p.d10, name10, value));
+  });
+}
+
+function decodeCtx(env: JsonEnv, p: Pair, out: StepOut): DecodeCtx {
+  const { d03, d10 } = p;
+  return {
+    d03,
+    d10,
+    typed: env.typed,
+    json: ty(env, code`: ${rt(env, "JsonObject")}`),
+    read: (name, obj = "x", desc = d03) => {
+      out.usesV = true;
+      return read(env, desc, name, obj);
+    },
+    value: (name, v, desc = d03, where = "a") =>
+      readAs(env, desc, name, v, desc === d03 ? d10.fields.find((x) => x.name === name) : undefined, where),
+    set: (name10, expr) => assign(d10, name10, expr),
+    toNewer: (name, v, desc = d03, parentAt = "a") =>
+      decCall(env, messageOf(field(desc, name))!, v, atKey(env, parentAt, key03(env, name, desc))),
+    lose: (key, reason) => code`${rt(env, "lose")}(lost, a, ${lit(key)}, ${reason});`,
+    unknownKeys: (desc, obj, atExpr) => unknownKeys(env, desc, obj, atExpr),
+    keyCheck: (what, obj, atExpr, known) => keyCheck(env, what, obj, atExpr, known),
+    zero: (short) => zero(env, env.messages.get(`${env.plan.newer}.${short}`)!),
+    declareZero: (name, short) => declareZero(env, name, env.messages.get(`${env.plan.newer}.${short}`)!),
+    key03: (name, desc = d03) => key03(env, name, desc),
+    rt: (name) => rt(env, name),
+    older: (short) => olderMessage(env, short),
+    dialectField: (name10) => p.plan.dialectFields[name10],
+    fnToNewer: (name, desc = d03) => decFn(env, messageOf(field(desc, name))!),
+    planReason: (newerShort, name) => planReason(env, newerShort, name),
+    resource: (name) => resource(env, d03, name),
+  };
+}
+
+/** One step of the plan toward the newer version, as statements (transforms kept for after the fields). */
+function decodeStep(env: JsonEnv, p: Pair, s: PlanStep, c: DecodeCtx, out: StepOut): void {
+  if (s.op === "transform") {
+    // Transforms run after the field steps, which they may complete (the card's capabilities).
+    if (!out.done.has(s.transform)) out.later.push(...transformCode(s.transform).toNewer!(c));
+    out.done.add(s.transform);
+    return;
+  }
+  if (s.op === "moved") return;
+  out.usesV = true;
+  const { d03, d10 } = p;
+  const f = field(d03, s.from);
+  const k = key03(env, f.name, d03);
+  const r = read(env, d03, f.name, "x");
+  const present = code`(v = ${r}) != null`;
+  // A member of an older oneof: only the first member a2a.json sets is kept, the others reported.
+  const ifPresent = (...stmts: Code[]) =>
+    f.oneof
+      ? [code`if (${present}) {`, ...indented("  ", oneofMember(env, p, f.name, out, stmts)), "}"]
+      : stmts.length === 1
+        ? guarded(present, stmts[0]!)
+        : ifBlock(present, stmts);
+  const maps = s.op === "copy" ? mapCopy(env, f, field(d10, s.to)) : undefined;
+  if (maps) {
+    const what = lit(`${d03.typeName}.${f.name}`);
+    const at = atKey(env, "a", k);
+    const value =
+      maps === "strings"
+        ? code`${rt(env, "stringMap")}(v, ${at}, ${what})`
+        : code`${rt(env, "eachKey")}(v, ${at}, ${what}, lost, ${decFn(env, messageOf(f)!)})`;
+    out.body.push(...guarded(code`(v = ${r}) != null`, assign(d10, (s as { to: string }).to, value)));
+  } else if (s.op === "copy") {
+    const t = field(d10, s.to);
+    // Assigning a zero value matters only where the newer field tracks presence.
+    const test = t.oneof || t.presence !== IMPLICIT ? setTest(f, "w") : undefined;
+    const value = readAs(env, d03, f.name, "v", t);
+    const stmts =
+      test && test !== "w !== undefined"
+        ? [code`const w = ${value};`, code`if (${test}) ${assign(d10, s.to, "w")}`]
+        : [assign(d10, s.to, value)];
+    out.body.push(...ifPresent(...stmts));
+  } else if (s.op === "message") {
+    const sub = messageOf(f)!;
+    const at = atKey(env, "a", k);
+    const value =
+      f.fieldKind === "list"
+        ? code`${rt(env, "each")}(v, ${at}, ${lit(`${d03.typeName}.${f.name}`)}, lost, ${decFn(env, sub)})`
+        : decCall(env, sub, "v", at);
+    out.body.push(...ifPresent(assign(d10, s.to, value)));
+  } else if (s.op === "lossy") {
+    // reported when the older proto would hold a set value
+    const test = messageOf(f)
+      ? f.fieldKind === "list"
+        ? code`${rt(env, "array")}(v, a, ${lit(f.name)}).length > 0`
+        : undefined
+      : isSetCode(f, readAs(env, d03, f.name, "v"));
+    const lose = code`${rt(env, "lose")}(lost, a, ${lit(k)}, ${lit(s.reason)});`;
+    out.body.push(...guarded(code`(v = ${r}) != null${test ? code` && ${test}` : ""}`, lose));
+  }
+}
+
+/** `stmt` (lines) for a member of an older oneof: done for the first member a2a.json sets, the others reported. */
+function oneofMember(env: JsonEnv, p: Pair, name03: string, out: StepOut, stmts: readonly Code[]): Code[] {
+  const oneof = field(p.d03, name03).oneof!;
+  const k = key03(env, name03, p.d03);
+  const flag = `one_${oneof.name}`;
+  if (!out.oneofs.has(oneof.name)) {
+    out.oneofs.add(oneof.name);
+    out.body.push(`let ${flag} = false;`);
+  }
+  const reason = lit(`${p.d03.typeName}.${oneof.name} holds one member; ${k} was not kept`);
+  return [
+    `if (${flag}) {`,
+    code`  ${rt(env, "lose")}(lost, a, ${lit(k)}, ${reason});`,
+    "} else {",
+    `  ${flag} = true;`,
+    ...indented("  ", stmts),
+    "}",
+  ];
+}

@@ -1,0 +1,205 @@
+/**
+ * The messages the older version's JSON-RPC dialect writes whole, for the
+ * direct conversions (compat-json-module.ts): a union (the member's own JSON,
+ * told apart by its kind), a typed union ({type, ...member}), a list map
+ * ({key: [strings]}) and an array result (the bare list of one field). Each
+ * function gives the body of the pair's conversion in one direction, as code.
+ */
+import type { DescMessage } from "@bufbuild/protobuf";
+import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
+import type { PlanPair } from "../../compat/compat-plan.js";
+import {
+  assign,
+  atKey,
+  decCall,
+  decFn,
+  eachOf,
+  encCall,
+  encFn,
+  rt,
+  ty,
+  declareZero,
+  type JsonEnv,
+} from "./compat-json-env.js";
+import { code, field, lit, messageOf, setTest, type Code } from "./compat-json-fields.js";
+import { guarded, indented, switchCase } from "../print/code-layout.js";
+
+/** A pair: its plan and both descriptors. */
+export interface WholePair {
+  readonly plan: PlanPair;
+  readonly d03: DescMessage;
+  readonly d10: DescMessage;
+}
+
+/** The dialect rule that writes the whole message, when one does (else its fields are written one by one). */
+export function wholeRule(dialect: JsonRpcDialect, d03: DescMessage): string | undefined {
+  const name = d03.typeName;
+  if (dialect.nullResults.includes(name)) return "null result";
+  if (dialect.wrappers.some((w) => w.message === name)) return "wrapper";
+  if (dialect.arrayResults[name] !== undefined) return "array result";
+  if (dialect.typedUnions?.[name] !== undefined) return "typed union";
+  if (dialect.listMaps?.[name] !== undefined) return "list map";
+  return undefined;
+}
+
+/**
+ * A union of the dialect: the member's own JSON, told apart by its `kind`; without a kind, a message
+ * if it has a messageId, else a task (as the dialect codec decides); an unknown kind is refused.
+ */
+export function unionToNewer(env: JsonEnv, p: WholePair): Code[] {
+  const members = p.plan.toNewer.map((s) => ({ s, sub: messageOf(field(p.d03, s.from))! }));
+  const member = (m: (typeof members)[number]) =>
+    assign(p.d10, (m.s as { to: string }).to, decCall(env, m.sub, "x", "a"));
+  const byKind = (kind: string) => members.find((m) => env.dialect.kinds[m.sub.typeName] === kind);
+  const message = byKind("message");
+  const task = byKind("task");
+  const known = p.d03.fields.flatMap((f) => env.dialect.kinds[messageOf(f)?.typeName ?? ""] ?? []).join(", ");
+  const what = lit(p.d03.typeName);
+  const refuse = code`${rt(env, "refuseKind")}(${rt(env, "pathOf")}(a), ${what}, x["kind"], ${lit(known)});`;
+  const guess: Code[] =
+    message && task
+      ? [code`if (x["messageId"] !== undefined) ${member(message)}`, code`else ${member(task)}`]
+      : [refuse];
+  return [
+    code`const x = ${rt(env, "object")}(j, a, ${what});`,
+    ...declareZero(env, "m", p.d10),
+    `switch (x["kind"]) {`,
+    ...members
+      .filter((m) => env.dialect.kinds[m.sub.typeName] !== undefined)
+      .flatMap((m) => switchCase(code`case ${lit(env.dialect.kinds[m.sub.typeName])}:`, [member(m), "break;"])),
+    ...switchCase("case undefined:", [...guess, "break;"]),
+    ...switchCase("default:", [refuse]),
+    `}`,
+    `return m;`,
+  ];
+}
+
+/**
+ * A message the dialect writes whole (typed union, list map, array result), toward the newer version;
+ * undefined for one written field by field.
+ */
+export function wholeToNewer(env: JsonEnv, p: WholePair): Code[] | undefined {
+  const { d03, d10 } = p;
+  const rule = wholeRule(env.dialect, d03);
+  const what = lit(d03.typeName);
+  if (rule === "typed union") {
+    // {type, ...member}: the member's own fields beside the type that says which it is.
+    const types = env.dialect.typedUnions![d03.typeName]!;
+    const cases = p.plan.toNewer.map((s) => {
+      const sub = messageOf(field(d03, s.from))!;
+      const type = types[s.from];
+      if (type === undefined) throw new Error(`compat-json: ${d03.typeName}.${s.from} has no type in the dialect`);
+      return switchCase(code`case ${lit(type)}:`, [
+        assign(d10, (s as { to: string }).to, decCall(env, sub, "rest", "a")),
+        "break;",
+      ]);
+    });
+    const unknown = code`"unknown ${d03.typeName} type " + ${rt(env, "preview")}(type)`;
+    return [
+      code`const { type, ...rest } = ${rt(env, "object")}(j, a, ${what});`,
+      ...declareZero(env, "m", d10),
+      `switch (type) {`,
+      ...cases.flat(),
+      ...switchCase("default:", [code`${rt(env, "lose")}(lost, a, "type", ${unknown});`]),
+      `}`,
+      `return m;`,
+    ];
+  }
+  if (rule === "list map") {
+    // {scheme: [scopes]}: each key's list is the map value's list.
+    const mapField = field(d10, env.dialect.listMaps![d03.typeName]!);
+    const list = mapField.fieldKind === "map" && mapField.mapKind === "message" ? mapField.message : undefined;
+    if (list?.fields.length !== 1) throw new Error(`compat-json: ${d10.typeName}: no list map`);
+    const item = lit(`${d03.typeName}.${mapField.name}`);
+    return [
+      code`const x = ${rt(env, "object")}(j, a, ${what});`,
+      ...declareZero(env, "m", d10),
+      `for (const k of Object.keys(x)) {`,
+      ...indented("  ", declareZero(env, "list", list)),
+      code`  list.${list.fields[0]!.localName} = ${rt(env, "strings")}(x[k], a, k, ${item});`,
+      code`  ${rt(env, "setKey")}(m.${mapField.localName}, k, list);`,
+      `}`,
+      `return m;`,
+    ];
+  }
+  if (rule === "array result") {
+    // The bare list of the one field a2a.json keeps.
+    const f = field(d03, env.dialect.arrayResults[d03.typeName]!);
+    const step = p.plan.toNewer.find((s) => s.from === f.name) as { to: string } | undefined;
+    if (!step) throw new Error(`compat-json: ${d03.typeName}.${f.name} has no step toward the newer version`);
+    const each = code`${rt(env, "each")}(j, a, ${what}, lost, ${decFn(env, messageOf(f)!)})`;
+    return [...declareZero(env, "m", d10), code`m.${field(d10, step.to).localName} = ${each};`, `return m;`];
+  }
+  return undefined;
+}
+
+/** A message the dialect writes whole, toward the older version; undefined for one written field by field. */
+export function wholeToOlder(env: JsonEnv, p: WholePair): Code[] | undefined {
+  const { d03, d10 } = p;
+  const rule = wholeRule(env.dialect, d03);
+  if (rule === "typed union") {
+    const types = env.dialect.typedUnions![d03.typeName]!;
+    const oneof = d10.oneofs[0]!;
+    const cases = p.plan.toOlder.map((s) => {
+      const f = field(d10, s.from);
+      const type = types[(s as { to: string }).to];
+      const member = encCall(env, messageOf(f)!, `m.${oneof.localName}.value`, atKey(env, "a", f.name));
+      return switchCase(code`case ${lit(f.localName)}:`, [code`return { type: ${lit(type)}, ...${member} };`]);
+    });
+    const older = d03.oneofs[0]?.name ?? "";
+    const reason = `${d03.typeName} sets none of ${older}; a2a.json has no form for it`;
+    return [
+      `switch (m.${oneof.localName}.case) {`,
+      ...cases.flat(),
+      `}`,
+      code`${rt(env, "lose")}(lost, a, ${lit(older)}, ${lit(reason)});`,
+      `return {};`,
+    ];
+  }
+  if (rule === "list map") {
+    const mapField = field(d10, env.dialect.listMaps![d03.typeName]!);
+    const list = mapField.fieldKind === "map" && mapField.mapKind === "message" ? mapField.message : undefined;
+    const name = `m.${mapField.localName}`;
+    const value = code`${name}[k]${ty(env, "!")}.${list!.fields[0]!.localName}.slice()`;
+    return [
+      code`const o${ty(env, code`: ${rt(env, "JsonObject")}`)} = {};`,
+      code`for (const k of Object.keys(${name})) ${rt(env, "setKey")}(o, k, ${value});`,
+      `return o;`,
+    ];
+  }
+  if (rule === "array result") return arrayResultToOlder(env, p);
+  return undefined;
+}
+
+/** The bare list of the one field a2a.json keeps; the newer message's other set fields are reported. */
+function arrayResultToOlder(env: JsonEnv, p: WholePair): Code[] {
+  const { d03, d10 } = p;
+  const f = field(d03, env.dialect.arrayResults[d03.typeName]!);
+  const lines: Code[] = [];
+  let list: Code = "";
+  for (const s of p.plan.toOlder) {
+    const g = field(d10, s.from);
+    if (s.op !== "lossy" && (s as { to: string }).to === f.name) {
+      const sub = messageOf(g)!;
+      list = code`${eachOf(env, sub)}(m.${g.localName}, ${atKey(env, "a", g.name)}, lost, ${encFn(env, sub)})`;
+      continue;
+    }
+    const reason = s.op === "lossy" ? s.reason : `a2a.json's result is the bare list of ${f.name}; it has no ${g.name}`;
+    const lose = code`${rt(env, "lose")}(lost, a, ${lit(g.name)}, ${lit(reason)});`;
+    lines.push(...guarded(setTest(g, `m.${g.localName}`)!, lose));
+  }
+  return [...lines, code`return ${list};`];
+}
+
+/** A union toward the older dialect: the member's own JSON (with its kind); nothing set writes {}, reported. */
+export function unionToOlder(env: JsonEnv, p: WholePair): Code[] {
+  const lines: Code[] = [];
+  for (const s of p.plan.toOlder) {
+    const f = field(p.d10, s.from);
+    const value = encCall(env, messageOf(f)!, `m.${f.oneof!.localName}.value`, atKey(env, "a", f.name));
+    lines.push(...guarded(`m.${f.oneof!.localName}.case === ${lit(f.localName)}`, code`return ${value};`));
+  }
+  const oneof = p.d03.oneofs[0]?.name ?? "";
+  const reason = `${p.d03.typeName} sets none of ${oneof}; a2a.json has no form for it`;
+  return [...lines, code`${rt(env, "lose")}(lost, a, ${lit(oneof)}, ${lit(reason)});`, "return {};"];
+}

@@ -1,0 +1,245 @@
+/**
+ * Writes the direct conversions toward the older version (compat-json-module.ts):
+ * for each pair, a function (newer message, its path, the losses) → older
+ * dialect JSON. A Part, a union or a message the dialect writes whole gets
+ * its body from compat-json-transforms.ts / compat-json-dialect.ts; any other
+ * starts as the object literal of its kind and the keys a2a.json always has,
+ * then is written key by key from the plan's steps toward the older version.
+ */
+import type { DescMessage } from "@bufbuild/protobuf";
+import type { PlanStep } from "../../compat/compat-plan.js";
+import { dialectDefault } from "../../compat/dialect-defaults.js";
+import { unionToOlder, wholeToOlder } from "./compat-json-dialect.js";
+import {
+  atKey,
+  eachOf,
+  encCall,
+  encFn,
+  encName,
+  printedFunction,
+  get,
+  isUnion,
+  key03,
+  mapCopy,
+  olderMessage,
+  planReason,
+  put,
+  resource,
+  rt,
+  ty,
+  type JsonEnv,
+  type Pair,
+} from "./compat-json-env.js";
+import {
+  code,
+  field,
+  IMPLICIT,
+  lit,
+  messageOf,
+  prop,
+  setTest,
+  valueKind,
+  writeValue,
+  type Code,
+} from "./compat-json-fields.js";
+import { guarded, indented, packed, widthOf } from "../print/code-layout.js";
+import { partCode, transformCode, type EncodeCtx } from "./compat-json-transforms.js";
+
+/** What the steps of one conversion write: statements, transforms seen, the keys a2a.json always has. */
+interface EncodeOut {
+  readonly body: Code[];
+  readonly done: Set<string>;
+  /** The older fields a2a.json always has. */
+  readonly always: ReadonlySet<string>;
+  /** Those copied in the object literal (older field → expression). */
+  readonly inLiteral: ReadonlyMap<string, string>;
+}
+
+/** The function toward the older version of a pair, as lines. */
+export function encodeFn(env: JsonEnv, p: Pair): Code[] {
+  const { d03, d10 } = p;
+  const isPart = d03.typeName === env.dialect.part.message;
+  const array = env.dialect.arrayResults[d03.typeName] !== undefined;
+  // An array result is a list; a part may have no form (undefined).
+  const result = array
+    ? code`${rt(env, "JsonValue")}[]`
+    : code`${rt(env, "JsonObject")}${isPart ? " | undefined" : ""}`;
+  const fn = (body: readonly Code[]) => printedFunction(env, encName(p), ["m", env.shape(d10)], result, body);
+  const whole = isPart
+    ? partCode.toOlder(encodeCtx(env, p))
+    : isUnion(env, d03)
+      ? unionToOlder(env, p)
+      : wholeToOlder(env, p);
+  if (whole) return fn(whole);
+  const inLiteral = new Map<string, string>();
+  const members = olderLiteral(env, p, inLiteral);
+  const head = code`const o${ty(env, code`: ${rt(env, "JsonObject")}`)} = `;
+  const literal = members.length > 0 ? `{ ${members.join(", ")} }` : "{}";
+  const out: EncodeOut = {
+    body:
+      widthOf(head) + literal.length < 116
+        ? [code`${head}${literal};`]
+        : [
+            code`${head}{`,
+            ...indented(
+              "  ",
+              packed(
+                members.map((x) => `${x},`),
+                108,
+              ),
+            ),
+            "};",
+          ],
+    done: new Set(),
+    always: new Set(env.dialect.alwaysEmit[d03.typeName] ?? []),
+    inLiteral,
+  };
+  const c = encodeCtx(env, p);
+  for (const s of p.plan.toOlder) encodeStep(env, p, s, c, out);
+  return fn([...out.body, "return o;"]);
+}
+
+function encodeCtx(env: JsonEnv, p: Pair): EncodeCtx {
+  const { d03, d10 } = p;
+  return {
+    d03,
+    d10,
+    typed: env.typed,
+    json: ty(env, code`: ${rt(env, "JsonObject")}`),
+    get: (name) => get(d10, name),
+    put: (name, expr, target = "o", desc = d03) => {
+      const source = desc === d03 && d10.fields.some((f) => f.name === name) ? field(d10, name) : undefined;
+      return put(env, desc, name, expr, target, source ? { source } : {});
+    },
+    toOlder: (name, expr, desc = d10) => encCall(env, messageOf(field(desc, name))!, expr, atKey(env, "a", name)),
+    lose: (name, reason) => code`${rt(env, "lose")}(lost, a, ${lit(name)}, ${reason});`,
+    key: (name, desc = d03) => key03(env, name, desc),
+    rt: (name) => rt(env, name),
+    older: (short) => olderMessage(env, short),
+    enumNumber: (path, valueName) => enumNumber(d10, path, valueName),
+    planReason: (newerShort, name) => planReason(env, newerShort, name),
+    dialectField: (name10) => p.plan.dialectFields[name10],
+    resource: (name) => resource(env, d03, name),
+  };
+}
+
+/** The number of a value of the enum of a newer field, the field given by a dotted path from `d10`. */
+function enumNumber(d10: DescMessage, path: string, valueName: string): number {
+  let d = d10;
+  const names = path.split(".");
+  let f = field(d, names[0]!);
+  for (const n of names.slice(1)) {
+    d = messageOf(f)!;
+    f = field(d, n);
+  }
+  if (f.fieldKind !== "enum") throw new Error(`compat-json: ${path} is not an enum`);
+  const v = f.enum.values.find((x) => x.localName === valueName);
+  if (!v) throw new Error(`compat-json: ${f.enum.typeName} has no ${valueName}`);
+  return v.number;
+}
+
+/** The members of the object literal an older message starts as: its kind and the keys a2a.json always has. */
+function olderLiteral(env: JsonEnv, p: Pair, inLiteral: Map<string, string>): string[] {
+  const { d03, d10 } = p;
+  const kind = env.dialect.kinds[d03.typeName];
+  const always = env.dialect.alwaysEmit[d03.typeName] ?? [];
+  // The keys a2a.json always has start at their defaults, in the older message's order, as the codec writes them.
+  // A plain string, bool or number the older side always has is copied in the literal itself.
+  for (const s of p.plan.toOlder) {
+    const f = field(d10, s.from);
+    const plain = f.presence === IMPLICIT && !f.oneof && f.fieldKind === "scalar";
+    if (s.op === "copy" && plain && always.includes(s.to) && valueKind(f)) inLiteral.set(s.to, `m.${f.localName}`);
+  }
+  // By key, first wins: a resource name's object (pushNotificationConfig.id) may be a field of its own too.
+  const defaults = new Map<string, string>(kind ? [["kind", lit(kind)]] : []);
+  for (const x of d03.fields.filter((f) => always.includes(f.name))) {
+    const entries = isResourceName(env, d03, x.name)
+      ? resourceDefaults(env, d03, x.name)
+      : [[key03(env, x.name, d03), inLiteral.get(x.name) ?? jsLiteral(dialectDefault(d03, x.name, env.dialect))]];
+    for (const [k, v] of entries) if (!defaults.has(k!)) defaults.set(k!, v!);
+  }
+  return [...defaults].map(([k, v]) => `${propKey(k)}: ${v}`);
+}
+
+const isResourceName = (env: JsonEnv, d03: DescMessage, name03: string) =>
+  env.dialect.resourceNames.some((x) => x.message === d03.typeName && x.field === name03);
+
+/**
+ * The keys a resource name a2a.json always has starts as: each id its pattern names, at "" (tasks/{id} → id),
+ * or {} for the object a dotted key sits in (pushNotificationConfig.id), in the order the codec writes them.
+ */
+function resourceDefaults(env: JsonEnv, d03: DescMessage, name03: string): [string, string][] {
+  const roots = new Map<string, string>();
+  for (const k of resource(env, d03, name03).keys) {
+    const [root, ...rest] = k.split(".");
+    if (!roots.has(root!)) roots.set(root!, rest.length > 0 ? "{}" : '""');
+  }
+  return [...roots];
+}
+
+/** One step of the plan toward the older version, as statements. */
+function encodeStep(env: JsonEnv, p: Pair, s: PlanStep, c: EncodeCtx, out: EncodeOut): void {
+  const { d03, d10 } = p;
+  const f = field(d10, s.from);
+  if (s.op === "transform") {
+    if (out.done.has(s.transform)) return;
+    out.done.add(s.transform);
+    out.body.push(...transformCode(s.transform).toOlder!(c));
+    return;
+  }
+  if (s.op === "moved") return;
+  // A oneof member is tested by its case, which narrows the value's type.
+  const value = f.oneof ? `m.${f.oneof.localName}.value` : `m.${f.localName}`;
+  const cond = f.oneof ? `m.${f.oneof.localName}.case === ${lit(f.localName)}` : setTest(f, value)!;
+  if (s.op === "lossy") {
+    const key = p.plan.dialectFields[f.name];
+    out.body.push(
+      ...(key !== undefined
+        ? guarded(cond, code`${prop("o", key)} = ${writeValue(f, value, (name) => rt(env, name), undefined)};`)
+        : guarded(cond, code`${rt(env, "lose")}(lost, a, ${lit(f.name)}, ${lit(s.reason)});`)),
+    );
+    return;
+  }
+  if (s.op === "copy" && out.inLiteral.has(s.to)) return;
+  const target = prop("o", key03(env, s.to, d03));
+  const maps = s.op === "copy" ? mapCopy(env, f, field(d03, s.to)) : undefined;
+  // A field a2a.json always has is written as it is: at its zero value, that is its default there.
+  const plain = f.presence === IMPLICIT && !f.oneof && (f.fieldKind === "scalar" || f.fieldKind === "enum");
+  const always = out.always.has(s.to);
+  const sub = messageOf(f);
+  const at = atKey(env, "a", f.name);
+  if (always && s.op === "copy" && plain && !maps) {
+    out.body.push(put(env, d03, s.to, value, "o", { source: f, sourceTested: true, always: true }));
+  } else if (always && s.op === "message" && f.fieldKind === "list") {
+    out.body.push(code`${target} = ${eachOf(env, sub!)}(${value}, ${at}, lost, ${encFn(env, sub!)});`);
+  } else if (maps) {
+    const converted =
+      maps === "strings"
+        ? code`${rt(env, "stringMapJson")}(${value})`
+        : code`${rt(env, "eachKeyOf")}(${value}, ${at}, lost, ${encFn(env, sub!)})`;
+    out.body.push(...guarded(cond, code`${target} = ${converted};`));
+  } else if (s.op === "copy") {
+    out.body.push(...guarded(cond, put(env, d03, s.to, value, "o", { source: f, sourceTested: true })));
+  } else {
+    const converted =
+      f.fieldKind === "list"
+        ? code`${eachOf(env, sub!)}(${value}, ${at}, lost, ${encFn(env, sub!)})`
+        : encCall(env, sub!, value, at);
+    out.body.push(...guarded(cond, code`${target} = ${converted};`));
+  }
+}
+
+/** An object key as written in a literal: bare when an identifier. */
+const propKey = (k: string) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : lit(k));
+
+/** A JSON value as a JavaScript literal, keys bare where they can be. */
+const jsLiteral = (v: unknown): string =>
+  Array.isArray(v)
+    ? `[${v.map(jsLiteral).join(", ")}]`
+    : typeof v === "object" && v !== null
+      ? Object.keys(v).length === 0
+        ? "{}"
+        : `{ ${Object.entries(v)
+            .map(([k, x]) => `${propKey(k)}: ${jsLiteral(x)}`)
+            .join(", ")} }`
+      : lit(v);

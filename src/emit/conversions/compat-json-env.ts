@@ -1,0 +1,323 @@
+/**
+ * What the writers of the direct conversions (compat-json-module.ts) share:
+ * the pairs, the module's imports (runtime helpers, message shapes), and the
+ * code pieces both directions use: reading and writing a field under its
+ * dialect key, setting a newer field, calling another pair's function, the
+ * zero value of a message. Every piece is code as printables (import symbols
+ * in place), never text to fix up later.
+ */
+import { ScalarType, type DescField, type DescFile, type DescMessage } from "@bufbuild/protobuf";
+import { nestedTypes } from "@bufbuild/protobuf/reflect";
+import type { GeneratedFile } from "@bufbuild/protoplugin";
+import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
+import type { CompatPlan, PlanPair } from "../../compat/compat-plan.js";
+import {
+  code,
+  EnumTables,
+  field,
+  lit,
+  prop,
+  readValue,
+  setTest,
+  valueKind,
+  writeValue,
+  zeroLiteral,
+  zeroMembers,
+  type Code,
+} from "./compat-json-fields.js";
+import { indented, packed, widthOf } from "../print/code-layout.js";
+import type { Resource } from "./compat-json-transforms.js";
+import { lowerFirstWord } from "../print/names.js";
+import { compatJsonModule, runtimeModule } from "../print/runtime-entries.js";
+import { paramNames } from "../print/unused-params.js";
+import { type ShapeOf, shapeImports } from "../print/shape-imports.js";
+
+/** The helpers the generated conversions call (packages/runtime/src/compat/compat-json.ts). */
+
+export type Dir = "toNewer" | "toOlder";
+
+export interface Pair {
+  readonly plan: PlanPair;
+  readonly d10: DescMessage;
+  readonly d03: DescMessage;
+  /** The newer message's name, nested names joined by "_": names the functions. */
+  readonly id: string;
+}
+
+/** The module being written: its file, target, inputs and pairs. */
+export interface JsonEnv {
+  readonly f: GeneratedFile;
+  /** Whether types are written (TypeScript). */
+  readonly typed: boolean;
+  readonly plan: CompatPlan;
+  readonly dialect: JsonRpcDialect;
+  readonly messages: ReadonlyMap<string, DescMessage>;
+  /** Each pair by either of its type names. */
+  readonly pairs: ReadonlyMap<string, Pair>;
+  readonly enums: EnumTables;
+  /** The file's shape imports. */
+  readonly shape: ShapeOf;
+}
+
+export function createEnv(
+  f: GeneratedFile,
+  typed: boolean,
+  plan: CompatPlan,
+  dialect: JsonRpcDialect,
+  files: readonly DescFile[],
+): JsonEnv {
+  return { f, typed, ...pairEnv(plan, dialect, files), enums: new EnumTables(dialect, typed), shape: shapeImports(f) };
+}
+
+/** What telling which pairs can be written needs: the plan, the dialect, both files' messages and the pairs. */
+export type PairEnv = Pick<JsonEnv, "plan" | "dialect" | "messages" | "pairs">;
+
+export function pairEnv(plan: CompatPlan, dialect: JsonRpcDialect, files: readonly DescFile[]): PairEnv {
+  const messages = new Map<string, DescMessage>();
+  for (const file of files) for (const t of nestedTypes(file)) if (t.kind === "message") messages.set(t.typeName, t);
+  const pairs = new Map<string, Pair>();
+  for (const p of plan.pairs) {
+    const d10 = messages.get(p.newer);
+    const d03 = messages.get(p.older);
+    if (!d10 || !d03) continue;
+    const pair: Pair = { plan: p, d10, d03, id: p.newer.slice(plan.newer.length + 1).replace(/\./g, "_") };
+    pairs.set(p.newer, pair);
+    pairs.set(p.older, pair);
+  }
+  return { plan, dialect, messages, pairs };
+}
+
+/** A runtime helper or type, imported where the generated code uses it. */
+export function rt(env: JsonEnv, name: string): Code {
+  if (name === "JsonObject" || name === "JsonValue") return env.f.import(name, "@bufbuild/protobuf", true);
+  if (name === "Loss") return env.f.import(name, runtimeModule, true);
+  return env.f.import(name, compatJsonModule, name === "At");
+}
+
+/** `s` in TypeScript, nothing in JavaScript. */
+export const ty = (env: JsonEnv, s: Code): Code => (env.typed ? s : "");
+
+/** The dialect key of an older field. */
+export const key03 = (env: JsonEnv, name: string, d: DescMessage) =>
+  env.dialect.renames[`${d.typeName}.${name}`] ?? field(d, name).jsonName;
+
+export const isUnion = (env: PairEnv, d03: DescMessage) => env.dialect.unions.includes(d03.typeName);
+
+/** A copy of a proto map: of strings, or of messages that are a pair. */
+export function mapCopy(env: PairEnv, from: DescField, to: DescField): "strings" | "messages" | undefined {
+  if (from.fieldKind !== "map" || to.fieldKind !== "map" || from.mapKey !== to.mapKey) return undefined;
+  if (from.mapKind === "scalar" && to.mapKind === "scalar" && from.scalar === ScalarType.STRING)
+    return to.scalar === ScalarType.STRING ? "strings" : undefined;
+  return from.mapKind === "message" && to.mapKind === "message" && env.pairs.has(from.message.typeName)
+    ? "messages"
+    : undefined;
+}
+
+/** The dialect's resource name pattern of an older field. */
+export function resource(env: JsonEnv, d03: DescMessage, name03: string): Resource {
+  const r = env.dialect.resourceNames.find((x) => x.message === d03.typeName && x.field === name03);
+  if (!r) throw new Error(`compat-json: ${d03.typeName}.${name03} has no resource name pattern in the dialect`);
+  return { keys: r.pattern.split(/\{([^}]+)\}/).filter((_, i) => i % 2 === 1) };
+}
+
+export function pairOf(env: JsonEnv, typeName: string): Pair {
+  const p = env.pairs.get(typeName);
+  if (!p) throw new Error(`compat-json: ${typeName} has no counterpart`);
+  return p;
+}
+
+export function olderMessage(env: JsonEnv, short: string): DescMessage {
+  const d = env.messages.get(`${env.plan.older}.${short}`);
+  if (!d) throw new Error(`compat-json: no message ${env.plan.older}.${short}`);
+  return d;
+}
+
+/** The reason of the plan's lossy step for a field of a newer message, toward the older version. */
+export function planReason(env: JsonEnv, newerShort: string, name: string): string {
+  const p = env.plan.pairs.find((q) => q.newer === `${env.plan.newer}.${newerShort}`);
+  const step = p?.toOlder.find((s) => s.from === name);
+  if (step?.op !== "lossy")
+    throw new Error(
+      `compat-json: the transform reports ${newerShort}.${name} as the plan does; the plan has no lossy step for it`,
+    );
+  return step.reason;
+}
+
+/** Expression: a newer message at its zero value (typed as its shape in TypeScript). */
+export const zero = (env: JsonEnv, d: DescMessage): Code =>
+  env.typed ? code`(${zeroLiteral(d)} as ${env.shape(d)})` : zeroLiteral(d);
+
+/** Statement (lines): `const name = ` a newer message at its zero value; its members packed when long. */
+export function declareZero(env: JsonEnv, name: string, d: DescMessage): Code[] {
+  const members = zeroMembers(d);
+  if (`const ${name} = ({ ${members.join(", ")} } as ${d.name});`.length <= 116)
+    return [code`const ${name} = ${zero(env, d)};`];
+  const lines = indented(
+    "  ",
+    packed(
+      members.map((x) => `${x},`),
+      108,
+    ),
+  );
+  return env.typed
+    ? [`const ${name} = ({`, ...lines, code`} as ${env.shape(d)});`]
+    : [`const ${name} = {`, ...lines, "};"];
+}
+
+// ---- function names and calls ----
+
+/**
+ * The function (older dialect JSON, at, lost) → newer message of a pair: the newer message's name, then the
+ * direction, as the proto path names its own (`taskToOlder`), marked as the JSON one (`taskFromOlderJson`).
+ */
+export const decName = (p: Pair) => `${lowerFirstWord(p.id)}FromOlderJson`;
+/** The function (newer message, at, lost) → older dialect JSON of a pair (`taskToOlderJson`). */
+export const encName = (p: Pair) => `${lowerFirstWord(p.id)}ToOlderJson`;
+
+/** The function converting older dialect JSON of `sub`'s pair, for list elements. */
+export const decFn = (env: JsonEnv, sub: DescMessage) => decName(pairOf(env, sub.typeName));
+export const encFn = (env: JsonEnv, sub: DescMessage) => encName(pairOf(env, sub.typeName));
+
+/** Expression: older dialect JSON `v` converted to the newer counterpart of `sub`. */
+export const decCall = (env: JsonEnv, sub: DescMessage, v: string, atExpr: Code): Code =>
+  code`${decFn(env, sub)}(${v}, ${atExpr}, lost)`;
+/** Expression: the newer message `v` (of type `sub`) converted to older dialect JSON. */
+export const encCall = (env: JsonEnv, sub: DescMessage, v: string, atExpr: Code): Code =>
+  code`${encFn(env, sub)}(${v}, ${atExpr}, lost)`;
+
+/** The list writer: eachOf leaves out an element without a form (a part without content), eachTo has none. */
+export const eachOf = (env: JsonEnv, sub: DescMessage): Code =>
+  rt(env, pairOf(env, sub.typeName).d03.typeName === env.dialect.part.message ? "eachOf" : "eachTo");
+
+/**
+ * A conversion, as lines: `function name(param: T, a: At, lost: Loss[]): R {`, typed in TypeScript only, the body
+ * indented, `}`. A parameter the body does not read is written `_a` / `_lost` (noUnusedParameters).
+ */
+export function printedFunction(
+  env: JsonEnv,
+  name: string,
+  [param, paramType]: [string, Code],
+  result: Code,
+  body: readonly Code[],
+): Code[] {
+  const typed = (t: Code): Code => ty(env, code`: ${t}`);
+  const lost = typed(code`${rt(env, "Loss")}[]`);
+  const used = paramNames([...body]);
+  const params = code`${param}${typed(paramType)}, ${used("a")}${typed(rt(env, "At"))}, ${used("lost")}${lost}`;
+  const head = code`function ${name}(${params})${typed(result)} {`;
+  // Parameters on a line of their own when the head is too long for one.
+  const heads = widthOf(head) <= 120 ? [head] : [`function ${name}(`, ["  ", params, ","], code`)${typed(result)} {`];
+  return [...heads, ...body.map((l) => ["  ", l]), "}"];
+}
+
+/** Expression: `at(parent, key)`. */
+export const atKey = (env: JsonEnv, parent: Code, key: string): Code => code`${rt(env, "at")}(${parent}, ${lit(key)})`;
+
+// ---- toward the newer version ----
+
+/** Expression: the dialect value of an older field of `obj`; null or undefined when absent. */
+export function read(env: JsonEnv, d03: DescMessage, name: string, obj: string): string {
+  const f = field(d03, name);
+  const k = key03(env, name, d03);
+  return k === f.jsonName ? prop(obj, k) : `(${prop(obj, k)} ?? ${prop(obj, f.jsonName)})`;
+}
+
+/** Expression: the value `v` of an older field read as the older proto reads it (into `d10Field`'s enum). */
+export function readAs(
+  env: JsonEnv,
+  d03: DescMessage,
+  name: string,
+  v: string,
+  d10Field?: DescField,
+  where: Code = "a",
+) {
+  const f = field(d03, name);
+  const what = lit(`${d03.typeName}.${name}`);
+  const enumTable = (e: Parameters<EnumTables["toNewer"]>[0]) => {
+    const isEnum =
+      d10Field && (d10Field.fieldKind === "enum" || (d10Field.fieldKind === "list" && d10Field.listKind === "enum"));
+    return env.enums.toNewer(e, isEnum ? d10Field.enum : e);
+  };
+  const helper = (name: string) => rt(env, name);
+  if (f.fieldKind === "list") {
+    // Elements are named by their index under the field's key.
+    if (valueKind(f) === "string")
+      return code`${helper("strings")}(${v}, ${where}, ${lit(key03(env, name, d03))}, ${what})`;
+    throw new Error(`compat-json: no reader for ${f.toString()}`);
+  }
+  // An enum value is refused at its own key (its path made only then); other values at their object.
+  const at = valueKind(f) === "enum" ? code`${where}, ${lit(key03(env, name, d03))}` : where;
+  return readValue(f, v, at, what, helper, enumTable);
+}
+
+/** Statement: sets a newer field of `target` (a oneof member by its case). */
+export function assign(d10: DescMessage, name10: string, expr: Code, target = "m"): Code {
+  const t = field(d10, name10);
+  return t.oneof
+    ? code`${target}.${t.oneof.localName} = { case: ${lit(t.localName)}, value: ${expr} };`
+    : code`${target}.${t.localName} = ${expr};`;
+}
+
+/** Statement (lines): reports the keys of `obj` that the older message `d03` has no field for. */
+export function unknownKeys(
+  env: JsonEnv,
+  d03: DescMessage,
+  obj: string,
+  atExpr: string,
+  extra: readonly string[] = [],
+): Code[] {
+  const known = new Set<string>(["kind", ...extra]);
+  for (const f of d03.fields) {
+    // A resource name is spelled as the ids its pattern names (tasks/{id} ↔ id), not under its own key.
+    const r = env.dialect.resourceNames.some((x) => x.message === d03.typeName && x.field === f.name);
+    if (r) for (const k of resource(env, d03, f.name).keys) known.add(k.split(".")[0]!);
+    else known.add(key03(env, f.name, d03)).add(f.jsonName);
+  }
+  return keyCheck(env, d03.typeName, obj, atExpr, [...known]);
+}
+
+/**
+ * Statement (lines): reports each key of `obj` not in `known`, as one `what` (an older message) has no field
+ * for. One for-in with a switch in the function itself: a for-in that sees one object shape stays fast, a
+ * shared helper's (or a Set lookup's) sees them all.
+ */
+export function keyCheck(env: JsonEnv, what: string, obj: string, atExpr: string, known: readonly string[]): Code[] {
+  const cases = packed([...known.map((k) => `case ${lit(k)}:`), "break;"]);
+  const lose = code`${rt(env, "lose")}(lost, ${atExpr}, k, ${lit(`${what} has no field for it`)});`;
+  return [code`for (const k in ${obj}) switch (k) {`, ...indented("  ", [...cases, code`default: ${lose}`]), "}"];
+}
+
+// ---- toward the older version ----
+
+/** Expression: a newer field of `obj`. */
+export function get(d10: DescMessage, name: string, obj = "m"): string {
+  const f = field(d10, name);
+  return f.oneof
+    ? `(${obj}.${f.oneof.localName}.case === ${lit(f.localName)} ? ${obj}.${f.oneof.localName}.value : undefined)`
+    : `${obj}.${f.localName}`;
+}
+
+/** How put writes: the newer field the value comes from, whether that was tested set, whether it is always written. */
+export interface PutFrom {
+  readonly source?: DescField;
+  readonly sourceTested?: boolean;
+  readonly always?: boolean;
+}
+
+/** Statement writing `expr` (a value for the older field) under its dialect key, when toJson would write it. */
+export function put(env: JsonEnv, d03: DescMessage, name03: string, expr: string, target: string, from: PutFrom = {}) {
+  const { source, sourceTested = false, always = false } = from;
+  const t = field(d03, name03);
+  const table =
+    valueKind(t) === "enum" && t.fieldKind === "enum"
+      ? env.enums.toOlder(source && source.fieldKind === "enum" ? source.enum : t.enum, t.enum)
+      : undefined;
+  // A plain path is used in place; anything else is evaluated once.
+  const w = /^[\w.]+$/.test(expr) ? expr : "w";
+  // Skip the test when the caller's own test (the source being set) already implies it.
+  const test = setTest(t, w);
+  const implied = always || (sourceTested && source !== undefined && test === setTest(source, w));
+  const value = writeValue(t, w, (name) => rt(env, name), table, source?.name ?? name03);
+  const write = code`${test && !implied ? `if (${test}) ` : ""}${prop(target, key03(env, name03, d03))} = ${value};`;
+  return w === "w" ? code`{ const w = ${expr}; ${write} }` : write;
+}

@@ -1,0 +1,145 @@
+/**
+ * Writes, into the messages module (compat-proto-module.ts), the two
+ * conversions of each wrapped request (src/compat/wrapped-request.ts): the
+ * older request that holds a pair's older message in one field ↔ the newer
+ * message itself, which is the newer operation's request.
+ *
+ *   toNewer  the held message by its pair's function (absent: refused), then
+ *            each name pattern read from the wrapper's field: every newer
+ *            field it names that the held message left empty takes its piece
+ *            (a variable matches a run of characters without "/");
+ *   toOlder  the wrapper: the held field by the pair's function, the others
+ *            written from their patterns.
+ *
+ * Each function takes the pair function's path and losses only when that
+ * function does (parameters it does not read are printed with "_").
+ */
+import type { DescField, DescMessage } from "@bufbuild/protobuf";
+import type { Printable } from "@bufbuild/protoplugin";
+import type { NamePattern, PlanWrapper } from "../../compat/wrapped-request.js";
+import type { Needs } from "./compat-proto-pair.js";
+import { params, prose } from "../print/code-layout.js";
+import { lit } from "./compat-proto-values.js";
+import { paramNames } from "../print/unused-params.js";
+
+/** What the wrapped functions are written with: the pair's functions and their needs, and the module's names. */
+export interface WrappedEnv {
+  readonly ts: boolean;
+  rt(name: string): Printable;
+  shape(d: DescMessage): Printable;
+}
+
+/** The pair a wrapper holds, with the names and needs of its two functions. */
+export interface WrappedPair {
+  readonly newer: DescMessage;
+  readonly older: DescMessage;
+  readonly wrapper: DescMessage;
+  readonly plan: PlanWrapper;
+  readonly toOlder: { readonly name: string; readonly needs: Needs };
+  readonly toNewer: { readonly name: string; readonly needs: Needs };
+}
+
+/** `createTaskPushNotificationConfigRequest` + direction. */
+export const wrappedName = (w: DescMessage, dir: "ToOlder" | "ToNewer") =>
+  w.name.charAt(0).toLowerCase() + w.name.slice(1) + dir;
+
+const fieldOf = (d: DescMessage, name: string): DescField => {
+  const f = d.fields.find((x) => x.name === name);
+  if (!f) throw new Error(`compat: ${d.typeName} has no field ${name}`);
+  return f;
+};
+
+/** The call of a pair function with what it takes: `value`, then the path and the losses when it needs them. */
+const call = (fn: WrappedPair["toOlder"], value: string, path: Printable[]): Printable[] => [
+  fn.name,
+  "(",
+  value,
+  ...(fn.needs.at ? [", ", ...path] : []),
+  fn.needs.lost ? ", lost)" : ")",
+];
+
+/** A function's first line: its name, parameters (unread ones with "_"), result type. */
+function signature(
+  env: WrappedEnv,
+  name: string,
+  from: DescMessage,
+  to: DescMessage,
+  body: Printable[][],
+): Printable[] {
+  const p = paramNames(body);
+  if (!env.ts) return [`function ${name}(m, ${p("a")}, ${p("lost")}) {`];
+  const list = [
+    ["m: ", env.shape(from)],
+    [`${p("a")}: `, env.rt("At")],
+    [`${p("lost")}: `, env.rt("Loss"), "[]"],
+  ];
+  return params(`function ${name}`, list, env.shape(to), " {");
+}
+
+/** A JSDoc comment, its text wrapped. */
+const docLines = (text: string): Printable[][] => [
+  ["/**"],
+  ...prose(text, 96)
+    .split("\n")
+    .map((l) => [` * ${l}`]),
+  [" */"],
+];
+
+/** The wrapper → the newer message. */
+export function wrappedToNewer(env: WrappedEnv, w: WrappedPair): Printable[][] {
+  const held = fieldOf(w.wrapper, w.plan.field);
+  const body: Printable[][] = [
+    [`  const o = m.${held.localName}`],
+    ["    ? ", ...call(w.toNewer, `m.${held.localName}`, [env.rt("at"), "(a, ", lit(held.name), ")"])],
+    [
+      "    : ",
+      env.rt("refused"),
+      `(a, ${lit(held.name)}, ${lit(w.wrapper.typeName)}, ${lit(`the request needs ${held.name}`)});`,
+    ],
+  ];
+  for (const n of w.plan.names) body.push(...readPattern(w, n));
+  body.push(["  return o;"]);
+  return [
+    ...docLines(`${w.wrapper.typeName} → ${w.newer.typeName}: the held ${held.name}, its empty ids from the names.`),
+    signature(env, wrappedName(w.wrapper, "ToNewer"), w.wrapper, w.newer, body),
+    ...body,
+    ["}"],
+  ];
+}
+
+/** The newer message → the wrapper. */
+export function wrappedToOlder(env: WrappedEnv, w: WrappedPair): Printable[][] {
+  const held = fieldOf(w.wrapper, w.plan.field);
+  const fields: Printable[][] = [[`$typeName: ${lit(w.wrapper.typeName)},`]];
+  for (const n of w.plan.names) fields.push([`${fieldOf(w.wrapper, n.field).localName}: ${writePattern(w, n)},`]);
+  fields.push([`${held.localName}: `, ...call(w.toOlder, "m", ["a"]), ","]);
+  const body: Printable[][] = [["  return {"], ...fields.map((l) => ["    ", ...l]), ["  };"]];
+  return [
+    ...docLines(`${w.newer.typeName} → ${w.wrapper.typeName}: the message as ${held.name}, the names from its ids.`),
+    signature(env, wrappedName(w.wrapper, "ToOlder"), w.newer, w.wrapper, body),
+    ...body,
+    ["}"],
+  ];
+}
+
+/** Statements: the wrapper's field read through its pattern into the newer fields `o` leaves empty. */
+function readPattern(w: WrappedPair, n: NamePattern): Printable[][] {
+  const from = `m.${fieldOf(w.wrapper, n.field).localName}`;
+  const targets = n.fields.map((f) => fieldOf(w.newer, f).localName);
+  if (n.pieces.every((p) => p === "")) return [[`  if (o.${targets[0]} === "") o.${targets[0]} = ${from};`]];
+  const source = n.pieces.map(escapeRegExp).join("([^/]*)");
+  const v = fieldOf(w.wrapper, n.field).localName;
+  const lines: Printable[][] = [[`  const ${v} = /^${source}$/.exec(${from});`]];
+  for (const [i, t] of targets.entries()) lines.push([`  if (${v} && o.${t} === "") o.${t} = ${v}[${i + 1}] ?? "";`]);
+  return lines;
+}
+
+/** Expression: the wrapper's field written from its pattern. */
+function writePattern(w: WrappedPair, n: NamePattern): string {
+  const fields = n.fields.map((f) => `m.${fieldOf(w.newer, f).localName}`);
+  if (n.pieces.every((p) => p === "")) return fields[0]!;
+  const text = n.pieces.map((p) => p.replace(/[`\\$]/g, (c) => `\\${c}`));
+  return "`" + text.map((p, i) => (i < fields.length ? `${p}\${${fields[i]}}` : p)).join("") + "`";
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, (c) => `\\${c}`);

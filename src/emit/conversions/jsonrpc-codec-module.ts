@@ -1,0 +1,135 @@
+/**
+ * Writes `<base>_jsonrpc_codec.{ts,js,d.ts}` for a version whose overrides
+ * have a JSON-RPC dialect (api.jsonrpcDialect, v0.3's a2a.json): an encoder
+ * (ProtoJSON → a2a.json) and a decoder (back) per message of the version's
+ * file, by the rules of jsonrpc-codec-encode.ts and jsonrpc-codec-decode.ts,
+ * and the codec the definition carries (`jsonrpcCodec`): the coders by type
+ * name, and the names the JSON request checks read. The `dts` target declares
+ * the codec only.
+ */
+import type { DescEnum, DescFile, DescMessage } from "@bufbuild/protobuf";
+import { nestedTypes } from "@bufbuild/protobuf/reflect";
+import type { GeneratedFile, Schema, Target } from "@bufbuild/protoplugin";
+import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
+import { printLiteral } from "../print/literal.js";
+import { printPreamble } from "../print/preamble.js";
+import { compatJsonModule, protocolModule } from "../print/runtime-entries.js";
+import { codecCtx, type CodecCtx } from "./jsonrpc-codec-rules.js";
+import { encoderName, enumOfField, printEncoder, printEnumEncoder, printPartWriters } from "./jsonrpc-codec-encode.js";
+import { decoderName, printDecoder, printEnumDecoder, printFileReader } from "./jsonrpc-codec-decode.js";
+
+export interface JsonRpcCodecInputs {
+  readonly file: DescFile;
+  readonly dialect: JsonRpcDialect;
+  /** The exported name of the codec, e.g. A2AServiceV0_3JsonRpcCodec. */
+  readonly name: string;
+  /** Says what the codec is for in the file's header line. */
+  readonly what: string;
+}
+
+/** The module the definition imports the codec from, relative to the stubs: `./<base>_jsonrpc_codec.js`. */
+export const codecModule = (base: string) => `./${base.split("/").pop()}_jsonrpc_codec.js`;
+
+export function emitJsonRpcCodec(
+  schema: Schema<object>,
+  target: Target,
+  base: string,
+  protoFile: string,
+  inputs: JsonRpcCodecInputs,
+): void {
+  const f = schema.generateFile(`${base}_jsonrpc_codec${target === "dts" ? ".d.ts" : "." + target}`);
+  printPreamble(f, schema, protoFile);
+  f.print(`// ${inputs.what}`);
+  f.print();
+  const codecType = f.import("JsonRpcCodec", protocolModule, true);
+  if (target === "dts") {
+    f.print(f.jsDoc(codecDoc));
+    f.print(f.export("declare const", inputs.name), ": ", codecType, ";");
+    return;
+  }
+  const messages = [...nestedTypes(inputs.file)].filter((t): t is DescMessage => t.kind === "message");
+  const c = codecCtx(f, target === "ts", inputs.dialect, messages);
+  for (const r of c.rules.values()) {
+    printEncoder(c, r);
+    printDecoder(c, r);
+  }
+  for (const e of enumsUsed(c)) {
+    printEnumEncoder(c, e);
+    printEnumDecoder(c, e);
+  }
+  const part = [...c.rules.values()].find((r) => r.rule.kind === "part");
+  if (part) {
+    const inList = messages.some((m) => m.fields.some((x) => x.fieldKind === "list" && x.message === part.m));
+    printPartWriters(c, inList);
+    printFileReader(c);
+  }
+  printNullResults(c);
+  printCodec(c, f, inputs.name, codecType);
+}
+
+const codecDoc =
+  "The a2a.json codec of the JSON-RPC binding: ProtoJSON of the version's messages ↔ a2a.json, " +
+  "what either side has no form for reported; and the names the JSON request checks read.";
+
+/** The enums of fields written one by one, each once, in the order first met. */
+function enumsUsed(c: CodecCtx): DescEnum[] {
+  const out = new Map<string, DescEnum>();
+  for (const r of c.rules.values()) {
+    if (r.rule.kind !== "fields") continue;
+    for (const x of r.fields) {
+      const e = x.resource || x.sub ? undefined : enumOfField(x.f);
+      if (e && !out.has(e.typeName)) out.set(e.typeName, e);
+    }
+  }
+  return [...out.values()];
+}
+
+const nullId = (typeName: string) => typeName.slice(typeName.lastIndexOf(".") + 1);
+
+/** Results a2a.json writes as null (google.protobuf.Empty), read back as the empty message. */
+function printNullResults(c: CodecCtx): void {
+  for (const name of c.dialect.nullResults) {
+    const id = nullId(name);
+    c.f.print(c.f.jsDoc(`${name}: a2a.json writes null.`));
+    c.f.print("function ", encoderName(id), "()", ...c.t(": null"), " {\n  return null;\n}");
+    c.f.print();
+    c.f.print(c.f.jsDoc(`${name} read from a2a.json: whatever it holds, the empty message.`));
+    c.f.print("function ", decoderName(id), "()", ...c.t(": ", c.jsonObject), " {\n  return {};\n}");
+    c.f.print();
+  }
+}
+
+/**
+ * What a request check reads of each resource name field, and of each wrapper's field derived from ids: its
+ * pattern with the ids as the request names them (`tasks/{id}`, `{pushNotificationConfig.id}`) and the ids it
+ * may leave out. An empty name is named by its first id; a name without a later id that is not optional, by that id.
+ */
+function resourceNames(d: JsonRpcDialect): Record<string, { pattern: string; optional?: readonly string[] }> {
+  const out: Record<string, { pattern: string; optional?: readonly string[] }> = {};
+  for (const r of d.resourceNames)
+    out[`${r.message}.${r.field}`] = r.optional ? { pattern: r.pattern, optional: r.optional } : { pattern: r.pattern };
+  for (const w of d.wrappers)
+    for (const [field, pattern] of Object.entries(w.derived)) out[`${w.message}.${field}`] = { pattern };
+  return out;
+}
+
+function printCodec(c: CodecCtx, f: GeneratedFile, name: string, codecType: ReturnType<GeneratedFile["import"]>): void {
+  const entry = (typeName: string, id: string) =>
+    `    ${JSON.stringify(typeName)}: { encode: ${encoderName(id)}, decode: ${decoderName(id)} },`;
+  const d = c.dialect;
+  const names = {
+    enums: d.enums,
+    part: d.part.message,
+    wrappers: d.wrappers.map((w) => ({ message: w.message, field: w.field })),
+    renames: d.renames,
+    resourceNames: resourceNames(d),
+  };
+  f.print(f.jsDoc(codecDoc));
+  f.print(f.export("const", name), ...c.t(": ", codecType), " = ", f.import("jsonRpcCodec", compatJsonModule), "(");
+  f.print("  {");
+  for (const r of c.rules.values()) f.print(entry(r.m.typeName, r.id));
+  for (const n of d.nullResults) f.print(entry(n, nullId(n)));
+  f.print("  },");
+  f.print("  ", printLiteral(names, "  "), ",");
+  f.print(");");
+}
