@@ -12,6 +12,7 @@ import type { CompatPlan } from "../compat/compat-plan.js";
 import type { VersionLink } from "../compat/version-links.js";
 import { emitRoutesModule, routesJson } from "./modules/routes-module.js";
 import { emitStubs } from "./modules/stubs.js";
+import { moduleFiles } from "./print/module-files.js";
 import { emitCompatModule } from "./conversions/compat-module.js";
 import { definitionName } from "./print/names.js";
 import { renderDoc } from "./docs/docs.js";
@@ -46,24 +47,27 @@ export function writeOutputs(
   const targets = schema.targets;
   for (const target of targets) {
     schema.prepareGenerate(target);
+    const files = moduleFiles(schema, target);
     for (const m of models) {
       // Stubs import the route table, so they bring it along.
-      if (options.emit.has("routes") || options.emit.has("stubs"))
-        emitRoutesModule(schema, target, baseName(m, models), m);
-      if (options.emit.has("stubs")) emitStubs(schema, target, baseName(m, models), m);
+      if (options.emit.has("routes") || options.emit.has("stubs")) emitRoutesModule(files, baseName(m, models), m);
+      if (options.emit.has("stubs")) emitStubs(files, baseName(m, models), m);
     }
     if (options.emit.has("stubs")) {
       for (const { plan, newer, older, operations } of links) {
-        const fileOf = (name: string) => schema.allFiles.find((f) => f.proto.name === name)!;
         const json = older.jsonrpcDialect
-          ? { newer: fileOf(newer.protoFile), older: fileOf(older.protoFile), dialect: older.jsonrpcDialect }
+          ? {
+              newer: files.descriptor(newer.protoFile),
+              older: files.descriptor(older.protoFile),
+              dialect: older.jsonrpcDialect,
+            }
           : undefined;
         const side = (m: ResolvedApi) => ({
           file: m.protoFile,
           definition: definitionName(m.service.name, m.protocolVersion),
           protocolVersion: m.protocolVersion,
         });
-        emitCompatModule(schema, target, plan, side(newer), side(older), operations, settled.get(plan), json);
+        emitCompatModule(files, plan, side(newer), side(older), operations, settled.get(plan), json);
       }
     }
   }

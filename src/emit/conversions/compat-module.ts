@@ -13,13 +13,13 @@
  *                        with the two modules' exports re-exported, so one
  *                        import serves.
  */
-import type { GeneratedFile, ImportSymbol, Printable, Schema, Target } from "@bufbuild/protoplugin";
+import type { GeneratedFile, ImportSymbol, Printable, Target } from "@bufbuild/protoplugin";
 import type { OperationPair } from "../../compat/version-links.js";
 import type { CompatPlan } from "../../compat/compat-plan.js";
 import { params, prose } from "../print/code-layout.js";
 import { printLiteral } from "../print/literal.js";
 import { emitProtoConversions, type SettledNeeds } from "./compat-proto-module.js";
-import { printPreamble } from "../print/preamble.js";
+import type { ModuleFiles } from "../print/module-files.js";
 import { protocolModule, runtimeModule, taskModule } from "../print/runtime-entries.js";
 import { emitCompatJson, type CompatJsonInputs } from "./compat-json-module.js";
 
@@ -59,8 +59,7 @@ interface ModuleCtx {
 const MODULES = { api: "a2a_compat", messages: "a2a_compat_messages", jsonrpc: "a2a_compat_jsonrpc" } as const;
 
 export function emitCompatModule(
-  schema: Schema<object>,
-  target: Target,
+  files: ModuleFiles,
   plan: CompatPlan,
   newer: CompatSide,
   older: CompatSide,
@@ -68,15 +67,15 @@ export function emitCompatModule(
   settled: SettledNeeds | undefined,
   json?: Omit<CompatJsonInputs, "olderA2a" | "olderDefinition" | "converter">,
 ): void {
-  const open = (name: string, what: string) => {
-    const f = schema.generateFile(`${name}${target === "dts" ? ".d.ts" : "." + target}`);
-    printPreamble(f, schema, newer.file);
-    f.print(`// ${what} between ${plan.older} (${older.file}) and ${plan.newer} (${newer.file});`);
-    f.print(`// see a2a_compat.md for the field-by-field table.`);
-    f.print();
-    return f;
-  };
-  emitMessages(schema, open(MODULES.messages, "Conversions of the proto messages"), target, plan, {
+  const { target } = files;
+  const open = (name: string, what: string) =>
+    files.open(
+      name,
+      newer.file,
+      `${what} between ${plan.older} (${older.file}) and ${plan.newer} (${newer.file});`,
+      "see a2a_compat.md for the field-by-field table.",
+    );
+  emitMessages(files, open(MODULES.messages, "Conversions of the proto messages"), target, plan, {
     newer,
     older,
     settled,
@@ -106,7 +105,7 @@ export function emitCompatModule(
 
 /** The messages module: every pair's two functions and `a2aCompat`, or its declaration. */
 function emitMessages(
-  schema: Schema<object>,
+  files: ModuleFiles,
   f: GeneratedFile,
   target: Target,
   plan: CompatPlan,
@@ -116,7 +115,7 @@ function emitMessages(
     f.print(f.export("declare const", "a2aCompat"), ": ", f.import("Converter", runtimeModule, true), ";");
     return;
   }
-  const descFiles = schema.allFiles.filter((d) => d.proto.name === newer.file || d.proto.name === older.file);
+  const descFiles = files.descriptors([newer.file, older.file]);
   emitProtoConversions(
     f,
     target,

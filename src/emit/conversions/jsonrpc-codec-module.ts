@@ -9,10 +9,10 @@
  */
 import type { DescEnum, DescFile, DescMessage } from "@bufbuild/protobuf";
 import { nestedTypes } from "@bufbuild/protobuf/reflect";
-import type { GeneratedFile, Schema, Target } from "@bufbuild/protoplugin";
+import type { GeneratedFile } from "@bufbuild/protoplugin";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import { printLiteral } from "../print/literal.js";
-import { printPreamble } from "../print/preamble.js";
+import type { ModuleFiles } from "../print/module-files.js";
 import { compatJsonModule, protocolModule } from "../print/runtime-entries.js";
 import { codecCtx, type CodecCtx } from "./jsonrpc-codec-rules.js";
 import { encoderName, enumOfField, printEncoder, printEnumEncoder, printPartWriters } from "./jsonrpc-codec-encode.js";
@@ -31,16 +31,13 @@ export interface JsonRpcCodecInputs {
 export const codecModule = (base: string) => `./${base.split("/").pop()}_jsonrpc_codec.js`;
 
 export function emitJsonRpcCodec(
-  schema: Schema<object>,
-  target: Target,
+  files: ModuleFiles,
   base: string,
   protoFile: string,
   inputs: JsonRpcCodecInputs,
 ): void {
-  const f = schema.generateFile(`${base}_jsonrpc_codec${target === "dts" ? ".d.ts" : "." + target}`);
-  printPreamble(f, schema, protoFile);
-  f.print(`// ${inputs.what}`);
-  f.print();
+  const { target } = files;
+  const f = files.open(`${base}_jsonrpc_codec`, protoFile, inputs.what);
   const codecType = f.import("JsonRpcCodec", protocolModule, true);
   if (target === "dts") {
     f.print(f.jsDoc(codecDoc));

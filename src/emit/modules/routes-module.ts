@@ -7,11 +7,11 @@
  * The overlaps between routes are a report for people: they are in the JSON
  * file and the routes page, not in the module, which the runtime loads.
  */
-import type { GeneratedFile, Schema, Target } from "@bufbuild/protoplugin";
+import type { GeneratedFile } from "@bufbuild/protoplugin";
 import type { Route, RouteQueryField } from "@protoc-gen-a2a/runtime/protocol";
 import type { ResolvedApi } from "../../model/resolve-api.js";
 import { inlineLiteral, printLiteral, type LiteralNames } from "../print/literal.js";
-import { printPreamble } from "../print/preamble.js";
+import type { ModuleFiles } from "../print/module-files.js";
 import { protocolModule } from "../print/runtime-entries.js";
 
 export function routesJson(model: ResolvedApi): string {
@@ -33,13 +33,11 @@ export function routesJson(model: ResolvedApi): string {
   return JSON.stringify(doc, null, 2) + "\n";
 }
 
-export function emitRoutesModule(schema: Schema<object>, target: Target, base: string, model: ResolvedApi): void {
+export function emitRoutesModule(files: ModuleFiles, base: string, model: ResolvedApi): void {
+  const { target } = files;
   const table = model.routeTable;
-  const ext = target === "dts" ? ".d.ts" : "." + target;
-  const f: GeneratedFile = schema.generateFile(`${base}_routes${ext}`);
-  printPreamble(f, schema, model.protoFile);
-  f.print(`// HTTP bindings of ${model.service.fullName}, ordered by match priority.`);
-  f.print();
+  const comment = `HTTP bindings of ${model.service.fullName}, ordered by match priority.`;
+  const f: GeneratedFile = files.open(`${base}_routes`, model.protoFile, comment);
   const name = model.service.name;
   const routeType = f.import("Route", protocolModule, true);
   if (target === "dts") {

@@ -15,12 +15,12 @@
  * `dts` has declarations only. The message types come from protoc-gen-es
  * (`<base>_pb`), which must run next to this plugin.
  */
-import type { GeneratedFile, ImportSymbol, Printable, Schema, Target } from "@bufbuild/protoplugin";
+import type { GeneratedFile, ImportSymbol, Printable, Target } from "@bufbuild/protoplugin";
 import type { ResolvedApi } from "../../model/resolve-api.js";
 import { inputRules } from "./input-rules.js";
 import { printLiteral, printMembers } from "../print/literal.js";
 import { definitionName, lowerFirstWord } from "../print/names.js";
-import { printPreamble } from "../print/preamble.js";
+import type { ModuleFiles } from "../print/module-files.js";
 import { params as signature, prose, widthOf } from "../print/code-layout.js";
 import { protocolModule, runtimeModule } from "../print/runtime-entries.js";
 import { emitJsonRpcCodec } from "../conversions/jsonrpc-codec-module.js";
@@ -43,13 +43,10 @@ const data = (v: unknown) => printLiteral(v);
 /** A runtime options type of the service (`Name<typeof Service>`): a server's options but the definition. */
 const optionsOf = (c: Ctx, type: ImportSymbol): Printable[] => [type, "<typeof ", c.local(c.name, "pb", true), ">"];
 
-export function emitStubs(schema: Schema<object>, target: Target, base: string, model: ResolvedApi): void {
-  const ext = target === "dts" ? ".d.ts" : "." + target;
+export function emitStubs(files: ModuleFiles, base: string, model: ResolvedApi): void {
+  const { target } = files;
   const open = (suffix: string, what: string): Ctx => {
-    const f = schema.generateFile(`${base}_${suffix}${ext}`);
-    printPreamble(f, schema, model.protoFile);
-    f.print(`// ${what}`);
-    f.print();
+    const f = files.open(`${base}_${suffix}`, model.protoFile, what);
     return {
       f,
       target,
@@ -72,10 +69,8 @@ export function emitStubs(schema: Schema<object>, target: Target, base: string, 
   restModule(open("rest", `HTTP+JSON client and server for ${model.service.fullName}.`));
   grpcModule(open("grpc", `gRPC client and server for ${model.service.fullName}.`));
   if (model.jsonrpcDialect) {
-    const file = schema.allFiles.find((d) => d.proto.name === model.protoFile);
-    if (file === undefined) throw new Error(`${model.protoFile}: not in the request`);
-    emitJsonRpcCodec(schema, target, base, model.protoFile, {
-      file,
+    emitJsonRpcCodec(files, base, model.protoFile, {
+      file: files.descriptor(model.protoFile),
       dialect: model.jsonrpcDialect,
       name: codecName(model),
       what: `The a2a.json codec of ${model.service.fullName}'s JSON-RPC binding, protocol ${model.protocolVersion}.`,
