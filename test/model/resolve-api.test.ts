@@ -70,7 +70,7 @@ describe("resolving the model before emission", () => {
     expectTypeOf<ResolvedApi["release"]>().toEqualTypeOf<string>();
     expectTypeOf<ResolvedApi["headers"]>().toEqualTypeOf<HeaderRules>();
     expectTypeOf<ResolvedOperation["jsonrpcParams"]>().toEqualTypeOf<readonly string[]>();
-    expectTypeOf<Parameters<typeof emitStubs>[3]>().toEqualTypeOf<ResolvedApi>();
+    expectTypeOf<Parameters<typeof emitStubs>[2]>().toEqualTypeOf<ResolvedApi>();
     expectTypeOf<Parameters<typeof writeOutputs>[2]>().toEqualTypeOf<readonly ResolvedApi[]>();
     expectTypeOf<Parameters<typeof routesJson>[0]>().toEqualTypeOf<ResolvedApi>();
     expectTypeOf<Parameters<typeof operationsView>[0]>().toEqualTypeOf<ResolvedApi>();
