@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { Ajv } from "ajv";
 import { create, equals, fromJson, toJson, type DescMessage, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { TimestampSchema, ValueSchema, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import type { Loss } from "@protoc-gen-a2a/runtime";
 import { CompatJsonError } from "@protoc-gen-a2a/runtime/protocol";
 import { base64, bytes, timestampJson, valueJson } from "@protoc-gen-a2a/runtime/compat-json";
@@ -28,7 +29,6 @@ import {
   A2AServiceV0_3,
   createA2AServiceHttpHandler as createV03HttpHandler,
 } from "../generated-samples/v0.3.0/a2a_a2a.js";
-import { nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as v10 from "../generated-samples/v1.0.1/a2a_pb.js";

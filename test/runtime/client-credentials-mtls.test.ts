@@ -9,7 +9,7 @@
  */
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { A2ATransportError } from "@protoc-gen-a2a/runtime";
-import type { MutualTlsCredential } from "@protoc-gen-a2a/runtime/protocol";
+import type { MutualTlsCredential } from "@protoc-gen-a2a/runtime";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createA2AServiceClientForCard } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { agentCard, startCredentialsAgent, type CredentialsAgent } from "../helpers/credentials-agent.js";

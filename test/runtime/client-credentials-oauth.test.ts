@@ -11,7 +11,7 @@
  */
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { A2AError, A2ATransportError } from "@protoc-gen-a2a/runtime";
-import type { ClientCredentialsGrant } from "@protoc-gen-a2a/runtime/protocol";
+import type { ClientCredentialsGrant } from "@protoc-gen-a2a/runtime";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createA2AServiceClientForCard } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { Role } from "../../generated-samples/v1.0.1/a2a_pb.js";

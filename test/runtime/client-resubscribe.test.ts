@@ -19,6 +19,7 @@ import { createServer as createHttp2Server, type ServerHttp2Session } from "node
 import type { AddressInfo } from "node:net";
 import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
 import { A2AError, A2ATransportError, nodeHttpListener, type HandlerContext } from "@protoc-gen-a2a/runtime";
+import type { A2aClientOptions } from "@protoc-gen-a2a/runtime";
 import {
   createA2AServiceHttpHandler,
   type A2AServiceClient,
@@ -28,7 +29,6 @@ import { createA2AServiceJsonRpcClient } from "../../generated-samples/v1.0.1/a2
 import { createA2AServiceRestClient } from "../../generated-samples/v1.0.1/a2a_rest.js";
 import { a2aServiceGrpcRoutes, createA2AServiceGrpcClient } from "../../generated-samples/v1.0.1/a2a_grpc.js";
 import { TaskState, type StreamResponse } from "../../generated-samples/v1.0.1/a2a_pb.js";
-import type { A2aClientOptions } from "@protoc-gen-a2a/runtime";
 import { clientForCard } from "../../generated-samples/a2a_compat.js";
 import { startStreamServer, type StreamServer } from "../helpers/stream-server.js";
 

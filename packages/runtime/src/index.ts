@@ -20,7 +20,6 @@ export type {
   Binding,
   CallOptions,
   HandlerContext,
-  OperationInfo,
 } from "./core/definition.js";
 
 // Interceptors and what they carry
@@ -32,7 +31,7 @@ export { callTraceKey, type CallTrace } from "./core/call-trace.js";
 export { jsonLines, logCalls, type CallLogRecord, type CallLogSink } from "./core/log-interceptor.js";
 
 // Serving
-export type { CoreHandler, CoreRequest, CoreResponse } from "./core/server-types.js";
+export type { CoreHandler } from "./core/server-types.js";
 export type { HttpHandlerOptions } from "./server/http-server.js";
 export { nodeHttpListener, fetchHandler } from "./http/http-adapters.js";
 export { grpcFallback } from "./grpc/grpc-fallback.js";
@@ -56,8 +55,9 @@ export {
   NoCredentialsError,
   type Credentials,
 } from "./client/credentials.js";
-export type { SchemeCredential } from "./client/credential-senders.js";
-export { mtlsFetch, mtlsGrpcTransport } from "./client/mtls-fetch.js";
+export type { BasicCredential, SchemeCredential, Secret } from "./client/credential-senders.js";
+export type { ClientCredentialsGrant } from "./client/oauth-client-credentials.js";
+export { mtlsFetch, mtlsGrpcTransport, type MutualTlsCredential } from "./client/mtls-fetch.js";
 
 // Across versions
 export type { Converter, Loss } from "./core/conversion-types.js";

@@ -20,7 +20,7 @@ export {
   encodeSegmentValue,
 } from "./http/path-codec.js";
 export { unmatchedResponse, type UnmatchedResponse } from "./http/unmatched.js";
-export { defineA2aService } from "./core/definition.js";
+export { defineA2aService, type OperationInfo } from "./core/definition.js";
 export type {
   CapabilityRule,
   CapabilityTable,
@@ -45,7 +45,7 @@ export {
   type TransportErrorDetails,
 } from "./core/a2a-error.js";
 export { negotiateVersion, parseExtensions } from "./http/negotiation.js";
-export type { A2aServerOptions, RestHandlerOptions } from "./core/server-types.js";
+export type { A2aServerOptions, CoreRequest, CoreResponse, RestHandlerOptions } from "./core/server-types.js";
 export {
   DEFAULT_MAX_BODY,
   MAX_DEADLINE_MS,
@@ -87,9 +87,6 @@ export type { OlderVersionFallback } from "./client/client-for-card.js";
 export type { ResubscribeOptions } from "./http/resubscribe.js";
 export { chainClientInterceptors } from "./core/client-interceptor.js";
 export type { CardCredentials } from "./client/credentials.js";
-export type { BasicCredential, Secret } from "./client/credential-senders.js";
-export type { ClientCredentialsGrant } from "./client/oauth-client-credentials.js";
-export type { MutualTlsCredential } from "./client/mtls-fetch.js";
 export type { Direction } from "./core/conversion-types.js";
 export {
   eachAt,
