@@ -184,7 +184,7 @@ export const unused = [Role] as const;
 const good: Record<string, string> = {
   "v10-clients": `
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import type { JsonRpcCalls, JsonRpcCalls } from "@protoc-gen-a2a/runtime/protocol";
+import type { JsonRpcCalls } from "@protoc-gen-a2a/runtime/protocol";
 import type { A2AServiceClient } from "${V10}/a2a_a2a.js";
 import { createA2AServiceJsonRpcClient } from "${V10}/a2a_jsonrpc.js";
 import { createA2AServiceRestClient } from "${V10}/a2a_rest.js";
@@ -229,6 +229,7 @@ export type GrpcClient = typeof grpc;
 `,
   "v03-clients": `
 import { createGrpcTransport } from "@connectrpc/connect-node";
+import type { JsonRpcCalls } from "@protoc-gen-a2a/runtime/protocol";
 import type { A2AServiceClient } from "${V03}/a2a_a2a.js";
 import { createA2AServiceJsonRpcClient } from "${V03}/a2a_jsonrpc.js";
 import { createA2AServiceRestClient } from "${V03}/a2a_rest.js";
