@@ -28,7 +28,7 @@ import { applyOverrides } from "./overrides/apply-overrides.js";
 import { buildRouteTable, type RouteTable } from "./model/route-table.js";
 import { writeOutputs } from "./emit/outputs.js";
 import { buildCompatPlan, type CompatPlan } from "./compat/compat-plan.js";
-import { checkProtoConversions, type SettledNeeds } from "./emit/conversions/compat-proto-module.js";
+import { buildConversionIr, type ConversionIr } from "./compat/conversion-ir.js";
 import { checkJsonConversions } from "./emit/conversions/compat-json-check.js";
 import { linkVersions } from "./compat/version-links.js";
 import { noProtocolVersionProblem, selectServices, userFilesInUse } from "./overrides/select-services.js";
@@ -77,13 +77,13 @@ export const protocGenA2a: Plugin = {
     problems.throwIfAny();
     applyOverrides(models, overrideFiles, problems, options.defaultOverrides ? [] : shipped);
     problems.throwIfAny();
-    const settled = new Map<CompatPlan, SettledNeeds>();
+    const conversions = new Map<CompatPlan, ConversionIr>();
     const plans = models.flatMap((m) => {
       const before = problems.size;
       const plan = buildCompatPlan(m, problems);
-      // A plan with gaps has been reported; one without is checked to be writable as code.
+      // A plan with gaps has been reported; one without becomes the IR the conversions are printed from.
       if (plan && problems.size === before) {
-        settled.set(plan, checkProtoConversions(plan, schema.allFiles, problems));
+        conversions.set(plan, buildConversionIr(plan, schema.allFiles, problems));
         const dialect = models.find((o) => o.package === plan.older)?.jsonrpcDialect;
         if (dialect) checkJsonConversions(plan, dialect, schema.allFiles, problems);
       }
@@ -93,7 +93,7 @@ export const protocGenA2a: Plugin = {
     const apis = resolveApis(models, tables, problems, (m) => noProtocolVersionProblem(m, options, shipped, user));
     problems.throwIfAny();
 
-    writeOutputs(schema, options, apis, plans, linkVersions(plans, apis), settled);
+    writeOutputs(schema, options, apis, plans, linkVersions(plans, apis), conversions);
     return createResponse(schema.getFileInfo());
   },
 };

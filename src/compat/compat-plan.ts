@@ -19,7 +19,7 @@ import type { Problems } from "../generation-error.js";
 import { type CompatTransformName, compatTransformNames, isCompatTransform } from "./transforms.js";
 import { planWrapper, type PlanWrapper } from "./wrapped-request.js";
 
-/** How one source field converts: the emitters (src/emit/compat-*) write code for each step. */
+/** How one source field converts: conversion-ir.ts resolves each step against the descriptors. */
 export type PlanStep =
   | { readonly from: string; readonly op: "copy" | "message" | "moved"; readonly to: string }
   | { readonly from: string; readonly op: "transform"; readonly transform: CompatTransformName }

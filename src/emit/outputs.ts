@@ -28,7 +28,7 @@ import {
 import type { TemplateName } from "./docs/template-options.js";
 import { sourceTable } from "./docs/sources.js";
 import { printTree } from "./print/doc-tree.js";
-import type { SettledNeeds } from "./conversions/compat-proto-module.js";
+import type { ConversionIr } from "../compat/conversion-ir.js";
 import { openApiDocument } from "./openapi/openapi.js";
 import { openRpcDocument } from "./openrpc/openrpc.js";
 
@@ -41,8 +41,8 @@ export function writeOutputs(
   models: readonly ResolvedApi[],
   plans: readonly CompatPlan[],
   links: readonly VersionLink<ResolvedApi>[],
-  /** What each plan's conversion functions take, as checkProtoConversions settled it. */
-  settled: ReadonlyMap<CompatPlan, SettledNeeds>,
+  /** Each plan's conversion IR. */
+  conversions: ReadonlyMap<CompatPlan, ConversionIr>,
 ): void {
   const targets = schema.targets;
   for (const target of targets) {
@@ -67,7 +67,7 @@ export function writeOutputs(
           definition: definitionName(m.service.name, m.protocolVersion),
           protocolVersion: m.protocolVersion,
         });
-        emitCompatModule(files, plan, side(newer), side(older), operations, settled.get(plan), json);
+        emitCompatModule(files, plan, side(newer), side(older), operations, conversions.get(plan)!, json);
       }
     }
   }

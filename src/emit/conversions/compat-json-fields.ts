@@ -11,7 +11,8 @@
  */
 import { ScalarType, type DescEnum, type DescEnumValue, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
-import { fieldZero, IMPLICIT } from "./compat-proto-values.js";
+import { IMPLICIT } from "../../compat/conversion-ir.js";
+import { fieldZero } from "./compat-proto-values.js";
 
 export { IMPLICIT };
 export { code, type Code } from "../print/code-layout.js";

@@ -18,7 +18,8 @@ import type { OperationPair } from "../../compat/version-links.js";
 import type { CompatPlan } from "../../compat/compat-plan.js";
 import { params, prose } from "../print/code-layout.js";
 import { printLiteral } from "../print/literal.js";
-import { emitProtoConversions, type SettledNeeds } from "./compat-proto-module.js";
+import { emitProtoConversions } from "./compat-proto-module.js";
+import type { ConversionIr } from "../../compat/conversion-ir.js";
 import type { ModuleFiles } from "../print/module-files.js";
 import { protocolModule, runtimeModule, taskModule } from "../print/runtime-entries.js";
 import { emitCompatJson, type CompatJsonInputs } from "./compat-json-module.js";
@@ -64,7 +65,7 @@ export function emitCompatModule(
   newer: CompatSide,
   older: CompatSide,
   operations: readonly OperationPair[],
-  settled: SettledNeeds | undefined,
+  ir: ConversionIr,
   json?: Omit<CompatJsonInputs, "olderA2a" | "olderDefinition" | "converter">,
 ): void {
   const { target } = files;
@@ -75,10 +76,10 @@ export function emitCompatModule(
       `${what} between ${plan.older} (${older.file}) and ${plan.newer} (${newer.file});`,
       "see a2a_compat.md for the field-by-field table.",
     );
-  emitMessages(files, open(MODULES.messages, "Conversions of the proto messages"), target, plan, {
+  emitMessages(open(MODULES.messages, "Conversions of the proto messages"), target, {
     newer,
     older,
-    settled,
+    ir,
   });
   const fj = json && open(MODULES.jsonrpc, "JSON-RPC (a2a.json) conversions");
   const table =
@@ -105,28 +106,18 @@ export function emitCompatModule(
 
 /** The messages module: every pair's two functions and `a2aCompat`, or its declaration. */
 function emitMessages(
-  files: ModuleFiles,
   f: GeneratedFile,
   target: Target,
-  plan: CompatPlan,
-  { newer, older, settled }: { newer: CompatSide; older: CompatSide; settled: SettledNeeds | undefined },
+  { newer, older, ir }: { newer: CompatSide; older: CompatSide; ir: ConversionIr },
 ): void {
   if (target === "dts") {
     f.print(f.export("declare const", "a2aCompat"), ": ", f.import("Converter", runtimeModule, true), ";");
     return;
   }
-  const descFiles = files.descriptors([newer.file, older.file]);
-  emitProtoConversions(
-    f,
-    target,
-    plan,
-    descFiles,
-    [
-      f.import(fileDescName(newer.file), `./${newer.file.replace(/\.proto$/, "")}_pb.js`),
-      f.import(fileDescName(older.file), `./${older.file.replace(/\.proto$/, "")}_pb.js`),
-    ],
-    settled,
-  );
+  emitProtoConversions(f, target, ir, [
+    f.import(fileDescName(newer.file), `./${newer.file.replace(/\.proto$/, "")}_pb.js`),
+    f.import(fileDescName(older.file), `./${older.file.replace(/\.proto$/, "")}_pb.js`),
+  ]);
 }
 
 /** What the API module passes on from the other two, so that `a2a_compat` alone serves every use. */

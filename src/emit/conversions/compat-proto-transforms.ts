@@ -4,10 +4,11 @@
  * writer per direction, which reads the source message `m` and gives values
  * for fields of the target message, with statements before the target is
  * built (locals, reported losses) and after it (with the target as `o`).
- * The names of this registry are the transforms a compat entry may use
- * (compat-plan.ts checks them). Field names are the protos' (the newer
- * version first, then the older); a field a writer needs and the pair lacks
- * is a problem naming the pair, the transform and the field.
+ * The names of this registry are the transforms of src/compat/transforms.ts,
+ * whose definitions say what each writer reads, writes, converts and builds:
+ * the conversion IR checks those against the pair before anything is
+ * printed, and a writer that uses what its definition does not list fails
+ * the generator (compat-proto-pair.ts). Field names are the protos'.
  */
 import type { Printable } from "@bufbuild/protoplugin";
 import { LOSS, LOSS_BEFORE } from "../../compat/loss-reasons.js";

@@ -6,25 +6,23 @@
  * newer version, reported and written as 0 toward the older one), messages
  * through their pair's function, lists and maps item by item.
  */
-import { ScalarType, type DescEnum, type DescField, type DescMessage, type DescOneof } from "@bufbuild/protobuf";
+import { ScalarType, type DescField, type DescOneof } from "@bufbuild/protobuf";
 import type { Printable } from "@bufbuild/protoplugin";
-
-/** protobuf-es FeatureSet_FieldPresence.IMPLICIT: the field is set when it is not its zero value. */
-export const IMPLICIT = 2;
+import { type ConversionPair, type ConversionStep, type EnumTable, IMPLICIT } from "../../compat/conversion-ir.js";
 
 export const lit = (s: string) => JSON.stringify(s);
 
 /** A key of a path: a field name (quoted) or code (an index or map key variable). */
 export type PathKey = string | { readonly code: string };
 
-/** The zero value of a target member, as code; undefined when the member is simply left out (unset). */
-export function zeroValue(m: DescField | DescOneof, problem: (what: string) => void): string | undefined {
+/**
+ * The zero value of a target member, as code; undefined when the member is simply left out (unset). The IR
+ * has refused 64-bit integers at their zero value (conversion-ir.ts).
+ */
+export function zeroValue(m: DescField | DescOneof): string | undefined {
   if (m.kind === "oneof") return "{ case: undefined }";
   const z = fieldZero(m);
-  if (z === "BigInt(0)") {
-    problem(`${m.parent.typeName}.${m.name}: 64-bit integers are not converted`);
-    return "0";
-  }
+  if (z === "BigInt(0)") throw new Error(`compat: ${m.parent.typeName}.${m.name}: no zero value for a 64-bit integer`);
   return z;
 }
 
@@ -65,22 +63,10 @@ export function isSet(f: DescField, read: string): string {
   return `${read} !== 0`;
 }
 
-/** One enum pair's table, source number → target number, by value name, else by number. */
-export interface EnumTable {
-  readonly name: string;
-  readonly from: DescEnum;
-  readonly to: DescEnum;
-  readonly entries: readonly (readonly [number, number])[];
-}
-
-export function enumTable(from: DescEnum, to: DescEnum, toNewer: boolean): EnumTable {
-  const entries: [number, number][] = [];
-  for (const v of from.values) {
-    const same = to.values.find((x) => x.localName === v.localName) ?? to.values.find((x) => x.number === v.number);
-    if (same) entries.push([v.number, same.number]);
-  }
-  const snake = from.name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
-  return { name: `${snake}_TO_${toNewer ? "NEWER" : "OLDER"}`, from, to, entries };
+/** The name a table is printed under: `TASK_STATE_TO_OLDER`. */
+export function tableName(t: EnumTable): string {
+  const snake = t.from.name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
+  return `${snake}_TO_${t.toNewer ? "NEWER" : "OLDER"}`;
 }
 
 /** What the value code of one field needs from the function writing it. */
@@ -89,94 +75,76 @@ export interface ValueContext {
   /** Expression: the path `keys` under `a`. */
   at(keys: readonly PathKey[]): Printable[];
   rt(name: string): Printable;
-  /** The table of an enum pair (printed once per module). */
-  table(from: DescEnum, to: DescEnum): EnumTable;
-  /** Expression: `value` (of message type `d`, source side) converted by its pair's function at path `keys`. */
-  convert(d: DescMessage, value: string, keys: readonly PathKey[]): Printable[];
+  /** Expression: `value` (a source message of `pair`) converted by the pair's function at path `keys`. */
+  convert(pair: ConversionPair, value: string, keys: readonly PathKey[]): Printable[];
   /**
-   * Expression: the list `read` of messages of type `d` (source side) converted item by item, at path `keys`
+   * Expression: the list `read` of source messages of `pair` converted item by item, at path `keys`
    * (one path node for the whole list, when the conversion takes its path).
    */
-  convertList(d: DescMessage, read: string, keys: readonly PathKey[]): Printable[];
+  convertList(pair: ConversionPair, read: string, keys: readonly PathKey[]): Printable[];
   /** Marks the function as reporting losses (it takes `lost`) or reading its path (it takes `a`). */
   uses(what: "at" | "lost"): void;
-  problem(what: string): void;
 }
 
-/** Expression: an enum number `value` of source field `f` as the target field's enum, at `keys` + `key`. */
+/** Expression: an enum number `value` of source field `f` by table `t`, at `keys` + `key`. */
 export function enumValue(
   c: ValueContext,
   f: DescField,
-  from: DescEnum,
-  to: DescEnum,
+  t: EnumTable,
   value: string,
   keys: readonly PathKey[],
   key: PathKey,
 ): Printable[] {
-  const t = c.table(from, to);
   const keyCode = typeof key === "string" ? lit(key) : key.code;
   const parent = keys.length === 0 ? ["a"] : c.at(keys);
   c.uses("at");
-  if (c.toNewer) {
+  if (t.toNewer) {
     const what = lit(`${f.parent.typeName}.${f.name}`);
-    return [`${t.name}[${value}] ?? `, c.rt("enumRefused"), "(", ...parent, `, ${keyCode}, ${what}, ${value})`];
+    return [`${tableName(t)}[${value}] ?? `, c.rt("enumRefused"), "(", ...parent, `, ${keyCode}, ${what}, ${value})`];
   }
   c.uses("lost");
-  const zero = lit(to.values.find((v) => v.number === 0)?.name ?? "0");
+  const zero = lit(t.to.values.find((v) => v.number === 0)?.name ?? "0");
   return [
-    `${t.name}[${value}] ?? `,
+    `${tableName(t)}[${value}] ?? `,
     c.rt("enumLost"),
     "(lost, ",
     ...parent,
-    `, ${keyCode}, ${value}, ${lit(to.typeName)}, ${zero})`,
+    `, ${keyCode}, ${value}, ${lit(t.to.typeName)}, ${zero})`,
   ];
 }
 
-const isWkt = (d: DescMessage) => d.typeName.startsWith("google.protobuf.");
-
 /**
- * Expression: the value of source field `f` (not in a oneof when `read` is `m.<field>`; else `read` is the
- * member's value) for target field `t`, as a copy or message step writes it.
+ * Expression: the value of a copy, enum or pair step, its source field read as `read` (`m.<field>`, or the
+ * member's value when the field is in a oneof).
  */
-export function fieldValue(c: ValueContext, f: DescField, t: DescField, read: string): Printable[] {
+export function stepValue(c: ValueContext, step: ValueStep, read: string): Printable[] {
+  const { from: f, to: t } = step;
   const keys = [f.name];
   const present = f.presence !== IMPLICIT && f.fieldKind !== "message" && !f.oneof;
   const wantsUnset = t.presence !== IMPLICIT && t.fieldKind !== "message" && !t.oneof;
-  switch (f.fieldKind) {
-    case "scalar": {
-      if (present === wantsUnset || t.fieldKind !== "scalar") return [read];
-      if (present) return [`${read} ?? ${zeroValue(t, c.problem)}`];
+  const enumOrValue = (v: Printable[]) =>
+    present ? [`${read} === undefined ? ${zeroValue(t) ?? "undefined"} : `, ...v] : v;
+  switch (step.op) {
+    case "enum":
+      if (f.fieldKind === "list")
+        return [`${read}.map((v, i) => `, ...enumValue(c, f, step.table, "v", keys, { code: "i" }), ")"];
+      return enumOrValue(enumValue(c, f, step.table, read, [], f.name));
+    case "pair":
+      if (f.fieldKind === "list") return c.convertList(step.pair, read, keys);
+      if (f.fieldKind === "map") {
+        const each = c.convert(step.pair, "v", [...keys, { code: "k" }]);
+        return ["Object.fromEntries(Object.entries(", read, ").map(([k, v]) => [k, ", ...each, "]))"];
+      }
+      return f.oneof ? c.convert(step.pair, read, keys) : [`${read} && `, ...c.convert(step.pair, read, keys)];
+    case "copy":
+      if (f.fieldKind === "list") return [`${read}.slice()`];
+      if (f.fieldKind === "map") return [`{ ...${read} }`];
+      if (f.fieldKind !== "scalar" || present === wantsUnset || t.fieldKind !== "scalar") return [read];
+      if (present) return [`${read} ?? ${zeroValue(t)}`];
       return f.scalar === ScalarType.STRING || f.scalar === ScalarType.BOOL
         ? [`${read} || undefined`]
         : [`${isSet(f, read)} ? ${read} : undefined`];
-    }
-    case "enum": {
-      if (t.fieldKind !== "enum") return shapeProblem(c, f, t);
-      const v = enumValue(c, f, f.enum, t.enum, read, [], f.name);
-      return present ? [`${read} === undefined ? ${zeroValue(t, c.problem) ?? "undefined"} : `, ...v] : v;
-    }
-    case "message":
-      if (t.fieldKind !== "message") return shapeProblem(c, f, t);
-      if (isWkt(f.message) || f.message.typeName === t.message.typeName) return [read];
-      return f.oneof ? c.convert(f.message, read, keys) : [`${read} && `, ...c.convert(f.message, read, keys)];
-    case "list":
-      if (t.fieldKind !== "list") return shapeProblem(c, f, t);
-      if (f.listKind === "enum" && t.listKind === "enum")
-        return [`${read}.map((v, i) => `, ...enumValue(c, f, f.enum, t.enum, "v", keys, { code: "i" }), ")"];
-      if (f.listKind === "message" && !isWkt(f.message)) return c.convertList(f.message, read, keys);
-      return [`${read}.slice()`];
-    case "map":
-      if (t.fieldKind !== "map") return shapeProblem(c, f, t);
-      if (f.mapKind === "message" && !isWkt(f.message)) {
-        const each = c.convert(f.message, "v", [...keys, { code: "k" }]);
-        return ["Object.fromEntries(Object.entries(", read, ").map(([k, v]) => [k, ", ...each, "]))"];
-      }
-      if (f.mapKind === "enum") return shapeProblem(c, f, t);
-      return [`{ ...${read} }`];
   }
 }
 
-function shapeProblem(c: ValueContext, f: DescField, t: DescField): Printable[] {
-  c.problem(`${f.parent.typeName}.${f.name} → ${t.parent.typeName}.${t.name}: no conversion between their kinds`);
-  return ["undefined"];
-}
+type ValueStep = Extract<ConversionStep, { op: "copy" | "enum" | "pair" }>;

@@ -17,7 +17,7 @@
 import type { DescField, DescMessage } from "@bufbuild/protobuf";
 import type { Printable } from "@bufbuild/protoplugin";
 import type { NamePattern, PlanWrapper } from "../../compat/wrapped-request.js";
-import type { Needs } from "./compat-proto-pair.js";
+import type { Needs } from "../../compat/conversion-ir.js";
 import { params, prose } from "../print/code-layout.js";
 import { lit } from "./compat-proto-values.js";
 import { paramNames } from "../print/unused-params.js";
