@@ -167,15 +167,19 @@ function transformContext(
   const { ir } = env;
   const srcPackage = toNewer ? ir.plan.older : ir.plan.newer;
   const outPackage = toNewer ? ir.plan.newer : ir.plan.older;
-  const need = (d: DescMessage, name: string) =>
-    member(d, name) ?? x.internal(`the transform ${t.name} uses "${name}" of ${d.typeName}`);
+  // Only what the transform's definition lists, which the IR has checked against the pair.
+  const listed = (names: readonly string[] | undefined, d: DescMessage, name: string) =>
+    (names?.includes(name) && member(d, name)) ||
+    x.internal(`the writer of ${t.name} uses "${name}" of ${d.typeName}, which its definition does not list`);
+  const need = (d: DescMessage, name: string) => listed(t.side.builds?.[d.name], d, name);
   const outMessage = (typeShort: string) =>
-    ir.messages.get(`${outPackage}.${typeShort}`) ?? x.internal(`the transform ${t.name} builds ${typeShort}`);
+    (t.side.builds?.[typeShort] && ir.messages.get(`${outPackage}.${typeShort}`)) ||
+    x.internal(`the writer of ${t.name} builds ${typeShort}, which its definition does not list`);
   return {
     toNewer,
-    get: (name) => `m.${need(src, name).localName}`,
+    get: (name) => `m.${listed(t.side.reads, src, name).localName}`,
     set(name, value) {
-      x.values.set(need(out, name).localName, [[value]]);
+      x.values.set(listed(t.side.writes, out, name).localName, [[value]]);
     },
     before: (...line) => void x.before.push(line),
     beforeIf(cond, stmt, indent = "") {
@@ -201,7 +205,7 @@ function transformContext(
     },
     enumValue(name, value) {
       const table = t.tables.get(name) ?? x.internal(`the transform ${t.name} converts the enum of "${name}"`);
-      const f = need(src, name);
+      const f = listed(t.side.enums, src, name);
       return enumValue(x.vc, f as DescField, table, value, [], name);
     },
     literal: (typeShort, fields) => literalOf(outMessage(typeShort), fields, need),
