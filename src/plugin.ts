@@ -12,7 +12,7 @@
 import type { Plugin } from "@bufbuild/protoplugin";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { create, protoInt64 } from "@bufbuild/protobuf";
+import { create, protoInt64, type DescFile } from "@bufbuild/protobuf";
 import { CodeGeneratorResponse_Feature, CodeGeneratorResponseSchema, Edition } from "@bufbuild/protobuf/wkt";
 import { internals } from "./host/protoplugin-internals.js";
 import { checkStandardOptions, parseA2aOptions, type A2aOptions } from "./options.js";
@@ -30,6 +30,8 @@ import { writeOutputs } from "./emit/outputs.js";
 import { buildCompatPlan, type CompatPlan } from "./compat/compat-plan.js";
 import { buildConversionIr, type ConversionIr } from "./compat/conversion-ir.js";
 import { checkJsonConversions } from "./emit/conversions/compat-json-check.js";
+import { type DialectIr, dialectRules } from "./compat/dialect-ir.js";
+import { nestedTypes } from "@bufbuild/protobuf/reflect";
 import { linkVersions } from "./compat/version-links.js";
 import { noProtocolVersionProblem, selectServices, userFilesInUse } from "./overrides/select-services.js";
 import type { ApiModel } from "./model/model-types.js";
@@ -77,23 +79,12 @@ export const protocGenA2a: Plugin = {
     problems.throwIfAny();
     applyOverrides(models, overrideFiles, problems, options.defaultOverrides ? [] : shipped);
     problems.throwIfAny();
-    const conversions = new Map<CompatPlan, ConversionIr>();
-    const plans = models.flatMap((m) => {
-      const before = problems.size;
-      const plan = buildCompatPlan(m, problems);
-      // A plan with gaps has been reported; one without becomes the IR the conversions are printed from.
-      if (plan && problems.size === before) {
-        conversions.set(plan, buildConversionIr(plan, schema.allFiles, problems));
-        const dialect = models.find((o) => o.package === plan.older)?.jsonrpcDialect;
-        if (dialect) checkJsonConversions(plan, dialect, schema.allFiles, problems);
-      }
-      return plan ?? [];
-    });
+    const { plans, ir } = planConversions(models, schema.allFiles, problems);
     const tables = new Map<ApiModel, RouteTable>(models.map((m) => [m, buildRouteTable(m, problems)]));
     const apis = resolveApis(models, tables, problems, (m) => noProtocolVersionProblem(m, options, shipped, user));
     problems.throwIfAny();
 
-    writeOutputs(schema, options, apis, plans, linkVersions(plans, apis), conversions);
+    writeOutputs(schema, options, apis, plans, linkVersions(plans, apis), ir);
     return createResponse(schema.getFileInfo());
   },
 };
@@ -149,4 +140,31 @@ function createResponse(files: { name: string; content: string; preamble?: strin
       content: f.preamble !== undefined ? f.preamble + "\n" + f.content : f.content,
     })),
   });
+}
+
+/**
+ * The cross-version plans of the models, and what the conversions are printed from: each plan's IR and the
+ * a2a.json dialect's rules of each package that has one. A plan with gaps has been reported and gets no IR.
+ */
+function planConversions(models: readonly ApiModel[], files: readonly DescFile[], problems: Problems) {
+  const dialects = new Map<string, DialectIr>();
+  for (const m of models) {
+    const file = files.find((f) => f.proto.name === m.protoFile);
+    if (!m.jsonrpcDialect || !file) continue;
+    const messages = [...nestedTypes(file)].filter((t) => t.kind === "message");
+    dialects.set(m.package, dialectRules(m.jsonrpcDialect, messages, problems));
+  }
+  const conversions = new Map<CompatPlan, ConversionIr>();
+  const plans = models.flatMap((m) => {
+    const before = problems.size;
+    const plan = buildCompatPlan(m, problems);
+    if (plan && problems.size === before) {
+      conversions.set(plan, buildConversionIr(plan, files, problems));
+      const dialect = models.find((o) => o.package === plan.older)?.jsonrpcDialect;
+      const rules = dialects.get(plan.older);
+      if (dialect && rules) checkJsonConversions(plan, { dialect, rules }, files, problems);
+    }
+    return plan ?? [];
+  });
+  return { plans, ir: { conversions, dialects } };
 }

@@ -29,6 +29,7 @@ import type { TemplateName } from "./docs/template-options.js";
 import { sourceTable } from "./docs/sources.js";
 import { printTree } from "./print/doc-tree.js";
 import type { ConversionIr } from "../compat/conversion-ir.js";
+import type { DialectIr } from "../compat/dialect-ir.js";
 import { openApiDocument } from "./openapi/openapi.js";
 import { openRpcDocument } from "./openrpc/openrpc.js";
 
@@ -41,8 +42,14 @@ export function writeOutputs(
   models: readonly ResolvedApi[],
   plans: readonly CompatPlan[],
   links: readonly VersionLink<ResolvedApi>[],
-  /** Each plan's conversion IR. */
-  conversions: ReadonlyMap<CompatPlan, ConversionIr>,
+  /** Each plan's conversion IR; the a2a.json dialect's rules of each package that has one. */
+  {
+    conversions,
+    dialects,
+  }: {
+    readonly conversions: ReadonlyMap<CompatPlan, ConversionIr>;
+    readonly dialects: ReadonlyMap<string, DialectIr>;
+  },
 ): void {
   const targets = schema.targets;
   for (const target of targets) {
@@ -51,7 +58,7 @@ export function writeOutputs(
     for (const m of models) {
       // Stubs import the route table, so they bring it along.
       if (options.emit.has("routes") || options.emit.has("stubs")) emitRoutesModule(files, baseName(m, models), m);
-      if (options.emit.has("stubs")) emitStubs(files, baseName(m, models), m);
+      if (options.emit.has("stubs")) emitStubs(files, baseName(m, models), m, dialects.get(m.package));
     }
     if (options.emit.has("stubs")) {
       for (const { plan, newer, older, operations } of links) {
@@ -60,6 +67,7 @@ export function writeOutputs(
               newer: files.descriptor(newer.protoFile),
               older: files.descriptor(older.protoFile),
               dialect: older.jsonrpcDialect,
+              rules: dialects.get(older.package)!,
             }
           : undefined;
         const side = (m: ResolvedApi) => ({

@@ -12,7 +12,8 @@ import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import { A2AServiceV0_3 } from "../../generated-samples/v0.3.0/a2a_a2a.js";
 import * as v03 from "../../generated-samples/v0.3.0/a2a_pb.js";
 import * as v10 from "../../generated-samples/v1.0.1/a2a_pb.js";
-import { codecCtx } from "../../src/emit/conversions/jsonrpc-codec-rules.js";
+import { dialectRules } from "../../src/compat/dialect-ir.js";
+import { Problems } from "../../src/generation-error.js";
 
 const codec = A2AServiceV0_3.jsonrpcCodec!;
 
@@ -140,7 +141,7 @@ describe("refusals", () => {
 });
 
 describe("generation", () => {
-  it("refuses a message that two whole-message rules claim, naming it", () => {
+  it("reports a message that two whole-message rules claim, and a rule's missing field, naming them", () => {
     const d: JsonRpcDialect = {
       enums: {},
       kinds: {},
@@ -153,13 +154,15 @@ describe("generation", () => {
       unions: ["a2a.v1.StreamResponse"],
       resourceNames: [],
       wrappers: [],
-      arrayResults: { "a2a.v1.StreamResponse": "task" },
+      arrayResults: { "a2a.v1.StreamResponse": "task", "a2a.v1.Task": "tasks" },
       nullResults: [],
       alwaysEmit: {},
     };
-    const f = { import: () => ({}) } as never;
-    expect(() => codecCtx(f, true, d, [v03.StreamResponseSchema])).toThrow(
+    const problems = new Problems();
+    dialectRules(d, [v03.StreamResponseSchema, v03.TaskSchema], problems);
+    expect(problems.all).toEqual([
       "jsonrpcDialect: a2a.v1.StreamResponse has array and union rules",
-    );
+      "jsonrpcDialect arrayResults: a2a.v1.Task has no field tasks",
+    ]);
   });
 });

@@ -14,14 +14,24 @@ import type { DescFile } from "@bufbuild/protobuf";
 import type { CompatPlan } from "../../compat/compat-plan.js";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import type { Problems } from "../../generation-error.js";
-import { isUnion, mapCopy, pairEnv, type Dir, type JsonEnv, type Pair, type PairEnv } from "./compat-json-env.js";
+import type { DialectIr } from "../../compat/dialect-ir.js";
+import {
+  isUnion,
+  mapCopy,
+  pairEnv,
+  ruleOf,
+  type Dir,
+  type JsonEnv,
+  type Pair,
+  type PairEnv,
+} from "./compat-json-env.js";
 import { copyable, field, messageOf, valueKind } from "./compat-json-fields.js";
 import { transformCode } from "./compat-json-transforms.js";
 
 /** Collects, as problems, every pair of `plan` (and dialectFields entry) whose a2a.json conversion cannot be written. */
 export function checkJsonConversions(
   plan: CompatPlan,
-  dialect: JsonRpcDialect,
+  dialect: { readonly dialect: JsonRpcDialect; readonly rules: DialectIr },
   files: readonly DescFile[],
   problems: Problems,
 ): void {
@@ -48,7 +58,7 @@ function pairProblems(env: PairEnv): string[] {
 /** What a2a.json holds and the older proto does not: plain values only, nested keys for the Part only. */
 function dialectFieldProblems(env: PairEnv, p: Pair): string[] {
   const where = p.plan.entry ?? p.d10.typeName;
-  const special = p.d03.typeName === env.dialect.part.message;
+  const special = ruleOf(env, p.d03).rule.kind === "part";
   return Object.entries(p.plan.dialectFields).flatMap(([name10, key]) => {
     const t = field(p.d10, name10);
     if (!special && key.includes("."))
@@ -62,7 +72,7 @@ function dialectFieldProblems(env: PairEnv, p: Pair): string[] {
 
 /** Why the pair cannot be written in this direction; undefined when it can. */
 function problem(env: PairEnv, p: Pair, dir: Dir): string | undefined {
-  const rule = wholeRule(env.dialect, p.d03);
+  const rule = wholeRule(env, p.d03);
   if (rule === "null result" || rule === "wrapper") return `the dialect's ${rule} rule has no direct conversion`;
   if (rule !== undefined) return undefined; // written whole (wholeToNewer, wholeToOlder)
   const bad = (dir === "toNewer" ? p.plan.toNewer : p.plan.toOlder).find((s) => !stepOk(env, p, dir, s));
@@ -72,7 +82,7 @@ function problem(env: PairEnv, p: Pair, dir: Dir): string | undefined {
 function stepOk(env: PairEnv, p: Pair, dir: Dir, s: PlanStep): boolean {
   const [src, out] = dir === "toNewer" ? [p.d03, p.d10] : [p.d10, p.d03];
   if (s.op === "transform")
-    return p.d03.typeName === env.dialect.part.message
+    return ruleOf(env, p.d03).rule.kind === "part"
       ? s.transform === "part"
       : transformCode(s.transform)[dir] !== undefined;
   const f = field(src, s.from);

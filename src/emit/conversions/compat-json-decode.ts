@@ -16,6 +16,7 @@ import {
   decFn,
   decName,
   printedFunction,
+  ruleOf,
   isUnion,
   key03,
   mapCopy,
@@ -65,13 +66,13 @@ export function decodeFn(env: JsonEnv, p: Pair): Code[] {
   const c = decodeCtx(env, p, out);
   const fn = (body: readonly Code[]) => printedFunction(env, decName(p), ["j", "unknown"], env.shape(d10), body);
   const whole =
-    d03.typeName === env.dialect.part.message
+    ruleOf(env, d03).rule.kind === "part"
       ? partCode.toNewer(c)
       : isUnion(env, d03)
         ? unionToNewer(env, p)
         : wholeToNewer(env, p);
   if (whole) return fn(whole);
-  const kind = env.dialect.kinds[d03.typeName];
+  const kind = ruleOf(env, d03).kindValue;
   const start: Code[] = [code`const x = ${rt(env, "object")}(j, a, ${lit(d03.typeName)});`];
   if (kind !== undefined) {
     const refuse = code`${rt(env, "refuseKind")}(${rt(env, "pathOf")}(a), ${lit(d03.typeName)}, x["kind"], ${lit(kind)});`;

@@ -6,7 +6,6 @@
  * function gives the body of the pair's conversion in one direction, as code.
  */
 import type { DescMessage } from "@bufbuild/protobuf";
-import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import type { PlanPair } from "../../compat/compat-plan.js";
 import {
   assign,
@@ -19,7 +18,9 @@ import {
   rt,
   ty,
   declareZero,
+  ruleOf,
   type JsonEnv,
+  type PairEnv,
 } from "./compat-json-env.js";
 import { code, field, lit, messageOf, setTest, type Code } from "./compat-json-fields.js";
 import { guarded, indented, switchCase } from "../print/code-layout.js";
@@ -32,15 +33,29 @@ export interface WholePair {
 }
 
 /** The dialect rule that writes the whole message, when one does (else its fields are written one by one). */
-export function wholeRule(dialect: JsonRpcDialect, d03: DescMessage): string | undefined {
-  const name = d03.typeName;
-  if (dialect.nullResults.includes(name)) return "null result";
-  if (dialect.wrappers.some((w) => w.message === name)) return "wrapper";
-  if (dialect.arrayResults[name] !== undefined) return "array result";
-  if (dialect.typedUnions?.[name] !== undefined) return "typed union";
-  if (dialect.listMaps?.[name] !== undefined) return "list map";
-  return undefined;
+export function wholeRule(env: Pick<PairEnv, "rules">, d03: DescMessage): string | undefined {
+  const r = ruleOf(env, d03);
+  if (r.nullResult) return "null result";
+  const names = { wrapper: "wrapper", array: "array result", typed: "typed union", listMap: "list map" } as const;
+  return r.rule.kind in names ? names[r.rule.kind as keyof typeof names] : undefined;
 }
+
+/** The message, list or map field a whole-message rule of an older message names. */
+function ruleField(env: JsonEnv, d03: DescMessage): string {
+  const rule = ruleOf(env, d03).rule;
+  if (rule.kind !== "array" && rule.kind !== "listMap") throw new Error(`compat-json: ${d03.typeName}: no rule field`);
+  return rule.field.f.name;
+}
+
+/** A typed union's `type` values, by the older member field's name. */
+function typedMembers(env: JsonEnv, d03: DescMessage): Readonly<Record<string, string>> {
+  const rule = ruleOf(env, d03).rule;
+  if (rule.kind !== "typed") throw new Error(`compat-json: ${d03.typeName} is no typed union`);
+  return Object.fromEntries(rule.members.map(([r, type]) => [r.f.name, type]));
+}
+
+/** The `kind` the dialect adds to an older message, if any. */
+const kindOf = (env: JsonEnv, d03: DescMessage) => env.rules.get(d03.typeName)?.kindValue;
 
 /**
  * A union of the dialect: the member's own JSON, told apart by its `kind`; without a kind, a message
@@ -50,10 +65,15 @@ export function unionToNewer(env: JsonEnv, p: WholePair): Code[] {
   const members = p.plan.toNewer.map((s) => ({ s, sub: messageOf(field(p.d03, s.from))! }));
   const member = (m: (typeof members)[number]) =>
     assign(p.d10, (m.s as { to: string }).to, decCall(env, m.sub, "x", "a"));
-  const byKind = (kind: string) => members.find((m) => env.dialect.kinds[m.sub.typeName] === kind);
+  const byKind = (kind: string) => members.find((m) => kindOf(env, m.sub) === kind);
   const message = byKind("message");
   const task = byKind("task");
-  const known = p.d03.fields.flatMap((f) => env.dialect.kinds[messageOf(f)?.typeName ?? ""] ?? []).join(", ");
+  const known = p.d03.fields
+    .flatMap((f) => {
+      const sub = messageOf(f);
+      return (sub && kindOf(env, sub)) ?? [];
+    })
+    .join(", ");
   const what = lit(p.d03.typeName);
   const refuse = code`${rt(env, "refuseKind")}(${rt(env, "pathOf")}(a), ${what}, x["kind"], ${lit(known)});`;
   const guess: Code[] =
@@ -65,8 +85,8 @@ export function unionToNewer(env: JsonEnv, p: WholePair): Code[] {
     ...declareZero(env, "m", p.d10),
     `switch (x["kind"]) {`,
     ...members
-      .filter((m) => env.dialect.kinds[m.sub.typeName] !== undefined)
-      .flatMap((m) => switchCase(code`case ${lit(env.dialect.kinds[m.sub.typeName])}:`, [member(m), "break;"])),
+      .filter((m) => kindOf(env, m.sub) !== undefined)
+      .flatMap((m) => switchCase(code`case ${lit(kindOf(env, m.sub))}:`, [member(m), "break;"])),
     ...switchCase("case undefined:", [...guess, "break;"]),
     ...switchCase("default:", [refuse]),
     `}`,
@@ -80,11 +100,11 @@ export function unionToNewer(env: JsonEnv, p: WholePair): Code[] {
  */
 export function wholeToNewer(env: JsonEnv, p: WholePair): Code[] | undefined {
   const { d03, d10 } = p;
-  const rule = wholeRule(env.dialect, d03);
+  const rule = wholeRule(env, d03);
   const what = lit(d03.typeName);
   if (rule === "typed union") {
     // {type, ...member}: the member's own fields beside the type that says which it is.
-    const types = env.dialect.typedUnions![d03.typeName]!;
+    const types = typedMembers(env, d03);
     const cases = p.plan.toNewer.map((s) => {
       const sub = messageOf(field(d03, s.from))!;
       const type = types[s.from];
@@ -107,7 +127,7 @@ export function wholeToNewer(env: JsonEnv, p: WholePair): Code[] | undefined {
   }
   if (rule === "list map") {
     // {scheme: [scopes]}: each key's list is the map value's list.
-    const mapField = field(d10, env.dialect.listMaps![d03.typeName]!);
+    const mapField = field(d10, ruleField(env, d03));
     const list = mapField.fieldKind === "map" && mapField.mapKind === "message" ? mapField.message : undefined;
     if (list?.fields.length !== 1) throw new Error(`compat-json: ${d10.typeName}: no list map`);
     const item = lit(`${d03.typeName}.${mapField.name}`);
@@ -124,7 +144,7 @@ export function wholeToNewer(env: JsonEnv, p: WholePair): Code[] | undefined {
   }
   if (rule === "array result") {
     // The bare list of the one field a2a.json keeps.
-    const f = field(d03, env.dialect.arrayResults[d03.typeName]!);
+    const f = field(d03, ruleField(env, d03));
     const step = p.plan.toNewer.find((s) => s.from === f.name) as { to: string } | undefined;
     if (!step) throw new Error(`compat-json: ${d03.typeName}.${f.name} has no step toward the newer version`);
     const each = code`${rt(env, "each")}(j, a, ${what}, lost, ${decFn(env, messageOf(f)!)})`;
@@ -136,9 +156,9 @@ export function wholeToNewer(env: JsonEnv, p: WholePair): Code[] | undefined {
 /** A message the dialect writes whole, toward the older version; undefined for one written field by field. */
 export function wholeToOlder(env: JsonEnv, p: WholePair): Code[] | undefined {
   const { d03, d10 } = p;
-  const rule = wholeRule(env.dialect, d03);
+  const rule = wholeRule(env, d03);
   if (rule === "typed union") {
-    const types = env.dialect.typedUnions![d03.typeName]!;
+    const types = typedMembers(env, d03);
     const oneof = d10.oneofs[0]!;
     const cases = p.plan.toOlder.map((s) => {
       const f = field(d10, s.from);
@@ -157,7 +177,7 @@ export function wholeToOlder(env: JsonEnv, p: WholePair): Code[] | undefined {
     ];
   }
   if (rule === "list map") {
-    const mapField = field(d10, env.dialect.listMaps![d03.typeName]!);
+    const mapField = field(d10, ruleField(env, d03));
     const list = mapField.fieldKind === "map" && mapField.mapKind === "message" ? mapField.message : undefined;
     const name = `m.${mapField.localName}`;
     const value = code`${name}[k]${ty(env, "!")}.${list!.fields[0]!.localName}.slice()`;
@@ -174,7 +194,7 @@ export function wholeToOlder(env: JsonEnv, p: WholePair): Code[] | undefined {
 /** The bare list of the one field a2a.json keeps; the newer message's other set fields are reported. */
 function arrayResultToOlder(env: JsonEnv, p: WholePair): Code[] {
   const { d03, d10 } = p;
-  const f = field(d03, env.dialect.arrayResults[d03.typeName]!);
+  const f = field(d03, ruleField(env, d03));
   const lines: Code[] = [];
   let list: Code = "";
   for (const s of p.plan.toOlder) {

@@ -16,7 +16,9 @@ import {
   encCall,
   encFn,
   encName,
+  fieldRule,
   printedFunction,
+  ruleOf,
   get,
   isUnion,
   key03,
@@ -58,8 +60,9 @@ interface EncodeOut {
 /** The function toward the older version of a pair, as lines. */
 export function encodeFn(env: JsonEnv, p: Pair): Code[] {
   const { d03, d10 } = p;
-  const isPart = d03.typeName === env.dialect.part.message;
-  const array = env.dialect.arrayResults[d03.typeName] !== undefined;
+  const rules = ruleOf(env, d03);
+  const isPart = rules.rule.kind === "part";
+  const array = rules.rule.kind === "array";
   // An array result is a list; a part may have no form (undefined).
   const result = array
     ? code`${rt(env, "JsonValue")}[]`
@@ -91,7 +94,7 @@ export function encodeFn(env: JsonEnv, p: Pair): Code[] {
             "};",
           ],
     done: new Set(),
-    always: new Set(env.dialect.alwaysEmit[d03.typeName] ?? []),
+    always: new Set(rules.fields.flatMap((r) => (r.always ? [r.f.name] : []))),
     inLiteral,
   };
   const c = encodeCtx(env, p);
@@ -141,8 +144,9 @@ function enumNumber(d10: DescMessage, path: string, valueName: string): number {
 /** The members of the object literal an older message starts as: its kind and the keys a2a.json always has. */
 function olderLiteral(env: JsonEnv, p: Pair, inLiteral: Map<string, string>): string[] {
   const { d03, d10 } = p;
-  const kind = env.dialect.kinds[d03.typeName];
-  const always = env.dialect.alwaysEmit[d03.typeName] ?? [];
+  const rules = ruleOf(env, d03);
+  const kind = rules.kindValue;
+  const always = rules.fields.flatMap((r) => (r.always ? [r.f.name] : []));
   // The keys a2a.json always has start at their defaults, in the older message's order, as the codec writes them.
   // A plain string, bool or number the older side always has is copied in the literal itself.
   for (const s of p.plan.toOlder) {
@@ -162,7 +166,7 @@ function olderLiteral(env: JsonEnv, p: Pair, inLiteral: Map<string, string>): st
 }
 
 const isResourceName = (env: JsonEnv, d03: DescMessage, name03: string) =>
-  env.dialect.resourceNames.some((x) => x.message === d03.typeName && x.field === name03);
+  fieldRule(env, d03, name03).resource !== undefined;
 
 /**
  * The keys a resource name a2a.json always has starts as: each id its pattern names, at "" (tasks/{id} → id),

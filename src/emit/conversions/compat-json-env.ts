@@ -11,6 +11,7 @@ import { nestedTypes } from "@bufbuild/protobuf/reflect";
 import type { GeneratedFile } from "@bufbuild/protoplugin";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import type { CompatPlan, PlanPair } from "../../compat/compat-plan.js";
+import type { DialectIr, FieldRule, MessageRules } from "../../compat/dialect-ir.js";
 import {
   code,
   EnumTables,
@@ -51,6 +52,8 @@ export interface JsonEnv {
   readonly typed: boolean;
   readonly plan: CompatPlan;
   readonly dialect: JsonRpcDialect;
+  /** The dialect's rules of the older messages. */
+  readonly rules: DialectIr;
   readonly messages: ReadonlyMap<string, DescMessage>;
   /** Each pair by either of its type names. */
   readonly pairs: ReadonlyMap<string, Pair>;
@@ -63,16 +66,21 @@ export function createEnv(
   f: GeneratedFile,
   typed: boolean,
   plan: CompatPlan,
-  dialect: JsonRpcDialect,
+  dialect: { readonly dialect: JsonRpcDialect; readonly rules: DialectIr },
   files: readonly DescFile[],
 ): JsonEnv {
-  return { f, typed, ...pairEnv(plan, dialect, files), enums: new EnumTables(dialect, typed), shape: shapeImports(f) };
+  const enums = new EnumTables(dialect.dialect, typed);
+  return { f, typed, ...pairEnv(plan, dialect, files), enums, shape: shapeImports(f) };
 }
 
 /** What telling which pairs can be written needs: the plan, the dialect, both files' messages and the pairs. */
-export type PairEnv = Pick<JsonEnv, "plan" | "dialect" | "messages" | "pairs">;
+export type PairEnv = Pick<JsonEnv, "plan" | "dialect" | "rules" | "messages" | "pairs">;
 
-export function pairEnv(plan: CompatPlan, dialect: JsonRpcDialect, files: readonly DescFile[]): PairEnv {
+export function pairEnv(
+  plan: CompatPlan,
+  { dialect, rules }: { readonly dialect: JsonRpcDialect; readonly rules: DialectIr },
+  files: readonly DescFile[],
+): PairEnv {
   const messages = new Map<string, DescMessage>();
   for (const file of files) for (const t of nestedTypes(file)) if (t.kind === "message") messages.set(t.typeName, t);
   const pairs = new Map<string, Pair>();
@@ -84,7 +92,7 @@ export function pairEnv(plan: CompatPlan, dialect: JsonRpcDialect, files: readon
     pairs.set(p.newer, pair);
     pairs.set(p.older, pair);
   }
-  return { plan, dialect, messages, pairs };
+  return { plan, dialect, rules, messages, pairs };
 }
 
 /** A runtime helper or type, imported where the generated code uses it. */
@@ -97,11 +105,24 @@ export function rt(env: JsonEnv, name: string): Code {
 /** `s` in TypeScript, nothing in JavaScript. */
 export const ty = (env: JsonEnv, s: Code): Code => (env.typed ? s : "");
 
-/** The dialect key of an older field. */
-export const key03 = (env: JsonEnv, name: string, d: DescMessage) =>
-  env.dialect.renames[`${d.typeName}.${name}`] ?? field(d, name).jsonName;
+/** The dialect's rules of an older message. */
+export function ruleOf(env: Pick<PairEnv, "rules">, d03: DescMessage): MessageRules {
+  const r = env.rules.get(d03.typeName);
+  if (!r) throw new Error(`compat-json: ${d03.typeName} has no dialect rules`);
+  return r;
+}
 
-export const isUnion = (env: PairEnv, d03: DescMessage) => env.dialect.unions.includes(d03.typeName);
+/** The dialect's rule of an older field. */
+export function fieldRule(env: Pick<PairEnv, "rules">, d03: DescMessage, name: string): FieldRule {
+  const r = ruleOf(env, d03).fields.find((x) => x.f.name === name);
+  if (!r) throw new Error(`compat-json: ${d03.typeName} has no field ${name}`);
+  return r;
+}
+
+/** The dialect key of an older field. */
+export const key03 = (env: JsonEnv, name: string, d: DescMessage) => fieldRule(env, d, name).key;
+
+export const isUnion = (env: PairEnv, d03: DescMessage) => ruleOf(env, d03).rule.kind === "union";
 
 /** A copy of a proto map: of strings, or of messages that are a pair. */
 export function mapCopy(env: PairEnv, from: DescField, to: DescField): "strings" | "messages" | undefined {
@@ -115,9 +136,10 @@ export function mapCopy(env: PairEnv, from: DescField, to: DescField): "strings"
 
 /** The dialect's resource name pattern of an older field. */
 export function resource(env: JsonEnv, d03: DescMessage, name03: string): Resource {
-  const r = env.dialect.resourceNames.find((x) => x.message === d03.typeName && x.field === name03);
-  if (!r) throw new Error(`compat-json: ${d03.typeName}.${name03} has no resource name pattern in the dialect`);
-  return { keys: r.pattern.split(/\{([^}]+)\}/).filter((_, i) => i % 2 === 1) };
+  const pattern = fieldRule(env, d03, name03).resource;
+  if (pattern === undefined)
+    throw new Error(`compat-json: ${d03.typeName}.${name03} has no resource name pattern in the dialect`);
+  return { keys: pattern.split(/\{([^}]+)\}/).filter((_, i) => i % 2 === 1) };
 }
 
 export function pairOf(env: JsonEnv, typeName: string): Pair {
@@ -187,7 +209,7 @@ export const encCall = (env: JsonEnv, sub: DescMessage, v: string, atExpr: Code)
 
 /** The list writer: eachOf leaves out an element without a form (a part without content), eachTo has none. */
 export const eachOf = (env: JsonEnv, sub: DescMessage): Code =>
-  rt(env, pairOf(env, sub.typeName).d03.typeName === env.dialect.part.message ? "eachOf" : "eachTo");
+  rt(env, ruleOf(env, pairOf(env, sub.typeName).d03).rule.kind === "part" ? "eachOf" : "eachTo");
 
 /**
  * A conversion, as lines: `function name(param: T, a: At, lost: Loss[]): R {`, typed in TypeScript only, the body
@@ -269,8 +291,8 @@ export function unknownKeys(
   const known = new Set<string>(["kind", ...extra]);
   for (const f of d03.fields) {
     // A resource name is spelled as the ids its pattern names (tasks/{id} ↔ id), not under its own key.
-    const r = env.dialect.resourceNames.some((x) => x.message === d03.typeName && x.field === f.name);
-    if (r) for (const k of resource(env, d03, f.name).keys) known.add(k.split(".")[0]!);
+    if (fieldRule(env, d03, f.name).resource !== undefined)
+      for (const k of resource(env, d03, f.name).keys) known.add(k.split(".")[0]!);
     else known.add(key03(env, f.name, d03)).add(f.jsonName);
   }
   return keyCheck(env, d03.typeName, obj, atExpr, [...known]);

@@ -34,7 +34,8 @@ import { printCompatJsonApi, type CompatJsonApi } from "./compat-json-api.js";
 import { checkPairs } from "./compat-json-check.js";
 import { decodeFn } from "./compat-json-decode.js";
 import { encodeFn } from "./compat-json-encode.js";
-import { createEnv, decName, encName } from "./compat-json-env.js";
+import { createEnv, decName, encName, ruleOf } from "./compat-json-env.js";
+import type { DialectIr } from "../../compat/dialect-ir.js";
 import { compatJsonModule } from "../print/runtime-entries.js";
 
 export interface CompatJsonInputs {
@@ -45,13 +46,15 @@ export interface CompatJsonInputs {
   /** The exported name of the older definition in olderA2a. */
   readonly olderDefinition: string;
   readonly dialect: JsonRpcDialect;
+  /** The dialect's rules of the older messages (src/compat/dialect-ir.ts). */
+  readonly rules: DialectIr;
   /** The message converter, `a2aCompat` of the messages module. */
   readonly converter: Printable;
 }
 
 /** Prints the direct conversions into `f`; returns the name of the exported table. */
 export function emitCompatJson(f: GeneratedFile, target: Target, plan: CompatPlan, files: CompatJsonInputs): string {
-  const env = createEnv(f, target === "ts", plan, files.dialect, [files.newer, files.older]);
+  const env = createEnv(f, target === "ts", plan, files, [files.newer, files.older]);
   checkPairs(env);
   const ordered = [...new Set(env.pairs.values())];
   const tableName = "a2aCompatJson";
@@ -64,7 +67,7 @@ export function emitCompatJson(f: GeneratedFile, target: Target, plan: CompatPla
       fromOlder: decName(p),
       toOlder: encName(p),
       // A part without content has no a2a.json form: its function gives undefined, written {} outside a list.
-      mayLeaveOut: p.d03.typeName === files.dialect.part.message,
+      mayLeaveOut: ruleOf(env, p.d03).rule.kind === "part",
     })),
     table: tableName,
     converter: files.converter,

@@ -15,12 +15,15 @@ import { printLiteral } from "../print/literal.js";
 import type { ModuleFiles } from "../print/module-files.js";
 import { compatJsonModule, protocolModule } from "../print/runtime-entries.js";
 import { codecCtx, type CodecCtx } from "./jsonrpc-codec-rules.js";
+import type { DialectIr } from "../../compat/dialect-ir.js";
 import { encoderName, enumOfField, printEncoder, printEnumEncoder, printPartWriters } from "./jsonrpc-codec-encode.js";
 import { decoderName, printDecoder, printEnumDecoder, printFileReader } from "./jsonrpc-codec-decode.js";
 
 export interface JsonRpcCodecInputs {
   readonly file: DescFile;
   readonly dialect: JsonRpcDialect;
+  /** The dialect's rules of the file's messages (src/compat/dialect-ir.ts). */
+  readonly rules: DialectIr;
   /** The exported name of the codec, e.g. A2AServiceV0_3JsonRpcCodec. */
   readonly name: string;
   /** Says what the codec is for in the file's header line. */
@@ -45,7 +48,7 @@ export function emitJsonRpcCodec(
     return;
   }
   const messages = [...nestedTypes(inputs.file)].filter((t): t is DescMessage => t.kind === "message");
-  const c = codecCtx(f, target === "ts", inputs.dialect, messages);
+  const c = codecCtx(f, target === "ts", inputs.dialect, inputs.rules);
   for (const r of c.rules.values()) {
     printEncoder(c, r);
     printDecoder(c, r);

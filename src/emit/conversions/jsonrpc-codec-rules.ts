@@ -1,50 +1,15 @@
 /**
- * What the dialect table (override api.jsonrpcDialect) says about each message
- * of a version, worked out once at generation time for the a2a.json codec
- * emitters (jsonrpc-codec-*.ts), and the printing context they share.
- *
- * A message has at most one whole-message rule (null result, array result,
- * union, part, wrapper, typed union, list map); else its fields are written
- * one by one (renames, alwaysEmit, enums, kinds, resource names). A message
- * that two rules claim is refused, naming it.
+ * The printing context the a2a.json codec emitters (jsonrpc-codec-*.ts) share:
+ * the file, the target, and the dialect's rules of each message
+ * (src/compat/dialect-ir.ts), with the symbols they print.
  */
-import type { DescField, DescMessage } from "@bufbuild/protobuf";
+import type { DescMessage } from "@bufbuild/protobuf";
 import type { GeneratedFile, ImportSymbol, Printable } from "@bufbuild/protoplugin";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
+import type { MessageRules } from "../../compat/dialect-ir.js";
+export { camel, messageOf, type FieldRule, type MessageRule, type MessageRules } from "../../compat/dialect-ir.js";
 import { compatJsonModule, runtimeModule } from "../print/runtime-entries.js";
 import { paramNames } from "../print/unused-params.js";
-
-/** One field as the dialect writes it. */
-export interface FieldRule {
-  readonly f: DescField;
-  /** The dialect key: a rename, else the JSON name. */
-  readonly key: string;
-  /** The message type to recurse into (not a well-known type), if any. */
-  readonly sub: DescMessage | undefined;
-  /** The resource-name pattern of the field, if it has one. */
-  readonly resource: string | undefined;
-  /** Written even at its default. */
-  readonly always: boolean;
-}
-
-export type MessageRule =
-  | { readonly kind: "array"; readonly field: FieldRule }
-  | { readonly kind: "union" }
-  | { readonly kind: "part" }
-  | { readonly kind: "wrapper"; readonly field: FieldRule; readonly derived: readonly [string, string][] }
-  | { readonly kind: "typed"; readonly members: readonly [FieldRule, string][] }
-  | { readonly kind: "listMap"; readonly field: FieldRule }
-  | { readonly kind: "fields" };
-
-export interface MessageRules {
-  readonly m: DescMessage;
-  /** The name its coders are called by: the type name without the package, nested names joined by "_". */
-  readonly id: string;
-  readonly rule: MessageRule;
-  readonly fields: readonly FieldRule[];
-  /** The `kind` the dialect adds, if any. */
-  readonly kindValue: string | undefined;
-}
 
 /** What the emitters share: the file, the target, the table, and the symbols they print. */
 export interface CodecCtx {
@@ -65,9 +30,12 @@ export interface CodecCtx {
 
 /** The runtime module whose helpers the codec calls (packages/runtime/src/compat/compat-json.ts). */
 
-export function codecCtx(f: GeneratedFile, typed: boolean, dialect: JsonRpcDialect, messages: DescMessage[]): CodecCtx {
-  const rules = new Map<string, MessageRules>();
-  for (const m of messages) rules.set(m.typeName, messageRules(m, dialect));
+export function codecCtx(
+  f: GeneratedFile,
+  typed: boolean,
+  dialect: JsonRpcDialect,
+  rules: ReadonlyMap<string, MessageRules>,
+): CodecCtx {
   return {
     f,
     typed,
@@ -80,64 +48,6 @@ export function codecCtx(f: GeneratedFile, typed: boolean, dialect: JsonRpcDiale
     at: f.import("At", compatJsonModule, true),
     loss: f.import("Loss", runtimeModule, true),
   };
-}
-
-const isWkt = (m: DescMessage) => m.typeName.startsWith("google.protobuf.");
-
-/** The message of a message field, list or map, if any. */
-export const messageOf = (f: DescField): DescMessage | undefined =>
-  f.fieldKind === "message"
-    ? f.message
-    : (f.fieldKind === "list" && f.listKind === "message") || (f.fieldKind === "map" && f.mapKind === "message")
-      ? f.message
-      : undefined;
-
-export const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-
-function messageRules(m: DescMessage, d: JsonRpcDialect): MessageRules {
-  const always = d.alwaysEmit[m.typeName] ?? [];
-  const fields = m.fields.map((f): FieldRule => {
-    const sub = messageOf(f);
-    return {
-      f,
-      key: d.renames[`${m.typeName}.${f.name}`] ?? f.jsonName,
-      sub: sub && !isWkt(sub) ? sub : undefined,
-      resource: d.resourceNames.find((r) => r.message === m.typeName && r.field === f.name)?.pattern,
-      always: always.includes(f.name),
-    };
-  });
-  const named = (name: string, what: string): FieldRule => {
-    const x = fields.find((y) => y.f.name === name);
-    if (!x) throw new Error(`jsonrpcDialect ${what}: ${m.typeName} has no field ${name}`);
-    return x;
-  };
-  const candidates: MessageRule[] = [];
-  const arrayName = d.arrayResults[m.typeName];
-  if (arrayName !== undefined) candidates.push({ kind: "array", field: named(arrayName, "arrayResults") });
-  if (d.unions.includes(m.typeName)) candidates.push({ kind: "union" });
-  if (m.typeName === d.part.message) candidates.push({ kind: "part" });
-  const w = d.wrappers.find((x) => x.message === m.typeName);
-  if (w) {
-    const derived = Object.entries(w.derived).flatMap(([name, t]) => {
-      const x = fields.find((y) => y.f.name === name);
-      return x ? [[x.f.jsonName, t] as [string, string]] : [];
-    });
-    candidates.push({ kind: "wrapper", field: named(w.field, "wrappers"), derived });
-  }
-  const typed = d.typedUnions?.[m.typeName];
-  if (typed) {
-    const members = Object.entries(typed).map(([name, type]): [FieldRule, string] => [
-      named(name, "typedUnions"),
-      type,
-    ]);
-    candidates.push({ kind: "typed", members });
-  }
-  const listMap = d.listMaps?.[m.typeName];
-  if (listMap !== undefined) candidates.push({ kind: "listMap", field: named(listMap, "listMaps") });
-  if (candidates.length > 1)
-    throw new Error(`jsonrpcDialect: ${m.typeName} has ${candidates.map((c) => c.kind).join(" and ")} rules`);
-  const id = m.typeName.slice(m.file.proto.package.length + 1).replace(/\./g, "_");
-  return { m, id, rule: candidates[0] ?? { kind: "fields" }, fields, kindValue: d.kinds[m.typeName] };
 }
 
 /** The rules of a message type the codec writes. */

@@ -24,6 +24,7 @@ import type { ModuleFiles } from "../print/module-files.js";
 import { params as signature, prose, widthOf } from "../print/code-layout.js";
 import { protocolModule, runtimeModule } from "../print/runtime-entries.js";
 import { emitJsonRpcCodec } from "../conversions/jsonrpc-codec-module.js";
+import type { DialectIr } from "../../compat/dialect-ir.js";
 
 interface Ctx {
   readonly f: GeneratedFile;
@@ -43,7 +44,12 @@ const data = (v: unknown) => printLiteral(v);
 /** A runtime options type of the service (`Name<typeof Service>`): a server's options but the definition. */
 const optionsOf = (c: Ctx, type: ImportSymbol): Printable[] => [type, "<typeof ", c.local(c.name, "pb", true), ">"];
 
-export function emitStubs(files: ModuleFiles, base: string, model: ResolvedApi): void {
+export function emitStubs(
+  files: ModuleFiles,
+  base: string,
+  model: ResolvedApi,
+  dialectIr: DialectIr | undefined,
+): void {
   const { target } = files;
   const open = (suffix: string, what: string): Ctx => {
     const f = files.open(`${base}_${suffix}`, model.protoFile, what);
@@ -68,10 +74,11 @@ export function emitStubs(files: ModuleFiles, base: string, model: ResolvedApi):
   jsonrpcModule(open("jsonrpc", `JSON-RPC client and server for ${model.service.fullName}.`));
   restModule(open("rest", `HTTP+JSON client and server for ${model.service.fullName}.`));
   grpcModule(open("grpc", `gRPC client and server for ${model.service.fullName}.`));
-  if (model.jsonrpcDialect) {
+  if (model.jsonrpcDialect && dialectIr) {
     emitJsonRpcCodec(files, base, model.protoFile, {
       file: files.descriptor(model.protoFile),
       dialect: model.jsonrpcDialect,
+      rules: dialectIr,
       name: codecName(model),
       what: `The a2a.json codec of ${model.service.fullName}'s JSON-RPC binding, protocol ${model.protocolVersion}.`,
     });
