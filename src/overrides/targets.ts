@@ -41,7 +41,10 @@ export interface ExtraRoute {
 
 export interface ApplyContext {
   readonly model: ApiModel;
-  /** The entry's target as written, and its name segment: the message of compat.<Message>, "Message.field" of input.<Message>.<field>. */
+  /**
+   * The entry's target as written, and its name segment: the message of compat.<Message>, "Message.field" of
+   * input.<Message>.<field>.
+   */
   readonly target: string;
   readonly name: string;
   /** Where the entry is (file:line: entry "id") and what it cites, for targets that keep them in the model. */

@@ -94,7 +94,8 @@ function method(m: ResolvedApi, schemas: Schemas, op: ResolvedOperation, errorNa
   const result = schemas.ref(op.output);
   const outName = op.output.slice(op.output.lastIndexOf(".") + 1);
   const streamNote = op.serverStreaming
-    ? ` The answer is a stream (${m.contentTypes.jsonrpc.stream}): each event a JSON-RPC response whose result is one ${outName}.`
+    ? ` The answer is a stream (${m.contentTypes.jsonrpc.stream}): ` +
+      `each event a JSON-RPC response whose result is one ${outName}.`
     : "";
   return compact({
     name: op.jsonrpcMethod,

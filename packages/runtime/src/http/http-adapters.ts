@@ -158,7 +158,10 @@ class NodeRequest implements CoreRequest {
   }
 }
 
-/** Runs the handler and writes its answer; a handler that fails answers 500. Never rejects, but for a write that throws. */
+/**
+ * Runs the handler and writes its answer; a handler that fails answers 500. Never rejects, but for a write that
+ * throws.
+ */
 async function answerNode(
   handler: CoreHandler,
   core: NodeRequest,
