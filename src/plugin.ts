@@ -29,7 +29,7 @@ import { buildRouteTable, type RouteTable } from "./model/route-table.js";
 import { writeOutputs } from "./emit/outputs.js";
 import { buildCompatPlan, type CompatPlan } from "./compat/compat-plan.js";
 import { buildConversionIr, type ConversionIr } from "./compat/conversion-ir.js";
-import { checkJsonConversions } from "./emit/conversions/compat-json-check.js";
+import { buildJsonIr, type JsonIr } from "./compat/json-ir.js";
 import { type DialectIr, dialectRules } from "./compat/dialect-ir.js";
 import { nestedTypes } from "@bufbuild/protobuf/reflect";
 import { linkVersions } from "./compat/version-links.js";
@@ -155,16 +155,17 @@ function planConversions(models: readonly ApiModel[], files: readonly DescFile[]
     dialects.set(m.package, dialectRules(m.jsonrpcDialect, messages, problems));
   }
   const conversions = new Map<CompatPlan, ConversionIr>();
+  const json = new Map<CompatPlan, JsonIr>();
   const plans = models.flatMap((m) => {
     const before = problems.size;
     const plan = buildCompatPlan(m, problems);
     if (plan && problems.size === before) {
-      conversions.set(plan, buildConversionIr(plan, files, problems));
-      const dialect = models.find((o) => o.package === plan.older)?.jsonrpcDialect;
+      const ir = buildConversionIr(plan, files, problems);
+      conversions.set(plan, ir);
       const rules = dialects.get(plan.older);
-      if (dialect && rules) checkJsonConversions(plan, { dialect, rules }, files, problems);
+      if (rules) json.set(plan, buildJsonIr(ir, rules, problems));
     }
     return plan ?? [];
   });
-  return { plans, ir: { conversions, dialects } };
+  return { plans, ir: { conversions, dialects, json } };
 }

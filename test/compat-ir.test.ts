@@ -110,7 +110,7 @@ describe("the conversion IR", () => {
     const { ir, problems } = build(Object.values(PAIRS));
     expect(problems).toEqual([]);
     const top = [...ir.functions].find(([p]) => p.newer.name === "Top")![1].toOlder;
-    expect(top.steps.map((s) => `${s.from.name}:${s.op}`)).toEqual([
+    expect(top.steps.map((s) => `${s.op === "transform" ? s.transform.field : s.from.name}:${s.op}`)).toEqual([
       "middle:pair",
       "leaves:pair",
       "gone:lose",

@@ -7,7 +7,7 @@
  * direction and the field, reported through Problems before anything is
  * written. Nothing is printed to find problems.
  *
- *   function  = { step } { transform }    (field steps in the source's order)
+ *   function  = { step | transform }      (in the plan's order)
  *   step      = copy                      the value as it is (scalars, lists and maps of them,
  *                                         well-known types, a message of the same type)
  *             | enum    table             an enum, or a list of them, by value name
@@ -45,11 +45,16 @@ export interface EnumTable {
   readonly entries: readonly (readonly [number, number])[];
 }
 
-export type ConversionStep =
+/** A step that carries one source field into one target field. */
+export type FieldStep =
   | { readonly op: "copy"; readonly from: DescField; readonly to: DescField }
   | { readonly op: "enum"; readonly from: DescField; readonly to: DescField; readonly table: EnumTable }
-  | { readonly op: "pair"; readonly from: DescField; readonly to: DescField; readonly pair: ConversionPair }
-  | { readonly op: "lose"; readonly from: DescField; readonly reason: string };
+  | { readonly op: "pair"; readonly from: DescField; readonly to: DescField; readonly pair: ConversionPair };
+
+export type ConversionStep =
+  | FieldStep
+  | { readonly op: "lose"; readonly from: DescField; readonly reason: string }
+  | { readonly op: "transform"; readonly transform: ConversionTransform };
 
 export interface ConversionTransform {
   readonly name: CompatTransformName;
@@ -66,8 +71,8 @@ export interface ConversionFunction {
   readonly dir: Direction;
   readonly src: DescMessage;
   readonly out: DescMessage;
+  /** In the plan's order; a transform that several fields name comes once, where the first names it. */
   readonly steps: readonly ConversionStep[];
-  readonly transforms: readonly ConversionTransform[];
   readonly needs: Needs;
   /** The compat entry and direction, for messages. */
   readonly place: string;
@@ -136,55 +141,66 @@ export function buildConversionIr(plan: CompatPlan, files: readonly DescFile[], 
   return { plan, pairs, functions, tables: [...b.tables.values()], messages };
 }
 
-/** One direction of a pair: its field steps, then its transforms, each checked against the descriptors. */
+/**
+ * One direction of a pair: its field steps, then its transforms (so that enum tables are numbered as the writers
+ * meet them), each checked against the descriptors, then put in the plan's order.
+ */
 function draft(b: Builder, pair: ConversionPair, dir: Direction): Draft {
   const toNewer = dir === "toNewer";
   const [src, out] = toNewer ? [pair.older, pair.newer] : [pair.newer, pair.older];
   const place = `${pair.plan.entry ?? `compat pairing of ${pair.newer.typeName}`} (${dir})`;
-  const direct = { at: false, lost: false };
-  const callees: ConversionPair[] = [];
-  const steps: ConversionStep[] = [];
-  const written = new Set<string>();
-  for (const s of toNewer ? pair.plan.toNewer : pair.plan.toOlder) {
+  const d: DraftState = { direct: { at: false, lost: false }, callees: [], placed: [], written: new Set() };
+  const planSteps = toNewer ? pair.plan.toNewer : pair.plan.toOlder;
+  for (const [i, s] of planSteps.entries()) {
     const problem = (what: string) => b.problems.add(`${place}: ${src.typeName}.${s.from}: ${what}`);
     const f = src.fields.find((x) => x.name === s.from);
     if (!f) problem("no such field");
     else if (s.op === "lossy") {
-      direct.lost = true;
-      steps.push({ op: "lose", from: f, reason: s.reason });
+      d.direct.lost = true;
+      d.placed.push([i, { op: "lose", from: f, reason: s.reason }]);
     } else if (s.op === "copy" || s.op === "message") {
       const t = out.fields.find((x) => x.name === s.to);
-      if (!t) {
-        problem(`no target field ${out.typeName}.${s.to}`);
-        continue;
-      }
-      const step = fieldStep(b, f, t, toNewer, problem);
-      if (!step) continue;
-      written.add(t.name);
-      // An unknown enum number is refused toward the newer version, reported toward the older one.
-      if (step.op === "enum") {
-        direct.at = true;
-        direct.lost ||= !toNewer;
-      }
-      if (step.op === "pair") callees.push(step.pair);
-      steps.push(step);
+      const step = t ? fieldStep(b, f, t, toNewer, problem) : problem(`no target field ${out.typeName}.${s.to}`);
+      if (step) place1(d, i, step, toNewer);
     }
   }
-  const transforms: ConversionTransform[] = [];
   const seen = new Set<CompatTransformName>();
-  for (const s of toNewer ? pair.plan.toNewer : pair.plan.toOlder) {
+  for (const [i, s] of planSteps.entries()) {
     if (s.op !== "transform" || seen.has(s.transform)) continue;
     seen.add(s.transform);
     const problem = (what: string) => b.problems.add(`${place}: ${src.typeName}.${s.from}: ${what}`);
     const t = transform(b, { src, out, toNewer, name: s.transform, field: s.from }, problem);
-    for (const w of t.side.writes) written.add(w);
-    direct.lost ||= t.side.loses === true || (t.tables.size > 0 && !toNewer);
-    direct.at ||= direct.lost || t.side.refuses === true || t.tables.size > 0;
-    callees.push(...t.converts.values());
-    transforms.push(t);
+    for (const w of t.side.writes) d.written.add(w);
+    d.direct.lost ||= t.side.loses === true || (t.tables.size > 0 && !toNewer);
+    d.direct.at ||= d.direct.lost || t.side.refuses === true || t.tables.size > 0;
+    d.callees.push(...t.converts.values());
+    d.placed.push([i, { op: "transform", transform: t }]);
   }
-  checkZeroValues(out, written, (what) => b.problems.add(`${place}: ${out.typeName}.${what}`));
-  return { pair, dir, src, out, steps, transforms, place, direct, callees };
+  checkZeroValues(out, d.written, (what) => b.problems.add(`${place}: ${out.typeName}.${what}`));
+  const steps = d.placed.sort(([i], [j]) => i - j).map(([, step]) => step);
+  return { pair, dir, src, out, steps, place, direct: d.direct, callees: d.callees };
+}
+
+/** What a function's steps add up to while they are worked out. */
+interface DraftState {
+  readonly direct: { at: boolean; lost: boolean };
+  readonly callees: ConversionPair[];
+  /** Each step with the index of its plan step. */
+  readonly placed: [number, ConversionStep][];
+  /** The target members the steps write. */
+  readonly written: Set<string>;
+}
+
+/** A copy, enum or pair step, with what it makes its function take. */
+function place1(d: DraftState, index: number, step: FieldStep, toNewer: boolean): void {
+  d.written.add(step.to.name);
+  // An unknown enum number is refused toward the newer version, reported toward the older one.
+  if (step.op === "enum") {
+    d.direct.at = true;
+    d.direct.lost ||= !toNewer;
+  }
+  if (step.op === "pair") d.callees.push(step.pair);
+  d.placed.push([index, step]);
 }
 
 /** The step that carries source field `f` into target field `t`, by their kinds; undefined (reported) if none. */
@@ -194,7 +210,7 @@ function fieldStep(
   t: DescField,
   toNewer: boolean,
   problem: (what: string) => void,
-): ConversionStep | undefined {
+): FieldStep | undefined {
   const kinds = (): undefined => {
     problem(`${f.parent.typeName}.${f.name} → ${t.parent.typeName}.${t.name}: no conversion between their kinds`);
   };

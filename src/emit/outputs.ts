@@ -30,6 +30,14 @@ import { sourceTable } from "./docs/sources.js";
 import { printTree } from "./print/doc-tree.js";
 import type { ConversionIr } from "../compat/conversion-ir.js";
 import type { DialectIr } from "../compat/dialect-ir.js";
+import type { JsonIr } from "../compat/json-ir.js";
+
+/** What the cross-version outputs are printed from, all derived in src/compat before anything is written. */
+export interface ConversionInputs {
+  readonly conversions: ReadonlyMap<CompatPlan, ConversionIr>;
+  readonly dialects: ReadonlyMap<string, DialectIr>;
+  readonly json: ReadonlyMap<CompatPlan, JsonIr>;
+}
 import { openApiDocument } from "./openapi/openapi.js";
 import { openRpcDocument } from "./openrpc/openrpc.js";
 
@@ -42,14 +50,11 @@ export function writeOutputs(
   models: readonly ResolvedApi[],
   plans: readonly CompatPlan[],
   links: readonly VersionLink<ResolvedApi>[],
-  /** Each plan's conversion IR; the a2a.json dialect's rules of each package that has one. */
-  {
-    conversions,
-    dialects,
-  }: {
-    readonly conversions: ReadonlyMap<CompatPlan, ConversionIr>;
-    readonly dialects: ReadonlyMap<string, DialectIr>;
-  },
+  /**
+   * Each plan's conversion IR; the a2a.json dialect's rules of each package that has one; each plan's direct
+   * a2a.json conversions when its older version has a dialect.
+   */
+  ir: ConversionInputs,
 ): void {
   const targets = schema.targets;
   for (const target of targets) {
@@ -58,24 +63,21 @@ export function writeOutputs(
     for (const m of models) {
       // Stubs import the route table, so they bring it along.
       if (options.emit.has("routes") || options.emit.has("stubs")) emitRoutesModule(files, baseName(m, models), m);
-      if (options.emit.has("stubs")) emitStubs(files, baseName(m, models), m, dialects.get(m.package));
+      if (options.emit.has("stubs")) emitStubs(files, baseName(m, models), m, ir.dialects.get(m.package));
     }
     if (options.emit.has("stubs")) {
       for (const { plan, newer, older, operations } of links) {
-        const json = older.jsonrpcDialect
-          ? {
-              newer: files.descriptor(newer.protoFile),
-              older: files.descriptor(older.protoFile),
-              dialect: older.jsonrpcDialect,
-              rules: dialects.get(older.package)!,
-            }
-          : undefined;
+        const jsonIr = ir.json.get(plan);
+        const direct =
+          older.jsonrpcDialect && jsonIr
+            ? { dialect: older.jsonrpcDialect, rules: ir.dialects.get(older.package)!, json: jsonIr }
+            : undefined;
         const side = (m: ResolvedApi) => ({
           file: m.protoFile,
           definition: definitionName(m.service.name, m.protocolVersion),
           protocolVersion: m.protocolVersion,
         });
-        emitCompatModule(files, plan, side(newer), side(older), operations, conversions.get(plan)!, json);
+        emitCompatModule(files, plan, side(newer), side(older), operations, ir.conversions.get(plan)!, direct);
       }
     }
   }

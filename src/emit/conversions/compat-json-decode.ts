@@ -3,10 +3,10 @@
  * for each pair, a function (older dialect JSON, its path, the losses) → newer
  * message. A Part, a union or a message the dialect writes whole gets its body
  * from compat-json-transforms.ts / compat-json-dialect.ts; any other is read
- * key by key from the plan's steps toward the newer version, its transforms
+ * key by key from its steps toward the newer version (src/compat/json-ir.ts), its transforms
  * after the fields, then the keys the older message has no field for reported.
  */
-import type { PlanStep } from "../../compat/compat-plan.js";
+import type { JsonStep } from "../../compat/json-ir.js";
 import { unionToNewer, wholeToNewer } from "./compat-json-dialect.js";
 import {
   assign,
@@ -17,9 +17,7 @@ import {
   decName,
   printedFunction,
   ruleOf,
-  isUnion,
   key03,
-  mapCopy,
   olderMessage,
   planReason,
   read,
@@ -54,7 +52,6 @@ interface StepOut {
   readonly body: Code[];
   readonly later: Code[];
   readonly oneofs: Set<string>;
-  readonly done: Set<string>;
   /** Whether a statement reads into `v`. */
   usesV: boolean;
 }
@@ -62,23 +59,21 @@ interface StepOut {
 /** The function toward the newer version of a pair, as lines. */
 export function decodeFn(env: JsonEnv, p: Pair): Code[] {
   const { d03, d10 } = p;
-  const out: StepOut = { body: [], later: [], oneofs: new Set(), done: new Set(), usesV: false };
+  const out: StepOut = { body: [], later: [], oneofs: new Set(), usesV: false };
   const c = decodeCtx(env, p, out);
   const fn = (body: readonly Code[]) => printedFunction(env, decName(p), ["j", "unknown"], env.shape(d10), body);
-  const whole =
-    ruleOf(env, d03).rule.kind === "part"
-      ? partCode.toNewer(c)
-      : isUnion(env, d03)
-        ? unionToNewer(env, p)
-        : wholeToNewer(env, p);
-  if (whole) return fn(whole);
+  const form = p.json.toNewer;
+  if (form.kind === "part") return fn(partCode.toNewer(c));
+  if (form.kind === "union") return fn(unionToNewer(env, p));
+  if (form.kind !== "fields") return fn(wholeToNewer(env, p, form.kind));
   const kind = ruleOf(env, d03).kindValue;
   const start: Code[] = [code`const x = ${rt(env, "object")}(j, a, ${lit(d03.typeName)});`];
   if (kind !== undefined) {
-    const refuse = code`${rt(env, "refuseKind")}(${rt(env, "pathOf")}(a), ${lit(d03.typeName)}, x["kind"], ${lit(kind)});`;
+    const what = lit(d03.typeName);
+    const refuse = code`${rt(env, "refuseKind")}(${rt(env, "pathOf")}(a), ${what}, x["kind"], ${lit(kind)});`;
     start.push(...guarded(code`x["kind"] !== undefined && x["kind"] !== ${lit(kind)}`, refuse));
   }
-  for (const s of p.plan.toNewer) decodeStep(env, p, s, c, out);
+  for (const s of form.steps) decodeStep(env, p, s, c, out);
   const extra = dialectFieldReads(env, p, out);
   const body: Code[] = [
     ...start,
@@ -95,9 +90,9 @@ export function decodeFn(env: JsonEnv, p: Pair): Code[] {
 
 /** What a2a.json holds and the older proto does not (dialectFields), read into the newer fields. */
 function dialectFieldReads(env: JsonEnv, p: Pair, out: StepOut): Code[] {
-  return Object.entries(p.plan.dialectFields).flatMap(([name10, key]) => {
+  return p.json.dialectReads.flatMap(({ to: t, key }) => {
     out.usesV = true;
-    const t = field(p.d10, name10);
+    const name10 = t.name;
     const what = lit(`${p.d03.typeName} ${key}`);
     const value =
       t.fieldKind === "list" && valueKind(t) === "string"
@@ -145,18 +140,17 @@ function decodeCtx(env: JsonEnv, p: Pair, out: StepOut): DecodeCtx {
   };
 }
 
-/** One step of the plan toward the newer version, as statements (transforms kept for after the fields). */
-function decodeStep(env: JsonEnv, p: Pair, s: PlanStep, c: DecodeCtx, out: StepOut): void {
+/** One step toward the newer version (src/compat/json-ir.ts), as statements (transforms kept for after). */
+function decodeStep(env: JsonEnv, p: Pair, s: JsonStep, c: DecodeCtx, out: StepOut): void {
   if (s.op === "transform") {
     // Transforms run after the field steps, which they may complete (the card's capabilities).
-    if (!out.done.has(s.transform)) out.later.push(...transformCode(s.transform).toNewer!(c));
-    out.done.add(s.transform);
+    out.later.push(...transformCode(s.transform).toNewer(c));
     return;
   }
-  if (s.op === "moved") return;
+  if (s.op === "dialect") return; // toward the older version only
   out.usesV = true;
   const { d03, d10 } = p;
-  const f = field(d03, s.from);
+  const f = s.from;
   const k = key03(env, f.name, d03);
   const r = read(env, d03, f.name, "x");
   const present = code`(v = ${r}) != null`;
@@ -167,24 +161,23 @@ function decodeStep(env: JsonEnv, p: Pair, s: PlanStep, c: DecodeCtx, out: StepO
       : stmts.length === 1
         ? guarded(present, stmts[0]!)
         : ifBlock(present, stmts);
-  const maps = s.op === "copy" ? mapCopy(env, f, field(d10, s.to)) : undefined;
-  if (maps) {
+  if (s.op === "map") {
     const what = lit(`${d03.typeName}.${f.name}`);
     const at = atKey(env, "a", k);
     const value =
-      maps === "strings"
+      s.of === "strings"
         ? code`${rt(env, "stringMap")}(v, ${at}, ${what})`
         : code`${rt(env, "eachKey")}(v, ${at}, ${what}, lost, ${decFn(env, messageOf(f)!)})`;
-    out.body.push(...guarded(code`(v = ${r}) != null`, assign(d10, (s as { to: string }).to, value)));
-  } else if (s.op === "copy") {
-    const t = field(d10, s.to);
+    out.body.push(...guarded(code`(v = ${r}) != null`, assign(d10, s.to.name, value)));
+  } else if (s.op === "value") {
+    const t = s.to;
     // Assigning a zero value matters only where the newer field tracks presence.
     const test = t.oneof || t.presence !== IMPLICIT ? setTest(f, "w") : undefined;
     const value = readAs(env, d03, f.name, "v", t);
     const stmts =
       test && test !== "w !== undefined"
-        ? [code`const w = ${value};`, code`if (${test}) ${assign(d10, s.to, "w")}`]
-        : [assign(d10, s.to, value)];
+        ? [code`const w = ${value};`, code`if (${test}) ${assign(d10, t.name, "w")}`]
+        : [assign(d10, t.name, value)];
     out.body.push(...ifPresent(...stmts));
   } else if (s.op === "message") {
     const sub = messageOf(f)!;
@@ -193,8 +186,8 @@ function decodeStep(env: JsonEnv, p: Pair, s: PlanStep, c: DecodeCtx, out: StepO
       f.fieldKind === "list"
         ? code`${rt(env, "each")}(v, ${at}, ${lit(`${d03.typeName}.${f.name}`)}, lost, ${decFn(env, sub)})`
         : decCall(env, sub, "v", at);
-    out.body.push(...ifPresent(assign(d10, s.to, value)));
-  } else if (s.op === "lossy") {
+    out.body.push(...ifPresent(assign(d10, s.to.name, value)));
+  } else {
     // reported when the older proto would hold a set value
     const test = messageOf(f)
       ? f.fieldKind === "list"

@@ -20,7 +20,6 @@ import {
   declareZero,
   ruleOf,
   type JsonEnv,
-  type PairEnv,
 } from "./compat-json-env.js";
 import { code, field, lit, messageOf, setTest, type Code } from "./compat-json-fields.js";
 import { guarded, indented, switchCase } from "../print/code-layout.js";
@@ -32,13 +31,8 @@ export interface WholePair {
   readonly d10: DescMessage;
 }
 
-/** The dialect rule that writes the whole message, when one does (else its fields are written one by one). */
-export function wholeRule(env: Pick<PairEnv, "rules">, d03: DescMessage): string | undefined {
-  const r = ruleOf(env, d03);
-  if (r.nullResult) return "null result";
-  const names = { wrapper: "wrapper", array: "array result", typed: "typed union", listMap: "list map" } as const;
-  return r.rule.kind in names ? names[r.rule.kind as keyof typeof names] : undefined;
-}
+/** The dialect's whole-message rules that a direct conversion writes (src/compat/json-ir.ts). */
+export type WholeKind = "typed" | "listMap" | "array";
 
 /** The message, list or map field a whole-message rule of an older message names. */
 function ruleField(env: JsonEnv, d03: DescMessage): string {
@@ -94,15 +88,11 @@ export function unionToNewer(env: JsonEnv, p: WholePair): Code[] {
   ];
 }
 
-/**
- * A message the dialect writes whole (typed union, list map, array result), toward the newer version;
- * undefined for one written field by field.
- */
-export function wholeToNewer(env: JsonEnv, p: WholePair): Code[] | undefined {
+/** A message the dialect writes whole (typed union, list map, array result), toward the newer version. */
+export function wholeToNewer(env: JsonEnv, p: WholePair, rule: WholeKind): Code[] {
   const { d03, d10 } = p;
-  const rule = wholeRule(env, d03);
   const what = lit(d03.typeName);
-  if (rule === "typed union") {
+  if (rule === "typed") {
     // {type, ...member}: the member's own fields beside the type that says which it is.
     const types = typedMembers(env, d03);
     const cases = p.plan.toNewer.map((s) => {
@@ -125,7 +115,7 @@ export function wholeToNewer(env: JsonEnv, p: WholePair): Code[] | undefined {
       `return m;`,
     ];
   }
-  if (rule === "list map") {
+  if (rule === "listMap") {
     // {scheme: [scopes]}: each key's list is the map value's list.
     const mapField = field(d10, ruleField(env, d03));
     const list = mapField.fieldKind === "map" && mapField.mapKind === "message" ? mapField.message : undefined;
@@ -142,22 +132,18 @@ export function wholeToNewer(env: JsonEnv, p: WholePair): Code[] | undefined {
       `return m;`,
     ];
   }
-  if (rule === "array result") {
-    // The bare list of the one field a2a.json keeps.
-    const f = field(d03, ruleField(env, d03));
-    const step = p.plan.toNewer.find((s) => s.from === f.name) as { to: string } | undefined;
-    if (!step) throw new Error(`compat-json: ${d03.typeName}.${f.name} has no step toward the newer version`);
-    const each = code`${rt(env, "each")}(j, a, ${what}, lost, ${decFn(env, messageOf(f)!)})`;
-    return [...declareZero(env, "m", d10), code`m.${field(d10, step.to).localName} = ${each};`, `return m;`];
-  }
-  return undefined;
+  // The bare list of the one field a2a.json keeps.
+  const f = field(d03, ruleField(env, d03));
+  const step = p.plan.toNewer.find((s) => s.from === f.name) as { to: string } | undefined;
+  if (!step) throw new Error(`compat-json: ${d03.typeName}.${f.name} has no step toward the newer version`);
+  const each = code`${rt(env, "each")}(j, a, ${what}, lost, ${decFn(env, messageOf(f)!)})`;
+  return [...declareZero(env, "m", d10), code`m.${field(d10, step.to).localName} = ${each};`, `return m;`];
 }
 
-/** A message the dialect writes whole, toward the older version; undefined for one written field by field. */
-export function wholeToOlder(env: JsonEnv, p: WholePair): Code[] | undefined {
+/** A message the dialect writes whole (typed union, list map, array result), toward the older version. */
+export function wholeToOlder(env: JsonEnv, p: WholePair, rule: WholeKind): Code[] {
   const { d03, d10 } = p;
-  const rule = wholeRule(env, d03);
-  if (rule === "typed union") {
+  if (rule === "typed") {
     const types = typedMembers(env, d03);
     const oneof = d10.oneofs[0]!;
     const cases = p.plan.toOlder.map((s) => {
@@ -176,7 +162,7 @@ export function wholeToOlder(env: JsonEnv, p: WholePair): Code[] | undefined {
       `return {};`,
     ];
   }
-  if (rule === "list map") {
+  if (rule === "listMap") {
     const mapField = field(d10, ruleField(env, d03));
     const list = mapField.fieldKind === "map" && mapField.mapKind === "message" ? mapField.message : undefined;
     const name = `m.${mapField.localName}`;
@@ -187,8 +173,7 @@ export function wholeToOlder(env: JsonEnv, p: WholePair): Code[] | undefined {
       `return o;`,
     ];
   }
-  if (rule === "array result") return arrayResultToOlder(env, p);
-  return undefined;
+  return arrayResultToOlder(env, p);
 }
 
 /** The bare list of the one field a2a.json keeps; the newer message's other set fields are reported. */

@@ -4,10 +4,11 @@
  * dialect JSON. A Part, a union or a message the dialect writes whole gets
  * its body from compat-json-transforms.ts / compat-json-dialect.ts; any other
  * starts as the object literal of its kind and the keys a2a.json always has,
- * then is written key by key from the plan's steps toward the older version.
+ * then is written key by key from its steps toward the older version
+ * (src/compat/json-ir.ts).
  */
 import type { DescMessage } from "@bufbuild/protobuf";
-import type { PlanStep } from "../../compat/compat-plan.js";
+import type { JsonStep } from "../../compat/json-ir.js";
 import { dialectDefault } from "../../compat/dialect-defaults.js";
 import { unionToOlder, wholeToOlder } from "./compat-json-dialect.js";
 import {
@@ -20,9 +21,7 @@ import {
   printedFunction,
   ruleOf,
   get,
-  isUnion,
   key03,
-  mapCopy,
   olderMessage,
   planReason,
   put,
@@ -32,28 +31,14 @@ import {
   type JsonEnv,
   type Pair,
 } from "./compat-json-env.js";
-import {
-  code,
-  field,
-  IMPLICIT,
-  lit,
-  messageOf,
-  prop,
-  setTest,
-  valueKind,
-  writeValue,
-  type Code,
-} from "./compat-json-fields.js";
+import { code, field, IMPLICIT, lit, messageOf, prop, setTest, writeValue, type Code } from "./compat-json-fields.js";
 import { guarded, indented, packed, widthOf } from "../print/code-layout.js";
 import { partCode, transformCode, type EncodeCtx } from "./compat-json-transforms.js";
 
 /** What the steps of one conversion write: statements, transforms seen, the keys a2a.json always has. */
 interface EncodeOut {
   readonly body: Code[];
-  readonly done: Set<string>;
-  /** The older fields a2a.json always has. */
-  readonly always: ReadonlySet<string>;
-  /** Those copied in the object literal (older field → expression). */
+  /** The older fields a2a.json always has that are copied in the object literal (older field → expression). */
   readonly inLiteral: ReadonlyMap<string, string>;
 }
 
@@ -68,14 +53,12 @@ export function encodeFn(env: JsonEnv, p: Pair): Code[] {
     ? code`${rt(env, "JsonValue")}[]`
     : code`${rt(env, "JsonObject")}${isPart ? " | undefined" : ""}`;
   const fn = (body: readonly Code[]) => printedFunction(env, encName(p), ["m", env.shape(d10)], result, body);
-  const whole = isPart
-    ? partCode.toOlder(encodeCtx(env, p))
-    : isUnion(env, d03)
-      ? unionToOlder(env, p)
-      : wholeToOlder(env, p);
-  if (whole) return fn(whole);
+  const form = p.json.toOlder;
+  if (form.kind === "part") return fn(partCode.toOlder(encodeCtx(env, p)));
+  if (form.kind === "union") return fn(unionToOlder(env, p));
+  if (form.kind !== "fields") return fn(wholeToOlder(env, p, form.kind));
   const inLiteral = new Map<string, string>();
-  const members = olderLiteral(env, p, inLiteral);
+  const members = olderLiteral(env, p, form.steps, inLiteral);
   const head = code`const o${ty(env, code`: ${rt(env, "JsonObject")}`)} = `;
   const literal = members.length > 0 ? `{ ${members.join(", ")} }` : "{}";
   const out: EncodeOut = {
@@ -93,12 +76,10 @@ export function encodeFn(env: JsonEnv, p: Pair): Code[] {
             ),
             "};",
           ],
-    done: new Set(),
-    always: new Set(rules.fields.flatMap((r) => (r.always ? [r.f.name] : []))),
     inLiteral,
   };
   const c = encodeCtx(env, p);
-  for (const s of p.plan.toOlder) encodeStep(env, p, s, c, out);
+  for (const s of form.steps) encodeStep(env, p, s, c, out);
   return fn([...out.body, "return o;"]);
 }
 
@@ -142,17 +123,18 @@ function enumNumber(d10: DescMessage, path: string, valueName: string): number {
 }
 
 /** The members of the object literal an older message starts as: its kind and the keys a2a.json always has. */
-function olderLiteral(env: JsonEnv, p: Pair, inLiteral: Map<string, string>): string[] {
-  const { d03, d10 } = p;
+function olderLiteral(env: JsonEnv, p: Pair, steps: readonly JsonStep[], inLiteral: Map<string, string>): string[] {
+  const { d03 } = p;
   const rules = ruleOf(env, d03);
   const kind = rules.kindValue;
   const always = rules.fields.flatMap((r) => (r.always ? [r.f.name] : []));
   // The keys a2a.json always has start at their defaults, in the older message's order, as the codec writes them.
   // A plain string, bool or number the older side always has is copied in the literal itself.
-  for (const s of p.plan.toOlder) {
-    const f = field(d10, s.from);
+  for (const s of steps) {
+    if (s.op !== "value") continue;
+    const f = s.from;
     const plain = f.presence === IMPLICIT && !f.oneof && f.fieldKind === "scalar";
-    if (s.op === "copy" && plain && always.includes(s.to) && valueKind(f)) inLiteral.set(s.to, `m.${f.localName}`);
+    if (plain && s.older.always) inLiteral.set(s.to.name, `m.${f.localName}`);
   }
   // By key, first wins: a resource name's object (pushNotificationConfig.id) may be a field of its own too.
   const defaults = new Map<string, string>(kind ? [["kind", lit(kind)]] : []);
@@ -181,49 +163,44 @@ function resourceDefaults(env: JsonEnv, d03: DescMessage, name03: string): [stri
   return [...roots];
 }
 
-/** One step of the plan toward the older version, as statements. */
-function encodeStep(env: JsonEnv, p: Pair, s: PlanStep, c: EncodeCtx, out: EncodeOut): void {
-  const { d03, d10 } = p;
-  const f = field(d10, s.from);
+/** One step toward the older version (src/compat/json-ir.ts), as statements. */
+function encodeStep(env: JsonEnv, p: Pair, s: JsonStep, c: EncodeCtx, out: EncodeOut): void {
   if (s.op === "transform") {
-    if (out.done.has(s.transform)) return;
-    out.done.add(s.transform);
-    out.body.push(...transformCode(s.transform).toOlder!(c));
+    out.body.push(...transformCode(s.transform).toOlder(c));
     return;
   }
-  if (s.op === "moved") return;
+  const f = s.from;
   // A oneof member is tested by its case, which narrows the value's type.
   const value = f.oneof ? `m.${f.oneof.localName}.value` : `m.${f.localName}`;
   const cond = f.oneof ? `m.${f.oneof.localName}.case === ${lit(f.localName)}` : setTest(f, value)!;
-  if (s.op === "lossy") {
-    const key = p.plan.dialectFields[f.name];
-    out.body.push(
-      ...(key !== undefined
-        ? guarded(cond, code`${prop("o", key)} = ${writeValue(f, value, (name) => rt(env, name), undefined)};`)
-        : guarded(cond, code`${rt(env, "lose")}(lost, a, ${lit(f.name)}, ${lit(s.reason)});`)),
-    );
+  if (s.op === "dialect") {
+    const write = code`${prop("o", s.key)} = ${writeValue(f, value, (name) => rt(env, name), undefined)};`;
+    out.body.push(...guarded(cond, write));
     return;
   }
-  if (s.op === "copy" && out.inLiteral.has(s.to)) return;
-  const target = prop("o", key03(env, s.to, d03));
-  const maps = s.op === "copy" ? mapCopy(env, f, field(d03, s.to)) : undefined;
-  // A field a2a.json always has is written as it is: at its zero value, that is its default there.
-  const plain = f.presence === IMPLICIT && !f.oneof && (f.fieldKind === "scalar" || f.fieldKind === "enum");
-  const always = out.always.has(s.to);
+  if (s.op === "lose") {
+    out.body.push(...guarded(cond, code`${rt(env, "lose")}(lost, a, ${lit(f.name)}, ${lit(s.reason)});`));
+    return;
+  }
+  const to = s.to.name;
+  if (s.op === "value" && out.inLiteral.has(to)) return;
+  const target = prop("o", s.older.key);
   const sub = messageOf(f);
   const at = atKey(env, "a", f.name);
-  if (always && s.op === "copy" && plain && !maps) {
-    out.body.push(put(env, d03, s.to, value, "o", { source: f, sourceTested: true, always: true }));
-  } else if (always && s.op === "message" && f.fieldKind === "list") {
+  // A field a2a.json always has is written as it is: at its zero value, that is its default there.
+  const plain = f.presence === IMPLICIT && !f.oneof && (f.fieldKind === "scalar" || f.fieldKind === "enum");
+  if (s.op === "value") {
+    const from = { source: f, sourceTested: true, always: s.older.always && plain };
+    const put1 = put(env, p.d03, to, value, "o", from);
+    out.body.push(...(from.always ? [put1] : guarded(cond, put1)));
+  } else if (s.op === "message" && s.older.always && f.fieldKind === "list") {
     out.body.push(code`${target} = ${eachOf(env, sub!)}(${value}, ${at}, lost, ${encFn(env, sub!)});`);
-  } else if (maps) {
+  } else if (s.op === "map") {
     const converted =
-      maps === "strings"
+      s.of === "strings"
         ? code`${rt(env, "stringMapJson")}(${value})`
         : code`${rt(env, "eachKeyOf")}(${value}, ${at}, lost, ${encFn(env, sub!)})`;
     out.body.push(...guarded(cond, code`${target} = ${converted};`));
-  } else if (s.op === "copy") {
-    out.body.push(...guarded(cond, put(env, d03, s.to, value, "o", { source: f, sourceTested: true })));
   } else {
     const converted =
       f.fieldKind === "list"

@@ -6,12 +6,13 @@
  * zero value of a message. Every piece is code as printables (import symbols
  * in place), never text to fix up later.
  */
-import { ScalarType, type DescField, type DescFile, type DescMessage } from "@bufbuild/protobuf";
-import { nestedTypes } from "@bufbuild/protobuf/reflect";
+import type { DescField, DescMessage } from "@bufbuild/protobuf";
 import type { GeneratedFile } from "@bufbuild/protoplugin";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import type { CompatPlan, PlanPair } from "../../compat/compat-plan.js";
+import type { ConversionIr } from "../../compat/conversion-ir.js";
 import type { DialectIr, FieldRule, MessageRules } from "../../compat/dialect-ir.js";
+import type { JsonIr, JsonPair } from "../../compat/json-ir.js";
 import {
   code,
   EnumTables,
@@ -38,6 +39,8 @@ import { type ShapeOf, shapeImports } from "../print/shape-imports.js";
 export type Dir = "toNewer" | "toOlder";
 
 export interface Pair {
+  /** Its direct conversions, as src/compat/json-ir.ts derives them. */
+  readonly json: JsonPair;
   readonly plan: PlanPair;
   readonly d10: DescMessage;
   readonly d03: DescMessage;
@@ -62,38 +65,29 @@ export interface JsonEnv {
   readonly shape: ShapeOf;
 }
 
-export function createEnv(
-  f: GeneratedFile,
-  typed: boolean,
-  plan: CompatPlan,
-  dialect: { readonly dialect: JsonRpcDialect; readonly rules: DialectIr },
-  files: readonly DescFile[],
-): JsonEnv {
-  const enums = new EnumTables(dialect.dialect, typed);
-  return { f, typed, ...pairEnv(plan, dialect, files), enums, shape: shapeImports(f) };
+/** What the module is written from: the conversion IR, the dialect and its rules, the direct conversions. */
+export interface JsonSources {
+  readonly ir: ConversionIr;
+  readonly dialect: JsonRpcDialect;
+  readonly rules: DialectIr;
+  readonly json: JsonIr;
 }
 
-/** What telling which pairs can be written needs: the plan, the dialect, both files' messages and the pairs. */
-export type PairEnv = Pick<JsonEnv, "plan" | "dialect" | "rules" | "messages" | "pairs">;
-
-export function pairEnv(
-  plan: CompatPlan,
-  { dialect, rules }: { readonly dialect: JsonRpcDialect; readonly rules: DialectIr },
-  files: readonly DescFile[],
-): PairEnv {
-  const messages = new Map<string, DescMessage>();
-  for (const file of files) for (const t of nestedTypes(file)) if (t.kind === "message") messages.set(t.typeName, t);
+export function createEnv(f: GeneratedFile, typed: boolean, { ir, dialect, rules, json }: JsonSources): JsonEnv {
+  const { plan } = ir;
   const pairs = new Map<string, Pair>();
-  for (const p of plan.pairs) {
-    const d10 = messages.get(p.newer);
-    const d03 = messages.get(p.older);
-    if (!d10 || !d03) continue;
-    const pair: Pair = { plan: p, d10, d03, id: p.newer.slice(plan.newer.length + 1).replace(/\./g, "_") };
-    pairs.set(p.newer, pair);
-    pairs.set(p.older, pair);
+  for (const jp of json) {
+    const { newer: d10, older: d03 } = jp.pair;
+    const id = d10.typeName.slice(plan.newer.length + 1).replace(/\./g, "_");
+    const pair: Pair = { json: jp, plan: jp.pair.plan, d10, d03, id };
+    pairs.set(d10.typeName, pair).set(d03.typeName, pair);
   }
-  return { plan, dialect, rules, messages, pairs };
+  const enums = new EnumTables(dialect, typed);
+  return { f, typed, plan, dialect, rules, messages: ir.messages, pairs, enums, shape: shapeImports(f) };
 }
+
+/** The part of the module's environment that knows the dialect's rules. */
+export type PairEnv = Pick<JsonEnv, "rules">;
 
 /** A runtime helper or type, imported where the generated code uses it. */
 export function rt(env: JsonEnv, name: string): Code {
@@ -121,18 +115,6 @@ export function fieldRule(env: Pick<PairEnv, "rules">, d03: DescMessage, name: s
 
 /** The dialect key of an older field. */
 export const key03 = (env: JsonEnv, name: string, d: DescMessage) => fieldRule(env, d, name).key;
-
-export const isUnion = (env: PairEnv, d03: DescMessage) => ruleOf(env, d03).rule.kind === "union";
-
-/** A copy of a proto map: of strings, or of messages that are a pair. */
-export function mapCopy(env: PairEnv, from: DescField, to: DescField): "strings" | "messages" | undefined {
-  if (from.fieldKind !== "map" || to.fieldKind !== "map" || from.mapKey !== to.mapKey) return undefined;
-  if (from.mapKind === "scalar" && to.mapKind === "scalar" && from.scalar === ScalarType.STRING)
-    return to.scalar === ScalarType.STRING ? "strings" : undefined;
-  return from.mapKind === "message" && to.mapKind === "message" && env.pairs.has(from.message.typeName)
-    ? "messages"
-    : undefined;
-}
 
 /** The dialect's resource name pattern of an older field. */
 export function resource(env: JsonEnv, d03: DescMessage, name03: string): Resource {

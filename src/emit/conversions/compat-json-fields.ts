@@ -9,7 +9,7 @@
  *   write  protobuf-es value → ProtoJSON value, as toJson writes it
  *   set    whether isFieldSet would say the field is set
  */
-import { ScalarType, type DescEnum, type DescEnumValue, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import type { DescEnum, DescEnumValue, DescField, DescMessage } from "@bufbuild/protobuf";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import { IMPLICIT } from "../../compat/conversion-ir.js";
 import { fieldZero } from "./compat-proto-values.js";
@@ -23,38 +23,8 @@ export const lit = (v: unknown) => JSON.stringify(v);
 /** `o["key"]`: a key of an a2a.json object (noPropertyAccessFromIndexSignature). */
 export const prop = (o: string, key: string) => `${o}[${lit(key)}]`;
 
-export type Scalarish = "string" | "bool" | "int32" | "bytes" | "enum" | "struct" | "timestamp";
-
-/** The kind of a singular value of a field, if the direct conversions handle it. */
-export function valueKind(f: DescField): Scalarish | undefined {
-  const scalar =
-    f.fieldKind === "scalar" ? f.scalar : f.fieldKind === "list" && f.listKind === "scalar" ? f.scalar : undefined;
-  if (scalar !== undefined) {
-    return scalar === ScalarType.STRING
-      ? "string"
-      : scalar === ScalarType.BOOL
-        ? "bool"
-        : scalar === ScalarType.INT32
-          ? "int32"
-          : scalar === ScalarType.BYTES
-            ? "bytes"
-            : undefined;
-  }
-  if (f.fieldKind === "enum" || (f.fieldKind === "list" && f.listKind === "enum")) return "enum";
-  const m = f.fieldKind === "message" ? f.message : undefined;
-  if (m?.typeName === "google.protobuf.Struct") return "struct";
-  if (m?.typeName === "google.protobuf.Timestamp") return "timestamp";
-  return undefined;
-}
-
-/** A copy from `from` to `to` is direct when both hold the same kind of value, singular or both lists of strings. */
-export function copyable(from: DescField, to: DescField): boolean {
-  const k = valueKind(from);
-  if (!k || k !== valueKind(to)) return false;
-  if (from.fieldKind === "list" || to.fieldKind === "list")
-    return from.fieldKind === "list" && to.fieldKind === "list" && k === "string";
-  return from.fieldKind !== "map" && to.fieldKind !== "map";
-}
+export { copyable, valueKind, type ValueKind as Scalarish } from "../../compat/json-ir.js";
+import { valueKind } from "../../compat/json-ir.js";
 
 /**
  * Condition under which isFieldSet(field) holds for the value in `v` (which is also when toJson writes it);
@@ -101,7 +71,8 @@ export class EnumTables {
 
   /**
    * A Map from every JSON spelling of an older enum value (dialect, proto name, number) to the newer number
-   * (as the proto path maps enums: by name, else by number); a value without one is not in it, so reading it is refused.
+   * (as the proto path maps enums: by name, else by number); a value without one is not in it, so reading it is
+   * refused.
    */
   toNewer(older: DescEnum, newer: DescEnum): string {
     return this.named(`${constantCase(newer.name)}_FROM_JSON`, `${older.typeName}>${newer.typeName}`, () => {
@@ -134,7 +105,8 @@ export class EnumTables {
       const zero = older.values.find((x) => x.number === 0)?.name ?? "";
       const type = this.typed ? "<number, string>" : "";
       const spelled = listed(`new Map${type}([`, entries, "])", "  ");
-      return `{\n  older: ${lit(older.typeName)}, zeroName: ${lit(zero)}, zeroSpelled: ${spell(zero)},\n  spelled: ${spelled},\n}`;
+      const names = `older: ${lit(older.typeName)}, zeroName: ${lit(zero)}, zeroSpelled: ${spell(zero)}`;
+      return `{\n  ${names},\n  spelled: ${spelled},\n}`;
     });
   }
 

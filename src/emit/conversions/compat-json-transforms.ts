@@ -101,8 +101,8 @@ export interface EncodeCtx {
 }
 
 export interface TransformCode {
-  toNewer?(c: DecodeCtx): Code[];
-  toOlder?(c: EncodeCtx): Code[];
+  toNewer(c: DecodeCtx): Code[];
+  toOlder(c: EncodeCtx): Code[];
 }
 
 const transformCodes: Readonly<Record<Exclude<CompatTransformName, "part">, TransformCode>> = {
@@ -147,6 +147,10 @@ const transformCodes: Readonly<Record<Exclude<CompatTransformName, "part">, Tran
         code`${prop("o", c.key("configuration"))} = configuration ? ${conf} : { ${blocking}: true };`,
       ];
     },
+    // Toward the newer version the configuration converts by its pair.
+    toNewer: (c) => [
+      code`if ((v = ${c.read("configuration")}) != null) ${c.set("configuration", c.toNewer("configuration", "v"))}`,
+    ],
   },
 
   historyLength: {
@@ -504,7 +508,10 @@ function readIds(c: DecodeCtx, name03: string, ids10: readonly string[]): Code[]
 
 const camel = (s: string) => s.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());
 
-/** The a2a.json code of a named transform; the Part's is the dialect's part rule (partCode), not a table entry. */
-export function transformCode(name: CompatTransformName): TransformCode {
-  return name === "part" ? {} : transformCodes[name];
+/**
+ * The a2a.json code of a named transform; the Part's is the dialect's part rule (partCode), which the IR gives
+ * as the message's form, never as a step.
+ */
+export function transformCode(name: Exclude<CompatTransformName, "part">): TransformCode {
+  return transformCodes[name];
 }

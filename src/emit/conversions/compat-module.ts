@@ -66,7 +66,7 @@ export function emitCompatModule(
   older: CompatSide,
   operations: readonly OperationPair[],
   ir: ConversionIr,
-  json?: Omit<CompatJsonInputs, "olderA2a" | "olderDefinition" | "converter">,
+  json?: Omit<CompatJsonInputs, "olderA2a" | "olderDefinition" | "converter" | "ir">,
 ): void {
   const { target } = files;
   const open = (name: string, what: string) =>
@@ -84,7 +84,8 @@ export function emitCompatModule(
   const fj = json && open(MODULES.jsonrpc, "JSON-RPC (a2a.json) conversions");
   const table =
     json && fj
-      ? emitCompatJson(fj, target, plan, {
+      ? emitCompatJson(fj, target, {
+          ir,
           ...json,
           olderA2a: a2aModule(older.file),
           olderDefinition: older.definition,

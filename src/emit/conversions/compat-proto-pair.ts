@@ -19,6 +19,7 @@ import {
   type ConversionIr,
   type ConversionPair,
   type ConversionStep,
+  type ConversionTransform,
   type Direction,
   type Needs,
 } from "../../compat/conversion-ir.js";
@@ -91,7 +92,10 @@ export function writePairFunction(env: PairEnv, fn: ConversionFunction): PairFun
   const vc: ValueContext = { toNewer, at, rt: env.rt, convert, convertList, uses };
 
   writeFieldSteps(env, { out, steps: fn.steps, vc, values, before });
-  for (const t of fn.transforms) {
+  // The transforms after the field steps, which they may complete.
+  for (const step of fn.steps) {
+    if (step.op !== "transform") continue;
+    const t = step.transform;
     const write = transformWriter(t.name, toNewer);
     write(transformContext(env, fn, t, { before, after, values, at, vc, convert, internal }));
   }
@@ -115,6 +119,7 @@ function writeFieldSteps(
   const { out, vc, values, before } = x;
   const oneofCases = new Map<string, Printable[][]>();
   for (const step of x.steps) {
+    if (step.op === "transform") continue;
     const f = step.from;
     if (step.op === "lose") {
       vc.uses("lost");
@@ -159,7 +164,7 @@ interface TransformInputs {
 function transformContext(
   env: PairEnv,
   fn: ConversionFunction,
-  t: ConversionFunction["transforms"][number],
+  t: ConversionTransform,
   x: TransformInputs,
 ): TransformWriterContext {
   const { src, out } = fn;
