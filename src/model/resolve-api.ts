@@ -42,14 +42,33 @@ type Settled =
   | "overrides";
 
 /** An operation whose JSON-RPC params are resolved. */
-export interface ResolvedOperation extends Readonly<Omit<OperationModel, "jsonrpcParams">> {
+export type ResolvedOperation = DeepReadonly<ResolvedOperationFields>;
+
+interface ResolvedOperationFields extends Omit<OperationModel, "jsonrpcParams"> {
   /** JSON-RPC params by name: a separate schema's (v0.3 a2a.json, override), else the input message's fields. */
   readonly jsonrpcParams: readonly string[];
 }
 
-/** One service's finished API: nothing optional is left for an emitter to default. */
-export interface ResolvedApi extends Readonly<Pick<ApiModel, Settled>> {
-  readonly operations: readonly ResolvedOperation[];
+/** `T` with every object, array and map in it read-only: what an emitter may not change. */
+export type DeepReadonly<T> =
+  T extends ReadonlyMap<infer K, infer V>
+    ? ReadonlyMap<K, DeepReadonly<V>>
+    : T extends readonly (infer E)[]
+      ? readonly DeepReadonly<E>[]
+      : T extends (...args: never[]) => unknown
+        ? T
+        : T extends object
+          ? { readonly [P in keyof T]: DeepReadonly<T[P]> }
+          : T;
+
+/**
+ * One service's finished API: nothing optional is left for an emitter to default, and nothing in it can be
+ * changed (its parts are read-only all the way down, and resolveApis freezes the objects).
+ */
+export type ResolvedApi = DeepReadonly<ResolvedFields>;
+
+interface ResolvedFields extends Pick<ApiModel, Settled> {
+  readonly operations: readonly ResolvedOperationFields[];
   /** Major.Minor of the protocol, e.g. "1.0" (api.protocolVersion). */
   readonly protocolVersion: string;
   /** The release the proto was pinned at, e.g. "1.0.1" (api.protocolVersion). */
@@ -102,8 +121,20 @@ export function resolveApis(
       problems.add(noProtocolVersion(m));
       return [];
     }
-    return [resolveApi(m, m.protocolVersion, m.release, tables.get(m)!)];
+    return [deepFreeze(resolveApi(m, m.protocolVersion, m.release, tables.get(m)!))];
   });
+}
+
+/**
+ * Freezes `value` and every object, array and map value in it, so that an emitter that writes into the
+ * resolved model fails at once (a TypeError in strict mode) instead of changing what the next output reads.
+ */
+function deepFreeze<T>(value: T, seen = new Set<unknown>()): T {
+  if (typeof value !== "object" || value === null || seen.has(value)) return value;
+  seen.add(value);
+  const children = value instanceof Map ? [...value.values()] : Object.values(value);
+  for (const child of children) deepFreeze(child, seen);
+  return Object.freeze(value);
 }
 
 function resolveApi(m: ApiModel, protocolVersion: string, release: string, routeTable: RouteTable): ResolvedApi {
