@@ -15,7 +15,7 @@ import { emitStubs } from "./modules/stubs.js";
 import { moduleFiles } from "./print/module-files.js";
 import { emitCompatModule } from "./conversions/compat-module.js";
 import { definitionName } from "./print/names.js";
-import { renderDoc } from "./docs/docs.js";
+import { docRenderer } from "./docs/docs.js";
 import {
   compatView,
   errorsView,
@@ -83,6 +83,7 @@ export function writeOutputs(
   }
   // Markdown and JSON do not depend on the target: written once, whatever it is.
   schema.prepareGenerate(targets[0]!);
+  const renderDoc = docRenderer();
   const text = (name: string, content: string) => schema.generateFile(name).print(content.replace(/\n$/, ""));
   // Each page links the sources page, which explains the source tags its cells cite.
   const doc = (name: string, template: TemplateName, view: object) =>

@@ -13,7 +13,7 @@ import { nestedTypes } from "@bufbuild/protobuf/reflect";
 import type { ApiModel, EnumModel, FieldModel, MessageModel, OperationModel } from "./model-types.js";
 import { buildBinding, type RawRule } from "./http-binding.js";
 import type { Problems } from "../generation-error.js";
-import { commentOf } from "./comments.js";
+import { type CommentReader, commentReader } from "./comments.js";
 
 const FIELD_BEHAVIOR_REQUIRED = 2;
 
@@ -49,11 +49,12 @@ export function buildModels(
   problems: Problems,
   include: (serviceFullName: string) => boolean = () => true,
 ): ApiModel[] {
+  const commentOf = commentReader();
   const messages = new Map<string, MessageModel>();
   const enums = new Map<string, EnumModel>();
   for (const f of allFiles) {
     for (const t of nestedTypes(f)) {
-      if (t.kind === "message") messages.set(t.typeName, messageModel(t, ext));
+      if (t.kind === "message") messages.set(t.typeName, messageModel(t, ext, commentOf));
       if (t.kind === "enum")
         enums.set(t.typeName, {
           fullName: t.typeName,
@@ -66,7 +67,7 @@ export function buildModels(
   for (const file of files) {
     for (const service of file.services) {
       if (!include(service.typeName)) continue;
-      const operations = service.methods.map((m) => operationModel(file, m, ext, messages, problems));
+      const operations = service.methods.map((m) => operationModel(file, m, { ext, commentOf }, messages, problems));
       models.push({
         protoFile: file.proto.name,
         package: file.proto.package,
@@ -114,7 +115,7 @@ function described(text: string | undefined): { description?: string } {
   return text === undefined ? {} : { description: text };
 }
 
-function messageModel(desc: DescMessage, ext: Extensions): MessageModel {
+function messageModel(desc: DescMessage, ext: Extensions, commentOf: CommentReader): MessageModel {
   const oneofs = desc.oneofs.flatMap((o) => {
     const text = commentOf(o);
     return text === undefined ? [] : [[o.name, text] as const];
@@ -122,13 +123,13 @@ function messageModel(desc: DescMessage, ext: Extensions): MessageModel {
   return {
     name: desc.name,
     fullName: desc.typeName,
-    fields: desc.fields.map((f) => fieldModel(f, ext)),
+    fields: desc.fields.map((f) => fieldModel(f, ext, commentOf)),
     ...described(commentOf(desc)),
     ...(oneofs.length > 0 ? { oneofDescriptions: Object.fromEntries(oneofs) } : {}),
   };
 }
 
-function fieldModel(f: DescField, ext: Extensions): FieldModel {
+function fieldModel(f: DescField, ext: Extensions, commentOf: CommentReader): FieldModel {
   const behaviors =
     ext.fieldBehavior && hasOption(f, ext.fieldBehavior)
       ? (getOption(f, ext.fieldBehavior) as unknown as number[])
@@ -180,7 +181,7 @@ function scalarName(t: ScalarType): string {
 function operationModel(
   file: DescFile,
   m: DescMethod,
-  ext: Extensions,
+  { ext, commentOf }: { readonly ext: Extensions; readonly commentOf: CommentReader },
   messages: ReadonlyMap<string, MessageModel>,
   problems: Problems,
 ): OperationModel {

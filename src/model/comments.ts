@@ -6,7 +6,8 @@
  * `buf:lint:…`, `--8<--` snippet markers) are left out. A descriptor without source info or comment has
  * none (undefined).
  *
- * Each file's source info is indexed once, by the descriptor proto each location belongs to (its path:
+ * Each file's source info is indexed once per reader (one per run of the model stage), by the descriptor
+ * proto each location belongs to (its path:
  * messages 4, fields 2, nested messages 3, enums 4 or 5, oneofs 8, values 2, services 6, methods 2, as
  * descriptor.proto numbers them), so a lookup costs the same at 20 RPCs or 2,000. (protoplugin's
  * getComments scans every location per call, which made the model quadratic in the API's size.)
@@ -16,8 +17,23 @@ import type { DescriptorProto, EnumDescriptorProto, FileDescriptorProto } from "
 
 const toolLine = /^\s*(protolint:|buf:lint:|--8<--)/;
 
-/** Per file: each descriptor proto → the leading comment of its location. */
-const indexes = new WeakMap<FileDescriptorProto, ReadonlyMap<object, string>>();
+/** The comment of a descriptor, as the rule above gives it. */
+export type CommentReader = (desc: Exclude<AnyDesc, DescFile>) => string | undefined;
+
+/** A reader of comments that indexes each file it is asked about once, and keeps the indexes as long as it lives. */
+export function commentReader(): CommentReader {
+  /** Per file: each descriptor proto → the leading comment of its location. */
+  const indexes = new Map<FileDescriptorProto, ReadonlyMap<object, string>>();
+  return (desc) => {
+    const file = fileOf(desc);
+    let index = indexes.get(file);
+    if (index === undefined) {
+      index = indexOf(file);
+      indexes.set(file, index);
+    }
+    return commentText(index.get(desc.proto));
+  };
+}
 
 /** The file a descriptor is declared in. */
 function fileOf(desc: Exclude<AnyDesc, DescFile>): FileDescriptorProto {
@@ -32,8 +48,7 @@ function fileOf(desc: Exclude<AnyDesc, DescFile>): FileDescriptorProto {
   }
 }
 
-export function commentOf(desc: Exclude<AnyDesc, DescFile>): string | undefined {
-  const leading = indexOf(fileOf(desc)).get(desc.proto);
+function commentText(leading: string | undefined): string | undefined {
   if (leading === undefined) return undefined;
   const text = leading
     .replace(/\r\n?/g, "\n")
@@ -46,8 +61,6 @@ export function commentOf(desc: Exclude<AnyDesc, DescFile>): string | undefined 
 }
 
 function indexOf(file: FileDescriptorProto): ReadonlyMap<object, string> {
-  const known = indexes.get(file);
-  if (known) return known;
   const byPath = new Map<string, object>();
   const add = (path: readonly number[], proto: object): void => {
     byPath.set(path.join(","), proto);
@@ -75,6 +88,5 @@ function indexOf(file: FileDescriptorProto): ReadonlyMap<object, string> {
     if (proto !== undefined && loc.leadingComments !== "" && !comments.has(proto))
       comments.set(proto, loc.leadingComments);
   }
-  indexes.set(file, comments);
   return comments;
 }

@@ -45,9 +45,11 @@ export function shippedOverrides(): OverrideFile[] {
   return readGeneratedJson<OverrideFile[]>("shipped-overrides.json");
 }
 
-/** The YAML parser is loaded only when a file is parsed (the shipped files are parsed at build time). */
-let yaml: typeof import("yaml") | undefined;
-const loadYaml = () => (yaml ??= createRequire(import.meta.url)("yaml") as typeof import("yaml"));
+/**
+ * The YAML parser is loaded only when a file is parsed (the shipped files are parsed at build time); Node's
+ * module cache loads it once.
+ */
+const loadYaml = () => createRequire(import.meta.url)("yaml") as typeof import("yaml");
 
 export function describeAjvErrors(errors: readonly ErrorObject[] | null | undefined): string {
   return (errors ?? [])

@@ -11,10 +11,11 @@ export interface Validator {
   errors?: ErrorObject[] | null;
 }
 
-let validators: Record<string, Validator> | undefined;
-
-/** The validator for the override-file schema ("file") or for a target kind such as "api.contentTypes" (targets.ts). */
+/**
+ * The validator for the override-file schema ("file") or for a target kind such as "api.contentTypes"
+ * (targets.ts). Node's module cache loads the validators' module once.
+ */
 export function validator(name: "file" | `${TargetScope}.${string}`): Validator | undefined {
-  validators ??= loadGeneratedModule<Record<string, Validator>>("validators.cjs");
+  const validators = loadGeneratedModule<Record<string, Validator>>("validators.cjs");
   return validators[name === "file" ? "validateFile" : name.replace(".", "_")];
 }

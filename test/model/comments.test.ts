@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { createFileRegistry } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { create } from "@bufbuild/protobuf";
-import { commentOf } from "../../dist/model/comments.js";
+import { commentReader } from "../../dist/model/comments.js";
 import { buildImage } from "../helpers/in-process.js";
 
 const PROTO = `syntax = "proto3";
@@ -44,7 +44,8 @@ message M {
 }
 `;
 
-describe("commentOf", () => {
+describe("commentReader", () => {
+  const commentOf = commentReader();
   it("gives each element's leading comment, tool lines left out", () => {
     const dir = mkdtempSync(join(tmpdir(), "a2a-comments-"));
     try {

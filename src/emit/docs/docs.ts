@@ -10,26 +10,25 @@ import type { TemplateName } from "./template-options.js";
 
 type Render = (view: unknown) => string;
 
-let templates: Record<TemplateName, unknown> | undefined;
-/** The precompiled Handlebars template (scripts/build-assets.js). */
-function templateSpec(name: TemplateName): unknown {
-  templates ??= loadGeneratedModule<Record<TemplateName, unknown>>("templates.cjs");
-  return templates[name];
-}
 interface HandlebarsRuntime {
   create(): { template(spec: unknown): Render };
 }
-const runtime = createRequire(import.meta.url)("handlebars/runtime") as HandlebarsRuntime;
-const hb = runtime.create();
-const cache = new Map<TemplateName, Render>();
 
-export function renderDoc(name: TemplateName, view: unknown): string {
-  let t = cache.get(name);
-  if (!t) {
-    t = hb.template(templateSpec(name));
-    cache.set(name, t);
-  }
-  return t(escapeCells(view)).replace(/\n{3,}/g, "\n\n");
+/** Renders the documents of one run: its own Handlebars environment, each template made once, on first use. */
+export type DocRenderer = (name: TemplateName, view: unknown) => string;
+
+export function docRenderer(): DocRenderer {
+  // Node's module cache loads the runtime and the precompiled templates (scripts/build-assets.js) once.
+  const hb = (createRequire(import.meta.url)("handlebars/runtime") as HandlebarsRuntime).create();
+  const made = new Map<TemplateName, Render>();
+  return (name, view) => {
+    let t = made.get(name);
+    if (!t) {
+      t = hb.template(loadGeneratedModule<Record<TemplateName, unknown>>("templates.cjs")[name]);
+      made.set(name, t);
+    }
+    return t(escapeCells(view)).replace(/\n{3,}/g, "\n\n");
+  };
 }
 
 /** Escapes "|" and line breaks in every string of a view. */
