@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Each piece of module-level mutable state in `source`, as `name (why)`. */
-export function moduleState(source: string): string[] {
+function moduleState(source: string): string[] {
   const found: string[] = [];
   for (const m of source.matchAll(/^(?:export )?(let|var) +([\w$]+)/gm)) found.push(`${m[2]} (top-level ${m[1]})`);
   const collection = /^(?:export )?const +([\w$]+)(?:: [^=\n]+)? = (?:new (?:Map|Set|WeakMap|WeakSet)\b|\[)/gm;
