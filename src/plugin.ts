@@ -27,6 +27,7 @@ import {
 import { applyOverrides } from "./overrides/apply-overrides.js";
 import { buildRouteTable, type RouteTable } from "./model/route-table.js";
 import { writeOutputs } from "./emit/outputs.js";
+import { outputFiles } from "./host/output-files.js";
 import { buildCompatPlan, type CompatPlan } from "./compat/compat-plan.js";
 import { buildConversionIr, type ConversionIr } from "./compat/conversion-ir.js";
 import { buildJsonIr, type JsonIr } from "./compat/json-ir.js";
@@ -84,7 +85,7 @@ export const protocGenA2a: Plugin = {
     const apis = resolveApis(models, tables, problems, (m) => noProtocolVersionProblem(m, options, shipped, user));
     problems.throwIfAny();
 
-    writeOutputs(schema, options, apis, plans, linkVersions(plans, apis), ir);
+    writeOutputs(outputFiles(schema), options, apis, plans, linkVersions(plans, apis), ir);
     return createResponse(schema.getFileInfo());
   },
 };

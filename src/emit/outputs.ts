@@ -5,14 +5,13 @@
  * (src/model/resolve-api.ts): its defaults are applied, none is applied here.
  */
 import { posix } from "node:path";
-import type { Schema, Target } from "@bufbuild/protoplugin";
 import type { A2aOptions } from "../options.js";
 import type { ResolvedApi } from "../model/resolve-api.js";
 import type { CompatPlan } from "../compat/compat-plan.js";
 import type { VersionLink } from "../compat/version-links.js";
 import { emitRoutesModule, routesJson } from "./modules/routes-module.js";
 import { emitStubs } from "./modules/stubs.js";
-import { moduleFiles } from "./print/module-files.js";
+import type { OutputFiles } from "../host/output-files.js";
 import { emitCompatModule } from "./conversions/compat-module.js";
 import { definitionName } from "./print/names.js";
 import { docRenderer } from "./docs/docs.js";
@@ -45,7 +44,7 @@ import { openRpcDocument } from "./openrpc/openrpc.js";
 export const SOURCES_PAGE = "a2a_sources.md";
 
 export function writeOutputs(
-  schema: Schema<object> & { prepareGenerate(target: Target): void },
+  out: OutputFiles,
   options: A2aOptions,
   models: readonly ResolvedApi[],
   plans: readonly CompatPlan[],
@@ -56,10 +55,8 @@ export function writeOutputs(
    */
   ir: ConversionInputs,
 ): void {
-  const targets = schema.targets;
-  for (const target of targets) {
-    schema.prepareGenerate(target);
-    const files = moduleFiles(schema, target);
+  for (const target of out.targets) {
+    const files = out.modules(target);
     for (const m of models) {
       // Stubs import the route table, so they bring it along.
       if (options.emit.has("routes") || options.emit.has("stubs")) emitRoutesModule(files, baseName(m, models), m);
@@ -82,9 +79,8 @@ export function writeOutputs(
     }
   }
   // Markdown and JSON do not depend on the target: written once, whatever it is.
-  schema.prepareGenerate(targets[0]!);
   const renderDoc = docRenderer();
-  const text = (name: string, content: string) => schema.generateFile(name).print(content.replace(/\n$/, ""));
+  const text = (name: string, content: string) => out.text(name, content);
   // Each page links the sources page, which explains the source tags its cells cite.
   const doc = (name: string, template: TemplateName, view: object) =>
     text(name, renderDoc(template, { ...view, sourcesPage: posix.relative(posix.dirname(name), SOURCES_PAGE) }));

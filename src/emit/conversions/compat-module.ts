@@ -20,7 +20,7 @@ import { params, prose } from "../print/code-layout.js";
 import { printLiteral } from "../print/literal.js";
 import { emitProtoConversions } from "./compat-proto-module.js";
 import type { ConversionIr } from "../../compat/conversion-ir.js";
-import type { ModuleFiles } from "../print/module-files.js";
+import type { ModuleFiles } from "../../host/output-files.js";
 import { protocolModule, runtimeModule, taskModule } from "../print/runtime-entries.js";
 import { emitCompatJson, type CompatJsonInputs } from "./compat-json-module.js";
 

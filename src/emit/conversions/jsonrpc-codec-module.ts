@@ -7,12 +7,11 @@
  * name, and the names the JSON request checks read. The `dts` target declares
  * the codec only.
  */
-import type { DescEnum, DescFile, DescMessage } from "@bufbuild/protobuf";
-import { nestedTypes } from "@bufbuild/protobuf/reflect";
+import type { DescEnum } from "@bufbuild/protobuf";
 import type { GeneratedFile } from "@bufbuild/protoplugin";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import { printLiteral } from "../print/literal.js";
-import type { ModuleFiles } from "../print/module-files.js";
+import type { ModuleFiles } from "../../host/output-files.js";
 import { compatJsonModule, protocolModule } from "../print/runtime-entries.js";
 import { codecCtx, type CodecCtx } from "./jsonrpc-codec-rules.js";
 import type { DialectIr } from "../../compat/dialect-ir.js";
@@ -20,7 +19,6 @@ import { encoderName, enumOfField, printEncoder, printEnumEncoder, printPartWrit
 import { decoderName, printDecoder, printEnumDecoder, printFileReader } from "./jsonrpc-codec-decode.js";
 
 export interface JsonRpcCodecInputs {
-  readonly file: DescFile;
   readonly dialect: JsonRpcDialect;
   /** The dialect's rules of the file's messages (src/compat/dialect-ir.ts). */
   readonly rules: DialectIr;
@@ -47,7 +45,7 @@ export function emitJsonRpcCodec(
     f.print(f.export("declare const", inputs.name), ": ", codecType, ";");
     return;
   }
-  const messages = [...nestedTypes(inputs.file)].filter((t): t is DescMessage => t.kind === "message");
+  const messages = [...inputs.rules.values()].map((r) => r.m);
   const c = codecCtx(f, target === "ts", inputs.dialect, inputs.rules);
   for (const r of c.rules.values()) {
     printEncoder(c, r);

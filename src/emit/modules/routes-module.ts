@@ -11,7 +11,7 @@ import type { GeneratedFile } from "@bufbuild/protoplugin";
 import type { Route, RouteQueryField } from "@protoc-gen-a2a/runtime/protocol";
 import type { ResolvedApi } from "../../model/resolve-api.js";
 import { inlineLiteral, printLiteral, type LiteralNames } from "../print/literal.js";
-import type { ModuleFiles } from "../print/module-files.js";
+import type { ModuleFiles } from "../../host/output-files.js";
 import { protocolModule } from "../print/runtime-entries.js";
 
 export function routesJson(model: ResolvedApi): string {

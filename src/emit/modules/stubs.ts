@@ -20,7 +20,7 @@ import type { ResolvedApi } from "../../model/resolve-api.js";
 import { inputRules } from "./input-rules.js";
 import { printLiteral, printMembers } from "../print/literal.js";
 import { definitionName, lowerFirstWord } from "../print/names.js";
-import type { ModuleFiles } from "../print/module-files.js";
+import type { ModuleFiles } from "../../host/output-files.js";
 import { params as signature, prose, widthOf } from "../print/code-layout.js";
 import { protocolModule, runtimeModule } from "../print/runtime-entries.js";
 import { emitJsonRpcCodec } from "../conversions/jsonrpc-codec-module.js";
@@ -76,7 +76,6 @@ export function emitStubs(
   grpcModule(open("grpc", `gRPC client and server for ${model.service.fullName}.`));
   if (model.jsonrpcDialect && dialectIr) {
     emitJsonRpcCodec(files, base, model.protoFile, {
-      file: files.descriptor(model.protoFile),
       dialect: model.jsonrpcDialect,
       rules: dialectIr,
       name: codecName(model),
