@@ -7,10 +7,11 @@
 import type { At, CompatJsonTable } from "@protoc-gen-a2a/runtime/compat-json";
 import { at, base64, bool, bytes, each, eachKey, eachKeyOf, eachOf, eachTo, enumIn, enumOut, int32, invalid, isObject, lose, object, PART_LEFT_OUT, partKindOf, pathOf, preview, readOlderJson, refuse, refuseKind, resourceId, setKey, str, stringMap, stringMapJson, strings, struct, structJson, timestamp, timestampJson, valueJson, valueOf, writeOlderJson } from "@protoc-gen-a2a/runtime/compat-json";
 import type { Loss } from "@protoc-gen-a2a/runtime";
-import type { AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, AgentInterface, AgentProvider, AgentSkill, APIKeySecurityScheme, Artifact, AuthenticationInfo, AuthorizationCodeOAuthFlow, CancelTaskRequest, ClientCredentialsOAuthFlow, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, HTTPAuthSecurityScheme, ImplicitOAuthFlow, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, Message, MutualTlsSecurityScheme, OAuth2SecurityScheme, OAuthFlows, OpenIdConnectSecurityScheme, Part, PasswordOAuthFlow, SecurityRequirement, SecurityScheme, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse, StringList, SubscribeToTaskRequest, Task, TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskStatus, TaskStatusUpdateEvent } from "./v1.0.1/a2a_pb.js";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { a2aCompat } from "./a2a_compat_messages.js";
+
+import type * as v10 from "./v1.0.1/a2a_pb.js";
 
 // JSON-RPC (a2a.json) conversions between a2a.v1 (v0.3.0/a2a.proto) and lf.a2a.v1 (v1.0.1/a2a.proto);
 // see a2a_compat.md for the field-by-field table.
@@ -41,11 +42,11 @@ const ROLE_TO_JSON = {
   spelled: new Map<number, string>([[0, "agent"], [1, "user"], [2, "agent"]]),
 };
 
-function sendMessageConfigurationFromOlderJson(j: unknown, a: At, lost: Loss[]): SendMessageConfiguration {
+function sendMessageConfigurationFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.SendMessageConfiguration {
   const x = object(j, a, "a2a.v1.SendMessageConfiguration");
   const m = ({
     $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: [], returnImmediately: false,
-  } as SendMessageConfiguration);
+  } as v10.SendMessageConfiguration);
   let v: unknown;
   if ((v = x["acceptedOutputModes"]) != null)
     m.acceptedOutputModes = strings(v, a, "acceptedOutputModes", "a2a.v1.SendMessageConfiguration.accepted_output_modes");
@@ -58,7 +59,7 @@ function sendMessageConfigurationFromOlderJson(j: unknown, a: At, lost: Loss[]):
     }
     const t = ({
       $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "",
-    } as TaskPushNotificationConfig);
+    } as v10.TaskPushNotificationConfig);
     if ((v = p["url"]) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") t.url = s; }
     if ((v = p["token"]) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") t.token = s; }
     if ((v = p["id"]) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.id"); if (s !== "") t.id = s; }
@@ -78,7 +79,7 @@ function sendMessageConfigurationFromOlderJson(j: unknown, a: At, lost: Loss[]):
   return m;
 }
 
-function sendMessageConfigurationToOlderJson(m: SendMessageConfiguration, a: At, lost: Loss[]): JsonObject {
+function sendMessageConfigurationToOlderJson(m: v10.SendMessageConfiguration, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { blocking: false };
   if (m.acceptedOutputModes.length > 0) o["acceptedOutputModes"] = m.acceptedOutputModes.slice();
   const t = m.taskPushNotificationConfig;
@@ -99,10 +100,10 @@ function sendMessageConfigurationToOlderJson(m: SendMessageConfiguration, a: At,
   return o;
 }
 
-function taskFromOlderJson(j: unknown, a: At, lost: Loss[]): Task {
+function taskFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.Task {
   const x = object(j, a, "a2a.v1.Task");
   if (x["kind"] !== undefined && x["kind"] !== "task") refuseKind(pathOf(a), "a2a.v1.Task", x["kind"], "task");
-  const m = ({ $typeName: "lf.a2a.v1.Task", id: "", contextId: "", artifacts: [], history: [] } as Task);
+  const m = ({ $typeName: "lf.a2a.v1.Task", id: "", contextId: "", artifacts: [], history: [] } as v10.Task);
   let v: unknown;
   if ((v = x["id"]) != null) m.id = str(v, a, "a2a.v1.Task.id");
   if ((v = x["contextId"]) != null) m.contextId = str(v, a, "a2a.v1.Task.context_id");
@@ -120,7 +121,7 @@ function taskFromOlderJson(j: unknown, a: At, lost: Loss[]): Task {
   return m;
 }
 
-function taskToOlderJson(m: Task, a: At, lost: Loss[]): JsonObject {
+function taskToOlderJson(m: v10.Task, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { kind: "task", id: m.id, contextId: m.contextId, status: { state: "unknown" } };
   if (m.status !== undefined) o["status"] = taskStatusToOlderJson(m.status, at(a, "status"), lost);
   if (m.artifacts.length > 0) o["artifacts"] = eachTo(m.artifacts, at(a, "artifacts"), lost, artifactToOlderJson);
@@ -129,9 +130,9 @@ function taskToOlderJson(m: Task, a: At, lost: Loss[]): JsonObject {
   return o;
 }
 
-function taskStatusFromOlderJson(j: unknown, a: At, lost: Loss[]): TaskStatus {
+function taskStatusFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.TaskStatus {
   const x = object(j, a, "a2a.v1.TaskStatus");
-  const m = ({ $typeName: "lf.a2a.v1.TaskStatus", state: 0 } as TaskStatus);
+  const m = ({ $typeName: "lf.a2a.v1.TaskStatus", state: 0 } as v10.TaskStatus);
   let v: unknown;
   if ((v = x["message"]) != null) m.message = messageFromOlderJson(v, at(a, "message"), lost);
   if ((v = x["timestamp"]) != null) m.timestamp = timestamp(v, a, "a2a.v1.TaskStatus.timestamp");
@@ -143,7 +144,7 @@ function taskStatusFromOlderJson(j: unknown, a: At, lost: Loss[]): TaskStatus {
   return m;
 }
 
-function taskStatusToOlderJson(m: TaskStatus, a: At, lost: Loss[]): JsonObject {
+function taskStatusToOlderJson(m: v10.TaskStatus, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { state: "unknown" };
   if (m.state !== 0) o["state"] = enumOut(TASK_STATE_TO_JSON, m.state, a, "state", lost);
   if (m.message !== undefined) o["message"] = messageToOlderJson(m.message, at(a, "message"), lost);
@@ -151,9 +152,9 @@ function taskStatusToOlderJson(m: TaskStatus, a: At, lost: Loss[]): JsonObject {
   return o;
 }
 
-function partFromOlderJson(j: unknown, a: At, lost: Loss[]): Part {
+function partFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.Part {
   const x = object(j, a, "a2a.v1.Part");
-  const m = ({ $typeName: "lf.a2a.v1.Part", content: { case: undefined }, filename: "", mediaType: "" } as Part);
+  const m = ({ $typeName: "lf.a2a.v1.Part", content: { case: undefined }, filename: "", mediaType: "" } as v10.Part);
   for (const k in x) switch (k) {
     case "kind": case "text": case "file": case "data": case "metadata": break;
     default: lose(lost, a, k, "a2a.v1.Part has no field for it");
@@ -181,7 +182,7 @@ function partFromOlderJson(j: unknown, a: At, lost: Loss[]): Part {
   return m;
 }
 
-function partToOlderJson(m: Part, a: At, lost: Loss[]): JsonObject | undefined {
+function partToOlderJson(m: v10.Part, a: At, lost: Loss[]): JsonObject | undefined {
   const content = m.content;
   let o: JsonObject;
   switch (content.case) {
@@ -215,14 +216,14 @@ function partToOlderJson(m: Part, a: At, lost: Loss[]): JsonObject | undefined {
   return o;
 }
 
-function messageFromOlderJson(j: unknown, a: At, lost: Loss[]): Message {
+function messageFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.Message {
   const x = object(j, a, "a2a.v1.Message");
   if (x["kind"] !== undefined && x["kind"] !== "message")
     refuseKind(pathOf(a), "a2a.v1.Message", x["kind"], "message");
   const m = ({
     $typeName: "lf.a2a.v1.Message", messageId: "", contextId: "", taskId: "", role: 0, parts: [],
     extensions: [], referenceTaskIds: [],
-  } as Message);
+  } as v10.Message);
   let v: unknown;
   if ((v = x["messageId"]) != null) m.messageId = str(v, a, "a2a.v1.Message.message_id");
   if ((v = x["contextId"]) != null) m.contextId = str(v, a, "a2a.v1.Message.context_id");
@@ -242,7 +243,7 @@ function messageFromOlderJson(j: unknown, a: At, lost: Loss[]): Message {
   return m;
 }
 
-function messageToOlderJson(m: Message, a: At, lost: Loss[]): JsonObject {
+function messageToOlderJson(m: v10.Message, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { kind: "message", messageId: m.messageId, role: "agent", parts: [] };
   if (m.contextId !== "") o["contextId"] = m.contextId;
   if (m.taskId !== "") o["taskId"] = m.taskId;
@@ -254,11 +255,11 @@ function messageToOlderJson(m: Message, a: At, lost: Loss[]): JsonObject {
   return o;
 }
 
-function artifactFromOlderJson(j: unknown, a: At, lost: Loss[]): Artifact {
+function artifactFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.Artifact {
   const x = object(j, a, "a2a.v1.Artifact");
   const m = ({
     $typeName: "lf.a2a.v1.Artifact", artifactId: "", name: "", description: "", parts: [], extensions: [],
-  } as Artifact);
+  } as v10.Artifact);
   let v: unknown;
   if ((v = x["artifactId"]) != null) m.artifactId = str(v, a, "a2a.v1.Artifact.artifact_id");
   if ((v = x["name"]) != null) m.name = str(v, a, "a2a.v1.Artifact.name");
@@ -274,7 +275,7 @@ function artifactFromOlderJson(j: unknown, a: At, lost: Loss[]): Artifact {
   return m;
 }
 
-function artifactToOlderJson(m: Artifact, a: At, lost: Loss[]): JsonObject {
+function artifactToOlderJson(m: v10.Artifact, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { artifactId: m.artifactId, parts: [] };
   if (m.name !== "") o["name"] = m.name;
   if (m.description !== "") o["description"] = m.description;
@@ -284,11 +285,11 @@ function artifactToOlderJson(m: Artifact, a: At, lost: Loss[]): JsonObject {
   return o;
 }
 
-function taskStatusUpdateEventFromOlderJson(j: unknown, a: At, lost: Loss[]): TaskStatusUpdateEvent {
+function taskStatusUpdateEventFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.TaskStatusUpdateEvent {
   const x = object(j, a, "a2a.v1.TaskStatusUpdateEvent");
   if (x["kind"] !== undefined && x["kind"] !== "status-update")
     refuseKind(pathOf(a), "a2a.v1.TaskStatusUpdateEvent", x["kind"], "status-update");
-  const m = ({ $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId: "", contextId: "" } as TaskStatusUpdateEvent);
+  const m = ({ $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId: "", contextId: "" } as v10.TaskStatusUpdateEvent);
   let v: unknown;
   if ((v = x["taskId"]) != null) m.taskId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.task_id");
   if ((v = x["contextId"]) != null) m.contextId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.context_id");
@@ -302,7 +303,7 @@ function taskStatusUpdateEventFromOlderJson(j: unknown, a: At, lost: Loss[]): Ta
   return m;
 }
 
-function taskStatusUpdateEventToOlderJson(m: TaskStatusUpdateEvent, a: At, lost: Loss[]): JsonObject {
+function taskStatusUpdateEventToOlderJson(m: v10.TaskStatusUpdateEvent, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {
     kind: "status-update", taskId: m.taskId, contextId: m.contextId, status: { state: "unknown" }, final: false,
   };
@@ -319,13 +320,13 @@ function taskStatusUpdateEventToOlderJson(m: TaskStatusUpdateEvent, a: At, lost:
   return o;
 }
 
-function taskArtifactUpdateEventFromOlderJson(j: unknown, a: At, lost: Loss[]): TaskArtifactUpdateEvent {
+function taskArtifactUpdateEventFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.TaskArtifactUpdateEvent {
   const x = object(j, a, "a2a.v1.TaskArtifactUpdateEvent");
   if (x["kind"] !== undefined && x["kind"] !== "artifact-update")
     refuseKind(pathOf(a), "a2a.v1.TaskArtifactUpdateEvent", x["kind"], "artifact-update");
   const m = ({
     $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent", taskId: "", contextId: "", append: false, lastChunk: false,
-  } as TaskArtifactUpdateEvent);
+  } as v10.TaskArtifactUpdateEvent);
   let v: unknown;
   if ((v = x["taskId"]) != null) m.taskId = str(v, a, "a2a.v1.TaskArtifactUpdateEvent.task_id");
   if ((v = x["contextId"]) != null) m.contextId = str(v, a, "a2a.v1.TaskArtifactUpdateEvent.context_id");
@@ -341,7 +342,7 @@ function taskArtifactUpdateEventFromOlderJson(j: unknown, a: At, lost: Loss[]): 
   return m;
 }
 
-function taskArtifactUpdateEventToOlderJson(m: TaskArtifactUpdateEvent, a: At, lost: Loss[]): JsonObject {
+function taskArtifactUpdateEventToOlderJson(m: v10.TaskArtifactUpdateEvent, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { kind: "artifact-update", taskId: m.taskId, contextId: m.contextId };
   if (m.artifact !== undefined) o["artifact"] = artifactToOlderJson(m.artifact, at(a, "artifact"), lost);
   if (m.append) o["append"] = m.append;
@@ -350,9 +351,9 @@ function taskArtifactUpdateEventToOlderJson(m: TaskArtifactUpdateEvent, a: At, l
   return o;
 }
 
-function authenticationInfoFromOlderJson(j: unknown, a: At, lost: Loss[]): AuthenticationInfo {
+function authenticationInfoFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AuthenticationInfo {
   const x = object(j, a, "a2a.v1.AuthenticationInfo");
-  const m = ({ $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: "", credentials: "" } as AuthenticationInfo);
+  const m = ({ $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: "", credentials: "" } as v10.AuthenticationInfo);
   let v: unknown;
   if ((v = x["credentials"]) != null) m.credentials = str(v, a, "a2a.v1.AuthenticationInfo.credentials");
   if ((v = x["schemes"]) != null) {
@@ -367,18 +368,18 @@ function authenticationInfoFromOlderJson(j: unknown, a: At, lost: Loss[]): Authe
   return m;
 }
 
-function authenticationInfoToOlderJson(m: AuthenticationInfo, _a: At, _lost: Loss[]): JsonObject {
+function authenticationInfoToOlderJson(m: v10.AuthenticationInfo, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { schemes: [] };
   if (m.scheme) o["schemes"] = [m.scheme];
   if (m.credentials !== "") o["credentials"] = m.credentials;
   return o;
 }
 
-function agentInterfaceFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentInterface {
+function agentInterfaceFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AgentInterface {
   const x = object(j, a, "a2a.v1.AgentInterface");
   const m = ({
     $typeName: "lf.a2a.v1.AgentInterface", url: "", protocolBinding: "", tenant: "", protocolVersion: "",
-  } as AgentInterface);
+  } as v10.AgentInterface);
   let v: unknown;
   if ((v = x["url"]) != null) m.url = str(v, a, "a2a.v1.AgentInterface.url");
   if ((v = x["transport"]) != null) m.protocolBinding = str(v, a, "a2a.v1.AgentInterface.transport");
@@ -389,19 +390,19 @@ function agentInterfaceFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentInte
   return m;
 }
 
-function agentInterfaceToOlderJson(m: AgentInterface, a: At, lost: Loss[]): JsonObject {
+function agentInterfaceToOlderJson(m: v10.AgentInterface, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { url: m.url, transport: m.protocolBinding };
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 interfaces have no tenant");
   return o;
 }
 
-function agentCardFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentCard {
+function agentCardFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AgentCard {
   const x = object(j, a, "a2a.v1.AgentCard");
   const m = ({
     $typeName: "lf.a2a.v1.AgentCard", name: "", description: "", supportedInterfaces: [], version: "",
     securitySchemes: {}, securityRequirements: [], defaultInputModes: [], defaultOutputModes: [], skills: [],
     signatures: [],
-  } as AgentCard);
+  } as v10.AgentCard);
   let v: unknown;
   if ((v = x["name"]) != null) m.name = str(v, a, "a2a.v1.AgentCard.name");
   if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.AgentCard.description");
@@ -439,7 +440,7 @@ function agentCardFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentCard {
       if (url === "" || known) continue;
       const i = ({
         $typeName: "lf.a2a.v1.AgentInterface", url: "", protocolBinding: "", tenant: "", protocolVersion: "",
-      } as AgentInterface);
+      } as v10.AgentInterface);
       i.url = url;
       i.protocolBinding = binding || "JSONRPC";
       i.protocolVersion = version;
@@ -447,7 +448,7 @@ function agentCardFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentCard {
     }
   }
   if ((v = x["supportsAuthenticatedExtendedCard"]) != null && bool(v, a, "a2a.v1.AgentCard.supports_authenticated_extended_card"))
-    (m.capabilities ??= ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as AgentCapabilities)).extendedAgentCard = true;
+    (m.capabilities ??= ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as v10.AgentCapabilities)).extendedAgentCard = true;
   for (const k in x) switch (k) {
     case "kind": case "iconUrl": case "protocolVersion": case "name": case "description": case "url":
     case "preferredTransport": case "additionalInterfaces": case "provider": case "version":
@@ -459,7 +460,7 @@ function agentCardFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentCard {
   return m;
 }
 
-function agentCardToOlderJson(m: AgentCard, a: At, lost: Loss[]): JsonObject {
+function agentCardToOlderJson(m: v10.AgentCard, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {
     protocolVersion: "", name: m.name, description: m.description, url: "", version: m.version,
     capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [],
@@ -496,9 +497,9 @@ function agentCardToOlderJson(m: AgentCard, a: At, lost: Loss[]): JsonObject {
   return o;
 }
 
-function agentProviderFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentProvider {
+function agentProviderFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AgentProvider {
   const x = object(j, a, "a2a.v1.AgentProvider");
-  const m = ({ $typeName: "lf.a2a.v1.AgentProvider", url: "", organization: "" } as AgentProvider);
+  const m = ({ $typeName: "lf.a2a.v1.AgentProvider", url: "", organization: "" } as v10.AgentProvider);
   let v: unknown;
   if ((v = x["url"]) != null) m.url = str(v, a, "a2a.v1.AgentProvider.url");
   if ((v = x["organization"]) != null) m.organization = str(v, a, "a2a.v1.AgentProvider.organization");
@@ -509,14 +510,14 @@ function agentProviderFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentProvi
   return m;
 }
 
-function agentProviderToOlderJson(m: AgentProvider, _a: At, _lost: Loss[]): JsonObject {
+function agentProviderToOlderJson(m: v10.AgentProvider, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { url: m.url, organization: m.organization };
   return o;
 }
 
-function agentCapabilitiesFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentCapabilities {
+function agentCapabilitiesFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AgentCapabilities {
   const x = object(j, a, "a2a.v1.AgentCapabilities");
-  const m = ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as AgentCapabilities);
+  const m = ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as v10.AgentCapabilities);
   let v: unknown;
   if ((v = x["streaming"]) != null) {
     const w = bool(v, a, "a2a.v1.AgentCapabilities.streaming");
@@ -535,7 +536,7 @@ function agentCapabilitiesFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentC
   return m;
 }
 
-function agentCapabilitiesToOlderJson(m: AgentCapabilities, a: At, lost: Loss[]): JsonObject {
+function agentCapabilitiesToOlderJson(m: v10.AgentCapabilities, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.streaming !== undefined) if (m.streaming) o["streaming"] = m.streaming;
   if (m.pushNotifications !== undefined) if (m.pushNotifications) o["pushNotifications"] = m.pushNotifications;
@@ -544,9 +545,9 @@ function agentCapabilitiesToOlderJson(m: AgentCapabilities, a: At, lost: Loss[])
   return o;
 }
 
-function agentExtensionFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentExtension {
+function agentExtensionFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AgentExtension {
   const x = object(j, a, "a2a.v1.AgentExtension");
-  const m = ({ $typeName: "lf.a2a.v1.AgentExtension", uri: "", description: "", required: false } as AgentExtension);
+  const m = ({ $typeName: "lf.a2a.v1.AgentExtension", uri: "", description: "", required: false } as v10.AgentExtension);
   let v: unknown;
   if ((v = x["uri"]) != null) m.uri = str(v, a, "a2a.v1.AgentExtension.uri");
   if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.AgentExtension.description");
@@ -559,7 +560,7 @@ function agentExtensionFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentExte
   return m;
 }
 
-function agentExtensionToOlderJson(m: AgentExtension, _a: At, _lost: Loss[]): JsonObject {
+function agentExtensionToOlderJson(m: v10.AgentExtension, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { uri: m.uri };
   if (m.description !== "") o["description"] = m.description;
   if (m.required) o["required"] = m.required;
@@ -567,12 +568,12 @@ function agentExtensionToOlderJson(m: AgentExtension, _a: At, _lost: Loss[]): Js
   return o;
 }
 
-function agentSkillFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentSkill {
+function agentSkillFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AgentSkill {
   const x = object(j, a, "a2a.v1.AgentSkill");
   const m = ({
     $typeName: "lf.a2a.v1.AgentSkill", id: "", name: "", description: "", tags: [], examples: [],
     inputModes: [], outputModes: [], securityRequirements: [],
-  } as AgentSkill);
+  } as v10.AgentSkill);
   let v: unknown;
   if ((v = x["id"]) != null) m.id = str(v, a, "a2a.v1.AgentSkill.id");
   if ((v = x["name"]) != null) m.name = str(v, a, "a2a.v1.AgentSkill.name");
@@ -592,7 +593,7 @@ function agentSkillFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentSkill {
   return m;
 }
 
-function agentSkillToOlderJson(m: AgentSkill, a: At, lost: Loss[]): JsonObject {
+function agentSkillToOlderJson(m: v10.AgentSkill, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { id: m.id, name: m.name, description: m.description, tags: [] };
   if (m.tags.length > 0) o["tags"] = m.tags.slice();
   if (m.examples.length > 0) o["examples"] = m.examples.slice();
@@ -603,9 +604,9 @@ function agentSkillToOlderJson(m: AgentSkill, a: At, lost: Loss[]): JsonObject {
   return o;
 }
 
-function agentCardSignatureFromOlderJson(j: unknown, a: At, lost: Loss[]): AgentCardSignature {
+function agentCardSignatureFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AgentCardSignature {
   const x = object(j, a, "a2a.v1.AgentCardSignature");
-  const m = ({ $typeName: "lf.a2a.v1.AgentCardSignature", protected: "", signature: "" } as AgentCardSignature);
+  const m = ({ $typeName: "lf.a2a.v1.AgentCardSignature", protected: "", signature: "" } as v10.AgentCardSignature);
   let v: unknown;
   if ((v = x["protected"]) != null) m.protected = str(v, a, "a2a.v1.AgentCardSignature.protected");
   if ((v = x["signature"]) != null) m.signature = str(v, a, "a2a.v1.AgentCardSignature.signature");
@@ -617,17 +618,17 @@ function agentCardSignatureFromOlderJson(j: unknown, a: At, lost: Loss[]): Agent
   return m;
 }
 
-function agentCardSignatureToOlderJson(m: AgentCardSignature, _a: At, _lost: Loss[]): JsonObject {
+function agentCardSignatureToOlderJson(m: v10.AgentCardSignature, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { protected: m.protected, signature: m.signature };
   if (m.header !== undefined) o["header"] = structJson(m.header);
   return o;
 }
 
-function taskPushNotificationConfigFromOlderJson(j: unknown, a: At, lost: Loss[]): TaskPushNotificationConfig {
+function taskPushNotificationConfigFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.TaskPushNotificationConfig {
   const x = object(j, a, "a2a.v1.TaskPushNotificationConfig");
   const m = ({
     $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "",
-  } as TaskPushNotificationConfig);
+  } as v10.TaskPushNotificationConfig);
   let v: unknown;
   m.taskId = resourceId(x["taskId"], a, "taskId", "a2a.v1.TaskPushNotificationConfig taskId");
   m.id = resourceId(
@@ -656,7 +657,7 @@ function taskPushNotificationConfigFromOlderJson(j: unknown, a: At, lost: Loss[]
   return m;
 }
 
-function taskPushNotificationConfigToOlderJson(m: TaskPushNotificationConfig, a: At, lost: Loss[]): JsonObject {
+function taskPushNotificationConfigToOlderJson(m: v10.TaskPushNotificationConfig, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { taskId: "", pushNotificationConfig: {} };
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o["taskId"] = m.taskId;
@@ -670,9 +671,9 @@ function taskPushNotificationConfigToOlderJson(m: TaskPushNotificationConfig, a:
   return o;
 }
 
-function stringListFromOlderJson(j: unknown, a: At, lost: Loss[]): StringList {
+function stringListFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.StringList {
   const x = object(j, a, "a2a.v1.StringList");
-  const m = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as StringList);
+  const m = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as v10.StringList);
   let v: unknown;
   if ((v = x["list"]) != null) m.list = strings(v, a, "list", "a2a.v1.StringList.list");
   for (const k in x) switch (k) {
@@ -682,32 +683,32 @@ function stringListFromOlderJson(j: unknown, a: At, lost: Loss[]): StringList {
   return m;
 }
 
-function stringListToOlderJson(m: StringList, _a: At, _lost: Loss[]): JsonObject {
+function stringListToOlderJson(m: v10.StringList, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.list.length > 0) o["list"] = m.list.slice();
   return o;
 }
 
-function securityRequirementFromOlderJson(j: unknown, a: At, _lost: Loss[]): SecurityRequirement {
+function securityRequirementFromOlderJson(j: unknown, a: At, _lost: Loss[]): v10.SecurityRequirement {
   const x = object(j, a, "a2a.v1.Security");
-  const m = ({ $typeName: "lf.a2a.v1.SecurityRequirement", schemes: {} } as SecurityRequirement);
+  const m = ({ $typeName: "lf.a2a.v1.SecurityRequirement", schemes: {} } as v10.SecurityRequirement);
   for (const k of Object.keys(x)) {
-    const list = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as StringList);
+    const list = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as v10.StringList);
     list.list = strings(x[k], a, k, "a2a.v1.Security.schemes");
     setKey(m.schemes, k, list);
   }
   return m;
 }
 
-function securityRequirementToOlderJson(m: SecurityRequirement, _a: At, _lost: Loss[]): JsonObject {
+function securityRequirementToOlderJson(m: v10.SecurityRequirement, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   for (const k of Object.keys(m.schemes)) setKey(o, k, m.schemes[k]!.list.slice());
   return o;
 }
 
-function securitySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): SecurityScheme {
+function securitySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.SecurityScheme {
   const { type, ...rest } = object(j, a, "a2a.v1.SecurityScheme");
-  const m = ({ $typeName: "lf.a2a.v1.SecurityScheme", scheme: { case: undefined } } as SecurityScheme);
+  const m = ({ $typeName: "lf.a2a.v1.SecurityScheme", scheme: { case: undefined } } as v10.SecurityScheme);
   switch (type) {
     case "apiKey":
       m.scheme = { case: "apiKeySecurityScheme", value: apiKeySecuritySchemeFromOlderJson(rest, a, lost) };
@@ -729,7 +730,7 @@ function securitySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): SecurityS
   return m;
 }
 
-function securitySchemeToOlderJson(m: SecurityScheme, a: At, lost: Loss[]): JsonObject {
+function securitySchemeToOlderJson(m: v10.SecurityScheme, a: At, lost: Loss[]): JsonObject {
   switch (m.scheme.case) {
     case "apiKeySecurityScheme":
       return { type: "apiKey", ...apiKeySecuritySchemeToOlderJson(m.scheme.value, at(a, "api_key_security_scheme"), lost) };
@@ -746,11 +747,11 @@ function securitySchemeToOlderJson(m: SecurityScheme, a: At, lost: Loss[]): Json
   return {};
 }
 
-function apiKeySecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): APIKeySecurityScheme {
+function apiKeySecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.APIKeySecurityScheme {
   const x = object(j, a, "a2a.v1.APIKeySecurityScheme");
   const m = ({
     $typeName: "lf.a2a.v1.APIKeySecurityScheme", description: "", location: "", name: "",
-  } as APIKeySecurityScheme);
+  } as v10.APIKeySecurityScheme);
   let v: unknown;
   if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.APIKeySecurityScheme.description");
   if ((v = (x["in"] ?? x["location"])) != null) m.location = str(v, a, "a2a.v1.APIKeySecurityScheme.location");
@@ -762,17 +763,17 @@ function apiKeySecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): API
   return m;
 }
 
-function apiKeySecuritySchemeToOlderJson(m: APIKeySecurityScheme, _a: At, _lost: Loss[]): JsonObject {
+function apiKeySecuritySchemeToOlderJson(m: v10.APIKeySecurityScheme, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { in: m.location, name: m.name };
   if (m.description !== "") o["description"] = m.description;
   return o;
 }
 
-function httpAuthSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): HTTPAuthSecurityScheme {
+function httpAuthSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.HTTPAuthSecurityScheme {
   const x = object(j, a, "a2a.v1.HTTPAuthSecurityScheme");
   const m = ({
     $typeName: "lf.a2a.v1.HTTPAuthSecurityScheme", description: "", scheme: "", bearerFormat: "",
-  } as HTTPAuthSecurityScheme);
+  } as v10.HTTPAuthSecurityScheme);
   let v: unknown;
   if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.description");
   if ((v = x["scheme"]) != null) m.scheme = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.scheme");
@@ -784,18 +785,18 @@ function httpAuthSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): H
   return m;
 }
 
-function httpAuthSecuritySchemeToOlderJson(m: HTTPAuthSecurityScheme, _a: At, _lost: Loss[]): JsonObject {
+function httpAuthSecuritySchemeToOlderJson(m: v10.HTTPAuthSecurityScheme, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { scheme: m.scheme };
   if (m.description !== "") o["description"] = m.description;
   if (m.bearerFormat !== "") o["bearerFormat"] = m.bearerFormat;
   return o;
 }
 
-function oAuth2SecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): OAuth2SecurityScheme {
+function oAuth2SecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.OAuth2SecurityScheme {
   const x = object(j, a, "a2a.v1.OAuth2SecurityScheme");
   const m = ({
     $typeName: "lf.a2a.v1.OAuth2SecurityScheme", description: "", oauth2MetadataUrl: "",
-  } as OAuth2SecurityScheme);
+  } as v10.OAuth2SecurityScheme);
   let v: unknown;
   if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.OAuth2SecurityScheme.description");
   if ((v = x["flows"]) != null) m.flows = oAuthFlowsFromOlderJson(v, at(a, "flows"), lost);
@@ -808,7 +809,7 @@ function oAuth2SecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): OAu
   return m;
 }
 
-function oAuth2SecuritySchemeToOlderJson(m: OAuth2SecurityScheme, a: At, lost: Loss[]): JsonObject {
+function oAuth2SecuritySchemeToOlderJson(m: v10.OAuth2SecurityScheme, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { flows: {} };
   if (m.description !== "") o["description"] = m.description;
   if (m.flows !== undefined) o["flows"] = oAuthFlowsToOlderJson(m.flows, at(a, "flows"), lost);
@@ -816,11 +817,11 @@ function oAuth2SecuritySchemeToOlderJson(m: OAuth2SecurityScheme, a: At, lost: L
   return o;
 }
 
-function openIdConnectSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): OpenIdConnectSecurityScheme {
+function openIdConnectSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.OpenIdConnectSecurityScheme {
   const x = object(j, a, "a2a.v1.OpenIdConnectSecurityScheme");
   const m = ({
     $typeName: "lf.a2a.v1.OpenIdConnectSecurityScheme", description: "", openIdConnectUrl: "",
-  } as OpenIdConnectSecurityScheme);
+  } as v10.OpenIdConnectSecurityScheme);
   let v: unknown;
   if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.description");
   if ((v = x["openIdConnectUrl"]) != null)
@@ -832,15 +833,15 @@ function openIdConnectSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[
   return m;
 }
 
-function openIdConnectSecuritySchemeToOlderJson(m: OpenIdConnectSecurityScheme, _a: At, _lost: Loss[]): JsonObject {
+function openIdConnectSecuritySchemeToOlderJson(m: v10.OpenIdConnectSecurityScheme, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { openIdConnectUrl: m.openIdConnectUrl };
   if (m.description !== "") o["description"] = m.description;
   return o;
 }
 
-function mutualTlsSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): MutualTlsSecurityScheme {
+function mutualTlsSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.MutualTlsSecurityScheme {
   const x = object(j, a, "a2a.v1.MutualTlsSecurityScheme");
-  const m = ({ $typeName: "lf.a2a.v1.MutualTlsSecurityScheme", description: "" } as MutualTlsSecurityScheme);
+  const m = ({ $typeName: "lf.a2a.v1.MutualTlsSecurityScheme", description: "" } as v10.MutualTlsSecurityScheme);
   let v: unknown;
   if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.MutualTlsSecurityScheme.description");
   for (const k in x) switch (k) {
@@ -850,15 +851,15 @@ function mutualTlsSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): 
   return m;
 }
 
-function mutualTlsSecuritySchemeToOlderJson(m: MutualTlsSecurityScheme, _a: At, _lost: Loss[]): JsonObject {
+function mutualTlsSecuritySchemeToOlderJson(m: v10.MutualTlsSecurityScheme, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.description !== "") o["description"] = m.description;
   return o;
 }
 
-function oAuthFlowsFromOlderJson(j: unknown, a: At, lost: Loss[]): OAuthFlows {
+function oAuthFlowsFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.OAuthFlows {
   const x = object(j, a, "a2a.v1.OAuthFlows");
-  const m = ({ $typeName: "lf.a2a.v1.OAuthFlows", flow: { case: undefined } } as OAuthFlows);
+  const m = ({ $typeName: "lf.a2a.v1.OAuthFlows", flow: { case: undefined } } as v10.OAuthFlows);
   let v: unknown;
   let one_flow = false;
   if ((v = x["authorizationCode"]) != null) {
@@ -901,7 +902,7 @@ function oAuthFlowsFromOlderJson(j: unknown, a: At, lost: Loss[]): OAuthFlows {
   return m;
 }
 
-function oAuthFlowsToOlderJson(m: OAuthFlows, a: At, lost: Loss[]): JsonObject {
+function oAuthFlowsToOlderJson(m: v10.OAuthFlows, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.flow.case === "authorizationCode")
     o["authorizationCode"] = authorizationCodeOAuthFlowToOlderJson(m.flow.value, at(a, "authorization_code"), lost);
@@ -915,12 +916,12 @@ function oAuthFlowsToOlderJson(m: OAuthFlows, a: At, lost: Loss[]): JsonObject {
   return o;
 }
 
-function authorizationCodeOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): AuthorizationCodeOAuthFlow {
+function authorizationCodeOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AuthorizationCodeOAuthFlow {
   const x = object(j, a, "a2a.v1.AuthorizationCodeOAuthFlow");
   const m = ({
     $typeName: "lf.a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: "", tokenUrl: "", refreshUrl: "",
     scopes: {}, pkceRequired: false,
-  } as AuthorizationCodeOAuthFlow);
+  } as v10.AuthorizationCodeOAuthFlow);
   let v: unknown;
   if ((v = x["authorizationUrl"]) != null)
     m.authorizationUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.authorization_url");
@@ -935,7 +936,7 @@ function authorizationCodeOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]
   return m;
 }
 
-function authorizationCodeOAuthFlowToOlderJson(m: AuthorizationCodeOAuthFlow, a: At, lost: Loss[]): JsonObject {
+function authorizationCodeOAuthFlowToOlderJson(m: v10.AuthorizationCodeOAuthFlow, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = { authorizationUrl: m.authorizationUrl, tokenUrl: m.tokenUrl, scopes: {} };
   if (m.refreshUrl !== "") o["refreshUrl"] = m.refreshUrl;
   if (Object.keys(m.scopes).length > 0) o["scopes"] = stringMapJson(m.scopes);
@@ -943,11 +944,11 @@ function authorizationCodeOAuthFlowToOlderJson(m: AuthorizationCodeOAuthFlow, a:
   return o;
 }
 
-function clientCredentialsOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): ClientCredentialsOAuthFlow {
+function clientCredentialsOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.ClientCredentialsOAuthFlow {
   const x = object(j, a, "a2a.v1.ClientCredentialsOAuthFlow");
   const m = ({
     $typeName: "lf.a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {},
-  } as ClientCredentialsOAuthFlow);
+  } as v10.ClientCredentialsOAuthFlow);
   let v: unknown;
   if ((v = x["tokenUrl"]) != null) m.tokenUrl = str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.token_url");
   if ((v = x["refreshUrl"]) != null) m.refreshUrl = str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.refresh_url");
@@ -960,18 +961,18 @@ function clientCredentialsOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]
   return m;
 }
 
-function clientCredentialsOAuthFlowToOlderJson(m: ClientCredentialsOAuthFlow, _a: At, _lost: Loss[]): JsonObject {
+function clientCredentialsOAuthFlowToOlderJson(m: v10.ClientCredentialsOAuthFlow, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { tokenUrl: m.tokenUrl, scopes: {} };
   if (m.refreshUrl !== "") o["refreshUrl"] = m.refreshUrl;
   if (Object.keys(m.scopes).length > 0) o["scopes"] = stringMapJson(m.scopes);
   return o;
 }
 
-function implicitOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): ImplicitOAuthFlow {
+function implicitOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.ImplicitOAuthFlow {
   const x = object(j, a, "a2a.v1.ImplicitOAuthFlow");
   const m = ({
     $typeName: "lf.a2a.v1.ImplicitOAuthFlow", authorizationUrl: "", refreshUrl: "", scopes: {},
-  } as ImplicitOAuthFlow);
+  } as v10.ImplicitOAuthFlow);
   let v: unknown;
   if ((v = x["authorizationUrl"]) != null)
     m.authorizationUrl = str(v, a, "a2a.v1.ImplicitOAuthFlow.authorization_url");
@@ -984,18 +985,18 @@ function implicitOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): Implic
   return m;
 }
 
-function implicitOAuthFlowToOlderJson(m: ImplicitOAuthFlow, _a: At, _lost: Loss[]): JsonObject {
+function implicitOAuthFlowToOlderJson(m: v10.ImplicitOAuthFlow, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { authorizationUrl: m.authorizationUrl, scopes: {} };
   if (m.refreshUrl !== "") o["refreshUrl"] = m.refreshUrl;
   if (Object.keys(m.scopes).length > 0) o["scopes"] = stringMapJson(m.scopes);
   return o;
 }
 
-function passwordOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): PasswordOAuthFlow {
+function passwordOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.PasswordOAuthFlow {
   const x = object(j, a, "a2a.v1.PasswordOAuthFlow");
   const m = ({
     $typeName: "lf.a2a.v1.PasswordOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {},
-  } as PasswordOAuthFlow);
+  } as v10.PasswordOAuthFlow);
   let v: unknown;
   if ((v = x["tokenUrl"]) != null) m.tokenUrl = str(v, a, "a2a.v1.PasswordOAuthFlow.token_url");
   if ((v = x["refreshUrl"]) != null) m.refreshUrl = str(v, a, "a2a.v1.PasswordOAuthFlow.refresh_url");
@@ -1007,16 +1008,16 @@ function passwordOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): Passwo
   return m;
 }
 
-function passwordOAuthFlowToOlderJson(m: PasswordOAuthFlow, _a: At, _lost: Loss[]): JsonObject {
+function passwordOAuthFlowToOlderJson(m: v10.PasswordOAuthFlow, _a: At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { tokenUrl: m.tokenUrl, scopes: {} };
   if (m.refreshUrl !== "") o["refreshUrl"] = m.refreshUrl;
   if (Object.keys(m.scopes).length > 0) o["scopes"] = stringMapJson(m.scopes);
   return o;
 }
 
-function sendMessageRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): SendMessageRequest {
+function sendMessageRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.SendMessageRequest {
   const x = object(j, a, "a2a.v1.SendMessageRequest");
-  const m = ({ $typeName: "lf.a2a.v1.SendMessageRequest", tenant: "" } as SendMessageRequest);
+  const m = ({ $typeName: "lf.a2a.v1.SendMessageRequest", tenant: "" } as v10.SendMessageRequest);
   let v: unknown;
   if ((v = x["message"]) != null) m.message = messageFromOlderJson(v, at(a, "message"), lost);
   if ((v = x["configuration"]) != null)
@@ -1029,7 +1030,7 @@ function sendMessageRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): SendM
   return m;
 }
 
-function sendMessageRequestToOlderJson(m: SendMessageRequest, a: At, lost: Loss[]): JsonObject {
+function sendMessageRequestToOlderJson(m: v10.SendMessageRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   if (m.message !== undefined) o["message"] = messageToOlderJson(m.message, at(a, "message"), lost);
@@ -1039,9 +1040,9 @@ function sendMessageRequestToOlderJson(m: SendMessageRequest, a: At, lost: Loss[
   return o;
 }
 
-function getTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): GetTaskRequest {
+function getTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.GetTaskRequest {
   const x = object(j, a, "a2a.v1.GetTaskRequest");
-  const m = ({ $typeName: "lf.a2a.v1.GetTaskRequest", tenant: "", id: "" } as GetTaskRequest);
+  const m = ({ $typeName: "lf.a2a.v1.GetTaskRequest", tenant: "", id: "" } as v10.GetTaskRequest);
   let v: unknown;
   m.id = resourceId(x["id"], a, "id", "a2a.v1.GetTaskRequest id");
   if ((v = x["historyLength"]) != null) {
@@ -1055,7 +1056,7 @@ function getTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): GetTaskRe
   return m;
 }
 
-function getTaskRequestToOlderJson(m: GetTaskRequest, a: At, lost: Loss[]): JsonObject {
+function getTaskRequestToOlderJson(m: v10.GetTaskRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o["id"] = m.id;
@@ -1066,9 +1067,9 @@ function getTaskRequestToOlderJson(m: GetTaskRequest, a: At, lost: Loss[]): Json
   return o;
 }
 
-function cancelTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): CancelTaskRequest {
+function cancelTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.CancelTaskRequest {
   const x = object(j, a, "a2a.v1.CancelTaskRequest");
-  const m = ({ $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: "" } as CancelTaskRequest);
+  const m = ({ $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: "" } as v10.CancelTaskRequest);
   let v: unknown;
   if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.CancelTaskRequest metadata");
   m.id = resourceId(x["id"], a, "id", "a2a.v1.CancelTaskRequest id");
@@ -1079,7 +1080,7 @@ function cancelTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): Cancel
   return m;
 }
 
-function cancelTaskRequestToOlderJson(m: CancelTaskRequest, a: At, lost: Loss[]): JsonObject {
+function cancelTaskRequestToOlderJson(m: v10.CancelTaskRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o["id"] = m.id;
@@ -1089,11 +1090,11 @@ function cancelTaskRequestToOlderJson(m: CancelTaskRequest, a: At, lost: Loss[])
 
 function getTaskPushNotificationConfigRequestFromOlderJson(
   j: unknown, a: At, lost: Loss[],
-): GetTaskPushNotificationConfigRequest {
+): v10.GetTaskPushNotificationConfigRequest {
   const x = object(j, a, "a2a.v1.GetTaskPushNotificationConfigRequest");
   const m = ({
     $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "",
-  } as GetTaskPushNotificationConfigRequest);
+  } as v10.GetTaskPushNotificationConfigRequest);
   m.taskId = resourceId(x["id"], a, "id", "a2a.v1.GetTaskPushNotificationConfigRequest id");
   m.id = resourceId(
     x["pushNotificationConfigId"],
@@ -1107,7 +1108,7 @@ function getTaskPushNotificationConfigRequestFromOlderJson(
 }
 
 function getTaskPushNotificationConfigRequestToOlderJson(
-  m: GetTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+  m: v10.GetTaskPushNotificationConfigRequest, a: At, lost: Loss[],
 ): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
@@ -1118,11 +1119,11 @@ function getTaskPushNotificationConfigRequestToOlderJson(
 
 function deleteTaskPushNotificationConfigRequestFromOlderJson(
   j: unknown, a: At, lost: Loss[],
-): DeleteTaskPushNotificationConfigRequest {
+): v10.DeleteTaskPushNotificationConfigRequest {
   const x = object(j, a, "a2a.v1.DeleteTaskPushNotificationConfigRequest");
   const m = ({
     $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "",
-  } as DeleteTaskPushNotificationConfigRequest);
+  } as v10.DeleteTaskPushNotificationConfigRequest);
   m.taskId = resourceId(x["id"], a, "id", "a2a.v1.DeleteTaskPushNotificationConfigRequest id");
   m.id = resourceId(
     x["pushNotificationConfigId"],
@@ -1136,7 +1137,7 @@ function deleteTaskPushNotificationConfigRequestFromOlderJson(
 }
 
 function deleteTaskPushNotificationConfigRequestToOlderJson(
-  m: DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+  m: v10.DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[],
 ): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
@@ -1145,9 +1146,9 @@ function deleteTaskPushNotificationConfigRequestToOlderJson(
   return o;
 }
 
-function subscribeToTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): SubscribeToTaskRequest {
+function subscribeToTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.SubscribeToTaskRequest {
   const x = object(j, a, "a2a.v1.TaskSubscriptionRequest");
-  const m = ({ $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: "" } as SubscribeToTaskRequest);
+  const m = ({ $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: "" } as v10.SubscribeToTaskRequest);
   m.id = resourceId(x["id"], a, "id", "a2a.v1.TaskSubscriptionRequest id");
   for (const k in x) switch (k) {
     case "kind": case "id": break;
@@ -1156,7 +1157,7 @@ function subscribeToTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): S
   return m;
 }
 
-function subscribeToTaskRequestToOlderJson(m: SubscribeToTaskRequest, a: At, lost: Loss[]): JsonObject {
+function subscribeToTaskRequestToOlderJson(m: v10.SubscribeToTaskRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   o["id"] = m.id;
@@ -1165,12 +1166,12 @@ function subscribeToTaskRequestToOlderJson(m: SubscribeToTaskRequest, a: At, los
 
 function listTaskPushNotificationConfigsRequestFromOlderJson(
   j: unknown, a: At, lost: Loss[],
-): ListTaskPushNotificationConfigsRequest {
+): v10.ListTaskPushNotificationConfigsRequest {
   const x = object(j, a, "a2a.v1.ListTaskPushNotificationConfigRequest");
   const m = ({
     $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", tenant: "", taskId: "", pageSize: 0,
     pageToken: "",
-  } as ListTaskPushNotificationConfigsRequest);
+  } as v10.ListTaskPushNotificationConfigsRequest);
   let v: unknown;
   if ((v = x["pageSize"]) != null)
     m.pageSize = int32(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_size");
@@ -1185,7 +1186,7 @@ function listTaskPushNotificationConfigsRequestFromOlderJson(
 }
 
 function listTaskPushNotificationConfigsRequestToOlderJson(
-  m: ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[],
+  m: v10.ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[],
 ): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
@@ -1195,9 +1196,9 @@ function listTaskPushNotificationConfigsRequestToOlderJson(
   return o;
 }
 
-function getExtendedAgentCardRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): GetExtendedAgentCardRequest {
+function getExtendedAgentCardRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.GetExtendedAgentCardRequest {
   const x = object(j, a, "a2a.v1.GetAgentCardRequest");
-  const m = ({ $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest", tenant: "" } as GetExtendedAgentCardRequest);
+  const m = ({ $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest", tenant: "" } as v10.GetExtendedAgentCardRequest);
   for (const k in x) switch (k) {
     case "kind": break;
     default: lose(lost, a, k, "a2a.v1.GetAgentCardRequest has no field for it");
@@ -1205,15 +1206,15 @@ function getExtendedAgentCardRequestFromOlderJson(j: unknown, a: At, lost: Loss[
   return m;
 }
 
-function getExtendedAgentCardRequestToOlderJson(m: GetExtendedAgentCardRequest, a: At, lost: Loss[]): JsonObject {
+function getExtendedAgentCardRequestToOlderJson(m: v10.GetExtendedAgentCardRequest, a: At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   return o;
 }
 
-function sendMessageResponseFromOlderJson(j: unknown, a: At, lost: Loss[]): SendMessageResponse {
+function sendMessageResponseFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.SendMessageResponse {
   const x = object(j, a, "a2a.v1.SendMessageResponse");
-  const m = ({ $typeName: "lf.a2a.v1.SendMessageResponse", payload: { case: undefined } } as SendMessageResponse);
+  const m = ({ $typeName: "lf.a2a.v1.SendMessageResponse", payload: { case: undefined } } as v10.SendMessageResponse);
   switch (x["kind"]) {
     case "task": m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
     case "message": m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) }; break;
@@ -1226,16 +1227,16 @@ function sendMessageResponseFromOlderJson(j: unknown, a: At, lost: Loss[]): Send
   return m;
 }
 
-function sendMessageResponseToOlderJson(m: SendMessageResponse, a: At, lost: Loss[]): JsonObject {
+function sendMessageResponseToOlderJson(m: v10.SendMessageResponse, a: At, lost: Loss[]): JsonObject {
   if (m.payload.case === "task") return taskToOlderJson(m.payload.value, at(a, "task"), lost);
   if (m.payload.case === "message") return messageToOlderJson(m.payload.value, at(a, "message"), lost);
   lose(lost, a, "payload", "a2a.v1.SendMessageResponse sets none of payload; a2a.json has no form for it");
   return {};
 }
 
-function streamResponseFromOlderJson(j: unknown, a: At, lost: Loss[]): StreamResponse {
+function streamResponseFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.StreamResponse {
   const x = object(j, a, "a2a.v1.StreamResponse");
-  const m = ({ $typeName: "lf.a2a.v1.StreamResponse", payload: { case: undefined } } as StreamResponse);
+  const m = ({ $typeName: "lf.a2a.v1.StreamResponse", payload: { case: undefined } } as v10.StreamResponse);
   switch (x["kind"]) {
     case "task": m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
     case "message": m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) }; break;
@@ -1255,7 +1256,7 @@ function streamResponseFromOlderJson(j: unknown, a: At, lost: Loss[]): StreamRes
   return m;
 }
 
-function streamResponseToOlderJson(m: StreamResponse, a: At, lost: Loss[]): JsonObject {
+function streamResponseToOlderJson(m: v10.StreamResponse, a: At, lost: Loss[]): JsonObject {
   if (m.payload.case === "task") return taskToOlderJson(m.payload.value, at(a, "task"), lost);
   if (m.payload.case === "message") return messageToOlderJson(m.payload.value, at(a, "message"), lost);
   if (m.payload.case === "statusUpdate")
@@ -1268,16 +1269,16 @@ function streamResponseToOlderJson(m: StreamResponse, a: At, lost: Loss[]): Json
 
 function listTaskPushNotificationConfigsResponseFromOlderJson(
   j: unknown, a: At, lost: Loss[],
-): ListTaskPushNotificationConfigsResponse {
+): v10.ListTaskPushNotificationConfigsResponse {
   const m = ({
     $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse", configs: [], nextPageToken: "",
-  } as ListTaskPushNotificationConfigsResponse);
+  } as v10.ListTaskPushNotificationConfigsResponse);
   m.configs = each(j, a, "a2a.v1.ListTaskPushNotificationConfigResponse", lost, taskPushNotificationConfigFromOlderJson);
   return m;
 }
 
 function listTaskPushNotificationConfigsResponseToOlderJson(
-  m: ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[],
+  m: v10.ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[],
 ): JsonValue[] {
   if (m.nextPageToken !== "")
     lose(lost, a, "next_page_token", "a2a.json's result is the bare list of configs; it has no next_page_token");
@@ -1336,7 +1337,7 @@ export const a2aCompatJson: CompatJsonTable = {
     "lf.a2a.v1.SendMessageConfiguration": sendMessageConfigurationToOlderJson,
     "lf.a2a.v1.Task": taskToOlderJson,
     "lf.a2a.v1.TaskStatus": taskStatusToOlderJson,
-    "lf.a2a.v1.Part": (m: Part, a: At, lost: Loss[]) => partToOlderJson(m, a, lost) ?? {},
+    "lf.a2a.v1.Part": (m: v10.Part, a: At, lost: Loss[]) => partToOlderJson(m, a, lost) ?? {},
     "lf.a2a.v1.Message": messageToOlderJson,
     "lf.a2a.v1.Artifact": artifactToOlderJson,
     "lf.a2a.v1.TaskStatusUpdateEvent": taskStatusUpdateEventToOlderJson,
@@ -1381,16 +1382,16 @@ export const a2aCompatJson: CompatJsonTable = {
  * The lf.a2a.v1 messages that have an a2a.v1 JSON-RPC (a2a.json) form.
  */
 export type OlderJsonMessage =
-  | SendMessageConfiguration | Task | TaskStatus | Part | Message | Artifact | TaskStatusUpdateEvent
-  | TaskArtifactUpdateEvent | AuthenticationInfo | AgentInterface | AgentCard | AgentProvider
-  | AgentCapabilities | AgentExtension | AgentSkill | AgentCardSignature | TaskPushNotificationConfig
-  | StringList | SecurityRequirement | SecurityScheme | APIKeySecurityScheme | HTTPAuthSecurityScheme
-  | OAuth2SecurityScheme | OpenIdConnectSecurityScheme | MutualTlsSecurityScheme | OAuthFlows
-  | AuthorizationCodeOAuthFlow | ClientCredentialsOAuthFlow | ImplicitOAuthFlow | PasswordOAuthFlow
-  | SendMessageRequest | GetTaskRequest | CancelTaskRequest | GetTaskPushNotificationConfigRequest
-  | DeleteTaskPushNotificationConfigRequest | SubscribeToTaskRequest | ListTaskPushNotificationConfigsRequest
-  | GetExtendedAgentCardRequest | SendMessageResponse | StreamResponse
-  | ListTaskPushNotificationConfigsResponse;
+  | v10.SendMessageConfiguration | v10.Task | v10.TaskStatus | v10.Part | v10.Message | v10.Artifact | v10.TaskStatusUpdateEvent
+  | v10.TaskArtifactUpdateEvent | v10.AuthenticationInfo | v10.AgentInterface | v10.AgentCard | v10.AgentProvider
+  | v10.AgentCapabilities | v10.AgentExtension | v10.AgentSkill | v10.AgentCardSignature | v10.TaskPushNotificationConfig
+  | v10.StringList | v10.SecurityRequirement | v10.SecurityScheme | v10.APIKeySecurityScheme | v10.HTTPAuthSecurityScheme
+  | v10.OAuth2SecurityScheme | v10.OpenIdConnectSecurityScheme | v10.MutualTlsSecurityScheme | v10.OAuthFlows
+  | v10.AuthorizationCodeOAuthFlow | v10.ClientCredentialsOAuthFlow | v10.ImplicitOAuthFlow | v10.PasswordOAuthFlow
+  | v10.SendMessageRequest | v10.GetTaskRequest | v10.CancelTaskRequest | v10.GetTaskPushNotificationConfigRequest
+  | v10.DeleteTaskPushNotificationConfigRequest | v10.SubscribeToTaskRequest | v10.ListTaskPushNotificationConfigsRequest
+  | v10.GetExtendedAgentCardRequest | v10.SendMessageResponse | v10.StreamResponse
+  | v10.ListTaskPushNotificationConfigsResponse;
 
 /**
  * Writes a lf.a2a.v1 message in the a2a.v1 JSON-RPC (a2a.json) form of its counterpart.

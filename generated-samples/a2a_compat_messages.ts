@@ -4,14 +4,15 @@
 // @generated from file v1.0.1/a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, AgentInterface, AgentProvider, AgentSkill, APIKeySecurityScheme, Artifact, AuthenticationInfo, AuthorizationCodeOAuthFlow, CancelTaskRequest, ClientCredentialsOAuthFlow, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, HTTPAuthSecurityScheme, ImplicitOAuthFlow, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, Message, MutualTlsSecurityScheme, OAuth2SecurityScheme, OAuthFlows, OpenIdConnectSecurityScheme, Part, PasswordOAuthFlow, SecurityRequirement, SecurityScheme, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse, StringList, SubscribeToTaskRequest, Task, TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskStatus, TaskStatusUpdateEvent } from "./v1.0.1/a2a_pb.js";
-import { file_v1_0_1_a2a } from "./v1.0.1/a2a_pb.js";
 import type { At } from "@protoc-gen-a2a/runtime/compat-json";
 import { at, eachTo, lose, valueJson, valueOf } from "@protoc-gen-a2a/runtime/compat-json";
 import type { Converter, Loss } from "@protoc-gen-a2a/runtime";
 import { eachAt, enumLost, enumRefused, pairConverter, refused } from "@protoc-gen-a2a/runtime/protocol";
-import type { AgentCapabilities as AgentCapabilities$1, AgentCard as AgentCard$1, AgentCardSignature as AgentCardSignature$1, AgentExtension as AgentExtension$1, AgentInterface as AgentInterface$1, AgentProvider as AgentProvider$1, AgentSkill as AgentSkill$1, APIKeySecurityScheme as APIKeySecurityScheme$1, Artifact as Artifact$1, AuthenticationInfo as AuthenticationInfo$1, AuthorizationCodeOAuthFlow as AuthorizationCodeOAuthFlow$1, CancelTaskRequest as CancelTaskRequest$1, ClientCredentialsOAuthFlow as ClientCredentialsOAuthFlow$1, CreateTaskPushNotificationConfigRequest, DeleteTaskPushNotificationConfigRequest as DeleteTaskPushNotificationConfigRequest$1, FilePart, GetAgentCardRequest, GetTaskPushNotificationConfigRequest as GetTaskPushNotificationConfigRequest$1, GetTaskRequest as GetTaskRequest$1, HTTPAuthSecurityScheme as HTTPAuthSecurityScheme$1, ImplicitOAuthFlow as ImplicitOAuthFlow$1, ListTaskPushNotificationConfigRequest, ListTaskPushNotificationConfigResponse, Message as Message$1, MutualTlsSecurityScheme as MutualTlsSecurityScheme$1, OAuth2SecurityScheme as OAuth2SecurityScheme$1, OAuthFlows as OAuthFlows$1, OpenIdConnectSecurityScheme as OpenIdConnectSecurityScheme$1, Part as Part$1, PasswordOAuthFlow as PasswordOAuthFlow$1, Security, SecurityScheme as SecurityScheme$1, SendMessageConfiguration as SendMessageConfiguration$1, SendMessageRequest as SendMessageRequest$1, SendMessageResponse as SendMessageResponse$1, StreamResponse as StreamResponse$1, StringList as StringList$1, Task as Task$1, TaskArtifactUpdateEvent as TaskArtifactUpdateEvent$1, TaskPushNotificationConfig as TaskPushNotificationConfig$1, TaskStatus as TaskStatus$1, TaskStatusUpdateEvent as TaskStatusUpdateEvent$1, TaskSubscriptionRequest } from "./v0.3.0/a2a_pb.js";
+import { file_v1_0_1_a2a } from "./v1.0.1/a2a_pb.js";
 import { file_v0_3_0_a2a } from "./v0.3.0/a2a_pb.js";
+
+import type * as v10 from "./v1.0.1/a2a_pb.js";
+import type * as v03 from "./v0.3.0/a2a_pb.js";
 
 // Conversions of the proto messages between a2a.v1 (v0.3.0/a2a.proto) and lf.a2a.v1 (v1.0.1/a2a.proto);
 // see a2a_compat.md for the field-by-field table.
@@ -29,8 +30,8 @@ const ROLE_TO_OLDER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2 };
 const ROLE_TO_NEWER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2 };
 
 function sendMessageConfigurationToOlder(
-  m: SendMessageConfiguration, a: At, lost: Loss[],
-): OlderSendMessageConfiguration {
+  m: v10.SendMessageConfiguration, a: At, lost: Loss[],
+): v03.SendMessageConfiguration {
   const t = m.taskPushNotificationConfig;
   if (t?.tenant) lose(lost, a, "task_push_notification_config.tenant", "v0.3 has no tenant");
   if (m.historyLength === 0)
@@ -43,8 +44,8 @@ function sendMessageConfigurationToOlder(
 }
 
 function sendMessageConfigurationToNewer(
-  m: OlderSendMessageConfiguration, a: At, lost: Loss[],
-): SendMessageConfiguration {
+  m: v03.SendMessageConfiguration, a: At, lost: Loss[],
+): v10.SendMessageConfiguration {
   const p = m.pushNotification;
   return {
     $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: m.acceptedOutputModes.slice(),
@@ -53,7 +54,7 @@ function sendMessageConfigurationToNewer(
   };
 }
 
-function taskToOlder(m: Task, a: At, lost: Loss[]): OlderTask {
+function taskToOlder(m: v10.Task, a: At, lost: Loss[]): v03.Task {
   return {
     $typeName: "a2a.v1.Task", id: m.id, contextId: m.contextId,
     status: m.status && taskStatusToOlder(m.status, at(a, "status"), lost),
@@ -62,7 +63,7 @@ function taskToOlder(m: Task, a: At, lost: Loss[]): OlderTask {
   };
 }
 
-function taskToNewer(m: OlderTask, a: At): Task {
+function taskToNewer(m: v03.Task, a: At): v10.Task {
   return {
     $typeName: "lf.a2a.v1.Task", id: m.id, contextId: m.contextId,
     status: m.status && taskStatusToNewer(m.status, at(a, "status")),
@@ -71,7 +72,7 @@ function taskToNewer(m: OlderTask, a: At): Task {
   };
 }
 
-function taskStatusToOlder(m: TaskStatus, a: At, lost: Loss[]): OlderTaskStatus {
+function taskStatusToOlder(m: v10.TaskStatus, a: At, lost: Loss[]): v03.TaskStatus {
   return {
     $typeName: "a2a.v1.TaskStatus",
     state: TASK_STATE_TO_OLDER[m.state] ?? enumLost(lost, a, "state", m.state, "a2a.v1.TaskState", "TASK_STATE_UNSPECIFIED"),
@@ -79,7 +80,7 @@ function taskStatusToOlder(m: TaskStatus, a: At, lost: Loss[]): OlderTaskStatus 
   };
 }
 
-function taskStatusToNewer(m: OlderTaskStatus, a: At): TaskStatus {
+function taskStatusToNewer(m: v03.TaskStatus, a: At): v10.TaskStatus {
   return {
     $typeName: "lf.a2a.v1.TaskStatus",
     state: TASK_STATE_TO_NEWER[m.state] ?? enumRefused(a, "state", "a2a.v1.TaskStatus.state", m.state),
@@ -87,11 +88,11 @@ function taskStatusToNewer(m: OlderTaskStatus, a: At): TaskStatus {
   };
 }
 
-function partToOlder(m: Part, a: At, lost: Loss[]): OlderPart {
+function partToOlder(m: v10.Part, a: At, lost: Loss[]): v03.Part {
   if (m.metadata !== undefined) lose(lost, a, "metadata", "the v0.3 proto Part has no metadata");
   if (m.filename !== "") lose(lost, a, "filename", "the v0.3 proto FilePart has no file name");
   const c = m.content;
-  let part: OlderPart["part"];
+  let part: v03.Part["part"];
   switch (c.case) {
     case "text":
       if (m.mediaType) lose(lost, a, "media_type", "a v0.3 text part has no media type");
@@ -99,7 +100,7 @@ function partToOlder(m: Part, a: At, lost: Loss[]): OlderPart {
       break;
     case "raw":
     case "url": {
-      const file: OlderFilePart["file"] = c.case === "raw" ? { case: "fileWithBytes", value: c.value } : { case: "fileWithUri", value: c.value };
+      const file: v03.FilePart["file"] = c.case === "raw" ? { case: "fileWithBytes", value: c.value } : { case: "fileWithUri", value: c.value };
       part = { case: "file", value: { $typeName: "a2a.v1.FilePart", file, mimeType: m.mediaType } };
       break;
     }
@@ -119,10 +120,10 @@ function partToOlder(m: Part, a: At, lost: Loss[]): OlderPart {
   return { $typeName: "a2a.v1.Part", part };
 }
 
-function partToNewer(m: OlderPart, a: At): Part {
+function partToNewer(m: v03.Part, a: At): v10.Part {
   const p = m.part;
   const file = p.case === "file" ? p.value : undefined;
-  const content: Part["content"] =
+  const content: v10.Part["content"] =
     p.case === "text" ? { case: "text", value: p.value }
     : p.case === "data" ? { case: "data", value: valueOf(p.value.data ?? {}, a, "google.protobuf.Value") }
     : file?.file.case === "fileWithBytes" ? { case: "raw", value: file.file.value }
@@ -132,7 +133,7 @@ function partToNewer(m: OlderPart, a: At): Part {
   return { $typeName: "lf.a2a.v1.Part", content, filename: "", mediaType: file ? file.mimeType : "" };
 }
 
-function messageToOlder(m: Message, a: At, lost: Loss[]): OlderMessage {
+function messageToOlder(m: v10.Message, a: At, lost: Loss[]): v03.Message {
   if (m.referenceTaskIds.length > 0) lose(lost, a, "reference_task_ids", "the v0.3 proto Message has no reference_task_ids (a2a.json has referenceTaskIds, P03 does not)");
   return {
     $typeName: "a2a.v1.Message", messageId: m.messageId, contextId: m.contextId, taskId: m.taskId,
@@ -142,7 +143,7 @@ function messageToOlder(m: Message, a: At, lost: Loss[]): OlderMessage {
   };
 }
 
-function messageToNewer(m: OlderMessage, a: At): Message {
+function messageToNewer(m: v03.Message, a: At): v10.Message {
   return {
     $typeName: "lf.a2a.v1.Message", messageId: m.messageId, contextId: m.contextId, taskId: m.taskId,
     role: ROLE_TO_NEWER[m.role] ?? enumRefused(a, "role", "a2a.v1.Message.role", m.role),
@@ -151,21 +152,21 @@ function messageToNewer(m: OlderMessage, a: At): Message {
   };
 }
 
-function artifactToOlder(m: Artifact, a: At, lost: Loss[]): OlderArtifact {
+function artifactToOlder(m: v10.Artifact, a: At, lost: Loss[]): v03.Artifact {
   return {
     $typeName: "a2a.v1.Artifact", artifactId: m.artifactId, name: m.name, description: m.description,
     parts: eachTo(m.parts, at(a, "parts"), lost, partToOlder), metadata: m.metadata, extensions: m.extensions.slice(),
   };
 }
 
-function artifactToNewer(m: OlderArtifact, a: At): Artifact {
+function artifactToNewer(m: v03.Artifact, a: At): v10.Artifact {
   return {
     $typeName: "lf.a2a.v1.Artifact", artifactId: m.artifactId, name: m.name, description: m.description,
     parts: eachAt(m.parts, at(a, "parts"), partToNewer), metadata: m.metadata, extensions: m.extensions.slice(),
   };
 }
 
-function taskStatusUpdateEventToOlder(m: TaskStatusUpdateEvent, a: At, lost: Loss[]): OlderTaskStatusUpdateEvent {
+function taskStatusUpdateEventToOlder(m: v10.TaskStatusUpdateEvent, a: At, lost: Loss[]): v03.TaskStatusUpdateEvent {
   return {
     $typeName: "a2a.v1.TaskStatusUpdateEvent", taskId: m.taskId, contextId: m.contextId,
     status: m.status && taskStatusToOlder(m.status, at(a, "status"), lost),
@@ -173,14 +174,16 @@ function taskStatusUpdateEventToOlder(m: TaskStatusUpdateEvent, a: At, lost: Los
   };
 }
 
-function taskStatusUpdateEventToNewer(m: OlderTaskStatusUpdateEvent, a: At): TaskStatusUpdateEvent {
+function taskStatusUpdateEventToNewer(m: v03.TaskStatusUpdateEvent, a: At): v10.TaskStatusUpdateEvent {
   return {
     $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId: m.taskId, contextId: m.contextId,
     status: m.status && taskStatusToNewer(m.status, at(a, "status")), metadata: m.metadata,
   };
 }
 
-function taskArtifactUpdateEventToOlder(m: TaskArtifactUpdateEvent, a: At, lost: Loss[]): OlderTaskArtifactUpdateEvent {
+function taskArtifactUpdateEventToOlder(
+  m: v10.TaskArtifactUpdateEvent, a: At, lost: Loss[],
+): v03.TaskArtifactUpdateEvent {
   return {
     $typeName: "a2a.v1.TaskArtifactUpdateEvent", taskId: m.taskId, contextId: m.contextId,
     artifact: m.artifact && artifactToOlder(m.artifact, at(a, "artifact"), lost), append: m.append,
@@ -188,7 +191,7 @@ function taskArtifactUpdateEventToOlder(m: TaskArtifactUpdateEvent, a: At, lost:
   };
 }
 
-function taskArtifactUpdateEventToNewer(m: OlderTaskArtifactUpdateEvent, a: At): TaskArtifactUpdateEvent {
+function taskArtifactUpdateEventToNewer(m: v03.TaskArtifactUpdateEvent, a: At): v10.TaskArtifactUpdateEvent {
   return {
     $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent", taskId: m.taskId, contextId: m.contextId,
     artifact: m.artifact && artifactToNewer(m.artifact, at(a, "artifact")), append: m.append, lastChunk: m.lastChunk,
@@ -196,28 +199,28 @@ function taskArtifactUpdateEventToNewer(m: OlderTaskArtifactUpdateEvent, a: At):
   };
 }
 
-function authenticationInfoToOlder(m: AuthenticationInfo): OlderAuthenticationInfo {
+function authenticationInfoToOlder(m: v10.AuthenticationInfo): v03.AuthenticationInfo {
   return { $typeName: "a2a.v1.AuthenticationInfo", schemes: m.scheme ? [m.scheme] : [], credentials: m.credentials };
 }
 
-function authenticationInfoToNewer(m: OlderAuthenticationInfo, a: At, lost: Loss[]): AuthenticationInfo {
+function authenticationInfoToNewer(m: v03.AuthenticationInfo, a: At, lost: Loss[]): v10.AuthenticationInfo {
   if (m.schemes.length > 1)
     lose(lost, a, "schemes", `v1.0 takes one scheme; dropped ${m.schemes.slice(1).join(", ")}`);
   return { $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: m.schemes[0] ?? "", credentials: m.credentials };
 }
 
-function agentInterfaceToOlder(m: AgentInterface, a: At, lost: Loss[]): OlderAgentInterface {
+function agentInterfaceToOlder(m: v10.AgentInterface, a: At, lost: Loss[]): v03.AgentInterface {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 interfaces have no tenant");
   return { $typeName: "a2a.v1.AgentInterface", url: m.url, transport: m.protocolBinding };
 }
 
-function agentInterfaceToNewer(m: OlderAgentInterface): AgentInterface {
+function agentInterfaceToNewer(m: v03.AgentInterface): v10.AgentInterface {
   return {
     $typeName: "lf.a2a.v1.AgentInterface", url: m.url, protocolBinding: m.transport, tenant: "", protocolVersion: "",
   };
 }
 
-function agentCardToOlder(m: AgentCard, a: At, lost: Loss[]): OlderAgentCard {
+function agentCardToOlder(m: v10.AgentCard, a: At, lost: Loss[]): v03.AgentCard {
   if (m.iconUrl !== undefined) lose(lost, a, "icon_url", "the v0.3 proto AgentCard has no icon_url");
   const legacy = m.supportedInterfaces.filter((i) => /^0\./.test(i.protocolVersion));
   const kept = legacy.length > 0 ? legacy : m.supportedInterfaces;
@@ -240,16 +243,16 @@ function agentCardToOlder(m: AgentCard, a: At, lost: Loss[]): OlderAgentCard {
   };
 }
 
-function agentCardToNewer(m: OlderAgentCard): AgentCard {
+function agentCardToNewer(m: v03.AgentCard): v10.AgentCard {
   const version = /^(\d+\.\d+)/.exec(m.protocolVersion)?.[1] ?? "0.3";
-  const interfaces: AgentInterface[] = [];
+  const interfaces: v10.AgentInterface[] = [];
   const add = (url: string, binding: string) => {
     if (url === "" || interfaces.some((i) => i.url === url && i.protocolBinding === binding)) return;
     interfaces.push({ $typeName: "lf.a2a.v1.AgentInterface", url, protocolBinding: binding || "JSONRPC", tenant: "", protocolVersion: version });
   };
   add(m.url, m.preferredTransport || "JSONRPC");
   for (const i of m.additionalInterfaces) add(i.url, i.transport);
-  const o: AgentCard = {
+  const o: v10.AgentCard = {
     $typeName: "lf.a2a.v1.AgentCard", name: m.name, description: m.description, supportedInterfaces: interfaces,
     provider: m.provider && agentProviderToNewer(m.provider), version: m.version,
     documentationUrl: m.documentationUrl || undefined,
@@ -264,22 +267,22 @@ function agentCardToNewer(m: OlderAgentCard): AgentCard {
   return o;
 }
 
-function agentProviderToOlder(m: AgentProvider): OlderAgentProvider {
+function agentProviderToOlder(m: v10.AgentProvider): v03.AgentProvider {
   return { $typeName: "a2a.v1.AgentProvider", url: m.url, organization: m.organization };
 }
 
-function agentProviderToNewer(m: OlderAgentProvider): AgentProvider {
+function agentProviderToNewer(m: v03.AgentProvider): v10.AgentProvider {
   return { $typeName: "lf.a2a.v1.AgentProvider", url: m.url, organization: m.organization };
 }
 
-function agentCapabilitiesToOlder(m: AgentCapabilities): OlderAgentCapabilities {
+function agentCapabilitiesToOlder(m: v10.AgentCapabilities): v03.AgentCapabilities {
   return {
     $typeName: "a2a.v1.AgentCapabilities", streaming: m.streaming ?? false,
     pushNotifications: m.pushNotifications ?? false, extensions: m.extensions.map((v) => agentExtensionToOlder(v)),
   };
 }
 
-function agentCapabilitiesToNewer(m: OlderAgentCapabilities): AgentCapabilities {
+function agentCapabilitiesToNewer(m: v03.AgentCapabilities): v10.AgentCapabilities {
   return {
     $typeName: "lf.a2a.v1.AgentCapabilities", streaming: m.streaming || undefined,
     pushNotifications: m.pushNotifications || undefined,
@@ -287,21 +290,21 @@ function agentCapabilitiesToNewer(m: OlderAgentCapabilities): AgentCapabilities 
   };
 }
 
-function agentExtensionToOlder(m: AgentExtension): OlderAgentExtension {
+function agentExtensionToOlder(m: v10.AgentExtension): v03.AgentExtension {
   return {
     $typeName: "a2a.v1.AgentExtension", uri: m.uri, description: m.description, required: m.required,
     params: m.params,
   };
 }
 
-function agentExtensionToNewer(m: OlderAgentExtension): AgentExtension {
+function agentExtensionToNewer(m: v03.AgentExtension): v10.AgentExtension {
   return {
     $typeName: "lf.a2a.v1.AgentExtension", uri: m.uri, description: m.description, required: m.required,
     params: m.params,
   };
 }
 
-function agentSkillToOlder(m: AgentSkill): OlderAgentSkill {
+function agentSkillToOlder(m: v10.AgentSkill): v03.AgentSkill {
   return {
     $typeName: "a2a.v1.AgentSkill", id: m.id, name: m.name, description: m.description, tags: m.tags.slice(),
     examples: m.examples.slice(), inputModes: m.inputModes.slice(), outputModes: m.outputModes.slice(),
@@ -309,7 +312,7 @@ function agentSkillToOlder(m: AgentSkill): OlderAgentSkill {
   };
 }
 
-function agentSkillToNewer(m: OlderAgentSkill): AgentSkill {
+function agentSkillToNewer(m: v03.AgentSkill): v10.AgentSkill {
   return {
     $typeName: "lf.a2a.v1.AgentSkill", id: m.id, name: m.name, description: m.description, tags: m.tags.slice(),
     examples: m.examples.slice(), inputModes: m.inputModes.slice(), outputModes: m.outputModes.slice(),
@@ -317,19 +320,19 @@ function agentSkillToNewer(m: OlderAgentSkill): AgentSkill {
   };
 }
 
-function agentCardSignatureToOlder(m: AgentCardSignature): OlderAgentCardSignature {
+function agentCardSignatureToOlder(m: v10.AgentCardSignature): v03.AgentCardSignature {
   return { $typeName: "a2a.v1.AgentCardSignature", protected: m.protected, signature: m.signature, header: m.header };
 }
 
-function agentCardSignatureToNewer(m: OlderAgentCardSignature): AgentCardSignature {
+function agentCardSignatureToNewer(m: v03.AgentCardSignature): v10.AgentCardSignature {
   return {
     $typeName: "lf.a2a.v1.AgentCardSignature", protected: m.protected, signature: m.signature, header: m.header,
   };
 }
 
 function taskPushNotificationConfigToOlder(
-  m: TaskPushNotificationConfig, a: At, lost: Loss[],
-): OlderTaskPushNotificationConfig {
+  m: v10.TaskPushNotificationConfig, a: At, lost: Loss[],
+): v03.TaskPushNotificationConfig {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   if (m.taskId.includes("/"))
     lose(lost, a, "task_id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
@@ -342,8 +345,8 @@ function taskPushNotificationConfigToOlder(
 }
 
 function taskPushNotificationConfigToNewer(
-  m: OlderTaskPushNotificationConfig, a: At, lost: Loss[],
-): TaskPushNotificationConfig {
+  m: v03.TaskPushNotificationConfig, a: At, lost: Loss[],
+): v10.TaskPushNotificationConfig {
   const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(m.name);
   const p = m.pushNotificationConfig;
   return {
@@ -353,29 +356,29 @@ function taskPushNotificationConfigToNewer(
   };
 }
 
-function stringListToOlder(m: StringList): OlderStringList {
+function stringListToOlder(m: v10.StringList): v03.StringList {
   return { $typeName: "a2a.v1.StringList", list: m.list.slice() };
 }
 
-function stringListToNewer(m: OlderStringList): StringList {
+function stringListToNewer(m: v03.StringList): v10.StringList {
   return { $typeName: "lf.a2a.v1.StringList", list: m.list.slice() };
 }
 
-function securityRequirementToOlder(m: SecurityRequirement): OlderSecurity {
+function securityRequirementToOlder(m: v10.SecurityRequirement): v03.Security {
   return {
     $typeName: "a2a.v1.Security",
     schemes: Object.fromEntries(Object.entries(m.schemes).map(([k, v]) => [k, stringListToOlder(v)])),
   };
 }
 
-function securityRequirementToNewer(m: OlderSecurity): SecurityRequirement {
+function securityRequirementToNewer(m: v03.Security): v10.SecurityRequirement {
   return {
     $typeName: "lf.a2a.v1.SecurityRequirement",
     schemes: Object.fromEntries(Object.entries(m.schemes).map(([k, v]) => [k, stringListToNewer(v)])),
   };
 }
 
-function securitySchemeToOlder(m: SecurityScheme, a: At, lost: Loss[]): OlderSecurityScheme {
+function securitySchemeToOlder(m: v10.SecurityScheme, a: At, lost: Loss[]): v03.SecurityScheme {
   return {
     $typeName: "a2a.v1.SecurityScheme",
     scheme:
@@ -388,7 +391,7 @@ function securitySchemeToOlder(m: SecurityScheme, a: At, lost: Loss[]): OlderSec
   };
 }
 
-function securitySchemeToNewer(m: OlderSecurityScheme): SecurityScheme {
+function securitySchemeToNewer(m: v03.SecurityScheme): v10.SecurityScheme {
   return {
     $typeName: "lf.a2a.v1.SecurityScheme",
     scheme:
@@ -401,66 +404,66 @@ function securitySchemeToNewer(m: OlderSecurityScheme): SecurityScheme {
   };
 }
 
-function apiKeySecuritySchemeToOlder(m: APIKeySecurityScheme): OlderAPIKeySecurityScheme {
+function apiKeySecuritySchemeToOlder(m: v10.APIKeySecurityScheme): v03.APIKeySecurityScheme {
   return { $typeName: "a2a.v1.APIKeySecurityScheme", description: m.description, location: m.location, name: m.name };
 }
 
-function apiKeySecuritySchemeToNewer(m: OlderAPIKeySecurityScheme): APIKeySecurityScheme {
+function apiKeySecuritySchemeToNewer(m: v03.APIKeySecurityScheme): v10.APIKeySecurityScheme {
   return {
     $typeName: "lf.a2a.v1.APIKeySecurityScheme", description: m.description, location: m.location, name: m.name,
   };
 }
 
-function httpAuthSecuritySchemeToOlder(m: HTTPAuthSecurityScheme): OlderHTTPAuthSecurityScheme {
+function httpAuthSecuritySchemeToOlder(m: v10.HTTPAuthSecurityScheme): v03.HTTPAuthSecurityScheme {
   return {
     $typeName: "a2a.v1.HTTPAuthSecurityScheme", description: m.description, scheme: m.scheme,
     bearerFormat: m.bearerFormat,
   };
 }
 
-function httpAuthSecuritySchemeToNewer(m: OlderHTTPAuthSecurityScheme): HTTPAuthSecurityScheme {
+function httpAuthSecuritySchemeToNewer(m: v03.HTTPAuthSecurityScheme): v10.HTTPAuthSecurityScheme {
   return {
     $typeName: "lf.a2a.v1.HTTPAuthSecurityScheme", description: m.description, scheme: m.scheme,
     bearerFormat: m.bearerFormat,
   };
 }
 
-function oAuth2SecuritySchemeToOlder(m: OAuth2SecurityScheme, a: At, lost: Loss[]): OlderOAuth2SecurityScheme {
+function oAuth2SecuritySchemeToOlder(m: v10.OAuth2SecurityScheme, a: At, lost: Loss[]): v03.OAuth2SecurityScheme {
   return {
     $typeName: "a2a.v1.OAuth2SecurityScheme", description: m.description,
     flows: m.flows && oAuthFlowsToOlder(m.flows, at(a, "flows"), lost), oauth2MetadataUrl: m.oauth2MetadataUrl,
   };
 }
 
-function oAuth2SecuritySchemeToNewer(m: OlderOAuth2SecurityScheme): OAuth2SecurityScheme {
+function oAuth2SecuritySchemeToNewer(m: v03.OAuth2SecurityScheme): v10.OAuth2SecurityScheme {
   return {
     $typeName: "lf.a2a.v1.OAuth2SecurityScheme", description: m.description,
     flows: m.flows && oAuthFlowsToNewer(m.flows), oauth2MetadataUrl: m.oauth2MetadataUrl,
   };
 }
 
-function openIdConnectSecuritySchemeToOlder(m: OpenIdConnectSecurityScheme): OlderOpenIdConnectSecurityScheme {
+function openIdConnectSecuritySchemeToOlder(m: v10.OpenIdConnectSecurityScheme): v03.OpenIdConnectSecurityScheme {
   return {
     $typeName: "a2a.v1.OpenIdConnectSecurityScheme", description: m.description, openIdConnectUrl: m.openIdConnectUrl,
   };
 }
 
-function openIdConnectSecuritySchemeToNewer(m: OlderOpenIdConnectSecurityScheme): OpenIdConnectSecurityScheme {
+function openIdConnectSecuritySchemeToNewer(m: v03.OpenIdConnectSecurityScheme): v10.OpenIdConnectSecurityScheme {
   return {
     $typeName: "lf.a2a.v1.OpenIdConnectSecurityScheme", description: m.description,
     openIdConnectUrl: m.openIdConnectUrl,
   };
 }
 
-function mutualTlsSecuritySchemeToOlder(m: MutualTlsSecurityScheme): OlderMutualTlsSecurityScheme {
+function mutualTlsSecuritySchemeToOlder(m: v10.MutualTlsSecurityScheme): v03.MutualTlsSecurityScheme {
   return { $typeName: "a2a.v1.MutualTlsSecurityScheme", description: m.description };
 }
 
-function mutualTlsSecuritySchemeToNewer(m: OlderMutualTlsSecurityScheme): MutualTlsSecurityScheme {
+function mutualTlsSecuritySchemeToNewer(m: v03.MutualTlsSecurityScheme): v10.MutualTlsSecurityScheme {
   return { $typeName: "lf.a2a.v1.MutualTlsSecurityScheme", description: m.description };
 }
 
-function oAuthFlowsToOlder(m: OAuthFlows, a: At, lost: Loss[]): OlderOAuthFlows {
+function oAuthFlowsToOlder(m: v10.OAuthFlows, a: At, lost: Loss[]): v03.OAuthFlows {
   if (m.flow.case === "deviceCode") lose(lost, a, "device_code", "v0.3 has no device-code flow");
   return {
     $typeName: "a2a.v1.OAuthFlows",
@@ -473,7 +476,7 @@ function oAuthFlowsToOlder(m: OAuthFlows, a: At, lost: Loss[]): OlderOAuthFlows 
   };
 }
 
-function oAuthFlowsToNewer(m: OlderOAuthFlows): OAuthFlows {
+function oAuthFlowsToNewer(m: v03.OAuthFlows): v10.OAuthFlows {
   return {
     $typeName: "lf.a2a.v1.OAuthFlows",
     flow:
@@ -486,8 +489,8 @@ function oAuthFlowsToNewer(m: OlderOAuthFlows): OAuthFlows {
 }
 
 function authorizationCodeOAuthFlowToOlder(
-  m: AuthorizationCodeOAuthFlow, a: At, lost: Loss[],
-): OlderAuthorizationCodeOAuthFlow {
+  m: v10.AuthorizationCodeOAuthFlow, a: At, lost: Loss[],
+): v03.AuthorizationCodeOAuthFlow {
   if (m.pkceRequired) lose(lost, a, "pkce_required", "v0.3 has no pkce_required");
   return {
     $typeName: "a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: m.authorizationUrl, tokenUrl: m.tokenUrl,
@@ -495,54 +498,54 @@ function authorizationCodeOAuthFlowToOlder(
   };
 }
 
-function authorizationCodeOAuthFlowToNewer(m: OlderAuthorizationCodeOAuthFlow): AuthorizationCodeOAuthFlow {
+function authorizationCodeOAuthFlowToNewer(m: v03.AuthorizationCodeOAuthFlow): v10.AuthorizationCodeOAuthFlow {
   return {
     $typeName: "lf.a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: m.authorizationUrl, tokenUrl: m.tokenUrl,
     refreshUrl: m.refreshUrl, scopes: { ...m.scopes }, pkceRequired: false,
   };
 }
 
-function clientCredentialsOAuthFlowToOlder(m: ClientCredentialsOAuthFlow): OlderClientCredentialsOAuthFlow {
+function clientCredentialsOAuthFlowToOlder(m: v10.ClientCredentialsOAuthFlow): v03.ClientCredentialsOAuthFlow {
   return {
     $typeName: "a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: m.tokenUrl, refreshUrl: m.refreshUrl,
     scopes: { ...m.scopes },
   };
 }
 
-function clientCredentialsOAuthFlowToNewer(m: OlderClientCredentialsOAuthFlow): ClientCredentialsOAuthFlow {
+function clientCredentialsOAuthFlowToNewer(m: v03.ClientCredentialsOAuthFlow): v10.ClientCredentialsOAuthFlow {
   return {
     $typeName: "lf.a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: m.tokenUrl, refreshUrl: m.refreshUrl,
     scopes: { ...m.scopes },
   };
 }
 
-function implicitOAuthFlowToOlder(m: ImplicitOAuthFlow): OlderImplicitOAuthFlow {
+function implicitOAuthFlowToOlder(m: v10.ImplicitOAuthFlow): v03.ImplicitOAuthFlow {
   return {
     $typeName: "a2a.v1.ImplicitOAuthFlow", authorizationUrl: m.authorizationUrl, refreshUrl: m.refreshUrl,
     scopes: { ...m.scopes },
   };
 }
 
-function implicitOAuthFlowToNewer(m: OlderImplicitOAuthFlow): ImplicitOAuthFlow {
+function implicitOAuthFlowToNewer(m: v03.ImplicitOAuthFlow): v10.ImplicitOAuthFlow {
   return {
     $typeName: "lf.a2a.v1.ImplicitOAuthFlow", authorizationUrl: m.authorizationUrl, refreshUrl: m.refreshUrl,
     scopes: { ...m.scopes },
   };
 }
 
-function passwordOAuthFlowToOlder(m: PasswordOAuthFlow): OlderPasswordOAuthFlow {
+function passwordOAuthFlowToOlder(m: v10.PasswordOAuthFlow): v03.PasswordOAuthFlow {
   return {
     $typeName: "a2a.v1.PasswordOAuthFlow", tokenUrl: m.tokenUrl, refreshUrl: m.refreshUrl, scopes: { ...m.scopes },
   };
 }
 
-function passwordOAuthFlowToNewer(m: OlderPasswordOAuthFlow): PasswordOAuthFlow {
+function passwordOAuthFlowToNewer(m: v03.PasswordOAuthFlow): v10.PasswordOAuthFlow {
   return {
     $typeName: "lf.a2a.v1.PasswordOAuthFlow", tokenUrl: m.tokenUrl, refreshUrl: m.refreshUrl, scopes: { ...m.scopes },
   };
 }
 
-function sendMessageRequestToOlder(m: SendMessageRequest, a: At, lost: Loss[]): OlderSendMessageRequest {
+function sendMessageRequestToOlder(m: v10.SendMessageRequest, a: At, lost: Loss[]): v03.SendMessageRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   return {
     $typeName: "a2a.v1.SendMessageRequest", request: m.message && messageToOlder(m.message, at(a, "message"), lost),
@@ -551,7 +554,7 @@ function sendMessageRequestToOlder(m: SendMessageRequest, a: At, lost: Loss[]): 
   };
 }
 
-function sendMessageRequestToNewer(m: OlderSendMessageRequest, a: At, lost: Loss[]): SendMessageRequest {
+function sendMessageRequestToNewer(m: v03.SendMessageRequest, a: At, lost: Loss[]): v10.SendMessageRequest {
   return {
     $typeName: "lf.a2a.v1.SendMessageRequest", tenant: "",
     message: m.request && messageToNewer(m.request, at(a, "request")),
@@ -560,7 +563,7 @@ function sendMessageRequestToNewer(m: OlderSendMessageRequest, a: At, lost: Loss
   };
 }
 
-function getTaskRequestToOlder(m: GetTaskRequest, a: At, lost: Loss[]): OlderGetTaskRequest {
+function getTaskRequestToOlder(m: v10.GetTaskRequest, a: At, lost: Loss[]): v03.GetTaskRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   if (m.id.includes("/"))
     lose(lost, a, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
@@ -569,7 +572,7 @@ function getTaskRequestToOlder(m: GetTaskRequest, a: At, lost: Loss[]): OlderGet
   return { $typeName: "a2a.v1.GetTaskRequest", name: `tasks/${m.id}`, historyLength: m.historyLength ?? 0 };
 }
 
-function getTaskRequestToNewer(m: OlderGetTaskRequest, a: At, lost: Loss[]): GetTaskRequest {
+function getTaskRequestToNewer(m: v03.GetTaskRequest, a: At, lost: Loss[]): v10.GetTaskRequest {
   const ids = /^tasks\/([^/]*)$/.exec(m.name);
   if (!ids) lose(lost, a, "name", `not a task name (tasks/{id}): ${m.name}`);
   return {
@@ -578,7 +581,7 @@ function getTaskRequestToNewer(m: OlderGetTaskRequest, a: At, lost: Loss[]): Get
   };
 }
 
-function cancelTaskRequestToOlder(m: CancelTaskRequest, a: At, lost: Loss[]): OlderCancelTaskRequest {
+function cancelTaskRequestToOlder(m: v10.CancelTaskRequest, a: At, lost: Loss[]): v03.CancelTaskRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   if (m.metadata !== undefined) lose(lost, a, "metadata", "the v0.3 proto CancelTaskRequest has no metadata");
   if (m.id.includes("/"))
@@ -586,15 +589,15 @@ function cancelTaskRequestToOlder(m: CancelTaskRequest, a: At, lost: Loss[]): Ol
   return { $typeName: "a2a.v1.CancelTaskRequest", name: `tasks/${m.id}` };
 }
 
-function cancelTaskRequestToNewer(m: OlderCancelTaskRequest, a: At, lost: Loss[]): CancelTaskRequest {
+function cancelTaskRequestToNewer(m: v03.CancelTaskRequest, a: At, lost: Loss[]): v10.CancelTaskRequest {
   const ids = /^tasks\/([^/]*)$/.exec(m.name);
   if (!ids) lose(lost, a, "name", `not a task name (tasks/{id}): ${m.name}`);
   return { $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: ids?.[1] ?? "" };
 }
 
 function getTaskPushNotificationConfigRequestToOlder(
-  m: GetTaskPushNotificationConfigRequest, a: At, lost: Loss[],
-): OlderGetTaskPushNotificationConfigRequest {
+  m: v10.GetTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+): v03.GetTaskPushNotificationConfigRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   if (m.taskId.includes("/"))
     lose(lost, a, "task_id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
@@ -607,8 +610,8 @@ function getTaskPushNotificationConfigRequestToOlder(
 }
 
 function getTaskPushNotificationConfigRequestToNewer(
-  m: OlderGetTaskPushNotificationConfigRequest, a: At, lost: Loss[],
-): GetTaskPushNotificationConfigRequest {
+  m: v03.GetTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+): v10.GetTaskPushNotificationConfigRequest {
   const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(m.name);
   if (!ids) lose(lost, a, "name", `not a push config name: ${m.name}`);
   return {
@@ -618,8 +621,8 @@ function getTaskPushNotificationConfigRequestToNewer(
 }
 
 function deleteTaskPushNotificationConfigRequestToOlder(
-  m: DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[],
-): OlderDeleteTaskPushNotificationConfigRequest {
+  m: v10.DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+): v03.DeleteTaskPushNotificationConfigRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   if (m.taskId.includes("/"))
     lose(lost, a, "task_id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
@@ -632,8 +635,8 @@ function deleteTaskPushNotificationConfigRequestToOlder(
 }
 
 function deleteTaskPushNotificationConfigRequestToNewer(
-  m: OlderDeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[],
-): DeleteTaskPushNotificationConfigRequest {
+  m: v03.DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+): v10.DeleteTaskPushNotificationConfigRequest {
   const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(m.name);
   if (!ids) lose(lost, a, "name", `not a push config name: ${m.name}`);
   return {
@@ -642,22 +645,26 @@ function deleteTaskPushNotificationConfigRequestToNewer(
   };
 }
 
-function subscribeToTaskRequestToOlder(m: SubscribeToTaskRequest, a: At, lost: Loss[]): OlderTaskSubscriptionRequest {
+function subscribeToTaskRequestToOlder(
+  m: v10.SubscribeToTaskRequest, a: At, lost: Loss[],
+): v03.TaskSubscriptionRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   if (m.id.includes("/"))
     lose(lost, a, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
   return { $typeName: "a2a.v1.TaskSubscriptionRequest", name: `tasks/${m.id}` };
 }
 
-function subscribeToTaskRequestToNewer(m: OlderTaskSubscriptionRequest, a: At, lost: Loss[]): SubscribeToTaskRequest {
+function subscribeToTaskRequestToNewer(
+  m: v03.TaskSubscriptionRequest, a: At, lost: Loss[],
+): v10.SubscribeToTaskRequest {
   const ids = /^tasks\/([^/]*)$/.exec(m.name);
   if (!ids) lose(lost, a, "name", `not a task name (tasks/{id}): ${m.name}`);
   return { $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: ids?.[1] ?? "" };
 }
 
 function listTaskPushNotificationConfigsRequestToOlder(
-  m: ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[],
-): OlderListTaskPushNotificationConfigRequest {
+  m: v10.ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[],
+): v03.ListTaskPushNotificationConfigRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   if (m.taskId.includes("/"))
     lose(lost, a, "task_id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
@@ -668,8 +675,8 @@ function listTaskPushNotificationConfigsRequestToOlder(
 }
 
 function listTaskPushNotificationConfigsRequestToNewer(
-  m: OlderListTaskPushNotificationConfigRequest, a: At, lost: Loss[],
-): ListTaskPushNotificationConfigsRequest {
+  m: v03.ListTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+): v10.ListTaskPushNotificationConfigsRequest {
   const ids = /^tasks\/([^/]*)$/.exec(m.parent);
   if (!ids) lose(lost, a, "parent", `not a task name: ${m.parent}`);
   return {
@@ -679,17 +686,17 @@ function listTaskPushNotificationConfigsRequestToNewer(
 }
 
 function getExtendedAgentCardRequestToOlder(
-  m: GetExtendedAgentCardRequest, a: At, lost: Loss[],
-): OlderGetAgentCardRequest {
+  m: v10.GetExtendedAgentCardRequest, a: At, lost: Loss[],
+): v03.GetAgentCardRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   return { $typeName: "a2a.v1.GetAgentCardRequest" };
 }
 
-function getExtendedAgentCardRequestToNewer(): GetExtendedAgentCardRequest {
+function getExtendedAgentCardRequestToNewer(): v10.GetExtendedAgentCardRequest {
   return { $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest", tenant: "" };
 }
 
-function sendMessageResponseToOlder(m: SendMessageResponse, a: At, lost: Loss[]): OlderSendMessageResponse {
+function sendMessageResponseToOlder(m: v10.SendMessageResponse, a: At, lost: Loss[]): v03.SendMessageResponse {
   return {
     $typeName: "a2a.v1.SendMessageResponse",
     payload:
@@ -699,7 +706,7 @@ function sendMessageResponseToOlder(m: SendMessageResponse, a: At, lost: Loss[])
   };
 }
 
-function sendMessageResponseToNewer(m: OlderSendMessageResponse, a: At): SendMessageResponse {
+function sendMessageResponseToNewer(m: v03.SendMessageResponse, a: At): v10.SendMessageResponse {
   return {
     $typeName: "lf.a2a.v1.SendMessageResponse",
     payload:
@@ -709,7 +716,7 @@ function sendMessageResponseToNewer(m: OlderSendMessageResponse, a: At): SendMes
   };
 }
 
-function streamResponseToOlder(m: StreamResponse, a: At, lost: Loss[]): OlderStreamResponse {
+function streamResponseToOlder(m: v10.StreamResponse, a: At, lost: Loss[]): v03.StreamResponse {
   return {
     $typeName: "a2a.v1.StreamResponse",
     payload:
@@ -721,7 +728,7 @@ function streamResponseToOlder(m: StreamResponse, a: At, lost: Loss[]): OlderStr
   };
 }
 
-function streamResponseToNewer(m: OlderStreamResponse, a: At): StreamResponse {
+function streamResponseToNewer(m: v03.StreamResponse, a: At): v10.StreamResponse {
   return {
     $typeName: "lf.a2a.v1.StreamResponse",
     payload:
@@ -734,8 +741,8 @@ function streamResponseToNewer(m: OlderStreamResponse, a: At): StreamResponse {
 }
 
 function listTaskPushNotificationConfigsResponseToOlder(
-  m: ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[],
-): OlderListTaskPushNotificationConfigResponse {
+  m: v10.ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[],
+): v03.ListTaskPushNotificationConfigResponse {
   return {
     $typeName: "a2a.v1.ListTaskPushNotificationConfigResponse",
     configs: eachTo(m.configs, at(a, "configs"), lost, taskPushNotificationConfigToOlder),
@@ -744,8 +751,8 @@ function listTaskPushNotificationConfigsResponseToOlder(
 }
 
 function listTaskPushNotificationConfigsResponseToNewer(
-  m: OlderListTaskPushNotificationConfigResponse, a: At, lost: Loss[],
-): ListTaskPushNotificationConfigsResponse {
+  m: v03.ListTaskPushNotificationConfigResponse, a: At, lost: Loss[],
+): v10.ListTaskPushNotificationConfigsResponse {
   return {
     $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse",
     configs: eachTo(m.configs, at(a, "configs"), lost, taskPushNotificationConfigToNewer),
@@ -758,10 +765,10 @@ function listTaskPushNotificationConfigsResponseToNewer(
  * message as config, the names from its ids.
  */
 function createTaskPushNotificationConfigRequestToOlder(
-  m: TaskPushNotificationConfig,
+  m: v10.TaskPushNotificationConfig,
   a: At,
   lost: Loss[],
-): OlderCreateTaskPushNotificationConfigRequest {
+): v03.CreateTaskPushNotificationConfigRequest {
   return {
     $typeName: "a2a.v1.CreateTaskPushNotificationConfigRequest",
     parent: `tasks/${m.taskId}`,
@@ -775,10 +782,10 @@ function createTaskPushNotificationConfigRequestToOlder(
  * config, its empty ids from the names.
  */
 function createTaskPushNotificationConfigRequestToNewer(
-  m: OlderCreateTaskPushNotificationConfigRequest,
+  m: v03.CreateTaskPushNotificationConfigRequest,
   a: At,
   lost: Loss[],
-): TaskPushNotificationConfig {
+): v10.TaskPushNotificationConfig {
   const o = m.config
     ? taskPushNotificationConfigToNewer(m.config, at(a, "config"), lost)
     : refused(a, "config", "a2a.v1.CreateTaskPushNotificationConfigRequest", "the request needs config");
@@ -787,51 +794,6 @@ function createTaskPushNotificationConfigRequestToNewer(
   if (o.id === "") o.id = m.configId;
   return o;
 }
-
-// The a2a.v1 messages, by names of their own.
-type OlderSendMessageConfiguration = SendMessageConfiguration$1;
-type OlderTask = Task$1;
-type OlderTaskStatus = TaskStatus$1;
-type OlderPart = Part$1;
-type OlderFilePart = FilePart;
-type OlderMessage = Message$1;
-type OlderArtifact = Artifact$1;
-type OlderTaskStatusUpdateEvent = TaskStatusUpdateEvent$1;
-type OlderTaskArtifactUpdateEvent = TaskArtifactUpdateEvent$1;
-type OlderAuthenticationInfo = AuthenticationInfo$1;
-type OlderAgentInterface = AgentInterface$1;
-type OlderAgentCard = AgentCard$1;
-type OlderAgentProvider = AgentProvider$1;
-type OlderAgentCapabilities = AgentCapabilities$1;
-type OlderAgentExtension = AgentExtension$1;
-type OlderAgentSkill = AgentSkill$1;
-type OlderAgentCardSignature = AgentCardSignature$1;
-type OlderTaskPushNotificationConfig = TaskPushNotificationConfig$1;
-type OlderStringList = StringList$1;
-type OlderSecurity = Security;
-type OlderSecurityScheme = SecurityScheme$1;
-type OlderAPIKeySecurityScheme = APIKeySecurityScheme$1;
-type OlderHTTPAuthSecurityScheme = HTTPAuthSecurityScheme$1;
-type OlderOAuth2SecurityScheme = OAuth2SecurityScheme$1;
-type OlderOpenIdConnectSecurityScheme = OpenIdConnectSecurityScheme$1;
-type OlderMutualTlsSecurityScheme = MutualTlsSecurityScheme$1;
-type OlderOAuthFlows = OAuthFlows$1;
-type OlderAuthorizationCodeOAuthFlow = AuthorizationCodeOAuthFlow$1;
-type OlderClientCredentialsOAuthFlow = ClientCredentialsOAuthFlow$1;
-type OlderImplicitOAuthFlow = ImplicitOAuthFlow$1;
-type OlderPasswordOAuthFlow = PasswordOAuthFlow$1;
-type OlderSendMessageRequest = SendMessageRequest$1;
-type OlderGetTaskRequest = GetTaskRequest$1;
-type OlderCancelTaskRequest = CancelTaskRequest$1;
-type OlderGetTaskPushNotificationConfigRequest = GetTaskPushNotificationConfigRequest$1;
-type OlderDeleteTaskPushNotificationConfigRequest = DeleteTaskPushNotificationConfigRequest$1;
-type OlderTaskSubscriptionRequest = TaskSubscriptionRequest;
-type OlderListTaskPushNotificationConfigRequest = ListTaskPushNotificationConfigRequest;
-type OlderGetAgentCardRequest = GetAgentCardRequest;
-type OlderSendMessageResponse = SendMessageResponse$1;
-type OlderStreamResponse = StreamResponse$1;
-type OlderListTaskPushNotificationConfigResponse = ListTaskPushNotificationConfigResponse;
-type OlderCreateTaskPushNotificationConfigRequest = CreateTaskPushNotificationConfigRequest;
 
 /**
  * Converts messages between a2a.v1 and lf.a2a.v1; losses are returned and never dropped silently.

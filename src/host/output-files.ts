@@ -10,11 +10,31 @@
  * module's own comment line and a blank line. They come before the imports.
  */
 import type { GeneratedFile, Schema, Target } from "@bufbuild/protoplugin";
+import { internals } from "./protoplugin-internals.js";
 
 export interface ModuleFiles {
   readonly target: Target;
   /** A new module `<name>` + the target's extension, from `protoFile`, opening with the comment's lines. */
   open(name: string, protoFile: string, ...comment: string[]): GeneratedFile;
+  /**
+   * A new module as `open` makes it, whose first lines import whole modules under a name
+   * (`import type * as v10 from "./v1.0.1/a2a_pb.js";`), which protoplugin's imports cannot: for a module that
+   * names many types of two files that share their names. Paths are from the output root, rewritten as
+   * protoplugin rewrites its own (import_extension, rewrite_imports) and made relative to the module.
+   */
+  openWithNamespaces(
+    name: string,
+    protoFile: string,
+    namespaces: readonly NamespaceImport[],
+    ...comment: string[]
+  ): GeneratedFile;
+}
+
+/** `import [type] * as <alias> from "<from>";` */
+export interface NamespaceImport {
+  readonly alias: string;
+  readonly from: string;
+  readonly typeOnly: boolean;
 }
 
 /** Every output of a run: modules per target, and text files (Markdown, JSON, YAML) that have no target. */
@@ -29,11 +49,14 @@ export interface OutputFiles {
 
 /** The outputs of a run over protoplugin's schema. */
 export function outputFiles(schema: Schema<object> & { prepareGenerate(target: Target): void }): OutputFiles {
+  const { rewriteImports, importExtension } = schema.options;
+  const importPath = (importer: string, from: string) =>
+    internals.makeImportPathRelative(importer, internals.rewriteImportPath(from, rewriteImports, importExtension));
   return {
     targets: schema.targets,
     modules(target) {
       schema.prepareGenerate(target);
-      return moduleFiles(schema, target);
+      return moduleFiles(schema, target, importPath);
     },
     text(name, content) {
       // Text does not depend on the target: written under the first, once.
@@ -43,21 +66,32 @@ export function outputFiles(schema: Schema<object> & { prepareGenerate(target: T
   };
 }
 
-function moduleFiles(schema: Schema<object>, target: Target): ModuleFiles {
+function moduleFiles(
+  schema: Schema<object>,
+  target: Target,
+  importPath: (importer: string, from: string) => string,
+): ModuleFiles {
   const ext = target === "dts" ? ".d.ts" : `.${target}`;
   const descriptor = (protoFile: string) => {
     const file = schema.allFiles.find((d) => d.proto.name === protoFile);
     if (file === undefined) throw new Error(`${protoFile}: not in the request`);
     return file;
   };
+  const open = (name: string, protoFile: string, namespaces: readonly NamespaceImport[], comment: string[]) => {
+    const f = schema.generateFile(`${name}${ext}`);
+    f.preamble(descriptor(protoFile));
+    for (const n of namespaces) {
+      const from = JSON.stringify(importPath(`./${name}.js`, n.from));
+      f.print(`import ${n.typeOnly ? "type " : ""}* as ${n.alias} from ${from};`);
+    }
+    if (namespaces.length > 0) f.print();
+    for (const line of comment) f.print(`// ${line}`);
+    f.print();
+    return f;
+  };
   return {
     target,
-    open(name, protoFile, ...comment) {
-      const f = schema.generateFile(`${name}${ext}`);
-      f.preamble(descriptor(protoFile));
-      for (const line of comment) f.print(`// ${line}`);
-      f.print();
-      return f;
-    },
+    open: (name, protoFile, ...comment) => open(name, protoFile, [], comment),
+    openWithNamespaces: (name, protoFile, namespaces, ...comment) => open(name, protoFile, namespaces, comment),
   };
 }

@@ -32,15 +32,24 @@ interface Internals {
   ): SchemaController<T>;
   runNodeJs(plugin: Plugin): void;
   isPluginOptionError(e: unknown): e is Error;
+  /** An import path as protoplugin rewrites it (rewrite_imports, import_extension). */
+  rewriteImportPath(
+    importPath: string,
+    rewriteImports: EcmaScriptPluginOptions["rewriteImports"],
+    importExtension: EcmaScriptPluginOptions["importExtension"],
+  ): string;
+  /** A path from the output root made relative to the importing module (both as `./dir/file.js`). */
+  makeImportPathRelative(importer: string, importPath: string): string;
 }
 
 const base = new URL("./", import.meta.resolve("@bufbuild/protoplugin"));
 const load = (file: string) => import(new URL(file, base).href) as Promise<Record<string, unknown>>;
-const [parameter, schema, runNode, error] = await Promise.all([
+const [parameter, schema, runNode, error, importPath] = await Promise.all([
   load("parameter.js"),
   load("schema.js"),
   load("run-node.js"),
   load("error.js"),
+  load("import-path.js"),
 ]);
 
 export const internals = {
@@ -48,6 +57,8 @@ export const internals = {
   createSchema: schema["createSchema"],
   runNodeJs: runNode["runNodeJs"],
   isPluginOptionError: error["isPluginOptionError"],
+  rewriteImportPath: importPath["rewriteImportPath"],
+  makeImportPathRelative: importPath["makeImportPathRelative"],
 } as Internals;
 
 for (const [name, fn] of Object.entries(internals)) {

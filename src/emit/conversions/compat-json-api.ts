@@ -11,7 +11,7 @@
 import type { DescMessage } from "@bufbuild/protobuf";
 import type { GeneratedFile, Printable, Target } from "@bufbuild/protoplugin";
 import { runtimeModule } from "../print/runtime-entries.js";
-import type { ShapeOf } from "../print/shape-imports.js";
+import type { NamespacedShape } from "../print/shape-imports.js";
 
 export interface CompatJsonApi {
   readonly older: string;
@@ -23,8 +23,8 @@ export interface CompatJsonApi {
   /** The converter (imported from the messages module), for the counterpart of a newer type. */
   readonly converter: Printable;
   readonly compatJsonModule: string;
-  /** The file's shape imports. */
-  readonly shape: ShapeOf;
+  /** A newer message's type, through the namespace import of its file. */
+  readonly shape: NamespacedShape;
 }
 
 /** One pair: its older type name, its newer message and the names of its two functions. */

@@ -32,7 +32,7 @@ import type { Resource } from "./compat-json-transforms.js";
 import { lowerFirstWord } from "../print/names.js";
 import { compatJsonModule, runtimeModule } from "../print/runtime-entries.js";
 import { paramNames } from "../print/unused-params.js";
-import { type ShapeOf, shapeImports } from "../print/shape-imports.js";
+import type { NamespacedShape } from "../print/shape-imports.js";
 
 /** The helpers the generated conversions call (packages/runtime/src/compat/compat-json.ts). */
 
@@ -61,8 +61,8 @@ export interface JsonEnv {
   /** Each pair by either of its type names. */
   readonly pairs: ReadonlyMap<string, Pair>;
   readonly enums: EnumTables;
-  /** The file's shape imports. */
-  readonly shape: ShapeOf;
+  /** A newer message's type, through the namespace import of its file. */
+  readonly shape: NamespacedShape;
 }
 
 /** What the module is written from: the conversion IR, the dialect and its rules, the direct conversions. */
@@ -71,9 +71,11 @@ export interface JsonSources {
   readonly dialect: JsonRpcDialect;
   readonly rules: DialectIr;
   readonly json: JsonIr;
+  /** A newer message's type, through the namespace import of its file. */
+  readonly shape: NamespacedShape;
 }
 
-export function createEnv(f: GeneratedFile, typed: boolean, { ir, dialect, rules, json }: JsonSources): JsonEnv {
+export function createEnv(f: GeneratedFile, typed: boolean, { ir, dialect, rules, json, shape }: JsonSources): JsonEnv {
   const { plan } = ir;
   const pairs = new Map<string, Pair>();
   for (const jp of json) {
@@ -83,7 +85,7 @@ export function createEnv(f: GeneratedFile, typed: boolean, { ir, dialect, rules
     pairs.set(d10.typeName, pair).set(d03.typeName, pair);
   }
   const enums = new EnumTables(dialect, typed);
-  return { f, typed, plan, dialect, rules, messages: ir.messages, pairs, enums, shape: shapeImports(f) };
+  return { f, typed, plan, dialect, rules, messages: ir.messages, pairs, enums, shape };
 }
 
 /** The part of the module's environment that knows the dialect's rules. */

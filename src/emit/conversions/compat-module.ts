@@ -19,6 +19,7 @@ import type { CompatPlan } from "../../compat/compat-plan.js";
 import { params, prose } from "../print/code-layout.js";
 import { printLiteral } from "../print/literal.js";
 import { emitProtoConversions } from "./compat-proto-module.js";
+import { namespacedShapes } from "../print/shape-imports.js";
 import type { ConversionIr } from "../../compat/conversion-ir.js";
 import type { ModuleFiles } from "../../host/output-files.js";
 import { protocolModule, runtimeModule, taskModule } from "../print/runtime-entries.js";
@@ -66,27 +67,27 @@ export function emitCompatModule(
   older: CompatSide,
   operations: readonly OperationPair[],
   ir: ConversionIr,
-  json?: Omit<CompatJsonInputs, "olderA2a" | "olderDefinition" | "converter" | "ir">,
+  json?: Omit<CompatJsonInputs, "olderA2a" | "olderDefinition" | "converter" | "ir" | "shape">,
 ): void {
   const { target } = files;
-  const open = (name: string, what: string) =>
-    files.open(
+  const open = (name: string, what: string, sides: readonly CompatSide[] = []) =>
+    files.openWithNamespaces(
       name,
       newer.file,
+      // Types only, so none in JavaScript.
+      target === "js" ? [] : sides.map((s) => ({ alias: namespaceOf(s), from: pbModule(s.file), typeOnly: true })),
       `${what} between ${plan.older} (${older.file}) and ${plan.newer} (${newer.file});`,
       "see a2a_compat.md for the field-by-field table.",
     );
-  emitMessages(open(MODULES.messages, "Conversions of the proto messages"), target, {
-    newer,
-    older,
-    ir,
-  });
-  const fj = json && open(MODULES.jsonrpc, "JSON-RPC (a2a.json) conversions");
+  const messages = open(MODULES.messages, "Conversions of the proto messages", [newer, older]);
+  emitMessages(messages, target, { newer, older, ir });
+  const fj = json && open(MODULES.jsonrpc, "JSON-RPC (a2a.json) conversions", [newer]);
   const table =
     json && fj
       ? emitCompatJson(fj, target, {
           ir,
           ...json,
+          shape: namespacedShapes(fj, new Map([[newer.file, namespaceOf(newer)]])),
           olderA2a: a2aModule(older.file),
           olderDefinition: older.definition,
           converter: fj.import("a2aCompat", `./${MODULES.messages}.js`),
@@ -115,11 +116,18 @@ function emitMessages(
     f.print(f.export("declare const", "a2aCompat"), ": ", f.import("Converter", runtimeModule, true), ";");
     return;
   }
-  emitProtoConversions(f, target, ir, [
-    f.import(fileDescName(newer.file), `./${newer.file.replace(/\.proto$/, "")}_pb.js`),
-    f.import(fileDescName(older.file), `./${older.file.replace(/\.proto$/, "")}_pb.js`),
+  const shape = namespacedShapes(f, new Map([newer, older].map((s) => [s.file, namespaceOf(s)])));
+  emitProtoConversions(f, target, ir, shape, [
+    f.import(fileDescName(newer.file), pbModule(newer.file)),
+    f.import(fileDescName(older.file), pbModule(older.file)),
   ]);
 }
+
+/** The name a version's messages module is imported under: `v10` for protocol 1.0. */
+const namespaceOf = (s: CompatSide) => `v${s.protocolVersion.replace(/\D/g, "")}`;
+
+/** The protobuf-es module of a proto file, from the output root. */
+const pbModule = (protoFile: string) => `./${protoFile.replace(/\.proto$/, "")}_pb.js`;
 
 /** What the API module passes on from the other two, so that `a2a_compat` alone serves every use. */
 function printReexports(c: ModuleCtx, json: boolean): void {

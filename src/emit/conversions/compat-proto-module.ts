@@ -12,7 +12,7 @@ import { packed } from "../print/code-layout.js";
 import { lit, tableName } from "./compat-proto-values.js";
 import { wrappedName, wrappedToNewer, wrappedToOlder, type WrappedPair } from "./compat-proto-wrapped.js";
 import { compatJsonModule, protocolModule, runtimeModule } from "../print/runtime-entries.js";
-import { shapeImports } from "../print/shape-imports.js";
+import type { NamespacedShape } from "../print/shape-imports.js";
 
 /** Helpers from the runtime's generated-code entry point; the others come from its main one. */
 const compatJsonHelpers = new Set(["at", "At", "eachTo", "lose", "valueJson", "valueOf"]);
@@ -31,24 +31,18 @@ export function emitProtoConversions(
   f: GeneratedFile,
   target: "ts" | "js",
   ir: ConversionIr,
+  /** A message's type, through the namespace import of its version's file. */
+  shape: NamespacedShape,
   descriptors: readonly Printable[],
 ): void {
   const { plan } = ir;
   const ts = target === "ts";
-  const olderTypes = new Map<string, DescMessage>();
-  const importShape = shapeImports(f);
   const rt = (name: string) =>
     f.import(
       name,
       compatJsonHelpers.has(name) ? compatJsonModule : userFacing.has(name) ? runtimeModule : protocolModule,
       runtimeTypes.has(name),
     );
-  const shape = (d: DescMessage): Printable => {
-    if (d.typeName.startsWith(plan.newer + ".")) return importShape(d);
-    const alias = `Older${d.name}`;
-    olderTypes.set(alias, d);
-    return alias;
-  };
   const env = { ts, ir, rt, shape };
   const written = ir.pairs.map((pair): Written => {
     const fns = ir.functions.get(pair)!;
@@ -77,12 +71,6 @@ export function emitProtoConversions(
       f.print();
       for (const line of lines) f.print(...line);
     }
-  }
-  if (ts) {
-    // After the functions, so that the newer messages, named first, keep their own names.
-    f.print();
-    f.print(`// The ${plan.older} messages, by names of their own.`);
-    for (const [alias, d] of olderTypes) f.print(`type ${alias} = `, importShape(d), ";");
   }
   printConverter(f, { ts, rt, plan, descriptors }, written, wrapped);
 }

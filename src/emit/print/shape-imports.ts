@@ -24,3 +24,19 @@ export function shapeImports(f: GeneratedFile): ShapeOf {
     return symbol;
   };
 }
+
+/** A message's type name as `<alias>.<Shape>`, through a namespace import of its file (see ModuleFiles). */
+export type NamespacedShape = (d: DescMessage) => string;
+
+/**
+ * The names of messages in the files imported under `aliases` (file name → alias): the shape's own exported
+ * name, after the alias, so that two files' messages of one name need no renaming.
+ */
+export function namespacedShapes(f: GeneratedFile, aliases: ReadonlyMap<string, string>): NamespacedShape {
+  return (d) => {
+    const alias = aliases.get(d.file.proto.name);
+    if (alias === undefined) throw new Error(`${d.typeName}: its file ${d.file.proto.name} is not imported whole`);
+    // The symbol is only named here, never printed, so protoplugin imports nothing for it.
+    return `${alias}.${f.importShape(d).name}`;
+  };
+}
