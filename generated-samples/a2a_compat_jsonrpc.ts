@@ -4,14 +4,13 @@
 // @generated from file v1.0.1/a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { At, CompatJsonTable } from "@protoc-gen-a2a/runtime/compat-json";
-import { at, base64, bool, bytes, each, eachKey, eachKeyOf, eachOf, eachTo, enumIn, enumOut, int32, invalid, isObject, lose, object, PART_LEFT_OUT, partKindOf, pathOf, preview, readOlderJson, refuse, refuseKind, resourceId, setKey, str, stringMap, stringMapJson, strings, struct, structJson, timestamp, timestampJson, valueJson, valueOf, writeOlderJson } from "@protoc-gen-a2a/runtime/compat-json";
 import type { Loss } from "@protoc-gen-a2a/runtime";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { a2aCompat } from "./a2a_compat_messages.js";
 
 import type * as v10 from "./v1.0.1/a2a_pb.js";
+import * as rt from "@protoc-gen-a2a/runtime/compat-json";
 
 // JSON-RPC (a2a.json) conversions between a2a.v1 (v0.3.0/a2a.proto) and lf.a2a.v1 (v1.0.1/a2a.proto);
 // see a2a_compat.md for the field-by-field table.
@@ -42,398 +41,401 @@ const ROLE_TO_JSON = {
   spelled: new Map<number, string>([[0, "agent"], [1, "user"], [2, "agent"]]),
 };
 
-function sendMessageConfigurationFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.SendMessageConfiguration {
-  const x = object(j, a, "a2a.v1.SendMessageConfiguration");
+function sendMessageConfigurationFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.SendMessageConfiguration {
+  const x = rt.object(j, a, "a2a.v1.SendMessageConfiguration");
   const m = ({
     $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: [], returnImmediately: false,
   } as v10.SendMessageConfiguration);
   let v: unknown;
   if ((v = x["acceptedOutputModes"]) != null)
-    m.acceptedOutputModes = strings(v, a, "acceptedOutputModes", "a2a.v1.SendMessageConfiguration.accepted_output_modes");
+    m.acceptedOutputModes = rt.strings(v, a, "acceptedOutputModes", "a2a.v1.SendMessageConfiguration.accepted_output_modes");
   if ((v = (x["pushNotificationConfig"] ?? x["pushNotification"])) != null) {
-    const p = object(v, a, "a2a.v1.PushNotificationConfig");
-    const pa = at(a, "pushNotificationConfig");
+    const p = rt.object(v, a, "a2a.v1.PushNotificationConfig");
+    const pa = rt.at(a, "pushNotificationConfig");
     for (const k in p) switch (k) {
       case "kind": case "id": case "url": case "token": case "authentication": break;
-      default: lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it");
+      default: rt.lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it");
     }
     const t = ({
       $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "",
     } as v10.TaskPushNotificationConfig);
-    if ((v = p["url"]) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") t.url = s; }
-    if ((v = p["token"]) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") t.token = s; }
-    if ((v = p["id"]) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.id"); if (s !== "") t.id = s; }
-    if ((v = p["authentication"]) != null) t.authentication = authenticationInfoFromOlderJson(v, at(pa, "authentication"), lost);
+    if ((v = p["url"]) != null) { const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") t.url = s; }
+    if ((v = p["token"]) != null) { const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") t.token = s; }
+    if ((v = p["id"]) != null) { const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.id"); if (s !== "") t.id = s; }
+    if ((v = p["authentication"]) != null) t.authentication = authenticationInfoFromOlderJson(v, rt.at(pa, "authentication"), lost);
     m.taskPushNotificationConfig = t;
   }
   if ((v = x["historyLength"]) != null) {
-    const n = int32(v, a, "a2a.v1.SendMessageConfiguration.history_length");
+    const n = rt.int32(v, a, "a2a.v1.SendMessageConfiguration.history_length");
     if (n !== 0) m.historyLength = n;
   }
-  m.returnImmediately = !((v = x["blocking"]) != null && bool(v, a, "a2a.v1.SendMessageConfiguration.blocking"));
+  m.returnImmediately = !((v = x["blocking"]) != null && rt.bool(v, a, "a2a.v1.SendMessageConfiguration.blocking"));
   for (const k in x) switch (k) {
     case "kind": case "acceptedOutputModes": case "pushNotificationConfig": case "pushNotification":
     case "historyLength": case "blocking": break;
-    default: lose(lost, a, k, "a2a.v1.SendMessageConfiguration has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.SendMessageConfiguration has no field for it");
   }
   return m;
 }
 
-function sendMessageConfigurationToOlderJson(m: v10.SendMessageConfiguration, a: At, lost: Loss[]): JsonObject {
+function sendMessageConfigurationToOlderJson(m: v10.SendMessageConfiguration, a: rt.At, lost: Loss[]): JsonObject {
   const o: JsonObject = { blocking: false };
   if (m.acceptedOutputModes.length > 0) o["acceptedOutputModes"] = m.acceptedOutputModes.slice();
   const t = m.taskPushNotificationConfig;
   if (t !== undefined) {
-    if (t.tenant) lose(lost, a, "task_push_notification_config.tenant", "v0.3 has no tenant");
+    if (t.tenant) rt.lose(lost, a, "task_push_notification_config.tenant", "v0.3 has no tenant");
     const p: JsonObject = {};
     if (t.id !== "") p["id"] = t.id;
     if (t.url !== "") p["url"] = t.url;
     if (t.token !== "") p["token"] = t.token;
-    if (t.authentication !== undefined) p["authentication"] = authenticationInfoToOlderJson(t.authentication, at(a, "authentication"), lost);
+    if (t.authentication !== undefined) p["authentication"] = authenticationInfoToOlderJson(t.authentication, rt.at(a, "authentication"), lost);
     o["pushNotificationConfig"] = p;
   }
   const historyLength = m.historyLength;
   if (historyLength === 0)
-    lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
+    rt.lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
   else if (historyLength !== undefined) { if (historyLength !== 0) o["historyLength"] = historyLength; }
   { const w = !m.returnImmediately; if (w) o["blocking"] = w; }
   return o;
 }
 
-function taskFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.Task {
-  const x = object(j, a, "a2a.v1.Task");
-  if (x["kind"] !== undefined && x["kind"] !== "task") refuseKind(pathOf(a), "a2a.v1.Task", x["kind"], "task");
+function taskFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.Task {
+  const x = rt.object(j, a, "a2a.v1.Task");
+  if (x["kind"] !== undefined && x["kind"] !== "task")
+    rt.refuseKind(rt.pathOf(a), "a2a.v1.Task", x["kind"], "task");
   const m = ({ $typeName: "lf.a2a.v1.Task", id: "", contextId: "", artifacts: [], history: [] } as v10.Task);
   let v: unknown;
-  if ((v = x["id"]) != null) m.id = str(v, a, "a2a.v1.Task.id");
-  if ((v = x["contextId"]) != null) m.contextId = str(v, a, "a2a.v1.Task.context_id");
-  if ((v = x["status"]) != null) m.status = taskStatusFromOlderJson(v, at(a, "status"), lost);
+  if ((v = x["id"]) != null) m.id = rt.str(v, a, "a2a.v1.Task.id");
+  if ((v = x["contextId"]) != null) m.contextId = rt.str(v, a, "a2a.v1.Task.context_id");
+  if ((v = x["status"]) != null) m.status = taskStatusFromOlderJson(v, rt.at(a, "status"), lost);
   if ((v = x["artifacts"]) != null)
-    m.artifacts = each(v, at(a, "artifacts"), "a2a.v1.Task.artifacts", lost, artifactFromOlderJson);
+    m.artifacts = rt.each(v, rt.at(a, "artifacts"), "a2a.v1.Task.artifacts", lost, artifactFromOlderJson);
   if ((v = x["history"]) != null)
-    m.history = each(v, at(a, "history"), "a2a.v1.Task.history", lost, messageFromOlderJson);
-  if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.Task.metadata");
+    m.history = rt.each(v, rt.at(a, "history"), "a2a.v1.Task.history", lost, messageFromOlderJson);
+  if ((v = x["metadata"]) != null) m.metadata = rt.struct(v, a, "a2a.v1.Task.metadata");
   for (const k in x) switch (k) {
     case "kind": case "id": case "contextId": case "status": case "artifacts": case "history":
     case "metadata": break;
-    default: lose(lost, a, k, "a2a.v1.Task has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.Task has no field for it");
   }
   return m;
 }
 
-function taskToOlderJson(m: v10.Task, a: At, lost: Loss[]): JsonObject {
+function taskToOlderJson(m: v10.Task, a: rt.At, lost: Loss[]): JsonObject {
   const o: JsonObject = { kind: "task", id: m.id, contextId: m.contextId, status: { state: "unknown" } };
-  if (m.status !== undefined) o["status"] = taskStatusToOlderJson(m.status, at(a, "status"), lost);
-  if (m.artifacts.length > 0) o["artifacts"] = eachTo(m.artifacts, at(a, "artifacts"), lost, artifactToOlderJson);
-  if (m.history.length > 0) o["history"] = eachTo(m.history, at(a, "history"), lost, messageToOlderJson);
-  if (m.metadata !== undefined) o["metadata"] = structJson(m.metadata);
+  if (m.status !== undefined) o["status"] = taskStatusToOlderJson(m.status, rt.at(a, "status"), lost);
+  if (m.artifacts.length > 0)
+    o["artifacts"] = rt.eachTo(m.artifacts, rt.at(a, "artifacts"), lost, artifactToOlderJson);
+  if (m.history.length > 0) o["history"] = rt.eachTo(m.history, rt.at(a, "history"), lost, messageToOlderJson);
+  if (m.metadata !== undefined) o["metadata"] = rt.structJson(m.metadata);
   return o;
 }
 
-function taskStatusFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.TaskStatus {
-  const x = object(j, a, "a2a.v1.TaskStatus");
+function taskStatusFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.TaskStatus {
+  const x = rt.object(j, a, "a2a.v1.TaskStatus");
   const m = ({ $typeName: "lf.a2a.v1.TaskStatus", state: 0 } as v10.TaskStatus);
   let v: unknown;
-  if ((v = x["message"]) != null) m.message = messageFromOlderJson(v, at(a, "message"), lost);
-  if ((v = x["timestamp"]) != null) m.timestamp = timestamp(v, a, "a2a.v1.TaskStatus.timestamp");
-  if ((v = x["state"]) != null) m.state = enumIn(TASK_STATE_FROM_JSON, v, a, "state", "a2a.v1.TaskStatus.state");
+  if ((v = x["message"]) != null) m.message = messageFromOlderJson(v, rt.at(a, "message"), lost);
+  if ((v = x["timestamp"]) != null) m.timestamp = rt.timestamp(v, a, "a2a.v1.TaskStatus.timestamp");
+  if ((v = x["state"]) != null) m.state = rt.enumIn(TASK_STATE_FROM_JSON, v, a, "state", "a2a.v1.TaskStatus.state");
   for (const k in x) switch (k) {
     case "kind": case "state": case "message": case "timestamp": break;
-    default: lose(lost, a, k, "a2a.v1.TaskStatus has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.TaskStatus has no field for it");
   }
   return m;
 }
 
-function taskStatusToOlderJson(m: v10.TaskStatus, a: At, lost: Loss[]): JsonObject {
+function taskStatusToOlderJson(m: v10.TaskStatus, a: rt.At, lost: Loss[]): JsonObject {
   const o: JsonObject = { state: "unknown" };
-  if (m.state !== 0) o["state"] = enumOut(TASK_STATE_TO_JSON, m.state, a, "state", lost);
-  if (m.message !== undefined) o["message"] = messageToOlderJson(m.message, at(a, "message"), lost);
-  if (m.timestamp !== undefined) o["timestamp"] = timestampJson(m.timestamp);
+  if (m.state !== 0) o["state"] = rt.enumOut(TASK_STATE_TO_JSON, m.state, a, "state", lost);
+  if (m.message !== undefined) o["message"] = messageToOlderJson(m.message, rt.at(a, "message"), lost);
+  if (m.timestamp !== undefined) o["timestamp"] = rt.timestampJson(m.timestamp);
   return o;
 }
 
-function partFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.Part {
-  const x = object(j, a, "a2a.v1.Part");
+function partFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.Part {
+  const x = rt.object(j, a, "a2a.v1.Part");
   const m = ({ $typeName: "lf.a2a.v1.Part", content: { case: undefined }, filename: "", mediaType: "" } as v10.Part);
   for (const k in x) switch (k) {
     case "kind": case "text": case "file": case "data": case "metadata": break;
-    default: lose(lost, a, k, "a2a.v1.Part has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.Part has no field for it");
   }
-  if (x["metadata"] != null) m.metadata = struct(x["metadata"], a, "a2a.json Part metadata");
+  if (x["metadata"] != null) m.metadata = rt.struct(x["metadata"], a, "a2a.json Part metadata");
   const file = x["file"];
-  const kind = partKindOf(x) ?? refuseKind(pathOf(a), "a2a.v1.Part", x["kind"], "text, file or data");
-  if (kind !== "file" && isObject(file) && file["name"] !== undefined)
-    lose(lost, a, "file.name", "a file name on a part that is not a file part has no place in v1.0");
-  if (kind === "text") m.content = { case: "text", value: str(x["text"], a, "a2a.v1.Part.text") };
+  const kind = rt.partKindOf(x) ?? rt.refuseKind(rt.pathOf(a), "a2a.v1.Part", x["kind"], "text, file or data");
+  if (kind !== "file" && rt.isObject(file) && file["name"] !== undefined)
+    rt.lose(lost, a, "file.name", "a file name on a part that is not a file part has no place in v1.0");
+  if (kind === "text") m.content = { case: "text", value: rt.str(x["text"], a, "a2a.v1.Part.text") };
   else if (kind === "file") {
-    const fa = at(a, "file");
-    const f = object(file, fa, "a2a.v1.FilePart");
+    const fa = rt.at(a, "file");
+    const f = rt.object(file, fa, "a2a.v1.FilePart");
     for (const k in f) switch (k) {
       case "uri": case "bytes": case "mimeType": case "name": break;
-      default: lose(lost, fa, k, "a2a.v1.FilePart has no field for it");
+      default: rt.lose(lost, fa, k, "a2a.v1.FilePart has no field for it");
     }
-    if (f["uri"] != null && f["bytes"] != null) invalid(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);
-    if (f["uri"] != null) m.content = { case: "url", value: str(f["uri"], fa, "a2a.v1.FilePart.file_with_uri") };
-    else if (f["bytes"] != null) m.content = { case: "raw", value: bytes(f["bytes"], fa, "a2a.v1.FilePart.file_with_bytes") };
-    else refuse(fa, "a2a.v1.FilePart", f, "a file needs uri or bytes");
-    if (f["mimeType"] != null) m.mediaType = str(f["mimeType"], fa, "a2a.v1.FilePart.mime_type");
-    if (f["name"] != null) m.filename = str(f["name"], fa, "a2a.json FileBase name");
-  } else m.content = { case: "data", value: valueOf(object(x["data"], a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data") };
+    if (f["uri"] != null && f["bytes"] != null) rt.invalid(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);
+    if (f["uri"] != null) m.content = { case: "url", value: rt.str(f["uri"], fa, "a2a.v1.FilePart.file_with_uri") };
+    else if (f["bytes"] != null) m.content = { case: "raw", value: rt.bytes(f["bytes"], fa, "a2a.v1.FilePart.file_with_bytes") };
+    else rt.refuse(fa, "a2a.v1.FilePart", f, "a file needs uri or bytes");
+    if (f["mimeType"] != null) m.mediaType = rt.str(f["mimeType"], fa, "a2a.v1.FilePart.mime_type");
+    if (f["name"] != null) m.filename = rt.str(f["name"], fa, "a2a.json FileBase name");
+  } else m.content = { case: "data", value: rt.valueOf(rt.object(x["data"], a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data") };
   return m;
 }
 
-function partToOlderJson(m: v10.Part, a: At, lost: Loss[]): JsonObject | undefined {
+function partToOlderJson(m: v10.Part, a: rt.At, lost: Loss[]): JsonObject | undefined {
   const content = m.content;
   let o: JsonObject;
   switch (content.case) {
     case "text":
-      if (m.mediaType) lose(lost, a, "media_type", "a v0.3 text part has no media type");
-      if (m.filename !== "") lose(lost, a, "filename", "a v0.3 text part has no file name");
+      if (m.mediaType) rt.lose(lost, a, "media_type", "a v0.3 text part has no media type");
+      if (m.filename !== "") rt.lose(lost, a, "filename", "a v0.3 text part has no file name");
       o = { kind: "text", text: content.value };
       break;
     case "url":
     case "raw": {
-      const f: JsonObject = content.case === "url" ? { uri: content.value } : { bytes: base64(content.value) };
+      const f: JsonObject = content.case === "url" ? { uri: content.value } : { bytes: rt.base64(content.value) };
       if (m.mediaType) f["mimeType"] = m.mediaType;
       if (m.filename !== "") f["name"] = m.filename;
       o = { kind: "file", file: f };
       break;
     }
     case "data": {
-      const v = valueJson(content.value);
-      const data = isObject(v) ? v : { value: v };
-      if (data !== v) lose(lost, a, "data", "a v0.3 data part holds an object; this value was wrapped as {value: …}");
-      if (m.mediaType) lose(lost, a, "media_type", "a v0.3 data part has no media type");
-      if (m.filename !== "") lose(lost, a, "filename", "a v0.3 data part has no file name");
+      const v = rt.valueJson(content.value);
+      const data = rt.isObject(v) ? v : { value: v };
+      if (data !== v) rt.lose(lost, a, "data", "a v0.3 data part holds an object; this value was wrapped as {value: …}");
+      if (m.mediaType) rt.lose(lost, a, "media_type", "a v0.3 data part has no media type");
+      if (m.filename !== "") rt.lose(lost, a, "filename", "a v0.3 data part has no file name");
       o = { kind: "data", data };
       break;
     }
     default:
-      lose(lost, a, "", PART_LEFT_OUT);
+      rt.lose(lost, a, "", rt.PART_LEFT_OUT);
       return undefined;
   }
-  if (m.metadata !== undefined) o["metadata"] = structJson(m.metadata);
+  if (m.metadata !== undefined) o["metadata"] = rt.structJson(m.metadata);
   return o;
 }
 
-function messageFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.Message {
-  const x = object(j, a, "a2a.v1.Message");
+function messageFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.Message {
+  const x = rt.object(j, a, "a2a.v1.Message");
   if (x["kind"] !== undefined && x["kind"] !== "message")
-    refuseKind(pathOf(a), "a2a.v1.Message", x["kind"], "message");
+    rt.refuseKind(rt.pathOf(a), "a2a.v1.Message", x["kind"], "message");
   const m = ({
     $typeName: "lf.a2a.v1.Message", messageId: "", contextId: "", taskId: "", role: 0, parts: [],
     extensions: [], referenceTaskIds: [],
   } as v10.Message);
   let v: unknown;
-  if ((v = x["messageId"]) != null) m.messageId = str(v, a, "a2a.v1.Message.message_id");
-  if ((v = x["contextId"]) != null) m.contextId = str(v, a, "a2a.v1.Message.context_id");
-  if ((v = x["taskId"]) != null) m.taskId = str(v, a, "a2a.v1.Message.task_id");
-  if ((v = x["role"]) != null) m.role = enumIn(ROLE_FROM_JSON, v, a, "role", "a2a.v1.Message.role");
+  if ((v = x["messageId"]) != null) m.messageId = rt.str(v, a, "a2a.v1.Message.message_id");
+  if ((v = x["contextId"]) != null) m.contextId = rt.str(v, a, "a2a.v1.Message.context_id");
+  if ((v = x["taskId"]) != null) m.taskId = rt.str(v, a, "a2a.v1.Message.task_id");
+  if ((v = x["role"]) != null) m.role = rt.enumIn(ROLE_FROM_JSON, v, a, "role", "a2a.v1.Message.role");
   if ((v = (x["parts"] ?? x["content"])) != null)
-    m.parts = each(v, at(a, "parts"), "a2a.v1.Message.content", lost, partFromOlderJson);
-  if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.Message.metadata");
-  if ((v = x["extensions"]) != null) m.extensions = strings(v, a, "extensions", "a2a.v1.Message.extensions");
+    m.parts = rt.each(v, rt.at(a, "parts"), "a2a.v1.Message.content", lost, partFromOlderJson);
+  if ((v = x["metadata"]) != null) m.metadata = rt.struct(v, a, "a2a.v1.Message.metadata");
+  if ((v = x["extensions"]) != null) m.extensions = rt.strings(v, a, "extensions", "a2a.v1.Message.extensions");
   if ((v = x["referenceTaskIds"]) != null)
-    m.referenceTaskIds = strings(v, a, "referenceTaskIds", "a2a.v1.Message referenceTaskIds");
+    m.referenceTaskIds = rt.strings(v, a, "referenceTaskIds", "a2a.v1.Message referenceTaskIds");
   for (const k in x) switch (k) {
     case "kind": case "referenceTaskIds": case "messageId": case "contextId": case "taskId":
     case "role": case "parts": case "content": case "metadata": case "extensions": break;
-    default: lose(lost, a, k, "a2a.v1.Message has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.Message has no field for it");
   }
   return m;
 }
 
-function messageToOlderJson(m: v10.Message, a: At, lost: Loss[]): JsonObject {
+function messageToOlderJson(m: v10.Message, a: rt.At, lost: Loss[]): JsonObject {
   const o: JsonObject = { kind: "message", messageId: m.messageId, role: "agent", parts: [] };
   if (m.contextId !== "") o["contextId"] = m.contextId;
   if (m.taskId !== "") o["taskId"] = m.taskId;
-  o["role"] = enumOut(ROLE_TO_JSON, m.role, a, "role", lost);
-  o["parts"] = eachOf(m.parts, at(a, "parts"), lost, partToOlderJson);
-  if (m.metadata !== undefined) o["metadata"] = structJson(m.metadata);
+  o["role"] = rt.enumOut(ROLE_TO_JSON, m.role, a, "role", lost);
+  o["parts"] = rt.eachOf(m.parts, rt.at(a, "parts"), lost, partToOlderJson);
+  if (m.metadata !== undefined) o["metadata"] = rt.structJson(m.metadata);
   if (m.extensions.length > 0) o["extensions"] = m.extensions.slice();
   if (m.referenceTaskIds.length > 0) o["referenceTaskIds"] = m.referenceTaskIds.slice();
   return o;
 }
 
-function artifactFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.Artifact {
-  const x = object(j, a, "a2a.v1.Artifact");
+function artifactFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.Artifact {
+  const x = rt.object(j, a, "a2a.v1.Artifact");
   const m = ({
     $typeName: "lf.a2a.v1.Artifact", artifactId: "", name: "", description: "", parts: [], extensions: [],
   } as v10.Artifact);
   let v: unknown;
-  if ((v = x["artifactId"]) != null) m.artifactId = str(v, a, "a2a.v1.Artifact.artifact_id");
-  if ((v = x["name"]) != null) m.name = str(v, a, "a2a.v1.Artifact.name");
-  if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.Artifact.description");
-  if ((v = x["parts"]) != null) m.parts = each(v, at(a, "parts"), "a2a.v1.Artifact.parts", lost, partFromOlderJson);
-  if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.Artifact.metadata");
-  if ((v = x["extensions"]) != null) m.extensions = strings(v, a, "extensions", "a2a.v1.Artifact.extensions");
+  if ((v = x["artifactId"]) != null) m.artifactId = rt.str(v, a, "a2a.v1.Artifact.artifact_id");
+  if ((v = x["name"]) != null) m.name = rt.str(v, a, "a2a.v1.Artifact.name");
+  if ((v = x["description"]) != null) m.description = rt.str(v, a, "a2a.v1.Artifact.description");
+  if ((v = x["parts"]) != null)
+    m.parts = rt.each(v, rt.at(a, "parts"), "a2a.v1.Artifact.parts", lost, partFromOlderJson);
+  if ((v = x["metadata"]) != null) m.metadata = rt.struct(v, a, "a2a.v1.Artifact.metadata");
+  if ((v = x["extensions"]) != null) m.extensions = rt.strings(v, a, "extensions", "a2a.v1.Artifact.extensions");
   for (const k in x) switch (k) {
     case "kind": case "artifactId": case "name": case "description": case "parts": case "metadata":
     case "extensions": break;
-    default: lose(lost, a, k, "a2a.v1.Artifact has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.Artifact has no field for it");
   }
   return m;
 }
 
-function artifactToOlderJson(m: v10.Artifact, a: At, lost: Loss[]): JsonObject {
+function artifactToOlderJson(m: v10.Artifact, a: rt.At, lost: Loss[]): JsonObject {
   const o: JsonObject = { artifactId: m.artifactId, parts: [] };
   if (m.name !== "") o["name"] = m.name;
   if (m.description !== "") o["description"] = m.description;
-  o["parts"] = eachOf(m.parts, at(a, "parts"), lost, partToOlderJson);
-  if (m.metadata !== undefined) o["metadata"] = structJson(m.metadata);
+  o["parts"] = rt.eachOf(m.parts, rt.at(a, "parts"), lost, partToOlderJson);
+  if (m.metadata !== undefined) o["metadata"] = rt.structJson(m.metadata);
   if (m.extensions.length > 0) o["extensions"] = m.extensions.slice();
   return o;
 }
 
-function taskStatusUpdateEventFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.TaskStatusUpdateEvent {
-  const x = object(j, a, "a2a.v1.TaskStatusUpdateEvent");
+function taskStatusUpdateEventFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.TaskStatusUpdateEvent {
+  const x = rt.object(j, a, "a2a.v1.TaskStatusUpdateEvent");
   if (x["kind"] !== undefined && x["kind"] !== "status-update")
-    refuseKind(pathOf(a), "a2a.v1.TaskStatusUpdateEvent", x["kind"], "status-update");
+    rt.refuseKind(rt.pathOf(a), "a2a.v1.TaskStatusUpdateEvent", x["kind"], "status-update");
   const m = ({ $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId: "", contextId: "" } as v10.TaskStatusUpdateEvent);
   let v: unknown;
-  if ((v = x["taskId"]) != null) m.taskId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.task_id");
-  if ((v = x["contextId"]) != null) m.contextId = str(v, a, "a2a.v1.TaskStatusUpdateEvent.context_id");
-  if ((v = x["status"]) != null) m.status = taskStatusFromOlderJson(v, at(a, "status"), lost);
-  if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.TaskStatusUpdateEvent.metadata");
-  if ((v = x["final"]) != null) bool(v, a, "a2a.v1.TaskStatusUpdateEvent.final");
+  if ((v = x["taskId"]) != null) m.taskId = rt.str(v, a, "a2a.v1.TaskStatusUpdateEvent.task_id");
+  if ((v = x["contextId"]) != null) m.contextId = rt.str(v, a, "a2a.v1.TaskStatusUpdateEvent.context_id");
+  if ((v = x["status"]) != null) m.status = taskStatusFromOlderJson(v, rt.at(a, "status"), lost);
+  if ((v = x["metadata"]) != null) m.metadata = rt.struct(v, a, "a2a.v1.TaskStatusUpdateEvent.metadata");
+  if ((v = x["final"]) != null) rt.bool(v, a, "a2a.v1.TaskStatusUpdateEvent.final");
   for (const k in x) switch (k) {
     case "kind": case "taskId": case "contextId": case "status": case "final": case "metadata": break;
-    default: lose(lost, a, k, "a2a.v1.TaskStatusUpdateEvent has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.TaskStatusUpdateEvent has no field for it");
   }
   return m;
 }
 
-function taskStatusUpdateEventToOlderJson(m: v10.TaskStatusUpdateEvent, a: At, lost: Loss[]): JsonObject {
+function taskStatusUpdateEventToOlderJson(m: v10.TaskStatusUpdateEvent, a: rt.At, lost: Loss[]): JsonObject {
   const o: JsonObject = {
     kind: "status-update", taskId: m.taskId, contextId: m.contextId, status: { state: "unknown" }, final: false,
   };
   const status = m.status;
   if (status !== undefined) {
-    o["status"] = taskStatusToOlderJson(status, at(a, "status"), lost);
+    o["status"] = taskStatusToOlderJson(status, rt.at(a, "status"), lost);
     if (
       status.state === 3 /* COMPLETED */ || status.state === 5 /* CANCELED */ ||
       status.state === 4 /* FAILED */ || status.state === 7 /* REJECTED */ ||
       status.state === 6 /* INPUT_REQUIRED */
     ) o["final"] = true;
   }
-  if (m.metadata !== undefined) o["metadata"] = structJson(m.metadata);
+  if (m.metadata !== undefined) o["metadata"] = rt.structJson(m.metadata);
   return o;
 }
 
-function taskArtifactUpdateEventFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.TaskArtifactUpdateEvent {
-  const x = object(j, a, "a2a.v1.TaskArtifactUpdateEvent");
+function taskArtifactUpdateEventFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.TaskArtifactUpdateEvent {
+  const x = rt.object(j, a, "a2a.v1.TaskArtifactUpdateEvent");
   if (x["kind"] !== undefined && x["kind"] !== "artifact-update")
-    refuseKind(pathOf(a), "a2a.v1.TaskArtifactUpdateEvent", x["kind"], "artifact-update");
+    rt.refuseKind(rt.pathOf(a), "a2a.v1.TaskArtifactUpdateEvent", x["kind"], "artifact-update");
   const m = ({
     $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent", taskId: "", contextId: "", append: false, lastChunk: false,
   } as v10.TaskArtifactUpdateEvent);
   let v: unknown;
-  if ((v = x["taskId"]) != null) m.taskId = str(v, a, "a2a.v1.TaskArtifactUpdateEvent.task_id");
-  if ((v = x["contextId"]) != null) m.contextId = str(v, a, "a2a.v1.TaskArtifactUpdateEvent.context_id");
-  if ((v = x["artifact"]) != null) m.artifact = artifactFromOlderJson(v, at(a, "artifact"), lost);
-  if ((v = x["append"]) != null) m.append = bool(v, a, "a2a.v1.TaskArtifactUpdateEvent.append");
-  if ((v = x["lastChunk"]) != null) m.lastChunk = bool(v, a, "a2a.v1.TaskArtifactUpdateEvent.last_chunk");
-  if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.TaskArtifactUpdateEvent.metadata");
+  if ((v = x["taskId"]) != null) m.taskId = rt.str(v, a, "a2a.v1.TaskArtifactUpdateEvent.task_id");
+  if ((v = x["contextId"]) != null) m.contextId = rt.str(v, a, "a2a.v1.TaskArtifactUpdateEvent.context_id");
+  if ((v = x["artifact"]) != null) m.artifact = artifactFromOlderJson(v, rt.at(a, "artifact"), lost);
+  if ((v = x["append"]) != null) m.append = rt.bool(v, a, "a2a.v1.TaskArtifactUpdateEvent.append");
+  if ((v = x["lastChunk"]) != null) m.lastChunk = rt.bool(v, a, "a2a.v1.TaskArtifactUpdateEvent.last_chunk");
+  if ((v = x["metadata"]) != null) m.metadata = rt.struct(v, a, "a2a.v1.TaskArtifactUpdateEvent.metadata");
   for (const k in x) switch (k) {
     case "kind": case "taskId": case "contextId": case "artifact": case "append": case "lastChunk":
     case "metadata": break;
-    default: lose(lost, a, k, "a2a.v1.TaskArtifactUpdateEvent has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.TaskArtifactUpdateEvent has no field for it");
   }
   return m;
 }
 
-function taskArtifactUpdateEventToOlderJson(m: v10.TaskArtifactUpdateEvent, a: At, lost: Loss[]): JsonObject {
+function taskArtifactUpdateEventToOlderJson(m: v10.TaskArtifactUpdateEvent, a: rt.At, lost: Loss[]): JsonObject {
   const o: JsonObject = { kind: "artifact-update", taskId: m.taskId, contextId: m.contextId };
-  if (m.artifact !== undefined) o["artifact"] = artifactToOlderJson(m.artifact, at(a, "artifact"), lost);
+  if (m.artifact !== undefined) o["artifact"] = artifactToOlderJson(m.artifact, rt.at(a, "artifact"), lost);
   if (m.append) o["append"] = m.append;
   if (m.lastChunk) o["lastChunk"] = m.lastChunk;
-  if (m.metadata !== undefined) o["metadata"] = structJson(m.metadata);
+  if (m.metadata !== undefined) o["metadata"] = rt.structJson(m.metadata);
   return o;
 }
 
-function authenticationInfoFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AuthenticationInfo {
-  const x = object(j, a, "a2a.v1.AuthenticationInfo");
+function authenticationInfoFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AuthenticationInfo {
+  const x = rt.object(j, a, "a2a.v1.AuthenticationInfo");
   const m = ({ $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: "", credentials: "" } as v10.AuthenticationInfo);
   let v: unknown;
-  if ((v = x["credentials"]) != null) m.credentials = str(v, a, "a2a.v1.AuthenticationInfo.credentials");
+  if ((v = x["credentials"]) != null) m.credentials = rt.str(v, a, "a2a.v1.AuthenticationInfo.credentials");
   if ((v = x["schemes"]) != null) {
-    const schemes = strings(v, a, "schemes", "a2a.v1.AuthenticationInfo.schemes");
+    const schemes = rt.strings(v, a, "schemes", "a2a.v1.AuthenticationInfo.schemes");
     if (schemes[0] !== undefined) m.scheme = schemes[0];
-    if (schemes.length > 1) lose(lost, a, "schemes", "v1.0 takes one scheme; dropped " + schemes.slice(1).join(", "));
+    if (schemes.length > 1) rt.lose(lost, a, "schemes", "v1.0 takes one scheme; dropped " + schemes.slice(1).join(", "));
   }
   for (const k in x) switch (k) {
     case "kind": case "schemes": case "credentials": break;
-    default: lose(lost, a, k, "a2a.v1.AuthenticationInfo has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.AuthenticationInfo has no field for it");
   }
   return m;
 }
 
-function authenticationInfoToOlderJson(m: v10.AuthenticationInfo, _a: At, _lost: Loss[]): JsonObject {
+function authenticationInfoToOlderJson(m: v10.AuthenticationInfo, _a: rt.At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { schemes: [] };
   if (m.scheme) o["schemes"] = [m.scheme];
   if (m.credentials !== "") o["credentials"] = m.credentials;
   return o;
 }
 
-function agentInterfaceFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AgentInterface {
-  const x = object(j, a, "a2a.v1.AgentInterface");
+function agentInterfaceFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AgentInterface {
+  const x = rt.object(j, a, "a2a.v1.AgentInterface");
   const m = ({
     $typeName: "lf.a2a.v1.AgentInterface", url: "", protocolBinding: "", tenant: "", protocolVersion: "",
   } as v10.AgentInterface);
   let v: unknown;
-  if ((v = x["url"]) != null) m.url = str(v, a, "a2a.v1.AgentInterface.url");
-  if ((v = x["transport"]) != null) m.protocolBinding = str(v, a, "a2a.v1.AgentInterface.transport");
+  if ((v = x["url"]) != null) m.url = rt.str(v, a, "a2a.v1.AgentInterface.url");
+  if ((v = x["transport"]) != null) m.protocolBinding = rt.str(v, a, "a2a.v1.AgentInterface.transport");
   for (const k in x) switch (k) {
     case "kind": case "url": case "transport": break;
-    default: lose(lost, a, k, "a2a.v1.AgentInterface has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.AgentInterface has no field for it");
   }
   return m;
 }
 
-function agentInterfaceToOlderJson(m: v10.AgentInterface, a: At, lost: Loss[]): JsonObject {
+function agentInterfaceToOlderJson(m: v10.AgentInterface, a: rt.At, lost: Loss[]): JsonObject {
   const o: JsonObject = { url: m.url, transport: m.protocolBinding };
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 interfaces have no tenant");
+  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 interfaces have no tenant");
   return o;
 }
 
-function agentCardFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AgentCard {
-  const x = object(j, a, "a2a.v1.AgentCard");
+function agentCardFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AgentCard {
+  const x = rt.object(j, a, "a2a.v1.AgentCard");
   const m = ({
     $typeName: "lf.a2a.v1.AgentCard", name: "", description: "", supportedInterfaces: [], version: "",
     securitySchemes: {}, securityRequirements: [], defaultInputModes: [], defaultOutputModes: [], skills: [],
     signatures: [],
   } as v10.AgentCard);
   let v: unknown;
-  if ((v = x["name"]) != null) m.name = str(v, a, "a2a.v1.AgentCard.name");
-  if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.AgentCard.description");
-  if ((v = x["provider"]) != null) m.provider = agentProviderFromOlderJson(v, at(a, "provider"), lost);
-  if ((v = x["version"]) != null) m.version = str(v, a, "a2a.v1.AgentCard.version");
+  if ((v = x["name"]) != null) m.name = rt.str(v, a, "a2a.v1.AgentCard.name");
+  if ((v = x["description"]) != null) m.description = rt.str(v, a, "a2a.v1.AgentCard.description");
+  if ((v = x["provider"]) != null) m.provider = agentProviderFromOlderJson(v, rt.at(a, "provider"), lost);
+  if ((v = x["version"]) != null) m.version = rt.str(v, a, "a2a.v1.AgentCard.version");
   if ((v = x["documentationUrl"]) != null) {
-    const w = str(v, a, "a2a.v1.AgentCard.documentation_url");
+    const w = rt.str(v, a, "a2a.v1.AgentCard.documentation_url");
     if (w !== "") m.documentationUrl = w;
   }
   if ((v = x["capabilities"]) != null)
-    m.capabilities = agentCapabilitiesFromOlderJson(v, at(a, "capabilities"), lost);
+    m.capabilities = agentCapabilitiesFromOlderJson(v, rt.at(a, "capabilities"), lost);
   if ((v = x["securitySchemes"]) != null)
-    m.securitySchemes = eachKey(v, at(a, "securitySchemes"), "a2a.v1.AgentCard.security_schemes", lost, securitySchemeFromOlderJson);
+    m.securitySchemes = rt.eachKey(v, rt.at(a, "securitySchemes"), "a2a.v1.AgentCard.security_schemes", lost, securitySchemeFromOlderJson);
   if ((v = x["security"]) != null)
-    m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentCard.security", lost, securityRequirementFromOlderJson);
+    m.securityRequirements = rt.each(v, rt.at(a, "security"), "a2a.v1.AgentCard.security", lost, securityRequirementFromOlderJson);
   if ((v = x["defaultInputModes"]) != null)
-    m.defaultInputModes = strings(v, a, "defaultInputModes", "a2a.v1.AgentCard.default_input_modes");
+    m.defaultInputModes = rt.strings(v, a, "defaultInputModes", "a2a.v1.AgentCard.default_input_modes");
   if ((v = x["defaultOutputModes"]) != null)
-    m.defaultOutputModes = strings(v, a, "defaultOutputModes", "a2a.v1.AgentCard.default_output_modes");
+    m.defaultOutputModes = rt.strings(v, a, "defaultOutputModes", "a2a.v1.AgentCard.default_output_modes");
   if ((v = x["skills"]) != null)
-    m.skills = each(v, at(a, "skills"), "a2a.v1.AgentCard.skills", lost, agentSkillFromOlderJson);
+    m.skills = rt.each(v, rt.at(a, "skills"), "a2a.v1.AgentCard.skills", lost, agentSkillFromOlderJson);
   if ((v = x["signatures"]) != null)
-    m.signatures = each(v, at(a, "signatures"), "a2a.v1.AgentCard.signatures", lost, agentCardSignatureFromOlderJson);
-  if ((v = x["iconUrl"]) != null) m.iconUrl = str(v, a, "a2a.v1.AgentCard iconUrl");
+    m.signatures = rt.each(v, rt.at(a, "signatures"), "a2a.v1.AgentCard.signatures", lost, agentCardSignatureFromOlderJson);
+  if ((v = x["iconUrl"]) != null) m.iconUrl = rt.str(v, a, "a2a.v1.AgentCard iconUrl");
   {
-    const version = /^(\d+\.\d+)/.exec((v = x["protocolVersion"]) != null ? str(v, a, "a2a.v1.AgentCard.protocol_version") : "")?.[1] ?? "0.3";
-    const cardUrl = (v = x["url"]) != null ? str(v, a, "a2a.v1.AgentCard.url") : "";
-    const preferred = (v = x["preferredTransport"]) != null ? str(v, a, "a2a.v1.AgentCard.preferred_transport") : "";
+    const version = /^(\d+\.\d+)/.exec((v = x["protocolVersion"]) != null ? rt.str(v, a, "a2a.v1.AgentCard.protocol_version") : "")?.[1] ?? "0.3";
+    const cardUrl = (v = x["url"]) != null ? rt.str(v, a, "a2a.v1.AgentCard.url") : "";
+    const preferred = (v = x["preferredTransport"]) != null ? rt.str(v, a, "a2a.v1.AgentCard.preferred_transport") : "";
     const offered: [string, string][] = [[cardUrl, preferred || "JSONRPC"]];
     if ((v = x["additionalInterfaces"]) != null)
-      for (const i of each(v, at(a, "additionalInterfaces"), "a2a.v1.AgentCard.additional_interfaces", lost, agentInterfaceFromOlderJson))
+      for (const i of rt.each(v, rt.at(a, "additionalInterfaces"), "a2a.v1.AgentCard.additional_interfaces", lost, agentInterfaceFromOlderJson))
         offered.push([i.url, i.protocolBinding]);
     for (const [url, binding] of offered) {
       const known = m.supportedInterfaces.some((i) => i.url === url && i.protocolBinding === binding);
@@ -447,7 +449,7 @@ function agentCardFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AgentCard 
       m.supportedInterfaces.push(i);
     }
   }
-  if ((v = x["supportsAuthenticatedExtendedCard"]) != null && bool(v, a, "a2a.v1.AgentCard.supports_authenticated_extended_card"))
+  if ((v = x["supportsAuthenticatedExtendedCard"]) != null && rt.bool(v, a, "a2a.v1.AgentCard.supports_authenticated_extended_card"))
     (m.capabilities ??= ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as v10.AgentCapabilities)).extendedAgentCard = true;
   for (const k in x) switch (k) {
     case "kind": case "iconUrl": case "protocolVersion": case "name": case "description": case "url":
@@ -455,12 +457,12 @@ function agentCardFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AgentCard 
     case "documentationUrl": case "capabilities": case "securitySchemes": case "security":
     case "defaultInputModes": case "defaultOutputModes": case "skills":
     case "supportsAuthenticatedExtendedCard": case "signatures": break;
-    default: lose(lost, a, k, "a2a.v1.AgentCard has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.AgentCard has no field for it");
   }
   return m;
 }
 
-function agentCardToOlderJson(m: v10.AgentCard, a: At, lost: Loss[]): JsonObject {
+function agentCardToOlderJson(m: v10.AgentCard, a: rt.At, lost: Loss[]): JsonObject {
   const o: JsonObject = {
     protocolVersion: "", name: m.name, description: m.description, url: "", version: m.version,
     capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [],
@@ -470,7 +472,7 @@ function agentCardToOlderJson(m: v10.AgentCard, a: At, lost: Loss[]): JsonObject
     const legacy = all.filter((i) => /^0\./.test(i.protocolVersion));
     const kept = legacy.length > 0 ? legacy : all;
     if (legacy.length === 0 && all.length > 0)
-      lose(lost, a, "supported_interfaces", "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak");
+      rt.lose(lost, a, "supported_interfaces", "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak");
     const first = kept[0];
     if (first !== undefined) {
       o["url"] = first.url;
@@ -480,234 +482,234 @@ function agentCardToOlderJson(m: v10.AgentCard, a: At, lost: Loss[]): JsonObject
     if (kept.length > 0) o["additionalInterfaces"] = kept.map((i) => ({ url: i.url, transport: i.protocolBinding }));
   }
   if (m.capabilities?.extendedAgentCard) o["supportsAuthenticatedExtendedCard"] = true;
-  if (m.provider !== undefined) o["provider"] = agentProviderToOlderJson(m.provider, at(a, "provider"), lost);
+  if (m.provider !== undefined) o["provider"] = agentProviderToOlderJson(m.provider, rt.at(a, "provider"), lost);
   if (m.documentationUrl !== undefined) if (m.documentationUrl !== "") o["documentationUrl"] = m.documentationUrl;
   if (m.capabilities !== undefined)
-    o["capabilities"] = agentCapabilitiesToOlderJson(m.capabilities, at(a, "capabilities"), lost);
+    o["capabilities"] = agentCapabilitiesToOlderJson(m.capabilities, rt.at(a, "capabilities"), lost);
   if (Object.keys(m.securitySchemes).length > 0)
-    o["securitySchemes"] = eachKeyOf(m.securitySchemes, at(a, "security_schemes"), lost, securitySchemeToOlderJson);
+    o["securitySchemes"] = rt.eachKeyOf(m.securitySchemes, rt.at(a, "security_schemes"), lost, securitySchemeToOlderJson);
   if (m.securityRequirements.length > 0)
-    o["security"] = eachTo(m.securityRequirements, at(a, "security_requirements"), lost, securityRequirementToOlderJson);
+    o["security"] = rt.eachTo(m.securityRequirements, rt.at(a, "security_requirements"), lost, securityRequirementToOlderJson);
   if (m.defaultInputModes.length > 0) o["defaultInputModes"] = m.defaultInputModes.slice();
   if (m.defaultOutputModes.length > 0) o["defaultOutputModes"] = m.defaultOutputModes.slice();
-  o["skills"] = eachTo(m.skills, at(a, "skills"), lost, agentSkillToOlderJson);
+  o["skills"] = rt.eachTo(m.skills, rt.at(a, "skills"), lost, agentSkillToOlderJson);
   if (m.signatures.length > 0)
-    o["signatures"] = eachTo(m.signatures, at(a, "signatures"), lost, agentCardSignatureToOlderJson);
+    o["signatures"] = rt.eachTo(m.signatures, rt.at(a, "signatures"), lost, agentCardSignatureToOlderJson);
   if (m.iconUrl !== undefined) o["iconUrl"] = m.iconUrl;
   return o;
 }
 
-function agentProviderFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AgentProvider {
-  const x = object(j, a, "a2a.v1.AgentProvider");
+function agentProviderFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AgentProvider {
+  const x = rt.object(j, a, "a2a.v1.AgentProvider");
   const m = ({ $typeName: "lf.a2a.v1.AgentProvider", url: "", organization: "" } as v10.AgentProvider);
   let v: unknown;
-  if ((v = x["url"]) != null) m.url = str(v, a, "a2a.v1.AgentProvider.url");
-  if ((v = x["organization"]) != null) m.organization = str(v, a, "a2a.v1.AgentProvider.organization");
+  if ((v = x["url"]) != null) m.url = rt.str(v, a, "a2a.v1.AgentProvider.url");
+  if ((v = x["organization"]) != null) m.organization = rt.str(v, a, "a2a.v1.AgentProvider.organization");
   for (const k in x) switch (k) {
     case "kind": case "url": case "organization": break;
-    default: lose(lost, a, k, "a2a.v1.AgentProvider has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.AgentProvider has no field for it");
   }
   return m;
 }
 
-function agentProviderToOlderJson(m: v10.AgentProvider, _a: At, _lost: Loss[]): JsonObject {
+function agentProviderToOlderJson(m: v10.AgentProvider, _a: rt.At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { url: m.url, organization: m.organization };
   return o;
 }
 
-function agentCapabilitiesFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AgentCapabilities {
-  const x = object(j, a, "a2a.v1.AgentCapabilities");
+function agentCapabilitiesFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AgentCapabilities {
+  const x = rt.object(j, a, "a2a.v1.AgentCapabilities");
   const m = ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as v10.AgentCapabilities);
   let v: unknown;
   if ((v = x["streaming"]) != null) {
-    const w = bool(v, a, "a2a.v1.AgentCapabilities.streaming");
+    const w = rt.bool(v, a, "a2a.v1.AgentCapabilities.streaming");
     if (w) m.streaming = w;
   }
   if ((v = x["pushNotifications"]) != null) {
-    const w = bool(v, a, "a2a.v1.AgentCapabilities.push_notifications");
+    const w = rt.bool(v, a, "a2a.v1.AgentCapabilities.push_notifications");
     if (w) m.pushNotifications = w;
   }
   if ((v = x["extensions"]) != null)
-    m.extensions = each(v, at(a, "extensions"), "a2a.v1.AgentCapabilities.extensions", lost, agentExtensionFromOlderJson);
+    m.extensions = rt.each(v, rt.at(a, "extensions"), "a2a.v1.AgentCapabilities.extensions", lost, agentExtensionFromOlderJson);
   for (const k in x) switch (k) {
     case "kind": case "streaming": case "pushNotifications": case "extensions": break;
-    default: lose(lost, a, k, "a2a.v1.AgentCapabilities has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.AgentCapabilities has no field for it");
   }
   return m;
 }
 
-function agentCapabilitiesToOlderJson(m: v10.AgentCapabilities, a: At, lost: Loss[]): JsonObject {
+function agentCapabilitiesToOlderJson(m: v10.AgentCapabilities, a: rt.At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.streaming !== undefined) if (m.streaming) o["streaming"] = m.streaming;
   if (m.pushNotifications !== undefined) if (m.pushNotifications) o["pushNotifications"] = m.pushNotifications;
   if (m.extensions.length > 0)
-    o["extensions"] = eachTo(m.extensions, at(a, "extensions"), lost, agentExtensionToOlderJson);
+    o["extensions"] = rt.eachTo(m.extensions, rt.at(a, "extensions"), lost, agentExtensionToOlderJson);
   return o;
 }
 
-function agentExtensionFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AgentExtension {
-  const x = object(j, a, "a2a.v1.AgentExtension");
+function agentExtensionFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AgentExtension {
+  const x = rt.object(j, a, "a2a.v1.AgentExtension");
   const m = ({ $typeName: "lf.a2a.v1.AgentExtension", uri: "", description: "", required: false } as v10.AgentExtension);
   let v: unknown;
-  if ((v = x["uri"]) != null) m.uri = str(v, a, "a2a.v1.AgentExtension.uri");
-  if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.AgentExtension.description");
-  if ((v = x["required"]) != null) m.required = bool(v, a, "a2a.v1.AgentExtension.required");
-  if ((v = x["params"]) != null) m.params = struct(v, a, "a2a.v1.AgentExtension.params");
+  if ((v = x["uri"]) != null) m.uri = rt.str(v, a, "a2a.v1.AgentExtension.uri");
+  if ((v = x["description"]) != null) m.description = rt.str(v, a, "a2a.v1.AgentExtension.description");
+  if ((v = x["required"]) != null) m.required = rt.bool(v, a, "a2a.v1.AgentExtension.required");
+  if ((v = x["params"]) != null) m.params = rt.struct(v, a, "a2a.v1.AgentExtension.params");
   for (const k in x) switch (k) {
     case "kind": case "uri": case "description": case "required": case "params": break;
-    default: lose(lost, a, k, "a2a.v1.AgentExtension has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.AgentExtension has no field for it");
   }
   return m;
 }
 
-function agentExtensionToOlderJson(m: v10.AgentExtension, _a: At, _lost: Loss[]): JsonObject {
+function agentExtensionToOlderJson(m: v10.AgentExtension, _a: rt.At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { uri: m.uri };
   if (m.description !== "") o["description"] = m.description;
   if (m.required) o["required"] = m.required;
-  if (m.params !== undefined) o["params"] = structJson(m.params);
+  if (m.params !== undefined) o["params"] = rt.structJson(m.params);
   return o;
 }
 
-function agentSkillFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AgentSkill {
-  const x = object(j, a, "a2a.v1.AgentSkill");
+function agentSkillFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AgentSkill {
+  const x = rt.object(j, a, "a2a.v1.AgentSkill");
   const m = ({
     $typeName: "lf.a2a.v1.AgentSkill", id: "", name: "", description: "", tags: [], examples: [],
     inputModes: [], outputModes: [], securityRequirements: [],
   } as v10.AgentSkill);
   let v: unknown;
-  if ((v = x["id"]) != null) m.id = str(v, a, "a2a.v1.AgentSkill.id");
-  if ((v = x["name"]) != null) m.name = str(v, a, "a2a.v1.AgentSkill.name");
-  if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.AgentSkill.description");
-  if ((v = x["tags"]) != null) m.tags = strings(v, a, "tags", "a2a.v1.AgentSkill.tags");
-  if ((v = x["examples"]) != null) m.examples = strings(v, a, "examples", "a2a.v1.AgentSkill.examples");
-  if ((v = x["inputModes"]) != null) m.inputModes = strings(v, a, "inputModes", "a2a.v1.AgentSkill.input_modes");
+  if ((v = x["id"]) != null) m.id = rt.str(v, a, "a2a.v1.AgentSkill.id");
+  if ((v = x["name"]) != null) m.name = rt.str(v, a, "a2a.v1.AgentSkill.name");
+  if ((v = x["description"]) != null) m.description = rt.str(v, a, "a2a.v1.AgentSkill.description");
+  if ((v = x["tags"]) != null) m.tags = rt.strings(v, a, "tags", "a2a.v1.AgentSkill.tags");
+  if ((v = x["examples"]) != null) m.examples = rt.strings(v, a, "examples", "a2a.v1.AgentSkill.examples");
+  if ((v = x["inputModes"]) != null) m.inputModes = rt.strings(v, a, "inputModes", "a2a.v1.AgentSkill.input_modes");
   if ((v = x["outputModes"]) != null)
-    m.outputModes = strings(v, a, "outputModes", "a2a.v1.AgentSkill.output_modes");
+    m.outputModes = rt.strings(v, a, "outputModes", "a2a.v1.AgentSkill.output_modes");
   if ((v = x["security"]) != null)
-    m.securityRequirements = each(v, at(a, "security"), "a2a.v1.AgentSkill.security", lost, securityRequirementFromOlderJson);
+    m.securityRequirements = rt.each(v, rt.at(a, "security"), "a2a.v1.AgentSkill.security", lost, securityRequirementFromOlderJson);
   for (const k in x) switch (k) {
     case "kind": case "id": case "name": case "description": case "tags": case "examples":
     case "inputModes": case "outputModes": case "security": break;
-    default: lose(lost, a, k, "a2a.v1.AgentSkill has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.AgentSkill has no field for it");
   }
   return m;
 }
 
-function agentSkillToOlderJson(m: v10.AgentSkill, a: At, lost: Loss[]): JsonObject {
+function agentSkillToOlderJson(m: v10.AgentSkill, a: rt.At, lost: Loss[]): JsonObject {
   const o: JsonObject = { id: m.id, name: m.name, description: m.description, tags: [] };
   if (m.tags.length > 0) o["tags"] = m.tags.slice();
   if (m.examples.length > 0) o["examples"] = m.examples.slice();
   if (m.inputModes.length > 0) o["inputModes"] = m.inputModes.slice();
   if (m.outputModes.length > 0) o["outputModes"] = m.outputModes.slice();
   if (m.securityRequirements.length > 0)
-    o["security"] = eachTo(m.securityRequirements, at(a, "security_requirements"), lost, securityRequirementToOlderJson);
+    o["security"] = rt.eachTo(m.securityRequirements, rt.at(a, "security_requirements"), lost, securityRequirementToOlderJson);
   return o;
 }
 
-function agentCardSignatureFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AgentCardSignature {
-  const x = object(j, a, "a2a.v1.AgentCardSignature");
+function agentCardSignatureFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AgentCardSignature {
+  const x = rt.object(j, a, "a2a.v1.AgentCardSignature");
   const m = ({ $typeName: "lf.a2a.v1.AgentCardSignature", protected: "", signature: "" } as v10.AgentCardSignature);
   let v: unknown;
-  if ((v = x["protected"]) != null) m.protected = str(v, a, "a2a.v1.AgentCardSignature.protected");
-  if ((v = x["signature"]) != null) m.signature = str(v, a, "a2a.v1.AgentCardSignature.signature");
-  if ((v = x["header"]) != null) m.header = struct(v, a, "a2a.v1.AgentCardSignature.header");
+  if ((v = x["protected"]) != null) m.protected = rt.str(v, a, "a2a.v1.AgentCardSignature.protected");
+  if ((v = x["signature"]) != null) m.signature = rt.str(v, a, "a2a.v1.AgentCardSignature.signature");
+  if ((v = x["header"]) != null) m.header = rt.struct(v, a, "a2a.v1.AgentCardSignature.header");
   for (const k in x) switch (k) {
     case "kind": case "protected": case "signature": case "header": break;
-    default: lose(lost, a, k, "a2a.v1.AgentCardSignature has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.AgentCardSignature has no field for it");
   }
   return m;
 }
 
-function agentCardSignatureToOlderJson(m: v10.AgentCardSignature, _a: At, _lost: Loss[]): JsonObject {
+function agentCardSignatureToOlderJson(m: v10.AgentCardSignature, _a: rt.At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { protected: m.protected, signature: m.signature };
-  if (m.header !== undefined) o["header"] = structJson(m.header);
+  if (m.header !== undefined) o["header"] = rt.structJson(m.header);
   return o;
 }
 
-function taskPushNotificationConfigFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.TaskPushNotificationConfig {
-  const x = object(j, a, "a2a.v1.TaskPushNotificationConfig");
+function taskPushNotificationConfigFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.TaskPushNotificationConfig {
+  const x = rt.object(j, a, "a2a.v1.TaskPushNotificationConfig");
   const m = ({
     $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "",
   } as v10.TaskPushNotificationConfig);
   let v: unknown;
-  m.taskId = resourceId(x["taskId"], a, "taskId", "a2a.v1.TaskPushNotificationConfig taskId");
-  m.id = resourceId(
-    isObject(x["pushNotificationConfig"]) ? x["pushNotificationConfig"]["id"] : undefined,
+  m.taskId = rt.resourceId(x["taskId"], a, "taskId", "a2a.v1.TaskPushNotificationConfig taskId");
+  m.id = rt.resourceId(
+    rt.isObject(x["pushNotificationConfig"]) ? x["pushNotificationConfig"]["id"] : undefined,
     a, "pushNotificationConfig.id", "a2a.v1.TaskPushNotificationConfig pushNotificationConfig.id",
   );
   if ((v = x["pushNotificationConfig"]) != null) {
-    const pa = at(a, "pushNotificationConfig");
-    const p = object(v, pa, "a2a.v1.PushNotificationConfig");
+    const pa = rt.at(a, "pushNotificationConfig");
+    const p = rt.object(v, pa, "a2a.v1.PushNotificationConfig");
     for (const k in p) switch (k) {
       case "kind": case "id": case "url": case "token": case "authentication": break;
-      default: lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it");
+      default: rt.lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it");
     }
-    if ((v = p["url"]) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") m.url = s; }
-    if ((v = p["token"]) != null) { const s = str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") m.token = s; }
+    if ((v = p["url"]) != null) { const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") m.url = s; }
+    if ((v = p["token"]) != null) { const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") m.token = s; }
     if ((v = p["id"]) != null) {
-      const s = str(v, pa, "a2a.v1.PushNotificationConfig.id");
+      const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.id");
       if (s !== "" && m.id === "") m.id = s;
     }
-    if ((v = p["authentication"]) != null) m.authentication = authenticationInfoFromOlderJson(v, at(pa, "authentication"), lost);
+    if ((v = p["authentication"]) != null) m.authentication = authenticationInfoFromOlderJson(v, rt.at(pa, "authentication"), lost);
   }
   for (const k in x) switch (k) {
     case "kind": case "taskId": case "pushNotificationConfig": break;
-    default: lose(lost, a, k, "a2a.v1.TaskPushNotificationConfig has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.TaskPushNotificationConfig has no field for it");
   }
   return m;
 }
 
-function taskPushNotificationConfigToOlderJson(m: v10.TaskPushNotificationConfig, a: At, lost: Loss[]): JsonObject {
+function taskPushNotificationConfigToOlderJson(m: v10.TaskPushNotificationConfig, a: rt.At, lost: Loss[]): JsonObject {
   const o: JsonObject = { taskId: "", pushNotificationConfig: {} };
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 has no tenant");
   o["taskId"] = m.taskId;
   {
     const p: JsonObject = { id: m.id };
     if (m.url !== "") p["url"] = m.url;
     if (m.token !== "") p["token"] = m.token;
-    if (m.authentication !== undefined) p["authentication"] = authenticationInfoToOlderJson(m.authentication, at(a, "authentication"), lost);
+    if (m.authentication !== undefined) p["authentication"] = authenticationInfoToOlderJson(m.authentication, rt.at(a, "authentication"), lost);
     o["pushNotificationConfig"] = p;
   }
   return o;
 }
 
-function stringListFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.StringList {
-  const x = object(j, a, "a2a.v1.StringList");
+function stringListFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.StringList {
+  const x = rt.object(j, a, "a2a.v1.StringList");
   const m = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as v10.StringList);
   let v: unknown;
-  if ((v = x["list"]) != null) m.list = strings(v, a, "list", "a2a.v1.StringList.list");
+  if ((v = x["list"]) != null) m.list = rt.strings(v, a, "list", "a2a.v1.StringList.list");
   for (const k in x) switch (k) {
     case "kind": case "list": break;
-    default: lose(lost, a, k, "a2a.v1.StringList has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.StringList has no field for it");
   }
   return m;
 }
 
-function stringListToOlderJson(m: v10.StringList, _a: At, _lost: Loss[]): JsonObject {
+function stringListToOlderJson(m: v10.StringList, _a: rt.At, _lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.list.length > 0) o["list"] = m.list.slice();
   return o;
 }
 
-function securityRequirementFromOlderJson(j: unknown, a: At, _lost: Loss[]): v10.SecurityRequirement {
-  const x = object(j, a, "a2a.v1.Security");
+function securityRequirementFromOlderJson(j: unknown, a: rt.At, _lost: Loss[]): v10.SecurityRequirement {
+  const x = rt.object(j, a, "a2a.v1.Security");
   const m = ({ $typeName: "lf.a2a.v1.SecurityRequirement", schemes: {} } as v10.SecurityRequirement);
   for (const k of Object.keys(x)) {
     const list = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as v10.StringList);
-    list.list = strings(x[k], a, k, "a2a.v1.Security.schemes");
-    setKey(m.schemes, k, list);
+    list.list = rt.strings(x[k], a, k, "a2a.v1.Security.schemes");
+    rt.setKey(m.schemes, k, list);
   }
   return m;
 }
 
-function securityRequirementToOlderJson(m: v10.SecurityRequirement, _a: At, _lost: Loss[]): JsonObject {
+function securityRequirementToOlderJson(m: v10.SecurityRequirement, _a: rt.At, _lost: Loss[]): JsonObject {
   const o: JsonObject = {};
-  for (const k of Object.keys(m.schemes)) setKey(o, k, m.schemes[k]!.list.slice());
+  for (const k of Object.keys(m.schemes)) rt.setKey(o, k, m.schemes[k]!.list.slice());
   return o;
 }
 
-function securitySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.SecurityScheme {
-  const { type, ...rest } = object(j, a, "a2a.v1.SecurityScheme");
+function securitySchemeFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.SecurityScheme {
+  const { type, ...rest } = rt.object(j, a, "a2a.v1.SecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.SecurityScheme", scheme: { case: undefined } } as v10.SecurityScheme);
   switch (type) {
     case "apiKey":
@@ -725,495 +727,502 @@ function securitySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.Secur
     case "mutualTLS":
       m.scheme = { case: "mtlsSecurityScheme", value: mutualTlsSecuritySchemeFromOlderJson(rest, a, lost) };
       break;
-    default: lose(lost, a, "type", "unknown a2a.v1.SecurityScheme type " + preview(type));
+    default: rt.lose(lost, a, "type", "unknown a2a.v1.SecurityScheme type " + rt.preview(type));
   }
   return m;
 }
 
-function securitySchemeToOlderJson(m: v10.SecurityScheme, a: At, lost: Loss[]): JsonObject {
+function securitySchemeToOlderJson(m: v10.SecurityScheme, a: rt.At, lost: Loss[]): JsonObject {
   switch (m.scheme.case) {
     case "apiKeySecurityScheme":
-      return { type: "apiKey", ...apiKeySecuritySchemeToOlderJson(m.scheme.value, at(a, "api_key_security_scheme"), lost) };
+      return { type: "apiKey", ...apiKeySecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "api_key_security_scheme"), lost) };
     case "httpAuthSecurityScheme":
-      return { type: "http", ...httpAuthSecuritySchemeToOlderJson(m.scheme.value, at(a, "http_auth_security_scheme"), lost) };
+      return { type: "http", ...httpAuthSecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "http_auth_security_scheme"), lost) };
     case "oauth2SecurityScheme":
-      return { type: "oauth2", ...oAuth2SecuritySchemeToOlderJson(m.scheme.value, at(a, "oauth2_security_scheme"), lost) };
+      return { type: "oauth2", ...oAuth2SecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "oauth2_security_scheme"), lost) };
     case "openIdConnectSecurityScheme":
-      return { type: "openIdConnect", ...openIdConnectSecuritySchemeToOlderJson(m.scheme.value, at(a, "open_id_connect_security_scheme"), lost) };
+      return { type: "openIdConnect", ...openIdConnectSecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "open_id_connect_security_scheme"), lost) };
     case "mtlsSecurityScheme":
-      return { type: "mutualTLS", ...mutualTlsSecuritySchemeToOlderJson(m.scheme.value, at(a, "mtls_security_scheme"), lost) };
+      return { type: "mutualTLS", ...mutualTlsSecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "mtls_security_scheme"), lost) };
   }
-  lose(lost, a, "scheme", "a2a.v1.SecurityScheme sets none of scheme; a2a.json has no form for it");
+  rt.lose(lost, a, "scheme", "a2a.v1.SecurityScheme sets none of scheme; a2a.json has no form for it");
   return {};
 }
 
-function apiKeySecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.APIKeySecurityScheme {
-  const x = object(j, a, "a2a.v1.APIKeySecurityScheme");
+function apiKeySecuritySchemeFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.APIKeySecurityScheme {
+  const x = rt.object(j, a, "a2a.v1.APIKeySecurityScheme");
   const m = ({
     $typeName: "lf.a2a.v1.APIKeySecurityScheme", description: "", location: "", name: "",
   } as v10.APIKeySecurityScheme);
   let v: unknown;
-  if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.APIKeySecurityScheme.description");
-  if ((v = (x["in"] ?? x["location"])) != null) m.location = str(v, a, "a2a.v1.APIKeySecurityScheme.location");
-  if ((v = x["name"]) != null) m.name = str(v, a, "a2a.v1.APIKeySecurityScheme.name");
+  if ((v = x["description"]) != null) m.description = rt.str(v, a, "a2a.v1.APIKeySecurityScheme.description");
+  if ((v = (x["in"] ?? x["location"])) != null) m.location = rt.str(v, a, "a2a.v1.APIKeySecurityScheme.location");
+  if ((v = x["name"]) != null) m.name = rt.str(v, a, "a2a.v1.APIKeySecurityScheme.name");
   for (const k in x) switch (k) {
     case "kind": case "description": case "in": case "location": case "name": break;
-    default: lose(lost, a, k, "a2a.v1.APIKeySecurityScheme has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.APIKeySecurityScheme has no field for it");
   }
   return m;
 }
 
-function apiKeySecuritySchemeToOlderJson(m: v10.APIKeySecurityScheme, _a: At, _lost: Loss[]): JsonObject {
+function apiKeySecuritySchemeToOlderJson(m: v10.APIKeySecurityScheme, _a: rt.At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { in: m.location, name: m.name };
   if (m.description !== "") o["description"] = m.description;
   return o;
 }
 
-function httpAuthSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.HTTPAuthSecurityScheme {
-  const x = object(j, a, "a2a.v1.HTTPAuthSecurityScheme");
+function httpAuthSecuritySchemeFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.HTTPAuthSecurityScheme {
+  const x = rt.object(j, a, "a2a.v1.HTTPAuthSecurityScheme");
   const m = ({
     $typeName: "lf.a2a.v1.HTTPAuthSecurityScheme", description: "", scheme: "", bearerFormat: "",
   } as v10.HTTPAuthSecurityScheme);
   let v: unknown;
-  if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.description");
-  if ((v = x["scheme"]) != null) m.scheme = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.scheme");
-  if ((v = x["bearerFormat"]) != null) m.bearerFormat = str(v, a, "a2a.v1.HTTPAuthSecurityScheme.bearer_format");
+  if ((v = x["description"]) != null) m.description = rt.str(v, a, "a2a.v1.HTTPAuthSecurityScheme.description");
+  if ((v = x["scheme"]) != null) m.scheme = rt.str(v, a, "a2a.v1.HTTPAuthSecurityScheme.scheme");
+  if ((v = x["bearerFormat"]) != null) m.bearerFormat = rt.str(v, a, "a2a.v1.HTTPAuthSecurityScheme.bearer_format");
   for (const k in x) switch (k) {
     case "kind": case "description": case "scheme": case "bearerFormat": break;
-    default: lose(lost, a, k, "a2a.v1.HTTPAuthSecurityScheme has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.HTTPAuthSecurityScheme has no field for it");
   }
   return m;
 }
 
-function httpAuthSecuritySchemeToOlderJson(m: v10.HTTPAuthSecurityScheme, _a: At, _lost: Loss[]): JsonObject {
+function httpAuthSecuritySchemeToOlderJson(m: v10.HTTPAuthSecurityScheme, _a: rt.At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { scheme: m.scheme };
   if (m.description !== "") o["description"] = m.description;
   if (m.bearerFormat !== "") o["bearerFormat"] = m.bearerFormat;
   return o;
 }
 
-function oAuth2SecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.OAuth2SecurityScheme {
-  const x = object(j, a, "a2a.v1.OAuth2SecurityScheme");
+function oAuth2SecuritySchemeFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.OAuth2SecurityScheme {
+  const x = rt.object(j, a, "a2a.v1.OAuth2SecurityScheme");
   const m = ({
     $typeName: "lf.a2a.v1.OAuth2SecurityScheme", description: "", oauth2MetadataUrl: "",
   } as v10.OAuth2SecurityScheme);
   let v: unknown;
-  if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.OAuth2SecurityScheme.description");
-  if ((v = x["flows"]) != null) m.flows = oAuthFlowsFromOlderJson(v, at(a, "flows"), lost);
+  if ((v = x["description"]) != null) m.description = rt.str(v, a, "a2a.v1.OAuth2SecurityScheme.description");
+  if ((v = x["flows"]) != null) m.flows = oAuthFlowsFromOlderJson(v, rt.at(a, "flows"), lost);
   if ((v = x["oauth2MetadataUrl"]) != null)
-    m.oauth2MetadataUrl = str(v, a, "a2a.v1.OAuth2SecurityScheme.oauth2_metadata_url");
+    m.oauth2MetadataUrl = rt.str(v, a, "a2a.v1.OAuth2SecurityScheme.oauth2_metadata_url");
   for (const k in x) switch (k) {
     case "kind": case "description": case "flows": case "oauth2MetadataUrl": break;
-    default: lose(lost, a, k, "a2a.v1.OAuth2SecurityScheme has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.OAuth2SecurityScheme has no field for it");
   }
   return m;
 }
 
-function oAuth2SecuritySchemeToOlderJson(m: v10.OAuth2SecurityScheme, a: At, lost: Loss[]): JsonObject {
+function oAuth2SecuritySchemeToOlderJson(m: v10.OAuth2SecurityScheme, a: rt.At, lost: Loss[]): JsonObject {
   const o: JsonObject = { flows: {} };
   if (m.description !== "") o["description"] = m.description;
-  if (m.flows !== undefined) o["flows"] = oAuthFlowsToOlderJson(m.flows, at(a, "flows"), lost);
+  if (m.flows !== undefined) o["flows"] = oAuthFlowsToOlderJson(m.flows, rt.at(a, "flows"), lost);
   if (m.oauth2MetadataUrl !== "") o["oauth2MetadataUrl"] = m.oauth2MetadataUrl;
   return o;
 }
 
-function openIdConnectSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.OpenIdConnectSecurityScheme {
-  const x = object(j, a, "a2a.v1.OpenIdConnectSecurityScheme");
+function openIdConnectSecuritySchemeFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.OpenIdConnectSecurityScheme {
+  const x = rt.object(j, a, "a2a.v1.OpenIdConnectSecurityScheme");
   const m = ({
     $typeName: "lf.a2a.v1.OpenIdConnectSecurityScheme", description: "", openIdConnectUrl: "",
   } as v10.OpenIdConnectSecurityScheme);
   let v: unknown;
-  if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.description");
+  if ((v = x["description"]) != null)
+    m.description = rt.str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.description");
   if ((v = x["openIdConnectUrl"]) != null)
-    m.openIdConnectUrl = str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.open_id_connect_url");
+    m.openIdConnectUrl = rt.str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.open_id_connect_url");
   for (const k in x) switch (k) {
     case "kind": case "description": case "openIdConnectUrl": break;
-    default: lose(lost, a, k, "a2a.v1.OpenIdConnectSecurityScheme has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.OpenIdConnectSecurityScheme has no field for it");
   }
   return m;
 }
 
-function openIdConnectSecuritySchemeToOlderJson(m: v10.OpenIdConnectSecurityScheme, _a: At, _lost: Loss[]): JsonObject {
+function openIdConnectSecuritySchemeToOlderJson(
+  m: v10.OpenIdConnectSecurityScheme, _a: rt.At, _lost: Loss[],
+): JsonObject {
   const o: JsonObject = { openIdConnectUrl: m.openIdConnectUrl };
   if (m.description !== "") o["description"] = m.description;
   return o;
 }
 
-function mutualTlsSecuritySchemeFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.MutualTlsSecurityScheme {
-  const x = object(j, a, "a2a.v1.MutualTlsSecurityScheme");
+function mutualTlsSecuritySchemeFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.MutualTlsSecurityScheme {
+  const x = rt.object(j, a, "a2a.v1.MutualTlsSecurityScheme");
   const m = ({ $typeName: "lf.a2a.v1.MutualTlsSecurityScheme", description: "" } as v10.MutualTlsSecurityScheme);
   let v: unknown;
-  if ((v = x["description"]) != null) m.description = str(v, a, "a2a.v1.MutualTlsSecurityScheme.description");
+  if ((v = x["description"]) != null) m.description = rt.str(v, a, "a2a.v1.MutualTlsSecurityScheme.description");
   for (const k in x) switch (k) {
     case "kind": case "description": break;
-    default: lose(lost, a, k, "a2a.v1.MutualTlsSecurityScheme has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.MutualTlsSecurityScheme has no field for it");
   }
   return m;
 }
 
-function mutualTlsSecuritySchemeToOlderJson(m: v10.MutualTlsSecurityScheme, _a: At, _lost: Loss[]): JsonObject {
+function mutualTlsSecuritySchemeToOlderJson(m: v10.MutualTlsSecurityScheme, _a: rt.At, _lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.description !== "") o["description"] = m.description;
   return o;
 }
 
-function oAuthFlowsFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.OAuthFlows {
-  const x = object(j, a, "a2a.v1.OAuthFlows");
+function oAuthFlowsFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.OAuthFlows {
+  const x = rt.object(j, a, "a2a.v1.OAuthFlows");
   const m = ({ $typeName: "lf.a2a.v1.OAuthFlows", flow: { case: undefined } } as v10.OAuthFlows);
   let v: unknown;
   let one_flow = false;
   if ((v = x["authorizationCode"]) != null) {
     if (one_flow) {
-      lose(lost, a, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept");
+      rt.lose(lost, a, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept");
     } else {
       one_flow = true;
-      m.flow = { case: "authorizationCode", value: authorizationCodeOAuthFlowFromOlderJson(v, at(a, "authorizationCode"), lost) };
+      m.flow = { case: "authorizationCode", value: authorizationCodeOAuthFlowFromOlderJson(v, rt.at(a, "authorizationCode"), lost) };
     }
   }
   if ((v = x["clientCredentials"]) != null) {
     if (one_flow) {
-      lose(lost, a, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept");
+      rt.lose(lost, a, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept");
     } else {
       one_flow = true;
-      m.flow = { case: "clientCredentials", value: clientCredentialsOAuthFlowFromOlderJson(v, at(a, "clientCredentials"), lost) };
+      m.flow = { case: "clientCredentials", value: clientCredentialsOAuthFlowFromOlderJson(v, rt.at(a, "clientCredentials"), lost) };
     }
   }
   if ((v = x["implicit"]) != null) {
     if (one_flow) {
-      lose(lost, a, "implicit", "a2a.v1.OAuthFlows.flow holds one member; implicit was not kept");
+      rt.lose(lost, a, "implicit", "a2a.v1.OAuthFlows.flow holds one member; implicit was not kept");
     } else {
       one_flow = true;
-      m.flow = { case: "implicit", value: implicitOAuthFlowFromOlderJson(v, at(a, "implicit"), lost) };
+      m.flow = { case: "implicit", value: implicitOAuthFlowFromOlderJson(v, rt.at(a, "implicit"), lost) };
     }
   }
   if ((v = x["password"]) != null) {
     if (one_flow) {
-      lose(lost, a, "password", "a2a.v1.OAuthFlows.flow holds one member; password was not kept");
+      rt.lose(lost, a, "password", "a2a.v1.OAuthFlows.flow holds one member; password was not kept");
     } else {
       one_flow = true;
-      m.flow = { case: "password", value: passwordOAuthFlowFromOlderJson(v, at(a, "password"), lost) };
+      m.flow = { case: "password", value: passwordOAuthFlowFromOlderJson(v, rt.at(a, "password"), lost) };
     }
   }
   for (const k in x) switch (k) {
     case "kind": case "authorizationCode": case "clientCredentials": case "implicit": case "password":
     break;
-    default: lose(lost, a, k, "a2a.v1.OAuthFlows has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.OAuthFlows has no field for it");
   }
   return m;
 }
 
-function oAuthFlowsToOlderJson(m: v10.OAuthFlows, a: At, lost: Loss[]): JsonObject {
+function oAuthFlowsToOlderJson(m: v10.OAuthFlows, a: rt.At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
   if (m.flow.case === "authorizationCode")
-    o["authorizationCode"] = authorizationCodeOAuthFlowToOlderJson(m.flow.value, at(a, "authorization_code"), lost);
+    o["authorizationCode"] = authorizationCodeOAuthFlowToOlderJson(m.flow.value, rt.at(a, "authorization_code"), lost);
   if (m.flow.case === "clientCredentials")
-    o["clientCredentials"] = clientCredentialsOAuthFlowToOlderJson(m.flow.value, at(a, "client_credentials"), lost);
+    o["clientCredentials"] = clientCredentialsOAuthFlowToOlderJson(m.flow.value, rt.at(a, "client_credentials"), lost);
   if (m.flow.case === "implicit")
-    o["implicit"] = implicitOAuthFlowToOlderJson(m.flow.value, at(a, "implicit"), lost);
+    o["implicit"] = implicitOAuthFlowToOlderJson(m.flow.value, rt.at(a, "implicit"), lost);
   if (m.flow.case === "password")
-    o["password"] = passwordOAuthFlowToOlderJson(m.flow.value, at(a, "password"), lost);
-  if (m.flow.case === "deviceCode") lose(lost, a, "device_code", "v0.3 has no device-code flow");
+    o["password"] = passwordOAuthFlowToOlderJson(m.flow.value, rt.at(a, "password"), lost);
+  if (m.flow.case === "deviceCode") rt.lose(lost, a, "device_code", "v0.3 has no device-code flow");
   return o;
 }
 
-function authorizationCodeOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.AuthorizationCodeOAuthFlow {
-  const x = object(j, a, "a2a.v1.AuthorizationCodeOAuthFlow");
+function authorizationCodeOAuthFlowFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AuthorizationCodeOAuthFlow {
+  const x = rt.object(j, a, "a2a.v1.AuthorizationCodeOAuthFlow");
   const m = ({
     $typeName: "lf.a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: "", tokenUrl: "", refreshUrl: "",
     scopes: {}, pkceRequired: false,
   } as v10.AuthorizationCodeOAuthFlow);
   let v: unknown;
   if ((v = x["authorizationUrl"]) != null)
-    m.authorizationUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.authorization_url");
-  if ((v = x["tokenUrl"]) != null) m.tokenUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.token_url");
-  if ((v = x["refreshUrl"]) != null) m.refreshUrl = str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.refresh_url");
+    m.authorizationUrl = rt.str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.authorization_url");
+  if ((v = x["tokenUrl"]) != null) m.tokenUrl = rt.str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.token_url");
+  if ((v = x["refreshUrl"]) != null) m.refreshUrl = rt.str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.refresh_url");
   if ((v = x["scopes"]) != null)
-    m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.AuthorizationCodeOAuthFlow.scopes");
+    m.scopes = rt.stringMap(v, rt.at(a, "scopes"), "a2a.v1.AuthorizationCodeOAuthFlow.scopes");
   for (const k in x) switch (k) {
     case "kind": case "authorizationUrl": case "tokenUrl": case "refreshUrl": case "scopes": break;
-    default: lose(lost, a, k, "a2a.v1.AuthorizationCodeOAuthFlow has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.AuthorizationCodeOAuthFlow has no field for it");
   }
   return m;
 }
 
-function authorizationCodeOAuthFlowToOlderJson(m: v10.AuthorizationCodeOAuthFlow, a: At, lost: Loss[]): JsonObject {
+function authorizationCodeOAuthFlowToOlderJson(m: v10.AuthorizationCodeOAuthFlow, a: rt.At, lost: Loss[]): JsonObject {
   const o: JsonObject = { authorizationUrl: m.authorizationUrl, tokenUrl: m.tokenUrl, scopes: {} };
   if (m.refreshUrl !== "") o["refreshUrl"] = m.refreshUrl;
-  if (Object.keys(m.scopes).length > 0) o["scopes"] = stringMapJson(m.scopes);
-  if (m.pkceRequired) lose(lost, a, "pkce_required", "v0.3 has no pkce_required");
+  if (Object.keys(m.scopes).length > 0) o["scopes"] = rt.stringMapJson(m.scopes);
+  if (m.pkceRequired) rt.lose(lost, a, "pkce_required", "v0.3 has no pkce_required");
   return o;
 }
 
-function clientCredentialsOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.ClientCredentialsOAuthFlow {
-  const x = object(j, a, "a2a.v1.ClientCredentialsOAuthFlow");
+function clientCredentialsOAuthFlowFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.ClientCredentialsOAuthFlow {
+  const x = rt.object(j, a, "a2a.v1.ClientCredentialsOAuthFlow");
   const m = ({
     $typeName: "lf.a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {},
   } as v10.ClientCredentialsOAuthFlow);
   let v: unknown;
-  if ((v = x["tokenUrl"]) != null) m.tokenUrl = str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.token_url");
-  if ((v = x["refreshUrl"]) != null) m.refreshUrl = str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.refresh_url");
+  if ((v = x["tokenUrl"]) != null) m.tokenUrl = rt.str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.token_url");
+  if ((v = x["refreshUrl"]) != null) m.refreshUrl = rt.str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.refresh_url");
   if ((v = x["scopes"]) != null)
-    m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.ClientCredentialsOAuthFlow.scopes");
+    m.scopes = rt.stringMap(v, rt.at(a, "scopes"), "a2a.v1.ClientCredentialsOAuthFlow.scopes");
   for (const k in x) switch (k) {
     case "kind": case "tokenUrl": case "refreshUrl": case "scopes": break;
-    default: lose(lost, a, k, "a2a.v1.ClientCredentialsOAuthFlow has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.ClientCredentialsOAuthFlow has no field for it");
   }
   return m;
 }
 
-function clientCredentialsOAuthFlowToOlderJson(m: v10.ClientCredentialsOAuthFlow, _a: At, _lost: Loss[]): JsonObject {
+function clientCredentialsOAuthFlowToOlderJson(
+  m: v10.ClientCredentialsOAuthFlow, _a: rt.At, _lost: Loss[],
+): JsonObject {
   const o: JsonObject = { tokenUrl: m.tokenUrl, scopes: {} };
   if (m.refreshUrl !== "") o["refreshUrl"] = m.refreshUrl;
-  if (Object.keys(m.scopes).length > 0) o["scopes"] = stringMapJson(m.scopes);
+  if (Object.keys(m.scopes).length > 0) o["scopes"] = rt.stringMapJson(m.scopes);
   return o;
 }
 
-function implicitOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.ImplicitOAuthFlow {
-  const x = object(j, a, "a2a.v1.ImplicitOAuthFlow");
+function implicitOAuthFlowFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.ImplicitOAuthFlow {
+  const x = rt.object(j, a, "a2a.v1.ImplicitOAuthFlow");
   const m = ({
     $typeName: "lf.a2a.v1.ImplicitOAuthFlow", authorizationUrl: "", refreshUrl: "", scopes: {},
   } as v10.ImplicitOAuthFlow);
   let v: unknown;
   if ((v = x["authorizationUrl"]) != null)
-    m.authorizationUrl = str(v, a, "a2a.v1.ImplicitOAuthFlow.authorization_url");
-  if ((v = x["refreshUrl"]) != null) m.refreshUrl = str(v, a, "a2a.v1.ImplicitOAuthFlow.refresh_url");
-  if ((v = x["scopes"]) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.ImplicitOAuthFlow.scopes");
+    m.authorizationUrl = rt.str(v, a, "a2a.v1.ImplicitOAuthFlow.authorization_url");
+  if ((v = x["refreshUrl"]) != null) m.refreshUrl = rt.str(v, a, "a2a.v1.ImplicitOAuthFlow.refresh_url");
+  if ((v = x["scopes"]) != null) m.scopes = rt.stringMap(v, rt.at(a, "scopes"), "a2a.v1.ImplicitOAuthFlow.scopes");
   for (const k in x) switch (k) {
     case "kind": case "authorizationUrl": case "refreshUrl": case "scopes": break;
-    default: lose(lost, a, k, "a2a.v1.ImplicitOAuthFlow has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.ImplicitOAuthFlow has no field for it");
   }
   return m;
 }
 
-function implicitOAuthFlowToOlderJson(m: v10.ImplicitOAuthFlow, _a: At, _lost: Loss[]): JsonObject {
+function implicitOAuthFlowToOlderJson(m: v10.ImplicitOAuthFlow, _a: rt.At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { authorizationUrl: m.authorizationUrl, scopes: {} };
   if (m.refreshUrl !== "") o["refreshUrl"] = m.refreshUrl;
-  if (Object.keys(m.scopes).length > 0) o["scopes"] = stringMapJson(m.scopes);
+  if (Object.keys(m.scopes).length > 0) o["scopes"] = rt.stringMapJson(m.scopes);
   return o;
 }
 
-function passwordOAuthFlowFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.PasswordOAuthFlow {
-  const x = object(j, a, "a2a.v1.PasswordOAuthFlow");
+function passwordOAuthFlowFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.PasswordOAuthFlow {
+  const x = rt.object(j, a, "a2a.v1.PasswordOAuthFlow");
   const m = ({
     $typeName: "lf.a2a.v1.PasswordOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {},
   } as v10.PasswordOAuthFlow);
   let v: unknown;
-  if ((v = x["tokenUrl"]) != null) m.tokenUrl = str(v, a, "a2a.v1.PasswordOAuthFlow.token_url");
-  if ((v = x["refreshUrl"]) != null) m.refreshUrl = str(v, a, "a2a.v1.PasswordOAuthFlow.refresh_url");
-  if ((v = x["scopes"]) != null) m.scopes = stringMap(v, at(a, "scopes"), "a2a.v1.PasswordOAuthFlow.scopes");
+  if ((v = x["tokenUrl"]) != null) m.tokenUrl = rt.str(v, a, "a2a.v1.PasswordOAuthFlow.token_url");
+  if ((v = x["refreshUrl"]) != null) m.refreshUrl = rt.str(v, a, "a2a.v1.PasswordOAuthFlow.refresh_url");
+  if ((v = x["scopes"]) != null) m.scopes = rt.stringMap(v, rt.at(a, "scopes"), "a2a.v1.PasswordOAuthFlow.scopes");
   for (const k in x) switch (k) {
     case "kind": case "tokenUrl": case "refreshUrl": case "scopes": break;
-    default: lose(lost, a, k, "a2a.v1.PasswordOAuthFlow has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.PasswordOAuthFlow has no field for it");
   }
   return m;
 }
 
-function passwordOAuthFlowToOlderJson(m: v10.PasswordOAuthFlow, _a: At, _lost: Loss[]): JsonObject {
+function passwordOAuthFlowToOlderJson(m: v10.PasswordOAuthFlow, _a: rt.At, _lost: Loss[]): JsonObject {
   const o: JsonObject = { tokenUrl: m.tokenUrl, scopes: {} };
   if (m.refreshUrl !== "") o["refreshUrl"] = m.refreshUrl;
-  if (Object.keys(m.scopes).length > 0) o["scopes"] = stringMapJson(m.scopes);
+  if (Object.keys(m.scopes).length > 0) o["scopes"] = rt.stringMapJson(m.scopes);
   return o;
 }
 
-function sendMessageRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.SendMessageRequest {
-  const x = object(j, a, "a2a.v1.SendMessageRequest");
+function sendMessageRequestFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.SendMessageRequest {
+  const x = rt.object(j, a, "a2a.v1.SendMessageRequest");
   const m = ({ $typeName: "lf.a2a.v1.SendMessageRequest", tenant: "" } as v10.SendMessageRequest);
   let v: unknown;
-  if ((v = x["message"]) != null) m.message = messageFromOlderJson(v, at(a, "message"), lost);
+  if ((v = x["message"]) != null) m.message = messageFromOlderJson(v, rt.at(a, "message"), lost);
   if ((v = x["configuration"]) != null)
-    m.configuration = sendMessageConfigurationFromOlderJson(v, at(a, "configuration"), lost);
-  if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.SendMessageRequest.metadata");
+    m.configuration = sendMessageConfigurationFromOlderJson(v, rt.at(a, "configuration"), lost);
+  if ((v = x["metadata"]) != null) m.metadata = rt.struct(v, a, "a2a.v1.SendMessageRequest.metadata");
   for (const k in x) switch (k) {
     case "kind": case "message": case "configuration": case "metadata": break;
-    default: lose(lost, a, k, "a2a.v1.SendMessageRequest has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.SendMessageRequest has no field for it");
   }
   return m;
 }
 
-function sendMessageRequestToOlderJson(m: v10.SendMessageRequest, a: At, lost: Loss[]): JsonObject {
+function sendMessageRequestToOlderJson(m: v10.SendMessageRequest, a: rt.At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
-  if (m.message !== undefined) o["message"] = messageToOlderJson(m.message, at(a, "message"), lost);
+  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 has no tenant");
+  if (m.message !== undefined) o["message"] = messageToOlderJson(m.message, rt.at(a, "message"), lost);
   const configuration = m.configuration;
-  o["configuration"] = configuration ? sendMessageConfigurationToOlderJson(configuration, at(a, "configuration"), lost) : { blocking: true };
-  if (m.metadata !== undefined) o["metadata"] = structJson(m.metadata);
+  o["configuration"] = configuration ? sendMessageConfigurationToOlderJson(configuration, rt.at(a, "configuration"), lost) : { blocking: true };
+  if (m.metadata !== undefined) o["metadata"] = rt.structJson(m.metadata);
   return o;
 }
 
-function getTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.GetTaskRequest {
-  const x = object(j, a, "a2a.v1.GetTaskRequest");
+function getTaskRequestFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.GetTaskRequest {
+  const x = rt.object(j, a, "a2a.v1.GetTaskRequest");
   const m = ({ $typeName: "lf.a2a.v1.GetTaskRequest", tenant: "", id: "" } as v10.GetTaskRequest);
   let v: unknown;
-  m.id = resourceId(x["id"], a, "id", "a2a.v1.GetTaskRequest id");
+  m.id = rt.resourceId(x["id"], a, "id", "a2a.v1.GetTaskRequest id");
   if ((v = x["historyLength"]) != null) {
-    const n = int32(v, a, "a2a.v1.GetTaskRequest.history_length");
+    const n = rt.int32(v, a, "a2a.v1.GetTaskRequest.history_length");
     if (n !== 0) m.historyLength = n;
   }
   for (const k in x) switch (k) {
     case "kind": case "id": case "historyLength": break;
-    default: lose(lost, a, k, "a2a.v1.GetTaskRequest has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.GetTaskRequest has no field for it");
   }
   return m;
 }
 
-function getTaskRequestToOlderJson(m: v10.GetTaskRequest, a: At, lost: Loss[]): JsonObject {
+function getTaskRequestToOlderJson(m: v10.GetTaskRequest, a: rt.At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 has no tenant");
   o["id"] = m.id;
   const historyLength = m.historyLength;
   if (historyLength === 0)
-    lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
+    rt.lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
   else if (historyLength !== undefined) { if (historyLength !== 0) o["historyLength"] = historyLength; }
   return o;
 }
 
-function cancelTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.CancelTaskRequest {
-  const x = object(j, a, "a2a.v1.CancelTaskRequest");
+function cancelTaskRequestFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.CancelTaskRequest {
+  const x = rt.object(j, a, "a2a.v1.CancelTaskRequest");
   const m = ({ $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: "" } as v10.CancelTaskRequest);
   let v: unknown;
-  if ((v = x["metadata"]) != null) m.metadata = struct(v, a, "a2a.v1.CancelTaskRequest metadata");
-  m.id = resourceId(x["id"], a, "id", "a2a.v1.CancelTaskRequest id");
+  if ((v = x["metadata"]) != null) m.metadata = rt.struct(v, a, "a2a.v1.CancelTaskRequest metadata");
+  m.id = rt.resourceId(x["id"], a, "id", "a2a.v1.CancelTaskRequest id");
   for (const k in x) switch (k) {
     case "kind": case "metadata": case "id": break;
-    default: lose(lost, a, k, "a2a.v1.CancelTaskRequest has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.CancelTaskRequest has no field for it");
   }
   return m;
 }
 
-function cancelTaskRequestToOlderJson(m: v10.CancelTaskRequest, a: At, lost: Loss[]): JsonObject {
+function cancelTaskRequestToOlderJson(m: v10.CancelTaskRequest, a: rt.At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 has no tenant");
   o["id"] = m.id;
-  if (m.metadata !== undefined) o["metadata"] = structJson(m.metadata);
+  if (m.metadata !== undefined) o["metadata"] = rt.structJson(m.metadata);
   return o;
 }
 
 function getTaskPushNotificationConfigRequestFromOlderJson(
-  j: unknown, a: At, lost: Loss[],
+  j: unknown, a: rt.At, lost: Loss[],
 ): v10.GetTaskPushNotificationConfigRequest {
-  const x = object(j, a, "a2a.v1.GetTaskPushNotificationConfigRequest");
+  const x = rt.object(j, a, "a2a.v1.GetTaskPushNotificationConfigRequest");
   const m = ({
     $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "",
   } as v10.GetTaskPushNotificationConfigRequest);
-  m.taskId = resourceId(x["id"], a, "id", "a2a.v1.GetTaskPushNotificationConfigRequest id");
-  m.id = resourceId(
+  m.taskId = rt.resourceId(x["id"], a, "id", "a2a.v1.GetTaskPushNotificationConfigRequest id");
+  m.id = rt.resourceId(
     x["pushNotificationConfigId"],
     a, "pushNotificationConfigId", "a2a.v1.GetTaskPushNotificationConfigRequest pushNotificationConfigId",
   );
   for (const k in x) switch (k) {
     case "kind": case "id": case "pushNotificationConfigId": break;
-    default: lose(lost, a, k, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it");
   }
   return m;
 }
 
 function getTaskPushNotificationConfigRequestToOlderJson(
-  m: v10.GetTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+  m: v10.GetTaskPushNotificationConfigRequest, a: rt.At, lost: Loss[],
 ): JsonObject {
   const o: JsonObject = {};
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 has no tenant");
   o["id"] = m.taskId;
   o["pushNotificationConfigId"] = m.id;
   return o;
 }
 
 function deleteTaskPushNotificationConfigRequestFromOlderJson(
-  j: unknown, a: At, lost: Loss[],
+  j: unknown, a: rt.At, lost: Loss[],
 ): v10.DeleteTaskPushNotificationConfigRequest {
-  const x = object(j, a, "a2a.v1.DeleteTaskPushNotificationConfigRequest");
+  const x = rt.object(j, a, "a2a.v1.DeleteTaskPushNotificationConfigRequest");
   const m = ({
     $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "",
   } as v10.DeleteTaskPushNotificationConfigRequest);
-  m.taskId = resourceId(x["id"], a, "id", "a2a.v1.DeleteTaskPushNotificationConfigRequest id");
-  m.id = resourceId(
+  m.taskId = rt.resourceId(x["id"], a, "id", "a2a.v1.DeleteTaskPushNotificationConfigRequest id");
+  m.id = rt.resourceId(
     x["pushNotificationConfigId"],
     a, "pushNotificationConfigId", "a2a.v1.DeleteTaskPushNotificationConfigRequest pushNotificationConfigId",
   );
   for (const k in x) switch (k) {
     case "kind": case "id": case "pushNotificationConfigId": break;
-    default: lose(lost, a, k, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it");
   }
   return m;
 }
 
 function deleteTaskPushNotificationConfigRequestToOlderJson(
-  m: v10.DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+  m: v10.DeleteTaskPushNotificationConfigRequest, a: rt.At, lost: Loss[],
 ): JsonObject {
   const o: JsonObject = {};
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 has no tenant");
   o["id"] = m.taskId;
   o["pushNotificationConfigId"] = m.id;
   return o;
 }
 
-function subscribeToTaskRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.SubscribeToTaskRequest {
-  const x = object(j, a, "a2a.v1.TaskSubscriptionRequest");
+function subscribeToTaskRequestFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.SubscribeToTaskRequest {
+  const x = rt.object(j, a, "a2a.v1.TaskSubscriptionRequest");
   const m = ({ $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: "" } as v10.SubscribeToTaskRequest);
-  m.id = resourceId(x["id"], a, "id", "a2a.v1.TaskSubscriptionRequest id");
+  m.id = rt.resourceId(x["id"], a, "id", "a2a.v1.TaskSubscriptionRequest id");
   for (const k in x) switch (k) {
     case "kind": case "id": break;
-    default: lose(lost, a, k, "a2a.v1.TaskSubscriptionRequest has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.TaskSubscriptionRequest has no field for it");
   }
   return m;
 }
 
-function subscribeToTaskRequestToOlderJson(m: v10.SubscribeToTaskRequest, a: At, lost: Loss[]): JsonObject {
+function subscribeToTaskRequestToOlderJson(m: v10.SubscribeToTaskRequest, a: rt.At, lost: Loss[]): JsonObject {
   const o: JsonObject = {};
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 has no tenant");
   o["id"] = m.id;
   return o;
 }
 
 function listTaskPushNotificationConfigsRequestFromOlderJson(
-  j: unknown, a: At, lost: Loss[],
+  j: unknown, a: rt.At, lost: Loss[],
 ): v10.ListTaskPushNotificationConfigsRequest {
-  const x = object(j, a, "a2a.v1.ListTaskPushNotificationConfigRequest");
+  const x = rt.object(j, a, "a2a.v1.ListTaskPushNotificationConfigRequest");
   const m = ({
     $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", tenant: "", taskId: "", pageSize: 0,
     pageToken: "",
   } as v10.ListTaskPushNotificationConfigsRequest);
   let v: unknown;
   if ((v = x["pageSize"]) != null)
-    m.pageSize = int32(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_size");
+    m.pageSize = rt.int32(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_size");
   if ((v = x["pageToken"]) != null)
-    m.pageToken = str(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_token");
-  m.taskId = resourceId(x["id"], a, "id", "a2a.v1.ListTaskPushNotificationConfigRequest id");
+    m.pageToken = rt.str(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_token");
+  m.taskId = rt.resourceId(x["id"], a, "id", "a2a.v1.ListTaskPushNotificationConfigRequest id");
   for (const k in x) switch (k) {
     case "kind": case "id": case "pageSize": case "pageToken": break;
-    default: lose(lost, a, k, "a2a.v1.ListTaskPushNotificationConfigRequest has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.ListTaskPushNotificationConfigRequest has no field for it");
   }
   return m;
 }
 
 function listTaskPushNotificationConfigsRequestToOlderJson(
-  m: v10.ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[],
+  m: v10.ListTaskPushNotificationConfigsRequest, a: rt.At, lost: Loss[],
 ): JsonObject {
   const o: JsonObject = {};
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 has no tenant");
   o["id"] = m.taskId;
   if (m.pageSize !== 0) o["pageSize"] = m.pageSize;
   if (m.pageToken !== "") o["pageToken"] = m.pageToken;
   return o;
 }
 
-function getExtendedAgentCardRequestFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.GetExtendedAgentCardRequest {
-  const x = object(j, a, "a2a.v1.GetAgentCardRequest");
+function getExtendedAgentCardRequestFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.GetExtendedAgentCardRequest {
+  const x = rt.object(j, a, "a2a.v1.GetAgentCardRequest");
   const m = ({ $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest", tenant: "" } as v10.GetExtendedAgentCardRequest);
   for (const k in x) switch (k) {
     case "kind": break;
-    default: lose(lost, a, k, "a2a.v1.GetAgentCardRequest has no field for it");
+    default: rt.lose(lost, a, k, "a2a.v1.GetAgentCardRequest has no field for it");
   }
   return m;
 }
 
-function getExtendedAgentCardRequestToOlderJson(m: v10.GetExtendedAgentCardRequest, a: At, lost: Loss[]): JsonObject {
+function getExtendedAgentCardRequestToOlderJson(
+  m: v10.GetExtendedAgentCardRequest, a: rt.At, lost: Loss[],
+): JsonObject {
   const o: JsonObject = {};
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 has no tenant");
   return o;
 }
 
-function sendMessageResponseFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.SendMessageResponse {
-  const x = object(j, a, "a2a.v1.SendMessageResponse");
+function sendMessageResponseFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.SendMessageResponse {
+  const x = rt.object(j, a, "a2a.v1.SendMessageResponse");
   const m = ({ $typeName: "lf.a2a.v1.SendMessageResponse", payload: { case: undefined } } as v10.SendMessageResponse);
   switch (x["kind"]) {
     case "task": m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
@@ -1222,20 +1231,20 @@ function sendMessageResponseFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.
       if (x["messageId"] !== undefined) m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) };
       else m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) };
       break;
-    default: refuseKind(pathOf(a), "a2a.v1.SendMessageResponse", x["kind"], "task, message");
+    default: rt.refuseKind(rt.pathOf(a), "a2a.v1.SendMessageResponse", x["kind"], "task, message");
   }
   return m;
 }
 
-function sendMessageResponseToOlderJson(m: v10.SendMessageResponse, a: At, lost: Loss[]): JsonObject {
-  if (m.payload.case === "task") return taskToOlderJson(m.payload.value, at(a, "task"), lost);
-  if (m.payload.case === "message") return messageToOlderJson(m.payload.value, at(a, "message"), lost);
-  lose(lost, a, "payload", "a2a.v1.SendMessageResponse sets none of payload; a2a.json has no form for it");
+function sendMessageResponseToOlderJson(m: v10.SendMessageResponse, a: rt.At, lost: Loss[]): JsonObject {
+  if (m.payload.case === "task") return taskToOlderJson(m.payload.value, rt.at(a, "task"), lost);
+  if (m.payload.case === "message") return messageToOlderJson(m.payload.value, rt.at(a, "message"), lost);
+  rt.lose(lost, a, "payload", "a2a.v1.SendMessageResponse sets none of payload; a2a.json has no form for it");
   return {};
 }
 
-function streamResponseFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.StreamResponse {
-  const x = object(j, a, "a2a.v1.StreamResponse");
+function streamResponseFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.StreamResponse {
+  const x = rt.object(j, a, "a2a.v1.StreamResponse");
   const m = ({ $typeName: "lf.a2a.v1.StreamResponse", payload: { case: undefined } } as v10.StreamResponse);
   switch (x["kind"]) {
     case "task": m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
@@ -1251,45 +1260,45 @@ function streamResponseFromOlderJson(j: unknown, a: At, lost: Loss[]): v10.Strea
       else m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) };
       break;
     default:
-      refuseKind(pathOf(a), "a2a.v1.StreamResponse", x["kind"], "task, message, status-update, artifact-update");
+      rt.refuseKind(rt.pathOf(a), "a2a.v1.StreamResponse", x["kind"], "task, message, status-update, artifact-update");
   }
   return m;
 }
 
-function streamResponseToOlderJson(m: v10.StreamResponse, a: At, lost: Loss[]): JsonObject {
-  if (m.payload.case === "task") return taskToOlderJson(m.payload.value, at(a, "task"), lost);
-  if (m.payload.case === "message") return messageToOlderJson(m.payload.value, at(a, "message"), lost);
+function streamResponseToOlderJson(m: v10.StreamResponse, a: rt.At, lost: Loss[]): JsonObject {
+  if (m.payload.case === "task") return taskToOlderJson(m.payload.value, rt.at(a, "task"), lost);
+  if (m.payload.case === "message") return messageToOlderJson(m.payload.value, rt.at(a, "message"), lost);
   if (m.payload.case === "statusUpdate")
-    return taskStatusUpdateEventToOlderJson(m.payload.value, at(a, "status_update"), lost);
+    return taskStatusUpdateEventToOlderJson(m.payload.value, rt.at(a, "status_update"), lost);
   if (m.payload.case === "artifactUpdate")
-    return taskArtifactUpdateEventToOlderJson(m.payload.value, at(a, "artifact_update"), lost);
-  lose(lost, a, "payload", "a2a.v1.StreamResponse sets none of payload; a2a.json has no form for it");
+    return taskArtifactUpdateEventToOlderJson(m.payload.value, rt.at(a, "artifact_update"), lost);
+  rt.lose(lost, a, "payload", "a2a.v1.StreamResponse sets none of payload; a2a.json has no form for it");
   return {};
 }
 
 function listTaskPushNotificationConfigsResponseFromOlderJson(
-  j: unknown, a: At, lost: Loss[],
+  j: unknown, a: rt.At, lost: Loss[],
 ): v10.ListTaskPushNotificationConfigsResponse {
   const m = ({
     $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse", configs: [], nextPageToken: "",
   } as v10.ListTaskPushNotificationConfigsResponse);
-  m.configs = each(j, a, "a2a.v1.ListTaskPushNotificationConfigResponse", lost, taskPushNotificationConfigFromOlderJson);
+  m.configs = rt.each(j, a, "a2a.v1.ListTaskPushNotificationConfigResponse", lost, taskPushNotificationConfigFromOlderJson);
   return m;
 }
 
 function listTaskPushNotificationConfigsResponseToOlderJson(
-  m: v10.ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[],
+  m: v10.ListTaskPushNotificationConfigsResponse, a: rt.At, lost: Loss[],
 ): JsonValue[] {
   if (m.nextPageToken !== "")
-    lose(lost, a, "next_page_token", "a2a.json's result is the bare list of configs; it has no next_page_token");
-  return eachTo(m.configs, at(a, "configs"), lost, taskPushNotificationConfigToOlderJson);
+    rt.lose(lost, a, "next_page_token", "a2a.json's result is the bare list of configs; it has no next_page_token");
+  return rt.eachTo(m.configs, rt.at(a, "configs"), lost, taskPushNotificationConfigToOlderJson);
 }
 
 /**
  * The a2a.v1 JSON-RPC conversions by type name: older request type → newer message, newer message
  * type → older JSON. The version bridge serves a2a.v1 JSON-RPC with them.
  */
-export const a2aCompatJson: CompatJsonTable = {
+export const a2aCompatJson: rt.CompatJsonTable = {
   fromOlder: {
     "a2a.v1.SendMessageConfiguration": sendMessageConfigurationFromOlderJson,
     "a2a.v1.Task": taskFromOlderJson,
@@ -1337,7 +1346,7 @@ export const a2aCompatJson: CompatJsonTable = {
     "lf.a2a.v1.SendMessageConfiguration": sendMessageConfigurationToOlderJson,
     "lf.a2a.v1.Task": taskToOlderJson,
     "lf.a2a.v1.TaskStatus": taskStatusToOlderJson,
-    "lf.a2a.v1.Part": (m: v10.Part, a: At, lost: Loss[]) => partToOlderJson(m, a, lost) ?? {},
+    "lf.a2a.v1.Part": (m: v10.Part, a: rt.At, lost: Loss[]) => partToOlderJson(m, a, lost) ?? {},
     "lf.a2a.v1.Message": messageToOlderJson,
     "lf.a2a.v1.Artifact": artifactToOlderJson,
     "lf.a2a.v1.TaskStatusUpdateEvent": taskStatusUpdateEventToOlderJson,
@@ -1401,7 +1410,7 @@ export function toOlderJson(
   message: OlderJsonMessage,
   onLoss?: (loss: Loss) => void,
 ): { json: JsonValue; lost: Loss[] } {
-  return writeOlderJson(a2aCompatJson, message, onLoss);
+  return rt.writeOlderJson(a2aCompatJson, message, onLoss);
 }
 
 /**
@@ -1415,5 +1424,5 @@ export function fromOlderJson<T extends OlderJsonMessage>(
   json: JsonValue,
   onLoss?: (loss: Loss) => void,
 ): { message: T; lost: Loss[] } {
-  return readOlderJson(a2aCompatJson, a2aCompat.counterpart(schema.typeName), json, onLoss);
+  return rt.readOlderJson(a2aCompatJson, a2aCompat.counterpart(schema.typeName), json, onLoss);
 }

@@ -94,6 +94,20 @@ describe("valid standard options", () => {
     expect(r.files.get("a2a_compat.ts")).toBeDefined();
   });
 
+  it("js_import_style=legacy_commonjs requires the modules the a2a.json modules import whole", () => {
+    const both = buildImage(["v0.3.0", "v1.0.1"]);
+    const files = ["v0.3.0/a2a.proto", "v1.0.1/a2a.proto"];
+    const r = runPlugin(request(both, files, ["emit=stubs", "target=js", "js_import_style=legacy_commonjs"]));
+    expect(r.error).toBeUndefined();
+    for (const name of ["v0.3.0/a2a_jsonrpc_codec.js", "a2a_compat_jsonrpc.js"]) {
+      const text = r.files.get(name)!;
+      expect(text, name).toContain('const rt = require("@protoc-gen-a2a/runtime/compat-json");');
+      expect(text, name).not.toMatch(/^import /m);
+      // The messages' types are TypeScript only.
+      expect(text, name).not.toContain("_pb");
+    }
+  });
+
   it("take the values their messages list", () => {
     for (const opt of [
       "target=ts+js+dts",

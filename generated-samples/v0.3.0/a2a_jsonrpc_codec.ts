@@ -5,22 +5,22 @@
 /* eslint-disable */
 
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import type { At } from "@protoc-gen-a2a/runtime/compat-json";
-import { at, eachJson, invalid, isJsonObject, jsonRpcCodec, lose, mapJson, mergeJson, nameId, PART_LEFT_OUT, partKindOf, pathOf, preview, refuse, refuseKind, resourceName, setKey, withType } from "@protoc-gen-a2a/runtime/compat-json";
 import type { Loss } from "@protoc-gen-a2a/runtime";
 import type { JsonRpcCodec } from "@protoc-gen-a2a/runtime/protocol";
+
+import * as rt from "@protoc-gen-a2a/runtime/compat-json";
 
 // The a2a.json codec of a2a.v1.A2AService's JSON-RPC binding, protocol 0.3.
 
 /**
  * a2a.v1.SendMessageConfiguration → a2a.json.
  */
-function encodeSendMessageConfiguration(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeSendMessageConfiguration(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["acceptedOutputModes"] != null) out["acceptedOutputModes"] = json["acceptedOutputModes"];
   if (json["pushNotification"] != null)
-    out["pushNotificationConfig"] = encodePushNotificationConfig(json["pushNotification"], at(a, "pushNotificationConfig"), lost);
+    out["pushNotificationConfig"] = encodePushNotificationConfig(json["pushNotification"], rt.at(a, "pushNotificationConfig"), lost);
   if (json["historyLength"] != null) out["historyLength"] = json["historyLength"];
   out["blocking"] = json["blocking"] ?? false;
   return out;
@@ -33,35 +33,35 @@ const keysOfSendMessageConfiguration: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.SendMessageConfiguration read from a2a.json.
  */
-function decodeSendMessageConfiguration(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeSendMessageConfiguration(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["acceptedOutputModes"];
   if (v != null) out["acceptedOutputModes"] = v;
   v = json["pushNotificationConfig"] ?? json["pushNotification"];
-  if (v != null) out["pushNotification"] = decodePushNotificationConfig(v, at(a, "pushNotificationConfig"), lost);
+  if (v != null) out["pushNotification"] = decodePushNotificationConfig(v, rt.at(a, "pushNotificationConfig"), lost);
   v = json["historyLength"];
   if (v != null) out["historyLength"] = v;
   v = json["blocking"];
   if (v != null) out["blocking"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfSendMessageConfiguration.has(k)) lose(lost, a, k, "a2a.v1.SendMessageConfiguration has no field for it");
+    if (!keysOfSendMessageConfiguration.has(k)) rt.lose(lost, a, k, "a2a.v1.SendMessageConfiguration has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.Task → a2a.json.
  */
-function encodeTask(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeTask(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = { kind: "task" };
   out["id"] = json["id"] ?? "";
   out["contextId"] = json["contextId"] ?? "";
-  out["status"] = encodeTaskStatus(json["status"] ?? {}, at(a, "status"), lost);
+  out["status"] = encodeTaskStatus(json["status"] ?? {}, rt.at(a, "status"), lost);
   if (json["artifacts"] != null)
-    out["artifacts"] = eachJson(json["artifacts"], at(a, "artifacts"), lost, encodeArtifact);
-  if (json["history"] != null) out["history"] = eachJson(json["history"], at(a, "history"), lost, encodeMessage);
+    out["artifacts"] = rt.eachJson(json["artifacts"], rt.at(a, "artifacts"), lost, encodeArtifact);
+  if (json["history"] != null) out["history"] = rt.eachJson(json["history"], rt.at(a, "history"), lost, encodeMessage);
   if (json["metadata"] != null) out["metadata"] = json["metadata"];
   return out;
 }
@@ -73,10 +73,10 @@ const keysOfTask: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.Task read from a2a.json.
  */
-function decodeTask(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeTask(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   if (json["kind"] !== undefined && json["kind"] !== "task")
-    refuseKind(pathOf(a), "a2a.v1.Task", json["kind"], "task");
+    rt.refuseKind(rt.pathOf(a), "a2a.v1.Task", json["kind"], "task");
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["id"];
@@ -84,26 +84,26 @@ function decodeTask(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   v = json["contextId"];
   if (v != null) out["contextId"] = v;
   v = json["status"];
-  if (v != null) out["status"] = decodeTaskStatus(v, at(a, "status"), lost);
+  if (v != null) out["status"] = decodeTaskStatus(v, rt.at(a, "status"), lost);
   v = json["artifacts"];
-  if (v != null) out["artifacts"] = eachJson(v, at(a, "artifacts"), lost, decodeArtifact);
+  if (v != null) out["artifacts"] = rt.eachJson(v, rt.at(a, "artifacts"), lost, decodeArtifact);
   v = json["history"];
-  if (v != null) out["history"] = eachJson(v, at(a, "history"), lost, decodeMessage);
+  if (v != null) out["history"] = rt.eachJson(v, rt.at(a, "history"), lost, decodeMessage);
   v = json["metadata"];
   if (v != null) out["metadata"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfTask.has(k)) lose(lost, a, k, "a2a.v1.Task has no field for it");
+    if (!keysOfTask.has(k)) rt.lose(lost, a, k, "a2a.v1.Task has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.TaskStatus → a2a.json.
  */
-function encodeTaskStatus(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeTaskStatus(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  out["state"] = encodeTaskState(json["state"] ?? "TASK_STATE_UNSPECIFIED", at(a, "state"), lost);
-  if (json["message"] != null) out["message"] = encodeMessage(json["message"], at(a, "message"), lost);
+  out["state"] = encodeTaskState(json["state"] ?? "TASK_STATE_UNSPECIFIED", rt.at(a, "state"), lost);
+  if (json["message"] != null) out["message"] = encodeMessage(json["message"], rt.at(a, "message"), lost);
   if (json["timestamp"] != null) out["timestamp"] = json["timestamp"];
   return out;
 }
@@ -113,59 +113,59 @@ const keysOfTaskStatus: ReadonlySet<string> = new Set(["kind", "state", "message
 /**
  * a2a.v1.TaskStatus read from a2a.json.
  */
-function decodeTaskStatus(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeTaskStatus(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["state"];
-  if (v != null) out["state"] = decodeTaskState(v, at(a, "state"), "a2a.v1.TaskStatus.state");
+  if (v != null) out["state"] = decodeTaskState(v, rt.at(a, "state"), "a2a.v1.TaskStatus.state");
   v = json["message"];
-  if (v != null) out["message"] = decodeMessage(v, at(a, "message"), lost);
+  if (v != null) out["message"] = decodeMessage(v, rt.at(a, "message"), lost);
   v = json["timestamp"];
   if (v != null) out["timestamp"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfTaskStatus.has(k)) lose(lost, a, k, "a2a.v1.TaskStatus has no field for it");
+    if (!keysOfTaskStatus.has(k)) rt.lose(lost, a, k, "a2a.v1.TaskStatus has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.Part → a2a.json.
  */
-function encodePart(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodePart(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   return partOrLoss(json, a, lost) ?? {};
 }
 
 /**
  * a2a.v1.Part read from a2a.json.
  */
-function decodePart(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
-  if (json["metadata"] !== undefined) lose(lost, a, "metadata", "the v0.3 proto Part has no metadata");
-  for (const k in json) switch (k) { case "kind": case "text": case "file": case "data": case "metadata": break; default: lose(lost, a, k, "a2a.v1.Part has no field for it"); }
+function decodePart(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
+  if (json["metadata"] !== undefined) rt.lose(lost, a, "metadata", "the v0.3 proto Part has no metadata");
+  for (const k in json) switch (k) { case "kind": case "text": case "file": case "data": case "metadata": break; default: rt.lose(lost, a, k, "a2a.v1.Part has no field for it"); }
   const file = json["file"];
-  if (isJsonObject(file) && file["name"] !== undefined)
-    lose(lost, a, "file.name", "the v0.3 proto FilePart has no file name");
-  switch (partKindOf(json)) {
+  if (rt.isJsonObject(file) && file["name"] !== undefined)
+    rt.lose(lost, a, "file.name", "the v0.3 proto FilePart has no file name");
+  switch (rt.partKindOf(json)) {
     case "text": {
       const text = json["text"];
-      return typeof text === "string" ? { text } : invalid(a, "a2a.v1.Part.text", text, "a string");
+      return typeof text === "string" ? { text } : rt.invalid(a, "a2a.v1.Part.text", text, "a string");
     }
     case "file":
-      return { file: readFile(file, at(a, "file"), lost) };
+      return { file: readFile(file, rt.at(a, "file"), lost) };
     case "data": {
       const data = json["data"];
-      return isJsonObject(data) ? { data: { data: data } } : invalid(a, "a2a.v1.DataPart.data", data, "an object");
+      return rt.isJsonObject(data) ? { data: { data: data } } : rt.invalid(a, "a2a.v1.DataPart.data", data, "an object");
     }
   }
-  return refuseKind(pathOf(a), "a2a.v1.Part", json["kind"], "text, file or data");
+  return rt.refuseKind(rt.pathOf(a), "a2a.v1.Part", json["kind"], "text, file or data");
 }
 
 /**
  * a2a.v1.FilePart → a2a.json.
  */
-function encodeFilePart(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeFilePart(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["fileWithUri"] != null) out["fileWithUri"] = json["fileWithUri"];
   if (json["fileWithBytes"] != null) out["fileWithBytes"] = json["fileWithBytes"];
@@ -178,15 +178,15 @@ const keysOfFilePart: ReadonlySet<string> = new Set(["kind", "fileWithUri", "fil
 /**
  * a2a.v1.FilePart read from a2a.json.
  */
-function decodeFilePart(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeFilePart(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   let fileKept = false;
   v = json["fileWithUri"];
   if (v != null) {
     if (fileKept)
-      lose(lost, a, "fileWithUri", "a2a.v1.FilePart.file holds one member; fileWithUri was not kept");
+      rt.lose(lost, a, "fileWithUri", "a2a.v1.FilePart.file holds one member; fileWithUri was not kept");
     else {
       fileKept = true;
       out["fileWithUri"] = v;
@@ -195,7 +195,7 @@ function decodeFilePart(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   v = json["fileWithBytes"];
   if (v != null) {
     if (fileKept)
-      lose(lost, a, "fileWithBytes", "a2a.v1.FilePart.file holds one member; fileWithBytes was not kept");
+      rt.lose(lost, a, "fileWithBytes", "a2a.v1.FilePart.file holds one member; fileWithBytes was not kept");
     else {
       fileKept = true;
       out["fileWithBytes"] = v;
@@ -204,15 +204,15 @@ function decodeFilePart(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   v = json["mimeType"];
   if (v != null) out["mimeType"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfFilePart.has(k)) lose(lost, a, k, "a2a.v1.FilePart has no field for it");
+    if (!keysOfFilePart.has(k)) rt.lose(lost, a, k, "a2a.v1.FilePart has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.DataPart → a2a.json.
  */
-function encodeDataPart(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeDataPart(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["data"] != null) out["data"] = json["data"];
   return out;
@@ -223,28 +223,28 @@ const keysOfDataPart: ReadonlySet<string> = new Set(["kind", "data"]);
 /**
  * a2a.v1.DataPart read from a2a.json.
  */
-function decodeDataPart(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeDataPart(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["data"];
   if (v != null) out["data"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfDataPart.has(k)) lose(lost, a, k, "a2a.v1.DataPart has no field for it");
+    if (!keysOfDataPart.has(k)) rt.lose(lost, a, k, "a2a.v1.DataPart has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.Message → a2a.json.
  */
-function encodeMessage(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeMessage(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = { kind: "message" };
   out["messageId"] = json["messageId"] ?? "";
   if (json["contextId"] != null) out["contextId"] = json["contextId"];
   if (json["taskId"] != null) out["taskId"] = json["taskId"];
-  out["role"] = encodeRole(json["role"] ?? "ROLE_UNSPECIFIED", at(a, "role"), lost);
-  out["parts"] = encodeParts(json["content"] ?? [], at(a, "parts"), lost);
+  out["role"] = encodeRole(json["role"] ?? "ROLE_UNSPECIFIED", rt.at(a, "role"), lost);
+  out["parts"] = encodeParts(json["content"] ?? [], rt.at(a, "parts"), lost);
   if (json["metadata"] != null) out["metadata"] = json["metadata"];
   if (json["extensions"] != null) out["extensions"] = json["extensions"];
   return out;
@@ -257,10 +257,10 @@ const keysOfMessage: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.Message read from a2a.json.
  */
-function decodeMessage(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeMessage(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   if (json["kind"] !== undefined && json["kind"] !== "message")
-    refuseKind(pathOf(a), "a2a.v1.Message", json["kind"], "message");
+    rt.refuseKind(rt.pathOf(a), "a2a.v1.Message", json["kind"], "message");
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["messageId"];
@@ -270,28 +270,28 @@ function decodeMessage(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   v = json["taskId"];
   if (v != null) out["taskId"] = v;
   v = json["role"];
-  if (v != null) out["role"] = decodeRole(v, at(a, "role"), "a2a.v1.Message.role");
+  if (v != null) out["role"] = decodeRole(v, rt.at(a, "role"), "a2a.v1.Message.role");
   v = json["parts"] ?? json["content"];
-  if (v != null) out["content"] = eachJson(v, at(a, "parts"), lost, decodePart);
+  if (v != null) out["content"] = rt.eachJson(v, rt.at(a, "parts"), lost, decodePart);
   v = json["metadata"];
   if (v != null) out["metadata"] = v;
   v = json["extensions"];
   if (v != null) out["extensions"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfMessage.has(k)) lose(lost, a, k, "a2a.v1.Message has no field for it");
+    if (!keysOfMessage.has(k)) rt.lose(lost, a, k, "a2a.v1.Message has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.Artifact → a2a.json.
  */
-function encodeArtifact(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeArtifact(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["artifactId"] = json["artifactId"] ?? "";
   if (json["name"] != null) out["name"] = json["name"];
   if (json["description"] != null) out["description"] = json["description"];
-  out["parts"] = encodeParts(json["parts"] ?? [], at(a, "parts"), lost);
+  out["parts"] = encodeParts(json["parts"] ?? [], rt.at(a, "parts"), lost);
   if (json["metadata"] != null) out["metadata"] = json["metadata"];
   if (json["extensions"] != null) out["extensions"] = json["extensions"];
   return out;
@@ -304,8 +304,8 @@ const keysOfArtifact: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.Artifact read from a2a.json.
  */
-function decodeArtifact(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeArtifact(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["artifactId"];
@@ -315,25 +315,25 @@ function decodeArtifact(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   v = json["description"];
   if (v != null) out["description"] = v;
   v = json["parts"];
-  if (v != null) out["parts"] = eachJson(v, at(a, "parts"), lost, decodePart);
+  if (v != null) out["parts"] = rt.eachJson(v, rt.at(a, "parts"), lost, decodePart);
   v = json["metadata"];
   if (v != null) out["metadata"] = v;
   v = json["extensions"];
   if (v != null) out["extensions"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfArtifact.has(k)) lose(lost, a, k, "a2a.v1.Artifact has no field for it");
+    if (!keysOfArtifact.has(k)) rt.lose(lost, a, k, "a2a.v1.Artifact has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.TaskStatusUpdateEvent → a2a.json.
  */
-function encodeTaskStatusUpdateEvent(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeTaskStatusUpdateEvent(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = { kind: "status-update" };
   out["taskId"] = json["taskId"] ?? "";
   out["contextId"] = json["contextId"] ?? "";
-  out["status"] = encodeTaskStatus(json["status"] ?? {}, at(a, "status"), lost);
+  out["status"] = encodeTaskStatus(json["status"] ?? {}, rt.at(a, "status"), lost);
   out["final"] = json["final"] ?? false;
   if (json["metadata"] != null) out["metadata"] = json["metadata"];
   return out;
@@ -346,10 +346,10 @@ const keysOfTaskStatusUpdateEvent: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.TaskStatusUpdateEvent read from a2a.json.
  */
-function decodeTaskStatusUpdateEvent(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeTaskStatusUpdateEvent(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   if (json["kind"] !== undefined && json["kind"] !== "status-update")
-    refuseKind(pathOf(a), "a2a.v1.TaskStatusUpdateEvent", json["kind"], "status-update");
+    rt.refuseKind(rt.pathOf(a), "a2a.v1.TaskStatusUpdateEvent", json["kind"], "status-update");
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["taskId"];
@@ -357,25 +357,25 @@ function decodeTaskStatusUpdateEvent(json: JsonValue, a: At, lost: Loss[]): Json
   v = json["contextId"];
   if (v != null) out["contextId"] = v;
   v = json["status"];
-  if (v != null) out["status"] = decodeTaskStatus(v, at(a, "status"), lost);
+  if (v != null) out["status"] = decodeTaskStatus(v, rt.at(a, "status"), lost);
   v = json["final"];
   if (v != null) out["final"] = v;
   v = json["metadata"];
   if (v != null) out["metadata"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfTaskStatusUpdateEvent.has(k)) lose(lost, a, k, "a2a.v1.TaskStatusUpdateEvent has no field for it");
+    if (!keysOfTaskStatusUpdateEvent.has(k)) rt.lose(lost, a, k, "a2a.v1.TaskStatusUpdateEvent has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.TaskArtifactUpdateEvent → a2a.json.
  */
-function encodeTaskArtifactUpdateEvent(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeTaskArtifactUpdateEvent(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = { kind: "artifact-update" };
   out["taskId"] = json["taskId"] ?? "";
   out["contextId"] = json["contextId"] ?? "";
-  if (json["artifact"] != null) out["artifact"] = encodeArtifact(json["artifact"], at(a, "artifact"), lost);
+  if (json["artifact"] != null) out["artifact"] = encodeArtifact(json["artifact"], rt.at(a, "artifact"), lost);
   if (json["append"] != null) out["append"] = json["append"];
   if (json["lastChunk"] != null) out["lastChunk"] = json["lastChunk"];
   if (json["metadata"] != null) out["metadata"] = json["metadata"];
@@ -389,10 +389,10 @@ const keysOfTaskArtifactUpdateEvent: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.TaskArtifactUpdateEvent read from a2a.json.
  */
-function decodeTaskArtifactUpdateEvent(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeTaskArtifactUpdateEvent(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   if (json["kind"] !== undefined && json["kind"] !== "artifact-update")
-    refuseKind(pathOf(a), "a2a.v1.TaskArtifactUpdateEvent", json["kind"], "artifact-update");
+    rt.refuseKind(rt.pathOf(a), "a2a.v1.TaskArtifactUpdateEvent", json["kind"], "artifact-update");
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["taskId"];
@@ -400,7 +400,7 @@ function decodeTaskArtifactUpdateEvent(json: JsonValue, a: At, lost: Loss[]): Js
   v = json["contextId"];
   if (v != null) out["contextId"] = v;
   v = json["artifact"];
-  if (v != null) out["artifact"] = decodeArtifact(v, at(a, "artifact"), lost);
+  if (v != null) out["artifact"] = decodeArtifact(v, rt.at(a, "artifact"), lost);
   v = json["append"];
   if (v != null) out["append"] = v;
   v = json["lastChunk"];
@@ -408,21 +408,21 @@ function decodeTaskArtifactUpdateEvent(json: JsonValue, a: At, lost: Loss[]): Js
   v = json["metadata"];
   if (v != null) out["metadata"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfTaskArtifactUpdateEvent.has(k)) lose(lost, a, k, "a2a.v1.TaskArtifactUpdateEvent has no field for it");
+    if (!keysOfTaskArtifactUpdateEvent.has(k)) rt.lose(lost, a, k, "a2a.v1.TaskArtifactUpdateEvent has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.PushNotificationConfig → a2a.json.
  */
-function encodePushNotificationConfig(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodePushNotificationConfig(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["id"] != null) out["id"] = json["id"];
   if (json["url"] != null) out["url"] = json["url"];
   if (json["token"] != null) out["token"] = json["token"];
   if (json["authentication"] != null)
-    out["authentication"] = encodeAuthenticationInfo(json["authentication"], at(a, "authentication"), lost);
+    out["authentication"] = encodeAuthenticationInfo(json["authentication"], rt.at(a, "authentication"), lost);
   return out;
 }
 
@@ -431,8 +431,8 @@ const keysOfPushNotificationConfig: ReadonlySet<string> = new Set(["kind", "id",
 /**
  * a2a.v1.PushNotificationConfig read from a2a.json.
  */
-function decodePushNotificationConfig(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodePushNotificationConfig(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["id"];
@@ -442,17 +442,17 @@ function decodePushNotificationConfig(json: JsonValue, a: At, lost: Loss[]): Jso
   v = json["token"];
   if (v != null) out["token"] = v;
   v = json["authentication"];
-  if (v != null) out["authentication"] = decodeAuthenticationInfo(v, at(a, "authentication"), lost);
+  if (v != null) out["authentication"] = decodeAuthenticationInfo(v, rt.at(a, "authentication"), lost);
   for (const k of Object.keys(json))
-    if (!keysOfPushNotificationConfig.has(k)) lose(lost, a, k, "a2a.v1.PushNotificationConfig has no field for it");
+    if (!keysOfPushNotificationConfig.has(k)) rt.lose(lost, a, k, "a2a.v1.PushNotificationConfig has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.AuthenticationInfo → a2a.json.
  */
-function encodeAuthenticationInfo(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeAuthenticationInfo(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["schemes"] = json["schemes"] ?? [];
   if (json["credentials"] != null) out["credentials"] = json["credentials"];
@@ -464,8 +464,8 @@ const keysOfAuthenticationInfo: ReadonlySet<string> = new Set(["kind", "schemes"
 /**
  * a2a.v1.AuthenticationInfo read from a2a.json.
  */
-function decodeAuthenticationInfo(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeAuthenticationInfo(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["schemes"];
@@ -473,15 +473,15 @@ function decodeAuthenticationInfo(json: JsonValue, a: At, lost: Loss[]): JsonVal
   v = json["credentials"];
   if (v != null) out["credentials"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfAuthenticationInfo.has(k)) lose(lost, a, k, "a2a.v1.AuthenticationInfo has no field for it");
+    if (!keysOfAuthenticationInfo.has(k)) rt.lose(lost, a, k, "a2a.v1.AuthenticationInfo has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.AgentInterface → a2a.json.
  */
-function encodeAgentInterface(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeAgentInterface(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["url"] = json["url"] ?? "";
   out["transport"] = json["transport"] ?? "";
@@ -493,8 +493,8 @@ const keysOfAgentInterface: ReadonlySet<string> = new Set(["kind", "url", "trans
 /**
  * a2a.v1.AgentInterface read from a2a.json.
  */
-function decodeAgentInterface(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeAgentInterface(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["url"];
@@ -502,15 +502,15 @@ function decodeAgentInterface(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   v = json["transport"];
   if (v != null) out["transport"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfAgentInterface.has(k)) lose(lost, a, k, "a2a.v1.AgentInterface has no field for it");
+    if (!keysOfAgentInterface.has(k)) rt.lose(lost, a, k, "a2a.v1.AgentInterface has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.AgentCard → a2a.json.
  */
-function encodeAgentCard(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeAgentCard(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["protocolVersion"] = json["protocolVersion"] ?? "";
   out["name"] = json["name"] ?? "";
@@ -518,21 +518,22 @@ function encodeAgentCard(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   out["url"] = json["url"] ?? "";
   if (json["preferredTransport"] != null) out["preferredTransport"] = json["preferredTransport"];
   if (json["additionalInterfaces"] != null)
-    out["additionalInterfaces"] = eachJson(json["additionalInterfaces"], at(a, "additionalInterfaces"), lost, encodeAgentInterface);
-  if (json["provider"] != null) out["provider"] = encodeAgentProvider(json["provider"], at(a, "provider"), lost);
+    out["additionalInterfaces"] = rt.eachJson(json["additionalInterfaces"], rt.at(a, "additionalInterfaces"), lost, encodeAgentInterface);
+  if (json["provider"] != null) out["provider"] = encodeAgentProvider(json["provider"], rt.at(a, "provider"), lost);
   out["version"] = json["version"] ?? "";
   if (json["documentationUrl"] != null) out["documentationUrl"] = json["documentationUrl"];
-  out["capabilities"] = encodeAgentCapabilities(json["capabilities"] ?? {}, at(a, "capabilities"), lost);
+  out["capabilities"] = encodeAgentCapabilities(json["capabilities"] ?? {}, rt.at(a, "capabilities"), lost);
   if (json["securitySchemes"] != null)
-    out["securitySchemes"] = mapJson(json["securitySchemes"], at(a, "securitySchemes"), lost, encodeSecurityScheme);
-  if (json["security"] != null) out["security"] = eachJson(json["security"], at(a, "security"), lost, encodeSecurity);
+    out["securitySchemes"] = rt.mapJson(json["securitySchemes"], rt.at(a, "securitySchemes"), lost, encodeSecurityScheme);
+  if (json["security"] != null)
+    out["security"] = rt.eachJson(json["security"], rt.at(a, "security"), lost, encodeSecurity);
   out["defaultInputModes"] = json["defaultInputModes"] ?? [];
   out["defaultOutputModes"] = json["defaultOutputModes"] ?? [];
-  out["skills"] = eachJson(json["skills"] ?? [], at(a, "skills"), lost, encodeAgentSkill);
+  out["skills"] = rt.eachJson(json["skills"] ?? [], rt.at(a, "skills"), lost, encodeAgentSkill);
   if (json["supportsAuthenticatedExtendedCard"] != null)
     out["supportsAuthenticatedExtendedCard"] = json["supportsAuthenticatedExtendedCard"];
   if (json["signatures"] != null)
-    out["signatures"] = eachJson(json["signatures"], at(a, "signatures"), lost, encodeAgentCardSignature);
+    out["signatures"] = rt.eachJson(json["signatures"], rt.at(a, "signatures"), lost, encodeAgentCardSignature);
   return out;
 }
 
@@ -545,8 +546,8 @@ const keysOfAgentCard: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.AgentCard read from a2a.json.
  */
-function decodeAgentCard(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeAgentCard(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["protocolVersion"];
@@ -560,39 +561,40 @@ function decodeAgentCard(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   v = json["preferredTransport"];
   if (v != null) out["preferredTransport"] = v;
   v = json["additionalInterfaces"];
-  if (v != null) out["additionalInterfaces"] = eachJson(v, at(a, "additionalInterfaces"), lost, decodeAgentInterface);
+  if (v != null)
+    out["additionalInterfaces"] = rt.eachJson(v, rt.at(a, "additionalInterfaces"), lost, decodeAgentInterface);
   v = json["provider"];
-  if (v != null) out["provider"] = decodeAgentProvider(v, at(a, "provider"), lost);
+  if (v != null) out["provider"] = decodeAgentProvider(v, rt.at(a, "provider"), lost);
   v = json["version"];
   if (v != null) out["version"] = v;
   v = json["documentationUrl"];
   if (v != null) out["documentationUrl"] = v;
   v = json["capabilities"];
-  if (v != null) out["capabilities"] = decodeAgentCapabilities(v, at(a, "capabilities"), lost);
+  if (v != null) out["capabilities"] = decodeAgentCapabilities(v, rt.at(a, "capabilities"), lost);
   v = json["securitySchemes"];
-  if (v != null) out["securitySchemes"] = mapJson(v, at(a, "securitySchemes"), lost, decodeSecurityScheme);
+  if (v != null) out["securitySchemes"] = rt.mapJson(v, rt.at(a, "securitySchemes"), lost, decodeSecurityScheme);
   v = json["security"];
-  if (v != null) out["security"] = eachJson(v, at(a, "security"), lost, decodeSecurity);
+  if (v != null) out["security"] = rt.eachJson(v, rt.at(a, "security"), lost, decodeSecurity);
   v = json["defaultInputModes"];
   if (v != null) out["defaultInputModes"] = v;
   v = json["defaultOutputModes"];
   if (v != null) out["defaultOutputModes"] = v;
   v = json["skills"];
-  if (v != null) out["skills"] = eachJson(v, at(a, "skills"), lost, decodeAgentSkill);
+  if (v != null) out["skills"] = rt.eachJson(v, rt.at(a, "skills"), lost, decodeAgentSkill);
   v = json["supportsAuthenticatedExtendedCard"];
   if (v != null) out["supportsAuthenticatedExtendedCard"] = v;
   v = json["signatures"];
-  if (v != null) out["signatures"] = eachJson(v, at(a, "signatures"), lost, decodeAgentCardSignature);
+  if (v != null) out["signatures"] = rt.eachJson(v, rt.at(a, "signatures"), lost, decodeAgentCardSignature);
   for (const k of Object.keys(json))
-    if (!keysOfAgentCard.has(k)) lose(lost, a, k, "a2a.v1.AgentCard has no field for it");
+    if (!keysOfAgentCard.has(k)) rt.lose(lost, a, k, "a2a.v1.AgentCard has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.AgentProvider → a2a.json.
  */
-function encodeAgentProvider(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeAgentProvider(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["url"] = json["url"] ?? "";
   out["organization"] = json["organization"] ?? "";
@@ -604,8 +606,8 @@ const keysOfAgentProvider: ReadonlySet<string> = new Set(["kind", "url", "organi
 /**
  * a2a.v1.AgentProvider read from a2a.json.
  */
-function decodeAgentProvider(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeAgentProvider(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["url"];
@@ -613,20 +615,20 @@ function decodeAgentProvider(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   v = json["organization"];
   if (v != null) out["organization"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfAgentProvider.has(k)) lose(lost, a, k, "a2a.v1.AgentProvider has no field for it");
+    if (!keysOfAgentProvider.has(k)) rt.lose(lost, a, k, "a2a.v1.AgentProvider has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.AgentCapabilities → a2a.json.
  */
-function encodeAgentCapabilities(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeAgentCapabilities(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["streaming"] != null) out["streaming"] = json["streaming"];
   if (json["pushNotifications"] != null) out["pushNotifications"] = json["pushNotifications"];
   if (json["extensions"] != null)
-    out["extensions"] = eachJson(json["extensions"], at(a, "extensions"), lost, encodeAgentExtension);
+    out["extensions"] = rt.eachJson(json["extensions"], rt.at(a, "extensions"), lost, encodeAgentExtension);
   return out;
 }
 
@@ -635,8 +637,8 @@ const keysOfAgentCapabilities: ReadonlySet<string> = new Set(["kind", "streaming
 /**
  * a2a.v1.AgentCapabilities read from a2a.json.
  */
-function decodeAgentCapabilities(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeAgentCapabilities(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["streaming"];
@@ -644,17 +646,17 @@ function decodeAgentCapabilities(json: JsonValue, a: At, lost: Loss[]): JsonValu
   v = json["pushNotifications"];
   if (v != null) out["pushNotifications"] = v;
   v = json["extensions"];
-  if (v != null) out["extensions"] = eachJson(v, at(a, "extensions"), lost, decodeAgentExtension);
+  if (v != null) out["extensions"] = rt.eachJson(v, rt.at(a, "extensions"), lost, decodeAgentExtension);
   for (const k of Object.keys(json))
-    if (!keysOfAgentCapabilities.has(k)) lose(lost, a, k, "a2a.v1.AgentCapabilities has no field for it");
+    if (!keysOfAgentCapabilities.has(k)) rt.lose(lost, a, k, "a2a.v1.AgentCapabilities has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.AgentExtension → a2a.json.
  */
-function encodeAgentExtension(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeAgentExtension(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["uri"] = json["uri"] ?? "";
   if (json["description"] != null) out["description"] = json["description"];
@@ -668,8 +670,8 @@ const keysOfAgentExtension: ReadonlySet<string> = new Set(["kind", "uri", "descr
 /**
  * a2a.v1.AgentExtension read from a2a.json.
  */
-function decodeAgentExtension(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeAgentExtension(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["uri"];
@@ -681,15 +683,15 @@ function decodeAgentExtension(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   v = json["params"];
   if (v != null) out["params"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfAgentExtension.has(k)) lose(lost, a, k, "a2a.v1.AgentExtension has no field for it");
+    if (!keysOfAgentExtension.has(k)) rt.lose(lost, a, k, "a2a.v1.AgentExtension has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.AgentSkill → a2a.json.
  */
-function encodeAgentSkill(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeAgentSkill(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["id"] = json["id"] ?? "";
   out["name"] = json["name"] ?? "";
@@ -698,7 +700,8 @@ function encodeAgentSkill(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   if (json["examples"] != null) out["examples"] = json["examples"];
   if (json["inputModes"] != null) out["inputModes"] = json["inputModes"];
   if (json["outputModes"] != null) out["outputModes"] = json["outputModes"];
-  if (json["security"] != null) out["security"] = eachJson(json["security"], at(a, "security"), lost, encodeSecurity);
+  if (json["security"] != null)
+    out["security"] = rt.eachJson(json["security"], rt.at(a, "security"), lost, encodeSecurity);
   return out;
 }
 
@@ -709,8 +712,8 @@ const keysOfAgentSkill: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.AgentSkill read from a2a.json.
  */
-function decodeAgentSkill(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeAgentSkill(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["id"];
@@ -728,17 +731,17 @@ function decodeAgentSkill(json: JsonValue, a: At, lost: Loss[]): JsonValue {
   v = json["outputModes"];
   if (v != null) out["outputModes"] = v;
   v = json["security"];
-  if (v != null) out["security"] = eachJson(v, at(a, "security"), lost, decodeSecurity);
+  if (v != null) out["security"] = rt.eachJson(v, rt.at(a, "security"), lost, decodeSecurity);
   for (const k of Object.keys(json))
-    if (!keysOfAgentSkill.has(k)) lose(lost, a, k, "a2a.v1.AgentSkill has no field for it");
+    if (!keysOfAgentSkill.has(k)) rt.lose(lost, a, k, "a2a.v1.AgentSkill has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.AgentCardSignature → a2a.json.
  */
-function encodeAgentCardSignature(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeAgentCardSignature(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["protected"] = json["protected"] ?? "";
   out["signature"] = json["signature"] ?? "";
@@ -751,8 +754,8 @@ const keysOfAgentCardSignature: ReadonlySet<string> = new Set(["kind", "protecte
 /**
  * a2a.v1.AgentCardSignature read from a2a.json.
  */
-function decodeAgentCardSignature(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeAgentCardSignature(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["protected"];
@@ -762,15 +765,15 @@ function decodeAgentCardSignature(json: JsonValue, a: At, lost: Loss[]): JsonVal
   v = json["header"];
   if (v != null) out["header"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfAgentCardSignature.has(k)) lose(lost, a, k, "a2a.v1.AgentCardSignature has no field for it");
+    if (!keysOfAgentCardSignature.has(k)) rt.lose(lost, a, k, "a2a.v1.AgentCardSignature has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.TaskPushNotificationConfig → a2a.json.
  */
-function encodeTaskPushNotificationConfig(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeTaskPushNotificationConfig(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   {
     const ids = String(json["name"] ?? "").split("/");
@@ -778,7 +781,7 @@ function encodeTaskPushNotificationConfig(json: JsonValue, a: At, lost: Loss[]):
     out["taskId"] = named ? ids[1]! : "";
     out["pushNotificationConfig"] = { id: named ? ids[3]! : "" };
   }
-  out["pushNotificationConfig"] = mergeJson(out["pushNotificationConfig"], encodePushNotificationConfig(json["pushNotificationConfig"] ?? {}, at(a, "pushNotificationConfig"), lost));
+  out["pushNotificationConfig"] = rt.mergeJson(out["pushNotificationConfig"], encodePushNotificationConfig(json["pushNotificationConfig"] ?? {}, rt.at(a, "pushNotificationConfig"), lost));
   return out;
 }
 
@@ -787,23 +790,24 @@ const keysOfTaskPushNotificationConfig: ReadonlySet<string> = new Set(["kind", "
 /**
  * a2a.v1.TaskPushNotificationConfig read from a2a.json.
  */
-function decodeTaskPushNotificationConfig(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeTaskPushNotificationConfig(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
-  out["name"] = resourceName(json, a, "a2a.v1.TaskPushNotificationConfig", "tasks/", ["taskId"], "/pushNotificationConfigs/", ["pushNotificationConfig", "id"]);
+  out["name"] = rt.resourceName(json, a, "a2a.v1.TaskPushNotificationConfig", "tasks/", ["taskId"], "/pushNotificationConfigs/", ["pushNotificationConfig", "id"]);
   v = json["pushNotificationConfig"];
-  if (v != null) out["pushNotificationConfig"] = decodePushNotificationConfig(v, at(a, "pushNotificationConfig"), lost);
+  if (v != null)
+    out["pushNotificationConfig"] = decodePushNotificationConfig(v, rt.at(a, "pushNotificationConfig"), lost);
   for (const k of Object.keys(json))
-    if (!keysOfTaskPushNotificationConfig.has(k)) lose(lost, a, k, "a2a.v1.TaskPushNotificationConfig has no field for it");
+    if (!keysOfTaskPushNotificationConfig.has(k)) rt.lose(lost, a, k, "a2a.v1.TaskPushNotificationConfig has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.StringList → a2a.json.
  */
-function encodeStringList(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeStringList(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["list"] != null) out["list"] = json["list"];
   return out;
@@ -814,38 +818,38 @@ const keysOfStringList: ReadonlySet<string> = new Set(["kind", "list"]);
 /**
  * a2a.v1.StringList read from a2a.json.
  */
-function decodeStringList(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeStringList(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["list"];
   if (v != null) out["list"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfStringList.has(k)) lose(lost, a, k, "a2a.v1.StringList has no field for it");
+    if (!keysOfStringList.has(k)) rt.lose(lost, a, k, "a2a.v1.StringList has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.Security → a2a.json.
  */
-function encodeSecurity(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeSecurity(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const map = json["schemes"];
-  if (!isJsonObject(map)) return {};
+  if (!rt.isJsonObject(map)) return {};
   return Object.fromEntries(
-    Object.entries(map).map(([k, v]) => [k, isJsonObject(v) && Array.isArray(v["list"]) ? v["list"] : []]),
+    Object.entries(map).map(([k, v]) => [k, rt.isJsonObject(v) && Array.isArray(v["list"]) ? v["list"] : []]),
   );
 }
 
 /**
  * a2a.v1.Security read from a2a.json.
  */
-function decodeSecurity(json: JsonValue, a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeSecurity(json: JsonValue, a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const map: JsonObject = {};
   for (const [k, v] of Object.entries(json)) {
-    if (!Array.isArray(v)) invalid(at(a, k), "a2a.v1.Security.schemes", v, "an array");
-    setKey(map, k, { list: v });
+    if (!Array.isArray(v)) rt.invalid(rt.at(a, k), "a2a.v1.Security.schemes", v, "an array");
+    rt.setKey(map, k, { list: v });
   }
   return { schemes: map };
 }
@@ -853,27 +857,27 @@ function decodeSecurity(json: JsonValue, a: At, _lost: Loss[]): JsonValue {
 /**
  * a2a.v1.SecurityScheme → a2a.json.
  */
-function encodeSecurityScheme(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeSecurityScheme(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   if (json["apiKeySecurityScheme"] !== undefined)
-    return withType("apiKey", encodeAPIKeySecurityScheme(json["apiKeySecurityScheme"], a, lost));
+    return rt.withType("apiKey", encodeAPIKeySecurityScheme(json["apiKeySecurityScheme"], a, lost));
   if (json["httpAuthSecurityScheme"] !== undefined)
-    return withType("http", encodeHTTPAuthSecurityScheme(json["httpAuthSecurityScheme"], a, lost));
+    return rt.withType("http", encodeHTTPAuthSecurityScheme(json["httpAuthSecurityScheme"], a, lost));
   if (json["oauth2SecurityScheme"] !== undefined)
-    return withType("oauth2", encodeOAuth2SecurityScheme(json["oauth2SecurityScheme"], a, lost));
+    return rt.withType("oauth2", encodeOAuth2SecurityScheme(json["oauth2SecurityScheme"], a, lost));
   if (json["openIdConnectSecurityScheme"] !== undefined)
-    return withType("openIdConnect", encodeOpenIdConnectSecurityScheme(json["openIdConnectSecurityScheme"], a, lost));
+    return rt.withType("openIdConnect", encodeOpenIdConnectSecurityScheme(json["openIdConnectSecurityScheme"], a, lost));
   if (json["mtlsSecurityScheme"] !== undefined)
-    return withType("mutualTLS", encodeMutualTlsSecurityScheme(json["mtlsSecurityScheme"], a, lost));
-  lose(lost, a, "scheme", "a2a.v1.SecurityScheme sets none of scheme; a2a.json has no form for it");
+    return rt.withType("mutualTLS", encodeMutualTlsSecurityScheme(json["mtlsSecurityScheme"], a, lost));
+  rt.lose(lost, a, "scheme", "a2a.v1.SecurityScheme sets none of scheme; a2a.json has no form for it");
   return {};
 }
 
 /**
  * a2a.v1.SecurityScheme read from a2a.json.
  */
-function decodeSecurityScheme(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeSecurityScheme(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const { type, ...rest } = json;
   switch (type) {
     case "apiKey":
@@ -887,15 +891,15 @@ function decodeSecurityScheme(json: JsonValue, a: At, lost: Loss[]): JsonValue {
     case "mutualTLS":
       return { mtlsSecurityScheme: decodeMutualTlsSecurityScheme(rest, a, lost) };
   }
-  lose(lost, a, "type", "unknown a2a.v1.SecurityScheme type " + preview(type));
+  rt.lose(lost, a, "type", "unknown a2a.v1.SecurityScheme type " + rt.preview(type));
   return {};
 }
 
 /**
  * a2a.v1.APIKeySecurityScheme → a2a.json.
  */
-function encodeAPIKeySecurityScheme(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeAPIKeySecurityScheme(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["description"] != null) out["description"] = json["description"];
   out["in"] = json["location"] ?? "";
@@ -908,8 +912,8 @@ const keysOfAPIKeySecurityScheme: ReadonlySet<string> = new Set(["kind", "descri
 /**
  * a2a.v1.APIKeySecurityScheme read from a2a.json.
  */
-function decodeAPIKeySecurityScheme(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeAPIKeySecurityScheme(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["description"];
@@ -919,15 +923,15 @@ function decodeAPIKeySecurityScheme(json: JsonValue, a: At, lost: Loss[]): JsonV
   v = json["name"];
   if (v != null) out["name"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfAPIKeySecurityScheme.has(k)) lose(lost, a, k, "a2a.v1.APIKeySecurityScheme has no field for it");
+    if (!keysOfAPIKeySecurityScheme.has(k)) rt.lose(lost, a, k, "a2a.v1.APIKeySecurityScheme has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.HTTPAuthSecurityScheme → a2a.json.
  */
-function encodeHTTPAuthSecurityScheme(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeHTTPAuthSecurityScheme(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["description"] != null) out["description"] = json["description"];
   out["scheme"] = json["scheme"] ?? "";
@@ -940,8 +944,8 @@ const keysOfHTTPAuthSecurityScheme: ReadonlySet<string> = new Set(["kind", "desc
 /**
  * a2a.v1.HTTPAuthSecurityScheme read from a2a.json.
  */
-function decodeHTTPAuthSecurityScheme(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeHTTPAuthSecurityScheme(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["description"];
@@ -951,18 +955,18 @@ function decodeHTTPAuthSecurityScheme(json: JsonValue, a: At, lost: Loss[]): Jso
   v = json["bearerFormat"];
   if (v != null) out["bearerFormat"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfHTTPAuthSecurityScheme.has(k)) lose(lost, a, k, "a2a.v1.HTTPAuthSecurityScheme has no field for it");
+    if (!keysOfHTTPAuthSecurityScheme.has(k)) rt.lose(lost, a, k, "a2a.v1.HTTPAuthSecurityScheme has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.OAuth2SecurityScheme → a2a.json.
  */
-function encodeOAuth2SecurityScheme(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeOAuth2SecurityScheme(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["description"] != null) out["description"] = json["description"];
-  out["flows"] = encodeOAuthFlows(json["flows"] ?? {}, at(a, "flows"), lost);
+  out["flows"] = encodeOAuthFlows(json["flows"] ?? {}, rt.at(a, "flows"), lost);
   if (json["oauth2MetadataUrl"] != null) out["oauth2MetadataUrl"] = json["oauth2MetadataUrl"];
   return out;
 }
@@ -972,26 +976,26 @@ const keysOfOAuth2SecurityScheme: ReadonlySet<string> = new Set(["kind", "descri
 /**
  * a2a.v1.OAuth2SecurityScheme read from a2a.json.
  */
-function decodeOAuth2SecurityScheme(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeOAuth2SecurityScheme(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["description"];
   if (v != null) out["description"] = v;
   v = json["flows"];
-  if (v != null) out["flows"] = decodeOAuthFlows(v, at(a, "flows"), lost);
+  if (v != null) out["flows"] = decodeOAuthFlows(v, rt.at(a, "flows"), lost);
   v = json["oauth2MetadataUrl"];
   if (v != null) out["oauth2MetadataUrl"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfOAuth2SecurityScheme.has(k)) lose(lost, a, k, "a2a.v1.OAuth2SecurityScheme has no field for it");
+    if (!keysOfOAuth2SecurityScheme.has(k)) rt.lose(lost, a, k, "a2a.v1.OAuth2SecurityScheme has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.OpenIdConnectSecurityScheme → a2a.json.
  */
-function encodeOpenIdConnectSecurityScheme(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeOpenIdConnectSecurityScheme(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["description"] != null) out["description"] = json["description"];
   out["openIdConnectUrl"] = json["openIdConnectUrl"] ?? "";
@@ -1003,8 +1007,8 @@ const keysOfOpenIdConnectSecurityScheme: ReadonlySet<string> = new Set(["kind", 
 /**
  * a2a.v1.OpenIdConnectSecurityScheme read from a2a.json.
  */
-function decodeOpenIdConnectSecurityScheme(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeOpenIdConnectSecurityScheme(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["description"];
@@ -1012,15 +1016,15 @@ function decodeOpenIdConnectSecurityScheme(json: JsonValue, a: At, lost: Loss[])
   v = json["openIdConnectUrl"];
   if (v != null) out["openIdConnectUrl"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfOpenIdConnectSecurityScheme.has(k)) lose(lost, a, k, "a2a.v1.OpenIdConnectSecurityScheme has no field for it");
+    if (!keysOfOpenIdConnectSecurityScheme.has(k)) rt.lose(lost, a, k, "a2a.v1.OpenIdConnectSecurityScheme has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.MutualTlsSecurityScheme → a2a.json.
  */
-function encodeMutualTlsSecurityScheme(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeMutualTlsSecurityScheme(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["description"] != null) out["description"] = json["description"];
   return out;
@@ -1031,29 +1035,29 @@ const keysOfMutualTlsSecurityScheme: ReadonlySet<string> = new Set(["kind", "des
 /**
  * a2a.v1.MutualTlsSecurityScheme read from a2a.json.
  */
-function decodeMutualTlsSecurityScheme(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeMutualTlsSecurityScheme(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["description"];
   if (v != null) out["description"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfMutualTlsSecurityScheme.has(k)) lose(lost, a, k, "a2a.v1.MutualTlsSecurityScheme has no field for it");
+    if (!keysOfMutualTlsSecurityScheme.has(k)) rt.lose(lost, a, k, "a2a.v1.MutualTlsSecurityScheme has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.OAuthFlows → a2a.json.
  */
-function encodeOAuthFlows(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeOAuthFlows(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["authorizationCode"] != null)
-    out["authorizationCode"] = encodeAuthorizationCodeOAuthFlow(json["authorizationCode"], at(a, "authorizationCode"), lost);
+    out["authorizationCode"] = encodeAuthorizationCodeOAuthFlow(json["authorizationCode"], rt.at(a, "authorizationCode"), lost);
   if (json["clientCredentials"] != null)
-    out["clientCredentials"] = encodeClientCredentialsOAuthFlow(json["clientCredentials"], at(a, "clientCredentials"), lost);
-  if (json["implicit"] != null) out["implicit"] = encodeImplicitOAuthFlow(json["implicit"], at(a, "implicit"), lost);
-  if (json["password"] != null) out["password"] = encodePasswordOAuthFlow(json["password"], at(a, "password"), lost);
+    out["clientCredentials"] = encodeClientCredentialsOAuthFlow(json["clientCredentials"], rt.at(a, "clientCredentials"), lost);
+  if (json["implicit"] != null) out["implicit"] = encodeImplicitOAuthFlow(json["implicit"], rt.at(a, "implicit"), lost);
+  if (json["password"] != null) out["password"] = encodePasswordOAuthFlow(json["password"], rt.at(a, "password"), lost);
   return out;
 }
 
@@ -1064,57 +1068,57 @@ const keysOfOAuthFlows: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.OAuthFlows read from a2a.json.
  */
-function decodeOAuthFlows(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeOAuthFlows(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   let flowKept = false;
   v = json["authorizationCode"];
   if (v != null) {
     if (flowKept)
-      lose(lost, a, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept");
+      rt.lose(lost, a, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept");
     else {
       flowKept = true;
-      out["authorizationCode"] = decodeAuthorizationCodeOAuthFlow(v, at(a, "authorizationCode"), lost);
+      out["authorizationCode"] = decodeAuthorizationCodeOAuthFlow(v, rt.at(a, "authorizationCode"), lost);
     }
   }
   v = json["clientCredentials"];
   if (v != null) {
     if (flowKept)
-      lose(lost, a, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept");
+      rt.lose(lost, a, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept");
     else {
       flowKept = true;
-      out["clientCredentials"] = decodeClientCredentialsOAuthFlow(v, at(a, "clientCredentials"), lost);
+      out["clientCredentials"] = decodeClientCredentialsOAuthFlow(v, rt.at(a, "clientCredentials"), lost);
     }
   }
   v = json["implicit"];
   if (v != null) {
     if (flowKept)
-      lose(lost, a, "implicit", "a2a.v1.OAuthFlows.flow holds one member; implicit was not kept");
+      rt.lose(lost, a, "implicit", "a2a.v1.OAuthFlows.flow holds one member; implicit was not kept");
     else {
       flowKept = true;
-      out["implicit"] = decodeImplicitOAuthFlow(v, at(a, "implicit"), lost);
+      out["implicit"] = decodeImplicitOAuthFlow(v, rt.at(a, "implicit"), lost);
     }
   }
   v = json["password"];
   if (v != null) {
     if (flowKept)
-      lose(lost, a, "password", "a2a.v1.OAuthFlows.flow holds one member; password was not kept");
+      rt.lose(lost, a, "password", "a2a.v1.OAuthFlows.flow holds one member; password was not kept");
     else {
       flowKept = true;
-      out["password"] = decodePasswordOAuthFlow(v, at(a, "password"), lost);
+      out["password"] = decodePasswordOAuthFlow(v, rt.at(a, "password"), lost);
     }
   }
   for (const k of Object.keys(json))
-    if (!keysOfOAuthFlows.has(k)) lose(lost, a, k, "a2a.v1.OAuthFlows has no field for it");
+    if (!keysOfOAuthFlows.has(k)) rt.lose(lost, a, k, "a2a.v1.OAuthFlows has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.AuthorizationCodeOAuthFlow → a2a.json.
  */
-function encodeAuthorizationCodeOAuthFlow(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeAuthorizationCodeOAuthFlow(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["authorizationUrl"] = json["authorizationUrl"] ?? "";
   out["tokenUrl"] = json["tokenUrl"] ?? "";
@@ -1130,8 +1134,8 @@ const keysOfAuthorizationCodeOAuthFlow: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.AuthorizationCodeOAuthFlow read from a2a.json.
  */
-function decodeAuthorizationCodeOAuthFlow(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeAuthorizationCodeOAuthFlow(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["authorizationUrl"];
@@ -1143,15 +1147,15 @@ function decodeAuthorizationCodeOAuthFlow(json: JsonValue, a: At, lost: Loss[]):
   v = json["scopes"];
   if (v != null) out["scopes"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfAuthorizationCodeOAuthFlow.has(k)) lose(lost, a, k, "a2a.v1.AuthorizationCodeOAuthFlow has no field for it");
+    if (!keysOfAuthorizationCodeOAuthFlow.has(k)) rt.lose(lost, a, k, "a2a.v1.AuthorizationCodeOAuthFlow has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.ClientCredentialsOAuthFlow → a2a.json.
  */
-function encodeClientCredentialsOAuthFlow(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeClientCredentialsOAuthFlow(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["tokenUrl"] = json["tokenUrl"] ?? "";
   if (json["refreshUrl"] != null) out["refreshUrl"] = json["refreshUrl"];
@@ -1164,8 +1168,8 @@ const keysOfClientCredentialsOAuthFlow: ReadonlySet<string> = new Set(["kind", "
 /**
  * a2a.v1.ClientCredentialsOAuthFlow read from a2a.json.
  */
-function decodeClientCredentialsOAuthFlow(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeClientCredentialsOAuthFlow(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["tokenUrl"];
@@ -1175,15 +1179,15 @@ function decodeClientCredentialsOAuthFlow(json: JsonValue, a: At, lost: Loss[]):
   v = json["scopes"];
   if (v != null) out["scopes"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfClientCredentialsOAuthFlow.has(k)) lose(lost, a, k, "a2a.v1.ClientCredentialsOAuthFlow has no field for it");
+    if (!keysOfClientCredentialsOAuthFlow.has(k)) rt.lose(lost, a, k, "a2a.v1.ClientCredentialsOAuthFlow has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.ImplicitOAuthFlow → a2a.json.
  */
-function encodeImplicitOAuthFlow(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeImplicitOAuthFlow(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["authorizationUrl"] = json["authorizationUrl"] ?? "";
   if (json["refreshUrl"] != null) out["refreshUrl"] = json["refreshUrl"];
@@ -1196,8 +1200,8 @@ const keysOfImplicitOAuthFlow: ReadonlySet<string> = new Set(["kind", "authoriza
 /**
  * a2a.v1.ImplicitOAuthFlow read from a2a.json.
  */
-function decodeImplicitOAuthFlow(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeImplicitOAuthFlow(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["authorizationUrl"];
@@ -1207,15 +1211,15 @@ function decodeImplicitOAuthFlow(json: JsonValue, a: At, lost: Loss[]): JsonValu
   v = json["scopes"];
   if (v != null) out["scopes"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfImplicitOAuthFlow.has(k)) lose(lost, a, k, "a2a.v1.ImplicitOAuthFlow has no field for it");
+    if (!keysOfImplicitOAuthFlow.has(k)) rt.lose(lost, a, k, "a2a.v1.ImplicitOAuthFlow has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.PasswordOAuthFlow → a2a.json.
  */
-function encodePasswordOAuthFlow(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodePasswordOAuthFlow(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["tokenUrl"] = json["tokenUrl"] ?? "";
   if (json["refreshUrl"] != null) out["refreshUrl"] = json["refreshUrl"];
@@ -1228,8 +1232,8 @@ const keysOfPasswordOAuthFlow: ReadonlySet<string> = new Set(["kind", "tokenUrl"
 /**
  * a2a.v1.PasswordOAuthFlow read from a2a.json.
  */
-function decodePasswordOAuthFlow(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodePasswordOAuthFlow(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["tokenUrl"];
@@ -1239,19 +1243,19 @@ function decodePasswordOAuthFlow(json: JsonValue, a: At, lost: Loss[]): JsonValu
   v = json["scopes"];
   if (v != null) out["scopes"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfPasswordOAuthFlow.has(k)) lose(lost, a, k, "a2a.v1.PasswordOAuthFlow has no field for it");
+    if (!keysOfPasswordOAuthFlow.has(k)) rt.lose(lost, a, k, "a2a.v1.PasswordOAuthFlow has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.SendMessageRequest → a2a.json.
  */
-function encodeSendMessageRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeSendMessageRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  if (json["message"] != null) out["message"] = encodeMessage(json["message"], at(a, "message"), lost);
+  if (json["message"] != null) out["message"] = encodeMessage(json["message"], rt.at(a, "message"), lost);
   if (json["configuration"] != null)
-    out["configuration"] = encodeSendMessageConfiguration(json["configuration"], at(a, "configuration"), lost);
+    out["configuration"] = encodeSendMessageConfiguration(json["configuration"], rt.at(a, "configuration"), lost);
   if (json["metadata"] != null) out["metadata"] = json["metadata"];
   return out;
 }
@@ -1261,26 +1265,26 @@ const keysOfSendMessageRequest: ReadonlySet<string> = new Set(["kind", "message"
 /**
  * a2a.v1.SendMessageRequest read from a2a.json.
  */
-function decodeSendMessageRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeSendMessageRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
   v = json["message"];
-  if (v != null) out["message"] = decodeMessage(v, at(a, "message"), lost);
+  if (v != null) out["message"] = decodeMessage(v, rt.at(a, "message"), lost);
   v = json["configuration"];
-  if (v != null) out["configuration"] = decodeSendMessageConfiguration(v, at(a, "configuration"), lost);
+  if (v != null) out["configuration"] = decodeSendMessageConfiguration(v, rt.at(a, "configuration"), lost);
   v = json["metadata"];
   if (v != null) out["metadata"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfSendMessageRequest.has(k)) lose(lost, a, k, "a2a.v1.SendMessageRequest has no field for it");
+    if (!keysOfSendMessageRequest.has(k)) rt.lose(lost, a, k, "a2a.v1.SendMessageRequest has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.GetTaskRequest → a2a.json.
  */
-function encodeGetTaskRequest(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeGetTaskRequest(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["name"] != null) {
     const ids = String(json["name"]).split("/");
@@ -1297,23 +1301,23 @@ const keysOfGetTaskRequest: ReadonlySet<string> = new Set(["kind", "id", "histor
 /**
  * a2a.v1.GetTaskRequest read from a2a.json.
  */
-function decodeGetTaskRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeGetTaskRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
-  out["name"] = resourceName(json, a, "a2a.v1.GetTaskRequest", "tasks/", ["id"]);
+  out["name"] = rt.resourceName(json, a, "a2a.v1.GetTaskRequest", "tasks/", ["id"]);
   v = json["historyLength"];
   if (v != null) out["historyLength"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfGetTaskRequest.has(k)) lose(lost, a, k, "a2a.v1.GetTaskRequest has no field for it");
+    if (!keysOfGetTaskRequest.has(k)) rt.lose(lost, a, k, "a2a.v1.GetTaskRequest has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.CancelTaskRequest → a2a.json.
  */
-function encodeCancelTaskRequest(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeCancelTaskRequest(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["name"] != null) {
     const ids = String(json["name"]).split("/");
@@ -1329,20 +1333,20 @@ const keysOfCancelTaskRequest: ReadonlySet<string> = new Set(["kind", "id"]);
 /**
  * a2a.v1.CancelTaskRequest read from a2a.json.
  */
-function decodeCancelTaskRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeCancelTaskRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  out["name"] = resourceName(json, a, "a2a.v1.CancelTaskRequest", "tasks/", ["id"]);
+  out["name"] = rt.resourceName(json, a, "a2a.v1.CancelTaskRequest", "tasks/", ["id"]);
   for (const k of Object.keys(json))
-    if (!keysOfCancelTaskRequest.has(k)) lose(lost, a, k, "a2a.v1.CancelTaskRequest has no field for it");
+    if (!keysOfCancelTaskRequest.has(k)) rt.lose(lost, a, k, "a2a.v1.CancelTaskRequest has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.GetTaskPushNotificationConfigRequest → a2a.json.
  */
-function encodeGetTaskPushNotificationConfigRequest(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeGetTaskPushNotificationConfigRequest(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["name"] != null) {
     const ids = String(json["name"]).split("/");
@@ -1361,20 +1365,20 @@ const keysOfGetTaskPushNotificationConfigRequest: ReadonlySet<string> = new Set(
 /**
  * a2a.v1.GetTaskPushNotificationConfigRequest read from a2a.json.
  */
-function decodeGetTaskPushNotificationConfigRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeGetTaskPushNotificationConfigRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  out["name"] = resourceName(json, a, "a2a.v1.GetTaskPushNotificationConfigRequest", "tasks/", ["id"], "/pushNotificationConfigs/", ["pushNotificationConfigId"]);
+  out["name"] = rt.resourceName(json, a, "a2a.v1.GetTaskPushNotificationConfigRequest", "tasks/", ["id"], "/pushNotificationConfigs/", ["pushNotificationConfigId"]);
   for (const k of Object.keys(json))
-    if (!keysOfGetTaskPushNotificationConfigRequest.has(k)) lose(lost, a, k, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it");
+    if (!keysOfGetTaskPushNotificationConfigRequest.has(k)) rt.lose(lost, a, k, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.DeleteTaskPushNotificationConfigRequest → a2a.json.
  */
-function encodeDeleteTaskPushNotificationConfigRequest(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeDeleteTaskPushNotificationConfigRequest(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["name"] != null) {
     const ids = String(json["name"]).split("/");
@@ -1393,40 +1397,40 @@ const keysOfDeleteTaskPushNotificationConfigRequest: ReadonlySet<string> = new S
 /**
  * a2a.v1.DeleteTaskPushNotificationConfigRequest read from a2a.json.
  */
-function decodeDeleteTaskPushNotificationConfigRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeDeleteTaskPushNotificationConfigRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  out["name"] = resourceName(json, a, "a2a.v1.DeleteTaskPushNotificationConfigRequest", "tasks/", ["id"], "/pushNotificationConfigs/", ["pushNotificationConfigId"]);
+  out["name"] = rt.resourceName(json, a, "a2a.v1.DeleteTaskPushNotificationConfigRequest", "tasks/", ["id"], "/pushNotificationConfigs/", ["pushNotificationConfigId"]);
   for (const k of Object.keys(json))
-    if (!keysOfDeleteTaskPushNotificationConfigRequest.has(k)) lose(lost, a, k, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it");
+    if (!keysOfDeleteTaskPushNotificationConfigRequest.has(k)) rt.lose(lost, a, k, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.CreateTaskPushNotificationConfigRequest → a2a.json.
  */
-function encodeCreateTaskPushNotificationConfigRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeCreateTaskPushNotificationConfigRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   return encodeTaskPushNotificationConfig(json["config"] ?? {}, a, lost);
 }
 
 /**
  * a2a.v1.CreateTaskPushNotificationConfigRequest read from a2a.json.
  */
-function decodeCreateTaskPushNotificationConfigRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeCreateTaskPushNotificationConfigRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   return {
     config: decodeTaskPushNotificationConfig(json, a, lost),
-    parent: resourceName(json, a, "a2a.v1.CreateTaskPushNotificationConfigRequest", "tasks/", ["taskId"]),
-    configId: nameId(json, a, "a2a.v1.CreateTaskPushNotificationConfigRequest", "pushNotificationConfig", "id"),
+    parent: rt.resourceName(json, a, "a2a.v1.CreateTaskPushNotificationConfigRequest", "tasks/", ["taskId"]),
+    configId: rt.nameId(json, a, "a2a.v1.CreateTaskPushNotificationConfigRequest", "pushNotificationConfig", "id"),
   };
 }
 
 /**
  * a2a.v1.TaskSubscriptionRequest → a2a.json.
  */
-function encodeTaskSubscriptionRequest(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeTaskSubscriptionRequest(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["name"] != null) {
     const ids = String(json["name"]).split("/");
@@ -1442,20 +1446,20 @@ const keysOfTaskSubscriptionRequest: ReadonlySet<string> = new Set(["kind", "id"
 /**
  * a2a.v1.TaskSubscriptionRequest read from a2a.json.
  */
-function decodeTaskSubscriptionRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeTaskSubscriptionRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  out["name"] = resourceName(json, a, "a2a.v1.TaskSubscriptionRequest", "tasks/", ["id"]);
+  out["name"] = rt.resourceName(json, a, "a2a.v1.TaskSubscriptionRequest", "tasks/", ["id"]);
   for (const k of Object.keys(json))
-    if (!keysOfTaskSubscriptionRequest.has(k)) lose(lost, a, k, "a2a.v1.TaskSubscriptionRequest has no field for it");
+    if (!keysOfTaskSubscriptionRequest.has(k)) rt.lose(lost, a, k, "a2a.v1.TaskSubscriptionRequest has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.ListTaskPushNotificationConfigRequest → a2a.json.
  */
-function encodeListTaskPushNotificationConfigRequest(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeListTaskPushNotificationConfigRequest(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["parent"] != null) {
     const ids = String(json["parent"]).split("/");
@@ -1473,25 +1477,25 @@ const keysOfListTaskPushNotificationConfigRequest: ReadonlySet<string> = new Set
 /**
  * a2a.v1.ListTaskPushNotificationConfigRequest read from a2a.json.
  */
-function decodeListTaskPushNotificationConfigRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeListTaskPushNotificationConfigRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
-  out["parent"] = resourceName(json, a, "a2a.v1.ListTaskPushNotificationConfigRequest", "tasks/", ["id"]);
+  out["parent"] = rt.resourceName(json, a, "a2a.v1.ListTaskPushNotificationConfigRequest", "tasks/", ["id"]);
   v = json["pageSize"];
   if (v != null) out["pageSize"] = v;
   v = json["pageToken"];
   if (v != null) out["pageToken"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfListTaskPushNotificationConfigRequest.has(k)) lose(lost, a, k, "a2a.v1.ListTaskPushNotificationConfigRequest has no field for it");
+    if (!keysOfListTaskPushNotificationConfigRequest.has(k)) rt.lose(lost, a, k, "a2a.v1.ListTaskPushNotificationConfigRequest has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.GetAgentCardRequest → a2a.json.
  */
-function encodeGetAgentCardRequest(json: JsonValue, _a: At, _lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeGetAgentCardRequest(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   return out;
 }
@@ -1501,30 +1505,30 @@ const keysOfGetAgentCardRequest: ReadonlySet<string> = new Set(["kind"]);
 /**
  * a2a.v1.GetAgentCardRequest read from a2a.json.
  */
-function decodeGetAgentCardRequest(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeGetAgentCardRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   for (const k of Object.keys(json))
-    if (!keysOfGetAgentCardRequest.has(k)) lose(lost, a, k, "a2a.v1.GetAgentCardRequest has no field for it");
+    if (!keysOfGetAgentCardRequest.has(k)) rt.lose(lost, a, k, "a2a.v1.GetAgentCardRequest has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.SendMessageResponse → a2a.json.
  */
-function encodeSendMessageResponse(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeSendMessageResponse(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   if (json["task"] !== undefined) return encodeTask(json["task"], a, lost);
   if (json["message"] !== undefined) return encodeMessage(json["message"], a, lost);
-  lose(lost, a, "payload", "a2a.v1.SendMessageResponse sets none of payload; a2a.json has no form for it");
+  rt.lose(lost, a, "payload", "a2a.v1.SendMessageResponse sets none of payload; a2a.json has no form for it");
   return {};
 }
 
 /**
  * a2a.v1.SendMessageResponse read from a2a.json.
  */
-function decodeSendMessageResponse(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeSendMessageResponse(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   switch (json["kind"]) {
     case undefined:
       // Without a kind, a message is told from a task by its messageId.
@@ -1535,27 +1539,27 @@ function decodeSendMessageResponse(json: JsonValue, a: At, lost: Loss[]): JsonVa
     case "message":
       return { message: decodeMessage(json, a, lost) };
   }
-  return refuseKind(pathOf(a), "a2a.v1.SendMessageResponse", json["kind"], "task, message");
+  return rt.refuseKind(rt.pathOf(a), "a2a.v1.SendMessageResponse", json["kind"], "task, message");
 }
 
 /**
  * a2a.v1.StreamResponse → a2a.json.
  */
-function encodeStreamResponse(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeStreamResponse(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   if (json["task"] !== undefined) return encodeTask(json["task"], a, lost);
   if (json["message"] !== undefined) return encodeMessage(json["message"], a, lost);
   if (json["statusUpdate"] !== undefined) return encodeTaskStatusUpdateEvent(json["statusUpdate"], a, lost);
   if (json["artifactUpdate"] !== undefined) return encodeTaskArtifactUpdateEvent(json["artifactUpdate"], a, lost);
-  lose(lost, a, "payload", "a2a.v1.StreamResponse sets none of payload; a2a.json has no form for it");
+  rt.lose(lost, a, "payload", "a2a.v1.StreamResponse sets none of payload; a2a.json has no form for it");
   return {};
 }
 
 /**
  * a2a.v1.StreamResponse read from a2a.json.
  */
-function decodeStreamResponse(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function decodeStreamResponse(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   switch (json["kind"]) {
     case undefined:
       // Without a kind, a message is told from a task by its messageId.
@@ -1570,29 +1574,29 @@ function decodeStreamResponse(json: JsonValue, a: At, lost: Loss[]): JsonValue {
     case "artifact-update":
       return { artifactUpdate: decodeTaskArtifactUpdateEvent(json, a, lost) };
   }
-  return refuseKind(pathOf(a), "a2a.v1.StreamResponse", json["kind"], "task, message, status-update, artifact-update");
+  return rt.refuseKind(rt.pathOf(a), "a2a.v1.StreamResponse", json["kind"], "task, message, status-update, artifact-update");
 }
 
 /**
  * a2a.v1.ListTaskPushNotificationConfigResponse → a2a.json.
  */
-function encodeListTaskPushNotificationConfigResponse(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  if (!isJsonObject(json)) return json;
+function encodeListTaskPushNotificationConfigResponse(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  if (!rt.isJsonObject(json)) return json;
   const items = json["configs"];
-  return Array.isArray(items) ? items.map((x, i) => encodeTaskPushNotificationConfig(x, at(a, i), lost)) : [];
+  return Array.isArray(items) ? items.map((x, i) => encodeTaskPushNotificationConfig(x, rt.at(a, i), lost)) : [];
 }
 
 /**
  * a2a.v1.ListTaskPushNotificationConfigResponse read from a2a.json.
  */
-function decodeListTaskPushNotificationConfigResponse(json: JsonValue, a: At, lost: Loss[]): JsonValue {
-  return { configs: Array.isArray(json) ? json.map((x, i) => decodeTaskPushNotificationConfig(x, at(a, i), lost)) : [] };
+function decodeListTaskPushNotificationConfigResponse(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+  return { configs: Array.isArray(json) ? json.map((x, i) => decodeTaskPushNotificationConfig(x, rt.at(a, i), lost)) : [] };
 }
 
 /**
  * a2a.v1.TaskState in a2a.json: its spelling; a number without a name is written as the value 0's.
  */
-function encodeTaskState(x: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeTaskState(x: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
   switch (x) {
     case "TASK_STATE_UNSPECIFIED":
       return "unknown";
@@ -1614,14 +1618,14 @@ function encodeTaskState(x: JsonValue, a: At, lost: Loss[]): JsonValue {
       return "auth-required";
   }
   if (typeof x === "string") return x;
-  lose(lost, a, "", "no a2a.v1.TaskState value for " + String(x) + "; written as TASK_STATE_UNSPECIFIED");
+  rt.lose(lost, a, "", "no a2a.v1.TaskState value for " + String(x) + "; written as TASK_STATE_UNSPECIFIED");
   return "unknown";
 }
 
 /**
  * a2a.v1.TaskState read from a2a.json: a spelling, a proto name or a number it has; any other is refused.
  */
-function decodeTaskState(x: JsonValue, a: At, what: string): JsonValue {
+function decodeTaskState(x: JsonValue, a: rt.At, what: string): JsonValue {
   switch (x) {
     case "unknown":
       return "TASK_STATE_UNSPECIFIED";
@@ -1662,13 +1666,13 @@ function decodeTaskState(x: JsonValue, a: At, what: string): JsonValue {
       return x;
   }
   if (typeof x !== "string" && typeof x !== "number") return x;
-  return refuse(a, what, x, "unknown value " + preview(x));
+  return rt.refuse(a, what, x, "unknown value " + rt.preview(x));
 }
 
 /**
  * a2a.v1.Role in a2a.json: its spelling; a number without a name is written as the value 0's.
  */
-function encodeRole(x: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeRole(x: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
   switch (x) {
     case "ROLE_UNSPECIFIED":
       return "agent";
@@ -1678,14 +1682,14 @@ function encodeRole(x: JsonValue, a: At, lost: Loss[]): JsonValue {
       return "agent";
   }
   if (typeof x === "string") return x;
-  lose(lost, a, "", "no a2a.v1.Role value for " + String(x) + "; written as ROLE_UNSPECIFIED");
+  rt.lose(lost, a, "", "no a2a.v1.Role value for " + String(x) + "; written as ROLE_UNSPECIFIED");
   return "agent";
 }
 
 /**
  * a2a.v1.Role read from a2a.json: a spelling, a proto name or a number it has; any other is refused.
  */
-function decodeRole(x: JsonValue, a: At, what: string): JsonValue {
+function decodeRole(x: JsonValue, a: rt.At, what: string): JsonValue {
   switch (x) {
     case "user":
       return "ROLE_USER";
@@ -1700,7 +1704,7 @@ function decodeRole(x: JsonValue, a: At, what: string): JsonValue {
       return x;
   }
   if (typeof x !== "string" && typeof x !== "number") return x;
-  return refuse(a, what, x, "unknown value " + preview(x));
+  return rt.refuse(a, what, x, "unknown value " + rt.preview(x));
 }
 
 /**
@@ -1710,7 +1714,7 @@ function writePart(json: JsonObject): JsonObject | undefined {
   const text = json["text"];
   if (typeof text === "string") return { kind: "text", text };
   const file = json["file"];
-  if (isJsonObject(file)) {
+  if (rt.isJsonObject(file)) {
     const uri = file["fileWithUri"];
     const bytes = file["fileWithBytes"];
     if (uri === undefined && bytes === undefined) return undefined;
@@ -1721,27 +1725,27 @@ function writePart(json: JsonObject): JsonObject | undefined {
     return { kind: "file", file: out };
   }
   const data = json["data"];
-  if (isJsonObject(data)) return { kind: "data", data: data["data"] ?? {} };
+  if (rt.isJsonObject(data)) return { kind: "data", data: data["data"] ?? {} };
   return undefined;
 }
 
 /**
  * A part in a2a.json, or undefined (reported) when it has no form there.
  */
-function partOrLoss(json: JsonValue, a: At, lost: Loss[]): JsonObject | undefined {
-  const p = isJsonObject(json) ? writePart(json) : undefined;
-  if (p === undefined) lose(lost, a, "", PART_LEFT_OUT);
+function partOrLoss(json: JsonValue, a: rt.At, lost: Loss[]): JsonObject | undefined {
+  const p = rt.isJsonObject(json) ? writePart(json) : undefined;
+  if (p === undefined) rt.lose(lost, a, "", rt.PART_LEFT_OUT);
   return p;
 }
 
 /**
  * A list of parts, those a2a.json has no form for left out (reported).
  */
-function encodeParts(json: JsonValue, a: At, lost: Loss[]): JsonValue {
+function encodeParts(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
   if (!Array.isArray(json)) return partOrLoss(json, a, lost) ?? {};
   const out: JsonObject[] = [];
   for (let i = 0; i < json.length; i++) {
-    const p = partOrLoss(json[i]!, at(a, i), lost);
+    const p = partOrLoss(json[i]!, rt.at(a, i), lost);
     if (p !== undefined) out.push(p);
   }
   return out;
@@ -1750,17 +1754,17 @@ function encodeParts(json: JsonValue, a: At, lost: Loss[]): JsonValue {
 /**
  * A part's file read from a2a.json as a2a.v1.FilePart: one of uri and bytes, and its media type.
  */
-function readFile(file: JsonValue | undefined, a: At, lost: Loss[]): JsonObject {
-  if (!isJsonObject(file)) return invalid(a, "a2a.v1.FilePart", file, "an object");
-  for (const k in file) switch (k) { case "uri": case "bytes": case "mimeType": case "name": break; default: lose(lost, a, k, "a2a.v1.FilePart has no field for it"); }
+function readFile(file: JsonValue | undefined, a: rt.At, lost: Loss[]): JsonObject {
+  if (!rt.isJsonObject(file)) return rt.invalid(a, "a2a.v1.FilePart", file, "an object");
+  for (const k in file) switch (k) { case "uri": case "bytes": case "mimeType": case "name": break; default: rt.lose(lost, a, k, "a2a.v1.FilePart has no field for it"); }
   const uri = file["uri"] ?? undefined;
   const bytes = file["bytes"] ?? undefined;
   if (uri !== undefined && bytes !== undefined)
-    return invalid(a, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", file);
+    return rt.invalid(a, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", file);
   const out: JsonObject = {};
   if (uri !== undefined) out["fileWithUri"] = uri;
   else if (bytes !== undefined) out["fileWithBytes"] = bytes;
-  else return refuse(a, "a2a.v1.FilePart", file, "a file needs uri or bytes");
+  else return rt.refuse(a, "a2a.v1.FilePart", file, "a file needs uri or bytes");
   if (file["mimeType"] !== undefined) out["mimeType"] = file["mimeType"];
   return out;
 }
@@ -1782,7 +1786,7 @@ function decodeEmpty(): JsonObject {
 /**
  * The a2a.json codec of the JSON-RPC binding: ProtoJSON of the version's messages ↔ a2a.json, what either side has no form for reported; and the names the JSON request checks read.
  */
-export const A2AServiceV0_3JsonRpcCodec: JsonRpcCodec = jsonRpcCodec(
+export const A2AServiceV0_3JsonRpcCodec: JsonRpcCodec = rt.jsonRpcCodec(
   {
     "a2a.v1.SendMessageConfiguration": { encode: encodeSendMessageConfiguration, decode: decodeSendMessageConfiguration },
     "a2a.v1.Task": { encode: encodeTask, decode: decodeTask },

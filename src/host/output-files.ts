@@ -49,14 +49,14 @@ export interface OutputFiles {
 
 /** The outputs of a run over protoplugin's schema. */
 export function outputFiles(schema: Schema<object> & { prepareGenerate(target: Target): void }): OutputFiles {
-  const { rewriteImports, importExtension } = schema.options;
+  const { rewriteImports, importExtension, jsImportStyle } = schema.options;
   const importPath = (importer: string, from: string) =>
     internals.makeImportPathRelative(importer, internals.rewriteImportPath(from, rewriteImports, importExtension));
   return {
     targets: schema.targets,
     modules(target) {
       schema.prepareGenerate(target);
-      return moduleFiles(schema, target, importPath);
+      return moduleFiles(schema, target, importPath, target === "js" && jsImportStyle === "legacy_commonjs");
     },
     text(name, content) {
       // Text does not depend on the target: written under the first, once.
@@ -70,6 +70,7 @@ function moduleFiles(
   schema: Schema<object>,
   target: Target,
   importPath: (importer: string, from: string) => string,
+  commonJs: boolean,
 ): ModuleFiles {
   const ext = target === "dts" ? ".d.ts" : `.${target}`;
   const descriptor = (protoFile: string) => {
@@ -80,11 +81,14 @@ function moduleFiles(
   const open = (name: string, protoFile: string, namespaces: readonly NamespaceImport[], comment: string[]) => {
     const f = schema.generateFile(`${name}${ext}`);
     f.preamble(descriptor(protoFile));
-    for (const n of namespaces) {
+    // Type-only imports have no JavaScript; CommonJS output requires the module, as protoplugin's imports do there.
+    const printed = target === "js" ? namespaces.filter((n) => !n.typeOnly) : namespaces;
+    for (const n of printed) {
       const from = JSON.stringify(importPath(`./${name}.js`, n.from));
-      f.print(`import ${n.typeOnly ? "type " : ""}* as ${n.alias} from ${from};`);
+      if (commonJs) f.print(`const ${n.alias} = require(${from});`);
+      else f.print(`import ${n.typeOnly ? "type " : ""}* as ${n.alias} from ${from};`);
     }
-    if (namespaces.length > 0) f.print();
+    if (printed.length > 0) f.print();
     for (const line of comment) f.print(`// ${line}`);
     f.print();
     return f;

@@ -10,7 +10,7 @@
  */
 import type { DescMessage } from "@bufbuild/protobuf";
 import type { GeneratedFile, Printable, Target } from "@bufbuild/protoplugin";
-import { runtimeModule } from "../print/runtime-entries.js";
+import { compatJsonHelper, runtimeModule } from "../print/runtime-entries.js";
 import type { NamespacedShape } from "../print/shape-imports.js";
 
 export interface CompatJsonApi {
@@ -22,7 +22,6 @@ export interface CompatJsonApi {
   readonly table: string;
   /** The converter (imported from the messages module), for the counterpart of a newer type. */
   readonly converter: Printable;
-  readonly compatJsonModule: string;
   /** A newer message's type, through the namespace import of its file. */
   readonly shape: NamespacedShape;
 }
@@ -88,8 +87,8 @@ export function printCompatJsonApi(f: GeneratedFile, target: Target, api: Compat
     return;
   }
   const typed = target === "ts";
-  const write = f.import("writeOlderJson", api.compatJsonModule);
-  const read = f.import("readOlderJson", api.compatJsonModule);
+  const write = compatJsonHelper("writeOlderJson");
+  const read = compatJsonHelper("readOlderJson");
   f.print(f.export("function", "toOlderJson"), typed ? toSig : "(message, onLoss)", " {");
   f.print("  return ", write, "(", api.table, ", message, onLoss);");
   f.print("}");
@@ -121,7 +120,7 @@ function printUnion(f: GeneratedFile, api: CompatJsonApi): void {
 
 /** The table: older type → its reader, newer type → its writer. */
 function printTable(f: GeneratedFile, target: Target, api: CompatJsonApi): void {
-  const tableType = f.import("CompatJsonTable", api.compatJsonModule, true);
+  const tableType = compatJsonHelper("CompatJsonTable");
   f.print();
   f.print(
     f.jsDoc(
@@ -148,7 +147,7 @@ function printTable(f: GeneratedFile, target: Target, api: CompatJsonApi): void 
 function writer(f: GeneratedFile, typed: boolean, api: CompatJsonApi, e: CompatJsonEntry): Printable {
   if (!e.mayLeaveOut) return e.toOlder;
   if (!typed) return ["(m, a, lost) => ", e.toOlder, "(m, a, lost) ?? {}"];
-  const at = f.import("At", api.compatJsonModule, true);
+  const at = compatJsonHelper("At");
   const loss = f.import("Loss", runtimeModule, true);
   return ["(m: ", api.shape(e.newer), ", a: ", at, ", lost: ", loss, "[]) => ", e.toOlder, "(m, a, lost) ?? {}"];
 }

@@ -30,7 +30,7 @@ import {
 import { indented, packed, widthOf } from "../print/code-layout.js";
 import type { Resource } from "./compat-json-transforms.js";
 import { lowerFirstWord } from "../print/names.js";
-import { compatJsonModule, runtimeModule } from "../print/runtime-entries.js";
+import { compatJsonHelper, runtimeModule } from "../print/runtime-entries.js";
 import { paramNames } from "../print/unused-params.js";
 import type { NamespacedShape } from "../print/shape-imports.js";
 
@@ -95,7 +95,7 @@ export type PairEnv = Pick<JsonEnv, "rules">;
 export function rt(env: JsonEnv, name: string): Code {
   if (name === "JsonObject" || name === "JsonValue") return env.f.import(name, "@bufbuild/protobuf", true);
   if (name === "Loss") return env.f.import(name, runtimeModule, true);
-  return env.f.import(name, compatJsonModule, name === "At");
+  return compatJsonHelper(name);
 }
 
 /** `s` in TypeScript, nothing in JavaScript. */

@@ -26,7 +26,6 @@ import { printCompatJsonApi, type CompatJsonApi } from "./compat-json-api.js";
 import { decodeFn } from "./compat-json-decode.js";
 import { encodeFn } from "./compat-json-encode.js";
 import { createEnv, decName, encName, type JsonSources } from "./compat-json-env.js";
-import { compatJsonModule } from "../print/runtime-entries.js";
 
 export interface CompatJsonInputs extends JsonSources {
   /** Module of the older version's definition (its dialect table). */
@@ -56,7 +55,6 @@ export function emitCompatJson(f: GeneratedFile, target: Target, files: CompatJs
     })),
     table: tableName,
     converter: files.converter,
-    compatJsonModule,
     shape: env.shape,
   };
   if (target !== "dts") {

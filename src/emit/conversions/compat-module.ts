@@ -22,7 +22,7 @@ import { emitProtoConversions } from "./compat-proto-module.js";
 import { namespacedShapes } from "../print/shape-imports.js";
 import type { ConversionIr } from "../../compat/conversion-ir.js";
 import type { ModuleFiles } from "../../host/output-files.js";
-import { protocolModule, runtimeModule, taskModule } from "../print/runtime-entries.js";
+import { compatJsonNamespace, protocolModule, runtimeModule, taskModule } from "../print/runtime-entries.js";
 import { emitCompatJson, type CompatJsonInputs } from "./compat-json-module.js";
 
 /** protoc-gen-es names a file's descriptor `file_` + its path without `.proto`, other characters as "_". */
@@ -70,18 +70,23 @@ export function emitCompatModule(
   json?: Omit<CompatJsonInputs, "olderA2a" | "olderDefinition" | "converter" | "ir" | "shape">,
 ): void {
   const { target } = files;
-  const open = (name: string, what: string, sides: readonly CompatSide[] = []) =>
+  const open = (name: string, what: string, sides: readonly CompatSide[] = [], helpers = false) =>
     files.openWithNamespaces(
       name,
       newer.file,
-      // Types only, so none in JavaScript.
-      target === "js" ? [] : sides.map((s) => ({ alias: namespaceOf(s), from: pbModule(s.file), typeOnly: true })),
+      [
+        // The messages' types, so none in JavaScript.
+        ...(target === "js"
+          ? []
+          : sides.map((s) => ({ alias: namespaceOf(s), from: pbModule(s.file), typeOnly: true }))),
+        ...(helpers ? [compatJsonNamespace(target === "dts")] : []),
+      ],
       `${what} between ${plan.older} (${older.file}) and ${plan.newer} (${newer.file});`,
       "see a2a_compat.md for the field-by-field table.",
     );
   const messages = open(MODULES.messages, "Conversions of the proto messages", [newer, older]);
   emitMessages(messages, target, { newer, older, ir });
-  const fj = json && open(MODULES.jsonrpc, "JSON-RPC (a2a.json) conversions", [newer]);
+  const fj = json && open(MODULES.jsonrpc, "JSON-RPC (a2a.json) conversions", [newer], true);
   const table =
     json && fj
       ? emitCompatJson(fj, target, {

@@ -12,7 +12,7 @@ import type { GeneratedFile } from "@bufbuild/protoplugin";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import { printLiteral } from "../print/literal.js";
 import type { ModuleFiles } from "../../host/output-files.js";
-import { compatJsonModule, protocolModule } from "../print/runtime-entries.js";
+import { compatJsonHelper, compatJsonNamespace, protocolModule } from "../print/runtime-entries.js";
 import { codecCtx, type CodecCtx } from "./jsonrpc-codec-rules.js";
 import type { DialectIr } from "../../compat/dialect-ir.js";
 import { encoderName, enumOfField, printEncoder, printEnumEncoder, printPartWriters } from "./jsonrpc-codec-encode.js";
@@ -38,7 +38,8 @@ export function emitJsonRpcCodec(
   inputs: JsonRpcCodecInputs,
 ): void {
   const { target } = files;
-  const f = files.open(`${base}_jsonrpc_codec`, protoFile, inputs.what);
+  const namespaces = target === "dts" ? [] : [compatJsonNamespace(false)];
+  const f = files.openWithNamespaces(`${base}_jsonrpc_codec`, protoFile, namespaces, inputs.what);
   const codecType = f.import("JsonRpcCodec", protocolModule, true);
   if (target === "dts") {
     f.print(f.jsDoc(codecDoc));
@@ -123,7 +124,7 @@ function printCodec(c: CodecCtx, f: GeneratedFile, name: string, codecType: Retu
     resourceNames: resourceNames(d),
   };
   f.print(f.jsDoc(codecDoc));
-  f.print(f.export("const", name), ...c.t(": ", codecType), " = ", f.import("jsonRpcCodec", compatJsonModule), "(");
+  f.print(f.export("const", name), ...c.t(": ", codecType), " = ", compatJsonHelper("jsonRpcCodec"), "(");
   f.print("  {");
   for (const r of c.rules.values()) f.print(entry(r.m.typeName, r.id));
   for (const n of d.nullResults) f.print(entry(n, nullId(n)));

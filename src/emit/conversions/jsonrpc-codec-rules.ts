@@ -8,7 +8,7 @@ import type { GeneratedFile, ImportSymbol, Printable } from "@bufbuild/protoplug
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import type { MessageRules } from "../../compat/dialect-ir.js";
 export { camel, messageOf, type FieldRule, type MessageRule, type MessageRules } from "../../compat/dialect-ir.js";
-import { compatJsonModule, runtimeModule } from "../print/runtime-entries.js";
+import { compatJsonHelper, runtimeModule } from "../print/runtime-entries.js";
 import { paramNames } from "../print/unused-params.js";
 
 /** What the emitters share: the file, the target, the table, and the symbols they print. */
@@ -19,12 +19,12 @@ export interface CodecCtx {
   readonly dialect: JsonRpcDialect;
   readonly rules: ReadonlyMap<string, MessageRules>;
   /** A helper of the runtime's compat-json module. */
-  readonly h: (name: string) => ImportSymbol;
+  readonly h: (name: string) => string;
   /** Printed only when typed: a type annotation such as `: JsonValue`. */
   readonly t: (...p: Printable[]) => Printable[];
   readonly jsonValue: ImportSymbol;
   readonly jsonObject: ImportSymbol;
-  readonly at: ImportSymbol;
+  readonly at: string;
   readonly loss: ImportSymbol;
 }
 
@@ -41,11 +41,11 @@ export function codecCtx(
     typed,
     dialect,
     rules,
-    h: (name) => f.import(name, compatJsonModule),
+    h: compatJsonHelper,
     t: (...p) => (typed ? p : []),
     jsonValue: f.import("JsonValue", "@bufbuild/protobuf", true),
     jsonObject: f.import("JsonObject", "@bufbuild/protobuf", true),
-    at: f.import("At", compatJsonModule, true),
+    at: compatJsonHelper("At"),
     loss: f.import("Loss", runtimeModule, true),
   };
 }

@@ -15,3 +15,13 @@ export const runtimeModule = "@protoc-gen-a2a/runtime";
 export const protocolModule = `${runtimeModule}/protocol`;
 export const compatJsonModule = `${runtimeModule}/compat-json`;
 export const taskModule = `${runtimeModule}/task`;
+
+/**
+ * The a2a.json modules (the codec, the direct conversions) call some thirty helpers of /compat-json: they
+ * import the entry whole, as `rt`, and call `rt.lose(…)`, `rt.str(…)`; one import line naming them all would
+ * be hundreds of characters long.
+ */
+export const compatJsonNamespace = (typeOnly: boolean) => ({ alias: "rt", from: compatJsonModule, typeOnly }) as const;
+
+/** A helper or type of /compat-json, through its namespace import. */
+export const compatJsonHelper = (name: string) => `rt.${name}`;
