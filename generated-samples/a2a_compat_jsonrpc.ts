@@ -48,7 +48,9 @@ function sendMessageConfigurationFromOlderJson(j: unknown, a: rt.At, lost: Loss[
   } as v10.SendMessageConfiguration);
   let v: unknown;
   if ((v = x["acceptedOutputModes"]) != null)
-    m.acceptedOutputModes = rt.strings(v, a, "acceptedOutputModes", "a2a.v1.SendMessageConfiguration.accepted_output_modes");
+    m.acceptedOutputModes = rt.strings(
+      v, a, "acceptedOutputModes", "a2a.v1.SendMessageConfiguration.accepted_output_modes",
+    );
   if ((v = (x["pushNotificationConfig"] ?? x["pushNotification"])) != null) {
     const p = rt.object(v, a, "a2a.v1.PushNotificationConfig");
     const pa = rt.at(a, "pushNotificationConfig");
@@ -59,10 +61,13 @@ function sendMessageConfigurationFromOlderJson(j: unknown, a: rt.At, lost: Loss[
     const t = ({
       $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "",
     } as v10.TaskPushNotificationConfig);
-    if ((v = p["url"]) != null) { const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") t.url = s; }
-    if ((v = p["token"]) != null) { const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") t.token = s; }
+    if ((v = p["url"]) != null)
+      { const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") t.url = s; }
+    if ((v = p["token"]) != null)
+      { const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") t.token = s; }
     if ((v = p["id"]) != null) { const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.id"); if (s !== "") t.id = s; }
-    if ((v = p["authentication"]) != null) t.authentication = authenticationInfoFromOlderJson(v, rt.at(pa, "authentication"), lost);
+    if ((v = p["authentication"]) != null)
+      t.authentication = authenticationInfoFromOlderJson(v, rt.at(pa, "authentication"), lost);
     m.taskPushNotificationConfig = t;
   }
   if ((v = x["historyLength"]) != null) {
@@ -88,7 +93,8 @@ function sendMessageConfigurationToOlderJson(m: v10.SendMessageConfiguration, a:
     if (t.id !== "") p["id"] = t.id;
     if (t.url !== "") p["url"] = t.url;
     if (t.token !== "") p["token"] = t.token;
-    if (t.authentication !== undefined) p["authentication"] = authenticationInfoToOlderJson(t.authentication, rt.at(a, "authentication"), lost);
+    if (t.authentication !== undefined)
+      p["authentication"] = authenticationInfoToOlderJson(t.authentication, rt.at(a, "authentication"), lost);
     o["pushNotificationConfig"] = p;
   }
   const historyLength = m.historyLength;
@@ -173,13 +179,19 @@ function partFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.Part {
       case "uri": case "bytes": case "mimeType": case "name": break;
       default: rt.lose(lost, fa, k, "a2a.v1.FilePart has no field for it");
     }
-    if (f["uri"] != null && f["bytes"] != null) rt.invalid(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);
+    if (f["uri"] != null && f["bytes"] != null)
+      rt.invalid(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);
     if (f["uri"] != null) m.content = { case: "url", value: rt.str(f["uri"], fa, "a2a.v1.FilePart.file_with_uri") };
-    else if (f["bytes"] != null) m.content = { case: "raw", value: rt.bytes(f["bytes"], fa, "a2a.v1.FilePart.file_with_bytes") };
+    else if (f["bytes"] != null) m.content = {
+      case: "raw",
+      value: rt.bytes(f["bytes"], fa, "a2a.v1.FilePart.file_with_bytes"),
+    };
     else rt.refuse(fa, "a2a.v1.FilePart", f, "a file needs uri or bytes");
     if (f["mimeType"] != null) m.mediaType = rt.str(f["mimeType"], fa, "a2a.v1.FilePart.mime_type");
     if (f["name"] != null) m.filename = rt.str(f["name"], fa, "a2a.json FileBase name");
-  } else m.content = { case: "data", value: rt.valueOf(rt.object(x["data"], a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data") };
+  } else m.content = { case: "data", value: rt.valueOf(
+    rt.object(x["data"], a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data",
+  ) };
   return m;
 }
 
@@ -203,7 +215,8 @@ function partToOlderJson(m: v10.Part, a: rt.At, lost: Loss[]): JsonObject | unde
     case "data": {
       const v = rt.valueJson(content.value);
       const data = rt.isObject(v) ? v : { value: v };
-      if (data !== v) rt.lose(lost, a, "data", "a v0.3 data part holds an object; this value was wrapped as {value: …}");
+      if (data !== v)
+        rt.lose(lost, a, "data", "a v0.3 data part holds an object; this value was wrapped as {value: …}");
       if (m.mediaType) rt.lose(lost, a, "media_type", "a v0.3 data part has no media type");
       if (m.filename !== "") rt.lose(lost, a, "filename", "a v0.3 data part has no file name");
       o = { kind: "data", data };
@@ -361,7 +374,8 @@ function authenticationInfoFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v1
   if ((v = x["schemes"]) != null) {
     const schemes = rt.strings(v, a, "schemes", "a2a.v1.AuthenticationInfo.schemes");
     if (schemes[0] !== undefined) m.scheme = schemes[0];
-    if (schemes.length > 1) rt.lose(lost, a, "schemes", "v1.0 takes one scheme; dropped " + schemes.slice(1).join(", "));
+    if (schemes.length > 1)
+      rt.lose(lost, a, "schemes", "v1.0 takes one scheme; dropped " + schemes.slice(1).join(", "));
   }
   for (const k in x) switch (k) {
     case "kind": case "schemes": case "credentials": break;
@@ -417,9 +431,13 @@ function agentCardFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AgentCa
   if ((v = x["capabilities"]) != null)
     m.capabilities = agentCapabilitiesFromOlderJson(v, rt.at(a, "capabilities"), lost);
   if ((v = x["securitySchemes"]) != null)
-    m.securitySchemes = rt.eachKey(v, rt.at(a, "securitySchemes"), "a2a.v1.AgentCard.security_schemes", lost, securitySchemeFromOlderJson);
+    m.securitySchemes = rt.eachKey(
+      v, rt.at(a, "securitySchemes"), "a2a.v1.AgentCard.security_schemes", lost, securitySchemeFromOlderJson,
+    );
   if ((v = x["security"]) != null)
-    m.securityRequirements = rt.each(v, rt.at(a, "security"), "a2a.v1.AgentCard.security", lost, securityRequirementFromOlderJson);
+    m.securityRequirements = rt.each(
+      v, rt.at(a, "security"), "a2a.v1.AgentCard.security", lost, securityRequirementFromOlderJson,
+    );
   if ((v = x["defaultInputModes"]) != null)
     m.defaultInputModes = rt.strings(v, a, "defaultInputModes", "a2a.v1.AgentCard.default_input_modes");
   if ((v = x["defaultOutputModes"]) != null)
@@ -427,15 +445,24 @@ function agentCardFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AgentCa
   if ((v = x["skills"]) != null)
     m.skills = rt.each(v, rt.at(a, "skills"), "a2a.v1.AgentCard.skills", lost, agentSkillFromOlderJson);
   if ((v = x["signatures"]) != null)
-    m.signatures = rt.each(v, rt.at(a, "signatures"), "a2a.v1.AgentCard.signatures", lost, agentCardSignatureFromOlderJson);
+    m.signatures = rt.each(
+      v, rt.at(a, "signatures"), "a2a.v1.AgentCard.signatures", lost, agentCardSignatureFromOlderJson,
+    );
   if ((v = x["iconUrl"]) != null) m.iconUrl = rt.str(v, a, "a2a.v1.AgentCard iconUrl");
   {
-    const version = /^(\d+\.\d+)/.exec((v = x["protocolVersion"]) != null ? rt.str(v, a, "a2a.v1.AgentCard.protocol_version") : "")?.[1] ?? "0.3";
+    const version = /^(\d+\.\d+)/.exec(
+      (v = x["protocolVersion"]) != null ? rt.str(v, a, "a2a.v1.AgentCard.protocol_version") : "",
+    )?.[1] ?? "0.3";
     const cardUrl = (v = x["url"]) != null ? rt.str(v, a, "a2a.v1.AgentCard.url") : "";
     const preferred = (v = x["preferredTransport"]) != null ? rt.str(v, a, "a2a.v1.AgentCard.preferred_transport") : "";
     const offered: [string, string][] = [[cardUrl, preferred || "JSONRPC"]];
     if ((v = x["additionalInterfaces"]) != null)
-      for (const i of rt.each(v, rt.at(a, "additionalInterfaces"), "a2a.v1.AgentCard.additional_interfaces", lost, agentInterfaceFromOlderJson))
+      for (
+        const i of rt.each(
+          v, rt.at(a, "additionalInterfaces"), "a2a.v1.AgentCard.additional_interfaces", lost,
+          agentInterfaceFromOlderJson,
+        )
+      )
         offered.push([i.url, i.protocolBinding]);
     for (const [url, binding] of offered) {
       const known = m.supportedInterfaces.some((i) => i.url === url && i.protocolBinding === binding);
@@ -449,8 +476,14 @@ function agentCardFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AgentCa
       m.supportedInterfaces.push(i);
     }
   }
-  if ((v = x["supportsAuthenticatedExtendedCard"]) != null && rt.bool(v, a, "a2a.v1.AgentCard.supports_authenticated_extended_card"))
-    (m.capabilities ??= ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as v10.AgentCapabilities)).extendedAgentCard = true;
+  if (
+    (v = x["supportsAuthenticatedExtendedCard"]) != null && rt.bool(
+      v, a, "a2a.v1.AgentCard.supports_authenticated_extended_card",
+    )
+  )
+    (
+      m.capabilities ??= ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as v10.AgentCapabilities)
+    ).extendedAgentCard = true;
   for (const k in x) switch (k) {
     case "kind": case "iconUrl": case "protocolVersion": case "name": case "description": case "url":
     case "preferredTransport": case "additionalInterfaces": case "provider": case "version":
@@ -472,7 +505,9 @@ function agentCardToOlderJson(m: v10.AgentCard, a: rt.At, lost: Loss[]): JsonObj
     const legacy = all.filter((i) => /^0\./.test(i.protocolVersion));
     const kept = legacy.length > 0 ? legacy : all;
     if (legacy.length === 0 && all.length > 0)
-      rt.lose(lost, a, "supported_interfaces", "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak");
+      rt.lose(
+        lost, a, "supported_interfaces", "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak",
+      );
     const first = kept[0];
     if (first !== undefined) {
       o["url"] = first.url;
@@ -487,9 +522,13 @@ function agentCardToOlderJson(m: v10.AgentCard, a: rt.At, lost: Loss[]): JsonObj
   if (m.capabilities !== undefined)
     o["capabilities"] = agentCapabilitiesToOlderJson(m.capabilities, rt.at(a, "capabilities"), lost);
   if (Object.keys(m.securitySchemes).length > 0)
-    o["securitySchemes"] = rt.eachKeyOf(m.securitySchemes, rt.at(a, "security_schemes"), lost, securitySchemeToOlderJson);
+    o["securitySchemes"] = rt.eachKeyOf(
+      m.securitySchemes, rt.at(a, "security_schemes"), lost, securitySchemeToOlderJson,
+    );
   if (m.securityRequirements.length > 0)
-    o["security"] = rt.eachTo(m.securityRequirements, rt.at(a, "security_requirements"), lost, securityRequirementToOlderJson);
+    o["security"] = rt.eachTo(
+      m.securityRequirements, rt.at(a, "security_requirements"), lost, securityRequirementToOlderJson,
+    );
   if (m.defaultInputModes.length > 0) o["defaultInputModes"] = m.defaultInputModes.slice();
   if (m.defaultOutputModes.length > 0) o["defaultOutputModes"] = m.defaultOutputModes.slice();
   o["skills"] = rt.eachTo(m.skills, rt.at(a, "skills"), lost, agentSkillToOlderJson);
@@ -530,7 +569,9 @@ function agentCapabilitiesFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10
     if (w) m.pushNotifications = w;
   }
   if ((v = x["extensions"]) != null)
-    m.extensions = rt.each(v, rt.at(a, "extensions"), "a2a.v1.AgentCapabilities.extensions", lost, agentExtensionFromOlderJson);
+    m.extensions = rt.each(
+      v, rt.at(a, "extensions"), "a2a.v1.AgentCapabilities.extensions", lost, agentExtensionFromOlderJson,
+    );
   for (const k in x) switch (k) {
     case "kind": case "streaming": case "pushNotifications": case "extensions": break;
     default: rt.lose(lost, a, k, "a2a.v1.AgentCapabilities has no field for it");
@@ -549,7 +590,9 @@ function agentCapabilitiesToOlderJson(m: v10.AgentCapabilities, a: rt.At, lost: 
 
 function agentExtensionFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AgentExtension {
   const x = rt.object(j, a, "a2a.v1.AgentExtension");
-  const m = ({ $typeName: "lf.a2a.v1.AgentExtension", uri: "", description: "", required: false } as v10.AgentExtension);
+  const m = (
+    { $typeName: "lf.a2a.v1.AgentExtension", uri: "", description: "", required: false } as v10.AgentExtension
+  );
   let v: unknown;
   if ((v = x["uri"]) != null) m.uri = rt.str(v, a, "a2a.v1.AgentExtension.uri");
   if ((v = x["description"]) != null) m.description = rt.str(v, a, "a2a.v1.AgentExtension.description");
@@ -586,7 +629,9 @@ function agentSkillFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AgentS
   if ((v = x["outputModes"]) != null)
     m.outputModes = rt.strings(v, a, "outputModes", "a2a.v1.AgentSkill.output_modes");
   if ((v = x["security"]) != null)
-    m.securityRequirements = rt.each(v, rt.at(a, "security"), "a2a.v1.AgentSkill.security", lost, securityRequirementFromOlderJson);
+    m.securityRequirements = rt.each(
+      v, rt.at(a, "security"), "a2a.v1.AgentSkill.security", lost, securityRequirementFromOlderJson,
+    );
   for (const k in x) switch (k) {
     case "kind": case "id": case "name": case "description": case "tags": case "examples":
     case "inputModes": case "outputModes": case "security": break;
@@ -602,7 +647,9 @@ function agentSkillToOlderJson(m: v10.AgentSkill, a: rt.At, lost: Loss[]): JsonO
   if (m.inputModes.length > 0) o["inputModes"] = m.inputModes.slice();
   if (m.outputModes.length > 0) o["outputModes"] = m.outputModes.slice();
   if (m.securityRequirements.length > 0)
-    o["security"] = rt.eachTo(m.securityRequirements, rt.at(a, "security_requirements"), lost, securityRequirementToOlderJson);
+    o["security"] = rt.eachTo(
+      m.securityRequirements, rt.at(a, "security_requirements"), lost, securityRequirementToOlderJson,
+    );
   return o;
 }
 
@@ -644,13 +691,16 @@ function taskPushNotificationConfigFromOlderJson(j: unknown, a: rt.At, lost: Los
       case "kind": case "id": case "url": case "token": case "authentication": break;
       default: rt.lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it");
     }
-    if ((v = p["url"]) != null) { const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") m.url = s; }
-    if ((v = p["token"]) != null) { const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") m.token = s; }
+    if ((v = p["url"]) != null)
+      { const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") m.url = s; }
+    if ((v = p["token"]) != null)
+      { const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") m.token = s; }
     if ((v = p["id"]) != null) {
       const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.id");
       if (s !== "" && m.id === "") m.id = s;
     }
-    if ((v = p["authentication"]) != null) m.authentication = authenticationInfoFromOlderJson(v, rt.at(pa, "authentication"), lost);
+    if ((v = p["authentication"]) != null)
+      m.authentication = authenticationInfoFromOlderJson(v, rt.at(pa, "authentication"), lost);
   }
   for (const k in x) switch (k) {
     case "kind": case "taskId": case "pushNotificationConfig": break;
@@ -667,7 +717,8 @@ function taskPushNotificationConfigToOlderJson(m: v10.TaskPushNotificationConfig
     const p: JsonObject = { id: m.id };
     if (m.url !== "") p["url"] = m.url;
     if (m.token !== "") p["token"] = m.token;
-    if (m.authentication !== undefined) p["authentication"] = authenticationInfoToOlderJson(m.authentication, rt.at(a, "authentication"), lost);
+    if (m.authentication !== undefined)
+      p["authentication"] = authenticationInfoToOlderJson(m.authentication, rt.at(a, "authentication"), lost);
     o["pushNotificationConfig"] = p;
   }
   return o;
@@ -722,7 +773,10 @@ function securitySchemeFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.Se
       m.scheme = { case: "oauth2SecurityScheme", value: oAuth2SecuritySchemeFromOlderJson(rest, a, lost) };
       break;
     case "openIdConnect":
-      m.scheme = { case: "openIdConnectSecurityScheme", value: openIdConnectSecuritySchemeFromOlderJson(rest, a, lost) };
+      m.scheme = {
+        case: "openIdConnectSecurityScheme",
+        value: openIdConnectSecuritySchemeFromOlderJson(rest, a, lost),
+      };
       break;
     case "mutualTLS":
       m.scheme = { case: "mtlsSecurityScheme", value: mutualTlsSecuritySchemeFromOlderJson(rest, a, lost) };
@@ -735,15 +789,30 @@ function securitySchemeFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.Se
 function securitySchemeToOlderJson(m: v10.SecurityScheme, a: rt.At, lost: Loss[]): JsonObject {
   switch (m.scheme.case) {
     case "apiKeySecurityScheme":
-      return { type: "apiKey", ...apiKeySecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "api_key_security_scheme"), lost) };
+      return {
+        type: "apiKey",
+        ...apiKeySecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "api_key_security_scheme"), lost),
+      };
     case "httpAuthSecurityScheme":
-      return { type: "http", ...httpAuthSecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "http_auth_security_scheme"), lost) };
+      return {
+        type: "http",
+        ...httpAuthSecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "http_auth_security_scheme"), lost),
+      };
     case "oauth2SecurityScheme":
-      return { type: "oauth2", ...oAuth2SecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "oauth2_security_scheme"), lost) };
+      return {
+        type: "oauth2",
+        ...oAuth2SecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "oauth2_security_scheme"), lost),
+      };
     case "openIdConnectSecurityScheme":
-      return { type: "openIdConnect", ...openIdConnectSecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "open_id_connect_security_scheme"), lost) };
+      return {
+        type: "openIdConnect",
+        ...openIdConnectSecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "open_id_connect_security_scheme"), lost),
+      };
     case "mtlsSecurityScheme":
-      return { type: "mutualTLS", ...mutualTlsSecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "mtls_security_scheme"), lost) };
+      return {
+        type: "mutualTLS",
+        ...mutualTlsSecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "mtls_security_scheme"), lost),
+      };
   }
   rt.lose(lost, a, "scheme", "a2a.v1.SecurityScheme sets none of scheme; a2a.json has no form for it");
   return {};
@@ -872,7 +941,10 @@ function oAuthFlowsFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.OAuthF
       rt.lose(lost, a, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept");
     } else {
       one_flow = true;
-      m.flow = { case: "authorizationCode", value: authorizationCodeOAuthFlowFromOlderJson(v, rt.at(a, "authorizationCode"), lost) };
+      m.flow = {
+        case: "authorizationCode",
+        value: authorizationCodeOAuthFlowFromOlderJson(v, rt.at(a, "authorizationCode"), lost),
+      };
     }
   }
   if ((v = x["clientCredentials"]) != null) {
@@ -880,7 +952,10 @@ function oAuthFlowsFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.OAuthF
       rt.lose(lost, a, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept");
     } else {
       one_flow = true;
-      m.flow = { case: "clientCredentials", value: clientCredentialsOAuthFlowFromOlderJson(v, rt.at(a, "clientCredentials"), lost) };
+      m.flow = {
+        case: "clientCredentials",
+        value: clientCredentialsOAuthFlowFromOlderJson(v, rt.at(a, "clientCredentials"), lost),
+      };
     }
   }
   if ((v = x["implicit"]) != null) {
@@ -1042,7 +1117,9 @@ function sendMessageRequestToOlderJson(m: v10.SendMessageRequest, a: rt.At, lost
   if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 has no tenant");
   if (m.message !== undefined) o["message"] = messageToOlderJson(m.message, rt.at(a, "message"), lost);
   const configuration = m.configuration;
-  o["configuration"] = configuration ? sendMessageConfigurationToOlderJson(configuration, rt.at(a, "configuration"), lost) : { blocking: true };
+  o["configuration"] = configuration
+    ? sendMessageConfigurationToOlderJson(configuration, rt.at(a, "configuration"), lost)
+    : { blocking: true };
   if (m.metadata !== undefined) o["metadata"] = rt.structJson(m.metadata);
   return o;
 }
@@ -1282,7 +1359,9 @@ function listTaskPushNotificationConfigsResponseFromOlderJson(
   const m = ({
     $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse", configs: [], nextPageToken: "",
   } as v10.ListTaskPushNotificationConfigsResponse);
-  m.configs = rt.each(j, a, "a2a.v1.ListTaskPushNotificationConfigResponse", lost, taskPushNotificationConfigFromOlderJson);
+  m.configs = rt.each(
+    j, a, "a2a.v1.ListTaskPushNotificationConfigResponse", lost, taskPushNotificationConfigFromOlderJson,
+  );
   return m;
 }
 
@@ -1391,16 +1470,17 @@ export const a2aCompatJson: rt.CompatJsonTable = {
  * The lf.a2a.v1 messages that have an a2a.v1 JSON-RPC (a2a.json) form.
  */
 export type OlderJsonMessage =
-  | v10.SendMessageConfiguration | v10.Task | v10.TaskStatus | v10.Part | v10.Message | v10.Artifact | v10.TaskStatusUpdateEvent
-  | v10.TaskArtifactUpdateEvent | v10.AuthenticationInfo | v10.AgentInterface | v10.AgentCard | v10.AgentProvider
-  | v10.AgentCapabilities | v10.AgentExtension | v10.AgentSkill | v10.AgentCardSignature | v10.TaskPushNotificationConfig
-  | v10.StringList | v10.SecurityRequirement | v10.SecurityScheme | v10.APIKeySecurityScheme | v10.HTTPAuthSecurityScheme
-  | v10.OAuth2SecurityScheme | v10.OpenIdConnectSecurityScheme | v10.MutualTlsSecurityScheme | v10.OAuthFlows
-  | v10.AuthorizationCodeOAuthFlow | v10.ClientCredentialsOAuthFlow | v10.ImplicitOAuthFlow | v10.PasswordOAuthFlow
-  | v10.SendMessageRequest | v10.GetTaskRequest | v10.CancelTaskRequest | v10.GetTaskPushNotificationConfigRequest
-  | v10.DeleteTaskPushNotificationConfigRequest | v10.SubscribeToTaskRequest | v10.ListTaskPushNotificationConfigsRequest
-  | v10.GetExtendedAgentCardRequest | v10.SendMessageResponse | v10.StreamResponse
-  | v10.ListTaskPushNotificationConfigsResponse;
+  | v10.SendMessageConfiguration | v10.Task | v10.TaskStatus | v10.Part | v10.Message | v10.Artifact
+  | v10.TaskStatusUpdateEvent | v10.TaskArtifactUpdateEvent | v10.AuthenticationInfo | v10.AgentInterface
+  | v10.AgentCard | v10.AgentProvider | v10.AgentCapabilities | v10.AgentExtension | v10.AgentSkill
+  | v10.AgentCardSignature | v10.TaskPushNotificationConfig | v10.StringList | v10.SecurityRequirement
+  | v10.SecurityScheme | v10.APIKeySecurityScheme | v10.HTTPAuthSecurityScheme | v10.OAuth2SecurityScheme
+  | v10.OpenIdConnectSecurityScheme | v10.MutualTlsSecurityScheme | v10.OAuthFlows | v10.AuthorizationCodeOAuthFlow
+  | v10.ClientCredentialsOAuthFlow | v10.ImplicitOAuthFlow | v10.PasswordOAuthFlow | v10.SendMessageRequest
+  | v10.GetTaskRequest | v10.CancelTaskRequest | v10.GetTaskPushNotificationConfigRequest
+  | v10.DeleteTaskPushNotificationConfigRequest | v10.SubscribeToTaskRequest
+  | v10.ListTaskPushNotificationConfigsRequest | v10.GetExtendedAgentCardRequest | v10.SendMessageResponse
+  | v10.StreamResponse | v10.ListTaskPushNotificationConfigsResponse;
 
 /**
  * Writes a lf.a2a.v1 message in the a2a.v1 JSON-RPC (a2a.json) form of its counterpart.

@@ -38,7 +38,13 @@ function sendMessageConfigurationToOlder(
     lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
   return {
     $typeName: "a2a.v1.SendMessageConfiguration", acceptedOutputModes: m.acceptedOutputModes.slice(),
-    pushNotification: t && { $typeName: "a2a.v1.PushNotificationConfig", id: t.id, url: t.url, token: t.token, authentication: t.authentication && authenticationInfoToOlder(t.authentication) },
+    pushNotification: t && {
+      $typeName: "a2a.v1.PushNotificationConfig",
+      id: t.id,
+      url: t.url,
+      token: t.token,
+      authentication: t.authentication && authenticationInfoToOlder(t.authentication),
+    },
     historyLength: m.historyLength ?? 0, blocking: !m.returnImmediately,
   };
 }
@@ -49,7 +55,17 @@ function sendMessageConfigurationToNewer(
   const p = m.pushNotification;
   return {
     $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: m.acceptedOutputModes.slice(),
-    taskPushNotificationConfig: p && { $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: p.id, taskId: "", url: p.url, token: p.token, authentication: p.authentication && authenticationInfoToNewer(p.authentication, at(at(a, "push_notification"), "authentication"), lost) },
+    taskPushNotificationConfig: p && {
+      $typeName: "lf.a2a.v1.TaskPushNotificationConfig",
+      tenant: "",
+      id: p.id,
+      taskId: "",
+      url: p.url,
+      token: p.token,
+      authentication: p.authentication && authenticationInfoToNewer(
+        p.authentication, at(at(a, "push_notification"), "authentication"), lost,
+      ),
+    },
     historyLength: m.historyLength || undefined, returnImmediately: !m.blocking,
   };
 }
@@ -75,7 +91,9 @@ function taskToNewer(m: v03.Task, a: At): v10.Task {
 function taskStatusToOlder(m: v10.TaskStatus, a: At, lost: Loss[]): v03.TaskStatus {
   return {
     $typeName: "a2a.v1.TaskStatus",
-    state: TASK_STATE_TO_OLDER[m.state] ?? enumLost(lost, a, "state", m.state, "a2a.v1.TaskState", "TASK_STATE_UNSPECIFIED"),
+    state: TASK_STATE_TO_OLDER[m.state] ?? enumLost(
+      lost, a, "state", m.state, "a2a.v1.TaskState", "TASK_STATE_UNSPECIFIED",
+    ),
     update: m.message && messageToOlder(m.message, at(a, "message"), lost), timestamp: m.timestamp,
   };
 }
@@ -100,7 +118,9 @@ function partToOlder(m: v10.Part, a: At, lost: Loss[]): v03.Part {
       break;
     case "raw":
     case "url": {
-      const file: v03.FilePart["file"] = c.case === "raw" ? { case: "fileWithBytes", value: c.value } : { case: "fileWithUri", value: c.value };
+      const file: v03.FilePart["file"] = c.case === "raw"
+        ? { case: "fileWithBytes", value: c.value }
+        : { case: "fileWithUri", value: c.value };
       part = { case: "file", value: { $typeName: "a2a.v1.FilePart", file, mimeType: m.mediaType } };
       break;
     }
@@ -134,7 +154,11 @@ function partToNewer(m: v03.Part, a: At): v10.Part {
 }
 
 function messageToOlder(m: v10.Message, a: At, lost: Loss[]): v03.Message {
-  if (m.referenceTaskIds.length > 0) lose(lost, a, "reference_task_ids", "the v0.3 proto Message has no reference_task_ids (a2a.json has referenceTaskIds, P03 does not)");
+  if (m.referenceTaskIds.length > 0)
+    lose(
+      lost, a, "reference_task_ids",
+      "the v0.3 proto Message has no reference_task_ids (a2a.json has referenceTaskIds, P03 does not)",
+    );
   return {
     $typeName: "a2a.v1.Message", messageId: m.messageId, contextId: m.contextId, taskId: m.taskId,
     role: ROLE_TO_OLDER[m.role] ?? enumLost(lost, a, "role", m.role, "a2a.v1.Role", "ROLE_UNSPECIFIED"),
@@ -225,16 +249,24 @@ function agentCardToOlder(m: v10.AgentCard, a: At, lost: Loss[]): v03.AgentCard 
   const legacy = m.supportedInterfaces.filter((i) => /^0\./.test(i.protocolVersion));
   const kept = legacy.length > 0 ? legacy : m.supportedInterfaces;
   if (legacy.length === 0 && kept.length > 0)
-    lose(lost, a, "supported_interfaces", "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak");
+    lose(
+      lost, a, "supported_interfaces", "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak",
+    );
   const first = kept[0];
   return {
     $typeName: "a2a.v1.AgentCard", protocolVersion: first ? first.protocolVersion || "0.3" : "", name: m.name,
     description: m.description, url: first?.url ?? "", preferredTransport: first?.protocolBinding ?? "",
-    additionalInterfaces: kept.map((i) => ({ $typeName: "a2a.v1.AgentInterface", url: i.url, transport: i.protocolBinding })),
+    additionalInterfaces: kept.map(
+      (i) => ({ $typeName: "a2a.v1.AgentInterface", url: i.url, transport: i.protocolBinding }),
+    ),
     provider: m.provider && agentProviderToOlder(m.provider), version: m.version,
     documentationUrl: m.documentationUrl ?? "",
     capabilities: m.capabilities && agentCapabilitiesToOlder(m.capabilities),
-    securitySchemes: Object.fromEntries(Object.entries(m.securitySchemes).map(([k, v]) => [k, securitySchemeToOlder(v, at(at(a, "security_schemes"), k), lost)])),
+    securitySchemes: Object.fromEntries(
+      Object.entries(m.securitySchemes).map(
+        ([k, v]) => [k, securitySchemeToOlder(v, at(at(a, "security_schemes"), k), lost)],
+      ),
+    ),
     security: m.securityRequirements.map((v) => securityRequirementToOlder(v)),
     defaultInputModes: m.defaultInputModes.slice(), defaultOutputModes: m.defaultOutputModes.slice(),
     skills: m.skills.map((v) => agentSkillToOlder(v)),
@@ -248,7 +280,13 @@ function agentCardToNewer(m: v03.AgentCard): v10.AgentCard {
   const interfaces: v10.AgentInterface[] = [];
   const add = (url: string, binding: string) => {
     if (url === "" || interfaces.some((i) => i.url === url && i.protocolBinding === binding)) return;
-    interfaces.push({ $typeName: "lf.a2a.v1.AgentInterface", url, protocolBinding: binding || "JSONRPC", tenant: "", protocolVersion: version });
+    interfaces.push({
+      $typeName: "lf.a2a.v1.AgentInterface",
+      url,
+      protocolBinding: binding || "JSONRPC",
+      tenant: "",
+      protocolVersion: version,
+    });
   };
   add(m.url, m.preferredTransport || "JSONRPC");
   for (const i of m.additionalInterfaces) add(i.url, i.transport);
@@ -257,13 +295,16 @@ function agentCardToNewer(m: v03.AgentCard): v10.AgentCard {
     provider: m.provider && agentProviderToNewer(m.provider), version: m.version,
     documentationUrl: m.documentationUrl || undefined,
     capabilities: m.capabilities && agentCapabilitiesToNewer(m.capabilities),
-    securitySchemes: Object.fromEntries(Object.entries(m.securitySchemes).map(([k, v]) => [k, securitySchemeToNewer(v)])),
+    securitySchemes: Object.fromEntries(
+      Object.entries(m.securitySchemes).map(([k, v]) => [k, securitySchemeToNewer(v)]),
+    ),
     securityRequirements: m.security.map((v) => securityRequirementToNewer(v)),
     defaultInputModes: m.defaultInputModes.slice(), defaultOutputModes: m.defaultOutputModes.slice(),
     skills: m.skills.map((v) => agentSkillToNewer(v)),
     signatures: m.signatures.map((v) => agentCardSignatureToNewer(v)),
   };
-  if (m.supportsAuthenticatedExtendedCard) (o.capabilities ??= { $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] }).extendedAgentCard = true;
+  if (m.supportsAuthenticatedExtendedCard)
+    (o.capabilities ??= { $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] }).extendedAgentCard = true;
   return o;
 }
 
@@ -335,12 +376,21 @@ function taskPushNotificationConfigToOlder(
 ): v03.TaskPushNotificationConfig {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   if (m.taskId.includes("/"))
-    lose(lost, a, "task_id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
+    lose(
+      lost, a, "task_id",
+      "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
+    );
   if (m.id.includes("/"))
     lose(lost, a, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
   return {
     $typeName: "a2a.v1.TaskPushNotificationConfig", name: `tasks/${m.taskId}/pushNotificationConfigs/${m.id}`,
-    pushNotificationConfig: { $typeName: "a2a.v1.PushNotificationConfig", id: m.id, url: m.url, token: m.token, authentication: m.authentication && authenticationInfoToOlder(m.authentication) },
+    pushNotificationConfig: {
+      $typeName: "a2a.v1.PushNotificationConfig",
+      id: m.id,
+      url: m.url,
+      token: m.token,
+      authentication: m.authentication && authenticationInfoToOlder(m.authentication),
+    },
   };
 }
 
@@ -352,7 +402,9 @@ function taskPushNotificationConfigToNewer(
   return {
     $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: ids?.[2] || p?.id || "",
     taskId: ids?.[1] ?? "", url: p?.url ?? "", token: p?.token ?? "",
-    authentication: p?.authentication && authenticationInfoToNewer(p.authentication, at(at(a, "push_notification_config"), "authentication"), lost),
+    authentication: p?.authentication && authenticationInfoToNewer(
+      p.authentication, at(at(a, "push_notification_config"), "authentication"), lost,
+    ),
   };
 }
 
@@ -382,11 +434,19 @@ function securitySchemeToOlder(m: v10.SecurityScheme, a: At, lost: Loss[]): v03.
   return {
     $typeName: "a2a.v1.SecurityScheme",
     scheme:
-      m.scheme.case === "apiKeySecurityScheme" ? { case: "apiKeySecurityScheme", value: apiKeySecuritySchemeToOlder(m.scheme.value) }
-      : m.scheme.case === "httpAuthSecurityScheme" ? { case: "httpAuthSecurityScheme", value: httpAuthSecuritySchemeToOlder(m.scheme.value) }
-      : m.scheme.case === "oauth2SecurityScheme" ? { case: "oauth2SecurityScheme", value: oAuth2SecuritySchemeToOlder(m.scheme.value, at(a, "oauth2_security_scheme"), lost) }
-      : m.scheme.case === "openIdConnectSecurityScheme" ? { case: "openIdConnectSecurityScheme", value: openIdConnectSecuritySchemeToOlder(m.scheme.value) }
-      : m.scheme.case === "mtlsSecurityScheme" ? { case: "mtlsSecurityScheme", value: mutualTlsSecuritySchemeToOlder(m.scheme.value) }
+      m.scheme.case === "apiKeySecurityScheme"
+        ? { case: "apiKeySecurityScheme", value: apiKeySecuritySchemeToOlder(m.scheme.value) }
+      : m.scheme.case === "httpAuthSecurityScheme"
+        ? { case: "httpAuthSecurityScheme", value: httpAuthSecuritySchemeToOlder(m.scheme.value) }
+      : m.scheme.case === "oauth2SecurityScheme"
+        ? {
+          case: "oauth2SecurityScheme",
+          value: oAuth2SecuritySchemeToOlder(m.scheme.value, at(a, "oauth2_security_scheme"), lost),
+        }
+      : m.scheme.case === "openIdConnectSecurityScheme"
+        ? { case: "openIdConnectSecurityScheme", value: openIdConnectSecuritySchemeToOlder(m.scheme.value) }
+      : m.scheme.case === "mtlsSecurityScheme"
+        ? { case: "mtlsSecurityScheme", value: mutualTlsSecuritySchemeToOlder(m.scheme.value) }
       : { case: undefined },
   };
 }
@@ -395,11 +455,16 @@ function securitySchemeToNewer(m: v03.SecurityScheme): v10.SecurityScheme {
   return {
     $typeName: "lf.a2a.v1.SecurityScheme",
     scheme:
-      m.scheme.case === "apiKeySecurityScheme" ? { case: "apiKeySecurityScheme", value: apiKeySecuritySchemeToNewer(m.scheme.value) }
-      : m.scheme.case === "httpAuthSecurityScheme" ? { case: "httpAuthSecurityScheme", value: httpAuthSecuritySchemeToNewer(m.scheme.value) }
-      : m.scheme.case === "oauth2SecurityScheme" ? { case: "oauth2SecurityScheme", value: oAuth2SecuritySchemeToNewer(m.scheme.value) }
-      : m.scheme.case === "openIdConnectSecurityScheme" ? { case: "openIdConnectSecurityScheme", value: openIdConnectSecuritySchemeToNewer(m.scheme.value) }
-      : m.scheme.case === "mtlsSecurityScheme" ? { case: "mtlsSecurityScheme", value: mutualTlsSecuritySchemeToNewer(m.scheme.value) }
+      m.scheme.case === "apiKeySecurityScheme"
+        ? { case: "apiKeySecurityScheme", value: apiKeySecuritySchemeToNewer(m.scheme.value) }
+      : m.scheme.case === "httpAuthSecurityScheme"
+        ? { case: "httpAuthSecurityScheme", value: httpAuthSecuritySchemeToNewer(m.scheme.value) }
+      : m.scheme.case === "oauth2SecurityScheme"
+        ? { case: "oauth2SecurityScheme", value: oAuth2SecuritySchemeToNewer(m.scheme.value) }
+      : m.scheme.case === "openIdConnectSecurityScheme"
+        ? { case: "openIdConnectSecurityScheme", value: openIdConnectSecuritySchemeToNewer(m.scheme.value) }
+      : m.scheme.case === "mtlsSecurityScheme"
+        ? { case: "mtlsSecurityScheme", value: mutualTlsSecuritySchemeToNewer(m.scheme.value) }
       : { case: undefined },
   };
 }
@@ -468,8 +533,13 @@ function oAuthFlowsToOlder(m: v10.OAuthFlows, a: At, lost: Loss[]): v03.OAuthFlo
   return {
     $typeName: "a2a.v1.OAuthFlows",
     flow:
-      m.flow.case === "authorizationCode" ? { case: "authorizationCode", value: authorizationCodeOAuthFlowToOlder(m.flow.value, at(a, "authorization_code"), lost) }
-      : m.flow.case === "clientCredentials" ? { case: "clientCredentials", value: clientCredentialsOAuthFlowToOlder(m.flow.value) }
+      m.flow.case === "authorizationCode"
+        ? {
+          case: "authorizationCode",
+          value: authorizationCodeOAuthFlowToOlder(m.flow.value, at(a, "authorization_code"), lost),
+        }
+      : m.flow.case === "clientCredentials"
+        ? { case: "clientCredentials", value: clientCredentialsOAuthFlowToOlder(m.flow.value) }
       : m.flow.case === "implicit" ? { case: "implicit", value: implicitOAuthFlowToOlder(m.flow.value) }
       : m.flow.case === "password" ? { case: "password", value: passwordOAuthFlowToOlder(m.flow.value) }
       : { case: undefined },
@@ -480,8 +550,10 @@ function oAuthFlowsToNewer(m: v03.OAuthFlows): v10.OAuthFlows {
   return {
     $typeName: "lf.a2a.v1.OAuthFlows",
     flow:
-      m.flow.case === "authorizationCode" ? { case: "authorizationCode", value: authorizationCodeOAuthFlowToNewer(m.flow.value) }
-      : m.flow.case === "clientCredentials" ? { case: "clientCredentials", value: clientCredentialsOAuthFlowToNewer(m.flow.value) }
+      m.flow.case === "authorizationCode"
+        ? { case: "authorizationCode", value: authorizationCodeOAuthFlowToNewer(m.flow.value) }
+      : m.flow.case === "clientCredentials"
+        ? { case: "clientCredentials", value: clientCredentialsOAuthFlowToNewer(m.flow.value) }
       : m.flow.case === "implicit" ? { case: "implicit", value: implicitOAuthFlowToNewer(m.flow.value) }
       : m.flow.case === "password" ? { case: "password", value: passwordOAuthFlowToNewer(m.flow.value) }
       : { case: undefined },
@@ -549,7 +621,9 @@ function sendMessageRequestToOlder(m: v10.SendMessageRequest, a: At, lost: Loss[
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   return {
     $typeName: "a2a.v1.SendMessageRequest", request: m.message && messageToOlder(m.message, at(a, "message"), lost),
-    configuration: m.configuration ? sendMessageConfigurationToOlder(m.configuration, at(a, "configuration"), lost) : { $typeName: "a2a.v1.SendMessageConfiguration", acceptedOutputModes: [], historyLength: 0, blocking: true },
+    configuration: m.configuration
+      ? sendMessageConfigurationToOlder(m.configuration, at(a, "configuration"), lost)
+      : { $typeName: "a2a.v1.SendMessageConfiguration", acceptedOutputModes: [], historyLength: 0, blocking: true },
     metadata: m.metadata,
   };
 }
@@ -600,7 +674,10 @@ function getTaskPushNotificationConfigRequestToOlder(
 ): v03.GetTaskPushNotificationConfigRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   if (m.taskId.includes("/"))
-    lose(lost, a, "task_id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
+    lose(
+      lost, a, "task_id",
+      "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
+    );
   if (m.id.includes("/"))
     lose(lost, a, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
   return {
@@ -625,7 +702,10 @@ function deleteTaskPushNotificationConfigRequestToOlder(
 ): v03.DeleteTaskPushNotificationConfigRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   if (m.taskId.includes("/"))
-    lose(lost, a, "task_id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
+    lose(
+      lost, a, "task_id",
+      "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
+    );
   if (m.id.includes("/"))
     lose(lost, a, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
   return {
@@ -667,7 +747,10 @@ function listTaskPushNotificationConfigsRequestToOlder(
 ): v03.ListTaskPushNotificationConfigRequest {
   if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
   if (m.taskId.includes("/"))
-    lose(lost, a, "task_id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
+    lose(
+      lost, a, "task_id",
+      "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
+    );
   return {
     $typeName: "a2a.v1.ListTaskPushNotificationConfigRequest", parent: `tasks/${m.taskId}`, pageSize: m.pageSize,
     pageToken: m.pageToken,
@@ -722,8 +805,13 @@ function streamResponseToOlder(m: v10.StreamResponse, a: At, lost: Loss[]): v03.
     payload:
       m.payload.case === "task" ? { case: "task", value: taskToOlder(m.payload.value, at(a, "task"), lost) }
       : m.payload.case === "message" ? { case: "msg", value: messageToOlder(m.payload.value, at(a, "message"), lost) }
-      : m.payload.case === "statusUpdate" ? { case: "statusUpdate", value: taskStatusUpdateEventToOlder(m.payload.value, at(a, "status_update"), lost) }
-      : m.payload.case === "artifactUpdate" ? { case: "artifactUpdate", value: taskArtifactUpdateEventToOlder(m.payload.value, at(a, "artifact_update"), lost) }
+      : m.payload.case === "statusUpdate"
+        ? { case: "statusUpdate", value: taskStatusUpdateEventToOlder(m.payload.value, at(a, "status_update"), lost) }
+      : m.payload.case === "artifactUpdate"
+        ? {
+          case: "artifactUpdate",
+          value: taskArtifactUpdateEventToOlder(m.payload.value, at(a, "artifact_update"), lost),
+        }
       : { case: undefined },
   };
 }
@@ -734,8 +822,10 @@ function streamResponseToNewer(m: v03.StreamResponse, a: At): v10.StreamResponse
     payload:
       m.payload.case === "task" ? { case: "task", value: taskToNewer(m.payload.value, at(a, "task")) }
       : m.payload.case === "msg" ? { case: "message", value: messageToNewer(m.payload.value, at(a, "msg")) }
-      : m.payload.case === "statusUpdate" ? { case: "statusUpdate", value: taskStatusUpdateEventToNewer(m.payload.value, at(a, "status_update")) }
-      : m.payload.case === "artifactUpdate" ? { case: "artifactUpdate", value: taskArtifactUpdateEventToNewer(m.payload.value, at(a, "artifact_update")) }
+      : m.payload.case === "statusUpdate"
+        ? { case: "statusUpdate", value: taskStatusUpdateEventToNewer(m.payload.value, at(a, "status_update")) }
+      : m.payload.case === "artifactUpdate"
+        ? { case: "artifactUpdate", value: taskArtifactUpdateEventToNewer(m.payload.value, at(a, "artifact_update")) }
       : { case: undefined },
   };
 }

@@ -20,7 +20,9 @@ function encodeSendMessageConfiguration(json: JsonValue, a: rt.At, lost: Loss[])
   const out: JsonObject = {};
   if (json["acceptedOutputModes"] != null) out["acceptedOutputModes"] = json["acceptedOutputModes"];
   if (json["pushNotification"] != null)
-    out["pushNotificationConfig"] = encodePushNotificationConfig(json["pushNotification"], rt.at(a, "pushNotificationConfig"), lost);
+    out["pushNotificationConfig"] = encodePushNotificationConfig(
+      json["pushNotification"], rt.at(a, "pushNotificationConfig"), lost,
+    );
   if (json["historyLength"] != null) out["historyLength"] = json["historyLength"];
   out["blocking"] = json["blocking"] ?? false;
   return out;
@@ -46,7 +48,8 @@ function decodeSendMessageConfiguration(json: JsonValue, a: rt.At, lost: Loss[])
   v = json["blocking"];
   if (v != null) out["blocking"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfSendMessageConfiguration.has(k)) rt.lose(lost, a, k, "a2a.v1.SendMessageConfiguration has no field for it");
+    if (!keysOfSendMessageConfiguration.has(k))
+      rt.lose(lost, a, k, "a2a.v1.SendMessageConfiguration has no field for it");
   return out;
 }
 
@@ -142,7 +145,10 @@ function encodePart(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
 function decodePart(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   if (json["metadata"] !== undefined) rt.lose(lost, a, "metadata", "the v0.3 proto Part has no metadata");
-  for (const k in json) switch (k) { case "kind": case "text": case "file": case "data": case "metadata": break; default: rt.lose(lost, a, k, "a2a.v1.Part has no field for it"); }
+  for (const k in json) switch (k) {
+    case "kind": case "text": case "file": case "data": case "metadata": break;
+    default: rt.lose(lost, a, k, "a2a.v1.Part has no field for it");
+  }
   const file = json["file"];
   if (rt.isJsonObject(file) && file["name"] !== undefined)
     rt.lose(lost, a, "file.name", "the v0.3 proto FilePart has no file name");
@@ -155,7 +161,9 @@ function decodePart(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
       return { file: readFile(file, rt.at(a, "file"), lost) };
     case "data": {
       const data = json["data"];
-      return rt.isJsonObject(data) ? { data: { data: data } } : rt.invalid(a, "a2a.v1.DataPart.data", data, "an object");
+      return rt.isJsonObject(data)
+        ? { data: { data: data } }
+        : rt.invalid(a, "a2a.v1.DataPart.data", data, "an object");
     }
   }
   return rt.refuseKind(rt.pathOf(a), "a2a.v1.Part", json["kind"], "text, file or data");
@@ -408,7 +416,8 @@ function decodeTaskArtifactUpdateEvent(json: JsonValue, a: rt.At, lost: Loss[]):
   v = json["metadata"];
   if (v != null) out["metadata"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfTaskArtifactUpdateEvent.has(k)) rt.lose(lost, a, k, "a2a.v1.TaskArtifactUpdateEvent has no field for it");
+    if (!keysOfTaskArtifactUpdateEvent.has(k))
+      rt.lose(lost, a, k, "a2a.v1.TaskArtifactUpdateEvent has no field for it");
   return out;
 }
 
@@ -518,13 +527,17 @@ function encodeAgentCard(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
   out["url"] = json["url"] ?? "";
   if (json["preferredTransport"] != null) out["preferredTransport"] = json["preferredTransport"];
   if (json["additionalInterfaces"] != null)
-    out["additionalInterfaces"] = rt.eachJson(json["additionalInterfaces"], rt.at(a, "additionalInterfaces"), lost, encodeAgentInterface);
+    out["additionalInterfaces"] = rt.eachJson(
+      json["additionalInterfaces"], rt.at(a, "additionalInterfaces"), lost, encodeAgentInterface,
+    );
   if (json["provider"] != null) out["provider"] = encodeAgentProvider(json["provider"], rt.at(a, "provider"), lost);
   out["version"] = json["version"] ?? "";
   if (json["documentationUrl"] != null) out["documentationUrl"] = json["documentationUrl"];
   out["capabilities"] = encodeAgentCapabilities(json["capabilities"] ?? {}, rt.at(a, "capabilities"), lost);
   if (json["securitySchemes"] != null)
-    out["securitySchemes"] = rt.mapJson(json["securitySchemes"], rt.at(a, "securitySchemes"), lost, encodeSecurityScheme);
+    out["securitySchemes"] = rt.mapJson(
+      json["securitySchemes"], rt.at(a, "securitySchemes"), lost, encodeSecurityScheme,
+    );
   if (json["security"] != null)
     out["security"] = rt.eachJson(json["security"], rt.at(a, "security"), lost, encodeSecurity);
   out["defaultInputModes"] = json["defaultInputModes"] ?? [];
@@ -781,7 +794,10 @@ function encodeTaskPushNotificationConfig(json: JsonValue, a: rt.At, lost: Loss[
     out["taskId"] = named ? ids[1]! : "";
     out["pushNotificationConfig"] = { id: named ? ids[3]! : "" };
   }
-  out["pushNotificationConfig"] = rt.mergeJson(out["pushNotificationConfig"], encodePushNotificationConfig(json["pushNotificationConfig"] ?? {}, rt.at(a, "pushNotificationConfig"), lost));
+  out["pushNotificationConfig"] = rt.mergeJson(
+    out["pushNotificationConfig"],
+    encodePushNotificationConfig(json["pushNotificationConfig"] ?? {}, rt.at(a, "pushNotificationConfig"), lost),
+  );
   return out;
 }
 
@@ -794,12 +810,16 @@ function decodeTaskPushNotificationConfig(json: JsonValue, a: rt.At, lost: Loss[
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   let v: JsonValue | undefined;
-  out["name"] = rt.resourceName(json, a, "a2a.v1.TaskPushNotificationConfig", "tasks/", ["taskId"], "/pushNotificationConfigs/", ["pushNotificationConfig", "id"]);
+  out["name"] = rt.resourceName(
+    json, a, "a2a.v1.TaskPushNotificationConfig", "tasks/", ["taskId"], "/pushNotificationConfigs/",
+    ["pushNotificationConfig", "id"],
+  );
   v = json["pushNotificationConfig"];
   if (v != null)
     out["pushNotificationConfig"] = decodePushNotificationConfig(v, rt.at(a, "pushNotificationConfig"), lost);
   for (const k of Object.keys(json))
-    if (!keysOfTaskPushNotificationConfig.has(k)) rt.lose(lost, a, k, "a2a.v1.TaskPushNotificationConfig has no field for it");
+    if (!keysOfTaskPushNotificationConfig.has(k))
+      rt.lose(lost, a, k, "a2a.v1.TaskPushNotificationConfig has no field for it");
   return out;
 }
 
@@ -866,7 +886,9 @@ function encodeSecurityScheme(json: JsonValue, a: rt.At, lost: Loss[]): JsonValu
   if (json["oauth2SecurityScheme"] !== undefined)
     return rt.withType("oauth2", encodeOAuth2SecurityScheme(json["oauth2SecurityScheme"], a, lost));
   if (json["openIdConnectSecurityScheme"] !== undefined)
-    return rt.withType("openIdConnect", encodeOpenIdConnectSecurityScheme(json["openIdConnectSecurityScheme"], a, lost));
+    return rt.withType(
+      "openIdConnect", encodeOpenIdConnectSecurityScheme(json["openIdConnectSecurityScheme"], a, lost),
+    );
   if (json["mtlsSecurityScheme"] !== undefined)
     return rt.withType("mutualTLS", encodeMutualTlsSecurityScheme(json["mtlsSecurityScheme"], a, lost));
   rt.lose(lost, a, "scheme", "a2a.v1.SecurityScheme sets none of scheme; a2a.json has no form for it");
@@ -1016,7 +1038,8 @@ function decodeOpenIdConnectSecurityScheme(json: JsonValue, a: rt.At, lost: Loss
   v = json["openIdConnectUrl"];
   if (v != null) out["openIdConnectUrl"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfOpenIdConnectSecurityScheme.has(k)) rt.lose(lost, a, k, "a2a.v1.OpenIdConnectSecurityScheme has no field for it");
+    if (!keysOfOpenIdConnectSecurityScheme.has(k))
+      rt.lose(lost, a, k, "a2a.v1.OpenIdConnectSecurityScheme has no field for it");
   return out;
 }
 
@@ -1042,7 +1065,8 @@ function decodeMutualTlsSecurityScheme(json: JsonValue, a: rt.At, lost: Loss[]):
   v = json["description"];
   if (v != null) out["description"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfMutualTlsSecurityScheme.has(k)) rt.lose(lost, a, k, "a2a.v1.MutualTlsSecurityScheme has no field for it");
+    if (!keysOfMutualTlsSecurityScheme.has(k))
+      rt.lose(lost, a, k, "a2a.v1.MutualTlsSecurityScheme has no field for it");
   return out;
 }
 
@@ -1053,9 +1077,13 @@ function encodeOAuthFlows(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["authorizationCode"] != null)
-    out["authorizationCode"] = encodeAuthorizationCodeOAuthFlow(json["authorizationCode"], rt.at(a, "authorizationCode"), lost);
+    out["authorizationCode"] = encodeAuthorizationCodeOAuthFlow(
+      json["authorizationCode"], rt.at(a, "authorizationCode"), lost,
+    );
   if (json["clientCredentials"] != null)
-    out["clientCredentials"] = encodeClientCredentialsOAuthFlow(json["clientCredentials"], rt.at(a, "clientCredentials"), lost);
+    out["clientCredentials"] = encodeClientCredentialsOAuthFlow(
+      json["clientCredentials"], rt.at(a, "clientCredentials"), lost,
+    );
   if (json["implicit"] != null) out["implicit"] = encodeImplicitOAuthFlow(json["implicit"], rt.at(a, "implicit"), lost);
   if (json["password"] != null) out["password"] = encodePasswordOAuthFlow(json["password"], rt.at(a, "password"), lost);
   return out;
@@ -1147,7 +1175,8 @@ function decodeAuthorizationCodeOAuthFlow(json: JsonValue, a: rt.At, lost: Loss[
   v = json["scopes"];
   if (v != null) out["scopes"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfAuthorizationCodeOAuthFlow.has(k)) rt.lose(lost, a, k, "a2a.v1.AuthorizationCodeOAuthFlow has no field for it");
+    if (!keysOfAuthorizationCodeOAuthFlow.has(k))
+      rt.lose(lost, a, k, "a2a.v1.AuthorizationCodeOAuthFlow has no field for it");
   return out;
 }
 
@@ -1179,7 +1208,8 @@ function decodeClientCredentialsOAuthFlow(json: JsonValue, a: rt.At, lost: Loss[
   v = json["scopes"];
   if (v != null) out["scopes"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfClientCredentialsOAuthFlow.has(k)) rt.lose(lost, a, k, "a2a.v1.ClientCredentialsOAuthFlow has no field for it");
+    if (!keysOfClientCredentialsOAuthFlow.has(k))
+      rt.lose(lost, a, k, "a2a.v1.ClientCredentialsOAuthFlow has no field for it");
   return out;
 }
 
@@ -1368,9 +1398,13 @@ const keysOfGetTaskPushNotificationConfigRequest: ReadonlySet<string> = new Set(
 function decodeGetTaskPushNotificationConfigRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  out["name"] = rt.resourceName(json, a, "a2a.v1.GetTaskPushNotificationConfigRequest", "tasks/", ["id"], "/pushNotificationConfigs/", ["pushNotificationConfigId"]);
+  out["name"] = rt.resourceName(
+    json, a, "a2a.v1.GetTaskPushNotificationConfigRequest", "tasks/", ["id"], "/pushNotificationConfigs/",
+    ["pushNotificationConfigId"],
+  );
   for (const k of Object.keys(json))
-    if (!keysOfGetTaskPushNotificationConfigRequest.has(k)) rt.lose(lost, a, k, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it");
+    if (!keysOfGetTaskPushNotificationConfigRequest.has(k))
+      rt.lose(lost, a, k, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it");
   return out;
 }
 
@@ -1400,9 +1434,13 @@ const keysOfDeleteTaskPushNotificationConfigRequest: ReadonlySet<string> = new S
 function decodeDeleteTaskPushNotificationConfigRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  out["name"] = rt.resourceName(json, a, "a2a.v1.DeleteTaskPushNotificationConfigRequest", "tasks/", ["id"], "/pushNotificationConfigs/", ["pushNotificationConfigId"]);
+  out["name"] = rt.resourceName(
+    json, a, "a2a.v1.DeleteTaskPushNotificationConfigRequest", "tasks/", ["id"], "/pushNotificationConfigs/",
+    ["pushNotificationConfigId"],
+  );
   for (const k of Object.keys(json))
-    if (!keysOfDeleteTaskPushNotificationConfigRequest.has(k)) rt.lose(lost, a, k, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it");
+    if (!keysOfDeleteTaskPushNotificationConfigRequest.has(k))
+      rt.lose(lost, a, k, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it");
   return out;
 }
 
@@ -1451,7 +1489,8 @@ function decodeTaskSubscriptionRequest(json: JsonValue, a: rt.At, lost: Loss[]):
   const out: JsonObject = {};
   out["name"] = rt.resourceName(json, a, "a2a.v1.TaskSubscriptionRequest", "tasks/", ["id"]);
   for (const k of Object.keys(json))
-    if (!keysOfTaskSubscriptionRequest.has(k)) rt.lose(lost, a, k, "a2a.v1.TaskSubscriptionRequest has no field for it");
+    if (!keysOfTaskSubscriptionRequest.has(k))
+      rt.lose(lost, a, k, "a2a.v1.TaskSubscriptionRequest has no field for it");
   return out;
 }
 
@@ -1472,7 +1511,9 @@ function encodeListTaskPushNotificationConfigRequest(json: JsonValue, _a: rt.At,
   return out;
 }
 
-const keysOfListTaskPushNotificationConfigRequest: ReadonlySet<string> = new Set(["kind", "id", "pageSize", "pageToken"]);
+const keysOfListTaskPushNotificationConfigRequest: ReadonlySet<string> = new Set([
+  "kind", "id", "pageSize", "pageToken",
+]);
 
 /**
  * a2a.v1.ListTaskPushNotificationConfigRequest read from a2a.json.
@@ -1487,7 +1528,8 @@ function decodeListTaskPushNotificationConfigRequest(json: JsonValue, a: rt.At, 
   v = json["pageToken"];
   if (v != null) out["pageToken"] = v;
   for (const k of Object.keys(json))
-    if (!keysOfListTaskPushNotificationConfigRequest.has(k)) rt.lose(lost, a, k, "a2a.v1.ListTaskPushNotificationConfigRequest has no field for it");
+    if (!keysOfListTaskPushNotificationConfigRequest.has(k))
+      rt.lose(lost, a, k, "a2a.v1.ListTaskPushNotificationConfigRequest has no field for it");
   return out;
 }
 
@@ -1574,7 +1616,9 @@ function decodeStreamResponse(json: JsonValue, a: rt.At, lost: Loss[]): JsonValu
     case "artifact-update":
       return { artifactUpdate: decodeTaskArtifactUpdateEvent(json, a, lost) };
   }
-  return rt.refuseKind(rt.pathOf(a), "a2a.v1.StreamResponse", json["kind"], "task, message, status-update, artifact-update");
+  return rt.refuseKind(
+    rt.pathOf(a), "a2a.v1.StreamResponse", json["kind"], "task, message, status-update, artifact-update",
+  );
 }
 
 /**
@@ -1590,7 +1634,9 @@ function encodeListTaskPushNotificationConfigResponse(json: JsonValue, a: rt.At,
  * a2a.v1.ListTaskPushNotificationConfigResponse read from a2a.json.
  */
 function decodeListTaskPushNotificationConfigResponse(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
-  return { configs: Array.isArray(json) ? json.map((x, i) => decodeTaskPushNotificationConfig(x, rt.at(a, i), lost)) : [] };
+  return {
+    configs: Array.isArray(json) ? json.map((x, i) => decodeTaskPushNotificationConfig(x, rt.at(a, i), lost)) : [],
+  };
 }
 
 /**
@@ -1756,7 +1802,10 @@ function encodeParts(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
  */
 function readFile(file: JsonValue | undefined, a: rt.At, lost: Loss[]): JsonObject {
   if (!rt.isJsonObject(file)) return rt.invalid(a, "a2a.v1.FilePart", file, "an object");
-  for (const k in file) switch (k) { case "uri": case "bytes": case "mimeType": case "name": break; default: rt.lose(lost, a, k, "a2a.v1.FilePart has no field for it"); }
+  for (const k in file) switch (k) {
+    case "uri": case "bytes": case "mimeType": case "name": break;
+    default: rt.lose(lost, a, k, "a2a.v1.FilePart has no field for it");
+  }
   const uri = file["uri"] ?? undefined;
   const bytes = file["bytes"] ?? undefined;
   if (uri !== undefined && bytes !== undefined)
@@ -1784,11 +1833,15 @@ function decodeEmpty(): JsonObject {
 }
 
 /**
- * The a2a.json codec of the JSON-RPC binding: ProtoJSON of the version's messages ↔ a2a.json, what either side has no form for reported; and the names the JSON request checks read.
+ * The a2a.json codec of the JSON-RPC binding: ProtoJSON of the version's messages ↔ a2a.json, what
+ * either side has no form for reported; and the names the JSON request checks read.
  */
 export const A2AServiceV0_3JsonRpcCodec: JsonRpcCodec = rt.jsonRpcCodec(
   {
-    "a2a.v1.SendMessageConfiguration": { encode: encodeSendMessageConfiguration, decode: decodeSendMessageConfiguration },
+    "a2a.v1.SendMessageConfiguration": {
+      encode: encodeSendMessageConfiguration,
+      decode: decodeSendMessageConfiguration,
+    },
     "a2a.v1.Task": { encode: encodeTask, decode: decodeTask },
     "a2a.v1.TaskStatus": { encode: encodeTaskStatus, decode: decodeTaskStatus },
     "a2a.v1.Part": { encode: encodePart, decode: decodePart },
@@ -1807,32 +1860,59 @@ export const A2AServiceV0_3JsonRpcCodec: JsonRpcCodec = rt.jsonRpcCodec(
     "a2a.v1.AgentExtension": { encode: encodeAgentExtension, decode: decodeAgentExtension },
     "a2a.v1.AgentSkill": { encode: encodeAgentSkill, decode: decodeAgentSkill },
     "a2a.v1.AgentCardSignature": { encode: encodeAgentCardSignature, decode: decodeAgentCardSignature },
-    "a2a.v1.TaskPushNotificationConfig": { encode: encodeTaskPushNotificationConfig, decode: decodeTaskPushNotificationConfig },
+    "a2a.v1.TaskPushNotificationConfig": {
+      encode: encodeTaskPushNotificationConfig,
+      decode: decodeTaskPushNotificationConfig,
+    },
     "a2a.v1.StringList": { encode: encodeStringList, decode: decodeStringList },
     "a2a.v1.Security": { encode: encodeSecurity, decode: decodeSecurity },
     "a2a.v1.SecurityScheme": { encode: encodeSecurityScheme, decode: decodeSecurityScheme },
     "a2a.v1.APIKeySecurityScheme": { encode: encodeAPIKeySecurityScheme, decode: decodeAPIKeySecurityScheme },
     "a2a.v1.HTTPAuthSecurityScheme": { encode: encodeHTTPAuthSecurityScheme, decode: decodeHTTPAuthSecurityScheme },
     "a2a.v1.OAuth2SecurityScheme": { encode: encodeOAuth2SecurityScheme, decode: decodeOAuth2SecurityScheme },
-    "a2a.v1.OpenIdConnectSecurityScheme": { encode: encodeOpenIdConnectSecurityScheme, decode: decodeOpenIdConnectSecurityScheme },
+    "a2a.v1.OpenIdConnectSecurityScheme": {
+      encode: encodeOpenIdConnectSecurityScheme,
+      decode: decodeOpenIdConnectSecurityScheme,
+    },
     "a2a.v1.MutualTlsSecurityScheme": { encode: encodeMutualTlsSecurityScheme, decode: decodeMutualTlsSecurityScheme },
     "a2a.v1.OAuthFlows": { encode: encodeOAuthFlows, decode: decodeOAuthFlows },
-    "a2a.v1.AuthorizationCodeOAuthFlow": { encode: encodeAuthorizationCodeOAuthFlow, decode: decodeAuthorizationCodeOAuthFlow },
-    "a2a.v1.ClientCredentialsOAuthFlow": { encode: encodeClientCredentialsOAuthFlow, decode: decodeClientCredentialsOAuthFlow },
+    "a2a.v1.AuthorizationCodeOAuthFlow": {
+      encode: encodeAuthorizationCodeOAuthFlow,
+      decode: decodeAuthorizationCodeOAuthFlow,
+    },
+    "a2a.v1.ClientCredentialsOAuthFlow": {
+      encode: encodeClientCredentialsOAuthFlow,
+      decode: decodeClientCredentialsOAuthFlow,
+    },
     "a2a.v1.ImplicitOAuthFlow": { encode: encodeImplicitOAuthFlow, decode: decodeImplicitOAuthFlow },
     "a2a.v1.PasswordOAuthFlow": { encode: encodePasswordOAuthFlow, decode: decodePasswordOAuthFlow },
     "a2a.v1.SendMessageRequest": { encode: encodeSendMessageRequest, decode: decodeSendMessageRequest },
     "a2a.v1.GetTaskRequest": { encode: encodeGetTaskRequest, decode: decodeGetTaskRequest },
     "a2a.v1.CancelTaskRequest": { encode: encodeCancelTaskRequest, decode: decodeCancelTaskRequest },
-    "a2a.v1.GetTaskPushNotificationConfigRequest": { encode: encodeGetTaskPushNotificationConfigRequest, decode: decodeGetTaskPushNotificationConfigRequest },
-    "a2a.v1.DeleteTaskPushNotificationConfigRequest": { encode: encodeDeleteTaskPushNotificationConfigRequest, decode: decodeDeleteTaskPushNotificationConfigRequest },
-    "a2a.v1.CreateTaskPushNotificationConfigRequest": { encode: encodeCreateTaskPushNotificationConfigRequest, decode: decodeCreateTaskPushNotificationConfigRequest },
+    "a2a.v1.GetTaskPushNotificationConfigRequest": {
+      encode: encodeGetTaskPushNotificationConfigRequest,
+      decode: decodeGetTaskPushNotificationConfigRequest,
+    },
+    "a2a.v1.DeleteTaskPushNotificationConfigRequest": {
+      encode: encodeDeleteTaskPushNotificationConfigRequest,
+      decode: decodeDeleteTaskPushNotificationConfigRequest,
+    },
+    "a2a.v1.CreateTaskPushNotificationConfigRequest": {
+      encode: encodeCreateTaskPushNotificationConfigRequest,
+      decode: decodeCreateTaskPushNotificationConfigRequest,
+    },
     "a2a.v1.TaskSubscriptionRequest": { encode: encodeTaskSubscriptionRequest, decode: decodeTaskSubscriptionRequest },
-    "a2a.v1.ListTaskPushNotificationConfigRequest": { encode: encodeListTaskPushNotificationConfigRequest, decode: decodeListTaskPushNotificationConfigRequest },
+    "a2a.v1.ListTaskPushNotificationConfigRequest": {
+      encode: encodeListTaskPushNotificationConfigRequest,
+      decode: decodeListTaskPushNotificationConfigRequest,
+    },
     "a2a.v1.GetAgentCardRequest": { encode: encodeGetAgentCardRequest, decode: decodeGetAgentCardRequest },
     "a2a.v1.SendMessageResponse": { encode: encodeSendMessageResponse, decode: decodeSendMessageResponse },
     "a2a.v1.StreamResponse": { encode: encodeStreamResponse, decode: decodeStreamResponse },
-    "a2a.v1.ListTaskPushNotificationConfigResponse": { encode: encodeListTaskPushNotificationConfigResponse, decode: decodeListTaskPushNotificationConfigResponse },
+    "a2a.v1.ListTaskPushNotificationConfigResponse": {
+      encode: encodeListTaskPushNotificationConfigResponse,
+      decode: decodeListTaskPushNotificationConfigResponse,
+    },
     "google.protobuf.Empty": { encode: encodeEmpty, decode: decodeEmpty },
   },
   {

@@ -107,13 +107,14 @@ function printUnion(f: GeneratedFile, api: CompatJsonApi): void {
   let line: Printable[] = [];
   let width = 2;
   for (const { newer: d } of api.entries) {
-    if (width + d.name.length + 3 > 110 && line.length > 0) {
+    const name = api.shape(d);
+    if (width + name.length + 3 > 118 && line.length > 0) {
       f.print("  ", line);
       line = [];
       width = 2;
     }
-    line.push(line.length === 0 ? "| " : " | ", api.shape(d));
-    width += d.name.length + 3;
+    line.push(line.length === 0 ? "| " : " | ", name);
+    width += name.length + 3;
   }
   f.print("  ", line, ";");
 }

@@ -26,6 +26,7 @@ import { printCompatJsonApi, type CompatJsonApi } from "./compat-json-api.js";
 import { decodeFn } from "./compat-json-decode.js";
 import { encodeFn } from "./compat-json-encode.js";
 import { createEnv, decName, encName, type JsonSources } from "./compat-json-env.js";
+import { wrapLine } from "../print/wrap-line.js";
 
 export interface CompatJsonInputs extends JsonSources {
   /** Module of the older version's definition (its dialect table). */
@@ -65,7 +66,7 @@ export function emitCompatJson(f: GeneratedFile, target: Target, files: CompatJs
     for (const d of env.enums.decls) f.print(d);
     for (const lines of fns.flat()) {
       f.print();
-      for (const line of lines) f.print(line);
+      for (const line of lines) for (const l of wrapLine([line])) f.print(...l);
     }
   }
   printCompatJsonApi(f, target, api);

@@ -9,6 +9,7 @@ import type { GeneratedFile, Printable } from "@bufbuild/protoplugin";
 import type { ConversionIr, ConversionPair } from "../../compat/conversion-ir.js";
 import { functionName, writePairFunction, type PairFunction } from "./compat-proto-pair.js";
 import { packed } from "../print/code-layout.js";
+import { wrapLine } from "../print/wrap-line.js";
 import { lit, tableName } from "./compat-proto-values.js";
 import { wrappedName, wrappedToNewer, wrappedToOlder, type WrappedPair } from "./compat-proto-wrapped.js";
 import { compatJsonModule, protocolModule, runtimeModule } from "../print/runtime-entries.js";
@@ -62,14 +63,14 @@ export function emitProtoConversions(
   for (const { toOlder, toNewer } of written) {
     for (const fn of [toOlder, toNewer]) {
       f.print();
-      for (const line of fn.lines) f.print(...line);
+      for (const line of fn.lines) for (const l of wrapLine(line)) f.print(...l);
     }
   }
   const wrapped = wrappedPairs(ir, written);
   for (const w of wrapped) {
     for (const lines of [wrappedToOlder({ ts, rt, shape }, w), wrappedToNewer({ ts, rt, shape }, w)]) {
       f.print();
-      for (const line of lines) f.print(...line);
+      for (const line of lines) for (const l of wrapLine(line)) f.print(...l);
     }
   }
   printConverter(f, { ts, rt, plan, descriptors }, written, wrapped);

@@ -17,6 +17,7 @@ import type { DescEnum } from "@bufbuild/protobuf";
 import type { Printable } from "@bufbuild/protoplugin";
 import { FILE_KEYS, PART_KEYS } from "../../compat/part-keys.js";
 import { enumOfField } from "./jsonrpc-codec-encode.js";
+import { packed } from "../print/code-layout.js";
 import { printLiteral } from "../print/literal.js";
 import {
   camel,
@@ -140,7 +141,7 @@ function printKeys(c: CodecCtx, r: MessageRules): void {
     keysName(r),
     ...type,
     " = new Set(",
-    printLiteral([...keys], "", 120, `const ${keysName(r)}: ReadonlySet<string> = new Set(`.length),
+    printLiteral([...keys], "", 118, `const ${keysName(r)}: ReadonlySet<string> = new Set(`.length),
     ");",
   );
   c.f.print();
@@ -265,7 +266,7 @@ function partBody(c: CodecCtx): Line[] {
       c.h("lose"),
       '(lost, a, "metadata", "the v0.3 proto Part has no metadata");',
     ],
-    keyCheck(c, "json", "a", d.message, PART_KEYS),
+    ...keyCheck(c, "json", "a", d.message, PART_KEYS),
     ['const file = json["file"];'],
     ["if (", isObject, '(file) && file["name"] !== undefined)'],
     ["  ", c.h("lose"), '(lost, a, "file.name", "the v0.3 proto FilePart has no file name");'],
@@ -296,12 +297,13 @@ function partBody(c: CodecCtx): Line[] {
 }
 
 /** Reports each key of `obj` not in `known`, as keys `what` has no field for. */
-function keyCheck(c: CodecCtx, obj: string, a: string, what: string, known: readonly string[]): Line {
-  const cases = known.map((k) => `case ${lit(k)}:`).join(" ");
+function keyCheck(c: CodecCtx, obj: string, a: string, what: string, known: readonly string[]): Line[] {
+  const cases = packed([...known.map((k) => `case ${lit(k)}:`), "break;"], 110);
   return [
-    `for (const k in ${obj}) switch (k) { ${cases} break; default: `,
-    c.h("lose"),
-    `(lost, ${a}, k, ${lit(`${what} has no field for it`)}); }`,
+    [`for (const k in ${obj}) switch (k) {`],
+    ...cases.map((line) => [`  ${line}`]),
+    ["  default: ", c.h("lose"), `(lost, ${a}, k, ${lit(`${what} has no field for it`)});`],
+    ["}"],
   ];
 }
 
@@ -321,7 +323,7 @@ export function printFileReader(c: CodecCtx): void {
     [c.jsonObject],
     [
       ["if (!", c.h("isJsonObject"), `(file)) return `, c.h("invalid"), `(a, ${file}, file, "an object");`],
-      keyCheck(c, "file", "a", d.file.message, FILE_KEYS),
+      ...keyCheck(c, "file", "a", d.file.message, FILE_KEYS),
       ['const uri = file["uri"] ?? undefined;'],
       ['const bytes = file["bytes"] ?? undefined;'],
       ["if (uri !== undefined && bytes !== undefined)"],

@@ -11,6 +11,8 @@ import type { DescEnum } from "@bufbuild/protobuf";
 import type { GeneratedFile } from "@bufbuild/protoplugin";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import { printLiteral } from "../print/literal.js";
+import { prose } from "../print/code-layout.js";
+import { wrapLine } from "../print/wrap-line.js";
 import type { ModuleFiles } from "../../host/output-files.js";
 import { compatJsonHelper, compatJsonNamespace, protocolModule } from "../print/runtime-entries.js";
 import { codecCtx, type CodecCtx } from "./jsonrpc-codec-rules.js";
@@ -42,7 +44,7 @@ export function emitJsonRpcCodec(
   const f = files.openWithNamespaces(`${base}_jsonrpc_codec`, protoFile, namespaces, inputs.what);
   const codecType = f.import("JsonRpcCodec", protocolModule, true);
   if (target === "dts") {
-    f.print(f.jsDoc(codecDoc));
+    f.print(f.jsDoc(prose(codecDoc)));
     f.print(f.export("declare const", inputs.name), ": ", codecType, ";");
     return;
   }
@@ -123,11 +125,14 @@ function printCodec(c: CodecCtx, f: GeneratedFile, name: string, codecType: Retu
     renames: d.renames,
     resourceNames: resourceNames(d),
   };
-  f.print(f.jsDoc(codecDoc));
+  f.print(f.jsDoc(prose(codecDoc)));
   f.print(f.export("const", name), ...c.t(": ", codecType), " = ", compatJsonHelper("jsonRpcCodec"), "(");
   f.print("  {");
-  for (const r of c.rules.values()) f.print(entry(r.m.typeName, r.id));
-  for (const n of d.nullResults) f.print(entry(n, nullId(n)));
+  const rows = [
+    ...[...c.rules.values()].map((r) => entry(r.m.typeName, r.id)),
+    ...d.nullResults.map((n) => entry(n, nullId(n))),
+  ];
+  for (const row of rows) for (const l of wrapLine([row])) f.print(...l);
   f.print("  },");
   f.print("  ", printLiteral(names, "  "), ",");
   f.print(");");

@@ -10,6 +10,7 @@ import type { MessageRules } from "../../compat/dialect-ir.js";
 export { camel, messageOf, type FieldRule, type MessageRule, type MessageRules } from "../../compat/dialect-ir.js";
 import { compatJsonHelper, runtimeModule } from "../print/runtime-entries.js";
 import { paramNames } from "../print/unused-params.js";
+import { wrapLine } from "../print/wrap-line.js";
 
 /** What the emitters share: the file, the target, the table, and the symbols they print. */
 export interface CodecCtx {
@@ -71,7 +72,7 @@ export function printFunction(
   const used = paramNames(body.map((line) => [...line]));
   const ps: Printable[] = params.flatMap(([p, t], i) => [i > 0 ? ", " : "", used(p), ...c.t(": ", ...t)]);
   f.print("function ", name, "(", ...ps, ")", ...c.t(": ", ...returns), " {");
-  for (const line of body) f.print("  ", ...line);
+  for (const line of body) for (const l of wrapLine(["  ", ...line])) f.print(...l);
   f.print("}");
   f.print();
 }
