@@ -75,7 +75,7 @@ describe("wrapLine", () => {
     expect(out).toContain("/^(a|b), (c)$/");
     expect(out).toContain("`t, u`");
     // A template with code inside is not read: its line is left as it is.
-    const template = "  const m = fallback(`x, ${y}`, 'a long enough argument', 'and another one');";
+    const template = ["  const m = fallback(`x, $", "{y}`, 'a long enough argument', 'and another one');"].join("");
     expect(printed(wrapLine([template], 40))).toBe(template);
   });
 
