@@ -63,7 +63,8 @@ export type DeepReadonly<T> =
 
 /**
  * One service's finished API: nothing optional is left for an emitter to default, and nothing in it can be
- * changed (its parts are read-only all the way down, and resolveApis freezes the objects).
+ * changed: its parts are read-only all the way down, so an emitter that writes into it does not compile.
+ * (Freezing the objects as well cost about 5 ms of a 55 ms run, for what the types already hold.)
  */
 export type ResolvedApi = DeepReadonly<ResolvedFields>;
 
@@ -121,20 +122,8 @@ export function resolveApis(
       problems.add(noProtocolVersion(m));
       return [];
     }
-    return [deepFreeze(resolveApi(m, m.protocolVersion, m.release, tables.get(m)!))];
+    return [resolveApi(m, m.protocolVersion, m.release, tables.get(m)!)];
   });
-}
-
-/**
- * Freezes `value` and every object, array and map value in it, so that an emitter that writes into the
- * resolved model fails at once (a TypeError in strict mode) instead of changing what the next output reads.
- */
-function deepFreeze<T>(value: T, seen = new Set<unknown>()): T {
-  if (typeof value !== "object" || value === null || seen.has(value)) return value;
-  seen.add(value);
-  const children = value instanceof Map ? [...value.values()] : Object.values(value);
-  for (const child of children) deepFreeze(child, seen);
-  return Object.freeze(value);
 }
 
 function resolveApi(m: ApiModel, protocolVersion: string, release: string, routeTable: RouteTable): ResolvedApi {

@@ -33,10 +33,18 @@ export type NamespacedShape = (d: DescMessage) => string;
  * name, after the alias, so that two files' messages of one name need no renaming.
  */
 export function namespacedShapes(f: GeneratedFile, aliases: ReadonlyMap<string, string>): NamespacedShape {
+  // Worked out once per message while this file is printed, as shapeImports does (importShape names every
+  // type of the message's file on each call).
+  const names = new Map<DescMessage, string>();
   return (d) => {
-    const alias = aliases.get(d.file.proto.name);
-    if (alias === undefined) throw new Error(`${d.typeName}: its file ${d.file.proto.name} is not imported whole`);
-    // The symbol is only named here, never printed, so protoplugin imports nothing for it.
-    return `${alias}.${f.importShape(d).name}`;
+    let name = names.get(d);
+    if (name === undefined) {
+      const alias = aliases.get(d.file.proto.name);
+      if (alias === undefined) throw new Error(`${d.typeName}: its file ${d.file.proto.name} is not imported whole`);
+      // The symbol is only named here, never printed, so protoplugin imports nothing for it.
+      name = `${alias}.${f.importShape(d).name}`;
+      names.set(d, name);
+    }
+    return name;
   };
 }
