@@ -30,14 +30,14 @@ const ROLE_TO_OLDER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2 };
 const ROLE_TO_NEWER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2 };
 
 function sendMessageConfigurationToOlder(
-  m: v10.SendMessageConfiguration, a: At, lost: Loss[],
+  from: v10.SendMessageConfiguration, path: At, lost: Loss[],
 ): v03.SendMessageConfiguration {
-  const t = m.taskPushNotificationConfig;
-  if (t?.tenant) lose(lost, a, "task_push_notification_config.tenant", "v0.3 has no tenant");
-  if (m.historyLength === 0)
-    lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
+  const t = from.taskPushNotificationConfig;
+  if (t?.tenant) lose(lost, path, "task_push_notification_config.tenant", "v0.3 has no tenant");
+  if (from.historyLength === 0)
+    lose(lost, path, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
   return {
-    $typeName: "a2a.v1.SendMessageConfiguration", acceptedOutputModes: m.acceptedOutputModes.slice(),
+    $typeName: "a2a.v1.SendMessageConfiguration", acceptedOutputModes: from.acceptedOutputModes.slice(),
     pushNotification: t && {
       $typeName: "a2a.v1.PushNotificationConfig",
       id: t.id,
@@ -45,16 +45,16 @@ function sendMessageConfigurationToOlder(
       token: t.token,
       authentication: t.authentication && authenticationInfoToOlder(t.authentication),
     },
-    historyLength: m.historyLength ?? 0, blocking: !m.returnImmediately,
+    historyLength: from.historyLength ?? 0, blocking: !from.returnImmediately,
   };
 }
 
 function sendMessageConfigurationToNewer(
-  m: v03.SendMessageConfiguration, a: At, lost: Loss[],
+  from: v03.SendMessageConfiguration, path: At, lost: Loss[],
 ): v10.SendMessageConfiguration {
-  const p = m.pushNotification;
+  const p = from.pushNotification;
   return {
-    $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: m.acceptedOutputModes.slice(),
+    $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: from.acceptedOutputModes.slice(),
     taskPushNotificationConfig: p && {
       $typeName: "lf.a2a.v1.TaskPushNotificationConfig",
       tenant: "",
@@ -63,57 +63,57 @@ function sendMessageConfigurationToNewer(
       url: p.url,
       token: p.token,
       authentication: p.authentication && authenticationInfoToNewer(
-        p.authentication, at(at(a, "push_notification"), "authentication"), lost,
+        p.authentication, at(at(path, "push_notification"), "authentication"), lost,
       ),
     },
-    historyLength: m.historyLength || undefined, returnImmediately: !m.blocking,
+    historyLength: from.historyLength || undefined, returnImmediately: !from.blocking,
   };
 }
 
-function taskToOlder(m: v10.Task, a: At, lost: Loss[]): v03.Task {
+function taskToOlder(from: v10.Task, path: At, lost: Loss[]): v03.Task {
   return {
-    $typeName: "a2a.v1.Task", id: m.id, contextId: m.contextId,
-    status: m.status && taskStatusToOlder(m.status, at(a, "status"), lost),
-    artifacts: eachTo(m.artifacts, at(a, "artifacts"), lost, artifactToOlder),
-    history: eachTo(m.history, at(a, "history"), lost, messageToOlder), metadata: m.metadata,
+    $typeName: "a2a.v1.Task", id: from.id, contextId: from.contextId,
+    status: from.status && taskStatusToOlder(from.status, at(path, "status"), lost),
+    artifacts: eachTo(from.artifacts, at(path, "artifacts"), lost, artifactToOlder),
+    history: eachTo(from.history, at(path, "history"), lost, messageToOlder), metadata: from.metadata,
   };
 }
 
-function taskToNewer(m: v03.Task, a: At): v10.Task {
+function taskToNewer(from: v03.Task, path: At): v10.Task {
   return {
-    $typeName: "lf.a2a.v1.Task", id: m.id, contextId: m.contextId,
-    status: m.status && taskStatusToNewer(m.status, at(a, "status")),
-    artifacts: eachAt(m.artifacts, at(a, "artifacts"), artifactToNewer),
-    history: eachAt(m.history, at(a, "history"), messageToNewer), metadata: m.metadata,
+    $typeName: "lf.a2a.v1.Task", id: from.id, contextId: from.contextId,
+    status: from.status && taskStatusToNewer(from.status, at(path, "status")),
+    artifacts: eachAt(from.artifacts, at(path, "artifacts"), artifactToNewer),
+    history: eachAt(from.history, at(path, "history"), messageToNewer), metadata: from.metadata,
   };
 }
 
-function taskStatusToOlder(m: v10.TaskStatus, a: At, lost: Loss[]): v03.TaskStatus {
+function taskStatusToOlder(from: v10.TaskStatus, path: At, lost: Loss[]): v03.TaskStatus {
   return {
     $typeName: "a2a.v1.TaskStatus",
-    state: TASK_STATE_TO_OLDER[m.state] ?? enumLost(
-      lost, a, "state", m.state, "a2a.v1.TaskState", "TASK_STATE_UNSPECIFIED",
+    state: TASK_STATE_TO_OLDER[from.state] ?? enumLost(
+      lost, path, "state", from.state, "a2a.v1.TaskState", "TASK_STATE_UNSPECIFIED",
     ),
-    update: m.message && messageToOlder(m.message, at(a, "message"), lost), timestamp: m.timestamp,
+    update: from.message && messageToOlder(from.message, at(path, "message"), lost), timestamp: from.timestamp,
   };
 }
 
-function taskStatusToNewer(m: v03.TaskStatus, a: At): v10.TaskStatus {
+function taskStatusToNewer(from: v03.TaskStatus, path: At): v10.TaskStatus {
   return {
     $typeName: "lf.a2a.v1.TaskStatus",
-    state: TASK_STATE_TO_NEWER[m.state] ?? enumRefused(a, "state", "a2a.v1.TaskStatus.state", m.state),
-    message: m.update && messageToNewer(m.update, at(a, "update")), timestamp: m.timestamp,
+    state: TASK_STATE_TO_NEWER[from.state] ?? enumRefused(path, "state", "a2a.v1.TaskStatus.state", from.state),
+    message: from.update && messageToNewer(from.update, at(path, "update")), timestamp: from.timestamp,
   };
 }
 
-function partToOlder(m: v10.Part, a: At, lost: Loss[]): v03.Part {
-  if (m.metadata !== undefined) lose(lost, a, "metadata", "the v0.3 proto Part has no metadata");
-  if (m.filename !== "") lose(lost, a, "filename", "the v0.3 proto FilePart has no file name");
-  const c = m.content;
+function partToOlder(from: v10.Part, path: At, lost: Loss[]): v03.Part {
+  if (from.metadata !== undefined) lose(lost, path, "metadata", "the v0.3 proto Part has no metadata");
+  if (from.filename !== "") lose(lost, path, "filename", "the v0.3 proto FilePart has no file name");
+  const c = from.content;
   let part: v03.Part["part"];
   switch (c.case) {
     case "text":
-      if (m.mediaType) lose(lost, a, "media_type", "a v0.3 text part has no media type");
+      if (from.mediaType) lose(lost, path, "media_type", "a v0.3 text part has no media type");
       part = { case: "text", value: c.value };
       break;
     case "raw":
@@ -121,7 +121,7 @@ function partToOlder(m: v10.Part, a: At, lost: Loss[]): v03.Part {
       const file: v03.FilePart["file"] = c.case === "raw"
         ? { case: "fileWithBytes", value: c.value }
         : { case: "fileWithUri", value: c.value };
-      part = { case: "file", value: { $typeName: "a2a.v1.FilePart", file, mimeType: m.mediaType } };
+      part = { case: "file", value: { $typeName: "a2a.v1.FilePart", file, mimeType: from.mediaType } };
       break;
     }
     case "data": {
@@ -129,8 +129,8 @@ function partToOlder(m: v10.Part, a: At, lost: Loss[]): v03.Part {
       const v = valueJson(c.value);
       const data = typeof v === "object" && v !== null && !Array.isArray(v) ? v : { value: v };
       if (data !== v)
-        lose(lost, a, "data", "a v0.3 data part holds an object; this value was wrapped as {value: …}");
-      if (m.mediaType) lose(lost, a, "media_type", "a v0.3 data part has no media type");
+        lose(lost, path, "data", "a v0.3 data part holds an object; this value was wrapped as {value: …}");
+      if (from.mediaType) lose(lost, path, "media_type", "a v0.3 data part has no media type");
       part = { case: "data", value: { $typeName: "a2a.v1.DataPart", data } };
       break;
     }
@@ -140,143 +140,151 @@ function partToOlder(m: v10.Part, a: At, lost: Loss[]): v03.Part {
   return { $typeName: "a2a.v1.Part", part };
 }
 
-function partToNewer(m: v03.Part, a: At): v10.Part {
-  const p = m.part;
+function partToNewer(from: v03.Part, path: At): v10.Part {
+  const p = from.part;
   const file = p.case === "file" ? p.value : undefined;
   const content: v10.Part["content"] =
     p.case === "text" ? { case: "text", value: p.value }
-    : p.case === "data" ? { case: "data", value: valueOf(p.value.data ?? {}, a, "google.protobuf.Value") }
+    : p.case === "data" ? { case: "data", value: valueOf(p.value.data ?? {}, path, "google.protobuf.Value") }
     : file?.file.case === "fileWithBytes" ? { case: "raw", value: file.file.value }
     : file?.file.case === "fileWithUri" ? { case: "url", value: file.file.value }
-    : file ? refused(a, "file", "a2a.v1.FilePart", "a file needs uri or bytes")
-    : refused(a, "", "a2a.v1.Part", "a part needs text, a file or data");
+    : file ? refused(path, "file", "a2a.v1.FilePart", "a file needs uri or bytes")
+    : refused(path, "", "a2a.v1.Part", "a part needs text, a file or data");
   return { $typeName: "lf.a2a.v1.Part", content, filename: "", mediaType: file ? file.mimeType : "" };
 }
 
-function messageToOlder(m: v10.Message, a: At, lost: Loss[]): v03.Message {
-  if (m.referenceTaskIds.length > 0)
+function messageToOlder(from: v10.Message, path: At, lost: Loss[]): v03.Message {
+  if (from.referenceTaskIds.length > 0)
     lose(
-      lost, a, "reference_task_ids",
+      lost, path, "reference_task_ids",
       "the v0.3 proto Message has no reference_task_ids (a2a.json has referenceTaskIds, P03 does not)",
     );
   return {
-    $typeName: "a2a.v1.Message", messageId: m.messageId, contextId: m.contextId, taskId: m.taskId,
-    role: ROLE_TO_OLDER[m.role] ?? enumLost(lost, a, "role", m.role, "a2a.v1.Role", "ROLE_UNSPECIFIED"),
-    content: eachTo(m.parts, at(a, "parts"), lost, partToOlder), metadata: m.metadata,
-    extensions: m.extensions.slice(),
+    $typeName: "a2a.v1.Message", messageId: from.messageId, contextId: from.contextId, taskId: from.taskId,
+    role: ROLE_TO_OLDER[from.role] ?? enumLost(lost, path, "role", from.role, "a2a.v1.Role", "ROLE_UNSPECIFIED"),
+    content: eachTo(from.parts, at(path, "parts"), lost, partToOlder), metadata: from.metadata,
+    extensions: from.extensions.slice(),
   };
 }
 
-function messageToNewer(m: v03.Message, a: At): v10.Message {
+function messageToNewer(from: v03.Message, path: At): v10.Message {
   return {
-    $typeName: "lf.a2a.v1.Message", messageId: m.messageId, contextId: m.contextId, taskId: m.taskId,
-    role: ROLE_TO_NEWER[m.role] ?? enumRefused(a, "role", "a2a.v1.Message.role", m.role),
-    parts: eachAt(m.content, at(a, "content"), partToNewer), metadata: m.metadata, extensions: m.extensions.slice(),
-    referenceTaskIds: [],
+    $typeName: "lf.a2a.v1.Message", messageId: from.messageId, contextId: from.contextId, taskId: from.taskId,
+    role: ROLE_TO_NEWER[from.role] ?? enumRefused(path, "role", "a2a.v1.Message.role", from.role),
+    parts: eachAt(from.content, at(path, "content"), partToNewer), metadata: from.metadata,
+    extensions: from.extensions.slice(), referenceTaskIds: [],
   };
 }
 
-function artifactToOlder(m: v10.Artifact, a: At, lost: Loss[]): v03.Artifact {
+function artifactToOlder(from: v10.Artifact, path: At, lost: Loss[]): v03.Artifact {
   return {
-    $typeName: "a2a.v1.Artifact", artifactId: m.artifactId, name: m.name, description: m.description,
-    parts: eachTo(m.parts, at(a, "parts"), lost, partToOlder), metadata: m.metadata, extensions: m.extensions.slice(),
+    $typeName: "a2a.v1.Artifact", artifactId: from.artifactId, name: from.name, description: from.description,
+    parts: eachTo(from.parts, at(path, "parts"), lost, partToOlder), metadata: from.metadata,
+    extensions: from.extensions.slice(),
   };
 }
 
-function artifactToNewer(m: v03.Artifact, a: At): v10.Artifact {
+function artifactToNewer(from: v03.Artifact, path: At): v10.Artifact {
   return {
-    $typeName: "lf.a2a.v1.Artifact", artifactId: m.artifactId, name: m.name, description: m.description,
-    parts: eachAt(m.parts, at(a, "parts"), partToNewer), metadata: m.metadata, extensions: m.extensions.slice(),
+    $typeName: "lf.a2a.v1.Artifact", artifactId: from.artifactId, name: from.name, description: from.description,
+    parts: eachAt(from.parts, at(path, "parts"), partToNewer), metadata: from.metadata,
+    extensions: from.extensions.slice(),
   };
 }
 
-function taskStatusUpdateEventToOlder(m: v10.TaskStatusUpdateEvent, a: At, lost: Loss[]): v03.TaskStatusUpdateEvent {
+function taskStatusUpdateEventToOlder(
+  from: v10.TaskStatusUpdateEvent, path: At, lost: Loss[],
+): v03.TaskStatusUpdateEvent {
   return {
-    $typeName: "a2a.v1.TaskStatusUpdateEvent", taskId: m.taskId, contextId: m.contextId,
-    status: m.status && taskStatusToOlder(m.status, at(a, "status"), lost),
-    final: m.status !== undefined && [3, 4, 5, 6, 7].includes(m.status.state), metadata: m.metadata,
+    $typeName: "a2a.v1.TaskStatusUpdateEvent", taskId: from.taskId, contextId: from.contextId,
+    status: from.status && taskStatusToOlder(from.status, at(path, "status"), lost),
+    final: from.status !== undefined && [3, 4, 5, 6, 7].includes(from.status.state), metadata: from.metadata,
   };
 }
 
-function taskStatusUpdateEventToNewer(m: v03.TaskStatusUpdateEvent, a: At): v10.TaskStatusUpdateEvent {
+function taskStatusUpdateEventToNewer(from: v03.TaskStatusUpdateEvent, path: At): v10.TaskStatusUpdateEvent {
   return {
-    $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId: m.taskId, contextId: m.contextId,
-    status: m.status && taskStatusToNewer(m.status, at(a, "status")), metadata: m.metadata,
+    $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId: from.taskId, contextId: from.contextId,
+    status: from.status && taskStatusToNewer(from.status, at(path, "status")), metadata: from.metadata,
   };
 }
 
 function taskArtifactUpdateEventToOlder(
-  m: v10.TaskArtifactUpdateEvent, a: At, lost: Loss[],
+  from: v10.TaskArtifactUpdateEvent, path: At, lost: Loss[],
 ): v03.TaskArtifactUpdateEvent {
   return {
-    $typeName: "a2a.v1.TaskArtifactUpdateEvent", taskId: m.taskId, contextId: m.contextId,
-    artifact: m.artifact && artifactToOlder(m.artifact, at(a, "artifact"), lost), append: m.append,
-    lastChunk: m.lastChunk, metadata: m.metadata,
+    $typeName: "a2a.v1.TaskArtifactUpdateEvent", taskId: from.taskId, contextId: from.contextId,
+    artifact: from.artifact && artifactToOlder(from.artifact, at(path, "artifact"), lost), append: from.append,
+    lastChunk: from.lastChunk, metadata: from.metadata,
   };
 }
 
-function taskArtifactUpdateEventToNewer(m: v03.TaskArtifactUpdateEvent, a: At): v10.TaskArtifactUpdateEvent {
+function taskArtifactUpdateEventToNewer(from: v03.TaskArtifactUpdateEvent, path: At): v10.TaskArtifactUpdateEvent {
   return {
-    $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent", taskId: m.taskId, contextId: m.contextId,
-    artifact: m.artifact && artifactToNewer(m.artifact, at(a, "artifact")), append: m.append, lastChunk: m.lastChunk,
-    metadata: m.metadata,
+    $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent", taskId: from.taskId, contextId: from.contextId,
+    artifact: from.artifact && artifactToNewer(from.artifact, at(path, "artifact")), append: from.append,
+    lastChunk: from.lastChunk, metadata: from.metadata,
   };
 }
 
-function authenticationInfoToOlder(m: v10.AuthenticationInfo): v03.AuthenticationInfo {
-  return { $typeName: "a2a.v1.AuthenticationInfo", schemes: m.scheme ? [m.scheme] : [], credentials: m.credentials };
-}
-
-function authenticationInfoToNewer(m: v03.AuthenticationInfo, a: At, lost: Loss[]): v10.AuthenticationInfo {
-  if (m.schemes.length > 1)
-    lose(lost, a, "schemes", `v1.0 takes one scheme; dropped ${m.schemes.slice(1).join(", ")}`);
-  return { $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: m.schemes[0] ?? "", credentials: m.credentials };
-}
-
-function agentInterfaceToOlder(m: v10.AgentInterface, a: At, lost: Loss[]): v03.AgentInterface {
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 interfaces have no tenant");
-  return { $typeName: "a2a.v1.AgentInterface", url: m.url, transport: m.protocolBinding };
-}
-
-function agentInterfaceToNewer(m: v03.AgentInterface): v10.AgentInterface {
+function authenticationInfoToOlder(from: v10.AuthenticationInfo): v03.AuthenticationInfo {
   return {
-    $typeName: "lf.a2a.v1.AgentInterface", url: m.url, protocolBinding: m.transport, tenant: "", protocolVersion: "",
+    $typeName: "a2a.v1.AuthenticationInfo", schemes: from.scheme ? [from.scheme] : [], credentials: from.credentials,
   };
 }
 
-function agentCardToOlder(m: v10.AgentCard, a: At, lost: Loss[]): v03.AgentCard {
-  if (m.iconUrl !== undefined) lose(lost, a, "icon_url", "the v0.3 proto AgentCard has no icon_url");
-  const legacy = m.supportedInterfaces.filter((i) => /^0\./.test(i.protocolVersion));
-  const kept = legacy.length > 0 ? legacy : m.supportedInterfaces;
+function authenticationInfoToNewer(from: v03.AuthenticationInfo, path: At, lost: Loss[]): v10.AuthenticationInfo {
+  if (from.schemes.length > 1)
+    lose(lost, path, "schemes", `v1.0 takes one scheme; dropped ${from.schemes.slice(1).join(", ")}`);
+  return { $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: from.schemes[0] ?? "", credentials: from.credentials };
+}
+
+function agentInterfaceToOlder(from: v10.AgentInterface, path: At, lost: Loss[]): v03.AgentInterface {
+  if (from.tenant !== "") lose(lost, path, "tenant", "v0.3 interfaces have no tenant");
+  return { $typeName: "a2a.v1.AgentInterface", url: from.url, transport: from.protocolBinding };
+}
+
+function agentInterfaceToNewer(from: v03.AgentInterface): v10.AgentInterface {
+  return {
+    $typeName: "lf.a2a.v1.AgentInterface", url: from.url, protocolBinding: from.transport, tenant: "",
+    protocolVersion: "",
+  };
+}
+
+function agentCardToOlder(from: v10.AgentCard, path: At, lost: Loss[]): v03.AgentCard {
+  if (from.iconUrl !== undefined) lose(lost, path, "icon_url", "the v0.3 proto AgentCard has no icon_url");
+  const legacy = from.supportedInterfaces.filter((i) => /^0\./.test(i.protocolVersion));
+  const kept = legacy.length > 0 ? legacy : from.supportedInterfaces;
   if (legacy.length === 0 && kept.length > 0)
     lose(
-      lost, a, "supported_interfaces", "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak",
+      lost, path, "supported_interfaces",
+      "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak",
     );
   const first = kept[0];
   return {
-    $typeName: "a2a.v1.AgentCard", protocolVersion: first ? first.protocolVersion || "0.3" : "", name: m.name,
-    description: m.description, url: first?.url ?? "", preferredTransport: first?.protocolBinding ?? "",
+    $typeName: "a2a.v1.AgentCard", protocolVersion: first ? first.protocolVersion || "0.3" : "", name: from.name,
+    description: from.description, url: first?.url ?? "", preferredTransport: first?.protocolBinding ?? "",
     additionalInterfaces: kept.map(
       (i) => ({ $typeName: "a2a.v1.AgentInterface", url: i.url, transport: i.protocolBinding }),
     ),
-    provider: m.provider && agentProviderToOlder(m.provider), version: m.version,
-    documentationUrl: m.documentationUrl ?? "",
-    capabilities: m.capabilities && agentCapabilitiesToOlder(m.capabilities),
+    provider: from.provider && agentProviderToOlder(from.provider), version: from.version,
+    documentationUrl: from.documentationUrl ?? "",
+    capabilities: from.capabilities && agentCapabilitiesToOlder(from.capabilities),
     securitySchemes: Object.fromEntries(
-      Object.entries(m.securitySchemes).map(
-        ([k, v]) => [k, securitySchemeToOlder(v, at(at(a, "security_schemes"), k), lost)],
+      Object.entries(from.securitySchemes).map(
+        ([k, v]) => [k, securitySchemeToOlder(v, at(at(path, "security_schemes"), k), lost)],
       ),
     ),
-    security: m.securityRequirements.map((v) => securityRequirementToOlder(v)),
-    defaultInputModes: m.defaultInputModes.slice(), defaultOutputModes: m.defaultOutputModes.slice(),
-    skills: m.skills.map((v) => agentSkillToOlder(v)),
-    supportsAuthenticatedExtendedCard: m.capabilities?.extendedAgentCard === true,
-    signatures: m.signatures.map((v) => agentCardSignatureToOlder(v)),
+    security: from.securityRequirements.map((v) => securityRequirementToOlder(v)),
+    defaultInputModes: from.defaultInputModes.slice(), defaultOutputModes: from.defaultOutputModes.slice(),
+    skills: from.skills.map((v) => agentSkillToOlder(v)),
+    supportsAuthenticatedExtendedCard: from.capabilities?.extendedAgentCard === true,
+    signatures: from.signatures.map((v) => agentCardSignatureToOlder(v)),
   };
 }
 
-function agentCardToNewer(m: v03.AgentCard): v10.AgentCard {
-  const version = /^(\d+\.\d+)/.exec(m.protocolVersion)?.[1] ?? "0.3";
+function agentCardToNewer(from: v03.AgentCard): v10.AgentCard {
+  const version = /^(\d+\.\d+)/.exec(from.protocolVersion)?.[1] ?? "0.3";
   const interfaces: v10.AgentInterface[] = [];
   const add = (url: string, binding: string) => {
     if (url === "" || interfaces.some((i) => i.url === url && i.protocolBinding === binding)) return;
@@ -288,409 +296,433 @@ function agentCardToNewer(m: v03.AgentCard): v10.AgentCard {
       protocolVersion: version,
     });
   };
-  add(m.url, m.preferredTransport || "JSONRPC");
-  for (const i of m.additionalInterfaces) add(i.url, i.transport);
+  add(from.url, from.preferredTransport || "JSONRPC");
+  for (const i of from.additionalInterfaces) add(i.url, i.transport);
   const o: v10.AgentCard = {
-    $typeName: "lf.a2a.v1.AgentCard", name: m.name, description: m.description, supportedInterfaces: interfaces,
-    provider: m.provider && agentProviderToNewer(m.provider), version: m.version,
-    documentationUrl: m.documentationUrl || undefined,
-    capabilities: m.capabilities && agentCapabilitiesToNewer(m.capabilities),
+    $typeName: "lf.a2a.v1.AgentCard", name: from.name, description: from.description, supportedInterfaces: interfaces,
+    provider: from.provider && agentProviderToNewer(from.provider), version: from.version,
+    documentationUrl: from.documentationUrl || undefined,
+    capabilities: from.capabilities && agentCapabilitiesToNewer(from.capabilities),
     securitySchemes: Object.fromEntries(
-      Object.entries(m.securitySchemes).map(([k, v]) => [k, securitySchemeToNewer(v)]),
+      Object.entries(from.securitySchemes).map(([k, v]) => [k, securitySchemeToNewer(v)]),
     ),
-    securityRequirements: m.security.map((v) => securityRequirementToNewer(v)),
-    defaultInputModes: m.defaultInputModes.slice(), defaultOutputModes: m.defaultOutputModes.slice(),
-    skills: m.skills.map((v) => agentSkillToNewer(v)),
-    signatures: m.signatures.map((v) => agentCardSignatureToNewer(v)),
+    securityRequirements: from.security.map((v) => securityRequirementToNewer(v)),
+    defaultInputModes: from.defaultInputModes.slice(), defaultOutputModes: from.defaultOutputModes.slice(),
+    skills: from.skills.map((v) => agentSkillToNewer(v)),
+    signatures: from.signatures.map((v) => agentCardSignatureToNewer(v)),
   };
-  if (m.supportsAuthenticatedExtendedCard)
+  if (from.supportsAuthenticatedExtendedCard)
     (o.capabilities ??= { $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] }).extendedAgentCard = true;
   return o;
 }
 
-function agentProviderToOlder(m: v10.AgentProvider): v03.AgentProvider {
-  return { $typeName: "a2a.v1.AgentProvider", url: m.url, organization: m.organization };
+function agentProviderToOlder(from: v10.AgentProvider): v03.AgentProvider {
+  return { $typeName: "a2a.v1.AgentProvider", url: from.url, organization: from.organization };
 }
 
-function agentProviderToNewer(m: v03.AgentProvider): v10.AgentProvider {
-  return { $typeName: "lf.a2a.v1.AgentProvider", url: m.url, organization: m.organization };
+function agentProviderToNewer(from: v03.AgentProvider): v10.AgentProvider {
+  return { $typeName: "lf.a2a.v1.AgentProvider", url: from.url, organization: from.organization };
 }
 
-function agentCapabilitiesToOlder(m: v10.AgentCapabilities): v03.AgentCapabilities {
+function agentCapabilitiesToOlder(from: v10.AgentCapabilities): v03.AgentCapabilities {
   return {
-    $typeName: "a2a.v1.AgentCapabilities", streaming: m.streaming ?? false,
-    pushNotifications: m.pushNotifications ?? false, extensions: m.extensions.map((v) => agentExtensionToOlder(v)),
+    $typeName: "a2a.v1.AgentCapabilities", streaming: from.streaming ?? false,
+    pushNotifications: from.pushNotifications ?? false,
+    extensions: from.extensions.map((v) => agentExtensionToOlder(v)),
   };
 }
 
-function agentCapabilitiesToNewer(m: v03.AgentCapabilities): v10.AgentCapabilities {
+function agentCapabilitiesToNewer(from: v03.AgentCapabilities): v10.AgentCapabilities {
   return {
-    $typeName: "lf.a2a.v1.AgentCapabilities", streaming: m.streaming || undefined,
-    pushNotifications: m.pushNotifications || undefined,
-    extensions: m.extensions.map((v) => agentExtensionToNewer(v)),
+    $typeName: "lf.a2a.v1.AgentCapabilities", streaming: from.streaming || undefined,
+    pushNotifications: from.pushNotifications || undefined,
+    extensions: from.extensions.map((v) => agentExtensionToNewer(v)),
   };
 }
 
-function agentExtensionToOlder(m: v10.AgentExtension): v03.AgentExtension {
+function agentExtensionToOlder(from: v10.AgentExtension): v03.AgentExtension {
   return {
-    $typeName: "a2a.v1.AgentExtension", uri: m.uri, description: m.description, required: m.required,
-    params: m.params,
+    $typeName: "a2a.v1.AgentExtension", uri: from.uri, description: from.description, required: from.required,
+    params: from.params,
   };
 }
 
-function agentExtensionToNewer(m: v03.AgentExtension): v10.AgentExtension {
+function agentExtensionToNewer(from: v03.AgentExtension): v10.AgentExtension {
   return {
-    $typeName: "lf.a2a.v1.AgentExtension", uri: m.uri, description: m.description, required: m.required,
-    params: m.params,
+    $typeName: "lf.a2a.v1.AgentExtension", uri: from.uri, description: from.description, required: from.required,
+    params: from.params,
   };
 }
 
-function agentSkillToOlder(m: v10.AgentSkill): v03.AgentSkill {
+function agentSkillToOlder(from: v10.AgentSkill): v03.AgentSkill {
   return {
-    $typeName: "a2a.v1.AgentSkill", id: m.id, name: m.name, description: m.description, tags: m.tags.slice(),
-    examples: m.examples.slice(), inputModes: m.inputModes.slice(), outputModes: m.outputModes.slice(),
-    security: m.securityRequirements.map((v) => securityRequirementToOlder(v)),
+    $typeName: "a2a.v1.AgentSkill", id: from.id, name: from.name, description: from.description,
+    tags: from.tags.slice(), examples: from.examples.slice(), inputModes: from.inputModes.slice(),
+    outputModes: from.outputModes.slice(),
+    security: from.securityRequirements.map((v) => securityRequirementToOlder(v)),
   };
 }
 
-function agentSkillToNewer(m: v03.AgentSkill): v10.AgentSkill {
+function agentSkillToNewer(from: v03.AgentSkill): v10.AgentSkill {
   return {
-    $typeName: "lf.a2a.v1.AgentSkill", id: m.id, name: m.name, description: m.description, tags: m.tags.slice(),
-    examples: m.examples.slice(), inputModes: m.inputModes.slice(), outputModes: m.outputModes.slice(),
-    securityRequirements: m.security.map((v) => securityRequirementToNewer(v)),
+    $typeName: "lf.a2a.v1.AgentSkill", id: from.id, name: from.name, description: from.description,
+    tags: from.tags.slice(), examples: from.examples.slice(), inputModes: from.inputModes.slice(),
+    outputModes: from.outputModes.slice(),
+    securityRequirements: from.security.map((v) => securityRequirementToNewer(v)),
   };
 }
 
-function agentCardSignatureToOlder(m: v10.AgentCardSignature): v03.AgentCardSignature {
-  return { $typeName: "a2a.v1.AgentCardSignature", protected: m.protected, signature: m.signature, header: m.header };
+function agentCardSignatureToOlder(from: v10.AgentCardSignature): v03.AgentCardSignature {
+  return {
+    $typeName: "a2a.v1.AgentCardSignature", protected: from.protected, signature: from.signature, header: from.header,
+  };
 }
 
-function agentCardSignatureToNewer(m: v03.AgentCardSignature): v10.AgentCardSignature {
+function agentCardSignatureToNewer(from: v03.AgentCardSignature): v10.AgentCardSignature {
   return {
-    $typeName: "lf.a2a.v1.AgentCardSignature", protected: m.protected, signature: m.signature, header: m.header,
+    $typeName: "lf.a2a.v1.AgentCardSignature", protected: from.protected, signature: from.signature,
+    header: from.header,
   };
 }
 
 function taskPushNotificationConfigToOlder(
-  m: v10.TaskPushNotificationConfig, a: At, lost: Loss[],
+  from: v10.TaskPushNotificationConfig, path: At, lost: Loss[],
 ): v03.TaskPushNotificationConfig {
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
-  if (m.taskId.includes("/"))
+  if (from.tenant !== "") lose(lost, path, "tenant", "v0.3 has no tenant");
+  if (from.taskId.includes("/"))
     lose(
-      lost, a, "task_id",
+      lost, path, "task_id",
       "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
     );
-  if (m.id.includes("/"))
-    lose(lost, a, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
+  if (from.id.includes("/"))
+    lose(
+      lost, path, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
+    );
   return {
-    $typeName: "a2a.v1.TaskPushNotificationConfig", name: `tasks/${m.taskId}/pushNotificationConfigs/${m.id}`,
+    $typeName: "a2a.v1.TaskPushNotificationConfig", name: `tasks/${from.taskId}/pushNotificationConfigs/${from.id}`,
     pushNotificationConfig: {
       $typeName: "a2a.v1.PushNotificationConfig",
-      id: m.id,
-      url: m.url,
-      token: m.token,
-      authentication: m.authentication && authenticationInfoToOlder(m.authentication),
+      id: from.id,
+      url: from.url,
+      token: from.token,
+      authentication: from.authentication && authenticationInfoToOlder(from.authentication),
     },
   };
 }
 
 function taskPushNotificationConfigToNewer(
-  m: v03.TaskPushNotificationConfig, a: At, lost: Loss[],
+  from: v03.TaskPushNotificationConfig, path: At, lost: Loss[],
 ): v10.TaskPushNotificationConfig {
-  const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(m.name);
-  const p = m.pushNotificationConfig;
+  const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(from.name);
+  const p = from.pushNotificationConfig;
   return {
     $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: ids?.[2] || p?.id || "",
     taskId: ids?.[1] ?? "", url: p?.url ?? "", token: p?.token ?? "",
     authentication: p?.authentication && authenticationInfoToNewer(
-      p.authentication, at(at(a, "push_notification_config"), "authentication"), lost,
+      p.authentication, at(at(path, "push_notification_config"), "authentication"), lost,
     ),
   };
 }
 
-function stringListToOlder(m: v10.StringList): v03.StringList {
-  return { $typeName: "a2a.v1.StringList", list: m.list.slice() };
+function stringListToOlder(from: v10.StringList): v03.StringList {
+  return { $typeName: "a2a.v1.StringList", list: from.list.slice() };
 }
 
-function stringListToNewer(m: v03.StringList): v10.StringList {
-  return { $typeName: "lf.a2a.v1.StringList", list: m.list.slice() };
+function stringListToNewer(from: v03.StringList): v10.StringList {
+  return { $typeName: "lf.a2a.v1.StringList", list: from.list.slice() };
 }
 
-function securityRequirementToOlder(m: v10.SecurityRequirement): v03.Security {
+function securityRequirementToOlder(from: v10.SecurityRequirement): v03.Security {
   return {
     $typeName: "a2a.v1.Security",
-    schemes: Object.fromEntries(Object.entries(m.schemes).map(([k, v]) => [k, stringListToOlder(v)])),
+    schemes: Object.fromEntries(Object.entries(from.schemes).map(([k, v]) => [k, stringListToOlder(v)])),
   };
 }
 
-function securityRequirementToNewer(m: v03.Security): v10.SecurityRequirement {
+function securityRequirementToNewer(from: v03.Security): v10.SecurityRequirement {
   return {
     $typeName: "lf.a2a.v1.SecurityRequirement",
-    schemes: Object.fromEntries(Object.entries(m.schemes).map(([k, v]) => [k, stringListToNewer(v)])),
+    schemes: Object.fromEntries(Object.entries(from.schemes).map(([k, v]) => [k, stringListToNewer(v)])),
   };
 }
 
-function securitySchemeToOlder(m: v10.SecurityScheme, a: At, lost: Loss[]): v03.SecurityScheme {
+function securitySchemeToOlder(from: v10.SecurityScheme, path: At, lost: Loss[]): v03.SecurityScheme {
   return {
     $typeName: "a2a.v1.SecurityScheme",
     scheme:
-      m.scheme.case === "apiKeySecurityScheme"
-        ? { case: "apiKeySecurityScheme", value: apiKeySecuritySchemeToOlder(m.scheme.value) }
-      : m.scheme.case === "httpAuthSecurityScheme"
-        ? { case: "httpAuthSecurityScheme", value: httpAuthSecuritySchemeToOlder(m.scheme.value) }
-      : m.scheme.case === "oauth2SecurityScheme"
+      from.scheme.case === "apiKeySecurityScheme"
+        ? { case: "apiKeySecurityScheme", value: apiKeySecuritySchemeToOlder(from.scheme.value) }
+      : from.scheme.case === "httpAuthSecurityScheme"
+        ? { case: "httpAuthSecurityScheme", value: httpAuthSecuritySchemeToOlder(from.scheme.value) }
+      : from.scheme.case === "oauth2SecurityScheme"
         ? {
           case: "oauth2SecurityScheme",
-          value: oAuth2SecuritySchemeToOlder(m.scheme.value, at(a, "oauth2_security_scheme"), lost),
+          value: oAuth2SecuritySchemeToOlder(from.scheme.value, at(path, "oauth2_security_scheme"), lost),
         }
-      : m.scheme.case === "openIdConnectSecurityScheme"
-        ? { case: "openIdConnectSecurityScheme", value: openIdConnectSecuritySchemeToOlder(m.scheme.value) }
-      : m.scheme.case === "mtlsSecurityScheme"
-        ? { case: "mtlsSecurityScheme", value: mutualTlsSecuritySchemeToOlder(m.scheme.value) }
+      : from.scheme.case === "openIdConnectSecurityScheme"
+        ? { case: "openIdConnectSecurityScheme", value: openIdConnectSecuritySchemeToOlder(from.scheme.value) }
+      : from.scheme.case === "mtlsSecurityScheme"
+        ? { case: "mtlsSecurityScheme", value: mutualTlsSecuritySchemeToOlder(from.scheme.value) }
       : { case: undefined },
   };
 }
 
-function securitySchemeToNewer(m: v03.SecurityScheme): v10.SecurityScheme {
+function securitySchemeToNewer(from: v03.SecurityScheme): v10.SecurityScheme {
   return {
     $typeName: "lf.a2a.v1.SecurityScheme",
     scheme:
-      m.scheme.case === "apiKeySecurityScheme"
-        ? { case: "apiKeySecurityScheme", value: apiKeySecuritySchemeToNewer(m.scheme.value) }
-      : m.scheme.case === "httpAuthSecurityScheme"
-        ? { case: "httpAuthSecurityScheme", value: httpAuthSecuritySchemeToNewer(m.scheme.value) }
-      : m.scheme.case === "oauth2SecurityScheme"
-        ? { case: "oauth2SecurityScheme", value: oAuth2SecuritySchemeToNewer(m.scheme.value) }
-      : m.scheme.case === "openIdConnectSecurityScheme"
-        ? { case: "openIdConnectSecurityScheme", value: openIdConnectSecuritySchemeToNewer(m.scheme.value) }
-      : m.scheme.case === "mtlsSecurityScheme"
-        ? { case: "mtlsSecurityScheme", value: mutualTlsSecuritySchemeToNewer(m.scheme.value) }
+      from.scheme.case === "apiKeySecurityScheme"
+        ? { case: "apiKeySecurityScheme", value: apiKeySecuritySchemeToNewer(from.scheme.value) }
+      : from.scheme.case === "httpAuthSecurityScheme"
+        ? { case: "httpAuthSecurityScheme", value: httpAuthSecuritySchemeToNewer(from.scheme.value) }
+      : from.scheme.case === "oauth2SecurityScheme"
+        ? { case: "oauth2SecurityScheme", value: oAuth2SecuritySchemeToNewer(from.scheme.value) }
+      : from.scheme.case === "openIdConnectSecurityScheme"
+        ? { case: "openIdConnectSecurityScheme", value: openIdConnectSecuritySchemeToNewer(from.scheme.value) }
+      : from.scheme.case === "mtlsSecurityScheme"
+        ? { case: "mtlsSecurityScheme", value: mutualTlsSecuritySchemeToNewer(from.scheme.value) }
       : { case: undefined },
   };
 }
 
-function apiKeySecuritySchemeToOlder(m: v10.APIKeySecurityScheme): v03.APIKeySecurityScheme {
-  return { $typeName: "a2a.v1.APIKeySecurityScheme", description: m.description, location: m.location, name: m.name };
-}
-
-function apiKeySecuritySchemeToNewer(m: v03.APIKeySecurityScheme): v10.APIKeySecurityScheme {
+function apiKeySecuritySchemeToOlder(from: v10.APIKeySecurityScheme): v03.APIKeySecurityScheme {
   return {
-    $typeName: "lf.a2a.v1.APIKeySecurityScheme", description: m.description, location: m.location, name: m.name,
+    $typeName: "a2a.v1.APIKeySecurityScheme", description: from.description, location: from.location, name: from.name,
   };
 }
 
-function httpAuthSecuritySchemeToOlder(m: v10.HTTPAuthSecurityScheme): v03.HTTPAuthSecurityScheme {
+function apiKeySecuritySchemeToNewer(from: v03.APIKeySecurityScheme): v10.APIKeySecurityScheme {
   return {
-    $typeName: "a2a.v1.HTTPAuthSecurityScheme", description: m.description, scheme: m.scheme,
-    bearerFormat: m.bearerFormat,
+    $typeName: "lf.a2a.v1.APIKeySecurityScheme", description: from.description, location: from.location,
+    name: from.name,
   };
 }
 
-function httpAuthSecuritySchemeToNewer(m: v03.HTTPAuthSecurityScheme): v10.HTTPAuthSecurityScheme {
+function httpAuthSecuritySchemeToOlder(from: v10.HTTPAuthSecurityScheme): v03.HTTPAuthSecurityScheme {
   return {
-    $typeName: "lf.a2a.v1.HTTPAuthSecurityScheme", description: m.description, scheme: m.scheme,
-    bearerFormat: m.bearerFormat,
+    $typeName: "a2a.v1.HTTPAuthSecurityScheme", description: from.description, scheme: from.scheme,
+    bearerFormat: from.bearerFormat,
   };
 }
 
-function oAuth2SecuritySchemeToOlder(m: v10.OAuth2SecurityScheme, a: At, lost: Loss[]): v03.OAuth2SecurityScheme {
+function httpAuthSecuritySchemeToNewer(from: v03.HTTPAuthSecurityScheme): v10.HTTPAuthSecurityScheme {
   return {
-    $typeName: "a2a.v1.OAuth2SecurityScheme", description: m.description,
-    flows: m.flows && oAuthFlowsToOlder(m.flows, at(a, "flows"), lost), oauth2MetadataUrl: m.oauth2MetadataUrl,
+    $typeName: "lf.a2a.v1.HTTPAuthSecurityScheme", description: from.description, scheme: from.scheme,
+    bearerFormat: from.bearerFormat,
   };
 }
 
-function oAuth2SecuritySchemeToNewer(m: v03.OAuth2SecurityScheme): v10.OAuth2SecurityScheme {
+function oAuth2SecuritySchemeToOlder(from: v10.OAuth2SecurityScheme, path: At, lost: Loss[]): v03.OAuth2SecurityScheme {
   return {
-    $typeName: "lf.a2a.v1.OAuth2SecurityScheme", description: m.description,
-    flows: m.flows && oAuthFlowsToNewer(m.flows), oauth2MetadataUrl: m.oauth2MetadataUrl,
+    $typeName: "a2a.v1.OAuth2SecurityScheme", description: from.description,
+    flows: from.flows && oAuthFlowsToOlder(from.flows, at(path, "flows"), lost),
+    oauth2MetadataUrl: from.oauth2MetadataUrl,
   };
 }
 
-function openIdConnectSecuritySchemeToOlder(m: v10.OpenIdConnectSecurityScheme): v03.OpenIdConnectSecurityScheme {
+function oAuth2SecuritySchemeToNewer(from: v03.OAuth2SecurityScheme): v10.OAuth2SecurityScheme {
   return {
-    $typeName: "a2a.v1.OpenIdConnectSecurityScheme", description: m.description, openIdConnectUrl: m.openIdConnectUrl,
+    $typeName: "lf.a2a.v1.OAuth2SecurityScheme", description: from.description,
+    flows: from.flows && oAuthFlowsToNewer(from.flows), oauth2MetadataUrl: from.oauth2MetadataUrl,
   };
 }
 
-function openIdConnectSecuritySchemeToNewer(m: v03.OpenIdConnectSecurityScheme): v10.OpenIdConnectSecurityScheme {
+function openIdConnectSecuritySchemeToOlder(from: v10.OpenIdConnectSecurityScheme): v03.OpenIdConnectSecurityScheme {
   return {
-    $typeName: "lf.a2a.v1.OpenIdConnectSecurityScheme", description: m.description,
-    openIdConnectUrl: m.openIdConnectUrl,
+    $typeName: "a2a.v1.OpenIdConnectSecurityScheme", description: from.description,
+    openIdConnectUrl: from.openIdConnectUrl,
   };
 }
 
-function mutualTlsSecuritySchemeToOlder(m: v10.MutualTlsSecurityScheme): v03.MutualTlsSecurityScheme {
-  return { $typeName: "a2a.v1.MutualTlsSecurityScheme", description: m.description };
+function openIdConnectSecuritySchemeToNewer(from: v03.OpenIdConnectSecurityScheme): v10.OpenIdConnectSecurityScheme {
+  return {
+    $typeName: "lf.a2a.v1.OpenIdConnectSecurityScheme", description: from.description,
+    openIdConnectUrl: from.openIdConnectUrl,
+  };
 }
 
-function mutualTlsSecuritySchemeToNewer(m: v03.MutualTlsSecurityScheme): v10.MutualTlsSecurityScheme {
-  return { $typeName: "lf.a2a.v1.MutualTlsSecurityScheme", description: m.description };
+function mutualTlsSecuritySchemeToOlder(from: v10.MutualTlsSecurityScheme): v03.MutualTlsSecurityScheme {
+  return { $typeName: "a2a.v1.MutualTlsSecurityScheme", description: from.description };
 }
 
-function oAuthFlowsToOlder(m: v10.OAuthFlows, a: At, lost: Loss[]): v03.OAuthFlows {
-  if (m.flow.case === "deviceCode") lose(lost, a, "device_code", "v0.3 has no device-code flow");
+function mutualTlsSecuritySchemeToNewer(from: v03.MutualTlsSecurityScheme): v10.MutualTlsSecurityScheme {
+  return { $typeName: "lf.a2a.v1.MutualTlsSecurityScheme", description: from.description };
+}
+
+function oAuthFlowsToOlder(from: v10.OAuthFlows, path: At, lost: Loss[]): v03.OAuthFlows {
+  if (from.flow.case === "deviceCode") lose(lost, path, "device_code", "v0.3 has no device-code flow");
   return {
     $typeName: "a2a.v1.OAuthFlows",
     flow:
-      m.flow.case === "authorizationCode"
+      from.flow.case === "authorizationCode"
         ? {
           case: "authorizationCode",
-          value: authorizationCodeOAuthFlowToOlder(m.flow.value, at(a, "authorization_code"), lost),
+          value: authorizationCodeOAuthFlowToOlder(from.flow.value, at(path, "authorization_code"), lost),
         }
-      : m.flow.case === "clientCredentials"
-        ? { case: "clientCredentials", value: clientCredentialsOAuthFlowToOlder(m.flow.value) }
-      : m.flow.case === "implicit" ? { case: "implicit", value: implicitOAuthFlowToOlder(m.flow.value) }
-      : m.flow.case === "password" ? { case: "password", value: passwordOAuthFlowToOlder(m.flow.value) }
+      : from.flow.case === "clientCredentials"
+        ? { case: "clientCredentials", value: clientCredentialsOAuthFlowToOlder(from.flow.value) }
+      : from.flow.case === "implicit" ? { case: "implicit", value: implicitOAuthFlowToOlder(from.flow.value) }
+      : from.flow.case === "password" ? { case: "password", value: passwordOAuthFlowToOlder(from.flow.value) }
       : { case: undefined },
   };
 }
 
-function oAuthFlowsToNewer(m: v03.OAuthFlows): v10.OAuthFlows {
+function oAuthFlowsToNewer(from: v03.OAuthFlows): v10.OAuthFlows {
   return {
     $typeName: "lf.a2a.v1.OAuthFlows",
     flow:
-      m.flow.case === "authorizationCode"
-        ? { case: "authorizationCode", value: authorizationCodeOAuthFlowToNewer(m.flow.value) }
-      : m.flow.case === "clientCredentials"
-        ? { case: "clientCredentials", value: clientCredentialsOAuthFlowToNewer(m.flow.value) }
-      : m.flow.case === "implicit" ? { case: "implicit", value: implicitOAuthFlowToNewer(m.flow.value) }
-      : m.flow.case === "password" ? { case: "password", value: passwordOAuthFlowToNewer(m.flow.value) }
+      from.flow.case === "authorizationCode"
+        ? { case: "authorizationCode", value: authorizationCodeOAuthFlowToNewer(from.flow.value) }
+      : from.flow.case === "clientCredentials"
+        ? { case: "clientCredentials", value: clientCredentialsOAuthFlowToNewer(from.flow.value) }
+      : from.flow.case === "implicit" ? { case: "implicit", value: implicitOAuthFlowToNewer(from.flow.value) }
+      : from.flow.case === "password" ? { case: "password", value: passwordOAuthFlowToNewer(from.flow.value) }
       : { case: undefined },
   };
 }
 
 function authorizationCodeOAuthFlowToOlder(
-  m: v10.AuthorizationCodeOAuthFlow, a: At, lost: Loss[],
+  from: v10.AuthorizationCodeOAuthFlow, path: At, lost: Loss[],
 ): v03.AuthorizationCodeOAuthFlow {
-  if (m.pkceRequired) lose(lost, a, "pkce_required", "v0.3 has no pkce_required");
+  if (from.pkceRequired) lose(lost, path, "pkce_required", "v0.3 has no pkce_required");
   return {
-    $typeName: "a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: m.authorizationUrl, tokenUrl: m.tokenUrl,
-    refreshUrl: m.refreshUrl, scopes: { ...m.scopes },
+    $typeName: "a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: from.authorizationUrl, tokenUrl: from.tokenUrl,
+    refreshUrl: from.refreshUrl, scopes: { ...from.scopes },
   };
 }
 
-function authorizationCodeOAuthFlowToNewer(m: v03.AuthorizationCodeOAuthFlow): v10.AuthorizationCodeOAuthFlow {
+function authorizationCodeOAuthFlowToNewer(from: v03.AuthorizationCodeOAuthFlow): v10.AuthorizationCodeOAuthFlow {
   return {
-    $typeName: "lf.a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: m.authorizationUrl, tokenUrl: m.tokenUrl,
-    refreshUrl: m.refreshUrl, scopes: { ...m.scopes }, pkceRequired: false,
+    $typeName: "lf.a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: from.authorizationUrl,
+    tokenUrl: from.tokenUrl, refreshUrl: from.refreshUrl, scopes: { ...from.scopes }, pkceRequired: false,
   };
 }
 
-function clientCredentialsOAuthFlowToOlder(m: v10.ClientCredentialsOAuthFlow): v03.ClientCredentialsOAuthFlow {
+function clientCredentialsOAuthFlowToOlder(from: v10.ClientCredentialsOAuthFlow): v03.ClientCredentialsOAuthFlow {
   return {
-    $typeName: "a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: m.tokenUrl, refreshUrl: m.refreshUrl,
-    scopes: { ...m.scopes },
+    $typeName: "a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: from.tokenUrl, refreshUrl: from.refreshUrl,
+    scopes: { ...from.scopes },
   };
 }
 
-function clientCredentialsOAuthFlowToNewer(m: v03.ClientCredentialsOAuthFlow): v10.ClientCredentialsOAuthFlow {
+function clientCredentialsOAuthFlowToNewer(from: v03.ClientCredentialsOAuthFlow): v10.ClientCredentialsOAuthFlow {
   return {
-    $typeName: "lf.a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: m.tokenUrl, refreshUrl: m.refreshUrl,
-    scopes: { ...m.scopes },
+    $typeName: "lf.a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: from.tokenUrl, refreshUrl: from.refreshUrl,
+    scopes: { ...from.scopes },
   };
 }
 
-function implicitOAuthFlowToOlder(m: v10.ImplicitOAuthFlow): v03.ImplicitOAuthFlow {
+function implicitOAuthFlowToOlder(from: v10.ImplicitOAuthFlow): v03.ImplicitOAuthFlow {
   return {
-    $typeName: "a2a.v1.ImplicitOAuthFlow", authorizationUrl: m.authorizationUrl, refreshUrl: m.refreshUrl,
-    scopes: { ...m.scopes },
+    $typeName: "a2a.v1.ImplicitOAuthFlow", authorizationUrl: from.authorizationUrl, refreshUrl: from.refreshUrl,
+    scopes: { ...from.scopes },
   };
 }
 
-function implicitOAuthFlowToNewer(m: v03.ImplicitOAuthFlow): v10.ImplicitOAuthFlow {
+function implicitOAuthFlowToNewer(from: v03.ImplicitOAuthFlow): v10.ImplicitOAuthFlow {
   return {
-    $typeName: "lf.a2a.v1.ImplicitOAuthFlow", authorizationUrl: m.authorizationUrl, refreshUrl: m.refreshUrl,
-    scopes: { ...m.scopes },
+    $typeName: "lf.a2a.v1.ImplicitOAuthFlow", authorizationUrl: from.authorizationUrl, refreshUrl: from.refreshUrl,
+    scopes: { ...from.scopes },
   };
 }
 
-function passwordOAuthFlowToOlder(m: v10.PasswordOAuthFlow): v03.PasswordOAuthFlow {
+function passwordOAuthFlowToOlder(from: v10.PasswordOAuthFlow): v03.PasswordOAuthFlow {
   return {
-    $typeName: "a2a.v1.PasswordOAuthFlow", tokenUrl: m.tokenUrl, refreshUrl: m.refreshUrl, scopes: { ...m.scopes },
+    $typeName: "a2a.v1.PasswordOAuthFlow", tokenUrl: from.tokenUrl, refreshUrl: from.refreshUrl,
+    scopes: { ...from.scopes },
   };
 }
 
-function passwordOAuthFlowToNewer(m: v03.PasswordOAuthFlow): v10.PasswordOAuthFlow {
+function passwordOAuthFlowToNewer(from: v03.PasswordOAuthFlow): v10.PasswordOAuthFlow {
   return {
-    $typeName: "lf.a2a.v1.PasswordOAuthFlow", tokenUrl: m.tokenUrl, refreshUrl: m.refreshUrl, scopes: { ...m.scopes },
+    $typeName: "lf.a2a.v1.PasswordOAuthFlow", tokenUrl: from.tokenUrl, refreshUrl: from.refreshUrl,
+    scopes: { ...from.scopes },
   };
 }
 
-function sendMessageRequestToOlder(m: v10.SendMessageRequest, a: At, lost: Loss[]): v03.SendMessageRequest {
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+function sendMessageRequestToOlder(from: v10.SendMessageRequest, path: At, lost: Loss[]): v03.SendMessageRequest {
+  if (from.tenant !== "") lose(lost, path, "tenant", "v0.3 has no tenant");
   return {
-    $typeName: "a2a.v1.SendMessageRequest", request: m.message && messageToOlder(m.message, at(a, "message"), lost),
-    configuration: m.configuration
-      ? sendMessageConfigurationToOlder(m.configuration, at(a, "configuration"), lost)
+    $typeName: "a2a.v1.SendMessageRequest",
+    request: from.message && messageToOlder(from.message, at(path, "message"), lost),
+    configuration: from.configuration
+      ? sendMessageConfigurationToOlder(from.configuration, at(path, "configuration"), lost)
       : { $typeName: "a2a.v1.SendMessageConfiguration", acceptedOutputModes: [], historyLength: 0, blocking: true },
-    metadata: m.metadata,
+    metadata: from.metadata,
   };
 }
 
-function sendMessageRequestToNewer(m: v03.SendMessageRequest, a: At, lost: Loss[]): v10.SendMessageRequest {
+function sendMessageRequestToNewer(from: v03.SendMessageRequest, path: At, lost: Loss[]): v10.SendMessageRequest {
   return {
     $typeName: "lf.a2a.v1.SendMessageRequest", tenant: "",
-    message: m.request && messageToNewer(m.request, at(a, "request")),
-    configuration: m.configuration && sendMessageConfigurationToNewer(m.configuration, at(a, "configuration"), lost),
-    metadata: m.metadata,
+    message: from.request && messageToNewer(from.request, at(path, "request")),
+    configuration: from.configuration && sendMessageConfigurationToNewer(
+      from.configuration, at(path, "configuration"), lost,
+    ),
+    metadata: from.metadata,
   };
 }
 
-function getTaskRequestToOlder(m: v10.GetTaskRequest, a: At, lost: Loss[]): v03.GetTaskRequest {
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
-  if (m.id.includes("/"))
-    lose(lost, a, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
-  if (m.historyLength === 0)
-    lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
-  return { $typeName: "a2a.v1.GetTaskRequest", name: `tasks/${m.id}`, historyLength: m.historyLength ?? 0 };
+function getTaskRequestToOlder(from: v10.GetTaskRequest, path: At, lost: Loss[]): v03.GetTaskRequest {
+  if (from.tenant !== "") lose(lost, path, "tenant", "v0.3 has no tenant");
+  if (from.id.includes("/"))
+    lose(
+      lost, path, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
+    );
+  if (from.historyLength === 0)
+    lose(lost, path, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
+  return { $typeName: "a2a.v1.GetTaskRequest", name: `tasks/${from.id}`, historyLength: from.historyLength ?? 0 };
 }
 
-function getTaskRequestToNewer(m: v03.GetTaskRequest, a: At, lost: Loss[]): v10.GetTaskRequest {
-  const ids = /^tasks\/([^/]*)$/.exec(m.name);
-  if (!ids) lose(lost, a, "name", `not a task name (tasks/{id}): ${m.name}`);
+function getTaskRequestToNewer(from: v03.GetTaskRequest, path: At, lost: Loss[]): v10.GetTaskRequest {
+  const ids = /^tasks\/([^/]*)$/.exec(from.name);
+  if (!ids) lose(lost, path, "name", `not a task name (tasks/{id}): ${from.name}`);
   return {
     $typeName: "lf.a2a.v1.GetTaskRequest", tenant: "", id: ids?.[1] ?? "",
-    historyLength: m.historyLength || undefined,
+    historyLength: from.historyLength || undefined,
   };
 }
 
-function cancelTaskRequestToOlder(m: v10.CancelTaskRequest, a: At, lost: Loss[]): v03.CancelTaskRequest {
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
-  if (m.metadata !== undefined) lose(lost, a, "metadata", "the v0.3 proto CancelTaskRequest has no metadata");
-  if (m.id.includes("/"))
-    lose(lost, a, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
-  return { $typeName: "a2a.v1.CancelTaskRequest", name: `tasks/${m.id}` };
+function cancelTaskRequestToOlder(from: v10.CancelTaskRequest, path: At, lost: Loss[]): v03.CancelTaskRequest {
+  if (from.tenant !== "") lose(lost, path, "tenant", "v0.3 has no tenant");
+  if (from.metadata !== undefined) lose(lost, path, "metadata", "the v0.3 proto CancelTaskRequest has no metadata");
+  if (from.id.includes("/"))
+    lose(
+      lost, path, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
+    );
+  return { $typeName: "a2a.v1.CancelTaskRequest", name: `tasks/${from.id}` };
 }
 
-function cancelTaskRequestToNewer(m: v03.CancelTaskRequest, a: At, lost: Loss[]): v10.CancelTaskRequest {
-  const ids = /^tasks\/([^/]*)$/.exec(m.name);
-  if (!ids) lose(lost, a, "name", `not a task name (tasks/{id}): ${m.name}`);
+function cancelTaskRequestToNewer(from: v03.CancelTaskRequest, path: At, lost: Loss[]): v10.CancelTaskRequest {
+  const ids = /^tasks\/([^/]*)$/.exec(from.name);
+  if (!ids) lose(lost, path, "name", `not a task name (tasks/{id}): ${from.name}`);
   return { $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: ids?.[1] ?? "" };
 }
 
 function getTaskPushNotificationConfigRequestToOlder(
-  m: v10.GetTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+  from: v10.GetTaskPushNotificationConfigRequest, path: At, lost: Loss[],
 ): v03.GetTaskPushNotificationConfigRequest {
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
-  if (m.taskId.includes("/"))
+  if (from.tenant !== "") lose(lost, path, "tenant", "v0.3 has no tenant");
+  if (from.taskId.includes("/"))
     lose(
-      lost, a, "task_id",
+      lost, path, "task_id",
       "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
     );
-  if (m.id.includes("/"))
-    lose(lost, a, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
+  if (from.id.includes("/"))
+    lose(
+      lost, path, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
+    );
   return {
     $typeName: "a2a.v1.GetTaskPushNotificationConfigRequest",
-    name: `tasks/${m.taskId}/pushNotificationConfigs/${m.id}`,
+    name: `tasks/${from.taskId}/pushNotificationConfigs/${from.id}`,
   };
 }
 
 function getTaskPushNotificationConfigRequestToNewer(
-  m: v03.GetTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+  from: v03.GetTaskPushNotificationConfigRequest, path: At, lost: Loss[],
 ): v10.GetTaskPushNotificationConfigRequest {
-  const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(m.name);
-  if (!ids) lose(lost, a, "name", `not a push config name: ${m.name}`);
+  const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(from.name);
+  if (!ids) lose(lost, path, "name", `not a push config name: ${from.name}`);
   return {
     $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest", tenant: "", taskId: ids?.[1] ?? "",
     id: ids?.[2] ?? "",
@@ -698,27 +730,29 @@ function getTaskPushNotificationConfigRequestToNewer(
 }
 
 function deleteTaskPushNotificationConfigRequestToOlder(
-  m: v10.DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+  from: v10.DeleteTaskPushNotificationConfigRequest, path: At, lost: Loss[],
 ): v03.DeleteTaskPushNotificationConfigRequest {
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
-  if (m.taskId.includes("/"))
+  if (from.tenant !== "") lose(lost, path, "tenant", "v0.3 has no tenant");
+  if (from.taskId.includes("/"))
     lose(
-      lost, a, "task_id",
+      lost, path, "task_id",
       "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
     );
-  if (m.id.includes("/"))
-    lose(lost, a, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
+  if (from.id.includes("/"))
+    lose(
+      lost, path, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
+    );
   return {
     $typeName: "a2a.v1.DeleteTaskPushNotificationConfigRequest",
-    name: `tasks/${m.taskId}/pushNotificationConfigs/${m.id}`,
+    name: `tasks/${from.taskId}/pushNotificationConfigs/${from.id}`,
   };
 }
 
 function deleteTaskPushNotificationConfigRequestToNewer(
-  m: v03.DeleteTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+  from: v03.DeleteTaskPushNotificationConfigRequest, path: At, lost: Loss[],
 ): v10.DeleteTaskPushNotificationConfigRequest {
-  const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(m.name);
-  if (!ids) lose(lost, a, "name", `not a push config name: ${m.name}`);
+  const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(from.name);
+  if (!ids) lose(lost, path, "name", `not a push config name: ${from.name}`);
   return {
     $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", tenant: "", taskId: ids?.[1] ?? "",
     id: ids?.[2] ?? "",
@@ -726,52 +760,54 @@ function deleteTaskPushNotificationConfigRequestToNewer(
 }
 
 function subscribeToTaskRequestToOlder(
-  m: v10.SubscribeToTaskRequest, a: At, lost: Loss[],
+  from: v10.SubscribeToTaskRequest, path: At, lost: Loss[],
 ): v03.TaskSubscriptionRequest {
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
-  if (m.id.includes("/"))
-    lose(lost, a, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it");
-  return { $typeName: "a2a.v1.TaskSubscriptionRequest", name: `tasks/${m.id}` };
+  if (from.tenant !== "") lose(lost, path, "tenant", "v0.3 has no tenant");
+  if (from.id.includes("/"))
+    lose(
+      lost, path, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
+    );
+  return { $typeName: "a2a.v1.TaskSubscriptionRequest", name: `tasks/${from.id}` };
 }
 
 function subscribeToTaskRequestToNewer(
-  m: v03.TaskSubscriptionRequest, a: At, lost: Loss[],
+  from: v03.TaskSubscriptionRequest, path: At, lost: Loss[],
 ): v10.SubscribeToTaskRequest {
-  const ids = /^tasks\/([^/]*)$/.exec(m.name);
-  if (!ids) lose(lost, a, "name", `not a task name (tasks/{id}): ${m.name}`);
+  const ids = /^tasks\/([^/]*)$/.exec(from.name);
+  if (!ids) lose(lost, path, "name", `not a task name (tasks/{id}): ${from.name}`);
   return { $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: ids?.[1] ?? "" };
 }
 
 function listTaskPushNotificationConfigsRequestToOlder(
-  m: v10.ListTaskPushNotificationConfigsRequest, a: At, lost: Loss[],
+  from: v10.ListTaskPushNotificationConfigsRequest, path: At, lost: Loss[],
 ): v03.ListTaskPushNotificationConfigRequest {
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
-  if (m.taskId.includes("/"))
+  if (from.tenant !== "") lose(lost, path, "tenant", "v0.3 has no tenant");
+  if (from.taskId.includes("/"))
     lose(
-      lost, a, "task_id",
+      lost, path, "task_id",
       "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
     );
   return {
-    $typeName: "a2a.v1.ListTaskPushNotificationConfigRequest", parent: `tasks/${m.taskId}`, pageSize: m.pageSize,
-    pageToken: m.pageToken,
+    $typeName: "a2a.v1.ListTaskPushNotificationConfigRequest", parent: `tasks/${from.taskId}`,
+    pageSize: from.pageSize, pageToken: from.pageToken,
   };
 }
 
 function listTaskPushNotificationConfigsRequestToNewer(
-  m: v03.ListTaskPushNotificationConfigRequest, a: At, lost: Loss[],
+  from: v03.ListTaskPushNotificationConfigRequest, path: At, lost: Loss[],
 ): v10.ListTaskPushNotificationConfigsRequest {
-  const ids = /^tasks\/([^/]*)$/.exec(m.parent);
-  if (!ids) lose(lost, a, "parent", `not a task name: ${m.parent}`);
+  const ids = /^tasks\/([^/]*)$/.exec(from.parent);
+  if (!ids) lose(lost, path, "parent", `not a task name: ${from.parent}`);
   return {
     $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", tenant: "", taskId: ids?.[1] ?? "",
-    pageSize: m.pageSize, pageToken: m.pageToken,
+    pageSize: from.pageSize, pageToken: from.pageToken,
   };
 }
 
 function getExtendedAgentCardRequestToOlder(
-  m: v10.GetExtendedAgentCardRequest, a: At, lost: Loss[],
+  from: v10.GetExtendedAgentCardRequest, path: At, lost: Loss[],
 ): v03.GetAgentCardRequest {
-  if (m.tenant !== "") lose(lost, a, "tenant", "v0.3 has no tenant");
+  if (from.tenant !== "") lose(lost, path, "tenant", "v0.3 has no tenant");
   return { $typeName: "a2a.v1.GetAgentCardRequest" };
 }
 
@@ -779,74 +815,82 @@ function getExtendedAgentCardRequestToNewer(): v10.GetExtendedAgentCardRequest {
   return { $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest", tenant: "" };
 }
 
-function sendMessageResponseToOlder(m: v10.SendMessageResponse, a: At, lost: Loss[]): v03.SendMessageResponse {
+function sendMessageResponseToOlder(from: v10.SendMessageResponse, path: At, lost: Loss[]): v03.SendMessageResponse {
   return {
     $typeName: "a2a.v1.SendMessageResponse",
     payload:
-      m.payload.case === "task" ? { case: "task", value: taskToOlder(m.payload.value, at(a, "task"), lost) }
-      : m.payload.case === "message" ? { case: "msg", value: messageToOlder(m.payload.value, at(a, "message"), lost) }
+      from.payload.case === "task" ? { case: "task", value: taskToOlder(from.payload.value, at(path, "task"), lost) }
+      : from.payload.case === "message"
+        ? { case: "msg", value: messageToOlder(from.payload.value, at(path, "message"), lost) }
       : { case: undefined },
   };
 }
 
-function sendMessageResponseToNewer(m: v03.SendMessageResponse, a: At): v10.SendMessageResponse {
+function sendMessageResponseToNewer(from: v03.SendMessageResponse, path: At): v10.SendMessageResponse {
   return {
     $typeName: "lf.a2a.v1.SendMessageResponse",
     payload:
-      m.payload.case === "task" ? { case: "task", value: taskToNewer(m.payload.value, at(a, "task")) }
-      : m.payload.case === "msg" ? { case: "message", value: messageToNewer(m.payload.value, at(a, "msg")) }
+      from.payload.case === "task" ? { case: "task", value: taskToNewer(from.payload.value, at(path, "task")) }
+      : from.payload.case === "msg" ? { case: "message", value: messageToNewer(from.payload.value, at(path, "msg")) }
       : { case: undefined },
   };
 }
 
-function streamResponseToOlder(m: v10.StreamResponse, a: At, lost: Loss[]): v03.StreamResponse {
+function streamResponseToOlder(from: v10.StreamResponse, path: At, lost: Loss[]): v03.StreamResponse {
   return {
     $typeName: "a2a.v1.StreamResponse",
     payload:
-      m.payload.case === "task" ? { case: "task", value: taskToOlder(m.payload.value, at(a, "task"), lost) }
-      : m.payload.case === "message" ? { case: "msg", value: messageToOlder(m.payload.value, at(a, "message"), lost) }
-      : m.payload.case === "statusUpdate"
-        ? { case: "statusUpdate", value: taskStatusUpdateEventToOlder(m.payload.value, at(a, "status_update"), lost) }
-      : m.payload.case === "artifactUpdate"
+      from.payload.case === "task" ? { case: "task", value: taskToOlder(from.payload.value, at(path, "task"), lost) }
+      : from.payload.case === "message"
+        ? { case: "msg", value: messageToOlder(from.payload.value, at(path, "message"), lost) }
+      : from.payload.case === "statusUpdate"
+        ? {
+          case: "statusUpdate",
+          value: taskStatusUpdateEventToOlder(from.payload.value, at(path, "status_update"), lost),
+        }
+      : from.payload.case === "artifactUpdate"
         ? {
           case: "artifactUpdate",
-          value: taskArtifactUpdateEventToOlder(m.payload.value, at(a, "artifact_update"), lost),
+          value: taskArtifactUpdateEventToOlder(from.payload.value, at(path, "artifact_update"), lost),
         }
       : { case: undefined },
   };
 }
 
-function streamResponseToNewer(m: v03.StreamResponse, a: At): v10.StreamResponse {
+function streamResponseToNewer(from: v03.StreamResponse, path: At): v10.StreamResponse {
   return {
     $typeName: "lf.a2a.v1.StreamResponse",
     payload:
-      m.payload.case === "task" ? { case: "task", value: taskToNewer(m.payload.value, at(a, "task")) }
-      : m.payload.case === "msg" ? { case: "message", value: messageToNewer(m.payload.value, at(a, "msg")) }
-      : m.payload.case === "statusUpdate"
-        ? { case: "statusUpdate", value: taskStatusUpdateEventToNewer(m.payload.value, at(a, "status_update")) }
-      : m.payload.case === "artifactUpdate"
-        ? { case: "artifactUpdate", value: taskArtifactUpdateEventToNewer(m.payload.value, at(a, "artifact_update")) }
+      from.payload.case === "task" ? { case: "task", value: taskToNewer(from.payload.value, at(path, "task")) }
+      : from.payload.case === "msg" ? { case: "message", value: messageToNewer(from.payload.value, at(path, "msg")) }
+      : from.payload.case === "statusUpdate"
+        ? { case: "statusUpdate", value: taskStatusUpdateEventToNewer(from.payload.value, at(path, "status_update")) }
+      : from.payload.case === "artifactUpdate"
+        ? {
+          case: "artifactUpdate",
+          value: taskArtifactUpdateEventToNewer(from.payload.value, at(path, "artifact_update")),
+        }
       : { case: undefined },
   };
 }
 
 function listTaskPushNotificationConfigsResponseToOlder(
-  m: v10.ListTaskPushNotificationConfigsResponse, a: At, lost: Loss[],
+  from: v10.ListTaskPushNotificationConfigsResponse, path: At, lost: Loss[],
 ): v03.ListTaskPushNotificationConfigResponse {
   return {
     $typeName: "a2a.v1.ListTaskPushNotificationConfigResponse",
-    configs: eachTo(m.configs, at(a, "configs"), lost, taskPushNotificationConfigToOlder),
-    nextPageToken: m.nextPageToken,
+    configs: eachTo(from.configs, at(path, "configs"), lost, taskPushNotificationConfigToOlder),
+    nextPageToken: from.nextPageToken,
   };
 }
 
 function listTaskPushNotificationConfigsResponseToNewer(
-  m: v03.ListTaskPushNotificationConfigResponse, a: At, lost: Loss[],
+  from: v03.ListTaskPushNotificationConfigResponse, path: At, lost: Loss[],
 ): v10.ListTaskPushNotificationConfigsResponse {
   return {
     $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse",
-    configs: eachTo(m.configs, at(a, "configs"), lost, taskPushNotificationConfigToNewer),
-    nextPageToken: m.nextPageToken,
+    configs: eachTo(from.configs, at(path, "configs"), lost, taskPushNotificationConfigToNewer),
+    nextPageToken: from.nextPageToken,
   };
 }
 
@@ -855,15 +899,15 @@ function listTaskPushNotificationConfigsResponseToNewer(
  * message as config, the names from its ids.
  */
 function createTaskPushNotificationConfigRequestToOlder(
-  m: v10.TaskPushNotificationConfig,
-  a: At,
+  from: v10.TaskPushNotificationConfig,
+  path: At,
   lost: Loss[],
 ): v03.CreateTaskPushNotificationConfigRequest {
   return {
     $typeName: "a2a.v1.CreateTaskPushNotificationConfigRequest",
-    parent: `tasks/${m.taskId}`,
-    configId: m.id,
-    config: taskPushNotificationConfigToOlder(m, a, lost),
+    parent: `tasks/${from.taskId}`,
+    configId: from.id,
+    config: taskPushNotificationConfigToOlder(from, path, lost),
   };
 }
 
@@ -872,16 +916,16 @@ function createTaskPushNotificationConfigRequestToOlder(
  * config, its empty ids from the names.
  */
 function createTaskPushNotificationConfigRequestToNewer(
-  m: v03.CreateTaskPushNotificationConfigRequest,
-  a: At,
+  from: v03.CreateTaskPushNotificationConfigRequest,
+  path: At,
   lost: Loss[],
 ): v10.TaskPushNotificationConfig {
-  const o = m.config
-    ? taskPushNotificationConfigToNewer(m.config, at(a, "config"), lost)
-    : refused(a, "config", "a2a.v1.CreateTaskPushNotificationConfigRequest", "the request needs config");
-  const parent = /^tasks\/([^/]*)$/.exec(m.parent);
+  const o = from.config
+    ? taskPushNotificationConfigToNewer(from.config, at(path, "config"), lost)
+    : refused(path, "config", "a2a.v1.CreateTaskPushNotificationConfigRequest", "the request needs config");
+  const parent = /^tasks\/([^/]*)$/.exec(from.parent);
   if (parent && o.taskId === "") o.taskId = parent[1] ?? "";
-  if (o.id === "") o.id = m.configId;
+  if (o.id === "") o.id = from.configId;
   return o;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Prints one function of the conversion IR (src/compat/conversion-ir.ts): a
- * typed function of the source message `m` (and, when the IR says it takes
- * them, its path `a` and the losses `lost`) that returns the target message
+ * typed function of the source message `from` (and, when the IR says it takes
+ * them, its path `path` and the losses `lost`) that returns the target message
  * as one object literal: every step's value (compat-proto-values.ts), the
  * named transforms' values (compat-proto-transforms.ts), the zero value
  * elsewhere. Lossy fields are reported first, then the transforms' losses.
@@ -66,7 +66,7 @@ export function writePairFunction(env: PairEnv, fn: ConversionFunction): PairFun
     throw new Error(`compat: ${fn.place}: ${src.typeName}: ${what} (the conversion IR did not check it)`);
   };
   const at = (keys: readonly PathKey[]): Printable[] => {
-    let up: Printable[] = ["a"];
+    let up: Printable[] = ["path"];
     for (const k of keys) up = [env.rt("at"), "(", up, ", ", typeof k === "string" ? lit(k) : k.code, ")"];
     return up;
   };
@@ -124,24 +124,24 @@ function writeFieldSteps(
     if (step.op === "lose") {
       vc.uses("lost");
       before.push([
-        `if (${isSet(f, `m.${f.localName}`)}) `,
+        `if (${isSet(f, `from.${f.localName}`)}) `,
         env.rt("lose"),
-        `(lost, a, ${lit(f.name)}, ${lit(step.reason)});`,
+        `(lost, path, ${lit(f.name)}, ${lit(step.reason)});`,
       ]);
       continue;
     }
     const t = step.to;
     if (!f.oneof && !t.oneof) {
-      values.set(t.localName, [stepValue(vc, step, `m.${f.localName}`)]);
+      values.set(t.localName, [stepValue(vc, step, `from.${f.localName}`)]);
       continue;
     }
     // A oneof member, or a field written into one: one case of the target's conditional.
-    const read = f.oneof ? `m.${f.oneof.localName}.value` : `m.${f.localName}`;
+    const read = f.oneof ? `from.${f.oneof.localName}.value` : `from.${f.localName}`;
     const v = stepValue(vc, step, read);
     const targetName = t.oneof ? t.oneof.localName : t.localName;
     const cases = oneofCases.get(targetName) ?? [];
     const wrapped = t.oneof ? [`{ case: ${lit(t.localName)}, value: `, ...v, " }"] : v;
-    cases.push([`${isSet(f, `m.${f.localName}`)} ? `, ...wrapped]);
+    cases.push([`${isSet(f, `from.${f.localName}`)} ? `, ...wrapped]);
     oneofCases.set(targetName, cases);
   }
   for (const [name, cases] of oneofCases) {
@@ -182,7 +182,7 @@ function transformContext(
     x.internal(`the writer of ${t.name} builds ${typeShort}, which its definition does not list`);
   return {
     toNewer,
-    get: (name) => `m.${listed(t.side.reads, src, name).localName}`,
+    get: (name) => `from.${listed(t.side.reads, src, name).localName}`,
     set(name, value) {
       x.values.set(listed(t.side.writes, out, name).localName, [[value]]);
     },
@@ -195,14 +195,14 @@ function transformContext(
       x.vc.uses("lost");
       return [
         env.rt("lose"),
-        `(lost, a, ${lit(key)}, `,
+        `(lost, path, ${lit(key)}, `,
         ...(typeof reason === "string" ? [lit(reason)] : reason),
         ");",
       ];
     },
     refuse(key, what, reason) {
       x.vc.uses("at");
-      return [env.rt("refused"), `(a, ${lit(key)}, ${lit(`${srcPackage}.${what}`)}, ${lit(reason)})`];
+      return [env.rt("refused"), `(path, ${lit(key)}, ${lit(`${srcPackage}.${what}`)}, ${lit(reason)})`];
     },
     convert(typeShort, value, keys) {
       const p = t.converts.get(typeShort) ?? x.internal(`the transform ${t.name} converts ${typeShort}`);
@@ -262,9 +262,9 @@ function inlineLiteral(d: DescMessage, values: Values): Printable[] {
   return ["{ ", ...entries.flatMap((e, i) => (i === 0 ? e : [", ", ...e])), " }"];
 }
 
-/** Whether printed code, at any depth, reads the source message `m`. */
+/** Whether printed code, at any depth, reads the source message `from`. */
 const mentionsM = (p: unknown): boolean =>
-  typeof p === "string" ? p.includes("m.") && /\bm\./.test(p) : Array.isArray(p) && p.some(mentionsM);
+  typeof p === "string" ? p.includes("from.") && /\bfrom\./.test(p) : Array.isArray(p) && p.some(mentionsM);
 
 /** The whole function: signature, statements before, the literal (returned, or `o` when statements follow). */
 function functionLines(
@@ -280,8 +280,8 @@ function functionLines(
   // A message without fields to read (an empty request) is not read at all.
   const readsM = [before, after, [...values.values()]].some(mentionsM);
   const params: Printable[][] = [];
-  if (readsM) params.push(env.ts ? ["m: ", env.shape(src)] : ["m"]);
-  if (needs.at) params.push(env.ts ? ["a: ", env.rt("At")] : ["a"]);
+  if (readsM) params.push(env.ts ? ["from: ", env.shape(src)] : ["from"]);
+  if (needs.at) params.push(env.ts ? ["path: ", env.rt("At")] : ["path"]);
   if (needs.lost) params.push(env.ts ? ["lost: ", env.rt("Loss"), "[]"] : ["lost"]);
   const ret = env.ts ? [": ", env.shape(out)] : [];
   const list = params.flatMap((p, i) => (i === 0 ? p : [", ", ...p]));

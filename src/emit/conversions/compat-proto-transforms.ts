@@ -1,7 +1,7 @@
 /**
  * The named transforms of the compat plan, each written once, as the code the
  * generator prints into a pair's conversion (compat-proto-pair.ts): one
- * writer per direction, which reads the source message `m` and gives values
+ * writer per direction, which reads the source message `from` and gives values
  * for fields of the target message, with statements before the target is
  * built (locals, reported losses) and after it (with the target as `o`).
  * The names of this registry are the transforms of src/compat/transforms.ts,
@@ -14,11 +14,11 @@ import type { Printable } from "@bufbuild/protoplugin";
 import { LOSS, LOSS_BEFORE } from "../../compat/loss-reasons.js";
 import type { CompatTransformName } from "../../compat/transforms.js";
 
-/** What a transform writer works with: the pair's source message `m`, its target, and the code around them. */
+/** What a transform writer works with: the pair's source message `from`, its target, and the code around them. */
 export interface TransformWriterContext {
   /** True when converting the older version to the newer. */
   readonly toNewer: boolean;
-  /** `m.<field>` for a source field or oneof by proto name (a problem when there is none). */
+  /** `from.<field>` for a source field or oneof by proto name (one its definition lists). */
   get(name: string): string;
   /** The value of a target field or oneof, by proto name (a problem when there is none). */
   set(name: string, value: Printable): void;
@@ -47,7 +47,7 @@ export interface TransformWriterContext {
   rt(name: string): Printable;
   /** The reason the plan gives for a lossy field of another newer message, for a loss a transform reports. */
   planReason(newerShort: string, field: string): string;
-  /** The number of a value (by name, without the prefix) of the enum of source field `path` (dotted, from `m`). */
+  /** The number of a value (by name, without the prefix) of the enum of source field `path` (dotted, from `from`). */
   enumNumber(path: string, valueName: string): number;
 }
 
@@ -112,7 +112,7 @@ const transforms: Readonly<Record<CompatTransformName, { toOlder: TransformWrite
       c.before(
         '  : p.case === "data" ? { case: "data", value: ',
         c.rt("valueOf"),
-        '(p.value.data ?? {}, a, "google.protobuf.Value") }',
+        '(p.value.data ?? {}, path, "google.protobuf.Value") }',
       );
       c.before('  : file?.file.case === "fileWithBytes" ? { case: "raw", value: file.file.value }');
       c.before('  : file?.file.case === "fileWithUri" ? { case: "url", value: file.file.value }');

@@ -52,7 +52,7 @@ export function fieldZero(f: DescField): string | undefined {
 
 /** Code: whether the source field `f`, read as `read`, is set. */
 export function isSet(f: DescField, read: string): string {
-  if (f.oneof) return `m.${f.oneof.localName}.case === ${lit(f.localName)}`;
+  if (f.oneof) return `from.${f.oneof.localName}.case === ${lit(f.localName)}`;
   if (f.fieldKind === "list") return `${read}.length > 0`;
   if (f.fieldKind === "map") return `Object.keys(${read}).length > 0`;
   if (f.fieldKind === "message" || f.presence !== IMPLICIT) return `${read} !== undefined`;
@@ -72,7 +72,7 @@ export function tableName(t: EnumTable): string {
 /** What the value code of one field needs from the function writing it. */
 export interface ValueContext {
   readonly toNewer: boolean;
-  /** Expression: the path `keys` under `a`. */
+  /** Expression: the path `keys` under `path`. */
   at(keys: readonly PathKey[]): Printable[];
   rt(name: string): Printable;
   /** Expression: `value` (a source message of `pair`) converted by the pair's function at path `keys`. */
@@ -82,7 +82,7 @@ export interface ValueContext {
    * (one path node for the whole list, when the conversion takes its path).
    */
   convertList(pair: ConversionPair, read: string, keys: readonly PathKey[]): Printable[];
-  /** Marks the function as reporting losses (it takes `lost`) or reading its path (it takes `a`). */
+  /** Marks the function as reporting losses (it takes `lost`) or reading its path (it takes `path`). */
   uses(what: "at" | "lost"): void;
 }
 
@@ -96,7 +96,7 @@ export function enumValue(
   key: PathKey,
 ): Printable[] {
   const keyCode = typeof key === "string" ? lit(key) : key.code;
-  const parent = keys.length === 0 ? ["a"] : c.at(keys);
+  const parent = keys.length === 0 ? ["path"] : c.at(keys);
   c.uses("at");
   if (t.toNewer) {
     const what = lit(`${f.parent.typeName}.${f.name}`);
@@ -114,7 +114,7 @@ export function enumValue(
 }
 
 /**
- * Expression: the value of a copy, enum or pair step, its source field read as `read` (`m.<field>`, or the
+ * Expression: the value of a copy, enum or pair step, its source field read as `read` (`from.<field>`, or the
  * member's value when the field is in a oneof).
  */
 export function stepValue(c: ValueContext, step: ValueStep, read: string): Printable[] {

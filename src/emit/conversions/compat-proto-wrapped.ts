@@ -67,10 +67,10 @@ function signature(
   body: Printable[][],
 ): Printable[] {
   const p = paramNames(body);
-  if (!env.ts) return [`function ${name}(m, ${p("a")}, ${p("lost")}) {`];
+  if (!env.ts) return [`function ${name}(from, ${p("path")}, ${p("lost")}) {`];
   const list = [
-    ["m: ", env.shape(from)],
-    [`${p("a")}: `, env.rt("At")],
+    ["from: ", env.shape(from)],
+    [`${p("path")}: `, env.rt("At")],
     [`${p("lost")}: `, env.rt("Loss"), "[]"],
   ];
   return params(`function ${name}`, list, env.shape(to), " {");
@@ -89,12 +89,12 @@ const docLines = (text: string): Printable[][] => [
 export function wrappedToNewer(env: WrappedEnv, w: WrappedPair): Printable[][] {
   const held = fieldOf(w.wrapper, w.plan.field);
   const body: Printable[][] = [
-    [`  const o = m.${held.localName}`],
-    ["    ? ", ...call(w.toNewer, `m.${held.localName}`, [env.rt("at"), "(a, ", lit(held.name), ")"])],
+    [`  const o = from.${held.localName}`],
+    ["    ? ", ...call(w.toNewer, `from.${held.localName}`, [env.rt("at"), "(path, ", lit(held.name), ")"])],
     [
       "    : ",
       env.rt("refused"),
-      `(a, ${lit(held.name)}, ${lit(w.wrapper.typeName)}, ${lit(`the request needs ${held.name}`)});`,
+      `(path, ${lit(held.name)}, ${lit(w.wrapper.typeName)}, ${lit(`the request needs ${held.name}`)});`,
     ],
   ];
   for (const n of w.plan.names) body.push(...readPattern(w, n));
@@ -112,7 +112,7 @@ export function wrappedToOlder(env: WrappedEnv, w: WrappedPair): Printable[][] {
   const held = fieldOf(w.wrapper, w.plan.field);
   const fields: Printable[][] = [[`$typeName: ${lit(w.wrapper.typeName)},`]];
   for (const n of w.plan.names) fields.push([`${fieldOf(w.wrapper, n.field).localName}: ${writePattern(w, n)},`]);
-  fields.push([`${held.localName}: `, ...call(w.toOlder, "m", ["a"]), ","]);
+  fields.push([`${held.localName}: `, ...call(w.toOlder, "from", ["path"]), ","]);
   const body: Printable[][] = [["  return {"], ...fields.map((l) => ["    ", ...l]), ["  };"]];
   return [
     ...docLines(`${w.newer.typeName} → ${w.wrapper.typeName}: the message as ${held.name}, the names from its ids.`),
@@ -124,7 +124,7 @@ export function wrappedToOlder(env: WrappedEnv, w: WrappedPair): Printable[][] {
 
 /** Statements: the wrapper's field read through its pattern into the newer fields `o` leaves empty. */
 function readPattern(w: WrappedPair, n: NamePattern): Printable[][] {
-  const from = `m.${fieldOf(w.wrapper, n.field).localName}`;
+  const from = `from.${fieldOf(w.wrapper, n.field).localName}`;
   const targets = n.fields.map((f) => fieldOf(w.newer, f).localName);
   if (n.pieces.every((p) => p === "")) return [[`  if (o.${targets[0]} === "") o.${targets[0]} = ${from};`]];
   const source = n.pieces.map(escapeRegExp).join("([^/]*)");
@@ -136,7 +136,7 @@ function readPattern(w: WrappedPair, n: NamePattern): Printable[][] {
 
 /** Expression: the wrapper's field written from its pattern. */
 function writePattern(w: WrappedPair, n: NamePattern): string {
-  const fields = n.fields.map((f) => `m.${fieldOf(w.newer, f).localName}`);
+  const fields = n.fields.map((f) => `from.${fieldOf(w.newer, f).localName}`);
   if (n.pieces.every((p) => p === "")) return fields[0]!;
   const text = n.pieces.map((p) => p.replace(/[`\\$]/g, (c) => `\\${c}`));
   return "`" + text.map((p, i) => (i < fields.length ? `${p}\${${fields[i]}}` : p)).join("") + "`";
