@@ -31,7 +31,7 @@ import { type CompatTransformName, type TransformSide, transformSide } from "./t
 
 export type Direction = "toOlder" | "toNewer";
 
-/** Whether a function takes its path `a` and the losses `lost` (which imply the path). */
+/** Whether a function takes its path and the losses (which imply the path). */
 export interface Needs {
   readonly at: boolean;
   readonly lost: boolean;

@@ -78,19 +78,18 @@ describe("resolving the model before emission", () => {
     expectTypeOf<Parameters<typeof versionsView>[0]>().toEqualTypeOf<readonly ResolvedApi[]>();
   });
 
+  // A type test: `npm run typecheck` (part of pretest and CI) compiles this file, and each @ts-expect-error
+  // below fails it if that write compiles, i.e. if a level of the model stops being read-only.
   it("hands the emitters a model they cannot change: read-only all the way down", () => {
+    // Each of these writes compiles on the fields as ApiModel declares them; DeepReadonly refuses it.
     const mutate = (api: ResolvedApi) => {
-      // @ts-expect-error the resolved model is read-only all the way down
-      api.errors[0]!.code = 2;
-      // @ts-expect-error
-      api.operations[0]!.jsonrpcParams.push("name");
-      // @ts-expect-error
-      api.messages.set("x", api.messages.get("y")!);
-      // @ts-expect-error
-      api.messages.get("y")!.fields[0]!.name = "z";
-      // @ts-expect-error
-      api.headers.versionHeader = "X";
+      // @ts-expect-error a list of the model
+      api.errors.push(api.errors[0]!);
+      // @ts-expect-error a map of the model
+      api.inputOverrides.clear();
+      // @ts-expect-error a list two levels down
+      api.operations[0]!.bindings.length = 0;
     };
-    expect(mutate).toBeTypeOf("function");
+    expectTypeOf(mutate).parameter(0).toEqualTypeOf<ResolvedApi>();
   });
 });

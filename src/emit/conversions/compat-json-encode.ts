@@ -9,6 +9,7 @@
  */
 import type { DescMessage } from "@bufbuild/protobuf";
 import type { JsonStep } from "../../compat/json-ir.js";
+import { enumNumberAt } from "../../compat/conversion-ir.js";
 import { dialectDefault } from "../../compat/dialect-defaults.js";
 import { unionToOlder, wholeToOlder } from "./compat-json-dialect.js";
 import {
@@ -100,26 +101,15 @@ function encodeCtx(env: JsonEnv, p: Pair): EncodeCtx {
     key: (name, desc = d03) => key03(env, name, desc),
     rt: (name) => rt(env, name),
     older: (short) => olderMessage(env, short),
-    enumNumber: (path, valueName) => enumNumber(d10, path, valueName),
+    enumNumber: (path, valueName) => {
+      const n = enumNumberAt(d10, path, valueName);
+      if (n === undefined) throw new Error(`compat-json: ${d10.typeName}.${path} has no enum value ${valueName}`);
+      return n;
+    },
     planReason: (newerShort, name) => planReason(env, newerShort, name),
     dialectField: (name10) => p.plan.dialectFields[name10],
     resource: (name) => resource(env, d03, name),
   };
-}
-
-/** The number of a value of the enum of a newer field, the field given by a dotted path from `d10`. */
-function enumNumber(d10: DescMessage, path: string, valueName: string): number {
-  let d = d10;
-  const names = path.split(".");
-  let f = field(d, names[0]!);
-  for (const n of names.slice(1)) {
-    d = messageOf(f)!;
-    f = field(d, n);
-  }
-  if (f.fieldKind !== "enum") throw new Error(`compat-json: ${path} is not an enum`);
-  const v = f.enum.values.find((x) => x.localName === valueName);
-  if (!v) throw new Error(`compat-json: ${f.enum.typeName} has no ${valueName}`);
-  return v.number;
 }
 
 /** The members of the object literal an older message starts as: its kind and the keys a2a.json always has. */

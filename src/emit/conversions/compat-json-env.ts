@@ -10,7 +10,7 @@ import type { DescField, DescMessage } from "@bufbuild/protobuf";
 import type { GeneratedFile } from "@bufbuild/protoplugin";
 import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import type { CompatPlan, PlanPair } from "../../compat/compat-plan.js";
-import type { ConversionIr } from "../../compat/conversion-ir.js";
+import { type ConversionIr, planReason as planReasonOf } from "../../compat/conversion-ir.js";
 import type { DialectIr, FieldRule, MessageRules } from "../../compat/dialect-ir.js";
 import type { JsonIr, JsonPair } from "../../compat/json-ir.js";
 import {
@@ -140,13 +140,10 @@ export function olderMessage(env: JsonEnv, short: string): DescMessage {
 
 /** The reason of the plan's lossy step for a field of a newer message, toward the older version. */
 export function planReason(env: JsonEnv, newerShort: string, name: string): string {
-  const p = env.plan.pairs.find((q) => q.newer === `${env.plan.newer}.${newerShort}`);
-  const step = p?.toOlder.find((s) => s.from === name);
-  if (step?.op !== "lossy")
-    throw new Error(
-      `compat-json: the transform reports ${newerShort}.${name} as the plan does; the plan has no lossy step for it`,
-    );
-  return step.reason;
+  // The transform's definition lists it, and the IR has checked the plan has it (src/compat/transforms.ts).
+  const reason = planReasonOf(env.plan, newerShort, name);
+  if (reason === undefined) throw new Error(`compat-json: the plan has no lossy step for ${newerShort}.${name}`);
+  return reason;
 }
 
 /** Expression: a newer message at its zero value (typed as its shape in TypeScript). */

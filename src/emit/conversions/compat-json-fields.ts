@@ -226,10 +226,4 @@ export const field = (d: DescMessage, name: string): DescField => {
   if (!f) throw new Error(`compat-json: ${d.typeName} has no field ${name}`);
   return f;
 };
-/** The message type of a message field, list of messages or map of messages. */
-export const messageOf = (f: DescField): DescMessage | undefined =>
-  f.fieldKind === "message" ||
-  (f.fieldKind === "list" && f.listKind === "message") ||
-  (f.fieldKind === "map" && f.mapKind === "message")
-    ? f.message
-    : undefined;
+export { messageOf } from "../../compat/dialect-ir.js";

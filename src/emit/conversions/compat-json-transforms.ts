@@ -9,6 +9,7 @@
  * without an entry here fails the generation, naming the pair and the step.
  */
 import type { DescMessage } from "@bufbuild/protobuf";
+import { camel } from "../../compat/dialect-ir.js";
 import { LOSS, LOSS_BEFORE } from "../../compat/loss-reasons.js";
 import { FILE_KEYS, PART_KEYS } from "../../compat/part-keys.js";
 import type { CompatTransformName } from "../../compat/transforms.js";
@@ -505,8 +506,6 @@ function readIds(c: DecodeCtx, name03: string, ids10: readonly string[]): Code[]
     return widthOf(one) <= 114 ? [one] : [head, code`  ${read(k)},`, `  ${rest},`, ");"];
   });
 }
-
-const camel = (s: string) => s.replace(/_([a-z])/g, (_, ch: string) => ch.toUpperCase());
 
 /**
  * The a2a.json code of a named transform; the Part's is the dialect's part rule (partCode), which the IR gives
