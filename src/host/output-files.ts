@@ -81,12 +81,13 @@ function moduleFiles(
   const open = (name: string, protoFile: string, namespaces: readonly NamespaceImport[], comment: string[]) => {
     const f = schema.generateFile(`${name}${ext}`);
     f.preamble(descriptor(protoFile));
-    // Type-only imports have no JavaScript; CommonJS output requires the module, as protoplugin's imports do there.
+    // Type-only imports have no JavaScript, and a d.ts has nothing but types; CommonJS output requires the
+    // module, as protoplugin's imports do there.
     const printed = target === "js" ? namespaces.filter((n) => !n.typeOnly) : namespaces;
     for (const n of printed) {
       const from = JSON.stringify(importPath(`./${name}.js`, n.from));
       if (commonJs) f.print(`const ${n.alias} = require(${from});`);
-      else f.print(`import ${n.typeOnly ? "type " : ""}* as ${n.alias} from ${from};`);
+      else f.print(`import ${n.typeOnly || target === "dts" ? "type " : ""}* as ${n.alias} from ${from};`);
     }
     if (printed.length > 0) f.print();
     for (const line of comment) f.print(`// ${line}`);

@@ -6,12 +6,13 @@
  * `fromOlderJson(schema, json)`, typed so that each newer message type gets
  * its own result type. They look the conversion up in the module's table
  * (`a2aCompatJson`) through the runtime's writeOlderJson/readOlderJson.
- * Built with printables only; the same tree gives the ts, js and dts targets.
+ * Built with printables only; the target's printer (target-printer.ts) writes each declaration.
  */
 import type { DescMessage } from "@bufbuild/protobuf";
-import type { GeneratedFile, Printable, Target } from "@bufbuild/protoplugin";
+import type { GeneratedFile, Printable } from "@bufbuild/protoplugin";
 import { compatJsonHelper, runtimeModule } from "../print/runtime-entries.js";
 import type { NamespacedShape } from "../print/shape-imports.js";
+import type { Param, TargetPrinter } from "../print/target-printer.js";
 
 export interface CompatJsonApi {
   readonly older: string;
@@ -38,65 +39,47 @@ export interface CompatJsonEntry {
 
 const UNION = "OlderJsonMessage";
 
-/** Prints the union type and the two functions. */
-export function printCompatJsonApi(f: GeneratedFile, target: Target, api: CompatJsonApi): void {
-  printTable(f, target, api);
-  if (target !== "js") printUnion(f, api);
+/** Prints the table, the union type and the two functions (`typed`: the table's values with types). */
+export function printCompatJsonApi(f: GeneratedFile, out: TargetPrinter, typed: boolean, api: CompatJsonApi): void {
+  printTable(f, out, typed, api);
+  out.types(() => printUnion(f, api));
   const loss = f.import("Loss", runtimeModule, true);
   const jsonValue = f.import("JsonValue", "@bufbuild/protobuf", true);
-  const onLoss: Printable[] = ["onLoss?: (loss: ", loss, ") => void"];
-  const toDoc =
-    `Writes a ${api.newer} message in the ${api.older} JSON-RPC (a2a.json) form of its counterpart.\n` +
-    "What cannot be carried over is returned in `lost` and passed to `onLoss`.";
-  const fromDoc =
-    `Reads the ${api.older} JSON-RPC (a2a.json) form of the counterpart of \`schema\` as a ${api.newer} message.\n` +
-    "What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older\n" +
-    "version could not read throws CompatJsonError. Strings are taken as they are: the servers and the\n" +
-    "JSON-RPC client refuse JSON with a lone surrogate before it gets here.";
-  // Signatures one parameter a line, as a formatter would print them.
-  const toSig: Printable[] = [
-    "(\n  message: ",
-    UNION,
-    ",\n  ",
-    onLoss,
-    ",\n): { json: ",
-    jsonValue,
-    "; lost: ",
-    loss,
-    "[] }",
-  ];
-  const genMessage = f.import("GenMessage", "@bufbuild/protobuf/codegenv2", true);
-  const fromSig: Printable[] = [
-    `<T extends ${UNION}>(\n  schema: `,
-    genMessage,
-    "<T>,\n  json: ",
-    jsonValue,
-    ",\n  ",
-    onLoss,
-    ",\n): { message: T; lost: ",
-    loss,
-    "[] }",
-  ];
+  const onLoss: Param = ["onLoss?", ["(loss: ", loss, ") => void"]];
   f.print();
-  f.print(f.jsDoc(toDoc));
-  if (target === "dts") {
-    f.print(f.export("declare function", "toOlderJson"), toSig, ";");
-    f.print();
-    f.print(f.jsDoc(fromDoc));
-    f.print(f.export("declare function", "fromOlderJson"), fromSig, ";");
-    return;
-  }
-  const typed = target === "ts";
-  const write = compatJsonHelper("writeOlderJson");
+  f.print(
+    f.jsDoc(
+      `Writes a ${api.newer} message in the ${api.older} JSON-RPC (a2a.json) form of its counterpart.\n` +
+        "What cannot be carried over is returned in `lost` and passed to `onLoss`.",
+    ),
+  );
+  out.function(f, {
+    name: "toOlderJson",
+    params: [["message", UNION], onLoss],
+    returns: ["{ json: ", jsonValue, "; lost: ", loss, "[] }"],
+    body: [["  return ", compatJsonHelper("writeOlderJson"), "(", api.table, ", message, onLoss);"]],
+  });
+  f.print();
+  f.print(
+    f.jsDoc(
+      `Reads the ${api.older} JSON-RPC (a2a.json) form of the counterpart of \`schema\` as a ${api.newer} message.\n` +
+        "What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older\n" +
+        "version could not read throws CompatJsonError. Strings are taken as they are: the servers and the\n" +
+        "JSON-RPC client refuse JSON with a lone surrogate before it gets here.",
+    ),
+  );
   const read = compatJsonHelper("readOlderJson");
-  f.print(f.export("function", "toOlderJson"), typed ? toSig : "(message, onLoss)", " {");
-  f.print("  return ", write, "(", api.table, ", message, onLoss);");
-  f.print("}");
-  f.print();
-  f.print(f.jsDoc(fromDoc));
-  f.print(f.export("function", "fromOlderJson"), typed ? fromSig : "(schema, json, onLoss)", " {");
-  f.print("  return ", read, "(", api.table, ", ", api.converter, ".counterpart(schema.typeName), json, onLoss);");
-  f.print("}");
+  out.function(f, {
+    name: "fromOlderJson",
+    generics: `<T extends ${UNION}>`,
+    params: [
+      ["schema", [f.import("GenMessage", "@bufbuild/protobuf/codegenv2", true), "<T>"]],
+      ["json", jsonValue],
+      onLoss,
+    ],
+    returns: ["{ message: T; lost: ", loss, "[] }"],
+    body: [["  return ", read, "(", api.table, ", ", api.converter, ".counterpart(schema.typeName), json, onLoss);"]],
+  });
 }
 
 /** `export type OlderJsonMessage = A | B | …`, a few names a line. */
@@ -120,8 +103,7 @@ function printUnion(f: GeneratedFile, api: CompatJsonApi): void {
 }
 
 /** The table: older type → its reader, newer type → its writer. */
-function printTable(f: GeneratedFile, target: Target, api: CompatJsonApi): void {
-  const tableType = compatJsonHelper("CompatJsonTable");
+function printTable(f: GeneratedFile, out: TargetPrinter, typed: boolean, api: CompatJsonApi): void {
   f.print();
   f.print(
     f.jsDoc(
@@ -129,19 +111,19 @@ function printTable(f: GeneratedFile, target: Target, api: CompatJsonApi): void 
         `type → older JSON. The version bridge serves ${api.older} JSON-RPC with them.`,
     ),
   );
-  if (target === "dts") {
-    f.print(f.export("declare const", api.table), ": ", tableType, ";");
-    return;
-  }
-  const typed = target === "ts";
-  f.print(f.export("const", api.table), typed ? [": ", tableType] : [], " = {");
-  f.print("  fromOlder: {");
-  for (const e of api.entries) f.print("    ", JSON.stringify(e.older), ": ", e.fromOlder, ",");
-  f.print("  },");
-  f.print("  toOlder: {");
-  for (const e of api.entries) f.print("    ", JSON.stringify(e.newer.typeName), ": ", writer(f, typed, api, e), ",");
-  f.print("  },");
-  f.print("};");
+  const rows = (entries: [string, Printable][]) =>
+    entries.map(([name, fn]) => ["    ", JSON.stringify(name), ": ", fn, ",\n"]);
+  out.constant(f, {
+    name: api.table,
+    type: compatJsonHelper("CompatJsonTable"),
+    value: [
+      "{\n  fromOlder: {\n",
+      rows(api.entries.map((e) => [e.older, e.fromOlder])),
+      "  },\n  toOlder: {\n",
+      rows(api.entries.map((e) => [e.newer.typeName, writer(f, typed, api, e)])),
+      "  },\n}",
+    ],
+  });
 }
 
 /** The entry's writer; one that may give no form is wrapped to write {}. */

@@ -21,11 +21,12 @@
  * exported table and functions). All code is printed as protoplugin
  * printables with import symbols.
  */
-import type { GeneratedFile, Printable, Target } from "@bufbuild/protoplugin";
+import type { GeneratedFile, Printable } from "@bufbuild/protoplugin";
 import { printCompatJsonApi, type CompatJsonApi } from "./compat-json-api.js";
 import { decodeFn } from "./compat-json-decode.js";
 import { encodeFn } from "./compat-json-encode.js";
-import { createEnv, decName, encName, type JsonSources } from "./compat-json-env.js";
+import { createEnv, decName, encName, type JsonEnv, type JsonSources } from "./compat-json-env.js";
+import type { TargetPrinter } from "../print/target-printer.js";
 import { wrapLine } from "../print/wrap-line.js";
 
 export interface CompatJsonInputs extends JsonSources {
@@ -37,16 +38,13 @@ export interface CompatJsonInputs extends JsonSources {
   readonly converter: Printable;
 }
 
-/** Prints the direct conversions into `f`; returns the name of the exported table. */
-export function emitCompatJson(f: GeneratedFile, target: Target, files: CompatJsonInputs): string {
-  const env = createEnv(f, target === "ts", files);
-  const { plan } = env;
-  const ordered = [...new Set(env.pairs.values())];
+/** Prints the direct conversions into `f` (their declarations in a d.ts); returns the name of the exported table. */
+export function emitCompatJson(f: GeneratedFile, out: TargetPrinter, files: CompatJsonInputs): string {
   const tableName = "a2aCompatJson";
-  const api: CompatJsonApi = {
-    older: plan.older,
-    newer: plan.newer,
-    entries: ordered.map((p) => ({
+  const api = (env: JsonEnv): CompatJsonApi => ({
+    older: env.plan.older,
+    newer: env.plan.newer,
+    entries: pairsOf(env).map((p) => ({
       older: p.d03.typeName,
       newer: p.d10,
       fromOlder: decName(p),
@@ -57,18 +55,25 @@ export function emitCompatJson(f: GeneratedFile, target: Target, files: CompatJs
     table: tableName,
     converter: files.converter,
     shape: env.shape,
-  };
-  if (target !== "dts") {
-    f.print(`// ---- ${plan.older} JSON-RPC (a2a.json) ↔ ${plan.newer} messages, in one pass ----`);
-    f.print();
-    // The functions are written first: they name the enum tables, which are printed before them.
-    const fns = ordered.map((p) => [decodeFn(env, p), encodeFn(env, p)]);
-    for (const d of env.enums.decls) f.print(d);
-    for (const lines of fns.flat()) {
+  });
+  out.module({
+    declarations: () => printCompatJsonApi(f, out, true, api(createEnv(f, true, files))),
+    values(typed) {
+      const env = createEnv(f, typed, files);
+      f.print(`// ---- ${env.plan.older} JSON-RPC (a2a.json) ↔ ${env.plan.newer} messages, in one pass ----`);
       f.print();
-      for (const line of lines) for (const l of wrapLine([line])) f.print(...l);
-    }
-  }
-  printCompatJsonApi(f, target, api);
+      // The functions are written first: they name the enum tables, which are printed before them.
+      const fns = pairsOf(env).map((p) => [decodeFn(env, p), encodeFn(env, p)]);
+      for (const d of env.enums.decls) f.print(d);
+      for (const lines of fns.flat()) {
+        f.print();
+        for (const line of lines) for (const l of wrapLine([line])) f.print(...l);
+      }
+      printCompatJsonApi(f, out, typed, api(env));
+    },
+  });
   return tableName;
 }
+
+/** Each pair once, in the order of first use. */
+const pairsOf = (env: JsonEnv) => [...new Set(env.pairs.values())];

@@ -13,10 +13,11 @@
  *                        with the two modules' exports re-exported, so one
  *                        import serves.
  */
-import type { GeneratedFile, ImportSymbol, Printable, Target } from "@bufbuild/protoplugin";
+import type { GeneratedFile, ImportSymbol, Printable } from "@bufbuild/protoplugin";
 import type { OperationPair } from "../../compat/version-links.js";
 import type { CompatPlan } from "../../compat/compat-plan.js";
-import { params, prose } from "../print/code-layout.js";
+import { prose } from "../print/code-layout.js";
+import { type Param, type TargetPrinter, targetPrinter } from "../print/target-printer.js";
 import { printLiteral } from "../print/literal.js";
 import { emitProtoConversions } from "./compat-proto-module.js";
 import { namespacedShapes } from "../print/shape-imports.js";
@@ -39,8 +40,8 @@ export interface CompatSide {
 /** What every part of the module prints with: the file, its target and the two versions' printables. */
 interface ModuleCtx {
   readonly f: GeneratedFile;
-  readonly target: Target;
-  readonly typed: boolean;
+  /** The printer of the module's target. */
+  readonly out: TargetPrinter;
   readonly plan: CompatPlan;
   readonly newerDef: Printable;
   readonly olderDef: Printable;
@@ -49,8 +50,6 @@ interface ModuleCtx {
   readonly newerClient: Printable[];
   readonly olderClient: Printable[];
   readonly loss: Printable;
-  /** The older protocol version, Major.Minor. */
-  readonly olderVersion: string;
   /** `a2aCompat`, imported from the messages module. */
   readonly converter: ImportSymbol;
   /** `a2aCompatJson`, imported from the JSON-RPC module, when there is one. */
@@ -69,27 +68,25 @@ export function emitCompatModule(
   ir: ConversionIr,
   json?: Omit<CompatJsonInputs, "olderA2a" | "olderDefinition" | "converter" | "ir" | "shape">,
 ): void {
-  const { target } = files;
+  const out = targetPrinter(files.target);
   const open = (name: string, what: string, sides: readonly CompatSide[] = [], helpers = false) =>
     files.openWithNamespaces(
       name,
       newer.file,
       [
-        // The messages' types, so none in JavaScript.
-        ...(target === "js"
-          ? []
-          : sides.map((s) => ({ alias: namespaceOf(s), from: pbModule(s.file), typeOnly: true }))),
-        ...(helpers ? [compatJsonNamespace(target === "dts")] : []),
+        // The messages' types (so none in JavaScript), and the helpers of the a2a.json conversions.
+        ...sides.map((s) => ({ alias: namespaceOf(s), from: pbModule(s.file), typeOnly: true })),
+        ...(helpers ? [compatJsonNamespace] : []),
       ],
       `${what} between ${plan.older} (${older.file}) and ${plan.newer} (${newer.file});`,
       "see a2a_compat.md for the field-by-field table.",
     );
   const messages = open(MODULES.messages, "Conversions of the proto messages", [newer, older]);
-  emitMessages(messages, target, { newer, older, ir });
+  emitMessages(messages, out, { newer, older, ir });
   const fj = json && open(MODULES.jsonrpc, "JSON-RPC (a2a.json) conversions", [newer], true);
   const table =
     json && fj
-      ? emitCompatJson(fj, target, {
+      ? emitCompatJson(fj, out, {
           ir,
           ...json,
           shape: namespacedShapes(fj, new Map([[newer.file, namespaceOf(newer)]])),
@@ -99,33 +96,31 @@ export function emitCompatModule(
         })
       : undefined;
   const f = open(MODULES.api, "The version bridges");
-  const c = moduleCtx(f, target, plan, newer, older, table);
+  const c = moduleCtx(f, out, plan, newer, older, table);
   printReexports(c, json !== undefined);
-  if (target === "dts") {
-    printDeclarations(c);
-    return;
-  }
   printOperations(c, operations);
   printBridges(c);
-  emitDualVersion(f, target, c.newerDef, c.newerHandler);
+  printDualVersion(c);
   if (json) printPushPayloads(c, older.protocolVersion);
 }
 
 /** The messages module: every pair's two functions and `a2aCompat`, or its declaration. */
 function emitMessages(
   f: GeneratedFile,
-  target: Target,
+  out: TargetPrinter,
   { newer, older, ir }: { newer: CompatSide; older: CompatSide; ir: ConversionIr },
 ): void {
-  if (target === "dts") {
-    f.print(f.export("declare const", "a2aCompat"), ": ", f.import("Converter", runtimeModule, true), ";");
-    return;
-  }
-  const shape = namespacedShapes(f, new Map([newer, older].map((s) => [s.file, namespaceOf(s)])));
-  emitProtoConversions(f, target, ir, shape, [
-    f.import(fileDescName(newer.file), pbModule(newer.file)),
-    f.import(fileDescName(older.file), pbModule(older.file)),
-  ]);
+  out.module({
+    declarations: () =>
+      f.print(f.export("declare const", "a2aCompat"), ": ", f.import("Converter", runtimeModule, true), ";"),
+    values(typed) {
+      const shape = namespacedShapes(f, new Map([newer, older].map((s) => [s.file, namespaceOf(s)])));
+      emitProtoConversions(f, typed, ir, shape, [
+        f.import(fileDescName(newer.file), pbModule(newer.file)),
+        f.import(fileDescName(older.file), pbModule(older.file)),
+      ]);
+    },
+  });
 }
 
 /** The name a version's messages module is imported under: `v10` for protocol 1.0. */
@@ -147,7 +142,7 @@ function printReexports(c: ModuleCtx, json: boolean): void {
       values.flatMap((v, i) => (i === 0 ? [v] : [", ", v])),
       " };",
     );
-    if (c.target !== "js") f.print("export type { ", f.import("OlderJsonMessage", from, true), " };");
+    c.out.types(() => f.print("export type { ", f.import("OlderJsonMessage", from, true), " };"));
   }
 }
 
@@ -156,7 +151,7 @@ const a2aModule = (file: string) => `./${file.replace(/\.proto$/, "")}_a2a.js`;
 
 function moduleCtx(
   f: GeneratedFile,
-  target: ModuleCtx["target"],
+  out: TargetPrinter,
   plan: CompatPlan,
   newer: CompatSide,
   older: CompatSide,
@@ -164,8 +159,8 @@ function moduleCtx(
 ): ModuleCtx {
   // Each version's definition has its own name (names.ts: definitionName); the handler and
   // client types are derived from it, so the two versions' same-named types need no aliases.
-  const newerDef = f.import(newer.definition, a2aModule(newer.file), target === "dts");
-  const olderDef = f.import(older.definition, a2aModule(older.file), target === "dts");
+  const newerDef = out.importValue(f, newer.definition, a2aModule(newer.file));
+  const olderDef = out.importValue(f, older.definition, a2aModule(older.file));
   const typeOf = (
     generic: "A2aHandler" | "A2aClient" | "BridgedHandler" | "JsonRpcClient",
     def: Printable,
@@ -175,8 +170,7 @@ function moduleCtx(
   };
   return {
     f,
-    target,
-    typed: target === "ts",
+    out,
     plan,
     newerDef,
     olderDef,
@@ -185,63 +179,42 @@ function moduleCtx(
     newerClient: typeOf("A2aClient", newerDef),
     olderClient: [...typeOf("A2aClient", olderDef), " | ", ...typeOf("JsonRpcClient", olderDef)],
     loss: f.import("Loss", runtimeModule, true),
-    olderVersion: older.protocolVersion,
     converter: f.import("a2aCompat", `./${MODULES.messages}.js`),
     jsonTable: jsonTable === undefined ? undefined : f.import(jsonTable, `./${MODULES.jsonrpc}.js`),
   };
 }
 
-/** The d.ts declarations of the operation table and the bridges (the dual-version handler follows). */
-function printDeclarations(c: ModuleCtx): void {
-  const { f } = c;
-  f.print(
-    f.export("declare const", "a2aOperationPairs"),
-    ": readonly ",
-    f.import("OperationPair", protocolModule, true),
-    "[];",
-  );
-  f.print(...bridgeSig(c, "bridgeToOlder", ["handler", c.newerHandler], c.olderSide, ";"));
-  f.print(
-    f.export("declare const", "a2aOperations"),
-    ": ",
-    f.import("OperationCorrespondence", protocolModule, true),
-    ";",
-  );
-  f.print(...bridgeSig(c, "clientForOlder", ["client", c.olderClient], c.newerClient, ";"));
-  f.print(...clientForCardSig(c, ";"));
-  emitDualVersion(f, c.target, c.newerDef, c.newerHandler);
-  if (c.jsonTable) printPushPayloads(c, c.olderVersion);
-}
-
 /** `a2aOperationPairs` and `a2aOperations`: each operation's names in both versions. */
 function printOperations(c: ModuleCtx, operations: readonly OperationPair[]): void {
-  const { f, typed, plan } = c;
+  const { f, plan } = c;
   f.print();
   f.print(f.jsDoc(`Each ${plan.older} operation and the ${plan.newer} operation it corresponds to.`));
-  f.print(
-    f.export("const", "a2aOperationPairs"),
-    ...(typed ? [": readonly ", f.import("OperationPair", protocolModule, true), "[]"] : []),
-    ` = ${printLiteral(operations)};`,
-  );
+  c.out.constant(f, {
+    name: "a2aOperationPairs",
+    type: ["readonly ", f.import("OperationPair", protocolModule, true), "[]"],
+    value: printLiteral(operations),
+  });
   f.print();
   f.print(f.jsDoc(`Each operation's names in both versions and every binding: JSON-RPC methods, routes, gRPC paths.`));
-  f.print(
-    f.export("const", "a2aOperations"),
-    ...(typed ? [": ", f.import("OperationCorrespondence", protocolModule, true)] : []),
-    " = ",
-    f.import("operationCorrespondence", protocolModule),
-    "(\n  ",
-    c.olderDef,
-    ", ",
-    c.newerDef,
-    ", a2aOperationPairs,\n);",
-  );
+  c.out.constant(f, {
+    name: "a2aOperations",
+    type: f.import("OperationCorrespondence", protocolModule, true),
+    value: [
+      f.import("operationCorrespondence", protocolModule),
+      "(\n  ",
+      c.olderDef,
+      ", ",
+      c.newerDef,
+      ", a2aOperationPairs,\n)",
+    ],
+  });
   f.print();
 }
 
 /** `bridgeToOlder` (serve older clients with a newer handler) and `clientForOlder` (the other way round). */
 function printBridges(c: ModuleCtx): void {
   const { f, plan } = c;
+  const onLoss: Param = ["onLoss?", ["(operation: string, loss: ", c.loss, ") => void"]];
   f.print(
     f.jsDoc(
       prose(
@@ -251,8 +224,12 @@ function printBridges(c: ModuleCtx): void {
       ),
     ),
   );
-  f.print(...bridgeSig(c, "bridgeToOlder", ["handler", c.newerHandler], c.olderSide, " {"));
-  printCreate(c, "createBridgeHandler", "handler");
+  c.out.function(f, {
+    name: "bridgeToOlder",
+    params: [["handler", c.newerHandler], onLoss],
+    returns: c.olderSide,
+    body: createBody(c, "createBridgeHandler", "handler"),
+  });
   f.print();
   f.print(
     f.jsDoc(
@@ -263,34 +240,14 @@ function printBridges(c: ModuleCtx): void {
       ),
     ),
   );
-  f.print(...bridgeSig(c, "clientForOlder", ["client", c.olderClient], c.newerClient, " {"));
-  printCreate(c, "createClientBridge", "client");
+  c.out.function(f, {
+    name: "clientForOlder",
+    params: [["client", c.olderClient], onLoss],
+    returns: c.newerClient,
+    body: createBody(c, "createClientBridge", "client"),
+  });
   f.print();
   printClientForCard(c);
-}
-
-/** `export function name(param: T, onLoss?): result`: a bridge's signature (in a d.ts, `end` is ";"). */
-function bridgeSig(c: ModuleCtx, name: string, param: [string, Printable[]], result: Printable[], end: string) {
-  const head = c.f.export(c.target === "dts" ? "declare function" : "function", name);
-  if (c.target === "js") return [head, `(${param[0]}, onLoss)${end}`];
-  const onLoss: Printable[] = ["onLoss?: (operation: string, loss: ", c.loss, ") => void"];
-  return params(head, [[`${param[0]}: `, ...param[1]], onLoss], result, end);
-}
-
-/** The signature of `clientForCard` (in a d.ts, `end` is ";"). */
-function clientForCardSig(c: ModuleCtx, end: string): Printable[] {
-  const { f } = c;
-  const head = f.export(c.target === "dts" ? "declare function" : "function", "clientForCard");
-  if (c.target === "js") return [head, `(card, options)${end}`];
-  const options: Printable[] = ["options?: ", f.import("ClientForCardOptions", runtimeModule, true)];
-  const result: Printable[] = [
-    "{ client: ",
-    ...c.newerClient,
-    "; selected: ",
-    f.import("CardInterface", runtimeModule, true),
-    "; bridged: boolean }",
-  ];
-  return params(head, ["card: unknown", options], result, end);
 }
 
 /** `clientForCard`: a newer client for a card of either version, the older one through clientForOlder. */
@@ -306,45 +263,40 @@ function printClientForCard(c: ModuleCtx): void {
       ),
     ),
   );
-  f.print(...clientForCardSig(c, " {"));
-  f.print("  return ", f.import("createClientForCardOrOlder", runtimeModule), "(");
-  f.print("    ", c.newerDef, ",");
-  f.print("    { older: ", c.olderDef, ", bridge: (client) => clientForOlder(client, options?.onLoss) },");
-  f.print("    card,");
-  f.print("    options,");
-  f.print("  );");
-  f.print("}");
+  const selected = f.import("CardInterface", runtimeModule, true);
+  c.out.function(f, {
+    name: "clientForCard",
+    params: [
+      ["card", "unknown"],
+      ["options?", f.import("ClientForCardOptions", runtimeModule, true)],
+    ],
+    returns: ["{ client: ", ...c.newerClient, "; selected: ", selected, "; bridged: boolean }"],
+    body: [
+      ["  return ", f.import("createClientForCardOrOlder", runtimeModule), "("],
+      ["    ", c.newerDef, ","],
+      ["    { older: ", c.olderDef, ", bridge: (client) => clientForOlder(client, options?.onLoss) },"],
+      "    card,",
+      "    options,",
+      "  );",
+    ],
+  });
   f.print();
 }
 
 /** The body of a bridge function: one call of the runtime's `create` with both definitions and the conversions. */
-function printCreate(c: ModuleCtx, create: string, wrapped: "handler" | "client"): void {
-  const { f } = c;
+function createBody(c: ModuleCtx, create: string, wrapped: "handler" | "client"): Printable[] {
   const json: Printable[] = c.jsonTable ? [", json: ", c.jsonTable] : [];
-  f.print("  return ", f.import(create, protocolModule), "({");
-  f.print("    older: ", c.olderDef, ", newer: ", c.newerDef, `, ${wrapped}, converter: `, c.converter, ",");
-  f.print("    operations: a2aOperationPairs", json, ", ...(onLoss ? { onLoss } : {}),");
-  f.print("  });");
-  f.print("}");
+  return [
+    ["  return ", c.f.import(create, protocolModule), "({"],
+    ["    older: ", c.olderDef, ", newer: ", c.newerDef, `, ${wrapped}, converter: `, c.converter, ","],
+    ["    operations: a2aOperationPairs", json, ", ...(onLoss ? { onLoss } : {}),"],
+    "  });",
+  ];
 }
 
 /** `dualVersionHttpHandler`: both versions at the same URLs from the newer handler, bridged by bridgeToOlder. */
-function emitDualVersion(f: GeneratedFile, target: Target, newerDef: Printable, handler: Printable[]) {
-  const shared = f.import("DualVersionSharedOptions", protocolModule, true);
-  const core = f.import("CoreHandler", runtimeModule, true);
-  if (target === "dts") {
-    f.print(
-      f.export("declare function", "dualVersionHttpHandler"),
-      "(handler: ",
-      ...handler,
-      ", options?: ",
-      shared,
-      "): ",
-      core,
-      ";",
-    );
-    return;
-  }
+function printDualVersion(c: ModuleCtx): void {
+  const { f } = c;
   f.print(
     f.jsDoc(
       prose(
@@ -354,26 +306,21 @@ function emitDualVersion(f: GeneratedFile, target: Target, newerDef: Printable, 
       ),
     ),
   );
-  const head = f.export("function", "dualVersionHttpHandler");
-  f.print(
-    ...(target === "ts"
-      ? params(
-          head,
-          [
-            ["handler: ", ...handler],
-            ["options?: ", shared],
-          ],
-          core,
-          " {",
-        )
-      : [head, "(handler, options) {"]),
-  );
-  f.print("  return ", f.import("createDualVersionHttpHandler", protocolModule), "({");
-  f.print("    ...options,");
-  f.print("    newer: { definition: ", newerDef, ", handler },");
-  f.print("    older: bridgeToOlder(handler, options?.onLoss),");
-  f.print("  });");
-  f.print("}");
+  c.out.function(f, {
+    name: "dualVersionHttpHandler",
+    params: [
+      ["handler", c.newerHandler],
+      ["options?", f.import("DualVersionSharedOptions", protocolModule, true)],
+    ],
+    returns: f.import("CoreHandler", runtimeModule, true),
+    body: [
+      ["  return ", f.import("createDualVersionHttpHandler", protocolModule), "({"],
+      "    ...options,",
+      ["    newer: { definition: ", c.newerDef, ", handler },"],
+      "    older: bridgeToOlder(handler, options?.onLoss),",
+      "  });",
+    ],
+  });
 }
 
 /**
@@ -383,7 +330,6 @@ function emitDualVersion(f: GeneratedFile, target: Target, newerDef: Printable, 
 function printPushPayloads(c: ModuleCtx, version: string): void {
   const { f, plan } = c;
   const payloads = f.import("PushPayload", taskModule, true);
-  const record: Printable[] = ["Readonly<Record<string, ", payloads, ">>"];
   f.print();
   f.print(
     f.jsDoc(
@@ -394,12 +340,10 @@ function printPushPayloads(c: ModuleCtx, version: string): void {
       ),
     ),
   );
-  if (c.target === "dts") {
-    f.print(f.export("declare const", "olderPushPayloads"), ": ", record, ";");
-    return;
-  }
   const toOlder = f.import("toOlderJson", `./${MODULES.jsonrpc}.js`);
-  f.print(f.export("const", "olderPushPayloads"), c.typed ? [": ", record] : [], " = {");
-  f.print(`  ${JSON.stringify(version)}: (_event, task) => `, toOlder, "(task).json,");
-  f.print("};");
+  c.out.constant(f, {
+    name: "olderPushPayloads",
+    type: ["Readonly<Record<string, ", payloads, ">>"],
+    value: ["{\n", `  ${JSON.stringify(version)}: (_event, task) => `, toOlder, "(task).json,\n}"],
+  });
 }

@@ -27,17 +27,16 @@ interface Written {
   readonly toNewer: PairFunction;
 }
 
-/** Prints the conversions and `a2aCompat` (in TypeScript or JavaScript); `descriptors` are both files' descriptors. */
+/** Prints the conversions and `a2aCompat` (with types or without); `descriptors` are both files' descriptors. */
 export function emitProtoConversions(
   f: GeneratedFile,
-  target: "ts" | "js",
+  ts: boolean,
   ir: ConversionIr,
   /** A message's type, through the namespace import of its version's file. */
   shape: NamespacedShape,
   descriptors: readonly Printable[],
 ): void {
   const { plan } = ir;
-  const ts = target === "ts";
   const rt = (name: string) =>
     f.import(
       name,

@@ -4,8 +4,8 @@
  * (ProtoJSON → a2a.json) and a decoder (back) per message of the version's
  * file, by the rules of jsonrpc-codec-encode.ts and jsonrpc-codec-decode.ts,
  * and the codec the definition carries (`jsonrpcCodec`): the coders by type
- * name, and the names the JSON request checks read. The `dts` target declares
- * the codec only.
+ * name, and the names the JSON request checks read. A d.ts declares the codec
+ * only.
  */
 import type { DescEnum } from "@bufbuild/protobuf";
 import type { GeneratedFile } from "@bufbuild/protoplugin";
@@ -15,6 +15,7 @@ import { prose } from "../print/code-layout.js";
 import { wrapLine } from "../print/wrap-line.js";
 import type { ModuleFiles } from "../../host/output-files.js";
 import { compatJsonHelper, compatJsonNamespace, protocolModule } from "../print/runtime-entries.js";
+import { targetPrinter } from "../print/target-printer.js";
 import { codecCtx, type CodecCtx } from "./jsonrpc-codec-rules.js";
 import type { DialectIr } from "../../compat/dialect-ir.js";
 import { encoderName, enumOfField, printEncoder, printEnumEncoder, printPartWriters } from "./jsonrpc-codec-encode.js";
@@ -39,17 +40,23 @@ export function emitJsonRpcCodec(
   protoFile: string,
   inputs: JsonRpcCodecInputs,
 ): void {
-  const { target } = files;
-  const namespaces = target === "dts" ? [] : [compatJsonNamespace(false)];
-  const f = files.openWithNamespaces(`${base}_jsonrpc_codec`, protoFile, namespaces, inputs.what);
-  const codecType = f.import("JsonRpcCodec", protocolModule, true);
-  if (target === "dts") {
-    f.print(f.jsDoc(prose(codecDoc)));
-    f.print(f.export("declare const", inputs.name), ": ", codecType, ";");
-    return;
-  }
-  const messages = [...inputs.rules.values()].map((r) => r.m);
-  const c = codecCtx(f, target === "ts", inputs.dialect, inputs.rules);
+  const name = `${base}_jsonrpc_codec`;
+  targetPrinter(files.target).module({
+    declarations() {
+      const f = files.open(name, protoFile, inputs.what);
+      f.print(f.jsDoc(prose(codecDoc)));
+      f.print(f.export("declare const", inputs.name), ": ", f.import("JsonRpcCodec", protocolModule, true), ";");
+    },
+    values(typed) {
+      const f = files.openWithNamespaces(name, protoFile, [compatJsonNamespace], inputs.what);
+      printCoders(codecCtx(f, typed, inputs.dialect, inputs.rules), inputs.name);
+    },
+  });
+}
+
+/** Every coder of the file's messages and enums, and the codec over them. */
+function printCoders(c: CodecCtx, name: string): void {
+  const messages = [...c.rules.values()].map((r) => r.m);
   for (const r of c.rules.values()) {
     printEncoder(c, r);
     printDecoder(c, r);
@@ -65,7 +72,7 @@ export function emitJsonRpcCodec(
     printFileReader(c);
   }
   printNullResults(c);
-  printCodec(c, f, inputs.name, codecType);
+  printCodec(c, c.f, name, c.f.import("JsonRpcCodec", protocolModule, true));
 }
 
 const codecDoc =

@@ -7,12 +7,13 @@
  * The overlaps between routes are a report for people: they are in the JSON
  * file and the routes page, not in the module, which the runtime loads.
  */
-import type { GeneratedFile } from "@bufbuild/protoplugin";
+import type { GeneratedFile, Printable } from "@bufbuild/protoplugin";
 import type { Route, RouteQueryField } from "@protoc-gen-a2a/runtime/protocol";
 import type { ResolvedApi } from "../../model/resolve-api.js";
 import { inlineLiteral, printLiteral, type LiteralNames } from "../print/literal.js";
 import type { ModuleFiles } from "../../host/output-files.js";
 import { protocolModule } from "../print/runtime-entries.js";
+import { targetPrinter } from "../print/target-printer.js";
 
 export function routesJson(model: ResolvedApi): string {
   const table = model.routeTable;
@@ -34,35 +35,33 @@ export function routesJson(model: ResolvedApi): string {
 }
 
 export function emitRoutesModule(files: ModuleFiles, base: string, model: ResolvedApi): void {
-  const { target } = files;
   const table = model.routeTable;
   const comment = `HTTP bindings of ${model.service.fullName}, ordered by match priority.`;
   const f: GeneratedFile = files.open(`${base}_routes`, model.protoFile, comment);
+  const out = targetPrinter(files.target);
   const name = model.service.name;
-  const routeType = f.import("Route", protocolModule, true);
-  if (target === "dts") {
-    f.print(f.export("declare const", `${name}Routes`), `: readonly `, routeType, `[];`);
-    f.print(f.export("declare const", `${name}RouteAliases`), `: readonly `, routeType, `[];`);
-    return;
-  }
-  const ts = target === "ts";
-  const query = queryParameters([...table.routes, ...table.aliases]);
-  if (query.members.length > 0) {
-    f.print(f.jsDoc("The query parameters of the routes below, by JSON name."));
-    const value = printLiteral(Object.fromEntries(query.members));
-    f.print(
-      `const query = ${value}${ts ? " as const satisfies Record<string, " : ""}`,
-      ...(ts ? [queryType(f), ">"] : []),
-      ";",
-    );
+  const routeType: Printable = ["readonly ", f.import("Route", protocolModule, true), "[]"];
+  const routes = (data: (v: unknown) => string) => {
+    out.constant(f, { name: `${name}Routes`, type: routeType, value: data(table.routes), asConst: true });
     f.print();
-  }
-  const data = (v: unknown) => printLiteral(v, "", 120, 0, query.names);
-  const routes = (v: readonly unknown[]) =>
-    ts ? [` = ${data(v)} as const satisfies readonly `, routeType, `[];`] : [` = ${data(v)};`];
-  f.print(f.export("const", `${name}Routes`), ...routes(table.routes));
+    out.constant(f, { name: `${name}RouteAliases`, type: routeType, value: data(table.aliases), asConst: true });
+  };
+  out.module({
+    declarations: () => routes(() => ""),
+    values(typed) {
+      const query = queryParameters([...table.routes, ...table.aliases]);
+      if (query.members.length > 0) printQuery(f, typed, query.members);
+      routes((v) => printLiteral(v, "", 120, 0, query.names));
+    },
+  });
+}
+
+/** `const query = { … }`: the query parameters the routes refer to. */
+function printQuery(f: GeneratedFile, typed: boolean, members: [string, RouteQueryField][]): void {
+  f.print(f.jsDoc("The query parameters of the routes below, by JSON name."));
+  const value = printLiteral(Object.fromEntries(members));
+  f.print(`const query = ${value}`, ...(typed ? [" as const satisfies Record<string, ", queryType(f), ">"] : []), ";");
   f.print();
-  f.print(f.export("const", `${name}RouteAliases`), ...routes(table.aliases));
 }
 
 const queryType = (f: GeneratedFile) => f.import("RouteQueryField", protocolModule, true);

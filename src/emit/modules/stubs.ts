@@ -11,24 +11,26 @@
  *   <base>_jsonrpc_codec  for a version with a JSON-RPC dialect: its a2a.json codec
  *                   (jsonrpc-codec-module.ts), which the definition carries
  *
- * Each statement is written once per target: `ts` has types, `js` has none,
- * `dts` has declarations only. The message types come from protoc-gen-es
+ * Each declaration is written by the printer of the target (target-printer.ts): `ts` has types,
+ * `js` has none, `dts` has declarations only. The message types come from protoc-gen-es
  * (`<base>_pb`), which must run next to this plugin.
  */
-import type { GeneratedFile, ImportSymbol, Printable, Target } from "@bufbuild/protoplugin";
+import type { GeneratedFile, ImportSymbol, Printable } from "@bufbuild/protoplugin";
 import type { ResolvedApi } from "../../model/resolve-api.js";
 import { inputRules } from "./input-rules.js";
 import { printLiteral, printMembers } from "../print/literal.js";
 import { definitionName, lowerFirstWord } from "../print/names.js";
 import type { ModuleFiles } from "../../host/output-files.js";
-import { params as signature, prose, widthOf } from "../print/code-layout.js";
+import { prose, widthOf } from "../print/code-layout.js";
+import { type Param, type TargetPrinter, targetPrinter } from "../print/target-printer.js";
 import { protocolModule, runtimeModule } from "../print/runtime-entries.js";
 import { emitJsonRpcCodec } from "../conversions/jsonrpc-codec-module.js";
 import type { DialectIr } from "../../compat/dialect-ir.js";
 
 interface Ctx {
   readonly f: GeneratedFile;
-  readonly target: Target;
+  /** The printer of the module's target. */
+  readonly out: TargetPrinter;
   readonly name: string;
   /** The exported name of the service's definition (names.ts). */
   readonly definition: string;
@@ -50,12 +52,12 @@ export function emitStubs(
   model: ResolvedApi,
   dialectIr: DialectIr | undefined,
 ): void {
-  const { target } = files;
+  const out = targetPrinter(files.target);
   const open = (suffix: string, what: string): Ctx => {
     const f = files.open(`${base}_${suffix}`, model.protoFile, what);
     return {
       f,
-      target,
+      out,
       name: model.service.name,
       definition: definitionName(model.service.name, model.protocolVersion),
       rt: (symbol, typeOnly = false) => f.import(symbol, runtimeModule, typeOnly),
@@ -87,40 +89,11 @@ export function emitStubs(
 /** The exported name of a version's a2a.json codec. */
 const codecName = (m: ResolvedApi) => `${definitionName(m.service.name, m.protocolVersion)}JsonRpcCodec`;
 
-/** Prints `export const NAME[: TYPE] = VALUE` (ts/js) or `export declare const NAME: TYPE` (dts). */
-function constant(c: Ctx, name: string, type: Printable[], value: Printable[], tsSuffix: Printable[] = []): void {
-  const { f, target } = c;
-  if (target === "dts") f.print(f.export("declare const", name), ": ", ...type, ";");
-  else if (target === "js") f.print(f.export("const", name), " = ", ...value, ";");
-  else
-    f.print(
-      f.export("const", name),
-      ...(tsSuffix.length > 0 ? [] : [": ", ...type]),
-      " = ",
-      ...value,
-      ...tsSuffix,
-      ";",
-    );
-}
-
-/** Prints a function that forwards to the runtime: typed in ts, declared in dts, plain in js. */
-function forward(
-  c: Ctx,
-  doc: string,
-  name: string,
-  params: [string, Printable[]][],
-  returns: Printable[],
-  body: Printable[],
-): void {
-  const { f, target } = c;
-  f.print(f.jsDoc(prose(doc)));
-  const typed: Printable[] = params.map(([p, t]) => [p, ": ", ...t]);
-  // A name ending in "?" is an optional parameter.
-  const plain = params.map(([p]) => p.replace(/\?$/, "")).join(", ");
-  if (target === "dts") f.print(...signature(f.export("declare function", name), typed, returns, ";"));
-  else if (target === "js") f.print(f.export("function", name), `(${plain}) {`, "\n  return ", ...body, ";\n}");
-  else f.print(...signature(f.export("function", name), typed, returns, " {"), "\n  return ", ...body, ";\n}");
-  f.print();
+/** Prints a function that forwards to the runtime: `return BODY;`, typed in ts, declared in dts, plain in js. */
+function forward(c: Ctx, doc: string, name: string, params: Param[], returns: Printable[], body: Printable[]): void {
+  c.f.print(c.f.jsDoc(prose(doc)));
+  c.out.function(c.f, { name, params, returns, body: [["  return ", ...body, ";"]] });
+  c.f.print();
 }
 
 function errorsModule(c: Ctx, m: ResolvedApi): void {
@@ -129,23 +102,18 @@ function errorsModule(c: Ctx, m: ResolvedApi): void {
   c.f.print(
     c.f.jsDoc(`A2A errors of this version: JSON-RPC code, gRPC status, HTTP status, ErrorInfo reason and domain.`),
   );
-  constant(
-    c,
-    `${c.name}Errors`,
-    ["readonly ", entry, "[]"],
-    [data(m.errors)],
-    [" as const satisfies readonly ", entry, "[]"],
-  );
+  const errors = { name: `${c.name}Errors`, type: ["readonly ", entry, "[]"], value: data(m.errors), asConst: true };
+  c.out.constant(c.f, errors);
   c.f.print();
   c.f.print(c.f.jsDoc(`The standard JSON-RPC errors.`));
-  constant(
-    c,
-    `${c.name}StandardErrors`,
-    ["readonly ", standard, "[]"],
-    [data(m.standardErrors)],
-    [" as const satisfies readonly ", standard, "[]"],
-  );
-  if (c.target !== "js") {
+  const standardErrors = data(m.standardErrors);
+  c.out.constant(c.f, {
+    name: `${c.name}StandardErrors`,
+    type: ["readonly ", standard, "[]"],
+    value: standardErrors,
+    asConst: true,
+  });
+  c.out.types(() => {
     c.f.print();
     const names = m.errors.map((e) => JSON.stringify(e.name));
     const head = c.f.export("type", `${c.name}ErrorName`);
@@ -153,11 +121,11 @@ function errorsModule(c: Ctx, m: ResolvedApi): void {
     // One member a line when the union does not fit on one, as a formatter prints it.
     if (widthOf([head, oneLine]) <= 120) c.f.print(head, oneLine);
     else c.f.print(head, " =\n", names.map((n) => `  | ${n}`).join("\n"), ";");
-  }
+  });
 }
 
 function definitionModule(c: Ctx, m: ResolvedApi): void {
-  const service = c.f.import(m.service.name, `./${m.protoFile.replace(/\.proto$/, "")}_pb.js`, c.target === "dts");
+  const service = c.out.importValue(c.f, m.service.name, `./${m.protoFile.replace(/\.proto$/, "")}_pb.js`);
   const defType = c.rt("A2aServiceDefinition", true);
   const tables = {
     protocolVersion: m.protocolVersion,
@@ -184,11 +152,10 @@ function definitionModule(c: Ctx, m: ResolvedApi): void {
         `(release ${m.release}): its descriptor and tables.`,
     ),
   );
-  constant(
-    c,
-    c.definition,
-    [defType, "<typeof ", service, ">"],
-    [
+  c.out.constant(c.f, {
+    name: c.definition,
+    type: [defType, "<typeof ", service, ">"],
+    value: [
       c.proto("defineA2aService"),
       "(",
       service,
@@ -205,16 +172,16 @@ function definitionModule(c: Ctx, m: ResolvedApi): void {
       ...(m.jsonrpcDialect ? [`,\n  jsonrpcCodec: `, c.local(codecName(m), "jsonrpc_codec")] : []),
       `,\n})`,
     ],
-  );
+  });
   c.f.print();
-  if (c.target !== "js") {
+  c.out.types(() => {
     c.f.print(c.f.jsDoc(`A server implementation: one method per RPC; streams are async iterables.`));
     c.f.print(c.f.export("type", `${c.name}Handler`), " = ", c.rt("A2aHandler", true), "<typeof ", service, ">;");
     c.f.print();
     c.f.print(c.f.jsDoc(`A typed client of any binding.`));
     c.f.print(c.f.export("type", `${c.name}Client`), " = ", c.rt("A2aClient", true), "<typeof ", service, ">;");
     c.f.print();
-  }
+  });
   forward(
     c,
     "A client for the first interface of the agent card that this client can use " +

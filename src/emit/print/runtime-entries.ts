@@ -21,7 +21,7 @@ export const taskModule = `${runtimeModule}/task`;
  * import the entry whole, as `rt`, and call `rt.lose(…)`, `rt.str(…)`; one import line naming them all would
  * be hundreds of characters long.
  */
-export const compatJsonNamespace = (typeOnly: boolean) => ({ alias: "rt", from: compatJsonModule, typeOnly }) as const;
+export const compatJsonNamespace = { alias: "rt", from: compatJsonModule, typeOnly: false } as const;
 
 /** A helper or type of /compat-json, through its namespace import. */
 export const compatJsonHelper = (name: string) => `rt.${name}`;
