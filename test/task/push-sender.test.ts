@@ -20,7 +20,7 @@ import {
 } from "../../packages/runtime/src/task/push.js";
 import { parseRetryAfter } from "../../packages/runtime/src/task/push-policy.js";
 import type { PushDelivery, PushSender } from "../../packages/runtime/src/task/push-types.js";
-import { pinnedLookup } from "../../packages/runtime/src/task/url-screen.js";
+import { pinnedLookup } from "../../packages/runtime/src/task/push-attempt-node.js";
 
 interface Received {
   readonly method: string;

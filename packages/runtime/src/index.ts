@@ -33,7 +33,8 @@ export { jsonLines, logCalls, type CallLogRecord, type CallLogSink } from "./cor
 // Serving
 export type { CoreHandler } from "./core/server-types.js";
 export type { HttpHandlerOptions } from "./server/http-server.js";
-export { nodeHttpListener, fetchHandler } from "./http/http-adapters.js";
+export { nodeHttpListener } from "./http/node-listener.js";
+export { fetchHandler } from "./http/fetch-handler.js";
 export { grpcFallback } from "./grpc/grpc-fallback.js";
 export { grpcContextValues, type GrpcClientOptions } from "./grpc/grpc.js";
 export type { ErrorContext, OnError } from "./core/report-error.js";

@@ -3,7 +3,7 @@
  * headers, Content-Length included. So the answer to HEAD is built from the
  * GET answer: a text body is dropped and its length in UTF-8 bytes goes into
  * `content-length`; a stream (whose GET sends no length) is closed unread.
- * The adapters send a HEAD answer's headers as they are (http-adapters.ts).
+ * The adapters send a HEAD answer's headers as they are (node-listener.ts, fetch-handler.ts).
  */
 import type { CoreResponse } from "../core/server-types.js";
 

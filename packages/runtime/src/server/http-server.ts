@@ -2,7 +2,7 @@
  * One HTTP entry point for an A2A agent: the agent card at
  * /.well-known/agent-card.json, the JSON-RPC endpoint, and the HTTP+JSON
  * routes under a base path. Framework-agnostic: wrap it with
- * nodeHttpListener or fetchHandler (http-adapters.ts).
+ * nodeHttpListener or fetchHandler (node-listener.ts, fetch-handler.ts).
  *
  * A trailing slash is accepted on both paths, so an agent card URL written
  * with one works: the JSON-RPC endpoint answers at "/jsonrpc" and

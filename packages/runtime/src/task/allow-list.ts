@@ -20,7 +20,7 @@
  *     (169.254.169.254/32 or a bare 169.254.169.254): a broad entry such as 169.254.0.0/16, listed for a
  *     link-local segment, must not open the metadata service of the machine by the way.
  */
-import { isIPv6 } from "node:net";
+import { isIPv6 } from "./ip-literal.js";
 import { type BlockedRange, embeddedV4, inRange, ipValue } from "./ip-ranges.js";
 
 /** The lists as given to createPushSender (allowHosts, allowNetworks). */

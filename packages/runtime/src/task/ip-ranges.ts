@@ -26,7 +26,7 @@
  * Addresses are compared as bigints; the text is parsed here (node:net only validates it). ipValue and
  * embeddedV4 give that reading to allow-list.ts, which matches addresses against the sender's networks.
  */
-import { isIPv4, isIPv6 } from "node:net";
+import { isIPv4, isIPv6 } from "./ip-literal.js";
 
 export interface BlockedRange {
   /** What the address is, e.g. "loopback" or "IPv4-mapped private". */
@@ -155,8 +155,8 @@ function classifyV6(addr: bigint): BlockedRange | undefined {
 }
 
 /**
- * The number of an IP address (IPv4 dotted, or IPv6 without brackets or zone), undefined for other text. Node's
- * isIPv4/isIPv6 decide what is an address; the text is then read here.
+ * The number of an IP address (IPv4 dotted, or IPv6 without brackets or zone), undefined for other text.
+ * isIPv4/isIPv6 (ip-literal.ts) decide what is an address; the text is then read here.
  */
 export function ipValue(ip: string): IpValue | undefined {
   if (isIPv4(ip)) return { bits: 32, value: parseV4(ip) };

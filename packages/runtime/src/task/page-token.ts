@@ -14,6 +14,7 @@
  * key holds: store-keys.ts) is InvalidParamsError naming pageToken and the
  * operation.
  */
+import { base64Decode, base64Encode } from "@bufbuild/protobuf/wire";
 import { A2AError } from "../core/a2a-error.js";
 import type { IndexKey } from "./sorted-keys.js";
 
@@ -28,8 +29,12 @@ export function scopeOf(parts: readonly (string | number | undefined)[]): string
   return (hash >>> 0).toString(16).padStart(8, "0");
 }
 
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+const base64url = (text: string) => base64Encode(utf8.encode(text), "url");
+
 function encode(parts: readonly unknown[]): string {
-  return Buffer.from(JSON.stringify(parts), "utf8").toString("base64url");
+  return base64url(JSON.stringify(parts));
 }
 
 function refused(operation: string, token: string, why: string): A2AError {
@@ -42,9 +47,9 @@ function decode(operation: string, token: string, kind: string, scope: string, l
   let parts: unknown;
   try {
     if (!/^[A-Za-z0-9_-]+$/.test(token)) throw new Error("not base64url");
-    const text = Buffer.from(token, "base64url").toString("utf8");
+    const text = fromUtf8.decode(base64Decode(token));
     // Only the form this module writes: base64url decoding skips stray characters, so compare the re-encoding.
-    if (Buffer.from(text, "utf8").toString("base64url") !== token) throw new Error("not canonical");
+    if (base64url(text) !== token) throw new Error("not canonical");
     parts = JSON.parse(text);
   } catch {
     throw refused(operation, token, "is not a page token this server returned");

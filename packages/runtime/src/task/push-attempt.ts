@@ -1,19 +1,18 @@
 /**
- * One webhook POST (a single attempt; push.ts decides on retries), over node:http or node:https:
+ * One webhook POST (a single attempt; push.ts decides on retries):
  *
  *   POST <url>   headers as given + Content-Length; body as given (UTF-8)
  *   -> answered {status, retryAfter}   any HTTP answer; the body is drained (at most 64 KiB read) and dropped
  *   -> failed {cause, timedOut, retryable}   no answer: refused, reset, DNS, TLS, or no full answer within
- *                                      timeoutMs (retryable); a request node:http refuses to build (not)
+ *                                      timeoutMs (retryable); a request that cannot be built (not)
  *
- * Decisions: the connection goes only to the screened addresses (url-screen.ts pinnedLookup) when there are
- * any; no agent (a fresh connection per attempt: nothing pooled outlives a delivery); redirects are not
- * followed (a 3xx is an answer like any other, so a webhook cannot bounce a delivery to an unscreened host);
- * the timeout covers the whole attempt, from connecting to the answer's end.
+ * Where node:http exists (Node, Bun, Deno: `process.versions.node` is set) the POST goes over it
+ * (push-attempt-node.ts, imported on first use), connecting only to the screened addresses. Elsewhere
+ * (Cloudflare Workers, browsers) it goes over fetch: redirects are not followed either, and the connection
+ * resolves the host itself, since such a runtime has no DNS lookup to screen with (url-screen.ts).
  */
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
-import { request as httpsRequest } from "node:https";
-import { pinnedLookup, type ScreenedUrl } from "./url-screen.js";
+import { hasNodeBuiltins } from "../core/node-builtins.js";
+import type { ScreenedUrl } from "./url-screen.js";
 
 export interface AttemptInput {
   readonly target: ScreenedUrl;
@@ -26,71 +25,65 @@ export type AttemptOutcome =
   | { readonly kind: "answered"; readonly status: number; readonly statusText: string; readonly retryAfter?: string }
   | { readonly kind: "failed"; readonly cause: Error; readonly timedOut: boolean; readonly retryable: boolean };
 
-const MAX_DRAIN_BYTES = 64 * 1024;
+export const MAX_DRAIN_BYTES = 64 * 1024;
 
-function requestOptions(input: AttemptInput, body: Buffer): RequestOptions {
-  const { url, addresses } = input.target;
-  const options: RequestOptions = {
-    method: "POST",
-    protocol: url.protocol,
-    hostname: url.hostname.replace(/^\[(.*)\]$/, "$1"),
-    path: `${url.pathname}${url.search}`,
-    headers: { ...input.headers, "Content-Length": String(body.length) },
-    agent: false,
-  };
-  if (url.port !== "") options.port = Number(url.port);
-  if (addresses.length > 0) options.lookup = pinnedLookup(addresses);
-  return options;
-}
+type Post = (input: AttemptInput) => Promise<AttemptOutcome>;
 
-function answered(res: IncomingMessage): AttemptOutcome {
-  const retryAfter = res.headers["retry-after"];
-  return {
-    kind: "answered",
-    status: res.statusCode ?? 0,
-    statusText: res.statusMessage ?? "",
-    ...(retryAfter !== undefined ? { retryAfter } : {}),
-  };
-}
+let nodePost: Promise<Post> | undefined;
 
 /** Posts once; never rejects (every failure is an outcome). */
 export function postOnce(input: AttemptInput): Promise<AttemptOutcome> {
-  return new Promise((resolve) => {
-    const body = Buffer.from(input.body, "utf8");
-    let req: ReturnType<typeof httpRequest> | undefined;
-    let settled = false;
-    const settle = (outcome: AttemptOutcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(outcome);
-    };
-    const timer = setTimeout(() => {
-      const cause = new Error(`no answer within ${input.timeoutMs} ms`);
-      cause.name = "TimeoutError";
-      settle({ kind: "failed", cause, timedOut: true, retryable: true });
-      req?.destroy(cause);
-    }, input.timeoutMs);
-    try {
-      const send = input.target.url.protocol === "https:" ? httpsRequest : httpRequest;
-      req = send(requestOptions(input, body), (res) => {
-        let read = 0;
-        res.on("data", (chunk: Buffer) => {
-          read += chunk.length;
-          if (read > MAX_DRAIN_BYTES) {
-            settle(answered(res));
-            req?.destroy();
-          }
-        });
-        res.on("end", () => settle(answered(res)));
-        res.on("error", () => settle(answered(res)));
-      });
-      req.on("error", (cause) => settle({ kind: "failed", cause, timedOut: false, retryable: true }));
-      req.end(body);
-    } catch (cause) {
-      // Synchronous refusals, e.g. a header value with a line break (ERR_INVALID_CHAR).
-      const error = cause instanceof Error ? cause : new Error(String(cause));
-      settle({ kind: "failed", cause: error, timedOut: false, retryable: false });
-    }
-  });
+  if (!hasNodeBuiltins()) return postOnceFetch(input);
+  nodePost ??= import("./push-attempt-node.js").then((m) => m.postOnceNode);
+  return nodePost.then((post) => post(input));
 }
+
+/** The POST over fetch, for runtimes without node:http. */
+export async function postOnceFetch(input: AttemptInput): Promise<AttemptOutcome> {
+  let request: Request;
+  try {
+    const signal = AbortSignal.timeout(input.timeoutMs);
+    request = new Request(input.target.url, {
+      method: "POST",
+      headers: input.headers,
+      body: input.body,
+      redirect: "manual",
+      signal,
+    });
+  } catch (cause) {
+    // A request fetch refuses to build, e.g. a header value with a line break.
+    return { kind: "failed", cause: asError(cause), timedOut: false, retryable: false };
+  }
+  try {
+    const res = await fetch(request);
+    await drain(res);
+    const retryAfter = res.headers.get("retry-after");
+    return {
+      kind: "answered",
+      status: res.status,
+      statusText: res.statusText,
+      ...(retryAfter !== null ? { retryAfter } : {}),
+    };
+  } catch (cause) {
+    const error = asError(cause);
+    if (error.name !== "TimeoutError") return { kind: "failed", cause: error, timedOut: false, retryable: true };
+    const timeout = new Error(`no answer within ${input.timeoutMs} ms`);
+    timeout.name = "TimeoutError";
+    return { kind: "failed", cause: timeout, timedOut: true, retryable: true };
+  }
+}
+
+/** Reads an answer's body up to MAX_DRAIN_BYTES and drops it; the rest is cancelled. */
+async function drain(res: Response): Promise<void> {
+  const reader = res.body?.getReader();
+  if (!reader) return;
+  let read = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    read += value.length;
+    if (read > MAX_DRAIN_BYTES) return void (await reader.cancel().catch(() => {}));
+  }
+}
+
+const asError = (cause: unknown): Error => (cause instanceof Error ? cause : new Error(String(cause)));

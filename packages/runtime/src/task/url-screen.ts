@@ -25,12 +25,17 @@
  * an InvalidParamsError for parameters that are not invalid. A host that resolves is judged at creation as at
  * delivery, so a private or metadata address is still refused at once.
  *
- * DNS rebinding: the screened addresses are handed to the HTTP request as its `lookup` (pinnedLookup), so the
- * connection goes to an address that was checked, not to a second DNS answer. TLS still verifies the name.
+ * DNS rebinding: the screened addresses are handed to the HTTP request as its `lookup` (pinnedLookup in
+ * push-attempt-node.ts), so the connection goes to an address that was checked, not to a second DNS answer.
+ * TLS still verifies the name.
+ *
+ * Runtimes: node:dns is imported on first use where node:http exists (Node, Bun, Deno). Where it does not
+ * (Cloudflare Workers, browsers) a host name passes steps 1-3 by its name only and the connection resolves
+ * it: such a platform's fetch is the one to keep requests off private networks (Workers' does).
  */
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { isIP, type LookupFunction } from "node:net";
 import { A2AError } from "../core/a2a-error.js";
+import { ipFamily } from "./ip-literal.js";
+import { hasNodeBuiltins } from "../core/node-builtins.js";
 import { type AllowList, allowingNetwork, normalizeHost, readAllowList } from "./allow-list.js";
 import { blockedRange } from "./ip-ranges.js";
 
@@ -59,7 +64,13 @@ export interface UrlScreenOptions {
 /** A URL that passed screening, with the addresses a delivery may connect to (empty: resolve as usual). */
 export interface ScreenedUrl {
   readonly url: URL;
-  readonly addresses: readonly LookupAddress[];
+  readonly addresses: readonly ScreenedAddress[];
+}
+
+/** An address a host resolved to, as node:dns gives it. */
+export interface ScreenedAddress {
+  readonly address: string;
+  readonly family: number;
 }
 
 /** The host of a webhook URL did not resolve: delivery retries it, config creation accepts it. */
@@ -101,9 +112,19 @@ function parseWebhookUrl(text: string): URL {
   return url;
 }
 
-function resolveAll(host: string): Promise<LookupAddress[]> {
+type Lookup = typeof import("node:dns").lookup;
+let nodeLookup: Promise<Lookup> | undefined;
+
+/**
+ * Every address of `host` by node:dns (imported on first use), or undefined on a runtime without it
+ * (Cloudflare Workers, browsers): there the host cannot be screened by its addresses.
+ */
+async function resolveAll(host: string): Promise<ScreenedAddress[] | undefined> {
+  if (!hasNodeBuiltins()) return undefined;
+  nodeLookup ??= import("node:dns").then((dns) => dns.lookup);
+  const lookup = await nodeLookup;
   return new Promise((resolve, reject) => {
-    dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => {
+    lookup(host, { all: true, verbatim: true }, (err, addresses) => {
       if (err) reject(new UnresolvedHostError(`host ${host} did not resolve: ${err.code ?? err.message}`));
       else resolve(addresses);
     });
@@ -117,7 +138,7 @@ interface Allowed {
   readonly loopbackNames: boolean;
 }
 
-function judgeAddresses(text: string, host: string, addresses: readonly LookupAddress[], allowed: Allowed) {
+function judgeAddresses(text: string, host: string, addresses: readonly ScreenedAddress[], allowed: Allowed) {
   if (addresses.length === 0) throw refuseUrl(text, `host ${host} resolved to no address`);
   for (const { address } of addresses) {
     const blocked = blockedRange(address);
@@ -145,25 +166,11 @@ export function createUrlScreen(options: UrlScreenOptions = {}): (text: string) 
       throw refuseUrl(text, `host ${host} is a loopback name`);
     }
     if (METADATA_NAMES.has(host)) throw refuseUrl(text, `host ${host} is a cloud metadata name`);
-    const family = isIP(host);
+    const family = ipFamily(host);
     const addresses = family !== 0 ? [{ address: host, family }] : await resolveAll(host);
+    // No DNS on this runtime: the name was screened, its addresses cannot be; the connection resolves it.
+    if (addresses === undefined) return { url, addresses: [] };
     judgeAddresses(text, host, addresses, allowed);
     return { url, addresses };
-  };
-}
-
-/** A `lookup` for node:http(s) that answers only with the screened addresses (no second DNS query). */
-export function pinnedLookup(addresses: readonly LookupAddress[]): LookupFunction {
-  return (hostname, options, callback) => {
-    const family = options.family;
-    const wanted = family === 4 || family === "IPv4" ? 4 : family === 6 || family === "IPv6" ? 6 : 0;
-    const usable = addresses.filter((a) => wanted === 0 || a.family === wanted);
-    const first = usable[0];
-    if (first === undefined) {
-      const err: NodeJS.ErrnoException = new Error(`no screened IPv${wanted} address for ${hostname}`);
-      err.code = "ENOTFOUND";
-      callback(err, "", 0);
-    } else if (options.all === true) callback(null, [...usable]);
-    else callback(null, first.address, first.family);
   };
 }

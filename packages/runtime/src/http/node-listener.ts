@@ -1,23 +1,21 @@
 /**
- * Adapters between the framework-agnostic core (server-types.ts) and
- * node:http or fetch-style `(Request) => Response` servers. Both read bodies
- * with a limit, stream text/event-stream bodies as they are produced, and
- * abort the handler's signal when the client goes away; a stream whose client
- * goes away is closed (its iterator's return() is called), also while the
- * node adapter waits for 'drain'. A body is read only up to the limit: the
- * fetch adapter cancels the rest of its stream, and the node adapter answers
- * a request whose body it did not read to the end with "connection: close",
- * then closes the socket gently (closeAfterAnswer). A text body is sent with
- * its Content-Length, except in the answer to HEAD, whose headers already
- * carry the length the GET sends (head.ts) and go out as they are.
+ * The node:http adapter between the framework-agnostic core (server-types.ts) and a node:http server
+ * (`createServer(nodeHttpListener(handler))`); fetch-handler.ts is the other. It reads a body with a
+ * limit, streams text/event-stream bodies as they are produced, and aborts the handler's signal when the
+ * client goes away; a stream whose client goes away is closed (its iterator's return() is called), also
+ * while the adapter waits for 'drain'. A body is read only up to the limit: a request whose body it did not
+ * read to the end is answered with "connection: close", then the socket is closed gently (closeAfterAnswer).
+ * A text body is sent with its Content-Length, except in the answer to HEAD, whose headers already carry
+ * the length the GET sends (head.ts) and go out as they are.
  *
- * The node adapter is on every request's path, so it allocates little: one
- * NodeRequest per request (its members live on the prototype), the Headers,
- * URLSearchParams and AbortSignal only when something asks for them, and the
- * response's 'close' listener only once a signal or a stream needs it (a client
- * that left before then is seen from `res.destroyed`). A body whose
- * declared length has arrived by the time it is asked for (the usual small
- * request) is taken from the stream's buffer at once, without listeners.
+ * The adapter is on every request's path, so it allocates little: one NodeRequest per request (its members
+ * live on the prototype), the Headers, URLSearchParams and AbortSignal only when something asks for them,
+ * and the response's 'close' listener only once a signal or a stream needs it (a client that left before
+ * then is seen from `res.destroyed`). A body whose declared length has arrived by the time it is asked for
+ * (the usual small request) is taken from the stream's buffer at once, without listeners.
+ *
+ * The one module of the universal HTTP core that needs Node (Buffer, node:http's types): Bun and Deno run
+ * it too, and bundles for Workers or browsers that do not call it leave it out.
  */
 import { verifiedClientCertificate, type ClientCertificate } from "../core/client-certificate.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -278,67 +276,4 @@ function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> 
     req.on("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     req.on("error", reject);
   });
-}
-
-/** Reads a fetch body as a stream, up to `limit` bytes; past it, cancels the stream (nothing more is read). */
-async function readFetchBody(request: Request, limit: number): Promise<Uint8Array> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) {
-    await request.body?.cancel().catch(() => {});
-    throw new BodyTooLargeError(`body of ${declared} bytes exceeds ${limit}`);
-  }
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw new BodyTooLargeError(`body exceeds ${limit} bytes`);
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
-
-export function fetchHandler(handler: CoreHandler): (request: Request) => Promise<Response> {
-  return async (request) => {
-    const url = new URL(request.url);
-    const core: CoreRequest = {
-      method: request.method,
-      path: url.pathname,
-      query: url.searchParams,
-      hasQuery: url.search !== "",
-      headers: request.headers,
-      header: (name) => request.headers.get(name),
-      signal: request.signal,
-      body: (limit) => readFetchBody(request, limit),
-    };
-    const out = await handler(core);
-    if (typeof out.body === "string")
-      return new Response(out.status === 204 ? null : out.body, { status: out.status, headers: out.headers });
-    const encoder = new TextEncoder();
-    const iterator = out.body[Symbol.asyncIterator]();
-    const stream = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const { done, value } = await iterator.next();
-        if (done) controller.close();
-        else controller.enqueue(encoder.encode(value));
-      },
-      async cancel() {
-        await iterator.return?.();
-      },
-    });
-    return new Response(stream, { status: out.status, headers: out.headers });
-  };
 }

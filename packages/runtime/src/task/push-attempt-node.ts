@@ -1,0 +1,102 @@
+/**
+ * One webhook POST over node:http or node:https (push-attempt.ts loads it on demand where node:http exists:
+ * Node, Bun, Deno):
+ *
+ *   POST <url>   headers as given + Content-Length; body as given (UTF-8)
+ *   -> answered {status, retryAfter}   any HTTP answer; the body is drained (at most 64 KiB read) and dropped
+ *   -> failed {cause, timedOut, retryable}   no answer: refused, reset, DNS, TLS, or no full answer within
+ *                                      timeoutMs (retryable); a request node:http refuses to build (not)
+ *
+ * Decisions: the connection goes only to the screened addresses (pinnedLookup below) when there are
+ * any; no agent (a fresh connection per attempt: nothing pooled outlives a delivery); redirects are not
+ * followed (a 3xx is an answer like any other, so a webhook cannot bounce a delivery to an unscreened host);
+ * the timeout covers the whole attempt, from connecting to the answer's end.
+ */
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { LookupFunction } from "node:net";
+import { type AttemptInput, type AttemptOutcome, MAX_DRAIN_BYTES } from "./push-attempt.js";
+import type { ScreenedAddress } from "./url-screen.js";
+
+function requestOptions(input: AttemptInput, body: Buffer): RequestOptions {
+  const { url, addresses } = input.target;
+  const options: RequestOptions = {
+    method: "POST",
+    protocol: url.protocol,
+    hostname: url.hostname.replace(/^\[(.*)\]$/, "$1"),
+    path: `${url.pathname}${url.search}`,
+    headers: { ...input.headers, "Content-Length": String(body.length) },
+    agent: false,
+  };
+  if (url.port !== "") options.port = Number(url.port);
+  if (addresses.length > 0) options.lookup = pinnedLookup(addresses);
+  return options;
+}
+
+function answered(res: IncomingMessage): AttemptOutcome {
+  const retryAfter = res.headers["retry-after"];
+  return {
+    kind: "answered",
+    status: res.statusCode ?? 0,
+    statusText: res.statusMessage ?? "",
+    ...(retryAfter !== undefined ? { retryAfter } : {}),
+  };
+}
+
+/** A `lookup` for node:http(s) that answers only with the screened addresses (no second DNS query). */
+export function pinnedLookup(addresses: readonly ScreenedAddress[]): LookupFunction {
+  return (hostname, options, callback) => {
+    const family = options.family;
+    const wanted = family === 4 || family === "IPv4" ? 4 : family === 6 || family === "IPv6" ? 6 : 0;
+    const usable = addresses.filter((a) => wanted === 0 || a.family === wanted);
+    const first = usable[0];
+    if (first === undefined) {
+      const err: NodeJS.ErrnoException = new Error(`no screened IPv${wanted} address for ${hostname}`);
+      err.code = "ENOTFOUND";
+      callback(err, "", 0);
+    } else if (options.all === true) callback(null, [...usable]);
+    else callback(null, first.address, first.family);
+  };
+}
+
+/** Posts once; never rejects (every failure is an outcome). */
+export function postOnceNode(input: AttemptInput): Promise<AttemptOutcome> {
+  return new Promise((resolve) => {
+    const body = Buffer.from(input.body, "utf8");
+    let req: ReturnType<typeof httpRequest> | undefined;
+    let settled = false;
+    const settle = (outcome: AttemptOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(outcome);
+    };
+    const timer = setTimeout(() => {
+      const cause = new Error(`no answer within ${input.timeoutMs} ms`);
+      cause.name = "TimeoutError";
+      settle({ kind: "failed", cause, timedOut: true, retryable: true });
+      req?.destroy(cause);
+    }, input.timeoutMs);
+    try {
+      const send = input.target.url.protocol === "https:" ? httpsRequest : httpRequest;
+      req = send(requestOptions(input, body), (res) => {
+        let read = 0;
+        res.on("data", (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_DRAIN_BYTES) {
+            settle(answered(res));
+            req?.destroy();
+          }
+        });
+        res.on("end", () => settle(answered(res)));
+        res.on("error", () => settle(answered(res)));
+      });
+      req.on("error", (cause) => settle({ kind: "failed", cause, timedOut: false, retryable: true }));
+      req.end(body);
+    } catch (cause) {
+      // Synchronous refusals, e.g. a header value with a line break (ERR_INVALID_CHAR).
+      const error = cause instanceof Error ? cause : new Error(String(cause));
+      settle({ kind: "failed", cause: error, timedOut: false, retryable: false });
+    }
+  });
+}
