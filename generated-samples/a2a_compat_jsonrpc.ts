@@ -41,1336 +41,1437 @@ const ROLE_TO_JSON = {
   spelled: new Map<number, string>([[0, "agent"], [1, "user"], [2, "agent"]]),
 };
 
-function sendMessageConfigurationFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.SendMessageConfiguration {
-  const x = rt.object(j, a, "a2a.v1.SendMessageConfiguration");
-  const m = ({
+function sendMessageConfigurationFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.SendMessageConfiguration {
+  const from = rt.object(json, path, "a2a.v1.SendMessageConfiguration");
+  const out = ({
     $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: [], returnImmediately: false,
   } as v10.SendMessageConfiguration);
-  let v: unknown;
-  if ((v = x["acceptedOutputModes"]) != null)
-    m.acceptedOutputModes = rt.strings(
-      v, a, "acceptedOutputModes", "a2a.v1.SendMessageConfiguration.accepted_output_modes",
+  let value: unknown;
+  if ((value = from["acceptedOutputModes"]) != null)
+    out.acceptedOutputModes = rt.strings(
+      value, path, "acceptedOutputModes", "a2a.v1.SendMessageConfiguration.accepted_output_modes",
     );
-  if ((v = (x["pushNotificationConfig"] ?? x["pushNotification"])) != null) {
-    const p = rt.object(v, a, "a2a.v1.PushNotificationConfig");
-    const pa = rt.at(a, "pushNotificationConfig");
-    for (const k in p) switch (k) {
+  if ((value = (from["pushNotificationConfig"] ?? from["pushNotification"])) != null) {
+    const pushJson = rt.object(value, path, "a2a.v1.PushNotificationConfig");
+    const pushPath = rt.at(path, "pushNotificationConfig");
+    for (const key in pushJson) switch (key) {
       case "kind": case "id": case "url": case "token": case "authentication": break;
-      default: rt.lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it");
+      default: rt.lose(lost, pushPath, key, "a2a.v1.PushNotificationConfig has no field for it");
     }
-    const t = ({
+    const pushConfig = ({
       $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "",
     } as v10.TaskPushNotificationConfig);
-    if ((v = p["url"]) != null)
-      { const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") t.url = s; }
-    if ((v = p["token"]) != null)
-      { const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") t.token = s; }
-    if ((v = p["id"]) != null) { const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.id"); if (s !== "") t.id = s; }
-    if ((v = p["authentication"]) != null)
-      t.authentication = authenticationInfoFromOlderJson(v, rt.at(pa, "authentication"), lost);
-    m.taskPushNotificationConfig = t;
+    if ((value = pushJson["url"]) != null) {
+      const read = rt.str(value, pushPath, "a2a.v1.PushNotificationConfig.url");
+      if (read !== "") pushConfig.url = read;
+    }
+    if ((value = pushJson["token"]) != null) {
+      const read = rt.str(value, pushPath, "a2a.v1.PushNotificationConfig.token");
+      if (read !== "") pushConfig.token = read;
+    }
+    if ((value = pushJson["id"]) != null) {
+      const read = rt.str(value, pushPath, "a2a.v1.PushNotificationConfig.id");
+      if (read !== "") pushConfig.id = read;
+    }
+    if ((value = pushJson["authentication"]) != null)
+      pushConfig.authentication = authenticationInfoFromOlderJson(value, rt.at(pushPath, "authentication"), lost);
+    out.taskPushNotificationConfig = pushConfig;
   }
-  if ((v = x["historyLength"]) != null) {
-    const n = rt.int32(v, a, "a2a.v1.SendMessageConfiguration.history_length");
-    if (n !== 0) m.historyLength = n;
+  if ((value = from["historyLength"]) != null) {
+    const historyLength = rt.int32(value, path, "a2a.v1.SendMessageConfiguration.history_length");
+    if (historyLength !== 0) out.historyLength = historyLength;
   }
-  m.returnImmediately = !((v = x["blocking"]) != null && rt.bool(v, a, "a2a.v1.SendMessageConfiguration.blocking"));
-  for (const k in x) switch (k) {
+  out.returnImmediately = !(
+    (value = from["blocking"]) != null && rt.bool(value, path, "a2a.v1.SendMessageConfiguration.blocking")
+  );
+  for (const key in from) switch (key) {
     case "kind": case "acceptedOutputModes": case "pushNotificationConfig": case "pushNotification":
     case "historyLength": case "blocking": break;
-    default: rt.lose(lost, a, k, "a2a.v1.SendMessageConfiguration has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.SendMessageConfiguration has no field for it");
   }
-  return m;
+  return out;
 }
 
-function sendMessageConfigurationToOlderJson(m: v10.SendMessageConfiguration, a: rt.At, lost: Loss[]): JsonObject {
-  const o: JsonObject = { blocking: false };
-  if (m.acceptedOutputModes.length > 0) o["acceptedOutputModes"] = m.acceptedOutputModes.slice();
-  const t = m.taskPushNotificationConfig;
-  if (t !== undefined) {
-    if (t.tenant) rt.lose(lost, a, "task_push_notification_config.tenant", "v0.3 has no tenant");
-    const p: JsonObject = {};
-    if (t.id !== "") p["id"] = t.id;
-    if (t.url !== "") p["url"] = t.url;
-    if (t.token !== "") p["token"] = t.token;
-    if (t.authentication !== undefined)
-      p["authentication"] = authenticationInfoToOlderJson(t.authentication, rt.at(a, "authentication"), lost);
-    o["pushNotificationConfig"] = p;
+function sendMessageConfigurationToOlderJson(
+  from: v10.SendMessageConfiguration, path: rt.At, lost: Loss[],
+): JsonObject {
+  const out: JsonObject = { blocking: false };
+  if (from.acceptedOutputModes.length > 0) out["acceptedOutputModes"] = from.acceptedOutputModes.slice();
+  const pushConfig = from.taskPushNotificationConfig;
+  if (pushConfig !== undefined) {
+    if (pushConfig.tenant) rt.lose(lost, path, "task_push_notification_config.tenant", "v0.3 has no tenant");
+    const pushJson: JsonObject = {};
+    if (pushConfig.id !== "") pushJson["id"] = pushConfig.id;
+    if (pushConfig.url !== "") pushJson["url"] = pushConfig.url;
+    if (pushConfig.token !== "") pushJson["token"] = pushConfig.token;
+    if (pushConfig.authentication !== undefined)
+      pushJson["authentication"] = authenticationInfoToOlderJson(
+        pushConfig.authentication, rt.at(path, "authentication"), lost,
+      );
+    out["pushNotificationConfig"] = pushJson;
   }
-  const historyLength = m.historyLength;
+  const historyLength = from.historyLength;
   if (historyLength === 0)
-    rt.lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
-  else if (historyLength !== undefined) { if (historyLength !== 0) o["historyLength"] = historyLength; }
-  { const w = !m.returnImmediately; if (w) o["blocking"] = w; }
-  return o;
+    rt.lose(
+      lost, path, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit",
+    );
+  else if (historyLength !== undefined) { if (historyLength !== 0) out["historyLength"] = historyLength; }
+  { const value = !from.returnImmediately; if (value) out["blocking"] = value; }
+  return out;
 }
 
-function taskFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.Task {
-  const x = rt.object(j, a, "a2a.v1.Task");
-  if (x["kind"] !== undefined && x["kind"] !== "task")
-    rt.refuseKind(rt.pathOf(a), "a2a.v1.Task", x["kind"], "task");
-  const m = ({ $typeName: "lf.a2a.v1.Task", id: "", contextId: "", artifacts: [], history: [] } as v10.Task);
-  let v: unknown;
-  if ((v = x["id"]) != null) m.id = rt.str(v, a, "a2a.v1.Task.id");
-  if ((v = x["contextId"]) != null) m.contextId = rt.str(v, a, "a2a.v1.Task.context_id");
-  if ((v = x["status"]) != null) m.status = taskStatusFromOlderJson(v, rt.at(a, "status"), lost);
-  if ((v = x["artifacts"]) != null)
-    m.artifacts = rt.each(v, rt.at(a, "artifacts"), "a2a.v1.Task.artifacts", lost, artifactFromOlderJson);
-  if ((v = x["history"]) != null)
-    m.history = rt.each(v, rt.at(a, "history"), "a2a.v1.Task.history", lost, messageFromOlderJson);
-  if ((v = x["metadata"]) != null) m.metadata = rt.struct(v, a, "a2a.v1.Task.metadata");
-  for (const k in x) switch (k) {
+function taskFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.Task {
+  const from = rt.object(json, path, "a2a.v1.Task");
+  if (from["kind"] !== undefined && from["kind"] !== "task")
+    rt.refuseKind(rt.pathOf(path), "a2a.v1.Task", from["kind"], "task");
+  const out = ({ $typeName: "lf.a2a.v1.Task", id: "", contextId: "", artifacts: [], history: [] } as v10.Task);
+  let value: unknown;
+  if ((value = from["id"]) != null) out.id = rt.str(value, path, "a2a.v1.Task.id");
+  if ((value = from["contextId"]) != null) out.contextId = rt.str(value, path, "a2a.v1.Task.context_id");
+  if ((value = from["status"]) != null) out.status = taskStatusFromOlderJson(value, rt.at(path, "status"), lost);
+  if ((value = from["artifacts"]) != null)
+    out.artifacts = rt.each(value, rt.at(path, "artifacts"), "a2a.v1.Task.artifacts", lost, artifactFromOlderJson);
+  if ((value = from["history"]) != null)
+    out.history = rt.each(value, rt.at(path, "history"), "a2a.v1.Task.history", lost, messageFromOlderJson);
+  if ((value = from["metadata"]) != null) out.metadata = rt.struct(value, path, "a2a.v1.Task.metadata");
+  for (const key in from) switch (key) {
     case "kind": case "id": case "contextId": case "status": case "artifacts": case "history":
     case "metadata": break;
-    default: rt.lose(lost, a, k, "a2a.v1.Task has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.Task has no field for it");
   }
-  return m;
+  return out;
 }
 
-function taskToOlderJson(m: v10.Task, a: rt.At, lost: Loss[]): JsonObject {
-  const o: JsonObject = { kind: "task", id: m.id, contextId: m.contextId, status: { state: "unknown" } };
-  if (m.status !== undefined) o["status"] = taskStatusToOlderJson(m.status, rt.at(a, "status"), lost);
-  if (m.artifacts.length > 0)
-    o["artifacts"] = rt.eachTo(m.artifacts, rt.at(a, "artifacts"), lost, artifactToOlderJson);
-  if (m.history.length > 0) o["history"] = rt.eachTo(m.history, rt.at(a, "history"), lost, messageToOlderJson);
-  if (m.metadata !== undefined) o["metadata"] = rt.structJson(m.metadata);
-  return o;
+function taskToOlderJson(from: v10.Task, path: rt.At, lost: Loss[]): JsonObject {
+  const out: JsonObject = { kind: "task", id: from.id, contextId: from.contextId, status: { state: "unknown" } };
+  if (from.status !== undefined) out["status"] = taskStatusToOlderJson(from.status, rt.at(path, "status"), lost);
+  if (from.artifacts.length > 0)
+    out["artifacts"] = rt.eachTo(from.artifacts, rt.at(path, "artifacts"), lost, artifactToOlderJson);
+  if (from.history.length > 0)
+    out["history"] = rt.eachTo(from.history, rt.at(path, "history"), lost, messageToOlderJson);
+  if (from.metadata !== undefined) out["metadata"] = rt.structJson(from.metadata);
+  return out;
 }
 
-function taskStatusFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.TaskStatus {
-  const x = rt.object(j, a, "a2a.v1.TaskStatus");
-  const m = ({ $typeName: "lf.a2a.v1.TaskStatus", state: 0 } as v10.TaskStatus);
-  let v: unknown;
-  if ((v = x["message"]) != null) m.message = messageFromOlderJson(v, rt.at(a, "message"), lost);
-  if ((v = x["timestamp"]) != null) m.timestamp = rt.timestamp(v, a, "a2a.v1.TaskStatus.timestamp");
-  if ((v = x["state"]) != null) m.state = rt.enumIn(TASK_STATE_FROM_JSON, v, a, "state", "a2a.v1.TaskStatus.state");
-  for (const k in x) switch (k) {
+function taskStatusFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.TaskStatus {
+  const from = rt.object(json, path, "a2a.v1.TaskStatus");
+  const out = ({ $typeName: "lf.a2a.v1.TaskStatus", state: 0 } as v10.TaskStatus);
+  let value: unknown;
+  if ((value = from["message"]) != null) out.message = messageFromOlderJson(value, rt.at(path, "message"), lost);
+  if ((value = from["timestamp"]) != null) out.timestamp = rt.timestamp(value, path, "a2a.v1.TaskStatus.timestamp");
+  if ((value = from["state"]) != null)
+    out.state = rt.enumIn(TASK_STATE_FROM_JSON, value, path, "state", "a2a.v1.TaskStatus.state");
+  for (const key in from) switch (key) {
     case "kind": case "state": case "message": case "timestamp": break;
-    default: rt.lose(lost, a, k, "a2a.v1.TaskStatus has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.TaskStatus has no field for it");
   }
-  return m;
+  return out;
 }
 
-function taskStatusToOlderJson(m: v10.TaskStatus, a: rt.At, lost: Loss[]): JsonObject {
-  const o: JsonObject = { state: "unknown" };
-  if (m.state !== 0) o["state"] = rt.enumOut(TASK_STATE_TO_JSON, m.state, a, "state", lost);
-  if (m.message !== undefined) o["message"] = messageToOlderJson(m.message, rt.at(a, "message"), lost);
-  if (m.timestamp !== undefined) o["timestamp"] = rt.timestampJson(m.timestamp);
-  return o;
+function taskStatusToOlderJson(from: v10.TaskStatus, path: rt.At, lost: Loss[]): JsonObject {
+  const out: JsonObject = { state: "unknown" };
+  if (from.state !== 0) out["state"] = rt.enumOut(TASK_STATE_TO_JSON, from.state, path, "state", lost);
+  if (from.message !== undefined) out["message"] = messageToOlderJson(from.message, rt.at(path, "message"), lost);
+  if (from.timestamp !== undefined) out["timestamp"] = rt.timestampJson(from.timestamp);
+  return out;
 }
 
-function partFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.Part {
-  const x = rt.object(j, a, "a2a.v1.Part");
-  const m = ({ $typeName: "lf.a2a.v1.Part", content: { case: undefined }, filename: "", mediaType: "" } as v10.Part);
-  for (const k in x) switch (k) {
+function partFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.Part {
+  const from = rt.object(json, path, "a2a.v1.Part");
+  const out = ({ $typeName: "lf.a2a.v1.Part", content: { case: undefined }, filename: "", mediaType: "" } as v10.Part);
+  for (const key in from) switch (key) {
     case "kind": case "text": case "file": case "data": case "metadata": break;
-    default: rt.lose(lost, a, k, "a2a.v1.Part has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.Part has no field for it");
   }
-  if (x["metadata"] != null) m.metadata = rt.struct(x["metadata"], a, "a2a.json Part metadata");
-  const file = x["file"];
-  const kind = rt.partKindOf(x) ?? rt.refuseKind(rt.pathOf(a), "a2a.v1.Part", x["kind"], "text, file or data");
-  if (kind !== "file" && rt.isObject(file) && file["name"] !== undefined)
-    rt.lose(lost, a, "file.name", "a file name on a part that is not a file part has no place in v1.0");
-  if (kind === "text") m.content = { case: "text", value: rt.str(x["text"], a, "a2a.v1.Part.text") };
+  if (from["metadata"] != null) out.metadata = rt.struct(from["metadata"], path, "a2a.json Part metadata");
+  const fileJson = from["file"];
+  const kind = rt.partKindOf(from) ?? rt.refuseKind(rt.pathOf(path), "a2a.v1.Part", from["kind"], "text, file or data");
+  if (kind !== "file" && rt.isObject(fileJson) && fileJson["name"] !== undefined)
+    rt.lose(lost, path, "file.name", "a file name on a part that is not a file part has no place in v1.0");
+  if (kind === "text") out.content = { case: "text", value: rt.str(from["text"], path, "a2a.v1.Part.text") };
   else if (kind === "file") {
-    const fa = rt.at(a, "file");
-    const f = rt.object(file, fa, "a2a.v1.FilePart");
-    for (const k in f) switch (k) {
+    const filePath = rt.at(path, "file");
+    const file = rt.object(fileJson, filePath, "a2a.v1.FilePart");
+    for (const key in file) switch (key) {
       case "uri": case "bytes": case "mimeType": case "name": break;
-      default: rt.lose(lost, fa, k, "a2a.v1.FilePart has no field for it");
+      default: rt.lose(lost, filePath, key, "a2a.v1.FilePart has no field for it");
     }
-    if (f["uri"] != null && f["bytes"] != null)
-      rt.invalid(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);
-    if (f["uri"] != null) m.content = { case: "url", value: rt.str(f["uri"], fa, "a2a.v1.FilePart.file_with_uri") };
-    else if (f["bytes"] != null) m.content = {
+    if (file["uri"] != null && file["bytes"] != null)
+      rt.invalid(filePath, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", file);
+    if (file["uri"] != null)
+      out.content = { case: "url", value: rt.str(file["uri"], filePath, "a2a.v1.FilePart.file_with_uri") };
+    else if (file["bytes"] != null) out.content = {
       case: "raw",
-      value: rt.bytes(f["bytes"], fa, "a2a.v1.FilePart.file_with_bytes"),
+      value: rt.bytes(file["bytes"], filePath, "a2a.v1.FilePart.file_with_bytes"),
     };
-    else rt.refuse(fa, "a2a.v1.FilePart", f, "a file needs uri or bytes");
-    if (f["mimeType"] != null) m.mediaType = rt.str(f["mimeType"], fa, "a2a.v1.FilePart.mime_type");
-    if (f["name"] != null) m.filename = rt.str(f["name"], fa, "a2a.json FileBase name");
-  } else m.content = { case: "data", value: rt.valueOf(
-    rt.object(x["data"], a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data",
+    else rt.refuse(filePath, "a2a.v1.FilePart", file, "a file needs uri or bytes");
+    if (file["mimeType"] != null) out.mediaType = rt.str(file["mimeType"], filePath, "a2a.v1.FilePart.mime_type");
+    if (file["name"] != null) out.filename = rt.str(file["name"], filePath, "a2a.json FileBase name");
+  } else out.content = { case: "data", value: rt.valueOf(
+    rt.object(from["data"], path, "a2a.v1.DataPart.data"), path, "a2a.v1.DataPart.data",
   ) };
-  return m;
+  return out;
 }
 
-function partToOlderJson(m: v10.Part, a: rt.At, lost: Loss[]): JsonObject | undefined {
-  const content = m.content;
-  let o: JsonObject;
+function partToOlderJson(from: v10.Part, path: rt.At, lost: Loss[]): JsonObject | undefined {
+  const content = from.content;
+  let out: JsonObject;
   switch (content.case) {
     case "text":
-      if (m.mediaType) rt.lose(lost, a, "media_type", "a v0.3 text part has no media type");
-      if (m.filename !== "") rt.lose(lost, a, "filename", "a v0.3 text part has no file name");
-      o = { kind: "text", text: content.value };
+      if (from.mediaType) rt.lose(lost, path, "media_type", "a v0.3 text part has no media type");
+      if (from.filename !== "") rt.lose(lost, path, "filename", "a v0.3 text part has no file name");
+      out = { kind: "text", text: content.value };
       break;
     case "url":
     case "raw": {
-      const f: JsonObject = content.case === "url" ? { uri: content.value } : { bytes: rt.base64(content.value) };
-      if (m.mediaType) f["mimeType"] = m.mediaType;
-      if (m.filename !== "") f["name"] = m.filename;
-      o = { kind: "file", file: f };
+      const file: JsonObject = content.case === "url" ? { uri: content.value } : { bytes: rt.base64(content.value) };
+      if (from.mediaType) file["mimeType"] = from.mediaType;
+      if (from.filename !== "") file["name"] = from.filename;
+      out = { kind: "file", file };
       break;
     }
     case "data": {
-      const v = rt.valueJson(content.value);
-      const data = rt.isObject(v) ? v : { value: v };
-      if (data !== v)
-        rt.lose(lost, a, "data", "a v0.3 data part holds an object; this value was wrapped as {value: …}");
-      if (m.mediaType) rt.lose(lost, a, "media_type", "a v0.3 data part has no media type");
-      if (m.filename !== "") rt.lose(lost, a, "filename", "a v0.3 data part has no file name");
-      o = { kind: "data", data };
+      const json = rt.valueJson(content.value);
+      const data = rt.isObject(json) ? json : { value: json };
+      if (data !== json)
+        rt.lose(lost, path, "data", "a v0.3 data part holds an object; this value was wrapped as {value: …}");
+      if (from.mediaType) rt.lose(lost, path, "media_type", "a v0.3 data part has no media type");
+      if (from.filename !== "") rt.lose(lost, path, "filename", "a v0.3 data part has no file name");
+      out = { kind: "data", data };
       break;
     }
     default:
-      rt.lose(lost, a, "", rt.PART_LEFT_OUT);
+      rt.lose(lost, path, "", rt.PART_LEFT_OUT);
       return undefined;
   }
-  if (m.metadata !== undefined) o["metadata"] = rt.structJson(m.metadata);
-  return o;
+  if (from.metadata !== undefined) out["metadata"] = rt.structJson(from.metadata);
+  return out;
 }
 
-function messageFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.Message {
-  const x = rt.object(j, a, "a2a.v1.Message");
-  if (x["kind"] !== undefined && x["kind"] !== "message")
-    rt.refuseKind(rt.pathOf(a), "a2a.v1.Message", x["kind"], "message");
-  const m = ({
+function messageFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.Message {
+  const from = rt.object(json, path, "a2a.v1.Message");
+  if (from["kind"] !== undefined && from["kind"] !== "message")
+    rt.refuseKind(rt.pathOf(path), "a2a.v1.Message", from["kind"], "message");
+  const out = ({
     $typeName: "lf.a2a.v1.Message", messageId: "", contextId: "", taskId: "", role: 0, parts: [],
     extensions: [], referenceTaskIds: [],
   } as v10.Message);
-  let v: unknown;
-  if ((v = x["messageId"]) != null) m.messageId = rt.str(v, a, "a2a.v1.Message.message_id");
-  if ((v = x["contextId"]) != null) m.contextId = rt.str(v, a, "a2a.v1.Message.context_id");
-  if ((v = x["taskId"]) != null) m.taskId = rt.str(v, a, "a2a.v1.Message.task_id");
-  if ((v = x["role"]) != null) m.role = rt.enumIn(ROLE_FROM_JSON, v, a, "role", "a2a.v1.Message.role");
-  if ((v = (x["parts"] ?? x["content"])) != null)
-    m.parts = rt.each(v, rt.at(a, "parts"), "a2a.v1.Message.content", lost, partFromOlderJson);
-  if ((v = x["metadata"]) != null) m.metadata = rt.struct(v, a, "a2a.v1.Message.metadata");
-  if ((v = x["extensions"]) != null) m.extensions = rt.strings(v, a, "extensions", "a2a.v1.Message.extensions");
-  if ((v = x["referenceTaskIds"]) != null)
-    m.referenceTaskIds = rt.strings(v, a, "referenceTaskIds", "a2a.v1.Message referenceTaskIds");
-  for (const k in x) switch (k) {
+  let value: unknown;
+  if ((value = from["messageId"]) != null) out.messageId = rt.str(value, path, "a2a.v1.Message.message_id");
+  if ((value = from["contextId"]) != null) out.contextId = rt.str(value, path, "a2a.v1.Message.context_id");
+  if ((value = from["taskId"]) != null) out.taskId = rt.str(value, path, "a2a.v1.Message.task_id");
+  if ((value = from["role"]) != null)
+    out.role = rt.enumIn(ROLE_FROM_JSON, value, path, "role", "a2a.v1.Message.role");
+  if ((value = (from["parts"] ?? from["content"])) != null)
+    out.parts = rt.each(value, rt.at(path, "parts"), "a2a.v1.Message.content", lost, partFromOlderJson);
+  if ((value = from["metadata"]) != null) out.metadata = rt.struct(value, path, "a2a.v1.Message.metadata");
+  if ((value = from["extensions"]) != null)
+    out.extensions = rt.strings(value, path, "extensions", "a2a.v1.Message.extensions");
+  if ((value = from["referenceTaskIds"]) != null)
+    out.referenceTaskIds = rt.strings(value, path, "referenceTaskIds", "a2a.v1.Message referenceTaskIds");
+  for (const key in from) switch (key) {
     case "kind": case "referenceTaskIds": case "messageId": case "contextId": case "taskId":
     case "role": case "parts": case "content": case "metadata": case "extensions": break;
-    default: rt.lose(lost, a, k, "a2a.v1.Message has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.Message has no field for it");
   }
-  return m;
+  return out;
 }
 
-function messageToOlderJson(m: v10.Message, a: rt.At, lost: Loss[]): JsonObject {
-  const o: JsonObject = { kind: "message", messageId: m.messageId, role: "agent", parts: [] };
-  if (m.contextId !== "") o["contextId"] = m.contextId;
-  if (m.taskId !== "") o["taskId"] = m.taskId;
-  o["role"] = rt.enumOut(ROLE_TO_JSON, m.role, a, "role", lost);
-  o["parts"] = rt.eachOf(m.parts, rt.at(a, "parts"), lost, partToOlderJson);
-  if (m.metadata !== undefined) o["metadata"] = rt.structJson(m.metadata);
-  if (m.extensions.length > 0) o["extensions"] = m.extensions.slice();
-  if (m.referenceTaskIds.length > 0) o["referenceTaskIds"] = m.referenceTaskIds.slice();
-  return o;
+function messageToOlderJson(from: v10.Message, path: rt.At, lost: Loss[]): JsonObject {
+  const out: JsonObject = { kind: "message", messageId: from.messageId, role: "agent", parts: [] };
+  if (from.contextId !== "") out["contextId"] = from.contextId;
+  if (from.taskId !== "") out["taskId"] = from.taskId;
+  out["role"] = rt.enumOut(ROLE_TO_JSON, from.role, path, "role", lost);
+  out["parts"] = rt.eachOf(from.parts, rt.at(path, "parts"), lost, partToOlderJson);
+  if (from.metadata !== undefined) out["metadata"] = rt.structJson(from.metadata);
+  if (from.extensions.length > 0) out["extensions"] = from.extensions.slice();
+  if (from.referenceTaskIds.length > 0) out["referenceTaskIds"] = from.referenceTaskIds.slice();
+  return out;
 }
 
-function artifactFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.Artifact {
-  const x = rt.object(j, a, "a2a.v1.Artifact");
-  const m = ({
+function artifactFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.Artifact {
+  const from = rt.object(json, path, "a2a.v1.Artifact");
+  const out = ({
     $typeName: "lf.a2a.v1.Artifact", artifactId: "", name: "", description: "", parts: [], extensions: [],
   } as v10.Artifact);
-  let v: unknown;
-  if ((v = x["artifactId"]) != null) m.artifactId = rt.str(v, a, "a2a.v1.Artifact.artifact_id");
-  if ((v = x["name"]) != null) m.name = rt.str(v, a, "a2a.v1.Artifact.name");
-  if ((v = x["description"]) != null) m.description = rt.str(v, a, "a2a.v1.Artifact.description");
-  if ((v = x["parts"]) != null)
-    m.parts = rt.each(v, rt.at(a, "parts"), "a2a.v1.Artifact.parts", lost, partFromOlderJson);
-  if ((v = x["metadata"]) != null) m.metadata = rt.struct(v, a, "a2a.v1.Artifact.metadata");
-  if ((v = x["extensions"]) != null) m.extensions = rt.strings(v, a, "extensions", "a2a.v1.Artifact.extensions");
-  for (const k in x) switch (k) {
+  let value: unknown;
+  if ((value = from["artifactId"]) != null) out.artifactId = rt.str(value, path, "a2a.v1.Artifact.artifact_id");
+  if ((value = from["name"]) != null) out.name = rt.str(value, path, "a2a.v1.Artifact.name");
+  if ((value = from["description"]) != null) out.description = rt.str(value, path, "a2a.v1.Artifact.description");
+  if ((value = from["parts"]) != null)
+    out.parts = rt.each(value, rt.at(path, "parts"), "a2a.v1.Artifact.parts", lost, partFromOlderJson);
+  if ((value = from["metadata"]) != null) out.metadata = rt.struct(value, path, "a2a.v1.Artifact.metadata");
+  if ((value = from["extensions"]) != null)
+    out.extensions = rt.strings(value, path, "extensions", "a2a.v1.Artifact.extensions");
+  for (const key in from) switch (key) {
     case "kind": case "artifactId": case "name": case "description": case "parts": case "metadata":
     case "extensions": break;
-    default: rt.lose(lost, a, k, "a2a.v1.Artifact has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.Artifact has no field for it");
   }
-  return m;
+  return out;
 }
 
-function artifactToOlderJson(m: v10.Artifact, a: rt.At, lost: Loss[]): JsonObject {
-  const o: JsonObject = { artifactId: m.artifactId, parts: [] };
-  if (m.name !== "") o["name"] = m.name;
-  if (m.description !== "") o["description"] = m.description;
-  o["parts"] = rt.eachOf(m.parts, rt.at(a, "parts"), lost, partToOlderJson);
-  if (m.metadata !== undefined) o["metadata"] = rt.structJson(m.metadata);
-  if (m.extensions.length > 0) o["extensions"] = m.extensions.slice();
-  return o;
+function artifactToOlderJson(from: v10.Artifact, path: rt.At, lost: Loss[]): JsonObject {
+  const out: JsonObject = { artifactId: from.artifactId, parts: [] };
+  if (from.name !== "") out["name"] = from.name;
+  if (from.description !== "") out["description"] = from.description;
+  out["parts"] = rt.eachOf(from.parts, rt.at(path, "parts"), lost, partToOlderJson);
+  if (from.metadata !== undefined) out["metadata"] = rt.structJson(from.metadata);
+  if (from.extensions.length > 0) out["extensions"] = from.extensions.slice();
+  return out;
 }
 
-function taskStatusUpdateEventFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.TaskStatusUpdateEvent {
-  const x = rt.object(j, a, "a2a.v1.TaskStatusUpdateEvent");
-  if (x["kind"] !== undefined && x["kind"] !== "status-update")
-    rt.refuseKind(rt.pathOf(a), "a2a.v1.TaskStatusUpdateEvent", x["kind"], "status-update");
-  const m = ({ $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId: "", contextId: "" } as v10.TaskStatusUpdateEvent);
-  let v: unknown;
-  if ((v = x["taskId"]) != null) m.taskId = rt.str(v, a, "a2a.v1.TaskStatusUpdateEvent.task_id");
-  if ((v = x["contextId"]) != null) m.contextId = rt.str(v, a, "a2a.v1.TaskStatusUpdateEvent.context_id");
-  if ((v = x["status"]) != null) m.status = taskStatusFromOlderJson(v, rt.at(a, "status"), lost);
-  if ((v = x["metadata"]) != null) m.metadata = rt.struct(v, a, "a2a.v1.TaskStatusUpdateEvent.metadata");
-  if ((v = x["final"]) != null) rt.bool(v, a, "a2a.v1.TaskStatusUpdateEvent.final");
-  for (const k in x) switch (k) {
+function taskStatusUpdateEventFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.TaskStatusUpdateEvent {
+  const from = rt.object(json, path, "a2a.v1.TaskStatusUpdateEvent");
+  if (from["kind"] !== undefined && from["kind"] !== "status-update")
+    rt.refuseKind(rt.pathOf(path), "a2a.v1.TaskStatusUpdateEvent", from["kind"], "status-update");
+  const out = (
+    { $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId: "", contextId: "" } as v10.TaskStatusUpdateEvent
+  );
+  let value: unknown;
+  if ((value = from["taskId"]) != null) out.taskId = rt.str(value, path, "a2a.v1.TaskStatusUpdateEvent.task_id");
+  if ((value = from["contextId"]) != null)
+    out.contextId = rt.str(value, path, "a2a.v1.TaskStatusUpdateEvent.context_id");
+  if ((value = from["status"]) != null) out.status = taskStatusFromOlderJson(value, rt.at(path, "status"), lost);
+  if ((value = from["metadata"]) != null)
+    out.metadata = rt.struct(value, path, "a2a.v1.TaskStatusUpdateEvent.metadata");
+  if ((value = from["final"]) != null) rt.bool(value, path, "a2a.v1.TaskStatusUpdateEvent.final");
+  for (const key in from) switch (key) {
     case "kind": case "taskId": case "contextId": case "status": case "final": case "metadata": break;
-    default: rt.lose(lost, a, k, "a2a.v1.TaskStatusUpdateEvent has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.TaskStatusUpdateEvent has no field for it");
   }
-  return m;
+  return out;
 }
 
-function taskStatusUpdateEventToOlderJson(m: v10.TaskStatusUpdateEvent, a: rt.At, lost: Loss[]): JsonObject {
-  const o: JsonObject = {
-    kind: "status-update", taskId: m.taskId, contextId: m.contextId, status: { state: "unknown" }, final: false,
+function taskStatusUpdateEventToOlderJson(from: v10.TaskStatusUpdateEvent, path: rt.At, lost: Loss[]): JsonObject {
+  const out: JsonObject = {
+    kind: "status-update", taskId: from.taskId, contextId: from.contextId, status: { state: "unknown" },
+    final: false,
   };
-  const status = m.status;
+  const status = from.status;
   if (status !== undefined) {
-    o["status"] = taskStatusToOlderJson(status, rt.at(a, "status"), lost);
+    out["status"] = taskStatusToOlderJson(status, rt.at(path, "status"), lost);
     if (
       status.state === 3 /* COMPLETED */ || status.state === 5 /* CANCELED */ ||
       status.state === 4 /* FAILED */ || status.state === 7 /* REJECTED */ ||
       status.state === 6 /* INPUT_REQUIRED */
-    ) o["final"] = true;
+    ) out["final"] = true;
   }
-  if (m.metadata !== undefined) o["metadata"] = rt.structJson(m.metadata);
-  return o;
+  if (from.metadata !== undefined) out["metadata"] = rt.structJson(from.metadata);
+  return out;
 }
 
-function taskArtifactUpdateEventFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.TaskArtifactUpdateEvent {
-  const x = rt.object(j, a, "a2a.v1.TaskArtifactUpdateEvent");
-  if (x["kind"] !== undefined && x["kind"] !== "artifact-update")
-    rt.refuseKind(rt.pathOf(a), "a2a.v1.TaskArtifactUpdateEvent", x["kind"], "artifact-update");
-  const m = ({
+function taskArtifactUpdateEventFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.TaskArtifactUpdateEvent {
+  const from = rt.object(json, path, "a2a.v1.TaskArtifactUpdateEvent");
+  if (from["kind"] !== undefined && from["kind"] !== "artifact-update")
+    rt.refuseKind(rt.pathOf(path), "a2a.v1.TaskArtifactUpdateEvent", from["kind"], "artifact-update");
+  const out = ({
     $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent", taskId: "", contextId: "", append: false, lastChunk: false,
   } as v10.TaskArtifactUpdateEvent);
-  let v: unknown;
-  if ((v = x["taskId"]) != null) m.taskId = rt.str(v, a, "a2a.v1.TaskArtifactUpdateEvent.task_id");
-  if ((v = x["contextId"]) != null) m.contextId = rt.str(v, a, "a2a.v1.TaskArtifactUpdateEvent.context_id");
-  if ((v = x["artifact"]) != null) m.artifact = artifactFromOlderJson(v, rt.at(a, "artifact"), lost);
-  if ((v = x["append"]) != null) m.append = rt.bool(v, a, "a2a.v1.TaskArtifactUpdateEvent.append");
-  if ((v = x["lastChunk"]) != null) m.lastChunk = rt.bool(v, a, "a2a.v1.TaskArtifactUpdateEvent.last_chunk");
-  if ((v = x["metadata"]) != null) m.metadata = rt.struct(v, a, "a2a.v1.TaskArtifactUpdateEvent.metadata");
-  for (const k in x) switch (k) {
+  let value: unknown;
+  if ((value = from["taskId"]) != null) out.taskId = rt.str(value, path, "a2a.v1.TaskArtifactUpdateEvent.task_id");
+  if ((value = from["contextId"]) != null)
+    out.contextId = rt.str(value, path, "a2a.v1.TaskArtifactUpdateEvent.context_id");
+  if ((value = from["artifact"]) != null)
+    out.artifact = artifactFromOlderJson(value, rt.at(path, "artifact"), lost);
+  if ((value = from["append"]) != null) out.append = rt.bool(value, path, "a2a.v1.TaskArtifactUpdateEvent.append");
+  if ((value = from["lastChunk"]) != null)
+    out.lastChunk = rt.bool(value, path, "a2a.v1.TaskArtifactUpdateEvent.last_chunk");
+  if ((value = from["metadata"]) != null)
+    out.metadata = rt.struct(value, path, "a2a.v1.TaskArtifactUpdateEvent.metadata");
+  for (const key in from) switch (key) {
     case "kind": case "taskId": case "contextId": case "artifact": case "append": case "lastChunk":
     case "metadata": break;
-    default: rt.lose(lost, a, k, "a2a.v1.TaskArtifactUpdateEvent has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.TaskArtifactUpdateEvent has no field for it");
   }
-  return m;
+  return out;
 }
 
-function taskArtifactUpdateEventToOlderJson(m: v10.TaskArtifactUpdateEvent, a: rt.At, lost: Loss[]): JsonObject {
-  const o: JsonObject = { kind: "artifact-update", taskId: m.taskId, contextId: m.contextId };
-  if (m.artifact !== undefined) o["artifact"] = artifactToOlderJson(m.artifact, rt.at(a, "artifact"), lost);
-  if (m.append) o["append"] = m.append;
-  if (m.lastChunk) o["lastChunk"] = m.lastChunk;
-  if (m.metadata !== undefined) o["metadata"] = rt.structJson(m.metadata);
-  return o;
+function taskArtifactUpdateEventToOlderJson(from: v10.TaskArtifactUpdateEvent, path: rt.At, lost: Loss[]): JsonObject {
+  const out: JsonObject = { kind: "artifact-update", taskId: from.taskId, contextId: from.contextId };
+  if (from.artifact !== undefined)
+    out["artifact"] = artifactToOlderJson(from.artifact, rt.at(path, "artifact"), lost);
+  if (from.append) out["append"] = from.append;
+  if (from.lastChunk) out["lastChunk"] = from.lastChunk;
+  if (from.metadata !== undefined) out["metadata"] = rt.structJson(from.metadata);
+  return out;
 }
 
-function authenticationInfoFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AuthenticationInfo {
-  const x = rt.object(j, a, "a2a.v1.AuthenticationInfo");
-  const m = ({ $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: "", credentials: "" } as v10.AuthenticationInfo);
-  let v: unknown;
-  if ((v = x["credentials"]) != null) m.credentials = rt.str(v, a, "a2a.v1.AuthenticationInfo.credentials");
-  if ((v = x["schemes"]) != null) {
-    const schemes = rt.strings(v, a, "schemes", "a2a.v1.AuthenticationInfo.schemes");
-    if (schemes[0] !== undefined) m.scheme = schemes[0];
+function authenticationInfoFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AuthenticationInfo {
+  const from = rt.object(json, path, "a2a.v1.AuthenticationInfo");
+  const out = ({ $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: "", credentials: "" } as v10.AuthenticationInfo);
+  let value: unknown;
+  if ((value = from["credentials"]) != null)
+    out.credentials = rt.str(value, path, "a2a.v1.AuthenticationInfo.credentials");
+  if ((value = from["schemes"]) != null) {
+    const schemes = rt.strings(value, path, "schemes", "a2a.v1.AuthenticationInfo.schemes");
+    if (schemes[0] !== undefined) out.scheme = schemes[0];
     if (schemes.length > 1)
-      rt.lose(lost, a, "schemes", "v1.0 takes one scheme; dropped " + schemes.slice(1).join(", "));
+      rt.lose(lost, path, "schemes", "v1.0 takes one scheme; dropped " + schemes.slice(1).join(", "));
   }
-  for (const k in x) switch (k) {
+  for (const key in from) switch (key) {
     case "kind": case "schemes": case "credentials": break;
-    default: rt.lose(lost, a, k, "a2a.v1.AuthenticationInfo has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.AuthenticationInfo has no field for it");
   }
-  return m;
+  return out;
 }
 
-function authenticationInfoToOlderJson(m: v10.AuthenticationInfo, _a: rt.At, _lost: Loss[]): JsonObject {
-  const o: JsonObject = { schemes: [] };
-  if (m.scheme) o["schemes"] = [m.scheme];
-  if (m.credentials !== "") o["credentials"] = m.credentials;
-  return o;
+function authenticationInfoToOlderJson(from: v10.AuthenticationInfo, _path: rt.At, _lost: Loss[]): JsonObject {
+  const out: JsonObject = { schemes: [] };
+  if (from.scheme) out["schemes"] = [from.scheme];
+  if (from.credentials !== "") out["credentials"] = from.credentials;
+  return out;
 }
 
-function agentInterfaceFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AgentInterface {
-  const x = rt.object(j, a, "a2a.v1.AgentInterface");
-  const m = ({
+function agentInterfaceFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AgentInterface {
+  const from = rt.object(json, path, "a2a.v1.AgentInterface");
+  const out = ({
     $typeName: "lf.a2a.v1.AgentInterface", url: "", protocolBinding: "", tenant: "", protocolVersion: "",
   } as v10.AgentInterface);
-  let v: unknown;
-  if ((v = x["url"]) != null) m.url = rt.str(v, a, "a2a.v1.AgentInterface.url");
-  if ((v = x["transport"]) != null) m.protocolBinding = rt.str(v, a, "a2a.v1.AgentInterface.transport");
-  for (const k in x) switch (k) {
+  let value: unknown;
+  if ((value = from["url"]) != null) out.url = rt.str(value, path, "a2a.v1.AgentInterface.url");
+  if ((value = from["transport"]) != null)
+    out.protocolBinding = rt.str(value, path, "a2a.v1.AgentInterface.transport");
+  for (const key in from) switch (key) {
     case "kind": case "url": case "transport": break;
-    default: rt.lose(lost, a, k, "a2a.v1.AgentInterface has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.AgentInterface has no field for it");
   }
-  return m;
+  return out;
 }
 
-function agentInterfaceToOlderJson(m: v10.AgentInterface, a: rt.At, lost: Loss[]): JsonObject {
-  const o: JsonObject = { url: m.url, transport: m.protocolBinding };
-  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 interfaces have no tenant");
-  return o;
+function agentInterfaceToOlderJson(from: v10.AgentInterface, path: rt.At, lost: Loss[]): JsonObject {
+  const out: JsonObject = { url: from.url, transport: from.protocolBinding };
+  if (from.tenant !== "") rt.lose(lost, path, "tenant", "v0.3 interfaces have no tenant");
+  return out;
 }
 
-function agentCardFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AgentCard {
-  const x = rt.object(j, a, "a2a.v1.AgentCard");
-  const m = ({
+function agentCardFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AgentCard {
+  const from = rt.object(json, path, "a2a.v1.AgentCard");
+  const out = ({
     $typeName: "lf.a2a.v1.AgentCard", name: "", description: "", supportedInterfaces: [], version: "",
     securitySchemes: {}, securityRequirements: [], defaultInputModes: [], defaultOutputModes: [], skills: [],
     signatures: [],
   } as v10.AgentCard);
-  let v: unknown;
-  if ((v = x["name"]) != null) m.name = rt.str(v, a, "a2a.v1.AgentCard.name");
-  if ((v = x["description"]) != null) m.description = rt.str(v, a, "a2a.v1.AgentCard.description");
-  if ((v = x["provider"]) != null) m.provider = agentProviderFromOlderJson(v, rt.at(a, "provider"), lost);
-  if ((v = x["version"]) != null) m.version = rt.str(v, a, "a2a.v1.AgentCard.version");
-  if ((v = x["documentationUrl"]) != null) {
-    const w = rt.str(v, a, "a2a.v1.AgentCard.documentation_url");
-    if (w !== "") m.documentationUrl = w;
+  let value: unknown;
+  if ((value = from["name"]) != null) out.name = rt.str(value, path, "a2a.v1.AgentCard.name");
+  if ((value = from["description"]) != null) out.description = rt.str(value, path, "a2a.v1.AgentCard.description");
+  if ((value = from["provider"]) != null)
+    out.provider = agentProviderFromOlderJson(value, rt.at(path, "provider"), lost);
+  if ((value = from["version"]) != null) out.version = rt.str(value, path, "a2a.v1.AgentCard.version");
+  if ((value = from["documentationUrl"]) != null) {
+    const read = rt.str(value, path, "a2a.v1.AgentCard.documentation_url");
+    if (read !== "") out.documentationUrl = read;
   }
-  if ((v = x["capabilities"]) != null)
-    m.capabilities = agentCapabilitiesFromOlderJson(v, rt.at(a, "capabilities"), lost);
-  if ((v = x["securitySchemes"]) != null)
-    m.securitySchemes = rt.eachKey(
-      v, rt.at(a, "securitySchemes"), "a2a.v1.AgentCard.security_schemes", lost, securitySchemeFromOlderJson,
+  if ((value = from["capabilities"]) != null)
+    out.capabilities = agentCapabilitiesFromOlderJson(value, rt.at(path, "capabilities"), lost);
+  if ((value = from["securitySchemes"]) != null)
+    out.securitySchemes = rt.eachKey(
+      value, rt.at(path, "securitySchemes"), "a2a.v1.AgentCard.security_schemes", lost, securitySchemeFromOlderJson,
     );
-  if ((v = x["security"]) != null)
-    m.securityRequirements = rt.each(
-      v, rt.at(a, "security"), "a2a.v1.AgentCard.security", lost, securityRequirementFromOlderJson,
+  if ((value = from["security"]) != null)
+    out.securityRequirements = rt.each(
+      value, rt.at(path, "security"), "a2a.v1.AgentCard.security", lost, securityRequirementFromOlderJson,
     );
-  if ((v = x["defaultInputModes"]) != null)
-    m.defaultInputModes = rt.strings(v, a, "defaultInputModes", "a2a.v1.AgentCard.default_input_modes");
-  if ((v = x["defaultOutputModes"]) != null)
-    m.defaultOutputModes = rt.strings(v, a, "defaultOutputModes", "a2a.v1.AgentCard.default_output_modes");
-  if ((v = x["skills"]) != null)
-    m.skills = rt.each(v, rt.at(a, "skills"), "a2a.v1.AgentCard.skills", lost, agentSkillFromOlderJson);
-  if ((v = x["signatures"]) != null)
-    m.signatures = rt.each(
-      v, rt.at(a, "signatures"), "a2a.v1.AgentCard.signatures", lost, agentCardSignatureFromOlderJson,
+  if ((value = from["defaultInputModes"]) != null)
+    out.defaultInputModes = rt.strings(value, path, "defaultInputModes", "a2a.v1.AgentCard.default_input_modes");
+  if ((value = from["defaultOutputModes"]) != null)
+    out.defaultOutputModes = rt.strings(value, path, "defaultOutputModes", "a2a.v1.AgentCard.default_output_modes");
+  if ((value = from["skills"]) != null)
+    out.skills = rt.each(value, rt.at(path, "skills"), "a2a.v1.AgentCard.skills", lost, agentSkillFromOlderJson);
+  if ((value = from["signatures"]) != null)
+    out.signatures = rt.each(
+      value, rt.at(path, "signatures"), "a2a.v1.AgentCard.signatures", lost, agentCardSignatureFromOlderJson,
     );
-  if ((v = x["iconUrl"]) != null) m.iconUrl = rt.str(v, a, "a2a.v1.AgentCard iconUrl");
+  if ((value = from["iconUrl"]) != null) out.iconUrl = rt.str(value, path, "a2a.v1.AgentCard iconUrl");
   {
     const version = /^(\d+\.\d+)/.exec(
-      (v = x["protocolVersion"]) != null ? rt.str(v, a, "a2a.v1.AgentCard.protocol_version") : "",
+      (value = from["protocolVersion"]) != null ? rt.str(value, path, "a2a.v1.AgentCard.protocol_version") : "",
     )?.[1] ?? "0.3";
-    const cardUrl = (v = x["url"]) != null ? rt.str(v, a, "a2a.v1.AgentCard.url") : "";
-    const preferred = (v = x["preferredTransport"]) != null ? rt.str(v, a, "a2a.v1.AgentCard.preferred_transport") : "";
+    const cardUrl = (value = from["url"]) != null ? rt.str(value, path, "a2a.v1.AgentCard.url") : "";
+    const preferred = (value = from["preferredTransport"]) != null
+      ? rt.str(value, path, "a2a.v1.AgentCard.preferred_transport")
+      : "";
     const offered: [string, string][] = [[cardUrl, preferred || "JSONRPC"]];
-    if ((v = x["additionalInterfaces"]) != null)
-      for (
-        const i of rt.each(
-          v, rt.at(a, "additionalInterfaces"), "a2a.v1.AgentCard.additional_interfaces", lost,
-          agentInterfaceFromOlderJson,
-        )
-      )
-        offered.push([i.url, i.protocolBinding]);
+    if ((value = from["additionalInterfaces"]) != null) {
+      const additional = rt.each(
+        value, rt.at(path, "additionalInterfaces"), "a2a.v1.AgentCard.additional_interfaces", lost,
+        agentInterfaceFromOlderJson,
+      );
+      for (const listed of additional) offered.push([listed.url, listed.protocolBinding]);
+    }
     for (const [url, binding] of offered) {
-      const known = m.supportedInterfaces.some((i) => i.url === url && i.protocolBinding === binding);
+      const known = out.supportedInterfaces.some(
+        (existing) => existing.url === url && existing.protocolBinding === binding,
+      );
       if (url === "" || known) continue;
-      const i = ({
+      const iface = ({
         $typeName: "lf.a2a.v1.AgentInterface", url: "", protocolBinding: "", tenant: "", protocolVersion: "",
       } as v10.AgentInterface);
-      i.url = url;
-      i.protocolBinding = binding || "JSONRPC";
-      i.protocolVersion = version;
-      m.supportedInterfaces.push(i);
+      iface.url = url;
+      iface.protocolBinding = binding || "JSONRPC";
+      iface.protocolVersion = version;
+      out.supportedInterfaces.push(iface);
     }
   }
-  if (
-    (v = x["supportsAuthenticatedExtendedCard"]) != null && rt.bool(
-      v, a, "a2a.v1.AgentCard.supports_authenticated_extended_card",
-    )
-  )
-    (
-      m.capabilities ??= ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as v10.AgentCapabilities)
-    ).extendedAgentCard = true;
-  for (const k in x) switch (k) {
+  if ((value = from["supportsAuthenticatedExtendedCard"]) != null) {
+    const extended = rt.bool(value, path, "a2a.v1.AgentCard.supports_authenticated_extended_card");
+    if (extended) {
+      out.capabilities ??= ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as v10.AgentCapabilities);
+      out.capabilities.extendedAgentCard = true;
+    }
+  }
+  for (const key in from) switch (key) {
     case "kind": case "iconUrl": case "protocolVersion": case "name": case "description": case "url":
     case "preferredTransport": case "additionalInterfaces": case "provider": case "version":
     case "documentationUrl": case "capabilities": case "securitySchemes": case "security":
     case "defaultInputModes": case "defaultOutputModes": case "skills":
     case "supportsAuthenticatedExtendedCard": case "signatures": break;
-    default: rt.lose(lost, a, k, "a2a.v1.AgentCard has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.AgentCard has no field for it");
   }
-  return m;
+  return out;
 }
 
-function agentCardToOlderJson(m: v10.AgentCard, a: rt.At, lost: Loss[]): JsonObject {
-  const o: JsonObject = {
-    protocolVersion: "", name: m.name, description: m.description, url: "", version: m.version,
+function agentCardToOlderJson(from: v10.AgentCard, path: rt.At, lost: Loss[]): JsonObject {
+  const out: JsonObject = {
+    protocolVersion: "", name: from.name, description: from.description, url: "", version: from.version,
     capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [],
   };
   {
-    const all = m.supportedInterfaces;
-    const legacy = all.filter((i) => /^0\./.test(i.protocolVersion));
+    const all = from.supportedInterfaces;
+    const legacy = all.filter((iface) => /^0\./.test(iface.protocolVersion));
     const kept = legacy.length > 0 ? legacy : all;
     if (legacy.length === 0 && all.length > 0)
       rt.lose(
-        lost, a, "supported_interfaces", "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak",
+        lost, path, "supported_interfaces",
+        "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak",
       );
     const first = kept[0];
     if (first !== undefined) {
-      o["url"] = first.url;
-      if (first.protocolBinding !== "") o["preferredTransport"] = first.protocolBinding;
-      o["protocolVersion"] = first.protocolVersion || "0.3";
+      out["url"] = first.url;
+      if (first.protocolBinding !== "") out["preferredTransport"] = first.protocolBinding;
+      out["protocolVersion"] = first.protocolVersion || "0.3";
     }
-    if (kept.length > 0) o["additionalInterfaces"] = kept.map((i) => ({ url: i.url, transport: i.protocolBinding }));
+    if (kept.length > 0)
+      out["additionalInterfaces"] = kept.map((iface) => ({ url: iface.url, transport: iface.protocolBinding }));
   }
-  if (m.capabilities?.extendedAgentCard) o["supportsAuthenticatedExtendedCard"] = true;
-  if (m.provider !== undefined) o["provider"] = agentProviderToOlderJson(m.provider, rt.at(a, "provider"), lost);
-  if (m.documentationUrl !== undefined) if (m.documentationUrl !== "") o["documentationUrl"] = m.documentationUrl;
-  if (m.capabilities !== undefined)
-    o["capabilities"] = agentCapabilitiesToOlderJson(m.capabilities, rt.at(a, "capabilities"), lost);
-  if (Object.keys(m.securitySchemes).length > 0)
-    o["securitySchemes"] = rt.eachKeyOf(
-      m.securitySchemes, rt.at(a, "security_schemes"), lost, securitySchemeToOlderJson,
+  if (from.capabilities?.extendedAgentCard) out["supportsAuthenticatedExtendedCard"] = true;
+  if (from.provider !== undefined)
+    out["provider"] = agentProviderToOlderJson(from.provider, rt.at(path, "provider"), lost);
+  if (from.documentationUrl !== undefined)
+    if (from.documentationUrl !== "") out["documentationUrl"] = from.documentationUrl;
+  if (from.capabilities !== undefined)
+    out["capabilities"] = agentCapabilitiesToOlderJson(from.capabilities, rt.at(path, "capabilities"), lost);
+  if (Object.keys(from.securitySchemes).length > 0)
+    out["securitySchemes"] = rt.eachKeyOf(
+      from.securitySchemes, rt.at(path, "security_schemes"), lost, securitySchemeToOlderJson,
     );
-  if (m.securityRequirements.length > 0)
-    o["security"] = rt.eachTo(
-      m.securityRequirements, rt.at(a, "security_requirements"), lost, securityRequirementToOlderJson,
+  if (from.securityRequirements.length > 0)
+    out["security"] = rt.eachTo(
+      from.securityRequirements, rt.at(path, "security_requirements"), lost, securityRequirementToOlderJson,
     );
-  if (m.defaultInputModes.length > 0) o["defaultInputModes"] = m.defaultInputModes.slice();
-  if (m.defaultOutputModes.length > 0) o["defaultOutputModes"] = m.defaultOutputModes.slice();
-  o["skills"] = rt.eachTo(m.skills, rt.at(a, "skills"), lost, agentSkillToOlderJson);
-  if (m.signatures.length > 0)
-    o["signatures"] = rt.eachTo(m.signatures, rt.at(a, "signatures"), lost, agentCardSignatureToOlderJson);
-  if (m.iconUrl !== undefined) o["iconUrl"] = m.iconUrl;
-  return o;
+  if (from.defaultInputModes.length > 0) out["defaultInputModes"] = from.defaultInputModes.slice();
+  if (from.defaultOutputModes.length > 0) out["defaultOutputModes"] = from.defaultOutputModes.slice();
+  out["skills"] = rt.eachTo(from.skills, rt.at(path, "skills"), lost, agentSkillToOlderJson);
+  if (from.signatures.length > 0)
+    out["signatures"] = rt.eachTo(from.signatures, rt.at(path, "signatures"), lost, agentCardSignatureToOlderJson);
+  if (from.iconUrl !== undefined) out["iconUrl"] = from.iconUrl;
+  return out;
 }
 
-function agentProviderFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AgentProvider {
-  const x = rt.object(j, a, "a2a.v1.AgentProvider");
-  const m = ({ $typeName: "lf.a2a.v1.AgentProvider", url: "", organization: "" } as v10.AgentProvider);
-  let v: unknown;
-  if ((v = x["url"]) != null) m.url = rt.str(v, a, "a2a.v1.AgentProvider.url");
-  if ((v = x["organization"]) != null) m.organization = rt.str(v, a, "a2a.v1.AgentProvider.organization");
-  for (const k in x) switch (k) {
+function agentProviderFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AgentProvider {
+  const from = rt.object(json, path, "a2a.v1.AgentProvider");
+  const out = ({ $typeName: "lf.a2a.v1.AgentProvider", url: "", organization: "" } as v10.AgentProvider);
+  let value: unknown;
+  if ((value = from["url"]) != null) out.url = rt.str(value, path, "a2a.v1.AgentProvider.url");
+  if ((value = from["organization"]) != null)
+    out.organization = rt.str(value, path, "a2a.v1.AgentProvider.organization");
+  for (const key in from) switch (key) {
     case "kind": case "url": case "organization": break;
-    default: rt.lose(lost, a, k, "a2a.v1.AgentProvider has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.AgentProvider has no field for it");
   }
-  return m;
+  return out;
 }
 
-function agentProviderToOlderJson(m: v10.AgentProvider, _a: rt.At, _lost: Loss[]): JsonObject {
-  const o: JsonObject = { url: m.url, organization: m.organization };
-  return o;
+function agentProviderToOlderJson(from: v10.AgentProvider, _path: rt.At, _lost: Loss[]): JsonObject {
+  const out: JsonObject = { url: from.url, organization: from.organization };
+  return out;
 }
 
-function agentCapabilitiesFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AgentCapabilities {
-  const x = rt.object(j, a, "a2a.v1.AgentCapabilities");
-  const m = ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as v10.AgentCapabilities);
-  let v: unknown;
-  if ((v = x["streaming"]) != null) {
-    const w = rt.bool(v, a, "a2a.v1.AgentCapabilities.streaming");
-    if (w) m.streaming = w;
+function agentCapabilitiesFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AgentCapabilities {
+  const from = rt.object(json, path, "a2a.v1.AgentCapabilities");
+  const out = ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as v10.AgentCapabilities);
+  let value: unknown;
+  if ((value = from["streaming"]) != null) {
+    const read = rt.bool(value, path, "a2a.v1.AgentCapabilities.streaming");
+    if (read) out.streaming = read;
   }
-  if ((v = x["pushNotifications"]) != null) {
-    const w = rt.bool(v, a, "a2a.v1.AgentCapabilities.push_notifications");
-    if (w) m.pushNotifications = w;
+  if ((value = from["pushNotifications"]) != null) {
+    const read = rt.bool(value, path, "a2a.v1.AgentCapabilities.push_notifications");
+    if (read) out.pushNotifications = read;
   }
-  if ((v = x["extensions"]) != null)
-    m.extensions = rt.each(
-      v, rt.at(a, "extensions"), "a2a.v1.AgentCapabilities.extensions", lost, agentExtensionFromOlderJson,
+  if ((value = from["extensions"]) != null)
+    out.extensions = rt.each(
+      value, rt.at(path, "extensions"), "a2a.v1.AgentCapabilities.extensions", lost, agentExtensionFromOlderJson,
     );
-  for (const k in x) switch (k) {
+  for (const key in from) switch (key) {
     case "kind": case "streaming": case "pushNotifications": case "extensions": break;
-    default: rt.lose(lost, a, k, "a2a.v1.AgentCapabilities has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.AgentCapabilities has no field for it");
   }
-  return m;
+  return out;
 }
 
-function agentCapabilitiesToOlderJson(m: v10.AgentCapabilities, a: rt.At, lost: Loss[]): JsonObject {
-  const o: JsonObject = {};
-  if (m.streaming !== undefined) if (m.streaming) o["streaming"] = m.streaming;
-  if (m.pushNotifications !== undefined) if (m.pushNotifications) o["pushNotifications"] = m.pushNotifications;
-  if (m.extensions.length > 0)
-    o["extensions"] = rt.eachTo(m.extensions, rt.at(a, "extensions"), lost, agentExtensionToOlderJson);
-  return o;
+function agentCapabilitiesToOlderJson(from: v10.AgentCapabilities, path: rt.At, lost: Loss[]): JsonObject {
+  const out: JsonObject = {};
+  if (from.streaming !== undefined) if (from.streaming) out["streaming"] = from.streaming;
+  if (from.pushNotifications !== undefined)
+    if (from.pushNotifications) out["pushNotifications"] = from.pushNotifications;
+  if (from.extensions.length > 0)
+    out["extensions"] = rt.eachTo(from.extensions, rt.at(path, "extensions"), lost, agentExtensionToOlderJson);
+  return out;
 }
 
-function agentExtensionFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AgentExtension {
-  const x = rt.object(j, a, "a2a.v1.AgentExtension");
-  const m = (
-    { $typeName: "lf.a2a.v1.AgentExtension", uri: "", description: "", required: false } as v10.AgentExtension
-  );
-  let v: unknown;
-  if ((v = x["uri"]) != null) m.uri = rt.str(v, a, "a2a.v1.AgentExtension.uri");
-  if ((v = x["description"]) != null) m.description = rt.str(v, a, "a2a.v1.AgentExtension.description");
-  if ((v = x["required"]) != null) m.required = rt.bool(v, a, "a2a.v1.AgentExtension.required");
-  if ((v = x["params"]) != null) m.params = rt.struct(v, a, "a2a.v1.AgentExtension.params");
-  for (const k in x) switch (k) {
+function agentExtensionFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AgentExtension {
+  const from = rt.object(json, path, "a2a.v1.AgentExtension");
+  const out = ({
+    $typeName: "lf.a2a.v1.AgentExtension", uri: "", description: "", required: false,
+  } as v10.AgentExtension);
+  let value: unknown;
+  if ((value = from["uri"]) != null) out.uri = rt.str(value, path, "a2a.v1.AgentExtension.uri");
+  if ((value = from["description"]) != null)
+    out.description = rt.str(value, path, "a2a.v1.AgentExtension.description");
+  if ((value = from["required"]) != null) out.required = rt.bool(value, path, "a2a.v1.AgentExtension.required");
+  if ((value = from["params"]) != null) out.params = rt.struct(value, path, "a2a.v1.AgentExtension.params");
+  for (const key in from) switch (key) {
     case "kind": case "uri": case "description": case "required": case "params": break;
-    default: rt.lose(lost, a, k, "a2a.v1.AgentExtension has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.AgentExtension has no field for it");
   }
-  return m;
+  return out;
 }
 
-function agentExtensionToOlderJson(m: v10.AgentExtension, _a: rt.At, _lost: Loss[]): JsonObject {
-  const o: JsonObject = { uri: m.uri };
-  if (m.description !== "") o["description"] = m.description;
-  if (m.required) o["required"] = m.required;
-  if (m.params !== undefined) o["params"] = rt.structJson(m.params);
-  return o;
+function agentExtensionToOlderJson(from: v10.AgentExtension, _path: rt.At, _lost: Loss[]): JsonObject {
+  const out: JsonObject = { uri: from.uri };
+  if (from.description !== "") out["description"] = from.description;
+  if (from.required) out["required"] = from.required;
+  if (from.params !== undefined) out["params"] = rt.structJson(from.params);
+  return out;
 }
 
-function agentSkillFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AgentSkill {
-  const x = rt.object(j, a, "a2a.v1.AgentSkill");
-  const m = ({
+function agentSkillFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AgentSkill {
+  const from = rt.object(json, path, "a2a.v1.AgentSkill");
+  const out = ({
     $typeName: "lf.a2a.v1.AgentSkill", id: "", name: "", description: "", tags: [], examples: [],
     inputModes: [], outputModes: [], securityRequirements: [],
   } as v10.AgentSkill);
-  let v: unknown;
-  if ((v = x["id"]) != null) m.id = rt.str(v, a, "a2a.v1.AgentSkill.id");
-  if ((v = x["name"]) != null) m.name = rt.str(v, a, "a2a.v1.AgentSkill.name");
-  if ((v = x["description"]) != null) m.description = rt.str(v, a, "a2a.v1.AgentSkill.description");
-  if ((v = x["tags"]) != null) m.tags = rt.strings(v, a, "tags", "a2a.v1.AgentSkill.tags");
-  if ((v = x["examples"]) != null) m.examples = rt.strings(v, a, "examples", "a2a.v1.AgentSkill.examples");
-  if ((v = x["inputModes"]) != null) m.inputModes = rt.strings(v, a, "inputModes", "a2a.v1.AgentSkill.input_modes");
-  if ((v = x["outputModes"]) != null)
-    m.outputModes = rt.strings(v, a, "outputModes", "a2a.v1.AgentSkill.output_modes");
-  if ((v = x["security"]) != null)
-    m.securityRequirements = rt.each(
-      v, rt.at(a, "security"), "a2a.v1.AgentSkill.security", lost, securityRequirementFromOlderJson,
+  let value: unknown;
+  if ((value = from["id"]) != null) out.id = rt.str(value, path, "a2a.v1.AgentSkill.id");
+  if ((value = from["name"]) != null) out.name = rt.str(value, path, "a2a.v1.AgentSkill.name");
+  if ((value = from["description"]) != null) out.description = rt.str(value, path, "a2a.v1.AgentSkill.description");
+  if ((value = from["tags"]) != null) out.tags = rt.strings(value, path, "tags", "a2a.v1.AgentSkill.tags");
+  if ((value = from["examples"]) != null)
+    out.examples = rt.strings(value, path, "examples", "a2a.v1.AgentSkill.examples");
+  if ((value = from["inputModes"]) != null)
+    out.inputModes = rt.strings(value, path, "inputModes", "a2a.v1.AgentSkill.input_modes");
+  if ((value = from["outputModes"]) != null)
+    out.outputModes = rt.strings(value, path, "outputModes", "a2a.v1.AgentSkill.output_modes");
+  if ((value = from["security"]) != null)
+    out.securityRequirements = rt.each(
+      value, rt.at(path, "security"), "a2a.v1.AgentSkill.security", lost, securityRequirementFromOlderJson,
     );
-  for (const k in x) switch (k) {
+  for (const key in from) switch (key) {
     case "kind": case "id": case "name": case "description": case "tags": case "examples":
     case "inputModes": case "outputModes": case "security": break;
-    default: rt.lose(lost, a, k, "a2a.v1.AgentSkill has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.AgentSkill has no field for it");
   }
-  return m;
+  return out;
 }
 
-function agentSkillToOlderJson(m: v10.AgentSkill, a: rt.At, lost: Loss[]): JsonObject {
-  const o: JsonObject = { id: m.id, name: m.name, description: m.description, tags: [] };
-  if (m.tags.length > 0) o["tags"] = m.tags.slice();
-  if (m.examples.length > 0) o["examples"] = m.examples.slice();
-  if (m.inputModes.length > 0) o["inputModes"] = m.inputModes.slice();
-  if (m.outputModes.length > 0) o["outputModes"] = m.outputModes.slice();
-  if (m.securityRequirements.length > 0)
-    o["security"] = rt.eachTo(
-      m.securityRequirements, rt.at(a, "security_requirements"), lost, securityRequirementToOlderJson,
+function agentSkillToOlderJson(from: v10.AgentSkill, path: rt.At, lost: Loss[]): JsonObject {
+  const out: JsonObject = { id: from.id, name: from.name, description: from.description, tags: [] };
+  if (from.tags.length > 0) out["tags"] = from.tags.slice();
+  if (from.examples.length > 0) out["examples"] = from.examples.slice();
+  if (from.inputModes.length > 0) out["inputModes"] = from.inputModes.slice();
+  if (from.outputModes.length > 0) out["outputModes"] = from.outputModes.slice();
+  if (from.securityRequirements.length > 0)
+    out["security"] = rt.eachTo(
+      from.securityRequirements, rt.at(path, "security_requirements"), lost, securityRequirementToOlderJson,
     );
-  return o;
+  return out;
 }
 
-function agentCardSignatureFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AgentCardSignature {
-  const x = rt.object(j, a, "a2a.v1.AgentCardSignature");
-  const m = ({ $typeName: "lf.a2a.v1.AgentCardSignature", protected: "", signature: "" } as v10.AgentCardSignature);
-  let v: unknown;
-  if ((v = x["protected"]) != null) m.protected = rt.str(v, a, "a2a.v1.AgentCardSignature.protected");
-  if ((v = x["signature"]) != null) m.signature = rt.str(v, a, "a2a.v1.AgentCardSignature.signature");
-  if ((v = x["header"]) != null) m.header = rt.struct(v, a, "a2a.v1.AgentCardSignature.header");
-  for (const k in x) switch (k) {
+function agentCardSignatureFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AgentCardSignature {
+  const from = rt.object(json, path, "a2a.v1.AgentCardSignature");
+  const out = ({ $typeName: "lf.a2a.v1.AgentCardSignature", protected: "", signature: "" } as v10.AgentCardSignature);
+  let value: unknown;
+  if ((value = from["protected"]) != null)
+    out.protected = rt.str(value, path, "a2a.v1.AgentCardSignature.protected");
+  if ((value = from["signature"]) != null)
+    out.signature = rt.str(value, path, "a2a.v1.AgentCardSignature.signature");
+  if ((value = from["header"]) != null) out.header = rt.struct(value, path, "a2a.v1.AgentCardSignature.header");
+  for (const key in from) switch (key) {
     case "kind": case "protected": case "signature": case "header": break;
-    default: rt.lose(lost, a, k, "a2a.v1.AgentCardSignature has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.AgentCardSignature has no field for it");
   }
-  return m;
+  return out;
 }
 
-function agentCardSignatureToOlderJson(m: v10.AgentCardSignature, _a: rt.At, _lost: Loss[]): JsonObject {
-  const o: JsonObject = { protected: m.protected, signature: m.signature };
-  if (m.header !== undefined) o["header"] = rt.structJson(m.header);
-  return o;
+function agentCardSignatureToOlderJson(from: v10.AgentCardSignature, _path: rt.At, _lost: Loss[]): JsonObject {
+  const out: JsonObject = { protected: from.protected, signature: from.signature };
+  if (from.header !== undefined) out["header"] = rt.structJson(from.header);
+  return out;
 }
 
-function taskPushNotificationConfigFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.TaskPushNotificationConfig {
-  const x = rt.object(j, a, "a2a.v1.TaskPushNotificationConfig");
-  const m = ({
+function taskPushNotificationConfigFromOlderJson(
+  json: unknown, path: rt.At, lost: Loss[],
+): v10.TaskPushNotificationConfig {
+  const from = rt.object(json, path, "a2a.v1.TaskPushNotificationConfig");
+  const out = ({
     $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "",
   } as v10.TaskPushNotificationConfig);
-  let v: unknown;
-  m.taskId = rt.resourceId(x["taskId"], a, "taskId", "a2a.v1.TaskPushNotificationConfig taskId");
-  m.id = rt.resourceId(
-    rt.isObject(x["pushNotificationConfig"]) ? x["pushNotificationConfig"]["id"] : undefined,
-    a, "pushNotificationConfig.id", "a2a.v1.TaskPushNotificationConfig pushNotificationConfig.id",
+  let value: unknown;
+  out.taskId = rt.resourceId(from["taskId"], path, "taskId", "a2a.v1.TaskPushNotificationConfig taskId");
+  out.id = rt.resourceId(
+    rt.isObject(from["pushNotificationConfig"]) ? from["pushNotificationConfig"]["id"] : undefined,
+    path, "pushNotificationConfig.id", "a2a.v1.TaskPushNotificationConfig pushNotificationConfig.id",
   );
-  if ((v = x["pushNotificationConfig"]) != null) {
-    const pa = rt.at(a, "pushNotificationConfig");
-    const p = rt.object(v, pa, "a2a.v1.PushNotificationConfig");
-    for (const k in p) switch (k) {
+  if ((value = from["pushNotificationConfig"]) != null) {
+    const pushPath = rt.at(path, "pushNotificationConfig");
+    const pushJson = rt.object(value, pushPath, "a2a.v1.PushNotificationConfig");
+    for (const key in pushJson) switch (key) {
       case "kind": case "id": case "url": case "token": case "authentication": break;
-      default: rt.lose(lost, pa, k, "a2a.v1.PushNotificationConfig has no field for it");
+      default: rt.lose(lost, pushPath, key, "a2a.v1.PushNotificationConfig has no field for it");
     }
-    if ((v = p["url"]) != null)
-      { const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.url"); if (s !== "") m.url = s; }
-    if ((v = p["token"]) != null)
-      { const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.token"); if (s !== "") m.token = s; }
-    if ((v = p["id"]) != null) {
-      const s = rt.str(v, pa, "a2a.v1.PushNotificationConfig.id");
-      if (s !== "" && m.id === "") m.id = s;
+    if ((value = pushJson["url"]) != null) {
+      const read = rt.str(value, pushPath, "a2a.v1.PushNotificationConfig.url");
+      if (read !== "") out.url = read;
     }
-    if ((v = p["authentication"]) != null)
-      m.authentication = authenticationInfoFromOlderJson(v, rt.at(pa, "authentication"), lost);
+    if ((value = pushJson["token"]) != null) {
+      const read = rt.str(value, pushPath, "a2a.v1.PushNotificationConfig.token");
+      if (read !== "") out.token = read;
+    }
+    if ((value = pushJson["id"]) != null) {
+      const read = rt.str(value, pushPath, "a2a.v1.PushNotificationConfig.id");
+      if (read !== "" && out.id === "") out.id = read;
+    }
+    if ((value = pushJson["authentication"]) != null)
+      out.authentication = authenticationInfoFromOlderJson(value, rt.at(pushPath, "authentication"), lost);
   }
-  for (const k in x) switch (k) {
+  for (const key in from) switch (key) {
     case "kind": case "taskId": case "pushNotificationConfig": break;
-    default: rt.lose(lost, a, k, "a2a.v1.TaskPushNotificationConfig has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.TaskPushNotificationConfig has no field for it");
   }
-  return m;
+  return out;
 }
 
-function taskPushNotificationConfigToOlderJson(m: v10.TaskPushNotificationConfig, a: rt.At, lost: Loss[]): JsonObject {
-  const o: JsonObject = { taskId: "", pushNotificationConfig: {} };
-  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 has no tenant");
-  o["taskId"] = m.taskId;
+function taskPushNotificationConfigToOlderJson(
+  from: v10.TaskPushNotificationConfig, path: rt.At, lost: Loss[],
+): JsonObject {
+  const out: JsonObject = { taskId: "", pushNotificationConfig: {} };
+  if (from.tenant !== "") rt.lose(lost, path, "tenant", "v0.3 has no tenant");
+  out["taskId"] = from.taskId;
   {
-    const p: JsonObject = { id: m.id };
-    if (m.url !== "") p["url"] = m.url;
-    if (m.token !== "") p["token"] = m.token;
-    if (m.authentication !== undefined)
-      p["authentication"] = authenticationInfoToOlderJson(m.authentication, rt.at(a, "authentication"), lost);
-    o["pushNotificationConfig"] = p;
+    const pushJson: JsonObject = { id: from.id };
+    if (from.url !== "") pushJson["url"] = from.url;
+    if (from.token !== "") pushJson["token"] = from.token;
+    if (from.authentication !== undefined)
+      pushJson["authentication"] = authenticationInfoToOlderJson(
+        from.authentication, rt.at(path, "authentication"), lost,
+      );
+    out["pushNotificationConfig"] = pushJson;
   }
-  return o;
+  return out;
 }
 
-function stringListFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.StringList {
-  const x = rt.object(j, a, "a2a.v1.StringList");
-  const m = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as v10.StringList);
-  let v: unknown;
-  if ((v = x["list"]) != null) m.list = rt.strings(v, a, "list", "a2a.v1.StringList.list");
-  for (const k in x) switch (k) {
+function stringListFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.StringList {
+  const from = rt.object(json, path, "a2a.v1.StringList");
+  const out = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as v10.StringList);
+  let value: unknown;
+  if ((value = from["list"]) != null) out.list = rt.strings(value, path, "list", "a2a.v1.StringList.list");
+  for (const key in from) switch (key) {
     case "kind": case "list": break;
-    default: rt.lose(lost, a, k, "a2a.v1.StringList has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.StringList has no field for it");
   }
-  return m;
+  return out;
 }
 
-function stringListToOlderJson(m: v10.StringList, _a: rt.At, _lost: Loss[]): JsonObject {
-  const o: JsonObject = {};
-  if (m.list.length > 0) o["list"] = m.list.slice();
-  return o;
+function stringListToOlderJson(from: v10.StringList, _path: rt.At, _lost: Loss[]): JsonObject {
+  const out: JsonObject = {};
+  if (from.list.length > 0) out["list"] = from.list.slice();
+  return out;
 }
 
-function securityRequirementFromOlderJson(j: unknown, a: rt.At, _lost: Loss[]): v10.SecurityRequirement {
-  const x = rt.object(j, a, "a2a.v1.Security");
-  const m = ({ $typeName: "lf.a2a.v1.SecurityRequirement", schemes: {} } as v10.SecurityRequirement);
-  for (const k of Object.keys(x)) {
+function securityRequirementFromOlderJson(json: unknown, path: rt.At, _lost: Loss[]): v10.SecurityRequirement {
+  const from = rt.object(json, path, "a2a.v1.Security");
+  const out = ({ $typeName: "lf.a2a.v1.SecurityRequirement", schemes: {} } as v10.SecurityRequirement);
+  for (const key of Object.keys(from)) {
     const list = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as v10.StringList);
-    list.list = rt.strings(x[k], a, k, "a2a.v1.Security.schemes");
-    rt.setKey(m.schemes, k, list);
+    list.list = rt.strings(from[key], path, key, "a2a.v1.Security.schemes");
+    rt.setKey(out.schemes, key, list);
   }
-  return m;
+  return out;
 }
 
-function securityRequirementToOlderJson(m: v10.SecurityRequirement, _a: rt.At, _lost: Loss[]): JsonObject {
-  const o: JsonObject = {};
-  for (const k of Object.keys(m.schemes)) rt.setKey(o, k, m.schemes[k]!.list.slice());
-  return o;
+function securityRequirementToOlderJson(from: v10.SecurityRequirement, _path: rt.At, _lost: Loss[]): JsonObject {
+  const out: JsonObject = {};
+  for (const key of Object.keys(from.schemes)) rt.setKey(out, key, from.schemes[key]!.list.slice());
+  return out;
 }
 
-function securitySchemeFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.SecurityScheme {
-  const { type, ...rest } = rt.object(j, a, "a2a.v1.SecurityScheme");
-  const m = ({ $typeName: "lf.a2a.v1.SecurityScheme", scheme: { case: undefined } } as v10.SecurityScheme);
+function securitySchemeFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.SecurityScheme {
+  const { type, ...rest } = rt.object(json, path, "a2a.v1.SecurityScheme");
+  const out = ({ $typeName: "lf.a2a.v1.SecurityScheme", scheme: { case: undefined } } as v10.SecurityScheme);
   switch (type) {
     case "apiKey":
-      m.scheme = { case: "apiKeySecurityScheme", value: apiKeySecuritySchemeFromOlderJson(rest, a, lost) };
+      out.scheme = { case: "apiKeySecurityScheme", value: apiKeySecuritySchemeFromOlderJson(rest, path, lost) };
       break;
     case "http":
-      m.scheme = { case: "httpAuthSecurityScheme", value: httpAuthSecuritySchemeFromOlderJson(rest, a, lost) };
+      out.scheme = { case: "httpAuthSecurityScheme", value: httpAuthSecuritySchemeFromOlderJson(rest, path, lost) };
       break;
     case "oauth2":
-      m.scheme = { case: "oauth2SecurityScheme", value: oAuth2SecuritySchemeFromOlderJson(rest, a, lost) };
+      out.scheme = { case: "oauth2SecurityScheme", value: oAuth2SecuritySchemeFromOlderJson(rest, path, lost) };
       break;
     case "openIdConnect":
-      m.scheme = {
+      out.scheme = {
         case: "openIdConnectSecurityScheme",
-        value: openIdConnectSecuritySchemeFromOlderJson(rest, a, lost),
+        value: openIdConnectSecuritySchemeFromOlderJson(rest, path, lost),
       };
       break;
     case "mutualTLS":
-      m.scheme = { case: "mtlsSecurityScheme", value: mutualTlsSecuritySchemeFromOlderJson(rest, a, lost) };
+      out.scheme = { case: "mtlsSecurityScheme", value: mutualTlsSecuritySchemeFromOlderJson(rest, path, lost) };
       break;
-    default: rt.lose(lost, a, "type", "unknown a2a.v1.SecurityScheme type " + rt.preview(type));
+    default: rt.lose(lost, path, "type", "unknown a2a.v1.SecurityScheme type " + rt.preview(type));
   }
-  return m;
+  return out;
 }
 
-function securitySchemeToOlderJson(m: v10.SecurityScheme, a: rt.At, lost: Loss[]): JsonObject {
-  switch (m.scheme.case) {
+function securitySchemeToOlderJson(from: v10.SecurityScheme, path: rt.At, lost: Loss[]): JsonObject {
+  switch (from.scheme.case) {
     case "apiKeySecurityScheme":
       return {
         type: "apiKey",
-        ...apiKeySecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "api_key_security_scheme"), lost),
+        ...apiKeySecuritySchemeToOlderJson(from.scheme.value, rt.at(path, "api_key_security_scheme"), lost),
       };
     case "httpAuthSecurityScheme":
       return {
         type: "http",
-        ...httpAuthSecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "http_auth_security_scheme"), lost),
+        ...httpAuthSecuritySchemeToOlderJson(from.scheme.value, rt.at(path, "http_auth_security_scheme"), lost),
       };
     case "oauth2SecurityScheme":
       return {
         type: "oauth2",
-        ...oAuth2SecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "oauth2_security_scheme"), lost),
+        ...oAuth2SecuritySchemeToOlderJson(from.scheme.value, rt.at(path, "oauth2_security_scheme"), lost),
       };
     case "openIdConnectSecurityScheme":
       return {
         type: "openIdConnect",
-        ...openIdConnectSecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "open_id_connect_security_scheme"), lost),
+        ...openIdConnectSecuritySchemeToOlderJson(
+          from.scheme.value, rt.at(path, "open_id_connect_security_scheme"), lost,
+        ),
       };
     case "mtlsSecurityScheme":
       return {
         type: "mutualTLS",
-        ...mutualTlsSecuritySchemeToOlderJson(m.scheme.value, rt.at(a, "mtls_security_scheme"), lost),
+        ...mutualTlsSecuritySchemeToOlderJson(from.scheme.value, rt.at(path, "mtls_security_scheme"), lost),
       };
   }
-  rt.lose(lost, a, "scheme", "a2a.v1.SecurityScheme sets none of scheme; a2a.json has no form for it");
+  rt.lose(lost, path, "scheme", "a2a.v1.SecurityScheme sets none of scheme; a2a.json has no form for it");
   return {};
 }
 
-function apiKeySecuritySchemeFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.APIKeySecurityScheme {
-  const x = rt.object(j, a, "a2a.v1.APIKeySecurityScheme");
-  const m = ({
+function apiKeySecuritySchemeFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.APIKeySecurityScheme {
+  const from = rt.object(json, path, "a2a.v1.APIKeySecurityScheme");
+  const out = ({
     $typeName: "lf.a2a.v1.APIKeySecurityScheme", description: "", location: "", name: "",
   } as v10.APIKeySecurityScheme);
-  let v: unknown;
-  if ((v = x["description"]) != null) m.description = rt.str(v, a, "a2a.v1.APIKeySecurityScheme.description");
-  if ((v = (x["in"] ?? x["location"])) != null) m.location = rt.str(v, a, "a2a.v1.APIKeySecurityScheme.location");
-  if ((v = x["name"]) != null) m.name = rt.str(v, a, "a2a.v1.APIKeySecurityScheme.name");
-  for (const k in x) switch (k) {
+  let value: unknown;
+  if ((value = from["description"]) != null)
+    out.description = rt.str(value, path, "a2a.v1.APIKeySecurityScheme.description");
+  if ((value = (from["in"] ?? from["location"])) != null)
+    out.location = rt.str(value, path, "a2a.v1.APIKeySecurityScheme.location");
+  if ((value = from["name"]) != null) out.name = rt.str(value, path, "a2a.v1.APIKeySecurityScheme.name");
+  for (const key in from) switch (key) {
     case "kind": case "description": case "in": case "location": case "name": break;
-    default: rt.lose(lost, a, k, "a2a.v1.APIKeySecurityScheme has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.APIKeySecurityScheme has no field for it");
   }
-  return m;
+  return out;
 }
 
-function apiKeySecuritySchemeToOlderJson(m: v10.APIKeySecurityScheme, _a: rt.At, _lost: Loss[]): JsonObject {
-  const o: JsonObject = { in: m.location, name: m.name };
-  if (m.description !== "") o["description"] = m.description;
-  return o;
+function apiKeySecuritySchemeToOlderJson(from: v10.APIKeySecurityScheme, _path: rt.At, _lost: Loss[]): JsonObject {
+  const out: JsonObject = { in: from.location, name: from.name };
+  if (from.description !== "") out["description"] = from.description;
+  return out;
 }
 
-function httpAuthSecuritySchemeFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.HTTPAuthSecurityScheme {
-  const x = rt.object(j, a, "a2a.v1.HTTPAuthSecurityScheme");
-  const m = ({
+function httpAuthSecuritySchemeFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.HTTPAuthSecurityScheme {
+  const from = rt.object(json, path, "a2a.v1.HTTPAuthSecurityScheme");
+  const out = ({
     $typeName: "lf.a2a.v1.HTTPAuthSecurityScheme", description: "", scheme: "", bearerFormat: "",
   } as v10.HTTPAuthSecurityScheme);
-  let v: unknown;
-  if ((v = x["description"]) != null) m.description = rt.str(v, a, "a2a.v1.HTTPAuthSecurityScheme.description");
-  if ((v = x["scheme"]) != null) m.scheme = rt.str(v, a, "a2a.v1.HTTPAuthSecurityScheme.scheme");
-  if ((v = x["bearerFormat"]) != null) m.bearerFormat = rt.str(v, a, "a2a.v1.HTTPAuthSecurityScheme.bearer_format");
-  for (const k in x) switch (k) {
+  let value: unknown;
+  if ((value = from["description"]) != null)
+    out.description = rt.str(value, path, "a2a.v1.HTTPAuthSecurityScheme.description");
+  if ((value = from["scheme"]) != null) out.scheme = rt.str(value, path, "a2a.v1.HTTPAuthSecurityScheme.scheme");
+  if ((value = from["bearerFormat"]) != null)
+    out.bearerFormat = rt.str(value, path, "a2a.v1.HTTPAuthSecurityScheme.bearer_format");
+  for (const key in from) switch (key) {
     case "kind": case "description": case "scheme": case "bearerFormat": break;
-    default: rt.lose(lost, a, k, "a2a.v1.HTTPAuthSecurityScheme has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.HTTPAuthSecurityScheme has no field for it");
   }
-  return m;
+  return out;
 }
 
-function httpAuthSecuritySchemeToOlderJson(m: v10.HTTPAuthSecurityScheme, _a: rt.At, _lost: Loss[]): JsonObject {
-  const o: JsonObject = { scheme: m.scheme };
-  if (m.description !== "") o["description"] = m.description;
-  if (m.bearerFormat !== "") o["bearerFormat"] = m.bearerFormat;
-  return o;
+function httpAuthSecuritySchemeToOlderJson(from: v10.HTTPAuthSecurityScheme, _path: rt.At, _lost: Loss[]): JsonObject {
+  const out: JsonObject = { scheme: from.scheme };
+  if (from.description !== "") out["description"] = from.description;
+  if (from.bearerFormat !== "") out["bearerFormat"] = from.bearerFormat;
+  return out;
 }
 
-function oAuth2SecuritySchemeFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.OAuth2SecurityScheme {
-  const x = rt.object(j, a, "a2a.v1.OAuth2SecurityScheme");
-  const m = ({
+function oAuth2SecuritySchemeFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.OAuth2SecurityScheme {
+  const from = rt.object(json, path, "a2a.v1.OAuth2SecurityScheme");
+  const out = ({
     $typeName: "lf.a2a.v1.OAuth2SecurityScheme", description: "", oauth2MetadataUrl: "",
   } as v10.OAuth2SecurityScheme);
-  let v: unknown;
-  if ((v = x["description"]) != null) m.description = rt.str(v, a, "a2a.v1.OAuth2SecurityScheme.description");
-  if ((v = x["flows"]) != null) m.flows = oAuthFlowsFromOlderJson(v, rt.at(a, "flows"), lost);
-  if ((v = x["oauth2MetadataUrl"]) != null)
-    m.oauth2MetadataUrl = rt.str(v, a, "a2a.v1.OAuth2SecurityScheme.oauth2_metadata_url");
-  for (const k in x) switch (k) {
+  let value: unknown;
+  if ((value = from["description"]) != null)
+    out.description = rt.str(value, path, "a2a.v1.OAuth2SecurityScheme.description");
+  if ((value = from["flows"]) != null) out.flows = oAuthFlowsFromOlderJson(value, rt.at(path, "flows"), lost);
+  if ((value = from["oauth2MetadataUrl"]) != null)
+    out.oauth2MetadataUrl = rt.str(value, path, "a2a.v1.OAuth2SecurityScheme.oauth2_metadata_url");
+  for (const key in from) switch (key) {
     case "kind": case "description": case "flows": case "oauth2MetadataUrl": break;
-    default: rt.lose(lost, a, k, "a2a.v1.OAuth2SecurityScheme has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.OAuth2SecurityScheme has no field for it");
   }
-  return m;
+  return out;
 }
 
-function oAuth2SecuritySchemeToOlderJson(m: v10.OAuth2SecurityScheme, a: rt.At, lost: Loss[]): JsonObject {
-  const o: JsonObject = { flows: {} };
-  if (m.description !== "") o["description"] = m.description;
-  if (m.flows !== undefined) o["flows"] = oAuthFlowsToOlderJson(m.flows, rt.at(a, "flows"), lost);
-  if (m.oauth2MetadataUrl !== "") o["oauth2MetadataUrl"] = m.oauth2MetadataUrl;
-  return o;
+function oAuth2SecuritySchemeToOlderJson(from: v10.OAuth2SecurityScheme, path: rt.At, lost: Loss[]): JsonObject {
+  const out: JsonObject = { flows: {} };
+  if (from.description !== "") out["description"] = from.description;
+  if (from.flows !== undefined) out["flows"] = oAuthFlowsToOlderJson(from.flows, rt.at(path, "flows"), lost);
+  if (from.oauth2MetadataUrl !== "") out["oauth2MetadataUrl"] = from.oauth2MetadataUrl;
+  return out;
 }
 
-function openIdConnectSecuritySchemeFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.OpenIdConnectSecurityScheme {
-  const x = rt.object(j, a, "a2a.v1.OpenIdConnectSecurityScheme");
-  const m = ({
+function openIdConnectSecuritySchemeFromOlderJson(
+  json: unknown, path: rt.At, lost: Loss[],
+): v10.OpenIdConnectSecurityScheme {
+  const from = rt.object(json, path, "a2a.v1.OpenIdConnectSecurityScheme");
+  const out = ({
     $typeName: "lf.a2a.v1.OpenIdConnectSecurityScheme", description: "", openIdConnectUrl: "",
   } as v10.OpenIdConnectSecurityScheme);
-  let v: unknown;
-  if ((v = x["description"]) != null)
-    m.description = rt.str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.description");
-  if ((v = x["openIdConnectUrl"]) != null)
-    m.openIdConnectUrl = rt.str(v, a, "a2a.v1.OpenIdConnectSecurityScheme.open_id_connect_url");
-  for (const k in x) switch (k) {
+  let value: unknown;
+  if ((value = from["description"]) != null)
+    out.description = rt.str(value, path, "a2a.v1.OpenIdConnectSecurityScheme.description");
+  if ((value = from["openIdConnectUrl"]) != null)
+    out.openIdConnectUrl = rt.str(value, path, "a2a.v1.OpenIdConnectSecurityScheme.open_id_connect_url");
+  for (const key in from) switch (key) {
     case "kind": case "description": case "openIdConnectUrl": break;
-    default: rt.lose(lost, a, k, "a2a.v1.OpenIdConnectSecurityScheme has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.OpenIdConnectSecurityScheme has no field for it");
   }
-  return m;
+  return out;
 }
 
 function openIdConnectSecuritySchemeToOlderJson(
-  m: v10.OpenIdConnectSecurityScheme, _a: rt.At, _lost: Loss[],
+  from: v10.OpenIdConnectSecurityScheme, _path: rt.At, _lost: Loss[],
 ): JsonObject {
-  const o: JsonObject = { openIdConnectUrl: m.openIdConnectUrl };
-  if (m.description !== "") o["description"] = m.description;
-  return o;
+  const out: JsonObject = { openIdConnectUrl: from.openIdConnectUrl };
+  if (from.description !== "") out["description"] = from.description;
+  return out;
 }
 
-function mutualTlsSecuritySchemeFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.MutualTlsSecurityScheme {
-  const x = rt.object(j, a, "a2a.v1.MutualTlsSecurityScheme");
-  const m = ({ $typeName: "lf.a2a.v1.MutualTlsSecurityScheme", description: "" } as v10.MutualTlsSecurityScheme);
-  let v: unknown;
-  if ((v = x["description"]) != null) m.description = rt.str(v, a, "a2a.v1.MutualTlsSecurityScheme.description");
-  for (const k in x) switch (k) {
+function mutualTlsSecuritySchemeFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.MutualTlsSecurityScheme {
+  const from = rt.object(json, path, "a2a.v1.MutualTlsSecurityScheme");
+  const out = ({ $typeName: "lf.a2a.v1.MutualTlsSecurityScheme", description: "" } as v10.MutualTlsSecurityScheme);
+  let value: unknown;
+  if ((value = from["description"]) != null)
+    out.description = rt.str(value, path, "a2a.v1.MutualTlsSecurityScheme.description");
+  for (const key in from) switch (key) {
     case "kind": case "description": break;
-    default: rt.lose(lost, a, k, "a2a.v1.MutualTlsSecurityScheme has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.MutualTlsSecurityScheme has no field for it");
   }
-  return m;
+  return out;
 }
 
-function mutualTlsSecuritySchemeToOlderJson(m: v10.MutualTlsSecurityScheme, _a: rt.At, _lost: Loss[]): JsonObject {
-  const o: JsonObject = {};
-  if (m.description !== "") o["description"] = m.description;
-  return o;
+function mutualTlsSecuritySchemeToOlderJson(
+  from: v10.MutualTlsSecurityScheme, _path: rt.At, _lost: Loss[],
+): JsonObject {
+  const out: JsonObject = {};
+  if (from.description !== "") out["description"] = from.description;
+  return out;
 }
 
-function oAuthFlowsFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.OAuthFlows {
-  const x = rt.object(j, a, "a2a.v1.OAuthFlows");
-  const m = ({ $typeName: "lf.a2a.v1.OAuthFlows", flow: { case: undefined } } as v10.OAuthFlows);
-  let v: unknown;
+function oAuthFlowsFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.OAuthFlows {
+  const from = rt.object(json, path, "a2a.v1.OAuthFlows");
+  const out = ({ $typeName: "lf.a2a.v1.OAuthFlows", flow: { case: undefined } } as v10.OAuthFlows);
+  let value: unknown;
   let one_flow = false;
-  if ((v = x["authorizationCode"]) != null) {
+  if ((value = from["authorizationCode"]) != null) {
     if (one_flow) {
-      rt.lose(lost, a, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept");
+      rt.lose(
+        lost, path, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept",
+      );
     } else {
       one_flow = true;
-      m.flow = {
+      out.flow = {
         case: "authorizationCode",
-        value: authorizationCodeOAuthFlowFromOlderJson(v, rt.at(a, "authorizationCode"), lost),
+        value: authorizationCodeOAuthFlowFromOlderJson(value, rt.at(path, "authorizationCode"), lost),
       };
     }
   }
-  if ((v = x["clientCredentials"]) != null) {
+  if ((value = from["clientCredentials"]) != null) {
     if (one_flow) {
-      rt.lose(lost, a, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept");
+      rt.lose(
+        lost, path, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept",
+      );
     } else {
       one_flow = true;
-      m.flow = {
+      out.flow = {
         case: "clientCredentials",
-        value: clientCredentialsOAuthFlowFromOlderJson(v, rt.at(a, "clientCredentials"), lost),
+        value: clientCredentialsOAuthFlowFromOlderJson(value, rt.at(path, "clientCredentials"), lost),
       };
     }
   }
-  if ((v = x["implicit"]) != null) {
+  if ((value = from["implicit"]) != null) {
     if (one_flow) {
-      rt.lose(lost, a, "implicit", "a2a.v1.OAuthFlows.flow holds one member; implicit was not kept");
+      rt.lose(lost, path, "implicit", "a2a.v1.OAuthFlows.flow holds one member; implicit was not kept");
     } else {
       one_flow = true;
-      m.flow = { case: "implicit", value: implicitOAuthFlowFromOlderJson(v, rt.at(a, "implicit"), lost) };
+      out.flow = { case: "implicit", value: implicitOAuthFlowFromOlderJson(value, rt.at(path, "implicit"), lost) };
     }
   }
-  if ((v = x["password"]) != null) {
+  if ((value = from["password"]) != null) {
     if (one_flow) {
-      rt.lose(lost, a, "password", "a2a.v1.OAuthFlows.flow holds one member; password was not kept");
+      rt.lose(lost, path, "password", "a2a.v1.OAuthFlows.flow holds one member; password was not kept");
     } else {
       one_flow = true;
-      m.flow = { case: "password", value: passwordOAuthFlowFromOlderJson(v, rt.at(a, "password"), lost) };
+      out.flow = { case: "password", value: passwordOAuthFlowFromOlderJson(value, rt.at(path, "password"), lost) };
     }
   }
-  for (const k in x) switch (k) {
+  for (const key in from) switch (key) {
     case "kind": case "authorizationCode": case "clientCredentials": case "implicit": case "password":
     break;
-    default: rt.lose(lost, a, k, "a2a.v1.OAuthFlows has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.OAuthFlows has no field for it");
   }
-  return m;
+  return out;
 }
 
-function oAuthFlowsToOlderJson(m: v10.OAuthFlows, a: rt.At, lost: Loss[]): JsonObject {
-  const o: JsonObject = {};
-  if (m.flow.case === "authorizationCode")
-    o["authorizationCode"] = authorizationCodeOAuthFlowToOlderJson(m.flow.value, rt.at(a, "authorization_code"), lost);
-  if (m.flow.case === "clientCredentials")
-    o["clientCredentials"] = clientCredentialsOAuthFlowToOlderJson(m.flow.value, rt.at(a, "client_credentials"), lost);
-  if (m.flow.case === "implicit")
-    o["implicit"] = implicitOAuthFlowToOlderJson(m.flow.value, rt.at(a, "implicit"), lost);
-  if (m.flow.case === "password")
-    o["password"] = passwordOAuthFlowToOlderJson(m.flow.value, rt.at(a, "password"), lost);
-  if (m.flow.case === "deviceCode") rt.lose(lost, a, "device_code", "v0.3 has no device-code flow");
-  return o;
+function oAuthFlowsToOlderJson(from: v10.OAuthFlows, path: rt.At, lost: Loss[]): JsonObject {
+  const out: JsonObject = {};
+  if (from.flow.case === "authorizationCode")
+    out["authorizationCode"] = authorizationCodeOAuthFlowToOlderJson(
+      from.flow.value, rt.at(path, "authorization_code"), lost,
+    );
+  if (from.flow.case === "clientCredentials")
+    out["clientCredentials"] = clientCredentialsOAuthFlowToOlderJson(
+      from.flow.value, rt.at(path, "client_credentials"), lost,
+    );
+  if (from.flow.case === "implicit")
+    out["implicit"] = implicitOAuthFlowToOlderJson(from.flow.value, rt.at(path, "implicit"), lost);
+  if (from.flow.case === "password")
+    out["password"] = passwordOAuthFlowToOlderJson(from.flow.value, rt.at(path, "password"), lost);
+  if (from.flow.case === "deviceCode") rt.lose(lost, path, "device_code", "v0.3 has no device-code flow");
+  return out;
 }
 
-function authorizationCodeOAuthFlowFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.AuthorizationCodeOAuthFlow {
-  const x = rt.object(j, a, "a2a.v1.AuthorizationCodeOAuthFlow");
-  const m = ({
+function authorizationCodeOAuthFlowFromOlderJson(
+  json: unknown, path: rt.At, lost: Loss[],
+): v10.AuthorizationCodeOAuthFlow {
+  const from = rt.object(json, path, "a2a.v1.AuthorizationCodeOAuthFlow");
+  const out = ({
     $typeName: "lf.a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: "", tokenUrl: "", refreshUrl: "",
     scopes: {}, pkceRequired: false,
   } as v10.AuthorizationCodeOAuthFlow);
-  let v: unknown;
-  if ((v = x["authorizationUrl"]) != null)
-    m.authorizationUrl = rt.str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.authorization_url");
-  if ((v = x["tokenUrl"]) != null) m.tokenUrl = rt.str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.token_url");
-  if ((v = x["refreshUrl"]) != null) m.refreshUrl = rt.str(v, a, "a2a.v1.AuthorizationCodeOAuthFlow.refresh_url");
-  if ((v = x["scopes"]) != null)
-    m.scopes = rt.stringMap(v, rt.at(a, "scopes"), "a2a.v1.AuthorizationCodeOAuthFlow.scopes");
-  for (const k in x) switch (k) {
+  let value: unknown;
+  if ((value = from["authorizationUrl"]) != null)
+    out.authorizationUrl = rt.str(value, path, "a2a.v1.AuthorizationCodeOAuthFlow.authorization_url");
+  if ((value = from["tokenUrl"]) != null)
+    out.tokenUrl = rt.str(value, path, "a2a.v1.AuthorizationCodeOAuthFlow.token_url");
+  if ((value = from["refreshUrl"]) != null)
+    out.refreshUrl = rt.str(value, path, "a2a.v1.AuthorizationCodeOAuthFlow.refresh_url");
+  if ((value = from["scopes"]) != null)
+    out.scopes = rt.stringMap(value, rt.at(path, "scopes"), "a2a.v1.AuthorizationCodeOAuthFlow.scopes");
+  for (const key in from) switch (key) {
     case "kind": case "authorizationUrl": case "tokenUrl": case "refreshUrl": case "scopes": break;
-    default: rt.lose(lost, a, k, "a2a.v1.AuthorizationCodeOAuthFlow has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.AuthorizationCodeOAuthFlow has no field for it");
   }
-  return m;
+  return out;
 }
 
-function authorizationCodeOAuthFlowToOlderJson(m: v10.AuthorizationCodeOAuthFlow, a: rt.At, lost: Loss[]): JsonObject {
-  const o: JsonObject = { authorizationUrl: m.authorizationUrl, tokenUrl: m.tokenUrl, scopes: {} };
-  if (m.refreshUrl !== "") o["refreshUrl"] = m.refreshUrl;
-  if (Object.keys(m.scopes).length > 0) o["scopes"] = rt.stringMapJson(m.scopes);
-  if (m.pkceRequired) rt.lose(lost, a, "pkce_required", "v0.3 has no pkce_required");
-  return o;
+function authorizationCodeOAuthFlowToOlderJson(
+  from: v10.AuthorizationCodeOAuthFlow, path: rt.At, lost: Loss[],
+): JsonObject {
+  const out: JsonObject = { authorizationUrl: from.authorizationUrl, tokenUrl: from.tokenUrl, scopes: {} };
+  if (from.refreshUrl !== "") out["refreshUrl"] = from.refreshUrl;
+  if (Object.keys(from.scopes).length > 0) out["scopes"] = rt.stringMapJson(from.scopes);
+  if (from.pkceRequired) rt.lose(lost, path, "pkce_required", "v0.3 has no pkce_required");
+  return out;
 }
 
-function clientCredentialsOAuthFlowFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.ClientCredentialsOAuthFlow {
-  const x = rt.object(j, a, "a2a.v1.ClientCredentialsOAuthFlow");
-  const m = ({
+function clientCredentialsOAuthFlowFromOlderJson(
+  json: unknown, path: rt.At, lost: Loss[],
+): v10.ClientCredentialsOAuthFlow {
+  const from = rt.object(json, path, "a2a.v1.ClientCredentialsOAuthFlow");
+  const out = ({
     $typeName: "lf.a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {},
   } as v10.ClientCredentialsOAuthFlow);
-  let v: unknown;
-  if ((v = x["tokenUrl"]) != null) m.tokenUrl = rt.str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.token_url");
-  if ((v = x["refreshUrl"]) != null) m.refreshUrl = rt.str(v, a, "a2a.v1.ClientCredentialsOAuthFlow.refresh_url");
-  if ((v = x["scopes"]) != null)
-    m.scopes = rt.stringMap(v, rt.at(a, "scopes"), "a2a.v1.ClientCredentialsOAuthFlow.scopes");
-  for (const k in x) switch (k) {
+  let value: unknown;
+  if ((value = from["tokenUrl"]) != null)
+    out.tokenUrl = rt.str(value, path, "a2a.v1.ClientCredentialsOAuthFlow.token_url");
+  if ((value = from["refreshUrl"]) != null)
+    out.refreshUrl = rt.str(value, path, "a2a.v1.ClientCredentialsOAuthFlow.refresh_url");
+  if ((value = from["scopes"]) != null)
+    out.scopes = rt.stringMap(value, rt.at(path, "scopes"), "a2a.v1.ClientCredentialsOAuthFlow.scopes");
+  for (const key in from) switch (key) {
     case "kind": case "tokenUrl": case "refreshUrl": case "scopes": break;
-    default: rt.lose(lost, a, k, "a2a.v1.ClientCredentialsOAuthFlow has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.ClientCredentialsOAuthFlow has no field for it");
   }
-  return m;
+  return out;
 }
 
 function clientCredentialsOAuthFlowToOlderJson(
-  m: v10.ClientCredentialsOAuthFlow, _a: rt.At, _lost: Loss[],
+  from: v10.ClientCredentialsOAuthFlow, _path: rt.At, _lost: Loss[],
 ): JsonObject {
-  const o: JsonObject = { tokenUrl: m.tokenUrl, scopes: {} };
-  if (m.refreshUrl !== "") o["refreshUrl"] = m.refreshUrl;
-  if (Object.keys(m.scopes).length > 0) o["scopes"] = rt.stringMapJson(m.scopes);
-  return o;
+  const out: JsonObject = { tokenUrl: from.tokenUrl, scopes: {} };
+  if (from.refreshUrl !== "") out["refreshUrl"] = from.refreshUrl;
+  if (Object.keys(from.scopes).length > 0) out["scopes"] = rt.stringMapJson(from.scopes);
+  return out;
 }
 
-function implicitOAuthFlowFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.ImplicitOAuthFlow {
-  const x = rt.object(j, a, "a2a.v1.ImplicitOAuthFlow");
-  const m = ({
+function implicitOAuthFlowFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.ImplicitOAuthFlow {
+  const from = rt.object(json, path, "a2a.v1.ImplicitOAuthFlow");
+  const out = ({
     $typeName: "lf.a2a.v1.ImplicitOAuthFlow", authorizationUrl: "", refreshUrl: "", scopes: {},
   } as v10.ImplicitOAuthFlow);
-  let v: unknown;
-  if ((v = x["authorizationUrl"]) != null)
-    m.authorizationUrl = rt.str(v, a, "a2a.v1.ImplicitOAuthFlow.authorization_url");
-  if ((v = x["refreshUrl"]) != null) m.refreshUrl = rt.str(v, a, "a2a.v1.ImplicitOAuthFlow.refresh_url");
-  if ((v = x["scopes"]) != null) m.scopes = rt.stringMap(v, rt.at(a, "scopes"), "a2a.v1.ImplicitOAuthFlow.scopes");
-  for (const k in x) switch (k) {
+  let value: unknown;
+  if ((value = from["authorizationUrl"]) != null)
+    out.authorizationUrl = rt.str(value, path, "a2a.v1.ImplicitOAuthFlow.authorization_url");
+  if ((value = from["refreshUrl"]) != null)
+    out.refreshUrl = rt.str(value, path, "a2a.v1.ImplicitOAuthFlow.refresh_url");
+  if ((value = from["scopes"]) != null)
+    out.scopes = rt.stringMap(value, rt.at(path, "scopes"), "a2a.v1.ImplicitOAuthFlow.scopes");
+  for (const key in from) switch (key) {
     case "kind": case "authorizationUrl": case "refreshUrl": case "scopes": break;
-    default: rt.lose(lost, a, k, "a2a.v1.ImplicitOAuthFlow has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.ImplicitOAuthFlow has no field for it");
   }
-  return m;
+  return out;
 }
 
-function implicitOAuthFlowToOlderJson(m: v10.ImplicitOAuthFlow, _a: rt.At, _lost: Loss[]): JsonObject {
-  const o: JsonObject = { authorizationUrl: m.authorizationUrl, scopes: {} };
-  if (m.refreshUrl !== "") o["refreshUrl"] = m.refreshUrl;
-  if (Object.keys(m.scopes).length > 0) o["scopes"] = rt.stringMapJson(m.scopes);
-  return o;
+function implicitOAuthFlowToOlderJson(from: v10.ImplicitOAuthFlow, _path: rt.At, _lost: Loss[]): JsonObject {
+  const out: JsonObject = { authorizationUrl: from.authorizationUrl, scopes: {} };
+  if (from.refreshUrl !== "") out["refreshUrl"] = from.refreshUrl;
+  if (Object.keys(from.scopes).length > 0) out["scopes"] = rt.stringMapJson(from.scopes);
+  return out;
 }
 
-function passwordOAuthFlowFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.PasswordOAuthFlow {
-  const x = rt.object(j, a, "a2a.v1.PasswordOAuthFlow");
-  const m = ({
+function passwordOAuthFlowFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.PasswordOAuthFlow {
+  const from = rt.object(json, path, "a2a.v1.PasswordOAuthFlow");
+  const out = ({
     $typeName: "lf.a2a.v1.PasswordOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {},
   } as v10.PasswordOAuthFlow);
-  let v: unknown;
-  if ((v = x["tokenUrl"]) != null) m.tokenUrl = rt.str(v, a, "a2a.v1.PasswordOAuthFlow.token_url");
-  if ((v = x["refreshUrl"]) != null) m.refreshUrl = rt.str(v, a, "a2a.v1.PasswordOAuthFlow.refresh_url");
-  if ((v = x["scopes"]) != null) m.scopes = rt.stringMap(v, rt.at(a, "scopes"), "a2a.v1.PasswordOAuthFlow.scopes");
-  for (const k in x) switch (k) {
+  let value: unknown;
+  if ((value = from["tokenUrl"]) != null) out.tokenUrl = rt.str(value, path, "a2a.v1.PasswordOAuthFlow.token_url");
+  if ((value = from["refreshUrl"]) != null)
+    out.refreshUrl = rt.str(value, path, "a2a.v1.PasswordOAuthFlow.refresh_url");
+  if ((value = from["scopes"]) != null)
+    out.scopes = rt.stringMap(value, rt.at(path, "scopes"), "a2a.v1.PasswordOAuthFlow.scopes");
+  for (const key in from) switch (key) {
     case "kind": case "tokenUrl": case "refreshUrl": case "scopes": break;
-    default: rt.lose(lost, a, k, "a2a.v1.PasswordOAuthFlow has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.PasswordOAuthFlow has no field for it");
   }
-  return m;
+  return out;
 }
 
-function passwordOAuthFlowToOlderJson(m: v10.PasswordOAuthFlow, _a: rt.At, _lost: Loss[]): JsonObject {
-  const o: JsonObject = { tokenUrl: m.tokenUrl, scopes: {} };
-  if (m.refreshUrl !== "") o["refreshUrl"] = m.refreshUrl;
-  if (Object.keys(m.scopes).length > 0) o["scopes"] = rt.stringMapJson(m.scopes);
-  return o;
+function passwordOAuthFlowToOlderJson(from: v10.PasswordOAuthFlow, _path: rt.At, _lost: Loss[]): JsonObject {
+  const out: JsonObject = { tokenUrl: from.tokenUrl, scopes: {} };
+  if (from.refreshUrl !== "") out["refreshUrl"] = from.refreshUrl;
+  if (Object.keys(from.scopes).length > 0) out["scopes"] = rt.stringMapJson(from.scopes);
+  return out;
 }
 
-function sendMessageRequestFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.SendMessageRequest {
-  const x = rt.object(j, a, "a2a.v1.SendMessageRequest");
-  const m = ({ $typeName: "lf.a2a.v1.SendMessageRequest", tenant: "" } as v10.SendMessageRequest);
-  let v: unknown;
-  if ((v = x["message"]) != null) m.message = messageFromOlderJson(v, rt.at(a, "message"), lost);
-  if ((v = x["configuration"]) != null)
-    m.configuration = sendMessageConfigurationFromOlderJson(v, rt.at(a, "configuration"), lost);
-  if ((v = x["metadata"]) != null) m.metadata = rt.struct(v, a, "a2a.v1.SendMessageRequest.metadata");
-  for (const k in x) switch (k) {
+function sendMessageRequestFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.SendMessageRequest {
+  const from = rt.object(json, path, "a2a.v1.SendMessageRequest");
+  const out = ({ $typeName: "lf.a2a.v1.SendMessageRequest", tenant: "" } as v10.SendMessageRequest);
+  let value: unknown;
+  if ((value = from["message"]) != null) out.message = messageFromOlderJson(value, rt.at(path, "message"), lost);
+  if ((value = from["configuration"]) != null)
+    out.configuration = sendMessageConfigurationFromOlderJson(value, rt.at(path, "configuration"), lost);
+  if ((value = from["metadata"]) != null)
+    out.metadata = rt.struct(value, path, "a2a.v1.SendMessageRequest.metadata");
+  for (const key in from) switch (key) {
     case "kind": case "message": case "configuration": case "metadata": break;
-    default: rt.lose(lost, a, k, "a2a.v1.SendMessageRequest has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.SendMessageRequest has no field for it");
   }
-  return m;
+  return out;
 }
 
-function sendMessageRequestToOlderJson(m: v10.SendMessageRequest, a: rt.At, lost: Loss[]): JsonObject {
-  const o: JsonObject = {};
-  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 has no tenant");
-  if (m.message !== undefined) o["message"] = messageToOlderJson(m.message, rt.at(a, "message"), lost);
-  const configuration = m.configuration;
-  o["configuration"] = configuration
-    ? sendMessageConfigurationToOlderJson(configuration, rt.at(a, "configuration"), lost)
+function sendMessageRequestToOlderJson(from: v10.SendMessageRequest, path: rt.At, lost: Loss[]): JsonObject {
+  const out: JsonObject = {};
+  if (from.tenant !== "") rt.lose(lost, path, "tenant", "v0.3 has no tenant");
+  if (from.message !== undefined) out["message"] = messageToOlderJson(from.message, rt.at(path, "message"), lost);
+  const configuration = from.configuration;
+  out["configuration"] = configuration
+    ? sendMessageConfigurationToOlderJson(configuration, rt.at(path, "configuration"), lost)
     : { blocking: true };
-  if (m.metadata !== undefined) o["metadata"] = rt.structJson(m.metadata);
-  return o;
+  if (from.metadata !== undefined) out["metadata"] = rt.structJson(from.metadata);
+  return out;
 }
 
-function getTaskRequestFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.GetTaskRequest {
-  const x = rt.object(j, a, "a2a.v1.GetTaskRequest");
-  const m = ({ $typeName: "lf.a2a.v1.GetTaskRequest", tenant: "", id: "" } as v10.GetTaskRequest);
-  let v: unknown;
-  m.id = rt.resourceId(x["id"], a, "id", "a2a.v1.GetTaskRequest id");
-  if ((v = x["historyLength"]) != null) {
-    const n = rt.int32(v, a, "a2a.v1.GetTaskRequest.history_length");
-    if (n !== 0) m.historyLength = n;
+function getTaskRequestFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.GetTaskRequest {
+  const from = rt.object(json, path, "a2a.v1.GetTaskRequest");
+  const out = ({ $typeName: "lf.a2a.v1.GetTaskRequest", tenant: "", id: "" } as v10.GetTaskRequest);
+  let value: unknown;
+  out.id = rt.resourceId(from["id"], path, "id", "a2a.v1.GetTaskRequest id");
+  if ((value = from["historyLength"]) != null) {
+    const historyLength = rt.int32(value, path, "a2a.v1.GetTaskRequest.history_length");
+    if (historyLength !== 0) out.historyLength = historyLength;
   }
-  for (const k in x) switch (k) {
+  for (const key in from) switch (key) {
     case "kind": case "id": case "historyLength": break;
-    default: rt.lose(lost, a, k, "a2a.v1.GetTaskRequest has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.GetTaskRequest has no field for it");
   }
-  return m;
+  return out;
 }
 
-function getTaskRequestToOlderJson(m: v10.GetTaskRequest, a: rt.At, lost: Loss[]): JsonObject {
-  const o: JsonObject = {};
-  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 has no tenant");
-  o["id"] = m.id;
-  const historyLength = m.historyLength;
+function getTaskRequestToOlderJson(from: v10.GetTaskRequest, path: rt.At, lost: Loss[]): JsonObject {
+  const out: JsonObject = {};
+  if (from.tenant !== "") rt.lose(lost, path, "tenant", "v0.3 has no tenant");
+  out["id"] = from.id;
+  const historyLength = from.historyLength;
   if (historyLength === 0)
-    rt.lose(lost, a, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
-  else if (historyLength !== undefined) { if (historyLength !== 0) o["historyLength"] = historyLength; }
-  return o;
+    rt.lose(
+      lost, path, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit",
+    );
+  else if (historyLength !== undefined) { if (historyLength !== 0) out["historyLength"] = historyLength; }
+  return out;
 }
 
-function cancelTaskRequestFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.CancelTaskRequest {
-  const x = rt.object(j, a, "a2a.v1.CancelTaskRequest");
-  const m = ({ $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: "" } as v10.CancelTaskRequest);
-  let v: unknown;
-  if ((v = x["metadata"]) != null) m.metadata = rt.struct(v, a, "a2a.v1.CancelTaskRequest metadata");
-  m.id = rt.resourceId(x["id"], a, "id", "a2a.v1.CancelTaskRequest id");
-  for (const k in x) switch (k) {
+function cancelTaskRequestFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.CancelTaskRequest {
+  const from = rt.object(json, path, "a2a.v1.CancelTaskRequest");
+  const out = ({ $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: "" } as v10.CancelTaskRequest);
+  let value: unknown;
+  if ((value = from["metadata"]) != null)
+    out.metadata = rt.struct(value, path, "a2a.v1.CancelTaskRequest metadata");
+  out.id = rt.resourceId(from["id"], path, "id", "a2a.v1.CancelTaskRequest id");
+  for (const key in from) switch (key) {
     case "kind": case "metadata": case "id": break;
-    default: rt.lose(lost, a, k, "a2a.v1.CancelTaskRequest has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.CancelTaskRequest has no field for it");
   }
-  return m;
+  return out;
 }
 
-function cancelTaskRequestToOlderJson(m: v10.CancelTaskRequest, a: rt.At, lost: Loss[]): JsonObject {
-  const o: JsonObject = {};
-  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 has no tenant");
-  o["id"] = m.id;
-  if (m.metadata !== undefined) o["metadata"] = rt.structJson(m.metadata);
-  return o;
+function cancelTaskRequestToOlderJson(from: v10.CancelTaskRequest, path: rt.At, lost: Loss[]): JsonObject {
+  const out: JsonObject = {};
+  if (from.tenant !== "") rt.lose(lost, path, "tenant", "v0.3 has no tenant");
+  out["id"] = from.id;
+  if (from.metadata !== undefined) out["metadata"] = rt.structJson(from.metadata);
+  return out;
 }
 
 function getTaskPushNotificationConfigRequestFromOlderJson(
-  j: unknown, a: rt.At, lost: Loss[],
+  json: unknown, path: rt.At, lost: Loss[],
 ): v10.GetTaskPushNotificationConfigRequest {
-  const x = rt.object(j, a, "a2a.v1.GetTaskPushNotificationConfigRequest");
-  const m = ({
+  const from = rt.object(json, path, "a2a.v1.GetTaskPushNotificationConfigRequest");
+  const out = ({
     $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "",
   } as v10.GetTaskPushNotificationConfigRequest);
-  m.taskId = rt.resourceId(x["id"], a, "id", "a2a.v1.GetTaskPushNotificationConfigRequest id");
-  m.id = rt.resourceId(
-    x["pushNotificationConfigId"],
-    a, "pushNotificationConfigId", "a2a.v1.GetTaskPushNotificationConfigRequest pushNotificationConfigId",
+  out.taskId = rt.resourceId(from["id"], path, "id", "a2a.v1.GetTaskPushNotificationConfigRequest id");
+  out.id = rt.resourceId(
+    from["pushNotificationConfigId"],
+    path, "pushNotificationConfigId", "a2a.v1.GetTaskPushNotificationConfigRequest pushNotificationConfigId",
   );
-  for (const k in x) switch (k) {
+  for (const key in from) switch (key) {
     case "kind": case "id": case "pushNotificationConfigId": break;
-    default: rt.lose(lost, a, k, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it");
   }
-  return m;
+  return out;
 }
 
 function getTaskPushNotificationConfigRequestToOlderJson(
-  m: v10.GetTaskPushNotificationConfigRequest, a: rt.At, lost: Loss[],
+  from: v10.GetTaskPushNotificationConfigRequest, path: rt.At, lost: Loss[],
 ): JsonObject {
-  const o: JsonObject = {};
-  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 has no tenant");
-  o["id"] = m.taskId;
-  o["pushNotificationConfigId"] = m.id;
-  return o;
+  const out: JsonObject = {};
+  if (from.tenant !== "") rt.lose(lost, path, "tenant", "v0.3 has no tenant");
+  out["id"] = from.taskId;
+  out["pushNotificationConfigId"] = from.id;
+  return out;
 }
 
 function deleteTaskPushNotificationConfigRequestFromOlderJson(
-  j: unknown, a: rt.At, lost: Loss[],
+  json: unknown, path: rt.At, lost: Loss[],
 ): v10.DeleteTaskPushNotificationConfigRequest {
-  const x = rt.object(j, a, "a2a.v1.DeleteTaskPushNotificationConfigRequest");
-  const m = ({
+  const from = rt.object(json, path, "a2a.v1.DeleteTaskPushNotificationConfigRequest");
+  const out = ({
     $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "",
   } as v10.DeleteTaskPushNotificationConfigRequest);
-  m.taskId = rt.resourceId(x["id"], a, "id", "a2a.v1.DeleteTaskPushNotificationConfigRequest id");
-  m.id = rt.resourceId(
-    x["pushNotificationConfigId"],
-    a, "pushNotificationConfigId", "a2a.v1.DeleteTaskPushNotificationConfigRequest pushNotificationConfigId",
+  out.taskId = rt.resourceId(from["id"], path, "id", "a2a.v1.DeleteTaskPushNotificationConfigRequest id");
+  out.id = rt.resourceId(
+    from["pushNotificationConfigId"],
+    path, "pushNotificationConfigId", "a2a.v1.DeleteTaskPushNotificationConfigRequest pushNotificationConfigId",
   );
-  for (const k in x) switch (k) {
+  for (const key in from) switch (key) {
     case "kind": case "id": case "pushNotificationConfigId": break;
-    default: rt.lose(lost, a, k, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it");
   }
-  return m;
+  return out;
 }
 
 function deleteTaskPushNotificationConfigRequestToOlderJson(
-  m: v10.DeleteTaskPushNotificationConfigRequest, a: rt.At, lost: Loss[],
+  from: v10.DeleteTaskPushNotificationConfigRequest, path: rt.At, lost: Loss[],
 ): JsonObject {
-  const o: JsonObject = {};
-  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 has no tenant");
-  o["id"] = m.taskId;
-  o["pushNotificationConfigId"] = m.id;
-  return o;
+  const out: JsonObject = {};
+  if (from.tenant !== "") rt.lose(lost, path, "tenant", "v0.3 has no tenant");
+  out["id"] = from.taskId;
+  out["pushNotificationConfigId"] = from.id;
+  return out;
 }
 
-function subscribeToTaskRequestFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.SubscribeToTaskRequest {
-  const x = rt.object(j, a, "a2a.v1.TaskSubscriptionRequest");
-  const m = ({ $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: "" } as v10.SubscribeToTaskRequest);
-  m.id = rt.resourceId(x["id"], a, "id", "a2a.v1.TaskSubscriptionRequest id");
-  for (const k in x) switch (k) {
+function subscribeToTaskRequestFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.SubscribeToTaskRequest {
+  const from = rt.object(json, path, "a2a.v1.TaskSubscriptionRequest");
+  const out = ({ $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: "" } as v10.SubscribeToTaskRequest);
+  out.id = rt.resourceId(from["id"], path, "id", "a2a.v1.TaskSubscriptionRequest id");
+  for (const key in from) switch (key) {
     case "kind": case "id": break;
-    default: rt.lose(lost, a, k, "a2a.v1.TaskSubscriptionRequest has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.TaskSubscriptionRequest has no field for it");
   }
-  return m;
+  return out;
 }
 
-function subscribeToTaskRequestToOlderJson(m: v10.SubscribeToTaskRequest, a: rt.At, lost: Loss[]): JsonObject {
-  const o: JsonObject = {};
-  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 has no tenant");
-  o["id"] = m.id;
-  return o;
+function subscribeToTaskRequestToOlderJson(from: v10.SubscribeToTaskRequest, path: rt.At, lost: Loss[]): JsonObject {
+  const out: JsonObject = {};
+  if (from.tenant !== "") rt.lose(lost, path, "tenant", "v0.3 has no tenant");
+  out["id"] = from.id;
+  return out;
 }
 
 function listTaskPushNotificationConfigsRequestFromOlderJson(
-  j: unknown, a: rt.At, lost: Loss[],
+  json: unknown, path: rt.At, lost: Loss[],
 ): v10.ListTaskPushNotificationConfigsRequest {
-  const x = rt.object(j, a, "a2a.v1.ListTaskPushNotificationConfigRequest");
-  const m = ({
+  const from = rt.object(json, path, "a2a.v1.ListTaskPushNotificationConfigRequest");
+  const out = ({
     $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", tenant: "", taskId: "", pageSize: 0,
     pageToken: "",
   } as v10.ListTaskPushNotificationConfigsRequest);
-  let v: unknown;
-  if ((v = x["pageSize"]) != null)
-    m.pageSize = rt.int32(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_size");
-  if ((v = x["pageToken"]) != null)
-    m.pageToken = rt.str(v, a, "a2a.v1.ListTaskPushNotificationConfigRequest.page_token");
-  m.taskId = rt.resourceId(x["id"], a, "id", "a2a.v1.ListTaskPushNotificationConfigRequest id");
-  for (const k in x) switch (k) {
+  let value: unknown;
+  if ((value = from["pageSize"]) != null)
+    out.pageSize = rt.int32(value, path, "a2a.v1.ListTaskPushNotificationConfigRequest.page_size");
+  if ((value = from["pageToken"]) != null)
+    out.pageToken = rt.str(value, path, "a2a.v1.ListTaskPushNotificationConfigRequest.page_token");
+  out.taskId = rt.resourceId(from["id"], path, "id", "a2a.v1.ListTaskPushNotificationConfigRequest id");
+  for (const key in from) switch (key) {
     case "kind": case "id": case "pageSize": case "pageToken": break;
-    default: rt.lose(lost, a, k, "a2a.v1.ListTaskPushNotificationConfigRequest has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.ListTaskPushNotificationConfigRequest has no field for it");
   }
-  return m;
+  return out;
 }
 
 function listTaskPushNotificationConfigsRequestToOlderJson(
-  m: v10.ListTaskPushNotificationConfigsRequest, a: rt.At, lost: Loss[],
+  from: v10.ListTaskPushNotificationConfigsRequest, path: rt.At, lost: Loss[],
 ): JsonObject {
-  const o: JsonObject = {};
-  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 has no tenant");
-  o["id"] = m.taskId;
-  if (m.pageSize !== 0) o["pageSize"] = m.pageSize;
-  if (m.pageToken !== "") o["pageToken"] = m.pageToken;
-  return o;
+  const out: JsonObject = {};
+  if (from.tenant !== "") rt.lose(lost, path, "tenant", "v0.3 has no tenant");
+  out["id"] = from.taskId;
+  if (from.pageSize !== 0) out["pageSize"] = from.pageSize;
+  if (from.pageToken !== "") out["pageToken"] = from.pageToken;
+  return out;
 }
 
-function getExtendedAgentCardRequestFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.GetExtendedAgentCardRequest {
-  const x = rt.object(j, a, "a2a.v1.GetAgentCardRequest");
-  const m = ({ $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest", tenant: "" } as v10.GetExtendedAgentCardRequest);
-  for (const k in x) switch (k) {
+function getExtendedAgentCardRequestFromOlderJson(
+  json: unknown, path: rt.At, lost: Loss[],
+): v10.GetExtendedAgentCardRequest {
+  const from = rt.object(json, path, "a2a.v1.GetAgentCardRequest");
+  const out = ({ $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest", tenant: "" } as v10.GetExtendedAgentCardRequest);
+  for (const key in from) switch (key) {
     case "kind": break;
-    default: rt.lose(lost, a, k, "a2a.v1.GetAgentCardRequest has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.GetAgentCardRequest has no field for it");
   }
-  return m;
+  return out;
 }
 
 function getExtendedAgentCardRequestToOlderJson(
-  m: v10.GetExtendedAgentCardRequest, a: rt.At, lost: Loss[],
+  from: v10.GetExtendedAgentCardRequest, path: rt.At, lost: Loss[],
 ): JsonObject {
-  const o: JsonObject = {};
-  if (m.tenant !== "") rt.lose(lost, a, "tenant", "v0.3 has no tenant");
-  return o;
+  const out: JsonObject = {};
+  if (from.tenant !== "") rt.lose(lost, path, "tenant", "v0.3 has no tenant");
+  return out;
 }
 
-function sendMessageResponseFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.SendMessageResponse {
-  const x = rt.object(j, a, "a2a.v1.SendMessageResponse");
-  const m = ({ $typeName: "lf.a2a.v1.SendMessageResponse", payload: { case: undefined } } as v10.SendMessageResponse);
-  switch (x["kind"]) {
-    case "task": m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
-    case "message": m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) }; break;
+function sendMessageResponseFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.SendMessageResponse {
+  const from = rt.object(json, path, "a2a.v1.SendMessageResponse");
+  const out = ({ $typeName: "lf.a2a.v1.SendMessageResponse", payload: { case: undefined } } as v10.SendMessageResponse);
+  switch (from["kind"]) {
+    case "task": out.payload = { case: "task", value: taskFromOlderJson(from, path, lost) }; break;
+    case "message": out.payload = { case: "message", value: messageFromOlderJson(from, path, lost) }; break;
     case undefined:
-      if (x["messageId"] !== undefined) m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) };
-      else m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) };
+      if (from["messageId"] !== undefined)
+        out.payload = { case: "message", value: messageFromOlderJson(from, path, lost) };
+      else out.payload = { case: "task", value: taskFromOlderJson(from, path, lost) };
       break;
-    default: rt.refuseKind(rt.pathOf(a), "a2a.v1.SendMessageResponse", x["kind"], "task, message");
+    default: rt.refuseKind(rt.pathOf(path), "a2a.v1.SendMessageResponse", from["kind"], "task, message");
   }
-  return m;
+  return out;
 }
 
-function sendMessageResponseToOlderJson(m: v10.SendMessageResponse, a: rt.At, lost: Loss[]): JsonObject {
-  if (m.payload.case === "task") return taskToOlderJson(m.payload.value, rt.at(a, "task"), lost);
-  if (m.payload.case === "message") return messageToOlderJson(m.payload.value, rt.at(a, "message"), lost);
-  rt.lose(lost, a, "payload", "a2a.v1.SendMessageResponse sets none of payload; a2a.json has no form for it");
+function sendMessageResponseToOlderJson(from: v10.SendMessageResponse, path: rt.At, lost: Loss[]): JsonObject {
+  if (from.payload.case === "task") return taskToOlderJson(from.payload.value, rt.at(path, "task"), lost);
+  if (from.payload.case === "message") return messageToOlderJson(from.payload.value, rt.at(path, "message"), lost);
+  rt.lose(lost, path, "payload", "a2a.v1.SendMessageResponse sets none of payload; a2a.json has no form for it");
   return {};
 }
 
-function streamResponseFromOlderJson(j: unknown, a: rt.At, lost: Loss[]): v10.StreamResponse {
-  const x = rt.object(j, a, "a2a.v1.StreamResponse");
-  const m = ({ $typeName: "lf.a2a.v1.StreamResponse", payload: { case: undefined } } as v10.StreamResponse);
-  switch (x["kind"]) {
-    case "task": m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) }; break;
-    case "message": m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) }; break;
+function streamResponseFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.StreamResponse {
+  const from = rt.object(json, path, "a2a.v1.StreamResponse");
+  const out = ({ $typeName: "lf.a2a.v1.StreamResponse", payload: { case: undefined } } as v10.StreamResponse);
+  switch (from["kind"]) {
+    case "task": out.payload = { case: "task", value: taskFromOlderJson(from, path, lost) }; break;
+    case "message": out.payload = { case: "message", value: messageFromOlderJson(from, path, lost) }; break;
     case "status-update":
-      m.payload = { case: "statusUpdate", value: taskStatusUpdateEventFromOlderJson(x, a, lost) };
+      out.payload = { case: "statusUpdate", value: taskStatusUpdateEventFromOlderJson(from, path, lost) };
       break;
     case "artifact-update":
-      m.payload = { case: "artifactUpdate", value: taskArtifactUpdateEventFromOlderJson(x, a, lost) };
+      out.payload = { case: "artifactUpdate", value: taskArtifactUpdateEventFromOlderJson(from, path, lost) };
       break;
     case undefined:
-      if (x["messageId"] !== undefined) m.payload = { case: "message", value: messageFromOlderJson(x, a, lost) };
-      else m.payload = { case: "task", value: taskFromOlderJson(x, a, lost) };
+      if (from["messageId"] !== undefined)
+        out.payload = { case: "message", value: messageFromOlderJson(from, path, lost) };
+      else out.payload = { case: "task", value: taskFromOlderJson(from, path, lost) };
       break;
     default:
-      rt.refuseKind(rt.pathOf(a), "a2a.v1.StreamResponse", x["kind"], "task, message, status-update, artifact-update");
+      rt.refuseKind(
+        rt.pathOf(path), "a2a.v1.StreamResponse", from["kind"], "task, message, status-update, artifact-update",
+      );
   }
-  return m;
+  return out;
 }
 
-function streamResponseToOlderJson(m: v10.StreamResponse, a: rt.At, lost: Loss[]): JsonObject {
-  if (m.payload.case === "task") return taskToOlderJson(m.payload.value, rt.at(a, "task"), lost);
-  if (m.payload.case === "message") return messageToOlderJson(m.payload.value, rt.at(a, "message"), lost);
-  if (m.payload.case === "statusUpdate")
-    return taskStatusUpdateEventToOlderJson(m.payload.value, rt.at(a, "status_update"), lost);
-  if (m.payload.case === "artifactUpdate")
-    return taskArtifactUpdateEventToOlderJson(m.payload.value, rt.at(a, "artifact_update"), lost);
-  rt.lose(lost, a, "payload", "a2a.v1.StreamResponse sets none of payload; a2a.json has no form for it");
+function streamResponseToOlderJson(from: v10.StreamResponse, path: rt.At, lost: Loss[]): JsonObject {
+  if (from.payload.case === "task") return taskToOlderJson(from.payload.value, rt.at(path, "task"), lost);
+  if (from.payload.case === "message") return messageToOlderJson(from.payload.value, rt.at(path, "message"), lost);
+  if (from.payload.case === "statusUpdate")
+    return taskStatusUpdateEventToOlderJson(from.payload.value, rt.at(path, "status_update"), lost);
+  if (from.payload.case === "artifactUpdate")
+    return taskArtifactUpdateEventToOlderJson(from.payload.value, rt.at(path, "artifact_update"), lost);
+  rt.lose(lost, path, "payload", "a2a.v1.StreamResponse sets none of payload; a2a.json has no form for it");
   return {};
 }
 
 function listTaskPushNotificationConfigsResponseFromOlderJson(
-  j: unknown, a: rt.At, lost: Loss[],
+  json: unknown, path: rt.At, lost: Loss[],
 ): v10.ListTaskPushNotificationConfigsResponse {
-  const m = ({
+  const out = ({
     $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse", configs: [], nextPageToken: "",
   } as v10.ListTaskPushNotificationConfigsResponse);
-  m.configs = rt.each(
-    j, a, "a2a.v1.ListTaskPushNotificationConfigResponse", lost, taskPushNotificationConfigFromOlderJson,
+  out.configs = rt.each(
+    json, path, "a2a.v1.ListTaskPushNotificationConfigResponse", lost, taskPushNotificationConfigFromOlderJson,
   );
-  return m;
+  return out;
 }
 
 function listTaskPushNotificationConfigsResponseToOlderJson(
-  m: v10.ListTaskPushNotificationConfigsResponse, a: rt.At, lost: Loss[],
+  from: v10.ListTaskPushNotificationConfigsResponse, path: rt.At, lost: Loss[],
 ): JsonValue[] {
-  if (m.nextPageToken !== "")
-    rt.lose(lost, a, "next_page_token", "a2a.json's result is the bare list of configs; it has no next_page_token");
-  return rt.eachTo(m.configs, rt.at(a, "configs"), lost, taskPushNotificationConfigToOlderJson);
+  if (from.nextPageToken !== "")
+    rt.lose(lost, path, "next_page_token", "a2a.json's result is the bare list of configs; it has no next_page_token");
+  return rt.eachTo(from.configs, rt.at(path, "configs"), lost, taskPushNotificationConfigToOlderJson);
 }
 
 /**
@@ -1425,7 +1526,7 @@ export const a2aCompatJson: rt.CompatJsonTable = {
     "lf.a2a.v1.SendMessageConfiguration": sendMessageConfigurationToOlderJson,
     "lf.a2a.v1.Task": taskToOlderJson,
     "lf.a2a.v1.TaskStatus": taskStatusToOlderJson,
-    "lf.a2a.v1.Part": (m: v10.Part, a: rt.At, lost: Loss[]) => partToOlderJson(m, a, lost) ?? {},
+    "lf.a2a.v1.Part": (from: v10.Part, path: rt.At, lost: Loss[]) => partToOlderJson(from, path, lost) ?? {},
     "lf.a2a.v1.Message": messageToOlderJson,
     "lf.a2a.v1.Artifact": artifactToOlderJson,
     "lf.a2a.v1.TaskStatusUpdateEvent": taskStatusUpdateEventToOlderJson,

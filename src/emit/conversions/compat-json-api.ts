@@ -129,8 +129,9 @@ function printTable(f: GeneratedFile, out: TargetPrinter, typed: boolean, api: C
 /** The entry's writer; one that may give no form is wrapped to write {}. */
 function writer(f: GeneratedFile, typed: boolean, api: CompatJsonApi, e: CompatJsonEntry): Printable {
   if (!e.mayLeaveOut) return e.toOlder;
-  if (!typed) return ["(m, a, lost) => ", e.toOlder, "(m, a, lost) ?? {}"];
+  const call: Printable[] = [e.toOlder, "(from, path, lost) ?? {}"];
+  if (!typed) return ["(from, path, lost) => ", call];
   const at = compatJsonHelper("At");
   const loss = f.import("Loss", runtimeModule, true);
-  return ["(m: ", api.shape(e.newer), ", a: ", at, ", lost: ", loss, "[]) => ", e.toOlder, "(m, a, lost) ?? {}"];
+  return ["(from: ", api.shape(e.newer), ", path: ", at, ", lost: ", loss, "[]) => ", call];
 }

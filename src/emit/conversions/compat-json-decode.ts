@@ -52,38 +52,38 @@ interface StepOut {
   readonly body: Code[];
   readonly later: Code[];
   readonly oneofs: Set<string>;
-  /** Whether a statement reads into `v`. */
-  usesV: boolean;
+  /** Whether a statement reads a key's value into `value`. */
+  usesValue: boolean;
 }
 
 /** The function toward the newer version of a pair, as lines. */
 export function decodeFn(env: JsonEnv, p: Pair): Code[] {
   const { d03, d10 } = p;
-  const out: StepOut = { body: [], later: [], oneofs: new Set(), usesV: false };
+  const out: StepOut = { body: [], later: [], oneofs: new Set(), usesValue: false };
   const c = decodeCtx(env, p, out);
-  const fn = (body: readonly Code[]) => printedFunction(env, decName(p), ["j", "unknown"], env.shape(d10), body);
+  const fn = (body: readonly Code[]) => printedFunction(env, decName(p), ["json", "unknown"], env.shape(d10), body);
   const form = p.json.toNewer;
   if (form.kind === "part") return fn(partCode.toNewer(c));
   if (form.kind === "union") return fn(unionToNewer(env, p));
   if (form.kind !== "fields") return fn(wholeToNewer(env, p, form.kind));
   const kind = ruleOf(env, d03).kindValue;
-  const start: Code[] = [code`const x = ${rt(env, "object")}(j, a, ${lit(d03.typeName)});`];
+  const start: Code[] = [code`const from = ${rt(env, "object")}(json, path, ${lit(d03.typeName)});`];
   if (kind !== undefined) {
     const what = lit(d03.typeName);
-    const refuse = code`${rt(env, "refuseKind")}(${rt(env, "pathOf")}(a), ${what}, x["kind"], ${lit(kind)});`;
-    start.push(...guarded(code`x["kind"] !== undefined && x["kind"] !== ${lit(kind)}`, refuse));
+    const refuse = code`${rt(env, "refuseKind")}(${rt(env, "pathOf")}(path), ${what}, from["kind"], ${lit(kind)});`;
+    start.push(...guarded(code`from["kind"] !== undefined && from["kind"] !== ${lit(kind)}`, refuse));
   }
   for (const s of form.steps) decodeStep(env, p, s, c, out);
   const extra = dialectFieldReads(env, p, out);
   const body: Code[] = [
     ...start,
-    ...declareZero(env, "m", d10),
-    ...(out.usesV ? [code`let v${ty(env, ": unknown")};`] : []),
+    ...declareZero(env, "out", d10),
+    ...(out.usesValue ? [code`let value${ty(env, ": unknown")};`] : []),
     ...out.body,
     ...extra,
     ...out.later,
-    ...unknownKeys(env, d03, "x", "a", Object.values(p.plan.dialectFields)),
-    "return m;",
+    ...unknownKeys(env, d03, "from", "path", Object.values(p.plan.dialectFields)),
+    "return out;",
   ];
   return fn(body);
 }
@@ -91,21 +91,21 @@ export function decodeFn(env: JsonEnv, p: Pair): Code[] {
 /** What a2a.json holds and the older proto does not (dialectFields), read into the newer fields. */
 function dialectFieldReads(env: JsonEnv, p: Pair, out: StepOut): Code[] {
   return p.json.dialectReads.flatMap(({ to: t, key }) => {
-    out.usesV = true;
+    out.usesValue = true;
     const name10 = t.name;
     const what = lit(`${p.d03.typeName} ${key}`);
     const value =
       t.fieldKind === "list" && valueKind(t) === "string"
-        ? code`${rt(env, "strings")}(v, a, ${lit(key)}, ${what})`
+        ? code`${rt(env, "strings")}(value, path, ${lit(key)}, ${what})`
         : readValue(
             t,
-            "v",
-            "a",
+            "value",
+            "path",
             what,
             (name) => rt(env, name),
             () => undefined,
           );
-    return guarded(code`(v = ${prop("x", key)}) != null`, assign(p.d10, name10, value));
+    return guarded(code`(value = ${prop("from", key)}) != null`, assign(p.d10, name10, value));
   });
 }
 
@@ -116,16 +116,16 @@ function decodeCtx(env: JsonEnv, p: Pair, out: StepOut): DecodeCtx {
     d10,
     typed: env.typed,
     json: ty(env, code`: ${rt(env, "JsonObject")}`),
-    read: (name, obj = "x", desc = d03) => {
-      out.usesV = true;
+    read: (name, obj = "from", desc = d03) => {
+      out.usesValue = true;
       return read(env, desc, name, obj);
     },
-    value: (name, v, desc = d03, where = "a") =>
-      readAs(env, desc, name, v, desc === d03 ? d10.fields.find((x) => x.name === name) : undefined, where),
+    value: (name, expr, desc = d03, where = "path") =>
+      readAs(env, desc, name, expr, desc === d03 ? d10.fields.find((x) => x.name === name) : undefined, where),
     set: (name10, expr) => assign(d10, name10, expr),
-    toNewer: (name, v, desc = d03, parentAt = "a") =>
-      decCall(env, messageOf(field(desc, name))!, v, atKey(env, parentAt, key03(env, name, desc))),
-    lose: (key, reason) => code`${rt(env, "lose")}(lost, a, ${lit(key)}, ${reason});`,
+    toNewer: (name, expr, desc = d03, parentAt = "path") =>
+      decCall(env, messageOf(field(desc, name))!, expr, atKey(env, parentAt, key03(env, name, desc))),
+    lose: (key, reason) => code`${rt(env, "lose")}(lost, path, ${lit(key)}, ${reason});`,
     unknownKeys: (desc, obj, atExpr) => unknownKeys(env, desc, obj, atExpr),
     keyCheck: (what, obj, atExpr, known) => keyCheck(env, what, obj, atExpr, known),
     zero: (short) => zero(env, env.messages.get(`${env.plan.newer}.${short}`)!),
@@ -148,12 +148,12 @@ function decodeStep(env: JsonEnv, p: Pair, s: JsonStep, c: DecodeCtx, out: StepO
     return;
   }
   if (s.op === "dialect") return; // toward the older version only
-  out.usesV = true;
+  out.usesValue = true;
   const { d03, d10 } = p;
   const f = s.from;
   const k = key03(env, f.name, d03);
-  const r = read(env, d03, f.name, "x");
-  const present = code`(v = ${r}) != null`;
+  const r = read(env, d03, f.name, "from");
+  const present = code`(value = ${r}) != null`;
   // A member of an older oneof: only the first member a2a.json sets is kept, the others reported.
   const ifPresent = (...stmts: Code[]) =>
     f.oneof
@@ -163,39 +163,40 @@ function decodeStep(env: JsonEnv, p: Pair, s: JsonStep, c: DecodeCtx, out: StepO
         : ifBlock(present, stmts);
   if (s.op === "map") {
     const what = lit(`${d03.typeName}.${f.name}`);
-    const at = atKey(env, "a", k);
+    const at = atKey(env, "path", k);
     const value =
       s.of === "strings"
-        ? code`${rt(env, "stringMap")}(v, ${at}, ${what})`
-        : code`${rt(env, "eachKey")}(v, ${at}, ${what}, lost, ${decFn(env, messageOf(f)!)})`;
-    out.body.push(...guarded(code`(v = ${r}) != null`, assign(d10, s.to.name, value)));
+        ? code`${rt(env, "stringMap")}(value, ${at}, ${what})`
+        : code`${rt(env, "eachKey")}(value, ${at}, ${what}, lost, ${decFn(env, messageOf(f)!)})`;
+    out.body.push(...guarded(present, assign(d10, s.to.name, value)));
   } else if (s.op === "value") {
     const t = s.to;
     // Assigning a zero value matters only where the newer field tracks presence.
-    const test = t.oneof || t.presence !== IMPLICIT ? setTest(f, "w") : undefined;
-    const value = readAs(env, d03, f.name, "v", t);
+    // The value read is held in `read` to test it (a name no conversion toward the newer version uses otherwise).
+    const test = t.oneof || t.presence !== IMPLICIT ? setTest(f, "read") : undefined;
+    const value = readAs(env, d03, f.name, "value", t);
     const stmts =
-      test && test !== "w !== undefined"
-        ? [code`const w = ${value};`, code`if (${test}) ${assign(d10, t.name, "w")}`]
+      test && test !== "read !== undefined"
+        ? [code`const read = ${value};`, code`if (${test}) ${assign(d10, t.name, "read")}`]
         : [assign(d10, t.name, value)];
     out.body.push(...ifPresent(...stmts));
   } else if (s.op === "message") {
     const sub = messageOf(f)!;
-    const at = atKey(env, "a", k);
+    const at = atKey(env, "path", k);
     const value =
       f.fieldKind === "list"
-        ? code`${rt(env, "each")}(v, ${at}, ${lit(`${d03.typeName}.${f.name}`)}, lost, ${decFn(env, sub)})`
-        : decCall(env, sub, "v", at);
+        ? code`${rt(env, "each")}(value, ${at}, ${lit(`${d03.typeName}.${f.name}`)}, lost, ${decFn(env, sub)})`
+        : decCall(env, sub, "value", at);
     out.body.push(...ifPresent(assign(d10, s.to.name, value)));
   } else {
     // reported when the older proto would hold a set value
     const test = messageOf(f)
       ? f.fieldKind === "list"
-        ? code`${rt(env, "array")}(v, a, ${lit(f.name)}).length > 0`
+        ? code`${rt(env, "array")}(value, path, ${lit(f.name)}).length > 0`
         : undefined
-      : isSetCode(f, readAs(env, d03, f.name, "v"));
-    const lose = code`${rt(env, "lose")}(lost, a, ${lit(k)}, ${lit(s.reason)});`;
-    out.body.push(...guarded(code`(v = ${r}) != null${test ? code` && ${test}` : ""}`, lose));
+      : isSetCode(f, readAs(env, d03, f.name, "value"));
+    const lose = code`${rt(env, "lose")}(lost, path, ${lit(k)}, ${lit(s.reason)});`;
+    out.body.push(...guarded(test ? code`${present} && ${test}` : present, lose));
   }
 }
 
@@ -211,7 +212,7 @@ function oneofMember(env: JsonEnv, p: Pair, name03: string, out: StepOut, stmts:
   const reason = lit(`${p.d03.typeName}.${oneof.name} holds one member; ${k} was not kept`);
   return [
     `if (${flag}) {`,
-    code`  ${rt(env, "lose")}(lost, a, ${lit(k)}, ${reason});`,
+    code`  ${rt(env, "lose")}(lost, path, ${lit(k)}, ${reason});`,
     "} else {",
     `  ${flag} = true;`,
     ...indented("  ", stmts),

@@ -58,7 +58,7 @@ const kindOf = (env: JsonEnv, d03: DescMessage) => env.rules.get(d03.typeName)?.
 export function unionToNewer(env: JsonEnv, p: WholePair): Code[] {
   const members = p.plan.toNewer.map((s) => ({ s, sub: messageOf(field(p.d03, s.from))! }));
   const member = (m: (typeof members)[number]) =>
-    assign(p.d10, (m.s as { to: string }).to, decCall(env, m.sub, "x", "a"));
+    assign(p.d10, (m.s as { to: string }).to, decCall(env, m.sub, "from", "path"));
   const byKind = (kind: string) => members.find((m) => kindOf(env, m.sub) === kind);
   const message = byKind("message");
   const task = byKind("task");
@@ -69,22 +69,22 @@ export function unionToNewer(env: JsonEnv, p: WholePair): Code[] {
     })
     .join(", ");
   const what = lit(p.d03.typeName);
-  const refuse = code`${rt(env, "refuseKind")}(${rt(env, "pathOf")}(a), ${what}, x["kind"], ${lit(known)});`;
+  const refuse = code`${rt(env, "refuseKind")}(${rt(env, "pathOf")}(path), ${what}, from["kind"], ${lit(known)});`;
   const guess: Code[] =
     message && task
-      ? [code`if (x["messageId"] !== undefined) ${member(message)}`, code`else ${member(task)}`]
+      ? [code`if (from["messageId"] !== undefined) ${member(message)}`, code`else ${member(task)}`]
       : [refuse];
   return [
-    code`const x = ${rt(env, "object")}(j, a, ${what});`,
-    ...declareZero(env, "m", p.d10),
-    `switch (x["kind"]) {`,
+    code`const from = ${rt(env, "object")}(json, path, ${what});`,
+    ...declareZero(env, "out", p.d10),
+    `switch (from["kind"]) {`,
     ...members
       .filter((m) => kindOf(env, m.sub) !== undefined)
       .flatMap((m) => switchCase(code`case ${lit(kindOf(env, m.sub))}:`, [member(m), "break;"])),
     ...switchCase("case undefined:", [...guess, "break;"]),
     ...switchCase("default:", [refuse]),
     `}`,
-    `return m;`,
+    `return out;`,
   ];
 }
 
@@ -100,19 +100,19 @@ export function wholeToNewer(env: JsonEnv, p: WholePair, rule: WholeKind): Code[
       const type = types[s.from];
       if (type === undefined) throw new Error(`compat-json: ${d03.typeName}.${s.from} has no type in the dialect`);
       return switchCase(code`case ${lit(type)}:`, [
-        assign(d10, (s as { to: string }).to, decCall(env, sub, "rest", "a")),
+        assign(d10, (s as { to: string }).to, decCall(env, sub, "rest", "path")),
         "break;",
       ]);
     });
     const unknown = code`"unknown ${d03.typeName} type " + ${rt(env, "preview")}(type)`;
     return [
-      code`const { type, ...rest } = ${rt(env, "object")}(j, a, ${what});`,
-      ...declareZero(env, "m", d10),
+      code`const { type, ...rest } = ${rt(env, "object")}(json, path, ${what});`,
+      ...declareZero(env, "out", d10),
       `switch (type) {`,
       ...cases.flat(),
-      ...switchCase("default:", [code`${rt(env, "lose")}(lost, a, "type", ${unknown});`]),
+      ...switchCase("default:", [code`${rt(env, "lose")}(lost, path, "type", ${unknown});`]),
       `}`,
-      `return m;`,
+      `return out;`,
     ];
   }
   if (rule === "listMap") {
@@ -122,22 +122,22 @@ export function wholeToNewer(env: JsonEnv, p: WholePair, rule: WholeKind): Code[
     if (list?.fields.length !== 1) throw new Error(`compat-json: ${d10.typeName}: no list map`);
     const item = lit(`${d03.typeName}.${mapField.name}`);
     return [
-      code`const x = ${rt(env, "object")}(j, a, ${what});`,
-      ...declareZero(env, "m", d10),
-      `for (const k of Object.keys(x)) {`,
+      code`const from = ${rt(env, "object")}(json, path, ${what});`,
+      ...declareZero(env, "out", d10),
+      `for (const key of Object.keys(from)) {`,
       ...indented("  ", declareZero(env, "list", list)),
-      code`  list.${list.fields[0]!.localName} = ${rt(env, "strings")}(x[k], a, k, ${item});`,
-      code`  ${rt(env, "setKey")}(m.${mapField.localName}, k, list);`,
+      code`  list.${list.fields[0]!.localName} = ${rt(env, "strings")}(from[key], path, key, ${item});`,
+      code`  ${rt(env, "setKey")}(out.${mapField.localName}, key, list);`,
       `}`,
-      `return m;`,
+      `return out;`,
     ];
   }
   // The bare list of the one field a2a.json keeps.
   const f = field(d03, ruleField(env, d03));
   const step = p.plan.toNewer.find((s) => s.from === f.name) as { to: string } | undefined;
   if (!step) throw new Error(`compat-json: ${d03.typeName}.${f.name} has no step toward the newer version`);
-  const each = code`${rt(env, "each")}(j, a, ${what}, lost, ${decFn(env, messageOf(f)!)})`;
-  return [...declareZero(env, "m", d10), code`m.${field(d10, step.to).localName} = ${each};`, `return m;`];
+  const each = code`${rt(env, "each")}(json, path, ${what}, lost, ${decFn(env, messageOf(f)!)})`;
+  return [...declareZero(env, "out", d10), code`out.${field(d10, step.to).localName} = ${each};`, `return out;`];
 }
 
 /** A message the dialect writes whole (typed union, list map, array result), toward the older version. */
@@ -149,28 +149,28 @@ export function wholeToOlder(env: JsonEnv, p: WholePair, rule: WholeKind): Code[
     const cases = p.plan.toOlder.map((s) => {
       const f = field(d10, s.from);
       const type = types[(s as { to: string }).to];
-      const member = encCall(env, messageOf(f)!, `m.${oneof.localName}.value`, atKey(env, "a", f.name));
+      const member = encCall(env, messageOf(f)!, `from.${oneof.localName}.value`, atKey(env, "path", f.name));
       return switchCase(code`case ${lit(f.localName)}:`, [code`return { type: ${lit(type)}, ...${member} };`]);
     });
     const older = d03.oneofs[0]?.name ?? "";
     const reason = `${d03.typeName} sets none of ${older}; a2a.json has no form for it`;
     return [
-      `switch (m.${oneof.localName}.case) {`,
+      `switch (from.${oneof.localName}.case) {`,
       ...cases.flat(),
       `}`,
-      code`${rt(env, "lose")}(lost, a, ${lit(older)}, ${lit(reason)});`,
+      code`${rt(env, "lose")}(lost, path, ${lit(older)}, ${lit(reason)});`,
       `return {};`,
     ];
   }
   if (rule === "listMap") {
     const mapField = field(d10, ruleField(env, d03));
     const list = mapField.fieldKind === "map" && mapField.mapKind === "message" ? mapField.message : undefined;
-    const name = `m.${mapField.localName}`;
-    const value = code`${name}[k]${ty(env, "!")}.${list!.fields[0]!.localName}.slice()`;
+    const name = `from.${mapField.localName}`;
+    const value = code`${name}[key]${ty(env, "!")}.${list!.fields[0]!.localName}.slice()`;
     return [
-      code`const o${ty(env, code`: ${rt(env, "JsonObject")}`)} = {};`,
-      code`for (const k of Object.keys(${name})) ${rt(env, "setKey")}(o, k, ${value});`,
-      `return o;`,
+      code`const out${ty(env, code`: ${rt(env, "JsonObject")}`)} = {};`,
+      code`for (const key of Object.keys(${name})) ${rt(env, "setKey")}(out, key, ${value});`,
+      `return out;`,
     ];
   }
   return arrayResultToOlder(env, p);
@@ -186,12 +186,12 @@ function arrayResultToOlder(env: JsonEnv, p: WholePair): Code[] {
     const g = field(d10, s.from);
     if (s.op !== "lossy" && (s as { to: string }).to === f.name) {
       const sub = messageOf(g)!;
-      list = code`${eachOf(env, sub)}(m.${g.localName}, ${atKey(env, "a", g.name)}, lost, ${encFn(env, sub)})`;
+      list = code`${eachOf(env, sub)}(from.${g.localName}, ${atKey(env, "path", g.name)}, lost, ${encFn(env, sub)})`;
       continue;
     }
     const reason = s.op === "lossy" ? s.reason : `a2a.json's result is the bare list of ${f.name}; it has no ${g.name}`;
-    const lose = code`${rt(env, "lose")}(lost, a, ${lit(g.name)}, ${lit(reason)});`;
-    lines.push(...guarded(setTest(g, `m.${g.localName}`)!, lose));
+    const lose = code`${rt(env, "lose")}(lost, path, ${lit(g.name)}, ${lit(reason)});`;
+    lines.push(...guarded(setTest(g, `from.${g.localName}`)!, lose));
   }
   return [...lines, code`return ${list};`];
 }
@@ -201,10 +201,10 @@ export function unionToOlder(env: JsonEnv, p: WholePair): Code[] {
   const lines: Code[] = [];
   for (const s of p.plan.toOlder) {
     const f = field(p.d10, s.from);
-    const value = encCall(env, messageOf(f)!, `m.${f.oneof!.localName}.value`, atKey(env, "a", f.name));
-    lines.push(...guarded(`m.${f.oneof!.localName}.case === ${lit(f.localName)}`, code`return ${value};`));
+    const value = encCall(env, messageOf(f)!, `from.${f.oneof!.localName}.value`, atKey(env, "path", f.name));
+    lines.push(...guarded(`from.${f.oneof!.localName}.case === ${lit(f.localName)}`, code`return ${value};`));
   }
   const oneof = p.d03.oneofs[0]?.name ?? "";
   const reason = `${p.d03.typeName} sets none of ${oneof}; a2a.json has no form for it`;
-  return [...lines, code`${rt(env, "lose")}(lost, a, ${lit(oneof)}, ${lit(reason)});`, "return {};"];
+  return [...lines, code`${rt(env, "lose")}(lost, path, ${lit(oneof)}, ${lit(reason)});`, "return {};"];
 }

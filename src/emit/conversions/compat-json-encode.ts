@@ -53,14 +53,14 @@ export function encodeFn(env: JsonEnv, p: Pair): Code[] {
   const result = array
     ? code`${rt(env, "JsonValue")}[]`
     : code`${rt(env, "JsonObject")}${isPart ? " | undefined" : ""}`;
-  const fn = (body: readonly Code[]) => printedFunction(env, encName(p), ["m", env.shape(d10)], result, body);
+  const fn = (body: readonly Code[]) => printedFunction(env, encName(p), ["from", env.shape(d10)], result, body);
   const form = p.json.toOlder;
   if (form.kind === "part") return fn(partCode.toOlder(encodeCtx(env, p)));
   if (form.kind === "union") return fn(unionToOlder(env, p));
   if (form.kind !== "fields") return fn(wholeToOlder(env, p, form.kind));
   const inLiteral = new Map<string, string>();
   const members = olderLiteral(env, p, form.steps, inLiteral);
-  const head = code`const o${ty(env, code`: ${rt(env, "JsonObject")}`)} = `;
+  const head = code`const out${ty(env, code`: ${rt(env, "JsonObject")}`)} = `;
   const literal = members.length > 0 ? `{ ${members.join(", ")} }` : "{}";
   const out: EncodeOut = {
     body:
@@ -81,7 +81,7 @@ export function encodeFn(env: JsonEnv, p: Pair): Code[] {
   };
   const c = encodeCtx(env, p);
   for (const s of form.steps) encodeStep(env, p, s, c, out);
-  return fn([...out.body, "return o;"]);
+  return fn([...out.body, "return out;"]);
 }
 
 function encodeCtx(env: JsonEnv, p: Pair): EncodeCtx {
@@ -92,12 +92,12 @@ function encodeCtx(env: JsonEnv, p: Pair): EncodeCtx {
     typed: env.typed,
     json: ty(env, code`: ${rt(env, "JsonObject")}`),
     get: (name) => get(d10, name),
-    put: (name, expr, target = "o", desc = d03) => {
+    put: (name, expr, target = "out", desc = d03) => {
       const source = desc === d03 && d10.fields.some((f) => f.name === name) ? field(d10, name) : undefined;
       return put(env, desc, name, expr, target, source ? { source } : {});
     },
-    toOlder: (name, expr, desc = d10) => encCall(env, messageOf(field(desc, name))!, expr, atKey(env, "a", name)),
-    lose: (name, reason) => code`${rt(env, "lose")}(lost, a, ${lit(name)}, ${reason});`,
+    toOlder: (name, expr, desc = d10) => encCall(env, messageOf(field(desc, name))!, expr, atKey(env, "path", name)),
+    lose: (name, reason) => code`${rt(env, "lose")}(lost, path, ${lit(name)}, ${reason});`,
     key: (name, desc = d03) => key03(env, name, desc),
     rt: (name) => rt(env, name),
     older: (short) => olderMessage(env, short),
@@ -124,7 +124,7 @@ function olderLiteral(env: JsonEnv, p: Pair, steps: readonly JsonStep[], inLiter
     if (s.op !== "value") continue;
     const f = s.from;
     const plain = f.presence === IMPLICIT && !f.oneof && f.fieldKind === "scalar";
-    if (plain && s.older.always) inLiteral.set(s.to.name, `m.${f.localName}`);
+    if (plain && s.older.always) inLiteral.set(s.to.name, `from.${f.localName}`);
   }
   // By key, first wins: a resource name's object (pushNotificationConfig.id) may be a field of its own too.
   const defaults = new Map<string, string>(kind ? [["kind", lit(kind)]] : []);
@@ -161,27 +161,27 @@ function encodeStep(env: JsonEnv, p: Pair, s: JsonStep, c: EncodeCtx, out: Encod
   }
   const f = s.from;
   // A oneof member is tested by its case, which narrows the value's type.
-  const value = f.oneof ? `m.${f.oneof.localName}.value` : `m.${f.localName}`;
-  const cond = f.oneof ? `m.${f.oneof.localName}.case === ${lit(f.localName)}` : setTest(f, value)!;
+  const value = f.oneof ? `from.${f.oneof.localName}.value` : `from.${f.localName}`;
+  const cond = f.oneof ? `from.${f.oneof.localName}.case === ${lit(f.localName)}` : setTest(f, value)!;
   if (s.op === "dialect") {
-    const write = code`${prop("o", s.key)} = ${writeValue(f, value, (name) => rt(env, name), undefined)};`;
+    const write = code`${prop("out", s.key)} = ${writeValue(f, value, (name) => rt(env, name), undefined)};`;
     out.body.push(...guarded(cond, write));
     return;
   }
   if (s.op === "lose") {
-    out.body.push(...guarded(cond, code`${rt(env, "lose")}(lost, a, ${lit(f.name)}, ${lit(s.reason)});`));
+    out.body.push(...guarded(cond, code`${rt(env, "lose")}(lost, path, ${lit(f.name)}, ${lit(s.reason)});`));
     return;
   }
   const to = s.to.name;
   if (s.op === "value" && out.inLiteral.has(to)) return;
-  const target = prop("o", s.older.key);
+  const target = prop("out", s.older.key);
   const sub = messageOf(f);
-  const at = atKey(env, "a", f.name);
+  const at = atKey(env, "path", f.name);
   // A field a2a.json always has is written as it is: at its zero value, that is its default there.
   const plain = f.presence === IMPLICIT && !f.oneof && (f.fieldKind === "scalar" || f.fieldKind === "enum");
   if (s.op === "value") {
     const from = { source: f, sourceTested: true, always: s.older.always && plain };
-    const put1 = put(env, p.d03, to, value, "o", from);
+    const put1 = put(env, p.d03, to, value, "out", from);
     out.body.push(...(from.always ? [put1] : guarded(cond, put1)));
   } else if (s.op === "message" && s.older.always && f.fieldKind === "list") {
     out.body.push(code`${target} = ${eachOf(env, sub!)}(${value}, ${at}, lost, ${encFn(env, sub!)});`);

@@ -170,31 +170,32 @@ export function declareZero(env: JsonEnv, name: string, d: DescMessage): Code[] 
 // ---- function names and calls ----
 
 /**
- * The function (older dialect JSON, at, lost) → newer message of a pair: the newer message's name, then the
+ * The function (json, path, lost) → newer message of a pair: the newer message's name, then the
  * direction, as the proto path names its own (`taskToOlder`), marked as the JSON one (`taskFromOlderJson`).
  */
 export const decName = (p: Pair) => `${lowerFirstWord(p.id)}FromOlderJson`;
-/** The function (newer message, at, lost) → older dialect JSON of a pair (`taskToOlderJson`). */
+/** The function (from, path, lost) → older dialect JSON of a pair (`taskToOlderJson`). */
 export const encName = (p: Pair) => `${lowerFirstWord(p.id)}ToOlderJson`;
 
 /** The function converting older dialect JSON of `sub`'s pair, for list elements. */
 export const decFn = (env: JsonEnv, sub: DescMessage) => decName(pairOf(env, sub.typeName));
 export const encFn = (env: JsonEnv, sub: DescMessage) => encName(pairOf(env, sub.typeName));
 
-/** Expression: older dialect JSON `v` converted to the newer counterpart of `sub`. */
-export const decCall = (env: JsonEnv, sub: DescMessage, v: string, atExpr: Code): Code =>
-  code`${decFn(env, sub)}(${v}, ${atExpr}, lost)`;
-/** Expression: the newer message `v` (of type `sub`) converted to older dialect JSON. */
-export const encCall = (env: JsonEnv, sub: DescMessage, v: string, atExpr: Code): Code =>
-  code`${encFn(env, sub)}(${v}, ${atExpr}, lost)`;
+/** Expression: older dialect JSON `expr` converted to the newer counterpart of `sub`. */
+export const decCall = (env: JsonEnv, sub: DescMessage, expr: string, atExpr: Code): Code =>
+  code`${decFn(env, sub)}(${expr}, ${atExpr}, lost)`;
+/** Expression: the newer message `expr` (of type `sub`) converted to older dialect JSON. */
+export const encCall = (env: JsonEnv, sub: DescMessage, expr: string, atExpr: Code): Code =>
+  code`${encFn(env, sub)}(${expr}, ${atExpr}, lost)`;
 
 /** The list writer: eachOf leaves out an element without a form (a part without content), eachTo has none. */
 export const eachOf = (env: JsonEnv, sub: DescMessage): Code =>
   rt(env, ruleOf(env, pairOf(env, sub.typeName).d03).rule.kind === "part" ? "eachOf" : "eachTo");
 
 /**
- * A conversion, as lines: `function name(param: T, a: At, lost: Loss[]): R {`, typed in TypeScript only, the body
- * indented, `}`. A parameter the body does not read is written `_a` / `_lost` (noUnusedParameters).
+ * A conversion, as lines: `function name(param: T, path: At, lost: Loss[]): R {`, typed in TypeScript only, the
+ * body indented, `}`. `param` is `json` toward the newer version, `from` toward the older one; the body fills
+ * `out` from it. A parameter the body does not read is written `_path` / `_lost` (noUnusedParameters).
  */
 export function printedFunction(
   env: JsonEnv,
@@ -206,7 +207,7 @@ export function printedFunction(
   const typed = (t: Code): Code => ty(env, code`: ${t}`);
   const lost = typed(code`${rt(env, "Loss")}[]`);
   const used = paramNames([...body]);
-  const params = code`${param}${typed(paramType)}, ${used("a")}${typed(rt(env, "At"))}, ${used("lost")}${lost}`;
+  const params = code`${param}${typed(paramType)}, ${used("path")}${typed(rt(env, "At"))}, ${used("lost")}${lost}`;
   const head = code`function ${name}(${params})${typed(result)} {`;
   // Parameters on a line of their own when the head is too long for one.
   const heads = widthOf(head) <= 120 ? [head] : [`function ${name}(`, ["  ", params, ","], code`)${typed(result)} {`];
@@ -225,14 +226,14 @@ export function read(env: JsonEnv, d03: DescMessage, name: string, obj: string):
   return k === f.jsonName ? prop(obj, k) : `(${prop(obj, k)} ?? ${prop(obj, f.jsonName)})`;
 }
 
-/** Expression: the value `v` of an older field read as the older proto reads it (into `d10Field`'s enum). */
+/** Expression: the value `expr` of an older field read as the older proto reads it (into `d10Field`'s enum). */
 export function readAs(
   env: JsonEnv,
   d03: DescMessage,
   name: string,
-  v: string,
+  expr: string,
   d10Field?: DescField,
-  where: Code = "a",
+  where: Code = "path",
 ) {
   const f = field(d03, name);
   const what = lit(`${d03.typeName}.${name}`);
@@ -245,16 +246,16 @@ export function readAs(
   if (f.fieldKind === "list") {
     // Elements are named by their index under the field's key.
     if (valueKind(f) === "string")
-      return code`${helper("strings")}(${v}, ${where}, ${lit(key03(env, name, d03))}, ${what})`;
+      return code`${helper("strings")}(${expr}, ${where}, ${lit(key03(env, name, d03))}, ${what})`;
     throw new Error(`compat-json: no reader for ${f.toString()}`);
   }
   // An enum value is refused at its own key (its path made only then); other values at their object.
   const at = valueKind(f) === "enum" ? code`${where}, ${lit(key03(env, name, d03))}` : where;
-  return readValue(f, v, at, what, helper, enumTable);
+  return readValue(f, expr, at, what, helper, enumTable);
 }
 
 /** Statement: sets a newer field of `target` (a oneof member by its case). */
-export function assign(d10: DescMessage, name10: string, expr: Code, target = "m"): Code {
+export function assign(d10: DescMessage, name10: string, expr: Code, target = "out"): Code {
   const t = field(d10, name10);
   return t.oneof
     ? code`${target}.${t.oneof.localName} = { case: ${lit(t.localName)}, value: ${expr} };`
@@ -286,14 +287,14 @@ export function unknownKeys(
  */
 export function keyCheck(env: JsonEnv, what: string, obj: string, atExpr: string, known: readonly string[]): Code[] {
   const cases = packed([...known.map((k) => `case ${lit(k)}:`), "break;"]);
-  const lose = code`${rt(env, "lose")}(lost, ${atExpr}, k, ${lit(`${what} has no field for it`)});`;
-  return [code`for (const k in ${obj}) switch (k) {`, ...indented("  ", [...cases, code`default: ${lose}`]), "}"];
+  const lose = code`${rt(env, "lose")}(lost, ${atExpr}, key, ${lit(`${what} has no field for it`)});`;
+  return [code`for (const key in ${obj}) switch (key) {`, ...indented("  ", [...cases, code`default: ${lose}`]), "}"];
 }
 
 // ---- toward the older version ----
 
 /** Expression: a newer field of `obj`. */
-export function get(d10: DescMessage, name: string, obj = "m"): string {
+export function get(d10: DescMessage, name: string, obj = "from"): string {
   const f = field(d10, name);
   return f.oneof
     ? `(${obj}.${f.oneof.localName}.case === ${lit(f.localName)} ? ${obj}.${f.oneof.localName}.value : undefined)`
@@ -307,7 +308,11 @@ export interface PutFrom {
   readonly always?: boolean;
 }
 
-/** Statement writing `expr` (a value for the older field) under its dialect key, when toJson would write it. */
+/**
+ * Statement writing `expr` (a value for the older field) under its dialect key, when toJson would write it; an
+ * expression that is not a plain path is evaluated once, into `value` (a name no conversion toward the older
+ * version uses otherwise).
+ */
 export function put(env: JsonEnv, d03: DescMessage, name03: string, expr: string, target: string, from: PutFrom = {}) {
   const { source, sourceTested = false, always = false } = from;
   const t = field(d03, name03);
@@ -316,11 +321,12 @@ export function put(env: JsonEnv, d03: DescMessage, name03: string, expr: string
       ? env.enums.toOlder(source && source.fieldKind === "enum" ? source.enum : t.enum, t.enum)
       : undefined;
   // A plain path is used in place; anything else is evaluated once.
-  const w = /^[\w.]+$/.test(expr) ? expr : "w";
+  const once = !/^[\w.]+$/.test(expr);
+  const held = once ? "value" : expr;
   // Skip the test when the caller's own test (the source being set) already implies it.
-  const test = setTest(t, w);
-  const implied = always || (sourceTested && source !== undefined && test === setTest(source, w));
-  const value = writeValue(t, w, (name) => rt(env, name), table, source?.name ?? name03);
+  const test = setTest(t, held);
+  const implied = always || (sourceTested && source !== undefined && test === setTest(source, held));
+  const value = writeValue(t, held, (name) => rt(env, name), table, source?.name ?? name03);
   const write = code`${test && !implied ? `if (${test}) ` : ""}${prop(target, key03(env, name03, d03))} = ${value};`;
-  return w === "w" ? code`{ const w = ${expr}; ${write} }` : write;
+  return once ? code`{ const ${held} = ${expr}; ${write} }` : write;
 }

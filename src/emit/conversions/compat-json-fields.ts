@@ -27,18 +27,18 @@ export { copyable, valueKind, type ValueKind as Scalarish } from "../../compat/j
 import { valueKind } from "../../compat/json-ir.js";
 
 /**
- * Condition under which isFieldSet(field) holds for the value in `v` (which is also when toJson writes it);
+ * Condition under which isFieldSet(field) holds for the value `expr` (which is also when toJson writes it);
  * undefined when any present value is set.
  */
-export function setTest(f: DescField, v: string): string | undefined {
+export function setTest(f: DescField, expr: string): string | undefined {
   const parts = setTestParts(f);
-  return parts && parts[0] + v + parts[1];
+  return parts && parts[0] + expr + parts[1];
 }
 
 /** setTest for a value given as code. */
-export function isSetCode(f: DescField, v: Code): Code | undefined {
+export function isSetCode(f: DescField, expr: Code): Code | undefined {
   const parts = setTestParts(f);
-  return parts && [parts[0], v, parts[1]].filter((x) => x !== "");
+  return parts && [parts[0], expr, parts[1]].filter((x) => x !== "");
 }
 
 /** The text before and after the value in setTest's condition. */
@@ -168,10 +168,10 @@ export function zeroMembers(desc: DescMessage): string[] {
   return parts;
 }
 
-/** Expression reading a field's singular value `v` from ProtoJSON, as a protobuf-es value. */
+/** Expression reading a field's singular value `expr` from ProtoJSON, as a protobuf-es value. */
 export function readValue(
   f: DescField,
-  v: string,
+  expr: string,
   where: Code,
   what: string,
   rt: (s: string) => Code,
@@ -185,10 +185,10 @@ export function readValue(
     case "bytes":
     case "struct":
     case "timestamp":
-      return code`${rt(kind === "string" ? "str" : kind)}(${v}, ${where}, ${what})`;
+      return code`${rt(kind === "string" ? "str" : kind)}(${expr}, ${where}, ${what})`;
     case "enum": {
       const table = enums((f as DescField & { enum: DescEnum }).enum) ?? "undefined";
-      return code`${rt("enumIn")}(${table}, ${v}, ${where}, ${what})`;
+      return code`${rt("enumIn")}(${table}, ${expr}, ${where}, ${what})`;
     }
     default:
       throw new Error(`compat-json: no reader for ${f.toString()}`);
@@ -196,27 +196,27 @@ export function readValue(
 }
 
 /**
- * Expression writing a protobuf-es value `v` of a field as ProtoJSON (enums in the dialect's spelling via
- * `table`, a number without one reported under `key` of the message at `a`).
+ * Expression writing a protobuf-es value `expr` of a field as ProtoJSON (enums in the dialect's spelling via
+ * `table`, a number without one reported under `key` of the message at `path`).
  */
 export function writeValue(
   f: DescField,
-  v: string,
+  expr: string,
   rt: (s: string) => Code,
   table: string | undefined,
   key = f.name,
 ): Code {
   switch (valueKind(f)) {
     case "bytes":
-      return code`${rt("base64")}(${v})`;
+      return code`${rt("base64")}(${expr})`;
     case "struct":
-      return code`${rt("structJson")}(${v})`;
+      return code`${rt("structJson")}(${expr})`;
     case "timestamp":
-      return code`${rt("timestampJson")}(${v})`;
+      return code`${rt("timestampJson")}(${expr})`;
     case "enum":
-      return code`${rt("enumOut")}(${table ?? "undefined"}, ${v}, a, ${lit(key)}, lost)`;
+      return code`${rt("enumOut")}(${table ?? "undefined"}, ${expr}, path, ${lit(key)}, lost)`;
     default:
-      return f.fieldKind === "list" ? `${v}.slice()` : v;
+      return f.fieldKind === "list" ? `${expr}.slice()` : expr;
   }
 }
 

@@ -1,9 +1,11 @@
 /**
  * The named transforms of the compat plan (compat-proto-transforms.ts writes them for the proto path),
- * written as code for the direct conversions (compat-json-module.ts): toward
- * the newer version they read the older dialect JSON `x` and fill the newer
- * message `m`; toward the older version they read `m` and fill the dialect
- * object `o`. Each gives the result, and reports the losses (reasons from the
+ * written as code for the direct conversions (compat-json-module.ts), in the
+ * names compat-json-env.ts gives those functions: toward the newer version
+ * they read the older dialect JSON object `from` (each key's value into
+ * `value`) and fill the newer message `out`; toward the older version they
+ * read the newer message `from` and fill the dialect object `out`; both
+ * report at `path` into `lost`. Each gives the result, and reports the losses (reasons from the
  * plan or src/compat/loss-reasons.ts), of the proto path's transform followed
  * by the a2a.json codec (test/compat-json.test.ts compares them). A transform
  * without an entry here fails the generation, naming the pair and the step.
@@ -14,7 +16,7 @@ import { LOSS, LOSS_BEFORE } from "../../compat/loss-reasons.js";
 import { FILE_KEYS, PART_KEYS } from "../../compat/part-keys.js";
 import type { CompatTransformName } from "../../compat/transforms.js";
 import { code, lit, prop, type Code } from "./compat-json-fields.js";
-import { guarded, indented, packed, widthOf } from "../print/code-layout.js";
+import { guarded, ifBlock, indented, packed, widthOf } from "../print/code-layout.js";
 
 export interface DecodeCtx {
   readonly d03: DescMessage;
@@ -24,22 +26,22 @@ export interface DecodeCtx {
   /** ": JsonObject" in TypeScript, "" in JavaScript. */
   readonly json: Code;
   /**
-   * Expression: the dialect value of an older field of `obj` (of type `desc`, default x / d03);
+   * Expression: the dialect value of an older field of `obj` (of type `desc`, default from / d03);
    * null or undefined when absent.
    */
   read(name03: string, obj?: string, desc?: DescMessage): string;
   /**
-   * Expression: the value `v` of that field read as the older proto reads it (throws as fromJson
-   * would); `where` is the path of its object (default a).
+   * Expression: the dialect value `expr` (mostly `value`) of that field read as the older proto reads it
+   * (throws as fromJson would); `where` is the path of its object (default path).
    */
-  value(name03: string, v: string, desc?: DescMessage, where?: Code): Code;
-  /** Statement: sets a newer field of `m`. */
+  value(name03: string, expr: string, desc?: DescMessage, where?: Code): Code;
+  /** Statement: sets a newer field of `out`. */
   set(name10: string, expr: Code): Code;
   /**
-   * Expression: the dialect JSON `v` of an older message field, converted to its newer pair;
-   * `parentAt` is the path of its parent.
+   * Expression: the dialect JSON `expr` of an older message field, converted to its newer pair;
+   * `parentAt` is the path of its parent (default path).
    */
-  toNewer(name03: string, v: string, desc?: DescMessage, parentAt?: Code): Code;
+  toNewer(name03: string, expr: string, desc?: DescMessage, parentAt?: Code): Code;
   /** Statement: reports the loss of the dialect key `key` (`reasonExpr` is code). */
   lose(key: string, reasonExpr: Code): Code;
   /** Statement (lines): reports the keys of `obj` that the older message `desc` has no field for. */
@@ -59,7 +61,7 @@ export interface DecodeCtx {
   dialectField(name10: string): string | undefined;
   /** The reason of the plan's lossy step for a field of a newer message (short name), toward the older version. */
   planReason(newerShort: string, field: string): string;
-  /** Expression: the function (json, at, lost) → newer message of an older message field, for list elements. */
+  /** Expression: the function (json, path, lost) → newer message of an older message field, for list elements. */
   fnToNewer(name03: string, desc?: DescMessage): string;
   /** The dialect's resource name pattern of an older field of d03. */
   resource(name03: string): Resource;
@@ -75,10 +77,10 @@ export interface EncodeCtx {
   readonly d10: DescMessage;
   readonly typed: boolean;
   readonly json: Code;
-  /** Expression: a newer field of `m`. */
+  /** Expression: a newer field of `from`. */
   get(name10: string): string;
   /**
-   * Statement: writes the older field (type `desc`, default d03) into `target` (default o) when
+   * Statement: writes the older field (type `desc`, default d03) into `target` (default out) when
    * toJson would, enums spelled by the dialect.
    */
   put(name03: string, expr: string, target?: string, desc?: DescMessage): Code;
@@ -108,13 +110,13 @@ export interface TransformCode {
 
 const transformCodes: Readonly<Record<Exclude<CompatTransformName, "part">, TransformCode>> = {
   taskState: {
-    toNewer: (c) => [code`if ((v = ${c.read("state")}) != null) ${c.set("state", c.value("state", "v"))}`],
+    toNewer: (c) => [code`if ((value = ${c.read("state")}) != null) ${c.set("state", c.value("state", "value"))}`],
     toOlder: (c) => [c.put("state", c.get("state"))],
   },
 
   finalFromState: {
     // `final` is recomputed on the newer side: read only to check it as fromJson would.
-    toNewer: (c) => [code`if ((v = ${c.read("final")}) != null) ${c.value("final", "v")};`],
+    toNewer: (c) => [code`if ((value = ${c.read("final")}) != null) ${c.value("final", "value")};`],
     toOlder: (c) => {
       const final = ["COMPLETED", "CANCELED", "FAILED", "REJECTED", "INPUT_REQUIRED"].map(
         (n) => `status.state === ${c.enumNumber("status.state", n)} /* ${n} */`,
@@ -123,10 +125,10 @@ const transformCodes: Readonly<Record<Exclude<CompatTransformName, "part">, Tran
       return [
         code`const status = ${c.get("status")};`,
         `if (status !== undefined) {`,
-        code`  ${prop("o", c.key("status"))} = ${c.toOlder("status", "status")};`,
+        code`  ${prop("out", c.key("status"))} = ${c.toOlder("status", "status")};`,
         "  if (",
         ...indented("    ", tests),
-        code`  ) ${prop("o", c.key("final"))} = true;`,
+        code`  ) ${prop("out", c.key("final"))} = true;`,
         `}`,
       ];
     },
@@ -134,7 +136,7 @@ const transformCodes: Readonly<Record<Exclude<CompatTransformName, "part">, Tran
 
   blocking: {
     toNewer: (c) => [
-      c.set("return_immediately", code`!((v = ${c.read("blocking")}) != null && ${c.value("blocking", "v")})`),
+      c.set("return_immediately", code`!((value = ${c.read("blocking")}) != null && ${c.value("blocking", "value")})`),
     ],
     toOlder: (c) => [c.put("blocking", `!${c.get("return_immediately")}`)],
   },
@@ -145,20 +147,22 @@ const transformCodes: Readonly<Record<Exclude<CompatTransformName, "part">, Tran
       const conf = c.toOlder("configuration", "configuration");
       return [
         code`const configuration = ${c.get("configuration")};`,
-        code`${prop("o", c.key("configuration"))} = configuration ? ${conf} : { ${blocking}: true };`,
+        code`${prop("out", c.key("configuration"))} = configuration ? ${conf} : { ${blocking}: true };`,
       ];
     },
     // Toward the newer version the configuration converts by its pair.
-    toNewer: (c) => [
-      code`if ((v = ${c.read("configuration")}) != null) ${c.set("configuration", c.toNewer("configuration", "v"))}`,
-    ],
+    toNewer: (c) =>
+      guarded(
+        code`(value = ${c.read("configuration")}) != null`,
+        c.set("configuration", c.toNewer("configuration", "value")),
+      ),
   },
 
   historyLength: {
     toNewer: (c) => [
-      code`if ((v = ${c.read("history_length")}) != null) {`,
-      code`  const n = ${c.value("history_length", "v")};`,
-      code`  if (n !== 0) ${c.set("history_length", "n")}`,
+      code`if ((value = ${c.read("history_length")}) != null) {`,
+      code`  const historyLength = ${c.value("history_length", "value")};`,
+      code`  if (historyLength !== 0) ${c.set("history_length", "historyLength")}`,
       `}`,
     ],
     toOlder: (c) => [
@@ -170,8 +174,8 @@ const transformCodes: Readonly<Record<Exclude<CompatTransformName, "part">, Tran
 
   schemes: {
     toNewer: (c) => [
-      code`if ((v = ${c.read("schemes")}) != null) {`,
-      code`  const schemes = ${c.value("schemes", "v")};`,
+      code`if ((value = ${c.read("schemes")}) != null) {`,
+      code`  const schemes = ${c.value("schemes", "value")};`,
       code`  if (schemes[0] !== undefined) ${c.set("scheme", "schemes[0]")}`,
       [
         `  if (schemes.length > 1) `,
@@ -179,29 +183,25 @@ const transformCodes: Readonly<Record<Exclude<CompatTransformName, "part">, Tran
       ],
       `}`,
     ],
-    toOlder: (c) => [code`if (${c.get("scheme")}) ${prop("o", c.key("schemes"))} = [${c.get("scheme")}];`],
+    toOlder: (c) => [code`if (${c.get("scheme")}) ${prop("out", c.key("schemes"))} = [${c.get("scheme")}];`],
   },
 
   /** The older PushNotificationConfig inside SendMessageConfiguration ↔ the newer flat TaskPushNotificationConfig. */
   inlinePushConfig: {
     toNewer: (c) => {
       const cfg = c.older("PushNotificationConfig");
-      const r = (n: string) => c.read(n, "p", cfg);
       return [
-        code`if ((v = ${c.read("push_notification")}) != null) {`,
-        code`  const p = ${c.rt("object")}(v, a, ${lit(cfg.typeName)});`,
-        code`  const pa = ${c.rt("at")}(a, ${lit(c.key03("push_notification"))});`,
-        ...indented("  ", c.unknownKeys(cfg, "p", "pa")),
-        ...indented("  ", c.declareZero("t", "TaskPushNotificationConfig")),
-        ...["url", "token", "id"].map(
-          (n) =>
-            code`  if ((v = ${r(n)}) != null) { const s = ${c.value(n, "v", cfg, "pa")}; if (s !== "") t.${n} = s; }`,
-        ),
+        code`if ((value = ${c.read("push_notification")}) != null) {`,
+        code`  const pushJson = ${c.rt("object")}(value, path, ${lit(cfg.typeName)});`,
+        code`  const pushPath = ${c.rt("at")}(path, ${lit(c.key03("push_notification"))});`,
+        ...indented("  ", c.unknownKeys(cfg, "pushJson", "pushPath")),
+        ...indented("  ", c.declareZero("pushConfig", "TaskPushNotificationConfig")),
+        ...["url", "token", "id"].flatMap((n) => indented("  ", pushString(c, n, "pushConfig"))),
         [
-          code`  if ((v = ${r("authentication")}) != null) `,
-          code`t.authentication = ${c.toNewer("authentication", "v", cfg, "pa")};`,
+          code`  if ((value = ${c.read("authentication", "pushJson", cfg)}) != null) `,
+          code`pushConfig.authentication = ${c.toNewer("authentication", "value", cfg, "pushPath")};`,
         ],
-        code`  ${c.set("task_push_notification_config", "t")}`,
+        code`  ${c.set("task_push_notification_config", "pushConfig")}`,
         `}`,
       ];
     },
@@ -209,17 +209,18 @@ const transformCodes: Readonly<Record<Exclude<CompatTransformName, "part">, Tran
       const cfg = c.older("PushNotificationConfig");
       const tpc = c.d10.fields.find((f) => f.name === "task_push_notification_config")!.message!;
       const tenant = c.planReason("TaskPushNotificationConfig", "tenant");
+      const auth = c.toOlder("authentication", "pushConfig.authentication", tpc);
       return [
-        code`const t = ${c.get("task_push_notification_config")};`,
-        `if (t !== undefined) {`,
-        code`  if (t.tenant) ${c.lose("task_push_notification_config.tenant", lit(tenant))}`,
-        code`  const p${c.json} = {};`,
-        ...["id", "url", "token"].map((n) => code`  ${c.put(n, `t.${n}`, "p", cfg)}`),
+        code`const pushConfig = ${c.get("task_push_notification_config")};`,
+        `if (pushConfig !== undefined) {`,
+        code`  if (pushConfig.tenant) ${c.lose("task_push_notification_config.tenant", lit(tenant))}`,
+        code`  const pushJson${c.json} = {};`,
+        ...["id", "url", "token"].map((n) => code`  ${c.put(n, `pushConfig.${n}`, "pushJson", cfg)}`),
         [
-          `  if (t.authentication !== undefined) `,
-          code`${prop("p", c.key("authentication", cfg))} = ${c.toOlder("authentication", "t.authentication", tpc)};`,
+          `  if (pushConfig.authentication !== undefined) `,
+          code`${prop("pushJson", c.key("authentication", cfg))} = ${auth};`,
         ],
-        code`  ${prop("o", c.key("push_notification"))} = p;`,
+        code`  ${prop("out", c.key("push_notification"))} = pushJson;`,
         `}`,
       ];
     },
@@ -233,25 +234,22 @@ const transformCodes: Readonly<Record<Exclude<CompatTransformName, "part">, Tran
   pushConfig: {
     toNewer: (c) => {
       const cfg = c.older("PushNotificationConfig");
-      const r = (n: string) => c.read(n, "p", cfg);
       const key = c.key03("push_notification_config");
       return [
         ...readIds(c, "name", ["task_id", "id"]),
-        code`if ((v = ${c.read("push_notification_config")}) != null) {`,
-        code`  const pa = ${c.rt("at")}(a, ${lit(key)});`,
-        code`  const p = ${c.rt("object")}(v, pa, ${lit(cfg.typeName)});`,
-        ...indented("  ", c.unknownKeys(cfg, "p", "pa")),
-        ...["url", "token"].map(
-          (n) =>
-            code`  if ((v = ${r(n)}) != null) { const s = ${c.value(n, "v", cfg, "pa")}; if (s !== "") m.${n} = s; }`,
-        ),
-        code`  if ((v = ${r("id")}) != null) {`,
-        code`    const s = ${c.value("id", "v", cfg, "pa")};`,
-        `    if (s !== "" && m.id === "") m.id = s;`,
+        code`if ((value = ${c.read("push_notification_config")}) != null) {`,
+        code`  const pushPath = ${c.rt("at")}(path, ${lit(key)});`,
+        code`  const pushJson = ${c.rt("object")}(value, pushPath, ${lit(cfg.typeName)});`,
+        ...indented("  ", c.unknownKeys(cfg, "pushJson", "pushPath")),
+        ...["url", "token"].flatMap((n) => indented("  ", pushString(c, n, "out"))),
+        // The id the name carries wins over the config's own.
+        code`  if ((value = ${c.read("id", "pushJson", cfg)}) != null) {`,
+        code`    const read = ${c.value("id", "value", cfg, "pushPath")};`,
+        `    if (read !== "" && out.id === "") out.id = read;`,
         `  }`,
         [
-          code`  if ((v = ${r("authentication")}) != null) `,
-          code`m.authentication = ${c.toNewer("authentication", "v", cfg, "pa")};`,
+          code`  if ((value = ${c.read("authentication", "pushJson", cfg)}) != null) `,
+          code`out.authentication = ${c.toNewer("authentication", "value", cfg, "pushPath")};`,
         ],
         `}`,
       ];
@@ -262,15 +260,15 @@ const transformCodes: Readonly<Record<Exclude<CompatTransformName, "part">, Tran
       if (taskKey === undefined || idKey !== `${c.key("push_notification_config")}.id`)
         throw new Error(`compat-json: ${c.d03.typeName}.name: the pattern does not name {taskId} and {config.id}`);
       return [
-        code`${prop("o", taskKey)} = m.taskId;`,
+        code`${prop("out", taskKey)} = from.taskId;`,
         `{`,
-        code`  const p${c.json} = { id: m.id };`,
-        ...["url", "token"].map((n) => code`  ${c.put(n, `m.${n}`, "p", cfg)}`),
+        code`  const pushJson${c.json} = { id: from.id };`,
+        ...["url", "token"].map((n) => code`  ${c.put(n, `from.${n}`, "pushJson", cfg)}`),
         [
-          code`  if (m.authentication !== undefined) ${prop("p", c.key("authentication", cfg))} = `,
-          code`${c.toOlder("authentication", "m.authentication")};`,
+          code`  if (from.authentication !== undefined) ${prop("pushJson", c.key("authentication", cfg))} = `,
+          code`${c.toOlder("authentication", "from.authentication")};`,
         ],
-        code`  ${prop("o", c.key("push_notification_config"))} = p;`,
+        code`  ${prop("out", c.key("push_notification_config"))} = pushJson;`,
         `}`,
       ];
     },
@@ -282,44 +280,53 @@ const transformCodes: Readonly<Record<Exclude<CompatTransformName, "part">, Tran
    * supports_authenticated_extended_card. Runs after the field steps (it completes the capabilities).
    */
   cardInterfaces: {
-    toNewer: (c) => [
-      `{`,
-      [
-        code`  const version = /^(\\d+\\.\\d+)/.exec((v = ${c.read("protocol_version")}) != null ? `,
-        code`${c.value("protocol_version", "v")} : "")?.[1] ?? "0.3";`,
-      ],
-      code`  const cardUrl = (v = ${c.read("url")}) != null ? ${c.value("url", "v")} : "";`,
-      [
-        code`  const preferred = (v = ${c.read("preferred_transport")}) != null ? `,
-        code`${c.value("preferred_transport", "v")} : "";`,
-      ],
-      code`  const offered${c.typed ? ": [string, string][]" : ""} = [[cardUrl, preferred || "JSONRPC"]];`,
-      code`  if ((v = ${c.read("additional_interfaces")}) != null)`,
-      [
-        code`    for (const i of ${c.rt("each")}(v, ${c.rt("at")}(a, ${lit(c.key03("additional_interfaces"))}), `,
-        code`${lit(`${c.d03.typeName}.additional_interfaces`)}, lost, ${c.fnToNewer("additional_interfaces")}))`,
-      ],
-      `      offered.push([i.url, i.protocolBinding]);`,
-      `  for (const [url, binding] of offered) {`,
-      `    const known = m.supportedInterfaces.some((i) => i.url === url && i.protocolBinding === binding);`,
-      `    if (url === "" || known) continue;`,
-      ...indented("    ", c.declareZero("i", "AgentInterface")),
-      `    i.url = url;`,
-      `    i.protocolBinding = binding || "JSONRPC";`,
-      `    i.protocolVersion = version;`,
-      `    m.supportedInterfaces.push(i);`,
-      `  }`,
-      `}`,
-      [
-        code`if ((v = ${c.read("supports_authenticated_extended_card")}) != null && `,
-        code`${c.value("supports_authenticated_extended_card", "v")})`,
-      ],
-      code`  (m.capabilities ??= ${c.zero("AgentCapabilities")}).extendedAgentCard = true;`,
-    ],
+    toNewer: (c) => {
+      const additionalPath = code`${c.rt("at")}(path, ${lit(c.key03("additional_interfaces"))})`;
+      return [
+        `{`,
+        [
+          code`  const version = /^(\\d+\\.\\d+)/.exec((value = ${c.read("protocol_version")}) != null ? `,
+          code`${c.value("protocol_version", "value")} : "")?.[1] ?? "0.3";`,
+        ],
+        code`  const cardUrl = (value = ${c.read("url")}) != null ? ${c.value("url", "value")} : "";`,
+        [
+          code`  const preferred = (value = ${c.read("preferred_transport")}) != null ? `,
+          code`${c.value("preferred_transport", "value")} : "";`,
+        ],
+        code`  const offered${c.typed ? ": [string, string][]" : ""} = [[cardUrl, preferred || "JSONRPC"]];`,
+        code`  if ((value = ${c.read("additional_interfaces")}) != null) {`,
+        [
+          code`    const additional = ${c.rt("each")}(value, ${additionalPath}, `,
+          code`${lit(`${c.d03.typeName}.additional_interfaces`)}, lost, ${c.fnToNewer("additional_interfaces")});`,
+        ],
+        `    for (const listed of additional) offered.push([listed.url, listed.protocolBinding]);`,
+        `  }`,
+        `  for (const [url, binding] of offered) {`,
+        [
+          `    const known = out.supportedInterfaces.some(`,
+          `(existing) => existing.url === url && existing.protocolBinding === binding);`,
+        ],
+        `    if (url === "" || known) continue;`,
+        ...indented("    ", c.declareZero("iface", "AgentInterface")),
+        `    iface.url = url;`,
+        `    iface.protocolBinding = binding || "JSONRPC";`,
+        `    iface.protocolVersion = version;`,
+        `    out.supportedInterfaces.push(iface);`,
+        `  }`,
+        `}`,
+        code`if ((value = ${c.read("supports_authenticated_extended_card")}) != null) {`,
+        code`  const extended = ${c.value("supports_authenticated_extended_card", "value")};`,
+        `  if (extended) {`,
+        code`    out.capabilities ??= ${c.zero("AgentCapabilities")};`,
+        `    out.capabilities.extendedAgentCard = true;`,
+        `  }`,
+        `}`,
+      ];
+    },
     toOlder: (c) => [
       `{`,
-      `  const all = m.supportedInterfaces;`,
-      `  const legacy = all.filter((i) => /^0\\./.test(i.protocolVersion));`,
+      `  const all = from.supportedInterfaces;`,
+      `  const legacy = all.filter((iface) => /^0\\./.test(iface.protocolVersion));`,
       `  const kept = legacy.length > 0 ? legacy : all;`,
       ...indented(
         "  ",
@@ -327,19 +334,34 @@ const transformCodes: Readonly<Record<Exclude<CompatTransformName, "part">, Tran
       ),
       `  const first = kept[0];`,
       `  if (first !== undefined) {`,
-      code`    ${prop("o", c.key("url"))} = first.url;`,
-      code`    if (first.protocolBinding !== "") ${prop("o", c.key("preferred_transport"))} = first.protocolBinding;`,
-      code`    ${prop("o", c.key("protocol_version"))} = first.protocolVersion || "0.3";`,
+      code`    ${prop("out", c.key("url"))} = first.url;`,
+      code`    if (first.protocolBinding !== "") ${prop("out", c.key("preferred_transport"))} = first.protocolBinding;`,
+      code`    ${prop("out", c.key("protocol_version"))} = first.protocolVersion || "0.3";`,
       `  }`,
       [
-        code`  if (kept.length > 0) ${prop("o", c.key("additional_interfaces"))} = `,
-        `kept.map((i) => ({ url: i.url, transport: i.protocolBinding }));`,
+        code`  if (kept.length > 0) ${prop("out", c.key("additional_interfaces"))} = `,
+        `kept.map((iface) => ({ url: iface.url, transport: iface.protocolBinding }));`,
       ],
       `}`,
-      code`if (m.capabilities?.extendedAgentCard) ${prop("o", c.key("supports_authenticated_extended_card"))} = true;`,
+      [
+        `if (from.capabilities?.extendedAgentCard) `,
+        code`${prop("out", c.key("supports_authenticated_extended_card"))} = true;`,
+      ],
     ],
   },
 };
+
+/**
+ * Statement (lines): the string field `name` of the older PushNotificationConfig in `pushJson` (at `pushPath`),
+ * read into `read` and set on `target` when not empty.
+ */
+function pushString(c: DecodeCtx, name: string, target: string): Code[] {
+  const cfg = c.older("PushNotificationConfig");
+  return ifBlock(code`(value = ${c.read(name, "pushJson", cfg)}) != null`, [
+    code`const read = ${c.value(name, "value", cfg, "pushPath")};`,
+    `if (read !== "") ${target}.${name} = read;`,
+  ]);
+}
 
 /**
  * The Part: the dialect's part rule (the a2a.json codec: {kind:"text", text} | {kind:"file", file:{uri|bytes,
@@ -353,102 +375,111 @@ export const partCode = {
   toNewer: (c: DecodeCtx): Code[] => {
     const rt = c.rt;
     const { metadata, filename } = partDialectFields(c);
+    const str = (key: string, what: string) => code`${rt("str")}(file[${lit(key)}], filePath, ${lit(what)})`;
+    const bytes = lit("a2a.v1.FilePart.file_with_bytes");
+    const data = lit("a2a.v1.DataPart.data");
     return [
-      code`const x = ${rt("object")}(j, a, ${lit(c.d03.typeName)});`,
-      ...c.declareZero("m", c.d10.name),
-      ...c.keyCheck(c.d03.typeName, "x", "a", PART_KEYS),
+      code`const from = ${rt("object")}(json, path, ${lit(c.d03.typeName)});`,
+      ...c.declareZero("out", c.d10.name),
+      ...c.keyCheck(c.d03.typeName, "from", "path", PART_KEYS),
       metadata
-        ? code`if (x["metadata"] != null) m.metadata = ${rt("struct")}(x["metadata"], a, "a2a.json Part metadata");`
-        : code`if (x["metadata"] !== undefined) ${c.lose("metadata", lit(c.planReason(c.d10.name, "metadata")))}`,
-      `const file = x["file"];`,
+        ? [
+            `if (from["metadata"] != null) `,
+            code`out.metadata = ${rt("struct")}(from["metadata"], path, "a2a.json Part metadata");`,
+          ]
+        : code`if (from["metadata"] !== undefined) ${c.lose("metadata", lit(c.planReason(c.d10.name, "metadata")))}`,
+      `const fileJson = from["file"];`,
       [
-        code`const kind = ${rt("partKindOf")}(x) ?? `,
-        code`${rt("refuseKind")}(${rt("pathOf")}(a), ${lit(c.d03.typeName)}, x["kind"], "text, file or data");`,
+        code`const kind = ${rt("partKindOf")}(from) ?? `,
+        code`${rt("refuseKind")}(${rt("pathOf")}(path), ${lit(c.d03.typeName)}, from["kind"], "text, file or data");`,
       ],
       ...(filename
         ? guarded(
-            code`kind !== "file" && ${rt("isObject")}(file) && file["name"] !== undefined`,
-            code`${rt("lose")}(lost, a, "file.name", ${lit(LOSS.fileNameOffFilePart)});`,
+            code`kind !== "file" && ${rt("isObject")}(fileJson) && fileJson["name"] !== undefined`,
+            code`${rt("lose")}(lost, path, "file.name", ${lit(LOSS.fileNameOffFilePart)});`,
           )
         : guarded(
-            code`${rt("isObject")}(file) && file["name"] !== undefined`,
-            code`${rt("lose")}(lost, a, "file.name", ${lit(c.planReason(c.d10.name, "filename"))});`,
+            code`${rt("isObject")}(fileJson) && fileJson["name"] !== undefined`,
+            code`${rt("lose")}(lost, path, "file.name", ${lit(c.planReason(c.d10.name, "filename"))});`,
           )),
-      code`if (kind === "text") m.content = { case: "text", value: ${rt("str")}(x["text"], a, "a2a.v1.Part.text") };`,
+      [
+        `if (kind === "text") `,
+        code`out.content = { case: "text", value: ${rt("str")}(from["text"], path, "a2a.v1.Part.text") };`,
+      ],
       `else if (kind === "file") {`,
-      code`  const fa = ${rt("at")}(a, "file");`,
-      code`  const f = ${rt("object")}(file, fa, "a2a.v1.FilePart");`,
-      ...indented("  ", c.keyCheck("a2a.v1.FilePart", "f", "fa", FILE_KEYS)),
+      code`  const filePath = ${rt("at")}(path, "file");`,
+      code`  const file = ${rt("object")}(fileJson, filePath, "a2a.v1.FilePart");`,
+      ...indented("  ", c.keyCheck("a2a.v1.FilePart", "file", "filePath", FILE_KEYS)),
       [
-        `  if (f["uri"] != null && f["bytes"] != null) `,
-        code`${rt("invalid")}(fa, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", f);`,
+        `  if (file["uri"] != null && file["bytes"] != null) `,
+        code`${rt("invalid")}(filePath, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", file);`,
       ],
       [
-        `  if (f["uri"] != null) `,
-        code`m.content = { case: "url", value: ${rt("str")}(f["uri"], fa, "a2a.v1.FilePart.file_with_uri") };`,
+        `  if (file["uri"] != null) `,
+        code`out.content = { case: "url", value: ${str("uri", "a2a.v1.FilePart.file_with_uri")} };`,
       ],
       [
-        `  else if (f["bytes"] != null) `,
-        code`m.content = { case: "raw", value: ${rt("bytes")}(f["bytes"], fa, "a2a.v1.FilePart.file_with_bytes") };`,
+        `  else if (file["bytes"] != null) `,
+        code`out.content = { case: "raw", value: ${rt("bytes")}(file["bytes"], filePath, ${bytes}) };`,
       ],
-      code`  else ${rt("refuse")}(fa, "a2a.v1.FilePart", f, "a file needs uri or bytes");`,
-      code`  if (f["mimeType"] != null) m.mediaType = ${rt("str")}(f["mimeType"], fa, "a2a.v1.FilePart.mime_type");`,
-      ...(filename
-        ? [code`  if (f["name"] != null) m.filename = ${rt("str")}(f["name"], fa, "a2a.json FileBase name");`]
-        : []),
+      code`  else ${rt("refuse")}(filePath, "a2a.v1.FilePart", file, "a file needs uri or bytes");`,
+      code`  if (file["mimeType"] != null) out.mediaType = ${str("mimeType", "a2a.v1.FilePart.mime_type")};`,
+      ...(filename ? [code`  if (file["name"] != null) out.filename = ${str("name", "a2a.json FileBase name")};`] : []),
       [
-        `} else m.content = { case: "data", value: `,
-        code`${rt("valueOf")}(${rt("object")}(x["data"], a, "a2a.v1.DataPart.data"), a, "a2a.v1.DataPart.data") };`,
+        `} else out.content = { case: "data", value: `,
+        code`${rt("valueOf")}(${rt("object")}(from["data"], path, ${data}), path, ${data}) };`,
       ],
-      `return m;`,
+      `return out;`,
     ];
   },
   toOlder: (c: EncodeCtx): Code[] => {
     const rt = c.rt;
     const { metadata, filename } = partDialectFields(c);
     const noName = (reason: string) =>
-      filename ? [code`    if (m.filename !== "") ${c.lose("filename", lit(reason))}`] : [];
+      filename ? [code`    if (from.filename !== "") ${c.lose("filename", lit(reason))}`] : [];
     return [
       ...(metadata
         ? []
-        : [code`if (m.metadata !== undefined) ${c.lose("metadata", lit(c.planReason(c.d10.name, "metadata")))}`]),
+        : [code`if (from.metadata !== undefined) ${c.lose("metadata", lit(c.planReason(c.d10.name, "metadata")))}`]),
       ...(filename
         ? []
-        : [code`if (m.filename !== "") ${c.lose("filename", lit(c.planReason(c.d10.name, "filename")))}`]),
-      `const content = m.content;`,
-      code`let o${c.json};`,
+        : [code`if (from.filename !== "") ${c.lose("filename", lit(c.planReason(c.d10.name, "filename")))}`]),
+      `const content = from.content;`,
+      code`let out${c.json};`,
       `switch (content.case) {`,
       `  case "text":`,
-      code`    if (m.mediaType) ${c.lose("media_type", lit(LOSS.textPartMediaType))}`,
+      code`    if (from.mediaType) ${c.lose("media_type", lit(LOSS.textPartMediaType))}`,
       ...noName(LOSS.textPartFileName),
-      `    o = { kind: "text", text: content.value };`,
+      `    out = { kind: "text", text: content.value };`,
       `    break;`,
       `  case "url":`,
       `  case "raw": {`,
       [
-        code`    const f${c.json} = content.case === "url" ? `,
+        code`    const file${c.json} = content.case === "url" ? `,
         code`{ uri: content.value } : { bytes: ${rt("base64")}(content.value) };`,
       ],
-      `    if (m.mediaType) f["mimeType"] = m.mediaType;`,
-      ...(filename ? [`    if (m.filename !== "") f["name"] = m.filename;`] : []),
-      `    o = { kind: "file", file: f };`,
+      `    if (from.mediaType) file["mimeType"] = from.mediaType;`,
+      ...(filename ? [`    if (from.filename !== "") file["name"] = from.filename;`] : []),
+      `    out = { kind: "file", file };`,
       `    break;`,
       `  }`,
       `  case "data": {`,
-      code`    const v = ${rt("valueJson")}(content.value);`,
-      code`    const data = ${rt("isObject")}(v) ? v : { value: v };`,
-      [`    if (data !== v) `, code`${c.lose("data", lit(LOSS.dataWrapped))}`],
-      code`    if (m.mediaType) ${c.lose("media_type", lit(LOSS.dataPartMediaType))}`,
+      code`    const json = ${rt("valueJson")}(content.value);`,
+      code`    const data = ${rt("isObject")}(json) ? json : { value: json };`,
+      [`    if (data !== json) `, code`${c.lose("data", lit(LOSS.dataWrapped))}`],
+      code`    if (from.mediaType) ${c.lose("media_type", lit(LOSS.dataPartMediaType))}`,
       ...noName(LOSS.dataPartFileName),
-      `    o = { kind: "data", data };`,
+      `    out = { kind: "data", data };`,
       `    break;`,
       `  }`,
       `  default:`,
-      code`    ${rt("lose")}(lost, a, "", ${rt("PART_LEFT_OUT")});`,
+      code`    ${rt("lose")}(lost, path, "", ${rt("PART_LEFT_OUT")});`,
       `    return undefined;`,
       `}`,
-      ...(metadata ? [code`if (m.metadata !== undefined) o["metadata"] = ${rt("structJson")}(m.metadata);`] : []),
-      `return o;`,
+      ...(metadata
+        ? [code`if (from.metadata !== undefined) out["metadata"] = ${rt("structJson")}(from.metadata);`]
+        : []),
+      `return out;`,
     ];
   },
 };
@@ -482,7 +513,7 @@ function resourceName(name03: string, ids10: readonly string[]): TransformCode {
     toNewer: (c) => readIds(c, name03, ids10),
     toOlder: (c) => {
       const keys = c.resource(name03).keys;
-      return ids10.map((id, i) => `${prop("o", keys[i]!)} = m.${camel(id)};`);
+      return ids10.map((id, i) => `${prop("out", keys[i]!)} = from.${camel(id)};`);
     },
   };
 }
@@ -496,12 +527,12 @@ function readIds(c: DecodeCtx, name03: string, ids10: readonly string[]): Code[]
   const read = (k: string): Code => {
     const [root, sub] = k.split(".") as [string, string | undefined];
     return sub === undefined
-      ? prop("x", root)
-      : code`${c.rt("isObject")}(${prop("x", root)}) ? ${prop(prop("x", root), sub)} : undefined`;
+      ? prop("from", root)
+      : code`${c.rt("isObject")}(${prop("from", root)}) ? ${prop(prop("from", root), sub)} : undefined`;
   };
   return keys.flatMap((k, i) => {
-    const head = code`m.${camel(ids10[i]!)} = ${c.rt("resourceId")}(`;
-    const rest = `a, ${lit(k)}, ${lit(`${c.d03.typeName} ${k}`)}`;
+    const head = code`out.${camel(ids10[i]!)} = ${c.rt("resourceId")}(`;
+    const rest = `path, ${lit(k)}, ${lit(`${c.d03.typeName} ${k}`)}`;
     const one = code`${head}${read(k)}, ${rest});`;
     return widthOf(one) <= 114 ? [one] : [head, code`  ${read(k)},`, `  ${rest},`, ");"];
   });
