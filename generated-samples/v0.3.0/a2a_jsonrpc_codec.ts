@@ -15,13 +15,13 @@ import * as rt from "@protoc-gen-a2a/runtime/compat-json";
 /**
  * a2a.v1.SendMessageConfiguration → a2a.json.
  */
-function encodeSendMessageConfiguration(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodeSendMessageConfiguration(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["acceptedOutputModes"] != null) out["acceptedOutputModes"] = json["acceptedOutputModes"];
   if (json["pushNotification"] != null)
     out["pushNotificationConfig"] = encodePushNotificationConfig(
-      json["pushNotification"], rt.at(a, "pushNotificationConfig"), lost,
+      json["pushNotification"], rt.at(path, "pushNotificationConfig"), lost,
     );
   if (json["historyLength"] != null) out["historyLength"] = json["historyLength"];
   out["blocking"] = json["blocking"] ?? false;
@@ -35,36 +35,38 @@ const keysOfSendMessageConfiguration: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.SendMessageConfiguration read from a2a.json.
  */
-function decodeSendMessageConfiguration(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeSendMessageConfiguration(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["acceptedOutputModes"];
-  if (v != null) out["acceptedOutputModes"] = v;
-  v = json["pushNotificationConfig"] ?? json["pushNotification"];
-  if (v != null) out["pushNotification"] = decodePushNotificationConfig(v, rt.at(a, "pushNotificationConfig"), lost);
-  v = json["historyLength"];
-  if (v != null) out["historyLength"] = v;
-  v = json["blocking"];
-  if (v != null) out["blocking"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfSendMessageConfiguration.has(k))
-      rt.lose(lost, a, k, "a2a.v1.SendMessageConfiguration has no field for it");
+  let value: JsonValue | undefined;
+  value = json["acceptedOutputModes"];
+  if (value != null) out["acceptedOutputModes"] = value;
+  value = json["pushNotificationConfig"] ?? json["pushNotification"];
+  if (value != null)
+    out["pushNotification"] = decodePushNotificationConfig(value, rt.at(path, "pushNotificationConfig"), lost);
+  value = json["historyLength"];
+  if (value != null) out["historyLength"] = value;
+  value = json["blocking"];
+  if (value != null) out["blocking"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfSendMessageConfiguration.has(key))
+      rt.lose(lost, path, key, "a2a.v1.SendMessageConfiguration has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.Task → a2a.json.
  */
-function encodeTask(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodeTask(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = { kind: "task" };
   out["id"] = json["id"] ?? "";
   out["contextId"] = json["contextId"] ?? "";
-  out["status"] = encodeTaskStatus(json["status"] ?? {}, rt.at(a, "status"), lost);
+  out["status"] = encodeTaskStatus(json["status"] ?? {}, rt.at(path, "status"), lost);
   if (json["artifacts"] != null)
-    out["artifacts"] = rt.eachJson(json["artifacts"], rt.at(a, "artifacts"), lost, encodeArtifact);
-  if (json["history"] != null) out["history"] = rt.eachJson(json["history"], rt.at(a, "history"), lost, encodeMessage);
+    out["artifacts"] = rt.eachJson(json["artifacts"], rt.at(path, "artifacts"), lost, encodeArtifact);
+  if (json["history"] != null)
+    out["history"] = rt.eachJson(json["history"], rt.at(path, "history"), lost, encodeMessage);
   if (json["metadata"] != null) out["metadata"] = json["metadata"];
   return out;
 }
@@ -76,37 +78,37 @@ const keysOfTask: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.Task read from a2a.json.
  */
-function decodeTask(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeTask(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   if (json["kind"] !== undefined && json["kind"] !== "task")
-    rt.refuseKind(rt.pathOf(a), "a2a.v1.Task", json["kind"], "task");
+    rt.refuseKind(rt.pathOf(path), "a2a.v1.Task", json["kind"], "task");
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["id"];
-  if (v != null) out["id"] = v;
-  v = json["contextId"];
-  if (v != null) out["contextId"] = v;
-  v = json["status"];
-  if (v != null) out["status"] = decodeTaskStatus(v, rt.at(a, "status"), lost);
-  v = json["artifacts"];
-  if (v != null) out["artifacts"] = rt.eachJson(v, rt.at(a, "artifacts"), lost, decodeArtifact);
-  v = json["history"];
-  if (v != null) out["history"] = rt.eachJson(v, rt.at(a, "history"), lost, decodeMessage);
-  v = json["metadata"];
-  if (v != null) out["metadata"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfTask.has(k)) rt.lose(lost, a, k, "a2a.v1.Task has no field for it");
+  let value: JsonValue | undefined;
+  value = json["id"];
+  if (value != null) out["id"] = value;
+  value = json["contextId"];
+  if (value != null) out["contextId"] = value;
+  value = json["status"];
+  if (value != null) out["status"] = decodeTaskStatus(value, rt.at(path, "status"), lost);
+  value = json["artifacts"];
+  if (value != null) out["artifacts"] = rt.eachJson(value, rt.at(path, "artifacts"), lost, decodeArtifact);
+  value = json["history"];
+  if (value != null) out["history"] = rt.eachJson(value, rt.at(path, "history"), lost, decodeMessage);
+  value = json["metadata"];
+  if (value != null) out["metadata"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfTask.has(key)) rt.lose(lost, path, key, "a2a.v1.Task has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.TaskStatus → a2a.json.
  */
-function encodeTaskStatus(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodeTaskStatus(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  out["state"] = encodeTaskState(json["state"] ?? "TASK_STATE_UNSPECIFIED", rt.at(a, "state"), lost);
-  if (json["message"] != null) out["message"] = encodeMessage(json["message"], rt.at(a, "message"), lost);
+  out["state"] = encodeTaskState(json["state"] ?? "TASK_STATE_UNSPECIFIED", rt.at(path, "state"), lost);
+  if (json["message"] != null) out["message"] = encodeMessage(json["message"], rt.at(path, "message"), lost);
   if (json["timestamp"] != null) out["timestamp"] = json["timestamp"];
   return out;
 }
@@ -116,63 +118,63 @@ const keysOfTaskStatus: ReadonlySet<string> = new Set(["kind", "state", "message
 /**
  * a2a.v1.TaskStatus read from a2a.json.
  */
-function decodeTaskStatus(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeTaskStatus(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["state"];
-  if (v != null) out["state"] = decodeTaskState(v, rt.at(a, "state"), "a2a.v1.TaskStatus.state");
-  v = json["message"];
-  if (v != null) out["message"] = decodeMessage(v, rt.at(a, "message"), lost);
-  v = json["timestamp"];
-  if (v != null) out["timestamp"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfTaskStatus.has(k)) rt.lose(lost, a, k, "a2a.v1.TaskStatus has no field for it");
+  let value: JsonValue | undefined;
+  value = json["state"];
+  if (value != null) out["state"] = decodeTaskState(value, rt.at(path, "state"), "a2a.v1.TaskStatus.state");
+  value = json["message"];
+  if (value != null) out["message"] = decodeMessage(value, rt.at(path, "message"), lost);
+  value = json["timestamp"];
+  if (value != null) out["timestamp"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfTaskStatus.has(key)) rt.lose(lost, path, key, "a2a.v1.TaskStatus has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.Part → a2a.json.
  */
-function encodePart(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodePart(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
-  return partOrLoss(json, a, lost) ?? {};
+  return partOrLoss(json, path, lost) ?? {};
 }
 
 /**
  * a2a.v1.Part read from a2a.json.
  */
-function decodePart(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodePart(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
-  if (json["metadata"] !== undefined) rt.lose(lost, a, "metadata", "the v0.3 proto Part has no metadata");
-  for (const k in json) switch (k) {
+  if (json["metadata"] !== undefined) rt.lose(lost, path, "metadata", "the v0.3 proto Part has no metadata");
+  for (const key in json) switch (key) {
     case "kind": case "text": case "file": case "data": case "metadata": break;
-    default: rt.lose(lost, a, k, "a2a.v1.Part has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.Part has no field for it");
   }
   const file = json["file"];
   if (rt.isJsonObject(file) && file["name"] !== undefined)
-    rt.lose(lost, a, "file.name", "the v0.3 proto FilePart has no file name");
+    rt.lose(lost, path, "file.name", "the v0.3 proto FilePart has no file name");
   switch (rt.partKindOf(json)) {
     case "text": {
       const text = json["text"];
-      return typeof text === "string" ? { text } : rt.invalid(a, "a2a.v1.Part.text", text, "a string");
+      return typeof text === "string" ? { text } : rt.invalid(path, "a2a.v1.Part.text", text, "a string");
     }
     case "file":
-      return { file: readFile(file, rt.at(a, "file"), lost) };
+      return { file: readFile(file, rt.at(path, "file"), lost) };
     case "data": {
       const data = json["data"];
       return rt.isJsonObject(data)
         ? { data: { data: data } }
-        : rt.invalid(a, "a2a.v1.DataPart.data", data, "an object");
+        : rt.invalid(path, "a2a.v1.DataPart.data", data, "an object");
     }
   }
-  return rt.refuseKind(rt.pathOf(a), "a2a.v1.Part", json["kind"], "text, file or data");
+  return rt.refuseKind(rt.pathOf(path), "a2a.v1.Part", json["kind"], "text, file or data");
 }
 
 /**
  * a2a.v1.FilePart → a2a.json.
  */
-function encodeFilePart(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeFilePart(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["fileWithUri"] != null) out["fileWithUri"] = json["fileWithUri"];
@@ -186,40 +188,40 @@ const keysOfFilePart: ReadonlySet<string> = new Set(["kind", "fileWithUri", "fil
 /**
  * a2a.v1.FilePart read from a2a.json.
  */
-function decodeFilePart(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeFilePart(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
+  let value: JsonValue | undefined;
   let fileKept = false;
-  v = json["fileWithUri"];
-  if (v != null) {
+  value = json["fileWithUri"];
+  if (value != null) {
     if (fileKept)
-      rt.lose(lost, a, "fileWithUri", "a2a.v1.FilePart.file holds one member; fileWithUri was not kept");
+      rt.lose(lost, path, "fileWithUri", "a2a.v1.FilePart.file holds one member; fileWithUri was not kept");
     else {
       fileKept = true;
-      out["fileWithUri"] = v;
+      out["fileWithUri"] = value;
     }
   }
-  v = json["fileWithBytes"];
-  if (v != null) {
+  value = json["fileWithBytes"];
+  if (value != null) {
     if (fileKept)
-      rt.lose(lost, a, "fileWithBytes", "a2a.v1.FilePart.file holds one member; fileWithBytes was not kept");
+      rt.lose(lost, path, "fileWithBytes", "a2a.v1.FilePart.file holds one member; fileWithBytes was not kept");
     else {
       fileKept = true;
-      out["fileWithBytes"] = v;
+      out["fileWithBytes"] = value;
     }
   }
-  v = json["mimeType"];
-  if (v != null) out["mimeType"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfFilePart.has(k)) rt.lose(lost, a, k, "a2a.v1.FilePart has no field for it");
+  value = json["mimeType"];
+  if (value != null) out["mimeType"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfFilePart.has(key)) rt.lose(lost, path, key, "a2a.v1.FilePart has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.DataPart → a2a.json.
  */
-function encodeDataPart(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeDataPart(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["data"] != null) out["data"] = json["data"];
@@ -231,28 +233,28 @@ const keysOfDataPart: ReadonlySet<string> = new Set(["kind", "data"]);
 /**
  * a2a.v1.DataPart read from a2a.json.
  */
-function decodeDataPart(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeDataPart(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["data"];
-  if (v != null) out["data"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfDataPart.has(k)) rt.lose(lost, a, k, "a2a.v1.DataPart has no field for it");
+  let value: JsonValue | undefined;
+  value = json["data"];
+  if (value != null) out["data"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfDataPart.has(key)) rt.lose(lost, path, key, "a2a.v1.DataPart has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.Message → a2a.json.
  */
-function encodeMessage(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodeMessage(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = { kind: "message" };
   out["messageId"] = json["messageId"] ?? "";
   if (json["contextId"] != null) out["contextId"] = json["contextId"];
   if (json["taskId"] != null) out["taskId"] = json["taskId"];
-  out["role"] = encodeRole(json["role"] ?? "ROLE_UNSPECIFIED", rt.at(a, "role"), lost);
-  out["parts"] = encodeParts(json["content"] ?? [], rt.at(a, "parts"), lost);
+  out["role"] = encodeRole(json["role"] ?? "ROLE_UNSPECIFIED", rt.at(path, "role"), lost);
+  out["parts"] = encodeParts(json["content"] ?? [], rt.at(path, "parts"), lost);
   if (json["metadata"] != null) out["metadata"] = json["metadata"];
   if (json["extensions"] != null) out["extensions"] = json["extensions"];
   return out;
@@ -265,41 +267,41 @@ const keysOfMessage: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.Message read from a2a.json.
  */
-function decodeMessage(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeMessage(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   if (json["kind"] !== undefined && json["kind"] !== "message")
-    rt.refuseKind(rt.pathOf(a), "a2a.v1.Message", json["kind"], "message");
+    rt.refuseKind(rt.pathOf(path), "a2a.v1.Message", json["kind"], "message");
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["messageId"];
-  if (v != null) out["messageId"] = v;
-  v = json["contextId"];
-  if (v != null) out["contextId"] = v;
-  v = json["taskId"];
-  if (v != null) out["taskId"] = v;
-  v = json["role"];
-  if (v != null) out["role"] = decodeRole(v, rt.at(a, "role"), "a2a.v1.Message.role");
-  v = json["parts"] ?? json["content"];
-  if (v != null) out["content"] = rt.eachJson(v, rt.at(a, "parts"), lost, decodePart);
-  v = json["metadata"];
-  if (v != null) out["metadata"] = v;
-  v = json["extensions"];
-  if (v != null) out["extensions"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfMessage.has(k)) rt.lose(lost, a, k, "a2a.v1.Message has no field for it");
+  let value: JsonValue | undefined;
+  value = json["messageId"];
+  if (value != null) out["messageId"] = value;
+  value = json["contextId"];
+  if (value != null) out["contextId"] = value;
+  value = json["taskId"];
+  if (value != null) out["taskId"] = value;
+  value = json["role"];
+  if (value != null) out["role"] = decodeRole(value, rt.at(path, "role"), "a2a.v1.Message.role");
+  value = json["parts"] ?? json["content"];
+  if (value != null) out["content"] = rt.eachJson(value, rt.at(path, "parts"), lost, decodePart);
+  value = json["metadata"];
+  if (value != null) out["metadata"] = value;
+  value = json["extensions"];
+  if (value != null) out["extensions"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfMessage.has(key)) rt.lose(lost, path, key, "a2a.v1.Message has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.Artifact → a2a.json.
  */
-function encodeArtifact(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodeArtifact(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["artifactId"] = json["artifactId"] ?? "";
   if (json["name"] != null) out["name"] = json["name"];
   if (json["description"] != null) out["description"] = json["description"];
-  out["parts"] = encodeParts(json["parts"] ?? [], rt.at(a, "parts"), lost);
+  out["parts"] = encodeParts(json["parts"] ?? [], rt.at(path, "parts"), lost);
   if (json["metadata"] != null) out["metadata"] = json["metadata"];
   if (json["extensions"] != null) out["extensions"] = json["extensions"];
   return out;
@@ -312,36 +314,36 @@ const keysOfArtifact: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.Artifact read from a2a.json.
  */
-function decodeArtifact(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeArtifact(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["artifactId"];
-  if (v != null) out["artifactId"] = v;
-  v = json["name"];
-  if (v != null) out["name"] = v;
-  v = json["description"];
-  if (v != null) out["description"] = v;
-  v = json["parts"];
-  if (v != null) out["parts"] = rt.eachJson(v, rt.at(a, "parts"), lost, decodePart);
-  v = json["metadata"];
-  if (v != null) out["metadata"] = v;
-  v = json["extensions"];
-  if (v != null) out["extensions"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfArtifact.has(k)) rt.lose(lost, a, k, "a2a.v1.Artifact has no field for it");
+  let value: JsonValue | undefined;
+  value = json["artifactId"];
+  if (value != null) out["artifactId"] = value;
+  value = json["name"];
+  if (value != null) out["name"] = value;
+  value = json["description"];
+  if (value != null) out["description"] = value;
+  value = json["parts"];
+  if (value != null) out["parts"] = rt.eachJson(value, rt.at(path, "parts"), lost, decodePart);
+  value = json["metadata"];
+  if (value != null) out["metadata"] = value;
+  value = json["extensions"];
+  if (value != null) out["extensions"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfArtifact.has(key)) rt.lose(lost, path, key, "a2a.v1.Artifact has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.TaskStatusUpdateEvent → a2a.json.
  */
-function encodeTaskStatusUpdateEvent(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodeTaskStatusUpdateEvent(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = { kind: "status-update" };
   out["taskId"] = json["taskId"] ?? "";
   out["contextId"] = json["contextId"] ?? "";
-  out["status"] = encodeTaskStatus(json["status"] ?? {}, rt.at(a, "status"), lost);
+  out["status"] = encodeTaskStatus(json["status"] ?? {}, rt.at(path, "status"), lost);
   out["final"] = json["final"] ?? false;
   if (json["metadata"] != null) out["metadata"] = json["metadata"];
   return out;
@@ -354,36 +356,37 @@ const keysOfTaskStatusUpdateEvent: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.TaskStatusUpdateEvent read from a2a.json.
  */
-function decodeTaskStatusUpdateEvent(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeTaskStatusUpdateEvent(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   if (json["kind"] !== undefined && json["kind"] !== "status-update")
-    rt.refuseKind(rt.pathOf(a), "a2a.v1.TaskStatusUpdateEvent", json["kind"], "status-update");
+    rt.refuseKind(rt.pathOf(path), "a2a.v1.TaskStatusUpdateEvent", json["kind"], "status-update");
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["taskId"];
-  if (v != null) out["taskId"] = v;
-  v = json["contextId"];
-  if (v != null) out["contextId"] = v;
-  v = json["status"];
-  if (v != null) out["status"] = decodeTaskStatus(v, rt.at(a, "status"), lost);
-  v = json["final"];
-  if (v != null) out["final"] = v;
-  v = json["metadata"];
-  if (v != null) out["metadata"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfTaskStatusUpdateEvent.has(k)) rt.lose(lost, a, k, "a2a.v1.TaskStatusUpdateEvent has no field for it");
+  let value: JsonValue | undefined;
+  value = json["taskId"];
+  if (value != null) out["taskId"] = value;
+  value = json["contextId"];
+  if (value != null) out["contextId"] = value;
+  value = json["status"];
+  if (value != null) out["status"] = decodeTaskStatus(value, rt.at(path, "status"), lost);
+  value = json["final"];
+  if (value != null) out["final"] = value;
+  value = json["metadata"];
+  if (value != null) out["metadata"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfTaskStatusUpdateEvent.has(key))
+      rt.lose(lost, path, key, "a2a.v1.TaskStatusUpdateEvent has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.TaskArtifactUpdateEvent → a2a.json.
  */
-function encodeTaskArtifactUpdateEvent(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodeTaskArtifactUpdateEvent(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = { kind: "artifact-update" };
   out["taskId"] = json["taskId"] ?? "";
   out["contextId"] = json["contextId"] ?? "";
-  if (json["artifact"] != null) out["artifact"] = encodeArtifact(json["artifact"], rt.at(a, "artifact"), lost);
+  if (json["artifact"] != null) out["artifact"] = encodeArtifact(json["artifact"], rt.at(path, "artifact"), lost);
   if (json["append"] != null) out["append"] = json["append"];
   if (json["lastChunk"] != null) out["lastChunk"] = json["lastChunk"];
   if (json["metadata"] != null) out["metadata"] = json["metadata"];
@@ -397,41 +400,41 @@ const keysOfTaskArtifactUpdateEvent: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.TaskArtifactUpdateEvent read from a2a.json.
  */
-function decodeTaskArtifactUpdateEvent(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeTaskArtifactUpdateEvent(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   if (json["kind"] !== undefined && json["kind"] !== "artifact-update")
-    rt.refuseKind(rt.pathOf(a), "a2a.v1.TaskArtifactUpdateEvent", json["kind"], "artifact-update");
+    rt.refuseKind(rt.pathOf(path), "a2a.v1.TaskArtifactUpdateEvent", json["kind"], "artifact-update");
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["taskId"];
-  if (v != null) out["taskId"] = v;
-  v = json["contextId"];
-  if (v != null) out["contextId"] = v;
-  v = json["artifact"];
-  if (v != null) out["artifact"] = decodeArtifact(v, rt.at(a, "artifact"), lost);
-  v = json["append"];
-  if (v != null) out["append"] = v;
-  v = json["lastChunk"];
-  if (v != null) out["lastChunk"] = v;
-  v = json["metadata"];
-  if (v != null) out["metadata"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfTaskArtifactUpdateEvent.has(k))
-      rt.lose(lost, a, k, "a2a.v1.TaskArtifactUpdateEvent has no field for it");
+  let value: JsonValue | undefined;
+  value = json["taskId"];
+  if (value != null) out["taskId"] = value;
+  value = json["contextId"];
+  if (value != null) out["contextId"] = value;
+  value = json["artifact"];
+  if (value != null) out["artifact"] = decodeArtifact(value, rt.at(path, "artifact"), lost);
+  value = json["append"];
+  if (value != null) out["append"] = value;
+  value = json["lastChunk"];
+  if (value != null) out["lastChunk"] = value;
+  value = json["metadata"];
+  if (value != null) out["metadata"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfTaskArtifactUpdateEvent.has(key))
+      rt.lose(lost, path, key, "a2a.v1.TaskArtifactUpdateEvent has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.PushNotificationConfig → a2a.json.
  */
-function encodePushNotificationConfig(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodePushNotificationConfig(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["id"] != null) out["id"] = json["id"];
   if (json["url"] != null) out["url"] = json["url"];
   if (json["token"] != null) out["token"] = json["token"];
   if (json["authentication"] != null)
-    out["authentication"] = encodeAuthenticationInfo(json["authentication"], rt.at(a, "authentication"), lost);
+    out["authentication"] = encodeAuthenticationInfo(json["authentication"], rt.at(path, "authentication"), lost);
   return out;
 }
 
@@ -440,27 +443,28 @@ const keysOfPushNotificationConfig: ReadonlySet<string> = new Set(["kind", "id",
 /**
  * a2a.v1.PushNotificationConfig read from a2a.json.
  */
-function decodePushNotificationConfig(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodePushNotificationConfig(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["id"];
-  if (v != null) out["id"] = v;
-  v = json["url"];
-  if (v != null) out["url"] = v;
-  v = json["token"];
-  if (v != null) out["token"] = v;
-  v = json["authentication"];
-  if (v != null) out["authentication"] = decodeAuthenticationInfo(v, rt.at(a, "authentication"), lost);
-  for (const k of Object.keys(json))
-    if (!keysOfPushNotificationConfig.has(k)) rt.lose(lost, a, k, "a2a.v1.PushNotificationConfig has no field for it");
+  let value: JsonValue | undefined;
+  value = json["id"];
+  if (value != null) out["id"] = value;
+  value = json["url"];
+  if (value != null) out["url"] = value;
+  value = json["token"];
+  if (value != null) out["token"] = value;
+  value = json["authentication"];
+  if (value != null) out["authentication"] = decodeAuthenticationInfo(value, rt.at(path, "authentication"), lost);
+  for (const key of Object.keys(json))
+    if (!keysOfPushNotificationConfig.has(key))
+      rt.lose(lost, path, key, "a2a.v1.PushNotificationConfig has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.AuthenticationInfo → a2a.json.
  */
-function encodeAuthenticationInfo(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeAuthenticationInfo(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["schemes"] = json["schemes"] ?? [];
@@ -473,23 +477,23 @@ const keysOfAuthenticationInfo: ReadonlySet<string> = new Set(["kind", "schemes"
 /**
  * a2a.v1.AuthenticationInfo read from a2a.json.
  */
-function decodeAuthenticationInfo(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeAuthenticationInfo(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["schemes"];
-  if (v != null) out["schemes"] = v;
-  v = json["credentials"];
-  if (v != null) out["credentials"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfAuthenticationInfo.has(k)) rt.lose(lost, a, k, "a2a.v1.AuthenticationInfo has no field for it");
+  let value: JsonValue | undefined;
+  value = json["schemes"];
+  if (value != null) out["schemes"] = value;
+  value = json["credentials"];
+  if (value != null) out["credentials"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfAuthenticationInfo.has(key)) rt.lose(lost, path, key, "a2a.v1.AuthenticationInfo has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.AgentInterface → a2a.json.
  */
-function encodeAgentInterface(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeAgentInterface(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["url"] = json["url"] ?? "";
@@ -502,23 +506,23 @@ const keysOfAgentInterface: ReadonlySet<string> = new Set(["kind", "url", "trans
 /**
  * a2a.v1.AgentInterface read from a2a.json.
  */
-function decodeAgentInterface(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeAgentInterface(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["url"];
-  if (v != null) out["url"] = v;
-  v = json["transport"];
-  if (v != null) out["transport"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfAgentInterface.has(k)) rt.lose(lost, a, k, "a2a.v1.AgentInterface has no field for it");
+  let value: JsonValue | undefined;
+  value = json["url"];
+  if (value != null) out["url"] = value;
+  value = json["transport"];
+  if (value != null) out["transport"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfAgentInterface.has(key)) rt.lose(lost, path, key, "a2a.v1.AgentInterface has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.AgentCard → a2a.json.
  */
-function encodeAgentCard(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodeAgentCard(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["protocolVersion"] = json["protocolVersion"] ?? "";
@@ -528,25 +532,25 @@ function encodeAgentCard(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
   if (json["preferredTransport"] != null) out["preferredTransport"] = json["preferredTransport"];
   if (json["additionalInterfaces"] != null)
     out["additionalInterfaces"] = rt.eachJson(
-      json["additionalInterfaces"], rt.at(a, "additionalInterfaces"), lost, encodeAgentInterface,
+      json["additionalInterfaces"], rt.at(path, "additionalInterfaces"), lost, encodeAgentInterface,
     );
-  if (json["provider"] != null) out["provider"] = encodeAgentProvider(json["provider"], rt.at(a, "provider"), lost);
+  if (json["provider"] != null) out["provider"] = encodeAgentProvider(json["provider"], rt.at(path, "provider"), lost);
   out["version"] = json["version"] ?? "";
   if (json["documentationUrl"] != null) out["documentationUrl"] = json["documentationUrl"];
-  out["capabilities"] = encodeAgentCapabilities(json["capabilities"] ?? {}, rt.at(a, "capabilities"), lost);
+  out["capabilities"] = encodeAgentCapabilities(json["capabilities"] ?? {}, rt.at(path, "capabilities"), lost);
   if (json["securitySchemes"] != null)
     out["securitySchemes"] = rt.mapJson(
-      json["securitySchemes"], rt.at(a, "securitySchemes"), lost, encodeSecurityScheme,
+      json["securitySchemes"], rt.at(path, "securitySchemes"), lost, encodeSecurityScheme,
     );
   if (json["security"] != null)
-    out["security"] = rt.eachJson(json["security"], rt.at(a, "security"), lost, encodeSecurity);
+    out["security"] = rt.eachJson(json["security"], rt.at(path, "security"), lost, encodeSecurity);
   out["defaultInputModes"] = json["defaultInputModes"] ?? [];
   out["defaultOutputModes"] = json["defaultOutputModes"] ?? [];
-  out["skills"] = rt.eachJson(json["skills"] ?? [], rt.at(a, "skills"), lost, encodeAgentSkill);
+  out["skills"] = rt.eachJson(json["skills"] ?? [], rt.at(path, "skills"), lost, encodeAgentSkill);
   if (json["supportsAuthenticatedExtendedCard"] != null)
     out["supportsAuthenticatedExtendedCard"] = json["supportsAuthenticatedExtendedCard"];
   if (json["signatures"] != null)
-    out["signatures"] = rt.eachJson(json["signatures"], rt.at(a, "signatures"), lost, encodeAgentCardSignature);
+    out["signatures"] = rt.eachJson(json["signatures"], rt.at(path, "signatures"), lost, encodeAgentCardSignature);
   return out;
 }
 
@@ -559,54 +563,55 @@ const keysOfAgentCard: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.AgentCard read from a2a.json.
  */
-function decodeAgentCard(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeAgentCard(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["protocolVersion"];
-  if (v != null) out["protocolVersion"] = v;
-  v = json["name"];
-  if (v != null) out["name"] = v;
-  v = json["description"];
-  if (v != null) out["description"] = v;
-  v = json["url"];
-  if (v != null) out["url"] = v;
-  v = json["preferredTransport"];
-  if (v != null) out["preferredTransport"] = v;
-  v = json["additionalInterfaces"];
-  if (v != null)
-    out["additionalInterfaces"] = rt.eachJson(v, rt.at(a, "additionalInterfaces"), lost, decodeAgentInterface);
-  v = json["provider"];
-  if (v != null) out["provider"] = decodeAgentProvider(v, rt.at(a, "provider"), lost);
-  v = json["version"];
-  if (v != null) out["version"] = v;
-  v = json["documentationUrl"];
-  if (v != null) out["documentationUrl"] = v;
-  v = json["capabilities"];
-  if (v != null) out["capabilities"] = decodeAgentCapabilities(v, rt.at(a, "capabilities"), lost);
-  v = json["securitySchemes"];
-  if (v != null) out["securitySchemes"] = rt.mapJson(v, rt.at(a, "securitySchemes"), lost, decodeSecurityScheme);
-  v = json["security"];
-  if (v != null) out["security"] = rt.eachJson(v, rt.at(a, "security"), lost, decodeSecurity);
-  v = json["defaultInputModes"];
-  if (v != null) out["defaultInputModes"] = v;
-  v = json["defaultOutputModes"];
-  if (v != null) out["defaultOutputModes"] = v;
-  v = json["skills"];
-  if (v != null) out["skills"] = rt.eachJson(v, rt.at(a, "skills"), lost, decodeAgentSkill);
-  v = json["supportsAuthenticatedExtendedCard"];
-  if (v != null) out["supportsAuthenticatedExtendedCard"] = v;
-  v = json["signatures"];
-  if (v != null) out["signatures"] = rt.eachJson(v, rt.at(a, "signatures"), lost, decodeAgentCardSignature);
-  for (const k of Object.keys(json))
-    if (!keysOfAgentCard.has(k)) rt.lose(lost, a, k, "a2a.v1.AgentCard has no field for it");
+  let value: JsonValue | undefined;
+  value = json["protocolVersion"];
+  if (value != null) out["protocolVersion"] = value;
+  value = json["name"];
+  if (value != null) out["name"] = value;
+  value = json["description"];
+  if (value != null) out["description"] = value;
+  value = json["url"];
+  if (value != null) out["url"] = value;
+  value = json["preferredTransport"];
+  if (value != null) out["preferredTransport"] = value;
+  value = json["additionalInterfaces"];
+  if (value != null)
+    out["additionalInterfaces"] = rt.eachJson(value, rt.at(path, "additionalInterfaces"), lost, decodeAgentInterface);
+  value = json["provider"];
+  if (value != null) out["provider"] = decodeAgentProvider(value, rt.at(path, "provider"), lost);
+  value = json["version"];
+  if (value != null) out["version"] = value;
+  value = json["documentationUrl"];
+  if (value != null) out["documentationUrl"] = value;
+  value = json["capabilities"];
+  if (value != null) out["capabilities"] = decodeAgentCapabilities(value, rt.at(path, "capabilities"), lost);
+  value = json["securitySchemes"];
+  if (value != null)
+    out["securitySchemes"] = rt.mapJson(value, rt.at(path, "securitySchemes"), lost, decodeSecurityScheme);
+  value = json["security"];
+  if (value != null) out["security"] = rt.eachJson(value, rt.at(path, "security"), lost, decodeSecurity);
+  value = json["defaultInputModes"];
+  if (value != null) out["defaultInputModes"] = value;
+  value = json["defaultOutputModes"];
+  if (value != null) out["defaultOutputModes"] = value;
+  value = json["skills"];
+  if (value != null) out["skills"] = rt.eachJson(value, rt.at(path, "skills"), lost, decodeAgentSkill);
+  value = json["supportsAuthenticatedExtendedCard"];
+  if (value != null) out["supportsAuthenticatedExtendedCard"] = value;
+  value = json["signatures"];
+  if (value != null) out["signatures"] = rt.eachJson(value, rt.at(path, "signatures"), lost, decodeAgentCardSignature);
+  for (const key of Object.keys(json))
+    if (!keysOfAgentCard.has(key)) rt.lose(lost, path, key, "a2a.v1.AgentCard has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.AgentProvider → a2a.json.
  */
-function encodeAgentProvider(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeAgentProvider(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["url"] = json["url"] ?? "";
@@ -619,29 +624,29 @@ const keysOfAgentProvider: ReadonlySet<string> = new Set(["kind", "url", "organi
 /**
  * a2a.v1.AgentProvider read from a2a.json.
  */
-function decodeAgentProvider(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeAgentProvider(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["url"];
-  if (v != null) out["url"] = v;
-  v = json["organization"];
-  if (v != null) out["organization"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfAgentProvider.has(k)) rt.lose(lost, a, k, "a2a.v1.AgentProvider has no field for it");
+  let value: JsonValue | undefined;
+  value = json["url"];
+  if (value != null) out["url"] = value;
+  value = json["organization"];
+  if (value != null) out["organization"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfAgentProvider.has(key)) rt.lose(lost, path, key, "a2a.v1.AgentProvider has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.AgentCapabilities → a2a.json.
  */
-function encodeAgentCapabilities(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodeAgentCapabilities(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["streaming"] != null) out["streaming"] = json["streaming"];
   if (json["pushNotifications"] != null) out["pushNotifications"] = json["pushNotifications"];
   if (json["extensions"] != null)
-    out["extensions"] = rt.eachJson(json["extensions"], rt.at(a, "extensions"), lost, encodeAgentExtension);
+    out["extensions"] = rt.eachJson(json["extensions"], rt.at(path, "extensions"), lost, encodeAgentExtension);
   return out;
 }
 
@@ -650,25 +655,25 @@ const keysOfAgentCapabilities: ReadonlySet<string> = new Set(["kind", "streaming
 /**
  * a2a.v1.AgentCapabilities read from a2a.json.
  */
-function decodeAgentCapabilities(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeAgentCapabilities(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["streaming"];
-  if (v != null) out["streaming"] = v;
-  v = json["pushNotifications"];
-  if (v != null) out["pushNotifications"] = v;
-  v = json["extensions"];
-  if (v != null) out["extensions"] = rt.eachJson(v, rt.at(a, "extensions"), lost, decodeAgentExtension);
-  for (const k of Object.keys(json))
-    if (!keysOfAgentCapabilities.has(k)) rt.lose(lost, a, k, "a2a.v1.AgentCapabilities has no field for it");
+  let value: JsonValue | undefined;
+  value = json["streaming"];
+  if (value != null) out["streaming"] = value;
+  value = json["pushNotifications"];
+  if (value != null) out["pushNotifications"] = value;
+  value = json["extensions"];
+  if (value != null) out["extensions"] = rt.eachJson(value, rt.at(path, "extensions"), lost, decodeAgentExtension);
+  for (const key of Object.keys(json))
+    if (!keysOfAgentCapabilities.has(key)) rt.lose(lost, path, key, "a2a.v1.AgentCapabilities has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.AgentExtension → a2a.json.
  */
-function encodeAgentExtension(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeAgentExtension(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["uri"] = json["uri"] ?? "";
@@ -683,27 +688,27 @@ const keysOfAgentExtension: ReadonlySet<string> = new Set(["kind", "uri", "descr
 /**
  * a2a.v1.AgentExtension read from a2a.json.
  */
-function decodeAgentExtension(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeAgentExtension(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["uri"];
-  if (v != null) out["uri"] = v;
-  v = json["description"];
-  if (v != null) out["description"] = v;
-  v = json["required"];
-  if (v != null) out["required"] = v;
-  v = json["params"];
-  if (v != null) out["params"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfAgentExtension.has(k)) rt.lose(lost, a, k, "a2a.v1.AgentExtension has no field for it");
+  let value: JsonValue | undefined;
+  value = json["uri"];
+  if (value != null) out["uri"] = value;
+  value = json["description"];
+  if (value != null) out["description"] = value;
+  value = json["required"];
+  if (value != null) out["required"] = value;
+  value = json["params"];
+  if (value != null) out["params"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfAgentExtension.has(key)) rt.lose(lost, path, key, "a2a.v1.AgentExtension has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.AgentSkill → a2a.json.
  */
-function encodeAgentSkill(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodeAgentSkill(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["id"] = json["id"] ?? "";
@@ -714,7 +719,7 @@ function encodeAgentSkill(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
   if (json["inputModes"] != null) out["inputModes"] = json["inputModes"];
   if (json["outputModes"] != null) out["outputModes"] = json["outputModes"];
   if (json["security"] != null)
-    out["security"] = rt.eachJson(json["security"], rt.at(a, "security"), lost, encodeSecurity);
+    out["security"] = rt.eachJson(json["security"], rt.at(path, "security"), lost, encodeSecurity);
   return out;
 }
 
@@ -725,35 +730,35 @@ const keysOfAgentSkill: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.AgentSkill read from a2a.json.
  */
-function decodeAgentSkill(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeAgentSkill(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["id"];
-  if (v != null) out["id"] = v;
-  v = json["name"];
-  if (v != null) out["name"] = v;
-  v = json["description"];
-  if (v != null) out["description"] = v;
-  v = json["tags"];
-  if (v != null) out["tags"] = v;
-  v = json["examples"];
-  if (v != null) out["examples"] = v;
-  v = json["inputModes"];
-  if (v != null) out["inputModes"] = v;
-  v = json["outputModes"];
-  if (v != null) out["outputModes"] = v;
-  v = json["security"];
-  if (v != null) out["security"] = rt.eachJson(v, rt.at(a, "security"), lost, decodeSecurity);
-  for (const k of Object.keys(json))
-    if (!keysOfAgentSkill.has(k)) rt.lose(lost, a, k, "a2a.v1.AgentSkill has no field for it");
+  let value: JsonValue | undefined;
+  value = json["id"];
+  if (value != null) out["id"] = value;
+  value = json["name"];
+  if (value != null) out["name"] = value;
+  value = json["description"];
+  if (value != null) out["description"] = value;
+  value = json["tags"];
+  if (value != null) out["tags"] = value;
+  value = json["examples"];
+  if (value != null) out["examples"] = value;
+  value = json["inputModes"];
+  if (value != null) out["inputModes"] = value;
+  value = json["outputModes"];
+  if (value != null) out["outputModes"] = value;
+  value = json["security"];
+  if (value != null) out["security"] = rt.eachJson(value, rt.at(path, "security"), lost, decodeSecurity);
+  for (const key of Object.keys(json))
+    if (!keysOfAgentSkill.has(key)) rt.lose(lost, path, key, "a2a.v1.AgentSkill has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.AgentCardSignature → a2a.json.
  */
-function encodeAgentCardSignature(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeAgentCardSignature(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["protected"] = json["protected"] ?? "";
@@ -767,25 +772,25 @@ const keysOfAgentCardSignature: ReadonlySet<string> = new Set(["kind", "protecte
 /**
  * a2a.v1.AgentCardSignature read from a2a.json.
  */
-function decodeAgentCardSignature(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeAgentCardSignature(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["protected"];
-  if (v != null) out["protected"] = v;
-  v = json["signature"];
-  if (v != null) out["signature"] = v;
-  v = json["header"];
-  if (v != null) out["header"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfAgentCardSignature.has(k)) rt.lose(lost, a, k, "a2a.v1.AgentCardSignature has no field for it");
+  let value: JsonValue | undefined;
+  value = json["protected"];
+  if (value != null) out["protected"] = value;
+  value = json["signature"];
+  if (value != null) out["signature"] = value;
+  value = json["header"];
+  if (value != null) out["header"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfAgentCardSignature.has(key)) rt.lose(lost, path, key, "a2a.v1.AgentCardSignature has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.TaskPushNotificationConfig → a2a.json.
  */
-function encodeTaskPushNotificationConfig(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodeTaskPushNotificationConfig(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   {
@@ -796,7 +801,7 @@ function encodeTaskPushNotificationConfig(json: JsonValue, a: rt.At, lost: Loss[
   }
   out["pushNotificationConfig"] = rt.mergeJson(
     out["pushNotificationConfig"],
-    encodePushNotificationConfig(json["pushNotificationConfig"] ?? {}, rt.at(a, "pushNotificationConfig"), lost),
+    encodePushNotificationConfig(json["pushNotificationConfig"] ?? {}, rt.at(path, "pushNotificationConfig"), lost),
   );
   return out;
 }
@@ -806,27 +811,27 @@ const keysOfTaskPushNotificationConfig: ReadonlySet<string> = new Set(["kind", "
 /**
  * a2a.v1.TaskPushNotificationConfig read from a2a.json.
  */
-function decodeTaskPushNotificationConfig(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeTaskPushNotificationConfig(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
+  let value: JsonValue | undefined;
   out["name"] = rt.resourceName(
-    json, a, "a2a.v1.TaskPushNotificationConfig", "tasks/", ["taskId"], "/pushNotificationConfigs/",
+    json, path, "a2a.v1.TaskPushNotificationConfig", "tasks/", ["taskId"], "/pushNotificationConfigs/",
     ["pushNotificationConfig", "id"],
   );
-  v = json["pushNotificationConfig"];
-  if (v != null)
-    out["pushNotificationConfig"] = decodePushNotificationConfig(v, rt.at(a, "pushNotificationConfig"), lost);
-  for (const k of Object.keys(json))
-    if (!keysOfTaskPushNotificationConfig.has(k))
-      rt.lose(lost, a, k, "a2a.v1.TaskPushNotificationConfig has no field for it");
+  value = json["pushNotificationConfig"];
+  if (value != null)
+    out["pushNotificationConfig"] = decodePushNotificationConfig(value, rt.at(path, "pushNotificationConfig"), lost);
+  for (const key of Object.keys(json))
+    if (!keysOfTaskPushNotificationConfig.has(key))
+      rt.lose(lost, path, key, "a2a.v1.TaskPushNotificationConfig has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.StringList → a2a.json.
  */
-function encodeStringList(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeStringList(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["list"] != null) out["list"] = json["list"];
@@ -838,38 +843,40 @@ const keysOfStringList: ReadonlySet<string> = new Set(["kind", "list"]);
 /**
  * a2a.v1.StringList read from a2a.json.
  */
-function decodeStringList(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeStringList(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["list"];
-  if (v != null) out["list"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfStringList.has(k)) rt.lose(lost, a, k, "a2a.v1.StringList has no field for it");
+  let value: JsonValue | undefined;
+  value = json["list"];
+  if (value != null) out["list"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfStringList.has(key)) rt.lose(lost, path, key, "a2a.v1.StringList has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.Security → a2a.json.
  */
-function encodeSecurity(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeSecurity(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const map = json["schemes"];
   if (!rt.isJsonObject(map)) return {};
   return Object.fromEntries(
-    Object.entries(map).map(([k, v]) => [k, rt.isJsonObject(v) && Array.isArray(v["list"]) ? v["list"] : []]),
+    Object.entries(map).map(
+      ([key, value]) => [key, rt.isJsonObject(value) && Array.isArray(value["list"]) ? value["list"] : []],
+    ),
   );
 }
 
 /**
  * a2a.v1.Security read from a2a.json.
  */
-function decodeSecurity(json: JsonValue, a: rt.At, _lost: Loss[]): JsonValue {
+function decodeSecurity(json: JsonValue, path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const map: JsonObject = {};
-  for (const [k, v] of Object.entries(json)) {
-    if (!Array.isArray(v)) rt.invalid(rt.at(a, k), "a2a.v1.Security.schemes", v, "an array");
-    rt.setKey(map, k, { list: v });
+  for (const [key, list] of Object.entries(json)) {
+    if (!Array.isArray(list)) rt.invalid(rt.at(path, key), "a2a.v1.Security.schemes", list, "an array");
+    rt.setKey(map, key, { list });
   }
   return { schemes: map };
 }
@@ -877,50 +884,50 @@ function decodeSecurity(json: JsonValue, a: rt.At, _lost: Loss[]): JsonValue {
 /**
  * a2a.v1.SecurityScheme → a2a.json.
  */
-function encodeSecurityScheme(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodeSecurityScheme(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   if (json["apiKeySecurityScheme"] !== undefined)
-    return rt.withType("apiKey", encodeAPIKeySecurityScheme(json["apiKeySecurityScheme"], a, lost));
+    return rt.withType("apiKey", encodeAPIKeySecurityScheme(json["apiKeySecurityScheme"], path, lost));
   if (json["httpAuthSecurityScheme"] !== undefined)
-    return rt.withType("http", encodeHTTPAuthSecurityScheme(json["httpAuthSecurityScheme"], a, lost));
+    return rt.withType("http", encodeHTTPAuthSecurityScheme(json["httpAuthSecurityScheme"], path, lost));
   if (json["oauth2SecurityScheme"] !== undefined)
-    return rt.withType("oauth2", encodeOAuth2SecurityScheme(json["oauth2SecurityScheme"], a, lost));
+    return rt.withType("oauth2", encodeOAuth2SecurityScheme(json["oauth2SecurityScheme"], path, lost));
   if (json["openIdConnectSecurityScheme"] !== undefined)
     return rt.withType(
-      "openIdConnect", encodeOpenIdConnectSecurityScheme(json["openIdConnectSecurityScheme"], a, lost),
+      "openIdConnect", encodeOpenIdConnectSecurityScheme(json["openIdConnectSecurityScheme"], path, lost),
     );
   if (json["mtlsSecurityScheme"] !== undefined)
-    return rt.withType("mutualTLS", encodeMutualTlsSecurityScheme(json["mtlsSecurityScheme"], a, lost));
-  rt.lose(lost, a, "scheme", "a2a.v1.SecurityScheme sets none of scheme; a2a.json has no form for it");
+    return rt.withType("mutualTLS", encodeMutualTlsSecurityScheme(json["mtlsSecurityScheme"], path, lost));
+  rt.lose(lost, path, "scheme", "a2a.v1.SecurityScheme sets none of scheme; a2a.json has no form for it");
   return {};
 }
 
 /**
  * a2a.v1.SecurityScheme read from a2a.json.
  */
-function decodeSecurityScheme(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeSecurityScheme(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const { type, ...rest } = json;
   switch (type) {
     case "apiKey":
-      return { apiKeySecurityScheme: decodeAPIKeySecurityScheme(rest, a, lost) };
+      return { apiKeySecurityScheme: decodeAPIKeySecurityScheme(rest, path, lost) };
     case "http":
-      return { httpAuthSecurityScheme: decodeHTTPAuthSecurityScheme(rest, a, lost) };
+      return { httpAuthSecurityScheme: decodeHTTPAuthSecurityScheme(rest, path, lost) };
     case "oauth2":
-      return { oauth2SecurityScheme: decodeOAuth2SecurityScheme(rest, a, lost) };
+      return { oauth2SecurityScheme: decodeOAuth2SecurityScheme(rest, path, lost) };
     case "openIdConnect":
-      return { openIdConnectSecurityScheme: decodeOpenIdConnectSecurityScheme(rest, a, lost) };
+      return { openIdConnectSecurityScheme: decodeOpenIdConnectSecurityScheme(rest, path, lost) };
     case "mutualTLS":
-      return { mtlsSecurityScheme: decodeMutualTlsSecurityScheme(rest, a, lost) };
+      return { mtlsSecurityScheme: decodeMutualTlsSecurityScheme(rest, path, lost) };
   }
-  rt.lose(lost, a, "type", "unknown a2a.v1.SecurityScheme type " + rt.preview(type));
+  rt.lose(lost, path, "type", "unknown a2a.v1.SecurityScheme type " + rt.preview(type));
   return {};
 }
 
 /**
  * a2a.v1.APIKeySecurityScheme → a2a.json.
  */
-function encodeAPIKeySecurityScheme(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeAPIKeySecurityScheme(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["description"] != null) out["description"] = json["description"];
@@ -934,25 +941,26 @@ const keysOfAPIKeySecurityScheme: ReadonlySet<string> = new Set(["kind", "descri
 /**
  * a2a.v1.APIKeySecurityScheme read from a2a.json.
  */
-function decodeAPIKeySecurityScheme(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeAPIKeySecurityScheme(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["description"];
-  if (v != null) out["description"] = v;
-  v = json["in"] ?? json["location"];
-  if (v != null) out["location"] = v;
-  v = json["name"];
-  if (v != null) out["name"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfAPIKeySecurityScheme.has(k)) rt.lose(lost, a, k, "a2a.v1.APIKeySecurityScheme has no field for it");
+  let value: JsonValue | undefined;
+  value = json["description"];
+  if (value != null) out["description"] = value;
+  value = json["in"] ?? json["location"];
+  if (value != null) out["location"] = value;
+  value = json["name"];
+  if (value != null) out["name"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfAPIKeySecurityScheme.has(key))
+      rt.lose(lost, path, key, "a2a.v1.APIKeySecurityScheme has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.HTTPAuthSecurityScheme → a2a.json.
  */
-function encodeHTTPAuthSecurityScheme(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeHTTPAuthSecurityScheme(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["description"] != null) out["description"] = json["description"];
@@ -966,29 +974,30 @@ const keysOfHTTPAuthSecurityScheme: ReadonlySet<string> = new Set(["kind", "desc
 /**
  * a2a.v1.HTTPAuthSecurityScheme read from a2a.json.
  */
-function decodeHTTPAuthSecurityScheme(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeHTTPAuthSecurityScheme(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["description"];
-  if (v != null) out["description"] = v;
-  v = json["scheme"];
-  if (v != null) out["scheme"] = v;
-  v = json["bearerFormat"];
-  if (v != null) out["bearerFormat"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfHTTPAuthSecurityScheme.has(k)) rt.lose(lost, a, k, "a2a.v1.HTTPAuthSecurityScheme has no field for it");
+  let value: JsonValue | undefined;
+  value = json["description"];
+  if (value != null) out["description"] = value;
+  value = json["scheme"];
+  if (value != null) out["scheme"] = value;
+  value = json["bearerFormat"];
+  if (value != null) out["bearerFormat"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfHTTPAuthSecurityScheme.has(key))
+      rt.lose(lost, path, key, "a2a.v1.HTTPAuthSecurityScheme has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.OAuth2SecurityScheme → a2a.json.
  */
-function encodeOAuth2SecurityScheme(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodeOAuth2SecurityScheme(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["description"] != null) out["description"] = json["description"];
-  out["flows"] = encodeOAuthFlows(json["flows"] ?? {}, rt.at(a, "flows"), lost);
+  out["flows"] = encodeOAuthFlows(json["flows"] ?? {}, rt.at(path, "flows"), lost);
   if (json["oauth2MetadataUrl"] != null) out["oauth2MetadataUrl"] = json["oauth2MetadataUrl"];
   return out;
 }
@@ -998,25 +1007,26 @@ const keysOfOAuth2SecurityScheme: ReadonlySet<string> = new Set(["kind", "descri
 /**
  * a2a.v1.OAuth2SecurityScheme read from a2a.json.
  */
-function decodeOAuth2SecurityScheme(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeOAuth2SecurityScheme(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["description"];
-  if (v != null) out["description"] = v;
-  v = json["flows"];
-  if (v != null) out["flows"] = decodeOAuthFlows(v, rt.at(a, "flows"), lost);
-  v = json["oauth2MetadataUrl"];
-  if (v != null) out["oauth2MetadataUrl"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfOAuth2SecurityScheme.has(k)) rt.lose(lost, a, k, "a2a.v1.OAuth2SecurityScheme has no field for it");
+  let value: JsonValue | undefined;
+  value = json["description"];
+  if (value != null) out["description"] = value;
+  value = json["flows"];
+  if (value != null) out["flows"] = decodeOAuthFlows(value, rt.at(path, "flows"), lost);
+  value = json["oauth2MetadataUrl"];
+  if (value != null) out["oauth2MetadataUrl"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfOAuth2SecurityScheme.has(key))
+      rt.lose(lost, path, key, "a2a.v1.OAuth2SecurityScheme has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.OpenIdConnectSecurityScheme → a2a.json.
  */
-function encodeOpenIdConnectSecurityScheme(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeOpenIdConnectSecurityScheme(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["description"] != null) out["description"] = json["description"];
@@ -1029,24 +1039,24 @@ const keysOfOpenIdConnectSecurityScheme: ReadonlySet<string> = new Set(["kind", 
 /**
  * a2a.v1.OpenIdConnectSecurityScheme read from a2a.json.
  */
-function decodeOpenIdConnectSecurityScheme(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeOpenIdConnectSecurityScheme(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["description"];
-  if (v != null) out["description"] = v;
-  v = json["openIdConnectUrl"];
-  if (v != null) out["openIdConnectUrl"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfOpenIdConnectSecurityScheme.has(k))
-      rt.lose(lost, a, k, "a2a.v1.OpenIdConnectSecurityScheme has no field for it");
+  let value: JsonValue | undefined;
+  value = json["description"];
+  if (value != null) out["description"] = value;
+  value = json["openIdConnectUrl"];
+  if (value != null) out["openIdConnectUrl"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfOpenIdConnectSecurityScheme.has(key))
+      rt.lose(lost, path, key, "a2a.v1.OpenIdConnectSecurityScheme has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.MutualTlsSecurityScheme → a2a.json.
  */
-function encodeMutualTlsSecurityScheme(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeMutualTlsSecurityScheme(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["description"] != null) out["description"] = json["description"];
@@ -1058,34 +1068,36 @@ const keysOfMutualTlsSecurityScheme: ReadonlySet<string> = new Set(["kind", "des
 /**
  * a2a.v1.MutualTlsSecurityScheme read from a2a.json.
  */
-function decodeMutualTlsSecurityScheme(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeMutualTlsSecurityScheme(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["description"];
-  if (v != null) out["description"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfMutualTlsSecurityScheme.has(k))
-      rt.lose(lost, a, k, "a2a.v1.MutualTlsSecurityScheme has no field for it");
+  let value: JsonValue | undefined;
+  value = json["description"];
+  if (value != null) out["description"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfMutualTlsSecurityScheme.has(key))
+      rt.lose(lost, path, key, "a2a.v1.MutualTlsSecurityScheme has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.OAuthFlows → a2a.json.
  */
-function encodeOAuthFlows(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodeOAuthFlows(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["authorizationCode"] != null)
     out["authorizationCode"] = encodeAuthorizationCodeOAuthFlow(
-      json["authorizationCode"], rt.at(a, "authorizationCode"), lost,
+      json["authorizationCode"], rt.at(path, "authorizationCode"), lost,
     );
   if (json["clientCredentials"] != null)
     out["clientCredentials"] = encodeClientCredentialsOAuthFlow(
-      json["clientCredentials"], rt.at(a, "clientCredentials"), lost,
+      json["clientCredentials"], rt.at(path, "clientCredentials"), lost,
     );
-  if (json["implicit"] != null) out["implicit"] = encodeImplicitOAuthFlow(json["implicit"], rt.at(a, "implicit"), lost);
-  if (json["password"] != null) out["password"] = encodePasswordOAuthFlow(json["password"], rt.at(a, "password"), lost);
+  if (json["implicit"] != null)
+    out["implicit"] = encodeImplicitOAuthFlow(json["implicit"], rt.at(path, "implicit"), lost);
+  if (json["password"] != null)
+    out["password"] = encodePasswordOAuthFlow(json["password"], rt.at(path, "password"), lost);
   return out;
 }
 
@@ -1096,56 +1108,60 @@ const keysOfOAuthFlows: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.OAuthFlows read from a2a.json.
  */
-function decodeOAuthFlows(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeOAuthFlows(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
+  let value: JsonValue | undefined;
   let flowKept = false;
-  v = json["authorizationCode"];
-  if (v != null) {
+  value = json["authorizationCode"];
+  if (value != null) {
     if (flowKept)
-      rt.lose(lost, a, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept");
+      rt.lose(
+        lost, path, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept",
+      );
     else {
       flowKept = true;
-      out["authorizationCode"] = decodeAuthorizationCodeOAuthFlow(v, rt.at(a, "authorizationCode"), lost);
+      out["authorizationCode"] = decodeAuthorizationCodeOAuthFlow(value, rt.at(path, "authorizationCode"), lost);
     }
   }
-  v = json["clientCredentials"];
-  if (v != null) {
+  value = json["clientCredentials"];
+  if (value != null) {
     if (flowKept)
-      rt.lose(lost, a, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept");
+      rt.lose(
+        lost, path, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept",
+      );
     else {
       flowKept = true;
-      out["clientCredentials"] = decodeClientCredentialsOAuthFlow(v, rt.at(a, "clientCredentials"), lost);
+      out["clientCredentials"] = decodeClientCredentialsOAuthFlow(value, rt.at(path, "clientCredentials"), lost);
     }
   }
-  v = json["implicit"];
-  if (v != null) {
+  value = json["implicit"];
+  if (value != null) {
     if (flowKept)
-      rt.lose(lost, a, "implicit", "a2a.v1.OAuthFlows.flow holds one member; implicit was not kept");
+      rt.lose(lost, path, "implicit", "a2a.v1.OAuthFlows.flow holds one member; implicit was not kept");
     else {
       flowKept = true;
-      out["implicit"] = decodeImplicitOAuthFlow(v, rt.at(a, "implicit"), lost);
+      out["implicit"] = decodeImplicitOAuthFlow(value, rt.at(path, "implicit"), lost);
     }
   }
-  v = json["password"];
-  if (v != null) {
+  value = json["password"];
+  if (value != null) {
     if (flowKept)
-      rt.lose(lost, a, "password", "a2a.v1.OAuthFlows.flow holds one member; password was not kept");
+      rt.lose(lost, path, "password", "a2a.v1.OAuthFlows.flow holds one member; password was not kept");
     else {
       flowKept = true;
-      out["password"] = decodePasswordOAuthFlow(v, rt.at(a, "password"), lost);
+      out["password"] = decodePasswordOAuthFlow(value, rt.at(path, "password"), lost);
     }
   }
-  for (const k of Object.keys(json))
-    if (!keysOfOAuthFlows.has(k)) rt.lose(lost, a, k, "a2a.v1.OAuthFlows has no field for it");
+  for (const key of Object.keys(json))
+    if (!keysOfOAuthFlows.has(key)) rt.lose(lost, path, key, "a2a.v1.OAuthFlows has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.AuthorizationCodeOAuthFlow → a2a.json.
  */
-function encodeAuthorizationCodeOAuthFlow(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeAuthorizationCodeOAuthFlow(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["authorizationUrl"] = json["authorizationUrl"] ?? "";
@@ -1162,28 +1178,28 @@ const keysOfAuthorizationCodeOAuthFlow: ReadonlySet<string> = new Set([
 /**
  * a2a.v1.AuthorizationCodeOAuthFlow read from a2a.json.
  */
-function decodeAuthorizationCodeOAuthFlow(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeAuthorizationCodeOAuthFlow(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["authorizationUrl"];
-  if (v != null) out["authorizationUrl"] = v;
-  v = json["tokenUrl"];
-  if (v != null) out["tokenUrl"] = v;
-  v = json["refreshUrl"];
-  if (v != null) out["refreshUrl"] = v;
-  v = json["scopes"];
-  if (v != null) out["scopes"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfAuthorizationCodeOAuthFlow.has(k))
-      rt.lose(lost, a, k, "a2a.v1.AuthorizationCodeOAuthFlow has no field for it");
+  let value: JsonValue | undefined;
+  value = json["authorizationUrl"];
+  if (value != null) out["authorizationUrl"] = value;
+  value = json["tokenUrl"];
+  if (value != null) out["tokenUrl"] = value;
+  value = json["refreshUrl"];
+  if (value != null) out["refreshUrl"] = value;
+  value = json["scopes"];
+  if (value != null) out["scopes"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfAuthorizationCodeOAuthFlow.has(key))
+      rt.lose(lost, path, key, "a2a.v1.AuthorizationCodeOAuthFlow has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.ClientCredentialsOAuthFlow → a2a.json.
  */
-function encodeClientCredentialsOAuthFlow(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeClientCredentialsOAuthFlow(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["tokenUrl"] = json["tokenUrl"] ?? "";
@@ -1197,26 +1213,26 @@ const keysOfClientCredentialsOAuthFlow: ReadonlySet<string> = new Set(["kind", "
 /**
  * a2a.v1.ClientCredentialsOAuthFlow read from a2a.json.
  */
-function decodeClientCredentialsOAuthFlow(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeClientCredentialsOAuthFlow(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["tokenUrl"];
-  if (v != null) out["tokenUrl"] = v;
-  v = json["refreshUrl"];
-  if (v != null) out["refreshUrl"] = v;
-  v = json["scopes"];
-  if (v != null) out["scopes"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfClientCredentialsOAuthFlow.has(k))
-      rt.lose(lost, a, k, "a2a.v1.ClientCredentialsOAuthFlow has no field for it");
+  let value: JsonValue | undefined;
+  value = json["tokenUrl"];
+  if (value != null) out["tokenUrl"] = value;
+  value = json["refreshUrl"];
+  if (value != null) out["refreshUrl"] = value;
+  value = json["scopes"];
+  if (value != null) out["scopes"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfClientCredentialsOAuthFlow.has(key))
+      rt.lose(lost, path, key, "a2a.v1.ClientCredentialsOAuthFlow has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.ImplicitOAuthFlow → a2a.json.
  */
-function encodeImplicitOAuthFlow(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeImplicitOAuthFlow(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["authorizationUrl"] = json["authorizationUrl"] ?? "";
@@ -1230,25 +1246,25 @@ const keysOfImplicitOAuthFlow: ReadonlySet<string> = new Set(["kind", "authoriza
 /**
  * a2a.v1.ImplicitOAuthFlow read from a2a.json.
  */
-function decodeImplicitOAuthFlow(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeImplicitOAuthFlow(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["authorizationUrl"];
-  if (v != null) out["authorizationUrl"] = v;
-  v = json["refreshUrl"];
-  if (v != null) out["refreshUrl"] = v;
-  v = json["scopes"];
-  if (v != null) out["scopes"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfImplicitOAuthFlow.has(k)) rt.lose(lost, a, k, "a2a.v1.ImplicitOAuthFlow has no field for it");
+  let value: JsonValue | undefined;
+  value = json["authorizationUrl"];
+  if (value != null) out["authorizationUrl"] = value;
+  value = json["refreshUrl"];
+  if (value != null) out["refreshUrl"] = value;
+  value = json["scopes"];
+  if (value != null) out["scopes"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfImplicitOAuthFlow.has(key)) rt.lose(lost, path, key, "a2a.v1.ImplicitOAuthFlow has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.PasswordOAuthFlow → a2a.json.
  */
-function encodePasswordOAuthFlow(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodePasswordOAuthFlow(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["tokenUrl"] = json["tokenUrl"] ?? "";
@@ -1262,30 +1278,30 @@ const keysOfPasswordOAuthFlow: ReadonlySet<string> = new Set(["kind", "tokenUrl"
 /**
  * a2a.v1.PasswordOAuthFlow read from a2a.json.
  */
-function decodePasswordOAuthFlow(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodePasswordOAuthFlow(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["tokenUrl"];
-  if (v != null) out["tokenUrl"] = v;
-  v = json["refreshUrl"];
-  if (v != null) out["refreshUrl"] = v;
-  v = json["scopes"];
-  if (v != null) out["scopes"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfPasswordOAuthFlow.has(k)) rt.lose(lost, a, k, "a2a.v1.PasswordOAuthFlow has no field for it");
+  let value: JsonValue | undefined;
+  value = json["tokenUrl"];
+  if (value != null) out["tokenUrl"] = value;
+  value = json["refreshUrl"];
+  if (value != null) out["refreshUrl"] = value;
+  value = json["scopes"];
+  if (value != null) out["scopes"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfPasswordOAuthFlow.has(key)) rt.lose(lost, path, key, "a2a.v1.PasswordOAuthFlow has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.SendMessageRequest → a2a.json.
  */
-function encodeSendMessageRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodeSendMessageRequest(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  if (json["message"] != null) out["message"] = encodeMessage(json["message"], rt.at(a, "message"), lost);
+  if (json["message"] != null) out["message"] = encodeMessage(json["message"], rt.at(path, "message"), lost);
   if (json["configuration"] != null)
-    out["configuration"] = encodeSendMessageConfiguration(json["configuration"], rt.at(a, "configuration"), lost);
+    out["configuration"] = encodeSendMessageConfiguration(json["configuration"], rt.at(path, "configuration"), lost);
   if (json["metadata"] != null) out["metadata"] = json["metadata"];
   return out;
 }
@@ -1295,25 +1311,25 @@ const keysOfSendMessageRequest: ReadonlySet<string> = new Set(["kind", "message"
 /**
  * a2a.v1.SendMessageRequest read from a2a.json.
  */
-function decodeSendMessageRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeSendMessageRequest(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  v = json["message"];
-  if (v != null) out["message"] = decodeMessage(v, rt.at(a, "message"), lost);
-  v = json["configuration"];
-  if (v != null) out["configuration"] = decodeSendMessageConfiguration(v, rt.at(a, "configuration"), lost);
-  v = json["metadata"];
-  if (v != null) out["metadata"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfSendMessageRequest.has(k)) rt.lose(lost, a, k, "a2a.v1.SendMessageRequest has no field for it");
+  let value: JsonValue | undefined;
+  value = json["message"];
+  if (value != null) out["message"] = decodeMessage(value, rt.at(path, "message"), lost);
+  value = json["configuration"];
+  if (value != null) out["configuration"] = decodeSendMessageConfiguration(value, rt.at(path, "configuration"), lost);
+  value = json["metadata"];
+  if (value != null) out["metadata"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfSendMessageRequest.has(key)) rt.lose(lost, path, key, "a2a.v1.SendMessageRequest has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.GetTaskRequest → a2a.json.
  */
-function encodeGetTaskRequest(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeGetTaskRequest(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["name"] != null) {
@@ -1331,22 +1347,22 @@ const keysOfGetTaskRequest: ReadonlySet<string> = new Set(["kind", "id", "histor
 /**
  * a2a.v1.GetTaskRequest read from a2a.json.
  */
-function decodeGetTaskRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeGetTaskRequest(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  out["name"] = rt.resourceName(json, a, "a2a.v1.GetTaskRequest", "tasks/", ["id"]);
-  v = json["historyLength"];
-  if (v != null) out["historyLength"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfGetTaskRequest.has(k)) rt.lose(lost, a, k, "a2a.v1.GetTaskRequest has no field for it");
+  let value: JsonValue | undefined;
+  out["name"] = rt.resourceName(json, path, "a2a.v1.GetTaskRequest", "tasks/", ["id"]);
+  value = json["historyLength"];
+  if (value != null) out["historyLength"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfGetTaskRequest.has(key)) rt.lose(lost, path, key, "a2a.v1.GetTaskRequest has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.CancelTaskRequest → a2a.json.
  */
-function encodeCancelTaskRequest(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeCancelTaskRequest(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["name"] != null) {
@@ -1363,19 +1379,19 @@ const keysOfCancelTaskRequest: ReadonlySet<string> = new Set(["kind", "id"]);
 /**
  * a2a.v1.CancelTaskRequest read from a2a.json.
  */
-function decodeCancelTaskRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeCancelTaskRequest(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  out["name"] = rt.resourceName(json, a, "a2a.v1.CancelTaskRequest", "tasks/", ["id"]);
-  for (const k of Object.keys(json))
-    if (!keysOfCancelTaskRequest.has(k)) rt.lose(lost, a, k, "a2a.v1.CancelTaskRequest has no field for it");
+  out["name"] = rt.resourceName(json, path, "a2a.v1.CancelTaskRequest", "tasks/", ["id"]);
+  for (const key of Object.keys(json))
+    if (!keysOfCancelTaskRequest.has(key)) rt.lose(lost, path, key, "a2a.v1.CancelTaskRequest has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.GetTaskPushNotificationConfigRequest → a2a.json.
  */
-function encodeGetTaskPushNotificationConfigRequest(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeGetTaskPushNotificationConfigRequest(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["name"] != null) {
@@ -1395,23 +1411,23 @@ const keysOfGetTaskPushNotificationConfigRequest: ReadonlySet<string> = new Set(
 /**
  * a2a.v1.GetTaskPushNotificationConfigRequest read from a2a.json.
  */
-function decodeGetTaskPushNotificationConfigRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeGetTaskPushNotificationConfigRequest(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["name"] = rt.resourceName(
-    json, a, "a2a.v1.GetTaskPushNotificationConfigRequest", "tasks/", ["id"], "/pushNotificationConfigs/",
+    json, path, "a2a.v1.GetTaskPushNotificationConfigRequest", "tasks/", ["id"], "/pushNotificationConfigs/",
     ["pushNotificationConfigId"],
   );
-  for (const k of Object.keys(json))
-    if (!keysOfGetTaskPushNotificationConfigRequest.has(k))
-      rt.lose(lost, a, k, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it");
+  for (const key of Object.keys(json))
+    if (!keysOfGetTaskPushNotificationConfigRequest.has(key))
+      rt.lose(lost, path, key, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.DeleteTaskPushNotificationConfigRequest → a2a.json.
  */
-function encodeDeleteTaskPushNotificationConfigRequest(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeDeleteTaskPushNotificationConfigRequest(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["name"] != null) {
@@ -1431,43 +1447,43 @@ const keysOfDeleteTaskPushNotificationConfigRequest: ReadonlySet<string> = new S
 /**
  * a2a.v1.DeleteTaskPushNotificationConfigRequest read from a2a.json.
  */
-function decodeDeleteTaskPushNotificationConfigRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeDeleteTaskPushNotificationConfigRequest(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["name"] = rt.resourceName(
-    json, a, "a2a.v1.DeleteTaskPushNotificationConfigRequest", "tasks/", ["id"], "/pushNotificationConfigs/",
+    json, path, "a2a.v1.DeleteTaskPushNotificationConfigRequest", "tasks/", ["id"], "/pushNotificationConfigs/",
     ["pushNotificationConfigId"],
   );
-  for (const k of Object.keys(json))
-    if (!keysOfDeleteTaskPushNotificationConfigRequest.has(k))
-      rt.lose(lost, a, k, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it");
+  for (const key of Object.keys(json))
+    if (!keysOfDeleteTaskPushNotificationConfigRequest.has(key))
+      rt.lose(lost, path, key, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.CreateTaskPushNotificationConfigRequest → a2a.json.
  */
-function encodeCreateTaskPushNotificationConfigRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodeCreateTaskPushNotificationConfigRequest(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
-  return encodeTaskPushNotificationConfig(json["config"] ?? {}, a, lost);
+  return encodeTaskPushNotificationConfig(json["config"] ?? {}, path, lost);
 }
 
 /**
  * a2a.v1.CreateTaskPushNotificationConfigRequest read from a2a.json.
  */
-function decodeCreateTaskPushNotificationConfigRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeCreateTaskPushNotificationConfigRequest(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   return {
-    config: decodeTaskPushNotificationConfig(json, a, lost),
-    parent: rt.resourceName(json, a, "a2a.v1.CreateTaskPushNotificationConfigRequest", "tasks/", ["taskId"]),
-    configId: rt.nameId(json, a, "a2a.v1.CreateTaskPushNotificationConfigRequest", "pushNotificationConfig", "id"),
+    config: decodeTaskPushNotificationConfig(json, path, lost),
+    parent: rt.resourceName(json, path, "a2a.v1.CreateTaskPushNotificationConfigRequest", "tasks/", ["taskId"]),
+    configId: rt.nameId(json, path, "a2a.v1.CreateTaskPushNotificationConfigRequest", "pushNotificationConfig", "id"),
   };
 }
 
 /**
  * a2a.v1.TaskSubscriptionRequest → a2a.json.
  */
-function encodeTaskSubscriptionRequest(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeTaskSubscriptionRequest(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["name"] != null) {
@@ -1484,20 +1500,20 @@ const keysOfTaskSubscriptionRequest: ReadonlySet<string> = new Set(["kind", "id"
 /**
  * a2a.v1.TaskSubscriptionRequest read from a2a.json.
  */
-function decodeTaskSubscriptionRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeTaskSubscriptionRequest(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  out["name"] = rt.resourceName(json, a, "a2a.v1.TaskSubscriptionRequest", "tasks/", ["id"]);
-  for (const k of Object.keys(json))
-    if (!keysOfTaskSubscriptionRequest.has(k))
-      rt.lose(lost, a, k, "a2a.v1.TaskSubscriptionRequest has no field for it");
+  out["name"] = rt.resourceName(json, path, "a2a.v1.TaskSubscriptionRequest", "tasks/", ["id"]);
+  for (const key of Object.keys(json))
+    if (!keysOfTaskSubscriptionRequest.has(key))
+      rt.lose(lost, path, key, "a2a.v1.TaskSubscriptionRequest has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.ListTaskPushNotificationConfigRequest → a2a.json.
  */
-function encodeListTaskPushNotificationConfigRequest(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeListTaskPushNotificationConfigRequest(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   if (json["parent"] != null) {
@@ -1518,25 +1534,25 @@ const keysOfListTaskPushNotificationConfigRequest: ReadonlySet<string> = new Set
 /**
  * a2a.v1.ListTaskPushNotificationConfigRequest read from a2a.json.
  */
-function decodeListTaskPushNotificationConfigRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeListTaskPushNotificationConfigRequest(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  let v: JsonValue | undefined;
-  out["parent"] = rt.resourceName(json, a, "a2a.v1.ListTaskPushNotificationConfigRequest", "tasks/", ["id"]);
-  v = json["pageSize"];
-  if (v != null) out["pageSize"] = v;
-  v = json["pageToken"];
-  if (v != null) out["pageToken"] = v;
-  for (const k of Object.keys(json))
-    if (!keysOfListTaskPushNotificationConfigRequest.has(k))
-      rt.lose(lost, a, k, "a2a.v1.ListTaskPushNotificationConfigRequest has no field for it");
+  let value: JsonValue | undefined;
+  out["parent"] = rt.resourceName(json, path, "a2a.v1.ListTaskPushNotificationConfigRequest", "tasks/", ["id"]);
+  value = json["pageSize"];
+  if (value != null) out["pageSize"] = value;
+  value = json["pageToken"];
+  if (value != null) out["pageToken"] = value;
+  for (const key of Object.keys(json))
+    if (!keysOfListTaskPushNotificationConfigRequest.has(key))
+      rt.lose(lost, path, key, "a2a.v1.ListTaskPushNotificationConfigRequest has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.GetAgentCardRequest → a2a.json.
  */
-function encodeGetAgentCardRequest(json: JsonValue, _a: rt.At, _lost: Loss[]): JsonValue {
+function encodeGetAgentCardRequest(json: JsonValue, _path: rt.At, _lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   return out;
@@ -1547,103 +1563,107 @@ const keysOfGetAgentCardRequest: ReadonlySet<string> = new Set(["kind"]);
 /**
  * a2a.v1.GetAgentCardRequest read from a2a.json.
  */
-function decodeGetAgentCardRequest(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeGetAgentCardRequest(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
-  for (const k of Object.keys(json))
-    if (!keysOfGetAgentCardRequest.has(k)) rt.lose(lost, a, k, "a2a.v1.GetAgentCardRequest has no field for it");
+  for (const key of Object.keys(json))
+    if (!keysOfGetAgentCardRequest.has(key)) rt.lose(lost, path, key, "a2a.v1.GetAgentCardRequest has no field for it");
   return out;
 }
 
 /**
  * a2a.v1.SendMessageResponse → a2a.json.
  */
-function encodeSendMessageResponse(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodeSendMessageResponse(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
-  if (json["task"] !== undefined) return encodeTask(json["task"], a, lost);
-  if (json["message"] !== undefined) return encodeMessage(json["message"], a, lost);
-  rt.lose(lost, a, "payload", "a2a.v1.SendMessageResponse sets none of payload; a2a.json has no form for it");
+  if (json["task"] !== undefined) return encodeTask(json["task"], path, lost);
+  if (json["message"] !== undefined) return encodeMessage(json["message"], path, lost);
+  rt.lose(lost, path, "payload", "a2a.v1.SendMessageResponse sets none of payload; a2a.json has no form for it");
   return {};
 }
 
 /**
  * a2a.v1.SendMessageResponse read from a2a.json.
  */
-function decodeSendMessageResponse(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeSendMessageResponse(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   switch (json["kind"]) {
     case undefined:
       // Without a kind, a message is told from a task by its messageId.
-      if (json["messageId"] !== undefined) return { message: decodeMessage(json, a, lost) };
-      return { task: decodeTask(json, a, lost) };
+      if (json["messageId"] !== undefined) return { message: decodeMessage(json, path, lost) };
+      return { task: decodeTask(json, path, lost) };
     case "task":
-      return { task: decodeTask(json, a, lost) };
+      return { task: decodeTask(json, path, lost) };
     case "message":
-      return { message: decodeMessage(json, a, lost) };
+      return { message: decodeMessage(json, path, lost) };
   }
-  return rt.refuseKind(rt.pathOf(a), "a2a.v1.SendMessageResponse", json["kind"], "task, message");
+  return rt.refuseKind(rt.pathOf(path), "a2a.v1.SendMessageResponse", json["kind"], "task, message");
 }
 
 /**
  * a2a.v1.StreamResponse → a2a.json.
  */
-function encodeStreamResponse(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodeStreamResponse(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
-  if (json["task"] !== undefined) return encodeTask(json["task"], a, lost);
-  if (json["message"] !== undefined) return encodeMessage(json["message"], a, lost);
-  if (json["statusUpdate"] !== undefined) return encodeTaskStatusUpdateEvent(json["statusUpdate"], a, lost);
-  if (json["artifactUpdate"] !== undefined) return encodeTaskArtifactUpdateEvent(json["artifactUpdate"], a, lost);
-  rt.lose(lost, a, "payload", "a2a.v1.StreamResponse sets none of payload; a2a.json has no form for it");
+  if (json["task"] !== undefined) return encodeTask(json["task"], path, lost);
+  if (json["message"] !== undefined) return encodeMessage(json["message"], path, lost);
+  if (json["statusUpdate"] !== undefined) return encodeTaskStatusUpdateEvent(json["statusUpdate"], path, lost);
+  if (json["artifactUpdate"] !== undefined) return encodeTaskArtifactUpdateEvent(json["artifactUpdate"], path, lost);
+  rt.lose(lost, path, "payload", "a2a.v1.StreamResponse sets none of payload; a2a.json has no form for it");
   return {};
 }
 
 /**
  * a2a.v1.StreamResponse read from a2a.json.
  */
-function decodeStreamResponse(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeStreamResponse(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   switch (json["kind"]) {
     case undefined:
       // Without a kind, a message is told from a task by its messageId.
-      if (json["messageId"] !== undefined) return { message: decodeMessage(json, a, lost) };
-      return { task: decodeTask(json, a, lost) };
+      if (json["messageId"] !== undefined) return { message: decodeMessage(json, path, lost) };
+      return { task: decodeTask(json, path, lost) };
     case "task":
-      return { task: decodeTask(json, a, lost) };
+      return { task: decodeTask(json, path, lost) };
     case "message":
-      return { message: decodeMessage(json, a, lost) };
+      return { message: decodeMessage(json, path, lost) };
     case "status-update":
-      return { statusUpdate: decodeTaskStatusUpdateEvent(json, a, lost) };
+      return { statusUpdate: decodeTaskStatusUpdateEvent(json, path, lost) };
     case "artifact-update":
-      return { artifactUpdate: decodeTaskArtifactUpdateEvent(json, a, lost) };
+      return { artifactUpdate: decodeTaskArtifactUpdateEvent(json, path, lost) };
   }
   return rt.refuseKind(
-    rt.pathOf(a), "a2a.v1.StreamResponse", json["kind"], "task, message, status-update, artifact-update",
+    rt.pathOf(path), "a2a.v1.StreamResponse", json["kind"], "task, message, status-update, artifact-update",
   );
 }
 
 /**
  * a2a.v1.ListTaskPushNotificationConfigResponse → a2a.json.
  */
-function encodeListTaskPushNotificationConfigResponse(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function encodeListTaskPushNotificationConfigResponse(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   const items = json["configs"];
-  return Array.isArray(items) ? items.map((x, i) => encodeTaskPushNotificationConfig(x, rt.at(a, i), lost)) : [];
+  return Array.isArray(items)
+    ? items.map((item, i) => encodeTaskPushNotificationConfig(item, rt.at(path, i), lost))
+    : [];
 }
 
 /**
  * a2a.v1.ListTaskPushNotificationConfigResponse read from a2a.json.
  */
-function decodeListTaskPushNotificationConfigResponse(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
+function decodeListTaskPushNotificationConfigResponse(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   return {
-    configs: Array.isArray(json) ? json.map((x, i) => decodeTaskPushNotificationConfig(x, rt.at(a, i), lost)) : [],
+    configs: Array.isArray(json)
+      ? json.map((item, i) => decodeTaskPushNotificationConfig(item, rt.at(path, i), lost))
+      : [],
   };
 }
 
 /**
  * a2a.v1.TaskState in a2a.json: its spelling; a number without a name is written as the value 0's.
  */
-function encodeTaskState(x: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
-  switch (x) {
+function encodeTaskState(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
+  switch (json) {
     case "TASK_STATE_UNSPECIFIED":
       return "unknown";
     case "TASK_STATE_SUBMITTED":
@@ -1663,16 +1683,16 @@ function encodeTaskState(x: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
     case "TASK_STATE_AUTH_REQUIRED":
       return "auth-required";
   }
-  if (typeof x === "string") return x;
-  rt.lose(lost, a, "", "no a2a.v1.TaskState value for " + String(x) + "; written as TASK_STATE_UNSPECIFIED");
+  if (typeof json === "string") return json;
+  rt.lose(lost, path, "", "no a2a.v1.TaskState value for " + String(json) + "; written as TASK_STATE_UNSPECIFIED");
   return "unknown";
 }
 
 /**
  * a2a.v1.TaskState read from a2a.json: a spelling, a proto name or a number it has; any other is refused.
  */
-function decodeTaskState(x: JsonValue, a: rt.At, what: string): JsonValue {
-  switch (x) {
+function decodeTaskState(json: JsonValue, path: rt.At, what: string): JsonValue {
+  switch (json) {
     case "unknown":
       return "TASK_STATE_UNSPECIFIED";
     case "submitted":
@@ -1709,17 +1729,17 @@ function decodeTaskState(x: JsonValue, a: rt.At, what: string): JsonValue {
     case 6:
     case 7:
     case 8:
-      return x;
+      return json;
   }
-  if (typeof x !== "string" && typeof x !== "number") return x;
-  return rt.refuse(a, what, x, "unknown value " + rt.preview(x));
+  if (typeof json !== "string" && typeof json !== "number") return json;
+  return rt.refuse(path, what, json, "unknown value " + rt.preview(json));
 }
 
 /**
  * a2a.v1.Role in a2a.json: its spelling; a number without a name is written as the value 0's.
  */
-function encodeRole(x: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
-  switch (x) {
+function encodeRole(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
+  switch (json) {
     case "ROLE_UNSPECIFIED":
       return "agent";
     case "ROLE_USER":
@@ -1727,16 +1747,16 @@ function encodeRole(x: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
     case "ROLE_AGENT":
       return "agent";
   }
-  if (typeof x === "string") return x;
-  rt.lose(lost, a, "", "no a2a.v1.Role value for " + String(x) + "; written as ROLE_UNSPECIFIED");
+  if (typeof json === "string") return json;
+  rt.lose(lost, path, "", "no a2a.v1.Role value for " + String(json) + "; written as ROLE_UNSPECIFIED");
   return "agent";
 }
 
 /**
  * a2a.v1.Role read from a2a.json: a spelling, a proto name or a number it has; any other is refused.
  */
-function decodeRole(x: JsonValue, a: rt.At, what: string): JsonValue {
-  switch (x) {
+function decodeRole(json: JsonValue, path: rt.At, what: string): JsonValue {
+  switch (json) {
     case "user":
       return "ROLE_USER";
     case "agent":
@@ -1747,10 +1767,10 @@ function decodeRole(x: JsonValue, a: rt.At, what: string): JsonValue {
     case 0:
     case 1:
     case 2:
-      return x;
+      return json;
   }
-  if (typeof x !== "string" && typeof x !== "number") return x;
-  return rt.refuse(a, what, x, "unknown value " + rt.preview(x));
+  if (typeof json !== "string" && typeof json !== "number") return json;
+  return rt.refuse(path, what, json, "unknown value " + rt.preview(json));
 }
 
 /**
@@ -1778,21 +1798,21 @@ function writePart(json: JsonObject): JsonObject | undefined {
 /**
  * A part in a2a.json, or undefined (reported) when it has no form there.
  */
-function partOrLoss(json: JsonValue, a: rt.At, lost: Loss[]): JsonObject | undefined {
-  const p = rt.isJsonObject(json) ? writePart(json) : undefined;
-  if (p === undefined) rt.lose(lost, a, "", rt.PART_LEFT_OUT);
-  return p;
+function partOrLoss(json: JsonValue, path: rt.At, lost: Loss[]): JsonObject | undefined {
+  const part = rt.isJsonObject(json) ? writePart(json) : undefined;
+  if (part === undefined) rt.lose(lost, path, "", rt.PART_LEFT_OUT);
+  return part;
 }
 
 /**
  * A list of parts, those a2a.json has no form for left out (reported).
  */
-function encodeParts(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
-  if (!Array.isArray(json)) return partOrLoss(json, a, lost) ?? {};
+function encodeParts(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
+  if (!Array.isArray(json)) return partOrLoss(json, path, lost) ?? {};
   const out: JsonObject[] = [];
   for (let i = 0; i < json.length; i++) {
-    const p = partOrLoss(json[i]!, rt.at(a, i), lost);
-    if (p !== undefined) out.push(p);
+    const part = partOrLoss(json[i]!, rt.at(path, i), lost);
+    if (part !== undefined) out.push(part);
   }
   return out;
 }
@@ -1800,20 +1820,20 @@ function encodeParts(json: JsonValue, a: rt.At, lost: Loss[]): JsonValue {
 /**
  * A part's file read from a2a.json as a2a.v1.FilePart: one of uri and bytes, and its media type.
  */
-function readFile(file: JsonValue | undefined, a: rt.At, lost: Loss[]): JsonObject {
-  if (!rt.isJsonObject(file)) return rt.invalid(a, "a2a.v1.FilePart", file, "an object");
-  for (const k in file) switch (k) {
+function readFile(file: JsonValue | undefined, path: rt.At, lost: Loss[]): JsonObject {
+  if (!rt.isJsonObject(file)) return rt.invalid(path, "a2a.v1.FilePart", file, "an object");
+  for (const key in file) switch (key) {
     case "uri": case "bytes": case "mimeType": case "name": break;
-    default: rt.lose(lost, a, k, "a2a.v1.FilePart has no field for it");
+    default: rt.lose(lost, path, key, "a2a.v1.FilePart has no field for it");
   }
   const uri = file["uri"] ?? undefined;
   const bytes = file["bytes"] ?? undefined;
   if (uri !== undefined && bytes !== undefined)
-    return rt.invalid(a, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", file);
+    return rt.invalid(path, "oneof a2a.v1.FilePart.file (set by both uri and bytes)", file);
   const out: JsonObject = {};
   if (uri !== undefined) out["fileWithUri"] = uri;
   else if (bytes !== undefined) out["fileWithBytes"] = bytes;
-  else return rt.refuse(a, "a2a.v1.FilePart", file, "a file needs uri or bytes");
+  else return rt.refuse(path, "a2a.v1.FilePart", file, "a file needs uri or bytes");
   if (file["mimeType"] !== undefined) out["mimeType"] = file["mimeType"];
   return out;
 }

@@ -44,7 +44,7 @@ const key = (k: string) => (identifier.test(k) ? k : lit(k));
 export function printDecoder(c: CodecCtx, r: MessageRules): void {
   const guard: Line = ["if (!", c.h("isJsonObject"), "(json)) return json;"];
   const rule = r.rule;
-  const call = (x: FieldRule, value: string, path: Printable[] = ["a"]): Printable[] => [
+  const call = (x: FieldRule, value: string, path: Printable[] = ["path"]): Printable[] => [
     decoderName(rulesOf(c, x.sub!).id),
     `(${value}, `,
     ...path,
@@ -53,7 +53,7 @@ export function printDecoder(c: CodecCtx, r: MessageRules): void {
   let body: Line[];
   switch (rule.kind) {
     case "array": {
-      const each: Printable[] = ["json.map((x, i) => ", ...call(rule.field, "x", [c.h("at"), "(a, i)"]), ")"];
+      const each: Printable[] = ["json.map((item, i) => ", ...call(rule.field, "item", [c.h("at"), "(path, i)"]), ")"];
       body = [[`return { ${key(rule.field.f.jsonName)}: Array.isArray(json) ? `, ...each, " : [] };"]];
       break;
     }
@@ -72,15 +72,15 @@ export function printDecoder(c: CodecCtx, r: MessageRules): void {
         ["const map", ...c.t(": ", c.jsonObject), " = {};"],
         // A value that is not a list is refused (null too, which fromJson would read as empty); its strings are
         // fromJson's to check. A key "__proto__" is an own key.
-        ["for (const [k, v] of Object.entries(json)) {"],
+        ["for (const [key, list] of Object.entries(json)) {"],
         [
-          "  if (!Array.isArray(v)) ",
+          "  if (!Array.isArray(list)) ",
           c.h("invalid"),
           "(",
           c.h("at"),
-          `(a, k), ${lit(`${r.m.typeName}.${rule.field.f.name}`)}, v, "an array");`,
+          `(path, key), ${lit(`${r.m.typeName}.${rule.field.f.name}`)}, list, "an array");`,
         ],
-        ["  ", c.h("setKey"), "(map, k, { list: v });"],
+        ["  ", c.h("setKey"), "(map, key, { list });"],
         ["}"],
         [`return { ${key(rule.field.f.jsonName)}: map };`],
       ];
@@ -112,7 +112,7 @@ function fill(c: CodecCtx, template: string, what: string): Printable[] {
   const pieces = template.split(/(\{[^}]+\})/).filter((p) => p !== "");
   const id = (piece: string) => /^\{([^}]+)\}$/.exec(piece)?.[1];
   const keys = (path: string) => path.split(".").map(lit).join(", ");
-  const at = `a, ${lit(what)}`;
+  const at = `path, ${lit(what)}`;
   if (pieces.length === 1 && id(pieces[0]!) !== undefined)
     return [c.h("nameId"), `(json, ${at}, ${keys(id(pieces[0]!)!)})`];
   if (!pieces.some((p) => id(p) !== undefined)) return [pieces.length > 0 ? lit(pieces.join("")) : '""'];
@@ -165,7 +165,7 @@ function unionBody(c: CodecCtx, r: MessageRules, call: (x: FieldRule, v: string)
     ["    ", ...member(byType("a2a.v1.Task"))],
     ...[...kinds].flatMap(([kind, x]): Line[] => [[`  case ${lit(kind)}:`], ["    ", ...member(x)]]),
     ["}"],
-    ["return ", c.h("refuseKind"), `(`, c.h("pathOf"), `(a), ${lit(r.m.typeName)}, json["kind"], ${lit(known)});`],
+    ["return ", c.h("refuseKind"), `(`, c.h("pathOf"), `(path), ${lit(r.m.typeName)}, json["kind"], ${lit(known)});`],
   ];
 }
 
@@ -186,7 +186,7 @@ function typedBody(
     ["switch (type) {"],
     ...cases,
     ["}"],
-    [c.h("lose"), `(lost, a, "type", ${lit(`unknown ${r.m.typeName} type `)} + `, c.h("preview"), "(type));"],
+    [c.h("lose"), `(lost, path, "type", ${lit(`unknown ${r.m.typeName} type `)} + `, c.h("preview"), "(type));"],
     ["return {};"],
   ];
 }
@@ -196,20 +196,20 @@ function fieldsBody(c: CodecCtx, r: MessageRules): Line[] {
   if (r.kindValue !== undefined) {
     const kind = lit(r.kindValue);
     lines.push([`if (json["kind"] !== undefined && json["kind"] !== ${kind})`]);
-    lines.push(["  ", c.h("refuseKind"), "(", c.h("pathOf"), `(a), ${lit(r.m.typeName)}, json["kind"], ${kind});`]);
+    lines.push(["  ", c.h("refuseKind"), "(", c.h("pathOf"), `(path), ${lit(r.m.typeName)}, json["kind"], ${kind});`]);
   }
   lines.push(["const out", ...c.t(": ", c.jsonObject), " = {};"]);
-  if (r.fields.some((x) => !x.resource)) lines.push(["let v", ...c.t(": ", c.jsonValue, " | undefined"), ";"]);
+  if (r.fields.some((x) => !x.resource)) lines.push(["let value", ...c.t(": ", c.jsonValue, " | undefined"), ";"]);
   const oneofs = new Set(r.fields.flatMap((x) => (x.resource || !x.f.oneof ? [] : [x.f.oneof.localName])));
   for (const o of oneofs) lines.push([`let ${o}Kept = false;`]);
   for (const x of r.fields) lines.push(...fieldLines(c, r, x));
-  lines.push(["for (const k of Object.keys(json))"]);
+  lines.push(["for (const key of Object.keys(json))"]);
   lines.push([
     "  if (!",
     keysName(r),
-    ".has(k)) ",
+    ".has(key)) ",
     c.h("lose"),
-    `(lost, a, k, ${lit(`${r.m.typeName} has no field for it`)});`,
+    `(lost, path, key, ${lit(`${r.m.typeName} has no field for it`)});`,
   ]);
   lines.push(["return out;"]);
   return lines;
@@ -229,7 +229,7 @@ function fieldLines(c: CodecCtx, r: MessageRules, x: FieldRule): Line[] {
         [
           "    ",
           c.h("lose"),
-          `(lost, a, ${lit(x.key)}, ${lit(`${r.m.typeName}.${o.name} holds one member; ${x.key} was not kept`)});`,
+          `(lost, path, ${lit(x.key)}, ${lit(`${r.m.typeName}.${o.name} holds one member; ${x.key} was not kept`)});`,
         ],
         ["  else {"],
         [`    ${o.localName}Kept = true;`],
@@ -237,22 +237,22 @@ function fieldLines(c: CodecCtx, r: MessageRules, x: FieldRule): Line[] {
         ["  }"],
       ]
     : [];
-  const test = isValue ? "v !== undefined" : "v != null";
-  if (!o) return [[`v = ${read};`], ...fold("", [test], set)];
-  return [[`v = ${read};`], [`if (${test}) {`], ...keep, ["}"]];
+  const test = isValue ? "value !== undefined" : "value != null";
+  if (!o) return [[`value = ${read};`], ...fold("", [test], set)];
+  return [[`value = ${read};`], [`if (${test}) {`], ...keep, ["}"]];
 }
 
 /** A field's ProtoJSON: messages and enums decoded, anything else as it is. */
 function fieldValue(c: CodecCtx, r: MessageRules, x: FieldRule): Printable[] {
-  const path: Printable[] = [c.h("at"), `(a, ${lit(x.key)})`];
+  const path: Printable[] = [c.h("at"), `(path, ${lit(x.key)})`];
   if (x.sub) {
     const name = decoderName(rulesOf(c, x.sub).id);
-    if (x.f.fieldKind === "list") return [c.h("eachJson"), "(v, ", ...path, `, lost, ${name})`];
-    if (x.f.fieldKind === "map") return [c.h("mapJson"), "(v, ", ...path, `, lost, ${name})`];
-    return [name, "(v, ", ...path, ", lost)"];
+    if (x.f.fieldKind === "list") return [c.h("eachJson"), "(value, ", ...path, `, lost, ${name})`];
+    if (x.f.fieldKind === "map") return [c.h("mapJson"), "(value, ", ...path, `, lost, ${name})`];
+    return [name, "(value, ", ...path, ", lost)"];
   }
   const e = enumOfField(x.f);
-  return e ? [enumDecoderName(e), "(v, ", ...path, `, ${lit(`${r.m.typeName}.${x.f.name}`)})`] : ["v"];
+  return e ? [enumDecoderName(e), "(value, ", ...path, `, ${lit(`${r.m.typeName}.${x.f.name}`)})`] : ["value"];
 }
 
 /** The part: its kind (or, without one, the content it holds) says which; its content must be there. */
@@ -264,23 +264,23 @@ function partBody(c: CodecCtx): Line[] {
     [
       'if (json["metadata"] !== undefined) ',
       c.h("lose"),
-      '(lost, a, "metadata", "the v0.3 proto Part has no metadata");',
+      '(lost, path, "metadata", "the v0.3 proto Part has no metadata");',
     ],
-    ...keyCheck(c, "json", "a", d.message, PART_KEYS),
+    ...keyCheck(c, "json", "path", d.message, PART_KEYS),
     ['const file = json["file"];'],
     ["if (", isObject, '(file) && file["name"] !== undefined)'],
-    ["  ", c.h("lose"), '(lost, a, "file.name", "the v0.3 proto FilePart has no file name");'],
+    ["  ", c.h("lose"), '(lost, path, "file.name", "the v0.3 proto FilePart has no file name");'],
     ["switch (", c.h("partKindOf"), "(json)) {"],
     ['  case "text": {'],
     ['    const text = json["text"];'],
     [
       '    return typeof text === "string" ? { text } : ',
       invalid,
-      `(a, ${lit(`${d.message}.text`)}, text, "a string");`,
+      `(path, ${lit(`${d.message}.text`)}, text, "a string");`,
     ],
     ["  }"],
     ['  case "file":'],
-    ["    return { file: readFile(file, ", c.h("at"), '(a, "file"), lost) };'],
+    ["    return { file: readFile(file, ", c.h("at"), '(path, "file"), lost) };'],
     ['  case "data": {'],
     ['    const data = json["data"];'],
     [
@@ -288,21 +288,27 @@ function partBody(c: CodecCtx): Line[] {
       isObject,
       `(data) ? { data: { ${key(camel(d.data.field))}: data } } : `,
       invalid,
-      `(a, ${lit(`${d.data.message}.data`)}, data, "an object");`,
+      `(path, ${lit(`${d.data.message}.data`)}, data, "an object");`,
     ],
     ["  }"],
     ["}"],
-    ["return ", c.h("refuseKind"), "(", c.h("pathOf"), `(a), ${lit(d.message)}, json["kind"], "text, file or data");`],
+    [
+      "return ",
+      c.h("refuseKind"),
+      "(",
+      c.h("pathOf"),
+      `(path), ${lit(d.message)}, json["kind"], "text, file or data");`,
+    ],
   ];
 }
 
-/** Reports each key of `obj` not in `known`, as keys `what` has no field for. */
-function keyCheck(c: CodecCtx, obj: string, a: string, what: string, known: readonly string[]): Line[] {
+/** Reports each key of `obj` (at `atExpr`) not in `known`, as keys `what` has no field for. */
+function keyCheck(c: CodecCtx, obj: string, atExpr: string, what: string, known: readonly string[]): Line[] {
   const cases = packed([...known.map((k) => `case ${lit(k)}:`), "break;"], 110);
   return [
-    [`for (const k in ${obj}) switch (k) {`],
+    [`for (const key in ${obj}) switch (key) {`],
     ...cases.map((line) => [`  ${line}`]),
-    ["  default: ", c.h("lose"), `(lost, ${a}, k, ${lit(`${what} has no field for it`)});`],
+    ["  default: ", c.h("lose"), `(lost, ${atExpr}, key, ${lit(`${what} has no field for it`)});`],
     ["}"],
   ];
 }
@@ -317,21 +323,25 @@ export function printFileReader(c: CodecCtx): void {
     "readFile",
     [
       ["file", [c.jsonValue, " | undefined"]],
-      ["a", [c.at]],
+      ["path", [c.at]],
       ["lost", [c.loss, "[]"]],
     ],
     [c.jsonObject],
     [
-      ["if (!", c.h("isJsonObject"), `(file)) return `, c.h("invalid"), `(a, ${file}, file, "an object");`],
-      ...keyCheck(c, "file", "a", d.file.message, FILE_KEYS),
+      ["if (!", c.h("isJsonObject"), `(file)) return `, c.h("invalid"), `(path, ${file}, file, "an object");`],
+      ...keyCheck(c, "file", "path", d.file.message, FILE_KEYS),
       ['const uri = file["uri"] ?? undefined;'],
       ['const bytes = file["bytes"] ?? undefined;'],
       ["if (uri !== undefined && bytes !== undefined)"],
-      ["  return ", c.h("invalid"), `(a, ${lit(`oneof ${d.file.message}.file (set by both uri and bytes)`)}, file);`],
+      [
+        "  return ",
+        c.h("invalid"),
+        `(path, ${lit(`oneof ${d.file.message}.file (set by both uri and bytes)`)}, file);`,
+      ],
       ["const out", ...c.t(": ", c.jsonObject), " = {};"],
       [`if (uri !== undefined) ${prop("out", camel(d.file.uri))} = uri;`],
       [`else if (bytes !== undefined) ${prop("out", camel(d.file.bytes))} = bytes;`],
-      ["else return ", c.h("refuse"), `(a, ${file}, file, "a file needs uri or bytes");`],
+      ["else return ", c.h("refuse"), `(path, ${file}, file, "a file needs uri or bytes");`],
       ['if (file["mimeType"] !== undefined) out["mimeType"] = file["mimeType"];'],
       ["return out;"],
     ],
@@ -359,19 +369,19 @@ export function printEnumDecoder(c: CodecCtx, e: DescEnum): void {
     `${e.typeName} read from a2a.json: a spelling, a proto name or a number it has; any other is refused.`,
     enumDecoderName(e),
     [
-      ["x", [c.jsonValue]],
-      ["a", [c.at]],
+      ["json", [c.jsonValue]],
+      ["path", [c.at]],
       ["what", ["string"]],
     ],
     [c.jsonValue],
     [
-      ["switch (x) {"],
+      ["switch (json) {"],
       ...mapped,
       ...same.map((s): Line => [`  case ${s}:`]),
-      ...(same.length > 0 ? [["    return x;"]] : []),
+      ...(same.length > 0 ? [["    return json;"]] : []),
       ["}"],
-      ['if (typeof x !== "string" && typeof x !== "number") return x;'],
-      ["return ", c.h("refuse"), '(a, what, x, "unknown value " + ', c.h("preview"), "(x));"],
+      ['if (typeof json !== "string" && typeof json !== "number") return json;'],
+      ["return ", c.h("refuse"), '(path, what, json, "unknown value " + ', c.h("preview"), "(json));"],
     ],
   );
 }

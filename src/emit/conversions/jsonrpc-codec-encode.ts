@@ -42,7 +42,7 @@ export function printEncoder(c: CodecCtx, r: MessageRules): void {
 
 function encodeBody(c: CodecCtx, r: MessageRules): Line[] {
   const rule = r.rule;
-  const call = (x: FieldRule, value: string, path: Printable[] = ["a"]): Printable[] => [
+  const call = (x: FieldRule, value: string, path: Printable[] = ["path"]): Printable[] => [
     encoderName(rulesOf(c, x.sub!).id),
     `(${value}, `,
     ...path,
@@ -50,10 +50,10 @@ function encodeBody(c: CodecCtx, r: MessageRules): Line[] {
   ];
   switch (rule.kind) {
     case "array": {
-      const at: Printable[] = [c.h("at"), "(a, i)"];
+      const at: Printable[] = [c.h("at"), "(path, i)"];
       return [
         [`const items = ${prop("json", rule.field.f.jsonName)};`],
-        ["return Array.isArray(items) ? items.map((x, i) => ", ...call(rule.field, "x", at), ") : [];"],
+        ["return Array.isArray(items) ? items.map((item, i) => ", ...call(rule.field, "item", at), ") : [];"],
       ];
     }
     case "union":
@@ -67,7 +67,7 @@ function encodeBody(c: CodecCtx, r: MessageRules): Line[] {
         ...noMember(c, r),
       ];
     case "part":
-      return [["return ", "partOrLoss(json, a, lost) ?? {};"]];
+      return [["return ", "partOrLoss(json, path, lost) ?? {};"]];
     case "wrapper":
       return [["return ", ...call(rule.field, `${prop("json", rule.field.f.jsonName)} ?? {}`), ";"]];
     case "typed":
@@ -85,9 +85,9 @@ function encodeBody(c: CodecCtx, r: MessageRules): Line[] {
         ["if (!", c.h("isJsonObject"), "(map)) return {};"],
         ["return Object.fromEntries("],
         [
-          "  Object.entries(map).map(([k, v]) => [k, ",
+          "  Object.entries(map).map(([key, value]) => [key, ",
           c.h("isJsonObject"),
-          '(v) && Array.isArray(v["list"]) ? v["list"] : []]),',
+          '(value) && Array.isArray(value["list"]) ? value["list"] : []]),',
         ],
         [");"],
       ];
@@ -100,7 +100,7 @@ function encodeBody(c: CodecCtx, r: MessageRules): Line[] {
 function noMember(c: CodecCtx, r: MessageRules): Line[] {
   const oneof = r.m.oneofs[0]?.name ?? "";
   const reason = `${r.m.typeName} sets none of ${oneof}; a2a.json has no form for it`;
-  return [[c.h("lose"), `(lost, a, ${lit(oneof)}, ${lit(reason)});`], ["return {};"]];
+  return [[c.h("lose"), `(lost, path, ${lit(oneof)}, ${lit(reason)});`], ["return {};"]];
 }
 
 function encodeFields(c: CodecCtx, r: MessageRules): Line[] {
@@ -128,7 +128,7 @@ function encodeFields(c: CodecCtx, r: MessageRules): Line[] {
 
 /** A field's value in a2a.json: messages and enums encoded, anything else as it is. */
 function fieldValue(c: CodecCtx, x: FieldRule, value: string): Printable[] {
-  const path: Printable[] = [c.h("at"), `(a, ${lit(x.key)})`];
+  const path: Printable[] = [c.h("at"), `(path, ${lit(x.key)})`];
   const f = x.f;
   if (x.sub) {
     const sub = rulesOf(c, x.sub);
@@ -233,18 +233,21 @@ export function printEnumEncoder(c: CodecCtx, e: DescEnum): void {
     .filter((v) => c.dialect.enums[v.name] !== undefined)
     .flatMap((v): Line[] => [[`  case ${lit(v.name)}:`], [`    return ${lit(spelled(v.name))};`]]);
   const body: Line[] = [
-    ["switch (x) {"],
+    ["switch (json) {"],
     ...cases,
     ["}"],
-    ['if (typeof x === "string") return x;'],
-    [c.h("lose"), `(lost, a, "", ${lit(`no ${e.typeName} value for `)} + String(x) + ${lit(`; written as ${zero}`)});`],
+    ['if (typeof json === "string") return json;'],
+    [
+      c.h("lose"),
+      `(lost, path, "", ${lit(`no ${e.typeName} value for `)} + String(json) + ${lit(`; written as ${zero}`)});`,
+    ],
     [`return ${lit(spelled(zero))};`],
   ];
   printFunction(
     c,
     `${e.typeName} in a2a.json: its spelling; a number without a name is written as the value 0's.`,
     enumEncoderName(e),
-    coderParams(c, "x"),
+    coderParams(c),
     [c.jsonValue],
     body,
   );
@@ -288,10 +291,10 @@ export function printPartWriters(c: CodecCtx, withList: boolean): void {
     coderParams(c),
     [c.jsonObject, " | undefined"],
     [
-      ["const p = ", isObject, "(json) ? writePart(json) : undefined;"],
+      ["const part = ", isObject, "(json) ? writePart(json) : undefined;"],
       // The reason is the runtime's, imported by the generated code: the generator never loads the runtime.
-      ["if (p === undefined) ", c.h("lose"), '(lost, a, "", ', c.h("PART_LEFT_OUT"), ");"],
-      ["return p;"],
+      ["if (part === undefined) ", c.h("lose"), '(lost, path, "", ', c.h("PART_LEFT_OUT"), ");"],
+      ["return part;"],
     ],
   );
   if (!withList) return;
@@ -302,11 +305,11 @@ export function printPartWriters(c: CodecCtx, withList: boolean): void {
     coderParams(c),
     [c.jsonValue],
     [
-      ["if (!Array.isArray(json)) return partOrLoss(json, a, lost) ?? {};"],
+      ["if (!Array.isArray(json)) return partOrLoss(json, path, lost) ?? {};"],
       ["const out", ...c.t(": ", c.jsonObject, "[]"), " = [];"],
       ["for (let i = 0; i < json.length; i++) {"],
-      ["  const p = partOrLoss(json[i]", ...c.t("!"), ", ", c.h("at"), "(a, i), lost);"],
-      ["  if (p !== undefined) out.push(p);"],
+      ["  const part = partOrLoss(json[i]", ...c.t("!"), ", ", c.h("at"), "(path, i), lost);"],
+      ["  if (part !== undefined) out.push(part);"],
       ["}"],
       ["return out;"],
     ],

@@ -77,10 +77,10 @@ export function printFunction(
   f.print();
 }
 
-/** The parameters every coder takes: the value, its place, what was lost. */
-export const coderParams = (c: CodecCtx, first = "json"): [string, Printable[]][] => [
-  [first, [c.jsonValue]],
-  ["a", [c.at]],
+/** The parameters every coder takes: the value (`json`), its place (`path`), what was lost (`lost`). */
+export const coderParams = (c: CodecCtx): [string, Printable[]][] => [
+  ["json", [c.jsonValue]],
+  ["path", [c.at]],
   ["lost", [c.loss, "[]"]],
 ];
 
