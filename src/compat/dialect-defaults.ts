@@ -8,16 +8,16 @@
  *                    zero, messages their own `kind` and always-emitted fields
  */
 import { ScalarType, type DescField, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
-import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
+import { type DialectIr, spelled } from "./dialect-ir.js";
 
 /** The dialect JSON of `field` of `message` at its default, as the dialect codec writes it. */
-export function dialectDefault(message: DescMessage, field: string, dialect: JsonRpcDialect): JsonValue {
+export function dialectDefault(message: DescMessage, field: string, dialect: DialectIr): JsonValue {
   const f = message.fields.find((x) => x.name === field);
   if (f === undefined) throw new Error(`${message.typeName} has no field ${field}`);
   return fieldDefault(f, dialect);
 }
 
-function fieldDefault(f: DescField, dialect: JsonRpcDialect): JsonValue {
+function fieldDefault(f: DescField, dialect: DialectIr): JsonValue {
   switch (f.fieldKind) {
     case "list":
       return [];
@@ -25,7 +25,7 @@ function fieldDefault(f: DescField, dialect: JsonRpcDialect): JsonValue {
       return {};
     case "enum": {
       const zero = f.enum.values[0]?.name;
-      return zero === undefined ? 0 : (dialect.enums[zero] ?? zero);
+      return zero === undefined ? 0 : spelled(dialect, zero);
     }
     case "message":
       return messageDefault(f.message, dialect);
@@ -38,13 +38,10 @@ function fieldDefault(f: DescField, dialect: JsonRpcDialect): JsonValue {
   }
 }
 
-function messageDefault(m: DescMessage, dialect: JsonRpcDialect): JsonValue {
+function messageDefault(m: DescMessage, dialect: DialectIr): JsonValue {
   const out: { [k: string]: JsonValue } = {};
-  const kind = dialect.kinds[m.typeName];
-  if (kind !== undefined) out["kind"] = kind;
-  for (const name of dialect.alwaysEmit[m.typeName] ?? []) {
-    const f = m.fields.find((x) => x.name === name);
-    if (f) out[dialect.renames[`${m.typeName}.${f.name}`] ?? f.jsonName] = fieldDefault(f, dialect);
-  }
+  const rules = dialect.messages.get(m.typeName);
+  if (rules?.kindValue !== undefined) out["kind"] = rules.kindValue;
+  for (const x of rules?.fields ?? []) if (x.always) out[x.key] = fieldDefault(x.f, dialect);
   return out;
 }

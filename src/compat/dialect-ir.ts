@@ -6,18 +6,24 @@
  * between its a2a.json and the newer messages (json-ir.ts) both read it, so
  * the dialect is interpreted in one place.
  *
+ *   dialect = { message }, part form, null results, enum spellings, runtime names
  *   message = rule, kind?, null result?, { field }
  *   rule    = array (the bare list of one field) | union (a oneof written bare, told apart by `kind`)
  *           | part | wrapper (one field, the others derived) | typed (a oneof beside a `type`)
  *           | listMap (a map of string lists, bare) | fields (key by key)
  *   field   = key (a rename, else the JSON name), sub (the message to recurse into, not a
- *             well-known type), resource (the resource-name pattern), always (written at its default)
+ *             well-known type), resource (the resource-name pattern and the ids a request may leave
+ *             out), always (written at its default)
+ *
+ * The OpenRPC schemas of the dialect (emit/openrpc) read it too; the runtime names (what the JSON request
+ * checks read: enum spellings, the part, wrappers, renames, resource names) are worked out here and printed
+ * into the codec as they are. Nothing else reads the table.
  *
  * A message has at most one whole-message rule; two that claim one, or a rule that names a field the
  * message lacks, are problems naming the message and the rule.
  */
 import type { DescField, DescMessage } from "@bufbuild/protobuf";
-import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
+import type { JsonRpcDialect, JsonRpcNames, ResourceNamePattern } from "@protoc-gen-a2a/runtime/protocol";
 import type { Problems } from "../generation-error.js";
 
 /** One field as the dialect writes it. */
@@ -29,6 +35,8 @@ export interface FieldRule {
   readonly sub: DescMessage | undefined;
   /** The resource-name pattern of the field, if it has one. */
   readonly resource: string | undefined;
+  /** The ids of that pattern a request may leave out when the name is required (the first never is). */
+  readonly optionalIds: readonly string[];
   /** Written even at its default. */
   readonly always: boolean;
 }
@@ -37,7 +45,7 @@ export type MessageRule =
   | { readonly kind: "array"; readonly field: FieldRule }
   | { readonly kind: "union" }
   | { readonly kind: "part" }
-  | { readonly kind: "wrapper"; readonly field: FieldRule; readonly derived: readonly [string, string][] }
+  | { readonly kind: "wrapper"; readonly field: FieldRule; readonly derived: readonly DerivedField[] }
   | { readonly kind: "typed"; readonly members: readonly [FieldRule, string][] }
   | { readonly kind: "listMap"; readonly field: FieldRule }
   | { readonly kind: "fields" };
@@ -54,18 +62,68 @@ export interface MessageRules {
   readonly nullResult: boolean;
 }
 
-/** The dialect's rules of each message of a version, by type name. */
-export type DialectIr = ReadonlyMap<string, MessageRules>;
+/** A wrapper's field filled from ids of the wrapped message: its JSON name and pattern (`tasks/{id}`). */
+export interface DerivedField {
+  readonly jsonName: string;
+  readonly name: string;
+  readonly pattern: string;
+}
 
-/** The dialect's rules of each message, by type name; what cannot hold is reported to `problems`. */
-export function dialectRules(
-  dialect: JsonRpcDialect,
-  messages: readonly DescMessage[],
-  problems: Problems,
-): Map<string, MessageRules> {
+/** The dialect of a version's messages. */
+export interface DialectIr {
+  /** The rules of each message, by type name. */
+  readonly messages: ReadonlyMap<string, MessageRules>;
+  /** The part: its message, the file member's message with its uri and bytes fields, the data member's. */
+  readonly part: JsonRpcDialect["part"];
+  /** Messages the dialect writes as null (results without content), by type name, as the table lists them. */
+  readonly nullResults: readonly string[];
+  /** The dialect's spelling of an enum value, by the value's proto name; a value it keeps is not here. */
+  readonly enumSpellings: ReadonlyMap<string, string>;
+  /** What the runtime's JSON request checks read, printed into the codec. */
+  readonly runtimeNames: JsonRpcNames;
+}
+
+/** The dialect's spelling of an enum value (its proto name when the dialect keeps it). */
+export const spelled = (ir: DialectIr, valueName: string): string => ir.enumSpellings.get(valueName) ?? valueName;
+
+/** The dialect of a version's messages; what cannot hold is reported to `problems`. */
+export function dialectRules(dialect: JsonRpcDialect, messages: readonly DescMessage[], problems: Problems): DialectIr {
   const rules = new Map<string, MessageRules>();
   for (const m of messages) rules.set(m.typeName, messageRules(m, dialect, problems));
-  return rules;
+  return {
+    messages: rules,
+    part: dialect.part,
+    nullResults: dialect.nullResults,
+    enumSpellings: new Map(Object.entries(dialect.enums)),
+    runtimeNames: runtimeNames(dialect),
+  };
+}
+
+/**
+ * What a request check reads: the enum spellings, the part message, the wrappers, the renames, and of each
+ * resource name field and each wrapper's field derived from ids its pattern with the ids as the request names
+ * them (`tasks/{id}`, `{pushNotificationConfig.id}`) and the ids it may leave out.
+ */
+function runtimeNames(d: JsonRpcDialect): JsonRpcNames {
+  const resourceNames: Record<string, ResourceNamePattern> = {};
+  for (const r of d.resourceNames)
+    resourceNames[`${r.message}.${r.field}`] = r.optional
+      ? { pattern: r.pattern, optional: r.optional }
+      : { pattern: r.pattern };
+  for (const w of d.wrappers)
+    for (const [field, pattern] of Object.entries(w.derived)) resourceNames[`${w.message}.${field}`] = { pattern };
+  return {
+    enums: d.enums,
+    part: d.part.message,
+    wrappers: d.wrappers.map((w) => ({ message: w.message, field: w.field })),
+    renames: d.renames,
+    resourceNames,
+  };
+}
+
+function resourceOf(d: JsonRpcDialect, m: DescMessage, f: DescField): Pick<FieldRule, "resource" | "optionalIds"> {
+  const r = d.resourceNames.find((x) => x.message === m.typeName && x.field === f.name);
+  return { resource: r?.pattern, optionalIds: r?.optional ?? [] };
 }
 
 const isWkt = (m: DescMessage) => m.typeName.startsWith("google.protobuf.");
@@ -89,7 +147,7 @@ function messageRules(m: DescMessage, d: JsonRpcDialect, problems: Problems): Me
       f,
       key: d.renames[`${m.typeName}.${f.name}`] ?? f.jsonName,
       sub: sub && !isWkt(sub) ? sub : undefined,
-      resource: d.resourceNames.find((r) => r.message === m.typeName && r.field === f.name)?.pattern,
+      ...resourceOf(d, m, f),
       always: always.includes(f.name),
     };
   });
@@ -107,9 +165,9 @@ function messageRules(m: DescMessage, d: JsonRpcDialect, problems: Problems): Me
   const w = d.wrappers.find((x) => x.message === m.typeName);
   const wrapped = w && named(w.field, "wrappers");
   if (w && wrapped) {
-    const derived = Object.entries(w.derived).flatMap(([name, t]) => {
+    const derived = Object.entries(w.derived).flatMap(([name, pattern]): DerivedField[] => {
       const x = fields.find((y) => y.f.name === name);
-      return x ? [[x.f.jsonName, t] as [string, string]] : [];
+      return x ? [{ jsonName: x.f.jsonName, name, pattern }] : [];
     });
     candidates.push({ kind: "wrapper", field: wrapped, derived });
   }

@@ -70,7 +70,7 @@ export type JsonIr = readonly JsonPair[];
 export function buildJsonIr(ir: ConversionIr, dialect: DialectIr, problems: Problems): JsonIr {
   const out: JsonPair[] = [];
   for (const pair of ir.pairs) {
-    const rules = dialect.get(pair.older.typeName);
+    const rules = dialect.messages.get(pair.older.typeName);
     if (!rules) {
       problems.add(`${placeOf(pair)}: the dialect has no rules for ${pair.older.typeName}`);
       continue;

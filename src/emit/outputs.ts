@@ -65,10 +65,8 @@ export function writeOutputs(
     if (options.emit.has("stubs")) {
       for (const { plan, newer, older, operations } of links) {
         const jsonIr = ir.json.get(plan);
-        const direct =
-          older.jsonrpcDialect && jsonIr
-            ? { dialect: older.jsonrpcDialect, rules: ir.dialects.get(older.package)!, json: jsonIr }
-            : undefined;
+        const rules = ir.dialects.get(older.package);
+        const direct = rules && jsonIr ? { rules, json: jsonIr } : undefined;
         const side = (m: ResolvedApi) => ({
           file: m.protoFile,
           definition: definitionName(m.service.name, m.protocolVersion),
@@ -90,7 +88,10 @@ export function writeOutputs(
     if (options.emit.has("routes")) text(`${base}_routes.json`, routesJson(m));
     if (options.emit.has("openapi"))
       text(`${base}_openapi.${options.openApiFormat}`, printTree(openApiDocument(m, upstream), options.openApiFormat));
-    if (options.emit.has("openrpc")) text(`${base}_openrpc.json`, printTree(openRpcDocument(m, upstream), "json"));
+    if (options.emit.has("openrpc")) {
+      const document = openRpcDocument(m, upstream, ir.dialects.get(m.package));
+      text(`${base}_openrpc.json`, printTree(document, "json"));
+    }
     if (options.emit.has("docs")) {
       doc(`${base}_operations.md`, "operations", operationsView(m));
       doc(`${base}_routes.md`, "routes", routesView(m));

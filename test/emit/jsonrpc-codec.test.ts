@@ -141,6 +141,65 @@ describe("refusals", () => {
 });
 
 describe("generation", () => {
+  it("works out once the enum spellings, resource ids a request may leave out and the runtime's names", () => {
+    const d: JsonRpcDialect = {
+      enums: { ROLE_USER: "user" },
+      kinds: {},
+      renames: { "a2a.v1.Message.content": "parts" },
+      part: {
+        message: "a2a.v1.Part",
+        file: { message: "a2a.v1.FilePart", uri: "file_with_uri", bytes: "file_with_bytes" },
+        data: { message: "a2a.v1.DataPart", field: "data" },
+      },
+      unions: [],
+      resourceNames: [
+        {
+          message: "a2a.v1.GetTaskPushNotificationConfigRequest",
+          field: "name",
+          pattern: "tasks/{id}/c/{cfg}",
+          optional: ["cfg"],
+        },
+      ],
+      wrappers: [
+        {
+          message: "a2a.v1.CreateTaskPushNotificationConfigRequest",
+          field: "config",
+          derived: { parent: "tasks/{taskId}" },
+        },
+      ],
+      arrayResults: {},
+      nullResults: ["google.protobuf.Empty"],
+      alwaysEmit: {},
+    };
+    const problems = new Problems();
+    const messages = [
+      v03.GetTaskPushNotificationConfigRequestSchema,
+      v03.CreateTaskPushNotificationConfigRequestSchema,
+    ];
+    const ir = dialectRules(d, messages, problems);
+    expect(problems.all).toEqual([]);
+    expect([...ir.enumSpellings]).toEqual([["ROLE_USER", "user"]]);
+    const name = ir.messages
+      .get("a2a.v1.GetTaskPushNotificationConfigRequest")!
+      .fields.find((x) => x.f.name === "name");
+    expect(name).toMatchObject({ resource: "tasks/{id}/c/{cfg}", optionalIds: ["cfg"] });
+    const wrapper = ir.messages.get("a2a.v1.CreateTaskPushNotificationConfigRequest")!.rule;
+    expect(wrapper).toMatchObject({
+      kind: "wrapper",
+      derived: [{ jsonName: "parent", name: "parent", pattern: "tasks/{taskId}" }],
+    });
+    expect(ir.runtimeNames).toEqual({
+      enums: { ROLE_USER: "user" },
+      part: "a2a.v1.Part",
+      wrappers: [{ message: "a2a.v1.CreateTaskPushNotificationConfigRequest", field: "config" }],
+      renames: { "a2a.v1.Message.content": "parts" },
+      resourceNames: {
+        "a2a.v1.GetTaskPushNotificationConfigRequest.name": { pattern: "tasks/{id}/c/{cfg}", optional: ["cfg"] },
+        "a2a.v1.CreateTaskPushNotificationConfigRequest.parent": { pattern: "tasks/{taskId}" },
+      },
+    });
+  });
+
   it("reports a message that two whole-message rules claim, and a rule's missing field, naming them", () => {
     const d: JsonRpcDialect = {
       enums: {},

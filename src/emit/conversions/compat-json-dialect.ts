@@ -49,7 +49,7 @@ function typedMembers(env: JsonEnv, d03: DescMessage): Readonly<Record<string, s
 }
 
 /** The `kind` the dialect adds to an older message, if any. */
-const kindOf = (env: JsonEnv, d03: DescMessage) => env.rules.get(d03.typeName)?.kindValue;
+const kindOf = (env: JsonEnv, d03: DescMessage) => env.rules.messages.get(d03.typeName)?.kindValue;
 
 /**
  * A union of the dialect: the member's own JSON, told apart by its `kind`; without a kind, a message

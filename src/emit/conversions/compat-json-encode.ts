@@ -131,7 +131,7 @@ function olderLiteral(env: JsonEnv, p: Pair, steps: readonly JsonStep[], inLiter
   for (const x of d03.fields.filter((f) => always.includes(f.name))) {
     const entries = isResourceName(env, d03, x.name)
       ? resourceDefaults(env, d03, x.name)
-      : [[key03(env, x.name, d03), inLiteral.get(x.name) ?? jsLiteral(dialectDefault(d03, x.name, env.dialect))]];
+      : [[key03(env, x.name, d03), inLiteral.get(x.name) ?? jsLiteral(dialectDefault(d03, x.name, env.rules))]];
     for (const [k, v] of entries) if (!defaults.has(k!)) defaults.set(k!, v!);
   }
   return [...defaults].map(([k, v]) => `${propKey(k)}: ${v}`);

@@ -8,7 +8,6 @@
  */
 import type { DescField, DescMessage } from "@bufbuild/protobuf";
 import type { GeneratedFile } from "@bufbuild/protoplugin";
-import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import type { CompatPlan, PlanPair } from "../../compat/compat-plan.js";
 import { type ConversionIr, planReason as planReasonOf } from "../../compat/conversion-ir.js";
 import type { DialectIr, FieldRule, MessageRules } from "../../compat/dialect-ir.js";
@@ -54,8 +53,7 @@ export interface JsonEnv {
   /** Whether types are written (TypeScript). */
   readonly typed: boolean;
   readonly plan: CompatPlan;
-  readonly dialect: JsonRpcDialect;
-  /** The dialect's rules of the older messages. */
+  /** The dialect of the older messages. */
   readonly rules: DialectIr;
   readonly messages: ReadonlyMap<string, DescMessage>;
   /** Each pair by either of its type names. */
@@ -68,14 +66,13 @@ export interface JsonEnv {
 /** What the module is written from: the conversion IR, the dialect and its rules, the direct conversions. */
 export interface JsonSources {
   readonly ir: ConversionIr;
-  readonly dialect: JsonRpcDialect;
   readonly rules: DialectIr;
   readonly json: JsonIr;
   /** A newer message's type, through the namespace import of its file. */
   readonly shape: NamespacedShape;
 }
 
-export function createEnv(f: GeneratedFile, typed: boolean, { ir, dialect, rules, json, shape }: JsonSources): JsonEnv {
+export function createEnv(f: GeneratedFile, typed: boolean, { ir, rules, json, shape }: JsonSources): JsonEnv {
   const { plan } = ir;
   const pairs = new Map<string, Pair>();
   for (const jp of json) {
@@ -84,8 +81,8 @@ export function createEnv(f: GeneratedFile, typed: boolean, { ir, dialect, rules
     const pair: Pair = { json: jp, plan: jp.pair.plan, d10, d03, id };
     pairs.set(d10.typeName, pair).set(d03.typeName, pair);
   }
-  const enums = new EnumTables(dialect, typed);
-  return { f, typed, plan, dialect, rules, messages: ir.messages, pairs, enums, shape };
+  const enums = new EnumTables(rules, typed);
+  return { f, typed, plan, rules, messages: ir.messages, pairs, enums, shape };
 }
 
 /** The part of the module's environment that knows the dialect's rules. */
@@ -103,7 +100,7 @@ export const ty = (env: JsonEnv, s: Code): Code => (env.typed ? s : "");
 
 /** The dialect's rules of an older message. */
 export function ruleOf(env: Pick<PairEnv, "rules">, d03: DescMessage): MessageRules {
-  const r = env.rules.get(d03.typeName);
+  const r = env.rules.messages.get(d03.typeName);
   if (!r) throw new Error(`compat-json: ${d03.typeName} has no dialect rules`);
   return r;
 }

@@ -10,7 +10,7 @@
  *   set    whether isFieldSet would say the field is set
  */
 import type { DescEnum, DescEnumValue, DescField, DescMessage } from "@bufbuild/protobuf";
-import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
+import { type DialectIr, spelled } from "../../compat/dialect-ir.js";
 import { IMPLICIT } from "../../compat/conversion-ir.js";
 import { fieldZero } from "./compat-proto-values.js";
 
@@ -65,7 +65,7 @@ export class EnumTables {
   private readonly names = new Map<string, string>();
   /** `typed`: whether the Maps' type arguments are written (TypeScript). */
   constructor(
-    private readonly dialect: JsonRpcDialect,
+    private readonly dialect: DialectIr,
     private readonly typed: boolean,
   ) {}
 
@@ -80,10 +80,10 @@ export class EnumTables {
       for (const v of older.values) {
         const n = counterpart(v, newer)?.number;
         if (n === undefined) continue;
-        const spelled = this.dialect.enums[v.name];
+        const spelling = this.dialect.enumSpellings.get(v.name);
         // When two values share a spelling (ROLE_UNSPECIFIED and ROLE_AGENT are both "agent"), the
         // first listed wins, as in the dialect codec.
-        if (spelled !== undefined && this.firstSpelling(spelled) === v.name) entries.push(`[${lit(spelled)}, ${n}]`);
+        if (spelling !== undefined && this.firstSpelling(spelling) === v.name) entries.push(`[${lit(spelling)}, ${n}]`);
         entries.push(`[${lit(v.name)}, ${n}]`, `[${v.number}, ${n}]`);
       }
       const type = this.typed ? "<string | number, number>" : "";
@@ -97,21 +97,21 @@ export class EnumTables {
    */
   toOlder(newer: DescEnum, older: DescEnum): string {
     return this.named(`${constantCase(older.name)}_TO_JSON`, `${newer.typeName}<${older.typeName}`, () => {
-      const spell = (name: string) => lit(this.dialect.enums[name] ?? name);
+      const spell = (name: string) => lit(spelled(this.dialect, name));
       const entries = newer.values.flatMap((v) => {
         const o = counterpart(v, older);
         return o === undefined ? [] : [`[${v.number}, ${spell(o.name)}]`];
       });
       const zero = older.values.find((x) => x.number === 0)?.name ?? "";
       const type = this.typed ? "<number, string>" : "";
-      const spelled = listed(`new Map${type}([`, entries, "])", "  ");
+      const spellings = listed(`new Map${type}([`, entries, "])", "  ");
       const names = `older: ${lit(older.typeName)}, zeroName: ${lit(zero)}, zeroSpelled: ${spell(zero)}`;
-      return `{\n  ${names},\n  spelled: ${spelled},\n}`;
+      return `{\n  ${names},\n  spelled: ${spellings},\n}`;
     });
   }
 
-  private firstSpelling(spelled: string): string | undefined {
-    return Object.entries(this.dialect.enums).find(([, s]) => s === spelled)?.[0];
+  private firstSpelling(spelling: string): string | undefined {
+    return [...this.dialect.enumSpellings].find(([, s]) => s === spelling)?.[0];
   }
 
   /** The constant for `key`, declared on first use as `name` (numbered if taken). */

@@ -90,7 +90,7 @@ export function printDecoder(c: CodecCtx, r: MessageRules): void {
         guard,
         ["return {"],
         [`  ${key(rule.field.f.jsonName)}: `, ...call(rule.field, "json"), ","],
-        ...rule.derived.map(([name, template]): Line => [`  ${key(name)}: `, ...fill(c, template, r.m.typeName), ","]),
+        ...rule.derived.map((d): Line => [`  ${key(d.jsonName)}: `, ...fill(c, d.pattern, r.m.typeName), ","]),
         ["};"],
       ];
       break;
@@ -150,13 +150,13 @@ function printKeys(c: CodecCtx, r: MessageRules): void {
 function unionBody(c: CodecCtx, r: MessageRules, call: (x: FieldRule, v: string) => Printable[]): Line[] {
   const kinds = new Map<string, FieldRule>();
   for (const x of r.fields) {
-    const kind = x.sub && c.dialect.kinds[x.sub.typeName];
+    const kind = x.sub && c.rules.get(x.sub.typeName)?.kindValue;
     if (kind && !kinds.has(kind)) kinds.set(kind, x);
   }
   const member = (x: FieldRule | undefined): Printable[] =>
     x ? ["return { ", key(x.f.jsonName), ": ", ...call(x, "json"), " };"] : ["break;"];
   const byType = (name: string) => r.fields.find((x) => x.sub?.typeName === name);
-  const known = r.fields.flatMap((x) => (x.sub && c.dialect.kinds[x.sub.typeName]) || []).join(", ");
+  const known = r.fields.flatMap((x) => (x.sub && c.rules.get(x.sub.typeName)?.kindValue) || []).join(", ");
   return [
     ['switch (json["kind"]) {'],
     ["  case undefined:"],
@@ -353,7 +353,7 @@ export function printEnumDecoder(c: CodecCtx, e: DescEnum): void {
   // When two proto values share a spelling (ROLE_UNSPECIFIED and ROLE_AGENT are both "agent"),
   // the first listed is read back.
   const back = new Map<string, string>();
-  for (const [k, v] of Object.entries(c.dialect.enums)) if (!back.has(v)) back.set(v, k);
+  for (const [k, v] of c.dialect.enumSpellings) if (!back.has(v)) back.set(v, k);
   const names = new Set(e.values.map((v) => v.name));
   const mapped: Line[] = [];
   const same: string[] = [];

@@ -27,6 +27,7 @@ import {
   type FieldRule,
   type MessageRules,
 } from "./jsonrpc-codec-rules.js";
+import { spelled } from "../../compat/dialect-ir.js";
 
 type Line = Printable[];
 
@@ -227,11 +228,11 @@ function protoDefault(f: DescField): string {
 
 /** Prints the encoder of an enum: its dialect spelling; a number without a name as the value 0's, reported. */
 export function printEnumEncoder(c: CodecCtx, e: DescEnum): void {
-  const spelled = (name: string) => c.dialect.enums[name] ?? name;
+  const spelling = (name: string) => spelled(c.dialect, name);
   const zero = e.values.find((v) => v.number === 0)?.name ?? "";
   const cases: Line[] = e.values
-    .filter((v) => c.dialect.enums[v.name] !== undefined)
-    .flatMap((v): Line[] => [[`  case ${lit(v.name)}:`], [`    return ${lit(spelled(v.name))};`]]);
+    .filter((v) => c.dialect.enumSpellings.has(v.name))
+    .flatMap((v): Line[] => [[`  case ${lit(v.name)}:`], [`    return ${lit(spelling(v.name))};`]]);
   const body: Line[] = [
     ["switch (json) {"],
     ...cases,
@@ -241,7 +242,7 @@ export function printEnumEncoder(c: CodecCtx, e: DescEnum): void {
       c.h("lose"),
       `(lost, path, "", ${lit(`no ${e.typeName} value for `)} + String(json) + ${lit(`; written as ${zero}`)});`,
     ],
-    [`return ${lit(spelled(zero))};`],
+    [`return ${lit(spelling(zero))};`],
   ];
   printFunction(
     c,

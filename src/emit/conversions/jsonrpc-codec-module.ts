@@ -9,7 +9,6 @@
  */
 import type { DescEnum } from "@bufbuild/protobuf";
 import type { GeneratedFile } from "@bufbuild/protoplugin";
-import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
 import { printLiteral } from "../print/literal.js";
 import { prose } from "../print/code-layout.js";
 import { wrapLine } from "../print/wrap-line.js";
@@ -22,9 +21,8 @@ import { encoderName, enumOfField, printEncoder, printEnumEncoder, printPartWrit
 import { decoderName, printDecoder, printEnumDecoder, printFileReader } from "./jsonrpc-codec-decode.js";
 
 export interface JsonRpcCodecInputs {
-  readonly dialect: JsonRpcDialect;
-  /** The dialect's rules of the file's messages (src/compat/dialect-ir.ts). */
-  readonly rules: DialectIr;
+  /** The dialect of the file's messages (src/compat/dialect-ir.ts). */
+  readonly dialect: DialectIr;
   /** The exported name of the codec, e.g. A2AServiceV0_3JsonRpcCodec. */
   readonly name: string;
   /** Says what the codec is for in the file's header line. */
@@ -49,7 +47,7 @@ export function emitJsonRpcCodec(
     },
     values(typed) {
       const f = files.openWithNamespaces(name, protoFile, [compatJsonNamespace], inputs.what);
-      printCoders(codecCtx(f, typed, inputs.dialect, inputs.rules), inputs.name);
+      printCoders(codecCtx(f, typed, inputs.dialect), inputs.name);
     },
   });
 }
@@ -107,31 +105,10 @@ function printNullResults(c: CodecCtx): void {
   }
 }
 
-/**
- * What a request check reads of each resource name field, and of each wrapper's field derived from ids: its
- * pattern with the ids as the request names them (`tasks/{id}`, `{pushNotificationConfig.id}`) and the ids it
- * may leave out. An empty name is named by its first id; a name without a later id that is not optional, by that id.
- */
-function resourceNames(d: JsonRpcDialect): Record<string, { pattern: string; optional?: readonly string[] }> {
-  const out: Record<string, { pattern: string; optional?: readonly string[] }> = {};
-  for (const r of d.resourceNames)
-    out[`${r.message}.${r.field}`] = r.optional ? { pattern: r.pattern, optional: r.optional } : { pattern: r.pattern };
-  for (const w of d.wrappers)
-    for (const [field, pattern] of Object.entries(w.derived)) out[`${w.message}.${field}`] = { pattern };
-  return out;
-}
-
 function printCodec(c: CodecCtx, f: GeneratedFile, name: string, codecType: ReturnType<GeneratedFile["import"]>): void {
   const entry = (typeName: string, id: string) =>
     `    ${JSON.stringify(typeName)}: { encode: ${encoderName(id)}, decode: ${decoderName(id)} },`;
   const d = c.dialect;
-  const names = {
-    enums: d.enums,
-    part: d.part.message,
-    wrappers: d.wrappers.map((w) => ({ message: w.message, field: w.field })),
-    renames: d.renames,
-    resourceNames: resourceNames(d),
-  };
   f.print(f.jsDoc(prose(codecDoc)));
   f.print(f.export("const", name), ...c.t(": ", codecType), " = ", compatJsonHelper("jsonRpcCodec"), "(");
   f.print("  {");
@@ -141,6 +118,6 @@ function printCodec(c: CodecCtx, f: GeneratedFile, name: string, codecType: Retu
   ];
   for (const row of rows) for (const l of wrapLine([row])) f.print(...l);
   f.print("  },");
-  f.print("  ", printLiteral(names, "  "), ",");
+  f.print("  ", printLiteral(d.runtimeNames, "  "), ",");
   f.print(");");
 }

@@ -5,8 +5,7 @@
  */
 import type { DescMessage } from "@bufbuild/protobuf";
 import type { GeneratedFile, ImportSymbol, Printable } from "@bufbuild/protoplugin";
-import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
-import type { MessageRules } from "../../compat/dialect-ir.js";
+import type { DialectIr, MessageRules } from "../../compat/dialect-ir.js";
 export { camel, messageOf, type FieldRule, type MessageRule, type MessageRules } from "../../compat/dialect-ir.js";
 import { compatJsonHelper, runtimeModule } from "../print/runtime-entries.js";
 import { paramNames } from "../print/unused-params.js";
@@ -17,7 +16,9 @@ export interface CodecCtx {
   readonly f: GeneratedFile;
   /** ts: types printed; js: none. */
   readonly typed: boolean;
-  readonly dialect: JsonRpcDialect;
+  /** The dialect of the version's messages (src/compat/dialect-ir.ts). */
+  readonly dialect: DialectIr;
+  /** Its rules of each message, by type name. */
   readonly rules: ReadonlyMap<string, MessageRules>;
   /** A helper of the runtime's compat-json module. */
   readonly h: (name: string) => string;
@@ -31,17 +32,12 @@ export interface CodecCtx {
 
 /** The runtime module whose helpers the codec calls (packages/runtime/src/compat/compat-json.ts). */
 
-export function codecCtx(
-  f: GeneratedFile,
-  typed: boolean,
-  dialect: JsonRpcDialect,
-  rules: ReadonlyMap<string, MessageRules>,
-): CodecCtx {
+export function codecCtx(f: GeneratedFile, typed: boolean, dialect: DialectIr): CodecCtx {
   return {
     f,
     typed,
     dialect,
-    rules,
+    rules: dialect.messages,
     h: compatJsonHelper,
     t: (...p) => (typed ? p : []),
     jsonValue: f.import("JsonValue", "@bufbuild/protobuf", true),

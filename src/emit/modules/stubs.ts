@@ -76,10 +76,9 @@ export function emitStubs(
   jsonrpcModule(open("jsonrpc", `JSON-RPC client and server for ${model.service.fullName}.`));
   restModule(open("rest", `HTTP+JSON client and server for ${model.service.fullName}.`));
   grpcModule(open("grpc", `gRPC client and server for ${model.service.fullName}.`));
-  if (model.jsonrpcDialect && dialectIr) {
+  if (dialectIr) {
     emitJsonRpcCodec(files, base, model.protoFile, {
-      dialect: model.jsonrpcDialect,
-      rules: dialectIr,
+      dialect: dialectIr,
       name: codecName(model),
       what: `The a2a.json codec of ${model.service.fullName}'s JSON-RPC binding, protocol ${model.protocolVersion}.`,
     });

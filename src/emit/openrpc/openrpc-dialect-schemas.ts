@@ -1,26 +1,29 @@
 /**
  * Messages of a version whose JSON-RPC binding speaks a dialect (v0.3: a2a.json) → JSON Schemas of that
- * form, from the model and the dialect table (override api.jsonrpcDialect), the rules the version's codec
- * is written from (jsonrpc-codec-rules.ts). A message has at most one whole-message rule:
+ * form, from the model and the dialect's IR (src/compat/dialect-ir.ts), which the version's codec is
+ * written from too. A message has at most one whole-message rule:
  *
- *   nullResults   null                          arrayResults  the bare array of one field
- *   unions        one of the oneof's members    part          {kind: text|file|data, …} (part.file: uri|bytes)
- *   wrappers      the wrapped field's schema    typedUnions   one of the members, each with its `type`
- *   listMaps      the bare map of string arrays
+ *   null result   null                          array         the bare array of one field
+ *   union         one of the oneof's members    part          {kind: text|file|data, …} (part.file: uri|bytes)
+ *   wrapper       the wrapped field's schema    typed         one of the members, each with its `type`
+ *   listMap       the bare map of string arrays
  *
- * else an object of its fields: keys renamed (renames) or JSON names, enum values as the dialect names them,
- * the `kind` the dialect adds (required), a resource-name field as its pattern's ids (`tasks/{id}` → `id`;
- * required but for the entry's `optional` ids).
- * `required`: the dialect's alwaysEmit fields, `kind`, and the fields the input rules require (api.input*:
+ * else an object of its fields: keys as the dialect writes them (a rename, else the JSON name), enum values
+ * as the dialect spells them, the `kind` the dialect adds (required), a resource-name field as its pattern's
+ * ids (`tasks/{id}` → `id`; required but for the ids a request may leave out).
+ * `required`: the fields the dialect always writes, `kind`, and the fields the input rules require (api.input*:
  * field_behavior REQUIRED as the override files leave it). No schema forbids other keys: a2a.json has keys
  * the proto lacks (Part.metadata, file name), which the codec reads and reports as lost.
  */
 import type { FieldModel, MessageModel } from "../../model/model-types.js";
 import type { ResolvedApi } from "../../model/resolve-api.js";
-import type { JsonRpcDialect } from "@protoc-gen-a2a/runtime/protocol";
+import { type DialectIr, type FieldRule, type MessageRules, spelled } from "../../compat/dialect-ir.js";
 import { compact, type Tree, type TreeObject } from "../print/doc-tree.js";
 import { SchemaComponents } from "../schemas/schema-components.js";
 import { wellKnownSchema } from "../schemas/protojson-schemas.js";
+
+/** The ids a resource-name pattern names: `tasks/{id}/pushNotificationConfigs/{cfg}` → id, cfg. */
+const ids = (pattern: string) => [...pattern.matchAll(/\{([^}.]+)\}/g)].map((x) => x[1]!);
 
 const scalarTypes: Readonly<Record<string, TreeObject>> = {
   string: { type: "string" },
@@ -38,7 +41,7 @@ function scalar(type: string): TreeObject {
 export class DialectSchemas extends SchemaComponents {
   constructor(
     private readonly m: ResolvedApi,
-    private readonly d: JsonRpcDialect,
+    private readonly d: DialectIr,
     refPrefix: string,
   ) {
     super(m.package, refPrefix);
@@ -55,33 +58,41 @@ export class DialectSchemas extends SchemaComponents {
     return kind === "scalar" ? scalar(type) : this.ref(type);
   }
 
-  /** Whether a field must be present: alwaysEmit, or the input rules (REQUIRED unless an override removed it). */
+  private rules(msg: MessageModel): MessageRules | undefined {
+    return this.d.messages.get(msg.fullName);
+  }
+
+  private rule(msg: MessageModel, f: FieldModel): FieldRule | undefined {
+    return this.rules(msg)?.fields.find((x) => x.f.name === f.name);
+  }
+
+  /** Whether a field must be present: always written, or the input rules (REQUIRED unless an override removed it). */
   private required(msg: MessageModel, f: FieldModel): boolean {
-    if (this.d.alwaysEmit[msg.fullName]?.includes(f.name)) return true;
+    if (this.rule(msg, f)?.always) return true;
     const rules = this.m.inputOverrides.get(msg.fullName);
     if (rules?.has(f.name)) return rules.get(f.name) !== null;
     return f.required;
   }
 
   private key(msg: MessageModel, f: FieldModel): string {
-    return this.d.renames[`${msg.fullName}.${f.name}`] ?? f.jsonName;
+    return this.rule(msg, f)?.key ?? f.jsonName;
   }
 
   /** The object form of a message: its fields by dialect key, kind, resource ids. */
   object(msg: MessageModel): TreeObject {
     const props: [string, Tree][] = [];
     const required: string[] = [];
-    const kind = this.d.kinds[msg.fullName];
+    const kind = this.rules(msg)?.kindValue;
     if (kind !== undefined) {
       props.push(["kind", { type: "string", const: kind }]);
       required.push("kind");
     }
     for (const f of msg.fields) {
-      const resource = this.d.resourceNames.find((r) => r.message === msg.fullName && r.field === f.name);
-      if (resource) {
-        for (const id of [...resource.pattern.matchAll(/\{([^}.]+)\}/g)].map((x) => x[1]!)) {
-          props.push([id, { type: "string", description: `Part of the proto's \`${f.name}\` (${resource.pattern}).` }]);
-          if (this.required(msg, f) && !resource.optional?.includes(id)) required.push(id);
+      const rule = this.rule(msg, f);
+      if (rule?.resource !== undefined) {
+        for (const id of ids(rule.resource)) {
+          props.push([id, { type: "string", description: `Part of the proto's \`${f.name}\` (${rule.resource}).` }]);
+          if (this.required(msg, f) && !rule.optionalIds.includes(id)) required.push(id);
         }
         continue;
       }
@@ -103,14 +114,15 @@ export class DialectSchemas extends SchemaComponents {
    */
   params(fullName: string): { readonly name: string; readonly schema: Tree; readonly required: boolean }[] {
     const msg = this.m.messages.get(fullName)!;
-    const wrapper = this.d.wrappers.find((w) => w.message === fullName);
-    const inner = wrapper ? msg.fields.find((f) => f.name === wrapper.field) : undefined;
+    const rule = this.rules(msg)?.rule;
+    const wrapper = rule?.kind === "wrapper" ? rule : undefined;
+    const inner = wrapper ? msg.fields.find((f) => f.name === wrapper.field.f.name) : undefined;
     const target = inner ? this.m.messages.get(inner.type)! : msg;
     const o = this.object(target) as { properties: Record<string, Tree>; required?: string[] };
     // A wrapper's own required fields are read from keys of the wrapped message (derived: parent ← taskId).
-    const derived = Object.entries(wrapper?.derived ?? {}).flatMap(([field, pattern]) => {
-      const f = msg.fields.find((x) => x.name === field);
-      return f && this.required(msg, f) ? [...pattern.matchAll(/\{([^}.]+)\}/g)].map((x) => x[1]!) : [];
+    const derived = (wrapper?.derived ?? []).flatMap((d) => {
+      const f = msg.fields.find((x) => x.name === d.name);
+      return f && this.required(msg, f) ? ids(d.pattern) : [];
     });
     return Object.entries(o.properties).map(([name, schema]) => ({
       name,
@@ -155,34 +167,35 @@ export class DialectSchemas extends SchemaComponents {
   }
 
   private whole(msg: MessageModel): TreeObject {
-    const d = this.d;
-    const fieldOf = (name: string) => msg.fields.find((f) => f.name === name)!;
-    const array = d.arrayResults[msg.fullName];
-    if (array !== undefined) return this.field(fieldOf(array));
-    if (d.unions.includes(msg.fullName))
-      return { description: msg.description ?? msg.name, oneOf: msg.fields.map((f) => this.field(f)) };
-    if (d.part.message === msg.fullName) return this.part(msg);
-    const wrapper = d.wrappers.find((w) => w.message === msg.fullName);
-    if (wrapper) return this.field(fieldOf(wrapper.field));
-    const typed = d.typedUnions?.[msg.fullName];
-    if (typed) {
-      const members = Object.entries(typed).map(([field, type]) => ({
-        allOf: [
-          this.field(fieldOf(field)),
-          { properties: { type: { type: "string", const: type } }, required: ["type"] },
-        ],
-      }));
-      return { description: msg.description ?? msg.name, oneOf: members };
+    const fieldOf = (r: FieldRule) => msg.fields.find((f) => f.name === r.f.name)!;
+    const rule = this.rules(msg)?.rule ?? { kind: "fields" };
+    switch (rule.kind) {
+      case "array":
+      case "wrapper":
+        return this.field(fieldOf(rule.field));
+      case "union":
+        return { description: msg.description ?? msg.name, oneOf: msg.fields.map((f) => this.field(f)) };
+      case "part":
+        return this.part(msg);
+      case "typed": {
+        const members = rule.members.map(([field, type]) => ({
+          allOf: [
+            this.field(fieldOf(field)),
+            { properties: { type: { type: "string", const: type } }, required: ["type"] },
+          ],
+        }));
+        return { description: msg.description ?? msg.name, oneOf: members };
+      }
+      case "listMap":
+        return { type: "object", additionalProperties: { type: "array", items: { type: "string" } } };
+      case "fields":
+        return this.object(msg);
     }
-    const listMap = d.listMaps?.[msg.fullName];
-    if (listMap !== undefined)
-      return { type: "object", additionalProperties: { type: "array", items: { type: "string" } } };
-    return this.object(msg);
   }
 
   private enumSchema(fullName: string): TreeObject {
     const e = this.m.enums.get(fullName)!;
-    const names = [...new Set(e.values.map((v) => this.d.enums[v.name] ?? v.name))];
+    const names = [...new Set(e.values.map((v) => spelled(this.d, v.name)))];
     return compact({ type: "string", enum: names, description: e.description });
   }
 

@@ -16,6 +16,7 @@ import type { UpstreamSource } from "../docs/sources.js";
 import { compact, type Tree, type TreeObject } from "../print/doc-tree.js";
 import { ProtoJsonSchemas } from "../schemas/protojson-schemas.js";
 import { DialectSchemas } from "./openrpc-dialect-schemas.js";
+import type { DialectIr } from "../../compat/dialect-ir.js";
 import { overridesList, pinnedProto, sourceInfo } from "../docs/doc-info.js";
 
 const refPrefix = "#/components/schemas/";
@@ -46,7 +47,7 @@ function protoJsonSchemas(m: ResolvedApi): Schemas {
   };
 }
 
-function dialectSchemas(m: ResolvedApi, d: NonNullable<ResolvedApi["jsonrpcDialect"]>): Schemas {
+function dialectSchemas(m: ResolvedApi, d: DialectIr): Schemas {
   const s = new DialectSchemas(m, d, refPrefix);
   return {
     ref: (n) => s.ref(n),
@@ -112,13 +113,18 @@ function method(m: ResolvedApi, schemas: Schemas, op: ResolvedOperation, errorNa
   });
 }
 
-export function openRpcDocument(m: ResolvedApi, upstream: readonly UpstreamSource[]): TreeObject {
-  const schemas = m.jsonrpcDialect ? dialectSchemas(m, m.jsonrpcDialect) : protoJsonSchemas(m);
+/** The document of a version; `dialect`: the IR of its JSON-RPC dialect, when its binding speaks one. */
+export function openRpcDocument(
+  m: ResolvedApi,
+  upstream: readonly UpstreamSource[],
+  dialect: DialectIr | undefined,
+): TreeObject {
+  const schemas = dialect ? dialectSchemas(m, dialect) : protoJsonSchemas(m);
   const errs = errors(m);
   const names = Object.keys(errs);
   const methods = m.operations.map((op) => method(m, schemas, op, names));
   const pin = pinnedProto(m, upstream);
-  const form = m.jsonrpcDialect ? "the version's JSON-RPC dialect (a2a.json)" : "ProtoJSON";
+  const form = dialect ? "the version's JSON-RPC dialect (a2a.json)" : "ProtoJSON";
   const from = pin ? ` at ${pin.gitTag} (commit ${pin.commit})` : "";
   return {
     openrpc: "1.3.2",
