@@ -12,7 +12,8 @@ export interface CardAccess {
 export interface AgentUrls {
   readonly jsonrpc: string;
   readonly rest: string;
-  readonly grpc: string;
+  /** Unset where the agent serves no gRPC (Bun, Deno, Workers: runtimes/). */
+  readonly grpc?: string;
 }
 
 /**
@@ -39,7 +40,7 @@ export function echoAgentCard(
     supportedInterfaces: (["1.0", "0.3"] as const).flatMap((protocolVersion) => [
       { url: urls.jsonrpc, protocolBinding: "JSONRPC", protocolVersion },
       { url: urls.rest, protocolBinding: "HTTP+JSON", protocolVersion },
-      { url: urls.grpc, protocolBinding: "GRPC", protocolVersion },
+      ...(urls.grpc === undefined ? [] : [{ url: urls.grpc, protocolBinding: "GRPC", protocolVersion }]),
     ]),
     capabilities: {
       streaming: true,

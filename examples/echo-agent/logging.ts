@@ -83,6 +83,43 @@ export function logHttpRequests(listener: NodeListener, log: (line: string) => v
   };
 }
 
+/**
+ * A fetch handler that logs as logHttpRequests does: when the answer's body has been read to its end, or, with
+ * " (closed early)", when the client cancels it first (a client leaving a stream).
+ */
+export function logFetchRequests(
+  handler: (request: Request) => Promise<Response>,
+  log: (line: string) => void,
+): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const start = performance.now();
+    const url = new URL(request.url);
+    const version = versionOf(request.headers.get(VERSION_KEY));
+    const call = `${logValue(request.method)} ${logValue(url.pathname)} ${version}`;
+    const response = await handler(request);
+    const line = (note = "") => log(`${call} ${response.status} ${since(start)}${note}`);
+    if (response.body === null) {
+      line();
+      return response;
+    }
+    const reader = response.body.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (!done) return controller.enqueue(value);
+        controller.close();
+        line();
+      },
+      async cancel(reason) {
+        line(" (closed early)");
+        await reader.cancel(reason);
+      },
+    });
+    const { status, statusText, headers } = response;
+    return new Response(body, { status, statusText, headers });
+  };
+}
+
 const codeOf = (e: unknown) => Code[ConnectError.from(e).code];
 
 /** Ends a logged stream: OK, the error's code, or Canceled when the client went away. */

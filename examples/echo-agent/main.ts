@@ -25,6 +25,9 @@
  * as JSON (otel-env.ts: OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_SERVICE_NAME).
  * LOG_FORMAT=json writes one JSON line per call on stdout (logCalls) in
  * place of the text request lines; LOG_FORMAT=text (the default) keeps them.
+ *
+ * `--runtime bun|deno|workerd` runs the agent's HTTP side (card, JSON-RPC, HTTP+JSON, both versions, tasks in
+ * memory) on that runtime instead, from npm, on PORT (runtimes/); `--runtime node` is the default.
  */
 import { readFileSync } from "node:fs";
 import { openPostgresTaskStore, StoreStartError } from "@protoc-gen-a2a/runtime/postgres";
@@ -42,6 +45,7 @@ import {
   type AgentTelemetry,
   type RunningAgent,
 } from "./server.js";
+import { runChild, runtimeFromArgs } from "./runtimes/elsewhere.js";
 
 const PREFIX = "echo agent:";
 
@@ -167,22 +171,35 @@ async function start(): Promise<RunningAgent | undefined> {
   }
 }
 
-const agent = await start();
-if (!agent) {
-  process.exitCode = 1;
-} else {
-  const { card, jsonrpc, rest, grpc } = agent.urls;
-  process.stdout.write(
-    "echo agent (A2A 1.0 and 0.3: A2A-Version picks)\n" +
-      `  agent card  ${card}\n  JSON-RPC    ${jsonrpc}\n  HTTP+JSON   ${rest}\n  gRPC        ${grpc}\n`,
-  );
-  const stop = (signal: string) => {
-    process.stdout.write(`${signal}: stopping\n`);
-    agent.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+const chosen = runtimeFromArgs(process.argv.slice(2));
+if ("problem" in chosen) {
+  cannotStart(chosen.problem);
+  process.exit(1);
+}
+if (chosen.runtime === "bun" || chosen.runtime === "deno") process.exit(await runChild(chosen.runtime));
+if (chosen.runtime === "workerd") {
+  const { launchWorkerd } = await import("./runtimes/workerd-launch.js");
+  await launchWorkerd();
+} else await runOnNode();
+
+async function runOnNode(): Promise<void> {
+  const agent = await start();
+  if (!agent) {
+    process.exitCode = 1;
+  } else {
+    const { card, jsonrpc, rest, grpc } = agent.urls;
+    process.stdout.write(
+      `echo agent on Node ${process.versions.node} (A2A 1.0 and 0.3: A2A-Version picks)\n` +
+        `  agent card  ${card}\n  JSON-RPC    ${jsonrpc}\n  HTTP+JSON   ${rest}\n  gRPC        ${grpc}\n`,
     );
-  };
-  process.once("SIGTERM", () => stop("SIGTERM"));
-  process.once("SIGINT", () => stop("SIGINT"));
+    const stop = (signal: string) => {
+      process.stdout.write(`${signal}: stopping\n`);
+      agent.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    };
+    process.once("SIGTERM", () => stop("SIGTERM"));
+    process.once("SIGINT", () => stop("SIGINT"));
+  }
 }

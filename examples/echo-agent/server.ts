@@ -45,7 +45,7 @@ export interface AgentTelemetry {
 }
 
 export interface RunningAgent {
-  readonly urls: AgentUrls & { readonly card: string };
+  readonly urls: Required<AgentUrls> & { readonly card: string };
   close(): Promise<void>;
 }
 
@@ -232,11 +232,12 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
     throw e;
   }
   const base = `http://127.0.0.1:${port}`;
-  urls = { jsonrpc: `${base}/a2a/jsonrpc`, rest: `${base}/a2a/rest`, grpc: `127.0.0.1:${grpcPort}` };
+  const served = { jsonrpc: `${base}/a2a/jsonrpc`, rest: `${base}/a2a/rest`, grpc: `127.0.0.1:${grpcPort}` };
+  urls = served;
   const plain = echoAgentCard(urls, false, options.requiredExtensions, { security });
   card = cardJson(plain, await signedCard(plain, options));
   return {
-    urls: { ...urls, card: `${base}/.well-known/agent-card.json` },
+    urls: { ...served, card: `${base}/.well-known/agent-card.json` },
     close: async () => {
       http.closeAllConnections();
       for (const s of sessions) s.destroy();

@@ -10,9 +10,13 @@
  * listener on an IPC channel (nothing in the example changes): `heapUsed()`
  * then answers process.memoryUsage().heapUsed after two full collections.
  *
- * Every process started here is killed (SIGKILL) by `stop()`, by
+ * Every process started here is killed (SIGKILL, with its process group: on
+ * another runtime, main.js runs the agent as its own child) by `stop()`, by
  * `stopAllExampleProcesses()`, and, as a last resort, when the test process
  * exits, so a failing test leaves no agent behind.
+ *
+ * `{ runtime: "bun" | "deno" | "workerd" }` passes `--runtime` (runtimes/): the agent then serves HTTP only,
+ * and its start is its HTTP+JSON line (urls.grpc is "").
  *
  * Protecting it with API keys (auth-env.ts): `apiKeysFile` writes an API_KEYS
  * file (removed when the test process exits) for a child process, and
@@ -47,6 +51,17 @@ export interface ExampleProcess {
 export interface ExampleProcessOptions {
   /** Start node with --expose-gc and the heap probe (see the header). */
   readonly heapProbe?: boolean;
+  /** The runtime of the agent's HTTP side (`--runtime`); default node. */
+  readonly runtime?: "bun" | "deno" | "workerd";
+}
+
+/** Kills a child started here and its process group (SIGKILL). */
+function killGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL");
+  }
 }
 
 /** Preloaded with heapProbe: answers "heap" on the IPC channel with the heap in use after collecting. */
@@ -72,7 +87,7 @@ function probeHeap(child: ChildProcess): Promise<number> {
 const running = new Set<ChildProcess>();
 const keyDirs: string[] = [];
 process.once("exit", () => {
-  for (const child of running) child.kill("SIGKILL");
+  for (const child of running) killGroup(child);
   for (const dir of keyDirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -105,7 +120,7 @@ export function apiKeySecurity(keys: Readonly<Record<string, string>>): AgentSec
 function killed(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   const exit = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGKILL");
+  killGroup(child);
   return exit;
 }
 
@@ -121,9 +136,10 @@ export function startExampleProcess(
   if (!existsSync(EXAMPLE_MAIN)) throw new Error(`${EXAMPLE_MAIN} is missing: run \`npm run build:examples\``);
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: "0", GRPC_PORT: "0", ...env };
   const probe = options.heapProbe === true;
-  const args = probe ? ["--expose-gc", "--import", HEAP_PROBE, EXAMPLE_MAIN] : [EXAMPLE_MAIN];
+  const runtime = options.runtime === undefined ? [] : ["--runtime", options.runtime];
+  const args = [...(probe ? ["--expose-gc", "--import", HEAP_PROBE] : []), EXAMPLE_MAIN, ...runtime];
   const stdio = probe ? (["ignore", "pipe", "pipe", "ipc"] as const) : (["ignore", "pipe", "pipe"] as const);
-  const child = spawn(process.execPath, args, { env: childEnv, stdio: [...stdio] });
+  const child = spawn(process.execPath, args, { env: childEnv, stdio: [...stdio], detached: true });
   running.add(child);
   child.once("exit", () => running.delete(child));
   let out = "";
@@ -138,7 +154,7 @@ export function startExampleProcess(
     };
     const start = Date.now();
     const poll = setInterval(() => {
-      const grpc = printed(out, "gRPC");
+      const grpc = options.runtime === undefined ? printed(out, "gRPC") : printed(out, "HTTP\\+JSON") && "";
       if (grpc !== undefined) {
         clearInterval(poll);
         const urls = {
