@@ -18,48 +18,101 @@ import * as rt from "@protoc-gen-a2a/runtime/compat-json";
 // ---- a2a.v1 JSON-RPC (a2a.json) ↔ lf.a2a.v1 messages, in one pass ----
 
 const TASK_STATE_FROM_JSON = new Map<string | number, number>([
-  ["unknown", 0], ["TASK_STATE_UNSPECIFIED", 0], [0, 0], ["submitted", 1],
-  ["TASK_STATE_SUBMITTED", 1], [1, 1], ["working", 2], ["TASK_STATE_WORKING", 2], [2, 2],
-  ["completed", 3], ["TASK_STATE_COMPLETED", 3], [3, 3], ["failed", 4], ["TASK_STATE_FAILED", 4],
-  [4, 4], ["canceled", 5], ["TASK_STATE_CANCELLED", 5], [5, 5], ["input-required", 6],
-  ["TASK_STATE_INPUT_REQUIRED", 6], [6, 6], ["rejected", 7], ["TASK_STATE_REJECTED", 7], [7, 7],
-  ["auth-required", 8], ["TASK_STATE_AUTH_REQUIRED", 8], [8, 8],
+  ["unknown", 0],
+  ["TASK_STATE_UNSPECIFIED", 0],
+  [0, 0],
+  ["submitted", 1],
+  ["TASK_STATE_SUBMITTED", 1],
+  [1, 1],
+  ["working", 2],
+  ["TASK_STATE_WORKING", 2],
+  [2, 2],
+  ["completed", 3],
+  ["TASK_STATE_COMPLETED", 3],
+  [3, 3],
+  ["failed", 4],
+  ["TASK_STATE_FAILED", 4],
+  [4, 4],
+  ["canceled", 5],
+  ["TASK_STATE_CANCELLED", 5],
+  [5, 5],
+  ["input-required", 6],
+  ["TASK_STATE_INPUT_REQUIRED", 6],
+  [6, 6],
+  ["rejected", 7],
+  ["TASK_STATE_REJECTED", 7],
+  [7, 7],
+  ["auth-required", 8],
+  ["TASK_STATE_AUTH_REQUIRED", 8],
+  [8, 8],
 ]);
 const TASK_STATE_TO_JSON = {
-  older: "a2a.v1.TaskState", zeroName: "TASK_STATE_UNSPECIFIED", zeroSpelled: "unknown",
+  older: "a2a.v1.TaskState",
+  zeroName: "TASK_STATE_UNSPECIFIED",
+  zeroSpelled: "unknown",
   spelled: new Map<number, string>([
-    [0, "unknown"], [1, "submitted"], [2, "working"], [3, "completed"], [4, "failed"],
-    [5, "canceled"], [6, "input-required"], [7, "rejected"], [8, "auth-required"],
+    [0, "unknown"],
+    [1, "submitted"],
+    [2, "working"],
+    [3, "completed"],
+    [4, "failed"],
+    [5, "canceled"],
+    [6, "input-required"],
+    [7, "rejected"],
+    [8, "auth-required"],
   ]),
 };
 const ROLE_FROM_JSON = new Map<string | number, number>([
-  ["ROLE_UNSPECIFIED", 0], [0, 0], ["user", 1], ["ROLE_USER", 1], [1, 1], ["agent", 2],
-  ["ROLE_AGENT", 2], [2, 2],
+  ["ROLE_UNSPECIFIED", 0],
+  [0, 0],
+  ["user", 1],
+  ["ROLE_USER", 1],
+  [1, 1],
+  ["agent", 2],
+  ["ROLE_AGENT", 2],
+  [2, 2],
 ]);
 const ROLE_TO_JSON = {
-  older: "a2a.v1.Role", zeroName: "ROLE_UNSPECIFIED", zeroSpelled: "agent",
+  older: "a2a.v1.Role",
+  zeroName: "ROLE_UNSPECIFIED",
+  zeroSpelled: "agent",
   spelled: new Map<number, string>([[0, "agent"], [1, "user"], [2, "agent"]]),
 };
 
 function sendMessageConfigurationFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.SendMessageConfiguration {
   const from = rt.object(json, path, "a2a.v1.SendMessageConfiguration");
   const out = ({
-    $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: [], returnImmediately: false,
+    $typeName: "lf.a2a.v1.SendMessageConfiguration",
+    acceptedOutputModes: [],
+    returnImmediately: false,
   } as v10.SendMessageConfiguration);
   let value: unknown;
   if ((value = from["acceptedOutputModes"]) != null)
     out.acceptedOutputModes = rt.strings(
-      value, path, "acceptedOutputModes", "a2a.v1.SendMessageConfiguration.accepted_output_modes",
+      value,
+      path,
+      "acceptedOutputModes",
+      "a2a.v1.SendMessageConfiguration.accepted_output_modes",
     );
   if ((value = (from["pushNotificationConfig"] ?? from["pushNotification"])) != null) {
     const pushJson = rt.object(value, path, "a2a.v1.PushNotificationConfig");
     const pushPath = rt.at(path, "pushNotificationConfig");
     for (const key in pushJson) switch (key) {
-      case "kind": case "id": case "url": case "token": case "authentication": break;
+      case "kind":
+      case "id":
+      case "url":
+      case "token":
+      case "authentication":
+        break;
       default: rt.lose(lost, pushPath, key, "a2a.v1.PushNotificationConfig has no field for it");
     }
     const pushConfig = ({
-      $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "",
+      $typeName: "lf.a2a.v1.TaskPushNotificationConfig",
+      tenant: "",
+      id: "",
+      taskId: "",
+      url: "",
+      token: "",
     } as v10.TaskPushNotificationConfig);
     if ((value = pushJson["url"]) != null) {
       const read = rt.str(value, pushPath, "a2a.v1.PushNotificationConfig.url");
@@ -85,15 +138,22 @@ function sendMessageConfigurationFromOlderJson(json: unknown, path: rt.At, lost:
     (value = from["blocking"]) != null && rt.bool(value, path, "a2a.v1.SendMessageConfiguration.blocking")
   );
   for (const key in from) switch (key) {
-    case "kind": case "acceptedOutputModes": case "pushNotificationConfig": case "pushNotification":
-    case "historyLength": case "blocking": break;
+    case "kind":
+    case "acceptedOutputModes":
+    case "pushNotificationConfig":
+    case "pushNotification":
+    case "historyLength":
+    case "blocking":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.SendMessageConfiguration has no field for it");
   }
   return out;
 }
 
 function sendMessageConfigurationToOlderJson(
-  from: v10.SendMessageConfiguration, path: rt.At, lost: Loss[],
+  from: v10.SendMessageConfiguration,
+  path: rt.At,
+  lost: Loss[],
 ): JsonObject {
   const out: JsonObject = { blocking: false };
   if (from.acceptedOutputModes.length > 0) out["acceptedOutputModes"] = from.acceptedOutputModes.slice();
@@ -106,14 +166,19 @@ function sendMessageConfigurationToOlderJson(
     if (pushConfig.token !== "") pushJson["token"] = pushConfig.token;
     if (pushConfig.authentication !== undefined)
       pushJson["authentication"] = authenticationInfoToOlderJson(
-        pushConfig.authentication, rt.at(path, "authentication"), lost,
+        pushConfig.authentication,
+        rt.at(path, "authentication"),
+        lost,
       );
     out["pushNotificationConfig"] = pushJson;
   }
   const historyLength = from.historyLength;
   if (historyLength === 0)
     rt.lose(
-      lost, path, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit",
+      lost,
+      path,
+      "history_length",
+      "v0.3 cannot ask for no history (0 means no limit there); sent without a limit",
     );
   else if (historyLength !== undefined) { if (historyLength !== 0) out["historyLength"] = historyLength; }
   { const value = !from.returnImmediately; if (value) out["blocking"] = value; }
@@ -135,8 +200,14 @@ function taskFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.Task {
     out.history = rt.each(value, rt.at(path, "history"), "a2a.v1.Task.history", lost, messageFromOlderJson);
   if ((value = from["metadata"]) != null) out.metadata = rt.struct(value, path, "a2a.v1.Task.metadata");
   for (const key in from) switch (key) {
-    case "kind": case "id": case "contextId": case "status": case "artifacts": case "history":
-    case "metadata": break;
+    case "kind":
+    case "id":
+    case "contextId":
+    case "status":
+    case "artifacts":
+    case "history":
+    case "metadata":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.Task has no field for it");
   }
   return out;
@@ -162,7 +233,11 @@ function taskStatusFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.
   if ((value = from["state"]) != null)
     out.state = rt.enumIn(TASK_STATE_FROM_JSON, value, path, "state", "a2a.v1.TaskStatus.state");
   for (const key in from) switch (key) {
-    case "kind": case "state": case "message": case "timestamp": break;
+    case "kind":
+    case "state":
+    case "message":
+    case "timestamp":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.TaskStatus has no field for it");
   }
   return out;
@@ -180,7 +255,12 @@ function partFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.Part {
   const from = rt.object(json, path, "a2a.v1.Part");
   const out = ({ $typeName: "lf.a2a.v1.Part", content: { case: undefined }, filename: "", mediaType: "" } as v10.Part);
   for (const key in from) switch (key) {
-    case "kind": case "text": case "file": case "data": case "metadata": break;
+    case "kind":
+    case "text":
+    case "file":
+    case "data":
+    case "metadata":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.Part has no field for it");
   }
   if (from["metadata"] != null) out.metadata = rt.struct(from["metadata"], path, "a2a.json Part metadata");
@@ -193,7 +273,11 @@ function partFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.Part {
     const filePath = rt.at(path, "file");
     const file = rt.object(fileJson, filePath, "a2a.v1.FilePart");
     for (const key in file) switch (key) {
-      case "uri": case "bytes": case "mimeType": case "name": break;
+      case "uri":
+      case "bytes":
+      case "mimeType":
+      case "name":
+        break;
       default: rt.lose(lost, filePath, key, "a2a.v1.FilePart has no field for it");
     }
     if (file["uri"] != null && file["bytes"] != null)
@@ -208,7 +292,9 @@ function partFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.Part {
     if (file["mimeType"] != null) out.mediaType = rt.str(file["mimeType"], filePath, "a2a.v1.FilePart.mime_type");
     if (file["name"] != null) out.filename = rt.str(file["name"], filePath, "a2a.json FileBase name");
   } else out.content = { case: "data", value: rt.valueOf(
-    rt.object(from["data"], path, "a2a.v1.DataPart.data"), path, "a2a.v1.DataPart.data",
+    rt.object(from["data"], path, "a2a.v1.DataPart.data"),
+    path,
+    "a2a.v1.DataPart.data",
   ) };
   return out;
 }
@@ -253,8 +339,14 @@ function messageFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.Mes
   if (from["kind"] !== undefined && from["kind"] !== "message")
     rt.refuseKind(rt.pathOf(path), "a2a.v1.Message", from["kind"], "message");
   const out = ({
-    $typeName: "lf.a2a.v1.Message", messageId: "", contextId: "", taskId: "", role: 0, parts: [],
-    extensions: [], referenceTaskIds: [],
+    $typeName: "lf.a2a.v1.Message",
+    messageId: "",
+    contextId: "",
+    taskId: "",
+    role: 0,
+    parts: [],
+    extensions: [],
+    referenceTaskIds: [],
   } as v10.Message);
   let value: unknown;
   if ((value = from["messageId"]) != null) out.messageId = rt.str(value, path, "a2a.v1.Message.message_id");
@@ -270,8 +362,17 @@ function messageFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.Mes
   if ((value = from["referenceTaskIds"]) != null)
     out.referenceTaskIds = rt.strings(value, path, "referenceTaskIds", "a2a.v1.Message referenceTaskIds");
   for (const key in from) switch (key) {
-    case "kind": case "referenceTaskIds": case "messageId": case "contextId": case "taskId":
-    case "role": case "parts": case "content": case "metadata": case "extensions": break;
+    case "kind":
+    case "referenceTaskIds":
+    case "messageId":
+    case "contextId":
+    case "taskId":
+    case "role":
+    case "parts":
+    case "content":
+    case "metadata":
+    case "extensions":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.Message has no field for it");
   }
   return out;
@@ -292,7 +393,12 @@ function messageToOlderJson(from: v10.Message, path: rt.At, lost: Loss[]): JsonO
 function artifactFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.Artifact {
   const from = rt.object(json, path, "a2a.v1.Artifact");
   const out = ({
-    $typeName: "lf.a2a.v1.Artifact", artifactId: "", name: "", description: "", parts: [], extensions: [],
+    $typeName: "lf.a2a.v1.Artifact",
+    artifactId: "",
+    name: "",
+    description: "",
+    parts: [],
+    extensions: [],
   } as v10.Artifact);
   let value: unknown;
   if ((value = from["artifactId"]) != null) out.artifactId = rt.str(value, path, "a2a.v1.Artifact.artifact_id");
@@ -304,8 +410,14 @@ function artifactFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.Ar
   if ((value = from["extensions"]) != null)
     out.extensions = rt.strings(value, path, "extensions", "a2a.v1.Artifact.extensions");
   for (const key in from) switch (key) {
-    case "kind": case "artifactId": case "name": case "description": case "parts": case "metadata":
-    case "extensions": break;
+    case "kind":
+    case "artifactId":
+    case "name":
+    case "description":
+    case "parts":
+    case "metadata":
+    case "extensions":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.Artifact has no field for it");
   }
   return out;
@@ -337,7 +449,13 @@ function taskStatusUpdateEventFromOlderJson(json: unknown, path: rt.At, lost: Lo
     out.metadata = rt.struct(value, path, "a2a.v1.TaskStatusUpdateEvent.metadata");
   if ((value = from["final"]) != null) rt.bool(value, path, "a2a.v1.TaskStatusUpdateEvent.final");
   for (const key in from) switch (key) {
-    case "kind": case "taskId": case "contextId": case "status": case "final": case "metadata": break;
+    case "kind":
+    case "taskId":
+    case "contextId":
+    case "status":
+    case "final":
+    case "metadata":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.TaskStatusUpdateEvent has no field for it");
   }
   return out;
@@ -345,15 +463,20 @@ function taskStatusUpdateEventFromOlderJson(json: unknown, path: rt.At, lost: Lo
 
 function taskStatusUpdateEventToOlderJson(from: v10.TaskStatusUpdateEvent, path: rt.At, lost: Loss[]): JsonObject {
   const out: JsonObject = {
-    kind: "status-update", taskId: from.taskId, contextId: from.contextId, status: { state: "unknown" },
+    kind: "status-update",
+    taskId: from.taskId,
+    contextId: from.contextId,
+    status: { state: "unknown" },
     final: false,
   };
   const status = from.status;
   if (status !== undefined) {
     out["status"] = taskStatusToOlderJson(status, rt.at(path, "status"), lost);
     if (
-      status.state === 3 /* COMPLETED */ || status.state === 5 /* CANCELED */ ||
-      status.state === 4 /* FAILED */ || status.state === 7 /* REJECTED */ ||
+      status.state === 3 /* COMPLETED */ ||
+      status.state === 5 /* CANCELED */ ||
+      status.state === 4 /* FAILED */ ||
+      status.state === 7 /* REJECTED */ ||
       status.state === 6 /* INPUT_REQUIRED */
     ) out["final"] = true;
   }
@@ -366,7 +489,11 @@ function taskArtifactUpdateEventFromOlderJson(json: unknown, path: rt.At, lost: 
   if (from["kind"] !== undefined && from["kind"] !== "artifact-update")
     rt.refuseKind(rt.pathOf(path), "a2a.v1.TaskArtifactUpdateEvent", from["kind"], "artifact-update");
   const out = ({
-    $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent", taskId: "", contextId: "", append: false, lastChunk: false,
+    $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent",
+    taskId: "",
+    contextId: "",
+    append: false,
+    lastChunk: false,
   } as v10.TaskArtifactUpdateEvent);
   let value: unknown;
   if ((value = from["taskId"]) != null) out.taskId = rt.str(value, path, "a2a.v1.TaskArtifactUpdateEvent.task_id");
@@ -380,8 +507,14 @@ function taskArtifactUpdateEventFromOlderJson(json: unknown, path: rt.At, lost: 
   if ((value = from["metadata"]) != null)
     out.metadata = rt.struct(value, path, "a2a.v1.TaskArtifactUpdateEvent.metadata");
   for (const key in from) switch (key) {
-    case "kind": case "taskId": case "contextId": case "artifact": case "append": case "lastChunk":
-    case "metadata": break;
+    case "kind":
+    case "taskId":
+    case "contextId":
+    case "artifact":
+    case "append":
+    case "lastChunk":
+    case "metadata":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.TaskArtifactUpdateEvent has no field for it");
   }
   return out;
@@ -410,7 +543,10 @@ function authenticationInfoFromOlderJson(json: unknown, path: rt.At, lost: Loss[
       rt.lose(lost, path, "schemes", "v1.0 takes one scheme; dropped " + schemes.slice(1).join(", "));
   }
   for (const key in from) switch (key) {
-    case "kind": case "schemes": case "credentials": break;
+    case "kind":
+    case "schemes":
+    case "credentials":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.AuthenticationInfo has no field for it");
   }
   return out;
@@ -426,14 +562,21 @@ function authenticationInfoToOlderJson(from: v10.AuthenticationInfo, _path: rt.A
 function agentInterfaceFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AgentInterface {
   const from = rt.object(json, path, "a2a.v1.AgentInterface");
   const out = ({
-    $typeName: "lf.a2a.v1.AgentInterface", url: "", protocolBinding: "", tenant: "", protocolVersion: "",
+    $typeName: "lf.a2a.v1.AgentInterface",
+    url: "",
+    protocolBinding: "",
+    tenant: "",
+    protocolVersion: "",
   } as v10.AgentInterface);
   let value: unknown;
   if ((value = from["url"]) != null) out.url = rt.str(value, path, "a2a.v1.AgentInterface.url");
   if ((value = from["transport"]) != null)
     out.protocolBinding = rt.str(value, path, "a2a.v1.AgentInterface.transport");
   for (const key in from) switch (key) {
-    case "kind": case "url": case "transport": break;
+    case "kind":
+    case "url":
+    case "transport":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.AgentInterface has no field for it");
   }
   return out;
@@ -448,8 +591,16 @@ function agentInterfaceToOlderJson(from: v10.AgentInterface, path: rt.At, lost: 
 function agentCardFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AgentCard {
   const from = rt.object(json, path, "a2a.v1.AgentCard");
   const out = ({
-    $typeName: "lf.a2a.v1.AgentCard", name: "", description: "", supportedInterfaces: [], version: "",
-    securitySchemes: {}, securityRequirements: [], defaultInputModes: [], defaultOutputModes: [], skills: [],
+    $typeName: "lf.a2a.v1.AgentCard",
+    name: "",
+    description: "",
+    supportedInterfaces: [],
+    version: "",
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: [],
+    defaultOutputModes: [],
+    skills: [],
     signatures: [],
   } as v10.AgentCard);
   let value: unknown;
@@ -466,11 +617,19 @@ function agentCardFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.A
     out.capabilities = agentCapabilitiesFromOlderJson(value, rt.at(path, "capabilities"), lost);
   if ((value = from["securitySchemes"]) != null)
     out.securitySchemes = rt.eachKey(
-      value, rt.at(path, "securitySchemes"), "a2a.v1.AgentCard.security_schemes", lost, securitySchemeFromOlderJson,
+      value,
+      rt.at(path, "securitySchemes"),
+      "a2a.v1.AgentCard.security_schemes",
+      lost,
+      securitySchemeFromOlderJson,
     );
   if ((value = from["security"]) != null)
     out.securityRequirements = rt.each(
-      value, rt.at(path, "security"), "a2a.v1.AgentCard.security", lost, securityRequirementFromOlderJson,
+      value,
+      rt.at(path, "security"),
+      "a2a.v1.AgentCard.security",
+      lost,
+      securityRequirementFromOlderJson,
     );
   if ((value = from["defaultInputModes"]) != null)
     out.defaultInputModes = rt.strings(value, path, "defaultInputModes", "a2a.v1.AgentCard.default_input_modes");
@@ -480,7 +639,11 @@ function agentCardFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.A
     out.skills = rt.each(value, rt.at(path, "skills"), "a2a.v1.AgentCard.skills", lost, agentSkillFromOlderJson);
   if ((value = from["signatures"]) != null)
     out.signatures = rt.each(
-      value, rt.at(path, "signatures"), "a2a.v1.AgentCard.signatures", lost, agentCardSignatureFromOlderJson,
+      value,
+      rt.at(path, "signatures"),
+      "a2a.v1.AgentCard.signatures",
+      lost,
+      agentCardSignatureFromOlderJson,
     );
   if ((value = from["iconUrl"]) != null) out.iconUrl = rt.str(value, path, "a2a.v1.AgentCard iconUrl");
   {
@@ -494,7 +657,10 @@ function agentCardFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.A
     const offered: [string, string][] = [[cardUrl, preferred || "JSONRPC"]];
     if ((value = from["additionalInterfaces"]) != null) {
       const additional = rt.each(
-        value, rt.at(path, "additionalInterfaces"), "a2a.v1.AgentCard.additional_interfaces", lost,
+        value,
+        rt.at(path, "additionalInterfaces"),
+        "a2a.v1.AgentCard.additional_interfaces",
+        lost,
         agentInterfaceFromOlderJson,
       );
       for (const listed of additional) offered.push([listed.url, listed.protocolBinding]);
@@ -505,7 +671,11 @@ function agentCardFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.A
       );
       if (url === "" || known) continue;
       const iface = ({
-        $typeName: "lf.a2a.v1.AgentInterface", url: "", protocolBinding: "", tenant: "", protocolVersion: "",
+        $typeName: "lf.a2a.v1.AgentInterface",
+        url: "",
+        protocolBinding: "",
+        tenant: "",
+        protocolVersion: "",
       } as v10.AgentInterface);
       iface.url = url;
       iface.protocolBinding = binding || "JSONRPC";
@@ -521,11 +691,26 @@ function agentCardFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.A
     }
   }
   for (const key in from) switch (key) {
-    case "kind": case "iconUrl": case "protocolVersion": case "name": case "description": case "url":
-    case "preferredTransport": case "additionalInterfaces": case "provider": case "version":
-    case "documentationUrl": case "capabilities": case "securitySchemes": case "security":
-    case "defaultInputModes": case "defaultOutputModes": case "skills":
-    case "supportsAuthenticatedExtendedCard": case "signatures": break;
+    case "kind":
+    case "iconUrl":
+    case "protocolVersion":
+    case "name":
+    case "description":
+    case "url":
+    case "preferredTransport":
+    case "additionalInterfaces":
+    case "provider":
+    case "version":
+    case "documentationUrl":
+    case "capabilities":
+    case "securitySchemes":
+    case "security":
+    case "defaultInputModes":
+    case "defaultOutputModes":
+    case "skills":
+    case "supportsAuthenticatedExtendedCard":
+    case "signatures":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.AgentCard has no field for it");
   }
   return out;
@@ -533,8 +718,15 @@ function agentCardFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.A
 
 function agentCardToOlderJson(from: v10.AgentCard, path: rt.At, lost: Loss[]): JsonObject {
   const out: JsonObject = {
-    protocolVersion: "", name: from.name, description: from.description, url: "", version: from.version,
-    capabilities: {}, defaultInputModes: [], defaultOutputModes: [], skills: [],
+    protocolVersion: "",
+    name: from.name,
+    description: from.description,
+    url: "",
+    version: from.version,
+    capabilities: {},
+    defaultInputModes: [],
+    defaultOutputModes: [],
+    skills: [],
   };
   {
     const all = from.supportedInterfaces;
@@ -542,7 +734,9 @@ function agentCardToOlderJson(from: v10.AgentCard, path: rt.At, lost: Loss[]): J
     const kept = legacy.length > 0 ? legacy : all;
     if (legacy.length === 0 && all.length > 0)
       rt.lose(
-        lost, path, "supported_interfaces",
+        lost,
+        path,
+        "supported_interfaces",
         "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak",
       );
     const first = kept[0];
@@ -563,11 +757,17 @@ function agentCardToOlderJson(from: v10.AgentCard, path: rt.At, lost: Loss[]): J
     out["capabilities"] = agentCapabilitiesToOlderJson(from.capabilities, rt.at(path, "capabilities"), lost);
   if (Object.keys(from.securitySchemes).length > 0)
     out["securitySchemes"] = rt.eachKeyOf(
-      from.securitySchemes, rt.at(path, "security_schemes"), lost, securitySchemeToOlderJson,
+      from.securitySchemes,
+      rt.at(path, "security_schemes"),
+      lost,
+      securitySchemeToOlderJson,
     );
   if (from.securityRequirements.length > 0)
     out["security"] = rt.eachTo(
-      from.securityRequirements, rt.at(path, "security_requirements"), lost, securityRequirementToOlderJson,
+      from.securityRequirements,
+      rt.at(path, "security_requirements"),
+      lost,
+      securityRequirementToOlderJson,
     );
   if (from.defaultInputModes.length > 0) out["defaultInputModes"] = from.defaultInputModes.slice();
   if (from.defaultOutputModes.length > 0) out["defaultOutputModes"] = from.defaultOutputModes.slice();
@@ -586,7 +786,10 @@ function agentProviderFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v
   if ((value = from["organization"]) != null)
     out.organization = rt.str(value, path, "a2a.v1.AgentProvider.organization");
   for (const key in from) switch (key) {
-    case "kind": case "url": case "organization": break;
+    case "kind":
+    case "url":
+    case "organization":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.AgentProvider has no field for it");
   }
   return out;
@@ -611,10 +814,18 @@ function agentCapabilitiesFromOlderJson(json: unknown, path: rt.At, lost: Loss[]
   }
   if ((value = from["extensions"]) != null)
     out.extensions = rt.each(
-      value, rt.at(path, "extensions"), "a2a.v1.AgentCapabilities.extensions", lost, agentExtensionFromOlderJson,
+      value,
+      rt.at(path, "extensions"),
+      "a2a.v1.AgentCapabilities.extensions",
+      lost,
+      agentExtensionFromOlderJson,
     );
   for (const key in from) switch (key) {
-    case "kind": case "streaming": case "pushNotifications": case "extensions": break;
+    case "kind":
+    case "streaming":
+    case "pushNotifications":
+    case "extensions":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.AgentCapabilities has no field for it");
   }
   return out;
@@ -633,7 +844,10 @@ function agentCapabilitiesToOlderJson(from: v10.AgentCapabilities, path: rt.At, 
 function agentExtensionFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AgentExtension {
   const from = rt.object(json, path, "a2a.v1.AgentExtension");
   const out = ({
-    $typeName: "lf.a2a.v1.AgentExtension", uri: "", description: "", required: false,
+    $typeName: "lf.a2a.v1.AgentExtension",
+    uri: "",
+    description: "",
+    required: false,
   } as v10.AgentExtension);
   let value: unknown;
   if ((value = from["uri"]) != null) out.uri = rt.str(value, path, "a2a.v1.AgentExtension.uri");
@@ -642,7 +856,12 @@ function agentExtensionFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): 
   if ((value = from["required"]) != null) out.required = rt.bool(value, path, "a2a.v1.AgentExtension.required");
   if ((value = from["params"]) != null) out.params = rt.struct(value, path, "a2a.v1.AgentExtension.params");
   for (const key in from) switch (key) {
-    case "kind": case "uri": case "description": case "required": case "params": break;
+    case "kind":
+    case "uri":
+    case "description":
+    case "required":
+    case "params":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.AgentExtension has no field for it");
   }
   return out;
@@ -659,8 +878,15 @@ function agentExtensionToOlderJson(from: v10.AgentExtension, _path: rt.At, _lost
 function agentSkillFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AgentSkill {
   const from = rt.object(json, path, "a2a.v1.AgentSkill");
   const out = ({
-    $typeName: "lf.a2a.v1.AgentSkill", id: "", name: "", description: "", tags: [], examples: [],
-    inputModes: [], outputModes: [], securityRequirements: [],
+    $typeName: "lf.a2a.v1.AgentSkill",
+    id: "",
+    name: "",
+    description: "",
+    tags: [],
+    examples: [],
+    inputModes: [],
+    outputModes: [],
+    securityRequirements: [],
   } as v10.AgentSkill);
   let value: unknown;
   if ((value = from["id"]) != null) out.id = rt.str(value, path, "a2a.v1.AgentSkill.id");
@@ -675,11 +901,23 @@ function agentSkillFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.
     out.outputModes = rt.strings(value, path, "outputModes", "a2a.v1.AgentSkill.output_modes");
   if ((value = from["security"]) != null)
     out.securityRequirements = rt.each(
-      value, rt.at(path, "security"), "a2a.v1.AgentSkill.security", lost, securityRequirementFromOlderJson,
+      value,
+      rt.at(path, "security"),
+      "a2a.v1.AgentSkill.security",
+      lost,
+      securityRequirementFromOlderJson,
     );
   for (const key in from) switch (key) {
-    case "kind": case "id": case "name": case "description": case "tags": case "examples":
-    case "inputModes": case "outputModes": case "security": break;
+    case "kind":
+    case "id":
+    case "name":
+    case "description":
+    case "tags":
+    case "examples":
+    case "inputModes":
+    case "outputModes":
+    case "security":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.AgentSkill has no field for it");
   }
   return out;
@@ -693,7 +931,10 @@ function agentSkillToOlderJson(from: v10.AgentSkill, path: rt.At, lost: Loss[]):
   if (from.outputModes.length > 0) out["outputModes"] = from.outputModes.slice();
   if (from.securityRequirements.length > 0)
     out["security"] = rt.eachTo(
-      from.securityRequirements, rt.at(path, "security_requirements"), lost, securityRequirementToOlderJson,
+      from.securityRequirements,
+      rt.at(path, "security_requirements"),
+      lost,
+      securityRequirementToOlderJson,
     );
   return out;
 }
@@ -708,7 +949,11 @@ function agentCardSignatureFromOlderJson(json: unknown, path: rt.At, lost: Loss[
     out.signature = rt.str(value, path, "a2a.v1.AgentCardSignature.signature");
   if ((value = from["header"]) != null) out.header = rt.struct(value, path, "a2a.v1.AgentCardSignature.header");
   for (const key in from) switch (key) {
-    case "kind": case "protected": case "signature": case "header": break;
+    case "kind":
+    case "protected":
+    case "signature":
+    case "header":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.AgentCardSignature has no field for it");
   }
   return out;
@@ -721,23 +966,37 @@ function agentCardSignatureToOlderJson(from: v10.AgentCardSignature, _path: rt.A
 }
 
 function taskPushNotificationConfigFromOlderJson(
-  json: unknown, path: rt.At, lost: Loss[],
+  json: unknown,
+  path: rt.At,
+  lost: Loss[],
 ): v10.TaskPushNotificationConfig {
   const from = rt.object(json, path, "a2a.v1.TaskPushNotificationConfig");
   const out = ({
-    $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: "", taskId: "", url: "", token: "",
+    $typeName: "lf.a2a.v1.TaskPushNotificationConfig",
+    tenant: "",
+    id: "",
+    taskId: "",
+    url: "",
+    token: "",
   } as v10.TaskPushNotificationConfig);
   let value: unknown;
   out.taskId = rt.resourceId(from["taskId"], path, "taskId", "a2a.v1.TaskPushNotificationConfig taskId");
   out.id = rt.resourceId(
     rt.isObject(from["pushNotificationConfig"]) ? from["pushNotificationConfig"]["id"] : undefined,
-    path, "pushNotificationConfig.id", "a2a.v1.TaskPushNotificationConfig pushNotificationConfig.id",
+    path,
+    "pushNotificationConfig.id",
+    "a2a.v1.TaskPushNotificationConfig pushNotificationConfig.id",
   );
   if ((value = from["pushNotificationConfig"]) != null) {
     const pushPath = rt.at(path, "pushNotificationConfig");
     const pushJson = rt.object(value, pushPath, "a2a.v1.PushNotificationConfig");
     for (const key in pushJson) switch (key) {
-      case "kind": case "id": case "url": case "token": case "authentication": break;
+      case "kind":
+      case "id":
+      case "url":
+      case "token":
+      case "authentication":
+        break;
       default: rt.lose(lost, pushPath, key, "a2a.v1.PushNotificationConfig has no field for it");
     }
     if ((value = pushJson["url"]) != null) {
@@ -756,14 +1015,19 @@ function taskPushNotificationConfigFromOlderJson(
       out.authentication = authenticationInfoFromOlderJson(value, rt.at(pushPath, "authentication"), lost);
   }
   for (const key in from) switch (key) {
-    case "kind": case "taskId": case "pushNotificationConfig": break;
+    case "kind":
+    case "taskId":
+    case "pushNotificationConfig":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.TaskPushNotificationConfig has no field for it");
   }
   return out;
 }
 
 function taskPushNotificationConfigToOlderJson(
-  from: v10.TaskPushNotificationConfig, path: rt.At, lost: Loss[],
+  from: v10.TaskPushNotificationConfig,
+  path: rt.At,
+  lost: Loss[],
 ): JsonObject {
   const out: JsonObject = { taskId: "", pushNotificationConfig: {} };
   if (from.tenant !== "") rt.lose(lost, path, "tenant", "v0.3 has no tenant");
@@ -774,7 +1038,9 @@ function taskPushNotificationConfigToOlderJson(
     if (from.token !== "") pushJson["token"] = from.token;
     if (from.authentication !== undefined)
       pushJson["authentication"] = authenticationInfoToOlderJson(
-        from.authentication, rt.at(path, "authentication"), lost,
+        from.authentication,
+        rt.at(path, "authentication"),
+        lost,
       );
     out["pushNotificationConfig"] = pushJson;
   }
@@ -787,7 +1053,9 @@ function stringListFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.
   let value: unknown;
   if ((value = from["list"]) != null) out.list = rt.strings(value, path, "list", "a2a.v1.StringList.list");
   for (const key in from) switch (key) {
-    case "kind": case "list": break;
+    case "kind":
+    case "list":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.StringList has no field for it");
   }
   return out;
@@ -864,7 +1132,9 @@ function securitySchemeToOlderJson(from: v10.SecurityScheme, path: rt.At, lost: 
       return {
         type: "openIdConnect",
         ...openIdConnectSecuritySchemeToOlderJson(
-          from.scheme.value, rt.at(path, "open_id_connect_security_scheme"), lost,
+          from.scheme.value,
+          rt.at(path, "open_id_connect_security_scheme"),
+          lost,
         ),
       };
     case "mtlsSecurityScheme":
@@ -880,7 +1150,10 @@ function securitySchemeToOlderJson(from: v10.SecurityScheme, path: rt.At, lost: 
 function apiKeySecuritySchemeFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.APIKeySecurityScheme {
   const from = rt.object(json, path, "a2a.v1.APIKeySecurityScheme");
   const out = ({
-    $typeName: "lf.a2a.v1.APIKeySecurityScheme", description: "", location: "", name: "",
+    $typeName: "lf.a2a.v1.APIKeySecurityScheme",
+    description: "",
+    location: "",
+    name: "",
   } as v10.APIKeySecurityScheme);
   let value: unknown;
   if ((value = from["description"]) != null)
@@ -889,7 +1162,12 @@ function apiKeySecuritySchemeFromOlderJson(json: unknown, path: rt.At, lost: Los
     out.location = rt.str(value, path, "a2a.v1.APIKeySecurityScheme.location");
   if ((value = from["name"]) != null) out.name = rt.str(value, path, "a2a.v1.APIKeySecurityScheme.name");
   for (const key in from) switch (key) {
-    case "kind": case "description": case "in": case "location": case "name": break;
+    case "kind":
+    case "description":
+    case "in":
+    case "location":
+    case "name":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.APIKeySecurityScheme has no field for it");
   }
   return out;
@@ -904,7 +1182,10 @@ function apiKeySecuritySchemeToOlderJson(from: v10.APIKeySecurityScheme, _path: 
 function httpAuthSecuritySchemeFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.HTTPAuthSecurityScheme {
   const from = rt.object(json, path, "a2a.v1.HTTPAuthSecurityScheme");
   const out = ({
-    $typeName: "lf.a2a.v1.HTTPAuthSecurityScheme", description: "", scheme: "", bearerFormat: "",
+    $typeName: "lf.a2a.v1.HTTPAuthSecurityScheme",
+    description: "",
+    scheme: "",
+    bearerFormat: "",
   } as v10.HTTPAuthSecurityScheme);
   let value: unknown;
   if ((value = from["description"]) != null)
@@ -913,7 +1194,11 @@ function httpAuthSecuritySchemeFromOlderJson(json: unknown, path: rt.At, lost: L
   if ((value = from["bearerFormat"]) != null)
     out.bearerFormat = rt.str(value, path, "a2a.v1.HTTPAuthSecurityScheme.bearer_format");
   for (const key in from) switch (key) {
-    case "kind": case "description": case "scheme": case "bearerFormat": break;
+    case "kind":
+    case "description":
+    case "scheme":
+    case "bearerFormat":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.HTTPAuthSecurityScheme has no field for it");
   }
   return out;
@@ -929,7 +1214,9 @@ function httpAuthSecuritySchemeToOlderJson(from: v10.HTTPAuthSecurityScheme, _pa
 function oAuth2SecuritySchemeFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.OAuth2SecurityScheme {
   const from = rt.object(json, path, "a2a.v1.OAuth2SecurityScheme");
   const out = ({
-    $typeName: "lf.a2a.v1.OAuth2SecurityScheme", description: "", oauth2MetadataUrl: "",
+    $typeName: "lf.a2a.v1.OAuth2SecurityScheme",
+    description: "",
+    oauth2MetadataUrl: "",
   } as v10.OAuth2SecurityScheme);
   let value: unknown;
   if ((value = from["description"]) != null)
@@ -938,7 +1225,11 @@ function oAuth2SecuritySchemeFromOlderJson(json: unknown, path: rt.At, lost: Los
   if ((value = from["oauth2MetadataUrl"]) != null)
     out.oauth2MetadataUrl = rt.str(value, path, "a2a.v1.OAuth2SecurityScheme.oauth2_metadata_url");
   for (const key in from) switch (key) {
-    case "kind": case "description": case "flows": case "oauth2MetadataUrl": break;
+    case "kind":
+    case "description":
+    case "flows":
+    case "oauth2MetadataUrl":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.OAuth2SecurityScheme has no field for it");
   }
   return out;
@@ -953,11 +1244,15 @@ function oAuth2SecuritySchemeToOlderJson(from: v10.OAuth2SecurityScheme, path: r
 }
 
 function openIdConnectSecuritySchemeFromOlderJson(
-  json: unknown, path: rt.At, lost: Loss[],
+  json: unknown,
+  path: rt.At,
+  lost: Loss[],
 ): v10.OpenIdConnectSecurityScheme {
   const from = rt.object(json, path, "a2a.v1.OpenIdConnectSecurityScheme");
   const out = ({
-    $typeName: "lf.a2a.v1.OpenIdConnectSecurityScheme", description: "", openIdConnectUrl: "",
+    $typeName: "lf.a2a.v1.OpenIdConnectSecurityScheme",
+    description: "",
+    openIdConnectUrl: "",
   } as v10.OpenIdConnectSecurityScheme);
   let value: unknown;
   if ((value = from["description"]) != null)
@@ -965,14 +1260,19 @@ function openIdConnectSecuritySchemeFromOlderJson(
   if ((value = from["openIdConnectUrl"]) != null)
     out.openIdConnectUrl = rt.str(value, path, "a2a.v1.OpenIdConnectSecurityScheme.open_id_connect_url");
   for (const key in from) switch (key) {
-    case "kind": case "description": case "openIdConnectUrl": break;
+    case "kind":
+    case "description":
+    case "openIdConnectUrl":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.OpenIdConnectSecurityScheme has no field for it");
   }
   return out;
 }
 
 function openIdConnectSecuritySchemeToOlderJson(
-  from: v10.OpenIdConnectSecurityScheme, _path: rt.At, _lost: Loss[],
+  from: v10.OpenIdConnectSecurityScheme,
+  _path: rt.At,
+  _lost: Loss[],
 ): JsonObject {
   const out: JsonObject = { openIdConnectUrl: from.openIdConnectUrl };
   if (from.description !== "") out["description"] = from.description;
@@ -986,14 +1286,18 @@ function mutualTlsSecuritySchemeFromOlderJson(json: unknown, path: rt.At, lost: 
   if ((value = from["description"]) != null)
     out.description = rt.str(value, path, "a2a.v1.MutualTlsSecurityScheme.description");
   for (const key in from) switch (key) {
-    case "kind": case "description": break;
+    case "kind":
+    case "description":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.MutualTlsSecurityScheme has no field for it");
   }
   return out;
 }
 
 function mutualTlsSecuritySchemeToOlderJson(
-  from: v10.MutualTlsSecurityScheme, _path: rt.At, _lost: Loss[],
+  from: v10.MutualTlsSecurityScheme,
+  _path: rt.At,
+  _lost: Loss[],
 ): JsonObject {
   const out: JsonObject = {};
   if (from.description !== "") out["description"] = from.description;
@@ -1008,7 +1312,10 @@ function oAuthFlowsFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.
   if ((value = from["authorizationCode"]) != null) {
     if (one_flow) {
       rt.lose(
-        lost, path, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept",
+        lost,
+        path,
+        "authorizationCode",
+        "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept",
       );
     } else {
       one_flow = true;
@@ -1021,7 +1328,10 @@ function oAuthFlowsFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.
   if ((value = from["clientCredentials"]) != null) {
     if (one_flow) {
       rt.lose(
-        lost, path, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept",
+        lost,
+        path,
+        "clientCredentials",
+        "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept",
       );
     } else {
       one_flow = true;
@@ -1048,8 +1358,12 @@ function oAuthFlowsFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.
     }
   }
   for (const key in from) switch (key) {
-    case "kind": case "authorizationCode": case "clientCredentials": case "implicit": case "password":
-    break;
+    case "kind":
+    case "authorizationCode":
+    case "clientCredentials":
+    case "implicit":
+    case "password":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.OAuthFlows has no field for it");
   }
   return out;
@@ -1059,11 +1373,15 @@ function oAuthFlowsToOlderJson(from: v10.OAuthFlows, path: rt.At, lost: Loss[]):
   const out: JsonObject = {};
   if (from.flow.case === "authorizationCode")
     out["authorizationCode"] = authorizationCodeOAuthFlowToOlderJson(
-      from.flow.value, rt.at(path, "authorization_code"), lost,
+      from.flow.value,
+      rt.at(path, "authorization_code"),
+      lost,
     );
   if (from.flow.case === "clientCredentials")
     out["clientCredentials"] = clientCredentialsOAuthFlowToOlderJson(
-      from.flow.value, rt.at(path, "client_credentials"), lost,
+      from.flow.value,
+      rt.at(path, "client_credentials"),
+      lost,
     );
   if (from.flow.case === "implicit")
     out["implicit"] = implicitOAuthFlowToOlderJson(from.flow.value, rt.at(path, "implicit"), lost);
@@ -1074,12 +1392,18 @@ function oAuthFlowsToOlderJson(from: v10.OAuthFlows, path: rt.At, lost: Loss[]):
 }
 
 function authorizationCodeOAuthFlowFromOlderJson(
-  json: unknown, path: rt.At, lost: Loss[],
+  json: unknown,
+  path: rt.At,
+  lost: Loss[],
 ): v10.AuthorizationCodeOAuthFlow {
   const from = rt.object(json, path, "a2a.v1.AuthorizationCodeOAuthFlow");
   const out = ({
-    $typeName: "lf.a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: "", tokenUrl: "", refreshUrl: "",
-    scopes: {}, pkceRequired: false,
+    $typeName: "lf.a2a.v1.AuthorizationCodeOAuthFlow",
+    authorizationUrl: "",
+    tokenUrl: "",
+    refreshUrl: "",
+    scopes: {},
+    pkceRequired: false,
   } as v10.AuthorizationCodeOAuthFlow);
   let value: unknown;
   if ((value = from["authorizationUrl"]) != null)
@@ -1091,14 +1415,21 @@ function authorizationCodeOAuthFlowFromOlderJson(
   if ((value = from["scopes"]) != null)
     out.scopes = rt.stringMap(value, rt.at(path, "scopes"), "a2a.v1.AuthorizationCodeOAuthFlow.scopes");
   for (const key in from) switch (key) {
-    case "kind": case "authorizationUrl": case "tokenUrl": case "refreshUrl": case "scopes": break;
+    case "kind":
+    case "authorizationUrl":
+    case "tokenUrl":
+    case "refreshUrl":
+    case "scopes":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.AuthorizationCodeOAuthFlow has no field for it");
   }
   return out;
 }
 
 function authorizationCodeOAuthFlowToOlderJson(
-  from: v10.AuthorizationCodeOAuthFlow, path: rt.At, lost: Loss[],
+  from: v10.AuthorizationCodeOAuthFlow,
+  path: rt.At,
+  lost: Loss[],
 ): JsonObject {
   const out: JsonObject = { authorizationUrl: from.authorizationUrl, tokenUrl: from.tokenUrl, scopes: {} };
   if (from.refreshUrl !== "") out["refreshUrl"] = from.refreshUrl;
@@ -1108,11 +1439,16 @@ function authorizationCodeOAuthFlowToOlderJson(
 }
 
 function clientCredentialsOAuthFlowFromOlderJson(
-  json: unknown, path: rt.At, lost: Loss[],
+  json: unknown,
+  path: rt.At,
+  lost: Loss[],
 ): v10.ClientCredentialsOAuthFlow {
   const from = rt.object(json, path, "a2a.v1.ClientCredentialsOAuthFlow");
   const out = ({
-    $typeName: "lf.a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {},
+    $typeName: "lf.a2a.v1.ClientCredentialsOAuthFlow",
+    tokenUrl: "",
+    refreshUrl: "",
+    scopes: {},
   } as v10.ClientCredentialsOAuthFlow);
   let value: unknown;
   if ((value = from["tokenUrl"]) != null)
@@ -1122,14 +1458,20 @@ function clientCredentialsOAuthFlowFromOlderJson(
   if ((value = from["scopes"]) != null)
     out.scopes = rt.stringMap(value, rt.at(path, "scopes"), "a2a.v1.ClientCredentialsOAuthFlow.scopes");
   for (const key in from) switch (key) {
-    case "kind": case "tokenUrl": case "refreshUrl": case "scopes": break;
+    case "kind":
+    case "tokenUrl":
+    case "refreshUrl":
+    case "scopes":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.ClientCredentialsOAuthFlow has no field for it");
   }
   return out;
 }
 
 function clientCredentialsOAuthFlowToOlderJson(
-  from: v10.ClientCredentialsOAuthFlow, _path: rt.At, _lost: Loss[],
+  from: v10.ClientCredentialsOAuthFlow,
+  _path: rt.At,
+  _lost: Loss[],
 ): JsonObject {
   const out: JsonObject = { tokenUrl: from.tokenUrl, scopes: {} };
   if (from.refreshUrl !== "") out["refreshUrl"] = from.refreshUrl;
@@ -1140,7 +1482,10 @@ function clientCredentialsOAuthFlowToOlderJson(
 function implicitOAuthFlowFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.ImplicitOAuthFlow {
   const from = rt.object(json, path, "a2a.v1.ImplicitOAuthFlow");
   const out = ({
-    $typeName: "lf.a2a.v1.ImplicitOAuthFlow", authorizationUrl: "", refreshUrl: "", scopes: {},
+    $typeName: "lf.a2a.v1.ImplicitOAuthFlow",
+    authorizationUrl: "",
+    refreshUrl: "",
+    scopes: {},
   } as v10.ImplicitOAuthFlow);
   let value: unknown;
   if ((value = from["authorizationUrl"]) != null)
@@ -1150,7 +1495,11 @@ function implicitOAuthFlowFromOlderJson(json: unknown, path: rt.At, lost: Loss[]
   if ((value = from["scopes"]) != null)
     out.scopes = rt.stringMap(value, rt.at(path, "scopes"), "a2a.v1.ImplicitOAuthFlow.scopes");
   for (const key in from) switch (key) {
-    case "kind": case "authorizationUrl": case "refreshUrl": case "scopes": break;
+    case "kind":
+    case "authorizationUrl":
+    case "refreshUrl":
+    case "scopes":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.ImplicitOAuthFlow has no field for it");
   }
   return out;
@@ -1166,7 +1515,10 @@ function implicitOAuthFlowToOlderJson(from: v10.ImplicitOAuthFlow, _path: rt.At,
 function passwordOAuthFlowFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.PasswordOAuthFlow {
   const from = rt.object(json, path, "a2a.v1.PasswordOAuthFlow");
   const out = ({
-    $typeName: "lf.a2a.v1.PasswordOAuthFlow", tokenUrl: "", refreshUrl: "", scopes: {},
+    $typeName: "lf.a2a.v1.PasswordOAuthFlow",
+    tokenUrl: "",
+    refreshUrl: "",
+    scopes: {},
   } as v10.PasswordOAuthFlow);
   let value: unknown;
   if ((value = from["tokenUrl"]) != null) out.tokenUrl = rt.str(value, path, "a2a.v1.PasswordOAuthFlow.token_url");
@@ -1175,7 +1527,11 @@ function passwordOAuthFlowFromOlderJson(json: unknown, path: rt.At, lost: Loss[]
   if ((value = from["scopes"]) != null)
     out.scopes = rt.stringMap(value, rt.at(path, "scopes"), "a2a.v1.PasswordOAuthFlow.scopes");
   for (const key in from) switch (key) {
-    case "kind": case "tokenUrl": case "refreshUrl": case "scopes": break;
+    case "kind":
+    case "tokenUrl":
+    case "refreshUrl":
+    case "scopes":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.PasswordOAuthFlow has no field for it");
   }
   return out;
@@ -1198,7 +1554,11 @@ function sendMessageRequestFromOlderJson(json: unknown, path: rt.At, lost: Loss[
   if ((value = from["metadata"]) != null)
     out.metadata = rt.struct(value, path, "a2a.v1.SendMessageRequest.metadata");
   for (const key in from) switch (key) {
-    case "kind": case "message": case "configuration": case "metadata": break;
+    case "kind":
+    case "message":
+    case "configuration":
+    case "metadata":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.SendMessageRequest has no field for it");
   }
   return out;
@@ -1226,7 +1586,10 @@ function getTaskRequestFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): 
     if (historyLength !== 0) out.historyLength = historyLength;
   }
   for (const key in from) switch (key) {
-    case "kind": case "id": case "historyLength": break;
+    case "kind":
+    case "id":
+    case "historyLength":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.GetTaskRequest has no field for it");
   }
   return out;
@@ -1239,7 +1602,10 @@ function getTaskRequestToOlderJson(from: v10.GetTaskRequest, path: rt.At, lost: 
   const historyLength = from.historyLength;
   if (historyLength === 0)
     rt.lose(
-      lost, path, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit",
+      lost,
+      path,
+      "history_length",
+      "v0.3 cannot ask for no history (0 means no limit there); sent without a limit",
     );
   else if (historyLength !== undefined) { if (historyLength !== 0) out["historyLength"] = historyLength; }
   return out;
@@ -1253,7 +1619,10 @@ function cancelTaskRequestFromOlderJson(json: unknown, path: rt.At, lost: Loss[]
     out.metadata = rt.struct(value, path, "a2a.v1.CancelTaskRequest metadata");
   out.id = rt.resourceId(from["id"], path, "id", "a2a.v1.CancelTaskRequest id");
   for (const key in from) switch (key) {
-    case "kind": case "metadata": case "id": break;
+    case "kind":
+    case "metadata":
+    case "id":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.CancelTaskRequest has no field for it");
   }
   return out;
@@ -1268,26 +1637,38 @@ function cancelTaskRequestToOlderJson(from: v10.CancelTaskRequest, path: rt.At, 
 }
 
 function getTaskPushNotificationConfigRequestFromOlderJson(
-  json: unknown, path: rt.At, lost: Loss[],
+  json: unknown,
+  path: rt.At,
+  lost: Loss[],
 ): v10.GetTaskPushNotificationConfigRequest {
   const from = rt.object(json, path, "a2a.v1.GetTaskPushNotificationConfigRequest");
   const out = ({
-    $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "",
+    $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest",
+    tenant: "",
+    taskId: "",
+    id: "",
   } as v10.GetTaskPushNotificationConfigRequest);
   out.taskId = rt.resourceId(from["id"], path, "id", "a2a.v1.GetTaskPushNotificationConfigRequest id");
   out.id = rt.resourceId(
     from["pushNotificationConfigId"],
-    path, "pushNotificationConfigId", "a2a.v1.GetTaskPushNotificationConfigRequest pushNotificationConfigId",
+    path,
+    "pushNotificationConfigId",
+    "a2a.v1.GetTaskPushNotificationConfigRequest pushNotificationConfigId",
   );
   for (const key in from) switch (key) {
-    case "kind": case "id": case "pushNotificationConfigId": break;
+    case "kind":
+    case "id":
+    case "pushNotificationConfigId":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.GetTaskPushNotificationConfigRequest has no field for it");
   }
   return out;
 }
 
 function getTaskPushNotificationConfigRequestToOlderJson(
-  from: v10.GetTaskPushNotificationConfigRequest, path: rt.At, lost: Loss[],
+  from: v10.GetTaskPushNotificationConfigRequest,
+  path: rt.At,
+  lost: Loss[],
 ): JsonObject {
   const out: JsonObject = {};
   if (from.tenant !== "") rt.lose(lost, path, "tenant", "v0.3 has no tenant");
@@ -1297,26 +1678,38 @@ function getTaskPushNotificationConfigRequestToOlderJson(
 }
 
 function deleteTaskPushNotificationConfigRequestFromOlderJson(
-  json: unknown, path: rt.At, lost: Loss[],
+  json: unknown,
+  path: rt.At,
+  lost: Loss[],
 ): v10.DeleteTaskPushNotificationConfigRequest {
   const from = rt.object(json, path, "a2a.v1.DeleteTaskPushNotificationConfigRequest");
   const out = ({
-    $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", tenant: "", taskId: "", id: "",
+    $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest",
+    tenant: "",
+    taskId: "",
+    id: "",
   } as v10.DeleteTaskPushNotificationConfigRequest);
   out.taskId = rt.resourceId(from["id"], path, "id", "a2a.v1.DeleteTaskPushNotificationConfigRequest id");
   out.id = rt.resourceId(
     from["pushNotificationConfigId"],
-    path, "pushNotificationConfigId", "a2a.v1.DeleteTaskPushNotificationConfigRequest pushNotificationConfigId",
+    path,
+    "pushNotificationConfigId",
+    "a2a.v1.DeleteTaskPushNotificationConfigRequest pushNotificationConfigId",
   );
   for (const key in from) switch (key) {
-    case "kind": case "id": case "pushNotificationConfigId": break;
+    case "kind":
+    case "id":
+    case "pushNotificationConfigId":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.DeleteTaskPushNotificationConfigRequest has no field for it");
   }
   return out;
 }
 
 function deleteTaskPushNotificationConfigRequestToOlderJson(
-  from: v10.DeleteTaskPushNotificationConfigRequest, path: rt.At, lost: Loss[],
+  from: v10.DeleteTaskPushNotificationConfigRequest,
+  path: rt.At,
+  lost: Loss[],
 ): JsonObject {
   const out: JsonObject = {};
   if (from.tenant !== "") rt.lose(lost, path, "tenant", "v0.3 has no tenant");
@@ -1330,7 +1723,9 @@ function subscribeToTaskRequestFromOlderJson(json: unknown, path: rt.At, lost: L
   const out = ({ $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: "" } as v10.SubscribeToTaskRequest);
   out.id = rt.resourceId(from["id"], path, "id", "a2a.v1.TaskSubscriptionRequest id");
   for (const key in from) switch (key) {
-    case "kind": case "id": break;
+    case "kind":
+    case "id":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.TaskSubscriptionRequest has no field for it");
   }
   return out;
@@ -1344,11 +1739,16 @@ function subscribeToTaskRequestToOlderJson(from: v10.SubscribeToTaskRequest, pat
 }
 
 function listTaskPushNotificationConfigsRequestFromOlderJson(
-  json: unknown, path: rt.At, lost: Loss[],
+  json: unknown,
+  path: rt.At,
+  lost: Loss[],
 ): v10.ListTaskPushNotificationConfigsRequest {
   const from = rt.object(json, path, "a2a.v1.ListTaskPushNotificationConfigRequest");
   const out = ({
-    $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", tenant: "", taskId: "", pageSize: 0,
+    $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest",
+    tenant: "",
+    taskId: "",
+    pageSize: 0,
     pageToken: "",
   } as v10.ListTaskPushNotificationConfigsRequest);
   let value: unknown;
@@ -1358,14 +1758,20 @@ function listTaskPushNotificationConfigsRequestFromOlderJson(
     out.pageToken = rt.str(value, path, "a2a.v1.ListTaskPushNotificationConfigRequest.page_token");
   out.taskId = rt.resourceId(from["id"], path, "id", "a2a.v1.ListTaskPushNotificationConfigRequest id");
   for (const key in from) switch (key) {
-    case "kind": case "id": case "pageSize": case "pageToken": break;
+    case "kind":
+    case "id":
+    case "pageSize":
+    case "pageToken":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.ListTaskPushNotificationConfigRequest has no field for it");
   }
   return out;
 }
 
 function listTaskPushNotificationConfigsRequestToOlderJson(
-  from: v10.ListTaskPushNotificationConfigsRequest, path: rt.At, lost: Loss[],
+  from: v10.ListTaskPushNotificationConfigsRequest,
+  path: rt.At,
+  lost: Loss[],
 ): JsonObject {
   const out: JsonObject = {};
   if (from.tenant !== "") rt.lose(lost, path, "tenant", "v0.3 has no tenant");
@@ -1376,19 +1782,24 @@ function listTaskPushNotificationConfigsRequestToOlderJson(
 }
 
 function getExtendedAgentCardRequestFromOlderJson(
-  json: unknown, path: rt.At, lost: Loss[],
+  json: unknown,
+  path: rt.At,
+  lost: Loss[],
 ): v10.GetExtendedAgentCardRequest {
   const from = rt.object(json, path, "a2a.v1.GetAgentCardRequest");
   const out = ({ $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest", tenant: "" } as v10.GetExtendedAgentCardRequest);
   for (const key in from) switch (key) {
-    case "kind": break;
+    case "kind":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.GetAgentCardRequest has no field for it");
   }
   return out;
 }
 
 function getExtendedAgentCardRequestToOlderJson(
-  from: v10.GetExtendedAgentCardRequest, path: rt.At, lost: Loss[],
+  from: v10.GetExtendedAgentCardRequest,
+  path: rt.At,
+  lost: Loss[],
 ): JsonObject {
   const out: JsonObject = {};
   if (from.tenant !== "") rt.lose(lost, path, "tenant", "v0.3 has no tenant");
@@ -1437,7 +1848,10 @@ function streamResponseFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): 
       break;
     default:
       rt.refuseKind(
-        rt.pathOf(path), "a2a.v1.StreamResponse", from["kind"], "task, message, status-update, artifact-update",
+        rt.pathOf(path),
+        "a2a.v1.StreamResponse",
+        from["kind"],
+        "task, message, status-update, artifact-update",
       );
   }
   return out;
@@ -1455,19 +1869,29 @@ function streamResponseToOlderJson(from: v10.StreamResponse, path: rt.At, lost: 
 }
 
 function listTaskPushNotificationConfigsResponseFromOlderJson(
-  json: unknown, path: rt.At, lost: Loss[],
+  json: unknown,
+  path: rt.At,
+  lost: Loss[],
 ): v10.ListTaskPushNotificationConfigsResponse {
   const out = ({
-    $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse", configs: [], nextPageToken: "",
+    $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse",
+    configs: [],
+    nextPageToken: "",
   } as v10.ListTaskPushNotificationConfigsResponse);
   out.configs = rt.each(
-    json, path, "a2a.v1.ListTaskPushNotificationConfigResponse", lost, taskPushNotificationConfigFromOlderJson,
+    json,
+    path,
+    "a2a.v1.ListTaskPushNotificationConfigResponse",
+    lost,
+    taskPushNotificationConfigFromOlderJson,
   );
   return out;
 }
 
 function listTaskPushNotificationConfigsResponseToOlderJson(
-  from: v10.ListTaskPushNotificationConfigsResponse, path: rt.At, lost: Loss[],
+  from: v10.ListTaskPushNotificationConfigsResponse,
+  path: rt.At,
+  lost: Loss[],
 ): JsonValue[] {
   if (from.nextPageToken !== "")
     rt.lose(lost, path, "next_page_token", "a2a.json's result is the bare list of configs; it has no next_page_token");

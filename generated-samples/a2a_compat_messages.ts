@@ -30,61 +30,77 @@ const ROLE_TO_OLDER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2 };
 const ROLE_TO_NEWER: Readonly<Record<number, number>> = { 0: 0, 1: 1, 2: 2 };
 
 function sendMessageConfigurationToOlder(
-  from: v10.SendMessageConfiguration, path: At, lost: Loss[],
+  from: v10.SendMessageConfiguration,
+  path: At,
+  lost: Loss[],
 ): v03.SendMessageConfiguration {
-  const t = from.taskPushNotificationConfig;
-  if (t?.tenant) lose(lost, path, "task_push_notification_config.tenant", "v0.3 has no tenant");
+  const pushConfig = from.taskPushNotificationConfig;
+  if (pushConfig?.tenant) lose(lost, path, "task_push_notification_config.tenant", "v0.3 has no tenant");
   if (from.historyLength === 0)
     lose(lost, path, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
   return {
-    $typeName: "a2a.v1.SendMessageConfiguration", acceptedOutputModes: from.acceptedOutputModes.slice(),
-    pushNotification: t && {
+    $typeName: "a2a.v1.SendMessageConfiguration",
+    acceptedOutputModes: from.acceptedOutputModes.slice(),
+    pushNotification: pushConfig && {
       $typeName: "a2a.v1.PushNotificationConfig",
-      id: t.id,
-      url: t.url,
-      token: t.token,
-      authentication: t.authentication && authenticationInfoToOlder(t.authentication),
+      id: pushConfig.id,
+      url: pushConfig.url,
+      token: pushConfig.token,
+      authentication: pushConfig.authentication && authenticationInfoToOlder(pushConfig.authentication),
     },
-    historyLength: from.historyLength ?? 0, blocking: !from.returnImmediately,
+    historyLength: from.historyLength ?? 0,
+    blocking: !from.returnImmediately,
   };
 }
 
 function sendMessageConfigurationToNewer(
-  from: v03.SendMessageConfiguration, path: At, lost: Loss[],
+  from: v03.SendMessageConfiguration,
+  path: At,
+  lost: Loss[],
 ): v10.SendMessageConfiguration {
-  const p = from.pushNotification;
+  const pushConfig = from.pushNotification;
   return {
-    $typeName: "lf.a2a.v1.SendMessageConfiguration", acceptedOutputModes: from.acceptedOutputModes.slice(),
-    taskPushNotificationConfig: p && {
+    $typeName: "lf.a2a.v1.SendMessageConfiguration",
+    acceptedOutputModes: from.acceptedOutputModes.slice(),
+    taskPushNotificationConfig: pushConfig && {
       $typeName: "lf.a2a.v1.TaskPushNotificationConfig",
       tenant: "",
-      id: p.id,
+      id: pushConfig.id,
       taskId: "",
-      url: p.url,
-      token: p.token,
-      authentication: p.authentication && authenticationInfoToNewer(
-        p.authentication, at(at(path, "push_notification"), "authentication"), lost,
+      url: pushConfig.url,
+      token: pushConfig.token,
+      authentication: pushConfig.authentication && authenticationInfoToNewer(
+        pushConfig.authentication,
+        at(at(path, "push_notification"), "authentication"),
+        lost,
       ),
     },
-    historyLength: from.historyLength || undefined, returnImmediately: !from.blocking,
+    historyLength: from.historyLength || undefined,
+    returnImmediately: !from.blocking,
   };
 }
 
 function taskToOlder(from: v10.Task, path: At, lost: Loss[]): v03.Task {
   return {
-    $typeName: "a2a.v1.Task", id: from.id, contextId: from.contextId,
+    $typeName: "a2a.v1.Task",
+    id: from.id,
+    contextId: from.contextId,
     status: from.status && taskStatusToOlder(from.status, at(path, "status"), lost),
     artifacts: eachTo(from.artifacts, at(path, "artifacts"), lost, artifactToOlder),
-    history: eachTo(from.history, at(path, "history"), lost, messageToOlder), metadata: from.metadata,
+    history: eachTo(from.history, at(path, "history"), lost, messageToOlder),
+    metadata: from.metadata,
   };
 }
 
 function taskToNewer(from: v03.Task, path: At): v10.Task {
   return {
-    $typeName: "lf.a2a.v1.Task", id: from.id, contextId: from.contextId,
+    $typeName: "lf.a2a.v1.Task",
+    id: from.id,
+    contextId: from.contextId,
     status: from.status && taskStatusToNewer(from.status, at(path, "status")),
     artifacts: eachAt(from.artifacts, at(path, "artifacts"), artifactToNewer),
-    history: eachAt(from.history, at(path, "history"), messageToNewer), metadata: from.metadata,
+    history: eachAt(from.history, at(path, "history"), messageToNewer),
+    metadata: from.metadata,
   };
 }
 
@@ -92,9 +108,15 @@ function taskStatusToOlder(from: v10.TaskStatus, path: At, lost: Loss[]): v03.Ta
   return {
     $typeName: "a2a.v1.TaskStatus",
     state: TASK_STATE_TO_OLDER[from.state] ?? enumLost(
-      lost, path, "state", from.state, "a2a.v1.TaskState", "TASK_STATE_UNSPECIFIED",
+      lost,
+      path,
+      "state",
+      from.state,
+      "a2a.v1.TaskState",
+      "TASK_STATE_UNSPECIFIED",
     ),
-    update: from.message && messageToOlder(from.message, at(path, "message"), lost), timestamp: from.timestamp,
+    update: from.message && messageToOlder(from.message, at(path, "message"), lost),
+    timestamp: from.timestamp,
   };
 }
 
@@ -102,33 +124,34 @@ function taskStatusToNewer(from: v03.TaskStatus, path: At): v10.TaskStatus {
   return {
     $typeName: "lf.a2a.v1.TaskStatus",
     state: TASK_STATE_TO_NEWER[from.state] ?? enumRefused(path, "state", "a2a.v1.TaskStatus.state", from.state),
-    message: from.update && messageToNewer(from.update, at(path, "update")), timestamp: from.timestamp,
+    message: from.update && messageToNewer(from.update, at(path, "update")),
+    timestamp: from.timestamp,
   };
 }
 
 function partToOlder(from: v10.Part, path: At, lost: Loss[]): v03.Part {
   if (from.metadata !== undefined) lose(lost, path, "metadata", "the v0.3 proto Part has no metadata");
   if (from.filename !== "") lose(lost, path, "filename", "the v0.3 proto FilePart has no file name");
-  const c = from.content;
+  const content = from.content;
   let part: v03.Part["part"];
-  switch (c.case) {
+  switch (content.case) {
     case "text":
       if (from.mediaType) lose(lost, path, "media_type", "a v0.3 text part has no media type");
-      part = { case: "text", value: c.value };
+      part = { case: "text", value: content.value };
       break;
     case "raw":
     case "url": {
-      const file: v03.FilePart["file"] = c.case === "raw"
-        ? { case: "fileWithBytes", value: c.value }
-        : { case: "fileWithUri", value: c.value };
+      const file: v03.FilePart["file"] = content.case === "raw"
+        ? { case: "fileWithBytes", value: content.value }
+        : { case: "fileWithUri", value: content.value };
       part = { case: "file", value: { $typeName: "a2a.v1.FilePart", file, mimeType: from.mediaType } };
       break;
     }
     case "data": {
       // The newer data is any JSON value; the older one an object: another value is kept under "value".
-      const v = valueJson(c.value);
-      const data = typeof v === "object" && v !== null && !Array.isArray(v) ? v : { value: v };
-      if (data !== v)
+      const json = valueJson(content.value);
+      const data = typeof json === "object" && json !== null && !Array.isArray(json) ? json : { value: json };
+      if (data !== json)
         lose(lost, path, "data", "a v0.3 data part holds an object; this value was wrapped as {value: …}");
       if (from.mediaType) lose(lost, path, "media_type", "a v0.3 data part has no media type");
       part = { case: "data", value: { $typeName: "a2a.v1.DataPart", data } };
@@ -141,11 +164,11 @@ function partToOlder(from: v10.Part, path: At, lost: Loss[]): v03.Part {
 }
 
 function partToNewer(from: v03.Part, path: At): v10.Part {
-  const p = from.part;
-  const file = p.case === "file" ? p.value : undefined;
+  const part = from.part;
+  const file = part.case === "file" ? part.value : undefined;
   const content: v10.Part["content"] =
-    p.case === "text" ? { case: "text", value: p.value }
-    : p.case === "data" ? { case: "data", value: valueOf(p.value.data ?? {}, path, "google.protobuf.Value") }
+    part.case === "text" ? { case: "text", value: part.value }
+    : part.case === "data" ? { case: "data", value: valueOf(part.value.data ?? {}, path, "google.protobuf.Value") }
     : file?.file.case === "fileWithBytes" ? { case: "raw", value: file.file.value }
     : file?.file.case === "fileWithUri" ? { case: "url", value: file.file.value }
     : file ? refused(path, "file", "a2a.v1.FilePart", "a file needs uri or bytes")
@@ -156,80 +179,119 @@ function partToNewer(from: v03.Part, path: At): v10.Part {
 function messageToOlder(from: v10.Message, path: At, lost: Loss[]): v03.Message {
   if (from.referenceTaskIds.length > 0)
     lose(
-      lost, path, "reference_task_ids",
+      lost,
+      path,
+      "reference_task_ids",
       "the v0.3 proto Message has no reference_task_ids (a2a.json has referenceTaskIds, P03 does not)",
     );
   return {
-    $typeName: "a2a.v1.Message", messageId: from.messageId, contextId: from.contextId, taskId: from.taskId,
+    $typeName: "a2a.v1.Message",
+    messageId: from.messageId,
+    contextId: from.contextId,
+    taskId: from.taskId,
     role: ROLE_TO_OLDER[from.role] ?? enumLost(lost, path, "role", from.role, "a2a.v1.Role", "ROLE_UNSPECIFIED"),
-    content: eachTo(from.parts, at(path, "parts"), lost, partToOlder), metadata: from.metadata,
+    content: eachTo(from.parts, at(path, "parts"), lost, partToOlder),
+    metadata: from.metadata,
     extensions: from.extensions.slice(),
   };
 }
 
 function messageToNewer(from: v03.Message, path: At): v10.Message {
   return {
-    $typeName: "lf.a2a.v1.Message", messageId: from.messageId, contextId: from.contextId, taskId: from.taskId,
+    $typeName: "lf.a2a.v1.Message",
+    messageId: from.messageId,
+    contextId: from.contextId,
+    taskId: from.taskId,
     role: ROLE_TO_NEWER[from.role] ?? enumRefused(path, "role", "a2a.v1.Message.role", from.role),
-    parts: eachAt(from.content, at(path, "content"), partToNewer), metadata: from.metadata,
-    extensions: from.extensions.slice(), referenceTaskIds: [],
+    parts: eachAt(from.content, at(path, "content"), partToNewer),
+    metadata: from.metadata,
+    extensions: from.extensions.slice(),
+    referenceTaskIds: [],
   };
 }
 
 function artifactToOlder(from: v10.Artifact, path: At, lost: Loss[]): v03.Artifact {
   return {
-    $typeName: "a2a.v1.Artifact", artifactId: from.artifactId, name: from.name, description: from.description,
-    parts: eachTo(from.parts, at(path, "parts"), lost, partToOlder), metadata: from.metadata,
+    $typeName: "a2a.v1.Artifact",
+    artifactId: from.artifactId,
+    name: from.name,
+    description: from.description,
+    parts: eachTo(from.parts, at(path, "parts"), lost, partToOlder),
+    metadata: from.metadata,
     extensions: from.extensions.slice(),
   };
 }
 
 function artifactToNewer(from: v03.Artifact, path: At): v10.Artifact {
   return {
-    $typeName: "lf.a2a.v1.Artifact", artifactId: from.artifactId, name: from.name, description: from.description,
-    parts: eachAt(from.parts, at(path, "parts"), partToNewer), metadata: from.metadata,
+    $typeName: "lf.a2a.v1.Artifact",
+    artifactId: from.artifactId,
+    name: from.name,
+    description: from.description,
+    parts: eachAt(from.parts, at(path, "parts"), partToNewer),
+    metadata: from.metadata,
     extensions: from.extensions.slice(),
   };
 }
 
 function taskStatusUpdateEventToOlder(
-  from: v10.TaskStatusUpdateEvent, path: At, lost: Loss[],
+  from: v10.TaskStatusUpdateEvent,
+  path: At,
+  lost: Loss[],
 ): v03.TaskStatusUpdateEvent {
   return {
-    $typeName: "a2a.v1.TaskStatusUpdateEvent", taskId: from.taskId, contextId: from.contextId,
+    $typeName: "a2a.v1.TaskStatusUpdateEvent",
+    taskId: from.taskId,
+    contextId: from.contextId,
     status: from.status && taskStatusToOlder(from.status, at(path, "status"), lost),
-    final: from.status !== undefined && [3, 4, 5, 6, 7].includes(from.status.state), metadata: from.metadata,
+    final: from.status !== undefined && [3, 4, 5, 6, 7].includes(from.status.state),
+    metadata: from.metadata,
   };
 }
 
 function taskStatusUpdateEventToNewer(from: v03.TaskStatusUpdateEvent, path: At): v10.TaskStatusUpdateEvent {
   return {
-    $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId: from.taskId, contextId: from.contextId,
-    status: from.status && taskStatusToNewer(from.status, at(path, "status")), metadata: from.metadata,
+    $typeName: "lf.a2a.v1.TaskStatusUpdateEvent",
+    taskId: from.taskId,
+    contextId: from.contextId,
+    status: from.status && taskStatusToNewer(from.status, at(path, "status")),
+    metadata: from.metadata,
   };
 }
 
 function taskArtifactUpdateEventToOlder(
-  from: v10.TaskArtifactUpdateEvent, path: At, lost: Loss[],
+  from: v10.TaskArtifactUpdateEvent,
+  path: At,
+  lost: Loss[],
 ): v03.TaskArtifactUpdateEvent {
   return {
-    $typeName: "a2a.v1.TaskArtifactUpdateEvent", taskId: from.taskId, contextId: from.contextId,
-    artifact: from.artifact && artifactToOlder(from.artifact, at(path, "artifact"), lost), append: from.append,
-    lastChunk: from.lastChunk, metadata: from.metadata,
+    $typeName: "a2a.v1.TaskArtifactUpdateEvent",
+    taskId: from.taskId,
+    contextId: from.contextId,
+    artifact: from.artifact && artifactToOlder(from.artifact, at(path, "artifact"), lost),
+    append: from.append,
+    lastChunk: from.lastChunk,
+    metadata: from.metadata,
   };
 }
 
 function taskArtifactUpdateEventToNewer(from: v03.TaskArtifactUpdateEvent, path: At): v10.TaskArtifactUpdateEvent {
   return {
-    $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent", taskId: from.taskId, contextId: from.contextId,
-    artifact: from.artifact && artifactToNewer(from.artifact, at(path, "artifact")), append: from.append,
-    lastChunk: from.lastChunk, metadata: from.metadata,
+    $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent",
+    taskId: from.taskId,
+    contextId: from.contextId,
+    artifact: from.artifact && artifactToNewer(from.artifact, at(path, "artifact")),
+    append: from.append,
+    lastChunk: from.lastChunk,
+    metadata: from.metadata,
   };
 }
 
 function authenticationInfoToOlder(from: v10.AuthenticationInfo): v03.AuthenticationInfo {
   return {
-    $typeName: "a2a.v1.AuthenticationInfo", schemes: from.scheme ? [from.scheme] : [], credentials: from.credentials,
+    $typeName: "a2a.v1.AuthenticationInfo",
+    schemes: from.scheme ? [from.scheme] : [],
+    credentials: from.credentials,
   };
 }
 
@@ -246,40 +308,55 @@ function agentInterfaceToOlder(from: v10.AgentInterface, path: At, lost: Loss[])
 
 function agentInterfaceToNewer(from: v03.AgentInterface): v10.AgentInterface {
   return {
-    $typeName: "lf.a2a.v1.AgentInterface", url: from.url, protocolBinding: from.transport, tenant: "",
+    $typeName: "lf.a2a.v1.AgentInterface",
+    url: from.url,
+    protocolBinding: from.transport,
+    tenant: "",
     protocolVersion: "",
   };
 }
 
 function agentCardToOlder(from: v10.AgentCard, path: At, lost: Loss[]): v03.AgentCard {
   if (from.iconUrl !== undefined) lose(lost, path, "icon_url", "the v0.3 proto AgentCard has no icon_url");
-  const legacy = from.supportedInterfaces.filter((i) => /^0\./.test(i.protocolVersion));
+  const legacy = from.supportedInterfaces.filter((supported) => /^0\./.test(supported.protocolVersion));
   const kept = legacy.length > 0 ? legacy : from.supportedInterfaces;
   if (legacy.length === 0 && kept.length > 0)
     lose(
-      lost, path, "supported_interfaces",
+      lost,
+      path,
+      "supported_interfaces",
       "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak",
     );
   const first = kept[0];
   return {
-    $typeName: "a2a.v1.AgentCard", protocolVersion: first ? first.protocolVersion || "0.3" : "", name: from.name,
-    description: from.description, url: first?.url ?? "", preferredTransport: first?.protocolBinding ?? "",
+    $typeName: "a2a.v1.AgentCard",
+    protocolVersion: first ? first.protocolVersion || "0.3" : "",
+    name: from.name,
+    description: from.description,
+    url: first?.url ?? "",
+    preferredTransport: first?.protocolBinding ?? "",
     additionalInterfaces: kept.map(
-      (i) => ({ $typeName: "a2a.v1.AgentInterface", url: i.url, transport: i.protocolBinding }),
+      (agentInterface) => ({
+        $typeName: "a2a.v1.AgentInterface",
+        url: agentInterface.url,
+        transport: agentInterface.protocolBinding,
+      }),
     ),
-    provider: from.provider && agentProviderToOlder(from.provider), version: from.version,
+    provider: from.provider && agentProviderToOlder(from.provider),
+    version: from.version,
     documentationUrl: from.documentationUrl ?? "",
     capabilities: from.capabilities && agentCapabilitiesToOlder(from.capabilities),
     securitySchemes: Object.fromEntries(
       Object.entries(from.securitySchemes).map(
-        ([k, v]) => [k, securitySchemeToOlder(v, at(at(path, "security_schemes"), k), lost)],
+        ([key, value]) => [key, securitySchemeToOlder(value, at(at(path, "security_schemes"), key), lost)],
       ),
     ),
-    security: from.securityRequirements.map((v) => securityRequirementToOlder(v)),
-    defaultInputModes: from.defaultInputModes.slice(), defaultOutputModes: from.defaultOutputModes.slice(),
-    skills: from.skills.map((v) => agentSkillToOlder(v)),
+    security: from.securityRequirements.map(securityRequirementToOlder),
+    defaultInputModes: from.defaultInputModes.slice(),
+    defaultOutputModes: from.defaultOutputModes.slice(),
+    skills: from.skills.map(agentSkillToOlder),
     supportsAuthenticatedExtendedCard: from.capabilities?.extendedAgentCard === true,
-    signatures: from.signatures.map((v) => agentCardSignatureToOlder(v)),
+    signatures: from.signatures.map(agentCardSignatureToOlder),
   };
 }
 
@@ -287,7 +364,7 @@ function agentCardToNewer(from: v03.AgentCard): v10.AgentCard {
   const version = /^(\d+\.\d+)/.exec(from.protocolVersion)?.[1] ?? "0.3";
   const interfaces: v10.AgentInterface[] = [];
   const add = (url: string, binding: string) => {
-    if (url === "" || interfaces.some((i) => i.url === url && i.protocolBinding === binding)) return;
+    if (url === "" || interfaces.some((added) => added.url === url && added.protocolBinding === binding)) return;
     interfaces.push({
       $typeName: "lf.a2a.v1.AgentInterface",
       url,
@@ -297,23 +374,28 @@ function agentCardToNewer(from: v03.AgentCard): v10.AgentCard {
     });
   };
   add(from.url, from.preferredTransport || "JSONRPC");
-  for (const i of from.additionalInterfaces) add(i.url, i.transport);
-  const o: v10.AgentCard = {
-    $typeName: "lf.a2a.v1.AgentCard", name: from.name, description: from.description, supportedInterfaces: interfaces,
-    provider: from.provider && agentProviderToNewer(from.provider), version: from.version,
+  for (const additional of from.additionalInterfaces) add(additional.url, additional.transport);
+  const out: v10.AgentCard = {
+    $typeName: "lf.a2a.v1.AgentCard",
+    name: from.name,
+    description: from.description,
+    supportedInterfaces: interfaces,
+    provider: from.provider && agentProviderToNewer(from.provider),
+    version: from.version,
     documentationUrl: from.documentationUrl || undefined,
     capabilities: from.capabilities && agentCapabilitiesToNewer(from.capabilities),
     securitySchemes: Object.fromEntries(
-      Object.entries(from.securitySchemes).map(([k, v]) => [k, securitySchemeToNewer(v)]),
+      Object.entries(from.securitySchemes).map(([key, value]) => [key, securitySchemeToNewer(value)]),
     ),
-    securityRequirements: from.security.map((v) => securityRequirementToNewer(v)),
-    defaultInputModes: from.defaultInputModes.slice(), defaultOutputModes: from.defaultOutputModes.slice(),
-    skills: from.skills.map((v) => agentSkillToNewer(v)),
-    signatures: from.signatures.map((v) => agentCardSignatureToNewer(v)),
+    securityRequirements: from.security.map(securityRequirementToNewer),
+    defaultInputModes: from.defaultInputModes.slice(),
+    defaultOutputModes: from.defaultOutputModes.slice(),
+    skills: from.skills.map(agentSkillToNewer),
+    signatures: from.signatures.map(agentCardSignatureToNewer),
   };
   if (from.supportsAuthenticatedExtendedCard)
-    (o.capabilities ??= { $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] }).extendedAgentCard = true;
-  return o;
+    (out.capabilities ??= { $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] }).extendedAgentCard = true;
+  return out;
 }
 
 function agentProviderToOlder(from: v10.AgentProvider): v03.AgentProvider {
@@ -326,80 +408,111 @@ function agentProviderToNewer(from: v03.AgentProvider): v10.AgentProvider {
 
 function agentCapabilitiesToOlder(from: v10.AgentCapabilities): v03.AgentCapabilities {
   return {
-    $typeName: "a2a.v1.AgentCapabilities", streaming: from.streaming ?? false,
+    $typeName: "a2a.v1.AgentCapabilities",
+    streaming: from.streaming ?? false,
     pushNotifications: from.pushNotifications ?? false,
-    extensions: from.extensions.map((v) => agentExtensionToOlder(v)),
+    extensions: from.extensions.map(agentExtensionToOlder),
   };
 }
 
 function agentCapabilitiesToNewer(from: v03.AgentCapabilities): v10.AgentCapabilities {
   return {
-    $typeName: "lf.a2a.v1.AgentCapabilities", streaming: from.streaming || undefined,
+    $typeName: "lf.a2a.v1.AgentCapabilities",
+    streaming: from.streaming || undefined,
     pushNotifications: from.pushNotifications || undefined,
-    extensions: from.extensions.map((v) => agentExtensionToNewer(v)),
+    extensions: from.extensions.map(agentExtensionToNewer),
   };
 }
 
 function agentExtensionToOlder(from: v10.AgentExtension): v03.AgentExtension {
   return {
-    $typeName: "a2a.v1.AgentExtension", uri: from.uri, description: from.description, required: from.required,
+    $typeName: "a2a.v1.AgentExtension",
+    uri: from.uri,
+    description: from.description,
+    required: from.required,
     params: from.params,
   };
 }
 
 function agentExtensionToNewer(from: v03.AgentExtension): v10.AgentExtension {
   return {
-    $typeName: "lf.a2a.v1.AgentExtension", uri: from.uri, description: from.description, required: from.required,
+    $typeName: "lf.a2a.v1.AgentExtension",
+    uri: from.uri,
+    description: from.description,
+    required: from.required,
     params: from.params,
   };
 }
 
 function agentSkillToOlder(from: v10.AgentSkill): v03.AgentSkill {
   return {
-    $typeName: "a2a.v1.AgentSkill", id: from.id, name: from.name, description: from.description,
-    tags: from.tags.slice(), examples: from.examples.slice(), inputModes: from.inputModes.slice(),
+    $typeName: "a2a.v1.AgentSkill",
+    id: from.id,
+    name: from.name,
+    description: from.description,
+    tags: from.tags.slice(),
+    examples: from.examples.slice(),
+    inputModes: from.inputModes.slice(),
     outputModes: from.outputModes.slice(),
-    security: from.securityRequirements.map((v) => securityRequirementToOlder(v)),
+    security: from.securityRequirements.map(securityRequirementToOlder),
   };
 }
 
 function agentSkillToNewer(from: v03.AgentSkill): v10.AgentSkill {
   return {
-    $typeName: "lf.a2a.v1.AgentSkill", id: from.id, name: from.name, description: from.description,
-    tags: from.tags.slice(), examples: from.examples.slice(), inputModes: from.inputModes.slice(),
+    $typeName: "lf.a2a.v1.AgentSkill",
+    id: from.id,
+    name: from.name,
+    description: from.description,
+    tags: from.tags.slice(),
+    examples: from.examples.slice(),
+    inputModes: from.inputModes.slice(),
     outputModes: from.outputModes.slice(),
-    securityRequirements: from.security.map((v) => securityRequirementToNewer(v)),
+    securityRequirements: from.security.map(securityRequirementToNewer),
   };
 }
 
 function agentCardSignatureToOlder(from: v10.AgentCardSignature): v03.AgentCardSignature {
   return {
-    $typeName: "a2a.v1.AgentCardSignature", protected: from.protected, signature: from.signature, header: from.header,
+    $typeName: "a2a.v1.AgentCardSignature",
+    protected: from.protected,
+    signature: from.signature,
+    header: from.header,
   };
 }
 
 function agentCardSignatureToNewer(from: v03.AgentCardSignature): v10.AgentCardSignature {
   return {
-    $typeName: "lf.a2a.v1.AgentCardSignature", protected: from.protected, signature: from.signature,
+    $typeName: "lf.a2a.v1.AgentCardSignature",
+    protected: from.protected,
+    signature: from.signature,
     header: from.header,
   };
 }
 
 function taskPushNotificationConfigToOlder(
-  from: v10.TaskPushNotificationConfig, path: At, lost: Loss[],
+  from: v10.TaskPushNotificationConfig,
+  path: At,
+  lost: Loss[],
 ): v03.TaskPushNotificationConfig {
   if (from.tenant !== "") lose(lost, path, "tenant", "v0.3 has no tenant");
   if (from.taskId.includes("/"))
     lose(
-      lost, path, "task_id",
+      lost,
+      path,
+      "task_id",
       "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
     );
   if (from.id.includes("/"))
     lose(
-      lost, path, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
+      lost,
+      path,
+      "id",
+      "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
     );
   return {
-    $typeName: "a2a.v1.TaskPushNotificationConfig", name: `tasks/${from.taskId}/pushNotificationConfigs/${from.id}`,
+    $typeName: "a2a.v1.TaskPushNotificationConfig",
+    name: `tasks/${from.taskId}/pushNotificationConfigs/${from.id}`,
     pushNotificationConfig: {
       $typeName: "a2a.v1.PushNotificationConfig",
       id: from.id,
@@ -411,15 +524,23 @@ function taskPushNotificationConfigToOlder(
 }
 
 function taskPushNotificationConfigToNewer(
-  from: v03.TaskPushNotificationConfig, path: At, lost: Loss[],
+  from: v03.TaskPushNotificationConfig,
+  path: At,
+  lost: Loss[],
 ): v10.TaskPushNotificationConfig {
   const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(from.name);
-  const p = from.pushNotificationConfig;
+  const config = from.pushNotificationConfig;
   return {
-    $typeName: "lf.a2a.v1.TaskPushNotificationConfig", tenant: "", id: ids?.[2] || p?.id || "",
-    taskId: ids?.[1] ?? "", url: p?.url ?? "", token: p?.token ?? "",
-    authentication: p?.authentication && authenticationInfoToNewer(
-      p.authentication, at(at(path, "push_notification_config"), "authentication"), lost,
+    $typeName: "lf.a2a.v1.TaskPushNotificationConfig",
+    tenant: "",
+    id: ids?.[2] || config?.id || "",
+    taskId: ids?.[1] ?? "",
+    url: config?.url ?? "",
+    token: config?.token ?? "",
+    authentication: config?.authentication && authenticationInfoToNewer(
+      config.authentication,
+      at(at(path, "push_notification_config"), "authentication"),
+      lost,
     ),
   };
 }
@@ -435,14 +556,14 @@ function stringListToNewer(from: v03.StringList): v10.StringList {
 function securityRequirementToOlder(from: v10.SecurityRequirement): v03.Security {
   return {
     $typeName: "a2a.v1.Security",
-    schemes: Object.fromEntries(Object.entries(from.schemes).map(([k, v]) => [k, stringListToOlder(v)])),
+    schemes: Object.fromEntries(Object.entries(from.schemes).map(([key, value]) => [key, stringListToOlder(value)])),
   };
 }
 
 function securityRequirementToNewer(from: v03.Security): v10.SecurityRequirement {
   return {
     $typeName: "lf.a2a.v1.SecurityRequirement",
-    schemes: Object.fromEntries(Object.entries(from.schemes).map(([k, v]) => [k, stringListToNewer(v)])),
+    schemes: Object.fromEntries(Object.entries(from.schemes).map(([key, value]) => [key, stringListToNewer(value)])),
   };
 }
 
@@ -487,34 +608,44 @@ function securitySchemeToNewer(from: v03.SecurityScheme): v10.SecurityScheme {
 
 function apiKeySecuritySchemeToOlder(from: v10.APIKeySecurityScheme): v03.APIKeySecurityScheme {
   return {
-    $typeName: "a2a.v1.APIKeySecurityScheme", description: from.description, location: from.location, name: from.name,
+    $typeName: "a2a.v1.APIKeySecurityScheme",
+    description: from.description,
+    location: from.location,
+    name: from.name,
   };
 }
 
 function apiKeySecuritySchemeToNewer(from: v03.APIKeySecurityScheme): v10.APIKeySecurityScheme {
   return {
-    $typeName: "lf.a2a.v1.APIKeySecurityScheme", description: from.description, location: from.location,
+    $typeName: "lf.a2a.v1.APIKeySecurityScheme",
+    description: from.description,
+    location: from.location,
     name: from.name,
   };
 }
 
 function httpAuthSecuritySchemeToOlder(from: v10.HTTPAuthSecurityScheme): v03.HTTPAuthSecurityScheme {
   return {
-    $typeName: "a2a.v1.HTTPAuthSecurityScheme", description: from.description, scheme: from.scheme,
+    $typeName: "a2a.v1.HTTPAuthSecurityScheme",
+    description: from.description,
+    scheme: from.scheme,
     bearerFormat: from.bearerFormat,
   };
 }
 
 function httpAuthSecuritySchemeToNewer(from: v03.HTTPAuthSecurityScheme): v10.HTTPAuthSecurityScheme {
   return {
-    $typeName: "lf.a2a.v1.HTTPAuthSecurityScheme", description: from.description, scheme: from.scheme,
+    $typeName: "lf.a2a.v1.HTTPAuthSecurityScheme",
+    description: from.description,
+    scheme: from.scheme,
     bearerFormat: from.bearerFormat,
   };
 }
 
 function oAuth2SecuritySchemeToOlder(from: v10.OAuth2SecurityScheme, path: At, lost: Loss[]): v03.OAuth2SecurityScheme {
   return {
-    $typeName: "a2a.v1.OAuth2SecurityScheme", description: from.description,
+    $typeName: "a2a.v1.OAuth2SecurityScheme",
+    description: from.description,
     flows: from.flows && oAuthFlowsToOlder(from.flows, at(path, "flows"), lost),
     oauth2MetadataUrl: from.oauth2MetadataUrl,
   };
@@ -522,21 +653,25 @@ function oAuth2SecuritySchemeToOlder(from: v10.OAuth2SecurityScheme, path: At, l
 
 function oAuth2SecuritySchemeToNewer(from: v03.OAuth2SecurityScheme): v10.OAuth2SecurityScheme {
   return {
-    $typeName: "lf.a2a.v1.OAuth2SecurityScheme", description: from.description,
-    flows: from.flows && oAuthFlowsToNewer(from.flows), oauth2MetadataUrl: from.oauth2MetadataUrl,
+    $typeName: "lf.a2a.v1.OAuth2SecurityScheme",
+    description: from.description,
+    flows: from.flows && oAuthFlowsToNewer(from.flows),
+    oauth2MetadataUrl: from.oauth2MetadataUrl,
   };
 }
 
 function openIdConnectSecuritySchemeToOlder(from: v10.OpenIdConnectSecurityScheme): v03.OpenIdConnectSecurityScheme {
   return {
-    $typeName: "a2a.v1.OpenIdConnectSecurityScheme", description: from.description,
+    $typeName: "a2a.v1.OpenIdConnectSecurityScheme",
+    description: from.description,
     openIdConnectUrl: from.openIdConnectUrl,
   };
 }
 
 function openIdConnectSecuritySchemeToNewer(from: v03.OpenIdConnectSecurityScheme): v10.OpenIdConnectSecurityScheme {
   return {
-    $typeName: "lf.a2a.v1.OpenIdConnectSecurityScheme", description: from.description,
+    $typeName: "lf.a2a.v1.OpenIdConnectSecurityScheme",
+    description: from.description,
     openIdConnectUrl: from.openIdConnectUrl,
   };
 }
@@ -582,60 +717,81 @@ function oAuthFlowsToNewer(from: v03.OAuthFlows): v10.OAuthFlows {
 }
 
 function authorizationCodeOAuthFlowToOlder(
-  from: v10.AuthorizationCodeOAuthFlow, path: At, lost: Loss[],
+  from: v10.AuthorizationCodeOAuthFlow,
+  path: At,
+  lost: Loss[],
 ): v03.AuthorizationCodeOAuthFlow {
   if (from.pkceRequired) lose(lost, path, "pkce_required", "v0.3 has no pkce_required");
   return {
-    $typeName: "a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: from.authorizationUrl, tokenUrl: from.tokenUrl,
-    refreshUrl: from.refreshUrl, scopes: { ...from.scopes },
+    $typeName: "a2a.v1.AuthorizationCodeOAuthFlow",
+    authorizationUrl: from.authorizationUrl,
+    tokenUrl: from.tokenUrl,
+    refreshUrl: from.refreshUrl,
+    scopes: { ...from.scopes },
   };
 }
 
 function authorizationCodeOAuthFlowToNewer(from: v03.AuthorizationCodeOAuthFlow): v10.AuthorizationCodeOAuthFlow {
   return {
-    $typeName: "lf.a2a.v1.AuthorizationCodeOAuthFlow", authorizationUrl: from.authorizationUrl,
-    tokenUrl: from.tokenUrl, refreshUrl: from.refreshUrl, scopes: { ...from.scopes }, pkceRequired: false,
+    $typeName: "lf.a2a.v1.AuthorizationCodeOAuthFlow",
+    authorizationUrl: from.authorizationUrl,
+    tokenUrl: from.tokenUrl,
+    refreshUrl: from.refreshUrl,
+    scopes: { ...from.scopes },
+    pkceRequired: false,
   };
 }
 
 function clientCredentialsOAuthFlowToOlder(from: v10.ClientCredentialsOAuthFlow): v03.ClientCredentialsOAuthFlow {
   return {
-    $typeName: "a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: from.tokenUrl, refreshUrl: from.refreshUrl,
+    $typeName: "a2a.v1.ClientCredentialsOAuthFlow",
+    tokenUrl: from.tokenUrl,
+    refreshUrl: from.refreshUrl,
     scopes: { ...from.scopes },
   };
 }
 
 function clientCredentialsOAuthFlowToNewer(from: v03.ClientCredentialsOAuthFlow): v10.ClientCredentialsOAuthFlow {
   return {
-    $typeName: "lf.a2a.v1.ClientCredentialsOAuthFlow", tokenUrl: from.tokenUrl, refreshUrl: from.refreshUrl,
+    $typeName: "lf.a2a.v1.ClientCredentialsOAuthFlow",
+    tokenUrl: from.tokenUrl,
+    refreshUrl: from.refreshUrl,
     scopes: { ...from.scopes },
   };
 }
 
 function implicitOAuthFlowToOlder(from: v10.ImplicitOAuthFlow): v03.ImplicitOAuthFlow {
   return {
-    $typeName: "a2a.v1.ImplicitOAuthFlow", authorizationUrl: from.authorizationUrl, refreshUrl: from.refreshUrl,
+    $typeName: "a2a.v1.ImplicitOAuthFlow",
+    authorizationUrl: from.authorizationUrl,
+    refreshUrl: from.refreshUrl,
     scopes: { ...from.scopes },
   };
 }
 
 function implicitOAuthFlowToNewer(from: v03.ImplicitOAuthFlow): v10.ImplicitOAuthFlow {
   return {
-    $typeName: "lf.a2a.v1.ImplicitOAuthFlow", authorizationUrl: from.authorizationUrl, refreshUrl: from.refreshUrl,
+    $typeName: "lf.a2a.v1.ImplicitOAuthFlow",
+    authorizationUrl: from.authorizationUrl,
+    refreshUrl: from.refreshUrl,
     scopes: { ...from.scopes },
   };
 }
 
 function passwordOAuthFlowToOlder(from: v10.PasswordOAuthFlow): v03.PasswordOAuthFlow {
   return {
-    $typeName: "a2a.v1.PasswordOAuthFlow", tokenUrl: from.tokenUrl, refreshUrl: from.refreshUrl,
+    $typeName: "a2a.v1.PasswordOAuthFlow",
+    tokenUrl: from.tokenUrl,
+    refreshUrl: from.refreshUrl,
     scopes: { ...from.scopes },
   };
 }
 
 function passwordOAuthFlowToNewer(from: v03.PasswordOAuthFlow): v10.PasswordOAuthFlow {
   return {
-    $typeName: "lf.a2a.v1.PasswordOAuthFlow", tokenUrl: from.tokenUrl, refreshUrl: from.refreshUrl,
+    $typeName: "lf.a2a.v1.PasswordOAuthFlow",
+    tokenUrl: from.tokenUrl,
+    refreshUrl: from.refreshUrl,
     scopes: { ...from.scopes },
   };
 }
@@ -654,10 +810,13 @@ function sendMessageRequestToOlder(from: v10.SendMessageRequest, path: At, lost:
 
 function sendMessageRequestToNewer(from: v03.SendMessageRequest, path: At, lost: Loss[]): v10.SendMessageRequest {
   return {
-    $typeName: "lf.a2a.v1.SendMessageRequest", tenant: "",
+    $typeName: "lf.a2a.v1.SendMessageRequest",
+    tenant: "",
     message: from.request && messageToNewer(from.request, at(path, "request")),
     configuration: from.configuration && sendMessageConfigurationToNewer(
-      from.configuration, at(path, "configuration"), lost,
+      from.configuration,
+      at(path, "configuration"),
+      lost,
     ),
     metadata: from.metadata,
   };
@@ -667,7 +826,10 @@ function getTaskRequestToOlder(from: v10.GetTaskRequest, path: At, lost: Loss[])
   if (from.tenant !== "") lose(lost, path, "tenant", "v0.3 has no tenant");
   if (from.id.includes("/"))
     lose(
-      lost, path, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
+      lost,
+      path,
+      "id",
+      "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
     );
   if (from.historyLength === 0)
     lose(lost, path, "history_length", "v0.3 cannot ask for no history (0 means no limit there); sent without a limit");
@@ -678,7 +840,9 @@ function getTaskRequestToNewer(from: v03.GetTaskRequest, path: At, lost: Loss[])
   const ids = /^tasks\/([^/]*)$/.exec(from.name);
   if (!ids) lose(lost, path, "name", `not a task name (tasks/{id}): ${from.name}`);
   return {
-    $typeName: "lf.a2a.v1.GetTaskRequest", tenant: "", id: ids?.[1] ?? "",
+    $typeName: "lf.a2a.v1.GetTaskRequest",
+    tenant: "",
+    id: ids?.[1] ?? "",
     historyLength: from.historyLength || undefined,
   };
 }
@@ -688,7 +852,10 @@ function cancelTaskRequestToOlder(from: v10.CancelTaskRequest, path: At, lost: L
   if (from.metadata !== undefined) lose(lost, path, "metadata", "the v0.3 proto CancelTaskRequest has no metadata");
   if (from.id.includes("/"))
     lose(
-      lost, path, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
+      lost,
+      path,
+      "id",
+      "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
     );
   return { $typeName: "a2a.v1.CancelTaskRequest", name: `tasks/${from.id}` };
 }
@@ -700,17 +867,24 @@ function cancelTaskRequestToNewer(from: v03.CancelTaskRequest, path: At, lost: L
 }
 
 function getTaskPushNotificationConfigRequestToOlder(
-  from: v10.GetTaskPushNotificationConfigRequest, path: At, lost: Loss[],
+  from: v10.GetTaskPushNotificationConfigRequest,
+  path: At,
+  lost: Loss[],
 ): v03.GetTaskPushNotificationConfigRequest {
   if (from.tenant !== "") lose(lost, path, "tenant", "v0.3 has no tenant");
   if (from.taskId.includes("/"))
     lose(
-      lost, path, "task_id",
+      lost,
+      path,
+      "task_id",
       "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
     );
   if (from.id.includes("/"))
     lose(
-      lost, path, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
+      lost,
+      path,
+      "id",
+      "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
     );
   return {
     $typeName: "a2a.v1.GetTaskPushNotificationConfigRequest",
@@ -719,28 +893,39 @@ function getTaskPushNotificationConfigRequestToOlder(
 }
 
 function getTaskPushNotificationConfigRequestToNewer(
-  from: v03.GetTaskPushNotificationConfigRequest, path: At, lost: Loss[],
+  from: v03.GetTaskPushNotificationConfigRequest,
+  path: At,
+  lost: Loss[],
 ): v10.GetTaskPushNotificationConfigRequest {
   const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(from.name);
   if (!ids) lose(lost, path, "name", `not a push config name: ${from.name}`);
   return {
-    $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest", tenant: "", taskId: ids?.[1] ?? "",
+    $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest",
+    tenant: "",
+    taskId: ids?.[1] ?? "",
     id: ids?.[2] ?? "",
   };
 }
 
 function deleteTaskPushNotificationConfigRequestToOlder(
-  from: v10.DeleteTaskPushNotificationConfigRequest, path: At, lost: Loss[],
+  from: v10.DeleteTaskPushNotificationConfigRequest,
+  path: At,
+  lost: Loss[],
 ): v03.DeleteTaskPushNotificationConfigRequest {
   if (from.tenant !== "") lose(lost, path, "tenant", "v0.3 has no tenant");
   if (from.taskId.includes("/"))
     lose(
-      lost, path, "task_id",
+      lost,
+      path,
+      "task_id",
       "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
     );
   if (from.id.includes("/"))
     lose(
-      lost, path, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
+      lost,
+      path,
+      "id",
+      "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
     );
   return {
     $typeName: "a2a.v1.DeleteTaskPushNotificationConfigRequest",
@@ -749,29 +934,40 @@ function deleteTaskPushNotificationConfigRequestToOlder(
 }
 
 function deleteTaskPushNotificationConfigRequestToNewer(
-  from: v03.DeleteTaskPushNotificationConfigRequest, path: At, lost: Loss[],
+  from: v03.DeleteTaskPushNotificationConfigRequest,
+  path: At,
+  lost: Loss[],
 ): v10.DeleteTaskPushNotificationConfigRequest {
   const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(from.name);
   if (!ids) lose(lost, path, "name", `not a push config name: ${from.name}`);
   return {
-    $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", tenant: "", taskId: ids?.[1] ?? "",
+    $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest",
+    tenant: "",
+    taskId: ids?.[1] ?? "",
     id: ids?.[2] ?? "",
   };
 }
 
 function subscribeToTaskRequestToOlder(
-  from: v10.SubscribeToTaskRequest, path: At, lost: Loss[],
+  from: v10.SubscribeToTaskRequest,
+  path: At,
+  lost: Loss[],
 ): v03.TaskSubscriptionRequest {
   if (from.tenant !== "") lose(lost, path, "tenant", "v0.3 has no tenant");
   if (from.id.includes("/"))
     lose(
-      lost, path, "id", "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
+      lost,
+      path,
+      "id",
+      "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
     );
   return { $typeName: "a2a.v1.TaskSubscriptionRequest", name: `tasks/${from.id}` };
 }
 
 function subscribeToTaskRequestToNewer(
-  from: v03.TaskSubscriptionRequest, path: At, lost: Loss[],
+  from: v03.TaskSubscriptionRequest,
+  path: At,
+  lost: Loss[],
 ): v10.SubscribeToTaskRequest {
   const ids = /^tasks\/([^/]*)$/.exec(from.name);
   if (!ids) lose(lost, path, "name", `not a task name (tasks/{id}): ${from.name}`);
@@ -779,33 +975,46 @@ function subscribeToTaskRequestToNewer(
 }
 
 function listTaskPushNotificationConfigsRequestToOlder(
-  from: v10.ListTaskPushNotificationConfigsRequest, path: At, lost: Loss[],
+  from: v10.ListTaskPushNotificationConfigsRequest,
+  path: At,
+  lost: Loss[],
 ): v03.ListTaskPushNotificationConfigRequest {
   if (from.tenant !== "") lose(lost, path, "tenant", "v0.3 has no tenant");
   if (from.taskId.includes("/"))
     lose(
-      lost, path, "task_id",
+      lost,
+      path,
+      "task_id",
       "a v0.3 resource name holds each id as one segment; an id with \"/\" is not read back from it",
     );
   return {
-    $typeName: "a2a.v1.ListTaskPushNotificationConfigRequest", parent: `tasks/${from.taskId}`,
-    pageSize: from.pageSize, pageToken: from.pageToken,
+    $typeName: "a2a.v1.ListTaskPushNotificationConfigRequest",
+    parent: `tasks/${from.taskId}`,
+    pageSize: from.pageSize,
+    pageToken: from.pageToken,
   };
 }
 
 function listTaskPushNotificationConfigsRequestToNewer(
-  from: v03.ListTaskPushNotificationConfigRequest, path: At, lost: Loss[],
+  from: v03.ListTaskPushNotificationConfigRequest,
+  path: At,
+  lost: Loss[],
 ): v10.ListTaskPushNotificationConfigsRequest {
   const ids = /^tasks\/([^/]*)$/.exec(from.parent);
   if (!ids) lose(lost, path, "parent", `not a task name: ${from.parent}`);
   return {
-    $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", tenant: "", taskId: ids?.[1] ?? "",
-    pageSize: from.pageSize, pageToken: from.pageToken,
+    $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest",
+    tenant: "",
+    taskId: ids?.[1] ?? "",
+    pageSize: from.pageSize,
+    pageToken: from.pageToken,
   };
 }
 
 function getExtendedAgentCardRequestToOlder(
-  from: v10.GetExtendedAgentCardRequest, path: At, lost: Loss[],
+  from: v10.GetExtendedAgentCardRequest,
+  path: At,
+  lost: Loss[],
 ): v03.GetAgentCardRequest {
   if (from.tenant !== "") lose(lost, path, "tenant", "v0.3 has no tenant");
   return { $typeName: "a2a.v1.GetAgentCardRequest" };
@@ -875,7 +1084,9 @@ function streamResponseToNewer(from: v03.StreamResponse, path: At): v10.StreamRe
 }
 
 function listTaskPushNotificationConfigsResponseToOlder(
-  from: v10.ListTaskPushNotificationConfigsResponse, path: At, lost: Loss[],
+  from: v10.ListTaskPushNotificationConfigsResponse,
+  path: At,
+  lost: Loss[],
 ): v03.ListTaskPushNotificationConfigResponse {
   return {
     $typeName: "a2a.v1.ListTaskPushNotificationConfigResponse",
@@ -885,7 +1096,9 @@ function listTaskPushNotificationConfigsResponseToOlder(
 }
 
 function listTaskPushNotificationConfigsResponseToNewer(
-  from: v03.ListTaskPushNotificationConfigResponse, path: At, lost: Loss[],
+  from: v03.ListTaskPushNotificationConfigResponse,
+  path: At,
+  lost: Loss[],
 ): v10.ListTaskPushNotificationConfigsResponse {
   return {
     $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse",
@@ -920,79 +1133,159 @@ function createTaskPushNotificationConfigRequestToNewer(
   path: At,
   lost: Loss[],
 ): v10.TaskPushNotificationConfig {
-  const o = from.config
+  const out = from.config
     ? taskPushNotificationConfigToNewer(from.config, at(path, "config"), lost)
     : refused(path, "config", "a2a.v1.CreateTaskPushNotificationConfigRequest", "the request needs config");
   const parent = /^tasks\/([^/]*)$/.exec(from.parent);
-  if (parent && o.taskId === "") o.taskId = parent[1] ?? "";
-  if (o.id === "") o.id = from.configId;
-  return o;
+  if (parent && out.taskId === "") out.taskId = parent[1] ?? "";
+  if (out.id === "") out.id = from.configId;
+  return out;
 }
 
 /**
  * Converts messages between a2a.v1 and lf.a2a.v1; losses are returned and never dropped silently.
  */
-export const a2aCompat: Converter = pairConverter([file_v1_0_1_a2a, file_v0_3_0_a2a], [
-  ["lf.a2a.v1.SendMessageConfiguration", "a2a.v1.SendMessageConfiguration",
-    sendMessageConfigurationToOlder, sendMessageConfigurationToNewer],
-  ["lf.a2a.v1.Task", "a2a.v1.Task", taskToOlder, taskToNewer],
-  ["lf.a2a.v1.TaskStatus", "a2a.v1.TaskStatus", taskStatusToOlder, taskStatusToNewer],
-  ["lf.a2a.v1.Part", "a2a.v1.Part", partToOlder, partToNewer],
-  ["lf.a2a.v1.Message", "a2a.v1.Message", messageToOlder, messageToNewer],
-  ["lf.a2a.v1.Artifact", "a2a.v1.Artifact", artifactToOlder, artifactToNewer],
-  ["lf.a2a.v1.TaskStatusUpdateEvent", "a2a.v1.TaskStatusUpdateEvent",
-    taskStatusUpdateEventToOlder, taskStatusUpdateEventToNewer],
-  ["lf.a2a.v1.TaskArtifactUpdateEvent", "a2a.v1.TaskArtifactUpdateEvent",
-    taskArtifactUpdateEventToOlder, taskArtifactUpdateEventToNewer],
-  ["lf.a2a.v1.AuthenticationInfo", "a2a.v1.AuthenticationInfo", authenticationInfoToOlder, authenticationInfoToNewer],
-  ["lf.a2a.v1.AgentInterface", "a2a.v1.AgentInterface", agentInterfaceToOlder, agentInterfaceToNewer],
-  ["lf.a2a.v1.AgentCard", "a2a.v1.AgentCard", agentCardToOlder, agentCardToNewer],
-  ["lf.a2a.v1.AgentProvider", "a2a.v1.AgentProvider", agentProviderToOlder, agentProviderToNewer],
-  ["lf.a2a.v1.AgentCapabilities", "a2a.v1.AgentCapabilities", agentCapabilitiesToOlder, agentCapabilitiesToNewer],
-  ["lf.a2a.v1.AgentExtension", "a2a.v1.AgentExtension", agentExtensionToOlder, agentExtensionToNewer],
-  ["lf.a2a.v1.AgentSkill", "a2a.v1.AgentSkill", agentSkillToOlder, agentSkillToNewer],
-  ["lf.a2a.v1.AgentCardSignature", "a2a.v1.AgentCardSignature", agentCardSignatureToOlder, agentCardSignatureToNewer],
-  ["lf.a2a.v1.TaskPushNotificationConfig", "a2a.v1.TaskPushNotificationConfig",
-    taskPushNotificationConfigToOlder, taskPushNotificationConfigToNewer],
-  ["lf.a2a.v1.StringList", "a2a.v1.StringList", stringListToOlder, stringListToNewer],
-  ["lf.a2a.v1.SecurityRequirement", "a2a.v1.Security", securityRequirementToOlder, securityRequirementToNewer],
-  ["lf.a2a.v1.SecurityScheme", "a2a.v1.SecurityScheme", securitySchemeToOlder, securitySchemeToNewer],
-  ["lf.a2a.v1.APIKeySecurityScheme", "a2a.v1.APIKeySecurityScheme",
-    apiKeySecuritySchemeToOlder, apiKeySecuritySchemeToNewer],
-  ["lf.a2a.v1.HTTPAuthSecurityScheme", "a2a.v1.HTTPAuthSecurityScheme",
-    httpAuthSecuritySchemeToOlder, httpAuthSecuritySchemeToNewer],
-  ["lf.a2a.v1.OAuth2SecurityScheme", "a2a.v1.OAuth2SecurityScheme",
-    oAuth2SecuritySchemeToOlder, oAuth2SecuritySchemeToNewer],
-  ["lf.a2a.v1.OpenIdConnectSecurityScheme", "a2a.v1.OpenIdConnectSecurityScheme",
-    openIdConnectSecuritySchemeToOlder, openIdConnectSecuritySchemeToNewer],
-  ["lf.a2a.v1.MutualTlsSecurityScheme", "a2a.v1.MutualTlsSecurityScheme",
-    mutualTlsSecuritySchemeToOlder, mutualTlsSecuritySchemeToNewer],
-  ["lf.a2a.v1.OAuthFlows", "a2a.v1.OAuthFlows", oAuthFlowsToOlder, oAuthFlowsToNewer],
-  ["lf.a2a.v1.AuthorizationCodeOAuthFlow", "a2a.v1.AuthorizationCodeOAuthFlow",
-    authorizationCodeOAuthFlowToOlder, authorizationCodeOAuthFlowToNewer],
-  ["lf.a2a.v1.ClientCredentialsOAuthFlow", "a2a.v1.ClientCredentialsOAuthFlow",
-    clientCredentialsOAuthFlowToOlder, clientCredentialsOAuthFlowToNewer],
-  ["lf.a2a.v1.ImplicitOAuthFlow", "a2a.v1.ImplicitOAuthFlow", implicitOAuthFlowToOlder, implicitOAuthFlowToNewer],
-  ["lf.a2a.v1.PasswordOAuthFlow", "a2a.v1.PasswordOAuthFlow", passwordOAuthFlowToOlder, passwordOAuthFlowToNewer],
-  ["lf.a2a.v1.SendMessageRequest", "a2a.v1.SendMessageRequest", sendMessageRequestToOlder, sendMessageRequestToNewer],
-  ["lf.a2a.v1.GetTaskRequest", "a2a.v1.GetTaskRequest", getTaskRequestToOlder, getTaskRequestToNewer],
-  ["lf.a2a.v1.CancelTaskRequest", "a2a.v1.CancelTaskRequest", cancelTaskRequestToOlder, cancelTaskRequestToNewer],
-  ["lf.a2a.v1.GetTaskPushNotificationConfigRequest", "a2a.v1.GetTaskPushNotificationConfigRequest",
-    getTaskPushNotificationConfigRequestToOlder, getTaskPushNotificationConfigRequestToNewer],
-  ["lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", "a2a.v1.DeleteTaskPushNotificationConfigRequest",
-    deleteTaskPushNotificationConfigRequestToOlder, deleteTaskPushNotificationConfigRequestToNewer],
-  ["lf.a2a.v1.SubscribeToTaskRequest", "a2a.v1.TaskSubscriptionRequest",
-    subscribeToTaskRequestToOlder, subscribeToTaskRequestToNewer],
-  ["lf.a2a.v1.ListTaskPushNotificationConfigsRequest", "a2a.v1.ListTaskPushNotificationConfigRequest",
-    listTaskPushNotificationConfigsRequestToOlder, listTaskPushNotificationConfigsRequestToNewer],
-  ["lf.a2a.v1.GetExtendedAgentCardRequest", "a2a.v1.GetAgentCardRequest",
-    getExtendedAgentCardRequestToOlder, getExtendedAgentCardRequestToNewer],
-  ["lf.a2a.v1.SendMessageResponse", "a2a.v1.SendMessageResponse",
-    sendMessageResponseToOlder, sendMessageResponseToNewer],
-  ["lf.a2a.v1.StreamResponse", "a2a.v1.StreamResponse", streamResponseToOlder, streamResponseToNewer],
-  ["lf.a2a.v1.ListTaskPushNotificationConfigsResponse", "a2a.v1.ListTaskPushNotificationConfigResponse",
-    listTaskPushNotificationConfigsResponseToOlder, listTaskPushNotificationConfigsResponseToNewer],
-], [
-  ["lf.a2a.v1.TaskPushNotificationConfig", "a2a.v1.CreateTaskPushNotificationConfigRequest",
-    createTaskPushNotificationConfigRequestToOlder, createTaskPushNotificationConfigRequestToNewer],
-]);
+export const a2aCompat: Converter = pairConverter(
+  [file_v1_0_1_a2a, file_v0_3_0_a2a],
+  [
+    [
+      "lf.a2a.v1.SendMessageConfiguration",
+      "a2a.v1.SendMessageConfiguration",
+      sendMessageConfigurationToOlder,
+      sendMessageConfigurationToNewer,
+    ],
+    ["lf.a2a.v1.Task", "a2a.v1.Task", taskToOlder, taskToNewer],
+    ["lf.a2a.v1.TaskStatus", "a2a.v1.TaskStatus", taskStatusToOlder, taskStatusToNewer],
+    ["lf.a2a.v1.Part", "a2a.v1.Part", partToOlder, partToNewer],
+    ["lf.a2a.v1.Message", "a2a.v1.Message", messageToOlder, messageToNewer],
+    ["lf.a2a.v1.Artifact", "a2a.v1.Artifact", artifactToOlder, artifactToNewer],
+    [
+      "lf.a2a.v1.TaskStatusUpdateEvent",
+      "a2a.v1.TaskStatusUpdateEvent",
+      taskStatusUpdateEventToOlder,
+      taskStatusUpdateEventToNewer,
+    ],
+    [
+      "lf.a2a.v1.TaskArtifactUpdateEvent",
+      "a2a.v1.TaskArtifactUpdateEvent",
+      taskArtifactUpdateEventToOlder,
+      taskArtifactUpdateEventToNewer,
+    ],
+    ["lf.a2a.v1.AuthenticationInfo", "a2a.v1.AuthenticationInfo", authenticationInfoToOlder, authenticationInfoToNewer],
+    ["lf.a2a.v1.AgentInterface", "a2a.v1.AgentInterface", agentInterfaceToOlder, agentInterfaceToNewer],
+    ["lf.a2a.v1.AgentCard", "a2a.v1.AgentCard", agentCardToOlder, agentCardToNewer],
+    ["lf.a2a.v1.AgentProvider", "a2a.v1.AgentProvider", agentProviderToOlder, agentProviderToNewer],
+    ["lf.a2a.v1.AgentCapabilities", "a2a.v1.AgentCapabilities", agentCapabilitiesToOlder, agentCapabilitiesToNewer],
+    ["lf.a2a.v1.AgentExtension", "a2a.v1.AgentExtension", agentExtensionToOlder, agentExtensionToNewer],
+    ["lf.a2a.v1.AgentSkill", "a2a.v1.AgentSkill", agentSkillToOlder, agentSkillToNewer],
+    ["lf.a2a.v1.AgentCardSignature", "a2a.v1.AgentCardSignature", agentCardSignatureToOlder, agentCardSignatureToNewer],
+    [
+      "lf.a2a.v1.TaskPushNotificationConfig",
+      "a2a.v1.TaskPushNotificationConfig",
+      taskPushNotificationConfigToOlder,
+      taskPushNotificationConfigToNewer,
+    ],
+    ["lf.a2a.v1.StringList", "a2a.v1.StringList", stringListToOlder, stringListToNewer],
+    ["lf.a2a.v1.SecurityRequirement", "a2a.v1.Security", securityRequirementToOlder, securityRequirementToNewer],
+    ["lf.a2a.v1.SecurityScheme", "a2a.v1.SecurityScheme", securitySchemeToOlder, securitySchemeToNewer],
+    [
+      "lf.a2a.v1.APIKeySecurityScheme",
+      "a2a.v1.APIKeySecurityScheme",
+      apiKeySecuritySchemeToOlder,
+      apiKeySecuritySchemeToNewer,
+    ],
+    [
+      "lf.a2a.v1.HTTPAuthSecurityScheme",
+      "a2a.v1.HTTPAuthSecurityScheme",
+      httpAuthSecuritySchemeToOlder,
+      httpAuthSecuritySchemeToNewer,
+    ],
+    [
+      "lf.a2a.v1.OAuth2SecurityScheme",
+      "a2a.v1.OAuth2SecurityScheme",
+      oAuth2SecuritySchemeToOlder,
+      oAuth2SecuritySchemeToNewer,
+    ],
+    [
+      "lf.a2a.v1.OpenIdConnectSecurityScheme",
+      "a2a.v1.OpenIdConnectSecurityScheme",
+      openIdConnectSecuritySchemeToOlder,
+      openIdConnectSecuritySchemeToNewer,
+    ],
+    [
+      "lf.a2a.v1.MutualTlsSecurityScheme",
+      "a2a.v1.MutualTlsSecurityScheme",
+      mutualTlsSecuritySchemeToOlder,
+      mutualTlsSecuritySchemeToNewer,
+    ],
+    ["lf.a2a.v1.OAuthFlows", "a2a.v1.OAuthFlows", oAuthFlowsToOlder, oAuthFlowsToNewer],
+    [
+      "lf.a2a.v1.AuthorizationCodeOAuthFlow",
+      "a2a.v1.AuthorizationCodeOAuthFlow",
+      authorizationCodeOAuthFlowToOlder,
+      authorizationCodeOAuthFlowToNewer,
+    ],
+    [
+      "lf.a2a.v1.ClientCredentialsOAuthFlow",
+      "a2a.v1.ClientCredentialsOAuthFlow",
+      clientCredentialsOAuthFlowToOlder,
+      clientCredentialsOAuthFlowToNewer,
+    ],
+    ["lf.a2a.v1.ImplicitOAuthFlow", "a2a.v1.ImplicitOAuthFlow", implicitOAuthFlowToOlder, implicitOAuthFlowToNewer],
+    ["lf.a2a.v1.PasswordOAuthFlow", "a2a.v1.PasswordOAuthFlow", passwordOAuthFlowToOlder, passwordOAuthFlowToNewer],
+    ["lf.a2a.v1.SendMessageRequest", "a2a.v1.SendMessageRequest", sendMessageRequestToOlder, sendMessageRequestToNewer],
+    ["lf.a2a.v1.GetTaskRequest", "a2a.v1.GetTaskRequest", getTaskRequestToOlder, getTaskRequestToNewer],
+    ["lf.a2a.v1.CancelTaskRequest", "a2a.v1.CancelTaskRequest", cancelTaskRequestToOlder, cancelTaskRequestToNewer],
+    [
+      "lf.a2a.v1.GetTaskPushNotificationConfigRequest",
+      "a2a.v1.GetTaskPushNotificationConfigRequest",
+      getTaskPushNotificationConfigRequestToOlder,
+      getTaskPushNotificationConfigRequestToNewer,
+    ],
+    [
+      "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest",
+      "a2a.v1.DeleteTaskPushNotificationConfigRequest",
+      deleteTaskPushNotificationConfigRequestToOlder,
+      deleteTaskPushNotificationConfigRequestToNewer,
+    ],
+    [
+      "lf.a2a.v1.SubscribeToTaskRequest",
+      "a2a.v1.TaskSubscriptionRequest",
+      subscribeToTaskRequestToOlder,
+      subscribeToTaskRequestToNewer,
+    ],
+    [
+      "lf.a2a.v1.ListTaskPushNotificationConfigsRequest",
+      "a2a.v1.ListTaskPushNotificationConfigRequest",
+      listTaskPushNotificationConfigsRequestToOlder,
+      listTaskPushNotificationConfigsRequestToNewer,
+    ],
+    [
+      "lf.a2a.v1.GetExtendedAgentCardRequest",
+      "a2a.v1.GetAgentCardRequest",
+      getExtendedAgentCardRequestToOlder,
+      getExtendedAgentCardRequestToNewer,
+    ],
+    [
+      "lf.a2a.v1.SendMessageResponse",
+      "a2a.v1.SendMessageResponse",
+      sendMessageResponseToOlder,
+      sendMessageResponseToNewer,
+    ],
+    ["lf.a2a.v1.StreamResponse", "a2a.v1.StreamResponse", streamResponseToOlder, streamResponseToNewer],
+    [
+      "lf.a2a.v1.ListTaskPushNotificationConfigsResponse",
+      "a2a.v1.ListTaskPushNotificationConfigResponse",
+      listTaskPushNotificationConfigsResponseToOlder,
+      listTaskPushNotificationConfigsResponseToNewer,
+    ],
+  ],
+  [
+    [
+      "lf.a2a.v1.TaskPushNotificationConfig",
+      "a2a.v1.CreateTaskPushNotificationConfigRequest",
+      createTaskPushNotificationConfigRequestToOlder,
+      createTaskPushNotificationConfigRequestToNewer,
+    ],
+  ],
+);

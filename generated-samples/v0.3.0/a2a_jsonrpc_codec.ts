@@ -21,7 +21,9 @@ function encodeSendMessageConfiguration(json: JsonValue, path: rt.At, lost: Loss
   if (json["acceptedOutputModes"] != null) out["acceptedOutputModes"] = json["acceptedOutputModes"];
   if (json["pushNotification"] != null)
     out["pushNotificationConfig"] = encodePushNotificationConfig(
-      json["pushNotification"], rt.at(path, "pushNotificationConfig"), lost,
+      json["pushNotification"],
+      rt.at(path, "pushNotificationConfig"),
+      lost,
     );
   if (json["historyLength"] != null) out["historyLength"] = json["historyLength"];
   out["blocking"] = json["blocking"] ?? false;
@@ -29,7 +31,12 @@ function encodeSendMessageConfiguration(json: JsonValue, path: rt.At, lost: Loss
 }
 
 const keysOfSendMessageConfiguration: ReadonlySet<string> = new Set([
-  "kind", "acceptedOutputModes", "pushNotificationConfig", "pushNotification", "historyLength", "blocking",
+  "kind",
+  "acceptedOutputModes",
+  "pushNotificationConfig",
+  "pushNotification",
+  "historyLength",
+  "blocking",
 ]);
 
 /**
@@ -72,7 +79,13 @@ function encodeTask(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
 }
 
 const keysOfTask: ReadonlySet<string> = new Set([
-  "kind", "id", "contextId", "status", "artifacts", "history", "metadata",
+  "kind",
+  "id",
+  "contextId",
+  "status",
+  "artifacts",
+  "history",
+  "metadata",
 ]);
 
 /**
@@ -148,7 +161,12 @@ function decodePart(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   if (!rt.isJsonObject(json)) return json;
   if (json["metadata"] !== undefined) rt.lose(lost, path, "metadata", "the v0.3 proto Part has no metadata");
   for (const key in json) switch (key) {
-    case "kind": case "text": case "file": case "data": case "metadata": break;
+    case "kind":
+    case "text":
+    case "file":
+    case "data":
+    case "metadata":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.Part has no field for it");
   }
   const file = json["file"];
@@ -261,7 +279,15 @@ function encodeMessage(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
 }
 
 const keysOfMessage: ReadonlySet<string> = new Set([
-  "kind", "messageId", "contextId", "taskId", "role", "parts", "content", "metadata", "extensions",
+  "kind",
+  "messageId",
+  "contextId",
+  "taskId",
+  "role",
+  "parts",
+  "content",
+  "metadata",
+  "extensions",
 ]);
 
 /**
@@ -308,7 +334,13 @@ function encodeArtifact(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
 }
 
 const keysOfArtifact: ReadonlySet<string> = new Set([
-  "kind", "artifactId", "name", "description", "parts", "metadata", "extensions",
+  "kind",
+  "artifactId",
+  "name",
+  "description",
+  "parts",
+  "metadata",
+  "extensions",
 ]);
 
 /**
@@ -350,7 +382,12 @@ function encodeTaskStatusUpdateEvent(json: JsonValue, path: rt.At, lost: Loss[])
 }
 
 const keysOfTaskStatusUpdateEvent: ReadonlySet<string> = new Set([
-  "kind", "taskId", "contextId", "status", "final", "metadata",
+  "kind",
+  "taskId",
+  "contextId",
+  "status",
+  "final",
+  "metadata",
 ]);
 
 /**
@@ -394,7 +431,13 @@ function encodeTaskArtifactUpdateEvent(json: JsonValue, path: rt.At, lost: Loss[
 }
 
 const keysOfTaskArtifactUpdateEvent: ReadonlySet<string> = new Set([
-  "kind", "taskId", "contextId", "artifact", "append", "lastChunk", "metadata",
+  "kind",
+  "taskId",
+  "contextId",
+  "artifact",
+  "append",
+  "lastChunk",
+  "metadata",
 ]);
 
 /**
@@ -532,7 +575,10 @@ function encodeAgentCard(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue 
   if (json["preferredTransport"] != null) out["preferredTransport"] = json["preferredTransport"];
   if (json["additionalInterfaces"] != null)
     out["additionalInterfaces"] = rt.eachJson(
-      json["additionalInterfaces"], rt.at(path, "additionalInterfaces"), lost, encodeAgentInterface,
+      json["additionalInterfaces"],
+      rt.at(path, "additionalInterfaces"),
+      lost,
+      encodeAgentInterface,
     );
   if (json["provider"] != null) out["provider"] = encodeAgentProvider(json["provider"], rt.at(path, "provider"), lost);
   out["version"] = json["version"] ?? "";
@@ -540,7 +586,10 @@ function encodeAgentCard(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue 
   out["capabilities"] = encodeAgentCapabilities(json["capabilities"] ?? {}, rt.at(path, "capabilities"), lost);
   if (json["securitySchemes"] != null)
     out["securitySchemes"] = rt.mapJson(
-      json["securitySchemes"], rt.at(path, "securitySchemes"), lost, encodeSecurityScheme,
+      json["securitySchemes"],
+      rt.at(path, "securitySchemes"),
+      lost,
+      encodeSecurityScheme,
     );
   if (json["security"] != null)
     out["security"] = rt.eachJson(json["security"], rt.at(path, "security"), lost, encodeSecurity);
@@ -555,9 +604,24 @@ function encodeAgentCard(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue 
 }
 
 const keysOfAgentCard: ReadonlySet<string> = new Set([
-  "kind", "protocolVersion", "name", "description", "url", "preferredTransport", "additionalInterfaces", "provider",
-  "version", "documentationUrl", "capabilities", "securitySchemes", "security", "defaultInputModes",
-  "defaultOutputModes", "skills", "supportsAuthenticatedExtendedCard", "signatures",
+  "kind",
+  "protocolVersion",
+  "name",
+  "description",
+  "url",
+  "preferredTransport",
+  "additionalInterfaces",
+  "provider",
+  "version",
+  "documentationUrl",
+  "capabilities",
+  "securitySchemes",
+  "security",
+  "defaultInputModes",
+  "defaultOutputModes",
+  "skills",
+  "supportsAuthenticatedExtendedCard",
+  "signatures",
 ]);
 
 /**
@@ -724,7 +788,15 @@ function encodeAgentSkill(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue
 }
 
 const keysOfAgentSkill: ReadonlySet<string> = new Set([
-  "kind", "id", "name", "description", "tags", "examples", "inputModes", "outputModes", "security",
+  "kind",
+  "id",
+  "name",
+  "description",
+  "tags",
+  "examples",
+  "inputModes",
+  "outputModes",
+  "security",
 ]);
 
 /**
@@ -816,7 +888,12 @@ function decodeTaskPushNotificationConfig(json: JsonValue, path: rt.At, lost: Lo
   const out: JsonObject = {};
   let value: JsonValue | undefined;
   out["name"] = rt.resourceName(
-    json, path, "a2a.v1.TaskPushNotificationConfig", "tasks/", ["taskId"], "/pushNotificationConfigs/",
+    json,
+    path,
+    "a2a.v1.TaskPushNotificationConfig",
+    "tasks/",
+    ["taskId"],
+    "/pushNotificationConfigs/",
     ["pushNotificationConfig", "id"],
   );
   value = json["pushNotificationConfig"];
@@ -894,7 +971,8 @@ function encodeSecurityScheme(json: JsonValue, path: rt.At, lost: Loss[]): JsonV
     return rt.withType("oauth2", encodeOAuth2SecurityScheme(json["oauth2SecurityScheme"], path, lost));
   if (json["openIdConnectSecurityScheme"] !== undefined)
     return rt.withType(
-      "openIdConnect", encodeOpenIdConnectSecurityScheme(json["openIdConnectSecurityScheme"], path, lost),
+      "openIdConnect",
+      encodeOpenIdConnectSecurityScheme(json["openIdConnectSecurityScheme"], path, lost),
     );
   if (json["mtlsSecurityScheme"] !== undefined)
     return rt.withType("mutualTLS", encodeMutualTlsSecurityScheme(json["mtlsSecurityScheme"], path, lost));
@@ -1088,11 +1166,15 @@ function encodeOAuthFlows(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue
   const out: JsonObject = {};
   if (json["authorizationCode"] != null)
     out["authorizationCode"] = encodeAuthorizationCodeOAuthFlow(
-      json["authorizationCode"], rt.at(path, "authorizationCode"), lost,
+      json["authorizationCode"],
+      rt.at(path, "authorizationCode"),
+      lost,
     );
   if (json["clientCredentials"] != null)
     out["clientCredentials"] = encodeClientCredentialsOAuthFlow(
-      json["clientCredentials"], rt.at(path, "clientCredentials"), lost,
+      json["clientCredentials"],
+      rt.at(path, "clientCredentials"),
+      lost,
     );
   if (json["implicit"] != null)
     out["implicit"] = encodeImplicitOAuthFlow(json["implicit"], rt.at(path, "implicit"), lost);
@@ -1102,7 +1184,11 @@ function encodeOAuthFlows(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue
 }
 
 const keysOfOAuthFlows: ReadonlySet<string> = new Set([
-  "kind", "authorizationCode", "clientCredentials", "implicit", "password",
+  "kind",
+  "authorizationCode",
+  "clientCredentials",
+  "implicit",
+  "password",
 ]);
 
 /**
@@ -1117,7 +1203,10 @@ function decodeOAuthFlows(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue
   if (value != null) {
     if (flowKept)
       rt.lose(
-        lost, path, "authorizationCode", "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept",
+        lost,
+        path,
+        "authorizationCode",
+        "a2a.v1.OAuthFlows.flow holds one member; authorizationCode was not kept",
       );
     else {
       flowKept = true;
@@ -1128,7 +1217,10 @@ function decodeOAuthFlows(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue
   if (value != null) {
     if (flowKept)
       rt.lose(
-        lost, path, "clientCredentials", "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept",
+        lost,
+        path,
+        "clientCredentials",
+        "a2a.v1.OAuthFlows.flow holds one member; clientCredentials was not kept",
       );
     else {
       flowKept = true;
@@ -1172,7 +1264,11 @@ function encodeAuthorizationCodeOAuthFlow(json: JsonValue, _path: rt.At, _lost: 
 }
 
 const keysOfAuthorizationCodeOAuthFlow: ReadonlySet<string> = new Set([
-  "kind", "authorizationUrl", "tokenUrl", "refreshUrl", "scopes",
+  "kind",
+  "authorizationUrl",
+  "tokenUrl",
+  "refreshUrl",
+  "scopes",
 ]);
 
 /**
@@ -1405,7 +1501,9 @@ function encodeGetTaskPushNotificationConfigRequest(json: JsonValue, _path: rt.A
 }
 
 const keysOfGetTaskPushNotificationConfigRequest: ReadonlySet<string> = new Set([
-  "kind", "id", "pushNotificationConfigId",
+  "kind",
+  "id",
+  "pushNotificationConfigId",
 ]);
 
 /**
@@ -1415,7 +1513,12 @@ function decodeGetTaskPushNotificationConfigRequest(json: JsonValue, path: rt.At
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["name"] = rt.resourceName(
-    json, path, "a2a.v1.GetTaskPushNotificationConfigRequest", "tasks/", ["id"], "/pushNotificationConfigs/",
+    json,
+    path,
+    "a2a.v1.GetTaskPushNotificationConfigRequest",
+    "tasks/",
+    ["id"],
+    "/pushNotificationConfigs/",
     ["pushNotificationConfigId"],
   );
   for (const key of Object.keys(json))
@@ -1441,7 +1544,9 @@ function encodeDeleteTaskPushNotificationConfigRequest(json: JsonValue, _path: r
 }
 
 const keysOfDeleteTaskPushNotificationConfigRequest: ReadonlySet<string> = new Set([
-  "kind", "id", "pushNotificationConfigId",
+  "kind",
+  "id",
+  "pushNotificationConfigId",
 ]);
 
 /**
@@ -1451,7 +1556,12 @@ function decodeDeleteTaskPushNotificationConfigRequest(json: JsonValue, path: rt
   if (!rt.isJsonObject(json)) return json;
   const out: JsonObject = {};
   out["name"] = rt.resourceName(
-    json, path, "a2a.v1.DeleteTaskPushNotificationConfigRequest", "tasks/", ["id"], "/pushNotificationConfigs/",
+    json,
+    path,
+    "a2a.v1.DeleteTaskPushNotificationConfigRequest",
+    "tasks/",
+    ["id"],
+    "/pushNotificationConfigs/",
     ["pushNotificationConfigId"],
   );
   for (const key of Object.keys(json))
@@ -1528,7 +1638,10 @@ function encodeListTaskPushNotificationConfigRequest(json: JsonValue, _path: rt.
 }
 
 const keysOfListTaskPushNotificationConfigRequest: ReadonlySet<string> = new Set([
-  "kind", "id", "pageSize", "pageToken",
+  "kind",
+  "id",
+  "pageSize",
+  "pageToken",
 ]);
 
 /**
@@ -1633,7 +1746,10 @@ function decodeStreamResponse(json: JsonValue, path: rt.At, lost: Loss[]): JsonV
       return { artifactUpdate: decodeTaskArtifactUpdateEvent(json, path, lost) };
   }
   return rt.refuseKind(
-    rt.pathOf(path), "a2a.v1.StreamResponse", json["kind"], "task, message, status-update, artifact-update",
+    rt.pathOf(path),
+    "a2a.v1.StreamResponse",
+    json["kind"],
+    "task, message, status-update, artifact-update",
   );
 }
 
@@ -1823,7 +1939,11 @@ function encodeParts(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
 function readFile(file: JsonValue | undefined, path: rt.At, lost: Loss[]): JsonObject {
   if (!rt.isJsonObject(file)) return rt.invalid(path, "a2a.v1.FilePart", file, "an object");
   for (const key in file) switch (key) {
-    case "uri": case "bytes": case "mimeType": case "name": break;
+    case "uri":
+    case "bytes":
+    case "mimeType":
+    case "name":
+      break;
     default: rt.lose(lost, path, key, "a2a.v1.FilePart has no field for it");
   }
   const uri = file["uri"] ?? undefined;
@@ -1937,14 +2057,24 @@ export const A2AServiceV0_3JsonRpcCodec: JsonRpcCodec = rt.jsonRpcCodec(
   },
   {
     enums: {
-      TASK_STATE_UNSPECIFIED: "unknown", TASK_STATE_SUBMITTED: "submitted", TASK_STATE_WORKING: "working",
-      TASK_STATE_COMPLETED: "completed", TASK_STATE_FAILED: "failed", TASK_STATE_CANCELLED: "canceled",
-      TASK_STATE_INPUT_REQUIRED: "input-required", TASK_STATE_REJECTED: "rejected",
-      TASK_STATE_AUTH_REQUIRED: "auth-required", ROLE_USER: "user", ROLE_AGENT: "agent", ROLE_UNSPECIFIED: "agent",
+      TASK_STATE_UNSPECIFIED: "unknown",
+      TASK_STATE_SUBMITTED: "submitted",
+      TASK_STATE_WORKING: "working",
+      TASK_STATE_COMPLETED: "completed",
+      TASK_STATE_FAILED: "failed",
+      TASK_STATE_CANCELLED: "canceled",
+      TASK_STATE_INPUT_REQUIRED: "input-required",
+      TASK_STATE_REJECTED: "rejected",
+      TASK_STATE_AUTH_REQUIRED: "auth-required",
+      ROLE_USER: "user",
+      ROLE_AGENT: "agent",
+      ROLE_UNSPECIFIED: "agent",
     },
-    part: "a2a.v1.Part", wrappers: [{ message: "a2a.v1.CreateTaskPushNotificationConfigRequest", field: "config" }],
+    part: "a2a.v1.Part",
+    wrappers: [{ message: "a2a.v1.CreateTaskPushNotificationConfigRequest", field: "config" }],
     renames: {
-      "a2a.v1.Message.content": "parts", "a2a.v1.SendMessageConfiguration.push_notification": "pushNotificationConfig",
+      "a2a.v1.Message.content": "parts",
+      "a2a.v1.SendMessageConfiguration.push_notification": "pushNotificationConfig",
       "a2a.v1.APIKeySecurityScheme.location": "in",
     },
     resourceNames: {

@@ -1,8 +1,11 @@
 import { createImportSymbol } from "@bufbuild/protoplugin";
 import { describe, expect, it } from "vitest";
 import {
+  cases,
+  chained,
   guarded,
   ifBlock,
+  listed,
   packed,
   params,
   prose,
@@ -47,6 +50,24 @@ describe("code layout", () => {
     expect(lines(switchCase('case "a":', ["f();", "break;"]))).toEqual(['  case "a": f(); break;']);
     const call = `g(${"y".repeat(100)});`;
     expect(lines(switchCase('case "a":', [call, "break;"]))).toEqual(['  case "a":', `    ${call}`, "    break;"]);
+  });
+
+  it("prints a list on one line when it fits, else an item a line with trailing commas", () => {
+    expect(listed("const t = {", ["a: 1", "b: 2"], "};")).toEqual(["const t = { a: 1, b: 2 };"]);
+    expect(listed("new Map([", ["[1, 2]", "[3, 4]"], "])")).toEqual(["new Map([[1, 2], [3, 4]])"]);
+    expect(listed("const t = {", [], "};")).toEqual(["const t = {};"]);
+    expect(listed("const t = {", ["a: 1", "b: 2"], "};", 20)).toEqual(["const t = {", "  a: 1,", "  b: 2,", "};"]);
+    // A nested list of several lines is indented as a whole.
+    expect(listed("[", ["x", "[\n  y,\n]"], "]")).toEqual(["[", "  x,", "  [", "    y,", "  ],", "]"]);
+  });
+
+  it("chains operands on one line when they fit, else an operand a line", () => {
+    expect(chained(["a", "b", "c"], "||", 20)).toEqual(["a || b || c"]);
+    expect(chained(["a", "b", "c"], "&&", 8)).toEqual(["a &&", "b &&", "c"]);
+  });
+
+  it("puts case labels one a line, the statement one level deeper", () => {
+    expect(lines(cases(['case "a":', 'case "b":'], "break;"))).toEqual(['case "a":', 'case "b":', "  break;"]);
   });
 
   it("packs items onto lines of at most the width, a longer item alone", () => {

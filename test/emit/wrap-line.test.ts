@@ -48,9 +48,9 @@ describe("wrapLine", () => {
     );
   });
 
-  it("packs a call's arguments while they fit, with a trailing comma", () => {
+  it("puts a call's arguments one per line, with a trailing comma", () => {
     expect(wrapped("  out.items = eachOf(json.items, at(path, 'items'), lost, encodeItem);", 50)).toBe(
-      "  out.items = eachOf(\n    json.items, at(path, 'items'), lost,\n    encodeItem,\n  );",
+      "  out.items = eachOf(\n    json.items,\n    at(path, 'items'),\n    lost,\n    encodeItem,\n  );",
     );
   });
 

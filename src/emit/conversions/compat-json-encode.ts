@@ -33,7 +33,7 @@ import {
   type Pair,
 } from "./compat-json-env.js";
 import { code, field, IMPLICIT, lit, messageOf, prop, setTest, writeValue, type Code } from "./compat-json-fields.js";
-import { guarded, indented, packed, widthOf } from "../print/code-layout.js";
+import { guarded, indented, widthOf } from "../print/code-layout.js";
 import { partCode, transformCode, type EncodeCtx } from "./compat-json-transforms.js";
 
 /** What the steps of one conversion write: statements, transforms seen, the keys a2a.json always has. */
@@ -70,10 +70,7 @@ export function encodeFn(env: JsonEnv, p: Pair): Code[] {
             code`${head}{`,
             ...indented(
               "  ",
-              packed(
-                members.map((x) => `${x},`),
-                108,
-              ),
+              members.map((x) => `${x},`),
             ),
             "};",
           ],

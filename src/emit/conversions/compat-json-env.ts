@@ -26,7 +26,7 @@ import {
   zeroMembers,
   type Code,
 } from "./compat-json-fields.js";
-import { indented, packed, widthOf } from "../print/code-layout.js";
+import { cases, indented, widthOf } from "../print/code-layout.js";
 import type { Resource } from "./compat-json-transforms.js";
 import { lowerFirstWord } from "../print/names.js";
 import { compatJsonHelper, runtimeModule } from "../print/runtime-entries.js";
@@ -147,17 +147,14 @@ export function planReason(env: JsonEnv, newerShort: string, name: string): stri
 export const zero = (env: JsonEnv, d: DescMessage): Code =>
   env.typed ? code`(${zeroLiteral(d)} as ${env.shape(d)})` : zeroLiteral(d);
 
-/** Statement (lines): `const name = ` a newer message at its zero value; its members packed when long. */
+/** Statement (lines): `const name = ` a newer message at its zero value; a member a line when long. */
 export function declareZero(env: JsonEnv, name: string, d: DescMessage): Code[] {
   const members = zeroMembers(d);
   if (`const ${name} = ({ ${members.join(", ")} } as ${d.name});`.length <= 116)
     return [code`const ${name} = ${zero(env, d)};`];
   const lines = indented(
     "  ",
-    packed(
-      members.map((x) => `${x},`),
-      108,
-    ),
+    members.map((x) => `${x},`),
   );
   return env.typed
     ? [`const ${name} = ({`, ...lines, code`} as ${env.shape(d)});`]
@@ -204,10 +201,19 @@ export function printedFunction(
   const typed = (t: Code): Code => ty(env, code`: ${t}`);
   const lost = typed(code`${rt(env, "Loss")}[]`);
   const used = paramNames([...body]);
-  const params = code`${param}${typed(paramType)}, ${used("path")}${typed(rt(env, "At"))}, ${used("lost")}${lost}`;
-  const head = code`function ${name}(${params})${typed(result)} {`;
-  // Parameters on a line of their own when the head is too long for one.
-  const heads = widthOf(head) <= 120 ? [head] : [`function ${name}(`, ["  ", params, ","], code`)${typed(result)} {`];
+  const params = [
+    code`${param}${typed(paramType)}`,
+    code`${used("path")}${typed(rt(env, "At"))}`,
+    code`${used("lost")}${lost}`,
+  ];
+  const head = [
+    `function ${name}(`,
+    ...params.flatMap((x, i) => (i === 0 ? [x] : [", ", x])),
+    code`)${typed(result)} {`,
+  ];
+  // A parameter a line when the head is too long for one, as a formatter prints it.
+  const heads =
+    widthOf(head) <= 120 ? [head] : [`function ${name}(`, ...params.map((x) => ["  ", x, ","]), head.at(-1)!];
   return [...heads, ...body.map((l) => ["  ", l]), "}"];
 }
 
@@ -283,9 +289,12 @@ export function unknownKeys(
  * shared helper's (or a Set lookup's) sees them all.
  */
 export function keyCheck(env: JsonEnv, what: string, obj: string, atExpr: string, known: readonly string[]): Code[] {
-  const cases = packed([...known.map((k) => `case ${lit(k)}:`), "break;"]);
+  const labels = cases(
+    known.map((k) => `case ${lit(k)}:`),
+    "break;",
+  );
   const lose = code`${rt(env, "lose")}(lost, ${atExpr}, key, ${lit(`${what} has no field for it`)});`;
-  return [code`for (const key in ${obj}) switch (key) {`, ...indented("  ", [...cases, code`default: ${lose}`]), "}"];
+  return [code`for (const key in ${obj}) switch (key) {`, ...indented("  ", [...labels, code`default: ${lose}`]), "}"];
 }
 
 // ---- toward the older version ----

@@ -16,7 +16,7 @@ import { fieldZero } from "./compat-proto-values.js";
 
 export { IMPLICIT };
 export { code, type Code } from "../print/code-layout.js";
-import { code, packed, type Code } from "../print/code-layout.js";
+import { code, listed, type Code } from "../print/code-layout.js";
 
 export const lit = (v: unknown) => JSON.stringify(v);
 
@@ -75,7 +75,7 @@ export class EnumTables {
    * refused.
    */
   toNewer(older: DescEnum, newer: DescEnum): string {
-    return this.named(`${constantCase(newer.name)}_FROM_JSON`, `${older.typeName}>${newer.typeName}`, () => {
+    return this.named(`${constantCase(newer.name)}_FROM_JSON`, `${older.typeName}>${newer.typeName}`, (start) => {
       const entries: string[] = [];
       for (const v of older.values) {
         const n = counterpart(v, newer)?.number;
@@ -87,7 +87,7 @@ export class EnumTables {
         entries.push(`[${lit(v.name)}, ${n}]`, `[${v.number}, ${n}]`);
       }
       const type = this.typed ? "<string | number, number>" : "";
-      return listed(`new Map${type}([`, entries, "])");
+      return listed(`${start}new Map${type}([`, entries, "]);").join("\n");
     });
   }
 
@@ -96,7 +96,7 @@ export class EnumTables {
    * else by number), and the older value 0, which a number without one is written as (and reported).
    */
   toOlder(newer: DescEnum, older: DescEnum): string {
-    return this.named(`${constantCase(older.name)}_TO_JSON`, `${newer.typeName}<${older.typeName}`, () => {
+    return this.named(`${constantCase(older.name)}_TO_JSON`, `${newer.typeName}<${older.typeName}`, (start) => {
       const spell = (name: string) => lit(spelled(this.dialect, name));
       const entries = newer.values.flatMap((v) => {
         const o = counterpart(v, older);
@@ -104,9 +104,9 @@ export class EnumTables {
       });
       const zero = older.values.find((x) => x.number === 0)?.name ?? "";
       const type = this.typed ? "<number, string>" : "";
-      const spellings = listed(`new Map${type}([`, entries, "])", "  ");
-      const names = `older: ${lit(older.typeName)}, zeroName: ${lit(zero)}, zeroSpelled: ${spell(zero)}`;
-      return `{\n  ${names},\n  spelled: ${spellings},\n}`;
+      const spellings = listed(`spelled: new Map${type}([`, entries, "])", 120 - 2).join("\n");
+      const members = [`older: ${lit(older.typeName)}`, `zeroName: ${lit(zero)}`, `zeroSpelled: ${spell(zero)}`];
+      return listed(`${start}{`, [...members, spellings], "};").join("\n");
     });
   }
 
@@ -114,32 +114,21 @@ export class EnumTables {
     return [...this.dialect.enumSpellings].find(([, s]) => s === spelling)?.[0];
   }
 
-  /** The constant for `key`, declared on first use as `name` (numbered if taken). */
-  private named(name: string, key: string, make: () => string): string {
+  /**
+   * The constant for `key`, declared on first use as `name` (numbered if taken); `declare` prints the whole
+   * declaration from its start, `const NAME = `.
+   */
+  private named(name: string, key: string, declare: (start: string) => string): string {
     let n = this.names.get(key);
     if (!n) {
       const taken = new Set(this.names.values());
       n = name;
       for (let i = 2; taken.has(n); i++) n = `${name}_${i}`;
       this.names.set(key, n);
-      this.decls.push(`const ${n} = ${make()};`);
+      this.decls.push(declare(`const ${n} = `));
     }
     return n;
   }
-}
-
-/**
- * A list literal as `open` items `close`: on one line when it fits in 100 columns, else its items packed on
- * lines of their own, one level deeper than `indent`.
- */
-function listed(open: string, items: readonly string[], close: string, indent = ""): string {
-  const inline = `${open}${items.join(", ")}${close}`;
-  if (indent.length + inline.length <= 100) return inline;
-  const lines = packed(
-    items.map((x) => `${x},`),
-    100 - indent.length,
-  );
-  return [open, ...lines.map((l) => `${indent}  ${l}`), `${indent}${close}`].join("\n");
 }
 
 /** An enum's name as a constant's (TaskState → TASK_STATE), as the proto path names its tables. */

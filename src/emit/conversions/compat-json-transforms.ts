@@ -16,7 +16,7 @@ import { LOSS, LOSS_BEFORE } from "../../compat/loss-reasons.js";
 import { FILE_KEYS, PART_KEYS } from "../../compat/part-keys.js";
 import type { CompatTransformName } from "../../compat/transforms.js";
 import { code, lit, prop, type Code } from "./compat-json-fields.js";
-import { guarded, ifBlock, indented, packed, widthOf } from "../print/code-layout.js";
+import { chained, guarded, ifBlock, indented, widthOf } from "../print/code-layout.js";
 
 export interface DecodeCtx {
   readonly d03: DescMessage;
@@ -121,14 +121,16 @@ const transformCodes: Readonly<Record<Exclude<CompatTransformName, "part">, Tran
       const final = ["COMPLETED", "CANCELED", "FAILED", "REJECTED", "INPUT_REQUIRED"].map(
         (n) => `status.state === ${c.enumNumber("status.state", n)} /* ${n} */`,
       );
-      const tests = packed(final.map((x, i) => (i < final.length - 1 ? `${x} ||` : x)));
+      const set = code`${prop("out", c.key("final"))} = true;`;
+      // Inside the function's block and the `if`'s: 4 columns; `if (` and `) ` around the tests.
+      const tests = chained(final, "||", 120 - 4 - 6 - widthOf(set));
       return [
         code`const status = ${c.get("status")};`,
         `if (status !== undefined) {`,
         code`  ${prop("out", c.key("status"))} = ${c.toOlder("status", "status")};`,
-        "  if (",
-        ...indented("    ", tests),
-        code`  ) ${prop("out", c.key("final"))} = true;`,
+        ...(tests.length === 1
+          ? [code`  if (${tests[0]!}) ${set}`]
+          : ["  if (", ...indented("    ", tests), code`  ) ${set}`]),
         `}`,
       ];
     },
@@ -532,9 +534,10 @@ function readIds(c: DecodeCtx, name03: string, ids10: readonly string[]): Code[]
   };
   return keys.flatMap((k, i) => {
     const head = code`out.${camel(ids10[i]!)} = ${c.rt("resourceId")}(`;
-    const rest = `path, ${lit(k)}, ${lit(`${c.d03.typeName} ${k}`)}`;
-    const one = code`${head}${read(k)}, ${rest});`;
-    return widthOf(one) <= 114 ? [one] : [head, code`  ${read(k)},`, `  ${rest},`, ");"];
+    const rest = ["path", lit(k), lit(`${c.d03.typeName} ${k}`)];
+    const one = code`${head}${read(k)}, ${rest.join(", ")});`;
+    // An argument a line when the call is too long for one, as a formatter prints it.
+    return widthOf(one) <= 114 ? [one] : [head, code`  ${read(k)},`, ...rest.map((x) => `  ${x},`), ");"];
   });
 }
 

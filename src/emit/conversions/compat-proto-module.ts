@@ -8,7 +8,7 @@ import type { DescMessage } from "@bufbuild/protobuf";
 import type { GeneratedFile, Printable } from "@bufbuild/protoplugin";
 import type { ConversionIr, ConversionPair } from "../../compat/conversion-ir.js";
 import { functionName, writePairFunction, type PairFunction } from "./compat-proto-pair.js";
-import { packed } from "../print/code-layout.js";
+import { listed } from "../print/code-layout.js";
 import { wrapLine } from "../print/wrap-line.js";
 import { lit, tableName } from "./compat-proto-values.js";
 import { wrappedName, wrappedToNewer, wrappedToOlder, type WrappedPair } from "./compat-proto-wrapped.js";
@@ -55,9 +55,7 @@ export function emitProtoConversions(
     const entries = t.entries.map(([from, to]) => `${from}: ${to}`);
     const type = ts ? ": Readonly<Record<number, number>>" : "";
     f.print(`// ${t.from.typeName} → ${t.to.typeName}`);
-    const one = `const ${tableName(t)}${type} = { ${entries.join(", ")} };`;
-    if (one.length <= 120) f.print(one);
-    else f.print(`const ${tableName(t)}${type} = {\n`, packed(entries.map((x) => `  ${x},`)).join("\n"), "\n};");
+    for (const line of listed(`const ${tableName(t)}${type} = {`, entries, "};")) f.print(line);
   }
   for (const { toOlder, toNewer } of written) {
     for (const fn of [toOlder, toNewer]) {
@@ -93,28 +91,25 @@ function printConverter(
     ...(c.ts ? [": ", c.rt("Converter")] : []),
     " = ",
     c.rt("pairConverter"),
-    "([",
-    ...c.descriptors.flatMap((d, i) => (i === 0 ? [d] : [", ", d])),
-    "], [",
+    "(",
   );
-  for (const { pair } of written)
-    printRow(f, pair.newer, pair.older, functionName(pair, "toOlder"), functionName(pair, "toNewer"));
-  if (wrapped.length === 0) {
-    f.print("]);");
-    return;
-  }
-  f.print("], [");
-  for (const w of wrapped)
-    printRow(f, w.newer, w.wrapper, wrappedName(w.wrapper, "ToOlder"), wrappedName(w.wrapper, "ToNewer"));
-  f.print("]);");
+  // The arguments a line each, as a formatter prints a call too long for one: the descriptors, the pairs'
+  // table, the wrapped requests' table.
+  f.print("  [", ...c.descriptors.flatMap((d, i) => (i === 0 ? [d] : [", ", d])), "],");
+  const pairs = written.map(({ pair }) =>
+    row(pair.newer, pair.older, functionName(pair, "toOlder"), functionName(pair, "toNewer")),
+  );
+  const wrappers = wrapped.map((w) =>
+    row(w.newer, w.wrapper, wrappedName(w.wrapper, "ToOlder"), wrappedName(w.wrapper, "ToNewer")),
+  );
+  for (const table of wrapped.length === 0 ? [pairs] : [pairs, wrappers])
+    for (const line of listed("[", table, "],", 120 - 2)) f.print(`  ${line}`);
+  f.print(");");
 }
 
-/** A row of the converter's table: both type names, then both functions, on a second line if one is too long. */
-function printRow(f: GeneratedFile, newer: DescMessage, older: DescMessage, toOlder: string, toNewer: string): void {
-  const names = `[${lit(newer.typeName)}, ${lit(older.typeName)},`;
-  const fns = `${toOlder}, ${toNewer}],`;
-  if (names.length + fns.length + 3 <= 120) f.print(`  ${names} ${fns}`);
-  else f.print(`  ${names}\n    ${fns}`);
+/** A row of the converter's table: both type names, then both functions; an item a line if too long for one. */
+function row(newer: DescMessage, older: DescMessage, toOlder: string, toNewer: string): string {
+  return listed("[", [lit(newer.typeName), lit(older.typeName), toOlder, toNewer], "]", 120 - 5).join("\n");
 }
 
 /** The pairs that an older request wraps, with their functions' names and needs. */

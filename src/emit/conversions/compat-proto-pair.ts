@@ -82,10 +82,11 @@ export function writePairFunction(env: PairEnv, fn: ConversionFunction): PairFun
   };
   // A list through the runtime's loop, which passes one path node to every item, its key set to each index.
   const convertList = (p: ConversionPair, read: string, keys: readonly PathKey[]): Printable[] => {
-    const item = convert(p, "v", []);
     const n = functionOf(env.ir, p, dir).needs;
-    if (!n.at) return [`${read}.map((v) => `, ...item, ")"];
     const name = functionName(p, dir);
+    // A function of the item alone is passed as it is (it takes no index, which `map` passes too).
+    if (!n.at) return [`${read}.map(${name})`];
+    uses(n.lost ? "lost" : "at");
     if (n.lost) return [env.rt("eachTo"), "(", read, ", ", ...at(keys), ", lost, ", name, ")"];
     return [env.rt("eachAt"), "(", read, ", ", ...at(keys), ", ", name, ")"];
   };
@@ -266,7 +267,7 @@ function inlineLiteral(d: DescMessage, values: Values): Printable[] {
 const mentionsM = (p: unknown): boolean =>
   typeof p === "string" ? p.includes("from.") && /\bfrom\./.test(p) : Array.isArray(p) && p.some(mentionsM);
 
-/** The whole function: signature, statements before, the literal (returned, or `o` when statements follow). */
+/** The whole function: signature, statements before, the literal (returned, or `out` when statements follow). */
 function functionLines(
   env: PairEnv,
   name: string,
@@ -286,39 +287,29 @@ function functionLines(
   const ret = env.ts ? [": ", env.shape(out)] : [];
   const list = params.flatMap((p, i) => (i === 0 ? p : [", ", ...p]));
   const head = [`function ${name}(`, ...list, ")", ...ret, " {"];
-  // Parameters on a line of their own when the head is too long for one.
+  // A parameter a line when the head is too long for one, as a formatter prints it.
   const lines: Printable[][] =
-    widthOf(head) <= 120 ? [head] : [[`function ${name}(`], ["  ", ...list, ","], [")", ...ret, " {"]];
+    widthOf(head) <= 120
+      ? [head]
+      : [[`function ${name}(`], ...params.map((p) => ["  ", ...p, ","]), [")", ...ret, " {"]];
   for (const l of before) lines.push(["  ", ...l]);
   const start: Printable[] =
-    after.length > 0 ? ["  const o", ...(env.ts ? [": ", env.shape(out)] : []), " = "] : ["  return "];
+    after.length > 0 ? ["  const out", ...(env.ts ? [": ", env.shape(out)] : []), " = "] : ["  return "];
   const entries = literalEntries(out, values);
   const flat = entries.every((e) => e.length === 1) ? entries.map((e) => e[0]!) : undefined;
   const oneLine = flat && ["{ ", ...flat.flatMap((e, i) => (i === 0 ? e : [", ", ...e])), " };"];
-  if (oneLine && widthOf(start) + widthOf(oneLine) <= 118) lines.push([...start, ...oneLine]);
+  if (oneLine && widthOf(start) + widthOf(oneLine) <= 120) lines.push([...start, ...oneLine]);
   else {
+    // A member a line, as a formatter prints a literal too long for one.
     lines.push([...start, "{"]);
-    let line: Printable[] = [];
     for (const e of entries) {
-      if (e.length > 1) {
-        if (line.length > 0) lines.push(line);
-        line = [];
-        lines.push(["    ", ...e[0]!], ...e.slice(1).map((l) => ["    ", ...l, ""]));
-        lines[lines.length - 1]!.push(",");
-        continue;
-      }
-      const item = [...e[0]!, ","];
-      if (line.length > 0 && widthOf(line) + 1 + widthOf(item) <= 118) line.push(" ", ...item);
-      else {
-        if (line.length > 0) lines.push(line);
-        line = ["    ", ...item];
-      }
+      lines.push(["    ", ...e[0]!], ...e.slice(1).map((l) => ["    ", ...l]));
+      lines[lines.length - 1]!.push(",");
     }
-    if (line.length > 0) lines.push(line);
     lines.push(["  };"]);
   }
   for (const l of after) lines.push(["  ", ...l]);
-  if (after.length > 0) lines.push(["  return o;"]);
+  if (after.length > 0) lines.push(["  return out;"]);
   lines.push(["}"]);
   return lines;
 }

@@ -3,7 +3,7 @@
  * generator prints into a pair's conversion (compat-proto-pair.ts): one
  * writer per direction, which reads the source message `from` and gives values
  * for fields of the target message, with statements before the target is
- * built (locals, reported losses) and after it (with the target as `o`).
+ * built (locals, reported losses) and after it (with the target as `out`).
  * The names of this registry are the transforms of src/compat/transforms.ts,
  * whose definitions say what each writer reads, writes, converts and builds:
  * the conversion IR checks those against the pair before anything is
@@ -26,7 +26,7 @@ export interface TransformWriterContext {
   before(...line: Printable[]): void;
   /** `if (cond) stmt` before the target is built, the statement on a line of its own when both are too long. */
   beforeIf(cond: Printable, stmt: Printable[], indent?: string): void;
-  /** A statement after the target is built, as `o`. */
+  /** A statement after the target is built, as `out`. */
   after(...line: Printable[]): void;
   /** Statement: reports the loss of `key` (a source field path) for `reason` (a string, or code when an array). */
   lose(key: string, reason: string | Printable[]): Printable[];
@@ -65,20 +65,20 @@ const transforms: Readonly<Record<CompatTransformName, { toOlder: TransformWrite
   part: {
     toOlder(c) {
       const mediaType = c.get("media_type");
-      c.before("const c = ", c.get("content"), ";");
+      c.before("const content = ", c.get("content"), ";");
       c.before("let part", ...c.type("Part", '["part"]'), ";");
-      c.before("switch (c.case) {");
+      c.before("switch (content.case) {");
       c.before('  case "text":');
       c.beforeIf(mediaType, c.lose("media_type", LOSS.textPartMediaType), "    ");
-      c.before('    part = { case: "text", value: c.value };');
+      c.before('    part = { case: "text", value: content.value };');
       c.before("    break;");
       c.before('  case "raw":');
       c.before('  case "url": {');
       c.before(
         "    const file",
         ...c.type("FilePart", '["file"]'),
-        ' = c.case === "raw" ? ',
-        '{ case: "fileWithBytes", value: c.value } : { case: "fileWithUri", value: c.value };',
+        ' = content.case === "raw" ? ',
+        '{ case: "fileWithBytes", value: content.value } : { case: "fileWithUri", value: content.value };',
       );
       c.before(
         '    part = { case: "file", value: ',
@@ -91,9 +91,11 @@ const transforms: Readonly<Record<CompatTransformName, { toOlder: TransformWrite
       c.before(
         '    // The newer data is any JSON value; the older one an object: another value is kept under "value".',
       );
-      c.before("    const v = ", c.rt("valueJson"), "(c.value);");
-      c.before('    const data = typeof v === "object" && v !== null && !Array.isArray(v) ? v : { value: v };');
-      c.beforeIf("data !== v", c.lose("data", LOSS.dataWrapped), "    ");
+      c.before("    const json = ", c.rt("valueJson"), "(content.value);");
+      c.before(
+        '    const data = typeof json === "object" && json !== null && !Array.isArray(json) ? json : { value: json };',
+      );
+      c.beforeIf("data !== json", c.lose("data", LOSS.dataWrapped), "    ");
       c.beforeIf(mediaType, c.lose("media_type", LOSS.dataPartMediaType), "    ");
       c.before('    part = { case: "data", value: ', ...c.literal("DataPart", { data: "data" }), " };");
       c.before("    break;");
@@ -105,14 +107,14 @@ const transforms: Readonly<Record<CompatTransformName, { toOlder: TransformWrite
     },
     toNewer(c) {
       // A part must hold something: an empty one, or a file without content, is refused.
-      c.before("const p = ", c.get("part"), ";");
-      c.before('const file = p.case === "file" ? p.value : undefined;');
+      c.before("const part = ", c.get("part"), ";");
+      c.before('const file = part.case === "file" ? part.value : undefined;');
       c.before("const content", ...c.type("Part", '["content"]'), " =");
-      c.before('  p.case === "text" ? { case: "text", value: p.value }');
+      c.before('  part.case === "text" ? { case: "text", value: part.value }');
       c.before(
-        '  : p.case === "data" ? { case: "data", value: ',
+        '  : part.case === "data" ? { case: "data", value: ',
         c.rt("valueOf"),
-        '(p.value.data ?? {}, path, "google.protobuf.Value") }',
+        '(part.value.data ?? {}, path, "google.protobuf.Value") }',
       );
       c.before('  : file?.file.case === "fileWithBytes" ? { case: "raw", value: file.file.value }');
       c.before('  : file?.file.case === "fileWithUri" ? { case: "url", value: file.file.value }');
@@ -243,32 +245,37 @@ const transforms: Readonly<Record<CompatTransformName, { toOlder: TransformWrite
     },
     toNewer(c) {
       c.before(`const ids = ${CONFIG_NAME}.exec(${c.get("name")});`);
-      c.before("const p = ", c.get("push_notification_config"), ";");
+      c.before("const config = ", c.get("push_notification_config"), ";");
       c.set("task_id", `ids?.[1] ?? ""`);
-      c.set("id", `ids?.[2] || p?.id || ""`);
-      c.set("url", `p?.url ?? ""`);
-      c.set("token", `p?.token ?? ""`);
+      c.set("id", `ids?.[2] || config?.id || ""`);
+      c.set("url", `config?.url ?? ""`);
+      c.set("token", `config?.token ?? ""`);
       const keys = ["push_notification_config", "authentication"];
-      c.set("authentication", ["p?.authentication && ", ...c.convert("AuthenticationInfo", "p.authentication", keys)]);
+      const auth = c.convert("AuthenticationInfo", "config.authentication", keys);
+      c.set("authentication", ["config?.authentication && ", ...auth]);
     },
   },
 
   /** newer TaskPushNotificationConfig ↔ older PushNotificationConfig, inside SendMessageConfiguration */
   inlinePushConfig: {
     toOlder(c) {
-      c.before("const t = ", c.get("task_push_notification_config"), ";");
+      c.before("const pushConfig = ", c.get("task_push_notification_config"), ";");
       const tenant = c.planReason("TaskPushNotificationConfig", "tenant");
-      c.beforeIf("t?.tenant", c.lose("task_push_notification_config.tenant", tenant));
-      const auth = ["t.authentication && ", ...c.convert("AuthenticationInfo", "t.authentication", ["authentication"])];
-      const fields = { id: "t.id", url: "t.url", token: "t.token", authentication: auth };
-      c.set("push_notification", ["t && ", ...c.literal("PushNotificationConfig", fields)]);
+      c.beforeIf("pushConfig?.tenant", c.lose("task_push_notification_config.tenant", tenant));
+      const converted = c.convert("AuthenticationInfo", "pushConfig.authentication", ["authentication"]);
+      const auth = ["pushConfig.authentication && ", ...converted];
+      const fields = { id: "pushConfig.id", url: "pushConfig.url", token: "pushConfig.token", authentication: auth };
+      c.set("push_notification", ["pushConfig && ", ...c.literal("PushNotificationConfig", fields)]);
     },
     toNewer(c) {
-      c.before("const p = ", c.get("push_notification"), ";");
+      c.before("const pushConfig = ", c.get("push_notification"), ";");
       const keys = ["push_notification", "authentication"];
-      const auth = ["p.authentication && ", ...c.convert("AuthenticationInfo", "p.authentication", keys)];
-      const fields = { id: "p.id", url: "p.url", token: "p.token", authentication: auth };
-      c.set("task_push_notification_config", ["p && ", ...c.literal("TaskPushNotificationConfig", fields)]);
+      const auth = [
+        "pushConfig.authentication && ",
+        ...c.convert("AuthenticationInfo", "pushConfig.authentication", keys),
+      ];
+      const fields = { id: "pushConfig.id", url: "pushConfig.url", token: "pushConfig.token", authentication: auth };
+      c.set("task_push_notification_config", ["pushConfig && ", ...c.literal("TaskPushNotificationConfig", fields)]);
     },
   },
 
@@ -294,15 +301,15 @@ const transforms: Readonly<Record<CompatTransformName, { toOlder: TransformWrite
 /** The 0.x interfaces (all when there are none, which is reported); the first gives the card's url. */
 function cardInterfacesToOlder(c: TransformWriterContext): void {
   const all = c.get("supported_interfaces");
-  c.before(`const legacy = ${all}.filter((i) => /^0\\./.test(i.protocolVersion));`);
+  c.before(`const legacy = ${all}.filter((supported) => /^0\\./.test(supported.protocolVersion));`);
   c.before(`const kept = legacy.length > 0 ? legacy : ${all};`);
   c.beforeIf("legacy.length === 0 && kept.length > 0", c.lose("supported_interfaces", LOSS.noOlderInterface));
   c.before("const first = kept[0];");
   c.set("url", `first?.url ?? ""`);
   c.set("preferred_transport", `first?.protocolBinding ?? ""`);
   c.set("protocol_version", `first ? first.protocolVersion || "0.3" : ""`);
-  const each = c.literal("AgentInterface", { url: "i.url", transport: "i.protocolBinding" });
-  c.set("additional_interfaces", ["kept.map((i) => (", ...each, "))"]);
+  const each = c.literal("AgentInterface", { url: "agentInterface.url", transport: "agentInterface.protocolBinding" });
+  c.set("additional_interfaces", ["kept.map((agentInterface) => (", ...each, "))"]);
   c.set("supports_authenticated_extended_card", `${c.get("capabilities")}?.extendedAgentCard === true`);
 }
 
@@ -311,7 +318,8 @@ function cardInterfacesToNewer(c: TransformWriterContext): void {
   c.before(`const version = /^(\\d+\\.\\d+)/.exec(${c.get("protocol_version")})?.[1] ?? "0.3";`);
   c.before("const interfaces", ...c.type("AgentInterface", "[]"), " = [];");
   c.before("const add = (url", ...c.type("string"), ", binding", ...c.type("string"), ") => {");
-  c.before('  if (url === "" || interfaces.some((i) => i.url === url && i.protocolBinding === binding)) return;');
+  const known = "interfaces.some((added) => added.url === url && added.protocolBinding === binding)";
+  c.before(`  if (url === "" || ${known}) return;`);
   const each = c.literal("AgentInterface", {
     url: "url",
     protocol_binding: `binding || "JSONRPC"`,
@@ -320,11 +328,11 @@ function cardInterfacesToNewer(c: TransformWriterContext): void {
   c.before("  interfaces.push(", ...each, ");");
   c.before("};");
   c.before(`add(${c.get("url")}, ${c.get("preferred_transport")} || "JSONRPC");`);
-  c.before(`for (const i of ${c.get("additional_interfaces")}) add(i.url, i.transport);`);
+  c.before(`for (const additional of ${c.get("additional_interfaces")}) add(additional.url, additional.transport);`);
   c.set("supported_interfaces", "interfaces");
   const caps = c.literal("AgentCapabilities", {});
   c.after(
-    `if (${c.get("supports_authenticated_extended_card")}) (o.capabilities ??= `,
+    `if (${c.get("supports_authenticated_extended_card")}) (out.capabilities ??= `,
     ...caps,
     ").extendedAgentCard = true;",
   );

@@ -127,13 +127,13 @@ export function stepValue(c: ValueContext, step: ValueStep, read: string): Print
   switch (step.op) {
     case "enum":
       if (f.fieldKind === "list")
-        return [`${read}.map((v, i) => `, ...enumValue(c, f, step.table, "v", keys, { code: "i" }), ")"];
+        return [`${read}.map((value, i) => `, ...enumValue(c, f, step.table, "value", keys, { code: "i" }), ")"];
       return enumOrValue(enumValue(c, f, step.table, read, [], f.name));
     case "pair":
       if (f.fieldKind === "list") return c.convertList(step.pair, read, keys);
       if (f.fieldKind === "map") {
-        const each = c.convert(step.pair, "v", [...keys, { code: "k" }]);
-        return ["Object.fromEntries(Object.entries(", read, ").map(([k, v]) => [k, ", ...each, "]))"];
+        const each = c.convert(step.pair, "value", [...keys, { code: "key" }]);
+        return ["Object.fromEntries(Object.entries(", read, ").map(([key, value]) => [key, ", ...each, "]))"];
       }
       return f.oneof ? c.convert(step.pair, read, keys) : [`${read} && `, ...c.convert(step.pair, read, keys)];
     case "copy":

@@ -89,7 +89,7 @@ const docLines = (text: string): Printable[][] => [
 export function wrappedToNewer(env: WrappedEnv, w: WrappedPair): Printable[][] {
   const held = fieldOf(w.wrapper, w.plan.field);
   const body: Printable[][] = [
-    [`  const o = from.${held.localName}`],
+    [`  const out = from.${held.localName}`],
     ["    ? ", ...call(w.toNewer, `from.${held.localName}`, [env.rt("at"), "(path, ", lit(held.name), ")"])],
     [
       "    : ",
@@ -98,7 +98,7 @@ export function wrappedToNewer(env: WrappedEnv, w: WrappedPair): Printable[][] {
     ],
   ];
   for (const n of w.plan.names) body.push(...readPattern(w, n));
-  body.push(["  return o;"]);
+  body.push(["  return out;"]);
   return [
     ...docLines(`${w.wrapper.typeName} → ${w.newer.typeName}: the held ${held.name}, its empty ids from the names.`),
     signature(env, wrappedName(w.wrapper, "ToNewer"), w.wrapper, w.newer, body),
@@ -122,15 +122,18 @@ export function wrappedToOlder(env: WrappedEnv, w: WrappedPair): Printable[][] {
   ];
 }
 
-/** Statements: the wrapper's field read through its pattern into the newer fields `o` leaves empty. */
+/** Statements: the wrapper's field read through its pattern into the newer fields `out` leaves empty. */
 function readPattern(w: WrappedPair, n: NamePattern): Printable[][] {
   const from = `from.${fieldOf(w.wrapper, n.field).localName}`;
   const targets = n.fields.map((f) => fieldOf(w.newer, f).localName);
-  if (n.pieces.every((p) => p === "")) return [[`  if (o.${targets[0]} === "") o.${targets[0]} = ${from};`]];
+  if (n.pieces.every((p) => p === "")) return [[`  if (out.${targets[0]} === "") out.${targets[0]} = ${from};`]];
   const source = n.pieces.map(escapeRegExp).join("([^/]*)");
-  const v = fieldOf(w.wrapper, n.field).localName;
+  // The match is named for the field it reads (`parent`), unless that is the converted message's name.
+  const field = fieldOf(w.wrapper, n.field).localName;
+  const v = field === "out" ? "outMatch" : field;
   const lines: Printable[][] = [[`  const ${v} = /^${source}$/.exec(${from});`]];
-  for (const [i, t] of targets.entries()) lines.push([`  if (${v} && o.${t} === "") o.${t} = ${v}[${i + 1}] ?? "";`]);
+  for (const [i, t] of targets.entries())
+    lines.push([`  if (${v} && out.${t} === "") out.${t} = ${v}[${i + 1}] ?? "";`]);
   return lines;
 }
 

@@ -17,8 +17,7 @@ import type { DescEnum } from "@bufbuild/protobuf";
 import type { Printable } from "@bufbuild/protoplugin";
 import { FILE_KEYS, PART_KEYS } from "../../compat/part-keys.js";
 import { enumOfField } from "./jsonrpc-codec-encode.js";
-import { packed } from "../print/code-layout.js";
-import { printLiteral } from "../print/literal.js";
+import { listed } from "../print/code-layout.js";
 import {
   camel,
   coderParams,
@@ -136,14 +135,10 @@ function printKeys(c: CodecCtx, r: MessageRules): void {
     else keys.add(x.key).add(x.f.jsonName);
   }
   const type: Printable[] = c.t(": ReadonlySet<string>");
-  c.f.print(
-    "const ",
-    keysName(r),
-    ...type,
-    " = new Set(",
-    printLiteral([...keys], "", 118, `const ${keysName(r)}: ReadonlySet<string> = new Set(`.length),
-    ");",
-  );
+  const head = `const ${keysName(r)}: ReadonlySet<string> = new Set([`;
+  const [first, ...rest] = listed(head, [...keys].map(lit), "]);");
+  c.f.print("const ", keysName(r), ...type, ` = new Set(${first!.slice(head.length - 1)}`);
+  for (const line of rest) c.f.print(line);
   c.f.print();
 }
 
@@ -304,10 +299,10 @@ function partBody(c: CodecCtx): Line[] {
 
 /** Reports each key of `obj` (at `atExpr`) not in `known`, as keys `what` has no field for. */
 function keyCheck(c: CodecCtx, obj: string, atExpr: string, what: string, known: readonly string[]): Line[] {
-  const cases = packed([...known.map((k) => `case ${lit(k)}:`), "break;"], 110);
   return [
     [`for (const key in ${obj}) switch (key) {`],
-    ...cases.map((line) => [`  ${line}`]),
+    ...known.map((k) => [`  case ${lit(k)}:`]),
+    ["    break;"],
     ["  default: ", c.h("lose"), `(lost, ${atExpr}, key, ${lit(`${what} has no field for it`)});`],
     ["}"],
   ];

@@ -9,7 +9,7 @@
  */
 import type { DescEnum } from "@bufbuild/protobuf";
 import type { GeneratedFile } from "@bufbuild/protoplugin";
-import { printLiteral } from "../print/literal.js";
+import { printFormatted } from "../print/literal.js";
 import { prose } from "../print/code-layout.js";
 import { wrapLine } from "../print/wrap-line.js";
 import type { ModuleFiles } from "../../host/output-files.js";
@@ -118,6 +118,6 @@ function printCodec(c: CodecCtx, f: GeneratedFile, name: string, codecType: Retu
   ];
   for (const row of rows) for (const l of wrapLine([row])) f.print(...l);
   f.print("  },");
-  f.print("  ", printLiteral(d.runtimeNames, "  "), ",");
+  f.print("  ", printFormatted(d.runtimeNames, "  "), ",");
   f.print(");");
 }

@@ -6,7 +6,10 @@
  *   guarded   `if (cond) stmt`, the statement on a line of its own when both do not fit
  *   ifBlock   `if (cond) { a b }` on one line when it fits, else a block
  *   switch    `case x: a; break;` on one line when it fits, else a statement a line
- *   packed    items joined onto lines of a given width (case labels, literal members)
+ *   listed    a list literal (object, array, Map entries): one line when it fits, else an item a line
+ *   chained   operands of `||` or `&&`: one line when they fit, else an operand a line
+ *   cases     `case` labels, one a line, then the statement one level deeper
+ *   packed    words joined onto lines of a given width (a comment's text)
  *   indented  lines of a statement nested in a block
  *   code      a piece of code from a template, import symbols in place
  *   prose     a comment's text wrapped at a width
@@ -81,8 +84,35 @@ export function switchCase(label: Code, stmts: readonly Code[], width = 110): Co
 export const indented = (prefix: string, lines: readonly Code[]): Code[] => lines.map((l) => [prefix, l]);
 
 /**
+ * A list as a formatter prints it: `open a, b close` on one line when it fits in `width` (everything before
+ * `open` on its line counted in `width`), else `open`, each item on a line of its own one level deeper with
+ * a trailing comma, then `close`. An `open` ending in `{` is spaced from the items on one line (`{ a, b }`).
+ * An item of several lines (a nested list) is indented as a whole and keeps the list broken.
+ */
+export function listed(open: string, items: readonly string[], close: string, width = 120): string[] {
+  const joined = items.join(", ");
+  const one = items.length > 0 && open.endsWith("{") ? `${open} ${joined} ${close}` : `${open}${joined}${close}`;
+  if (one.length <= width && !one.includes("\n")) return [one];
+  return [open, ...items.flatMap((x) => `${x},`.split("\n").map((l) => `  ${l}`)), close];
+}
+
+/**
+ * Operands joined by `op` (`||`, `&&`) as a formatter prints them: on one line when it fits in `width`, else
+ * an operand a line, each but the last ending in `op`.
+ */
+export function chained(operands: readonly string[], op: string, width: number): string[] {
+  const one = operands.join(` ${op} `);
+  if (one.length <= width) return [one];
+  return operands.map((x, i) => (i < operands.length - 1 ? `${x} ${op}` : x));
+}
+
+/** A switch case of several labels, as a formatter prints it: a label a line, then `stmt` one level deeper. */
+export const cases = (labels: readonly string[], stmt: Code): Code[] => [...labels, ["  ", stmt]];
+
+/**
  * `items` joined by `sep` onto lines of at most `width` characters, the nesting a line sits in not counted;
- * an item longer than that stands on a line of its own.
+ * an item longer than that stands on a line of its own. For the words of a comment (prose): code is laid out
+ * a member a line (listed, chained, cases), as a formatter prints it.
  */
 export function packed(items: readonly string[], width = 100, sep = " "): string[] {
   const lines: string[] = [];

@@ -11,7 +11,8 @@
  *     `{ a: 1, b: 2,` … `z: 26 }`, its members aligned after `{ `; a nested
  *     array whose items each fit on a line hugs its brackets the same way
  *
- * The output is deterministic and depends only on the value and the width.
+ * printFormatted prints the way a formatter does instead: a broken list has a member or item a line, nothing
+ * hugged. The output is deterministic and depends only on the value and the width.
  */
 type Json = null | boolean | number | string | readonly Json[] | { readonly [k: string]: Json };
 
@@ -34,6 +35,14 @@ export function printLiteral(
   named: LiteralNames = new Map(),
 ): string {
   return new Printer(width, named).print(value as Json, indent, column);
+}
+
+/**
+ * `value` as a literal the way a formatter prints it: inline when it fits, else each member or item on a line
+ * of its own, nested values laid out the same way (no packing, no hugging).
+ */
+export function printFormatted(value: unknown, indent = "", width = 120, column = indent.length): string {
+  return new Printer(width, new Map(), true).print(value as Json, indent, column);
 }
 
 /** The inline text of a value, as printLiteral writes it when it fits; the key of `named`. */
@@ -62,6 +71,8 @@ class Printer {
   constructor(
     private readonly width: number,
     private readonly names: LiteralNames,
+    /** Whether a broken list has a member a line (as a formatter prints it), not members packed. */
+    private readonly onePerLine = false,
   ) {}
 
   inline(v: Json): string {
@@ -80,7 +91,7 @@ class Printer {
   print(v: Json, indent: string, column: number): string {
     const flat = this.inline(v);
     if (column + flat.length <= this.width || v === null || typeof v !== "object") return flat;
-    if (Array.isArray(v) && indent !== "") {
+    if (Array.isArray(v) && indent !== "" && !this.onePerLine) {
       const hugged = this.hugArray(v as readonly Json[], column);
       if (hugged !== undefined) return hugged;
     }
@@ -88,7 +99,7 @@ class Printer {
     const members = Array.isArray(v)
       ? (v as readonly Json[]).map((x) => ({ prefix: "", value: x }))
       : Object.entries(v).map(([k, x]) => ({ prefix: `${key(k)}: `, value: x }));
-    const hugItems = Array.isArray(v);
+    const hugItems = Array.isArray(v) && !this.onePerLine;
     const lines = this.pack(members, inner, this.width, (m) =>
       hugItems && isObject(m.value)
         ? this.hug(m.value, inner)
@@ -104,7 +115,7 @@ class Printer {
     let line = "";
     for (const m of members) {
       const text = m.prefix + this.inline(m.value) + ",";
-      if (line !== "" && indent.length + line.length + 1 + text.length <= width) {
+      if (line !== "" && !this.onePerLine && indent.length + line.length + 1 + text.length <= width) {
         line += " " + text;
         continue;
       }

@@ -5,7 +5,7 @@
  *   if (cond) stmt           → `if (cond)`, then the statement one level deeper
  *   x = cond ? a : b         → `x = cond`, `? a` and `: b` one level deeper
  *   f(a, b) / { a, b } / […] → the widest bracket at the top level opened: its items on the next lines one level
- *                              deeper (packed while they fit, else one per line, each laid out the same way),
+ *                              deeper, one per line as a formatter prints them (each laid out the same way),
  *                              a trailing comma where the brackets allow one, the closing bracket on its own line
  *   "a long string"          → split at a space into "…" + "…"
  *
@@ -205,25 +205,11 @@ function bracket(ts: readonly Token[], indent: string, width: number): Token[][]
   const comma = ts[open]!.text !== "(" || call ? [text(",")] : [];
   const deeper = `${indent}  `;
   const lines = [...layout(ts.slice(0, open + 1), indent, width)];
-  // Arguments are packed while they fit; members of an object or an array are one per line.
-  const packing = ts[open]!.text === "(";
-  let line: Token[] = [];
-  const flush = () => {
-    if (line.length > 0) lines.push([sp(deeper), ...line]);
-    line = [];
-  };
+  // An item a line: arguments, parameters, members of an object or an array.
   for (const [i, p] of parts.entries()) {
     const item = [...p, ...(i < parts.length - 1 ? [text(",")] : comma)];
-    const joined = line.length > 0 ? [...line, sp(" "), ...item] : item;
-    if (packing && widthOf([sp(deeper), ...joined]) <= width) line = joined;
-    else {
-      flush();
-      const laid = layout(p, deeper, width - 1);
-      if (packing && laid.length === 1) line = item;
-      else lines.push(...withLast(laid, item.slice(p.length)));
-    }
+    lines.push(...withLast(layout(p, deeper, width - 1), item.slice(p.length)));
   }
-  flush();
   return [...lines, [sp(indent), ...trim(ts.slice(close))]];
 }
 
