@@ -30,7 +30,7 @@ const RUNTIME_LAYERS: Layers = [
   ["jsonrpc", "rest", "grpc"],
   ["compat", "task", "auth", "client"],
   ["otel"],
-  ["server"],
+  ["server", "frameworks"],
   ["index.ts", "protocol.ts"],
 ];
 

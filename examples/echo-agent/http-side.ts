@@ -1,12 +1,12 @@
 /**
  * The echo agent's HTTP side on any runtime with fetch (Bun, Deno, Cloudflare Workers, and Node through
- * fetchHandler): the agent card, JSON-RPC (/a2a/jsonrpc) and HTTP+JSON (/a2a/rest), at 1.0 and, through the
+ * fetchHandler), or in a server framework (frameworks/): the agent card, JSON-RPC (/a2a/jsonrpc) and HTTP+JSON (/a2a/rest), at 1.0 and, through the
  * generated version bridge, 0.3 at the same URLs, with tasks in memory. What server.ts serves over node:http,
  * but gRPC, PostgreSQL, authentication and telemetry, which need Node's servers and clients. The card names the
  * URLs of `base` (the origin the agent is reached at), worked out on the first request.
  */
 import { toJson } from "@bufbuild/protobuf";
-import { fetchHandler } from "@protoc-gen-a2a/runtime";
+import { type CoreHandler, fetchHandler } from "@protoc-gen-a2a/runtime";
 import type { TaskStore } from "@protoc-gen-a2a/runtime/task";
 import { dualVersionHttpHandler, toOlderJson } from "../../generated-samples/a2a_compat.js";
 import { AgentCardSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
@@ -23,8 +23,14 @@ export interface FetchAgentOptions {
   readonly store?: TaskStore;
 }
 
-/** The agent as a fetch handler. */
+/** The agent as a fetch handler, its request lines logged when the options give a log. */
 export function echoFetchHandler(options: FetchAgentOptions): (request: Request) => Promise<Response> {
+  const fetch = fetchHandler(echoHttpCore(options));
+  return options.log ? logFetchRequests(fetch, options.log.request) : fetch;
+}
+
+/** The agent as the runtime's universal handler (for fetchHandler, nodeHttpListener or a framework adapter). */
+export function echoHttpCore(options: FetchAgentOptions): CoreHandler {
   const handler = createEchoHandler(options.store ? { store: options.store } : {});
   let card: { newer: unknown; older: unknown } | undefined;
   const cardOf = () => {
@@ -34,7 +40,7 @@ export function echoFetchHandler(options: FetchAgentOptions): (request: Request)
     return card;
   };
   const log = options.log;
-  const core = dualVersionHttpHandler(handler, {
+  return dualVersionHttpHandler(handler, {
     jsonrpcPath: "/a2a/jsonrpc",
     restBasePath: "/a2a/rest",
     agentCard: (side) => (side === "newer" ? cardOf().newer : cardOf().older),
@@ -45,6 +51,4 @@ export function echoFetchHandler(options: FetchAgentOptions): (request: Request)
         }
       : {}),
   });
-  const fetch = fetchHandler(core);
-  return log ? logFetchRequests(fetch, log.request) : fetch;
 }

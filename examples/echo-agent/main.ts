@@ -28,6 +28,8 @@
  *
  * `--runtime bun|deno|workerd` runs the agent's HTTP side (card, JSON-RPC, HTTP+JSON, both versions, tasks in
  * memory) on that runtime instead, from npm, on PORT (runtimes/); `--runtime node` is the default.
+ * `--framework express|fastify|hono` mounts that HTTP side at /agent in an application of that framework, on
+ * Node, on PORT (frameworks/).
  */
 import { readFileSync } from "node:fs";
 import { openPostgresTaskStore, StoreStartError } from "@protoc-gen-a2a/runtime/postgres";
@@ -45,7 +47,7 @@ import {
   type AgentTelemetry,
   type RunningAgent,
 } from "./server.js";
-import { runChild, runtimeFromArgs } from "./runtimes/elsewhere.js";
+import { choiceFromArgs, type Framework, runChild } from "./runtimes/elsewhere.js";
 
 const PREFIX = "echo agent:";
 
@@ -171,16 +173,37 @@ async function start(): Promise<RunningAgent | undefined> {
   }
 }
 
-const chosen = runtimeFromArgs(process.argv.slice(2));
+const chosen = choiceFromArgs(process.argv.slice(2));
 if ("problem" in chosen) {
   cannotStart(chosen.problem);
   process.exit(1);
 }
-if (chosen.runtime === "bun" || chosen.runtime === "deno") process.exit(await runChild(chosen.runtime));
-if (chosen.runtime === "workerd") {
+if (chosen.framework) await runInFramework(chosen.framework);
+else if (chosen.runtime === "bun" || chosen.runtime === "deno") process.exit(await runChild(chosen.runtime));
+else if (chosen.runtime === "workerd") {
   const { launchWorkerd } = await import("./runtimes/workerd-launch.js");
   await launchWorkerd();
 } else await runOnNode();
+
+/** The agent's HTTP side mounted in a framework (frameworks/), on PORT; stops on SIGTERM or SIGINT. */
+async function runInFramework(framework: Framework): Promise<void> {
+  const http = portFromEnv("PORT", 9999);
+  if ("problem" in http) return void cannotStart(http.problem);
+  const starts = {
+    express: async () => (await import("./frameworks/express.js")).startInExpress,
+    fastify: async () => (await import("./frameworks/fastify.js")).startInFastify,
+    hono: async () => (await import("./frameworks/hono.js")).startInHono,
+  };
+  const close = await (await starts[framework]())(http.port, log);
+  for (const signal of ["SIGTERM", "SIGINT"] as const)
+    process.once(signal, () => {
+      process.stdout.write(`${signal}: stopping\n`);
+      close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+}
 
 async function runOnNode(): Promise<void> {
   const agent = await start();

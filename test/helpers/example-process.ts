@@ -15,8 +15,8 @@
  * `stopAllExampleProcesses()`, and, as a last resort, when the test process
  * exits, so a failing test leaves no agent behind.
  *
- * `{ runtime: "bun" | "deno" | "workerd" }` passes `--runtime` (runtimes/): the agent then serves HTTP only,
- * and its start is its HTTP+JSON line (urls.grpc is "").
+ * `{ runtime: "bun" | "deno" | "workerd" }` passes `--runtime` (runtimes/), `{ framework }` `--framework`
+ * (frameworks/): the agent then serves HTTP only, and its start is its HTTP+JSON line (urls.grpc is "").
  *
  * Protecting it with API keys (auth-env.ts): `apiKeysFile` writes an API_KEYS
  * file (removed when the test process exits) for a child process, and
@@ -53,6 +53,8 @@ export interface ExampleProcessOptions {
   readonly heapProbe?: boolean;
   /** The runtime of the agent's HTTP side (`--runtime`); default node. */
   readonly runtime?: "bun" | "deno" | "workerd";
+  /** The framework the agent's HTTP side is mounted in (`--framework`, on Node). */
+  readonly framework?: "express" | "fastify" | "hono";
 }
 
 /** Kills a child started here and its process group (SIGKILL). */
@@ -137,7 +139,9 @@ export function startExampleProcess(
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: "0", GRPC_PORT: "0", ...env };
   const probe = options.heapProbe === true;
   const runtime = options.runtime === undefined ? [] : ["--runtime", options.runtime];
-  const args = [...(probe ? ["--expose-gc", "--import", HEAP_PROBE] : []), EXAMPLE_MAIN, ...runtime];
+  const framework = options.framework === undefined ? [] : ["--framework", options.framework];
+  const httpOnly = runtime.length > 0 || framework.length > 0;
+  const args = [...(probe ? ["--expose-gc", "--import", HEAP_PROBE] : []), EXAMPLE_MAIN, ...runtime, ...framework];
   const stdio = probe ? (["ignore", "pipe", "pipe", "ipc"] as const) : (["ignore", "pipe", "pipe"] as const);
   const child = spawn(process.execPath, args, { env: childEnv, stdio: [...stdio], detached: true });
   running.add(child);
@@ -154,7 +158,7 @@ export function startExampleProcess(
     };
     const start = Date.now();
     const poll = setInterval(() => {
-      const grpc = options.runtime === undefined ? printed(out, "gRPC") : printed(out, "HTTP\\+JSON") && "";
+      const grpc = httpOnly ? printed(out, "HTTP\\+JSON") && "" : printed(out, "gRPC");
       if (grpc !== undefined) {
         clearInterval(poll);
         const urls = {

@@ -1,6 +1,6 @@
 /**
- * `npm run example -- --runtime bun|deno|workerd|node`: which runtime runs the agent's HTTP side, from the
- * command line; and running it on Bun, Deno or workerd (each from npm, under node_modules/.bin) as a child
+ * `npm run example -- --runtime bun|deno|workerd|node` and `-- --framework express|fastify|hono`: which runtime
+ * runs the agent's HTTP side, or which framework (on Node) it is mounted in, from the command line; and running it on Bun, Deno or workerd (each from npm, under node_modules/.bin) as a child
  * process sharing this one's standard streams and environment, signals passed on, its exit code taken.
  * Node (the default) runs main.ts's own agent, gRPC and PostgreSQL included.
  */
@@ -9,15 +9,34 @@ import { fileURLToPath } from "node:url";
 
 export const RUNTIMES = ["node", "bun", "deno", "workerd"] as const;
 export type Runtime = (typeof RUNTIMES)[number];
+export const FRAMEWORKS = ["express", "fastify", "hono"] as const;
+export type Framework = (typeof FRAMEWORKS)[number];
 
-/** The runtime `--runtime` names (default node), or the line that says why the arguments are wrong. */
-export function runtimeFromArgs(args: readonly string[]): { runtime: Runtime } | { problem: string } {
-  const at = args.findIndex((a) => a === "--runtime" || a.startsWith("--runtime="));
-  if (at < 0) return { runtime: "node" };
+/** What the command line asks for: a runtime (default node) and, on Node, a framework to mount the agent in. */
+export interface Choice {
+  readonly runtime: Runtime;
+  readonly framework?: Framework;
+}
+
+/** The value of `--name value` or `--name=value`: undefined when absent, "" when the value is missing. */
+function option(args: readonly string[], name: string): string | undefined {
+  const at = args.findIndex((a) => a === name || a.startsWith(`${name}=`));
+  if (at < 0) return undefined;
   const arg = args[at]!;
-  const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : args[at + 1];
-  const runtime = RUNTIMES.find((r) => r === value);
-  return runtime ? { runtime } : { problem: `--runtime ${value ?? "(missing)"}: one of ${RUNTIMES.join(", ")}` };
+  return arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : (args[at + 1] ?? "");
+}
+
+/** The choice `--runtime` and `--framework` make, or the line that says why the arguments are wrong. */
+export function choiceFromArgs(args: readonly string[]): Choice | { problem: string } {
+  const r = option(args, "--runtime");
+  const f = option(args, "--framework");
+  const runtime = r === undefined ? "node" : RUNTIMES.find((x) => x === r);
+  if (!runtime) return { problem: `--runtime ${r || "(missing)"}: one of ${RUNTIMES.join(", ")}` };
+  if (f === undefined) return { runtime };
+  const framework = FRAMEWORKS.find((x) => x === f);
+  if (!framework) return { problem: `--framework ${f || "(missing)"}: one of ${FRAMEWORKS.join(", ")}` };
+  if (runtime !== "node") return { problem: `--framework ${framework} runs on Node: leave out --runtime ${runtime}` };
+  return { runtime, framework };
 }
 
 const binary = (name: string) => fileURLToPath(new URL(`../../../../node_modules/.bin/${name}`, import.meta.url));

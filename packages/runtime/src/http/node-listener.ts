@@ -21,8 +21,20 @@ import { verifiedClientCertificate, type ClientCertificate } from "../core/clien
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BodyTooLargeError, type CoreHandler, type CoreRequest, type CoreResponse } from "../core/server-types.js";
 
-export function nodeHttpListener(handler: CoreHandler): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => void answerNode(handler, new NodeRequest(req, res), req, res);
+export interface NodeListenerOptions {
+  /**
+   * A body a framework has already read (Express's body parsers): its bytes, or undefined to read it from the
+   * request as usual. Held to the same limit as a body read here.
+   */
+  readonly readBody?: (req: IncomingMessage) => Uint8Array | undefined;
+}
+
+export function nodeHttpListener(
+  handler: CoreHandler,
+  options: NodeListenerOptions = {},
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const readBody = options.readBody;
+  return (req, res) => void answerNode(handler, new NodeRequest(req, res, readBody?.(req)), req, res);
 }
 
 /** Header names as the node request keys them (lowercase), for the few names the bindings ask for. */
@@ -54,10 +66,13 @@ class NodeRequest implements CoreRequest {
   private goneSignal: Promise<void> | undefined;
   private builtHeaders: Headers | undefined;
   private builtQuery: URLSearchParams | undefined;
+  /** The body a framework read before the request got here, if it did. */
+  private readonly readBefore: Uint8Array | undefined;
 
-  constructor(req: IncomingMessage, res: ServerResponse) {
+  constructor(req: IncomingMessage, res: ServerResponse, readBefore?: Uint8Array) {
     this.req = req;
     this.res = res;
+    this.readBefore = readBefore;
     const raw = req.url ?? "/";
     const q = raw.indexOf("?");
     this.q = q;
@@ -102,6 +117,12 @@ class NodeRequest implements CoreRequest {
   }
 
   body(limit: number): Promise<Uint8Array> {
+    const before = this.readBefore;
+    if (before !== undefined) {
+      this.readWhole = true;
+      if (before.length > limit) return Promise.reject(new BodyTooLargeError(`body exceeds ${limit} bytes`));
+      return Promise.resolve(before);
+    }
     const whole = this.buffered(limit);
     if (whole) return Promise.resolve(whole);
     // The handler usually asks during the 'request' event, before the parser has pushed a small body that came
@@ -259,6 +280,8 @@ function drainOrGone(res: ServerResponse, goneSignal: Promise<void>): Promise<vo
 function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
   const declared = Number(req.headers["content-length"] ?? "0");
   if (declared > limit) return Promise.reject(new BodyTooLargeError(`body of ${declared} bytes exceeds ${limit}`));
+  // Read to its end already (by a framework's parser): there is nothing left, and 'end' will not come again.
+  if (req.readableEnded) return Promise.resolve(new Uint8Array(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
