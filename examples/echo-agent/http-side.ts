@@ -21,6 +21,8 @@ export interface FetchAgentOptions {
   readonly log?: AgentLog;
   /** Where tasks live; default: in memory (of this process or isolate). */
   readonly store?: TaskStore;
+  /** Browser origins allowed to call (CORS_ORIGINS); unset: no CORS headers. */
+  readonly corsOrigins?: readonly string[] | "*";
 }
 
 /** The agent as a fetch handler, its request lines logged when the options give a log. */
@@ -43,6 +45,7 @@ export function echoHttpCore(options: FetchAgentOptions): CoreHandler {
   return dualVersionHttpHandler(handler, {
     jsonrpcPath: "/a2a/jsonrpc",
     restBasePath: "/a2a/rest",
+    ...(options.corsOrigins ? { cors: { origins: options.corsOrigins } } : {}),
     agentCard: (side) => (side === "newer" ? cardOf().newer : cardOf().older),
     ...(log
       ? {

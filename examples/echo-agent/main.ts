@@ -25,6 +25,8 @@
  * as JSON (otel-env.ts: OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_SERVICE_NAME).
  * LOG_FORMAT=json writes one JSON line per call on stdout (logCalls) in
  * place of the text request lines; LOG_FORMAT=text (the default) keeps them.
+ * CORS_ORIGINS ("*" or origins separated by commas) lets pages from those
+ * origins call the HTTP side from a browser (the cors option).
  *
  * `--runtime bun|deno|workerd` runs the agent's HTTP side (card, JSON-RPC, HTTP+JSON, both versions, tasks in
  * memory) on that runtime instead, from npm, on PORT (runtimes/); `--runtime node` is the default.
@@ -48,6 +50,7 @@ import {
   type RunningAgent,
 } from "./server.js";
 import { choiceFromArgs, type Framework, runChild } from "./runtimes/elsewhere.js";
+import { corsFromEnv } from "./runtimes/fetch-main.js";
 
 const PREFIX = "echo agent:";
 
@@ -165,7 +168,17 @@ async function start(): Promise<RunningAgent | undefined> {
   try {
     const ports = { port: http.port, grpcPort: grpc.port };
     const observe = { ...callLog, ...telemetry };
-    return await startEchoAgent({ ...ports, log, store, ...push, ...security, ...observe, ...signingFromEnv() });
+    const cors = corsFromEnv(process.env["CORS_ORIGINS"]);
+    return await startEchoAgent({
+      ...ports,
+      log,
+      store,
+      ...push,
+      ...security,
+      ...observe,
+      ...cors,
+      ...signingFromEnv(),
+    });
   } catch (e) {
     await store.close();
     if (e instanceof ListenError) return cannotStart(listenProblem(e));

@@ -81,6 +81,8 @@ export interface AgentOptions {
    * the text request lines of `log`. Unset: the text lines.
    */
   readonly callLog?: CallLogSink;
+  /** Browser origins allowed to call the HTTP side (main.ts: CORS_ORIGINS); unset: no CORS headers. */
+  readonly corsOrigins?: readonly string[] | "*";
 }
 
 /** A server of the agent could not listen on its port; `code` is the system error (EADDRINUSE, EACCES, …). */
@@ -158,7 +160,8 @@ function serverOptions(options: AgentOptions) {
 /** The HTTP server's listener: card, JSON-RPC and HTTP+JSON, at 1.0 and (unless only10) 0.3. */
 function httpListener(options: AgentOptions, handler: A2AServiceHandler, card: CardJson) {
   const common = serverOptions(options);
-  const paths = { jsonrpcPath: "/a2a/jsonrpc", restBasePath: "/a2a/rest" };
+  const cors = options.corsOrigins ? { cors: { origins: options.corsOrigins } } : {};
+  const paths = { jsonrpcPath: "/a2a/jsonrpc", restBasePath: "/a2a/rest", ...cors };
   // Both versions: the generated helper serves v0.3 calls through bridgeToOlder(handler), JSON-RPC in one pass.
   const core = options.only10
     ? createA2AServiceHttpHandler({ handler, ...common, ...paths, agentCard: card.newer })

@@ -3,7 +3,7 @@
  * 127.0.0.1:PORT (default 9999). Its first line names the runtime and its version; then one line per request.
  */
 import { echoFetchHandler } from "../http-side.js";
-import { agentLog, announce, portFromEnv } from "./fetch-main.js";
+import { agentLog, announce, corsFromEnv, portFromEnv } from "./fetch-main.js";
 
 /** What this file uses of Bun's globals. */
 declare const Bun: {
@@ -19,7 +19,11 @@ let base = "";
 const server = Bun.serve({
   port,
   hostname: "127.0.0.1",
-  fetch: echoFetchHandler({ base: () => base, log: agentLog((line) => process.stdout.write(line)) }),
+  fetch: echoFetchHandler({
+    base: () => base,
+    log: agentLog((line) => process.stdout.write(line)),
+    ...corsFromEnv(process.env["CORS_ORIGINS"]),
+  }),
 });
 base = `http://127.0.0.1:${server.port}`;
 announce((line) => process.stdout.write(line), `Bun ${Bun.version}`, base);

@@ -3,7 +3,7 @@
  * 127.0.0.1:PORT (default 9999). Its first line names the runtime and its version; then one line per request.
  */
 import { echoFetchHandler } from "../http-side.js";
-import { agentLog, announce, portFromEnv } from "./fetch-main.js";
+import { agentLog, announce, corsFromEnv, portFromEnv } from "./fetch-main.js";
 
 /** What this file uses of Deno's globals. */
 declare const Deno: {
@@ -30,7 +30,7 @@ const server = Deno.serve(
       announce(write, `Deno ${Deno.version.deno}`, base);
     },
   },
-  echoFetchHandler({ base: () => base, log: agentLog(write) }),
+  echoFetchHandler({ base: () => base, log: agentLog(write), ...corsFromEnv(Deno.env.get("CORS_ORIGINS")) }),
 );
 for (const signal of ["SIGTERM", "SIGINT"] as const)
   Deno.addSignalListener(signal, () => {

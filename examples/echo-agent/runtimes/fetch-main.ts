@@ -12,6 +12,21 @@ export function portFromEnv(raw: string | undefined): number {
   return port;
 }
 
+/** CORS_ORIGINS: "*" or origins separated by commas; unset or empty: none. */
+export function corsFromEnv(raw: string | undefined): { corsOrigins?: readonly string[] | "*" } {
+  const value = raw?.trim() ?? "";
+  if (value === "") return {};
+  return {
+    corsOrigins:
+      value === "*"
+        ? "*"
+        : value
+            .split(",")
+            .map((o) => o.trim())
+            .filter((o) => o !== ""),
+  };
+}
+
 /** Request lines and handler errors, each a line of `write`, errors after the agent's prefix. */
 export const agentLog = (write: (text: string) => void): AgentLog => ({
   request: (line) => write(`${line}\n`),

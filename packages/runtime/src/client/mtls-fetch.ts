@@ -5,8 +5,9 @@
  *   HTTP bindings  mtlsFetch(tls): a fetch whose connections go through an
  *                  undici Agent with the certificate, key and trusted CA
  *                  (undici, an optional peer dependency: `npm install
- *                  undici@7`; loaded on the first request, so a client
- *                  without mutual TLS never needs it)
+ *                  undici@7`; loaded by name on the first request, so a client
+ *                  without mutual TLS never needs it, and bundles for
+ *                  browsers leave it out: core/node-builtins.ts importByName)
  *   gRPC           the transport takes them: connect-node's
  *                  createGrpcTransport({ baseUrl, nodeOptions: { cert, key, ca } });
  *                  mtlsGrpcTransport makes that transport when the caller gives
@@ -16,6 +17,7 @@
  * node:tls.
  */
 import type { Transport } from "@connectrpc/connect";
+import { importByName } from "../core/node-builtins.js";
 
 /** A client certificate for mutual TLS, PEM. */
 export interface MutualTlsCredential {
@@ -32,7 +34,7 @@ export function mtlsFetch(tls: MutualTlsCredential): typeof globalThis.fetch {
   type Undici = typeof import("undici");
   let ready: Promise<{ fetch: Undici["fetch"]; dispatcher: InstanceType<Undici["Agent"]> }> | undefined;
   return async (input, init) => {
-    ready ??= import("undici").then(
+    ready ??= importByName<Undici>("undici").then(
       (u) => ({ fetch: u.fetch, dispatcher: new u.Agent({ connect: tlsOptions(tls) }) }),
       (e: unknown) => {
         throw new Error("mutual TLS over HTTP needs the package undici (npm install undici@7)", { cause: e });
@@ -49,7 +51,7 @@ export function mtlsFetch(tls: MutualTlsCredential): typeof globalThis.fetch {
 export function mtlsGrpcTransport(baseUrl: string, tls: MutualTlsCredential): Transport {
   let ready: Promise<Transport> | undefined;
   const load = () =>
-    (ready ??= import("@connectrpc/connect-node").then(
+    (ready ??= importByName<typeof import("@connectrpc/connect-node")>("@connectrpc/connect-node").then(
       (m) => m.createGrpcTransport({ baseUrl, nodeOptions: tlsOptions(tls) }),
       (e: unknown) => {
         throw new Error(`mutual TLS over gRPC at ${baseUrl} without grpcTransport needs @connectrpc/connect-node`, {

@@ -27,6 +27,7 @@
  * operations served in one pass (VersionSide.jsonrpcOperations): what
  * bridgeToOlder returns is such a side as it is.
  */
+import { type CorsOptions, withCors } from "../http/cors.js";
 import type { DescService } from "@bufbuild/protobuf";
 import { createAgentCardHandler } from "../http/card-server.js";
 import type { A2aHandler, A2aServiceDefinition } from "../core/definition.js";
@@ -77,6 +78,8 @@ export interface DualVersionOptions<O extends DescService, N extends DescService
   readonly interceptors?: readonly Interceptor[];
   /** Sends Strict-Transport-Security on every answer (http-server.ts). */
   readonly strictTransportSecurity?: StrictTransportSecurity;
+  /** Answers cross-origin calls from these browser origins, for both versions (http/cors.ts). */
+  readonly cors?: CorsOptions;
 }
 
 export function createDualVersionHttpHandler<O extends DescService, N extends DescService>(
@@ -98,7 +101,7 @@ export function createDualVersionHttpHandler<O extends DescService, N extends De
   const toOlder = (asked: string | null) => olderVersions.includes(majorMinor(asked ?? rules.absentVersionMeans));
   const hint = newerRouteHint(options.older.definition, options.newer.definition, options.restBasePath);
   const vary = (res: CoreResponse) => ({ ...res, headers: { ...res.headers, vary: header } });
-  return withStrictTransportSecurity(async (req) => {
+  const answer = withStrictTransportSecurity(async (req) => {
     const asked = askedVersion(req, header, rules.versionQueryParameter);
     if (req.path === AGENT_CARD_PATH) {
       // The card depends on the version header: caches must keep one per value.
@@ -109,6 +112,7 @@ export function createDualVersionHttpHandler<O extends DescService, N extends De
     const res = await older(req);
     return res.status === 404 && asked === null ? (hint(req) ?? res) : res;
   }, options.strictTransportSecurity);
+  return withCors(answer, options.cors);
 }
 
 const NO_HEADERS = new Headers();

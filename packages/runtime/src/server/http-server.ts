@@ -18,6 +18,7 @@
  * Security (RFC 6797), for an agent served over HTTPS: browsers then refuse
  * plain HTTP to its host for max-age seconds. Send it over HTTPS only.
  */
+import { type CorsOptions, withCors } from "../http/cors.js";
 import type { DescService } from "@bufbuild/protobuf";
 import { createAgentCardHandler } from "../http/card-server.js";
 import { createJsonRpcHandler, type JsonRpcServerOptions } from "../jsonrpc/server-jsonrpc.js";
@@ -38,6 +39,8 @@ export interface A2aHttpOptions<S extends DescService = DescService> extends Jso
   readonly agentCardHeaders?: (headers: Headers) => Readonly<Record<string, string>>;
   /** Sends Strict-Transport-Security on every answer (HTTPS only; RFC 6797). Default: not sent. */
   readonly strictTransportSecurity?: StrictTransportSecurity;
+  /** Answers cross-origin calls from these browser origins (http/cors.ts). Default: no CORS headers. */
+  readonly cors?: CorsOptions;
 }
 
 /** The Strict-Transport-Security header's directives. */
@@ -99,13 +102,14 @@ export function createA2aHttpHandler<S extends DescService>(options: A2aHttpOpti
     if (restBase === "" || req.path.startsWith(restPrefix)) return rest(req);
     return Promise.resolve({ status: 404, headers: {}, body: "" });
   };
-  return withStrictTransportSecurity((req) => {
+  const answer = withStrictTransportSecurity((req) => {
     try {
       return req.method === "HEAD" ? route(asGet(req)).then(headOf) : route(req);
     } catch (e) {
       return Promise.reject(e);
     }
   }, options.strictTransportSecurity);
+  return withCors(answer, options.cors);
 }
 
 /** The same request as a GET: a view whose other members are the request's own. */
