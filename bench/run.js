@@ -11,6 +11,7 @@
 //                            @a2a-js/sdk 1.3.0 and a bare node:http server; servers
 //                            and the autocannon load generator are separate
 //                            processes (pinned to different CPUs when possible)
+//   5b. runtime-throughput.js req/s of the echo agent's HTTP side on Bun and on Deno vs on Node
 //   6. install-size.js       production install size of the runtime vs @a2a-js/sdk 1.3.0
 //   7. task-runtime.js       a streamed send with ten artifact events through createTaskHandler vs
 //                            @a2a-js/sdk 1.3.0's DefaultRequestHandler, called directly, each side in
@@ -24,6 +25,7 @@ import { benchInstallSize } from "./install-size.js";
 import { benchPluginVsEs } from "./plugin-vs-es.js";
 import { benchRouteMatching } from "./route-matching.js";
 import { benchServerThroughput } from "./server-throughput.js";
+import { benchRuntimeThroughput } from "./runtime-throughput.js";
 import { benchSyntheticScaling } from "./synthetic-scaling.js";
 import { benchTaskPostgres, formatPostgres } from "./task-postgres.js";
 import { benchMemoryFlatIsolated, benchTaskStreaming, formatMemory } from "./task-runtime.js";
@@ -42,6 +44,7 @@ const conversion = benchConversionIsolated();
 const serversStart = nowMs();
 const servers = await benchServerThroughput();
 const serversS = (nowMs() - serversStart) / 1000;
+const runtimes = await benchRuntimeThroughput();
 const size = benchInstallSize();
 const tasks = await benchTaskStreaming();
 const memory = benchMemoryFlatIsolated();
@@ -150,6 +153,13 @@ const rows = [
     ratioCell(servers.ratios.otelSdkVsOpen),
     ">= 0.8",
   ],
+  ...["bun", "deno"].map((runtime) => [
+    `echo agent HTTP side on ${runtime === "bun" ? "Bun" : "Deno"} vs Node (JSON-RPC send)`,
+    runtimes.rps[runtime] === null ? "skipped" : fmtRps(runtimes.rps[runtime]),
+    runtimes.rps.node === null ? "skipped" : fmtRps(runtimes.rps.node),
+    ratioCell(runtime === "bun" ? runtimes.bunVsNode : runtimes.denoVsNode),
+    "(printed)",
+  ]),
   ...conversionRows("JSON-RPC", conversion, ">= 3.0"),
   ...conversionRows("REST/gRPC bridge", conversion.messages, ">= 2.0"),
   ...conversionRows("  v0.3 JSON via the v0.3 proto", conversion.viaProto, "(reference)"),
