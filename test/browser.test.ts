@@ -11,23 +11,14 @@ import type { AddressInfo } from "node:net";
 import { build } from "esbuild";
 import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumPath, launchChromium } from "../scripts/docs/chromium.js";
+import { launchChromium } from "../scripts/docs/chromium.js";
+import { missingChromium } from "./helpers/chromium-available.js";
 import { startEchoAgent, type RunningAgent } from "../examples/echo-agent/server.js";
 import { TaskState } from "../generated-samples/v1.0.1/a2a_pb.js";
 import { repoRoot } from "./helpers/run.js";
 import { join } from "node:path";
 
-function missingChromium(): string | undefined {
-  try {
-    chromiumPath();
-    return undefined;
-  } catch (error) {
-    if (process.env["CI"] === "true") throw error;
-    return (error as Error).message;
-  }
-}
-const skipReason = missingChromium();
-if (skipReason !== undefined) console.log(`skipping test/browser.test.ts: ${skipReason}`);
+const skipReason = missingChromium("test/browser.test.ts");
 
 let browser: Browser;
 let pageServer: Server;
@@ -84,7 +75,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(skipReason !== undefined)("the generated clients in Chromium", () => {
-  it("resolve the card, then send, stream, get and cancel over JSON-RPC and HTTP+JSON from another origin", async () => {
+  it("resolve the card, then send, stream, get and cancel over both HTTP bindings from another origin", async () => {
     const agent = await startEchoAgent({ corsOrigins: [pageOrigin] });
     agents.push(agent);
     const result = await runInPage(agent.urls.card);

@@ -11,7 +11,7 @@
  * framework and its version, and it serves its own route and the agent at /agent, with the request log.
  */
 import type { AddressInfo } from "node:net";
-import { createServer, request, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import express from "express";
 import Fastify from "fastify";
 import { Hono } from "hono";
@@ -28,6 +28,7 @@ import { TaskState } from "../generated-samples/v1.0.1/a2a_pb.js";
 import { echoHttpCore } from "../examples/echo-agent/http-side.js";
 import { a2aJsV10ClientFor, artifactTexts, sentTask, stateOf, summarizeEvent } from "./helpers/a2a-js-peers.js";
 import { startExampleProcess } from "./helpers/example-process.js";
+import { postDeclaringMore } from "./helpers/declared-body.js";
 
 const MOUNT = "/agent";
 /** The application's own body limit: above the agent's (1 MiB), so that a body between the two reaches the agent. */
@@ -189,16 +190,7 @@ describe.each([
       await res.body?.cancel();
       return;
     }
-    // Declared 2 MiB, one byte sent: only an answer that reads nothing more can come back.
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = request(jsonrpc(), { method: "POST", headers: { ...headers, "content-length": String(2 << 20) } });
-      req.once("response", (res) => {
-        resolve(res.statusCode ?? 0);
-        req.destroy();
-      });
-      req.once("error", reject);
-      req.write("{");
-    });
+    const status = await postDeclaringMore(jsonrpc(), headers, 2 << 20);
     expect(status).toBe(413);
   });
 

@@ -4,15 +4,16 @@
  * v1.0 clients over JSON-RPC and HTTP+JSON and the @a2a-js/sdk 1.3.0 client, each through the agent card,
  * send, stream, get, cancel and list; an unknown task is TaskNotFoundError; a body declared over the limit is
  * refused before it is read; a client that leaves a stream is seen by the agent (its request line ends "(closed
- * early)"; on workerd only once the stream next writes) and the agent goes on serving. A runtime that cannot start fails its tests: nothing is skipped.
+ * early)"; on workerd only once the stream next writes) and the agent goes on serving. A runtime that cannot
+ * start fails its tests: nothing is skipped.
  */
-import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { A2AError, type CallOptions } from "@protoc-gen-a2a/runtime";
 import { createA2AServiceJsonRpcClient } from "../generated-samples/v1.0.1/a2a_jsonrpc.js";
 import { createA2AServiceRestClient } from "../generated-samples/v1.0.1/a2a_rest.js";
 import type { A2AServiceClient } from "../generated-samples/v1.0.1/a2a_a2a.js";
 import { type Task, TaskState } from "../generated-samples/v1.0.1/a2a_pb.js";
+import { postDeclaringMore } from "./helpers/declared-body.js";
 import { type ExampleProcess, startExampleProcess, stopAllExampleProcesses } from "./helpers/example-process.js";
 import { a2aJsV10ClientFor, artifactTexts, sentTask, stateOf, summarizeEvent } from "./helpers/a2a-js-peers.js";
 
@@ -94,19 +95,8 @@ describe.each(RUNTIMES)("the echo agent on %s", (runtime) => {
   });
 
   it("refuses a body declared over the limit (1 MiB) without reading it", async () => {
-    // The client declares 2 MiB and sends one byte: only an answer that reads nothing more can come back.
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = request(agent.urls.jsonrpc, {
-        method: "POST",
-        headers: { "content-type": "application/json", "a2a-version": "1.0", "content-length": String(2 << 20) },
-      });
-      req.once("response", (res) => {
-        resolve(res.statusCode ?? 0);
-        req.destroy();
-      });
-      req.once("error", reject);
-      req.write("{");
-    });
+    const headers = { "content-type": "application/json", "a2a-version": "1.0" };
+    const status = await postDeclaringMore(agent.urls.jsonrpc, headers, 2 << 20);
     expect(status).toBe(413);
   });
 

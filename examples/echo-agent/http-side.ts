@@ -1,7 +1,8 @@
 /**
  * The echo agent's HTTP side on any runtime with fetch (Bun, Deno, Cloudflare Workers, and Node through
- * fetchHandler), or in a server framework (frameworks/): the agent card, JSON-RPC (/a2a/jsonrpc) and HTTP+JSON (/a2a/rest), at 1.0 and, through the
- * generated version bridge, 0.3 at the same URLs, with tasks in memory. What server.ts serves over node:http,
+ * fetchHandler), or in a server framework (frameworks/): the agent card, JSON-RPC (/a2a/jsonrpc) and
+ * HTTP+JSON (/a2a/rest), at 1.0 and, through the generated version bridge, 0.3 at the same URLs, with tasks
+ * in memory. What server.ts serves over node:http,
  * but gRPC, PostgreSQL, authentication and telemetry, which need Node's servers and clients. The card names the
  * URLs of `base` (the origin the agent is reached at), worked out on the first request.
  */

@@ -15,26 +15,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "puppeteer-core";
 import { parse as parseYaml } from "yaml";
 import { buildDocs, type BuiltSite } from "../../scripts/docs/build.js";
-import { chromiumPath, inspectPage, launchChromium, pageLinks, type PageReport } from "../../scripts/docs/chromium.js";
+import { inspectPage, launchChromium, pageLinks, type PageReport } from "../../scripts/docs/chromium.js";
 import { isObject, object } from "../helpers/doc-schemas.js";
 import { tempDir } from "../helpers/run.js";
+import { missingChromium } from "../helpers/chromium-available.js";
 
 /** The one off-machine URL a page may ask for: the "API docs by" badge's logo, which Redoc hides on error. */
 const REDOC_BADGE_LOGO = "https://cdn.redoc.ly/redoc/logo-mini-full.svg";
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
-/** Why this file cannot run here, or undefined when Chromium is there. */
-function missingChromium(): string | undefined {
-  try {
-    chromiumPath();
-    return undefined;
-  } catch (error) {
-    if (process.env["CI"] === "true") throw error;
-    return (error as Error).message;
-  }
-}
-const skipReason = missingChromium();
-if (skipReason !== undefined) console.log(`skipping test/docs/docs-html.test.ts: ${skipReason}`);
+const skipReason = missingChromium("test/docs/docs-html.test.ts");
 
 let site: BuiltSite;
 let browser: Browser;

@@ -3,12 +3,11 @@
  * (express.json) and has its own route; the agent is middleware at MOUNT (expressHandler).
  */
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import express from "express";
 import { expressHandler } from "@protoc-gen-a2a/runtime/express";
 import { echoHttpCore } from "../http-side.js";
 import { type AgentLog, logHttpRequests } from "../logging.js";
-import { HOME_TEXT, MOUNT, announceMounted, installedVersion } from "./mount.js";
+import { HOME_TEXT, MOUNT, announceMounted, closing, installedVersion, originOf } from "./mount.js";
 
 export async function startInExpress(port: number, log: AgentLog): Promise<() => Promise<void>> {
   let origin = "";
@@ -23,11 +22,7 @@ export async function startInExpress(port: number, log: AgentLog): Promise<() =>
     server.once("error", reject);
     server.listen(port, "127.0.0.1", () => resolve());
   });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = originOf(server);
   announceMounted(`Express ${installedVersion("express")}`, origin);
-  return () =>
-    new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  return closing(server);
 }

@@ -2,14 +2,13 @@
  * The echo agent mounted in a Hono application served by @hono/node-server: the application has its own
  * route; the agent's fetch handler is mounted at MOUNT (app.mount strips the path).
  */
-import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { Hono } from "hono";
 import { serve } from "@hono/node-server";
 import { fetchHandler } from "@protoc-gen-a2a/runtime";
 import { echoHttpCore } from "../http-side.js";
 import { type AgentLog, logFetchRequests } from "../logging.js";
-import { HOME_TEXT, MOUNT, announceMounted, installedVersion } from "./mount.js";
+import { HOME_TEXT, MOUNT, announceMounted, closing, installedVersion, originOf } from "./mount.js";
 
 export async function startInHono(port: number, log: AgentLog): Promise<() => Promise<void>> {
   let origin = "";
@@ -22,11 +21,7 @@ export async function startInHono(port: number, log: AgentLog): Promise<() => Pr
     const s = serve({ fetch: logged, port, hostname: "127.0.0.1" }, () => resolve(s as Server));
     s.once("error", reject);
   });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = originOf(server);
   announceMounted(`Hono ${installedVersion("hono")}`, origin);
-  return () =>
-    new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  return closing(server);
 }

@@ -4,6 +4,8 @@
  * the first lines, which name the framework and its version and the agent's URLs.
  */
 import { readFileSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 
 /** Where the application mounts the agent; its own routes are elsewhere ("/"). */
 export const MOUNT = "/agent";
@@ -16,6 +18,16 @@ export function installedVersion(name: string): string {
   const file = new URL(`../../../../node_modules/${name}/package.json`, import.meta.url);
   return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
 }
+
+/** The origin a listening server is reached at. */
+export const originOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+/** Stops a node:http server: its connections closed, then the server. */
+export const closing = (server: Server) => (): Promise<void> =>
+  new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
 
 export function announceMounted(framework: string, origin: string): void {
   const base = `${origin}${MOUNT}`;

@@ -1,7 +1,8 @@
 /**
  * `npm run example -- --runtime bun|deno|workerd|node` and `-- --framework express|fastify|hono`: which runtime
- * runs the agent's HTTP side, or which framework (on Node) it is mounted in, from the command line; and running it on Bun, Deno or workerd (each from npm, under node_modules/.bin) as a child
- * process sharing this one's standard streams and environment, signals passed on, its exit code taken.
+ * runs the agent's HTTP side, or which framework (on Node) it is mounted in, from the command line; and
+ * running it on Bun, Deno or workerd (each from npm, under node_modules/.bin) as a child process sharing this
+ * one's standard streams and environment, signals passed on, its exit code taken.
  * Node (the default) runs main.ts's own agent, gRPC and PostgreSQL included.
  */
 import { spawn } from "node:child_process";

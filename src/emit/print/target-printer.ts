@@ -3,14 +3,13 @@
  * says what a module declares, the printer of the module's target writes it. Each target is one object
  * below; no emitter compares targets.
  *
- *   declaration      ts                                  js                         dts
- *   constant         export const N: T = v;              export const N = v;        export declare const N: T;
- *     asConst        export const N = v as const satisfies T;
- *   function         export function N(p: T): R { … }    export function N(p) { … } export declare function N(p: T): R;
- *   types            printed                             nothing                    printed
- *   module           values(typed)                       values(untyped)            declarations()
- *   annotation       `: T`                               nothing                    (values are not printed)
- *   value import     import { N }                        import { N }               import type { N }
+ *   declaration  ts                                js                          dts
+ *   constant     export const N: T = v;            export const N = v;         export declare const N: T;
+ *     asConst    export const N = v as const satisfies T;
+ *   function     export function N(p: T): R {…}    export function N(p) {…}    export declare function N(p: T): R;
+ *   types        printed                           nothing                     printed
+ *   module       values(typed)                     values(untyped)             declarations()
+ *   value import import { N }                      import { N }                import type { N }
  *
  * A parameter whose name ends in "?" is optional; in JavaScript it is printed without the mark.
  */

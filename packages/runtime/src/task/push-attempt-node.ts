@@ -15,7 +15,7 @@
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
-import { type AttemptInput, type AttemptOutcome, MAX_DRAIN_BYTES } from "./push-attempt.js";
+import { type AttemptInput, type AttemptOutcome, MAX_DRAIN_BYTES } from "./push-outcome.js";
 import type { ScreenedAddress } from "./url-screen.js";
 
 function requestOptions(input: AttemptInput, body: Buffer): RequestOptions {

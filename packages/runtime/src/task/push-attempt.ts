@@ -12,20 +12,9 @@
  * resolves the host itself, since such a runtime has no DNS lookup to screen with (url-screen.ts).
  */
 import { hasNodeBuiltins } from "../core/node-builtins.js";
-import type { ScreenedUrl } from "./url-screen.js";
+import { type AttemptInput, type AttemptOutcome, MAX_DRAIN_BYTES } from "./push-outcome.js";
 
-export interface AttemptInput {
-  readonly target: ScreenedUrl;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-  readonly timeoutMs: number;
-}
-
-export type AttemptOutcome =
-  | { readonly kind: "answered"; readonly status: number; readonly statusText: string; readonly retryAfter?: string }
-  | { readonly kind: "failed"; readonly cause: Error; readonly timedOut: boolean; readonly retryable: boolean };
-
-export const MAX_DRAIN_BYTES = 64 * 1024;
+export type { AttemptInput, AttemptOutcome } from "./push-outcome.js";
 
 type Post = (input: AttemptInput) => Promise<AttemptOutcome>;
 

@@ -9,7 +9,7 @@
  *                   a random time in [b/2, b], b = min(maxBackoffMs, initialBackoffMs * 2^(n-1))
  * Options are read once, with their defaults, and refused with a RangeError naming the option when out of range.
  */
-import type { AttemptOutcome } from "./push-attempt.js";
+import type { AttemptOutcome } from "./push-outcome.js";
 
 /** The kind of a failed attempt, or "queue-overflow" for a delivery dropped unsent. */
 export type PushFailure = "url-refused" | "http-status" | "network" | "timeout" | "request-refused" | "queue-overflow";
