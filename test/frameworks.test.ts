@@ -4,10 +4,10 @@
  * and Hono (`app.mount(path, fetchHandler(core))` on @hono/node-server). Each application has its own route and
  * its own JSON body parsing before the agent; per framework: that route still answers, with its body parsed;
  * the generated v1.0 clients over JSON-RPC and HTTP+JSON and the @a2a-js/sdk 1.3.0 client from the card send,
- * stream, get, cancel and list under the mount path; an unknown task is TaskNotFoundError; a body over the
- * agent's limit is refused with 413 while the application's own limit is its own; a stream is sent as it is
- * produced (its first event arrives while the task still waits); a client that leaves a stream closes the
- * agent's stream. Then `npm run example -- --framework <name>` (frameworks/): its first line names the
+ * stream, get, cancel and list under the mount path, and an unknown task is TaskNotFoundError to each; a body
+ * over the agent's limit is refused with 413 while the application's own limit is its own; a stream is sent as
+ * it is produced (its first event arrives while the task still waits); a client that leaves a stream closes
+ * the agent's stream. Then `npm run example -- --framework <name>` (frameworks/): its first line names the
  * framework and its version, and it serves its own route and the agent at /agent, with the request log.
  */
 import type { AddressInfo } from "node:net";
@@ -26,7 +26,14 @@ import { createA2AServiceRestClient } from "../generated-samples/v1.0.1/a2a_rest
 import type { A2AServiceClient } from "../generated-samples/v1.0.1/a2a_a2a.js";
 import { TaskState } from "../generated-samples/v1.0.1/a2a_pb.js";
 import { echoHttpCore } from "../examples/echo-agent/http-side.js";
-import { a2aJsV10ClientFor, artifactTexts, sentTask, stateOf, summarizeEvent } from "./helpers/a2a-js-peers.js";
+import {
+  a2aJsV10ClientFor,
+  artifactTexts,
+  describeA2aJsError,
+  sentTask,
+  stateOf,
+  summarizeEvent,
+} from "./helpers/a2a-js-peers.js";
 import { startExampleProcess } from "./helpers/example-process.js";
 import { postDeclaringMore } from "./helpers/declared-body.js";
 
@@ -177,6 +184,10 @@ describe.each([
     expect(stateOf(await client.getTask(task.id))).toBe("completed");
     const waiting = sentTask(await client.sendText("wait", { blocking: false }));
     expect(stateOf(await client.cancelTask(waiting.id))).toBe("canceled");
+    const listed = (await client.listTasks({})) as { tasks: { id: string }[] };
+    expect(listed.tasks.map((t) => t.id)).toEqual(expect.arrayContaining([task.id, waiting.id]));
+    const missing = await client.getTask("no-such-task").then(() => undefined, describeA2aJsError);
+    expect(missing).toMatchObject({ name: "TaskNotFoundError" });
   });
 
   it("refuses a body over the agent's limit (1 MiB) with 413", async () => {

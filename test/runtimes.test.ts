@@ -2,10 +2,10 @@
  * The echo agent's HTTP side runs unchanged on Bun, Deno and workerd (Miniflare), each from npm, started as
  * `npm run example -- --runtime <name>` starts it (main.js --runtime, runtimes/): per runtime, the generated
  * v1.0 clients over JSON-RPC and HTTP+JSON and the @a2a-js/sdk 1.3.0 client, each through the agent card,
- * send, stream, get, cancel and list; an unknown task is TaskNotFoundError; a body declared over the limit is
- * refused before it is read; a client that leaves a stream is seen by the agent (its request line ends "(closed
- * early)"; on workerd only once the stream next writes) and the agent goes on serving. A runtime that cannot
- * start fails its tests: nothing is skipped.
+ * send, stream, get, cancel and list; an unknown task is TaskNotFoundError to each; a body declared over the
+ * limit is refused before it is read; a client that leaves a stream is seen by the agent (its request line ends
+ * "(closed early)"; on workerd only once the stream next writes) and the agent goes on serving. A runtime that
+ * cannot start fails its tests: nothing is skipped.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { A2AError, type CallOptions } from "@protoc-gen-a2a/runtime";
@@ -15,7 +15,14 @@ import type { A2AServiceClient } from "../generated-samples/v1.0.1/a2a_a2a.js";
 import { type Task, TaskState } from "../generated-samples/v1.0.1/a2a_pb.js";
 import { postDeclaringMore } from "./helpers/declared-body.js";
 import { type ExampleProcess, startExampleProcess, stopAllExampleProcesses } from "./helpers/example-process.js";
-import { a2aJsV10ClientFor, artifactTexts, sentTask, stateOf, summarizeEvent } from "./helpers/a2a-js-peers.js";
+import {
+  a2aJsV10ClientFor,
+  artifactTexts,
+  describeA2aJsError,
+  sentTask,
+  stateOf,
+  summarizeEvent,
+} from "./helpers/a2a-js-peers.js";
 
 const RUNTIMES = ["bun", "deno", "workerd"] as const;
 
@@ -92,6 +99,8 @@ describe.each(RUNTIMES)("the echo agent on %s", (runtime) => {
     expect(stateOf(await client.cancelTask(waiting.id))).toBe("canceled");
     const listed = (await client.listTasks({})) as { tasks: { id: string }[] };
     expect(listed.tasks.map((t) => t.id)).toEqual(expect.arrayContaining([task.id, waiting.id]));
+    const missing = await client.getTask("no-such-task").then(() => undefined, describeA2aJsError);
+    expect(missing).toMatchObject({ name: "TaskNotFoundError" });
   });
 
   it("refuses a body declared over the limit (1 MiB) without reading it", async () => {
