@@ -38,7 +38,8 @@ beforeAll(async () => {
     const shows = operationsOf(v.openapi).map(methodAndPath);
     reports.set(v.version, await inspectPage(browser, v.pagePath, { operations: v.operationIds.length, shows }));
   }
-}, 240_000);
+  // Each page may take up to inspectPage's LOAD_MS (150 s) on a loaded machine.
+}, 420_000);
 afterAll(() => browser?.close());
 
 /** The operations of an OpenAPI document: operationId, first tag, method and path template. */
