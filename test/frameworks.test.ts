@@ -18,24 +18,16 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { serve } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { A2AError, type CallOptions, type CoreHandler, fetchHandler } from "@protoc-gen-a2a/runtime";
+import { type CallOptions, type CoreHandler, fetchHandler } from "@protoc-gen-a2a/runtime";
 import { expressHandler } from "@protoc-gen-a2a/runtime/express";
 import { fastifyHandler } from "@protoc-gen-a2a/runtime/fastify";
 import { createA2AServiceJsonRpcClient } from "../generated-samples/v1.0.1/a2a_jsonrpc.js";
 import { createA2AServiceRestClient } from "../generated-samples/v1.0.1/a2a_rest.js";
-import type { A2AServiceClient } from "../generated-samples/v1.0.1/a2a_a2a.js";
-import { TaskState } from "../generated-samples/v1.0.1/a2a_pb.js";
 import { echoHttpCore } from "../examples/echo-agent/http-side.js";
-import {
-  a2aJsV10ClientFor,
-  artifactTexts,
-  describeA2aJsError,
-  sentTask,
-  stateOf,
-  summarizeEvent,
-} from "./helpers/a2a-js-peers.js";
 import { startExampleProcess } from "./helpers/example-process.js";
 import { postDeclaringMore } from "./helpers/declared-body.js";
+import { a2aJsClientCalls, generatedClientCalls, textMessage } from "./helpers/echo-calls.js";
+import { a2aJsV10ClientFor, artifactTexts, sentTask } from "./helpers/a2a-js-peers.js";
 
 const MOUNT = "/agent";
 /** The application's own body limit: above the agent's (1 MiB), so that a body between the two reaches the agent. */
@@ -116,30 +108,6 @@ async function honoApp(): Promise<App> {
   return { origin, openStreams: agent.openStreams, close: () => closeServer(server) };
 }
 
-const message = (text: string) => ({
-  messageId: crypto.randomUUID(),
-  role: 1 /* ROLE_USER */,
-  parts: [{ content: { case: "text" as const, value: text } }],
-});
-
-async function generatedClientCalls(client: A2AServiceClient) {
-  const sent = await client.sendMessage({ message: message("hello") });
-  const task = sent.payload.case === "task" ? sent.payload.value : undefined;
-  expect(task?.status?.state).toBe(TaskState.COMPLETED);
-  expect(task?.artifacts[0]?.parts[0]?.content.value).toBe("hello");
-  const events: (string | undefined)[] = [];
-  for await (const e of client.sendStreamingMessage({ message: message("streamed") })) events.push(e.payload.case);
-  expect(events).toContain("artifactUpdate");
-  expect((await client.getTask({ id: task!.id })).id).toBe(task!.id);
-  const waiting = await client.sendMessage({ message: message("wait"), configuration: { returnImmediately: true } });
-  const waitingId = waiting.payload.case === "task" ? waiting.payload.value.id : "";
-  expect((await client.cancelTask({ id: waitingId })).status?.state).toBe(TaskState.CANCELED);
-  const listed = await client.listTasks({});
-  expect(listed.tasks.map((t) => t.id)).toEqual(expect.arrayContaining([task!.id, waitingId]));
-  const missing = await client.getTask({ id: "no-such-task" }).catch((e: unknown) => e);
-  expect(missing instanceof A2AError ? missing.type : missing).toBe("TaskNotFoundError");
-}
-
 describe.each([
   ["Express 5", expressApp, true],
   ["Fastify 5", fastifyApp, false],
@@ -177,17 +145,7 @@ describe.each([
   });
 
   it.each(["JSONRPC", "HTTP+JSON"] as const)("@a2a-js/sdk 1.3.0 client over %s, from the card", async (binding) => {
-    const client = await a2aJsV10ClientFor({ cardUrl: `${app.origin}${MOUNT}/.well-known/agent-card.json`, binding });
-    const task = sentTask(await client.sendText("hello"));
-    expect(artifactTexts(task)).toEqual(["hello"]);
-    expect(summarizeEvent((await client.stream("streamed")).at(-1)).state).toBe("completed");
-    expect(stateOf(await client.getTask(task.id))).toBe("completed");
-    const waiting = sentTask(await client.sendText("wait", { blocking: false }));
-    expect(stateOf(await client.cancelTask(waiting.id))).toBe("canceled");
-    const listed = (await client.listTasks({})) as { tasks: { id: string }[] };
-    expect(listed.tasks.map((t) => t.id)).toEqual(expect.arrayContaining([task.id, waiting.id]));
-    const missing = await client.getTask("no-such-task").then(() => undefined, describeA2aJsError);
-    expect(missing).toMatchObject({ name: "TaskNotFoundError" });
+    await a2aJsClientCalls(`${app.origin}${MOUNT}/.well-known/agent-card.json`, binding);
   });
 
   it("refuses a body over the agent's limit (1 MiB) with 413", async () => {
@@ -210,14 +168,14 @@ describe.each([
     const abort = new AbortController();
     const options: CallOptions = { signal: abort.signal };
     // The task waits after its first events: they can only arrive if nothing buffers the stream.
-    for await (const e of client.sendStreamingMessage({ message: message("wait") }, options)) {
+    for await (const e of client.sendStreamingMessage({ message: textMessage("wait") }, options)) {
       expect(e.payload.case).toBe("task");
       expect(app.openStreams()).toBe(1);
       abort.abort();
       break;
     }
     await expect.poll(() => app.openStreams(), { timeout: 10_000 }).toBe(0);
-    const again = await client.sendMessage({ message: message("still here") });
+    const again = await client.sendMessage({ message: textMessage("still here") });
     expect(again.payload.case).toBe("task");
   });
 });

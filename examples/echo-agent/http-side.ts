@@ -36,10 +36,12 @@ export function echoFetchHandler(options: FetchAgentOptions): (request: Request)
 export function echoHttpCore(options: FetchAgentOptions): CoreHandler {
   const handler = createEchoHandler(options.store ? { store: options.store } : {});
   let card: { newer: unknown; older: unknown } | undefined;
+  // Made once, on the first card request: the base is known by then.
   const cardOf = () => {
+    if (card) return card;
     const base = options.base();
     const plain = echoAgentCard({ jsonrpc: `${base}/a2a/jsonrpc`, rest: `${base}/a2a/rest` });
-    card ??= { newer: toJson(AgentCardSchema, plain), older: toOlderJson(plain).json };
+    card = { newer: toJson(AgentCardSchema, plain), older: toOlderJson(plain).json };
     return card;
   };
   const log = options.log;
