@@ -97,7 +97,7 @@ describe("openPostgresTaskStore", () => {
   });
 });
 
-describe("migrations 2 to 4 on a schema at version 1", () => {
+describe("migrations 2 to 5 on a schema at version 1", () => {
   it("adds the turn columns and keeps the tasks", async () => {
     const schema = uniqueSchema("upgrade");
     await migrate(admin, { schema });
@@ -105,7 +105,9 @@ describe("migrations 2 to 4 on a schema at version 1", () => {
     const t = task("kept", { ms: 1000, history: ["hello"] });
     await store.commit("", { task: t, expectedVersion: 0, events: [] });
     await store.close();
-    // Back to version 1, as a database an early release made: migrations 4, 3 and 2 undone.
+    // Back to version 1, as a database an early release made: migrations 5, 4, 3 and 2 undone.
+    await admin.query(`DROP INDEX "${schema}".tasks_terminal_by_update`);
+    await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 5`);
     await admin.query(`ALTER TABLE "${schema}".tasks DROP COLUMN turn_trace`);
     await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 4`);
     await admin.query(`DROP INDEX "${schema}".tasks_by_owner`);
@@ -117,7 +119,7 @@ describe("migrations 2 to 4 on a schema at version 1", () => {
       `ALTER TABLE "${schema}".tasks DROP COLUMN turn_id, DROP COLUMN turn_owner, DROP COLUMN turn_expires`,
     );
     await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 2`);
-    expect(await migrate(admin, { schema })).toEqual({ applied: [2, 3, 4], version: 4 });
+    expect(await migrate(admin, { schema })).toEqual({ applied: [2, 3, 4, 5], version: 5 });
     const reopened = await openPostgresTaskStore({ pool: postgresUrl(), definition: A2AServiceV1_0, schema });
     expect(await reopened.get("", "kept")).toEqual({ task: t, version: 1, turn: undefined });
     await reopened.close();

@@ -78,10 +78,10 @@ describe("migrate", () => {
       migrate(admin, { schema }),
       migrate(admin, { schema }),
     ]);
-    expect(runs.map((r) => r.applied.length).sort()).toEqual([0, 0, 4]);
-    expect(runs.every((r) => r.version === 4)).toBe(true);
+    expect(runs.map((r) => r.applied.length).sort()).toEqual([0, 0, 5]);
+    expect(runs.every((r) => r.version === 5)).toBe(true);
     const again = await migrate(admin, { schema });
-    expect(again).toEqual({ applied: [], version: 4 });
+    expect(again).toEqual({ applied: [], version: 5 });
     const tables = await admin.query<{ table_name: string }>(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",
       [schema],
@@ -136,7 +136,7 @@ describe("migrate", () => {
     });
     expect(first.stderr).toBe("");
     expect(first.status).toBe(0);
-    expect(first.stdout).toContain(`schema "${schema}" at version 4 (applied 1, 2, 3, 4)`);
+    expect(first.stdout).toContain(`schema "${schema}" at version 5 (applied 1, 2, 3, 4, 5)`);
     const second = spawnSync(process.execPath, [CLI, "migrate", "--schema", schema], {
       encoding: "utf8",
       env: { ...process.env, DATABASE_URL: url },

@@ -48,6 +48,7 @@ export type {
   TaskStore,
   TaskUpdateResult,
 } from "./store.js";
+export { DEFAULT_TERMINAL_TTL_MS } from "./store.js";
 export { INTERRUPTED_STATES, Role, TaskState, TERMINAL_STATES } from "./a2a-types.js";
 export type * from "./a2a-types.js";
 export { MAX_COMMIT_ATTEMPTS } from "./task-writer.js";

@@ -50,7 +50,8 @@
  *                  of any tenant are dropped to make room. A commit that ends
  *                  a task and grows it by at most 4 KiB (a FAILED status) is
  *                  never refused (memory-budget.ts)
- *   terminalTtlMs  (default none) a terminal task is dropped this long after
+ *   terminalTtlMs  (default seven days, DEFAULT_TERMINAL_TTL_MS; Infinity:
+ *                  none) a terminal task is dropped this long after
  *                  its last commit. Expired tasks are swept on each call (so
  *                  they are never read), and by an unref'd timer while idle.
  * A dropped task takes its push configs and its listeners with it.
@@ -65,16 +66,17 @@ import { PushConfigTable } from "./memory-push-configs.js";
 import { type TaskSizes, taskSizes } from "./memory-size.js";
 import { decodeTaskToken, encodeTaskToken, scopeOf } from "./page-token.js";
 import { compareKeys } from "./sorted-keys.js";
-import type {
-  PushConfigPage,
-  StoredPushConfig,
-  StoredTask,
-  TaskChange,
-  TaskCommit,
-  TaskPage,
-  TaskQuery,
-  TaskStore,
-  TaskUpdateResult,
+import {
+  DEFAULT_TERMINAL_TTL_MS,
+  type PushConfigPage,
+  type StoredPushConfig,
+  type StoredTask,
+  type TaskChange,
+  type TaskCommit,
+  type TaskPage,
+  type TaskQuery,
+  type TaskStore,
+  type TaskUpdateResult,
 } from "./store.js";
 import { checkKeys, checkTaskKeys } from "./store-keys.js";
 import { DEFAULT_MAX_PUSH_CONFIGS_PER_TASK, pushConfigTaskMissing } from "./store-refusals.js";
@@ -89,8 +91,8 @@ export interface MemoryTaskStoreOptions {
   /** The share of maxBytes one tenant's active tasks may hold, above 0 and at most 1. Default 0.5. */
   readonly maxTenantShare?: number;
   /**
-   * Drop a terminal task this many milliseconds after its last commit (0: at the next call).
-   * Default: keep it until maxTasks needs room.
+   * Drop a terminal task this many milliseconds after its last commit (0: at the next call; Infinity: keep it
+   * until maxTasks or maxBytes needs room). Default DEFAULT_TERMINAL_TTL_MS, seven days.
    */
   readonly terminalTtlMs?: number;
   /** The most push configs one task may have. Default 100. */
@@ -205,7 +207,8 @@ class MemoryStore implements MemoryTaskStore {
     });
     const perTask = options.maxPushConfigsPerTask ?? DEFAULT_MAX_PUSH_CONFIGS_PER_TASK;
     this.pushConfigs = new PushConfigTable(checkCount("maxPushConfigsPerTask", perTask, 1));
-    this.ttl = options.terminalTtlMs === undefined ? undefined : checkCount("terminalTtlMs", options.terminalTtlMs, 0);
+    const ttl = options.terminalTtlMs ?? DEFAULT_TERMINAL_TTL_MS;
+    this.ttl = ttl === Number.POSITIVE_INFINITY ? undefined : checkCount("terminalTtlMs", ttl, 0);
     this.now = options.now ?? Date.now;
     this.listeners = new TaskListeners(options.onListenerError ?? logListenerError);
     if (this.ttl !== undefined) {

@@ -33,6 +33,7 @@ import { agentMessage, statusEvent, withStatus } from "./task-shapes.js";
 import type { TaskHub } from "./task-hub.js";
 import { stateOf } from "./task-watch.js";
 import type { TaskTelemetry, TurnTrace } from "./telemetry.js";
+import type { StoredTask } from "./store.js";
 import { createUpdater, type FirstOutcome, type UpdaterSetup } from "./updater.js";
 
 export interface RunSetup extends Omit<UpdaterSetup, "onFirst"> {
@@ -54,6 +55,8 @@ export interface RunSetup extends Omit<UpdaterSetup, "onFirst"> {
 export interface Run {
   readonly first: Promise<FirstOutcome>;
   readonly settled: Promise<boolean>;
+  /** The executor's last commit (RunUpdater.lastWrite). */
+  lastWrite(): StoredTask | undefined;
 }
 
 const FAILURE_TEXT = "The agent failed while working on this task.";
@@ -188,5 +191,5 @@ export async function startRun(setup: RunSetup): Promise<Run> {
     }
     return failed || updater.ended();
   };
-  return { first, settled: call() };
+  return { first, settled: call(), lastWrite: () => updater.lastWrite() };
 }

@@ -155,7 +155,8 @@ export async function startSend(
   const origin: Origin = { operation, context };
   // Not the user's idGenerator: a turn id never leaves the runtime.
   const turn = crypto.randomUUID();
-  const watch = await watchTask(deps.hub, tenant, place.taskId);
+  // A new task's id was made here: it is at version 0 until this call creates it.
+  const watch = await watchTask(deps.hub, tenant, place.taskId, req.message.taskId ? undefined : 0);
   try {
     let continued: Committed | undefined;
     if (req.message.taskId) {

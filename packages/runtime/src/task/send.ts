@@ -6,7 +6,8 @@
  *                         once; by default the call waits until the task is in
  *                         a terminal or interrupted state (S1 §3.2.2), or the
  *                         executor returned leaving it as it was; the answer is
- *                         the task as stored then
+ *                         the task as stored then (when this call's executor
+ *                         made that version, its copy of it, not a read)
  *   SendStreamingMessage  the message alone, or the Task first and then its
  *                         events, up to the one that leaves the task terminal
  *                         or interrupted (S1 §3.1.2)
@@ -19,7 +20,8 @@ import type { SendMessageRequest, SendMessageResponse, StreamResponse, Task } fr
 import type { HandlerDeps } from "./handler-deps.js";
 import { startSend, unlessAborted, type SendStart } from "./send-start.js";
 import { messageEvent, taskEvent, taskView } from "./task-shapes.js";
-import { eventReader } from "./task-watch.js";
+import { endsStream, eventReader } from "./task-watch.js";
+import { deepCopy } from "./copy.js";
 
 const answerTask = (task: Task): SendMessageResponse => ({
   $typeName: "lf.a2a.v1.SendMessageResponse",
@@ -53,10 +55,16 @@ export async function sendMessage(
         start.continued ? taskView(start.continued.task, historyLength) : await storedView(deps, start, historyLength),
       );
     }
-    const read = eventReader(start.watch, afterVersion, context.signal);
-    while ((await read()) !== undefined) {
-      // Waiting for the event that ends the wait; the answer is the task as stored after it.
+    // Waiting for the event that ends the wait; the answer is the task as stored after it.
+    let version = afterVersion;
+    for (let e = await start.watch.next(context.signal); e !== undefined; e = await start.watch.next(context.signal)) {
+      if (e.version <= afterVersion) continue;
+      version = e.version;
+      if (endsStream(e.event)) break;
     }
+    // This call's executor committed that very version: its copy is the stored task, without reading it back.
+    const own = start.run.lastWrite();
+    if (own !== undefined && own.version === version) return answerTask(taskView(deepCopy(own.task), historyLength));
     return answerTask(await storedView(deps, start, historyLength));
   } finally {
     await start.watch.stop();

@@ -46,6 +46,12 @@
  */
 import type { StreamResponse, Task, TaskPushNotificationConfig, TaskState } from "./a2a-types.js";
 
+/**
+ * How long both stores keep a terminal task after its last commit by default: seven days (the memory store's and
+ * the PostgreSQL store's terminalTtlMs; Infinity keeps terminal tasks).
+ */
+export const DEFAULT_TERMINAL_TTL_MS = 604_800_000;
+
 /** A task as stored, with the version its next commit must name. */
 export interface StoredTask {
   readonly task: Task;
@@ -162,9 +168,16 @@ export interface TaskStore {
 
   /**
    * Calls `listener` with each event of the task committed from now on (by any instance sharing the store),
-   * in version order. Resolves once listening; the returned function stops it.
+   * in version order. Resolves once listening; the returned function stops it. `from`, when given, is the
+   * version the caller knows the task is at (0: a task it is about to create): a store may start there
+   * instead of reading the task's version.
    */
-  subscribe(tenant: string, taskId: string, listener: (event: TaskEvent) => void): Promise<() => Promise<void>>;
+  subscribe(
+    tenant: string,
+    taskId: string,
+    listener: (event: TaskEvent) => void,
+    from?: number,
+  ): Promise<() => Promise<void>>;
 
   /** Ends the turn if it is still the one running on the task; else nothing (see the header). */
   endTurn(tenant: string, taskId: string, turn: string): Promise<void>;

@@ -43,13 +43,22 @@ export class TaskHub {
 
   constructor(private readonly store: TaskStore) {}
 
-  /** Calls `listener` with each event of the task committed from now on; the returned function stops it. */
-  async listen(tenant: string, taskId: string, use: ListenerUse, listener: HubListener): Promise<() => Promise<void>> {
+  /**
+   * Calls `listener` with each event of the task committed from now on; the returned function stops it. `from`:
+   * as TaskStore.subscribe's, used by the first listener of the task.
+   */
+  async listen(
+    tenant: string,
+    taskId: string,
+    use: ListenerUse,
+    listener: HubListener,
+    from?: number,
+  ): Promise<() => Promise<void>> {
     const key = taskKey(tenant, taskId);
     let topic = this.topics.get(key);
     if (!topic) {
       const members = new Set<Member>();
-      topic = { members, ready: this.store.subscribe(tenant, taskId, (e) => fanOut(members, e)) };
+      topic = { members, ready: this.store.subscribe(tenant, taskId, (e) => fanOut(members, e), from) };
       this.topics.set(key, topic);
     }
     const member: Member = { listener, use };

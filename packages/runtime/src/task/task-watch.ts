@@ -8,7 +8,8 @@
  *
  *   next()      the next event in version order; undefined once stopped, once
  *               the caller's signal aborts, or once `endAt(v)` was called and
- *               an event of version v or later has been taken
+ *               the events of version v (one commit may carry several), or
+ *               a later one, have been taken
  *   bounded     at most MAX_BUFFERED events wait unread; past that the watch
  *               fails (a reader that never reads cannot hold memory forever)
  *
@@ -40,7 +41,8 @@ interface WatchState {
   signal: AbortSignal | undefined;
 }
 
-export async function watchTask(hub: TaskHub, tenant: string, taskId: string): Promise<TaskWatch> {
+/** Watches the task; `from` as TaskStore.subscribe's (0: a task the caller is about to create). */
+export async function watchTask(hub: TaskHub, tenant: string, taskId: string, from?: number): Promise<TaskWatch> {
   const s: WatchState = {
     buffer: [],
     wake: undefined,
@@ -56,14 +58,22 @@ export async function watchTask(hub: TaskHub, tenant: string, taskId: string): P
     wake?.();
   };
   // "keeps": the events go on to a caller, so each watch holds copies of its own.
-  const unsubscribe = await hub.listen(tenant, taskId, "keeps", (event) => {
-    if (s.stopped || s.failure) return;
-    if (s.buffer.length >= MAX_BUFFERED) {
-      s.failure = new Error(`task ${taskId}: a reader fell ${MAX_BUFFERED} events behind; its stream was ended`);
-    } else s.buffer.push(event);
-    poke();
-  });
-  const finished = () => s.stopped || (s.end !== undefined && s.taken >= s.end);
+  const unsubscribe = await hub.listen(
+    tenant,
+    taskId,
+    "keeps",
+    (event) => {
+      if (s.stopped || s.failure) return;
+      if (s.buffer.length >= MAX_BUFFERED) {
+        s.failure = new Error(`task ${taskId}: a reader fell ${MAX_BUFFERED} events behind; its stream was ended`);
+      } else s.buffer.push(event);
+      poke();
+    },
+    from,
+  );
+  // Past the end: an event of a later version was taken, or the end version's last one (a commit may carry several).
+  const finished = () =>
+    s.stopped || (s.end !== undefined && s.taken >= s.end && !((s.buffer[0]?.version ?? Infinity) <= s.end));
   /** Listens to the signal of the waiting reader (once per signal, not once per wait). */
   const listenTo = (signal: AbortSignal | undefined) => {
     if (signal === s.signal) return;

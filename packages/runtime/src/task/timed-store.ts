@@ -39,7 +39,7 @@ export function timedStore(store: TaskStore, telemetry: TaskTelemetry): TaskStor
     commit: (tenant, commit) => timed("commit", () => store.commit(tenant, commit)),
     list: (tenant, query) => timed("list", () => store.list(tenant, query)),
     ...(update ? { update: (...args: Parameters<typeof update>) => timed("update", () => update(...args)) } : {}),
-    subscribe: (tenant, taskId, listener) => store.subscribe(tenant, taskId, listener),
+    subscribe: (tenant, taskId, listener, from) => store.subscribe(tenant, taskId, listener, from),
     endTurn: (tenant, taskId, turn) => timed("endTurn", () => store.endTurn(tenant, taskId, turn)),
     putPushConfig: (tenant, stored, owner) => timed("putPushConfig", () => store.putPushConfig(tenant, stored, owner)),
     getPushConfig: (tenant, taskId, id, owner) =>

@@ -4,8 +4,10 @@
  *
  *   open      nothing published yet (a new task): `reply` answers the call
  *             with that message and no task is made; `status` or `artifact`
- *             first creates the task, SUBMITTED, with the user's message as
- *             its history (event: the Task), then applies the call
+ *             creates the task with the call applied, in one commit: its
+ *             events are the Task as SUBMITTED, with the user's message as
+ *             its history, then the call's own (so a reader sees the task
+ *             submitted, then the change, as if they were two commits)
  *   message   the call was answered with a message: nothing more can be
  *             published (the updater refuses, naming the task id)
  *   task      the task exists: status (stamped now; its message joins the
@@ -64,6 +66,8 @@ export interface RunUpdater extends TaskUpdater {
    * interrupted (its streams end by themselves); a change whose commit failed leaves it as it was.
    */
   ended(): boolean;
+  /** What this updater committed last and the version it made, when the store let it keep a copy (task-writer.ts). */
+  lastWrite(): StoredTask | undefined;
 }
 
 function mergeArtifact(task: Task, artifact: Artifact, append: boolean): Task {
@@ -131,26 +135,30 @@ export function createUpdater(setup: UpdaterSetup): RunUpdater {
   const inOrder = serialQueue();
   // What this updater committed last: its next change starts there (task-writer.ts).
   const last: LastWrite = {};
-  const ensureTask = async (what: string) => {
+  let ended = false;
+  /** Creates the task with the first change folded in: one commit, the submitted Task event, then the change's. */
+  const create = async (what: string, apply: (task: Task) => TaskChange) => {
     if (mode === "message") {
       throw new Error(`task ${place.taskId}: the call was answered with a message; the ${what} cannot follow it`);
     }
-    if (mode === "task") return;
-    const task = submittedTask(setup);
+    const submitted = submittedTask(setup);
+    const first = apply(submitted);
     const created = async () => {
       // The task exists from here on, even if what must precede its first push fails.
       mode = "task";
       await setup.onCreated();
     };
-    await writer.create(tenant, { task, events: [taskEvent(task)], startTurn: setup.turn }, setup.origin, {
+    const events = [taskEvent(submitted), ...first.events];
+    await writer.create(tenant, { task: first.task, events, startTurn: setup.turn }, setup.origin, {
       beforeDelivery: created,
       last,
       owner: setup.owner,
     });
+    ended = endsStreams(first.task.status?.state);
     setup.onFirst({ kind: "task" });
   };
-  let ended = false;
-  const change = async (apply: (task: Task) => TaskChange) => {
+  const change = async (what: string, apply: (task: Task) => TaskChange) => {
+    if (mode !== "task") return create(what, apply);
     let ends = false;
     await writer.change(
       tenant,
@@ -170,19 +178,18 @@ export function createUpdater(setup: UpdaterSetup): RunUpdater {
   return {
     mode: () => mode,
     ended: () => ended,
+    lastWrite: () => last.stored,
     status: (state, message, metadata?: JsonObject) =>
       inOrder(async () => {
-        if (mode !== "task") await ensureTask("status");
         const m = message === undefined ? undefined : agentMessage(message, place, setup.newId);
-        await change((t) => {
+        await change("status", (t) => {
           const task = withStatus(t, state, m);
           return { task, events: [statusEvent(task, metadata)] };
         });
       }),
     artifact: (artifact, options = {}) =>
       inOrder(async () => {
-        if (mode !== "task") await ensureTask("artifact");
-        await change((t) => ({
+        await change("artifact", (t) => ({
           task: mergeArtifact(t, artifact, options.append ?? false),
           events: [artifactEvent(t, artifact, options)],
         }));
@@ -196,7 +203,7 @@ export function createUpdater(setup: UpdaterSetup): RunUpdater {
           return;
         }
         if (mode === "message") throw new Error(`task ${place.taskId}: the call was answered with a message already`);
-        await change((t) => ({ task: { ...t, history: [...t.history, m] }, events: [messageEvent(m)] }));
+        await change("reply", (t) => ({ task: { ...t, history: [...t.history, m] }, events: [messageEvent(m)] }));
       }),
   };
 }

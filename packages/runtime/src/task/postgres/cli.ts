@@ -4,18 +4,23 @@
  *
  *   a2a-task-store migrate [--database-url URL] [--schema NAME]
  *   a2a-task-store prune   [--database-url URL] [--schema NAME] [--older-than SECONDS]
+ *                          [--terminal-older-than SECONDS]
  *
+ * prune deletes events older than --older-than (default 3600) and terminal
+ * tasks whose last commit is older than --terminal-older-than (default 604800,
+ * seven days; "never" keeps them) (prune.ts).
  * The URL defaults to $DATABASE_URL; the schema to "a2a". Prints what it did;
  * exits 1 with the reason on failure, 2 on a usage error.
  */
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { migrate } from "./migrations.js";
-import { pruneEvents } from "./prune.js";
+import { DEFAULT_TERMINAL_TTL_MS, prune } from "./prune.js";
 import { DEFAULT_SCHEMA } from "./sql-names.js";
 
 const USAGE = `usage: a2a-task-store migrate [--database-url URL] [--schema NAME]
        a2a-task-store prune   [--database-url URL] [--schema NAME] [--older-than SECONDS]
+                              [--terminal-older-than SECONDS|never]
 The database URL defaults to $DATABASE_URL, the schema to "${DEFAULT_SCHEMA}".`;
 
 class UsageError extends Error {}
@@ -28,6 +33,7 @@ function parse(argv: readonly string[]) {
       "database-url": { type: "string" },
       schema: { type: "string" },
       "older-than": { type: "string" },
+      "terminal-older-than": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -42,7 +48,18 @@ function parse(argv: readonly string[]) {
   if (!Number.isFinite(olderThan) || olderThan < 0) {
     throw new UsageError(`a2a-task-store: --older-than "${values["older-than"]}" is not a number of seconds`);
   }
-  return { command, url, schema: values.schema ?? DEFAULT_SCHEMA, olderThanMs: olderThan * 1000 };
+  const terminalFlag = values["terminal-older-than"];
+  const terminal =
+    terminalFlag === undefined
+      ? DEFAULT_TERMINAL_TTL_MS / 1000
+      : terminalFlag === "never"
+        ? Number.POSITIVE_INFINITY
+        : Number(terminalFlag);
+  if (Number.isNaN(terminal) || terminal < 0 || terminalFlag === "") {
+    throw new UsageError(`a2a-task-store: --terminal-older-than "${terminalFlag}" is not a number of seconds or never`);
+  }
+  const schema = values.schema ?? DEFAULT_SCHEMA;
+  return { command, url, schema, olderThanMs: olderThan * 1000, terminalTtlMs: terminal * 1000 };
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -65,8 +82,12 @@ async function main(argv: readonly string[]): Promise<number> {
       const what = result.applied.length === 0 ? "already up to date" : `applied ${result.applied.join(", ")}`;
       console.log(`a2a-task-store: schema "${args.schema}" at version ${result.version} (${what})`);
     } else {
-      const deleted = await pruneEvents(client, { schema: args.schema, olderThanMs: args.olderThanMs });
-      console.log(`a2a-task-store: deleted ${deleted} task events from schema "${args.schema}"`);
+      const options = { schema: args.schema, eventsTtlMs: args.olderThanMs, terminalTtlMs: args.terminalTtlMs };
+      const deleted = await prune(client, options);
+      console.log(
+        `a2a-task-store: deleted ${deleted.events} task events and ${deleted.tasks} terminal tasks ` +
+          `from schema "${args.schema}"`,
+      );
     }
     return 0;
   } catch (error) {

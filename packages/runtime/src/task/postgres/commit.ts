@@ -1,8 +1,10 @@
 /**
- * A commit, in one transaction:
+ * A commit, as one statement (so one round trip and one implicit
+ * transaction; its data-modifying CTEs see one snapshot and hold or fail
+ * together):
  *
- *   1. the task row: INSERT (expectedVersion 0, with the commit's owner, ""
- *      by default; an existing id conflicts and the commit answers
+ *   1. `t`, the task row: INSERT (expectedVersion 0, with the commit's owner,
+ *      "" by default; an existing id conflicts and the commit answers
  *      undefined) or UPDATE ... WHERE version = expected (the owner stays)
  *      (no row: another writer got there first, undefined); the row lock the
  *      UPDATE takes orders concurrent writers of a task. The same statement
@@ -11,26 +13,33 @@
  *      and its lease's end; one leaving the task terminal or interrupted
  *      clears them (turn_trace stays: the last turn's call); a commit
  *      starting a turn writes the traceparent of its call to turn_trace
- *      (null when untraced); the sweeper's commit (leases.ts) also needs the turn it
- *      found, its lease still run out
- *   2. history and artifacts: the digests of the stored rows are read and only
- *      rows whose body changed (or moved) are written; rows past the new
- *      history, and artifacts no longer in the task, are deleted
- *   3. the events: one task_events row each, keyed (version, seq)
- *   4. pg_notify on the schema's channel with {tenant, task, version} (the
- *      payload stays far below NOTIFY's 8000-byte limit: ids too long for it
- *      are left out, and listeners then check all their tasks); PostgreSQL
- *      delivers it at COMMIT, so listeners never see an uncommitted version
+ *      (null when untraced); the sweeper's commit (leases.ts) also needs the
+ *      turn it found, its lease still run out
+ *   2. history and artifacts: the rows the statement sends are upserted, a
+ *      stored row rewritten only when its digest (or an artifact's position)
+ *      changed; rows past the new history, and artifacts no longer in the
+ *      task, are deleted. Which rows are sent: when this store committed the
+ *      expected version itself, it knows their digests (RowDigests), and
+ *      sends only the rows that changed since; else every row
+ *   3. `e`, the events: one task_events row each, keyed (version, seq)
+ *   4. pg_notify on the schema's channel with {t: tenant, i: task, v: version}
+ *      (ids too long for the payload are left out, and listeners then check
+ *      all their tasks); PostgreSQL delivers it at COMMIT, so listeners never
+ *      see an uncommitted version
  *
- * Any failure rolls everything back and is rethrown naming the task
- * (transaction.ts).
+ * Every CTE reads `t`, so a stale version writes nothing at all, and a CTE
+ * with nothing to do is left out. The SQL text so depends only on the kind
+ * of task-row write and on which CTEs are there (a few dozen variants at
+ * most), and each variant is a prepared statement (sql-names.ts). Any failure
+ * rolls everything back and is rethrown naming the task (store-error.ts).
  */
 import type pg from "pg";
 import type { TaskCommit } from "../store.js";
 import { endsTurn, turnAfter } from "../turns.js";
 import { digest, statusMicros, type StoreCodecs, taskBody } from "./codec.js";
-import type { SqlNames } from "./sql-names.js";
-import { inTransaction } from "./transaction.js";
+import { RowDigests, type TaskDigests } from "./row-digests.js";
+import { type SqlNames, statementName } from "./sql-names.js";
+import { storeError } from "./store-error.js";
 
 /** Longest NOTIFY payload sent; PostgreSQL's limit is 8000 bytes. */
 const MAX_PAYLOAD_BYTES = 1000;
@@ -41,9 +50,10 @@ export interface NotifyPayload {
   readonly version: number;
 }
 
-export function notifyPayload(payload: NotifyPayload): string {
-  const json = JSON.stringify({ t: payload.tenant, i: payload.taskId, v: payload.version });
-  return Buffer.byteLength(json, "utf8") <= MAX_PAYLOAD_BYTES ? json : JSON.stringify({ v: payload.version });
+/** Whether the ids fit the NOTIFY payload (else it names only the version and listeners check every task). */
+export function idsFitPayload(tenant: string, taskId: string): boolean {
+  const json = JSON.stringify({ t: tenant, i: taskId, v: 2 ** 31 });
+  return Buffer.byteLength(json, "utf8") <= MAX_PAYLOAD_BYTES;
 }
 
 /** Who writes a commit's turn: this store instance and its lease; for the sweeper, the expired turn it ends. */
@@ -53,14 +63,22 @@ export interface TurnWriter {
   readonly expired?: string;
 }
 
-const LEASE_END = (n: string) => `now() + ${n}::bigint * interval '1 millisecond'`;
+/** What one commit wrote: its version, and the encoded events (the event feed hands them to local subscribers). */
+export interface Written {
+  readonly version: number;
+  readonly events: readonly Buffer[];
+}
 
-/** The UPDATE of the task row: SET and WHERE for the columns, the version and the turn (see the header). */
-function updateSql(q: string, commit: TaskCommit, writer: TurnWriter, values: unknown[]): string {
-  const at = "'epoch'::timestamptz + $5::bigint * interval '1 microsecond'";
-  const set = [
-    `context_id = $3, state = $4, status_time = ${at}, body = $6, version = version + 1, updated_at = now()`,
-  ];
+const LEASE_END = (n: string) => `now() + ${n}::bigint * interval '1 millisecond'`;
+const STATUS_AT = "'epoch'::timestamptz + $5::bigint * interval '1 microsecond'";
+
+/**
+ * The task row's statement (CTE `t`) for an UPDATE, its parameters from $9 on ($1–$8 are the ones every
+ * statement has, see CommitWriter.commit): SET and WHERE for the columns, the version and the turn (see the header).
+ */
+function updateRow(q: string, commit: TaskCommit, writer: TurnWriter, values: unknown[]): string {
+  const set = [`context_id = $3, state = $4, status_time = ${STATUS_AT}, body = $6, version = version + 1`];
+  set.push("updated_at = now()");
   const where = ["tenant = $1 AND id = $2", `version = ${param(values, commit.expectedVersion)}`];
   if (commit.startTurn !== undefined) where.push("turn_id IS NULL");
   if (writer.expired !== undefined) where.push(`turn_id = ${param(values, writer.expired)} AND turn_expires < now()`);
@@ -73,179 +91,178 @@ function updateSql(q: string, commit: TaskCommit, writer: TurnWriter, values: un
   return `UPDATE ${q}.tasks SET ${set.join(", ")} WHERE ${where.join(" AND ")} RETURNING version`;
 }
 
+/** The task row's statement (CTE `t`) for an INSERT: version 1, the turn it starts, the owner it records. */
+function insertRow(q: string, commit: TaskCommit, writer: TurnWriter, values: unknown[]): string {
+  const turn = turnAfter(undefined, commit.task.status?.state ?? 0, commit.startTurn);
+  const [turnId, turnOwner, lease] = [
+    turn ?? null,
+    turn === undefined ? null : writer.owner,
+    turn === undefined ? null : writer.leaseMs,
+  ].map((v) => param(values, v));
+  // turn_owner is the store instance running the turn; owner, whom the task belongs to (migrations.ts).
+  const owner = param(values, commit.owner ?? "");
+  const trace = param(values, commit.startTurn === undefined ? null : (commit.turnTrace ?? null));
+  return `INSERT INTO ${q}.tasks
+      (tenant, id, context_id, state, status_time, body, version, turn_id, turn_owner, turn_expires, owner, turn_trace)
+    VALUES ($1, $2, $3, $4, ${STATUS_AT}, $6, 1, ${turnId}, ${turnOwner}, ${LEASE_END(lease!)}, ${owner}, ${trace})
+    ON CONFLICT (tenant, id) DO NOTHING RETURNING version`;
+}
+
 /** Adds a query parameter; its placeholder. */
 function param(values: unknown[], value: unknown): string {
   values.push(value);
   return `$${values.length}`;
 }
 
-async function writeTaskRow(
-  client: pg.ClientBase,
-  names: SqlNames,
-  codecs: StoreCodecs,
-  tenant: string,
-  commit: TaskCommit,
-  writer: TurnWriter,
-): Promise<number | undefined> {
-  const { task } = commit;
-  const state = task.status?.state ?? 0;
-  const values: unknown[] = [tenant, task.id, task.contextId, state, statusMicros(task), taskBody(codecs, task)];
-  if (commit.expectedVersion !== 0) {
-    const sql = updateSql(names.q, commit, writer, values);
-    return (await client.query<{ version: number }>(sql, values)).rows[0]?.version;
-  }
-  const turn = turnAfter(undefined, state, commit.startTurn);
-  values.push(turn ?? null, turn === undefined ? null : writer.owner, turn === undefined ? null : writer.leaseMs);
-  // turn_owner is the store instance running the turn; owner, whom the task belongs to (migrations.ts).
-  values.push(commit.owner ?? "", commit.startTurn === undefined ? null : (commit.turnTrace ?? null));
-  const result = await client.query<{ version: number }>(
-    `INSERT INTO ${names.q}.tasks
-       (tenant, id, context_id, state, status_time, body, version, turn_id, turn_owner, turn_expires, owner, turn_trace)
-     VALUES ($1, $2, $3, $4, 'epoch'::timestamptz + $5::bigint * interval '1 microsecond', $6, 1, $7, $8,
-       ${LEASE_END("$9")}, $10, $11)
-     ON CONFLICT (tenant, id) DO NOTHING RETURNING version`,
-    values,
-  );
-  return result.rows[0]?.version;
-}
-
-async function syncHistory(
-  client: pg.ClientBase,
-  names: SqlNames,
-  codecs: StoreCodecs,
-  tenant: string,
-  commit: TaskCommit,
-): Promise<void> {
-  const { q } = names;
-  const { task } = commit;
-  const stored = new Map<number, string>();
-  if (commit.expectedVersion !== 0) {
-    const rows = await client.query<{ seq: number; digest: Buffer }>(
-      `SELECT seq, digest FROM ${q}.history WHERE tenant = $1 AND task_id = $2`,
-      [tenant, task.id],
-    );
-    for (const row of rows.rows) stored.set(row.seq, row.digest.toString("hex"));
-  }
-  const seqs: number[] = [];
-  const bodies: Buffer[] = [];
-  const digests: Buffer[] = [];
-  task.history.forEach((message, seq) => {
-    const body = codecs.message.encode(message);
-    const sum = digest(body);
-    if (stored.get(seq) === sum.toString("hex")) return;
-    seqs.push(seq);
-    bodies.push(body);
-    digests.push(sum);
-  });
-  if (seqs.length > 0) {
-    await client.query(
-      `INSERT INTO ${q}.history (tenant, task_id, seq, message, digest)
-       SELECT $1, $2, u.seq, u.message, u.digest FROM unnest($3::integer[], $4::bytea[], $5::bytea[])
-         AS u(seq, message, digest)
-       ON CONFLICT (tenant, task_id, seq) DO UPDATE SET message = EXCLUDED.message, digest = EXCLUDED.digest`,
-      [tenant, task.id, seqs, bodies, digests],
-    );
-  }
-  if (stored.size > task.history.length) {
-    await client.query(`DELETE FROM ${q}.history WHERE tenant = $1 AND task_id = $2 AND seq >= $3`, [
-      tenant,
-      task.id,
-      task.history.length,
-    ]);
-  }
-}
-
-async function syncArtifacts(
-  client: pg.ClientBase,
-  names: SqlNames,
-  codecs: StoreCodecs,
-  tenant: string,
-  commit: TaskCommit,
-): Promise<void> {
-  const { q } = names;
-  const { task } = commit;
-  const stored = new Map<string, string>();
-  if (commit.expectedVersion !== 0) {
-    const rows = await client.query<{ artifact_id: string; position: number; digest: Buffer }>(
-      `SELECT artifact_id, position, digest FROM ${q}.artifacts WHERE tenant = $1 AND task_id = $2`,
-      [tenant, task.id],
-    );
-    for (const row of rows.rows) stored.set(row.artifact_id, `${row.position}:${row.digest.toString("hex")}`);
-  }
-  const ids: string[] = [];
-  const positions: number[] = [];
-  const bodies: Buffer[] = [];
-  const digests: Buffer[] = [];
-  const seen = new Set<string>();
-  task.artifacts.forEach((artifact, position) => {
-    if (seen.has(artifact.artifactId)) {
-      throw new Error(`artifact id "${artifact.artifactId}" appears twice in the task's artifacts`);
-    }
-    seen.add(artifact.artifactId);
-    const body = codecs.artifact.encode(artifact);
-    const sum = digest(body);
-    if (stored.get(artifact.artifactId) === `${position}:${sum.toString("hex")}`) return;
-    ids.push(artifact.artifactId);
-    positions.push(position);
-    bodies.push(body);
-    digests.push(sum);
-  });
-  if (ids.length > 0) {
-    await client.query(
-      `INSERT INTO ${q}.artifacts (tenant, task_id, artifact_id, position, artifact, digest)
-       SELECT $1, $2, u.id, u.position, u.artifact, u.digest
-         FROM unnest($3::text[], $4::integer[], $5::bytea[], $6::bytea[]) AS u(id, position, artifact, digest)
-       ON CONFLICT (tenant, task_id, artifact_id)
-         DO UPDATE SET position = EXCLUDED.position, artifact = EXCLUDED.artifact, digest = EXCLUDED.digest`,
-      [tenant, task.id, ids, positions, bodies, digests],
-    );
-  }
-  if ([...stored.keys()].some((id) => !seen.has(id))) {
-    await client.query(
-      `DELETE FROM ${q}.artifacts WHERE tenant = $1 AND task_id = $2 AND NOT (artifact_id = ANY($3::text[]))`,
-      [tenant, task.id, [...seen]],
-    );
-  }
-}
-
-async function insertEvents(
-  client: pg.ClientBase,
-  names: SqlNames,
-  codecs: StoreCodecs,
-  tenant: string,
-  commit: TaskCommit,
-  version: number,
-): Promise<void> {
-  if (commit.events.length > 0) {
-    await client.query(
-      `INSERT INTO ${names.q}.task_events (tenant, task_id, version, seq, event)
-       SELECT $1, $2, $3, u.seq - 1, u.event FROM unnest($4::bytea[]) WITH ORDINALITY AS u(event, seq)`,
-      [tenant, commit.task.id, version, commit.events.map((e) => codecs.event.encode(e))],
-    );
-  }
-  const payload = notifyPayload({ tenant, taskId: commit.task.id, version });
-  await client.query("SELECT pg_notify($1, $2)", [names.channel, payload]);
+/** The rows of history and artifacts a commit sends, and what the stored ones must be trimmed to. */
+interface RowChanges {
+  readonly history: { seqs: number[]; bodies: Buffer[]; digests: Buffer[] };
+  /** Whether rows past the task's history may be stored (unknown, or known to be there). */
+  readonly trimHistory: boolean;
+  readonly artifacts: { ids: string[]; positions: number[]; bodies: Buffer[]; digests: Buffer[] };
+  /** Whether artifacts no longer in the task may be stored (unknown, or known to be there). */
+  readonly dropArtifacts: boolean;
+  /** What is stored once the commit holds. */
+  readonly next: TaskDigests;
 }
 
 /**
- * Writes the commit; the new version, or undefined when the expected version is stale (the transaction then
- * wrote nothing, so it commits as empty).
+ * Steps 2–4 of the header: each CTE reads `t`, and is left out when it has nothing to do; then the statement's
+ * answer, the version, with the NOTIFY. Parameters go to `values` (placeholders from its length on).
  */
-export async function commitTask(
-  db: pg.Pool,
-  names: SqlNames,
-  codecs: StoreCodecs,
-  tenant: string,
-  commit: TaskCommit,
-  writer: TurnWriter,
-): Promise<number | undefined> {
-  const where = `commit of task "${commit.task.id}" (tenant "${tenant}", expected version ${commit.expectedVersion})`;
-  return inTransaction(db, where, async (client) => {
-    const version = await writeTaskRow(client, names, codecs, tenant, commit, writer);
-    if (version === undefined) return undefined;
-    await syncHistory(client, names, codecs, tenant, commit);
-    await syncArtifacts(client, names, codecs, tenant, commit);
-    await insertEvents(client, names, codecs, tenant, commit, version);
-    return version;
+function rowsAndEvents(q: string, changes: RowChanges, events: readonly Buffer[], values: unknown[]): string {
+  const ctes: string[] = [];
+  const { history, artifacts } = changes;
+  if (history.seqs.length > 0) {
+    const [seqs, bodies, digests] = [history.seqs, history.bodies, history.digests].map((v) => param(values, v));
+    ctes.push(`h AS (INSERT INTO ${q}.history AS s (tenant, task_id, seq, message, digest)
+    SELECT $1, $2, u.seq, u.message, u.digest
+      FROM t, unnest(${seqs}::integer[], ${bodies}::bytea[], ${digests}::bytea[]) AS u(seq, message, digest)
+    ON CONFLICT (tenant, task_id, seq) DO UPDATE SET message = EXCLUDED.message, digest = EXCLUDED.digest
+      WHERE s.digest <> EXCLUDED.digest)`);
+  }
+  if (changes.trimHistory) {
+    const length = param(values, changes.next.history.length);
+    ctes.push(
+      `hx AS (DELETE FROM ${q}.history s USING t WHERE s.tenant = $1 AND s.task_id = $2 AND s.seq >= ${length})`,
+    );
+  }
+  if (artifacts.ids.length > 0) {
+    const [ids, positions, bodies, digests] = [
+      artifacts.ids,
+      artifacts.positions,
+      artifacts.bodies,
+      artifacts.digests,
+    ].map((v) => param(values, v));
+    ctes.push(`a AS (INSERT INTO ${q}.artifacts AS s (tenant, task_id, artifact_id, position, artifact, digest)
+    SELECT $1, $2, u.id, u.position, u.artifact, u.digest FROM t,
+      unnest(${ids}::text[], ${positions}::integer[], ${bodies}::bytea[], ${digests}::bytea[])
+      AS u(id, position, artifact, digest)
+    ON CONFLICT (tenant, task_id, artifact_id)
+      DO UPDATE SET position = EXCLUDED.position, artifact = EXCLUDED.artifact, digest = EXCLUDED.digest
+      WHERE s.digest <> EXCLUDED.digest OR s.position <> EXCLUDED.position)`);
+  }
+  if (changes.dropArtifacts) {
+    const kept = param(values, [...changes.next.artifacts.keys()]);
+    ctes.push(`ax AS (DELETE FROM ${q}.artifacts s USING t
+    WHERE s.tenant = $1 AND s.task_id = $2 AND NOT (s.artifact_id = ANY(${kept}::text[])))`);
+  }
+  if (events.length > 0) {
+    ctes.push(`e AS (INSERT INTO ${q}.task_events (tenant, task_id, version, seq, event)
+    SELECT $1, $2, t.version, u.seq - 1, u.event FROM t, unnest(${param(values, events)}::bytea[])
+      WITH ORDINALITY AS u(event, seq))`);
+  }
+  return ctes.map((cte) => `,\n  ${cte}`).join("");
+}
+
+/** The statement's answer: the new version, with the NOTIFY ($7 the channel, $8 whether the ids fit). */
+const ANSWER = `SELECT t.version, pg_notify($7, CASE WHEN $8::boolean
+    THEN json_build_object('t', $1::text, 'i', $2::text, 'v', t.version)
+    ELSE json_build_object('v', t.version) END::text) AS notified
+  FROM t`;
+
+/** What a task with no version stored yet holds: nothing. */
+const NOTHING_STORED: TaskDigests = { history: [], artifacts: new Map() };
+
+/** The rows of history and artifacts to send, given what the stored version holds, if known (see the header). */
+function rowChanges(codecs: StoreCodecs, task: TaskCommit["task"], known: TaskDigests | undefined): RowChanges {
+  const next: TaskDigests = { history: [], artifacts: new Map() };
+  const history: RowChanges["history"] = { seqs: [], bodies: [], digests: [] };
+  task.history.forEach((message, seq) => {
+    const body = codecs.message.encode(message);
+    const sum = digest(body);
+    const hex = sum.toString("hex");
+    next.history.push(hex);
+    if (known?.history[seq] === hex) return;
+    history.seqs.push(seq);
+    history.bodies.push(body);
+    history.digests.push(sum);
   });
+  const artifacts: RowChanges["artifacts"] = { ids: [], positions: [], bodies: [], digests: [] };
+  task.artifacts.forEach((artifact, position) => {
+    if (next.artifacts.has(artifact.artifactId)) {
+      throw new Error(`artifact id "${artifact.artifactId}" appears twice in the task's artifacts`);
+    }
+    const body = codecs.artifact.encode(artifact);
+    const sum = digest(body);
+    const stamp = `${position}:${sum.toString("hex")}`;
+    next.artifacts.set(artifact.artifactId, stamp);
+    if (known?.artifacts.get(artifact.artifactId) === stamp) return;
+    artifacts.ids.push(artifact.artifactId);
+    artifacts.positions.push(position);
+    artifacts.bodies.push(body);
+    artifacts.digests.push(sum);
+  });
+  const trimHistory = known === undefined || known.history.length > next.history.length;
+  const dropArtifacts = known === undefined || [...known.artifacts.keys()].some((id) => !next.artifacts.has(id));
+  return { history, trimHistory, artifacts, dropArtifacts, next };
+}
+
+/** Writes commits, one statement each (see the header), remembering the digests of what it wrote. */
+export class CommitWriter {
+  private readonly digests = new RowDigests();
+  /** Each SQL text's prepared statement name, per store (pg prepares a name once per connection). */
+  private readonly statements = new Map<string, string>();
+
+  constructor(
+    private readonly db: pg.Pool,
+    private readonly names: SqlNames,
+    private readonly codecs: StoreCodecs,
+  ) {}
+
+  /** The new version and the encoded events, or undefined when the expected version is stale (nothing written). */
+  async commit(tenant: string, commit: TaskCommit, writer: TurnWriter): Promise<Written | undefined> {
+    const { task } = commit;
+    const where = `commit of task "${task.id}" (tenant "${tenant}", expected version ${commit.expectedVersion})`;
+    try {
+      const known =
+        commit.expectedVersion === 0 ? NOTHING_STORED : this.digests.known(tenant, task.id, commit.expectedVersion);
+      const changes = rowChanges(this.codecs, task, known);
+      const events = commit.events.map((e) => this.codecs.event.encode(e));
+      const values: unknown[] = [tenant, task.id, task.contextId, task.status?.state ?? 0, statusMicros(task)];
+      values.push(taskBody(this.codecs, task), this.names.channel, idsFitPayload(tenant, task.id));
+      const row = (commit.expectedVersion === 0 ? insertRow : updateRow)(this.names.q, commit, writer, values);
+      const text = `WITH t AS (${row})${rowsAndEvents(this.names.q, changes, events, values)}\n${ANSWER}`;
+      const result = await this.db.query<{ version: number }>({ name: this.statementName(text), text, values });
+      const version = result.rows[0]?.version;
+      if (version === undefined) {
+        this.digests.forget(tenant, task.id);
+        return undefined;
+      }
+      this.digests.remember(tenant, task.id, version, changes.next);
+      return { version, events };
+    } catch (error) {
+      this.digests.forget(tenant, task.id);
+      throw storeError(where, error);
+    }
+  }
+
+  private statementName(text: string): string {
+    let name = this.statements.get(text);
+    if (name === undefined) {
+      name = statementName("commit", text);
+      this.statements.set(text, name);
+    }
+    return name;
+  }
 }

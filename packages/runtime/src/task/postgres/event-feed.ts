@@ -1,15 +1,28 @@
 /**
- * Task events across instances: each store holds one LISTEN connection (taken
- * from its pool when the first subscriber comes) on the schema's channel.
+ * Task events across instances: each store listens on the schema's channel
+ * through one connection (listen-connection.ts), taken from its pool while
+ * any task is watched and given back once none is (after idleMs).
  *
  *   subscribe    LISTEN is active first, then the task's current version is
  *                read: every later commit notifies after that, so none is
  *                missed; the subscriber gets events of versions above it
+ *                (above `from`, without that read, when the caller knows the
+ *                version: 0 for a task it is about to create). A
+ *                notification or commit of the task heard while that read was
+ *                under way makes it look for events at once (else it reads
+ *                nothing until one comes)
  *   delivery     per watched task one pump at a time reads the task_events
  *                rows above the lowest version its subscribers have, and
  *                hands each subscriber the versions above its own, in
  *                (version, seq) order: exactly once, in order, whatever the
  *                notifications were (they only say "look now")
+ *   own commits  a commit through this store hands its events to the
+ *                task's subscribers here at once, without reading them
+ *                back, when no read is under way and each subscriber has had
+ *                every earlier version (else it pumps, as a notification).
+ *                While such a commit is under way, notifications of its task
+ *                wait for it: its own notification may arrive before its
+ *                answer, and would else cost a read
  *   gap filling  a notification without ids (payload too long), a reconnect
  *                of the LISTEN connection, a recheck timer (recheckMs) and a
  *                commit through this store pump too, so a lost notification
@@ -19,19 +32,21 @@
  *                nothing when the read under way was issued after the first,
  *                or every subscriber has been handed that version
  *   failures     a failed read or a throwing listener goes to onError; the
- *                next notification or recheck retries; a broken LISTEN
- *                connection is replaced, retried with backoff from 100 ms to
- *                MAX_RETRY_MS (2 s) while the database cannot be reached;
- *                the new one reads every watched task at once
+ *                next notification or recheck retries; a lost LISTEN
+ *                connection is replaced (listen-connection.ts) and every
+ *                watched task read at once
  */
 import type pg from "pg";
 import type { TaskEvent } from "../store.js";
 import type { StoreCodecs } from "./codec.js";
-import { quoteIdent, type SqlNames } from "./sql-names.js";
-import { storeError } from "./store-error.js";
+import type { Written } from "./commit.js";
+import { ListenConnection } from "./listen-connection.js";
+import { type SqlNames, statementName } from "./sql-names.js";
 
 export interface EventFeedOptions {
   readonly recheckMs: number;
+  /** How long the LISTEN connection stays after the last watch ends (listen-connection.ts). */
+  readonly listenIdleMs: number;
   readonly onError: (error: Error) => void;
 }
 
@@ -45,6 +60,14 @@ interface Watch {
   readonly tenant: string;
   readonly taskId: string;
   readonly subscribers: Set<Subscriber>;
+  /** Subscribers reading the version they start from. */
+  joining: number;
+  /** Commits of the task through this store under way. */
+  committing: number;
+  /** Counts commits and notifications of the task: a joining subscriber that saw it move looks for events. */
+  heard: number;
+  /** The highest version notified while a commit was under way (Infinity: one without a version). */
+  deferred: number | undefined;
   pumping: boolean;
   again: boolean;
   /** The highest version known committed (a commit through this store, a notification). */
@@ -60,85 +83,148 @@ interface EventRow {
 
 const key = (tenant: string, taskId: string) => JSON.stringify([tenant, taskId]);
 
-/** The longest wait between two attempts to listen again: a database back from a restart is heard within it. */
-const MAX_RETRY_MS = 2000;
-
 export class EventFeed {
   private readonly watches = new Map<string, Watch>();
-  private listening: Promise<pg.PoolClient> | undefined;
-  /** The connection that listens now, once its LISTEN succeeded. */
-  private current: pg.PoolClient | undefined;
-  private readonly released = new WeakSet<pg.PoolClient>();
+  private readonly connection: ListenConnection;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
-  private retryMs = 100;
 
   constructor(
     private readonly db: pg.Pool,
     private readonly names: SqlNames,
     private readonly codecs: StoreCodecs,
     private readonly options: EventFeedOptions,
-  ) {}
+  ) {
+    this.connection = new ListenConnection(db, {
+      channel: names.channel,
+      idleMs: options.listenIdleMs,
+      onNotification: (payload) => this.notified(payload),
+      onListening: () => this.pumpAll(),
+      onError: options.onError,
+    });
+  }
 
-  async subscribe(tenant: string, taskId: string, listener: (event: TaskEvent) => void): Promise<() => Promise<void>> {
+  /** Whether the store holds a LISTEN connection now. */
+  get listening(): boolean {
+    return this.connection.held;
+  }
+
+  /** As TaskStore.subscribe: with `from`, the task's version is not read. */
+  async subscribe(
+    tenant: string,
+    taskId: string,
+    listener: (event: TaskEvent) => void,
+    from?: number,
+  ): Promise<() => Promise<void>> {
     if (this.closed) throw new Error("the store is closed");
-    await this.listen();
-    const current = await this.db.query<{ version: number }>(
-      `SELECT version FROM ${this.names.q}.tasks WHERE tenant = $1 AND id = $2`,
-      [tenant, taskId],
-    );
-    const subscriber: Subscriber = { listener, last: current.rows[0]?.version ?? 0 };
-    const k = key(tenant, taskId);
-    let watch = this.watches.get(k);
-    if (watch === undefined) {
-      watch = { tenant, taskId, subscribers: new Set(), pumping: false, again: false, known: 0, covered: 0 };
-      this.watches.set(k, watch);
+    const watch = this.watchOf(tenant, taskId);
+    watch.joining++;
+    const heard = watch.heard;
+    const subscriber: Subscriber = { listener, last: 0 };
+    try {
+      await this.connection.acquire();
+      if (from !== undefined) subscriber.last = from;
+      else subscriber.last = await this.versionOf(tenant, taskId);
+      watch.subscribers.add(subscriber);
+    } finally {
+      watch.joining--;
+      this.dropIfUnused(watch);
     }
-    watch.subscribers.add(subscriber);
     this.startTimer();
-    this.pump(watch);
-    const owner = watch;
+    if (watch.heard !== heard) this.pump(watch);
     return async () => {
-      owner.subscribers.delete(subscriber);
-      if (owner.subscribers.size === 0 && this.watches.get(k) === owner) this.watches.delete(k);
+      watch.subscribers.delete(subscriber);
+      this.dropIfUnused(watch);
     };
   }
 
+  private async versionOf(tenant: string, taskId: string): Promise<number> {
+    const text = `SELECT version FROM ${this.names.q}.tasks WHERE tenant = $1 AND id = $2`;
+    const current = await this.db.query<{ version: number }>({
+      name: statementName("version", text),
+      text,
+      values: [tenant, taskId],
+    });
+    return current.rows[0]?.version ?? 0;
+  }
+
   /**
-   * Looks for new events of a task now: after a commit through this store, or a notification, of `version`
-   * (committed, so a read issued from now on sees it). Nothing is read when the read under way was issued after
-   * that version was committed, or every subscriber has been handed it.
+   * Before a commit of the task through this store; the returned function takes what it wrote (undefined: it
+   * wrote nothing or failed) and hands the events on (see own commits in the header).
    */
-  poke(tenant: string, taskId: string, version?: number): void {
+  commitStarts(tenant: string, taskId: string): (written: Written | undefined) => void {
+    const watch = this.watches.get(key(tenant, taskId));
+    if (watch !== undefined) watch.committing++;
+    return (written) => {
+      if (watch !== undefined) watch.committing--;
+      if (written !== undefined) this.committed(tenant, taskId, written);
+      if (watch === undefined || watch.committing > 0) return;
+      const deferred = watch.deferred;
+      watch.deferred = undefined;
+      if (deferred !== undefined && this.watches.get(key(tenant, taskId)) === watch) {
+        this.poke(watch, Number.isFinite(deferred) ? deferred : undefined);
+      }
+      this.dropIfUnused(watch);
+    };
+  }
+
+  /** A commit through this store that held: its events go to the subscribers (see own commits in the header). */
+  committed(tenant: string, taskId: string, written: Written): void {
     const watch = this.watches.get(key(tenant, taskId));
     if (watch === undefined) return;
-    if (version !== undefined) {
-      if (watch.pumping && version <= watch.covered) return;
-      if (!watch.pumping && [...watch.subscribers].every((s) => s.last >= version)) return;
-      watch.known = Math.max(watch.known, version);
+    watch.heard++;
+    const { version } = written;
+    if (watch.pumping || ![...watch.subscribers].every((s) => s.last >= version - 1)) {
+      this.poke(watch, version);
+      return;
     }
-    this.pump(watch);
+    watch.known = Math.max(watch.known, version);
+    this.deliver(
+      watch,
+      written.events.map((event) => ({ version, event })),
+    );
   }
 
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
     this.watches.clear();
-    const listening = this.listening;
-    this.listening = undefined;
-    const client = await listening?.catch(() => undefined);
-    this.current = undefined;
-    if (client !== undefined) {
-      await client.query("UNLISTEN *").catch(() => undefined);
-      this.release(client);
-    }
+    await this.connection.close();
   }
 
-  /** Gives a connection back to the pool once (an error destroys it). */
-  private release(client: pg.PoolClient, error?: Error): void {
-    if (this.released.has(client)) return;
-    this.released.add(client);
-    client.release(error);
+  private watchOf(tenant: string, taskId: string): Watch {
+    const k = key(tenant, taskId);
+    let watch = this.watches.get(k);
+    if (watch === undefined) {
+      watch = {
+        tenant,
+        taskId,
+        subscribers: new Set(),
+        joining: 0,
+        committing: 0,
+        heard: 0,
+        deferred: undefined,
+        pumping: false,
+        again: false,
+        known: 0,
+        covered: 0,
+      };
+      this.watches.set(k, watch);
+    }
+    return watch;
+  }
+
+  /** Forgets a watch nobody uses; the last one gone, the LISTEN connection may go back to the pool. */
+  private dropIfUnused(watch: Watch): void {
+    if (watch.subscribers.size > 0 || watch.joining > 0 || watch.committing > 0) return;
+    const k = key(watch.tenant, watch.taskId);
+    if (this.watches.get(k) === watch) this.watches.delete(k);
+    if (this.watches.size === 0) {
+      if (this.timer !== undefined) clearInterval(this.timer);
+      this.timer = undefined;
+      if (!this.closed) this.connection.idle();
+    }
   }
 
   private startTimer(): void {
@@ -151,60 +237,18 @@ export class EventFeed {
     for (const watch of this.watches.values()) this.pump(watch);
   }
 
-  /** The LISTEN connection, connecting (again) when there is none. */
-  private listen(): Promise<pg.PoolClient> {
-    this.listening ??= this.connect();
-    return this.listening;
-  }
-
-  private async connect(): Promise<pg.PoolClient> {
-    const client = await this.db.connect().catch((error: Error) => {
-      this.listening = undefined;
-      throw new Error(`no LISTEN connection: ${error.message}`, { cause: error });
-    });
-    client.on("notification", (message) => {
-      if (message.channel === this.names.channel) this.notified(message.payload);
-    });
-    const release = (error?: Error) => this.release(client, error);
-    // `on`, not `once`: a dying connection may emit more than one error, and an unheard one would be fatal.
-    client.on("error", (error: Error) => {
-      const current = this.current === client;
-      release(error);
-      if (current) this.lost(error);
-    });
-    try {
-      await client.query(`LISTEN ${quoteIdent(this.names.channel)}`);
-    } catch (error) {
-      release(error as Error);
-      this.listening = undefined;
-      throw new Error(`LISTEN: ${(error as Error).message}`, { cause: error });
+  /**
+   * Looks for new events of a task now: after a commit, or a notification, of `version` (committed, so a read
+   * issued from now on sees it). Nothing is read when the read under way was issued after that version was
+   * committed, or every subscriber has been handed it.
+   */
+  private poke(watch: Watch, version: number | undefined): void {
+    if (version !== undefined) {
+      if (watch.pumping && version <= watch.covered) return;
+      if (!watch.pumping && [...watch.subscribers].every((s) => s.last >= version)) return;
+      watch.known = Math.max(watch.known, version);
     }
-    this.retryMs = 100;
-    this.current = client;
-    // Commits made while no connection listened (a reconnect) are found by reading every watched task.
-    setImmediate(() => this.pumpAll());
-    return client;
-  }
-
-  private lost(error: Error): void {
-    this.options.onError(
-      new Error(`PostgreSQL task store: LISTEN connection lost: ${error.message}`, { cause: error }),
-    );
-    this.current = undefined;
-    this.listening = undefined;
-    if (!this.closed) this.reconnect();
-  }
-
-  private reconnect(): void {
-    const delay = this.retryMs;
-    this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
-    setTimeout(() => {
-      if (this.closed || this.listening !== undefined) return;
-      this.listen().catch((error: Error) => {
-        this.options.onError(storeError("reconnecting the LISTEN connection", error));
-        this.reconnect();
-      });
-    }, delay).unref();
+    this.pump(watch);
   }
 
   private notified(payload: string | undefined): void {
@@ -214,9 +258,16 @@ export class EventFeed {
     } catch {
       // Not ours to judge: look at every watched task.
     }
-    if (typeof parsed.t === "string" && typeof parsed.i === "string") {
-      this.poke(parsed.t, parsed.i, typeof parsed.v === "number" ? parsed.v : undefined);
-    } else this.pumpAll();
+    if (typeof parsed.t !== "string" || typeof parsed.i !== "string") {
+      this.pumpAll();
+      return;
+    }
+    const watch = this.watches.get(key(parsed.t, parsed.i));
+    if (watch === undefined) return;
+    watch.heard++;
+    const version = typeof parsed.v === "number" ? parsed.v : undefined;
+    if (watch.committing > 0) watch.deferred = Math.max(watch.deferred ?? 0, version ?? Number.POSITIVE_INFINITY);
+    else this.poke(watch, version);
   }
 
   private pump(watch: Watch): void {
@@ -238,11 +289,13 @@ export class EventFeed {
       watch.covered = watch.known;
       let rows: EventRow[];
       try {
-        const result = await this.db.query<EventRow>(
-          `SELECT version, event FROM ${this.names.q}.task_events
-           WHERE tenant = $1 AND task_id = $2 AND version > $3 ORDER BY version, seq`,
-          [watch.tenant, watch.taskId, from],
-        );
+        const text = `SELECT version, event FROM ${this.names.q}.task_events
+           WHERE tenant = $1 AND task_id = $2 AND version > $3 ORDER BY version, seq`;
+        const result = await this.db.query<EventRow>({
+          name: statementName("events", text),
+          text,
+          values: [watch.tenant, watch.taskId, from],
+        });
         rows = result.rows;
       } catch (error) {
         if (this.closed) return;

@@ -32,7 +32,7 @@ import { agentMessage, statusEvent, withStatus } from "../task-shapes.js";
 import { taskKey } from "../task-key.js";
 import { endsTurn } from "../turns.js";
 import type { StoreCodecs } from "./codec.js";
-import { commitTask } from "./commit.js";
+import type { CommitWriter, Written } from "./commit.js";
 import type { SqlNames } from "./sql-names.js";
 import { storeError } from "./store-error.js";
 import { readTask } from "./task-read.js";
@@ -48,7 +48,7 @@ export interface LeaseOptions {
   readonly leaseMs: number;
   readonly onError: (error: Error) => void;
   /** Told of each commit the sweeper made (the store's event feed looks for its events at once). */
-  readonly onCommit: (tenant: string, taskId: string, version: number) => void;
+  readonly onCommit: (tenant: string, taskId: string, written: Written) => void;
 }
 
 export class TurnLeases {
@@ -64,6 +64,7 @@ export class TurnLeases {
     private readonly db: pg.Pool,
     private readonly names: SqlNames,
     private readonly codecs: StoreCodecs,
+    private readonly commits: CommitWriter,
     private readonly options: LeaseOptions,
   ) {
     this.timer = setInterval(() => this.run(), Math.max(1, Math.floor(options.leaseMs / 3)));
@@ -147,7 +148,7 @@ export class TurnLeases {
     const task = withStatus(stored.task, TaskState.FAILED, agentMessage(LEASE_FAILURE_TEXT, place, randomUUID));
     const commit = { task, expectedVersion: stored.version, events: [statusEvent(task)] };
     const writer = { owner: this.owner, leaseMs: this.options.leaseMs, expired: turn };
-    const version = await commitTask(this.db, this.names, this.codecs, tenant, commit, writer);
-    if (version !== undefined) this.options.onCommit(tenant, taskId, version);
+    const written = await this.commits.commit(tenant, commit, writer);
+    if (written !== undefined) this.options.onCommit(tenant, taskId, written);
   }
 }

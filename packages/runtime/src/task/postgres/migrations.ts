@@ -144,6 +144,14 @@ CREATE INDEX tasks_by_owner ON ${q}.tasks (tenant, owner, status_time DESC, id);
 ALTER TABLE ${q}.tasks ADD COLUMN turn_trace text COLLATE "C";
 `,
   },
+  {
+    version: 5,
+    name: "terminal tasks by their last commit, for retention",
+    // The terminal states' numbers: prune.ts TERMINAL_STATE_NUMBERS (a test holds the two together).
+    sql: (q) => `
+CREATE INDEX tasks_terminal_by_update ON ${q}.tasks (updated_at) WHERE state IN (3, 4, 5, 7);
+`,
+  },
 ];
 
 /** The highest migration version this release ships. */

@@ -6,9 +6,10 @@
  *                (migrations.ts); the store never changes the schema
  *   connections  the given pg.Pool (left open at close) or one made from a
  *                connection string (ended at close); one of its connections
- *                is held for LISTEN while anyone is subscribed (event-feed.ts)
- *   commits      compare-and-set on tasks.version in one transaction with the
- *                history, artifacts and event rows (commit.ts)
+ *                is held for LISTEN while anyone is subscribed, and for
+ *                listenIdleMs after (event-feed.ts, listen-connection.ts)
+ *   commits      compare-and-set on tasks.version in one statement with the
+ *                history, artifacts and event rows and the NOTIFY (commit.ts)
  *   events       through task_events + NOTIFY, to subscribers of every
  *                instance, in version order, exactly once (event-feed.ts)
  *   turns        started and ended in the commits' own statements (commit.ts);
@@ -26,6 +27,8 @@
  *                or for a missing task (push-configs.ts): InvalidParamsError
  *                or TaskNotFoundError as the memory store answers, never a
  *                PostgreSQL error
+ *   retention    events past eventsTtlMs and terminal tasks past
+ *                terminalTtlMs are deleted every pruneEveryMs (prune.ts)
  *   pool errors  an 'error' listener on the pool, given or made (a dying idle
  *                connection is reported to onError, never an uncaught event)
  */
@@ -33,7 +36,7 @@ import pg from "pg";
 import type { A2aServiceDefinition } from "../../core/definition.js";
 import type { TaskStore } from "../store.js";
 import { storeCodecs } from "./codec.js";
-import { commitTask } from "./commit.js";
+import { CommitWriter, type Written } from "./commit.js";
 import { EventFeed } from "./event-feed.js";
 import { TurnLeases } from "./leases.js";
 import { PushConfigTable } from "./push-configs.js";
@@ -42,6 +45,7 @@ import { named } from "./store-error.js";
 import { checkKeys, checkTaskKeys } from "../store-keys.js";
 import { DEFAULT_MAX_PUSH_CONFIGS_PER_TASK } from "../store-refusals.js";
 import { listTasks, readTask } from "./task-read.js";
+import { DEFAULT_PRUNE_EVERY_MS, PruneTimer, retentionOf } from "./prune.js";
 
 export interface PostgresTaskStoreOptions {
   /** A pool (the store leaves it open at close) or a connection string (the store's own pool). */
@@ -55,18 +59,30 @@ export interface PostgresTaskStoreOptions {
   /** How often subscribed tasks are re-read in case a notification was missed; default 5000, 0: never. */
   readonly recheckMs?: number;
   /**
+   * How long the LISTEN connection stays checked out of the pool after the last subscriber left, in milliseconds
+   * (listen-connection.ts); taken again on demand. Default 10000; 0: given back at once.
+   */
+  readonly listenIdleMs?: number;
+  /**
    * How long a turn's lease lasts, in milliseconds (leases.ts): renewed every leaseMs / 3 while its instance
    * lives; a task whose instance stopped renewing ends FAILED within leaseMs + leaseMs / 3. Default 15000.
    */
   readonly leaseMs?: number;
+  /** Events older than this are deleted (prune.ts); default 3 600 000 (one hour). Keep it well above recheckMs. */
+  readonly eventsTtlMs?: number;
+  /** Terminal tasks whose last commit is older than this are deleted (prune.ts); default 7 days; Infinity: never. */
+  readonly terminalTtlMs?: number;
+  /** How often this store prunes (prune.ts), in milliseconds; default 60000; 0: never (prune from cron instead). */
+  readonly pruneEveryMs?: number;
   /**
    * Failures outside any call: a lost LISTEN connection, a failed event read, a throwing subscriber, a failed
-   * lease renewal or sweep, an idle pool connection that died.
+   * lease renewal, sweep or prune, an idle pool connection that died.
    */
   readonly onError?: (error: Error) => void;
 }
 
 export const DEFAULT_LEASE_MS = 15_000;
+export const DEFAULT_LISTEN_IDLE_MS = 10_000;
 
 /**
  * The options of a pool the store makes from a connection string: every wait bounded, so that no call waits
@@ -113,14 +129,25 @@ export function storeOnPool(options: PostgresTaskStoreOptions, db: pg.Pool, ownP
   // On any pool, the caller's too: an idle connection that dies (a restart) is an 'error' event, fatal unheard.
   const onIdleError = (error: Error) => onError(new Error(`PostgreSQL task store: idle connection: ${error.message}`));
   db.on("error", onIdleError);
-  const feed = new EventFeed(db, names, codecs, { recheckMs: options.recheckMs ?? 5000, onError });
+  const feed = new EventFeed(db, names, codecs, {
+    recheckMs: options.recheckMs ?? 5000,
+    listenIdleMs: options.listenIdleMs ?? DEFAULT_LISTEN_IDLE_MS,
+    onError,
+  });
   const pushConfigs = new PushConfigTable(db, names, codecs, maxPerTask);
-  const leases = new TurnLeases(db, names, codecs, {
+  const commits = new CommitWriter(db, names, codecs);
+  const leases = new TurnLeases(db, names, codecs, commits, {
     leaseMs,
     onError,
-    onCommit: (tenant, taskId, version) => feed.poke(tenant, taskId, version),
+    onCommit: (tenant, taskId, written) => feed.committed(tenant, taskId, written),
   });
   const writer = { owner: leases.owner, leaseMs };
+  const pruner = new PruneTimer(db, {
+    ...retentionOf(options),
+    schema: names.schema,
+    everyMs: options.pruneEveryMs ?? DEFAULT_PRUNE_EVERY_MS,
+    onError,
+  });
   const task = (tenant: string, id: string) => `task "${id}" (tenant "${tenant}")`;
   const config = (tenant: string, taskId: string, id: string) => `push config "${id}" of ${task(tenant, taskId)}`;
   let closing: Promise<void> | undefined;
@@ -134,12 +161,16 @@ export function storeOnPool(options: PostgresTaskStoreOptions, db: pg.Pool, ownP
     async commit(tenant, commit) {
       checkTaskKeys("task store commit", tenant, commit.task);
       checkKeys("task store commit", { owner: commit.owner });
-      const version = await commitTask(db, names, codecs, tenant, commit, writer);
-      if (version !== undefined) {
-        leases.committed(tenant, commit.task.id, commit.task.status?.state, commit.startTurn);
-        feed.poke(tenant, commit.task.id, version);
+      const done = feed.commitStarts(tenant, commit.task.id);
+      let written: Written | undefined;
+      try {
+        written = await commits.commit(tenant, commit, writer);
+      } finally {
+        if (written !== undefined)
+          leases.committed(tenant, commit.task.id, commit.task.status?.state, commit.startTurn);
+        done(written);
       }
-      return version;
+      return written?.version;
     },
     endTurn: (tenant, taskId, turn) =>
       named(`end of the turn of ${task(tenant, taskId)}`, () => leases.end(tenant, taskId, turn)),
@@ -148,10 +179,10 @@ export function storeOnPool(options: PostgresTaskStoreOptions, db: pg.Pool, ownP
         checkKeys("ListTasks", { tenant, contextId: query.contextId, owner: query.owner });
         return listTasks(db, names, codecs, tenant, query);
       }),
-    subscribe: (tenant, taskId, listener) =>
+    subscribe: (tenant, taskId, listener, from) =>
       named(`subscribe to ${task(tenant, taskId)}`, () => {
         checkKeys("task store subscribe", { tenant, taskId });
-        return feed.subscribe(tenant, taskId, listener);
+        return feed.subscribe(tenant, taskId, listener, from);
       }),
     putPushConfig: (tenant, stored, owner) =>
       named(`put of ${config(tenant, stored.config.taskId, stored.config.id)}`, () => {
@@ -177,6 +208,7 @@ export function storeOnPool(options: PostgresTaskStoreOptions, db: pg.Pool, ownP
       // Once: a second close finds the own pool ended already.
       closing ??= (async () => {
         await leases.close();
+        await pruner.close();
         await feed.close();
         if (ownPool) await db.end();
         db.off("error", onIdleError);

@@ -1,31 +1,168 @@
 /**
- * Pruning task_events. Event rows only carry commits to subscribers, who read
- * them within moments of the commit (or of a missed notification's recheck),
- * so rows older than a retention (default one hour; keep it well above the
- * stores' recheckMs) are never needed again, whatever the task's state. Tasks,
- * history, artifacts and push configs are never pruned here.
+ * Retention: what the PostgreSQL store deletes so that its tables do not grow
+ * without bound.
  *
- * Run it from a timer in one instance, or from cron: `a2a-task-store prune`.
+ *   events   task_events rows only carry commits to subscribers, who read
+ *            them within moments of the commit (or of a missed
+ *            notification's recheck, recheckMs), so a row older than
+ *            eventsTtlMs (default one hour; keep it well above recheckMs)
+ *            is never needed again, whatever the task's state
+ *   tasks    a task in a terminal state (completed, failed, canceled,
+ *            rejected) whose last commit is older than terminalTtlMs
+ *            (default seven days; Infinity keeps them) goes with its
+ *            history and artifacts (ON DELETE CASCADE), its push configs and
+ *            its events. Tasks that may still change are never deleted
+ *   batches  each statement deletes at most BATCH rows, taking only rows no
+ *            other transaction holds (FOR UPDATE SKIP LOCKED), so instances
+ *            pruning at once neither wait on nor repeat each other's work,
+ *            and no statement holds many locks; a prune repeats batches
+ *            until one comes back short, at most MAX_BATCHES times
+ *   when     every store prunes on an unref'd timer (pruneEveryMs, default
+ *            one minute; 0: never), and `a2a-task-store prune` prunes from
+ *            cron or by hand
+ *
+ * The terminal-task scan walks tasks_terminal_by_update (migration 5), a
+ * partial index of terminal tasks by their last commit; the event scan walks
+ * task_events_by_age.
  */
 import type { Queryable } from "./migrations.js";
 import { sqlNames } from "./sql-names.js";
+import { storeError } from "./store-error.js";
+import { DEFAULT_TERMINAL_TTL_MS } from "../store.js";
 
-export interface PruneOptions {
-  readonly schema?: string;
+export { DEFAULT_TERMINAL_TTL_MS };
+
+export interface RetentionOptions {
   /** Delete events committed more than this many milliseconds ago; default 3 600 000 (one hour). */
+  readonly eventsTtlMs?: number;
+  /** Delete terminal tasks whose last commit is older than this; default 604 800 000 (7 days); Infinity: never. */
+  readonly terminalTtlMs?: number;
+}
+
+export interface PruneOptions extends RetentionOptions {
+  readonly schema?: string;
+  /** The former name of eventsTtlMs. */
   readonly olderThanMs?: number;
 }
 
-/** Deletes old task events; returns how many rows went. */
-export async function pruneEvents(db: Queryable, options: PruneOptions = {}): Promise<number> {
-  const names = sqlNames(options.schema);
-  const olderThanMs = options.olderThanMs ?? 3_600_000;
-  if (!Number.isFinite(olderThanMs) || olderThanMs < 0) {
-    throw new Error(`PostgreSQL task store: prune olderThanMs ${olderThanMs} is not a non-negative number`);
+export interface PruneResult {
+  readonly events: number;
+  readonly tasks: number;
+}
+
+export const DEFAULT_EVENTS_TTL_MS = 3_600_000;
+export const DEFAULT_PRUNE_EVERY_MS = 60_000;
+
+/** Rows one statement deletes at most, and how many such statements one prune runs per table at most. */
+const BATCH = 1000;
+const MAX_BATCHES = 50;
+
+/** lf.a2a.v1.TaskState numbers of the terminal states, as migration 5's index lists them. */
+export const TERMINAL_STATE_NUMBERS = [3, 4, 5, 7] as const;
+
+/** The retention's bounds with their defaults, each checked: a RangeError names the bad one. */
+export function retentionOf(options: RetentionOptions & { olderThanMs?: number }): Required<RetentionOptions> {
+  const eventsTtlMs = options.eventsTtlMs ?? options.olderThanMs ?? DEFAULT_EVENTS_TTL_MS;
+  const terminalTtlMs = options.terminalTtlMs ?? DEFAULT_TERMINAL_TTL_MS;
+  for (const [name, value] of [
+    ["eventsTtlMs", eventsTtlMs],
+    ["terminalTtlMs", terminalTtlMs],
+  ] as const) {
+    if (Number.isNaN(value) || value < 0) {
+      throw new RangeError(
+        `PostgreSQL task store: ${name} must be a non-negative number of milliseconds, got ${value}`,
+      );
+    }
   }
-  const result = await db.query(
-    `DELETE FROM ${names.q}.task_events WHERE created_at < now() - $1::bigint * interval '1 millisecond'`,
-    [Math.floor(olderThanMs)],
+  return { eventsTtlMs, terminalTtlMs };
+}
+
+/** Runs `statement` (a DELETE of at most BATCH rows) until a batch comes back short; the rows deleted. */
+async function inBatches(db: Queryable, statement: string, values: unknown[]): Promise<number> {
+  let deleted = 0;
+  for (let i = 0; i < MAX_BATCHES; i++) {
+    const n = (await db.query(statement, values)).rowCount ?? 0;
+    deleted += n;
+    if (n < BATCH) break;
+  }
+  return deleted;
+}
+
+/** Deletes old task events and, past their TTL, terminal tasks with everything of theirs (see the header). */
+export async function prune(db: Queryable, options: PruneOptions = {}): Promise<PruneResult> {
+  const { q } = sqlNames(options.schema);
+  const { eventsTtlMs, terminalTtlMs } = retentionOf(options);
+  const age = "now() - $1::bigint * interval '1 millisecond'";
+  const events = await inBatches(
+    db,
+    `DELETE FROM ${q}.task_events WHERE ctid = ANY(ARRAY(
+       SELECT ctid FROM ${q}.task_events WHERE created_at < ${age} LIMIT ${BATCH} FOR UPDATE SKIP LOCKED))`,
+    [Math.floor(eventsTtlMs)],
   );
-  return result.rowCount ?? 0;
+  if (terminalTtlMs === Number.POSITIVE_INFINITY) return { events, tasks: 0 };
+  const terminal = TERMINAL_STATE_NUMBERS.join(", ");
+  const tasks = await inBatches(
+    db,
+    `WITH gone AS (
+       DELETE FROM ${q}.tasks t WHERE (t.tenant, t.id) IN (
+         SELECT tenant, id FROM ${q}.tasks WHERE state IN (${terminal}) AND updated_at < ${age}
+         LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
+       RETURNING t.tenant, t.id),
+     configs AS (DELETE FROM ${q}.push_configs p USING gone WHERE p.tenant = gone.tenant AND p.task_id = gone.id),
+     events AS (DELETE FROM ${q}.task_events e USING gone WHERE e.tenant = gone.tenant AND e.task_id = gone.id)
+     SELECT 1 FROM gone`,
+    [Math.floor(terminalTtlMs)],
+  );
+  return { events, tasks };
+}
+
+/** Deletes old task events only; returns how many rows went (kept for callers of earlier releases). */
+export async function pruneEvents(db: Queryable, options: PruneOptions = {}): Promise<number> {
+  return (await prune(db, { ...options, terminalTtlMs: Number.POSITIVE_INFINITY })).events;
+}
+
+export interface PruneTimerOptions extends Required<RetentionOptions> {
+  readonly schema: string;
+  /** 0: never. */
+  readonly everyMs: number;
+  readonly onError: (error: Error) => void;
+}
+
+/** A store's own pruning: every everyMs, unless the last prune is still under way (see the header). */
+export class PruneTimer {
+  private readonly timer: ReturnType<typeof setInterval> | undefined;
+  private running: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly options: PruneTimerOptions,
+  ) {
+    if (!Number.isSafeInteger(options.everyMs) || options.everyMs < 0) {
+      throw new RangeError(`PostgreSQL task store: pruneEveryMs must be an integer >= 0, got ${options.everyMs}`);
+    }
+    if (options.everyMs === 0) return;
+    this.timer = setInterval(() => this.run(), options.everyMs);
+    this.timer.unref?.();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer !== undefined) clearInterval(this.timer);
+    await this.running;
+  }
+
+  private run(): void {
+    if (this.closed || this.running !== undefined) return;
+    this.running = prune(this.db, this.options)
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          if (!this.closed) this.options.onError(storeError("pruning events and terminal tasks", error));
+        },
+      )
+      .finally(() => {
+        this.running = undefined;
+      });
+  }
 }

@@ -6,7 +6,12 @@
  *            quoted anyway; anything else is refused (naming the value)
  *   channel  the NOTIFY channel of the schema, "a2a_task_events:<schema>",
  *            under PostgreSQL's 63-byte identifier limit
+ *   prepared a statement the store runs often is prepared once per
+ *            connection, under a name taken from its text
+ *            ("a2a_<what>_<sha-1 of the text, 20 hex digits>"): two stores on
+ *            one pool, whatever their schemas, never give one name two texts
  */
+import { createHash } from "node:crypto";
 
 export const DEFAULT_SCHEMA = "a2a";
 
@@ -32,4 +37,9 @@ export function sqlNames(schema: string = DEFAULT_SCHEMA): SqlNames {
 /** A quoted SQL identifier (doubles inner quotes). */
 export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** The prepared statement name of a SQL text (see the header). */
+export function statementName(what: string, text: string): string {
+  return `a2a_${what}_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
 }

@@ -4,7 +4,9 @@
  * order; for get, the running turn too), so a concurrent commit is seen
  * entirely or not at all. An owner, when given (../store.ts owners), is one
  * more condition of the same statement (`AND t.owner = $n`): another owner's
- * task is not found, in the same one round trip as a missing one.
+ * task is not found, in the same one round trip as a missing one. A get is
+ * a prepared statement (sql-names.ts): planning it again on every call cost
+ * more than running it.
  *
  *   list   filters (context, state, status after) and the keyset cursor in
  *          SQL, ordered status_time DESC, id ASC to walk the
@@ -21,7 +23,7 @@ import type { StoredTask, TaskPage, TaskQuery } from "../store.js";
 import type { Task } from "../a2a-types.js";
 import type { StoreCodecs } from "./codec.js";
 import { readTaskPageToken, taskPageToken } from "./page-token.js";
-import type { SqlNames } from "./sql-names.js";
+import { type SqlNames, statementName } from "./sql-names.js";
 
 interface TaskRow {
   readonly id: string;
@@ -57,11 +59,13 @@ export async function readTask(
   owner: string | undefined,
 ): Promise<StoredTask | undefined> {
   const byOwner = owner === undefined ? "" : " AND t.owner = $3";
-  const result = await db.query<TaskRow & { turn_id: string | null; turn_trace: string | null }>(
-    `SELECT ${taskColumns(names.q)}, t.turn_id, t.turn_trace FROM ${names.q}.tasks t
-     WHERE t.tenant = $1 AND t.id = $2${byOwner}`,
-    owner === undefined ? [tenant, taskId] : [tenant, taskId, owner],
-  );
+  const text = `SELECT ${taskColumns(names.q)}, t.turn_id, t.turn_trace FROM ${names.q}.tasks t
+     WHERE t.tenant = $1 AND t.id = $2${byOwner}`;
+  const result = await db.query<TaskRow & { turn_id: string | null; turn_trace: string | null }>({
+    name: statementName("get", text),
+    text,
+    values: owner === undefined ? [tenant, taskId] : [tenant, taskId, owner],
+  });
   const row = result.rows[0];
   if (row === undefined) return undefined;
   const turnTrace = row.turn_trace === null ? {} : { turnTrace: row.turn_trace };

@@ -1,0 +1,240 @@
+/**
+ * Retention and connections of the PostgreSQL store, on the test cluster:
+ * events past eventsTtlMs and terminal tasks past terminalTtlMs are pruned,
+ * by prune() and by the store's own timer, with their history, artifacts,
+ * push configs and events, while running tasks and recent ones stay; rows
+ * stay bounded while tasks keep coming; the LISTEN connection goes back to
+ * the pool once nobody listens and is taken again on demand; one commit is
+ * one statement; and the memory store keeps terminal tasks seven days by
+ * default.
+ */
+import { create } from "@bufbuild/protobuf";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMemoryTaskStore, DEFAULT_TERMINAL_TTL_MS } from "@protoc-gen-a2a/runtime/task";
+import { createPostgresTaskStore, migrate, prune } from "@protoc-gen-a2a/runtime/postgres";
+import { TERMINAL_STATE_NUMBERS } from "../../packages/runtime/src/task/postgres/prune.js";
+import { TERMINAL_STATES } from "../../packages/runtime/src/task/a2a-types.js";
+import type { TaskEvent, TaskStore } from "../../packages/runtime/src/task/store.js";
+import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
+import { TaskPushNotificationConfigSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
+import { postgresUrl, uniqueSchema } from "../helpers/postgres.js";
+import { artifactEvent, statusEvent, task, TaskState } from "../helpers/task-values.js";
+
+let url: string;
+let admin: pg.Pool;
+const cleanup: (() => Promise<void>)[] = [];
+
+beforeAll(() => {
+  url = postgresUrl();
+  admin = new pg.Pool({ connectionString: url, max: 4 });
+});
+
+afterAll(async () => {
+  for (const step of cleanup.reverse()) await step();
+  await admin?.end();
+});
+
+type StoreOptions = Partial<Parameters<typeof createPostgresTaskStore>[0]>;
+
+/** A migrated schema and a store on it with its own pool (pruning off unless asked). */
+async function storeOn(options: StoreOptions = {}) {
+  const schema = uniqueSchema("ret");
+  await migrate(admin, { schema });
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const store = createPostgresTaskStore({ pool, definition: A2AServiceV1_0, schema, pruneEveryMs: 0, ...options });
+  cleanup.push(async () => {
+    await store.close();
+    await pool.end();
+  });
+  return { schema, pool, store };
+}
+
+async function count(schema: string, table: string, where = "true"): Promise<number> {
+  const r = await admin.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${schema}".${table} WHERE ${where}`);
+  return Number(r.rows[0]?.n);
+}
+
+/** Moves every row's clock of the schema back by `ms`, as if that much time had passed. */
+async function age(schema: string, ms: number): Promise<void> {
+  const back = `- ${ms} * interval '1 millisecond'`;
+  await admin.query(`UPDATE "${schema}".task_events SET created_at = created_at ${back}`);
+  await admin.query(`UPDATE "${schema}".tasks SET updated_at = updated_at ${back}`);
+}
+
+/** Creates a task in `state` with one message, one artifact and (unless told not to) a push config. */
+async function made(store: TaskStore, id: string, state: TaskState, withConfig = true): Promise<string> {
+  const t = task(id, { state, history: ["hi"], artifacts: [["a", "x"]] });
+  const events = [statusEvent(t), artifactEvent(t, t.artifacts[0]!)];
+  expect(await store.commit("", { task: t, expectedVersion: 0, events })).toBe(1);
+  if (!withConfig) return id;
+  const config = create(TaskPushNotificationConfigSchema, { taskId: id, id: "c", url: "https://example.com/hook" });
+  await store.putPushConfig("", { config, protocolVersion: "1.0" });
+  return id;
+}
+
+describe("retention", () => {
+  it("lists in migration 5 exactly the terminal states of the runtime", () => {
+    expect([...TERMINAL_STATE_NUMBERS].sort()).toEqual([...TERMINAL_STATES].sort());
+  });
+
+  it("prunes old events and old terminal tasks with all of theirs; running and recent tasks stay", async () => {
+    const { schema, store } = await storeOn();
+    await made(store, "done-old", TaskState.COMPLETED);
+    await made(store, "failed-old", TaskState.FAILED);
+    await made(store, "working-old", TaskState.WORKING);
+    await age(schema, 3 * 3_600_000);
+    await made(store, "done-new", TaskState.COMPLETED);
+    expect(await count(schema, "task_events")).toBe(8);
+
+    const result = await prune(admin, { schema, eventsTtlMs: 3_600_000, terminalTtlMs: 2 * 3_600_000 });
+    expect(result).toEqual({ events: 6, tasks: 2 });
+    const ids = (await admin.query(`SELECT id FROM "${schema}".tasks ORDER BY id`)).rows.map((r) => r.id);
+    expect(ids).toEqual(["done-new", "working-old"]);
+    for (const table of ["history", "artifacts", "push_configs"]) {
+      expect(await count(schema, table, "task_id IN ('done-old', 'failed-old')"), table).toBe(0);
+      expect(await count(schema, table, "task_id = 'working-old'"), table).toBe(1);
+    }
+    expect(await count(schema, "task_events")).toBe(2);
+    expect((await store.get("", "working-old"))?.task.artifacts).toHaveLength(1);
+    expect(await store.get("", "done-old")).toBeUndefined();
+  });
+
+  it("keeps terminal tasks with terminalTtlMs Infinity, and refuses a negative TTL naming it", async () => {
+    const { schema, store } = await storeOn();
+    await made(store, "kept", TaskState.CANCELED);
+    await age(schema, 365 * 24 * 3_600_000);
+    expect(await prune(admin, { schema, terminalTtlMs: Number.POSITIVE_INFINITY })).toEqual({ events: 2, tasks: 0 });
+    expect(await count(schema, "tasks")).toBe(1);
+    await expect(prune(admin, { schema, terminalTtlMs: -1 })).rejects.toThrow(/terminalTtlMs must be a non-negative/);
+    expect(() =>
+      createPostgresTaskStore({ pool: admin, definition: A2AServiceV1_0, schema, pruneEveryMs: 0.5 }),
+    ).toThrow(/pruneEveryMs must be an integer >= 0, got 0.5/);
+  });
+
+  it("prunes on the store's own timer while tasks keep coming: the rows stay bounded", async () => {
+    const errors: Error[] = [];
+    const { schema, store } = await storeOn({
+      pruneEveryMs: 50,
+      eventsTtlMs: 0,
+      terminalTtlMs: 0,
+      onError: (e) => errors.push(e),
+    });
+    let most = 0;
+    for (let i = 0; i < 300; i++) {
+      // No push config: the pruner may take a task (TTL 0) between its commit and a put.
+      await made(store, `t${i}`, TaskState.COMPLETED, false);
+      if (i % 25 === 0) {
+        await new Promise((r) => setTimeout(r, 60));
+        most = Math.max(most, await count(schema, "tasks"));
+      }
+    }
+    await expect.poll(() => count(schema, "task_events"), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => count(schema, "tasks"), { timeout: 10_000 }).toBe(0);
+    expect(await count(schema, "history")).toBe(0);
+    expect(most).toBeLessThan(100);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe("the LISTEN connection", () => {
+  async function listeners(): Promise<number> {
+    const r = await admin.query<{ n: string }>(
+      "SELECT count(*)::text AS n FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND pid <> pg_backend_pid()",
+    );
+    return Number(r.rows[0]?.n);
+  }
+
+  it("goes back to the pool once nobody listens, and is taken again on demand", async () => {
+    const before = await listeners();
+    const { pool, store } = await storeOn({ listenIdleMs: 20 });
+    await made(store, "l1", TaskState.WORKING);
+    const seen: TaskEvent[] = [];
+    const stop = await store.subscribe("", "l1", (e) => seen.push(e));
+    expect(await listeners()).toBe(before + 1);
+    expect(pool.totalCount - pool.idleCount).toBe(1);
+    await stop();
+    await expect.poll(() => pool.totalCount - pool.idleCount, { timeout: 5000 }).toBe(0);
+    expect(await listeners()).toBe(before);
+
+    const again = await store.subscribe("", "l1", (e) => seen.push(e));
+    const working = task("l1", { state: TaskState.COMPLETED, history: ["hi"], artifacts: [["a", "x"]] });
+    expect(await store.commit("", { task: working, expectedVersion: 1, events: [statusEvent(working)] })).toBe(2);
+    await expect.poll(() => seen.map((e) => e.version)).toEqual([2]);
+    expect(await listeners()).toBe(before + 1);
+    await again();
+  });
+
+  it("hears another instance's commits after being taken again", async () => {
+    const { schema, store } = await storeOn({ listenIdleMs: 0 });
+    const pool = new pg.Pool({ connectionString: url, max: 3 });
+    const other = createPostgresTaskStore({ pool, definition: A2AServiceV1_0, schema, pruneEveryMs: 0 });
+    cleanup.push(async () => {
+      await other.close();
+      await pool.end();
+    });
+    await made(store, "x1", TaskState.WORKING);
+    for (let round = 2; round <= 4; round++) {
+      const seen: number[] = [];
+      const stop = await store.subscribe("", "x1", (e) => seen.push(e.version));
+      const t = task("x1", { state: TaskState.WORKING, history: ["hi", `r${round}`], artifacts: [["a", "x"]] });
+      expect(await other.commit("", { task: t, expectedVersion: round - 1, events: [statusEvent(t)] })).toBe(round);
+      await expect.poll(() => seen).toEqual([round]);
+      await stop();
+    }
+  });
+});
+
+describe("one commit", () => {
+  it("is one statement, and sends only the rows that changed since this store's last commit", async () => {
+    const { store } = await storeOn();
+    const texts: string[] = [];
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
+      const config = args[0] as { text?: string; values?: unknown[] } | string;
+      const text = typeof config === "string" ? config : (config.text ?? "");
+      // The commits' statements; the store's own timers (lease sweeps) may run queries of their own meanwhile.
+      if (text.startsWith("WITH t AS"))
+        texts.push(JSON.stringify((config as { values?: unknown[] }).values).length.toString());
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      const history = Array.from({ length: 40 }, (_, i) => `message ${i} ${"x".repeat(200)}`);
+      const t1 = task("big", { state: TaskState.WORKING, history });
+      await store.commit("", { task: t1, expectedVersion: 0, events: [statusEvent(t1)] });
+      const t2 = task("big", { state: TaskState.WORKING, history: [...history, "one more"] });
+      await store.commit("", { task: t2, expectedVersion: 1, events: [statusEvent(t2)] });
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    expect(texts).toHaveLength(2);
+    const [first, second] = texts.map(Number);
+    expect(second).toBeLessThan(first! / 10);
+    expect((await store.get("", "big"))?.task.history).toHaveLength(41);
+  });
+});
+
+describe("the memory store's terminal tasks", () => {
+  it("are kept seven days after their last commit by default, then dropped", async () => {
+    let now = 1_000_000;
+    const store = createMemoryTaskStore({ now: () => now });
+    const t = task("m1", { state: TaskState.COMPLETED });
+    await store.commit("", { task: t, expectedVersion: 0, events: [] });
+    now += DEFAULT_TERMINAL_TTL_MS - 1;
+    expect(await store.get("", "m1")).toBeDefined();
+    now += 2;
+    expect(await store.get("", "m1")).toBeUndefined();
+    expect(DEFAULT_TERMINAL_TTL_MS).toBe(7 * 24 * 3_600_000);
+    await store.close();
+  });
+
+  it("are kept for good with terminalTtlMs Infinity", async () => {
+    let now = 0;
+    const store = createMemoryTaskStore({ now: () => now, terminalTtlMs: Number.POSITIVE_INFINITY });
+    const t = task("m2", { state: TaskState.FAILED });
+    await store.commit("", { task: t, expectedVersion: 0, events: [] });
+    now += 10 * DEFAULT_TERMINAL_TTL_MS;
+    expect(await store.get("", "m2")).toBeDefined();
+    await store.close();
+  });
+});
