@@ -19,7 +19,8 @@
 //                            the heap over 200k sends through the memory store bounded at 10k tasks
 //   8. task-postgres.js      send + get through createTaskHandler on the PostgreSQL store (a private
 //                            cluster from Debian's or npm's binaries, removed afterwards; "skipped" without
-//                            them): throughput and p99 on one instance and on two sharing the database
+//                            them): throughput and p99 at 10 and 50 clients on one instance, as a ratio
+//                            to pgbench's TPC-B-like script on the same cluster, and on two instances
 import { benchConversionIsolated } from "./conversion.js";
 import { benchInstallSize } from "./install-size.js";
 import { benchPluginVsEs } from "./plugin-vs-es.js";
@@ -76,14 +77,20 @@ const conversionRows = (path, rows, target) => [
 /** The PostgreSQL store's rows: ops/s with p99 in the label (no anchor), or one "skipped" row. */
 function postgresRows(r) {
   if (r.skipped !== undefined) return [["PostgreSQL store: send + get", "skipped", "-", "-", "(see above)"]];
-  const row = (what, x) => [
+  const row = (what, x, anchor, target) => [
     `PostgreSQL store: send + get, ${what}, p99 ${x.p99Ms.toFixed(1)} ms`,
     fmtOps(x.ops),
-    "-",
-    "-",
-    "(printed)",
+    anchor === undefined ? "skipped" : fmtOps(anchor),
+    anchor === undefined ? "-" : fmtRatio(x.ops / anchor),
+    target,
   ];
-  return [row("1 instance", r.one), row("2 instances", r.two)];
+  const pgbench = (clients) => r.anchor[clients]?.tps;
+  const [few, many] = Object.keys(r.one).map(Number);
+  return [
+    row(`${few} clients`, r.one[few], pgbench(few), ">= 0.6"),
+    row(`${many} clients`, r.one[many], pgbench(many), ">= 0.6"),
+    row(`2 instances, ${few} clients`, r.two, r.one[few].ops, ">= 1.0"),
+  ];
 }
 
 const rows = [

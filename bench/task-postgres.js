@@ -1,24 +1,28 @@
-// The PostgreSQL TaskStore under createTaskHandler: send + get throughput and
-// p99 latency on one agent instance, and on two instances sharing one
-// database, in the same run. Prints only; asserts nothing.
+// The PostgreSQL TaskStore under createTaskHandler against the database's
+// own limit: send + get throughput and p99 latency on one agent instance, at
+// 10 and at 50 concurrent clients, and on two instances sharing the database,
+// each as a ratio to pgbench's TPC-B-like script with as many clients on the
+// same cluster (pgbench.js). Prints only; asserts nothing.
 //
 //   cluster    a private PostgreSQL cluster from Debian's or npm's binaries
 //              (test/helpers/postgres-cluster.js, the one the tests use) on
 //              127.0.0.1, removed at the end; without binaries the bench
 //              answers "skipped" with the reason
-//   instances  two child processes (--instance), each a createTaskHandler
-//              over a PostgreSQL store with its own pg pool (max 8), on the
-//              same database and schema
+//   instances  child processes (--instance), each a createTaskHandler over a
+//              PostgreSQL store with its own pg pool (max POOL_MAX), on the
+//              same database and schema; each runs its own clients, so no
+//              per-call IPC is measured
 //   one op     a blocking SendMessage whose executor publishes working, one
 //              artifact and completed (the call returns once the completed
-//              event came back through the store's LISTEN/NOTIFY feed), then
-//              GetTask of that task. One instance: both on instance A. Two
-//              instances: the send on one and the get on the other, half of
-//              the loops each way. Calls go from this process over IPC, so
-//              both cases pay the same IPC cost
-//   load       CONCURRENCY loops of one op at a time; a warm-up, then
-//              MEASURE_MS (at most MAX_OPS ops); throughput in ops/s and the
-//              99th percentile of one op's latency
+//              event came back through the store's event feed), then GetTask
+//              of that task
+//   load       CLIENTS loops of one op at a time: a warm-up, then MEASURE_MS
+//              (at most MAX_OPS ops); throughput in ops/s and the 99th
+//              percentile of one op's latency. Two instances split the 10
+//              clients 5 + 5 and run at once: their ops add up, their p99 is
+//              the worse one
+//   anchor     pgbench -c CLIENTS (10 and 50) for MEASURE_MS on the same
+//              cluster, after the store rows; "skipped" without pgbench
 //
 // `node bench/task-postgres.js`; needs `npm run build` and `npm run build:examples`.
 import { fork } from "node:child_process";
@@ -31,14 +35,15 @@ import { A2AServiceV1_0 } from "../dist-examples/generated-samples/v1.0.1/a2a_a2
 import { GetTaskRequestSchema, SendMessageRequestSchema } from "../dist-examples/generated-samples/v1.0.1/a2a_pb.js";
 import { findPostgresBin, INSTALL_HINT, startPostgresCluster } from "../test/helpers/postgres-cluster.js";
 import { benchContext } from "./call-context.js";
-import { fmtOps, isMain, nowMs } from "./stats.js";
+import { runPgbench } from "./pgbench.js";
+import { fmtOps, fmtRatio, isMain, nowMs } from "./stats.js";
 
 const SCHEMA = "bench";
-const CONCURRENCY = 8;
-const WARMUP_MS = 800;
-const MEASURE_MS = 3000;
+const CLIENTS = [10, 50];
+const WARMUP_MS = 1000;
+const MEASURE_MS = 4000;
 const MAX_OPS = 50_000;
-const POOL_MAX = 8;
+const POOL_MAX = 10;
 
 // ---- one instance (child process) ----
 
@@ -63,22 +68,25 @@ async function serveInstance(url) {
   const pool = new pg.Pool({ connectionString: url, max: POOL_MAX });
   const store = createPostgresTaskStore({ pool, definition: A2AServiceV1_0, schema: SCHEMA });
   const handler = createTaskHandler({ definition: A2AServiceV1_0, executor, store });
+  let runs = 0;
+  const op = async (n) => {
+    const req = create(SendMessageRequestSchema, {
+      message: { messageId: `m${n}`, role: 1, parts: [{ content: { case: "text", value: "hello" } }] },
+    });
+    const answer = await handler.sendMessage(req, callContext());
+    const task = answer.payload.value;
+    if (answer.payload.case !== "task" || task.status?.state !== TaskState.COMPLETED) {
+      throw new Error(`send ${n}: expected a completed task, got ${answer.payload.case}`);
+    }
+    const got = await handler.getTask(create(GetTaskRequestSchema, { id: task.id }), callContext());
+    if (got.artifacts?.length !== 1) throw new Error(`get ${task.id}: expected one artifact`);
+  };
   const ops = {
-    async send(n) {
-      const req = create(SendMessageRequestSchema, {
-        message: { messageId: `m${n}`, role: 1, parts: [{ content: { case: "text", value: "hello" } }] },
-      });
-      const answer = await handler.sendMessage(req, callContext());
-      const task = answer.payload.value;
-      if (answer.payload.case !== "task" || task.status?.state !== TaskState.COMPLETED) {
-        throw new Error(`send ${n}: expected a completed task, got ${answer.payload.case}`);
-      }
-      return task.id;
-    },
-    async get(id) {
-      const task = await handler.getTask(create(GetTaskRequestSchema, { id }), callContext());
-      if (task.artifacts?.length !== 1) throw new Error(`get ${id}: expected one artifact`);
-      return true;
+    /** `clients` loops of op for a warm-up, then for `ms` (at most MAX_OPS): { count, elapsedMs, p99Ms }. */
+    async load({ clients, ms }) {
+      const base = ++runs * 100_000_000;
+      await loops(clients, WARMUP_MS, (i, k) => op(base + i * 1_000_000 + k));
+      return loops(clients, ms, (i, k) => op(base + 50_000_000 + i * 1_000_000 + k));
     },
     async close() {
       await store.close();
@@ -134,29 +142,29 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 }
 
-/** CONCURRENCY loops of send on `senders[i % n]` then get on `getters[i % n]`, for `ms` (at most MAX_OPS ops). */
-async function load(senders, getters, ms) {
+/** `clients` loops of `run(i, k)` one at a time for `ms` (at most MAX_OPS in all): { count, elapsedMs, p99Ms }. */
+async function loops(clients, ms, run) {
   const latencies = [];
   const start = nowMs();
   const loop = async (i) => {
-    const send = senders[i % senders.length];
-    const get = getters[i % getters.length];
     for (let k = 0; nowMs() - start < ms && latencies.length < MAX_OPS; k++) {
       const t = nowMs();
-      const id = await send.call("send", i * 1_000_000 + k);
-      await get.call("get", id);
+      await run(i, k);
       latencies.push(nowMs() - t);
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => loop(i)));
-  const elapsed = nowMs() - start;
+  await Promise.all(Array.from({ length: clients }, (_, i) => loop(i)));
+  const elapsedMs = nowMs() - start;
   latencies.sort((a, b) => a - b);
-  return { ops: (latencies.length * 1000) / elapsed, p99Ms: percentile(latencies, 0.99), count: latencies.length };
+  return { count: latencies.length, elapsedMs, p99Ms: percentile(latencies, 0.99) };
 }
 
-async function measure(senders, getters) {
-  await load(senders, getters, WARMUP_MS);
-  return load(senders, getters, MEASURE_MS);
+/** The instances' loads run at once, `clients` split between them: ops/s in all and the worst p99. */
+async function measure(instances, clients) {
+  const each = Math.max(1, Math.round(clients / instances.length));
+  const runs = await Promise.all(instances.map((i) => i.call("load", { clients: each, ms: MEASURE_MS })));
+  const ops = runs.reduce((sum, r) => sum + (r.count * 1000) / r.elapsedMs, 0);
+  return { ops, p99Ms: Math.max(...runs.map((r) => r.p99Ms)), count: runs.reduce((sum, r) => sum + r.count, 0) };
 }
 
 /** Send + get through the PostgreSQL store on one and on two instances; {skipped} without PostgreSQL. */
@@ -187,10 +195,15 @@ export async function benchTaskPostgres() {
     const b = startInstance(cluster.url);
     instances.push(a, b);
     await Promise.all([a.ready, b.ready]);
-    const one = await measure([a], [a]);
-    const two = await measure([a, b], [b, a]);
+    const one = {};
+    for (const clients of CLIENTS) one[clients] = await measure([a], clients);
+    const two = await measure([a, b], CLIENTS[0]);
     await Promise.all(instances.map((i) => i.call("close")));
-    return { one, two, concurrency: CONCURRENCY, measureMs: MEASURE_MS };
+    const anchor = {};
+    for (const clients of CLIENTS) {
+      anchor[clients] = await runPgbench(cluster.url, { clusterBin: bin, clients, seconds: MEASURE_MS / 1000 });
+    }
+    return { one, two, anchor, measureMs: MEASURE_MS };
   } finally {
     for (const i of instances) i.kill();
     process.off("exit", stopCluster);
@@ -202,11 +215,18 @@ export async function benchTaskPostgres() {
 
 export function formatPostgres(r) {
   if (r.skipped !== undefined) return `[task-postgres] skipped: ${r.skipped}`;
-  const row = (name, x) => `${name} ${fmtOps(x.ops)}, p99 ${x.p99Ms.toFixed(1)} ms (${x.count} ops)`;
-  return (
-    `[task-postgres] send + get, ${r.concurrency} loops, ${r.measureMs / 1000} s: ` +
-    `${row("one instance", r.one)}; ${row("two instances (send on one, get on the other)", r.two)}`
+  const row = (x) => `${fmtOps(x.ops)}, p99 ${x.p99Ms.toFixed(1)} ms (${x.count} ops)`;
+  const against = (x, clients) => {
+    const anchor = r.anchor[clients];
+    if (anchor.skipped !== undefined) return `pgbench skipped: ${anchor.skipped}`;
+    const ratio = fmtRatio(x.ops / anchor.tps);
+    return `pgbench TPC-B ${fmtOps(anchor.tps)} (${anchor.latencyMs.toFixed(1)} ms avg): ${ratio}`;
+  };
+  const lines = CLIENTS.map((c) => `  one instance, ${c} clients: ${row(r.one[c])}; ${against(r.one[c], c)}`);
+  lines.push(
+    `  two instances, ${CLIENTS[0]} clients: ${row(r.two)}; ${fmtRatio(r.two.ops / r.one[CLIENTS[0]].ops)} one`,
   );
+  return `[task-postgres] send + get, ${r.measureMs / 1000} s each:\n${lines.join("\n")}`;
 }
 
 const instanceAt = process.argv.indexOf("--instance");
