@@ -106,7 +106,7 @@ describe("migrations 2 to 5 on a schema at version 1", () => {
     await store.commit("", { task: t, expectedVersion: 0, events: [] });
     await store.close();
     // Back to version 1, as a database an early release made: migrations 5, 4, 3 and 2 undone.
-    await admin.query(`DROP INDEX "${schema}".tasks_terminal_by_update`);
+    await admin.query(`DROP INDEX "${schema}".tasks_terminal_by_end`);
     await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 5`);
     await admin.query(`ALTER TABLE "${schema}".tasks DROP COLUMN turn_trace`);
     await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 4`);

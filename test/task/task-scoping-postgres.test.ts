@@ -68,7 +68,7 @@ async function storeOn(schema: string, pool: pg.Pool | string = postgresUrl()): 
 
 /** Takes migrations 5, 4 and 3 back out, leaving the schema as the release that added owners found it (version 2). */
 async function backToVersion2(schema: string): Promise<void> {
-  await admin.query(`DROP INDEX "${schema}".tasks_terminal_by_update`);
+  await admin.query(`DROP INDEX "${schema}".tasks_terminal_by_end`);
   await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 5`);
   await admin.query(`ALTER TABLE "${schema}".tasks DROP COLUMN turn_trace`);
   await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 4`);

@@ -146,10 +146,13 @@ ALTER TABLE ${q}.tasks ADD COLUMN turn_trace text COLLATE "C";
   },
   {
     version: 5,
-    name: "terminal tasks by their last commit, for retention",
-    // The terminal states' numbers: prune.ts TERMINAL_STATE_NUMBERS (a test holds the two together).
+    name: "terminal tasks by their end, for retention; room for in-place updates",
+    // The terminal states' numbers: prune.ts TERMINAL_STATE_NUMBERS (a test holds the two together). The index is
+    // on status_time, which only a status change moves (that rewrites every index anyway), not on updated_at, which
+    // every commit moves: an artifact's commit may so stay a heap-only update, in the room fillfactor leaves.
     sql: (q) => `
-CREATE INDEX tasks_terminal_by_update ON ${q}.tasks (updated_at) WHERE state IN (3, 4, 5, 7);
+CREATE INDEX tasks_terminal_by_end ON ${q}.tasks (status_time) WHERE state IN (3, 4, 5, 7);
+ALTER TABLE ${q}.tasks SET (fillfactor = 85);
 `,
   },
 ];

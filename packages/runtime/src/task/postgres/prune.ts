@@ -8,7 +8,8 @@
  *            eventsTtlMs (default one hour; keep it well above recheckMs)
  *            is never needed again, whatever the task's state
  *   tasks    a task in a terminal state (completed, failed, canceled,
- *            rejected) whose last commit is older than terminalTtlMs
+ *            rejected) that ended (its status time) and was last committed
+ *            more than terminalTtlMs ago
  *            (default seven days; Infinity keeps them) goes with its
  *            history and artifacts (ON DELETE CASCADE), its push configs and
  *            its events. Tasks that may still change are never deleted
@@ -21,9 +22,10 @@
  *            one minute; 0: never), and `a2a-task-store prune` prunes from
  *            cron or by hand
  *
- * The terminal-task scan walks tasks_terminal_by_update (migration 5), a
- * partial index of terminal tasks by their last commit; the event scan walks
- * task_events_by_age.
+ * The terminal-task scan walks tasks_terminal_by_end (migration 5), a partial
+ * index of terminal tasks by their status time (the last commit is checked
+ * too: a task stored without a status timestamp has status time 0); the event
+ * scan walks task_events_by_age.
  */
 import type { Queryable } from "./migrations.js";
 import { sqlNames } from "./sql-names.js";
@@ -105,7 +107,8 @@ export async function prune(db: Queryable, options: PruneOptions = {}): Promise<
     db,
     `WITH gone AS (
        DELETE FROM ${q}.tasks t WHERE (t.tenant, t.id) IN (
-         SELECT tenant, id FROM ${q}.tasks WHERE state IN (${terminal}) AND updated_at < ${age}
+         SELECT tenant, id FROM ${q}.tasks
+           WHERE state IN (${terminal}) AND status_time < ${age} AND updated_at < ${age}
          LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
        RETURNING t.tenant, t.id),
      configs AS (DELETE FROM ${q}.push_configs p USING gone WHERE p.tenant = gone.tenant AND p.task_id = gone.id),
