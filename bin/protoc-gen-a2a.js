@@ -1,5 +1,3 @@
 #!/usr/bin/env node
-import { runPlugin } from "../dist/host/run-node.js";
-import { protocGenA2a } from "../dist/plugin.js";
-
-runPlugin(protocGenA2a);
+// The generator and its dependencies bundled into one module by `npm run build` (scripts/build-bundle.js).
+import "../dist/protoc-gen-a2a.js";

@@ -5,6 +5,9 @@
  * is transpiled. This plugin emits every target itself, so it never needs it.
  * The version is pinned exactly in package.json; these modules are stable parts
  * of its dist layout.
+ *
+ * Which module of protoplugin's dist/esm/ holds each function is one table, `internalModules`: this module
+ * loads them from it, and the bundle of the binary (scripts/build-bundle.js) imports them from it statically.
  */
 import type { Plugin, Schema, EcmaScriptPluginOptions, Target } from "@bufbuild/protoplugin";
 import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
@@ -20,7 +23,7 @@ export interface SchemaController<T extends object> extends Schema<T> {
   prepareGenerate(target: Target): void;
 }
 
-interface Internals {
+export interface Internals {
   parseParameter<T>(parameter: string, parse: (raw: { key: string; value: string }[]) => T): ParsedParameter<T>;
   createSchema<T extends object>(
     request: CodeGeneratorRequest,
@@ -42,24 +45,26 @@ interface Internals {
   makeImportPathRelative(importer: string, importPath: string): string;
 }
 
-const base = new URL("./", import.meta.resolve("@bufbuild/protoplugin"));
-const load = (file: string) => import(new URL(file, base).href) as Promise<Record<string, unknown>>;
-const [parameter, schema, runNode, error, importPath] = await Promise.all([
-  load("parameter.js"),
-  load("schema.js"),
-  load("run-node.js"),
-  load("error.js"),
-  load("import-path.js"),
-]);
+/** Each function's module in protoplugin's dist/esm/. */
+export const internalModules: { readonly [K in keyof Internals]: string } = {
+  parseParameter: "parameter.js",
+  createSchema: "schema.js",
+  runNodeJs: "run-node.js",
+  isPluginOptionError: "error.js",
+  rewriteImportPath: "import-path.js",
+  makeImportPathRelative: "import-path.js",
+};
 
-export const internals = {
-  parseParameter: parameter["parseParameter"],
-  createSchema: schema["createSchema"],
-  runNodeJs: runNode["runNodeJs"],
-  isPluginOptionError: error["isPluginOptionError"],
-  rewriteImportPath: importPath["rewriteImportPath"],
-  makeImportPathRelative: importPath["makeImportPathRelative"],
-} as Internals;
+const base = new URL("./", import.meta.resolve("@bufbuild/protoplugin"));
+const files = [...new Set(Object.values(internalModules))];
+const loaded = await Promise.all(
+  files.map((file) => import(new URL(file, base).href) as Promise<Record<string, unknown>>),
+);
+const modules = new Map(files.map((file, i) => [file, loaded[i]]));
+
+export const internals = Object.fromEntries(
+  Object.entries(internalModules).map(([name, file]) => [name, modules.get(file)?.[name]]),
+) as unknown as Internals;
 
 for (const [name, fn] of Object.entries(internals)) {
   if (typeof fn !== "function") {

@@ -1,0 +1,13 @@
+// Types of scripts/bundle/bundle.js, for the TypeScript test that imports it.
+
+/** The root of this repository, with a trailing slash. */
+export const repoRoot: string;
+
+/** One file of the bundle: its path from the package root (`dist/protoc-gen-a2a.js`) and its bytes. */
+export interface BundleFile {
+  readonly path: string;
+  readonly bytes: Buffer;
+}
+
+/** Bundles the binary: with write, into dist/; without, only in memory. */
+export function bundlePlugin(options: { write: boolean }): Promise<BundleFile[]>;

@@ -1,0 +1,69 @@
+/**
+ * The binary runs the bundle that `npm run build` writes (dist/protoc-gen-a2a.js and dist/chunks/,
+ * scripts/bundle/bundle.js): the bundle in dist/ is what the built modules bundle to now, byte for byte (so it
+ * is neither stale nor made differently from one build to the next), and the bundled binary answers a
+ * request with the bytes that the unbundled plugin's in-process run() gives, failures included.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { toBinary } from "@bufbuild/protobuf";
+import { CodeGeneratorRequestSchema, CodeGeneratorResponseSchema } from "@bufbuild/protobuf/wkt";
+import { bundlePlugin } from "../../scripts/bundle/bundle.js";
+import { protocGenA2a } from "../../dist/plugin.js";
+import { buildImage, request } from "../helpers/in-process.js";
+import { pluginBin, repoRoot, run } from "../helpers/run.js";
+
+describe("the bundle of the binary", () => {
+  it("is what dist/ bundles to now, and the only chunks in dist/chunks/", async () => {
+    const files = await bundlePlugin({ write: false });
+    expect(files.map((f) => f.path)).toContain("dist/protoc-gen-a2a.js");
+    for (const f of files) expect(readFileSync(join(repoRoot, f.path)), f.path).toEqual(f.bytes);
+    const chunks = readdirSync(join(repoRoot, "dist/chunks")).map((c) => `dist/chunks/${c}`);
+    expect(chunks.sort()).toEqual(files.map((f) => f.path).filter((p) => p.startsWith("dist/chunks/")));
+  });
+
+  it("is loaded by the binary, which does not import the unbundled modules", () => {
+    expect(readFileSync(pluginBin, "utf8")).toMatch(/^import "\.\.\/dist\/protoc-gen-a2a\.js";$/m);
+    expect(readFileSync(join(repoRoot, "dist/protoc-gen-a2a.js"), "utf8")).not.toMatch(
+      /from "\.{1,2}\/(?!chunks\/)[^"]*"|from "@bufbuild\//,
+    );
+  });
+});
+
+describe("the bundled binary", () => {
+  const image = buildImage(["v0.3.0", "v1.0.1"]);
+  const files = ["v0.3.0/a2a.proto", "v1.0.1/a2a.proto"];
+
+  /** The response bytes of the binary, and of run() in-process (undefined when run() throws: its message then). */
+  const both = (opt: string[]) => {
+    const req = request(image, files, opt);
+    const r = run(process.execPath, [pluginBin], {
+      cwd: repoRoot,
+      input: Buffer.from(toBinary(CodeGeneratorRequestSchema, req)),
+    });
+    try {
+      const inProcess = Buffer.from(toBinary(CodeGeneratorResponseSchema, protocGenA2a.run(req)));
+      return { bin: r.stdout, inProcess, status: r.status, stderr: r.stderr };
+    } catch (e) {
+      return { bin: r.stdout, error: (e as Error).message, status: r.status, stderr: r.stderr };
+    }
+  };
+
+  it.each([["target=ts"], ["target=js+dts", "emit=docs+openapi", "openapi_format=json"]])(
+    "answers %s with the bytes of the in-process run()",
+    (...opt) => {
+      const { bin, inProcess, status } = both(opt);
+      expect(status).toBe(0);
+      expect(inProcess).toBeDefined();
+      expect(bin.equals(inProcess!)).toBe(true);
+    },
+  );
+
+  it("fails as the in-process run() does", () => {
+    const { error, status, stderr } = both(["emit=nothing"]);
+    expect(status).toBe(1);
+    expect(error).toBeDefined();
+    expect(stderr).toBe(`protoc-gen-a2a: ${error}\n`);
+  });
+});
