@@ -12,7 +12,8 @@
  *            < otel (which instruments the task runtime) < server (the composition: one HTTP handler, both
  *            versions) < the entries (index.ts, protocol.ts)
  *   src      the shared bottom files (errors, options, assets, bounded reads)
- *            < model, sync, host < overrides, compat (plan) < emit (printing) < plugin.ts
+ *            < model, sync, host < overrides, compat (plan) < emit (printing) < plugin.ts < main.ts (the
+ *            binary's entry)
  */
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,6 +41,7 @@ const GENERATOR_LAYERS: Layers = [
   ["overrides", "compat"],
   ["emit"],
   ["plugin.ts"],
+  ["main.ts"],
 ];
 
 /** A module's unit: its top-level folder under `dir`, or its file name at the top. */
