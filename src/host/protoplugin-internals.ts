@@ -43,6 +43,8 @@ export interface Internals {
   ): string;
   /** A path from the output root made relative to the importing module (both as `./dir/file.js`). */
   makeImportPathRelative(importer: string, importPath: string): string;
+  /** A name made safe as a JavaScript identifier, as protoc-gen-es makes the names it exports. */
+  safeIdentifier(name: string): string;
 }
 
 /** Each function's module in protoplugin's dist/esm/. */
@@ -53,6 +55,7 @@ export const internalModules: { readonly [K in keyof Internals]: string } = {
   isPluginOptionError: "error.js",
   rewriteImportPath: "import-path.js",
   makeImportPathRelative: "import-path.js",
+  safeIdentifier: "safe-identifier.js",
 };
 
 const base = new URL("./", import.meta.resolve("@bufbuild/protoplugin"));

@@ -89,7 +89,7 @@ export function emitCompatModule(
       ? emitCompatJson(fj, out, {
           ir,
           ...json,
-          shape: namespacedShapes(fj, new Map([[newer.file, namespaceOf(newer)]])),
+          shape: namespacedShapes(new Map([[newer.file, namespaceOf(newer)]])),
           olderA2a: a2aModule(older.file),
           olderDefinition: older.definition,
           converter: fj.import("a2aCompat", `./${MODULES.messages}.js`),
@@ -114,7 +114,7 @@ function emitMessages(
     declarations: () =>
       f.print(f.export("declare const", "a2aCompat"), ": ", f.import("Converter", runtimeModule, true), ";"),
     values(typed) {
-      const shape = namespacedShapes(f, new Map([newer, older].map((s) => [s.file, namespaceOf(s)])));
+      const shape = namespacedShapes(new Map([newer, older].map((s) => [s.file, namespaceOf(s)])));
       emitProtoConversions(f, typed, ir, shape, [
         f.import(fileDescName(newer.file), pbModule(newer.file)),
         f.import(fileDescName(older.file), pbModule(older.file)),
