@@ -4,8 +4,9 @@
 //     standalone validator code (ajv standalone), so a run does not load ajv;
 //   - precompiles the handlebars templates in templates/, so a run loads only
 //     the handlebars runtime;
-//   - reads and checks the shipped override files, so a run reads JSON and
-//     loads the YAML parser only for files given with overrides=;
+//   - reads and checks the shipped override files, the file schema and each entry's value against its target
+//     kind's schema, so a run reads JSON and loads the YAML parser and the validators only for files given
+//     with overrides=;
 //   - joins the source table (proto/a2a.sources.json) with the pinned commits
 //     (proto/a2a.lock.json), for the sources page of the docs.
 // Writes dist/generated/{validators.cjs,templates.cjs,shipped-overrides.json,sources.json}
@@ -22,6 +23,7 @@ import standaloneCode from "ajv/dist/standalone/index.js";
 import Handlebars from "handlebars";
 import { targetTable } from "../dist/overrides/targets.js";
 import { loadOverrideFile } from "../dist/overrides/load-overrides.js";
+import { invalidValue, targetKind } from "../dist/overrides/apply-overrides.js";
 import { Problems } from "../dist/generation-error.js";
 import { templateNames, templateOptions } from "../dist/emit/docs/template-options.js";
 import { googleApiRoots, googleImportClosure } from "../dist/sync/google-protos.js";
@@ -73,6 +75,11 @@ for (const file of files.filter(Boolean)) {
     const first = seen.get(`${file.package}:${e.id}`);
     if (first) problems.add(`${at}: the id is already used for package ${file.package} at ${first}`);
     seen.set(`${file.package}:${e.id}`, `${file.file}:${e.line}`);
+    // The value, against the schema the run would check it with (a target that names no kind is reported by the
+    // run, against the model).
+    const kind = targetKind(e.target);
+    const validate = kind && ajv.getSchema(`${kind.scope}.${kind.key}`);
+    if (validate && !validate(e.value)) problems.add(invalidValue(e, validate.errors));
   }
 }
 problems.throwIfAny();

@@ -9,6 +9,10 @@
  * place of an entry of an earlier file (replaces.ts). Two entries with the
  * same target conflict, whichever files they are in. After all entries,
  * bindings whose first segment is the tenant field become tenant variants.
+ *
+ * An entry's value is checked against its target kind's schema here, except in the shipped files: those are
+ * checked once, at build time (scripts/build-assets.js, by `targetKind`), so that a run does not load the
+ * validators unless a file is given with overrides=.
  */
 import type { ApiModel, AppliedOverride, OperationModel } from "../model/model-types.js";
 import { buildBinding } from "../model/http-binding.js";
@@ -17,6 +21,7 @@ import { targetTable, type ApplyContext, type ExtraRoute, type TargetScope } fro
 import { describeAjvErrors, type OverrideEntry, type OverrideFile } from "./load-overrides.js";
 import { place, planEntries, type PlannedEntry } from "./replaces.js";
 import { validator } from "./override-assets.js";
+import type { ErrorObject } from "ajv";
 
 /**
  * @param leftOut the shipped files that default_overrides=false leaves out: an entry that replaces one of theirs
@@ -48,6 +53,11 @@ export function applyOverrides(
     }
   }
   for (const model of models) markTenantVariants(model);
+}
+
+/** The problem of an entry whose value does not match its target kind's schema. */
+export function invalidValue(entry: OverrideEntry, errors: readonly ErrorObject[] | null | undefined): string {
+  return `${place(entry)}: value for ${entry.target} is invalid: ${describeAjvErrors(errors)}`;
 }
 
 /** Two entries with the same target; across files, the later one could replace the other. */
@@ -99,6 +109,20 @@ function resolveTarget(model: ApiModel, entry: OverrideEntry): Resolved | string
   return `unknown target "${entry.target}"`;
 }
 
+/**
+ * The kind a target names by the grammar alone (no RPC looked up): the `<scope>.<key>` of its value's schema.
+ * Undefined when it names none; resolveTarget then says why, against the model.
+ */
+export function targetKind(target: string): { readonly scope: TargetScope; readonly key: string } | undefined {
+  const parts = target.split(".");
+  const [scope, a, b] = parts;
+  if (scope === "api" && parts.length === 2 && targetTable.api[a!]) return { scope, key: a! };
+  if (scope === "operations" && parts.length === 3 && targetTable.operations[b!]) return { scope, key: b! };
+  if (scope === "compat" && parts.length === 2) return { scope, key: a === "unpaired" ? "unpaired" : "pair" };
+  if (scope === "input" && parts.length === 3) return { scope, key: "rule" };
+  return undefined;
+}
+
 function applyEntry(model: ApiModel, p: PlannedEntry, problems: Problems): void {
   const entry = p.entry;
   const target = resolveTarget(model, entry);
@@ -106,9 +130,10 @@ function applyEntry(model: ApiModel, p: PlannedEntry, problems: Problems): void 
     problems.add(`${place(entry)}: ${target}`);
     return;
   }
-  const validate = validator(`${target.scope}.${target.key}`)!;
-  if (!validate(entry.value)) {
-    problems.add(`${place(entry)}: value for ${entry.target} is invalid: ${describeAjvErrors(validate.errors)}`);
+  // Shipped values were checked at build time against the same schema (see the header).
+  const validate = p.shipped ? undefined : validator(`${target.scope}.${target.key}`)!;
+  if (validate && !validate(entry.value)) {
+    problems.add(invalidValue(entry, validate.errors));
     return;
   }
   const kind = targetTable[target.scope][target.key]!;
