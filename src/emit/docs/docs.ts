@@ -1,10 +1,9 @@
 /**
  * Renders the Markdown tables from the handlebars templates in templates/,
  * precompiled at build time (scripts/build-assets.js), so a run loads only
- * the handlebars runtime. Cells are escaped for Markdown tables (a "|" would
+ * the handlebars runtime (bundled into one file there too). Cells are escaped for Markdown tables (a "|" would
  * end a cell) and never HTML-escaped.
  */
-import { createRequire } from "node:module";
 import { loadGeneratedModule } from "../../assets.js";
 import type { TemplateName } from "./template-options.js";
 
@@ -19,7 +18,7 @@ export type DocRenderer = (name: TemplateName, view: unknown) => string;
 
 export function docRenderer(): DocRenderer {
   // Node's module cache loads the runtime and the precompiled templates (scripts/build-assets.js) once.
-  const hb = (createRequire(import.meta.url)("handlebars/runtime") as HandlebarsRuntime).create();
+  const hb = loadGeneratedModule<HandlebarsRuntime>("handlebars-runtime.cjs").create();
   const made = new Map<TemplateName, Render>();
   return (name, view) => {
     let t = made.get(name);
