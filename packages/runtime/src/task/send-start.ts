@@ -43,12 +43,12 @@ import { A2AError } from "../core/a2a-error.js";
 import { TaskState, TERMINAL_STATES, type Message, type SendMessageRequest } from "./a2a-types.js";
 import { scopeOf, tenantOf, type HandlerDeps } from "./handler-deps.js";
 import { startRun, type Run } from "./run.js";
-import type { StoredPushConfig } from "./store.js";
+import type { StoredPushConfig, StoredTask } from "./store.js";
 import { checkPushConfig } from "./push-config-check.js";
 import { checkHistoryLength, stateName, statusEvent, withStatus, type MessagePlace } from "./task-shapes.js";
 import { watchTask, type TaskWatch } from "./task-watch.js";
 import { deepCopy } from "./copy.js";
-import { type Committed, committedCopy, type Origin } from "./task-writer.js";
+import { type Committed, committedCopy, type LastWrite, type Origin } from "./task-writer.js";
 import { busyTaskError } from "./turns.js";
 import { checkKeys } from "./store-keys.js";
 
@@ -86,14 +86,14 @@ const terminalRefusal = (taskId: string, state: TaskState) =>
     `Task ${taskId} is ${stateName(state)}, a terminal state; it takes no more messages`,
   );
 
-/** The place of the message: a new task, or the stored task it continues (checked). */
+/** The place of the message: a new task, or the stored task it continues (checked), with that task as read. */
 async function placeOf(
   deps: HandlerDeps,
   message: Message,
   tenant: string,
   visible: string | undefined,
-): Promise<MessagePlace> {
-  if (!message.taskId) return { taskId: deps.newId(), contextId: message.contextId || deps.newId() };
+): Promise<{ place: MessagePlace; stored?: StoredTask }> {
+  if (!message.taskId) return { place: { taskId: deps.newId(), contextId: message.contextId || deps.newId() } };
   const stored = await deps.store.get(tenant, message.taskId, visible);
   if (!stored) throw new A2AError("TaskNotFoundError", `Task ${message.taskId} not found`);
   if (message.contextId && message.contextId !== stored.task.contextId) {
@@ -106,7 +106,7 @@ async function placeOf(
   // Refused here, before a push config is stored or anything listens; the commit checks again (a cancel may win).
   if (TERMINAL_STATES.has(state)) throw terminalRefusal(message.taskId, state);
   if (stored.turn !== undefined) throw busyTaskError(deps.busyError, message.taskId);
-  return { taskId: stored.task.id, contextId: stored.task.contextId };
+  return { place: { taskId: stored.task.id, contextId: stored.task.contextId }, stored };
 }
 
 async function continueTask(
@@ -114,7 +114,7 @@ async function continueTask(
   tenant: string,
   message: Message,
   turn: string,
-  at: { origin: Origin; visible: string | undefined },
+  at: { origin: Origin; visible: string | undefined; last: LastWrite },
 ): Promise<Committed> {
   const committed = await deps.writer.change(
     tenant,
@@ -127,7 +127,8 @@ async function continueTask(
       return { task, events: [statusEvent(task)], startTurn: turn };
     },
     at.origin,
-    { owner: at.visible },
+    // Starts from the read that placed the message (a stale one costs a retry), and leaves the commit in `last`.
+    { owner: at.visible, last: at.last },
   );
   if (!committed) throw new Error(`Task ${message.taskId}: the message could not join it`);
   return { task: committedCopy(committed), version: committed.version };
@@ -146,7 +147,7 @@ export async function startSend(
   const { taskId, contextId } = req.message;
   checkKeys(operation, { tenant, "message.taskId": taskId, "message.contextId": contextId });
   const scope = await scopeOf(deps, context, operation);
-  const place = await placeOf(deps, req.message, tenant, scope.visible);
+  const { place, stored } = await placeOf(deps, req.message, tenant, scope.visible);
   const userMessage: Message = { ...req.message, ...place };
   const pushConfig = await pushConfigOf(deps, req, context, { tenant, taskId: place.taskId, operation });
   const putConfig = async () => {
@@ -155,13 +156,14 @@ export async function startSend(
   const origin: Origin = { operation, context };
   // Not the user's idGenerator: a turn id never leaves the runtime.
   const turn = crypto.randomUUID();
-  // A new task's id was made here: it is at version 0 until this call creates it.
-  const watch = await watchTask(deps.hub, tenant, place.taskId, req.message.taskId ? undefined : 0);
+  // A new task's id was made here: it is at version 0 until this call creates it; a continued one was just read.
+  const watch = await watchTask(deps.hub, tenant, place.taskId, stored?.version ?? 0);
+  const last: LastWrite = { stored };
   try {
     let continued: Committed | undefined;
     if (req.message.taskId) {
       await putConfig();
-      continued = await continueTask(deps, tenant, userMessage, turn, { origin, visible: scope.visible });
+      continued = await continueTask(deps, tenant, userMessage, turn, { origin, visible: scope.visible, last });
     }
     const run = await startRun({
       executor: deps.executor,
@@ -178,6 +180,7 @@ export async function startSend(
       onCreated: putConfig,
       // The executor's own copy: what it holds is shared with neither the store nor the caller.
       continued: continued ? deepCopy(continued.task) : undefined,
+      lastWrite: continued ? last.stored : undefined,
       extensions: context.extensions,
       configuration: req.configuration,
       metadata: req.metadata,

@@ -57,6 +57,8 @@ export interface UpdaterSetup {
   readonly onCreated: () => Promise<void>;
   /** Told the first outcome. */
   readonly onFirst: (outcome: FirstOutcome) => void;
+  /** The continued task as the call's own commit left it: the first change starts there, not from a read. */
+  readonly lastWrite?: StoredTask | undefined;
 }
 
 export interface RunUpdater extends TaskUpdater {
@@ -134,7 +136,7 @@ export function createUpdater(setup: UpdaterSetup): RunUpdater {
   const { writer, tenant, place } = setup;
   const inOrder = serialQueue();
   // What this updater committed last: its next change starts there (task-writer.ts).
-  const last: LastWrite = {};
+  const last: LastWrite = { stored: setup.lastWrite };
   let ended = false;
   /** Creates the task with the first change folded in: one commit, the submitted Task event, then the change's. */
   const create = async (what: string, apply: (task: Task) => TaskChange) => {
