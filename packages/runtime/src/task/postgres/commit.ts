@@ -44,12 +44,6 @@ import { storeError } from "./store-error.js";
 /** Longest NOTIFY payload sent; PostgreSQL's limit is 8000 bytes. */
 const MAX_PAYLOAD_BYTES = 1000;
 
-export interface NotifyPayload {
-  readonly tenant: string;
-  readonly taskId: string;
-  readonly version: number;
-}
-
 /** Whether the ids fit the NOTIFY payload (else it names only the version and listeners check every task). */
 export function idsFitPayload(tenant: string, taskId: string): boolean {
   const json = JSON.stringify({ t: tenant, i: taskId, v: 2 ** 31 });
