@@ -74,8 +74,17 @@ async function made(store: TaskStore, id: string, state: TaskState, withConfig =
 }
 
 describe("retention", () => {
-  it("lists in migration 5 exactly the terminal states of the runtime", () => {
-    expect([...TERMINAL_STATE_NUMBERS].sort()).toEqual([...TERMINAL_STATES].sort());
+  it("indexes (migration 5) and prunes exactly the terminal states of the runtime", async () => {
+    const { schema } = await storeOn();
+    const index = await admin.query<{ indexdef: string }>(
+      "SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'tasks_terminal_by_end'",
+      [schema],
+    );
+    const predicate = /WHERE \((.*)\)$/.exec(index.rows[0]?.indexdef ?? "")?.[1] ?? "";
+    const indexed = [...predicate.matchAll(/\d+/g)].map(Number).sort();
+    const runtime = [...TERMINAL_STATES].sort();
+    expect(indexed).toEqual(runtime);
+    expect([...TERMINAL_STATE_NUMBERS].sort()).toEqual(runtime);
   });
 
   it("prunes old events and old terminal tasks with all of theirs; running and recent tasks stay", async () => {

@@ -20,7 +20,7 @@ import type { SendMessageRequest, SendMessageResponse, StreamResponse, Task } fr
 import type { HandlerDeps } from "./handler-deps.js";
 import { startSend, unlessAborted, type SendStart } from "./send-start.js";
 import { messageEvent, taskEvent, taskView } from "./task-shapes.js";
-import { endsStream, eventReader } from "./task-watch.js";
+import { eventReader } from "./task-watch.js";
 import { deepCopy } from "./copy.js";
 
 const answerTask = (task: Task): SendMessageResponse => ({
@@ -55,16 +55,14 @@ export async function sendMessage(
         start.continued ? taskView(start.continued.task, historyLength) : await storedView(deps, start, historyLength),
       );
     }
-    // Waiting for the event that ends the wait; the answer is the task as stored after it.
-    let version = afterVersion;
-    for (let e = await start.watch.next(context.signal); e !== undefined; e = await start.watch.next(context.signal)) {
-      if (e.version <= afterVersion) continue;
-      version = e.version;
-      if (endsStream(e.event)) break;
+    const progress = { version: afterVersion };
+    const read = eventReader(start.watch, afterVersion, context.signal, progress);
+    while ((await read()) !== undefined) {
+      // Waiting for the event that ends the wait; the answer is the task as stored after it.
     }
     // This call's executor committed that very version: its copy is the stored task, without reading it back.
     const own = start.run.lastWrite();
-    if (own !== undefined && own.version === version) return answerTask(taskView(deepCopy(own.task), historyLength));
+    if (own?.version === progress.version) return answerTask(taskView(deepCopy(own.task), historyLength));
     return answerTask(await storedView(deps, start, historyLength));
   } finally {
     await start.watch.stop();

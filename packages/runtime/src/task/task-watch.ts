@@ -129,11 +129,20 @@ export function endsStream(event: StreamResponse): boolean {
   return endsStreams(stateOf(event));
 }
 
-/** A reader of the events above `afterVersion`, up to and including the one that ends the stream; then undefined. */
+/** How far a reader got: the version of the last event it returned (its afterVersion before the first). */
+export interface ReadProgress {
+  version: number;
+}
+
+/**
+ * A reader of the events above `afterVersion`, up to and including the one that ends the stream; then undefined.
+ * `progress`, when given, follows the version of each event returned.
+ */
 export function eventReader(
   watch: TaskWatch,
   afterVersion: number,
   signal: AbortSignal,
+  progress: ReadProgress = { version: afterVersion },
 ): () => Promise<StreamResponse | undefined> {
   let ended = false;
   return async () => {
@@ -141,6 +150,7 @@ export function eventReader(
       const e = await watch.next(signal);
       if (e === undefined) break;
       if (e.version <= afterVersion) continue;
+      progress.version = e.version;
       ended = endsStream(e.event);
       return e.event;
     }

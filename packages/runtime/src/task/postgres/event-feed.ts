@@ -104,11 +104,6 @@ export class EventFeed {
     });
   }
 
-  /** Whether the store holds a LISTEN connection now. */
-  get listening(): boolean {
-    return this.connection.held;
-  }
-
   /** As TaskStore.subscribe: with `from`, the task's version is not read. */
   async subscribe(
     tenant: string,

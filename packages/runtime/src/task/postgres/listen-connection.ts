@@ -54,11 +54,6 @@ export class ListenConnection {
     private readonly options: ListenOptions,
   ) {}
 
-  /** Whether a connection listens or is being taken (for tests and telemetry). */
-  get held(): boolean {
-    return this.listening !== undefined;
-  }
-
   /** Resolves once a connection listens. */
   async acquire(): Promise<void> {
     if (this.closed) throw new Error("the store is closed");
