@@ -160,6 +160,20 @@ const rows = [
     ratioCell(servers.ratios.otelSdkVsOpen),
     ">= 0.8",
   ],
+  [
+    "server JSON-RPC: the SDK's floor (one span + one record per call, no A2A code) vs without",
+    rpsCell("oursJsonrpcOtelFloor"),
+    rpsCell("oursJsonrpc"),
+    ratioCell(servers.ratios.otelFloorVsOpen),
+    "(printed)",
+  ],
+  [
+    "server JSON-RPC: tracing on the SDK vs the SDK's floor",
+    rpsCell("oursJsonrpcOtelSdk"),
+    rpsCell("oursJsonrpcOtelFloor"),
+    ratioCell(servers.ratios.otelSdkVsFloor),
+    "(printed)",
+  ],
   ...["bun", "deno"].map((runtime) => [
     `echo agent HTTP side on ${runtime === "bun" ? "Bun" : "Deno"} vs Node (JSON-RPC send)`,
     runtimes.rps[runtime] === null ? "skipped" : fmtRps(runtimes.rps[runtime]),

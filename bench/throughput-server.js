@@ -17,6 +17,10 @@
 //                                            provider with a batch span processor and a meter provider with
 //                                            a periodic reader, both exporting to exporters that drop what
 //                                            they get)
+//   node bench/throughput-server.js ours-otel-floor   ours with the SDK's floor instead: an interceptor that
+//                                            only starts and ends one span and records one duration per
+//                                            call on the same SDK set-up, with the same attributes as
+//                                            otelServerInterceptor; what any tracing on that SDK costs
 //
 // Both A2A servers run the same trivial agent: SendMessage answers at once with
 // one agent Message { messageId "r", role AGENT, parts [text "ok"] }.
@@ -96,17 +100,49 @@ async function oursJwtListener(setup) {
   };
 }
 
-/** Ours traced: otelServerInterceptor on the no-op providers, or on the SDK with batch export (see the header). */
-async function oursOtelListener(withSdk) {
-  const { otelServerInterceptor } = await import("@protoc-gen-a2a/runtime/otel");
-  if (!withSdk) return oursListener([otelServerInterceptor()]);
+/** The SDK as the traced kinds use it: batch span export and a periodic metric reader, to exporters that drop. */
+async function sdkProviders() {
   const { BasicTracerProvider, BatchSpanProcessor } = await import("@opentelemetry/sdk-trace-base");
   const { MeterProvider, PeriodicExportingMetricReader } = await import("@opentelemetry/sdk-metrics");
   const dropped = { export: (_items, done) => done({ code: 0 }), shutdown: async () => {}, forceFlush: async () => {} };
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropped)] });
   const reader = new PeriodicExportingMetricReader({ exporter: dropped, exportIntervalMillis: 1000 });
-  const meterProvider = new MeterProvider({ readers: [reader] });
-  return oursListener([otelServerInterceptor({ tracerProvider, meterProvider })]);
+  return { tracerProvider, meterProvider: new MeterProvider({ readers: [reader] }) };
+}
+
+/** Ours traced: otelServerInterceptor on the no-op providers, or on the SDK with batch export (see the header). */
+async function oursOtelListener(withSdk) {
+  const { otelServerInterceptor } = await import("@protoc-gen-a2a/runtime/otel");
+  if (!withSdk) return oursListener([otelServerInterceptor()]);
+  return oursListener([otelServerInterceptor(await sdkProviders())]);
+}
+
+/**
+ * The SDK's own floor (see the header): per call one SERVER span started with the attributes our interceptor
+ * gives a v1.0 JSON-RPC SendMessage, and one duration record with its metric attributes; no A2A code, no
+ * propagation, no context.
+ */
+async function otelFloorListener() {
+  const { tracerProvider, meterProvider } = await sdkProviders();
+  const tracer = tracerProvider.getTracer("bench-floor");
+  const duration = meterProvider.getMeter("bench-floor").createHistogram("rpc.server.call.duration", { unit: "s" });
+  const metric = {
+    "rpc.system": "jsonrpc",
+    "rpc.service": "lf.a2a.v1.A2AService",
+    "rpc.method": "SendMessage",
+    "a2a.operation": "SendMessage",
+  };
+  const attributes = { ...metric, "a2a.protocol.version": "1.0", "rpc.jsonrpc.version": "2.0" };
+  const SERVER = 1;
+  const floor = (next) => async (call) => {
+    const start = performance.now();
+    const span = tracer.startSpan("lf.a2a.v1.A2AService/SendMessage", { kind: SERVER, attributes });
+    const result = await next(call);
+    span.end();
+    duration.record((performance.now() - start) / 1000, metric);
+    return result;
+  };
+  return oursListener([floor]);
 }
 
 async function a2aJsListener() {
@@ -175,6 +211,7 @@ const kinds = {
   "ours-jwt": oursJwtListener,
   "ours-otel-noop": () => oursOtelListener(false),
   "ours-otel-sdk": () => oursOtelListener(true),
+  "ours-otel-floor": otelFloorListener,
   "a2a-js": a2aJsListener,
   bare: bareListener,
 };
