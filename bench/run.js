@@ -133,6 +133,20 @@ const rows = [
     ">= 0.6",
   ],
   [
+    "server JSON-RPC: the protobuf-es floor (parse, fromJson, toJson only) vs bare",
+    rpsCell("typedFloor"),
+    rpsCell("bare"),
+    ratioCell(servers.ratios.typedFloorVsBare),
+    "(printed)",
+  ],
+  [
+    "server JSON-RPC: ours vs the protobuf-es floor",
+    rpsCell("oursJsonrpc"),
+    rpsCell("typedFloor"),
+    ratioCell(servers.ratios.jsonrpcVsTypedFloor),
+    "(printed)",
+  ],
+  [
     "server JSON-RPC: with an API key vs without authentication",
     rpsCell("oursJsonrpcApiKey"),
     rpsCell("oursJsonrpc"),

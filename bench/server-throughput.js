@@ -21,6 +21,9 @@
 //   - before measuring, one request checks each target answers 200 with the
 //     expected result (the agent message "ok"); a target that does not is
 //     skipped with a warning, and ratios involving it are not printed.
+// The protobuf-es floor (typed-floor: node:http doing only the parse, fromJson, create, toJson and
+// stringify of a JSON-RPC SendMessage) runs against bare and ours against it: what of the gap to bare is
+// protobuf-es's typing, and what is ours.
 // Ours also runs behind authentication (ours-apikey: an API key in X-API-Key;
 // ours-jwt: an ES256 JWT bearer token checked by jwtBearer against a JWKS the
 // server process serves itself), JSON-RPC only, each against ours without it.
@@ -88,6 +91,16 @@ const ALL_TARGETS = [
     headers: JSONRPC_HEADERS,
     body: JSONRPC_BODY,
     check: (j) => j?.result !== undefined,
+  },
+  {
+    key: "typedFloor",
+    label: "protobuf-es floor on node:http",
+    server: "typed-floor",
+    method: "POST",
+    path: "/a2a/jsonrpc",
+    headers: JSONRPC_HEADERS,
+    body: JSONRPC_BODY,
+    check: (j) => j?.jsonrpc === "2.0" && j?.id === 1 && isOkMessage(j?.result),
   },
   {
     key: "oursJsonrpc",
@@ -409,6 +422,8 @@ export async function benchServerThroughput({
     restVsA2aJs: ratio("oursRest", "a2aJsRest"),
     jsonrpcVsBare: ratio("oursJsonrpc", "bare"),
     restVsBare: ratio("oursRest", "bare"),
+    typedFloorVsBare: ratio("typedFloor", "bare"),
+    jsonrpcVsTypedFloor: ratio("oursJsonrpc", "typedFloor"),
     apiKeyVsOpen: ratio("oursJsonrpcApiKey", "oursJsonrpc"),
     jwtVsOpen: ratio("oursJsonrpcJwt", "oursJsonrpc"),
     otelNoopVsOpen: ratio("oursJsonrpcOtelNoop", "oursJsonrpc"),

@@ -10,6 +10,9 @@
 //   node bench/throughput-server.js a2a-js   @a2a-js/sdk 1.3.0 DefaultRequestHandler behind its
 //                                            express jsonRpcHandler (/a2a/jsonrpc) and restHandler (/a2a/rest)
 //   node bench/throughput-server.js bare     node:http answering every request with a fixed JSON body
+//   node bench/throughput-server.js typed-floor   node:http doing only the protobuf-es work of a JSON-RPC
+//                                            SendMessage (JSON.parse, fromJson, create, toJson, stringify),
+//                                            none of the A2A checks: what any server typed by protobuf-es pays
 //   node bench/throughput-server.js ours-apikey, ours-jwt   ours behind authenticate(): an API key, or a JWT
 //                                            bearer token (printed with the port as `headers`)
 //   node bench/throughput-server.js ours-otel-noop, ours-otel-sdk   ours with otelServerInterceptor: on the
@@ -205,6 +208,36 @@ function bareListener() {
   };
 }
 
+/**
+ * The protobuf-es floor (see the header): node:http doing only what any server typed by protobuf-es does for
+ * a JSON-RPC SendMessage, with none of the A2A checks: read the body, JSON.parse, fromJson of the params,
+ * create the answer from the same init as ours, toJson, JSON.stringify.
+ */
+async function typedFloorListener() {
+  const { create, fromJson, toJson } = await import("@bufbuild/protobuf");
+  const { Role, SendMessageRequestSchema, SendMessageResponseSchema } = await import(
+    "../dist-examples/generated-samples/v1.0.1/a2a_pb.js"
+  );
+  return (req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const envelope = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      const request = fromJson(SendMessageRequestSchema, envelope.params);
+      const answer = create(SendMessageResponseSchema, {
+        payload: {
+          case: "message",
+          value: { messageId: "r", role: Role.AGENT, parts: [{ content: { case: "text", value: "ok" } }] },
+        },
+      });
+      const result = request.message ? toJson(SendMessageResponseSchema, answer) : null;
+      const body = JSON.stringify({ jsonrpc: "2.0", id: envelope.id, result });
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+      res.end(body);
+    });
+  };
+}
+
 const kinds = {
   ours: () => oursListener(),
   "ours-apikey": oursApiKeyListener,
@@ -214,6 +247,7 @@ const kinds = {
   "ours-otel-floor": otelFloorListener,
   "a2a-js": a2aJsListener,
   bare: bareListener,
+  "typed-floor": typedFloorListener,
 };
 
 async function main() {
