@@ -74,11 +74,13 @@ const conversionRows = (path, rows, target) => [
   ],
 ];
 
-/** The PostgreSQL store's rows: ops/s with p99 in the label (no anchor), or one "skipped" row. */
+/** The PostgreSQL store's rows: ops/s with p99 and busy cores in the label, or one "skipped" row. */
 function postgresRows(r) {
   if (r.skipped !== undefined) return [["PostgreSQL store: send + get", "skipped", "-", "-", "(see above)"]];
+  // How much of the machine the run kept busy (/proc/stat): near the core count, the machine is the limit.
+  const busy = (x) => (x.busyCores === null ? "" : `, ${x.busyCores.toFixed(1)} cores busy`);
   const row = (what, x, anchor, target) => [
-    `PostgreSQL store: send + get, ${what}, p99 ${x.p99Ms.toFixed(1)} ms`,
+    `PostgreSQL store: send + get, ${what}, p99 ${x.p99Ms.toFixed(1)} ms${busy(x)}`,
     fmtOps(x.ops),
     anchor === undefined ? "skipped" : fmtOps(anchor),
     anchor === undefined ? "-" : fmtRatio(x.ops / anchor),

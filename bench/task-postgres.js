@@ -21,11 +21,16 @@
 //              percentile of one op's latency. Two instances split the 10
 //              clients 5 + 5 and run at once: their ops add up, their p99 is
 //              the worse one
+//   machine    how many cores the whole machine kept busy during each measured run (/proc/stat, Linux):
+//              PostgreSQL, the instances and the rest; a figure near the core count means the machine,
+//              not one process, is the limit
 //   anchor     pgbench -c CLIENTS (10 and 50) for MEASURE_MS on the same
 //              cluster, after the store rows; "skipped" without pgbench
 //
 // `node bench/task-postgres.js`; needs `npm run build` and `npm run build:examples`.
 import { fork } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { create } from "@bufbuild/protobuf";
 import { createTaskHandler, TaskState } from "@protoc-gen-a2a/runtime/task";
@@ -86,7 +91,9 @@ async function serveInstance(url) {
     async load({ clients, ms }) {
       const base = ++runs * 100_000_000;
       await loops(clients, WARMUP_MS, (i, k) => op(base + i * 1_000_000 + k));
-      return loops(clients, ms, (i, k) => op(base + 50_000_000 + i * 1_000_000 + k));
+      const before = machineTicks();
+      const result = await loops(clients, ms, (i, k) => op(base + 50_000_000 + i * 1_000_000 + k));
+      return { ...result, busyCores: busyCores(before, machineTicks()) };
     },
     async close() {
       await store.close();
@@ -138,6 +145,23 @@ function startInstance(url) {
   };
 }
 
+/** The machine's busy and total CPU ticks from /proc/stat (all cores), or undefined where there is none. */
+function machineTicks() {
+  try {
+    const f = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal …
+    return { busy: f[0] + f[1] + f[2] + f[5] + f[6], total: f.reduce((a, b) => a + b, 0) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** How many cores the whole machine kept busy between two machineTicks() (PostgreSQL and instances alike). */
+function busyCores(before, after) {
+  if (before === undefined || after === undefined || after.total === before.total) return null;
+  return ((after.busy - before.busy) / (after.total - before.total)) * availableParallelism();
+}
+
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 }
@@ -164,7 +188,8 @@ async function measure(instances, clients) {
   const each = Math.max(1, Math.round(clients / instances.length));
   const runs = await Promise.all(instances.map((i) => i.call("load", { clients: each, ms: MEASURE_MS })));
   const ops = runs.reduce((sum, r) => sum + (r.count * 1000) / r.elapsedMs, 0);
-  return { ops, p99Ms: Math.max(...runs.map((r) => r.p99Ms)), count: runs.reduce((sum, r) => sum + r.count, 0) };
+  const count = runs.reduce((sum, r) => sum + r.count, 0);
+  return { ops, p99Ms: Math.max(...runs.map((r) => r.p99Ms)), count, busyCores: runs[0].busyCores };
 }
 
 /** Send + get through the PostgreSQL store on one and on two instances; {skipped} without PostgreSQL. */
@@ -215,7 +240,9 @@ export async function benchTaskPostgres() {
 
 export function formatPostgres(r) {
   if (r.skipped !== undefined) return `[task-postgres] skipped: ${r.skipped}`;
-  const row = (x) => `${fmtOps(x.ops)}, p99 ${x.p99Ms.toFixed(1)} ms (${x.count} ops)`;
+  const busy = (x) =>
+    x.busyCores === null ? "" : `, machine busy ${x.busyCores.toFixed(2)}/${availableParallelism()} cores`;
+  const row = (x) => `${fmtOps(x.ops)}, p99 ${x.p99Ms.toFixed(1)} ms (${x.count} ops${busy(x)})`;
   const against = (x, clients) => {
     const anchor = r.anchor[clients];
     if (anchor.skipped !== undefined) return `pgbench skipped: ${anchor.skipped}`;
