@@ -10,12 +10,13 @@
 //     exit); a server also exits by itself when its stdin closes;
 //   - the load comes from a separate child process running autocannon's API
 //     (throughput-load.js): 50 connections, no pipelining, a 1 s warm-up run
-//     (dropped) then a 4 s measured run; req/s = 2xx answers / measured time;
-//   - 3 rounds over all targets, interleaved; every round is printed. A
+//     (dropped) then a 2 s measured run; req/s = 2xx answers / measured time;
+//   - 5 rounds over all targets, interleaved; every round is printed. A
 //     target's req/s is its best round (interference from the VM/neighbours
 //     only lowers a figure); a ratio of two targets is the median of their
-//     per-round ratios, so a round the machine slowed for one target (they
-//     are measured back to back) moves no ratio;
+//     per-round ratios, so up to two rounds the machine slowed for one of
+//     them move no ratio (many short rounds ride out a VM whose speed swings
+//     better than few long ones);
 //   - on a machine with 2+ cores and `taskset` available, every server is
 //     pinned to CPU 0 and the load generator to CPU 1, so the two never
 //     compete for a core (BENCH_NO_PIN=1 turns pinning off); the orchestrator
@@ -44,7 +45,7 @@
 // Prints only; asserts no timing.
 //
 // `node bench/server-throughput.js` runs it alone; BENCH_SERVER_ROUNDS=n runs n rounds (of
-// BENCH_SERVER_SECONDS each, default 5; many short rounds ride out a machine whose speed swings), and
+// BENCH_SERVER_SECONDS each, default 2), and
 // BENCH_SERVER_TARGETS=oursJsonrpc,oursJsonrpcOtelSdk measures only the targets named. `--profile [target…]`
 // instead runs each named target (default: oursJsonrpc oursRest; also bare,
 // a2aJsJsonrpc, a2aJsRest) once with `node --cpu-prof` on its server child and
@@ -62,9 +63,11 @@ const HOST = "127.0.0.1";
 const CONNECTIONS = 50;
 const WARMUP_S = 1;
 /** Seconds measured per target and round; BENCH_SERVER_SECONDS sets another. */
-const DURATION_S = Number(process.env.BENCH_SERVER_SECONDS) || 4;
+const DURATION_S = Number(process.env.BENCH_SERVER_SECONDS) || 2;
+/** Seconds of load a --profile run measures (one run per target: longer than a round, for enough samples). */
+const PROFILE_S = 5;
 /** Rounds over all targets; BENCH_SERVER_ROUNDS sets another number (more rounds, less noise). */
-const ROUNDS = Number(process.env.BENCH_SERVER_ROUNDS) || 3;
+const ROUNDS = Number(process.env.BENCH_SERVER_ROUNDS) || 5;
 /** Cores used by the rest of the machine during a kept run above which a warning is printed. */
 const OTHER_CPU_WARN = 0.3;
 
@@ -537,7 +540,7 @@ async function profileTargets(keys, { log, warn }) {
           warn,
           connections: CONNECTIONS,
           warmupS: WARMUP_S,
-          durationS: DURATION_S,
+          durationS: PROFILE_S,
         });
         if (r) log(describeRun(`${target.label} (profiled)`, r));
       } finally {
@@ -548,9 +551,9 @@ async function profileTargets(keys, { log, warn }) {
         warn("no .cpuprofile written");
         continue;
       }
-      const a = analyzeProfile(JSON.parse(readFileSync(join(dir, file), "utf8")), DURATION_S * 1000);
+      const a = analyzeProfile(JSON.parse(readFileSync(join(dir, file), "utf8")), PROFILE_S * 1000);
       log(
-        `last ${DURATION_S} s of the profile (${a.samples} samples, busy ${pct(a.busyShare).trim()}); shares below are of the busy samples`,
+        `last ${PROFILE_S} s of the profile (${a.samples} samples, busy ${pct(a.busyShare).trim()}); shares below are of the busy samples`,
       );
       log("top self time:");
       for (const e of a.self.slice(0, 25)) log(`  ${pct(e.share)}  ${e.key}`);
