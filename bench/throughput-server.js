@@ -126,6 +126,7 @@ async function oursOtelListener(withSdk) {
  * propagation, no context.
  */
 async function otelFloorListener() {
+  const { SpanKind } = await import("@opentelemetry/api");
   const { tracerProvider, meterProvider } = await sdkProviders();
   const tracer = tracerProvider.getTracer("bench-floor");
   const duration = meterProvider.getMeter("bench-floor").createHistogram("rpc.server.call.duration", { unit: "s" });
@@ -136,10 +137,9 @@ async function otelFloorListener() {
     "a2a.operation": "SendMessage",
   };
   const attributes = { ...metric, "a2a.protocol.version": "1.0", "rpc.jsonrpc.version": "2.0" };
-  const SERVER = 1;
   const floor = (next) => async (call) => {
     const start = performance.now();
-    const span = tracer.startSpan("lf.a2a.v1.A2AService/SendMessage", { kind: SERVER, attributes });
+    const span = tracer.startSpan("lf.a2a.v1.A2AService/SendMessage", { kind: SpanKind.SERVER, attributes });
     const result = await next(call);
     span.end();
     duration.record((performance.now() - start) / 1000, metric);
