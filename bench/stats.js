@@ -1,5 +1,23 @@
-// Small helpers shared by the benchmarks: median, a monotonic clock and number
-// formatting. Measures nothing by itself.
+// Small helpers shared by the benchmarks: median, a monotonic clock, the
+// machine's CPU counters and number formatting. Measures nothing by itself.
+import { readFileSync } from "node:fs";
+
+/**
+ * The whole machine's CPU time so far in seconds, all cores added, from /proc/stat: busy (user, nice, system,
+ * irq, softirq; softirq work for loopback traffic counts there), steal (the hypervisor's) and total (every
+ * field). Null where /proc/stat is missing (not Linux).
+ */
+export function machineCpuSeconds() {
+  try {
+    const f = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal … (USER_HZ is 100 on Linux)
+    const [user, nice, system, , , irq, softirq, steal] = f;
+    const total = f.reduce((a, b) => a + b, 0);
+    return { busy: (user + nice + system + irq + softirq) / 100, steal: steal / 100, total: total / 100 };
+  } catch {
+    return null;
+  }
+}
 
 /** Monotonic time in milliseconds (fractional). */
 export const nowMs = () => Number(process.hrtime.bigint()) / 1e6;

@@ -29,7 +29,6 @@
 //
 // `node bench/task-postgres.js`; needs `npm run build` and `npm run build:examples`.
 import { fork } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { create } from "@bufbuild/protobuf";
@@ -41,7 +40,7 @@ import { GetTaskRequestSchema, SendMessageRequestSchema } from "../dist-examples
 import { findPostgresBin, INSTALL_HINT, startPostgresCluster } from "../test/helpers/postgres-cluster.js";
 import { benchContext } from "./call-context.js";
 import { runPgbench } from "./pgbench.js";
-import { fmtOps, fmtRatio, isMain, nowMs } from "./stats.js";
+import { fmtOps, fmtRatio, isMain, machineCpuSeconds, nowMs } from "./stats.js";
 
 const SCHEMA = "bench";
 const CLIENTS = [10, 50];
@@ -91,9 +90,9 @@ async function serveInstance(url) {
     async load({ clients, ms }) {
       const base = ++runs * 100_000_000;
       await loops(clients, WARMUP_MS, (i, k) => op(base + i * 1_000_000 + k));
-      const before = machineTicks();
+      const before = machineCpuSeconds();
       const result = await loops(clients, ms, (i, k) => op(base + 50_000_000 + i * 1_000_000 + k));
-      return { ...result, busyCores: busyCores(before, machineTicks()) };
+      return { ...result, busyCores: busyCores(before, machineCpuSeconds()) };
     },
     async close() {
       await store.close();
@@ -145,20 +144,9 @@ function startInstance(url) {
   };
 }
 
-/** The machine's busy and total CPU ticks from /proc/stat (all cores), or undefined where there is none. */
-function machineTicks() {
-  try {
-    const f = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
-    // user nice system idle iowait irq softirq steal …
-    return { busy: f[0] + f[1] + f[2] + f[5] + f[6], total: f.reduce((a, b) => a + b, 0) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** How many cores the whole machine kept busy between two machineTicks() (PostgreSQL and instances alike). */
+/** How many cores the whole machine kept busy between two machineCpuSeconds() (PostgreSQL, instances, rest). */
 function busyCores(before, after) {
-  if (before === undefined || after === undefined || after.total === before.total) return null;
+  if (before === null || after === null || after.total === before.total) return null;
   return ((after.busy - before.busy) / (after.total - before.total)) * availableParallelism();
 }
 

@@ -13,6 +13,7 @@
 // stealCpu the hypervisor's steal time. Asserts nothing.
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
+import { machineCpuSeconds } from "./stats.js";
 
 /** utime + stime of a process in seconds, or null where /proc is unavailable. */
 function procCpuSeconds(pid) {
@@ -21,18 +22,6 @@ function procCpuSeconds(pid) {
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     // Fields after ")": state(3) … utime(14) stime(15), i.e. indexes 11 and 12 here. USER_HZ is 100 on Linux.
     return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
-}
-
-/** Busy and steal time of the whole machine in seconds (all CPUs), from /proc/stat, or null. */
-function machineCpuSeconds() {
-  try {
-    const f = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
-    // user nice system idle iowait irq softirq steal …
-    const [user, nice, system, , , irq, softirq, steal] = f;
-    return { busy: (user + nice + system + irq + softirq) / 100, steal: steal / 100 };
   } catch {
     return null;
   }
