@@ -177,6 +177,13 @@ const rows = [
     ">= 0.8",
   ],
   [
+    "server JSON-RPC: tracing on the SDK, 1 in 10 traces sampled, vs without",
+    rpsCell("oursJsonrpcOtelSampled"),
+    rpsCell("oursJsonrpc"),
+    ratioCell(servers.ratios.otelSampledVsOpen),
+    "(printed)",
+  ],
+  [
     "server JSON-RPC: the SDK's floor (one span + one record per call, no A2A code) vs without",
     rpsCell("oursJsonrpcOtelFloor"),
     rpsCell("oursJsonrpc"),

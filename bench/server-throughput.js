@@ -32,7 +32,8 @@
 // server process serves itself), JSON-RPC only, each against ours without it.
 // Ours also runs with otelServerInterceptor (ours-otel-noop: the no-op providers of @opentelemetry/api;
 // ours-otel-sdk: the SDK with a batch span processor and a periodic metric reader), JSON-RPC only, each
-// against ours without it; and with the SDK's floor (ours-otel-floor: one span and one duration record per
+// against ours without it; on the SDK sampling one trace in ten (ours-otel-sampled) against ours without
+// it; and with the SDK's floor (ours-otel-floor: one span and one duration record per
 // call on the same SDK set-up, no A2A code), against ours without it and against ours-otel-sdk, which shows
 // what of the tracing row is the SDK's own cost and what is the interceptor's.
 // Both A2A servers run the same trivial agent (SendMessage answers at once
@@ -161,6 +162,16 @@ const ALL_TARGETS = [
     key: "oursJsonrpcOtelSdk",
     label: "ours JSON-RPC, tracing (SDK, batch export)",
     server: "ours-otel-sdk",
+    method: "POST",
+    path: "/a2a/jsonrpc",
+    headers: JSONRPC_HEADERS,
+    body: JSONRPC_BODY,
+    check: (j) => j?.jsonrpc === "2.0" && j?.id === 1 && isOkMessage(j?.result),
+  },
+  {
+    key: "oursJsonrpcOtelSampled",
+    label: "ours JSON-RPC, tracing (SDK, 1 in 10 sampled)",
+    server: "ours-otel-sampled",
     method: "POST",
     path: "/a2a/jsonrpc",
     headers: JSONRPC_HEADERS,
@@ -443,6 +454,7 @@ export async function benchServerThroughput({
     jwtVsOpen: ratio("oursJsonrpcJwt", "oursJsonrpc"),
     otelNoopVsOpen: ratio("oursJsonrpcOtelNoop", "oursJsonrpc"),
     otelSdkVsOpen: ratio("oursJsonrpcOtelSdk", "oursJsonrpc"),
+    otelSampledVsOpen: ratio("oursJsonrpcOtelSampled", "oursJsonrpc"),
     otelFloorVsOpen: ratio("oursJsonrpcOtelFloor", "oursJsonrpc"),
     otelSdkVsFloor: ratio("oursJsonrpcOtelSdk", "oursJsonrpcOtelFloor"),
   };

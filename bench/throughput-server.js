@@ -20,6 +20,8 @@
 //                                            provider with a batch span processor and a meter provider with
 //                                            a periodic reader, both exporting to exporters that drop what
 //                                            they get)
+//   node bench/throughput-server.js ours-otel-sampled   ours-otel-sdk sampling one new trace in ten
+//                                            (ParentBased(TraceIdRatioBased(0.1))), as a busy deployment does
 //   node bench/throughput-server.js ours-otel-floor   ours with the SDK's floor instead: an interceptor that
 //                                            only starts and ends one span and records one duration per
 //                                            call on the same SDK set-up, with the same attributes as
@@ -103,21 +105,31 @@ async function oursJwtListener(setup) {
   };
 }
 
-/** The SDK as the traced kinds use it: batch span export and a periodic metric reader, to exporters that drop. */
-async function sdkProviders() {
-  const { BasicTracerProvider, BatchSpanProcessor } = await import("@opentelemetry/sdk-trace-base");
+/**
+ * The SDK as the traced kinds use it: batch span export and a periodic metric reader, to exporters that drop;
+ * every trace sampled, or with `ratio` the share of new traces sampled (parent-based, as deployments sample).
+ */
+async function sdkProviders(ratio) {
+  const { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } = await import(
+    "@opentelemetry/sdk-trace-base"
+  );
   const { MeterProvider, PeriodicExportingMetricReader } = await import("@opentelemetry/sdk-metrics");
   const dropped = { export: (_items, done) => done({ code: 0 }), shutdown: async () => {}, forceFlush: async () => {} };
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropped)] });
+  const sampler =
+    ratio === undefined ? undefined : new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropped)], sampler });
   const reader = new PeriodicExportingMetricReader({ exporter: dropped, exportIntervalMillis: 1000 });
   return { tracerProvider, meterProvider: new MeterProvider({ readers: [reader] }) };
 }
 
-/** Ours traced: otelServerInterceptor on the no-op providers, or on the SDK with batch export (see the header). */
-async function oursOtelListener(withSdk) {
+/**
+ * Ours traced: otelServerInterceptor on the no-op providers ("noop"), or on the SDK with batch export, every
+ * call sampled ("sdk") or one trace in ten ("sampled"); see the header.
+ */
+async function oursOtelListener(providers) {
   const { otelServerInterceptor } = await import("@protoc-gen-a2a/runtime/otel");
-  if (!withSdk) return oursListener([otelServerInterceptor()]);
-  return oursListener([otelServerInterceptor(await sdkProviders())]);
+  if (providers === "noop") return oursListener([otelServerInterceptor()]);
+  return oursListener([otelServerInterceptor(await sdkProviders(providers === "sampled" ? 0.1 : undefined))]);
 }
 
 /**
@@ -242,8 +254,9 @@ const kinds = {
   ours: () => oursListener(),
   "ours-apikey": oursApiKeyListener,
   "ours-jwt": oursJwtListener,
-  "ours-otel-noop": () => oursOtelListener(false),
-  "ours-otel-sdk": () => oursOtelListener(true),
+  "ours-otel-noop": () => oursOtelListener("noop"),
+  "ours-otel-sdk": () => oursOtelListener("sdk"),
+  "ours-otel-sampled": () => oursOtelListener("sampled"),
   "ours-otel-floor": otelFloorListener,
   "a2a-js": a2aJsListener,
   bare: bareListener,
