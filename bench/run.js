@@ -246,7 +246,6 @@ console.log("");
 console.log(
   `anchors: protoc-gen-es process time; per-RPC cost at ${scaling.small.n} RPCs; find-my-way op/s; ` +
     `a2a-js 1.3.0 and bare node:http req/s (${servers.connections} connections, best of ${servers.rounds} rounds of ${servers.durationS} s after ${servers.warmupS} s warm-up, ` +
-    `ratios the median of the rounds' ratios, ` +
     `${servers.pinned ? "server and load generator pinned to separate CPUs" : "no CPU pinning"}; ${serversS.toFixed(1)} s). ` +
     `Plugin in-process run(): ${fmtMs(plugin.inProcess)}. Total bench time ${((nowMs() - start) / 1000).toFixed(1)} s.`,
 );

@@ -11,12 +11,14 @@
 //   - the load comes from a separate child process running autocannon's API
 //     (throughput-load.js): 50 connections, no pipelining, a 1 s warm-up run
 //     (dropped) then a 2 s measured run; req/s = 2xx answers / measured time;
-//   - 5 rounds over all targets, interleaved; every round is printed. A
-//     target's req/s is its best round (interference from the VM/neighbours
-//     only lowers a figure); a ratio of two targets is the median of their
-//     per-round ratios, so up to two rounds the machine slowed for one of
-//     them move no ratio (many short rounds ride out a VM whose speed swings
-//     better than few long ones);
+//   - 5 rounds over all targets, interleaved, and the best round of each
+//     target is kept (interference from the VM/neighbours only lowers a
+//     figure; many short rounds give every target more chances at a quiet
+//     moment than few long ones); every round is printed. A ratio is of two
+//     targets' best rounds: a median of per-round ratios was tried and
+//     followed the machine's drift between targets measured far apart in a
+//     round (REST against bare read 0.74x in a run where best rounds gave
+//     0.54x);
 //   - on a machine with 2+ cores and `taskset` available, every server is
 //     pinned to CPU 0 and the load generator to CPU 1, so the two never
 //     compete for a core (BENCH_NO_PIN=1 turns pinning off); the orchestrator
@@ -58,7 +60,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "./buf-request.js";
-import { fmtRatio, fmtRps, isMain, median } from "./stats.js";
+import { fmtRatio, fmtRps, isMain } from "./stats.js";
 
 const HOST = "127.0.0.1";
 const CONNECTIONS = 50;
@@ -378,15 +380,6 @@ async function loadTarget(target, server, { pin, warn, connections, warmupS, dur
   }
 }
 
-/** The median of the per-round ratios of two targets' req/s, over the rounds both ran; null when there is none. */
-function roundRatio(a, b) {
-  const ratios = [];
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    if (a[i]?.rps && b[i]?.rps) ratios.push(a[i].rps / b[i].rps);
-  }
-  return ratios.length ? median(ratios) : null;
-}
-
 function describeRun(label, r) {
   return (
     `  ${label.padEnd(25)} ${fmtRps(r.rps).padStart(11)}   p50 ${r.latencyP50} ms, p99 ${r.latencyP99} ms; ` +
@@ -406,7 +399,7 @@ export async function benchServerThroughput({
   if (!existsSync(examples)) warn(`${examples} is missing: run \`npm run build:examples\` first`);
   const pin = pinning();
   log(
-    `server throughput: ${connections} connections, ${rounds} interleaved round${rounds === 1 ? "" : "s"} of ${warmupS} s warm-up + ${durationS} s measured per target, best round's req/s, ratios the median of the rounds' ratios; ` +
+    `server throughput: ${connections} connections, ${rounds} interleaved round${rounds === 1 ? "" : "s"} of ${warmupS} s warm-up + ${durationS} s measured per target, best round kept; ` +
       (pin
         ? `server pinned to CPU ${pin.server}, load generator (autocannon, own process) to CPU ${pin.load}`
         : "no CPU pinning") +
@@ -415,7 +408,6 @@ export async function benchServerThroughput({
   // BENCH_SERVER_TARGETS=key,key… measures only those targets (ratios of the others print n/a).
   const only = process.env.BENCH_SERVER_TARGETS?.split(",");
   const targets = only ? ALL_TARGETS.filter((t) => only.includes(t.key)) : ALL_TARGETS;
-  // Per target, its run of each round (undefined where the round failed).
   const runs = Object.fromEntries(targets.map((t) => [t.key, []]));
   try {
     const servers = await Promise.all(targets.map((t) => prepareTarget(t, { pin, warn })));
@@ -424,14 +416,14 @@ export async function benchServerThroughput({
         if (!servers[i]) continue;
         const r = await loadTarget(servers[i].target, servers[i], { pin, warn, connections, warmupS, durationS });
         if (!r) continue;
-        runs[target.key][round - 1] = r;
+        runs[target.key].push(r);
         log(describeRun(`${target.label} #${round}`, r));
       }
     }
   } finally {
     await Promise.all([...children].map((c) => stopChild(c)));
   }
-  const best = (key) => runs[key].reduce((a, b) => (b && (a === null || b.rps > a.rps) ? b : a), null);
+  const best = (key) => (runs[key].length ? runs[key].reduce((a, b) => (b.rps > a.rps ? b : a)) : null);
   const detail = Object.fromEntries(targets.map((t) => [t.key, best(t.key)]));
   const rps = Object.fromEntries(targets.map((t) => [t.key, detail[t.key]?.rps ?? null]));
   const disturbed = targets
@@ -442,7 +434,7 @@ export async function benchServerThroughput({
       `other processes used CPU during the kept round of ${disturbed.join(", ")}: those figures may be low; re-run on a quiet machine`,
     );
   }
-  const ratio = (a, b) => roundRatio(runs[a] ?? [], runs[b] ?? []);
+  const ratio = (a, b) => (rps[a] && rps[b] ? rps[a] / rps[b] : null);
   const ratios = {
     jsonrpcVsA2aJs: ratio("oursJsonrpc", "a2aJsJsonrpc"),
     restVsA2aJs: ratio("oursRest", "a2aJsRest"),
