@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 180_000,
     pool: "forks",
     globalSetup: ["test/helpers/postgres-setup.ts"],
+    // Each test file's temporary files under one directory, removed after the file (temp-root.ts).
+    setupFiles: ["test/helpers/temp-root.ts"],
   },
 });
