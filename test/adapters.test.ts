@@ -17,6 +17,7 @@ import {
   type RestError,
   type SendMessageTaskJson,
 } from "./helpers/json.js";
+import { freePortPair } from "./helpers/ports.js";
 
 describe("fetch adapter", () => {
   const handle = fetchHandler(
@@ -73,13 +74,15 @@ describe("fetch adapter", () => {
 
 describe("the example agent process", () => {
   it("prints its URLs, serves its card and stops on SIGTERM", async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePortPair();
     const child = spawn(process.execPath, [join(repoRoot, "dist-examples/examples/echo-agent/main.js")], {
       env: { ...process.env, PORT: String(port) },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
+    let err = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
     try {
       await new Promise<void>((resolve, reject) => {
         const t = setTimeout(() => reject(new Error(`no URLs printed: ${out}`)), 15_000);
@@ -88,7 +91,7 @@ describe("the example agent process", () => {
           clearTimeout(t);
           resolve();
         });
-        child.once("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
+        child.once("exit", (code) => reject(new Error(`exited ${code}: ${out}${err}`)));
       });
       expect(out).toContain(`http://127.0.0.1:${port}/.well-known/agent-card.json`);
       expect(out).toContain(`127.0.0.1:${port + 1}`);

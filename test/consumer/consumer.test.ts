@@ -25,7 +25,6 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,6 +37,7 @@ import { createTestDatabase, findPostgresBin, INSTALL_HINT } from "../helpers/po
 import { startPostgresCluster } from "../helpers/postgres-cluster.js";
 import { readmeBlock, readmeBlocks } from "../helpers/readme.js";
 import { repoRoot, run, tempDir } from "../helpers/run.js";
+import { freePortPair } from "../helpers/ports.js";
 
 const specDir = process.env["A2A_SPEC_DIR"] ?? join(repoRoot, "../shared/a2a-spec");
 const forbiddenInProduction = ["typescript", "handlebars", "ajv", "yaml", "@bufbuild/protoplugin", "protoc-gen-a2a"];
@@ -70,22 +70,6 @@ function runStep(title: string, env: NodeJS.ProcessEnv = {}): void {
       : args;
     sh(cmd!, npmArgs, { A2A_SPEC_DIR: specDir, ...env });
   }
-}
-
-async function freePorts(): Promise<number> {
-  for (;;) {
-    const port = 20000 + Math.floor(Math.random() * 40000);
-    const ok = await Promise.all([port, port + 1].map(isFree));
-    if (ok.every(Boolean)) return port;
-  }
-}
-
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.once("error", () => resolve(false));
-    s.listen(port, "127.0.0.1", () => s.close(() => resolve(true)));
-  });
 }
 
 interface Started {
@@ -214,7 +198,7 @@ describe("the README's Use it section, from the packed tarballs", () => {
   }, 300_000);
 
   it("serves and calls over JSON-RPC, HTTP+JSON and gRPC, streaming included", async () => {
-    const port = await freePorts();
+    const port = await freePortPair();
     await start("dist/server.js", port);
     for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"]) {
       const out = client(`http://127.0.0.1:${port}`, binding);
@@ -230,7 +214,7 @@ describe("the README's Use it section, from the packed tarballs", () => {
     "serves the secured agent over HTTPS and gRPC over TLS to a client with the API key",
     async () => {
       runStep("tls-cert");
-      const port = await freePorts();
+      const port = await freePortPair();
       const server = await start("dist/secure-server.js", port, user, { API_KEYS: "k1=alice,k2=bob" });
       const agent = `https://localhost:${port}`;
       const tlsEnv = { NODE_EXTRA_CA_CERTS: join(user, "cert.pem") };
@@ -258,7 +242,7 @@ describe("the README's Use it section, from the packed tarballs", () => {
         `PORT=${JSON.stringify(bad)} is not a port number (1-65534)\n`,
       ]);
     }
-    const port = await freePorts();
+    const port = await freePortPair();
     const taken = await start("dist/server.js", port);
     const r = runToEnd("dist/server.js", String(port));
     expect([r.status, r.stdout]).toEqual([1, ""]);
@@ -267,7 +251,7 @@ describe("the README's Use it section, from the packed tarballs", () => {
   }, 60_000);
 
   it("serves v0.3 and v1.0 clients with one handler on every binding, with an honest v0.3 card", async () => {
-    const port = await freePorts();
+    const port = await freePortPair();
     const server = await start("dist/both-versions.js", port);
     const v03 = await fetch(`http://127.0.0.1:${port}/a2a/jsonrpc`, {
       method: "POST",
@@ -317,7 +301,7 @@ describe("the README's Use it section, from the packed tarballs", () => {
         sh("npx", ["a2a-task-store", "migrate", "--database-url", url]);
         env["DATABASE_URL"] = url;
       }
-      const port = await freePorts();
+      const port = await freePortPair();
       agent = await start("dist/task-agent.js", port, user, env);
       rest = createA2AServiceRestClient({ url: `http://127.0.0.1:${port}/a2a/rest` });
     }, 120_000);
@@ -354,7 +338,7 @@ describe("the README's Use it section, from the packed tarballs", () => {
   });
 
   it("ends the task agent with one line when its database is unmigrated or unreachable", async () => {
-    const port = String(await freePorts());
+    const port = String(await freePortPair());
     const fresh = runToEnd("dist/task-agent.js", port, { DATABASE_URL: (await createTestDatabase("readme")).url });
     expect([fresh.status, fresh.stdout]).toEqual([1, ""]);
     expect(fresh.stderr).toMatch(
@@ -371,7 +355,7 @@ describe("the README's Use it section, from the packed tarballs", () => {
     const cluster = await startPostgresCluster(bin, "readme_restart");
     try {
       sh("npx", ["a2a-task-store", "migrate", "--database-url", cluster.url]);
-      const port = await freePorts();
+      const port = await freePortPair();
       const agent = await start("dist/task-agent.js", port, user, { DATABASE_URL: cluster.url });
       const rest = createA2AServiceRestClient({ url: `http://127.0.0.1:${port}/a2a/rest` });
       const send = (t: string) => rest.sendMessage({ message: text(t) });
@@ -406,7 +390,7 @@ describe("the README's Use it section, from the packed tarballs", () => {
   });
 
   it("runs the README client against the example agent", async () => {
-    const port = await freePorts();
+    const port = await freePortPair();
     await start(join(repoRoot, "dist-examples/examples/echo-agent/main.js"), port, repoRoot);
     for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"]) {
       expect(client(`http://127.0.0.1:${port}`, binding)).toMatch(
