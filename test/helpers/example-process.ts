@@ -24,7 +24,7 @@
  * in process.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { securityFromEnv, type AgentSecurity } from "../../examples/echo-agent/auth-env.js";
@@ -87,10 +87,8 @@ function probeHeap(child: ChildProcess): Promise<number> {
 }
 
 const running = new Set<ChildProcess>();
-const keyDirs: string[] = [];
 process.once("exit", () => {
   for (const child of running) killGroup(child);
-  for (const dir of keyDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 /**
@@ -99,7 +97,6 @@ process.once("exit", () => {
  */
 export function apiKeysFile(keys: Readonly<Record<string, string>> | string): string {
   const dir = mkdtempSync(join(tmpdir(), "echo-api-keys-"));
-  keyDirs.push(dir);
   const file = join(dir, "api-keys");
   const text =
     typeof keys === "string"

@@ -81,10 +81,11 @@ describe("retention", () => {
       [schema],
     );
     const predicate = /WHERE \((.*)\)$/.exec(index.rows[0]?.indexdef ?? "")?.[1] ?? "";
-    const indexed = [...predicate.matchAll(/\d+/g)].map(Number).sort();
-    const runtime = [...TERMINAL_STATES].sort();
+    const byNumber = (a: number, b: number) => a - b;
+    const indexed = [...predicate.matchAll(/\d+/g)].map(Number).sort(byNumber);
+    const runtime = [...TERMINAL_STATES].sort(byNumber);
     expect(indexed).toEqual(runtime);
-    expect([...TERMINAL_STATE_NUMBERS].sort()).toEqual(runtime);
+    expect([...TERMINAL_STATE_NUMBERS].sort(byNumber)).toEqual(runtime);
   });
 
   it("prunes old events and old terminal tasks with all of theirs; running and recent tasks stay", async () => {
