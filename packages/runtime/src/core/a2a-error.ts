@@ -27,6 +27,7 @@
 import type { A2aServiceDefinition } from "./definition.js";
 import type { ErrorCatalogEntry, StandardErrorEntry } from "./protocol-tables.js";
 import { ERROR_INFO_TYPE_URL } from "./error-info.js";
+import { headerRecord } from "./header-record.js";
 
 /**
  * The names an A2AError takes: every error of the catalogs of v0.3.0 and v1.0.1 (each version's
@@ -267,5 +268,5 @@ export function withErrorHeaders(
   e: unknown,
 ): Readonly<Record<string, string>> {
   const own = e instanceof A2AError ? e.options.headers : undefined;
-  return own ? { ...headers, ...own } : headers;
+  return own ? headerRecord(headers, own) : headers;
 }

@@ -18,6 +18,7 @@ import type { CoreRequest, CoreResponse } from "../core/server-types.js";
 import { createContextValues, type ContextValues } from "../core/context-values.js";
 import { principalKey, type Principal } from "../core/principal.js";
 import type { ClientCertificate } from "../core/client-certificate.js";
+import { headerRecord } from "../core/header-record.js";
 
 export interface Admitted {
   readonly version: string;
@@ -98,7 +99,8 @@ export function admitHttpCall(
 /** An HTTP response with the extensions header naming the activated extensions, when there are any. */
 function withExtensionsEcho(def: A2aServiceDefinition, res: CoreResponse, admitted: Admitted): CoreResponse {
   if (admitted.activated.length === 0) return res;
-  return { ...res, headers: { ...res.headers, [def.headers.extensionsHeader]: admitted.activated.join(", ") } };
+  const echo = { [def.headers.extensionsHeader]: admitted.activated.join(", ") };
+  return { ...res, headers: headerRecord(res.headers, echo) };
 }
 
 /** What a binding's serve function is told: `admitted` is set once the call passed admitHttpCall. */

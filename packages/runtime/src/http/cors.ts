@@ -14,6 +14,7 @@
  * allowed and credentials are not, else the request's origin.
  */
 import type { CoreHandler, CoreResponse } from "../core/server-types.js";
+import { headerRecord, headersWithout } from "../core/header-record.js";
 
 export interface CorsOptions {
   /** Origins allowed to call from a page: exact origins ("https://app.example.com"), or "*" for any. */
@@ -43,8 +44,7 @@ export const DEFAULT_CORS_EXPOSE_HEADERS = ["A2A-Version", "A2A-Extensions", "Re
 /** `vary` with `name` added once. */
 function varyBy(res: CoreResponse, name: string): Record<string, string> {
   const vary = Object.entries(res.headers).find(([k]) => k.toLowerCase() === "vary")?.[1];
-  const headers: Record<string, string> = { ...res.headers };
-  for (const k of Object.keys(headers)) if (k.toLowerCase() === "vary") delete headers[k];
+  const headers = headersWithout(res.headers, (k) => k.toLowerCase() === "vary");
   headers["vary"] =
     vary &&
     !vary
@@ -64,24 +64,27 @@ export function withCors(handler: CoreHandler, cors: CorsOptions | undefined): C
   const allowed = anyOrigin ? () => true : (origin: string) => (cors.origins as readonly string[]).includes(origin);
   const allowOrigin = (origin: string) => (anyOrigin ? "*" : origin);
   const credentials: Record<string, string> = cors.credentials ? { "access-control-allow-credentials": "true" } : {};
-  const preflight: Record<string, string> = {
-    "access-control-allow-methods": "GET, POST, DELETE",
-    "access-control-allow-headers": (cors.allowHeaders ?? DEFAULT_CORS_ALLOW_HEADERS).join(", "),
-    "access-control-max-age": String(cors.maxAgeSec ?? 600),
-    ...credentials,
-  };
+  const preflight = headerRecord(
+    {
+      "access-control-allow-methods": "GET, POST, DELETE",
+      "access-control-allow-headers": (cors.allowHeaders ?? DEFAULT_CORS_ALLOW_HEADERS).join(", "),
+      "access-control-max-age": String(cors.maxAgeSec ?? 600),
+    },
+    credentials,
+  );
   const expose = (cors.exposeHeaders ?? DEFAULT_CORS_EXPOSE_HEADERS).join(", ");
   return async (req) => {
     const origin = req.header("origin");
     if (origin === null) return handler(req);
     const ok = allowed(origin);
     if (req.method === "OPTIONS" && req.header("access-control-request-method") !== null) {
-      const headers = ok ? { "access-control-allow-origin": allowOrigin(origin), ...preflight } : {};
-      return { status: ok ? 204 : 403, headers: { ...headers, vary: "Origin" }, body: "" };
+      const headers = ok ? headerRecord({ "access-control-allow-origin": allowOrigin(origin) }, preflight) : {};
+      return { status: ok ? 204 : 403, headers: headerRecord(headers, { vary: "Origin" }), body: "" };
     }
     const res = await handler(req);
     if (!ok) return { ...res, headers: varyBy(res, "Origin") };
-    const headers = { ...varyBy(res, "Origin"), "access-control-allow-origin": allowOrigin(origin), ...credentials };
-    return { ...res, headers: { ...headers, "access-control-expose-headers": expose } };
+    const allow = { "access-control-allow-origin": allowOrigin(origin) };
+    const exposed = { "access-control-expose-headers": expose };
+    return { ...res, headers: headerRecord(varyBy(res, "Origin"), allow, credentials, exposed) };
   };
 }

@@ -6,6 +6,7 @@
  * The adapters send a HEAD answer's headers as they are (node-listener.ts, fetch-handler.ts).
  */
 import type { CoreResponse } from "../core/server-types.js";
+import { headerRecord } from "../core/header-record.js";
 
 const encoder = new TextEncoder();
 
@@ -15,5 +16,6 @@ export function headOf(res: CoreResponse): CoreResponse {
     void res.body[Symbol.asyncIterator]().return?.();
     return { ...res, body: "" };
   }
-  return { ...res, headers: { ...res.headers, "content-length": String(encoder.encode(res.body).length) }, body: "" };
+  const length = String(encoder.encode(res.body).length);
+  return { ...res, headers: headerRecord(res.headers, { "content-length": length }), body: "" };
 }

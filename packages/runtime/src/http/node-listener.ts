@@ -20,6 +20,7 @@
 import { verifiedClientCertificate, type ClientCertificate } from "../core/client-certificate.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BodyTooLargeError, type CoreHandler, type CoreRequest, type CoreResponse } from "../core/server-types.js";
+import { headerRecord } from "../core/header-record.js";
 
 export interface NodeListenerOptions {
   /**
@@ -200,10 +201,9 @@ async function answerNode(
   const headers = core.bodyDone ? out.headers : closeAfterAnswer(req, out.headers);
   if (typeof out.body === "string") {
     // A HEAD answer carries the GET's length, if it has one (head.ts); any other gets its body's.
-    res.writeHead(
-      out.status,
-      core.method === "HEAD" ? headers : { ...headers, "content-length": Buffer.byteLength(out.body) },
-    );
+    // A record built by assignment, not a spread copy, which node:http would walk slowly (header-record.ts).
+    const length = { "content-length": String(Buffer.byteLength(out.body)) };
+    res.writeHead(out.status, core.method === "HEAD" ? headers : headerRecord(headers, length));
     res.end(out.body);
     return;
   }
@@ -237,7 +237,7 @@ function closeAfterAnswer(req: IncomingMessage, headers: Readonly<Record<string,
     });
     req.resume();
   };
-  return { ...headers, connection: "close" };
+  return headerRecord(headers, { connection: "close" });
 }
 
 /**

@@ -25,6 +25,7 @@ import { createJsonRpcHandler, type JsonRpcServerOptions } from "../jsonrpc/serv
 import { createRestHandler } from "../rest/server-rest.js";
 import { headOf } from "../http/head.js";
 import type { CoreHandler, CoreRequest, CoreResponse } from "../core/server-types.js";
+import { headerRecord } from "../core/header-record.js";
 
 export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
 
@@ -69,9 +70,8 @@ export function withStrictTransportSecurity(
   hsts: StrictTransportSecurity | undefined,
 ): CoreHandler {
   if (!hsts) return handler;
-  const value = strictTransportSecurityValue(hsts);
-  return (req) =>
-    handler(req).then((res) => ({ ...res, headers: { ...res.headers, "strict-transport-security": value } }));
+  const header = { "strict-transport-security": strictTransportSecurityValue(hsts) };
+  return (req) => handler(req).then((res) => ({ ...res, headers: headerRecord(res.headers, header) }));
 }
 
 /**
