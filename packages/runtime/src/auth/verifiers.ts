@@ -21,6 +21,7 @@
  */
 import type { A2aCall } from "../core/interceptor.js";
 import type { ClientCertificate } from "../core/client-certificate.js";
+import { withNames } from "../core/records.js";
 
 /** Who a credential belongs to: the principal without its scheme, which authenticate adds. */
 export interface Identity {
@@ -111,7 +112,7 @@ export function certificateSubject(attribute = "CN"): CertificateVerifier {
     certificate(cert) {
       const id = cert.subject[attribute];
       if (!id) return undefined;
-      return { id, claims: { ...cert.subject, fingerprint256: cert.fingerprint256, issuer: cert.issuer } };
+      return { id, claims: withNames(cert.subject, { fingerprint256: cert.fingerprint256, issuer: cert.issuer }) };
     },
   };
 }

@@ -27,7 +27,7 @@
 import type { A2aServiceDefinition } from "./definition.js";
 import type { ErrorCatalogEntry, StandardErrorEntry } from "./protocol-tables.js";
 import { ERROR_INFO_TYPE_URL } from "./error-info.js";
-import { headerRecord } from "./header-record.js";
+import { headerRecord } from "./records.js";
 
 /**
  * The names an A2AError takes: every error of the catalogs of v0.3.0 and v1.0.1 (each version's

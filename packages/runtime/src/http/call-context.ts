@@ -18,7 +18,7 @@ import type { CoreRequest, CoreResponse } from "../core/server-types.js";
 import { createContextValues, type ContextValues } from "../core/context-values.js";
 import { principalKey, type Principal } from "../core/principal.js";
 import type { ClientCertificate } from "../core/client-certificate.js";
-import { headerRecord } from "../core/header-record.js";
+import { headerRecord } from "../core/records.js";
 
 export interface Admitted {
   readonly version: string;

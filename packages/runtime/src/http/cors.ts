@@ -14,7 +14,7 @@
  * allowed and credentials are not, else the request's origin.
  */
 import type { CoreHandler, CoreResponse } from "../core/server-types.js";
-import { headerRecord, headersWithout } from "../core/header-record.js";
+import { headerRecord, headersWithout } from "../core/records.js";
 
 export interface CorsOptions {
   /** Origins allowed to call from a page: exact origins ("https://app.example.com"), or "*" for any. */

@@ -6,7 +6,7 @@
  * The adapters send a HEAD answer's headers as they are (node-listener.ts, fetch-handler.ts).
  */
 import type { CoreResponse } from "../core/server-types.js";
-import { headerRecord } from "../core/header-record.js";
+import { headerRecord } from "../core/records.js";
 
 const encoder = new TextEncoder();
 

@@ -20,7 +20,7 @@
 import { verifiedClientCertificate, type ClientCertificate } from "../core/client-certificate.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BodyTooLargeError, type CoreHandler, type CoreRequest, type CoreResponse } from "../core/server-types.js";
-import { headerRecord } from "../core/header-record.js";
+import { headerRecord } from "../core/records.js";
 
 export interface NodeListenerOptions {
   /**
@@ -201,7 +201,7 @@ async function answerNode(
   const headers = core.bodyDone ? out.headers : closeAfterAnswer(req, out.headers);
   if (typeof out.body === "string") {
     // A HEAD answer carries the GET's length, if it has one (head.ts); any other gets its body's.
-    // A record built by assignment, not a spread copy, which node:http would walk slowly (header-record.ts).
+    // A record built by assignment, not a spread copy, which node:http would walk slowly (core/records.ts).
     const length = { "content-length": String(Buffer.byteLength(out.body)) };
     res.writeHead(out.status, core.method === "HEAD" ? headers : headerRecord(headers, length));
     res.end(out.body);

@@ -29,6 +29,7 @@ import { A2AError, A2ATransportError } from "../core/a2a-error.js";
 import { callFailure, GRPC_STATUS_CODES, successCode } from "../core/call-outcome.js";
 import { taskIdsOf } from "../core/task-ids.js";
 import type { A2aServiceDefinition, HandlerContext, OperationInfo } from "../core/definition.js";
+import { withNames } from "../core/records.js";
 
 export type BindingName = HandlerContext["binding"];
 
@@ -65,7 +66,7 @@ function makeShape(operation: OperationInfo, binding: BindingName, version: stri
     "rpc.method": method,
     "a2a.operation": operation.name,
   };
-  const attributes: Attributes = { ...metricBase, "a2a.protocol.version": version };
+  const attributes: Attributes = withNames(metricBase, { "a2a.protocol.version": version });
   if (binding === "JSONRPC") attributes["rpc.jsonrpc.version"] = "2.0";
   const route = binding === "HTTP+JSON" ? routeOf(operation, tenant) : undefined;
   if (route !== undefined) {
@@ -80,7 +81,7 @@ function makeShape(operation: OperationInfo, binding: BindingName, version: stri
       if (failure === undefined) return metricBase;
       let m = failures.get(failure);
       if (m === undefined) {
-        m = { ...metricBase, "error.type": failure };
+        m = withNames(metricBase, { "error.type": failure });
         failures.set(failure, m);
       }
       return m;

@@ -40,6 +40,7 @@ import { displayUrl } from "../task/url-screen.js";
 import { durationHistogram, type OtelOptions, otelTools } from "./options.js";
 import { recordTaskEvent } from "./task-events.js";
 import { parseTraceparent } from "./trace-context.js";
+import { withNames } from "../core/records.js";
 
 /** The context of the call's span: from its CallTrace, else the active context. */
 function callContext(context: HandlerContext): Context {
@@ -106,7 +107,7 @@ export function otelTaskTelemetry(options: OtelOptions = {}): TaskTelemetry {
     };
     return {
       attempt(n) {
-        const attributes = { ...base, "a2a.push.attempt": n };
+        const attributes = withNames(base, { "a2a.push.attempt": n });
         const span = tracer.startSpan("a2a.push POST", { kind: SpanKind.CLIENT, attributes }, parent);
         const headers: Record<string, string> = {};
         propagator.inject(trace.setSpan(parent, span), headers, {

@@ -45,7 +45,7 @@ import type { OnError } from "../core/report-error.js";
 import type { Interceptor } from "../core/interceptor.js";
 import type { CoreHandler, CoreRequest, CoreResponse } from "../core/server-types.js";
 import type { JsonRpcOperations } from "../jsonrpc/json-operations.js";
-import { headerRecord } from "../core/header-record.js";
+import { headerRecord } from "../core/records.js";
 
 /** One version's side: a bridged side is what bridgeToOlder returns (definition, handler, jsonrpcOperations). */
 export interface VersionSide<S extends DescService> {

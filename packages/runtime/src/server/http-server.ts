@@ -25,7 +25,7 @@ import { createJsonRpcHandler, type JsonRpcServerOptions } from "../jsonrpc/serv
 import { createRestHandler } from "../rest/server-rest.js";
 import { headOf } from "../http/head.js";
 import type { CoreHandler, CoreRequest, CoreResponse } from "../core/server-types.js";
-import { headerRecord } from "../core/header-record.js";
+import { headerRecord } from "../core/records.js";
 
 export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
 

@@ -17,6 +17,7 @@ import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import { type AttemptInput, type AttemptOutcome, MAX_DRAIN_BYTES } from "./push-outcome.js";
 import type { ScreenedAddress } from "./url-screen.js";
+import { headerRecord } from "../core/records.js";
 
 function requestOptions(input: AttemptInput, body: Buffer): RequestOptions {
   const { url, addresses } = input.target;
@@ -25,7 +26,7 @@ function requestOptions(input: AttemptInput, body: Buffer): RequestOptions {
     protocol: url.protocol,
     hostname: url.hostname.replace(/^\[(.*)\]$/, "$1"),
     path: `${url.pathname}${url.search}`,
-    headers: { ...input.headers, "Content-Length": String(body.length) },
+    headers: headerRecord(input.headers, { "Content-Length": String(body.length) }),
     agent: false,
   };
   if (url.port !== "") options.port = Number(url.port);

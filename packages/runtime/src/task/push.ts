@@ -42,6 +42,7 @@ import {
   type ScreenedUrl,
   type UrlScreenOptions,
 } from "./url-screen.js";
+import { headerRecord } from "../core/records.js";
 
 export type { PushFailure } from "./push-policy.js";
 
@@ -239,7 +240,7 @@ class QueuedSender implements PushSender {
       return { delivered: false, retryable, failure, detail, cause: e };
     }
     const { body } = delivery;
-    const headers = trace === undefined ? pushHeaders(delivery) : { ...pushHeaders(delivery), ...trace.headers };
+    const headers = trace === undefined ? pushHeaders(delivery) : headerRecord(pushHeaders(delivery), trace.headers);
     const outcome = await postOnce({ target, headers, body, timeoutMs: this.settings.timeoutMs });
     const verdict = judge(outcome, this.settings);
     if (outcome.kind === "answered") trace?.end({ status: outcome.status });

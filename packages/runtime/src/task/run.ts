@@ -35,6 +35,7 @@ import { stateOf } from "./task-watch.js";
 import type { TaskTelemetry, TurnTrace } from "./telemetry.js";
 import type { StoredTask } from "./store.js";
 import { createUpdater, type FirstOutcome, type UpdaterSetup } from "./updater.js";
+import { withNames } from "../core/records.js";
 
 export interface RunSetup extends Omit<UpdaterSetup, "onFirst"> {
   readonly executor: AgentExecutor;
@@ -156,8 +157,8 @@ export async function startRun(setup: RunSetup): Promise<Run> {
   first.catch(() => undefined);
   // Started once the run listens: a store that cannot listen fails the call before any turn is traced.
   trace = traceTurn(setup);
-  const origin = trace ? { ...setup.origin, turn: trace } : setup.origin;
-  const updater = createUpdater({ ...setup, origin, onFirst: answer });
+  const origin = trace ? withNames(setup.origin, { turn: trace }) : setup.origin;
+  const updater = createUpdater(withNames(setup, { origin, onFirst: answer }));
   let failed = false;
   const afterThrow = async (error: unknown) => {
     if (updater.mode() === "open") return refuse(error);

@@ -39,6 +39,7 @@ import { deepCopy } from "./copy.js";
 import type { StoredTask, TaskChange, TaskStore } from "./store.js";
 import type { TurnTrace } from "./telemetry.js";
 import { turnAfter } from "./turns.js";
+import { withNames } from "../core/records.js";
 
 export type { TaskChange } from "./store.js";
 
@@ -114,7 +115,7 @@ function written(turnBefore: string | undefined, c: TaskChange, version: number)
 function withTurnTrace(c: TaskChange, origin: Origin): TaskChange {
   if (c.startTurn === undefined) return c;
   const turnTrace = callTraceparent(origin.context.values);
-  return turnTrace === undefined ? c : { ...c, turnTrace };
+  return turnTrace === undefined ? c : withNames(c, { turnTrace });
 }
 
 export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): TaskWriter {

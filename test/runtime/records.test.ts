@@ -1,6 +1,6 @@
 /**
- * Header records built by assignment (packages/runtime/src/core/header-record.ts): the names of every record in
- * order, a later value winning; "__proto__" kept as an own name, not taken for the prototype; names dropped by a
+ * Objects built by assignment (packages/runtime/src/core/records.ts): a copy with names added, the added value
+ * winning, the base untouched; the names of every record in order, a later value winning; "__proto__" kept as an own name, not taken for the prototype; names dropped by a
  * test. And through node:http: an answer whose core headers carry a Content-Length of their own goes out with
  * the body's length, once, and the handler's other headers as they were.
  */
@@ -8,7 +8,17 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { nodeHttpListener } from "@protoc-gen-a2a/runtime";
-import { headerRecord, headersWithout } from "../../packages/runtime/src/core/header-record.js";
+import { headerRecord, headersWithout, withNames } from "../../packages/runtime/src/core/records.js";
+
+describe("withNames", () => {
+  it("copies the base with the names added, an added value winning, and leaves the base as it was", () => {
+    const base = { a: 1, b: "x" };
+    const out = withNames(base, { b: "y", c: true });
+    expect(out).toEqual({ a: 1, b: "y", c: true });
+    expect(base).toEqual({ a: 1, b: "x" });
+    expect(out).not.toBe(base);
+  });
+});
 
 describe("headerRecord", () => {
   it("holds every record's names in order, a later value winning", () => {
