@@ -25,6 +25,7 @@ import {
   TraceFlags,
   createTraceState,
 } from "@opentelemetry/api";
+import { withNames } from "../core/records.js";
 
 const TRACEPARENT = "traceparent";
 const TRACESTATE = "tracestate";
@@ -65,7 +66,7 @@ class W3cTraceContext implements TextMapPropagator {
     const stateHeader = getter.get(carrier, TRACESTATE);
     const state = Array.isArray(stateHeader) ? stateHeader.join(",") : stateHeader;
     const traceState = state && state.length <= MAX_TRACESTATE ? createTraceState(state) : undefined;
-    return trace.setSpanContext(context, traceState ? { ...parent, traceState } : parent);
+    return trace.setSpanContext(context, traceState ? withNames(parent, { traceState }) : parent);
   }
 
   fields(): string[] {

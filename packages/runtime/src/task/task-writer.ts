@@ -126,7 +126,7 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
     store,
     async create(tenant, c, origin, options = {}) {
       const { last, owner = "" } = options;
-      const version = await store.commit(tenant, { ...withTurnTrace(c, origin), expectedVersion: 0, owner });
+      const version = await store.commit(tenant, withNames(withTurnTrace(c, origin), { expectedVersion: 0, owner }));
       if (version === undefined) throw new Error(`Task ${c.task.id} (tenant "${tenant}") exists already`);
       if (last && !store.update) last.stored = written(undefined, c, version);
       await options.beforeDelivery?.();
@@ -161,7 +161,8 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
         // A change declined on what this writer remembers is decided again on a fresh read.
         if (!c && remembered) continue;
         if (!c) return undefined;
-        const version = await store.commit(tenant, { ...withTurnTrace(c, origin), expectedVersion: stored.version });
+        const next = withNames(withTurnTrace(c, origin), { expectedVersion: stored.version });
+        const version = await store.commit(tenant, next);
         if (version !== undefined) {
           if (last) last.stored = written(stored.turn, c, version);
           published(tenant, c, origin);
