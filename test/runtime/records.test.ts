@@ -1,6 +1,6 @@
 /**
  * Objects built by assignment (packages/runtime/src/core/records.ts): a copy with names added, the added value
- * winning, the base untouched; the names of every record in order, a later value winning; "__proto__" kept as an own name, not taken for the prototype; names dropped by a
+ * winning, the base untouched; a copy without its undefined names; the names of every record in order, a later value winning; "__proto__" kept as an own name, not taken for the prototype; names dropped by a
  * test. And through node:http: an answer whose core headers carry a Content-Length of their own goes out with
  * the body's length, once, and the handler's other headers as they were.
  */
@@ -8,7 +8,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { nodeHttpListener } from "@protoc-gen-a2a/runtime";
-import { headerRecord, headersWithout, withNames } from "../../packages/runtime/src/core/records.js";
+import { definedNames, headerRecord, headersWithout, withNames } from "../../packages/runtime/src/core/records.js";
 
 describe("withNames", () => {
   it("copies the base with the names added, an added value winning, and leaves the base as it was", () => {
@@ -17,6 +17,14 @@ describe("withNames", () => {
     expect(out).toEqual({ a: 1, b: "y", c: true });
     expect(base).toEqual({ a: 1, b: "x" });
     expect(out).not.toBe(base);
+  });
+});
+
+describe("definedNames", () => {
+  it("keeps the names whose value is not undefined, null, 0 and empty strings included", () => {
+    const out = definedNames({ a: undefined, b: null, c: 0, d: "", e: "x" });
+    expect(out).toEqual({ b: null, c: 0, d: "", e: "x" });
+    expect(Object.keys(out)).toEqual(["b", "c", "d", "e"]);
   });
 });
 

@@ -18,6 +18,7 @@
  */
 import type { Transport } from "@connectrpc/connect";
 import { importByName } from "../core/node-builtins.js";
+import { withNames } from "../core/records.js";
 
 /** A client certificate for mutual TLS, PEM. */
 export interface MutualTlsCredential {
@@ -42,7 +43,7 @@ export function mtlsFetch(tls: MutualTlsCredential): typeof globalThis.fetch {
     );
     const { fetch, dispatcher } = await ready;
     const url = typeof input === "string" || input instanceof URL ? input : input.url;
-    const response = await fetch(url, { ...(init as object), dispatcher });
+    const response = await fetch(url, withNames((init ?? {}) as object, { dispatcher }));
     return response as unknown as Response;
   };
 }

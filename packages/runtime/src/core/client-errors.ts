@@ -49,6 +49,7 @@ import type { A2aServiceDefinition } from "./definition.js";
 import type { StandardErrorEntry } from "./protocol-tables.js";
 import { A2A_DOMAIN, A2AError, A2ATransportError, reasonOf } from "./a2a-error.js";
 import { ERROR_INFO_TYPE_URL, ErrorInfoSchema } from "./error-info.js";
+import { definedNames } from "./records.js";
 
 /** The call a failure belongs to: operation name and the URL it was sent to. */
 export interface CallSite {
@@ -77,13 +78,8 @@ export function errorFromWire(def: A2aServiceDefinition, wire: WireError): A2AEr
       : undefined;
   const type = byReason?.name ?? byCode?.name ?? "UnknownError";
   const code = byReason?.jsonrpcCode ?? wire.code;
-  return A2AError.named(type, wire.message, {
-    ...(code !== undefined ? { code } : {}),
-    ...(wire.reason !== undefined ? { reason: wire.reason } : {}),
-    ...(wire.domain !== undefined ? { domain: wire.domain } : {}),
-    ...(wire.metadata ? { metadata: wire.metadata } : {}),
-    ...(wire.data !== undefined ? { data: wire.data } : {}),
-  });
+  const { reason, domain, metadata, data } = wire;
+  return A2AError.named(type, wire.message, definedNames({ code, reason, domain, metadata, data }));
 }
 
 interface ErrorInfoJson {
@@ -123,12 +119,18 @@ export function errorFromJsonRpc(
   def: A2aServiceDefinition,
   error: { code?: unknown; message?: unknown; data?: unknown },
 ): A2AError {
-  return errorFromWire(def, {
-    ...(typeof error.code === "number" ? { code: error.code } : {}),
-    ...(typeof error.message === "string" ? { message: error.message } : {}),
-    ...a2aInfo(error.data),
-    ...(error.data !== undefined ? { data: error.data } : {}),
-  });
+  const info = a2aInfo(error.data);
+  return errorFromWire(
+    def,
+    definedNames({
+      code: typeof error.code === "number" ? error.code : undefined,
+      message: typeof error.message === "string" ? error.message : undefined,
+      reason: info?.reason,
+      domain: info?.domain,
+      metadata: info?.metadata,
+      data: error.data,
+    }),
+  );
 }
 
 /** The status a server sends a standard error with on HTTP+JSON and gRPC (a2a-error.ts). */

@@ -1,7 +1,8 @@
 /**
  * Objects made from others with names added or dropped. Rule: such an object is built by assigning its names
- * one by one (withNames, headerRecord, headersWithout), never as a literal that spreads an object and then adds
- * a name the object lacks (`{ ...base, extra }`, `{ ...a, ...b }`), nor by deleting a name from a copy.
+ * one by one (withNames, definedNames, headerRecord, headersWithout), never as a literal that spreads an object
+ * and then adds a name the object lacks (`{ ...base, extra }`, `{ ...a, ...b }`, `{ ...(x ? { x } : {}), … }`),
+ * nor by deleting a name from a copy. test/runtime/spread-literals.test.ts checks the runtime's literals.
  *
  * On Node 20 (V8 11.3) every object made that way gets a map of its own, so no inline cache sees its map twice:
  * walking its names (Object.keys, for…in, what node:http does with an answer's headers and the OpenTelemetry
@@ -18,6 +19,16 @@ export function withNames<T extends object, U extends object>(base: T, more: U):
   copy(out, base as Record<string, unknown>);
   copy(out, more as Record<string, unknown>);
   return out as Omit<T, keyof U> & U;
+}
+
+/** A copy of `record` without its names whose value is undefined (in place of `...(x ? { x } : {})` spreads). */
+export function definedNames<T extends object>(record: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(record)) {
+    const value = (record as Record<string, unknown>)[name];
+    if (value !== undefined) set(out, name, value);
+  }
+  return out as { [K in keyof T]?: Exclude<T[K], undefined> };
 }
 
 /** One record of all of `records`' names, in order; a name that comes again takes the later value. */

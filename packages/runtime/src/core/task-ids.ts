@@ -5,6 +5,8 @@
  * taskId or id, or a v0.3 resource name "tasks/{id}…" (name, parent). For
  * logs and telemetry; the handlers read their own fields.
  */
+import { definedNames } from "./records.js";
+
 type Fields = Readonly<Record<string, unknown>>;
 
 const isFields = (value: unknown): value is Fields => typeof value === "object" && value !== null;
@@ -25,5 +27,5 @@ export function taskIdsOf(message: unknown): { taskId?: string; contextId?: stri
     ? text(message["id"])
     : (text(message["taskId"]) ?? text(message["id"]) ?? fromName);
   const contextId = text(message["contextId"]);
-  return { ...(taskId ? { taskId } : {}), ...(contextId ? { contextId } : {}) };
+  return definedNames({ taskId, contextId });
 }
