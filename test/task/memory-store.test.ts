@@ -139,6 +139,30 @@ describe("memory task store: bounds", () => {
     expect((await store.get("", "active"))?.version).toBe(1);
     await store.close();
   });
+  it("drops each terminal task at its own TTL's end, also after the oldest made room for a new task", async () => {
+    let now = 0;
+    const store = createMemoryTaskStore({ terminalTtlMs: 100, maxTasks: 3, now: () => now });
+    await put(store, "a", DONE); // its TTL ends at 100
+    now = 10;
+    await put(store, "b");
+    now = 20;
+    await put(store, "c", DONE); // at 120
+    now = 30;
+    await put(store, "d"); // the store is full: a, the oldest terminal task, makes room
+    expect(await store.get("", "a")).toBeUndefined();
+    now = 50;
+    await put(store, "b", DONE); // at 150
+    now = 119;
+    expect(await store.get("", "c")).toBeDefined();
+    now = 120;
+    expect(await store.get("", "c")).toBeUndefined();
+    now = 149;
+    expect((await store.get("", "b"))?.version).toBe(2);
+    now = 150;
+    expect(await store.get("", "b")).toBeUndefined();
+    expect(store.stats()).toMatchObject({ tasks: 1, terminalTasks: 0 });
+    await store.close();
+  });
 });
 
 describe("memory task store: time and limits", () => {
