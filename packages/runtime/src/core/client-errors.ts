@@ -78,7 +78,8 @@ export function errorFromWire(def: A2aServiceDefinition, wire: WireError): A2AEr
       : undefined;
   const type = byReason?.name ?? byCode?.name ?? "UnknownError";
   const code = byReason?.jsonrpcCode ?? wire.code;
-  const { reason, domain, metadata, data } = wire;
+  const { reason, domain, data } = wire;
+  const metadata = wire.metadata ? wire.metadata : undefined;
   return A2AError.named(type, wire.message, definedNames({ code, reason, domain, metadata, data }));
 }
 
