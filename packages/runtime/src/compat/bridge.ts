@@ -48,6 +48,7 @@ import { invalidRequest } from "../core/invoke.js";
 import type { Converter, Loss } from "../core/conversion-types.js";
 import type { CompatJsonTable } from "./compat-json.js";
 import type { JsonValue } from "@bufbuild/protobuf";
+import { definedNames, withNames } from "../core/records.js";
 
 export interface OperationPair {
   readonly older: string;
@@ -237,15 +238,13 @@ function renameError(o: AnyBridge, e: unknown): unknown {
     newer.standardErrors.find((x) => x.name === e.type)?.code;
   const same = older.errors.find((x) => x.jsonrpcCode === code) ?? older.standardErrors.find((x) => x.code === code);
   if (same)
-    return A2AError.named(same.name, e.message !== e.type ? e.message : undefined, {
-      ...e.options,
-      ...(code !== undefined ? { code } : {}),
-    });
-  return new A2AError("ServerError", e.message, {
-    ...e.options,
-    ...(code !== undefined ? { code } : {}),
-    httpStatus: newer.errors.find((x) => x.jsonrpcCode === code)?.httpStatus ?? 400,
-  });
+    return A2AError.named(
+      same.name,
+      e.message !== e.type ? e.message : undefined,
+      withNames(e.options, definedNames({ code })),
+    );
+  const httpStatus = newer.errors.find((x) => x.jsonrpcCode === code)?.httpStatus ?? 400;
+  return new A2AError("ServerError", e.message, withNames(e.options, definedNames({ code, httpStatus })));
 }
 
 /**

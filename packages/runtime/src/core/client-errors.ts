@@ -49,7 +49,7 @@ import type { A2aServiceDefinition } from "./definition.js";
 import type { StandardErrorEntry } from "./protocol-tables.js";
 import { A2A_DOMAIN, A2AError, A2ATransportError, reasonOf } from "./a2a-error.js";
 import { ERROR_INFO_TYPE_URL, ErrorInfoSchema } from "./error-info.js";
-import { definedNames } from "./records.js";
+import { definedNames, withNames } from "./records.js";
 
 /** The call a failure belongs to: operation name and the URL it was sent to. */
 export interface CallSite {
@@ -173,7 +173,7 @@ export function errorFromRest(
     const { message, status: name, details } = rpcStatus as { message?: unknown; status?: unknown; details?: unknown };
     const msg = typeof message === "string" ? message : undefined;
     const info = a2aInfo(details);
-    if (info) return errorFromWire(def, { ...info, ...(msg !== undefined ? { message: msg } : {}) });
+    if (info) return errorFromWire(def, withNames(info, definedNames({ message: msg })));
     const standard = typeof name === "string" ? standardErrorOf(def, name, msg) : undefined;
     if (standard) return errorFromWire(def, { code: standard.code, ...(msg !== undefined ? { message: msg } : {}) });
     return transport();

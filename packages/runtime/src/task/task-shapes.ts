@@ -14,6 +14,7 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { A2AError } from "../core/a2a-error.js";
 import { Role, TaskState, type Message, type StreamResponse, type Task, type TaskStatus } from "./a2a-types.js";
+import { withNames } from "../core/records.js";
 
 /** Where a message belongs. */
 export interface MessagePlace {
@@ -75,7 +76,8 @@ export function messageEvent(message: Message): StreamResponse {
 
 /** The task with a new status; the status message, if any, joins the history. */
 export function withStatus(task: Task, state: TaskState, message?: Message): Task {
-  return { ...task, status: statusNow(state, message), history: message ? [...task.history, message] : task.history };
+  const history = message ? [...task.history, message] : task.history;
+  return withNames(task, { status: statusNow(state, message), history });
 }
 
 /** Refuses a negative historyLength, naming the operation's field. */
