@@ -5,7 +5,8 @@
  * rotation (a token naming the new key id is admitted once the JWKS may be
  * fetched again), and refuses every hostile token. Remembered tokens: a
  * token that passed is admitted again from the cache after its key left the
- * JWKS, within maxAgeMs; with `cache: false` it is refused at once.
+ * JWKS, within maxAgeMs; with `cache: false` it is refused at once. Past
+ * `cache.maxEntries` the token checked longest ago is the one forgotten.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jwtBearer } from "@protoc-gen-a2a/runtime/auth";
@@ -50,5 +51,22 @@ describe("jwtBearer", () => {
     expect(await fresh.bearer(before, call)).toBeUndefined();
     // Remembered for maxAgeMs (default 60 s): the documented price of one signature check per minute.
     expect((await cached.bearer(before, call))?.id).toBe("bob-agent");
+  });
+
+  it("forgets the token checked longest ago past cache.maxEntries, and keeps the others", async () => {
+    const cached = jwtBearer({ issuer: op.issuer, audience: op.audience, jwksCooldownMs: 0, cache: { maxEntries: 3 } });
+    const tokens = [];
+    for (const who of ["alice-agent", "bob-agent", "alice-agent", "bob-agent"]) {
+      // four tokens, each its own
+      const token = await op.token(who);
+      expect((await cached.bearer(token, call))?.id).toBe(who);
+      tokens.push(token);
+    }
+    await op.rotateKeys({ keepPrevious: false });
+    // A token of the new key makes it fetch the JWKS again, and takes the place of the oldest one left.
+    expect((await cached.bearer(await op.token("alice-agent"), call))?.id).toBe("alice-agent");
+    const ids = [];
+    for (const token of tokens) ids.push((await cached.bearer(token, call))?.id);
+    expect(ids).toEqual([undefined, undefined, "alice-agent", "bob-agent"]);
   });
 });

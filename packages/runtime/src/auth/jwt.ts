@@ -28,6 +28,7 @@
  * InternalError and onError hears which URL failed.
  */
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from "jose";
+import { FifoMap } from "../core/fifo-map.js";
 import type { BearerVerifier, Identity } from "./verifiers.js";
 
 export interface JwtBearerOptions {
@@ -96,7 +97,7 @@ export function jwtBearer(options: JwtBearerOptions): BearerVerifier {
 
 /** Tokens that passed, until min(exp, maxAgeMs after the check); the oldest dropped past maxEntries. */
 class TokenCache {
-  readonly #entries = new Map<string, { readonly identity: Identity; readonly untilMs: number }>();
+  readonly #entries = new FifoMap<string, { readonly identity: Identity; readonly untilMs: number }>();
   readonly #maxEntries: number;
   readonly #maxAgeMs: number;
 
@@ -116,9 +117,9 @@ class TokenCache {
   set(token: string, identity: Identity, expSec: number | undefined): void {
     if (this.#maxEntries <= 0) return;
     const untilMs = Math.min(Date.now() + this.#maxAgeMs, expSec === undefined ? Infinity : expSec * 1000);
-    if (this.#entries.size >= this.#maxEntries) {
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
+    if (!this.#entries.has(token) && this.#entries.size >= this.#maxEntries) {
+      const oldest = this.#entries.oldest();
+      if (oldest !== undefined) this.#entries.delete(oldest.key);
     }
     this.#entries.set(token, { identity, untilMs });
   }

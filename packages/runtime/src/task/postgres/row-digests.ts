@@ -10,6 +10,7 @@
  *
  * Bounded: at most MAX_TASKS tasks, the oldest written dropped first.
  */
+import { FifoMap } from "../../core/fifo-map.js";
 import { taskKey } from "../task-key.js";
 
 /** A task's stored rows: history digests by seq (hex), and "position:digest" by artifact id. */
@@ -22,7 +23,7 @@ export interface TaskDigests {
 const MAX_TASKS = 4096;
 
 export class RowDigests {
-  private readonly byTask = new Map<string, { readonly version: number; readonly digests: TaskDigests }>();
+  private readonly byTask = new FifoMap<string, { readonly version: number; readonly digests: TaskDigests }>();
 
   /** The digests stored at `version`, when this instance wrote that version. */
   known(tenant: string, taskId: string, version: number): TaskDigests | undefined {
@@ -31,12 +32,10 @@ export class RowDigests {
   }
 
   remember(tenant: string, taskId: string, version: number, digests: TaskDigests): void {
-    const key = taskKey(tenant, taskId);
-    this.byTask.delete(key);
-    this.byTask.set(key, { version, digests });
+    this.byTask.set(taskKey(tenant, taskId), { version, digests });
     if (this.byTask.size > MAX_TASKS) {
-      const oldest = this.byTask.keys().next().value;
-      if (oldest !== undefined) this.byTask.delete(oldest);
+      const oldest = this.byTask.oldest();
+      if (oldest !== undefined) this.byTask.delete(oldest.key);
     }
   }
 
