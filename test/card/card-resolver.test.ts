@@ -6,7 +6,8 @@
  * revalidated with If-None-Match and a 304 reuses it; no-store and no-cache
  * ask every time; A2A-Version is sent; the card URL comes from a base URL or
  * is given; signatures are checked when asked, refused cards are not cached;
- * every failure names the URL.
+ * every failure names the URL. At most 64 cards are kept, the one fetched
+ * longest ago dropped first.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -114,6 +115,16 @@ describe("caching", () => {
     expect(second.source).toBe("cache");
     expect(requestsTo("fresh")).toHaveLength(1);
     expect(requestsTo("fresh")[0]?.headers["a2a-version"]).toBe("1.0");
+  });
+
+  it("keeps at most 64 cards, dropping the one fetched longest ago", async () => {
+    answers.set("many", { headers: { "cache-control": "max-age=300" } });
+    const resolver = createAgentCardResolver();
+    for (let i = 0; i <= 64; i++) await resolver.resolve(`${base}/many/c${i}`);
+    const second = await resolver.resolve(`${base}/many/c1`);
+    const first = await resolver.resolve(`${base}/many/c0`);
+    expect([second.source, first.source]).toEqual(["cache", "network"]);
+    expect(requestsTo("many")).toHaveLength(66);
   });
 
   it("revalidates a stale card with If-None-Match and reuses it on 304", async () => {

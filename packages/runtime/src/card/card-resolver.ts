@@ -25,6 +25,7 @@
  * a refused card.
  */
 import { A2ATransportError } from "../core/a2a-error.js";
+import { FifoMap } from "../core/fifo-map.js";
 import { freshnessOf } from "./card-freshness.js";
 import { DEFAULT_MAX_BODY } from "../core/limits.js";
 
@@ -94,7 +95,7 @@ export function agentCardUrl(url: string | URL): string {
 export function createAgentCardResolver<V = undefined>(
   options: AgentCardResolverOptions<V> = {},
 ): AgentCardResolver<V> {
-  const cache = new Map<string, Entry<V>>();
+  const cache = new FifoMap<string, Entry<V>>();
   const version = options.version ?? "1.0";
   return {
     async resolve(url, call = {}) {
@@ -110,7 +111,8 @@ export function createAgentCardResolver<V = undefined>(
           : await accept(cardUrl, res, options.verify);
       cache.delete(key);
       if (fresh.store) {
-        if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+        const oldest = cache.size >= MAX_ENTRIES ? cache.oldest() : undefined;
+        if (oldest !== undefined) cache.delete(oldest.key);
         cache.set(key, { resolved, freshUntil: Date.now() + fresh.freshMs });
       }
       return resolved;
