@@ -9,7 +9,7 @@
  * Which module of protoplugin's dist/esm/ holds each function is one table, `internalModules`: this module
  * loads them from it, and the bundle of the binary (scripts/build-bundle.js) imports them from it statically.
  */
-import type { Plugin, Schema, EcmaScriptPluginOptions, Target } from "@bufbuild/protoplugin";
+import type { Schema, EcmaScriptPluginOptions, Target } from "@bufbuild/protoplugin";
 import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
 import type { Edition } from "@bufbuild/protobuf/wkt";
 
@@ -33,7 +33,6 @@ export interface Internals {
     minimumEdition: Edition,
     maximumEdition: Edition,
   ): SchemaController<T>;
-  runNodeJs(plugin: Plugin): void;
   isPluginOptionError(e: unknown): e is Error;
   /** An import path as protoplugin rewrites it (rewrite_imports, import_extension). */
   rewriteImportPath(
@@ -51,7 +50,6 @@ export interface Internals {
 export const internalModules: { readonly [K in keyof Internals]: string } = {
   parseParameter: "parameter.js",
   createSchema: "schema.js",
-  runNodeJs: "run-node.js",
   isPluginOptionError: "error.js",
   rewriteImportPath: "import-path.js",
   makeImportPathRelative: "import-path.js",

@@ -7,9 +7,15 @@
  * the usage; `-v`/`--version` the version. The commands are loaded only when run, so that plugin runs do not
  * pay for them: `sync <dir>` stages the pinned protos (src/sync/command.ts), `docs <openapi>...` renders
  * OpenAPI documents with Redoc (docs-command.ts). Any other argument is refused with the list of commands.
+ *
+ * A plugin run reads the request to its end, decodes it without the source info of imported files, runs the
+ * plugin and writes the response (plugin-wire.ts), then exits 0. A failure is one line on stderr,
+ * `protoc-gen-a2a: <message>`, and exit code 1: what protoc and buf show the user.
  */
+import { fromBinary } from "@bufbuild/protobuf";
+import { CodeGeneratorRequestSchema } from "@bufbuild/protobuf/wkt";
 import type { Plugin } from "@bufbuild/protoplugin";
-import { internals } from "./protoplugin-internals.js";
+import { encodeResponse, withoutImportedSourceInfo } from "./plugin-wire.js";
 
 /** The usage; it says what to do when buf finds no protos, since the plugin never runs then. */
 export function usage(plugin: Plugin): string {
@@ -47,12 +53,30 @@ export function runPlugin(plugin: Plugin): void {
     process.exitCode = 2;
     return;
   }
-  if (command !== undefined && command !== "-v" && command !== "--version") {
+  if (command === "-v" || command === "--version") {
+    process.stdout.write(`${plugin.name} ${plugin.version}\n`);
+    return;
+  }
+  if (command !== undefined) {
     process.stderr.write(`${plugin.name}: unknown command "${command}"; commands: sync, docs (see --help)\n`);
     process.exitCode = 2;
     return;
   }
-  internals.runNodeJs(plugin);
+  generate(plugin).then(
+    () => process.exit(0),
+    (e: unknown) => {
+      process.stderr.write(`${plugin.name}: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}
+
+async function generate(plugin: Plugin): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const request = fromBinary(CodeGeneratorRequestSchema, withoutImportedSourceInfo(Buffer.concat(chunks)));
+  const response = encodeResponse(plugin.run(request));
+  await new Promise<void>((resolve, reject) => process.stdout.write(response, (e) => (e ? reject(e) : resolve())));
 }
 
 async function runCommand(command: "sync" | "docs", args: string[]): Promise<void> {
