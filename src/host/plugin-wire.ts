@@ -19,7 +19,7 @@
  * 5 four bytes. Any other wire type, or a field that runs past its message, leaves the request as it came, so
  * that protobuf-es reports it. Field numbers come from the descriptors of @bufbuild/protobuf/wkt.
  */
-import { toBinary } from "@bufbuild/protobuf";
+import { clone, isFieldSet, toBinary } from "@bufbuild/protobuf";
 import {
   type CodeGeneratorResponse,
   type CodeGeneratorResponse_File,
@@ -96,10 +96,10 @@ export function withoutImportedSourceInfo(request: Uint8Array): Uint8Array {
   for (const file of fields) {
     if (file.tag !== REQUEST_PROTO_FILE) continue;
     const inner = fieldsOf(request, file.value, file.end);
-    const name = inner?.find((f) => f.tag === FILE_NAME);
-    const dropped = inner?.filter((f) => f.tag === FILE_SOURCE_INFO) ?? [];
-    if (name === undefined || dropped.length === 0 || generated.has(text(name))) continue;
-    const kept = (inner ?? []).filter((f) => f.tag !== FILE_SOURCE_INFO);
+    if (inner === undefined) continue;
+    const name = inner.find((f) => f.tag === FILE_NAME);
+    const kept = inner.filter((f) => f.tag !== FILE_SOURCE_INFO);
+    if (name === undefined || kept.length === inner.length || generated.has(text(name))) continue;
     const length = kept.reduce((n, f) => n + f.end - f.start, 0);
     parts.push(request.subarray(copied, file.start), varints(REQUEST_PROTO_FILE, length));
     for (const f of kept) parts.push(request.subarray(f.start, f.end));
@@ -125,8 +125,7 @@ export function encodeResponse(response: CodeGeneratorResponse): Uint8Array {
 
 /** The response with no files, for protobuf-es to encode the other fields. */
 function withoutFiles(response: CodeGeneratorResponse): CodeGeneratorResponse {
-  const head = Object.create(Object.getPrototypeOf(response) as object) as CodeGeneratorResponse;
-  Object.assign(head, response);
+  const head = clone(CodeGeneratorResponseSchema, response);
   head.file = [];
   return head;
 }
@@ -161,8 +160,14 @@ function fileRecord(file: CodeGeneratorResponse_File): {
 
 /** Whether protobuf-es would write the file as its name and content only, both set. */
 function onlyNameAndContent(file: CodeGeneratorResponse_File): boolean {
-  const set = Object.keys(file).filter((k) => k !== "$typeName");
-  return set.length === 2 && set.includes("name") && set.includes("content") && file.$unknown === undefined;
+  const { name, insertionPoint, content, generatedCodeInfo } = CodeGeneratorResponse_FileSchema.field;
+  return (
+    isFieldSet(file, name) &&
+    isFieldSet(file, content) &&
+    !isFieldSet(file, insertionPoint) &&
+    !isFieldSet(file, generatedCodeInfo) &&
+    file.$unknown === undefined
+  );
 }
 
 function writeBytes(out: Buffer, pos: number, a: Uint8Array, b: Uint8Array): number {
