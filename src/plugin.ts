@@ -39,8 +39,8 @@ import type { ApiModel } from "./model/model-types.js";
 import { resolveApis } from "./model/resolve-api.js";
 import { versionPartnerNotes } from "./overrides/version-partner-note.js";
 import { describeRefusal, readBounded } from "./read-bounded.js";
+import { packageRoot } from "./package-paths.js";
 
-const packageRoot = new URL("../", import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL("package.json", packageRoot), "utf8")) as { version: string };
 
 export const protocGenA2a: Plugin = {

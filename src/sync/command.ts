@@ -13,6 +13,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sourceFromEnv } from "./source-env.js";
 import { readLock, SyncError, syncProtos } from "./sync-protos.js";
+import { packageRoot } from "../package-paths.js";
 
 export const syncUsage =
   "Usage: protoc-gen-a2a sync <dir>\n" +
@@ -37,7 +38,7 @@ export async function runSyncCommand(args: readonly string[], cwd = process.cwd(
   }
   const outDir = resolve(cwd, args[0]!);
   try {
-    const lock = readLock(fileURLToPath(new URL("../../proto/a2a.lock.json", import.meta.url)));
+    const lock = readLock(fileURLToPath(new URL("proto/a2a.lock.json", packageRoot)));
     const r = await syncProtos({ lock, source: sourceFromEnv(lock, process.env, cwd), outDir });
     process.stdout.write(
       `protoc-gen-a2a sync: staged ${r.pinned.join(", ")} (sha256 verified) from ${r.from} ` +

@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { SyncError } from "./sync-error.js";
 import { maxProtoBytes } from "./limits.js";
 import { describeRefusal, readBounded } from "../read-bounded.js";
+import { distRoot } from "../package-paths.js";
 
 /**
  * The google/api files the pinned protos import (v0.3.0 and v1.0.1 import the same
@@ -36,7 +37,7 @@ export function importsOf(source: string): string[] {
 
 /** The folder `npm run build` fills with the closure of googleApiRoots (dist/proto). */
 export function shippedGoogleProtoRoot(): string {
-  return fileURLToPath(new URL("../proto", import.meta.url));
+  return fileURLToPath(new URL("proto", distRoot));
 }
 
 /** google-proto-files when resolvable, else the protos shipped in dist/proto. */
