@@ -2,10 +2,15 @@
 // CodeGeneratorRequest (both pinned A2A versions, target=ts).
 // Each plugin runs as a real process the way buf runs it: `node <bin>` with the
 // serialized request on stdin, timed from spawn to exit (median wall time,
-// runs interleaved). An in-process protocGenA2a.run(req) time is added for
-// information. Prints only; asserts no timing.
+// runs interleaved). Ours runs with its code cache (src/host/load-bundle.ts) in a
+// folder of the bench's own, written by its first (warm-up) run, whose time is
+// printed too; and, interleaved with the others, with the cache off
+// (PROTOC_GEN_A2A_CODE_CACHE=off): every run as it would be the first. An
+// in-process protocGenA2a.run(req) time is added for information. Prints only;
+// asserts no timing.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { CodeGeneratorRequestSchema, CodeGeneratorResponseSchema } from "@bufbuild/protobuf/wkt";
@@ -32,11 +37,15 @@ export function stagedRequest() {
   });
 }
 
-/** Runs one plugin process on the request; resolves with wall time in ms. */
-function runProcess(bin, input) {
+/** Runs one plugin process on the request, with `env` added; resolves with wall time in ms. */
+function runProcess(bin, input, env = {}) {
   return new Promise((resolvePromise, reject) => {
     const start = nowMs();
-    const child = spawn(process.execPath, [bin], { cwd: repoRoot, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [bin], {
+      cwd: repoRoot,
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { ...process.env, ...env },
+    });
     const out = [];
     const err = [];
     child.stdout.on("data", (c) => out.push(c));
@@ -64,21 +73,33 @@ export async function benchPluginVsEs({ log = console.log } = {}) {
     `[1] request: ${req.fileToGenerate.length} files to generate, ${req.protoFile.length} in total, ${input.length} bytes`,
   );
 
-  // One warm-up each (file cache, JIT of node itself), not counted.
-  const warmOurs = await runProcess(plugins.ours, input);
-  const warmEs = await runProcess(plugins.es, input);
+  const cacheDir = mkdtempSync(join(tmpdir(), "a2a-bench-code-cache-"));
+  try {
+    return await measureProcesses(req, input, cacheDir, log);
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+async function measureProcesses(req, input, cacheDir, log) {
+  const runs = {
+    ours: () => runProcess(plugins.ours, input, { PROTOC_GEN_A2A_CODE_CACHE: cacheDir }),
+    oursNoCache: () => runProcess(plugins.ours, input, { PROTOC_GEN_A2A_CODE_CACHE: "off" }),
+    es: () => runProcess(plugins.es, input),
+  };
+  // One warm-up each (file cache, JIT of node itself), not counted; ours's writes its code cache.
+  const warmOurs = await runs.ours();
+  await runs.oursNoCache();
+  const warmEs = await runs.es();
   log(`[1] ours writes ${warmOurs.files} files, protoc-gen-es ${warmEs.files}`);
 
-  const ours = [];
-  const es = [];
+  const times = { ours: [], oursNoCache: [], es: [] };
+  const keys = Object.keys(times);
   for (let i = 0; i < RUNS; i++) {
-    // Alternate which one goes first so neither always runs on a "hotter" machine.
-    if (i % 2 === 0) {
-      ours.push((await runProcess(plugins.ours, input)).ms);
-      es.push((await runProcess(plugins.es, input)).ms);
-    } else {
-      es.push((await runProcess(plugins.es, input)).ms);
-      ours.push((await runProcess(plugins.ours, input)).ms);
+    // Rotate which one goes first so none always runs on a "hotter" machine.
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[(i + k) % keys.length];
+      times[key].push((await runs[key]()).ms);
     }
   }
 
@@ -92,11 +113,23 @@ export async function benchPluginVsEs({ log = console.log } = {}) {
     inProc.push(nowMs() - t);
   }
 
-  const result = { ours: median(ours), es: median(es), inProcess: median(inProc), runs: RUNS };
+  const result = {
+    ours: median(times.ours),
+    oursNoCache: median(times.oursNoCache),
+    oursFirst: warmOurs.ms,
+    es: median(times.es),
+    inProcess: median(inProc),
+    runs: RUNS,
+  };
   result.ratio = result.ours / result.es;
+  result.noCacheRatio = result.oursNoCache / result.es;
   log(
     `[1] process wall time, median of ${RUNS}: ours ${fmtMs(result.ours)}, protoc-gen-es ${fmtMs(result.es)} ` +
       `(${fmtRatio(result.ratio)}); ours in-process run(): ${fmtMs(result.inProcess)}`,
+  );
+  log(
+    `[1] ours without its code cache ${fmtMs(result.oursNoCache)} (${fmtRatio(result.noCacheRatio)}); ` +
+      `the first run, which writes the cache, ${fmtMs(result.oursFirst)}`,
   );
   return result;
 }

@@ -1,3 +1,6 @@
 #!/usr/bin/env node
-// The generator and its dependencies bundled into one module by `npm run build` (scripts/build-bundle.js).
-import "../dist/protoc-gen-a2a.js";
+// Runs the generator and its dependencies, bundled into one file by `npm run build` (scripts/build-bundle.js),
+// through V8's code cache (src/host/load-bundle.ts).
+import { runBundle } from "../dist/host/load-bundle.js";
+
+runBundle(new URL("../dist/protoc-gen-a2a.cjs", import.meta.url));

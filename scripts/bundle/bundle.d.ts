@@ -3,11 +3,11 @@
 /** The root of this repository, with a trailing slash. */
 export const repoRoot: string;
 
-/** One file of the bundle: its path from the package root (`dist/protoc-gen-a2a.js`) and its bytes. */
+/** The bundle: its path from the package root (`dist/protoc-gen-a2a.cjs`) and its bytes. */
 export interface BundleFile {
   readonly path: string;
   readonly bytes: Buffer;
 }
 
 /** Bundles the binary: with write, into dist/; without, only in memory. */
-export function bundlePlugin(options: { write: boolean }): Promise<BundleFile[]>;
+export function bundlePlugin(options: { write: boolean }): Promise<BundleFile>;

@@ -1,10 +1,11 @@
 /**
- * The binary runs the bundle that `npm run build` writes (dist/protoc-gen-a2a.js and dist/chunks/,
- * scripts/bundle/bundle.js): the bundle in dist/ is what the built modules bundle to now, byte for byte (so it
- * is neither stale nor made differently from one build to the next), and the bundled binary answers a
- * request with the bytes that the unbundled plugin's in-process run() gives, failures included.
+ * The binary runs the bundle that `npm run build` writes (dist/protoc-gen-a2a.cjs, scripts/bundle/bundle.js):
+ * the bundle in dist/ is what the built modules bundle to now, byte for byte (so it is neither stale nor made
+ * differently from one build to the next), it is one file that node:vm can run (no dynamic import, nothing
+ * required but Node's own modules), and the bundled binary answers a request with the bytes that the
+ * unbundled plugin's in-process run() gives, failures included. code-cache.test.ts covers the code cache.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { toBinary } from "@bufbuild/protobuf";
@@ -15,19 +16,22 @@ import { buildImage, request } from "../helpers/in-process.js";
 import { pluginBin, repoRoot, run } from "../helpers/run.js";
 
 describe("the bundle of the binary", () => {
-  it("is what dist/ bundles to now, and the only chunks in dist/chunks/", async () => {
-    const files = await bundlePlugin({ write: false });
-    expect(files.map((f) => f.path)).toContain("dist/protoc-gen-a2a.js");
-    for (const f of files) expect(readFileSync(join(repoRoot, f.path)), f.path).toEqual(f.bytes);
-    const chunks = readdirSync(join(repoRoot, "dist/chunks")).map((c) => `dist/chunks/${c}`);
-    expect(chunks.sort()).toEqual(files.map((f) => f.path).filter((p) => p.startsWith("dist/chunks/")));
+  it("is what dist/ bundles to now, in one file", async () => {
+    const bundle = await bundlePlugin({ write: false });
+    expect(bundle.path).toBe("dist/protoc-gen-a2a.cjs");
+    expect(readFileSync(join(repoRoot, bundle.path))).toEqual(bundle.bytes);
+    for (const old of ["dist/chunks", "dist/protoc-gen-a2a.js"])
+      expect(existsSync(join(repoRoot, old)), old).toBe(false);
   });
 
-  it("is loaded by the binary, which does not import the unbundled modules", () => {
-    expect(readFileSync(pluginBin, "utf8")).toMatch(/^import "\.\.\/dist\/protoc-gen-a2a\.js";$/m);
-    expect(readFileSync(join(repoRoot, "dist/protoc-gen-a2a.js"), "utf8")).not.toMatch(
-      /from "\.{1,2}\/(?!chunks\/)[^"]*"|from "@bufbuild\//,
+  it("is run by the binary, and holds no dynamic import and no require but Node's own", () => {
+    expect(readFileSync(pluginBin, "utf8")).toMatch(
+      /^runBundle\(new URL\("\.\.\/dist\/protoc-gen-a2a\.cjs", import\.meta\.url\)\);$/m,
     );
+    const bundle = readFileSync(join(repoRoot, "dist/protoc-gen-a2a.cjs"), "utf8");
+    expect(bundle).not.toMatch(/require\("(?!node:)/);
+    expect(bundle).not.toMatch(/(?<![.\w`])import\(\s*["'`]/);
+    expect(bundle).not.toMatch(/import\.meta/);
   });
 });
 
