@@ -121,12 +121,13 @@ describe("the binary's code cache", () => {
     expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual(["busy.v8cache.2.tmp"]);
   });
 
-  it("is named by the bundle's bytes, so that another bundle never reads it", () => {
+  it("is named by the bundle's bytes and Node's flags, so that another bundle or flag set never reads it", () => {
     const bundle = join(repoRoot, "dist/protoc-gen-a2a.cjs");
     const a = cacheFile(Buffer.from("one"), bundle, undefined)!;
     expect(a.startsWith(join(repoRoot, "dist/.v8-cache/"))).toBe(true);
     expect(cacheFile(Buffer.from("one"), bundle, undefined)).toBe(a);
     expect(cacheFile(Buffer.from("two"), bundle, undefined)).not.toBe(a);
+    expect(cacheFile(Buffer.from("one"), bundle, undefined, "--max-old-space-size=512")).not.toBe(a);
   });
 });
 
