@@ -16,9 +16,10 @@
  *     Node or set of flags reads it, and two of them do not write it in turn. V8 checks it as well (its own
  *     version, its flags, the source's length, a checksum) and refuses a cache that does not fit: the process
  *     then compiles as usual;
- *   - when: a plugin run (no arguments: run-node.ts) that found no cache, or whose cache V8 refused, writes one
- *     as it exits, after its run, so that the cache holds every function a plugin run compiles and not only the
- *     top level (a command, or --version, would leave out most of them). It writes a temporary file and renames
+ *   - when: a plugin run (no arguments, stdin not a terminal: run-node.ts) that found no cache, or whose cache V8
+ *     refused, writes one as it exits with 0, after its run, so that the cache holds every function a plugin run
+ *     compiles and not only the top level (a command, --version or a refused request would leave out most of
+ *     them, and V8 would then accept that thin cache for good). It writes a temporary file and renames
  *     it over the cache, so that a process started meanwhile (buf runs plugins in parallel) reads either no
  *     cache or a whole one, then keeps the MAX_FILES newest caches of the directory. The cache holds what
  *     the run that wrote it compiled: a later run with other outputs (emit=) compiles the rest as usual;
@@ -30,6 +31,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isatty } from "node:tty";
 import { setFlagsFromString } from "node:v8";
 import { Script } from "node:vm";
 
@@ -60,9 +62,11 @@ export function runBundle(bundle: URL, env: NodeJS.ProcessEnv = process.env): vo
   // The wrapper Node's CommonJS loader puts around a file, on the file's first line so that lines keep their numbers.
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source.toString()}\n})`;
   const script = new Script(wrapped, { filename: file, cachedData });
-  const pluginRun = process.argv.length <= 2;
+  const pluginRun = process.argv.length <= 2 && !isatty(0);
   if (cache !== undefined && pluginRun && (cachedData === undefined || script.cachedDataRejected === true)) {
-    process.once("exit", () => writeCache(cache, () => script.createCachedData()));
+    process.once("exit", (code) => {
+      if (code === 0) writeCache(cache, () => script.createCachedData());
+    });
   }
   const run = script.runInThisContext() as CommonJsFunction;
   const module = { exports: {} };

@@ -3,8 +3,8 @@
  * cache file and the next one uses it without writing (V8 accepted it); a damaged cache is refused and written
  * again; processes started together on an empty folder all answer the same bytes and leave one whole cache
  * and no temporary file; a folder that cannot be written, or the cache turned off, changes nothing but speed;
- * a command writes no cache; the folder keeps the newest MAX_FILES caches. Every run's response is compared
- * with the bytes of a run without the cache.
+ * a command or a refused request writes no cache; the folder keeps the newest MAX_FILES caches. Every run's
+ * response is compared with the bytes of a run without the cache.
  */
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
@@ -96,11 +96,20 @@ describe("the binary's code cache", () => {
     expect(cacheFile(Buffer.from("x"), join(repoRoot, "dist/protoc-gen-a2a.cjs"), "off")).toBeUndefined();
   });
 
-  it("is written by plugin runs only, not by a command", () => {
+  it("is written by plugin runs that succeed only, not by a command or a refused request", () => {
     const dir = tempDir("code-cache-command");
     const r = plugin(dir, ["--version"]);
     expect(r.status).toBe(0);
     expect(readdirSync(dir)).toEqual([]);
+    const refused = run(process.execPath, [pluginBin], {
+      input: Buffer.from(toBinary(CodeGeneratorRequestSchema, request(image, files, ["emit=nothing"]))),
+      env: { ...process.env, PROTOC_GEN_A2A_CODE_CACHE: dir },
+    });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/^protoc-gen-a2a: .*emit/);
+    expect(readdirSync(dir)).toEqual([]);
+    answers(dir);
+    expect(caches(dir)).toHaveLength(1);
   });
 
   it("keeps the newest caches of its folder, and drops temporary files a dead process left", () => {
