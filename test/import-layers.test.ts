@@ -11,7 +11,7 @@
  *            < compat (cross-version), task, auth, client (clients from a card, credentials)
  *            < otel (which instruments the task runtime) < server (the composition: one HTTP handler, both
  *            versions) < the entries (index.ts, protocol.ts)
- *   src      the shared bottom files (errors, options, assets, bounded reads)
+ *   src      the shared bottom files (errors, options, assets, the package's paths, bounded reads)
  *            < model, sync, host < overrides, compat (plan) < emit (printing) < plugin.ts < main.ts (the
  *            binary's entry)
  */
@@ -36,7 +36,7 @@ const RUNTIME_LAYERS: Layers = [
 ];
 
 const GENERATOR_LAYERS: Layers = [
-  ["generation-error.ts", "options.ts", "assets.ts", "read-bounded.ts"],
+  ["generation-error.ts", "options.ts", "assets.ts", "package-paths.ts", "read-bounded.ts"],
   ["model", "sync", "host"],
   ["overrides", "compat"],
   ["emit"],
