@@ -97,13 +97,13 @@ function postgresRows(r) {
 
 const rows = [
   ["benchmark", "ours", "anchor", "ratio", "target"],
-  ["plugin vs protoc-gen-es (same request)", fmtMs(plugin.ours), fmtMs(plugin.es), fmtRatio(plugin.ratio), "<= 1.0"],
+  ["plugin vs protoc-gen-es (same request)", fmtMs(plugin.ours), fmtMs(plugin.es), fmtRatio(plugin.ratio), "<= 0.5"],
   [
     "plugin without its code cache vs protoc-gen-es",
     fmtMs(plugin.oursNoCache),
     fmtMs(plugin.es),
     fmtRatio(plugin.noCacheRatio),
-    "<= 1.0",
+    "(printed)",
   ],
   [
     `per-RPC cost ${scaling.large.n} vs ${scaling.small.n}`,

@@ -16,7 +16,7 @@
  *     Node or set of flags reads it, and two of them do not write it in turn. V8 checks it as well (its own
  *     version, its flags, the source's length, a checksum) and refuses a cache that does not fit: the process
  *     then compiles as usual;
- *   - when: a plugin run (no arguments, stdin not a terminal: run-node.ts) that found no cache, or whose cache V8
+ *   - when: a plugin run (plugin-run.ts) that found no cache, or whose cache V8
  *     refused, writes one as it exits with 0, after its run, so that the cache holds every function a plugin run
  *     compiles and not only the top level (a command, --version or a refused request would leave out most of
  *     them, and V8 would then accept that thin cache for good). It writes a temporary file and renames
@@ -34,6 +34,7 @@ import { fileURLToPath } from "node:url";
 import { isatty } from "node:tty";
 import { setFlagsFromString } from "node:v8";
 import { Script } from "node:vm";
+import { isPluginRun } from "./plugin-run.js";
 
 /** Cache files kept in one directory: a few Node versions, or bundles, side by side. */
 export const MAX_FILES = 4;
@@ -62,8 +63,11 @@ export function runBundle(bundle: URL, env: NodeJS.ProcessEnv = process.env): vo
   // The wrapper Node's CommonJS loader puts around a file, on the file's first line so that lines keep their numbers.
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source.toString()}\n})`;
   const script = new Script(wrapped, { filename: file, cachedData });
-  const pluginRun = process.argv.length <= 2 && !isatty(0);
-  if (cache !== undefined && pluginRun && (cachedData === undefined || script.cachedDataRejected === true)) {
+  if (
+    cache !== undefined &&
+    isPluginRun(process.argv.slice(2), isatty(0)) &&
+    (cachedData === undefined || script.cachedDataRejected === true)
+  ) {
     process.once("exit", (code) => {
       if (code === 0) writeCache(cache, () => script.createCachedData());
     });

@@ -1,9 +1,9 @@
 /**
  * Entry point of the `protoc-gen-a2a` binary.
  *
- * Rule: with no arguments it is a protoc plugin (stdin request in, stdout response out), unless stdin is a
- * terminal: protoc and buf always pipe the request, so a terminal means a person ran it, who gets the usage
- * on stderr and exit code 2 instead of a process waiting for a request that never comes. `--help` prints
+ * Rule (plugin-run.ts): with no arguments it is a protoc plugin (stdin request in, stdout response out),
+ * unless stdin is a terminal: protoc and buf always pipe the request, so a terminal means a person ran it, who
+ * gets the usage on stderr and exit code 2 instead of a process waiting for a request that never comes. `--help` prints
  * the usage; `-v`/`--version` the version. The commands are loaded only when run, so that plugin runs do not
  * pay for them: `sync <dir>` stages the pinned protos (src/sync/command.ts), `docs <openapi>...` renders
  * OpenAPI documents with Redoc (docs-command.ts). Any other argument is refused with the list of commands.
@@ -16,6 +16,7 @@ import { fromBinary } from "@bufbuild/protobuf";
 import { CodeGeneratorRequestSchema } from "@bufbuild/protobuf/wkt";
 import type { Plugin } from "@bufbuild/protoplugin";
 import { encodeResponse, withoutImportedSourceInfo } from "./plugin-wire.js";
+import { isPluginRun } from "./plugin-run.js";
 
 /** The usage; it says what to do when buf finds no protos, since the plugin never runs then. */
 export function usage(plugin: Plugin): string {
@@ -39,36 +40,30 @@ export function usage(plugin: Plugin): string {
 
 export function runPlugin(plugin: Plugin): void {
   const args = process.argv.slice(2);
+  if (isPluginRun(args, process.stdin.isTTY === true)) {
+    generate(plugin).then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`${plugin.name}: ${e instanceof Error ? e.message : String(e)}\n`);
+        process.exit(1);
+      },
+    );
+    return;
+  }
   const command = args[0];
-  if (command === "--help" || command === "-h") {
-    process.stdout.write(usage(plugin));
-    return;
-  }
-  if (command === "sync" || command === "docs") {
-    void runCommand(command, args.slice(1));
-    return;
-  }
-  if (command === undefined && process.stdin.isTTY) {
+  if (command === undefined) {
     process.stderr.write(`${plugin.name}: no CodeGeneratorRequest on stdin (it is a terminal)\n\n${usage(plugin)}`);
     process.exitCode = 2;
-    return;
-  }
-  if (command === "-v" || command === "--version") {
+  } else if (command === "--help" || command === "-h") {
+    process.stdout.write(usage(plugin));
+  } else if (command === "sync" || command === "docs") {
+    void runCommand(command, args.slice(1));
+  } else if (command === "-v" || command === "--version") {
     process.stdout.write(`${plugin.name} ${plugin.version}\n`);
-    return;
-  }
-  if (command !== undefined) {
+  } else {
     process.stderr.write(`${plugin.name}: unknown command "${command}"; commands: sync, docs (see --help)\n`);
     process.exitCode = 2;
-    return;
   }
-  generate(plugin).then(
-    () => process.exit(0),
-    (e: unknown) => {
-      process.stderr.write(`${plugin.name}: ${e instanceof Error ? e.message : String(e)}\n`);
-      process.exit(1);
-    },
-  );
 }
 
 async function generate(plugin: Plugin): Promise<void> {
