@@ -21,7 +21,7 @@ const RUNS = 10;
 const IN_PROCESS_RUNS = 10;
 
 const plugins = {
-  ours: join(repoRoot, "bin", "protoc-gen-a2a.js"),
+  ours: join(repoRoot, "bin", "protoc-gen-a2a.cjs"),
   es: join(repoRoot, "node_modules", "@bufbuild", "protoc-gen-es", "bin", "protoc-gen-es"),
 };
 

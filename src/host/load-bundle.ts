@@ -1,21 +1,19 @@
 /**
  * Runs the binary's bundle (dist/protoc-gen-a2a.cjs, scripts/bundle/bundle.js) with V8's code cache, so that a
- * plugin process does not compile again what the previous one compiled. bin/protoc-gen-a2a.js calls runBundle;
- * the bundle then runs as Node runs a CommonJS file (src/host/run-node.ts decides what the process does).
+ * plugin process does not compile again what the previous one compiled. bin/protoc-gen-a2a.cjs calls runBundle from
+ * dist/load-bundle.cjs, this module bundled as CommonJS, so that Node starts the binary without its ES module
+ * loader (some 10 ms of a plugin run); the bundle then runs as Node runs a CommonJS file (src/host/run-node.ts
+ * decides what the process does).
  *
  * Rule:
- *   - tiering: the process runs without V8's optimising compiler (--no-opt, set before the bundle compiles). A
- *     plugin run is short: on the A2A request of both versions (240 KB), TurboFan spent some 170 ms of CPU on
- *     other threads per run, and the run took longer with it (Node 20: 390 ms without against 440 with; Node
- *     22: 360 against 380). On synthetic requests of 1,000 and 2,000 RPCs a run took 1.47 s against 1.71 and
- *     2.33 s against 2.21, with a fifth less CPU in both;
+ *   - flags: V8's flags for the process (v8-flags.ts) are set first, before the bundle compiles;
  *   - where: the directory PROTOC_GEN_A2A_CODE_CACHE names, else `.v8-cache/` beside the bundle, which is as
  *     private as the package's own code; PROTOC_GEN_A2A_CODE_CACHE=off turns the cache off;
  *   - which file: `<key>.v8cache`, the key being 16 hex digits of the sha256 of the bundle's bytes, the Node
- *     version, the architecture and Node's flags (its command line and NODE_OPTIONS), so that no other bundle,
- *     Node or set of flags reads it, and two of them do not write it in turn. V8 checks it as well (its own
- *     version, its flags, the source's length, a checksum) and refuses a cache that does not fit: the process
- *     then compiles as usual;
+ *     version, the architecture and the flags (Node's command line, NODE_OPTIONS and PLUGIN_V8_FLAGS), so that no
+ *     other bundle, Node or set of flags reads it, and two of them do not write it in turn. V8 checks it as well
+ *     (its own version, its flags, the source's length, a checksum) and refuses a cache that does not fit: the
+ *     process then compiles as usual;
  *   - when: a plugin run (plugin-run.ts) that found no cache, or whose cache V8
  *     refused, writes one as it exits with 0, after its run, so that the cache holds every function a plugin run
  *     compiles and not only the top level (a command, --version or a refused request would leave out most of
@@ -30,17 +28,14 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { isatty } from "node:tty";
-import { setFlagsFromString } from "node:v8";
 import { Script } from "node:vm";
 import { isPluginRun } from "./plugin-run.js";
+import { PLUGIN_V8_FLAGS, setPluginFlags } from "./v8-flags.js";
 
 /** Cache files kept in one directory: a few Node versions, or bundles, side by side. */
 export const MAX_FILES = 4;
 const SUFFIX = ".v8cache";
-/** V8's flags for the run (see the rule). */
-const V8_FLAGS = "--no-opt";
 /** A temporary file older than this was left by a process that died while writing it. */
 const STALE_TEMP_MS = 60_000;
 
@@ -53,10 +48,9 @@ type CommonJsFunction = (
   dirname: string,
 ) => void;
 
-/** Runs the bundle at `bundle` as a CommonJS module, compiled with the code cache when there is one. */
-export function runBundle(bundle: URL, env: NodeJS.ProcessEnv = process.env): void {
-  setFlagsFromString(V8_FLAGS);
-  const file = fileURLToPath(bundle);
+/** Runs the bundle at the path `file` as a CommonJS module, compiled with the code cache when there is one. */
+export function runBundle(file: string, env: NodeJS.ProcessEnv = process.env): void {
+  setPluginFlags();
   const source = readFileSync(file);
   const cache = cacheFile(source, file, env.PROTOC_GEN_A2A_CODE_CACHE, env.NODE_OPTIONS);
   const cachedData = cache === undefined ? undefined : readIfThere(cache);
@@ -86,7 +80,7 @@ export function cacheFile(
 ): string | undefined {
   if (setting === "off") return undefined;
   const dir = setting ? resolve(setting) : join(dirname(bundleFile), ".v8-cache");
-  const flags = [V8_FLAGS, ...process.execArgv, nodeOptions].join("\0");
+  const flags = [PLUGIN_V8_FLAGS, ...process.execArgv, nodeOptions].join("\0");
   const key = createHash("sha256")
     .update(source)
     .update(`\0${process.version}\0${process.arch}\0${flags}`)

@@ -8,15 +8,17 @@
  * pay for them: `sync <dir>` stages the pinned protos (src/sync/command.ts), `docs <openapi>...` renders
  * OpenAPI documents with Redoc (docs-command.ts). Any other argument is refused with the list of commands.
  *
- * A plugin run reads the request to its end, decodes it without the source info of imported files, runs the
- * plugin and writes the response (plugin-wire.ts), then exits 0. A failure is one line on stderr,
- * `protoc-gen-a2a: <message>`, and exit code 1: what protoc and buf show the user.
+ * A plugin run reads the request to its end, fits V8's young generation to its size (v8-flags.ts), decodes it
+ * without the source info of imported files, runs the plugin and writes the response (plugin-wire.ts), then
+ * exits 0. A failure is one line on stderr, `protoc-gen-a2a: <message>`, and exit code 1: what protoc and buf
+ * show the user.
  */
 import { fromBinary } from "@bufbuild/protobuf";
 import { CodeGeneratorRequestSchema } from "@bufbuild/protobuf/wkt";
 import type { Plugin } from "@bufbuild/protoplugin";
 import { encodeResponse, withoutImportedSourceInfo } from "./plugin-wire.js";
 import { isPluginRun } from "./plugin-run.js";
+import { fitToRequest } from "./v8-flags.js";
 
 /** The usage; it says what to do when buf finds no protos, since the plugin never runs then. */
 export function usage(plugin: Plugin): string {
@@ -69,7 +71,9 @@ export function runPlugin(plugin: Plugin): void {
 async function generate(plugin: Plugin): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const request = fromBinary(CodeGeneratorRequestSchema, withoutImportedSourceInfo(Buffer.concat(chunks)));
+  const input = Buffer.concat(chunks);
+  fitToRequest(input.length);
+  const request = fromBinary(CodeGeneratorRequestSchema, withoutImportedSourceInfo(input));
   const response = encodeResponse(plugin.run(request));
   await new Promise<void>((resolve, reject) => process.stdout.write(response, (e) => (e ? reject(e) : resolve())));
 }

@@ -31,7 +31,7 @@ beforeAll(() => {
         opt: ["target=js+dts", "import_extension=js"],
       },
       {
-        local: ["node", join(repoRoot, "bin/protoc-gen-a2a.js")],
+        local: ["node", join(repoRoot, "bin/protoc-gen-a2a.cjs")],
         out: join(dir, "gen"),
         strategy: "all",
         opt: ["target=js+dts", "import_extension=js"],

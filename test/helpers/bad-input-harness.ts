@@ -20,7 +20,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-export const pluginBin = join(repoRoot, "bin/protoc-gen-a2a.js");
+export const pluginBin = join(repoRoot, "bin/protoc-gen-a2a.cjs");
 export const bufBin = join(repoRoot, "node_modules/.bin/buf");
 export const syncCli = join(repoRoot, "dist/sync/cli.js");
 export const stagedGoogle = join(repoRoot, "proto/staged/google");

@@ -6,7 +6,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-export const pluginBin = join(repoRoot, "bin/protoc-gen-a2a.js");
+export const pluginBin = join(repoRoot, "bin/protoc-gen-a2a.cjs");
 export const bufBin = join(repoRoot, "node_modules/.bin/buf");
 
 export function run(cmd: string, args: string[], opts: { cwd?: string; input?: Buffer; env?: NodeJS.ProcessEnv } = {}) {

@@ -10,28 +10,31 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { toBinary } from "@bufbuild/protobuf";
 import { CodeGeneratorRequestSchema, CodeGeneratorResponseSchema } from "@bufbuild/protobuf/wkt";
-import { bundlePlugin } from "../../scripts/bundle/bundle.js";
+import { bundleLoader, bundlePlugin } from "../../scripts/bundle/bundle.js";
 import { protocGenA2a } from "../../dist/plugin.js";
 import { buildImage, request } from "../helpers/in-process.js";
 import { pluginBin, repoRoot, run } from "../helpers/run.js";
 
 describe("the bundle of the binary", () => {
-  it("is what dist/ bundles to now, in one file", async () => {
-    const bundle = await bundlePlugin({ write: false });
-    expect(bundle.path).toBe("dist/protoc-gen-a2a.cjs");
-    expect(readFileSync(join(repoRoot, bundle.path))).toEqual(bundle.bytes);
+  it("is what dist/ bundles to now, in one file, and so is its loader", async () => {
+    for (const bundle of [await bundlePlugin({ write: false }), await bundleLoader({ write: false })]) {
+      expect(["dist/protoc-gen-a2a.cjs", "dist/load-bundle.cjs"]).toContain(bundle.path);
+      expect(readFileSync(join(repoRoot, bundle.path)), bundle.path).toEqual(bundle.bytes);
+    }
     for (const old of ["dist/chunks", "dist/protoc-gen-a2a.js"])
       expect(existsSync(join(repoRoot, old)), old).toBe(false);
   });
 
-  it("is run by the binary, and holds no dynamic import and no require but Node's own", () => {
-    expect(readFileSync(pluginBin, "utf8")).toMatch(
-      /^runBundle\(new URL\("\.\.\/dist\/protoc-gen-a2a\.cjs", import\.meta\.url\)\);$/m,
-    );
-    const bundle = readFileSync(join(repoRoot, "dist/protoc-gen-a2a.cjs"), "utf8");
-    expect(bundle).not.toMatch(/require\("(?!node:)/);
-    expect(bundle).not.toMatch(/(?<![.\w`])import\(\s*["'`]/);
-    expect(bundle).not.toMatch(/import\.meta/);
+  it("is run by the binary through its loader, both CommonJS requiring nothing but Node's own modules", () => {
+    const bin = readFileSync(pluginBin, "utf8");
+    expect(bin).toMatch(/^const \{ runBundle \} = require\("\.\.\/dist\/load-bundle\.cjs"\);$/m);
+    expect(bin).toMatch(/^runBundle\(join\(__dirname, "\.\.", "dist", "protoc-gen-a2a\.cjs"\)\);$/m);
+    for (const file of ["dist/protoc-gen-a2a.cjs", "dist/load-bundle.cjs"]) {
+      const bundle = readFileSync(join(repoRoot, file), "utf8");
+      expect(bundle, file).not.toMatch(/require\("(?!node:)/);
+      expect(bundle, file).not.toMatch(/(?<![.\w`])import\(\s*["'`]/);
+      expect(bundle, file).not.toMatch(/import\.meta/);
+    }
   });
 });
 

@@ -17,7 +17,7 @@ import { repoRoot, run, tempDir } from "../helpers/run.js";
 const work = tempDir("installed");
 const user = join(work, "user");
 const installed = join(user, "node_modules/protoc-gen-a2a");
-const bin = join(installed, "bin/protoc-gen-a2a.js");
+const bin = join(installed, "bin/protoc-gen-a2a.cjs");
 
 function sh(cmd: string, args: string[], cwd = user, input?: Buffer) {
   const r = run(cmd, args, { cwd, ...(input ? { input } : {}) });

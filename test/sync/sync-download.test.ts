@@ -1,7 +1,7 @@
 /**
  * The download source of the sync step, against a real HTTP server on 127.0.0.1
  * (test/helpers/spec-server.ts), through the API and through both CLIs run as child
- * processes: `node dist/sync/cli.js` (npm run sync) and `bin/protoc-gen-a2a.js sync <dir>`.
+ * processes: `node dist/sync/cli.js` (npm run sync) and `bin/protoc-gen-a2a.cjs sync <dir>`.
  *
  * Checked: a good download stages both pinned files with their sha256; a tampered file,
  * a 404, an unreachable host and a silent host each give one stderr line naming the URL
