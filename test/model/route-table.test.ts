@@ -23,11 +23,12 @@ function table(shapes: { segments: string[]; deep: boolean; method: string; verb
     template: `/${(s.deep ? [...s.segments, "**"] : s.segments).join("/")}${s.verb ? ":" + s.verb : ""}`,
     variables: [],
   }));
+  const byCodeUnits = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
   routes.sort(
     (a, b) =>
       compareShapes(a.segments, b.segments) ||
-      (a.verb ?? "").localeCompare(b.verb ?? "") ||
-      a.method.localeCompare(b.method),
+      byCodeUnits(a.verb ?? "", b.verb ?? "") ||
+      byCodeUnits(a.method, b.method),
   );
   return routes.map((r, i) => ({ ...r, priority: i + 1 }));
 }
