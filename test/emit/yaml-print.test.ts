@@ -37,6 +37,31 @@ describe("printYaml", () => {
     }
   });
 
+  it("reads back every character of the Basic Multilingual Plane, alone, as a key and in multi-line text", () => {
+    const chars = Array.from({ length: 0x10000 }, (_, c) => String.fromCharCode(c)).filter(
+      (ch) => ch < "\ud800" || ch > "\udfff",
+    );
+    const tree = {
+      alone: chars,
+      // Maps of 256 keys: the reader checks each new key against the map's others.
+      keys: Array.from({ length: Math.ceil(chars.length / 256) }, (_, i) =>
+        Object.fromEntries(chars.slice(i * 256, (i + 1) * 256).map((ch) => [`k${ch}`, 1])),
+      ),
+      lines: chars.map((ch) => `line\n${ch}\nline\n`),
+    };
+    readBack(tree);
+    // The text itself holds only what YAML prints as it is (c-printable, and no CR), without C1 controls,
+    // line separators or a byte order mark, which YAML 1.1 readers take for breaks or drop: those are escaped.
+    const printed = printYaml(tree);
+    const held = (c: number) =>
+      c === 0x09 ||
+      c === 0x0a ||
+      (c >= 0x20 && c <= 0x7e) ||
+      (c >= 0xa0 && c <= 0xfffd && c !== 0x2028 && c !== 0x2029 && c !== 0xfeff);
+    const bad = [...printed].filter((ch) => ch.length === 1 && !held(ch.charCodeAt(0)));
+    expect(bad.map((ch) => ch.charCodeAt(0).toString(16))).toEqual([]);
+  });
+
   it("prints multi-line text as literal blocks, with each chomping", () => {
     const doc = { a: "one\ntwo", b: "one\ntwo\n", c: "one\n\ntwo\n\n\n", d: ["x\n  indented\ny"] };
     const out = printYaml(doc);
