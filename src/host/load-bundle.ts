@@ -2,7 +2,7 @@
  * Runs the binary's bundle (dist/protoc-gen-a2a.cjs, scripts/bundle/bundle.js) with V8's code cache, so that a
  * plugin process does not compile again what the previous one compiled. bin/protoc-gen-a2a.cjs calls runBundle from
  * dist/load-bundle.cjs, this module bundled as CommonJS, so that Node starts the binary without its ES module
- * loader (some 10 ms of a plugin run); the bundle then runs as Node runs a CommonJS file (src/host/run-node.ts
+ * loader (10-15 ms of a plugin run); the bundle then runs as Node runs a CommonJS file (src/host/run-node.ts
  * decides what the process does).
  *
  * Rule:
@@ -20,7 +20,9 @@
  *     them, and V8 would then accept that thin cache for good). It writes a temporary file and renames
  *     it over the cache, so that a process started meanwhile (buf runs plugins in parallel) reads either no
  *     cache or a whole one, then keeps the MAX_FILES newest caches of the directory. The cache holds what
- *     the run that wrote it compiled: a later run with other outputs (emit=) compiles the rest as usual;
+ *     the run that wrote it compiled: a later run with other outputs (emit=) compiles the rest as usual. It is
+ *     written under PLUGIN_V8_FLAGS, set again first: V8 stamps a cache with the flags of the moment, and a run
+ *     on a large request has changed one (v8-flags.ts);
  *   - failures: the cache only saves time. A directory that cannot be made, read or written (a read-only
  *     install) costs the time the cache would have saved, and is not reported.
  */
@@ -63,7 +65,11 @@ export function runBundle(file: string, env: NodeJS.ProcessEnv = process.env): v
     (cachedData === undefined || script.cachedDataRejected === true)
   ) {
     process.once("exit", (code) => {
-      if (code === 0) writeCache(cache, () => script.createCachedData());
+      if (code !== 0) return;
+      // The flags the next process compiles under: the run may have changed them (fitToRequest), and V8 refuses
+      // a cache made under other flags.
+      setPluginFlags();
+      writeCache(cache, () => script.createCachedData());
     });
   }
   const run = script.runInThisContext() as CommonJsFunction;

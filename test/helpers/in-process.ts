@@ -9,10 +9,12 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { vi } from "vitest";
-import { create, fromBinary } from "@bufbuild/protobuf";
+import { clone, create, fromBinary } from "@bufbuild/protobuf";
 import {
   CodeGeneratorRequestSchema,
+  FileDescriptorProtoSchema,
   FileDescriptorSetSchema,
+  SourceCodeInfoSchema,
   type CodeGeneratorRequest,
   type FileDescriptorProto,
 } from "@bufbuild/protobuf/wkt";
@@ -47,6 +49,30 @@ export function request(
     if (!protoFile.some((p) => p.name === f)) throw new Error(`${f} is not in the image`);
   }
   return create(CodeGeneratorRequestSchema, { fileToGenerate, protoFile, parameter: opt.join(",") });
+}
+
+/**
+ * request(), with the source info of one imported file padded by a comment of `padding` characters: the binary
+ * drops imported files' source info before it decodes a request (src/host/plugin-wire.ts), so the run is the
+ * same, on a request that many bytes larger.
+ */
+export function paddedRequest(
+  protoFile: FileDescriptorProto[],
+  fileToGenerate: string[],
+  opt: string[],
+  padding: number,
+): CodeGeneratorRequest {
+  const at = protoFile.findIndex((f) => !fileToGenerate.includes(f.name));
+  if (at < 0) throw new Error("paddedRequest: the image has no imported file");
+  const padded = clone(FileDescriptorProtoSchema, protoFile[at]!);
+  padded.sourceCodeInfo = create(SourceCodeInfoSchema, {
+    location: [{ path: [], span: [0, 0, 0], leadingComments: "x".repeat(padding) }],
+  });
+  return request(
+    protoFile.map((f, i) => (i === at ? padded : f)),
+    fileToGenerate,
+    opt,
+  );
 }
 
 export interface InProcessResult {

@@ -1,7 +1,7 @@
 /**
  * The binary's code cache (src/host/load-bundle.ts), on real plugin processes: the first plugin run writes one
- * cache file and the next one uses it without writing (V8 accepted it); a damaged cache is refused and written
- * again; processes started together on an empty folder all answer the same bytes and leave one whole cache
+ * cache file and the next one uses it without writing (V8 accepted it), also after a run on a request large
+ * enough to change V8's flags (v8-flags.ts); a damaged cache is refused and written again; processes started together on an empty folder all answer the same bytes and leave one whole cache
  * and no temporary file; a folder that cannot be written, or the cache turned off, changes nothing but speed;
  * a command or a refused request writes no cache; the folder keeps the newest MAX_FILES caches. Every run's
  * response is compared with the bytes of a run without the cache.
@@ -13,21 +13,30 @@ import { describe, expect, it } from "vitest";
 import { toBinary } from "@bufbuild/protobuf";
 import { CodeGeneratorRequestSchema } from "@bufbuild/protobuf/wkt";
 import { cacheFile, MAX_FILES } from "../../dist/host/load-bundle.js";
-import { buildImage, request } from "../helpers/in-process.js";
+import { LARGE_REQUEST_BYTES } from "../../dist/host/v8-flags.js";
+import { buildImage, paddedRequest, request } from "../helpers/in-process.js";
 import { pluginBin, repoRoot, run, tempDir } from "../helpers/run.js";
 
 const image = buildImage(["v0.3.0", "v1.0.1"]);
 const files = ["v0.3.0/a2a.proto", "v1.0.1/a2a.proto"];
 const input = Buffer.from(toBinary(CodeGeneratorRequestSchema, request(image, files, ["target=ts"])));
 
-const plugin = (cache: string, args: string[] = []) =>
-  run(process.execPath, [pluginBin, ...args], { input, env: { ...process.env, PROTOC_GEN_A2A_CODE_CACHE: cache } });
+/** The same request over LARGE_REQUEST_BYTES: a run on it lets V8's young generation grow (v8-flags.ts). */
+const large = Buffer.from(
+  toBinary(CodeGeneratorRequestSchema, paddedRequest(image, files, ["target=ts"], LARGE_REQUEST_BYTES + 1)),
+);
+
+const plugin = (cache: string, args: string[] = [], request = input) =>
+  run(process.execPath, [pluginBin, ...args], {
+    input: request,
+    env: { ...process.env, PROTOC_GEN_A2A_CODE_CACHE: cache },
+  });
 
 const expected = plugin("off");
 
 /** A plugin run that must answer as a run without the cache does. */
-function answers(cache: string): void {
-  const r = plugin(cache);
+function answers(cache: string, request = input): void {
+  const r = plugin(cache, [], request);
   expect(r.stderr).toBe("");
   expect(r.status).toBe(0);
   expect(r.stdout.equals(expected.stdout)).toBe(true);
@@ -50,6 +59,18 @@ describe("the binary's code cache", () => {
     const before = stamp(file);
     for (let i = 0; i < 3; i++) answers(dir);
     expect(stamp(file)).toEqual(before);
+  });
+
+  it("is written by a run on a request over LARGE_REQUEST_BYTES under the flags the next run starts with", () => {
+    expect(large.length).toBeGreaterThan(LARGE_REQUEST_BYTES);
+    const dir = tempDir("code-cache-large");
+    answers(dir, large);
+    expect(caches(dir)).toHaveLength(1);
+    const before = stamp(join(dir, caches(dir)[0]!));
+    // V8 would refuse a cache stamped with the flags a large request leaves, and the next run would write it again.
+    answers(dir, large);
+    answers(dir);
+    expect(stamp(join(dir, caches(dir)[0]!))).toEqual(before);
   });
 
   it.each([
