@@ -17,8 +17,9 @@ import { pluginBin, repoRoot, run } from "../helpers/run.js";
 
 describe("the bundle of the binary", () => {
   it("is what dist/ bundles to now, in one file, and so is its loader", async () => {
-    for (const bundle of [await bundlePlugin({ write: false }), await bundleLoader({ write: false })]) {
-      expect(["dist/protoc-gen-a2a.cjs", "dist/load-bundle.cjs"]).toContain(bundle.path);
+    const bundles = [await bundlePlugin({ write: false }), await bundleLoader({ write: false })];
+    expect(bundles.map((b) => b.path)).toEqual(["dist/protoc-gen-a2a.cjs", "dist/load-bundle.cjs"]);
+    for (const bundle of bundles) {
       expect(readFileSync(join(repoRoot, bundle.path)), bundle.path).toEqual(bundle.bytes);
     }
     for (const old of ["dist/chunks", "dist/protoc-gen-a2a.js"])
