@@ -29,19 +29,14 @@ type Tree = PlainValue;
 const PLAIN = /^[A-Za-z_$/.(][A-Za-z0-9_$/.()+=,;:' -]*$/;
 /** What a YAML 1.1 or 1.2 reader would take for a boolean, null or number. */
 const KEYWORD = /^(?:y|n|yes|no|on|off|true|false|null|~|\.inf|\.nan|\.[0-9].*)$/i;
-/** A character a YAML document cannot hold as it is: C0 but tab and LF, DEL, C1, line separators, BOM. */
-const unprintable = (c: number) =>
-  (c < 0x20 && c !== 0x09 && c !== 0x0a) ||
-  (c >= 0x7f && c <= 0x9f) ||
-  c === 0x2028 ||
-  c === 0x2029 ||
-  c === 0xfeff ||
-  c === 0xfffe ||
-  c === 0xffff;
-
-/** The same characters as one class: a regular expression scans a string natively, where a loop runs cold. */
+/**
+ * A character a YAML document cannot hold as it is: C0 but tab and LF, DEL, C1, line separators, BOM. One class,
+ * which a regular expression scans natively where a loop would run cold; UTF-16 code units, so that a surrogate
+ * pair (never in the class) is left whole.
+ */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
 const UNPRINTABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/;
+const EVERY_UNPRINTABLE = new RegExp(UNPRINTABLE.source, "g");
 
 const hasUnprintable = (s: string): boolean => UNPRINTABLE.test(s);
 
@@ -99,12 +94,7 @@ const plainOk = (s: string) =>
 function quoted(s: string): string {
   const json = JSON.stringify(s);
   if (!hasUnprintable(json)) return json;
-  let out = "";
-  for (const ch of json) {
-    const c = ch.charCodeAt(0);
-    out += ch.length === 1 && unprintable(c) ? `\\u${c.toString(16).padStart(4, "0")}` : ch;
-  }
-  return out;
+  return json.replace(EVERY_UNPRINTABLE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** Text a literal block holds exactly: line breaks, printable, no CR, no space or tab opening it. */
