@@ -1,9 +1,14 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compareShapes, findOverlaps, MAX_OVERLAPS_PER_ROUTE, witness } from "../../src/model/route-table.js";
 import { compilePathMatcher } from "../../packages/runtime/src/http/path-matcher.js";
 import type { Route } from "../../packages/runtime/src/core/route-types.js";
 import { readRoutes } from "../helpers/samples.js";
+import { buildImage, request, runPlugin } from "../helpers/in-process.js";
+import { repoRoot } from "../helpers/run.js";
 
 const base = readRoutes("v1.0.1").routes[0]!;
 const shape = fc.record({
@@ -80,5 +85,28 @@ describe("overlap report", () => {
       }),
       { numRuns: 1500 },
     );
+  });
+});
+
+describe("route order", () => {
+  it("breaks a tie between verbs by code units, whatever the machine's locale", () => {
+    const dir = mkdtempSync(join(tmpdir(), "a2a-route-ties-"));
+    const overrides = join(dir, "ties.yaml");
+    const version = [
+      "  - id: protocol-version",
+      "    target: api.protocolVersion",
+      '    value: { version: "1.0", release: "1.0.0" }',
+    ];
+    const tail = ['    source: { document: "test", section: "1" }', '    decision: "t"'];
+    writeFileSync(overrides, ["format: 2", "package: acme.ties.v1", "entries:", ...version, ...tail, ""].join("\n"));
+    const image = buildImage([], [join(repoRoot, "test/fixtures/route-ties")]);
+    const file = "acme/ties/v1/ties.proto";
+    const r = runPlugin(request(image, [file], ["target=ts", `overrides=${overrides}`]));
+    expect(r.error).toBeUndefined();
+    const table = JSON.parse(r.files.get("acme/ties/v1/ties_routes.json") ?? "null") as { routes: Route[] };
+    expect(table.routes.map((route) => [route.verb, route.operation, route.priority])).toEqual([
+      ["Cancel", "CancelJob", 1],
+      ["archive", "ArchiveJob", 2],
+    ]);
   });
 });
