@@ -1,10 +1,11 @@
 /**
  * The binary's code cache (src/host/load-bundle.ts), on real plugin processes: the first plugin run writes one
  * cache file and the next one uses it without writing (V8 accepted it), also after a run on a request large
- * enough to change V8's flags (v8-flags.ts); a damaged cache is refused and written again; processes started together on an empty folder all answer the same bytes and leave one whole cache
- * and no temporary file; a folder that cannot be written, or the cache turned off, changes nothing but speed;
- * a command or a refused request writes no cache; the folder keeps the newest MAX_FILES caches. Every run's
- * response is compared with the bytes of a run without the cache.
+ * enough to change V8's flags (v8-flags.ts); a damaged cache is refused and written again; processes started
+ * together on an empty folder all answer the same bytes and leave one whole cache and no temporary file; a
+ * folder that cannot be written, or the cache turned off, changes nothing but speed; a command or a refused
+ * request writes no cache; the folder keeps the newest MAX_FILES caches. Every run's response is compared
+ * with the bytes of a run without the cache.
  */
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
