@@ -56,7 +56,8 @@ export function defaultGoogleProtoRoot(): string {
 
 /**
  * Reads, from googleRoot, every file reachable from `imports`
- * (google/protobuf/* excepted). Returns relative path → bytes, sorted by path.
+ * (google/protobuf/* excepted). Returns relative path → bytes, sorted by path (by code units, so in
+ * the same order on every machine, whatever its locale).
  */
 export function googleImportClosure(googleRoot: string, imports: readonly string[]): Map<string, Buffer> {
   const found = new Map<string, Buffer>();
@@ -75,5 +76,5 @@ export function googleImportClosure(googleRoot: string, imports: readonly string
     found.set(path, read.data);
     pending.push(...importsOf(read.data.toString("utf8")));
   }
-  return new Map([...found].sort(([a], [b]) => a.localeCompare(b)));
+  return new Map([...found].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
