@@ -20,6 +20,9 @@
  *             starts to its return or throw, told each event of its task
  *             meanwhile; the updater's commits carry it (Origin.turn), so
  *             their pushes are traced under it
+ *   calls     the run waits for the updater's calls to settle after the
+ *             executor returns or throws: one that returns without awaiting
+ *             them still publishes them, in its turn
  *   settled   resolves when the executor's call has ended, however it ended:
  *             true when what the run published last (or found, when the task
  *             had ended before) left the task terminal or interrupted, so
@@ -175,12 +178,15 @@ export async function startRun(setup: RunSetup): Promise<Run> {
   const call = async (): Promise<boolean> => {
     try {
       await setup.executor.execute(requestContext(setup, setup.userMessage, abort), updater);
+      // An executor may return before the calls it made have settled: the run ends with them.
+      await updater.idle();
       if (updater.mode() === "open") {
         refuse(new Error(`task ${setup.place.taskId}: the executor returned without a reply, status or artifact`));
       }
       trace?.end();
     } catch (error) {
       trace?.end(error);
+      await updater.idle();
       await afterThrow(error);
     } finally {
       // When not answered yet (the task was made but what had to follow failed), the caller hears of it.

@@ -18,6 +18,16 @@
  * the executor publishes is no longer wanted (S1 §3.1.5). So is a change to a
  * task on which another turn runs (turns.ts): this call's turn ended when it
  * left the task interrupted, and the task now works on the next message.
+ *
+ * Grouping (group commit): the calls made while the updater's previous commit
+ * is under way, or in the same turn of the event loop (`await Promise.all([
+ * status(WORKING), artifact(a), status(COMPLETED)])`), go into one commit, in
+ * the order made: each change applies to the task the one before it left, the
+ * events are those of one commit per call, in the same order, and each call
+ * resolves once that commit holds (or rejects with its failure). A call after
+ * one that leaves the task terminal is dropped, as it would be alone. A call
+ * whose own change throws rejects alone; the others commit without it. Calls
+ * awaited one by one still commit one by one.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import {
@@ -70,6 +80,8 @@ export interface RunUpdater extends TaskUpdater {
   ended(): boolean;
   /** What this updater committed last and the version it made, when the store let it keep a copy (task-writer.ts). */
   lastWrite(): StoredTask | undefined;
+  /** Resolves once every call made so far has settled (an executor may return before its calls do). */
+  idle(): Promise<void>;
 }
 
 function mergeArtifact(task: Task, artifact: Artifact, append: boolean): Task {
@@ -99,15 +111,6 @@ function artifactEvent(task: Task, artifact: Artifact, options: ArtifactOptions)
   };
 }
 
-/** A change that is dropped when the task is in a terminal state or another turn than `turn` runs on it. */
-const unlessDone =
-  (turn: string, apply: (task: Task) => TaskChange) =>
-  (stored: StoredTask): TaskChange | undefined =>
-    TERMINAL_STATES.has(stored.task.status?.state ?? TaskState.UNSPECIFIED) ||
-    (stored.turn !== undefined && stored.turn !== turn)
-      ? undefined
-      : apply(stored.task);
-
 /** The task a first update creates: submitted, the user's message its history. */
 const submittedTask = (setup: UpdaterSetup): Task =>
   withStatus(
@@ -121,91 +124,189 @@ const submittedTask = (setup: UpdaterSetup): Task =>
     TaskState.SUBMITTED,
   );
 
-/** Runs each operation given to it after the previous one has settled, in the order given. */
-function serialQueue(): <T>(op: () => Promise<T>) => Promise<T> {
-  let queue: Promise<unknown> = Promise.resolve();
-  return (op) => {
-    const run = queue.then(op);
-    queue = run.catch(() => undefined);
-    return run;
+/** One updater call waiting for its commit. */
+interface Step {
+  /** What the call publishes, for its errors: "status", "artifact" or "reply". */
+  readonly what: string;
+  /** The call's change to the task. */
+  readonly apply: (task: Task) => TaskChange;
+  /** A reply's own answer when nothing was published before it: the call's whole answer, no task made. */
+  readonly answer?: (() => void) | undefined;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+const isTerminal = (task: Task) => TERMINAL_STATES.has(task.status?.state ?? TaskState.UNSPECIFIED);
+
+/**
+ * The steps' changes one after the other from `task` (see the header): a step after a terminal state is dropped,
+ * one whose change throws is left out and its error kept in `failures` (cleared first: a compare-and-set retry
+ * computes everything again).
+ */
+function applySteps(steps: readonly Step[], task: Task, failures: Map<Step, unknown>): TaskChange {
+  failures.clear();
+  let current = task;
+  const events: StreamResponse[] = [];
+  for (const step of steps) {
+    if (isTerminal(current)) break;
+    try {
+      const made = step.apply(current);
+      current = made.task;
+      events.push(...made.events);
+    } catch (error) {
+      failures.set(step, error);
+    }
+  }
+  return { task: current, events };
+}
+
+/**
+ * The calls waiting, handed to `run` in groups: all those made before the previous group settled, or in the same
+ * turn of the event loop as the first. `run` settles every step it is given.
+ */
+function stepQueue(run: (group: Step[]) => Promise<void>) {
+  const waiting: Step[] = [];
+  let running: Promise<void> | undefined;
+  const drain = async () => {
+    // One microtask first: the calls made in the same synchronous stretch join the first group.
+    await undefined;
+    while (waiting.length > 0) await run(waiting.splice(0));
+    running = undefined;
+  };
+  return {
+    push(what: string, apply: Step["apply"], answer?: Step["answer"]): Promise<void> {
+      return new Promise<void>((resolve, reject) => {
+        waiting.push({ what, apply, answer, resolve, reject });
+        running ??= drain();
+      });
+    },
+    idle: (): Promise<void> => running ?? Promise.resolve(),
   };
 }
 
-export function createUpdater(setup: UpdaterSetup): RunUpdater {
-  let mode = setup.mode;
-  const { writer, tenant, place } = setup;
-  const inOrder = serialQueue();
-  // What this updater committed last: its next change starts there (task-writer.ts).
-  const last: LastWrite = { stored: setup.lastWrite };
-  let ended = false;
-  /** Creates the task with the first change folded in: one commit, the submitted Task event, then the change's. */
-  const create = async (what: string, apply: (task: Task) => TaskChange) => {
-    if (mode === "message") {
-      throw new Error(`task ${place.taskId}: the call was answered with a message; the ${what} cannot follow it`);
+/** The updater's writes (see the header): each group of calls in one commit, and what the commits left. */
+class UpdaterWrites {
+  mode: UpdaterMode;
+  /** Whether the last commit that held (or declined on a fresh read) left the task terminal or interrupted. */
+  ended = false;
+  /** What this updater committed last: its next change starts there (task-writer.ts). */
+  readonly last: LastWrite;
+  /** The steps of the group being committed whose own change threw, with what it threw. */
+  private readonly failures = new Map<Step, unknown>();
+
+  constructor(private readonly setup: UpdaterSetup) {
+    this.mode = setup.mode;
+    this.last = { stored: setup.lastWrite };
+  }
+
+  /** Settles a group: a reply before anything was published answers alone; the rest is one commit. */
+  async run(group: readonly Step[]): Promise<void> {
+    for (let at = 0; at < group.length; at++) {
+      const step = group[at]!;
+      if (this.mode === "message") {
+        const after = step.answer ? "already" : `; the ${step.what} cannot follow it`;
+        step.reject(new Error(`task ${this.setup.place.taskId}: the call was answered with a message${after}`));
+      } else if (this.mode === "open" && step.answer) {
+        step.answer();
+        step.resolve();
+      } else {
+        // This step makes or changes the task, so a reply after it in the group joins the history.
+        return this.commit(group.slice(at));
+      }
     }
+  }
+
+  /** One commit for `steps`; each settles with it, or with the failure of its own change. */
+  private async commit(steps: readonly Step[]): Promise<void> {
+    try {
+      await (this.mode === "task" ? this.change(steps) : this.create(steps));
+    } catch (error) {
+      for (const step of steps) step.reject(error);
+      return;
+    }
+    for (const step of steps) {
+      if (this.failures.has(step)) step.reject(this.failures.get(step));
+      else step.resolve();
+    }
+    this.failures.clear();
+  }
+
+  /** Creates the task with the steps' changes folded in: one commit, the submitted Task event, then theirs. */
+  private async create(steps: readonly Step[]): Promise<void> {
+    const { setup } = this;
     const submitted = submittedTask(setup);
-    const first = apply(submitted);
+    const made = applySteps(steps, submitted, this.failures);
+    if (made.events.length === 0) return;
     const created = async () => {
       // The task exists from here on, even if what must precede its first push fails.
-      mode = "task";
+      this.mode = "task";
       await setup.onCreated();
     };
-    const events = [taskEvent(submitted), ...first.events];
-    await writer.create(tenant, { task: first.task, events, startTurn: setup.turn }, setup.origin, {
+    const events = [taskEvent(submitted), ...made.events];
+    await setup.writer.create(setup.tenant, { task: made.task, events, startTurn: setup.turn }, setup.origin, {
       beforeDelivery: created,
-      last,
+      last: this.last,
       owner: setup.owner,
     });
-    ended = endsStreams(first.task.status?.state);
+    this.ended = endsStreams(made.task.status?.state);
     setup.onFirst({ kind: "task" });
-  };
-  const change = async (what: string, apply: (task: Task) => TaskChange) => {
-    if (mode !== "task") return create(what, apply);
+  }
+
+  private async change(steps: readonly Step[]): Promise<void> {
+    const { setup, failures } = this;
     let ends = false;
-    await writer.change(
-      tenant,
-      place.taskId,
-      (stored) => {
-        // Called again on each compare-and-set retry: the last call is what was committed or declined.
-        const made = unlessDone(setup.turn, apply)(stored);
-        ends = endsStreams((made ?? stored).task.status?.state);
-        return made;
-      },
-      setup.origin,
-      { last },
-    );
+    const apply = (stored: StoredTask) => {
+      // Called again on each compare-and-set retry: the last call is what was committed or declined.
+      const ours = !isTerminal(stored.task) && (stored.turn === undefined || stored.turn === setup.turn);
+      const made = ours ? applySteps(steps, stored.task, failures) : undefined;
+      if (!ours) failures.clear();
+      const kept = made && made.events.length > 0 ? made : undefined;
+      ends = endsStreams((kept ?? stored).task.status?.state);
+      return kept;
+    };
+    await setup.writer.change(setup.tenant, setup.place.taskId, apply, setup.origin, { last: this.last });
     // Only once the commit held (or was declined on a fresh read): a failed one ends no stream.
-    ended = ends;
-  };
+    this.ended = ends;
+  }
+}
+
+export function createUpdater(setup: UpdaterSetup): RunUpdater {
+  const { place } = setup;
+  const writes = new UpdaterWrites(setup);
+  const queue = stepQueue((group) => writes.run(group));
   return {
-    mode: () => mode,
-    ended: () => ended,
-    lastWrite: () => last.stored,
-    status: (state, message, metadata?: JsonObject) =>
-      inOrder(async () => {
-        const m = message === undefined ? undefined : agentMessage(message, place, setup.newId);
-        await change("status", (t) => {
-          const task = withStatus(t, state, m);
-          return { task, events: [statusEvent(task, metadata)] };
-        });
-      }),
+    mode: () => writes.mode,
+    ended: () => writes.ended,
+    lastWrite: () => writes.last.stored,
+    idle: queue.idle,
+    status: (state, message, metadata?: JsonObject) => {
+      const m = message === undefined ? undefined : agentMessage(message, place, setup.newId);
+      return queue.push("status", (t) => {
+        const task = withStatus(t, state, m);
+        return { task, events: [statusEvent(task, metadata)] };
+      });
+    },
     artifact: (artifact, options = {}) =>
-      inOrder(async () => {
-        await change("artifact", (t) => ({
-          task: mergeArtifact(t, artifact, options.append ?? false),
-          events: [artifactEvent(t, artifact, options)],
-        }));
-      }),
-    reply: (message) =>
-      inOrder(async () => {
-        const m = agentMessage(message, mode === "open" ? { ...place, taskId: "" } : place, setup.newId);
-        if (mode === "open") {
-          mode = "message";
-          setup.onFirst({ kind: "message", message: m });
-          return;
-        }
-        if (mode === "message") throw new Error(`task ${place.taskId}: the call was answered with a message already`);
-        await change("reply", (t) => ({ task: { ...t, history: [...t.history, m] }, events: [messageEvent(m)] }));
-      }),
+      queue.push("artifact", (t) => ({
+        task: mergeArtifact(t, artifact, options.append ?? false),
+        events: [artifactEvent(t, artifact, options)],
+      })),
+    reply: (message) => {
+      // One id for the message, whichever way it goes.
+      let id: string | undefined;
+      const newId = () => (id ??= setup.newId());
+      const answer = () => {
+        writes.mode = "message";
+        setup.onFirst({ kind: "message", message: agentMessage(message, { ...place, taskId: "" }, newId) });
+      };
+      return queue.push(
+        "reply",
+        (t) => {
+          const m = agentMessage(message, place, newId);
+          return { task: { ...t, history: [...t.history, m] }, events: [messageEvent(m)] };
+        },
+        answer,
+      );
+    },
   };
 }

@@ -1,0 +1,242 @@
+/**
+ * Group commit of the updater's calls (packages/runtime/src/task/updater.ts),
+ * on the memory store and on PostgreSQL: calls made together (Promise.all)
+ * are one commit (the stored version counts commits) with the same events,
+ * in the same order, as calls awaited one by one; a call after a terminal
+ * state in the group is dropped; a call whose own change throws rejects alone;
+ * a reply before anything else answers alone and what follows it in the group
+ * is refused; an executor that returns without awaiting its calls still
+ * publishes them. On PostgreSQL, a group raced against CancelTask TRIALS
+ * times: the task ends either completed by the group or canceled, and a
+ * subscriber's events end at that state.
+ */
+import { create } from "@bufbuild/protobuf";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPostgresTaskStore, migrate } from "@protoc-gen-a2a/runtime/postgres";
+import {
+  createMemoryTaskStore,
+  createTaskHandler,
+  TaskState,
+  type AgentExecutor,
+  type TaskStore,
+  type TaskUpdater,
+} from "@protoc-gen-a2a/runtime/task";
+import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
+import {
+  CancelTaskRequestSchema,
+  GetTaskRequestSchema,
+  Role,
+  SendMessageRequestSchema,
+  SubscribeToTaskRequestSchema,
+  type Artifact,
+  type StreamResponse,
+  type Task,
+} from "../../generated-samples/v1.0.1/a2a_pb.js";
+import { postgresUrl, uniqueSchema } from "../helpers/postgres.js";
+import { artifact, handlerContext } from "../helpers/task-values.js";
+
+const TRIALS = 50;
+const context = handlerContext();
+
+type Script = (up: TaskUpdater, text: string) => Promise<unknown>;
+
+/** The executor runs the script named by the message's text (before the first ":"). */
+const SCRIPTS: Readonly<Record<string, Script>> = {
+  together: (up) =>
+    Promise.all([up.status(TaskState.WORKING), up.artifact(artifact("a1", "x")), up.status(TaskState.COMPLETED)]),
+  awaited: async (up) => {
+    await up.status(TaskState.WORKING);
+    await up.artifact(artifact("a1", "x"));
+    await up.status(TaskState.COMPLETED);
+  },
+  "after-terminal": (up) => Promise.all([up.status(TaskState.COMPLETED), up.artifact(artifact("late", "x"))]),
+  "one-throws": async (up) => {
+    // Appending parts to an artifact whose parts are missing throws in the change itself.
+    const broken = { ...artifact("a1", "y"), parts: undefined } as unknown as Artifact;
+    const settled = await Promise.allSettled([
+      up.artifact(artifact("a1", "x")),
+      up.artifact(broken, { append: true }),
+      up.status(TaskState.COMPLETED),
+    ]);
+    outcomes.set("one-throws", settled);
+  },
+  "reply-first": async (up) => {
+    outcomes.set("reply-first", await Promise.allSettled([up.reply("hi"), up.status(TaskState.COMPLETED)]));
+  },
+  unawaited: async (up) => {
+    void up.status(TaskState.WORKING);
+    void up.artifact(artifact("a1", "x"));
+    void up.status(TaskState.COMPLETED);
+  },
+};
+
+/** What the scripts that look at their calls' outcomes saw, by script name. */
+const outcomes = new Map<string, PromiseSettledResult<unknown>[]>();
+/** Released by the race test: the gated script waits for it between creating its task and its group. */
+const gates = new Map<string, () => void>();
+
+const executor: AgentExecutor = {
+  async execute(ctx, up) {
+    const part = ctx.message.parts[0]?.content;
+    const text = part?.case === "text" ? part.value : "";
+    const name = text.split(":")[0]!;
+    if (name !== "gated") return void (await SCRIPTS[name]!(up, text));
+    await up.status(TaskState.WORKING);
+    await new Promise<void>((resolve) => gates.set(ctx.taskId, resolve));
+    await Promise.all([up.artifact(artifact("a1", "x")), up.status(TaskState.COMPLETED)]);
+  },
+};
+
+const request = (text: string, returnImmediately = false) =>
+  create(SendMessageRequestSchema, {
+    message: { messageId: crypto.randomUUID(), role: Role.USER, parts: [{ content: { case: "text", value: text } }] },
+    configuration: { returnImmediately },
+  });
+
+type Handler = ReturnType<typeof createTaskHandler<typeof A2AServiceV1_0.service>>;
+
+async function sendFor(handler: Handler, text: string, returnImmediately = false): Promise<Task> {
+  const answer = await handler.sendMessage!(request(text, returnImmediately), context);
+  if (answer.payload?.case !== "task") throw new Error(`expected a task, got ${answer.payload?.case}`);
+  return answer.payload.value as Task;
+}
+
+/** A state's name (TaskState maps names to numbers). */
+const stateName = (state: number | undefined) =>
+  Object.entries(TaskState).find(([, n]) => n === (state ?? 0))?.[0] ?? String(state);
+
+/** Each event's kind, with the state of a status update or Task. */
+function kinds(events: readonly StreamResponse[]): string[] {
+  return events.map((e) => {
+    const p = e.payload;
+    if (p.case === "task") return `task:${stateName(p.value.status?.state)}`;
+    if (p.case === "statusUpdate") return `status:${stateName(p.value.status?.state)}`;
+    if (p.case === "artifactUpdate") return `artifact:${p.value.artifact?.artifactId}`;
+    return p.case ?? "none";
+  });
+}
+
+async function streamed(handler: Handler, text: string): Promise<string[]> {
+  const events: StreamResponse[] = [];
+  for await (const e of handler.sendStreamingMessage!(request(text), context)) events.push(e as StreamResponse);
+  return kinds(events);
+}
+
+function describeGrouping(name: string, open: () => Promise<TaskStore>): void {
+  describe(`grouped updater calls: ${name}`, () => {
+    let store: TaskStore;
+    let handler: Handler;
+    beforeAll(async () => {
+      store = await open();
+      handler = createTaskHandler({ definition: A2AServiceV1_0, executor, store });
+    });
+    const version = async (task: Task) => (await store.get("", task.id))?.version;
+
+    it("commits calls made together once, with the events of calls awaited one by one", async () => {
+      const together = await sendFor(handler, "together");
+      const awaited = await sendFor(handler, "awaited");
+      for (const task of [together, awaited]) {
+        expect(task.status?.state).toBe(TaskState.COMPLETED);
+        expect(task.artifacts.map((a) => a.artifactId)).toEqual(["a1"]);
+      }
+      expect(await version(together)).toBe(1);
+      expect(await version(awaited)).toBe(3);
+      const expected = ["task:SUBMITTED", "status:WORKING", "artifact:a1", "status:COMPLETED"];
+      expect(await streamed(handler, "together")).toEqual(expected);
+      expect(await streamed(handler, "awaited")).toEqual(expected);
+    });
+
+    it("drops a call after a terminal state in the same group, as it would alone", async () => {
+      const task = await sendFor(handler, "after-terminal");
+      expect(task.status?.state).toBe(TaskState.COMPLETED);
+      expect(task.artifacts).toEqual([]);
+      expect(await version(task)).toBe(1);
+    });
+
+    it("rejects only the call whose change throws; the rest of its group commits", async () => {
+      const task = await sendFor(handler, "one-throws");
+      const settled = outcomes.get("one-throws") ?? [];
+      expect(settled.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+      expect((settled[1] as PromiseRejectedResult).reason).toBeInstanceOf(TypeError);
+      expect(task.status?.state).toBe(TaskState.COMPLETED);
+      expect(task.artifacts.map((a) => a.parts.length)).toEqual([1]);
+      expect(await version(task)).toBe(1);
+    });
+
+    it("answers with a reply made first and refuses what follows it in the group", async () => {
+      const answer = await handler.sendMessage!(request("reply-first"), context);
+      expect(answer.payload?.case).toBe("message");
+      const [reply, status] = outcomes.get("reply-first")!;
+      expect(reply?.status).toBe("fulfilled");
+      expect(String((status as PromiseRejectedResult).reason)).toMatch(/answered with a message; the status cannot/);
+    });
+
+    it("publishes the calls of an executor that returned without awaiting them", async () => {
+      const task = await sendFor(handler, "unawaited");
+      expect(task.status?.state).toBe(TaskState.COMPLETED);
+      expect(task.artifacts.map((a) => a.artifactId)).toEqual(["a1"]);
+      expect(await version(task)).toBe(1);
+    });
+  });
+}
+
+describeGrouping("memory store", async () => createMemoryTaskStore());
+
+let admin: pg.Pool | undefined;
+const closing: (() => Promise<void>)[] = [];
+
+async function postgresStore(): Promise<TaskStore> {
+  admin ??= new pg.Pool({ connectionString: postgresUrl(), max: 2 });
+  const schema = uniqueSchema("grouped");
+  await migrate(admin, { schema });
+  const pool = new pg.Pool({ connectionString: postgresUrl(), max: 6 });
+  const store = createPostgresTaskStore({ pool, definition: A2AServiceV1_0, schema });
+  closing.push(async () => {
+    await store.close();
+    await pool.end();
+  });
+  return store;
+}
+
+afterAll(async () => {
+  for (const close of closing.reverse()) await close();
+  await admin?.end();
+});
+
+describeGrouping("PostgreSQL", postgresStore);
+
+describe("grouped updater calls raced against CancelTask: PostgreSQL", () => {
+  it(`ends completed by the group or canceled, never both (${TRIALS} trials)`, async () => {
+    const handler = createTaskHandler({ definition: A2AServiceV1_0, executor, store: await postgresStore() });
+    const ends: string[] = [];
+    for (let i = 0; i < TRIALS; i++) {
+      const task = await sendFor(handler, "gated", true);
+      await expect.poll(() => gates.has(task.id)).toBe(true);
+      // Subscribed before the race: its first event is the task as it stands (WORKING).
+      const feed = handler.subscribeToTask!(create(SubscribeToTaskRequestSchema, { id: task.id }), context);
+      const reader = feed[Symbol.asyncIterator]();
+      const events: StreamResponse[] = [(await reader.next()).value as StreamResponse];
+      const watching = (async () => {
+        for (let next = await reader.next(); !next.done; next = await reader.next())
+          events.push(next.value as StreamResponse);
+      })();
+      const cancel = handler.cancelTask!(create(CancelTaskRequestSchema, { id: task.id }), context);
+      gates.get(task.id)!();
+      const canceled = await cancel.then(
+        (t) => t.status?.state === TaskState.CANCELED,
+        () => false,
+      );
+      await watching;
+      const stored = await handler.getTask!(create(GetTaskRequestSchema, { id: task.id }), context);
+      const state = stored.status?.state;
+      expect(state).toBe(canceled ? TaskState.CANCELED : TaskState.COMPLETED);
+      expect(kinds(events)[0]).toBe("task:WORKING");
+      expect(kinds(events).at(-1)).toBe(`status:${stateName(state)}`);
+      if (canceled) expect(kinds(events)).not.toContain("status:COMPLETED");
+      ends.push(stateName(state));
+    }
+    // The race is run, not avoided: each side wins some trials.
+    expect(new Set(ends)).toEqual(new Set(["CANCELED", "COMPLETED"]));
+  });
+});
