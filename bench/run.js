@@ -92,6 +92,9 @@ function postgresRows(r) {
     row(`${few} clients`, r.one[few], pgbench(few), ">= 0.6"),
     row(`${many} clients`, r.one[many], pgbench(many), ">= 0.6"),
     row(`2 instances, ${few} clients`, r.two, r.one[few].ops, ">= 1.0"),
+    row(`calls together, ${few} clients`, r.together[few], pgbench(few), ">= 0.6"),
+    row(`calls together, ${many} clients`, r.together[many], pgbench(many), ">= 0.6"),
+    row(`calls together, 2 instances, ${few} clients`, r.twoTogether, r.together[few].ops, ">= 1.0"),
   ];
 }
 

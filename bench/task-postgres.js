@@ -15,7 +15,9 @@
 //   one op     a blocking SendMessage whose executor publishes working, one
 //              artifact and completed (the call returns once the completed
 //              event came back through the store's event feed), then GetTask
-//              of that task
+//              of that task; the executor either awaits each call (three
+//              commits) or makes the three together with Promise.all (one
+//              commit, the updater's group commit), each measured
 //   load       CLIENTS loops of one op at a time: a warm-up, then MEASURE_MS
 //              (at most MAX_OPS ops); throughput in ops/s and the 99th
 //              percentile of one op's latency. Two instances split the 10
@@ -51,17 +53,28 @@ const POOL_MAX = 10;
 
 // ---- one instance (child process) ----
 
+const ARTIFACT = {
+  $typeName: "lf.a2a.v1.Artifact",
+  artifactId: "a0",
+  name: "",
+  description: "",
+  parts: [{ $typeName: "lf.a2a.v1.Part", content: { case: "text", value: "done" }, filename: "", mediaType: "" }],
+  extensions: [],
+};
+
+/** "together" makes its three calls at once (one commit); any other text awaits each (three commits). */
 const executor = {
-  async execute(_context, updater) {
+  async execute(context, updater) {
+    if (context.message.parts[0]?.content.value === "together") {
+      await Promise.all([
+        updater.status(TaskState.WORKING),
+        updater.artifact(ARTIFACT),
+        updater.status(TaskState.COMPLETED),
+      ]);
+      return;
+    }
     await updater.status(TaskState.WORKING);
-    await updater.artifact({
-      $typeName: "lf.a2a.v1.Artifact",
-      artifactId: "a0",
-      name: "",
-      description: "",
-      parts: [{ $typeName: "lf.a2a.v1.Part", content: { case: "text", value: "done" }, filename: "", mediaType: "" }],
-      extensions: [],
-    });
+    await updater.artifact(ARTIFACT);
     await updater.status(TaskState.COMPLETED);
   },
 };
@@ -73,9 +86,9 @@ async function serveInstance(url) {
   const store = createPostgresTaskStore({ pool, definition: A2AServiceV1_0, schema: SCHEMA });
   const handler = createTaskHandler({ definition: A2AServiceV1_0, executor, store });
   let runs = 0;
-  const op = async (n) => {
+  const op = async (n, text) => {
     const req = create(SendMessageRequestSchema, {
-      message: { messageId: `m${n}`, role: 1, parts: [{ content: { case: "text", value: "hello" } }] },
+      message: { messageId: `m${n}`, role: 1, parts: [{ content: { case: "text", value: text } }] },
     });
     const answer = await handler.sendMessage(req, callContext());
     const task = answer.payload.value;
@@ -87,11 +100,12 @@ async function serveInstance(url) {
   };
   const ops = {
     /** `clients` loops of op for a warm-up, then for `ms` (at most MAX_OPS): { count, elapsedMs, p99Ms }. */
-    async load({ clients, ms }) {
+    async load({ clients, ms, together }) {
       const base = ++runs * 100_000_000;
-      await loops(clients, WARMUP_MS, (i, k) => op(base + i * 1_000_000 + k));
+      const text = together ? "together" : "hello";
+      await loops(clients, WARMUP_MS, (i, k) => op(base + i * 1_000_000 + k, text));
       const before = machineCpuSeconds();
-      const result = await loops(clients, ms, (i, k) => op(base + 50_000_000 + i * 1_000_000 + k));
+      const result = await loops(clients, ms, (i, k) => op(base + 50_000_000 + i * 1_000_000 + k, text));
       return { ...result, busyCores: busyCores(before, machineCpuSeconds()) };
     },
     async close() {
@@ -171,10 +185,13 @@ async function loops(clients, ms, run) {
   return { count: latencies.length, elapsedMs, p99Ms: percentile(latencies, 0.99) };
 }
 
-/** The instances' loads run at once, `clients` split between them: ops/s in all and the worst p99. */
-async function measure(instances, clients) {
+/**
+ * The instances' loads run at once, `clients` split between them: ops/s in all and the worst p99. `together`: the
+ * executor makes its calls together (one commit per send).
+ */
+async function measure(instances, clients, together = false) {
   const each = Math.max(1, Math.round(clients / instances.length));
-  const runs = await Promise.all(instances.map((i) => i.call("load", { clients: each, ms: MEASURE_MS })));
+  const runs = await Promise.all(instances.map((i) => i.call("load", { clients: each, ms: MEASURE_MS, together })));
   const ops = runs.reduce((sum, r) => sum + (r.count * 1000) / r.elapsedMs, 0);
   const count = runs.reduce((sum, r) => sum + r.count, 0);
   return { ops, p99Ms: Math.max(...runs.map((r) => r.p99Ms)), count, busyCores: runs[0].busyCores };
@@ -209,14 +226,17 @@ export async function benchTaskPostgres() {
     instances.push(a, b);
     await Promise.all([a.ready, b.ready]);
     const one = {};
+    const together = {};
     for (const clients of CLIENTS) one[clients] = await measure([a], clients);
     const two = await measure([a, b], CLIENTS[0]);
+    for (const clients of CLIENTS) together[clients] = await measure([a], clients, true);
+    const twoTogether = await measure([a, b], CLIENTS[0], true);
     await Promise.all(instances.map((i) => i.call("close")));
     const anchor = {};
     for (const clients of CLIENTS) {
       anchor[clients] = await runPgbench(cluster.url, { clusterBin: bin, clients, seconds: MEASURE_MS / 1000 });
     }
-    return { one, two, anchor, measureMs: MEASURE_MS };
+    return { one, two, together, twoTogether, anchor, measureMs: MEASURE_MS };
   } finally {
     for (const i of instances) i.kill();
     process.off("exit", stopCluster);
@@ -237,10 +257,15 @@ export function formatPostgres(r) {
     const ratio = fmtRatio(x.ops / anchor.tps);
     return `pgbench TPC-B ${fmtOps(anchor.tps)} (${anchor.latencyMs.toFixed(1)} ms avg): ${ratio}`;
   };
-  const lines = CLIENTS.map((c) => `  one instance, ${c} clients: ${row(r.one[c])}; ${against(r.one[c], c)}`);
-  lines.push(
-    `  two instances, ${CLIENTS[0]} clients: ${row(r.two)}; ${fmtRatio(r.two.ops / r.one[CLIENTS[0]].ops)} one`,
-  );
+  const lines = [];
+  for (const [how, one, two] of [
+    ["calls awaited one by one (3 commits)", r.one, r.two],
+    ["calls made together (1 commit)", r.together, r.twoTogether],
+  ]) {
+    lines.push(`  executor's ${how}:`);
+    for (const c of CLIENTS) lines.push(`    one instance, ${c} clients: ${row(one[c])}; ${against(one[c], c)}`);
+    lines.push(`    two instances, ${CLIENTS[0]} clients: ${row(two)}; ${fmtRatio(two.ops / one[CLIENTS[0]].ops)} one`);
+  }
   return `[task-postgres] send + get, ${r.measureMs / 1000} s each:\n${lines.join("\n")}`;
 }
 

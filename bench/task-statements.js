@@ -1,6 +1,6 @@
 // SQL statements per send on the PostgreSQL TaskStore: how many round trips
-// one blocking SendMessage costs (executor: working, one artifact, completed),
-// and one follow-up send to an input-required task. Counts every query a pg
+// one blocking SendMessage costs (executor: working, one artifact, completed,
+// awaited one by one, then made together with Promise.all), and one follow-up send to an input-required task. Counts every query a pg
 // client of the process issues (pg.Client.prototype.query wrapped), by its
 // first word, over SENDS sends after a warm-up, one send at a time, on a
 // private cluster (test/helpers/postgres-cluster.js). Prints only.
@@ -31,19 +31,29 @@ pg.Client.prototype.query = function counted(...args) {
   return query.apply(this, args);
 };
 
+const artifactOf = (text) => ({
+  $typeName: "lf.a2a.v1.Artifact",
+  artifactId: "a0",
+  name: "",
+  description: "",
+  parts: [{ $typeName: "lf.a2a.v1.Part", content: { case: "text", value: text }, filename: "", mediaType: "" }],
+  extensions: [],
+});
+
 const executor = {
   async execute(context, updater) {
     const text = context.message.parts[0]?.content.value;
     if (text === "input" && context.task === undefined) return updater.status(TaskState.INPUT_REQUIRED, "more?");
+    if (text === "together") {
+      await Promise.all([
+        updater.status(TaskState.WORKING),
+        updater.artifact(artifactOf(text)),
+        updater.status(TaskState.COMPLETED),
+      ]);
+      return;
+    }
     await updater.status(TaskState.WORKING);
-    await updater.artifact({
-      $typeName: "lf.a2a.v1.Artifact",
-      artifactId: "a0",
-      name: "",
-      description: "",
-      parts: [{ $typeName: "lf.a2a.v1.Part", content: { case: "text", value: text }, filename: "", mediaType: "" }],
-      extensions: [],
-    });
+    await updater.artifact(artifactOf(text));
     await updater.status(TaskState.COMPLETED);
   },
 };
@@ -79,12 +89,13 @@ export async function benchStatements() {
     const handler = createTaskHandler({ definition: A2AServiceV1_0, executor, store });
     for (let i = 0; i < 20; i++) await send(handler, "warm-up");
     const plain = await measure(SENDS, () => send(handler, "hello"));
+    const together = await measure(SENDS, () => send(handler, "together"));
     const asks = [];
     for (let i = 0; i < SENDS; i++) asks.push((await send(handler, "input")).payload.value.id);
     const followUp = await measure(SENDS, (i) => send(handler, "answer", asks[i]));
     await store.close();
     await pool.end();
-    return { plain, followUp };
+    return { plain, together, followUp };
   } finally {
     cluster.stop();
   }
@@ -96,7 +107,10 @@ export function formatStatements(r) {
     `${x.total.toFixed(2)} (${Object.entries(x.per)
       .map(([w, c]) => `${w} ${c.toFixed(2)}`)
       .join(", ")})`;
-  return `[task-statements] per blocking send: new task ${row(r.plain)}; follow-up ${row(r.followUp)}`;
+  return (
+    `[task-statements] per blocking send: new task ${row(r.plain)}; its calls made together ${row(r.together)}; ` +
+    `follow-up ${row(r.followUp)}`
+  );
 }
 
 if (isMain(import.meta.url)) console.log(formatStatements(await benchStatements()));
