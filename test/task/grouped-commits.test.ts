@@ -6,7 +6,9 @@
  * state in the group is dropped; a call whose own change throws rejects alone;
  * a reply before anything else answers alone and what follows it in the group
  * is refused; an executor that returns without awaiting its calls still
- * publishes them. On PostgreSQL, a group raced against CancelTask TRIALS
+ * publishes them, and one whose unawaited calls fail is refused with their
+ * failure, told to onError once, with no unhandled rejection; a group holds at
+ * most MAX_GROUP_CALLS calls. On PostgreSQL, a group raced against CancelTask TRIALS
  * times: the task ends either completed by the group or canceled, and a
  * subscriber's events end at that state.
  */
@@ -33,10 +35,13 @@ import {
   type StreamResponse,
   type Task,
 } from "../../generated-samples/v1.0.1/a2a_pb.js";
+import { MAX_GROUP_CALLS } from "../../packages/runtime/src/task/updater.js";
 import { postgresUrl, uniqueSchema } from "../helpers/postgres.js";
 import { artifact, handlerContext } from "../helpers/task-values.js";
 
 const TRIALS = 50;
+/** Calls made together by the "many" script, with its status: more than two groups' worth. */
+const MANY = 2 * MAX_GROUP_CALLS + 50;
 const context = handlerContext();
 
 type Script = (up: TaskUpdater, text: string) => Promise<unknown>;
@@ -64,6 +69,11 @@ const SCRIPTS: Readonly<Record<string, Script>> = {
   "reply-first": async (up) => {
     outcomes.set("reply-first", await Promise.allSettled([up.reply("hi"), up.status(TaskState.COMPLETED)]));
   },
+  many: (up) =>
+    Promise.all([
+      ...Array.from({ length: MANY }, (_, i) => up.artifact(artifact("a1", `p${i}`), { append: i > 0 })),
+      up.status(TaskState.COMPLETED),
+    ]),
   unawaited: async (up) => {
     void up.status(TaskState.WORKING);
     void up.artifact(artifact("a1", "x"));
@@ -127,9 +137,10 @@ function describeGrouping(name: string, open: () => Promise<TaskStore>): void {
   describe(`grouped updater calls: ${name}`, () => {
     let store: TaskStore;
     let handler: Handler;
+    const errors: unknown[] = [];
     beforeAll(async () => {
       store = await open();
-      handler = createTaskHandler({ definition: A2AServiceV1_0, executor, store });
+      handler = createTaskHandler({ definition: A2AServiceV1_0, executor, store, onError: (e) => errors.push(e) });
     });
     const version = async (task: Task) => (await store.get("", task.id))?.version;
 
@@ -155,10 +166,12 @@ function describeGrouping(name: string, open: () => Promise<TaskStore>): void {
     });
 
     it("rejects only the call whose change throws; the rest of its group commits", async () => {
+      errors.length = 0;
       const task = await sendFor(handler, "one-throws");
       const settled = outcomes.get("one-throws") ?? [];
       expect(settled.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
       expect((settled[1] as PromiseRejectedResult).reason).toBeInstanceOf(TypeError);
+      expect(errors).toEqual([(settled[1] as PromiseRejectedResult).reason]);
       expect(task.status?.state).toBe(TaskState.COMPLETED);
       expect(task.artifacts.map((a) => a.parts.length)).toEqual([1]);
       expect(await version(task)).toBe(1);
@@ -170,6 +183,14 @@ function describeGrouping(name: string, open: () => Promise<TaskStore>): void {
       const [reply, status] = outcomes.get("reply-first")!;
       expect(reply?.status).toBe("fulfilled");
       expect(String((status as PromiseRejectedResult).reason)).toMatch(/answered with a message; the status cannot/);
+    });
+
+    it(`commits at most ${MAX_GROUP_CALLS} calls at once, in order`, async () => {
+      const task = await sendFor(handler, "many");
+      const parts = task.artifacts[0]?.parts.map((p) => (p.content.case === "text" ? p.content.value : "")) ?? [];
+      expect(parts).toEqual(Array.from({ length: MANY }, (_, i) => `p${i}`));
+      expect(task.status?.state).toBe(TaskState.COMPLETED);
+      expect(await version(task)).toBe(Math.ceil((MANY + 1) / MAX_GROUP_CALLS));
     });
 
     it("publishes the calls of an executor that returned without awaiting them", async () => {
@@ -208,7 +229,8 @@ describeGrouping("PostgreSQL", postgresStore);
 
 describe("grouped updater calls raced against CancelTask: PostgreSQL", () => {
   it(`ends completed by the group or canceled, never both (${TRIALS} trials)`, async () => {
-    const handler = createTaskHandler({ definition: A2AServiceV1_0, executor, store: await postgresStore() });
+    const store = await postgresStore();
+    const handler = createTaskHandler({ definition: A2AServiceV1_0, executor, store, onError: () => {} });
     const ends: string[] = [];
     for (let i = 0; i < TRIALS; i++) {
       const task = await sendFor(handler, "gated", true);
@@ -238,5 +260,29 @@ describe("grouped updater calls raced against CancelTask: PostgreSQL", () => {
     }
     // The race is run, not avoided: each side wins some trials.
     expect(new Set(ends)).toEqual(new Set(["CANCELED", "COMPLETED"]));
+  });
+});
+
+describe("unawaited updater calls whose commit fails", () => {
+  it("refuse the send with the failure, tell onError once, and reject nothing unhandled", async () => {
+    const errors: unknown[] = [];
+    const big = artifact("big", "x".repeat(64 * 1024));
+    const refusing: AgentExecutor = {
+      async execute(_ctx, up) {
+        void up.status(TaskState.WORKING);
+        void up.artifact(big);
+      },
+    };
+    const store = createMemoryTaskStore({ maxBytes: 16 * 1024 });
+    const handler = createTaskHandler({
+      definition: A2AServiceV1_0,
+      executor: refusing,
+      store,
+      onError: (e) => errors.push(e),
+    });
+    const sent = handler.sendMessage!(request("big"), context);
+    await expect(sent).rejects.toThrow(/maxBytes/);
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0])).toMatch(/maxBytes/);
   });
 });

@@ -22,7 +22,8 @@
  *             their pushes are traced under it
  *   calls     the run waits for the updater's calls to settle after the
  *             executor returns or throws: one that returns without awaiting
- *             them still publishes them, in its turn
+ *             them still publishes them, in its turn; a call that fails is
+ *             told to onError once (with the executor's throw, if the same)
  *   settled   resolves when the executor's call has ended, however it ended:
  *             true when what the run published last (or found, when the task
  *             had ended before) left the task terminal or interrupted, so
@@ -133,6 +134,30 @@ function traceTurn(setup: RunSetup): TurnTrace | undefined {
   });
 }
 
+/**
+ * What the run tells onError: each error once, whether the executor awaited the call that failed, rethrew its
+ * error, or did neither; and the first updater call that failed, kept for the caller.
+ */
+class RunReports {
+  private readonly told = new WeakSet<object>();
+  firstCallFailure: { readonly error: unknown } | undefined;
+
+  constructor(private readonly sink: (error: unknown) => void) {}
+
+  readonly report = (error: unknown): void => {
+    if (typeof error === "object" && error !== null) {
+      if (this.told.has(error)) return;
+      this.told.add(error);
+    }
+    this.sink(error);
+  };
+
+  readonly callFailed = (error: unknown): void => {
+    this.firstCallFailure ??= { error };
+    this.report(error);
+  };
+}
+
 export async function startRun(setup: RunSetup): Promise<Run> {
   const abort = new LazyAbort();
   let trace: TurnTrace | undefined;
@@ -161,11 +186,12 @@ export async function startRun(setup: RunSetup): Promise<Run> {
   // Started once the run listens: a store that cannot listen fails the call before any turn is traced.
   trace = traceTurn(setup);
   const origin = trace ? withNames(setup.origin, { turn: trace }) : setup.origin;
-  const updater = createUpdater(withNames(setup, { origin, onFirst: answer }));
+  const reports = new RunReports(setup.report);
+  const updater = createUpdater(withNames(setup, { origin, onFirst: answer, onCallFailed: reports.callFailed }));
   let failed = false;
   const afterThrow = async (error: unknown) => {
     if (updater.mode() === "open") return refuse(error);
-    setup.report(error);
+    reports.report(error);
     if (updater.mode() === "task") {
       await fail(setup).then(
         () => {
@@ -181,7 +207,9 @@ export async function startRun(setup: RunSetup): Promise<Run> {
       // An executor may return before the calls it made have settled: the run ends with them.
       await updater.idle();
       if (updater.mode() === "open") {
-        refuse(new Error(`task ${setup.place.taskId}: the executor returned without a reply, status or artifact`));
+        // Its calls failed (not awaited, or caught), or it made none.
+        const none = new Error(`task ${setup.place.taskId}: the executor returned without a reply, status or artifact`);
+        refuse(reports.firstCallFailure ? reports.firstCallFailure.error : none);
       }
       trace?.end();
     } catch (error) {

@@ -27,7 +27,12 @@
  * resolves once that commit holds (or rejects with its failure). A call after
  * one that leaves the task terminal is dropped, as it would be alone. A call
  * whose own change throws rejects alone; the others commit without it. Calls
- * awaited one by one still commit one by one.
+ * awaited one by one still commit one by one. A group holds at most
+ * MAX_GROUP_CALLS calls; the next ones make the next commit.
+ *
+ * A call that fails is told to `onCallFailed` as well as to its caller, and its
+ * promise never counts as an unhandled rejection: an executor that does not
+ * await a call does not bring the process down when a commit fails.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import {
@@ -69,6 +74,8 @@ export interface UpdaterSetup {
   readonly onFirst: (outcome: FirstOutcome) => void;
   /** The continued task as the call's own commit left it: the first change starts there, not from a read. */
   readonly lastWrite?: StoredTask | undefined;
+  /** Told each call that fails, awaited or not (see the header). */
+  readonly onCallFailed?: ((error: unknown) => void) | undefined;
 }
 
 export interface RunUpdater extends TaskUpdater {
@@ -124,6 +131,9 @@ const submittedTask = (setup: UpdaterSetup): Task =>
     TaskState.SUBMITTED,
   );
 
+/** The most calls one commit takes (see the header): bounds a statement's size and a group's wait. */
+export const MAX_GROUP_CALLS = 100;
+
 /** One updater call waiting for its commit. */
 interface Step {
   /** What the call publishes, for its errors: "status", "artifact" or "reply". */
@@ -164,21 +174,24 @@ function applySteps(steps: readonly Step[], task: Task, failures: Map<Step, unkn
  * The calls waiting, handed to `run` in groups: all those made before the previous group settled, or in the same
  * turn of the event loop as the first. `run` settles every step it is given.
  */
-function stepQueue(run: (group: Step[]) => Promise<void>) {
+function stepQueue(run: (group: Step[]) => Promise<void>, onFailed: (error: unknown) => void) {
   const waiting: Step[] = [];
   let running: Promise<void> | undefined;
   const drain = async () => {
     // One microtask first: the calls made in the same synchronous stretch join the first group.
     await undefined;
-    while (waiting.length > 0) await run(waiting.splice(0));
+    while (waiting.length > 0) await run(waiting.splice(0, MAX_GROUP_CALLS));
     running = undefined;
   };
   return {
     push(what: string, apply: Step["apply"], answer?: Step["answer"]): Promise<void> {
-      return new Promise<void>((resolve, reject) => {
+      const call = new Promise<void>((resolve, reject) => {
         waiting.push({ what, apply, answer, resolve, reject });
         running ??= drain();
       });
+      // Handled here too, so a call nobody awaits is no unhandled rejection; an awaiting caller still gets it.
+      call.catch(onFailed);
+      return call;
     },
     idle: (): Promise<void> => running ?? Promise.resolve(),
   };
@@ -273,7 +286,10 @@ class UpdaterWrites {
 export function createUpdater(setup: UpdaterSetup): RunUpdater {
   const { place } = setup;
   const writes = new UpdaterWrites(setup);
-  const queue = stepQueue((group) => writes.run(group));
+  const queue = stepQueue(
+    (group) => writes.run(group),
+    (error) => setup.onCallFailed?.(error),
+  );
   return {
     mode: () => writes.mode,
     ended: () => writes.ended,
