@@ -17,13 +17,16 @@
  *             returns (or throws) with a task made or continued, its turn
  *             ends, if it still runs, before `settled` resolves
  *   trace     with telemetry, the turn is traced from before the executor
- *             starts to its return or throw, told each event of its task
- *             meanwhile; the updater's commits carry it (Origin.turn), so
+ *             starts to its return or throw and its updater calls settling,
+ *             told each event of its task meanwhile; the updater's commits
+ *             carry it (Origin.turn), so
  *             their pushes are traced under it
  *   calls     the run waits for the updater's calls to settle after the
  *             executor returns or throws: one that returns without awaiting
- *             them still publishes them, in its turn; a call that fails is
- *             told to onError once (with the executor's throw, if the same)
+ *             them still publishes them, in its turn; a call that failed
+ *             other than with an A2A error is told to onError when the call
+ *             ends, unless the executor's throw carried it (told once) or
+ *             the caller was answered with it
  *   settled   resolves when the executor's call has ended, however it ended:
  *             true when what the run published last (or found, when the task
  *             had ended before) left the task terminal or interrupted, so
@@ -31,6 +34,7 @@
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Principal } from "../core/principal.js";
+import { A2AError } from "../core/a2a-error.js";
 import { TaskState, TERMINAL_STATES, type Message, type SendMessageConfiguration } from "./a2a-types.js";
 import type { AgentExecutor, RequestContext } from "./executor.js";
 import { agentMessage, statusEvent, withStatus } from "./task-shapes.js";
@@ -135,27 +139,45 @@ function traceTurn(setup: RunSetup): TurnTrace | undefined {
 }
 
 /**
- * What the run tells onError: each error once, whether the executor awaited the call that failed, rethrew its
- * error, or did neither; and the first updater call that failed, kept for the caller.
+ * What the run tells onError, each error once: what the executor throws once its task exists, and, when the
+ * call ends, the failures of updater calls that are not A2A errors (a store fault, a bug; an A2A error is an
+ * answer) unless the executor's throw carried them; and the first updater call that failed, kept for the caller.
  */
 class RunReports {
-  private readonly told = new WeakSet<object>();
+  private readonly seen = new WeakSet<object>();
+  private readonly pending: unknown[] = [];
   firstCallFailure: { readonly error: unknown } | undefined;
 
   constructor(private readonly sink: (error: unknown) => void) {}
 
+  /** Tells onError, unless told or answered before. */
   readonly report = (error: unknown): void => {
-    if (typeof error === "object" && error !== null) {
-      if (this.told.has(error)) return;
-      this.told.add(error);
-    }
+    if (this.isSeen(error)) return;
     this.sink(error);
+  };
+
+  /** The error goes to the caller: not told to onError later. */
+  readonly answered = (error: unknown): void => {
+    this.isSeen(error);
   };
 
   readonly callFailed = (error: unknown): void => {
     this.firstCallFailure ??= { error };
-    this.report(error);
+    if (!(error instanceof A2AError)) this.pending.push(error);
   };
+
+  /** Tells the updater calls' failures that nothing else carried (see the class). */
+  flush(): void {
+    for (const error of this.pending.splice(0)) this.report(error);
+  }
+
+  /** Whether `error` was told or answered already; marks it so. */
+  private isSeen(error: unknown): boolean {
+    if (typeof error !== "object" || error === null) return false;
+    if (this.seen.has(error)) return true;
+    this.seen.add(error);
+    return false;
+  }
 }
 
 export async function startRun(setup: RunSetup): Promise<Run> {
@@ -177,8 +199,10 @@ export async function startRun(setup: RunSetup): Promise<Run> {
     answered = true;
     settle.resolve(outcome);
   };
+  const reports = new RunReports(setup.report);
   const refuse = (error: unknown) => {
     answered = true;
+    reports.answered(error);
     settle.reject(error);
   };
   // A caller that went away no longer awaits `first`; what it would have thrown is not an unhandled rejection.
@@ -186,7 +210,6 @@ export async function startRun(setup: RunSetup): Promise<Run> {
   // Started once the run listens: a store that cannot listen fails the call before any turn is traced.
   trace = traceTurn(setup);
   const origin = trace ? withNames(setup.origin, { turn: trace }) : setup.origin;
-  const reports = new RunReports(setup.report);
   const updater = createUpdater(withNames(setup, { origin, onFirst: answer, onCallFailed: reports.callFailed }));
   let failed = false;
   const afterThrow = async (error: unknown) => {
@@ -204,21 +227,22 @@ export async function startRun(setup: RunSetup): Promise<Run> {
   const call = async (): Promise<boolean> => {
     try {
       await setup.executor.execute(requestContext(setup, setup.userMessage, abort), updater);
-      // An executor may return before the calls it made have settled: the run ends with them.
+      // An executor may return before the calls it made have settled: the run (and its trace) ends with them.
       await updater.idle();
+      trace?.end();
       if (updater.mode() === "open") {
         // Its calls failed (not awaited, or caught), or it made none.
         const none = new Error(`task ${setup.place.taskId}: the executor returned without a reply, status or artifact`);
         refuse(reports.firstCallFailure ? reports.firstCallFailure.error : none);
       }
-      trace?.end();
     } catch (error) {
-      trace?.end(error);
       await updater.idle();
+      trace?.end(error);
       await afterThrow(error);
     } finally {
       // When not answered yet (the task was made but what had to follow failed), the caller hears of it.
       if (!answered) refuse(new Error(`task ${setup.place.taskId}: the executor ended before the call was answered`));
+      reports.flush();
       if (updater.mode() === "task") {
         await setup.writer.store.endTurn(setup.tenant, setup.place.taskId, setup.turn).catch(setup.report);
       }

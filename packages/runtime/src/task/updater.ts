@@ -20,19 +20,27 @@
  * left the task interrupted, and the task now works on the next message.
  *
  * Grouping (group commit): the calls made while the updater's previous commit
- * is under way, or in the same turn of the event loop (`await Promise.all([
+ * is under way, or in the same synchronous stretch of code as the first (the
+ * updater looks one microtask after a call: `await Promise.all([
  * status(WORKING), artifact(a), status(COMPLETED)])`), go into one commit, in
  * the order made: each change applies to the task the one before it left, the
  * events are those of one commit per call, in the same order, and each call
- * resolves once that commit holds (or rejects with its failure). A call after
- * one that leaves the task terminal is dropped, as it would be alone. A call
- * whose own change throws rejects alone; the others commit without it. Calls
- * awaited one by one still commit one by one. A group holds at most
- * MAX_GROUP_CALLS calls; the next ones make the next commit.
+ * resolves once that commit holds.
  *
- * A call that fails is told to `onCallFailed` as well as to its caller, and its
- * promise never counts as an unhandled rejection: an executor that does not
- * await a call does not bring the process down when a commit fails.
+ *   cut       a status that ends the task or interrupts it (input-required,
+ *             auth-required) is the last call of its commit: the turn ends
+ *             there (turns.ts), as it would alone, and the calls after it
+ *             make the next commit (after a terminal state, they are dropped)
+ *   failure   a call whose own change throws rejects alone; the others commit
+ *             without it. A commit the store refuses (a key, a bound) or
+ *             fails rejects every call in it: calls made together are stored
+ *             together or not at all. Calls are never retried
+ *   bounds    a commit holds at most MAX_GROUP_CALLS calls
+ *
+ * Calls awaited one by one still commit one by one. A call that fails is told
+ * to `onCallFailed` as well as to its caller, and its promise never counts as
+ * an unhandled rejection: an executor that does not await a call does not
+ * bring the process down when a commit fails.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import {
@@ -142,6 +150,8 @@ interface Step {
   readonly apply: (task: Task) => TaskChange;
   /** A reply's own answer when nothing was published before it: the call's whole answer, no task made. */
   readonly answer?: (() => void) | undefined;
+  /** A status that ends or interrupts the task: the last call of its commit (see the header). */
+  readonly cuts: boolean;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
 }
@@ -180,13 +190,19 @@ function stepQueue(run: (group: Step[]) => Promise<void>, onFailed: (error: unkn
   const drain = async () => {
     // One microtask first: the calls made in the same synchronous stretch join the first group.
     await undefined;
-    while (waiting.length > 0) await run(waiting.splice(0, MAX_GROUP_CALLS));
+    while (waiting.length > 0) {
+      const group = waiting.splice(0, MAX_GROUP_CALLS);
+      // `run` settles its steps; should it throw, they fail with that, and the queue goes on.
+      await run(group).catch((error: unknown) => {
+        for (const step of group) step.reject(error);
+      });
+    }
     running = undefined;
   };
   return {
-    push(what: string, apply: Step["apply"], answer?: Step["answer"]): Promise<void> {
+    push(step: Omit<Step, "resolve" | "reject">): Promise<void> {
       const call = new Promise<void>((resolve, reject) => {
-        waiting.push({ what, apply, answer, resolve, reject });
+        waiting.push({ ...step, resolve, reject });
         running ??= drain();
       });
       // Handled here too, so a call nobody awaits is no unhandled rejection; an awaiting caller still gets it.
@@ -195,6 +211,12 @@ function stepQueue(run: (group: Step[]) => Promise<void>, onFailed: (error: unkn
     },
     idle: (): Promise<void> => running ?? Promise.resolve(),
   };
+}
+
+/** `newId`, called at most once: the same id however often it is asked. */
+function onceId(newId: () => string): () => string {
+  let id: string | undefined;
+  return () => (id ??= newId());
 }
 
 /** The updater's writes (see the header): each group of calls in one commit, and what the commits left. */
@@ -212,19 +234,32 @@ class UpdaterWrites {
     this.last = { stored: setup.lastWrite };
   }
 
-  /** Settles a group: a reply before anything was published answers alone; the rest is one commit. */
+  /**
+   * Settles a group: a reply before anything was published answers alone; the rest are commits, each ending at a
+   * status that cuts (see the header).
+   */
   async run(group: readonly Step[]): Promise<void> {
-    for (let at = 0; at < group.length; at++) {
+    let at = 0;
+    while (at < group.length) {
       const step = group[at]!;
       if (this.mode === "message") {
         const after = step.answer ? "already" : `; the ${step.what} cannot follow it`;
         step.reject(new Error(`task ${this.setup.place.taskId}: the call was answered with a message${after}`));
+        at++;
       } else if (this.mode === "open" && step.answer) {
-        step.answer();
-        step.resolve();
+        try {
+          step.answer();
+          step.resolve();
+        } catch (error) {
+          step.reject(error);
+        }
+        at++;
       } else {
-        // This step makes or changes the task, so a reply after it in the group joins the history.
-        return this.commit(group.slice(at));
+        // This step makes or changes the task, so a reply after it in the commit joins the history.
+        const cut = group.findIndex((s, i) => i >= at && s.cuts);
+        const end = cut < 0 ? group.length : cut + 1;
+        await this.commit(group.slice(at, end));
+        at = end;
       }
     }
   }
@@ -234,6 +269,7 @@ class UpdaterWrites {
     try {
       await (this.mode === "task" ? this.change(steps) : this.create(steps));
     } catch (error) {
+      this.failures.clear();
       for (const step of steps) step.reject(error);
       return;
     }
@@ -296,33 +332,34 @@ export function createUpdater(setup: UpdaterSetup): RunUpdater {
     lastWrite: () => writes.last.stored,
     idle: queue.idle,
     status: (state, message, metadata?: JsonObject) => {
-      const m = message === undefined ? undefined : agentMessage(message, place, setup.newId);
-      return queue.push("status", (t) => {
-        const task = withStatus(t, state, m);
+      // One id for the status message, on every compare-and-set retry.
+      const newId = onceId(setup.newId);
+      const apply = (t: Task) => {
+        const task = withStatus(t, state, message === undefined ? undefined : agentMessage(message, place, newId));
         return { task, events: [statusEvent(task, metadata)] };
-      });
+      };
+      return queue.push({ what: "status", apply, cuts: endsStreams(state) });
     },
-    artifact: (artifact, options = {}) =>
-      queue.push("artifact", (t) => ({
+    artifact: (artifact, options = {}) => {
+      const apply = (t: Task) => ({
         task: mergeArtifact(t, artifact, options.append ?? false),
         events: [artifactEvent(t, artifact, options)],
-      })),
+      });
+      return queue.push({ what: "artifact", apply, cuts: false });
+    },
     reply: (message) => {
       // One id for the message, whichever way it goes.
-      let id: string | undefined;
-      const newId = () => (id ??= setup.newId());
+      const newId = onceId(setup.newId);
       const answer = () => {
+        const m = agentMessage(message, { ...place, taskId: "" }, newId);
         writes.mode = "message";
-        setup.onFirst({ kind: "message", message: agentMessage(message, { ...place, taskId: "" }, newId) });
+        setup.onFirst({ kind: "message", message: m });
       };
-      return queue.push(
-        "reply",
-        (t) => {
-          const m = agentMessage(message, place, newId);
-          return { task: { ...t, history: [...t.history, m] }, events: [messageEvent(m)] };
-        },
-        answer,
-      );
+      const apply = (t: Task) => {
+        const m = agentMessage(message, place, newId);
+        return { task: { ...t, history: [...t.history, m] }, events: [messageEvent(m)] };
+      };
+      return queue.push({ what: "reply", apply, answer, cuts: false });
     },
   };
 }
