@@ -1,6 +1,7 @@
 // SQL statements per send on the PostgreSQL TaskStore: how many round trips
 // one blocking SendMessage costs (executor: working, one artifact, completed,
-// awaited one by one, then made together with Promise.all), and one follow-up send to an input-required task. Counts every query a pg
+// awaited one by one, then made together with Promise.all), and one follow-up
+// send to an input-required task. Counts every query a pg
 // client of the process issues (pg.Client.prototype.query wrapped), by its
 // first word, over SENDS sends after a warm-up, one send at a time, on a
 // private cluster (test/helpers/postgres-cluster.js). Prints only.
