@@ -8,11 +8,14 @@
  *              interrupts the task ends its commit, the calls after it make
  *              the next one
  *   failures   a call whose own change throws rejects alone (onError told
- *              once, when the call ends); a store refusal rejects its whole
- *              commit; an executor rethrowing a call's error is told once
+ *              once); a store refusal rejects its whole commit; an executor
+ *              rethrowing a call's error is told once; a caller answered with
+ *              a call's error is not told; a call failing after the executor
+ *              returned is told; status() never throws by itself
  *   replies    a reply made first answers and what follows it is refused; a
- *              reply that throws leaves the call open for the next; a reply
- *              after a status joins the task's history in the same commit
+ *              reply that throws leaves the call open for the next, and so do
+ *              failed calls before a reply; a reply after a status joins the
+ *              task's history in the same commit
  *   bounds     at most MAX_GROUP_CALLS calls per commit
  *   unawaited  an executor that returns without awaiting its calls publishes
  *              them; when they fail, the send is refused with the failure,
@@ -97,6 +100,24 @@ const SCRIPTS: Readonly<Record<string, Script>> = {
     await up.status(TaskState.WORKING);
     await up.artifact(artifact("a\u0000", "x")).catch(() => undefined);
     await up.status(TaskState.COMPLETED);
+  },
+  "fail-then-reply": async (up) => {
+    await Promise.allSettled([up.status(TaskState.WORKING, null as never), up.reply("fallback")]);
+  },
+  "open-rethrow": async (up) => {
+    let threw = false;
+    let call: Promise<void> | undefined;
+    try {
+      call = up.status(TaskState.WORKING, null as never);
+    } catch {
+      threw = true;
+    }
+    outcomes.set("open-rethrow", [{ status: "fulfilled", value: threw }]);
+    await call;
+  },
+  late: async (up) => {
+    await up.status(TaskState.INPUT_REQUIRED, "more?");
+    setTimeout(() => void up.status(TaskState.WORKING, null as never), 5);
   },
   rethrows: async (up) => {
     await up.artifact(artifact("a1", "x"));
@@ -204,7 +225,7 @@ function describeGrouping(name: string, open: () => Promise<TaskStore>): void {
       const settled = outcomes.get("one-throws") ?? [];
       expect(settled.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
       expect((settled[1] as PromiseRejectedResult).reason).toBeInstanceOf(TypeError);
-      expect(errors).toEqual([(settled[1] as PromiseRejectedResult).reason]);
+      await expect.poll(() => errors).toEqual([(settled[1] as PromiseRejectedResult).reason]);
       expect(task.status?.state).toBe(TaskState.COMPLETED);
       expect(task.artifacts.map((a) => a.parts.length)).toEqual([1]);
       expect(await version(task)).toBe(1);
@@ -237,6 +258,21 @@ function describeGrouping(name: string, open: () => Promise<TaskStore>): void {
       expect(errors[0]).toBeInstanceOf(TypeError);
     });
 
+    it("answers a caller with a call's failure without telling onError; status() throws nothing itself", async () => {
+      errors.length = 0;
+      await expect(handler.sendMessage!(request("open-rethrow"), context)).rejects.toBeInstanceOf(TypeError);
+      expect(outcomes.get("open-rethrow")).toEqual([{ status: "fulfilled", value: false }]);
+      expect(errors).toEqual([]);
+    });
+
+    it("tells onError of a call that fails after the executor returned", async () => {
+      errors.length = 0;
+      const task = await sendFor(handler, "late");
+      expect(task.status?.state).toBe(TaskState.INPUT_REQUIRED);
+      await expect.poll(() => errors.length).toBe(1);
+      expect(errors[0]).toBeInstanceOf(TypeError);
+    });
+
     it("answers with a reply made first and refuses what follows it in the group", async () => {
       const answer = await handler.sendMessage!(request("reply-first"), context);
       expect(answer.payload?.case).toBe("message");
@@ -257,6 +293,8 @@ function describeGrouping(name: string, open: () => Promise<TaskStore>): void {
       const answer = await handler.sendMessage!(request("reply-throws"), context);
       if (answer.payload?.case !== "message") throw new Error(`expected a message, got ${answer.payload?.case}`);
       expect(answer.payload.value.parts?.map((p) => p.content?.value)).toEqual(["fallback"]);
+      const afterFailure = await handler.sendMessage!(request("fail-then-reply"), context);
+      expect(afterFailure.payload?.case).toBe("message");
       const task = await sendFor(handler, "reply-joins");
       expect(task.history.map((m) => m.parts[0]?.content.value)).toContain("note");
       expect(await version(task)).toBe(1);

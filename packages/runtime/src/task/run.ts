@@ -19,14 +19,13 @@
  *   trace     with telemetry, the turn is traced from before the executor
  *             starts to its return or throw and its updater calls settling,
  *             told each event of its task meanwhile; the updater's commits
- *             carry it (Origin.turn), so
- *             their pushes are traced under it
+ *             carry it (Origin.turn), so their pushes are traced under it
  *   calls     the run waits for the updater's calls to settle after the
  *             executor returns or throws: one that returns without awaiting
  *             them still publishes them, in its turn; a call that failed
- *             other than with an A2A error is told to onError when the call
- *             ends, unless the executor's throw carried it (told once) or
- *             the caller was answered with it
+ *             other than with an A2A error is told to onError once (with the
+ *             executor's throw, if it carries it), unless the caller is
+ *             answered with it (see RunReports)
  *   settled   resolves when the executor's call has ended, however it ended:
  *             true when what the run published last (or found, when the task
  *             had ended before) left the task terminal or interrupted, so
@@ -139,13 +138,14 @@ function traceTurn(setup: RunSetup): TurnTrace | undefined {
 }
 
 /**
- * What the run tells onError, each error once: what the executor throws once its task exists, and, when the
- * call ends, the failures of updater calls that are not A2A errors (a store fault, a bug; an A2A error is an
- * answer) unless the executor's throw carried them; and the first updater call that failed, kept for the caller.
+ * What the run tells onError, each error once: what the executor throws once its task exists, and the failures
+ * of updater calls other than A2A errors (a store fault, a bug; an A2A error is an answer). Until the caller is
+ * answered, a failed call is held back: if the caller is answered with it, it is not told. Also keeps the first
+ * updater call that failed, for the caller.
  */
 class RunReports {
   private readonly seen = new WeakSet<object>();
-  private readonly pending: unknown[] = [];
+  private held: unknown[] | undefined = [];
   firstCallFailure: { readonly error: unknown } | undefined;
 
   constructor(private readonly sink: (error: unknown) => void) {}
@@ -156,20 +156,20 @@ class RunReports {
     this.sink(error);
   };
 
-  /** The error goes to the caller: not told to onError later. */
-  readonly answered = (error: unknown): void => {
-    this.isSeen(error);
+  /** The caller is answered (with `error`, if given, which onError is then not told): what was held is told. */
+  readonly answered = (error?: unknown): void => {
+    if (error !== undefined) this.isSeen(error);
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const e of held) this.report(e);
   };
 
   readonly callFailed = (error: unknown): void => {
     this.firstCallFailure ??= { error };
-    if (!(error instanceof A2AError)) this.pending.push(error);
+    if (error instanceof A2AError) return;
+    if (this.held) this.held.push(error);
+    else this.report(error);
   };
-
-  /** Tells the updater calls' failures that nothing else carried (see the class). */
-  flush(): void {
-    for (const error of this.pending.splice(0)) this.report(error);
-  }
 
   /** Whether `error` was told or answered already; marks it so. */
   private isSeen(error: unknown): boolean {
@@ -190,6 +190,7 @@ export async function startRun(setup: RunSetup): Promise<Run> {
     // Not inside the store's delivery: the executor's abort listeners run on their own turn.
     queueMicrotask(() => abort.abort(new Error(`task ${setup.place.taskId} was canceled`)));
   });
+  const reports = new RunReports(setup.report);
   let settle!: { resolve: (outcome: FirstOutcome) => void; reject: (error: unknown) => void };
   let answered = false;
   const first = new Promise<FirstOutcome>((resolve, reject) => {
@@ -198,12 +199,12 @@ export async function startRun(setup: RunSetup): Promise<Run> {
   const answer = (outcome: FirstOutcome) => {
     answered = true;
     settle.resolve(outcome);
+    reports.answered();
   };
-  const reports = new RunReports(setup.report);
   const refuse = (error: unknown) => {
     answered = true;
-    reports.answered(error);
     settle.reject(error);
+    reports.answered(error);
   };
   // A caller that went away no longer awaits `first`; what it would have thrown is not an unhandled rejection.
   first.catch(() => undefined);
@@ -242,7 +243,6 @@ export async function startRun(setup: RunSetup): Promise<Run> {
     } finally {
       // When not answered yet (the task was made but what had to follow failed), the caller hears of it.
       if (!answered) refuse(new Error(`task ${setup.place.taskId}: the executor ended before the call was answered`));
-      reports.flush();
       if (updater.mode() === "task") {
         await setup.writer.store.endTurn(setup.tenant, setup.place.taskId, setup.turn).catch(setup.report);
       }

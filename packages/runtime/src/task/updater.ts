@@ -202,7 +202,8 @@ function stepQueue(run: (group: Step[]) => Promise<void>, onFailed: (error: unkn
   return {
     push(step: Omit<Step, "resolve" | "reject">): Promise<void> {
       const call = new Promise<void>((resolve, reject) => {
-        waiting.push({ ...step, resolve, reject });
+        const { what, apply, answer, cuts } = step;
+        waiting.push({ what, apply, answer, cuts, resolve, reject });
         running ??= drain();
       });
       // Handled here too, so a call nobody awaits is no unhandled rejection; an awaiting caller still gets it.
@@ -258,34 +259,45 @@ class UpdaterWrites {
         // This step makes or changes the task, so a reply after it in the commit joins the history.
         const cut = group.findIndex((s, i) => i >= at && s.cuts);
         const end = cut < 0 ? group.length : cut + 1;
-        await this.commit(group.slice(at, end));
-        at = end;
+        at += await this.commit(group.slice(at, end));
       }
     }
   }
 
-  /** One commit for `steps`; each settles with it, or with the failure of its own change. */
-  private async commit(steps: readonly Step[]): Promise<void> {
+  /**
+   * One commit for `steps`, or for the first of them (see create); each settles with it, or with the failure of
+   * its own change. How many steps it settled.
+   */
+  private async commit(steps: readonly Step[]): Promise<number> {
+    let taken = steps;
     try {
-      await (this.mode === "task" ? this.change(steps) : this.create(steps));
+      if (this.mode === "task") await this.change(steps);
+      else taken = await this.create(steps);
     } catch (error) {
       this.failures.clear();
       for (const step of steps) step.reject(error);
-      return;
+      return steps.length;
     }
-    for (const step of steps) {
+    for (const step of taken) {
       if (this.failures.has(step)) step.reject(this.failures.get(step));
       else step.resolve();
     }
     this.failures.clear();
+    return taken.length;
   }
 
-  /** Creates the task with the steps' changes folded in: one commit, the submitted Task event, then theirs. */
-  private async create(steps: readonly Step[]): Promise<void> {
+  /**
+   * Creates the task with the steps' changes folded in: one commit, the submitted Task event, then theirs. When
+   * every step before a reply failed, nothing is made and only those steps are taken: the reply then answers
+   * alone, as after those calls made one by one. The steps it took.
+   */
+  private async create(steps: readonly Step[]): Promise<readonly Step[]> {
     const { setup } = this;
     const submitted = submittedTask(setup);
     const made = applySteps(steps, submitted, this.failures);
-    if (made.events.length === 0) return;
+    const reply = steps.findIndex((s) => s.answer !== undefined);
+    if (reply > 0 && steps.slice(0, reply).every((s) => this.failures.has(s))) return steps.slice(0, reply);
+    if (made.events.length === 0) return steps;
     const created = async () => {
       // The task exists from here on, even if what must precede its first push fails.
       this.mode = "task";
@@ -299,6 +311,7 @@ class UpdaterWrites {
     });
     this.ended = endsStreams(made.task.status?.state);
     setup.onFirst({ kind: "task" });
+    return steps;
   }
 
   private async change(steps: readonly Step[]): Promise<void> {
