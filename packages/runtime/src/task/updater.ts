@@ -159,16 +159,15 @@ interface Step {
 const isTerminal = (task: Task) => TERMINAL_STATES.has(task.status?.state ?? TaskState.UNSPECIFIED);
 
 /**
- * The steps' changes one after the other from `task` (see the header): a step after a terminal state is dropped,
- * one whose change throws is left out and its error kept in `failures` (cleared first: a compare-and-set retry
- * computes everything again).
+ * The steps' changes one after the other from `task` (see the header; a status that ends the task is the last step
+ * given, so nothing follows a terminal state): one whose change throws is left out and its error kept in
+ * `failures` (cleared first: a compare-and-set retry computes everything again).
  */
 function applySteps(steps: readonly Step[], task: Task, failures: Map<Step, unknown>): TaskChange {
   failures.clear();
   let current = task;
   const events: StreamResponse[] = [];
   for (const step of steps) {
-    if (isTerminal(current)) break;
     try {
       const made = step.apply(current);
       current = made.task;
@@ -182,7 +181,7 @@ function applySteps(steps: readonly Step[], task: Task, failures: Map<Step, unkn
 
 /**
  * The calls waiting, handed to `run` in groups: all those made before the previous group settled, or in the same
- * turn of the event loop as the first. `run` settles every step it is given.
+ * synchronous stretch of code as the first. `run` settles every step it is given.
  */
 function stepQueue(run: (group: Step[]) => Promise<void>, onFailed: (error: unknown) => void) {
   const waiting: Step[] = [];
