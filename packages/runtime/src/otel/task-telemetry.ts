@@ -34,10 +34,10 @@ import {
 import { A2AError } from "../core/a2a-error.js";
 import { callTraceKey } from "../core/call-trace.js";
 import type { HandlerContext } from "../core/definition.js";
-import type { PushTrace } from "../task/push-types.js";
+import type { PushAttemptTrace, PushTrace } from "../task/push-types.js";
 import type { TaskTelemetry, TurnTrace } from "../task/telemetry.js";
 import { displayUrl } from "../task/url-screen.js";
-import { durationHistogram, type OtelOptions, otelTools } from "./options.js";
+import { durationHistogram, type OtelOptions, type OtelTools, otelTools } from "./options.js";
 import { recordTaskEvent } from "./task-events.js";
 import { parseTraceparent } from "./trace-context.js";
 import { withNames } from "../core/records.js";
@@ -54,16 +54,19 @@ const errorType = (error: unknown) =>
 
 /** The TaskTelemetry of createTaskHandler on OpenTelemetry (see the header). */
 export function otelTaskTelemetry(options: OtelOptions = {}): TaskTelemetry {
-  const { tracer, meter, propagator } = otelTools(options);
-  const running = meter.createUpDownCounter("a2a.tasks.running", { unit: "{turn}", description: "Turns running" });
-  const deliveries = meter.createCounter("a2a.push.deliveries", {
-    unit: "{delivery}",
-    description: "Push deliveries by outcome",
-  });
-  const storeDuration = durationHistogram(meter, "a2a.store.operation.duration", "Duration of task store operations");
+  const tools = otelTools(options);
   const turnSpans = new WeakMap<TurnTrace, Span>();
+  return {
+    turn: turnTracer(tools, turnSpans),
+    push: pushTracer(tools, turnSpans),
+    storeOperation: storeTimer(tools.meter),
+  };
+}
 
-  const turn: TaskTelemetry["turn"] = (start) => {
+/** The turn hook: a span per executor run and the a2a.tasks.running count; each span kept for its pushes. */
+function turnTracer({ tracer, meter }: OtelTools, turnSpans: WeakMap<TurnTrace, Span>): TaskTelemetry["turn"] {
+  const running = meter.createUpDownCounter("a2a.tasks.running", { unit: "{turn}", description: "Turns running" });
+  return (start) => {
     const attributes = {
       "a2a.task.id": start.taskId,
       "a2a.context.id": start.contextId,
@@ -94,8 +97,18 @@ export function otelTaskTelemetry(options: OtelOptions = {}): TaskTelemetry {
     turnSpans.set(traced, span);
     return traced;
   };
+}
 
-  const push: TaskTelemetry["push"] = (start): PushTrace => {
+/** The push hook: a span per delivery attempt, under the turn that committed the update, and the outcome count. */
+function pushTracer(
+  { tracer, meter, propagator }: OtelTools,
+  turnSpans: WeakMap<TurnTrace, Span>,
+): TaskTelemetry["push"] {
+  const deliveries = meter.createCounter("a2a.push.deliveries", {
+    unit: "{delivery}",
+    description: "Push deliveries by outcome",
+  });
+  return (start): PushTrace => {
     const turnSpan = start.turn === undefined ? undefined : turnSpans.get(start.turn);
     const parent = turnSpan === undefined ? callContext(start.context) : trace.setSpan(ROOT_CONTEXT, turnSpan);
     const base = {
@@ -115,27 +128,28 @@ export function otelTaskTelemetry(options: OtelOptions = {}): TaskTelemetry {
             carrier[key] = value;
           },
         });
-        return {
-          headers,
-          end(result) {
-            if (result.status !== undefined) span.setAttribute("http.response.status_code", result.status);
-            const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
-            if (!ok) {
-              span.setAttribute(
-                "error.type",
-                result.status !== undefined ? String(result.status) : (result.failure ?? "failed"),
-              );
-              span.setStatus({ code: SpanStatusCode.ERROR });
-            }
-            span.end();
-          },
-        };
+        return { headers, end: (result) => endAttempt(span, result) };
       },
       end: (outcome) => deliveries.add(1, { "a2a.push.outcome": outcome }),
     };
   };
+}
 
-  const storeOperation: TaskTelemetry["storeOperation"] = (operation, system) => {
+/** Ends a delivery attempt's span with its HTTP status, as an error unless 2xx. */
+function endAttempt(span: Span, result: Parameters<PushAttemptTrace["end"]>[0]): void {
+  if (result.status !== undefined) span.setAttribute("http.response.status_code", result.status);
+  const ok = result.status !== undefined && result.status >= 200 && result.status < 300;
+  if (!ok) {
+    span.setAttribute("error.type", result.status !== undefined ? String(result.status) : (result.failure ?? "failed"));
+    span.setStatus({ code: SpanStatusCode.ERROR });
+  }
+  span.end();
+}
+
+/** The store hook: the duration of each store operation, with error.type when it failed. */
+function storeTimer(meter: OtelTools["meter"]): TaskTelemetry["storeOperation"] {
+  const storeDuration = durationHistogram(meter, "a2a.store.operation.duration", "Duration of task store operations");
+  return (operation, system) => {
     const start = performance.now();
     return (error) => {
       const attributes: Record<string, string> = { "db.system.name": system, "db.operation.name": operation };
@@ -143,6 +157,4 @@ export function otelTaskTelemetry(options: OtelOptions = {}): TaskTelemetry {
       storeDuration.record((performance.now() - start) / 1000, attributes);
     };
   };
-
-  return { turn, push, storeOperation };
 }
