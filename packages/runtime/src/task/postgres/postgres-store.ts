@@ -35,12 +35,12 @@
 import pg from "pg";
 import type { A2aServiceDefinition } from "../../core/definition.js";
 import type { TaskStore } from "../store.js";
-import { storeCodecs } from "./codec.js";
-import { CommitWriter, type Written } from "./commit.js";
+import { storeCodecs, type StoreCodecs } from "./codec.js";
+import { CommitWriter, type TurnWriter, type Written } from "./commit.js";
 import { EventFeed } from "./event-feed.js";
 import { TurnLeases } from "./leases.js";
 import { PushConfigTable } from "./push-configs.js";
-import { sqlNames } from "./sql-names.js";
+import { type SqlNames, sqlNames } from "./sql-names.js";
 import { named } from "./store-error.js";
 import { checkKeys, checkTaskKeys } from "../store-keys.js";
 import { DEFAULT_MAX_PUSH_CONFIGS_PER_TASK } from "../store-refusals.js";
@@ -122,6 +122,25 @@ function settingsOf(options: PostgresTaskStoreOptions, db: pg.Pool): { leaseMs: 
 
 /** The store on `db`, which it ends at close when `ownPool` (made from the options' connection string). */
 export function storeOnPool(options: PostgresTaskStoreOptions, db: pg.Pool, ownPool: boolean): TaskStore {
+  return storeOf(openParts(options, db), ownPool);
+}
+
+/** What the store is made of: the tables' writers and readers, the event feed, the leases and the pruner. */
+interface StoreParts {
+  readonly db: pg.Pool;
+  readonly names: SqlNames;
+  readonly codecs: StoreCodecs;
+  readonly feed: EventFeed;
+  readonly pushConfigs: PushConfigTable;
+  readonly commits: CommitWriter;
+  readonly leases: TurnLeases;
+  readonly writer: TurnWriter;
+  readonly pruner: PruneTimer;
+  /** Heard on the pool until close. */
+  readonly onIdleError: (error: Error) => void;
+}
+
+function openParts(options: PostgresTaskStoreOptions, db: pg.Pool): StoreParts {
   const names = sqlNames(options.schema);
   const codecs = storeCodecs(options.definition);
   const { leaseMs, maxPerTask } = settingsOf(options, db);
@@ -134,20 +153,35 @@ export function storeOnPool(options: PostgresTaskStoreOptions, db: pg.Pool, ownP
     listenIdleMs: options.listenIdleMs ?? DEFAULT_LISTEN_IDLE_MS,
     onError,
   });
-  const pushConfigs = new PushConfigTable(db, names, codecs, maxPerTask);
   const commits = new CommitWriter(db, names, codecs);
   const leases = new TurnLeases(db, names, codecs, commits, {
     leaseMs,
     onError,
     onCommit: (tenant, taskId, written) => feed.committed(tenant, taskId, written),
   });
-  const writer = { owner: leases.owner, leaseMs };
   const pruner = new PruneTimer(db, {
     ...retentionOf(options),
     schema: names.schema,
     everyMs: options.pruneEveryMs ?? DEFAULT_PRUNE_EVERY_MS,
     onError,
   });
+  return {
+    db,
+    names,
+    codecs,
+    feed,
+    pushConfigs: new PushConfigTable(db, names, codecs, maxPerTask),
+    commits,
+    leases,
+    writer: { owner: leases.owner, leaseMs },
+    pruner,
+    onIdleError,
+  };
+}
+
+/** The TaskStore on its parts: each method checks its keys, then names the task in what it throws. */
+function storeOf(parts: StoreParts, ownPool: boolean): TaskStore {
+  const { db, names, codecs, feed, pushConfigs, commits, leases, writer, pruner, onIdleError } = parts;
   const task = (tenant: string, id: string) => `task "${id}" (tenant "${tenant}")`;
   const config = (tenant: string, taskId: string, id: string) => `push config "${id}" of ${task(tenant, taskId)}`;
   let closing: Promise<void> | undefined;
