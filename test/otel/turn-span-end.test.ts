@@ -2,10 +2,11 @@
  * Where a turn span ends (packages/runtime/src/task/run.ts): with the
  * executor's last commit, not when execute() returns. An executor may return,
  * or throw, before the updater calls it made have been committed (the group
- * commit, updater.ts); the turn span still carries the events of those calls,
- * and a throw still marks it an error. On the memory store and on
- * PostgreSQL (whose commits take long enough to end after execute() returns),
- * read from OpenTelemetry's SDK with in-memory exporters (helpers/otel-memory.ts).
+ * commit, updater.ts); the turn span still carries the events of those calls.
+ * After a throw it also carries the FAILED status written for it, then the
+ * throw as its error. On the memory store and on PostgreSQL (whose commits
+ * take long enough to end after execute() returns), read from OpenTelemetry's
+ * SDK with in-memory exporters (helpers/otel-memory.ts).
  */
 import { create } from "@bufbuild/protobuf";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
@@ -117,7 +118,7 @@ describe.each([
     expect(span.status.code).toBe(0); // UNSET
   });
 
-  it("ends after their commit when the executor throws, as an error", async () => {
+  it("ends after their commit and the FAILED status when the executor throws, as an error", async () => {
     const answer = await send(handler, "throws");
     // The calls made before the throw were answered with the task; the failure then fails it.
     expect(answer.payload?.case).toBe("task");
@@ -126,6 +127,7 @@ describe.each([
       "a2a.task.status TASK_STATE_SUBMITTED",
       "a2a.task.status TASK_STATE_WORKING",
       "a2a.task.artifact",
+      "a2a.task.status TASK_STATE_FAILED",
       "exception",
     ]);
     expect(span.status.code).toBe(2); // ERROR

@@ -17,9 +17,11 @@
  *             returns (or throws) with a task made or continued, its turn
  *             ends, if it still runs, before `settled` resolves
  *   trace     with telemetry, the turn is traced from before the executor
- *             starts to its return or throw and its updater calls settling,
- *             told each event of its task meanwhile; the updater's commits
- *             carry it (Origin.turn), so their pushes are traced under it
+ *             starts to its return or throw and its updater calls settling
+ *             (after a throw, to the FAILED status written for it), told
+ *             each event of its task meanwhile; the updater's commits and
+ *             that status carry it (Origin.turn), so their pushes are traced
+ *             under it
  *   calls     the run waits for the updater's calls to settle after the
  *             executor returns or throws: one that returns without awaiting
  *             them still publishes them, in its turn; a call that failed
@@ -238,8 +240,8 @@ export async function startRun(setup: RunSetup): Promise<Run> {
       }
     } catch (error) {
       await updater.idle();
-      trace?.end(error);
       await afterThrow(error);
+      trace?.end(error);
     } finally {
       // When not answered yet (the task was made but what had to follow failed), the caller hears of it.
       if (!answered) refuse(new Error(`task ${setup.place.taskId}: the executor ended before the call was answered`));
