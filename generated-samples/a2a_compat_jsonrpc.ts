@@ -646,50 +646,7 @@ function agentCardFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.A
       agentCardSignatureFromOlderJson,
     );
   if ((value = from["iconUrl"]) != null) out.iconUrl = rt.str(value, path, "a2a.v1.AgentCard iconUrl");
-  {
-    const version = /^(\d+\.\d+)/.exec(
-      (value = from["protocolVersion"]) != null ? rt.str(value, path, "a2a.v1.AgentCard.protocol_version") : "",
-    )?.[1] ?? "0.3";
-    const cardUrl = (value = from["url"]) != null ? rt.str(value, path, "a2a.v1.AgentCard.url") : "";
-    const preferred = (value = from["preferredTransport"]) != null
-      ? rt.str(value, path, "a2a.v1.AgentCard.preferred_transport")
-      : "";
-    const offered: [string, string][] = [[cardUrl, preferred || "JSONRPC"]];
-    if ((value = from["additionalInterfaces"]) != null) {
-      const additional = rt.each(
-        value,
-        rt.at(path, "additionalInterfaces"),
-        "a2a.v1.AgentCard.additional_interfaces",
-        lost,
-        agentInterfaceFromOlderJson,
-      );
-      for (const listed of additional) offered.push([listed.url, listed.protocolBinding]);
-    }
-    for (const [url, binding] of offered) {
-      const known = out.supportedInterfaces.some(
-        (existing) => existing.url === url && existing.protocolBinding === binding,
-      );
-      if (url === "" || known) continue;
-      const iface = ({
-        $typeName: "lf.a2a.v1.AgentInterface",
-        url: "",
-        protocolBinding: "",
-        tenant: "",
-        protocolVersion: "",
-      } as v10.AgentInterface);
-      iface.url = url;
-      iface.protocolBinding = binding || "JSONRPC";
-      iface.protocolVersion = version;
-      out.supportedInterfaces.push(iface);
-    }
-  }
-  if ((value = from["supportsAuthenticatedExtendedCard"]) != null) {
-    const extended = rt.bool(value, path, "a2a.v1.AgentCard.supports_authenticated_extended_card");
-    if (extended) {
-      out.capabilities ??= ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as v10.AgentCapabilities);
-      out.capabilities.extendedAgentCard = true;
-    }
-  }
+  agentCardInterfacesFromOlderJson(from, out, path, lost);
   for (const key in from) switch (key) {
     case "kind":
     case "iconUrl":
@@ -714,6 +671,57 @@ function agentCardFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.A
     default: rt.lose(lost, path, key, "a2a.v1.AgentCard has no field for it");
   }
   return out;
+}
+
+function agentCardInterfacesFromOlderJson(
+  from: Record<string, unknown>,
+  out: v10.AgentCard,
+  path: rt.At,
+  lost: Loss[],
+): void {
+  let value: unknown;
+  const version = /^(\d+\.\d+)/.exec(
+    (value = from["protocolVersion"]) != null ? rt.str(value, path, "a2a.v1.AgentCard.protocol_version") : "",
+  )?.[1] ?? "0.3";
+  const cardUrl = (value = from["url"]) != null ? rt.str(value, path, "a2a.v1.AgentCard.url") : "";
+  const preferred = (value = from["preferredTransport"]) != null
+    ? rt.str(value, path, "a2a.v1.AgentCard.preferred_transport")
+    : "";
+  const offered: [string, string][] = [[cardUrl, preferred || "JSONRPC"]];
+  if ((value = from["additionalInterfaces"]) != null) {
+    const additional = rt.each(
+      value,
+      rt.at(path, "additionalInterfaces"),
+      "a2a.v1.AgentCard.additional_interfaces",
+      lost,
+      agentInterfaceFromOlderJson,
+    );
+    for (const listed of additional) offered.push([listed.url, listed.protocolBinding]);
+  }
+  for (const [url, binding] of offered) {
+    const known = out.supportedInterfaces.some(
+      (existing) => existing.url === url && existing.protocolBinding === binding,
+    );
+    if (url === "" || known) continue;
+    const iface = ({
+      $typeName: "lf.a2a.v1.AgentInterface",
+      url: "",
+      protocolBinding: "",
+      tenant: "",
+      protocolVersion: "",
+    } as v10.AgentInterface);
+    iface.url = url;
+    iface.protocolBinding = binding || "JSONRPC";
+    iface.protocolVersion = version;
+    out.supportedInterfaces.push(iface);
+  }
+  if ((value = from["supportsAuthenticatedExtendedCard"]) != null) {
+    const extended = rt.bool(value, path, "a2a.v1.AgentCard.supports_authenticated_extended_card");
+    if (extended) {
+      out.capabilities ??= ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as v10.AgentCapabilities);
+      out.capabilities.extendedAgentCard = true;
+    }
+  }
 }
 
 function agentCardToOlderJson(from: v10.AgentCard, path: rt.At, lost: Loss[]): JsonObject {

@@ -4,7 +4,8 @@
  * message. A Part, a union or a message the dialect writes whole gets its body
  * from compat-json-transforms.ts / compat-json-dialect.ts; any other is read
  * key by key from its steps toward the newer version (src/compat/json-ir.ts), its transforms
- * after the fields, then the keys the older message has no field for reported.
+ * after the fields, then the keys the older message has no field for reported. A transform that has a
+ * function of its own (TransformCode.ownFunction) is printed after the pair's function, which calls it.
  */
 import type { JsonStep } from "../../compat/json-ir.js";
 import { unionToNewer, wholeToNewer } from "./compat-json-dialect.js";
@@ -45,23 +46,29 @@ import {
   type Code,
 } from "./compat-json-fields.js";
 import { guarded, ifBlock, indented } from "../print/code-layout.js";
-import { partCode, transformCode, type DecodeCtx } from "./compat-json-transforms.js";
+import { partCode, transformCode, type DecodeCtx, type TransformName } from "./compat-json-transforms.js";
+import { lowerFirstWord } from "../print/names.js";
 
 /** What the steps of one conversion write: statements, transforms for after them, oneofs and transforms seen. */
 interface StepOut {
   readonly body: Code[];
   readonly later: Code[];
   readonly oneofs: Set<string>;
+  /** The functions of its transforms that have one, as lines. */
+  readonly helpers: Code[][];
   /** Whether a statement reads a key's value into `value`. */
   usesValue: boolean;
 }
 
-/** The function toward the newer version of a pair, as lines. */
-export function decodeFn(env: JsonEnv, p: Pair): Code[] {
+/** The functions toward the newer version of a pair, as lines: its conversion, then its transforms' own. */
+export function decodeFns(env: JsonEnv, p: Pair): Code[][] {
   const { d03, d10 } = p;
-  const out: StepOut = { body: [], later: [], oneofs: new Set(), usesValue: false };
+  const out: StepOut = { body: [], later: [], oneofs: new Set(), helpers: [], usesValue: false };
   const c = decodeCtx(env, p, out);
-  const fn = (body: readonly Code[]) => printedFunction(env, decName(p), ["json", "unknown"], env.shape(d10), body);
+  const fn = (body: readonly Code[]) => [
+    printedFunction(env, decName(p), [["json", "unknown"]], env.shape(d10), body),
+    ...out.helpers,
+  ];
   const form = p.json.toNewer;
   if (form.kind === "part") return fn(partCode.toNewer(c));
   if (form.kind === "union") return fn(unionToNewer(env, p));
@@ -144,7 +151,7 @@ function decodeCtx(env: JsonEnv, p: Pair, out: StepOut): DecodeCtx {
 function decodeStep(env: JsonEnv, p: Pair, s: JsonStep, c: DecodeCtx, out: StepOut): void {
   if (s.op === "transform") {
     // Transforms run after the field steps, which they may complete (the card's capabilities).
-    out.later.push(...transformCode(s.transform).toNewer(c));
+    out.later.push(...transformToNewer(env, p, s.transform, c, out));
     return;
   }
   if (s.op === "dialect") return; // toward the older version only
@@ -198,6 +205,25 @@ function decodeStep(env: JsonEnv, p: Pair, s: JsonStep, c: DecodeCtx, out: StepO
     const lose = code`${rt(env, "lose")}(lost, path, ${lit(k)}, ${lit(s.reason)});`;
     out.body.push(...guarded(test ? code`${present} && ${test}` : present, lose));
   }
+}
+
+/**
+ * A transform toward the newer version, as the statements of the pair's function: its code, or a call of its own
+ * function (added to out.helpers), which reads `from` and fills `out`.
+ */
+function transformToNewer(env: JsonEnv, p: Pair, name: TransformName, c: DecodeCtx, out: StepOut): Code[] {
+  const t = transformCode(name);
+  if (t.ownFunction === undefined) return t.toNewer(c);
+  const own: StepOut = { body: [], later: [], oneofs: new Set(), helpers: out.helpers, usesValue: false };
+  const lines = t.toNewer(decodeCtx(env, p, own));
+  const fnName = `${lowerFirstWord(p.id)}${t.ownFunction}FromOlderJson`;
+  const params = [
+    ["from", "Record<string, unknown>"],
+    ["out", env.shape(p.d10)],
+  ] as const;
+  const body = [...(own.usesValue ? [code`let value${ty(env, ": unknown")};`] : []), ...lines];
+  out.helpers.push(printedFunction(env, fnName, params, "void", body));
+  return [`${fnName}(from, out, path, lost);`];
 }
 
 /** `stmt` (lines) for a member of an older oneof: done for the first member a2a.json sets, the others reported. */

@@ -53,7 +53,7 @@ export function encodeFn(env: JsonEnv, p: Pair): Code[] {
   const result = array
     ? code`${rt(env, "JsonValue")}[]`
     : code`${rt(env, "JsonObject")}${isPart ? " | undefined" : ""}`;
-  const fn = (body: readonly Code[]) => printedFunction(env, encName(p), ["from", env.shape(d10)], result, body);
+  const fn = (body: readonly Code[]) => printedFunction(env, encName(p), [["from", env.shape(d10)]], result, body);
   const form = p.json.toOlder;
   if (form.kind === "part") return fn(partCode.toOlder(encodeCtx(env, p)));
   if (form.kind === "union") return fn(unionToOlder(env, p));

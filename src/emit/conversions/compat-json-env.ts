@@ -188,32 +188,28 @@ export const eachOf = (env: JsonEnv, sub: DescMessage): Code =>
 
 /**
  * A conversion, as lines: `function name(param: T, path: At, lost: Loss[]): R {`, typed in TypeScript only, the
- * body indented, `}`. `param` is `json` toward the newer version, `from` toward the older one; the body fills
- * `out` from it. A parameter the body does not read is written `_path` / `_lost` (noUnusedParameters).
+ * body indented, `}`. `params` are `json` toward the newer version, `from` toward the older one (and `out`, the
+ * message a part of a conversion fills); the body fills `out` from them. A parameter the body does not read is
+ * written `_path` / `_lost` (noUnusedParameters).
  */
 export function printedFunction(
   env: JsonEnv,
   name: string,
-  [param, paramType]: [string, Code],
+  params: readonly (readonly [string, Code])[],
   result: Code,
   body: readonly Code[],
 ): Code[] {
   const typed = (t: Code): Code => ty(env, code`: ${t}`);
   const lost = typed(code`${rt(env, "Loss")}[]`);
   const used = paramNames([...body]);
-  const params = [
-    code`${param}${typed(paramType)}`,
+  const all = [
+    ...params.map(([param, type]) => code`${param}${typed(type)}`),
     code`${used("path")}${typed(rt(env, "At"))}`,
     code`${used("lost")}${lost}`,
   ];
-  const head = [
-    `function ${name}(`,
-    ...params.flatMap((x, i) => (i === 0 ? [x] : [", ", x])),
-    code`)${typed(result)} {`,
-  ];
+  const head = [`function ${name}(`, ...all.flatMap((x, i) => (i === 0 ? [x] : [", ", x])), code`)${typed(result)} {`];
   // A parameter a line when the head is too long for one, as a formatter prints it.
-  const heads =
-    widthOf(head) <= 120 ? [head] : [`function ${name}(`, ...params.map((x) => ["  ", x, ","]), head.at(-1)!];
+  const heads = widthOf(head) <= 120 ? [head] : [`function ${name}(`, ...all.map((x) => ["  ", x, ","]), head.at(-1)!];
   return [...heads, ...body.map((l) => ["  ", l]), "}"];
 }
 

@@ -23,7 +23,7 @@
  */
 import type { GeneratedFile, Printable } from "@bufbuild/protoplugin";
 import { printCompatJsonApi, type CompatJsonApi } from "./compat-json-api.js";
-import { decodeFn } from "./compat-json-decode.js";
+import { decodeFns } from "./compat-json-decode.js";
 import { encodeFn } from "./compat-json-encode.js";
 import { createEnv, decName, encName, type JsonEnv, type JsonSources } from "./compat-json-env.js";
 import type { TargetPrinter } from "../print/target-printer.js";
@@ -63,7 +63,7 @@ export function emitCompatJson(f: GeneratedFile, out: TargetPrinter, files: Comp
       f.print(`// ---- ${env.plan.older} JSON-RPC (a2a.json) ↔ ${env.plan.newer} messages, in one pass ----`);
       f.print();
       // The functions are written first: they name the enum tables, which are printed before them.
-      const fns = pairsOf(env).map((p) => [decodeFn(env, p), encodeFn(env, p)]);
+      const fns = pairsOf(env).map((p) => [...decodeFns(env, p), encodeFn(env, p)]);
       for (const d of env.enums.decls) f.print(d);
       for (const lines of fns.flat()) {
         f.print();

@@ -106,9 +106,17 @@ export interface EncodeCtx {
 export interface TransformCode {
   toNewer(c: DecodeCtx): Code[];
   toOlder(c: EncodeCtx): Code[];
+  /**
+   * Set for a transform whose code toward the newer version is a job of its own (the card's interfaces, gathered
+   * from four keys): the middle of the name of its own function (`agentCard` + `Interfaces` + `FromOlderJson`),
+   * which reads `from` and fills `out`. The pair's function calls it where the transform applies.
+   */
+  readonly ownFunction?: string;
 }
 
-const transformCodes: Readonly<Record<Exclude<CompatTransformName, "part">, TransformCode>> = {
+export type TransformName = Exclude<CompatTransformName, "part">;
+
+const transformCodes: Readonly<Record<TransformName, TransformCode>> = {
   taskState: {
     toNewer: (c) => [code`if ((value = ${c.read("state")}) != null) ${c.set("state", c.value("state", "value"))}`],
     toOlder: (c) => [c.put("state", c.get("state"))],
@@ -279,42 +287,42 @@ const transformCodes: Readonly<Record<Exclude<CompatTransformName, "part">, Tran
   /**
    * The newer supported_interfaces (each with its protocol_version) ↔ the older url, preferred_transport,
    * additional_interfaces and protocol_version; capabilities.extended_agent_card ↔
-   * supports_authenticated_extended_card. Runs after the field steps (it completes the capabilities).
+   * supports_authenticated_extended_card. Runs after the field steps (it completes the capabilities), in a function
+   * of its own, which scopes its names.
    */
   cardInterfaces: {
+    ownFunction: "Interfaces",
     toNewer: (c) => {
       const additionalPath = code`${c.rt("at")}(path, ${lit(c.key03("additional_interfaces"))})`;
       return [
-        `{`,
         [
-          code`  const version = /^(\\d+\\.\\d+)/.exec((value = ${c.read("protocol_version")}) != null ? `,
+          code`const version = /^(\\d+\\.\\d+)/.exec((value = ${c.read("protocol_version")}) != null ? `,
           code`${c.value("protocol_version", "value")} : "")?.[1] ?? "0.3";`,
         ],
-        code`  const cardUrl = (value = ${c.read("url")}) != null ? ${c.value("url", "value")} : "";`,
+        code`const cardUrl = (value = ${c.read("url")}) != null ? ${c.value("url", "value")} : "";`,
         [
-          code`  const preferred = (value = ${c.read("preferred_transport")}) != null ? `,
+          code`const preferred = (value = ${c.read("preferred_transport")}) != null ? `,
           code`${c.value("preferred_transport", "value")} : "";`,
         ],
-        code`  const offered${c.typed ? ": [string, string][]" : ""} = [[cardUrl, preferred || "JSONRPC"]];`,
-        code`  if ((value = ${c.read("additional_interfaces")}) != null) {`,
+        code`const offered${c.typed ? ": [string, string][]" : ""} = [[cardUrl, preferred || "JSONRPC"]];`,
+        code`if ((value = ${c.read("additional_interfaces")}) != null) {`,
         [
-          code`    const additional = ${c.rt("each")}(value, ${additionalPath}, `,
+          code`  const additional = ${c.rt("each")}(value, ${additionalPath}, `,
           code`${lit(`${c.d03.typeName}.additional_interfaces`)}, lost, ${c.fnToNewer("additional_interfaces")});`,
         ],
-        `    for (const listed of additional) offered.push([listed.url, listed.protocolBinding]);`,
-        `  }`,
-        `  for (const [url, binding] of offered) {`,
+        `  for (const listed of additional) offered.push([listed.url, listed.protocolBinding]);`,
+        `}`,
+        `for (const [url, binding] of offered) {`,
         [
-          `    const known = out.supportedInterfaces.some(`,
+          `  const known = out.supportedInterfaces.some(`,
           `(existing) => existing.url === url && existing.protocolBinding === binding);`,
         ],
-        `    if (url === "" || known) continue;`,
-        ...indented("    ", c.declareZero("iface", "AgentInterface")),
-        `    iface.url = url;`,
-        `    iface.protocolBinding = binding || "JSONRPC";`,
-        `    iface.protocolVersion = version;`,
-        `    out.supportedInterfaces.push(iface);`,
-        `  }`,
+        `  if (url === "" || known) continue;`,
+        ...indented("  ", c.declareZero("iface", "AgentInterface")),
+        `  iface.url = url;`,
+        `  iface.protocolBinding = binding || "JSONRPC";`,
+        `  iface.protocolVersion = version;`,
+        `  out.supportedInterfaces.push(iface);`,
         `}`,
         code`if ((value = ${c.read("supports_authenticated_extended_card")}) != null) {`,
         code`  const extended = ${c.value("supports_authenticated_extended_card", "value")};`,
@@ -545,6 +553,6 @@ function readIds(c: DecodeCtx, name03: string, ids10: readonly string[]): Code[]
  * The a2a.json code of a named transform; the Part's is the dialect's part rule (partCode), which the IR gives
  * as the message's form, never as a step.
  */
-export function transformCode(name: Exclude<CompatTransformName, "part">): TransformCode {
+export function transformCode(name: TransformName): TransformCode {
   return transformCodes[name];
 }
