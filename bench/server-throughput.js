@@ -44,7 +44,10 @@
 // /a2a/rest/message:send. The server and load generator CPU use during the
 // measured run (fraction of one core, from /proc) is printed per target: a
 // server at ~1.00 core is the bottleneck; a load generator at ~1.00 means the
-// figure is the load generator's limit, not the server's.
+// figure is the load generator's limit, not the server's. So is the server's
+// CPU time per answered request, which does not depend on which of the two
+// was the limit: it compares servers where req/s compares a server with the
+// load generator (bare node:http).
 // Prints only; asserts no timing.
 //
 // `node bench/server-throughput.js` runs it alone; BENCH_SERVER_ROUNDS=n runs n rounds (of
@@ -380,10 +383,15 @@ async function loadTarget(target, server, { pin, warn, connections, warmupS, dur
   }
 }
 
+/** The server's CPU time per answered request, in µs (serverCpu is a fraction of one core over the run). */
+const cpuPerRequest = (r) =>
+  r.serverCpu === null || !(r.rps > 0) ? "n/a" : `${((r.serverCpu / r.rps) * 1e6).toFixed(1)} µs`;
+
 function describeRun(label, r) {
   return (
     `  ${label.padEnd(25)} ${fmtRps(r.rps).padStart(11)}   p50 ${r.latencyP50} ms, p99 ${r.latencyP99} ms; ` +
-    `CPU (cores): server ${fmtCore(r.serverCpu)}, load ${fmtCore(r.loadCpu)}, other ${fmtCore(r.otherCpu)}, steal ${fmtCore(r.stealCpu)}`
+    `CPU (cores): server ${fmtCore(r.serverCpu)}, load ${fmtCore(r.loadCpu)}, other ${fmtCore(r.otherCpu)}, steal ${fmtCore(r.stealCpu)}; ` +
+    `server CPU per request ${cpuPerRequest(r)}`
   );
 }
 
