@@ -4,7 +4,7 @@
  * its URLs, serves its card, and stops cleanly on SIGTERM.
  */
 import { describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { fetchHandler } from "@protoc-gen-a2a/runtime";
 import { createA2AServiceHttpHandler } from "../generated-samples/v1.0.1/a2a_a2a.js";
@@ -17,7 +17,7 @@ import {
   type RestError,
   type SendMessageTaskJson,
 } from "./helpers/json.js";
-import { freePortPair } from "./helpers/ports.js";
+import { onFreePortPair } from "./helpers/ports.js";
 
 describe("fetch adapter", () => {
   const handle = fetchHandler(
@@ -72,27 +72,37 @@ describe("fetch adapter", () => {
   });
 });
 
+/** The example agent on PORT, once it printed its URLs; what it printed so far in `out()`. */
+async function startExample(port: number): Promise<{ child: ChildProcess; port: number; out: () => string }> {
+  const child = spawn(process.execPath, [join(repoRoot, "dist-examples/examples/echo-agent/main.js")], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const t = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`no URLs printed: ${out}`));
+    }, 15_000);
+    child.stdout.on("data", () => {
+      if (!out.includes("gRPC")) return;
+      clearTimeout(t);
+      resolve();
+    });
+    // 'close', not 'exit': by then all it wrote has been read (EADDRINUSE included).
+    child.once("close", (code) => reject(new Error(`exited ${code}: ${out}${err}`)));
+  });
+  return { child, port, out: () => out };
+}
+
 describe("the example agent process", () => {
   it("prints its URLs, serves its card and stops on SIGTERM", async () => {
-    const port = await freePortPair();
-    const child = spawn(process.execPath, [join(repoRoot, "dist-examples/examples/echo-agent/main.js")], {
-      env: { ...process.env, PORT: String(port) },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+    const { child, port, out: printed } = await onFreePortPair(startExample);
     try {
-      await new Promise<void>((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`no URLs printed: ${out}`)), 15_000);
-        child.stdout.on("data", () => {
-          if (!out.includes("gRPC")) return;
-          clearTimeout(t);
-          resolve();
-        });
-        child.once("exit", (code) => reject(new Error(`exited ${code}: ${out}${err}`)));
-      });
+      const out = printed();
       expect(out).toContain(`http://127.0.0.1:${port}/.well-known/agent-card.json`);
       expect(out).toContain(`127.0.0.1:${port + 1}`);
       const card = await readJson<AgentCardJson>(
@@ -115,7 +125,7 @@ describe("the example agent process", () => {
       const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
       expect(await exit).toBe(0);
-      expect(out).toContain("SIGTERM: stopping");
+      expect(printed()).toContain("SIGTERM: stopping");
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL"); // never leave the agent running when an assertion fails
     }

@@ -37,7 +37,7 @@ import { createTestDatabase, findPostgresBin, INSTALL_HINT } from "../helpers/po
 import { startPostgresCluster } from "../helpers/postgres-cluster.js";
 import { readmeBlock, readmeBlocks } from "../helpers/readme.js";
 import { repoRoot, run, tempDir } from "../helpers/run.js";
-import { freePortPair } from "../helpers/ports.js";
+import { freePortPair, onFreePortPair } from "../helpers/ports.js";
 
 const specDir = process.env["A2A_SPEC_DIR"] ?? join(repoRoot, "../shared/a2a-spec");
 const forbiddenInProduction = ["typescript", "handlebars", "ajv", "yaml", "@bufbuild/protoplugin", "protoc-gen-a2a"];
@@ -74,19 +74,30 @@ function runStep(title: string, env: NodeJS.ProcessEnv = {}): void {
 
 interface Started {
   readonly child: ChildProcess;
+  /** Its HTTP port (PORT); its gRPC port is the next one. */
+  readonly port: number;
   /** What it wrote on stderr so far. */
   readonly err: () => string;
 }
 
+/**
+ * Starts `node script` on a free port pair (PORT) and resolves once it prints its first line; a pair lost to
+ * another process in the meantime (the child exits with EADDRINUSE) is replaced by another.
+ */
+function start(script: string, cwd = user, env: NodeJS.ProcessEnv = {}): Promise<Started> {
+  return onFreePortPair((port) => startOn(script, port, cwd, env));
+}
+
 /** Starts `node script` with PORT and resolves once it prints its first line. */
-function start(script: string, port: number, cwd = user, env: NodeJS.ProcessEnv = {}): Promise<Started> {
+function startOn(script: string, port: number, cwd: string, env: NodeJS.ProcessEnv): Promise<Started> {
   const child = spawn(process.execPath, [script], { cwd, env: { ...process.env, ...env, PORT: String(port) } });
   children.push(child);
   let err = "";
   child.stderr.on("data", (d: Buffer) => (err += d.toString()));
   return new Promise((resolve, reject) => {
-    child.stdout.once("data", () => resolve({ child, err: () => err }));
-    child.once("exit", (code) => reject(new Error(`${script} exited ${code} before it was ready: ${err}`)));
+    child.stdout.once("data", () => resolve({ child, port, err: () => err }));
+    // 'close', not 'exit': by then all it wrote on stderr has been read.
+    child.once("close", (code) => reject(new Error(`${script} exited ${code} before it was ready: ${err}`)));
     setTimeout(() => reject(new Error(`${script} printed nothing in 20 s: ${err}`)), 20_000).unref();
   });
 }
@@ -198,8 +209,7 @@ describe("the README's Use it section, from the packed tarballs", () => {
   }, 300_000);
 
   it("serves and calls over JSON-RPC, HTTP+JSON and gRPC, streaming included", async () => {
-    const port = await freePortPair();
-    await start("dist/server.js", port);
+    const { port } = await start("dist/server.js");
     for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"]) {
       const out = client(`http://127.0.0.1:${port}`, binding);
       expect(out).toBe(`${binding} sendMessage: message\n${binding} stream: message\n`);
@@ -214,8 +224,8 @@ describe("the README's Use it section, from the packed tarballs", () => {
     "serves the secured agent over HTTPS and gRPC over TLS to a client with the API key",
     async () => {
       runStep("tls-cert");
-      const port = await freePortPair();
-      const server = await start("dist/secure-server.js", port, user, { API_KEYS: "k1=alice,k2=bob" });
+      const server = await start("dist/secure-server.js", user, { API_KEYS: "k1=alice,k2=bob" });
+      const port = server.port;
       const agent = `https://localhost:${port}`;
       const tlsEnv = { NODE_EXTRA_CA_CERTS: join(user, "cert.pem") };
       for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"]) {
@@ -242,8 +252,8 @@ describe("the README's Use it section, from the packed tarballs", () => {
         `PORT=${JSON.stringify(bad)} is not a port number (1-65534)\n`,
       ]);
     }
-    const port = await freePortPair();
-    const taken = await start("dist/server.js", port);
+    const taken = await start("dist/server.js");
+    const port = taken.port;
     const r = runToEnd("dist/server.js", String(port));
     expect([r.status, r.stdout]).toEqual([1, ""]);
     expect(r.stderr).toBe(`cannot listen on 127.0.0.1:${port} (EADDRINUSE): set PORT to a free port\n`);
@@ -251,8 +261,8 @@ describe("the README's Use it section, from the packed tarballs", () => {
   }, 60_000);
 
   it("serves v0.3 and v1.0 clients with one handler on every binding, with an honest v0.3 card", async () => {
-    const port = await freePortPair();
-    const server = await start("dist/both-versions.js", port);
+    const server = await start("dist/both-versions.js");
+    const port = server.port;
     const v03 = await fetch(`http://127.0.0.1:${port}/a2a/jsonrpc`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -301,9 +311,8 @@ describe("the README's Use it section, from the packed tarballs", () => {
         sh("npx", ["a2a-task-store", "migrate", "--database-url", url]);
         env["DATABASE_URL"] = url;
       }
-      const port = await freePortPair();
-      agent = await start("dist/task-agent.js", port, user, env);
-      rest = createA2AServiceRestClient({ url: `http://127.0.0.1:${port}/a2a/rest` });
+      agent = await start("dist/task-agent.js", user, env);
+      rest = createA2AServiceRestClient({ url: `http://127.0.0.1:${agent.port}/a2a/rest` });
     }, 120_000);
     afterAll(() => stopped(agent));
 
@@ -355,9 +364,8 @@ describe("the README's Use it section, from the packed tarballs", () => {
     const cluster = await startPostgresCluster(bin, "readme_restart");
     try {
       sh("npx", ["a2a-task-store", "migrate", "--database-url", cluster.url]);
-      const port = await freePortPair();
-      const agent = await start("dist/task-agent.js", port, user, { DATABASE_URL: cluster.url });
-      const rest = createA2AServiceRestClient({ url: `http://127.0.0.1:${port}/a2a/rest` });
+      const agent = await start("dist/task-agent.js", user, { DATABASE_URL: cluster.url });
+      const rest = createA2AServiceRestClient({ url: `http://127.0.0.1:${agent.port}/a2a/rest` });
       const send = (t: string) => rest.sendMessage({ message: text(t) });
       for (let round = 0; round < 2; round++) {
         await Promise.all(Array.from({ length: 10 }, (_, i) => send(`before ${round} ${i}`)));
@@ -390,8 +398,7 @@ describe("the README's Use it section, from the packed tarballs", () => {
   });
 
   it("runs the README client against the example agent", async () => {
-    const port = await freePortPair();
-    await start(join(repoRoot, "dist-examples/examples/echo-agent/main.js"), port, repoRoot);
+    const { port } = await start(join(repoRoot, "dist-examples/examples/echo-agent/main.js"), repoRoot);
     for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"]) {
       expect(client(`http://127.0.0.1:${port}`, binding)).toMatch(
         new RegExp(`^${binding.replace("+", "\\+")} sendMessage: task\n`),
