@@ -16,6 +16,7 @@ import {
   decCall,
   decFn,
   decName,
+  decPartName,
   printedFunction,
   ruleOf,
   key03,
@@ -47,7 +48,6 @@ import {
 } from "./compat-json-fields.js";
 import { guarded, ifBlock, indented } from "../print/code-layout.js";
 import { partCode, transformCode, type DecodeCtx, type TransformName } from "./compat-json-transforms.js";
-import { lowerFirstWord } from "../print/names.js";
 
 /** What the steps of one conversion write: statements, transforms for after them, oneofs and transforms seen. */
 interface StepOut {
@@ -216,7 +216,7 @@ function transformToNewer(env: JsonEnv, p: Pair, name: TransformName, c: DecodeC
   if (t.ownFunction === undefined) return t.toNewer(c);
   const own: StepOut = { body: [], later: [], oneofs: new Set(), helpers: out.helpers, usesValue: false };
   const lines = t.toNewer(decodeCtx(env, p, own));
-  const fnName = `${lowerFirstWord(p.id)}${t.ownFunction}FromOlderJson`;
+  const fnName = decPartName(p, t.ownFunction);
   const params = [
     ["from", "Record<string, unknown>"],
     ["out", env.shape(p.d10)],

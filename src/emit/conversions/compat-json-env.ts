@@ -167,7 +167,9 @@ export function declareZero(env: JsonEnv, name: string, d: DescMessage): Code[] 
  * The function (json, path, lost) → newer message of a pair: the newer message's name, then the
  * direction, as the proto path names its own (`taskToOlder`), marked as the JSON one (`taskFromOlderJson`).
  */
-export const decName = (p: Pair) => `${lowerFirstWord(p.id)}FromOlderJson`;
+export const decName = (p: Pair) => decPartName(p, "");
+/** A function toward the newer version that does part of a pair's conversion (`agentCard` + part + `FromOlderJson`). */
+export const decPartName = (p: Pair, part: string) => `${lowerFirstWord(p.id)}${part}FromOlderJson`;
 /** The function (from, path, lost) → older dialect JSON of a pair (`taskToOlderJson`). */
 export const encName = (p: Pair) => `${lowerFirstWord(p.id)}ToOlderJson`;
 
