@@ -7,11 +7,29 @@
 import { a2aCompat } from "./a2a_compat_messages.js";
 import type { OlderJsonMessage } from "./a2a_compat_jsonrpc.js";
 import { a2aCompatJson, fromOlderJson, toOlderJson } from "./a2a_compat_jsonrpc.js";
-import type { BridgedHandler, DualVersionSharedOptions, JsonRpcClient, OperationCorrespondence, OperationPair } from "@protoc-gen-a2a/runtime/protocol";
-import { createBridgeHandler, createClientBridge, createDualVersionHttpHandler, operationCorrespondence } from "@protoc-gen-a2a/runtime/protocol";
+import type {
+  BridgedHandler,
+  DualVersionSharedOptions,
+  JsonRpcClient,
+  OperationCorrespondence,
+  OperationPair,
+} from "@protoc-gen-a2a/runtime/protocol";
+import {
+  createBridgeHandler,
+  createClientBridge,
+  createDualVersionHttpHandler,
+  operationCorrespondence,
+} from "@protoc-gen-a2a/runtime/protocol";
 import { A2AServiceV0_3 } from "./v0.3.0/a2a_a2a.js";
 import { A2AServiceV1_0 } from "./v1.0.1/a2a_a2a.js";
-import type { A2aClient, A2aHandler, CardInterface, ClientForCardOptions, CoreHandler, Loss } from "@protoc-gen-a2a/runtime";
+import type {
+  A2aClient,
+  A2aHandler,
+  CardInterface,
+  ClientForCardOptions,
+  CoreHandler,
+  Loss,
+} from "@protoc-gen-a2a/runtime";
 import { createClientForCardOrOlder } from "@protoc-gen-a2a/runtime";
 import type { PushPayload } from "@protoc-gen-a2a/runtime/task";
 

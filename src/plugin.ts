@@ -5,6 +5,7 @@
  *   descriptors → ApiModel (src/model) → overrides applied (src/overrides)
  *     → compat plans (src/compat), route tables (src/model/route-table)
  *     → ResolvedApi, every default applied once (src/model/resolve-api) → files (src/emit)
+ *     → the response, each module's import block laid out (src/emit/print/import-layout)
  *
  * Nothing is written unless the whole run succeeds: every problem is
  * collected and thrown before the first file is generated.
@@ -27,6 +28,7 @@ import {
 import { applyOverrides } from "./overrides/apply-overrides.js";
 import { buildRouteTable, type RouteTable } from "./model/route-table.js";
 import { writeOutputs } from "./emit/outputs.js";
+import { layOutImports } from "./emit/print/import-layout.js";
 import { outputFiles } from "./host/output-files.js";
 import { buildCompatPlan, type CompatPlan } from "./compat/compat-plan.js";
 import { buildConversionIr, type ConversionIr } from "./compat/conversion-ir.js";
@@ -129,6 +131,7 @@ function displayPath(p: string): string {
   return p.startsWith(cwd + "/") ? p.slice(cwd.length + 1) : p;
 }
 
+/** The response with every file; a module's long import lines laid out on several (emit/print/import-layout). */
 function createResponse(files: { name: string; content: string; preamble?: string | undefined }[]) {
   return create(CodeGeneratorResponseSchema, {
     supportedFeatures: protoInt64.parse(
@@ -136,10 +139,10 @@ function createResponse(files: { name: string; content: string; preamble?: strin
     ),
     minimumEdition: Edition.EDITION_PROTO2,
     maximumEdition: Edition.EDITION_2023,
-    file: files.map((f) => ({
-      name: f.name,
-      content: f.preamble !== undefined ? f.preamble + "\n" + f.content : f.content,
-    })),
+    file: files.map((f) => {
+      const content = /\.[jt]s$/.test(f.name) ? layOutImports(f.content) : f.content;
+      return { name: f.name, content: f.preamble !== undefined ? f.preamble + "\n" + content : content };
+    }),
   });
 }
 

@@ -4,7 +4,15 @@
 // @generated from file v0.3.0/a2a.proto (package a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { A2aClient, A2aHandler, A2aServiceDefinition, CardInterface, ClientForCardOptions, CoreHandler, HttpHandlerOptions } from "@protoc-gen-a2a/runtime";
+import type {
+  A2aClient,
+  A2aHandler,
+  A2aServiceDefinition,
+  CardInterface,
+  ClientForCardOptions,
+  CoreHandler,
+  HttpHandlerOptions,
+} from "@protoc-gen-a2a/runtime";
 import { createClientForCard } from "@protoc-gen-a2a/runtime";
 import { A2AService } from "./a2a_pb.js";
 import { createA2aHttpHandler, defineA2aService } from "@protoc-gen-a2a/runtime/protocol";
