@@ -69,6 +69,7 @@ export {
   type StrictTransportSecurity,
   type A2aHttpOptions,
 } from "./server/http-server.js";
+export type { CorsOptions } from "./http/cors.js";
 export { createJsonRpcClient } from "./jsonrpc/client-jsonrpc.js";
 export { createRestClient } from "./rest/client-rest.js";
 export {
