@@ -238,6 +238,14 @@ describe("the README's Use it section, from the packed tarballs", () => {
         expect(refused.status, binding).not.toBe(0);
         expect(String(refused.stderr), binding).toContain("UnauthenticatedError");
       }
+      // Without the key (README: an empty string is no credential), the client stops before any request.
+      const { A2A_API_KEY: _, ...noKey } = process.env;
+      const none = run(process.execPath, ["dist/secure-client.js", agent, "JSONRPC"], {
+        cwd: user,
+        env: { ...noKey, ...tlsEnv },
+      });
+      expect(none.status).not.toBe(0);
+      expect(String(none.stderr)).toContain("NoCredentialsError: the card accepts [apiKey]; no credentials were given");
       await stopped(server);
     },
     60_000,

@@ -129,6 +129,17 @@ describe("choosing from the card's security requirements", () => {
     expect(agent.seen).toEqual([]);
   });
 
+  it('takes an empty string for no credential, as `process.env.KEY ?? ""` gives', async () => {
+    const card = agentCard(agent, SECURITY);
+    expect(() => credentialsForCard(card, { apiKey: "" })).toThrow(NoCredentialsError);
+    expect(() => credentialsForCard(card, { apiKey: "" })).toThrow(
+      "the card accepts [oidc, mtls] or [apiKey] or [bearer]; no credentials were given",
+    );
+    expect(credentialsForCard(card, { apiKey: "", bearer: "token-1" }).schemes).toEqual(["bearer"]);
+    const seen = await getTaskOver("JSONRPC", SECURITY, { apiKey: "", bearer: "token-1" } as never);
+    expect([seen.headers.get("x-api-key"), seen.headers.get("authorization")]).toEqual([null, "Bearer token-1"]);
+  });
+
   it("names the schemes it cannot use: undeclared, or of a kind it does not know", () => {
     const card = {
       securitySchemes: { odd: { type: "kerberos" } },
@@ -266,6 +277,23 @@ describe("without a card", () => {
     await client.getTask({ id: "t-1" });
     const seen = lastSeen("JSONRPC");
     expect([seen.headers.get("x-api-key"), seen.headers.get("authorization")]).toEqual(["k", "Bearer t"]);
+  });
+
+  it("sends nothing for a scheme given an empty string, and names a function that returns one", async () => {
+    const schemes = { key: { type: "apiKey", in: "header", name: "X-API-Key" } };
+    const client = createA2AServiceJsonRpcClient({
+      url: agent.rpc,
+      interceptors: [credentialsInterceptor(schemes, { key: "" })],
+    });
+    await client.getTask({ id: "t-1" });
+    expect(lastSeen("JSONRPC").headers.get("x-api-key")).toBe(null);
+    const empty = createA2AServiceJsonRpcClient({
+      url: agent.rpc,
+      interceptors: [credentialsInterceptor(schemes, { key: () => "" })],
+    });
+    await expect(empty.getTask({ id: "t-1" })).rejects.toThrow(
+      'the credential function of security scheme "key" returned an empty string',
+    );
   });
 
   it("names a credential for a scheme it was not given", () => {

@@ -126,9 +126,12 @@ function oauthSender(
 }
 
 async function secretOf(name: string, secret: Secret): Promise<string> {
+  if (secret === "") throw new TypeError(`the credential of security scheme "${name}" is an empty string`);
   const value = typeof secret === "string" ? secret : await secret();
-  if (typeof value !== "string" || value === "")
-    throw new TypeError(`the credential function of security scheme "${name}" returned no string`);
+  if (typeof value !== "string" || value === "") {
+    const got = value === "" ? "an empty string" : "no string";
+    throw new TypeError(`the credential function of security scheme "${name}" returned ${got}`);
+  }
   return value;
 }
 

@@ -4,7 +4,8 @@
  * form of card):
  *
  *   given     credentials by the card's scheme NAME (credential-senders.ts
- *             says which shape fits which scheme type)
+ *             says which shape fits which scheme type); an empty string is
+ *             no credential (as `apiKey: process.env.KEY ?? ""` gives)
  *   choice    the first of the card's requirements (an OR of ANDs) for whose
  *             every scheme the client holds a credential (an empty
  *             requirement needs none: nothing is sent). A card that lists no requirements
@@ -64,8 +65,9 @@ export class NoCredentialsError extends Error {
 }
 
 /** The credentials to send to the agent of `card`, or NoCredentialsError. */
-export function credentialsForCard(card: unknown, credentials: Credentials = {}): CardCredentials {
+export function credentialsForCard(card: unknown, given: Credentials = {}): CardCredentials {
   const { schemes, requirements } = readCardSecurity(card);
+  const credentials = held(given);
   const usable = (name: string) =>
     credentials[name] !== undefined && (schemes.get(name)?.type ?? "unknown") !== "unknown";
   const candidates: CardRequirement[] =
@@ -92,12 +94,17 @@ export function credentialsForCard(card: unknown, credentials: Credentials = {})
  */
 export function credentialsInterceptor(securitySchemes: unknown, credentials: Credentials): ClientInterceptor {
   const schemes = readSchemes(securitySchemes);
-  const senders = Object.entries(credentials).map(([name, credential]) => {
+  const senders = Object.entries(held(credentials)).map(([name, credential]) => {
     const scheme = schemes.get(name);
     if (!scheme) throw new TypeError(`credentials name security scheme "${name}", which securitySchemes lacks`);
     return credentialSender(name, scheme, credential, []);
   });
   return sending(senders).interceptor ?? ((next) => next);
+}
+
+/** The credentials actually held: without the schemes given an empty string (or undefined). */
+function held(credentials: Credentials): Credentials {
+  return Object.fromEntries(Object.entries(credentials).filter(([, c]) => c !== undefined && c !== ""));
 }
 
 /** The interceptor setting what `senders` send, with one retry after a refused fetched token. */
