@@ -65,11 +65,10 @@ export class NoCredentialsError extends Error {
 }
 
 /** The credentials to send to the agent of `card`, or NoCredentialsError. */
-export function credentialsForCard(card: unknown, given: Credentials = {}): CardCredentials {
+export function credentialsForCard(card: unknown, credentials: Credentials = {}): CardCredentials {
   const { schemes, requirements } = readCardSecurity(card);
-  const credentials = held(given);
-  const usable = (name: string) =>
-    credentials[name] !== undefined && (schemes.get(name)?.type ?? "unknown") !== "unknown";
+  const holding = held(credentials);
+  const usable = (name: string) => holding[name] !== undefined && (schemes.get(name)?.type ?? "unknown") !== "unknown";
   const candidates: CardRequirement[] =
     requirements.length > 0 ? [...requirements] : [...schemes.keys()].map((n) => new Map([[n, []]]));
   const chosen = candidates.find((r) => [...r.keys()].every(usable));
@@ -77,12 +76,12 @@ export function credentialsForCard(card: unknown, given: Credentials = {}): Card
     if (requirements.length === 0) return sending([]);
     throw new NoCredentialsError(
       requirements.map((r) => [...r.keys()]),
-      Object.keys(credentials),
+      Object.keys(holding),
       unreadable(requirements, schemes),
     );
   }
   return sending(
-    [...chosen].map(([name, scopes]) => credentialSender(name, schemes.get(name)!, credentials[name]!, scopes)),
+    [...chosen].map(([name, scopes]) => credentialSender(name, schemes.get(name)!, holding[name]!, scopes)),
   );
 }
 
