@@ -396,6 +396,7 @@ describe("requests that cannot convert are InvalidParams naming the path", () =>
       }),
       json: { messageId: "m", role: 7, content: [{ text: "hi" }] },
       reason: "cannot decode a2a.v1.Message.role at request.role (unknown value 7)",
+      server: "message.role: unknown value 7 for a2a.v1.Role",
     },
   ];
   for (const c of protoCases) {

@@ -248,6 +248,8 @@ describe("v1.0", () => {
       message({ parts: [{ mediaType: "text/plain" }] }),
       "message.parts[0] must set one of text, raw, url, data",
     ],
+    // Proto3 enums are open: decoding keeps 99, which no handler can act on.
+    ["with role 99", message({ role: 99, parts: text10 }), "message.role: unknown value 99 for lf.a2a.v1.Role"],
   ];
   it.each(cases)("JSON-RPC SendMessage %s is -32602", async (_name, params, problem) => {
     await refused(() => rpc(v10Urls, "SendMessage", params, "1.0"), 200, `Invalid params for SendMessage: ${problem}`);
@@ -296,6 +298,10 @@ describe("v1.0", () => {
     await refusedGrpc(
       () => client.sendMessage({ message: { messageId: "m", parts: [part] } }),
       "Invalid request for SendMessage: message.role is required",
+    );
+    await refusedGrpc(
+      send({ messageId: "m", role: 99 as v10Pb.Role, parts: [part] }),
+      "Invalid request for SendMessage: message.role: unknown value 99 for lf.a2a.v1.Role",
     );
   });
 
@@ -386,6 +392,10 @@ describe("v0.3", () => {
     await refusedGrpc(
       () => client.sendMessage({ request: { messageId: "m", role: v03Pb.Role.USER } }),
       "Invalid request for SendMessage: message.content must have at least 1 item",
+    );
+    await refusedGrpc(
+      () => client.sendMessage({ request: { messageId: "m", role: -5 as v03Pb.Role, content: [part] } }),
+      "Invalid request for SendMessage: message.role: unknown value -5 for a2a.v1.Role",
     );
   });
 

@@ -17,9 +17,15 @@
  * wrapper request's wrapped field left out (the params are that field). An
  * explicit 0 for an enum is unset in proto3 (binary cannot
  * tell them apart), so `ROLE_UNSPECIFIED` fails a rule as an absent role
- * does. Unknown enum names never reach the message (json-request-check.ts).
+ * does.
+ *
+ * Every enum value of the request (a field, list items, map values) must be
+ * one its enum declares, under any version's rules or none: proto3 enums are
+ * open, so ProtoJSON and binary decoding keep a number such as 99, which no
+ * handler can act on (`message.role: unknown value 99 for lf.a2a.v1.Role`).
+ * Unknown enum names never reach the message (json-request-check.ts).
  */
-import type { DescField, DescMessage, Message } from "@bufbuild/protobuf";
+import type { DescEnum, DescField, DescMessage, Message } from "@bufbuild/protobuf";
 import type { ResourceNamePattern } from "./conversion-types.js";
 import { messageOf } from "./message-fields.js";
 
@@ -100,7 +106,8 @@ export function requestCheck(
   d: DialectNames | null | undefined,
   desc: DescMessage,
 ): RequestCheck | undefined {
-  if (!rules || Object.keys(rules).length === 0) return undefined;
+  rules ??= {};
+  if (Object.keys(rules).length === 0 && !reachesEnum(desc)) return undefined;
   // Each resource name's pattern compiled once, for both its key and its check.
   const compiled = new Map<string, NameIds>();
   const idsOf = (m: DescMessage, f: DescField): NameIds | undefined => {
@@ -133,17 +140,40 @@ export function requestCheck(
 
 type Fields = Record<string, unknown> & { $typeName?: string };
 
-/** What is checked in a message of one type: its rules, and the fields that lead to messages with rules. */
+/** What is checked in a message of one type: its rules, its enums, and the fields that lead to more. */
 interface Plan {
   /** The message's rules, each with its check. */
   readonly rules: readonly { readonly rule: InputRule; readonly check: Check }[];
-  /** Message fields whose type has rules at some depth, with their JSON key; computed on first use. */
-  children: readonly { readonly field: DescField; readonly key: string | undefined; readonly sub: DescMessage }[];
+  /** Its enum fields (singular, list or map values), with their JSON key. */
+  readonly enums: readonly { readonly field: DescField; readonly key: string | undefined; readonly e: DescEnum }[];
+  /** Message fields whose type has rules or enums at some depth, with their JSON key. */
+  readonly children: readonly {
+    readonly field: DescField;
+    readonly key: string | undefined;
+    readonly sub: DescMessage;
+  }[];
 }
 
 type Plans = (m: DescMessage) => Plan;
 
-/** Plans per message type, built once: a field is entered only when rules can be found below it. */
+/** The enum of a field, a list of enums or a map with enum values. */
+function enumOf(f: DescField): DescEnum | undefined {
+  if (f.fieldKind === "enum") return f.enum;
+  if (f.fieldKind === "list" && f.listKind === "enum") return f.enum;
+  if (f.fieldKind === "map" && f.mapKind === "enum") return f.enum;
+  return undefined;
+}
+
+/** Whether the message, or one below it (google.protobuf.* excepted), has a field that holds enum values. */
+function reachesEnum(m: DescMessage, seen = new Set<string>()): boolean {
+  if (seen.has(m.typeName)) return false;
+  seen.add(m.typeName);
+  return m.fields.some((f) => enumOf(f) !== undefined || reachesOn(messageOf(f), seen));
+}
+
+const reachesOn = (m: DescMessage | undefined, seen: Set<string>) => m !== undefined && reachesEnum(m, seen);
+
+/** Plans per message type, built once: a field is entered only when rules or enums can be found below it. */
 function planner(rules: Rules, naming: Naming): Plans {
   const plans = new Map<string, Plan>();
   const reaches = new Map<string, boolean>();
@@ -151,8 +181,9 @@ function planner(rules: Rules, naming: Naming): Plans {
   const reach = (m: DescMessage): boolean => {
     const known = reaches.get(m.typeName);
     if (known !== undefined) return known;
-    reaches.set(m.typeName, true); // a cycle: assume rules below it, which only costs a visit
-    const yes = (rules[m.typeName]?.length ?? 0) > 0 || m.fields.some((f) => leadsOn(messageOf(f)));
+    reaches.set(m.typeName, true); // a cycle: assume something below it, which only costs a visit
+    const has = (f: DescField) => enumOf(f) !== undefined || leadsOn(messageOf(f));
+    const yes = (rules[m.typeName]?.length ?? 0) > 0 || m.fields.some(has);
     reaches.set(m.typeName, yes);
     return yes;
   };
@@ -163,6 +194,10 @@ function planner(rules: Rules, naming: Naming): Plans {
         rules: (rules[m.typeName] ?? []).flatMap((rule) => {
           const check = compileRule(m, rule, naming);
           return check ? [{ rule, check }] : [];
+        }),
+        enums: m.fields.flatMap((field) => {
+          const e = enumOf(field);
+          return e ? [{ field, key: naming.key(m, field), e }] : [];
         }),
         children: m.fields.flatMap((field) => {
           const sub = messageOf(field);
@@ -175,10 +210,35 @@ function planner(rules: Rules, naming: Naming): Plans {
   };
 }
 
+/** The first value of an enum field that its enum does not declare, as a problem at `path`; else undefined. */
+function undeclared(field: DescField, e: DescEnum, v: unknown, at: (k?: string | number) => string) {
+  const bad = (n: unknown) => typeof n === "number" && e.value[n] === undefined;
+  const says = (n: unknown) => `unknown value ${String(n)} for ${e.typeName}`;
+  if (field.fieldKind === "list") {
+    const i = (v as unknown[]).findIndex(bad);
+    return i < 0 ? undefined : `${at(i)}: ${says((v as unknown[])[i])}`;
+  }
+  if (field.fieldKind === "map") {
+    const k = Object.keys(v as object).find((key) => bad((v as Record<string, unknown>)[key]));
+    return k === undefined ? undefined : `${at(k)}: ${says((v as Record<string, unknown>)[k])}`;
+  }
+  return bad(v) ? `${at()}: ${says(v)}` : undefined;
+}
+
 function walk(plans: Plans, plan: Plan, msg: Fields, path: string, from: string | undefined): string | undefined {
   for (const { rule, check } of plan.rules) {
     if (from !== undefined && rule.waivedFrom?.includes(from)) continue;
     const problem = check(msg, path);
+    if (problem) return problem;
+  }
+  for (const { field, key, e } of plan.enums) {
+    const v = fieldValue(msg, field);
+    if (v === undefined) continue;
+    const at = (k?: string | number) => {
+      const base = join(path, key) || field.jsonName;
+      return k === undefined ? base : typeof k === "number" ? `${base}[${k}]` : join(base, k);
+    };
+    const problem = undeclared(field, e, v, at);
     if (problem) return problem;
   }
   for (const { field, key, sub } of plan.children) {
