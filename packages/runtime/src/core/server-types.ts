@@ -22,7 +22,7 @@ export interface CoreRequest {
   readonly headers: Headers;
   /** One header, case-insensitive; repeated headers joined with ", ". */
   header(name: string): string | null;
-  /** Reads the body; rejects with BodyTooLargeError past the limit. */
+  /** Reads the body; rejects with BodyTooLargeError past the limit, BodyAbortedError when the client went away. */
   readonly body: (limit: number) => Promise<Uint8Array>;
   /** Aborted when the client disconnects. */
   readonly signal: AbortSignal;
@@ -38,6 +38,11 @@ export interface CoreResponse {
 
 export class BodyTooLargeError extends Error {
   override name = "BodyTooLargeError";
+}
+
+/** The client went away (closed or reset the connection) before its request body ended: nothing to answer. */
+export class BodyAbortedError extends Error {
+  override name = "BodyAbortedError";
 }
 
 export interface A2aServerOptions<S extends DescService = DescService> {

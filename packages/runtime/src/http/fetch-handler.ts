@@ -5,7 +5,7 @@
  * request's signal to the handler, and streams text/event-stream bodies as they are produced, closing the
  * handler's stream (its iterator's return()) when the client cancels. Web APIs only: no Node module.
  */
-import { BodyTooLargeError, type CoreHandler, type CoreRequest } from "../core/server-types.js";
+import { BodyAbortedError, BodyTooLargeError, type CoreHandler, type CoreRequest } from "../core/server-types.js";
 
 /** Reads a fetch body as a stream, up to `limit` bytes; past it, cancels the stream (nothing more is read). */
 async function readFetchBody(request: Request, limit: number): Promise<Uint8Array> {
@@ -19,7 +19,10 @@ async function readFetchBody(request: Request, limit: number): Promise<Uint8Arra
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch((e: unknown) => {
+      const why = e instanceof Error ? e.message : String(e);
+      throw new BodyAbortedError(`the request body ended early: ${why}`, { cause: e });
+    });
     if (done) break;
     size += value.length;
     if (size > limit) {

@@ -19,7 +19,13 @@
  */
 import { verifiedClientCertificate, type ClientCertificate } from "../core/client-certificate.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { BodyTooLargeError, type CoreHandler, type CoreRequest, type CoreResponse } from "../core/server-types.js";
+import {
+  BodyAbortedError,
+  BodyTooLargeError,
+  type CoreHandler,
+  type CoreRequest,
+  type CoreResponse,
+} from "../core/server-types.js";
 import { headerRecord } from "../core/records.js";
 
 export interface NodeListenerOptions {
@@ -297,6 +303,7 @@ function readNodeBody(req: IncomingMessage, limit: number): Promise<Uint8Array> 
     };
     req.on("data", onData);
     req.on("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.on("error", reject);
+    // The request stream fails only when its connection does: the client closed or reset it mid-body.
+    req.on("error", (e) => reject(new BodyAbortedError(`the request body ended early: ${e.message}`, { cause: e })));
   });
 }

@@ -57,6 +57,7 @@ import {
 } from "../http/call-context.js";
 import { cardRulesOf } from "../card/card-rules.js";
 import {
+  BodyAbortedError,
   BodyTooLargeError,
   DEFAULT_MAX_BODY,
   type A2aServerOptions,
@@ -100,7 +101,8 @@ interface Envelope {
 /** Why an envelope is refused, with the id to answer with (and an HTTP status other than 200). */
 interface Refusal {
   readonly id: Id;
-  readonly error: A2AError;
+  /** An A2AError, or what an adapter's body read threw (a server fault, reported). */
+  readonly error: unknown;
   readonly status?: number;
 }
 
@@ -203,7 +205,10 @@ async function serve(c: ServerCtx, req: CoreRequest, seen: Seen): Promise<CoreRe
   const wrongType = c.refuseContentType(req.header("content-type"));
   if (wrongType) return fail(c, null, wrongType);
   const env = await readEnvelope(req, options.maxBodyBytes ?? DEFAULT_MAX_BODY, c.maxId);
-  if ("error" in env) return { ...fail(c, env.id, env.error), status: env.status ?? 200 };
+  if ("error" in env) {
+    const answer = fail(c, env.id, env.error);
+    return env.status === undefined ? answer : { ...answer, status: env.status };
+  }
   const { id, params } = env;
   let version: string;
   try {
@@ -313,12 +318,20 @@ function jsonRpcContentTypeCheck(def: ProtocolTables): ContentTypeCheck {
 
 /** Reads and checks the envelope: JSON, a JSON-RPC 2.0 object, a usable id, a method name. */
 async function readEnvelope(req: CoreRequest, limit: number, maxId: number): Promise<Envelope | Refusal> {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = utf8.decode(await req.body(limit));
+    bytes = await req.body(limit);
   } catch (e) {
     if (e instanceof BodyTooLargeError)
       return { id: null, error: new A2AError("InvalidRequestError", "Request body is too large"), status: 413 };
+    // The client is gone: no fault of the server's, nobody to read the answer.
+    if (e instanceof BodyAbortedError) return { id: null, error: new A2AError("InvalidRequestError", e.message) };
+    return { id: null, error: e };
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
     return { id: null, error: new A2AError("JSONParseError", "Request body is not UTF-8") };
   }
   let envelope: unknown;

@@ -48,6 +48,7 @@ import { compilePathMatcher } from "../http/path-matcher.js";
 import type { Route } from "../core/route-types.js";
 import { unmatchedResponse } from "../http/unmatched.js";
 import {
+  BodyAbortedError,
   BodyTooLargeError,
   DEFAULT_MAX_BODY,
   type A2aServerOptions,
@@ -167,6 +168,8 @@ async function serve(c: ServerCtx, req: CoreRequest, seen: Seen): Promise<CoreRe
   } catch (e) {
     if (e instanceof BodyTooLargeError)
       return fail(c, new A2AError("InvalidRequestError", "Request body is too large", { httpStatus: 413 }));
+    // The client is gone: no fault of the server's, nobody to read the answer.
+    if (e instanceof BodyAbortedError) return fail(c, new A2AError("InvalidRequestError", e.message));
     return fail(c, e, op.name);
   }
   return serveMessage(c, req, admitted, op, m.route, json);
