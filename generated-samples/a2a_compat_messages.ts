@@ -836,13 +836,13 @@ function getTaskRequestToOlder(from: v10.GetTaskRequest, path: At, lost: Loss[])
   return { $typeName: "a2a.v1.GetTaskRequest", name: `tasks/${from.id}`, historyLength: from.historyLength ?? 0 };
 }
 
-function getTaskRequestToNewer(from: v03.GetTaskRequest, path: At, lost: Loss[]): v10.GetTaskRequest {
+function getTaskRequestToNewer(from: v03.GetTaskRequest, path: At): v10.GetTaskRequest {
   const ids = /^tasks\/([^/]*)$/.exec(from.name);
-  if (!ids) lose(lost, path, "name", `not a task name (tasks/{id}): ${from.name}`);
+  if (!ids) refused(path, "name", "a2a.v1.GetTaskRequest.name", "a task name is tasks/{id}");
   return {
     $typeName: "lf.a2a.v1.GetTaskRequest",
     tenant: "",
-    id: ids?.[1] ?? "",
+    id: ids[1] ?? "",
     historyLength: from.historyLength || undefined,
   };
 }
@@ -860,10 +860,10 @@ function cancelTaskRequestToOlder(from: v10.CancelTaskRequest, path: At, lost: L
   return { $typeName: "a2a.v1.CancelTaskRequest", name: `tasks/${from.id}` };
 }
 
-function cancelTaskRequestToNewer(from: v03.CancelTaskRequest, path: At, lost: Loss[]): v10.CancelTaskRequest {
+function cancelTaskRequestToNewer(from: v03.CancelTaskRequest, path: At): v10.CancelTaskRequest {
   const ids = /^tasks\/([^/]*)$/.exec(from.name);
-  if (!ids) lose(lost, path, "name", `not a task name (tasks/{id}): ${from.name}`);
-  return { $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: ids?.[1] ?? "" };
+  if (!ids) refused(path, "name", "a2a.v1.CancelTaskRequest.name", "a task name is tasks/{id}");
+  return { $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: ids[1] ?? "" };
 }
 
 function getTaskPushNotificationConfigRequestToOlder(
@@ -895,15 +895,20 @@ function getTaskPushNotificationConfigRequestToOlder(
 function getTaskPushNotificationConfigRequestToNewer(
   from: v03.GetTaskPushNotificationConfigRequest,
   path: At,
-  lost: Loss[],
 ): v10.GetTaskPushNotificationConfigRequest {
   const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(from.name);
-  if (!ids) lose(lost, path, "name", `not a push config name: ${from.name}`);
+  if (!ids)
+    refused(
+      path,
+      "name",
+      "a2a.v1.GetTaskPushNotificationConfigRequest.name",
+      "a push config name is tasks/{task_id}/pushNotificationConfigs/{id}",
+    );
   return {
     $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest",
     tenant: "",
-    taskId: ids?.[1] ?? "",
-    id: ids?.[2] ?? "",
+    taskId: ids[1] ?? "",
+    id: ids[2] ?? "",
   };
 }
 
@@ -936,15 +941,20 @@ function deleteTaskPushNotificationConfigRequestToOlder(
 function deleteTaskPushNotificationConfigRequestToNewer(
   from: v03.DeleteTaskPushNotificationConfigRequest,
   path: At,
-  lost: Loss[],
 ): v10.DeleteTaskPushNotificationConfigRequest {
   const ids = /^tasks\/([^/]*)\/pushNotificationConfigs\/([^/]*)$/.exec(from.name);
-  if (!ids) lose(lost, path, "name", `not a push config name: ${from.name}`);
+  if (!ids)
+    refused(
+      path,
+      "name",
+      "a2a.v1.DeleteTaskPushNotificationConfigRequest.name",
+      "a push config name is tasks/{task_id}/pushNotificationConfigs/{id}",
+    );
   return {
     $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest",
     tenant: "",
-    taskId: ids?.[1] ?? "",
-    id: ids?.[2] ?? "",
+    taskId: ids[1] ?? "",
+    id: ids[2] ?? "",
   };
 }
 
@@ -964,14 +974,10 @@ function subscribeToTaskRequestToOlder(
   return { $typeName: "a2a.v1.TaskSubscriptionRequest", name: `tasks/${from.id}` };
 }
 
-function subscribeToTaskRequestToNewer(
-  from: v03.TaskSubscriptionRequest,
-  path: At,
-  lost: Loss[],
-): v10.SubscribeToTaskRequest {
+function subscribeToTaskRequestToNewer(from: v03.TaskSubscriptionRequest, path: At): v10.SubscribeToTaskRequest {
   const ids = /^tasks\/([^/]*)$/.exec(from.name);
-  if (!ids) lose(lost, path, "name", `not a task name (tasks/{id}): ${from.name}`);
-  return { $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: ids?.[1] ?? "" };
+  if (!ids) refused(path, "name", "a2a.v1.TaskSubscriptionRequest.name", "a task name is tasks/{id}");
+  return { $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: ids[1] ?? "" };
 }
 
 function listTaskPushNotificationConfigsRequestToOlder(
@@ -998,14 +1004,14 @@ function listTaskPushNotificationConfigsRequestToOlder(
 function listTaskPushNotificationConfigsRequestToNewer(
   from: v03.ListTaskPushNotificationConfigRequest,
   path: At,
-  lost: Loss[],
 ): v10.ListTaskPushNotificationConfigsRequest {
   const ids = /^tasks\/([^/]*)$/.exec(from.parent);
-  if (!ids) lose(lost, path, "parent", `not a task name: ${from.parent}`);
+  if (!ids)
+    refused(path, "parent", "a2a.v1.ListTaskPushNotificationConfigRequest.parent", "a task name is tasks/{id}");
   return {
     $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest",
     tenant: "",
-    taskId: ids?.[1] ?? "",
+    taskId: ids[1] ?? "",
     pageSize: from.pageSize,
     pageToken: from.pageToken,
   };

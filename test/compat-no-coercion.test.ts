@@ -419,6 +419,35 @@ describe("requests that cannot convert are InvalidParams naming the path", () =>
       expect(refusal(() => a2aCompat.convert(request, "toNewer"))).toBe(c.reason);
     });
   }
+
+  // A resource name of another form names nothing: refused, never read as an empty id (which found no task).
+  it.each(["tasks/a/b", "nottasks/x", "tasks", "zzz"])("a task name %j: refused by the gRPC bridge", async (name) => {
+    const raw = createClient(v03.A2AService, createGrpcTransport({ baseUrl: grpcUrl }));
+    const overGrpc = await recording(() => thrown(raw.cancelTask({ name })));
+    const reason = "cannot decode a2a.v1.CancelTaskRequest.name at name (a task name is tasks/{id})";
+    expect([(overGrpc.out as ConnectError).code, (overGrpc.out as ConnectError).rawMessage]).toEqual([
+      Code.InvalidArgument,
+      `Invalid request for CancelTask: ${reason}`,
+    ]);
+    expect(overGrpc.requests).toEqual([]);
+    expect(refusal(() => a2aCompat.convert(create(v03.CancelTaskRequestSchema, { name }), "toNewer"))).toBe(reason);
+  });
+
+  it("push config names and parents of another form: refused by the converter, naming the field", () => {
+    const config = "a push config name is tasks/{task_id}/pushNotificationConfigs/{id}";
+    const get = create(v03.GetTaskPushNotificationConfigRequestSchema, { name: "tasks/t1/configs/c1" });
+    expect(refusal(() => a2aCompat.convert(get, "toNewer"))).toBe(
+      `cannot decode a2a.v1.GetTaskPushNotificationConfigRequest.name at name (${config})`,
+    );
+    const list = create(v03.ListTaskPushNotificationConfigRequestSchema, { parent: "tasks/t1/x" });
+    expect(refusal(() => a2aCompat.convert(list, "toNewer"))).toBe(
+      "cannot decode a2a.v1.ListTaskPushNotificationConfigRequest.parent at parent (a task name is tasks/{id})",
+    );
+    const fine = create(v03.GetTaskPushNotificationConfigRequestSchema, {
+      name: "tasks/t1/pushNotificationConfigs/c1",
+    });
+    expect(a2aCompat.convert(fine, "toNewer").message).toMatchObject({ taskId: "t1", id: "c1" });
+  });
 });
 
 // ---- results: reported, never a number ----

@@ -37,10 +37,4 @@ export const LOSS = {
 export const LOSS_BEFORE = {
   /** The older schemes after the first; the dropped schemes follow, joined by ", ". */
   droppedSchemes: "v1.0 takes one scheme; dropped ",
-  /** An older task name that does not fit tasks/{id}; the name follows. */
-  badTaskName: "not a task name (tasks/{id}): ",
-  /** An older push config name that does not fit its pattern; the name follows. */
-  badConfigName: "not a push config name: ",
-  /** An older parent that is not a task name; the name follows. */
-  badParentName: "not a task name: ",
 } as const;

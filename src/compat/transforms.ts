@@ -93,17 +93,17 @@ export const COMPAT_TRANSFORMS = {
   taskName: {
     meaning: "newer id ↔ older name tasks/{id}",
     toOlder: { reads: ["id"], writes: ["name"], loses: true },
-    toNewer: { reads: ["name"], writes: ["id"], loses: true },
+    toNewer: { reads: ["name"], writes: ["id"], refuses: true },
   },
   configName: {
     meaning: "newer task_id, id ↔ older name tasks/{task_id}/pushNotificationConfigs/{id}",
     toOlder: { reads: ["task_id", "id"], writes: ["name"], loses: true },
-    toNewer: { reads: ["name"], writes: ["task_id", "id"], loses: true },
+    toNewer: { reads: ["name"], writes: ["task_id", "id"], refuses: true },
   },
   parentName: {
     meaning: "newer task_id ↔ older parent tasks/{task_id}",
     toOlder: { reads: ["task_id"], writes: ["parent"], loses: true },
-    toNewer: { reads: ["parent"], writes: ["task_id"], loses: true },
+    toNewer: { reads: ["parent"], writes: ["task_id"], refuses: true },
   },
   pushConfig: {
     meaning: "newer flat TaskPushNotificationConfig ↔ older {name, push_notification_config}",

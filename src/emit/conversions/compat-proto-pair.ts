@@ -183,6 +183,7 @@ function transformContext(
     x.internal(`the writer of ${t.name} builds ${typeShort}, which its definition does not list`);
   return {
     toNewer,
+    source: src.name,
     get: (name) => `from.${listed(t.side.reads, src, name).localName}`,
     set(name, value) {
       x.values.set(listed(t.side.writes, out, name).localName, [[value]]);

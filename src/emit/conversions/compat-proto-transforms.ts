@@ -30,6 +30,8 @@ export interface TransformWriterContext {
   after(...line: Printable[]): void;
   /** Statement: reports the loss of `key` (a source field path) for `reason` (a string, or code when an array). */
   lose(key: string, reason: string | Printable[]): Printable[];
+  /** The pair's source message, by its name in its package (`GetTaskRequest`). */
+  readonly source: string;
   /** Expression (never): refuses the source at `key` ("" for the message itself), naming the source type `what`. */
   refuse(key: string, what: string, reason: string): Printable[];
   /** Expression: `value`, a message of source type `typeShort` (in the source package), converted; `keys` its path. */
@@ -190,10 +192,10 @@ const transforms: Readonly<Record<CompatTransformName, { toOlder: TransformWrite
       c.set("name", `\`tasks/\${${c.get("id")}}\``);
     },
     toNewer(c) {
-      const name = c.get("name");
-      c.before(`const ids = ${TASK_NAME}.exec(${name});`);
-      c.beforeIf("!ids", c.lose("name", completed(LOSS_BEFORE.badTaskName, name)));
-      c.set("id", `ids?.[1] ?? ""`);
+      // A name of another form names no task: the request is refused, as one without its id would be.
+      c.before(`const ids = ${TASK_NAME}.exec(${c.get("name")});`);
+      c.beforeIf("!ids", [...c.refuse("name", `${c.source}.name`, "a task name is tasks/{id}"), ";"]);
+      c.set("id", `ids[1] ?? ""`);
     },
   },
 
@@ -204,11 +206,11 @@ const transforms: Readonly<Record<CompatTransformName, { toOlder: TransformWrite
       c.set("name", `\`tasks/\${${c.get("task_id")}}/pushNotificationConfigs/\${${c.get("id")}}\``);
     },
     toNewer(c) {
-      const name = c.get("name");
-      c.before(`const ids = ${CONFIG_NAME}.exec(${name});`);
-      c.beforeIf("!ids", c.lose("name", completed(LOSS_BEFORE.badConfigName, name)));
-      c.set("task_id", `ids?.[1] ?? ""`);
-      c.set("id", `ids?.[2] ?? ""`);
+      const form = "a push config name is tasks/{task_id}/pushNotificationConfigs/{id}";
+      c.before(`const ids = ${CONFIG_NAME}.exec(${c.get("name")});`);
+      c.beforeIf("!ids", [...c.refuse("name", `${c.source}.name`, form), ";"]);
+      c.set("task_id", `ids[1] ?? ""`);
+      c.set("id", `ids[2] ?? ""`);
     },
   },
 
@@ -219,10 +221,9 @@ const transforms: Readonly<Record<CompatTransformName, { toOlder: TransformWrite
       c.set("parent", `\`tasks/\${${c.get("task_id")}}\``);
     },
     toNewer(c) {
-      const parent = c.get("parent");
-      c.before(`const ids = ${TASK_NAME}.exec(${parent});`);
-      c.beforeIf("!ids", c.lose("parent", completed(LOSS_BEFORE.badParentName, parent)));
-      c.set("task_id", `ids?.[1] ?? ""`);
+      c.before(`const ids = ${TASK_NAME}.exec(${c.get("parent")});`);
+      c.beforeIf("!ids", [...c.refuse("parent", `${c.source}.parent`, "a task name is tasks/{id}"), ";"]);
+      c.set("task_id", `ids[1] ?? ""`);
     },
   },
 
