@@ -44,6 +44,8 @@ export interface HandlerDeps {
   readonly authorize: TaskAuthorizer;
   /** Follows turns, pushes and store operations (telemetry.ts); undefined: nothing is traced. */
   readonly telemetry: TaskTelemetry | undefined;
+  /** The most estimated bytes a ListTasks page answers (TaskHandlerOptions.maxListBytes). */
+  readonly maxListBytes: number;
 }
 
 export function tenantOf(context: HandlerContext, request: { readonly tenant: string }): string {

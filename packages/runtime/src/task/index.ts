@@ -7,6 +7,7 @@
  */
 export {
   createTaskHandler,
+  DEFAULT_MAX_LIST_BYTES,
   type ExtendedCardInit,
   type ExtendedCardSource,
   type TaskHandlerOptions,
@@ -47,6 +48,7 @@ export type {
   TaskQuery,
   TaskStore,
   TaskUpdateResult,
+  TaskView,
 } from "./store.js";
 export { DEFAULT_TERMINAL_TTL_MS } from "./store.js";
 export { INTERRUPTED_STATES, Role, TaskState, TERMINAL_STATES } from "./a2a-types.js";

@@ -77,11 +77,13 @@ import {
   type TaskPage,
   type TaskQuery,
   type TaskStore,
+  type TaskView,
   type TaskUpdateResult,
 } from "./store.js";
 import { checkKeys, checkTaskKeys } from "./store-keys.js";
 import { DEFAULT_MAX_PUSH_CONFIGS_PER_TASK, pushConfigTaskMissing } from "./store-refusals.js";
 import { taskKey } from "./task-key.js";
+import { taskView } from "./task-shapes.js";
 import { turnAfter } from "./turns.js";
 
 export interface MemoryTaskStoreOptions {
@@ -127,6 +129,30 @@ export const DEFAULT_MAX_TENANT_SHARE = 0.5;
 /** Bytes counted per stored task besides its own: the slot, map and index entries. */
 export const TASK_OVERHEAD = 512;
 const LIST = "ListTasks";
+
+/**
+ * The first slots whose estimated bytes (of their view, when given) stay within `maxBytes`, at least one; all of
+ * them without a bound.
+ */
+function withinBytes(slots: readonly Slot[], view: TaskView | undefined, maxBytes: number | undefined) {
+  if (maxBytes === undefined) return slots;
+  let bytes = 0;
+  const end = slots.findIndex((slot, i) => {
+    bytes += view ? viewBytes(slot, view) : slot.sizes.bytes;
+    return i > 0 && bytes > maxBytes;
+  });
+  return end < 0 ? slots : slots.slice(0, end);
+}
+
+/** A task's estimated bytes (memory-size.ts, as the handler estimates what it answers) as its view keeps it. */
+function viewBytes(slot: Slot, view: TaskView): number {
+  const { history, artifacts } = slot.sizes;
+  const kept = view.historyLength === undefined ? history.length : Math.min(view.historyLength, history.length);
+  let bytes = slot.sizes.bytes;
+  for (let i = 0; i < history.length - kept; i++) bytes -= history[i]!;
+  if (!view.includeArtifacts) for (const size of artifacts) bytes -= size;
+  return bytes;
+}
 
 interface Slot {
   readonly tenant: string;
@@ -412,12 +438,18 @@ class MemoryStore implements MemoryTaskStore {
     const from = query.statusAfterMs === undefined ? undefined : Math.round(query.statusAfterMs * 1000);
     const limit = from === undefined ? set.size : set.countBefore((k) => k.micros >= from);
     const start = after ? set.countBefore((k) => compareKeys(k, after) <= 0) : 0;
-    const end = Math.min(limit, start + query.pageSize);
-    const keys = start < end ? set.slice(start, end) : [];
-    const last = keys[keys.length - 1];
+    const keys = start < limit ? set.slice(start, Math.min(limit, start + query.pageSize)) : [];
+    const { view, maxBytes } = query;
+    const slots = withinBytes(
+      keys.map((k) => this.tasks.get(taskKey(tenant, k.id)) as Slot),
+      view,
+      maxBytes,
+    );
+    const last = keys[slots.length - 1];
     return {
-      tasks: keys.map((k) => deepCopy((this.tasks.get(taskKey(tenant, k.id)) as Slot).task)),
-      nextPageToken: end < limit && last ? encodeTaskToken(scope, last) : "",
+      // Only what the view keeps is copied: a listing without artifacts never copies them.
+      tasks: slots.map((s) => deepCopy(view ? taskView(s.task, view.historyLength, view.includeArtifacts) : s.task)),
+      nextPageToken: start + slots.length < limit && last ? encodeTaskToken(scope, last) : "",
       totalSize: limit,
     };
   }

@@ -119,6 +119,24 @@ export interface TaskQuery {
   readonly pageToken: string;
   /** Only tasks of this owner; undefined: every owner (see the header). Counts in totalSize and page tokens too. */
   readonly owner?: string | undefined;
+  /**
+   * Optional hint: what of each task the caller keeps (ListTasks' historyLength and includeArtifacts). A store
+   * may leave the rest out of the tasks it returns, and out of maxBytes.
+   */
+  readonly view?: TaskView | undefined;
+  /**
+   * Optional hint: end the page before the task that would take it past this many bytes (the store's estimate
+   * of each task, or of its view), the first task always included, with a nextPageToken for the rest. The
+   * handler bounds what it answers by itself either way (createTaskHandler maxListBytes); a store that honors
+   * the hint saves reading or copying tasks the handler would drop.
+   */
+  readonly maxBytes?: number | undefined;
+}
+
+/** What of a task a listing keeps: its last `historyLength` messages (undefined: all) and, or not, its artifacts. */
+export interface TaskView {
+  readonly historyLength: number | undefined;
+  readonly includeArtifacts: boolean;
 }
 
 export interface TaskPage {

@@ -94,6 +94,24 @@ export interface TaskHandlerOptions<S extends DescService> {
    * `otelTaskTelemetry()` of @protoc-gen-a2a/runtime/otel gives one on OpenTelemetry. Default: none.
    */
   readonly telemetry?: TaskTelemetry;
+  /**
+   * The most bytes one ListTasks page answers, estimated over its tasks as returned (history and artifacts as
+   * asked for; memory-size.ts): the page ends before the task that would pass it, the first task always
+   * included, and its nextPageToken lists the rest. Bounds what one call holds in memory and writes.
+   * Default 8 MiB (DEFAULT_MAX_LIST_BYTES).
+   */
+  readonly maxListBytes?: number;
+}
+
+/** TaskHandlerOptions.maxListBytes by default: 8 MiB. */
+export const DEFAULT_MAX_LIST_BYTES = 8 * 1024 * 1024;
+
+function maxListBytesOf(options: { readonly maxListBytes?: number }): number {
+  const max = options.maxListBytes ?? DEFAULT_MAX_LIST_BYTES;
+  if (!Number.isSafeInteger(max) || max < 1) {
+    throw new RangeError(`createTaskHandler: maxListBytes must be a positive integer, got ${max}`);
+  }
+  return max;
 }
 
 /** The error of a message to a busy task, from the definition's task-turns rule (override target api.taskTurns). */
@@ -151,6 +169,7 @@ export function createTaskHandler<S extends DescService>(options: TaskHandlerOpt
     busyError,
     authorize: options.authorize ?? ownerOnly,
     telemetry,
+    maxListBytes: maxListBytesOf(options),
   };
   const card = options.extendedAgentCard;
   const handler = {

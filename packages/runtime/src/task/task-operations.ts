@@ -43,6 +43,8 @@ import {
 import { scopeOf, tenantOf, type HandlerDeps } from "./handler-deps.js";
 import { checkHistoryLength, stateName, statusEvent, taskEvent, taskView, withStatus } from "./task-shapes.js";
 import { checkKeys } from "./store-keys.js";
+import type { TaskQuery } from "./store.js";
+import { taskSizes } from "./memory-size.js";
 import { eventReader, watchTask } from "./task-watch.js";
 import { committedCopy } from "./task-writer.js";
 
@@ -91,21 +93,37 @@ export async function listTasks(
   const tenant = tenantOf(context, req);
   checkKeys("ListTasks", { tenant, contextId: req.contextId });
   const { visible } = await scopeOf(deps, context, "ListTasks");
-  const page = await deps.store.list(tenant, {
+  const query: TaskQuery = {
     owner: visible,
     contextId: req.contextId,
     status: req.status,
     statusAfterMs: req.statusTimestampAfter ? statusAfterMs(req.statusTimestampAfter) : undefined,
     pageSize,
     pageToken: req.pageToken,
-  });
-  return {
-    $typeName: "lf.a2a.v1.ListTasksResponse",
-    tasks: page.tasks.map((t) => taskView(t, req.historyLength, req.includeArtifacts ?? false)),
-    nextPageToken: page.nextPageToken,
-    pageSize,
-    totalSize: page.totalSize,
+    view: { historyLength: req.historyLength, includeArtifacts: req.includeArtifacts ?? false },
+    maxBytes: deps.maxListBytes,
   };
+  const view = (t: Task) => taskView(t, req.historyLength, req.includeArtifacts ?? false);
+  let page = await deps.store.list(tenant, query);
+  let tasks = page.tasks.map(view);
+  const fit = fittingTasks(tasks, deps.maxListBytes);
+  if (fit < tasks.length) {
+    // The store gave more than fits (it does not take the hint): the same listing again, cut where the bytes end.
+    page = await deps.store.list(tenant, { ...query, pageSize: fit });
+    tasks = page.tasks.slice(0, fit).map(view);
+  }
+  const { nextPageToken, totalSize } = page;
+  return { $typeName: "lf.a2a.v1.ListTasksResponse", tasks, nextPageToken, pageSize, totalSize };
+}
+
+/** How many of the first `tasks` fit in `maxBytes`, estimated (memory-size.ts); at least one. */
+function fittingTasks(tasks: readonly Task[], maxBytes: number): number {
+  let bytes = 0;
+  const over = tasks.findIndex((t, i) => {
+    bytes += taskSizes(t).bytes;
+    return i > 0 && bytes > maxBytes;
+  });
+  return over < 0 ? tasks.length : over;
 }
 
 export async function cancelTask(deps: HandlerDeps, req: CancelTaskRequest, context: HandlerContext): Promise<Task> {
