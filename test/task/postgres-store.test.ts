@@ -17,7 +17,7 @@ import { createPostgresTaskStore, migrate, pruneEvents } from "@protoc-gen-a2a/r
 import type { TaskEvent, TaskQuery, TaskStore } from "../../packages/runtime/src/task/store.js";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { create } from "@bufbuild/protobuf";
-import { TaskPushNotificationConfigSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
+import { MessageSchema, TaskPushNotificationConfigSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { postgresUrl, uniqueSchema } from "../helpers/postgres.js";
 import { repoRoot } from "../helpers/run.js";
 import { describeTaskStore } from "./store-contract.js";
@@ -216,6 +216,19 @@ describe("tasks", () => {
       version = next ?? 0;
       expect(await store.get("", "t")).toEqual({ task: step, version });
     }
+  });
+
+  it("reads back a message that encodes to no bytes, and one of 300 KiB, exactly", async () => {
+    const [store] = (await stores(1)).stores as [TaskStore];
+    const big = "x".repeat(300 * 1024);
+    const whole = task("big", { history: ["a"], artifacts: [["x", big]] });
+    const stored = { ...whole, history: [create(MessageSchema), ...whole.history, create(MessageSchema)] };
+    stored.history[1] = {
+      ...stored.history[1]!,
+      parts: [{ ...stored.history[1]!.parts[0]!, content: { case: "text", value: big } }],
+    };
+    expect(await store.commit("", { task: stored, expectedVersion: 0, events: [] })).toBe(1);
+    expect(await store.get("", "big")).toEqual({ task: stored, version: 1 });
   });
 
   it("keeps tenants apart", async () => {

@@ -30,23 +30,34 @@ interface TaskRow {
   readonly version: number;
   readonly body: Buffer;
   readonly status_us: string;
-  readonly history: Buffer[];
-  readonly artifacts: Buffer[];
+  /** The history messages in order, each hex, joined by commas; null for none. */
+  readonly history: string | null;
+  /** The artifacts in order, as history. */
+  readonly artifacts: string | null;
 }
 
+/**
+ * History and artifacts come as one text of hex items, not as bytea[]: the driver parses an array's text
+ * character by character in JavaScript (about 150 ms for 300 KB of messages, on the event loop), where
+ * Buffer.from(hex) is native (about 1 ms).
+ */
 function taskColumns(q: string): string {
   return `t.id, t.version, t.body,
     (extract(epoch FROM t.status_time) * 1000000)::bigint::text AS status_us,
-    ARRAY(SELECT h.message FROM ${q}.history h WHERE h.tenant = t.tenant AND h.task_id = t.id ORDER BY h.seq)
-      AS history,
-    ARRAY(SELECT a.artifact FROM ${q}.artifacts a WHERE a.tenant = t.tenant AND a.task_id = t.id ORDER BY a.position)
-      AS artifacts`;
+    (SELECT string_agg(encode(h.message, 'hex'), ',' ORDER BY h.seq) FROM ${q}.history h
+      WHERE h.tenant = t.tenant AND h.task_id = t.id) AS history,
+    (SELECT string_agg(encode(a.artifact, 'hex'), ',' ORDER BY a.position) FROM ${q}.artifacts a
+      WHERE a.tenant = t.tenant AND a.task_id = t.id) AS artifacts`;
+}
+
+function hexItems(joined: string | null): Buffer[] {
+  return joined === null ? [] : joined.split(",").map((hex) => Buffer.from(hex, "hex"));
 }
 
 function toTask(codecs: StoreCodecs, row: TaskRow): Task {
   const task = codecs.task.decode(row.body);
-  task.history = row.history.map((b) => codecs.message.decode(b));
-  task.artifacts = row.artifacts.map((b) => codecs.artifact.decode(b));
+  task.history = hexItems(row.history).map((b) => codecs.message.decode(b));
+  task.artifacts = hexItems(row.artifacts).map((b) => codecs.artifact.decode(b));
   return task;
 }
 
