@@ -481,6 +481,12 @@ describe("A2A-Version (I5)", () => {
     expect(w.headers.get("content-type")).toBe(REST_CT);
     const bad = await http("GET", rest(agent, "/tasks?A2A-Version=0.3"), { headers: {} });
     expectRestError(bad, 400, "FAILED_PRECONDITION", "VERSION_NOT_SUPPORTED");
+    // Repeated, it is read as a repeated header is: one version twice is that version, two are refused.
+    const twice = await http("GET", rest(agent, "/tasks?A2A-Version=1.0&A2A-Version=1.0"), { headers: {} });
+    expect(twice.status, twice.text).toBe(200);
+    const both = await http("GET", rest(agent, "/tasks?A2A-Version=1.0&A2A-Version=0.3"), { headers: {} });
+    expectRestError(both, 400, "FAILED_PRECONDITION", "VERSION_NOT_SUPPORTED");
+    expect(both.json?.error?.message).toContain("(1.0, 0.3)");
   });
 
   it.each<[string, Record<string, string>, string]>([
@@ -720,13 +726,21 @@ describe("HTTP+JSON: query values", () => {
     expectRestError(await http("GET", rest(agent, path)), 400, "INVALID_ARGUMENT");
   });
 
+  it.each<[string, string]>([
+    ["/tasks?historyLength=1&historyLength=2", "historyLength is given 2 times"],
+    ["/tasks?includeArtifacts=true&includeArtifacts=false", "includeArtifacts is given 2 times"],
+    ["/tasks?pageSize=2&page_size=3", "pageSize is given 2 times"],
+    ["/tasks/x?historyLength=1&historyLength=1", "historyLength is given 2 times"],
+  ])("GET %s, one value given twice → 400 naming it", async (path, said) => {
+    const w = await http("GET", rest(agent, path));
+    expectRestError(w, 400, "INVALID_ARGUMENT");
+    expect(w.json?.error?.message).toContain(`Query parameter ${said}`);
+  });
+
   it("unknown query parameters are ignored", async () => {
     const w = await http(
       "GET",
-      rest(
-        agent,
-        "/tasks?foo=bar&pageSize=2&page_size_typo=x&__proto__=1&constructor=2&includeArtifacts=true&includeArtifacts=false",
-      ),
+      rest(agent, "/tasks?foo=bar&pageSize=2&page_size_typo=x&__proto__=1&constructor=2&includeArtifacts=true"),
     );
     expect(w.status, w.text).toBe(200);
     expect(w.headers.get("content-type")).toBe(REST_CT);

@@ -68,8 +68,17 @@ export function negotiateHttpVersion(
 ): VersionResult {
   const h = rules.headers;
   const header = h.versionHeader ? req.header(h.versionHeader) : null;
-  const query = header === null && h.versionQueryParameter ? req.query.get(h.versionQueryParameter) : null;
+  const query = header === null && h.versionQueryParameter ? queryVersion(req.query, h.versionQueryParameter) : null;
   return negotiateVersion(rules, header, query);
+}
+
+/**
+ * The version query parameter's values joined with ", ", as repeated headers arrive, so a repeat is read as a
+ * repeated header is (one version named twice is that version; two versions are refused); null when absent.
+ */
+export function queryVersion(query: URLSearchParams, name: string): string | null {
+  const values = query.getAll(name);
+  return values.length === 0 ? null : values.join(", ");
 }
 
 /**

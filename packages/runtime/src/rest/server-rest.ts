@@ -280,7 +280,9 @@ function addQuery(json: JsonObject, query: URLSearchParams, route: Route): void 
   for (const q of route.queryFields) {
     const values = query.getAll(q.jsonName).concat(q.jsonName !== q.field ? query.getAll(q.field) : []);
     if (values.length === 0) continue;
-    const parts = q.repeated ? values.flatMap((v) => v.split(",")) : [values[values.length - 1]!];
+    if (!q.repeated && values.length > 1)
+      throw new A2AError("InvalidParamsError", `Query parameter ${q.jsonName} is given ${values.length} times`);
+    const parts = q.repeated ? values.flatMap((v) => v.split(",")) : values;
     const typed = parts.map((v) => queryValue(v, q.type, q.jsonName));
     json[q.jsonName] = q.repeated ? typed : typed[0]!;
   }

@@ -39,7 +39,7 @@ import {
   withStrictTransportSecurity,
 } from "./http-server.js";
 import { compilePathMatcher } from "../http/path-matcher.js";
-import { distinctVersions } from "../http/negotiation.js";
+import { distinctVersions, queryVersion } from "../http/negotiation.js";
 import { headOf } from "../http/head.js";
 import type { OnError } from "../core/report-error.js";
 import type { Interceptor } from "../core/interceptor.js";
@@ -167,7 +167,7 @@ function mergedCard(options: Shared): CoreHandler | undefined {
  */
 function askedVersion(req: CoreRequest, header: string, queryName: string | null): string | null {
   const fromHeader = req.header(header);
-  const value = (fromHeader ?? (queryName && req.hasQuery ? req.query.get(queryName) : null))?.trim() ?? "";
+  const value = (fromHeader ?? (queryName && req.hasQuery ? queryVersion(req.query, queryName) : null))?.trim() ?? "";
   const versions = distinctVersions(value, true);
   return versions.length === 0 ? null : versions.length === 1 ? versions[0]! : value;
 }
