@@ -21,9 +21,12 @@
  * handler, so a request they refuse leaves nothing behind. They stop at the
  * first problem and never go below MAX_JSON_DEPTH, so a body nested a
  * million levels deep costs one pass down to MAX_JSON_DEPTH and no more.
- * MAX_JSON_DEPTH is below the recursion limit of the protobuf JSON and
- * binary readers (100 messages; a Struct level costs them two), so the
- * readers never refuse first.
+ * MAX_JSON_DEPTH is below the recursion limit of the protobuf JSON reader
+ * (100 messages), so on the JSON bindings the reader never refuses first.
+ * The binary reader counts a Struct level as two messages: a gRPC request
+ * whose Struct nests about 50 levels reaches its limit before the message
+ * can be checked, and is refused INVALID_ARGUMENT in the reader's words
+ * ("maximum recursion depth"), without the field path (grpc-limits.ts).
  */
 
 /** Largest request body, in bytes, unless the server options say otherwise (also each gRPC message). */
