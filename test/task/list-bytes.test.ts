@@ -2,9 +2,9 @@
  * ListTasks bounded in bytes (createTaskHandler maxListBytes): a page ends before the task that would take its
  * tasks, as answered, past the bound (the first task always comes), and its nextPageToken lists the rest, so
  * walking the pages still meets every task once, in order. What counts is what the call keeps: a listing
- * without artifacts is not cut by their size. On the memory store (which honors the store hint: it copies only
- * the view of the tasks it returns, and stops at the bound) and on PostgreSQL (which does not: the handler lists
- * the same page again, shorter).
+ * without artifacts is not cut by their size. On the memory store (which honors both store hints: it copies
+ * only the view of the tasks it returns, and stops at the bound) and on PostgreSQL (which reads only the view,
+ * but a whole page of it: the handler lists the same page again, shorter).
  */
 import { createPostgresTaskStore, migrate } from "@protoc-gen-a2a/runtime/postgres";
 import {
@@ -148,6 +148,20 @@ describe.each([
       ["t3", "t4", "t5"],
       ["t6", "t7", "t8"],
     ]);
+  });
+
+  it("gives, as the store hint asks, only the last messages and no artifacts", async () => {
+    const tenant = freshTenant();
+    const store = await make();
+    const task = bigTask(0);
+    await store.commit(tenant, { task, expectedVersion: 0, events: [taskEvent(task)] });
+    const query = { contextId: "", status: 0, statusAfterMs: undefined, pageSize: 10, pageToken: "" } as const;
+    const [last] = (await store.list(tenant, { ...query, view: { historyLength: 1, includeArtifacts: false } })).tasks;
+    expect([last?.history, last?.artifacts]).toEqual([task.history.slice(-1), []]);
+    const [none] = (await store.list(tenant, { ...query, view: { historyLength: 0, includeArtifacts: true } })).tasks;
+    expect([none?.history, none?.artifacts]).toEqual([[], task.artifacts]);
+    const [whole] = (await store.list(tenant, query)).tasks;
+    expect(whole).toEqual(task);
   });
 
   it("answers one task a page when a single task is over the bound", async () => {

@@ -19,7 +19,7 @@
  *          id) serves the listing (or the context index, the owner a filter)
  */
 import type pg from "pg";
-import type { StoredTask, TaskPage, TaskQuery } from "../store.js";
+import type { StoredTask, TaskPage, TaskQuery, TaskView } from "../store.js";
 import type { Task } from "../a2a-types.js";
 import type { StoreCodecs } from "./codec.js";
 import { readTaskPageToken, taskPageToken } from "./page-token.js";
@@ -37,17 +37,32 @@ interface TaskRow {
 }
 
 /**
- * History and artifacts come as one text of hex items, not as bytea[]: the driver parses an array's text
+ * A list reads only what its view keeps (store.ts TaskView): no artifacts unless asked for, the last
+ * historyLength messages. History and artifacts come as one text of hex items, not as bytea[]: the driver parses an array's text
  * character by character in JavaScript (about 150 ms for 300 KB of messages, on the event loop), where
  * Buffer.from(hex) is native (about 1 ms).
  */
-function taskColumns(q: string): string {
+function taskColumns(q: string, view?: TaskView): string {
   return `t.id, t.version, t.body,
     (extract(epoch FROM t.status_time) * 1000000)::bigint::text AS status_us,
-    (SELECT string_agg(encode(h.message, 'hex'), ',' ORDER BY h.seq) FROM ${q}.history h
-      WHERE h.tenant = t.tenant AND h.task_id = t.id) AS history,
-    (SELECT string_agg(encode(a.artifact, 'hex'), ',' ORDER BY a.position) FROM ${q}.artifacts a
-      WHERE a.tenant = t.tenant AND a.task_id = t.id) AS artifacts`;
+    ${historyColumn(q, view?.historyLength)} AS history,
+    ${view?.includeArtifacts === false ? "NULL" : artifactsColumn(q)} AS artifacts`;
+}
+
+/** The history, all of it or its last `length` messages (the list's view: a whole number, checked by the handler). */
+function historyColumn(q: string, length: number | undefined): string {
+  const all = `${q}.history h WHERE h.tenant = t.tenant AND h.task_id = t.id`;
+  if (length === undefined || !Number.isSafeInteger(length) || length < 0) {
+    return `(SELECT string_agg(encode(h.message, 'hex'), ',' ORDER BY h.seq) FROM ${all})`;
+  }
+  if (length === 0) return "NULL";
+  return `(SELECT string_agg(encode(l.message, 'hex'), ',' ORDER BY l.seq)
+      FROM (SELECT h.message, h.seq FROM ${all} ORDER BY h.seq DESC LIMIT ${length}) l)`;
+}
+
+function artifactsColumn(q: string): string {
+  return `(SELECT string_agg(encode(a.artifact, 'hex'), ',' ORDER BY a.position) FROM ${q}.artifacts a
+      WHERE a.tenant = t.tenant AND a.task_id = t.id)`;
 }
 
 function hexItems(joined: string | null): Buffer[] {
@@ -127,7 +142,7 @@ export async function listTasks(
   }
   pageParams.push(query.pageSize + 1);
   const page = await db.query<TaskRow>(
-    `SELECT ${taskColumns(q)} FROM ${q}.tasks t WHERE ${pageWhere.join(" AND ")}
+    `SELECT ${taskColumns(q, query.view)} FROM ${q}.tasks t WHERE ${pageWhere.join(" AND ")}
      ORDER BY t.status_time DESC, t.id LIMIT $${pageParams.length}`,
     pageParams,
   );
