@@ -11,7 +11,8 @@
  * the working task is still working and has no push config. The example agent
  * (both versions at the same URLs) runs on 127.0.0.1; requests go out with
  * node:http, which sends no Content-Type unless told (fetch would add
- * text/plain to a string body).
+ * text/plain to a string body). A Content-Encoding other than identity is
+ * refused the same way, on both bindings: the servers never decompress.
  */
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -204,5 +205,27 @@ describe.each(["1.0", "0.3"] as const)("HTTP+JSON %s", (version) => {
     const path = version === "1.0" ? `/tasks/${working}` : `/v1/tasks/${working}`;
     const got = await send("GET", agent.urls.rest + path, { ...headers, "content-type": "text/plain" });
     expect(got.status, got.text).toBe(200);
+  });
+});
+
+describe("a Content-Encoding other than identity", () => {
+  const said = 'Content-Encoding "gzip" is not supported; send the body as it is';
+
+  it("is refused before the body is read, on HTTP+JSON of both versions and on JSON-RPC", async () => {
+    for (const version of ["1.0", "0.3"] as const) {
+      const send10 = bodyRoutes(version).find((r) => r.operation === "SendMessage" && !r.tenantVariant)!;
+      const headers = { ...(version === "1.0" ? V10 : {}), "content-type": "application/json" };
+      const url = urlOf(send10, agent.urls.rest);
+      const r = await send("POST", url, { ...headers, "content-encoding": "GZIP " }, bodyOf(version, send10));
+      expectRefused(version, r, "application/json");
+      expect(r.text).toContain(said.replace(/"/g, '\\"'));
+      const plain = await send("POST", url, { ...headers, "content-encoding": "identity" }, bodyOf(version, send10));
+      expect(plain.status, plain.text).toBe(200);
+    }
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ListTasks", params: {} });
+    const headers = { ...V10, "content-type": "application/json", "content-encoding": "gzip" };
+    const r = await send("POST", agent.urls.jsonrpc, headers, body);
+    const { error } = JSON.parse(r.text) as { error: { code: number; message: string } };
+    expect([error.code, error.message]).toEqual([-32005, said]);
   });
 });

@@ -8,11 +8,15 @@
  * server first (a CORS-simple request), so only a type such a request cannot
  * carry lets a POST act. The accepted types and the refusing error are each
  * version's data (jsonrpcRequestContentTypes, restRequestContentTypes).
+ *
+ * A body sent with a Content-Encoding other than identity (gzip, br, …) is
+ * refused the same way: the servers read bodies as they are, and would
+ * otherwise take compressed bytes for JSON.
  */
 import { A2AError } from "../core/a2a-error.js";
 
-/** The check: undefined for an accepted type, else the refusal to answer with. */
-export type ContentTypeCheck = (header: string | null) => A2AError | undefined;
+/** The check of the Content-Type and Content-Encoding headers: undefined when accepted, else the refusal. */
+export type ContentTypeCheck = (header: string | null, encoding?: string | null) => A2AError | undefined;
 
 /**
  * @param accept media types, lowercase, without parameters
@@ -21,7 +25,12 @@ export type ContentTypeCheck = (header: string | null) => A2AError | undefined;
 export function contentTypeCheck(accept: readonly string[], error: string, code?: number): ContentTypeCheck {
   const send = `send ${accept.join(" or ")}`;
   const options = code !== undefined ? { code } : {};
-  return (header) => {
+  return (header, encoding) => {
+    const coding = encoding?.trim().toLowerCase();
+    if (coding && coding !== "identity") {
+      const said = `Content-Encoding ${JSON.stringify(coding.slice(0, 40))} is not supported; send the body as it is`;
+      return A2AError.named(error, said, options);
+    }
     if (header !== null && accept.includes(header)) return undefined; // the common case, as sent
     const type = (header ?? "").split(";")[0]!.trim().toLowerCase();
     if (type !== "" && accept.includes(type)) return undefined;

@@ -202,7 +202,7 @@ async function streamResponse(c: ServerCtx, id: Id, op: OperationInfo, results: 
 async function serve(c: ServerCtx, req: CoreRequest, seen: Seen): Promise<CoreResponse> {
   const { def, options } = c;
   if (req.method !== "POST") return { status: 405, headers: { allow: "POST" }, body: "" };
-  const wrongType = c.refuseContentType(req.header("content-type"));
+  const wrongType = c.refuseContentType(req.header("content-type"), req.header("content-encoding"));
   if (wrongType) return fail(c, null, wrongType);
   const env = await readEnvelope(req, options.maxBodyBytes ?? DEFAULT_MAX_BODY, c.maxId);
   if ("error" in env) {

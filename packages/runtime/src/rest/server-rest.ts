@@ -151,7 +151,8 @@ async function serve(c: ServerCtx, req: CoreRequest, seen: Seen): Promise<CoreRe
   }
   const op = def.byName.get(m.route.operation)!;
   // Every route that takes a body needs its type, empty body or not: a POST without one is CORS-simple.
-  const wrongType = m.route.body !== null ? c.refuseContentType(req.header("content-type")) : undefined;
+  const wrongType =
+    m.route.body !== null ? c.refuseContentType(req.header("content-type"), req.header("content-encoding")) : undefined;
   if (wrongType) return fail(c, wrongType, op.name);
   let admitted: Admitted;
   try {
