@@ -2,9 +2,9 @@
  * ListTasks bounded in bytes (createTaskHandler maxListBytes): a page ends before the task that would take its
  * tasks, as answered, past the bound (the first task always comes), and its nextPageToken lists the rest, so
  * walking the pages still meets every task once, in order. What counts is what the call keeps: a listing
- * without artifacts is not cut by their size. On the memory store (which honors both store hints: it copies
- * only the view of the tasks it returns, and stops at the bound) and on PostgreSQL (which reads only the view,
- * but a whole page of it: the handler lists the same page again, shorter).
+ * without artifacts is not cut by their size. On the memory store and on PostgreSQL, which both take the store
+ * hints (they read or copy only what the listing keeps, and stop at the bound by their own estimate), and on a
+ * store that takes neither (the handler lists the same page again, shorter).
  */
 import { createPostgresTaskStore, migrate } from "@protoc-gen-a2a/runtime/postgres";
 import {
@@ -119,9 +119,24 @@ async function postgresStore(): Promise<TaskStore> {
   return store;
 }
 
+/** A store of one's own that takes neither hint: the memory store, the hints dropped from every query. */
+async function hintless(): Promise<TaskStore> {
+  const store = createMemoryTaskStore();
+  const list: TaskStore["list"] = (tenant, query) =>
+    store.list(tenant, { ...query, view: undefined, maxBytes: undefined });
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === "list") return list;
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 describe.each([
   ["memory", async () => createMemoryTaskStore(), true],
-  ["PostgreSQL", postgresStore, false],
+  ["PostgreSQL", postgresStore, true],
+  ["hintless", hintless, false],
 ] as const)("on the %s store", (_name, make, honorsHint) => {
   it("cuts pages at maxListBytes by what each call keeps, and the pages still list every task once", async () => {
     const tenant = freshTenant();
@@ -136,7 +151,7 @@ describe.each([
 
     const whole = await pages(handler, tenant, { includeArtifacts: true });
     expect(whole).toEqual([["t0", "t1"], ["t2", "t3"], ["t4", "t5"], ["t6", "t7"], ["t8"]]);
-    // The memory store stopped at the bound itself; PostgreSQL's pages were listed twice, the second time shorter.
+    // The stores stopped at the bound themselves; the hintless store's pages were listed twice, the second shorter.
     expect(queries.map((q) => q.pageSize)).toEqual(
       honorsHint ? [100, 100, 100, 100, 100] : [100, 2, 100, 2, 100, 2, 100, 2, 100],
     );
@@ -150,6 +165,22 @@ describe.each([
     ]);
   });
 
+  it("answers one task a page when a single task is over the bound", async () => {
+    const tenant = freshTenant();
+    const store = await make();
+    for (let i = 0; i < 3; i++) {
+      const task = bigTask(i);
+      await store.commit(tenant, { task, expectedVersion: 0, events: [taskEvent(task)] });
+    }
+    const handler = createTaskHandler({ definition: A2AServiceV1_0, executor, store, maxListBytes: 10 * KIB });
+    expect(await pages(handler, tenant, { includeArtifacts: true })).toEqual([["t0"], ["t1"], ["t2"]]);
+  });
+});
+
+describe.each([
+  ["memory", async () => createMemoryTaskStore()],
+  ["PostgreSQL", postgresStore],
+] as const)("the %s store, asked for a view", (_name, make) => {
   it("gives, as the store hint asks, only the last messages and no artifacts", async () => {
     const tenant = freshTenant();
     const store = await make();
@@ -162,17 +193,6 @@ describe.each([
     expect([none?.history, none?.artifacts]).toEqual([[], task.artifacts]);
     const [whole] = (await store.list(tenant, query)).tasks;
     expect(whole).toEqual(task);
-  });
-
-  it("answers one task a page when a single task is over the bound", async () => {
-    const tenant = freshTenant();
-    const store = await make();
-    for (let i = 0; i < 3; i++) {
-      const task = bigTask(i);
-      await store.commit(tenant, { task, expectedVersion: 0, events: [taskEvent(task)] });
-    }
-    const handler = createTaskHandler({ definition: A2AServiceV1_0, executor, store, maxListBytes: 10 * KIB });
-    expect(await pages(handler, tenant, { includeArtifacts: true })).toEqual([["t0"], ["t1"], ["t2"]]);
   });
 });
 

@@ -16,7 +16,9 @@
  *          row more than the page tells whether a next page exists;
  *          totalSize is a COUNT(*) with the same filters, without the cursor.
  *          With an owner, tasks_by_owner (tenant, owner, status_time DESC,
- *          id) serves the listing (or the context index, the owner a filter)
+ *          id) serves the listing (or the context index, the owner a filter).
+ *          The query's view and maxBytes (store.ts) are taken: a task is read
+ *          as the view keeps it, and the page stops at maxBytes (pageSql)
  */
 import type pg from "pg";
 import type { StoredTask, TaskPage, TaskQuery, TaskView } from "../store.js";
@@ -38,9 +40,9 @@ interface TaskRow {
 
 /**
  * A list reads only what its view keeps (store.ts TaskView): no artifacts unless asked for, the last
- * historyLength messages. History and artifacts come as one text of hex items, not as bytea[]: the driver parses an array's text
- * character by character in JavaScript (about 150 ms for 300 KB of messages, on the event loop), where
- * Buffer.from(hex) is native (about 1 ms).
+ * historyLength messages. History and artifacts come as one text of hex items, not as bytea[]: the driver
+ * parses an array's text character by character in JavaScript (about 150 ms for 300 KB of messages, on the
+ * event loop), where Buffer.from(hex) is native (about 1 ms).
  */
 function taskColumns(q: string, view?: TaskView): string {
   return `t.id, t.version, t.body,
@@ -98,6 +100,47 @@ export async function readTask(
   return { task: toTask(codecs, row), version: row.version, turn: row.turn_id ?? undefined, ...turnTrace };
 }
 
+/**
+ * The page's statement: the tasks of `where` in list order, at most `limit`. With `max` (TaskQuery.maxBytes),
+ * only those within it: the first, and each whose running total of encoded bytes (of what the view keeps) is at
+ * most `max`; each row then tells how many the page had before the cut (page_rows). The sizes are read from
+ * the row lengths, so the tasks cut are never read.
+ */
+function pageSql(q: string, where: string, limit: string, view: TaskView | undefined, max: string | undefined) {
+  const order = "t.status_time DESC, t.id";
+  if (max === undefined) {
+    return `SELECT ${taskColumns(q, view)} FROM ${q}.tasks t WHERE ${where} ORDER BY ${order} LIMIT ${limit}`;
+  }
+  const listed = "ORDER BY p.status_time DESC, p.id";
+  return `WITH page AS (
+      SELECT t.tenant, t.id, t.status_time, ${sizeOf(q, view)} AS size FROM ${q}.tasks t
+      WHERE ${where} ORDER BY ${order} LIMIT ${limit}),
+    kept AS (
+      SELECT p.tenant, p.id, (count(*) OVER ())::int AS page_rows, row_number() OVER (${listed}) AS n,
+        sum(p.size) OVER (${listed} ROWS UNBOUNDED PRECEDING) AS upto
+      FROM page p)
+    SELECT ${taskColumns(q, view)}, k.page_rows FROM kept k JOIN ${q}.tasks t ON t.tenant = k.tenant AND t.id = k.id
+    WHERE k.n = 1 OR k.upto <= ${max} ORDER BY ${order}`;
+}
+
+/** A task's encoded bytes as the view keeps it: its body, its history (or the last messages), its artifacts. */
+function sizeOf(q: string, view: TaskView | undefined): string {
+  const all = `${q}.history h WHERE h.tenant = t.tenant AND h.task_id = t.id`;
+  const length = view?.historyLength;
+  const last = `SELECT h.message FROM ${all} ORDER BY h.seq DESC LIMIT ${length}`;
+  const history =
+    length === undefined || !Number.isSafeInteger(length) || length < 0
+      ? `(SELECT sum(octet_length(h.message)) FROM ${all})`
+      : length === 0
+        ? "0"
+        : `(SELECT sum(octet_length(l.message)) FROM (${last}) l)`;
+  const artifacts =
+    view?.includeArtifacts === false
+      ? "0"
+      : `(SELECT sum(octet_length(a.artifact)) FROM ${q}.artifacts a WHERE a.tenant = t.tenant AND a.task_id = t.id)`;
+  return `octet_length(t.body) + coalesce(${history}, 0) + coalesce(${artifacts}, 0)`;
+}
+
 /** The WHERE clause of the query's filters, with its parameters from $1 (the tenant). */
 function filters(query: TaskQuery): { where: string[]; params: unknown[] } {
   const where = ["t.tenant = $1"];
@@ -141,14 +184,17 @@ export async function listTasks(
     pageWhere.push(`t.status_time <= ${at} AND (t.status_time < ${at} OR t.id > $${pageParams.length})`);
   }
   pageParams.push(query.pageSize + 1);
-  const page = await db.query<TaskRow>(
-    `SELECT ${taskColumns(q, query.view)} FROM ${q}.tasks t WHERE ${pageWhere.join(" AND ")}
-     ORDER BY t.status_time DESC, t.id LIMIT $${pageParams.length}`,
-    pageParams,
-  );
+  const limit = `$${pageParams.length}`;
+  const max = query.maxBytes;
+  const bounded = max !== undefined && Number.isSafeInteger(max) && max > 0;
+  if (bounded) pageParams.push(max);
+  const sql = pageSql(q, pageWhere.join(" AND "), limit, query.view, bounded ? `$${pageParams.length}` : undefined);
+  const page = await db.query<TaskRow & { page_rows: number }>(sql, pageParams);
   const rows = page.rows.slice(0, query.pageSize);
   const last = rows[rows.length - 1];
-  const more = page.rows.length > query.pageSize && last !== undefined;
+  // The rows the page had before the byte cut (one more than pageSize when a next page exists).
+  const pageRows = bounded ? (page.rows[0]?.page_rows ?? 0) : page.rows.length;
+  const more = last !== undefined && rows.length < pageRows;
   return {
     tasks: rows.map((row) => toTask(codecs, row)),
     nextPageToken: more ? taskPageToken({ statusMicros: last.status_us, id: last.id }, scope) : "",
