@@ -747,6 +747,13 @@ function agentCardToOlderJson(from: v10.AgentCard, path: rt.At, lost: Loss[]): J
         "supported_interfaces",
         "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak",
       );
+    if (kept.length < all.length)
+      rt.lose(
+        lost,
+        path,
+        "supported_interfaces",
+        "the v0.3 card lists only the 0.x interfaces; the others are left out",
+      );
     const first = kept[0];
     if (first !== undefined) {
       out["url"] = first.url;
@@ -754,7 +761,13 @@ function agentCardToOlderJson(from: v10.AgentCard, path: rt.At, lost: Loss[]): J
       out["protocolVersion"] = first.protocolVersion || "0.3";
     }
     if (kept.length > 0)
-      out["additionalInterfaces"] = kept.map((iface) => ({ url: iface.url, transport: iface.protocolBinding }));
+      out["additionalInterfaces"] = kept.map(
+        (iface) => agentInterfaceToOlderJson(
+          iface,
+          rt.at(rt.at(path, "supported_interfaces"), all.indexOf(iface)),
+          lost,
+        ),
+      );
   }
   if (from.capabilities?.extendedAgentCard) out["supportsAuthenticatedExtendedCard"] = true;
   if (from.provider !== undefined)

@@ -149,7 +149,7 @@ export const COMPAT_TRANSFORMS = {
         "additional_interfaces",
         "supports_authenticated_extended_card",
       ],
-      builds: { AgentInterface: ["url", "transport"] },
+      converts: ["AgentInterface"],
       loses: true,
     },
     toNewer: {

@@ -93,7 +93,8 @@ function encodeCtx(env: JsonEnv, p: Pair): EncodeCtx {
       const source = desc === d03 && d10.fields.some((f) => f.name === name) ? field(d10, name) : undefined;
       return put(env, desc, name, expr, target, source ? { source } : {});
     },
-    toOlder: (name, expr, desc = d10) => encCall(env, messageOf(field(desc, name))!, expr, atKey(env, "path", name)),
+    toOlder: (name, expr, desc = d10, at = atKey(env, "path", name)) =>
+      encCall(env, messageOf(field(desc, name))!, expr, at),
     lose: (name, reason) => code`${rt(env, "lose")}(lost, path, ${lit(name)}, ${reason});`,
     key: (name, desc = d03) => key03(env, name, desc),
     rt: (name) => rt(env, name),

@@ -86,9 +86,9 @@ export interface EncodeCtx {
   put(name03: string, expr: string, target?: string, desc?: DescMessage): Code;
   /**
    * Expression: `expr`, a message of the newer field `name10` of `desc` (default d10), converted
-   * to older dialect JSON.
+   * to older dialect JSON; `at` its path (default the field's key under path).
    */
-  toOlder(name10: string, expr: string, desc?: DescMessage): Code;
+  toOlder(name10: string, expr: string, desc?: DescMessage, at?: Code): Code;
   /** Statement: reports the loss of a newer field (by its proto name). */
   lose(name10: string, reasonExpr: Code): Code;
   /** The dialect key of an older field. */
@@ -342,6 +342,7 @@ const transformCodes: Readonly<Record<TransformName, TransformCode>> = {
         "  ",
         guarded("legacy.length === 0 && all.length > 0", c.lose("supported_interfaces", lit(LOSS.noOlderInterface))),
       ),
+      ...indented("  ", guarded("kept.length < all.length", c.lose("supported_interfaces", lit(LOSS.newerInterfaces)))),
       `  const first = kept[0];`,
       `  if (first !== undefined) {`,
       code`    ${prop("out", c.key("url"))} = first.url;`,
@@ -349,8 +350,9 @@ const transformCodes: Readonly<Record<TransformName, TransformCode>> = {
       code`    ${prop("out", c.key("protocol_version"))} = first.protocolVersion || "0.3";`,
       `  }`,
       [
-        code`  if (kept.length > 0) ${prop("out", c.key("additional_interfaces"))} = `,
-        `kept.map((iface) => ({ url: iface.url, transport: iface.protocolBinding }));`,
+        code`  if (kept.length > 0) ${prop("out", c.key("additional_interfaces"))} = kept.map((iface) => `,
+        c.toOlder("supported_interfaces", "iface", undefined, interfaceAt(c)),
+        ");",
       ],
       `}`,
       [
@@ -360,6 +362,11 @@ const transformCodes: Readonly<Record<TransformName, TransformCode>> = {
     ],
   },
 };
+
+/** Expression: the path of `iface`, an item of the newer card's supported_interfaces (`all`), by its index. */
+function interfaceAt(c: EncodeCtx): Code {
+  return code`${c.rt("at")}(${c.rt("at")}(path, ${lit("supported_interfaces")}), all.indexOf(iface))`;
+}
 
 /**
  * Statement (lines): the string field `name` of the older PushNotificationConfig in `pushJson` (at `pushPath`),

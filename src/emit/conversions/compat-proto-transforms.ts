@@ -34,8 +34,11 @@ export interface TransformWriterContext {
   readonly source: string;
   /** Expression (never): refuses the source at `key` ("" for the message itself), naming the source type `what`. */
   refuse(key: string, what: string, reason: string): Printable[];
-  /** Expression: `value`, a message of source type `typeShort` (in the source package), converted; `keys` its path. */
-  convert(typeShort: string, value: string, keys: readonly string[]): Printable[];
+  /**
+   * Expression: `value`, a message of source type `typeShort` (in the source package), converted; `keys` its path
+   * (a key, or `{ code }` for an index the code works out).
+   */
+  convert(typeShort: string, value: string, keys: readonly (string | { readonly code: string })[]): Printable[];
   /** Expression: the number `value` of source field `name`'s enum as target field `name`'s enum (by name). */
   enumValue(name: string, value: string): Printable[];
   /** Expression: a target-version message `typeShort` with `fields` (proto names), the others at their zero value. */
@@ -299,18 +302,23 @@ const transforms: Readonly<Record<CompatTransformName, { toOlder: TransformWrite
   cardInterfaces: { toOlder: cardInterfacesToOlder, toNewer: cardInterfacesToNewer },
 };
 
-/** The 0.x interfaces (all when there are none, which is reported); the first gives the card's url. */
+/**
+ * The 0.x interfaces (all when there are none), each by its pair's function, which reports what it drops; the
+ * interfaces left out, or none being 0.x, are reported. The first kept gives the card's url.
+ */
 function cardInterfacesToOlder(c: TransformWriterContext): void {
   const all = c.get("supported_interfaces");
   c.before(`const legacy = ${all}.filter((supported) => /^0\\./.test(supported.protocolVersion));`);
   c.before(`const kept = legacy.length > 0 ? legacy : ${all};`);
   c.beforeIf("legacy.length === 0 && kept.length > 0", c.lose("supported_interfaces", LOSS.noOlderInterface));
+  c.beforeIf(`kept.length < ${all}.length`, c.lose("supported_interfaces", LOSS.newerInterfaces));
   c.before("const first = kept[0];");
   c.set("url", `first?.url ?? ""`);
   c.set("preferred_transport", `first?.protocolBinding ?? ""`);
   c.set("protocol_version", `first ? first.protocolVersion || "0.3" : ""`);
-  const each = c.literal("AgentInterface", { url: "agentInterface.url", transport: "agentInterface.protocolBinding" });
-  c.set("additional_interfaces", ["kept.map((agentInterface) => (", ...each, "))"]);
+  const at = { code: `${all}.indexOf(agentInterface)` };
+  const each = c.convert("AgentInterface", "agentInterface", ["supported_interfaces", at]);
+  c.set("additional_interfaces", ["kept.map((agentInterface) => ", ...each, ")"]);
   c.set("supports_authenticated_extended_card", `${c.get("capabilities")}?.extendedAgentCard === true`);
 }
 
