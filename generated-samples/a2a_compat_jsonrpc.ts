@@ -747,13 +747,6 @@ function agentCardToOlderJson(from: v10.AgentCard, path: rt.At, lost: Loss[]): J
         "supported_interfaces",
         "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak",
       );
-    if (kept.length < all.length)
-      rt.lose(
-        lost,
-        path,
-        "supported_interfaces",
-        "the v0.3 card lists only the 0.x interfaces; the others are left out",
-      );
     const first = kept[0];
     if (first !== undefined) {
       out["url"] = first.url;

@@ -327,8 +327,6 @@ function agentCardToOlder(from: v10.AgentCard, path: At, lost: Loss[]): v03.Agen
       "supported_interfaces",
       "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak",
     );
-  if (kept.length < from.supportedInterfaces.length)
-    lose(lost, path, "supported_interfaces", "the v0.3 card lists only the 0.x interfaces; the others are left out");
   const first = kept[0];
   return {
     $typeName: "a2a.v1.AgentCard",

@@ -1086,8 +1086,7 @@ describe("agent card", () => {
       // (a2a-js: server/index.js:684; ours: the card's dialectFields, written around the P03 path).
     ]);
     expect((ours.json as Obj)["iconUrl"]).toBe("https://agent.example.com/icon.png");
-    // The 1.0 interfaces have no place in a v0.3 card: both leave them out; ours reports it.
-    expect(ours.lost).toEqual(["supported_interfaces"]);
+    expect(ours.lost).toEqual([]);
     // AGREEMENT: the first 0.x interface gives url/preferredTransport/protocolVersion; extendedAgentCard →
     // supportsAuthenticatedExtendedCard (FACTS G.3).
     expect({

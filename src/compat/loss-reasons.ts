@@ -26,8 +26,6 @@ export const LOSS = {
   dataPartFileName: "a v0.3 data part has no file name",
   /** A newer card without a 0.x interface. */
   noOlderInterface: "no 0.x interface; the v0.3 card lists interfaces a v0.3 client may not speak",
-  /** A newer card's interfaces of other versions, beside its 0.x ones. */
-  newerInterfaces: "the v0.3 card lists only the 0.x interfaces; the others are left out",
   /**
    * A newer id holding "/", written into an older resource name (the proto path only: a2a.json holds the ids
    * apart, and the JSON-RPC path carries them whole).

@@ -342,7 +342,6 @@ const transformCodes: Readonly<Record<TransformName, TransformCode>> = {
         "  ",
         guarded("legacy.length === 0 && all.length > 0", c.lose("supported_interfaces", lit(LOSS.noOlderInterface))),
       ),
-      ...indented("  ", guarded("kept.length < all.length", c.lose("supported_interfaces", lit(LOSS.newerInterfaces)))),
       `  const first = kept[0];`,
       `  if (first !== undefined) {`,
       code`    ${prop("out", c.key("url"))} = first.url;`,
