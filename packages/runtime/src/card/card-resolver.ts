@@ -13,6 +13,10 @@
  *              card is returned without a request; a stale one is
  *              revalidated with If-None-Match / If-Modified-Since, and a 304
  *              reuses it; no-store keeps nothing. At most 64 cards are kept.
+ *   redirects  followed by hand, within the card URL's origin only (at most
+ *              MAX_REDIRECTS): a redirect to another origin is refused, so
+ *              the request's headers (credentials among them) never go there;
+ *              the result's `url` is the URL the card came from
  *   verify     an optional function run on each card a 200 brings (e.g.
  *              agentCardVerifier from @protoc-gen-a2a/runtime/card-signing);
  *              a throw refuses the card (AgentCardVerificationError), and
@@ -82,6 +86,9 @@ interface Entry<V> {
 
 const OPERATION = "ResolveAgentCard";
 const MAX_ENTRIES = 64;
+/** Redirects followed within the card URL's origin before the fetch is refused. */
+const MAX_REDIRECTS = 5;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** The card URL for a card URL or a base URL. */
 export function agentCardUrl(url: string | URL): string {
@@ -103,12 +110,12 @@ export function createAgentCardResolver<V = undefined>(
       const key = `${version} ${cardUrl}`;
       const entry = cache.get(key);
       if (entry && Date.now() < entry.freshUntil) return { ...entry.resolved, source: "cache" };
-      const res = await send(cardUrl, options, version, entry?.resolved, call.signal);
+      const { res, from } = await sendFollowing(cardUrl, options, version, entry?.resolved, call.signal);
       const fresh = freshnessOf(res.headers, options.defaultMaxAgeSeconds ?? 0);
       const resolved =
         res.status === 304 && entry
           ? revalidated(entry.resolved, res.headers)
-          : await accept(cardUrl, res, options.verify);
+          : await accept(from, res, options.verify);
       cache.delete(key);
       if (fresh.store) {
         const oldest = cache.size >= MAX_ENTRIES ? cache.oldest() : undefined;
@@ -131,6 +138,44 @@ export function resolveAgentCard<V = undefined>(
   return createAgentCardResolver(options).resolve(url, options.signal ? { signal: options.signal } : {});
 }
 
+/** The card's response, redirects within `url`'s origin followed; `from` is the URL that answered. */
+async function sendFollowing<V>(
+  url: string,
+  options: AgentCardResolverOptions<V>,
+  version: string,
+  stored: ResolvedAgentCard<V> | undefined,
+  signal: AbortSignal | undefined,
+): Promise<{ res: Response; from: string }> {
+  let from = url;
+  for (let hops = 0; ; hops++) {
+    const res = await send(from, options, version, stored, signal);
+    if (res.type !== "opaqueredirect" && !REDIRECTS.has(res.status)) return { res, from };
+    await res.body?.cancel().catch(() => {});
+    const location = res.headers.get("location");
+    const next = location === null ? undefined : urlOf(location, from);
+    const why =
+      next === undefined
+        ? "with no Location it can follow"
+        : next.origin !== new URL(url).origin
+          ? `to ${next.origin}, another origin than the card URL's: the request's headers do not go there`
+          : hops >= MAX_REDIRECTS
+            ? `after ${MAX_REDIRECTS} redirects`
+            : undefined;
+    if (why !== undefined || next === undefined) {
+      throw failure(`GET ${from} answered ${res.status || "a redirect"} ${why}`, url, res.status || undefined);
+    }
+    from = next.href;
+  }
+}
+
+function urlOf(location: string, base: string): URL | undefined {
+  try {
+    return new URL(location, base);
+  } catch {
+    return undefined;
+  }
+}
+
 async function send<V>(
   url: string,
   options: AgentCardResolverOptions<V>,
@@ -148,6 +193,7 @@ async function send<V>(
   try {
     return await (options.fetch ?? globalThis.fetch)(url, {
       headers,
+      redirect: "manual",
       ...(live.length > 0 ? { signal: AbortSignal.any(live) } : {}),
     });
   } catch (e) {
@@ -200,14 +246,15 @@ async function accept<V>(
 async function readBody(url: string, res: Response): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
+  const reader = res.body?.getReader();
   try {
-    for await (const chunk of res.body ?? []) {
-      size += chunk.byteLength;
+    for (let read = await reader?.read(); read !== undefined && !read.done; read = await reader?.read()) {
+      size += read.value.byteLength;
       if (size > DEFAULT_MAX_BODY) {
-        await res.body?.cancel();
+        await reader?.cancel().catch(() => {});
         throw failure(`the card at ${url} is over ${DEFAULT_MAX_BODY} bytes`, url, res.status);
       }
-      chunks.push(chunk);
+      chunks.push(read.value);
     }
   } catch (e) {
     if (e instanceof A2ATransportError) throw e;

@@ -19,6 +19,7 @@ import { create, type DescMessage, type Message } from "@bufbuild/protobuf";
 import type { A2aClient, A2aServiceDefinition, Binding, CallOptions, OperationInfo } from "../core/definition.js";
 import type { A2aResult } from "../core/interceptor.js";
 import { transportFailure, type CallSite } from "../core/client-errors.js";
+import { A2ATransportError } from "../core/a2a-error.js";
 import { resubscribing, subscriptionFor, type ResubscribeOptions } from "./resubscribe.js";
 import {
   chainClientInterceptors,
@@ -117,22 +118,36 @@ export function requestMessage(
   return msg;
 }
 
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
 /**
  * fetch, with a rejection (refused connection, DNS, abort, timeout) as a transport error naming the call at
- * `shown`: the URL without the query parameters interceptors added, which may carry an API key.
+ * `shown`: the URL without the query parameters interceptors added, which may carry an API key. Redirects are
+ * not followed (`redirect: "manual"`, which every caller's init carries): one is a transport error naming where
+ * it pointed, so a call's credentials and body never go to a URL the caller did not give.
  */
 export async function fetchFor(
   fetchFn: typeof globalThis.fetch,
   operation: string,
   url: string,
-  init: RequestInit & { readonly method: string },
+  init: RequestInit & { readonly method: string; readonly redirect: "manual" },
   shown = url,
 ): Promise<Response> {
+  let res: Response;
   try {
-    return await fetchFn(url, init);
+    res = await fetchFn(url, init);
   } catch (e) {
     throw transportFailure({ operation, url: shown, method: init.method }, e);
   }
+  if (res.type !== "opaqueredirect" && !REDIRECTS.has(res.status)) return res;
+  await res.body?.cancel().catch(() => {});
+  const to = res.headers.get("location");
+  const where = to ? ` to ${to.slice(0, 200)}` : "";
+  const said = `answered HTTP ${res.status || "redirect"}${where}; the client follows no redirect`;
+  throw new A2ATransportError(`${operation}: ${init.method} ${shown} ${said}`, res.status || undefined, undefined, {
+    operation,
+    url: shown,
+  });
 }
 
 type UnaryCaller = (op: OperationInfo, request: Message, call?: BindingCall) => Promise<Message>;

@@ -136,7 +136,7 @@ async function post(c: ClientCtx, op: OperationInfo, params: JsonValue, call: Bi
       : { jsonrpc: "2.0", id, method: op.jsonrpcMethod, params };
   const body = JSON.stringify(envelope);
   const signal = callSignal(options, call);
-  const init = { method: "POST", headers, body, ...(signal ? { signal } : {}) };
+  const init = { method: "POST", headers, body, redirect: "manual" as const, ...(signal ? { signal } : {}) };
   const res = await fetchFor(c.fetchFn, op.name, withQuery(options.url, call), init, options.url);
   if (!res.ok) {
     const text = await res.text();

@@ -131,6 +131,7 @@ async function sendOn(
   const init = {
     method: route.method,
     headers,
+    redirect: "manual" as const,
     ...(body !== undefined ? { body } : {}),
     ...(signal ? { signal } : {}),
   };
