@@ -230,10 +230,17 @@ export function createGrpcClient<S extends DescService>(
       }
     },
     async function* (op: OperationInfo, request: Message, call?: CallOptions) {
+      // connect ends a stream's call only through its signal (its iterator ignores return()): a caller that
+      // stops reading (break) aborts it here, so the HTTP/2 stream is closed at once.
+      const stop = new AbortController();
+      const opts = callOpts(call);
+      const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
       try {
-        yield* raw[op.localName]!(request, callOpts(call)) as AsyncIterable<Message>;
+        yield* raw[op.localName]!(request, { headers: opts.headers, signal }) as AsyncIterable<Message>;
       } catch (e) {
         throw errorFromConnect(def, e, site(op));
+      } finally {
+        stop.abort();
       }
     },
     { url: options.url ?? "", ...options },
