@@ -96,4 +96,27 @@ describe("clientForCard", () => {
     expect(() => clientForCard(card)).toThrow(NoUsableInterfaceError);
     expect(() => clientForCard(card)).toThrow(/JSONRPC, HTTP\+JSON interface at protocol version 1\.0 or 0\.3/);
   });
+
+  it("never takes an interface whose URL is not http: or https:, whatever it would answer", () => {
+    const forged = 'data:application/json,{"jsonrpc":"2.0","id":1,"result":{"id":"forged"}}';
+    for (const url of [forged, "javascript:alert(1)", "file:///etc/passwd", "/relative/path", "http:no-host"]) {
+      const card = { supportedInterfaces: [{ url, protocolBinding: "JSONRPC", protocolVersion: "1.0" }] };
+      expect(() => clientForCard(card), url).toThrow(NoUsableInterfaceError);
+      expect(() => clientForCard(card), url).toThrow("with an http: or https: URL");
+    }
+    const grpc = (url: string) => ({ supportedInterfaces: [{ url, protocolBinding: "GRPC", protocolVersion: "1.0" }] });
+    const overGrpc = {
+      bindings: ["GRPC" as const],
+      grpcTransport: (baseUrl: string) => createGrpcTransport({ baseUrl }),
+    };
+    expect(() => clientForCard(grpc("javascript:alert(1)"), overGrpc)).toThrow(NoUsableInterfaceError);
+    expect(clientForCard(grpc("127.0.0.1:50051"), overGrpc).selected.url).toBe("127.0.0.1:50051");
+    const mixed = {
+      supportedInterfaces: [
+        { url: forged, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+        { url: "HTTPS://agent.example/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+      ],
+    };
+    expect(clientForCard(mixed).selected.url).toBe("HTTPS://agent.example/a2a");
+  });
 });

@@ -6,7 +6,10 @@
  * (default JSONRPC) followed by `additionalInterfaces`, all at the card's
  * `protocolVersion`. The first entry whose binding the client supports and
  * whose Major.Minor version it speaks wins; a card listing one binding twice
- * (0.3 and 1.0) is thus chosen by version, not position.
+ * (0.3 and 1.0) is thus chosen by version, not position. Only an absolute
+ * http: or https: URL is ever chosen (for gRPC also a bare host:port): a
+ * card cannot point the client, and the credentials it sends, at a data:,
+ * file: or javascript: URL.
  */
 export interface CardInterface {
   readonly url: string;
@@ -68,6 +71,12 @@ export function selectInterface(
   accept: { bindings: readonly string[]; versions: readonly string[] },
 ): CardInterface | undefined {
   return cardInterfaces(card).find(
-    (i) => accept.bindings.includes(i.binding) && accept.versions.includes(i.protocolVersion),
+    (i) => accept.bindings.includes(i.binding) && accept.versions.includes(i.protocolVersion) && reachable(i),
   );
+}
+
+/** An absolute http(s) URL; for gRPC also a bare host and port (`127.0.0.1:50051`), which cards often give. */
+function reachable(i: CardInterface): boolean {
+  if (/^https?:\/\/[^/]/i.test(i.url)) return true;
+  return i.binding === "GRPC" && /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d+)?$/i.test(i.url);
 }

@@ -81,7 +81,8 @@ function usableBindings(options: ClientForCardOptions, auth: CardCredentials): B
 
 const noInterface = (bindings: readonly Binding[], versions: readonly string[]) =>
   new NoUsableInterfaceError(
-    `the agent card offers no ${bindings.join(", ")} interface at protocol version ${versions.join(" or ")}`,
+    `the agent card offers no ${bindings.join(", ")} interface at protocol version ${versions.join(" or ")} ` +
+      "with an http: or https: URL",
   );
 
 /** The client of one selected interface, sending the card's credentials. */
