@@ -24,6 +24,7 @@ import { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
 import { A2ATransportError, nodeHttpListener, type Loss } from "@protoc-gen-a2a/runtime";
+import type { CoreRequest } from "@protoc-gen-a2a/runtime/protocol";
 import { CompatJsonError } from "@protoc-gen-a2a/runtime/protocol";
 import { PART_LEFT_OUT } from "@protoc-gen-a2a/runtime/compat-json";
 import {
@@ -165,6 +166,11 @@ async function rest(path: string, body: unknown): Promise<{ status: number; json
 }
 
 const grpcClient = () => createA2AServiceGrpcClient(createGrpcTransport({ baseUrl: grpcUrl }), {});
+
+/** The id of the JSON-RPC request a peer got, to answer it with. */
+async function requestId(req: CoreRequest): Promise<number> {
+  return (JSON.parse(new TextDecoder().decode(await req.body(1 << 20))) as { id: number }).id;
+}
 
 async function thrown(p: Promise<unknown>): Promise<unknown> {
   return p.then(
@@ -318,10 +324,14 @@ describe("requests that cannot convert are InvalidParams naming the path", () =>
 
   it("an unknown kind in a v0.3 result is refused where the client reads it", async () => {
     const peer = createServer(
-      nodeHttpListener(async () => ({
+      nodeHttpListener(async (req) => ({
         status: 200,
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: { kind: "note", id: "t", contextId: "c" } }),
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: await requestId(req),
+          result: { kind: "note", id: "t", contextId: "c" },
+        }),
       })),
     );
     const url = `http://127.0.0.1:${await listen(peer)}`;
@@ -344,10 +354,10 @@ describe("requests that cannot convert are InvalidParams naming the path", () =>
     // Escaped in the JSON text, so the body is valid UTF-8 and JSON.parse gives the lone surrogate.
     const task = '{"kind":"task","id":"t\\ud800","contextId":"c","status":{"state":"working"}}';
     const peer = createServer(
-      nodeHttpListener(async () => ({
+      nodeHttpListener(async (req) => ({
         status: 200,
         headers: { "content-type": "application/json" },
-        body: `{"jsonrpc":"2.0","id":1,"result":${task}}`,
+        body: `{"jsonrpc":"2.0","id":${await requestId(req)},"result":${task}}`,
       })),
     );
     const url = `http://127.0.0.1:${await listen(peer)}`;

@@ -147,12 +147,13 @@ describe("the bridge's one-pass JSON-RPC path is an option, not a hidden propert
   it("client side: a spread or proxied JSON-RPC client still sends a2a.json in one pass", async () => {
     const sent: string[] = [];
     const url = await serve(async (req) => {
-      sent.push(new TextDecoder().decode(await req.body(1 << 20)));
+      const text = new TextDecoder().decode(await req.body(1 << 20));
+      sent.push(text);
       const result = { kind: "task", id: "t-1", contextId: "c-1", status: { state: "completed" } };
       return {
         status: 200,
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, result }),
+        body: JSON.stringify({ jsonrpc: "2.0", id: JSON.parse(text).id, result }),
       };
     });
     const request = {

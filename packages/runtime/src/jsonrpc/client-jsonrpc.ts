@@ -59,16 +59,16 @@ export function createJsonRpcClient<S extends DescService>(
   const wire: JsonRpcCalls = {
     onLoss: options.onLoss,
     async call(op, params, call) {
-      const res = await post(c, op, params, call, def.contentTypes.jsonrpc.response);
-      return resultOf(c, op, await res.text());
+      const { res, id } = await post(c, op, params, call, def.contentTypes.jsonrpc.response);
+      return resultOf(c, op, await res.text(), id);
     },
     async *stream(op, params, call) {
-      const res = await post(c, op, params, call, def.contentTypes.jsonrpc.stream);
+      const { res, id } = await post(c, op, params, call, def.contentTypes.jsonrpc.stream);
       if (!(res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-        yield resultOf(c, op, await res.text()); // an error answered without a stream
+        yield resultOf(c, op, await res.text(), id); // an error answered without a stream
         return;
       }
-      for await (const ev of decodeSse(sseStreamFromResponse(res.body))) yield resultOf(c, op, ev.data);
+      for await (const ev of decodeSse(sseStreamFromResponse(res.body))) yield resultOf(c, op, ev.data, id);
     },
   };
   const client = buildClient<S>(
@@ -140,9 +140,9 @@ async function post(c: ClientCtx, op: OperationInfo, params: JsonValue, call: Bi
   const res = await fetchFor(c.fetchFn, op.name, withQuery(options.url, call), init, options.url);
   if (!res.ok) {
     const text = await res.text();
-    throw errorEnvelope(c, text) ?? refusal(c, op, `answered HTTP ${res.status}`, res.status, text);
+    throw errorEnvelope(c, text, id) ?? refusal(c, op, `answered HTTP ${res.status}`, res.status, text);
   }
-  return res;
+  return { res, id };
 }
 
 const refusal = (c: ClientCtx, op: OperationInfo, what: string, status?: number, body?: string) =>
@@ -151,29 +151,53 @@ const refusal = (c: ClientCtx, op: OperationInfo, what: string, status?: number,
     url: c.options.url,
   });
 
-/** The A2AError of a non-2xx answer that still carries a JSON-RPC error. */
-function errorEnvelope(c: ClientCtx, text: string) {
+/**
+ * The A2AError of a non-2xx answer that still carries a JSON-RPC error response to request `id`; undefined for
+ * anything else (a proxy's JSON error page among them), which is a transport error with the status.
+ */
+function errorEnvelope(c: ClientCtx, text: string, id: number) {
+  let env: unknown;
   try {
-    const env = JSON.parse(text) as { error?: unknown } | null;
-    return typeof env?.error === "object" && env.error !== null
-      ? errorFromJsonRpc(c.def, env.error as Record<string, unknown>)
-      : undefined;
+    env = JSON.parse(text);
   } catch {
     return undefined;
   }
+  if (responseProblem(env, id) !== undefined) return undefined;
+  const { error } = env as { error?: Record<string, unknown> };
+  return error === undefined ? undefined : errorFromJsonRpc(c.def, error);
 }
 
-/** The `result` of a response envelope; its `error` thrown. */
-function resultOf(c: ClientCtx, op: OperationInfo, text: string): JsonValue {
+/**
+ * What makes `env` no JSON-RPC 2.0 response to request `id`, or undefined: it needs "jsonrpc": "2.0", exactly
+ * one of result and error, an error with an integer code and a string message, and the request's id (an
+ * error may carry null: the server could not read the request).
+ */
+function responseProblem(env: unknown, id: number): string | undefined {
+  if (typeof env !== "object" || env === null || Array.isArray(env)) return "no JSON-RPC response";
+  const e = env as Record<string, unknown>;
+  if (e["jsonrpc"] !== "2.0") return 'a response without "jsonrpc": "2.0"';
+  const hasError = "error" in e;
+  if (hasError === "result" in e) return `a response with ${hasError ? "both a result and an error" : "no result"}`;
+  const error = e["error"] as { code?: unknown; message?: unknown } | null | undefined;
+  if (hasError && (!Number.isInteger(error?.code) || typeof error?.message !== "string")) {
+    return "an error without an integer code and a message";
+  }
+  const sameId = e["id"] === id || (hasError && e["id"] === null);
+  return sameId ? undefined : `a response to another request (id ${JSON.stringify(e["id"])}, not ${id})`;
+}
+
+/** The `result` of a response envelope to request `id`; its `error` thrown. */
+function resultOf(c: ClientCtx, op: OperationInfo, text: string, id: number): JsonValue {
   let envelope: unknown;
   try {
     envelope = JSON.parse(text);
   } catch {
     throw refusal(c, op, "answered with no JSON-RPC response", 200, text);
   }
-  const env = envelope as { error?: Record<string, unknown>; result?: unknown } | null;
-  if (env?.error) throw errorFromJsonRpc(c.def, env.error);
-  if (!env || !("result" in env)) throw refusal(c, op, "answered with no JSON-RPC response", 200, text);
+  const wrong = responseProblem(envelope, id);
+  if (wrong !== undefined) throw refusal(c, op, `answered ${wrong}`, 200, text);
+  const env = envelope as { error?: Record<string, unknown>; result?: unknown };
+  if (env.error !== undefined) throw errorFromJsonRpc(c.def, env.error);
   const result = (env.result ?? null) as JsonValue;
   const problem = jsonLimitProblem(result, "result", MAX_RESULT_DEPTH);
   if (problem) throw refusal(c, op, `answered a result that cannot be read: ${problem}`, 200, text);
