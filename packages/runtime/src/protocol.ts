@@ -82,7 +82,7 @@ export {
 } from "./grpc/grpc.js";
 export type { GrpcFallbackRequest, GrpcFallbackResponse } from "./grpc/grpc-fallback.js";
 export { ErrorInfoSchema, ERROR_INFO_TYPE_URL } from "./core/error-info.js";
-export { encodeSseEvent, decodeSse } from "./http/sse.js";
+export { encodeSseEvent, decodeSse, SseEventTooLongError } from "./http/sse.js";
 export { cardInterfaces, selectInterface } from "./card/select-interface.js";
 export type { OlderVersionFallback } from "./client/client-for-card.js";
 export type { ResubscribeOptions } from "./http/resubscribe.js";
@@ -129,3 +129,4 @@ export {
   type AgentCardResolverOptions,
   type ResolvedAgentCard,
 } from "./card/card-resolver.js";
+export { DEFAULT_MAX_RESPONSE_BYTES } from "./http/client-http.js";

@@ -39,6 +39,11 @@ export interface A2aClientOptions {
   readonly headers?: Readonly<Record<string, string>>;
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
+  /**
+   * The most bytes of one response body, or of one event of a stream, the client reads; past it the call is an
+   * A2ATransportError, the rest never read. Default 64 MiB (DEFAULT_MAX_RESPONSE_BYTES).
+   */
+  readonly maxResponseBytes?: number;
   readonly fetch?: typeof globalThis.fetch;
   /** Told what a response carried that this version cannot hold (v0.3 JSON-RPC: a2a.json fields the proto lacks). */
   readonly onLoss?: (operation: string, loss: { readonly path: string; readonly reason: string }) => void;
@@ -119,6 +124,35 @@ export function requestMessage(
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** A2aClientOptions.maxResponseBytes by default: 64 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The body of `res` as text, read to at most `limit` bytes (as decoded from any Content-Encoding): past it the
+ * read stops and the call is a transport error naming the call's method and URL.
+ */
+export async function responseText(
+  res: Response,
+  limit: number,
+  site: CallSite & { readonly method: string },
+): Promise<string> {
+  const reader = res.body?.getReader();
+  if (reader === undefined) return "";
+  const decoder = new TextDecoder();
+  let text = "";
+  let size = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      const said = `${site.operation}: ${site.method} ${site.url} answered a body over ${limit} bytes`;
+      throw new A2ATransportError(said, res.status, undefined, { operation: site.operation, url: site.url });
+    }
+    text += decoder.decode(read.value, { stream: true });
+  }
+  return text + decoder.decode();
+}
 
 /**
  * fetch, with a rejection (refused connection, DNS, abort, timeout) as a transport error naming the call at

@@ -59,6 +59,16 @@ export interface DecodeSseOptions {
   signal?: AbortSignal;
   /** Called with the value of each valid `retry` field, in milliseconds. */
   onRetry?: (ms: number) => void;
+  /**
+   * The longest event, in characters of its lines (data and the line being read): past it decoding throws an
+   * SseEventTooLongError and the source is closed. Default: no bound.
+   */
+  maxEventChars?: number;
+}
+
+/** An event longer than DecodeSseOptions.maxEventChars. */
+export class SseEventTooLongError extends Error {
+  override name = "SseEventTooLongError";
 }
 
 function assertSingleLine(what: string, value: string): void {
@@ -108,8 +118,21 @@ class SseParser {
   private sawData = false;
   private eventType = "";
   private lastEventId = "";
+  /** Characters of the current event: its lines so far and the line being read. */
+  private length = 0;
 
-  constructor(private readonly onRetry: ((ms: number) => void) | undefined) {}
+  constructor(
+    private readonly onRetry: ((ms: number) => void) | undefined,
+    private readonly maxChars = Number.POSITIVE_INFINITY,
+  ) {}
+
+  /** Counts `n` more characters of the current event, throwing past the bound. */
+  private grow(n: number): void {
+    this.length += n;
+    if (this.length > this.maxChars) {
+      throw new SseEventTooLongError(`an event of the stream is longer than ${this.maxChars} characters`);
+    }
+  }
 
   feed(text: string, out: SseEvent[]): void {
     if (text === "") return;
@@ -131,10 +154,12 @@ class SseParser {
       if (lf !== -1 && lf < i) lf = text.indexOf("\n", i);
       const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf);
       if (end === -1) {
+        this.grow(n - i);
         this.partial.push(text.slice(i));
         return;
       }
       let line = text.slice(i, end);
+      this.grow(line.length);
       if (this.partial.length > 0) {
         this.partial.push(line);
         line = this.partial.join("");
@@ -159,10 +184,14 @@ class SseParser {
       this.data = [];
       this.sawData = false;
       this.eventType = "";
+      this.length = 0;
       return;
     }
     const colon = line.indexOf(":");
-    if (colon === 0) return; // comment
+    if (colon === 0) {
+      this.length -= line.length; // a comment (a keep-alive) is no part of the event
+      return;
+    }
     let field: string;
     let value: string;
     if (colon === -1) {
@@ -200,8 +229,8 @@ class ChunkParser {
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   private decoderDirty = false;
 
-  constructor(onRetry: DecodeSseOptions["onRetry"]) {
-    this.parser = new SseParser(onRetry);
+  constructor(onRetry: DecodeSseOptions["onRetry"], maxEventChars: number | undefined) {
+    this.parser = new SseParser(onRetry, maxEventChars);
   }
 
   feed(chunk: Uint8Array | string, events: SseEvent[]): void {
@@ -235,7 +264,7 @@ export async function* decodeSse(
 ): AsyncGenerator<SseEvent> {
   const signal = opts?.signal;
   if (signal?.aborted) return;
-  const parser = new ChunkParser(opts?.onRetry);
+  const parser = new ChunkParser(opts?.onRetry, opts?.maxEventChars);
   const it = chunks[Symbol.asyncIterator]();
   let finished = false;
   let pendingNext = false;

@@ -21,7 +21,9 @@ import { errorFromJsonRpc } from "../core/client-errors.js";
 import {
   buildClient,
   callSignal,
+  DEFAULT_MAX_RESPONSE_BYTES,
   fetchFor,
+  responseText,
   serviceHeaders,
   withQuery,
   type A2aClientOptions,
@@ -42,6 +44,8 @@ interface ClientCtx {
   readonly options: A2aClientOptions;
   readonly codec: DialectCodec | undefined;
   readonly fetchFn: typeof fetch;
+  /** The most bytes of a response body or of one stream event (A2aClientOptions.maxResponseBytes). */
+  readonly maxBytes: number;
   nextId: number;
 }
 
@@ -54,21 +58,23 @@ export function createJsonRpcClient<S extends DescService>(
     options,
     codec: def.jsonrpcCodec ?? undefined,
     fetchFn: options.fetch ?? globalThis.fetch,
+    maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     nextId: 0,
   };
   const wire: JsonRpcCalls = {
     onLoss: options.onLoss,
     async call(op, params, call) {
       const { res, id } = await post(c, op, params, call, def.contentTypes.jsonrpc.response);
-      return resultOf(c, op, await res.text(), id);
+      return resultOf(c, op, await bodyOf(c, op, res), id);
     },
     async *stream(op, params, call) {
       const { res, id } = await post(c, op, params, call, def.contentTypes.jsonrpc.stream);
       if (!(res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-        yield resultOf(c, op, await res.text(), id); // an error answered without a stream
+        yield resultOf(c, op, await bodyOf(c, op, res), id); // an error answered without a stream
         return;
       }
-      for await (const ev of decodeSse(sseStreamFromResponse(res.body))) yield resultOf(c, op, ev.data, id);
+      const events = decodeSse(sseStreamFromResponse(res.body), { maxEventChars: c.maxBytes });
+      for await (const ev of events) yield resultOf(c, op, ev.data, id);
     },
   };
   const client = buildClient<S>(
@@ -139,11 +145,15 @@ async function post(c: ClientCtx, op: OperationInfo, params: JsonValue, call: Bi
   const init = { method: "POST", headers, body, redirect: "manual" as const, ...(signal ? { signal } : {}) };
   const res = await fetchFor(c.fetchFn, op.name, withQuery(options.url, call), init, options.url);
   if (!res.ok) {
-    const text = await res.text();
+    const text = await bodyOf(c, op, res);
     throw errorEnvelope(c, text, id) ?? refusal(c, op, `answered HTTP ${res.status}`, res.status, text);
   }
   return { res, id };
 }
+
+/** A response body as text, at most c.maxBytes. */
+const bodyOf = (c: ClientCtx, op: OperationInfo, res: Response) =>
+  responseText(res, c.maxBytes, { operation: op.name, url: c.options.url, method: "POST" });
 
 const refusal = (c: ClientCtx, op: OperationInfo, what: string, status?: number, body?: string) =>
   new A2ATransportError(`${op.name}: POST ${c.options.url} (${op.jsonrpcMethod}) ${what}`, status, body, {

@@ -20,7 +20,9 @@ import { errorFromRest } from "../core/client-errors.js";
 import {
   buildClient,
   callSignal,
+  DEFAULT_MAX_RESPONSE_BYTES,
   fetchFor,
+  responseText,
   serviceHeaders,
   withQuery,
   type A2aClientOptions,
@@ -38,6 +40,8 @@ interface ClientCtx {
   readonly options: A2aClientOptions;
   readonly fetchFn: typeof fetch;
   readonly base: string;
+  /** The most bytes of a response body or of one stream event (A2aClientOptions.maxResponseBytes). */
+  readonly maxBytes: number;
 }
 
 export function createRestClient<S extends DescService>(
@@ -49,17 +53,18 @@ export function createRestClient<S extends DescService>(
     options,
     fetchFn: options.fetch ?? globalThis.fetch,
     base: options.url.replace(/\/+$/, ""),
+    maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
   };
   return buildClient<S>(
     def,
     async (op, request, call) => {
-      const { res } = await send(c, op, request, call, def.contentTypes.rest.response);
-      const text = await res.text();
+      const { res, site } = await send(c, op, request, call, def.contentTypes.rest.response);
+      const text = await responseText(res, c.maxBytes, site);
       return decode(op, op.routes[0], text === "" ? {} : JSON.parse(text));
     },
     async function* (op, request, call) {
       const { res, site } = await send(c, op, request, call, def.contentTypes.rest.stream);
-      for await (const ev of decodeSse(sseStreamFromResponse(res.body))) {
+      for await (const ev of decodeSse(sseStreamFromResponse(res.body), { maxEventChars: c.maxBytes })) {
         if (ev.event === "error") throw errorFromRest(def, res.status, ev.data, site, "sent an error event");
         yield decode(op, undefined, JSON.parse(ev.data));
       }
@@ -92,7 +97,7 @@ async function send(c: ClientCtx, op: OperationInfo, request: Message, call: Bin
     if (alt) sent = await sendOn(c, op, alt, json, call, accept);
   }
   const { res, site } = sent;
-  if (!res.ok) throw errorFromRest(def, res.status, await res.text(), site);
+  if (!res.ok) throw errorFromRest(def, res.status, await responseText(res, c.maxBytes, site), site);
   return sent;
 }
 
