@@ -202,8 +202,10 @@ export function errorFromConnect(def: A2aServiceDefinition, e: unknown, site: Ca
   if (e instanceof A2AError || e instanceof A2ATransportError) return e;
   if (!(e instanceof ConnectError)) return transportFailure(site, e);
   const status = grpcStatusName(e.code);
-  if (!e.metadata.has("grpc-status") && !e.metadata.has("grpc-status-details-bin"))
-    return grpcTransport(e, status, site);
+  // The server's status only when it sent a valid one: connect makes up INTERNAL for "grpc-status: 99".
+  const sent = e.metadata.get("grpc-status");
+  const valid = sent !== null && /^(?:[0-9]|1[0-6])$/.test(sent.trim()) && Number(sent) === e.code;
+  if (!valid && !e.metadata.has("grpc-status-details-bin")) return grpcTransport(e, status, site);
   const info = e.findDetails(ErrorInfoSchema)[0] as unknown as
     | { reason?: string; domain?: string; metadata?: Record<string, string> }
     | undefined;
