@@ -2,7 +2,8 @@
  * A client reads at most maxResponseBytes (default 64 MiB) of a response body, or of one event of a stream,
  * on JSON-RPC and HTTP+JSON: past it the call is an A2ATransportError saying so, the rest never read, so a
  * hostile or broken server cannot make the client hold what it sends without end. A peer on 127.0.0.1 answers
- * 2 MiB where the client takes 1 MiB; the same answer under the bound is read.
+ * 2 MiB where the client takes 1 MiB; the same answer under the bound is read. An HTTP+JSON stream answered
+ * with another Content-Type is a transport error too, not an empty stream.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -26,7 +27,7 @@ beforeAll(async () => {
       const rpc = req.url === "/rpc";
       const id = rpc ? (JSON.parse(Buffer.concat(chunks).toString()) as { id: unknown }).id : undefined;
       const answer = (result: unknown) => (rpc ? { jsonrpc: "2.0", id, result } : result);
-      if ((req.headers.accept ?? "").includes("event-stream")) {
+      if ((req.headers.accept ?? "").includes("event-stream") && req.headers["x-answer"] !== "json") {
         res.writeHead(200, { "content-type": "text/event-stream" });
         const event = answer({ task });
         res.end(`data: ${JSON.stringify(event)}\n\n`);
@@ -91,4 +92,19 @@ describe.each([0, 1])("binding %#", (index) => {
       expect(event.payload.case).toBe("task");
     }
   });
+});
+
+it("HTTP+JSON refuses a stream answered with another Content-Type, as a transport error", async () => {
+  const client = createA2AServiceRestClient({ url: `${url}/rest` });
+  const read = async () => {
+    for await (const _ of client.sendStreamingMessage({ message }, { headers: { "x-answer": "json" } })) {
+      // none: the answer is no stream
+    }
+  };
+  const e = await read().then(
+    () => undefined,
+    (x: unknown) => x,
+  );
+  expect(e).toBeInstanceOf(A2ATransportError);
+  expect((e as Error).message).toContain("answered application/a2a+json, not a stream");
 });

@@ -16,6 +16,7 @@
 import { fromJson, type DescService, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { messageJson } from "../core/protojson-write.js";
 import type { A2aClient, A2aServiceDefinition, OperationInfo } from "../core/definition.js";
+import { A2ATransportError } from "../core/a2a-error.js";
 import { errorFromRest } from "../core/client-errors.js";
 import {
   buildClient,
@@ -64,6 +65,12 @@ export function createRestClient<S extends DescService>(
     },
     async function* (op, request, call) {
       const { res, site } = await send(c, op, request, call, def.contentTypes.rest.stream);
+      const type = res.headers.get("content-type") ?? "";
+      if (!type.toLowerCase().startsWith("text/event-stream")) {
+        await res.body?.cancel().catch(() => {});
+        const said = `${site.operation}: ${site.method} ${site.url} answered ${type || "no Content-Type"}, not a stream`;
+        throw new A2ATransportError(said, res.status, undefined, { operation: site.operation, url: site.url });
+      }
       for await (const ev of decodeSse(sseStreamFromResponse(res.body), { maxEventChars: c.maxBytes })) {
         if (ev.event === "error") throw errorFromRest(def, res.status, ev.data, site, "sent an error event");
         yield decode(op, undefined, JSON.parse(ev.data));
