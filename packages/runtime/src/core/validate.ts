@@ -210,19 +210,27 @@ function planner(rules: Rules, naming: Naming): Plans {
   };
 }
 
-/** The first value of an enum field that its enum does not declare, as a problem at `path`; else undefined. */
-function undeclared(field: DescField, e: DescEnum, v: unknown, at: (k?: string | number) => string) {
+/**
+ * The first value of an enum field (`key` under `path`) that its enum does not declare, as a problem naming it;
+ * else undefined. Nothing is allocated unless a value is refused.
+ */
+function undeclared(field: DescField, e: DescEnum, v: unknown, path: string, key: string | undefined) {
+  if (field.fieldKind === "enum" && (typeof v !== "number" || e.value[v] !== undefined)) return undefined;
   const bad = (n: unknown) => typeof n === "number" && e.value[n] === undefined;
-  const says = (n: unknown) => `unknown value ${String(n)} for ${e.typeName}`;
+  let at: string | number | undefined;
+  let value: unknown = v;
   if (field.fieldKind === "list") {
     const i = (v as unknown[]).findIndex(bad);
-    return i < 0 ? undefined : `${at(i)}: ${says((v as unknown[])[i])}`;
-  }
-  if (field.fieldKind === "map") {
-    const k = Object.keys(v as object).find((key) => bad((v as Record<string, unknown>)[key]));
-    return k === undefined ? undefined : `${at(k)}: ${says((v as Record<string, unknown>)[k])}`;
-  }
-  return bad(v) ? `${at()}: ${says(v)}` : undefined;
+    if (i < 0) return undefined;
+    [at, value] = [i, (v as unknown[])[i]];
+  } else if (field.fieldKind === "map") {
+    const k = Object.keys(v as object).find((name) => bad((v as Record<string, unknown>)[name]));
+    if (k === undefined) return undefined;
+    [at, value] = [k, (v as Record<string, unknown>)[k]];
+  } else if (!bad(v)) return undefined;
+  const base = join(path, key) || field.jsonName;
+  const where = at === undefined ? base : typeof at === "number" ? `${base}[${at}]` : join(base, at);
+  return `${where}: unknown value ${String(value)} for ${e.typeName}`;
 }
 
 function walk(plans: Plans, plan: Plan, msg: Fields, path: string, from: string | undefined): string | undefined {
@@ -233,12 +241,7 @@ function walk(plans: Plans, plan: Plan, msg: Fields, path: string, from: string 
   }
   for (const { field, key, e } of plan.enums) {
     const v = fieldValue(msg, field);
-    if (v === undefined) continue;
-    const at = (k?: string | number) => {
-      const base = join(path, key) || field.jsonName;
-      return k === undefined ? base : typeof k === "number" ? `${base}[${k}]` : join(base, k);
-    };
-    const problem = undeclared(field, e, v, at);
+    const problem = v === undefined ? undefined : undeclared(field, e, v, path, key);
     if (problem) return problem;
   }
   for (const { field, key, sub } of plan.children) {
