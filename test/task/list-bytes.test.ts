@@ -85,6 +85,17 @@ async function pages(
 
 const ids = Array.from({ length: TASKS }, (_, i) => `t${i}`);
 
+/** `store` with its list replaced by `list`: a store of one's own around it. */
+function withList(store: TaskStore, list: TaskStore["list"]): TaskStore {
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === "list") return list;
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 /** The store, with each list call's query recorded. */
 function recording(store: TaskStore): { store: TaskStore; queries: TaskQuery[] } {
   const queries: TaskQuery[] = [];
@@ -92,14 +103,7 @@ function recording(store: TaskStore): { store: TaskStore; queries: TaskQuery[] }
     queries.push(query);
     return store.list(tenant, query);
   };
-  const proxy = new Proxy(store, {
-    get(target, key) {
-      if (key === "list") return list;
-      const value: unknown = Reflect.get(target, key);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  return { store: proxy, queries };
+  return { store: withList(store, list), queries };
 }
 
 const cleanup: (() => Promise<void>)[] = [];
@@ -122,15 +126,7 @@ async function postgresStore(): Promise<TaskStore> {
 /** A store of one's own that takes neither hint: the memory store, the hints dropped from every query. */
 async function hintless(): Promise<TaskStore> {
   const store = createMemoryTaskStore();
-  const list: TaskStore["list"] = (tenant, query) =>
-    store.list(tenant, { ...query, view: undefined, maxBytes: undefined });
-  return new Proxy(store, {
-    get(target, key) {
-      if (key === "list") return list;
-      const value: unknown = Reflect.get(target, key);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  return withList(store, (tenant, query) => store.list(tenant, { ...query, view: undefined, maxBytes: undefined }));
 }
 
 describe.each([

@@ -51,15 +51,19 @@ function taskColumns(q: string, view?: TaskView): string {
     ${view?.includeArtifacts === false ? "NULL" : artifactsColumn(q)} AS artifacts`;
 }
 
-/** The history, all of it or its last `length` messages (the list's view: a whole number, checked by the handler). */
+/**
+ * The history rows a view keeps, as a FROM item `l` (message, seq): all of them, or the last `length` (a whole
+ * number, checked by the handler); undefined for none (length 0).
+ */
+function keptHistory(q: string, length: number | undefined): string | undefined {
+  const all = `SELECT h.message, h.seq FROM ${q}.history h WHERE h.tenant = t.tenant AND h.task_id = t.id`;
+  if (length === undefined || !Number.isSafeInteger(length) || length < 0) return `(${all}) l`;
+  return length === 0 ? undefined : `(${all} ORDER BY h.seq DESC LIMIT ${length}) l`;
+}
+
 function historyColumn(q: string, length: number | undefined): string {
-  const all = `${q}.history h WHERE h.tenant = t.tenant AND h.task_id = t.id`;
-  if (length === undefined || !Number.isSafeInteger(length) || length < 0) {
-    return `(SELECT string_agg(encode(h.message, 'hex'), ',' ORDER BY h.seq) FROM ${all})`;
-  }
-  if (length === 0) return "NULL";
-  return `(SELECT string_agg(encode(l.message, 'hex'), ',' ORDER BY l.seq)
-      FROM (SELECT h.message, h.seq FROM ${all} ORDER BY h.seq DESC LIMIT ${length}) l)`;
+  const kept = keptHistory(q, length);
+  return kept === undefined ? "NULL" : `(SELECT string_agg(encode(l.message, 'hex'), ',' ORDER BY l.seq) FROM ${kept})`;
 }
 
 function artifactsColumn(q: string): string {
@@ -125,15 +129,8 @@ function pageSql(q: string, where: string, limit: string, view: TaskView | undef
 
 /** A task's encoded bytes as the view keeps it: its body, its history (or the last messages), its artifacts. */
 function sizeOf(q: string, view: TaskView | undefined): string {
-  const all = `${q}.history h WHERE h.tenant = t.tenant AND h.task_id = t.id`;
-  const length = view?.historyLength;
-  const last = `SELECT h.message FROM ${all} ORDER BY h.seq DESC LIMIT ${length}`;
-  const history =
-    length === undefined || !Number.isSafeInteger(length) || length < 0
-      ? `(SELECT sum(octet_length(h.message)) FROM ${all})`
-      : length === 0
-        ? "0"
-        : `(SELECT sum(octet_length(l.message)) FROM (${last}) l)`;
+  const kept = keptHistory(q, view?.historyLength);
+  const history = kept === undefined ? "0" : `(SELECT sum(octet_length(l.message)) FROM ${kept})`;
   const artifacts =
     view?.includeArtifacts === false
       ? "0"
