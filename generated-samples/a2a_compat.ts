@@ -45,8 +45,10 @@ export type { OlderJsonMessage };
  * Each a2a.v1 operation and the lf.a2a.v1 operation it corresponds to.
  */
 export const a2aOperationPairs: readonly OperationPair[] = [
-  { older: "SendMessage", newer: "SendMessage" }, { older: "SendStreamingMessage", newer: "SendStreamingMessage" },
-  { older: "GetTask", newer: "GetTask" }, { older: "CancelTask", newer: "CancelTask" },
+  { older: "SendMessage", newer: "SendMessage" },
+  { older: "SendStreamingMessage", newer: "SendStreamingMessage" },
+  { older: "GetTask", newer: "GetTask" },
+  { older: "CancelTask", newer: "CancelTask" },
   { older: "TaskSubscription", newer: "SubscribeToTask" },
   { older: "CreateTaskPushNotificationConfig", newer: "CreateTaskPushNotificationConfig" },
   { older: "GetTaskPushNotificationConfig", newer: "GetTaskPushNotificationConfig" },
@@ -59,11 +61,13 @@ export const a2aOperationPairs: readonly OperationPair[] = [
  * Each operation's names in both versions and every binding: JSON-RPC methods, routes, gRPC paths.
  */
 export const a2aOperations: OperationCorrespondence = operationCorrespondence(
-  A2AServiceV0_3, A2AServiceV1_0, a2aOperationPairs,
+  A2AServiceV0_3,
+  A2AServiceV1_0,
+  a2aOperationPairs,
 );
 
 /**
- * Serves a2a.v1 clients with a lf.a2a.v1 handler (a version bridge): the a2a.v1 definition, handler
+ * Serves a2a.v1 clients with a handler of lf.a2a.v1 (a version bridge): the a2a.v1 definition, handler
  * and JSON-RPC operations served in one pass, for a server's options or a dual-version side.
  */
 export function bridgeToOlder(
@@ -71,30 +75,41 @@ export function bridgeToOlder(
   onLoss?: (operation: string, loss: Loss) => void,
 ): BridgedHandler<(typeof A2AServiceV0_3)["service"]> {
   return createBridgeHandler({
-    older: A2AServiceV0_3, newer: A2AServiceV1_0, handler, converter: a2aCompat,
-    operations: a2aOperationPairs, json: a2aCompatJson, ...(onLoss ? { onLoss } : {}),
+    older: A2AServiceV0_3,
+    newer: A2AServiceV1_0,
+    handler,
+    converter: a2aCompat,
+    operations: a2aOperationPairs,
+    json: a2aCompatJson,
+    ...(onLoss ? { onLoss } : {}),
   });
 }
 
 /**
- * A lf.a2a.v1 client over a a2a.v1 client: call an older agent with newer types. Operations the older
- * version lacks fail with UnsupportedOperationError. A JSON-RPC client's calls (its jsonrpc property)
- * carry a2a.json in one pass.
+ * A client of lf.a2a.v1 over a client of a2a.v1: call an older agent with newer types. Operations the
+ * older version lacks fail with UnsupportedOperationError. A JSON-RPC client's calls (its jsonrpc
+ * property) carry a2a.json in one pass.
  */
 export function clientForOlder(
   client: A2aClient<(typeof A2AServiceV0_3)["service"]> | JsonRpcClient<(typeof A2AServiceV0_3)["service"]>,
   onLoss?: (operation: string, loss: Loss) => void,
 ): A2aClient<(typeof A2AServiceV1_0)["service"]> {
   return createClientBridge({
-    older: A2AServiceV0_3, newer: A2AServiceV1_0, client, converter: a2aCompat,
-    operations: a2aOperationPairs, json: a2aCompatJson, ...(onLoss ? { onLoss } : {}),
+    older: A2AServiceV0_3,
+    newer: A2AServiceV1_0,
+    client,
+    converter: a2aCompat,
+    operations: a2aOperationPairs,
+    json: a2aCompatJson,
+    ...(onLoss ? { onLoss } : {}),
   });
 }
 
 /**
- * A lf.a2a.v1 client for the agent card's first usable interface at lf.a2a.v1, else at a2a.v1 through
- * clientForOlder (createClientForCardOrOlder). selected is the interface taken (its protocolVersion
- * tells which), bridged is true for the a2a.v1 one. options.onLoss also hears what the bridge loses.
+ * A client of lf.a2a.v1 for the agent card's first usable interface at lf.a2a.v1, else at a2a.v1
+ * through clientForOlder (createClientForCardOrOlder). selected is the interface taken (its
+ * protocolVersion tells which), bridged is true for the a2a.v1 one. options.onLoss also hears what the
+ * bridge loses.
  */
 export function clientForCard(
   card: unknown,

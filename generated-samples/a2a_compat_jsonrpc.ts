@@ -81,11 +81,11 @@ const ROLE_TO_JSON = {
 
 function sendMessageConfigurationFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.SendMessageConfiguration {
   const from = rt.object(json, path, "a2a.v1.SendMessageConfiguration");
-  const out = ({
+  const out: v10.SendMessageConfiguration = {
     $typeName: "lf.a2a.v1.SendMessageConfiguration",
     acceptedOutputModes: [],
     returnImmediately: false,
-  } as v10.SendMessageConfiguration);
+  };
   let value: unknown;
   if ((value = from["acceptedOutputModes"]) != null)
     out.acceptedOutputModes = rt.strings(
@@ -106,14 +106,14 @@ function sendMessageConfigurationFromOlderJson(json: unknown, path: rt.At, lost:
         break;
       default: rt.lose(lost, pushPath, key, "a2a.v1.PushNotificationConfig has no field for it");
     }
-    const pushConfig = ({
+    const pushConfig: v10.TaskPushNotificationConfig = {
       $typeName: "lf.a2a.v1.TaskPushNotificationConfig",
       tenant: "",
       id: "",
       taskId: "",
       url: "",
       token: "",
-    } as v10.TaskPushNotificationConfig);
+    };
     if ((value = pushJson["url"]) != null) {
       const read = rt.str(value, pushPath, "a2a.v1.PushNotificationConfig.url");
       if (read !== "") pushConfig.url = read;
@@ -180,8 +180,8 @@ function sendMessageConfigurationToOlderJson(
       "history_length",
       "v0.3 cannot ask for no history (0 means no limit there); sent without a limit",
     );
-  else if (historyLength !== undefined) { if (historyLength !== 0) out["historyLength"] = historyLength; }
-  { const value = !from.returnImmediately; if (value) out["blocking"] = value; }
+  else if (historyLength !== undefined) out["historyLength"] = historyLength;
+  if (!from.returnImmediately) out["blocking"] = true;
   return out;
 }
 
@@ -189,7 +189,7 @@ function taskFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.Task {
   const from = rt.object(json, path, "a2a.v1.Task");
   if (from["kind"] !== undefined && from["kind"] !== "task")
     rt.refuseKind(rt.pathOf(path), "a2a.v1.Task", from["kind"], "task");
-  const out = ({ $typeName: "lf.a2a.v1.Task", id: "", contextId: "", artifacts: [], history: [] } as v10.Task);
+  const out: v10.Task = { $typeName: "lf.a2a.v1.Task", id: "", contextId: "", artifacts: [], history: [] };
   let value: unknown;
   if ((value = from["id"]) != null) out.id = rt.str(value, path, "a2a.v1.Task.id");
   if ((value = from["contextId"]) != null) out.contextId = rt.str(value, path, "a2a.v1.Task.context_id");
@@ -226,7 +226,7 @@ function taskToOlderJson(from: v10.Task, path: rt.At, lost: Loss[]): JsonObject 
 
 function taskStatusFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.TaskStatus {
   const from = rt.object(json, path, "a2a.v1.TaskStatus");
-  const out = ({ $typeName: "lf.a2a.v1.TaskStatus", state: 0 } as v10.TaskStatus);
+  const out: v10.TaskStatus = { $typeName: "lf.a2a.v1.TaskStatus", state: 0 };
   let value: unknown;
   if ((value = from["message"]) != null) out.message = messageFromOlderJson(value, rt.at(path, "message"), lost);
   if ((value = from["timestamp"]) != null) out.timestamp = rt.timestamp(value, path, "a2a.v1.TaskStatus.timestamp");
@@ -253,7 +253,7 @@ function taskStatusToOlderJson(from: v10.TaskStatus, path: rt.At, lost: Loss[]):
 
 function partFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.Part {
   const from = rt.object(json, path, "a2a.v1.Part");
-  const out = ({ $typeName: "lf.a2a.v1.Part", content: { case: undefined }, filename: "", mediaType: "" } as v10.Part);
+  const out: v10.Part = { $typeName: "lf.a2a.v1.Part", content: { case: undefined }, filename: "", mediaType: "" };
   for (const key in from) switch (key) {
     case "kind":
     case "text":
@@ -338,7 +338,7 @@ function messageFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.Mes
   const from = rt.object(json, path, "a2a.v1.Message");
   if (from["kind"] !== undefined && from["kind"] !== "message")
     rt.refuseKind(rt.pathOf(path), "a2a.v1.Message", from["kind"], "message");
-  const out = ({
+  const out: v10.Message = {
     $typeName: "lf.a2a.v1.Message",
     messageId: "",
     contextId: "",
@@ -347,7 +347,7 @@ function messageFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.Mes
     parts: [],
     extensions: [],
     referenceTaskIds: [],
-  } as v10.Message);
+  };
   let value: unknown;
   if ((value = from["messageId"]) != null) out.messageId = rt.str(value, path, "a2a.v1.Message.message_id");
   if ((value = from["contextId"]) != null) out.contextId = rt.str(value, path, "a2a.v1.Message.context_id");
@@ -392,14 +392,14 @@ function messageToOlderJson(from: v10.Message, path: rt.At, lost: Loss[]): JsonO
 
 function artifactFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.Artifact {
   const from = rt.object(json, path, "a2a.v1.Artifact");
-  const out = ({
+  const out: v10.Artifact = {
     $typeName: "lf.a2a.v1.Artifact",
     artifactId: "",
     name: "",
     description: "",
     parts: [],
     extensions: [],
-  } as v10.Artifact);
+  };
   let value: unknown;
   if ((value = from["artifactId"]) != null) out.artifactId = rt.str(value, path, "a2a.v1.Artifact.artifact_id");
   if ((value = from["name"]) != null) out.name = rt.str(value, path, "a2a.v1.Artifact.name");
@@ -437,9 +437,7 @@ function taskStatusUpdateEventFromOlderJson(json: unknown, path: rt.At, lost: Lo
   const from = rt.object(json, path, "a2a.v1.TaskStatusUpdateEvent");
   if (from["kind"] !== undefined && from["kind"] !== "status-update")
     rt.refuseKind(rt.pathOf(path), "a2a.v1.TaskStatusUpdateEvent", from["kind"], "status-update");
-  const out = (
-    { $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId: "", contextId: "" } as v10.TaskStatusUpdateEvent
-  );
+  const out: v10.TaskStatusUpdateEvent = { $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId: "", contextId: "" };
   let value: unknown;
   if ((value = from["taskId"]) != null) out.taskId = rt.str(value, path, "a2a.v1.TaskStatusUpdateEvent.task_id");
   if ((value = from["contextId"]) != null)
@@ -488,13 +486,13 @@ function taskArtifactUpdateEventFromOlderJson(json: unknown, path: rt.At, lost: 
   const from = rt.object(json, path, "a2a.v1.TaskArtifactUpdateEvent");
   if (from["kind"] !== undefined && from["kind"] !== "artifact-update")
     rt.refuseKind(rt.pathOf(path), "a2a.v1.TaskArtifactUpdateEvent", from["kind"], "artifact-update");
-  const out = ({
+  const out: v10.TaskArtifactUpdateEvent = {
     $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent",
     taskId: "",
     contextId: "",
     append: false,
     lastChunk: false,
-  } as v10.TaskArtifactUpdateEvent);
+  };
   let value: unknown;
   if ((value = from["taskId"]) != null) out.taskId = rt.str(value, path, "a2a.v1.TaskArtifactUpdateEvent.task_id");
   if ((value = from["contextId"]) != null)
@@ -532,7 +530,7 @@ function taskArtifactUpdateEventToOlderJson(from: v10.TaskArtifactUpdateEvent, p
 
 function authenticationInfoFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AuthenticationInfo {
   const from = rt.object(json, path, "a2a.v1.AuthenticationInfo");
-  const out = ({ $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: "", credentials: "" } as v10.AuthenticationInfo);
+  const out: v10.AuthenticationInfo = { $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: "", credentials: "" };
   let value: unknown;
   if ((value = from["credentials"]) != null)
     out.credentials = rt.str(value, path, "a2a.v1.AuthenticationInfo.credentials");
@@ -561,13 +559,13 @@ function authenticationInfoToOlderJson(from: v10.AuthenticationInfo, _path: rt.A
 
 function agentInterfaceFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AgentInterface {
   const from = rt.object(json, path, "a2a.v1.AgentInterface");
-  const out = ({
+  const out: v10.AgentInterface = {
     $typeName: "lf.a2a.v1.AgentInterface",
     url: "",
     protocolBinding: "",
     tenant: "",
     protocolVersion: "",
-  } as v10.AgentInterface);
+  };
   let value: unknown;
   if ((value = from["url"]) != null) out.url = rt.str(value, path, "a2a.v1.AgentInterface.url");
   if ((value = from["transport"]) != null)
@@ -590,7 +588,7 @@ function agentInterfaceToOlderJson(from: v10.AgentInterface, path: rt.At, lost: 
 
 function agentCardFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AgentCard {
   const from = rt.object(json, path, "a2a.v1.AgentCard");
-  const out = ({
+  const out: v10.AgentCard = {
     $typeName: "lf.a2a.v1.AgentCard",
     name: "",
     description: "",
@@ -602,7 +600,7 @@ function agentCardFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.A
     defaultOutputModes: [],
     skills: [],
     signatures: [],
-  } as v10.AgentCard);
+  };
   let value: unknown;
   if ((value = from["name"]) != null) out.name = rt.str(value, path, "a2a.v1.AgentCard.name");
   if ((value = from["description"]) != null) out.description = rt.str(value, path, "a2a.v1.AgentCard.description");
@@ -703,13 +701,13 @@ function agentCardInterfacesFromOlderJson(
       (existing) => existing.url === url && existing.protocolBinding === binding,
     );
     if (url === "" || known) continue;
-    const iface = ({
+    const iface: v10.AgentInterface = {
       $typeName: "lf.a2a.v1.AgentInterface",
       url: "",
       protocolBinding: "",
       tenant: "",
       protocolVersion: "",
-    } as v10.AgentInterface);
+    };
     iface.url = url;
     iface.protocolBinding = binding || "JSONRPC";
     iface.protocolVersion = version;
@@ -794,7 +792,7 @@ function agentCardToOlderJson(from: v10.AgentCard, path: rt.At, lost: Loss[]): J
 
 function agentProviderFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AgentProvider {
   const from = rt.object(json, path, "a2a.v1.AgentProvider");
-  const out = ({ $typeName: "lf.a2a.v1.AgentProvider", url: "", organization: "" } as v10.AgentProvider);
+  const out: v10.AgentProvider = { $typeName: "lf.a2a.v1.AgentProvider", url: "", organization: "" };
   let value: unknown;
   if ((value = from["url"]) != null) out.url = rt.str(value, path, "a2a.v1.AgentProvider.url");
   if ((value = from["organization"]) != null)
@@ -816,7 +814,7 @@ function agentProviderToOlderJson(from: v10.AgentProvider, _path: rt.At, _lost: 
 
 function agentCapabilitiesFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AgentCapabilities {
   const from = rt.object(json, path, "a2a.v1.AgentCapabilities");
-  const out = ({ $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] } as v10.AgentCapabilities);
+  const out: v10.AgentCapabilities = { $typeName: "lf.a2a.v1.AgentCapabilities", extensions: [] };
   let value: unknown;
   if ((value = from["streaming"]) != null) {
     const read = rt.bool(value, path, "a2a.v1.AgentCapabilities.streaming");
@@ -857,12 +855,12 @@ function agentCapabilitiesToOlderJson(from: v10.AgentCapabilities, path: rt.At, 
 
 function agentExtensionFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AgentExtension {
   const from = rt.object(json, path, "a2a.v1.AgentExtension");
-  const out = ({
+  const out: v10.AgentExtension = {
     $typeName: "lf.a2a.v1.AgentExtension",
     uri: "",
     description: "",
     required: false,
-  } as v10.AgentExtension);
+  };
   let value: unknown;
   if ((value = from["uri"]) != null) out.uri = rt.str(value, path, "a2a.v1.AgentExtension.uri");
   if ((value = from["description"]) != null)
@@ -891,7 +889,7 @@ function agentExtensionToOlderJson(from: v10.AgentExtension, _path: rt.At, _lost
 
 function agentSkillFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AgentSkill {
   const from = rt.object(json, path, "a2a.v1.AgentSkill");
-  const out = ({
+  const out: v10.AgentSkill = {
     $typeName: "lf.a2a.v1.AgentSkill",
     id: "",
     name: "",
@@ -901,7 +899,7 @@ function agentSkillFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.
     inputModes: [],
     outputModes: [],
     securityRequirements: [],
-  } as v10.AgentSkill);
+  };
   let value: unknown;
   if ((value = from["id"]) != null) out.id = rt.str(value, path, "a2a.v1.AgentSkill.id");
   if ((value = from["name"]) != null) out.name = rt.str(value, path, "a2a.v1.AgentSkill.name");
@@ -955,7 +953,7 @@ function agentSkillToOlderJson(from: v10.AgentSkill, path: rt.At, lost: Loss[]):
 
 function agentCardSignatureFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.AgentCardSignature {
   const from = rt.object(json, path, "a2a.v1.AgentCardSignature");
-  const out = ({ $typeName: "lf.a2a.v1.AgentCardSignature", protected: "", signature: "" } as v10.AgentCardSignature);
+  const out: v10.AgentCardSignature = { $typeName: "lf.a2a.v1.AgentCardSignature", protected: "", signature: "" };
   let value: unknown;
   if ((value = from["protected"]) != null)
     out.protected = rt.str(value, path, "a2a.v1.AgentCardSignature.protected");
@@ -985,14 +983,14 @@ function taskPushNotificationConfigFromOlderJson(
   lost: Loss[],
 ): v10.TaskPushNotificationConfig {
   const from = rt.object(json, path, "a2a.v1.TaskPushNotificationConfig");
-  const out = ({
+  const out: v10.TaskPushNotificationConfig = {
     $typeName: "lf.a2a.v1.TaskPushNotificationConfig",
     tenant: "",
     id: "",
     taskId: "",
     url: "",
     token: "",
-  } as v10.TaskPushNotificationConfig);
+  };
   let value: unknown;
   out.taskId = rt.resourceId(from["taskId"], path, "taskId", "a2a.v1.TaskPushNotificationConfig taskId");
   out.id = rt.resourceId(
@@ -1063,7 +1061,7 @@ function taskPushNotificationConfigToOlderJson(
 
 function stringListFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.StringList {
   const from = rt.object(json, path, "a2a.v1.StringList");
-  const out = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as v10.StringList);
+  const out: v10.StringList = { $typeName: "lf.a2a.v1.StringList", list: [] };
   let value: unknown;
   if ((value = from["list"]) != null) out.list = rt.strings(value, path, "list", "a2a.v1.StringList.list");
   for (const key in from) switch (key) {
@@ -1083,9 +1081,9 @@ function stringListToOlderJson(from: v10.StringList, _path: rt.At, _lost: Loss[]
 
 function securityRequirementFromOlderJson(json: unknown, path: rt.At, _lost: Loss[]): v10.SecurityRequirement {
   const from = rt.object(json, path, "a2a.v1.Security");
-  const out = ({ $typeName: "lf.a2a.v1.SecurityRequirement", schemes: {} } as v10.SecurityRequirement);
+  const out: v10.SecurityRequirement = { $typeName: "lf.a2a.v1.SecurityRequirement", schemes: {} };
   for (const key of Object.keys(from)) {
-    const list = ({ $typeName: "lf.a2a.v1.StringList", list: [] } as v10.StringList);
+    const list: v10.StringList = { $typeName: "lf.a2a.v1.StringList", list: [] };
     list.list = rt.strings(from[key], path, key, "a2a.v1.Security.schemes");
     rt.setKey(out.schemes, key, list);
   }
@@ -1100,7 +1098,7 @@ function securityRequirementToOlderJson(from: v10.SecurityRequirement, _path: rt
 
 function securitySchemeFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.SecurityScheme {
   const { type, ...rest } = rt.object(json, path, "a2a.v1.SecurityScheme");
-  const out = ({ $typeName: "lf.a2a.v1.SecurityScheme", scheme: { case: undefined } } as v10.SecurityScheme);
+  const out: v10.SecurityScheme = { $typeName: "lf.a2a.v1.SecurityScheme", scheme: { case: undefined } };
   switch (type) {
     case "apiKey":
       out.scheme = { case: "apiKeySecurityScheme", value: apiKeySecuritySchemeFromOlderJson(rest, path, lost) };
@@ -1163,12 +1161,12 @@ function securitySchemeToOlderJson(from: v10.SecurityScheme, path: rt.At, lost: 
 
 function apiKeySecuritySchemeFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.APIKeySecurityScheme {
   const from = rt.object(json, path, "a2a.v1.APIKeySecurityScheme");
-  const out = ({
+  const out: v10.APIKeySecurityScheme = {
     $typeName: "lf.a2a.v1.APIKeySecurityScheme",
     description: "",
     location: "",
     name: "",
-  } as v10.APIKeySecurityScheme);
+  };
   let value: unknown;
   if ((value = from["description"]) != null)
     out.description = rt.str(value, path, "a2a.v1.APIKeySecurityScheme.description");
@@ -1195,12 +1193,12 @@ function apiKeySecuritySchemeToOlderJson(from: v10.APIKeySecurityScheme, _path: 
 
 function httpAuthSecuritySchemeFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.HTTPAuthSecurityScheme {
   const from = rt.object(json, path, "a2a.v1.HTTPAuthSecurityScheme");
-  const out = ({
+  const out: v10.HTTPAuthSecurityScheme = {
     $typeName: "lf.a2a.v1.HTTPAuthSecurityScheme",
     description: "",
     scheme: "",
     bearerFormat: "",
-  } as v10.HTTPAuthSecurityScheme);
+  };
   let value: unknown;
   if ((value = from["description"]) != null)
     out.description = rt.str(value, path, "a2a.v1.HTTPAuthSecurityScheme.description");
@@ -1227,11 +1225,11 @@ function httpAuthSecuritySchemeToOlderJson(from: v10.HTTPAuthSecurityScheme, _pa
 
 function oAuth2SecuritySchemeFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.OAuth2SecurityScheme {
   const from = rt.object(json, path, "a2a.v1.OAuth2SecurityScheme");
-  const out = ({
+  const out: v10.OAuth2SecurityScheme = {
     $typeName: "lf.a2a.v1.OAuth2SecurityScheme",
     description: "",
     oauth2MetadataUrl: "",
-  } as v10.OAuth2SecurityScheme);
+  };
   let value: unknown;
   if ((value = from["description"]) != null)
     out.description = rt.str(value, path, "a2a.v1.OAuth2SecurityScheme.description");
@@ -1263,11 +1261,11 @@ function openIdConnectSecuritySchemeFromOlderJson(
   lost: Loss[],
 ): v10.OpenIdConnectSecurityScheme {
   const from = rt.object(json, path, "a2a.v1.OpenIdConnectSecurityScheme");
-  const out = ({
+  const out: v10.OpenIdConnectSecurityScheme = {
     $typeName: "lf.a2a.v1.OpenIdConnectSecurityScheme",
     description: "",
     openIdConnectUrl: "",
-  } as v10.OpenIdConnectSecurityScheme);
+  };
   let value: unknown;
   if ((value = from["description"]) != null)
     out.description = rt.str(value, path, "a2a.v1.OpenIdConnectSecurityScheme.description");
@@ -1295,7 +1293,7 @@ function openIdConnectSecuritySchemeToOlderJson(
 
 function mutualTlsSecuritySchemeFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.MutualTlsSecurityScheme {
   const from = rt.object(json, path, "a2a.v1.MutualTlsSecurityScheme");
-  const out = ({ $typeName: "lf.a2a.v1.MutualTlsSecurityScheme", description: "" } as v10.MutualTlsSecurityScheme);
+  const out: v10.MutualTlsSecurityScheme = { $typeName: "lf.a2a.v1.MutualTlsSecurityScheme", description: "" };
   let value: unknown;
   if ((value = from["description"]) != null)
     out.description = rt.str(value, path, "a2a.v1.MutualTlsSecurityScheme.description");
@@ -1320,7 +1318,7 @@ function mutualTlsSecuritySchemeToOlderJson(
 
 function oAuthFlowsFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.OAuthFlows {
   const from = rt.object(json, path, "a2a.v1.OAuthFlows");
-  const out = ({ $typeName: "lf.a2a.v1.OAuthFlows", flow: { case: undefined } } as v10.OAuthFlows);
+  const out: v10.OAuthFlows = { $typeName: "lf.a2a.v1.OAuthFlows", flow: { case: undefined } };
   let value: unknown;
   let one_flow = false;
   if ((value = from["authorizationCode"]) != null) {
@@ -1411,14 +1409,14 @@ function authorizationCodeOAuthFlowFromOlderJson(
   lost: Loss[],
 ): v10.AuthorizationCodeOAuthFlow {
   const from = rt.object(json, path, "a2a.v1.AuthorizationCodeOAuthFlow");
-  const out = ({
+  const out: v10.AuthorizationCodeOAuthFlow = {
     $typeName: "lf.a2a.v1.AuthorizationCodeOAuthFlow",
     authorizationUrl: "",
     tokenUrl: "",
     refreshUrl: "",
     scopes: {},
     pkceRequired: false,
-  } as v10.AuthorizationCodeOAuthFlow);
+  };
   let value: unknown;
   if ((value = from["authorizationUrl"]) != null)
     out.authorizationUrl = rt.str(value, path, "a2a.v1.AuthorizationCodeOAuthFlow.authorization_url");
@@ -1458,12 +1456,12 @@ function clientCredentialsOAuthFlowFromOlderJson(
   lost: Loss[],
 ): v10.ClientCredentialsOAuthFlow {
   const from = rt.object(json, path, "a2a.v1.ClientCredentialsOAuthFlow");
-  const out = ({
+  const out: v10.ClientCredentialsOAuthFlow = {
     $typeName: "lf.a2a.v1.ClientCredentialsOAuthFlow",
     tokenUrl: "",
     refreshUrl: "",
     scopes: {},
-  } as v10.ClientCredentialsOAuthFlow);
+  };
   let value: unknown;
   if ((value = from["tokenUrl"]) != null)
     out.tokenUrl = rt.str(value, path, "a2a.v1.ClientCredentialsOAuthFlow.token_url");
@@ -1495,12 +1493,12 @@ function clientCredentialsOAuthFlowToOlderJson(
 
 function implicitOAuthFlowFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.ImplicitOAuthFlow {
   const from = rt.object(json, path, "a2a.v1.ImplicitOAuthFlow");
-  const out = ({
+  const out: v10.ImplicitOAuthFlow = {
     $typeName: "lf.a2a.v1.ImplicitOAuthFlow",
     authorizationUrl: "",
     refreshUrl: "",
     scopes: {},
-  } as v10.ImplicitOAuthFlow);
+  };
   let value: unknown;
   if ((value = from["authorizationUrl"]) != null)
     out.authorizationUrl = rt.str(value, path, "a2a.v1.ImplicitOAuthFlow.authorization_url");
@@ -1528,12 +1526,12 @@ function implicitOAuthFlowToOlderJson(from: v10.ImplicitOAuthFlow, _path: rt.At,
 
 function passwordOAuthFlowFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.PasswordOAuthFlow {
   const from = rt.object(json, path, "a2a.v1.PasswordOAuthFlow");
-  const out = ({
+  const out: v10.PasswordOAuthFlow = {
     $typeName: "lf.a2a.v1.PasswordOAuthFlow",
     tokenUrl: "",
     refreshUrl: "",
     scopes: {},
-  } as v10.PasswordOAuthFlow);
+  };
   let value: unknown;
   if ((value = from["tokenUrl"]) != null) out.tokenUrl = rt.str(value, path, "a2a.v1.PasswordOAuthFlow.token_url");
   if ((value = from["refreshUrl"]) != null)
@@ -1560,7 +1558,7 @@ function passwordOAuthFlowToOlderJson(from: v10.PasswordOAuthFlow, _path: rt.At,
 
 function sendMessageRequestFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.SendMessageRequest {
   const from = rt.object(json, path, "a2a.v1.SendMessageRequest");
-  const out = ({ $typeName: "lf.a2a.v1.SendMessageRequest", tenant: "" } as v10.SendMessageRequest);
+  const out: v10.SendMessageRequest = { $typeName: "lf.a2a.v1.SendMessageRequest", tenant: "" };
   let value: unknown;
   if ((value = from["message"]) != null) out.message = messageFromOlderJson(value, rt.at(path, "message"), lost);
   if ((value = from["configuration"]) != null)
@@ -1592,7 +1590,7 @@ function sendMessageRequestToOlderJson(from: v10.SendMessageRequest, path: rt.At
 
 function getTaskRequestFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.GetTaskRequest {
   const from = rt.object(json, path, "a2a.v1.GetTaskRequest");
-  const out = ({ $typeName: "lf.a2a.v1.GetTaskRequest", tenant: "", id: "" } as v10.GetTaskRequest);
+  const out: v10.GetTaskRequest = { $typeName: "lf.a2a.v1.GetTaskRequest", tenant: "", id: "" };
   let value: unknown;
   out.id = rt.resourceId(from["id"], path, "id", "a2a.v1.GetTaskRequest id");
   if ((value = from["historyLength"]) != null) {
@@ -1621,13 +1619,13 @@ function getTaskRequestToOlderJson(from: v10.GetTaskRequest, path: rt.At, lost: 
       "history_length",
       "v0.3 cannot ask for no history (0 means no limit there); sent without a limit",
     );
-  else if (historyLength !== undefined) { if (historyLength !== 0) out["historyLength"] = historyLength; }
+  else if (historyLength !== undefined) out["historyLength"] = historyLength;
   return out;
 }
 
 function cancelTaskRequestFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.CancelTaskRequest {
   const from = rt.object(json, path, "a2a.v1.CancelTaskRequest");
-  const out = ({ $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: "" } as v10.CancelTaskRequest);
+  const out: v10.CancelTaskRequest = { $typeName: "lf.a2a.v1.CancelTaskRequest", tenant: "", id: "" };
   let value: unknown;
   if ((value = from["metadata"]) != null)
     out.metadata = rt.struct(value, path, "a2a.v1.CancelTaskRequest metadata");
@@ -1656,12 +1654,12 @@ function getTaskPushNotificationConfigRequestFromOlderJson(
   lost: Loss[],
 ): v10.GetTaskPushNotificationConfigRequest {
   const from = rt.object(json, path, "a2a.v1.GetTaskPushNotificationConfigRequest");
-  const out = ({
+  const out: v10.GetTaskPushNotificationConfigRequest = {
     $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest",
     tenant: "",
     taskId: "",
     id: "",
-  } as v10.GetTaskPushNotificationConfigRequest);
+  };
   out.taskId = rt.resourceId(from["id"], path, "id", "a2a.v1.GetTaskPushNotificationConfigRequest id");
   out.id = rt.resourceId(
     from["pushNotificationConfigId"],
@@ -1697,12 +1695,12 @@ function deleteTaskPushNotificationConfigRequestFromOlderJson(
   lost: Loss[],
 ): v10.DeleteTaskPushNotificationConfigRequest {
   const from = rt.object(json, path, "a2a.v1.DeleteTaskPushNotificationConfigRequest");
-  const out = ({
+  const out: v10.DeleteTaskPushNotificationConfigRequest = {
     $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest",
     tenant: "",
     taskId: "",
     id: "",
-  } as v10.DeleteTaskPushNotificationConfigRequest);
+  };
   out.taskId = rt.resourceId(from["id"], path, "id", "a2a.v1.DeleteTaskPushNotificationConfigRequest id");
   out.id = rt.resourceId(
     from["pushNotificationConfigId"],
@@ -1734,7 +1732,7 @@ function deleteTaskPushNotificationConfigRequestToOlderJson(
 
 function subscribeToTaskRequestFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.SubscribeToTaskRequest {
   const from = rt.object(json, path, "a2a.v1.TaskSubscriptionRequest");
-  const out = ({ $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: "" } as v10.SubscribeToTaskRequest);
+  const out: v10.SubscribeToTaskRequest = { $typeName: "lf.a2a.v1.SubscribeToTaskRequest", tenant: "", id: "" };
   out.id = rt.resourceId(from["id"], path, "id", "a2a.v1.TaskSubscriptionRequest id");
   for (const key in from) switch (key) {
     case "kind":
@@ -1758,13 +1756,13 @@ function listTaskPushNotificationConfigsRequestFromOlderJson(
   lost: Loss[],
 ): v10.ListTaskPushNotificationConfigsRequest {
   const from = rt.object(json, path, "a2a.v1.ListTaskPushNotificationConfigRequest");
-  const out = ({
+  const out: v10.ListTaskPushNotificationConfigsRequest = {
     $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest",
     tenant: "",
     taskId: "",
     pageSize: 0,
     pageToken: "",
-  } as v10.ListTaskPushNotificationConfigsRequest);
+  };
   let value: unknown;
   if ((value = from["pageSize"]) != null)
     out.pageSize = rt.int32(value, path, "a2a.v1.ListTaskPushNotificationConfigRequest.page_size");
@@ -1801,7 +1799,7 @@ function getExtendedAgentCardRequestFromOlderJson(
   lost: Loss[],
 ): v10.GetExtendedAgentCardRequest {
   const from = rt.object(json, path, "a2a.v1.GetAgentCardRequest");
-  const out = ({ $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest", tenant: "" } as v10.GetExtendedAgentCardRequest);
+  const out: v10.GetExtendedAgentCardRequest = { $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest", tenant: "" };
   for (const key in from) switch (key) {
     case "kind":
       break;
@@ -1822,7 +1820,7 @@ function getExtendedAgentCardRequestToOlderJson(
 
 function sendMessageResponseFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.SendMessageResponse {
   const from = rt.object(json, path, "a2a.v1.SendMessageResponse");
-  const out = ({ $typeName: "lf.a2a.v1.SendMessageResponse", payload: { case: undefined } } as v10.SendMessageResponse);
+  const out: v10.SendMessageResponse = { $typeName: "lf.a2a.v1.SendMessageResponse", payload: { case: undefined } };
   switch (from["kind"]) {
     case "task": out.payload = { case: "task", value: taskFromOlderJson(from, path, lost) }; break;
     case "message": out.payload = { case: "message", value: messageFromOlderJson(from, path, lost) }; break;
@@ -1845,7 +1843,7 @@ function sendMessageResponseToOlderJson(from: v10.SendMessageResponse, path: rt.
 
 function streamResponseFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.StreamResponse {
   const from = rt.object(json, path, "a2a.v1.StreamResponse");
-  const out = ({ $typeName: "lf.a2a.v1.StreamResponse", payload: { case: undefined } } as v10.StreamResponse);
+  const out: v10.StreamResponse = { $typeName: "lf.a2a.v1.StreamResponse", payload: { case: undefined } };
   switch (from["kind"]) {
     case "task": out.payload = { case: "task", value: taskFromOlderJson(from, path, lost) }; break;
     case "message": out.payload = { case: "message", value: messageFromOlderJson(from, path, lost) }; break;
@@ -1887,11 +1885,11 @@ function listTaskPushNotificationConfigsResponseFromOlderJson(
   path: rt.At,
   lost: Loss[],
 ): v10.ListTaskPushNotificationConfigsResponse {
-  const out = ({
+  const out: v10.ListTaskPushNotificationConfigsResponse = {
     $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsResponse",
     configs: [],
     nextPageToken: "",
-  } as v10.ListTaskPushNotificationConfigsResponse);
+  };
   out.configs = rt.each(
     json,
     path,
@@ -2022,7 +2020,7 @@ export type OlderJsonMessage =
   | v10.StreamResponse | v10.ListTaskPushNotificationConfigsResponse;
 
 /**
- * Writes a lf.a2a.v1 message in the a2a.v1 JSON-RPC (a2a.json) form of its counterpart.
+ * Writes a message of lf.a2a.v1 in the a2a.v1 JSON-RPC (a2a.json) form of its counterpart.
  * What cannot be carried over is returned in `lost` and passed to `onLoss`.
  */
 export function toOlderJson(
@@ -2033,7 +2031,7 @@ export function toOlderJson(
 }
 
 /**
- * Reads the a2a.v1 JSON-RPC (a2a.json) form of the counterpart of `schema` as a lf.a2a.v1 message.
+ * Reads the a2a.v1 JSON-RPC (a2a.json) form of the counterpart of `schema` as a message of lf.a2a.v1.
  * What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older
  * version could not read throws CompatJsonError. Strings are taken as they are: the servers and the
  * JSON-RPC client refuse JSON with a lone surrogate before it gets here.

@@ -49,7 +49,7 @@ export function printCompatJsonApi(f: GeneratedFile, out: TargetPrinter, typed: 
   f.print();
   f.print(
     f.jsDoc(
-      `Writes a ${api.newer} message in the ${api.older} JSON-RPC (a2a.json) form of its counterpart.\n` +
+      `Writes a message of ${api.newer} in the ${api.older} JSON-RPC (a2a.json) form of its counterpart.\n` +
         "What cannot be carried over is returned in `lost` and passed to `onLoss`.",
     ),
   );
@@ -62,7 +62,8 @@ export function printCompatJsonApi(f: GeneratedFile, out: TargetPrinter, typed: 
   f.print();
   f.print(
     f.jsDoc(
-      `Reads the ${api.older} JSON-RPC (a2a.json) form of the counterpart of \`schema\` as a ${api.newer} message.\n` +
+      `Reads the ${api.older} JSON-RPC (a2a.json) form of the counterpart of \`schema\` as a message of ` +
+        `${api.newer}.\n` +
         "What cannot be carried over is returned in `lost` and passed to `onLoss`; a value the older\n" +
         "version could not read throws CompatJsonError. Strings are taken as they are: the servers and the\n" +
         "JSON-RPC client refuse JSON with a lone surrogate before it gets here.",

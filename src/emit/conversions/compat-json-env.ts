@@ -147,18 +147,19 @@ export function planReason(env: JsonEnv, newerShort: string, name: string): stri
 export const zero = (env: JsonEnv, d: DescMessage): Code =>
   env.typed ? code`(${zeroLiteral(d)} as ${env.shape(d)})` : zeroLiteral(d);
 
-/** Statement (lines): `const name = ` a newer message at its zero value; a member a line when long. */
+/**
+ * Statement (lines): `const name` declared (typed as its shape in TypeScript) as a newer message at its zero value;
+ * a member a line when long.
+ */
 export function declareZero(env: JsonEnv, name: string, d: DescMessage): Code[] {
   const members = zeroMembers(d);
-  if (`const ${name} = ({ ${members.join(", ")} } as ${d.name});`.length <= 116)
-    return [code`const ${name} = ${zero(env, d)};`];
+  const declared = env.typed ? code`const ${name}: ${env.shape(d)} = ` : `const ${name} = `;
+  if (widthOf(declared) + `{ ${members.join(", ")} };`.length <= 116) return [code`${declared}${zeroLiteral(d)};`];
   const lines = indented(
     "  ",
     members.map((x) => `${x},`),
   );
-  return env.typed
-    ? [`const ${name} = ({`, ...lines, code`} as ${env.shape(d)});`]
-    : [`const ${name} = {`, ...lines, "};"];
+  return [code`${declared}{`, ...lines, "};"];
 }
 
 // ---- function names and calls ----

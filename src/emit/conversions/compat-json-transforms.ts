@@ -148,7 +148,7 @@ const transformCodes: Readonly<Record<TransformName, TransformCode>> = {
     toNewer: (c) => [
       c.set("return_immediately", code`!((value = ${c.read("blocking")}) != null && ${c.value("blocking", "value")})`),
     ],
-    toOlder: (c) => [c.put("blocking", `!${c.get("return_immediately")}`)],
+    toOlder: (c) => [code`if (!${c.get("return_immediately")}) ${prop("out", c.key("blocking"))} = true;`],
   },
 
   configurationBlocks: {
@@ -178,7 +178,7 @@ const transformCodes: Readonly<Record<TransformName, TransformCode>> = {
     toOlder: (c) => [
       code`const historyLength = ${c.get("history_length")};`,
       ...guarded("historyLength === 0", c.lose("history_length", lit(LOSS.noHistory))),
-      code`else if (historyLength !== undefined) { ${c.put("history_length", "historyLength")} }`,
+      code`else if (historyLength !== undefined) ${prop("out", c.key("history_length"))} = historyLength;`,
     ],
   },
 

@@ -18,7 +18,7 @@ import type { OperationPair } from "../../compat/version-links.js";
 import type { CompatPlan } from "../../compat/compat-plan.js";
 import { prose } from "../print/code-layout.js";
 import { type Param, type TargetPrinter, targetPrinter } from "../print/target-printer.js";
-import { printLiteral } from "../print/literal.js";
+import { printFormatted } from "../print/literal.js";
 import { emitProtoConversions } from "./compat-proto-module.js";
 import { namespacedShapes } from "../print/shape-imports.js";
 import type { ConversionIr } from "../../compat/conversion-ir.js";
@@ -192,7 +192,7 @@ function printOperations(c: ModuleCtx, operations: readonly OperationPair[]): vo
   c.out.constant(f, {
     name: "a2aOperationPairs",
     type: ["readonly ", f.import("OperationPair", protocolModule, true), "[]"],
-    value: printLiteral(operations),
+    value: printFormatted(operations),
   });
   f.print();
   f.print(f.jsDoc(`Each operation's names in both versions and every binding: JSON-RPC methods, routes, gRPC paths.`));
@@ -203,9 +203,9 @@ function printOperations(c: ModuleCtx, operations: readonly OperationPair[]): vo
       f.import("operationCorrespondence", protocolModule),
       "(\n  ",
       c.olderDef,
-      ", ",
+      ",\n  ",
       c.newerDef,
-      ", a2aOperationPairs,\n)",
+      ",\n  a2aOperationPairs,\n)",
     ],
   });
   f.print();
@@ -218,7 +218,7 @@ function printBridges(c: ModuleCtx): void {
   f.print(
     f.jsDoc(
       prose(
-        `Serves ${plan.older} clients with a ${plan.newer} handler (a version bridge): the ${plan.older} ` +
+        `Serves ${plan.older} clients with a handler of ${plan.newer} (a version bridge): the ${plan.older} ` +
           "definition, handler and JSON-RPC operations served in one pass, for a server's options or a " +
           "dual-version side.",
       ),
@@ -234,7 +234,7 @@ function printBridges(c: ModuleCtx): void {
   f.print(
     f.jsDoc(
       prose(
-        `A ${plan.newer} client over a ${plan.older} client: call an older agent with newer types. ` +
+        `A client of ${plan.newer} over a client of ${plan.older}: call an older agent with newer types. ` +
           "Operations the older version lacks fail with UnsupportedOperationError. " +
           "A JSON-RPC client's calls (its jsonrpc property) carry a2a.json in one pass.",
       ),
@@ -256,7 +256,7 @@ function printClientForCard(c: ModuleCtx): void {
   f.print(
     f.jsDoc(
       prose(
-        `A ${plan.newer} client for the agent card's first usable interface at ${plan.newer}, else at ` +
+        `A client of ${plan.newer} for the agent card's first usable interface at ${plan.newer}, else at ` +
           `${plan.older} through clientForOlder (createClientForCardOrOlder). selected is the interface taken ` +
           `(its protocolVersion tells which), bridged is true for the ${plan.older} one. options.onLoss also ` +
           "hears what the bridge loses.",
@@ -285,11 +285,15 @@ function printClientForCard(c: ModuleCtx): void {
 
 /** The body of a bridge function: one call of the runtime's `create` with both definitions and the conversions. */
 function createBody(c: ModuleCtx, create: string, wrapped: "handler" | "client"): Printable[] {
-  const json: Printable[] = c.jsonTable ? [", json: ", c.jsonTable] : [];
   return [
     ["  return ", c.f.import(create, protocolModule), "({"],
-    ["    older: ", c.olderDef, ", newer: ", c.newerDef, `, ${wrapped}, converter: `, c.converter, ","],
-    ["    operations: a2aOperationPairs", json, ", ...(onLoss ? { onLoss } : {}),"],
+    ["    older: ", c.olderDef, ","],
+    ["    newer: ", c.newerDef, ","],
+    `    ${wrapped},`,
+    ["    converter: ", c.converter, ","],
+    "    operations: a2aOperationPairs,",
+    ...(c.jsonTable ? [["    json: ", c.jsonTable, ","]] : []),
+    "    ...(onLoss ? { onLoss } : {}),",
     "  });",
   ];
 }
