@@ -250,6 +250,12 @@ describe("v1.0", () => {
     ],
     // Proto3 enums are open: decoding keeps 99, which no handler can act on.
     ["with role 99", message({ role: 99, parts: text10 }), "message.role: unknown value 99 for lf.a2a.v1.Role"],
+    // protobuf-es reads an integer's string with Number(), which takes hexadecimal.
+    [
+      "with historyLength 0x10",
+      { ...message({ parts: text10 }), configuration: { historyLength: "0x10" } },
+      'configuration.historyLength: "0x10" is not a decimal integer',
+    ],
   ];
   it.each(cases)("JSON-RPC SendMessage %s is -32602", async (_name, params, problem) => {
     await refused(() => rpc(v10Urls, "SendMessage", params, "1.0"), 200, `Invalid params for SendMessage: ${problem}`);
@@ -310,6 +316,36 @@ describe("v1.0", () => {
     const r = await rpc(v10Urls, "SendMessage", message({ parts: text10 }), "1.0");
     expect(r.json.error).toBeUndefined();
     expect(calls).toBe(before + 1);
+  });
+
+  it("takes an integer's ProtoJSON string forms", async () => {
+    for (const historyLength of ["16", "+16", "1e1", "2.0"]) {
+      const before = calls;
+      const r = await rpc(
+        v10Urls,
+        "SendMessage",
+        { ...message({ parts: text10 }), configuration: { historyLength } },
+        "1.0",
+      );
+      expect(r.json.error, historyLength).toBeUndefined();
+      expect(calls).toBe(before + 1);
+    }
+  });
+
+  it("refuses a query integer that is no decimal number", async () => {
+    for (const pageSize of ["0x10", "0b1", "0o7"]) {
+      await refused(
+        () =>
+          post(
+            `${v10Urls.http}/rest/tasks/t1/pushNotificationConfigs?pageSize=${encodeURIComponent(pageSize)}`,
+            null,
+            "1.0",
+            "GET",
+          ),
+        400,
+        `Invalid request for ListTaskPushNotificationConfigs: pageSize: ${JSON.stringify(pageSize)} is not a decimal integer`,
+      );
+    }
   });
 
   it("refuses GetTaskPushNotificationConfig without id", async () => {

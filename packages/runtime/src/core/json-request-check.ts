@@ -5,6 +5,10 @@
  *                JSON-RPC binding with a dialect, one of its spellings such as
  *                "user") is refused; ProtoJSON decoding with unknown fields
  *                ignored would leave the field unset
+ *   integers     an integer field given as a string must write a decimal
+ *                number (`"16"`, `"1e2"`; ProtoJSON's forms): protobuf-es reads
+ *                it with Number(), which also takes "0x10", "0b1" and "0o7";
+ *                a string that is no number at all is left to the decoder
  *   part kind    with a dialect (v0.3 a2a.json), a part must carry `kind`
  *                (TextPart, FilePart and DataPart all require it); it is not
  *                guessed from the members present
@@ -17,11 +21,11 @@
  * `message.parts[0].kind`). Only requests are checked: results keep the
  * decoders' leniency.
  */
-import type { DescField, DescMessage, JsonValue } from "@bufbuild/protobuf";
+import { type DescField, type DescMessage, type JsonValue, ScalarType } from "@bufbuild/protobuf";
 import type { JsonRpcNames } from "./conversion-types.js";
 import { messageOf } from "./message-fields.js";
 
-/** One field the walk looks at: an enum, or a message below which something is checked. */
+/** One field the walk looks at: an enum, an integer, or a message below which something is checked. */
 interface Watched {
   readonly field: DescField;
   /** The keys the JSON may hold it under: ProtoJSON name, proto name, the dialect's rename. */
@@ -76,7 +80,7 @@ function visit(
       if (!Object.hasOwn(json, k)) continue;
       const v = json[k];
       if (v === null || v === undefined) continue;
-      const problem = sub ? messages(f, sub, v, join(path, k), shapes, dialect) : enums(f, v, path, k, dialect);
+      const problem = sub ? messages(f, sub, v, join(path, k), shapes, dialect) : values(f, v, path, k, dialect);
       if (problem) return problem;
     }
   }
@@ -109,8 +113,8 @@ function messages(
   return visit(m, v, at, shapes, dialect);
 }
 
-/** Checks an enum value, or each item of a list of enums; the path is built only for a problem. */
-function enums(
+/** Checks an enum or integer value, or each item of a list of them; the path is built only for a problem. */
+function values(
   f: DescField,
   v: JsonValue,
   path: string,
@@ -119,18 +123,28 @@ function enums(
 ): string | undefined {
   if (f.fieldKind === "list" && Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      const problem = enumProblem(f, v[i]!, dialect);
+      const problem = valueProblem(f, v[i]!, dialect);
       if (problem) return `${join(path, key)}[${i}]: ${problem}`;
     }
     return undefined;
   }
-  const problem = enumProblem(f, v, dialect);
+  const problem = valueProblem(f, v, dialect);
   return problem && `${join(path, key)}: ${problem}`;
 }
 
-/** Why an enum value is refused, or undefined: a string naming no value (nor a dialect spelling of one). */
-function enumProblem(f: DescField, v: JsonValue, dialect: JsonRpcNames | undefined): string | undefined {
-  if (typeof v !== "string" || !f.enum) return undefined;
+/** ProtoJSON's string forms of an integer: a decimal number, with a fraction and an exponent allowed. */
+const DECIMAL = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** A string Number() reads as a number though it is no decimal one ("0x10"); the decoder names any other. */
+const nonDecimal = (v: string) => !DECIMAL.test(v) && !Number.isNaN(Number(v));
+
+/**
+ * Why an enum or integer value is refused, or undefined: an enum's string naming no value (nor a dialect
+ * spelling of one), an integer's string that is no decimal number.
+ */
+function valueProblem(f: DescField, v: JsonValue, dialect: JsonRpcNames | undefined): string | undefined {
+  if (typeof v !== "string") return undefined;
+  if (!f.enum) return nonDecimal(v) ? `${JSON.stringify(v).slice(0, 60)} is not a decimal integer` : undefined;
   if (f.enum.values.some((x) => x.name === v)) return undefined;
   if (dialect && f.enum.values.some((x) => dialect.enums[x.name] === v)) return undefined;
   return `unknown value ${JSON.stringify(v).slice(0, 60)} for ${f.enum.typeName}`;
@@ -143,12 +157,13 @@ function shaper(d: JsonRpcNames | undefined): Shapes {
   const isPart = (m: DescMessage) => d?.part === m.typeName;
   const wrapperOf = (m: DescMessage) => d?.wrappers.find((x) => x.message === m.typeName);
   const isEnum = (f: DescField) => f.fieldKind === "enum" || (f.fieldKind === "list" && f.listKind === "enum");
+  const isValue = (f: DescField) => isEnum(f) || isInteger(f);
   const leadsOn = (m: DescMessage | undefined): boolean => m !== undefined && matter(m);
   const matter = (m: DescMessage): boolean => {
     const known = matters.get(m.typeName);
     if (known !== undefined) return known;
     matters.set(m.typeName, true); // a cycle: assume something below it, which only costs a visit
-    const yes = isPart(m) || wrapperOf(m) !== undefined || m.fields.some((f) => isEnum(f) || leadsOn(messageOf(f)));
+    const yes = isPart(m) || wrapperOf(m) !== undefined || m.fields.some((f) => isValue(f) || leadsOn(messageOf(f)));
     matters.set(m.typeName, yes);
     return yes;
   };
@@ -158,16 +173,35 @@ function shaper(d: JsonRpcNames | undefined): Shapes {
     const watched: Watched[] = [];
     for (const f of m.fields) {
       const below = messageOf(f);
-      if (!isEnum(f) && !(below && matter(below))) continue;
+      if (!isValue(f) && !(below && matter(below))) continue;
       const renamed = d?.renames[`${m.typeName}.${f.name}`];
       const keys = [...new Set([f.jsonName, f.name, ...(renamed ? [renamed] : [])])];
-      watched.push({ field: f, keys, sub: isEnum(f) ? undefined : below });
+      watched.push({ field: f, keys, sub: isValue(f) ? undefined : below });
     }
     const w = wrapperOf(m);
     s = { watched, wrapped: w && m.fields.find((f) => f.name === w.field), part: isPart(m) };
     cache.set(m.typeName, s);
     return s;
   };
+}
+
+const INTEGERS: ReadonlySet<ScalarType> = new Set([
+  ScalarType.INT32,
+  ScalarType.INT64,
+  ScalarType.UINT32,
+  ScalarType.UINT64,
+  ScalarType.SINT32,
+  ScalarType.SINT64,
+  ScalarType.FIXED32,
+  ScalarType.FIXED64,
+  ScalarType.SFIXED32,
+  ScalarType.SFIXED64,
+]);
+
+/** An integer field, or a list of integers (a map's values are not entered). */
+function isInteger(f: DescField): boolean {
+  if (f.fieldKind === "scalar") return INTEGERS.has(f.scalar);
+  return f.fieldKind === "list" && f.listKind === "scalar" && INTEGERS.has(f.scalar);
 }
 
 const join = (path: string, key: string) => (path === "" ? key : `${path}.${key}`);
