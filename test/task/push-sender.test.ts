@@ -18,7 +18,7 @@ import {
   type PushDeliveryError,
   type PushSenderOptions,
 } from "../../packages/runtime/src/task/push.js";
-import { parseRetryAfter } from "../../packages/runtime/src/task/push-policy.js";
+import { parseRetryAfter } from "../../packages/runtime/src/core/retry-after.js";
 import type { PushDelivery, PushSender } from "../../packages/runtime/src/task/push-types.js";
 import { pinnedLookup } from "../../packages/runtime/src/task/push-attempt-node.js";
 

@@ -162,7 +162,7 @@ async function sendFollowing<V>(
             ? `after ${MAX_REDIRECTS} redirects`
             : undefined;
     if (why !== undefined || next === undefined) {
-      throw failure(`GET ${from} answered ${res.status || "a redirect"} ${why}`, url, res.status || undefined);
+      throw failure(`GET ${from} answered ${res.status || "a redirect"} ${why}`, url, res);
     }
     from = next.href;
   }
@@ -217,16 +217,16 @@ async function accept<V>(
 ): Promise<ResolvedAgentCard<V>> {
   const text = await readBody(url, res);
   if (res.status !== 200) {
-    throw failure(`GET ${url} answered ${res.status} ${res.statusText}`.trimEnd(), url, res.status, text);
+    throw failure(`GET ${url} answered ${res.status} ${res.statusText}`.trimEnd(), url, res, text);
   }
   let card: unknown;
   try {
     card = JSON.parse(text);
   } catch (e) {
-    throw failure(`the card at ${url} is not JSON: ${(e as Error).message}`, url, res.status, text, e);
+    throw failure(`the card at ${url} is not JSON: ${(e as Error).message}`, url, res, text, e);
   }
   if (typeof card !== "object" || card === null || Array.isArray(card)) {
-    throw failure(`the card at ${url} is not a JSON object`, url, res.status, text);
+    throw failure(`the card at ${url} is not a JSON object`, url, res, text);
   }
   const body = card as Readonly<Record<string, unknown>>;
   let verification: V | undefined;
@@ -252,13 +252,13 @@ async function readBody(url: string, res: Response): Promise<string> {
       size += read.value.byteLength;
       if (size > DEFAULT_MAX_BODY) {
         await reader?.cancel().catch(() => {});
-        throw failure(`the card at ${url} is over ${DEFAULT_MAX_BODY} bytes`, url, res.status);
+        throw failure(`the card at ${url} is over ${DEFAULT_MAX_BODY} bytes`, url, res);
       }
       chunks.push(read.value);
     }
   } catch (e) {
     if (e instanceof A2ATransportError) throw e;
-    throw failure(`reading the card at ${url} failed: ${(e as Error)?.message}`, url, res.status, undefined, e);
+    throw failure(`reading the card at ${url} failed: ${(e as Error)?.message}`, url, res, undefined, e);
   }
   const all = new Uint8Array(size);
   let at = 0;
@@ -269,10 +269,12 @@ async function readBody(url: string, res: Response): Promise<string> {
   return new TextDecoder().decode(all);
 }
 
-function failure(message: string, url: string, status?: number, body?: string, cause?: unknown): A2ATransportError {
-  return new A2ATransportError(`${OPERATION}: ${message}`, status, body?.slice(0, 1000), {
+/** A transport error naming the card URL, with the answer's status (none for an opaque redirect) and headers. */
+function failure(message: string, url: string, res?: Response, body?: string, cause?: unknown): A2ATransportError {
+  return new A2ATransportError(`${OPERATION}: ${message}`, res?.status || undefined, body?.slice(0, 1000), {
     operation: OPERATION,
     url,
+    ...(res !== undefined ? { headers: res.headers } : {}),
     ...(cause !== undefined ? { cause } : {}),
   });
 }

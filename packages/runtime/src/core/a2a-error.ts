@@ -28,6 +28,7 @@ import type { A2aServiceDefinition } from "./definition.js";
 import type { ErrorCatalogEntry, StandardErrorEntry } from "./protocol-tables.js";
 import { ERROR_INFO_TYPE_URL } from "./error-info.js";
 import { headerRecord } from "./records.js";
+import { retryAfterOf } from "./retry-after.js";
 
 /**
  * The names an A2AError takes: every error of the catalogs of v0.3.0 and v1.0.1 (each version's
@@ -111,6 +112,8 @@ export interface TransportErrorDetails {
   readonly grpcStatus?: string;
   /** The underlying failure: fetch's TypeError, an AbortError or TimeoutError, a ConnectError, a parse error. */
   readonly cause?: unknown;
+  /** The answer's headers (gRPC: its metadata), when an answer arrived. */
+  readonly headers?: Headers;
 }
 
 /**
@@ -124,6 +127,13 @@ export class A2ATransportError extends Error {
   readonly operation: string | undefined;
   readonly url: string | undefined;
   readonly grpcStatus: string | undefined;
+  /** The answer's headers (gRPC: its metadata), when an answer arrived: Retry-After, WWW-Authenticate, … */
+  readonly headers: Headers | undefined;
+  /**
+   * The wait the answer asked for before another try, in ms, read when the error was made: its Retry-After
+   * (seconds or an HTTP date) or gRPC's grpc-retry-pushback-ms; undefined when it named none.
+   */
+  readonly retryAfterMs: number | undefined;
   constructor(
     message: string,
     /** The HTTP status, when an HTTP answer arrived. */
@@ -136,6 +146,8 @@ export class A2ATransportError extends Error {
     this.operation = details.operation;
     this.url = details.url;
     this.grpcStatus = details.grpcStatus;
+    this.headers = details.headers;
+    this.retryAfterMs = retryAfterOf(details.headers, Date.now());
   }
 }
 

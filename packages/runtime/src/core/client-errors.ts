@@ -148,11 +148,17 @@ export function standardErrorOf(
   return candidates.find((e) => e.message === message) ?? candidates.find((e) => e.grpcStatus === status);
 }
 
+/** An HTTP answer the client reads an error from: its status, its body (or a stream's event data) and headers. */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly text: string;
+  readonly headers: Headers;
+}
+
 /** An HTTP+JSON error answer (status and body, or a stream's `error` event) as the error the client throws. */
 export function errorFromRest(
   def: A2aServiceDefinition,
-  status: number,
-  text: string,
+  { status, text, headers }: HttpAnswer,
   site: CallSite & { readonly method: string },
   what = `answered HTTP ${status}`,
 ): A2AError | A2ATransportError {
@@ -160,6 +166,7 @@ export function errorFromRest(
     new A2ATransportError(`${site.operation}: ${site.method} ${site.url} ${what}`, status, text, {
       operation: site.operation,
       url: site.url,
+      headers,
     });
   let body: unknown;
   try {
@@ -237,6 +244,7 @@ const grpcTransport = (e: ConnectError, status: string, site: CallSite) =>
       operation: site.operation,
       url: site.url,
       grpcStatus: status,
+      headers: e.metadata,
       cause: e,
     },
   );

@@ -147,7 +147,8 @@ export async function responseText(
     if (size > limit) {
       await reader.cancel().catch(() => {});
       const said = `${site.operation}: ${site.method} ${site.url} answered a body over ${limit} bytes`;
-      throw new A2ATransportError(said, res.status, undefined, { operation: site.operation, url: site.url });
+      const details = { operation: site.operation, url: site.url, headers: res.headers };
+      throw new A2ATransportError(said, res.status, undefined, details);
     }
     text += decoder.decode(read.value, { stream: true });
   }
@@ -181,6 +182,7 @@ export async function fetchFor(
   throw new A2ATransportError(`${operation}: ${init.method} ${shown} ${said}`, res.status || undefined, undefined, {
     operation,
     url: shown,
+    headers: res.headers,
   });
 }
 

@@ -18,12 +18,16 @@
  *   (completed, failed, canceled, rejected) nor interrupted (input-required,
  *   auth-required), or it fails with an A2ATransportError that is not the
  *   caller's doing: not an abort or timeout of the caller's signals, no HTTP
- *   4xx, no gRPC status other than UNAVAILABLE, INTERNAL, UNKNOWN, ABORTED,
- *   CANCELED (what a lost HTTP/2 connection looks like). A
- *   stream that only answered a Message (no task) is complete. An A2AError
- *   (TaskNotFoundError, …) is the server's answer and is thrown as it is.
+ *   4xx but 408 and 429 (which ask for a later try), no gRPC status other than
+ *   UNAVAILABLE, INTERNAL, UNKNOWN, ABORTED, CANCELED (what a lost HTTP/2
+ *   connection looks like). A stream that only answered a Message (no task)
+ *   is complete. An A2AError (TaskNotFoundError, …) is the server's answer and
+ *   is thrown as it is.
  * - Bounds: at most `attempts` resubscriptions in a row without progress, the
- *   n-th after backoffMs·2^(n-1) ms (abortable by the caller's signals).
+ *   n-th after backoffMs·2^(n-1) ms, or after the wait the failure's answer
+ *   asked for when that is longer (retryAfterMs: Retry-After, gRPC pushback);
+ *   a failure asking for more than maxRetryAfterMs is thrown, not waited for.
+ *   Every wait is abortable by the caller's signals.
  *   Progress is an event after the first one of a resumed stream; it resets
  *   the count. When the attempts are used up, the last failure is thrown; a
  *   stream that kept ending without a terminal state throws an
@@ -45,10 +49,15 @@ export interface ResubscribeOptions {
   readonly attempts?: number;
   /** Wait before the first resubscription, doubled for each further one. Default 200. */
   readonly backoffMs?: number;
+  /** Longest wait an answer's Retry-After (or gRPC pushback) is honored for; a longer one ends the call. Default 60 000. */
+  readonly maxRetryAfterMs?: number;
 }
 
 const DEFAULT_ATTEMPTS = 3;
 const DEFAULT_BACKOFF_MS = 200;
+const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+/** Request Timeout and Too Many Requests: answers that ask for a later try. */
+const RETRIED_4XX = [408, 429];
 const DONE_STATES = ["COMPLETED", "FAILED", "CANCELED", "CANCELLED", "REJECTED", "INPUT_REQUIRED", "AUTH_REQUIRED"];
 /** CANCELED too: a connection lost under HTTP/2 resets the stream with CANCEL (the caller's abort is told apart). */
 const RETRIED_GRPC = ["UNAVAILABLE", "INTERNAL", "UNKNOWN", "ABORTED", "CANCELED"];
@@ -142,7 +151,9 @@ export async function* resubscribing(c: ResubscribeCall): AsyncGenerator<Message
     }
     if (failures >= attempts) throw failure ?? endedError(c, taskId, attempts);
     failures++;
-    await pause(backoff * 2 ** (failures - 1), [c.clientSignal, c.call?.signal]);
+    const asked = failure instanceof A2ATransportError ? (failure.retryAfterMs ?? 0) : 0;
+    if (asked > (c.policy.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS)) throw failure;
+    await pause(Math.max(backoff * 2 ** (failures - 1), asked), [c.clientSignal, c.call?.signal]);
     if (c.clientSignal?.aborted || c.call?.signal?.aborted) throw failure ?? endedError(c, taskId, attempts);
     op = subscription;
     init = c.op === subscription ? c.init : subscribeRequest(subscription, taskId!);
@@ -162,7 +173,7 @@ const endedError = (c: ResubscribeCall, taskId: string | undefined, attempts: nu
 function retriable(e: unknown, c: ResubscribeCall): boolean {
   if (e instanceof A2AError || !(e instanceof A2ATransportError)) return false;
   if (c.clientSignal?.aborted || c.call?.signal?.aborted) return false;
-  if (e.status !== undefined && e.status >= 400 && e.status < 500) return false;
+  if (e.status !== undefined && e.status >= 400 && e.status < 500 && !RETRIED_4XX.includes(e.status)) return false;
   if (e.grpcStatus !== undefined && !RETRIED_GRPC.includes(e.grpcStatus)) return false;
   for (let x: unknown = e.cause, depth = 0; x && depth < 5; depth++) {
     const name = (x as { name?: unknown }).name;

@@ -146,7 +146,7 @@ async function post(c: ClientCtx, op: OperationInfo, params: JsonValue, call: Bi
   const res = await fetchFor(c.fetchFn, op.name, withQuery(options.url, call), init, options.url);
   if (!res.ok) {
     const text = await bodyOf(c, op, res);
-    throw errorEnvelope(c, text, id) ?? refusal(c, op, `answered HTTP ${res.status}`, res.status, text);
+    throw errorEnvelope(c, text, id) ?? refusal(c, op, `answered HTTP ${res.status}`, res.status, text, res.headers);
   }
   return { res, id };
 }
@@ -155,10 +155,11 @@ async function post(c: ClientCtx, op: OperationInfo, params: JsonValue, call: Bi
 const bodyOf = (c: ClientCtx, op: OperationInfo, res: Response) =>
   responseText(res, c.maxBytes, { operation: op.name, url: c.options.url, method: "POST" });
 
-const refusal = (c: ClientCtx, op: OperationInfo, what: string, status?: number, body?: string) =>
+const refusal = (c: ClientCtx, op: OperationInfo, what: string, status: number, body: string, headers?: Headers) =>
   new A2ATransportError(`${op.name}: POST ${c.options.url} (${op.jsonrpcMethod}) ${what}`, status, body, {
     operation: op.name,
     url: c.options.url,
+    ...(headers !== undefined ? { headers } : {}),
   });
 
 /**

@@ -17,7 +17,7 @@ import { fromJson, type DescService, type JsonObject, type JsonValue, type Messa
 import { messageJson } from "../core/protojson-write.js";
 import type { A2aClient, A2aServiceDefinition, OperationInfo } from "../core/definition.js";
 import { A2ATransportError } from "../core/a2a-error.js";
-import { errorFromRest } from "../core/client-errors.js";
+import { errorFromRest, type HttpAnswer } from "../core/client-errors.js";
 import {
   buildClient,
   callSignal,
@@ -69,10 +69,11 @@ export function createRestClient<S extends DescService>(
       if (!type.toLowerCase().startsWith("text/event-stream")) {
         await res.body?.cancel().catch(() => {});
         const said = `${site.operation}: ${site.method} ${site.url} answered ${type || "no Content-Type"}, not a stream`;
-        throw new A2ATransportError(said, res.status, undefined, { operation: site.operation, url: site.url });
+        const details = { operation: site.operation, url: site.url, headers: res.headers };
+        throw new A2ATransportError(said, res.status, undefined, details);
       }
       for await (const ev of decodeSse(sseStreamFromResponse(res.body), { maxEventChars: c.maxBytes })) {
-        if (ev.event === "error") throw errorFromRest(def, res.status, ev.data, site, "sent an error event");
+        if (ev.event === "error") throw errorFromRest(def, answer(res, ev.data), site, "sent an error event");
         yield decode(op, undefined, JSON.parse(ev.data));
       }
     },
@@ -104,9 +105,12 @@ async function send(c: ClientCtx, op: OperationInfo, request: Message, call: Bin
     if (alt) sent = await sendOn(c, op, alt, json, call, accept);
   }
   const { res, site } = sent;
-  if (!res.ok) throw errorFromRest(def, res.status, await responseText(res, c.maxBytes, site), site);
+  if (!res.ok) throw errorFromRest(def, answer(res, await responseText(res, c.maxBytes, site)), site);
   return sent;
 }
+
+/** What errorFromRest reads of an answer: its status and headers, with `text` (its body or an event's data). */
+const answer = (res: Response, text: string): HttpAnswer => ({ status: res.status, text, headers: res.headers });
 
 /** One HTTP request on `route`: path variables, query fields and body from the request's JSON. */
 async function sendOn(

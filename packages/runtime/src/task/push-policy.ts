@@ -9,6 +9,7 @@
  *                   a random time in [b/2, b], b = min(maxBackoffMs, initialBackoffMs * 2^(n-1))
  * Options are read once, with their defaults, and refused with a RangeError naming the option when out of range.
  */
+import { parseRetryAfter } from "../core/retry-after.js";
 import type { AttemptOutcome } from "./push-outcome.js";
 
 /** The kind of a failed attempt, or "queue-overflow" for a delivery dropped unsent. */
@@ -71,16 +72,6 @@ export function readRetrySettings(options: Partial<RetrySettings>): RetrySetting
     settings[name] = value;
   }
   return settings;
-}
-
-/** Retry-After in ms; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
-  if (value === undefined) return undefined;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  // An HTTP date names its day or month (e.g. "Sun, 06 Nov 1994 08:49:37 GMT"); a bare "-5" is no date.
-  const at = /[A-Za-z]/.test(text) ? Date.parse(text) : Number.NaN;
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 /** Judges one attempt's outcome. */
