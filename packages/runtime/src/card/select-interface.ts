@@ -9,7 +9,12 @@
  * (0.3 and 1.0) is thus chosen by version, not position. Only an absolute
  * http: or https: URL is ever chosen (for gRPC also a bare host:port): a
  * card cannot point the client, and the credentials it sends, at a data:,
- * file: or javascript: URL.
+ * file: or javascript: URL. With `secure`, for a client that sends
+ * credentials in its requests, only an interface they cannot leave in clear
+ * text is chosen (S10 §7.1: production deployments MUST use encrypted
+ * communication): an https: URL, a bare gRPC host:port when the connection
+ * is TLS (a client certificate), or a loopback host (localhost, 127.0.0.0/8,
+ * ::1), where nothing crosses a network.
  */
 export interface CardInterface {
   readonly url: string;
@@ -66,12 +71,21 @@ export function cardInterfaces(card: unknown): CardInterface[] {
   return out;
 }
 
-export function selectInterface(
-  card: unknown,
-  accept: { bindings: readonly string[]; versions: readonly string[] },
-): CardInterface | undefined {
+/** What a client can use: its bindings and versions and, when it sends credentials, only a secure URL. */
+export interface InterfaceNeeds {
+  readonly bindings: readonly string[];
+  readonly versions: readonly string[];
+  /** Credentials go in the requests: only an interface that keeps them out of clear text (module rules). */
+  readonly secure?: { readonly tls: boolean };
+}
+
+export function selectInterface(card: unknown, needs: InterfaceNeeds): CardInterface | undefined {
   return cardInterfaces(card).find(
-    (i) => accept.bindings.includes(i.binding) && accept.versions.includes(i.protocolVersion) && reachable(i),
+    (i) =>
+      needs.bindings.includes(i.binding) &&
+      needs.versions.includes(i.protocolVersion) &&
+      reachable(i) &&
+      (needs.secure === undefined || secure(i, needs.secure.tls)),
   );
 }
 
@@ -80,3 +94,19 @@ function reachable(i: CardInterface): boolean {
   if (/^https?:\/\/[^/]/i.test(i.url)) return true;
   return i.binding === "GRPC" && /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d+)?$/i.test(i.url);
 }
+
+/** Whether requests to the interface keep their credentials out of clear text (module rules). */
+function secure(i: CardInterface, tls: boolean): boolean {
+  const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(i.url) ? i.url : `${tls ? "https" : "http"}://${i.url}`;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  return parsed.protocol === "https:" || isLoopback(parsed.hostname);
+}
+
+/** localhost, 127.0.0.0/8 or ::1, as URL writes a hostname. */
+const isLoopback = (host: string) =>
+  host === "localhost" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);

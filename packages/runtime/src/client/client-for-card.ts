@@ -25,6 +25,13 @@
  * grpcTransport gets it as its second argument; without grpcTransport, a
  * client with a certificate can still use gRPC, through connect-node's
  * transport made with it (mtlsGrpcTransport).
+ *
+ * Credentials sent in requests (every scheme but mutualTLS) go only to an
+ * interface that keeps them out of clear text: https:, TLS gRPC, or a
+ * loopback host (select-interface.ts); the card's other interfaces are passed
+ * over, and a card with no such one fails with NoUsableInterfaceError naming
+ * the interface it would have taken. `allowCleartextCredentials` lifts this,
+ * for a network the caller secures itself (a service mesh's sidecars).
  */
 import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
@@ -35,7 +42,7 @@ import type { JsonRpcClient } from "../jsonrpc/json-operations.js";
 import { createRestClient } from "../rest/client-rest.js";
 import { createGrpcClient } from "../grpc/grpc.js";
 import { withResubscribe } from "../http/resubscribe.js";
-import { selectInterface, type CardInterface } from "../card/select-interface.js";
+import { selectInterface, type CardInterface, type InterfaceNeeds } from "../card/select-interface.js";
 import { credentialsForCard, type CardCredentials, type Credentials } from "./credentials.js";
 import { mtlsFetch, mtlsGrpcTransport, type MutualTlsCredential } from "./mtls-fetch.js";
 
@@ -53,6 +60,11 @@ export interface ClientForCardOptions extends Omit<A2aClientOptions, "url" | "te
    * NoCredentialsError. Without it, nothing is sent for the card's security.
    */
   readonly credentials?: Credentials;
+  /**
+   * Send credentials also over plain http: (and gRPC without TLS) to a host other than loopback. Default false:
+   * such interfaces are passed over when credentials go in the requests (S10 §7.1).
+   */
+  readonly allowCleartextCredentials?: boolean;
 }
 
 /** The older version a newer client falls back to, and the bridge making a newer client of an older one. */
@@ -79,11 +91,28 @@ function usableBindings(options: ClientForCardOptions, auth: CardCredentials): B
   return options.bindings ? supported.filter((b) => options.bindings!.includes(b)) : supported;
 }
 
-const noInterface = (bindings: readonly Binding[], versions: readonly string[]) =>
-  new NoUsableInterfaceError(
+/** What the client needs of an interface at `versions`: secure when credentials go in its requests. */
+function needsOf(options: ClientForCardOptions, auth: CardCredentials, versions: readonly string[]): InterfaceNeeds {
+  const bindings = usableBindings(options, auth);
+  const cleartext = auth.interceptor === undefined || options.allowCleartextCredentials === true;
+  return cleartext ? { bindings, versions } : { bindings, versions, secure: { tls: auth.tls !== undefined } };
+}
+
+/** No interface fits: the one that would have but for its clear-text URL, or none at all. */
+function noInterface(card: unknown, needs: InterfaceNeeds): NoUsableInterfaceError {
+  const { bindings, versions } = needs;
+  const insecure = needs.secure ? selectInterface(card, { bindings, versions }) : undefined;
+  if (insecure) {
+    return new NoUsableInterfaceError(
+      `the agent card's ${insecure.binding} interface ${insecure.url} is not https: and not on this host, and ` +
+        "the card's credentials are not sent in clear text (option allowCleartextCredentials allows it)",
+    );
+  }
+  return new NoUsableInterfaceError(
     `the agent card offers no ${bindings.join(", ")} interface at protocol version ${versions.join(" or ")} ` +
       "with an http: or https: URL",
   );
+}
 
 /** The client of one selected interface, sending the card's credentials. */
 function clientAt<S extends DescService>(
@@ -92,7 +121,7 @@ function clientAt<S extends DescService>(
   options: ClientForCardOptions,
   auth: CardCredentials,
 ): A2aClient<S> | JsonRpcClient<S> {
-  const { credentials: _, grpcTransport, ...rest } = options;
+  const { credentials: _, grpcTransport, allowCleartextCredentials: __, ...rest } = options;
   const fetch = options.fetch ?? (auth.tls ? mtlsFetch(auth.tls) : undefined);
   const clientOptions = {
     ...rest,
@@ -115,9 +144,9 @@ export function createClientForCard<S extends DescService>(
   options: ClientForCardOptions = {},
 ): { client: A2aClient<S> | JsonRpcClient<S>; selected: CardInterface } {
   const auth = credentialsOf(card, options);
-  const bindings = usableBindings(options, auth);
-  const selected = selectInterface(card, { bindings, versions: [def.protocolVersion] });
-  if (!selected) throw noInterface(bindings, [def.protocolVersion]);
+  const needs = needsOf(options, auth, [def.protocolVersion]);
+  const selected = selectInterface(card, needs);
+  if (!selected) throw noInterface(card, needs);
   return { client: clientAt(def, selected, options, auth), selected };
 }
 
@@ -133,11 +162,11 @@ export function createClientForCardOrOlder<N extends DescService, O extends Desc
   options: ClientForCardOptions = {},
 ): { client: A2aClient<N>; selected: CardInterface; bridged: boolean } {
   const auth = credentialsOf(card, options);
-  const bindings = usableBindings(options, auth);
-  const atNewer = selectInterface(card, { bindings, versions: [newer.protocolVersion] });
+  const atNewer = selectInterface(card, needsOf(options, auth, [newer.protocolVersion]));
   if (atNewer) return { client: clientAt(newer, atNewer, options, auth), selected: atNewer, bridged: false };
-  const atOlder = selectInterface(card, { bindings, versions: [fallback.older.protocolVersion] });
-  if (!atOlder) throw noInterface(bindings, [newer.protocolVersion, fallback.older.protocolVersion]);
+  const atOlder = selectInterface(card, needsOf(options, auth, [fallback.older.protocolVersion]));
+  if (!atOlder)
+    throw noInterface(card, needsOf(options, auth, [newer.protocolVersion, fallback.older.protocolVersion]));
   // Resumed above the bridge: its one-pass JSON-RPC calls go around the older client's streams.
   const { resubscribe, ...olderOptions } = options;
   const bridgedClient = fallback.bridge(clientAt(fallback.older, atOlder, olderOptions, auth));
