@@ -221,7 +221,10 @@ function copyStep(
     ctx.problems.add(`${place}: ${from.fullName}.${f.name} → ${to.fullName}.${target.name}: ${gap}`);
     return undefined;
   }
-  return { from: f.name, op: f.kind === "message" && !f.map && !isWkt(f.type) ? "message" : "copy", to: target.name };
+  // A message, a list of them or a map to them is converted value by value as its pair; anything else is copied.
+  const value = f.map ? f.mapEntry : f;
+  const paired = value !== undefined && value.kind === "message" && !isWkt(value.type);
+  return { from: f.name, op: paired ? "message" : "copy", to: target.name };
 }
 
 /** Why a value of field `a` cannot be copied into field `b`, if it cannot. */
