@@ -60,6 +60,11 @@ export class CardFormError extends Error {
 export interface CanonicalCard {
   /** The RFC 8785 text that is signed. */
   readonly text: string;
+  /**
+   * The card as that text covers it, with its `signatures` as given: the v1.0 AgentCard's fields under their
+   * JSON names, unknown fields left out. What a reader of a verified card should read.
+   */
+  readonly card: Readonly<Record<string, unknown>>;
   /** Paths of fields outside the v1.0 AgentCard, which the signature does not cover. */
   readonly ignoredFields: readonly string[];
 }
@@ -68,11 +73,14 @@ export interface CanonicalCard {
 export function canonicalizeAgentCard(card: unknown, form: CanonicalForm = "spec"): CanonicalCard {
   const ignored: string[] = [];
   const normalized = normalizeMessage(card, "AgentCard", "$", ignored);
+  const signatures = normalized.signatures;
   delete normalized.signatures;
   const value = form === "spec" ? normalized : (dropEmpties(normalized) ?? {});
   const text = canonicalize(value);
   if (text === undefined) throw new CardFormError("$", "cannot be canonicalized");
-  return { text, ignoredFields: ignored };
+  const covered = value as JsonObject;
+  if (signatures !== undefined) setKey(covered, "signatures", signatures);
+  return { text, card: covered, ignoredFields: ignored };
 }
 
 /**
@@ -105,9 +113,17 @@ function normalizeMessage(value: unknown, type: string, path: string, ignored: s
       if (setMember !== undefined) throw new CardFormError(path, `sets both ${setMember} and ${field.json} of a oneof`);
       setMember = field.json;
     }
-    out[field.json] = normalized;
+    setKey(out, field.json, normalized);
   }
   return out;
+}
+
+/**
+ * Sets a member as an own property, also one named "__proto__" (a map key or Struct member as JSON.parse makes
+ * it), which `out[key] =` would take as the object's prototype and so leave out of the signed text.
+ */
+function setKey(out: JsonObject, key: string, value: Json): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function fieldValue(value: Record<string, unknown>, field: CardField, path: string): unknown {
@@ -131,7 +147,8 @@ function normalizeField(raw: unknown, field: CardField, at: string, ignored: str
     if (raw === undefined) return field.presence === "required" ? {} : undefined;
     if (!isObject(raw)) throw new CardFormError(at, "expected an object (a map)");
     const map: JsonObject = {};
-    for (const [key, item] of Object.entries(raw)) map[key] = normalizeValue(item, field.type, `${at}.${key}`, ignored);
+    for (const [key, item] of Object.entries(raw))
+      setKey(map, key, normalizeValue(item, field.type, `${at}.${key}`, ignored));
     return Object.keys(map).length > 0 || field.presence === "required" ? map : undefined;
   }
   if (raw === undefined) {
@@ -169,7 +186,7 @@ function jsonValue(raw: unknown, at: string): Json {
   if (Array.isArray(raw)) return raw.map((item, i) => jsonValue(item, `${at}[${i}]`));
   if (isObject(raw)) {
     const out: JsonObject = {};
-    for (const [key, item] of Object.entries(raw)) out[key] = jsonValue(item, `${at}.${key}`);
+    for (const [key, item] of Object.entries(raw)) setKey(out, key, jsonValue(item, `${at}.${key}`));
     return out;
   }
   throw new CardFormError(at, `expected a JSON value, got ${typeof raw}`);
@@ -186,7 +203,7 @@ function dropEmpties(value: Json): Json | undefined {
     const out: JsonObject = {};
     for (const [key, item] of Object.entries(value)) {
       const kept = dropEmpties(item);
-      if (kept !== undefined) out[key] = kept;
+      if (kept !== undefined) setKey(out, key, kept);
     }
     return Object.keys(out).length > 0 ? out : undefined;
   }

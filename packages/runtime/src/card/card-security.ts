@@ -10,7 +10,10 @@
  *                   {mtlsSecurityScheme: {}}}; securityRequirements
  *                   [{schemes: {name: {list: [scope]}}}]
  *   messages        the same as protobuf-es messages (v1.0 or v0.3): `scheme`
- *                   and `flows.flow` are oneofs {case, value}
+ *                   and `flows.flow` are oneofs {case, value}; read so only in
+ *                   a message (a card with `$typeName`): in JSON such members
+ *                   are unknown fields, which a card's signature does not
+ *                   cover (read a verified card's `card`, card/verify.ts)
  *   v0.3 ProtoJSON  the v1.0 scheme form; requirements under `security`
  *   v0.3 a2a.json   securitySchemes {name: {type: apiKey|http|oauth2|
  *                   openIdConnect|mutualTLS, in, name, scheme, flows,
@@ -52,18 +55,23 @@ const scopesOf = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s) => t
 /** The security of a card (JSON of either version, or a parsed message). */
 export function readCardSecurity(card: unknown): CardSecurity {
   const c = isObject(card) ? card : {};
-  return { schemes: readSchemes(c["securitySchemes"]), requirements: readRequirements(c) };
+  const message = typeof c["$typeName"] === "string";
+  return { schemes: readSchemes(c["securitySchemes"], message), requirements: readRequirements(c) };
 }
 
-/** A `securitySchemes` map, of any form, by name. */
-export function readSchemes(declared: unknown): ReadonlyMap<string, CardScheme> {
+/** A `securitySchemes` map, of any form, by name; oneofs {case, value} are read only in a `message`. */
+export function readSchemes(declared: unknown, message = false): ReadonlyMap<string, CardScheme> {
   const out = new Map<string, CardScheme>();
-  for (const [name, raw] of Object.entries(isObject(declared) ? declared : {})) out.set(name, readScheme(raw));
+  for (const [name, raw] of Object.entries(isObject(declared) ? declared : {})) {
+    out.set(name, readScheme(raw, message));
+  }
   return out;
 }
 
 function readRequirements(card: Json): CardRequirement[] {
-  const list = Array.isArray(card["securityRequirements"]) ? card["securityRequirements"] : card["security"];
+  // v1.0 under its JSON or proto name (ProtoJSON reads both), else v0.3's `security`.
+  const v10 = card["securityRequirements"] ?? card["security_requirements"];
+  const list = Array.isArray(v10) ? v10 : card["security"];
   if (!Array.isArray(list)) return [];
   return list.map((r: unknown) => {
     if (!isObject(r)) return new Map();
@@ -74,20 +82,22 @@ function readRequirements(card: Json): CardRequirement[] {
   });
 }
 
-/** The one member of a proto-form scheme: ProtoJSON {apiKeySecurityScheme: {...}} or a message's oneof. */
-function protoMember(raw: Json): [string, Json] | undefined {
+/** The one member of a proto-form scheme: ProtoJSON {apiKeySecurityScheme: {...}}, or a message's oneof. */
+function protoMember(raw: Json, message: boolean): [string, Json] | undefined {
   const oneof = raw["scheme"];
-  if (isObject(oneof) && typeof oneof["case"] === "string" && isObject(oneof["value"])) {
-    return [oneof["case"], oneof["value"]];
+  if (message) {
+    return isObject(oneof) && typeof oneof["case"] === "string" && isObject(oneof["value"])
+      ? [oneof["case"], oneof["value"]]
+      : undefined;
   }
   const key = Object.keys(raw).find((k) => k.endsWith("SecurityScheme"));
   const body = key ? raw[key] : undefined;
   return key && isObject(body) ? [key, body] : undefined;
 }
 
-function readScheme(raw: unknown): CardScheme {
+function readScheme(raw: unknown, message: boolean): CardScheme {
   if (!isObject(raw)) return { type: "unknown", why: "not an object" };
-  const [kind, body] = protoMember(raw) ?? [text(raw["type"]), raw];
+  const [kind, body] = protoMember(raw, message) ?? [text(raw["type"]), raw];
   switch (kind) {
     case "apiKeySecurityScheme":
     case "apiKey":
@@ -97,7 +107,11 @@ function readScheme(raw: unknown): CardScheme {
       return { type: "http", scheme: text(body["scheme"]) };
     case "oauth2SecurityScheme":
     case "oauth2":
-      return { type: "oauth2", tokenUrl: tokenUrlOf(body["flows"]), metadataUrl: optional(body["oauth2MetadataUrl"]) };
+      return {
+        type: "oauth2",
+        tokenUrl: tokenUrlOf(body["flows"], message),
+        metadataUrl: optional(body["oauth2MetadataUrl"]),
+      };
     case "openIdConnectSecurityScheme":
     case "openIdConnect":
       return { type: "openIdConnect", openIdConnectUrl: text(body["openIdConnectUrl"]) };
@@ -117,10 +131,11 @@ function apiKeyScheme(location: string, key: string): CardScheme {
   return { type: "apiKey", location: where, key };
 }
 
-/** The client-credentials token URL of OAuthFlows: the proto oneof (JSON or message) or v0.3's members. */
-function tokenUrlOf(flows: unknown): string | undefined {
+/** The client-credentials token URL of OAuthFlows: a message's oneof, or the JSON member of either version. */
+function tokenUrlOf(flows: unknown, message: boolean): string | undefined {
   if (!isObject(flows)) return undefined;
   const oneof = flows["flow"];
-  const cc = isObject(oneof) && oneof["case"] === "clientCredentials" ? oneof["value"] : flows["clientCredentials"];
+  const fromOneof = isObject(oneof) && oneof["case"] === "clientCredentials" ? oneof["value"] : undefined;
+  const cc = message ? fromOneof : flows["clientCredentials"];
   return isObject(cc) ? optional(cc["tokenUrl"]) : undefined;
 }

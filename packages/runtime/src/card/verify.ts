@@ -62,6 +62,12 @@ export interface AgentCardVerification {
   readonly failed: readonly SignatureFailure[];
   /** Fields outside the v1.0 AgentCard: not covered by any signature. */
   readonly ignoredFields: readonly string[];
+  /**
+   * The card as the verified signatures cover it (with its `signatures`): the v1.0 fields under their JSON
+   * names, the ignored fields left out. Read this, not the card given: a client made from it
+   * (clientForCard) sends credentials only as the signed card asks.
+   */
+  readonly card: Readonly<Record<string, unknown>>;
 }
 
 /** No (or not every) signature of the card verified; `failures` says why, per signature. */
@@ -124,7 +130,8 @@ async function verifyWith(
     const why = lost === undefined ? "" : ` (${notTried(lost)})`;
     throw new AgentCardSignatureError(`agent card ${name}: ${what}: ${failed.map(describe).join("; ")}${why}`, failed);
   }
-  return { verified, failed, ignoredFields: payloads[0]?.ignoredFields ?? [] };
+  const covering = payloads.find((p) => p.form === verified[0]!.form) ?? payloads[0]!;
+  return { verified, failed, ignoredFields: payloads[0]?.ignoredFields ?? [], card: covering.card };
 }
 
 async function verifyEntry(

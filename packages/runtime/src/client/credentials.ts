@@ -68,7 +68,8 @@ export class NoCredentialsError extends Error {
 export function credentialsForCard(card: unknown, credentials: Credentials = {}): CardCredentials {
   const { schemes, requirements } = readCardSecurity(card);
   const holding = held(credentials);
-  const usable = (name: string) => holding[name] !== undefined && (schemes.get(name)?.type ?? "unknown") !== "unknown";
+  // Own names only: a card's scheme named "__proto__" or "toString" is none the caller holds.
+  const usable = (name: string) => Object.hasOwn(holding, name) && (schemes.get(name)?.type ?? "unknown") !== "unknown";
   const candidates: CardRequirement[] =
     requirements.length > 0 ? [...requirements] : [...schemes.keys()].map((n) => new Map([[n, []]]));
   const chosen = candidates.find((r) => [...r.keys()].every(usable));
