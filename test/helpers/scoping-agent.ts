@@ -14,6 +14,7 @@ import {
   createTaskHandler,
   type AgentExecutor,
   type PushSender,
+  ownerOf,
   type TaskAuthorizer,
   type TaskStore,
 } from "@protoc-gen-a2a/runtime/task";
@@ -62,7 +63,7 @@ export const quietSender: PushSender = {
 
 /** The admin policy of createTaskHandler's header: the "admin" scope sees every owner's tasks. */
 export const adminSeesAll: TaskAuthorizer = (p) => ({
-  owner: p?.id ?? "",
+  owner: ownerOf(p),
   seesAll: p?.scopes.includes("admin") ?? false,
 });
 

@@ -12,7 +12,13 @@
 import { describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { A2AError } from "@protoc-gen-a2a/runtime";
-import { createMemoryTaskStore, createTaskHandler, ownerOnly, type TaskAuthorizer } from "@protoc-gen-a2a/runtime/task";
+import {
+  createMemoryTaskStore,
+  createTaskHandler,
+  ownerOf,
+  ownerOnly,
+  type TaskAuthorizer,
+} from "@protoc-gen-a2a/runtime/task";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { GetExtendedAgentCardRequestSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { callerContext, principal } from "../helpers/caller-context.js";
@@ -82,6 +88,22 @@ describe("the authorize policy", () => {
     await store.close();
   });
 
+  it("by default tells the same id apart by the scheme that verified it", async () => {
+    const store = createMemoryTaskStore();
+    const h = scopedHandler(store);
+    const tenant = freshTenant();
+    const byKey = callerContext({ ...ALICE, scheme: "apiKey" }, { tenant });
+    const byIssuer = callerContext({ ...ALICE, scheme: "partner-oidc" }, { tenant });
+    const a = await send(h, byKey);
+    const notFound = { type: "TaskNotFoundError" };
+    expect(await refusal(h.getTask!(getRequest(a.id), byIssuer))).toMatchObject(notFound);
+    expect(await refusal(h.cancelTask!(cancelRequest(a.id), byIssuer))).toMatchObject(notFound);
+    expect((await h.listTasks!(listRequest(), byIssuer)).tasks).toEqual([]);
+    expect((await h.getTask!(getRequest(a.id), byKey)).id).toBe(a.id);
+    expect(await store.get(tenant, a.id, "apiKey/alice")).toBeDefined();
+    await store.close();
+  });
+
   it("answering no TaskAccess is an Error naming the operation", async () => {
     const store = createMemoryTaskStore();
     const wrong = (() => ({ owner: 7 })) as unknown as TaskAuthorizer;
@@ -146,7 +168,7 @@ describe("the memory store's listing across owners", () => {
     expect((await listAll(h, root, {}, 50)).totals).toEqual([3]);
     for (let round = 0; round < 4; round++) {
       for (const id of made.splice(0)) {
-        const who = (await store.get(tenant, id, "alice")) ? alice : bob;
+        const who = (await store.get(tenant, id, ownerOf(ALICE))) ? alice : bob;
         await send(h, who, "answer", { taskId: id });
       }
       for (let i = 0; i < 3; i++) made.push((await send(h, i % 2 === 0 ? alice : bob)).id);

@@ -13,7 +13,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HandlerContext } from "@protoc-gen-a2a/runtime";
-import type { TaskStore } from "@protoc-gen-a2a/runtime/task";
+import { ownerOf, type TaskStore } from "@protoc-gen-a2a/runtime/task";
 import { callerContext, principal } from "../helpers/caller-context.js";
 import {
   adminSeesAll,
@@ -39,6 +39,8 @@ import { freshTenant, makeTask } from "./store-fixtures.js";
 
 const ALICE = principal("alice");
 const BOB = principal("bob");
+/** The owners the default policy records for them (ownerOf: scheme/id). */
+const [ALICE_OWNER, BOB_OWNER] = [ownerOf(ALICE), ownerOf(BOB)];
 const ROOT = principal("root", ["admin"]);
 
 /** TaskNotFoundError as a missing task answers it. */
@@ -190,15 +192,15 @@ describe.each(BACKENDS)("tasks scoped to their owner, $name store", (backend) =>
     const tenant = w.alice.tenant ?? "";
     const a = await send(h, w.alice);
     await h.createTaskPushNotificationConfig!(configRequest(a.id, "https://hooks.example/a", "c1"), w.alice);
-    expect(await store.getPushConfig(tenant, a.id, "c1", "bob")).toBeUndefined();
-    expect((await store.getPushConfig(tenant, a.id, "c1", "alice"))?.config.url).toBe("https://hooks.example/a");
-    expect((await store.listPushConfigs(tenant, a.id, 0, "", "bob")).configs).toEqual([]);
+    expect(await store.getPushConfig(tenant, a.id, "c1", BOB_OWNER)).toBeUndefined();
+    expect((await store.getPushConfig(tenant, a.id, "c1", ALICE_OWNER))?.config.url).toBe("https://hooks.example/a");
+    expect((await store.listPushConfigs(tenant, a.id, 0, "", BOB_OWNER)).configs).toEqual([]);
     expect((await store.listPushConfigs(tenant, a.id, 0, "")).configs).toHaveLength(1);
-    expect(await store.deletePushConfig(tenant, a.id, "c1", "bob")).toBe(false);
-    expect(await store.get(tenant, a.id, "bob")).toBeUndefined();
-    expect((await store.get(tenant, a.id, "alice"))?.task.id).toBe(a.id);
+    expect(await store.deletePushConfig(tenant, a.id, "c1", BOB_OWNER)).toBe(false);
+    expect(await store.get(tenant, a.id, BOB_OWNER)).toBeUndefined();
+    expect((await store.get(tenant, a.id, ALICE_OWNER))?.task.id).toBe(a.id);
     expect((await store.get(tenant, a.id))?.task.id).toBe(a.id);
-    expect(await store.deletePushConfig(tenant, a.id, "c1", "alice")).toBe(true);
+    expect(await store.deletePushConfig(tenant, a.id, "c1", ALICE_OWNER)).toBe(true);
   });
 
   it("the admin policy sees every owner's tasks and creates its own; others still see only theirs", async () => {

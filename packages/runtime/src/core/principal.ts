@@ -4,8 +4,10 @@
  * principalKey and read as HandlerContext.principal and the executor's
  * RequestContext.principal. Undefined when the server authenticates nothing.
  *
- *   id       stable and unique across the card's schemes: tasks and push
- *            configs are owned by it (the task runtime's authorize policy)
+ *   id       stable and unique within its scheme: tasks and push configs
+ *            are owned by it and the scheme together (the task runtime's
+ *            default authorize policy, ownerOf: `scheme/id`), so two
+ *            verifiers' ids never meet
  *   scheme   the security scheme name of the card that verified it (for an
  *            AND of schemes, the first)
  *   scopes   what the credential grants (OAuth 2.0 scopes, or a verifier's own)

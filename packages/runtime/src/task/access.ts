@@ -8,9 +8,13 @@
  *   policy   createTaskHandler's `authorize(principal, context)` answers a
  *            TaskAccess: `owner`, in whose name the call creates tasks, and
  *            `seesAll`, whether it sees the tasks of every owner (else only
- *            those of `owner`). Default ownerOnly: owner = principal?.id ?? "",
+ *            those of `owner`). Default ownerOnly: owner = ownerOf(principal),
  *            seesAll false. An admin scope that sees all:
- *              authorize: (p) => ({ owner: p?.id ?? "", seesAll: p?.scopes.includes("admin") ?? false })
+ *              authorize: (p) => ({ owner: ownerOf(p), seesAll: p?.scopes.includes("admin") ?? false })
+ *   ownerOf  the principal's scheme name (URI-encoded: it holds no "/"), "/",
+ *            and its id: `apiKey/alice`; "" without a principal. Ids of two
+ *            schemes never meet: an API key's "alice" is not the "alice" an
+ *            OpenID Connect issuer names, nor a second issuer's
  *            A policy refuses a call by throwing (e.g. an A2AError
  *            "PermissionDeniedError"): the caller gets that error, before
  *            anything is read. It runs once per operation, before the store
@@ -43,8 +47,12 @@ export type TaskAuthorizer = (
   context: HandlerContext,
 ) => TaskAccess | Promise<TaskAccess>;
 
+/** The owner the default policy gives a principal (module rules): `scheme/id`, or "" without one. */
+export const ownerOf = (principal: Principal | undefined): string =>
+  principal === undefined ? "" : `${encodeURIComponent(principal.scheme)}/${principal.id}`;
+
 /** The default policy: each caller sees its own tasks; without authentication, every call is owner "". */
-export const ownerOnly: TaskAuthorizer = (principal) => ({ owner: principal?.id ?? "", seesAll: false });
+export const ownerOnly: TaskAuthorizer = (principal) => ({ owner: ownerOf(principal), seesAll: false });
 
 /** A call's access as the operations use it. */
 export interface CallScope {

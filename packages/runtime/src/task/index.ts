@@ -12,7 +12,7 @@ export {
   type ExtendedCardSource,
   type TaskHandlerOptions,
 } from "./task-handler.js";
-export { ownerOnly, type TaskAccess, type TaskAuthorizer } from "./access.js";
+export { ownerOf, ownerOnly, type TaskAccess, type TaskAuthorizer } from "./access.js";
 export type { PushOptions, PushPayload } from "./handler-deps.js";
 export {
   createMemoryTaskStore,

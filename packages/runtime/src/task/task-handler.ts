@@ -12,9 +12,10 @@
  *   access      `authorize(principal, context)` (access.ts) says, per call,
  *               in whose name it creates tasks and whose tasks it sees;
  *               default ownerOnly: the caller's own (owner
- *               principal?.id ?? "", so a server without authentication sees
- *               the tasks of owner ""). To let an admin scope see all:
- *                 authorize: (p) => ({ owner: p?.id ?? "",
+ *               ownerOf(principal), `scheme/id`, so a server without
+ *               authentication sees the tasks of owner ""). To let an admin
+ *               scope see all:
+ *                 authorize: (p) => ({ owner: ownerOf(p),
  *                   seesAll: p?.scopes.includes("admin") ?? false })
  *               A policy refuses a call by throwing an A2AError (e.g.
  *               "PermissionDeniedError"). A task it does not show is
@@ -84,7 +85,7 @@ export interface TaskHandlerOptions<S extends DescService> {
   readonly extendedAgentCard?: ExtendedCardSource<S>;
   /**
    * Whose tasks a call sees and in whose name it creates them (access.ts); throws to refuse the call.
-   * Default ownerOnly: `{ owner: principal?.id ?? "", seesAll: false }`.
+   * Default ownerOnly: `{ owner: ownerOf(principal), seesAll: false }`, the owner `scheme/id`.
    */
   readonly authorize?: TaskAuthorizer;
   /** New task, context, message and push config ids; default: crypto.randomUUID. */
