@@ -115,6 +115,7 @@ describe("oidc helper: a real provider issuing JWT access tokens", () => {
     "same-kid-other-key": { code: "ERR_JWS_SIGNATURE_VERIFICATION_FAILED" },
     "hs256-public-key": { code: "ERR_JOSE_ALG_NOT_ALLOWED" },
     "no-expiry": { code: "ERR_JWT_CLAIM_VALIDATION_FAILED", claim: "exp" },
+    "unknown-crit": { code: "ERR_JOSE_NOT_SUPPORTED" },
   };
 
   it.each(HOSTILE_TOKEN_KINDS)("mints a %s token that jwtVerify refuses for that reason", async (kind) => {

@@ -7,7 +7,11 @@
  * token that passed is admitted again from the cache after its key left the
  * JWKS, within maxAgeMs; with `cache: false` it is refused at once. Past
  * `cache.maxEntries` the token checked longest ago is the one forgotten.
+ * A token whose sub is no string is refused; a JWKS answering 500 is the
+ * server's fault (the verifier throws), not the token's.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jwtBearer } from "@protoc-gen-a2a/runtime/auth";
 import type { A2aCall } from "@protoc-gen-a2a/runtime";
@@ -36,6 +40,26 @@ describe("jwtBearer", () => {
     const verifier = jwtBearer({ issuer: op.issuer, audience: op.audience, cache: false });
     for (const kind of HOSTILE_TOKEN_KINDS) {
       expect(await verifier.bearer(await op.hostileToken(kind, "bob-agent"), call), kind).toBeUndefined();
+    }
+  });
+
+  it("refuses a token whose sub is no string, rather than take its client_id", async () => {
+    const verifier = jwtBearer({ issuer: op.issuer, audience: op.audience, cache: false });
+    const claims = op.claimsFor("alice-agent");
+    expect((await verifier.bearer(await op.sign(claims), call))?.id).toBe("alice-agent");
+    const numeric = await op.sign({ ...claims, sub: 123 as unknown as string, client_id: "alice-agent" });
+    expect(await verifier.bearer(numeric, call)).toBeUndefined();
+  });
+
+  it("throws, as a server fault, when the JWKS answers 500: no token is refused for it", async () => {
+    const down = createServer((_req, res) => res.writeHead(500).end("down"));
+    await new Promise<void>((resolve) => down.listen(0, "127.0.0.1", resolve));
+    try {
+      const jwksUri = `http://127.0.0.1:${(down.address() as AddressInfo).port}/jwks`;
+      const verifier = jwtBearer({ issuer: op.issuer, audience: op.audience, jwksUri, cache: false });
+      await expect(verifier.bearer(await op.token("alice-agent"), call)).rejects.toThrow(/200/);
+    } finally {
+      down.close();
     }
   });
 

@@ -17,7 +17,8 @@
  *   hostile    hostileToken(kind) makes the tokens a verifier must refuse:
  *              expired, not yet valid, wrong audience, wrong issuer, `alg: none`,
  *              signature stripped, tampered payload, unknown key, same kid but
- *              another key, HS256 keyed with the public key, no `exp`
+ *              another key, HS256 keyed with the public key, no `exp`, a
+ *              header naming an extension (`crit`) no verifier understands
  *   signing    signingKey() gives the private JWK the provider signs with, and
  *              sign(claims) signs any payload with it, for tokens the provider
  *              itself will not issue
@@ -119,6 +120,7 @@ export const HOSTILE_TOKEN_KINDS = [
   "same-kid-other-key",
   "hs256-public-key",
   "no-expiry",
+  "unknown-crit",
 ] as const;
 export type HostileTokenKind = (typeof HOSTILE_TOKEN_KINDS)[number];
 
@@ -340,6 +342,11 @@ export async function startOidcProvider(options: StartOidcOptions = {}): Promise
       case "no-expiry": {
         const { exp: _exp, ...rest } = valid;
         return sign(rest);
+      }
+      case "unknown-crit": {
+        const crit = { ...header, crit: ["zz"], zz: 1 };
+        const key = await importJWK(current.privateJwk, current.alg);
+        return new SignJWT(valid).setProtectedHeader(crit).sign(key, { crit: { zz: true } });
       }
     }
   };

@@ -14,8 +14,12 @@
  *              `aud` (one of `audience`), `exp` (required: RFC 9068 §2.2 makes
  *              it REQUIRED in access tokens) and `nbf` with `clockToleranceSec`
  *              of skew (default 30), and `typ` when `requireTyp` is set
- *   identity   id: the `sub` claim (else `client_id`); scopes: the `scope`
- *              claim split on spaces (else the `scp` array); claims: the payload
+ *   identity   id: the `sub` claim (else, when the token has no `sub`,
+ *              `client_id`; a `sub` that is no string makes the token
+ *              invalid); scopes: the `scope` claim split on spaces (else the
+ *              `scp` array); claims: the payload
+ *   crit       a token whose header names extensions (`crit`) is not valid:
+ *              this verifier understands none (RFC 7515 §4.1.11)
  *   cache      a token that passed is remembered (by its text, at most
  *              `cache.maxEntries`, default 1000, the oldest dropped first) for
  *              `cache.maxAgeMs` (default 60 s) or until its `exp`, whichever
@@ -24,10 +28,11 @@
  *              admitting its tokens within maxAgeMs. `cache: false`: none
  *
  * A token that fails a check is not valid (UnauthenticatedError). A discovery
- * document or JWKS that cannot be read is a server fault: the call is
- * InternalError and onError hears which URL failed.
+ * document or JWKS that cannot be read (a refused connection, a timeout, an
+ * answer other than 200, a key set or key jose cannot read) is a server
+ * fault: the call is InternalError and onError hears which URL failed.
  */
-import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from "jose";
+import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from "jose";
 import { FifoMap } from "../core/fifo-map.js";
 import type { BearerVerifier, Identity } from "./verifiers.js";
 
@@ -87,8 +92,7 @@ export function jwtBearer(options: JwtBearerOptions): BearerVerifier {
         if (identity && cache) cache.set(token, identity, payload.exp);
         return identity;
       } catch (e) {
-        if (e instanceof errors.JWKSTimeout || e instanceof errors.JOSENotSupported) throw e;
-        if (e instanceof errors.JOSEError) return undefined;
+        if (tokenFault(e, token)) return undefined;
         throw e;
       }
     },
@@ -125,8 +129,32 @@ class TokenCache {
   }
 }
 
+/** The failures a token causes; any other (the JWKS cannot be read or used) is the server's. */
+const TOKEN_FAULTS = [
+  errors.JWTClaimValidationFailed,
+  errors.JWTExpired,
+  errors.JWTInvalid,
+  errors.JWSInvalid,
+  errors.JWSSignatureVerificationFailed,
+  errors.JOSEAlgNotAllowed,
+  errors.JWKSNoMatchingKey,
+  errors.JWKSMultipleMatchingKeys,
+];
+
+/** Whether the failure is the token's: a failed check, or a `crit` extension no verifier here understands. */
+function tokenFault(e: unknown, token: string): boolean {
+  if (TOKEN_FAULTS.some((fault) => e instanceof fault)) return true;
+  if (!(e instanceof errors.JOSENotSupported)) return false;
+  try {
+    return decodeProtectedHeader(token).crit !== undefined;
+  } catch {
+    return true;
+  }
+}
+
 function identityOf(payload: JWTPayload): Identity | undefined {
-  const id = typeof payload.sub === "string" ? payload.sub : payload["client_id"];
+  // client_id only for a token without sub: a sub that is no string makes the token no one's.
+  const id = payload.sub ?? payload["client_id"];
   if (typeof id !== "string" || id === "") return undefined;
   const scope = payload["scope"];
   const scp = payload["scp"];
