@@ -10,7 +10,7 @@
  */
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { A2AError } from "../../packages/runtime/src/core/a2a-error.js";
 import type { TaskPushNotificationConfig } from "../../packages/runtime/src/task/a2a-types.js";
 import {
@@ -339,6 +339,63 @@ describe("order, queue bound and idle()", () => {
     expect(errors).toHaveLength(2);
   });
 
+  it("holds at most maxQueuedBytes of bodies in all, a body shared by several configs counted once", async () => {
+    const held = gate();
+    answer = held.answer;
+    const { sender, errors } = localSender({ maxQueuedBytes: 1000 });
+    const shared = "s".repeat(400);
+    for (const id of ["a", "b", "c", "d", "e"]) sender.send(delivery(shared, { id }));
+    expect(errors).toEqual([]);
+    sender.send(delivery("x".repeat(400), { id: "f" }));
+    sender.send(delivery("y".repeat(400), { id: "g" }));
+    expect(errors.map((e) => [e.failure, e.configId])).toEqual([["queue-overflow", "g"]]);
+    expect(errors[0]?.message).toContain("the sender holds maxQueuedBytes (1000) of deliveries");
+    held.release();
+    await sender.idle();
+    expect(received).toHaveLength(6);
+    // Released as they ended: the sender takes as much again.
+    sender.send(delivery("z".repeat(900), { id: "h" }));
+    await sender.idle();
+    expect(errors).toHaveLength(1);
+  });
+
+  it("has at most maxConcurrent attempts in flight over all configs", async () => {
+    const held = gate();
+    let open = 0;
+    let peak = 0;
+    answer = async (req, res) => {
+      open += 1;
+      peak = Math.max(peak, open);
+      await held.answer(req, res);
+      open -= 1;
+    };
+    const { sender, errors } = localSender({ maxConcurrent: 3 });
+    for (let i = 0; i < 8; i++) sender.send(delivery(String(i), { id: `cfg-${i}` }));
+    await vi.waitFor(() => expect(received).toHaveLength(3));
+    // The others wait for a turn: none more arrives while the three are held.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(received).toHaveLength(3);
+    held.release();
+    await sender.idle();
+    expect([received.length, peak, errors]).toEqual([8, 3, []]);
+  });
+
+  it("cancel() drops what waits for a config and retries it no more", async () => {
+    const held = gate();
+    answer = (req, res) => (req.body === "1" ? held.answer(req, res) : res.writeHead(503).end());
+    const { sender, errors } = localSender({ attempts: 5 });
+    for (const n of ["1", "2", "3"]) sender.send(delivery(n));
+    sender.send(delivery("other", { id: "cfg-2" }));
+    await held.arrived;
+    sender.cancel?.("", "task-1", "cfg-1");
+    held.release();
+    await sender.idle();
+    // cfg-1: "1" was in flight and delivered, "2" and "3" dropped; cfg-2 failed 5 times on its own.
+    expect(received.filter((r) => r.body !== "other").map((r) => r.body)).toEqual(["1"]);
+    const dropped = errors.filter((e) => e.configId === "cfg-1").map((e) => e.message.replace(/.*: /, ""));
+    expect(dropped).toEqual(["its config was deleted", "its config was deleted"]);
+  });
+
   it("resolves idle() at once when nothing is open, and only after the last delivery ended", async () => {
     const held = gate();
     answer = held.answer;
@@ -376,6 +433,8 @@ describe("order, queue bound and idle()", () => {
     expect(() => createPushSender({ attempts: 0 })).toThrow(/option attempts must be an integer >= 1; got 0/);
     expect(() => createPushSender({ queueLimit: 1.5 })).toThrow(/option queueLimit/);
     expect(() => createPushSender({ timeoutMs: Number.NaN })).toThrow(/option timeoutMs/);
+    expect(() => createPushSender({ maxConcurrent: 0 })).toThrow(/option maxConcurrent must be an integer >= 1/);
+    expect(() => createPushSender({ maxQueuedBytes: 0.5 })).toThrow(/option maxQueuedBytes/);
   });
 });
 

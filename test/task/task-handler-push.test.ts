@@ -4,7 +4,8 @@
  * webhook server on 127.0.0.1. A config made by a v1.0 call gets v1.0
  * StreamResponses (application/a2a+json), one made by a v0.3 call through the
  * bridge gets the v0.3 Task (application/json), each in commit order, with
- * the config's token; a deleted config gets nothing more. A config whose token, authentication scheme or
+ * the config's token; a deleted config gets nothing more, not even what
+ * waited for it when it was deleted. A config whose token, authentication scheme or
  * credentials, or URL, no delivery could send (a control character, a character node:http cannot send, more
  * than 4096 characters) is refused by CreateTaskPushNotificationConfig and by SendMessage's
  * configuration.taskPushNotificationConfig on every way in, naming the field, and nothing is stored.
@@ -18,11 +19,17 @@ import {
   createTaskHandler,
   TaskState,
   type AgentExecutor,
+  type PushDelivery,
   type PushSender,
 } from "@protoc-gen-a2a/runtime/task";
 import { olderPushPayloads } from "../../generated-samples/a2a_compat.js";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
-import { Role, type SendMessageResponse, type Task } from "../../generated-samples/v1.0.1/a2a_pb.js";
+import {
+  Role,
+  type SendMessageResponse,
+  type StreamResponse,
+  type Task,
+} from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { startTaskServers, WAYS, type TaskServers, type Way } from "./task-servers.js";
 
 interface Hook {
@@ -38,6 +45,8 @@ let hookBase: string;
 let servers: TaskServers;
 let sender: PushSender;
 const gates = new Map<string, () => void>();
+/** Webhook answers to /hold wait for this; released by the test that holds them. */
+let holding = Promise.resolve();
 
 const read = async (req: IncomingMessage) => {
   const chunks: Buffer[] = [];
@@ -71,7 +80,8 @@ beforeAll(async () => {
         token: String(req.headers["x-a2a-notification-token"] ?? ""),
         body: JSON.parse(body) as Record<string, unknown>,
       });
-      res.writeHead(204).end();
+      if (req.url === "/hold") void holding.then(() => res.writeHead(204).end());
+      else res.writeHead(204).end();
     });
   });
   await new Promise<void>((resolve) => webhook.listen(0, "127.0.0.1", resolve));
@@ -122,6 +132,62 @@ describe("push delivery through the real sender", () => {
     expect(o.map((h) => [h.contentType, h.token])).toEqual(Array(2).fill(["application/json", "to"]));
     expect(o.map((h) => (h.body["status"] as { state: string }).state)).toEqual(["working", "completed"]);
     expect(o[1]!.body).toMatchObject({ kind: "task", id: task.id, artifacts: [{ artifactId: "a" }] });
+  });
+
+  it("a config deleted while its deliveries wait gets nothing more", async () => {
+    let release = () => {};
+    holding = new Promise<void>((resolve) => (release = resolve));
+    const newer = servers.client("JSONRPC 1.0");
+    const message = { messageId: "m", role: Role.USER, parts: [{ content: { case: "text" as const, value: "go" } }] };
+    const task = taskOf(await newer.sendMessage({ message, configuration: { returnImmediately: true } }));
+    await until("the executor at its gate", () => gates.has(task.id));
+    await newer.createTaskPushNotificationConfig({ taskId: task.id, id: "h", url: `${hookBase}/hold` });
+    gates.get(task.id)!();
+    // The artifact update is held at the webhook; the completed status waits behind it.
+    await until("the first delivery at the webhook", () => hooks.some((h) => h.path === "/hold"));
+    await newer.deleteTaskPushNotificationConfig({ taskId: task.id, id: "h" });
+    release();
+    await sender.idle();
+    expect(hooks.filter((h) => h.path === "/hold").map((h) => Object.keys(h.body)[0])).toEqual(["artifactUpdate"]);
+  });
+});
+
+describe("push bodies", () => {
+  it("writes each event once per protocol version, one string for every config of that version", async () => {
+    const sent: PushDelivery[] = [];
+    let written = 0;
+    const recorder: PushSender = {
+      checkUrl: async () => undefined,
+      send: (d) => void sent.push(d),
+      idle: async () => undefined,
+    };
+    const count = (e: StreamResponse) => {
+      written += 1;
+      return { case: e.payload.case };
+    };
+    const handler = createTaskHandler({
+      definition: A2AServiceV1_0,
+      executor,
+      push: { sender: recorder, payload: { "1.0": count } },
+    });
+    const local = await startTaskServers(handler);
+    try {
+      const client = local.client("JSONRPC 1.0");
+      const message = { messageId: "m", role: Role.USER, parts: [{ content: { case: "text" as const, value: "go" } }] };
+      const task = taskOf(await client.sendMessage({ message, configuration: { returnImmediately: true } }));
+      await until("the executor at its gate", () => gates.has(task.id));
+      for (const id of ["a", "b", "c"]) {
+        await client.createTaskPushNotificationConfig({ taskId: task.id, id, url: `${hookBase}/${id}` });
+      }
+      gates.get(task.id)!();
+      await until("two deliveries to each of three configs", () => sent.length >= 6);
+      expect(written).toBe(2);
+      const bodies = (id: string) => sent.filter((d) => d.config.id === id).map((d) => d.body);
+      expect(bodies("a")).toEqual(['{"case":"artifactUpdate"}', '{"case":"statusUpdate"}']);
+      expect([bodies("b"), bodies("c")]).toEqual([bodies("a"), bodies("a")]);
+    } finally {
+      await local.close();
+    }
   });
 });
 

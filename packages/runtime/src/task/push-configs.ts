@@ -17,7 +17,10 @@
  *               without an id (v0.3 may leave it out: its get names only the
  *               task), the task's first config
  *   List        pageSize 0: all; negative: InvalidParamsError
- *   Delete      idempotent: deleting a config that is gone succeeds (S1 §3.1.10)
+ *   Delete      idempotent: deleting a config that is gone succeeds (S1 §3.1.10);
+ *               the sender drops what waits for it and retries it no more
+ *               (PushSender.cancel; on this instance: another one's deliveries
+ *               for it end as they would)
  */
 import type { HandlerContext } from "../core/definition.js";
 import { A2AError } from "../core/a2a-error.js";
@@ -95,7 +98,9 @@ export function pushConfigOperations(deps: HandlerDeps, push: PushOptions) {
       context: HandlerContext,
     ): Promise<Empty> {
       const { tenant, owner } = await taskScope(deps, req, context, "DeleteTaskPushNotificationConfig");
-      await deps.store.deletePushConfig(tenant, req.taskId, req.id, owner);
+      if (await deps.store.deletePushConfig(tenant, req.taskId, req.id, owner)) {
+        push.sender.cancel?.(tenant, req.taskId, req.id);
+      }
       return { $typeName: "google.protobuf.Empty" };
     },
   };

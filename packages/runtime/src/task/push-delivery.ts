@@ -16,6 +16,9 @@
  *             tells of each attempt and the end
  *   copies    the committed task may share the store's objects (task-writer.ts),
  *             so a payload function gets a copy of it, one per commit
+ *   bodies    each event is written once per protocol version and the one
+ *             string goes to every config of that version, so a task with
+ *             many configs holds one body per event, not one per config
  */
 import { toJson } from "@bufbuild/protobuf";
 import type { StreamResponse, Task } from "./a2a-types.js";
@@ -48,6 +51,8 @@ export function createPushDelivery(
     const page = await store.listPushConfigs(tenant, task.id, 0, "");
     if (page.configs.length === 0) return;
     const view = deepCopy(task);
+    /** Each event's body by protocol version, written once (module rules). */
+    const written = new Map<string, (string | undefined)[]>();
     for (const { config, protocolVersion } of page.configs) {
       const payload = payloads[protocolVersion];
       if (!payload) {
@@ -55,9 +60,14 @@ export function createPushDelivery(
         report(new Error(problem), origin);
         continue;
       }
-      for (const event of events) {
+      let bodies = written.get(protocolVersion);
+      if (bodies === undefined) {
+        bodies = events.map((event) => bodyOf(payload, event, view, (e) => report(e, origin)));
+        written.set(protocolVersion, bodies);
+      }
+      for (const body of bodies) {
+        if (body === undefined) continue;
         try {
-          const body = JSON.stringify(payload(event, view));
           const trace = telemetry?.push({
             tenant,
             taskId: task.id,
@@ -85,4 +95,19 @@ export function createPushDelivery(
       if (chains.get(key) === next) chains.delete(key);
     });
   };
+}
+
+/** An event's body in a payload's form; undefined, reported, when the payload function fails. */
+function bodyOf(
+  payload: PushPayload,
+  event: StreamResponse,
+  task: Task,
+  report: (error: unknown) => void,
+): string | undefined {
+  try {
+    return JSON.stringify(payload(event, task));
+  } catch (e) {
+    report(e);
+    return undefined;
+  }
 }

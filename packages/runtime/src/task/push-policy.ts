@@ -22,6 +22,8 @@ export interface RetrySettings {
   readonly maxBackoffMs: number;
   readonly maxRetryAfterMs: number;
   readonly queueLimit: number;
+  readonly maxQueuedBytes: number;
+  readonly maxConcurrent: number;
 }
 
 /** The defaults: timeoutMs within S10 §4.3.3's recommended 10-30 s. */
@@ -32,6 +34,8 @@ export const RETRY_DEFAULTS: RetrySettings = {
   maxBackoffMs: 60_000,
   maxRetryAfterMs: 120_000,
   queueLimit: 100,
+  maxQueuedBytes: 64 * 1024 * 1024,
+  maxConcurrent: 64,
 };
 
 /** The end of one attempt: delivered, or why not and whether to retry. */
@@ -49,7 +53,12 @@ export type Verdict =
 
 export type Failed = Extract<Verdict, { delivered: false }>;
 
-const INTEGER_OPTIONS: ReadonlySet<keyof RetrySettings> = new Set(["attempts", "queueLimit"]);
+const INTEGER_OPTIONS: ReadonlySet<keyof RetrySettings> = new Set([
+  "attempts",
+  "queueLimit",
+  "maxQueuedBytes",
+  "maxConcurrent",
+]);
 const MINIMUM: Readonly<Record<keyof RetrySettings, number>> = {
   timeoutMs: 1,
   attempts: 1,
@@ -57,6 +66,8 @@ const MINIMUM: Readonly<Record<keyof RetrySettings, number>> = {
   maxBackoffMs: 0,
   maxRetryAfterMs: 0,
   queueLimit: 1,
+  maxQueuedBytes: 1,
+  maxConcurrent: 1,
 };
 
 /** The settings from the options, defaults filled in; a RangeError names the first option out of range. */

@@ -42,4 +42,9 @@ export interface PushSender {
   send(delivery: PushDelivery): void;
   /** Resolves when every delivery started so far has ended (delivered or given up). */
   idle(): Promise<void>;
+  /**
+   * The config was deleted: drops its waiting deliveries and retries no more (one in flight ends). Optional:
+   * a sender without it goes on delivering what it holds.
+   */
+  cancel?(tenant: string, taskId: string, configId: string): void;
 }

@@ -19,10 +19,16 @@
  *
  * Order: deliveries for one config (tenant, task id, config id) go one after another, each ending (delivered
  * or given up) before the next starts, so a webhook sees a task's updates in the order they were sent.
- * Different configs are delivered concurrently. A config's waiting deliveries are bounded (queueLimit): on
- * overflow the oldest waiting one is dropped and reported. send() only enqueues; every failure, final or
- * dropped, goes to onError as a PushDeliveryError naming the URL, task id, config id, attempts and the last
- * status or cause (default: console.error). idle() resolves once nothing is queued or in flight.
+ * Different configs are delivered concurrently, at most maxConcurrent attempts at a time in all (the others
+ * wait their turn; an attempt's timeout starts with its turn). A config's waiting deliveries are bounded
+ * (queueLimit): on overflow the oldest waiting one is dropped and reported. The bodies the sender holds,
+ * waiting or in flight, are bounded in all (maxQueuedBytes, a body shared by several deliveries counted
+ * once): a delivery whose body would pass it is dropped and reported, unless nothing else is held. So a
+ * webhook that never answers, or a task with many configs, holds at most that much. send() only enqueues;
+ * every failure, final or dropped, goes to onError as a PushDeliveryError naming the URL, task id, config
+ * id, attempts and the last status or cause (default: console.error). cancel() drops what waits for a
+ * config and stops its retries (its config was deleted). idle() resolves once nothing is queued or in
+ * flight.
  */
 import { postOnce } from "./push-attempt.js";
 import type { PushAttemptTrace, PushDelivery, PushSender } from "./push-types.js";
@@ -62,6 +68,10 @@ export interface PushSenderOptions extends UrlScreenOptions {
   readonly maxRetryAfterMs?: number;
   /** Deliveries that may wait behind the one in flight, per config. Default 100. */
   readonly queueLimit?: number;
+  /** Bytes of bodies held, waiting or in flight, in all (a shared body once). Default 64 MiB. */
+  readonly maxQueuedBytes?: number;
+  /** Attempts in flight at once, over all configs. Default 64. */
+  readonly maxConcurrent?: number;
   /** Receives every delivery given up or dropped. Default: console.error. */
   readonly onError?: (error: PushDeliveryError) => void;
 }
@@ -121,9 +131,9 @@ function givenUp(delivery: PushDelivery, attempts: number, failed: Failed): Push
   );
 }
 
-function dropped(delivery: PushDelivery, limit: number): PushDeliveryError {
+function dropped(delivery: PushDelivery, why: string): PushDeliveryError {
   const { url, taskId, id } = delivery.config;
-  const message = `${where(delivery)} dropped unsent after 0 attempts: its queue overflowed (queueLimit ${limit})`;
+  const message = `${where(delivery)} dropped unsent after 0 attempts: ${why}`;
   return new PushDeliveryError(message, "queue-overflow", displayUrl(url), taskId, id, 0);
 }
 
@@ -134,7 +144,12 @@ function logError(error: PushDeliveryError): void {
 interface ConfigQueue {
   readonly waiting: PushDelivery[];
   running: boolean;
+  /** Its config was deleted: nothing more is sent, retried or waited for. */
+  canceled: boolean;
 }
+
+/** The key of a config's queue. */
+const queueKey = (tenant: string, taskId: string, configId: string) => JSON.stringify([tenant, taskId, configId]);
 
 /** Deliveries by config, one at a time per config; counts what is queued or in flight for idle(). */
 class QueuedSender implements PushSender {
@@ -143,6 +158,12 @@ class QueuedSender implements PushSender {
   private readonly onError: (error: PushDeliveryError) => void;
   private open = 0;
   private idleWaiters: (() => void)[] = [];
+  /** The bodies held, each with the number of deliveries holding it, and their length in all. */
+  private readonly held = new Map<string, number>();
+  private heldBytes = 0;
+  /** Attempts in flight, and the attempts waiting for their turn. */
+  private inFlight = 0;
+  private readonly turns: (() => void)[] = [];
 
   constructor(
     options: PushSenderOptions,
@@ -163,22 +184,76 @@ class QueuedSender implements PushSender {
 
   send(delivery: PushDelivery): void {
     const { tenant, taskId, id } = delivery.config;
-    const key = JSON.stringify([tenant, taskId, id]);
+    const key = queueKey(tenant, taskId, id);
+    this.open += 1;
+    const { body } = delivery;
+    if (!this.held.has(body) && this.heldBytes > 0 && this.heldBytes + body.length > this.settings.maxQueuedBytes) {
+      delivery.trace?.end("dropped");
+      const why = `the sender holds maxQueuedBytes (${this.settings.maxQueuedBytes}) of deliveries`;
+      this.end(dropped(delivery, why));
+      return;
+    }
+    this.hold(body);
     let queue = this.queues.get(key);
     if (queue === undefined) {
-      queue = { waiting: [], running: false };
+      queue = { waiting: [], running: false, canceled: false };
       this.queues.set(key, queue);
     }
-    this.open += 1;
     queue.waiting.push(delivery);
     if (queue.waiting.length > this.settings.queueLimit) {
       const oldest = queue.waiting.shift();
-      if (oldest !== undefined) {
-        oldest.trace?.end("dropped");
-        this.end(dropped(oldest, this.settings.queueLimit));
-      }
+      if (oldest !== undefined) this.drop(oldest, `its queue overflowed (queueLimit ${this.settings.queueLimit})`);
     }
     if (!queue.running) void this.drain(key, queue);
+  }
+
+  cancel(tenant: string, taskId: string, configId: string): void {
+    const queue = this.queues.get(queueKey(tenant, taskId, configId));
+    if (queue === undefined) return;
+    queue.canceled = true;
+    this.queues.delete(queueKey(tenant, taskId, configId));
+    for (let next = queue.waiting.shift(); next !== undefined; next = queue.waiting.shift()) {
+      this.drop(next, "its config was deleted");
+    }
+  }
+
+  /** Drops a delivery unsent, reporting why. */
+  private drop(delivery: PushDelivery, why: string): void {
+    delivery.trace?.end("dropped");
+    this.release(delivery.body);
+    this.end(dropped(delivery, why));
+  }
+
+  private hold(body: string): void {
+    const n = this.held.get(body) ?? 0;
+    if (n === 0) this.heldBytes += body.length;
+    this.held.set(body, n + 1);
+  }
+
+  private release(body: string): void {
+    const n = this.held.get(body) ?? 0;
+    if (n > 1) {
+      this.held.set(body, n - 1);
+      return;
+    }
+    this.held.delete(body);
+    this.heldBytes -= body.length;
+  }
+
+  /** Waits for a turn among the attempts in flight (maxConcurrent); the caller calls done() after. */
+  private async turn(): Promise<void> {
+    if (this.inFlight < this.settings.maxConcurrent) {
+      this.inFlight += 1;
+      return;
+    }
+    // The one whose attempt ends hands its turn over: inFlight stays as it is.
+    await new Promise<void>((resolve) => this.turns.push(resolve));
+  }
+
+  private done(): void {
+    const next = this.turns.shift();
+    if (next !== undefined) next();
+    else this.inFlight -= 1;
   }
 
   idle(): Promise<void> {
@@ -206,25 +281,33 @@ class QueuedSender implements PushSender {
     for (let next = queue.waiting.shift(); next !== undefined; next = queue.waiting.shift()) {
       let error: PushDeliveryError | undefined;
       try {
-        error = await this.deliver(next);
+        error = await this.deliver(next, queue);
       } catch (thrown) {
         error = givenUp(next, 0, { delivered: false, retryable: false, failure: "network", detail: String(thrown) });
       }
       next.trace?.end(error === undefined ? "delivered" : "failed");
+      this.release(next.body);
       this.end(error);
     }
     queue.running = false;
-    this.queues.delete(key);
+    if (this.queues.get(key) === queue) this.queues.delete(key);
   }
 
   /** Delivers with retries; resolves to the error to report, or undefined once delivered. */
-  private async deliver(delivery: PushDelivery): Promise<PushDeliveryError | undefined> {
+  private async deliver(delivery: PushDelivery, queue: ConfigQueue): Promise<PushDeliveryError | undefined> {
     for (let n = 1; ; n += 1) {
-      const verdict = await this.attempt(delivery, delivery.trace?.attempt(n));
+      await this.turn();
+      let verdict: Verdict;
+      try {
+        verdict = await this.attempt(delivery, delivery.trace?.attempt(n));
+      } finally {
+        this.done();
+      }
       if (verdict.delivered) return undefined;
-      if (!verdict.retryable || n >= this.settings.attempts) return givenUp(delivery, n, verdict);
+      if (!verdict.retryable || n >= this.settings.attempts || queue.canceled) return givenUp(delivery, n, verdict);
       const wait = retryDelayMs(verdict, n, this.settings);
       await new Promise((resolve) => setTimeout(resolve, wait));
+      if (queue.canceled) return givenUp(delivery, n, verdict);
     }
   }
 
