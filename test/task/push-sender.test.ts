@@ -507,6 +507,14 @@ describe("URL screening", () => {
     ["http://LOCALHOST:8080/", "loopback name"],
     ["http://localhost./", "loopback name"],
     ["http://hooks.localhost/", "loopback name"],
+    ["http://localhost../", "loopback name"],
+    ["http://metadata.google.internal../", "cloud metadata name"],
+    ["http://192.0.0.8/", "IETF protocol assignments address"],
+    ["http://198.18.0.1/", "benchmarking address"],
+    ["http://198.19.255.255/", "benchmarking address"],
+    ["http://[100::1]/", "discard-only address"],
+    ["http://[2001::1]/", "Teredo address"],
+    ["http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/", "Teredo address"],
   ])("refuses %s (%s)", async (url, reason) => {
     const error = await expectRefused(strict, url, reason);
     if (!url.includes("secret")) expect(error.message).toContain(url.startsWith("http") ? new URL(url).href : url);

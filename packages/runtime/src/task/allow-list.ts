@@ -47,7 +47,7 @@ export function normalizeHost(host: string): string {
   const bare = host
     .toLowerCase()
     .replace(/^\[(.*)\]$/, "$1")
-    .replace(/\.$/, "");
+    .replace(/\.+$/, "");
   if (!isIPv6(bare)) return bare;
   try {
     return new URL(`http://[${bare}]/`).hostname.slice(1, -1);

@@ -20,6 +20,9 @@
  *   private         10/8, 172.16/12, 192.168/16 (RFC 1918), fc00::/7 (unique local), fec0::/10 (site-local)
  *   link-local      169.254.0.0/16, fe80::/10
  *   shared (CGNAT)  100.64.0.0/10
+ *   special         192.0.0.0/24 (IETF protocol assignments), 198.18.0.0/15 (benchmarking), 100::/64
+ *                   (discard-only), 2001::/32 (Teredo: it carries an IPv4 address and a NAT's port, and
+ *                   reaches whatever relay is configured)
  * IPv6 forms that carry an IPv4 address are judged by that address:
  * IPv4-mapped ::ffff:0:0/96, IPv4-translated ::ffff:0:0:0/96, NAT64 64:ff9b::/96 and 64:ff9b:1::/48,
  * 6to4 2002::/16. The deprecated IPv4-compatible form ::/96 is refused whatever it carries.
@@ -62,6 +65,8 @@ const V4_RULES: readonly Rule[] = [
   ["192.168.0.0", 16, "private", true],
   ["169.254.0.0", 16, "link-local", true],
   ["100.64.0.0", 10, "shared address space (CGNAT)", true],
+  ["192.0.0.0", 24, "IETF protocol assignments", true],
+  ["198.18.0.0", 15, "benchmarking", true],
 ];
 
 const V6_RULES: readonly Rule[] = [
@@ -72,6 +77,8 @@ const V6_RULES: readonly Rule[] = [
   ["fc00::", 7, "unique local (private)", true],
   ["fe80::", 10, "link-local", true],
   ["fec0::", 10, "site-local (private)", true],
+  ["100::", 64, "discard-only", false],
+  ["2001::", 32, "Teredo", true],
 ];
 
 /** IPv6 prefixes whose address embeds an IPv4 one: [network, prefix, name, bit offset of the IPv4 from the right]. */

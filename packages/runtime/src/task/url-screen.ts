@@ -15,7 +15,8 @@
  *      allowPrivateNetworks lifts (loopback, private, link-local, CGNAT; never cloud metadata, unspecified,
  *      multicast), or lies in a network of allowNetworks (allow-list.ts: a cloud metadata address only through
  *      an entry that is exactly it).
- * A refusal is an A2AError InvalidParamsError naming the URL (password hidden) and the reason.
+ * A refusal is an A2AError InvalidParamsError naming the URL (password hidden) and the reason. A lookup that
+ * takes longer than lookupTimeoutMs (default 5 s) counts as unresolved, below.
  *
  * A host that does not resolve (UnresolvedHostError) is ACCEPTED when a config is created, and retried by
  * delivery (push.ts), which screens every attempt anew and reports the delivery to onError when no attempt
@@ -59,6 +60,11 @@ export interface UrlScreenOptions {
    * sender is created.
    */
   readonly allowNetworks?: readonly string[];
+  /**
+   * Time a host name may take to resolve, in ms. Default 5 000. Past it the name counts as unresolved (a new
+   * config is accepted, a delivery attempt retried), so a name whose DNS never answers holds nothing up.
+   */
+  readonly lookupTimeoutMs?: number;
 }
 
 /** A URL that passed screening, with the addresses a delivery may connect to (empty: resolve as usual). */
@@ -119,12 +125,19 @@ let nodeLookup: Promise<Lookup> | undefined;
  * Every address of `host` by node:dns (imported on first use), or undefined on a runtime without it
  * (Cloudflare Workers, browsers): there the host cannot be screened by its addresses.
  */
-async function resolveAll(host: string): Promise<ScreenedAddress[] | undefined> {
+const DEFAULT_LOOKUP_TIMEOUT_MS = 5_000;
+
+async function resolveAll(host: string, timeoutMs: number): Promise<ScreenedAddress[] | undefined> {
   if (!hasNodeBuiltins()) return undefined;
   nodeLookup ??= import("node:dns").then((dns) => dns.lookup);
   const lookup = await nodeLookup;
   return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new UnresolvedHostError(`host ${host} did not resolve within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     lookup(host, { all: true, verbatim: true }, (err, addresses) => {
+      clearTimeout(timer);
       if (err) reject(new UnresolvedHostError(`host ${host} did not resolve: ${err.code ?? err.message}`));
       else resolve(addresses);
     });
@@ -158,6 +171,10 @@ export function createUrlScreen(options: UrlScreenOptions = {}): (text: string) 
   const list = readAllowList(options);
   const privateNetworks = options.allowPrivateNetworks === true;
   const allowed: Allowed = { list, privateNetworks, loopbackNames: privateNetworks || list.networks.length > 0 };
+  const lookupTimeoutMs = options.lookupTimeoutMs ?? DEFAULT_LOOKUP_TIMEOUT_MS;
+  if (!(lookupTimeoutMs >= 1 && Number.isFinite(lookupTimeoutMs))) {
+    throw new RangeError(`createPushSender: option lookupTimeoutMs must be a number >= 1; got ${lookupTimeoutMs}`);
+  }
   return async (text) => {
     const url = parseWebhookUrl(text);
     const host = normalizeHost(url.hostname);
@@ -167,7 +184,7 @@ export function createUrlScreen(options: UrlScreenOptions = {}): (text: string) 
     }
     if (METADATA_NAMES.has(host)) throw refuseUrl(text, `host ${host} is a cloud metadata name`);
     const family = ipFamily(host);
-    const addresses = family !== 0 ? [{ address: host, family }] : await resolveAll(host);
+    const addresses = family !== 0 ? [{ address: host, family }] : await resolveAll(host, lookupTimeoutMs);
     // No DNS on this runtime: the name was screened, its addresses cannot be; the connection resolves it.
     if (addresses === undefined) return { url, addresses: [] };
     judgeAddresses(text, host, addresses, allowed);
