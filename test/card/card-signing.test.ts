@@ -20,7 +20,15 @@ import {
 } from "@protoc-gen-a2a/runtime/card-signing";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createLocalJWKSet, decodeProtectedHeader, exportJWK, generateKeyPair, generateSecret } from "jose";
+import {
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  exportJWK,
+  FlattenedSign,
+  generateKeyPair,
+  generateSecret,
+  type JWSHeaderParameters,
+} from "jose";
 import { describe, expect, it } from "vitest";
 
 const card = {
@@ -131,6 +139,27 @@ describe("signing and verifying", () => {
     );
     await expect(verifyAgentCard(signed, { key: other.publicKey })).rejects.toThrow(/signature 0 .*does not match/);
     await expect(verifyAgentCard(card, { key: publicKey })).rejects.toThrow(/no signatures to verify/);
+  });
+
+  it("fails a signature whose alg or kid is only in the unprotected header (§8.4.2)", async () => {
+    const { privateKey, publicKey } = await generateKeyPair("ES256");
+    const payload = new TextEncoder().encode(canonicalizeAgentCard(card).text);
+    const sign = (protectedHeader: JWSHeaderParameters, header: JWSHeaderParameters) =>
+      new FlattenedSign(payload).setProtectedHeader(protectedHeader).setUnprotectedHeader(header).sign(privateKey);
+    const noAlg = await sign({ typ: "JOSE", kid: "k1" }, { alg: "ES256" });
+    const noKid = await sign({ typ: "JOSE", alg: "ES256" }, { kid: "k1" });
+    for (const [jws, name] of [
+      [noAlg, "alg"],
+      [noKid, "kid"],
+    ] as const) {
+      const signed = {
+        ...card,
+        signatures: [{ protected: jws.protected, signature: jws.signature, header: jws.header }],
+      };
+      await expect(verifyAgentCard(signed, { key: publicKey })).rejects.toThrow(
+        `its protected header names no ${name} (spec §8.4.2 requires it)`,
+      );
+    }
   });
 
   it("a field the card adds later is not covered, and is reported", async () => {

@@ -17,6 +17,8 @@
  * card; such a card verifies over the spec form or not at all.
  * `strict: true` accepts the spec form only; `strict: false` (the default)
  * relaxes nothing more than the field-level difference above.
+ * A signature whose protected header lacks `alg` or `kid` (§8.4.2: MUST) fails,
+ * wherever else they are given.
  * Otherwise AgentCardSignatureError lists, per signature (index, kid, alg),
  * why it failed, and says why the empties-dropped form was not tried.
  */
@@ -152,6 +154,9 @@ async function verifyEntry(
     return { index, kid: undefined, alg: undefined, reason: "the protected header does not decode", cause };
   }
   const { kid, alg } = header;
+  // S10 §8.4.2: the protected header MUST include alg and kid; in the unprotected one they are not signed.
+  const missing = !alg ? "alg" : !kid ? "kid" : undefined;
+  if (missing) return { index, kid, alg, reason: `its protected header names no ${missing} (spec §8.4.2 requires it)` };
   let first: unknown;
   const seen = new Set<string>();
   for (const { form, text } of payloads) {
