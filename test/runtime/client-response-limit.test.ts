@@ -5,45 +5,36 @@
  * 2 MiB where the client takes 1 MiB; the same answer under the bound is read. An HTTP+JSON stream answered
  * with another Content-Type is a transport error too, not an empty stream.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { A2ATransportError } from "@protoc-gen-a2a/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createA2AServiceJsonRpcClient } from "../../generated-samples/v1.0.1/a2a_jsonrpc.js";
 import { createA2AServiceRestClient } from "../../generated-samples/v1.0.1/a2a_rest.js";
 import { Role } from "../../generated-samples/v1.0.1/a2a_pb.js";
+import { type HttpPeer, startHttpPeer } from "../helpers/http-peer.js";
 
 const MIB = 1 << 20;
 const big = "x".repeat(2 * MIB);
 const task = { id: "t", contextId: "c", metadata: { big } };
 
-let peer: Server;
+let peer: HttpPeer;
 let url = "";
 beforeAll(async () => {
-  peer = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const rpc = req.url === "/rpc";
-      const id = rpc ? (JSON.parse(Buffer.concat(chunks).toString()) as { id: unknown }).id : undefined;
-      const answer = (result: unknown) => (rpc ? { jsonrpc: "2.0", id, result } : result);
-      if ((req.headers.accept ?? "").includes("event-stream") && req.headers["x-answer"] !== "json") {
-        res.writeHead(200, { "content-type": "text/event-stream" });
-        const event = answer({ task });
-        res.end(`data: ${JSON.stringify(event)}\n\n`);
-        return;
-      }
-      res.writeHead(200, { "content-type": rpc ? "application/json" : "application/a2a+json" });
-      res.end(JSON.stringify(answer(task)));
-    });
+  peer = await startHttpPeer((req, res, body) => {
+    const rpc = req.url === "/rpc";
+    const id = rpc ? (JSON.parse(body) as { id: unknown }).id : undefined;
+    const answer = (result: unknown) => (rpc ? { jsonrpc: "2.0", id, result } : result);
+    if ((req.headers.accept ?? "").includes("event-stream") && req.headers["x-answer"] !== "json") {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      const event = answer({ task });
+      res.end(`data: ${JSON.stringify(event)}\n\n`);
+      return;
+    }
+    res.writeHead(200, { "content-type": rpc ? "application/json" : "application/a2a+json" });
+    res.end(JSON.stringify(answer(task)));
   });
-  await new Promise<void>((resolve) => peer.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`;
+  url = peer.url;
 });
-afterAll(() => {
-  peer.closeAllConnections();
-  peer.close();
-});
+afterAll(() => peer.close());
 
 const message = { messageId: "m", role: Role.USER, parts: [{ content: { case: "text" as const, value: "hi" } }] };
 

@@ -4,7 +4,6 @@
  * A resubscribing stream waits at least that long before it tries again (after 429 too), and gives up at once, with that
  * error, when the answer asks for more than maxRetryAfterMs. Peers on 127.0.0.1 answer what each test sets.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttp2Server, type Http2Server } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { createGrpcTransport } from "@connectrpc/connect-node";
@@ -13,9 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createA2AServiceGrpcClient } from "../../generated-samples/v1.0.1/a2a_grpc.js";
 import { createA2AServiceJsonRpcClient } from "../../generated-samples/v1.0.1/a2a_jsonrpc.js";
 import { createA2AServiceRestClient } from "../../generated-samples/v1.0.1/a2a_rest.js";
+import { type HttpPeer, type PeerAnswer, startHttpPeer } from "../helpers/http-peer.js";
 
 /** Each request the HTTP peer gets is answered by the next of these; the last one repeats. */
-type Answer = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+type Answer = PeerAnswer;
 let answers: Answer[] = [];
 let arrivals: number[] = [];
 
@@ -40,25 +40,17 @@ const stream =
     res.end(`data: ${JSON.stringify(event)}\n\n`);
   };
 
-let peer: Server;
+let peer: HttpPeer;
 let url = "";
 beforeAll(async () => {
-  peer = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      arrivals.push(performance.now());
-      const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
-      answer(req, res, Buffer.concat(chunks).toString());
-    });
+  peer = await startHttpPeer((req, res, body) => {
+    arrivals.push(performance.now());
+    const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
+    answer(req, res, body);
   });
-  await new Promise<void>((resolve) => peer.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`;
+  url = peer.url;
 });
-afterAll(() => {
-  peer.closeAllConnections();
-  peer.close();
-});
+afterAll(() => peer.close());
 
 const bindings = {
   "JSON-RPC": (resubscribe?: object) =>

@@ -5,35 +5,26 @@
  * a non-2xx answer whose JSON is no such response (a gateway's error page) is a transport error with its
  * status. A peer on 127.0.0.1 answers each request with the envelope the test gives it.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { A2AError, A2ATransportError } from "@protoc-gen-a2a/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createA2AServiceJsonRpcClient } from "../../generated-samples/v1.0.1/a2a_jsonrpc.js";
+import { type HttpPeer, startHttpPeer } from "../helpers/http-peer.js";
 
 /** The next answer: a status and the body made from the request's id. */
 let answer: (id: unknown) => { status: number; body: unknown } = () => ({ status: 200, body: {} });
 
-let peer: Server;
+let peer: HttpPeer;
 let url = "";
 beforeAll(async () => {
-  peer = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const { id } = JSON.parse(Buffer.concat(chunks).toString()) as { id: unknown };
-      const a = answer(id);
-      res.writeHead(a.status, { "content-type": "application/json" });
-      res.end(JSON.stringify(a.body));
-    });
+  peer = await startHttpPeer((_req, res, body) => {
+    const { id } = JSON.parse(body) as { id: unknown };
+    const a = answer(id);
+    res.writeHead(a.status, { "content-type": "application/json" });
+    res.end(JSON.stringify(a.body));
   });
-  await new Promise<void>((resolve) => peer.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`;
+  url = peer.url;
 });
-afterAll(() => {
-  peer.closeAllConnections();
-  peer.close();
-});
+afterAll(() => peer.close());
 
 const task = { id: "t", contextId: "c", status: { state: "TASK_STATE_WORKING" } };
 
