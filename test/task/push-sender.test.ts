@@ -380,6 +380,29 @@ describe("order, queue bound and idle()", () => {
     expect([received.length, peak, errors]).toEqual([8, 3, []]);
   });
 
+  it("cancel() ends a retry wait at once, and a delivery waiting for its turn is never sent", async () => {
+    const held = gate();
+    answer = (req, res) =>
+      req.body === "x" ? held.answer(req, res) : res.writeHead(503, { "retry-after": "60" }).end();
+    const { sender, errors } = localSender({ maxConcurrent: 1, attempts: 3, maxRetryAfterMs: 60_000 });
+    sender.send(delivery("a", { id: "cfg-a" }));
+    // cfg-a's first attempt is answered 503 with Retry-After 60: it now waits a minute.
+    await vi.waitFor(() => expect(received.map((r) => r.body)).toEqual(["a"]));
+    sender.send(delivery("x", { id: "cfg-x" }));
+    await held.arrived;
+    // cfg-x holds the only turn; cfg-b's delivery waits for it.
+    sender.send(delivery("b", { id: "cfg-b" }));
+    sender.cancel?.("", "task-1", "cfg-a");
+    sender.cancel?.("", "task-1", "cfg-b");
+    held.release();
+    await sender.idle();
+    expect(received.map((r) => r.body)).toEqual(["a", "x"]);
+    expect(errors.map((e) => [e.configId, e.failure, e.attempts]).sort()).toEqual([
+      ["cfg-a", "config-deleted", 1],
+      ["cfg-b", "config-deleted", 0],
+    ]);
+  });
+
   it("cancel() drops what waits for a config and retries it no more", async () => {
     const held = gate();
     answer = (req, res) => (req.body === "1" ? held.answer(req, res) : res.writeHead(503).end());

@@ -12,8 +12,15 @@
 import { parseRetryAfter } from "../core/retry-after.js";
 import type { AttemptOutcome } from "./push-outcome.js";
 
-/** The kind of a failed attempt, or "queue-overflow" for a delivery dropped unsent. */
-export type PushFailure = "url-refused" | "http-status" | "network" | "timeout" | "request-refused" | "queue-overflow";
+/** The kind of a failed attempt, or why a delivery ended unsent or early (a queue overflowed, a config deleted). */
+export type PushFailure =
+  | "url-refused"
+  | "http-status"
+  | "network"
+  | "timeout"
+  | "request-refused"
+  | "queue-overflow"
+  | "config-deleted";
 
 export interface RetrySettings {
   readonly timeoutMs: number;

@@ -68,7 +68,10 @@ export interface PushSenderOptions extends UrlScreenOptions {
   readonly maxRetryAfterMs?: number;
   /** Deliveries that may wait behind the one in flight, per config. Default 100. */
   readonly queueLimit?: number;
-  /** Bytes of bodies held, waiting or in flight, in all (a shared body once). Default 64 MiB. */
+  /**
+   * Bodies held, waiting or in flight, in all (a shared body once), counted in UTF-16 code units: bytes for
+   * JSON in ASCII, up to twice that in memory for other text. Default 64 MiB.
+   */
   readonly maxQueuedBytes?: number;
   /** Attempts in flight at once, over all configs. Default 64. */
   readonly maxConcurrent?: number;
@@ -131,10 +134,18 @@ function givenUp(delivery: PushDelivery, attempts: number, failed: Failed): Push
   );
 }
 
-function dropped(delivery: PushDelivery, why: string): PushDeliveryError {
+function dropped(delivery: PushDelivery, why: string, failure: PushFailure = "queue-overflow"): PushDeliveryError {
   const { url, taskId, id } = delivery.config;
   const message = `${where(delivery)} dropped unsent after 0 attempts: ${why}`;
-  return new PushDeliveryError(message, "queue-overflow", displayUrl(url), taskId, id, 0);
+  return new PushDeliveryError(message, failure, displayUrl(url), taskId, id, 0);
+}
+
+/** A delivery ended early because its config was deleted, after `attempts` attempts. */
+function deleted(delivery: PushDelivery, attempts: number): PushDeliveryError {
+  if (attempts === 0) return dropped(delivery, "its config was deleted", "config-deleted");
+  const { url, taskId, id } = delivery.config;
+  const message = `${where(delivery)} given up after ${attempts} attempt(s): its config was deleted`;
+  return new PushDeliveryError(message, "config-deleted", displayUrl(url), taskId, id, attempts);
 }
 
 function logError(error: PushDeliveryError): void {
@@ -146,6 +157,8 @@ interface ConfigQueue {
   running: boolean;
   /** Its config was deleted: nothing more is sent, retried or waited for. */
   canceled: boolean;
+  /** Ends the retry wait under way, if any (cancel). */
+  wake: (() => void) | undefined;
 }
 
 /** The key of a config's queue. */
@@ -196,13 +209,14 @@ class QueuedSender implements PushSender {
     this.hold(body);
     let queue = this.queues.get(key);
     if (queue === undefined) {
-      queue = { waiting: [], running: false, canceled: false };
+      queue = { waiting: [], running: false, canceled: false, wake: undefined };
       this.queues.set(key, queue);
     }
     queue.waiting.push(delivery);
     if (queue.waiting.length > this.settings.queueLimit) {
       const oldest = queue.waiting.shift();
-      if (oldest !== undefined) this.drop(oldest, `its queue overflowed (queueLimit ${this.settings.queueLimit})`);
+      const why = `its queue overflowed (queueLimit ${this.settings.queueLimit})`;
+      if (oldest !== undefined) this.drop(oldest, dropped(oldest, why));
     }
     if (!queue.running) void this.drain(key, queue);
   }
@@ -213,15 +227,16 @@ class QueuedSender implements PushSender {
     queue.canceled = true;
     this.queues.delete(queueKey(tenant, taskId, configId));
     for (let next = queue.waiting.shift(); next !== undefined; next = queue.waiting.shift()) {
-      this.drop(next, "its config was deleted");
+      this.drop(next, deleted(next, 0));
     }
+    queue.wake?.();
   }
 
   /** Drops a delivery unsent, reporting why. */
-  private drop(delivery: PushDelivery, why: string): void {
+  private drop(delivery: PushDelivery, error: PushDeliveryError): void {
     delivery.trace?.end("dropped");
     this.release(delivery.body);
-    this.end(dropped(delivery, why));
+    this.end(error);
   }
 
   private hold(body: string): void {
@@ -297,6 +312,10 @@ class QueuedSender implements PushSender {
   private async deliver(delivery: PushDelivery, queue: ConfigQueue): Promise<PushDeliveryError | undefined> {
     for (let n = 1; ; n += 1) {
       await this.turn();
+      if (queue.canceled) {
+        this.done();
+        return deleted(delivery, n - 1);
+      }
       let verdict: Verdict;
       try {
         verdict = await this.attempt(delivery, delivery.trace?.attempt(n));
@@ -304,11 +323,22 @@ class QueuedSender implements PushSender {
         this.done();
       }
       if (verdict.delivered) return undefined;
-      if (!verdict.retryable || n >= this.settings.attempts || queue.canceled) return givenUp(delivery, n, verdict);
-      const wait = retryDelayMs(verdict, n, this.settings);
-      await new Promise((resolve) => setTimeout(resolve, wait));
-      if (queue.canceled) return givenUp(delivery, n, verdict);
+      if (!verdict.retryable || n >= this.settings.attempts) return givenUp(delivery, n, verdict);
+      await this.pause(queue, retryDelayMs(verdict, n, this.settings));
     }
+  }
+
+  /** Waits `ms` before a retry, or less when the config is deleted meanwhile (cancel wakes it). */
+  private pause(queue: ConfigQueue, ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      queue.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => {
+      queue.wake = undefined;
+    });
   }
 
   private async attempt(delivery: PushDelivery, trace: PushAttemptTrace | undefined): Promise<Verdict> {
