@@ -279,6 +279,20 @@ describe("without a card", () => {
     expect([seen.headers.get("x-api-key"), seen.headers.get("authorization")]).toEqual(["k", "Bearer t"]);
   });
 
+  it("credentialsInterceptor reads a card message's scheme map too (its oneofs)", async () => {
+    const card = create(AgentCardSchema, {
+      securitySchemes: {
+        key: { scheme: { case: "apiKeySecurityScheme", value: { location: "header", name: "X-API-Key" } } },
+      },
+    });
+    const client = createA2AServiceJsonRpcClient({
+      url: agent.rpc,
+      interceptors: [credentialsInterceptor(card.securitySchemes, { key: "k" })],
+    });
+    await client.getTask({ id: "t-1" });
+    expect(lastSeen("JSONRPC").headers.get("x-api-key")).toBe("k");
+  });
+
   it("sends nothing for a scheme given an empty string, and names a function that returns one", async () => {
     const schemes = { key: { type: "apiKey", in: "header", name: "X-API-Key" } };
     const client = createA2AServiceJsonRpcClient({

@@ -1,8 +1,9 @@
 /**
  * A transport error carries the answer's headers and the wait the answer asked for: `retryAfterMs` from a
  * Retry-After in seconds or as an HTTP date (JSON-RPC and HTTP+JSON), or from gRPC's grpc-retry-pushback-ms.
- * A resubscribing stream waits at least that long before it tries again (after 429 too), and gives up at once, with that
- * error, when the answer asks for more than maxRetryAfterMs. Peers on 127.0.0.1 answer what each test sets.
+ * A resubscribing stream waits at least that long before it tries again (after 429 too), and gives up at once,
+ * with that error, when the answer asks for more than maxRetryAfterMs (a negative gRPC pushback: never retry).
+ * Peers on 127.0.0.1 answer what each test sets.
  */
 import { createServer as createHttp2Server, type Http2Server } from "node:http2";
 import type { AddressInfo } from "node:net";
@@ -128,6 +129,7 @@ describe.each(Object.keys(bindings) as (keyof typeof bindings)[])("%s", (binding
 describe("gRPC", () => {
   let grpcPeer: Http2Server;
   let baseUrl = "";
+  let pushback = "1500";
   beforeAll(async () => {
     grpcPeer = createHttp2Server();
     grpcPeer.on("stream", (s) => {
@@ -135,7 +137,7 @@ describe("gRPC", () => {
       s.on("end", () => {
         s.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
         s.on("wantTrailers", () =>
-          s.sendTrailers({ "grpc-status": "14", "grpc-message": "busy", "grpc-retry-pushback-ms": "1500" }),
+          s.sendTrailers({ "grpc-status": "14", "grpc-message": "busy", "grpc-retry-pushback-ms": pushback }),
         );
         s.end();
       });
@@ -152,5 +154,12 @@ describe("gRPC", () => {
     expect(t.grpcStatus).toBe("UNAVAILABLE");
     expect(t.retryAfterMs).toBe(1500);
     expect(t.headers?.get("grpc-message")).toBe("busy");
+  });
+
+  it("a negative pushback (gRFC A6: do not retry) is an endless wait", async () => {
+    pushback = "-1";
+    const client = createA2AServiceGrpcClient(createGrpcTransport({ baseUrl }), {});
+    const t = (await failureOf(client.getTask({ id: "t1" }))) as A2ATransportError;
+    expect(t.retryAfterMs).toBe(Number.POSITIVE_INFINITY);
   });
 });

@@ -343,7 +343,7 @@ describe("v1.0", () => {
             "GET",
           ),
         400,
-        `Invalid request for ListTaskPushNotificationConfigs: pageSize: ${JSON.stringify(pageSize)} is not a decimal integer`,
+        `Invalid request for ListTaskPushNotificationConfigs: pageSize: "${pageSize}" is not a decimal integer`,
       );
     }
   });

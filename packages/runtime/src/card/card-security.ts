@@ -59,11 +59,15 @@ export function readCardSecurity(card: unknown): CardSecurity {
   return { schemes: readSchemes(c["securitySchemes"], message), requirements: readRequirements(c) };
 }
 
-/** A `securitySchemes` map, of any form, by name; oneofs {case, value} are read only in a `message`. */
-export function readSchemes(declared: unknown, message = false): ReadonlyMap<string, CardScheme> {
+/**
+ * A `securitySchemes` map, of any form, by name. Oneofs {case, value} are read only from a message: the card's
+ * (`message`, as readCardSecurity tells it), else each scheme that is one (has `$typeName`).
+ */
+export function readSchemes(declared: unknown, message?: boolean): ReadonlyMap<string, CardScheme> {
   const out = new Map<string, CardScheme>();
   for (const [name, raw] of Object.entries(isObject(declared) ? declared : {})) {
-    out.set(name, readScheme(raw, message));
+    const isMessage = message ?? (isObject(raw) && typeof raw["$typeName"] === "string");
+    out.set(name, readScheme(raw, isMessage));
   }
   return out;
 }

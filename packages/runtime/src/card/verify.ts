@@ -156,7 +156,8 @@ async function verifyEntry(
   const { kid, alg } = header;
   // S10 §8.4.2: the protected header MUST include alg and kid; in the unprotected one they are not signed.
   const missing = !alg ? "alg" : !kid ? "kid" : undefined;
-  if (missing) return { index, kid, alg, reason: `its protected header names no ${missing} (spec §8.4.2 requires it)` };
+  const reason = `its protected header names no ${missing} (spec §8.4.2 requires it)`;
+  if (missing) return { index, kid, alg, reason };
   let first: unknown;
   const seen = new Set<string>();
   for (const { form, text } of payloads) {

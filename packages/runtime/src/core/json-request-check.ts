@@ -135,8 +135,11 @@ function values(
 /** ProtoJSON's string forms of an integer: a decimal number, with a fraction and an exponent allowed. */
 const DECIMAL = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** A string Number() reads as a number though it is no decimal one ("0x10"); the decoder names any other. */
-const nonDecimal = (v: string) => !DECIMAL.test(v) && !Number.isNaN(Number(v));
+/**
+ * A string Number() reads as a number though it is no decimal one ("0x10"); the decoder names any other, and
+ * the empty and space-padded ones it refuses itself.
+ */
+const nonDecimal = (v: string) => !DECIMAL.test(v) && v.trim() === v && v !== "" && !Number.isNaN(Number(v));
 
 /**
  * Why an enum or integer value is refused, or undefined: an enum's string naming no value (nor a dialect

@@ -3,7 +3,8 @@
  *
  *   Retry-After              delay-seconds or an HTTP date (RFC 9110 §10.2.3), the date counted from `now`
  *                            and never below 0; anything else is unreadable
- *   grpc-retry-pushback-ms   a gRPC server's pushback (gRFC A6), a whole number of milliseconds
+ *   grpc-retry-pushback-ms   a gRPC server's pushback (gRFC A6), a whole number of milliseconds; a negative
+ *                            one says not to retry, read as an endless wait (Infinity)
  *
  * Read by push delivery (task/push-policy.ts) for a webhook's answer and by the clients' transport errors.
  */
@@ -23,5 +24,6 @@ export function retryAfterOf(headers: Headers | undefined, now: number): number 
   if (headers === undefined) return undefined;
   const pushback = headers.get("grpc-retry-pushback-ms")?.trim();
   if (pushback !== undefined && /^\d+$/.test(pushback)) return Number(pushback);
+  if (pushback !== undefined && /^-\d+$/.test(pushback)) return Number.POSITIVE_INFINITY;
   return parseRetryAfter(headers.get("retry-after"), now);
 }

@@ -49,7 +49,7 @@ export interface ResubscribeOptions {
   readonly attempts?: number;
   /** Wait before the first resubscription, doubled for each further one. Default 200. */
   readonly backoffMs?: number;
-  /** Longest wait an answer's Retry-After (or gRPC pushback) is honored for; a longer one ends the call. Default 60 000. */
+  /** Longest wait an answer's Retry-After (or gRPC pushback) is honored for; longer ends the call. Default 60 000. */
   readonly maxRetryAfterMs?: number;
 }
 

@@ -68,7 +68,8 @@ export function createRestClient<S extends DescService>(
       const type = res.headers.get("content-type") ?? "";
       if (!type.toLowerCase().startsWith("text/event-stream")) {
         await res.body?.cancel().catch(() => {});
-        const said = `${site.operation}: ${site.method} ${site.url} answered ${type || "no Content-Type"}, not a stream`;
+        const answered = type || "no Content-Type";
+        const said = `${site.operation}: ${site.method} ${site.url} answered ${answered}, not a stream`;
         const details = { operation: site.operation, url: site.url, headers: res.headers };
         throw new A2ATransportError(said, res.status, undefined, details);
       }

@@ -12,9 +12,9 @@
  *      a non-empty allowNetworks, its addresses then decide; metadata.google.internal, metadata.goog: cloud
  *      metadata, lifted only by naming it in allowHosts), and EVERY address it resolves to (node:dns lookup,
  *      all addresses; an IP literal is its own address) is public by ip-ranges.ts, or lies in a range
- *      allowPrivateNetworks lifts (loopback, private, link-local, CGNAT; never cloud metadata, unspecified,
- *      multicast), or lies in a network of allowNetworks (allow-list.ts: a cloud metadata address only through
- *      an entry that is exactly it).
+ *      allowPrivateNetworks lifts (loopback, private, link-local, CGNAT and the special-purpose ranges of
+ *      ip-ranges.ts; never cloud metadata, unspecified, discard-only, multicast), or lies in a network of
+ *      allowNetworks (allow-list.ts: a cloud metadata address only through an entry that is exactly it).
  * A refusal is an A2AError InvalidParamsError naming the URL (password hidden) and the reason. A lookup that
  * takes longer than lookupTimeoutMs (default 5 s) counts as unresolved, below.
  *
@@ -121,12 +121,13 @@ function parseWebhookUrl(text: string): URL {
 type Lookup = typeof import("node:dns").lookup;
 let nodeLookup: Promise<Lookup> | undefined;
 
-/**
- * Every address of `host` by node:dns (imported on first use), or undefined on a runtime without it
- * (Cloudflare Workers, browsers): there the host cannot be screened by its addresses.
- */
 const DEFAULT_LOOKUP_TIMEOUT_MS = 5_000;
 
+/**
+ * Every address of `host` by node:dns (imported on first use), or undefined on a runtime without it
+ * (Cloudflare Workers, browsers): there the host cannot be screened by its addresses. A lookup that takes
+ * longer than `timeoutMs` is an UnresolvedHostError.
+ */
 async function resolveAll(host: string, timeoutMs: number): Promise<ScreenedAddress[] | undefined> {
   if (!hasNodeBuiltins()) return undefined;
   nodeLookup ??= import("node:dns").then((dns) => dns.lookup);
