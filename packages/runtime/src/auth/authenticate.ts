@@ -57,7 +57,7 @@ function serverSecurity(card: unknown): {
   schemes: ReadonlyMap<string, SecurityScheme>;
   requirements: readonly SecurityRequirement[];
 } {
-  const read = readCardSecurity(card);
+  const read = readCardSecurity(card, { trusted: true });
   const schemes = new Map<string, SecurityScheme>();
   for (const [name, scheme] of read.schemes) {
     if (scheme.type === "unknown") {

@@ -22,5 +22,6 @@ export {
   type CardRequirement,
   type CardScheme,
   type CardSecurity,
+  type CardSecurityReadOptions,
 } from "../card/card-security.js";
 export type { ClientCertificate } from "../core/client-certificate.js";

@@ -10,10 +10,12 @@
  *                   {mtlsSecurityScheme: {}}}; securityRequirements
  *                   [{schemes: {name: {list: [scope]}}}]
  *   messages        the same as protobuf-es messages (v1.0 or v0.3): `scheme`
- *                   and `flows.flow` are oneofs {case, value}; read so only in
- *                   a message (a card with `$typeName`): in JSON such members
- *                   are unknown fields, which a card's signature does not
- *                   cover (read a verified card's `card`, card/verify.ts)
+ *                   and `flows.flow` are oneofs {case, value}; read so in a
+ *                   card from elsewhere only in a scheme message (with
+ *                   `$typeName`): in JSON such members are unknown fields,
+ *                   which a card's signature does not cover (read a verified
+ *                   card's `card`, card/verify.ts); in a card of the reader's
+ *                   own code (trusted) also in an init shape
  *   v0.3 ProtoJSON  the v1.0 scheme form; requirements under `security`
  *   v0.3 a2a.json   securitySchemes {name: {type: apiKey|http|oauth2|
  *                   openIdConnect|mutualTLS, in, name, scheme, flows,
@@ -53,21 +55,26 @@ const optional = (v: unknown): string | undefined => (typeof v === "string" && v
 const scopesOf = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s) => typeof s === "string") : []);
 
 /** The security of a card (JSON of either version, or a parsed message). */
-export function readCardSecurity(card: unknown): CardSecurity {
+export function readCardSecurity(card: unknown, options: CardSecurityReadOptions = {}): CardSecurity {
   const c = isObject(card) ? card : {};
-  const message = typeof c["$typeName"] === "string";
-  return { schemes: readSchemes(c["securitySchemes"], message), requirements: readRequirements(c) };
+  return { schemes: readSchemes(c["securitySchemes"], options), requirements: readRequirements(c) };
 }
 
-/**
- * A `securitySchemes` map, of any form, by name. Oneofs {case, value} are read only from a message: the card's
- * (`message`, as readCardSecurity tells it), else each scheme that is one (has `$typeName`).
- */
-export function readSchemes(declared: unknown, message?: boolean): ReadonlyMap<string, CardScheme> {
+export interface CardSecurityReadOptions {
+  /**
+   * The card comes from the reader's own code (a server's card, in authenticate; schemes a caller wrote, in
+   * credentialsInterceptor): oneofs {case, value} are read in any scheme, so an init shape (MessageInitShape)
+   * serves. Default false, for a card fetched from elsewhere: only in a scheme message.
+   */
+  readonly trusted?: boolean;
+}
+
+/** A `securitySchemes` map, of any form, by name; oneofs {case, value} as `options` says. */
+export function readSchemes(declared: unknown, options: CardSecurityReadOptions = {}): ReadonlyMap<string, CardScheme> {
   const out = new Map<string, CardScheme>();
   for (const [name, raw] of Object.entries(isObject(declared) ? declared : {})) {
-    const isMessage = message ?? (isObject(raw) && typeof raw["$typeName"] === "string");
-    out.set(name, readScheme(raw, isMessage));
+    const oneofs = options.trusted === true || (isObject(raw) && typeof raw["$typeName"] === "string");
+    out.set(name, readScheme(raw, oneofs));
   }
   return out;
 }
@@ -86,22 +93,20 @@ function readRequirements(card: Json): CardRequirement[] {
   });
 }
 
-/** The one member of a proto-form scheme: ProtoJSON {apiKeySecurityScheme: {...}}, or a message's oneof. */
-function protoMember(raw: Json, message: boolean): [string, Json] | undefined {
+/** The one member of a proto-form scheme: a message's oneof (when `oneofs`), or ProtoJSON {apiKeySecurityScheme}. */
+function protoMember(raw: Json, oneofs: boolean): [string, Json] | undefined {
   const oneof = raw["scheme"];
-  if (message) {
-    return isObject(oneof) && typeof oneof["case"] === "string" && isObject(oneof["value"])
-      ? [oneof["case"], oneof["value"]]
-      : undefined;
+  if (oneofs && isObject(oneof) && typeof oneof["case"] === "string" && isObject(oneof["value"])) {
+    return [oneof["case"], oneof["value"]];
   }
   const key = Object.keys(raw).find((k) => k.endsWith("SecurityScheme"));
   const body = key ? raw[key] : undefined;
   return key && isObject(body) ? [key, body] : undefined;
 }
 
-function readScheme(raw: unknown, message: boolean): CardScheme {
+function readScheme(raw: unknown, oneofs: boolean): CardScheme {
   if (!isObject(raw)) return { type: "unknown", why: "not an object" };
-  const [kind, body] = protoMember(raw, message) ?? [text(raw["type"]), raw];
+  const [kind, body] = protoMember(raw, oneofs) ?? [text(raw["type"]), raw];
   switch (kind) {
     case "apiKeySecurityScheme":
     case "apiKey":
@@ -113,7 +118,7 @@ function readScheme(raw: unknown, message: boolean): CardScheme {
     case "oauth2":
       return {
         type: "oauth2",
-        tokenUrl: tokenUrlOf(body["flows"], message),
+        tokenUrl: tokenUrlOf(body["flows"], oneofs),
         metadataUrl: optional(body["oauth2MetadataUrl"]),
       };
     case "openIdConnectSecurityScheme":
@@ -135,11 +140,11 @@ function apiKeyScheme(location: string, key: string): CardScheme {
   return { type: "apiKey", location: where, key };
 }
 
-/** The client-credentials token URL of OAuthFlows: a message's oneof, or the JSON member of either version. */
-function tokenUrlOf(flows: unknown, message: boolean): string | undefined {
+/** The client-credentials token URL of OAuthFlows: a message's oneof (when `oneofs`), or the JSON member. */
+function tokenUrlOf(flows: unknown, oneofs: boolean): string | undefined {
   if (!isObject(flows)) return undefined;
   const oneof = flows["flow"];
-  const fromOneof = isObject(oneof) && oneof["case"] === "clientCredentials" ? oneof["value"] : undefined;
-  const cc = message ? fromOneof : flows["clientCredentials"];
+  const fromOneof = oneofs && isObject(oneof) && oneof["case"] === "clientCredentials" ? oneof["value"] : undefined;
+  const cc = fromOneof ?? flows["clientCredentials"];
   return isObject(cc) ? optional(cc["tokenUrl"]) : undefined;
 }

@@ -93,7 +93,7 @@ export function credentialsForCard(card: unknown, credentials: Credentials = {})
  * certificate.
  */
 export function credentialsInterceptor(securitySchemes: unknown, credentials: Credentials): ClientInterceptor {
-  const schemes = readSchemes(securitySchemes);
+  const schemes = readSchemes(securitySchemes, { trusted: true });
   const senders = Object.entries(held(credentials)).map(([name, credential]) => {
     const scheme = schemes.get(name);
     if (!scheme) throw new TypeError(`credentials name security scheme "${name}", which securitySchemes lacks`);
