@@ -5,14 +5,13 @@
  * with that error, when the answer asks for more than maxRetryAfterMs (a negative gRPC pushback: never retry).
  * Peers on 127.0.0.1 answer what each test sets.
  */
-import { createServer as createHttp2Server, type Http2Server } from "node:http2";
-import type { AddressInfo } from "node:net";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { A2ATransportError } from "@protoc-gen-a2a/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createA2AServiceGrpcClient } from "../../generated-samples/v1.0.1/a2a_grpc.js";
 import { createA2AServiceJsonRpcClient } from "../../generated-samples/v1.0.1/a2a_jsonrpc.js";
 import { createA2AServiceRestClient } from "../../generated-samples/v1.0.1/a2a_rest.js";
+import { type GrpcTrailerPeer, startGrpcTrailerPeer } from "../helpers/grpc-trailer-peer.js";
 import { type HttpPeer, type PeerAnswer, startHttpPeer } from "../helpers/http-peer.js";
 
 /** Each request the HTTP peer gets is answered by the next of these; the last one repeats. */
@@ -127,23 +126,16 @@ describe.each(Object.keys(bindings) as (keyof typeof bindings)[])("%s", (binding
 });
 
 describe("gRPC", () => {
-  let grpcPeer: Http2Server;
+  let grpcPeer: GrpcTrailerPeer;
   let baseUrl = "";
   let pushback = "1500";
   beforeAll(async () => {
-    grpcPeer = createHttp2Server();
-    grpcPeer.on("stream", (s) => {
-      s.on("data", () => {});
-      s.on("end", () => {
-        s.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
-        s.on("wantTrailers", () =>
-          s.sendTrailers({ "grpc-status": "14", "grpc-message": "busy", "grpc-retry-pushback-ms": pushback }),
-        );
-        s.end();
-      });
-    });
-    await new Promise<void>((resolve) => grpcPeer.listen(0, "127.0.0.1", resolve));
-    baseUrl = `http://127.0.0.1:${(grpcPeer.address() as AddressInfo).port}`;
+    grpcPeer = await startGrpcTrailerPeer(() => ({
+      "grpc-status": "14",
+      "grpc-message": "busy",
+      "grpc-retry-pushback-ms": pushback,
+    }));
+    baseUrl = grpcPeer.baseUrl;
   });
   afterAll(() => grpcPeer.close());
 

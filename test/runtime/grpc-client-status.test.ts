@@ -5,28 +5,18 @@
  * broken answer from the agent's. A valid INTERNAL the server sent is still InternalError. A raw HTTP/2 peer on
  * 127.0.0.1 answers every call with the trailers the test gives it.
  */
-import { createServer, type Http2Server } from "node:http2";
-import type { AddressInfo } from "node:net";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { A2AError, A2ATransportError } from "@protoc-gen-a2a/runtime";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createA2AServiceGrpcClient } from "../../generated-samples/v1.0.1/a2a_grpc.js";
+import { type GrpcTrailerPeer, startGrpcTrailerPeer } from "../helpers/grpc-trailer-peer.js";
 
 let trailers: Record<string, string> = {};
-let peer: Http2Server;
+let peer: GrpcTrailerPeer;
 let baseUrl = "";
 beforeAll(async () => {
-  peer = createServer();
-  peer.on("stream", (stream) => {
-    stream.on("data", () => {});
-    stream.on("end", () => {
-      stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
-      stream.on("wantTrailers", () => stream.sendTrailers(trailers));
-      stream.end();
-    });
-  });
-  await new Promise<void>((resolve) => peer.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`;
+  peer = await startGrpcTrailerPeer(() => trailers);
+  baseUrl = peer.baseUrl;
 });
 afterAll(() => peer.close());
 

@@ -32,6 +32,7 @@ import { A2ATransportError } from "../core/a2a-error.js";
 import { FifoMap } from "../core/fifo-map.js";
 import { freshnessOf } from "./card-freshness.js";
 import { DEFAULT_MAX_BODY } from "../core/limits.js";
+import { boundedText, isRedirect } from "../core/response-body.js";
 
 export interface AgentCardResolverOptions<V = undefined> {
   readonly fetch?: typeof globalThis.fetch;
@@ -88,7 +89,6 @@ const OPERATION = "ResolveAgentCard";
 const MAX_ENTRIES = 64;
 /** Redirects followed within the card URL's origin before the fetch is refused. */
 const MAX_REDIRECTS = 5;
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** The card URL for a card URL or a base URL. */
 export function agentCardUrl(url: string | URL): string {
@@ -149,7 +149,7 @@ async function sendFollowing<V>(
   let from = url;
   for (let hops = 0; ; hops++) {
     const res = await send(from, options, version, stored, signal);
-    if (res.type !== "opaqueredirect" && !REDIRECTS.has(res.status)) return { res, from };
+    if (!isRedirect(res)) return { res, from };
     await res.body?.cancel().catch(() => {});
     const location = res.headers.get("location");
     const next = location === null ? undefined : urlOf(location, from);
@@ -244,29 +244,14 @@ async function accept<V>(
 
 /** The body as text, refused past DEFAULT_MAX_BODY bytes without reading further. */
 async function readBody(url: string, res: Response): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body?.getReader();
   try {
-    for (let read = await reader?.read(); read !== undefined && !read.done; read = await reader?.read()) {
-      size += read.value.byteLength;
-      if (size > DEFAULT_MAX_BODY) {
-        await reader?.cancel().catch(() => {});
-        throw failure(`the card at ${url} is over ${DEFAULT_MAX_BODY} bytes`, url, res);
-      }
-      chunks.push(read.value);
-    }
+    return await boundedText(res, DEFAULT_MAX_BODY, () =>
+      failure(`the card at ${url} is over ${DEFAULT_MAX_BODY} bytes`, url, res),
+    );
   } catch (e) {
     if (e instanceof A2ATransportError) throw e;
     throw failure(`reading the card at ${url} failed: ${(e as Error)?.message}`, url, res, undefined, e);
   }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(all);
 }
 
 /** A transport error naming the card URL, with the answer's status (none for an opaque redirect) and headers. */

@@ -20,6 +20,7 @@ import type { A2aClient, A2aServiceDefinition, Binding, CallOptions, OperationIn
 import type { A2aResult } from "../core/interceptor.js";
 import { transportFailure, type CallSite } from "../core/client-errors.js";
 import { A2ATransportError } from "../core/a2a-error.js";
+import { boundedText, isRedirect } from "../core/response-body.js";
 import { resubscribing, subscriptionFor, type ResubscribeOptions } from "./resubscribe.js";
 import {
   chainClientInterceptors,
@@ -123,8 +124,6 @@ export function requestMessage(
   return msg;
 }
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
 /** A2aClientOptions.maxResponseBytes by default: 64 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
@@ -137,22 +136,14 @@ export async function responseText(
   limit: number,
   site: CallSite & { readonly method: string },
 ): Promise<string> {
-  const reader = res.body?.getReader();
-  if (reader === undefined) return "";
-  const decoder = new TextDecoder();
-  let text = "";
-  let size = 0;
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    size += read.value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      const said = `${site.operation}: ${site.method} ${site.url} answered a body over ${limit} bytes`;
-      const details = { operation: site.operation, url: site.url, headers: res.headers };
-      throw new A2ATransportError(said, res.status, undefined, details);
-    }
-    text += decoder.decode(read.value, { stream: true });
-  }
-  return text + decoder.decode();
+  return boundedText(res, limit, () => {
+    const said = `${site.operation}: ${site.method} ${site.url} answered a body over ${limit} bytes`;
+    return new A2ATransportError(said, res.status, undefined, {
+      operation: site.operation,
+      url: site.url,
+      headers: res.headers,
+    });
+  });
 }
 
 /**
@@ -174,7 +165,7 @@ export async function fetchFor(
   } catch (e) {
     throw transportFailure({ operation, url: shown, method: init.method }, e);
   }
-  if (res.type !== "opaqueredirect" && !REDIRECTS.has(res.status)) return res;
+  if (!isRedirect(res)) return res;
   await res.body?.cancel().catch(() => {});
   const to = res.headers.get("location");
   const where = to ? ` to ${to.slice(0, 200)}` : "";
