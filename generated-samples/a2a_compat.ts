@@ -4,6 +4,9 @@
 // @generated from file v1.0.1/a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
+// The version bridges between a2a.v1 (v0.3.0/a2a.proto) and lf.a2a.v1 (v1.0.1/a2a.proto);
+// see a2a_compat.md for the field-by-field table.
+
 import { a2aCompat } from "./a2a_compat_messages.js";
 import type { OlderJsonMessage } from "./a2a_compat_jsonrpc.js";
 import { a2aCompatJson, fromOlderJson, toOlderJson } from "./a2a_compat_jsonrpc.js";
@@ -32,9 +35,6 @@ import type {
 } from "@protoc-gen-a2a/runtime";
 import { createClientForCardOrOlder } from "@protoc-gen-a2a/runtime";
 import type { PushPayload } from "@protoc-gen-a2a/runtime/task";
-
-// The version bridges between a2a.v1 (v0.3.0/a2a.proto) and lf.a2a.v1 (v1.0.1/a2a.proto);
-// see a2a_compat.md for the field-by-field table.
 
 // The conversions themselves, from their own modules.
 export { a2aCompat };

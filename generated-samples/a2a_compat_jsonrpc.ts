@@ -4,6 +4,9 @@
 // @generated from file v1.0.1/a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
+// JSON-RPC (a2a.json) conversions between a2a.v1 (v0.3.0/a2a.proto) and lf.a2a.v1 (v1.0.1/a2a.proto);
+// see a2a_compat.md for the field-by-field table.
+
 import type { Loss } from "@protoc-gen-a2a/runtime";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
@@ -11,9 +14,6 @@ import { a2aCompat } from "./a2a_compat_messages.js";
 
 import type * as v10 from "./v1.0.1/a2a_pb.js";
 import * as rt from "@protoc-gen-a2a/runtime/compat-json";
-
-// JSON-RPC (a2a.json) conversions between a2a.v1 (v0.3.0/a2a.proto) and lf.a2a.v1 (v1.0.1/a2a.proto);
-// see a2a_compat.md for the field-by-field table.
 
 // ---- a2a.v1 JSON-RPC (a2a.json) ↔ lf.a2a.v1 messages, in one pass ----
 

@@ -4,6 +4,9 @@
 // @generated from file v1.0.1/a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
+// Conversions of the proto messages between a2a.v1 (v0.3.0/a2a.proto) and lf.a2a.v1 (v1.0.1/a2a.proto);
+// see a2a_compat.md for the field-by-field table.
+
 import type { At } from "@protoc-gen-a2a/runtime/compat-json";
 import { at, eachTo, lose, valueJson, valueOf } from "@protoc-gen-a2a/runtime/compat-json";
 import type { Converter, Loss } from "@protoc-gen-a2a/runtime";
@@ -13,9 +16,6 @@ import { file_v0_3_0_a2a } from "./v0.3.0/a2a_pb.js";
 
 import type * as v10 from "./v1.0.1/a2a_pb.js";
 import type * as v03 from "./v0.3.0/a2a_pb.js";
-
-// Conversions of the proto messages between a2a.v1 (v0.3.0/a2a.proto) and lf.a2a.v1 (v1.0.1/a2a.proto);
-// see a2a_compat.md for the field-by-field table.
 
 // ---- a2a.v1 messages ↔ lf.a2a.v1 messages ----
 

@@ -29,7 +29,7 @@ import { applyOverrides } from "./overrides/apply-overrides.js";
 import { buildRouteTable, type RouteTable } from "./model/route-table.js";
 import { writeOutputs } from "./emit/outputs.js";
 import { layOutImports } from "./emit/print/import-layout.js";
-import { outputFiles } from "./host/output-files.js";
+import { outputFiles, type OutputText } from "./host/output-files.js";
 import { buildCompatPlan, type CompatPlan } from "./compat/compat-plan.js";
 import { buildConversionIr, type ConversionIr } from "./compat/conversion-ir.js";
 import { buildJsonIr, type JsonIr } from "./compat/json-ir.js";
@@ -87,8 +87,9 @@ export const protocGenA2a: Plugin = {
     const apis = resolveApis(models, tables, problems, (m) => noProtocolVersionProblem(m, options, shipped, user));
     problems.throwIfAny();
 
-    writeOutputs(outputFiles(schema), options, apis, plans, linkVersions(plans, apis), ir);
-    return createResponse(schema.getFileInfo());
+    const outputs = outputFiles(schema);
+    writeOutputs(outputs, options, apis, plans, linkVersions(plans, apis), ir);
+    return createResponse(outputs.files());
   },
 };
 
@@ -132,7 +133,7 @@ function displayPath(p: string): string {
 }
 
 /** The response with every file; a module's long import lines laid out on several (emit/print/import-layout). */
-function createResponse(files: { name: string; content: string; preamble?: string | undefined }[]) {
+function createResponse(files: readonly OutputText[]) {
   return create(CodeGeneratorResponseSchema, {
     supportedFeatures: protoInt64.parse(
       CodeGeneratorResponse_Feature.PROTO3_OPTIONAL | CodeGeneratorResponse_Feature.SUPPORTS_EDITIONS,
@@ -141,7 +142,7 @@ function createResponse(files: { name: string; content: string; preamble?: strin
     maximumEdition: Edition.EDITION_2023,
     file: files.map((f) => {
       const content = /\.[jt]s$/.test(f.name) ? layOutImports(f.content) : f.content;
-      return { name: f.name, content: f.preamble !== undefined ? f.preamble + "\n" + content : content };
+      return { name: f.name, content: f.head !== undefined ? f.head + "\n" + content : content };
     }),
   });
 }

@@ -4,6 +4,8 @@
 // @generated from file v0.3.0/a2a.proto (package a2a.v1, syntax proto3)
 /* eslint-disable */
 
+// a2a.v1.A2AService at protocol 0.3: definition, handler and client types.
+
 import type {
   A2aClient,
   A2aHandler,
@@ -19,8 +21,6 @@ import { createA2aHttpHandler, defineA2aService } from "@protoc-gen-a2a/runtime/
 import { A2AServiceRouteAliases, A2AServiceRoutes } from "./a2a_routes.js";
 import { A2AServiceErrors, A2AServiceStandardErrors } from "./a2a_errors.js";
 import { A2AServiceV0_3JsonRpcCodec } from "./a2a_jsonrpc_codec.js";
-
-// a2a.v1.A2AService at protocol 0.3: definition, handler and client types.
 
 /**
  * a2a.v1.A2AService at protocol version 0.3 (release 0.3.0): its descriptor and tables.

@@ -4,13 +4,13 @@
 // @generated from file v0.3.0/a2a.proto (package a2a.v1, syntax proto3)
 /* eslint-disable */
 
+// The a2a.json codec of a2a.v1.A2AService's JSON-RPC binding, protocol 0.3.
+
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { Loss } from "@protoc-gen-a2a/runtime";
 import type { JsonRpcCodec } from "@protoc-gen-a2a/runtime/protocol";
 
 import * as rt from "@protoc-gen-a2a/runtime/compat-json";
-
-// The a2a.json codec of a2a.v1.A2AService's JSON-RPC binding, protocol 0.3.
 
 /**
  * a2a.v1.SendMessageConfiguration → a2a.json.

@@ -4,14 +4,14 @@
 // @generated from file v0.3.0/a2a.proto (package a2a.v1, syntax proto3)
 /* eslint-disable */
 
+// HTTP+JSON client and server for a2a.v1.A2AService.
+
 import type { A2aClientOptions, CoreHandler } from "@protoc-gen-a2a/runtime";
 import type { A2AServiceClient } from "./a2a_a2a.js";
 import { A2AServiceV0_3 } from "./a2a_a2a.js";
 import type { RestHandlerOptions } from "@protoc-gen-a2a/runtime/protocol";
 import { createRestClient, createRestHandler } from "@protoc-gen-a2a/runtime/protocol";
 import type { A2AService } from "./a2a_pb.js";
-
-// HTTP+JSON client and server for a2a.v1.A2AService.
 
 /**
  * An HTTP+JSON client; options.url is the interface URL the routes are appended to.

@@ -4,9 +4,9 @@
 // @generated from file v0.3.0/a2a.proto (package a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { Route, RouteQueryField } from "@protoc-gen-a2a/runtime/protocol";
-
 // HTTP bindings of a2a.v1.A2AService, ordered by match priority.
+
+import type { Route, RouteQueryField } from "@protoc-gen-a2a/runtime/protocol";
 
 /**
  * The query parameters of the routes below, by JSON name.

@@ -4,6 +4,8 @@
 // @generated from file v1.0.1/a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
+// lf.a2a.v1.A2AService at protocol 1.0: definition, handler and client types.
+
 import type {
   A2aClient,
   A2aHandler,
@@ -18,8 +20,6 @@ import { A2AService } from "./a2a_pb.js";
 import { createA2aHttpHandler, defineA2aService } from "@protoc-gen-a2a/runtime/protocol";
 import { A2AServiceRouteAliases, A2AServiceRoutes } from "./a2a_routes.js";
 import { A2AServiceErrors, A2AServiceStandardErrors } from "./a2a_errors.js";
-
-// lf.a2a.v1.A2AService at protocol 1.0: definition, handler and client types.
 
 /**
  * lf.a2a.v1.A2AService at protocol version 1.0 (release 1.0.1): its descriptor and tables.

@@ -4,9 +4,9 @@
 // @generated from file v1.0.1/a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { ErrorCatalogEntry, StandardErrorEntry } from "@protoc-gen-a2a/runtime/protocol";
-
 // Errors of lf.a2a.v1.A2AService, protocol 1.0.
+
+import type { ErrorCatalogEntry, StandardErrorEntry } from "@protoc-gen-a2a/runtime/protocol";
 
 /**
  * A2A errors of this version: JSON-RPC code, gRPC status, HTTP status, ErrorInfo reason and domain.

@@ -4,6 +4,8 @@
 // @generated from file v1.0.1/a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
+// gRPC client and server for lf.a2a.v1.A2AService.
+
 import type { Transport } from "@connectrpc/connect";
 import type { GrpcClientOptions } from "@protoc-gen-a2a/runtime";
 import type { A2AServiceClient } from "./a2a_a2a.js";
@@ -11,8 +13,6 @@ import { A2AServiceV1_0 } from "./a2a_a2a.js";
 import type { GrpcRoutes, GrpcRoutesOptions } from "@protoc-gen-a2a/runtime/protocol";
 import { createGrpcClient, grpcRoutes } from "@protoc-gen-a2a/runtime/protocol";
 import type { A2AService } from "./a2a_pb.js";
-
-// gRPC client and server for lf.a2a.v1.A2AService.
 
 /**
  * A gRPC client over a connect transport (createGrpcTransport from @connectrpc/connect-node).

@@ -4,14 +4,14 @@
 // @generated from file v1.0.1/a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
+// JSON-RPC client and server for lf.a2a.v1.A2AService.
+
 import type { A2aClientOptions, CoreHandler } from "@protoc-gen-a2a/runtime";
 import type { A2AServiceClient } from "./a2a_a2a.js";
 import { A2AServiceV1_0 } from "./a2a_a2a.js";
 import type { JsonRpcCalls, JsonRpcHandlerOptions } from "@protoc-gen-a2a/runtime/protocol";
 import { createJsonRpcClient, createJsonRpcHandler } from "@protoc-gen-a2a/runtime/protocol";
 import type { A2AService } from "./a2a_pb.js";
-
-// JSON-RPC client and server for lf.a2a.v1.A2AService.
 
 /**
  * A JSON-RPC client for the interface at options.url; its calls on JSON are its jsonrpc property.

@@ -4,14 +4,14 @@
 // @generated from file v1.0.1/a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
+// HTTP+JSON client and server for lf.a2a.v1.A2AService.
+
 import type { A2aClientOptions, CoreHandler } from "@protoc-gen-a2a/runtime";
 import type { A2AServiceClient } from "./a2a_a2a.js";
 import { A2AServiceV1_0 } from "./a2a_a2a.js";
 import type { RestHandlerOptions } from "@protoc-gen-a2a/runtime/protocol";
 import { createRestClient, createRestHandler } from "@protoc-gen-a2a/runtime/protocol";
 import type { A2AService } from "./a2a_pb.js";
-
-// HTTP+JSON client and server for lf.a2a.v1.A2AService.
 
 /**
  * An HTTP+JSON client; options.url is the interface URL the routes are appended to.

@@ -4,9 +4,9 @@
 // @generated from file v1.0.1/a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { Route, RouteQueryField } from "@protoc-gen-a2a/runtime/protocol";
-
 // HTTP bindings of lf.a2a.v1.A2AService, ordered by match priority.
+
+import type { Route, RouteQueryField } from "@protoc-gen-a2a/runtime/protocol";
 
 /**
  * The query parameters of the routes below, by JSON name.
