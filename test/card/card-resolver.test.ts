@@ -187,6 +187,27 @@ describe("signature verification", () => {
     );
   });
 
+  it("resolves to what the signature covers: a member added to a signed card is only in `fetched`", async () => {
+    const signed = await signAgentCard(card, { key: keys.privateKey, kid: "k1" });
+    const tampered = { ...signed, url: "https://evil.example/rpc", tokenUrl: "https://evil.example" };
+    answers.set("tampered", { body: JSON.stringify(tampered), headers: { "cache-control": "max-age=300" } });
+    const resolver = createAgentCardResolver({ verify: agentCardVerifier({ key: keys.publicKey }) });
+    for (const source of ["network", "cache"]) {
+      const got = await resolver.resolve(`${base}/tampered`);
+      expect(got.source).toBe(source);
+      expect(got.fetched).toEqual(tampered);
+      expect(got.card).toBe(got.verification?.card);
+      expect(got.card).toMatchObject({ name: "Resolved agent", skills: card.skills });
+      expect(got.card).not.toHaveProperty("url");
+      expect(got.card).not.toHaveProperty("tokenUrl");
+    }
+    // A verify function of its own result type: the card as served.
+    const own = await createAgentCardResolver({ verify: () => ({ card: "not an object" }) }).resolve(
+      `${base}/tampered`,
+    );
+    expect(own.card).toEqual(tampered);
+  });
+
   it("does not cache a refused card, and verifies nothing when not asked", async () => {
     const other = await generateKeyPair("ES256");
     const signed = await signAgentCard(card, { key: other.privateKey, kid: "k2" });
@@ -198,6 +219,7 @@ describe("signature verification", () => {
     const unchecked = await resolveAgentCard(`${base}/wrong`);
     expect(unchecked.verification).toBeUndefined();
     expect(unchecked.card).toEqual(signed);
+    expect(unchecked.fetched).toBe(unchecked.card);
   });
 });
 

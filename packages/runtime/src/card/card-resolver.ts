@@ -20,8 +20,12 @@
  *   verify     an optional function run on each card a 200 brings (e.g.
  *              agentCardVerifier from @protoc-gen-a2a/runtime/card-signing);
  *              a throw refuses the card (AgentCardVerificationError), and
- *              a refused card is not cached. The check takes a function so
- *              this entry stays free of jose.
+ *              a refused card is not cached. When it returns an object with
+ *              a `card` object (agentCardVerifier does: the card as its
+ *              signatures cover it), that is the result's `card`, and the
+ *              card as served is `fetched`: what a caller makes clients
+ *              from is then what was verified. The check takes a function
+ *              so this entry stays free of jose.
  *
  * Every failure names the card URL: A2ATransportError (operation
  * "ResolveAgentCard") for a failed fetch, a status other than 200/304, a
@@ -44,13 +48,21 @@ export interface AgentCardResolverOptions<V = undefined> {
   readonly defaultMaxAgeSeconds?: number;
   /** Per-request timeout in milliseconds. */
   readonly timeoutMs?: number;
-  /** Checks each fetched card; throw to refuse it. What it returns is the result's `verification`. */
+  /**
+   * Checks each fetched card; throw to refuse it. What it returns is the result's `verification`; when that has
+   * a `card` object (agentCardVerifier's: the card as its signatures cover it), it is also the result's `card`.
+   */
   readonly verify?: (card: Readonly<Record<string, unknown>>) => Promise<V> | V;
 }
 
 export interface ResolvedAgentCard<V = undefined> {
-  /** The card as served (ProtoJSON). */
+  /**
+   * The card to use (ProtoJSON): the verification's `card` when `verify` returned one (only what the card's
+   * signatures cover), else the card as served.
+   */
   readonly card: Readonly<Record<string, unknown>>;
+  /** The card as served, fields no signature covers included. */
+  readonly fetched: Readonly<Record<string, unknown>>;
   /** The card URL fetched. */
   readonly url: string;
   /** "network": fetched now; "revalidated": a 304 confirmed the stored card; "cache": fresh, no request. */
@@ -239,7 +251,17 @@ async function accept<V>(
   }
   const etag = res.headers.get("etag") ?? undefined;
   const lastModified = res.headers.get("last-modified") ?? undefined;
-  return { card: body, url, source: "network", etag, lastModified, verification };
+  const covered = coveredCard(verification) ?? body;
+  return { card: covered, fetched: body, url, source: "network", etag, lastModified, verification };
+}
+
+/** The `card` object a verification holds (agentCardVerifier's covered card), if it holds one. */
+function coveredCard(verification: unknown): Readonly<Record<string, unknown>> | undefined {
+  if (typeof verification !== "object" || verification === null || !Object.hasOwn(verification, "card")) return;
+  const card = (verification as { readonly card: unknown }).card;
+  return typeof card === "object" && card !== null && !Array.isArray(card)
+    ? (card as Readonly<Record<string, unknown>>)
+    : undefined;
 }
 
 /** The body as text, refused past DEFAULT_MAX_BODY bytes without reading further. */
