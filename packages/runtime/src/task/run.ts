@@ -2,8 +2,10 @@
  * One executor call: the request context, the updater, and what happens
  * around the call.
  *
- *   cancel    before the executor starts, the run listens to its task's
- *             events (on any instance sharing the store); a CANCELED state
+ *   cancel    the run listens to its task's events (on any instance
+ *             sharing the store) from before a continued task's message
+ *             joins it (RunEar, made by startSend), so a cancel committed
+ *             before the executor starts is heard too; a CANCELED state
  *             aborts the context's signal
  *   first     resolves with the reply message or once the task exists;
  *             rejects with what the executor throws before either (an
@@ -47,8 +49,9 @@ import { createUpdater, type FirstOutcome, type UpdaterSetup } from "./updater.j
 import { withNames } from "../core/records.js";
 
 export interface RunSetup extends Omit<UpdaterSetup, "onFirst"> {
+  /** The run's listener on its task (RunEar.listen), stopped when the run ends. */
+  readonly ear: RunEar;
   readonly executor: AgentExecutor;
-  readonly hub: TaskHub;
   readonly continued: RequestContext["task"];
   readonly extensions: readonly string[];
   readonly configuration: SendMessageConfiguration | undefined;
@@ -88,6 +91,36 @@ class LazyAbort {
     if (this.reason) return;
     this.reason = { value: reason };
     this.controller?.abort(reason);
+  }
+}
+
+/**
+ * The run's listener on its task: a CANCELED state aborts the executor's signal, and each event goes to the
+ * turn's trace once there is one. Made before the task's message joins it, so that nothing committed after the
+ * join goes unheard; stopped once (`stop`) when the run ends, or by its maker when the run never starts.
+ */
+export class RunEar {
+  readonly abort = new LazyAbort();
+  /** Told each event of the task, once the turn is traced. */
+  trace: TurnTrace | undefined;
+  private stopListening: (() => Promise<void>) | undefined;
+
+  static async listen(hub: TaskHub, tenant: string, taskId: string): Promise<RunEar> {
+    const ear = new RunEar();
+    // "reads": the run looks at the state and keeps nothing.
+    ear.stopListening = await hub.listen(tenant, taskId, "reads", (e) => {
+      ear.trace?.event(e.event);
+      if (stateOf(e.event) !== TaskState.CANCELED) return;
+      // Not inside the store's delivery: the executor's abort listeners run on their own turn.
+      queueMicrotask(() => ear.abort.abort(new Error(`task ${taskId} was canceled`)));
+    });
+    return ear;
+  }
+
+  async stop(): Promise<void> {
+    const stop = this.stopListening;
+    this.stopListening = undefined;
+    await stop?.();
   }
 }
 
@@ -182,16 +215,8 @@ class RunReports {
   }
 }
 
-export async function startRun(setup: RunSetup): Promise<Run> {
-  const abort = new LazyAbort();
-  let trace: TurnTrace | undefined;
-  // "reads": the run looks at the state and keeps nothing.
-  const unsubscribe = await setup.hub.listen(setup.tenant, setup.place.taskId, "reads", (e) => {
-    trace?.event(e.event);
-    if (stateOf(e.event) !== TaskState.CANCELED) return;
-    // Not inside the store's delivery: the executor's abort listeners run on their own turn.
-    queueMicrotask(() => abort.abort(new Error(`task ${setup.place.taskId} was canceled`)));
-  });
+export function startRun(setup: RunSetup): Run {
+  const abort = setup.ear.abort;
   const reports = new RunReports(setup.report);
   let settle!: { resolve: (outcome: FirstOutcome) => void; reject: (error: unknown) => void };
   let answered = false;
@@ -211,7 +236,8 @@ export async function startRun(setup: RunSetup): Promise<Run> {
   // A caller that went away no longer awaits `first`; what it would have thrown is not an unhandled rejection.
   first.catch(() => undefined);
   // Started once the run listens: a store that cannot listen fails the call before any turn is traced.
-  trace = traceTurn(setup);
+  const trace = traceTurn(setup);
+  setup.ear.trace = trace;
   const origin = trace ? withNames(setup.origin, { turn: trace }) : setup.origin;
   const updater = createUpdater(withNames(setup, { origin, onFirst: answer, onCallFailed: reports.callFailed }));
   let failed = false;
@@ -248,7 +274,7 @@ export async function startRun(setup: RunSetup): Promise<Run> {
       if (updater.mode() === "task") {
         await setup.writer.store.endTurn(setup.tenant, setup.place.taskId, setup.turn).catch(setup.report);
       }
-      await unsubscribe().catch(setup.report);
+      await setup.ear.stop().catch(setup.report);
     }
     return failed || updater.ended();
   };

@@ -42,7 +42,7 @@ import type { HandlerContext } from "../core/definition.js";
 import { A2AError } from "../core/a2a-error.js";
 import { TaskState, TERMINAL_STATES, type Message, type SendMessageRequest } from "./a2a-types.js";
 import { scopeOf, tenantOf, type HandlerDeps } from "./handler-deps.js";
-import { startRun, type Run } from "./run.js";
+import { RunEar, startRun, type Run } from "./run.js";
 import type { StoredPushConfig, StoredTask } from "./store.js";
 import { checkPushConfig } from "./push-config-check.js";
 import { checkHistoryLength, stateName, statusEvent, withStatus, type MessagePlace } from "./task-shapes.js";
@@ -159,16 +159,19 @@ export async function startSend(
   // A new task's id was made here: it is at version 0 until this call creates it; a continued one was just read.
   const watch = await watchTask(deps.hub, tenant, place.taskId, stored?.version ?? 0);
   const last: LastWrite = { stored };
+  let ear: RunEar | undefined;
   try {
+    // The run hears its task from before the message joins it: a cancel right after the join aborts the executor.
+    ear = await RunEar.listen(deps.hub, tenant, place.taskId);
     let continued: Committed | undefined;
     if (req.message.taskId) {
       await putConfig();
       continued = await continueTask(deps, tenant, userMessage, turn, { origin, visible: scope.visible, last });
     }
-    const run = await startRun({
+    const run = startRun({
+      ear,
       executor: deps.executor,
       writer: deps.writer,
-      hub: deps.hub,
       tenant,
       place,
       userMessage,
@@ -202,6 +205,7 @@ export async function startSend(
     return { tenant, place, watch, run, continued };
   } catch (e) {
     await watch.stop();
+    await ear?.stop();
     throw e;
   }
 }
