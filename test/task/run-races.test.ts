@@ -57,7 +57,7 @@ describe("a cancel right after a follow-up joins its task", () => {
     let both = 0;
     for (let k = 0; k < TRIALS; k++) {
       const answer = await handler.sendMessage!(send("ask"), context);
-      const asked = answer.payload.value as Task;
+      const asked = answer.payload?.value as Task;
       const cancel = create(CancelTaskRequestSchema, { id: asked.id });
       const [sent, canceled] = await Promise.allSettled([
         handler.sendMessage!(send("answer", asked.id, true), context),

@@ -4,7 +4,9 @@
  * every request, and builds the JSON-RPC, HTTP+JSON or gRPC client for it (a JSON-RPC client
  * with its `jsonrpc` calls, which clientForOlder uses to stay on the wire JSON).
  * gRPC needs a transport factory (e.g. createGrpcTransport from
- * @connectrpc/connect-node), since transports are platform-specific.
+ * @connectrpc/connect-node), since transports are platform-specific; it gets
+ * maxResponseBytes as `readMaxBytes`, since only a transport can bound the
+ * messages it reads.
  *
  * With an older version to fall back to (createClientForCardOrOlder), a newer
  * client is had for any card: an interface at the newer version wins wherever
@@ -36,7 +38,7 @@
 import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
 import type { A2aClient, A2aServiceDefinition, Binding } from "../core/definition.js";
-import type { A2aClientOptions } from "../http/client-http.js";
+import { DEFAULT_MAX_RESPONSE_BYTES, type A2aClientOptions } from "../http/client-http.js";
 import { createJsonRpcClient } from "../jsonrpc/client-jsonrpc.js";
 import type { JsonRpcClient } from "../jsonrpc/json-operations.js";
 import { createRestClient } from "../rest/client-rest.js";
@@ -51,10 +53,12 @@ export interface ClientForCardOptions extends Omit<A2aClientOptions, "url" | "te
   readonly bindings?: readonly Binding[];
   /**
    * Makes a gRPC transport for an interface's base URL; with a mutualTLS scheme chosen, `tls` holds the
-   * client certificate (connect-node: `createGrpcTransport({ baseUrl, nodeOptions: tls })`). Without it gRPC is
-   * used only with a client certificate (mtlsGrpcTransport).
+   * client certificate, and `readMaxBytes` is maxResponseBytes (default 64 MiB), the most a response message
+   * may hold, which only the transport can bound (connect-node:
+   * `createGrpcTransport({ baseUrl, nodeOptions: tls, readMaxBytes })`). Without it gRPC is used only with a
+   * client certificate (mtlsGrpcTransport).
    */
-  readonly grpcTransport?: (baseUrl: string, tls: MutualTlsCredential | undefined) => Transport;
+  readonly grpcTransport?: (baseUrl: string, tls: MutualTlsCredential | undefined, readMaxBytes: number) => Transport;
   /**
    * Credentials by the name of the card's security scheme; the card's requirements pick which are sent, or
    * NoCredentialsError. Without it, nothing is sent for the card's security.
@@ -134,7 +138,10 @@ function clientAt<S extends DescService>(
   if (selected.binding === "HTTP+JSON") return createRestClient(def, clientOptions);
   const scheme = auth.tls ? "https" : "http";
   const base = /^[a-z][a-z0-9+.-]*:\/\//i.test(selected.url) ? selected.url : `${scheme}://${selected.url}`;
-  const transport = grpcTransport ? grpcTransport(base, auth.tls) : mtlsGrpcTransport(base, auth.tls!);
+  const readMaxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const transport = grpcTransport
+    ? grpcTransport(base, auth.tls, readMaxBytes)
+    : mtlsGrpcTransport(base, auth.tls!, readMaxBytes);
   return createGrpcClient(def, transport, clientOptions);
 }
 

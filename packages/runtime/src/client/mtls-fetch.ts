@@ -48,12 +48,15 @@ export function mtlsFetch(tls: MutualTlsCredential): typeof globalThis.fetch {
   };
 }
 
-/** A gRPC transport for `baseUrl` (https) presenting `tls`, made with connect-node on the first call. */
-export function mtlsGrpcTransport(baseUrl: string, tls: MutualTlsCredential): Transport {
+/**
+ * A gRPC transport for `baseUrl` (https) presenting `tls`, made with connect-node on the first call; it reads a
+ * response message of at most `readMaxBytes` (after decompression).
+ */
+export function mtlsGrpcTransport(baseUrl: string, tls: MutualTlsCredential, readMaxBytes: number): Transport {
   let ready: Promise<Transport> | undefined;
   const load = () =>
     (ready ??= importByName<typeof import("@connectrpc/connect-node")>("@connectrpc/connect-node").then(
-      (m) => m.createGrpcTransport({ baseUrl, nodeOptions: tlsOptions(tls) }),
+      (m) => m.createGrpcTransport({ baseUrl, nodeOptions: tlsOptions(tls), readMaxBytes }),
       (e: unknown) => {
         throw new Error(`mutual TLS over gRPC at ${baseUrl} without grpcTransport needs @connectrpc/connect-node`, {
           cause: e,

@@ -101,8 +101,14 @@ export type GrpcRoutesOptions<S extends DescService = DescService> = Omit<
   "definition" | "keepAliveMs" | "onLoss"
 >;
 
-/** A gRPC client's options: those of every client but fetch; url only names the server in errors. */
-export type GrpcClientOptions = Omit<A2aClientOptions, "url" | "fetch"> & { readonly url?: string };
+/**
+ * A gRPC client's options: those of every client but fetch and maxResponseBytes; url only names the server in
+ * errors. The transport reads the messages, so it bounds them: connect's `readMaxBytes` (its default is 4 GiB,
+ * after decompression), e.g. `createGrpcTransport({ baseUrl, readMaxBytes: DEFAULT_MAX_RESPONSE_BYTES })`.
+ */
+export type GrpcClientOptions = Omit<A2aClientOptions, "url" | "fetch" | "maxResponseBytes"> & {
+  readonly url?: string;
+};
 
 /** Registers the service on a connect router: `connectNodeAdapter({ routes: grpcRoutes(options), grpc: true })`. */
 export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>): GrpcRoutes {
@@ -188,8 +194,8 @@ export function fromConnectError(
 }
 
 /**
- * A typed gRPC client. `transport` is a connect transport, e.g. createGrpcTransport({ baseUrl })
- * from @connectrpc/connect-node.
+ * A typed gRPC client. `transport` is a connect transport, e.g. createGrpcTransport({ baseUrl, readMaxBytes })
+ * from @connectrpc/connect-node; its readMaxBytes is the most a response message may hold (GrpcClientOptions).
  */
 export function createGrpcClient<S extends DescService>(
   def: A2aServiceDefinition<S>,
