@@ -70,6 +70,30 @@ describe("fetch adapter", () => {
     );
     expect(r.status).toBe(413);
   });
+
+  it("answers a conditional GET of the card with its ETag 304 and no body", async () => {
+    const cardHandle = fetchHandler(createA2AServiceHttpHandler({ handler: createEchoHandler(), agentCard }));
+    const url = "http://agent.test/.well-known/agent-card.json";
+    const first = await cardHandle(new Request(url, { headers: V }));
+    const etag = first.headers.get("etag");
+    expect(first.status).toBe(200);
+    expect(etag).toBeTruthy();
+    const again = await cardHandle(new Request(url, { headers: { ...V, "if-none-match": etag! } }));
+    expect(again.status).toBe(304);
+    expect(again.body).toBeNull();
+    expect(again.headers.get("etag")).toBe(etag);
+  });
+});
+
+const agentCard = () => ({
+  name: "fetch agent",
+  description: "served through fetchHandler",
+  version: "1",
+  supportedInterfaces: [{ url: "http://agent.test/rpc", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+  capabilities: {},
+  defaultInputModes: ["text/plain"],
+  defaultOutputModes: ["text/plain"],
+  skills: [],
 });
 
 /** The example agent on PORT, once it printed its URLs; what it printed so far in `out()`. */

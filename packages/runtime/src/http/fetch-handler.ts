@@ -3,7 +3,8 @@
  * `(Request) => Promise<Response>`: Bun.serve, Deno.serve, a Cloudflare Worker's fetch, Hono, or Node
  * through a fetch bridge. It reads a body as a stream up to the limit and cancels the rest, passes the
  * request's signal to the handler, and streams text/event-stream bodies as they are produced, closing the
- * handler's stream (its iterator's return()) when the client cancels. Web APIs only: no Node module.
+ * handler's stream (its iterator's return()) when the client cancels. A 204, 205 or 304 goes out with a null
+ * body, the only one the Fetch standard allows them. Web APIs only: no Node module.
  */
 import { BodyAbortedError, BodyTooLargeError, type CoreHandler, type CoreRequest } from "../core/server-types.js";
 
@@ -41,6 +42,9 @@ async function readFetchBody(request: Request, limit: number): Promise<Uint8Arra
   return out;
 }
 
+/** The statuses whose Response the Fetch standard allows no body, not even an empty one (a card's 304). */
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
+
 export function fetchHandler(handler: CoreHandler): (request: Request) => Promise<Response> {
   return async (request) => {
     const url = new URL(request.url);
@@ -55,8 +59,10 @@ export function fetchHandler(handler: CoreHandler): (request: Request) => Promis
       body: (limit) => readFetchBody(request, limit),
     };
     const out = await handler(core);
-    if (typeof out.body === "string")
-      return new Response(out.status === 204 ? null : out.body, { status: out.status, headers: out.headers });
+    if (typeof out.body === "string") {
+      const body = NULL_BODY_STATUSES.has(out.status) ? null : out.body;
+      return new Response(body, { status: out.status, headers: out.headers });
+    }
     const encoder = new TextEncoder();
     const iterator = out.body[Symbol.asyncIterator]();
     const stream = new ReadableStream<Uint8Array>({
