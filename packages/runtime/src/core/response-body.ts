@@ -6,12 +6,18 @@
  *              308; neither caller lets fetch follow one
  *   body       read as UTF-8 text to at most `limit` bytes (as decoded from any Content-Encoding): past
  *              it the read is canceled and the caller's error thrown, the rest never read
+ *   stream     an answer is an event stream when its media type is text/event-stream, in any case
+ *              (media types are case-insensitive, RFC 9110 §8.3.1), with any parameters
  */
 
 const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /** Whether an answer is a redirect (module rules). */
 export const isRedirect = (res: Response): boolean => res.type === "opaqueredirect" || REDIRECTS.has(res.status);
+
+/** Whether an answer is an event stream (module rules). */
+export const isEventStream = (res: Response): boolean =>
+  (res.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase() === "text/event-stream";
 
 /** The body of `res` as text, at most `limit` bytes; past it `tooLarge()` is thrown (module rules). */
 export async function boundedText(res: Response, limit: number, tooLarge: () => Error): Promise<string> {

@@ -32,6 +32,7 @@ import {
 import { jsonLimitProblem, MAX_RESULT_DEPTH } from "../core/limits.js";
 import { decodeSse, sseStreamFromResponse } from "../http/sse.js";
 import { messageJson } from "../core/protojson-write.js";
+import { isEventStream } from "../core/response-body.js";
 import type { JsonRpcCalls, JsonRpcClient } from "./json-operations.js";
 import type { DialectCodec } from "../core/conversion-types.js";
 
@@ -69,7 +70,7 @@ export function createJsonRpcClient<S extends DescService>(
     },
     async *stream(op, params, call) {
       const { res, id } = await post(c, op, params, call, def.contentTypes.jsonrpc.stream);
-      if (!(res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      if (!isEventStream(res)) {
         yield resultOf(c, op, await bodyOf(c, op, res), id); // an error answered without a stream
         return;
       }

@@ -15,6 +15,7 @@
  */
 import { fromJson, type DescService, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { messageJson } from "../core/protojson-write.js";
+import { isEventStream } from "../core/response-body.js";
 import type { A2aClient, A2aServiceDefinition, OperationInfo } from "../core/definition.js";
 import { A2ATransportError } from "../core/a2a-error.js";
 import { errorFromRest, type HttpAnswer } from "../core/client-errors.js";
@@ -65,10 +66,9 @@ export function createRestClient<S extends DescService>(
     },
     async function* (op, request, call) {
       const { res, site } = await send(c, op, request, call, def.contentTypes.rest.stream);
-      const type = res.headers.get("content-type") ?? "";
-      if (!type.toLowerCase().startsWith("text/event-stream")) {
+      if (!isEventStream(res)) {
         await res.body?.cancel().catch(() => {});
-        const answered = type || "no Content-Type";
+        const answered = res.headers.get("content-type") || "no Content-Type";
         const said = `${site.operation}: ${site.method} ${site.url} answered ${answered}, not a stream`;
         const details = { operation: site.operation, url: site.url, headers: res.headers };
         throw new A2ATransportError(said, res.status, undefined, details);
