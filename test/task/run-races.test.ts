@@ -4,16 +4,21 @@
  *
  * - a CancelTask committed right after a follow-up message joins its task, before the executor starts, still
  *   aborts the executor's signal (the run listens from before the join);
+ * - a blocking send waits through a burst of more events than a watch may buffer (its watch keeps only the
+ *   events that end the wait), and a subscriber that stops reading holds no more than MAX_BUFFERED_BYTES of
+ *   events: its stream then fails saying so (task-watch.ts).
  */
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { createTaskHandler, TaskState, type AgentExecutor } from "@protoc-gen-a2a/runtime/task";
+import { createTaskHandler, TaskState, type AgentExecutor, type TaskUpdater } from "@protoc-gen-a2a/runtime/task";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import {
+  ArtifactSchema,
   CancelTaskRequestSchema,
   GetTaskRequestSchema,
   Role,
   SendMessageRequestSchema,
+  SubscribeToTaskRequestSchema,
   type Task,
 } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { handlerContext } from "../helpers/task-values.js";
@@ -30,6 +35,12 @@ const send = (text: string, taskId = "", returnImmediately = false) =>
     },
     configuration: { returnImmediately },
   });
+
+/** The task a send answered with; it fails the test when the answer is a message. */
+function taskOf(answer: { readonly payload?: { readonly case?: string | undefined; readonly value?: unknown } }): Task {
+  if (answer.payload?.case !== "task") throw new Error(`expected a task, got ${answer.payload?.case}`);
+  return answer.payload.value as Task;
+}
 
 /** Resolves after `n` turns of the microtask queue. */
 async function ticks(n: number): Promise<void> {
@@ -57,7 +68,7 @@ describe("a cancel right after a follow-up joins its task", () => {
     let both = 0;
     for (let k = 0; k < TRIALS; k++) {
       const answer = await handler.sendMessage!(send("ask"), context);
-      const asked = answer.payload?.value as Task;
+      const asked = taskOf(answer);
       const cancel = create(CancelTaskRequestSchema, { id: asked.id });
       const [sent, canceled] = await Promise.allSettled([
         handler.sendMessage!(send("answer", asked.id, true), context),
@@ -71,5 +82,70 @@ describe("a cancel right after a follow-up joins its task", () => {
       await expect.poll(() => heard.get(asked.id), { timeout: 2000 }).toBe(true);
     }
     expect(both).toBeGreaterThan(TRIALS / 2);
+  });
+});
+
+describe("bursts and readers that fall behind", () => {
+  it("a blocking send waits through a burst of 12,000 calls made together", async () => {
+    const calls = 12_000;
+    const executor: AgentExecutor = {
+      async execute(_ctx, up) {
+        await up.status(TaskState.WORKING);
+        const chunk = (i: number) =>
+          create(ArtifactSchema, { artifactId: `a${i % 10}`, parts: [{ content: { case: "text", value: `${i}` } }] });
+        await Promise.all(Array.from({ length: calls }, (_, i) => up.artifact(chunk(i), { append: true })));
+        await up.status(TaskState.COMPLETED);
+      },
+    };
+    const handler = createTaskHandler({ definition: A2AServiceV1_0, executor });
+    const answer = await handler.sendMessage!(send("burst"), context);
+    const task = taskOf(answer);
+    expect(task.status?.state).toBe(TaskState.COMPLETED);
+    expect(task.artifacts.reduce((n, a) => n + a.parts.length, 0)).toBe(calls);
+  });
+
+  it("a subscriber that stops reading is ended once about 32 MiB of events wait for it", async () => {
+    const replaced = 1000;
+    let go!: () => void;
+    const started = new Promise<void>((resolve) => (go = resolve));
+    const big = (i: number) =>
+      create(ArtifactSchema, {
+        artifactId: "progress",
+        parts: [{ content: { case: "raw", value: new Uint8Array(100_000).fill(i & 255) } }],
+      });
+    const executor: AgentExecutor = {
+      async execute(_ctx, up: TaskUpdater) {
+        await up.status(TaskState.WORKING);
+        await started;
+        for (let i = 0; i < replaced; i++) await up.artifact(big(i));
+        await up.status(TaskState.COMPLETED);
+      },
+    };
+    const handler = createTaskHandler({ definition: A2AServiceV1_0, executor });
+    const answer = await handler.sendMessage!(send("go", "", true), context);
+    const id = taskOf(answer).id;
+    const events = handler.subscribeToTask!(create(SubscribeToTaskRequestSchema, { id }), context);
+    const reader = events[Symbol.asyncIterator]();
+    expect((await reader.next()).value?.payload.case).toBe("task");
+    go();
+    await expect
+      .poll(async () => {
+        const t = await handler.getTask!(create(GetTaskRequestSchema, { id }), context);
+        return t.status?.state;
+      })
+      .toBe(TaskState.COMPLETED);
+    let read = 0;
+    const end = await (async () => {
+      for (;;) {
+        const next = await reader.next();
+        if (next.done) return "done";
+        read++;
+      }
+    })().catch((e: unknown) => e);
+    expect(end).toBeInstanceOf(Error);
+    expect((end as Error).message).toBe(
+      `task ${id}: a reader fell 33554432 bytes of events behind; its stream was ended`,
+    );
+    expect(read).toBeLessThan(replaced / 2);
   });
 });

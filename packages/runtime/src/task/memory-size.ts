@@ -70,6 +70,9 @@ function listSizes(
   return sizes;
 }
 
+/** The estimate of any value (module rules): a task event's, for the watches' bound (task-watch.ts). */
+export const heapSizeOf = (value: unknown): number => sizeOf(value);
+
 function sizeOf(value: unknown): number {
   switch (typeof value) {
     case "string":

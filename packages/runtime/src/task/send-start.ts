@@ -46,7 +46,7 @@ import { RunEar, startRun, type Run } from "./run.js";
 import type { StoredPushConfig, StoredTask } from "./store.js";
 import { checkPushConfig } from "./push-config-check.js";
 import { checkHistoryLength, stateName, statusEvent, withStatus, type MessagePlace } from "./task-shapes.js";
-import { watchTask, type TaskWatch } from "./task-watch.js";
+import { watchTask, type TaskWatch, type WatchKeeps } from "./task-watch.js";
 import { deepCopy } from "./copy.js";
 import { type Committed, committedCopy, type LastWrite, type Origin } from "./task-writer.js";
 import { busyTaskError } from "./turns.js";
@@ -134,12 +134,16 @@ async function continueTask(
   return { task: committedCopy(committed), version: committed.version };
 }
 
-/** Checks the call, listens, joins or prepares the task and starts the executor (see the header). */
+/**
+ * Checks the call, listens, joins or prepares the task and starts the executor (see the header). `keeps`: what
+ * the watch keeps for the caller (task-watch.ts), every event for a stream, the ends for a blocking send.
+ */
 export async function startSend(
   deps: HandlerDeps,
   req: SendMessageRequest,
   context: HandlerContext,
   operation: string,
+  keeps: WatchKeeps,
 ): Promise<SendStart> {
   if (!req.message) throw new A2AError("InvalidParamsError", `${operation}: message is required`);
   checkHistoryLength(req.configuration?.historyLength, `${operation}: configuration.historyLength`);
@@ -157,7 +161,7 @@ export async function startSend(
   // Not the user's idGenerator: a turn id never leaves the runtime.
   const turn = crypto.randomUUID();
   // A new task's id was made here: it is at version 0 until this call creates it; a continued one was just read.
-  const watch = await watchTask(deps.hub, tenant, place.taskId, stored?.version ?? 0);
+  const watch = await watchTask(deps.hub, tenant, place.taskId, stored?.version ?? 0, keeps);
   const last: LastWrite = { stored };
   let ear: RunEar | undefined;
   try {

@@ -39,7 +39,8 @@ export async function sendMessage(
   req: SendMessageRequest,
   context: HandlerContext,
 ): Promise<SendMessageResponse> {
-  const start = await startSend(deps, req, context, "SendMessage");
+  // The call waits for the task to stop and reads it then: the watch keeps only the events that end the wait.
+  const start = await startSend(deps, req, context, "SendMessage", "ends");
   const historyLength = req.configuration?.historyLength;
   try {
     let afterVersion = 0;
@@ -58,7 +59,7 @@ export async function sendMessage(
     const progress = { version: afterVersion };
     const read = eventReader(start.watch, afterVersion, context.signal, progress);
     while ((await read()) !== undefined) {
-      // Waiting for the event that ends the wait; the answer is the task as stored after it.
+      // Waiting for the event that ends the wait (the only kind the watch keeps); the answer is the task after it.
     }
     // This call's executor committed that very version: its copy is the stored task, without reading it back.
     const own = start.run.lastWrite();
@@ -79,7 +80,7 @@ export async function* sendStreamingMessage(
   req: SendMessageRequest,
   context: HandlerContext,
 ): AsyncGenerator<StreamResponse> {
-  const start = await startSend(deps, req, context, "SendStreamingMessage");
+  const start = await startSend(deps, req, context, "SendStreamingMessage", "events");
   const historyLength = req.configuration?.historyLength;
   try {
     if (start.continued) yield taskEvent(taskView(start.continued.task, historyLength));

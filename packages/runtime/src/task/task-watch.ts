@@ -10,18 +10,33 @@
  *               the caller's signal aborts, or once `endAt(v)` was called and
  *               the events of version v (one commit may carry several), or
  *               a later one, have been taken
- *   bounded     at most MAX_BUFFERED events wait unread; past that the watch
- *               fails (a reader that never reads cannot hold memory forever)
+ *   bounded     at most MAX_BUFFERED events, and about MAX_BUFFERED_BYTES of
+ *               them (estimated as the memory store does, memory-size.ts, once
+ *               MEASURED_FROM wait), wait unread; past either the watch fails
+ *               (a reader that never reads cannot hold memory without bound)
+ *   ends        a watch made to keep "ends" (a blocking send, which waits for
+ *               the task to stop and reads it then) keeps only the events that
+ *               end a stream and passes the others by: a burst of events
+ *               cannot make it fall behind, and it holds no copies of them
  *
  * A stream of task events ends after the event that puts the task in a
  * terminal or interrupted state (input-required, auth-required).
  */
 import { INTERRUPTED_STATES, TERMINAL_STATES, type StreamResponse, type TaskState } from "./a2a-types.js";
+import { deepCopy } from "./copy.js";
+import { heapSizeOf } from "./memory-size.js";
 import type { TaskEvent } from "./store.js";
 import type { TaskHub } from "./task-hub.js";
 
 /** How many events may wait unread before the watch fails. */
 export const MAX_BUFFERED = 10_000;
+/** About how many bytes of events may wait unread before the watch fails. */
+export const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
+/** How many events wait unread before each one that comes is measured: a reader keeping up pays nothing. */
+const MEASURED_FROM = 8;
+
+/** What a watch keeps for its reader: every event, or only those that end a stream (see the header). */
+export type WatchKeeps = "events" | "ends";
 
 export interface TaskWatch {
   next(signal?: AbortSignal): Promise<TaskEvent | undefined>;
@@ -32,7 +47,12 @@ export interface TaskWatch {
 
 interface WatchState {
   readonly buffer: TaskEvent[];
+  /** The estimated size of each buffered event, 0 for one that came while few waited. */
+  readonly sizes: number[];
+  /** The sum of `sizes`. */
+  bytes: number;
   wake: (() => void) | undefined;
+  /** The version of the last event taken, or passed by (keeps "ends"). */
   taken: number;
   end: number | undefined;
   stopped: boolean;
@@ -41,10 +61,32 @@ interface WatchState {
   signal: AbortSignal | undefined;
 }
 
-/** Watches the task; `from` as TaskStore.subscribe's (0: a task the caller is about to create). */
-export async function watchTask(hub: TaskHub, tenant: string, taskId: string, from?: number): Promise<TaskWatch> {
+/** Why the watch fails when the event would pass a bound (see the header), or undefined when it fits. */
+function overflow(s: WatchState, event: TaskEvent, taskId: string): Error | undefined {
+  const behind = (what: string) => new Error(`task ${taskId}: a reader fell ${what} behind; its stream was ended`);
+  if (s.buffer.length >= MAX_BUFFERED) return behind(`${MAX_BUFFERED} events`);
+  const size = s.buffer.length >= MEASURED_FROM ? heapSizeOf(event.event) : 0;
+  if (s.bytes + size > MAX_BUFFERED_BYTES) return behind(`${MAX_BUFFERED_BYTES} bytes of events`);
+  s.sizes.push(size);
+  s.bytes += size;
+  return undefined;
+}
+
+/**
+ * Watches the task; `from` as TaskStore.subscribe's (0: a task the caller is about to create); `keeps`: what the
+ * watch keeps for its reader (see the header).
+ */
+export async function watchTask(
+  hub: TaskHub,
+  tenant: string,
+  taskId: string,
+  from?: number,
+  keeps: WatchKeeps = "events",
+): Promise<TaskWatch> {
   const s: WatchState = {
     buffer: [],
+    sizes: [],
+    bytes: 0,
     wake: undefined,
     taken: 0,
     end: undefined,
@@ -57,16 +99,26 @@ export async function watchTask(hub: TaskHub, tenant: string, taskId: string, fr
     s.wake = undefined;
     wake?.();
   };
-  // "keeps": the events go on to a caller, so each watch holds copies of its own.
+  const keep = (event: TaskEvent) => {
+    s.failure = overflow(s, event, taskId);
+    if (s.failure === undefined) s.buffer.push(event);
+  };
+  // "keeps": the events go on to a caller, so each watch holds copies of its own. A watch of the ends only reads
+  // the others, and copies what it keeps.
+  const listener =
+    keeps === "events"
+      ? keep
+      : (event: TaskEvent) => {
+          if (endsStream(event.event)) keep({ ...event, event: deepCopy(event.event) });
+          else if (s.buffer.length === 0) s.taken = Math.max(s.taken, event.version);
+        };
   const unsubscribe = await hub.listen(
     tenant,
     taskId,
-    "keeps",
+    keeps === "events" ? "keeps" : "reads",
     (event) => {
       if (s.stopped || s.failure) return;
-      if (s.buffer.length >= MAX_BUFFERED) {
-        s.failure = new Error(`task ${taskId}: a reader fell ${MAX_BUFFERED} events behind; its stream was ended`);
-      } else s.buffer.push(event);
+      listener(event);
       poke();
     },
     from,
@@ -93,6 +145,7 @@ export async function watchTask(hub: TaskHub, tenant: string, taskId: string, fr
       }
       if (finished()) return undefined;
       const event = s.buffer.shift()!;
+      s.bytes -= s.sizes.shift()!;
       s.taken = Math.max(s.taken, event.version);
       return event;
     },
@@ -104,6 +157,8 @@ export async function watchTask(hub: TaskHub, tenant: string, taskId: string, fr
       if (s.stopped) return;
       s.stopped = true;
       s.buffer.length = 0;
+      s.sizes.length = 0;
+      s.bytes = 0;
       listenTo(undefined);
       poke();
       await unsubscribe();
