@@ -6,11 +6,20 @@
  *   aborts the executor's signal (the run listens from before the join);
  * - a blocking send waits through a burst of more events than a watch may buffer (its watch keeps only the
  *   events that end the wait), and a subscriber that stops reading holds no more than MAX_BUFFERED_BYTES of
- *   events: its stream then fails saying so (task-watch.ts).
+ *   events: its stream then fails saying so (task-watch.ts);
+ * - what an executor publishes after its call ended (from a timer) is refused, so it makes no task whose turn
+ *   nobody ends; and a failed call during a continued turn reaches onError while the turn still runs.
  */
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { createTaskHandler, TaskState, type AgentExecutor, type TaskUpdater } from "@protoc-gen-a2a/runtime/task";
+import {
+  createMemoryTaskStore,
+  createTaskHandler,
+  TaskState,
+  type AgentExecutor,
+  type TaskStore,
+  type TaskUpdater,
+} from "@protoc-gen-a2a/runtime/task";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import {
   ArtifactSchema,
@@ -147,5 +156,74 @@ describe("bursts and readers that fall behind", () => {
       `task ${id}: a reader fell 33554432 bytes of events behind; its stream was ended`,
     );
     expect(read).toBeLessThan(replaced / 2);
+  });
+});
+
+describe("calls outside the executor's call", () => {
+  it("refuses a call made after the executor returned: no task is made, nothing stays busy", async () => {
+    let late: Promise<unknown> | undefined;
+    let taskId = "";
+    const executor: AgentExecutor = {
+      async execute(ctx, up) {
+        taskId = ctx.taskId;
+        // Fire and forget: the call comes once the executor's call has ended.
+        setTimeout(() => {
+          late = up.status(TaskState.WORKING, "working in the background").catch((e: unknown) => e);
+        }, 10);
+      },
+    };
+    const errors: unknown[] = [];
+    const handler = createTaskHandler({ definition: A2AServiceV1_0, executor, onError: (e) => errors.push(e) });
+    await expect(handler.sendMessage!(send("start"), context)).rejects.toThrow(/returned without a reply/);
+    await expect.poll(() => late).toBeDefined();
+    const refusal = await late;
+    expect(refusal).toBeInstanceOf(Error);
+    expect((refusal as Error).message).toBe(
+      `task ${taskId}: the executor's call has ended; the status was not published`,
+    );
+    await expect(handler.getTask!(create(GetTaskRequestSchema, { id: taskId }), context)).rejects.toThrow(
+      `Task ${taskId} not found`,
+    );
+    expect(errors).toContain(refusal);
+  });
+
+  it("tells onError of a failed call during a continued turn while the turn runs", async () => {
+    const memory = createMemoryTaskStore();
+    let failing = false;
+    // The memory store, but for `update` failing while `failing` is set; every method runs on the store itself.
+    const store = new Proxy(memory, {
+      get(target, key) {
+        if (key === "update") {
+          return async (...args: Parameters<NonNullable<TaskStore["update"]>>) => {
+            if (failing) throw new Error("store unreachable (made so by the test)");
+            return target.update!(...args);
+          };
+        }
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const executor: AgentExecutor = {
+      async execute(ctx, up) {
+        if (!ctx.task) return up.status(TaskState.INPUT_REQUIRED, "which one?");
+        failing = true;
+        void up.artifact(create(ArtifactSchema, { artifactId: "a" }));
+        await finished;
+      },
+    };
+    const errors: unknown[] = [];
+    const handler = createTaskHandler({ definition: A2AServiceV1_0, executor, store, onError: (e) => errors.push(e) });
+    const asked = taskOf(await handler.sendMessage!(send("ask"), context));
+    await handler.sendMessage!(send("answer", asked.id, true), context);
+    try {
+      await expect
+        .poll(() => errors.map((e) => (e as Error).message))
+        .toEqual(["store unreachable (made so by the test)"]);
+    } finally {
+      failing = false;
+      finish();
+    }
   });
 });

@@ -26,7 +26,8 @@
  *             under it
  *   calls     the run waits for the updater's calls to settle after the
  *             executor returns or throws: one that returns without awaiting
- *             them still publishes them, in its turn; a call that failed
+ *             them still publishes them, in its turn; then it closes the
+ *             updater, so a call made later is refused; a call that failed
  *             other than with an A2A error is told to onError once (with the
  *             executor's throw, if it carries it), unless the caller is
  *             answered with it (see RunReports)
@@ -233,6 +234,8 @@ export function startRun(setup: RunSetup): Run {
     settle.reject(error);
     reports.answered(error);
   };
+  // A continued task exists already: the caller is answered, so no failure of the call is held back from onError.
+  if (setup.mode === "task") answer({ kind: "task" });
   // A caller that went away no longer awaits `first`; what it would have thrown is not an unhandled rejection.
   first.catch(() => undefined);
   // Started once the run listens: a store that cannot listen fails the call before any turn is traced.
@@ -269,6 +272,9 @@ export function startRun(setup: RunSetup): Run {
       await afterThrow(error);
       trace?.end(error);
     } finally {
+      // What the executor publishes from here on is refused (updater.ts); a call that slipped in settles first.
+      updater.close();
+      await updater.idle();
       // When not answered yet (the task was made but what had to follow failed), the caller hears of it.
       if (!answered) refuse(new Error(`task ${setup.place.taskId}: the executor ended before the call was answered`));
       if (updater.mode() === "task") {

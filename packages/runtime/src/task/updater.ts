@@ -37,6 +37,10 @@
  *             together or not at all. Calls are never retried
  *   bounds    a commit holds at most MAX_GROUP_CALLS calls
  *
+ * Closed (`close`, once the executor's call has ended and its calls settled), the updater refuses every call,
+ * naming the task: what an executor publishes after its call ended (from a timer, say) is not stored, so it
+ * cannot make a task, or change one, that no turn of it runs on.
+ *
  * Calls awaited one by one still commit one by one. A call that fails is told
  * to `onCallFailed` as well as to its caller, and its promise never counts as
  * an unhandled rejection: an executor that does not await a call does not
@@ -97,6 +101,8 @@ export interface RunUpdater extends TaskUpdater {
   lastWrite(): StoredTask | undefined;
   /** Resolves once every call made so far has settled (an executor may return before its calls do). */
   idle(): Promise<void>;
+  /** Refuses every call from now on (see the header). */
+  close(): void;
 }
 
 function mergeArtifact(task: Task, artifact: Artifact, append: boolean): Task {
@@ -334,15 +340,26 @@ class UpdaterWrites {
 export function createUpdater(setup: UpdaterSetup): RunUpdater {
   const { place } = setup;
   const writes = new UpdaterWrites(setup);
-  const queue = stepQueue(
-    (group) => writes.run(group),
-    (error) => setup.onCallFailed?.(error),
-  );
+  const onFailed = (error: unknown) => setup.onCallFailed?.(error);
+  const steps = stepQueue((group) => writes.run(group), onFailed);
+  let closed = false;
+  const queue = {
+    push(step: Parameters<typeof steps.push>[0]): Promise<void> {
+      if (!closed) return steps.push(step);
+      const said = `task ${place.taskId}: the executor's call has ended; the ${step.what} was not published`;
+      const refused = Promise.reject(new Error(said));
+      refused.catch(onFailed);
+      return refused;
+    },
+  };
   return {
     mode: () => writes.mode,
     ended: () => writes.ended,
     lastWrite: () => writes.last.stored,
-    idle: queue.idle,
+    idle: steps.idle,
+    close: () => {
+      closed = true;
+    },
     status: (state, message, metadata?: JsonObject) => {
       // One id for the status message, on every compare-and-set retry.
       const newId = onceId(setup.newId);
