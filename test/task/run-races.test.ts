@@ -8,7 +8,9 @@
  *   events that end the wait), and a subscriber that stops reading holds no more than MAX_BUFFERED_BYTES of
  *   events: its stream then fails saying so (task-watch.ts);
  * - what an executor publishes after its call ended (from a timer) is refused, so it makes no task whose turn
- *   nobody ends; and a failed call during a continued turn reaches onError while the turn still runs.
+ *   nobody ends; and a failed call during a continued turn reaches onError while the turn still runs;
+ * - a blocking send answers with the task its executor completed even when the store drops it at once
+ *   (terminalTtlMs 0).
  */
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
@@ -224,6 +226,27 @@ describe("calls outside the executor's call", () => {
     } finally {
       failing = false;
       finish();
+    }
+  });
+});
+
+describe("a store that drops a task as soon as it ends", () => {
+  it("still answers a blocking send with the task its executor completed (terminalTtlMs 0)", async () => {
+    const executor: AgentExecutor = {
+      async execute(_ctx, up) {
+        await up.status(TaskState.WORKING);
+        await up.artifact(
+          create(ArtifactSchema, { artifactId: "a", parts: [{ content: { case: "text", value: "x" } }] }),
+        );
+        await up.status(TaskState.COMPLETED);
+      },
+    };
+    const store = createMemoryTaskStore({ terminalTtlMs: 0 });
+    const handler = createTaskHandler({ definition: A2AServiceV1_0, executor, store });
+    for (let i = 0; i < 20; i++) {
+      const task = taskOf(await handler.sendMessage!(send(`go ${i}`), context));
+      expect(task.status?.state).toBe(TaskState.COMPLETED);
+      expect(task.artifacts.map((a) => a.artifactId)).toEqual(["a"]);
     }
   });
 });

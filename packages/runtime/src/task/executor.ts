@@ -54,7 +54,10 @@ export interface ArtifactOptions {
   readonly metadata?: JsonObject;
 }
 
-/** What an executor publishes; each call resolves once the change is stored and sent to subscribers. */
+/**
+ * What an executor publishes; each call resolves once the change is stored and sent to subscribers. What a call
+ * is given (an artifact, a message) belongs to the handler from then on: change it no more.
+ */
 export interface TaskUpdater {
   /** The task's new state; `message` (an agent message, or text for one) goes with it into the status. */
   status(state: TaskState, message?: Message | string, metadata?: JsonObject): Promise<void>;

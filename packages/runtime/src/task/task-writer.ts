@@ -15,7 +15,10 @@
  *             and leaves the runtime only as a copy (committedCopy). Without
  *             `update`, a writer that passes a LastWrite (an updater) starts
  *             its next change from a copy of what it committed last, not from
- *             a read: one round trip less per event when nobody else wrote
+ *             a read: one round trip less per event when nobody else wrote.
+ *             With `update`, the LastWrite holds the committed task itself
+ *             (read-only, as Committed.task): a blocking send answers from it
+ *             even when the store has dropped the task since (a short TTL)
  *   create    a new task at version 1 (expected version 0); what must hold before
  *             its first events are pushed (a push config the same call
  *             registers) runs between the commit and the delivery
@@ -111,6 +114,11 @@ function written(turnBefore: string | undefined, c: TaskChange, version: number)
   return { task: deepCopy(c.task), version, turn: turnAfter(turnBefore, c.task.status?.state, c.startTurn) };
 }
 
+/** What a writer remembers of a commit to a store with `update`: the committed task itself (see the header). */
+function kept(turnBefore: string | undefined, c: TaskChange, version: number): StoredTask {
+  return { task: c.task, version, turn: turnAfter(turnBefore, c.task.status?.state, c.startTurn) };
+}
+
 /** The change with the traceparent of the call it comes from, when it starts a turn and the call is traced. */
 function withTurnTrace(c: TaskChange, origin: Origin): TaskChange {
   if (c.startTurn === undefined) return c;
@@ -128,7 +136,7 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
       const { last, owner = "" } = options;
       const version = await store.commit(tenant, withNames(withTurnTrace(c, origin), { expectedVersion: 0, owner }));
       if (version === undefined) throw new Error(`Task ${c.task.id} (tenant "${tenant}") exists already`);
-      if (last && !store.update) last.stored = written(undefined, c, version);
+      if (last) last.stored = store.update ? kept(undefined, c, version) : written(undefined, c, version);
       await options.beforeDelivery?.();
       published(tenant, c, origin);
       return { task: c.task, version };
@@ -137,10 +145,12 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
       const { last, owner } = options;
       if (store.update) {
         let made: TaskChange | undefined;
+        let turnBefore: string | undefined;
         const result = await store.update(
           tenant,
           taskId,
           (stored) => {
+            turnBefore = stored.turn;
             const c = change(stored);
             made = c && withTurnTrace(c, origin);
             return made;
@@ -149,6 +159,7 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
         );
         if (result === undefined) throw new A2AError("TaskNotFoundError", `Task ${taskId} not found`);
         if (result === "declined" || !made) return undefined;
+        if (last) last.stored = kept(turnBefore, made, result);
         published(tenant, made, origin);
         return { task: made.task, version: result };
       }
