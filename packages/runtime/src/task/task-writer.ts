@@ -102,8 +102,9 @@ export interface TaskWriter {
 
 /**
  * What one writer (an executor's updater) committed last, kept by the writer between its changes: with a
- * compare-and-set store, the next change starts from it instead of reading the task again. The copy is the
- * writer's own (never what the executor handed over). A stale one only costs a failed commit and a read.
+ * compare-and-set store, the next change starts from it instead of reading the task again, and it is the
+ * writer's own copy (never what the executor handed over); a stale one only costs a failed commit and a read.
+ * With a store that has `update`, it is the committed task itself, read-only (see the header).
  */
 export interface LastWrite {
   stored?: StoredTask | undefined;
