@@ -257,7 +257,7 @@ describe("oversized gRPC messages", () => {
     expect(await taskCount()).toBe(before);
   });
 
-  it("follows maxBodyBytes, and keeps the adapter's protocols", async () => {
+  it("follows maxBodyBytes, and turns on no protocol the adapter turned off", async () => {
     const server = await grpcServer({ handler: createEchoHandler(), maxBodyBytes: 4096 }, { connect: false });
     try {
       const client = createClient(A2AService, createGrpcTransport({ baseUrl: server.url }));
@@ -278,6 +278,35 @@ describe("oversized gRPC messages", () => {
         signal: AbortSignal.timeout(10_000),
       }).catch((e: unknown) => e);
       expect(connectCall instanceof Response ? connectCall.status : "no HTTP/1.1 answer").not.toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("serves gRPC alone: gRPC-web and the Connect protocol are refused, though the adapter enables them", async () => {
+    const server = await grpcServer({ handler: createEchoHandler() });
+    const garbage = Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff]);
+    const framed = Buffer.concat([Buffer.from([0, 0, 0, 0, garbage.length]), garbage]);
+    const statusOf = (headers: Record<string, string>, body: Buffer) =>
+      new Promise<number>((resolve, reject) => {
+        const session = connectHttp2(server.url);
+        session.on("error", reject);
+        const path = "/lf.a2a.v1.A2AService/GetTask";
+        const req = session.request({ ":method": "POST", ":path": path, "a2a-version": "1.0", ...headers });
+        req.on("response", (h) => {
+          resolve(Number(h[":status"]));
+          session.close();
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+    try {
+      const web = { "content-type": "application/grpc-web+proto", "x-grpc-web": "1" };
+      const connectUnary = { "content-type": "application/proto", "connect-protocol-version": "1" };
+      expect(await statusOf(web, framed)).toBe(415);
+      expect(await statusOf(connectUnary, garbage)).toBe(415);
+      const grpc = await rawGrpc(server.url, "/lf.a2a.v1.A2AService/GetTask", garbage);
+      expect(grpc.status).toBe(String(Code.InvalidArgument));
     } finally {
       await server.close();
     }

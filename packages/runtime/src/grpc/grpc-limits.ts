@@ -16,9 +16,13 @@
  *   disconnects a stream whose client went away is closed at once, also
  *              while connect waits for the client to read (untilAborted).
  *
- * The service is registered with the protocols the adapter enables (found by
- * registering it once with the adapter's options); the adapter's other
- * options stay, except readMaxBytes, which maxBodyBytes replaces.
+ * The service is registered for gRPC alone, when the adapter enables it (found
+ * by registering it once with the adapter's options): the A2A binding is
+ * gRPC, and gRPC-web and the Connect protocol, which connect's adapters also
+ * serve by default, answer a malformed message with INTERNAL (the remap above
+ * reads gRPC trailers only). A request in either is refused as unsupported
+ * (HTTP 415). The adapter's other options stay, except readMaxBytes, which
+ * maxBodyBytes replaces.
  */
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import type { UniversalHandler, UniversalServerRequest } from "@connectrpc/connect/protocol";
@@ -37,12 +41,7 @@ export function registerWithLimits(
   router.service(service, impl as never);
   const protocols = new Set(handlers.slice(start).flatMap((h) => h.protocolNames));
   handlers.splice(start);
-  const options = {
-    readMaxBytes: maxMessageBytes,
-    grpc: protocols.has("grpc"),
-    grpcWeb: protocols.has("grpc-web"),
-    connect: protocols.has("connect"),
-  };
+  const options = { readMaxBytes: maxMessageBytes, grpc: protocols.has("grpc"), grpcWeb: false, connect: false };
   router.service(service, impl as never, options);
   for (let i = start; i < handlers.length; i++) handlers[i] = withLimits(handlers[i]!);
 }
