@@ -61,9 +61,11 @@ export async function sendMessage(
     while ((await read()) !== undefined) {
       // Waiting for the event that ends the wait (the only kind the watch keeps); the answer is the task after it.
     }
+    // The version the wait ended at: its ending event's, or where the watch stood when the executor returned.
+    const reached = progress.version > afterVersion ? progress.version : start.watch.seen();
     // This call's executor committed that very version: its copy is the stored task, without reading it back.
     const own = start.run.lastWrite();
-    if (own?.version === progress.version) return answerTask(taskView(deepCopy(own.task), historyLength));
+    if (own?.version === reached) return answerTask(taskView(deepCopy(own.task), historyLength));
     return answerTask(await storedView(deps, start, historyLength));
   } finally {
     await start.watch.stop();

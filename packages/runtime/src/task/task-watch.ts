@@ -40,6 +40,8 @@ export type WatchKeeps = "events" | "ends";
 
 export interface TaskWatch {
   next(signal?: AbortSignal): Promise<TaskEvent | undefined>;
+  /** The highest version taken, or passed by (keeps "ends"): where a watch ended by `endAt` stands. */
+  seen(): number;
   /** Ends the watch after the event of this version (or at once if it was taken already). */
   endAt(version: number): void;
   stop(): Promise<void>;
@@ -52,8 +54,10 @@ interface WatchState {
   /** The sum of `sizes`. */
   bytes: number;
   wake: (() => void) | undefined;
-  /** The version of the last event taken, or passed by (keeps "ends"). */
+  /** The version of the last event taken. */
   taken: number;
+  /** The highest version of an event passed by (keeps "ends"), whatever waits unread. */
+  passed: number;
   end: number | undefined;
   stopped: boolean;
   failure: Error | undefined;
@@ -89,6 +93,7 @@ export async function watchTask(
     bytes: 0,
     wake: undefined,
     taken: 0,
+    passed: 0,
     end: undefined,
     stopped: false,
     failure: undefined,
@@ -110,7 +115,7 @@ export async function watchTask(
       ? keep
       : (event: TaskEvent) => {
           if (endsStream(event.event)) keep({ ...event, event: deepCopy(event.event) });
-          else if (s.buffer.length === 0) s.taken = Math.max(s.taken, event.version);
+          else s.passed = Math.max(s.passed, event.version);
         };
   const unsubscribe = await hub.listen(
     tenant,
@@ -123,9 +128,11 @@ export async function watchTask(
     },
     from,
   );
-  // Past the end: an event of a later version was taken, or the end version's last one (a commit may carry several).
+  // Past the end: an event of a later version was taken or passed by, or the end version's last one (a commit may
+  // carry several), and none at or below the end waits unread.
+  const seen = () => Math.max(s.taken, s.passed);
   const finished = () =>
-    s.stopped || (s.end !== undefined && s.taken >= s.end && !((s.buffer[0]?.version ?? Infinity) <= s.end));
+    s.stopped || (s.end !== undefined && seen() >= s.end && !((s.buffer[0]?.version ?? Infinity) <= s.end));
   /** Listens to the signal of the waiting reader (once per signal, not once per wait). */
   const listenTo = (signal: AbortSignal | undefined) => {
     if (signal === s.signal) return;
@@ -149,6 +156,7 @@ export async function watchTask(
       s.taken = Math.max(s.taken, event.version);
       return event;
     },
+    seen,
     endAt(version) {
       s.end = version;
       poke();
