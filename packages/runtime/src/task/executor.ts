@@ -8,7 +8,9 @@
  *   task           `status`, `artifact` and `message` make (or continue) the
  *                  task; the call ends at a terminal state or an interrupted one
  *                  (input-required, auth-required); returning earlier leaves the
- *                  task where it is
+ *                  task where it is. Once the call has ended (returned or thrown,
+ *                  and its calls settled) the updater takes no more: a call from
+ *                  a timer or background work is refused and told to onError
  *   cancel         CancelTask aborts `context.signal`; the task is already
  *                  CANCELED, and what the executor publishes afterwards is dropped
  *   failure        an executor that throws leaves its task FAILED (a throw
@@ -54,10 +56,7 @@ export interface ArtifactOptions {
   readonly metadata?: JsonObject;
 }
 
-/**
- * What an executor publishes; each call resolves once the change is stored and sent to subscribers. What a call
- * is given (an artifact, a message) belongs to the handler from then on: change it no more.
- */
+/** What an executor publishes; each call resolves once the change is stored and sent to subscribers. */
 export interface TaskUpdater {
   /** The task's new state; `message` (an agent message, or text for one) goes with it into the status. */
   status(state: TaskState, message?: Message | string, metadata?: JsonObject): Promise<void>;

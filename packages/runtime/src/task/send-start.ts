@@ -188,6 +188,8 @@ export async function startSend(
       // The executor's own copy: what it holds is shared with neither the store nor the caller.
       continued: continued ? deepCopy(continued.task) : undefined,
       lastWrite: continued ? last.stored : undefined,
+      // A blocking send answers from the executor's last commit (task-writer.ts).
+      answersFromLastWrite: keeps === "ends",
       extensions: context.extensions,
       configuration: req.configuration,
       metadata: req.metadata,
@@ -208,8 +210,8 @@ export async function startSend(
       });
     return { tenant, place, watch, run, continued };
   } catch (e) {
-    await watch.stop();
-    await ear?.stop();
+    // Both stop whatever the other does; the call's own refusal is what the caller hears.
+    await Promise.allSettled([watch.stop(), ear?.stop()]);
     throw e;
   }
 }

@@ -16,9 +16,10 @@
  *             `update`, a writer that passes a LastWrite (an updater) starts
  *             its next change from a copy of what it committed last, not from
  *             a read: one round trip less per event when nobody else wrote.
- *             With `update`, the LastWrite holds the committed task itself
- *             (read-only, as Committed.task): a blocking send answers from it
- *             even when the store has dropped the task since (a short TTL)
+ *             With `update`, a LastWrite a blocking send answers from
+ *             (`answers`) gets a copy of each commit that ends or interrupts
+ *             the task, and of nothing else: the answer is that commit even
+ *             when the store has dropped the task since (a short TTL)
  *   create    a new task at version 1 (expected version 0); what must hold before
  *             its first events are pushed (a push config the same call
  *             registers) runs between the commit and the delivery
@@ -41,6 +42,7 @@ import type { StreamResponse, Task } from "./a2a-types.js";
 import { deepCopy } from "./copy.js";
 import type { StoredTask, TaskChange, TaskStore } from "./store.js";
 import type { TurnTrace } from "./telemetry.js";
+import { endsStreams } from "./task-watch.js";
 import { turnAfter } from "./turns.js";
 import { withNames } from "../core/records.js";
 
@@ -102,12 +104,13 @@ export interface TaskWriter {
 
 /**
  * What one writer (an executor's updater) committed last, kept by the writer between its changes: with a
- * compare-and-set store, the next change starts from it instead of reading the task again, and it is the
- * writer's own copy (never what the executor handed over); a stale one only costs a failed commit and a read.
- * With a store that has `update`, it is the committed task itself, read-only (see the header).
+ * compare-and-set store, the next change starts from it instead of reading the task again. The copy is the
+ * writer's own (never what the executor handed over). A stale one only costs a failed commit and a read.
  */
 export interface LastWrite {
   stored?: StoredTask | undefined;
+  /** A blocking send answers from it: with a store that has `update`, commits that end the wait are kept too. */
+  readonly answers?: boolean | undefined;
 }
 
 /** What a writer remembers of its commit: a copy of the task, the version and the turn running after it. */
@@ -115,10 +118,8 @@ function written(turnBefore: string | undefined, c: TaskChange, version: number)
   return { task: deepCopy(c.task), version, turn: turnAfter(turnBefore, c.task.status?.state, c.startTurn) };
 }
 
-/** What a writer remembers of a commit to a store with `update`: the committed task itself (see the header). */
-function kept(turnBefore: string | undefined, c: TaskChange, version: number): StoredTask {
-  return { task: c.task, version, turn: turnAfter(turnBefore, c.task.status?.state, c.startTurn) };
-}
+/** Whether a writer to a store with `update` keeps this commit: one that ends a blocking send's wait (header). */
+const keptForAnswer = (last: LastWrite, c: TaskChange) => last.answers === true && endsStreams(c.task.status?.state);
 
 /** The change with the traceparent of the call it comes from, when it starts a turn and the call is traced. */
 function withTurnTrace(c: TaskChange, origin: Origin): TaskChange {
@@ -137,7 +138,7 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
       const { last, owner = "" } = options;
       const version = await store.commit(tenant, withNames(withTurnTrace(c, origin), { expectedVersion: 0, owner }));
       if (version === undefined) throw new Error(`Task ${c.task.id} (tenant "${tenant}") exists already`);
-      if (last) last.stored = store.update ? kept(undefined, c, version) : written(undefined, c, version);
+      if (last && (!store.update || keptForAnswer(last, c))) last.stored = written(undefined, c, version);
       await options.beforeDelivery?.();
       published(tenant, c, origin);
       return { task: c.task, version };
@@ -160,7 +161,7 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
         );
         if (result === undefined) throw new A2AError("TaskNotFoundError", `Task ${taskId} not found`);
         if (result === "declined" || !made) return undefined;
-        if (last) last.stored = kept(turnBefore, made, result);
+        if (last && keptForAnswer(last, made)) last.stored = written(turnBefore, made, result);
         published(tenant, made, origin);
         return { task: made.task, version: result };
       }

@@ -86,6 +86,8 @@ export interface UpdaterSetup {
   readonly onFirst: (outcome: FirstOutcome) => void;
   /** The continued task as the call's own commit left it: the first change starts there, not from a read. */
   readonly lastWrite?: StoredTask | undefined;
+  /** A blocking send answers from the updater's last commit (LastWrite.answers). */
+  readonly answersFromLastWrite?: boolean | undefined;
   /** Told each call that fails, awaited or not (see the header). */
   readonly onCallFailed?: ((error: unknown) => void) | undefined;
 }
@@ -237,7 +239,7 @@ class UpdaterWrites {
 
   constructor(private readonly setup: UpdaterSetup) {
     this.mode = setup.mode;
-    this.last = { stored: setup.lastWrite };
+    this.last = { stored: setup.lastWrite, answers: setup.answersFromLastWrite };
   }
 
   /**
