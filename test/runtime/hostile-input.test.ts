@@ -283,6 +283,13 @@ describe("oversized gRPC messages", () => {
     }
   });
 
+  it("refuses an adapter that turns gRPC off, naming the service", () => {
+    const routes = a2aServiceGrpcRoutes({ handler: createEchoHandler() });
+    expect(() => connectNodeAdapter({ routes, grpc: false })).toThrow(
+      "lf.a2a.v1.A2AService: the A2A gRPC routes serve gRPC alone, which the adapter turns off (grpc)",
+    );
+  });
+
   it("serves gRPC alone: gRPC-web and the Connect protocol are refused, though the adapter enables them", async () => {
     const server = await grpcServer({ handler: createEchoHandler() });
     const garbage = Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff]);

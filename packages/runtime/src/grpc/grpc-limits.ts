@@ -16,8 +16,9 @@
  *   disconnects a stream whose client went away is closed at once, also
  *              while connect waits for the client to read (untilAborted).
  *
- * The service is registered for gRPC alone, when the adapter enables it (found
- * by registering it once with the adapter's options): the A2A binding is
+ * The service is registered for gRPC alone (an adapter that turns gRPC off is
+ * refused, naming the service; found by registering it once with the
+ * adapter's options): the A2A binding is
  * gRPC, and gRPC-web and the Connect protocol, which connect's adapters also
  * serve by default, answer a malformed message with INTERNAL (the remap above
  * reads gRPC trailers only). A request in either is refused as unsupported
@@ -41,7 +42,10 @@ export function registerWithLimits(
   router.service(service, impl as never);
   const protocols = new Set(handlers.slice(start).flatMap((h) => h.protocolNames));
   handlers.splice(start);
-  const options = { readMaxBytes: maxMessageBytes, grpc: protocols.has("grpc"), grpcWeb: false, connect: false };
+  if (!protocols.has("grpc")) {
+    throw new Error(`${service.typeName}: the A2A gRPC routes serve gRPC alone, which the adapter turns off (grpc)`);
+  }
+  const options = { readMaxBytes: maxMessageBytes, grpc: true, grpcWeb: false, connect: false };
   router.service(service, impl as never, options);
   for (let i = start; i < handlers.length; i++) handlers[i] = withLimits(handlers[i]!);
 }
