@@ -19,6 +19,7 @@
 import type { Transport } from "@connectrpc/connect";
 import { importByName } from "../core/node-builtins.js";
 import { withNames } from "../core/records.js";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "../http/client-http.js";
 
 /** A client certificate for mutual TLS, PEM. */
 export interface MutualTlsCredential {
@@ -50,9 +51,13 @@ export function mtlsFetch(tls: MutualTlsCredential): typeof globalThis.fetch {
 
 /**
  * A gRPC transport for `baseUrl` (https) presenting `tls`, made with connect-node on the first call; it reads a
- * response message of at most `readMaxBytes` (after decompression).
+ * response message of at most `readMaxBytes` (after decompression; default 64 MiB, DEFAULT_MAX_RESPONSE_BYTES).
  */
-export function mtlsGrpcTransport(baseUrl: string, tls: MutualTlsCredential, readMaxBytes: number): Transport {
+export function mtlsGrpcTransport(
+  baseUrl: string,
+  tls: MutualTlsCredential,
+  readMaxBytes = DEFAULT_MAX_RESPONSE_BYTES,
+): Transport {
   let ready: Promise<Transport> | undefined;
   const load = () =>
     (ready ??= importByName<typeof import("@connectrpc/connect-node")>("@connectrpc/connect-node").then(
