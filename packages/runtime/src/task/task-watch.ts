@@ -65,6 +65,21 @@ interface WatchState {
   signal: AbortSignal | undefined;
 }
 
+function newWatchState(): WatchState {
+  return {
+    buffer: [],
+    sizes: [],
+    bytes: 0,
+    wake: undefined,
+    taken: 0,
+    passed: 0,
+    end: undefined,
+    stopped: false,
+    failure: undefined,
+    signal: undefined,
+  };
+}
+
 /** Why the watch fails when the event would pass a bound (see the header), or undefined when it fits. */
 function overflow(s: WatchState, event: TaskEvent, taskId: string): Error | undefined {
   const behind = (what: string) => new Error(`task ${taskId}: a reader fell ${what} behind; its stream was ended`);
@@ -74,6 +89,19 @@ function overflow(s: WatchState, event: TaskEvent, taskId: string): Error | unde
   s.sizes.push(size);
   s.bytes += size;
   return undefined;
+}
+
+/** What the watch does with each event that comes: buffers it within the bounds, or passes it by (see the header). */
+function taker(s: WatchState, taskId: string, keeps: WatchKeeps): (event: TaskEvent) => void {
+  const keep = (event: TaskEvent) => {
+    s.failure = overflow(s, event, taskId);
+    if (s.failure === undefined) s.buffer.push(event);
+  };
+  if (keeps === "events") return keep;
+  return (event) => {
+    if (endsStream(event.event)) keep({ ...event, event: deepCopy(event.event) });
+    else s.passed = Math.max(s.passed, event.version);
+  };
 }
 
 /**
@@ -87,43 +115,23 @@ export async function watchTask(
   from?: number,
   keeps: WatchKeeps = "events",
 ): Promise<TaskWatch> {
-  const s: WatchState = {
-    buffer: [],
-    sizes: [],
-    bytes: 0,
-    wake: undefined,
-    taken: 0,
-    passed: 0,
-    end: undefined,
-    stopped: false,
-    failure: undefined,
-    signal: undefined,
-  };
+  const s = newWatchState();
   const poke = () => {
     const wake = s.wake;
     s.wake = undefined;
     wake?.();
   };
-  const keep = (event: TaskEvent) => {
-    s.failure = overflow(s, event, taskId);
-    if (s.failure === undefined) s.buffer.push(event);
-  };
+  const take = taker(s, taskId, keeps);
   // "keeps": the events go on to a caller, so each watch holds copies of its own. A watch of the ends only reads
   // the others, and copies what it keeps.
-  const listener =
-    keeps === "events"
-      ? keep
-      : (event: TaskEvent) => {
-          if (endsStream(event.event)) keep({ ...event, event: deepCopy(event.event) });
-          else s.passed = Math.max(s.passed, event.version);
-        };
+  const use = keeps === "events" ? "keeps" : "reads";
   const unsubscribe = await hub.listen(
     tenant,
     taskId,
-    keeps === "events" ? "keeps" : "reads",
+    use,
     (event) => {
       if (s.stopped || s.failure) return;
-      listener(event);
+      take(event);
       poke();
     },
     from,
