@@ -283,6 +283,17 @@ describe("oversized gRPC messages", () => {
     }
   });
 
+  it("answers a version it does not speak with that error before reading the message", async () => {
+    const big = toBinary(SendMessageRequestSchema, create(SendMessageRequestSchema, bigText(2 * MIB)));
+    const garbage = Uint8Array.from([0xff, 0xff, 0xff, 0xff, 0xff]);
+    for (const message of [big, garbage]) {
+      const path = "/lf.a2a.v1.A2AService/SendMessage";
+      const r = await rawGrpc(`http://${agent.urls.grpc}`, path, message, undefined, "0.5");
+      expect(r.status).toBe(String(Code.FailedPrecondition));
+      expect(r.message).toContain("0.5");
+    }
+  });
+
   it("refuses an adapter that turns gRPC off, naming the service", () => {
     const routes = a2aServiceGrpcRoutes({ handler: createEchoHandler() });
     expect(() => connectNodeAdapter({ routes, grpc: false })).toThrow(
@@ -493,6 +504,7 @@ async function rawGrpc(
   path: string,
   message: Uint8Array,
   timeout?: string,
+  version = "1.0",
 ): Promise<{ status: string | undefined; message: string; messages: number }> {
   const session = connectHttp2(url);
   session.on("error", () => {});
@@ -506,7 +518,7 @@ async function rawGrpc(
       "content-type": "application/grpc",
       te: "trailers",
       ...(timeout ? { "grpc-timeout": timeout } : {}),
-      "a2a-version": "1.0",
+      "a2a-version": version,
     });
     stream.on("error", () => {}); // the server may reset the stream once it has answered
     stream.end(frame);

@@ -16,15 +16,12 @@
  * holding the ErrorInfo).
  */
 import type { IncomingHttpHeaders } from "node:http";
-import { anyPack } from "@bufbuild/protobuf/wkt";
-import { create, toBinary } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import type { A2aServiceDefinition } from "../core/definition.js";
-import { A2AError, grpcStatusOf } from "../core/a2a-error.js";
+import { A2AError } from "../core/a2a-error.js";
 import { checkVersion } from "../http/call-context.js";
 import { negotiateVersion, type VersionResult } from "../http/negotiation.js";
-import { ErrorInfoSchema, StatusSchema } from "../core/error-info.js";
-import { grpcCode } from "./grpc.js";
+import { grpcMessage, trailersOnlyStatus } from "./grpc-status.js";
 
 /** What the fallback reads of a node:http or node:http2 request. */
 export interface GrpcFallbackRequest {
@@ -48,7 +45,7 @@ export function grpcFallback(
     const refused = keyed.length > 0 ? versionRefusal(keyed, unkeyed, req.headers) : undefined;
     const path = (req.url ?? "").split("?")[0];
     const headers = refused
-      ? statusHeaders(refused.def, refused.error)
+      ? trailersOnlyStatus(refused.def, refused.error)
       : { "grpc-status": String(Code.Unimplemented), "grpc-message": grpcMessage(`Method not found: ${path}`) };
     res.writeHead(200, { "content-type": "application/grpc", ...headers });
     res.end();
@@ -79,27 +76,4 @@ function versionRefusal(
 function majorMinor(version: string): string {
   const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(version);
   return m ? `${Number(m[1])}.${Number(m[2])}` : "";
-}
-
-/** grpc-status, grpc-message and grpc-status-details-bin (google.rpc.Status with the ErrorInfo) of an error. */
-function statusHeaders(def: A2aServiceDefinition, error: unknown): Record<string, string> {
-  const s = grpcStatusOf(def, error);
-  const code = grpcCode(s.status);
-  const info = create(ErrorInfoSchema, { reason: s.reason ?? "", domain: s.domain } as never);
-  const status = create(StatusSchema, {
-    code,
-    message: s.message,
-    details: s.reason ? [anyPack(ErrorInfoSchema, info)] : [],
-  } as never);
-  const bin = toBinary(StatusSchema, status);
-  return {
-    "grpc-status": String(code),
-    "grpc-message": grpcMessage(s.message),
-    "grpc-status-details-bin": btoa(String.fromCharCode(...bin)).replace(/=+$/, ""),
-  };
-}
-
-/** grpc-message is percent-encoded (gRPC over HTTP/2: Status-Message). */
-function grpcMessage(text: string): string {
-  return encodeURIComponent(text);
 }

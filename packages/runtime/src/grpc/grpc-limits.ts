@@ -8,6 +8,10 @@
  *   nesting    a message the protobuf binary reader refuses as too deep
  *              (connect answers INTERNAL "parse binary: …") is answered
  *              INVALID_ARGUMENT, as the JSON paths answer InvalidParams;
+ *   refusal    a call the service refuses from its metadata alone (its
+ *              version) is answered before connect reads the message, as a
+ *              trailers-only response: a bad version with an oversized or
+ *              malformed message is the version's error;
  *   deadlines  a grpc-timeout (or connect-timeout-ms) longer than
  *              MAX_DEADLINE_MS is clamped to it before connect starts its
  *              timer (a longer timer fires at once); a call whose deadline
@@ -30,12 +34,20 @@ import type { UniversalHandler, UniversalServerRequest } from "@connectrpc/conne
 import type { DescService } from "@bufbuild/protobuf";
 import { MAX_DEADLINE_MS } from "../core/limits.js";
 
-/** Registers `impl` for `service` on the router with a message size limit and clamped deadlines. */
+/** What registerWithLimits applies besides deadlines (see the header). */
+export interface GrpcLimits {
+  /** The most bytes one request message may hold. */
+  readonly maxMessageBytes: number;
+  /** The trailers-only status of a call refused from its metadata alone; undefined to let it run. */
+  readonly refusal?: (header: Headers) => Record<string, string> | undefined;
+}
+
+/** Registers `impl` for `service` on the router with a message size limit, clamped deadlines and the refusal. */
 export function registerWithLimits(
   router: ConnectRouter,
   service: DescService,
   impl: Record<string, unknown>,
-  maxMessageBytes: number,
+  limits: GrpcLimits,
 ): void {
   const handlers = router.handlers as UniversalHandler[];
   const start = handlers.length;
@@ -45,13 +57,15 @@ export function registerWithLimits(
   if (!protocols.has("grpc")) {
     throw new Error(`${service.typeName}: the A2A gRPC routes serve gRPC alone, which the adapter turns off (grpc)`);
   }
-  const options = { readMaxBytes: maxMessageBytes, grpc: true, grpcWeb: false, connect: false };
+  const options = { readMaxBytes: limits.maxMessageBytes, grpc: true, grpcWeb: false, connect: false };
   router.service(service, impl as never, options);
-  for (let i = start; i < handlers.length; i++) handlers[i] = withLimits(handlers[i]!);
+  for (let i = start; i < handlers.length; i++) handlers[i] = withLimits(handlers[i]!, limits.refusal);
 }
 
-function withLimits(handler: UniversalHandler): UniversalHandler {
+function withLimits(handler: UniversalHandler, refusal: GrpcLimits["refusal"]): UniversalHandler {
   const limited = async (req: UniversalServerRequest) => {
+    const refused = refusal?.(req.header);
+    if (refused) return { status: 200, header: new Headers({ "content-type": "application/grpc", ...refused }) };
     clampDeadline(req.header);
     const res = await handler(req);
     if (res.trailer) invalidArgumentForParseErrors(res.trailer);

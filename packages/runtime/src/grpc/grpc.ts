@@ -18,7 +18,6 @@
  * its verified client certificate (HandlerContext.clientCertificate).
  */
 import {
-  Code,
   ConnectError,
   createClient,
   createContextKey as createConnectKey,
@@ -49,16 +48,7 @@ import { buildClient, callSignal, type A2aClientOptions, type BindingCall } from
 import type { A2aServerOptions } from "../core/server-types.js";
 import { DEFAULT_MAX_BODY, messageLimitProblem } from "../core/limits.js";
 import { raceAbort, registerWithLimits, untilAborted } from "./grpc-limits.js";
-
-/** "FAILED_PRECONDITION" → Code.FailedPrecondition */
-export function grpcCode(name: string): Code {
-  const key = name
-    .toLowerCase()
-    .split("_")
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join("") as keyof typeof Code;
-  return (Code[key] as Code | undefined) ?? Code.Unknown;
-}
+import { grpcCode, trailersOnlyStatus } from "./grpc-status.js";
 
 export function toConnectError(def: A2aServiceDefinition, e: unknown): ConnectError {
   if (e instanceof ConnectError) return e;
@@ -110,14 +100,30 @@ export type GrpcClientOptions = Omit<A2aClientOptions, "url" | "fetch" | "maxRes
   readonly url?: string;
 };
 
+/** The version a call's metadata names, if `def` speaks it; else VersionNotSupportedError. */
+function versionIn(def: A2aServiceDefinition, header: Headers): string {
+  const key = def.headers.grpcVersionKey;
+  return checkVersion(def, negotiateVersion(def, key ? header.get(key) : null));
+}
+
+/** The trailers-only status of a call whose version `def` does not speak, refused before its message is read. */
+function versionRefusal(def: A2aServiceDefinition): (header: Headers) => Record<string, string> | undefined {
+  return (header) => {
+    try {
+      versionIn(def, header);
+      return undefined;
+    } catch (e) {
+      return trailersOnlyStatus(def, e);
+    }
+  };
+}
+
 /** Registers the service on a connect router: `connectNodeAdapter({ routes: grpcRoutes(options), grpc: true })`. */
 export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>): GrpcRoutes {
   const def = options.definition;
   const cardRules = cardRulesOf(def, options);
-  const key = def.headers.grpcVersionKey;
   /** The call's version, checked before anything else about the call (VersionNotSupportedError). */
-  const versionOf = (ctx: ConnectContext): string =>
-    checkVersion(def, negotiateVersion(def, key ? ctx.requestHeader.get(key) : null));
+  const versionOf = (ctx: ConnectContext): string => versionIn(def, ctx.requestHeader);
   const contextOf = (ctx: ConnectContext, op: OperationInfo, input: Message, version: string): HandlerContext => {
     const admitted = admitCall(
       def,
@@ -177,7 +183,8 @@ export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>):
             }
           };
     }
-    registerWithLimits(router, def.service, impl, options.maxBodyBytes ?? DEFAULT_MAX_BODY);
+    const maxMessageBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    registerWithLimits(router, def.service, impl, { maxMessageBytes, refusal: versionRefusal(def) });
   };
 }
 
