@@ -323,6 +323,9 @@ describe("oversized gRPC messages", () => {
       const connectUnary = { "content-type": "application/proto", "connect-protocol-version": "1" };
       expect(await statusOf(web, framed)).toBe(415);
       expect(await statusOf(connectUnary, garbage)).toBe(415);
+      // Also with a version the service refuses: the refusal answers gRPC calls alone.
+      expect(await statusOf({ ...web, "a2a-version": "0.5" }, framed)).toBe(415);
+      expect(await statusOf({ ...connectUnary, "a2a-version": "0.5" }, garbage)).toBe(415);
       const grpc = await rawGrpc(server.url, "/lf.a2a.v1.A2AService/GetTask", garbage);
       expect(grpc.status).toBe(String(Code.InvalidArgument));
     } finally {

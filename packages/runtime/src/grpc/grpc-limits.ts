@@ -8,10 +8,11 @@
  *   nesting    a message the protobuf binary reader refuses as too deep
  *              (connect answers INTERNAL "parse binary: …") is answered
  *              INVALID_ARGUMENT, as the JSON paths answer InvalidParams;
- *   refusal    a call the service refuses from its metadata alone (its
+ *   refusal    a gRPC call the service refuses from its metadata alone (its
  *              version) is answered before connect reads the message, as a
  *              trailers-only response: a bad version with an oversized or
- *              malformed message is the version's error;
+ *              malformed message is the version's error (any other request
+ *              is left to connect, which refuses it as below);
  *   deadlines  a grpc-timeout (or connect-timeout-ms) longer than
  *              MAX_DEADLINE_MS is clamped to it before connect starts its
  *              timer (a longer timer fires at once); a call whose deadline
@@ -64,7 +65,8 @@ export function registerWithLimits(
 
 function withLimits(handler: UniversalHandler, refusal: GrpcLimits["refusal"]): UniversalHandler {
   const limited = async (req: UniversalServerRequest) => {
-    const refused = refusal?.(req.header);
+    // Only a gRPC call: anything else is connect's to refuse (415, 405), as it would without the refusal.
+    const refused = refusal && isGrpcCall(req) ? refusal(req.header) : undefined;
     if (refused) return { status: 200, header: new Headers({ "content-type": "application/grpc", ...refused }) };
     clampDeadline(req.header);
     const res = await handler(req);
@@ -72,6 +74,12 @@ function withLimits(handler: UniversalHandler, refusal: GrpcLimits["refusal"]): 
     return res;
   };
   return Object.assign(limited, handler);
+}
+
+/** A POST with a gRPC content type (application/grpc, +proto or +json), not gRPC-web. */
+function isGrpcCall(req: UniversalServerRequest): boolean {
+  const type = req.header.get("content-type") ?? "";
+  return req.method === "POST" && /^application\/grpc(?:\+(?:proto|json))?\s*(?:;|$)/i.test(type);
 }
 
 /** grpc-timeout is at most 8 digits and a unit; connect-timeout-ms at most 10 digits. */
