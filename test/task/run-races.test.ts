@@ -10,7 +10,8 @@
  * - what an executor publishes after its call ended (from a timer) is refused, so it makes no task whose turn
  *   nobody ends; and a failed call during a continued turn reaches onError while the turn still runs;
  * - a blocking send answers with the task its executor completed even when the store drops it at once
- *   (terminalTtlMs 0).
+ *   (terminalTtlMs 0), and with that task as stored, whatever the executor does to its artifact after
+ *   handing it over.
  */
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
@@ -247,6 +248,34 @@ describe("a store that drops a task as soon as it ends", () => {
       const task = taskOf(await handler.sendMessage!(send(`go ${i}`), context));
       expect(task.status?.state).toBe(TaskState.COMPLETED);
       expect(task.artifacts.map((a) => a.artifactId)).toEqual(["a"]);
+    }
+  });
+
+  it("answers with the task as stored while the executor goes on changing the artifact it handed over", async () => {
+    const executor: AgentExecutor = {
+      async execute(_ctx, up) {
+        const artifact = create(ArtifactSchema, {
+          artifactId: "a",
+          parts: [{ content: { case: "text", value: "as handed over" } }],
+        });
+        void up.artifact(artifact);
+        void up.status(TaskState.COMPLETED);
+        // Changed once a microtask while the commit and the answer are under way.
+        void (async () => {
+          for (let i = 0; i < 50; i++) {
+            await undefined;
+            artifact.parts[0]!.content = { case: "text", value: `changed ${i}` };
+          }
+        })();
+      },
+    };
+    for (const terminalTtlMs of [undefined, 0]) {
+      const store = createMemoryTaskStore(terminalTtlMs === undefined ? {} : { terminalTtlMs });
+      const handler = createTaskHandler({ definition: A2AServiceV1_0, executor, store });
+      for (let i = 0; i < 10; i++) {
+        const task = taskOf(await handler.sendMessage!(send(`go ${i}`), context));
+        expect(task.artifacts[0]?.parts[0]?.content.value).toBe("as handed over");
+      }
     }
   });
 });

@@ -113,9 +113,12 @@ export interface LastWrite {
   readonly answers?: boolean | undefined;
 }
 
-/** What a writer remembers of its commit: a copy of the task, the version and the turn running after it. */
-function written(turnBefore: string | undefined, c: TaskChange, version: number): StoredTask {
-  return { task: deepCopy(c.task), version, turn: turnAfter(turnBefore, c.task.status?.state, c.startTurn) };
+/**
+ * What a writer remembers of its commit: its copy of the task, made as the commit was (before it is awaited, so
+ * what the executor does to its objects afterwards is not in it), the version and the turn running after it.
+ */
+function written(turnBefore: string | undefined, c: TaskChange, version: number, copy: Task): StoredTask {
+  return { task: copy, version, turn: turnAfter(turnBefore, c.task.status?.state, c.startTurn) };
 }
 
 /** Whether a writer to a store with `update` keeps this commit: one that ends a blocking send's wait (header). */
@@ -136,9 +139,10 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
     store,
     async create(tenant, c, origin, options = {}) {
       const { last, owner = "" } = options;
+      const copy = last && (!store.update || keptForAnswer(last, c)) ? deepCopy(c.task) : undefined;
       const version = await store.commit(tenant, withNames(withTurnTrace(c, origin), { expectedVersion: 0, owner }));
       if (version === undefined) throw new Error(`Task ${c.task.id} (tenant "${tenant}") exists already`);
-      if (last && (!store.update || keptForAnswer(last, c))) last.stored = written(undefined, c, version);
+      if (last) last.stored = copy && written(undefined, c, version, copy);
       await options.beforeDelivery?.();
       published(tenant, c, origin);
       return { task: c.task, version };
@@ -148,6 +152,7 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
       if (store.update) {
         let made: TaskChange | undefined;
         let turnBefore: string | undefined;
+        let copy: Task | undefined;
         const result = await store.update(
           tenant,
           taskId,
@@ -155,13 +160,15 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
             turnBefore = stored.turn;
             const c = change(stored);
             made = c && withTurnTrace(c, origin);
+            copy = last && made && keptForAnswer(last, made) ? deepCopy(made.task) : undefined;
             return made;
           },
           owner,
         );
         if (result === undefined) throw new A2AError("TaskNotFoundError", `Task ${taskId} not found`);
         if (result === "declined" || !made) return undefined;
-        if (last && keptForAnswer(last, made)) last.stored = written(turnBefore, made, result);
+        // Only what this writer committed: not the read a continued send started from.
+        if (last) last.stored = copy && written(turnBefore, made, result, copy);
         published(tenant, made, origin);
         return { task: made.task, version: result };
       }
@@ -175,9 +182,10 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
         if (!c && remembered) continue;
         if (!c) return undefined;
         const next = withNames(withTurnTrace(c, origin), { expectedVersion: stored.version });
+        const copy = last ? deepCopy(c.task) : undefined;
         const version = await store.commit(tenant, next);
         if (version !== undefined) {
-          if (last) last.stored = written(stored.turn, c, version);
+          if (last) last.stored = copy && written(stored.turn, c, version, copy);
           published(tenant, c, origin);
           return { task: c.task, version };
         }
