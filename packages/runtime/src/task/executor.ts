@@ -13,8 +13,10 @@
  *                  a timer or background work is refused and told to onError
  *   cancel         CancelTask aborts `context.signal`; the task is already
  *                  CANCELED, and what the executor publishes afterwards is dropped
- *   failure        an executor that throws leaves its task FAILED (a throw
- *                  before any task event is the SendMessage's InternalError)
+ *   failure        an executor that throws leaves its task FAILED; a throw
+ *                  before any task event is the SendMessage's answer: an
+ *                  A2AError as thrown (e.g. refusing a contextId it cannot
+ *                  accept, A2A §3.4.1), anything else InternalError
  *   caller         `principal` is who sent the message (undefined without
  *                  authentication); what the executor publishes is written
  *                  by the runtime, for no caller (access.ts)
@@ -30,6 +32,10 @@ export interface RequestContext {
   readonly task: Task | undefined;
   /** The id of the task this call makes or continues. */
   readonly taskId: string;
+  /**
+   * The task's context: for a new task the message's contextId, which may be any string a caller chose (another
+   * caller's context too), else a new id. State kept by context is keyed by the caller as well (ownerOf).
+   */
   readonly contextId: string;
   /** The tenant of the call ("" without one). */
   readonly tenant: string;
