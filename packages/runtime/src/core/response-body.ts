@@ -9,6 +9,7 @@
  *   stream     an answer is an event stream when its media type is text/event-stream, in any case
  *              (media types are case-insensitive, RFC 9110 §8.3.1), with any parameters
  */
+import { mediaTypeOf } from "./media-type.js";
 
 const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
@@ -17,7 +18,7 @@ export const isRedirect = (res: Response): boolean => res.type === "opaqueredire
 
 /** Whether an answer is an event stream (module rules). */
 export const isEventStream = (res: Response): boolean =>
-  (res.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase() === "text/event-stream";
+  mediaTypeOf(res.headers.get("content-type")) === "text/event-stream";
 
 /** The body of `res` as text, at most `limit` bytes; past it `tooLarge()` is thrown (module rules). */
 export async function boundedText(res: Response, limit: number, tooLarge: () => Error): Promise<string> {

@@ -34,6 +34,7 @@ import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import type { UniversalHandler, UniversalServerRequest } from "@connectrpc/connect/protocol";
 import type { DescService } from "@bufbuild/protobuf";
 import { MAX_DEADLINE_MS } from "../core/limits.js";
+import { mediaTypeOf } from "../core/media-type.js";
 
 /** What registerWithLimits applies besides deadlines (see the header). */
 export interface GrpcLimits {
@@ -76,10 +77,15 @@ function withLimits(handler: UniversalHandler, refusal: GrpcLimits["refusal"]): 
   return Object.assign(limited, handler);
 }
 
+const GRPC_TYPES: ReadonlySet<string> = new Set([
+  "application/grpc",
+  "application/grpc+proto",
+  "application/grpc+json",
+]);
+
 /** A POST with a gRPC content type (application/grpc, +proto or +json), not gRPC-web. */
 function isGrpcCall(req: UniversalServerRequest): boolean {
-  const type = req.header.get("content-type") ?? "";
-  return req.method === "POST" && /^application\/grpc(?:\+(?:proto|json))?\s*(?:;|$)/i.test(type);
+  return req.method === "POST" && GRPC_TYPES.has(mediaTypeOf(req.header.get("content-type")));
 }
 
 /** grpc-timeout is at most 8 digits and a unit; connect-timeout-ms at most 10 digits. */

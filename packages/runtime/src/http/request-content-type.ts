@@ -14,6 +14,7 @@
  * otherwise take compressed bytes for JSON.
  */
 import { A2AError } from "../core/a2a-error.js";
+import { mediaTypeOf } from "../core/media-type.js";
 
 /** The check of the Content-Type and Content-Encoding headers: undefined when accepted, else the refusal. */
 export type ContentTypeCheck = (header: string | null, encoding?: string | null) => A2AError | undefined;
@@ -32,7 +33,7 @@ export function contentTypeCheck(accept: readonly string[], error: string, code?
       return A2AError.named(error, said, options);
     }
     if (header !== null && accept.includes(header)) return undefined; // the common case, as sent
-    const type = (header ?? "").split(";")[0]!.trim().toLowerCase();
+    const type = mediaTypeOf(header);
     if (type !== "" && accept.includes(type)) return undefined;
     const problem = type === "" ? "Content-Type is missing" : `Content-Type ${type} is not supported`;
     return A2AError.named(error, `${problem}; ${send}`, options);
