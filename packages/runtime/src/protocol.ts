@@ -40,6 +40,7 @@ export type { InputRule } from "./core/validate.js";
 export {
   type A2AErrorOptions,
   A2A_DOMAIN,
+  type ReceivedAnswer,
   toJsonRpcError,
   toRestError,
   type TransportErrorDetails,

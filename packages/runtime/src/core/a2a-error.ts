@@ -70,6 +70,19 @@ export interface A2AErrorOptions {
   readonly httpStatus?: number;
   /** Response headers for the HTTP bindings, e.g. WWW-Authenticate on UnauthenticatedError. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * On an error a client read from a peer: the answer it came in. Only read; a handler that rethrows a peer's
+   * error sends none of it (`headers` and `httpStatus` above are what a server sends).
+   */
+  readonly received?: ReceivedAnswer;
+}
+
+/** The answer a client read an A2A error from: a 401's WWW-Authenticate challenge, a Retry-After, … */
+export interface ReceivedAnswer {
+  /** The HTTP status (200 for a JSON-RPC error or a stream's error event); undefined on gRPC. */
+  readonly status?: number;
+  /** The answer's headers; on gRPC its metadata (headers and trailers). */
+  readonly headers: Headers;
 }
 
 export class A2AError extends Error {

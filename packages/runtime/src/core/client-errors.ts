@@ -3,7 +3,9 @@
  * and gRPC. Exactly two classes reach the caller:
  *
  *   A2AError           an A2A or standard error the server sent, with its catalog
- *                      type, its JSON-RPC code and the server's message
+ *                      type, its JSON-RPC code and the server's message, and
+ *                      the answer it came in (options.received: HTTP status
+ *                      and headers; gRPC metadata)
  *   A2ATransportError  anything else, naming the operation, the URL and the
  *                      HTTP or gRPC status, or the cause (refused connection,
  *                      DNS, abort, timeout, an answer that is not the binding's)
@@ -47,7 +49,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { A2aServiceDefinition } from "./definition.js";
 import type { StandardErrorEntry } from "./protocol-tables.js";
-import { A2A_DOMAIN, A2AError, A2ATransportError, reasonOf } from "./a2a-error.js";
+import { A2A_DOMAIN, A2AError, A2ATransportError, type ReceivedAnswer, reasonOf } from "./a2a-error.js";
 import { ERROR_INFO_TYPE_URL, ErrorInfoSchema } from "./error-info.js";
 import { definedNames, withNames } from "./records.js";
 
@@ -64,6 +66,7 @@ interface WireError {
   readonly domain?: string;
   readonly metadata?: Record<string, string>;
   readonly data?: unknown;
+  readonly received?: ReceivedAnswer;
 }
 
 /** A catalog entry from an ErrorInfo reason, else a catalog or standard entry from a JSON-RPC code. */
@@ -78,9 +81,9 @@ export function errorFromWire(def: A2aServiceDefinition, wire: WireError): A2AEr
       : undefined;
   const type = byReason?.name ?? byCode?.name ?? "UnknownError";
   const code = byReason?.jsonrpcCode ?? wire.code;
-  const { reason, domain, data } = wire;
+  const { reason, domain, data, received } = wire;
   const metadata = wire.metadata ? wire.metadata : undefined;
-  return A2AError.named(type, wire.message, definedNames({ code, reason, domain, metadata, data }));
+  return A2AError.named(type, wire.message, definedNames({ code, reason, domain, metadata, data, received }));
 }
 
 interface ErrorInfoJson {
@@ -119,6 +122,7 @@ function a2aInfo(list: unknown): WireError | undefined {
 export function errorFromJsonRpc(
   def: A2aServiceDefinition,
   error: { code?: unknown; message?: unknown; data?: unknown },
+  received?: ReceivedAnswer,
 ): A2AError {
   const info = a2aInfo(error.data);
   return errorFromWire(
@@ -130,6 +134,7 @@ export function errorFromJsonRpc(
       domain: info?.domain,
       metadata: info?.metadata,
       data: error.data,
+      received,
     }),
   );
 }
@@ -168,6 +173,7 @@ export function errorFromRest(
       url: site.url,
       headers,
     });
+  const received: ReceivedAnswer = { status, headers };
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -180,9 +186,9 @@ export function errorFromRest(
     const { message, status: name, details } = rpcStatus as { message?: unknown; status?: unknown; details?: unknown };
     const msg = typeof message === "string" ? message : undefined;
     const info = a2aInfo(details);
-    if (info) return errorFromWire(def, withNames(info, definedNames({ message: msg })));
+    if (info) return errorFromWire(def, withNames(info, definedNames({ message: msg, received })));
     const standard = typeof name === "string" ? standardErrorOf(def, name, msg) : undefined;
-    if (standard) return errorFromWire(def, { code: standard.code, ...(msg !== undefined ? { message: msg } : {}) });
+    if (standard) return errorFromWire(def, definedNames({ code: standard.code, message: msg, received }));
     return transport();
   }
   // A version without ErrorInfo (v0.3) answers with a JSON-RPC-style {code, message}: a code of this
@@ -194,7 +200,7 @@ export function errorFromRest(
       def.standardErrors.some((e) => e.code === code) ||
       (code <= -32000 && code >= -32099))
   ) {
-    return errorFromWire(def, { code, ...(typeof message === "string" ? { message } : {}) });
+    return errorFromWire(def, { code, ...(typeof message === "string" ? { message } : {}), received });
   }
   return transport();
 }
@@ -213,6 +219,7 @@ export function errorFromConnect(def: A2aServiceDefinition, e: unknown, site: Ca
   const sent = e.metadata.get("grpc-status");
   const valid = sent !== null && /^(?:[0-9]|1[0-6])$/.test(sent.trim()) && Number(sent) === e.code;
   if (!valid && !e.metadata.has("grpc-status-details-bin")) return grpcTransport(e, status, site);
+  const received: ReceivedAnswer = { headers: e.metadata };
   const info = e.findDetails(ErrorInfoSchema)[0] as unknown as
     | { reason?: string; domain?: string; metadata?: Record<string, string> }
     | undefined;
@@ -223,14 +230,15 @@ export function errorFromConnect(def: A2aServiceDefinition, e: unknown, site: Ca
       domain: info.domain || A2A_DOMAIN,
       message: e.rawMessage,
       ...(metadata ? { metadata } : {}),
+      received,
     });
   }
   const standard = standardErrorOf(def, status, e.rawMessage);
-  if (standard) return errorFromWire(def, { code: standard.code, message: e.rawMessage });
+  if (standard) return errorFromWire(def, { code: standard.code, message: e.rawMessage, received });
   if (!def.errors.some((x) => x.reason)) {
     const hits = def.errors.filter((x) => x.grpcStatus === status);
     const hit = hits.length === 1 ? hits[0] : hits.find((x) => x.message === e.rawMessage);
-    if (hit) return errorFromWire(def, { code: hit.jsonrpcCode, message: e.rawMessage });
+    if (hit) return errorFromWire(def, { code: hit.jsonrpcCode, message: e.rawMessage, received });
   }
   return grpcTransport(e, status, site);
 }

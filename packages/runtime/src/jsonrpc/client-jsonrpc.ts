@@ -16,7 +16,7 @@
  */
 import { fromJson, toJson, type DescService, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { A2aServiceDefinition, CallOptions, OperationInfo } from "../core/definition.js";
-import { A2ATransportError } from "../core/a2a-error.js";
+import { A2ATransportError, type ReceivedAnswer } from "../core/a2a-error.js";
 import { errorFromJsonRpc } from "../core/client-errors.js";
 import {
   buildClient,
@@ -66,16 +66,16 @@ export function createJsonRpcClient<S extends DescService>(
     onLoss: options.onLoss,
     async call(op, params, call) {
       const { res, id } = await post(c, op, params, call, def.contentTypes.jsonrpc.response);
-      return resultOf(c, op, await bodyOf(c, op, res), id);
+      return resultOf(c, op, await bodyOf(c, op, res), { id, res });
     },
     async *stream(op, params, call) {
       const { res, id } = await post(c, op, params, call, def.contentTypes.jsonrpc.stream);
       if (!isEventStream(res)) {
-        yield resultOf(c, op, await bodyOf(c, op, res), id); // an error answered without a stream
+        yield resultOf(c, op, await bodyOf(c, op, res), { id, res }); // an error answered without a stream
         return;
       }
       const events = decodeSse(sseStreamFromResponse(res.body), { maxEventChars: c.maxBytes });
-      for await (const ev of events) yield resultOf(c, op, ev.data, id);
+      for await (const ev of events) yield resultOf(c, op, ev.data, { id, res });
     },
   };
   const client = buildClient<S>(
@@ -147,7 +147,10 @@ async function post(c: ClientCtx, op: OperationInfo, params: JsonValue, call: Bi
   const res = await fetchFor(c.fetchFn, op.name, withQuery(options.url, call), init, options.url);
   if (!res.ok) {
     const text = await bodyOf(c, op, res);
-    throw errorEnvelope(c, text, id) ?? refusal(c, op, `answered HTTP ${res.status}`, res.status, text, res.headers);
+    throw (
+      errorEnvelope(c, text, { id, res }) ??
+      refusal(c, op, `answered HTTP ${res.status}`, res.status, text, res.headers)
+    );
   }
   return { res, id };
 }
@@ -167,7 +170,7 @@ const refusal = (c: ClientCtx, op: OperationInfo, what: string, status: number, 
  * The A2AError of a non-2xx answer that still carries a JSON-RPC error response to request `id`; undefined for
  * anything else (a proxy's JSON error page among them), which is a transport error with the status.
  */
-function errorEnvelope(c: ClientCtx, text: string, id: number) {
+function errorEnvelope(c: ClientCtx, text: string, { id, res }: Answered) {
   let env: unknown;
   try {
     env = JSON.parse(text);
@@ -176,7 +179,7 @@ function errorEnvelope(c: ClientCtx, text: string, id: number) {
   }
   if (responseProblem(env, id) !== undefined) return undefined;
   const { error } = env as { error?: Record<string, unknown> };
-  return error === undefined ? undefined : errorFromJsonRpc(c.def, error);
+  return error === undefined ? undefined : errorFromJsonRpc(c.def, error, receivedOf(res));
 }
 
 /**
@@ -198,8 +201,16 @@ function responseProblem(env: unknown, id: number): string | undefined {
   return sameId ? undefined : `a response to another request (id ${JSON.stringify(e["id"])}, not ${id})`;
 }
 
+/** The request a text answers (its id) and the response it came in. */
+interface Answered {
+  readonly id: number;
+  readonly res: Response;
+}
+
+const receivedOf = (res: Response): ReceivedAnswer => ({ status: res.status, headers: res.headers });
+
 /** The `result` of a response envelope to request `id`; its `error` thrown. */
-function resultOf(c: ClientCtx, op: OperationInfo, text: string, id: number): JsonValue {
+function resultOf(c: ClientCtx, op: OperationInfo, text: string, { id, res }: Answered): JsonValue {
   let envelope: unknown;
   try {
     envelope = JSON.parse(text);
@@ -209,7 +220,7 @@ function resultOf(c: ClientCtx, op: OperationInfo, text: string, id: number): Js
   const wrong = responseProblem(envelope, id);
   if (wrong !== undefined) throw refusal(c, op, `answered ${wrong}`, 200, text);
   const env = envelope as { error?: Record<string, unknown>; result?: unknown };
-  if (env.error !== undefined) throw errorFromJsonRpc(c.def, env.error);
+  if (env.error !== undefined) throw errorFromJsonRpc(c.def, env.error, receivedOf(res));
   const result = (env.result ?? null) as JsonValue;
   const problem = jsonLimitProblem(result, "result", MAX_RESULT_DEPTH);
   if (problem) throw refusal(c, op, `answered a result that cannot be read: ${problem}`, 200, text);
