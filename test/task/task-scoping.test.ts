@@ -151,6 +151,36 @@ describe.each(BACKENDS)("tasks scoped to their owner, $name store", (backend) =>
     expect(await refusal(firstOf(h.subscribeToTask!(subscribeRequest(a.id), w.bob)))).toEqual(notFound(a.id));
   });
 
+  it("SubscribeToTask: another principal's watched task costs the store what a missing one does", async () => {
+    const w = world();
+    const calls: string[] = [];
+    // The store as the handler sees it, recording each method called.
+    const counted = new Proxy(store, {
+      get(target, name) {
+        const value: unknown = Reflect.get(target, name);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          calls.push(String(name));
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const hc = scopedHandler(counted);
+    const a = await send(hc, w.alice);
+    // Alice watches her task: the handler listens to it already when bob asks.
+    const watching = hc.subscribeToTask!(subscribeRequest(a.id), w.alice)[Symbol.asyncIterator]();
+    expect((await watching.next()).done).toBe(false);
+    const costOf = async (id: string) => {
+      calls.length = 0;
+      expect(await refusal(firstOf(hc.subscribeToTask!(subscribeRequest(id), w.bob)))).toEqual(notFound(id));
+      return [...calls];
+    };
+    const hidden = await costOf(a.id);
+    expect(hidden).toEqual(await costOf("no-such-task"));
+    expect(hidden).toEqual(["get"]);
+    await watching.return?.(undefined);
+  });
+
   it("SendMessage: a message to another principal's task is not found, and does not join it", async () => {
     const w = world();
     const a = await send(h, w.alice);
