@@ -7,8 +7,10 @@
  * token that passed is admitted again from the cache after its key left the
  * JWKS, within maxAgeMs; with `cache: false` it is refused at once. Past
  * `cache.maxEntries` the token checked longest ago is the one forgotten.
- * A token whose sub is no string is refused; a JWKS answering 500 is the
- * server's fault (the verifier throws), not the token's.
+ * A token whose sub is no string (null too) is refused; a JWKS answering 500
+ * is the server's fault (the verifier throws), not the token's, and a failed
+ * read of the discovery document or JWKS is remembered for keyRetryMs (one
+ * fetch for 50 calls), while text that is no JWS costs no fetch at all.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -49,6 +51,37 @@ describe("jwtBearer", () => {
     expect((await verifier.bearer(await op.sign(claims), call))?.id).toBe("alice-agent");
     const numeric = await op.sign({ ...claims, sub: 123 as unknown as string, client_id: "alice-agent" });
     expect(await verifier.bearer(numeric, call)).toBeUndefined();
+    const none = await op.sign({ ...claims, sub: null as unknown as string, client_id: "alice-agent" });
+    expect(await verifier.bearer(none, call)).toBeUndefined();
+  });
+
+  it("remembers a failed read of the issuer's keys: callers cannot make it fetch once per call", async () => {
+    const fetched = { discovery: 0, jwks: 0 };
+    const down = createServer((req, res) => {
+      fetched[req.url === "/jwks" ? "jwks" : "discovery"] += 1;
+      res.writeHead(500).end("down");
+    });
+    await new Promise<void>((resolve) => down.listen(0, "127.0.0.1", resolve));
+    try {
+      const base = `http://127.0.0.1:${(down.address() as AddressInfo).port}`;
+      const token = await op.token("alice-agent");
+      for (const where of [{ discoveryUrl: `${base}/discovery` }, { jwksUri: `${base}/jwks` }]) {
+        const verifier = jwtBearer({ issuer: op.issuer, audience: op.audience, cache: false, ...where });
+        // Text that is no JWS is refused before any key is read.
+        for (let i = 0; i < 10; i++) expect(await verifier.bearer("not-even-a-jwt", call)).toBeUndefined();
+        const calls = Array.from({ length: 20 }, () => verifier.bearer(token, call).then(() => "admitted", String));
+        const outcomes = new Set(await Promise.all(calls));
+        for (let i = 0; i < 20; i++) await expect(verifier.bearer(token, call)).rejects.toThrow(/500|200/);
+        expect(outcomes.size === 1 && ![...outcomes][0]!.startsWith("admitted")).toBe(true);
+      }
+      expect(fetched).toEqual({ discovery: 1, jwks: 1 });
+      // Past keyRetryMs the next call reads again.
+      const again = jwtBearer({ issuer: op.issuer, audience: op.audience, jwksUri: `${base}/jwks`, keyRetryMs: 0 });
+      for (let i = 0; i < 3; i++) await expect(again.bearer(token, call)).rejects.toThrow(/200/);
+      expect(fetched).toEqual({ discovery: 1, jwks: 4 });
+    } finally {
+      down.close();
+    }
   });
 
   it("throws, as a server fault, when the JWKS answers 500: no token is refused for it", async () => {

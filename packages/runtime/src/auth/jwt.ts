@@ -5,18 +5,22 @@
  *   keys       the issuer's JWKS, found through its discovery document
  *              (`<issuer>/.well-known/openid-configuration`, or
  *              `discoveryUrl`, or `jwksUri` given outright); the document
- *              must name the same issuer. Read on first use and again after a
- *              failure; jose refetches the JWKS when a token names a key id it
- *              does not hold (key rotation), at most every `jwksCooldownMs`
- *              (default 30 s, so tokens naming made-up key ids cannot make it
- *              fetch the JWKS on every call)
+ *              must name the same issuer. Read when a token first needs them,
+ *              after it was parsed (text that is no JWS costs no fetch); jose
+ *              refetches the JWKS when a token names a key id it does not hold
+ *              (key rotation), at most every `jwksCooldownMs` (default 30 s, so
+ *              tokens naming made-up key ids cannot make it fetch the JWKS on
+ *              every call). A read that failed (discovery document or JWKS) is
+ *              remembered for `keyRetryMs` (default 5 s): calls meanwhile fail
+ *              with it without a fetch, so callers cannot make the server
+ *              fetch once per call while the issuer is down
  *   checks     signature with one of `algorithms` (never `none`), `iss`,
  *              `aud` (one of `audience`), `exp` (required: RFC 9068 §2.2 makes
  *              it REQUIRED in access tokens) and `nbf` with `clockToleranceSec`
  *              of skew (default 30), and `typ` when `requireTyp` is set
  *   identity   id: the `sub` claim (else, when the token has no `sub`,
- *              `client_id`; a `sub` that is no string makes the token
- *              invalid); scopes: the `scope` claim split on spaces (else the
+ *              `client_id`; a `sub` that is no string, null included, makes
+ *              the token invalid); scopes: the `scope` claim split on spaces (else the
  *              `scp` array); claims: the payload
  *   crit       a token whose header names extensions (`crit`) is not valid:
  *              this verifier understands none (RFC 7515 §4.1.11)
@@ -32,7 +36,14 @@
  * answer other than 200, a key set or key jose cannot read) is a server
  * fault: the call is InternalError and onError hears which URL failed.
  */
-import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from "jose";
+import {
+  createRemoteJWKSet,
+  decodeProtectedHeader,
+  errors,
+  jwtVerify,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from "jose";
 import { FifoMap } from "../core/fifo-map.js";
 import type { BearerVerifier, Identity } from "./verifiers.js";
 
@@ -53,34 +64,25 @@ export interface JwtBearerOptions {
   readonly requireTyp?: string;
   /** The least time between two JWKS fetches for an unknown key id, in milliseconds. Default 30000. */
   readonly jwksCooldownMs?: number;
+  /** How long a failed read of the discovery document or JWKS is remembered, in milliseconds. Default 5000. */
+  readonly keyRetryMs?: number;
   /** How tokens that passed are remembered (see the header); false: every call checks its token. */
   readonly cache?: false | { readonly maxEntries?: number; readonly maxAgeMs?: number };
 }
 
 const DEFAULT_ALGORITHMS = ["RS256", "PS256", "ES256", "EdDSA"];
+const DEFAULT_KEY_RETRY_MS = 5000;
 
 /** A verifier for the card's oauth2 or openIdConnect scheme (or HTTP Bearer) that reads JWT access tokens. */
 export function jwtBearer(options: JwtBearerOptions): BearerVerifier {
-  let keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
-  const cooldown = options.jwksCooldownMs === undefined ? {} : { cooldownDuration: options.jwksCooldownMs };
-  /** The key set, read once; a failed read is forgotten, so the next call tries again. */
-  const keySet = () => {
-    if (keys) return keys;
-    const made = jwksUrl(options).then((url) => createRemoteJWKSet(url, cooldown));
-    made.catch(() => {
-      if (keys === made) keys = undefined;
-    });
-    keys = made;
-    return made;
-  };
+  const keys = issuerKeys(options);
   const cache = options.cache === false ? undefined : new TokenCache(options.cache ?? {});
   return {
     async bearer(token) {
       const remembered = cache?.get(token);
       if (remembered) return remembered;
-      const jwks = await keySet();
       try {
-        const { payload } = await jwtVerify(token, jwks, {
+        const { payload } = await jwtVerify(token, keys, {
           issuer: options.issuer,
           audience: typeof options.audience === "string" ? options.audience : [...options.audience],
           algorithms: [...(options.algorithms ?? DEFAULT_ALGORITHMS)],
@@ -96,6 +98,41 @@ export function jwtBearer(options: JwtBearerOptions): BearerVerifier {
         throw e;
       }
     },
+  };
+}
+
+/**
+ * The issuer's keys as jwtVerify asks for them, once it has parsed a token (see the header): the key set is
+ * made on first use; a read that fails is remembered for keyRetryMs, a key id the set lacks is the token's.
+ */
+function issuerKeys(options: JwtBearerOptions): JWTVerifyGetKey {
+  const cooldown = options.jwksCooldownMs === undefined ? {} : { cooldownDuration: options.jwksCooldownMs };
+  const retryMs = options.keyRetryMs ?? DEFAULT_KEY_RETRY_MS;
+  let set: Promise<JWTVerifyGetKey> | undefined;
+  let failed: { readonly error: unknown; readonly untilMs: number } | undefined;
+  const fail = (error: unknown) => {
+    failed = { error, untilMs: Date.now() + retryMs };
+    return error;
+  };
+  return async (header, token) => {
+    if (failed && Date.now() < failed.untilMs) throw failed.error;
+    failed = undefined;
+    if (set === undefined) set = jwksUrl(options).then((url) => createRemoteJWKSet(url, cooldown));
+    const made = set;
+    let keys: JWTVerifyGetKey;
+    try {
+      keys = await made;
+    } catch (e) {
+      // The discovery document is read again once keyRetryMs has passed.
+      if (set === made) set = undefined;
+      throw fail(e);
+    }
+    try {
+      return await keys(header, token);
+    } catch (e) {
+      if (e instanceof errors.JWKSNoMatchingKey || e instanceof errors.JWKSMultipleMatchingKeys) throw e;
+      throw fail(e);
+    }
   };
 }
 
@@ -154,7 +191,7 @@ function tokenFault(e: unknown, token: string): boolean {
 
 function identityOf(payload: JWTPayload): Identity | undefined {
   // client_id only for a token without sub: a sub that is no string makes the token no one's.
-  const id = payload.sub ?? payload["client_id"];
+  const id = "sub" in payload ? payload.sub : payload["client_id"];
   if (typeof id !== "string" || id === "") return undefined;
   const scope = payload["scope"];
   const scp = payload["scp"];
