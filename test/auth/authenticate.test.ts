@@ -257,6 +257,19 @@ describe("on the wire", () => {
     expect(denied.headers.get("www-authenticate")).toContain('error="insufficient_scope", scope="a2a:read"');
   });
 
+  it("admits a query API key: in the URL on HTTP, as the metadata entry of its name on gRPC", async () => {
+    const port = (http.address() as AddressInfo).port;
+    const rest = await fetch(`http://127.0.0.1:${port}/rest/tasks/t?api_key=bob-key`, {
+      headers: { "a2a-version": "1.0" },
+    });
+    expect(((await rest.json()) as { contextId: string }).contextId).toBe("bob/qkey/tagged");
+    // gRPC has no query: the clients send the key as metadata under its name, lowercased.
+    const grpcClient = clients.find(([b]) => b === "GRPC")![1];
+    expect((await grpcClient({ api_key: "bob-key" }).getTask({ id: "t" })).contextId).toBe("bob/qkey/tagged");
+    const wrong = await failure(() => grpcClient({ api_key: "alice-key" }).getTask({ id: "t" }));
+    expect(wrong.type).toBe("UnauthenticatedError");
+  });
+
   it("gives gRPC UNAUTHENTICATED and PERMISSION_DENIED", async () => {
     const port = (grpc.address() as AddressInfo).port;
     const transport = createGrpcTransport({ baseUrl: `http://127.0.0.1:${port}` });

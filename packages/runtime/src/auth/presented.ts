@@ -2,9 +2,10 @@
  * The credential a call presents for one security scheme, read from where
  * the scheme says (card-security.ts), or undefined when it presents none:
  *
- *   apiKey   the header, query parameter or cookie named by the scheme (on
- *            gRPC the metadata key, lowercased; gRPC has no query or cookie
- *            other than a `cookie` metadata entry)
+ *   apiKey   the header, query parameter or cookie named by the scheme; on
+ *            gRPC, which has no query, a query key is the metadata entry of
+ *            its name lowercased (as the clients send it), and a cookie the
+ *            `cookie` metadata entry
  *   http     `Authorization: <scheme> <credentials>`, the scheme compared
  *            without case (RFC 9110 §11.1); Basic credentials are base64 of
  *            `user:password` (RFC 7617); a malformed value is presented but
@@ -44,6 +45,8 @@ export function presentedFor(scheme: SecurityScheme, context: HandlerContext): P
 
 function apiKeyOf(scheme: SecurityScheme & { type: "apiKey" }, context: HandlerContext): string | undefined {
   if (scheme.location === "header") return context.header(scheme.key) ?? undefined;
+  // gRPC has no query: there the client sends the key as the metadata entry of its name, lowercased.
+  if (scheme.location === "query" && context.binding === "GRPC") return context.header(scheme.key) ?? undefined;
   if (scheme.location === "query") return context.query.get(scheme.key) ?? undefined;
   for (const pair of (context.header("cookie") ?? "").split(";")) {
     const eq = pair.indexOf("=");
