@@ -6,9 +6,12 @@
  * version's override entry api.streamStart says `in-stream` (v0.3 JSON-RPC),
  * a stream holding only the error event (server-jsonrpc.ts); after the first event,
  * a stream that stays silent for `keepAliveMs` gets an SSE comment line, so
- * proxies and clients do not time it out (`withKeepAlive`). Both pass
- * return() on to the source, so a consumer that stops (a client that went
- * away) closes the handler's iterator.
+ * proxies and clients do not time it out (`withKeepAlive`). The body's
+ * lines come from `sseLines`. Each passes return() on to the source, so a
+ * consumer that stops (a client that went away, a HEAD that reads nothing)
+ * closes the handler's iterator, also before it asked for a first line: none
+ * of them is an async generator, whose return() before its first next() would
+ * end it without reaching the source.
  */
 
 /** The SSE comment a silent stream sends; it goes between events, where a blank line dispatches nothing. */
@@ -41,6 +44,56 @@ export async function startStream<T>(source: AsyncIterable<T>): Promise<AsyncIte
         return { done: true, value: undefined };
       },
     }),
+  };
+}
+
+const END: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
+/**
+ * The text of a started stream: `line(item)` for each item of `source`; a failure (the source's, or `line`'s,
+ * which closes the source) is `errorLine(e)`, the last line. return() closes the source (see the header).
+ */
+export function sseLines<T>(
+  source: AsyncIterable<T>,
+  line: (item: T) => string,
+  errorLine: (e: unknown) => string,
+): AsyncIterable<string> {
+  return {
+    [Symbol.asyncIterator]() {
+      const it = source[Symbol.asyncIterator]();
+      let done = false;
+      const failed = (e: unknown): IteratorResult<string> => {
+        done = true;
+        return { done: false, value: errorLine(e) };
+      };
+      return {
+        async next(): Promise<IteratorResult<string>> {
+          if (done) return END;
+          let item: IteratorResult<T>;
+          try {
+            item = await it.next();
+          } catch (e) {
+            return failed(e);
+          }
+          if (item.done) {
+            done = true;
+            return END;
+          }
+          try {
+            return { done: false, value: line(item.value) };
+          } catch (e) {
+            await Promise.resolve(it.return?.()).catch(() => {});
+            return failed(e);
+          }
+        },
+        async return(): Promise<IteratorResult<string>> {
+          if (done) return END;
+          done = true;
+          await it.return?.();
+          return END;
+        },
+      };
+    },
   };
 }
 

@@ -66,7 +66,7 @@ import {
 } from "../core/server-types.js";
 import type { JsonRpcOperations } from "./json-operations.js";
 import { encodeSseEvent } from "../http/sse.js";
-import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "../core/server-stream.js";
+import { DEFAULT_KEEP_ALIVE_MS, sseLines, startStream, withKeepAlive } from "../core/server-stream.js";
 import { createInvoker, invalidRequest, type Invoker } from "../core/invoke.js";
 import { jsonRequestProblem } from "../core/json-request-check.js";
 import type { DialectCodec, OnDrop } from "../core/conversion-types.js";
@@ -190,7 +190,14 @@ async function streamResponse(c: ServerCtx, id: Id, op: OperationInfo, results: 
   return {
     status: 200,
     headers: c.streamHeaders,
-    body: withKeepAlive(sseBody(id, started, errorLine), c.keepAliveMs),
+    body: withKeepAlive(
+      sseLines(
+        started,
+        (result) => encodeSseEvent(JSON.stringify({ jsonrpc: "2.0", id, result })),
+        (e) => encodeSseEvent(errorLine(e)),
+      ),
+      c.keepAliveMs,
+    ),
   };
 }
 
@@ -379,20 +386,4 @@ async function* resultsOf(
     yield codec
       ? codec.encode(op.method.output, toJson(op.method.output as DescMessage, ev as never), onDrop)
       : messageJson(def, op.method.output, ev);
-}
-
-/**
- * One SSE event per result, each a whole JSON-RPC response; a failure mid-stream is one error
- * response, then the end.
- */
-async function* sseBody(
-  id: Id,
-  results: AsyncIterable<JsonValue>,
-  errorLine: (e: unknown) => string,
-): AsyncIterable<string> {
-  try {
-    for await (const result of results) yield encodeSseEvent(JSON.stringify({ jsonrpc: "2.0", id, result }));
-  } catch (e) {
-    yield encodeSseEvent(errorLine(e));
-  }
 }

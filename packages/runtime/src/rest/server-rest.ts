@@ -56,7 +56,7 @@ import {
   type CoreResponse,
 } from "../core/server-types.js";
 import { encodeSseEvent } from "../http/sse.js";
-import { DEFAULT_KEEP_ALIVE_MS, startStream, withKeepAlive } from "../core/server-stream.js";
+import { DEFAULT_KEEP_ALIVE_MS, sseLines, startStream, withKeepAlive } from "../core/server-stream.js";
 import { createInvoker, invalidRequest, type Invoker } from "../core/invoke.js";
 import { jsonRequestProblem } from "../core/json-request-check.js";
 import { jsonLimitProblem } from "../core/limits.js";
@@ -121,7 +121,14 @@ async function streamResponse(c: ServerCtx, op: OperationInfo, events: AsyncIter
   return {
     status: 200,
     headers: { "content-type": c.def.contentTypes.rest.stream, "cache-control": "no-cache" },
-    body: withKeepAlive(streamBody(c.def, op, started, errorEvent), c.keepAliveMs),
+    body: withKeepAlive(
+      sseLines(
+        started,
+        (ev) => encodeSseEvent(JSON.stringify(messageJson(c.def, op.method.output, ev))),
+        (e) => encodeSseEvent(errorEvent(e), { event: "error" }),
+      ),
+      c.keepAliveMs,
+    ),
   };
 }
 
@@ -321,17 +328,4 @@ function setPath(json: JsonObject, dotted: string, value: string): void {
     obj = child;
   }
   obj[keys[keys.length - 1]!] = value;
-}
-
-async function* streamBody(
-  def: ProtocolTables,
-  op: OperationInfo,
-  events: AsyncIterable<Message>,
-  errorLine: (e: unknown) => string,
-): AsyncIterable<string> {
-  try {
-    for await (const ev of events) yield encodeSseEvent(JSON.stringify(messageJson(def, op.method.output, ev)));
-  } catch (e) {
-    yield encodeSseEvent(errorLine(e), { event: "error" });
-  }
 }
