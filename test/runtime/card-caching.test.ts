@@ -9,10 +9,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeHttpListener } from "@protoc-gen-a2a/runtime";
+import { fetchHandler, nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import { startEchoAgent, type RunningAgent } from "../../examples/echo-agent/server.js";
 import { createEchoHandler } from "../../examples/echo-agent/echo-handler.js";
 import { createA2AServiceHttpHandler } from "../../generated-samples/v1.0.1/a2a_a2a.js";
+import { dualVersionHttpHandler } from "../../generated-samples/a2a_compat.js";
 
 let agent: RunningAgent;
 let base: string;
@@ -129,6 +130,23 @@ describe("HEAD on the HTTP+JSON GET routes", () => {
     const head = await rest(`/tasks/${task.id}`, "HEAD", v10);
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
+  });
+});
+
+describe("the dual-version card with its own Vary", () => {
+  it.each(["vary", "Vary"])("keeps the card's %s and adds the version header to it", async (name) => {
+    const dual = fetchHandler(
+      dualVersionHttpHandler(createEchoHandler(), {
+        agentCard: () => ({ name: "dual" }),
+        // A card that depends on who asks: caches must keep one per caller too.
+        agentCardHeaders: () => ({ [name]: "Authorization" }),
+      }),
+    );
+    for (const headers of [{}, v10, { "A2A-Version": "0.3" }]) {
+      const res = await dual(new Request("http://agent.test/.well-known/agent-card.json", { headers }));
+      expect(res.status).toBe(200);
+      expect(res.headers.get("vary")).toBe("Authorization, A2A-Version");
+    }
   });
 });
 

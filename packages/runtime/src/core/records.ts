@@ -38,6 +38,19 @@ export function headerRecord(...records: readonly HeaderRecord[]): Record<string
   return out;
 }
 
+/** A copy of `headers` whose Vary (any case) also names `name`, once, after the names it had. */
+export function varyBy(headers: HeaderRecord, name: string): Record<string, string> {
+  const vary = Object.entries(headers).find(([k]) => k.toLowerCase() === "vary")?.[1];
+  const out = headersWithout(headers, (k) => k.toLowerCase() === "vary");
+  const named =
+    vary
+      ?.toLowerCase()
+      .split(/\s*,\s*/)
+      .includes(name.toLowerCase()) ?? false;
+  set(out, "vary", vary === undefined || vary === "" ? name : named ? vary : `${vary}, ${name}`);
+  return out;
+}
+
 /** A copy of `headers` without the names `drop` accepts. */
 export function headersWithout(headers: HeaderRecord, drop: (name: string) => boolean): Record<string, string> {
   const out: Record<string, string> = {};

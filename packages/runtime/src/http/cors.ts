@@ -13,8 +13,8 @@
  * Every answer to a request with an Origin varies by it (Vary: Origin). Allow-Origin is "*" when any origin is
  * allowed and credentials are not, else the request's origin.
  */
-import type { CoreHandler, CoreResponse } from "../core/server-types.js";
-import { headerRecord, headersWithout } from "../core/records.js";
+import type { CoreHandler } from "../core/server-types.js";
+import { headerRecord, varyBy } from "../core/records.js";
 
 export interface CorsOptions {
   /** Origins allowed to call from a page: exact origins ("https://app.example.com"), or "*" for any. */
@@ -40,21 +40,6 @@ export const DEFAULT_CORS_ALLOW_HEADERS = [
   "X-API-Key",
 ];
 export const DEFAULT_CORS_EXPOSE_HEADERS = ["A2A-Version", "A2A-Extensions", "Retry-After"];
-
-/** `vary` with `name` added once. */
-function varyBy(res: CoreResponse, name: string): Record<string, string> {
-  const vary = Object.entries(res.headers).find(([k]) => k.toLowerCase() === "vary")?.[1];
-  const headers = headersWithout(res.headers, (k) => k.toLowerCase() === "vary");
-  headers["vary"] =
-    vary &&
-    !vary
-      .toLowerCase()
-      .split(/\s*,\s*/)
-      .includes(name.toLowerCase())
-      ? `${vary}, ${name}`
-      : (vary ?? name);
-  return headers;
-}
 
 /** The handler answering CORS as the options say; without options, the handler itself. */
 export function withCors(handler: CoreHandler, cors: CorsOptions | undefined): CoreHandler {
@@ -82,9 +67,9 @@ export function withCors(handler: CoreHandler, cors: CorsOptions | undefined): C
       return { status: ok ? 204 : 403, headers: headerRecord(headers, { vary: "Origin" }), body: "" };
     }
     const res = await handler(req);
-    if (!ok) return { ...res, headers: varyBy(res, "Origin") };
+    if (!ok) return { ...res, headers: varyBy(res.headers, "Origin") };
     const allow = { "access-control-allow-origin": allowOrigin(origin) };
     const exposed = { "access-control-expose-headers": expose };
-    return { ...res, headers: headerRecord(varyBy(res, "Origin"), allow, credentials, exposed) };
+    return { ...res, headers: headerRecord(varyBy(res.headers, "Origin"), allow, credentials, exposed) };
   };
 }

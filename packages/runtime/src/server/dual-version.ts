@@ -45,7 +45,7 @@ import type { OnError } from "../core/report-error.js";
 import type { Interceptor } from "../core/interceptor.js";
 import type { CoreHandler, CoreRequest, CoreResponse } from "../core/server-types.js";
 import type { JsonRpcOperations } from "../jsonrpc/json-operations.js";
-import { headerRecord } from "../core/records.js";
+import { headerRecord, varyBy } from "../core/records.js";
 
 /** One version's side: a bridged side is what bridgeToOlder returns (definition, handler, jsonrpcOperations). */
 export interface VersionSide<S extends DescService> {
@@ -101,7 +101,7 @@ export function createDualVersionHttpHandler<O extends DescService, N extends De
   ];
   const toOlder = (asked: string | null) => olderVersions.includes(majorMinor(asked ?? rules.absentVersionMeans));
   const hint = newerRouteHint(options.older.definition, options.newer.definition, options.restBasePath);
-  const vary = (res: CoreResponse) => ({ ...res, headers: headerRecord(res.headers, { vary: header }) });
+  const vary = (res: CoreResponse) => ({ ...res, headers: varyBy(res.headers, header) });
   const answer = withStrictTransportSecurity(async (req) => {
     const asked = askedVersion(req, header, rules.versionQueryParameter);
     if (req.path === AGENT_CARD_PATH) {
