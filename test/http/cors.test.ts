@@ -30,7 +30,8 @@ describe("cors", () => {
     expect(Object.fromEntries(res.headers)).toMatchObject({
       "access-control-allow-origin": "https://app.test",
       "access-control-allow-methods": "GET, POST, DELETE",
-      "access-control-allow-headers": "Content-Type, Authorization, A2A-Version, A2A-Extensions, X-API-Key",
+      "access-control-allow-headers":
+        "Content-Type, Authorization, A2A-Version, A2A-Extensions, X-A2A-Extensions, X-API-Key",
       "access-control-max-age": "600",
       vary: "Origin",
     });
@@ -47,7 +48,9 @@ describe("cors", () => {
     const res = await serve(["https://app.test"])(call("https://app.test", { method: "POST", body: "{}" }));
     expect(await res.text()).toBe("ok");
     expect(res.headers.get("access-control-allow-origin")).toBe("https://app.test");
-    expect(res.headers.get("access-control-expose-headers")).toBe("A2A-Version, A2A-Extensions, Retry-After");
+    expect(res.headers.get("access-control-expose-headers")).toBe(
+      "A2A-Version, A2A-Extensions, X-A2A-Extensions, Retry-After",
+    );
     expect(res.headers.get("vary")).toBe("A2A-Version, Origin");
   });
 

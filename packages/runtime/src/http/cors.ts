@@ -21,10 +21,13 @@ export interface CorsOptions {
   readonly origins: readonly string[] | "*";
   /**
    * Request headers a page may send beside the CORS-safelisted ones. Default: Content-Type, Authorization,
-   * A2A-Version, A2A-Extensions, X-API-Key.
+   * A2A-Version, A2A-Extensions, X-A2A-Extensions (v0.3's), X-API-Key.
    */
   readonly allowHeaders?: readonly string[];
-  /** Answer headers a page may read beside the safelisted ones. Default: A2A-Version, A2A-Extensions, Retry-After. */
+  /**
+   * Answer headers a page may read beside the safelisted ones. Default: A2A-Version, A2A-Extensions,
+   * X-A2A-Extensions (v0.3's), Retry-After.
+   */
   readonly exposeHeaders?: readonly string[];
   /** Seconds a browser may keep a preflight's answer. Default 600. */
   readonly maxAgeSec?: number;
@@ -32,14 +35,17 @@ export interface CorsOptions {
   readonly credentials?: boolean;
 }
 
+/** The request headers a page may send by default: A2A v1.0's, v0.3's extensions header, credentials. */
 export const DEFAULT_CORS_ALLOW_HEADERS = [
   "Content-Type",
   "Authorization",
   "A2A-Version",
   "A2A-Extensions",
+  "X-A2A-Extensions",
   "X-API-Key",
 ];
-export const DEFAULT_CORS_EXPOSE_HEADERS = ["A2A-Version", "A2A-Extensions", "Retry-After"];
+/** The answer headers a page may read by default: the version, either version's extensions echo, Retry-After. */
+export const DEFAULT_CORS_EXPOSE_HEADERS = ["A2A-Version", "A2A-Extensions", "X-A2A-Extensions", "Retry-After"];
 
 /** The handler answering CORS as the options say; without options, the handler itself. */
 export function withCors(handler: CoreHandler, cors: CorsOptions | undefined): CoreHandler {
