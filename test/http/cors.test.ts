@@ -3,8 +3,10 @@
  * from an allowed and from another origin gets, what an actual call gets, that a request without Origin is
  * untouched, that Vary keeps the handler's own names, and the refused combination of "*" and credentials.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { fetchHandler, type CoreHandler } from "@protoc-gen-a2a/runtime";
+import { fetchHandler, nodeHttpListener, type CoreHandler } from "@protoc-gen-a2a/runtime";
 import { withCors } from "../../packages/runtime/src/http/cors.js";
 
 let reached = 0;
@@ -36,6 +38,23 @@ describe("cors", () => {
       vary: "Origin",
     });
     expect(reached).toBe(0);
+  });
+
+  it("answers a preflight through node:http with no Content-Length, as a 204 must (RFC 9110 §8.6)", async () => {
+    const server = createServer(nodeHttpListener(withCors(inner, { origins: ["https://app.test"] })));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/a2a/jsonrpc`, {
+        method: "OPTIONS",
+        headers: { origin: "https://app.test", "access-control-request-method": "POST" },
+      });
+      expect(res.status).toBe(204);
+      expect(res.headers.get("access-control-allow-origin")).toBe("https://app.test");
+      expect(res.headers.get("content-length")).toBeNull();
+    } finally {
+      server.close();
+    }
   });
 
   it("refuses a preflight from another origin, without CORS headers", async () => {

@@ -64,6 +64,8 @@ describe.each([
       const res = await card({ ...version, "if-none-match": ifNoneMatch });
       expect(res.status, ifNoneMatch).toBe(304);
       expect(res.headers.get("etag")).toBe(etag);
+      // A 304 has no content, and a Content-Length would be the 200's, not 0 (RFC 9110 §8.6).
+      expect(res.headers.get("content-length")).toBeNull();
       expect(await res.text()).toBe("");
     }
     expect((await card({ ...version, "if-none-match": '"other"' })).status).toBe(200);

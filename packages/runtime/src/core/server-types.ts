@@ -91,4 +91,11 @@ export type RestHandlerOptions<S extends DescService = DescService> = Omit<A2aSe
 
 export type CoreHandler = (req: CoreRequest) => Promise<CoreResponse>;
 
+/**
+ * The statuses whose answer carries no content (RFC 9110 §15.3.5, §15.3.6, §15.4.5: a card's 304, a CORS
+ * preflight's 204): the adapters send them without a body or a Content-Length (the Fetch standard allows their
+ * Response only a null body).
+ */
+export const NO_CONTENT_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
+
 export { DEFAULT_MAX_BODY } from "./limits.js";

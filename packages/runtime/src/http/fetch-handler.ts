@@ -6,7 +6,13 @@
  * handler's stream (its iterator's return()) when the client cancels. A 204, 205 or 304 goes out with a null
  * body, the only one the Fetch standard allows them. Web APIs only: no Node module.
  */
-import { BodyAbortedError, BodyTooLargeError, type CoreHandler, type CoreRequest } from "../core/server-types.js";
+import {
+  BodyAbortedError,
+  BodyTooLargeError,
+  type CoreHandler,
+  type CoreRequest,
+  NO_CONTENT_STATUSES,
+} from "../core/server-types.js";
 
 /** Reads a fetch body as a stream, up to `limit` bytes; past it, cancels the stream (nothing more is read). */
 async function readFetchBody(request: Request, limit: number): Promise<Uint8Array> {
@@ -42,9 +48,6 @@ async function readFetchBody(request: Request, limit: number): Promise<Uint8Arra
   return out;
 }
 
-/** The statuses whose Response the Fetch standard allows no body, not even an empty one (a card's 304). */
-const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
-
 export function fetchHandler(handler: CoreHandler): (request: Request) => Promise<Response> {
   return async (request) => {
     const url = new URL(request.url);
@@ -60,7 +63,7 @@ export function fetchHandler(handler: CoreHandler): (request: Request) => Promis
     };
     const out = await handler(core);
     if (typeof out.body === "string") {
-      const body = NULL_BODY_STATUSES.has(out.status) ? null : out.body;
+      const body = NO_CONTENT_STATUSES.has(out.status) ? null : out.body;
       return new Response(body, { status: out.status, headers: out.headers });
     }
     const encoder = new TextEncoder();

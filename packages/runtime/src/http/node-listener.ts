@@ -25,6 +25,7 @@ import {
   type CoreHandler,
   type CoreRequest,
   type CoreResponse,
+  NO_CONTENT_STATUSES,
 } from "../core/server-types.js";
 import { headerRecord } from "../core/records.js";
 
@@ -206,10 +207,11 @@ async function answerNode(
   // rather than read the rest, which may never end.
   const headers = core.bodyDone ? out.headers : closeAfterAnswer(req, out.headers);
   if (typeof out.body === "string") {
-    // A HEAD answer carries the GET's length, if it has one (head.ts); any other gets its body's.
-    // A record built by assignment, not a spread copy, which node:http would walk slowly (core/records.ts).
+    // A HEAD answer carries the GET's length, if it has one (head.ts); a 204, 205 or 304 none; any other gets its
+    // body's. A record built by assignment, not a spread copy, which node:http would walk slowly (core/records.ts).
     const length = { "content-length": String(Buffer.byteLength(out.body)) };
-    res.writeHead(out.status, core.method === "HEAD" ? headers : headerRecord(headers, length));
+    const asIs = core.method === "HEAD" || NO_CONTENT_STATUSES.has(out.status);
+    res.writeHead(out.status, asIs ? headers : headerRecord(headers, length));
     res.end(out.body);
     return;
   }
