@@ -642,6 +642,16 @@ describe("HTTP+JSON: routing", () => {
     expect(enc.status).toBe(404);
     expect(enc.json?.error?.details?.[0]?.reason).toBe("TASK_NOT_FOUND");
   });
+
+  it("an absolute-form request target is routed by its path (RFC 9112 §3.2.2), dots refused as in origin-form", async () => {
+    const { origin } = new URL(agent.urls.jsonrpc);
+    const w = await raw(agent, "GET", `${origin}/a2a/rest/tasks/abs-1?historyLength=1`, { headers: V10 });
+    expectRestError(w, 404, "NOT_FOUND", "TASK_NOT_FOUND");
+    expect(w.json?.error?.message).toContain("abs-1");
+    const dots = await raw(agent, "GET", `${origin}/a2a/rest/x/../tasks/abs-1`, { headers: V10 });
+    expect(dots.status, dots.text).toBe(400);
+    expect(dots.json?.error?.message).toContain("dot segments");
+  });
 });
 
 describe("HTTP+JSON: bodies", () => {

@@ -5,6 +5,10 @@
  * request's signal to the handler, and streams text/event-stream bodies as they are produced, closing the
  * handler's stream (its iterator's return()) when the client cancels. A 204, 205 or 304 goes out with a null
  * body, the only one the Fetch standard allows them. Web APIs only: no Node module.
+ *
+ * The path is the Request URL's pathname, whose dot segments the URL parser has resolved (`/a/../b` is
+ * `/b`, `%2E%2E` too) before the handler sees it; node-listener.ts routes the path as sent and the bindings
+ * refuse a raw dot segment there. A proxy that admits requests by path prefix normalizes the path first.
  */
 import {
   BodyAbortedError,

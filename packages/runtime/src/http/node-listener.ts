@@ -6,7 +6,8 @@
  * while the adapter waits for 'drain'. A body is read only up to the limit: a request whose body it did not
  * read to the end is answered with "connection: close", then the socket is closed gently (closeAfterAnswer).
  * A text body is sent with its Content-Length, except in the answer to HEAD, whose headers already carry
- * the length the GET sends (head.ts) and go out as they are.
+ * the length the GET sends (head.ts) and go out as they are, and in a 204, 205 or 304, which has none.
+ * The path is routed as sent; an absolute-form request target (`GET http://host/path`) by its path.
  *
  * The adapter is on every request's path, so it allocates little: one NodeRequest per request (its members
  * live on the prototype), the Headers, URLSearchParams and AbortSignal only when something asks for them,
@@ -45,6 +46,18 @@ export function nodeHttpListener(
   return (req, res) => void answerNode(handler, new NodeRequest(req, res, readBody?.(req)), req, res);
 }
 
+/**
+ * A request target in origin-form: an absolute-form one (`http://host/a2a?x`, which a server must accept,
+ * RFC 9112 §3.2.2) loses its scheme and authority; the path and query stay as sent (no dot segment resolved).
+ */
+function originForm(raw: string): string {
+  if (raw.startsWith("/")) return raw;
+  const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(raw);
+  if (authority === null) return raw;
+  const rest = raw.slice(authority[0].length);
+  return rest.startsWith("/") ? rest : `/${rest}`;
+}
+
 /** Header names as the node request keys them (lowercase), for the few names the bindings ask for. */
 const lowerNames = new Map<string, string>();
 const LOWER_NAMES_KEPT = 64;
@@ -74,6 +87,8 @@ class NodeRequest implements CoreRequest {
   private goneSignal: Promise<void> | undefined;
   private builtHeaders: Headers | undefined;
   private builtQuery: URLSearchParams | undefined;
+  /** The request target in origin-form (path and query), as sent. */
+  private readonly target: string;
   /** The body a framework read before the request got here, if it did. */
   private readonly readBefore: Uint8Array | undefined;
 
@@ -81,7 +96,8 @@ class NodeRequest implements CoreRequest {
     this.req = req;
     this.res = res;
     this.readBefore = readBefore;
-    const raw = req.url ?? "/";
+    const raw = originForm(req.url ?? "/");
+    this.target = raw;
     const q = raw.indexOf("?");
     this.q = q;
     this.method = req.method ?? "GET";
@@ -94,7 +110,7 @@ class NodeRequest implements CoreRequest {
   }
 
   get query(): URLSearchParams {
-    this.builtQuery ??= new URLSearchParams(this.q < 0 ? "" : (this.req.url ?? "/").slice(this.q + 1));
+    this.builtQuery ??= new URLSearchParams(this.q < 0 ? "" : this.target.slice(this.q + 1));
     return this.builtQuery;
   }
 

@@ -146,8 +146,9 @@ async function serve(c: ServerCtx, req: CoreRequest, seen: Seen): Promise<CoreRe
     return fail(c, e);
   }
   const path = routePath(req.path, c.base);
-  // Paths are routed as sent. A raw "." or ".." segment (clients resolve them, RFC 3986 §5.2.4)
-  // is refused rather than resolved here, so a proxy that checks the raw prefix sees what we route.
+  // Paths are routed as sent. A raw "." or ".." segment (clients resolve them, RFC 3986 §5.2.4) is refused
+  // rather than resolved here, so a proxy that checks the raw prefix sees what we route (on node:http: a fetch
+  // runtime's URL parser resolves them before the adapter sees the path, fetch-handler.ts).
   if (hasDotSegment(req.path))
     return fail(c, new A2AError("InvalidParamsError", `dot segments are not allowed in ${req.path}`));
   const m = c.matcher.match(req.method, path);
