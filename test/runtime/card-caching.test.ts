@@ -79,6 +79,13 @@ describe.each([
     // If-None-Match takes precedence (RFC 9110 §13.2.2).
     const both = await card({ ...version, "if-none-match": '"other"', "if-modified-since": lastModified });
     expect(both.status).toBe(200);
+    // RFC 850's and asctime's forms of a later date count too; what is no HTTP-date is ignored (RFC 9110 §13.1.3).
+    for (const later of ["Friday, 31-Dec-49 23:59:59 GMT", "Fri Dec 31 23:59:59 2049"]) {
+      expect((await card({ ...version, "if-modified-since": later })).status, later).toBe(304);
+    }
+    for (const junk of ["2100", "2100-01-01", "tomorrow 2100", `${lastModified} x`]) {
+      expect((await card({ ...version, "if-modified-since": junk })).status, junk).toBe(200);
+    }
   });
 
   it("answers HEAD with GET's headers and no body", async () => {

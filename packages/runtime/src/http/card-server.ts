@@ -59,8 +59,23 @@ function notModified(req: CoreRequest, etag: string, served: Date): boolean {
       return tag === "*" || tag.replace(/^W\//, "") === etag;
     });
   }
-  const since = Date.parse(req.header("if-modified-since") ?? "");
-  return !Number.isNaN(since) && served.getTime() <= since;
+  const since = httpDate(req.header("if-modified-since"));
+  return since !== undefined && served.getTime() <= since;
+}
+
+/** The three forms of an HTTP-date (RFC 9110 §5.6.7): IMF-fixdate, RFC 850's and asctime's, all in GMT. */
+const HTTP_DATES: readonly RegExp[] = [
+  /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+  /^[A-Z][a-z]{5,8}, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
+  /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
+];
+
+/** The time an HTTP-date names, in ms; undefined for anything else, which a recipient ignores (RFC 9110 §13.1.3). */
+function httpDate(value: string | null): number | undefined {
+  if (value === null || !HTTP_DATES.some((form) => form.test(value))) return undefined;
+  // asctime's form names no zone, and is GMT: Date.parse would read it as local time.
+  const time = Date.parse(value.endsWith("GMT") ? value : `${value} GMT`);
+  return Number.isNaN(time) ? undefined : time;
 }
 
 /** base64url of the SHA-256 of the text, cut to 27 characters (160 bits). */
