@@ -148,6 +148,19 @@ describe.each([
     await a2aJsClientCalls(`${app.origin}${MOUNT}/.well-known/agent-card.json`, binding);
   });
 
+  it("answers HEAD on a stream's route with the GET's type and no length, as the GET has none", async () => {
+    const client = createA2AServiceJsonRpcClient({ url: jsonrpc() });
+    const sent = await client.sendMessage({ message: textMessage("wait"), configuration: { returnImmediately: true } });
+    const id = sent.payload.case === "task" ? sent.payload.value.id : "";
+    const res = await fetch(`${app.origin}${MOUNT}/a2a/rest/tasks/${id}:subscribe`, {
+      method: "HEAD",
+      headers: { "a2a-version": "1.0" },
+    });
+    expect([res.status, res.headers.get("content-type")]).toEqual([200, "text/event-stream"]);
+    expect(res.headers.get("content-length")).toBeNull();
+    expect(await res.text()).toBe("");
+  });
+
   it("refuses a body over the agent's limit (1 MiB) with 413", async () => {
     const headers = { "content-type": "application/json", "a2a-version": "1.0" };
     if (parsesFirst) {

@@ -1,12 +1,14 @@
 /**
  * A HEAD on a streaming GET route (SubscribeToTask) runs the route as a GET and closes the stream unread
  * (http/head.ts): the handler's stream is closed too, its `finally` runs, though nothing ever asked it for a
- * second event. On the node:http listener (a real server on 127.0.0.1) and the fetch handler alike, the
+ * second event. On the node:http listener (a real server on 127.0.0.1) and the fetch handler alike (in process,
+ * and served by @hono/node-server, where the answer also carries no Content-Length, as the GET's has none), the
  * handler parked at its first event must not stay parked (with the task runtime, a watch of the task that
  * copies every later event) after the HEAD is answered.
  */
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
 import { fetchHandler, nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type A2AServiceHandler, createA2AServiceHttpHandler } from "../../generated-samples/v1.0.1/a2a_a2a.js";
@@ -76,5 +78,24 @@ describe("HEAD on SubscribeToTask", () => {
       await res.body?.cancel();
     }
     await vi.waitFor(() => expect(closed).toEqual(expect.arrayContaining(["f1", "f2"])), { timeout: 5000 });
+  });
+
+  it("sends no Content-Length through a fetch server, as the GET sends none", async () => {
+    const fetchServer = await new Promise<Server>((resolve) => {
+      const s = serve({ fetch: fetchHandler(core), port: 0, hostname: "127.0.0.1" }, () => resolve(s as Server));
+    });
+    try {
+      const { port } = fetchServer.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/rest/tasks/h1:subscribe`, {
+        method: "HEAD",
+        headers: { "a2a-version": "1.0" },
+      });
+      expect([res.status, res.headers.get("content-type")]).toEqual([200, "text/event-stream"]);
+      expect(res.headers.get("content-length")).toBeNull();
+      await vi.waitFor(() => expect(closed).toContain("h1"), { timeout: 5000 });
+    } finally {
+      fetchServer.closeAllConnections();
+      fetchServer.close();
+    }
   });
 });

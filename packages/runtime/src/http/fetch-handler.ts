@@ -67,7 +67,8 @@ export function fetchHandler(handler: CoreHandler): (request: Request) => Promis
     };
     const out = await handler(core);
     if (typeof out.body === "string") {
-      const body = NO_CONTENT_STATUSES.has(out.status) ? null : out.body;
+      // A HEAD answer's length, if any, is in its headers (head.ts): an empty body would make the server send 0.
+      const body = NO_CONTENT_STATUSES.has(out.status) || request.method === "HEAD" ? null : out.body;
       return new Response(body, { status: out.status, headers: out.headers });
     }
     const encoder = new TextEncoder();
