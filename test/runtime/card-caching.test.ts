@@ -159,6 +159,30 @@ describe("the dual-version card with its own Vary", () => {
   });
 });
 
+describe("the answers about tasks", () => {
+  it("are stored by no cache when a GET reads them, found or not", async () => {
+    const headers = { "content-type": "application/json", ...v10 };
+    const message = { messageId: "cache-1", role: "ROLE_USER", parts: [{ text: "hello" }] };
+    const sent = await fetch(`${agent.urls.rest}/message:send`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ message }),
+    });
+    expect(sent.headers.get("cache-control")).toBeNull();
+    const { task } = (await sent.json()) as { task: { id: string } };
+    for (const path of [
+      `/tasks/${task.id}`,
+      "/tasks",
+      "/tasks/no-such-task",
+      `/tasks/${task.id}/pushNotificationConfigs`,
+    ]) {
+      const res = await fetch(`${agent.urls.rest}${path}`, { headers: v10 });
+      expect([res.status < 500, res.headers.get("cache-control")], path).toEqual([true, "no-store"]);
+      await res.body?.cancel();
+    }
+  });
+});
+
 describe("a single-version handler's card options", () => {
   it("sets max-age and adds its own headers", async () => {
     const res = await fetch(`${singleBase}/.well-known/agent-card.json`);

@@ -27,11 +27,17 @@
  * names the activated extensions in the extensions header. The assembled
  * request is checked against the JSON limits (limits.ts) before it is
  * decoded: InvalidParams (400).
+ *
+ * Every JSON answer to a GET (GetTask, ListTasks, the push configs, their
+ * errors) carries `Cache-Control: no-store`: it is one caller's, and a shared
+ * cache in front that keys by URL alone (not by an API key header, a query
+ * key or a cookie) must not hand it to another. A stream's is `no-cache`.
  */
 import { fromJson, type DescService, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { OperationInfo } from "../core/definition.js";
 import type { ProtocolTables } from "../core/protocol-tables.js";
 import { messageJson } from "../core/protojson-write.js";
+import { headerRecord } from "../core/records.js";
 import { A2AError, toRestError, withErrorHeaders } from "../core/a2a-error.js";
 import { errorReporter } from "../core/report-error.js";
 import {
@@ -97,8 +103,20 @@ export function createRestHandler<S extends DescService>(
     refuseContentType: restContentTypeCheck(def),
     invoke: createInvoker(options.handler, options.interceptors, def),
   };
-  return echoingExtensions(def, options, (req, seen) => serve(c, req, seen));
+  return echoingExtensions(def, options, async (req, seen) => {
+    const res = await serve(c, req, seen);
+    return (req.method === "GET" || req.method === "HEAD") && typeof res.body === "string" ? notStored(res) : res;
+  });
 }
+
+const NO_STORE = { "cache-control": "no-store" };
+
+/** A GET's answer (a task, a list, an error) as no cache keeps it: it is one caller's (see the header). */
+const notStored = (res: CoreResponse): CoreResponse => ({
+  status: res.status,
+  headers: headerRecord(res.headers, NO_STORE),
+  body: res.body,
+});
 
 function fail(c: ServerCtx, e: unknown, operation?: string): CoreResponse {
   c.report(e, operation);
