@@ -193,6 +193,26 @@ describe.each([
   });
 });
 
+describe("the echo agent under Fastify's prefix", () => {
+  it("is reached through the prefix as sent, encoded or not, and by the prefix with a query alone", async () => {
+    const app = await fastifyApp();
+    try {
+      for (const mount of [MOUNT, "/%61gent", "/%61%67%65%6e%74"]) {
+        const res = await fetch(`${app.origin}${mount}/.well-known/agent-card.json`, {
+          headers: { "a2a-version": "1.0" },
+        });
+        expect(res.status, mount).toBe(200);
+        expect(((await res.json()) as { name: string }).name).toBe("Echo agent");
+      }
+      const root = await fetch(`${app.origin}${MOUNT}?x=1`);
+      expect(root.status).toBe(404);
+      await root.body?.cancel();
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe.each([
   ["express", /^echo agent in Express 5\.\d+\.\d+ on Node /],
   ["fastify", /^echo agent in Fastify 5\.\d+\.\d+ on Node /],

@@ -31,6 +31,31 @@ export interface FastifyReplyLike {
   hijack(): unknown;
 }
 
+/**
+ * The URL with the prefix taken off, the rest as sent and starting with "/". Fastify routes by the decoded path,
+ * so a prefix may arrive encoded (`/%61gent` for `/agent`): then as many segments as the prefix has are taken off
+ * when, decoded, they are the prefix. Any other URL stays as it is.
+ */
+function underPrefix(url: string, prefix: string): string {
+  let head = url.startsWith(prefix) ? prefix : undefined;
+  if (head === undefined) {
+    const segments = prefix.split("/").length - 1;
+    const sent = new RegExp(`^(?:/[^/?]*){${segments}}`).exec(url)?.[0];
+    if (sent !== undefined && decoded(sent) === prefix) head = sent;
+  }
+  if (head === undefined) return url;
+  const rest = url.slice(head.length);
+  return rest.startsWith("/") ? rest : `/${rest}`;
+}
+
+function decoded(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The handler as a Fastify plugin; register it with the prefix it serves under. */
 export function fastifyHandler(handler: CoreHandler): (scope: FastifyScope, options: unknown) => Promise<void> {
   const listener = nodeHttpListener(handler);
@@ -42,9 +67,8 @@ export function fastifyHandler(handler: CoreHandler): (scope: FastifyScope, opti
     const serve = (request: { raw: IncomingMessage }, reply: FastifyReplyLike) => {
       reply.hijack();
       const raw = request.raw;
-      const url = raw.url ?? "/";
       // The handler's paths are under the prefix, as Express's are under a mount path.
-      if (prefix !== "" && url.startsWith(prefix)) raw.url = url.slice(prefix.length) || "/";
+      if (prefix !== "") raw.url = underPrefix(raw.url ?? "/", prefix);
       listener(raw, reply.raw);
     };
     scope.all("/", serve);
