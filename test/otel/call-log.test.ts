@@ -3,8 +3,9 @@
  * jsonLines. One JSON line per call with the operation, binding, version,
  * status, code, duration, task id and the server span's trace and span ids;
  * a request's value (a task id holding quotes, a line break, a line
- * separator, a bidi control and a forged record) stays inside its field: the
- * call is one line, which reads back as the value sent.
+ * separator, a bidi control, C1 controls and a forged record) stays inside its
+ * field: the call is one line, which reads back as the value sent; an id is
+ * shown to 256 characters, in the log and on the span.
  */
 import { Writable } from "node:stream";
 import pino from "pino";
@@ -16,7 +17,7 @@ import { Role } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { type OtelMemory, startOtelMemory } from "../helpers/otel-memory.js";
 import { startTracedAgent, type TracedAgent } from "../helpers/traced-agent.js";
 
-const HOSTILE_ID = 'x"\n\u2028\u202e{"level":"error","msg":"forged"}';
+const HOSTILE_ID = 'x"\n\u2028\u202e\u0085\u009b\u007f{"level":"error","msg":"forged"}';
 
 let otel: OtelMemory;
 const pinoLines: string[] = [];
@@ -94,7 +95,23 @@ describe("logCalls", () => {
     expect(written).toHaveLength(1);
     const line = written[0]!;
     expect(line.endsWith("\n")).toBe(true);
-    expect(line.slice(0, -1)).not.toMatch(/[\n\r\u2028\u2029\u202e]/);
+    // Nor a C1 control: U+0085 breaks the line for some readers, U+009B is a terminal escape.
+    expect(line.slice(0, -1)).not.toMatch(/[\n\r\u007f-\u009f\u2028\u2029\u202e]/);
     expect(JSON.parse(line)).toMatchObject({ level: "info", taskId: HOSTILE_ID, status: "TaskNotFoundError" });
+  });
+
+  it("shows a caller's id to 256 characters, in the log and on the span", async () => {
+    const before = jsonLineOut.length;
+    otel.reset();
+    // In a JSON-RPC body: a URL that long is refused by node:http before any interceptor.
+    const id = "i".repeat(100_000);
+    await createA2AServiceJsonRpcClient({ url: viaJson.jsonrpcUrl })
+      .getTask({ id })
+      .catch(() => undefined);
+    const [line] = jsonLineOut.slice(before);
+    expect((JSON.parse(line!) as { taskId: string }).taskId).toBe(`${"i".repeat(256)}…`);
+    expect(line!.length).toBeLessThan(2000);
+    const span = otel.spans().find((s) => s.kind === 1);
+    expect(span?.attributes["a2a.task.id"]).toBe(`${"i".repeat(256)}…`);
   });
 });

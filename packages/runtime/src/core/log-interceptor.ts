@@ -16,8 +16,9 @@
  *   escaping  the record is data, never a format string: jsonLines writes
  *             JSON.stringify of it (quotes, backslashes and control
  *             characters escaped, so a request's value cannot start a line of
- *             its own; line separators and bidi controls as \uXXXX too), and
- *             pino escapes as JSON does
+ *             its own; DEL, C1 controls, line separators and bidi controls as
+ *             \uXXXX too), and pino escapes as JSON does; ids are shown to
+ *             256 characters (task-ids.ts)
  *
  * Put it after the tracing interceptor (otelServerInterceptor) to have trace
  * and span ids in each record.
@@ -49,8 +50,11 @@ export interface CallLogSink {
   error(record: CallLogRecord): void;
 }
 
-/** Line and paragraph separators and bidi controls: valid in JSON, but they could mislead a reader of the log. */
-const MISLEADING = /[\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+/**
+ * DEL and the C1 controls (U+0085 is a line break to some readers, U+009B a terminal escape), line and paragraph
+ * separators and bidi controls: valid in JSON, but they could mislead a reader of the log.
+ */
+const MISLEADING = /[\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 const unicodeEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
 /**

@@ -3,7 +3,10 @@
  * version's shapes: a Task (id, contextId), a message or an event (taskId,
  * contextId), a oneof payload holding one, a request's message, a request's
  * taskId or id, or a v0.3 resource name "tasks/{id}…" (name, parent). For
- * logs and telemetry; the handlers read their own fields.
+ * logs and telemetry; the handlers read their own fields. The interceptors
+ * see a request before its checks, so an id is shown to MAX_SHOWN_ID
+ * characters, then "…": a caller's id cannot make a log line or a span
+ * attribute as long as it likes.
  */
 import { definedNames } from "./records.js";
 
@@ -11,6 +14,12 @@ type Fields = Readonly<Record<string, unknown>>;
 
 const isFields = (value: unknown): value is Fields => typeof value === "object" && value !== null;
 const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
+
+/** The longest id shown whole. */
+export const MAX_SHOWN_ID = 256;
+
+const shown = (id: string | undefined) =>
+  id === undefined || id.length <= MAX_SHOWN_ID ? id : `${id.slice(0, MAX_SHOWN_ID)}…`;
 
 /** The ids `message` names (see the header); none when it names none. */
 export function taskIdsOf(message: unknown): { taskId?: string; contextId?: string } {
@@ -27,5 +36,5 @@ export function taskIdsOf(message: unknown): { taskId?: string; contextId?: stri
     ? text(message["id"])
     : (text(message["taskId"]) ?? text(message["id"]) ?? fromName);
   const contextId = text(message["contextId"]);
-  return definedNames({ taskId, contextId });
+  return definedNames({ taskId: shown(taskId), contextId: shown(contextId) });
 }
