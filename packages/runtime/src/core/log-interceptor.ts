@@ -12,7 +12,8 @@
  *             call has one
  *   level     error for a server fault (call-outcome.ts), else info
  *   when      a unary call when it is answered; a stream when it ends, fails
- *             or the client leaves (status "Canceled")
+ *             or the client leaves (status "Canceled", written when the call's
+ *             signal aborts, whatever the stream does then)
  *   escaping  the record is data, never a format string: jsonLines writes
  *             JSON.stringify of it (quotes, backslashes and control
  *             characters escaped, so a request's value cannot start a line of
@@ -124,20 +125,30 @@ interface StreamLog {
 }
 
 async function* loggedStream(s: Started, messages: AsyncIterable<Message>, log: StreamLog): AsyncIterable<Message> {
+  const signal = s.call.context.signal;
   let ended = false;
   let first: Message | undefined;
+  const canceled = () => log.sink.info(record(s, { status: "Canceled" }, first));
+  /** Writes the call's one record: `how`'s, or "Canceled" once the client has left. */
+  const end = (how: () => void) => {
+    if (ended) return;
+    ended = true;
+    signal.removeEventListener("abort", left);
+    (signal.aborted ? canceled : how)();
+  };
+  // A client that leaves is written down then, not when (or if) the handler gives its stream another event.
+  const left = () => end(canceled);
+  signal.addEventListener("abort", left, { once: true });
   try {
     for await (const message of messages) {
       first ??= message;
       yield message;
     }
-    ended = true;
-    log.ok(s, first);
+    end(() => log.ok(s, first));
   } catch (error) {
-    ended = true;
-    log.failed(s, error);
+    end(() => log.failed(s, error));
     throw error;
   } finally {
-    if (!ended) log.sink.info(record(s, { status: "Canceled" }, first));
+    end(canceled);
   }
 }

@@ -17,7 +17,8 @@
  *                  template), http.response.status_code
  *   the task       a2a.task.id, a2a.context.id, from the request or the answer
  *   errors         error.type: the A2A error type (TaskNotFoundError, …), or
- *                  InternalError for anything that is no A2AError
+ *                  InternalError for anything that is no A2AError; "Canceled"
+ *                  for a server stream whose client left
  *
  * Span names follow the RPC rule: "<rpc.service>/<rpc.method>". Durations
  * carry rpc.system, rpc.service, rpc.method, a2a.operation and, on failure,
@@ -145,6 +146,17 @@ export function serverErrorOutcome(
   const attributes = { "error.type": failure.type, [codeName]: failure.code };
   return { attributes, serverFault: failure.serverFault, type: failure.type, message: failure.message };
 }
+
+/** A server stream whose client left: "Canceled", gRPC CANCELLED (1), the HTTP status its answer was sent with. */
+export function clientLeftOutcome(binding: BindingName): ErrorOutcome {
+  const attributes: Attributes =
+    binding === "GRPC" ? CANCELED_GRPC : binding === "HTTP+JSON" ? CANCELED_HTTP : CANCELED;
+  return { attributes, serverFault: false, type: "Canceled", message: "the client went away" };
+}
+
+const CANCELED: Attributes = Object.freeze({ "error.type": "Canceled" });
+const CANCELED_GRPC: Attributes = Object.freeze({ "error.type": "Canceled", "rpc.grpc.status_code": 1 });
+const CANCELED_HTTP: Attributes = Object.freeze({ "error.type": "Canceled", "http.response.status_code": 200 });
 
 /** The attributes of an error a client met: the A2A type and wire code it read, or the transport failure. */
 export function clientErrorOutcome(binding: BindingName, error: unknown): ErrorOutcome {

@@ -10,7 +10,9 @@
  *              duration, by the call's shape and the outcome's error type
  *   streams    each event a span event (task-events.ts); the call ends with
  *              the stream: its end, its failure, or `onBreak` when the reader
- *              leaves before the end
+ *              leaves before the end. Given the call's signal (a server's),
+ *              the call ends as `onBreak` once it aborts (the client left),
+ *              then and there, whatever the stream does after
  *   recording  a span that does not record (no-op providers, not sampled)
  *              gets nothing beyond its start; the duration is measured anyway
  */
@@ -73,7 +75,15 @@ export class CallSpan {
   }
 
   /** The stream's events, each a span event; the call ends with the stream (see the header). */
-  async *traced(messages: AsyncIterable<Message>, ok: Attributes, onBreak: StreamBreak): AsyncIterable<Message> {
+  async *traced(
+    messages: AsyncIterable<Message>,
+    ok: Attributes,
+    onBreak: StreamBreak,
+    signal?: AbortSignal,
+  ): AsyncIterable<Message> {
+    const broken = () => (onBreak.kind === "ok" ? this.endOk(ok) : this.endError(onBreak.error));
+    const left = () => broken();
+    signal?.addEventListener("abort", left, { once: true });
     try {
       for await (const message of messages) {
         if (this.#recording) {
@@ -82,13 +92,15 @@ export class CallSpan {
         }
         yield message;
       }
-      this.endOk(ok);
+      if (signal?.aborted) broken();
+      else this.endOk(ok);
     } catch (error) {
-      this.endError(error);
+      if (signal?.aborted) broken();
+      else this.endError(error);
       throw error;
     } finally {
-      if (onBreak.kind === "ok") this.endOk(ok);
-      else this.endError(onBreak.error);
+      signal?.removeEventListener("abort", left);
+      broken();
     }
   }
 }

@@ -15,14 +15,17 @@
  *              span status is ERROR only for a server fault (gRPC
  *              UNKNOWN/INTERNAL/…, HTTP 5xx, JSON-RPC InternalError), as the
  *              conventions ask of server spans
+ *   left       a stream whose client left ends when the call's signal aborts:
+ *              error.type "Canceled" (gRPC CANCELLED, the HTTP status sent),
+ *              no status ERROR: the client ended it, not a server fault
  *   context    the rest of the call runs in the span's context (handlers and
  *              their instrumented libraries see it as the active span, with
  *              a context manager registered), and HandlerContext.values holds
  *              its CallTrace (call-trace.ts) for the task runtime and the call
  *              log, which need no context manager
  *   metric     rpc.server.call.duration (s): rpc.system, rpc.service,
- *              rpc.method, a2a.operation, a2a.protocol.version, and
- *              error.type when the call failed
+ *              rpc.method, a2a.operation, and error.type when the call failed
+ *              (rpc.service names the version: attributes.ts)
  *
  * The interceptor sees what interceptors see (interceptor.ts): a call the
  * server refuses before them (an unknown method, a bad body, a version it
@@ -40,7 +43,7 @@ import type { CallTrace } from "../core/call-trace.js";
 import { callTraceKey } from "../core/call-trace.js";
 import type { HandlerContext } from "../core/definition.js";
 import type { A2aResult, Interceptor } from "../core/interceptor.js";
-import { callShapes, type ErrorOutcome, okAttributes, serverErrorOutcome } from "./attributes.js";
+import { callShapes, clientLeftOutcome, type ErrorOutcome, okAttributes, serverErrorOutcome } from "./attributes.js";
 import { CallSpan, type StreamBreak } from "./call-span.js";
 import { durationHistogram, type OtelOptions, otelTools } from "./options.js";
 import { formatTraceparent, parseTraceparent } from "./trace-context.js";
@@ -73,11 +76,9 @@ class SpanCallTrace implements CallTrace {
   }
 }
 
-/** A stream whose client left before its end: the call ends there, as the binding cancels it. */
-const CLIENT_LEFT: StreamBreak = {
-  kind: "error",
-  error: Object.assign(new Error("the client went away"), { name: "AbortError" }),
-};
+/** What ends a stream whose client left before its end: the call ends there, as the binding cancels it. */
+const CLIENT_LEFT = Object.assign(new Error("the client went away"), { name: "AbortError" });
+const CLIENT_LEFT_BREAK: StreamBreak = { kind: "error", error: CLIENT_LEFT };
 
 const isServerFault = (outcome: ErrorOutcome) => outcome.serverFault;
 
@@ -92,7 +93,10 @@ export function otelServerInterceptor(options: OtelOptions = {}): Interceptor {
     const shape = shapeOf(operation, context.binding, context.protocolVersion, context.tenant !== undefined);
     const span = tracer.startSpan(shape.name, { kind: SpanKind.SERVER, attributes: shape.attributes }, parent);
     context.values.set(callTraceKey, new SpanCallTrace(span));
-    const outcomeOf = (error: unknown) => serverErrorOutcome(call.definition, context.binding, error);
+    const outcomeOf = (error: unknown) =>
+      error === CLIENT_LEFT
+        ? clientLeftOutcome(context.binding)
+        : serverErrorOutcome(call.definition, context.binding, error);
     const traced = new CallSpan(span, shape, duration, outcomeOf, isServerFault);
     traced.noteTask(call.request);
     let result: A2aResult;
@@ -103,7 +107,9 @@ export function otelServerInterceptor(options: OtelOptions = {}): Interceptor {
       throw error;
     }
     const ok = okAttributes(context.binding);
-    if (result.kind === "stream") return { kind: "stream", messages: traced.traced(result.messages, ok, CLIENT_LEFT) };
+    if (result.kind === "stream") {
+      return { kind: "stream", messages: traced.traced(result.messages, ok, CLIENT_LEFT_BREAK, context.signal) };
+    }
     traced.endOk(ok, result.message);
     return result;
   };
