@@ -3,13 +3,15 @@
  * core/log-interceptor.ts "when"): the server span ends when the call's signal aborts, with error.type
  * "Canceled" (gRPC CANCELLED, the HTTP status the answer went out with) and no status ERROR, and the call log
  * writes "Canceled" at level info. Then and there: also when the handler never gives its stream another event.
+ * And an error is a server fault on every binding alike (core/call-outcome.ts): InvalidAgentResponseError, which
+ * HTTP+JSON answers with 500, is status ERROR and a record at level error on JSON-RPC too.
  * On JSON-RPC, HTTP+JSON and gRPC, against real servers on 127.0.0.1, read with OpenTelemetry's SDK.
  */
 import { createServer, type Server } from "node:http";
 import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
-import { type CallLogRecord, jsonLines, logCalls, nodeHttpListener } from "@protoc-gen-a2a/runtime";
+import { A2AError, type CallLogRecord, jsonLines, logCalls, nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import { otelServerInterceptor } from "@protoc-gen-a2a/runtime/otel";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
@@ -33,6 +35,9 @@ const LEFT_CODE: Record<Binding, [string, number] | undefined> = {
 
 /** A task that works for good: "honors-…" ends its stream when the call's signal aborts, "ignores-…" never. */
 const handler: A2AServiceHandler = {
+  getTask: async ({ id }) => {
+    throw new A2AError("InvalidAgentResponseError", `the agent answered nonsense for ${id}`);
+  },
   async *subscribeToTask({ id }, context) {
     yield { payload: { case: "task", value: { id, contextId: "c", status: { state: TaskState.WORKING } } } };
     const { signal } = context;
@@ -123,5 +128,14 @@ describe.each(BINDINGS)("%s", (binding) => {
     expect(log.map((r) => [r.level, r.status])).toEqual([["info", "Canceled"]]);
     const durations = (await otel.metrics()).get("rpc.server.call.duration") ?? [];
     expect(durations.some((p) => p.attributes["error.type"] === "InternalError")).toBe(false);
+  });
+
+  it("counts InvalidAgentResponseError as a server fault, as the other bindings do", async () => {
+    const id = `invalid-${binding}`;
+    await expect(clientFor(binding).getTask({ id })).rejects.toThrow();
+    const span = otel.spans().find((s) => s.kind === 1 && s.attributes["a2a.task.id"] === id);
+    expect([span?.status.code, span?.attributes["error.type"]]).toEqual([2, "InvalidAgentResponseError"]);
+    const log = records.filter((r) => r.taskId === id);
+    expect(log.map((r) => [r.level, r.status])).toEqual([["error", "InvalidAgentResponseError"]]);
   });
 });

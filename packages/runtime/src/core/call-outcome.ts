@@ -9,7 +9,9 @@
  *
  * serverFault: the server failed, not the caller (gRPC UNKNOWN,
  * DEADLINE_EXCEEDED, UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS; HTTP
- * 5xx; JSON-RPC -32603), which is what makes a server span an error.
+ * 5xx; JSON-RPC -32603, or an error HTTP+JSON answers with a 5xx, such as
+ * InvalidAgentResponseError: one error is a fault on every binding), which
+ * is what makes a server span an error and a call log record level error.
  */
 import { A2AError, grpcStatusOf, toJsonRpcError, toRestError } from "./a2a-error.js";
 import type { A2aServiceDefinition, HandlerContext } from "./definition.js";
@@ -68,7 +70,7 @@ export function callFailure(
     };
   }
   const { code, message } = toJsonRpcError(definition, error);
-  return { type, code, message, serverFault: code === -32603 };
+  return { type, code, message, serverFault: code === -32603 || toRestError(definition, error).status >= 500 };
 }
 
 /** The code of a call that succeeded: gRPC OK (0), HTTP 200; none on JSON-RPC. */
