@@ -216,7 +216,8 @@ describe.each(WAYS)("$binding $version", ({ binding, version }) => {
   it("a push: the attempt span is the turn's child and the webhook gets its traceparent", async () => {
     const client = clientFor(binding, version);
     const before = agent.deliveries.length;
-    const url = `${agent.webhookUrl}/${binding}-${version}`;
+    // A webhook's signature in its query: the span shows the query's names only.
+    const url = `${agent.webhookUrl}/${binding}-${version}?sig=s3cret`;
     const { traceId } = await traced(() =>
       client.sendMessage({
         message: text("push me"),
@@ -228,7 +229,11 @@ describe.each(WAYS)("$binding $version", ({ binding, version }) => {
     const turn = spans.find((s) => s.name === "a2a.turn SendMessage" && s.spanContext().traceId === traceId)!;
     const attempts = childrenOf(spans, turn).filter((s) => s.name === "a2a.push POST");
     expect(attempts.length).toBeGreaterThanOrEqual(1);
-    expect(attempts[0]!.attributes).toMatchObject({ "http.response.status_code": 200, "a2a.push.attempt": 1 });
+    expect(attempts[0]!.attributes).toMatchObject({
+      "http.response.status_code": 200,
+      "a2a.push.attempt": 1,
+      "url.full": `${agent.webhookUrl}/${binding}-${version}?sig=REDACTED`,
+    });
     const sent = agent.deliveries.slice(before);
     expect(sent.length).toBeGreaterThanOrEqual(1);
     const ids = attempts.map((a) => a.spanContext().spanId);

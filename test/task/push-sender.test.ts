@@ -540,13 +540,14 @@ describe("URL screening", () => {
     ["http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/", "Teredo address"],
   ])("refuses %s (%s)", async (url, reason) => {
     const error = await expectRefused(strict, url, reason);
-    if (!url.includes("secret")) expect(error.message).toContain(url.startsWith("http") ? new URL(url).href : url);
+    // A URL with credentials is shown with them REDACTED (the test below).
+    if (!url.includes("@")) expect(error.message).toContain(url.startsWith("http") ? new URL(url).href : url);
   });
 
-  it("never echoes a password in the refusal", async () => {
-    const error = await expectRefused(strict, "https://user:secret@example.com/hook", "credentials");
-    expect(error.message).not.toContain("secret");
-    expect(error.message).toContain("https://user:***@example.com/hook");
+  it("never echoes credentials or query values in the refusal", async () => {
+    const error = await expectRefused(strict, "https://user:secret@example.com/hook?sig=s1&k=s2", "credentials");
+    expect(error.message).not.toMatch(/user|secret|s1|s2/);
+    expect(error.message).toContain("https://REDACTED:REDACTED@example.com/hook?sig=REDACTED&k=REDACTED");
   });
 
   it.each([

@@ -12,7 +12,7 @@
  *              error. Metric a2a.tasks.running: turns running now
  *   push       a CLIENT span "a2a.push POST" per delivery attempt, child of
  *              the turn that committed the update (else the call): url.full
- *              (password hidden), a2a.task.id, a2a.push.config.id,
+ *              (credentials and query values REDACTED), a2a.task.id, a2a.push.config.id,
  *              a2a.push.attempt, http.request.method POST,
  *              http.response.status_code, error.type (the HTTP status or the
  *              failure) unless 2xx; the attempt's request carries its

@@ -85,7 +85,7 @@ export class PushDeliveryError extends Error {
   constructor(
     message: string,
     readonly failure: PushFailure,
-    /** The webhook URL, password hidden. */
+    /** The webhook URL, credentials and query values hidden (displayUrl). */
     readonly url: string,
     readonly taskId: string,
     readonly configId: string,

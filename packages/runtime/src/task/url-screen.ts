@@ -15,7 +15,8 @@
  *      allowPrivateNetworks lifts (loopback, private, link-local, CGNAT and the special-purpose ranges of
  *      ip-ranges.ts; never cloud metadata, unspecified, discard-only, multicast), or lies in a network of
  *      allowNetworks (allow-list.ts: a cloud metadata address only through an entry that is exactly it).
- * A refusal is an A2AError InvalidParamsError naming the URL (password hidden) and the reason. A lookup that
+ * A refusal is an A2AError InvalidParamsError naming the URL (credentials and query values hidden: displayUrl)
+ * and the reason. A lookup that
  * takes longer than lookupTimeoutMs (default 5 s) counts as unresolved, below.
  *
  * A host that does not resolve (UnresolvedHostError) is ACCEPTED when a config is created, and retried by
@@ -87,11 +88,17 @@ export class UnresolvedHostError extends Error {
 const LOOPBACK_NAMES = /^(?:.+\.)?localhost$/;
 const METADATA_NAMES = new Set(["metadata.google.internal", "metadata.goog"]);
 
-/** The URL as shown in messages: the password is never echoed. */
+/**
+ * The URL as shown in messages, logs and spans: a user name, a password and each query value (a webhook's
+ * signature or key) are REDACTED, as OpenTelemetry asks of url.full; the query's names stay.
+ */
 export function displayUrl(url: string): string {
   try {
     const u = new URL(url);
-    if (u.password !== "") u.password = "***";
+    if (u.username !== "") u.username = "REDACTED";
+    if (u.password !== "") u.password = "REDACTED";
+    if (u.search !== "")
+      u.search = [...u.searchParams.keys()].map((k) => `${encodeURIComponent(k)}=REDACTED`).join("&");
     return u.href;
   } catch {
     return url;
