@@ -90,7 +90,25 @@ export function canonicalizeAgentCard(card: unknown, form: CanonicalForm = "spec
 export function emptiesDroppedLoss(card: unknown): string | undefined {
   const normalized = normalizeMessage(card, "AgentCard", "$", []);
   delete normalized.signatures;
-  return emptiesLostIn(normalized, "AgentCard", "$", (value) => dropEmpties(value) === undefined);
+  return emptiesLostIn(normalized, "AgentCard", "$", emptinessTest());
+}
+
+/**
+ * Whether dropEmpties would remove a value entirely: "", null, or a list or object of such values. Each list and
+ * object is judged once (remembered for this test), so asking at every depth of a deep Struct stays linear.
+ */
+export function emptinessTest(): (value: Json) => boolean {
+  const known = new WeakMap<object, boolean>();
+  const isEmpty = (value: Json): boolean => {
+    if (value === "" || value === null) return true;
+    if (typeof value !== "object") return false;
+    const seen = known.get(value);
+    if (seen !== undefined) return seen;
+    const empty = Array.isArray(value) ? value.every(isEmpty) : Object.values(value).every(isEmpty);
+    known.set(value, empty);
+    return empty;
+  };
+  return isEmpty;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
