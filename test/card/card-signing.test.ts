@@ -241,6 +241,55 @@ describe("signing and verifying", () => {
   });
 });
 
+describe("a card cannot make its verifier fetch or work without bound", () => {
+  /** A key host on 127.0.0.1 answering every path with `body`, counting requests. */
+  async function keyHost(body: string) {
+    let fetched = 0;
+    const server = createServer((_req, res) => {
+      fetched++;
+      res.writeHead(200, { "content-type": "application/json" }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { origin, fetched: () => fetched, close: () => server.close() };
+  }
+
+  it("names at most 4 key set URLs, and has its first 16 signatures checked", async () => {
+    const host = await keyHost(JSON.stringify({ keys: [] }));
+    try {
+      // Garbage signatures, each naming another trusted key set URL: no key is needed to make them.
+      const header = (i: number) => ({ alg: "ES256", kid: "k", jku: `${host.origin}/jwks.json?n=${i}` });
+      const signatures = Array.from({ length: 40 }, (_, i) => ({
+        protected: Buffer.from(JSON.stringify(header(i))).toString("base64url"),
+        signature: "AAAA",
+      }));
+      const error = await verifyAgentCard({ ...card, signatures }, { trustedJku: (u) => u.origin === host.origin })
+        .then(() => undefined)
+        .catch((e: unknown) => e as AgentCardSignatureError);
+      expect(error).toBeInstanceOf(AgentCardSignatureError);
+      expect(host.fetched()).toBe(4);
+      const reasons = error!.failures.map((f) => f.reason);
+      expect(reasons.slice(4, 16).every((r) => r === "its jku is past the 4 a card may name")).toBe(true);
+      expect(reasons.slice(16).every((r) => r === "not checked: a card's first 16 are")).toBe(true);
+      expect(reasons).toHaveLength(40);
+    } finally {
+      host.close();
+    }
+  });
+
+  it("reads a key set's answer to 128 KiB at most", async () => {
+    const { privateKey } = await generateKeyPair("ES256", { extractable: true });
+    const host = await keyHost(JSON.stringify({ keys: [], pad: "x".repeat(1 << 20) }));
+    try {
+      const jku = `${host.origin}/jwks.json`;
+      const signed = await signAgentCard(card, { key: privateKey, kid: "j1", jku });
+      await expect(verifyAgentCard(signed, { trustedJku: () => true })).rejects.toThrow(/over 131072 bytes/);
+    } finally {
+      host.close();
+    }
+  });
+});
+
 describe("the empties-dropped form by default", () => {
   const anonymous = (c: typeof card & { securityRequirements?: unknown[] }) => ({
     ...c,

@@ -11,9 +11,19 @@
  *                    URL proves nothing unless the URL is trusted
  *
  * A resolved source keeps its remote key sets (at most 16 jku URLs), so a
- * verifier made once reuses them across cards.
+ * verifier made once reuses them across cards. A remote key set's answer is
+ * read to MAX_KEY_SET_BYTES at most (past it the set is refused unread), and
+ * one card names at most MAX_JKU_PER_CARD key set URLs (verify.ts).
  */
-import { createRemoteJWKSet, type FlattenedVerifyGetKey, type JWSHeaderParameters, type FlattenedJWSInput } from "jose";
+import {
+  createRemoteJWKSet,
+  customFetch,
+  type FetchImplementation,
+  type FlattenedJWSInput,
+  type FlattenedVerifyGetKey,
+  type JWSHeaderParameters,
+} from "jose";
+import { boundedText } from "../core/response-body.js";
 import type { SigningKey } from "./key-alg.js";
 
 export type CardKeySource =
@@ -25,10 +35,23 @@ export type VerifyKey = SigningKey | FlattenedVerifyGetKey;
 
 const MAX_JKU_SETS = 16;
 
+/** The most bytes of a remote key set's answer read (see the header). */
+export const MAX_KEY_SET_BYTES = 128 * 1024;
+
+/** jose's fetch of a key set, with the answer's body read to MAX_KEY_SET_BYTES at most. */
+const boundedKeySetFetch: FetchImplementation = async (url, options) => {
+  const res = await fetch(url, options);
+  const tooLarge = () => new Error(`the key set at ${url} is over ${MAX_KEY_SET_BYTES} bytes`);
+  const text = await boundedText(res, MAX_KEY_SET_BYTES, tooLarge);
+  return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
+};
+
+const remoteKeySet = (url: URL) => createRemoteJWKSet(url, { [customFetch]: boundedKeySetFetch });
+
 /** The key (or key function) flattenedVerify is given for the source. */
 export function verifyKeyOf(source: CardKeySource): VerifyKey {
   if ("key" in source) return source.key;
-  if ("jwks" in source) return source.jwks instanceof URL ? createRemoteJWKSet(source.jwks) : source.jwks;
+  if ("jwks" in source) return source.jwks instanceof URL ? remoteKeySet(source.jwks) : source.jwks;
   const sets = new Map<string, FlattenedVerifyGetKey>();
   const trusted = source.trustedJku;
   return (header: JWSHeaderParameters, token: FlattenedJWSInput) => {
@@ -43,7 +66,7 @@ export function verifyKeyOf(source: CardKeySource): VerifyKey {
     let set = sets.get(url.href);
     if (!set) {
       if (sets.size >= MAX_JKU_SETS) sets.clear();
-      set = createRemoteJWKSet(url);
+      set = remoteKeySet(url);
       sets.set(url.href, set);
     }
     return set(header, token);

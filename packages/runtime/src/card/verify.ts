@@ -19,6 +19,10 @@
  * relaxes nothing more than the field-level difference above.
  * A signature whose protected header lacks `alg` or `kid` (§8.4.2: MUST) fails,
  * wherever else they are given.
+ * Bounds, so that a card cannot make its verifier work or fetch without end:
+ * the first MAX_SIGNATURES entries are checked (the others fail, unchecked),
+ * and the signatures of one card name at most MAX_JKU_PER_CARD key set URLs
+ * (`jku`) between them (a signature naming another one fails, unfetched).
  * Otherwise AgentCardSignatureError lists, per signature (index, kid, alg),
  * why it failed, and says why the empties-dropped form was not tried.
  */
@@ -122,8 +126,12 @@ async function verifyWith(
   const algorithms = [...(options.algorithms ?? ASYMMETRIC)];
   const verified: VerifiedSignature[] = [];
   const failed: SignatureFailure[] = [];
+  const jkus = new Set<string>();
   for (const [index, entry] of entries.entries()) {
-    const outcome = await verifyEntry(entry, index, payloads, key, algorithms);
+    const outcome =
+      index < MAX_SIGNATURES
+        ? await verifyEntry(entry, index, payloads, { key, algorithms, jkus })
+        : { index, kid: undefined, alg: undefined, reason: `not checked: a card's first ${MAX_SIGNATURES} are` };
     if ("reason" in outcome) failed.push(outcome);
     else verified.push(outcome);
   }
@@ -136,12 +144,23 @@ async function verifyWith(
   return { verified, failed, ignoredFields: payloads[0]?.ignoredFields ?? [], card: covering.card };
 }
 
+/** The most signatures of one card checked (see the header). */
+export const MAX_SIGNATURES = 16;
+/** The most key set URLs (`jku`) the signatures of one card may name between them (see the header). */
+export const MAX_JKU_PER_CARD = 4;
+
+/** How a card's signatures are checked: the key, the algorithms, and the jku URLs named so far. */
+interface EntryCheck {
+  readonly key: VerifyKey;
+  readonly algorithms: string[];
+  readonly jkus: Set<string>;
+}
+
 async function verifyEntry(
   entry: unknown,
   index: number,
   payloads: readonly { readonly form: CanonicalForm; readonly text: string }[],
-  key: VerifyKey,
-  algorithms: string[],
+  { key, algorithms, jkus }: EntryCheck,
 ): Promise<VerifiedSignature | SignatureFailure> {
   const jws = entry as { protected?: unknown; signature?: unknown; header?: unknown } | null;
   if (typeof jws?.protected !== "string" || typeof jws.signature !== "string") {
@@ -158,6 +177,11 @@ async function verifyEntry(
   const missing = !alg ? "alg" : !kid ? "kid" : undefined;
   const reason = `its protected header names no ${missing} (spec §8.4.2 requires it)`;
   if (missing) return { index, kid, alg, reason };
+  if (typeof header.jku === "string" && !jkus.has(header.jku)) {
+    if (jkus.size >= MAX_JKU_PER_CARD)
+      return { index, kid, alg, reason: `its jku is past the ${MAX_JKU_PER_CARD} a card may name` };
+    jkus.add(header.jku);
+  }
   let first: unknown;
   const seen = new Set<string>();
   for (const { form, text } of payloads) {
