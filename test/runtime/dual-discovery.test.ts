@@ -471,4 +471,13 @@ describe("mergeAgentCards", () => {
       'agent card: the v1.0 and the v0.3 card disagree at skills: [] (v1.0) vs [{"id":"s"}] (v0.3)',
     );
   });
+
+  it("keeps a member named __proto__ (an extension's params) as a member of either card", () => {
+    const params = JSON.parse('{"__proto__": {"polluted": true}, "k": 1}') as JsonObject;
+    const ext = (p: JsonObject) => ({ capabilities: { extensions: [{ uri: "urn:x", params: p }] } });
+    const merged = mergeAgentCards(ext(params), ext(params));
+    expect(JSON.stringify(merged)).toBe(JSON.stringify(ext(params)));
+    const older = JSON.parse('{"name": "a", "__proto__": {"x": 1}}') as JsonObject;
+    expect(JSON.stringify(mergeAgentCards({ name: "a" }, older))).toBe('{"name":"a","__proto__":{"x":1}}');
+  });
 });

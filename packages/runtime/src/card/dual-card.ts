@@ -33,6 +33,7 @@
  * card signatures, since a signature covers the card it was made for.
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+import { set } from "../core/records.js";
 
 export class MergedCardError extends Error {
   override name = "MergedCardError";
@@ -62,9 +63,10 @@ function mergeObjects(older: JsonObject, newer: JsonObject, path: string): JsonO
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(older)) {
     const other = Object.hasOwn(newer, key) ? newer[key] : undefined;
-    out[key] = other === undefined ? value : merge(value, other, path === "" ? key : `${path}.${key}`);
+    // set, not an assignment: a member named __proto__ (JSON.parse makes it an own one) stays a member.
+    set(out, key, other === undefined ? value : merge(value, other, path === "" ? key : `${path}.${key}`));
   }
-  for (const [key, value] of Object.entries(newer)) if (!Object.hasOwn(out, key)) out[key] = value;
+  for (const [key, value] of Object.entries(newer)) if (!Object.hasOwn(out, key)) set(out, key, value);
   return out;
 }
 
