@@ -162,6 +162,15 @@ describe("signing and verifying", () => {
     }
   });
 
+  it("fails a signature whose kid is no string (RFC 7515 §4.1.4)", async () => {
+    const { privateKey, publicKey } = await generateKeyPair("ES256");
+    const payload = new TextEncoder().encode(canonicalizeAgentCard(card).text);
+    const header = { typ: "JOSE", alg: "ES256", kid: 7 } as unknown as JWSHeaderParameters;
+    const jws = await new FlattenedSign(payload).setProtectedHeader(header).sign(privateKey);
+    const signed = { ...card, signatures: [{ protected: jws.protected, signature: jws.signature }] };
+    await expect(verifyAgentCard(signed, { key: publicKey })).rejects.toThrow("its kid is not a string");
+  });
+
   it("a field the card adds later is not covered, and is reported", async () => {
     const { privateKey, publicKey } = await generateKeyPair("ES256");
     const signed = await signAgentCard(card, { key: privateKey, kid: "k" });

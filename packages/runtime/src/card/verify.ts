@@ -177,6 +177,8 @@ async function verifyEntry(
   const missing = !alg ? "alg" : !kid ? "kid" : undefined;
   const reason = `its protected header names no ${missing} (spec §8.4.2 requires it)`;
   if (missing) return { index, kid, alg, reason };
+  // RFC 7515 §4.1.4: a kid is a string (jose checks alg's type itself).
+  if (typeof kid !== "string") return { index, kid: undefined, alg, reason: "its kid is not a string" };
   if (typeof header.jku === "string" && !jkus.has(header.jku)) {
     if (jkus.size >= MAX_JKU_PER_CARD)
       return { index, kid, alg, reason: `its jku is past the ${MAX_JKU_PER_CARD} a card may name` };
