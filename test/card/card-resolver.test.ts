@@ -127,6 +127,18 @@ describe("caching", () => {
     expect(requestsTo("many")).toHaveLength(66);
   });
 
+  it("keeps at most 8 MiB of cards as served, dropping the one fetched longest ago", async () => {
+    // Ten cards of a little over 900,000 bytes: nine fit in 8 MiB, the tenth pushes out the first.
+    const big = JSON.stringify({ ...card, description: "d".repeat(900_000) });
+    expect(big.length > 900_000 && 9 * big.length <= 8 * 1024 * 1024).toBe(true);
+    answers.set("big", { body: big, headers: { "cache-control": "max-age=300" } });
+    const resolver = createAgentCardResolver();
+    for (let i = 0; i < 10; i++) await resolver.resolve(`${base}/big/c${i}`);
+    const kept = await resolver.resolve(`${base}/big/c1`);
+    const dropped = await resolver.resolve(`${base}/big/c0`);
+    expect([kept.source, dropped.source]).toEqual(["cache", "network"]);
+  });
+
   it("revalidates a stale card with If-None-Match and reuses it on 304", async () => {
     answers.set("stale", { headers: { "cache-control": "max-age=0", etag: '"v2"' } });
     const resolver = createAgentCardResolver({ version: "1.0" });

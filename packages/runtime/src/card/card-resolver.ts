@@ -12,7 +12,11 @@
  *   cache      freshness from Cache-Control (card-freshness.ts): a fresh
  *              card is returned without a request; a stale one is
  *              revalidated with If-None-Match / If-Modified-Since, and a 304
- *              reuses it; no-store keeps nothing. At most 64 cards are kept.
+ *              reuses it; no-store keeps nothing. At most 64 cards are kept,
+ *              and at most MAX_CACHED_BYTES of them by the size they were
+ *              served with (the oldest dropped first)
+ *   timeout    timeoutMs (default 30 s) bounds the fetch, body included: a
+ *              server that trickles a card cannot hold a resolve for good
  *   redirects  followed by hand, within the card URL's origin only (at most
  *              MAX_REDIRECTS): a redirect to another origin is refused, so
  *              the request's headers (credentials among them) never go there;
@@ -46,7 +50,7 @@ export interface AgentCardResolverOptions<V = undefined> {
   readonly version?: string;
   /** Freshness in seconds when the response has no max-age, no-cache or no-store. Default 0. */
   readonly defaultMaxAgeSeconds?: number;
-  /** Per-request timeout in milliseconds. */
+  /** Per-request timeout in milliseconds, reading the body included. Default 30000. */
   readonly timeoutMs?: number;
   /**
    * Checks each fetched card; throw to refuse it. What it returns is the result's `verification`; when that has
@@ -95,10 +99,51 @@ export class AgentCardVerificationError extends Error {
 interface Entry<V> {
   readonly resolved: ResolvedAgentCard<V>;
   readonly freshUntil: number;
+  /** The size the card was served with. */
+  readonly bytes: number;
 }
 
 const OPERATION = "ResolveAgentCard";
 const MAX_ENTRIES = 64;
+/** The most bytes of cards (as served) one resolver keeps: a parsed card takes several times its text. */
+const MAX_CACHED_BYTES = 8 * 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** The resolver's cards by version and URL, at most MAX_ENTRIES and MAX_CACHED_BYTES, the oldest dropped first. */
+class CardCache<V> {
+  readonly #entries = new FifoMap<string, Entry<V>>();
+  #bytes = 0;
+
+  get(key: string): Entry<V> | undefined {
+    return this.#entries.get(key);
+  }
+
+  delete(key: string): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
+    this.#bytes -= entry.bytes;
+    this.#entries.delete(key);
+  }
+
+  set(key: string, entry: Entry<V>): void {
+    this.delete(key);
+    while (
+      this.#entries.size > 0 &&
+      (this.#entries.size >= MAX_ENTRIES || this.#bytes + entry.bytes > MAX_CACHED_BYTES)
+    ) {
+      const oldest = this.#entries.oldest();
+      if (oldest === undefined) break;
+      this.delete(oldest.key);
+    }
+    this.#entries.set(key, entry);
+    this.#bytes += entry.bytes;
+  }
+
+  clear(): void {
+    this.#entries.clear();
+    this.#bytes = 0;
+  }
+}
 /** Redirects followed within the card URL's origin before the fetch is refused. */
 const MAX_REDIRECTS = 5;
 
@@ -114,7 +159,7 @@ export function agentCardUrl(url: string | URL): string {
 export function createAgentCardResolver<V = undefined>(
   options: AgentCardResolverOptions<V> = {},
 ): AgentCardResolver<V> {
-  const cache = new FifoMap<string, Entry<V>>();
+  const cache = new CardCache<V>();
   const version = options.version ?? "1.0";
   return {
     async resolve(url, call = {}) {
@@ -124,16 +169,12 @@ export function createAgentCardResolver<V = undefined>(
       if (entry && Date.now() < entry.freshUntil) return { ...entry.resolved, source: "cache" };
       const { res, from } = await sendFollowing(cardUrl, options, version, entry?.resolved, call.signal);
       const fresh = freshnessOf(res.headers, options.defaultMaxAgeSeconds ?? 0);
-      const resolved =
+      const { resolved, bytes } =
         res.status === 304 && entry
-          ? revalidated(entry.resolved, res.headers)
+          ? { resolved: revalidated(entry.resolved, res.headers), bytes: entry.bytes }
           : await accept(from, res, options.verify);
       cache.delete(key);
-      if (fresh.store) {
-        const oldest = cache.size >= MAX_ENTRIES ? cache.oldest() : undefined;
-        if (oldest !== undefined) cache.delete(oldest.key);
-        cache.set(key, { resolved, freshUntil: Date.now() + fresh.freshMs });
-      }
+      if (fresh.store) cache.set(key, { resolved, freshUntil: Date.now() + fresh.freshMs, bytes });
       return resolved;
     },
     clear() {
@@ -200,8 +241,8 @@ async function send<V>(
   headers.set("a2a-version", version);
   if (stored?.etag) headers.set("if-none-match", stored.etag);
   if (stored?.lastModified) headers.set("if-modified-since", stored.lastModified);
-  const signals = [signal, options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs)];
-  const live = signals.filter((s): s is AbortSignal => s !== undefined);
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const live = signal === undefined ? [timeout] : [signal, timeout];
   try {
     return await (options.fetch ?? globalThis.fetch)(url, {
       headers,
@@ -226,7 +267,7 @@ async function accept<V>(
   url: string,
   res: Response,
   verify: AgentCardResolverOptions<V>["verify"],
-): Promise<ResolvedAgentCard<V>> {
+): Promise<{ readonly resolved: ResolvedAgentCard<V>; readonly bytes: number }> {
   const text = await readBody(url, res);
   if (res.status !== 200) {
     throw failure(`GET ${url} answered ${res.status} ${res.statusText}`.trimEnd(), url, res, text);
@@ -252,7 +293,16 @@ async function accept<V>(
   const etag = res.headers.get("etag") ?? undefined;
   const lastModified = res.headers.get("last-modified") ?? undefined;
   const covered = coveredCard(verification) ?? body;
-  return { card: covered, fetched: body, url, source: "network", etag, lastModified, verification };
+  const resolved: ResolvedAgentCard<V> = {
+    card: covered,
+    fetched: body,
+    url,
+    source: "network",
+    etag,
+    lastModified,
+    verification,
+  };
+  return { resolved, bytes: text.length };
 }
 
 /** The `card` object a verification holds (agentCardVerifier's covered card), if it holds one. */
