@@ -7,26 +7,14 @@
  * HTTP+JSON answers with 500, is status ERROR and a record at level error on JSON-RPC too.
  * On JSON-RPC, HTTP+JSON and gRPC, against real servers on 127.0.0.1, read with OpenTelemetry's SDK.
  */
-import { createServer, type Server } from "node:http";
-import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Session } from "node:http2";
-import type { AddressInfo } from "node:net";
-import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
-import { A2AError, type CallLogRecord, jsonLines, logCalls, nodeHttpListener } from "@protoc-gen-a2a/runtime";
+import { A2AError, type CallLogRecord, jsonLines, logCalls } from "@protoc-gen-a2a/runtime";
 import { otelServerInterceptor } from "@protoc-gen-a2a/runtime/otel";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  type A2AServiceClient,
-  type A2AServiceHandler,
-  createA2AServiceHttpHandler,
-} from "../../generated-samples/v1.0.1/a2a_a2a.js";
-import { a2aServiceGrpcRoutes, createA2AServiceGrpcClient } from "../../generated-samples/v1.0.1/a2a_grpc.js";
-import { createA2AServiceJsonRpcClient } from "../../generated-samples/v1.0.1/a2a_jsonrpc.js";
+import type { A2AServiceHandler } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { TaskState } from "../../generated-samples/v1.0.1/a2a_pb.js";
-import { createA2AServiceRestClient } from "../../generated-samples/v1.0.1/a2a_rest.js";
 import { type OtelMemory, startOtelMemory } from "../helpers/otel-memory.js";
+import { BINDINGS, type Binding, startV10Agent, type V10Agent, v10ClientOf } from "../helpers/v10-agent.js";
 
-type Binding = "JSONRPC" | "HTTP+JSON" | "GRPC";
-const BINDINGS: readonly Binding[] = ["JSONRPC", "HTTP+JSON", "GRPC"];
 const LEFT_CODE: Record<Binding, [string, number] | undefined> = {
   JSONRPC: undefined,
   "HTTP+JSON": ["http.response.status_code", 200],
@@ -48,47 +36,22 @@ const handler: A2AServiceHandler = {
 
 let otel: OtelMemory;
 const records: (CallLogRecord & { readonly level: string })[] = [];
-let http: Server;
-let grpc: Http2Server;
-const sessions = new Set<ServerHttp2Session>();
-const urls = { JSONRPC: "", "HTTP+JSON": "", GRPC: "" };
+let agent: V10Agent;
 
 beforeAll(async () => {
   otel = startOtelMemory();
-  const interceptors = [
+  agent = await startV10Agent(handler, [
     otelServerInterceptor({ tracerProvider: otel.tracerProvider, meterProvider: otel.meterProvider }),
     logCalls(jsonLines((line) => void records.push(JSON.parse(line) as CallLogRecord & { level: string }))),
-  ];
-  http = createServer(nodeHttpListener(createA2AServiceHttpHandler({ handler, interceptors, jsonrpcPath: "/rpc" })));
-  const routes = a2aServiceGrpcRoutes({ handler, interceptors });
-  grpc = createHttp2Server(connectNodeAdapter({ routes, grpc: true, connect: false }));
-  grpc.on("session", (s: ServerHttp2Session) => {
-    sessions.add(s);
-    s.once("close", () => sessions.delete(s));
-  });
-  const listen = (s: Server | Http2Server) =>
-    new Promise<number>((resolve) => s.listen(0, "127.0.0.1", () => resolve((s.address() as AddressInfo).port)));
-  const [port, grpcPort] = [await listen(http), await listen(grpc)];
-  Object.assign(urls, {
-    JSONRPC: `http://127.0.0.1:${port}/rpc`,
-    "HTTP+JSON": `http://127.0.0.1:${port}/rest`,
-    GRPC: `http://127.0.0.1:${grpcPort}`,
-  });
+  ]);
 });
 
 afterAll(async () => {
-  http?.closeAllConnections();
-  http?.close();
-  for (const s of sessions) s.destroy();
-  grpc?.close();
+  await agent?.close();
   await otel?.shutdown();
 });
 
-function clientFor(binding: Binding): A2AServiceClient {
-  if (binding === "JSONRPC") return createA2AServiceJsonRpcClient({ url: urls.JSONRPC });
-  if (binding === "HTTP+JSON") return createA2AServiceRestClient({ url: urls["HTTP+JSON"] });
-  return createA2AServiceGrpcClient(createGrpcTransport({ baseUrl: urls.GRPC }), { url: urls.GRPC });
-}
+const clientFor = (binding: Binding) => v10ClientOf(agent, binding);
 
 /** Subscribes, reads the first event, and leaves. */
 async function leave(binding: Binding, id: string): Promise<void> {

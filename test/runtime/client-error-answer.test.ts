@@ -4,64 +4,13 @@
  * for unary calls and a stream's error event alike. Against a real v1.0 agent on 127.0.0.1, and a proxy agent
  * that rethrows what its client read: the proxy's answer carries none of the peer's headers.
  */
-import { createServer, type Server } from "node:http";
-import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Session } from "node:http2";
-import type { AddressInfo } from "node:net";
-import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
-import { A2AError, nodeHttpListener } from "@protoc-gen-a2a/runtime";
+import { A2AError } from "@protoc-gen-a2a/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type A2AServiceClient,
-  type A2AServiceHandler,
-  createA2AServiceHttpHandler,
-} from "../../generated-samples/v1.0.1/a2a_a2a.js";
-import { a2aServiceGrpcRoutes, createA2AServiceGrpcClient } from "../../generated-samples/v1.0.1/a2a_grpc.js";
-import { createA2AServiceJsonRpcClient } from "../../generated-samples/v1.0.1/a2a_jsonrpc.js";
+import type { A2AServiceHandler } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { Role, TaskState } from "../../generated-samples/v1.0.1/a2a_pb.js";
-import { createA2AServiceRestClient } from "../../generated-samples/v1.0.1/a2a_rest.js";
+import { BINDINGS, startV10Agent, v10ClientOf as clientOf, type V10Agent as Agent } from "../helpers/v10-agent.js";
 
-type Binding = "JSONRPC" | "HTTP+JSON" | "GRPC";
-const BINDINGS: readonly Binding[] = ["JSONRPC", "HTTP+JSON", "GRPC"];
 const CHALLENGE = 'Bearer error="invalid_token"';
-
-interface Agent {
-  readonly urls: Record<Binding, string>;
-  close(): Promise<void>;
-}
-
-/** The v1.0 agent on 127.0.0.1: JSON-RPC at /rpc, HTTP+JSON under /rest, gRPC on its own HTTP/2 port. */
-async function startAgent(handler: A2AServiceHandler): Promise<Agent> {
-  const http: Server = createServer(nodeHttpListener(createA2AServiceHttpHandler({ handler, jsonrpcPath: "/rpc" })));
-  const adapter = connectNodeAdapter({ routes: a2aServiceGrpcRoutes({ handler }), grpc: true, connect: false });
-  const grpc: Http2Server = createHttp2Server(adapter);
-  const sessions = new Set<ServerHttp2Session>();
-  grpc.on("session", (s: ServerHttp2Session) => {
-    sessions.add(s);
-    s.once("close", () => sessions.delete(s));
-  });
-  const listen = (s: Server | Http2Server) =>
-    new Promise<number>((resolve) => s.listen(0, "127.0.0.1", () => resolve((s.address() as AddressInfo).port)));
-  const [port, grpcPort] = [await listen(http), await listen(grpc)];
-  return {
-    urls: {
-      JSONRPC: `http://127.0.0.1:${port}/rpc`,
-      "HTTP+JSON": `http://127.0.0.1:${port}/rest`,
-      GRPC: `http://127.0.0.1:${grpcPort}`,
-    },
-    close: async () => {
-      http.closeAllConnections();
-      for (const s of sessions) s.destroy();
-      await Promise.all([new Promise((r) => http.close(r)), new Promise((r) => grpc.close(r))]);
-    },
-  };
-}
-
-function clientOf(agent: Agent, binding: Binding): A2AServiceClient {
-  const url = agent.urls[binding];
-  if (binding === "JSONRPC") return createA2AServiceJsonRpcClient({ url });
-  if (binding === "HTTP+JSON") return createA2AServiceRestClient({ url });
-  return createA2AServiceGrpcClient(createGrpcTransport({ baseUrl: url }), { url });
-}
 
 const peerHandler: A2AServiceHandler = {
   getTask: async () => {
@@ -79,10 +28,10 @@ const peerHandler: A2AServiceHandler = {
 let peer: Agent;
 let proxy: Agent;
 beforeAll(async () => {
-  peer = await startAgent(peerHandler);
+  peer = await startV10Agent(peerHandler);
   const upstream = clientOf(peer, "HTTP+JSON");
   // Rethrows what its client read, as an agent that forwards calls does.
-  proxy = await startAgent({ getTask: (request) => upstream.getTask(request) });
+  proxy = await startV10Agent({ getTask: (request) => upstream.getTask(request) });
 });
 afterAll(async () => {
   await Promise.all([peer?.close(), proxy?.close()]);
