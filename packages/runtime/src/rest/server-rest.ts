@@ -103,20 +103,19 @@ export function createRestHandler<S extends DescService>(
     refuseContentType: restContentTypeCheck(def),
     invoke: createInvoker(options.handler, options.interceptors, def),
   };
-  return echoingExtensions(def, options, async (req, seen) => {
-    const res = await serve(c, req, seen);
-    return (req.method === "GET" || req.method === "HEAD") && typeof res.body === "string" ? notStored(res) : res;
-  });
+  // A GET's answer is one caller's (see the header); other methods pay no extra step.
+  return echoingExtensions(def, options, (req, seen) =>
+    req.method === "GET" || req.method === "HEAD" ? serve(c, req, seen).then(notStored) : serve(c, req, seen),
+  );
 }
 
 const NO_STORE = { "cache-control": "no-store" };
 
-/** A GET's answer (a task, a list, an error) as no cache keeps it: it is one caller's (see the header). */
-const notStored = (res: CoreResponse): CoreResponse => ({
-  status: res.status,
-  headers: headerRecord(res.headers, NO_STORE),
-  body: res.body,
-});
+/** A GET's answer (a task, a list, an error) as no cache keeps it; a stream keeps its own no-cache. */
+const notStored = (res: CoreResponse): CoreResponse =>
+  typeof res.body === "string"
+    ? { status: res.status, headers: headerRecord(res.headers, NO_STORE), body: res.body }
+    : res;
 
 function fail(c: ServerCtx, e: unknown, operation?: string): CoreResponse {
   c.report(e, operation);
