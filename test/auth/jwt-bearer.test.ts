@@ -14,6 +14,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jwtBearer } from "@protoc-gen-a2a/runtime/auth";
 import type { A2aCall } from "@protoc-gen-a2a/runtime";
@@ -81,6 +82,46 @@ describe("jwtBearer", () => {
       expect(fetched).toEqual({ discovery: 1, jwks: 4 });
     } finally {
       down.close();
+    }
+  });
+
+  it("keeps a fresh key set answering while a refetch for an unknown kid fails, and fetches no more", async () => {
+    const { privateKey, publicKey } = await generateKeyPair("ES256");
+    const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "ES256", use: "sig" };
+    let up = true;
+    let fetches = 0;
+    const server = createServer((_req, res) => {
+      fetches++;
+      if (!up) return void res.writeHead(503).end("busy");
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: [jwk] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const jwksUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`;
+    const sign = (kid: string, sub: string) =>
+      new SignJWT({ sub })
+        .setProtectedHeader({ alg: "ES256", kid })
+        .setIssuer(op.issuer)
+        .setAudience(op.audience)
+        .setExpirationTime("5m")
+        .sign(privateKey);
+    try {
+      const verifier = jwtBearer({
+        issuer: op.issuer,
+        audience: op.audience,
+        jwksUri,
+        cache: false,
+        jwksCooldownMs: 0,
+      });
+      expect((await verifier.bearer(await sign("k1", "alice"), call))?.id).toBe("alice");
+      up = false;
+      // Anyone can name a made-up kid: the refetch it causes fails, as the server's fault.
+      await expect(verifier.bearer(await sign("made-up", "mallory"), call)).rejects.toThrow(/200/);
+      // Meanwhile the fresh set answers: alice's kid is in it, a made-up one is the token's fault.
+      expect((await verifier.bearer(await sign("k1", "alice"), call))?.id).toBe("alice");
+      for (let i = 0; i < 10; i++) expect(await verifier.bearer(await sign(`other-${i}`, "m"), call)).toBeUndefined();
+      expect(fetches).toBe(2);
+    } finally {
+      server.close();
     }
   });
 

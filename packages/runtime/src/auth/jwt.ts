@@ -11,9 +11,11 @@
  *              (key rotation), at most every `jwksCooldownMs` (default 30 s, so
  *              tokens naming made-up key ids cannot make it fetch the JWKS on
  *              every call). A read that failed (discovery document or JWKS) is
- *              remembered for `keyRetryMs` (default 5 s): calls meanwhile fail
- *              with it without a fetch, so callers cannot make the server
- *              fetch once per call while the issuer is down
+ *              remembered for `keyRetryMs` (default 5 s): calls meanwhile make
+ *              no fetch, so callers cannot make the server fetch once per call
+ *              while the issuer is down. They fail with it, except while a key
+ *              set read before is still fresh (jose's 10 minutes): that set
+ *              answers then, and a key id it lacks is the token's fault
  *   checks     signature with one of `algorithms` (never `none`), `iss`,
  *              `aud` (one of `audience`), `exp` (required: RFC 9068 §2.2 makes
  *              it REQUIRED in access tokens) and `nbf` with `clockToleranceSec`
@@ -37,6 +39,7 @@
  * fault: the call is InternalError and onError hears which URL failed.
  */
 import {
+  createLocalJWKSet,
   createRemoteJWKSet,
   decodeProtectedHeader,
   errors,
@@ -101,6 +104,15 @@ export function jwtBearer(options: JwtBearerOptions): BearerVerifier {
   };
 }
 
+type RemoteKeys = ReturnType<typeof createRemoteJWKSet>;
+
+/** A failed read of the keys, until when it stands, and the fresh key set read before it, if any. */
+interface FailedRead {
+  readonly error: unknown;
+  readonly untilMs: number;
+  readonly held: JWTVerifyGetKey | undefined;
+}
+
 /**
  * The issuer's keys as jwtVerify asks for them, once it has parsed a token (see the header): the key set is
  * made on first use; a read that fails is remembered for keyRetryMs, a key id the set lacks is the token's.
@@ -108,18 +120,24 @@ export function jwtBearer(options: JwtBearerOptions): BearerVerifier {
 function issuerKeys(options: JwtBearerOptions): JWTVerifyGetKey {
   const cooldown = options.jwksCooldownMs === undefined ? {} : { cooldownDuration: options.jwksCooldownMs };
   const retryMs = options.keyRetryMs ?? DEFAULT_KEY_RETRY_MS;
-  let set: Promise<JWTVerifyGetKey> | undefined;
-  let failed: { readonly error: unknown; readonly untilMs: number } | undefined;
-  const fail = (error: unknown) => {
-    failed = { error, untilMs: Date.now() + retryMs };
+  let set: Promise<RemoteKeys> | undefined;
+  let failed: FailedRead | undefined;
+  const fail = (error: unknown, remote?: RemoteKeys) => {
+    // A set read before and still fresh keeps answering the key ids it holds; a refetch for one that it
+    // lacks (an unknown kid: any caller can name one) failed, and must not fail the others.
+    const jwks = remote?.fresh ? remote.jwks() : undefined;
+    failed = { error, untilMs: Date.now() + retryMs, held: jwks ? createLocalJWKSet(jwks) : undefined };
     return error;
   };
   return async (header, token) => {
-    if (failed && Date.now() < failed.untilMs) throw failed.error;
+    if (failed && Date.now() < failed.untilMs) {
+      if (failed.held) return failed.held(header, token);
+      throw failed.error;
+    }
     failed = undefined;
     if (set === undefined) set = jwksUrl(options).then((url) => createRemoteJWKSet(url, cooldown));
     const made = set;
-    let keys: JWTVerifyGetKey;
+    let keys: RemoteKeys;
     try {
       keys = await made;
     } catch (e) {
@@ -131,7 +149,7 @@ function issuerKeys(options: JwtBearerOptions): JWTVerifyGetKey {
       return await keys(header, token);
     } catch (e) {
       if (e instanceof errors.JWKSNoMatchingKey || e instanceof errors.JWKSMultipleMatchingKeys) throw e;
-      throw fail(e);
+      throw fail(e, keys);
     }
   };
 }
