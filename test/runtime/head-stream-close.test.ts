@@ -58,6 +58,37 @@ function head(url: string): Promise<[number, string | undefined]> {
 }
 
 describe("HEAD on SubscribeToTask", () => {
+  it("closes a stream whose cleanup throws without an unhandled rejection (no keep-alive wrapper)", async () => {
+    const rejected: unknown[] = [];
+    const note = (e: unknown) => void rejected.push(e);
+    process.on("unhandledRejection", note);
+    try {
+      const failing = createA2AServiceHttpHandler({
+        handler: {
+          async *subscribeToTask({ id }) {
+            try {
+              yield { payload: { case: "task", value: { id, contextId: "c", status: { state: TaskState.WORKING } } } };
+              await new Promise(() => {});
+            } finally {
+              // biome-ignore lint/correctness/noUnsafeFinally: the cleanup that fails is the case under test
+              throw new Error("cleanup failed");
+            }
+          },
+        },
+        restBasePath: "/rest",
+        keepAliveMs: 0,
+      });
+      const res = await fetchHandler(failing)(
+        new Request("http://agent.test/rest/tasks/c1:subscribe", { method: "HEAD", headers: { "a2a-version": "1.0" } }),
+      );
+      expect(res.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(rejected).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", note);
+    }
+  });
+
   it("closes the handler's stream on the node:http listener", async () => {
     const ids = ["n1", "n2", "n3"];
     for (const id of ids) expect(await head(`${base}/tasks/${id}:subscribe`)).toEqual([200, "text/event-stream"]);

@@ -51,7 +51,8 @@ const END: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 /**
  * The text of a started stream: `line(item)` for each item of `source`; a failure (the source's, or `line`'s,
- * which closes the source) is `errorLine(e)`, the last line. return() closes the source (see the header).
+ * which closes the source) is `errorLine(e)`, the last line. return() closes the source (see the header), and
+ * never rejects: what the source's return() throws is dropped.
  */
 export function sseLines<T>(
   source: AsyncIterable<T>,
@@ -89,7 +90,8 @@ export function sseLines<T>(
         async return(): Promise<IteratorResult<string>> {
           if (done) return END;
           done = true;
-          await it.return?.();
+          // A handler's cleanup that throws has no one to answer: the consumer is leaving (withKeepAlive alike).
+          await Promise.resolve(it.return?.()).catch(() => {});
           return END;
         },
       };

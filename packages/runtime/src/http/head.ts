@@ -13,7 +13,7 @@ const encoder = new TextEncoder();
 /** The answer to HEAD made from the answer to the same request as a GET. */
 export function headOf(res: CoreResponse): CoreResponse {
   if (typeof res.body !== "string") {
-    void res.body[Symbol.asyncIterator]().return?.();
+    void Promise.resolve(res.body[Symbol.asyncIterator]().return?.()).catch(() => {});
     return { ...res, body: "" };
   }
   const length = String(encoder.encode(res.body).length);
