@@ -3,6 +3,7 @@
  * core/log-interceptor.ts "when"): the server span ends when the call's signal aborts, with error.type
  * "Canceled" (gRPC CANCELLED, the HTTP status the answer went out with) and no status ERROR, and the call log
  * writes "Canceled" at level info. Then and there: also when the handler never gives its stream another event.
+ * A gRPC stream past its deadline is no client leaving: "DEADLINE_EXCEEDED" (4), a server fault, as gRPC counts it.
  * And an error is a server fault on every binding alike (core/call-outcome.ts): InvalidAgentResponseError, which
  * HTTP+JSON answers with 500, is status ERROR and a record at level error on JSON-RPC too.
  * On JSON-RPC, HTTP+JSON and gRPC, against real servers on 127.0.0.1, read with OpenTelemetry's SDK.
@@ -14,6 +15,8 @@ import type { A2AServiceHandler } from "../../generated-samples/v1.0.1/a2a_a2a.j
 import { TaskState } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { type OtelMemory, startOtelMemory } from "../helpers/otel-memory.js";
 import { BINDINGS, type Binding, startV10Agent, type V10Agent, v10ClientOf } from "../helpers/v10-agent.js";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createA2AServiceGrpcClient } from "../../generated-samples/v1.0.1/a2a_grpc.js";
 
 const LEFT_CODE: Record<Binding, [string, number] | undefined> = {
   JSONRPC: undefined,
@@ -91,6 +94,32 @@ describe.each(BINDINGS)("%s", (binding) => {
     expect(log.map((r) => [r.level, r.status])).toEqual([["info", "Canceled"]]);
     const durations = (await otel.metrics()).get("rpc.server.call.duration") ?? [];
     expect(durations.some((p) => p.attributes["error.type"] === "InternalError")).toBe(false);
+  });
+
+  it.runIf(binding === "GRPC")("a gRPC stream past its deadline: DEADLINE_EXCEEDED, a server fault", async () => {
+    const id = "honors-deadline";
+    const transport = createGrpcTransport({ baseUrl: agent.urls.GRPC, defaultTimeoutMs: 300 });
+    const client = createA2AServiceGrpcClient(transport, { url: agent.urls.GRPC });
+    await expect(async () => {
+      for await (const _ of client.subscribeToTask({ id })) {
+        // read until the deadline ends the call
+      }
+    }).rejects.toThrow(/DEADLINE_EXCEEDED/);
+    const span = await vi.waitFor(
+      () => {
+        const found = otel.spans().find((s) => s.kind === 1 && s.attributes["a2a.task.id"] === id);
+        if (!found) throw new Error(`the span of ${id} has not ended`);
+        return found;
+      },
+      { timeout: 5000 },
+    );
+    expect([span.status.code, span.attributes["error.type"], span.attributes["rpc.grpc.status_code"]]).toEqual([
+      2,
+      "DEADLINE_EXCEEDED",
+      4,
+    ]);
+    const log = records.filter((r) => r.taskId === id);
+    expect(log.map((r) => [r.level, r.status, r.code])).toEqual([["error", "DEADLINE_EXCEEDED", 4]]);
   });
 
   it("counts InvalidAgentResponseError as a server fault, as the other bindings do", async () => {

@@ -73,6 +73,31 @@ export function callFailure(
   return { type, code, message, serverFault: code === -32603 || toRestError(definition, error).status >= 500 };
 }
 
+/** How a call its signal ended reads: past its gRPC deadline, or its client left. */
+export interface AbortedCall {
+  /** "DEADLINE_EXCEEDED" (a server fault, as gRPC counts it), else "Canceled" (the client's doing). */
+  readonly type: "DEADLINE_EXCEEDED" | "Canceled";
+  /** gRPC DEADLINE_EXCEEDED (4) or CANCELLED (1); HTTP+JSON the status already sent (200); none on JSON-RPC. */
+  readonly code: number | undefined;
+  readonly serverFault: boolean;
+}
+
+/**
+ * The ending of a call whose signal aborted with `reason`: the gRPC deadline aborts it with connect's
+ * DEADLINE_EXCEEDED error (grpc-limits.ts); any other abort is the client leaving.
+ */
+export function abortedCall(binding: HandlerContext["binding"], reason: unknown): AbortedCall {
+  const { name, code } = (typeof reason === "object" && reason !== null ? reason : {}) as {
+    name?: unknown;
+    code?: unknown;
+  };
+  if (name === "ConnectError" && code === GRPC_STATUS_CODES["DEADLINE_EXCEEDED"]) {
+    return { type: "DEADLINE_EXCEEDED", code: 4, serverFault: true };
+  }
+  const sent = binding === "GRPC" ? GRPC_STATUS_CODES["CANCELLED"] : binding === "HTTP+JSON" ? 200 : undefined;
+  return { type: "Canceled", code: sent, serverFault: false };
+}
+
 /** The code of a call that succeeded: gRPC OK (0), HTTP 200; none on JSON-RPC. */
 export function successCode(binding: HandlerContext["binding"]): number | undefined {
   return binding === "GRPC" ? 0 : binding === "HTTP+JSON" ? 200 : undefined;

@@ -12,8 +12,9 @@
  *             call has one
  *   level     error for a server fault (call-outcome.ts), else info
  *   when      a unary call when it is answered; a stream when it ends, fails
- *             or the client leaves (status "Canceled", written when the call's
- *             signal aborts, whatever the stream does then)
+ *             or its signal aborts, written then, whatever the stream does
+ *             after: status "Canceled" when the client left (level info),
+ *             "DEADLINE_EXCEEDED" past a gRPC deadline (code 4, level error)
  *   escaping  the record is data, never a format string: jsonLines writes
  *             JSON.stringify of it (quotes, backslashes and control
  *             characters escaped, so a request's value cannot start a line of
@@ -26,7 +27,7 @@
  */
 import type { Message } from "@bufbuild/protobuf";
 import { callTraceKey } from "./call-trace.js";
-import { callFailure, successCode } from "./call-outcome.js";
+import { abortedCall, callFailure, successCode } from "./call-outcome.js";
 import type { A2aCall, Interceptor } from "./interceptor.js";
 import { taskIdsOf } from "./task-ids.js";
 
@@ -128,7 +129,13 @@ async function* loggedStream(s: Started, messages: AsyncIterable<Message>, log: 
   const signal = s.call.context.signal;
   let ended = false;
   let first: Message | undefined;
-  const canceled = () => log.sink.info(record(s, { status: "Canceled" }, first));
+  /** The record of a stream its signal ended: "Canceled" when the client left, else past its gRPC deadline. */
+  const canceled = () => {
+    const why = abortedCall(s.call.context.binding, signal.aborted ? signal.reason : undefined);
+    const r = record(s, { status: why.type, code: why.code }, first);
+    if (why.serverFault) log.sink.error(r);
+    else log.sink.info(r);
+  };
   /** Writes the call's one record: `how`'s, or "Canceled" once the client has left. */
   const end = (how: () => void) => {
     if (ended) return;

@@ -18,7 +18,8 @@
  *   the task       a2a.task.id, a2a.context.id, from the request or the answer
  *   errors         error.type: the A2A error type (TaskNotFoundError, …), or
  *                  InternalError for anything that is no A2AError; "Canceled"
- *                  for a server stream whose client left
+ *                  for a server stream whose client left, "DEADLINE_EXCEEDED"
+ *                  for one past its gRPC deadline
  *
  * Span names follow the RPC rule: "<rpc.service>/<rpc.method>". Durations
  * carry rpc.system, rpc.service, rpc.method, a2a.operation and, on failure,
@@ -27,7 +28,7 @@
  */
 import type { Attributes } from "@opentelemetry/api";
 import { A2AError, A2ATransportError } from "../core/a2a-error.js";
-import { callFailure, GRPC_STATUS_CODES, successCode } from "../core/call-outcome.js";
+import { abortedCall, callFailure, GRPC_STATUS_CODES, successCode } from "../core/call-outcome.js";
 import { taskIdsOf } from "../core/task-ids.js";
 import type { A2aServiceDefinition, HandlerContext, OperationInfo } from "../core/definition.js";
 import { withNames } from "../core/records.js";
@@ -147,16 +148,18 @@ export function serverErrorOutcome(
   return { attributes, serverFault: failure.serverFault, type: failure.type, message: failure.message };
 }
 
-/** A server stream whose client left: "Canceled", gRPC CANCELLED (1), the HTTP status its answer was sent with. */
-export function clientLeftOutcome(binding: BindingName): ErrorOutcome {
-  const attributes: Attributes =
-    binding === "GRPC" ? CANCELED_GRPC : binding === "HTTP+JSON" ? CANCELED_HTTP : CANCELED;
-  return { attributes, serverFault: false, type: "Canceled", message: "the client went away" };
+/**
+ * A server call its signal ended (call-outcome.ts abortedCall): the client left ("Canceled", gRPC CANCELLED, the
+ * HTTP status its answer was sent with), or past its gRPC deadline ("DEADLINE_EXCEEDED", a server fault).
+ */
+export function abortedOutcome(binding: BindingName, reason: unknown): ErrorOutcome {
+  const ended = abortedCall(binding, reason);
+  const attributes: Attributes = { "error.type": ended.type };
+  const codeName = binding === "GRPC" ? "rpc.grpc.status_code" : "http.response.status_code";
+  if (ended.code !== undefined) attributes[codeName] = ended.code;
+  const message = ended.serverFault ? "the call's deadline passed" : "the client went away";
+  return { attributes, serverFault: ended.serverFault, type: ended.type, message };
 }
-
-const CANCELED: Attributes = Object.freeze({ "error.type": "Canceled" });
-const CANCELED_GRPC: Attributes = Object.freeze({ "error.type": "Canceled", "rpc.grpc.status_code": 1 });
-const CANCELED_HTTP: Attributes = Object.freeze({ "error.type": "Canceled", "http.response.status_code": 200 });
 
 /** The attributes of an error a client met: the A2A type and wire code it read, or the transport failure. */
 export function clientErrorOutcome(binding: BindingName, error: unknown): ErrorOutcome {

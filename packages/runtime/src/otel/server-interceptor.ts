@@ -15,9 +15,10 @@
  *              span status is ERROR only for a server fault (gRPC
  *              UNKNOWN/INTERNAL/…, HTTP 5xx, JSON-RPC InternalError), as the
  *              conventions ask of server spans
- *   left       a stream whose client left ends when the call's signal aborts:
- *              error.type "Canceled" (gRPC CANCELLED, the HTTP status sent),
- *              no status ERROR: the client ended it, not a server fault
+ *   aborted    a stream ends when the call's signal aborts: a client that
+ *              left is error.type "Canceled" (gRPC CANCELLED, the HTTP status
+ *              sent), no status ERROR: the client ended it; a gRPC deadline
+ *              is "DEADLINE_EXCEEDED" (4), status ERROR, as gRPC counts it
  *   context    the rest of the call runs in the span's context (handlers and
  *              their instrumented libraries see it as the active span, with
  *              a context manager registered), and HandlerContext.values holds
@@ -43,7 +44,7 @@ import type { CallTrace } from "../core/call-trace.js";
 import { callTraceKey } from "../core/call-trace.js";
 import type { HandlerContext } from "../core/definition.js";
 import type { A2aResult, Interceptor } from "../core/interceptor.js";
-import { callShapes, clientLeftOutcome, type ErrorOutcome, okAttributes, serverErrorOutcome } from "./attributes.js";
+import { abortedOutcome, callShapes, type ErrorOutcome, okAttributes, serverErrorOutcome } from "./attributes.js";
 import { CallSpan, type StreamBreak } from "./call-span.js";
 import { durationHistogram, type OtelOptions, otelTools } from "./options.js";
 import { formatTraceparent, parseTraceparent } from "./trace-context.js";
@@ -76,7 +77,7 @@ class SpanCallTrace implements CallTrace {
   }
 }
 
-/** What ends a stream whose client left before its end: the call ends there, as the binding cancels it. */
+/** What ends a stream its signal ended (the client left, or a deadline passed; the outcome reads which). */
 const CLIENT_LEFT = Object.assign(new Error("the client went away"), { name: "AbortError" });
 const CLIENT_LEFT_BREAK: StreamBreak = { kind: "error", error: CLIENT_LEFT };
 
@@ -95,7 +96,7 @@ export function otelServerInterceptor(options: OtelOptions = {}): Interceptor {
     context.values.set(callTraceKey, new SpanCallTrace(span));
     const outcomeOf = (error: unknown) =>
       error === CLIENT_LEFT
-        ? clientLeftOutcome(context.binding)
+        ? abortedOutcome(context.binding, context.signal.aborted ? context.signal.reason : undefined)
         : serverErrorOutcome(call.definition, context.binding, error);
     const traced = new CallSpan(span, shape, duration, outcomeOf, isServerFault);
     traced.noteTask(call.request);
