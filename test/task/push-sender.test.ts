@@ -544,10 +544,16 @@ describe("URL screening", () => {
     if (!url.includes("@")) expect(error.message).toContain(url.startsWith("http") ? new URL(url).href : url);
   });
 
+  it("shows no part of a refused text that does not parse, where credentials or a query could be", async () => {
+    const error = await expectRefused(strict, "https://user:s3cret@hooks example/x?token=s3cret#a", "absolute URL");
+    expect(error.message).not.toMatch(/user|s3cret/);
+    expect(error.message).toContain("(not a URL: 50 characters)");
+  });
+
   it("never echoes credentials or query values in the refusal", async () => {
-    const error = await expectRefused(strict, "https://user:secret@example.com/hook?sig=s1&k=s2", "credentials");
-    expect(error.message).not.toMatch(/user|secret|s1|s2/);
-    expect(error.message).toContain("https://REDACTED:REDACTED@example.com/hook?sig=REDACTED&k=REDACTED");
+    const error = await expectRefused(strict, "https://user:secret@example.com/hook?sig=s1&k=s2#t=s3", "credentials");
+    expect(error.message).not.toMatch(/user|secret|s1|s2|s3/);
+    expect(error.message).toContain("https://REDACTED:REDACTED@example.com/hook?sig=REDACTED&k=REDACTED#REDACTED");
   });
 
   it.each([

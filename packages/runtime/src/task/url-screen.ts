@@ -89,20 +89,22 @@ const LOOPBACK_NAMES = /^(?:.+\.)?localhost$/;
 const METADATA_NAMES = new Set(["metadata.google.internal", "metadata.goog"]);
 
 /**
- * The URL as shown in messages, logs and spans: a user name, a password and each query value (a webhook's
- * signature or key) are REDACTED, as OpenTelemetry asks of url.full; the query's names stay.
+ * The URL as shown in messages, logs and spans: a user name, a password, each query value (a webhook's
+ * signature or key) and the fragment are REDACTED, as OpenTelemetry asks of url.full; the query's names stay.
+ * Text that does not parse as a URL is shown only when it has no "@", "?" or "#", where those could be.
  */
 export function displayUrl(url: string): string {
+  let u: URL;
   try {
-    const u = new URL(url);
-    if (u.username !== "") u.username = "REDACTED";
-    if (u.password !== "") u.password = "REDACTED";
-    if (u.search !== "")
-      u.search = [...u.searchParams.keys()].map((k) => `${encodeURIComponent(k)}=REDACTED`).join("&");
-    return u.href;
+    u = new URL(url);
   } catch {
-    return url;
+    return /[@?#]/.test(url) ? `(not a URL: ${url.length} characters)` : url;
   }
+  if (u.username !== "") u.username = "REDACTED";
+  if (u.password !== "") u.password = "REDACTED";
+  if (u.search !== "") u.search = [...u.searchParams.keys()].map((k) => `${encodeURIComponent(k)}=REDACTED`).join("&");
+  if (u.hash !== "") u.hash = "REDACTED";
+  return u.href;
 }
 
 /** The refusal of a webhook URL: InvalidParamsError naming the URL and the reason. */
