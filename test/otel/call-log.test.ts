@@ -113,5 +113,12 @@ describe("logCalls", () => {
     expect(line!.length).toBeLessThan(2000);
     const span = otel.spans().find((s) => s.kind === 1);
     expect(span?.attributes["a2a.task.id"]).toBe(`${"i".repeat(256)}…`);
+    // A cut never splits a character made of a surrogate pair.
+    const emoji = `${"i".repeat(255)}${"😀".repeat(100)}`;
+    await createA2AServiceJsonRpcClient({ url: viaJson.jsonrpcUrl })
+      .getTask({ id: emoji })
+      .catch(() => undefined);
+    const last = JSON.parse(jsonLineOut.at(-1)!) as { taskId: string };
+    expect(last.taskId).toBe(`${"i".repeat(255)}…`);
   });
 });

@@ -18,8 +18,12 @@ const text = (value: unknown): string | undefined => (typeof value === "string" 
 /** The longest id shown whole. */
 export const MAX_SHOWN_ID = 256;
 
-const shown = (id: string | undefined) =>
-  id === undefined || id.length <= MAX_SHOWN_ID ? id : `${id.slice(0, MAX_SHOWN_ID)}…`;
+/** The id to MAX_SHOWN_ID characters; a cut never splits a surrogate pair (which would leave half a character). */
+function shown(id: string | undefined): string | undefined {
+  if (id === undefined || id.length <= MAX_SHOWN_ID) return id;
+  const last = id.charCodeAt(MAX_SHOWN_ID - 1);
+  return `${id.slice(0, last >= 0xd800 && last <= 0xdbff ? MAX_SHOWN_ID - 1 : MAX_SHOWN_ID)}…`;
+}
 
 /** The ids `message` names (see the header); none when it names none. */
 export function taskIdsOf(message: unknown): { taskId?: string; contextId?: string } {
