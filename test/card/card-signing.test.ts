@@ -286,6 +286,26 @@ describe("a card cannot make its verifier fetch or work without bound", () => {
     }
   });
 
+  it("refuses a key set answered with another status than 200 as jose does, naming it", async () => {
+    const { privateKey } = await generateKeyPair("ES256", { extractable: true });
+    for (const status of [204, 304, 404]) {
+      let fetched = 0;
+      const server = createServer((_req, res) => {
+        fetched++;
+        res.writeHead(status).end(status === 404 ? "missing" : undefined);
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      try {
+        const jku = `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`;
+        const signed = await signAgentCard(card, { key: privateKey, kid: "j1", jku });
+        await expect(verifyAgentCard(signed, { trustedJku: () => true })).rejects.toThrow(/Expected 200 OK/);
+        expect(fetched).toBe(1);
+      } finally {
+        server.close();
+      }
+    }
+  });
+
   it("reads a key set's answer to 128 KiB at most", async () => {
     const { privateKey } = await generateKeyPair("ES256", { extractable: true });
     const host = await keyHost(JSON.stringify({ keys: [], pad: "x".repeat(1 << 20) }));

@@ -41,6 +41,11 @@ export const MAX_KEY_SET_BYTES = 128 * 1024;
 /** jose's fetch of a key set, with the answer's body read to MAX_KEY_SET_BYTES at most. */
 const boundedKeySetFetch: FetchImplementation = async (url, options) => {
   const res = await fetch(url, options);
+  // jose refuses any other status by itself ("Expected 200 OK"); its body is not wanted.
+  if (res.status !== 200) {
+    await res.body?.cancel().catch(() => {});
+    return res;
+  }
   const tooLarge = () => new Error(`the key set at ${url} is over ${MAX_KEY_SET_BYTES} bytes`);
   const text = await boundedText(res, MAX_KEY_SET_BYTES, tooLarge);
   return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
