@@ -15,7 +15,9 @@
  *              no fetch, so callers cannot make the server fetch once per call
  *              while the issuer is down. They fail with it, except while a key
  *              set read before is still fresh (jose's 10 minutes): that set
- *              answers then, and a key id it lacks is the token's fault
+ *              answers the key ids it holds; one it lacks is the token's fault
+ *              while jose would not refetch either (jwksCooldownMs), else the
+ *              failure stands (a key just rotated in is no token's fault)
  *   checks     signature with one of `algorithms` (never `none`), `iss`,
  *              `aud` (one of `audience`), `exp` (required: RFC 9068 §2.2 makes
  *              it REQUIRED in access tokens) and `nbf` with `clockToleranceSec`
@@ -106,11 +108,27 @@ export function jwtBearer(options: JwtBearerOptions): BearerVerifier {
 
 type RemoteKeys = ReturnType<typeof createRemoteJWKSet>;
 
-/** A failed read of the keys, until when it stands, and the fresh key set read before it, if any. */
+/** A failed read of the keys, until when it stands, and the key set read before it, if any. */
 interface FailedRead {
   readonly error: unknown;
   readonly untilMs: number;
+  readonly remote: RemoteKeys | undefined;
   readonly held: JWTVerifyGetKey | undefined;
+}
+
+/**
+ * A call while a failed read stands: the set read before answers while jose still counts it fresh; a key id it
+ * lacks is the token's fault only while jose would not refetch either (cooling down), else the failure stands.
+ */
+async function whileFailed(failed: FailedRead, ...args: Parameters<JWTVerifyGetKey>) {
+  const { remote, held } = failed;
+  if (!remote?.fresh || !held) throw failed.error;
+  try {
+    return await held(...args);
+  } catch (e) {
+    if (e instanceof errors.JWKSNoMatchingKey && !remote.coolingDown) throw failed.error;
+    throw e;
+  }
 }
 
 /**
@@ -126,14 +144,11 @@ function issuerKeys(options: JwtBearerOptions): JWTVerifyGetKey {
     // A set read before and still fresh keeps answering the key ids it holds; a refetch for one that it
     // lacks (an unknown kid: any caller can name one) failed, and must not fail the others.
     const jwks = remote?.fresh ? remote.jwks() : undefined;
-    failed = { error, untilMs: Date.now() + retryMs, held: jwks ? createLocalJWKSet(jwks) : undefined };
+    failed = { error, untilMs: Date.now() + retryMs, remote, held: jwks ? createLocalJWKSet(jwks) : undefined };
     return error;
   };
   return async (header, token) => {
-    if (failed && Date.now() < failed.untilMs) {
-      if (failed.held) return failed.held(header, token);
-      throw failed.error;
-    }
+    if (failed && Date.now() < failed.untilMs) return whileFailed(failed, header, token);
     failed = undefined;
     if (set === undefined) set = jwksUrl(options).then((url) => createRemoteJWKSet(url, cooldown));
     const made = set;
