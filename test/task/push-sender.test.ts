@@ -548,6 +548,9 @@ describe("URL screening", () => {
     const error = await expectRefused(strict, "https://user:s3cret@hooks example/x?token=s3cret#a", "absolute URL");
     expect(error.message).not.toMatch(/user|s3cret/);
     expect(error.message).toContain("(not a URL: 50 characters)");
+    // Another scheme parses, with the credentials in its path.
+    const blob = await expectRefused(strict, "blob:https://user:s3cret@example.com/h", "scheme blob:");
+    expect(blob.message).not.toMatch(/user|s3cret/);
   });
 
   it("never echoes credentials or query values in the refusal", async () => {

@@ -91,21 +91,25 @@ const METADATA_NAMES = new Set(["metadata.google.internal", "metadata.goog"]);
 /**
  * The URL as shown in messages, logs and spans: a user name, a password, each query value (a webhook's
  * signature or key) and the fragment are REDACTED, as OpenTelemetry asks of url.full; the query's names stay.
- * Text that does not parse as a URL is shown only when it has no "@", "?" or "#", where those could be.
+ * Text that does not parse as an http: or https: URL (another scheme keeps credentials in its path) is shown only
+ * when it has no "@", "?" or "#", where those could be.
  */
 export function displayUrl(url: string): string {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    return /[@?#]/.test(url) ? `(not a URL: ${url.length} characters)` : url;
+    return unparsed(url);
   }
+  if (u.protocol !== "http:" && u.protocol !== "https:") return unparsed(url);
   if (u.username !== "") u.username = "REDACTED";
   if (u.password !== "") u.password = "REDACTED";
   if (u.search !== "") u.search = [...u.searchParams.keys()].map((k) => `${encodeURIComponent(k)}=REDACTED`).join("&");
   if (u.hash !== "") u.hash = "REDACTED";
   return u.href;
 }
+
+const unparsed = (text: string) => (/[@?#]/.test(text) ? `(not a URL: ${text.length} characters)` : text);
 
 /** The refusal of a webhook URL: InvalidParamsError naming the URL and the reason. */
 export function refuseUrl(url: string, reason: string): A2AError {
