@@ -83,8 +83,10 @@ export interface AbortedCall {
 }
 
 /**
- * The ending of a call whose signal aborted with `reason`: the gRPC deadline aborts it with connect's
- * DEADLINE_EXCEEDED error (grpc-limits.ts); any other abort is the client leaving.
+ * The ending of a call whose signal aborted with `reason`: the server's own gRPC deadline timer aborts it with
+ * connect's DEADLINE_EXCEEDED error (grpc-limits.ts); any other abort is the client leaving. A client that
+ * resets its stream when its own deadline passes (connect's clients do) often does so before the server's
+ * timer fires: the server cannot tell that from leaving, and it reads as "Canceled".
  */
 export function abortedCall(binding: HandlerContext["binding"], reason: unknown): AbortedCall {
   const { name, code } = (typeof reason === "object" && reason !== null ? reason : {}) as {

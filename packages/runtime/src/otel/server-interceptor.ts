@@ -78,7 +78,7 @@ class SpanCallTrace implements CallTrace {
 }
 
 /** What ends a stream its signal ended (the client left, or a deadline passed; the outcome reads which). */
-const CLIENT_LEFT = Object.assign(new Error("the client went away"), { name: "AbortError" });
+const CLIENT_LEFT = Object.assign(new Error("the call's signal aborted"), { name: "AbortError" });
 const CLIENT_LEFT_BREAK: StreamBreak = { kind: "error", error: CLIENT_LEFT };
 
 const isServerFault = (outcome: ErrorOutcome) => outcome.serverFault;
