@@ -136,14 +136,15 @@ async function* loggedStream(s: Started, messages: AsyncIterable<Message>, log: 
     if (why.serverFault) log.sink.error(r);
     else log.sink.info(r);
   };
-  /** Writes the call's one record: `how`'s, or "Canceled" once the client has left. */
+  /** Writes the call's one record: `how`'s, or the signal's (canceled) once it has aborted. */
   const end = (how: () => void) => {
     if (ended) return;
     ended = true;
     signal.removeEventListener("abort", left);
     (signal.aborted ? canceled : how)();
   };
-  // A client that leaves is written down then, not when (or if) the handler gives its stream another event.
+  // An abort (the client left, a deadline passed) is written down then, not when (or if) the handler gives its
+  // stream another event.
   const left = () => end(canceled);
   signal.addEventListener("abort", left, { once: true });
   try {

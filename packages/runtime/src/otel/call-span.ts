@@ -11,8 +11,8 @@
  *   streams    each event a span event (task-events.ts); the call ends with
  *              the stream: its end, its failure, or `onBreak` when the reader
  *              leaves before the end. Given the call's signal (a server's),
- *              the call ends as `onBreak` once it aborts (the client left),
- *              then and there, whatever the stream does after
+ *              the call ends as `onBreak` once it aborts (the client left, or
+ *              a deadline passed), then and there, whatever the stream does
  *   recording  a span that does not record (no-op providers, not sampled)
  *              gets nothing beyond its start; the duration is measured anyway
  */
