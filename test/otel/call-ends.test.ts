@@ -84,6 +84,17 @@ async function subscribeWithDeadline(base: string, id: string, timeout: string):
   }
 }
 
+/** The server span of the call about task `id`, once it has ended (at most 5 s). */
+const serverSpanOf = (id: string) =>
+  vi.waitFor(
+    () => {
+      const found = otel.spans().find((s) => s.kind === 1 && s.attributes["a2a.task.id"] === id);
+      if (!found) throw new Error(`the span of ${id} has not ended`);
+      return found;
+    },
+    { timeout: 5000 },
+  );
+
 /** Subscribes, reads the first event, and leaves. */
 async function leave(binding: Binding, id: string): Promise<void> {
   const abort = new AbortController();
@@ -99,14 +110,7 @@ describe.each(BINDINGS)("%s", (binding) => {
   it.each(["honors", "ignores"])("a client leaving a stream whose handler %s the signal: Canceled", async (how) => {
     const id = `${how}-${binding}`;
     await leave(binding, id);
-    const span = await vi.waitFor(
-      () => {
-        const found = otel.spans().find((s) => s.kind === 1 && s.attributes["a2a.task.id"] === id);
-        if (!found) throw new Error(`the span of ${id} has not ended`);
-        return found;
-      },
-      { timeout: 5000 },
-    );
+    const span = await serverSpanOf(id);
     expect(span.status.code).toBe(0); // UNSET: the client ended the call, no server fault
     expect(span.attributes["error.type"]).toBe("Canceled");
     const code = LEFT_CODE[binding];
@@ -130,14 +134,7 @@ describe.each(BINDINGS)("%s", (binding) => {
     const id = "honors-deadline";
     const status = await subscribeWithDeadline(agent.urls.GRPC, id, "300m");
     expect(status).toBe("4");
-    const span = await vi.waitFor(
-      () => {
-        const found = otel.spans().find((s) => s.kind === 1 && s.attributes["a2a.task.id"] === id);
-        if (!found) throw new Error(`the span of ${id} has not ended`);
-        return found;
-      },
-      { timeout: 5000 },
-    );
+    const span = await serverSpanOf(id);
     expect([span.status.code, span.attributes["error.type"], span.attributes["rpc.grpc.status_code"]]).toEqual([
       2,
       "DEADLINE_EXCEEDED",
