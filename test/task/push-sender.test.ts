@@ -559,6 +559,12 @@ describe("URL screening", () => {
     expect(error.message).toContain("https://REDACTED:REDACTED@example.com/hook?sig=REDACTED&k=REDACTED#REDACTED");
   });
 
+  it("hides a query part without a name, which may be the secret itself", async () => {
+    const error = await expectRefused(strict, "https://u:p@example.com/hook?s3cret&sig=s1&&x%20y=", "credentials");
+    expect(error.message).not.toMatch(/s3cret|s1/);
+    expect(error.message).toContain("https://REDACTED:REDACTED@example.com/hook?REDACTED&sig=REDACTED&&x%20y=REDACTED");
+  });
+
   it.each([
     "https://93.184.215.14/hook",
     "http://8.8.8.8:8080/a?b=c",

@@ -91,6 +91,7 @@ const METADATA_NAMES = new Set(["metadata.google.internal", "metadata.goog"]);
 /**
  * The URL as shown in messages, logs and spans: a user name, a password, each query value (a webhook's
  * signature or key) and the fragment are REDACTED, as OpenTelemetry asks of url.full; the query's names stay.
+ * A query part without "=" (`?s3cret`) may itself be the secret: it is REDACTED whole.
  * Text that does not parse as an http: or https: URL (another scheme keeps credentials in its path) is shown only
  * when it has no "@", "?" or "#", where those could be.
  */
@@ -104,9 +105,16 @@ export function displayUrl(url: string): string {
   if (u.protocol !== "http:" && u.protocol !== "https:") return unparsed(url);
   if (u.username !== "") u.username = "REDACTED";
   if (u.password !== "") u.password = "REDACTED";
-  if (u.search !== "") u.search = [...u.searchParams.keys()].map((k) => `${encodeURIComponent(k)}=REDACTED`).join("&");
+  if (u.search !== "") u.search = u.search.slice(1).split("&").map(redactedQueryPart).join("&");
   if (u.hash !== "") u.hash = "REDACTED";
   return u.href;
+}
+
+/** `name=value` as `name=REDACTED` (the name as written), a part without "=" as `REDACTED`, an empty one kept. */
+function redactedQueryPart(part: string): string {
+  const eq = part.indexOf("=");
+  if (eq >= 0) return `${part.slice(0, eq)}=REDACTED`;
+  return part === "" ? "" : "REDACTED";
 }
 
 const unparsed = (text: string) => (/[@?#]/.test(text) ? `(not a URL: ${text.length} characters)` : text);
