@@ -4,6 +4,7 @@
  * "Canceled" (gRPC CANCELLED, the HTTP status the answer went out with) and no status ERROR, and the call log
  * writes "Canceled" at level info. Then and there: also when the handler never gives its stream another event.
  * A gRPC stream past its deadline is no client leaving: "DEADLINE_EXCEEDED" (4), a server fault, as gRPC counts it.
+ * A unary gRPC call alike: when its signal aborts before it answers, whatever its handler does after (here: never).
  * And an error is a server fault on every binding alike (core/call-outcome.ts): InvalidAgentResponseError, which
  * HTTP+JSON answers with 500, is status ERROR and a record at level error on JSON-RPC too.
  * On JSON-RPC, HTTP+JSON and gRPC, against real servers on 127.0.0.1, read with OpenTelemetry's SDK.
@@ -17,7 +18,7 @@ import { type OtelMemory, startOtelMemory } from "../helpers/otel-memory.js";
 import { BINDINGS, type Binding, startV10Agent, type V10Agent, v10ClientOf } from "../helpers/v10-agent.js";
 import { connect } from "node:http2";
 import { create, toBinary } from "@bufbuild/protobuf";
-import { SubscribeToTaskRequestSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
+import { GetTaskRequestSchema, SubscribeToTaskRequestSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
 
 const LEFT_CODE: Record<Binding, [string, number] | undefined> = {
   JSONRPC: undefined,
@@ -25,10 +26,20 @@ const LEFT_CODE: Record<Binding, [string, number] | undefined> = {
   GRPC: ["rpc.grpc.status_code", 1],
 };
 
-/** A task that works for good: "honors-…" ends its stream when the call's signal aborts, "ignores-…" never. */
+/** The GetTask calls about a "hangs-…" task the handler has received, by id. */
+const hanging = new Map<string, () => void>();
+const received = (id: string) => new Promise<void>((resolve) => hanging.set(id, resolve));
+
+/**
+ * A task that works for good: "honors-…" ends its stream when the call's signal aborts, "ignores-…" never.
+ * GetTask of a "hangs-…" task never answers; of any other, it fails with a server fault.
+ */
 const handler: A2AServiceHandler = {
   getTask: async ({ id }) => {
-    throw new A2AError("InvalidAgentResponseError", `the agent answered nonsense for ${id}`);
+    if (!id.startsWith("hangs"))
+      throw new A2AError("InvalidAgentResponseError", `the agent answered nonsense for ${id}`);
+    hanging.get(id)?.();
+    return await new Promise(() => {});
   },
   async *subscribeToTask({ id }, context) {
     yield { payload: { case: "task", value: { id, contextId: "c", status: { state: TaskState.WORKING } } } };
@@ -57,17 +68,21 @@ afterAll(async () => {
 
 const clientFor = (binding: Binding) => v10ClientOf(agent, binding);
 
-/** SubscribeToTask over raw HTTP/2 with grpc-timeout and no timer of the client's own: the grpc-status it ends with. */
-async function subscribeWithDeadline(base: string, id: string, timeout: string): Promise<string | undefined> {
+/**
+ * SubscribeToTask (or GetTask) of task `id` over raw HTTP/2 with grpc-timeout and no timer of the client's own: the
+ * grpc-status it ends with.
+ */
+async function callWithDeadline(base: string, method: "SubscribeToTask" | "GetTask", id: string, timeout: string) {
   const session = connect(base);
   try {
-    const message = toBinary(SubscribeToTaskRequestSchema, create(SubscribeToTaskRequestSchema, { id }));
+    const schema = method === "GetTask" ? GetTaskRequestSchema : SubscribeToTaskRequestSchema;
+    const message = toBinary(schema, create(schema, { id }));
     const frame = Buffer.alloc(5 + message.length);
     frame.writeUInt32BE(message.length, 1);
     frame.set(message, 5);
     const stream = session.request({
       ":method": "POST",
-      ":path": "/lf.a2a.v1.A2AService/SubscribeToTask",
+      ":path": `/lf.a2a.v1.A2AService/${method}`,
       "content-type": "application/grpc",
       te: "trailers",
       "grpc-timeout": timeout,
@@ -75,7 +90,7 @@ async function subscribeWithDeadline(base: string, id: string, timeout: string):
     });
     stream.end(frame);
     stream.resume();
-    return await new Promise((resolve, reject) => {
+    return await new Promise<string>((resolve, reject) => {
       stream.on("trailers", (trailers) => resolve(String(trailers["grpc-status"])));
       stream.on("error", reject);
     });
@@ -132,8 +147,41 @@ describe.each(BINDINGS)("%s", (binding) => {
     // A client that names a deadline and leaves it to the server (connect's own clients also reset the stream
     // at their deadline, which reads as leaving: whichever timer fires first).
     const id = "honors-deadline";
-    const status = await subscribeWithDeadline(agent.urls.GRPC, id, "300m");
+    const status = await callWithDeadline(agent.urls.GRPC, "SubscribeToTask", id, "300m");
     expect(status).toBe("4");
+    const span = await serverSpanOf(id);
+    expect([span.status.code, span.attributes["error.type"], span.attributes["rpc.grpc.status_code"]]).toEqual([
+      2,
+      "DEADLINE_EXCEEDED",
+      4,
+    ]);
+    const log = records.filter((r) => r.taskId === id);
+    expect(log.map((r) => [r.level, r.status, r.code])).toEqual([["error", "DEADLINE_EXCEEDED", 4]]);
+  });
+
+  // On HTTP the unary call's signal is not watched (call-outcome.ts watchesAbort: it would cost every call one).
+  it.runIf(binding === "GRPC")("a client leaving a unary gRPC call before its answer: Canceled, then", async () => {
+    const id = `hangs-${binding}`;
+    const abort = new AbortController();
+    const call = clientFor(binding).getTask({ id }, { signal: abort.signal });
+    await received(id);
+    abort.abort();
+    await expect(call).rejects.toThrow();
+    const span = await serverSpanOf(id);
+    expect(span.status.code).toBe(0);
+    expect(span.attributes["error.type"]).toBe("Canceled");
+    expect(span.attributes["rpc.grpc.status_code"]).toBe(1);
+    const log = await vi.waitFor(() => {
+      const found = records.filter((r) => r.taskId === id);
+      if (found.length === 0) throw new Error(`no record of ${id}`);
+      return found;
+    });
+    expect(log.map((r) => [r.level, r.status, r.code])).toEqual([["info", "Canceled", 1]]);
+  });
+
+  it.runIf(binding === "GRPC")("a unary gRPC call past its deadline: DEADLINE_EXCEEDED, a server fault", async () => {
+    const id = "hangs-deadline";
+    expect(await callWithDeadline(agent.urls.GRPC, "GetTask", id, "300m")).toBe("4");
     const span = await serverSpanOf(id);
     expect([span.status.code, span.attributes["error.type"], span.attributes["rpc.grpc.status_code"]]).toEqual([
       2,

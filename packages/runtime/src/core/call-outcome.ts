@@ -77,18 +77,22 @@ export function callFailure(
 export interface AbortedCall {
   /** "DEADLINE_EXCEEDED" (a server fault, as gRPC counts it), else "Canceled" (the client's doing). */
   readonly type: "DEADLINE_EXCEEDED" | "Canceled";
-  /** gRPC DEADLINE_EXCEEDED (4) or CANCELLED (1); HTTP+JSON the status already sent (200); none on JSON-RPC. */
+  /**
+   * gRPC DEADLINE_EXCEEDED (4) or CANCELLED (1); on HTTP+JSON the status a stream already sent (200), none for a
+   * unary call (nothing was sent); none on JSON-RPC.
+   */
   readonly code: number | undefined;
   readonly serverFault: boolean;
 }
 
 /**
- * The ending of a call whose signal aborted with `reason`: the server's own gRPC deadline timer aborts it with
+ * The ending of a call (a stream when `streaming`) whose signal aborted with `reason` before the call answered
+ * or ended: the server's own gRPC deadline timer aborts it with
  * connect's DEADLINE_EXCEEDED error (grpc-limits.ts); any other abort is the client leaving. A client that
  * resets its stream when its own deadline passes (connect's clients do) often does so before the server's
  * timer fires: the server cannot tell that from leaving, and it reads as "Canceled".
  */
-export function abortedCall(binding: HandlerContext["binding"], reason: unknown): AbortedCall {
+export function abortedCall(binding: HandlerContext["binding"], reason: unknown, streaming: boolean): AbortedCall {
   const { name, code } = (typeof reason === "object" && reason !== null ? reason : {}) as {
     name?: unknown;
     code?: unknown;
@@ -96,8 +100,19 @@ export function abortedCall(binding: HandlerContext["binding"], reason: unknown)
   if (name === "ConnectError" && code === GRPC_STATUS_CODES["DEADLINE_EXCEEDED"]) {
     return { type: "DEADLINE_EXCEEDED", code: 4, serverFault: true };
   }
-  const sent = binding === "GRPC" ? GRPC_STATUS_CODES["CANCELLED"] : binding === "HTTP+JSON" ? 200 : undefined;
+  const sent =
+    binding === "GRPC" ? GRPC_STATUS_CODES["CANCELLED"] : binding === "HTTP+JSON" && streaming ? 200 : undefined;
   return { type: "Canceled", code: sent, serverFault: false };
+}
+
+/**
+ * Whether the interceptors end a call's span and record when its signal aborts: a stream, or a unary gRPC call
+ * (its deadline is the server's; connect makes its signal anyway). A unary HTTP call's signal is made only when
+ * first asked for (node-listener.ts): watching it would cost every call one (a quarter of the tracing row's
+ * throughput, measured), so a client that leaves one reads as the handler's answer.
+ */
+export function watchesAbort(binding: HandlerContext["binding"], streaming: boolean): boolean {
+  return streaming || binding === "GRPC";
 }
 
 /** The code of a call that succeeded: gRPC OK (0), HTTP 200; none on JSON-RPC. */

@@ -11,10 +11,12 @@
  *             interceptor runs before it: call-trace.ts), tenant when the
  *             call has one
  *   level     error for a server fault (call-outcome.ts), else info
- *   when      a unary call when it is answered; a stream when it ends, fails
- *             or its signal aborts, written then, whatever the stream does
- *             after: status "Canceled" when the client left (level info),
- *             "DEADLINE_EXCEEDED" past a gRPC deadline (code 4, level error)
+ *   when      a unary call when it is answered, a stream when it ends or
+ *             fails; a stream or a unary gRPC call when its signal aborts
+ *             first (call-outcome.ts watchesAbort), written then, whatever
+ *             the handler does after: status "Canceled" when the client
+ *             left (level info), "DEADLINE_EXCEEDED" past a gRPC deadline
+ *             (code 4, level error)
  *   escaping  the record is data, never a format string: jsonLines writes
  *             JSON.stringify of it (quotes, backslashes and control
  *             characters escaped, so a request's value cannot start a line of
@@ -27,7 +29,7 @@
  */
 import type { Message } from "@bufbuild/protobuf";
 import { callTraceKey } from "./call-trace.js";
-import { abortedCall, callFailure, successCode } from "./call-outcome.js";
+import { abortedCall, callFailure, successCode, watchesAbort } from "./call-outcome.js";
 import type { A2aCall, Interceptor } from "./interceptor.js";
 import { taskIdsOf } from "./task-ids.js";
 
@@ -105,58 +107,82 @@ export function logCalls(sink: CallLogSink): Interceptor {
   };
   return (next) => async (call) => {
     const s: Started = { call, start: performance.now(), ids: taskIdsOf(call.request) };
+    const once = new OneRecord(s, sink);
     try {
       const result = await next(call);
       if (result.kind === "unary") {
-        ok(s, result.message);
+        once.end(() => ok(s, result.message));
         return result;
       }
-      return { kind: "stream", messages: loggedStream(s, result.messages, { ok, failed, sink }) };
+      return { kind: "stream", messages: loggedStream(s, once, result.messages, { ok, failed }) };
     } catch (error) {
-      failed(s, error);
+      once.end(() => failed(s, error));
       throw error;
     }
+  };
+}
+
+/**
+ * A call's one record: the first end wins. Once the call's signal has aborted (the client left, a gRPC deadline
+ * passed) it is the abort's, written then, not when (or if) the handler answers or gives its stream another event.
+ */
+class OneRecord {
+  #ended = false;
+  /** A stream's first event, whose ids a record shows when the request had none. */
+  first: Message | undefined;
+  /** The call's signal, when its abort is watched (call-outcome.ts watchesAbort). */
+  readonly #signal: AbortSignal | undefined;
+  readonly #left = () => this.end(this.aborted);
+
+  constructor(
+    private readonly s: Started,
+    private readonly sink: CallLogSink,
+  ) {
+    const { context, operation } = s.call;
+    if (!watchesAbort(context.binding, operation.streaming)) return;
+    this.#signal = context.signal;
+    this.#signal.addEventListener("abort", this.#left, { once: true });
+  }
+
+  /** Writes the record: `how`'s, or the abort's once the signal has aborted. */
+  end(how: () => void): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#signal?.removeEventListener("abort", this.#left);
+    (this.#signal?.aborted ? this.aborted : how)();
+  }
+
+  /** The record of a call its signal ended: "Canceled" when the client left, else past its gRPC deadline. */
+  readonly aborted = () => {
+    const { context, operation } = this.s.call;
+    const why = abortedCall(context.binding, this.#signal?.reason, operation.streaming);
+    const r = record(this.s, { status: why.type, code: why.code }, this.first);
+    if (why.serverFault) this.sink.error(r);
+    else this.sink.info(r);
   };
 }
 
 interface StreamLog {
   readonly ok: (s: Started, answer?: Message) => void;
   readonly failed: (s: Started, error: unknown) => void;
-  readonly sink: CallLogSink;
 }
 
-async function* loggedStream(s: Started, messages: AsyncIterable<Message>, log: StreamLog): AsyncIterable<Message> {
-  const signal = s.call.context.signal;
-  let ended = false;
-  let first: Message | undefined;
-  /** The record of a stream its signal ended: "Canceled" when the client left, else past its gRPC deadline. */
-  const canceled = () => {
-    const why = abortedCall(s.call.context.binding, signal.aborted ? signal.reason : undefined);
-    const r = record(s, { status: why.type, code: why.code }, first);
-    if (why.serverFault) log.sink.error(r);
-    else log.sink.info(r);
-  };
-  /** Writes the call's one record: `how`'s, or the signal's (canceled) once it has aborted. */
-  const end = (how: () => void) => {
-    if (ended) return;
-    ended = true;
-    signal.removeEventListener("abort", left);
-    (signal.aborted ? canceled : how)();
-  };
-  // An abort (the client left, a deadline passed) is written down then, not when (or if) the handler gives its
-  // stream another event.
-  const left = () => end(canceled);
-  signal.addEventListener("abort", left, { once: true });
+async function* loggedStream(
+  s: Started,
+  once: OneRecord,
+  messages: AsyncIterable<Message>,
+  log: StreamLog,
+): AsyncIterable<Message> {
   try {
     for await (const message of messages) {
-      first ??= message;
+      once.first ??= message;
       yield message;
     }
-    end(() => log.ok(s, first));
+    once.end(() => log.ok(s, once.first));
   } catch (error) {
-    end(() => log.failed(s, error));
+    once.end(() => log.failed(s, error));
     throw error;
   } finally {
-    end(canceled);
+    once.end(once.aborted);
   }
 }

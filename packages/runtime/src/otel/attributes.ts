@@ -150,10 +150,10 @@ export function serverErrorOutcome(
 
 /**
  * A server call its signal ended (call-outcome.ts abortedCall): the client left ("Canceled", gRPC CANCELLED, the
- * HTTP status its answer was sent with), or past its gRPC deadline ("DEADLINE_EXCEEDED", a server fault).
+ * HTTP status a stream's answer was sent with), or past its gRPC deadline ("DEADLINE_EXCEEDED", a server fault).
  */
-export function abortedOutcome(binding: BindingName, reason: unknown): ErrorOutcome {
-  const ended = abortedCall(binding, reason);
+export function abortedOutcome(binding: BindingName, reason: unknown, streaming: boolean): ErrorOutcome {
+  const ended = abortedCall(binding, reason, streaming);
   const attributes: Attributes = { "error.type": ended.type };
   const codeName = binding === "GRPC" ? "rpc.grpc.status_code" : "http.response.status_code";
   if (ended.code !== undefined) attributes[codeName] = ended.code;

@@ -15,10 +15,12 @@
  *              span status is ERROR only for a server fault (gRPC
  *              UNKNOWN/INTERNAL/…, HTTP 5xx, JSON-RPC InternalError), as the
  *              conventions ask of server spans
- *   aborted    a stream ends when the call's signal aborts: a client that
- *              left is error.type "Canceled" (gRPC CANCELLED, the HTTP status
- *              sent), no status ERROR: the client ended it; a gRPC deadline
- *              is "DEADLINE_EXCEEDED" (4), status ERROR, as gRPC counts it
+ *   aborted    a stream, or a unary gRPC call (call-outcome.ts
+ *              watchesAbort), ends when its signal aborts before it ends
+ *              or answers: a client that left is error.type
+ *              "Canceled" (gRPC CANCELLED, the HTTP status a stream sent), no
+ *              status ERROR: the client ended it; a gRPC deadline is
+ *              "DEADLINE_EXCEEDED" (4), status ERROR, as gRPC counts it
  *   context    the rest of the call runs in the span's context (handlers and
  *              their instrumented libraries see it as the active span, with
  *              a context manager registered), and HandlerContext.values holds
@@ -44,6 +46,7 @@ import type { CallTrace } from "../core/call-trace.js";
 import { callTraceKey } from "../core/call-trace.js";
 import type { HandlerContext } from "../core/definition.js";
 import type { A2aResult, Interceptor } from "../core/interceptor.js";
+import { watchesAbort } from "../core/call-outcome.js";
 import { abortedOutcome, callShapes, type ErrorOutcome, okAttributes, serverErrorOutcome } from "./attributes.js";
 import { CallSpan, type StreamBreak } from "./call-span.js";
 import { durationHistogram, type OtelOptions, otelTools } from "./options.js";
@@ -96,22 +99,29 @@ export function otelServerInterceptor(options: OtelOptions = {}): Interceptor {
     context.values.set(callTraceKey, new SpanCallTrace(span));
     const outcomeOf = (error: unknown) =>
       error === CLIENT_LEFT
-        ? abortedOutcome(context.binding, context.signal.aborted ? context.signal.reason : undefined)
+        ? abortedOutcome(context.binding, context.signal.reason, operation.streaming)
         : serverErrorOutcome(call.definition, context.binding, error);
     const traced = new CallSpan(span, shape, duration, outcomeOf, isServerFault);
     traced.noteTask(call.request);
+    // A watched signal (call-outcome.ts watchesAbort) that aborts before the call answers ends the span then.
+    const signal = watchesAbort(context.binding, operation.streaming) ? context.signal : undefined;
+    const left = () => traced.endError(CLIENT_LEFT);
+    signal?.addEventListener("abort", left, { once: true });
     let result: A2aResult;
     try {
       result = await otelContext.with(trace.setSpan(parent, span), next, undefined, call);
     } catch (error) {
-      traced.endError(error);
+      traced.endError(signal?.aborted ? CLIENT_LEFT : error);
       throw error;
+    } finally {
+      signal?.removeEventListener("abort", left);
     }
     const ok = okAttributes(context.binding);
     if (result.kind === "stream") {
       return { kind: "stream", messages: traced.traced(result.messages, ok, CLIENT_LEFT_BREAK, context.signal) };
     }
-    traced.endOk(ok, result.message);
+    if (signal?.aborted) traced.endError(CLIENT_LEFT);
+    else traced.endOk(ok, result.message);
     return result;
   };
 }
