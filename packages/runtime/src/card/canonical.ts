@@ -39,6 +39,7 @@
 import canonicalize from "canonicalize";
 import { type CardField, cardMessage, isScalar } from "./card-schema.js";
 import { emptiesLostIn } from "./empties-loss.js";
+import { set } from "../core/records.js";
 
 export type CanonicalForm = "spec" | "empties-dropped";
 
@@ -79,7 +80,7 @@ export function canonicalizeAgentCard(card: unknown, form: CanonicalForm = "spec
   const text = canonicalize(value);
   if (text === undefined) throw new CardFormError("$", "cannot be canonicalized");
   const covered = value as JsonObject;
-  if (signatures !== undefined) setKey(covered, "signatures", signatures);
+  if (signatures !== undefined) set(covered, "signatures", signatures);
   return { text, card: covered, ignoredFields: ignored };
 }
 
@@ -131,17 +132,9 @@ function normalizeMessage(value: unknown, type: string, path: string, ignored: s
       if (setMember !== undefined) throw new CardFormError(path, `sets both ${setMember} and ${field.json} of a oneof`);
       setMember = field.json;
     }
-    setKey(out, field.json, normalized);
+    set(out, field.json, normalized);
   }
   return out;
-}
-
-/**
- * Sets a member as an own property, also one named "__proto__" (a map key or Struct member as JSON.parse makes
- * it), which `out[key] =` would take as the object's prototype and so leave out of the signed text.
- */
-function setKey(out: JsonObject, key: string, value: Json): void {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function fieldValue(value: Record<string, unknown>, field: CardField, path: string): unknown {
@@ -166,7 +159,7 @@ function normalizeField(raw: unknown, field: CardField, at: string, ignored: str
     if (!isObject(raw)) throw new CardFormError(at, "expected an object (a map)");
     const map: JsonObject = {};
     for (const [key, item] of Object.entries(raw))
-      setKey(map, key, normalizeValue(item, field.type, `${at}.${key}`, ignored));
+      set(map, key, normalizeValue(item, field.type, `${at}.${key}`, ignored));
     return Object.keys(map).length > 0 || field.presence === "required" ? map : undefined;
   }
   if (raw === undefined) {
@@ -204,7 +197,7 @@ function jsonValue(raw: unknown, at: string): Json {
   if (Array.isArray(raw)) return raw.map((item, i) => jsonValue(item, `${at}[${i}]`));
   if (isObject(raw)) {
     const out: JsonObject = {};
-    for (const [key, item] of Object.entries(raw)) setKey(out, key, jsonValue(item, `${at}.${key}`));
+    for (const [key, item] of Object.entries(raw)) set(out, key, jsonValue(item, `${at}.${key}`));
     return out;
   }
   throw new CardFormError(at, `expected a JSON value, got ${typeof raw}`);
@@ -221,7 +214,7 @@ function dropEmpties(value: Json): Json | undefined {
     const out: JsonObject = {};
     for (const [key, item] of Object.entries(value)) {
       const kept = dropEmpties(item);
-      if (kept !== undefined) setKey(out, key, kept);
+      if (kept !== undefined) set(out, key, kept);
     }
     return Object.keys(out).length > 0 ? out : undefined;
   }

@@ -26,6 +26,7 @@ import { base64Decode } from "@bufbuild/protobuf/wire";
 import { TimestampSchema, type Timestamp, type Value } from "@bufbuild/protobuf/wkt";
 import type { JsonRpcCodec, JsonRpcNames, Loss, OnDrop } from "../core/conversion-types.js";
 import { base64Read, setProto } from "../core/protojson-values.js";
+import { set } from "../core/records.js";
 
 /** Where a value sits: a chain of keys up to the root (undefined), made a string only for a loss or an error. */
 export type At = { readonly up: At; readonly key: string | number } | undefined;
@@ -306,11 +307,8 @@ export function eachTo<M, T>(list: readonly M[], a: At, lost: Loss[], one: (x: M
   return out;
 }
 
-/** Sets `o[k]`, a key named __proto__ as an own key. */
-export function setKey<T>(o: Record<string, T>, k: string, v: T): void {
-  if (k !== "__proto__") o[k] = v;
-  else setProto(o, v);
-}
+/** Sets `o[k]`, a key named __proto__ as an own key (records.ts `set`). */
+export const setKey: <T>(o: Record<string, T>, k: string, v: T) => void = set;
 
 /** Each value of a JSON object converted by `one`, with its key in the path (a proto map). */
 export function eachKey<T>(

@@ -64,6 +64,7 @@ function copy<V>(out: Record<string, V>, from: Readonly<Record<string, V>>): voi
 
 /** Sets an own name, "__proto__" included (an assignment to it would set the prototype instead). */
 export function set<V>(out: Record<string, V>, name: string, value: V): void {
-  if (name === "__proto__") Object.defineProperty(out, name, { value, enumerable: true, writable: true });
+  if (name === "__proto__")
+    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
   else out[name] = value;
 }
