@@ -139,6 +139,18 @@ describe("caching", () => {
     expect([kept.source, dropped.source]).toEqual(["cache", "network"]);
   });
 
+  it("counts a card's size in the bytes it was served in, not in characters", async () => {
+    // "é" is two bytes in UTF-8: ten cards of 450,000 of them hold over 8 MiB, in half as many characters.
+    const big = JSON.stringify({ ...card, description: "é".repeat(450_000) });
+    expect(10 * big.length < 8 * 1024 * 1024 && 9 * Buffer.byteLength(big) <= 8 * 1024 * 1024).toBe(true);
+    answers.set("wide", { body: big, headers: { "cache-control": "max-age=300" } });
+    const resolver = createAgentCardResolver();
+    for (let i = 0; i < 10; i++) await resolver.resolve(`${base}/wide/c${i}`);
+    const kept = await resolver.resolve(`${base}/wide/c1`);
+    const dropped = await resolver.resolve(`${base}/wide/c0`);
+    expect([kept.source, dropped.source]).toEqual(["cache", "network"]);
+  });
+
   it("revalidates a stale card with If-None-Match and reuses it on 304", async () => {
     answers.set("stale", { headers: { "cache-control": "max-age=0", etag: '"v2"' } });
     const resolver = createAgentCardResolver({ version: "1.0" });

@@ -99,7 +99,7 @@ export class AgentCardVerificationError extends Error {
 interface Entry<V> {
   readonly resolved: ResolvedAgentCard<V>;
   readonly freshUntil: number;
-  /** The size the card was served with. */
+  /** The size the card was served with: its text's length in UTF-8 bytes. */
   readonly bytes: number;
 }
 
@@ -108,6 +108,7 @@ const MAX_ENTRIES = 64;
 /** The most bytes of cards (as served) one resolver keeps: a parsed card takes several times its text. */
 const MAX_CACHED_BYTES = 8 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 30_000;
+const utf8 = new TextEncoder();
 
 /** The resolver's cards by version and URL, at most MAX_ENTRIES and MAX_CACHED_BYTES, the oldest dropped first. */
 class CardCache<V> {
@@ -302,7 +303,7 @@ async function accept<V>(
     lastModified,
     verification,
   };
-  return { resolved, bytes: text.length };
+  return { resolved, bytes: utf8.encode(text).length };
 }
 
 /** The `card` object a verification holds (agentCardVerifier's covered card), if it holds one. */
