@@ -105,7 +105,9 @@ function sha256Hex(): (text: string) => string | Promise<string> {
 
 /**
  * A client certificate's subject as the principal: the attribute `attribute` (default CN) is the id, the other
- * subject attributes and the fingerprint are claims. A certificate without it is not valid.
+ * subject attributes, the issuer and the fingerprint are claims. A certificate without it is not valid.
+ * The id is the subject's name alone, so every CA the server trusts for clients can issue any principal: trust
+ * one CA for them, or key the id by issuer too in a `{ certificate }` verifier of your own (`cert.issuer`).
  */
 export function certificateSubject(attribute = "CN"): CertificateVerifier {
   return {
