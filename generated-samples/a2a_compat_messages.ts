@@ -10,7 +10,7 @@
 import type { At } from "@protoc-gen-a2a/runtime/compat-json";
 import { at, eachTo, lose, valueJson, valueOf } from "@protoc-gen-a2a/runtime/compat-json";
 import type { Converter, Loss } from "@protoc-gen-a2a/runtime";
-import { eachAt, enumLost, enumRefused, pairConverter, refused } from "@protoc-gen-a2a/runtime/protocol";
+import { eachAt, enumLost, enumRefused, named, pairConverter, refused } from "@protoc-gen-a2a/runtime/protocol";
 import { file_v1_0_1_a2a } from "./v1.0.1/a2a_pb.js";
 import { file_v0_3_0_a2a } from "./v0.3.0/a2a_pb.js";
 
@@ -1132,7 +1132,7 @@ function createTaskPushNotificationConfigRequestToOlder(
 
 /**
  * a2a.v1.CreateTaskPushNotificationConfigRequest → lf.a2a.v1.TaskPushNotificationConfig: the held
- * config, its empty ids from the names.
+ * config, its ids agreeing with the names.
  */
 function createTaskPushNotificationConfigRequestToNewer(
   from: v03.CreateTaskPushNotificationConfigRequest,
@@ -1143,8 +1143,9 @@ function createTaskPushNotificationConfigRequestToNewer(
     ? taskPushNotificationConfigToNewer(from.config, at(path, "config"), lost)
     : refused(path, "config", "a2a.v1.CreateTaskPushNotificationConfigRequest", "the request needs config");
   const parent = /^tasks\/([^/]*)$/.exec(from.parent);
-  if (parent && out.taskId === "") out.taskId = parent[1] ?? "";
-  if (out.id === "") out.id = from.configId;
+  if (parent)
+    out.taskId = named(out.taskId, parent[1] ?? "", path, "parent", "a2a.v1.CreateTaskPushNotificationConfigRequest");
+  out.id = named(out.id, from.configId, path, "config_id", "a2a.v1.CreateTaskPushNotificationConfigRequest");
   return out;
 }
 

@@ -328,14 +328,27 @@ describe("the converter", () => {
       create03.config?.pushNotificationConfig?.url,
       "tok",
     ]);
-    // The held config's own name wins over parent and config_id.
-    const named = create(v03.CreateTaskPushNotificationConfigRequestSchema, {
-      parent: "tasks/t1",
-      configId: "c1",
-      config: { name: "tasks/t2/pushNotificationConfigs/c2", pushNotificationConfig: { url: "https://x" } },
-    });
-    const fromName = a2aCompat.convertRequest<v10.TaskPushNotificationConfig>(named, v10Type).message;
-    expect([fromName.taskId, fromName.id]).toEqual(["t2", "c2"]);
+    // The held config's own name agrees with parent and config_id, or gives what they leave out; a name of
+    // another task or config is refused (the route names one task, the body may not write to another's).
+    const named = (parent: string, configId: string, name: string) =>
+      create(v03.CreateTaskPushNotificationConfigRequestSchema, {
+        parent,
+        configId,
+        config: { name, pushNotificationConfig: { url: "https://x" } },
+      });
+    const ids = (request: v03.CreateTaskPushNotificationConfigRequest) => {
+      const { taskId, id } = a2aCompat.convertRequest<v10.TaskPushNotificationConfig>(request, v10Type).message;
+      return [taskId, id];
+    };
+    expect(ids(named("tasks/t1", "c1", "tasks/t1/pushNotificationConfigs/c1"))).toEqual(["t1", "c1"]);
+    expect(ids(named("tasks/t1", "", "tasks/t1/pushNotificationConfigs/c2"))).toEqual(["t1", "c2"]);
+    expect(ids(named("", "", "tasks/t2/pushNotificationConfigs/c2"))).toEqual(["t2", "c2"]);
+    expect(() => ids(named("tasks/t1", "c1", "tasks/t2/pushNotificationConfigs/c1"))).toThrow(
+      "cannot decode a2a.v1.CreateTaskPushNotificationConfigRequest at parent (it names t1, the message it holds t2)",
+    );
+    expect(() => ids(named("tasks/t1", "c1", "tasks/t1/pushNotificationConfigs/c2"))).toThrow(
+      "cannot decode a2a.v1.CreateTaskPushNotificationConfigRequest at config_id (it names c1, the message it holds c2)",
+    );
     const down = a2aCompat.convertRequest<v03.CreateTaskPushNotificationConfigRequest>(up, create03.$typeName).message;
     expect([down.parent, down.configId, down.config?.name]).toEqual([
       "tasks/t1",

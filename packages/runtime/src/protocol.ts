@@ -94,6 +94,7 @@ export {
   eachAt,
   enumLost,
   enumRefused,
+  named,
   pairConverter,
   refused,
   type MessageConversion,

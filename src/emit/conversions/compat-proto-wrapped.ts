@@ -6,8 +6,9 @@
  *
  *   toNewer  the held message by its pair's function (absent: refused), then
  *            each name pattern read from the wrapper's field: every newer
- *            field it names that the held message left empty takes its piece
- *            (a variable matches a run of characters without "/");
+ *            field it names takes its piece (a variable matches a run of
+ *            characters without "/"); where the held message gave the field
+ *            another value, the request is refused (the runtime's `named`);
  *   toOlder  the wrapper: the held field by the pair's function, the others
  *            written from their patterns.
  *
@@ -97,10 +98,10 @@ export function wrappedToNewer(env: WrappedEnv, w: WrappedPair): Printable[][] {
       `(path, ${lit(held.name)}, ${lit(w.wrapper.typeName)}, ${lit(`the request needs ${held.name}`)});`,
     ],
   ];
-  for (const n of w.plan.names) body.push(...readPattern(w, n));
+  for (const n of w.plan.names) body.push(...readPattern(env, w, n));
   body.push(["  return out;"]);
   return [
-    ...docLines(`${w.wrapper.typeName} → ${w.newer.typeName}: the held ${held.name}, its empty ids from the names.`),
+    ...docLines(`${w.wrapper.typeName} → ${w.newer.typeName}: the held ${held.name}, its ids agreeing with the names.`),
     signature(env, wrappedName(w.wrapper, "ToNewer"), w.wrapper, w.newer, body),
     ...body,
     ["}"],
@@ -122,18 +123,25 @@ export function wrappedToOlder(env: WrappedEnv, w: WrappedPair): Printable[][] {
   ];
 }
 
-/** Statements: the wrapper's field read through its pattern into the newer fields `out` leaves empty. */
-function readPattern(w: WrappedPair, n: NamePattern): Printable[][] {
-  const from = `from.${fieldOf(w.wrapper, n.field).localName}`;
+/**
+ * Statements: the wrapper's field read through its pattern into the newer fields, each agreeing with what the
+ * held message gave it (the runtime's `named`: a piece that differs is refused).
+ */
+function readPattern(env: WrappedEnv, w: WrappedPair, n: NamePattern): Printable[][] {
+  const field = fieldOf(w.wrapper, n.field);
+  const from = `from.${field.localName}`;
   const targets = n.fields.map((f) => fieldOf(w.newer, f).localName);
-  if (n.pieces.every((p) => p === "")) return [[`  if (out.${targets[0]} === "") out.${targets[0]} = ${from};`]];
+  const agree = (target: string, piece: string): Printable[] => [
+    `out.${target} = `,
+    env.rt("named"),
+    `(out.${target}, ${piece}, path, ${lit(field.name)}, ${lit(w.wrapper.typeName)});`,
+  ];
+  if (n.pieces.every((p) => p === "")) return [["  ", ...agree(targets[0]!, from)]];
   const source = n.pieces.map(escapeRegExp).join("([^/]*)");
   // The match is named for the field it reads (`parent`), unless that is the converted message's name.
-  const field = fieldOf(w.wrapper, n.field).localName;
-  const v = field === "out" ? "outMatch" : field;
+  const v = field.localName === "out" ? "outMatch" : field.localName;
   const lines: Printable[][] = [[`  const ${v} = /^${source}$/.exec(${from});`]];
-  for (const [i, t] of targets.entries())
-    lines.push([`  if (${v} && out.${t} === "") out.${t} = ${v}[${i + 1}] ?? "";`]);
+  for (const [i, t] of targets.entries()) lines.push([`  if (${v}) `, ...agree(t, `${v}[${i + 1}] ?? ""`)]);
   return lines;
 }
 

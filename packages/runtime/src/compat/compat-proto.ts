@@ -117,6 +117,18 @@ export function enumRefused(a: At, key: string | number, what: string, n: number
   throw new CompatJsonError(keyPath(a, key), what, n, `(unknown value ${n})`);
 }
 
+/**
+ * An id a wrapped request's name field `key` (its route's path: `parent`, `config_id`) gives, where the message
+ * it holds may name one too: the name's when the message's is empty or the same, the message's when the name
+ * gives none, else refused (the route names one task, the body another: a caller checked by the route's id must
+ * not write to another's).
+ */
+export function named(held: string, fromName: string, a: At, key: string, what: string): string {
+  if (fromName === "" || fromName === held) return held;
+  if (held === "") return fromName;
+  return refused(a, key, what, `it names ${fromName}, the message it holds ${held}`);
+}
+
 /** A value that cannot be converted toward the newer version: refused at `key` under `a` ("" for `a` itself). */
 export function refused(a: At, key: string, what: string, reason: string): never {
   throw new CompatJsonError(keyPath(a, key), what, undefined, `(${reason})`);
