@@ -652,6 +652,19 @@ describe("URL screening", () => {
     expect(status).toBe(200);
     expect(received.map((r) => r.path)).toEqual(["/pinned"]);
   });
+
+  it("fails a request whose pinned address cannot be connected to at once, without crashing", async () => {
+    // Linux refuses a link-local address without a zone in connect() itself (EINVAL), as it refuses an address
+    // it has no route to (ENETUNREACH): the error comes while node:net connects in the lookup's callback.
+    const lookup = pinnedLookup([{ address: "fe80::1", family: 6 }]);
+    const failed = await new Promise<Error>((resolve) => {
+      const req = request({ hostname: "pinned.invalid", port: 9, path: "/", method: "POST", lookup, agent: false });
+      req.on("error", resolve);
+      req.on("response", (res) => resolve(new Error(`answered ${res.statusCode}`)));
+      req.end();
+    });
+    expect(failed.message).not.toMatch(/^answered/);
+  });
 });
 
 describe("a host that does not resolve", () => {

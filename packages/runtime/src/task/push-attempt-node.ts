@@ -44,7 +44,11 @@ function answered(res: IncomingMessage): AttemptOutcome {
   };
 }
 
-/** A `lookup` for node:http(s) that answers only with the screened addresses (no second DNS query). */
+/**
+ * A `lookup` for node:http(s) that answers only with the screened addresses (no second DNS query). It answers
+ * on the next tick, as DNS does: node:net connects in the callback, and a connect that fails at once (no route,
+ * EINVAL) emits the socket's error before node:http listens for it, which would crash the process.
+ */
 export function pinnedLookup(addresses: readonly ScreenedAddress[]): LookupFunction {
   return (hostname, options, callback) => {
     const family = options.family;
@@ -54,9 +58,9 @@ export function pinnedLookup(addresses: readonly ScreenedAddress[]): LookupFunct
     if (first === undefined) {
       const err: NodeJS.ErrnoException = new Error(`no screened IPv${wanted} address for ${hostname}`);
       err.code = "ENOTFOUND";
-      callback(err, "", 0);
-    } else if (options.all === true) callback(null, [...usable]);
-    else callback(null, first.address, first.family);
+      process.nextTick(callback, err, "", 0);
+    } else if (options.all === true) process.nextTick(callback, null, [...usable]);
+    else process.nextTick(callback, null, first.address, first.family);
   };
 }
 
