@@ -105,7 +105,11 @@ async function refusals(c: A2AServiceClient, kind: "memory" | "postgres", tenant
     ],
     "ListTasks contextId": [() => c.listTasks({ contextId: `c${NUL}` }), /contextId holds a NUL/],
     "config get id": [() => c.getTaskPushNotificationConfig({ taskId, id: `k${NUL}` }), /\bid holds a NUL/],
-    "config create id": [() => c.createTaskPushNotificationConfig({ taskId, id: `k${NUL}`, url }), /\bid holds a NUL/],
+    // The push config's own check (a control character in an id) comes before the store's.
+    "config create id": [
+      () => c.createTaskPushNotificationConfig({ taskId, id: `k${NUL}`, url }),
+      /\bid holds U\+0000, a control character/,
+    ],
     "config delete taskId": [
       () => c.deleteTaskPushNotificationConfig({ taskId: `t${NUL}`, id: "k" }),
       /taskId holds a NUL/,

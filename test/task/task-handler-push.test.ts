@@ -206,6 +206,7 @@ const BAD_FIELDS: readonly (readonly [string, Record<string, unknown>, string, s
   ["LF in the credentials", auth("Bearer", "x\ny"), "authentication.credentials", "holds U+000A"],
   ["LF in the URL", { url: "http://127.0.0.1:1/a\nb" }, "url", "holds U+000A, a control character, at index 20"],
   ["TAB in the URL", { url: "http://127.0.0.1:1/a\tb" }, "url", "holds U+0009"],
+  ["LF in the id", { id: "c\nA2A push: forged" }, "id", "holds U+000A, a control character, at index 1, which an id"],
   ["a token of 4097 characters", { token: "t".repeat(4097) }, "token", "is 4097 characters long, more than 4096"],
   ["credentials of 5000 characters", auth("Bearer", "c".repeat(5000)), "authentication.credentials", "is 5000"],
 ];

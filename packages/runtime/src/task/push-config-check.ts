@@ -13,6 +13,8 @@
  *   url          no control character at all (C0 with HTAB, DEL, C1): a URL parser drops tabs and line breaks
  *                silently, so the stored URL would not be the one requested; other characters are the URL
  *                parser's business (an IDN host is fine), then the sender screens it (url-screen.ts)
+ *   id           no control character either (when the caller names it): ids are shown in messages and log
+ *                lines (push.ts), where a line break would let a caller write a line of its own
  *   each         at most MAX_PUSH_FIELD_LENGTH (4096) characters: far above any real token or URL, and below the
  *                header limits of common servers (8 KiB in node:http, nginx, Apache)
  *
@@ -37,13 +39,13 @@ export interface PushConfigPlace {
   readonly path: string;
 }
 
-type FieldKind = "header value" | "URL";
+type FieldKind = "header value" | "URL" | "id";
 
 const isControl = (code: number) => (code < 0x20 && code !== 0x09) || (code >= 0x7f && code <= 0x9f);
 
 /** Whether a character (a code point) is refused in a field of this kind; a URL refuses HTAB too. */
 function refused(code: number, kind: FieldKind): boolean {
-  if (kind === "URL") return code === 0x09 || isControl(code);
+  if (kind !== "header value") return code === 0x09 || isControl(code);
   return isControl(code) || code > 0xff;
 }
 
@@ -62,7 +64,7 @@ function checkField(value: string, field: string, place: PushConfigPlace, kind: 
   for (const char of value) {
     const code = char.codePointAt(0) ?? 0;
     if (refused(code, kind)) {
-      const carrier = kind === "URL" ? "a URL" : "an HTTP header value";
+      const carrier = kind === "URL" ? "a URL" : kind === "id" ? "an id" : "an HTTP header value";
       throw new A2AError(
         "InvalidParamsError",
         `${where} holds ${describe(code)} at index ${index}, which ${carrier} cannot carry`,
@@ -78,6 +80,7 @@ export async function checkPushConfig(
   config: TaskPushNotificationConfig,
   place: PushConfigPlace,
 ): Promise<void> {
+  checkField(config.id, "id", place, "id");
   checkField(config.url, "url", place, "URL");
   checkField(config.token, "token", place, "header value");
   if (config.authentication) {
