@@ -403,6 +403,21 @@ describe("order, queue bound and idle()", () => {
     ]);
   });
 
+  it("cancel() during an attempt that is then refused ends the delivery without waiting to retry", async () => {
+    const held = gate();
+    answer = async (req, res) => {
+      await held.answer(req, { end: () => res.writeHead(503, { "retry-after": "60" }).end() } as never);
+    };
+    const { sender, errors } = localSender({ attempts: 3, maxRetryAfterMs: 60_000 });
+    sender.send(delivery("a", { id: "cfg-a" }));
+    await held.arrived;
+    sender.cancel?.("", "task-1", "cfg-a");
+    held.release();
+    // Without the check, idle() came after the minute Retry-After asks for (past the test's timeout).
+    await sender.idle();
+    expect(errors.map((e) => [e.configId, e.failure, e.attempts])).toEqual([["cfg-a", "config-deleted", 1]]);
+  }, 20_000);
+
   it("cancel() drops what waits for a config and retries it no more", async () => {
     const held = gate();
     answer = (req, res) => (req.body === "1" ? held.answer(req, res) : res.writeHead(503).end());

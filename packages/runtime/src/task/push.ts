@@ -328,8 +328,12 @@ class QueuedSender implements PushSender {
     }
   }
 
-  /** Waits `ms` before a retry, or less when the config is deleted meanwhile (cancel wakes it). */
+  /**
+   * Waits `ms` before a retry, or less when the config is deleted meanwhile (cancel wakes it); not at all when it
+   * was deleted during the attempt before.
+   */
   private pause(queue: ConfigQueue, ms: number): Promise<void> {
+    if (queue.canceled) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
       queue.wake = () => {
