@@ -7,7 +7,7 @@
  * and concurrent commits from two stores losing no event and no artifact
  * (fast-check); and the backend-neutral contract suite (store-contract.ts).
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import fc from "fast-check";
 import pg from "pg";
@@ -149,6 +149,52 @@ describe("migrate", () => {
     });
     expect(prune.status).toBe(0);
     expect(prune.stdout).toContain("deleted 0 task events");
+  });
+
+  it("fails, not the process, when its connection dies mid-migration (in process and in the CLI)", async () => {
+    // The migration waits for its advisory lock, held here; its backend is then terminated, as a restart would.
+    const lockHolder = await admin.connect();
+    const holder = (await lockHolder.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]?.pid;
+    /** Terminates the backend the lock holder blocks, once there is one. */
+    const killWaiting = () =>
+      vi.waitFor(
+        async () => {
+          const { rowCount } = await admin.query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))",
+            [holder],
+          );
+          expect(rowCount).toBe(1);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+    try {
+      const schema = uniqueSchema("mk");
+      await lockHolder.query("BEGIN");
+      await lockHolder.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`a2a-task-store-migrate:${schema}`]);
+      const pool = new pg.Pool({ connectionString: url, max: 2 });
+      pool.on("error", () => {});
+      const migrating = migrate(pool, { schema }).then(
+        () => "migrated",
+        (e: Error) => e.message,
+      );
+      await killWaiting();
+      expect(await migrating).toMatch(/^PostgreSQL task store: migrating schema "mk_.*" failed: /);
+      await pool.end();
+      const cli = spawn(process.execPath, [CLI, "migrate", "--database-url", url, "--schema", schema]);
+      const output = { stdout: "", stderr: "" };
+      cli.stdout.on("data", (d: Buffer) => (output.stdout += d));
+      cli.stderr.on("data", (d: Buffer) => (output.stderr += d));
+      const exited = new Promise<number | null>((resolve) => cli.on("close", resolve));
+      await killWaiting();
+      expect([await exited, output.stderr.split("\n")[0]]).toEqual([
+        1,
+        expect.stringMatching(/^a2a-task-store migrate: PostgreSQL task store: migrating schema "mk_.*" failed/),
+      ]);
+      expect(output.stderr).not.toContain("    at ");
+    } finally {
+      await lockHolder.query("ROLLBACK").catch(() => {});
+      lockHolder.release();
+    }
   });
 
   it("CLI: usage errors exit 2, a database failure exits 1 with the reason", () => {

@@ -75,6 +75,9 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const client = new pg.Client({ connectionString: args.url });
+  // A connection that dies fails the statement under way (reported below); unheard, its 'error' event would end
+  // the process with a stack trace instead.
+  client.on("error", () => {});
   try {
     await client.connect();
     if (args.command === "migrate") {

@@ -175,11 +175,20 @@ export interface MigrateResult {
 /** Something that runs queries: a pg.Pool, or a connected pg.Client. */
 export type Queryable = pg.Pool | pg.ClientBase;
 
-/** Creates or updates the store's tables in `options.schema`; safe to run again and concurrently. */
+/**
+ * Creates or updates the store's tables in `options.schema`; safe to run again and concurrently. While it works,
+ * an error listener is on the connection (transaction.ts says why): a connection that dies between two statements
+ * fails the call, not the process; a pool's connection is then destroyed on release.
+ */
 export async function migrate(db: Queryable, options: MigrateOptions = {}): Promise<MigrateResult> {
   const names = sqlNames(options.schema);
   const isPool = "totalCount" in db;
   const client = isPool ? await (db as pg.Pool).connect() : (db as pg.ClientBase);
+  let broken: Error | undefined;
+  const onError = (error: Error) => {
+    broken ??= error;
+  };
+  client.on("error", onError);
   try {
     await client.query("BEGIN");
     try {
@@ -193,7 +202,8 @@ export async function migrate(db: Queryable, options: MigrateOptions = {}): Prom
       });
     }
   } finally {
-    if (isPool) (client as pg.PoolClient).release();
+    if (isPool) (client as pg.PoolClient).release(broken);
+    client.off("error", onError);
   }
 }
 
