@@ -18,6 +18,12 @@
  * Each connection is released to the pool once (an error destroys it), with
  * this store's listeners taken off it first: the pool hands the same client
  * to other queries later, and may hand it to this store again.
+ *
+ * Attempts: `listening` is the attempt under way or done. An attempt that
+ * fails clears it only while it is still its own (a later one may have
+ * replaced it after a release), and only the attempt that is `listening`
+ * when it succeeds becomes the connection heard; one let go meanwhile is
+ * given back by letGo. close() gives back every connection still taken.
  */
 import type pg from "pg";
 import { quoteIdent } from "./sql-names.js";
@@ -59,8 +65,7 @@ export class ListenConnection {
     if (this.closed) throw new Error("the store is closed");
     this.needed = true;
     this.cancelIdle();
-    this.listening ??= this.connect();
-    await this.listening;
+    await (this.listening ?? this.listen());
   }
 
   /** Nobody needs the connection now: it goes back to the pool after idleMs unless acquire() comes first. */
@@ -80,6 +85,7 @@ export class ListenConnection {
     this.closed = true;
     this.cancelIdle();
     await this.letGo();
+    for (const client of [...this.taken.keys()]) this.release(client, new Error("the store is closed"));
   }
 
   private cancelIdle(): void {
@@ -108,11 +114,38 @@ export class ListenConnection {
     client.release(error);
   }
 
+  /** Starts an attempt and makes it `listening` (see the header). */
+  private listen(): Promise<pg.PoolClient> {
+    const attempt: Promise<pg.PoolClient> = this.connect().then(
+      (client) => {
+        if (this.listening !== attempt) return client; // let go meanwhile: letGo gives it back
+        this.current = client;
+        this.retryMs = 100;
+        // Commits made while no connection listened (a reconnect) are found by reading every watched task.
+        if (this.missed) {
+          this.missed = false;
+          setImmediate(() => this.options.onListening());
+        }
+        return client;
+      },
+      (error: unknown) => {
+        if (this.listening === attempt) this.listening = undefined;
+        throw error;
+      },
+    );
+    this.listening = attempt;
+    return attempt;
+  }
+
+  /** A connection from the pool that LISTENs, its listeners on; given back when anything fails. */
   private async connect(): Promise<pg.PoolClient> {
     const client = await this.db.connect().catch((error: Error) => {
-      this.listening = undefined;
       throw new Error(`no LISTEN connection: ${error.message}`, { cause: error });
     });
+    if (this.closed) {
+      client.release();
+      throw new Error("the store is closed");
+    }
     const onNotification = (message: pg.Notification) => {
       if (message.channel === this.options.channel) this.options.onNotification(message.payload);
     };
@@ -134,15 +167,7 @@ export class ListenConnection {
       await client.query(`LISTEN ${quoteIdent(this.options.channel)}`);
     } catch (error) {
       this.release(client, error as Error);
-      this.listening = undefined;
       throw new Error(`LISTEN: ${(error as Error).message}`, { cause: error });
-    }
-    this.retryMs = 100;
-    this.current = client;
-    // Commits made while no connection listened (a reconnect) are found by reading every watched task.
-    if (this.missed) {
-      this.missed = false;
-      setImmediate(() => this.options.onListening());
     }
     return client;
   }
@@ -163,10 +188,10 @@ export class ListenConnection {
     this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
     const timer = setTimeout(() => {
       if (this.closed || !this.needed || this.listening !== undefined) return;
-      this.listening = this.connect();
-      this.listening.catch((error: Error) => {
+      this.listen().catch((error: Error) => {
         this.options.onError(storeError("reconnecting the LISTEN connection", error));
-        this.reconnect();
+        // A later attempt (an acquire after a release) carries on instead of this one.
+        if (this.listening === undefined) this.reconnect();
       });
     }, delay);
     timer.unref?.();
