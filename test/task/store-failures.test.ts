@@ -110,3 +110,54 @@ describe.each([
     expect(answered).toBe("InternalError: PostgreSQL task store unavailable: (simulated) failed; retry later");
   });
 });
+
+describe("a store unavailable for the FAILED status of an executor that threw", () => {
+  it("is asked again until it takes it: the task ends FAILED, not WORKING with no turn", async () => {
+    const memory = createMemoryTaskStore();
+    // Down for the first two writes of the FAILED status (a blip), as PostgreSQL restarting is.
+    let refusals = 2;
+    const store: TaskStore = {
+      get: (t, id) => memory.get(t, id),
+      list: (t, q) => memory.list(t, q),
+      endTurn: (t, id, turn) => memory.endTurn(t, id, turn),
+      subscribe: (t, id, l) => memory.subscribe(t, id, l),
+      putPushConfig: (t, s) => memory.putPushConfig(t, s),
+      getPushConfig: (t, id, c) => memory.getPushConfig(t, id, c),
+      listPushConfigs: (t, id, n, p) => memory.listPushConfigs(t, id, n, p),
+      deletePushConfig: (t, id, c) => memory.deletePushConfig(t, id, c),
+      close: () => memory.close(),
+      commit: async (t, c) => {
+        if (c.task.status?.state === TaskState.FAILED && refusals > 0) {
+          refusals -= 1;
+          throw unavailable();
+        }
+        return memory.commit(t, c);
+      },
+    };
+    const thrower: AgentExecutor = {
+      async execute(_ctx, up) {
+        await up.status(TaskState.WORKING);
+        throw new Error("the executor broke");
+      },
+    };
+    const errors: string[] = [];
+    const handler = createTaskHandler({
+      definition: A2AServiceV1_0,
+      executor: thrower,
+      store,
+      onError: (e) => errors.push(e instanceof Error ? e.message : String(e)),
+    });
+    const request = create(SendMessageRequestSchema, {
+      message: { messageId: "m2", role: Role.USER, parts: [{ content: { case: "text", value: "hi" } }] },
+      configuration: { returnImmediately: true },
+    });
+    const answer = await handler.sendMessage!(request, context);
+    const id = (answer.payload?.value as { readonly id?: string } | undefined)?.id ?? "";
+    await expect
+      .poll(async () => (await memory.get("", id))?.task.status?.state, { timeout: 5000 })
+      .toBe(TaskState.FAILED);
+    expect(refusals).toBe(0);
+    expect(errors.filter((e) => e.includes("unavailable"))).toHaveLength(2);
+    expect(errors).toContain("the executor broke");
+  });
+});

@@ -14,7 +14,11 @@
  *             (or ends while the task it made could not be set up)
  *   failure   a throw after the task exists leaves the task FAILED, with a
  *             status message that says only that the agent failed (no
- *             internal details); onError gets the error
+ *             internal details); onError gets the error. A store that is
+ *             unavailable for that write (a database blip: a 503) is asked
+ *             again, FAIL_RETRIES_MS apart, each failure told to onError:
+ *             the turn ends right after, and a task left WORKING with no
+ *             turn would stay so
  *   turn      the call runs as one turn of its task (turns.ts); when it
  *             returns (or throws) with a task made or continued, its turn
  *             ends, if it still runs, before `settled` resolves
@@ -143,6 +147,30 @@ function requestContext(setup: RunSetup, message: Message, abort: LazyAbort): Re
   };
 }
 
+/** The waits before asking the store again to write a thrown executor's FAILED status (see the header). */
+const FAIL_RETRIES_MS = [100, 200, 400, 800, 1600, 3200];
+
+/** Whether the store says it is unavailable for now (a 503: postgres/store-error.ts), which resolves itself. */
+const unavailable = (error: unknown) => error instanceof A2AError && error.options.httpStatus === 503;
+
+/**
+ * fail(), asked again after each wait of FAIL_RETRIES_MS while the store is unavailable; each failure reported.
+ * Whether the task was left FAILED.
+ */
+async function failWithRetries(setup: RunSetup): Promise<boolean> {
+  for (const wait of [...FAIL_RETRIES_MS, undefined]) {
+    try {
+      await fail(setup);
+      return true;
+    } catch (error) {
+      setup.report(error);
+      if (wait === undefined || !unavailable(error)) return false;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+  return false;
+}
+
 /** Leaves the task FAILED unless it is in a terminal state already or works on another turn. */
 async function fail(setup: RunSetup): Promise<void> {
   const message = agentMessage(FAILURE_TEXT, setup.place, setup.newId);
@@ -247,14 +275,7 @@ export function startRun(setup: RunSetup): Run {
   const afterThrow = async (error: unknown) => {
     if (updater.mode() === "open") return refuse(error);
     reports.report(error);
-    if (updater.mode() === "task") {
-      await fail(setup).then(
-        () => {
-          failed = true;
-        },
-        (e: unknown) => setup.report(e),
-      );
-    }
+    if (updater.mode() === "task") failed = await failWithRetries(setup);
   };
   const call = async (): Promise<boolean> => {
     try {
