@@ -18,7 +18,7 @@
  *   push configs put/replace/get/delete, pageSize 0 = all, paging, scoping;
  *                at most 100 per task (the default bound), also among
  *                concurrent puts; TaskNotFoundError for a missing task
- *   keys         a NUL character in any key is InvalidParamsError naming it
+ *   keys         a NUL character or a lone surrogate in any key is InvalidParamsError naming it
  *   turns        a create or commit naming startTurn starts it; another one
  *                is refused (undefined, nothing written) while it runs, other
  *                commits hold and keep it; a commit leaving the task
@@ -537,10 +537,13 @@ function describePushConfigs(f: Fixture): void {
 
 function describeKeys(f: Fixture): void {
   describe("keys", () => {
-    it("refuses a NUL character in any key, naming the field (InvalidParamsError)", async () => {
+    it.each([
+      ["a NUL character", "x\u0000y", "a NUL"],
+      ["a lone high surrogate", "x\ud800", "a lone surrogate"],
+      ["a lone low surrogate", "\udc00y", "a lone surrogate"],
+    ])("refuses %s in any key, naming the field (InvalidParamsError)", async (_what, nul, says) => {
       const tenant = freshTenant();
       await create(f.store, tenant, "a");
-      const nul = "x\u0000y";
       const refusals: [string, () => Promise<unknown>][] = [
         ["tenant", () => f.store.get(nul, "a")],
         ["taskId", () => f.store.get(tenant, nul)],
@@ -561,13 +564,16 @@ function describeKeys(f: Fixture): void {
           () => undefined,
           (e: unknown) => e as { type?: string; message?: string },
         );
-        expect({ field, type: error?.type, named: error?.message?.includes(`${field} holds a NUL`) }).toEqual({
+        expect({ field, type: error?.type, named: error?.message?.includes(`${field} holds ${says}`) }).toEqual({
           field,
           type: "InvalidParamsError",
           named: true,
         });
       }
       expect(await f.store.get(tenant, "b")).toBeUndefined();
+      // A surrogate pair is one character, as any other.
+      await create(f.store, tenant, "pair-\u{1f600}");
+      expect((await f.store.get(tenant, "pair-\u{1f600}"))?.task.id).toBe("pair-\u{1f600}");
     });
   });
 }

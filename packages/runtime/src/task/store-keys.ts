@@ -1,7 +1,9 @@
 /**
  * The rule every TaskStore applies to the keys it is given (tenants, task
  * ids, context ids, artifact ids, push config ids): none may hold a NUL
- * character (U+0000), and none may be longer than MAX_KEY_BYTES in UTF-8.
+ * character (U+0000) or a lone surrogate (half of a UTF-16 pair: no text
+ * UTF-8 can carry, which PostgreSQL stores as U+FFFD, so two keys would
+ * become one), and none may be longer than MAX_KEY_BYTES in UTF-8.
  * Task owners (access.ts) are keys too. PostgreSQL text cannot store a NUL,
  * and a btree index row holds at most about 2,700 bytes (the tasks indexes
  * hold three keys: tenant, context id or owner, task id), so either would
@@ -23,12 +25,22 @@ const encoder = new TextEncoder();
 /** Whether the key is longer than MAX_KEY_BYTES in UTF-8 (at most 3 bytes per UTF-16 unit: counted only then). */
 const tooLong = (value: string) => value.length > MAX_KEY_BYTES / 3 && encoder.encode(value).length > MAX_KEY_BYTES;
 
-/** Refuses a key holding a NUL character or longer than MAX_KEY_BYTES, naming `field`. */
+/** Any surrogate (a fast test), then a lone one: with the u flag a pair is one code point, outside \p{Cs}. */
+const SURROGATE = /[\ud800-\udfff]/;
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Refuses a key holding a NUL character or a lone surrogate, or longer than MAX_KEY_BYTES, naming `field`. */
 export function checkKey(operation: string, field: string, value: string): void {
   if (value.includes("\u0000")) {
     throw new A2AError(
       "InvalidParamsError",
       `${operation}: ${field} holds a NUL character (U+0000), which no task store key may hold`,
+    );
+  }
+  if (SURROGATE.test(value) && LONE_SURROGATE.test(value)) {
+    throw new A2AError(
+      "InvalidParamsError",
+      `${operation}: ${field} holds a lone surrogate (half of a UTF-16 pair), which no task store key may hold`,
     );
   }
   if (tooLong(value)) {
