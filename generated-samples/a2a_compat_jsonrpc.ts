@@ -229,7 +229,8 @@ function taskStatusFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.
   const out: v10.TaskStatus = { $typeName: "lf.a2a.v1.TaskStatus", state: 0 };
   let value: unknown;
   if ((value = from["message"]) != null) out.message = messageFromOlderJson(value, rt.at(path, "message"), lost);
-  if ((value = from["timestamp"]) != null) out.timestamp = rt.timestamp(value, path, "a2a.v1.TaskStatus.timestamp");
+  if ((value = from["timestamp"]) != null)
+    out.timestamp = rt.timestamp(value, path, "a2a.v1.TaskStatus.timestamp", lost);
   if ((value = from["state"]) != null)
     out.state = rt.enumIn(TASK_STATE_FROM_JSON, value, path, "state", "a2a.v1.TaskStatus.state");
   for (const key in from) switch (key) {

@@ -616,6 +616,18 @@ describe("what both paths read alike", () => {
     expect(ref.reasons).toEqual(["a2a.v1.FilePart has no field for it", "a2a.v1.Part has no field for it"]);
   });
 
+  it("reads a status timestamp without a UTC offset as UTC, and reports it", () => {
+    const json = {
+      kind: "task",
+      id: "t",
+      contextId: "c",
+      status: { state: "working", timestamp: "2025-04-02T16:59:25.5" },
+    };
+    const { message, lost } = direct.fromOlderJson(v10.TaskSchema, json);
+    expect(toJson(TimestampSchema, message.status!.timestamp!)).toBe("2025-04-02T16:59:25.500Z");
+    expect(lost).toEqual([{ path: "status.timestamp", reason: "the date-time has no UTC offset; read as UTC" }]);
+  });
+
   it("a file name on a part that is not a file part is reported, not dropped", () => {
     const { lost } = direct.fromOlderJson(v10.PartSchema, { kind: "text", text: "x", file: { name: "n.txt" } });
     expect(lost).toEqual([

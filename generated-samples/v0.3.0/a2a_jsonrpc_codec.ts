@@ -140,7 +140,7 @@ function decodeTaskStatus(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue
   value = json["message"];
   if (value != null) out["message"] = decodeMessage(value, rt.at(path, "message"), lost);
   value = json["timestamp"];
-  if (value != null) out["timestamp"] = value;
+  if (value != null) out["timestamp"] = rt.utcTimestamp(value, rt.at(path, "timestamp"), lost);
   for (const key of Object.keys(json))
     if (!keysOfTaskStatus.has(key)) rt.lose(lost, path, key, "a2a.v1.TaskStatus has no field for it");
   return out;

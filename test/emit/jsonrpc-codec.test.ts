@@ -59,6 +59,29 @@ describe("whole-message rules", () => {
     });
   });
 
+  it("reads a status timestamp without a UTC offset (as the v0.3 specification writes them) as UTC, a loss", () => {
+    const status = (timestamp: string) => ({
+      kind: "task",
+      id: "t",
+      contextId: "c",
+      status: { state: "working", timestamp },
+    });
+    expect(decode(v03.SendMessageResponseSchema, status("2025-04-02T16:59:25.331844"))).toEqual({
+      out: {
+        task: {
+          id: "t",
+          contextId: "c",
+          status: { state: "TASK_STATE_WORKING", timestamp: "2025-04-02T16:59:25.331844Z" },
+        },
+      },
+      lost: ["status.timestamp: the date-time has no UTC offset; read as UTC"],
+    });
+    // With an offset, or not a date-time at all (ProtoJSON refuses it then), as it is.
+    for (const t of ["2025-04-02T16:59:25+02:00", "2025-04-02T16:59:25Z", "2025-04-02"]) {
+      expect(decode(v03.SendMessageResponseSchema, status(t)).lost).toEqual([]);
+    }
+  });
+
   it("a request holding a resource name is written with the ids, and read back", () => {
     expect(encode(v03.GetTaskRequestSchema, { name: "tasks/t1", historyLength: 2 }).out).toEqual({
       id: "t1",

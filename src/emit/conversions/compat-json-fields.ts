@@ -173,8 +173,9 @@ export function readValue(
     case "int32":
     case "bytes":
     case "struct":
-    case "timestamp":
       return code`${rt(kind === "string" ? "str" : kind)}(${expr}, ${where}, ${what})`;
+    case "timestamp":
+      return code`${rt("timestamp")}(${expr}, ${where}, ${what}, lost)`;
     case "enum": {
       const table = enums((f as DescField & { enum: DescEnum }).enum) ?? "undefined";
       return code`${rt("enumIn")}(${table}, ${expr}, ${where}, ${what})`;

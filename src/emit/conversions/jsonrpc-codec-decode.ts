@@ -11,7 +11,8 @@
  * (text, a file with one of uri and bytes, a data object), an enum value the
  * proto does not have. Reported as lost: a key no rule or field reads (of a
  * part and its file: a key outside part-keys.ts), a second member of a oneof,
- * part metadata and a file's name, an unknown `type`.
+ * part metadata and a file's name, an unknown `type`, and a timestamp's
+ * missing UTC offset (read as UTC: compat-json.ts utcTimestamp).
  */
 import type { DescEnum } from "@bufbuild/protobuf";
 import type { Printable } from "@bufbuild/protoplugin";
@@ -247,7 +248,9 @@ function fieldValue(c: CodecCtx, r: MessageRules, x: FieldRule): Printable[] {
     return [name, "(value, ", ...path, ", lost)"];
   }
   const e = enumOfField(x.f);
-  return e ? [enumDecoderName(e), "(value, ", ...path, `, ${lit(`${r.m.typeName}.${x.f.name}`)})`] : ["value"];
+  if (e) return [enumDecoderName(e), "(value, ", ...path, `, ${lit(`${r.m.typeName}.${x.f.name}`)})`];
+  const isTimestamp = x.f.fieldKind === "message" && x.f.message.typeName === "google.protobuf.Timestamp";
+  return isTimestamp ? [c.h("utcTimestamp"), "(value, ", ...path, ", lost)"] : ["value"];
 }
 
 /** The part: its kind (or, without one, the content it holds) says which; its content must be there. */

@@ -431,9 +431,29 @@ export function struct(v: unknown, a: At, what: string): JsonObject {
   return isObject(v) ? (jsonCopy(v, a, what) as JsonObject) : invalid(a, what, v);
 }
 
-export function timestamp(v: unknown, a: At, what: string): Timestamp {
+/**
+ * An RFC 3339 date-time without its offset ("2025-04-02T16:59:25.331844"), which ISO 8601 reads as local time of
+ * an unknown zone: the v0.3 specification's own examples write status timestamps so, and a2a.json asks only for
+ * an ISO 8601 date-time. ProtoJSON refuses it; A2A means UTC.
+ */
+const ZONELESS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?$/;
+
+/**
+ * A google.protobuf.Timestamp's JSON as ProtoJSON reads it: a date-time without an offset (ZONELESS) is read as
+ * UTC, "Z" added, and reported at `a` as lost; anything else as it is.
+ */
+export function utcTimestamp(v: JsonValue, a: At, lost: Loss[]): JsonValue {
+  if (typeof v !== "string" || !ZONELESS.test(v)) return v;
+  lose(lost, a, "", "the date-time has no UTC offset; read as UTC");
+  return `${v}Z`;
+}
+
+/** A google.protobuf.Timestamp field read from JSON (one without an offset: utcTimestamp), `a` its message. */
+export function timestamp(v: unknown, a: At, what: string, lost?: Loss[]): Timestamp {
+  const json =
+    lost === undefined ? v : utcTimestamp(v as JsonValue, at(a, what.slice(what.lastIndexOf(".") + 1)), lost);
   try {
-    return fromJson(TimestampSchema, v as JsonValue);
+    return fromJson(TimestampSchema, json as JsonValue);
   } catch {
     return invalid(a, what, v);
   }
