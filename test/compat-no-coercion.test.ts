@@ -340,9 +340,12 @@ describe("requests that cannot convert are InvalidParams naming the path", () =>
       const e = await thrown(
         client.sendMessage({ message: { messageId: "m", parts: [{ content: { case: "text", value: "hi" } }] } }),
       );
-      expect(e).toBeInstanceOf(CompatJsonError);
+      // An answer the client cannot read, as the plain clients report one; the refusal is its cause.
+      expect(e).toBeInstanceOf(A2ATransportError);
+      expect((e as Error).cause).toBeInstanceOf(CompatJsonError);
       expect((e as Error).message).toBe(
-        'cannot decode a2a.v1.SendMessageResponse at kind from JSON: unknown kind "note" (task, message)',
+        "SendMessage: the protocol 0.3 answer cannot be read: " +
+          'cannot decode a2a.v1.SendMessageResponse at kind from JSON: unknown kind "note" (task, message)',
       );
     } finally {
       peer.closeAllConnections();

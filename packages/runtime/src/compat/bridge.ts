@@ -43,7 +43,7 @@ import type {
 } from "../core/definition.js";
 import type { JsonRpcCalls, JsonRpcClient, JsonRpcOperation, JsonRpcOperations } from "../jsonrpc/json-operations.js";
 import { CompatJsonError } from "./compat-json.js";
-import { A2AError } from "../core/a2a-error.js";
+import { A2AError, A2ATransportError } from "../core/a2a-error.js";
 import { invalidRequest } from "../core/invoke.js";
 import type { Converter, Loss } from "../core/conversion-types.js";
 import type { CompatJsonTable } from "./compat-json.js";
@@ -290,15 +290,19 @@ export function createClientBridge<O extends DescService, N extends DescService>
       };
       // What a result carries that v1.0 cannot hold goes to the JSON-RPC client's onLoss, else the bridge's.
       const resultLoss = raw.onLoss ? (l: Loss) => raw.onLoss!(from.name, l) : onLoss;
-      const result = (json: JsonValue): Message => {
-        const lost: Loss[] = [];
-        const m = fromJson(json, undefined, lost);
-        lost.forEach(resultLoss);
-        return m;
-      };
+      const result = (json: JsonValue): Message =>
+        readBack(to, older.protocolVersion, () => {
+          const lost: Loss[] = [];
+          const m = fromJson(json, undefined, lost);
+          lost.forEach(resultLoss);
+          return m;
+        });
       out[to.localName] = to.streaming
         ? async function* (init: unknown, opts?: CallOptions) {
-            for await (const ev of raw.stream(from, params(init), opts)) yield result(ev);
+            for await (const ev of raw.stream(from, params(init), opts)) {
+              yield result(ev);
+              if (isFinalJson(ev)) return;
+            }
           }
         : async (init: unknown, opts?: CallOptions) => result(await raw.call(from, params(init), opts));
       continue;
@@ -308,10 +312,14 @@ export function createClientBridge<O extends DescService, N extends DescService>
     );
     const request = (init: unknown): Message =>
       toOlderRequest(create(to.method.input as DescMessage, init as never), from, onLoss);
-    const back = (m: unknown): Message => converter.convert(m as Message, "toNewer", onLoss).message;
+    const back = (m: unknown): Message =>
+      readBack(to, older.protocolVersion, () => converter.convert(m as Message, "toNewer", onLoss).message);
     out[to.localName] = to.streaming
       ? async function* (init: unknown, opts: unknown) {
-          for await (const ev of call(request(init), opts) as AsyncIterable<unknown>) yield back(ev);
+          for await (const ev of call(request(init), opts) as AsyncIterable<unknown>) {
+            yield back(ev);
+            if (isFinalMessage(ev)) return;
+          }
         }
       : async (init: unknown, opts: unknown) => back(await call(request(init), opts));
   }
@@ -320,6 +328,41 @@ export function createClientBridge<O extends DescService, N extends DescService>
   function toOlderRequest(req: Message, from: OperationInfo, onLoss: (l: Loss) => void): Message {
     return converter.convertRequest(req, from.method.input.typeName, onLoss).message;
   }
+}
+
+/**
+ * An older answer read as the newer version's message: a failure to read it (CompatJsonError, a bad enum or
+ * timestamp) is an A2ATransportError naming the operation, as the clients throw for an answer they cannot read.
+ */
+function readBack<T>(to: OperationInfo, olderVersion: string, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof A2AError || e instanceof A2ATransportError) throw e;
+    const why = e instanceof Error ? e.message : String(e);
+    throw new A2ATransportError(
+      `${to.name}: the protocol ${olderVersion} answer cannot be read: ${why}`,
+      undefined,
+      undefined,
+      {
+        operation: to.name,
+        cause: e,
+      },
+    );
+  }
+}
+
+/**
+ * A v0.3 stream event that says it is the last (TaskStatusUpdateEvent.final): the bridged stream ends after it
+ * even when the peer keeps the stream open, as v0.3 clients stop there (v1.0 has no such flag to pass on).
+ */
+const isFinalJson = (ev: JsonValue): boolean =>
+  typeof ev === "object" && ev !== null && !Array.isArray(ev) && ev["final"] === true;
+
+/** isFinalJson of an older stream event as a message: its status update's `final`. */
+function isFinalMessage(ev: unknown): boolean {
+  const payload = (ev as { readonly payload?: { readonly case?: unknown; readonly value?: unknown } }).payload;
+  return payload?.case === "statusUpdate" && (payload.value as { readonly final?: unknown }).final === true;
 }
 
 /** The JSON calls of a JSON-RPC client (JsonRpcClient), if it is one. */
