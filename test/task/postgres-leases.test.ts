@@ -6,7 +6,8 @@
  * within the test), ending a dead owner's WORKING task FAILED with its event
  * row (that its NOTIFY reaches other instances' subscribers is
  * orphaned-tasks.test.ts's part); an expired turn on a task already terminal
- * only loses the turn (no commit, no event). Every wait is bounded; no assertion is on timing.
+ * only loses the turn (no commit, no event); the executor of a task swept so is aborted. Every wait is
+ * bounded; no assertion is on timing.
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -16,7 +17,10 @@ import type { TaskStore } from "../../packages/runtime/src/task/store.js";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { type StreamResponse, StreamResponseSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { postgresUrl, uniqueSchema } from "../helpers/postgres.js";
-import { task, TaskState } from "../helpers/task-values.js";
+import { handlerContext, task, TaskState } from "../helpers/task-values.js";
+import { createTaskHandler } from "@protoc-gen-a2a/runtime/task";
+import { create } from "@bufbuild/protobuf";
+import { Role, SendMessageRequestSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
 
 const WAIT = { timeout: 30_000, interval: 20 };
 
@@ -121,6 +125,44 @@ describe("turn leases", () => {
     const status = events[0]?.event.payload.case === "statusUpdate" ? events[0].event.payload.value.status : undefined;
     expect(status?.state).toBe(TaskState.FAILED);
     expect(status?.message?.parts[0]?.content.value).toBe(LEASE_FAILURE_TEXT);
+  });
+
+  it("aborts the executor of a task another instance's sweep ended FAILED", async () => {
+    const live = store(600_000);
+    let aborted: (reason: unknown) => void = () => {};
+    const abortedWith = new Promise<unknown>((resolve) => (aborted = resolve));
+    const handler = createTaskHandler({
+      definition: A2AServiceV1_0,
+      store: live,
+      executor: {
+        async execute(context, updater) {
+          await updater.status(TaskState.WORKING);
+          const { signal } = context;
+          await new Promise<void>((resolve) =>
+            signal.addEventListener("abort", () => {
+              aborted(signal.reason);
+              resolve();
+            }),
+          );
+        },
+      },
+    });
+    const request = create(SendMessageRequestSchema, {
+      message: { messageId: "m", role: Role.USER, parts: [{ content: { case: "text", value: "go" } }] },
+      configuration: { returnImmediately: true },
+    });
+    const answer = await handler.sendMessage!(request, handlerContext());
+    const id = (answer.payload?.value as { readonly id?: string } | undefined)?.id ?? "";
+    await vi.waitFor(async () => expect((await turnRow("", id)).state).toBe(TaskState.WORKING), WAIT);
+    // Its lease taken for run out (as after an outage longer than leaseMs): the next store to start sweeps it.
+    await orphan("", id);
+    store(600_000);
+    const reason = await Promise.race([
+      abortedWith,
+      new Promise((resolve) => setTimeout(() => resolve(new Error("not aborted within 10 s")), 10_000)),
+    ]);
+    expect(String((reason as Error).message)).toBe(`task ${id} ended (TASK_STATE_FAILED)`);
+    expect((await turnRow("", id)).state).toBe(TaskState.FAILED);
   });
 
   it("an expired turn on a task already terminal only loses the turn", async () => {

@@ -5,8 +5,11 @@
  *   cancel    the run listens to its task's events (on any instance
  *             sharing the store) from before a continued task's message
  *             joins it (RunEar, made by startSend), so a cancel committed
- *             before the executor starts is heard too; a CANCELED state
- *             aborts the context's signal
+ *             before the executor starts is heard too; a terminal state
+ *             aborts the context's signal: CANCELED, or FAILED by another
+ *             instance's lease sweep, which took the run for lost (its
+ *             later changes would be refused); its own, when it has
+ *             nothing left to do
  *   first     resolves with the reply message or once the task exists;
  *             rejects with what the executor throws before either (an
  *             A2AError is the caller's answer, anything else InternalError),
@@ -45,7 +48,7 @@ import type { Principal } from "../core/principal.js";
 import { A2AError } from "../core/a2a-error.js";
 import { TaskState, TERMINAL_STATES, type Message, type SendMessageConfiguration } from "./a2a-types.js";
 import type { AgentExecutor, RequestContext } from "./executor.js";
-import { agentMessage, statusEvent, withStatus } from "./task-shapes.js";
+import { agentMessage, stateName, statusEvent, withStatus } from "./task-shapes.js";
 import type { TaskHub } from "./task-hub.js";
 import { stateOf } from "./task-watch.js";
 import type { TaskTelemetry, TurnTrace } from "./telemetry.js";
@@ -100,7 +103,8 @@ class LazyAbort {
 }
 
 /**
- * The run's listener on its task: a CANCELED state aborts the executor's signal, and each event goes to the
+ * The run's listener on its task: a terminal state (CANCELED, or FAILED by a lease sweep) aborts the executor's
+ * signal, and each event goes to the
  * turn's trace once there is one. Made before the task's message joins it, so that nothing committed after the
  * join goes unheard; stopped once (`stop`) when the run ends, or by its maker when the run never starts.
  */
@@ -115,9 +119,12 @@ export class RunEar {
     // "reads": the run looks at the state and keeps nothing.
     ear.stopListening = await hub.listen(tenant, taskId, "reads", (e) => {
       ear.trace?.event(e.event);
-      if (stateOf(e.event) !== TaskState.CANCELED) return;
+      const state = stateOf(e.event);
+      if (state === undefined || !TERMINAL_STATES.has(state)) return;
+      // Canceled, or ended by another (a lease sweep that took it for lost): the executor has nothing left to do.
+      const why = state === TaskState.CANCELED ? "was canceled" : `ended (${stateName(state)})`;
       // Not inside the store's delivery: the executor's abort listeners run on their own turn.
-      queueMicrotask(() => ear.abort.abort(new Error(`task ${taskId} was canceled`)));
+      queueMicrotask(() => ear.abort.abort(new Error(`task ${taskId} ${why}`)));
     });
     return ear;
   }
