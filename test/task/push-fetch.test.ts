@@ -67,6 +67,12 @@ beforeAll(async () => {
       // More than the 64 KiB an attempt reads, then never ended: the attempt must stop reading by itself.
       res.write("x".repeat(200 * 1024));
       hanging.push(res);
+    } else if (req.url === "/trickle") {
+      res.writeHead(200);
+      // A byte now and then, never ended: the status decides, the attempt does not wait for the body.
+      const trickle = setInterval(() => res.write("."), 50);
+      res.on("close", () => clearInterval(trickle));
+      hanging.push(res);
     } else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -117,6 +123,10 @@ describe.each([
 
   it("a long answer is read only so far: the attempt ends", async () => {
     expect(await post(attempt("/long", { timeoutMs: 5_000 }))).toMatchObject({ kind: "answered", status: 200 });
+  });
+
+  it("a 2xx whose body trickles past the timeout is an answer, not a timeout", async () => {
+    expect(await post(attempt("/trickle", { timeoutMs: 300 }))).toMatchObject({ kind: "answered", status: 200 });
   });
 
   it("a refused connection: failed, retryable", async () => {

@@ -403,6 +403,23 @@ describe("order, queue bound and idle()", () => {
     ]);
   });
 
+  it("counts a 2xx whose body trickles as delivered, once: the status decides, not the body's end", async () => {
+    answer = (_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      // A byte every 50 ms, for longer than the attempt's timeout, until the sender leaves.
+      const trickle = setInterval(() => res.write("."), 50);
+      res.on("close", () => clearInterval(trickle));
+      setTimeout(() => {
+        clearInterval(trickle);
+        res.end();
+      }, 2000);
+    };
+    const { sender, errors } = localSender({ timeoutMs: 300 });
+    sender.send(delivery("slow", { id: "cfg-slow" }));
+    await sender.idle();
+    expect([errors.map((e) => e.message), received.map((r) => r.body)]).toEqual([[], ["slow"]]);
+  });
+
   it("cancel() during an attempt that is then refused ends the delivery without waiting to retry", async () => {
     const held = gate();
     answer = async (req, res) => {

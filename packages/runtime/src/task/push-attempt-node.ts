@@ -3,19 +3,21 @@
  * Node, Bun, Deno):
  *
  *   POST <url>   headers as given + Content-Length; body as given (UTF-8)
- *   -> answered {status, retryAfter}   any HTTP answer; the body is drained (at most 64 KiB read) and dropped
- *   -> failed {cause, timedOut, retryable}   no answer: refused, reset, DNS, TLS, or no full answer within
+ *   -> answered {status, retryAfter}   any HTTP answer, once its status line and headers came; the body is
+ *                                      not read (the connection is closed)
+ *   -> failed {cause, timedOut, retryable}   no answer: refused, reset, DNS, TLS, or no status line within
  *                                      timeoutMs (retryable); a request node:http refuses to build (not)
  *
  * Decisions: the connection goes only to the screened addresses (pinnedLookup below) when there are
  * any; no agent (a fresh connection per attempt: nothing pooled outlives a delivery); redirects are not
  * followed (a 3xx is an answer like any other, so a webhook cannot bounce a delivery to an unscreened host);
- * the timeout covers the whole attempt, from connecting to the answer's end.
+ * the timeout covers the attempt from connecting to the answer's headers. The status decides: a 2xx whose
+ * body trickles is delivered (waiting for its end would time out and send the notification again).
  */
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
-import { type AttemptInput, type AttemptOutcome, MAX_DRAIN_BYTES } from "./push-outcome.js";
+import type { AttemptInput, AttemptOutcome } from "./push-outcome.js";
 import type { ScreenedAddress } from "./url-screen.js";
 import { headerRecord } from "../core/records.js";
 
@@ -85,16 +87,10 @@ export function postOnceNode(input: AttemptInput): Promise<AttemptOutcome> {
     try {
       const send = input.target.url.protocol === "https:" ? httpsRequest : httpRequest;
       req = send(requestOptions(input, body), (res) => {
-        let read = 0;
-        res.on("data", (chunk: Buffer) => {
-          read += chunk.length;
-          if (read > MAX_DRAIN_BYTES) {
-            settle(answered(res));
-            req?.destroy();
-          }
-        });
-        res.on("end", () => settle(answered(res)));
-        res.on("error", () => settle(answered(res)));
+        settle(answered(res));
+        // A fresh connection per attempt (agent: false): nothing is reused, so the body is not read.
+        res.on("error", () => {});
+        req?.destroy();
       });
       req.on("error", (cause) => settle({ kind: "failed", cause, timedOut: false, retryable: true }));
       req.end(body);

@@ -2,8 +2,10 @@
  * One webhook POST (a single attempt; push.ts decides on retries):
  *
  *   POST <url>   headers as given + Content-Length; body as given (UTF-8)
- *   -> answered {status, retryAfter}   any HTTP answer; the body is drained (at most 64 KiB read) and dropped
- *   -> failed {cause, timedOut, retryable}   no answer: refused, reset, DNS, TLS, or no full answer within
+ *   -> answered {status, retryAfter}   any HTTP answer, once its headers came (the status decides: a 2xx
+ *                                      whose body trickles is delivered); the body is drained after, at most
+ *                                      64 KiB read and within timeoutMs, and dropped
+ *   -> failed {cause, timedOut, retryable}   no answer: refused, reset, DNS, TLS, or no headers within
  *                                      timeoutMs (retryable); a request that cannot be built (not)
  *
  * Where node:http exists (Node, Bun, Deno: `process.versions.node` is set) the POST goes over it
@@ -45,7 +47,8 @@ export async function postOnceFetch(input: AttemptInput): Promise<AttemptOutcome
   }
   try {
     const res = await fetch(request);
-    await drain(res);
+    // Read so that fetch may reuse the connection; the request's timeout still ends a body that trickles.
+    void drain(res).catch(() => {});
     const retryAfter = res.headers.get("retry-after");
     return {
       kind: "answered",
