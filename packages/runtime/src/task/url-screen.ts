@@ -17,7 +17,8 @@
  *      allowNetworks (allow-list.ts: a cloud metadata address only through an entry that is exactly it).
  * A refusal is an A2AError InvalidParamsError naming the URL (credentials and query values hidden: displayUrl)
  * and the reason. A lookup that
- * takes longer than lookupTimeoutMs (default 5 s) counts as unresolved, below.
+ * takes longer than lookupTimeoutMs (default 5 s) counts as unresolved, below; at most two run at once, a
+ * host's callers sharing one (host-lookups.ts).
  *
  * A host that does not resolve (UnresolvedHostError) is ACCEPTED when a config is created, and retried by
  * delivery (push.ts), which screens every attempt anew and reports the delivery to onError when no attempt
@@ -37,7 +38,7 @@
  */
 import { A2AError } from "../core/a2a-error.js";
 import { ipFamily } from "./ip-literal.js";
-import { hasNodeBuiltins } from "../core/node-builtins.js";
+import { HostLookups } from "./host-lookups.js";
 import { type AllowList, allowingNetwork, normalizeHost, readAllowList } from "./allow-list.js";
 import { blockedRange } from "./ip-ranges.js";
 
@@ -80,10 +81,7 @@ export interface ScreenedAddress {
   readonly family: number;
 }
 
-/** The host of a webhook URL did not resolve: delivery retries it, config creation accepts it. */
-export class UnresolvedHostError extends Error {
-  override name = "UnresolvedHostError";
-}
+export { UnresolvedHostError } from "./host-lookups.js";
 
 const LOOPBACK_NAMES = /^(?:.+\.)?localhost$/;
 const METADATA_NAMES = new Set(["metadata.google.internal", "metadata.goog"]);
@@ -139,32 +137,7 @@ function parseWebhookUrl(text: string): URL {
   return url;
 }
 
-type Lookup = typeof import("node:dns").lookup;
-let nodeLookup: Promise<Lookup> | undefined;
-
 const DEFAULT_LOOKUP_TIMEOUT_MS = 5_000;
-
-/**
- * Every address of `host` by node:dns (imported on first use), or undefined on a runtime without it
- * (Cloudflare Workers, browsers): there the host cannot be screened by its addresses. A lookup that takes
- * longer than `timeoutMs` is an UnresolvedHostError.
- */
-async function resolveAll(host: string, timeoutMs: number): Promise<ScreenedAddress[] | undefined> {
-  if (!hasNodeBuiltins()) return undefined;
-  nodeLookup ??= import("node:dns").then((dns) => dns.lookup);
-  const lookup = await nodeLookup;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new UnresolvedHostError(`host ${host} did not resolve within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-    lookup(host, { all: true, verbatim: true }, (err, addresses) => {
-      clearTimeout(timer);
-      if (err) reject(new UnresolvedHostError(`host ${host} did not resolve: ${err.code ?? err.message}`));
-      else resolve(addresses);
-    });
-  });
-}
 
 interface Allowed {
   readonly list: AllowList;
@@ -194,6 +167,7 @@ export function createUrlScreen(options: UrlScreenOptions = {}): (text: string) 
   const privateNetworks = options.allowPrivateNetworks === true;
   const allowed: Allowed = { list, privateNetworks, loopbackNames: privateNetworks || list.networks.length > 0 };
   const lookupTimeoutMs = options.lookupTimeoutMs ?? DEFAULT_LOOKUP_TIMEOUT_MS;
+  const lookups = new HostLookups();
   if (!(lookupTimeoutMs >= 1 && Number.isFinite(lookupTimeoutMs))) {
     throw new RangeError(`createPushSender: option lookupTimeoutMs must be a number >= 1; got ${lookupTimeoutMs}`);
   }
@@ -206,7 +180,7 @@ export function createUrlScreen(options: UrlScreenOptions = {}): (text: string) 
     }
     if (METADATA_NAMES.has(host)) throw refuseUrl(text, `host ${host} is a cloud metadata name`);
     const family = ipFamily(host);
-    const addresses = family !== 0 ? [{ address: host, family }] : await resolveAll(host, lookupTimeoutMs);
+    const addresses = family !== 0 ? [{ address: host, family }] : await lookups.addresses(host, lookupTimeoutMs);
     // No DNS on this runtime: the name was screened, its addresses cannot be; the connection resolves it.
     if (addresses === undefined) return { url, addresses: [] };
     judgeAddresses(text, host, addresses, allowed);
