@@ -3,7 +3,7 @@
  * memory-size.ts): terminal tasks dropped oldest first to stay within
  * maxBytes; a new task, or a commit growing an active one, refused past it
  * (InternalError, HTTP 503, naming maxBytes, the tenant and the task) while a
- * task may still end; a tenant's active tasks held to maxTenantShare, so that
+ * task may still end, and so a push config past it (configs count to their task); a tenant's active tasks held to maxTenantShare, so that
  * tenant A filling the store leaves tenant B served (through real servers);
  * an estimate that is not far under the heap the tasks take; and the example
  * agent in a child process with A2A_MEMORY_MAX_BYTES, sent 0.9 MB texts until
@@ -26,7 +26,7 @@ import { createA2AServiceRestClient } from "../../generated-samples/v1.0.1/a2a_r
 import { Role } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { type ExampleProcess, startExampleProcess, stopAllExampleProcesses } from "../helpers/example-process.js";
 import type { Task } from "../../packages/runtime/src/task/a2a-types.js";
-import { makeTask, type TaskShape } from "./store-fixtures.js";
+import { makeTask, pushConfig, type TaskShape } from "./store-fixtures.js";
 import { startTaskServers, type TaskServers } from "./task-servers.js";
 
 const MIB = 1024 * 1024;
@@ -129,6 +129,30 @@ describe("memory store: maxBytes", () => {
     for (let i = 0; i < 4; i++) await put(store, "B", `b${i}`, 100);
     expect(store.stats().bytes).toBeLessThanOrEqual(MIB);
     expect((await store.get("B", "b3"))?.version).toBe(1);
+  });
+
+  it("counts push configs to their task: refused past the budget, given back when deleted", async () => {
+    const store = createMemoryTaskStore({ maxBytes: MIB, maxTenantShare: 1, maxPushConfigsPerTask: 1000 });
+    await put(store, "t", "hooked", 1);
+    const empty = store.stats().bytes;
+    // Configs of about 8 KB (a token of 4,096 characters and a long URL, as a caller may send): a megabyte holds ~120.
+    const config = (id: string) => {
+      const made = pushConfig("t", "hooked", id, `https://example.com/${"p".repeat(4000)}`);
+      return { ...made, config: { ...made.config, token: "t".repeat(4096) } };
+    };
+    let stored = 0;
+    const error = await refusal(
+      (async () => {
+        for (; stored < 1000; stored++) await store.putPushConfig("t", config(`c${stored}`));
+      })(),
+    );
+    expect([error.type, error.options.httpStatus]).toEqual(["InternalError", 503]);
+    expect(error.message).toMatch(/task hooked \(tenant "t"\).*maxBytes 1048576/);
+    expect(stored).toBeGreaterThan(10);
+    expect(stored).toBeLessThan(200);
+    expect(store.stats().bytes).toBeLessThanOrEqual(MIB);
+    for (let i = 0; i < stored; i++) await store.deletePushConfig("t", "hooked", `c${i}`);
+    expect(store.stats().bytes).toBe(empty);
   });
 
   it("estimates a task changed by 40 updates as it estimates the same task committed whole", async () => {

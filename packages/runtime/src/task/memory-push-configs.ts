@@ -37,6 +37,11 @@ export class PushConfigTable {
     this.byTask.set(key, configs);
   }
 
+  /** The config as kept (no copy: for its size), if any. */
+  peek(tenant: string, taskId: string, id: string): StoredPushConfig | undefined {
+    return this.byTask.get(taskKey(tenant, taskId))?.get(id);
+  }
+
   get(tenant: string, taskId: string, id: string): StoredPushConfig | undefined {
     const stored = this.byTask.get(taskKey(tenant, taskId))?.get(id);
     return stored ? deepCopy(stored) : undefined;

@@ -38,11 +38,13 @@
  *                  client and resolves itself as tasks end.
  *   maxBytes       (default 256 MiB) the stored tasks' estimated bytes
  *                  (memory-size.ts: their messages, artifacts, status and
- *                  metadata, plus TASK_OVERHEAD each) stay within it: a write
+ *                  metadata, plus TASK_OVERHEAD each, and their push configs,
+ *                  each counted to its task) stay within it: a write
  *                  that grows them past it first drops terminal tasks, the
  *                  one that ended longest ago first, then is refused (A2AError
  *                  InternalError, HTTP 503, naming maxBytes, the tenant and
- *                  the task): a new send, or a commit growing a task
+ *                  the task): a new send, a commit growing a task, or a
+ *                  push config created or grown
  *   maxTenantShare (default 0.5) a tenant's active tasks may hold at most this
  *                  share of maxBytes; past it, growing one of them is refused
  *                  the same way (naming maxTenantShare), so one tenant whose
@@ -64,7 +66,7 @@ import { type IndexedTask, OwnerIndexes } from "./list-index.js";
 import { type ListenerErrorHandler, logListenerError, type TaskListener, TaskListeners } from "./memory-listeners.js";
 import { ByteBudget, type Held } from "./memory-budget.js";
 import { PushConfigTable } from "./memory-push-configs.js";
-import { type TaskSizes, taskSizes } from "./memory-size.js";
+import { heapSizeOf, type TaskSizes, taskSizes } from "./memory-size.js";
 import { decodeTaskToken, encodeTaskToken, scopeOf } from "./page-token.js";
 import { compareKeys } from "./sorted-keys.js";
 import {
@@ -167,8 +169,10 @@ interface Slot {
   turn: string | undefined;
   /** The traceparent of the call that started the last turn (store.ts StoredTask.turnTrace). */
   turnTrace: string | undefined;
-  /** The task's estimated bytes (memory-size.ts), with TASK_OVERHEAD. */
+  /** The task's estimated bytes (memory-size.ts), with TASK_OVERHEAD and configBytes. */
   bytes: number;
+  /** The estimated bytes of the task's push configs. */
+  configBytes: number;
   /** The estimate of the task as stored, whose element sizes the next version's estimate reuses. */
   sizes: TaskSizes;
 }
@@ -329,7 +333,8 @@ class MemoryStore implements MemoryTaskStore {
     let indexed = indexedOf(task);
     const before = old ? held(old) : undefined;
     const sizes = taskSizes(task, old ? { task: old.task, sizes: old.sizes } : undefined);
-    const after = { bytes: sizes.bytes + TASK_OVERHEAD, active: !TERMINAL_STATES.has(indexed.state) };
+    const bytes = sizes.bytes + TASK_OVERHEAD + (old?.configBytes ?? 0);
+    const after = { bytes, active: !TERMINAL_STATES.has(indexed.state) };
     this.budget.admit(tenant, task.id, before, after, () => this.evictOldest(key));
     this.budget.record(tenant, before, after);
     if (old && sameIndexed(old.indexed, indexed)) indexed = old.indexed;
@@ -352,6 +357,7 @@ class MemoryStore implements MemoryTaskStore {
       turn: undefined,
       turnTrace: undefined,
       bytes: 0,
+      configBytes: 0,
       sizes,
     };
     slot.bytes = after.bytes;
@@ -470,8 +476,22 @@ class MemoryStore implements MemoryTaskStore {
     const taskId = stored.config.taskId;
     checkKeys("push config put", { tenant, taskId, id: stored.config.id, owner });
     this.sweep();
-    if (!this.visible(tenant, taskId, owner)) throw pushConfigTaskMissing(stored.config.id, taskId);
+    const slot = this.visible(tenant, taskId, owner);
+    if (!slot) throw pushConfigTaskMissing(stored.config.id, taskId);
+    // Counted to the task: admitted first (the refusal, or room made), recorded once stored.
+    const growth = heapSizeOf(stored) - heapSizeOf(this.pushConfigs.peek(tenant, taskId, stored.config.id));
+    const before = held(slot);
+    const after = { bytes: slot.bytes + growth, active: before.active };
+    this.budget.admit(tenant, taskId, before, after, () => this.evictOldest(taskKey(tenant, taskId)));
     this.pushConfigs.put(tenant, stored);
+    this.resize(slot, before, after);
+  }
+
+  /** Records a task's new size when its push configs changed. */
+  private resize(slot: Slot, before: Held, after: Held): void {
+    this.budget.record(slot.tenant, before, after);
+    slot.configBytes += after.bytes - before.bytes;
+    slot.bytes = after.bytes;
   }
 
   async getPushConfig(
@@ -500,7 +520,12 @@ class MemoryStore implements MemoryTaskStore {
   async deletePushConfig(tenant: string, taskId: string, id: string, owner?: string): Promise<boolean> {
     checkKeys("push config delete", { tenant, taskId, id, owner });
     this.sweep();
-    return this.ownerSees(tenant, taskId, owner) && this.pushConfigs.delete(tenant, taskId, id);
+    if (!this.ownerSees(tenant, taskId, owner)) return false;
+    const dropped = this.pushConfigs.peek(tenant, taskId, id);
+    if (!this.pushConfigs.delete(tenant, taskId, id)) return false;
+    const slot = this.tasks.get(taskKey(tenant, taskId));
+    if (slot) this.resize(slot, held(slot), { bytes: slot.bytes - heapSizeOf(dropped), active: held(slot).active });
+    return true;
   }
 
   /** Whether a caller seeing `owner` (undefined: all) sees the configs of the task: a missing task has none. */
