@@ -7,6 +7,8 @@
  * for the completion event of a commit that never held (updater.ts: a failed
  * commit ends no stream; send-start.ts: a watch whose task the store cannot
  * read ends at once). Bounded: a send still unanswered after WAIT_MS fails.
+ * And what nobody waits to retry is asked again while the store is unavailable (store-retry.ts): the FAILED
+ * status of an executor that threw, and the push configs read after a commit (else the loss is reported).
  */
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
@@ -15,6 +17,7 @@ import {
   type AgentExecutor,
   createMemoryTaskStore,
   createTaskHandler,
+  type PushSender,
   TaskState,
   type TaskStore,
 } from "@protoc-gen-a2a/runtime/task";
@@ -159,5 +162,78 @@ describe("a store unavailable for the FAILED status of an executor that threw", 
     expect(refusals).toBe(0);
     expect(errors.filter((e) => e.includes("unavailable"))).toHaveLength(2);
     expect(errors).toContain("the executor broke");
+  });
+});
+
+describe("a store unavailable when a commit's push configs are read", () => {
+  /** The memory store whose listPushConfigs fails `failures` times, with the 503 or with `error`. */
+  function listFailing(failures: number, error: () => Error = unavailable) {
+    const memory = createMemoryTaskStore();
+    let left = failures;
+    const store: TaskStore = {
+      get: (t, id) => memory.get(t, id),
+      list: (t, q) => memory.list(t, q),
+      commit: (t, c) => memory.commit(t, c),
+      endTurn: (t, id, turn) => memory.endTurn(t, id, turn),
+      subscribe: (t, id, l) => memory.subscribe(t, id, l),
+      putPushConfig: (t, s) => memory.putPushConfig(t, s),
+      getPushConfig: (t, id, c) => memory.getPushConfig(t, id, c),
+      listPushConfigs: async (t, id, n, p) => {
+        if (left > 0) {
+          left -= 1;
+          throw error();
+        }
+        return memory.listPushConfigs(t, id, n, p);
+      },
+      deletePushConfig: (t, id, c) => memory.deletePushConfig(t, id, c),
+      close: () => memory.close(),
+    };
+    return store;
+  }
+
+  /** Sends one message whose task has a push config, waits for its run, and gives what was sent and told. */
+  async function sendWithPush(store: TaskStore) {
+    const sent: string[] = [];
+    const sender: PushSender = {
+      checkUrl: async () => {},
+      send: (delivery) => void sent.push(delivery.body),
+      idle: async () => {},
+    };
+    const errors: string[] = [];
+    const handler = createTaskHandler({
+      definition: A2AServiceV1_0,
+      executor,
+      store,
+      push: { sender },
+      onError: (e) => errors.push(e instanceof Error ? e.message : String(e)),
+    });
+    const taskPushNotificationConfig = { url: "https://hooks.example/a2a" };
+    const request = create(SendMessageRequestSchema, {
+      message: { messageId: "m3", role: Role.USER, parts: [{ content: { case: "text", value: "hi" } }] },
+      configuration: { taskPushNotificationConfig },
+    });
+    const answer = await handler.sendMessage!(request, context);
+    const id = (answer.payload?.value as { readonly id?: string } | undefined)?.id ?? "";
+    return { id, sent, errors };
+  }
+
+  it("reads them again, and delivers every event", async () => {
+    const { sent, errors } = await sendWithPush(listFailing(2));
+    // The first commit's two events (the task, working) after two failed reads, then completed's.
+    await expect.poll(() => sent.length, { timeout: 10_000 }).toBe(3);
+    expect(sent.map((body) => Object.keys(JSON.parse(body) as object)[0])).toEqual([
+      "task",
+      "statusUpdate",
+      "statusUpdate",
+    ]);
+    expect(errors.filter((e) => e.includes("unavailable"))).toHaveLength(2);
+  });
+
+  it("reports what it could not send, naming the task, when the read keeps failing", async () => {
+    const { id, sent, errors } = await sendWithPush(listFailing(1, () => new Error("the store broke")));
+    await expect.poll(() => errors.length, { timeout: 5000 }).toBeGreaterThan(0);
+    // The first commit's two events are lost, reported; the next commit's read works again.
+    expect(errors[0]).toBe(`push delivery for task ${id}: its push configs could not be read; 2 events not sent`);
+    await expect.poll(() => sent.length).toBe(1);
   });
 });

@@ -11,6 +11,9 @@
  *             a webhook gets a task's updates in commit order
  *   blocking  never: the commit returns at once; the sender retries on its
  *             own, and every failure goes to onError
+ *   configs   read after each commit; a store unavailable for it is asked
+ *             again (store-retry.ts, each failure reported), then the loss is
+ *             reported naming the task and how many events went unsent
  *   trace     with telemetry, each delivery carries a PushTrace (its parent:
  *             the turn that committed, else the call), which the sender
  *             tells of each attempt and the end
@@ -26,6 +29,7 @@ import { deepCopy } from "./copy.js";
 import type { PushOptions, PushPayload } from "./handler-deps.js";
 import type { TaskSchemas } from "./schemas.js";
 import type { TaskStore } from "./store.js";
+import { whileStoreUnavailable } from "./store-retry.js";
 import type { AfterCommit, Origin } from "./task-writer.js";
 import type { TaskTelemetry } from "./telemetry.js";
 
@@ -47,13 +51,29 @@ export function createPushDelivery(
   };
   const chains = new Map<string, Promise<void>>();
 
+  /** The task's configs, read again while the store is unavailable; else undefined, the loss reported. */
+  const configsOf = async (tenant: string, task: Task, events: number, origin: Origin) => {
+    const read = () => store.listPushConfigs(tenant, task.id, 0, "");
+    try {
+      return (await whileStoreUnavailable(read, (e) => report(e, origin))).configs;
+    } catch (error) {
+      const place = `task ${task.id}${tenant === "" ? "" : ` (tenant "${tenant}")`}`;
+      const lost = `${events} event${events === 1 ? "" : "s"}`;
+      report(
+        new Error(`push delivery for ${place}: its push configs could not be read; ${lost} not sent`, { cause: error }),
+        origin,
+      );
+      return undefined;
+    }
+  };
+
   const deliver = async (tenant: string, task: Task, events: readonly StreamResponse[], origin: Origin) => {
-    const page = await store.listPushConfigs(tenant, task.id, 0, "");
-    if (page.configs.length === 0) return;
+    const configs = await configsOf(tenant, task, events.length, origin);
+    if (configs === undefined || configs.length === 0) return;
     const view = deepCopy(task);
     /** Each event's body by protocol version, written once (module rules). */
     const written = new Map<string, (string | undefined)[]>();
-    for (const { config, protocolVersion } of page.configs) {
+    for (const { config, protocolVersion } of configs) {
       const payload = payloads[protocolVersion];
       if (!payload) {
         const problem = `push config ${config.id} of task ${task.id}: no push payload for protocol ${protocolVersion}`;

@@ -19,7 +19,7 @@
  *             status message that says only that the agent failed (no
  *             internal details); onError gets the error. A store that is
  *             unavailable for that write (a database blip: a 503) is asked
- *             again, FAIL_RETRIES_MS apart, each failure told to onError:
+ *             again (store-retry.ts), each failure told to onError:
  *             the turn ends right after, and a task left WORKING with no
  *             turn would stay so
  *   turn      the call runs as one turn of its task (turns.ts); when it
@@ -46,6 +46,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Principal } from "../core/principal.js";
 import { A2AError } from "../core/a2a-error.js";
+import { whileStoreUnavailable } from "./store-retry.js";
 import { TaskState, TERMINAL_STATES, type Message, type SendMessageConfiguration } from "./a2a-types.js";
 import type { AgentExecutor, RequestContext } from "./executor.js";
 import { agentMessage, stateName, statusEvent, withStatus } from "./task-shapes.js";
@@ -154,28 +155,15 @@ function requestContext(setup: RunSetup, message: Message, abort: LazyAbort): Re
   };
 }
 
-/** The waits before asking the store again to write a thrown executor's FAILED status (see the header). */
-const FAIL_RETRIES_MS = [100, 200, 400, 800, 1600, 3200];
-
-/** Whether the store says it is unavailable for now (a 503: postgres/store-error.ts), which resolves itself. */
-const unavailable = (error: unknown) => error instanceof A2AError && error.options.httpStatus === 503;
-
-/**
- * fail(), asked again after each wait of FAIL_RETRIES_MS while the store is unavailable; each failure reported.
- * Whether the task was left FAILED.
- */
+/** fail(), asked again while the store is unavailable (store-retry.ts), each failure reported; whether it held. */
 async function failWithRetries(setup: RunSetup): Promise<boolean> {
-  for (const wait of [...FAIL_RETRIES_MS, undefined]) {
-    try {
-      await fail(setup);
-      return true;
-    } catch (error) {
-      setup.report(error);
-      if (wait === undefined || !unavailable(error)) return false;
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
+  try {
+    await whileStoreUnavailable(() => fail(setup), setup.report);
+    return true;
+  } catch (error) {
+    setup.report(error);
+    return false;
   }
-  return false;
 }
 
 /** Leaves the task FAILED unless it is in a terminal state already or works on another turn. */
