@@ -3,11 +3,12 @@
  * test says, on 127.0.0.1, over JSON-RPC (one pass on a2a.json) and HTTP+JSON (through the proto conversion):
  *   - an answer the v1.0 types cannot hold (an unknown state) is an A2ATransportError naming the operation, as
  *     the plain clients throw for an answer they cannot read, not a bare CompatJsonError;
- *   - a stream ends after the status update that says it is final, even when the peer keeps it open.
+ *   - a stream ends after the status update that says it is final, even when the peer keeps it open;
+ *   - a v0.3 error reads under the v1.0 name of its code (JSON-RPC).
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { A2ATransportError } from "@protoc-gen-a2a/runtime";
+import { A2AError, A2ATransportError } from "@protoc-gen-a2a/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientForOlder } from "../generated-samples/a2a_compat.js";
 import { createA2AServiceJsonRpcClient } from "../generated-samples/v0.3.0/a2a_jsonrpc.js";
@@ -16,8 +17,8 @@ import { Role, TaskState } from "../generated-samples/v1.0.1/a2a_pb.js";
 
 type Binding = "JSONRPC" | "HTTP+JSON";
 
-/** What the peer answers next: a result (JSON-RPC) or body (HTTP+JSON), or stream events kept open after. */
-let answer: { readonly result?: unknown; readonly events?: readonly unknown[] } = {};
+/** What the peer answers next: a result (JSON-RPC) or body (HTTP+JSON), a JSON-RPC error, or stream events. */
+let answer: { readonly result?: unknown; readonly error?: unknown; readonly events?: readonly unknown[] } = {};
 let peer: Server;
 let base: string;
 
@@ -29,6 +30,11 @@ beforeAll(async () => {
       const jsonrpc = req.url === "/rpc";
       const id = jsonrpc ? (JSON.parse(body) as { id: unknown }).id : undefined;
       const wrap = (result: unknown) => (jsonrpc ? { jsonrpc: "2.0", id, result } : result);
+      if (answer.error !== undefined) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", id, error: answer.error }));
+        return;
+      }
       if (answer.events === undefined) {
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(wrap(answer.result)));
         return;
@@ -100,5 +106,24 @@ describe.each<Binding>(["JSONRPC", "HTTP+JSON"])("over %s", (binding) => {
       );
     }
     expect(seen).toEqual(["task", "status COMPLETED"]);
+  });
+});
+
+describe("over JSONRPC, a v0.3 error", () => {
+  it("reads under the v1.0 name of its code, its message and code kept", async () => {
+    answer = { error: { code: -32007, message: "no extended card here" } };
+    const error = await bridged("JSONRPC")
+      .getExtendedAgentCard({})
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(A2AError);
+    const { type, code, message } = error as A2AError;
+    expect({ type, code, message }).toEqual({
+      type: "ExtendedAgentCardNotConfiguredError",
+      code: -32007,
+      message: "no extended card here",
+    });
   });
 });

@@ -228,23 +228,37 @@ function convertRequest(o: AnyBridge, req: Message, to: OperationInfo): Message 
   return o.converter.convertRequest(req, to.method.input.typeName, (l: Loss) => o.onLoss?.(to.name, l)).message;
 }
 
+/** The JSON-RPC code of an error of version `def`: the one it carries, else its catalog's. */
+function codeIn(def: A2aServiceDefinition, e: A2AError): number | undefined {
+  return (
+    e.options.code ??
+    def.errors.find((x) => x.name === e.type)?.jsonrpcCode ??
+    def.standardErrors.find((x) => x.name === e.type)?.code
+  );
+}
+
+/** An error of version `from` as version `to` names it (the error with the same code), if `to` has one. */
+function sameErrorIn(from: A2aServiceDefinition, to: A2aServiceDefinition, e: A2AError): A2AError | undefined {
+  const code = codeIn(from, e);
+  const same = to.errors.find((x) => x.jsonrpcCode === code) ?? to.standardErrors.find((x) => x.code === code);
+  if (same === undefined) return undefined;
+  const message = e.message !== e.type ? e.message : undefined;
+  return A2AError.named(same.name, message, withNames(e.options, definedNames({ code })));
+}
+
 /** A newer-version error as the older version names it: the error with its code, else a ServerError. */
 function renameError(o: AnyBridge, e: unknown): unknown {
   if (!(e instanceof A2AError)) return e;
-  const { older, newer } = o;
-  const code =
-    e.options.code ??
-    newer.errors.find((x) => x.name === e.type)?.jsonrpcCode ??
-    newer.standardErrors.find((x) => x.name === e.type)?.code;
-  const same = older.errors.find((x) => x.jsonrpcCode === code) ?? older.standardErrors.find((x) => x.code === code);
-  if (same)
-    return A2AError.named(
-      same.name,
-      e.message !== e.type ? e.message : undefined,
-      withNames(e.options, definedNames({ code })),
-    );
-  const httpStatus = newer.errors.find((x) => x.jsonrpcCode === code)?.httpStatus ?? 400;
+  const same = sameErrorIn(o.newer, o.older, e);
+  if (same) return same;
+  const code = codeIn(o.newer, e);
+  const httpStatus = o.newer.errors.find((x) => x.jsonrpcCode === code)?.httpStatus ?? 400;
   return new A2AError("ServerError", e.message, withNames(e.options, definedNames({ code, httpStatus })));
+}
+
+/** An older peer's error as the newer client names it (the same code), else as the peer sent it. */
+function newerError(older: A2aServiceDefinition, newer: A2aServiceDefinition, e: unknown): unknown {
+  return e instanceof A2AError ? (sameErrorIn(older, newer, e) ?? e) : e;
 }
 
 /**
@@ -260,11 +274,12 @@ function renameError(o: AnyBridge, e: unknown): unknown {
 export function createClientBridge<O extends DescService, N extends DescService>(
   options: ClientBridgeOptions<O, N>,
 ): A2aClient<N> {
-  const { older, newer, converter } = options;
+  const o = options as unknown as ClientBridgeOptions<DescService, DescService>;
+  const { older, newer } = o;
   const out: Record<string, unknown> = {};
-  const raw = options.json ? jsonCalls(options.client) : undefined;
+  const raw = o.json ? jsonCalls(o.client) : undefined;
   for (const to of newer.operations) {
-    const pair = options.operations.find((p) => p.newer === to.name);
+    const pair = o.operations.find((p) => p.newer === to.name);
     const from = pair && older.byName.get(pair.older);
     if (!from) {
       out[to.localName] = () => {
@@ -275,59 +290,91 @@ export function createClientBridge<O extends DescService, N extends DescService>
       };
       continue;
     }
-    const onLoss = (l: Loss) => options.onLoss?.(to.name, l);
-    const toJson = options.json?.toOlder[to.method.input.typeName] as
-      | ((m: Message, a: undefined, lost: Loss[]) => JsonValue)
-      | undefined;
-    const fromJson = options.json?.fromOlder[from.method.output.typeName];
-    if (raw && toJson && fromJson && converter.counterpart(to.method.input.typeName) === from.method.input.typeName) {
-      // One pass: v1.0 request → a2a.json params; a2a.json result → v1.0 message.
-      const params = (init: unknown): JsonValue => {
-        const lost: Loss[] = [];
-        const json = toJson(create(to.method.input as DescMessage, init as never), undefined, lost);
-        lost.forEach(onLoss);
-        return json;
-      };
-      // What a result carries that v1.0 cannot hold goes to the JSON-RPC client's onLoss, else the bridge's.
-      const resultLoss = raw.onLoss ? (l: Loss) => raw.onLoss!(from.name, l) : onLoss;
-      const result = (json: JsonValue): Message =>
-        readBack(to, older.protocolVersion, () => {
-          const lost: Loss[] = [];
-          const m = fromJson(json, undefined, lost);
-          lost.forEach(resultLoss);
-          return m;
-        });
-      out[to.localName] = to.streaming
-        ? async function* (init: unknown, opts?: CallOptions) {
-            for await (const ev of raw.stream(from, params(init), opts)) {
-              yield result(ev);
-              if (isFinalJson(ev)) return;
-            }
-          }
-        : async (init: unknown, opts?: CallOptions) => result(await raw.call(from, params(init), opts));
-      continue;
-    }
-    const call = (options.client as Record<string, (req: unknown, opts: unknown) => unknown>)[from.localName]!.bind(
-      options.client,
-    );
-    const request = (init: unknown): Message =>
-      toOlderRequest(create(to.method.input as DescMessage, init as never), from, onLoss);
-    const back = (m: unknown): Message =>
-      readBack(to, older.protocolVersion, () => converter.convert(m as Message, "toNewer", onLoss).message);
-    out[to.localName] = to.streaming
-      ? async function* (init: unknown, opts: unknown) {
-          for await (const ev of call(request(init), opts) as AsyncIterable<unknown>) {
-            yield back(ev);
-            if (isFinalMessage(ev)) return;
-          }
-        }
-      : async (init: unknown, opts: unknown) => back(await call(request(init), opts));
+    const onLoss = (l: Loss) => o.onLoss?.(to.name, l);
+    const call = (raw && onePassCall(o, raw, from, to, onLoss)) ?? convertedCall(o, from, to, onLoss);
+    out[to.localName] = withNewerErrors(o, to.streaming, call);
   }
   return out as A2aClient<N>;
+}
 
-  function toOlderRequest(req: Message, from: OperationInfo, onLoss: (l: Loss) => void): Message {
-    return converter.convertRequest(req, from.method.input.typeName, onLoss).message;
+type ClientBridge = ClientBridgeOptions<DescService, DescService>;
+type BridgedCall = (init: unknown, opts?: CallOptions) => unknown;
+
+/**
+ * The call on a JSON-RPC client's JSON (v1.0 request → a2a.json params; a2a.json result → v1.0 message), when
+ * the operation's request and response both have one-pass conversions; else undefined.
+ */
+function onePassCall(
+  o: ClientBridge,
+  raw: JsonRpcCalls,
+  from: OperationInfo,
+  to: OperationInfo,
+  onLoss: (l: Loss) => void,
+): BridgedCall | undefined {
+  const toJson = o.json?.toOlder[to.method.input.typeName] as
+    | ((m: Message, a: undefined, lost: Loss[]) => JsonValue)
+    | undefined;
+  const fromJson = o.json?.fromOlder[from.method.output.typeName];
+  if (!toJson || !fromJson || o.converter.counterpart(to.method.input.typeName) !== from.method.input.typeName) {
+    return undefined;
   }
+  const params = (init: unknown): JsonValue => {
+    const lost: Loss[] = [];
+    const json = toJson(create(to.method.input as DescMessage, init as never), undefined, lost);
+    lost.forEach(onLoss);
+    return json;
+  };
+  // What a result carries that v1.0 cannot hold goes to the JSON-RPC client's onLoss, else the bridge's.
+  const resultLoss = raw.onLoss ? (l: Loss) => raw.onLoss!(from.name, l) : onLoss;
+  const result = (json: JsonValue): Message =>
+    readBack(to, o.older.protocolVersion, () => {
+      const lost: Loss[] = [];
+      const m = fromJson(json, undefined, lost);
+      lost.forEach(resultLoss);
+      return m;
+    });
+  if (!to.streaming) return async (init, opts) => result(await raw.call(from, params(init), opts));
+  return async function* (init, opts) {
+    for await (const ev of raw.stream(from, params(init), opts)) {
+      yield result(ev);
+      if (isFinalJson(ev)) return;
+    }
+  };
+}
+
+/** The call through the older client's typed method, its request and answer converted message by message. */
+function convertedCall(o: ClientBridge, from: OperationInfo, to: OperationInfo, onLoss: (l: Loss) => void) {
+  const client = o.client as Record<string, (req: unknown, opts: unknown) => unknown>;
+  const call = client[from.localName]!.bind(o.client);
+  const request = (init: unknown): Message =>
+    o.converter.convertRequest(
+      create(to.method.input as DescMessage, init as never),
+      from.method.input.typeName,
+      onLoss,
+    ).message;
+  const back = (m: unknown): Message =>
+    readBack(to, o.older.protocolVersion, () => o.converter.convert(m as Message, "toNewer", onLoss).message);
+  if (!to.streaming) return async (init: unknown, opts?: CallOptions) => back(await call(request(init), opts));
+  return async function* (init: unknown, opts?: CallOptions) {
+    for await (const ev of call(request(init), opts) as AsyncIterable<unknown>) {
+      yield back(ev);
+      if (isFinalMessage(ev)) return;
+    }
+  };
+}
+
+/** The call with the older peer's errors named as the newer version names them (newerError). */
+function withNewerErrors(o: ClientBridge, streaming: boolean, call: BridgedCall): BridgedCall {
+  const rename = (e: unknown) => newerError(o.older, o.newer, e);
+  if (!streaming)
+    return (init, opts) => (call(init, opts) as Promise<unknown>).catch((e: unknown) => Promise.reject(rename(e)));
+  return async function* (init, opts) {
+    try {
+      yield* call(init, opts) as AsyncIterable<unknown>;
+    } catch (e) {
+      throw rename(e);
+    }
+  };
 }
 
 /**
