@@ -267,6 +267,7 @@ function partFromOlderJson(json: unknown, path: rt.At, lost: Loss[]): v10.Part {
   if (from["metadata"] != null) out.metadata = rt.struct(from["metadata"], path, "a2a.json Part metadata");
   const fileJson = from["file"];
   const kind = rt.partKindOf(from) ?? rt.refuseKind(rt.pathOf(path), "a2a.v1.Part", from["kind"], "text, file or data");
+  rt.loseOtherContent(from, kind, path, lost);
   if (kind !== "file" && rt.isObject(fileJson) && fileJson["name"] !== undefined)
     rt.lose(lost, path, "file.name", "a file name on a part that is not a file part has no place in v1.0");
   if (kind === "text") out.content = { case: "text", value: rt.str(from["text"], path, "a2a.v1.Part.text") };

@@ -631,7 +631,24 @@ describe("what both paths read alike", () => {
   it("a file name on a part that is not a file part is reported, not dropped", () => {
     const { lost } = direct.fromOlderJson(v10.PartSchema, { kind: "text", text: "x", file: { name: "n.txt" } });
     expect(lost).toEqual([
+      { path: "file", reason: "a text part holds no file; not kept" },
       { path: "file.name", reason: "a file name on a part that is not a file part has no place in v1.0" },
+    ]);
+  });
+
+  it("the content of another kind than the part's is reported, not dropped", () => {
+    const read = (json: JsonValue) => direct.fromOlderJson(v10.PartSchema, json);
+    const text = read({ kind: "text", text: "keep", data: { a: 1 } });
+    expect([text.message.content, text.lost]).toEqual([
+      { case: "text", value: "keep" },
+      [{ path: "data", reason: "a text part holds no data; not kept" }],
+    ]);
+    expect(read({ kind: "data", data: { a: 1 }, text: "x" }).lost).toEqual([
+      { path: "text", reason: "a data part holds no text; not kept" },
+    ]);
+    // Without a kind, the first content found decides (text, file, data), as the codec reads it too.
+    expect(read({ text: "x", file: { uri: "https://f.example/a" } }).lost).toEqual([
+      { path: "file", reason: "a text part holds no file; not kept" },
     ]);
   });
 });

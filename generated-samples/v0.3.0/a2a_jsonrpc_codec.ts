@@ -172,7 +172,9 @@ function decodePart(json: JsonValue, path: rt.At, lost: Loss[]): JsonValue {
   const file = json["file"];
   if (rt.isJsonObject(file) && file["name"] !== undefined)
     rt.lose(lost, path, "file.name", "the v0.3 proto FilePart has no file name");
-  switch (rt.partKindOf(json)) {
+  const kind = rt.partKindOf(json);
+  if (kind !== undefined) rt.loseOtherContent(json, kind, path, lost);
+  switch (kind) {
     case "text": {
       const text = json["text"];
       return typeof text === "string" ? { text } : rt.invalid(path, "a2a.v1.Part.text", text, "a string");

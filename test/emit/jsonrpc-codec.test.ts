@@ -82,6 +82,13 @@ describe("whole-message rules", () => {
     }
   });
 
+  it("reports the content of another kind than the part's as lost", () => {
+    const message = { kind: "message", messageId: "m", role: "user", parts: [{ kind: "text", text: "t", data: {} }] };
+    expect(decode(v03.SendMessageResponseSchema, message).lost).toEqual([
+      "parts[0].data: a text part holds no data; not kept",
+    ]);
+  });
+
   it("a request holding a resource name is written with the ids, and read back", () => {
     expect(encode(v03.GetTaskRequestSchema, { name: "tasks/t1", historyLength: 2 }).out).toEqual({
       id: "t1",

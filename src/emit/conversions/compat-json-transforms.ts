@@ -409,6 +409,7 @@ export const partCode = {
         code`const kind = ${rt("partKindOf")}(from) ?? `,
         code`${rt("refuseKind")}(${rt("pathOf")}(path), ${lit(c.d03.typeName)}, from["kind"], "text, file or data");`,
       ],
+      code`${rt("loseOtherContent")}(from, kind, path, lost);`,
       ...(filename
         ? guarded(
             code`kind !== "file" && ${rt("isObject")}(fileJson) && fileJson["name"] !== undefined`,

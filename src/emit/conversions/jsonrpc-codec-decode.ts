@@ -11,7 +11,8 @@
  * (text, a file with one of uri and bytes, a data object), an enum value the
  * proto does not have. Reported as lost: a key no rule or field reads (of a
  * part and its file: a key outside part-keys.ts), a second member of a oneof,
- * part metadata and a file's name, an unknown `type`, and a timestamp's
+ * part metadata and a file's name, the content of another kind than the
+ * part's (compat-json.ts loseOtherContent), an unknown `type`, and a timestamp's
  * missing UTC offset (read as UTC: compat-json.ts utcTimestamp).
  */
 import type { DescEnum } from "@bufbuild/protobuf";
@@ -268,7 +269,9 @@ function partBody(c: CodecCtx): Line[] {
     ['const file = json["file"];'],
     ["if (", isObject, '(file) && file["name"] !== undefined)'],
     ["  ", c.h("lose"), '(lost, path, "file.name", "the v0.3 proto FilePart has no file name");'],
-    ["switch (", c.h("partKindOf"), "(json)) {"],
+    ["const kind = ", c.h("partKindOf"), "(json);"],
+    ["if (kind !== undefined) ", c.h("loseOtherContent"), "(json, kind, path, lost);"],
+    ["switch (kind) {"],
     ['  case "text": {'],
     ['    const text = json["text"];'],
     [

@@ -167,6 +167,18 @@ export function partKindOf(x: Record<string, unknown>): "text" | "file" | "data"
   return kind === "text" || kind === "file" || kind === "data" ? kind : undefined;
 }
 
+const PART_CONTENTS = ["text", "file", "data"] as const;
+
+/**
+ * A part's content of another kind than the one it is read as (a text part's `data`): a part holds one content,
+ * so the others are reported lost at their keys.
+ */
+export function loseOtherContent(x: Record<string, unknown>, kind: "text" | "file" | "data", a: At, lost: Loss[]) {
+  for (const other of PART_CONTENTS) {
+    if (other !== kind && x[other] !== undefined) lose(lost, a, other, `a ${kind} part holds no ${other}; not kept`);
+  }
+}
+
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
