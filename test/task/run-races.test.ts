@@ -3,7 +3,8 @@
  * on the memory store, where a few microtasks decide who wins:
  *
  * - a CancelTask committed right after a follow-up message joins its task, before the executor starts, still
- *   aborts the executor's signal (the run listens from before the join);
+ *   aborts the executor's signal (the run listens from before the join); the executor's own terminal status
+ *   does not;
  * - a blocking send waits through a burst of more events than a watch may buffer (its watch keeps only the
  *   events that end the wait), and a subscriber that stops reading holds no more than MAX_BUFFERED_BYTES of
  *   events: its stream then fails saying so (task-watch.ts);
@@ -94,6 +95,31 @@ describe("a cancel right after a follow-up joins its task", () => {
       await expect.poll(() => heard.get(asked.id), { timeout: 2000 }).toBe(true);
     }
     expect(both).toBeGreaterThan(TRIALS / 2);
+  });
+});
+
+describe("an executor that ended its task itself", () => {
+  const OWN_END_TRIALS = 20;
+  it(`keeps its signal for the work after its terminal status (${OWN_END_TRIALS} trials)`, async () => {
+    for (let i = 0; i < OWN_END_TRIALS; i++) {
+      let afterwards: boolean | undefined;
+      let done!: () => void;
+      const finished = new Promise<void>((resolve) => (done = resolve));
+      const executor: AgentExecutor = {
+        async execute(ctx, updater) {
+          await updater.status(TaskState.WORKING);
+          await updater.status(TaskState.COMPLETED, "done");
+          // Work after the end (a flush, a log) that watches the signal: its own end did not abort it.
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          afterwards = ctx.signal.aborted;
+          done();
+        },
+      };
+      const handler = createTaskHandler({ definition: A2AServiceV1_0, executor, store: createMemoryTaskStore() });
+      await handler.sendMessage!(send("go"), context);
+      await finished;
+      expect(afterwards).toBe(false);
+    }
   });
 });
 

@@ -5,11 +5,11 @@
  *   cancel    the run listens to its task's events (on any instance
  *             sharing the store) from before a continued task's message
  *             joins it (RunEar, made by startSend), so a cancel committed
- *             before the executor starts is heard too; a terminal state
- *             aborts the context's signal: CANCELED, or FAILED by another
- *             instance's lease sweep, which took the run for lost (its
- *             later changes would be refused); its own, when it has
- *             nothing left to do
+ *             before the executor starts is heard too; CANCELED aborts the
+ *             context's signal, and so does a terminal state the run did
+ *             not write (FAILED by another instance's lease sweep, which
+ *             took the run for lost: its later changes would be refused);
+ *             its own terminal commit does not
  *   first     resolves with the reply message or once the task exists;
  *             rejects with what the executor throws before either (an
  *             A2AError is the caller's answer, anything else InternalError),
@@ -103,16 +103,25 @@ class LazyAbort {
   }
 }
 
+/** What the ear asks of the run's updater: whether a terminal event at `version` was the run's own. */
+interface RunWrites {
+  idle(): Promise<void>;
+  lastWrite(): StoredTask | undefined;
+}
+
 /**
- * The run's listener on its task: a terminal state (CANCELED, or FAILED by a lease sweep) aborts the executor's
- * signal, and each event goes to the
- * turn's trace once there is one. Made before the task's message joins it, so that nothing committed after the
- * join goes unheard; stopped once (`stop`) when the run ends, or by its maker when the run never starts.
+ * The run's listener on its task: CANCELED aborts the executor's signal, and so does another terminal state the
+ * run did not write itself (FAILED by another instance's lease sweep, which took the run for lost), once the
+ * run's own calls have settled; each event goes to the turn's trace once there is one. Made before the task's
+ * message joins it, so that nothing committed after the join goes unheard; stopped once (`stop`) when the run
+ * ends, or by its maker when the run never starts.
  */
 export class RunEar {
   readonly abort = new LazyAbort();
   /** Told each event of the task, once the turn is traced. */
   trace: TurnTrace | undefined;
+  /** The run's updater, once it has one: what tells its own terminal commit from another's. */
+  writes: RunWrites | undefined;
   private stopListening: (() => Promise<void>) | undefined;
 
   static async listen(hub: TaskHub, tenant: string, taskId: string): Promise<RunEar> {
@@ -122,12 +131,20 @@ export class RunEar {
       ear.trace?.event(e.event);
       const state = stateOf(e.event);
       if (state === undefined || !TERMINAL_STATES.has(state)) return;
-      // Canceled, or ended by another (a lease sweep that took it for lost): the executor has nothing left to do.
-      const why = state === TaskState.CANCELED ? "was canceled" : `ended (${stateName(state)})`;
+      const abort = (why: string) => ear.abort.abort(new Error(`task ${taskId} ${why}`));
       // Not inside the store's delivery: the executor's abort listeners run on their own turn.
-      queueMicrotask(() => ear.abort.abort(new Error(`task ${taskId} ${why}`)));
+      if (state === TaskState.CANCELED) queueMicrotask(() => abort("was canceled"));
+      else void ear.endedElsewhere(e.version).then((elsewhere) => elsewhere && abort(`ended (${stateName(state)})`));
     });
     return ear;
+  }
+
+  /** Whether the terminal commit at `version` was not the run's own (its calls settled first). */
+  private async endedElsewhere(version: number): Promise<boolean> {
+    const writes = this.writes;
+    if (writes === undefined) return true;
+    await writes.idle();
+    return (writes.lastWrite()?.version ?? 0) < version;
   }
 
   async stop(): Promise<void> {
@@ -266,6 +283,7 @@ export function startRun(setup: RunSetup): Run {
   setup.ear.trace = trace;
   const origin = trace ? withNames(setup.origin, { turn: trace }) : setup.origin;
   const updater = createUpdater(withNames(setup, { origin, onFirst: answer, onCallFailed: reports.callFailed }));
+  setup.ear.writes = updater;
   let failed = false;
   const afterThrow = async (error: unknown) => {
     if (updater.mode() === "open") return refuse(error);
