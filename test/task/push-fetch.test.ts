@@ -10,7 +10,7 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import { isIP } from "node:net";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ipFamily } from "../../packages/runtime/src/task/ip-literal.js";
 import { type AttemptInput, postOnceFetch } from "../../packages/runtime/src/task/push-attempt.js";
 import { postOnceNode } from "../../packages/runtime/src/task/push-attempt-node.js";
@@ -53,6 +53,8 @@ describe("IP literals without node:net", () => {
 let server: Server;
 let base: string;
 let hits: string[] = [];
+/** The bytes the /early webhook read of each notification; negative when the connection closed before its end. */
+const earlyRead: number[] = [];
 const hanging: ServerResponse[] = [];
 
 beforeAll(async () => {
@@ -67,6 +69,17 @@ beforeAll(async () => {
       // More than the 64 KiB an attempt reads, then never ended: the attempt must stop reading by itself.
       res.write("x".repeat(200 * 1024));
       hanging.push(res);
+    } else if (req.url === "/early") {
+      // Sends its status before reading the notification, then reads it: it must arrive whole.
+      res.writeHead(202);
+      res.flushHeaders();
+      let length = 0;
+      req.on("data", (chunk: Buffer) => (length += chunk.length));
+      req.on("end", () => {
+        earlyRead.push(length);
+        res.end();
+      });
+      req.on("close", () => (req.complete ? undefined : earlyRead.push(-length)));
     } else if (req.url === "/trickle") {
       res.writeHead(200);
       // A byte now and then, never ended: the status decides, the attempt does not wait for the body.
@@ -127,6 +140,13 @@ describe.each([
 
   it("a 2xx whose body trickles past the timeout is an answer, not a timeout", async () => {
     expect(await post(attempt("/trickle", { timeoutMs: 300 }))).toMatchObject({ kind: "answered", status: 200 });
+  });
+
+  it("a notification the webhook reads after answering arrives whole", async () => {
+    earlyRead.length = 0;
+    const body = "n".repeat(4 * 1024 * 1024);
+    expect(await post(attempt("/early", { body }))).toMatchObject({ kind: "answered", status: 202 });
+    await vi.waitFor(() => expect(earlyRead).toEqual([body.length]));
   });
 
   it("a refused connection: failed, retryable", async () => {

@@ -3,8 +3,9 @@
  * Node, Bun, Deno):
  *
  *   POST <url>   headers as given + Content-Length; body as given (UTF-8)
- *   -> answered {status, retryAfter}   any HTTP answer, once its status line and headers came; the body is
- *                                      not read (the connection is closed)
+ *   -> answered {status, retryAfter}   any HTTP answer, once its status line and headers came; its body is
+ *                                      dropped (at most 64 KiB read), and the connection closed once the
+ *                                      notification is sent whole and the answer read, or at timeoutMs
  *   -> failed {cause, timedOut, retryable}   no answer: refused, reset, DNS, TLS, or no status line within
  *                                      timeoutMs (retryable); a request node:http refuses to build (not)
  *
@@ -17,7 +18,7 @@
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
-import type { AttemptInput, AttemptOutcome } from "./push-outcome.js";
+import { type AttemptInput, type AttemptOutcome, MAX_DRAIN_BYTES } from "./push-outcome.js";
 import type { ScreenedAddress } from "./url-screen.js";
 import { headerRecord } from "../core/records.js";
 
@@ -66,6 +67,31 @@ export function pinnedLookup(addresses: readonly ScreenedAddress[]): LookupFunct
   };
 }
 
+/**
+ * Ends the attempt's connection once the notification is sent whole and the answer read (to its end, or
+ * MAX_DRAIN_BYTES of it), or at `timeoutMs`.
+ */
+function closeWhenDone(req: ReturnType<typeof httpRequest>, res: IncomingMessage, timeoutMs: number): void {
+  let pending = 2;
+  const timer = setTimeout(() => req.destroy(), timeoutMs);
+  timer.unref?.();
+  const one = () => {
+    if (--pending > 0) return;
+    clearTimeout(timer);
+    req.destroy();
+  };
+  if (req.writableFinished) one();
+  else req.once("finish", one);
+  let read = 0;
+  const onData = (chunk: Buffer) => {
+    read += chunk.length;
+    if (read <= MAX_DRAIN_BYTES) return;
+    res.off("data", onData).off("end", one).pause();
+    one();
+  };
+  res.on("data", onData).once("end", one);
+}
+
 /** Posts once; never rejects (every failure is an outcome). */
 export function postOnceNode(input: AttemptInput): Promise<AttemptOutcome> {
   return new Promise((resolve) => {
@@ -88,9 +114,11 @@ export function postOnceNode(input: AttemptInput): Promise<AttemptOutcome> {
       const send = input.target.url.protocol === "https:" ? httpsRequest : httpRequest;
       req = send(requestOptions(input, body), (res) => {
         settle(answered(res));
-        // A fresh connection per attempt (agent: false): nothing is reused, so the body is not read.
+        // The status decides; the answer's body is read and dropped, and the connection (never reused: agent
+        // false) ends once the notification is sent whole (a webhook may answer before reading it), or at the
+        // timeout.
         res.on("error", () => {});
-        req?.destroy();
+        closeWhenDone(req!, res, input.timeoutMs);
       });
       req.on("error", (cause) => settle({ kind: "failed", cause, timedOut: false, retryable: true }));
       req.end(body);
