@@ -347,7 +347,8 @@ describe("the converter", () => {
       "cannot decode a2a.v1.CreateTaskPushNotificationConfigRequest at parent (it names t1, the message it holds t2)",
     );
     expect(() => ids(named("tasks/t1", "c1", "tasks/t1/pushNotificationConfigs/c2"))).toThrow(
-      "cannot decode a2a.v1.CreateTaskPushNotificationConfigRequest at config_id (it names c1, the message it holds c2)",
+      "cannot decode a2a.v1.CreateTaskPushNotificationConfigRequest at config_id " +
+        "(it names c1, the message it holds c2)",
     );
     const down = a2aCompat.convertRequest<v03.CreateTaskPushNotificationConfigRequest>(up, create03.$typeName).message;
     expect([down.parent, down.configId, down.config?.name]).toEqual([

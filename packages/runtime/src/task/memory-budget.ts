@@ -53,12 +53,20 @@ export class ByteBudget {
 
   /**
    * Makes room for a write of task `taskId` from `before` (undefined: a new task) to `after`, dropping terminal
-   * tasks through `evictOldest` (false: none left to drop), or throws the refusal (see the header).
+   * tasks through `evictOldest` (false: none left to drop), or throws the refusal (see the header). `commit`
+   * false: the write is no commit of the task (a push config), which the "tasks can end" slack does not cover.
    */
-  admit(tenant: string, taskId: string, before: Held | undefined, after: Held, evictOldest: () => boolean): void {
+  admit(
+    tenant: string,
+    taskId: string,
+    before: Held | undefined,
+    after: Held,
+    evictOldest: () => boolean,
+    commit = true,
+  ): void {
     const growth = after.bytes - (before?.bytes ?? 0);
     if (growth <= 0) return;
-    const ending = !after.active && growth <= TERMINAL_SLACK;
+    const ending = commit && !after.active && growth <= TERMINAL_SLACK;
     if (after.active) {
       const active = (this.activeByTenant.get(tenant) ?? 0) - (before?.active ? before.bytes : 0) + after.bytes;
       const share = Math.floor(this.options.maxBytes * this.options.maxTenantShare);

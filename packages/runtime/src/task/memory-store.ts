@@ -482,7 +482,7 @@ class MemoryStore implements MemoryTaskStore {
     const growth = heapSizeOf(stored) - heapSizeOf(this.pushConfigs.peek(tenant, taskId, stored.config.id));
     const before = held(slot);
     const after = { bytes: slot.bytes + growth, active: before.active };
-    this.budget.admit(tenant, taskId, before, after, () => this.evictOldest(taskKey(tenant, taskId)));
+    this.budget.admit(tenant, taskId, before, after, () => this.evictOldest(taskKey(tenant, taskId)), false);
     this.pushConfigs.put(tenant, stored);
     this.resize(slot, before, after);
   }
