@@ -114,21 +114,29 @@ describe.each([
   });
 });
 
+/** The memory store's calls (no update: every change a compare-and-set commit), `over` in place of some. */
+function memoryWith(memory: TaskStore, over: Partial<TaskStore>): TaskStore {
+  return {
+    get: (t, id) => memory.get(t, id),
+    list: (t, q) => memory.list(t, q),
+    commit: (t, c) => memory.commit(t, c),
+    endTurn: (t, id, turn) => memory.endTurn(t, id, turn),
+    subscribe: (t, id, l) => memory.subscribe(t, id, l),
+    putPushConfig: (t, s) => memory.putPushConfig(t, s),
+    getPushConfig: (t, id, c) => memory.getPushConfig(t, id, c),
+    listPushConfigs: (t, id, n, p) => memory.listPushConfigs(t, id, n, p),
+    deletePushConfig: (t, id, c) => memory.deletePushConfig(t, id, c),
+    close: () => memory.close(),
+    ...over,
+  };
+}
+
 describe("a store unavailable for the FAILED status of an executor that threw", () => {
   it("is asked again until it takes it: the task ends FAILED, not WORKING with no turn", async () => {
     const memory = createMemoryTaskStore();
     // Down for the first two writes of the FAILED status (a blip), as PostgreSQL restarting is.
     let refusals = 2;
-    const store: TaskStore = {
-      get: (t, id) => memory.get(t, id),
-      list: (t, q) => memory.list(t, q),
-      endTurn: (t, id, turn) => memory.endTurn(t, id, turn),
-      subscribe: (t, id, l) => memory.subscribe(t, id, l),
-      putPushConfig: (t, s) => memory.putPushConfig(t, s),
-      getPushConfig: (t, id, c) => memory.getPushConfig(t, id, c),
-      listPushConfigs: (t, id, n, p) => memory.listPushConfigs(t, id, n, p),
-      deletePushConfig: (t, id, c) => memory.deletePushConfig(t, id, c),
-      close: () => memory.close(),
+    const store = memoryWith(memory, {
       commit: async (t, c) => {
         if (c.task.status?.state === TaskState.FAILED && refusals > 0) {
           refusals -= 1;
@@ -136,7 +144,7 @@ describe("a store unavailable for the FAILED status of an executor that threw", 
         }
         return memory.commit(t, c);
       },
-    };
+    });
     const thrower: AgentExecutor = {
       async execute(_ctx, up) {
         await up.status(TaskState.WORKING);
@@ -170,14 +178,7 @@ describe("a store unavailable when a commit's push configs are read", () => {
   function listFailing(failures: number, error: () => Error = unavailable) {
     const memory = createMemoryTaskStore();
     let left = failures;
-    const store: TaskStore = {
-      get: (t, id) => memory.get(t, id),
-      list: (t, q) => memory.list(t, q),
-      commit: (t, c) => memory.commit(t, c),
-      endTurn: (t, id, turn) => memory.endTurn(t, id, turn),
-      subscribe: (t, id, l) => memory.subscribe(t, id, l),
-      putPushConfig: (t, s) => memory.putPushConfig(t, s),
-      getPushConfig: (t, id, c) => memory.getPushConfig(t, id, c),
+    return memoryWith(memory, {
       listPushConfigs: async (t, id, n, p) => {
         if (left > 0) {
           left -= 1;
@@ -185,10 +186,7 @@ describe("a store unavailable when a commit's push configs are read", () => {
         }
         return memory.listPushConfigs(t, id, n, p);
       },
-      deletePushConfig: (t, id, c) => memory.deletePushConfig(t, id, c),
-      close: () => memory.close(),
-    };
-    return store;
+    });
   }
 
   /** Sends one message whose task has a push config, waits for its run, and gives what was sent and told. */

@@ -13,6 +13,7 @@
  *             one running keeps its lane until getaddrinfo returns
  */
 import { hasNodeBuiltins } from "../core/node-builtins.js";
+import { Lanes } from "./lanes.js";
 
 /** How many lookups of one screen run at once. */
 export const MAX_LOOKUPS = 2;
@@ -48,8 +49,7 @@ async function systemLookup(): Promise<LookupAll | undefined> {
 }
 
 export class HostLookups {
-  #running = 0;
-  readonly #turns: (() => void)[] = [];
+  readonly #lanes = new Lanes(MAX_LOOKUPS);
   readonly #pending = new Map<string, Pending>();
   #lookup: Promise<LookupAll | undefined> | undefined;
 
@@ -74,7 +74,7 @@ export class HostLookups {
   }
 
   async #run(lookup: LookupAll, host: string, deadline: () => number): Promise<LookupAddress[]> {
-    await this.#turn();
+    await this.#lanes.take();
     try {
       if (Date.now() >= deadline()) throw new UnresolvedHostError(`host ${host} was not looked up: nobody waits`);
       return await new Promise((resolve, reject) =>
@@ -84,24 +84,8 @@ export class HostLookups {
         }),
       );
     } finally {
-      this.#done();
+      this.#lanes.give();
     }
-  }
-
-  /** Waits for a lane; the caller calls #done() after. */
-  async #turn(): Promise<void> {
-    if (this.#running < MAX_LOOKUPS) {
-      this.#running += 1;
-      return;
-    }
-    // The lookup that ends hands its lane over: #running stays as it is.
-    await new Promise<void>((resolve) => this.#turns.push(resolve));
-  }
-
-  #done(): void {
-    const next = this.#turns.shift();
-    if (next !== undefined) next();
-    else this.#running -= 1;
   }
 }
 

@@ -49,6 +49,7 @@ import {
   type UrlScreenOptions,
 } from "./url-screen.js";
 import { headerRecord } from "../core/records.js";
+import { Lanes } from "./lanes.js";
 
 export type { PushFailure } from "./push-policy.js";
 
@@ -174,14 +175,14 @@ class QueuedSender implements PushSender {
   /** The bodies held, each with the number of deliveries holding it, and their length in all. */
   private readonly held = new Map<string, number>();
   private heldBytes = 0;
-  /** Attempts in flight, and the attempts waiting for their turn. */
-  private inFlight = 0;
-  private readonly turns: (() => void)[] = [];
+  /** The attempts in flight (maxConcurrent), and those waiting for their turn. */
+  private readonly inFlight: Lanes;
 
   constructor(
     options: PushSenderOptions,
     private readonly settings: RetrySettings,
   ) {
+    this.inFlight = new Lanes(settings.maxConcurrent);
     this.screen = createUrlScreen(options);
     this.onError = options.onError ?? logError;
   }
@@ -255,22 +256,6 @@ class QueuedSender implements PushSender {
     this.heldBytes -= body.length;
   }
 
-  /** Waits for a turn among the attempts in flight (maxConcurrent); the caller calls done() after. */
-  private async turn(): Promise<void> {
-    if (this.inFlight < this.settings.maxConcurrent) {
-      this.inFlight += 1;
-      return;
-    }
-    // The one whose attempt ends hands its turn over: inFlight stays as it is.
-    await new Promise<void>((resolve) => this.turns.push(resolve));
-  }
-
-  private done(): void {
-    const next = this.turns.shift();
-    if (next !== undefined) next();
-    else this.inFlight -= 1;
-  }
-
   idle(): Promise<void> {
     return this.open === 0 ? Promise.resolve() : new Promise((resolve) => this.idleWaiters.push(resolve));
   }
@@ -311,16 +296,16 @@ class QueuedSender implements PushSender {
   /** Delivers with retries; resolves to the error to report, or undefined once delivered. */
   private async deliver(delivery: PushDelivery, queue: ConfigQueue): Promise<PushDeliveryError | undefined> {
     for (let n = 1; ; n += 1) {
-      await this.turn();
+      await this.inFlight.take();
       if (queue.canceled) {
-        this.done();
+        this.inFlight.give();
         return deleted(delivery, n - 1);
       }
       let verdict: Verdict;
       try {
         verdict = await this.attempt(delivery, delivery.trace?.attempt(n));
       } finally {
-        this.done();
+        this.inFlight.give();
       }
       if (verdict.delivered) return undefined;
       if (!verdict.retryable || n >= this.settings.attempts) return givenUp(delivery, n, verdict);
