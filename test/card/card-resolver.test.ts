@@ -127,27 +127,19 @@ describe("caching", () => {
     expect(requestsTo("many")).toHaveLength(66);
   });
 
-  it("keeps at most 8 MiB of cards as served, dropping the one fetched longest ago", async () => {
-    // Ten cards of a little over 900,000 bytes: nine fit in 8 MiB, the tenth pushes out the first.
-    const big = JSON.stringify({ ...card, description: "d".repeat(900_000) });
-    expect(big.length > 900_000 && 9 * big.length <= 8 * 1024 * 1024).toBe(true);
-    answers.set("big", { body: big, headers: { "cache-control": "max-age=300" } });
+  // Ten cards of a little over 900,000 bytes as served: nine fit in 8 MiB, the tenth pushes out the first. "é" is
+  // two bytes in UTF-8: its cards hold as many bytes in half as many characters, and count by their bytes.
+  it.each([
+    ["big", "d", 900_000],
+    ["wide", "é", 450_000],
+  ])("keeps at most 8 MiB of cards as served (%s), dropping the one fetched longest ago", async (prefix, c, n) => {
+    const big = JSON.stringify({ ...card, description: c.repeat(n) });
+    expect(Buffer.byteLength(big) > 900_000 && 9 * Buffer.byteLength(big) <= 8 * 1024 * 1024).toBe(true);
+    answers.set(prefix, { body: big, headers: { "cache-control": "max-age=300" } });
     const resolver = createAgentCardResolver();
-    for (let i = 0; i < 10; i++) await resolver.resolve(`${base}/big/c${i}`);
-    const kept = await resolver.resolve(`${base}/big/c1`);
-    const dropped = await resolver.resolve(`${base}/big/c0`);
-    expect([kept.source, dropped.source]).toEqual(["cache", "network"]);
-  });
-
-  it("counts a card's size in the bytes it was served in, not in characters", async () => {
-    // "é" is two bytes in UTF-8: ten cards of 450,000 of them hold over 8 MiB, in half as many characters.
-    const big = JSON.stringify({ ...card, description: "é".repeat(450_000) });
-    expect(10 * big.length < 8 * 1024 * 1024 && 9 * Buffer.byteLength(big) <= 8 * 1024 * 1024).toBe(true);
-    answers.set("wide", { body: big, headers: { "cache-control": "max-age=300" } });
-    const resolver = createAgentCardResolver();
-    for (let i = 0; i < 10; i++) await resolver.resolve(`${base}/wide/c${i}`);
-    const kept = await resolver.resolve(`${base}/wide/c1`);
-    const dropped = await resolver.resolve(`${base}/wide/c0`);
+    for (let i = 0; i < 10; i++) await resolver.resolve(`${base}/${prefix}/c${i}`);
+    const kept = await resolver.resolve(`${base}/${prefix}/c1`);
+    const dropped = await resolver.resolve(`${base}/${prefix}/c0`);
     expect([kept.source, dropped.source]).toEqual(["cache", "network"]);
   });
 
