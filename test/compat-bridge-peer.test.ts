@@ -127,3 +127,23 @@ describe("over JSONRPC, a v0.3 error", () => {
     });
   });
 });
+
+describe("over JSONRPC, a loss callback that throws", () => {
+  it("throws its own error to the caller, not an unreadable-answer transport error", async () => {
+    answer = { result: { ...taskOf("JSONRPC", "working"), surplus: 1 } };
+    const strict = new Error("strict: no losses");
+    const client = clientForOlder(
+      createA2AServiceJsonRpcClient({
+        url: `${base}/rpc`,
+        onLoss: () => {
+          throw strict;
+        },
+      }),
+    );
+    const error = await client.sendMessage({ message }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBe(strict);
+  });
+});

@@ -42,7 +42,7 @@ import type {
   OperationInfo,
 } from "../core/definition.js";
 import type { JsonRpcCalls, JsonRpcClient, JsonRpcOperation, JsonRpcOperations } from "../jsonrpc/json-operations.js";
-import { CompatJsonError } from "./compat-json.js";
+import { CompatJsonError, isObject } from "./compat-json.js";
 import { A2AError, A2ATransportError } from "../core/a2a-error.js";
 import { invalidRequest } from "../core/invoke.js";
 import type { Converter, Loss } from "../core/conversion-types.js";
@@ -326,13 +326,13 @@ function onePassCall(
   };
   // What a result carries that v1.0 cannot hold goes to the JSON-RPC client's onLoss, else the bridge's.
   const resultLoss = raw.onLoss ? (l: Loss) => raw.onLoss!(from.name, l) : onLoss;
-  const result = (json: JsonValue): Message =>
-    readBack(to, o.older.protocolVersion, () => {
-      const lost: Loss[] = [];
-      const m = fromJson(json, undefined, lost);
-      lost.forEach(resultLoss);
-      return m;
-    });
+  const result = (json: JsonValue): Message => {
+    const lost: Loss[] = [];
+    const m = readBack(to, o.older.protocolVersion, () => fromJson(json, undefined, lost));
+    // Outside readBack: what a loss callback throws is the caller's own, not an unreadable answer.
+    lost.forEach(resultLoss);
+    return m;
+  };
   if (!to.streaming) return async (init, opts) => result(await raw.call(from, params(init), opts));
   return async function* (init, opts) {
     for await (const ev of raw.stream(from, params(init), opts)) {
@@ -403,8 +403,7 @@ function readBack<T>(to: OperationInfo, olderVersion: string, read: () => T): T 
  * A v0.3 stream event that says it is the last (TaskStatusUpdateEvent.final): the bridged stream ends after it
  * even when the peer keeps the stream open, as v0.3 clients stop there (v1.0 has no such flag to pass on).
  */
-const isFinalJson = (ev: JsonValue): boolean =>
-  typeof ev === "object" && ev !== null && !Array.isArray(ev) && ev["final"] === true;
+const isFinalJson = (ev: JsonValue): boolean => isObject(ev) && ev["final"] === true;
 
 /** isFinalJson of an older stream event as a message: its status update's `final`. */
 function isFinalMessage(ev: unknown): boolean {
