@@ -6,8 +6,9 @@
  * within the test), ending a dead owner's WORKING task FAILED with its event
  * row (that its NOTIFY reaches other instances' subscribers is
  * orphaned-tasks.test.ts's part); an expired turn on a task already terminal
- * only loses the turn (no commit, no event); the executor of a task swept so is aborted. Every wait is
- * bounded; no assertion is on timing.
+ * only loses the turn (no commit, no event); the executor of a task swept so is aborted; a renewal that
+ * fails (a row lock held past lock_timeout) is tried again soon, not at the next tick. Every wait is
+ * bounded; no assertion is on speed.
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -109,6 +110,49 @@ describe("turn leases", () => {
     // Their sweeps stop here: in the next tests, only a store's start may sweep.
     await owner.close();
     await other.close();
+  });
+
+  it("renews again soon after a failed renewal, so a short outage never lets the lease run out", async () => {
+    // Renewals every 2 s; a renewal that waits 50 ms for a row lock fails.
+    const leaseMs = 6000;
+    const pool = new pg.Pool({ connectionString: postgresUrl(), max: 2, options: "-c lock_timeout=50" });
+    const failures: number[] = [];
+    const owner = createPostgresTaskStore({
+      pool,
+      definition: A2AServiceV1_0,
+      schema,
+      leaseMs,
+      pruneEveryMs: 0,
+      onError: (e) => {
+        if (e.message.includes("renewing and sweeping turn leases")) failures.push(Date.now());
+      },
+    });
+    const tenant = crypto.randomUUID();
+    const locker = await admin.connect();
+    try {
+      const t = task("blip", { ms: 1000, state: TaskState.WORKING });
+      await owner.commit(tenant, { task: t, expectedVersion: 0, events: [], startTurn: "t1" });
+      await locker.query("BEGIN");
+      await locker.query(`SELECT 1 FROM "${schema}".tasks WHERE tenant = $1 AND id = 'blip' FOR UPDATE`, [tenant]);
+      const { expires_ms } = await turnRow(tenant, "blip");
+      const lease = Number(expires_ms);
+      // Held past the renewal after the first failed one: without early renewals, the next comes as the lease ends.
+      await vi.waitFor(() => expect(failures.length).toBeGreaterThan(0), WAIT);
+      await new Promise((resolve) => setTimeout(resolve, leaseMs / 3 + 500));
+      await locker.query("ROLLBACK");
+      // Renewed while more than 700 ms of the old lease were left (PostgreSQL's clock on both sides).
+      await vi.waitFor(async () => expect(Number((await turnRow(tenant, "blip")).expires_ms)).toBeGreaterThan(lease), {
+        timeout: leaseMs,
+        interval: 20,
+      });
+      const now = await admin.query<{ ms: string }>("SELECT (extract(epoch FROM now()) * 1000)::bigint::text AS ms");
+      expect(lease - Number(now.rows[0]!.ms)).toBeGreaterThan(700);
+      expect(failures.length).toBeGreaterThan(1);
+    } finally {
+      locker.release();
+      await owner.close();
+      await pool.end();
+    }
   });
 
   it("a store sweeps when it starts: a dead owner's WORKING task ends FAILED, with its event", async () => {

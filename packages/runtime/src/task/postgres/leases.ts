@@ -6,7 +6,9 @@
  *   lease    a commit starting a turn sets turn_expires = now() + leaseMs
  *            (PostgreSQL's clock, so instances' clocks never matter)
  *   renew    every leaseMs / 3, while this instance holds turns, one UPDATE
- *            moves turn_expires of all its turns to now() + leaseMs
+ *            moves turn_expires of all its turns to now() + leaseMs; after
+ *            a renewal fails, again every leaseMs / 30 until one succeeds,
+ *            so a lease outlives any outage that ends before it runs out
  *   sweep    every leaseMs / 3 in every instance, and once at start: the
  *            turns whose lease ran out (turn_expires < now()) are read, and
  *            each task still SUBMITTED or WORKING on that turn is committed
@@ -21,9 +23,10 @@
  *            of its last renewal (default 15 s + 5 s), plus the time its
  *            event takes to reach subscribers
  *
- * A database outage longer than leaseMs keeps instances from renewing: the
- * first sweep afterwards may end tasks whose instance is alive (their
- * executors' later changes are dropped, the task being terminal).
+ * A database outage that lasts until a lease runs out (2/3 leaseMs to leaseMs
+ * after the outage starts, by where it falls between renewals) keeps its
+ * instance from renewing in time: the first sweep afterwards may end tasks
+ * whose instance is alive (their executors are aborted, the task terminal).
  */
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
@@ -40,6 +43,9 @@ import { readTask } from "./task-read.js";
 /** The status message of a task whose instance stopped renewing its lease. */
 export const LEASE_FAILURE_TEXT =
   "The agent instance working on this task stopped responding (its lease ran out); the task was ended.";
+
+/** The wait before renewing again after a renewal failed, as a fraction of leaseMs. */
+const RENEW_RETRY_FRACTION = 1 / 30;
 
 /** How many expired turns one sweep ends at most (the next sweep takes the rest). */
 const SWEEP_BATCH = 100;
@@ -58,6 +64,8 @@ export class TurnLeases {
   private readonly held = new Map<string, string>();
   private readonly timer: NodeJS.Timeout;
   private tick: Promise<void> | undefined;
+  /** The early renewal after a failed one, when waiting. */
+  private retry: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(
@@ -94,6 +102,7 @@ export class TurnLeases {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
+    clearTimeout(this.retry);
     await this.tick;
   }
 
@@ -102,7 +111,7 @@ export class TurnLeases {
     if (this.closed || this.tick !== undefined) return;
     this.tick = (async () => {
       try {
-        if (this.held.size > 0) await this.renew();
+        if (this.held.size > 0) await this.renewOrRetrySoon();
         await this.sweep();
       } catch (error) {
         if (!this.closed) this.options.onError(storeError("renewing and sweeping turn leases", error));
@@ -110,6 +119,19 @@ export class TurnLeases {
         this.tick = undefined;
       }
     })();
+  }
+
+  /** Renews; when that fails, runs again after leaseMs / 30 rather than at the next tick. */
+  private async renewOrRetrySoon(): Promise<void> {
+    clearTimeout(this.retry);
+    try {
+      await this.renew();
+    } catch (error) {
+      const wait = Math.max(1, Math.floor(this.options.leaseMs * RENEW_RETRY_FRACTION));
+      this.retry = setTimeout(() => this.run(), wait);
+      this.retry.unref();
+      throw error;
+    }
   }
 
   private async renew(): Promise<void> {
