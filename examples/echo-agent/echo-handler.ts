@@ -4,7 +4,13 @@
  * given a store), streams, cancel and push delivery. The v0.3 side is the
  * version bridge of this handler (server.ts).
  */
-import { createPushSender, createTaskHandler, type TaskStore, type TaskTelemetry } from "@protoc-gen-a2a/runtime/task";
+import {
+  createPushSender,
+  createTaskHandler,
+  type PushSender,
+  type TaskStore,
+  type TaskTelemetry,
+} from "@protoc-gen-a2a/runtime/task";
 import { olderPushPayloads } from "../../generated-samples/a2a_compat.js";
 import { A2AServiceV1_0, type A2AServiceHandler } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import type { AgentCard } from "../../generated-samples/v1.0.1/a2a_pb.js";
@@ -41,6 +47,17 @@ export interface EchoHandlerOptions {
   readonly pushAllow?: PushAllow;
   /** Follows turns, push attempts and store operations (createTaskHandler's telemetry). */
   readonly telemetry?: TaskTelemetry;
+  /** The push sender, when the caller closes it on shutdown; default: createEchoPushSender(options), never closed. */
+  readonly pushSender?: PushSender;
+}
+
+/** The push sender of the example: screening as the options say (see pushToPrivateNetworks and pushAllow). */
+export function createEchoPushSender(options: EchoHandlerOptions = {}): Required<PushSender> {
+  return createPushSender({
+    allowPrivateNetworks: options.pushToPrivateNetworks ?? true,
+    allowHosts: options.pushAllow?.hosts ?? [],
+    allowNetworks: options.pushAllow?.networks ?? [],
+  });
 }
 
 export function createEchoHandler(options: EchoHandlerOptions = {}): A2AServiceHandler {
@@ -50,11 +67,7 @@ export function createEchoHandler(options: EchoHandlerOptions = {}): A2AServiceH
     executor: echoExecutor,
     ...(options.store ? { store: options.store } : {}),
     push: {
-      sender: createPushSender({
-        allowPrivateNetworks: options.pushToPrivateNetworks ?? true,
-        allowHosts: options.pushAllow?.hosts ?? [],
-        allowNetworks: options.pushAllow?.networks ?? [],
-      }),
+      sender: options.pushSender ?? createEchoPushSender(options),
       // Configs made by v0.3 calls (through the bridge) get the v0.3 Task in a2a.json.
       payload: olderPushPayloads,
     },

@@ -27,7 +27,7 @@ import { a2aServiceGrpcRoutes as a2aServiceGrpcRoutes03 } from "../../generated-
 import { AgentCardSchema, type AgentCard } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { bridgeToOlder, dualVersionHttpHandler, toOlderJson } from "../../generated-samples/a2a_compat.js";
 import { echoAgentCard, type AgentUrls } from "./agent-card.js";
-import { createEchoHandler, type PushAllow } from "./echo-handler.js";
+import { createEchoHandler, createEchoPushSender, type EchoHandlerOptions, type PushAllow } from "./echo-handler.js";
 import { describeHandlerError, logA2aErrors, logGrpcCalls, logHttpRequests, type AgentLog } from "./logging.js";
 import type { AgentSecurity } from "./auth-env.js";
 
@@ -203,11 +203,21 @@ function grpcServer(options: AgentOptions, handlers: Handlers, card: CardJson, s
   return grpc;
 }
 
+/** The push screening options of the agent's options. */
+function pushOptions(options: AgentOptions): EchoHandlerOptions {
+  return {
+    ...(options.pushToPrivateNetworks !== undefined ? { pushToPrivateNetworks: options.pushToPrivateNetworks } : {}),
+    ...(options.pushAllow ? { pushAllow: options.pushAllow } : {}),
+  };
+}
+
 /** Starts the agent; rejects with a ListenError when a port cannot be listened on (nothing is left open). */
 export async function startEchoAgent(options: AgentOptions = {}): Promise<RunningAgent> {
   let urls: AgentUrls | undefined;
   const security = options.security;
+  const pushSender = createEchoPushSender(pushOptions(options));
   const echo = createEchoHandler({
+    pushSender,
     ...(security
       ? {
           extendedCard: (principalId: string) =>
@@ -215,8 +225,6 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
         }
       : {}),
     ...(options.store ? { store: options.store } : {}),
-    ...(options.pushToPrivateNetworks !== undefined ? { pushToPrivateNetworks: options.pushToPrivateNetworks } : {}),
-    ...(options.pushAllow ? { pushAllow: options.pushAllow } : {}),
     ...(options.telemetry ? { telemetry: options.telemetry.task } : {}),
   });
   const handler = echo;
@@ -232,6 +240,7 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
     grpcPort = await listen(grpc, options.grpcPort ?? (options.port ? options.port + 1 : 0), "grpc");
   } catch (e) {
     await new Promise<void>((resolve) => http.close(() => resolve()));
+    await pushSender.close();
     throw e;
   }
   const base = `http://127.0.0.1:${port}`;
@@ -248,6 +257,8 @@ export async function startEchoAgent(options: AgentOptions = {}): Promise<Runnin
         new Promise<void>((resolve) => http.close(() => resolve())),
         new Promise<void>((resolve) => grpc.close(() => resolve())),
       ]);
+      // Webhook attempts in flight end (each within its timeout); waiting deliveries and retries are dropped.
+      await pushSender.close();
       await options.telemetry?.shutdown();
     },
   };

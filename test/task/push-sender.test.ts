@@ -3,11 +3,12 @@
  * Proves the request (POST, content type per version, X-A2A-Notification-Token, Authorization, body as
  * given), the retry policy (503 twice then 200; no retry on 400, 3xx, a refused request; timeouts and
  * refused connections retried; Retry-After honoured and capped), onError naming URL, task, config,
- * attempts and status or cause, order per config, the queue bound, idle(), and the SSRF screening of
+ * attempts and status or cause, order per config, the queue bound, idle(), close(), and the SSRF screening of
  * checkUrl and of each delivery, with its allow options (allowPrivateNetworks, allowHosts, allowNetworks:
  * read when the sender is created, matched against every address) and the acceptance of a host that does
  * not resolve at creation (delivery retries it). Backoffs are a few ms; no timing is asserted.
  */
+import { spawnSync } from "node:child_process";
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -450,6 +451,68 @@ describe("order, queue bound and idle()", () => {
     const dropped = errors.filter((e) => e.configId === "cfg-1").map((e) => e.message.replace(/.*: /, ""));
     expect(dropped).toEqual(["its config was deleted", "its config was deleted"]);
   });
+
+  it("close() ends retry waits, drops what waits or comes later, waits for the attempt in flight", async () => {
+    const held = gate();
+    answer = (req, res) =>
+      req.body === "x" ? held.answer(req, res) : res.writeHead(503, { "retry-after": "60" }).end();
+    const { sender, errors } = localSender({ attempts: 3, maxRetryAfterMs: 60_000 });
+    sender.send(delivery("a", { id: "cfg-a" }));
+    // cfg-a's first attempt is answered 503 with Retry-After 60: it now waits a minute.
+    await vi.waitFor(() => expect(received.map((r) => r.body)).toEqual(["a"]));
+    sender.send(delivery("x", { id: "cfg-x" }));
+    await held.arrived;
+    sender.send(delivery("x2", { id: "cfg-x" }));
+    let closed = false;
+    const closing = sender.close?.().then(() => {
+      closed = true;
+    });
+    sender.send(delivery("late", { id: "cfg-late" }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The attempt in flight is not cut off: close() waits for it.
+    expect(closed).toBe(false);
+    held.release();
+    await closing;
+    expect(received.map((r) => r.body)).toEqual(["a", "x"]);
+    expect(errors.map((e) => [e.configId, e.failure, e.attempts, e.message.replace(/.*: /, "")]).sort()).toEqual([
+      ["cfg-a", "sender-closed", 1, "the sender was closed"],
+      ["cfg-late", "sender-closed", 0, "the sender was closed"],
+      ["cfg-x", "sender-closed", 0, "the sender was closed"],
+    ]);
+  });
+
+  it("close() leaves no timer behind: a process whose delivery waits a minute to retry ends by itself", () => {
+    const program = `
+      import { createServer } from "node:http";
+      import { createPushSender } from "@protoc-gen-a2a/runtime/task";
+      let arrived;
+      const first = new Promise((resolve) => (arrived = resolve));
+      const webhook = createServer((req, res) => {
+        req.resume();
+        req.on("end", () => {
+          res.writeHead(503, { "retry-after": "60" }).end();
+          webhook.close();
+          arrived();
+        });
+      });
+      await new Promise((resolve) => webhook.listen(0, "127.0.0.1", resolve));
+      const url = "http://127.0.0.1:" + webhook.address().port + "/hook";
+      const sender = createPushSender({ allowHosts: ["127.0.0.1"], maxRetryAfterMs: 60000, onError: (e) => {
+        process.stdout.write(e.failure + "\\n");
+      } });
+      const config = { tenant: "", id: "c", taskId: "t", url, token: "" };
+      sender.send({ config, protocolVersion: "1.0", body: "{}" });
+      await first;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sender.close();
+    `;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", program], {
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    // Without close(), the retry's timer kept the process running for the minute (past the 20 s timeout).
+    expect([run.status, run.signal, run.stderr, run.stdout]).toEqual([0, null, "", "sender-closed\n"]);
+  }, 30_000);
 
   it("resolves idle() at once when nothing is open, and only after the last delivery ended", async () => {
     const held = gate();

@@ -12,7 +12,8 @@
 import { parseRetryAfter } from "../core/retry-after.js";
 import type { AttemptOutcome } from "./push-outcome.js";
 
-/** The kind of a failed attempt, or why a delivery ended unsent or early (a queue overflowed, a config deleted). */
+/** The kind of a failed attempt, or why a delivery ended unsent or early (a queue overflowed, a config deleted,
+ * the sender closed). */
 export type PushFailure =
   | "url-refused"
   | "http-status"
@@ -20,7 +21,8 @@ export type PushFailure =
   | "timeout"
   | "request-refused"
   | "queue-overflow"
-  | "config-deleted";
+  | "config-deleted"
+  | "sender-closed";
 
 export interface RetrySettings {
   readonly timeoutMs: number;

@@ -47,4 +47,9 @@ export interface PushSender {
    * a sender without it goes on delivering what it holds.
    */
   cancel?(tenant: string, taskId: string, configId: string): void;
+  /**
+   * Stops: drops what waits and what is sent later, retries no more, and resolves once the attempts in flight
+   * have ended. Optional; the task handler never calls it (whoever made the sender closes it).
+   */
+  close?(): Promise<void>;
 }

@@ -28,7 +28,9 @@
  * every failure, final or dropped, goes to onError as a PushDeliveryError naming the URL, task id, config
  * id, attempts and the last status or cause (default: console.error). cancel() drops what waits for a
  * config and stops its retries (its config was deleted). idle() resolves once nothing is queued or in
- * flight.
+ * flight. close() does what cancel() does for every config, drops what is sent after it, and resolves once
+ * the attempts in flight have ended (each within timeoutMs): no timer of the sender's is left to keep the
+ * process running. To deliver what waits first, await idle(), with a deadline of one's own, before close().
  */
 import { postOnce } from "./push-attempt.js";
 import type { PushAttemptTrace, PushDelivery, PushSender } from "./push-types.js";
@@ -141,12 +143,20 @@ function dropped(delivery: PushDelivery, why: string, failure: PushFailure = "qu
   return new PushDeliveryError(message, failure, displayUrl(url), taskId, id, 0);
 }
 
-/** A delivery ended early because its config was deleted, after `attempts` attempts. */
-function deleted(delivery: PushDelivery, attempts: number): PushDeliveryError {
-  if (attempts === 0) return dropped(delivery, "its config was deleted", "config-deleted");
+/** Why a config's deliveries stopped before they ended. */
+type Stop = "config-deleted" | "sender-closed";
+
+const STOP_TEXT: Record<Stop, string> = {
+  "config-deleted": "its config was deleted",
+  "sender-closed": "the sender was closed",
+};
+
+/** A delivery ended early (its config deleted, the sender closed), after `attempts` attempts. */
+function stopped(delivery: PushDelivery, attempts: number, stop: Stop): PushDeliveryError {
+  if (attempts === 0) return dropped(delivery, STOP_TEXT[stop], stop);
   const { url, taskId, id } = delivery.config;
-  const message = `${where(delivery)} given up after ${attempts} attempt(s): its config was deleted`;
-  return new PushDeliveryError(message, "config-deleted", displayUrl(url), taskId, id, attempts);
+  const message = `${where(delivery)} given up after ${attempts} attempt(s): ${STOP_TEXT[stop]}`;
+  return new PushDeliveryError(message, stop, displayUrl(url), taskId, id, attempts);
 }
 
 function logError(error: PushDeliveryError): void {
@@ -156,9 +166,9 @@ function logError(error: PushDeliveryError): void {
 interface ConfigQueue {
   readonly waiting: PushDelivery[];
   running: boolean;
-  /** Its config was deleted: nothing more is sent, retried or waited for. */
-  canceled: boolean;
-  /** Ends the retry wait under way, if any (cancel). */
+  /** Set when its config was deleted or the sender closed: nothing more is sent, retried or waited for. */
+  canceled: Stop | undefined;
+  /** Ends the retry wait under way, if any (cancel, close). */
   wake: (() => void) | undefined;
 }
 
@@ -166,12 +176,13 @@ interface ConfigQueue {
 const queueKey = (tenant: string, taskId: string, configId: string) => JSON.stringify([tenant, taskId, configId]);
 
 /** Deliveries by config, one at a time per config; counts what is queued or in flight for idle(). */
-class QueuedSender implements PushSender {
+class QueuedSender implements Required<PushSender> {
   private readonly queues = new Map<string, ConfigQueue>();
   private readonly screen: ReturnType<typeof createUrlScreen>;
   private readonly onError: (error: PushDeliveryError) => void;
   private open = 0;
   private idleWaiters: (() => void)[] = [];
+  private closed = false;
   /** The bodies held, each with the number of deliveries holding it, and their length in all. */
   private readonly held = new Map<string, number>();
   private heldBytes = 0;
@@ -200,6 +211,11 @@ class QueuedSender implements PushSender {
     const { tenant, taskId, id } = delivery.config;
     const key = queueKey(tenant, taskId, id);
     this.open += 1;
+    if (this.closed) {
+      delivery.trace?.end("dropped");
+      this.end(stopped(delivery, 0, "sender-closed"));
+      return;
+    }
     const { body } = delivery;
     if (!this.held.has(body) && this.heldBytes > 0 && this.heldBytes + body.length > this.settings.maxQueuedBytes) {
       delivery.trace?.end("dropped");
@@ -210,7 +226,7 @@ class QueuedSender implements PushSender {
     this.hold(body);
     let queue = this.queues.get(key);
     if (queue === undefined) {
-      queue = { waiting: [], running: false, canceled: false, wake: undefined };
+      queue = { waiting: [], running: false, canceled: undefined, wake: undefined };
       this.queues.set(key, queue);
     }
     queue.waiting.push(delivery);
@@ -223,12 +239,23 @@ class QueuedSender implements PushSender {
   }
 
   cancel(tenant: string, taskId: string, configId: string): void {
-    const queue = this.queues.get(queueKey(tenant, taskId, configId));
-    if (queue === undefined) return;
-    queue.canceled = true;
-    this.queues.delete(queueKey(tenant, taskId, configId));
+    const key = queueKey(tenant, taskId, configId);
+    const queue = this.queues.get(key);
+    if (queue !== undefined) this.stop(key, queue, "config-deleted");
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    for (const [key, queue] of this.queues) this.stop(key, queue, "sender-closed");
+    return this.idle();
+  }
+
+  /** Drops a config's waiting deliveries and ends its retries (the attempt in flight, if any, ends on its own). */
+  private stop(key: string, queue: ConfigQueue, why: Stop): void {
+    queue.canceled = why;
+    this.queues.delete(key);
     for (let next = queue.waiting.shift(); next !== undefined; next = queue.waiting.shift()) {
-      this.drop(next, deleted(next, 0));
+      this.drop(next, stopped(next, 0, why));
     }
     queue.wake?.();
   }
@@ -297,9 +324,9 @@ class QueuedSender implements PushSender {
   private async deliver(delivery: PushDelivery, queue: ConfigQueue): Promise<PushDeliveryError | undefined> {
     for (let n = 1; ; n += 1) {
       await this.inFlight.take();
-      if (queue.canceled) {
+      if (queue.canceled !== undefined) {
         this.inFlight.give();
-        return deleted(delivery, n - 1);
+        return stopped(delivery, n - 1, queue.canceled);
       }
       let verdict: Verdict;
       try {
@@ -318,7 +345,7 @@ class QueuedSender implements PushSender {
    * was deleted during the attempt before.
    */
   private pause(queue: ConfigQueue, ms: number): Promise<void> {
-    if (queue.canceled) return Promise.resolve();
+    if (queue.canceled !== undefined) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
       queue.wake = () => {
@@ -355,6 +382,6 @@ class QueuedSender implements PushSender {
  * Creates a sender; see PushSenderOptions for the defaults. Throws a RangeError for an option out of range or an
  * allowHosts or allowNetworks entry that is no host or network, naming it.
  */
-export function createPushSender(options: PushSenderOptions = {}): PushSender {
+export function createPushSender(options: PushSenderOptions = {}): Required<PushSender> {
   return new QueuedSender(options, readRetrySettings(options));
 }
