@@ -7,8 +7,11 @@
  * A database that cannot be reached (a refused or dropped connection, a
  * server shutting down or starting up: node's ECONNREFUSED, ECONNRESET,
  * ETIMEDOUT, EPIPE, ENOTFOUND, EAI_AGAIN, EHOSTUNREACH; SQLSTATE class 08 and
- * 57P01-57P03; pg's "Connection terminated" errors, found anywhere along the
- * cause chain) is A2AError InternalError with HTTP status 503: the caller is
+ * 57P01-57P03; pg's "Connection terminated" errors), or one out of resources
+ * for now (SQLSTATE class 53: too many connections, out of memory, disk full;
+ * the pool's "timeout exceeded when trying to connect" when all its
+ * connections stay busy past connectionTimeoutMillis), found anywhere along the
+ * cause chain, is A2AError InternalError with HTTP status 503: the caller is
  * told the store is unavailable for now, which resolves itself, rather than
  * handed a 500. The message names the store and the operation, and the cause
  * by its code only (never a host, user or query).
@@ -28,12 +31,13 @@ const UNREACHABLE_CODES = new Set([
   "57P03",
 ]);
 
-/** The code of the first error along the cause chain that says the database cannot be reached, if any. */
+/** The code of the first error along the cause chain that says the database cannot serve now, if any. */
 export function unreachableCode(error: unknown): string | undefined {
   for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && (UNREACHABLE_CODES.has(code) || code.startsWith("08"))) return code;
+    if (typeof code === "string" && (UNREACHABLE_CODES.has(code) || /^08|^53/.test(code))) return code;
     if (/^Connection terminated|connection error and is not queryable/.test(e.message)) return "connection lost";
+    if (e.message.startsWith("timeout exceeded when trying to connect")) return "no connection free in time";
   }
   return undefined;
 }

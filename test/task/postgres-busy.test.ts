@@ -1,0 +1,87 @@
+/**
+ * A PostgreSQL store whose database is reachable but cannot serve now (store-error.ts): it refuses the
+ * connection for want of room (SQLSTATE 53300, here a role's CONNECTION LIMIT), or the pool has no connection
+ * free within connectionTimeoutMillis. Both are the 503 InternalError "store unavailable ... retry later", as a
+ * database that cannot be reached is, not a 500: they pass, and what waits on a 503 (store-retry.ts) asks again.
+ */
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { A2AError } from "@protoc-gen-a2a/runtime";
+import { createPostgresTaskStore, migrate } from "@protoc-gen-a2a/runtime/postgres";
+import type { TaskStore } from "@protoc-gen-a2a/runtime/task";
+import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
+import { postgresUrl, uniqueSchema } from "../helpers/postgres.js";
+
+let admin: pg.Pool;
+let schema: string;
+const role = uniqueSchema("busy_role");
+
+beforeAll(async () => {
+  admin = new pg.Pool({ connectionString: postgresUrl(), max: 2 });
+  schema = uniqueSchema("busy");
+  await migrate(admin, { schema });
+  await admin.query(`CREATE ROLE ${role} LOGIN CONNECTION LIMIT 1`);
+});
+
+afterAll(async () => {
+  await admin?.query(`DROP ROLE IF EXISTS ${role}`);
+  await admin?.end();
+});
+
+/** The message of the store's 503 for a get of task "any" failed for `why`. */
+const unavailable = (why: string) =>
+  `PostgreSQL task store unavailable: get of task "any" (tenant "") failed (${why}); retry later`;
+
+/** The error of a store's get (what its background work reports is ignored). */
+async function getFails(pool: pg.Pool): Promise<unknown> {
+  pool.on("error", () => {});
+  const store: TaskStore = createPostgresTaskStore({
+    pool,
+    definition: A2AServiceV1_0,
+    schema,
+    pruneEveryMs: 0,
+    onError: () => {},
+  });
+  try {
+    return await store.get("", "any").then(
+      () => new Error("get succeeded"),
+      (e: unknown) => e,
+    );
+  } finally {
+    await store.close();
+  }
+}
+
+describe("a database that cannot serve now", () => {
+  it("is a 503 when it refuses the connection: too many connections (SQLSTATE 53300)", async () => {
+    const as = new URL(postgresUrl());
+    as.username = role;
+    const holder = new pg.Client({ connectionString: as.href });
+    await holder.connect();
+    const pool = new pg.Pool({ connectionString: as.href, max: 2 });
+    try {
+      const error = await getFails(pool);
+      expect(error).toBeInstanceOf(A2AError);
+      expect([(error as A2AError).options.httpStatus, (error as Error).message]).toEqual([503, unavailable("53300")]);
+    } finally {
+      await holder.end();
+      await pool.end();
+    }
+  });
+
+  it("is a 503 when the pool has no connection free within connectionTimeoutMillis", async () => {
+    const pool = new pg.Pool({ connectionString: postgresUrl(), max: 2, connectionTimeoutMillis: 200 });
+    const held = [await pool.connect(), await pool.connect()];
+    try {
+      const error = await getFails(pool);
+      expect(error).toBeInstanceOf(A2AError);
+      expect([(error as A2AError).options.httpStatus, (error as Error).message]).toEqual([
+        503,
+        unavailable("no connection free in time"),
+      ]);
+    } finally {
+      for (const client of held) client.release();
+      await pool.end();
+    }
+  });
+});
