@@ -1,7 +1,8 @@
 /**
- * A PostgreSQL store whose database is reachable but cannot serve now (store-error.ts): it refuses the
- * connection for want of room (SQLSTATE 53300, here a role's CONNECTION LIMIT), or the pool has no connection
- * free within connectionTimeoutMillis. Both are the 503 InternalError "store unavailable ... retry later", as a
+ * A PostgreSQL store whose database cannot serve now (store-error.ts): it refuses the connection for want of
+ * room (SQLSTATE 53300, here a role's CONNECTION LIMIT), the pool has no connection free within
+ * connectionTimeoutMillis, or the network drops what a connection carries (a TCP proxy gone silent) until
+ * query_timeout. Each is the 503 InternalError "store unavailable ... retry later", as a
  * database that cannot be reached is, not a 500: they pass, and what waits on a 503 (store-retry.ts) asks again.
  */
 import pg from "pg";
@@ -11,6 +12,7 @@ import { createPostgresTaskStore, migrate } from "@protoc-gen-a2a/runtime/postgr
 import type { TaskStore } from "@protoc-gen-a2a/runtime/task";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { postgresUrl, uniqueSchema } from "../helpers/postgres.js";
+import { startTcpProxy } from "../helpers/tcp-proxy.js";
 
 let admin: pg.Pool;
 let schema: string;
@@ -82,6 +84,35 @@ describe("a database that cannot serve now", () => {
     } finally {
       for (const client of held) client.release();
       await pool.end();
+    }
+  });
+
+  it("is a 503 when the network drops what an open connection carries, past query_timeout", async () => {
+    const proxy = await startTcpProxy(Number(new URL(postgresUrl()).port));
+    const through = new URL(postgresUrl());
+    through.port = String(proxy.port);
+    const pool = new pg.Pool({ connectionString: through.href, max: 2, query_timeout: 300 });
+    pool.on("error", () => {});
+    const store = createPostgresTaskStore({ pool, definition: A2AServiceV1_0, schema, onError: () => {} });
+    try {
+      // The connections are open and answer before the network goes silent.
+      expect(await store.get("", "any")).toBeUndefined();
+      proxy.mode = "silent";
+      const error = await store.get("", "any").then(
+        () => new Error("get succeeded"),
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(A2AError);
+      expect([(error as A2AError).options.httpStatus, (error as Error).message]).toEqual([
+        503,
+        unavailable("query unanswered in time"),
+      ]);
+    } finally {
+      proxy.mode = "pass";
+      proxy.cut();
+      await store.close();
+      await pool.end();
+      await proxy.close();
     }
   });
 });

@@ -4,59 +4,20 @@
  * leave a second LISTEN connection checked out; close() gives back every connection the store took. Through a
  * TCP proxy on 127.0.0.1 in front of the tests' PostgreSQL, whose connections can be cut and left unanswered.
  */
-import { createServer, connect, type Server, type Socket } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createPostgresTaskStore, migrate } from "@protoc-gen-a2a/runtime/postgres";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { postgresUrl, uniqueSchema } from "../helpers/postgres.js";
 import { task } from "../helpers/task-values.js";
-
-/** A TCP proxy: "pass" forwards, "hang" accepts and never answers; cut() drops every connection. */
-interface Proxy {
-  readonly port: number;
-  mode: "pass" | "hang";
-  cut(): void;
-  close(): Promise<void>;
-}
-
-async function startProxy(target: number): Promise<Proxy> {
-  const sockets = new Set<Socket>();
-  const keep = (s: Socket) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-    s.on("error", () => s.destroy());
-  };
-  const proxy = { mode: "pass" as Proxy["mode"] };
-  const server: Server = createServer((client) => {
-    keep(client);
-    if (proxy.mode === "hang") return;
-    const upstream = connect(target, "127.0.0.1");
-    keep(upstream);
-    client.pipe(upstream).pipe(client);
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => client.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const cut = () => {
-    for (const s of sockets) s.destroy();
-  };
-  return Object.assign(proxy, {
-    port: (server.address() as { port: number }).port,
-    cut,
-    close: () => {
-      cut();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  });
-}
+import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.js";
 
 let admin: pg.Pool;
-let proxy: Proxy;
+let proxy: TcpProxy;
 
 beforeAll(async () => {
   admin = new pg.Pool({ connectionString: postgresUrl(), max: 2 });
-  proxy = await startProxy(Number(new URL(postgresUrl()).port));
+  proxy = await startTcpProxy(Number(new URL(postgresUrl()).port));
 });
 
 afterAll(async () => {

@@ -7,14 +7,15 @@
  * A database that cannot be reached (a refused or dropped connection, a
  * server shutting down or starting up: node's ECONNREFUSED, ECONNRESET,
  * ETIMEDOUT, EPIPE, ENOTFOUND, EAI_AGAIN, EHOSTUNREACH; SQLSTATE class 08 and
- * 57P01-57P03; pg's "Connection terminated" errors), or one out of resources
- * for now (SQLSTATE class 53: too many connections, out of memory, disk full;
- * the pool's "timeout exceeded when trying to connect" when all its
- * connections stay busy past connectionTimeoutMillis), found anywhere along the
- * cause chain, is A2AError InternalError with HTTP status 503: the caller is
- * told the store is unavailable for now, which resolves itself, rather than
- * handed a 500. The message names the store and the operation, and the cause
- * by its code only (never a host, user or query).
+ * 57P01-57P03; pg's "Connection terminated" errors; pg's "Query read timeout",
+ * a query unanswered past query_timeout, as when the network drops what it
+ * carries), or one out of room for now (SQLSTATE class 53: too many
+ * connections, out of memory, disk full; the pool's "timeout exceeded when
+ * trying to connect", all its connections busy past connectionTimeoutMillis),
+ * found anywhere along the cause chain, is A2AError InternalError with HTTP
+ * status 503: the caller is told the store is unavailable for now, which
+ * resolves itself, rather than handed a 500. The message names the store and
+ * the operation, and the cause by its code only (never a host, user or query).
  */
 import { A2AError } from "../../core/a2a-error.js";
 
@@ -38,6 +39,7 @@ export function unreachableCode(error: unknown): string | undefined {
     if (typeof code === "string" && (UNREACHABLE_CODES.has(code) || /^08|^53/.test(code))) return code;
     if (/^Connection terminated|connection error and is not queryable/.test(e.message)) return "connection lost";
     if (e.message.startsWith("timeout exceeded when trying to connect")) return "no connection free in time";
+    if (e.message === "Query read timeout") return "query unanswered in time";
   }
   return undefined;
 }
