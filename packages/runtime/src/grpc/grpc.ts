@@ -44,7 +44,7 @@ import { cardRulesOf } from "../card/card-rules.js";
 import { createInvoker } from "../core/invoke.js";
 import { errorReporter } from "../core/report-error.js";
 import { verifiedClientCertificate, type ClientCertificate } from "../core/client-certificate.js";
-import { buildClient, callSignal, type A2aClientOptions, type BindingCall } from "../http/client-http.js";
+import { buildClient, type A2aClientOptions, type BindingCall } from "../http/client-http.js";
 import type { A2aServerOptions } from "../core/server-types.js";
 import { DEFAULT_MAX_BODY, messageLimitProblem } from "../core/limits.js";
 import { raceAbort, registerWithLimits, untilAborted } from "./grpc-limits.js";
@@ -230,7 +230,7 @@ export function createGrpcClient<S extends DescService>(
     url: `${base}/${def.service.typeName}/${op.method.name}`,
   });
   const callOpts = (call: BindingCall | undefined) => {
-    const signal = callSignal({ url: "", ...options }, call);
+    const signal = call?.signal;
     return { headers: metadata(call), ...(signal ? { signal } : {}) };
   };
   return buildClient<S>(

@@ -99,13 +99,51 @@ export function withQuery(url: string, call: BindingCall | undefined): string {
   return url + (url.includes("?") ? "&" : "?") + extra;
 }
 
-export function callSignal(options: A2aClientOptions, call: CallOptions | undefined): AbortSignal | undefined {
-  const signals: AbortSignal[] = [];
-  if (options.signal) signals.push(options.signal);
-  if (call?.signal) signals.push(call.signal);
+/** A call's signal, and end(), which lets go of its timer and of the signals it follows once the call is over. */
+export interface CallSignal {
+  readonly signal: AbortSignal | undefined;
+  end(): void;
+}
+
+const NOTHING_TO_END: CallSignal = { signal: undefined, end: () => {} };
+
+/**
+ * One signal for a call: aborted by the client's signal, the call's signal, or the call's timeout (the call's
+ * timeoutMs, else the client's), with the reason of the first. Its own timer and controller, not
+ * AbortSignal.any over AbortSignal.timeout: the combined signal holds its sources weakly, and on Node 20 a
+ * timeout signal nothing else holds is collected and never fires.
+ */
+export function callSignal(options: A2aClientOptions, call: CallOptions | undefined): CallSignal {
+  const sources = [options.signal, call?.signal].filter((s): s is AbortSignal => s !== undefined);
   const timeout = call?.timeoutMs ?? options.timeoutMs;
-  if (timeout !== undefined) signals.push(AbortSignal.timeout(timeout));
-  return signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+  if (timeout === undefined && sources.length <= 1)
+    return sources[0] ? { ...NOTHING_TO_END, signal: sources[0] } : NOTHING_TO_END;
+  const controller = new AbortController();
+  const followed: [AbortSignal, () => void][] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const end = () => {
+    clearTimeout(timer);
+    for (const [source, listener] of followed) source.removeEventListener("abort", listener);
+  };
+  const abort = (reason: unknown) => {
+    end();
+    controller.abort(reason);
+  };
+  for (const source of sources) {
+    if (source.aborted) {
+      abort(source.reason);
+      return { signal: controller.signal, end };
+    }
+    const listener = () => abort(source.reason);
+    source.addEventListener("abort", listener, { once: true });
+    followed.push([source, listener]);
+  }
+  if (timeout !== undefined) {
+    const timedOut = () => abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
+    timer = setTimeout(timedOut, timeout);
+    (timer as { unref?: () => void }).unref?.();
+  }
+  return { signal: controller.signal, end };
 }
 
 /** The request as a message, with the interface's tenant filled in (I8). */
@@ -233,8 +271,12 @@ export function buildClient<S>(
   const client: Record<string, unknown> = {};
   const site = (op: OperationInfo) => ({ operation: op.name, url: options.url });
   const chain = chainClientInterceptors(options.interceptors ?? [], bindingStep(unary, stream, site));
-  const run = async (op: OperationInfo, init: unknown, call: CallOptions | undefined): Promise<A2aResult> => {
-    const signal = callSignal(options, call);
+  const run = async (
+    op: OperationInfo,
+    init: unknown,
+    call: CallOptions | undefined,
+    signal: AbortSignal | undefined,
+  ) => {
     const first: A2aClientCall = {
       operation: op,
       request: requestMessage(def, op, init, options),
@@ -252,8 +294,13 @@ export function buildClient<S>(
     }
   };
   async function* start(op: OperationInfo, init: unknown, call: CallOptions | undefined) {
-    const result = await run(op, init, call);
-    if (result.kind === "stream") yield* guarded(site(op), result.messages);
+    const { signal, end } = callSignal(options, call);
+    try {
+      const result = await run(op, init, call, signal);
+      if (result.kind === "stream") yield* guarded(site(op), result.messages);
+    } finally {
+      end();
+    }
   }
   const policy = options.resubscribe === true ? {} : options.resubscribe || undefined;
   const resumed = (op: OperationInfo, init: unknown, call: CallOptions | undefined) =>
@@ -264,8 +311,13 @@ export function buildClient<S>(
     client[op.localName] = op.streaming
       ? (init: unknown, call?: CallOptions) => resumed(op, init, call)
       : async (init: unknown, call?: CallOptions) => {
-          const result = await run(op, init, call);
-          return result.kind === "unary" ? result.message : undefined;
+          const { signal, end } = callSignal(options, call);
+          try {
+            const result = await run(op, init, call, signal);
+            return result.kind === "unary" ? result.message : undefined;
+          } finally {
+            end();
+          }
         };
   }
   return client as A2aClient<S>;

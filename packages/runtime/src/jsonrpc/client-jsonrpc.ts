@@ -20,7 +20,6 @@ import { A2ATransportError, type ReceivedAnswer } from "../core/a2a-error.js";
 import { errorFromJsonRpc } from "../core/client-errors.js";
 import {
   buildClient,
-  callSignal,
   DEFAULT_MAX_RESPONSE_BYTES,
   fetchFor,
   responseText,
@@ -142,7 +141,7 @@ async function post(c: ClientCtx, op: OperationInfo, params: JsonValue, call: Bi
       ? { jsonrpc: "2.0", id, method: op.jsonrpcMethod }
       : { jsonrpc: "2.0", id, method: op.jsonrpcMethod, params };
   const body = JSON.stringify(envelope);
-  const signal = callSignal(options, call);
+  const signal = call?.signal;
   const init = { method: "POST", headers, body, redirect: "manual" as const, ...(signal ? { signal } : {}) };
   const res = await fetchFor(c.fetchFn, op.name, withQuery(options.url, call), init, options.url);
   if (!res.ok) {

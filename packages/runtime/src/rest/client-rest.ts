@@ -21,7 +21,6 @@ import { A2ATransportError } from "../core/a2a-error.js";
 import { errorFromRest, type HttpAnswer } from "../core/client-errors.js";
 import {
   buildClient,
-  callSignal,
   DEFAULT_MAX_RESPONSE_BYTES,
   fetchFor,
   responseText,
@@ -143,7 +142,7 @@ async function sendOn(
     body = JSON.stringify(payload);
   }
   const qs = query.toString();
-  const signal = callSignal(options, call);
+  const signal = call?.signal;
   const url = c.base + expandPath(route, pathValues(route, json)) + (qs ? "?" + qs : "");
   const init = {
     method: route.method,
