@@ -33,13 +33,14 @@ describe("API report", () => {
     expect(samples.filter((p) => p.endsWith("_pb.ts") || p.includes("/google/"))).toEqual([]);
   });
 
-  it("the runtime's main entry holds what users write against, at most 60 names; /protocol the rest", () => {
+  // 61 since guardGrpcListener: every node:http2 gRPC server needs it (connect-node's listener can end the process).
+  it("the runtime's main entry holds what users write against, at most 61 names; /protocol the rest", () => {
     const report = buildReports(repoRoot).get("api/runtime.api.md") ?? "";
     const countOf = (heading: string) => {
       const at = report.indexOf(`## \`${heading}\``);
       return Number(/\n\n(\d+) exports?[;.]/.exec(report.slice(at))?.[1]);
     };
-    expect(countOf("@protoc-gen-a2a/runtime")).toBeLessThanOrEqual(60);
+    expect(countOf("@protoc-gen-a2a/runtime")).toBeLessThanOrEqual(61);
     expect(countOf("@protoc-gen-a2a/runtime/protocol")).toBeGreaterThan(0);
     expect(reportSpecs(repoRoot)[0]?.modules[1]).toEqual({
       heading: "@protoc-gen-a2a/runtime/protocol",

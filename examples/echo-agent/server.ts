@@ -11,7 +11,7 @@ import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Se
 import type { AddressInfo } from "node:net";
 import { toJson } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import { grpcFallback, logCalls, nodeHttpListener } from "@protoc-gen-a2a/runtime";
+import { grpcFallback, guardGrpcListener, logCalls, nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import type { CallLogSink, ErrorContext, Interceptor } from "@protoc-gen-a2a/runtime";
 import { authenticate } from "@protoc-gen-a2a/runtime/auth";
 import { signAgentCard, type SignAgentCardOptions } from "@protoc-gen-a2a/runtime/card-signing";
@@ -181,19 +181,22 @@ function grpcServer(options: AgentOptions, handlers: Handlers, card: CardJson, s
   const common = serverOptions(options);
   const routes03 = a2aServiceGrpcRoutes03({ handler: handlers.older, ...common, agentCard: card.older });
   const routes10 = a2aServiceGrpcRoutes({ handler: handlers.handler, ...common, agentCard: card.newer });
+  // The guard answers 400 where connect-node would throw on a request (an :authority the URL parser refuses).
   const grpc = createHttp2Server(
-    connectNodeAdapter({
-      routes: (router) => {
-        routes10(router);
-        if (!options.only10) routes03(router);
-      },
-      grpc: true,
-      connect: false,
-      grpcWeb: false,
-      // A method the router lacks: a version no service here speaks is VERSION_NOT_SUPPORTED, not UNIMPLEMENTED.
-      fallback: grpcFallback(options.only10 ? [A2AServiceV1_0] : [A2AServiceV1_0, A2AServiceV0_3]),
-      ...(options.log && !options.callLog ? { interceptors: [logGrpcCalls(options.log.request)] } : {}),
-    }),
+    guardGrpcListener(
+      connectNodeAdapter({
+        routes: (router) => {
+          routes10(router);
+          if (!options.only10) routes03(router);
+        },
+        grpc: true,
+        connect: false,
+        grpcWeb: false,
+        // A method the router lacks: a version no service here speaks is VERSION_NOT_SUPPORTED, not UNIMPLEMENTED.
+        fallback: grpcFallback(options.only10 ? [A2AServiceV1_0] : [A2AServiceV1_0, A2AServiceV0_3]),
+        ...(options.log && !options.callLog ? { interceptors: [logGrpcCalls(options.log.request)] } : {}),
+      }),
+    ),
   );
   // HTTP/2 sessions outlive calls; close() ends them so the server can stop.
   grpc.on("session", (s: ServerHttp2Session) => {

@@ -36,6 +36,7 @@ export type { HttpHandlerOptions } from "./server/http-server.js";
 export { nodeHttpListener } from "./http/node-listener.js";
 export { fetchHandler } from "./http/fetch-handler.js";
 export { grpcFallback } from "./grpc/grpc-fallback.js";
+export { guardGrpcListener } from "./grpc/grpc-node-guard.js";
 export { grpcContextValues, type GrpcClientOptions } from "./grpc/grpc.js";
 export type { ErrorContext, OnError } from "./core/report-error.js";
 
