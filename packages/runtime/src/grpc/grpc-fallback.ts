@@ -13,7 +13,10 @@
  * names by sending it or nothing (absentVersionMeans). The answer is a
  * trailers-only gRPC response: HTTP 200, the status in the headers
  * (grpc-status, grpc-message, grpc-status-details-bin: a google.rpc.Status
- * holding the ErrorInfo).
+ * holding the ErrorInfo), which end the stream. The headers are set and the
+ * answer ended without writeHead: on node:http2, writeHead sends a HEADERS
+ * frame that leaves the stream open and an empty DATA frame ends it, and
+ * grpc-js then reads no status (INTERNAL, "Call ended without gRPC status").
  */
 import type { IncomingHttpHeaders } from "node:http";
 import { Code } from "@connectrpc/connect";
@@ -31,7 +34,8 @@ export interface GrpcFallbackRequest {
 
 /** What the fallback writes on a node:http or node:http2 response. */
 export interface GrpcFallbackResponse {
-  writeHead(status: number, headers: Record<string, string>): unknown;
+  statusCode: number;
+  setHeader(name: string, value: string): unknown;
   end(): unknown;
 }
 
@@ -47,7 +51,10 @@ export function grpcFallback(
     const headers = refused
       ? trailersOnlyStatus(refused.def, refused.error)
       : { "grpc-status": String(Code.Unimplemented), "grpc-message": grpcMessage(`Method not found: ${path}`) };
-    res.writeHead(200, { "content-type": "application/grpc", ...headers });
+    res.statusCode = 200;
+    for (const [name, value] of Object.entries({ "content-type": "application/grpc", ...headers })) {
+      res.setHeader(name, value);
+    }
     res.end();
   };
 }

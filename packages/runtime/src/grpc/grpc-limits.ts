@@ -9,10 +9,13 @@
  *              (connect answers INTERNAL "parse binary: …") is answered
  *              INVALID_ARGUMENT, as the JSON paths answer InvalidParams;
  *   refusal    a gRPC call the service refuses from its metadata alone (its
- *              version) is answered before connect reads the message, as a
- *              trailers-only response: a bad version with an oversized or
- *              malformed message is the version's error (any other request
- *              is left to connect, which refuses it as below);
+ *              version) is answered before connect reads the message, its
+ *              status in trailers after the headers (connect's universal
+ *              response cannot end the stream with its headers, and a status
+ *              in headers that do not end it is one grpc-js does not read):
+ *              a bad version with an oversized or malformed message is the
+ *              version's error (any other request is left to connect, which
+ *              refuses it as below);
  *   deadlines  a grpc-timeout (or connect-timeout-ms) longer than
  *              MAX_DEADLINE_MS is clamped to it before connect starts its
  *              timer (a longer timer fires at once); a call whose deadline
@@ -68,7 +71,13 @@ function withLimits(handler: UniversalHandler, refusal: GrpcLimits["refusal"]): 
   const limited = async (req: UniversalServerRequest) => {
     // Only a gRPC call: anything else is connect's to refuse (415, 405), as it would without the refusal.
     const refused = refusal && isGrpcCall(req) ? refusal(req.header) : undefined;
-    if (refused) return { status: 200, header: new Headers({ "content-type": "application/grpc", ...refused }) };
+    if (refused) {
+      return {
+        status: 200,
+        header: new Headers({ "content-type": "application/grpc" }),
+        trailer: new Headers(refused),
+      };
+    }
     clampDeadline(req.header);
     const res = await handler(req);
     if (res.trailer) invalidArgumentForParseErrors(res.trailer);
