@@ -7,8 +7,13 @@
  * shared across calls, fetched anew before it expires, and after a refusal
  * (UnauthenticatedError, or a gateway's bare 401) the call is sent once more
  * with a new token; the token endpoint is found from the card's tokenUrl,
- * its RFC 8414 metadata URL or its OpenID Connect discovery URL.
+ * its RFC 8414 metadata URL or its OpenID Connect discovery URL. A token
+ * endpoint that never answers holds no call past its own timeout or signal,
+ * and fails the fetch at the grant's timeoutMs; one that answers without end
+ * is read to 1 MiB.
  */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { A2AError, A2ATransportError } from "@protoc-gen-a2a/runtime";
 import type { ClientCredentialsGrant } from "@protoc-gen-a2a/runtime";
@@ -192,4 +197,68 @@ it("sends an access token the caller holds as it is", async () => {
   }).client;
   await expect(client.getTask({ id: "t-1" })).rejects.toThrow("token held-token is not valid");
   expect(bearers(agent)).toEqual(["Bearer held-token"]); // no retry: nothing to fetch anew
+});
+
+describe("a token endpoint that misbehaves", () => {
+  let hanging: Server;
+  let endless: Server;
+  const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/token`;
+  const cardAt = (tokenUrl: string) => ({
+    securitySchemes: { oauth: { oauth2SecurityScheme: { flows: { clientCredentials: { tokenUrl, scopes: {} } } } } },
+    securityRequirements: [{ schemes: { oauth: { list: [] } } }],
+  });
+  const clientAt = (tokenUrl: string, grant: ClientCredentialsGrant, timeoutMs?: number) =>
+    createA2AServiceClientForCard(agentCard(agent, cardAt(tokenUrl), ["JSONRPC"]), {
+      credentials: { oauth: grant },
+      ...(timeoutMs ? { timeoutMs } : {}),
+    }).client;
+
+  beforeAll(async () => {
+    hanging = createServer(() => {});
+    endless = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"access_token":"');
+      const chunk = "x".repeat(64 * 1024);
+      const more = () => {
+        while (res.write(chunk)) if (res.destroyed) return;
+        res.once("drain", more);
+      };
+      more();
+    });
+    for (const server of [hanging, endless]) {
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    }
+  });
+  afterAll(async () => {
+    for (const server of [hanging, endless]) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it("holds no call past its timeoutMs or its signal while the token fetch hangs", async () => {
+    const client = clientAt(urlOf(hanging), { ...GRANT, timeoutMs: 60_000 }, 300);
+    const timedOut = await client.getTask({ id: "t-1" }).catch((x: unknown) => x);
+    expect(timedOut).toBeInstanceOf(A2ATransportError);
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(new Error("the caller gave up")), 100);
+    const aborted = await client.getTask({ id: "t-2" }, { signal: stop.signal }).catch((x: unknown) => x);
+    expect(aborted).toBeInstanceOf(A2ATransportError);
+    expect(String((aborted as Error).cause)).toContain("the caller gave up");
+    expect(agent.seen).toEqual([]);
+  });
+
+  it("fails the fetch at the grant's timeoutMs, naming the scheme and the URL", async () => {
+    const client = clientAt(urlOf(hanging), { ...GRANT, timeoutMs: 300 });
+    const e = await client.getTask({ id: "t-1" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(A2ATransportError);
+    expect((e as Error).message).toContain(`security scheme "oauth": client credentials token from ${urlOf(hanging)}`);
+  });
+
+  it("reads an answer without end to 1 MiB, then fails the fetch", async () => {
+    const client = clientAt(urlOf(endless), GRANT);
+    const e = await client.getTask({ id: "t-1" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(A2ATransportError);
+    expect((e as Error).message).toContain("the answer's body is over 1048576 bytes");
+  });
 });

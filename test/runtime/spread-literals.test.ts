@@ -25,8 +25,6 @@ const NOT_PER_CALL: Readonly<Record<string, string>> = {
   "packages/runtime/src/card/sign.ts: ...card → signatures": "once per card signed",
   "packages/runtime/src/client/client-for-card.ts: ...rest → url, ...interceptors, ...tenant, ...fetch":
     "once per client made from a card",
-  "packages/runtime/src/client/oauth-client-credentials.ts: ...(this.grant.allowInsecureRequests ? { [oauth.allowInsecureRequests]: true } : {}) → ...[customFetch]":
-    "once per token request",
   "packages/runtime/src/client/oauth-client-credentials.ts: ...rest → ...body, ...signal":
     "once per token request (its fetch init)",
   "packages/runtime/src/core/definition.ts: ...tables → service, operations, byJsonRpcMethod, byName":

@@ -118,7 +118,8 @@ function oauthSender(
     authorization: true,
     tls: undefined,
     async apply(call) {
-      const token = await tokens.token();
+      // The fetch is shared by the calls waiting for it: each stops waiting when its own signal aborts.
+      const token = await untilAborted(tokens.token(), call.signal);
       authorize(call, "Bearer", token);
       return () => tokens.refused(token);
     },
@@ -160,4 +161,16 @@ function setApiKey(call: A2aClientCall, scheme: CardScheme & { type: "apiKey" },
     call.headers.set("cookie", before ? `${before}; ${cookie}` : cookie);
   }
   return undefined;
+}
+
+/** What `work` resolves to, unless `signal` aborts first: then its reason. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  let listener = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    listener = () => reject(signal.reason);
+    signal.addEventListener("abort", listener, { once: true });
+  });
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener("abort", listener));
 }

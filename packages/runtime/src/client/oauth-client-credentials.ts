@@ -22,11 +22,16 @@
  *             when the answer has no expires_in
  *   refused   refused(token) forgets the token a server refused (HTTP 401,
  *             gRPC UNAUTHENTICATED), so the next call fetches a new one
+ *   bounds    each token or metadata request may take `timeoutMs` (30 s),
+ *             and its answer is read to MAX_TOKEN_ANSWER_BYTES (1 MiB) at
+ *             most: an endpoint that hangs or answers without end fails the
+ *             fetch, and the calls waiting for it, instead of holding them
  *
  * Endpoints must be https unless `allowInsecureRequests` is set. Failures
  * name the scheme and the URL asked.
  */
 import * as oauth from "oauth4webapi";
+import { boundedText } from "../core/response-body.js";
 
 /** The client credentials of one oauth2 or openIdConnect scheme. */
 export interface ClientCredentialsGrant {
@@ -46,6 +51,8 @@ export interface ClientCredentialsGrant {
   readonly allowInsecureRequests?: boolean;
   /** The fetch for the token endpoint and metadata. Default: globalThis.fetch. */
   readonly fetch?: typeof globalThis.fetch;
+  /** The time one token or metadata request may take, answer included. Default 30 000. */
+  readonly timeoutMs?: number;
 }
 
 /** Where the token endpoint comes from. */
@@ -54,6 +61,9 @@ export type TokenEndpoint =
   | { readonly metadataUrl: string; readonly kind: "oauth2" | "openIdConnect" };
 
 const DEFAULT_REFRESH_BEFORE_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
+/** The most bytes of a token or metadata answer read. */
+export const MAX_TOKEN_ANSWER_BYTES = 1 << 20;
 const OIDC_SUFFIX = "/.well-known/openid-configuration";
 const OAUTH_PREFIX = "/.well-known/oauth-authorization-server";
 
@@ -153,10 +163,12 @@ export class ClientCredentialsTokens {
   }
 
   #httpOptions() {
-    const f = this.grant.fetch;
+    const f = this.grant.fetch ?? globalThis.fetch;
+    const timeoutMs = this.grant.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     return {
-      ...(this.grant.allowInsecureRequests ? { [oauth.allowInsecureRequests]: true } : {}),
-      ...(f ? { [oauth.customFetch]: (url: string, init: FetchOptions) => f(url, fetchInit(init)) } : {}),
+      [oauth.allowInsecureRequests]: this.grant.allowInsecureRequests === true,
+      signal: () => AbortSignal.timeout(timeoutMs),
+      [oauth.customFetch]: async (url: string, init: FetchOptions) => boundedAnswer(await f(url, fetchInit(init))),
     };
   }
 
@@ -167,6 +179,14 @@ export class ClientCredentialsTokens {
 }
 
 type FetchOptions = oauth.CustomFetchOptions<string, URLSearchParams | undefined>;
+
+/** The answer with its body read to MAX_TOKEN_ANSWER_BYTES at most (past it, an error), for oauth4webapi to parse. */
+async function boundedAnswer(res: Response): Promise<Response> {
+  const tooLarge = () => new Error(`the answer's body is over ${MAX_TOKEN_ANSWER_BYTES} bytes`);
+  const text = await boundedText(res, MAX_TOKEN_ANSWER_BYTES, tooLarge);
+  const init = { status: res.status, statusText: res.statusText, headers: res.headers };
+  return new Response([101, 204, 205, 304].includes(res.status) ? null : text, init);
+}
 
 /** oauth4webapi's request as fetch's init (its body undefined on a GET). */
 const fetchInit = ({ body, signal, ...rest }: FetchOptions): RequestInit => ({
