@@ -33,7 +33,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-/** The HTTP status and body of a GetTask call sent with this :authority (a 3-byte message: id "t"). */
+/** The HTTP status and body of a GetTask call sent with this :authority (3 bytes of message, never read). */
 function callWithAuthority(authority: string): Promise<{ status: number; body: string }> {
   const session = connect(base);
   session.on("error", () => {});

@@ -21,6 +21,12 @@
  *              timer (a longer timer fires at once); a call whose deadline
  *              passes ends with DEADLINE_EXCEEDED, unary or stream, even when
  *              the handler does not watch its signal (raceAbort, untilAborted);
+ *   reading    the request must arrive whole (its END_STREAM) within its
+ *              deadline, and within readTimeoutMs (REQUEST_READ_TIMEOUT_MS,
+ *              60 s) without one: connect reads it before the handler runs,
+ *              tied to no timer, so a client that never ended its request
+ *              held the call, and about 40 KiB with it, for good. Past
+ *              either, the call ends with DEADLINE_EXCEEDED;
  *   disconnects a stream whose client went away is closed at once, also
  *              while connect waits for the client to read (untilAborted).
  *
@@ -45,7 +51,12 @@ export interface GrpcLimits {
   readonly maxMessageBytes: number;
   /** The trailers-only status of a call refused from its metadata alone; undefined to let it run. */
   readonly refusal?: (header: Headers) => Record<string, string> | undefined;
+  /** The time the request may take to arrive whole, when its deadline is not sooner. Default 60 000. */
+  readonly readTimeoutMs?: number;
 }
+
+/** GrpcLimits.readTimeoutMs by default. */
+export const REQUEST_READ_TIMEOUT_MS = 60_000;
 
 /** Registers `impl` for `service` on the router with a message size limit, clamped deadlines and the refusal. */
 export function registerWithLimits(
@@ -64,10 +75,12 @@ export function registerWithLimits(
   }
   const options = { readMaxBytes: limits.maxMessageBytes, grpc: true, grpcWeb: false, connect: false };
   router.service(service, impl as never, options);
-  for (let i = start; i < handlers.length; i++) handlers[i] = withLimits(handlers[i]!, limits.refusal);
+  for (let i = start; i < handlers.length; i++) handlers[i] = withLimits(handlers[i]!, limits);
 }
 
-function withLimits(handler: UniversalHandler, refusal: GrpcLimits["refusal"]): UniversalHandler {
+function withLimits(handler: UniversalHandler, limits: GrpcLimits): UniversalHandler {
+  const { refusal } = limits;
+  const readTimeoutMs = limits.readTimeoutMs ?? REQUEST_READ_TIMEOUT_MS;
   const limited = async (req: UniversalServerRequest) => {
     // Only a gRPC call: anything else is connect's to refuse (415, 405), as it would without the refusal.
     const refused = refusal && isGrpcCall(req) ? refusal(req.header) : undefined;
@@ -78,8 +91,8 @@ function withLimits(handler: UniversalHandler, refusal: GrpcLimits["refusal"]): 
         trailer: new Headers(refused),
       };
     }
-    clampDeadline(req.header);
-    const res = await handler(req);
+    const deadline = clampDeadline(req.header);
+    const res = await handler(withReadDeadline(req, Math.min(deadline ?? readTimeoutMs, readTimeoutMs)));
     if (res.trailer) invalidArgumentForParseErrors(res.trailer);
     return res;
   };
@@ -97,15 +110,46 @@ function isGrpcCall(req: UniversalServerRequest): boolean {
   return req.method === "POST" && GRPC_TYPES.has(mediaTypeOf(req.header.get("content-type")));
 }
 
-/** grpc-timeout is at most 8 digits and a unit; connect-timeout-ms at most 10 digits. */
-function clampDeadline(header: Headers): void {
+/**
+ * Clamps the deadline headers; returns grpc-timeout in ms, if any. grpc-timeout is at most 8 digits and a unit;
+ * connect-timeout-ms at most 10 digits.
+ */
+function clampDeadline(header: Headers): number | undefined {
   const grpc = /^(\d{1,8})([HMSmun])$/.exec(header.get("grpc-timeout") ?? "");
   const unitMs: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 1e-3, n: 1e-6 };
-  if (grpc && Number(grpc[1]) * unitMs[grpc[2]!]! > MAX_DEADLINE_MS)
-    header.set("grpc-timeout", `${Math.floor(MAX_DEADLINE_MS / 1000)}S`);
+  const ms = grpc ? Number(grpc[1]) * unitMs[grpc[2]!]! : undefined;
+  if (ms !== undefined && ms > MAX_DEADLINE_MS) header.set("grpc-timeout", `${Math.floor(MAX_DEADLINE_MS / 1000)}S`);
   const connect = header.get("connect-timeout-ms");
   if (connect !== null && /^\d{1,10}$/.test(connect) && Number(connect) > MAX_DEADLINE_MS)
     header.set("connect-timeout-ms", String(MAX_DEADLINE_MS));
+  return ms;
+}
+
+/** The request, its body to arrive whole within `ms` (then DEADLINE_EXCEEDED); a JSON body is as it is. */
+function withReadDeadline(req: UniversalServerRequest, ms: number): UniversalServerRequest {
+  const { body } = req;
+  if (!(typeof body === "object" && body !== null && Symbol.asyncIterator in body)) return req;
+  return { ...req, body: readWithin(body as AsyncIterable<Uint8Array>, ms) };
+}
+
+async function* readWithin(body: AsyncIterable<Uint8Array>, ms: number): AsyncIterable<Uint8Array> {
+  const chunks = body[Symbol.asyncIterator]();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    const why = `the request did not arrive whole within ${ms} ms`;
+    timer = setTimeout(() => reject(new ConnectError(why, Code.DeadlineExceeded)), ms);
+  });
+  late.catch(() => {});
+  try {
+    for (
+      let read = await Promise.race([chunks.next(), late]);
+      !read.done;
+      read = await Promise.race([chunks.next(), late])
+    )
+      yield read.value;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A request the binary reader could not read (too deep, malformed) is the client's fault: INVALID_ARGUMENT. */
