@@ -13,6 +13,9 @@ const hit = (m: typeof m1, method: string, path: string) => {
   return r.status === 200 ? { op: r.route.operation, template: r.route.template, params: { ...r.params } } : r;
 };
 
+/** Values a path cannot carry (URL parsers take them, encoded or not, as dot segments): the client refuses them. */
+const DOTS = [".", ".."];
+
 describe("path matcher over the v1.0.1 routes", () => {
   it("matches literal routes and variables", () => {
     expect(hit(m1, "POST", "/message:send")).toMatchObject({ op: "SendMessage", params: {} });
@@ -80,7 +83,7 @@ describe("path matcher over the v1.0.1 routes", () => {
   });
 
   it("expand then match returns the same values, whatever the characters", () => {
-    const value = fc.string({ unit: "grapheme", minLength: 1, maxLength: 12 });
+    const value = fc.string({ unit: "grapheme", minLength: 1, maxLength: 12 }).filter((s) => !DOTS.includes(s));
     const withSpecials = fc.oneof(
       value,
       fc.constantFrom("a/b", "%", "%2F", "a b", "日本", "x:y", "../..", "?#&=", "é/ü"),
@@ -125,7 +128,9 @@ describe("path matcher over the v0.3.0 routes (resource names)", () => {
   });
 
   it("expand → match round-trips resource-name values", () => {
-    const id = fc.string({ unit: "grapheme", minLength: 1, maxLength: 10 }).filter((s) => !s.includes("/"));
+    const id = fc
+      .string({ unit: "grapheme", minLength: 1, maxLength: 10 })
+      .filter((s) => !s.includes("/") && !DOTS.includes(s));
     const get = v03.routes.find((r) => r.operation === "GetTaskPushNotificationConfig")!;
     fc.assert(
       fc.property(id, id, (task, cfg) => {
@@ -203,7 +208,9 @@ describe("deep wildcards and long paths", () => {
     fc.assert(
       fc.property(
         fc.array(
-          fc.string({ unit: "grapheme", minLength: 1, maxLength: 6 }).filter((s) => !s.includes("/")),
+          fc
+            .string({ unit: "grapheme", minLength: 1, maxLength: 6 })
+            .filter((s) => !s.includes("/") && !DOTS.includes(s)),
           { minLength: 1, maxLength: 5 },
         ),
         (parts) => {
@@ -219,5 +226,20 @@ describe("deep wildcards and long paths", () => {
     const values = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`v${i}`, `s${i}`]));
     const r = m.match("GET", expandPath(long, values));
     expect(r).toMatchObject({ status: 200, params: values });
+  });
+});
+
+describe("dot segments", () => {
+  it("refuses . and .. as a path value, naming the field, where a URL would drop or climb a segment", () => {
+    const getTask = v1.routes.find((r) => r.operation === "GetTask" && !r.tenantVariant)!;
+    const tenantGet = v1.routes.find((r) => r.operation === "GetTask" && r.tenantVariant)!;
+    const get03 = v03.routes.find((r) => r.operation === "GetTaskPushNotificationConfig")!;
+    for (const dots of DOTS) {
+      expect(() => expandPath(getTask, { id: dots })).toThrow(`"id" = "${dots}" cannot be sent in`);
+      expect(() => expandPath(tenantGet, { tenant: dots, id: "t" })).toThrow(`"tenant" = "${dots}" cannot be sent`);
+      const name = `tasks/${dots}/pushNotificationConfigs/c`;
+      expect(() => expandPath(get03, { name })).toThrow(`"name" = "${dots}" cannot be sent`);
+    }
+    expect(expandPath(getTask, { id: "..." })).toBe("/tasks/...");
   });
 });

@@ -247,7 +247,7 @@ export function expandPath(route: Route, values: Readonly<Record<string, string 
     const pattern = route.segments.slice(v.start, v.end);
     if (pattern.length === 1 && pattern[0] === "*") {
       if (value === "") throw new PathExpansionError(`${route.operation}: "${v.field}" must not be empty`);
-      out.push(encodeSegmentValue(value));
+      out.push(pathSegment(route, v.field, value));
     } else {
       out.push(expandPattern(route, v.field, pattern, value));
     }
@@ -269,5 +269,16 @@ function expandPattern(route: Route, field: string, pattern: readonly string[], 
       `${route.operation}: "${field}" = "${value}" does not fit the pattern ${pattern.join("/")} of ${route.template}`,
     );
   }
-  return parts.map((p, k) => (k < fixed && pattern[k] !== "*" ? p : encodeSegmentValue(p))).join("/");
+  return parts.map((p, k) => (k < fixed && pattern[k] !== "*" ? p : pathSegment(route, field, p))).join("/");
+}
+
+/**
+ * A value as one path segment, encoded; "." and ".." are refused: URL parsers (fetch's included) take them, and
+ * their encodings %2E and %2E%2E, as dot segments, and the request would go to another path.
+ */
+function pathSegment(route: Route, field: string, value: string): string {
+  if (value === "." || value === "..") {
+    throw new PathExpansionError(`${route.operation}: "${field}" = "${value}" cannot be sent in ${route.template}`);
+  }
+  return encodeSegmentValue(value);
 }
