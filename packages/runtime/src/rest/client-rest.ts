@@ -102,7 +102,11 @@ async function send(c: ClientCtx, op: OperationInfo, request: Message, call: Bin
   let sent = await sendOn(c, op, primary, json, call, accept);
   if (RETRY_STATUSES.includes(sent.res.status)) {
     const alt = candidates.find((r) => r.origin === "override" && r.method !== primary.method);
-    if (alt) sent = await sendOn(c, op, alt, json, call, accept);
+    if (alt) {
+      // The refusal's body is not read: let its connection go before the other route is asked.
+      await sent.res.body?.cancel().catch(() => {});
+      sent = await sendOn(c, op, alt, json, call, accept);
+    }
   }
   const { res, site } = sent;
   if (!res.ok) throw errorFromRest(def, answer(res, await responseText(res, c.maxBytes, site)), site);
