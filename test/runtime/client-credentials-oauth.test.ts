@@ -7,7 +7,8 @@
  * shared across calls, fetched anew before it expires, and after a refusal
  * (UnauthenticatedError, or a gateway's bare 401) the call is sent once more
  * with a new token; the token endpoint is found from the card's tokenUrl,
- * its RFC 8414 metadata URL or its OpenID Connect discovery URL. A token
+ * its RFC 8414 metadata URL or its OpenID Connect discovery URL, or is the
+ * grant's own tokenUrl whatever the card names. A token
  * endpoint that never answers holds no call past its own timeout or signal,
  * and fails the fetch at the grant's timeoutMs; one that answers without end
  * is read to 1 MiB.
@@ -183,6 +184,24 @@ it("names the scheme and the token URL when the token endpoint refuses, and send
     `GetTask: ${agent.rpc} failed: security scheme "oauth": client credentials token from ${tokens.tokenUrl} failed`,
   );
   expect(agent.seen).toEqual([]);
+});
+
+it("sends the client secret to the grant's own tokenUrl, not to the endpoint the card names", async () => {
+  const elsewhere = await startTokenServer({ clients: { "agent-client": "s3cret" }, expiresIn: 3600 });
+  try {
+    const card = oauthCard();
+    card.securitySchemes.oauth.oauth2SecurityScheme.flows.clientCredentials.tokenUrl = elsewhere.tokenUrl;
+    const pinned = clientFor(agent, "JSONRPC", card, { ...GRANT, tokenUrl: tokens.tokenUrl });
+    expect((await pinned.getTask({ id: "t-1" })).id).toBe("t-1");
+    expect([tokens.requests.length, elsewhere.requests.length]).toEqual([1, 0]);
+    // Unpinned, the secret goes where the card says.
+    await clientFor(agent, "JSONRPC", card)
+      .getTask({ id: "t-2" })
+      .catch(() => undefined);
+    expect(elsewhere.requests.map((r) => r.clientId)).toEqual(["agent-client"]);
+  } finally {
+    await elsewhere.close();
+  }
 });
 
 it("refuses an http token endpoint unless told it may", async () => {

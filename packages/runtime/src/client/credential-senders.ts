@@ -23,7 +23,11 @@
  */
 import type { A2aClientCall } from "../core/client-interceptor.js";
 import type { CardScheme } from "../card/card-security.js";
-import { ClientCredentialsTokens, type ClientCredentialsGrant } from "./oauth-client-credentials.js";
+import {
+  ClientCredentialsTokens,
+  type ClientCredentialsGrant,
+  type TokenEndpoint,
+} from "./oauth-client-credentials.js";
 import type { MutualTlsCredential } from "./mtls-fetch.js";
 
 /** A secret sent as it is: a string, or a function returning one, called for every request. */
@@ -99,14 +103,7 @@ function oauthSender(
   grant: ClientCredentialsGrant,
   scopes: readonly string[],
 ): CredentialSender {
-  const endpoint =
-    scheme.type === "openIdConnect"
-      ? { metadataUrl: scheme.openIdConnectUrl, kind: "openIdConnect" as const }
-      : scheme.tokenUrl
-        ? { tokenUrl: scheme.tokenUrl }
-        : scheme.metadataUrl
-          ? { metadataUrl: scheme.metadataUrl, kind: "oauth2" as const }
-          : undefined;
+  const endpoint = endpointOf(scheme, grant);
   if (!endpoint || ("metadataUrl" in endpoint && endpoint.metadataUrl === ""))
     throw new TypeError(
       `security scheme "${name}" (${scheme.type}) names no token URL (flows.clientCredentials.tokenUrl) ` +
@@ -124,6 +121,17 @@ function oauthSender(
       return () => tokens.refused(token);
     },
   };
+}
+
+/** Where the tokens come from: the grant's own tokenUrl, else the card's token URL or metadata. */
+function endpointOf(
+  scheme: CardScheme & { type: "oauth2" | "openIdConnect" },
+  grant: ClientCredentialsGrant,
+): TokenEndpoint | undefined {
+  if (grant.tokenUrl) return { tokenUrl: grant.tokenUrl };
+  if (scheme.type === "openIdConnect") return { metadataUrl: scheme.openIdConnectUrl, kind: "openIdConnect" };
+  if (scheme.tokenUrl) return { tokenUrl: scheme.tokenUrl };
+  return scheme.metadataUrl ? { metadataUrl: scheme.metadataUrl, kind: "oauth2" } : undefined;
 }
 
 async function secretOf(name: string, secret: Secret): Promise<string> {

@@ -2,7 +2,9 @@
  * OAuth 2.0 client credentials (RFC 6749 §4.4) for a client's requests,
  * through oauth4webapi:
  *
- *   endpoint  the card's token URL (oauth2SecurityScheme
+ *   endpoint  the grant's own tokenUrl when given (the card is then not
+ *             asked: a card can name any endpoint, and the client secret
+ *             goes where it says), else the card's token URL (oauth2SecurityScheme
  *             flows.clientCredentials.tokenUrl), else the token_endpoint of
  *             the authorization server metadata at oauth2MetadataUrl
  *             (RFC 8414: https://host/.well-known/oauth-authorization-server
@@ -49,6 +51,12 @@ export interface ClientCredentialsGrant {
   readonly refreshBeforeMs?: number;
   /** Allow http:// token and metadata URLs (local development and tests). */
   readonly allowInsecureRequests?: boolean;
+  /**
+   * The token endpoint to use whatever the card names. Without it the client secret goes to the endpoint the
+   * card names (its token URL or metadata): set it for a card you do not trust as you trust its authorization
+   * server.
+   */
+  readonly tokenUrl?: string;
   /** The fetch for the token endpoint and metadata. Default: globalThis.fetch. */
   readonly fetch?: typeof globalThis.fetch;
   /** The time one token or metadata request may take, answer included. Default 30 000. */
