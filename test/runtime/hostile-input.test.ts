@@ -301,7 +301,7 @@ describe("oversized gRPC messages", () => {
     );
   });
 
-  it("serves gRPC alone: gRPC-web and the Connect protocol are refused, though the adapter enables them", async () => {
+  it("serves gRPC with protobuf alone: gRPC-web, Connect and JSON messages are refused", async () => {
     const server = await grpcServer({ handler: createEchoHandler() });
     const garbage = Buffer.from([0xff, 0xff, 0xff, 0xff, 0xff]);
     const framed = Buffer.concat([Buffer.from([0, 0, 0, 0, garbage.length]), garbage]);
@@ -323,6 +323,12 @@ describe("oversized gRPC messages", () => {
       const connectUnary = { "content-type": "application/proto", "connect-protocol-version": "1" };
       expect(await statusOf(web, framed)).toBe(415);
       expect(await statusOf(connectUnary, garbage)).toBe(415);
+      // JSON messages can carry what protobuf cannot (a lone surrogate in a Struct), which the service would keep.
+      const json = { "content-type": "application/grpc+json", te: "trailers" };
+      const surrogate = Buffer.from('{"message":{"messageId":"m","role":"ROLE_USER","metadata":{"k":"v\\ud800"}}}');
+      const jsonFramed = Buffer.concat([Buffer.from([0, 0, 0, 0, surrogate.length]), surrogate]);
+      expect(await statusOf(json, jsonFramed)).toBe(415);
+      expect(await statusOf({ ...json, "a2a-version": "0.5" }, jsonFramed)).toBe(415);
       // Also with a version the service refuses: the refusal answers gRPC calls alone.
       expect(await statusOf({ ...web, "a2a-version": "0.5" }, framed)).toBe(415);
       expect(await statusOf({ ...connectUnary, "a2a-version": "0.5" }, garbage)).toBe(415);

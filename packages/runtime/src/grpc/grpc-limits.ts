@@ -36,8 +36,11 @@
  * gRPC, and gRPC-web and the Connect protocol, which connect's adapters also
  * serve by default, answer a malformed message with INTERNAL (the remap above
  * reads gRPC trailers only). A request in either is refused as unsupported
- * (HTTP 415). The adapter's other options stay, except readMaxBytes, which
- * maxBodyBytes replaces.
+ * (HTTP 415), and so is gRPC with JSON messages (application/grpc+json): the
+ * A2A binding's messages are protobuf, and a JSON message can carry what a
+ * binary one cannot (a lone surrogate in a Struct, which the JSON bindings
+ * refuse by their limits and then could not write back). The adapter's
+ * other options stay, except readMaxBytes, which maxBodyBytes replaces.
  */
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import type { UniversalHandler, UniversalServerRequest } from "@connectrpc/connect/protocol";
@@ -83,6 +86,7 @@ function withLimits(handler: UniversalHandler, limits: GrpcLimits): UniversalHan
   const readTimeoutMs = limits.readTimeoutMs ?? REQUEST_READ_TIMEOUT_MS;
   const limited = async (req: UniversalServerRequest) => {
     // Only a gRPC call: anything else is connect's to refuse (415, 405), as it would without the refusal.
+    if (isGrpcJson(req)) return { status: 415, header: new Headers({ "content-type": "text/plain; charset=utf-8" }) };
     const refused = refusal && isGrpcCall(req) ? refusal(req.header) : undefined;
     if (refused) {
       return {
@@ -99,15 +103,16 @@ function withLimits(handler: UniversalHandler, limits: GrpcLimits): UniversalHan
   return Object.assign(limited, handler);
 }
 
-const GRPC_TYPES: ReadonlySet<string> = new Set([
-  "application/grpc",
-  "application/grpc+proto",
-  "application/grpc+json",
-]);
+const GRPC_TYPES: ReadonlySet<string> = new Set(["application/grpc", "application/grpc+proto"]);
 
-/** A POST with a gRPC content type (application/grpc, +proto or +json), not gRPC-web. */
+/** A POST with a gRPC content type (application/grpc or +proto), not gRPC-web nor JSON messages. */
 function isGrpcCall(req: UniversalServerRequest): boolean {
   return req.method === "POST" && GRPC_TYPES.has(mediaTypeOf(req.header.get("content-type")));
+}
+
+/** A gRPC call whose messages are JSON (application/grpc+json), refused (see the header). */
+function isGrpcJson(req: UniversalServerRequest): boolean {
+  return mediaTypeOf(req.header.get("content-type")) === "application/grpc+json";
 }
 
 /**
