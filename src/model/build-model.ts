@@ -202,9 +202,16 @@ function operationModel(
     resourcePlaceholders: undefined,
     ...described(commentOf(m)),
   };
+  const place = `${file.proto.name}: rpc ${m.parent.typeName}.${m.name}`;
+  if (op.clientStreaming) {
+    const kind = m.methodKind === "bidi_streaming" ? "bidirectional streaming" : "client streaming";
+    problems.add(
+      `${place}: a ${kind} method cannot be generated (A2A's bindings have unary and server streaming only)`,
+    );
+  }
   if (!ext.http || !hasOption(m, ext.http)) return op;
   const rule = getOption(m, ext.http) as unknown as HttpRuleValue;
-  const ctx = { place: `${file.proto.name}: rpc ${m.parent.typeName}.${m.name}`, input, output, messages, problems };
+  const ctx = { place, input, output, messages, problems };
   const rules: [HttpRuleValue, "rule" | "additional_binding"][] = [
     [rule, "rule"],
     ...rule.additionalBindings.map((b) => [b, "additional_binding"] as [HttpRuleValue, "additional_binding"]),
