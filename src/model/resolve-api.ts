@@ -122,9 +122,27 @@ export function resolveApis(
       problems.add(noProtocolVersion(m));
       return [];
     }
-    return [resolveApi(m, m.protocolVersion, m.release, tables.get(m)!)];
+    const shared = sharedJsonRpcMethods(m);
+    for (const problem of shared) problems.add(problem);
+    return shared.length > 0 ? [] : [resolveApi(m, m.protocolVersion, m.release, tables.get(m)!)];
   });
 }
+
+/**
+ * A JSON-RPC method name that several operations of the service have, once the overrides are in: a server
+ * could reach only one of them, and the OpenRPC document would list the name twice.
+ */
+function sharedJsonRpcMethods(m: ApiModel): string[] {
+  const byMethod = new Map<string, string[]>();
+  for (const op of m.operations) byMethod.set(op.jsonrpcMethod, [...(byMethod.get(op.jsonrpcMethod) ?? []), op.name]);
+  const where = `${m.protoFile}: service ${m.service.fullName}`;
+  return [...byMethod]
+    .filter(([, ops]) => ops.length > 1)
+    .map(([method, ops]) => `${where}: ${ops.join(" and ")} share the JSON-RPC method "${method}" (${SET_BY})`);
+}
+
+/** The override target that names an operation's JSON-RPC method. */
+const SET_BY = "operations.<rpc>.jsonrpcMethod";
 
 function resolveApi(m: ApiModel, protocolVersion: string, release: string, routeTable: RouteTable): ResolvedApi {
   const caps = m.capabilities;
