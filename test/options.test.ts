@@ -6,6 +6,7 @@
  * those of the *_pb modules the stubs and the cross-version module name; rewrite_imports moves every one,
  * which is checked on both versions' output. Each run is in-process.
  */
+import { Script } from "node:vm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { FileDescriptorProto } from "@bufbuild/protobuf/wkt";
 import { buildImage, request, runPlugin } from "./helpers/in-process.js";
@@ -92,6 +93,17 @@ describe("valid standard options", () => {
     const pb = imports.map((m) => m[1]!).filter((from) => from.includes("_pb"));
     expect(new Set(pb)).toEqual(new Set(["@acme/a2a-pb/v0.3.0/a2a_pb.js", "@acme/a2a-pb/v1.0.1/a2a_pb.js"]));
     expect(r.files.get("a2a_compat.ts")).toBeDefined();
+  });
+
+  it("js_import_style=legacy_commonjs writes every module as a script CommonJS can load, compat included", () => {
+    const both = buildImage(["v0.3.0", "v1.0.1"]);
+    const files = ["v0.3.0/a2a.proto", "v1.0.1/a2a.proto"];
+    const r = runPlugin(request(both, files, ["target=js", "js_import_style=legacy_commonjs"]));
+    expect(r.error).toBeUndefined();
+    const modules = [...r.files].filter(([name]) => name.endsWith(".js"));
+    expect(modules.map(([name]) => name)).toContain("a2a_compat.js");
+    for (const [name, text] of modules) expect(() => new Script(text, { filename: name }), name).not.toThrow();
+    expect(r.files.get("a2a_compat.js")).toContain("exports.a2aCompat = ");
   });
 
   it("js_import_style=legacy_commonjs requires the modules the a2a.json modules import whole", () => {

@@ -133,17 +133,29 @@ const pbModule = (protoFile: string) => `./${protoFile.replace(/\.proto$/, "")}_
 function printReexports(c: ModuleCtx, json: boolean): void {
   const { f } = c;
   f.print("// The conversions themselves, from their own modules.");
-  f.print("export { ", c.converter, " };");
+  printExportList(c, [c.converter]);
   if (json) {
     const from = `./${MODULES.jsonrpc}.js`;
-    const values = ["a2aCompatJson", "fromOlderJson", "toOlderJson"].map((n) => f.import(n, from));
-    f.print(
-      "export { ",
-      values.flatMap((v, i) => (i === 0 ? [v] : [", ", v])),
-      " };",
+    printExportList(
+      c,
+      ["a2aCompatJson", "fromOlderJson", "toOlderJson"].map((n) => f.import(n, from)),
     );
     c.out.types(() => f.print("export type { ", f.import("OlderJsonMessage", from, true), " };"));
   }
+}
+
+/** `export { a, b };`, or under CommonJS (js_import_style=legacy_commonjs) `exports.a = a;` for each. */
+function printExportList(c: ModuleCtx, values: readonly ImportSymbol[]): void {
+  const { f } = c;
+  if (f.jsImportStyle === "legacy_commonjs") {
+    for (const v of values) f.print("exports.", v.name, " = ", v, ";");
+    return;
+  }
+  f.print(
+    "export { ",
+    values.flatMap((v, i) => (i === 0 ? [v] : [", ", v])),
+    " };",
+  );
 }
 
 /** The module of a version's definition, relative to a2a_compat. */
