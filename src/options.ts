@@ -5,6 +5,9 @@
  * an unknown key stops generation with the list of valid keys. Every refusal
  * lists the valid values: the standard options are checked here first
  * (checkStandardOptions), since protoplugin names only the option it refuses.
+ * An option given twice with different values is refused, naming both (the
+ * last used to win without a word), but overrides, services and
+ * rewrite_imports, which add up.
  * Two are refused: bootstrap_wkt makes protoc-gen-es write the well-known
  * types for @bufbuild/protobuf itself, and this plugin's output imports none of
  * them; map_imports moves only the imports protoplugin resolves from
@@ -99,13 +102,22 @@ const standardChecks = new Map<string, Check>([
 /** Refuses a bad value of a standard option, naming the valid ones, before protoplugin reads the parameter. */
 export function checkStandardOptions(parameter: string): void {
   if (parameter === "") return;
+  const given = new Map<string, string>();
   for (const raw of parameter.split(",")) {
     const i = raw.indexOf("=");
     const key = i < 0 ? raw : raw.slice(0, i);
     const why = standardChecks.get(key)?.(i < 0 ? "" : raw.slice(i + 1));
     if (why !== undefined) throw new OptionError(`option ${raw}: ${why}`);
+    const before = given.get(key);
+    if (before !== undefined && before !== raw && !REPEATABLE.has(key)) {
+      throw new OptionError(`option ${raw}: ${key} is given twice (first ${before}); give it once`);
+    }
+    given.set(key, raw);
   }
 }
+
+/** The options that add up when given again; any other takes one value (a second, different one is refused). */
+const REPEATABLE: ReadonlySet<string> = new Set(["overrides", "services", "rewrite_imports"]);
 
 export function parseA2aOptions(raw: readonly { key: string; value: string }[]): A2aOptions {
   let emit = new Set<OutputKind>(outputKinds);

@@ -44,6 +44,25 @@ describe("a bad option value lists the valid ones", () => {
     expect(r.files.size).toBe(0);
   });
 
+  it.each([
+    ["emit=routes", "emit=docs"],
+    ["openapi_format=yaml", "openapi_format=json"],
+    ["target=ts", "target=js"],
+    ["default_overrides=true", "default_overrides=false"],
+  ])("a single-valued option given twice, %s then %s, is refused naming both", (first, second) => {
+    const r = generate(first, second);
+    expect(r.error?.message).toContain(
+      `option ${second}: ${first.split("=")[0]} is given twice (first ${first}); give it once`,
+    );
+    expect(r.files.size).toBe(0);
+  });
+
+  it("the same value twice is taken, and repeatable options add up", () => {
+    expect(generate("emit=routes", "emit=routes").error).toBeUndefined();
+    const both = generate("services=lf.a2a.v1.A2AService", "services=lf.a2a.v1.A2AService", "emit=routes");
+    expect(both.error).toBeUndefined();
+  });
+
   it("the unknown-option list names every option taken, and neither bootstrap_wkt nor map_imports", () => {
     const message = generate("colour=blue").error!.message;
     const listed = message.slice(message.indexOf("valid options are ") + 18).split(", ");
