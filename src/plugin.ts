@@ -12,7 +12,7 @@
  */
 import type { Plugin } from "@bufbuild/protoplugin";
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { isAbsolute, normalize, resolve, sep } from "node:path";
 import { create, protoInt64, type DescFile } from "@bufbuild/protobuf";
 import { CodeGeneratorResponse_Feature, CodeGeneratorResponseSchema, Edition } from "@bufbuild/protobuf/wkt";
 import { internals } from "./host/protoplugin-internals.js";
@@ -95,14 +95,14 @@ export const protocGenA2a: Plugin = {
 
 /** The files given with overrides=, in option order. (The shipped ones were parsed and checked at build time.) */
 function loadUserOverrides(options: A2aOptions, problems: Problems): OverrideFile[] {
-  return options.overrides
-    .map((p) => resolve(p))
-    .flatMap((path) => {
-      const text = readOverrideText(path, problems);
-      if (text === undefined) return [];
-      const file = loadOverrideFile(displayPath(path), problems, text);
-      return file ? [file] : [];
-    });
+  return options.overrides.flatMap((given) => {
+    const path = resolve(given);
+    const shown = displayPath(given);
+    const text = readOverrideText(path, shown, problems);
+    if (text === undefined) return [];
+    const file = loadOverrideFile(shown, problems, text);
+    return file ? [file] : [];
+  });
 }
 
 /**
@@ -110,7 +110,7 @@ function loadUserOverrides(options: A2aOptions, problems: Problems): OverrideFil
  * or folder, which could block or never end) of at most maxOverrideFileBytes, checked before it is opened,
  * and read no further than that (a procfs file reports a size of 0 whatever it holds).
  */
-function readOverrideText(path: string, problems: Problems): string | undefined {
+function readOverrideText(path: string, shown: string, problems: Problems): string | undefined {
   const read = readBounded(path, maxOverrideFileBytes);
   if (read.ok) return read.data.toString("utf8");
   const rule: Record<typeof read.kind, string> = {
@@ -120,12 +120,18 @@ function readOverrideText(path: string, problems: Problems): string | undefined 
   };
   const found =
     read.kind === "io" ? `cannot read override file: ${read.code}` : describeRefusal(read, maxOverrideFileBytes);
-  problems.add(`${displayPath(path)}: ${found}${rule[read.kind]}`);
+  problems.add(`${shown}: ${found}${rule[read.kind]}`);
   return undefined;
 }
 
-/** Paths in messages and docs are relative to the plugin package or the working directory, so output is stable. */
-function displayPath(p: string): string {
+/**
+ * An override file's path as messages and docs show it, so output does not depend on where the checkout is: a
+ * relative path as given (../ included, as a monorepo's shared file is), an absolute one relative to the plugin
+ * package or the working directory when under either, else as it is.
+ */
+function displayPath(given: string): string {
+  if (!isAbsolute(given)) return normalize(given).split(sep).join("/");
+  const p = resolve(given);
   const pkg = resolve(packageRoot.pathname);
   if (p.startsWith(pkg + "/")) return p.slice(pkg.length + 1);
   const cwd = process.cwd();

@@ -2,11 +2,12 @@
  * JSON-RPC method names are one per operation of a service once every override is in (resolve-api.ts): a user
  * entry that gives SendMessage GetTask's method name is refused, naming the service, both operations and the
  * name, and nothing is written. Before, it generated: the server's method table kept one of the two, and the
- * OpenRPC document listed the name twice. The plugin runs in-process on a request built by `buf build`.
+ * OpenRPC document listed the name twice. An override file outside the working directory is named by its
+ * relative path in the output, not its absolute one. The plugin runs in-process on a request built by `buf build`.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { FileDescriptorProto } from "@bufbuild/protobuf/wkt";
 import { buildImage, request, runPlugin } from "../helpers/in-process.js";
@@ -48,4 +49,15 @@ it("takes a name no other operation has", () => {
   const r = runPlugin(request(image, [A2A], ["target=ts", `overrides=${renaming("SendAMessage")}`]));
   expect(r.error).toBeUndefined();
   expect(r.files.get("v1.0.1/a2a_a2a.ts")).toContain('SendMessage: "SendAMessage"');
+});
+
+it("names an override file outside the working directory by its relative path, in every output", () => {
+  const file = renaming("SendAMessage");
+  const given = relative(process.cwd(), file);
+  expect(given.startsWith("../")).toBe(true);
+  const r = runPlugin(request(image, [A2A], ["target=ts", `overrides=${given}`]));
+  expect(r.error).toBeUndefined();
+  expect(r.files.get("v1.0.1/a2a_overrides.md")).toContain(given);
+  // The relative path holds the absolute one's tail: only the path as given may name the folder.
+  for (const [name, text] of r.files) expect(text.split(given).join(""), name).not.toContain(dir);
 });
