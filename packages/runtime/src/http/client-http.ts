@@ -146,6 +146,11 @@ export function callSignal(options: A2aClientOptions, call: CallOptions | undefi
   return { signal: controller.signal, end };
 }
 
+/** Whether an operation answers nothing (google.protobuf.Empty): only its answer may be empty or null. */
+export function answersNothing(op: OperationInfo): boolean {
+  return op.method.output.typeName === "google.protobuf.Empty";
+}
+
 /** The request as a message, with the interface's tenant filled in (I8). */
 export function requestMessage(
   def: A2aServiceDefinition,

@@ -27,6 +27,7 @@ import {
   withQuery,
   type A2aClientOptions,
   type BindingCall,
+  answersNothing,
 } from "../http/client-http.js";
 import { jsonLimitProblem, MAX_RESULT_DEPTH } from "../core/limits.js";
 import { decodeSse, sseStreamFromResponse } from "../http/sse.js";
@@ -228,6 +229,8 @@ function resultOf(c: ClientCtx, op: OperationInfo, text: string, { id, res }: An
 
 /** A result as the operation's response message (through the codec when the version has one). */
 function messageOf(c: ClientCtx, op: OperationInfo, result: JsonValue): Message {
+  // A null result (or none) is an answer only where the operation answers nothing (google.protobuf.Empty).
+  if (result === null && !answersNothing(op)) throw refusal(c, op, "answered a null result", 200, "null");
   const onDrop = (path: string, reason: string) => c.options.onLoss?.(op.name, { path, reason });
   const json = c.codec ? c.codec.decode(op.method.output, result, onDrop) : (result ?? {});
   return fromJson(op.method.output, json, { ignoreUnknownFields: true });

@@ -28,6 +28,7 @@ import {
   withQuery,
   type A2aClientOptions,
   type BindingCall,
+  answersNothing,
 } from "../http/client-http.js";
 import { expandPath } from "../http/path-matcher.js";
 import type { Route } from "../core/route-types.js";
@@ -61,6 +62,14 @@ export function createRestClient<S extends DescService>(
     async (op, request, call) => {
       const { res, site } = await send(c, op, request, call, def.contentTypes.rest.response);
       const text = await responseText(res, c.maxBytes, site);
+      if (text === "" && !answersNothing(op)) {
+        const said = `${site.operation}: ${site.method} ${site.url} answered HTTP ${res.status} with no body`;
+        throw new A2ATransportError(said, res.status, "", {
+          operation: site.operation,
+          url: site.url,
+          headers: res.headers,
+        });
+      }
       return decode(op, op.routes[0], text === "" ? {} : JSON.parse(text));
     },
     async function* (op, request, call) {
