@@ -3,7 +3,8 @@
  * whose a2a-version no service speaks (grpc-limits.ts's refusal, on a registered method, and grpcFallback's, on
  * a method the router lacks) and a call to an unknown method. Each must reach grpc-js with its status and
  * message; before, their status went out in headers that did not end the stream (node:http2's writeHead, then
- * an empty DATA frame), and grpc-js read INTERNAL "Call ended without gRPC status".
+ * an empty DATA frame), and grpc-js read INTERNAL "Call ended without gRPC status". The message reads as sent
+ * (grpc-js decodes with decodeURI, which left ":" as "%3A"), and an echoed version is cut to 1,024 characters.
  */
 import { createServer, type Http2Server, type ServerHttp2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
@@ -61,7 +62,16 @@ describe("gRPC refusals as @grpc/grpc-js reads them", () => {
 
   it("a method the router lacks", async () => {
     const read = await statusOf("/lf.a2a.v1.A2AService/NoSuchMethod", { "a2a-version": "1.0" });
-    expect(read.code).toBe(grpc.status.UNIMPLEMENTED);
-    expect(read.details).toMatch(/NoSuchMethod/);
+    expect(read).toEqual({
+      code: grpc.status.UNIMPLEMENTED,
+      details: "Method not found: /lf.a2a.v1.A2AService/NoSuchMethod",
+    });
+  });
+
+  it("a version of 8,000 characters, its echo cut to 1,024 of them", async () => {
+    const read = await statusOf("/lf.a2a.v1.A2AService/GetTask", { "a2a-version": `9.${"9".repeat(8000)}` });
+    expect(read.code).toBe(grpc.status.FAILED_PRECONDITION);
+    expect(read.details.length).toBeLessThanOrEqual(1024 + 3);
+    expect(read.details.endsWith("...")).toBe(true);
   });
 });

@@ -28,7 +28,7 @@ export function trailersOnlyStatus(def: A2aServiceDefinition, error: unknown): R
   const info = create(ErrorInfoSchema, { reason: s.reason ?? "", domain: s.domain } as never);
   const status = create(StatusSchema, {
     code,
-    message: s.message,
+    message: capped(s.message),
     details: s.reason ? [anyPack(ErrorInfoSchema, info)] : [],
   } as never);
   const bin = toBinary(StatusSchema, status);
@@ -39,7 +39,27 @@ export function trailersOnlyStatus(def: A2aServiceDefinition, error: unknown): R
   };
 }
 
-/** grpc-message is percent-encoded (gRPC over HTTP/2: Status-Message). */
+/**
+ * grpc-message, percent-encoded as gRPC over HTTP/2 says (Status-Message): the UTF-8 bytes outside 0x20-0x7E,
+ * and "%", are %XX; the rest is sent as it is. (encodeURIComponent also encoded ":", ";", "/", " "..., which
+ * grpc-js, decoding with decodeURI, showed its users as "%3A".) At most MAX_GRPC_MESSAGE characters of the
+ * text are sent, here and in the details, since a refusal may echo what the call sent (its a2a-version).
+ */
 export function grpcMessage(text: string): string {
-  return encodeURIComponent(text);
+  return capped(text).replace(/[^\x20-\x24\x26-\x7e]+/g, percentEncoded);
 }
+
+const utf8 = new TextEncoder();
+
+/** Each UTF-8 byte of `run` as %XX (a lone surrogate as U+FFFD's bytes). */
+function percentEncoded(run: string): string {
+  let out = "";
+  for (const byte of utf8.encode(run)) out += `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+  return out;
+}
+
+/** The most characters of a status message put in grpc-message and in grpc-status-details-bin. */
+export const MAX_GRPC_MESSAGE = 1024;
+
+/** The text, cut to MAX_GRPC_MESSAGE characters with "..." when longer. */
+const capped = (text: string) => (text.length > MAX_GRPC_MESSAGE ? `${text.slice(0, MAX_GRPC_MESSAGE)}...` : text);
