@@ -310,6 +310,20 @@ describe("without a card", () => {
     );
   });
 
+  it("never shows a query API key in a failure, though fetch names the URL it could not parse", async () => {
+    const client = createA2AServiceJsonRpcClient({
+      url: "http://127.0.0.1:99999/rpc",
+      interceptors: [
+        credentialsInterceptor({ key: { type: "apiKey", in: "query", name: "api_key" } }, { key: "S3CRET" }),
+      ],
+    });
+    const e = await client.getTask({ id: "t-1" }).catch((x: unknown) => x);
+    const chain: string[] = [];
+    for (let x: unknown = e; x instanceof Error; x = x.cause) chain.push(x.message);
+    expect(chain[0]).toContain("GetTask: POST http://127.0.0.1:99999/rpc failed");
+    expect(chain.join("\n")).not.toContain("S3CRET");
+  });
+
   it("names a credential for a scheme it was not given", () => {
     expect(() => credentialsInterceptor({}, { key: "k" })).toThrow(
       'credentials name security scheme "key", which securitySchemes lacks',

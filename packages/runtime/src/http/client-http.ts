@@ -206,7 +206,8 @@ export async function fetchFor(
   try {
     res = await fetchFn(url, init);
   } catch (e) {
-    throw transportFailure({ operation, url: shown, method: init.method }, e);
+    const named = url !== shown && namesUrl(e, url);
+    throw transportFailure({ operation, url: shown, method: init.method }, named ? withUrlShown(e, url, shown) : e);
   }
   if (!isRedirect(res)) return res;
   await res.body?.cancel().catch(() => {});
@@ -218,6 +219,25 @@ export async function fetchFor(
     url: shown,
     headers: res.headers,
   });
+}
+
+/** Whether a message along the failure's cause chain names `url`. */
+function namesUrl(e: unknown, url: string): boolean {
+  for (let x = e, depth = 0; x instanceof Error && depth < 5; x = x.cause, depth++)
+    if (x.message.includes(url)) return true;
+  return false;
+}
+
+/**
+ * The failure with `url` (which may carry an API key in its query) written as `shown` in each message along its
+ * cause chain (fetch names the URL it could not parse); each error's name and code are kept, other members not.
+ */
+function withUrlShown(e: unknown, url: string, shown: string, depth = 0): unknown {
+  if (!(e instanceof Error) || depth > 4) return e;
+  const cause = e.cause === undefined ? undefined : { cause: withUrlShown(e.cause, url, shown, depth + 1) };
+  const copy = Object.assign(new Error(e.message.split(url).join(shown), cause), { name: e.name });
+  const code = (e as { code?: unknown }).code;
+  return code === undefined ? copy : Object.assign(copy, { code });
 }
 
 type UnaryCaller = (op: OperationInfo, request: Message, call?: BindingCall) => Promise<Message>;
