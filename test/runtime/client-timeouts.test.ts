@@ -4,16 +4,19 @@
  * A call given both a timeout and a signal (its own or the client's) ends at the timeout while the garbage
  * collector runs, as a timeout alone does: AbortSignal.any over AbortSignal.timeout held the timeout weakly,
  * and on Node 20 it was collected and the call waited for ever. A call's own timeoutMs replaces the client's,
- * longer or shorter. Each wait is bounded by a watchdog that fails the test.
+ * longer or shorter; an interceptor that passes the binding a signal of its own does not lift them; and a
+ * stream the caller drops unfinished leaves no listener on the client's or the call's long-lived signal. Each
+ * wait is bounded by a watchdog that fails the test.
  */
 import { createServer, type Server } from "node:http";
 import { createServer as createHttp2Server, type Http2Server, type ServerHttp2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
+import { getEventListeners } from "node:events";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { create } from "@bufbuild/protobuf";
 import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
-import { A2ATransportError, type CallOptions, nodeHttpListener } from "@protoc-gen-a2a/runtime";
+import { A2ATransportError, type CallOptions, type ClientInterceptor, nodeHttpListener } from "@protoc-gen-a2a/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as v10 from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import * as v10grpc from "../../generated-samples/v1.0.1/a2a_grpc.js";
@@ -25,6 +28,10 @@ setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
 
 const handler: v10.A2AServiceHandler = {
+  async *subscribeToTask(request, context) {
+    yield { payload: { case: "task", value: create(TaskSchema, { id: request.id, contextId: "c" }) } };
+    await new Promise<void>((resolve) => context.signal.addEventListener("abort", () => resolve()));
+  },
   async getTask(request, context) {
     const wait = /^wait-(\d+)$/.exec(request.id);
     await new Promise<void>((resolve) => {
@@ -141,5 +148,41 @@ describe.each(BINDINGS)("%s client timeouts", (binding) => {
     const result = await outcome(() => getTask({ id: "never" }, { signal: stop.signal }));
     expect(result).toBeInstanceOf(A2ATransportError);
     expect(timedOut(result), String(result)).toBe(false);
+  });
+});
+
+describe.each(BINDINGS)("%s client signals", (binding) => {
+  it("end the call at the timeout though an interceptor passes on a signal of its own", async () => {
+    const own: ClientInterceptor = (next) => (call) => next({ ...call, signal: new AbortController().signal });
+    const url = urls[binding];
+    const options = { url, timeoutMs: 300, interceptors: [own] };
+    const getTask: GetTask =
+      binding === "JSONRPC"
+        ? v10rpc.createA2AServiceJsonRpcClient(options).getTask
+        : binding === "HTTP+JSON"
+          ? v10rest.createA2AServiceRestClient(options).getTask
+          : v10grpc.createA2AServiceGrpcClient(createGrpcTransport({ baseUrl: url }), options).getTask;
+    const result = await outcome(() => getTask({ id: "never" }), false);
+    expect(timedOut(result), String(result)).toBe(true);
+  });
+
+  it("leave no listener on long-lived signals when the caller drops streams unfinished", async () => {
+    const clientWide = new AbortController();
+    const appWide = new AbortController();
+    const url = urls[binding];
+    const options = { url, signal: clientWide.signal, timeoutMs: 60_000 };
+    const client =
+      binding === "JSONRPC"
+        ? v10rpc.createA2AServiceJsonRpcClient(options)
+        : binding === "HTTP+JSON"
+          ? v10rest.createA2AServiceRestClient(options)
+          : v10grpc.createA2AServiceGrpcClient(createGrpcTransport({ baseUrl: url }), options);
+    for (let i = 0; i < 20; i++) {
+      const events = client.subscribeToTask({ id: `t${i}` }, { signal: appWide.signal })[Symbol.asyncIterator]();
+      await events.next();
+    }
+    const listeners = [clientWide.signal, appWide.signal].map((s) => getEventListeners(s, "abort").length);
+    expect(listeners).toEqual([0, 0]);
+    clientWide.abort();
   });
 });

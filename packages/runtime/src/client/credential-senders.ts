@@ -29,6 +29,7 @@ import {
   type TokenEndpoint,
 } from "./oauth-client-credentials.js";
 import type { MutualTlsCredential } from "./mtls-fetch.js";
+import { untilAborted } from "../core/until-aborted.js";
 
 /** A secret sent as it is: a string, or a function returning one, called for every request. */
 export type Secret = string | (() => string | Promise<string>);
@@ -169,16 +170,4 @@ function setApiKey(call: A2aClientCall, scheme: CardScheme & { type: "apiKey" },
     call.headers.set("cookie", before ? `${before}; ${cookie}` : cookie);
   }
   return undefined;
-}
-
-/** What `work` resolves to, unless `signal` aborts first: then its reason. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return work;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  let listener = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    listener = () => reject(signal.reason);
-    signal.addEventListener("abort", listener, { once: true });
-  });
-  return Promise.race([work, aborted]).finally(() => signal.removeEventListener("abort", listener));
 }

@@ -21,6 +21,7 @@ import type { A2aResult } from "../core/interceptor.js";
 import { transportFailure, type CallSite } from "../core/client-errors.js";
 import { A2ATransportError } from "../core/a2a-error.js";
 import { boundedText, isRedirect } from "../core/response-body.js";
+import { eventsUntilAborted, untilAborted } from "../core/until-aborted.js";
 import { resubscribing, subscriptionFor, type ResubscribeOptions } from "./resubscribe.js";
 import {
   chainClientInterceptors,
@@ -99,7 +100,7 @@ export function withQuery(url: string, call: BindingCall | undefined): string {
   return url + (url.includes("?") ? "&" : "?") + extra;
 }
 
-/** A call's signal, and end(), which lets go of its timer and of the signals it follows once the call is over. */
+/** A call's signal, and end(), which stops its timer (if any) once the call is over. */
 export interface CallSignal {
   readonly signal: AbortSignal | undefined;
   end(): void;
@@ -109,41 +110,26 @@ const NOTHING_TO_END: CallSignal = { signal: undefined, end: () => {} };
 
 /**
  * One signal for a call: aborted by the client's signal, the call's signal, or the call's timeout (the call's
- * timeoutMs, else the client's), with the reason of the first. Its own timer and controller, not
- * AbortSignal.any over AbortSignal.timeout: the combined signal holds its sources weakly, and on Node 20 a
- * timeout signal nothing else holds is collected and never fires.
+ * timeoutMs, else the client's), with the reason of the first. The timeout is a controller of its own that its
+ * timer holds, not AbortSignal.timeout: AbortSignal.any holds its sources weakly, and on Node 20 a timeout signal
+ * nothing else holds is collected and never fires. The given signals are joined by AbortSignal.any, which adds
+ * no listener to them, so a call (or a stream the caller drops unfinished) leaves nothing on a long-lived signal;
+ * end() stops the timer.
  */
 export function callSignal(options: A2aClientOptions, call: CallOptions | undefined): CallSignal {
   const sources = [options.signal, call?.signal].filter((s): s is AbortSignal => s !== undefined);
   const timeout = call?.timeoutMs ?? options.timeoutMs;
-  if (timeout === undefined && sources.length <= 1)
-    return sources[0] ? { ...NOTHING_TO_END, signal: sources[0] } : NOTHING_TO_END;
-  const controller = new AbortController();
-  const followed: [AbortSignal, () => void][] = [];
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const end = () => {
-    clearTimeout(timer);
-    for (const [source, listener] of followed) source.removeEventListener("abort", listener);
-  };
-  const abort = (reason: unknown) => {
-    end();
-    controller.abort(reason);
-  };
-  for (const source of sources) {
-    if (source.aborted) {
-      abort(source.reason);
-      return { signal: controller.signal, end };
-    }
-    const listener = () => abort(source.reason);
-    source.addEventListener("abort", listener, { once: true });
-    followed.push([source, listener]);
+  if (timeout === undefined && sources.length <= 1) {
+    return sources[0] ? { signal: sources[0], end: NOTHING_TO_END.end } : NOTHING_TO_END;
   }
-  if (timeout !== undefined) {
-    const timedOut = () => abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
-    timer = setTimeout(timedOut, timeout);
-    (timer as { unref?: () => void }).unref?.();
-  }
-  return { signal: controller.signal, end };
+  if (timeout === undefined) return { signal: AbortSignal.any(sources), end: NOTHING_TO_END.end };
+  const timedOut = new AbortController();
+  const timer = setTimeout(
+    () => timedOut.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
+    timeout,
+  );
+  (timer as { unref?: () => void }).unref?.();
+  return { signal: AbortSignal.any([...sources, timedOut.signal]), end: () => clearTimeout(timer) };
 }
 
 /** Whether an operation answers nothing (google.protobuf.Empty): only its answer may be empty or null. */
@@ -313,7 +299,8 @@ export function buildClient<S>(
       signal,
     };
     try {
-      return resultOf(op, await chain(first));
+      // The call's bounds hold whatever signal an interceptor passes on to the binding.
+      return resultOf(op, await untilAborted(chain(first), signal));
     } catch (e) {
       throw transportFailure(site(op), e);
     }
@@ -322,7 +309,7 @@ export function buildClient<S>(
     const { signal, end } = callSignal(options, call);
     try {
       const result = await run(op, init, call, signal);
-      if (result.kind === "stream") yield* guarded(site(op), result.messages);
+      if (result.kind === "stream") yield* guarded(site(op), eventsUntilAborted(result.messages, signal));
     } finally {
       end();
     }
