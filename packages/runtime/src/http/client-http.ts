@@ -22,7 +22,7 @@ import { transportFailure, type CallSite } from "../core/client-errors.js";
 import { A2ATransportError } from "../core/a2a-error.js";
 import { boundedText, isRedirect } from "../core/response-body.js";
 import { eventsUntilAborted, untilAborted } from "../core/until-aborted.js";
-import { resubscribing, subscriptionFor, type ResubscribeOptions } from "./resubscribe.js";
+import { resubscribing, streamEnd, subscriptionFor, type ResubscribeOptions } from "./resubscribe.js";
 import {
   chainClientInterceptors,
   openStream,
@@ -309,7 +309,12 @@ export function buildClient<S>(
     const { signal, end } = callSignal(options, call);
     try {
       const result = await run(op, init, call, signal);
-      if (result.kind === "stream") yield* guarded(site(op), eventsUntilAborted(result.messages, signal));
+      if (result.kind !== "stream") return;
+      const ends = streamEnd(def, op);
+      for await (const message of guarded(site(op), eventsUntilAborted(result.messages, signal))) {
+        yield message;
+        if (ends?.(message)) return;
+      }
     } finally {
       end();
     }

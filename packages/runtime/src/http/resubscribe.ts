@@ -37,7 +37,9 @@
  *   caller built from earlier events. Events lost in the gap are not replayed
  *   (the snapshot holds their result).
  * - Stopping: a terminal or interrupted state ends the iterator; so does the
- *   caller (break, return, its signal).
+ *   caller (break, return, its signal). Without resubscription a terminal
+ *   state ends it too (streamEnd, which buildClient applies to every task
+ *   stream); an interrupted one does not, as a subscription starts there.
  */
 import type { DescField, DescMessage, Message } from "@bufbuild/protobuf";
 import type { DescService } from "@bufbuild/protobuf";
@@ -58,7 +60,10 @@ const DEFAULT_BACKOFF_MS = 200;
 const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 /** Request Timeout and Too Many Requests: answers that ask for a later try. */
 const RETRIED_4XX = [408, 429];
-const DONE_STATES = ["COMPLETED", "FAILED", "CANCELED", "CANCELLED", "REJECTED", "INPUT_REQUIRED", "AUTH_REQUIRED"];
+/** The states that end a task: no event can follow one. */
+const TERMINAL_STATES = ["COMPLETED", "FAILED", "CANCELED", "CANCELLED", "REJECTED"];
+/** The states that end a stream the server sends: the terminal ones and the interrupted ones. */
+const DONE_STATES = [...TERMINAL_STATES, "INPUT_REQUIRED", "AUTH_REQUIRED"];
 /** CANCELED too: a connection lost under HTTP/2 resets the stream with CANCEL (the caller's abort is told apart). */
 const RETRIED_GRPC = ["UNAVAILABLE", "INTERNAL", "UNKNOWN", "ABORTED", "CANCELED"];
 
@@ -199,8 +204,22 @@ function subscribeRequest(op: OperationInfo, taskId: string): Record<string, str
   throw new A2ATransportError(`${op.name}: its request names no task (no id nor name field)`);
 }
 
+/**
+ * What ends a stream of `op`, when it is a task stream (one of the two streams subscriptionFor knows): an event
+ * with a terminal state. A server ends the stream there; the client stops reading there too, so a server that
+ * keeps the connection open after it does not hold the caller's iterator. Not an interrupted state: a
+ * subscription to an input-required task starts with it and goes on to the task's next turn.
+ */
+export function streamEnd(def: A2aServiceDefinition, op: OperationInfo): ((ev: Message) => boolean) | undefined {
+  return subscriptionFor(def, op) === undefined ? undefined : (ev) => readEvent(op, ev, TERMINAL_STATES).done;
+}
+
 /** The task id an event names and whether its state ends the stream. */
-function readEvent(op: OperationInfo, ev: Message): { taskId: string | undefined; done: boolean } {
+function readEvent(
+  op: OperationInfo,
+  ev: Message,
+  states: readonly string[] = DONE_STATES,
+): { taskId: string | undefined; done: boolean } {
   const desc = op.method.output;
   const oneof = desc.oneofs[0];
   const payload = oneof
@@ -213,18 +232,19 @@ function readEvent(op: OperationInfo, ev: Message): { taskId: string | undefined
   const value = payload.value as Record<string, unknown>;
   const isTask = !field.message.fields.some((f) => f.name === "task_id");
   const id = isTask ? value["id"] : value["taskId"];
-  return { taskId: typeof id === "string" && id !== "" ? id : undefined, done: stateDone(field.message, value) };
+  const done = stateDone(field.message, value, states);
+  return { taskId: typeof id === "string" && id !== "" ? id : undefined, done };
 }
 
 /** Whether the `status.state` of a Task or status update is terminal or interrupted. */
-function stateDone(desc: DescMessage, value: Record<string, unknown>): boolean {
+function stateDone(desc: DescMessage, value: Record<string, unknown>, states: readonly string[]): boolean {
   const statusField: DescField | undefined = desc.fields.find((f) => f.name === "status");
   if (statusField?.fieldKind !== "message") return false;
   const stateField = statusField.message.fields.find((f) => f.name === "state");
   const status = value[statusField.localName] as Record<string, unknown> | undefined;
   if (stateField?.fieldKind !== "enum" || !status) return false;
   const name = stateField.enum.values.find((v) => v.number === status[stateField.localName])?.name ?? "";
-  return DONE_STATES.some((s) => name === s || name.endsWith(`_${s}`));
+  return states.some((s) => name === s || name.endsWith(`_${s}`));
 }
 
 /** Waits `ms`, or less when a signal aborts. */

@@ -1,0 +1,58 @@
+/**
+ * A task stream ends at the event that puts the task in a terminal or interrupted state, on the client too
+ * (resubscribe.ts, streamEnd; applied by buildClient): a server that sends a COMPLETED task and keeps the
+ * connection open no longer holds the caller's iterator, with resubscription off as on. A server on 127.0.0.1
+ * answers SubscribeToTask so on JSON-RPC and HTTP+JSON; each wait is bounded by a watchdog.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createA2AServiceJsonRpcClient } from "../../generated-samples/v1.0.1/a2a_jsonrpc.js";
+import { createA2AServiceRestClient } from "../../generated-samples/v1.0.1/a2a_rest.js";
+
+let server: Server;
+let base: string;
+const task = (state: string) => ({ task: { id: "t", contextId: "c", status: { state } } });
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      const events = [task("TASK_STATE_WORKING"), task("TASK_STATE_COMPLETED")];
+      if (req.url === "/rpc") {
+        const { id } = JSON.parse(body) as { id: number };
+        for (const result of events) res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id, result })}\n\n`);
+      } else {
+        for (const event of events) res.write(`data: ${JSON.stringify(event)}\n\n`);
+      }
+      // The connection stays open after the terminal event.
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+describe.each([
+  ["JSON-RPC", () => createA2AServiceJsonRpcClient({ url: `${base}/rpc` })],
+  ["HTTP+JSON", () => createA2AServiceRestClient({ url: `${base}/rest` })],
+])("%s", (_, client) => {
+  it("ends SubscribeToTask's iterator at the COMPLETED task, the connection still open", async () => {
+    const states: number[] = [];
+    const read = (async () => {
+      for await (const event of client().subscribeToTask({ id: "t" })) {
+        if (event.payload.case === "task") states.push(event.payload.value.status?.state ?? -1);
+      }
+      return "ended";
+    })();
+    const watchdog = new Promise((resolve) => setTimeout(() => resolve("still open after 5 s"), 5000));
+    expect(await Promise.race([read, watchdog])).toBe("ended");
+    expect(states).toEqual([2, 3]);
+  });
+});
