@@ -2,16 +2,22 @@
  * A gRPC request that never arrives whole (grpc-limits.ts, reading): a client that sends its headers and part
  * of its message, or all of it, without ending the stream held the call for good, before its handler ran, with
  * or without a grpc-timeout (found by a review: 10,000 such calls held 400 MiB). Now the call ends with
- * DEADLINE_EXCEEDED at its deadline, and at readTimeoutMs without one. Each wait is bounded by a watchdog.
+ * DEADLINE_EXCEEDED at its deadline, and at readTimeoutMs without one; the read timer ends with the call, also
+ * when connect stops reading early. Each wait is bounded by a watchdog.
  */
 import { connect, createServer, type Http2Server, type ServerHttp2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { registerWithLimits } from "../../packages/runtime/src/grpc/grpc-limits.js";
 import * as v10grpc from "../../generated-samples/v1.0.1/a2a_grpc.js";
-import { A2AService, GetTaskRequestSchema, TaskSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
+import {
+  A2AService,
+  GetTaskRequestSchema,
+  SubscribeToTaskRequestSchema,
+  TaskSchema,
+} from "../../generated-samples/v1.0.1/a2a_pb.js";
 
 const servers: Http2Server[] = [];
 const sessions: ServerHttp2Session[] = [];
@@ -27,7 +33,10 @@ async function listen(server: Http2Server): Promise<string> {
 }
 
 beforeAll(async () => {
-  const routes = v10grpc.a2aServiceGrpcRoutes({ handler: { getTask }, onError: () => {} });
+  const subscribeToTask = async function* (request: { id: string }) {
+    yield { payload: { case: "task" as const, value: await getTask(request) } };
+  };
+  const routes = v10grpc.a2aServiceGrpcRoutes({ handler: { getTask, subscribeToTask }, onError: () => {} });
   generated = await listen(createServer(connectNodeAdapter({ routes, grpc: true })));
   const limited = (router: Parameters<typeof registerWithLimits>[0]) =>
     registerWithLimits(router, A2AService, { getTask }, { maxMessageBytes: 1 << 20, readTimeoutMs: 300 });
@@ -39,18 +48,29 @@ afterAll(async () => {
   for (const server of servers) await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-/** GetTask's request (id "t"), framed as a gRPC message. */
-const MESSAGE = toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id: "t" }));
-const FRAME = Buffer.concat([Buffer.from([0, 0, 0, 0, MESSAGE.length]), MESSAGE]);
+/** A gRPC message frame. */
+const framed = (message: Uint8Array) => Buffer.concat([Buffer.from([0, 0, 0, 0, message.length]), message]);
+/** GetTask's request (id "t"), framed. */
+const FRAME = framed(toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id: "t" })));
+/** SubscribeToTask's request (id "t"), framed. */
+const SUBSCRIBE = framed(toBinary(SubscribeToTaskRequestSchema, create(SubscribeToTaskRequestSchema, { id: "t" })));
 
-/** The grpc-status the server answers a GetTask sending `part` bytes of FRAME, its stream left open (5 s at most). */
-function statusOfOpenCall(base: string, part: number, headers: Record<string, string> = {}): Promise<string> {
+/**
+ * The grpc-status the server answers a call sending `part` bytes of its frame (GetTask's unless told), its
+ * stream left open (5 s at most).
+ */
+function statusOfOpenCall(
+  base: string,
+  part: number,
+  headers: Record<string, string> = {},
+  [method, frame]: readonly [string, Buffer] = ["GetTask", FRAME],
+): Promise<string> {
   const session = connect(base);
   session.on("error", () => {});
   return new Promise((resolve) => {
     const req = session.request({
       ":method": "POST",
-      ":path": "/lf.a2a.v1.A2AService/GetTask",
+      ":path": `/lf.a2a.v1.A2AService/${method}`,
       "content-type": "application/grpc",
       "a2a-version": "1.0",
       te: "trailers",
@@ -68,7 +88,7 @@ function statusOfOpenCall(base: string, part: number, headers: Record<string, st
     req.on("end", () => done(status ?? "no status"));
     req.on("error", () => done(status ?? "reset"));
     req.on("data", () => {});
-    req.write(FRAME.subarray(0, part));
+    req.write(frame.subarray(0, part));
   });
 }
 
@@ -80,8 +100,39 @@ describe("a gRPC request that never ends", () => {
     expect(await statusOfOpenCall(generated, part, { "grpc-timeout": "200m" })).toBe("4");
   });
 
+  it("ends DEADLINE_EXCEEDED at its grpc-timeout, a server stream having sent part of its message", async () => {
+    const subscribe = ["SubscribeToTask", SUBSCRIBE] as const;
+    expect(await statusOfOpenCall(generated, 6, { "grpc-timeout": "200m" }, subscribe)).toBe("4");
+  });
+
   it("ends DEADLINE_EXCEEDED at readTimeoutMs without a grpc-timeout", async () => {
     expect(await statusOfOpenCall(shortRead, FRAME.length)).toBe("4");
+  });
+
+  it("leaves no read timer behind when connect stops reading early (a second message on a unary call)", async () => {
+    const set = vi.spyOn(globalThis, "setTimeout");
+    const cleared = vi.spyOn(globalThis, "clearTimeout");
+    try {
+      const session = connect(shortRead);
+      const req = session.request({
+        ":method": "POST",
+        ":path": "/lf.a2a.v1.A2AService/GetTask",
+        "content-type": "application/grpc",
+        "a2a-version": "1.0",
+        te: "trailers",
+      });
+      const status = new Promise<string>((resolve) => req.on("trailers", (t) => resolve(String(t["grpc-status"]))));
+      req.on("data", () => {});
+      req.end(Buffer.concat([FRAME, FRAME]));
+      expect(await status).toBe("12");
+      session.close();
+      const readTimers = set.mock.results.filter((_r, i) => set.mock.calls[i]?.[1] === 300).map((r) => r.value);
+      expect(readTimers).toHaveLength(1);
+      expect(cleared.mock.calls.map((c) => c[0])).toContain(readTimers[0]);
+    } finally {
+      set.mockRestore();
+      cleared.mockRestore();
+    }
   });
 
   it("is served as before when it ends in time", async () => {

@@ -96,7 +96,14 @@ function withLimits(handler: UniversalHandler, limits: GrpcLimits): UniversalHan
       };
     }
     const deadline = clampDeadline(req.header);
-    const res = await handler(withReadDeadline(req, Math.min(deadline ?? readTimeoutMs, readTimeoutMs)));
+    const reading = withReadDeadline(req, Math.min(deadline ?? readTimeoutMs, readTimeoutMs));
+    let res: Awaited<ReturnType<UniversalHandler>>;
+    try {
+      res = await handler(reading.req);
+    } finally {
+      // connect has read the request, or given up on it (a second message on a unary call, say).
+      reading.stop();
+    }
     if (res.trailer) invalidArgumentForParseErrors(res.trailer);
     return res;
   };
@@ -130,31 +137,35 @@ function clampDeadline(header: Headers): number | undefined {
   return ms;
 }
 
-/** The request, its body to arrive whole within `ms` (then DEADLINE_EXCEEDED); a JSON body is as it is. */
-function withReadDeadline(req: UniversalServerRequest, ms: number): UniversalServerRequest {
+/**
+ * The request, its body to arrive whole within `ms` (then DEADLINE_EXCEEDED; a JSON body is as it is), and
+ * stop(), which ends the wait: called once connect is done with the request, however it went. The timer keeps
+ * no process running.
+ */
+function withReadDeadline(req: UniversalServerRequest, ms: number): { req: UniversalServerRequest; stop(): void } {
   const { body } = req;
-  if (!(typeof body === "object" && body !== null && Symbol.asyncIterator in body)) return req;
-  return { ...req, body: readWithin(body as AsyncIterable<Uint8Array>, ms) };
-}
-
-async function* readWithin(body: AsyncIterable<Uint8Array>, ms: number): AsyncIterable<Uint8Array> {
-  const chunks = body[Symbol.asyncIterator]();
+  if (!(typeof body === "object" && body !== null && Symbol.asyncIterator in body)) return { req, stop: () => {} };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     const why = `the request did not arrive whole within ${ms} ms`;
     timer = setTimeout(() => reject(new ConnectError(why, Code.DeadlineExceeded)), ms);
+    timer.unref();
   });
   late.catch(() => {});
-  try {
-    for (
-      let read = await Promise.race([chunks.next(), late]);
-      !read.done;
-      read = await Promise.race([chunks.next(), late])
-    )
-      yield read.value;
-  } finally {
-    clearTimeout(timer);
-  }
+  return {
+    req: { ...req, body: readWithin(body as AsyncIterable<Uint8Array>, late) },
+    stop: () => clearTimeout(timer),
+  };
+}
+
+async function* readWithin(body: AsyncIterable<Uint8Array>, late: Promise<never>): AsyncIterable<Uint8Array> {
+  const chunks = body[Symbol.asyncIterator]();
+  for (
+    let read = await Promise.race([chunks.next(), late]);
+    !read.done;
+    read = await Promise.race([chunks.next(), late])
+  )
+    yield read.value;
 }
 
 /** A request the binary reader could not read (too deep, malformed) is the client's fault: INVALID_ARGUMENT. */
