@@ -100,27 +100,33 @@ describe("a cancel right after a follow-up joins its task", () => {
 
 describe("an executor that ended its task itself", () => {
   const OWN_END_TRIALS = 20;
-  it(`keeps its signal for the work after its terminal status (${OWN_END_TRIALS} trials)`, async () => {
-    for (let i = 0; i < OWN_END_TRIALS; i++) {
-      let afterwards: boolean | undefined;
-      let done!: () => void;
-      const finished = new Promise<void>((resolve) => (done = resolve));
-      const executor: AgentExecutor = {
-        async execute(ctx, updater) {
-          await updater.status(TaskState.WORKING);
-          await updater.status(TaskState.COMPLETED, "done");
-          // Work after the end (a flush, a log) that watches the signal: its own end did not abort it.
-          await new Promise((resolve) => setTimeout(resolve, 1));
-          afterwards = ctx.signal.aborted;
-          done();
-        },
-      };
-      const handler = createTaskHandler({ definition: A2AServiceV1_0, executor, store: createMemoryTaskStore() });
-      await handler.sendMessage!(send("go"), context);
-      await finished;
-      expect(afterwards).toBe(false);
-    }
-  });
+  // A blocking send keeps a copy of its last commit and a streaming one does not: the run tells its own terminal
+  // commit by the version it committed, which both keep.
+  it.each(["blocking", "streaming"])(
+    `keeps its signal after its terminal status, %s send (${OWN_END_TRIALS} trials)`,
+    async (how) => {
+      for (let i = 0; i < OWN_END_TRIALS; i++) {
+        let afterwards: boolean | undefined;
+        let done!: () => void;
+        const finished = new Promise<void>((resolve) => (done = resolve));
+        const executor: AgentExecutor = {
+          async execute(ctx, updater) {
+            await updater.status(TaskState.WORKING);
+            await updater.status(TaskState.COMPLETED, "done");
+            // Work after the end (a flush, a log) that watches the signal: its own end did not abort it.
+            await new Promise((resolve) => setTimeout(resolve, 1));
+            afterwards = ctx.signal.aborted;
+            done();
+          },
+        };
+        const handler = createTaskHandler({ definition: A2AServiceV1_0, executor, store: createMemoryTaskStore() });
+        if (how === "blocking") await handler.sendMessage!(send("go"), context);
+        else for await (const _ of handler.sendStreamingMessage!(send("go"), context));
+        await finished;
+        expect(afterwards).toBe(false);
+      }
+    },
+  );
 });
 
 describe("bursts and readers that fall behind", () => {

@@ -106,7 +106,7 @@ class LazyAbort {
 /** What the ear asks of the run's updater: whether a terminal event at `version` was the run's own. */
 interface RunWrites {
   idle(): Promise<void>;
-  lastWrite(): StoredTask | undefined;
+  lastVersion(): number | undefined;
 }
 
 /**
@@ -144,7 +144,7 @@ export class RunEar {
     const writes = this.writes;
     if (writes === undefined) return true;
     await writes.idle();
-    return (writes.lastWrite()?.version ?? 0) < version;
+    return (writes.lastVersion() ?? 0) < version;
   }
 
   async stop(): Promise<void> {

@@ -109,6 +109,8 @@ export interface TaskWriter {
  */
 export interface LastWrite {
   stored?: StoredTask | undefined;
+  /** The version this writer committed last, kept whether or not `stored` is (what tells its commits apart). */
+  version?: number | undefined;
   /** A blocking send answers from it: with a store that has `update`, commits that end the wait are kept too. */
   readonly answers?: boolean | undefined;
 }
@@ -142,7 +144,10 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
       const copy = last && (!store.update || keptForAnswer(last, c)) ? deepCopy(c.task) : undefined;
       const version = await store.commit(tenant, withNames(withTurnTrace(c, origin), { expectedVersion: 0, owner }));
       if (version === undefined) throw new Error(`Task ${c.task.id} (tenant "${tenant}") exists already`);
-      if (last) last.stored = copy && written(undefined, c, version, copy);
+      if (last) {
+        last.stored = copy && written(undefined, c, version, copy);
+        last.version = version;
+      }
       await options.beforeDelivery?.();
       published(tenant, c, origin);
       return { task: c.task, version };
@@ -168,7 +173,10 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
         if (result === undefined) throw new A2AError("TaskNotFoundError", `Task ${taskId} not found`);
         if (result === "declined" || !made) return undefined;
         // Only what this writer committed: not the read a continued send started from.
-        if (last) last.stored = copy && written(turnBefore, made, result, copy);
+        if (last) {
+          last.stored = copy && written(turnBefore, made, result, copy);
+          last.version = result;
+        }
         published(tenant, made, origin);
         return { task: made.task, version: result };
       }
@@ -185,7 +193,10 @@ export function createTaskWriter(store: TaskStore, afterCommit: AfterCommit): Ta
         const copy = last ? deepCopy(c.task) : undefined;
         const version = await store.commit(tenant, next);
         if (version !== undefined) {
-          if (last) last.stored = copy && written(stored.turn, c, version, copy);
+          if (last) {
+            last.stored = copy && written(stored.turn, c, version, copy);
+            last.version = version;
+          }
           published(tenant, c, origin);
           return { task: c.task, version };
         }

@@ -101,6 +101,8 @@ export interface RunUpdater extends TaskUpdater {
   ended(): boolean;
   /** What this updater committed last and the version it made, when the store let it keep a copy (task-writer.ts). */
   lastWrite(): StoredTask | undefined;
+  /** The version of the updater's last commit, if it made one (kept whether or not lastWrite() is). */
+  lastVersion(): number | undefined;
   /** Resolves once every call made so far has settled (an executor may return before its calls do). */
   idle(): Promise<void>;
   /** Refuses every call from now on (see the header). */
@@ -358,6 +360,7 @@ export function createUpdater(setup: UpdaterSetup): RunUpdater {
     mode: () => writes.mode,
     ended: () => writes.ended,
     lastWrite: () => writes.last.stored,
+    lastVersion: () => writes.last.version,
     idle: steps.idle,
     close: () => {
       closed = true;
