@@ -7,7 +7,11 @@
 
 export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return work;
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) {
+    // `work` is left to settle alone: its failure is nobody's to hear.
+    work.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
   let listener = () => {};
   const aborted = new Promise<never>((_, reject) => {
     listener = () => reject(signal.reason);
