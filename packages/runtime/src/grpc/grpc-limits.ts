@@ -20,7 +20,7 @@
  *              MAX_DEADLINE_MS is clamped to it before connect starts its
  *              timer (a longer timer fires at once); a call whose deadline
  *              passes ends with DEADLINE_EXCEEDED, unary or stream, even when
- *              the handler does not watch its signal (raceAbort, untilAborted);
+ *              the handler does not watch its signal (raceAbort, itemsUntilAborted);
  *   reading    the request must arrive whole (its END_STREAM) within its
  *              deadline, and within readTimeoutMs (REQUEST_READ_TIMEOUT_MS,
  *              60 s) without one: connect reads it before the handler runs,
@@ -28,7 +28,7 @@
  *              held the call, and about 40 KiB with it, for good. Past
  *              either, the call ends with DEADLINE_EXCEEDED;
  *   disconnects a stream whose client went away is closed at once, also
- *              while connect waits for the client to read (untilAborted).
+ *              while connect waits for the client to read (itemsUntilAborted).
  *
  * The service is registered for gRPC alone (an adapter that turns gRPC off is
  * refused, naming the service; found by registering it once with the
@@ -46,6 +46,7 @@ import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import type { UniversalHandler, UniversalServerRequest } from "@connectrpc/connect/protocol";
 import type { DescService } from "@bufbuild/protobuf";
 import { MAX_DEADLINE_MS } from "../core/limits.js";
+import { eventsUntilAborted, untilAborted } from "../core/until-aborted.js";
 import { mediaTypeOf } from "../core/media-type.js";
 
 /** What registerWithLimits applies besides deadlines (see the header). */
@@ -182,54 +183,14 @@ function abortError(signal: AbortSignal): ConnectError {
   return reason instanceof ConnectError ? reason : new ConnectError("the call was canceled", Code.Canceled);
 }
 
-/** Listens for the signal's abort until `stop` is called. */
-function onAbort(signal: AbortSignal): { readonly aborted: Promise<never>; stop(): void } {
-  let stop = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    const listener = () => reject(abortError(signal));
-    if (signal.aborted) return listener();
-    signal.addEventListener("abort", listener, { once: true });
-    stop = () => signal.removeEventListener("abort", listener);
-  });
-  aborted.catch(() => {});
-  return { aborted, stop: () => stop() };
-}
-
 /** What `work` resolves to, unless the signal aborts first: then its abortError. */
-export async function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  const abort = onAbort(signal);
-  try {
-    return await Promise.race([work, abort.aborted]);
-  } finally {
-    abort.stop();
-  }
-}
+export const raceAbort = <T>(work: Promise<T>, signal: AbortSignal): Promise<T> =>
+  untilAborted(work, signal, abortError);
 
 /**
- * The items of `source` until the signal aborts; then the source is closed at once (not awaited: it may be
- * waiting for its next item), even while this generator waits for its consumer (connect waiting for a 'drain'
- * that a client gone away never sends), and the abortError is thrown, so a stream past its deadline ends with
- * DEADLINE_EXCEEDED.
+ * The items of `source` until the signal aborts; then the source is closed at once, even while connect waits
+ * for a 'drain' that a client gone away never sends, and the abortError is thrown, so a stream past its
+ * deadline ends with DEADLINE_EXCEEDED (core/until-aborted.ts).
  */
-export async function* untilAborted<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncIterable<T> {
-  const it = source[Symbol.asyncIterator]();
-  const abort = onAbort(signal);
-  const close = () => void Promise.resolve(it.return?.()).catch(() => {});
-  signal.addEventListener("abort", close, { once: true });
-  let done = false;
-  try {
-    for (;;) {
-      const r = await Promise.race([it.next(), abort.aborted]);
-      if (r.done) {
-        done = true;
-        break;
-      }
-      yield r.value;
-    }
-    if (signal.aborted) throw abortError(signal);
-  } finally {
-    abort.stop();
-    signal.removeEventListener("abort", close);
-    if (!done) close();
-  }
-}
+export const itemsUntilAborted = <T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncIterable<T> =>
+  eventsUntilAborted(source, signal, abortError);

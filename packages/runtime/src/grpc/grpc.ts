@@ -47,7 +47,7 @@ import { verifiedClientCertificate, type ClientCertificate } from "../core/clien
 import { buildClient, type A2aClientOptions, type BindingCall } from "../http/client-http.js";
 import type { A2aServerOptions } from "../core/server-types.js";
 import { DEFAULT_MAX_BODY, messageLimitProblem } from "../core/limits.js";
-import { raceAbort, registerWithLimits, untilAborted } from "./grpc-limits.js";
+import { itemsUntilAborted, raceAbort, registerWithLimits } from "./grpc-limits.js";
 import { grpcCode, trailersOnlyStatus } from "./grpc-status.js";
 
 export function toConnectError(def: A2aServiceDefinition, e: unknown): ConnectError {
@@ -168,7 +168,7 @@ export function grpcRoutes<S extends DescService>(options: A2aServerOptions<S>):
             try {
               const version = versionOf(ctx);
               const events = invoke.stream(op, checked(req, op), contextOf(ctx, op, req, version));
-              yield* untilAborted(events, ctx.signal);
+              yield* itemsUntilAborted(events, ctx.signal);
             } catch (e) {
               throw fail(e, op);
             }
