@@ -4,39 +4,26 @@
  * (google.protobuf.Empty: DeleteTaskPushNotificationConfig). Before, GetTask resolved an empty Task. A server on
  * 127.0.0.1 answers every request so, echoing the JSON-RPC id.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { A2ATransportError } from "@protoc-gen-a2a/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createA2AServiceJsonRpcClient } from "../../generated-samples/v1.0.1/a2a_jsonrpc.js";
 import { createA2AServiceRestClient } from "../../generated-samples/v1.0.1/a2a_rest.js";
+import { type HttpPeer, startHttpPeer } from "../helpers/http-peer.js";
 
-let server: Server;
+let peer: HttpPeer;
 let base: string;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-    req.on("end", () => {
-      if (req.url === "/rpc") {
-        const { id } = JSON.parse(body) as { id: number };
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ jsonrpc: "2.0", id, result: null }));
-        return;
-      }
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end();
-    });
+  peer = await startHttpPeer((req, res, body) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    if (req.url !== "/rpc") return void res.end();
+    const { id } = JSON.parse(body) as { id: number };
+    res.end(JSON.stringify({ jsonrpc: "2.0", id, result: null }));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = peer.url;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => peer.close());
 
 describe.each([
   ["JSON-RPC, a null result", () => createA2AServiceJsonRpcClient({ url: `${base}/rpc` }), "answered a null result"],

@@ -4,40 +4,30 @@
  * connection open no longer holds the caller's iterator, with resubscription off as on. A server on 127.0.0.1
  * answers SubscribeToTask so on JSON-RPC and HTTP+JSON; each wait is bounded by a watchdog.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createA2AServiceJsonRpcClient } from "../../generated-samples/v1.0.1/a2a_jsonrpc.js";
 import { createA2AServiceRestClient } from "../../generated-samples/v1.0.1/a2a_rest.js";
+import { type HttpPeer, startHttpPeer } from "../helpers/http-peer.js";
 
-let server: Server;
+let peer: HttpPeer;
 let base: string;
 const task = (state: string) => ({ task: { id: "t", contextId: "c", status: { state } } });
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-    req.on("end", () => {
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      const events = [task("TASK_STATE_WORKING"), task("TASK_STATE_COMPLETED")];
-      if (req.url === "/rpc") {
-        const { id } = JSON.parse(body) as { id: number };
-        for (const result of events) res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id, result })}\n\n`);
-      } else {
-        for (const event of events) res.write(`data: ${JSON.stringify(event)}\n\n`);
-      }
-      // The connection stays open after the terminal event.
-    });
+  peer = await startHttpPeer((req, res, body) => {
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    const events = [task("TASK_STATE_WORKING"), task("TASK_STATE_COMPLETED")];
+    const id = req.url === "/rpc" ? (JSON.parse(body) as { id: number }).id : undefined;
+    for (const event of events) {
+      const data = id === undefined ? event : { jsonrpc: "2.0", id, result: event };
+      res.write(`data: ${JSON.stringify(data)}\n\n`);
+    }
+    // The connection stays open after the terminal event.
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = peer.url;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => peer.close());
 
 describe.each([
   ["JSON-RPC", () => createA2AServiceJsonRpcClient({ url: `${base}/rpc` })],

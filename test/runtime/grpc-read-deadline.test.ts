@@ -5,7 +5,7 @@
  * DEADLINE_EXCEEDED at its deadline, and at readTimeoutMs without one; the read timer ends with the call, also
  * when connect stops reading early. Each wait is bounded by a watchdog.
  */
-import { connect, createServer, type Http2Server, type ServerHttp2Session } from "node:http2";
+import { type ClientHttp2Session, connect, createServer, type Http2Server, type ServerHttp2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
@@ -48,6 +48,18 @@ afterAll(async () => {
   for (const server of servers) await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
+/** A v1.0 gRPC call of `method` (GetTask unless told) on the session, with more headers if given. */
+function grpcCall(session: ClientHttp2Session, headers: Record<string, string> = {}, method = "GetTask") {
+  return session.request({
+    ":method": "POST",
+    ":path": `/lf.a2a.v1.A2AService/${method}`,
+    "content-type": "application/grpc",
+    "a2a-version": "1.0",
+    te: "trailers",
+    ...headers,
+  });
+}
+
 /** A gRPC message frame. */
 const framed = (message: Uint8Array) => Buffer.concat([Buffer.from([0, 0, 0, 0, message.length]), message]);
 /** GetTask's request (id "t"), framed. */
@@ -68,14 +80,7 @@ function statusOfOpenCall(
   const session = connect(base);
   session.on("error", () => {});
   return new Promise((resolve) => {
-    const req = session.request({
-      ":method": "POST",
-      ":path": `/lf.a2a.v1.A2AService/${method}`,
-      "content-type": "application/grpc",
-      "a2a-version": "1.0",
-      te: "trailers",
-      ...headers,
-    });
+    const req = grpcCall(session, headers, method);
     const watchdog = setTimeout(() => done("no answer after 5 s"), 5000);
     const done = (status: string) => {
       clearTimeout(watchdog);
@@ -114,13 +119,7 @@ describe("a gRPC request that never ends", () => {
     const cleared = vi.spyOn(globalThis, "clearTimeout");
     try {
       const session = connect(shortRead);
-      const req = session.request({
-        ":method": "POST",
-        ":path": "/lf.a2a.v1.A2AService/GetTask",
-        "content-type": "application/grpc",
-        "a2a-version": "1.0",
-        te: "trailers",
-      });
+      const req = grpcCall(session);
       const status = new Promise<string>((resolve) => req.on("trailers", (t) => resolve(String(t["grpc-status"]))));
       req.on("data", () => {});
       req.end(Buffer.concat([FRAME, FRAME]));
@@ -137,13 +136,7 @@ describe("a gRPC request that never ends", () => {
 
   it("is served as before when it ends in time", async () => {
     const session = connect(generated);
-    const req = session.request({
-      ":method": "POST",
-      ":path": "/lf.a2a.v1.A2AService/GetTask",
-      "content-type": "application/grpc",
-      "a2a-version": "1.0",
-      te: "trailers",
-    });
+    const req = grpcCall(session);
     const status = new Promise<string>((resolve) =>
       req.on("trailers", (t) => resolve(`${t["grpc-status"]} ${decodeURIComponent(String(t["grpc-message"] ?? ""))}`)),
     );
