@@ -72,7 +72,8 @@ export const protocGenA2a: Plugin = {
     const selection = selectServices(schema.files, options, shipped, user, problems);
     // With a file that did not load, the coverage is not known: say nothing about skipped services then.
     if (problems.size === 0) {
-      const partners = versionPartnerNotes(schema.files, selection.selected, shipped, options);
+      const applying = [...(options.defaultOverrides ? shipped : []), ...user];
+      const partners = versionPartnerNotes(schema.files, selection.selected, applying, options);
       for (const note of [...selection.notes, ...partners]) process.stderr.write(`protoc-gen-a2a: ${note}\n`);
     }
     const ext = findExtensions(schema.allFiles);

@@ -23,7 +23,13 @@ import { emitProtoConversions } from "./compat-proto-module.js";
 import { namespacedShapes } from "../print/shape-imports.js";
 import type { ConversionIr } from "../../compat/conversion-ir.js";
 import type { ModuleFiles } from "../../host/output-files.js";
-import { compatJsonNamespace, protocolModule, runtimeModule, taskModule } from "../print/runtime-entries.js";
+import {
+  compatJsonNamespace,
+  protocolModule,
+  runtimeModule,
+  taskModule,
+  taskRuntimePackage,
+} from "../print/runtime-entries.js";
 import { emitCompatJson, type CompatJsonInputs } from "./compat-json-module.js";
 
 /** protoc-gen-es names a file's descriptor `file_` + its path without `.proto`, other characters as "_". */
@@ -101,7 +107,8 @@ export function emitCompatModule(
   printOperations(c, operations);
   printBridges(c);
   printDualVersion(c);
-  if (json) printPushPayloads(c, older.protocolVersion);
+  // The task runtime's push payloads take its own Task: a fork's newer package has no use for them.
+  if (json && plan.newer === taskRuntimePackage) printPushPayloads(c, older.protocolVersion);
 }
 
 /** The messages module: every pair's two functions and `a2aCompat`, or its declaration. */

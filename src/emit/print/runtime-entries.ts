@@ -17,6 +17,12 @@ export const compatJsonModule = `${runtimeModule}/compat-json`;
 export const taskModule = `${runtimeModule}/task`;
 
 /**
+ * The proto package of the messages the task runtime's types are (packages/runtime/src/task/a2a-types.ts):
+ * its push payloads take that package's Task, so a package of another name (a fork's) gets none.
+ */
+export const taskRuntimePackage = "lf.a2a.v1";
+
+/**
  * The a2a.json modules (the codec, the direct conversions) call some thirty helpers of /compat-json: they
  * import the entry whole, as `rt`, and call `rt.lose(…)`, `rt.str(…)`; one import line naming them all would
  * be hundreds of characters long.
