@@ -35,7 +35,7 @@ import { buildConversionIr, type ConversionIr } from "./compat/conversion-ir.js"
 import { buildJsonIr, type JsonIr } from "./compat/json-ir.js";
 import { type DialectIr, dialectRules } from "./compat/dialect-ir.js";
 import { nestedTypes } from "@bufbuild/protobuf/reflect";
-import { linkVersions } from "./compat/version-links.js";
+import { checkUnpairedOperations, linkVersions } from "./compat/version-links.js";
 import { noProtocolVersionProblem, selectServices, userFilesInUse } from "./overrides/select-services.js";
 import type { ApiModel } from "./model/model-types.js";
 import { resolveApis } from "./model/resolve-api.js";
@@ -86,6 +86,7 @@ export const protocGenA2a: Plugin = {
     const { plans, ir } = planConversions(models, schema.allFiles, problems);
     const tables = new Map<ApiModel, RouteTable>(models.map((m) => [m, buildRouteTable(m, problems)]));
     const apis = resolveApis(models, tables, problems, (m) => noProtocolVersionProblem(m, options, shipped, user));
+    checkUnpairedOperations(linkVersions(plans, models), problems);
     problems.throwIfAny();
 
     const outputs = outputFiles(schema);

@@ -15,6 +15,7 @@ import {
   CodeGeneratorRequestSchema,
   type FileDescriptorProto,
 } from "@bufbuild/protobuf/wkt";
+import type { GenerationError } from "../dist/generation-error.js";
 import { buildImage, request, runPlugin } from "./helpers/in-process.js";
 import { repoRoot, run } from "./helpers/run.js";
 
@@ -96,6 +97,71 @@ describe("a fork with both packages renamed", () => {
     expect(r.error).toBeUndefined();
     expect(r.stderr).toMatch(/^protoc-gen-a2a: acme\.a2a\.v1 is in this request without acme\.a2a\.v03, [^\n]*\n$/);
     expect(r.files.has("acme/v1/a2a_a2a.ts")).toBe(true);
+  });
+});
+
+describe("a fork that adds an rpc to one version only", () => {
+  /** An rpc taking the version's GetTaskRequest, whose task field is `id` in v1.0 and `name` in v0.3. */
+  const rpc = (name: string, field: string) =>
+    `  rpc ${name}(GetTaskRequest) returns (Task) {\n` +
+    `    option (google.api.http) = { get: "/${name}/{${field}=*}" };\n  }\n`;
+  let pinged: FileDescriptorProto[];
+  beforeAll(() => {
+    const protos = join(dir, "pinged");
+    for (const [file, name, field] of [
+      [V1, "Ping", "id"],
+      [V03, "Pong", "name"],
+    ] as const) {
+      mkdirSync(dirname(join(protos, file)), { recursive: true });
+      const text = readFileSync(join(dir, "protos", file), "utf8");
+      writeFileSync(
+        join(protos, file),
+        text.replace(/^service A2AService \{\n/m, (s) => s + rpc(name, field)),
+      );
+    }
+    pinged = buildImage([], [protos]);
+  }, 60_000);
+
+  it("is refused, naming the rpc and the entry that would declare it absent", () => {
+    const r = runPlugin(request(pinged, [V03, V1], forkOptions()));
+    expect((r.error as GenerationError | undefined)?.problems).toEqual([
+      "acme/v1/a2a.proto: rpc acme.a2a.v1.A2AService.Ping has no counterpart in acme.a2a.v03.A2AService, so the " +
+        "version bridge leaves it out: name it in the api.absentOperations entry of package acme.a2a.v03, or pair " +
+        "an older rpc with it (operations.<rpc>.canonicalName)",
+      "acme/v03/a2a.proto: rpc acme.a2a.v03.A2AService.Pong has no counterpart in acme.a2a.v1.A2AService (no rpc " +
+        "Pong), so the version bridge leaves it out: name it in the api.absentOperations entry of package " +
+        "acme.a2a.v1, or pair it (operations.Pong.canonicalName)",
+    ]);
+  });
+
+  it("is generated once the other package declares it absent", () => {
+    const [older, newer] = ["v0.3.0.yaml", "v1.0.1.yaml"].map((end) => forkOverrides.find((f) => f.endsWith(end))!);
+    const olderText = readFileSync(older!, "utf8");
+    const withPing = olderText.replace(
+      /^( +)- name: ListTasks\n/m,
+      (s, indent) => `${indent}- name: Ping\n${indent}  note: "acme only"\n${s}`,
+    );
+    expect(withPing).not.toBe(olderText);
+    const absentPong =
+      '\n  - id: pong-absent\n    target: api.absentOperations\n    value: [{ name: Pong, note: "acme v0.3 only" }]\n' +
+      '    source: { document: "acme", section: "1" }\n    decision: "acme"\n';
+    const declared = [join(dir, "declared-v0.3.0.yaml"), join(dir, "declared-v1.0.1.yaml")] as const;
+    writeFileSync(declared[0], withPing);
+    writeFileSync(declared[1], readFileSync(newer!, "utf8") + absentPong);
+    const opt = forkOptions().map((o) =>
+      o === `overrides=${older}`
+        ? `overrides=${declared[0]}`
+        : o === `overrides=${newer}`
+          ? `overrides=${declared[1]}`
+          : o,
+    );
+    const r = runPlugin(request(pinged, [V03, V1], opt));
+    expect(r.error).toBeUndefined();
+    expect(r.files.get("acme/v1/a2a_a2a.ts")).toContain('Ping: "Ping"');
+    expect(r.files.get("acme/v03/a2a_a2a.ts")).toContain('Pong: "Pong"');
+    const compat = r.files.get("a2a_compat.ts");
+    expect(compat).toContain('{ older: "GetTask", newer: "GetTask" }');
+    expect(compat).not.toMatch(/"Ping"|"Pong"/);
   });
 });
 
