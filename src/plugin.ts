@@ -68,7 +68,9 @@ export const protocGenA2a: Plugin = {
 
     // Which services get output depends on the override files: those whose package a file covers (or services=).
     const shipped = shippedOverrides().map((f) => ({ ...f, shipped: true }));
-    const user = loadUserOverrides(options, problems);
+    const failed: string[] = [];
+    const user = loadUserOverrides(options, problems, failed);
+    const loadProblems = problems.size;
     const selection = selectServices(schema.files, options, shipped, user, problems);
     // With a file that did not load, the coverage is not known: say nothing about skipped services then.
     if (problems.size === 0) {
@@ -80,8 +82,11 @@ export const protocGenA2a: Plugin = {
     const models = buildModels(schema.files, schema.allFiles, ext, problems, (s) => selection.selected.has(s));
     const inUse = userFilesInUse(user, models, selection, problems);
     const overrideFiles = [...(options.defaultOverrides ? shipped : []), ...inUse];
-    problems.throwIfAny();
-    applyOverrides(models, overrideFiles, problems, options.defaultOverrides ? [] : shipped);
+    // A file that did not load leaves the others to apply, so that their entries' problems come in the same run
+    // (an entry whose replaces: finds no id says it may be in a file that did not load); a problem of the models
+    // stops here.
+    if (problems.size > loadProblems) problems.throwIfAny();
+    applyOverrides(models, overrideFiles, problems, options.defaultOverrides ? [] : shipped, failed);
     problems.throwIfAny();
     const { plans, ir } = planConversions(models, schema.allFiles, problems);
     const tables = new Map<ApiModel, RouteTable>(models.map((m) => [m, buildRouteTable(m, problems)]));
@@ -95,14 +100,17 @@ export const protocGenA2a: Plugin = {
   },
 };
 
-/** The files given with overrides=, in option order. (The shipped ones were parsed and checked at build time.) */
-function loadUserOverrides(options: A2aOptions, problems: Problems): OverrideFile[] {
+/**
+ * The files given with overrides=, in option order; those that do not load are named in `failed`. (The shipped
+ * ones were parsed and checked at build time.)
+ */
+function loadUserOverrides(options: A2aOptions, problems: Problems, failed: string[]): OverrideFile[] {
   return options.overrides.flatMap((given) => {
     const path = resolve(given);
     const shown = displayPath(given);
     const text = readOverrideText(path, shown, problems);
-    if (text === undefined) return [];
-    const file = loadOverrideFile(shown, problems, text);
+    const file = text === undefined ? undefined : loadOverrideFile(shown, problems, text);
+    if (!file) failed.push(shown);
     return file ? [file] : [];
   });
 }

@@ -6,7 +6,8 @@
  * and an alias cycle is refused, each as one problem naming the file and the
  * line; an error lists at most 50 problems and counts the rest; a file that is
  * not YAML is refused without echoing its text; strings in override files have
- * length limits. Each run is in-process, bounded in time by the limits themselves.
+ * length limits. A file whose top level is not a mapping says what it holds, and one that does not load leaves
+ * the other files' entries checked in the same run. Each run is in-process, bounded in time by the limits themselves.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -195,5 +196,48 @@ describe("a run with many problems", () => {
     expect(lines.filter((l) => l.startsWith("  - "))).toHaveLength(50);
     expect(lines.at(-1)).toBe(`  … and ${total - 50} more`);
     expect(r.error!.message.length).toBeLessThan(10_000);
+  });
+});
+
+describe("the problems of several files come in one run", () => {
+  const good = entry('    source: { document: "acme", section: "1" }\n    decision: "acme"');
+
+  it("a file whose top level is not a mapping says what it holds", () => {
+    const cases = [
+      ["list.yaml", "- format: 2\n", "a list"],
+      ["scalar.yaml", "format 2\n", "a single string value"],
+      ["empty.yaml", "# nothing yet\n", "nothing"],
+    ];
+    for (const [name, text, holds] of cases) {
+      const file = overrideFile(name!, text!);
+      expect(generate(`overrides=${file}`).error?.message).toBe(
+        `${file}: the file holds ${holds}; an override file is a mapping of format, package and entries`,
+      );
+    }
+  });
+
+  it("a file that does not load leaves the entries of the others checked", () => {
+    const broken = overrideFile("broken.yaml", "format: 2\npackage: [\n");
+    const bad = overrideFile("bad-target.yaml", good.replace("api.protocolVersion", "operations.Nope.jsonrpcMethod"));
+    const r = generate(`overrides=${broken}`, `overrides=${bad}`);
+    const [head, ...problems] = r.error!.message.split("\n");
+    expect(head).toBe("2 problems:");
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(new RegExp(`^  - ${broken}:\\d+:\\d+: YAML syntax error`));
+    expect(problems[1]).toMatch(new RegExp(`^  - ${bad}:4: entry "acme": .*Nope`));
+  });
+
+  it("an entry replacing an id that no loaded file has says the file that did not load may have it", () => {
+    const broken = overrideFile("schema-broken.yaml", `${good}    typo: 1\n`);
+    const replacing = overrideFile("replacing.yaml", good.replace("id: acme", "id: acme2\n    replaces: acme"));
+    const r = generate(`overrides=${broken}`, `overrides=${replacing}`);
+    const problems = r.error!.message.split("\n").slice(1);
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(new RegExp(`^  - ${broken}:4: entry "acme": .*typo`));
+    expect(problems[1]).toBe(
+      `  - ${replacing}:4: entry "acme2": replaces "acme", but no override file for package lf.a2a.v1 before it ` +
+        'has an entry "acme" (files: proto/overrides/a2a-v1.0.1.yaml, proto/overrides/compat-v0.3.0-v1.0.1.yaml); ' +
+        `or in ${broken}, which did not load`,
+    );
   });
 });

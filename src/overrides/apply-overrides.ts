@@ -32,6 +32,7 @@ export function applyOverrides(
   files: readonly OverrideFile[],
   problems: Problems,
   leftOut: readonly OverrideFile[] = [],
+  failed: readonly string[] = [],
 ): void {
   for (const pkg of new Set(files.map((f) => f.package))) {
     const targets = models.filter((m) => m.package === pkg);
@@ -40,6 +41,7 @@ export function applyOverrides(
       files.filter((f) => f.package === pkg),
       leftOut.filter((f) => f.package === pkg),
       problems,
+      failed,
     );
     const byTarget = new Map<string, PlannedEntry>();
     for (const p of planned) {

@@ -62,6 +62,13 @@ export function describeAjvErrors(errors: readonly ErrorObject[] | null | undefi
     .join("; ");
 }
 
+/** What the file's top level is when it is not a mapping ("a list", "nothing"), else undefined. */
+function topLevelShape(raw: unknown): string | undefined {
+  if (raw === null || raw === undefined) return "nothing";
+  if (Array.isArray(raw)) return "a list";
+  return typeof raw === "object" ? undefined : `a single ${typeof raw} value`;
+}
+
 export function loadOverrideFile(path: string, problems: Problems, text: string): OverrideFile | undefined {
   const { LineCounter, parseDocument } = loadYaml();
   const lines = new LineCounter();
@@ -92,7 +99,12 @@ export function loadOverrideFile(path: string, problems: Problems, text: string)
   const data = raw as { entries?: { id?: unknown }[] } | null;
   const entryNodes =
     (doc.get("entries") as { items?: { range?: [number, number, number] }[] } | undefined)?.items ?? [];
-  const format = (raw as { format?: unknown } | null)?.format;
+  const shape = topLevelShape(raw);
+  if (shape !== undefined) {
+    problems.add(`${path}: the file holds ${shape}; an override file is a mapping of format, package and entries`);
+    return undefined;
+  }
+  const format = (raw as { format?: unknown }).format;
   if (format !== 2) {
     problems.add(
       `${path}: override file format ${format === undefined ? "1 (no format key)" : JSON.stringify(format)} ` +

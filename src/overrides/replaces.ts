@@ -32,11 +32,13 @@ export function place(e: OverrideEntry): string {
 /**
  * The entries of the files of one package, in the order to apply them, with replaced entries dropped.
  * @param leftOut shipped files of the package that default_overrides=false leaves out (for the message only)
+ * @param failed  overrides= files that did not load (for the message only: the id may be in one of them)
  */
 export function planEntries(
   files: readonly OverrideFile[],
   leftOut: readonly OverrideFile[],
   problems: Problems,
+  failed: readonly string[] = [],
 ): PlannedEntry[] {
   let index = 0;
   const all: Candidate[] = files.flatMap((file, fileIndex) =>
@@ -48,7 +50,7 @@ export function planEntries(
   const slot = new Map<OverrideEntry, number>(all.map((c) => [c.entry, c.index]));
   for (const c of all) {
     if (c.entry.replaces === undefined) continue;
-    const target = findReplaced(c, all, files, leftOut, problems);
+    const target = findReplaced(c, all, { files, leftOut, failed }, problems);
     const earlier = target && replacedBy.get(target.entry);
     if (!target || earlier) {
       if (target && earlier) {
@@ -74,8 +76,11 @@ export function planEntries(
 function findReplaced(
   c: Candidate,
   all: readonly Candidate[],
-  files: readonly OverrideFile[],
-  leftOut: readonly OverrideFile[],
+  {
+    files,
+    leftOut,
+    failed,
+  }: { files: readonly OverrideFile[]; leftOut: readonly OverrideFile[]; failed: readonly string[] },
   problems: Problems,
 ): Candidate | undefined {
   const id = c.entry.replaces!;
@@ -90,14 +95,16 @@ function findReplaced(
   const later = all.find((o) => o.entry.id === id && o.fileIndex > c.fileIndex);
   const unused = leftOut.find((f) => f.entries.some((e) => e.id === id));
   const pkg = files[c.fileIndex]!.package;
+  const notLoaded = failed.length > 0 ? `; or in ${failed.join(", ")}, which did not load` : "";
   if (sameFile) problems.add(`${at}, an entry of the same file (line ${sameFile.entry.line}); edit that entry instead`);
   else if (later) problems.add(`${at}, but ${later.entry.file} comes after this file; give it first with overrides=`);
-  else if (unused) problems.add(`${at} of ${unused.file}, which default_overrides=false leaves out`);
+  else if (unused) problems.add(`${at} of ${unused.file}, which default_overrides=false leaves out${notLoaded}`);
   else {
     const earlier = files.slice(0, c.fileIndex).map((f) => f.file);
     problems.add(
       `${at}, but no override file for package ${pkg} before it has an entry "${id}"` +
-        ` (${earlier.length > 0 ? `files: ${earlier.join(", ")}` : "it is the first file for the package"})`,
+        ` (${earlier.length > 0 ? `files: ${earlier.join(", ")}` : "it is the first file for the package"})` +
+        notLoaded,
     );
   }
   return undefined;
