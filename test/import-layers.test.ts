@@ -36,7 +36,7 @@ const RUNTIME_LAYERS: Layers = [
 ];
 
 const GENERATOR_LAYERS: Layers = [
-  ["generation-error.ts", "options.ts", "assets.ts", "package-paths.ts", "read-bounded.ts"],
+  ["generation-error.ts", "options.ts", "assets.ts", "package-paths.ts", "read-bounded.ts", "make-directory.ts"],
   ["model", "sync", "host"],
   ["overrides", "compat"],
   ["emit"],

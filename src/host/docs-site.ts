@@ -12,9 +12,10 @@
  * one line naming the file (Redocly's own output follows on the next lines when it fails).
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
+import { describeMakeRefusal, makeDirectory } from "../make-directory.js";
 import { describeRefusal, readBounded } from "../read-bounded.js";
 
 export class DocsError extends Error {
@@ -99,7 +100,8 @@ export function readOpenApi(file: string): { title: string; operationIds: string
 /** Builds the site; returns the index's path and the pages. */
 export function buildSite(opts: SiteOptions): { out: string; index: string; pages: BuiltPage[] } {
   const read = opts.documents.map((d) => ({ ...d, ...readOpenApi(d.openapi) })); // every document checked first
-  mkdirSync(opts.out, { recursive: true });
+  const refused = makeDirectory(opts.out);
+  if (refused) throw new DocsError(describeMakeRefusal(refused));
   const pages = read.map((d) => {
     const pagePath = join(opts.out, d.page);
     renderPage(opts.redocly, d.openapi, pagePath, d.title);

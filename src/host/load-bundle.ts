@@ -27,11 +27,12 @@
  *     install) costs the time the cache would have saved, and is not reported.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { isatty } from "node:tty";
 import { Script } from "node:vm";
+import { makeDirectory } from "../make-directory.js";
 import { isPluginRun } from "./plugin-run.js";
 import { PLUGIN_V8_FLAGS, setPluginFlags } from "./v8-flags.js";
 
@@ -107,7 +108,7 @@ function readIfThere(file: string): Buffer | undefined {
 function writeCache(file: string, data: () => Buffer): void {
   const temp = `${file}.${process.pid}.tmp`;
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    if (makeDirectory(dirname(file))) return; // not made: no cache (see the rule)
     writeFileSync(temp, data());
     renameSync(temp, file);
     prune(dirname(file), file);

@@ -14,12 +14,13 @@
  * Errors are SyncErrors whose one-line message names the file or URL (and both hashes).
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { defaultTimeoutMs, download } from "./download.js";
 import { defaultGoogleProtoRoot, googleImportClosure, importsOf } from "./google-protos.js";
 import { SyncError } from "./sync-error.js";
 import { maxProtoBytes } from "./limits.js";
+import { describeMakeRefusal, makeDirectory } from "../make-directory.js";
 import { describeRefusal, readBounded } from "../read-bounded.js";
 
 export { SyncError } from "./sync-error.js";
@@ -136,7 +137,8 @@ export async function syncProtos(opts: SyncOptions): Promise<SyncResult> {
   if (opts.clean) rmSync(opts.outDir, { recursive: true, force: true });
   const write = (rel: string, data: Buffer) => {
     const to = join(opts.outDir, rel);
-    mkdirSync(dirname(to), { recursive: true });
+    const refused = makeDirectory(dirname(to));
+    if (refused) throw new SyncError(describeMakeRefusal(refused));
     writeFileSync(to, data);
   };
   for (const p of pinned) write(p.entry.stagedPath, p.data);

@@ -9,12 +9,18 @@ export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 export const pluginBin = join(repoRoot, "bin/protoc-gen-a2a.cjs");
 export const bufBin = join(repoRoot, "node_modules/.bin/buf");
 
-export function run(cmd: string, args: string[], opts: { cwd?: string; input?: Buffer; env?: NodeJS.ProcessEnv } = {}) {
+/** `timeoutMs`: the child is killed past it (status null), for a run that could otherwise never end. */
+export function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd?: string; input?: Buffer; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+) {
   const r = spawnSync(cmd, args, {
     cwd: opts.cwd ?? repoRoot,
     input: opts.input,
     env: opts.env ?? process.env,
     maxBuffer: 64 << 20,
+    timeout: opts.timeoutMs,
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString("utf8") };
 }

@@ -31,6 +31,7 @@ const plugin = (cache: string, args: string[] = [], request = input) =>
   run(process.execPath, [pluginBin, ...args], {
     input: request,
     env: { ...process.env, PROTOC_GEN_A2A_CODE_CACHE: cache },
+    timeoutMs: 60_000,
   });
 
 const expected = plugin("off");
@@ -114,6 +115,8 @@ describe("the binary's code cache", () => {
     const file = join(tempDir("code-cache-blocked"), "a-file");
     writeFileSync(file, "in the way\n");
     answers(join(file, "cache"));
+    // Under /proc, where Node's recursive mkdir retried forever.
+    answers("/proc/self/a2a-code-cache");
     answers("off");
     expect(cacheFile(Buffer.from("x"), join(repoRoot, "dist/protoc-gen-a2a.cjs"), "off")).toBeUndefined();
   });
