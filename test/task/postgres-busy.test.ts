@@ -11,6 +11,7 @@ import { A2AError } from "@protoc-gen-a2a/runtime";
 import { createPostgresTaskStore, migrate } from "@protoc-gen-a2a/runtime/postgres";
 import type { TaskStore } from "@protoc-gen-a2a/runtime/task";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
+import { storeError } from "../../packages/runtime/dist/task/postgres/store-error.js";
 import { postgresUrl, uniqueSchema } from "../helpers/postgres.js";
 import { startTcpProxy } from "../helpers/tcp-proxy.js";
 
@@ -113,6 +114,24 @@ describe("a database that cannot serve now", () => {
       await store.close();
       await pool.end();
       await proxy.close();
+    }
+  });
+
+  it("is a 500, not a 503, when a query meets a configured limit (SQLSTATE 53400)", async () => {
+    const client = await admin.connect();
+    try {
+      await client.query("SET work_mem = '64kB'; SET temp_file_limit = '64kB'");
+      const error = await client.query("SELECT g FROM generate_series(1, 200000) g ORDER BY g DESC").then(
+        () => new Error("the query succeeded"),
+        (e: unknown) => e,
+      );
+      expect((error as { code?: unknown }).code).toBe("53400");
+      const answered = storeError("listing tasks", error);
+      expect(answered).not.toBeInstanceOf(A2AError);
+      expect(answered.message).toMatch(/^PostgreSQL task store: listing tasks failed: temporary file size exceeds/);
+    } finally {
+      await client.query("RESET work_mem; RESET temp_file_limit");
+      client.release();
     }
   });
 });

@@ -10,7 +10,8 @@
  * 57P01-57P03; pg's "Connection terminated" errors; pg's "Query read timeout",
  * a query unanswered past query_timeout, as when the network drops what it
  * carries), or one out of room for now (SQLSTATE class 53: too many
- * connections, out of memory, disk full; the pool's "timeout exceeded when
+ * connections, out of memory, disk full, but not 53400, a configured limit
+ * such as temp_file_limit that the same query meets again; the pool's "timeout exceeded when
  * trying to connect", all its connections busy past connectionTimeoutMillis),
  * found anywhere along the cause chain, is A2AError InternalError with HTTP
  * status 503: the caller is told the store is unavailable for now, which
@@ -36,7 +37,7 @@ const UNREACHABLE_CODES = new Set([
 export function unreachableCode(error: unknown): string | undefined {
   for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && (UNREACHABLE_CODES.has(code) || /^08|^53/.test(code))) return code;
+    if (typeof code === "string" && (UNREACHABLE_CODES.has(code) || /^08|^53(?!400)/.test(code))) return code;
     if (/^Connection terminated|connection error and is not queryable/.test(e.message)) return "connection lost";
     if (e.message.startsWith("timeout exceeded when trying to connect")) return "no connection free in time";
     if (e.message === "Query read timeout") return "query unanswered in time";
