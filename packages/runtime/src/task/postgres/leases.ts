@@ -9,6 +9,10 @@
  *            moves turn_expires of all its turns to now() + leaseMs; after
  *            a renewal fails, again every leaseMs / 30 until one succeeds,
  *            so a lease outlives any outage that ends before it runs out
+ *   report   a failed renewal or sweep goes to onError, then about one per
+ *            tick (leaseMs / 3 less a tenth, for the timers' jitter, on the
+ *            monotonic clock) until one succeeds: an outage is reported at the
+ *            tick's cadence, not at each early renewal
  *   sweep    every leaseMs / 3 in every instance, and once at start: the
  *            turns whose lease ran out (turn_expires < now()) are read, and
  *            each task still SUBMITTED or WORKING on that turn is committed
@@ -66,6 +70,8 @@ export class TurnLeases {
   private tick: Promise<void> | undefined;
   /** The early renewal after a failed one, when waiting. */
   private retry: NodeJS.Timeout | undefined;
+  /** When the last failure was reported (performance.now()); undefined once a run succeeded. */
+  private reportedAt: number | undefined;
   private closed = false;
 
   constructor(
@@ -113,12 +119,23 @@ export class TurnLeases {
       try {
         if (this.held.size > 0) await this.renewOrRetrySoon();
         await this.sweep();
+        this.reportedAt = undefined;
       } catch (error) {
-        if (!this.closed) this.options.onError(storeError("renewing and sweeping turn leases", error));
+        if (!this.closed && this.reportDue()) {
+          this.options.onError(storeError("renewing and sweeping turn leases", error));
+        }
       } finally {
         this.tick = undefined;
       }
     })();
+  }
+
+  /** Whether a failure now is reported: the first of a run of failures, then about one per tick. */
+  private reportDue(): boolean {
+    const now = performance.now();
+    if (this.reportedAt !== undefined && now - this.reportedAt < (this.options.leaseMs / 3) * 0.9) return false;
+    this.reportedAt = now;
+    return true;
   }
 
   /** Renews; when that fails, runs again after leaseMs / 30 rather than at the next tick. */
