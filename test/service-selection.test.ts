@@ -4,13 +4,15 @@
  * google.api.http rules, one without), the services that no override file
  * covers are skipped with one line on stderr each; services= picks services
  * explicitly; a service that gets output needs a protocol version from an
- * override file. The plugin runs in-process on a request built by `buf build`.
+ * override file; a service of the user's declared in A2A's own package is one problem naming the two ways
+ * out. The plugin runs in-process on a request built by `buf build`.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { FileDescriptorProto } from "@bufbuild/protobuf/wkt";
+import type { GenerationError } from "../dist/generation-error.js";
 import { buildImage, request, runPlugin } from "./helpers/in-process.js";
 import { repoRoot } from "./helpers/run.js";
 
@@ -172,5 +174,34 @@ describe("a service that gets output without a protocol version", () => {
         "or leave acme.inventory.v1.Inventory out of services=",
     );
     expect(r.files.size).toBe(0);
+  });
+});
+
+describe("a service of its own in A2A's package", () => {
+  let withBilling: FileDescriptorProto[];
+  const BILLING_RPC =
+    "service Billing {\n  rpc Charge(GetTaskRequest) returns (Task) {\n" +
+    '    option (google.api.http) = { post: "/charge" body: "*" };\n  }\n}\n';
+  beforeAll(() => {
+    const protos = mkdtempSync(join(tmpdir(), "a2a-own-service-"));
+    const a2a = readFileSync(join(repoRoot, "proto/staged", A2A), "utf8");
+    mkdirSync(join(protos, "v1.0.1"));
+    writeFileSync(join(protos, A2A), `${a2a}\n${BILLING_RPC}`);
+    withBilling = buildImage([], [protos]);
+  });
+
+  it("is one problem saying to move it or leave it out, not one per shipped entry it lacks", () => {
+    const r = runPlugin(request(withBilling, [A2A], []));
+    expect((r.error as GenerationError | undefined)?.problems).toEqual([
+      `${A2A}: service lf.a2a.v1.Billing is in package lf.a2a.v1, whose shipped override files describe ` +
+        "lf.a2a.v1.A2AService: give it a package of its own (with an overrides= file), or leave it out with " +
+        "services=lf.a2a.v1.A2AService",
+    ]);
+  });
+
+  it("is left out as the problem says, and the A2A service is generated", () => {
+    const r = runPlugin(request(withBilling, [A2A], ["services=lf.a2a.v1.A2AService"]));
+    expect(r.error).toBeUndefined();
+    expect(r.files.get("v1.0.1/a2a_a2a.ts")).toContain("A2AServiceV1_0");
   });
 });

@@ -8,6 +8,11 @@
  * routes, stubs or docs. With `services=`, exactly the services named there
  * get output; a name that no file to generate declares is an error.
  *
+ * A package the shipped files cover is A2A's: they describe its A2A service (the one with the RPCs their
+ * `operations.<rpc>` entries name). Another service declared in it (say a user's, added to a copy of a2a.proto)
+ * would meet those entries with none of its RPCs; while the shipped files apply, it is one problem saying to
+ * give it a package of its own or to leave it out with services=, not a problem per shipped entry.
+ *
  * A service that gets output needs a protocol version (api.protocolVersion)
  * from an override file; without one, generation fails (src/model/resolve-api.ts, with the problem
  * noProtocolVersionProblem words).
@@ -34,13 +39,18 @@ export interface ServiceSelection {
  */
 export function selectServices(
   files: readonly DescFile[],
-  options: Pick<A2aOptions, "services">,
+  options: Pick<A2aOptions, "services" | "defaultOverrides">,
   shipped: readonly OverrideFile[],
   user: readonly OverrideFile[],
   problems: Problems,
 ): ServiceSelection {
   const services = files.flatMap((f) =>
-    f.services.map((s) => ({ name: s.typeName, file: f.proto.name, pkg: f.proto.package })),
+    f.services.map((s) => ({
+      name: s.typeName,
+      file: f.proto.name,
+      pkg: f.proto.package,
+      rpcs: s.methods.map((m) => m.name),
+    })),
   );
   const requestPackages = new Set(services.map((s) => s.pkg));
   if (options.services.length > 0) {
@@ -55,6 +65,14 @@ export function selectServices(
     return { selected: new Set(options.services.filter((n) => known.has(n))), requestPackages, notes: [] };
   }
   const covered = new Set([...shipped, ...user].map((f) => f.package));
+  const strangers = options.defaultOverrides ? servicesBesideA2a(services, shipped) : new Map<string, string>();
+  for (const [stranger, a2a] of strangers) {
+    const s = services.find((x) => x.name === stranger)!;
+    problems.add(
+      `${s.file}: service ${s.name} is in package ${s.pkg}, whose shipped override files describe ${a2a}: ` +
+        `give it a package of its own (with an overrides= file), or leave it out with services=${a2a}`,
+    );
+  }
   const notes = services
     .filter((s) => !covered.has(s.pkg))
     .map((s) =>
@@ -62,7 +80,32 @@ export function selectServices(
         ? `skipping ${s.name} (${s.file}): override files are per package and its file has none`
         : `skipping ${s.name} (${s.file}): no override file covers package ${s.pkg}; add one with overrides=PATH`,
     );
-  return { selected: new Set(services.filter((s) => covered.has(s.pkg)).map((s) => s.name)), requestPackages, notes };
+  const selected = services.filter((s) => covered.has(s.pkg) && !strangers.has(s.name)).map((s) => s.name);
+  return { selected: new Set(selected), requestPackages, notes };
+}
+
+/**
+ * The services of a shipped package that have none of the RPCs its shipped entries name, while another service
+ * of that package has some: each one's name → the full names of those A2A services.
+ */
+function servicesBesideA2a(
+  services: readonly { name: string; pkg: string; rpcs: readonly string[] }[],
+  shipped: readonly OverrideFile[],
+): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const pkg of new Set(shipped.map((f) => f.package))) {
+    const named = new Set(
+      shipped
+        .filter((f) => f.package === pkg)
+        .flatMap((f) => f.entries.map((e) => /^operations\.([^.]+)\./.exec(e.target)?.[1]))
+        .filter((n) => n !== undefined),
+    );
+    const here = services.filter((s) => s.pkg === pkg);
+    const a2a = here.filter((s) => s.rpcs.some((r) => named.has(r))).map((s) => s.name);
+    if (a2a.length === 0) continue;
+    for (const s of here) if (!a2a.includes(s.name)) out.set(s.name, a2a.join(", "));
+  }
+  return out;
 }
 
 /**
