@@ -329,6 +329,75 @@ describe("on the wire", () => {
   });
 });
 
+describe("a card that makes authentication optional (an empty requirement, listed first)", () => {
+  const optionalCard = {
+    securitySchemes: {
+      key: { apiKeySecurityScheme: { location: "header", name: "X-API-Key" } },
+      // A query key no header can name: gRPC, which reads query keys from metadata, never sees it presented.
+      qkey: { apiKeySecurityScheme: { location: "query", name: "key[]" } },
+      oidc: { openIdConnectSecurityScheme: { openIdConnectUrl: "set later" } },
+    },
+    securityRequirements: [
+      { schemes: {} },
+      { schemes: { key: { list: [] } } },
+      { schemes: { qkey: { list: [] } } },
+      { schemes: { oidc: { list: ["a2a:admin"] } } },
+    ],
+  };
+  let server: Server;
+  let grpcServer: Http2Server;
+  let call: (headers: Record<string, string>) => Promise<string>;
+  let grpcCall: (headers: Record<string, string>) => Promise<string>;
+  beforeAll(async () => {
+    const verifiers = {
+      key: apiKeyTable({ "alice-key": "alice" }),
+      qkey: apiKeyTable({ "bob-key": "bob" }),
+      oidc: jwtBearer({ issuer, audience: "https://agent.test" }),
+    };
+    const interceptors = [authenticate({ card: optionalCard, verifiers }), recorder];
+    server = createServer(nodeHttpListener(createA2AServiceHttpHandler({ handler, interceptors })));
+    const routes = a2aServiceGrpcRoutes({ handler, interceptors });
+    grpcServer = createHttp2Server(connectNodeAdapter({ routes, grpc: true }));
+    const url = `http://127.0.0.1:${await listen(server)}/jsonrpc`;
+    const transport = createGrpcTransport({ baseUrl: `http://127.0.0.1:${await listen(grpcServer)}` });
+    call = async (headers) => (await createA2AServiceJsonRpcClient({ url, headers }).getTask({ id: "t" })).contextId;
+    grpcCall = async (headers) =>
+      (await createA2AServiceGrpcClient(transport, { headers }).getTask({ id: "t" })).contextId;
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+    grpcServer.close();
+  });
+
+  it("admits a valid credential as its caller, not as anonymous", async () => {
+    expect(await call({ "x-api-key": "alice-key" })).toBe("alice/key/tagged");
+    expect(await grpcCall({ "x-api-key": "alice-key" })).toBe("alice/key/tagged");
+  });
+
+  it("admits a call without credentials, without a principal", async () => {
+    expect(await call({})).toBe("anonymous/undefined/tagged");
+    expect(await grpcCall({})).toBe("anonymous/undefined/tagged");
+  });
+
+  it("refuses a credential that fails, or lacks a scope, rather than admitting it anonymous", async () => {
+    const wrong = await failure(() => call({ "x-api-key": "wrong" }));
+    expect([wrong.type, wrong.message]).toEqual([
+      "UnauthenticatedError",
+      "Authentication required: invalid credentials for key; the agent card accepts (none) or key or qkey or oidc",
+    ]);
+    const malformed = await failure(() => call({ authorization: "Bearer" }));
+    expect(malformed.type).toBe("UnauthenticatedError");
+    const scopeless = await failure(async () =>
+      call({ authorization: `Bearer ${await token({ scope: "a2a:read" })}` }),
+    );
+    expect([scopeless.type, scopeless.message]).toEqual([
+      "PermissionDeniedError",
+      "Permission denied: missing scope a2a:admin",
+    ]);
+  });
+});
+
 describe("at start", () => {
   it("refuses a card that declares a scheme no verifier is given for, in one line", () => {
     const start = () => authenticate({ card, verifiers: { key: apiKeyTable({}) } });

@@ -12,8 +12,12 @@
  *   each call requirements are tried in card order (an OR of ANDs); a scheme
  *             is verified once per call; a requirement holds when every scheme
  *             in it presents a valid credential granting the scopes it lists.
- *             An empty requirement admits the call without a principal; a card
- *             without requirements authenticates nothing
+ *             An empty requirement (authentication optional) comes last,
+ *             wherever the card lists it, and admits only a call that presents
+ *             no credential for any scheme the requirements name: a caller
+ *             who presents one is who it says or is refused, never admitted
+ *             anonymous (where all callers without a principal share one
+ *             owner). A card without requirements authenticates nothing
  *   admitted  the principal (the first scheme's identity, the scopes of all)
  *             is set in the call's values (principalKey): HandlerContext and
  *             the executor's RequestContext read it
@@ -112,6 +116,7 @@ export function authenticate(options: AuthenticateOptions): Interceptor {
   const compiled: Requirement[] = requirements.map((r) =>
     [...r].map(([name, scopes]) => ({ name, index: names.indexOf(name), scopes })),
   );
+  const required = [...new Set(requirements.flatMap((r) => [...r.keys()]))].map((n) => security.schemes.get(n)!);
   return (next) => (call) => {
     const outcomes: (Maybe<Outcome> | undefined)[] = new Array(names.length);
     const outcomeOf = (entry: RequirementEntry): Maybe<Outcome> =>
@@ -121,7 +126,8 @@ export function authenticate(options: AuthenticateOptions): Interceptor {
       if (verdict.principal) call.context.values.set(principalKey, verdict.principal);
       return next(call);
     };
-    const verdict = firstMet(compiled, outcomeOf);
+    const presentsAny = () => required.some((scheme) => presentedFor(scheme, call.context) !== undefined);
+    const verdict = firstMet(compiled, outcomeOf, presentsAny);
     return verdict instanceof Promise ? verdict.then(admit) : admit(verdict);
   };
 
@@ -133,7 +139,12 @@ export function authenticate(options: AuthenticateOptions): Interceptor {
       });
     }
     const invalid = verdict.invalid;
-    const why = invalid.length > 0 ? `invalid credentials for ${invalid.join(", ")}` : "no credentials";
+    const why =
+      invalid.length > 0
+        ? `invalid credentials for ${invalid.join(", ")}`
+        : verdict.presented
+          ? "credentials that meet no requirement"
+          : "no credentials";
     return new A2AError("UnauthenticatedError", `Authentication required: ${why}; the agent card accepts ${accepted}`, {
       headers: { "www-authenticate": challenges(new Map(invalid.map((n) => [n, true])), []) },
     });
@@ -159,7 +170,7 @@ type Requirement = readonly RequirementEntry[];
 type Verdict =
   | { readonly kind: "met"; readonly principal: Principal | undefined }
   | { readonly kind: "scopes"; readonly missing: readonly string[] }
-  | { readonly kind: "refused"; readonly invalid: readonly string[] };
+  | { readonly kind: "refused"; readonly invalid: readonly string[]; readonly presented: boolean };
 
 /** Why requirements failed, so far: schemes with invalid credentials, the first missing scopes. */
 interface Tally {
@@ -167,20 +178,31 @@ interface Tally {
   missing: readonly string[] | undefined;
 }
 
-/** The first requirement every scheme of which holds, else why none did. */
-function firstMet(requirements: readonly Requirement[], outcomeOf: (e: RequirementEntry) => Maybe<Outcome>) {
+/**
+ * The first non-empty requirement every scheme of which holds; else, when the card has an empty requirement and
+ * the call presents no credential (`presentsAny`), admission without a principal; else why none held.
+ */
+function firstMet(
+  requirements: readonly Requirement[],
+  outcomeOf: (e: RequirementEntry) => Maybe<Outcome>,
+  presentsAny: () => boolean,
+) {
   const tally: Tally = { invalid: [], missing: undefined };
+  const guarded = requirements.filter((r) => r.length > 0);
+  const optional = guarded.length < requirements.length;
   const from = (r: number): Maybe<Verdict> => {
-    for (; r < requirements.length; r++) {
-      const held = holds(requirements[r]!, outcomeOf, tally);
+    for (; r < guarded.length; r++) {
+      const held = holds(guarded[r]!, outcomeOf, tally);
       if (held instanceof Promise) {
         const next = r + 1;
         return held.then((h) => (h === false ? from(next) : { kind: "met", principal: h }));
       }
       if (held !== false) return { kind: "met", principal: held };
     }
+    const presented = presentsAny();
+    if (optional && !presented) return { kind: "met", principal: undefined };
     if (tally.missing) return { kind: "scopes", missing: tally.missing };
-    return { kind: "refused", invalid: [...new Set(tally.invalid)] };
+    return { kind: "refused", invalid: [...new Set(tally.invalid)], presented };
   };
   return from(0);
 }

@@ -43,10 +43,15 @@ export function presentedFor(scheme: SecurityScheme, context: HandlerContext): P
   }
 }
 
+/** A field name HTTP can carry (RFC 9110 §5.1 token); Headers refuses, by throwing, to look up any other. */
+const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
 function apiKeyOf(scheme: SecurityScheme & { type: "apiKey" }, context: HandlerContext): string | undefined {
-  if (scheme.location === "header") return context.header(scheme.key) ?? undefined;
-  // gRPC has no query: there the client sends the key as the metadata entry of its name, lowercased.
-  if (scheme.location === "query" && context.binding === "GRPC") return context.header(scheme.key) ?? undefined;
+  // gRPC has no query: there the client sends the key as the metadata entry of its name, lowercased. A name no
+  // header can have (a query key "key[]") is then never presented.
+  if (scheme.location === "header" || (scheme.location === "query" && context.binding === "GRPC")) {
+    return FIELD_NAME.test(scheme.key) ? (context.header(scheme.key) ?? undefined) : undefined;
+  }
   if (scheme.location === "query") return context.query.get(scheme.key) ?? undefined;
   for (const pair of (context.header("cookie") ?? "").split(";")) {
     const eq = pair.indexOf("=");
