@@ -159,6 +159,19 @@ describe("choosing from the card's security requirements", () => {
     expect(credentialsForCard(unlisted, {}).schemes).toEqual([]);
   });
 
+  it("with authentication optional, sends what it holds, wherever the card lists the empty requirement", () => {
+    const apiKey = { schemes: { apiKey: { list: [] } } };
+    for (const securityRequirements of [
+      [{ schemes: {} }, apiKey],
+      [apiKey, { schemes: {} }],
+    ]) {
+      const optional = { securitySchemes: SECURITY.securitySchemes, securityRequirements };
+      expect(credentialsForCard(optional, { apiKey: "k" }).schemes).toEqual(["apiKey"]);
+      expect(credentialsForCard(optional, { bearer: "b" }).schemes).toEqual([]);
+      expect(credentialsForCard(optional, {}).schemes).toEqual([]);
+    }
+  });
+
   it("without the credentials option, checks nothing and sends nothing for the card's security", async () => {
     const { client } = createA2AServiceClientForCard(agentCard(agent, SECURITY, ["JSONRPC"]), {
       headers: { authorization: "Bearer own" },

@@ -7,8 +7,10 @@
  *             says which shape fits which scheme type); an empty string is
  *             no credential (as `apiKey: process.env.KEY ?? ""` gives)
  *   choice    the first of the card's requirements (an OR of ANDs) for whose
- *             every scheme the client holds a credential (an empty
- *             requirement needs none: nothing is sent). A card that lists no requirements
+ *             every scheme the client holds a credential; an empty
+ *             requirement (authentication optional) needs none and comes
+ *             last, wherever the card lists it: a client given credentials
+ *             the card accepts sends them, else nothing. A card that lists no requirements
  *             requires nothing: the first declared scheme the client holds a
  *             credential for is sent, else nothing
  *   none met  NoCredentialsError, before any request, naming the sets the
@@ -72,7 +74,9 @@ export function credentialsForCard(card: unknown, credentials: Credentials = {})
   const usable = (name: string) => Object.hasOwn(holding, name) && (schemes.get(name)?.type ?? "unknown") !== "unknown";
   const candidates: CardRequirement[] =
     requirements.length > 0 ? [...requirements] : [...schemes.keys()].map((n) => new Map([[n, []]]));
-  const chosen = candidates.find((r) => [...r.keys()].every(usable));
+  // An empty requirement last: a client holding credentials is who it is, not anonymous (auth/authenticate.ts).
+  const ordered = [...candidates.filter((r) => r.size > 0), ...candidates.filter((r) => r.size === 0)];
+  const chosen = ordered.find((r) => [...r.keys()].every(usable));
   if (!chosen) {
     if (requirements.length === 0) return sending([]);
     throw new NoCredentialsError(
