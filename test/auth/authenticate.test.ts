@@ -398,6 +398,39 @@ describe("a card that makes authentication optional (an empty requirement, liste
   });
 });
 
+describe("a requirement of two schemes, with authentication optional", () => {
+  it("refuses a credential for one of them, naming it, rather than admitting it anonymous", async () => {
+    const andCard = {
+      securitySchemes: {
+        key: { apiKeySecurityScheme: { location: "header", name: "X-API-Key" } },
+        oidc: { openIdConnectSecurityScheme: { openIdConnectUrl: "set later" } },
+      },
+      securityRequirements: [{ schemes: {} }, { schemes: { key: { list: [] }, oidc: { list: [] } } }],
+    };
+    const verifiers = {
+      key: apiKeyTable({ "alice-key": "alice" }),
+      oidc: jwtBearer({ issuer, audience: "https://agent.test" }),
+    };
+    const interceptors = [authenticate({ card: andCard, verifiers }), recorder];
+    const server = createServer(nodeHttpListener(createA2AServiceHttpHandler({ handler, interceptors })));
+    const url = `http://127.0.0.1:${await listen(server)}/jsonrpc`;
+    try {
+      const bearer = `Bearer ${await token({ scope: "a2a:read" })}`;
+      const e = await failure(() =>
+        createA2AServiceJsonRpcClient({ url, headers: { authorization: bearer } }).getTask({ id: "t" }),
+      );
+      expect([e.type, e.message]).toEqual([
+        "UnauthenticatedError",
+        "Authentication required: credentials for oidc that meet no requirement; " +
+          "the agent card accepts (none) or key + oidc",
+      ]);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
 describe("at start", () => {
   it("refuses a card that declares a scheme no verifier is given for, in one line", () => {
     const start = () => authenticate({ card, verifiers: { key: apiKeyTable({}) } });

@@ -126,8 +126,9 @@ export function authenticate(options: AuthenticateOptions): Interceptor {
       if (verdict.principal) call.context.values.set(principalKey, verdict.principal);
       return next(call);
     };
-    const presentsAny = () => required.some((scheme) => presentedFor(scheme, call.context) !== undefined);
-    const verdict = firstMet(compiled, outcomeOf, presentsAny);
+    const presentedSchemes = () =>
+      required.filter((scheme) => presentedFor(scheme, call.context) !== undefined).map((scheme) => scheme.name);
+    const verdict = firstMet(compiled, outcomeOf, presentedSchemes);
     return verdict instanceof Promise ? verdict.then(admit) : admit(verdict);
   };
 
@@ -142,8 +143,8 @@ export function authenticate(options: AuthenticateOptions): Interceptor {
     const why =
       invalid.length > 0
         ? `invalid credentials for ${invalid.join(", ")}`
-        : verdict.presented
-          ? "credentials that meet no requirement"
+        : verdict.presented.length > 0
+          ? `credentials for ${verdict.presented.join(", ")} that meet no requirement`
           : "no credentials";
     return new A2AError("UnauthenticatedError", `Authentication required: ${why}; the agent card accepts ${accepted}`, {
       headers: { "www-authenticate": challenges(new Map(invalid.map((n) => [n, true])), []) },
@@ -170,7 +171,7 @@ type Requirement = readonly RequirementEntry[];
 type Verdict =
   | { readonly kind: "met"; readonly principal: Principal | undefined }
   | { readonly kind: "scopes"; readonly missing: readonly string[] }
-  | { readonly kind: "refused"; readonly invalid: readonly string[]; readonly presented: boolean };
+  | { readonly kind: "refused"; readonly invalid: readonly string[]; readonly presented: readonly string[] };
 
 /** Why requirements failed, so far: schemes with invalid credentials, the first missing scopes. */
 interface Tally {
@@ -180,12 +181,12 @@ interface Tally {
 
 /**
  * The first non-empty requirement every scheme of which holds; else, when the card has an empty requirement and
- * the call presents no credential (`presentsAny`), admission without a principal; else why none held.
+ * the call presents no credential (`presentedSchemes`), admission without a principal; else why none held.
  */
 function firstMet(
   requirements: readonly Requirement[],
   outcomeOf: (e: RequirementEntry) => Maybe<Outcome>,
-  presentsAny: () => boolean,
+  presentedSchemes: () => readonly string[],
 ) {
   const tally: Tally = { invalid: [], missing: undefined };
   const guarded = requirements.filter((r) => r.length > 0);
@@ -199,8 +200,8 @@ function firstMet(
       }
       if (held !== false) return { kind: "met", principal: held };
     }
-    const presented = presentsAny();
-    if (optional && !presented) return { kind: "met", principal: undefined };
+    const presented = presentedSchemes();
+    if (optional && presented.length === 0) return { kind: "met", principal: undefined };
     if (tally.missing) return { kind: "scopes", missing: tally.missing };
     return { kind: "refused", invalid: [...new Set(tally.invalid)], presented };
   };
