@@ -139,34 +139,22 @@ function clampDeadline(header: Headers): number | undefined {
 }
 
 /**
- * The request, its body to arrive whole within `ms` (then DEADLINE_EXCEEDED; a JSON body is as it is), and
- * stop(), which ends the wait: called once connect is done with the request, however it went. The timer keeps
- * no process running.
+ * The request, its body to arrive whole within `ms` (then DEADLINE_EXCEEDED, and the body is closed; a JSON body
+ * is as it is), and stop(), which ends the wait: called once connect is done with the request, however it went.
+ * The wait is the one every abortable wait here uses (core/until-aborted.ts), on a signal the timer aborts; the
+ * timer keeps no process running.
  */
 function withReadDeadline(req: UniversalServerRequest, ms: number): { req: UniversalServerRequest; stop(): void } {
   const { body } = req;
   if (!(typeof body === "object" && body !== null && Symbol.asyncIterator in body)) return { req, stop: () => {} };
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    const why = `the request did not arrive whole within ${ms} ms`;
-    timer = setTimeout(() => reject(new ConnectError(why, Code.DeadlineExceeded)), ms);
-    timer.unref();
-  });
-  late.catch(() => {});
+  const late = new AbortController();
+  const timer = setTimeout(() => late.abort(), ms);
+  timer.unref();
+  const why = () => new ConnectError(`the request did not arrive whole within ${ms} ms`, Code.DeadlineExceeded);
   return {
-    req: { ...req, body: readWithin(body as AsyncIterable<Uint8Array>, late) },
+    req: { ...req, body: eventsUntilAborted(body as AsyncIterable<Uint8Array>, late.signal, why) },
     stop: () => clearTimeout(timer),
   };
-}
-
-async function* readWithin(body: AsyncIterable<Uint8Array>, late: Promise<never>): AsyncIterable<Uint8Array> {
-  const chunks = body[Symbol.asyncIterator]();
-  for (
-    let read = await Promise.race([chunks.next(), late]);
-    !read.done;
-    read = await Promise.race([chunks.next(), late])
-  )
-    yield read.value;
 }
 
 /** A request the binary reader could not read (too deep, malformed) is the client's fault: INVALID_ARGUMENT. */
