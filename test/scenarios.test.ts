@@ -66,6 +66,19 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** A REST client on `base`, a task that waits (sent with returnImmediately), and its subscription past its task. */
+async function subscribedToWaitingTask(base: string) {
+  const client = createA2AServiceRestClient({ url: base });
+  const sent = await client.sendMessage({
+    message: { messageId: "m", role: Role.USER, parts: [{ content: { case: "text", value: "wait" } }] },
+    configuration: { returnImmediately: true },
+  });
+  const id = (sent.payload.value as Task).id;
+  const it = client.subscribeToTask({ id })[Symbol.asyncIterator]();
+  expect((await it.next()).value?.payload.case).toBe("task");
+  return { client, id, it };
+}
+
 describe("server scenarios", () => {
   it("I1: the same message over every binding gives equivalent results", async () => {
     const results = await Promise.all(
@@ -394,20 +407,53 @@ describe("client scenarios", () => {
     });
     const base = await listen(server);
     try {
-      const client = createA2AServiceRestClient({ url: base });
-      const sent = await client.sendMessage({
-        message: { messageId: "m", role: Role.USER, parts: [{ content: { case: "text", value: "wait" } }] },
-        configuration: { returnImmediately: true },
-      });
-      const id = (sent.payload.value as Task).id;
-      const it = client.subscribeToTask({ id })[Symbol.asyncIterator]();
-      expect((await it.next()).value?.payload.case).toBe("task");
+      const { client, id, it } = await subscribedToWaitingTask(base);
       await client.cancelTask({ id });
       let last: StreamResponse | undefined;
       for (let r = await it.next(); !r.done; r = await it.next()) last = r.value;
       expect(last?.payload.case === "statusUpdate" && last.payload.value.status?.state).toBe(TaskState.CANCELED);
       const subscribeCalls = methods.filter((m) => m.includes(":subscribe")).map((m) => m.split(" ")[0]);
       expect(subscribeCalls).toEqual(["GET", "POST"]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it("I14: the refused GET's answer is let go before the POST is sent, though its body never ends", async () => {
+    // The refusal streams its body without end; the client never reads it. Unless the client cancels it, it
+    // stays open (undici pauses the socket) until the garbage collector happens to take the Response.
+    let refusalOpen = false;
+    const openAtRetry: boolean[] = [];
+    const inner = nodeHttpListener(createA2AServiceHttpHandler({ handler: createEchoHandler(), restBasePath: "" }));
+    const server = createServer((req, res) => {
+      const subscribe = req.url?.includes(":subscribe");
+      if (subscribe && req.method === "GET") {
+        refusalOpen = true;
+        res.writeHead(405, { allow: "POST", "content-type": "text/plain" });
+        const timer = setInterval(() => res.write("x".repeat(1024)), 5);
+        res.on("close", () => {
+          clearInterval(timer);
+          refusalOpen = false;
+        });
+        return;
+      }
+      if (subscribe) {
+        // Give the refused connection's close a moment to arrive: it travels on another socket.
+        const retry = () => {
+          openAtRetry.push(refusalOpen);
+          inner(req, res);
+        };
+        setTimeout(retry, refusalOpen ? 500 : 0);
+        return;
+      }
+      inner(req, res);
+    });
+    const base = await listen(server);
+    try {
+      const { it } = await subscribedToWaitingTask(base);
+      await it.return?.(undefined);
+      expect(openAtRetry).toEqual([false]);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
