@@ -11,6 +11,8 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import {
   A2ATransportError,
   AgentCardVerificationError,
@@ -24,6 +26,9 @@ import { type CryptoKey, generateKeyPair } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createEchoHandler } from "../../examples/echo-agent/echo-handler.js";
 import { createA2AServiceHttpHandler } from "../../generated-samples/v1.0.1/a2a_a2a.js";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
 
 const card = {
   name: "Resolved agent",
@@ -256,6 +261,40 @@ describe("failures name the URL", () => {
     await expect(resolveAgentCard(`${base}/list/card.json`)).rejects.toThrow(
       `ResolveAgentCard: the card at ${base}/list/card.json is not a JSON object`,
     );
+  });
+
+  it("a card whose body trickles is cut off at timeoutMs, though the garbage collector runs meanwhile", async () => {
+    // Headers at once, then a space every 50 ms for good. A timeout that nothing holds is collected on Node 20
+    // and never fires; the collector runs every 5 ms to make that happen.
+    const trickling = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" }).write("{");
+      const timer = setInterval(() => res.write(" "), 50);
+      res.on("close", () => clearInterval(timer));
+    });
+    const url = await listen(trickling);
+    const collecting = setInterval(gc, 5);
+    let watchdog: NodeJS.Timeout | undefined;
+    const hung = new Promise<string>((resolve) => {
+      watchdog = setTimeout(() => resolve("still reading after 4 s"), 4000);
+    });
+    try {
+      const outcome = await Promise.race([
+        resolveAgentCard(url, { timeoutMs: 300 }).then(
+          () => "resolved",
+          (e: Error) => e.message,
+        ),
+        hung,
+      ]);
+      expect(outcome).toBe(
+        `ResolveAgentCard: reading the card at ${url}/.well-known/agent-card.json failed: ` +
+          "The operation was aborted due to timeout",
+      );
+    } finally {
+      clearInterval(collecting);
+      clearTimeout(watchdog);
+      trickling.closeAllConnections();
+      await new Promise((resolve) => trickling.close(resolve));
+    }
   });
 
   it("a refused connection", async () => {

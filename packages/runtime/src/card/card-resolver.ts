@@ -15,8 +15,9 @@
  *              reuses it; no-store keeps nothing. At most 64 cards are kept,
  *              and at most MAX_CACHED_BYTES of them by the size they were
  *              served with (the oldest dropped first)
- *   timeout    timeoutMs (default 30 s) bounds the fetch, body included: a
- *              server that trickles a card cannot hold a resolve for good
+ *   timeout    timeoutMs (default 30 s) bounds a resolve, redirects and body
+ *              included: a server that trickles a card cannot hold it for
+ *              good
  *   redirects  followed by hand, within the card URL's origin only (at most
  *              MAX_REDIRECTS): a redirect to another origin is refused, so
  *              the request's headers (credentials among them) never go there;
@@ -41,6 +42,7 @@ import { FifoMap } from "../core/fifo-map.js";
 import { freshnessOf } from "./card-freshness.js";
 import { DEFAULT_MAX_BODY } from "../core/limits.js";
 import { boundedText, isRedirect } from "../core/response-body.js";
+import { timedSignal } from "../core/timed-signal.js";
 
 export interface AgentCardResolverOptions<V = undefined> {
   readonly fetch?: typeof globalThis.fetch;
@@ -50,7 +52,7 @@ export interface AgentCardResolverOptions<V = undefined> {
   readonly version?: string;
   /** Freshness in seconds when the response has no max-age, no-cache or no-store. Default 0. */
   readonly defaultMaxAgeSeconds?: number;
-  /** Per-request timeout in milliseconds, reading the body included. Default 30000. */
+  /** Timeout of one resolve in milliseconds, its redirects and reading the body included. Default 30000. */
   readonly timeoutMs?: number;
   /**
    * Checks each fetched card; throw to refuse it. What it returns is the result's `verification`; when that has
@@ -168,12 +170,11 @@ export function createAgentCardResolver<V = undefined>(
       const key = `${version} ${cardUrl}`;
       const entry = cache.get(key);
       if (entry && Date.now() < entry.freshUntil) return { ...entry.resolved, source: "cache" };
-      const { res, from } = await sendFollowing(cardUrl, options, version, entry?.resolved, call.signal);
+      const deadline = timedSignal([call.signal], options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      const { res, resolved, bytes } = await fetchCard(cardUrl, options, version, entry, deadline.signal).finally(() =>
+        deadline.end(),
+      );
       const fresh = freshnessOf(res.headers, options.defaultMaxAgeSeconds ?? 0);
-      const { resolved, bytes } =
-        res.status === 304 && entry
-          ? { resolved: revalidated(entry.resolved, res.headers), bytes: entry.bytes }
-          : await accept(from, res, options.verify);
       cache.delete(key);
       if (fresh.store) cache.set(key, { resolved, freshUntil: Date.now() + fresh.freshMs, bytes });
       return resolved;
@@ -190,6 +191,20 @@ export function resolveAgentCard<V = undefined>(
   options: AgentCardResolverOptions<V> & { readonly signal?: AbortSignal } = {},
 ): Promise<ResolvedAgentCard<V>> {
   return createAgentCardResolver(options).resolve(url, options.signal ? { signal: options.signal } : {});
+}
+
+/** The card at `url`, or the stored one when the server answers 304; what it was served with. */
+async function fetchCard<V>(
+  url: string,
+  options: AgentCardResolverOptions<V>,
+  version: string,
+  entry: { readonly resolved: ResolvedAgentCard<V>; readonly bytes: number } | undefined,
+  signal: AbortSignal | undefined,
+): Promise<{ readonly res: Response; readonly resolved: ResolvedAgentCard<V>; readonly bytes: number }> {
+  const { res, from } = await sendFollowing(url, options, version, entry?.resolved, signal);
+  if (res.status === 304 && entry)
+    return { res, resolved: revalidated(entry.resolved, res.headers), bytes: entry.bytes };
+  return { res, ...(await accept(from, res, options.verify)) };
 }
 
 /** The card's response, redirects within `url`'s origin followed; `from` is the URL that answered. */
@@ -242,13 +257,11 @@ async function send<V>(
   headers.set("a2a-version", version);
   if (stored?.etag) headers.set("if-none-match", stored.etag);
   if (stored?.lastModified) headers.set("if-modified-since", stored.lastModified);
-  const timeout = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const live = signal === undefined ? [timeout] : [signal, timeout];
   try {
     return await (options.fetch ?? globalThis.fetch)(url, {
       headers,
       redirect: "manual",
-      ...(live.length > 0 ? { signal: AbortSignal.any(live) } : {}),
+      ...(signal !== undefined ? { signal } : {}),
     });
   } catch (e) {
     throw failure(`GET ${url} failed: ${(e as Error)?.message ?? String(e)}`, url, undefined, undefined, e);

@@ -22,6 +22,7 @@ import { transportFailure, type CallSite } from "../core/client-errors.js";
 import { A2ATransportError } from "../core/a2a-error.js";
 import { boundedText, isRedirect } from "../core/response-body.js";
 import { eventsUntilAborted, untilAborted } from "../core/until-aborted.js";
+import { timedSignal, type TimedSignal } from "../core/timed-signal.js";
 import { resubscribing, streamEnd, subscriptionFor, type ResubscribeOptions } from "./resubscribe.js";
 import {
   chainClientInterceptors,
@@ -100,36 +101,12 @@ export function withQuery(url: string, call: BindingCall | undefined): string {
   return url + (url.includes("?") ? "&" : "?") + extra;
 }
 
-/** A call's signal, and end(), which stops its timer (if any) once the call is over. */
-export interface CallSignal {
-  readonly signal: AbortSignal | undefined;
-  end(): void;
-}
-
-const NOTHING_TO_END: CallSignal = { signal: undefined, end: () => {} };
-
 /**
  * One signal for a call: aborted by the client's signal, the call's signal, or the call's timeout (the call's
- * timeoutMs, else the client's), with the reason of the first. The timeout is a controller of its own that its
- * timer holds, not AbortSignal.timeout: AbortSignal.any holds its sources weakly, and on Node 20 a timeout signal
- * nothing else holds is collected and never fires. The given signals are joined by AbortSignal.any, which adds
- * no listener to them, so a call (or a stream the caller drops unfinished) leaves nothing on a long-lived signal;
- * end() stops the timer.
+ * timeoutMs, else the client's), with the reason of the first (core/timed-signal.ts).
  */
-export function callSignal(options: A2aClientOptions, call: CallOptions | undefined): CallSignal {
-  const sources = [options.signal, call?.signal].filter((s): s is AbortSignal => s !== undefined);
-  const timeout = call?.timeoutMs ?? options.timeoutMs;
-  if (timeout === undefined && sources.length <= 1) {
-    return sources[0] ? { signal: sources[0], end: NOTHING_TO_END.end } : NOTHING_TO_END;
-  }
-  if (timeout === undefined) return { signal: AbortSignal.any(sources), end: NOTHING_TO_END.end };
-  const timedOut = new AbortController();
-  const timer = setTimeout(
-    () => timedOut.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")),
-    timeout,
-  );
-  (timer as { unref?: () => void }).unref?.();
-  return { signal: AbortSignal.any([...sources, timedOut.signal]), end: () => clearTimeout(timer) };
+export function callSignal(options: A2aClientOptions, call: CallOptions | undefined): TimedSignal {
+  return timedSignal([options.signal, call?.signal], call?.timeoutMs ?? options.timeoutMs);
 }
 
 /** Whether an operation answers nothing (google.protobuf.Empty): only its answer may be empty or null. */
