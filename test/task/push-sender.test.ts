@@ -343,21 +343,35 @@ describe("order, queue bound and idle()", () => {
   it("holds at most maxQueuedBytes of bodies in all, a body shared by several configs counted once", async () => {
     const held = gate();
     answer = held.answer;
-    const { sender, errors } = localSender({ maxQueuedBytes: 1000 });
-    const shared = "s".repeat(400);
+    // Each delivery's config (under 100 code units here) counts too.
+    const { sender, errors } = localSender({ maxQueuedBytes: 10_000 });
+    const shared = "s".repeat(4000);
     for (const id of ["a", "b", "c", "d", "e"]) sender.send(delivery(shared, { id }));
     expect(errors).toEqual([]);
-    sender.send(delivery("x".repeat(400), { id: "f" }));
-    sender.send(delivery("y".repeat(400), { id: "g" }));
+    sender.send(delivery("x".repeat(4000), { id: "f" }));
+    sender.send(delivery("y".repeat(4000), { id: "g" }));
     expect(errors.map((e) => [e.failure, e.configId])).toEqual([["queue-overflow", "g"]]);
-    expect(errors[0]?.message).toContain("the sender holds maxQueuedBytes (1000) of deliveries");
+    expect(errors[0]?.message).toContain("the sender holds maxQueuedBytes (10000) of deliveries");
     held.release();
     await sender.idle();
     expect(received).toHaveLength(6);
     // Released as they ended: the sender takes as much again.
-    sender.send(delivery("z".repeat(900), { id: "h" }));
+    sender.send(delivery("z".repeat(9000), { id: "h" }));
     await sender.idle();
     expect(errors).toHaveLength(1);
+  });
+
+  it("counts each waiting delivery's config in maxQueuedBytes, though the deliveries share their body", async () => {
+    // A store may read a fresh copy of a config for every commit: each delivery holds a config of its own.
+    answer = script(...Array.from({ length: 40 }, () => [503, { "retry-after": "60" }] as const));
+    const { sender, errors } = localSender({ maxQueuedBytes: 100_000, attempts: 2, maxRetryAfterMs: 60_000 });
+    const long = (c: string) => c.repeat(4096);
+    const authentication = { $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: "Bearer", credentials: long("c") } as const;
+    const bulky = () => ({ id: "big", token: long("t"), authentication: { ...authentication } });
+    for (let i = 0; i < 20; i++) sender.send(delivery("e", bulky()));
+    // Over 8 KiB per delivery: twelve fit in 100 000, the other eight are dropped.
+    expect(errors.map((e) => e.failure)).toEqual(Array(8).fill("queue-overflow"));
+    await sender.close?.();
   });
 
   it("has at most maxConcurrent attempts in flight over all configs", async () => {

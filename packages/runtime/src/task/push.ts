@@ -21,10 +21,11 @@
  * or given up) before the next starts, so a webhook sees a task's updates in the order they were sent.
  * Different configs are delivered concurrently, at most maxConcurrent attempts at a time in all (the others
  * wait their turn; an attempt's timeout starts with its turn). A config's waiting deliveries are bounded
- * (queueLimit): on overflow the oldest waiting one is dropped and reported. The bodies the sender holds,
- * waiting or in flight, are bounded in all (maxQueuedBytes, a body shared by several deliveries counted
- * once): a delivery whose body would pass it is dropped and reported, unless nothing else is held. So a
- * webhook that never answers, or a task with many configs, holds at most that much. send() only enqueues;
+ * (queueLimit): on overflow the oldest waiting one is dropped and reported. What the sender holds, waiting or
+ * in flight, is bounded in all (maxQueuedBytes): the bodies, a body shared by several deliveries counted once,
+ * and each delivery's config, counted per delivery (a store may read a fresh copy of a config for every commit,
+ * and a config's strings may be long). A delivery that would pass it is dropped and reported, unless nothing
+ * else is held. So a webhook that never answers, or a task with many configs, holds at most that much. send() only enqueues;
  * every failure, final or dropped, goes to onError as a PushDeliveryError naming the URL, task id, config
  * id, attempts and the last status or cause (default: console.error). cancel() drops what waits for a
  * config and stops its retries (its config was deleted). idle() resolves once nothing is queued or in
@@ -72,8 +73,8 @@ export interface PushSenderOptions extends UrlScreenOptions {
   /** Deliveries that may wait behind the one in flight, per config. Default 100. */
   readonly queueLimit?: number;
   /**
-   * Bodies held, waiting or in flight, in all (a shared body once), counted in UTF-16 code units: bytes for
-   * JSON in ASCII, up to twice that in memory for other text. Default 64 MiB.
+   * Bodies (a shared body once) and configs (one per delivery) held, waiting or in flight, in all, counted in
+   * UTF-16 code units: bytes for JSON in ASCII, up to twice that in memory for other text. Default 64 MiB.
    */
   readonly maxQueuedBytes?: number;
   /** Attempts in flight at once, over all configs. Default 64. */
@@ -143,6 +144,12 @@ function dropped(delivery: PushDelivery, why: string, failure: PushFailure = "qu
   return new PushDeliveryError(message, failure, displayUrl(url), taskId, id, 0);
 }
 
+/** The length of a delivery's config in UTF-16 code units: what maxQueuedBytes counts of it. */
+function configLength({ tenant, taskId, id, url, token, authentication }: PushDelivery["config"]): number {
+  const auth = authentication === undefined ? 0 : authentication.scheme.length + authentication.credentials.length;
+  return tenant.length + taskId.length + id.length + url.length + token.length + auth;
+}
+
 /** Why a config's deliveries stopped before they ended. */
 type Stop = "config-deleted" | "sender-closed";
 
@@ -183,7 +190,7 @@ class QueuedSender implements Required<PushSender> {
   private open = 0;
   private idleWaiters: (() => void)[] = [];
   private closed = false;
-  /** The bodies held, each with the number of deliveries holding it, and their length in all. */
+  /** The bodies held, each with the number of deliveries holding it; their length and the configs' in all. */
   private readonly held = new Map<string, number>();
   private heldBytes = 0;
   /** The attempts in flight (maxConcurrent), and those waiting for their turn. */
@@ -217,13 +224,14 @@ class QueuedSender implements Required<PushSender> {
       return;
     }
     const { body } = delivery;
-    if (!this.held.has(body) && this.heldBytes > 0 && this.heldBytes + body.length > this.settings.maxQueuedBytes) {
+    const more = (this.held.has(body) ? 0 : body.length) + configLength(delivery.config);
+    if (this.heldBytes > 0 && this.heldBytes + more > this.settings.maxQueuedBytes) {
       delivery.trace?.end("dropped");
       const why = `the sender holds maxQueuedBytes (${this.settings.maxQueuedBytes}) of deliveries`;
       this.end(dropped(delivery, why));
       return;
     }
-    this.hold(body);
+    this.hold(delivery);
     let queue = this.queues.get(key);
     if (queue === undefined) {
       queue = { waiting: [], running: false, canceled: undefined, wake: undefined };
@@ -263,17 +271,18 @@ class QueuedSender implements Required<PushSender> {
   /** Drops a delivery unsent, reporting why. */
   private drop(delivery: PushDelivery, error: PushDeliveryError): void {
     delivery.trace?.end("dropped");
-    this.release(delivery.body);
+    this.release(delivery);
     this.end(error);
   }
 
-  private hold(body: string): void {
+  private hold({ body, config }: PushDelivery): void {
     const n = this.held.get(body) ?? 0;
-    if (n === 0) this.heldBytes += body.length;
+    this.heldBytes += (n === 0 ? body.length : 0) + configLength(config);
     this.held.set(body, n + 1);
   }
 
-  private release(body: string): void {
+  private release({ body, config }: PushDelivery): void {
+    this.heldBytes -= configLength(config);
     const n = this.held.get(body) ?? 0;
     if (n > 1) {
       this.held.set(body, n - 1);
@@ -313,7 +322,7 @@ class QueuedSender implements Required<PushSender> {
         error = givenUp(next, 0, { delivered: false, retryable: false, failure: "network", detail: String(thrown) });
       }
       next.trace?.end(error === undefined ? "delivered" : "failed");
-      this.release(next.body);
+      this.release(next);
       this.end(error);
     }
     queue.running = false;
