@@ -366,7 +366,11 @@ describe("order, queue bound and idle()", () => {
     answer = script(...Array.from({ length: 40 }, () => [503, { "retry-after": "60" }] as const));
     const { sender, errors } = localSender({ maxQueuedBytes: 100_000, attempts: 2, maxRetryAfterMs: 60_000 });
     const long = (c: string) => c.repeat(4096);
-    const authentication = { $typeName: "lf.a2a.v1.AuthenticationInfo", scheme: "Bearer", credentials: long("c") } as const;
+    const authentication = {
+      $typeName: "lf.a2a.v1.AuthenticationInfo",
+      scheme: "Bearer",
+      credentials: long("c"),
+    } as const;
     const bulky = () => ({ id: "big", token: long("t"), authentication: { ...authentication } });
     for (let i = 0; i < 20; i++) sender.send(delivery("e", bulky()));
     // Over 8 KiB per delivery: twelve fit in 100 000, the other eight are dropped.
@@ -391,6 +395,24 @@ describe("order, queue bound and idle()", () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(received).toHaveLength(3);
     held.release();
+    await sender.idle();
+    expect([received.length, peak, errors]).toEqual([8, 3, []]);
+  });
+
+  it("keeps an attempt's turn until its connection closes: no more than maxConcurrent connections", async () => {
+    // Each answer is 200 at once, then a body that never ends: the attempt is delivered, and its connection
+    // stays until the attempt's timeout.
+    let open = 0;
+    let peak = 0;
+    answer = (_req, res) => {
+      open += 1;
+      peak = Math.max(peak, open);
+      res.on("close", () => (open -= 1));
+      res.writeHead(200).write(".");
+      hanging.push(res);
+    };
+    const { sender, errors } = localSender({ maxConcurrent: 3, timeoutMs: 300 });
+    for (let i = 0; i < 8; i++) sender.send(delivery(String(i), { id: `cfg-${i}` }));
     await sender.idle();
     expect([received.length, peak, errors]).toEqual([8, 3, []]);
   });

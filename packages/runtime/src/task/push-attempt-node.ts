@@ -3,9 +3,10 @@
  * Node, Bun, Deno):
  *
  *   POST <url>   headers as given + Content-Length; body as given (UTF-8)
- *   -> answered {status, retryAfter}   any HTTP answer, once its status line and headers came; its body is
- *                                      dropped (at most 64 KiB read), and the connection closed once the
- *                                      notification is sent whole and the answer read, or at timeoutMs
+ *   -> answered {status, retryAfter, closed}   any HTTP answer, once its status line and headers came; its
+ *                                      body is dropped (at most 64 KiB read), and the connection closed once
+ *                                      the notification is sent whole and the answer read, or at timeoutMs:
+ *                                      then `closed` resolves
  *   -> failed {cause, timedOut, retryable}   no answer: refused, reset, DNS, TLS, or no status line within
  *                                      timeoutMs (retryable); a request node:http refuses to build (not)
  *
@@ -37,13 +38,14 @@ function requestOptions(input: AttemptInput, body: Buffer): RequestOptions {
   return options;
 }
 
-function answered(res: IncomingMessage): AttemptOutcome {
+function answered(res: IncomingMessage, closed: Promise<void>): AttemptOutcome {
   const retryAfter = res.headers["retry-after"];
   return {
     kind: "answered",
     status: res.statusCode ?? 0,
     statusText: res.statusMessage ?? "",
     ...(retryAfter !== undefined ? { retryAfter } : {}),
+    closed,
   };
 }
 
@@ -113,7 +115,8 @@ export function postOnceNode(input: AttemptInput): Promise<AttemptOutcome> {
     try {
       const send = input.target.url.protocol === "https:" ? httpsRequest : httpRequest;
       req = send(requestOptions(input, body), (res) => {
-        settle(answered(res));
+        const closed = new Promise<void>((resolve) => req!.once("close", () => resolve()));
+        settle(answered(res, closed));
         // The status decides; the answer's body is read and dropped, and the connection (never reused: agent
         // false) ends once the notification is sent whole (a webhook may answer before reading it), or at the
         // timeout.

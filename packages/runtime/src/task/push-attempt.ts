@@ -2,9 +2,10 @@
  * One webhook POST (a single attempt; push.ts decides on retries):
  *
  *   POST <url>   headers as given + Content-Length; body as given (UTF-8)
- *   -> answered {status, retryAfter}   any HTTP answer, once its headers came (the status decides: a 2xx
- *                                      whose body trickles is delivered); the body is drained after, at most
- *                                      64 KiB read and within timeoutMs, and dropped
+ *   -> answered {status, retryAfter, closed}   any HTTP answer, once its headers came (the status decides: a
+ *                                      2xx whose body trickles is delivered); the body is drained after, at
+ *                                      most 64 KiB read and within timeoutMs, and dropped: then `closed`
+ *                                      resolves
  *   -> failed {cause, timedOut, retryable}   no answer: refused, reset, DNS, TLS, or no headers within
  *                                      timeoutMs (retryable); a request that cannot be built (not)
  *
@@ -48,13 +49,14 @@ export async function postOnceFetch(input: AttemptInput): Promise<AttemptOutcome
   try {
     const res = await fetch(request);
     // Read so that fetch may reuse the connection; the request's timeout still ends a body that trickles.
-    void drain(res).catch(() => {});
+    const closed = drain(res).catch(() => {});
     const retryAfter = res.headers.get("retry-after");
     return {
       kind: "answered",
       status: res.status,
       statusText: res.statusText,
       ...(retryAfter !== null ? { retryAfter } : {}),
+      closed,
     };
   } catch (cause) {
     const error = asError(cause);

@@ -12,7 +12,17 @@ export interface AttemptInput {
 }
 
 export type AttemptOutcome =
-  | { readonly kind: "answered"; readonly status: number; readonly statusText: string; readonly retryAfter?: string }
+  | {
+      readonly kind: "answered";
+      readonly status: number;
+      readonly statusText: string;
+      readonly retryAfter?: string;
+      /**
+       * Resolves once the attempt's connection is closed: its answer's body read or dropped, at the latest at
+       * the attempt's timeout. Never rejects.
+       */
+      readonly closed: Promise<void>;
+    }
   | { readonly kind: "failed"; readonly cause: Error; readonly timedOut: boolean; readonly retryable: boolean };
 
 /** How much of an answer's body an attempt reads before it drops the rest. */

@@ -20,7 +20,9 @@
  * Order: deliveries for one config (tenant, task id, config id) go one after another, each ending (delivered
  * or given up) before the next starts, so a webhook sees a task's updates in the order they were sent.
  * Different configs are delivered concurrently, at most maxConcurrent attempts at a time in all (the others
- * wait their turn; an attempt's timeout starts with its turn). A config's waiting deliveries are bounded
+ * wait their turn; an attempt's timeout starts with its turn). An attempt holds its turn until its connection
+ * is closed: a webhook that answers at once and then trickles its answer's body keeps the turn until the
+ * attempt's timeout, so the sender never has more than maxConcurrent connections open. A config's waiting deliveries are bounded
  * (queueLimit): on overflow the oldest waiting one is dropped and reported. What the sender holds, waiting or
  * in flight, is bounded in all (maxQueuedBytes): the bodies, a body shared by several deliveries counted once,
  * and each delivery's config, counted per delivery (a store may read a fresh copy of a config for every commit,
@@ -338,15 +340,32 @@ class QueuedSender implements Required<PushSender> {
         return stopped(delivery, n - 1, queue.canceled);
       }
       let verdict: Verdict;
+      let closed: Promise<void> | undefined;
       try {
-        verdict = await this.attempt(delivery, delivery.trace?.attempt(n));
+        ({ verdict, closed } = await this.attempt(delivery, delivery.trace?.attempt(n)));
       } finally {
-        this.inFlight.give();
+        this.giveTurnOnceClosed(closed);
       }
       if (verdict.delivered) return undefined;
       if (!verdict.retryable || n >= this.settings.attempts) return givenUp(delivery, n, verdict);
       await this.pause(queue, retryDelayMs(verdict, n, this.settings));
     }
+  }
+
+  /**
+   * Gives an attempt's turn back once its connection is closed; meanwhile it counts as open for idle() and
+   * close(), so that they do not resolve while a connection is.
+   */
+  private giveTurnOnceClosed(closed: Promise<void> | undefined): void {
+    if (closed === undefined) {
+      this.inFlight.give();
+      return;
+    }
+    this.open += 1;
+    void closed.then(() => {
+      this.inFlight.give();
+      this.end();
+    });
   }
 
   /**
@@ -366,7 +385,11 @@ class QueuedSender implements Required<PushSender> {
     });
   }
 
-  private async attempt(delivery: PushDelivery, trace: PushAttemptTrace | undefined): Promise<Verdict> {
+  /** One attempt's verdict and, when it was answered, when its connection closes. */
+  private async attempt(
+    delivery: PushDelivery,
+    trace: PushAttemptTrace | undefined,
+  ): Promise<{ verdict: Verdict; closed?: Promise<void> }> {
     let target: ScreenedUrl;
     try {
       target = await this.screen(delivery.config.url);
@@ -375,15 +398,18 @@ class QueuedSender implements Required<PushSender> {
       const retryable = e instanceof UnresolvedHostError;
       const failure = retryable ? "network" : "url-refused";
       trace?.end({ failure });
-      return { delivered: false, retryable, failure, detail, cause: e };
+      return { verdict: { delivered: false, retryable, failure, detail, cause: e } };
     }
     const { body } = delivery;
     const headers = trace === undefined ? pushHeaders(delivery) : headerRecord(pushHeaders(delivery), trace.headers);
     const outcome = await postOnce({ target, headers, body, timeoutMs: this.settings.timeoutMs });
     const verdict = judge(outcome, this.settings);
-    if (outcome.kind === "answered") trace?.end({ status: outcome.status });
-    else trace?.end({ failure: verdict.delivered ? "network" : verdict.failure });
-    return verdict;
+    if (outcome.kind === "answered") {
+      trace?.end({ status: outcome.status });
+      return { verdict, closed: outcome.closed };
+    }
+    trace?.end({ failure: verdict.delivered ? "network" : verdict.failure });
+    return { verdict };
   }
 }
 
