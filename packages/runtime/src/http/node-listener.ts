@@ -9,6 +9,11 @@
  * the length the GET sends (head.ts) and go out as they are, and in a 204, 205 or 304, which has none.
  * The path is routed as sent; an absolute-form request target (`GET http://host/path`) by its path.
  *
+ * A client that reads nothing of its answer cannot hold it in memory for good: a text body over WRITE_CHUNK
+ * bytes goes out in chunks of that size, and a stream event at a time, each waiting for 'drain'; when none
+ * comes within `stallTimeoutMs` (the client read nothing of what was sent meanwhile), the connection is
+ * destroyed. A client that reads slowly but reads goes on. A smaller text body is handed to the socket whole.
+ *
  * The adapter is on every request's path, so it allocates little: one NodeRequest per request (its members
  * live on the prototype), the Headers, URLSearchParams and AbortSignal only when something asks for them,
  * and the response's 'close' listener only once a signal or a stream needs it (a client that left before
@@ -36,14 +41,26 @@ export interface NodeListenerOptions {
    * request as usual. Held to the same limit as a body read here.
    */
   readonly readBody?: (req: IncomingMessage) => Uint8Array | undefined;
+  /**
+   * How long an answer waits for a client that reads nothing of it, in milliseconds: then the connection is
+   * destroyed (module header). Default 30 000.
+   */
+  readonly stallTimeoutMs?: number;
 }
+
+/** The default of NodeListenerOptions.stallTimeoutMs. */
+const STALL_TIMEOUT_MS = 30_000;
+/** A text body longer than this many bytes goes out in chunks of it, each waiting for 'drain'. */
+const WRITE_CHUNK = 64 * 1024;
 
 export function nodeHttpListener(
   handler: CoreHandler,
   options: NodeListenerOptions = {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const readBody = options.readBody;
-  return (req, res) => void answerNode(handler, new NodeRequest(req, res, readBody?.(req)), req, res);
+  const stallMs = options.stallTimeoutMs ?? STALL_TIMEOUT_MS;
+  if (!(stallMs > 0)) throw new RangeError(`nodeHttpListener: stallTimeoutMs must be > 0; got ${stallMs}`);
+  return (req, res) => void answerNode(handler, new NodeRequest(req, res, readBody?.(req)), req, res, stallMs);
 }
 
 /**
@@ -210,6 +227,7 @@ async function answerNode(
   core: NodeRequest,
   req: IncomingMessage,
   res: ServerResponse,
+  stallMs: number,
 ): Promise<void> {
   let out: CoreResponse;
   try {
@@ -225,16 +243,22 @@ async function answerNode(
   if (typeof out.body === "string") {
     // A HEAD answer carries the GET's length, if it has one (head.ts); a 204, 205 or 304 none; any other gets its
     // body's. A record built by assignment, not a spread copy, which node:http would walk slowly (core/records.ts).
-    const length = { "content-length": String(Buffer.byteLength(out.body)) };
+    const bytes = Buffer.byteLength(out.body);
     const asIs = core.method === "HEAD" || NO_CONTENT_STATUSES.has(out.status);
-    res.writeHead(out.status, asIs ? headers : headerRecord(headers, length));
-    res.end(out.body);
+    res.writeHead(out.status, asIs ? headers : headerRecord(headers, { "content-length": String(bytes) }));
+    if (bytes <= WRITE_CHUNK) res.end(out.body);
+    else await writeNodeStream(res, chunksOf(out.body), core, stallMs);
     return;
   }
-  core.watch();
   res.writeHead(out.status, headers);
   res.flushHeaders();
-  await writeNodeStream(res, out.body, core);
+  await writeNodeStream(res, out.body, core, stallMs);
+}
+
+/** A text body as chunks of WRITE_CHUNK bytes. */
+async function* chunksOf(text: string): AsyncIterable<Uint8Array> {
+  const bytes = Buffer.from(text, "utf8");
+  for (let at = 0; at < bytes.length; at += WRITE_CHUNK) yield bytes.subarray(at, at + WRITE_CHUNK);
 }
 
 /** How long, and how many bytes, a connection closed after its answer reads and drops what still comes. */
@@ -267,34 +291,53 @@ function closeAfterAnswer(req: IncomingMessage, headers: Readonly<Record<string,
 /**
  * Writes a streaming body, waiting for 'drain' when the socket is full. When the client goes away
  * (`core.gone`), while a chunk is written or while waiting for 'drain', the body's return() is called, so
- * the handler's iterator closes; then the response ends. Never rejects: a body that fails destroys
- * the response.
+ * the handler's iterator closes; then the response ends. A 'drain' that does not come within `stallMs`
+ * destroys the response, and the body's return() is called as well. Never rejects: a body that fails
+ * destroys the response.
  */
-async function writeNodeStream(res: ServerResponse, body: AsyncIterable<string>, core: NodeRequest): Promise<void> {
+async function writeNodeStream(
+  res: ServerResponse,
+  body: AsyncIterable<string | Uint8Array>,
+  core: NodeRequest,
+  stallMs: number,
+): Promise<void> {
+  core.watch();
   const it = body[Symbol.asyncIterator]();
   let finished = false;
+  let stalled = false;
   try {
-    while (!core.gone) {
+    while (!core.gone && !stalled) {
       const r = await it.next();
       if (r.done) {
         finished = true;
         break;
       }
       if (core.gone) break;
-      if (!res.write(r.value)) await drainOrGone(res, core.whenGone());
+      if (!res.write(r.value)) stalled = (await drainOrGone(res, core.whenGone(), stallMs)) === "stalled";
     }
+    if (stalled) res.destroy();
     if (!finished) await it.return?.();
-    res.end();
+    if (!stalled) res.end();
   } catch {
     res.destroy(); // the body or its return() failed: drop the connection
   }
 }
 
-function drainOrGone(res: ServerResponse, goneSignal: Promise<void>): Promise<void> {
+/** Waits for 'drain', the client going away, or `stallMs`, whichever comes first. */
+function drainOrGone(
+  res: ServerResponse,
+  goneSignal: Promise<void>,
+  stallMs: number,
+): Promise<"drained" | "gone" | "stalled"> {
   let onDrain = () => {};
-  const drained = new Promise<void>((resolve) => (onDrain = resolve));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const drained = new Promise<"drained">((resolve) => (onDrain = () => resolve("drained")));
+  const stalled = new Promise<"stalled">((resolve) => (timer = setTimeout(() => resolve("stalled"), stallMs)));
   res.once("drain", onDrain);
-  return Promise.race([drained, goneSignal]).finally(() => res.off("drain", onDrain));
+  return Promise.race([drained, goneSignal.then(() => "gone" as const), stalled]).finally(() => {
+    res.off("drain", onDrain);
+    clearTimeout(timer);
+  });
 }
 
 /**
