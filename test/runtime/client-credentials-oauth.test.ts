@@ -15,6 +15,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { inspect } from "node:util";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { A2AError, A2ATransportError } from "@protoc-gen-a2a/runtime";
 import type { ClientCredentialsGrant } from "@protoc-gen-a2a/runtime";
@@ -184,6 +185,20 @@ it("names the scheme and the token URL when the token endpoint refuses, and send
     `GetTask: ${agent.rpc} failed: security scheme "oauth": client credentials token from ${tokens.tokenUrl} failed`,
   );
   expect(agent.seen).toEqual([]);
+});
+
+it("keeps no token endpoint answer in a failure: a refused answer may hold a live token", async () => {
+  // oauth4webapi refuses an expires_in below 0, and hangs the answer it refused on its error.
+  const refused = await startTokenServer({ clients: { "agent-client": "s3cret" }, expiresIn: -5 });
+  try {
+    const client = clientFor(agent, "JSONRPC", oauthCard(), { ...GRANT, tokenUrl: refused.tokenUrl });
+    const e = await client.getTask({ id: "t-1" }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(A2ATransportError);
+    expect(refused.requests).toHaveLength(1);
+    expect(inspect(e, { depth: 10 })).not.toContain("tok-1");
+  } finally {
+    await refused.close();
+  }
 });
 
 it("sends the client secret to the grant's own tokenUrl, not to the endpoint the card names", async () => {

@@ -337,6 +337,22 @@ describe("without a card", () => {
     expect(chain.join("\n")).not.toContain("S3CRET");
   });
 
+  it("refuses an HTTP scheme name that is no token, and never quotes a credential fetch refuses", async () => {
+    const schemes = (scheme: string) => ({ h: { type: "http", scheme } });
+    expect(() => credentialsInterceptor(schemes("Bearer\n"), { h: "T0KEN" })).toThrow(
+      'security scheme "h" names HTTP scheme "Bearer\\n", no token',
+    );
+    const client = createA2AServiceJsonRpcClient({
+      url: "http://127.0.0.1:9/rpc",
+      interceptors: [credentialsInterceptor(schemes("Bearer"), { h: "T0KEN\nX-Injected: 1" })],
+    });
+    const e = await client.getTask({ id: "t-1" }).catch((x: unknown) => x);
+    const chain: string[] = [];
+    for (let x: unknown = e; x instanceof Error; x = x.cause) chain.push(x.message);
+    expect(chain.join("\n")).toContain('the credential cannot be sent in header "authorization"');
+    expect(chain.join("\n")).not.toContain("T0KEN");
+  });
+
   it("names a credential for a scheme it was not given", () => {
     expect(() => credentialsInterceptor({}, { key: "k" })).toThrow(
       'credentials name security scheme "key", which securitySchemes lacks',

@@ -83,6 +83,16 @@ describe.each(["JSONRPC", "HTTP+JSON"] as const)("the %s client", (binding) => {
     expect((e as A2ATransportError).status).toBe(status);
     expect(reached).toEqual([]);
   });
+
+  it("leaves the Location's query out of the failure: a redirect keeps a query API key", async () => {
+    answer = () => ({ status: 307, location: "/rpc/?api_key=SECRET" });
+    const { client } = createA2AServiceClientForCard(card(binding), { credentials: { key: "SECRET" } });
+    const e = await client.getTask({ id: "t-1" }).catch((x: unknown) => x);
+    expect((e as A2ATransportError).message).toContain(
+      `answered HTTP 307 to ${here}/rpc/?<query not shown>; the client follows no redirect`,
+    );
+    expect((e as A2ATransportError).message).not.toContain("SECRET");
+  });
 });
 
 describe("the card resolver", () => {

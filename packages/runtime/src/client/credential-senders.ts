@@ -82,6 +82,9 @@ export function credentialSender(
         return sender(async (call) => setBasic(call, name, credential as BasicCredential));
       }
       if (!isSecret(credential)) throw wrong("a token: a string or a function returning one");
+      if (!HTTP_TOKEN.test(scheme.scheme)) {
+        throw new TypeError(`security scheme "${name}" names HTTP scheme ${JSON.stringify(scheme.scheme)}, no token`);
+      }
       return sender(async (call) => authorize(call, httpScheme(scheme.scheme), await secretOf(name, credential)));
     case "oauth2":
     case "openIdConnect":
@@ -145,12 +148,27 @@ async function secretOf(name: string, secret: Secret): Promise<string> {
   return value;
 }
 
+/** An HTTP authentication scheme name (RFC 9110 §11.1: a token). */
+const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
 /** The Authorization scheme as registered for the common ones (RFC 6750, RFC 7617), else as the card spells it. */
 const httpScheme = (scheme: string) => (scheme.toLowerCase() === "bearer" ? "Bearer" : scheme);
 
 function authorize(call: A2aClientCall, scheme: string, token: string): undefined {
-  call.headers.set("authorization", `${scheme} ${token}`);
+  setHeader(call, "authorization", `${scheme} ${token}`);
   return undefined;
+}
+
+/**
+ * Sets a header that carries a credential. A value fetch refuses (a line break in a token) is reported by the
+ * header's name only: fetch's own message quotes the value, and with it the secret.
+ */
+function setHeader(call: A2aClientCall, header: string, value: string): void {
+  try {
+    call.headers.set(header, value);
+  } catch {
+    throw new TypeError(`the credential cannot be sent in header ${JSON.stringify(header)}: not a valid header value`);
+  }
 }
 
 function setBasic(call: A2aClientCall, name: string, c: BasicCredential): undefined {
@@ -161,13 +179,13 @@ function setBasic(call: A2aClientCall, name: string, c: BasicCredential): undefi
 }
 
 function setApiKey(call: A2aClientCall, scheme: CardScheme & { type: "apiKey" }, value: string): undefined {
-  if (scheme.location === "header") call.headers.set(scheme.key, value);
+  if (scheme.location === "header") setHeader(call, scheme.key, value);
   else if (scheme.location === "query" && call.binding !== "GRPC") call.query.set(scheme.key, value);
-  else if (scheme.location === "query") call.headers.set(scheme.key.toLowerCase(), value);
+  else if (scheme.location === "query") setHeader(call, scheme.key.toLowerCase(), value);
   else {
     const cookie = `${scheme.key}=${encodeURIComponent(value)}`;
     const before = call.headers.get("cookie");
-    call.headers.set("cookie", before ? `${before}; ${cookie}` : cookie);
+    setHeader(call, "cookie", before ? `${before}; ${cookie}` : cookie);
   }
   return undefined;
 }

@@ -33,6 +33,7 @@
  * name the scheme and the URL asked.
  */
 import * as oauth from "oauth4webapi";
+import { plainErrorChain } from "../core/error-copy.js";
 import { boundedText } from "../core/response-body.js";
 
 /** The client credentials of one oauth2 or openIdConnect scheme. */
@@ -182,7 +183,7 @@ export class ClientCredentialsTokens {
 
   #failure(what: string, e: unknown): Error {
     const why = e instanceof Error ? e.message : String(e);
-    return new Error(`security scheme "${this.scheme}": ${what} failed: ${why}`, { cause: e });
+    return new Error(`security scheme "${this.scheme}": ${what} failed: ${why}`, { cause: plainErrorChain(e) });
   }
 }
 

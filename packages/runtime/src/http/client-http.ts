@@ -23,6 +23,7 @@ import { A2ATransportError } from "../core/a2a-error.js";
 import { boundedText, isRedirect } from "../core/response-body.js";
 import { eventsUntilAborted, untilAborted } from "../core/until-aborted.js";
 import { timedSignal, type TimedSignal } from "../core/timed-signal.js";
+import { plainErrorChain } from "../core/error-copy.js";
 import { resubscribing, streamEnd, subscriptionFor, type ResubscribeOptions } from "./resubscribe.js";
 import {
   chainClientInterceptors,
@@ -170,12 +171,15 @@ export async function fetchFor(
     res = await fetchFn(url, init);
   } catch (e) {
     const named = url !== shown && namesUrl(e, url);
-    throw transportFailure({ operation, url: shown, method: init.method }, named ? withUrlShown(e, url, shown) : e);
+    throw transportFailure(
+      { operation, url: shown, method: init.method },
+      named ? plainErrorChain(e, (m) => m.split(url).join(shown)) : e,
+    );
   }
   if (!isRedirect(res)) return res;
   await res.body?.cancel().catch(() => {});
   const to = res.headers.get("location");
-  const where = to ? ` to ${to.slice(0, 200)}` : "";
+  const where = to ? ` to ${locationShown(to, url)}` : "";
   const said = `answered HTTP ${res.status || "redirect"}${where}; the client follows no redirect`;
   throw new A2ATransportError(`${operation}: ${init.method} ${shown} ${said}`, res.status || undefined, undefined, {
     operation,
@@ -184,23 +188,25 @@ export async function fetchFor(
   });
 }
 
+/**
+ * A redirect's Location as a message shows it: its origin and path, its query left out, since a server that
+ * redirects (to add a trailing slash, say) keeps the query, and with it a query API key.
+ */
+function locationShown(location: string, base: string): string {
+  let to: URL;
+  try {
+    to = new URL(location, base);
+  } catch {
+    return "a Location that is no URL";
+  }
+  return `${to.origin}${to.pathname}`.slice(0, 200) + (to.search === "" ? "" : "?<query not shown>");
+}
+
 /** Whether a message along the failure's cause chain names `url`. */
 function namesUrl(e: unknown, url: string): boolean {
   for (let x = e, depth = 0; x instanceof Error && depth < 5; x = x.cause, depth++)
     if (x.message.includes(url)) return true;
   return false;
-}
-
-/**
- * The failure with `url` (which may carry an API key in its query) written as `shown` in each message along its
- * cause chain (fetch names the URL it could not parse); each error's name and code are kept, other members not.
- */
-function withUrlShown(e: unknown, url: string, shown: string, depth = 0): unknown {
-  if (!(e instanceof Error) || depth > 4) return e;
-  const cause = e.cause === undefined ? undefined : { cause: withUrlShown(e.cause, url, shown, depth + 1) };
-  const copy = Object.assign(new Error(e.message.split(url).join(shown), cause), { name: e.name });
-  const code = (e as { code?: unknown }).code;
-  return code === undefined ? copy : Object.assign(copy, { code });
 }
 
 type UnaryCaller = (op: OperationInfo, request: Message, call?: BindingCall) => Promise<Message>;
