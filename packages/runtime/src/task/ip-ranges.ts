@@ -14,6 +14,8 @@
  * Ranges (first match wins, so single metadata addresses come before the
  * blocks that hold them):
  *   cloud metadata  169.254.169.254, 169.254.170.2, 100.100.100.200, 168.63.129.16, fd00:ec2::254   (never lifted)
+ *                   and AWS's EKS Pod Identity Agent, 169.254.170.23 and fd00:ec2::23 (Amazon EKS User Guide,
+ *                   "Set up the Amazon EKS Pod Identity Agent": it hands out credentials)
  *   unspecified     0.0.0.0/8, ::/128                                                                (never lifted)
  *   multicast       224.0.0.0/4, ff00::/8; broadcast 255.255.255.255; reserved 240.0.0.0/4          (never lifted)
  *   loopback        127.0.0.0/8, ::1
@@ -53,6 +55,7 @@ const METADATA = "cloud metadata";
 const V4_RULES: readonly Rule[] = [
   ["169.254.169.254", 32, METADATA, false],
   ["169.254.170.2", 32, METADATA, false],
+  ["169.254.170.23", 32, METADATA, false],
   ["100.100.100.200", 32, METADATA, false],
   ["168.63.129.16", 32, METADATA, false],
   ["0.0.0.0", 8, "unspecified", false],
@@ -71,6 +74,7 @@ const V4_RULES: readonly Rule[] = [
 
 const V6_RULES: readonly Rule[] = [
   ["fd00:ec2::254", 128, METADATA, false],
+  ["fd00:ec2::23", 128, METADATA, false],
   ["::", 128, "unspecified", false],
   ["::1", 128, "loopback", true],
   ["ff00::", 8, "multicast", false],
