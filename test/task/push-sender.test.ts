@@ -10,7 +10,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { A2AError } from "../../packages/runtime/src/core/a2a-error.js";
 import type { TaskPushNotificationConfig } from "../../packages/runtime/src/task/a2a-types.js";
@@ -206,6 +206,25 @@ describe("retries", () => {
     expect(received).toHaveLength(1);
     expect(errors.map((e) => [e.failure, e.status, e.attempts])).toEqual([["http-status", status, 1]]);
     expect(errors[0]?.message).toContain("after 1 attempt:");
+  });
+
+  it("shows a webhook's reason phrase without its control characters", async () => {
+    // node:http writes no such phrase: the webhook answers on a bare socket.
+    const raw = createNetServer((socket) => {
+      socket.once("data", () =>
+        socket.end("HTTP/1.1 400 \u001b[31mFAKE\u001b[0m \u0007x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
+      );
+    });
+    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+    try {
+      const { sender, errors } = localSender();
+      const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/hook`;
+      sender.send({ config: config(url), protocolVersion: "1.0", body: "{}" });
+      await sender.idle();
+      expect(errors.map((e) => e.message.split(": ").pop())).toEqual(["HTTP 400 ?[31mFAKE?[0m ?x"]);
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
   });
 
   it("retries 408 and 429", async () => {
@@ -879,6 +898,10 @@ describe("allowNetworks", () => {
     await expectRefused(broad, "http://169.254.169.254/", "cloud metadata address");
     await expectRefused(broad, "http://[::ffff:169.254.169.254]/", "IPv4-mapped cloud metadata address");
     await expectRefused(broad, "http://[fd00:ec2::254]/", "cloud metadata address");
+    // The EKS Pod Identity Agent, in a range allowed as link-local and as unique local.
+    const agent = createPushSender({ allowPrivateNetworks: true });
+    await expectRefused(agent, "http://169.254.170.23/v1/credentials", "cloud metadata address");
+    await expectRefused(agent, "http://[fd00:ec2::23]/v1/credentials", "cloud metadata address");
     const exact = createPushSender({ allowNetworks: ["169.254.169.254/32", "fd00:ec2::254"] });
     await expect(exact.checkUrl("http://169.254.169.254/")).resolves.toBeUndefined();
     await expect(exact.checkUrl("http://[::ffff:169.254.169.254]/")).resolves.toBeUndefined();

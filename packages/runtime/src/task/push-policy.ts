@@ -111,9 +111,19 @@ export function judge(outcome: AttemptOutcome, settings: RetrySettings): Verdict
     retryable,
     failure: "http-status",
     status,
-    detail: `HTTP ${status}${outcome.statusText !== "" ? ` ${outcome.statusText}` : ""}`,
+    detail: `HTTP ${status}${outcome.statusText !== "" ? ` ${shownStatusText(outcome.statusText)}` : ""}`,
     ...(after !== undefined ? { retryAfterMs: Math.min(after, settings.maxRetryAfterMs) } : {}),
   };
+}
+
+/**
+ * A webhook's reason phrase as a failure's detail shows it: a control character (C0, DEL, C1) as "?", at most
+ * 200 characters. The detail goes to logs, where an escape sequence from the webhook would act on a terminal.
+ */
+function shownStatusText(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it replaces
+  const plain = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+  return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain;
 }
 
 /** The wait before retry `retry` (1 = the first retry) after a failed attempt. */
