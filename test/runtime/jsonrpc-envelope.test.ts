@@ -324,6 +324,12 @@ describe.each(SIDES)("$name: ids", (side) => {
     expectError(await rpc(side, body), side, null, -32600, BAD_ID);
   });
 
+  it("a string id over 256 characters → -32600, id null; one of 256 is echoed", async () => {
+    const body = (id: string) => JSON.stringify({ jsonrpc: "2.0", id, method: side.get, params: { id: "x" } });
+    expectError(await rpc(side, body("i".repeat(257))), side, null, -32600, "id must be at most 256 characters");
+    taskNotFound(side, await rpc(side, body("i".repeat(256))), "i".repeat(256));
+  });
+
   it.each<[string, Id, string]>([
     ["2^53-1", MAX_ID, "9007199254740991"],
     ["-(2^53-1)", -MAX_ID, "-9007199254740991"],

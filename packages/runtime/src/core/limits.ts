@@ -10,6 +10,9 @@
  *   string validity    no string or member name holds a lone surrogate,
  *                      which UTF-8 cannot carry (InvalidParams);
  *   A2A-Extensions     at most MAX_EXTENSIONS_HEADER characters;
+ *   JSON-RPC id        a string id at most MAX_JSONRPC_ID_CHARS characters
+ *                      (InvalidRequest, answered with id null): the answer
+ *                      repeats the id, and a stream repeats it in every event;
  *   gRPC deadlines     at most MAX_DEADLINE_MS (longer ones are clamped).
  *
  * A JSON-RPC client holds the results it reads to the same string rule (a
@@ -28,6 +31,9 @@
  * can be checked, and is refused INVALID_ARGUMENT in the reader's words
  * ("maximum recursion depth"), without the field path (grpc-limits.ts).
  */
+
+/** Longest string id of a JSON-RPC request, in UTF-16 code units (a UUID takes 36). */
+export const MAX_JSONRPC_ID_CHARS = 256;
 
 /** Largest request body, in bytes, unless the server options say otherwise (also each gRPC message). */
 export const DEFAULT_MAX_BODY = 1 << 20;

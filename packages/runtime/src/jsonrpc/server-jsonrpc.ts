@@ -70,7 +70,7 @@ import { DEFAULT_KEEP_ALIVE_MS, sseLines, startStream, withKeepAlive } from "../
 import { createInvoker, invalidRequest, type Invoker } from "../core/invoke.js";
 import { jsonRequestProblem } from "../core/json-request-check.js";
 import type { DialectCodec, OnDrop } from "../core/conversion-types.js";
-import { jsonLimitProblem } from "../core/limits.js";
+import { jsonLimitProblem, MAX_JSONRPC_ID_CHARS } from "../core/limits.js";
 import { contentTypeCheck, type ContentTypeCheck } from "../http/request-content-type.js";
 
 type Id = string | number | null;
@@ -353,7 +353,10 @@ async function readEnvelope(req: CoreRequest, limit: number, maxId: number): Pro
   const env = envelope as Record<string, unknown>;
   const id = idOf(env["id"], maxId);
   if (id === undefined) {
-    const message = `id must be a string, null or an integer from -${maxId} to ${maxId}`;
+    const message =
+      typeof env["id"] === "string"
+        ? `id must be at most ${MAX_JSONRPC_ID_CHARS} characters`
+        : `id must be a string, null or an integer from -${maxId} to ${maxId}`;
     return { id: null, error: new A2AError("InvalidRequestError", message) };
   }
   if (env["jsonrpc"] !== "2.0" || typeof env["method"] !== "string") {
@@ -366,10 +369,11 @@ async function readEnvelope(req: CoreRequest, limit: number, maxId: number): Pro
 /**
  * The id to answer with, or undefined when it cannot be echoed as sent: not a string, number or null, a fraction,
  * or an integer a double does not hold exactly (1e400 parses as Infinity, 2^53+1 as 2^53). An absent id is null.
+ * A string over MAX_JSONRPC_ID_CHARS is not echoed either (limits.ts).
  */
 function idOf(raw: unknown, maxId: number): Id | undefined {
   if (raw === undefined || raw === null) return null;
-  if (typeof raw === "string") return raw;
+  if (typeof raw === "string") return raw.length <= MAX_JSONRPC_ID_CHARS ? raw : undefined;
   if (typeof raw === "number" && Number.isInteger(raw) && Math.abs(raw) <= maxId) return raw;
   return undefined;
 }
