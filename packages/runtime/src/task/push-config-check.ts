@@ -14,7 +14,9 @@
  *                silently, so the stored URL would not be the one requested; other characters are the URL
  *                parser's business (an IDN host is fine), then the sender screens it (url-screen.ts)
  *   id           no control character either (when the caller names it): ids are shown in messages and log
- *                lines (push.ts), where a line break would let a caller write a line of its own
+ *                lines (push.ts), where a line break would let a caller write a line of its own; and no "/": the
+ *                id is a path segment of the config's HTTP+JSON routes, where v1.0 reads %2F as "/" and v0.3
+ *                keeps it as sent, so the config could not be named on both
  *   each         at most MAX_PUSH_FIELD_LENGTH (4096) characters: far above any real token or URL, and below the
  *                header limits of common servers (8 KiB in node:http, nginx, Apache)
  *
@@ -43,14 +45,18 @@ type FieldKind = "header value" | "URL" | "id";
 
 const isControl = (code: number) => (code < 0x20 && code !== 0x09) || (code >= 0x7f && code <= 0x9f);
 
-/** Whether a character (a code point) is refused in a field of this kind; a URL refuses HTAB too. */
+const SLASH = 0x2f;
+
+/** Whether a character (a code point) is refused in a field of this kind; a URL refuses HTAB too, an id "/". */
 function refused(code: number, kind: FieldKind): boolean {
+  if (kind === "id" && code === SLASH) return true;
   if (kind !== "header value") return code === 0x09 || isControl(code);
   return isControl(code) || code > 0xff;
 }
 
 function describe(code: number): string {
   const hex = `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
+  if (code === SLASH) return `${hex} ("/")`;
   return code <= 0xff ? `${hex}, a control character,` : `${hex}, a character above U+00FF,`;
 }
 
