@@ -733,6 +733,35 @@ describe("the version bridge", () => {
     });
   });
 
+  it("server side with an interceptor: v0.3 messages, which drop what a2a.json adds, told to onLoss", async () => {
+    const losses: string[] = [];
+    const seen: string[] = [];
+    const handler = createV03HttpHandler({
+      ...bridgeToOlder(createEchoHandler()),
+      jsonrpcPath: "/rpc",
+      interceptors: [
+        (next) => (call) => {
+          seen.push(call.request.$typeName);
+          return next(call);
+        },
+      ],
+      onLoss: (op, l) => losses.push(`${op} ${l.path}`),
+    });
+    await serving(nodeHttpListener(handler), async (url) => {
+      const parts = [{ kind: "text", text: "hi", metadata: { k: "v" } }];
+      const message = { kind: "message", messageId: "m", role: "user", parts, referenceTaskIds: ["t-1"] };
+      const answer = await fetch(`${url}/rpc`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "message/send", params: { message } }),
+      });
+      const sent = (await answer.json()) as { result: { history: { referenceTaskIds?: string[] }[] } };
+      expect(seen).toEqual(["a2a.v1.SendMessageRequest"]);
+      expect(sent.result.history[0]?.referenceTaskIds).toBeUndefined();
+      expect(losses).toEqual(["SendMessage message.parts[0].metadata", "SendMessage message.referenceTaskIds"]);
+    });
+  });
+
   it("client side: what a v0.3 result carries that v1.0 cannot hold reaches the JSON-RPC client's onLoss", async () => {
     const peer = nodeHttpListener(async () => ({
       status: 200,
