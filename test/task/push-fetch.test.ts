@@ -8,6 +8,8 @@
  */
 import { createServer, type Server, type ServerResponse } from "node:http";
 import { isIP } from "node:net";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -106,6 +108,9 @@ const attempt = (path: string, over: Partial<AttemptInput> = {}): AttemptInput =
 });
 
 /** An outcome without its cause's text, which each transport words its own way. */
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
 const shape = (o: Awaited<ReturnType<typeof postOnceFetch>>) =>
   o.kind === "answered" ? o : { kind: o.kind, timedOut: o.timedOut, retryable: o.retryable };
 
@@ -146,6 +151,23 @@ describe.each([
     expect(outcome).toMatchObject({ kind: "answered", status: 200 });
     // The connection is closed at the timeout: the sender's turn is given back then (push.ts).
     await (outcome.kind === "answered" && outcome.closed);
+  });
+
+  it("closes a trickling answer at the timeout though the garbage collector runs meanwhile", async () => {
+    // fetch's Request holds the timeout's link to the body weakly: collected, it would never end the body.
+    const collecting = setInterval(gc, 5);
+    let watchdog: NodeJS.Timeout | undefined;
+    try {
+      const outcome = await post(attempt("/trickle", { timeoutMs: 300 }));
+      const stuck = new Promise<string>((resolve) => {
+        watchdog = setTimeout(() => resolve("still open after 4 s"), 4000);
+      });
+      const closed = outcome.kind === "answered" ? outcome.closed.then(() => "closed") : "not answered";
+      expect(await Promise.race([closed, stuck])).toBe("closed");
+    } finally {
+      clearInterval(collecting);
+      clearTimeout(watchdog);
+    }
   });
 
   it("a notification the webhook reads after answering arrives whole", async () => {

@@ -32,6 +32,7 @@ export function postOnce(input: AttemptInput): Promise<AttemptOutcome> {
 
 /** The POST over fetch, for runtimes without node:http. */
 export async function postOnceFetch(input: AttemptInput): Promise<AttemptOutcome> {
+  const deadline = performance.now() + input.timeoutMs;
   let request: Request;
   try {
     const signal = AbortSignal.timeout(input.timeoutMs);
@@ -48,8 +49,9 @@ export async function postOnceFetch(input: AttemptInput): Promise<AttemptOutcome
   }
   try {
     const res = await fetch(request);
-    // Read so that fetch may reuse the connection; the request's timeout still ends a body that trickles.
-    const closed = drain(res).catch(() => {});
+    // Read so that fetch may reuse the connection, until the attempt's deadline: the request's signal does not
+    // reach the body once the Request is collected (undici links them weakly), so the drain has a timer of its own.
+    const closed = drain(res, deadline).catch(() => {});
     const retryAfter = res.headers.get("retry-after");
     return {
       kind: "answered",
@@ -67,16 +69,24 @@ export async function postOnceFetch(input: AttemptInput): Promise<AttemptOutcome
   }
 }
 
-/** Reads an answer's body up to MAX_DRAIN_BYTES and drops it; the rest is cancelled. */
-async function drain(res: Response): Promise<void> {
+/**
+ * Reads an answer's body up to MAX_DRAIN_BYTES and drops it; the rest, or what has not come by `deadline`
+ * (performance.now()), is cancelled.
+ */
+async function drain(res: Response, deadline: number): Promise<void> {
   const reader = res.body?.getReader();
   if (!reader) return;
-  let read = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    read += value.length;
-    if (read > MAX_DRAIN_BYTES) return void (await reader.cancel().catch(() => {}));
+  const timer = setTimeout(() => void reader.cancel().catch(() => {}), Math.max(0, deadline - performance.now()));
+  try {
+    let read = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.length;
+      if (read > MAX_DRAIN_BYTES) return void (await reader.cancel().catch(() => {}));
+    }
+  } finally {
+    clearTimeout(timer);
   }
 }
 
