@@ -190,6 +190,10 @@ describe("caching", () => {
     expect(second).toMatchObject({ source: "revalidated", etag: first.etag, card });
     expect(cardCalls).toBe(2);
   });
+
+  it("takes a timeoutMs past what a timer holds (Infinity) as no timeout", async () => {
+    expect((await resolveAgentCard(generatedBase, { timeoutMs: Number.POSITIVE_INFINITY })).card).toEqual(card);
+  });
 });
 
 describe("signature verification", () => {

@@ -93,9 +93,9 @@ describe("a client that reads nothing of its answer", () => {
     await expect.poll(received, { timeout: 20_000 }).toBeGreaterThan(BIG);
   }, 60_000);
 
-  it("refuses a stallTimeoutMs that is not above 0", () => {
-    expect(() => nodeHttpListener(text, { stallTimeoutMs: 0 })).toThrow(
-      "nodeHttpListener: stallTimeoutMs must be > 0; got 0",
+  it.each([0, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31])("refuses a stallTimeoutMs of %s", (ms) => {
+    expect(() => nodeHttpListener(text, { stallTimeoutMs: ms })).toThrow(
+      `nodeHttpListener: stallTimeoutMs must be > 0 and at most ${2 ** 31 - 1}; got ${ms}`,
     );
   });
 });

@@ -34,6 +34,7 @@ import {
   NO_CONTENT_STATUSES,
 } from "../core/server-types.js";
 import { headerRecord } from "../core/records.js";
+import { MAX_DEADLINE_MS } from "../core/limits.js";
 
 export interface NodeListenerOptions {
   /**
@@ -59,7 +60,9 @@ export function nodeHttpListener(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const readBody = options.readBody;
   const stallMs = options.stallTimeoutMs ?? STALL_TIMEOUT_MS;
-  if (!(stallMs > 0)) throw new RangeError(`nodeHttpListener: stallTimeoutMs must be > 0; got ${stallMs}`);
+  if (!(stallMs > 0 && stallMs <= MAX_DEADLINE_MS)) {
+    throw new RangeError(`nodeHttpListener: stallTimeoutMs must be > 0 and at most ${MAX_DEADLINE_MS}; got ${stallMs}`);
+  }
   return (req, res) => void answerNode(handler, new NodeRequest(req, res, readBody?.(req)), req, res, stallMs);
 }
 
@@ -246,7 +249,7 @@ async function answerNode(
     const bytes = Buffer.byteLength(out.body);
     const asIs = core.method === "HEAD" || NO_CONTENT_STATUSES.has(out.status);
     res.writeHead(out.status, asIs ? headers : headerRecord(headers, { "content-length": String(bytes) }));
-    if (bytes <= WRITE_CHUNK) res.end(out.body);
+    if (asIs || bytes <= WRITE_CHUNK) res.end(out.body);
     else await writeNodeStream(res, chunksOf(out.body), core, stallMs);
     return;
   }
