@@ -436,6 +436,23 @@ describe("order, queue bound and idle()", () => {
     expect([received.length, peak, errors]).toEqual([8, 3, []]);
   });
 
+  it("resolves idle() only once the answered attempts' connections are closed", async () => {
+    answer = (_req, res) => {
+      res.writeHead(200).write(".");
+      hanging.push(res);
+    };
+    const { sender } = localSender({ timeoutMs: 60_000 });
+    for (let i = 0; i < 3; i++) sender.send(delivery(String(i), { id: `cfg-${i}` }));
+    let idle = false;
+    const idled = sender.idle().then(() => (idle = true));
+    await vi.waitFor(() => expect(received).toHaveLength(3));
+    // All three are delivered; their answers' bodies have not ended, so their connections are open.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(idle).toBe(false);
+    for (const res of hanging) res.end();
+    await idled;
+  });
+
   it("cancel() ends a retry wait at once, and a delivery waiting for its turn is never sent", async () => {
     const held = gate();
     answer = (req, res) =>

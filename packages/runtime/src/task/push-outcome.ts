@@ -18,8 +18,8 @@ export type AttemptOutcome =
       readonly statusText: string;
       readonly retryAfter?: string;
       /**
-       * Resolves once the attempt's connection is closed: its answer's body read or dropped, at the latest at
-       * the attempt's timeout. Never rejects.
+       * Resolves once the attempt's connection is closed: its answer's body read or dropped, at the latest
+       * timeoutMs after the answer came (node:http) or after the attempt began (fetch). Never rejects.
        */
       readonly closed: Promise<void>;
     }

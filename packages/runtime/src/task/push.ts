@@ -21,18 +21,19 @@
  * or given up) before the next starts, so a webhook sees a task's updates in the order they were sent.
  * Different configs are delivered concurrently, at most maxConcurrent attempts at a time in all (the others
  * wait their turn; an attempt's timeout starts with its turn). An attempt holds its turn until its connection
- * is closed: a webhook that answers at once and then trickles its answer's body keeps the turn until the
- * attempt's timeout, so the sender never has more than maxConcurrent connections open. A config's waiting deliveries are bounded
- * (queueLimit): on overflow the oldest waiting one is dropped and reported. What the sender holds, waiting or
- * in flight, is bounded in all (maxQueuedBytes): the bodies, a body shared by several deliveries counted once,
- * and each delivery's config, counted per delivery (a store may read a fresh copy of a config for every commit,
- * and a config's strings may be long). A delivery that would pass it is dropped and reported, unless nothing
- * else is held. So a webhook that never answers, or a task with many configs, holds at most that much. send() only enqueues;
- * every failure, final or dropped, goes to onError as a PushDeliveryError naming the URL, task id, config
- * id, attempts and the last status or cause (default: console.error). cancel() drops what waits for a
- * config and stops its retries (its config was deleted). idle() resolves once nothing is queued or in
- * flight. close() does what cancel() does for every config, drops what is sent after it, and resolves once
- * the attempts in flight have ended (each within timeoutMs): no timer of the sender's is left to keep the
+ * is closed: a webhook that answers and then trickles its answer's body keeps the turn for up to timeoutMs
+ * after its answer, so the sender never has more than maxConcurrent connections open. A config's waiting
+ * deliveries are bounded (queueLimit): on overflow the oldest waiting one is dropped and reported. What the
+ * sender holds, waiting or in flight, is bounded in all (maxQueuedBytes): the bodies, a body shared by several
+ * deliveries counted once, and each delivery's config, counted per delivery (a store may read a fresh copy of a
+ * config for every commit, and a config's strings may be long). A delivery that would pass it is dropped and
+ * reported, unless nothing else is held. So a webhook that never answers, or a task with many configs, holds at
+ * most that much. send() only enqueues; every failure, final or dropped, goes to onError as a PushDeliveryError
+ * naming the URL, task id, config id, attempts and the last status or cause (default: console.error).
+ * cancel() drops what waits for a config and stops its retries (its config was deleted). idle() resolves once
+ * nothing is queued or in flight and no attempt's connection is open. close() does what cancel() does for every
+ * config, drops what is sent after it, and resolves once the attempts in flight have ended and their
+ * connections closed (each within about twice timeoutMs): no timer of the sender's is left to keep the
  * process running. To deliver what waits first, await idle(), with a deadline of one's own, before close().
  */
 import { postOnce } from "./push-attempt.js";
