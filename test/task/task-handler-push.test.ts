@@ -208,6 +208,7 @@ const BAD_FIELDS: readonly (readonly [string, Record<string, unknown>, string, s
   ["TAB in the URL", { url: "http://127.0.0.1:1/a\tb" }, "url", "holds U+0009"],
   ["LF in the id", { id: "c\nA2A push: forged" }, "id", "holds U+000A, a control character, at index 1, which an id"],
   ["a slash in the id", { id: "a/b" }, "id", 'holds U+002F ("/") at index 1, which an id cannot carry'],
+  ["the id ..", { id: ".." }, "id", 'is "..", which an id cannot be: a URL resolves it away'],
   ["a token of 4097 characters", { token: "t".repeat(4097) }, "token", "is 4097 characters long, more than 4096"],
   ["credentials of 5000 characters", auth("Bearer", "c".repeat(5000)), "authentication.credentials", "is 5000"],
 ];

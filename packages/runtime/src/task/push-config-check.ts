@@ -16,7 +16,8 @@
  *   id           no control character either (when the caller names it): ids are shown in messages and log
  *                lines (push.ts), where a line break would let a caller write a line of its own; and no "/": the
  *                id is a path segment of the config's HTTP+JSON routes, where v1.0 reads %2F as "/" and v0.3
- *                keeps it as sent, so the config could not be named on both
+ *                keeps it as sent, so the config could not be named on both; for the same reason not "." or
+ *                "..", which a URL resolves away
  *   each         at most MAX_PUSH_FIELD_LENGTH (4096) characters: far above any real token or URL, and below the
  *                header limits of common servers (8 KiB in node:http, nginx, Apache)
  *
@@ -77,6 +78,9 @@ function checkField(value: string, field: string, place: PushConfigPlace, kind: 
       );
     }
     index += char.length;
+  }
+  if (kind === "id" && (value === "." || value === "..")) {
+    throw new A2AError("InvalidParamsError", `${where} is "${value}", which an id cannot be: a URL resolves it away`);
   }
 }
 
