@@ -184,6 +184,8 @@ it("names the scheme and the token URL when the token endpoint refuses, and send
   expect((e as Error).message).toMatch(
     `GetTask: ${agent.rpc} failed: security scheme "oauth": client credentials token from ${tokens.tokenUrl} failed`,
   );
+  // What the endpoint said (RFC 6749 §5.2), though the failure's cause keeps none of its answer.
+  expect((e as Error).message).toContain("(HTTP 401, invalid_client)");
   expect(agent.seen).toEqual([]);
 });
 

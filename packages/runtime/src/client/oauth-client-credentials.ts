@@ -183,8 +183,19 @@ export class ClientCredentialsTokens {
 
   #failure(what: string, e: unknown): Error {
     const why = e instanceof Error ? e.message : String(e);
-    return new Error(`security scheme "${this.scheme}": ${what} failed: ${why}`, { cause: plainErrorChain(e) });
+    const said = `security scheme "${this.scheme}": ${what} failed: ${why}${endpointSaid(e)}`;
+    return new Error(said, { cause: plainErrorChain(e) });
   }
+}
+
+/**
+ * What a token endpoint's error answer said (RFC 6749 §5.2: its status, `error` and `error_description`, which
+ * are no secrets), as oauth4webapi's ResponseBodyError carries it; "" for any other failure.
+ */
+function endpointSaid(e: unknown): string {
+  if (!(e instanceof oauth.ResponseBodyError)) return "";
+  const description = e.error_description ? `: ${e.error_description.slice(0, 200)}` : "";
+  return ` (HTTP ${e.status}, ${e.error.slice(0, 100)}${description})`;
 }
 
 type FetchOptions = oauth.CustomFetchOptions<string, URLSearchParams | undefined>;
