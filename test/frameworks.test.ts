@@ -193,6 +193,16 @@ describe.each([
   });
 });
 
+describe("the framework adapters' options", () => {
+  it("hand stallTimeoutMs to nodeHttpListener, which checks it", () => {
+    const core: CoreHandler = async () => ({ status: 204, headers: {}, body: "" });
+    const refused = `nodeHttpListener: stallTimeoutMs must be > 0 and at most ${2 ** 31 - 1}; got 0`;
+    expect(() => expressHandler(core, { stallTimeoutMs: 0 })).toThrow(refused);
+    expect(() => fastifyHandler(core, { stallTimeoutMs: 0 })).toThrow(refused);
+    expect(() => expressHandler(core, { stallTimeoutMs: 5000 })).not.toThrow();
+  });
+});
+
 describe("the echo agent under Fastify's prefix", () => {
   it("is reached through the prefix as sent, encoded or not, and by the prefix with a query alone", async () => {
     const app = await fastifyApp();

@@ -13,7 +13,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CoreHandler } from "../core/server-types.js";
-import { nodeHttpListener } from "../http/node-listener.js";
+import { nodeHttpListener, type NodeListenerOptions } from "../http/node-listener.js";
 
 /** What Express's body parsers leave on a request they have read. */
 interface ParsedRequest extends IncomingMessage {
@@ -34,10 +34,11 @@ function parsedBody(req: ParsedRequest): Uint8Array | undefined {
   return utf8.encode(typeof body === "string" ? body : JSON.stringify(body));
 }
 
-/** The handler as Express middleware. */
+/** The handler as Express middleware; `options` as nodeHttpListener takes them. */
 export function expressHandler(
   handler: CoreHandler,
+  options: Pick<NodeListenerOptions, "stallTimeoutMs"> = {},
 ): (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void {
-  const listener = nodeHttpListener(handler, { readBody: parsedBody });
+  const listener = nodeHttpListener(handler, { ...options, readBody: parsedBody });
   return (req, res) => listener(req, res);
 }

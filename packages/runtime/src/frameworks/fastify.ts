@@ -12,7 +12,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CoreHandler } from "../core/server-types.js";
-import { nodeHttpListener } from "../http/node-listener.js";
+import { nodeHttpListener, type NodeListenerOptions } from "../http/node-listener.js";
 
 /** What this plugin uses of a Fastify instance (Fastify's own types are wider). */
 export interface FastifyScope {
@@ -56,9 +56,12 @@ function decoded(path: string): string | undefined {
   }
 }
 
-/** The handler as a Fastify plugin; register it with the prefix it serves under. */
-export function fastifyHandler(handler: CoreHandler): (scope: FastifyScope, options: unknown) => Promise<void> {
-  const listener = nodeHttpListener(handler);
+/** The handler as a Fastify plugin; register it with the prefix it serves under. `options`: nodeHttpListener's. */
+export function fastifyHandler(
+  handler: CoreHandler,
+  options: Pick<NodeListenerOptions, "stallTimeoutMs"> = {},
+): (scope: FastifyScope, options: unknown) => Promise<void> {
+  const listener = nodeHttpListener(handler, options);
   return async (scope) => {
     const prefix = scope.prefix;
     // Leave every body unread: the handler reads it, with its limit.
