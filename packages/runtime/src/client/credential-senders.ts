@@ -18,8 +18,10 @@
  *                   on the request
  *
  * A credential of the wrong shape for its scheme, a Basic user name with a
- * colon, or an oauth2 scheme with neither a token URL nor a metadata URL is a
- * TypeError naming the scheme, thrown when the sender is made.
+ * colon, an http scheme name that is no token (RFC 9110 §11.1), or an oauth2
+ * scheme with neither a token URL nor a metadata URL is a TypeError naming the
+ * scheme, thrown when the sender is made. A credential no header can carry (a
+ * line break in it) is a TypeError naming the header, never the value.
  */
 import type { A2aClientCall } from "../core/client-interceptor.js";
 import type { CardScheme } from "../card/card-security.js";

@@ -9,7 +9,8 @@
  * with A2AError or A2ATransportError (client-errors.ts); whatever else breaks
  * (fetch, a body cut off, an answer that does not decode, an interceptor's own
  * error) becomes an A2ATransportError naming the operation and the URL, the
- * failure as cause.
+ * failure as cause. A URL in a message leaves out the query parameters the
+ * interceptors added (a query API key), and a redirect's Location its query.
  *
  * buildClient hands a binding the headers the interceptors left (BindingCall:
  * `headerSet`, and `headers` as a record for the gRPC client's metadata) and

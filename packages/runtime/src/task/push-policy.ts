@@ -7,6 +7,8 @@
  *   wait            the answer's Retry-After (delay-seconds or HTTP date, RFC 9110 §10.2.3), capped at
  *                   maxRetryAfterMs; else exponential backoff with jitter (S10 §13.2 SHOULD): retry n waits
  *                   a random time in [b/2, b], b = min(maxBackoffMs, initialBackoffMs * 2^(n-1))
+ *   detail          "HTTP <status> <reason phrase>", the phrase with each control character as "?" and cut at
+ *                   200 characters: the detail goes to logs
  * Options are read once, with their defaults, and refused with a RangeError naming the option when out of range.
  */
 import { parseRetryAfter } from "../core/retry-after.js";
