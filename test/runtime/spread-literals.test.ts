@@ -27,6 +27,7 @@ const NOT_PER_CALL: Readonly<Record<string, string>> = {
     "once per client made from a card",
   "packages/runtime/src/client/oauth-client-credentials.ts: ...rest → ...body, ...signal":
     "once per token request (its fetch init)",
+  "packages/runtime/src/frameworks/express.ts: ...options → readBody": "once per Express middleware made",
   "packages/runtime/src/core/definition.ts: ...tables → service, operations, byJsonRpcMethod, byName":
     "once per service definition",
   "packages/runtime/src/server/dual-version.ts: ...(options.jsonrpcPath !== undefined ? { jsonrpcPath: options.jsonrpcPath } : {}) → *":
