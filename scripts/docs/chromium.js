@@ -66,8 +66,10 @@ const operationLinks = (links) => [...links].filter((l) => l.split("/").length =
  * once the page has kept its height for SETTLE_MS (Redoc renders sections as they come into view, and a
  * loaded machine renders them late), with `operations` once that many operation links were seen, and with
  * `shows` once the page's text held each of those strings (the sidebar links every operation before the
- * bottom sections are laid out); the whole walk is bounded by LOAD_MS, so a page that never renders them all
- * is reported as it stands.
+ * bottom sections are laid out). Settled at the bottom with some still unseen, it walks down again from the
+ * top: Redoc renders a section only while it is in view, and a loaded machine can scroll past one before it
+ * does (a CI run missed 14 of the v1.0.1 page's operations that way). The whole walk is bounded by LOAD_MS and
+ * MAX_STEPS, so a page that never renders them all is reported as it stands.
  */
 async function scrollThrough(page, operations = 0, shows = []) {
   const links = new Set();
@@ -82,7 +84,12 @@ async function scrollThrough(page, operations = 0, shows = []) {
     texts.push(seen.text);
     const complete = operationLinks(links) >= operations && unseen.size === 0;
     if (seen.moved || seen.height !== settled.height) settled = { height: seen.height, since: Date.now() };
-    else if (Date.now() - settled.since >= SETTLE_MS && complete) break;
+    else if (Date.now() - settled.since >= SETTLE_MS) {
+      if (complete) break;
+      // Settled at the bottom with sections unseen: walk down again from the top (see above).
+      await page.evaluate(() => window.scrollTo(0, 0));
+      settled = { height: -1, since: Date.now() };
+    }
     await pause(seen.moved ? 50 : POLL_MS);
   }
   return { links: [...links], text: texts.join("\n") };
