@@ -1,6 +1,6 @@
 /**
  * One signal for a piece of work that its caller's signals and a timeout can end (the clients' calls in
- * http/client-http.ts, a card resolve in card/card-resolver.ts):
+ * http/client-http.ts, a card resolve in card/card-resolver.ts, a gRPC request's read in grpc/grpc-limits.ts):
  *
  *   timedSignal(sources, timeoutMs)   aborted by the first of `sources` to abort, with its reason, or when
  *                                     `timeoutMs` has passed, with a TimeoutError; end() stops the timer.

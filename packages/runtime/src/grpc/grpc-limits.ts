@@ -47,6 +47,7 @@ import type { UniversalHandler, UniversalServerRequest } from "@connectrpc/conne
 import type { DescService } from "@bufbuild/protobuf";
 import { MAX_DEADLINE_MS } from "../core/limits.js";
 import { eventsUntilAborted, untilAborted } from "../core/until-aborted.js";
+import { timedSignal } from "../core/timed-signal.js";
 import { mediaTypeOf } from "../core/media-type.js";
 
 /** What registerWithLimits applies besides deadlines (see the header). */
@@ -141,19 +142,18 @@ function clampDeadline(header: Headers): number | undefined {
 /**
  * The request, its body to arrive whole within `ms` (then DEADLINE_EXCEEDED, and the body is closed; a JSON body
  * is as it is), and stop(), which ends the wait: called once connect is done with the request, however it went.
- * The wait is the one every abortable wait here uses (core/until-aborted.ts), on a signal the timer aborts; the
- * timer keeps no process running.
+ * The wait is the one every abortable wait here uses (core/until-aborted.ts), on the timed signal the clients
+ * use (core/timed-signal.ts: a timeout past what a timer holds sets none); the timer keeps no process running.
  */
 function withReadDeadline(req: UniversalServerRequest, ms: number): { req: UniversalServerRequest; stop(): void } {
   const { body } = req;
   if (!(typeof body === "object" && body !== null && Symbol.asyncIterator in body)) return { req, stop: () => {} };
-  const late = new AbortController();
-  const timer = setTimeout(() => late.abort(), ms);
-  timer.unref();
+  const late = timedSignal([], ms);
+  if (late.signal === undefined) return { req, stop: late.end };
   const why = () => new ConnectError(`the request did not arrive whole within ${ms} ms`, Code.DeadlineExceeded);
   return {
     req: { ...req, body: eventsUntilAborted(body as AsyncIterable<Uint8Array>, late.signal, why) },
-    stop: () => clearTimeout(timer),
+    stop: late.end,
   };
 }
 
