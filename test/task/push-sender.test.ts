@@ -3,7 +3,8 @@
  * Proves the request (POST, content type per version, X-A2A-Notification-Token, Authorization, body as
  * given), the retry policy (503 twice then 200; no retry on 400, 3xx, a refused request; timeouts and
  * refused connections retried; Retry-After honoured and capped), onError naming URL, task, config,
- * attempts and status or cause, order per config, the queue bound, idle(), close(), and the SSRF screening of
+ * attempts and status or cause, order per config, the queue bound, the limits per webhook host (turns and
+ * bytes, a second receiver on another port being another host), idle(), close(), and the SSRF screening of
  * checkUrl and of each delivery, with its allow options (allowPrivateNetworks, allowHosts, allowNetworks:
  * read when the sender is created, matched against every address) and the acceptance of a host that does
  * not resolve at creation (delivery retries it). Backoffs are a few ms; no timing is asserted.
@@ -21,6 +22,7 @@ import {
 } from "../../packages/runtime/src/task/push.js";
 import { parseRetryAfter } from "../../packages/runtime/src/core/retry-after.js";
 import type { PushDelivery, PushSender } from "../../packages/runtime/src/task/push-types.js";
+import { webhookHost } from "../../packages/runtime/src/task/push-hosts.js";
 import { pinnedLookup } from "../../packages/runtime/src/task/push-attempt-node.js";
 
 interface Received {
@@ -106,6 +108,33 @@ function script(...steps: (number | readonly [number, Record<string, string>])[]
     const step = steps.shift() ?? 200;
     const [status, headers] = typeof step === "number" ? [step, {}] : step;
     res.writeHead(status, headers).end();
+  };
+}
+
+/** A second receiver (another host: another port) that answers 200 at once, with configs pointing at it. */
+async function otherReceiver(): Promise<{
+  bodies: string[];
+  config: (i: number) => TaskPushNotificationConfig;
+  close: () => Promise<void>;
+}> {
+  const bodies: string[] = [];
+  const other = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      bodies.push(Buffer.concat(chunks).toString("utf8"));
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}/hook`;
+  return {
+    bodies,
+    config: (i) => config(url, { id: `other-${i}` }),
+    close: async () => {
+      other.closeAllConnections();
+      await new Promise((resolve) => other.close(resolve));
+    },
   };
 }
 
@@ -436,6 +465,50 @@ describe("order, queue bound and idle()", () => {
     expect([received.length, peak, errors]).toEqual([8, 3, []]);
   });
 
+  it("leaves other hosts their turns: at most maxConcurrentPerHost attempts to one host", async () => {
+    // The shared receiver (one host) holds its answers; a second receiver on another port is another host.
+    const held = gate();
+    let open = 0;
+    let peak = 0;
+    answer = async (req, res) => {
+      open += 1;
+      peak = Math.max(peak, open);
+      await held.answer(req, res);
+      open -= 1;
+    };
+    const other = await otherReceiver();
+    const { sender, errors } = localSender({ maxConcurrent: 4, maxConcurrentPerHost: 2 });
+    for (let i = 0; i < 6; i++) sender.send(delivery(String(i), { id: `slow-${i}` }));
+    await vi.waitFor(() => expect(received).toHaveLength(2));
+    for (let i = 0; i < 3; i++) sender.send({ ...delivery(`o${i}`, { id: `other-${i}` }), config: other.config(i) });
+    // The other host's three are delivered while the first host's attempts are still held.
+    await vi.waitFor(() => expect(other.bodies).toHaveLength(3));
+    expect(received).toHaveLength(2);
+    held.release();
+    await sender.idle();
+    expect([received.length, peak, errors]).toEqual([6, 2, []]);
+    await other.close();
+  });
+
+  it("holds at most maxQueuedBytesPerHost for one host, leaving the rest of maxQueuedBytes to others", async () => {
+    const held = gate();
+    answer = held.answer;
+    const other = await otherReceiver();
+    const { sender, errors } = localSender({ maxQueuedBytes: 100_000, maxQueuedBytesPerHost: 30_000 });
+    for (let i = 0; i < 10; i++) sender.send(delivery(String(i).repeat(10_000), { id: `slow-${i}` }));
+    // Two fit in 30 000 with their configs; the other eight are dropped, naming the limit and the host.
+    expect(errors.map((e) => e.configId)).toEqual(Array.from({ length: 8 }, (_, i) => `slow-${i + 2}`));
+    expect(errors[0]?.message).toContain(`maxQueuedBytesPerHost (30000) of deliveries to ${new URL(base).host}`);
+    for (let i = 0; i < 3; i++) {
+      sender.send({ ...delivery(`o${i}`.repeat(4_000), { id: `other-${i}` }), config: other.config(i) });
+    }
+    await vi.waitFor(() => expect(other.bodies).toHaveLength(3));
+    held.release();
+    await sender.idle();
+    expect([received.length, errors.length]).toEqual([2, 8]);
+    await other.close();
+  });
+
   it("resolves idle() only once the answered attempts' connections are closed", async () => {
     answer = (_req, res) => {
       res.writeHead(200).write(".");
@@ -625,6 +698,24 @@ describe("order, queue bound and idle()", () => {
     expect(() => createPushSender({ timeoutMs: Number.NaN })).toThrow(/option timeoutMs/);
     expect(() => createPushSender({ maxConcurrent: 0 })).toThrow(/option maxConcurrent must be an integer >= 1/);
     expect(() => createPushSender({ maxQueuedBytes: 0.5 })).toThrow(/option maxQueuedBytes/);
+    expect(() => createPushSender({ maxConcurrentPerHost: 0 })).toThrow(/option maxConcurrentPerHost must be/);
+    expect(() => createPushSender({ maxQueuedBytesPerHost: Number.POSITIVE_INFINITY })).toThrow(
+      /option maxQueuedBytesPerHost/,
+    );
+  });
+});
+
+describe("webhookHost", () => {
+  it.each([
+    ["https://Hooks.Example/a?b=1", "hooks.example"],
+    ["https://hooks.example:443/a", "hooks.example"],
+    ["https://hooks.example./a", "hooks.example"],
+    ["http://hooks.example.:8080/a", "hooks.example:8080"],
+    ["http://user:pw@[::1]:81/", "[::1]:81"],
+    ["http://127.0.0.1:9/", "127.0.0.1:9"],
+    ["not a url", "not a url"],
+  ])("%s is host %s", (url, host) => {
+    expect(webhookHost(url)).toBe(host);
   });
 });
 

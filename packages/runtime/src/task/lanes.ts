@@ -19,6 +19,11 @@ export class Lanes {
     await new Promise<void>((resolve) => this.#waiting.push(resolve));
   }
 
+  /** No lane is held and nobody waits for one. */
+  get unused(): boolean {
+    return this.#held === 0 && this.#waiting.length === 0;
+  }
+
   /** Gives a lane back: to the next waiter, if any. */
   give(): void {
     const next = this.#waiting.shift();

@@ -34,7 +34,9 @@ export interface RetrySettings {
   readonly maxRetryAfterMs: number;
   readonly queueLimit: number;
   readonly maxQueuedBytes: number;
+  readonly maxQueuedBytesPerHost: number;
   readonly maxConcurrent: number;
+  readonly maxConcurrentPerHost: number;
 }
 
 /** The defaults: timeoutMs within S10 §4.3.3's recommended 10-30 s. */
@@ -46,7 +48,9 @@ export const RETRY_DEFAULTS: RetrySettings = {
   maxRetryAfterMs: 120_000,
   queueLimit: 100,
   maxQueuedBytes: 64 * 1024 * 1024,
+  maxQueuedBytesPerHost: 16 * 1024 * 1024,
   maxConcurrent: 64,
+  maxConcurrentPerHost: 16,
 };
 
 /** The end of one attempt: delivered, or why not and whether to retry. */
@@ -68,7 +72,9 @@ const INTEGER_OPTIONS: ReadonlySet<keyof RetrySettings> = new Set([
   "attempts",
   "queueLimit",
   "maxQueuedBytes",
+  "maxQueuedBytesPerHost",
   "maxConcurrent",
+  "maxConcurrentPerHost",
 ]);
 const MINIMUM: Readonly<Record<keyof RetrySettings, number>> = {
   timeoutMs: 1,
@@ -78,7 +84,9 @@ const MINIMUM: Readonly<Record<keyof RetrySettings, number>> = {
   maxRetryAfterMs: 0,
   queueLimit: 1,
   maxQueuedBytes: 1,
+  maxQueuedBytesPerHost: 1,
   maxConcurrent: 1,
+  maxConcurrentPerHost: 1,
 };
 
 /** The settings from the options, defaults filled in; a RangeError names the first option out of range. */

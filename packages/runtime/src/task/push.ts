@@ -19,17 +19,19 @@
  *
  * Order: deliveries for one config (tenant, task id, config id) go one after another, each ending (delivered
  * or given up) before the next starts, so a webhook sees a task's updates in the order they were sent.
- * Different configs are delivered concurrently, at most maxConcurrent attempts at a time in all (the others
- * wait their turn; an attempt's timeout starts with its turn). An attempt holds its turn until its connection
- * is closed: a webhook that answers and then trickles its answer's body keeps the turn for up to timeoutMs
- * after its answer, so the sender never has more than maxConcurrent connections open. A config's waiting
- * deliveries are bounded (queueLimit): on overflow the oldest waiting one is dropped and reported. What the
- * sender holds, waiting or in flight, is bounded in all (maxQueuedBytes): the bodies, a body shared by several
- * deliveries counted once, and each delivery's config, counted per delivery (a store may read a fresh copy of a
- * config for every commit, and a config's strings may be long). A delivery that would pass it is dropped and
- * reported, unless nothing else is held. So a webhook that never answers, or a task with many configs, holds at
- * most that much. send() only enqueues; every failure, final or dropped, goes to onError as a PushDeliveryError
- * naming the URL, task id, config id, attempts and the last status or cause (default: console.error).
+ * Different configs are delivered concurrently, at most maxConcurrent attempts at a time in all and
+ * maxConcurrentPerHost to one webhook host (the others wait their turn; an attempt's timeout starts with its
+ * turn). An attempt holds its turn until its connection is closed: a webhook that answers and then trickles its
+ * answer's body keeps the turn for up to timeoutMs after its answer, so the sender never has more than
+ * maxConcurrent connections open. A config's waiting deliveries are bounded (queueLimit): on overflow the oldest
+ * waiting one is dropped and reported. What the sender holds, waiting or in flight, is bounded in all
+ * (maxQueuedBytes) and per webhook host (maxQueuedBytesPerHost): the bodies, a body shared by several deliveries
+ * counted once, and each delivery's config, counted per delivery (a store may read a fresh copy of a config for
+ * every commit, and a config's strings may be long). A delivery that would pass either is dropped and reported,
+ * unless nothing else is held there. So a webhook that never answers, or a task with many configs, holds at
+ * most that much, and leaves the other hosts their share (push-hosts.ts). send() only enqueues; every failure,
+ * final or dropped, goes to onError as a PushDeliveryError naming the URL, task id, config id, attempts and the
+ * last status or cause (default: console.error).
  * cancel() drops what waits for a config and stops its retries (its config was deleted). idle() resolves once
  * nothing is queued or in flight and no attempt's connection is open. close() does what cancel() does for every
  * config, drops what is sent after it, and resolves once the attempts in flight have ended and their
@@ -55,7 +57,7 @@ import {
   type UrlScreenOptions,
 } from "./url-screen.js";
 import { headerRecord } from "../core/records.js";
-import { Lanes } from "./lanes.js";
+import { HostShares, webhookHost } from "./push-hosts.js";
 
 export type { PushFailure } from "./push-policy.js";
 
@@ -80,8 +82,15 @@ export interface PushSenderOptions extends UrlScreenOptions {
    * UTF-16 code units: bytes for JSON in ASCII, up to twice that in memory for other text. Default 64 MiB.
    */
   readonly maxQueuedBytes?: number;
+  /**
+   * What maxQueuedBytes counts, held for one webhook host (its URL's host and port): one slow or failing webhook
+   * leaves the others the rest. Default 16 MiB.
+   */
+  readonly maxQueuedBytesPerHost?: number;
   /** Attempts in flight at once, over all configs. Default 64. */
   readonly maxConcurrent?: number;
+  /** Attempts in flight at once to one webhook host (its URL's host and port). Default 16. */
+  readonly maxConcurrentPerHost?: number;
   /** Receives every delivery given up or dropped. Default: console.error. */
   readonly onError?: (error: PushDeliveryError) => void;
 }
@@ -173,8 +182,14 @@ function logError(error: PushDeliveryError): void {
   console.error(`A2A push: ${error.message}`);
 }
 
+/** A delivery with its webhook host (push-hosts.ts). */
+interface Queued {
+  readonly delivery: PushDelivery;
+  readonly host: string;
+}
+
 interface ConfigQueue {
-  readonly waiting: PushDelivery[];
+  readonly waiting: Queued[];
   running: boolean;
   /** Set when its config was deleted or the sender closed: nothing more is sent, retried or waited for. */
   canceled: Stop | undefined;
@@ -193,17 +208,14 @@ class QueuedSender implements Required<PushSender> {
   private open = 0;
   private idleWaiters: (() => void)[] = [];
   private closed = false;
-  /** The bodies held, each with the number of deliveries holding it; their length and the configs' in all. */
-  private readonly held = new Map<string, number>();
-  private heldBytes = 0;
-  /** The attempts in flight (maxConcurrent), and those waiting for their turn. */
-  private readonly inFlight: Lanes;
+  /** What is held and the turns of the attempts in flight, in all and per host. */
+  private readonly shares: HostShares;
 
   constructor(
     options: PushSenderOptions,
     private readonly settings: RetrySettings,
   ) {
-    this.inFlight = new Lanes(settings.maxConcurrent);
+    this.shares = new HostShares(settings);
     this.screen = createUrlScreen(options);
     this.onError = options.onError ?? logError;
   }
@@ -226,25 +238,24 @@ class QueuedSender implements Required<PushSender> {
       this.end(stopped(delivery, 0, "sender-closed"));
       return;
     }
-    const { body } = delivery;
-    const more = (this.held.has(body) ? 0 : body.length) + configLength(delivery.config);
-    if (this.heldBytes > 0 && this.heldBytes + more > this.settings.maxQueuedBytes) {
+    const queued = { delivery, host: webhookHost(delivery.config.url) };
+    const refusal = this.shares.refusal(queued.host, delivery.body, configLength(delivery.config));
+    if (refusal !== undefined) {
       delivery.trace?.end("dropped");
-      const why = `the sender holds maxQueuedBytes (${this.settings.maxQueuedBytes}) of deliveries`;
-      this.end(dropped(delivery, why));
+      this.end(dropped(delivery, refusal));
       return;
     }
-    this.hold(delivery);
+    this.shares.hold(queued.host, delivery.body, configLength(delivery.config));
     let queue = this.queues.get(key);
     if (queue === undefined) {
       queue = { waiting: [], running: false, canceled: undefined, wake: undefined };
       this.queues.set(key, queue);
     }
-    queue.waiting.push(delivery);
+    queue.waiting.push(queued);
     if (queue.waiting.length > this.settings.queueLimit) {
       const oldest = queue.waiting.shift();
       const why = `its queue overflowed (queueLimit ${this.settings.queueLimit})`;
-      if (oldest !== undefined) this.drop(oldest, dropped(oldest, why));
+      if (oldest !== undefined) this.drop(oldest, dropped(oldest.delivery, why));
     }
     if (!queue.running) void this.drain(key, queue);
   }
@@ -266,33 +277,20 @@ class QueuedSender implements Required<PushSender> {
     queue.canceled = why;
     this.queues.delete(key);
     for (let next = queue.waiting.shift(); next !== undefined; next = queue.waiting.shift()) {
-      this.drop(next, stopped(next, 0, why));
+      this.drop(next, stopped(next.delivery, 0, why));
     }
     queue.wake?.();
   }
 
   /** Drops a delivery unsent, reporting why. */
-  private drop(delivery: PushDelivery, error: PushDeliveryError): void {
-    delivery.trace?.end("dropped");
-    this.release(delivery);
+  private drop(queued: Queued, error: PushDeliveryError): void {
+    queued.delivery.trace?.end("dropped");
+    this.release(queued);
     this.end(error);
   }
 
-  private hold({ body, config }: PushDelivery): void {
-    const n = this.held.get(body) ?? 0;
-    this.heldBytes += (n === 0 ? body.length : 0) + configLength(config);
-    this.held.set(body, n + 1);
-  }
-
-  private release({ body, config }: PushDelivery): void {
-    this.heldBytes -= configLength(config);
-    const n = this.held.get(body) ?? 0;
-    if (n > 1) {
-      this.held.set(body, n - 1);
-      return;
-    }
-    this.held.delete(body);
-    this.heldBytes -= body.length;
+  private release({ delivery, host }: Queued): void {
+    this.shares.release(host, delivery.body, configLength(delivery.config));
   }
 
   idle(): Promise<void> {
@@ -319,12 +317,14 @@ class QueuedSender implements Required<PushSender> {
     queue.running = true;
     for (let next = queue.waiting.shift(); next !== undefined; next = queue.waiting.shift()) {
       let error: PushDeliveryError | undefined;
+      const { delivery } = next;
       try {
         error = await this.deliver(next, queue);
       } catch (thrown) {
-        error = givenUp(next, 0, { delivered: false, retryable: false, failure: "network", detail: String(thrown) });
+        const detail = String(thrown);
+        error = givenUp(delivery, 0, { delivered: false, retryable: false, failure: "network", detail });
       }
-      next.trace?.end(error === undefined ? "delivered" : "failed");
+      delivery.trace?.end(error === undefined ? "delivered" : "failed");
       this.release(next);
       this.end(error);
     }
@@ -333,11 +333,11 @@ class QueuedSender implements Required<PushSender> {
   }
 
   /** Delivers with retries; resolves to the error to report, or undefined once delivered. */
-  private async deliver(delivery: PushDelivery, queue: ConfigQueue): Promise<PushDeliveryError | undefined> {
+  private async deliver({ delivery, host }: Queued, queue: ConfigQueue): Promise<PushDeliveryError | undefined> {
     for (let n = 1; ; n += 1) {
-      await this.inFlight.take();
+      await this.shares.takeTurn(host);
       if (queue.canceled !== undefined) {
-        this.inFlight.give();
+        this.shares.giveTurn(host);
         return stopped(delivery, n - 1, queue.canceled);
       }
       let verdict: Verdict;
@@ -345,7 +345,7 @@ class QueuedSender implements Required<PushSender> {
       try {
         ({ verdict, closed } = await this.attempt(delivery, delivery.trace?.attempt(n)));
       } finally {
-        this.giveTurnOnceClosed(closed);
+        this.giveTurnOnceClosed(host, closed);
       }
       if (verdict.delivered) return undefined;
       if (!verdict.retryable || n >= this.settings.attempts) return givenUp(delivery, n, verdict);
@@ -357,14 +357,14 @@ class QueuedSender implements Required<PushSender> {
    * Gives an attempt's turn back once its connection is closed; meanwhile it counts as open for idle() and
    * close(), so that they do not resolve while a connection is.
    */
-  private giveTurnOnceClosed(closed: Promise<void> | undefined): void {
+  private giveTurnOnceClosed(host: string, closed: Promise<void> | undefined): void {
     if (closed === undefined) {
-      this.inFlight.give();
+      this.shares.giveTurn(host);
       return;
     }
     this.open += 1;
     void closed.then(() => {
-      this.inFlight.give();
+      this.shares.giveTurn(host);
       this.end();
     });
   }
