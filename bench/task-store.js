@@ -120,7 +120,13 @@ function makeTask(i, contexts) {
 }
 
 async function benchStore() {
-  const store = createMemoryTaskStore({ maxTasks: N });
+  // Bounded by count alone: the bench stores N tasks of about 1 KB, past the default maxBytes and shares.
+  const store = createMemoryTaskStore({
+    maxTasks: N,
+    maxBytes: Number.MAX_SAFE_INTEGER,
+    maxTenantShare: 1,
+    maxOwnerShare: 1,
+  });
   const t0 = nowMs();
   for (let i = 0; i < N; i++) await store.commit("", { task: makeTask(i, 1000), expectedVersion: 0, events: [] });
   const createMs = nowMs() - t0;
