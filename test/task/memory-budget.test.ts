@@ -76,7 +76,7 @@ describe("memory store: maxBytes", () => {
   });
 
   it("refuses a new task when only active tasks are left, naming maxBytes, the tenant and the task", async () => {
-    const store = createMemoryTaskStore({ maxBytes: MIB, maxTenantShare: 1 });
+    const store = createMemoryTaskStore({ maxBytes: MIB, maxTenantShare: 1, maxOwnerShare: 1 });
     let made = 0;
     for (; made < 20; made++) {
       const refused = await store.commit("ten", { task: sized(`a${made}`, 120), expectedVersion: 0, events: [] }).then(
@@ -102,7 +102,7 @@ describe("memory store: maxBytes", () => {
   });
 
   it("refuses a commit growing an active task past the budget, and still lets a task end", async () => {
-    const store = createMemoryTaskStore({ maxBytes: MIB, maxTenantShare: 1 });
+    const store = createMemoryTaskStore({ maxBytes: MIB, maxTenantShare: 1, maxOwnerShare: 1 });
     for (let i = 0; i < 4; i++) await put(store, "t", `a${i}`, 240);
     const grow = store.commit("t", { task: sized("a0", 400), expectedVersion: 1, events: [] });
     expect((await refusal(grow)).message).toMatch(/cannot store task a0 \(tenant "t"\).*maxBytes/);
@@ -136,7 +136,12 @@ describe("memory store: maxBytes", () => {
     ["working", 2],
     ["completed", DONE],
   ])("counts push configs to their %s task: refused past the budget, given back when deleted", async (_, state) => {
-    const store = createMemoryTaskStore({ maxBytes: MIB, maxTenantShare: 1, maxPushConfigsPerTask: 1000 });
+    const store = createMemoryTaskStore({
+      maxBytes: MIB,
+      maxTenantShare: 1,
+      maxOwnerShare: 1,
+      maxPushConfigsPerTask: 1000,
+    });
     // A terminal task's configs get no "tasks can end" slack: that is for the commit ending a task.
     await put(store, "t", "hooked", 1, state);
     const empty = store.stats().bytes;

@@ -29,6 +29,8 @@ async function put(store: MemoryTaskStore, id: string, shape: TaskShape = {}, te
 }
 
 const DONE = { state: 3 } as const;
+/** Shares that let one tenant and one owner take the whole store: the tests of the bounds in all. */
+const WHOLE_SHARES = { maxTenantShare: 1, maxOwnerShare: 1 } as const;
 
 describe("memory task store: delivery", () => {
   it("delivers before commit returns, and in version order when a listener commits", async () => {
@@ -89,7 +91,7 @@ describe("memory task store: delivery", () => {
 
 describe("memory task store: bounds", () => {
   it("drops the terminal task that ended longest ago, and with it its configs and listeners", async () => {
-    const store = createMemoryTaskStore({ maxTasks: 3 });
+    const store = createMemoryTaskStore({ maxTasks: 3, ...WHOLE_SHARES });
     await put(store, "x", DONE);
     await put(store, "y", DONE);
     await put(store, "active");
@@ -107,7 +109,7 @@ describe("memory task store: bounds", () => {
   });
 
   it("refuses a create when every stored task is active, naming maxTasks, until one ends", async () => {
-    const store = createMemoryTaskStore({ maxTasks: 2 });
+    const store = createMemoryTaskStore({ maxTasks: 2, ...WHOLE_SHARES });
     await put(store, "a", {}, "t1");
     await put(store, "b", {}, "t2");
     const refused = store.commit("t1", { task: makeTask("c"), expectedVersion: 0, events: [] });
@@ -139,9 +141,58 @@ describe("memory task store: bounds", () => {
     expect((await store.get("", "active"))?.version).toBe(1);
     await store.close();
   });
+  it("keeps a tenant's active tasks within maxTenantShare of maxTasks; another tenant still creates", async () => {
+    const store = createMemoryTaskStore({ maxTasks: 10, maxTenantShare: 0.5 });
+    for (const id of ["a", "b", "c", "d", "e"]) await put(store, id, {}, "A");
+    const refused = store.commit("A", { task: makeTask("f"), expectedVersion: 0, events: [] });
+    await expect(refused).rejects.toMatchObject({ name: "A2AError", type: "InternalError" });
+    const why = "the tenant's active tasks would number 6, past its share (maxTenantShare 0.5) of maxTasks 10: 5 tasks";
+    await expect(refused).rejects.toThrow(`task f (tenant "A"): ${why}`);
+    for (const id of ["a", "b", "c", "d", "e"]) await put(store, id, {}, "B");
+    // Updates of A's active tasks still go through; one ending makes room for another.
+    await put(store, "a", { state: 2 }, "A");
+    await put(store, "a", DONE, "A");
+    await put(store, "f", {}, "A");
+  });
+
+  it("keeps one owner's active tasks within maxOwnerShare; another owner of the tenant still creates", async () => {
+    const store = createMemoryTaskStore({ maxTasks: 8, maxOwnerShare: 0.25, maxTenantShare: 1 });
+    const create = (id: string, owner: string) =>
+      store.commit("t", { task: makeTask(id), expectedVersion: 0, events: [], owner });
+    expect([await create("m1", "mallory"), await create("m2", "mallory")]).toEqual([1, 1]);
+    const refused = create("m3", "mallory");
+    await expect(refused).rejects.toThrow(/the owner's active tasks would number 3, past its share \(maxOwnerShare/);
+    // The refusal names the tenant and the task, never the owner.
+    await expect(refused).rejects.not.toThrow(/mallory/);
+    expect([await create("a1", "alice"), await create("a2", "alice")]).toEqual([1, 1]);
+    expect(store.stats().tasks).toBe(4);
+  });
+
+  it("keeps one owner's active tasks within maxOwnerShare of maxBytes", async () => {
+    const store = createMemoryTaskStore({ maxBytes: 64 * 1024, maxOwnerShare: 0.25, maxTenantShare: 1 });
+    const big = (id: string) => {
+      const task = makeTask(id);
+      const [first] = task.history[0]!.parts;
+      const text = { ...first!, content: { case: "text" as const, value: "x".repeat(10_000) } };
+      return { ...task, history: [{ ...task.history[0]!, parts: [text] }] };
+    };
+    const create = (id: string, owner: string) =>
+      store.commit("t", { task: big(id), expectedVersion: 0, events: [], owner });
+    await create("m1", "mallory");
+    await expect(create("m2", "mallory")).rejects.toThrow(
+      /the owner's active tasks would hold \d+ bytes, past its share/,
+    );
+    expect(await create("a1", "alice")).toBe(1);
+  });
+
+  it("refuses a share out of range, naming it", () => {
+    expect(() => createMemoryTaskStore({ maxOwnerShare: 0 })).toThrow(/maxOwnerShare must be above 0 and at most 1/);
+    expect(() => createMemoryTaskStore({ maxOwnerShare: 1.5 })).toThrow(/maxOwnerShare/);
+  });
+
   it("drops each terminal task at its own TTL's end, also after the oldest made room for a new task", async () => {
     let now = 0;
-    const store = createMemoryTaskStore({ terminalTtlMs: 100, maxTasks: 3, now: () => now });
+    const store = createMemoryTaskStore({ terminalTtlMs: 100, maxTasks: 3, ...WHOLE_SHARES, now: () => now });
     await put(store, "a", DONE); // its TTL ends at 100
     now = 10;
     await put(store, "b");

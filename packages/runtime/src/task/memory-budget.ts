@@ -1,28 +1,36 @@
 /**
- * The memory store's byte budget: the estimated bytes of the stored tasks
- * (memory-size.ts), in all and per tenant for its active tasks, and the rule
- * a write that grows them must pass.
+ * The memory store's budget: the estimated bytes of the stored tasks
+ * (memory-size.ts) in all, and the bytes and number of the active tasks per
+ * tenant and per owner (a tenant's tasks made for one caller, access.ts), and
+ * the rule a write must pass.
  *
  *   maxBytes        the stored tasks together stay within it: a write that
  *                   would pass it first drops terminal tasks, the one that
  *                   ended longest ago first (the store's `evictOldest`),
  *                   then is refused
  *   maxTenantShare  a tenant's active tasks stay within this share of
- *                   maxBytes: past it, a write that grows an active task of
- *                   that tenant is refused, while the global budget may have
- *                   room. Active tasks cannot be dropped (their executors and
+ *                   maxBytes and of maxTasks (at least one task): past it, a
+ *                   write that grows an active task of that tenant, or makes
+ *                   one more, is refused, while the store may have room.
+ *                   Active tasks cannot be dropped (their executors and
  *                   subscribers still use them), terminal ones can; so one
  *                   tenant filling the store with tasks that never end keeps
  *                   at least 1 - maxTenantShare of it for the others, and its
  *                   terminal tasks make way for theirs
+ *   maxOwnerShare   the same for one owner's active tasks within a tenant:
+ *                   one authenticated caller whose tasks never end leaves the
+ *                   other callers of its tenant the rest. Without
+ *                   authentication every task has owner "", and the smaller
+ *                   of the two shares bounds the tenant
  *   tasks can end   a write that leaves the task terminal and grows it by at
  *                   most TERMINAL_SLACK bytes (a FAILED or CANCELED status, a
  *                   last short message) is never refused: it may pass the
  *                   budget by that much, and makes the task droppable
  *
  * A refusal is A2AError InternalError with HTTP status 503 (as the store's
- * maxTasks refusal), naming the bound, the tenant and the task: the store is
- * full for now, and frees itself as tasks end.
+ * maxTasks refusal), naming the bound, the tenant and the task (never the
+ * owner, a caller's identity): the store is full for now, and frees itself as
+ * tasks end.
  */
 import { A2AError } from "../core/a2a-error.js";
 
@@ -35,16 +43,51 @@ export interface Held {
   readonly active: boolean;
 }
 
+/** Whose a task is: its tenant, and the owner it records (access.ts). */
+export interface Holder {
+  readonly tenant: string;
+  readonly owner: string;
+}
+
 export interface BudgetOptions {
   readonly maxBytes: number;
+  readonly maxTasks: number;
   readonly maxTenantShare: number;
+  readonly maxOwnerShare: number;
+}
+
+/** The active tasks of a tenant or an owner: their bytes and their number. */
+interface Active {
+  bytes: number;
+  tasks: number;
+}
+
+/** A share of the active tasks, and what it is called in a refusal. */
+interface Share {
+  readonly of: Map<string, Active>;
+  readonly key: (holder: Holder) => string;
+  readonly who: string;
+  readonly option: "maxTenantShare" | "maxOwnerShare";
+  readonly value: number;
 }
 
 export class ByteBudget {
   private total = 0;
-  private readonly activeByTenant = new Map<string, number>();
+  private readonly shares: readonly Share[];
 
-  constructor(private readonly options: BudgetOptions) {}
+  constructor(private readonly options: BudgetOptions) {
+    this.shares = [
+      { of: new Map(), key: (h) => h.tenant, who: "tenant", option: "maxTenantShare", value: options.maxTenantShare },
+      {
+        of: new Map(),
+        // Store keys and owners hold no NUL (store.ts), so the pair's key is unambiguous.
+        key: (h) => `${h.tenant}\u0000${h.owner}`,
+        who: "owner",
+        option: "maxOwnerShare",
+        value: options.maxOwnerShare,
+      },
+    ];
+  }
 
   /** The estimated bytes held by all stored tasks. */
   get bytes(): number {
@@ -57,33 +100,22 @@ export class ByteBudget {
    * false: the write is no commit of the task (a push config), which the "tasks can end" slack does not cover.
    */
   admit(
-    tenant: string,
+    holder: Holder,
     taskId: string,
     before: Held | undefined,
     after: Held,
     evictOldest: () => boolean,
     commit = true,
   ): void {
+    if (after.active) for (const share of this.shares) this.checkShare(share, holder, taskId, before, after);
     const growth = after.bytes - (before?.bytes ?? 0);
     if (growth <= 0) return;
     const ending = commit && !after.active && growth <= TERMINAL_SLACK;
-    if (after.active) {
-      const active = (this.activeByTenant.get(tenant) ?? 0) - (before?.active ? before.bytes : 0) + after.bytes;
-      const share = Math.floor(this.options.maxBytes * this.options.maxTenantShare);
-      if (active > share) {
-        throw this.refusal(
-          tenant,
-          taskId,
-          `the tenant's active tasks would hold ${active} bytes, past its share (maxTenantShare ` +
-            `${this.options.maxTenantShare}) of maxBytes ${this.options.maxBytes}: ${share} bytes`,
-        );
-      }
-    }
     while (this.total + growth > this.options.maxBytes) {
       if (evictOldest()) continue;
       if (ending) return;
       throw this.refusal(
-        tenant,
+        holder.tenant,
         taskId,
         `the stored tasks would hold ${this.total + growth} bytes, past maxBytes ${this.options.maxBytes}, ` +
           "with no terminal task left to drop",
@@ -91,14 +123,48 @@ export class ByteBudget {
     }
   }
 
+  /** Refuses an active task's write that would take its tenant's or owner's active tasks past their share. */
+  private checkShare(share: Share, holder: Holder, taskId: string, before: Held | undefined, after: Held): void {
+    const { maxBytes, maxTasks } = this.options;
+    const now = share.of.get(share.key(holder)) ?? { bytes: 0, tasks: 0 };
+    const wasActive = before?.active === true;
+    const bytes = now.bytes - (wasActive ? before.bytes : 0) + after.bytes;
+    const byteShare = Math.floor(maxBytes * share.value);
+    const growth = after.bytes - (before?.bytes ?? 0);
+    const tail = `${share.option} ${share.value}`;
+    if (growth > 0 && bytes > byteShare) {
+      throw this.refusal(
+        holder.tenant,
+        taskId,
+        `the ${share.who}'s active tasks would hold ${bytes} bytes, past its share (${tail}) of maxBytes ` +
+          `${maxBytes}: ${byteShare} bytes`,
+      );
+    }
+    const taskShare = Math.max(1, Math.floor(maxTasks * share.value));
+    if (!wasActive && now.tasks + 1 > taskShare) {
+      throw this.refusal(
+        holder.tenant,
+        taskId,
+        `the ${share.who}'s active tasks would number ${now.tasks + 1}, past its share (${tail}) of maxTasks ` +
+          `${maxTasks}: ${taskShare} tasks`,
+      );
+    }
+  }
+
   /** Counts a write (before → after), a new task (before undefined) or a dropped one (after undefined). */
-  record(tenant: string, before: Held | undefined, after: Held | undefined): void {
+  record(holder: Holder, before: Held | undefined, after: Held | undefined): void {
     this.total += (after?.bytes ?? 0) - (before?.bytes ?? 0);
-    const change = (after?.active ? after.bytes : 0) - (before?.active ? before.bytes : 0);
-    if (change === 0) return;
-    const active = (this.activeByTenant.get(tenant) ?? 0) + change;
-    if (active === 0) this.activeByTenant.delete(tenant);
-    else this.activeByTenant.set(tenant, active);
+    const bytes = (after?.active ? after.bytes : 0) - (before?.active ? before.bytes : 0);
+    const tasks = (after?.active ? 1 : 0) - (before?.active ? 1 : 0);
+    if (bytes === 0 && tasks === 0) return;
+    for (const { of, key } of this.shares) {
+      const k = key(holder);
+      const active = of.get(k) ?? { bytes: 0, tasks: 0 };
+      active.bytes += bytes;
+      active.tasks += tasks;
+      if (active.tasks === 0) of.delete(k);
+      else of.set(k, active);
+    }
   }
 
   private refusal(tenant: string, taskId: string, why: string): A2AError {

@@ -46,12 +46,16 @@
  *                  the task): a new send, a commit growing a task, or a
  *                  push config created or grown
  *   maxTenantShare (default 0.5) a tenant's active tasks may hold at most this
- *                  share of maxBytes; past it, growing one of them is refused
- *                  the same way (naming maxTenantShare), so one tenant whose
- *                  tasks never end cannot lock the others out: terminal tasks
- *                  of any tenant are dropped to make room. A commit that ends
- *                  a task and grows it by at most 4 KiB (a FAILED status) is
- *                  never refused (memory-budget.ts)
+ *                  share of maxBytes and of maxTasks; past it, growing one of
+ *                  them or creating one more is refused the same way (naming
+ *                  maxTenantShare), so one tenant whose tasks never end cannot
+ *                  lock the others out: terminal tasks of any tenant are
+ *                  dropped to make room. A commit that ends a task and grows
+ *                  it by at most 4 KiB (a FAILED status) is never refused
+ *                  (memory-budget.ts)
+ *   maxOwnerShare  (default 0.5) the same for one owner's active tasks within
+ *                  a tenant (access.ts): one authenticated caller cannot lock
+ *                  out the other callers of its tenant
  *   terminalTtlMs  (default seven days, DEFAULT_TERMINAL_TTL_MS; Infinity:
  *                  none) a terminal task is dropped this long after
  *                  its last commit. Expired tasks are swept on each call (so
@@ -93,8 +97,13 @@ export interface MemoryTaskStoreOptions {
   readonly maxTasks?: number;
   /** The most bytes the stored tasks may hold, estimated, over all tenants. Default 256 MiB (DEFAULT_MAX_BYTES). */
   readonly maxBytes?: number;
-  /** The share of maxBytes one tenant's active tasks may hold, above 0 and at most 1. Default 0.5. */
+  /** The share of maxBytes and of maxTasks one tenant's active tasks may hold, above 0 and at most 1. Default 0.5. */
   readonly maxTenantShare?: number;
+  /**
+   * The share of maxBytes and of maxTasks one owner's active tasks (a tenant's tasks made for one caller) may hold,
+   * above 0 and at most 1. Default 0.5.
+   */
+  readonly maxOwnerShare?: number;
   /**
    * Drop a terminal task this many milliseconds after its last commit (0: at the next call; Infinity: keep it
    * until maxTasks or maxBytes needs room). Default DEFAULT_TERMINAL_TTL_MS, seven days.
@@ -128,6 +137,7 @@ export const DEFAULT_MAX_TASKS = 10_000;
 /** 256 MiB. */
 export const DEFAULT_MAX_BYTES = 268_435_456;
 export const DEFAULT_MAX_TENANT_SHARE = 0.5;
+export const DEFAULT_MAX_OWNER_SHARE = 0.5;
 /** Bytes counted per stored task besides its own: the slot, map and index entries. */
 export const TASK_OVERHEAD = 512;
 const LIST = "ListTasks";
@@ -197,9 +207,9 @@ function sameIndexed(a: IndexedTask, b: IndexedTask): boolean {
   return a.key.micros === b.key.micros && a.contextId === b.contextId && a.state === b.state;
 }
 
-function checkShare(value: number): number {
+function checkShare(name: string, value: number): number {
   if (!(value > 0 && value <= 1)) {
-    throw new RangeError(`createMemoryTaskStore: maxTenantShare must be above 0 and at most 1, got ${value}`);
+    throw new RangeError(`createMemoryTaskStore: ${name} must be above 0 and at most 1, got ${value}`);
   }
   return value;
 }
@@ -240,7 +250,9 @@ class MemoryStore implements MemoryTaskStore {
     this.maxTasks = checkCount("maxTasks", options.maxTasks ?? DEFAULT_MAX_TASKS, 1);
     this.budget = new ByteBudget({
       maxBytes: checkCount("maxBytes", options.maxBytes ?? DEFAULT_MAX_BYTES, 1),
-      maxTenantShare: checkShare(options.maxTenantShare ?? DEFAULT_MAX_TENANT_SHARE),
+      maxTasks: this.maxTasks,
+      maxTenantShare: checkShare("maxTenantShare", options.maxTenantShare ?? DEFAULT_MAX_TENANT_SHARE),
+      maxOwnerShare: checkShare("maxOwnerShare", options.maxOwnerShare ?? DEFAULT_MAX_OWNER_SHARE),
     });
     const perTask = options.maxPushConfigsPerTask ?? DEFAULT_MAX_PUSH_CONFIGS_PER_TASK;
     this.pushConfigs = new PushConfigTable(checkCount("maxPushConfigsPerTask", perTask, 1));
@@ -335,8 +347,8 @@ class MemoryStore implements MemoryTaskStore {
     const sizes = taskSizes(task, old ? { task: old.task, sizes: old.sizes } : undefined);
     const bytes = sizes.bytes + TASK_OVERHEAD + (old?.configBytes ?? 0);
     const after = { bytes, active: !TERMINAL_STATES.has(indexed.state) };
-    this.budget.admit(tenant, task.id, before, after, () => this.evictOldest(key));
-    this.budget.record(tenant, before, after);
+    this.budget.admit(at, task.id, before, after, () => this.evictOldest(key));
+    this.budget.record(at, before, after);
     if (old && sameIndexed(old.indexed, indexed)) indexed = old.indexed;
     else {
       let index = this.indexes.get(tenant);
@@ -404,7 +416,7 @@ class MemoryStore implements MemoryTaskStore {
   }
 
   private drop(key: string, slot: Slot): void {
-    this.budget.record(slot.tenant, held(slot), undefined);
+    this.budget.record(slot, held(slot), undefined);
     this.tasks.delete(key);
     this.terminal.delete(key);
     const index = this.indexes.get(slot.tenant);
@@ -482,14 +494,14 @@ class MemoryStore implements MemoryTaskStore {
     const growth = heapSizeOf(stored) - heapSizeOf(this.pushConfigs.peek(tenant, taskId, stored.config.id));
     const before = held(slot);
     const after = { bytes: slot.bytes + growth, active: before.active };
-    this.budget.admit(tenant, taskId, before, after, () => this.evictOldest(taskKey(tenant, taskId)), false);
+    this.budget.admit(slot, taskId, before, after, () => this.evictOldest(taskKey(tenant, taskId)), false);
     this.pushConfigs.put(tenant, stored);
     this.resize(slot, before, after);
   }
 
   /** Records a task's new size when its push configs changed. */
   private resize(slot: Slot, before: Held, after: Held): void {
-    this.budget.record(slot.tenant, before, after);
+    this.budget.record(slot, before, after);
     slot.configBytes += after.bytes - before.bytes;
     slot.bytes = after.bytes;
   }
