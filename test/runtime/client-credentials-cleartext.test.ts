@@ -3,7 +3,8 @@
  * that keeps them out of clear text: an https: URL, gRPC over TLS, or a loopback host. The card's other
  * interfaces are passed over; a card with none fails with NoUsableInterfaceError naming the interface it would
  * have taken, before any request. allowCleartextCredentials lifts the rule; without credentials, or with only
- * a client certificate, it does not apply. Only the choice is tested: no client here sends a request.
+ * a client certificate, it does not apply. With credentialOrigins, credentials of any kind (a certificate too)
+ * go only to an interface at one of the origins listed. Only the choice is tested: no client here sends a request.
  */
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { NoUsableInterfaceError } from "@protoc-gen-a2a/runtime";
@@ -94,4 +95,50 @@ describe("without credentials in the requests", () => {
     const c = card(["JSONRPC", "http://agent.example/a2a"]);
     expect(urlOf(c, { credentials: { mtls: tls }, fetch: globalThis.fetch })).toBe("http://agent.example/a2a");
   });
+});
+
+describe("with credentialOrigins", () => {
+  const only = (...origins: string[]) => ({ ...apiKey, credentialOrigins: origins });
+
+  it("passes over an interface at another origin for the next at one of them", () => {
+    const c = card(["JSONRPC", "https://elsewhere.example/a2a"], ["HTTP+JSON", "https://agent.example:443/rest"]);
+    expect(urlOf(c, apiKey)).toBe("https://elsewhere.example/a2a");
+    expect(urlOf(c, only("https://agent.example"))).toBe("https://agent.example:443/rest");
+    expect(urlOf(c, only("https://Agent.Example:443/"))).toBe("https://agent.example:443/rest");
+  });
+
+  it.each([
+    ["https://agent.example.evil.example/a2a", "https://agent.example"],
+    ["https://agent.example:8443/a2a", "https://agent.example"],
+    ["http://127.0.0.1:9/a2a", "https://127.0.0.1:9"],
+    ["https://user@elsewhere.example/a2a", "https://agent.example"],
+  ])("refuses a card whose only interface is %s with %s, naming it", (url, origin) => {
+    expect(() => createA2AServiceClientForCard(card(["JSONRPC", url]), only(origin))).toThrow(
+      `interface ${url} is not at one of credentialOrigins (${origin}), where the credentials may go`,
+    );
+  });
+
+  it("matches a bare gRPC host:port by host and port, and a client certificate is held to the list too", () => {
+    const tls = { cert: "-----BEGIN CERTIFICATE-----", key: "-----BEGIN PRIVATE KEY-----" };
+    const options = { credentials: { mtls: tls }, grpcTransport, credentialOrigins: ["https://agent.example"] };
+    expect(urlOf(card(["GRPC", "agent.example:443"]), options)).toBe("agent.example:443");
+    expect(() => createA2AServiceClientForCard(card(["GRPC", "agent.example:50051"]), options)).toThrow(
+      "is not at one of credentialOrigins",
+    );
+  });
+
+  it("does not apply when no credentials are sent", () => {
+    const c = card(["JSONRPC", "https://elsewhere.example/a2a"]);
+    expect(urlOf(c, { credentialOrigins: ["https://agent.example"] })).toBe("https://elsewhere.example/a2a");
+  });
+
+  it.each(["https://agent.example/a2a", "agent.example", "ftp://agent.example", "https://agent.example?x"])(
+    "refuses the entry %s, naming it",
+    (entry) => {
+      const c = card(["JSONRPC", "https://agent.example/a2a"]);
+      expect(() => createA2AServiceClientForCard(c, only(entry))).toThrow(
+        `credentialOrigins: ${JSON.stringify(entry)} is no origin`,
+      );
+    },
+  );
 });

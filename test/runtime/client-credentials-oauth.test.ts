@@ -8,7 +8,8 @@
  * (UnauthenticatedError, or a gateway's bare 401) the call is sent once more
  * with a new token; the token endpoint is found from the card's tokenUrl,
  * its RFC 8414 metadata URL or its OpenID Connect discovery URL, or is the
- * grant's own tokenUrl whatever the card names. A token
+ * grant's own tokenUrl whatever the card names; with credentialOrigins, a
+ * token endpoint the card names gets the secret only at one of them. A token
  * endpoint that never answers holds no call past its own timeout or signal,
  * and fails the fetch at the grant's timeoutMs; one that answers without end
  * is read to 1 MiB.
@@ -219,6 +220,27 @@ it("sends the client secret to the grant's own tokenUrl, not to the endpoint the
   } finally {
     await elsewhere.close();
   }
+});
+
+it("sends the client secret to the card's token endpoint only at one of credentialOrigins", async () => {
+  const at = (url: string) => new URL(url).origin;
+  const card = agentCard(agent, oauthCard(), ["JSONRPC"]);
+  const clientWith = (credentialOrigins: string[], grant = GRANT) =>
+    createA2AServiceClientForCard(card, { credentials: { oauth: grant }, credentialOrigins }).client;
+  // The agent's origin listed, the token endpoint's not: no secret leaves, no call is sent.
+  const e = await clientWith([at(agent.rpc)])
+    .getTask({ id: "t-1" })
+    .catch((x: unknown) => x);
+  expect((e as Error).message).toContain(
+    `client credentials token from ${tokens.tokenUrl} failed: the token endpoint is not at one of ` +
+      `credentialOrigins (${at(agent.rpc)}); the secret was not sent`,
+  );
+  expect([tokens.requests, agent.seen]).toEqual([[], []]);
+  // Both listed, or the endpoint pinned by the grant: the token is fetched and the call sent.
+  expect((await clientWith([at(agent.rpc), at(tokens.tokenUrl)]).getTask({ id: "t-2" })).id).toBe("t-2");
+  const pinned = clientWith([at(agent.rpc)], { ...GRANT, tokenUrl: tokens.tokenUrl });
+  expect((await pinned.getTask({ id: "t-3" })).id).toBe("t-3");
+  expect(tokens.requests).toHaveLength(2);
 });
 
 it("refuses an http token endpoint unless told it may", async () => {

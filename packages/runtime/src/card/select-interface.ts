@@ -14,8 +14,12 @@
  * text is chosen (S10 §7.1: production deployments MUST use encrypted
  * communication): an https: URL, a bare gRPC host:port when the connection
  * is TLS (a client certificate), or a loopback host (localhost, 127.0.0.0/8,
- * ::1), where nothing crosses a network.
+ * ::1), where nothing crosses a network. With `origins`, for a client that
+ * sends credentials only where it was told, only an interface at one of them
+ * (origin-list.ts).
  */
+import type { OriginList } from "./origin-list.js";
+
 export interface CardInterface {
   readonly url: string;
   readonly binding: string;
@@ -77,6 +81,8 @@ export interface InterfaceNeeds {
   readonly versions: readonly string[];
   /** Credentials go in the requests: only an interface that keeps them out of clear text (module rules). */
   readonly secure?: { readonly tls: boolean };
+  /** Credentials go only to these origins: only an interface at one of them. */
+  readonly origins?: OriginList;
 }
 
 export function selectInterface(card: unknown, needs: InterfaceNeeds): CardInterface | undefined {
@@ -85,7 +91,8 @@ export function selectInterface(card: unknown, needs: InterfaceNeeds): CardInter
       needs.bindings.includes(i.binding) &&
       needs.versions.includes(i.protocolVersion) &&
       reachable(i) &&
-      (needs.secure === undefined || secure(i, needs.secure.tls)),
+      (needs.secure === undefined || secure(i, needs.secure.tls)) &&
+      (needs.origins === undefined || needs.origins.allows(i.url)),
   );
 }
 

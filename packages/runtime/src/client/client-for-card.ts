@@ -34,6 +34,11 @@
  * over, and a card with no such one fails with NoUsableInterfaceError naming
  * the interface it would have taken. `allowCleartextCredentials` lifts this,
  * for a network the caller secures itself (a service mesh's sidecars).
+ *
+ * With `credentialOrigins`, credentials of any kind go only to those origins
+ * (origin-list.ts): an interface elsewhere is passed over the same way, and a
+ * client secret goes to the card's token endpoint only when it is at one of
+ * them (a credential's own tokenUrl is used wherever it is).
  */
 import type { DescService } from "@bufbuild/protobuf";
 import type { Transport } from "@connectrpc/connect";
@@ -45,6 +50,7 @@ import { createRestClient } from "../rest/client-rest.js";
 import { createGrpcClient } from "../grpc/grpc.js";
 import { withResubscribe } from "../http/resubscribe.js";
 import { selectInterface, type CardInterface, type InterfaceNeeds } from "../card/select-interface.js";
+import { OriginList } from "../card/origin-list.js";
 import { credentialsForCard, type CardCredentials, type Credentials } from "./credentials.js";
 import { mtlsFetch, mtlsGrpcTransport, type MutualTlsCredential } from "./mtls-fetch.js";
 
@@ -69,6 +75,12 @@ export interface ClientForCardOptions extends Omit<A2aClientOptions, "url" | "te
    * such interfaces are passed over when credentials go in the requests (S10 §7.1).
    */
   readonly allowCleartextCredentials?: boolean;
+  /**
+   * The origins credentials may go to, e.g. `["https://agent.example"]`: the card's interfaces elsewhere are
+   * passed over, and a client secret goes to a token endpoint the card names only at one of them. Default: where
+   * the card says. A TypeError names an entry that is no http: or https: origin.
+   */
+  readonly credentialOrigins?: readonly string[];
 }
 
 /** The older version a newer client falls back to, and the bridge making a newer client of an older one. */
@@ -84,9 +96,17 @@ export class NoUsableInterfaceError extends Error {
 
 const NO_CREDENTIALS: CardCredentials = { interceptor: undefined, schemes: [], tls: undefined };
 
-/** The credentials the card's requirements pick from the options' (client/credentials.ts), if given any. */
-const credentialsOf = (card: unknown, options: ClientForCardOptions) =>
-  options.credentials ? credentialsForCard(card, options.credentials) : NO_CREDENTIALS;
+/** What the options say of credentials: those the card's requirements pick (credentials.ts), and where they go. */
+interface Auth extends CardCredentials {
+  readonly origins: OriginList | undefined;
+}
+
+/** The credentials the card's requirements pick from the options', if given any, and the origins they may go to. */
+function credentialsOf(card: unknown, options: ClientForCardOptions): Auth {
+  const origins = options.credentialOrigins === undefined ? undefined : new OriginList(options.credentialOrigins);
+  const picked = options.credentials ? credentialsForCard(card, options.credentials, { origins }) : NO_CREDENTIALS;
+  return { ...picked, origins };
+}
 
 /** The bindings a client may use: those it can build, less those the options leave out. */
 function usableBindings(options: ClientForCardOptions, auth: CardCredentials): Binding[] {
@@ -96,16 +116,29 @@ function usableBindings(options: ClientForCardOptions, auth: CardCredentials): B
 }
 
 /** What the client needs of an interface at `versions`: secure when credentials go in its requests. */
-function needsOf(options: ClientForCardOptions, auth: CardCredentials, versions: readonly string[]): InterfaceNeeds {
+function needsOf(options: ClientForCardOptions, auth: Auth, versions: readonly string[]): InterfaceNeeds {
   const bindings = usableBindings(options, auth);
   const cleartext = auth.interceptor === undefined || options.allowCleartextCredentials === true;
-  return cleartext ? { bindings, versions } : { bindings, versions, secure: { tls: auth.tls !== undefined } };
+  const sending = auth.interceptor !== undefined || auth.tls !== undefined;
+  return {
+    bindings,
+    versions,
+    ...(cleartext ? {} : { secure: { tls: auth.tls !== undefined } }),
+    ...(sending && auth.origins !== undefined ? { origins: auth.origins } : {}),
+  };
 }
 
-/** No interface fits: the one that would have but for its clear-text URL, or none at all. */
+/** No interface fits: the one that would have but for its origin or its clear-text URL, or none at all. */
 function noInterface(card: unknown, needs: InterfaceNeeds): NoUsableInterfaceError {
-  const { bindings, versions } = needs;
-  const insecure = needs.secure ? selectInterface(card, { bindings, versions }) : undefined;
+  const { bindings, versions, secure, origins } = needs;
+  const elsewhere = origins ? selectInterface(card, { bindings, versions, ...(secure ? { secure } : {}) }) : undefined;
+  if (elsewhere) {
+    return new NoUsableInterfaceError(
+      `the agent card's ${elsewhere.binding} interface ${elsewhere.url} is not at one of credentialOrigins ` +
+        `(${origins}), where the credentials may go`,
+    );
+  }
+  const insecure = secure ? selectInterface(card, { bindings, versions }) : undefined;
   if (insecure) {
     return new NoUsableInterfaceError(
       `the agent card's ${insecure.binding} interface ${insecure.url} is not https: and not on this host, and ` +
@@ -123,9 +156,9 @@ function clientAt<S extends DescService>(
   def: A2aServiceDefinition<S>,
   selected: CardInterface,
   options: ClientForCardOptions,
-  auth: CardCredentials,
+  auth: Auth,
 ): A2aClient<S> | JsonRpcClient<S> {
-  const { credentials: _, grpcTransport, allowCleartextCredentials: __, ...rest } = options;
+  const { credentials: _, grpcTransport, allowCleartextCredentials: __, credentialOrigins: ___, ...rest } = options;
   const fetch = options.fetch ?? (auth.tls ? mtlsFetch(auth.tls) : undefined);
   const clientOptions = {
     ...rest,

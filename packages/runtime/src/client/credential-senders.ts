@@ -32,6 +32,7 @@ import {
 } from "./oauth-client-credentials.js";
 import type { MutualTlsCredential } from "./mtls-fetch.js";
 import { untilAborted } from "../core/until-aborted.js";
+import type { OriginList } from "../card/origin-list.js";
 
 /** A secret sent as it is: a string, or a function returning one, called for every request. */
 export type Secret = string | (() => string | Promise<string>);
@@ -65,6 +66,7 @@ export function credentialSender(
   scheme: CardScheme,
   credential: SchemeCredential,
   scopes: readonly string[],
+  places: { readonly origins?: OriginList | undefined } = {},
 ): CredentialSender {
   const wrong = (shape: string) =>
     new TypeError(`credentials for security scheme "${name}" (${scheme.type}) must be ${shape}`);
@@ -94,7 +96,7 @@ export function credentialSender(
         return sender(async (call) => authorize(call, "Bearer", await secretOf(name, credential)));
       if (!has(credential, "clientId", "clientSecret"))
         throw wrong("an access token (a string or a function returning one) or {clientId, clientSecret}");
-      return oauthSender(name, scheme, credential as ClientCredentialsGrant, scopes);
+      return oauthSender(name, scheme, credential as ClientCredentialsGrant, scopes, places.origins);
     case "mutualTLS":
       if (!has(credential, "cert", "key")) throw wrong("{cert, key, ca?} in PEM");
       return { ...sender(async () => undefined, false), tls: credential as MutualTlsCredential };
@@ -108,6 +110,7 @@ function oauthSender(
   scheme: CardScheme & { type: "oauth2" | "openIdConnect" },
   grant: ClientCredentialsGrant,
   scopes: readonly string[],
+  origins: OriginList | undefined,
 ): CredentialSender {
   const endpoint = endpointOf(scheme, grant);
   if (!endpoint || ("metadataUrl" in endpoint && endpoint.metadataUrl === ""))
@@ -115,7 +118,7 @@ function oauthSender(
       `security scheme "${name}" (${scheme.type}) names no token URL (flows.clientCredentials.tokenUrl) ` +
         "nor metadata URL, so client credentials cannot be used",
     );
-  const tokens = new ClientCredentialsTokens(name, endpoint, grant, scopes);
+  const tokens = new ClientCredentialsTokens(name, endpoint, grant, scopes, origins);
   return {
     scheme: name,
     authorization: true,

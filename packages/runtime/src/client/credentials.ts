@@ -33,6 +33,7 @@ import { readCardSecurity, readSchemes, type CardRequirement, type CardScheme } 
 import type { ClientInterceptor } from "../core/client-interceptor.js";
 import { credentialSender, type CredentialSender, type SchemeCredential } from "./credential-senders.js";
 import type { MutualTlsCredential } from "./mtls-fetch.js";
+import type { OriginList } from "../card/origin-list.js";
 
 /** Credentials by the name of the card's security scheme. */
 export type Credentials = Readonly<Record<string, SchemeCredential>>;
@@ -66,8 +67,18 @@ export class NoCredentialsError extends Error {
   }
 }
 
+/** Where credentials may go; the client's option credentialOrigins (client-for-card.ts). */
+export interface CredentialPlaces {
+  /** The only origins a client secret goes to when a card names its token endpoint. Default: any. */
+  readonly origins?: OriginList | undefined;
+}
+
 /** The credentials to send to the agent of `card`, or NoCredentialsError. */
-export function credentialsForCard(card: unknown, credentials: Credentials = {}): CardCredentials {
+export function credentialsForCard(
+  card: unknown,
+  credentials: Credentials = {},
+  places: CredentialPlaces = {},
+): CardCredentials {
   const { schemes, requirements } = readCardSecurity(card);
   const holding = held(credentials);
   // Own names only: a card's scheme named "__proto__" or "toString" is none the caller holds.
@@ -86,7 +97,7 @@ export function credentialsForCard(card: unknown, credentials: Credentials = {})
     );
   }
   return sending(
-    [...chosen].map(([name, scopes]) => credentialSender(name, schemes.get(name)!, holding[name]!, scopes)),
+    [...chosen].map(([name, scopes]) => credentialSender(name, schemes.get(name)!, holding[name]!, scopes, places)),
   );
 }
 

@@ -29,12 +29,16 @@
  *             most: an endpoint that hangs or answers without end fails the
  *             fetch, and the calls waiting for it, instead of holding them
  *
- * Endpoints must be https unless `allowInsecureRequests` is set. Failures
- * name the scheme and the URL asked.
+ * Endpoints must be https unless `allowInsecureRequests` is set. With a
+ * client's credentialOrigins (origin-list.ts), the secret goes to a token
+ * endpoint the card names (its token URL, or its metadata's) only at one of
+ * them; the grant's own tokenUrl is used wherever it is. Failures name the
+ * scheme and the URL asked.
  */
 import * as oauth from "oauth4webapi";
 import { plainErrorChain } from "../core/error-copy.js";
 import { boundedText } from "../core/response-body.js";
+import type { OriginList } from "../card/origin-list.js";
 
 /** The client credentials of one oauth2 or openIdConnect scheme. */
 export interface ClientCredentialsGrant {
@@ -94,6 +98,8 @@ export class ClientCredentialsTokens {
     private readonly endpoint: TokenEndpoint,
     private readonly grant: ClientCredentialsGrant,
     private readonly scopes: readonly string[],
+    /** Where the secret may go when the card names the endpoint (see the header); undefined: anywhere. */
+    private readonly origins?: OriginList,
   ) {}
 
   /** A token valid for a while yet: the cached one, or a new one. */
@@ -126,6 +132,11 @@ export class ClientCredentialsTokens {
     if (g.audience) params.set("audience", g.audience);
     if (g.resource) params.set("resource", g.resource);
     const url = as.token_endpoint ?? "";
+    const origins = this.grant.tokenUrl ? undefined : this.origins;
+    if (origins !== undefined && !origins.allows(url)) {
+      const why = `the token endpoint is not at one of credentialOrigins (${origins}); the secret was not sent`;
+      throw this.#failure(`client credentials token from ${url}`, new Error(why));
+    }
     try {
       const response = await oauth.clientCredentialsGrantRequest(as, client, auth, params, this.#httpOptions());
       const answer = await oauth.processClientCredentialsResponse(as, client, response);
