@@ -2,12 +2,12 @@
 // generated-samples/ into static HTML with Redoc (scripts/docs/build.js), into docs-site/ (git-ignored) unless
 // --out says otherwise, and prints the pages. With --screenshot, also opens the v1.0.1 page in headless Chromium
 // (scripts/docs/chromium.js) and writes docs/openapi-v1.0.1.png, the README's picture.
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildDocs, repoRoot } from "./docs/build.js";
 
 const { values } = parseArgs({ options: { out: { type: "string" }, screenshot: { type: "boolean" } } });
-const site = buildDocs(values.out ? join(process.cwd(), values.out) : undefined);
+const site = buildDocs(values.out ? resolve(values.out) : undefined);
 for (const v of site.versions) console.log(`${v.pagePath}  (${v.operationIds.length} operations)`);
 console.log(site.index);
 
