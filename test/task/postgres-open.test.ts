@@ -64,7 +64,8 @@ describe("openPostgresTaskStore", () => {
     const schema = uniqueSchema("open");
     expect(await startError({ pool: postgresUrl(), definition: A2AServiceV1_0, schema })).toBe(
       `PostgreSQL task store: schema "${schema}" is at version 0, this release needs ${LATEST_MIGRATION}: run ` +
-        `\`npx a2a-task-store migrate --database-url … --schema ${schema}\` (or migrate())`,
+        `\`npx a2a-task-store migrate --database-url … --schema ${schema}\` ` +
+        "(or migrate() from @protoc-gen-a2a/runtime/postgres, or the option migrate: true)",
     );
     await migrate(admin, { schema });
     await admin.query(`DELETE FROM "${schema}".migrations WHERE version >= 2`);

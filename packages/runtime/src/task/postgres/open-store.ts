@@ -12,7 +12,8 @@
  *              (migrate(), safe to run concurrently from several instances)
  *   version    the schema's migrations against LATEST_MIGRATION: older is
  *              "schema "a2a" is at version 2, this release needs 3: run
- *              `npx a2a-task-store migrate --database-url …` (or migrate())";
+ *              `npx a2a-task-store migrate --database-url …` (or migrate(), or the
+ *              option migrate: true)";
  *              newer is "… newer than this release's 3: upgrade
  *              @protoc-gen-a2a/runtime"
  *
@@ -88,7 +89,7 @@ export async function openPostgresTaskStore(options: OpenPostgresTaskStoreOption
       throw new StoreStartError(
         `PostgreSQL task store: schema "${names.schema}" is at version ${version}, this release needs ` +
           `${LATEST_MIGRATION}: run \`npx a2a-task-store migrate --database-url … --schema ${names.schema}\` ` +
-          "(or migrate())",
+          "(or migrate() from @protoc-gen-a2a/runtime/postgres, or the option migrate: true)",
       );
     }
     if (version > LATEST_MIGRATION) {
