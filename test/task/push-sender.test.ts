@@ -111,6 +111,23 @@ function script(...steps: (number | readonly [number, Record<string, string>])[]
   };
 }
 
+/** A gate that also counts the requests it holds at once: peak() is the most there were. */
+function countedGate(): { release: () => void; answer: Answer; peak: () => number } {
+  const held = gate();
+  let open = 0;
+  let peak = 0;
+  return {
+    release: held.release,
+    peak: () => peak,
+    answer: async (req, res) => {
+      open += 1;
+      peak = Math.max(peak, open);
+      await held.answer(req, res);
+      open -= 1;
+    },
+  };
+}
+
 /** A second receiver (another host: another port) that answers 200 at once, with configs pointing at it. */
 async function otherReceiver(): Promise<{
   bodies: string[];
@@ -427,15 +444,8 @@ describe("order, queue bound and idle()", () => {
   });
 
   it("has at most maxConcurrent attempts in flight over all configs", async () => {
-    const held = gate();
-    let open = 0;
-    let peak = 0;
-    answer = async (req, res) => {
-      open += 1;
-      peak = Math.max(peak, open);
-      await held.answer(req, res);
-      open -= 1;
-    };
+    const held = countedGate();
+    answer = held.answer;
     const { sender, errors } = localSender({ maxConcurrent: 3 });
     for (let i = 0; i < 8; i++) sender.send(delivery(String(i), { id: `cfg-${i}` }));
     await vi.waitFor(() => expect(received).toHaveLength(3));
@@ -444,7 +454,7 @@ describe("order, queue bound and idle()", () => {
     expect(received).toHaveLength(3);
     held.release();
     await sender.idle();
-    expect([received.length, peak, errors]).toEqual([8, 3, []]);
+    expect([received.length, held.peak(), errors]).toEqual([8, 3, []]);
   });
 
   it("keeps an attempt's turn until its connection closes: no more than maxConcurrent connections", async () => {
@@ -467,15 +477,8 @@ describe("order, queue bound and idle()", () => {
 
   it("leaves other hosts their turns: at most maxConcurrentPerHost attempts to one host", async () => {
     // The shared receiver (one host) holds its answers; a second receiver on another port is another host.
-    const held = gate();
-    let open = 0;
-    let peak = 0;
-    answer = async (req, res) => {
-      open += 1;
-      peak = Math.max(peak, open);
-      await held.answer(req, res);
-      open -= 1;
-    };
+    const held = countedGate();
+    answer = held.answer;
     const other = await otherReceiver();
     const { sender, errors } = localSender({ maxConcurrent: 4, maxConcurrentPerHost: 2 });
     for (let i = 0; i < 6; i++) sender.send(delivery(String(i), { id: `slow-${i}` }));
@@ -486,7 +489,7 @@ describe("order, queue bound and idle()", () => {
     expect(received).toHaveLength(2);
     held.release();
     await sender.idle();
-    expect([received.length, peak, errors]).toEqual([6, 2, []]);
+    expect([received.length, held.peak(), errors]).toEqual([6, 2, []]);
     await other.close();
   });
 
