@@ -110,6 +110,16 @@ describe("retention", () => {
     expect(await store.get("", "done-old")).toBeUndefined();
   });
 
+  it("keeps a terminal task as long as its events, whatever a shorter terminalTtlMs says", async () => {
+    // Another instance's feed may not have read the task's last events (a cancel) yet: they would go with it.
+    const { schema, store } = await storeOn();
+    await made(store, "ended", TaskState.CANCELED);
+    await age(schema, 30 * 60_000);
+    expect(await prune(admin, { schema, eventsTtlMs: 3_600_000, terminalTtlMs: 0 })).toEqual({ events: 0, tasks: 0 });
+    await age(schema, 60 * 60_000);
+    expect(await prune(admin, { schema, eventsTtlMs: 3_600_000, terminalTtlMs: 0 })).toEqual({ events: 2, tasks: 1 });
+  });
+
   it("keeps terminal tasks with terminalTtlMs Infinity, and refuses a negative TTL naming it", async () => {
     const { schema, store } = await storeOn();
     await made(store, "kept", TaskState.CANCELED);

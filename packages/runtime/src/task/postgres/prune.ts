@@ -9,10 +9,13 @@
  *            is never needed again, whatever the task's state
  *   tasks    a task in a terminal state (completed, failed, canceled,
  *            rejected) that ended (its status time) and was last committed
- *            more than terminalTtlMs ago
+ *            more than terminalTtlMs ago, and at least eventsTtlMs ago
  *            (default seven days; Infinity keeps them) goes with its
  *            history and artifacts (ON DELETE CASCADE), its push configs and
- *            its events. Tasks that may still change are never deleted
+ *            its events. Tasks that may still change are never deleted. A
+ *            task is kept as long as its events, so that every instance's
+ *            feed reads its last events (a cancel from another instance
+ *            among them) before they go with it
  *   batches  each statement deletes at most BATCH rows, taking only rows no
  *            other transaction holds (FOR UPDATE SKIP LOCKED), so instances
  *            pruning at once neither wait on nor repeat each other's work,
@@ -37,7 +40,10 @@ export { DEFAULT_TERMINAL_TTL_MS };
 export interface RetentionOptions {
   /** Delete events committed more than this many milliseconds ago; default 3 600 000 (one hour). */
   readonly eventsTtlMs?: number;
-  /** Delete terminal tasks whose last commit is older than this; default 604 800 000 (7 days); Infinity: never. */
+  /**
+   * Delete terminal tasks whose last commit is older than this, and than eventsTtlMs; default 604 800 000 (7 days);
+   * Infinity: never.
+   */
   readonly terminalTtlMs?: number;
 }
 
@@ -103,6 +109,8 @@ export async function prune(db: Queryable, options: PruneOptions = {}): Promise<
   );
   if (terminalTtlMs === Number.POSITIVE_INFINITY) return { events, tasks: 0 };
   const terminal = TERMINAL_STATE_NUMBERS.join(", ");
+  // A task goes no sooner than its events would (the header): a feed that has not read them yet still can.
+  const tasksAfterMs = Math.max(terminalTtlMs, eventsTtlMs);
   const tasks = await inBatches(
     db,
     `WITH gone AS (
@@ -114,7 +122,7 @@ export async function prune(db: Queryable, options: PruneOptions = {}): Promise<
      configs AS (DELETE FROM ${q}.push_configs p USING gone WHERE p.tenant = gone.tenant AND p.task_id = gone.id),
      events AS (DELETE FROM ${q}.task_events e USING gone WHERE e.tenant = gone.tenant AND e.task_id = gone.id)
      SELECT 1 FROM gone`,
-    [Math.floor(terminalTtlMs)],
+    [Math.floor(tasksAfterMs)],
   );
   return { events, tasks };
 }
