@@ -283,6 +283,35 @@ describe("a store that drops a task as soon as it ends", () => {
     }
   });
 
+  it("answers a blocking send canceled through another handler as CANCELED, the task dropped at once", async () => {
+    // The cancel is the other handler's commit, not this executor's: the task is gone before the answer is read.
+    let started: (taskId: string) => void = () => {};
+    const executor: AgentExecutor = {
+      async execute(ctx, up) {
+        await up.status(TaskState.WORKING);
+        started(ctx.taskId);
+        await new Promise<void>((resolve) => {
+          if (ctx.signal.aborted) resolve();
+          else ctx.signal.addEventListener("abort", () => resolve(), { once: true });
+        });
+      },
+    };
+    const errors: unknown[] = [];
+    const store = createMemoryTaskStore({ terminalTtlMs: 0 });
+    const [running, canceling] = [0, 1].map(() =>
+      createTaskHandler({ definition: A2AServiceV1_0, executor, store, onError: (e) => errors.push(e) }),
+    );
+    for (let i = 0; i < 20; i++) {
+      const taskId = new Promise<string>((resolve) => (started = resolve));
+      const answer = running!.sendMessage!(send(`wait ${i}`), context);
+      const id = await taskId;
+      await canceling!.cancelTask!(create(CancelTaskRequestSchema, { id }), context);
+      const task = taskOf(await answer);
+      expect([task.id, task.status?.state]).toEqual([id, TaskState.CANCELED]);
+    }
+    expect(errors).toEqual([]);
+  });
+
   it("answers with the task as stored while the executor goes on changing the artifact it handed over", async () => {
     const executor: AgentExecutor = {
       async execute(_ctx, up) {

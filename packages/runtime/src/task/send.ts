@@ -7,7 +7,12 @@
  *                         a terminal or interrupted state (S1 §3.2.2), or the
  *                         executor returned leaving it as it was; the answer is
  *                         the task as stored then (when this call's executor
- *                         made that version, its copy of it, not a read)
+ *                         made that version, its copy of it, not a read). A
+ *                         task the store dropped as it ended (terminalTtlMs
+ *                         0, or evicted to make room) is answered as this
+ *                         call last knew it (its own last commit or the
+ *                         continued task, else only the id and context), with
+ *                         the ending event's status
  *   SendStreamingMessage  the message alone, or the Task first and then its
  *                         events, up to the one that leaves the task terminal
  *                         or interrupted (S1 §3.1.2)
@@ -22,16 +27,35 @@ import { startSend, unlessAborted, type SendStart } from "./send-start.js";
 import { messageEvent, taskEvent, taskView } from "./task-shapes.js";
 import { eventReader } from "./task-watch.js";
 import { deepCopy } from "./copy.js";
+import { withNames } from "../core/records.js";
 
 const answerTask = (task: Task): SendMessageResponse => ({
   $typeName: "lf.a2a.v1.SendMessageResponse",
   payload: { case: "task", value: task },
 });
 
-async function storedView(deps: HandlerDeps, start: SendStart, historyLength: number | undefined): Promise<Task> {
+/** What a call knew of the task when its wait ended: the last version it had, and the event that ended it. */
+interface LastKnown {
+  readonly task: Task | undefined;
+  readonly event: StreamResponse | undefined;
+}
+
+/** The task as stored, else (dropped as it ended) as last known with the ending status (module rules). */
+async function storedView(
+  deps: HandlerDeps,
+  start: SendStart,
+  historyLength: number | undefined,
+  known?: LastKnown,
+): Promise<Task> {
   const stored = await deps.store.get(start.tenant, start.place.taskId);
-  if (!stored) throw new Error(`task ${start.place.taskId} vanished from the store`);
-  return taskView(stored.task, historyLength);
+  if (stored) return taskView(stored.task, historyLength);
+  const ended = known?.event?.payload.case === "statusUpdate" ? known.event.payload.value : undefined;
+  if (ended?.status === undefined) throw new Error(`task ${start.place.taskId} vanished from the store`);
+  const { taskId: id, contextId, status } = ended;
+  const task: Task = known?.task
+    ? deepCopy(known.task)
+    : { $typeName: "lf.a2a.v1.Task", id, contextId, artifacts: [], history: [] };
+  return taskView(withNames(task, { status }), historyLength);
 }
 
 export async function sendMessage(
@@ -58,15 +82,16 @@ export async function sendMessage(
     }
     const progress = { version: afterVersion };
     const read = eventReader(start.watch, afterVersion, context.signal, progress);
-    while ((await read()) !== undefined) {
-      // Waiting for the event that ends the wait (the only kind the watch keeps); the answer is the task after it.
-    }
+    let ending: StreamResponse | undefined;
+    // Waiting for the event that ends the wait (the only kind the watch keeps); the answer is the task after it.
+    for (let e = await read(); e !== undefined; e = await read()) ending = e;
     // The version the wait ended at: its ending event's, or where the watch stood when the executor returned.
     const reached = progress.version > afterVersion ? progress.version : start.watch.seen();
     // This call's executor committed that very version: its copy is the stored task, without reading it back.
     const own = start.run.lastWrite();
     if (own?.version === reached) return answerTask(taskView(deepCopy(own.task), historyLength));
-    return answerTask(await storedView(deps, start, historyLength));
+    const known = { task: own?.task ?? start.continued?.task, event: ending };
+    return answerTask(await storedView(deps, start, historyLength, known));
   } finally {
     await start.watch.stop();
   }
