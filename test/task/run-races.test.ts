@@ -312,6 +312,35 @@ describe("a store that drops a task as soon as it ends", () => {
     expect(errors).toEqual([]);
   });
 
+  it("drops a canceled executor's calls once its task is gone; its rejection with the signal is no fault", async () => {
+    // After the cancel, the executor publishes (dropped: the task ended) and then rejects as fetch(url, { signal })
+    // does, with the signal's reason: neither is a fault to report.
+    let started: (taskId: string) => void = () => {};
+    const settled: string[] = [];
+    const executor: AgentExecutor = {
+      async execute(ctx, up) {
+        await up.status(TaskState.WORKING);
+        started(ctx.taskId);
+        await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
+        const artifact = create(ArtifactSchema, { artifactId: "late", parts: [] });
+        settled.push(await up.artifact(artifact).then(() => "dropped", String));
+        settled.push(await up.status(TaskState.COMPLETED).then(() => "dropped", String));
+        throw ctx.signal.reason;
+      },
+    };
+    const errors: unknown[] = [];
+    const store = createMemoryTaskStore({ terminalTtlMs: 0 });
+    const handler = createTaskHandler({ definition: A2AServiceV1_0, executor, store, onError: (e) => errors.push(e) });
+    for (let i = 0; i < 20; i++) {
+      const taskId = new Promise<string>((resolve) => (started = resolve));
+      const answer = handler.sendMessage!(send(`wait ${i}`), context);
+      await handler.cancelTask!(create(CancelTaskRequestSchema, { id: await taskId }), context);
+      expect(taskOf(await answer).status?.state).toBe(TaskState.CANCELED);
+    }
+    await expect.poll(() => settled.length).toBe(40);
+    expect([new Set(settled), errors]).toEqual([new Set(["dropped"]), []]);
+  });
+
   it("answers with the task as stored while the executor goes on changing the artifact it handed over", async () => {
     const executor: AgentExecutor = {
       async execute(_ctx, up) {

@@ -50,7 +50,11 @@ export interface RequestContext {
    * nothing. The task is owned as createTaskHandler's authorize policy decided (access.ts).
    */
   readonly principal: Principal | undefined;
-  /** Aborted when the task is canceled (by any instance sharing the store). */
+  /**
+   * Aborted when the task is canceled (by any instance sharing the store). It may be aborted already when execute
+   * starts (a cancel came first): check `aborted` before waiting for "abort". An executor that rejects with its
+   * reason, as fetch(url, { signal }) does, is not reported to onError for it.
+   */
   readonly signal: AbortSignal;
 }
 

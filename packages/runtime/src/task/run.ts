@@ -56,6 +56,7 @@ import type { TaskTelemetry, TurnTrace } from "./telemetry.js";
 import type { StoredTask } from "./store.js";
 import { createUpdater, type FirstOutcome, type UpdaterSetup } from "./updater.js";
 import { withNames } from "../core/records.js";
+import { isTaskGone } from "./task-writer.js";
 
 export interface RunSetup extends Omit<UpdaterSetup, "onFirst"> {
   /** The run's listener on its task (RunEar.listen), stopped when the run ends. */
@@ -94,6 +95,11 @@ class LazyAbort {
       if (this.reason) this.controller.abort(this.reason.value);
     }
     return this.controller.signal;
+  }
+
+  /** Whether `error` is the reason the signal was aborted with: an executor that rejects on abort (fetch) threw it. */
+  threw(error: unknown): boolean {
+    return this.reason !== undefined && this.reason.value === error;
   }
 
   abort(reason: unknown): void {
@@ -183,22 +189,36 @@ async function failWithRetries(setup: RunSetup): Promise<boolean> {
   }
 }
 
-/** Leaves the task FAILED unless it is in a terminal state already or works on another turn. */
+/**
+ * Leaves the task FAILED unless it is in a terminal state already or works on another turn; a task the store
+ * dropped (it ended, and went at once) is left as it is.
+ */
 async function fail(setup: RunSetup): Promise<void> {
   const message = agentMessage(FAILURE_TEXT, setup.place, setup.newId);
-  await setup.writer.change(
-    setup.tenant,
-    setup.place.taskId,
-    (stored) => {
-      const state = stored.task.status?.state ?? TaskState.UNSPECIFIED;
-      if (TERMINAL_STATES.has(state)) return undefined;
-      // The next message's turn is not this call's to fail.
-      if (stored.turn !== undefined && stored.turn !== setup.turn) return undefined;
-      const task = withStatus(stored.task, TaskState.FAILED, message);
-      return { task, events: [statusEvent(task)] };
-    },
-    setup.origin,
+  await ignoringGone(
+    setup.writer.change(
+      setup.tenant,
+      setup.place.taskId,
+      (stored) => {
+        const state = stored.task.status?.state ?? TaskState.UNSPECIFIED;
+        if (TERMINAL_STATES.has(state)) return undefined;
+        // The next message's turn is not this call's to fail.
+        if (stored.turn !== undefined && stored.turn !== setup.turn) return undefined;
+        const task = withStatus(stored.task, TaskState.FAILED, message);
+        return { task, events: [statusEvent(task)] };
+      },
+      setup.origin,
+    ),
   );
+}
+
+/** Awaits a change, a task the store no longer holds (it ended and was dropped) left as it is. */
+async function ignoringGone(change: Promise<unknown>): Promise<void> {
+  try {
+    await change;
+  } catch (error) {
+    if (!isTaskGone(error)) throw error;
+  }
 }
 
 /** The turn's trace, when the handler has telemetry. */
@@ -287,7 +307,8 @@ export function startRun(setup: RunSetup): Run {
   let failed = false;
   const afterThrow = async (error: unknown) => {
     if (updater.mode() === "open") return refuse(error);
-    reports.report(error);
+    // The executor rejected with its own signal's reason, as fetch(url, { signal }) does: the cancel, not a fault.
+    if (!abort.threw(error)) reports.report(error);
     if (updater.mode() === "task") failed = await failWithRetries(setup);
   };
   const call = async (): Promise<boolean> => {

@@ -126,6 +126,11 @@ function written(turnBefore: string | undefined, c: TaskChange, version: number,
 /** Whether a writer to a store with `update` keeps this commit: one that ends a blocking send's wait (header). */
 const keptForAnswer = (last: LastWrite, c: TaskChange) => last.answers === true && endsStreams(c.task.status?.state);
 
+/** Whether `error` is the TaskNotFoundError a change throws for a task the store does not hold (any more). */
+export function isTaskGone(error: unknown): boolean {
+  return error instanceof A2AError && error.type === "TaskNotFoundError";
+}
+
 /** The change with the traceparent of the call it comes from, when it starts a turn and the call is traced. */
 function withTurnTrace(c: TaskChange, origin: Origin): TaskChange {
   if (c.startTurn === undefined) return c;

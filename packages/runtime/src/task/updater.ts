@@ -59,7 +59,7 @@ import type { ArtifactOptions, TaskUpdater } from "./executor.js";
 import type { StoredTask } from "./store.js";
 import { agentMessage, messageEvent, statusEvent, taskEvent, withStatus, type MessagePlace } from "./task-shapes.js";
 import { endsStreams } from "./task-watch.js";
-import type { LastWrite, Origin, TaskChange, TaskWriter } from "./task-writer.js";
+import { isTaskGone, type LastWrite, type Origin, type TaskChange, type TaskWriter } from "./task-writer.js";
 
 export type UpdaterMode = "open" | "message" | "task";
 
@@ -335,7 +335,16 @@ class UpdaterWrites {
       ends = endsStreams((kept ?? stored).task.status?.state);
       return kept;
     };
-    await setup.writer.change(setup.tenant, setup.place.taskId, apply, setup.origin, { last: this.last });
+    try {
+      await setup.writer.change(setup.tenant, setup.place.taskId, apply, setup.origin, { last: this.last });
+    } catch (error) {
+      if (!isTaskGone(error)) throw error;
+      // The run's own task is gone only once it ended (a store drops terminal tasks alone): as for a task that
+      // ended, the calls are dropped.
+      failures.clear();
+      this.ended = true;
+      return;
+    }
     // Only once the commit held (or was declined on a fresh read): a failed one ends no stream.
     this.ended = ends;
   }
