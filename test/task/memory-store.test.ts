@@ -161,10 +161,53 @@ describe("memory task store: bounds", () => {
       store.commit("t", { task: makeTask(id), expectedVersion: 0, events: [], owner });
     expect([await create("m1", "mallory"), await create("m2", "mallory")]).toEqual([1, 1]);
     const refused = create("m3", "mallory");
-    await expect(refused).rejects.toThrow(/the owner's active tasks would number 3, past its share \(maxOwnerShare/);
+    await expect(refused).rejects.toThrow(
+      "the owner's active tasks would number 3, past its share (maxOwnerShare 0.25 of maxTenantShare 1)",
+    );
     // The refusal names the tenant and the task, never the owner.
     await expect(refused).rejects.not.toThrow(/mallory/);
     expect([await create("a1", "alice"), await create("a2", "alice")]).toEqual([1, 1]);
+    expect(store.stats().tasks).toBe(4);
+  });
+
+  it("by default keeps a caller to half its tenant's share; unauthenticated callers share the tenant's", async () => {
+    const store = createMemoryTaskStore({ maxTasks: 10 });
+    const create = (id: string, owner: string) =>
+      store.commit("t", { task: makeTask(id), expectedVersion: 0, events: [], owner });
+    await create("a1", "alice");
+    await create("a2", "alice");
+    const refused = create("a3", "alice");
+    await expect(refused).rejects.toThrow(
+      "the owner's active tasks would number 3, past its share (maxOwnerShare 0.5 of maxTenantShare 0.5) of " +
+        "maxTasks 10: 2 tasks",
+    );
+    expect(await create("b1", "bob")).toBe(1);
+    for (const id of ["x1", "x2"]) expect(await create(id, "")).toBe(1);
+    await expect(create("x3", "")).rejects.toThrow("the tenant's active tasks would number 6");
+  });
+
+  it("counts a task to the owner that created it, whatever later commits name", async () => {
+    // A store without update() gets every commit through commit(): TaskCommit.owner is ignored after the create.
+    const store = createMemoryTaskStore({ maxTasks: 4, maxTenantShare: 1, maxOwnerShare: 0.5 });
+    for (let round = 0; round < 3; round++) {
+      for (const id of [`a${round}-1`, `a${round}-2`]) {
+        await store.commit("t", { task: makeTask(id), expectedVersion: 0, events: [], owner: "alice" });
+        await store.commit("t", { task: makeTask(id, DONE), expectedVersion: 1, events: [] });
+      }
+    }
+    expect(store.stats()).toMatchObject({ tasks: 4, terminalTasks: 4 });
+  });
+
+  it("refuses a create past a share before it makes room: no other task is dropped for it", async () => {
+    const store = createMemoryTaskStore({ maxTasks: 4, maxTenantShare: 0.5 });
+    await put(store, "b-done-1", DONE, "b");
+    await put(store, "b-done-2", DONE, "b");
+    await put(store, "a1", {}, "a");
+    await put(store, "a2", {}, "a");
+    await expect(store.commit("a", { task: makeTask("a3"), expectedVersion: 0, events: [] })).rejects.toThrow(
+      "past its share (maxTenantShare 0.5)",
+    );
+    expect((await store.get("b", "b-done-1"))?.version).toBe(1);
     expect(store.stats().tasks).toBe(4);
   });
 

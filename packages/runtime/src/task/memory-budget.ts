@@ -17,11 +17,13 @@
  *                   tenant filling the store with tasks that never end keeps
  *                   at least 1 - maxTenantShare of it for the others, and its
  *                   terminal tasks make way for theirs
- *   maxOwnerShare   the same for one owner's active tasks within a tenant:
- *                   one authenticated caller whose tasks never end leaves the
- *                   other callers of its tenant the rest. Without
- *                   authentication every task has owner "", and the smaller
- *                   of the two shares bounds the tenant
+ *   maxOwnerShare   one owner's active tasks within a tenant (an
+ *                   authenticated caller's) stay within this share of the
+ *                   tenant's share: one caller whose tasks never end leaves the
+ *                   other callers of its tenant the rest. Owner "" (callers
+ *                   nobody authenticated, who share their tasks: every task of
+ *                   a server that authenticates nothing) is bounded by the
+ *                   tenant's share alone
  *   tasks can end   a write that leaves the task terminal and grows it by at
  *                   most TERMINAL_SLACK bytes (a FAILED or CANCELED status, a
  *                   last short message) is never refused: it may pass the
@@ -67,8 +69,11 @@ interface Share {
   readonly of: Map<string, Active>;
   readonly key: (holder: Holder) => string;
   readonly who: string;
-  readonly option: "maxTenantShare" | "maxOwnerShare";
-  readonly value: number;
+  /** The options it comes from, as a refusal names them, and the share of the store it comes to. */
+  readonly said: string;
+  readonly ofStore: number;
+  /** Whether the share bounds this holder: maxOwnerShare leaves owner "" alone (see the header). */
+  readonly bounds: (holder: Holder) => boolean;
 }
 
 export class ByteBudget {
@@ -76,15 +81,24 @@ export class ByteBudget {
   private readonly shares: readonly Share[];
 
   constructor(private readonly options: BudgetOptions) {
+    const { maxTenantShare, maxOwnerShare } = options;
     this.shares = [
-      { of: new Map(), key: (h) => h.tenant, who: "tenant", option: "maxTenantShare", value: options.maxTenantShare },
+      {
+        of: new Map(),
+        key: (h) => h.tenant,
+        who: "tenant",
+        said: `maxTenantShare ${maxTenantShare}`,
+        ofStore: maxTenantShare,
+        bounds: () => true,
+      },
       {
         of: new Map(),
         // Store keys and owners hold no NUL (store.ts), so the pair's key is unambiguous.
         key: (h) => `${h.tenant}\u0000${h.owner}`,
         who: "owner",
-        option: "maxOwnerShare",
-        value: options.maxOwnerShare,
+        said: `maxOwnerShare ${maxOwnerShare} of maxTenantShare ${maxTenantShare}`,
+        ofStore: maxTenantShare * maxOwnerShare,
+        bounds: (h) => h.owner !== "",
       },
     ];
   }
@@ -107,7 +121,7 @@ export class ByteBudget {
     evictOldest: () => boolean,
     commit = true,
   ): void {
-    if (after.active) for (const share of this.shares) this.checkShare(share, holder, taskId, before, after);
+    if (after.active) this.checkShares(holder, taskId, before, after);
     const growth = after.bytes - (before?.bytes ?? 0);
     if (growth <= 0) return;
     const ending = commit && !after.active && growth <= TERMINAL_SLACK;
@@ -123,15 +137,22 @@ export class ByteBudget {
     }
   }
 
-  /** Refuses an active task's write that would take its tenant's or owner's active tasks past their share. */
+  /**
+   * Refuses an active task's write that would take its tenant's or owner's active tasks past their share; the
+   * store asks before it makes room for a new task, so that a refused create drops nothing.
+   */
+  checkShares(holder: Holder, taskId: string, before: Held | undefined, after: Held): void {
+    for (const share of this.shares) if (share.bounds(holder)) this.checkShare(share, holder, taskId, before, after);
+  }
+
   private checkShare(share: Share, holder: Holder, taskId: string, before: Held | undefined, after: Held): void {
     const { maxBytes, maxTasks } = this.options;
     const now = share.of.get(share.key(holder)) ?? { bytes: 0, tasks: 0 };
     const wasActive = before?.active === true;
     const bytes = now.bytes - (wasActive ? before.bytes : 0) + after.bytes;
-    const byteShare = Math.floor(maxBytes * share.value);
+    const byteShare = Math.floor(maxBytes * share.ofStore);
     const growth = after.bytes - (before?.bytes ?? 0);
-    const tail = `${share.option} ${share.value}`;
+    const tail = share.said;
     if (growth > 0 && bytes > byteShare) {
       throw this.refusal(
         holder.tenant,
@@ -140,7 +161,7 @@ export class ByteBudget {
           `${maxBytes}: ${byteShare} bytes`,
       );
     }
-    const taskShare = Math.max(1, Math.floor(maxTasks * share.value));
+    const taskShare = Math.max(1, Math.floor(maxTasks * share.ofStore));
     if (!wasActive && now.tasks + 1 > taskShare) {
       throw this.refusal(
         holder.tenant,

@@ -53,9 +53,14 @@
  *                  dropped to make room. A commit that ends a task and grows
  *                  it by at most 4 KiB (a FAILED status) is never refused
  *                  (memory-budget.ts)
- *   maxOwnerShare  (default 0.5) the same for one owner's active tasks within
- *                  a tenant (access.ts): one authenticated caller cannot lock
- *                  out the other callers of its tenant
+ *                  A server with one tenant so holds at most maxTasks *
+ *                  maxTenantShare active tasks (set it to 1 for such a server)
+ *   maxOwnerShare  (default 0.5) one owner's active tasks within a tenant (the
+ *                  tasks of one authenticated caller, access.ts) may hold at
+ *                  most this share of the tenant's share: one caller cannot
+ *                  lock out the other callers of its tenant. Owner "" (the
+ *                  callers nobody authenticated) is bounded by the tenant's
+ *                  share alone
  *   terminalTtlMs  (default seven days, DEFAULT_TERMINAL_TTL_MS; Infinity:
  *                  none) a terminal task is dropped this long after
  *                  its last commit. Expired tasks are swept on each call (so
@@ -100,8 +105,8 @@ export interface MemoryTaskStoreOptions {
   /** The share of maxBytes and of maxTasks one tenant's active tasks may hold, above 0 and at most 1. Default 0.5. */
   readonly maxTenantShare?: number;
   /**
-   * The share of maxBytes and of maxTasks one owner's active tasks (a tenant's tasks made for one caller) may hold,
-   * above 0 and at most 1. Default 0.5.
+   * The share of its tenant's share one owner's active tasks (a tenant's tasks made for one authenticated caller)
+   * may hold, above 0 and at most 1. Default 0.5. Owner "" (unauthenticated callers) is bounded by the tenant's alone.
    */
   readonly maxOwnerShare?: number;
   /**
@@ -301,9 +306,16 @@ class MemoryStore implements MemoryTaskStore {
     const slot = this.tasks.get(key);
     if ((slot?.version ?? 0) !== commit.expectedVersion) return undefined;
     if (commit.startTurn !== undefined && slot?.turn !== undefined) return undefined;
-    if (!slot) this.makeRoom(tenant, id);
+    // The owner a create records; a later commit keeps the task's (TaskCommit.owner is ignored then).
+    const holder = { tenant, owner: slot?.owner ?? owner, key };
+    if (!slot) {
+      // A create past a share is refused before room is made for it: a refused create drops no other task.
+      const active = !TERMINAL_STATES.has(commit.task.status?.state ?? 0);
+      if (active) this.budget.checkShares(holder, id, undefined, { bytes: 0, active });
+      this.makeRoom(tenant, id);
+    }
     const version = commit.expectedVersion + 1;
-    this.write({ tenant, owner, key }, slot, deepCopy(commit.task), version, commit);
+    this.write(holder, slot, deepCopy(commit.task), version, commit);
     this.listeners.publish(tenant, id, version, commit.events);
     return version;
   }
