@@ -127,18 +127,37 @@ describe("with credentialOrigins", () => {
     );
   });
 
+  it("takes a bare gRPC host:port with the scheme the client uses for it: http without a certificate", () => {
+    const c = card(["GRPC", "agent.example:8443"]);
+    const options = { ...apiKey, grpcTransport, allowCleartextCredentials: true };
+    expect(() =>
+      createA2AServiceClientForCard(c, { ...options, credentialOrigins: ["https://agent.example:8443"] }),
+    ).toThrow("is not at one of credentialOrigins");
+    expect(urlOf(c, { ...options, credentialOrigins: ["http://agent.example:8443"] })).toBe("agent.example:8443");
+  });
+
+  it("names an empty list, where nothing may go", () => {
+    expect(() => createA2AServiceClientForCard(card(["JSONRPC", "https://agent.example/a2a"]), only())).toThrow(
+      "is not at one of credentialOrigins (none listed)",
+    );
+  });
+
   it("does not apply when no credentials are sent", () => {
     const c = card(["JSONRPC", "https://elsewhere.example/a2a"]);
     expect(urlOf(c, { credentialOrigins: ["https://agent.example"] })).toBe("https://elsewhere.example/a2a");
   });
 
-  it.each(["https://agent.example/a2a", "agent.example", "ftp://agent.example", "https://agent.example?x"])(
-    "refuses the entry %s, naming it",
-    (entry) => {
-      const c = card(["JSONRPC", "https://agent.example/a2a"]);
-      expect(() => createA2AServiceClientForCard(c, only(entry))).toThrow(
-        `credentialOrigins: ${JSON.stringify(entry)} is no origin`,
-      );
-    },
-  );
+  it.each([
+    "https://agent.example/a2a",
+    "agent.example",
+    "ftp://agent.example",
+    "https://agent.example?x",
+    "https://user:pw@agent.example",
+    "https://*.example",
+  ])("refuses the entry %s, naming it", (entry) => {
+    const c = card(["JSONRPC", "https://agent.example/a2a"]);
+    expect(() => createA2AServiceClientForCard(c, only(entry))).toThrow(
+      `credentialOrigins: ${JSON.stringify(entry)} is no origin`,
+    );
+  });
 });

@@ -81,8 +81,8 @@ export interface InterfaceNeeds {
   readonly versions: readonly string[];
   /** Credentials go in the requests: only an interface that keeps them out of clear text (module rules). */
   readonly secure?: { readonly tls: boolean };
-  /** Credentials go only to these origins: only an interface at one of them. */
-  readonly origins?: OriginList;
+  /** Credentials go only to these origins: only an interface at one of them (a bare host:port taken as bareScheme). */
+  readonly origins?: { readonly list: OriginList; readonly bareScheme: "http" | "https" };
 }
 
 export function selectInterface(card: unknown, needs: InterfaceNeeds): CardInterface | undefined {
@@ -92,7 +92,7 @@ export function selectInterface(card: unknown, needs: InterfaceNeeds): CardInter
       needs.versions.includes(i.protocolVersion) &&
       reachable(i) &&
       (needs.secure === undefined || secure(i, needs.secure.tls)) &&
-      (needs.origins === undefined || needs.origins.allows(i.url)),
+      (needs.origins === undefined || needs.origins.list.allows(i.url, needs.origins.bareScheme)),
   );
 }
 

@@ -103,9 +103,12 @@ interface Auth extends CardCredentials {
 
 /** The credentials the card's requirements pick from the options', if given any, and the origins they may go to. */
 function credentialsOf(card: unknown, options: ClientForCardOptions): Auth {
-  const origins = options.credentialOrigins === undefined ? undefined : new OriginList(options.credentialOrigins);
-  const picked = options.credentials ? credentialsForCard(card, options.credentials, { origins }) : NO_CREDENTIALS;
-  return { ...picked, origins };
+  const list = options.credentialOrigins;
+  const origins = list === undefined ? undefined : new OriginList(list);
+  const picked = options.credentials
+    ? credentialsForCard(card, options.credentials, { origins: list })
+    : NO_CREDENTIALS;
+  return { interceptor: picked.interceptor, schemes: picked.schemes, tls: picked.tls, origins };
 }
 
 /** The bindings a client may use: those it can build, less those the options leave out. */
@@ -124,7 +127,10 @@ function needsOf(options: ClientForCardOptions, auth: Auth, versions: readonly s
     bindings,
     versions,
     ...(cleartext ? {} : { secure: { tls: auth.tls !== undefined } }),
-    ...(sending && auth.origins !== undefined ? { origins: auth.origins } : {}),
+    // A bare gRPC host:port is reached over TLS with a client certificate (clientAt).
+    ...(sending && auth.origins !== undefined
+      ? { origins: { list: auth.origins, bareScheme: auth.tls ? ("https" as const) : ("http" as const) } }
+      : {}),
   };
 }
 
@@ -132,10 +138,10 @@ function needsOf(options: ClientForCardOptions, auth: Auth, versions: readonly s
 function noInterface(card: unknown, needs: InterfaceNeeds): NoUsableInterfaceError {
   const { bindings, versions, secure, origins } = needs;
   const elsewhere = origins ? selectInterface(card, { bindings, versions, ...(secure ? { secure } : {}) }) : undefined;
-  if (elsewhere) {
+  if (elsewhere && origins) {
     return new NoUsableInterfaceError(
       `the agent card's ${elsewhere.binding} interface ${elsewhere.url} is not at one of credentialOrigins ` +
-        `(${origins}), where the credentials may go`,
+        `(${origins.list}), where the credentials may go`,
     );
   }
   const insecure = secure ? selectInterface(card, { bindings, versions }) : undefined;

@@ -33,7 +33,7 @@ import { readCardSecurity, readSchemes, type CardRequirement, type CardScheme } 
 import type { ClientInterceptor } from "../core/client-interceptor.js";
 import { credentialSender, type CredentialSender, type SchemeCredential } from "./credential-senders.js";
 import type { MutualTlsCredential } from "./mtls-fetch.js";
-import type { OriginList } from "../card/origin-list.js";
+import { OriginList } from "../card/origin-list.js";
 
 /** Credentials by the name of the card's security scheme. */
 export type Credentials = Readonly<Record<string, SchemeCredential>>;
@@ -69,8 +69,11 @@ export class NoCredentialsError extends Error {
 
 /** Where credentials may go; the client's option credentialOrigins (client-for-card.ts). */
 export interface CredentialPlaces {
-  /** The only origins a client secret goes to when a card names its token endpoint. Default: any. */
-  readonly origins?: OriginList | undefined;
+  /**
+   * The only origins (http: or https:, e.g. "https://id.example") a client secret goes to when a card names its
+   * token endpoint. Default: any. A TypeError names an entry that is no origin.
+   */
+  readonly origins?: readonly string[] | undefined;
 }
 
 /** The credentials to send to the agent of `card`, or NoCredentialsError. */
@@ -81,6 +84,7 @@ export function credentialsForCard(
 ): CardCredentials {
   const { schemes, requirements } = readCardSecurity(card);
   const holding = held(credentials);
+  const origins = places.origins === undefined ? undefined : new OriginList(places.origins);
   // Own names only: a card's scheme named "__proto__" or "toString" is none the caller holds.
   const usable = (name: string) => Object.hasOwn(holding, name) && (schemes.get(name)?.type ?? "unknown") !== "unknown";
   const candidates: CardRequirement[] =
@@ -97,7 +101,9 @@ export function credentialsForCard(
     );
   }
   return sending(
-    [...chosen].map(([name, scopes]) => credentialSender(name, schemes.get(name)!, holding[name]!, scopes, places)),
+    [...chosen].map(([name, scopes]) =>
+      credentialSender(name, schemes.get(name)!, holding[name]!, scopes, { origins }),
+    ),
   );
 }
 
@@ -105,7 +111,7 @@ export function credentialsForCard(
  * An interceptor sending `credentials` for the schemes of `securitySchemes` (a card's map, in any card form,
  * e.g. `{ key: { apiKeySecurityScheme: { location: "header", name: "X-API-Key" } } }`): every scheme named in
  * both. A mutualTLS scheme is not sent this way: give the client mtlsFetch(tls) or a transport with the
- * certificate.
+ * certificate. It trusts the schemes it is given: a token URL in them gets a client secret, wherever it is.
  */
 export function credentialsInterceptor(securitySchemes: unknown, credentials: Credentials): ClientInterceptor {
   const schemes = readSchemes(securitySchemes, { trusted: true });

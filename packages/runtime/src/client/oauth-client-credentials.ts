@@ -133,7 +133,7 @@ export class ClientCredentialsTokens {
     if (g.resource) params.set("resource", g.resource);
     const url = as.token_endpoint ?? "";
     const origins = this.grant.tokenUrl ? undefined : this.origins;
-    if (origins !== undefined && !origins.allows(url)) {
+    if (origins !== undefined && !origins.allows(url, "https")) {
       const why = `the token endpoint is not at one of credentialOrigins (${origins}); the secret was not sent`;
       throw this.#failure(`client credentials token from ${url}`, new Error(why));
     }
