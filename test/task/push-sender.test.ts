@@ -23,6 +23,7 @@ import {
 import { parseRetryAfter } from "../../packages/runtime/src/core/retry-after.js";
 import type { PushDelivery, PushSender } from "../../packages/runtime/src/task/push-types.js";
 import { webhookHost } from "../../packages/runtime/src/task/push-hosts.js";
+import { readRetrySettings } from "../../packages/runtime/src/task/push-policy.js";
 import { pinnedLookup } from "../../packages/runtime/src/task/push-attempt-node.js";
 
 interface Received {
@@ -100,6 +101,13 @@ function localSender(options: PushSenderOptions = {}): { sender: PushSender; err
     ...options,
   });
   return { sender, errors };
+}
+
+/** A limit in all, and the same limit for the one host the local receiver is: the tests of the limits in all. */
+function oneHost(limit: { maxConcurrent: number } | { maxQueuedBytes: number }): PushSenderOptions {
+  return "maxConcurrent" in limit
+    ? { ...limit, maxConcurrentPerHost: limit.maxConcurrent }
+    : { ...limit, maxQueuedBytesPerHost: limit.maxQueuedBytes };
 }
 
 /** Answers with the statuses in turn (then 200); a status may come with headers. */
@@ -409,7 +417,7 @@ describe("order, queue bound and idle()", () => {
     const held = gate();
     answer = held.answer;
     // Each delivery's config (under 100 code units here) counts too.
-    const { sender, errors } = localSender({ maxQueuedBytes: 10_000 });
+    const { sender, errors } = localSender(oneHost({ maxQueuedBytes: 10_000 }));
     const shared = "s".repeat(4000);
     for (const id of ["a", "b", "c", "d", "e"]) sender.send(delivery(shared, { id }));
     expect(errors).toEqual([]);
@@ -429,7 +437,11 @@ describe("order, queue bound and idle()", () => {
   it("counts each waiting delivery's config in maxQueuedBytes, though the deliveries share their body", async () => {
     // A store may read a fresh copy of a config for every commit: each delivery holds a config of its own.
     answer = script(...Array.from({ length: 40 }, () => [503, { "retry-after": "60" }] as const));
-    const { sender, errors } = localSender({ maxQueuedBytes: 100_000, attempts: 2, maxRetryAfterMs: 60_000 });
+    const { sender, errors } = localSender({
+      ...oneHost({ maxQueuedBytes: 100_000 }),
+      attempts: 2,
+      maxRetryAfterMs: 60_000,
+    });
     const long = (c: string) => c.repeat(4096);
     const authentication = {
       $typeName: "lf.a2a.v1.AuthenticationInfo",
@@ -446,7 +458,7 @@ describe("order, queue bound and idle()", () => {
   it("has at most maxConcurrent attempts in flight over all configs", async () => {
     const held = countedGate();
     answer = held.answer;
-    const { sender, errors } = localSender({ maxConcurrent: 3 });
+    const { sender, errors } = localSender(oneHost({ maxConcurrent: 3 }));
     for (let i = 0; i < 8; i++) sender.send(delivery(String(i), { id: `cfg-${i}` }));
     await vi.waitFor(() => expect(received).toHaveLength(3));
     // The others wait for a turn: none more arrives while the three are held.
@@ -469,7 +481,7 @@ describe("order, queue bound and idle()", () => {
       res.writeHead(200).write(".");
       hanging.push(res);
     };
-    const { sender, errors } = localSender({ maxConcurrent: 3, timeoutMs: 300 });
+    const { sender, errors } = localSender({ ...oneHost({ maxConcurrent: 3 }), timeoutMs: 300 });
     for (let i = 0; i < 8; i++) sender.send(delivery(String(i), { id: `cfg-${i}` }));
     await sender.idle();
     expect([received.length, peak, errors]).toEqual([8, 3, []]);
@@ -702,6 +714,17 @@ describe("order, queue bound and idle()", () => {
     expect(() => createPushSender({ maxConcurrent: 0 })).toThrow(/option maxConcurrent must be an integer >= 1/);
     expect(() => createPushSender({ maxQueuedBytes: 0.5 })).toThrow(/option maxQueuedBytes/);
     expect(() => createPushSender({ maxConcurrentPerHost: 0 })).toThrow(/option maxConcurrentPerHost must be/);
+  });
+
+  it("makes a limit per host a quarter of the limit in all unless given, at least 1", () => {
+    const perHost = (o: PushSenderOptions) => {
+      const { maxConcurrentPerHost, maxQueuedBytesPerHost } = readRetrySettings(o);
+      return [maxConcurrentPerHost, maxQueuedBytesPerHost];
+    };
+    expect(perHost({})).toEqual([16, 16 * 1024 * 1024]);
+    expect(perHost({ maxConcurrent: 8, maxQueuedBytes: 1000 })).toEqual([2, 250]);
+    expect(perHost({ maxConcurrent: 1, maxQueuedBytes: 3 })).toEqual([1, 1]);
+    expect(perHost({ maxConcurrent: 8, maxConcurrentPerHost: 8 })).toEqual([8, 16 * 1024 * 1024]);
     expect(() => createPushSender({ maxQueuedBytesPerHost: Number.POSITIVE_INFINITY })).toThrow(
       /option maxQueuedBytesPerHost/,
     );

@@ -89,11 +89,19 @@ const MINIMUM: Readonly<Record<keyof RetrySettings, number>> = {
   maxConcurrentPerHost: 1,
 };
 
+/** The limits per webhook host whose default is a quarter of the limit in all (read before them, in key order). */
+const PER_HOST_OF: Partial<Record<keyof RetrySettings, keyof RetrySettings>> = {
+  maxQueuedBytesPerHost: "maxQueuedBytes",
+  maxConcurrentPerHost: "maxConcurrent",
+};
+
 /** The settings from the options, defaults filled in; a RangeError names the first option out of range. */
 export function readRetrySettings(options: Partial<RetrySettings>): RetrySettings {
   const settings: { -readonly [K in keyof RetrySettings]: number } = { ...RETRY_DEFAULTS };
   for (const name of Object.keys(RETRY_DEFAULTS) as (keyof RetrySettings)[]) {
-    const value = options[name] ?? RETRY_DEFAULTS[name];
+    const all = PER_HOST_OF[name];
+    const fallback = all === undefined ? RETRY_DEFAULTS[name] : Math.max(1, Math.ceil(settings[all] / 4));
+    const value = options[name] ?? fallback;
     const integer = INTEGER_OPTIONS.has(name);
     if (!Number.isFinite(value) || value < MINIMUM[name] || (integer && !Number.isInteger(value))) {
       const what = integer ? "an integer" : "a number";

@@ -84,12 +84,12 @@ export interface PushSenderOptions extends UrlScreenOptions {
   readonly maxQueuedBytes?: number;
   /**
    * What maxQueuedBytes counts, held for one webhook host (its URL's host and port): one slow or failing webhook
-   * leaves the others the rest. Default 16 MiB.
+   * leaves the others the rest. Default a quarter of maxQueuedBytes (16 MiB).
    */
   readonly maxQueuedBytesPerHost?: number;
   /** Attempts in flight at once, over all configs. Default 64. */
   readonly maxConcurrent?: number;
-  /** Attempts in flight at once to one webhook host (its URL's host and port). Default 16. */
+  /** Attempts in flight at once to one webhook host (its URL's host and port). Default a quarter of maxConcurrent. */
   readonly maxConcurrentPerHost?: number;
   /** Receives every delivery given up or dropped. Default: console.error. */
   readonly onError?: (error: PushDeliveryError) => void;
