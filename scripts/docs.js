@@ -7,7 +7,8 @@ import { parseArgs } from "node:util";
 import { buildDocs, repoRoot } from "./docs/build.js";
 
 const { values } = parseArgs({ options: { out: { type: "string" }, screenshot: { type: "boolean" } } });
-const site = buildDocs(values.out ? resolve(values.out) : undefined);
+// npm runs scripts from the package's folder; INIT_CWD is the one `npm run docs` was typed in.
+const site = buildDocs(values.out ? resolve(process.env.INIT_CWD ?? process.cwd(), values.out) : undefined);
 for (const v of site.versions) console.log(`${v.pagePath}  (${v.operationIds.length} operations)`);
 console.log(site.index);
 
