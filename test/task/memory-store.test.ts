@@ -209,6 +209,28 @@ describe("memory task store: bounds", () => {
     );
     expect((await store.get("b", "b-done-1"))?.version).toBe(1);
     expect(store.stats().tasks).toBe(4);
+    // So for the byte share: a's second 20 KB task would pass half of 64 KiB.
+    const bytes = createMemoryTaskStore({ maxTasks: 4, maxBytes: 64 * 1024, maxTenantShare: 0.5 });
+    const big = (id: string) => {
+      const task = makeTask(id);
+      const text = { ...task.history[0]!.parts[0]!, content: { case: "text" as const, value: "x".repeat(20_000) } };
+      return { ...task, history: [{ ...task.history[0]!, parts: [text] }] };
+    };
+    await bytes.commit("a", { task: big("a1"), expectedVersion: 0, events: [] });
+    for (const id of ["d1", "d2", "d3"]) await put(bytes, id, DONE, "b");
+    await expect(bytes.commit("a", { task: big("a2"), expectedVersion: 0, events: [] })).rejects.toThrow(
+      "past its share (maxTenantShare 0.5) of maxBytes",
+    );
+    expect([bytes.stats().tasks, (await bytes.get("b", "d1"))?.version]).toEqual([4, 1]);
+  });
+
+  it("floors an owner's share of its tenant's share at each step", async () => {
+    // 100 * 0.7 is 70, and a tenth of it 7; 100 * (0.7 * 0.1) is 6.999…, floored to 6.
+    const store = createMemoryTaskStore({ maxTasks: 100, maxTenantShare: 0.7, maxOwnerShare: 0.1 });
+    const create = (id: string) =>
+      store.commit("t", { task: makeTask(id), expectedVersion: 0, events: [], owner: "alice" });
+    for (let i = 0; i < 7; i++) expect(await create(`a${i}`)).toBe(1);
+    await expect(create("a7")).rejects.toThrow("of maxTasks 100: 7 tasks");
   });
 
   it("keeps one owner's active tasks within maxOwnerShare of maxBytes", async () => {

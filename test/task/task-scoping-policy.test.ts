@@ -156,7 +156,8 @@ describe("GetExtendedAgentCard", () => {
 
 describe("the memory store's listing across owners", () => {
   it("stays right as tasks change state and are evicted, for each owner and for all", async () => {
-    const store = createMemoryTaskStore({ maxTasks: 6 });
+    // Bounded by count alone: the shares (a quarter of 6 per caller by default) are not what this tests.
+    const store = createMemoryTaskStore({ maxTasks: 6, maxTenantShare: 1, maxOwnerShare: 1 });
     const h = scopedHandler(store, adminSeesAll);
     const tenant = freshTenant();
     const [alice, bob, root] = [ALICE, principal("bob"), principal("root", ["admin"])].map((p) =>

@@ -69,9 +69,10 @@ interface Share {
   readonly of: Map<string, Active>;
   readonly key: (holder: Holder) => string;
   readonly who: string;
-  /** The options it comes from, as a refusal names them, and the share of the store it comes to. */
+  /** The options it comes from, as a refusal names them. */
   readonly said: string;
-  readonly ofStore: number;
+  /** What the share comes to of a bound of the store (maxBytes, maxTasks): floored at each step. */
+  readonly cap: (bound: number) => number;
   /** Whether the share bounds this holder: maxOwnerShare leaves owner "" alone (see the header). */
   readonly bounds: (holder: Holder) => boolean;
 }
@@ -88,7 +89,7 @@ export class ByteBudget {
         key: (h) => h.tenant,
         who: "tenant",
         said: `maxTenantShare ${maxTenantShare}`,
-        ofStore: maxTenantShare,
+        cap: (bound) => Math.floor(bound * maxTenantShare),
         bounds: () => true,
       },
       {
@@ -97,7 +98,7 @@ export class ByteBudget {
         key: (h) => `${h.tenant}\u0000${h.owner}`,
         who: "owner",
         said: `maxOwnerShare ${maxOwnerShare} of maxTenantShare ${maxTenantShare}`,
-        ofStore: maxTenantShare * maxOwnerShare,
+        cap: (bound) => Math.floor(Math.floor(bound * maxTenantShare) * maxOwnerShare),
         bounds: (h) => h.owner !== "",
       },
     ];
@@ -150,7 +151,7 @@ export class ByteBudget {
     const now = share.of.get(share.key(holder)) ?? { bytes: 0, tasks: 0 };
     const wasActive = before?.active === true;
     const bytes = now.bytes - (wasActive ? before.bytes : 0) + after.bytes;
-    const byteShare = Math.floor(maxBytes * share.ofStore);
+    const byteShare = share.cap(maxBytes);
     const growth = after.bytes - (before?.bytes ?? 0);
     const tail = share.said;
     if (growth > 0 && bytes > byteShare) {
@@ -161,7 +162,7 @@ export class ByteBudget {
           `${maxBytes}: ${byteShare} bytes`,
       );
     }
-    const taskShare = Math.max(1, Math.floor(maxTasks * share.ofStore));
+    const taskShare = Math.max(1, share.cap(maxTasks));
     if (!wasActive && now.tasks + 1 > taskShare) {
       throw this.refusal(
         holder.tenant,

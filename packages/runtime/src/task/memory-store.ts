@@ -308,14 +308,16 @@ class MemoryStore implements MemoryTaskStore {
     if (commit.startTurn !== undefined && slot?.turn !== undefined) return undefined;
     // The owner a create records; a later commit keeps the task's (TaskCommit.owner is ignored then).
     const holder = { tenant, owner: slot?.owner ?? owner, key };
+    let sizes: TaskSizes | undefined;
     if (!slot) {
       // A create past a share is refused before room is made for it: a refused create drops no other task.
       const active = !TERMINAL_STATES.has(commit.task.status?.state ?? 0);
-      if (active) this.budget.checkShares(holder, id, undefined, { bytes: 0, active });
+      sizes = taskSizes(commit.task, undefined);
+      if (active) this.budget.checkShares(holder, id, undefined, { bytes: sizes.bytes + TASK_OVERHEAD, active });
       this.makeRoom(tenant, id);
     }
     const version = commit.expectedVersion + 1;
-    this.write(holder, slot, deepCopy(commit.task), version, commit);
+    this.write(holder, slot, deepCopy(commit.task), version, commit, sizes);
     this.listeners.publish(tenant, id, version, commit.events);
     return version;
   }
@@ -352,11 +354,13 @@ class MemoryStore implements MemoryTaskStore {
     task: Task,
     version: number,
     turn: { readonly startTurn?: string | undefined; readonly turnTrace?: string | undefined },
+    /** The new task's sizes, when the caller measured it already (a create). */
+    measured?: TaskSizes,
   ): void {
     const { tenant, key } = at;
     let indexed = indexedOf(task);
     const before = old ? held(old) : undefined;
-    const sizes = taskSizes(task, old ? { task: old.task, sizes: old.sizes } : undefined);
+    const sizes = measured ?? taskSizes(task, old ? { task: old.task, sizes: old.sizes } : undefined);
     const bytes = sizes.bytes + TASK_OVERHEAD + (old?.configBytes ?? 0);
     const after = { bytes, active: !TERMINAL_STATES.has(indexed.state) };
     this.budget.admit(at, task.id, before, after, () => this.evictOldest(key));
