@@ -316,6 +316,7 @@ describe("a store that drops a task as soon as it ends", () => {
     // After the cancel, the executor publishes (dropped: the task ended) and then rejects as fetch(url, { signal })
     // does, with the signal's reason: neither is a fault to report.
     let started: (taskId: string) => void = () => {};
+    let rejections = 0;
     const settled: string[] = [];
     const executor: AgentExecutor = {
       async execute(ctx, up) {
@@ -325,7 +326,11 @@ describe("a store that drops a task as soon as it ends", () => {
         const artifact = create(ArtifactSchema, { artifactId: "late", parts: [] });
         settled.push(await up.artifact(artifact).then(() => "dropped", String));
         settled.push(await up.status(TaskState.COMPLETED).then(() => "dropped", String));
-        throw ctx.signal.reason;
+        // As fetch rejects (the reason itself), and as node:timers/promises does (an AbortError caused by it).
+        rejections += 1;
+        throw rejections % 2 === 0
+          ? ctx.signal.reason
+          : new Error("The operation was aborted", { cause: ctx.signal.reason });
       },
     };
     const errors: unknown[] = [];
@@ -339,6 +344,69 @@ describe("a store that drops a task as soon as it ends", () => {
     }
     await expect.poll(() => settled.length).toBe(40);
     expect([new Set(settled), errors]).toEqual([new Set(["dropped"]), []]);
+  });
+
+  it("answers returnImmediately with the executor's commit, and a failure with its message", async () => {
+    const store = createMemoryTaskStore({ terminalTtlMs: 0 });
+    const at = (execute: AgentExecutor["execute"]) =>
+      createTaskHandler({ definition: A2AServiceV1_0, executor: { execute }, store, onError: () => {} });
+    const quick = at(async (_ctx, up) => {
+      await up.status(TaskState.COMPLETED, "done");
+    });
+    const now = taskOf(await quick.sendMessage!(send("quick", "", true), context));
+    expect(now.status?.state).toBe(TaskState.COMPLETED);
+    const failing = at(async (_ctx, up) => {
+      await up.status(TaskState.WORKING);
+      throw new Error("executor fault");
+    });
+    const failed = taskOf(await failing.sendMessage!(send("fail"), context));
+    expect(failed.status?.state).toBe(TaskState.FAILED);
+    const said = failed.history.at(-1)?.parts[0]?.content.value;
+    expect([said, failed.status?.message?.messageId]).toEqual([
+      "The agent failed while working on this task.",
+      failed.history.at(-1)?.messageId,
+    ]);
+  });
+
+  it("reports a task lost while active as a failure, not as an end: the send settles, the calls reject", async () => {
+    // A store of one's own that loses a working task (a bug, a row deleted by hand) breaks the contract that only
+    // ended tasks go: the executor's calls and the blocking send must say so rather than wait for an end.
+    const lost = new Set<string>();
+    const inner = createMemoryTaskStore();
+    const store = new Proxy(inner, {
+      get(target, name, receiver) {
+        if (name === "get" || name === "update") {
+          const method = Reflect.get(target, name, receiver) as (
+            tenant: string,
+            id: string,
+            ...more: never[]
+          ) => unknown;
+          return (tenant: string, id: string, ...more: never[]) =>
+            lost.has(id) ? Promise.resolve(undefined) : method.call(target, tenant, id, ...more);
+        }
+        const value = Reflect.get(target, name, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const settled: string[] = [];
+    const executor: AgentExecutor = {
+      async execute(ctx, up) {
+        await up.status(TaskState.WORKING);
+        lost.add(ctx.taskId);
+        settled.push(
+          await up.artifact(create(ArtifactSchema, { artifactId: "a", parts: [] })).then(() => "ok", String),
+        );
+      },
+    };
+    const errors: unknown[] = [];
+    const handler = createTaskHandler({ definition: A2AServiceV1_0, executor, store, onError: (e) => errors.push(e) });
+    const answer = handler.sendMessage!(send("lose it"), context).then(
+      () => "answered",
+      (e: unknown) => `refused: ${String(e)}`,
+    );
+    const within = new Promise((resolve) => setTimeout(() => resolve("still waiting after 3 s"), 3000));
+    expect(await Promise.race([answer, within])).toMatch(/^refused: .*vanished from the store/);
+    expect(settled).toEqual([expect.stringMatching(/TaskNotFoundError|not found/)]);
   });
 
   it("answers with the task as stored while the executor goes on changing the artifact it handed over", async () => {

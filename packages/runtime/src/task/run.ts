@@ -97,9 +97,18 @@ class LazyAbort {
     return this.controller.signal;
   }
 
-  /** Whether `error` is the reason the signal was aborted with: an executor that rejects on abort (fetch) threw it. */
+  /** Whether the run heard its task end elsewhere (a cancel), whether or not the executor asked for the signal. */
+  get fired(): boolean {
+    return this.reason !== undefined;
+  }
+
+  /**
+   * Whether `error` is the signal's abort: its reason (fetch rejects with it) or an AbortError caused by it
+   * (node:timers/promises, events.once).
+   */
   threw(error: unknown): boolean {
-    return this.reason !== undefined && this.reason.value === error;
+    if (this.reason === undefined) return false;
+    return error === this.reason.value || (error instanceof Error && error.cause === this.reason.value);
   }
 
   abort(reason: unknown): void {
@@ -179,9 +188,9 @@ function requestContext(setup: RunSetup, message: Message, abort: LazyAbort): Re
 }
 
 /** fail(), asked again while the store is unavailable (store-retry.ts), each failure reported; whether it held. */
-async function failWithRetries(setup: RunSetup): Promise<boolean> {
+async function failWithRetries(setup: RunSetup, ended: () => boolean): Promise<boolean> {
   try {
-    await whileStoreUnavailable(() => fail(setup), setup.report);
+    await whileStoreUnavailable(() => fail(setup, ended), setup.report);
     return true;
   } catch (error) {
     setup.report(error);
@@ -190,12 +199,14 @@ async function failWithRetries(setup: RunSetup): Promise<boolean> {
 }
 
 /**
- * Leaves the task FAILED unless it is in a terminal state already or works on another turn; a task the store
- * dropped (it ended, and went at once) is left as it is.
+ * Leaves the task FAILED unless it is in a terminal state already or works on another turn. A task the store no
+ * longer holds is left as it is once the run knows it ended (`ended`: a store drops only terminal tasks); else
+ * its loss is the failure.
  */
-async function fail(setup: RunSetup): Promise<void> {
+async function fail(setup: RunSetup, ended: () => boolean): Promise<void> {
   const message = agentMessage(FAILURE_TEXT, setup.place, setup.newId);
   await ignoringGone(
+    ended,
     setup.writer.change(
       setup.tenant,
       setup.place.taskId,
@@ -212,12 +223,12 @@ async function fail(setup: RunSetup): Promise<void> {
   );
 }
 
-/** Awaits a change, a task the store no longer holds (it ended and was dropped) left as it is. */
-async function ignoringGone(change: Promise<unknown>): Promise<void> {
+/** Awaits a change; a task the store no longer holds is left as it is when the run knows it ended. */
+async function ignoringGone(ended: () => boolean, change: Promise<unknown>): Promise<void> {
   try {
     await change;
   } catch (error) {
-    if (!isTaskGone(error)) throw error;
+    if (!isTaskGone(error) || !ended()) throw error;
   }
 }
 
@@ -302,14 +313,18 @@ export function startRun(setup: RunSetup): Run {
   const trace = traceTurn(setup);
   setup.ear.trace = trace;
   const origin = trace ? withNames(setup.origin, { turn: trace }) : setup.origin;
-  const updater = createUpdater(withNames(setup, { origin, onFirst: answer, onCallFailed: reports.callFailed }));
+  const heardEnd = () => abort.fired;
+  const updater = createUpdater(
+    withNames(setup, { origin, onFirst: answer, onCallFailed: reports.callFailed, heardEnd }),
+  );
+  const ended = () => abort.fired || updater.ended();
   setup.ear.writes = updater;
   let failed = false;
   const afterThrow = async (error: unknown) => {
     if (updater.mode() === "open") return refuse(error);
     // The executor rejected with its own signal's reason, as fetch(url, { signal }) does: the cancel, not a fault.
     if (!abort.threw(error)) reports.report(error);
-    if (updater.mode() === "task") failed = await failWithRetries(setup);
+    if (updater.mode() === "task") failed = await failWithRetries(setup, ended);
   };
   const call = async (): Promise<boolean> => {
     try {

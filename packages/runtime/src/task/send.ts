@@ -10,9 +10,11 @@
  *                         made that version, its copy of it, not a read). A
  *                         task the store dropped as it ended (terminalTtlMs
  *                         0, or evicted to make room) is answered as this
- *                         call last knew it (its own last commit or the
- *                         continued task, else only the id and context), with
- *                         the ending event's status
+ *                         call last knew it (its executor's last commit the
+ *                         writer kept, or the continued task, else only the id
+ *                         and context: history and artifacts may be fewer than
+ *                         were stored), with the ending event's status and its
+ *                         message added to the history
  *   SendStreamingMessage  the message alone, or the Task first and then its
  *                         events, up to the one that leaves the task terminal
  *                         or interrupted (S1 §3.1.2)
@@ -50,12 +52,17 @@ async function storedView(
   const stored = await deps.store.get(start.tenant, start.place.taskId);
   if (stored) return taskView(stored.task, historyLength);
   const ended = known?.event?.payload.case === "statusUpdate" ? known.event.payload.value : undefined;
-  if (ended?.status === undefined) throw new Error(`task ${start.place.taskId} vanished from the store`);
+  if (ended?.status === undefined) {
+    // No ending event (returnImmediately): what this call's executor committed last, if the writer kept it.
+    if (known?.task !== undefined) return taskView(deepCopy(known.task), historyLength);
+    throw new Error(`task ${start.place.taskId} vanished from the store`);
+  }
   const { taskId: id, contextId, status } = ended;
   const task: Task = known?.task
     ? deepCopy(known.task)
     : { $typeName: "lf.a2a.v1.Task", id, contextId, artifacts: [], history: [] };
-  return taskView(withNames(task, { status }), historyLength);
+  const history = status.message ? [...task.history, status.message] : task.history;
+  return taskView(withNames(task, { status, history }), historyLength);
 }
 
 export async function sendMessage(
@@ -76,9 +83,9 @@ export async function sendMessage(
       }
     }
     if (req.configuration?.returnImmediately) {
-      return answerTask(
-        start.continued ? taskView(start.continued.task, historyLength) : await storedView(deps, start, historyLength),
-      );
+      if (start.continued) return answerTask(taskView(start.continued.task, historyLength));
+      const known = { task: start.run.lastWrite()?.task, event: undefined };
+      return answerTask(await storedView(deps, start, historyLength, known));
     }
     const progress = { version: afterVersion };
     const read = eventReader(start.watch, afterVersion, context.signal, progress);

@@ -76,6 +76,8 @@ export interface UpdaterSetup {
   readonly turn: string;
   /** "task" when continuing a stored task, else "open". */
   readonly mode: UpdaterMode;
+  /** Whether the run heard its task end elsewhere (a cancel): a task the store no longer holds was dropped then. */
+  readonly heardEnd?: (() => boolean) | undefined;
   readonly newId: () => string;
   /** The owner a task this call creates records (access.ts); the updater's own changes name no owner. */
   readonly owner: string;
@@ -338,9 +340,9 @@ class UpdaterWrites {
     try {
       await setup.writer.change(setup.tenant, setup.place.taskId, apply, setup.origin, { last: this.last });
     } catch (error) {
-      if (!isTaskGone(error)) throw error;
-      // The run's own task is gone only once it ended (a store drops terminal tasks alone): as for a task that
-      // ended, the calls are dropped.
+      // Gone after it ended (its own terminal commit, or a cancel heard: a store drops terminal tasks alone), the
+      // calls are dropped as for any ended task; gone before, the loss is a failure the calls report.
+      if (!isTaskGone(error) || !(this.ended || setup.heardEnd?.() === true)) throw error;
       failures.clear();
       this.ended = true;
       return;
