@@ -84,7 +84,7 @@ export {
 export type { GrpcFallbackRequest, GrpcFallbackResponse } from "./grpc/grpc-fallback.js";
 export { ErrorInfoSchema, ERROR_INFO_TYPE_URL } from "./core/error-info.js";
 export { encodeSseEvent, decodeSse, SseEventTooLongError } from "./http/sse.js";
-export { cardInterfaces, type InterfaceNeeds, selectInterface } from "./card/select-interface.js";
+export { cardInterfaces, type InterfaceNeeds, type OriginCheck, selectInterface } from "./card/select-interface.js";
 export type { OlderVersionFallback } from "./client/client-for-card.js";
 export type { ResubscribeOptions } from "./http/resubscribe.js";
 export { chainClientInterceptors } from "./core/client-interceptor.js";

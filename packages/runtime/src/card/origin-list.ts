@@ -42,7 +42,8 @@ export class OriginList {
       const bare = /^[a-z]+:\/\/[^/?#@*]+\/?$/i.test(entry);
       if (parts === undefined || !bare || (parts.scheme !== "http" && parts.scheme !== "https")) {
         throw new TypeError(
-          `${option}: ${JSON.stringify(entry)} is no origin: write an http: or https: URL with a host and no path`,
+          `${option}: ${JSON.stringify(entry)} is no origin: write an http: or https: URL with a host and no path, ` +
+            "user info or wildcard",
         );
       }
       all.add(`${parts.scheme}://${parts.hostPort}`);

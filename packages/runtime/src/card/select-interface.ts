@@ -18,7 +18,6 @@
  * sends credentials only where it was told, only an interface at one of them
  * (origin-list.ts).
  */
-import type { OriginList } from "./origin-list.js";
 
 export interface CardInterface {
   readonly url: string;
@@ -82,7 +81,13 @@ export interface InterfaceNeeds {
   /** Credentials go in the requests: only an interface that keeps them out of clear text (module rules). */
   readonly secure?: { readonly tls: boolean };
   /** Credentials go only to these origins: only an interface at one of them (a bare host:port taken as bareScheme). */
-  readonly origins?: { readonly list: OriginList; readonly bareScheme: "http" | "https" };
+  readonly origins?: { readonly list: OriginCheck; readonly bareScheme: "http" | "https" };
+}
+
+/** Where credentials may go, as origin-list.ts's OriginList answers it. */
+export interface OriginCheck {
+  /** Whether credentials may go to `url`: an absolute URL, or a bare host:port reached with `bareScheme`. */
+  allows(url: string, bareScheme: "http" | "https"): boolean;
 }
 
 export function selectInterface(card: unknown, needs: InterfaceNeeds): CardInterface | undefined {

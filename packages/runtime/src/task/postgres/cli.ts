@@ -8,7 +8,7 @@
  *
  * prune deletes events older than --older-than (default 3600) and terminal
  * tasks whose last commit is older than --terminal-older-than (default 604800,
- * seven days; "never" keeps them) (prune.ts).
+ * seven days; "never" keeps them) and than --older-than (prune.ts).
  * The URL defaults to $DATABASE_URL; the schema to "a2a". Prints what it did;
  * exits 1 with the reason on failure, 2 on a usage error.
  */
@@ -21,7 +21,8 @@ import { DEFAULT_SCHEMA } from "./sql-names.js";
 const USAGE = `usage: a2a-task-store migrate [--database-url URL] [--schema NAME]
        a2a-task-store prune   [--database-url URL] [--schema NAME] [--older-than SECONDS]
                               [--terminal-older-than SECONDS|never]
-The database URL defaults to $DATABASE_URL, the schema to "${DEFAULT_SCHEMA}".`;
+A terminal task goes no sooner than its events (--older-than). The database URL defaults to
+$DATABASE_URL, the schema to "${DEFAULT_SCHEMA}".`;
 
 class UsageError extends Error {}
 

@@ -70,7 +70,10 @@ export interface PostgresTaskStoreOptions {
   readonly leaseMs?: number;
   /** Events older than this are deleted (prune.ts); default 3 600 000 (one hour). Keep it well above recheckMs. */
   readonly eventsTtlMs?: number;
-  /** Terminal tasks whose last commit is older than this are deleted (prune.ts); default 7 days; Infinity: never. */
+  /**
+   * Terminal tasks whose last commit is older than this, and than eventsTtlMs, are deleted (prune.ts); default 7 days;
+   * Infinity: never.
+   */
   readonly terminalTtlMs?: number;
   /** How often this store prunes (prune.ts), in milliseconds; default 60000; 0: never (prune from cron instead). */
   readonly pruneEveryMs?: number;
