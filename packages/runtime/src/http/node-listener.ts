@@ -246,11 +246,14 @@ async function answerNode(
   if (typeof out.body === "string") {
     // A HEAD answer carries the GET's length, if it has one (head.ts); a 204, 205 or 304 none; any other gets its
     // body's. A record built by assignment, not a spread copy, which node:http would walk slowly (core/records.ts).
-    const bytes = Buffer.byteLength(out.body);
+    // A text that may pass WRITE_CHUNK (3 bytes per UTF-16 unit at most) is encoded once, for its length and
+    // its chunks; a shorter one is only measured.
+    const encoded = out.body.length * 3 > WRITE_CHUNK ? Buffer.from(out.body, "utf8") : undefined;
+    const bytes = encoded?.length ?? Buffer.byteLength(out.body);
     const asIs = core.method === "HEAD" || NO_CONTENT_STATUSES.has(out.status);
     res.writeHead(out.status, asIs ? headers : headerRecord(headers, { "content-length": String(bytes) }));
-    if (asIs || bytes <= WRITE_CHUNK) res.end(out.body);
-    else await writeNodeStream(res, chunksOf(out.body), core, stallMs);
+    if (asIs || encoded === undefined || bytes <= WRITE_CHUNK) res.end(encoded ?? out.body);
+    else await writeNodeStream(res, chunksOf(encoded), core, stallMs);
     return;
   }
   res.writeHead(out.status, headers);
@@ -258,9 +261,8 @@ async function answerNode(
   await writeNodeStream(res, out.body, core, stallMs);
 }
 
-/** A text body as chunks of WRITE_CHUNK bytes. */
-async function* chunksOf(text: string): AsyncIterable<Uint8Array> {
-  const bytes = Buffer.from(text, "utf8");
+/** An encoded text body as chunks of WRITE_CHUNK bytes. */
+async function* chunksOf(bytes: Buffer): AsyncIterable<Uint8Array> {
   for (let at = 0; at < bytes.length; at += WRITE_CHUNK) yield bytes.subarray(at, at + WRITE_CHUNK);
 }
 

@@ -77,7 +77,7 @@ interface Share {
   readonly bounds: (holder: Holder) => boolean;
 }
 
-export class ByteBudget {
+export class StoreBudget {
   private total = 0;
   private readonly shares: readonly Share[];
 
@@ -153,12 +153,11 @@ export class ByteBudget {
     const bytes = now.bytes - (wasActive ? before.bytes : 0) + after.bytes;
     const byteShare = share.cap(maxBytes);
     const growth = after.bytes - (before?.bytes ?? 0);
-    const tail = share.said;
     if (growth > 0 && bytes > byteShare) {
       throw this.refusal(
         holder.tenant,
         taskId,
-        `the ${share.who}'s active tasks would hold ${bytes} bytes, past its share (${tail}) of maxBytes ` +
+        `the ${share.who}'s active tasks would hold ${bytes} bytes, past its share (${share.said}) of maxBytes ` +
           `${maxBytes}: ${byteShare} bytes`,
       );
     }
@@ -167,7 +166,7 @@ export class ByteBudget {
       throw this.refusal(
         holder.tenant,
         taskId,
-        `the ${share.who}'s active tasks would number ${now.tasks + 1}, past its share (${tail}) of maxTasks ` +
+        `the ${share.who}'s active tasks would number ${now.tasks + 1}, past its share (${share.said}) of maxTasks ` +
           `${maxTasks}: ${taskShare} tasks`,
       );
     }

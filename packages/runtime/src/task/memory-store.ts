@@ -52,9 +52,9 @@
  *                  lock the others out: terminal tasks of any tenant are
  *                  dropped to make room. A commit that ends a task and grows
  *                  it by at most 4 KiB (a FAILED status) is never refused
- *                  (memory-budget.ts)
- *                  A server with one tenant so holds at most maxTasks *
- *                  maxTenantShare active tasks (set it to 1 for such a server)
+ *                  (memory-budget.ts). A server with one tenant so holds at
+ *                  most maxTasks * maxTenantShare active tasks (set it to 1
+ *                  for such a server)
  *   maxOwnerShare  (default 0.5) one owner's active tasks within a tenant (the
  *                  tasks of one authenticated caller, access.ts) may hold at
  *                  most this share of the tenant's share: one caller cannot
@@ -73,7 +73,7 @@ import { type Task, TERMINAL_STATES } from "./a2a-types.js";
 import { copyReusing, deepCopy } from "./copy.js";
 import { type IndexedTask, OwnerIndexes } from "./list-index.js";
 import { type ListenerErrorHandler, logListenerError, type TaskListener, TaskListeners } from "./memory-listeners.js";
-import { ByteBudget, type Held } from "./memory-budget.js";
+import { type Held, StoreBudget } from "./memory-budget.js";
 import { PushConfigTable } from "./memory-push-configs.js";
 import { heapSizeOf, type TaskSizes, taskSizes } from "./memory-size.js";
 import { decodeTaskToken, encodeTaskToken, scopeOf } from "./page-token.js";
@@ -240,7 +240,7 @@ class MemoryStore implements MemoryTaskStore {
   private readonly listeners: TaskListeners;
   private readonly pushConfigs: PushConfigTable;
   private readonly maxTasks: number;
-  private readonly budget: ByteBudget;
+  private readonly budget: StoreBudget;
   private readonly ttl: number | undefined;
   /**
    * When sweep next has something to drop: the TTL's end of the first terminal task when the last sweep ran,
@@ -253,7 +253,7 @@ class MemoryStore implements MemoryTaskStore {
 
   constructor(options: MemoryTaskStoreOptions) {
     this.maxTasks = checkCount("maxTasks", options.maxTasks ?? DEFAULT_MAX_TASKS, 1);
-    this.budget = new ByteBudget({
+    this.budget = new StoreBudget({
       maxBytes: checkCount("maxBytes", options.maxBytes ?? DEFAULT_MAX_BYTES, 1),
       maxTasks: this.maxTasks,
       maxTenantShare: checkShare("maxTenantShare", options.maxTenantShare ?? DEFAULT_MAX_TENANT_SHARE),

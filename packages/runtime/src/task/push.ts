@@ -182,10 +182,11 @@ function logError(error: PushDeliveryError): void {
   console.error(`A2A push: ${error.message}`);
 }
 
-/** A delivery with its webhook host (push-hosts.ts). */
+/** A delivery with its webhook host (push-hosts.ts) and its config's length (configLength), found once. */
 interface Queued {
   readonly delivery: PushDelivery;
   readonly host: string;
+  readonly configBytes: number;
 }
 
 interface ConfigQueue {
@@ -238,14 +239,14 @@ class QueuedSender implements Required<PushSender> {
       this.end(stopped(delivery, 0, "sender-closed"));
       return;
     }
-    const queued = { delivery, host: webhookHost(delivery.config.url) };
-    const refusal = this.shares.refusal(queued.host, delivery.body, configLength(delivery.config));
+    const queued = { delivery, host: webhookHost(delivery.config.url), configBytes: configLength(delivery.config) };
+    const refusal = this.shares.refusal(queued.host, delivery.body, queued.configBytes);
     if (refusal !== undefined) {
       delivery.trace?.end("dropped");
       this.end(dropped(delivery, refusal));
       return;
     }
-    this.shares.hold(queued.host, delivery.body, configLength(delivery.config));
+    this.shares.hold(queued.host, delivery.body, queued.configBytes);
     let queue = this.queues.get(key);
     if (queue === undefined) {
       queue = { waiting: [], running: false, canceled: undefined, wake: undefined };
@@ -289,8 +290,8 @@ class QueuedSender implements Required<PushSender> {
     this.end(error);
   }
 
-  private release({ delivery, host }: Queued): void {
-    this.shares.release(host, delivery.body, configLength(delivery.config));
+  private release({ delivery, host, configBytes }: Queued): void {
+    this.shares.release(host, delivery.body, configBytes);
   }
 
   idle(): Promise<void> {
