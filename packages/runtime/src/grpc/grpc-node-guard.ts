@@ -9,7 +9,23 @@
  *   answer   a request the listener throws on synchronously is answered HTTP 400 with the error's message
  *            (a gRPC client reads INTERNAL), or its stream is destroyed if the listener had started an answer;
  *            the process goes on. What the listener does asynchronously is its own to answer, as before.
+ *   unread   on node:http2, a call answered before its request ended (a message past the size limit, refused
+ *            from its length prefix) is closed with RST_STREAM NO_ERROR once its answer's trailers are sent (RFC 9113
+ *            §8.1), and what is left of its request is dropped: node:http2 otherwise keeps the stream, and
+ *            the unread bytes with it, until the client ends the request, which a hostile client never does.
  */
+
+/** RST_STREAM's NO_ERROR code (RFC 9113 §7): the answer is complete, the rest of the request is not needed. */
+const NO_ERROR = 0;
+
+/** The part of a node:http2 server stream the guard closes. */
+interface GuardedStream {
+  readonly destroyed: boolean;
+  readonly readableEnded: boolean;
+  close(code: number): unknown;
+  resume(): unknown;
+  once(event: "wantTrailers", listener: () => void): unknown;
+}
 
 /** What the guard writes on a node:http2 or node:http response. */
 export interface GuardedResponse {
@@ -17,11 +33,14 @@ export interface GuardedResponse {
   writeHead(status: number, headers: Record<string, string>): unknown;
   end(body?: string): unknown;
   destroy(): unknown;
+  /** Present on node:http2's compatibility response alone. */
+  readonly stream?: GuardedStream;
 }
 
 /** The listener, with a synchronous throw answered 400 instead of ending the process (see the header). */
 export function guardGrpcListener<L extends (req: never, res: never) => void>(listener: L): L {
   const guarded = (req: never, res: never) => {
+    closeUnreadAfterTrailers(res as GuardedResponse);
     try {
       listener(req, res);
     } catch (error) {
@@ -29,6 +48,23 @@ export function guardGrpcListener<L extends (req: never, res: never) => void>(li
     }
   };
   return guarded as L;
+}
+
+/**
+ * node:http2's compatibility response sends its trailers from its own 'wantTrailers' listener, added before this
+ * one, from within node:http2's send loop: the stream is closed on the next turn, after them (RST_STREAM sent
+ * from within that loop went out before the trailers, or not at all).
+ */
+function closeUnreadAfterTrailers(res: GuardedResponse): void {
+  const stream = res.stream;
+  if (stream === undefined) return;
+  stream.once("wantTrailers", () => setImmediate(() => closeUnread(stream)));
+}
+
+function closeUnread(stream: GuardedStream): void {
+  if (stream.destroyed || stream.readableEnded) return;
+  stream.close(NO_ERROR);
+  stream.resume();
 }
 
 function answerUnreadable(res: GuardedResponse, error: unknown): void {
