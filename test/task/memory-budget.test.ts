@@ -1,7 +1,7 @@
 /**
  * The memory store's byte budget (packages/runtime/src/task/memory-budget.ts,
  * memory-size.ts): terminal tasks dropped oldest first to stay within
- * maxBytes; a new task, or a commit growing an active one, refused past it
+ * maxBytes, and none for a write that would not fit with all of them dropped; a new task, or a commit growing an active one, refused past it
  * (InternalError, HTTP 503, naming maxBytes, the tenant and the task) while a
  * task may still end, and so a push config past it (configs count to their task,
  * a terminal one's too); a tenant's active tasks held to maxTenantShare, so that
@@ -112,6 +112,27 @@ describe("memory store: maxBytes", () => {
     const failed = { ...stored.task, status: { ...stored.task.status!, state: 4 }, history: [...stored.task.history] };
     failed.history.push({ ...failed.history[0]!, messageId: "failure", parts: [] });
     expect(await store.commit("t", { task: failed, expectedVersion: 1, events: [] })).toBe(2);
+  });
+
+  it("refuses a write that would not fit with every terminal task dropped, and drops none", async () => {
+    // Each tenant's active tasks stay within their share: only the store in all is full.
+    const store = createMemoryTaskStore({ maxBytes: MIB, maxTenantShare: 0.6, maxOwnerShare: 1 });
+    await put(store, "A", "a0", 240);
+    await put(store, "A", "a1", 240);
+    await put(store, "B", "b0", 240);
+    await put(store, "B", "done0", 60, DONE);
+    await put(store, "B", "done1", 60, DONE);
+    const before = store.stats();
+    const grow = store.commit("B", { task: sized("b0", 580), expectedVersion: 1, events: [] });
+    expect((await refusal(grow)).message).toMatch(/cannot store task b0 \(tenant "B"\).*maxBytes.*terminal tasks/);
+    expect(store.stats()).toEqual(before);
+    expect([await store.get("B", "done0"), await store.get("B", "done1")].map((t) => t?.version)).toEqual([1, 1]);
+    // A write that fits once the oldest is dropped drops it alone.
+    await put(store, "B", "b0", 440);
+    expect([await store.get("B", "done0"), await store.get("B", "done1")].map((t) => t?.version)).toEqual([
+      undefined,
+      1,
+    ]);
   });
 
   it("keeps a tenant's active tasks within maxTenantShare; another tenant is still served", async () => {

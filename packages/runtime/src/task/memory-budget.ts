@@ -5,9 +5,10 @@
  * the rule a write must pass.
  *
  *   maxBytes        the stored tasks together stay within it: a write that
- *                   would pass it first drops terminal tasks, the one that
- *                   ended longest ago first (the store's `evictOldest`),
- *                   then is refused
+ *                   would pass it drops terminal tasks, the one that ended
+ *                   longest ago first (the store's `evictOldest`), until it
+ *                   fits; a write that would not fit with every terminal task
+ *                   dropped is refused first, and drops none
  *   maxTenantShare  a tenant's active tasks stay within this share of
  *                   maxBytes and of maxTasks (at least one task): past it, a
  *                   write that grows an active task of that tenant, or makes
@@ -79,6 +80,8 @@ interface Share {
 
 export class StoreBudget {
   private total = 0;
+  /** The estimated bytes held by the active tasks; the rest is what dropping terminal tasks can free. */
+  private activeTotal = 0;
   private readonly shares: readonly Share[];
 
   constructor(private readonly options: BudgetOptions) {
@@ -125,17 +128,19 @@ export class StoreBudget {
     if (after.active) this.checkShares(holder, taskId, before, after);
     const growth = after.bytes - (before?.bytes ?? 0);
     if (growth <= 0) return;
+    const { maxBytes } = this.options;
     const ending = commit && !after.active && growth <= TERMINAL_SLACK;
-    while (this.total + growth > this.options.maxBytes) {
-      if (evictOldest()) continue;
-      if (ending) return;
+    // The task written is not dropped to make room for itself (the store's evictOldest keeps it).
+    const droppable = this.total - this.activeTotal - (before !== undefined && !before.active ? before.bytes : 0);
+    if (!ending && this.total + growth - droppable > maxBytes) {
       throw this.refusal(
         holder.tenant,
         taskId,
-        `the stored tasks would hold ${this.total + growth} bytes, past maxBytes ${this.options.maxBytes}, ` +
-          "with no terminal task left to drop",
+        `the stored tasks would hold ${this.total + growth} bytes, past maxBytes ${maxBytes}, ` +
+          `with ${droppable} bytes of terminal tasks to drop`,
       );
     }
+    while (this.total + growth > maxBytes) if (!evictOldest()) break;
   }
 
   /**
@@ -176,6 +181,7 @@ export class StoreBudget {
   record(holder: Holder, before: Held | undefined, after: Held | undefined): void {
     this.total += (after?.bytes ?? 0) - (before?.bytes ?? 0);
     const bytes = (after?.active ? after.bytes : 0) - (before?.active ? before.bytes : 0);
+    this.activeTotal += bytes;
     const tasks = (after?.active ? 1 : 0) - (before?.active ? 1 : 0);
     if (bytes === 0 && tasks === 0) return;
     for (const { of, key } of this.shares) {
