@@ -2,8 +2,8 @@
  * The in-memory TaskStore: the conformance suite (store-contract.ts), then
  * what only this backend promises: synchronous in-order delivery (also when
  * a listener commits), bounds (maxTasks, terminal tasks dropped first, a
- * refused create when every task is active, terminalTtlMs on an injected
- * clock, an unref'd sweep timer), push configs and listeners leaving with
+ * refused create when every task is active, terminalTtlMs and
+ * interruptedTtlMs on an injected clock, an unref'd sweep timer), push configs and listeners leaving with
  * their task, and memory that stays flat under a long run of tasks.
  */
 import { spawnSync } from "node:child_process";
@@ -278,6 +278,78 @@ describe("memory task store: bounds", () => {
     expect(await store.get("", "b")).toBeUndefined();
     expect(store.stats()).toMatchObject({ tasks: 1, terminalTasks: 0 });
     await store.close();
+  });
+});
+
+describe("memory task store: interrupted tasks", () => {
+  const INPUT_REQUIRED = { state: 6 } as const;
+  const AUTH_REQUIRED = { state: 8 } as const;
+
+  it("drops input- and auth-required tasks interruptedTtlMs after their last commit; working ones stay", async () => {
+    let now = 0;
+    const store = createMemoryTaskStore({ interruptedTtlMs: 1000, terminalTtlMs: 5000, now: () => now });
+    await put(store, "input", INPUT_REQUIRED);
+    await put(store, "auth", AUTH_REQUIRED);
+    await put(store, "working");
+    await put(store, "done", DONE);
+    await store.putPushConfig("", pushConfig("", "input", "hook"));
+    expect(store.stats()).toMatchObject({ tasks: 4, interruptedTasks: 2, terminalTasks: 1 });
+    now = 500;
+    await put(store, "auth", AUTH_REQUIRED); // a commit starts its TTL again: now it ends at 1500
+    now = 999;
+    expect((await store.get("", "input"))?.version).toBe(1);
+    now = 1000;
+    expect(await store.get("", "input")).toBeUndefined();
+    expect(await store.getPushConfig("", "input", "hook")).toBeUndefined();
+    expect((await store.get("", "auth"))?.version).toBe(2);
+    now = 1500;
+    expect((await store.list("", query())).tasks.map((t) => t.id).sort()).toEqual(["done", "working"]);
+    expect(store.stats()).toMatchObject({ tasks: 2, interruptedTasks: 0, terminalTasks: 1 });
+    now = 1_000_000;
+    expect((await store.get("", "working"))?.version).toBe(1);
+    await store.close();
+  });
+
+  it("leaves a task that was answered, and keeps one someone subscribes to", async () => {
+    let now = 0;
+    const store = createMemoryTaskStore({ interruptedTtlMs: 100, terminalTtlMs: Infinity, now: () => now });
+    await put(store, "answered", INPUT_REQUIRED);
+    await put(store, "watched", INPUT_REQUIRED);
+    const unsubscribe = await store.subscribe("", "watched", () => {});
+    now = 50;
+    await put(store, "answered", { state: 2 }); // a next turn works on it: it no longer expires
+    now = 150;
+    expect((await store.get("", "answered"))?.version).toBe(2);
+    expect((await store.get("", "watched"))?.version).toBe(1); // kept, its TTL started again at 150
+    await unsubscribe();
+    now = 249;
+    expect(await store.get("", "watched")).toBeDefined();
+    now = 250;
+    expect(await store.get("", "watched")).toBeUndefined();
+    await put(store, "answered", DONE);
+    now = 1_000_000;
+    expect(store.stats()).toMatchObject({ tasks: 1, interruptedTasks: 0, terminalTasks: 1 });
+    await store.close();
+  });
+
+  it("gives an owner whose prompts went unanswered its share back once they expire", async () => {
+    let now = 0;
+    const store = createMemoryTaskStore({ maxTasks: 8, maxTenantShare: 1, maxOwnerShare: 0.25, now: () => now });
+    const create = (id: string, state: number) =>
+      store.commit("", { task: makeTask(id, { state }), expectedVersion: 0, events: [], owner: "alice" });
+    await create("a", 6);
+    await create("b", 8);
+    const refused = create("c", 2);
+    await expect(refused).rejects.toThrow(/owner's active tasks would number 3/);
+    now = 7 * 24 * 3_600_000; // DEFAULT_INTERRUPTED_TTL_MS
+    expect(await create("c", 2)).toBe(1);
+    expect(store.stats()).toMatchObject({ tasks: 1, interruptedTasks: 0 });
+    await store.close();
+  });
+
+  it("refuses an interruptedTtlMs that is not a count of milliseconds", () => {
+    expect(() => createMemoryTaskStore({ interruptedTtlMs: -1 })).toThrow(/interruptedTtlMs/);
+    expect(() => createMemoryTaskStore({ interruptedTtlMs: 1.5 })).toThrow(/interruptedTtlMs/);
   });
 });
 

@@ -16,6 +16,7 @@ export { ownerOf, ownerOnly, type TaskAccess, type TaskAuthorizer } from "./acce
 export type { PushOptions, PushPayload } from "./handler-deps.js";
 export {
   createMemoryTaskStore,
+  DEFAULT_INTERRUPTED_TTL_MS,
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_PUSH_CONFIGS_PER_TASK,
   DEFAULT_MAX_TASKS,

@@ -47,6 +47,11 @@ export class TaskListeners {
     return this.byTask.size;
   }
 
+  /** Whether the task has a listener. */
+  has(tenant: string, taskId: string): boolean {
+    return this.byTask.has(taskKey(tenant, taskId));
+  }
+
   /** Adds a listener; the returned function removes it (again: nothing). */
   add(tenant: string, taskId: string, listener: TaskListener): () => void {
     const key = taskKey(tenant, taskId);

@@ -40,8 +40,9 @@
  *                  (memory-size.ts: their messages, artifacts, status and
  *                  metadata, plus TASK_OVERHEAD each, and their push configs,
  *                  each counted to its task) stay within it: a write
- *                  that grows them past it first drops terminal tasks, the
- *                  one that ended longest ago first, then is refused (A2AError
+ *                  that grows them past it drops terminal tasks, the one that
+ *                  ended longest ago first, or, when dropping all of them
+ *                  would not make room, drops none and is refused (A2AError
  *                  InternalError, HTTP 503, naming maxBytes, the tenant and
  *                  the task): a new send, a commit growing a task, or a
  *                  push config created or grown
@@ -65,11 +66,20 @@
  *                  none) a terminal task is dropped this long after
  *                  its last commit. Expired tasks are swept on each call (so
  *                  they are never read), and by an unref'd timer while idle.
+ *   interruptedTtlMs (default seven days, DEFAULT_INTERRUPTED_TTL_MS;
+ *                  Infinity: none) an input-required or auth-required task
+ *                  is dropped this long after its last commit, swept the same
+ *                  way: such a task is active, counts against its tenant's and
+ *                  owner's shares and is never dropped for room, so callers
+ *                  who leave their prompts unanswered would otherwise fill
+ *                  their shares for good. A task whose executor returned while
+ *                  it works (no turn runs, TaskStore.endTurn) is kept: an
+ *                  executor may still commit to it
  * A dropped task takes its push configs and its listeners with it.
  */
 import { A2AError } from "../core/a2a-error.js";
 import { FifoMap } from "../core/fifo-map.js";
-import { type Task, TERMINAL_STATES } from "./a2a-types.js";
+import { INTERRUPTED_STATES, type Task, TERMINAL_STATES } from "./a2a-types.js";
 import { copyReusing, deepCopy } from "./copy.js";
 import { type IndexedTask, OwnerIndexes } from "./list-index.js";
 import { type ListenerErrorHandler, logListenerError, type TaskListener, TaskListeners } from "./memory-listeners.js";
@@ -114,9 +124,14 @@ export interface MemoryTaskStoreOptions {
    * until maxTasks or maxBytes needs room). Default DEFAULT_TERMINAL_TTL_MS, seven days.
    */
   readonly terminalTtlMs?: number;
+  /**
+   * Drop an input-required or auth-required task this many milliseconds after its last commit (0: at the next
+   * call; Infinity: keep it). Default DEFAULT_INTERRUPTED_TTL_MS, seven days.
+   */
+  readonly interruptedTtlMs?: number;
   /** The most push configs one task may have. Default 100. */
   readonly maxPushConfigsPerTask?: number;
-  /** The clock terminalTtlMs is measured on, in milliseconds. Default Date.now. */
+  /** The clock terminalTtlMs and interruptedTtlMs are measured on, in milliseconds. Default Date.now. */
   readonly now?: () => number;
   /** Told when a subscriber throws (the other subscribers still get the event). Default: written to stderr. */
   readonly onListenerError?: ListenerErrorHandler;
@@ -128,6 +143,8 @@ export interface MemoryTaskStoreStats {
   /** The stored tasks' estimated bytes (see maxBytes). */
   readonly bytes: number;
   readonly terminalTasks: number;
+  /** Input-required and auth-required tasks (see interruptedTtlMs). */
+  readonly interruptedTasks: number;
   readonly pushConfigs: number;
   /** Tasks that have at least one subscriber. */
   readonly subscribedTasks: number;
@@ -143,6 +160,8 @@ export const DEFAULT_MAX_TASKS = 10_000;
 export const DEFAULT_MAX_BYTES = 268_435_456;
 export const DEFAULT_MAX_TENANT_SHARE = 0.5;
 export const DEFAULT_MAX_OWNER_SHARE = 0.5;
+/** Seven days. */
+export const DEFAULT_INTERRUPTED_TTL_MS = 604_800_000;
 /** Bytes counted per stored task besides its own: the slot, map and index entries. */
 export const TASK_OVERHEAD = 512;
 const LIST = "ListTasks";
@@ -178,8 +197,8 @@ interface Slot {
   task: Task;
   version: number;
   indexed: IndexedTask;
-  /** When the task last committed in a terminal state; undefined while it is active. */
-  terminalAt: number | undefined;
+  /** When the task last committed in a terminal or interrupted state (its TTL's start); undefined while it works. */
+  idleSince: number | undefined;
   /** The turn running on the task (turns.ts). */
   turn: string | undefined;
   /** The traceparent of the call that started the last turn (store.ts StoredTask.turnTrace). */
@@ -199,7 +218,7 @@ function storedOf(slot: Slot): StoredTask {
 
 /** What a stored task holds of the byte budget. */
 function held(slot: Slot): Held {
-  return { bytes: slot.bytes, active: slot.terminalAt === undefined };
+  return { bytes: slot.bytes, active: !TERMINAL_STATES.has(slot.indexed.state) };
 }
 
 function indexedOf(task: Task): IndexedTask {
@@ -226,6 +245,11 @@ function checkCount(name: string, value: number, min: number): number {
   return value;
 }
 
+/** A TTL option checked: undefined for Infinity (none). */
+function checkTtl(name: string, value: number): number | undefined {
+  return value === Number.POSITIVE_INFINITY ? undefined : checkCount(name, value, 0);
+}
+
 /** Creates an empty in-memory TaskStore (see the module comment for the bounds). */
 export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): MemoryTaskStore {
   return new MemoryStore(options);
@@ -236,16 +260,19 @@ class MemoryStore implements MemoryTaskStore {
   private readonly tasks = new Map<string, Slot>();
   /** Terminal tasks, the one that ended longest ago first. */
   private readonly terminal = new FifoMap<string, Slot>();
+  /** Input-required and auth-required tasks, the one that committed longest ago first. */
+  private readonly interrupted = new FifoMap<string, Slot>();
   private readonly indexes = new Map<string, OwnerIndexes>();
   private readonly listeners: TaskListeners;
   private readonly pushConfigs: PushConfigTable;
   private readonly maxTasks: number;
   private readonly budget: StoreBudget;
   private readonly ttl: number | undefined;
+  private readonly interruptedTtl: number | undefined;
   /**
-   * When sweep next has something to drop: the TTL's end of the first terminal task when the last sweep ran,
-   * or of a task that ended since, if earlier. Before then sweep returns at once, without looking into
-   * `terminal`.
+   * When sweep next has something to drop: the TTL's end of the first terminal or interrupted task when the last
+   * sweep ran, or of a task that ended or was interrupted since, if earlier. Before then sweep returns at once,
+   * without looking into `terminal` or `interrupted`.
    */
   private sweepDue = Number.POSITIVE_INFINITY;
   private readonly now: () => number;
@@ -261,12 +288,13 @@ class MemoryStore implements MemoryTaskStore {
     });
     const perTask = options.maxPushConfigsPerTask ?? DEFAULT_MAX_PUSH_CONFIGS_PER_TASK;
     this.pushConfigs = new PushConfigTable(checkCount("maxPushConfigsPerTask", perTask, 1));
-    const ttl = options.terminalTtlMs ?? DEFAULT_TERMINAL_TTL_MS;
-    this.ttl = ttl === Number.POSITIVE_INFINITY ? undefined : checkCount("terminalTtlMs", ttl, 0);
+    this.ttl = checkTtl("terminalTtlMs", options.terminalTtlMs ?? DEFAULT_TERMINAL_TTL_MS);
+    this.interruptedTtl = checkTtl("interruptedTtlMs", options.interruptedTtlMs ?? DEFAULT_INTERRUPTED_TTL_MS);
     this.now = options.now ?? Date.now;
     this.listeners = new TaskListeners(options.onListenerError ?? logListenerError);
-    if (this.ttl !== undefined) {
-      this.timer = setInterval(() => this.sweep(), Math.min(Math.max(this.ttl, 1000), 60_000));
+    const shortest = Math.min(this.ttl ?? Number.POSITIVE_INFINITY, this.interruptedTtl ?? Number.POSITIVE_INFINITY);
+    if (shortest !== Number.POSITIVE_INFINITY) {
+      this.timer = setInterval(() => this.sweep(), Math.min(Math.max(shortest, 1000), 60_000));
       this.timer.unref();
     }
   }
@@ -277,6 +305,7 @@ class MemoryStore implements MemoryTaskStore {
       tasks: this.tasks.size,
       bytes: this.budget.bytes,
       terminalTasks: this.terminal.size,
+      interruptedTasks: this.interrupted.size,
       pushConfigs: this.pushConfigs.size,
       subscribedTasks: this.listeners.taskCount,
     };
@@ -381,7 +410,7 @@ class MemoryStore implements MemoryTaskStore {
       task,
       version,
       indexed,
-      terminalAt: undefined,
+      idleSince: undefined,
       turn: undefined,
       turnTrace: undefined,
       bytes: 0,
@@ -396,13 +425,26 @@ class MemoryStore implements MemoryTaskStore {
     slot.turn = turnAfter(slot.turn, indexed.state, turn.startTurn);
     if (turn.startTurn !== undefined) slot.turnTrace = turn.turnTrace;
     this.tasks.set(key, slot);
-    // Re-inserting moves the task to the end of the terminal order: it ended (again) just now.
+    this.requeue(key, slot);
+  }
+
+  /**
+   * Puts a task just committed at the end of the order its state expires in (terminal, interrupted), or in
+   * none while it works: re-inserting moves it to the end, as it ended or was interrupted (again) just now.
+   */
+  private requeue(key: string, slot: Slot): void {
     this.terminal.delete(key);
-    slot.terminalAt = TERMINAL_STATES.has(indexed.state) ? this.now() : undefined;
-    if (slot.terminalAt !== undefined) {
-      this.terminal.set(key, slot);
-      if (this.ttl !== undefined) this.sweepDue = Math.min(this.sweepDue, slot.terminalAt + this.ttl);
-    }
+    this.interrupted.delete(key);
+    const state = slot.indexed.state;
+    const [queue, ttl] = TERMINAL_STATES.has(state)
+      ? [this.terminal, this.ttl]
+      : INTERRUPTED_STATES.has(state)
+        ? [this.interrupted, this.interruptedTtl]
+        : [undefined, undefined];
+    slot.idleSince = queue && this.now();
+    if (queue === undefined || slot.idleSince === undefined) return;
+    queue.set(key, slot);
+    if (ttl !== undefined) this.sweepDue = Math.min(this.sweepDue, slot.idleSince + ttl);
   }
 
   /** Makes room for one more task: drops the terminal task that ended longest ago, or refuses. */
@@ -435,6 +477,7 @@ class MemoryStore implements MemoryTaskStore {
     this.budget.record(slot, held(slot), undefined);
     this.tasks.delete(key);
     this.terminal.delete(key);
+    this.interrupted.delete(key);
     const index = this.indexes.get(slot.tenant);
     index?.remove(slot.owner, slot.indexed);
     if (index?.size === 0) this.indexes.delete(slot.tenant);
@@ -442,20 +485,45 @@ class MemoryStore implements MemoryTaskStore {
     this.listeners.dropTask(slot.tenant, slot.indexed.key.id);
   }
 
-  /** Drops the terminal tasks whose TTL has passed (they are the first ones in `terminal`), once one is due. */
+  /**
+   * Drops the terminal and interrupted tasks whose TTL has passed (they are the first ones in `terminal` and
+   * `interrupted`), once one is due. An interrupted task someone subscribes to is kept, its TTL started again:
+   * its subscribers wait for the next turn, and a dropped task's listeners would be told nothing.
+   */
   private sweep(): void {
-    if (this.ttl === undefined) return;
     const now = this.now();
     if (now < this.sweepDue) return;
-    this.sweepDue = Number.POSITIVE_INFINITY;
-    for (let first = this.terminal.oldest(); first !== undefined; first = this.terminal.oldest()) {
-      const endedAt = first.value.terminalAt ?? now;
-      if (now - endedAt < this.ttl) {
-        this.sweepDue = endedAt + this.ttl;
+    const watched = (slot: Slot) => this.listeners.has(slot.tenant, slot.task.id);
+    const terminalDue = this.sweepQueue(this.terminal, this.ttl, now, () => false);
+    this.sweepDue = Math.min(terminalDue, this.sweepQueue(this.interrupted, this.interruptedTtl, now, watched));
+  }
+
+  /** Drops the tasks of one expiry order whose TTL has passed, but those `kept`; when its next one is due. */
+  private sweepQueue(
+    queue: FifoMap<string, Slot>,
+    ttl: number | undefined,
+    now: number,
+    kept: (slot: Slot) => boolean,
+  ): number {
+    if (ttl === undefined) return Number.POSITIVE_INFINITY;
+    let due = Number.POSITIVE_INFINITY;
+    const again: Slot[] = [];
+    for (let first = queue.oldest(); first !== undefined; first = queue.oldest()) {
+      const since = first.value.idleSince ?? now;
+      if (now - since < ttl) {
+        due = since + ttl;
         break;
       }
-      this.drop(first.key, first.value);
+      if (kept(first.value)) {
+        queue.delete(first.key);
+        again.push(first.value);
+      } else this.drop(first.key, first.value);
     }
+    for (const slot of again) {
+      slot.idleSince = now;
+      queue.set(taskKey(slot.tenant, slot.task.id), slot);
+    }
+    return again.length > 0 ? Math.min(due, now + ttl) : due;
   }
 
   async list(tenant: string, query: TaskQuery): Promise<TaskPage> {
