@@ -384,6 +384,7 @@ describe("push configs", () => {
     expect(await store.getPushConfig("", "t", "b")).toEqual({
       config: config("b", "https://2/"),
       protocolVersion: "0.3",
+      owner: "",
     });
     expect(await store.getPushConfig("", "other", "b")).toBeUndefined();
     const all = await store.listPushConfigs("", "t", 0, "");

@@ -22,7 +22,7 @@ import {
 } from "../../packages/runtime/src/task/push.js";
 import { parseRetryAfter } from "../../packages/runtime/src/core/retry-after.js";
 import type { PushDelivery, PushSender } from "../../packages/runtime/src/task/push-types.js";
-import { webhookHost } from "../../packages/runtime/src/task/push-hosts.js";
+import { webhookHost } from "../../packages/runtime/src/task/push-shares.js";
 import { readRetrySettings } from "../../packages/runtime/src/task/push-policy.js";
 import { pinnedLookup } from "../../packages/runtime/src/task/push-attempt-node.js";
 
@@ -159,6 +159,30 @@ async function otherReceiver(): Promise<{
     close: async () => {
       other.closeAllConnections();
       await new Promise((resolve) => other.close(resolve));
+    },
+  };
+}
+
+/** A receiver on a port of its own (another host) that answers with `answer`, with configs pointing at it. */
+async function heldReceiver(answer: Answer): Promise<{
+  config: (i: number) => TaskPushNotificationConfig;
+  close: () => Promise<void>;
+}> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      void answer({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body }, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return {
+    config: (i) => config(url, { id: `held-${i}` }),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     },
   };
 }
@@ -524,6 +548,49 @@ describe("order, queue bound and idle()", () => {
     await other.close();
   });
 
+  it("leaves other owners their turns: at most maxConcurrentPerOwner attempts for one owner's tasks", async () => {
+    // Alice's webhooks are on four hosts (four receivers that hold their answers), so no host's share stops her.
+    const held = countedGate();
+    const hosts = await Promise.all(Array.from({ length: 4 }, () => heldReceiver(held.answer)));
+    const other = await otherReceiver();
+    const { sender, errors } = localSender({ maxConcurrent: 4, maxConcurrentPerOwner: 2 });
+    for (const [i, host] of hosts.entries()) {
+      sender.send({ config: host.config(i), protocolVersion: "1.0", body: `a${i}`, owner: "alice" });
+    }
+    await vi.waitFor(() => expect(held.peak()).toBe(2));
+    sender.send({ config: other.config(0), protocolVersion: "1.0", body: "b0", owner: "bob" });
+    sender.send({ config: other.config(1), protocolVersion: "1.0", body: "n0" });
+    // Bob's delivery, and one whose task nobody authenticated, go while two of Alice's are held.
+    await vi.waitFor(() => expect(other.bodies.sort()).toEqual(["b0", "n0"]));
+    held.release();
+    await sender.idle();
+    expect([held.peak(), errors]).toEqual([2, []]);
+    await Promise.all([...hosts, other].map((r) => r.close()));
+  });
+
+  it("holds at most maxQueuedBytesPerOwner for one owner's tasks, never naming the owner", async () => {
+    const held = gate();
+    answer = held.answer;
+    const other = await otherReceiver();
+    const { sender, errors } = localSender({ ...oneHost({ maxQueuedBytes: 100_000 }), maxQueuedBytesPerOwner: 30_000 });
+    for (let i = 0; i < 10; i++) {
+      sender.send({ ...delivery(String(i).repeat(10_000), { id: `slow-${i}` }), owner: "alice@example.com" });
+    }
+    expect(errors.map((e) => e.configId)).toEqual(Array.from({ length: 8 }, (_, i) => `slow-${i + 2}`));
+    expect(errors[0]?.message).toContain("maxQueuedBytesPerOwner (30000) of deliveries for one task owner");
+    expect(errors.some((e) => e.message.includes("alice"))).toBe(false);
+    // Owner "" has no share of its own: its deliveries are bounded by the limits in all and per host.
+    for (let i = 0; i < 3; i++) {
+      const config = other.config(i);
+      sender.send({ config, protocolVersion: "1.0", body: `o${i}`.repeat(4_000), owner: i === 0 ? "bob" : "" });
+    }
+    await vi.waitFor(() => expect(other.bodies).toHaveLength(3));
+    held.release();
+    await sender.idle();
+    expect([received.length, errors.length]).toEqual([2, 8]);
+    await other.close();
+  });
+
   it("resolves idle() only once the answered attempts' connections are closed", async () => {
     answer = (_req, res) => {
       res.writeHead(200).write(".");
@@ -714,11 +781,18 @@ describe("order, queue bound and idle()", () => {
     expect(() => createPushSender({ maxConcurrent: 0 })).toThrow(/option maxConcurrent must be an integer >= 1/);
     expect(() => createPushSender({ maxQueuedBytes: 0.5 })).toThrow(/option maxQueuedBytes/);
     expect(() => createPushSender({ maxConcurrentPerHost: 0 })).toThrow(/option maxConcurrentPerHost must be/);
+    expect(() => createPushSender({ maxConcurrentPerOwner: 0 })).toThrow(/option maxConcurrentPerOwner must be/);
+    expect(() => createPushSender({ maxQueuedBytesPerOwner: 1.5 })).toThrow(/option maxQueuedBytesPerOwner/);
   });
 
-  it("makes a limit per host a quarter of the limit in all unless given, at least 1", () => {
+  it("makes a limit per host or owner a quarter of the limit in all unless given, at least 1", () => {
     const perHost = (o: PushSenderOptions) => {
-      const { maxConcurrentPerHost, maxQueuedBytesPerHost } = readRetrySettings(o);
+      const { maxConcurrentPerHost, maxQueuedBytesPerHost, maxConcurrentPerOwner, maxQueuedBytesPerOwner } =
+        readRetrySettings(o);
+      expect([maxConcurrentPerOwner, maxQueuedBytesPerOwner]).toEqual([
+        o.maxConcurrentPerOwner ?? Math.max(1, Math.ceil((o.maxConcurrent ?? 64) / 4)),
+        o.maxQueuedBytesPerOwner ?? Math.max(1, Math.ceil((o.maxQueuedBytes ?? 64 * 1024 * 1024) / 4)),
+      ]);
       return [maxConcurrentPerHost, maxQueuedBytesPerHost];
     };
     expect(perHost({})).toEqual([16, 16 * 1024 * 1024]);

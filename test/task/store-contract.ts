@@ -463,18 +463,30 @@ function describePushConfigs(f: Fixture): void {
       await create(f.store, tenant, "b");
       const one = pushConfig(tenant, "a", "one");
       await f.store.putPushConfig(tenant, one);
-      expect(await f.store.getPushConfig(tenant, "a", "one")).toEqual(one);
+      // A config reads back with its task's owner (StoredPushConfig.owner): "" for a task made for nobody.
+      expect(await f.store.getPushConfig(tenant, "a", "one")).toEqual({ ...one, owner: "" });
       expect(await f.store.getPushConfig(tenant, "b", "one")).toBeUndefined();
       expect(await f.store.getPushConfig(freshTenant(), "a", "one")).toBeUndefined();
       const replaced = { ...pushConfig(tenant, "a", "one", "https://example.com/other"), protocolVersion: "0.3" };
       await f.store.putPushConfig(tenant, replaced);
-      expect(await f.store.getPushConfig(tenant, "a", "one")).toEqual(replaced);
-      expect((await f.store.listPushConfigs(tenant, "a", 0, "")).configs).toEqual([replaced]);
+      expect(await f.store.getPushConfig(tenant, "a", "one")).toEqual({ ...replaced, owner: "" });
+      expect((await f.store.listPushConfigs(tenant, "a", 0, "")).configs).toEqual([{ ...replaced, owner: "" }]);
       expect(await f.store.deletePushConfig(tenant, "b", "one")).toBe(false);
       expect(await f.store.deletePushConfig(tenant, "a", "one")).toBe(true);
       expect(await f.store.deletePushConfig(tenant, "a", "one")).toBe(false);
       expect(await f.store.getPushConfig(tenant, "a", "one")).toBeUndefined();
       expect(await f.store.listPushConfigs(tenant, "a", 0, "")).toEqual({ configs: [], nextPageToken: "" });
+    });
+
+    it("reads a config back with its task's owner, whatever owner the put names", async () => {
+      const tenant = freshTenant();
+      const task = makeTask("a");
+      expect(await f.store.commit(tenant, { task, expectedVersion: 0, events: [], owner: "alice" })).toBe(1);
+      await f.store.putPushConfig(tenant, { ...pushConfig(tenant, "a", "one"), owner: "mallory" }, "alice");
+      expect((await f.store.getPushConfig(tenant, "a", "one"))?.owner).toBe("alice");
+      expect((await f.store.getPushConfig(tenant, "a", "one", "alice"))?.owner).toBe("alice");
+      const listed = await f.store.listPushConfigs(tenant, "a", 0, "");
+      expect(listed.configs.map((c) => c.owner)).toEqual(["alice"]);
     });
 
     it("keeps its own copies of configs", async () => {

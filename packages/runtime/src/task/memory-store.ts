@@ -79,6 +79,7 @@
  */
 import { A2AError } from "../core/a2a-error.js";
 import { FifoMap } from "../core/fifo-map.js";
+import { withNames } from "../core/records.js";
 import { INTERRUPTED_STATES, type Task, TERMINAL_STATES } from "./a2a-types.js";
 import { copyReusing, deepCopy } from "./copy.js";
 import { type IndexedTask, OwnerIndexes } from "./list-index.js";
@@ -574,12 +575,14 @@ class MemoryStore implements MemoryTaskStore {
     this.sweep();
     const slot = this.visible(tenant, taskId, owner);
     if (!slot) throw pushConfigTaskMissing(stored.config.id, taskId);
-    // Counted to the task: admitted first (the refusal, or room made), recorded once stored.
-    const growth = heapSizeOf(stored) - heapSizeOf(this.pushConfigs.peek(tenant, taskId, stored.config.id));
+    // Kept with its task's owner (StoredPushConfig.owner). Counted to the task: admitted first (the refusal, or
+    // room made), recorded once stored.
+    const kept = withNames(stored, { owner: slot.owner });
+    const growth = heapSizeOf(kept) - heapSizeOf(this.pushConfigs.peek(tenant, taskId, stored.config.id));
     const before = held(slot);
     const after = { bytes: slot.bytes + growth, active: before.active };
     this.budget.admit(slot, taskId, before, after, () => this.evictOldest(taskKey(tenant, taskId)), false);
-    this.pushConfigs.put(tenant, stored);
+    this.pushConfigs.put(tenant, kept);
     this.resize(slot, before, after);
   }
 

@@ -73,7 +73,7 @@ export function createPushDelivery(
     const view = deepCopy(task);
     /** Each event's body by protocol version, written once (module rules). */
     const written = new Map<string, (string | undefined)[]>();
-    for (const { config, protocolVersion } of configs) {
+    for (const { config, protocolVersion, owner } of configs) {
       const payload = payloads[protocolVersion];
       if (!payload) {
         const problem = `push config ${config.id} of task ${task.id}: no push payload for protocol ${protocolVersion}`;
@@ -97,7 +97,7 @@ export function createPushDelivery(
             context: origin.context,
             turn: origin.turn,
           });
-          push.sender.send({ config, protocolVersion, body, trace });
+          push.sender.send({ config, protocolVersion, body, trace, owner });
         } catch (e) {
           report(e, origin);
         }

@@ -13,6 +13,7 @@
  */
 import { parseRetryAfter } from "../core/retry-after.js";
 import type { AttemptOutcome } from "./push-outcome.js";
+import type { ShareLimits } from "./push-shares.js";
 
 /** The kind of a failed attempt, or why a delivery ended unsent or early (a queue overflowed, a config deleted,
  * the sender closed). */
@@ -26,17 +27,14 @@ export type PushFailure =
   | "config-deleted"
   | "sender-closed";
 
-export interface RetrySettings {
+/** The sender's settings: its retries, and the limits of what it holds and runs (push-shares.ts). */
+export interface RetrySettings extends ShareLimits {
   readonly timeoutMs: number;
   readonly attempts: number;
   readonly initialBackoffMs: number;
   readonly maxBackoffMs: number;
   readonly maxRetryAfterMs: number;
   readonly queueLimit: number;
-  readonly maxQueuedBytes: number;
-  readonly maxQueuedBytesPerHost: number;
-  readonly maxConcurrent: number;
-  readonly maxConcurrentPerHost: number;
 }
 
 /** The defaults: timeoutMs within S10 §4.3.3's recommended 10-30 s. */
@@ -49,8 +47,10 @@ export const RETRY_DEFAULTS: RetrySettings = {
   queueLimit: 100,
   maxQueuedBytes: 64 * 1024 * 1024,
   maxQueuedBytesPerHost: 16 * 1024 * 1024,
+  maxQueuedBytesPerOwner: 16 * 1024 * 1024,
   maxConcurrent: 64,
   maxConcurrentPerHost: 16,
+  maxConcurrentPerOwner: 16,
 };
 
 /** The end of one attempt: delivered, or why not and whether to retry. */
@@ -73,8 +73,10 @@ const INTEGER_OPTIONS: ReadonlySet<keyof RetrySettings> = new Set([
   "queueLimit",
   "maxQueuedBytes",
   "maxQueuedBytesPerHost",
+  "maxQueuedBytesPerOwner",
   "maxConcurrent",
   "maxConcurrentPerHost",
+  "maxConcurrentPerOwner",
 ]);
 const MINIMUM: Readonly<Record<keyof RetrySettings, number>> = {
   timeoutMs: 1,
@@ -85,21 +87,28 @@ const MINIMUM: Readonly<Record<keyof RetrySettings, number>> = {
   queueLimit: 1,
   maxQueuedBytes: 1,
   maxQueuedBytesPerHost: 1,
+  maxQueuedBytesPerOwner: 1,
   maxConcurrent: 1,
   maxConcurrentPerHost: 1,
+  maxConcurrentPerOwner: 1,
 };
 
-/** The limits per webhook host whose default is a quarter of the limit in all (read before them, in key order). */
-const PER_HOST_OF: Partial<Record<keyof RetrySettings, keyof RetrySettings>> = {
+/**
+ * The limits per webhook host and per task owner, whose default is a quarter of the limit in all (read after it,
+ * in key order).
+ */
+const SHARE_OF: Partial<Record<keyof RetrySettings, keyof RetrySettings>> = {
   maxQueuedBytesPerHost: "maxQueuedBytes",
+  maxQueuedBytesPerOwner: "maxQueuedBytes",
   maxConcurrentPerHost: "maxConcurrent",
+  maxConcurrentPerOwner: "maxConcurrent",
 };
 
 /** The settings from the options, defaults filled in; a RangeError names the first option out of range. */
 export function readRetrySettings(options: Partial<RetrySettings>): RetrySettings {
   const settings: { -readonly [K in keyof RetrySettings]: number } = { ...RETRY_DEFAULTS };
   for (const name of Object.keys(RETRY_DEFAULTS) as (keyof RetrySettings)[]) {
-    const all = PER_HOST_OF[name];
+    const all = SHARE_OF[name];
     const fallback = all === undefined ? RETRY_DEFAULTS[name] : Math.max(1, Math.ceil(settings[all] / 4));
     const value = options[name] ?? fallback;
     const integer = INTEGER_OPTIONS.has(name);

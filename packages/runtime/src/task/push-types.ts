@@ -29,6 +29,11 @@ export interface PushDelivery {
   readonly body: string;
   /** Set when the task handler has telemetry: the sender reports each attempt and the end to it. */
   readonly trace?: PushTrace | undefined;
+  /**
+   * The owner of the task (StoredPushConfig.owner): the sender shares maxConcurrentPerOwner and
+   * maxQueuedBytesPerOwner by it. "" or undefined: nobody authenticated, bounded by the other limits alone.
+   */
+  readonly owner?: string | undefined;
 }
 
 export interface PushSender {

@@ -19,17 +19,19 @@
  *
  * Order: deliveries for one config (tenant, task id, config id) go one after another, each ending (delivered
  * or given up) before the next starts, so a webhook sees a task's updates in the order they were sent.
- * Different configs are delivered concurrently, at most maxConcurrent attempts at a time in all and
- * maxConcurrentPerHost to one webhook host (the others wait their turn; an attempt's timeout starts with its
- * turn). An attempt holds its turn until its connection is closed: a webhook that answers and then trickles its
- * answer's body keeps the turn for up to timeoutMs after its answer, so the sender never has more than
- * maxConcurrent connections open. A config's waiting deliveries are bounded (queueLimit): on overflow the oldest
- * waiting one is dropped and reported. What the sender holds, waiting or in flight, is bounded in all
- * (maxQueuedBytes) and per webhook host (maxQueuedBytesPerHost): the bodies, a body shared by several deliveries
- * counted once, and each delivery's config, counted per delivery (a store may read a fresh copy of a config for
- * every commit, and a config's strings may be long). A delivery that would pass either is dropped and reported,
- * unless nothing else is held there. So a webhook that never answers, or a task with many configs, holds at
- * most that much, and leaves the other hosts their share (push-hosts.ts). send() only enqueues; every failure,
+ * Different configs are delivered concurrently, at most maxConcurrent attempts at a time in all,
+ * maxConcurrentPerHost to one webhook host and maxConcurrentPerOwner for the tasks of one owner (the others
+ * wait their turn; an attempt's timeout starts with its turn). An attempt holds its turn until its connection
+ * is closed: a webhook that answers and then trickles its answer's body keeps the turn for up to timeoutMs
+ * after its answer, so the sender never has more than maxConcurrent connections open. A config's waiting
+ * deliveries are bounded (queueLimit): on overflow the oldest waiting one is dropped and reported. What the
+ * sender holds, waiting or in flight, is bounded in all (maxQueuedBytes), per webhook host
+ * (maxQueuedBytesPerHost) and per task owner (maxQueuedBytesPerOwner): the bodies, a body shared by several
+ * deliveries counted once, and each delivery's config, counted per delivery (a store may read a fresh copy of a
+ * config for every commit, and a config's strings may be long). A delivery that would pass any of them is
+ * dropped and reported, unless nothing else is held there. So a webhook that never answers, a task with many
+ * configs, or one caller's tasks with webhooks on many hosts hold at most that much, and leave the other hosts
+ * and owners their share (push-shares.ts). send() only enqueues; every failure,
  * final or dropped, goes to onError as a PushDeliveryError naming the URL, task id, config id, attempts and the
  * last status or cause (default: console.error).
  * cancel() drops what waits for a config and stops its retries (its config was deleted). idle() resolves once
@@ -57,7 +59,7 @@ import {
   type UrlScreenOptions,
 } from "./url-screen.js";
 import { headerRecord } from "../core/records.js";
-import { HostShares, webhookHost } from "./push-hosts.js";
+import { PushShares, type Sharer, webhookHost } from "./push-shares.js";
 
 export type { PushFailure } from "./push-policy.js";
 
@@ -87,10 +89,21 @@ export interface PushSenderOptions extends UrlScreenOptions {
    * leaves the others the rest. Default a quarter of maxQueuedBytes (16 MiB).
    */
   readonly maxQueuedBytesPerHost?: number;
+  /**
+   * What maxQueuedBytes counts, held for the tasks of one owner (an authenticated caller, access.ts; owner "" has
+   * no share of its own): one caller's webhooks, on however many hosts, leave the others the rest. Default a
+   * quarter of maxQueuedBytes (16 MiB).
+   */
+  readonly maxQueuedBytesPerOwner?: number;
   /** Attempts in flight at once, over all configs. Default 64. */
   readonly maxConcurrent?: number;
   /** Attempts in flight at once to one webhook host (its URL's host and port). Default a quarter of maxConcurrent. */
   readonly maxConcurrentPerHost?: number;
+  /**
+   * Attempts in flight at once for the tasks of one owner (see maxQueuedBytesPerOwner). Default a quarter of
+   * maxConcurrent.
+   */
+  readonly maxConcurrentPerOwner?: number;
   /** Receives every delivery given up or dropped. Default: console.error. */
   readonly onError?: (error: PushDeliveryError) => void;
 }
@@ -182,10 +195,10 @@ function logError(error: PushDeliveryError): void {
   console.error(`A2A push: ${error.message}`);
 }
 
-/** A delivery with its webhook host (push-hosts.ts) and its config's length (configLength), found once. */
+/** A delivery with its webhook host and task owner (push-shares.ts) and its config's length (configLength). */
 interface Queued {
   readonly delivery: PushDelivery;
-  readonly host: string;
+  readonly sharer: Sharer;
   readonly configBytes: number;
 }
 
@@ -209,14 +222,14 @@ class QueuedSender implements Required<PushSender> {
   private open = 0;
   private idleWaiters: (() => void)[] = [];
   private closed = false;
-  /** What is held and the turns of the attempts in flight, in all and per host. */
-  private readonly shares: HostShares;
+  /** What is held and the turns of the attempts in flight, in all, per host and per owner. */
+  private readonly shares: PushShares;
 
   constructor(
     options: PushSenderOptions,
     private readonly settings: RetrySettings,
   ) {
-    this.shares = new HostShares(settings);
+    this.shares = new PushShares(settings);
     this.screen = createUrlScreen(options);
     this.onError = options.onError ?? logError;
   }
@@ -239,14 +252,15 @@ class QueuedSender implements Required<PushSender> {
       this.end(stopped(delivery, 0, "sender-closed"));
       return;
     }
-    const queued = { delivery, host: webhookHost(delivery.config.url), configBytes: configLength(delivery.config) };
-    const refusal = this.shares.refusal(queued.host, delivery.body, queued.configBytes);
+    const sharer = { host: webhookHost(delivery.config.url), owner: delivery.owner ?? "" };
+    const queued = { delivery, sharer, configBytes: configLength(delivery.config) };
+    const refusal = this.shares.refusal(sharer, delivery.body, queued.configBytes);
     if (refusal !== undefined) {
       delivery.trace?.end("dropped");
       this.end(dropped(delivery, refusal));
       return;
     }
-    this.shares.hold(queued.host, delivery.body, queued.configBytes);
+    this.shares.hold(sharer, delivery.body, queued.configBytes);
     let queue = this.queues.get(key);
     if (queue === undefined) {
       queue = { waiting: [], running: false, canceled: undefined, wake: undefined };
@@ -290,8 +304,8 @@ class QueuedSender implements Required<PushSender> {
     this.end(error);
   }
 
-  private release({ delivery, host, configBytes }: Queued): void {
-    this.shares.release(host, delivery.body, configBytes);
+  private release({ delivery, sharer, configBytes }: Queued): void {
+    this.shares.release(sharer, delivery.body, configBytes);
   }
 
   idle(): Promise<void> {
@@ -334,11 +348,11 @@ class QueuedSender implements Required<PushSender> {
   }
 
   /** Delivers with retries; resolves to the error to report, or undefined once delivered. */
-  private async deliver({ delivery, host }: Queued, queue: ConfigQueue): Promise<PushDeliveryError | undefined> {
+  private async deliver({ delivery, sharer }: Queued, queue: ConfigQueue): Promise<PushDeliveryError | undefined> {
     for (let n = 1; ; n += 1) {
-      await this.shares.takeTurn(host);
+      await this.shares.takeTurn(sharer);
       if (queue.canceled !== undefined) {
-        this.shares.giveTurn(host);
+        this.shares.giveTurn(sharer);
         return stopped(delivery, n - 1, queue.canceled);
       }
       let verdict: Verdict;
@@ -346,7 +360,7 @@ class QueuedSender implements Required<PushSender> {
       try {
         ({ verdict, closed } = await this.attempt(delivery, delivery.trace?.attempt(n)));
       } finally {
-        this.giveTurnOnceClosed(host, closed);
+        this.giveTurnOnceClosed(sharer, closed);
       }
       if (verdict.delivered) return undefined;
       if (!verdict.retryable || n >= this.settings.attempts) return givenUp(delivery, n, verdict);
@@ -358,14 +372,14 @@ class QueuedSender implements Required<PushSender> {
    * Gives an attempt's turn back once its connection is closed; meanwhile it counts as open for idle() and
    * close(), so that they do not resolve while a connection is.
    */
-  private giveTurnOnceClosed(host: string, closed: Promise<void> | undefined): void {
+  private giveTurnOnceClosed(sharer: Sharer, closed: Promise<void> | undefined): void {
     if (closed === undefined) {
-      this.shares.giveTurn(host);
+      this.shares.giveTurn(sharer);
       return;
     }
     this.open += 1;
     void closed.then(() => {
-      this.shares.giveTurn(host);
+      this.shares.giveTurn(sharer);
       this.end();
     });
   }

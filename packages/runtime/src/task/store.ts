@@ -155,6 +155,12 @@ export interface StoredPushConfig {
   readonly config: TaskPushNotificationConfig;
   /** The protocol version of the call that created it, e.g. "1.0" or "0.3"; delivery uses that version's payload. */
   readonly protocolVersion: string;
+  /**
+   * The owner of its task (access.ts), as a store reads it: the push sender shares its limits by it
+   * (push-shares.ts). A store leaves it out of what it is given to put, and may leave it out of what it reads
+   * (then "", the owner nobody authenticated).
+   */
+  readonly owner?: string | undefined;
 }
 
 export interface PushConfigPage {

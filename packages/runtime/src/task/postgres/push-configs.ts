@@ -25,6 +25,7 @@ import { inTransaction } from "./transaction.js";
 interface ConfigRow {
   readonly id: string;
   readonly protocol_version: string;
+  readonly owner: string;
   readonly config: Buffer;
 }
 
@@ -47,7 +48,8 @@ export class PushConfigTable {
   ) {}
 
   private stored(row: ConfigRow): StoredPushConfig {
-    return { config: this.codecs.pushConfig.decode(row.config), protocolVersion: row.protocol_version };
+    const config = this.codecs.pushConfig.decode(row.config);
+    return { config, protocolVersion: row.protocol_version, owner: row.owner };
   }
 
   async put(tenant: string, stored: StoredPushConfig, owner: string | undefined): Promise<void> {
@@ -86,7 +88,7 @@ export class PushConfigTable {
     owner: string | undefined,
   ): Promise<StoredPushConfig | undefined> {
     const result = await this.db.query<ConfigRow>(
-      `SELECT id, protocol_version, config FROM ${this.names.q}.push_configs
+      `SELECT id, protocol_version, config, owner FROM ${this.names.q}.push_configs
        WHERE tenant = $1 AND task_id = $2 AND id = $3${ownerIs(owner, 4)}`,
       withOwner([tenant, taskId, id], owner),
     );
@@ -105,7 +107,7 @@ export class PushConfigTable {
     const after = readPushConfigPageToken(page.pageToken, scope, "ListTaskPushNotificationConfigs");
     const limit = pageSize > 0 ? pageSize + 1 : null;
     const result = await this.db.query<ConfigRow>(
-      `SELECT id, protocol_version, config FROM ${this.names.q}.push_configs
+      `SELECT id, protocol_version, config, owner FROM ${this.names.q}.push_configs
        WHERE tenant = $1 AND task_id = $2 AND ($3::text IS NULL OR id > $3)${ownerIs(owner, 5)} ORDER BY id LIMIT $4`,
       withOwner([tenant, taskId, after ?? null, limit], owner),
     );

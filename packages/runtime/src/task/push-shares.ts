@@ -1,0 +1,192 @@
+/**
+ * What a push sender (push.ts) holds and runs, in all, per webhook host and per task owner, so that one slow,
+ * failing or flooded webhook, or one caller's tasks, cannot take what the other deliveries need.
+ *
+ *   host      a delivery's webhook host: its URL's host and port as the WHATWG URL parser writes them
+ *             (lower case, default port left out), a trailing dot dropped; a URL that does not parse is its
+ *             own host (its attempt is refused anyway)
+ *   owner     the owner of the delivery's task (StoredPushConfig.owner, access.ts), whatever its tenant: a
+ *             caller who names many tenants is one owner. Owner "" (callers nobody authenticated, who share
+ *             their tasks) has no share of its own: it is bounded by the limits in all and per host
+ *   bytes     a delivery holds its body and its config's length (push.ts configLength), in UTF-16 code units;
+ *             a body shared by several deliveries is counted once in all and once per host or owner that holds
+ *             it. A delivery that would pass maxQueuedBytes in all, maxQueuedBytesPerHost for its host or
+ *             maxQueuedBytesPerOwner for its owner is refused, unless nothing else is held there (so one
+ *             delivery larger than a limit still goes)
+ *   turns     an attempt takes its owner's turn first (at most maxConcurrentPerOwner per owner), then its
+ *             host's (maxConcurrentPerHost), then one of the maxConcurrent turns in all, each in the order
+ *             asked: an attempt waiting on its own owner or host holds no turn of the others, so one owner or
+ *             host never holds more than its share of them
+ *   cleanup   a host's or owner's entry goes once it holds nothing and no attempt holds or waits for its turn
+ */
+import { Lanes } from "./lanes.js";
+
+export interface ShareLimits {
+  readonly maxQueuedBytes: number;
+  readonly maxQueuedBytesPerHost: number;
+  readonly maxQueuedBytesPerOwner: number;
+  readonly maxConcurrent: number;
+  readonly maxConcurrentPerHost: number;
+  readonly maxConcurrentPerOwner: number;
+}
+
+/** Whose a delivery is, for the shares (see the header). */
+export interface Sharer {
+  readonly host: string;
+  readonly owner: string;
+}
+
+/** A delivery's webhook host (see the header). */
+export function webhookHost(url: string): string {
+  let host: string;
+  try {
+    host = new URL(url).host;
+  } catch {
+    return url;
+  }
+  return host.replace(/\.(?=$|:\d*$)/, "");
+}
+
+interface Held {
+  bytes: number;
+  /** The bodies held, each with the number of deliveries holding it. */
+  readonly bodies: Map<string, number>;
+}
+
+function emptyHeld(): Held {
+  return { bytes: 0, bodies: new Map() };
+}
+
+/** Adds a delivery to a holding. */
+function add(held: Held, body: string, other: number): void {
+  const n = held.bodies.get(body) ?? 0;
+  held.bytes += (n === 0 ? body.length : 0) + other;
+  held.bodies.set(body, n + 1);
+}
+
+/** Takes a delivery out of a holding. */
+function remove(held: Held, body: string, other: number): void {
+  held.bytes -= other;
+  const n = held.bodies.get(body) ?? 0;
+  if (n > 1) {
+    held.bodies.set(body, n - 1);
+    return;
+  }
+  held.bodies.delete(body);
+  held.bytes -= body.length;
+}
+
+/** What a delivery adds to a holding. */
+function more(held: Held, body: string, other: number): number {
+  return (held.bodies.has(body) ? 0 : body.length) + other;
+}
+
+/** The shares of one kind, by key: what each holds, and the turns of its attempts. */
+interface Shares {
+  /** The share's key for a delivery; undefined: the delivery has none of this kind (owner ""). */
+  readonly key: (sharer: Sharer) => string | undefined;
+  readonly maxBytes: number;
+  readonly maxTurns: number;
+  /** How a refusal names the limit and what it holds, e.g. "maxQueuedBytesPerHost (n) of deliveries to h". */
+  readonly names: (key: string) => string;
+  readonly held: Map<string, Held>;
+  readonly turns: Map<string, Lanes>;
+}
+
+export class PushShares {
+  readonly #all = emptyHeld();
+  readonly #turns: Lanes;
+  /** By owner, then by host: the order turns are taken in (see the header). */
+  readonly #kinds: readonly Shares[];
+
+  constructor(private readonly limits: ShareLimits) {
+    this.#turns = new Lanes(limits.maxConcurrent);
+    const { maxQueuedBytesPerOwner: ownerBytes, maxQueuedBytesPerHost: hostBytes } = limits;
+    this.#kinds = [
+      {
+        key: (s) => (s.owner === "" ? undefined : s.owner),
+        maxBytes: ownerBytes,
+        maxTurns: limits.maxConcurrentPerOwner,
+        // A refusal never names the owner, a caller's identity.
+        names: () => `maxQueuedBytesPerOwner (${ownerBytes}) of deliveries for one task owner`,
+        held: new Map(),
+        turns: new Map(),
+      },
+      {
+        key: (s) => s.host,
+        maxBytes: hostBytes,
+        maxTurns: limits.maxConcurrentPerHost,
+        names: (host) => `maxQueuedBytesPerHost (${hostBytes}) of deliveries to ${host}`,
+        held: new Map(),
+        turns: new Map(),
+      },
+    ];
+  }
+
+  /** Why the delivery cannot be held (the limit it would pass), or undefined when it can. */
+  refusal(sharer: Sharer, body: string, other: number): string | undefined {
+    const { maxQueuedBytes } = this.limits;
+    const all = this.#all;
+    if (all.bytes > 0 && all.bytes + more(all, body, other) > maxQueuedBytes) {
+      return `the sender holds maxQueuedBytes (${maxQueuedBytes}) of deliveries`;
+    }
+    for (const kind of this.#kinds) {
+      const key = kind.key(sharer);
+      const mine = key === undefined ? undefined : kind.held.get(key);
+      if (key === undefined || mine === undefined || mine.bytes === 0) continue;
+      if (mine.bytes + more(mine, body, other) > kind.maxBytes) return `the sender holds ${kind.names(key)}`;
+    }
+    return undefined;
+  }
+
+  hold(sharer: Sharer, body: string, other: number): void {
+    add(this.#all, body, other);
+    for (const kind of this.#kinds) {
+      const key = kind.key(sharer);
+      if (key === undefined) continue;
+      let mine = kind.held.get(key);
+      if (mine === undefined) {
+        mine = emptyHeld();
+        kind.held.set(key, mine);
+      }
+      add(mine, body, other);
+    }
+  }
+
+  release(sharer: Sharer, body: string, other: number): void {
+    remove(this.#all, body, other);
+    for (const kind of this.#kinds) {
+      const key = kind.key(sharer);
+      const mine = key === undefined ? undefined : kind.held.get(key);
+      if (key === undefined || mine === undefined) continue;
+      remove(mine, body, other);
+      if (mine.bodies.size === 0) kind.held.delete(key);
+    }
+  }
+
+  /** Resolves once the caller holds its owner's turn, its host's and one in all; give them back with giveTurn. */
+  async takeTurn(sharer: Sharer): Promise<void> {
+    for (const kind of this.#kinds) {
+      const key = kind.key(sharer);
+      if (key === undefined) continue;
+      let lanes = kind.turns.get(key);
+      if (lanes === undefined) {
+        lanes = new Lanes(kind.maxTurns);
+        kind.turns.set(key, lanes);
+      }
+      await lanes.take();
+    }
+    await this.#turns.take();
+  }
+
+  giveTurn(sharer: Sharer): void {
+    this.#turns.give();
+    for (const kind of this.#kinds) {
+      const key = kind.key(sharer);
+      const lanes = key === undefined ? undefined : kind.turns.get(key);
+      if (key === undefined || lanes === undefined) continue;
+      lanes.give();
+      if (lanes.unused) kind.turns.delete(key);
+    }
+  }
+}
