@@ -135,6 +135,16 @@ describe("memory store: maxBytes", () => {
     ]);
   });
 
+  it("refuses such a create before making room for it by maxTasks, so no terminal task goes", async () => {
+    const store = createMemoryTaskStore({ maxBytes: MIB, maxTasks: 2, maxTenantShare: 0.6, maxOwnerShare: 1 });
+    await put(store, "A", "active", 500);
+    await put(store, "A", "done", 10, DONE);
+    const create = store.commit("B", { task: sized("new", 590), expectedVersion: 0, events: [] });
+    expect((await refusal(create)).message).toMatch(/cannot store task new \(tenant "B"\).*maxBytes/);
+    expect((await store.get("A", "done"))?.version).toBe(1);
+    expect(store.stats()).toMatchObject({ tasks: 2, terminalTasks: 1 });
+  });
+
   it("keeps a tenant's active tasks within maxTenantShare; another tenant is still served", async () => {
     const store = createMemoryTaskStore({ maxBytes: MIB, maxTenantShare: 0.5 });
     let error: A2AError | undefined;

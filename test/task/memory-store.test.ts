@@ -320,11 +320,13 @@ describe("memory task store: interrupted tasks", () => {
     await put(store, "answered", { state: 2 }); // a next turn works on it: it no longer expires
     now = 150;
     expect((await store.get("", "answered"))?.version).toBe(2);
-    expect((await store.get("", "watched"))?.version).toBe(1); // kept, its TTL started again at 150
-    await unsubscribe();
-    now = 249;
+    expect((await store.get("", "watched"))?.version).toBe(1); // kept while subscribed
+    expect(store.stats()).toMatchObject({ interruptedTasks: 1 });
+    now = 400;
+    await unsubscribe(); // its TTL starts again: it ends at 500
+    now = 499;
     expect(await store.get("", "watched")).toBeDefined();
-    now = 250;
+    now = 500;
     expect(await store.get("", "watched")).toBeUndefined();
     await put(store, "answered", DONE);
     now = 1_000_000;

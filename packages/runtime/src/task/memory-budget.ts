@@ -125,6 +125,16 @@ export class StoreBudget {
     evictOldest: () => boolean,
     commit = true,
   ): void {
+    this.checkRoom(holder, taskId, before, after, commit);
+    const growth = after.bytes - (before?.bytes ?? 0);
+    while (growth > 0 && this.total + growth > this.options.maxBytes) if (!evictOldest()) break;
+  }
+
+  /**
+   * Refuses the write admit would refuse, dropping nothing: past a share, or past maxBytes with every terminal task
+   * dropped. The store asks before it makes room for a new task, so that a refused create drops no other task.
+   */
+  checkRoom(holder: Holder, taskId: string, before: Held | undefined, after: Held, commit = true): void {
     if (after.active) this.checkShares(holder, taskId, before, after);
     const growth = after.bytes - (before?.bytes ?? 0);
     if (growth <= 0) return;
@@ -140,14 +150,10 @@ export class StoreBudget {
           `with ${droppable} bytes of terminal tasks to drop`,
       );
     }
-    while (this.total + growth > maxBytes) if (!evictOldest()) break;
   }
 
-  /**
-   * Refuses an active task's write that would take its tenant's or owner's active tasks past their share; the
-   * store asks before it makes room for a new task, so that a refused create drops nothing.
-   */
-  checkShares(holder: Holder, taskId: string, before: Held | undefined, after: Held): void {
+  /** Refuses an active task's write that would take its tenant's or owner's active tasks past their share. */
+  private checkShares(holder: Holder, taskId: string, before: Held | undefined, after: Held): void {
     for (const share of this.shares) if (share.bounds(holder)) this.checkShare(share, holder, taskId, before, after);
   }
 

@@ -72,9 +72,11 @@
  *                  way: such a task is active, counts against its tenant's and
  *                  owner's shares and is never dropped for room, so callers
  *                  who leave their prompts unanswered would otherwise fill
- *                  their shares for good. A task whose executor returned while
- *                  it works (no turn runs, TaskStore.endTurn) is kept: an
- *                  executor may still commit to it
+ *                  their shares for good. One someone subscribes to is kept,
+ *                  and its TTL starts again when its last subscriber leaves.
+ *                  A task whose executor returned while it works (no turn
+ *                  runs, TaskStore.endTurn) is kept: an executor may still
+ *                  commit to it
  * A dropped task takes its push configs and its listeners with it.
  */
 import { A2AError } from "../core/a2a-error.js";
@@ -263,6 +265,8 @@ class MemoryStore implements MemoryTaskStore {
   private readonly terminal = new FifoMap<string, Slot>();
   /** Input-required and auth-required tasks, the one that committed longest ago first. */
   private readonly interrupted = new FifoMap<string, Slot>();
+  /** Interrupted tasks past their TTL that the sweep kept for their subscribers, out of `interrupted` (sweep). */
+  private readonly watchedPastTtl = new Set<string>();
   private readonly indexes = new Map<string, OwnerIndexes>();
   private readonly listeners: TaskListeners;
   private readonly pushConfigs: PushConfigTable;
@@ -306,7 +310,7 @@ class MemoryStore implements MemoryTaskStore {
       tasks: this.tasks.size,
       bytes: this.budget.bytes,
       terminalTasks: this.terminal.size,
-      interruptedTasks: this.interrupted.size,
+      interruptedTasks: this.interrupted.size + this.watchedPastTtl.size,
       pushConfigs: this.pushConfigs.size,
       subscribedTasks: this.listeners.taskCount,
     };
@@ -340,10 +344,10 @@ class MemoryStore implements MemoryTaskStore {
     const holder = { tenant, owner: slot?.owner ?? owner, key };
     let sizes: TaskSizes | undefined;
     if (!slot) {
-      // A create past a share is refused before room is made for it: a refused create drops no other task.
+      // A create the budget refuses is refused before room is made for it: a refused create drops no other task.
       const active = !TERMINAL_STATES.has(commit.task.status?.state ?? 0);
       sizes = taskSizes(commit.task, undefined);
-      if (active) this.budget.checkShares(holder, id, undefined, { bytes: sizes.bytes + TASK_OVERHEAD, active });
+      this.budget.checkRoom(holder, id, undefined, { bytes: sizes.bytes + TASK_OVERHEAD, active });
       this.makeRoom(tenant, id);
     }
     const version = commit.expectedVersion + 1;
@@ -436,6 +440,7 @@ class MemoryStore implements MemoryTaskStore {
   private requeue(key: string, slot: Slot): void {
     this.terminal.delete(key);
     this.interrupted.delete(key);
+    this.watchedPastTtl.delete(key);
     const state = slot.indexed.state;
     const [queue, ttl] = TERMINAL_STATES.has(state)
       ? [this.terminal, this.ttl]
@@ -479,6 +484,7 @@ class MemoryStore implements MemoryTaskStore {
     this.tasks.delete(key);
     this.terminal.delete(key);
     this.interrupted.delete(key);
+    this.watchedPastTtl.delete(key);
     const index = this.indexes.get(slot.tenant);
     index?.remove(slot.owner, slot.indexed);
     if (index?.size === 0) this.indexes.delete(slot.tenant);
@@ -488,13 +494,18 @@ class MemoryStore implements MemoryTaskStore {
 
   /**
    * Drops the terminal and interrupted tasks whose TTL has passed (they are the first ones in `terminal` and
-   * `interrupted`), once one is due. An interrupted task someone subscribes to is kept, its TTL started again:
-   * its subscribers wait for the next turn, and a dropped task's listeners would be told nothing.
+   * `interrupted`), once one is due. An interrupted task someone subscribes to is kept and leaves its order: its
+   * subscribers wait for the next turn, and a dropped task's listeners would be told nothing. Its TTL starts
+   * again when its last subscriber leaves (subscribe).
    */
   private sweep(): void {
     const now = this.now();
     if (now < this.sweepDue) return;
-    const watched = (slot: Slot) => this.listeners.has(slot.tenant, slot.task.id);
+    const watched = (key: string, slot: Slot) => {
+      if (!this.listeners.has(slot.tenant, slot.task.id)) return false;
+      this.watchedPastTtl.add(key);
+      return true;
+    };
     const terminalDue = this.sweepQueue(this.terminal, this.ttl, now, () => false);
     this.sweepDue = Math.min(terminalDue, this.sweepQueue(this.interrupted, this.interruptedTtl, now, watched));
   }
@@ -504,27 +515,16 @@ class MemoryStore implements MemoryTaskStore {
     queue: FifoMap<string, Slot>,
     ttl: number | undefined,
     now: number,
-    kept: (slot: Slot) => boolean,
+    kept: (key: string, slot: Slot) => boolean,
   ): number {
     if (ttl === undefined) return Number.POSITIVE_INFINITY;
-    let due = Number.POSITIVE_INFINITY;
-    const again: Slot[] = [];
     for (let first = queue.oldest(); first !== undefined; first = queue.oldest()) {
       const since = first.value.idleSince ?? now;
-      if (now - since < ttl) {
-        due = since + ttl;
-        break;
-      }
-      if (kept(first.value)) {
-        queue.delete(first.key);
-        again.push(first.value);
-      } else this.drop(first.key, first.value);
+      if (now - since < ttl) return since + ttl;
+      if (kept(first.key, first.value)) queue.delete(first.key);
+      else this.drop(first.key, first.value);
     }
-    for (const slot of again) {
-      slot.idleSince = now;
-      queue.set(taskKey(slot.tenant, slot.task.id), slot);
-    }
-    return again.length > 0 ? Math.min(due, now + ttl) : due;
+    return Number.POSITIVE_INFINITY;
   }
 
   async list(tenant: string, query: TaskQuery): Promise<TaskPage> {
@@ -565,7 +565,18 @@ class MemoryStore implements MemoryTaskStore {
   async subscribe(tenant: string, taskId: string, listener: TaskListener): Promise<() => Promise<void>> {
     checkKeys("task store subscribe", { tenant, taskId });
     const remove = this.listeners.add(tenant, taskId, listener);
-    return async () => remove();
+    return async () => {
+      remove();
+      this.unwatched(tenant, taskId);
+    };
+  }
+
+  /** An interrupted task the sweep kept for its subscribers goes back in its order once the last one left. */
+  private unwatched(tenant: string, taskId: string): void {
+    const key = taskKey(tenant, taskId);
+    const slot = this.tasks.get(key);
+    if (slot === undefined || !this.watchedPastTtl.has(key) || this.listeners.has(tenant, taskId)) return;
+    this.requeue(key, slot);
   }
 
   // A task's configs belong to the task's owner: with `owner`, another owner's task has none.
