@@ -568,6 +568,46 @@ describe("order, queue bound and idle()", () => {
     await Promise.all([...hosts, other].map((r) => r.close()));
   });
 
+  it("takes an owner's, a host's and a turn in all together: a waiter holds none of them", async () => {
+    // Bob fills host H's two turns; Alice's two deliveries to H wait for them. Taken one after another, her
+    // owner's two turns would be held while she waits, and her delivery to another host would wait too.
+    const held = countedGate();
+    const shared = await heldReceiver(held.answer);
+    const other = await otherReceiver();
+    const { sender, errors } = localSender({ maxConcurrent: 8, maxConcurrentPerHost: 2, maxConcurrentPerOwner: 2 });
+    for (let i = 0; i < 2; i++)
+      sender.send({ config: shared.config(i), protocolVersion: "1.0", body: "b", owner: "bob" });
+    await vi.waitFor(() => expect(held.peak()).toBe(2));
+    for (let i = 2; i < 4; i++) {
+      sender.send({ config: shared.config(i), protocolVersion: "1.0", body: "a", owner: "alice" });
+    }
+    sender.send({ config: other.config(0), protocolVersion: "1.0", body: "alice elsewhere", owner: "alice" });
+    await vi.waitFor(() => expect(other.bodies).toEqual(["alice elsewhere"]));
+    held.release();
+    await sender.idle();
+    expect([held.peak(), errors]).toEqual([2, []]);
+    await Promise.all([shared.close(), other.close()]);
+  });
+
+  it("gives a delivery canceled while it waits for its turn back at once: reported, its bytes free", async () => {
+    const held = gate();
+    const busy = await heldReceiver(held.answer);
+    const other = await otherReceiver();
+    const { sender, errors } = localSender({ maxConcurrentPerOwner: 1, maxQueuedBytesPerOwner: 30_000 });
+    sender.send({ config: busy.config(0), protocolVersion: "1.0", body: "first", owner: "alice" });
+    await held.arrived;
+    const waiting = { ...other.config(1), id: "waits" };
+    sender.send({ config: waiting, protocolVersion: "1.0", body: "x".repeat(20_000), owner: "alice" });
+    sender.cancel?.("", waiting.taskId, "waits");
+    await vi.waitFor(() => expect(errors.map((e) => [e.configId, e.failure])).toEqual([["waits", "config-deleted"]]));
+    sender.send({ config: other.config(2), protocolVersion: "1.0", body: "y".repeat(20_000), owner: "alice" });
+    expect(errors).toHaveLength(1);
+    held.release();
+    await sender.idle();
+    expect(other.bodies).toEqual(["y".repeat(20_000)]);
+    await Promise.all([busy.close(), other.close()]);
+  });
+
   it("holds at most maxQueuedBytesPerOwner for one owner's tasks, never naming the owner", async () => {
     const held = gate();
     answer = held.answer;

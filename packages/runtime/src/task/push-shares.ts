@@ -13,13 +13,13 @@
  *             it. A delivery that would pass maxQueuedBytes in all, maxQueuedBytesPerHost for its host or
  *             maxQueuedBytesPerOwner for its owner is refused, unless nothing else is held there (so one
  *             delivery larger than a limit still goes)
- *   turns     an attempt takes its owner's turn first (at most maxConcurrentPerOwner per owner), then its
- *             host's (maxConcurrentPerHost), then one of the maxConcurrent turns in all, each in the order
- *             asked: an attempt waiting on its own owner or host holds no turn of the others, so one owner or
- *             host never holds more than its share of them
- *   cleanup   a host's or owner's entry goes once it holds nothing and no attempt holds or waits for its turn
+ *   turns     an attempt takes a turn of its owner's (at most maxConcurrentPerOwner per owner), one of its
+ *             host's (maxConcurrentPerHost) and one of the maxConcurrent in all together, once all three are
+ *             free, and holds none while it waits: an owner waiting on a slow host keeps its turns for its
+ *             other hosts, and a host waiting on a busy owner keeps its turns for the other owners. A turn given
+ *             back goes to the first waiters, in the order asked, that it lets through; a waiter may withdraw
+ *   cleanup   a host's or owner's entry goes once it holds nothing and no attempt holds its turn
  */
-import { Lanes } from "./lanes.js";
 
 export interface ShareLimits {
   readonly maxQueuedBytes: number;
@@ -81,7 +81,7 @@ function more(held: Held, body: string, other: number): number {
   return (held.bodies.has(body) ? 0 : body.length) + other;
 }
 
-/** The shares of one kind, by key: what each holds, and the turns of its attempts. */
+/** The shares of one kind, by key: what each holds, and the turns its attempts hold. */
 interface Shares {
   /** The share's key for a delivery; undefined: the delivery has none of this kind (owner ""). */
   readonly key: (sharer: Sharer) => string | undefined;
@@ -90,17 +90,31 @@ interface Shares {
   /** How a refusal names the limit and what it holds, e.g. "maxQueuedBytesPerHost (n) of deliveries to h". */
   readonly names: (key: string) => string;
   readonly held: Map<string, Held>;
-  readonly turns: Map<string, Lanes>;
+  readonly turns: Map<string, number>;
+}
+
+/** An attempt's wait for its turns: `granted` resolves true once they are its own, false once withdrawn. */
+export interface TurnRequest {
+  readonly granted: Promise<boolean>;
+  /** Stops waiting (granted resolves false); nothing once the turns were granted. */
+  withdraw(): void;
+}
+
+interface Waiter {
+  readonly sharer: Sharer;
+  readonly grant: (granted: boolean) => void;
 }
 
 export class PushShares {
   readonly #all = emptyHeld();
-  readonly #turns: Lanes;
-  /** By owner, then by host: the order turns are taken in (see the header). */
+  /** Turns held in all. */
+  #turns = 0;
+  /** The attempts waiting for their turns, in the order asked. */
+  readonly #waiting: Waiter[] = [];
+  /** By owner and by host (see the header). */
   readonly #kinds: readonly Shares[];
 
   constructor(private readonly limits: ShareLimits) {
-    this.#turns = new Lanes(limits.maxConcurrent);
     const { maxQueuedBytesPerOwner: ownerBytes, maxQueuedBytesPerHost: hostBytes } = limits;
     this.#kinds = [
       {
@@ -164,29 +178,65 @@ export class PushShares {
     }
   }
 
-  /** Resolves once the caller holds its owner's turn, its host's and one in all; give them back with giveTurn. */
-  async takeTurn(sharer: Sharer): Promise<void> {
-    for (const kind of this.#kinds) {
-      const key = kind.key(sharer);
-      if (key === undefined) continue;
-      let lanes = kind.turns.get(key);
-      if (lanes === undefined) {
-        lanes = new Lanes(kind.maxTurns);
-        kind.turns.set(key, lanes);
-      }
-      await lanes.take();
+  /** Asks for an attempt's turns (see the header); give them back with giveTurn once granted. */
+  askTurn(sharer: Sharer): TurnRequest {
+    if (this.#free(sharer)) {
+      this.#take(sharer);
+      return { granted: Promise.resolve(true), withdraw: () => {} };
     }
-    await this.#turns.take();
+    let waiter: Waiter | undefined;
+    const granted = new Promise<boolean>((resolve) => {
+      waiter = { sharer, grant: resolve };
+      this.#waiting.push(waiter);
+    });
+    const withdraw = () => {
+      const at = this.#waiting.indexOf(waiter as Waiter);
+      if (at < 0) return;
+      this.#waiting.splice(at, 1);
+      waiter?.grant(false);
+    };
+    return { granted, withdraw };
   }
 
+  /** Gives an attempt's turns back, to the first waiters they let through. */
   giveTurn(sharer: Sharer): void {
-    this.#turns.give();
+    this.#turns -= 1;
     for (const kind of this.#kinds) {
       const key = kind.key(sharer);
-      const lanes = key === undefined ? undefined : kind.turns.get(key);
-      if (key === undefined || lanes === undefined) continue;
-      lanes.give();
-      if (lanes.unused) kind.turns.delete(key);
+      const held = key === undefined ? undefined : kind.turns.get(key);
+      if (key === undefined || held === undefined) continue;
+      if (held > 1) kind.turns.set(key, held - 1);
+      else kind.turns.delete(key);
+    }
+    // A turn given back lets through at most one waiter of each of its three kinds.
+    let at = 0;
+    while (at < this.#waiting.length && this.#turns < this.limits.maxConcurrent) {
+      const waiter = this.#waiting[at] as Waiter;
+      if (!this.#free(waiter.sharer)) {
+        at += 1;
+        continue;
+      }
+      this.#waiting.splice(at, 1);
+      this.#take(waiter.sharer);
+      waiter.grant(true);
+    }
+  }
+
+  /** Whether a turn in all, and one of the sharer's owner and host, are free. */
+  #free(sharer: Sharer): boolean {
+    if (this.#turns >= this.limits.maxConcurrent) return false;
+    for (const kind of this.#kinds) {
+      const key = kind.key(sharer);
+      if (key !== undefined && (kind.turns.get(key) ?? 0) >= kind.maxTurns) return false;
+    }
+    return true;
+  }
+
+  #take(sharer: Sharer): void {
+    this.#turns += 1;
+    for (const kind of this.#kinds) {
+      const key = kind.key(sharer);
+      if (key !== undefined) kind.turns.set(key, (kind.turns.get(key) ?? 0) + 1);
     }
   }
 }

@@ -350,11 +350,8 @@ class QueuedSender implements Required<PushSender> {
   /** Delivers with retries; resolves to the error to report, or undefined once delivered. */
   private async deliver({ delivery, sharer }: Queued, queue: ConfigQueue): Promise<PushDeliveryError | undefined> {
     for (let n = 1; ; n += 1) {
-      await this.shares.takeTurn(sharer);
-      if (queue.canceled !== undefined) {
-        this.shares.giveTurn(sharer);
-        return stopped(delivery, n - 1, queue.canceled);
-      }
+      const stop = await this.turn(sharer, queue);
+      if (stop !== undefined) return stopped(delivery, n - 1, stop);
       let verdict: Verdict;
       let closed: Promise<void> | undefined;
       try {
@@ -382,6 +379,22 @@ class QueuedSender implements Required<PushSender> {
       this.shares.giveTurn(sharer);
       this.end();
     });
+  }
+
+  /**
+   * Waits for the attempt's turns (push-shares.ts). When the config is deleted or the sender closed meanwhile,
+   * stop() withdraws the wait, and the reason comes back, no turn held, so that what the delivery holds is given
+   * back at once.
+   */
+  private async turn(sharer: Sharer, queue: ConfigQueue): Promise<Stop | undefined> {
+    const request = this.shares.askTurn(sharer);
+    queue.wake = request.withdraw;
+    const granted = await request.granted;
+    queue.wake = undefined;
+    if (granted && queue.canceled === undefined) return undefined;
+    if (granted) this.shares.giveTurn(sharer);
+    // Not granted: withdrawn, which only stop() does, once it has set the reason.
+    return queue.canceled as Stop;
   }
 
   /**
