@@ -157,8 +157,8 @@ export interface StoredPushConfig {
   readonly protocolVersion: string;
   /**
    * The owner of its task (access.ts), as a store reads it: the push sender shares its limits by it
-   * (push-shares.ts). A store leaves it out of what it is given to put, and may leave it out of what it reads
-   * (then "", the owner nobody authenticated).
+   * (push-shares.ts). A store ignores it in what it is given to put. One that leaves it out of what it reads
+   * makes every delivery the owner "" (nobody authenticated), which the owner shares do not bound.
    */
   readonly owner?: string | undefined;
 }
