@@ -163,30 +163,6 @@ async function otherReceiver(): Promise<{
   };
 }
 
-/** A receiver on a port of its own (another host) that answers with `answer`, with configs pointing at it. */
-async function heldReceiver(answer: Answer): Promise<{
-  config: (i: number) => TaskPushNotificationConfig;
-  close: () => Promise<void>;
-}> {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks).toString("utf8");
-      void answer({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body }, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  return {
-    config: (i) => config(url, { id: `held-${i}` }),
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
 /** A gate the receiver waits on, and a promise that resolves once a request arrived. */
 function gate(): { arrived: Promise<void>; release: () => void; answer: Answer } {
   let release = () => {};
@@ -548,66 +524,6 @@ describe("order, queue bound and idle()", () => {
     await other.close();
   });
 
-  it("leaves other owners their turns: at most maxConcurrentPerOwner attempts for one owner's tasks", async () => {
-    // Alice's webhooks are on four hosts (four receivers that hold their answers), so no host's share stops her.
-    const held = countedGate();
-    const hosts = await Promise.all(Array.from({ length: 4 }, () => heldReceiver(held.answer)));
-    const other = await otherReceiver();
-    const { sender, errors } = localSender({ maxConcurrent: 4, maxConcurrentPerOwner: 2 });
-    for (const [i, host] of hosts.entries()) {
-      sender.send({ config: host.config(i), protocolVersion: "1.0", body: `a${i}`, owner: "alice" });
-    }
-    await vi.waitFor(() => expect(held.peak()).toBe(2));
-    sender.send({ config: other.config(0), protocolVersion: "1.0", body: "b0", owner: "bob" });
-    sender.send({ config: other.config(1), protocolVersion: "1.0", body: "n0" });
-    // Bob's delivery, and one whose task nobody authenticated, go while two of Alice's are held.
-    await vi.waitFor(() => expect(other.bodies.sort()).toEqual(["b0", "n0"]));
-    held.release();
-    await sender.idle();
-    expect([held.peak(), errors]).toEqual([2, []]);
-    await Promise.all([...hosts, other].map((r) => r.close()));
-  });
-
-  it("takes an owner's, a host's and a turn in all together: a waiter holds none of them", async () => {
-    // Bob fills host H's two turns; Alice's two deliveries to H wait for them. Taken one after another, her
-    // owner's two turns would be held while she waits, and her delivery to another host would wait too.
-    const held = countedGate();
-    const shared = await heldReceiver(held.answer);
-    const other = await otherReceiver();
-    const { sender, errors } = localSender({ maxConcurrent: 8, maxConcurrentPerHost: 2, maxConcurrentPerOwner: 2 });
-    for (let i = 0; i < 2; i++)
-      sender.send({ config: shared.config(i), protocolVersion: "1.0", body: "b", owner: "bob" });
-    await vi.waitFor(() => expect(held.peak()).toBe(2));
-    for (let i = 2; i < 4; i++) {
-      sender.send({ config: shared.config(i), protocolVersion: "1.0", body: "a", owner: "alice" });
-    }
-    sender.send({ config: other.config(0), protocolVersion: "1.0", body: "alice elsewhere", owner: "alice" });
-    await vi.waitFor(() => expect(other.bodies).toEqual(["alice elsewhere"]));
-    held.release();
-    await sender.idle();
-    expect([held.peak(), errors]).toEqual([2, []]);
-    await Promise.all([shared.close(), other.close()]);
-  });
-
-  it("gives a delivery canceled while it waits for its turn back at once: reported, its bytes free", async () => {
-    const held = gate();
-    const busy = await heldReceiver(held.answer);
-    const other = await otherReceiver();
-    const { sender, errors } = localSender({ maxConcurrentPerOwner: 1, maxQueuedBytesPerOwner: 30_000 });
-    sender.send({ config: busy.config(0), protocolVersion: "1.0", body: "first", owner: "alice" });
-    await held.arrived;
-    const waiting = { ...other.config(1), id: "waits" };
-    sender.send({ config: waiting, protocolVersion: "1.0", body: "x".repeat(20_000), owner: "alice" });
-    sender.cancel?.("", waiting.taskId, "waits");
-    await vi.waitFor(() => expect(errors.map((e) => [e.configId, e.failure])).toEqual([["waits", "config-deleted"]]));
-    sender.send({ config: other.config(2), protocolVersion: "1.0", body: "y".repeat(20_000), owner: "alice" });
-    expect(errors).toHaveLength(1);
-    held.release();
-    await sender.idle();
-    expect(other.bodies).toEqual(["y".repeat(20_000)]);
-    await Promise.all([busy.close(), other.close()]);
-  });
-
   it("holds at most maxQueuedBytesPerOwner for one owner's tasks, never naming the owner", async () => {
     const held = gate();
     answer = held.answer;
@@ -821,18 +737,13 @@ describe("order, queue bound and idle()", () => {
     expect(() => createPushSender({ maxConcurrent: 0 })).toThrow(/option maxConcurrent must be an integer >= 1/);
     expect(() => createPushSender({ maxQueuedBytes: 0.5 })).toThrow(/option maxQueuedBytes/);
     expect(() => createPushSender({ maxConcurrentPerHost: 0 })).toThrow(/option maxConcurrentPerHost must be/);
-    expect(() => createPushSender({ maxConcurrentPerOwner: 0 })).toThrow(/option maxConcurrentPerOwner must be/);
     expect(() => createPushSender({ maxQueuedBytesPerOwner: 1.5 })).toThrow(/option maxQueuedBytesPerOwner/);
   });
 
   it("makes a limit per host or owner a quarter of the limit in all unless given, at least 1", () => {
     const perHost = (o: PushSenderOptions) => {
-      const { maxConcurrentPerHost, maxQueuedBytesPerHost, maxConcurrentPerOwner, maxQueuedBytesPerOwner } =
-        readRetrySettings(o);
-      expect([maxConcurrentPerOwner, maxQueuedBytesPerOwner]).toEqual([
-        o.maxConcurrentPerOwner ?? Math.max(1, Math.ceil((o.maxConcurrent ?? 64) / 4)),
-        o.maxQueuedBytesPerOwner ?? Math.max(1, Math.ceil((o.maxQueuedBytes ?? 64 * 1024 * 1024) / 4)),
-      ]);
+      const { maxConcurrentPerHost, maxQueuedBytesPerHost, maxQueuedBytesPerOwner } = readRetrySettings(o);
+      expect(maxQueuedBytesPerOwner).toBe(o.maxQueuedBytesPerOwner ?? maxQueuedBytesPerHost);
       return [maxConcurrentPerHost, maxQueuedBytesPerHost];
     };
     expect(perHost({})).toEqual([16, 16 * 1024 * 1024]);

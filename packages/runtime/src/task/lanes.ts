@@ -1,7 +1,8 @@
 /**
  * At most `size` holders at once, the others waiting in order: take() resolves when a lane is the caller's,
  * who calls give() once done; give() hands the lane straight to the next waiter, so the count of lanes held
- * never dips between two holders. Used by the URL screen (its host lookups, host-lookups.ts).
+ * never dips between two holders. Used by the push sender (its attempts in flight, push.ts) and the URL
+ * screen (its host lookups, host-lookups.ts).
  */
 export class Lanes {
   #held = 0;

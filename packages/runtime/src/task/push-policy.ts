@@ -50,7 +50,6 @@ export const RETRY_DEFAULTS: RetrySettings = {
   maxQueuedBytesPerOwner: 16 * 1024 * 1024,
   maxConcurrent: 64,
   maxConcurrentPerHost: 16,
-  maxConcurrentPerOwner: 16,
 };
 
 /** The end of one attempt: delivered, or why not and whether to retry. */
@@ -76,7 +75,6 @@ const INTEGER_OPTIONS: ReadonlySet<keyof RetrySettings> = new Set([
   "maxQueuedBytesPerOwner",
   "maxConcurrent",
   "maxConcurrentPerHost",
-  "maxConcurrentPerOwner",
 ]);
 const MINIMUM: Readonly<Record<keyof RetrySettings, number>> = {
   timeoutMs: 1,
@@ -90,7 +88,6 @@ const MINIMUM: Readonly<Record<keyof RetrySettings, number>> = {
   maxQueuedBytesPerOwner: 1,
   maxConcurrent: 1,
   maxConcurrentPerHost: 1,
-  maxConcurrentPerOwner: 1,
 };
 
 /**
@@ -101,7 +98,6 @@ const SHARE_OF: Partial<Record<keyof RetrySettings, keyof RetrySettings>> = {
   maxQueuedBytesPerHost: "maxQueuedBytes",
   maxQueuedBytesPerOwner: "maxQueuedBytes",
   maxConcurrentPerHost: "maxConcurrent",
-  maxConcurrentPerOwner: "maxConcurrent",
 };
 
 /** The settings from the options, defaults filled in; a RangeError names the first option out of range. */

@@ -1,6 +1,6 @@
 /**
- * What a push sender (push.ts) holds and runs, in all, per webhook host and per task owner, so that one slow,
- * failing or flooded webhook, or one caller's tasks, cannot take what the other deliveries need.
+ * What a push sender (push.ts) holds and runs, in all, per webhook host and (what it holds) per task owner, so
+ * that one slow, failing or flooded webhook, or one caller's tasks, cannot take what the other deliveries need.
  *
  *   host      a delivery's webhook host: its URL's host and port as the WHATWG URL parser writes them
  *             (lower case, default port left out), a trailing dot dropped; a URL that does not parse is its
@@ -13,13 +13,18 @@
  *             it. A delivery that would pass maxQueuedBytes in all, maxQueuedBytesPerHost for its host or
  *             maxQueuedBytesPerOwner for its owner is refused, unless nothing else is held there (so one
  *             delivery larger than a limit still goes)
- *   turns     an attempt takes a turn of its owner's (at most maxConcurrentPerOwner per owner), one of its
- *             host's (maxConcurrentPerHost) and one of the maxConcurrent in all together, once all three are
- *             free, and holds none while it waits: an owner waiting on a slow host keeps its turns for its
- *             other hosts, and a host waiting on a busy owner keeps its turns for the other owners. A turn given
- *             back goes to the first waiters, in the order asked, that it lets through; a waiter may withdraw
- *   cleanup   a host's or owner's entry goes once it holds nothing and no attempt holds its turn
+ *   turns     an attempt takes its host's turn first (at most maxConcurrentPerHost per host), then one of the
+ *             maxConcurrent turns in all, each in the order asked: an attempt waiting on its own host holds no
+ *             turn of the others, so one host never holds more than maxConcurrentPerHost of them. Turns are not
+ *             shared by owner: taken one after the other, an attempt waiting on a busy host would hold its
+ *             owner's turn (so another owner filling a shared host would stop all of its deliveries), and taken
+ *             together, an attempt needing two busy turns could wait for ever. One caller's attempts to many
+ *             hosts may so take the turns in all for a while (each at most timeoutMs): the others' deliveries
+ *             wait, and are not dropped, as what one owner holds is bounded
+ *   cleanup   a host's or owner's entry goes once it holds nothing and no attempt holds or waits for its turn
  */
+
+import { Lanes } from "./lanes.js";
 
 export interface ShareLimits {
   readonly maxQueuedBytes: number;
@@ -27,7 +32,6 @@ export interface ShareLimits {
   readonly maxQueuedBytesPerOwner: number;
   readonly maxConcurrent: number;
   readonly maxConcurrentPerHost: number;
-  readonly maxConcurrentPerOwner: number;
 }
 
 /** Whose a delivery is, for the shares (see the header). */
@@ -81,58 +85,39 @@ function more(held: Held, body: string, other: number): number {
   return (held.bodies.has(body) ? 0 : body.length) + other;
 }
 
-/** The shares of one kind, by key: what each holds, and the turns its attempts hold. */
+/** The shares of one kind, by key: what each holds. */
 interface Shares {
   /** The share's key for a delivery; undefined: the delivery has none of this kind (owner ""). */
   readonly key: (sharer: Sharer) => string | undefined;
   readonly maxBytes: number;
-  readonly maxTurns: number;
   /** How a refusal names the limit and what it holds, e.g. "maxQueuedBytesPerHost (n) of deliveries to h". */
   readonly names: (key: string) => string;
   readonly held: Map<string, Held>;
-  readonly turns: Map<string, number>;
-}
-
-/** An attempt's wait for its turns: `granted` resolves true once they are its own, false once withdrawn. */
-export interface TurnRequest {
-  readonly granted: Promise<boolean>;
-  /** Stops waiting (granted resolves false); nothing once the turns were granted. */
-  withdraw(): void;
-}
-
-interface Waiter {
-  readonly sharer: Sharer;
-  readonly grant: (granted: boolean) => void;
 }
 
 export class PushShares {
   readonly #all = emptyHeld();
-  /** Turns held in all. */
-  #turns = 0;
-  /** The attempts waiting for their turns, in the order asked. */
-  readonly #waiting: Waiter[] = [];
   /** By owner and by host (see the header). */
   readonly #kinds: readonly Shares[];
+  readonly #turns: Lanes;
+  readonly #hostTurns = new Map<string, Lanes>();
 
   constructor(private readonly limits: ShareLimits) {
+    this.#turns = new Lanes(limits.maxConcurrent);
     const { maxQueuedBytesPerOwner: ownerBytes, maxQueuedBytesPerHost: hostBytes } = limits;
     this.#kinds = [
       {
         key: (s) => (s.owner === "" ? undefined : s.owner),
         maxBytes: ownerBytes,
-        maxTurns: limits.maxConcurrentPerOwner,
         // A refusal never names the owner, a caller's identity.
         names: () => `maxQueuedBytesPerOwner (${ownerBytes}) of deliveries for one task owner`,
         held: new Map(),
-        turns: new Map(),
       },
       {
         key: (s) => s.host,
         maxBytes: hostBytes,
-        maxTurns: limits.maxConcurrentPerHost,
         names: (host) => `maxQueuedBytesPerHost (${hostBytes}) of deliveries to ${host}`,
         held: new Map(),
-        turns: new Map(),
       },
     ];
   }
@@ -178,65 +163,22 @@ export class PushShares {
     }
   }
 
-  /** Asks for an attempt's turns (see the header); give them back with giveTurn once granted. */
-  askTurn(sharer: Sharer): TurnRequest {
-    if (this.#free(sharer)) {
-      this.#take(sharer);
-      return { granted: Promise.resolve(true), withdraw: () => {} };
+  /** Resolves once the caller holds a turn of the host's and one in all; give it back with giveTurn. */
+  async takeTurn(host: string): Promise<void> {
+    let lanes = this.#hostTurns.get(host);
+    if (lanes === undefined) {
+      lanes = new Lanes(this.limits.maxConcurrentPerHost);
+      this.#hostTurns.set(host, lanes);
     }
-    let waiter: Waiter | undefined;
-    const granted = new Promise<boolean>((resolve) => {
-      waiter = { sharer, grant: resolve };
-      this.#waiting.push(waiter);
-    });
-    const withdraw = () => {
-      const at = this.#waiting.indexOf(waiter as Waiter);
-      if (at < 0) return;
-      this.#waiting.splice(at, 1);
-      waiter?.grant(false);
-    };
-    return { granted, withdraw };
+    await lanes.take();
+    await this.#turns.take();
   }
 
-  /** Gives an attempt's turns back, to the first waiters they let through. */
-  giveTurn(sharer: Sharer): void {
-    this.#turns -= 1;
-    for (const kind of this.#kinds) {
-      const key = kind.key(sharer);
-      const held = key === undefined ? undefined : kind.turns.get(key);
-      if (key === undefined || held === undefined) continue;
-      if (held > 1) kind.turns.set(key, held - 1);
-      else kind.turns.delete(key);
-    }
-    // A turn given back lets through at most one waiter of each of its three kinds.
-    let at = 0;
-    while (at < this.#waiting.length && this.#turns < this.limits.maxConcurrent) {
-      const waiter = this.#waiting[at] as Waiter;
-      if (!this.#free(waiter.sharer)) {
-        at += 1;
-        continue;
-      }
-      this.#waiting.splice(at, 1);
-      this.#take(waiter.sharer);
-      waiter.grant(true);
-    }
-  }
-
-  /** Whether a turn in all, and one of the sharer's owner and host, are free. */
-  #free(sharer: Sharer): boolean {
-    if (this.#turns >= this.limits.maxConcurrent) return false;
-    for (const kind of this.#kinds) {
-      const key = kind.key(sharer);
-      if (key !== undefined && (kind.turns.get(key) ?? 0) >= kind.maxTurns) return false;
-    }
-    return true;
-  }
-
-  #take(sharer: Sharer): void {
-    this.#turns += 1;
-    for (const kind of this.#kinds) {
-      const key = kind.key(sharer);
-      if (key !== undefined) kind.turns.set(key, (kind.turns.get(key) ?? 0) + 1);
-    }
+  giveTurn(host: string): void {
+    this.#turns.give();
+    const lanes = this.#hostTurns.get(host);
+    if (lanes === undefined) return;
+    lanes.give();
+    if (lanes.unused) this.#hostTurns.delete(host);
   }
 }

@@ -19,9 +19,9 @@
  *
  * Order: deliveries for one config (tenant, task id, config id) go one after another, each ending (delivered
  * or given up) before the next starts, so a webhook sees a task's updates in the order they were sent.
- * Different configs are delivered concurrently, at most maxConcurrent attempts at a time in all,
- * maxConcurrentPerHost to one webhook host and maxConcurrentPerOwner for the tasks of one owner (the others
- * wait their turn; an attempt's timeout starts with its turn). An attempt holds its turn until its connection
+ * Different configs are delivered concurrently, at most maxConcurrent attempts at a time in all and
+ * maxConcurrentPerHost to one webhook host (the others wait their turn; an attempt's timeout starts with its
+ * turn). An attempt holds its turn until its connection
  * is closed: a webhook that answers and then trickles its answer's body keeps the turn for up to timeoutMs
  * after its answer, so the sender never has more than maxConcurrent connections open. A config's waiting
  * deliveries are bounded (queueLimit): on overflow the oldest waiting one is dropped and reported. What the
@@ -31,7 +31,7 @@
  * config for every commit, and a config's strings may be long). A delivery that would pass any of them is
  * dropped and reported, unless nothing else is held there. So a webhook that never answers, a task with many
  * configs, or one caller's tasks with webhooks on many hosts hold at most that much, and leave the other hosts
- * and owners their share (push-shares.ts). send() only enqueues; every failure,
+ * and owners their room (push-shares.ts, which also says why turns are not shared by owner). send() only enqueues; every failure,
  * final or dropped, goes to onError as a PushDeliveryError naming the URL, task id, config id, attempts and the
  * last status or cause (default: console.error).
  * cancel() drops what waits for a config and stops its retries (its config was deleted). idle() resolves once
@@ -91,19 +91,14 @@ export interface PushSenderOptions extends UrlScreenOptions {
   readonly maxQueuedBytesPerHost?: number;
   /**
    * What maxQueuedBytes counts, held for the tasks of one owner (an authenticated caller, access.ts; owner "" has
-   * no share of its own): one caller's webhooks, on however many hosts, leave the others the rest. Default a
-   * quarter of maxQueuedBytes (16 MiB).
+   * no share of its own): one caller's webhooks, on however many hosts, leave the others the rest, so that their
+   * deliveries may wait for a turn but are not dropped. Default a quarter of maxQueuedBytes (16 MiB).
    */
   readonly maxQueuedBytesPerOwner?: number;
   /** Attempts in flight at once, over all configs. Default 64. */
   readonly maxConcurrent?: number;
   /** Attempts in flight at once to one webhook host (its URL's host and port). Default a quarter of maxConcurrent. */
   readonly maxConcurrentPerHost?: number;
-  /**
-   * Attempts in flight at once for the tasks of one owner (see maxQueuedBytesPerOwner). Default a quarter of
-   * maxConcurrent.
-   */
-  readonly maxConcurrentPerOwner?: number;
   /** Receives every delivery given up or dropped. Default: console.error. */
   readonly onError?: (error: PushDeliveryError) => void;
 }
@@ -350,14 +345,17 @@ class QueuedSender implements Required<PushSender> {
   /** Delivers with retries; resolves to the error to report, or undefined once delivered. */
   private async deliver({ delivery, sharer }: Queued, queue: ConfigQueue): Promise<PushDeliveryError | undefined> {
     for (let n = 1; ; n += 1) {
-      const stop = await this.turn(sharer, queue);
-      if (stop !== undefined) return stopped(delivery, n - 1, stop);
+      await this.shares.takeTurn(sharer.host);
+      if (queue.canceled !== undefined) {
+        this.shares.giveTurn(sharer.host);
+        return stopped(delivery, n - 1, queue.canceled);
+      }
       let verdict: Verdict;
       let closed: Promise<void> | undefined;
       try {
         ({ verdict, closed } = await this.attempt(delivery, delivery.trace?.attempt(n)));
       } finally {
-        this.giveTurnOnceClosed(sharer, closed);
+        this.giveTurnOnceClosed(sharer.host, closed);
       }
       if (verdict.delivered) return undefined;
       if (!verdict.retryable || n >= this.settings.attempts) return givenUp(delivery, n, verdict);
@@ -369,32 +367,16 @@ class QueuedSender implements Required<PushSender> {
    * Gives an attempt's turn back once its connection is closed; meanwhile it counts as open for idle() and
    * close(), so that they do not resolve while a connection is.
    */
-  private giveTurnOnceClosed(sharer: Sharer, closed: Promise<void> | undefined): void {
+  private giveTurnOnceClosed(host: string, closed: Promise<void> | undefined): void {
     if (closed === undefined) {
-      this.shares.giveTurn(sharer);
+      this.shares.giveTurn(host);
       return;
     }
     this.open += 1;
     void closed.then(() => {
-      this.shares.giveTurn(sharer);
+      this.shares.giveTurn(host);
       this.end();
     });
-  }
-
-  /**
-   * Waits for the attempt's turns (push-shares.ts). When the config is deleted or the sender closed meanwhile,
-   * stop() withdraws the wait, and the reason comes back, no turn held, so that what the delivery holds is given
-   * back at once.
-   */
-  private async turn(sharer: Sharer, queue: ConfigQueue): Promise<Stop | undefined> {
-    const request = this.shares.askTurn(sharer);
-    queue.wake = request.withdraw;
-    const granted = await request.granted;
-    queue.wake = undefined;
-    if (granted && queue.canceled === undefined) return undefined;
-    if (granted) this.shares.giveTurn(sharer);
-    // Not granted: withdrawn, which only stop() does, once it has set the reason.
-    return queue.canceled as Stop;
   }
 
   /**
