@@ -1,7 +1,9 @@
 /**
  * The memory store's byte budget (packages/runtime/src/task/memory-budget.ts,
  * memory-size.ts): terminal tasks dropped oldest first to stay within
- * maxBytes, and none for a write that would not fit with all of them dropped; a new task, or a commit growing an active one, refused past it
+ * maxBytes, and none for a write that would not fit with all of them
+ * dropped (nor by maxTasks for such a create); a new task, or a commit
+ * growing an active one, refused past it
  * (InternalError, HTTP 503, naming maxBytes, the tenant and the task) while a
  * task may still end, and so a push config past it (configs count to their task,
  * a terminal one's too); a tenant's active tasks held to maxTenantShare, so that

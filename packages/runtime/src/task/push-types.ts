@@ -30,8 +30,8 @@ export interface PushDelivery {
   /** Set when the task handler has telemetry: the sender reports each attempt and the end to it. */
   readonly trace?: PushTrace | undefined;
   /**
-   * The owner of the task (StoredPushConfig.owner): the sender shares maxConcurrentPerOwner and
-   * maxQueuedBytesPerOwner by it. "" or undefined: nobody authenticated, bounded by the other limits alone.
+   * The owner of the task (StoredPushConfig.owner): the sender bounds what one owner's deliveries hold by it
+   * (maxQueuedBytesPerOwner). "" or undefined: nobody authenticated, bounded by the other limits alone.
    */
   readonly owner?: string | undefined;
 }

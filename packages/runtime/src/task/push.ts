@@ -21,17 +21,17 @@
  * or given up) before the next starts, so a webhook sees a task's updates in the order they were sent.
  * Different configs are delivered concurrently, at most maxConcurrent attempts at a time in all and
  * maxConcurrentPerHost to one webhook host (the others wait their turn; an attempt's timeout starts with its
- * turn). An attempt holds its turn until its connection
- * is closed: a webhook that answers and then trickles its answer's body keeps the turn for up to timeoutMs
- * after its answer, so the sender never has more than maxConcurrent connections open. A config's waiting
- * deliveries are bounded (queueLimit): on overflow the oldest waiting one is dropped and reported. What the
- * sender holds, waiting or in flight, is bounded in all (maxQueuedBytes), per webhook host
- * (maxQueuedBytesPerHost) and per task owner (maxQueuedBytesPerOwner): the bodies, a body shared by several
- * deliveries counted once, and each delivery's config, counted per delivery (a store may read a fresh copy of a
- * config for every commit, and a config's strings may be long). A delivery that would pass any of them is
- * dropped and reported, unless nothing else is held there. So a webhook that never answers, a task with many
- * configs, or one caller's tasks with webhooks on many hosts hold at most that much, and leave the other hosts
- * and owners their room (push-shares.ts, which also says why turns are not shared by owner). send() only enqueues; every failure,
+ * turn). An attempt holds its turn until its connection is closed: a webhook that answers and then trickles its
+ * answer's body keeps the turn for up to timeoutMs after its answer, so the sender never has more than
+ * maxConcurrent connections open. A config's waiting deliveries are bounded (queueLimit): on overflow the oldest
+ * waiting one is dropped and reported. What the sender holds, waiting or in flight, is bounded in all
+ * (maxQueuedBytes), per webhook host (maxQueuedBytesPerHost) and per task owner (maxQueuedBytesPerOwner): the
+ * bodies, a body shared by several deliveries counted once, and each delivery's config, counted per delivery (a
+ * store may read a fresh copy of a config for every commit, and a config's strings may be long). A delivery that
+ * would pass any of them is dropped and reported, unless nothing else is held there. So a webhook that never
+ * answers, a task with many configs, or one caller's tasks with webhooks on many hosts hold at most that much,
+ * and leave the other hosts and owners their room (push-shares.ts, which also says why turns are not shared by
+ * owner). send() only enqueues; every failure,
  * final or dropped, goes to onError as a PushDeliveryError naming the URL, task id, config id, attempts and the
  * last status or cause (default: console.error).
  * cancel() drops what waits for a config and stops its retries (its config was deleted). idle() resolves once
@@ -217,7 +217,7 @@ class QueuedSender implements Required<PushSender> {
   private open = 0;
   private idleWaiters: (() => void)[] = [];
   private closed = false;
-  /** What is held and the turns of the attempts in flight, in all, per host and per owner. */
+  /** What is held, in all, per host and per owner, and the turns of the attempts in flight, in all and per host. */
   private readonly shares: PushShares;
 
   constructor(

@@ -156,9 +156,9 @@ export interface StoredPushConfig {
   /** The protocol version of the call that created it, e.g. "1.0" or "0.3"; delivery uses that version's payload. */
   readonly protocolVersion: string;
   /**
-   * The owner of its task (access.ts), as a store reads it: the push sender shares its limits by it
-   * (push-shares.ts). A store ignores it in what it is given to put. One that leaves it out of what it reads
-   * makes every delivery the owner "" (nobody authenticated), which the owner shares do not bound.
+   * The owner of its task (access.ts), as a store reads it: the push sender bounds what one owner's deliveries
+   * hold by it (push-shares.ts). A store ignores it in what it is given to put. One that leaves it out of what it
+   * reads makes every delivery the owner "" (nobody authenticated), which that bound leaves alone.
    */
   readonly owner?: string | undefined;
 }
