@@ -524,6 +524,45 @@ describe("order, queue bound and idle()", () => {
     await other.close();
   });
 
+  it("reports a delivery canceled while it waits for its host's turn at once, and frees its bytes", async () => {
+    const held = gate();
+    answer = held.answer;
+    const { sender, errors } = localSender({ maxConcurrentPerHost: 1, maxQueuedBytesPerHost: 30_000 });
+    sender.send(delivery("first", { id: "busy" }));
+    await held.arrived;
+    sender.send(delivery("x".repeat(20_000), { id: "waits" }));
+    sender.cancel?.("", "task-1", "waits");
+    await vi.waitFor(() => expect(errors.map((e) => [e.configId, e.failure])).toEqual([["waits", "config-deleted"]]));
+    // Its 20 000 are given back: another as large fits in the host's 30 000 beside the one in flight.
+    sender.send(delivery("y".repeat(20_000), { id: "next" }));
+    expect(errors).toHaveLength(1);
+    held.release();
+    await sender.idle();
+    expect(received.map((r) => r.body.length)).toEqual([5, 20_000]);
+  });
+
+  it("ends a delivery whose config is deleted during its retry pause without waiting for a turn", async () => {
+    const held = gate();
+    let first = true;
+    answer = (req, res) => {
+      if (req.body !== "retried") return held.answer(req, res);
+      if (first) res.writeHead(503).end();
+      first = false;
+      return res.end();
+    };
+    const { sender, errors } = localSender({ maxConcurrentPerHost: 1, initialBackoffMs: 2_000, maxBackoffMs: 2_000 });
+    sender.send(delivery("retried", { id: "pausing" }));
+    await vi.waitFor(() => expect(received).toHaveLength(1));
+    // While it pauses, another config takes the host's one turn and keeps it.
+    sender.send(delivery("holds", { id: "busy" }));
+    await held.arrived;
+    sender.cancel?.("", "task-1", "pausing");
+    await vi.waitFor(() => expect(errors.map((e) => [e.configId, e.failure])).toEqual([["pausing", "config-deleted"]]));
+    held.release();
+    await sender.idle();
+    expect(received.map((r) => r.body)).toEqual(["retried", "holds"]);
+  });
+
   it("holds at most maxQueuedBytesPerOwner for one owner's tasks, never naming the owner", async () => {
     const held = gate();
     answer = held.answer;

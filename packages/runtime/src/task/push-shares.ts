@@ -24,7 +24,7 @@
  *   cleanup   a host's or owner's entry goes once it holds nothing and no attempt holds or waits for its turn
  */
 
-import { Lanes } from "./lanes.js";
+import { type LaneRequest, Lanes } from "./lanes.js";
 
 export interface ShareLimits {
   readonly maxQueuedBytes: number;
@@ -163,19 +163,40 @@ export class PushShares {
     }
   }
 
-  /** Resolves once the caller holds a turn of the host's and one in all; give it back with giveTurn. */
-  async takeTurn(host: string): Promise<void> {
+  /**
+   * Asks for a turn of the host's, then one in all; once granted, give it back with giveTurn. Withdrawn while it
+   * waits, it holds neither (a host's turn already taken goes back).
+   */
+  askTurn(host: string): LaneRequest {
     let lanes = this.#hostTurns.get(host);
     if (lanes === undefined) {
       lanes = new Lanes(this.limits.maxConcurrentPerHost);
       this.#hostTurns.set(host, lanes);
     }
-    await lanes.take();
-    await this.#turns.take();
+    const ofHost = lanes.ask();
+    let inAll: LaneRequest | undefined;
+    let withdrawn = false;
+    const granted = (async () => {
+      if (!(await ofHost.granted)) return false;
+      inAll = withdrawn ? undefined : this.#turns.ask();
+      if (inAll !== undefined && (await inAll.granted)) return true;
+      this.giveHostTurn(host);
+      return false;
+    })();
+    const withdraw = () => {
+      withdrawn = true;
+      ofHost.withdraw();
+      inAll?.withdraw();
+    };
+    return { granted, withdraw };
   }
 
   giveTurn(host: string): void {
     this.#turns.give();
+    this.giveHostTurn(host);
+  }
+
+  private giveHostTurn(host: string): void {
     const lanes = this.#hostTurns.get(host);
     if (lanes === undefined) return;
     lanes.give();

@@ -206,6 +206,9 @@ interface ConfigQueue {
   wake: (() => void) | undefined;
 }
 
+/** Why a config's deliveries stopped, if they did: read afresh after an await (no narrowing carried over). */
+const stopOf = (queue: ConfigQueue): Stop | undefined => queue.canceled;
+
 /** The key of a config's queue. */
 const queueKey = (tenant: string, taskId: string, configId: string) => JSON.stringify([tenant, taskId, configId]);
 
@@ -345,11 +348,8 @@ class QueuedSender implements Required<PushSender> {
   /** Delivers with retries; resolves to the error to report, or undefined once delivered. */
   private async deliver({ delivery, sharer }: Queued, queue: ConfigQueue): Promise<PushDeliveryError | undefined> {
     for (let n = 1; ; n += 1) {
-      await this.shares.takeTurn(sharer.host);
-      if (queue.canceled !== undefined) {
-        this.shares.giveTurn(sharer.host);
-        return stopped(delivery, n - 1, queue.canceled);
-      }
+      const stop = await this.turn(sharer.host, queue);
+      if (stop !== undefined) return stopped(delivery, n - 1, stop);
       let verdict: Verdict;
       let closed: Promise<void> | undefined;
       try {
@@ -377,6 +377,24 @@ class QueuedSender implements Required<PushSender> {
       this.shares.giveTurn(host);
       this.end();
     });
+  }
+
+  /**
+   * Waits for the attempt's turn (push-shares.ts); when its config is deleted or the sender closed first (also
+   * during the retry pause or the attempt before), the reason, with no turn held: stop() withdraws the wait, so
+   * that the delivery is reported and what it holds given back at once.
+   */
+  private async turn(host: string, queue: ConfigQueue): Promise<Stop | undefined> {
+    if (queue.canceled !== undefined) return queue.canceled;
+    const request = this.shares.askTurn(host);
+    queue.wake = request.withdraw;
+    const granted = await request.granted;
+    queue.wake = undefined;
+    const stop = stopOf(queue);
+    if (stop === undefined && granted) return undefined;
+    if (granted) this.shares.giveTurn(host);
+    // Not granted: withdrawn, which only stop() does, once it has set the reason.
+    return stop as Stop;
   }
 
   /**
