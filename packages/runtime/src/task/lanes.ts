@@ -4,6 +4,7 @@
  * never dips between two holders; a waiter may withdraw (ask). Used by the push sender (its attempts in flight,
  * push.ts) and the URL screen (its host lookups, host-lookups.ts).
  */
+
 /** A wait for a lane: `granted` resolves true once the lane is the caller's, false once withdrawn before. */
 export interface LaneRequest {
   readonly granted: Promise<boolean>;
@@ -13,6 +14,7 @@ export interface LaneRequest {
 
 const GRANTED: LaneRequest = { granted: Promise.resolve(true), withdraw: () => {} };
 
+/** At most `size` holders at once, the others waiting in order (see the header). */
 export class Lanes {
   #held = 0;
   readonly #waiting: ((granted: boolean) => void)[] = [];

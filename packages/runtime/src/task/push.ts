@@ -202,7 +202,7 @@ interface ConfigQueue {
   running: boolean;
   /** Set when its config was deleted or the sender closed: nothing more is sent, retried or waited for. */
   canceled: Stop | undefined;
-  /** Ends the retry wait under way, if any (cancel, close). */
+  /** Ends the retry pause, or withdraws the wait for a turn, under way, if any (cancel, close). */
   wake: (() => void) | undefined;
 }
 
