@@ -126,6 +126,11 @@ export class StoreBudget {
     commit = true,
   ): void {
     this.checkRoom(holder, taskId, before, after, commit);
+    this.evictFor(before, after, evictOldest);
+  }
+
+  /** Drops terminal tasks through `evictOldest` until the write fits, for a write checkRoom let through. */
+  evictFor(before: Held | undefined, after: Held, evictOldest: () => boolean): void {
     const growth = after.bytes - (before?.bytes ?? 0);
     while (growth > 0 && this.total + growth > this.options.maxBytes) if (!evictOldest()) break;
   }

@@ -388,7 +388,7 @@ class MemoryStore implements MemoryTaskStore {
     task: Task,
     version: number,
     turn: { readonly startTurn?: string | undefined; readonly turnTrace?: string | undefined },
-    /** The new task's sizes, when the caller measured it already (a create). */
+    /** The new task's sizes, when the caller measured it and had the budget check its room already (a create). */
     measured?: TaskSizes,
   ): void {
     const { tenant, key } = at;
@@ -397,7 +397,9 @@ class MemoryStore implements MemoryTaskStore {
     const sizes = measured ?? taskSizes(task, old ? { task: old.task, sizes: old.sizes } : undefined);
     const bytes = sizes.bytes + TASK_OVERHEAD + (old?.configBytes ?? 0);
     const after = { bytes, active: !TERMINAL_STATES.has(indexed.state) };
-    this.budget.admit(at, task.id, before, after, () => this.evictOldest(key));
+    // A create's room was checked before makeRoom (commit); what made room since cannot undo that check.
+    if (measured === undefined) this.budget.checkRoom(at, task.id, before, after);
+    this.budget.evictFor(before, after, () => this.evictOldest(key));
     this.budget.record(at, before, after);
     if (old && sameIndexed(old.indexed, indexed)) indexed = old.indexed;
     else {

@@ -200,8 +200,8 @@ async function failWithRetries(setup: RunSetup, ended: () => boolean): Promise<b
 
 /**
  * Leaves the task FAILED unless it is in a terminal state already or works on another turn. A task the store no
- * longer holds is left as it is once the run knows it ended (`ended`: a store drops only terminal tasks); else
- * its loss is the failure.
+ * longer holds is left as it is once the run knows it ended or was interrupted (`ended`: a store drops no other
+ * task, store.ts); else its loss is the failure.
  */
 async function fail(setup: RunSetup, ended: () => boolean): Promise<void> {
   const message = agentMessage(FAILURE_TEXT, setup.place, setup.newId);

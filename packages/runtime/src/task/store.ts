@@ -12,8 +12,10 @@
  *                store hands them, with the task version they produced, to every
  *                subscriber of that task, on any instance sharing the store
  *   dropping     a store may drop a task (a TTL, room for others) only once
- *                it is terminal: a run whose task is missing after it heard
- *                the task end takes it as dropped, and before, as a fault
+ *                it is terminal, or interrupted (input-required,
+ *                auth-required: its turn has ended) past a TTL: a run whose
+ *                task is missing after it heard the task end or be
+ *                interrupted takes it as dropped, and before, as a fault
  *   listing      filtered and paged by the store (an index or SQL, never a full
  *                sort per call), newest status first, with opaque page tokens
  *   push configs kept per (tenant, task, id), with the protocol version of the

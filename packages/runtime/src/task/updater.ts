@@ -340,7 +340,7 @@ class UpdaterWrites {
     try {
       await setup.writer.change(setup.tenant, setup.place.taskId, apply, setup.origin, { last: this.last });
     } catch (error) {
-      // Gone after it ended (its own terminal commit, or a cancel heard: a store drops terminal tasks alone), the
+      // Gone after it ended (its own terminal or interrupted commit, or a cancel heard: a store drops no other), the
       // calls are dropped as for any ended task; gone before, the loss is a failure the calls report.
       if (!isTaskGone(error) || !(this.ended || setup.heardEnd?.() === true)) throw error;
       failures.clear();
