@@ -21,7 +21,7 @@ import {
   type PushSenderOptions,
 } from "../../packages/runtime/src/task/push.js";
 import { parseRetryAfter } from "../../packages/runtime/src/core/retry-after.js";
-import type { PushDelivery, PushSender } from "../../packages/runtime/src/task/push-types.js";
+import type { PushDelivery, PushSender, PushTrace } from "../../packages/runtime/src/task/push-types.js";
 import { webhookHost } from "../../packages/runtime/src/task/push-shares.js";
 import { readRetrySettings } from "../../packages/runtime/src/task/push-policy.js";
 import { pinnedLookup } from "../../packages/runtime/src/task/push-attempt-node.js";
@@ -86,6 +86,14 @@ function config(url: string, more: Partial<TaskPushNotificationConfig> = {}): Ta
 
 function delivery(body: string, more: Partial<TaskPushNotificationConfig> = {}, version = "1.0"): PushDelivery {
   return { config: config(`${base}/hook`, more), protocolVersion: version, body };
+}
+
+/** A delivery trace that records its end as "<id> <outcome>" in `ends`; attempts add no headers. */
+function endsTo(ends: string[], id: string): PushTrace {
+  return {
+    attempt: () => ({ headers: {}, end: () => {} }),
+    end: (outcome) => ends.push(`${id} ${outcome}`),
+  };
 }
 
 /** A sender for the local receiver, with ms backoffs, and the errors it reported. */
@@ -608,13 +616,15 @@ describe("order, queue bound and idle()", () => {
     answer = (req, res) =>
       req.body === "x" ? held.answer(req, res) : res.writeHead(503, { "retry-after": "60" }).end();
     const { sender, errors } = localSender({ maxConcurrent: 1, attempts: 3, maxRetryAfterMs: 60_000 });
-    sender.send(delivery("a", { id: "cfg-a" }));
+    const ends: string[] = [];
+    const traced = (body: string, id: string): PushDelivery => ({ ...delivery(body, { id }), trace: endsTo(ends, id) });
+    sender.send(traced("a", "cfg-a"));
     // cfg-a's first attempt is answered 503 with Retry-After 60: it now waits a minute.
     await vi.waitFor(() => expect(received.map((r) => r.body)).toEqual(["a"]));
-    sender.send(delivery("x", { id: "cfg-x" }));
+    sender.send(traced("x", "cfg-x"));
     await held.arrived;
     // cfg-x holds the only turn; cfg-b's delivery waits for it.
-    sender.send(delivery("b", { id: "cfg-b" }));
+    sender.send(traced("b", "cfg-b"));
     sender.cancel?.("", "task-1", "cfg-a");
     sender.cancel?.("", "task-1", "cfg-b");
     held.release();
@@ -624,6 +634,9 @@ describe("order, queue bound and idle()", () => {
       ["cfg-a", "config-deleted", 1],
       ["cfg-b", "config-deleted", 0],
     ]);
+    // Its trace reads as its report does: cfg-b was never sent, so it is dropped like a delivery dropped unsent
+    // from its queue, not failed.
+    expect(ends.sort()).toEqual(["cfg-a failed", "cfg-b dropped", "cfg-x delivered"]);
   });
 
   it("counts a 2xx whose body trickles as delivered, once: the status decides, not the body's end", async () => {

@@ -17,7 +17,7 @@
  *              http.response.status_code, error.type (the HTTP status or the
  *              failure) unless 2xx; the attempt's request carries its
  *              traceparent. Metric a2a.push.deliveries by a2a.push.outcome
- *              (delivered, failed, dropped)
+ *              (delivered, failed, dropped: push-types.ts PushOutcome)
  *   store      metric a2a.store.operation.duration (s) by db.system.name
  *              (memory, postgresql) and db.operation.name (get, commit, …),
  *              error.type when it failed

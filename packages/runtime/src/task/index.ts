@@ -26,7 +26,7 @@ export {
   type MemoryTaskStoreStats,
 } from "./memory-store.js";
 export type { AgentExecutor, ArtifactOptions, RequestContext, TaskUpdater } from "./executor.js";
-export type { PushAttemptTrace, PushDelivery, PushSender, PushTrace } from "./push-types.js";
+export type { PushAttemptTrace, PushDelivery, PushOutcome, PushSender, PushTrace } from "./push-types.js";
 export type { PushStart, TaskTelemetry, TurnStart, TurnTrace } from "./telemetry.js";
 export {
   createPushSender,

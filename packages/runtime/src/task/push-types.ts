@@ -15,10 +15,16 @@ export interface PushAttemptTrace {
   end(result: { readonly status?: number; readonly failure?: string }): void;
 }
 
+/**
+ * How a delivery ended: delivered; failed (given up after one or more attempts); or dropped (never sent: its
+ * queue overflowed, its config was deleted or the sender closed before its first attempt).
+ */
+export type PushOutcome = "delivered" | "failed" | "dropped";
+
 /** How a delivery is traced (task/telemetry.ts makes it): each attempt, and the delivery's end. */
 export interface PushTrace {
   attempt(n: number): PushAttemptTrace;
-  end(outcome: "delivered" | "failed" | "dropped"): void;
+  end(outcome: PushOutcome): void;
 }
 
 export interface PushDelivery {

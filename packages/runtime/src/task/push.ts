@@ -41,7 +41,7 @@
  * process running. To deliver what waits first, await idle(), with a deadline of one's own, before close().
  */
 import { postOnce } from "./push-attempt.js";
-import type { PushAttemptTrace, PushDelivery, PushSender } from "./push-types.js";
+import type { PushAttemptTrace, PushDelivery, PushOutcome, PushSender } from "./push-types.js";
 import {
   judge,
   readRetrySettings,
@@ -330,14 +330,19 @@ class QueuedSender implements Required<PushSender> {
     queue.running = true;
     for (let next = queue.waiting.shift(); next !== undefined; next = queue.waiting.shift()) {
       let error: PushDeliveryError | undefined;
+      let outcome: PushOutcome;
       const { delivery } = next;
       try {
         error = await this.deliver(next, queue);
+        // Stopped before its first attempt (its config deleted, the sender closed): never sent, as a delivery
+        // dropped from its queue.
+        outcome = error === undefined ? "delivered" : error.attempts === 0 ? "dropped" : "failed";
       } catch (thrown) {
         const detail = String(thrown);
         error = givenUp(delivery, 0, { delivered: false, retryable: false, failure: "network", detail });
+        outcome = "failed";
       }
-      delivery.trace?.end(error === undefined ? "delivered" : "failed");
+      delivery.trace?.end(outcome);
       this.release(next);
       this.end(error);
     }
