@@ -334,6 +334,21 @@ describe("memory task store: interrupted tasks", () => {
     await store.close();
   });
 
+  it("lets a task kept for its subscribers expire once close() has dropped them", async () => {
+    let now = 0;
+    const store = createMemoryTaskStore({ interruptedTtlMs: 100, terminalTtlMs: Infinity, now: () => now });
+    await put(store, "watched", INPUT_REQUIRED);
+    await store.subscribe("", "watched", () => {}); // never unsubscribed: close() drops the listener
+    now = 150;
+    expect(await store.get("", "watched")).toBeDefined();
+    await store.close();
+    now = 249;
+    expect(await store.get("", "watched")).toBeDefined();
+    now = 250;
+    expect(await store.get("", "watched")).toBeUndefined();
+    expect(store.stats()).toMatchObject({ tasks: 0, interruptedTasks: 0 });
+  });
+
   it("gives an owner whose prompts went unanswered its share back once they expire", async () => {
     let now = 0;
     const store = createMemoryTaskStore({ maxTasks: 8, maxTenantShare: 1, maxOwnerShare: 0.25, now: () => now });

@@ -645,9 +645,14 @@ class MemoryStore implements MemoryTaskStore {
     return owner === undefined || this.visible(tenant, taskId, owner) !== undefined;
   }
 
+  /** Stops the sweep timer and drops every listener; interrupted tasks kept for them expire again from now. */
   async close(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
     this.listeners.clear();
+    for (const key of this.watchedPastTtl) {
+      const slot = this.tasks.get(key);
+      if (slot !== undefined) this.requeue(key, slot);
+    }
   }
 }
