@@ -98,7 +98,7 @@ describe("openPostgresTaskStore", () => {
   });
 });
 
-describe("migrations 2 to 5 on a schema at version 1", () => {
+describe("migrations 2 to 6 on a schema at version 1", () => {
   it("adds the turn columns and keeps the tasks", async () => {
     const schema = uniqueSchema("upgrade");
     await migrate(admin, { schema });
@@ -106,7 +106,9 @@ describe("migrations 2 to 5 on a schema at version 1", () => {
     const t = task("kept", { ms: 1000, history: ["hello"] });
     await store.commit("", { task: t, expectedVersion: 0, events: [] });
     await store.close();
-    // Back to version 1, as a database an early release made: migrations 5, 4, 3 and 2 undone.
+    // Back to version 1, as a database an early release made: migrations 6, 5, 4, 3 and 2 undone.
+    await admin.query(`DROP INDEX "${schema}".tasks_interrupted_by_status`);
+    await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 6`);
     await admin.query(`DROP INDEX "${schema}".tasks_terminal_by_end`);
     await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 5`);
     await admin.query(`ALTER TABLE "${schema}".tasks DROP COLUMN turn_trace`);
@@ -120,7 +122,7 @@ describe("migrations 2 to 5 on a schema at version 1", () => {
       `ALTER TABLE "${schema}".tasks DROP COLUMN turn_id, DROP COLUMN turn_owner, DROP COLUMN turn_expires`,
     );
     await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 2`);
-    expect(await migrate(admin, { schema })).toEqual({ applied: [2, 3, 4, 5], version: 5 });
+    expect(await migrate(admin, { schema })).toEqual({ applied: [2, 3, 4, 5, 6], version: 6 });
     const reopened = await openPostgresTaskStore({ pool: postgresUrl(), definition: A2AServiceV1_0, schema });
     expect(await reopened.get("", "kept")).toEqual({ task: t, version: 1, turn: undefined });
     await reopened.close();

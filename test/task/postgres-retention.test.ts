@@ -1,6 +1,7 @@
 /**
  * Retention and connections of the PostgreSQL store, on the test cluster:
- * events past eventsTtlMs and terminal tasks past terminalTtlMs are pruned,
+ * events past eventsTtlMs, terminal tasks past terminalTtlMs and unanswered
+ * input-required or auth-required ones past interruptedTtlMs are pruned,
  * by prune() and by the store's own timer, with their history, artifacts,
  * push configs and events, while running tasks and recent ones stay; rows
  * stay bounded while tasks keep coming; the LISTEN connection goes back to
@@ -13,8 +14,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryTaskStore, DEFAULT_TERMINAL_TTL_MS } from "@protoc-gen-a2a/runtime/task";
 import { createPostgresTaskStore, migrate, prune } from "@protoc-gen-a2a/runtime/postgres";
-import { TERMINAL_STATE_NUMBERS } from "../../packages/runtime/src/task/postgres/prune.js";
-import { TERMINAL_STATES } from "../../packages/runtime/src/task/a2a-types.js";
+import { INTERRUPTED_STATE_NUMBERS, TERMINAL_STATE_NUMBERS } from "../../packages/runtime/src/task/postgres/prune.js";
+import { INTERRUPTED_STATES, TERMINAL_STATES } from "../../packages/runtime/src/task/a2a-types.js";
 import type { TaskEvent, TaskStore } from "../../packages/runtime/src/task/store.js";
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { TaskPushNotificationConfigSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
@@ -73,19 +74,62 @@ async function made(store: TaskStore, id: string, state: TaskState, withConfig =
   return id;
 }
 
+/** The state numbers in the predicate of the schema's partial index `name`, sorted. */
+async function indexedStates(schema: string, name: string): Promise<number[]> {
+  const index = await admin.query<{ indexdef: string }>(
+    "SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = $2",
+    [schema, name],
+  );
+  const predicate = /WHERE \((.*)\)$/.exec(index.rows[0]?.indexdef ?? "")?.[1] ?? "";
+  return [...predicate.matchAll(/\d+/g)].map(Number).sort((a, b) => a - b);
+}
+
 describe("retention", () => {
-  it("indexes (migration 5) and prunes exactly the terminal states of the runtime", async () => {
+  it("indexes (migrations 5 and 6) and prunes exactly the terminal and interrupted states of the runtime", async () => {
     const { schema } = await storeOn();
-    const index = await admin.query<{ indexdef: string }>(
-      "SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'tasks_terminal_by_end'",
-      [schema],
-    );
-    const predicate = /WHERE \((.*)\)$/.exec(index.rows[0]?.indexdef ?? "")?.[1] ?? "";
     const byNumber = (a: number, b: number) => a - b;
-    const indexed = [...predicate.matchAll(/\d+/g)].map(Number).sort(byNumber);
-    const runtime = [...TERMINAL_STATES].sort(byNumber);
-    expect(indexed).toEqual(runtime);
-    expect([...TERMINAL_STATE_NUMBERS].sort(byNumber)).toEqual(runtime);
+    const terminal = [...TERMINAL_STATES].sort(byNumber);
+    expect(await indexedStates(schema, "tasks_terminal_by_end")).toEqual(terminal);
+    expect([...TERMINAL_STATE_NUMBERS].sort(byNumber)).toEqual(terminal);
+    const interrupted = [...INTERRUPTED_STATES].sort(byNumber);
+    expect(await indexedStates(schema, "tasks_interrupted_by_status")).toEqual(interrupted);
+    expect([...INTERRUPTED_STATE_NUMBERS].sort(byNumber)).toEqual(interrupted);
+  });
+
+  it("prunes unanswered input- and auth-required tasks past interruptedTtlMs; answered, recent ones stay", async () => {
+    const { schema, store } = await storeOn();
+    await made(store, "input-old", TaskState.INPUT_REQUIRED);
+    await made(store, "auth-old", TaskState.AUTH_REQUIRED);
+    await made(store, "answered", TaskState.INPUT_REQUIRED);
+    await made(store, "working-old", TaskState.WORKING);
+    await age(schema, 3 * 3_600_000);
+    // The answer: a next turn works on it, so the rule no longer holds for it.
+    const answered = task("answered", { state: TaskState.WORKING, history: ["hi"], artifacts: [["a", "x"]] });
+    expect(await store.commit("", { task: answered, expectedVersion: 1, events: [statusEvent(answered)] })).toBe(2);
+    await made(store, "input-new", TaskState.INPUT_REQUIRED);
+
+    const options = { schema, eventsTtlMs: 3_600_000, terminalTtlMs: 0 };
+    expect(await prune(admin, { ...options, interruptedTtlMs: Number.POSITIVE_INFINITY })).toMatchObject({ tasks: 0 });
+    expect(await prune(admin, { ...options, interruptedTtlMs: 2 * 3_600_000 })).toMatchObject({ tasks: 2 });
+    const ids = (await admin.query(`SELECT id FROM "${schema}".tasks ORDER BY id`)).rows.map((r) => r.id);
+    expect(ids).toEqual(["answered", "input-new", "working-old"]);
+    for (const table of ["history", "artifacts", "push_configs"]) {
+      expect(await count(schema, table, "task_id IN ('input-old', 'auth-old')"), table).toBe(0);
+    }
+    expect(await store.get("", "input-old")).toBeUndefined();
+    await expect(prune(admin, { schema, interruptedTtlMs: -1 })).rejects.toThrow(/interruptedTtlMs must be a non-neg/);
+  });
+
+  it("prunes them by default seven days after their last commit, on the store's own timer", async () => {
+    const errors: Error[] = [];
+    const { schema, store } = await storeOn({ pruneEveryMs: 50, onError: (e) => errors.push(e) });
+    await made(store, "eight-days", TaskState.AUTH_REQUIRED);
+    await age(schema, 6 * 24 * 3_600_000);
+    await made(store, "two-days", TaskState.INPUT_REQUIRED);
+    await age(schema, 2 * 24 * 3_600_000);
+    await expect.poll(() => count(schema, "tasks"), { timeout: 10_000 }).toBe(1);
+    expect((await store.get("", "two-days"))?.task.status?.state).toBe(TaskState.INPUT_REQUIRED);
+    expect(errors).toEqual([]);
   });
 
   it("prunes old events and old terminal tasks with all of theirs; running and recent tasks stay", async () => {

@@ -78,10 +78,10 @@ describe("migrate", () => {
       migrate(admin, { schema }),
       migrate(admin, { schema }),
     ]);
-    expect(runs.map((r) => r.applied.length).sort()).toEqual([0, 0, 5]);
-    expect(runs.every((r) => r.version === 5)).toBe(true);
+    expect(runs.map((r) => r.applied.length).sort()).toEqual([0, 0, 6]);
+    expect(runs.every((r) => r.version === 6)).toBe(true);
     const again = await migrate(admin, { schema });
-    expect(again).toEqual({ applied: [], version: 5 });
+    expect(again).toEqual({ applied: [], version: 6 });
     const tables = await admin.query<{ table_name: string }>(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",
       [schema],
@@ -136,7 +136,7 @@ describe("migrate", () => {
     });
     expect(first.stderr).toBe("");
     expect(first.status).toBe(0);
-    expect(first.stdout).toContain(`schema "${schema}" at version 5 (applied 1, 2, 3, 4, 5)`);
+    expect(first.stdout).toContain(`schema "${schema}" at version 6 (applied 1, 2, 3, 4, 5, 6)`);
     const second = spawnSync(process.execPath, [CLI, "migrate", "--schema", schema], {
       encoding: "utf8",
       env: { ...process.env, DATABASE_URL: url },
@@ -148,7 +148,17 @@ describe("migrate", () => {
       env: { ...process.env, DATABASE_URL: url },
     });
     expect(prune.status).toBe(0);
-    expect(prune.stdout).toContain("deleted 0 task events");
+    expect(prune.stdout).toContain("deleted 0 task events and 0 tasks");
+    const flags = ["--terminal-older-than", "never", "--interrupted-older-than", "never"];
+    const kept = spawnSync(process.execPath, [CLI, "prune", "--schema", schema, "--database-url", url, ...flags], {
+      encoding: "utf8",
+    });
+    expect([kept.status, kept.stderr]).toEqual([0, ""]);
+    const bad = spawnSync(process.execPath, [CLI, "prune", "--database-url", url, "--interrupted-older-than", "soon"], {
+      encoding: "utf8",
+    });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--interrupted-older-than "soon" is not a number of seconds or never');
   });
 
   it("fails, not the process, when its connection dies mid-migration (in process and in the CLI)", async () => {

@@ -16,7 +16,6 @@ export { ownerOf, ownerOnly, type TaskAccess, type TaskAuthorizer } from "./acce
 export type { PushOptions, PushPayload } from "./handler-deps.js";
 export {
   createMemoryTaskStore,
-  DEFAULT_INTERRUPTED_TTL_MS,
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_PUSH_CONFIGS_PER_TASK,
   DEFAULT_MAX_TASKS,
@@ -51,7 +50,7 @@ export type {
   TaskUpdateResult,
   TaskView,
 } from "./store.js";
-export { DEFAULT_TERMINAL_TTL_MS } from "./store.js";
+export { DEFAULT_INTERRUPTED_TTL_MS, DEFAULT_TERMINAL_TTL_MS } from "./store.js";
 export { INTERRUPTED_STATES, Role, TaskState, TERMINAL_STATES } from "./a2a-types.js";
 export type * from "./a2a-types.js";
 export { MAX_COMMIT_ATTEMPTS } from "./task-writer.js";

@@ -92,6 +92,7 @@ import { heapSizeOf, type TaskSizes, taskSizes } from "./memory-size.js";
 import { decodeTaskToken, encodeTaskToken, scopeOf } from "./page-token.js";
 import { compareKeys } from "./sorted-keys.js";
 import {
+  DEFAULT_INTERRUPTED_TTL_MS,
   DEFAULT_TERMINAL_TTL_MS,
   type PushConfigPage,
   type StoredPushConfig,
@@ -163,8 +164,6 @@ export const DEFAULT_MAX_TASKS = 10_000;
 export const DEFAULT_MAX_BYTES = 268_435_456;
 export const DEFAULT_MAX_TENANT_SHARE = 0.5;
 export const DEFAULT_MAX_OWNER_SHARE = 0.5;
-/** Seven days. */
-export const DEFAULT_INTERRUPTED_TTL_MS = 604_800_000;
 /** Bytes counted per stored task besides its own: the slot, map and index entries. */
 export const TASK_OVERHEAD = 512;
 const LIST = "ListTasks";

@@ -57,6 +57,12 @@ import type { StreamResponse, Task, TaskPushNotificationConfig, TaskState } from
  */
 export const DEFAULT_TERMINAL_TTL_MS = 604_800_000;
 
+/**
+ * How long both stores keep an input-required or auth-required task nobody answered after its last commit by
+ * default: seven days (the memory store's and the PostgreSQL store's interruptedTtlMs; Infinity keeps them).
+ */
+export const DEFAULT_INTERRUPTED_TTL_MS = 604_800_000;
+
 /** A task as stored, with the version its next commit must name. */
 export interface StoredTask {
   readonly task: Task;

@@ -4,24 +4,26 @@
  *
  *   a2a-task-store migrate [--database-url URL] [--schema NAME]
  *   a2a-task-store prune   [--database-url URL] [--schema NAME] [--older-than SECONDS]
- *                          [--terminal-older-than SECONDS]
+ *                          [--terminal-older-than SECONDS] [--interrupted-older-than SECONDS]
  *
- * prune deletes events older than --older-than (default 3600) and terminal
+ * prune deletes events older than --older-than (default 3600), terminal
  * tasks whose last commit is older than --terminal-older-than (default 604800,
- * seven days; "never" keeps them) and than --older-than (prune.ts).
+ * seven days; "never" keeps them) and input-required or auth-required tasks
+ * whose last commit is older than --interrupted-older-than (the same default),
+ * each no sooner than --older-than (prune.ts).
  * The URL defaults to $DATABASE_URL; the schema to "a2a". Prints what it did;
  * exits 1 with the reason on failure, 2 on a usage error.
  */
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { migrate } from "./migrations.js";
-import { DEFAULT_TERMINAL_TTL_MS, prune } from "./prune.js";
+import { DEFAULT_INTERRUPTED_TTL_MS, DEFAULT_TERMINAL_TTL_MS, prune } from "./prune.js";
 import { DEFAULT_SCHEMA } from "./sql-names.js";
 
 const USAGE = `usage: a2a-task-store migrate [--database-url URL] [--schema NAME]
        a2a-task-store prune   [--database-url URL] [--schema NAME] [--older-than SECONDS]
-                              [--terminal-older-than SECONDS|never]
-A terminal task goes no sooner than its events (--older-than). The database URL defaults to
+                              [--terminal-older-than SECONDS|never] [--interrupted-older-than SECONDS|never]
+A task goes no sooner than its events (--older-than). The database URL defaults to
 $DATABASE_URL, the schema to "${DEFAULT_SCHEMA}".`;
 
 class UsageError extends Error {}
@@ -35,6 +37,7 @@ function parse(argv: readonly string[]) {
       schema: { type: "string" },
       "older-than": { type: "string" },
       "terminal-older-than": { type: "string" },
+      "interrupted-older-than": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -49,18 +52,30 @@ function parse(argv: readonly string[]) {
   if (!Number.isFinite(olderThan) || olderThan < 0) {
     throw new UsageError(`a2a-task-store: --older-than "${values["older-than"]}" is not a number of seconds`);
   }
-  const terminalFlag = values["terminal-older-than"];
-  const terminal =
-    terminalFlag === undefined
-      ? DEFAULT_TERMINAL_TTL_MS / 1000
-      : terminalFlag === "never"
-        ? Number.POSITIVE_INFINITY
-        : Number(terminalFlag);
-  if (Number.isNaN(terminal) || terminal < 0 || terminalFlag === "") {
-    throw new UsageError(`a2a-task-store: --terminal-older-than "${terminalFlag}" is not a number of seconds or never`);
-  }
+  const terminal = secondsOrNever("--terminal-older-than", values["terminal-older-than"], DEFAULT_TERMINAL_TTL_MS);
+  const interrupted = secondsOrNever(
+    "--interrupted-older-than",
+    values["interrupted-older-than"],
+    DEFAULT_INTERRUPTED_TTL_MS,
+  );
   const schema = values.schema ?? DEFAULT_SCHEMA;
-  return { command, url, schema, olderThanMs: olderThan * 1000, terminalTtlMs: terminal * 1000 };
+  return {
+    command,
+    url,
+    schema,
+    olderThanMs: olderThan * 1000,
+    terminalTtlMs: terminal * 1000,
+    interruptedTtlMs: interrupted * 1000,
+  };
+}
+
+/** A TTL flag's seconds: its default (given in ms) when absent, Infinity for "never"; a UsageError naming it. */
+function secondsOrNever(flag: string, value: string | undefined, defaultMs: number): number {
+  const seconds = value === undefined ? defaultMs / 1000 : value === "never" ? Number.POSITIVE_INFINITY : Number(value);
+  if (Number.isNaN(seconds) || seconds < 0 || value === "") {
+    throw new UsageError(`a2a-task-store: ${flag} "${value}" is not a number of seconds or never`);
+  }
+  return seconds;
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -86,11 +101,11 @@ async function main(argv: readonly string[]): Promise<number> {
       const what = result.applied.length === 0 ? "already up to date" : `applied ${result.applied.join(", ")}`;
       console.log(`a2a-task-store: schema "${args.schema}" at version ${result.version} (${what})`);
     } else {
-      const options = { schema: args.schema, eventsTtlMs: args.olderThanMs, terminalTtlMs: args.terminalTtlMs };
-      const deleted = await prune(client, options);
+      const { schema, olderThanMs, terminalTtlMs, interruptedTtlMs } = args;
+      const deleted = await prune(client, { schema, eventsTtlMs: olderThanMs, terminalTtlMs, interruptedTtlMs });
       console.log(
-        `a2a-task-store: deleted ${deleted.events} task events and ${deleted.tasks} terminal tasks ` +
-          `from schema "${args.schema}"`,
+        `a2a-task-store: deleted ${deleted.events} task events and ${deleted.tasks} tasks (terminal or ` +
+          `unanswered) from schema "${args.schema}"`,
       );
     }
     return 0;

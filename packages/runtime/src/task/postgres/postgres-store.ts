@@ -27,8 +27,10 @@
  *                or for a missing task (push-configs.ts): InvalidParamsError
  *                or TaskNotFoundError as the memory store answers, never a
  *                PostgreSQL error
- *   retention    events past eventsTtlMs and terminal tasks past
- *                terminalTtlMs are deleted every pruneEveryMs (prune.ts)
+ *   retention    events past eventsTtlMs, terminal tasks past
+ *                terminalTtlMs and input-required or auth-required ones
+ *                past interruptedTtlMs are deleted every pruneEveryMs
+ *                (prune.ts)
  *   pool errors  an 'error' listener on the pool, given or made (a dying idle
  *                connection is reported to onError, never an uncaught event)
  */
@@ -75,6 +77,11 @@ export interface PostgresTaskStoreOptions {
    * Infinity: never.
    */
   readonly terminalTtlMs?: number;
+  /**
+   * Input-required and auth-required tasks whose last commit is older than this, and than eventsTtlMs, are
+   * deleted (prune.ts): nobody answered them. Default 7 days; Infinity: never.
+   */
+  readonly interruptedTtlMs?: number;
   /** How often this store prunes (prune.ts), in milliseconds; default 60000; 0: never (prune from cron instead). */
   readonly pruneEveryMs?: number;
   /**

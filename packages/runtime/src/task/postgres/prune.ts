@@ -12,10 +12,22 @@
  *            more than terminalTtlMs ago, and at least eventsTtlMs ago
  *            (default seven days; Infinity keeps them) goes with its
  *            history and artifacts (ON DELETE CASCADE), its push configs and
- *            its events. Tasks that may still change are never deleted. A
- *            task is kept as long as its events, so that every instance's
- *            feed reads its last events (a cancel from another instance
- *            among them) before they go with it
+ *            its events. A task is kept as long as its events, so that
+ *            every instance's feed reads its last events (a cancel from
+ *            another instance among them) before they go with it
+ *   prompts  a task in input-required or auth-required whose status time
+ *            and last commit are older than interruptedTtlMs, and than
+ *            eventsTtlMs (default seven days; Infinity keeps them), goes the
+ *            same way: nobody answered it, and a caller leaving prompts
+ *            unanswered must not grow the tables for good. An answer commits
+ *            WORKING first, which takes the task out of this rule (a commit
+ *            racing the delete either locks the row first, and the prune
+ *            skips it, or finds no row, and its writer's re-read no task:
+ *            ../store.ts, dropping).
+ *            Subscribers on other instances cannot be seen from here: one
+ *            still following such a task when it goes hears nothing more
+ *            (the memory store keeps a task someone subscribes to). Tasks
+ *            that work are never deleted
  *   batches  each statement deletes at most BATCH rows, taking only rows no
  *            other transaction holds (FOR UPDATE SKIP LOCKED), so instances
  *            pruning at once neither wait on nor repeat each other's work,
@@ -27,15 +39,16 @@
  *
  * The terminal-task scan walks tasks_terminal_by_end (migration 5), a partial
  * index of terminal tasks by their status time (the last commit is checked
- * too: a task stored without a status timestamp has status time 0); the event
- * scan walks task_events_by_age.
+ * too: a task stored without a status timestamp has status time 0), the
+ * prompt scan tasks_interrupted_by_status (migration 6), and the event scan
+ * task_events_by_age.
  */
 import type { Queryable } from "./migrations.js";
 import { sqlNames } from "./sql-names.js";
 import { storeError } from "./store-error.js";
-import { DEFAULT_TERMINAL_TTL_MS } from "../store.js";
+import { DEFAULT_INTERRUPTED_TTL_MS, DEFAULT_TERMINAL_TTL_MS } from "../store.js";
 
-export { DEFAULT_TERMINAL_TTL_MS };
+export { DEFAULT_INTERRUPTED_TTL_MS, DEFAULT_TERMINAL_TTL_MS };
 
 export interface RetentionOptions {
   /** Delete events committed more than this many milliseconds ago; default 3 600 000 (one hour). */
@@ -45,6 +58,11 @@ export interface RetentionOptions {
    * Infinity: never.
    */
   readonly terminalTtlMs?: number;
+  /**
+   * Delete input-required and auth-required tasks whose last commit is older than this, and than eventsTtlMs;
+   * default 604 800 000 (7 days); Infinity: never.
+   */
+  readonly interruptedTtlMs?: number;
 }
 
 export interface PruneOptions extends RetentionOptions {
@@ -55,6 +73,7 @@ export interface PruneOptions extends RetentionOptions {
 
 export interface PruneResult {
   readonly events: number;
+  /** Terminal tasks and unanswered input-required or auth-required tasks deleted. */
   readonly tasks: number;
 }
 
@@ -67,14 +86,18 @@ const MAX_BATCHES = 50;
 
 /** lf.a2a.v1.TaskState numbers of the terminal states, as migration 5's index lists them. */
 export const TERMINAL_STATE_NUMBERS = [3, 4, 5, 7] as const;
+/** lf.a2a.v1.TaskState numbers of input-required and auth-required, as migration 6's index lists them. */
+export const INTERRUPTED_STATE_NUMBERS = [6, 8] as const;
 
 /** The retention's bounds with their defaults, each checked: a RangeError names the bad one. */
 export function retentionOf(options: RetentionOptions & { olderThanMs?: number }): Required<RetentionOptions> {
   const eventsTtlMs = options.eventsTtlMs ?? options.olderThanMs ?? DEFAULT_EVENTS_TTL_MS;
   const terminalTtlMs = options.terminalTtlMs ?? DEFAULT_TERMINAL_TTL_MS;
+  const interruptedTtlMs = options.interruptedTtlMs ?? DEFAULT_INTERRUPTED_TTL_MS;
   for (const [name, value] of [
     ["eventsTtlMs", eventsTtlMs],
     ["terminalTtlMs", terminalTtlMs],
+    ["interruptedTtlMs", interruptedTtlMs],
   ] as const) {
     if (Number.isNaN(value) || value < 0) {
       throw new RangeError(
@@ -82,7 +105,7 @@ export function retentionOf(options: RetentionOptions & { olderThanMs?: number }
       );
     }
   }
-  return { eventsTtlMs, terminalTtlMs };
+  return { eventsTtlMs, terminalTtlMs, interruptedTtlMs };
 }
 
 /** Runs `statement` (a DELETE of at most BATCH rows) until a batch comes back short; the rows deleted. */
@@ -96,40 +119,59 @@ async function inBatches(db: Queryable, statement: string, values: unknown[]): P
   return deleted;
 }
 
-/** Deletes old task events and, past their TTL, terminal tasks with everything of theirs (see the header). */
+const AGE = "now() - $1::bigint * interval '1 millisecond'";
+
+/**
+ * Deletes old task events and, past their TTLs, terminal tasks and unanswered prompts with everything of theirs
+ * (see the header).
+ */
 export async function prune(db: Queryable, options: PruneOptions = {}): Promise<PruneResult> {
   const { q } = sqlNames(options.schema);
-  const { eventsTtlMs, terminalTtlMs } = retentionOf(options);
-  const age = "now() - $1::bigint * interval '1 millisecond'";
+  const { eventsTtlMs, terminalTtlMs, interruptedTtlMs } = retentionOf(options);
   const events = await inBatches(
     db,
     `DELETE FROM ${q}.task_events WHERE ctid = ANY(ARRAY(
-       SELECT ctid FROM ${q}.task_events WHERE created_at < ${age} LIMIT ${BATCH} FOR UPDATE SKIP LOCKED))`,
+       SELECT ctid FROM ${q}.task_events WHERE created_at < ${AGE} LIMIT ${BATCH} FOR UPDATE SKIP LOCKED))`,
     [Math.floor(eventsTtlMs)],
   );
-  if (terminalTtlMs === Number.POSITIVE_INFINITY) return { events, tasks: 0 };
-  const terminal = TERMINAL_STATE_NUMBERS.join(", ");
+  const terminal = await pruneTasks(db, q, TERMINAL_STATE_NUMBERS, terminalTtlMs, eventsTtlMs);
+  const interrupted = await pruneTasks(db, q, INTERRUPTED_STATE_NUMBERS, interruptedTtlMs, eventsTtlMs);
+  return { events, tasks: terminal + interrupted };
+}
+
+/**
+ * Deletes the tasks in one of `states` whose status time and last commit are older than `ttlMs`, and than
+ * `eventsTtlMs`, with their push configs and events (history and artifacts cascade); how many went.
+ */
+async function pruneTasks(
+  db: Queryable,
+  q: string,
+  states: readonly number[],
+  ttlMs: number,
+  eventsTtlMs: number,
+): Promise<number> {
+  if (ttlMs === Number.POSITIVE_INFINITY) return 0;
   // A task goes no sooner than its events would (the header): a feed that has not read them yet still can.
-  const tasksAfterMs = Math.max(terminalTtlMs, eventsTtlMs);
-  const tasks = await inBatches(
+  const afterMs = Math.max(ttlMs, eventsTtlMs);
+  return inBatches(
     db,
     `WITH gone AS (
        DELETE FROM ${q}.tasks t WHERE (t.tenant, t.id) IN (
          SELECT tenant, id FROM ${q}.tasks
-           WHERE state IN (${terminal}) AND status_time < ${age} AND updated_at < ${age}
+           WHERE state IN (${states.join(", ")}) AND status_time < ${AGE} AND updated_at < ${AGE}
          LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
        RETURNING t.tenant, t.id),
      configs AS (DELETE FROM ${q}.push_configs p USING gone WHERE p.tenant = gone.tenant AND p.task_id = gone.id),
      events AS (DELETE FROM ${q}.task_events e USING gone WHERE e.tenant = gone.tenant AND e.task_id = gone.id)
      SELECT 1 FROM gone`,
-    [Math.floor(tasksAfterMs)],
+    [Math.floor(afterMs)],
   );
-  return { events, tasks };
 }
 
 /** Deletes old task events only; returns how many rows went (kept for callers of earlier releases). */
 export async function pruneEvents(db: Queryable, options: PruneOptions = {}): Promise<number> {
-  return (await prune(db, { ...options, terminalTtlMs: Number.POSITIVE_INFINITY })).events;
+  const never = Number.POSITIVE_INFINITY;
+  return (await prune(db, { ...options, terminalTtlMs: never, interruptedTtlMs: never })).events;
 }
 
 export interface PruneTimerOptions extends Required<RetentionOptions> {
@@ -169,7 +211,7 @@ export class PruneTimer {
       .then(
         () => undefined,
         (error: unknown) => {
-          if (!this.closed) this.options.onError(storeError("pruning events and terminal tasks", error));
+          if (!this.closed) this.options.onError(storeError("pruning events and old tasks", error));
         },
       )
       .finally(() => {
