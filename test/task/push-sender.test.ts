@@ -513,6 +513,49 @@ describe("order, queue bound and idle()", () => {
     await other.close();
   });
 
+  it("shares the turns in all by owner: a backlog on other hosts delays another owner by one attempt", async () => {
+    const held = gate();
+    answer = held.answer;
+    const { sender, errors } = localSender({
+      allowHosts: [],
+      allowPrivateNetworks: true,
+      maxConcurrent: 1,
+      maxConcurrentPerHost: 8,
+    });
+    // alice's five hold turns of her host (127.0.0.1) and wait for the one turn in all; bob's host is another.
+    for (let i = 0; i < 5; i++) sender.send({ ...delivery(`alice-${i}`, { id: `a${i}` }), owner: "alice" });
+    await held.arrived;
+    const bobs = config(`http://localhost:${new URL(base).port}/hook`, { id: "b" });
+    sender.send({ config: bobs, protocolVersion: "1.0", body: "bob", owner: "bob" });
+    held.release();
+    await sender.idle();
+    expect(errors).toEqual([]);
+    // alice was waiting first: one more of hers, then bob's, not her whole backlog.
+    expect(received.map((r) => r.body)).toEqual(["alice-0", "alice-1", "bob", "alice-2", "alice-3", "alice-4"]);
+  });
+
+  it("shares a host's turns by owner: many attempts to a host others use too delay them by one", async () => {
+    const held = gate();
+    answer = held.answer;
+    const { sender, errors } = localSender(oneHost({ maxConcurrent: 1 }));
+    for (let i = 0; i < 5; i++) sender.send({ ...delivery(`alice-${i}`, { id: `a${i}` }), owner: "alice" });
+    await held.arrived;
+    sender.send({ ...delivery("bob", { id: "b" }), owner: "bob" });
+    sender.send({ ...delivery("anonymous", { id: "n" }) }); // owner "": one owner more in the round
+    held.release();
+    await sender.idle();
+    expect(errors).toEqual([]);
+    expect(received.map((r) => r.body)).toEqual([
+      "alice-0",
+      "alice-1",
+      "bob",
+      "anonymous",
+      "alice-2",
+      "alice-3",
+      "alice-4",
+    ]);
+  });
+
   it("holds at most maxQueuedBytesPerHost for one host, leaving the rest of maxQueuedBytes to others", async () => {
     const held = gate();
     answer = held.answer;

@@ -1,8 +1,15 @@
 /**
- * At most `size` holders at once, the others waiting in order: take() resolves when a lane is the caller's,
- * who calls give() once done; give() hands the lane straight to the next waiter, so the count of lanes held
- * never dips between two holders; a waiter may withdraw (ask). Used by the push sender (its attempts in flight,
- * push.ts) and the URL screen (its host lookups, host-lookups.ts).
+ * At most `size` holders at once, the others waiting: take() or ask() resolves when a lane is the caller's, who
+ * calls give() once done. Used by the push sender (its attempts in flight, by webhook host and in all, push-shares.ts)
+ * and the URL screen (its host lookups, host-lookups.ts).
+ *
+ *   order     each waiter asks under a key (push: its task's owner; "" when not given). Waiters of one key are
+ *             served in the order they asked; the keys with waiters take turns, round robin, in the order each
+ *             began to wait. So a key with many waiters delays another key's next waiter by at most one grant
+ *             per key waiting, not by its whole queue; with one key it is plain first come, first served
+ *   handover  give() hands the lane straight to the next waiter, so the count of lanes held never dips between
+ *             two holders; a grant costs O(1), whatever waits
+ *   withdraw  a waiter may withdraw (ask): it leaves its key's queue, and the key leaves the round once empty
  */
 
 /** A wait for a lane: `granted` resolves true once the lane is the caller's, false once withdrawn before. */
@@ -14,10 +21,13 @@ export interface LaneRequest {
 
 const GRANTED: LaneRequest = { granted: Promise.resolve(true), withdraw: () => {} };
 
-/** At most `size` holders at once, the others waiting in order (see the header). */
+type Waiter = (granted: boolean) => void;
+
+/** At most `size` holders at once, the others waiting by key, round robin (see the header). */
 export class Lanes {
   #held = 0;
-  readonly #waiting: ((granted: boolean) => void)[] = [];
+  /** The waiters of each key in the order they asked; the map's order is the round's (a served key goes last). */
+  readonly #waiting = new Map<string, Set<Waiter>>();
 
   constructor(private readonly size: number) {}
 
@@ -26,35 +36,48 @@ export class Lanes {
     await this.ask().granted;
   }
 
-  /** Asks for a lane, in order; the caller may withdraw while it waits. */
-  ask(): LaneRequest {
+  /** Asks for a lane under `key` (see the header); the caller may withdraw while it waits. */
+  ask(key = ""): LaneRequest {
     if (this.#held < this.size) {
       this.#held += 1;
       return GRANTED;
     }
-    let waiter: ((granted: boolean) => void) | undefined;
+    let queue = this.#waiting.get(key);
+    if (queue === undefined) {
+      queue = new Set();
+      this.#waiting.set(key, queue);
+    }
+    const mine = queue;
+    let waiter: Waiter | undefined;
     const granted = new Promise<boolean>((resolve) => {
       waiter = resolve;
-      this.#waiting.push(resolve);
+      mine.add(resolve);
     });
     const withdraw = () => {
-      const at = waiter === undefined ? -1 : this.#waiting.indexOf(waiter);
-      if (at < 0) return;
-      this.#waiting.splice(at, 1);
-      waiter?.(false);
+      if (waiter === undefined || !mine.delete(waiter)) return;
+      if (mine.size === 0 && this.#waiting.get(key) === mine) this.#waiting.delete(key);
+      waiter(false);
     };
     return { granted, withdraw };
   }
 
   /** No lane is held and nobody waits for one. */
   get unused(): boolean {
-    return this.#held === 0 && this.#waiting.length === 0;
+    return this.#held === 0 && this.#waiting.size === 0;
   }
 
-  /** Gives a lane back: to the next waiter, if any. */
+  /** Gives a lane back: to the next waiter of the next key in the round, if any. */
   give(): void {
-    const next = this.#waiting.shift();
-    if (next !== undefined) next(true);
-    else this.#held -= 1;
+    const [key, queue] = this.#waiting.entries().next().value ?? [];
+    const next = queue?.values().next().value;
+    if (key === undefined || queue === undefined || next === undefined) {
+      this.#held -= 1;
+      return;
+    }
+    queue.delete(next);
+    // The key served goes last in the round, if it still waits.
+    this.#waiting.delete(key);
+    if (queue.size > 0) this.#waiting.set(key, queue);
+    next(true);
   }
 }

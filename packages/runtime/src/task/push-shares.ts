@@ -14,13 +14,15 @@
  *             maxQueuedBytesPerOwner for its owner is refused, unless nothing else is held there (so one
  *             delivery larger than a limit still goes)
  *   turns     an attempt takes its host's turn first (at most maxConcurrentPerHost per host), then one of the
- *             maxConcurrent turns in all, each in the order asked: an attempt waiting on its own host holds no
- *             turn of the others, so one host never holds more than maxConcurrentPerHost of them. Turns are not
- *             shared by owner: taken one after the other, an attempt waiting on a busy host would hold its
- *             owner's turn (so another owner filling a shared host would stop all of its deliveries), and taken
- *             together, an attempt needing two busy turns could wait for ever. One caller's attempts to many
- *             hosts may so take the turns in all for a while (each at most timeoutMs): the others' deliveries
- *             wait, and are not dropped, as what one owner holds is bounded
+ *             maxConcurrent turns in all: an attempt waiting on its own host holds no turn of the others, so one
+ *             host never holds more than maxConcurrentPerHost of them. Each wait is fair by owner (lanes.ts):
+ *             the owners waiting for a turn take turns, round robin, each owner's attempts in the order asked,
+ *             and owner "" (everyone nobody authenticated) is one owner there. So one caller's backlog, on many
+ *             hosts or on a host others use too, no longer waits ahead of another owner's attempts: at each
+ *             wait, each owner waiting gets at most one turn before another's next attempt does (an attempt
+ *             holds it at most timeoutMs). Owners have no cap of turns: a turn nobody else waits for goes to
+ *             whoever asks (an earlier cap per owner, taken before or together with the others, made attempts
+ *             wait on turns they could not use)
  *   cleanup   a host's or owner's entry goes once it holds nothing and no attempt holds or waits for its turn
  */
 
@@ -164,21 +166,21 @@ export class PushShares {
   }
 
   /**
-   * Asks for a turn of the host's, then one in all; once granted, give it back with giveTurn. Withdrawn while it
-   * waits, it holds neither (a host's turn already taken goes back).
+   * Asks for a turn of the host's, then one in all, each fair by owner (see the header); once granted, give it
+   * back with giveTurn. Withdrawn while it waits, it holds neither (a host's turn already taken goes back).
    */
-  askTurn(host: string): LaneRequest {
+  askTurn({ host, owner }: Sharer): LaneRequest {
     let lanes = this.#hostTurns.get(host);
     if (lanes === undefined) {
       lanes = new Lanes(this.limits.maxConcurrentPerHost);
       this.#hostTurns.set(host, lanes);
     }
-    const ofHost = lanes.ask();
+    const ofHost = lanes.ask(owner);
     let inAll: LaneRequest | undefined;
     let withdrawn = false;
     const granted = (async () => {
       if (!(await ofHost.granted)) return false;
-      inAll = withdrawn ? undefined : this.#turns.ask();
+      inAll = withdrawn ? undefined : this.#turns.ask(owner);
       if (inAll !== undefined && (await inAll.granted)) return true;
       this.giveHostTurn(host);
       return false;

@@ -37,7 +37,8 @@ export interface PushDelivery {
   readonly trace?: PushTrace | undefined;
   /**
    * The owner of the task (StoredPushConfig.owner): the sender bounds what one owner's deliveries hold by it
-   * (maxQueuedBytesPerOwner). "" or undefined: nobody authenticated, bounded by the other limits alone.
+   * (maxQueuedBytesPerOwner), and shares its turns fairly by it. "" or undefined: nobody authenticated, bounded
+   * by the other byte limits alone, and one owner for turns.
    */
   readonly owner?: string | undefined;
 }

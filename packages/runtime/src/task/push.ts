@@ -30,8 +30,8 @@
  * store may read a fresh copy of a config for every commit, and a config's strings may be long). A delivery that
  * would pass any of them is dropped and reported, unless nothing else is held there. So a webhook that never
  * answers, a task with many configs, or one caller's tasks with webhooks on many hosts hold at most that much,
- * and leave the other hosts and owners their room (push-shares.ts, which also says why turns are not shared by
- * owner). send() only enqueues; every failure,
+ * and leave the other hosts and owners their room; the turns, per host and in all, go round the owners waiting
+ * for one (push-shares.ts). send() only enqueues; every failure,
  * final or dropped, goes to onError as a PushDeliveryError naming the URL, task id, config id, attempts and the
  * last status or cause (default: console.error).
  * cancel() drops what waits for a config and stops its retries (its config was deleted). idle() resolves once
@@ -92,7 +92,8 @@ export interface PushSenderOptions extends UrlScreenOptions {
   /**
    * What maxQueuedBytes counts, held for the tasks of one owner (an authenticated caller, access.ts; owner "" has
    * no share of its own): one caller's webhooks, on however many hosts, leave the others the rest, so that their
-   * deliveries may wait for a turn but are not dropped. Default a quarter of maxQueuedBytes (16 MiB).
+   * deliveries are not dropped (turns go round the owners waiting: push-shares.ts). Default a quarter of
+   * maxQueuedBytes (16 MiB).
    */
   readonly maxQueuedBytesPerOwner?: number;
   /** Attempts in flight at once, over all configs. Default 64. */
@@ -353,7 +354,7 @@ class QueuedSender implements Required<PushSender> {
   /** Delivers with retries; resolves to the error to report, or undefined once delivered. */
   private async deliver({ delivery, sharer }: Queued, queue: ConfigQueue): Promise<PushDeliveryError | undefined> {
     for (let n = 1; ; n += 1) {
-      const stop = await this.turn(sharer.host, queue);
+      const stop = await this.turn(sharer, queue);
       if (stop !== undefined) return stopped(delivery, n - 1, stop);
       let verdict: Verdict;
       let closed: Promise<void> | undefined;
@@ -389,9 +390,10 @@ class QueuedSender implements Required<PushSender> {
    * during the retry pause or the attempt before), the reason, with no turn held: stop() withdraws the wait, so
    * that the delivery is reported and what it holds given back at once.
    */
-  private async turn(host: string, queue: ConfigQueue): Promise<Stop | undefined> {
+  private async turn(sharer: Sharer, queue: ConfigQueue): Promise<Stop | undefined> {
     if (queue.canceled !== undefined) return queue.canceled;
-    const request = this.shares.askTurn(host);
+    const { host } = sharer;
+    const request = this.shares.askTurn(sharer);
     queue.wake = request.withdraw;
     const granted = await request.granted;
     queue.wake = undefined;

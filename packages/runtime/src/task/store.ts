@@ -165,8 +165,9 @@ export interface StoredPushConfig {
   readonly protocolVersion: string;
   /**
    * The owner of its task (access.ts), as a store reads it: the push sender bounds what one owner's deliveries
-   * hold by it (push-shares.ts). A store ignores it in what it is given to put. One that leaves it out of what it
-   * reads makes every delivery the owner "" (nobody authenticated), which that bound leaves alone.
+   * hold by it, and shares its turns fairly by it (push-shares.ts). A store ignores it in what it is given to put.
+   * One that leaves it out of what it reads makes every delivery the owner "" (nobody authenticated), which that
+   * bound leaves alone, and whose deliveries then take their turns first come, first served.
    */
   readonly owner?: string | undefined;
 }
