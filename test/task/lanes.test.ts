@@ -1,7 +1,8 @@
 /**
  * Lanes (packages/runtime/src/task/lanes.ts): at most `size` holders, waiters served by key in turns (round
- * robin), first come first served within a key, withdrawals leaving no trace; and, over seeded random runs of
- * asks, withdrawals and gives, that no key waiting is passed twice by another and nothing leaks.
+ * robin), first come first served within a key unless moved to the front, withdrawals leaving no trace, a give()
+ * with nothing held refused; and, over seeded random runs of asks, withdrawals, moves to the front and gives,
+ * that no key waiting is passed twice by another and nothing leaks.
  */
 import { describe, expect, it } from "vitest";
 import { Lanes, type LaneRequest } from "../../packages/runtime/src/task/lanes.js";
@@ -63,6 +64,30 @@ describe("Lanes", () => {
     expect(lanes.unused).toBe(true);
   });
 
+  it("moves a waiter to the front of its key's queue with first(), not ahead of other keys", async () => {
+    const lanes = new Lanes(1);
+    const order: string[] = [];
+    asked(lanes, "alice", "a0", order);
+    asked(lanes, "alice", "a1", order);
+    asked(lanes, "bob", "b0", order);
+    const urgent = asked(lanes, "alice", "a2", order);
+    urgent.first();
+    urgent.first();
+    for (let i = 0; i < 4; i++) lanes.give();
+    await settle();
+    expect(order).toEqual(["a0", "a2", "b0", "a1"]);
+    urgent.first(); // granted: nothing
+    expect(lanes.unused).toBe(true);
+  });
+
+  it("refuses a give() with no lane held, which would let one lane too many be taken", () => {
+    const lanes = new Lanes(1);
+    expect(() => lanes.give()).toThrow("Lanes.give: no lane is held");
+    lanes.ask();
+    lanes.give();
+    expect(() => lanes.give()).toThrow("Lanes.give: no lane is held");
+  });
+
   it("never passes a waiting key twice, holds at most size and leaks nothing, over random runs", async () => {
     for (let seed = 1; seed <= 20; seed++) {
       let state = seed;
@@ -92,8 +117,11 @@ describe("Lanes", () => {
         } else if (roll < 7 && waiting.size > 0) {
           const all = [...waiting.keys()];
           const request = all[random(all.length)]!;
-          waiting.delete(request);
-          request.withdraw();
+          if (random(2) === 0) request.first();
+          else {
+            waiting.delete(request);
+            request.withdraw();
+          }
         } else if (held > 0) {
           lanes.give();
           held -= 1;

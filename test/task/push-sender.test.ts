@@ -171,6 +171,25 @@ async function otherReceiver(): Promise<{
   };
 }
 
+/** `n` more hosts (ports) served like the shared receiver: what they get goes to `received`, answered by `answer`. */
+async function moreHosts(n: number): Promise<{ urls: string[]; close: () => Promise<void> }> {
+  const listener = server.listeners("request")[0] as (req: IncomingMessage, res: ServerResponse) => void;
+  const servers = await Promise.all(
+    Array.from({ length: n }, async () => {
+      const more = createServer(listener);
+      await new Promise<void>((resolve) => more.listen(0, "127.0.0.1", resolve));
+      return more;
+    }),
+  );
+  return {
+    urls: servers.map((more) => `http://127.0.0.1:${(more.address() as AddressInfo).port}/hook`),
+    close: async () => {
+      for (const more of servers) more.closeAllConnections();
+      await Promise.all(servers.map((more) => new Promise((resolve) => more.close(resolve))));
+    },
+  };
+}
+
 /** A gate the receiver waits on, and a promise that resolves once a request arrived. */
 function gate(): { arrived: Promise<void>; release: () => void; answer: Answer } {
   let release = () => {};
@@ -554,6 +573,33 @@ describe("order, queue bound and idle()", () => {
       "alice-3",
       "alice-4",
     ]);
+  });
+
+  it("lets an attempt holding a host's turn others wait for go first among its owner's waits in all", async () => {
+    // alice's attempt to the shared host holds its only turn while it waits for the one turn in all behind her
+    // backlog on eight other hosts; bob waits for the shared host. It goes first among hers, so bob waits for a
+    // few attempts of hers (that one, then one while he waits for the turn in all), not for her whole backlog.
+    const held = gate();
+    answer = held.answer;
+    const hosts = await moreHosts(9);
+    const [shared, ...others] = hosts.urls;
+    const { sender, errors } = localSender({ maxConcurrent: 1, maxConcurrentPerHost: 1 });
+    const send = (body: string, url: string, owner: string) =>
+      sender.send({ config: config(url, { id: body }), protocolVersion: "1.0", body, owner });
+    send("alice-0", `${base}/hook`, "alice");
+    await held.arrived;
+    for (const [i, url] of others.entries()) send(`alice-${i + 1}`, url, "alice");
+    send("alice-shared", shared!, "alice");
+    send("bob-shared", shared!, "bob");
+    held.release();
+    await sender.idle();
+    expect(errors).toEqual([]);
+    const order = received.map((r) => r.body);
+    // Once alice-shared's attempt ends, its turn in all goes to alice-1 before bob, who then has the host's
+    // turn, asks for one in all: alice was first in the round, so alice-2 goes before him too.
+    expect(order.slice(0, 5)).toEqual(["alice-0", "alice-shared", "alice-1", "alice-2", "bob-shared"]);
+    expect(order).toHaveLength(11);
+    await hosts.close();
   });
 
   it("holds at most maxQueuedBytesPerHost for one host, leaving the rest of maxQueuedBytes to others", async () => {

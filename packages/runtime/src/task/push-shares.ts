@@ -17,12 +17,16 @@
  *             maxConcurrent turns in all: an attempt waiting on its own host holds no turn of the others, so one
  *             host never holds more than maxConcurrentPerHost of them. Each wait is fair by owner (lanes.ts):
  *             the owners waiting for a turn take turns, round robin, each owner's attempts in the order asked,
- *             and owner "" (everyone nobody authenticated) is one owner there. So one caller's backlog, on many
- *             hosts or on a host others use too, no longer waits ahead of another owner's attempts: at each
- *             wait, each owner waiting gets at most one turn before another's next attempt does (an attempt
- *             holds it at most timeoutMs). Owners have no cap of turns: a turn nobody else waits for goes to
- *             whoever asks (an earlier cap per owner, taken before or together with the others, made attempts
- *             wait on turns they could not use)
+ *             and owner "" (everyone nobody authenticated) is one owner there. An attempt holds its host's
+ *             turn while it waits for one in all: once anyone waits for that host, it goes first among its
+ *             owner's waits in all (Lanes.first), so that the host's turn is not held behind the owner's
+ *             backlog on other hosts. So one caller's backlog, on many hosts or on a host others use too, no
+ *             longer waits ahead of another owner's attempts: at each wait, each owner waiting gets at most one
+ *             turn before another's next attempt does (an attempt holds it at most timeoutMs), and another
+ *             owner waiting for a host the caller holds waits for a few of its attempts, however long its
+ *             backlog. Owners have no cap of turns: a turn nobody else waits for goes to whoever asks (an
+ *             earlier cap per owner, taken before or together with the others, made attempts wait on turns
+ *             they could not use)
  *   cleanup   a host's or owner's entry goes once it holds nothing and no attempt holds or waits for its turn
  */
 
@@ -97,12 +101,25 @@ interface Shares {
   readonly held: Map<string, Held>;
 }
 
+/** A wait for an attempt's turns (PushShares.askTurn): `granted` resolves true once both are the caller's. */
+export interface TurnRequest {
+  readonly granted: Promise<boolean>;
+  /** Stops waiting (granted resolves false, no turn held); nothing once granted. */
+  withdraw(): void;
+}
+
+/** A host's turns, and the waits in all of the attempts that hold one of them (see the header). */
+interface HostTurns {
+  readonly lanes: Lanes;
+  readonly waitingInAll: Set<LaneRequest>;
+}
+
 export class PushShares {
   readonly #all = emptyHeld();
   /** By owner and by host (see the header). */
   readonly #kinds: readonly Shares[];
   readonly #turns: Lanes;
-  readonly #hostTurns = new Map<string, Lanes>();
+  readonly #hostTurns = new Map<string, HostTurns>();
 
   constructor(private readonly limits: ShareLimits) {
     this.#turns = new Lanes(limits.maxConcurrent);
@@ -169,19 +186,30 @@ export class PushShares {
    * Asks for a turn of the host's, then one in all, each fair by owner (see the header); once granted, give it
    * back with giveTurn. Withdrawn while it waits, it holds neither (a host's turn already taken goes back).
    */
-  askTurn({ host, owner }: Sharer): LaneRequest {
-    let lanes = this.#hostTurns.get(host);
-    if (lanes === undefined) {
-      lanes = new Lanes(this.limits.maxConcurrentPerHost);
-      this.#hostTurns.set(host, lanes);
+  askTurn({ host, owner }: Sharer): TurnRequest {
+    let turns = this.#hostTurns.get(host);
+    if (turns === undefined) {
+      turns = { lanes: new Lanes(this.limits.maxConcurrentPerHost), waitingInAll: new Set() };
+      this.#hostTurns.set(host, turns);
     }
-    const ofHost = lanes.ask(owner);
+    const ofHost = turns.lanes.ask(owner);
+    // This attempt waits for the host: the host's turns held by attempts waiting in all go first among theirs.
+    if (turns.lanes.waiting) for (const holder of turns.waitingInAll) holder.first();
+    const ofThisHost = turns;
     let inAll: LaneRequest | undefined;
     let withdrawn = false;
     const granted = (async () => {
       if (!(await ofHost.granted)) return false;
-      inAll = withdrawn ? undefined : this.#turns.ask(owner);
-      if (inAll !== undefined && (await inAll.granted)) return true;
+      if (!withdrawn) {
+        const waits = this.#turns.full;
+        inAll = this.#turns.ask(owner);
+        if (waits) ofThisHost.waitingInAll.add(inAll);
+        // Someone waits for the host this attempt holds a turn of: it goes first among its owner's.
+        if (waits && ofThisHost.lanes.waiting) inAll.first();
+        const got = await inAll.granted;
+        ofThisHost.waitingInAll.delete(inAll);
+        if (got) return true;
+      }
       this.giveHostTurn(host);
       return false;
     })();
@@ -199,9 +227,9 @@ export class PushShares {
   }
 
   private giveHostTurn(host: string): void {
-    const lanes = this.#hostTurns.get(host);
-    if (lanes === undefined) return;
-    lanes.give();
-    if (lanes.unused) this.#hostTurns.delete(host);
+    const turns = this.#hostTurns.get(host);
+    if (turns === undefined) return;
+    turns.lanes.give();
+    if (turns.lanes.unused) this.#hostTurns.delete(host);
   }
 }
