@@ -38,7 +38,8 @@ const NOT_PER_CALL: Readonly<Record<string, string>> = {
     "once per server (the agent card's options)",
   "packages/runtime/src/task/postgres/postgres-store.ts: ...retentionOf(options) → schema, everyMs, onError":
     "once per store (its pruning options)",
-  "packages/runtime/src/task/postgres/prune.ts: ...options → terminalTtlMs, interruptedTtlMs": "once per pruneEvents() call",
+  "packages/runtime/src/task/postgres/prune.ts: ...options → terminalTtlMs, interruptedTtlMs":
+    "once per pruneEvents() call",
 };
 
 /** The names a spread of a value of this type brings (the apparent properties of each union member). */

@@ -98,7 +98,7 @@ describe("openPostgresTaskStore", () => {
   });
 });
 
-describe("migrations 2 to 6 on a schema at version 1", () => {
+describe("migrations 2 to 7 on a schema at version 1", () => {
   it("adds the turn columns and keeps the tasks", async () => {
     const schema = uniqueSchema("upgrade");
     await migrate(admin, { schema });
@@ -106,7 +106,9 @@ describe("migrations 2 to 6 on a schema at version 1", () => {
     const t = task("kept", { ms: 1000, history: ["hello"] });
     await store.commit("", { task: t, expectedVersion: 0, events: [] });
     await store.close();
-    // Back to version 1, as a database an early release made: migrations 6, 5, 4, 3 and 2 undone.
+    // Back to version 1, as a database an early release made: migrations 7 to 2 undone.
+    await admin.query(`ALTER TABLE "${schema}".push_configs DROP CONSTRAINT push_configs_task`);
+    await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 7`);
     await admin.query(`DROP INDEX "${schema}".tasks_interrupted_by_status`);
     await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 6`);
     await admin.query(`DROP INDEX "${schema}".tasks_terminal_by_end`);
@@ -122,7 +124,7 @@ describe("migrations 2 to 6 on a schema at version 1", () => {
       `ALTER TABLE "${schema}".tasks DROP COLUMN turn_id, DROP COLUMN turn_owner, DROP COLUMN turn_expires`,
     );
     await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 2`);
-    expect(await migrate(admin, { schema })).toEqual({ applied: [2, 3, 4, 5, 6], version: 6 });
+    expect(await migrate(admin, { schema })).toEqual({ applied: [2, 3, 4, 5, 6, 7], version: 7 });
     const reopened = await openPostgresTaskStore({ pool: postgresUrl(), definition: A2AServiceV1_0, schema });
     expect(await reopened.get("", "kept")).toEqual({ task: t, version: 1, turn: undefined });
     await reopened.close();

@@ -9,6 +9,8 @@
  * one statement; and the memory store keeps terminal tasks seven days by
  * default.
  */
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,7 +22,11 @@ import type { TaskEvent, TaskStore } from "../../packages/runtime/src/task/store
 import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { TaskPushNotificationConfigSchema } from "../../generated-samples/v1.0.1/a2a_pb.js";
 import { postgresUrl, uniqueSchema } from "../helpers/postgres.js";
+import { repoRoot } from "../helpers/run.js";
 import { artifactEvent, statusEvent, task, TaskState } from "../helpers/task-values.js";
+
+/** The built a2a-task-store command line. */
+const CLI = join(repoRoot, "packages/runtime/dist/task/postgres/cli.js");
 
 let url: string;
 let admin: pg.Pool;
@@ -117,7 +123,78 @@ describe("retention", () => {
       expect(await count(schema, table, "task_id IN ('input-old', 'auth-old')"), table).toBe(0);
     }
     expect(await store.get("", "input-old")).toBeUndefined();
-    await expect(prune(admin, { schema, interruptedTtlMs: -1 })).rejects.toThrow(/interruptedTtlMs must be a non-neg/);
+    await expect(prune(admin, { schema, interruptedTtlMs: -1 })).rejects.toThrow(/interruptedTtlMs must be a number/);
+  });
+
+  it("keeps a prompt whose status time is recent, though its last commit is old", async () => {
+    const { schema, store } = await storeOn();
+    const recent = task("recent", { state: TaskState.INPUT_REQUIRED, ms: Date.now() });
+    expect(await store.commit("", { task: recent, expectedVersion: 0, events: [statusEvent(recent)] })).toBe(1);
+    await age(schema, 3 * 3_600_000);
+    const options = { schema, eventsTtlMs: 3_600_000, interruptedTtlMs: 2 * 3_600_000 };
+    expect(await prune(admin, options)).toEqual({ events: 1, tasks: 0 });
+    expect(await count(schema, "tasks")).toBe(1);
+  });
+
+  it("prunes what the CLI's flags say: --interrupted-older-than never keeps prompts, seconds prune them", async () => {
+    const { schema, store } = await storeOn();
+    await made(store, "prompt", TaskState.INPUT_REQUIRED);
+    await age(schema, 2 * 3_600_000);
+    const run = (...flags: string[]) =>
+      spawnSync(process.execPath, [CLI, "prune", "--database-url", url, "--schema", schema, ...flags], {
+        encoding: "utf8",
+      });
+    const kept = run("--interrupted-older-than", "never");
+    expect([kept.status, kept.stderr, await count(schema, "tasks")]).toEqual([0, "", 1]);
+    const pruned = run("--interrupted-older-than", "3600");
+    expect(pruned.stdout).toContain("deleted 0 task events and 1 tasks (terminal or unanswered)");
+    expect([await count(schema, "tasks"), await count(schema, "push_configs")]).toEqual([0, 0]);
+  });
+
+  it("leaves no push config behind when a put races the prune of its task (migration 7), many times", async () => {
+    const { schema, store } = await storeOn();
+    const outcomes = new Map<string, number>();
+    const note = (what: string) => outcomes.set(what, (outcomes.get(what) ?? 0) + 1);
+    for (let round = 0; round < 10; round++) {
+      // Many due rows, so that the prune's scan takes a while and the puts land during it.
+      await admin.query(
+        `INSERT INTO "${schema}".tasks (tenant, id, context_id, state, status_time, version, body, updated_at)
+           SELECT '', 'filler-' || $1 || '-' || g, 'c', 6, 'epoch', 1, '\\x'::bytea, now() - interval '1 day'
+           FROM generate_series(1, 900) g`,
+        [round],
+      );
+      const ids = Array.from({ length: 60 }, (_, i) => `r${round}-${i}`);
+      for (const id of ids) await made(store, id, TaskState.INPUT_REQUIRED, false);
+      await admin.query(`UPDATE "${schema}".tasks SET updated_at = now() - interval '1 day'`);
+      const puts = ids.map(async (id, i) => {
+        await new Promise((resolve) => setTimeout(resolve, i % 7));
+        const config = create(TaskPushNotificationConfigSchema, { taskId: id, id: "c", url: "https://example.com/h" });
+        await store.putPushConfig("", { config, protocolVersion: "1.0" }).then(
+          () => note("stored"),
+          (e: { type?: string }) => note(e.type ?? "other"),
+        );
+      });
+      await Promise.all([...puts, prune(admin, { schema, eventsTtlMs: 0, interruptedTtlMs: 0 })]);
+      await prune(admin, { schema, eventsTtlMs: 0, interruptedTtlMs: 0 });
+    }
+    // Both sides of the race happened: some puts came first, some found their task gone.
+    expect([...outcomes.keys()].sort()).toEqual(["TaskNotFoundError", "stored"]);
+    expect([await count(schema, "tasks"), await count(schema, "push_configs")]).toEqual([0, 0]);
+  });
+
+  it("drops the configs of tasks already gone when migration 7 ties configs to their task", async () => {
+    const { schema, store } = await storeOn();
+    await admin.query(`ALTER TABLE "${schema}".push_configs DROP CONSTRAINT push_configs_task`);
+    await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 7`);
+    await made(store, "kept", TaskState.WORKING);
+    await made(store, "gone", TaskState.WORKING);
+    await admin.query(`DELETE FROM "${schema}".tasks WHERE id = 'gone'`);
+    expect(await count(schema, "push_configs")).toBe(2);
+    expect(await migrate(admin, { schema })).toEqual({ applied: [7], version: 7 });
+    expect(await count(schema, "push_configs", "task_id = 'kept'")).toBe(1);
+    expect(await count(schema, "push_configs")).toBe(1);
+    await admin.query(`DELETE FROM "${schema}".tasks WHERE id = 'kept'`);
+    expect(await count(schema, "push_configs")).toBe(0);
   });
 
   it("prunes them by default seven days after their last commit, on the store's own timer", async () => {
@@ -170,7 +247,14 @@ describe("retention", () => {
     await age(schema, 365 * 24 * 3_600_000);
     expect(await prune(admin, { schema, terminalTtlMs: Number.POSITIVE_INFINITY })).toEqual({ events: 2, tasks: 0 });
     expect(await count(schema, "tasks")).toBe(1);
-    await expect(prune(admin, { schema, terminalTtlMs: -1 })).rejects.toThrow(/terminalTtlMs must be a non-negative/);
+    await expect(prune(admin, { schema, terminalTtlMs: -1 })).rejects.toThrow(/terminalTtlMs must be a number of/);
+    // A finite TTL past 100 years would take the database's timestamps out of range at every prune.
+    await expect(prune(admin, { schema, interruptedTtlMs: 1e15 })).rejects.toThrow(
+      "interruptedTtlMs must be a number of milliseconds from 0 to 3153600000000 or Infinity, got 1000000000000000",
+    );
+    await expect(prune(admin, { schema, eventsTtlMs: Number.POSITIVE_INFINITY })).rejects.toThrow(
+      "eventsTtlMs must be a number of milliseconds from 0 to 3153600000000, got Infinity",
+    );
     expect(() =>
       createPostgresTaskStore({ pool: admin, definition: A2AServiceV1_0, schema, pruneEveryMs: 0.5 }),
     ).toThrow(/pruneEveryMs must be an integer >= 0, got 0.5/);

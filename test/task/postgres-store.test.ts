@@ -78,10 +78,10 @@ describe("migrate", () => {
       migrate(admin, { schema }),
       migrate(admin, { schema }),
     ]);
-    expect(runs.map((r) => r.applied.length).sort()).toEqual([0, 0, 6]);
-    expect(runs.every((r) => r.version === 6)).toBe(true);
+    expect(runs.map((r) => r.applied.length).sort()).toEqual([0, 0, 7]);
+    expect(runs.every((r) => r.version === 7)).toBe(true);
     const again = await migrate(admin, { schema });
-    expect(again).toEqual({ applied: [], version: 6 });
+    expect(again).toEqual({ applied: [], version: 7 });
     const tables = await admin.query<{ table_name: string }>(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",
       [schema],
@@ -136,7 +136,7 @@ describe("migrate", () => {
     });
     expect(first.stderr).toBe("");
     expect(first.status).toBe(0);
-    expect(first.stdout).toContain(`schema "${schema}" at version 6 (applied 1, 2, 3, 4, 5, 6)`);
+    expect(first.stdout).toContain(`schema "${schema}" at version 7 (applied 1, 2, 3, 4, 5, 6, 7)`);
     const second = spawnSync(process.execPath, [CLI, "migrate", "--schema", schema], {
       encoding: "utf8",
       env: { ...process.env, DATABASE_URL: url },
@@ -158,7 +158,20 @@ describe("migrate", () => {
       encoding: "utf8",
     });
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain('--interrupted-older-than "soon" is not a number of seconds or never');
+    expect(bad.stderr).toContain('--interrupted-older-than "soon" is not a number of seconds up to 3153600000');
+    for (const [flag, value] of [
+      ["--interrupted-older-than", " "],
+      ["--terminal-older-than", "1e12"],
+      ["--older-than", "never"],
+    ]) {
+      const refused = spawnSync(process.execPath, [CLI, "prune", "--database-url", url, flag!, value!], {
+        encoding: "utf8",
+      });
+      expect([refused.status, refused.stderr.split("\n")[0]]).toEqual([
+        2,
+        expect.stringContaining(`${flag} "${value}"`),
+      ]);
+    }
   });
 
   it("fails, not the process, when its connection dies mid-migration (in process and in the CLI)", async () => {

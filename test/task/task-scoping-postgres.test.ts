@@ -68,6 +68,8 @@ async function storeOn(schema: string, pool: pg.Pool | string = postgresUrl()): 
 
 /** Takes migrations 5, 4 and 3 back out, leaving the schema as the release that added owners found it (version 2). */
 async function backToVersion2(schema: string): Promise<void> {
+  await admin.query(`ALTER TABLE "${schema}".push_configs DROP CONSTRAINT push_configs_task`);
+  await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 7`);
   await admin.query(`DROP INDEX "${schema}".tasks_interrupted_by_status`);
   await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 6`);
   await admin.query(`DROP INDEX "${schema}".tasks_terminal_by_end`);
@@ -92,7 +94,7 @@ describe("migration 3 on a schema a release before made", () => {
     expect((await before.getTask!(getRequest(kept.id), alice!)).id).toBe(kept.id);
     await backToVersion2(schema);
 
-    expect(await migrate(admin, { schema })).toEqual({ applied: [3, 4, 5, 6], version: 6 });
+    expect(await migrate(admin, { schema })).toEqual({ applied: [3, 4, 5, 6, 7], version: 7 });
     const owners = await admin.query<{ owner: string }>(`SELECT owner FROM "${schema}".tasks`);
     expect(owners.rows).toEqual([{ owner: "" }]);
     const store = await storeOn(schema);

@@ -17,7 +17,13 @@
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { migrate } from "./migrations.js";
-import { DEFAULT_INTERRUPTED_TTL_MS, DEFAULT_TERMINAL_TTL_MS, prune } from "./prune.js";
+import {
+  DEFAULT_EVENTS_TTL_MS,
+  DEFAULT_INTERRUPTED_TTL_MS,
+  DEFAULT_TERMINAL_TTL_MS,
+  MAX_TTL_MS,
+  prune,
+} from "./prune.js";
 import { DEFAULT_SCHEMA } from "./sql-names.js";
 
 const USAGE = `usage: a2a-task-store migrate [--database-url URL] [--schema NAME]
@@ -48,15 +54,13 @@ function parse(argv: readonly string[]) {
   }
   const url = values["database-url"] ?? process.env.DATABASE_URL;
   if (url === undefined || url === "") throw new UsageError("a2a-task-store: no --database-url and no DATABASE_URL");
-  const olderThan = values["older-than"] === undefined ? 3600 : Number(values["older-than"]);
-  if (!Number.isFinite(olderThan) || olderThan < 0) {
-    throw new UsageError(`a2a-task-store: --older-than "${values["older-than"]}" is not a number of seconds`);
-  }
-  const terminal = secondsOrNever("--terminal-older-than", values["terminal-older-than"], DEFAULT_TERMINAL_TTL_MS);
-  const interrupted = secondsOrNever(
+  const olderThan = seconds("--older-than", values["older-than"], DEFAULT_EVENTS_TTL_MS, false);
+  const terminal = seconds("--terminal-older-than", values["terminal-older-than"], DEFAULT_TERMINAL_TTL_MS, true);
+  const interrupted = seconds(
     "--interrupted-older-than",
     values["interrupted-older-than"],
     DEFAULT_INTERRUPTED_TTL_MS,
+    true,
   );
   const schema = values.schema ?? DEFAULT_SCHEMA;
   return {
@@ -69,13 +73,17 @@ function parse(argv: readonly string[]) {
   };
 }
 
-/** A TTL flag's seconds: its default (given in ms) when absent, Infinity for "never"; a UsageError naming it. */
-function secondsOrNever(flag: string, value: string | undefined, defaultMs: number): number {
-  const seconds = value === undefined ? defaultMs / 1000 : value === "never" ? Number.POSITIVE_INFINITY : Number(value);
-  if (Number.isNaN(seconds) || seconds < 0 || value === "") {
-    throw new UsageError(`a2a-task-store: ${flag} "${value}" is not a number of seconds or never`);
-  }
-  return seconds;
+/**
+ * A TTL flag's seconds: its default (given in ms) when absent; digits, with a fraction, up to MAX_TTL_MS; with
+ * `never`, Infinity for "never". Anything else is a UsageError naming the flag.
+ */
+function seconds(flag: string, value: string | undefined, defaultMs: number, never: boolean): number {
+  if (value === undefined) return defaultMs / 1000;
+  if (never && value === "never") return Number.POSITIVE_INFINITY;
+  const n = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+  if (n * 1000 <= MAX_TTL_MS) return n;
+  const what = `a number of seconds up to ${MAX_TTL_MS / 1000}${never ? " or never" : ""}`;
+  throw new UsageError(`a2a-task-store: ${flag} "${value}" is not ${what}`);
 }
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -27,6 +27,11 @@
  *   traces (4)     tasks.turn_trace: the W3C traceparent of the call that
  *                  started the task's last turn, when it was traced, so calls
  *                  on other instances link their spans to it (call-trace.ts)
+ *   retention (5-7) partial indexes of terminal tasks (5) and of input-required
+ *                  and auth-required ones (6) by status time, which prune.ts
+ *                  walks; push_configs rows go with their task (7: a foreign
+ *                  key ON DELETE CASCADE, as history and artifacts), so a
+ *                  config put while its task is pruned is never left behind
  *
  * Bodies are protobuf binary (bytea), not ProtoJSON jsonb: the store only ever
  * gives back what it was given, binary round-trips protobuf-es messages
@@ -162,6 +167,17 @@ ALTER TABLE ${q}.tasks SET (fillfactor = 85);
     // status change moves a row into or out of it, as for migration 5's index.
     sql: (q) => `
 CREATE INDEX tasks_interrupted_by_status ON ${q}.tasks (status_time) WHERE state IN (6, 8);
+`,
+  },
+  {
+    version: 7,
+    name: "push configs deleted with their task",
+    // Configs whose task is gone (a put that raced a prune before this migration) can never be read: dropped first.
+    sql: (q) => `
+DELETE FROM ${q}.push_configs p
+  WHERE NOT EXISTS (SELECT 1 FROM ${q}.tasks t WHERE t.tenant = p.tenant AND t.id = p.task_id);
+ALTER TABLE ${q}.push_configs ADD CONSTRAINT push_configs_task
+  FOREIGN KEY (tenant, task_id) REFERENCES ${q}.tasks (tenant, id) ON DELETE CASCADE;
 `,
   },
 ];

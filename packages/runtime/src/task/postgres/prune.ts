@@ -11,8 +11,8 @@
  *            rejected) that ended (its status time) and was last committed
  *            more than terminalTtlMs ago, and at least eventsTtlMs ago
  *            (default seven days; Infinity keeps them) goes with its
- *            history and artifacts (ON DELETE CASCADE), its push configs and
- *            its events. A task is kept as long as its events, so that
+ *            history, artifacts and push configs (ON DELETE CASCADE: a config
+ *            put while the prune runs goes too) and its events. A task is kept as long as its events, so that
  *            every instance's feed reads its last events (a cancel from
  *            another instance among them) before they go with it
  *   prompts  a task in input-required or auth-required whose status time
@@ -24,10 +24,11 @@
  *            racing the delete either locks the row first, and the prune
  *            skips it, or finds no row, and its writer's re-read no task:
  *            ../store.ts, dropping).
- *            Subscribers on other instances cannot be seen from here: one
- *            still following such a task when it goes hears nothing more
- *            (the memory store keeps a task someone subscribes to). Tasks
- *            that work are never deleted
+ *            Subscribers are not consulted (those of other instances cannot
+ *            be seen from here): a stream still following such a task when
+ *            it goes stays open and hears nothing more, until its client
+ *            leaves (the memory store keeps a task someone subscribes to).
+ *            Tasks that work are never deleted
  *   batches  each statement deletes at most BATCH rows, taking only rows no
  *            other transaction holds (FOR UPDATE SKIP LOCKED), so instances
  *            pruning at once neither wait on nor repeat each other's work,
@@ -78,6 +79,11 @@ export interface PruneResult {
 }
 
 export const DEFAULT_EVENTS_TTL_MS = 3_600_000;
+/**
+ * The longest finite TTL: 100 years. A far longer one would take PostgreSQL's timestamps out of range in every
+ * prune; Infinity says "never" where a TTL allows it.
+ */
+export const MAX_TTL_MS = 3_153_600_000_000;
 export const DEFAULT_PRUNE_EVERY_MS = 60_000;
 
 /** Rows one statement deletes at most, and how many such statements one prune runs per table at most. */
@@ -94,16 +100,16 @@ export function retentionOf(options: RetentionOptions & { olderThanMs?: number }
   const eventsTtlMs = options.eventsTtlMs ?? options.olderThanMs ?? DEFAULT_EVENTS_TTL_MS;
   const terminalTtlMs = options.terminalTtlMs ?? DEFAULT_TERMINAL_TTL_MS;
   const interruptedTtlMs = options.interruptedTtlMs ?? DEFAULT_INTERRUPTED_TTL_MS;
-  for (const [name, value] of [
-    ["eventsTtlMs", eventsTtlMs],
-    ["terminalTtlMs", terminalTtlMs],
-    ["interruptedTtlMs", interruptedTtlMs],
+  for (const [name, value, endless] of [
+    ["eventsTtlMs", eventsTtlMs, false],
+    ["terminalTtlMs", terminalTtlMs, true],
+    ["interruptedTtlMs", interruptedTtlMs, true],
   ] as const) {
-    if (Number.isNaN(value) || value < 0) {
-      throw new RangeError(
-        `PostgreSQL task store: ${name} must be a non-negative number of milliseconds, got ${value}`,
-      );
-    }
+    if (value === Number.POSITIVE_INFINITY ? endless : value >= 0 && value <= MAX_TTL_MS) continue;
+    const or = endless ? " or Infinity" : "";
+    throw new RangeError(
+      `PostgreSQL task store: ${name} must be a number of milliseconds from 0 to ${MAX_TTL_MS}${or}, got ${value}`,
+    );
   }
   return { eventsTtlMs, terminalTtlMs, interruptedTtlMs };
 }
@@ -141,7 +147,7 @@ export async function prune(db: Queryable, options: PruneOptions = {}): Promise<
 
 /**
  * Deletes the tasks in one of `states` whose status time and last commit are older than `ttlMs`, and than
- * `eventsTtlMs`, with their push configs and events (history and artifacts cascade); how many went.
+ * `eventsTtlMs`, with their events (history, artifacts and push configs cascade); how many went.
  */
 async function pruneTasks(
   db: Queryable,
@@ -161,7 +167,6 @@ async function pruneTasks(
            WHERE state IN (${states.join(", ")}) AND status_time < ${AGE} AND updated_at < ${AGE}
          LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
        RETURNING t.tenant, t.id),
-     configs AS (DELETE FROM ${q}.push_configs p USING gone WHERE p.tenant = gone.tenant AND p.task_id = gone.id),
      events AS (DELETE FROM ${q}.task_events e USING gone WHERE e.tenant = gone.tenant AND e.task_id = gone.id)
      SELECT 1 FROM gone`,
     [Math.floor(afterMs)],
