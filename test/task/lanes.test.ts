@@ -1,8 +1,8 @@
 /**
  * Lanes (packages/runtime/src/task/lanes.ts): at most `size` holders, waiters served by key in turns (round
- * robin), first come first served within a key unless moved to the front, withdrawals leaving no trace, a give()
- * with nothing held refused; and, over seeded random runs of asks, withdrawals, moves to the front and gives,
- * that no key waiting is passed twice by another and nothing leaks.
+ * robin), first come first served within a key but for those moved to the front (in the order moved),
+ * withdrawals leaving no trace, a give() with nothing held refused; and, over seeded random runs of asks,
+ * withdrawals, moves to the front and gives, that no key waiting is passed twice by another and nothing leaks.
  */
 import { describe, expect, it } from "vitest";
 import { Lanes, type LaneRequest } from "../../packages/runtime/src/task/lanes.js";
@@ -77,6 +77,27 @@ describe("Lanes", () => {
     await settle();
     expect(order).toEqual(["a0", "a2", "b0", "a1"]);
     urgent.first(); // granted: nothing
+    expect(lanes.unused).toBe(true);
+  });
+
+  it("serves waiters moved to the front in the order they were moved, and a withdrawn one leaves no gap", async () => {
+    const lanes = new Lanes(1);
+    const order: string[] = [];
+    asked(lanes, "alice", "a0", order);
+    asked(lanes, "alice", "a1", order);
+    const early = asked(lanes, "alice", "a2", order);
+    const gone = asked(lanes, "alice", "a3", order);
+    const late = asked(lanes, "alice", "a4", order);
+    early.first();
+    gone.first();
+    late.first();
+    // A move made later never passes one made earlier (a holder of a host's turn moved first stays first).
+    early.first();
+    gone.withdraw();
+    asked(lanes, "alice", "a5", order).first();
+    for (let i = 0; i < 5; i++) lanes.give();
+    await settle();
+    expect(order).toEqual(["a0", "a2", "a4", "a5", "a1"]);
     expect(lanes.unused).toBe(true);
   });
 

@@ -602,6 +602,34 @@ describe("order, queue bound and idle()", () => {
     await hosts.close();
   });
 
+  it("keeps the turn holder others wait for ahead of holders moved up after it, however long the backlog", async () => {
+    // As above, but alice's backlog has five attempts on each of two more hosts: each of those hosts' turn holders
+    // is moved up too (alice's own next attempts wait for them). They go after alice-shared, moved up first, so
+    // bob still waits for a few of her attempts, not for the whole backlog.
+    const held = gate();
+    answer = held.answer;
+    const hosts = await moreHosts(3);
+    const [shared, y, z] = hosts.urls;
+    const { sender, errors } = localSender({ maxConcurrent: 1, maxConcurrentPerHost: 1 });
+    const send = (body: string, url: string | undefined, owner: string) =>
+      sender.send({ config: config(url!, { id: body }), protocolVersion: "1.0", body, owner });
+    send("alice-0", `${base}/hook`, "alice");
+    await held.arrived;
+    send("alice-shared", shared, "alice");
+    send("bob-shared", shared, "bob");
+    for (let i = 0; i < 5; i++) {
+      send(`alice-y${i}`, y, "alice");
+      send(`alice-z${i}`, z, "alice");
+    }
+    held.release();
+    await sender.idle();
+    expect(errors).toEqual([]);
+    const order = received.map((r) => r.body);
+    expect(order.slice(0, 5)).toEqual(["alice-0", "alice-shared", "alice-y0", "alice-z0", "bob-shared"]);
+    expect(order).toHaveLength(13);
+    await hosts.close();
+  });
+
   it("holds at most maxQueuedBytesPerHost for one host, leaving the rest of maxQueuedBytes to others", async () => {
     const held = gate();
     answer = held.answer;

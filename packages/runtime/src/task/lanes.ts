@@ -4,7 +4,8 @@
  * and the URL screen (its host lookups, host-lookups.ts).
  *
  *   order     each waiter asks under a key (push: its task's owner; "" when not given). Waiters of one key are
- *             served in the order they asked, unless one is moved to the front (first()); the keys with waiters
+ *             served in the order they asked, but those moved to the front (first()), which go before the others
+ *             in the order they were moved (so a move never passes one made earlier); the keys with waiters
  *             take turns, round robin, in the order each began to wait. So a key with many waiters delays
  *             another key's next waiter by at most one grant per key waiting, not by its whole queue; with one
  *             key it is plain first come, first served
@@ -47,12 +48,15 @@ class List<T extends Node<T>> {
     node.linked = true;
   }
 
-  unshift(node: T): void {
-    node.prev = undefined;
-    node.next = this.head;
-    if (this.head === undefined) this.#tail = node;
-    else this.head.prev = node;
-    this.head = node;
+  /** Puts the node right after `after` (a node in the list), or first when `after` is undefined. */
+  insertAfter(node: T, after: T | undefined): void {
+    const next = after === undefined ? this.head : after.next;
+    node.prev = after;
+    node.next = next;
+    if (after === undefined) this.head = node;
+    else after.next = node;
+    if (next === undefined) this.#tail = node;
+    else next.prev = node;
     node.linked = true;
   }
 
@@ -72,12 +76,23 @@ class List<T extends Node<T>> {
 
 interface Waiter extends Node<Waiter> {
   readonly resolve: (granted: boolean) => void;
+  /** Moved to the front (first()). */
+  moved: boolean;
 }
 
 /** A key with waiters: its queue, and its place in the round. */
 interface KeyQueue extends Node<KeyQueue> {
   readonly key: string;
+  /** Those moved to the front first, in the order moved, then the others in the order they asked. */
   readonly waiters: List<Waiter>;
+  /** The last of the waiters moved to the front, if one still waits. */
+  lastMoved: Waiter | undefined;
+}
+
+/** Takes a waiter out of its key's queue; the moved ones are its first, so the one before the last is moved too. */
+function unqueue(queue: KeyQueue, waiter: Waiter): void {
+  if (queue.lastMoved === waiter) queue.lastMoved = waiter.prev;
+  queue.waiters.remove(waiter);
 }
 
 /** At most `size` holders at once, the others waiting by key, round robin (see the header). */
@@ -118,23 +133,28 @@ export class Lanes {
     }
     let queue = this.#keys.get(key);
     if (queue === undefined) {
-      queue = { key, waiters: new List(), prev: undefined, next: undefined, linked: false };
+      queue = { key, waiters: new List(), lastMoved: undefined, prev: undefined, next: undefined, linked: false };
       this.#keys.set(key, queue);
       this.#round.push(queue);
     }
     const mine = queue;
     let waiter: Waiter | undefined;
     const granted = new Promise<boolean>((resolve) => {
-      waiter = { resolve, prev: undefined, next: undefined, linked: false };
+      waiter = { resolve, moved: false, prev: undefined, next: undefined, linked: false };
       mine.waiters.push(waiter);
     });
     const withdraw = () => {
-      if (waiter === undefined || !mine.waiters.remove(waiter)) return;
+      if (waiter === undefined || !waiter.linked) return;
+      unqueue(mine, waiter);
       if (mine.waiters.head === undefined) this.#leave(mine);
       waiter.resolve(false);
     };
     const first = () => {
-      if (waiter !== undefined && mine.waiters.remove(waiter)) mine.waiters.unshift(waiter);
+      if (waiter === undefined || !waiter.linked || waiter.moved) return;
+      mine.waiters.remove(waiter);
+      mine.waiters.insertAfter(waiter, mine.lastMoved);
+      waiter.moved = true;
+      mine.lastMoved = waiter;
     };
     return { granted, withdraw, first };
   }
@@ -148,7 +168,7 @@ export class Lanes {
       this.#held -= 1;
       return;
     }
-    queue.waiters.remove(next);
+    unqueue(queue, next);
     // The key served goes last in the round, if it still waits.
     this.#round.remove(queue);
     if (queue.waiters.head === undefined) this.#keys.delete(queue.key);
