@@ -19,12 +19,13 @@
  *             the owners waiting for a turn take turns, round robin, each owner's attempts in the order asked,
  *             and owner "" (everyone nobody authenticated) is one owner there. An attempt holds its host's
  *             turn while it waits for one in all: once anyone waits for that host, it goes first among its
- *             owner's waits in all (Lanes.first), so that the host's turn is not held behind the owner's
- *             backlog on other hosts. So one caller's backlog, on many hosts or on a host others use too, no
- *             longer waits ahead of another owner's attempts: at each wait, each owner waiting gets at most one
- *             turn before another's next attempt does (an attempt holds it at most timeoutMs), and another
- *             owner waiting for a host the caller holds waits for a few of its attempts, however long its
- *             backlog. Owners have no cap of turns: a turn nobody else waits for goes to whoever asks (an
+ *             owner's waits in all, after those moved up before it (Lanes.first), so that the host's turn is not
+ *             held behind the owner's backlog on other hosts. So one caller's backlog, on many hosts or on a
+ *             host others use too, no longer waits ahead of another owner's attempts: at each wait, each owner
+ *             waiting gets at most one turn before another's next attempt does (an attempt holds it at most
+ *             timeoutMs), and another owner waiting for a host the caller holds waits, in the caller's queue,
+ *             only for the holders moved up before (at most one per host turn someone waited for), however long
+ *             its backlog. Owners have no cap of turns: a turn nobody else waits for goes to whoever asks (an
  *             earlier cap per owner, taken before or together with the others, made attempts wait on turns
  *             they could not use)
  *   cleanup   a host's or owner's entry goes once it holds nothing and no attempt holds or waits for its turn
@@ -106,6 +107,8 @@ export interface TurnRequest {
   readonly granted: Promise<boolean>;
   /** Stops waiting (granted resolves false, no turn held); nothing once granted. */
   withdraw(): void;
+  /** Gives both turns back once granted; nothing before, or the second time (so no turn is given twice). */
+  give(): void;
 }
 
 /** A host's turns, and the waits in all of the attempts that hold one of them (see the header). */
@@ -183,8 +186,9 @@ export class PushShares {
   }
 
   /**
-   * Asks for a turn of the host's, then one in all, each fair by owner (see the header); once granted, give it
-   * back with giveTurn. Withdrawn while it waits, it holds neither (a host's turn already taken goes back).
+   * Asks for a turn of the host's, then one in all, each fair by owner (see the header); once granted, give them
+   * back with the request's give(). Withdrawn while it waits, it holds neither (a host's turn already taken goes
+   * back).
    */
   askTurn({ host, owner }: Sharer): TurnRequest {
     let turns = this.#hostTurns.get(host);
@@ -198,6 +202,7 @@ export class PushShares {
     const ofThisHost = turns;
     let inAll: LaneRequest | undefined;
     let withdrawn = false;
+    let holds = false;
     const granted = (async () => {
       if (!(await ofHost.granted)) return false;
       if (!withdrawn) {
@@ -208,6 +213,7 @@ export class PushShares {
         if (waits && ofThisHost.lanes.waiting) inAll.first();
         const got = await inAll.granted;
         ofThisHost.waitingInAll.delete(inAll);
+        holds = got;
         if (got) return true;
       }
       this.giveHostTurn(host);
@@ -218,12 +224,16 @@ export class PushShares {
       ofHost.withdraw();
       inAll?.withdraw();
     };
-    return { granted, withdraw };
-  }
-
-  giveTurn(host: string): void {
-    this.#turns.give();
-    this.giveHostTurn(host);
+    const give = () => {
+      if (!holds) return;
+      holds = false;
+      try {
+        this.#turns.give();
+      } finally {
+        this.giveHostTurn(host);
+      }
+    };
+    return { granted, withdraw, give };
   }
 
   private giveHostTurn(host: string): void {

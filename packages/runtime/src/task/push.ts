@@ -59,7 +59,7 @@ import {
   type UrlScreenOptions,
 } from "./url-screen.js";
 import { headerRecord } from "../core/records.js";
-import { PushShares, type Sharer, webhookHost } from "./push-shares.js";
+import { PushShares, type Sharer, type TurnRequest, webhookHost } from "./push-shares.js";
 
 export type { PushFailure } from "./push-policy.js";
 
@@ -354,14 +354,14 @@ class QueuedSender implements Required<PushSender> {
   /** Delivers with retries; resolves to the error to report, or undefined once delivered. */
   private async deliver({ delivery, sharer }: Queued, queue: ConfigQueue): Promise<PushDeliveryError | undefined> {
     for (let n = 1; ; n += 1) {
-      const stop = await this.turn(sharer, queue);
-      if (stop !== undefined) return stopped(delivery, n - 1, stop);
+      const turn = await this.turn(sharer, queue);
+      if (typeof turn === "string") return stopped(delivery, n - 1, turn);
       let verdict: Verdict;
       let closed: Promise<void> | undefined;
       try {
         ({ verdict, closed } = await this.attempt(delivery, delivery.trace?.attempt(n)));
       } finally {
-        this.giveTurnOnceClosed(sharer.host, closed);
+        this.giveTurnOnceClosed(turn, closed);
       }
       if (verdict.delivered) return undefined;
       if (!verdict.retryable || n >= this.settings.attempts) return givenUp(delivery, n, verdict);
@@ -373,33 +373,35 @@ class QueuedSender implements Required<PushSender> {
    * Gives an attempt's turn back once its connection is closed; meanwhile it counts as open for idle() and
    * close(), so that they do not resolve while a connection is.
    */
-  private giveTurnOnceClosed(host: string, closed: Promise<void> | undefined): void {
+  private giveTurnOnceClosed(turn: TurnRequest, closed: Promise<void> | undefined): void {
     if (closed === undefined) {
-      this.shares.giveTurn(host);
+      turn.give();
       return;
     }
     this.open += 1;
     void closed.then(() => {
-      this.shares.giveTurn(host);
-      this.end();
+      try {
+        turn.give();
+      } finally {
+        this.end();
+      }
     });
   }
 
   /**
-   * Waits for the attempt's turn (push-shares.ts); when its config is deleted or the sender closed first (also
-   * during the retry pause or the attempt before), the reason, with no turn held: stop() withdraws the wait, so
-   * that the delivery is reported and what it holds given back at once.
+   * Waits for the attempt's turn (push-shares.ts), and resolves to it once granted; when its config is deleted or
+   * the sender closed first (also during the retry pause or the attempt before), to the reason, with no turn
+   * held: stop() withdraws the wait, so that the delivery is reported and what it holds given back at once.
    */
-  private async turn(sharer: Sharer, queue: ConfigQueue): Promise<Stop | undefined> {
+  private async turn(sharer: Sharer, queue: ConfigQueue): Promise<TurnRequest | Stop> {
     if (queue.canceled !== undefined) return queue.canceled;
-    const { host } = sharer;
     const request = this.shares.askTurn(sharer);
     queue.wake = request.withdraw;
     const granted = await request.granted;
     queue.wake = undefined;
     const stop = stopOf(queue);
-    if (stop === undefined && granted) return undefined;
-    if (granted) this.shares.giveTurn(host);
+    if (stop === undefined && granted) return request;
+    request.give();
     // Not granted: withdrawn, which only stop() does, once it has set the reason.
     return stop as Stop;
   }
