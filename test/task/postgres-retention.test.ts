@@ -197,6 +197,35 @@ describe("retention", () => {
     expect(await count(schema, "push_configs")).toBe(0);
   });
 
+  it("applies migration 7 while a writer of the old release adds a config of a task already gone", async () => {
+    const { schema } = await storeOn();
+    await admin.query(`ALTER TABLE "${schema}".push_configs DROP CONSTRAINT push_configs_task`);
+    await admin.query(`DELETE FROM "${schema}".migrations WHERE version = 7`);
+    const writer = await admin.connect();
+    try {
+      await writer.query("BEGIN");
+      await writer.query(
+        `INSERT INTO "${schema}".push_configs (tenant, task_id, id, protocol_version, config, owner)
+           VALUES ('', 'gone', 'c', '1.0', '\\x', '')`,
+      );
+      const migrated = migrate(admin, { schema });
+      // The migration waits for the writer's lock; then the writer commits its orphan.
+      await expect
+        .poll(async () => {
+          const waiting = await admin.query(
+            "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%push_configs_task%'",
+          );
+          return waiting.rowCount;
+        })
+        .toBeGreaterThan(0);
+      await writer.query("COMMIT");
+      expect(await migrated).toEqual({ applied: [7], version: 7 });
+    } finally {
+      writer.release();
+    }
+    expect(await count(schema, "push_configs")).toBe(0);
+  });
+
   it("prunes them by default seven days after their last commit, on the store's own timer", async () => {
     const errors: Error[] = [];
     const { schema, store } = await storeOn({ pruneEveryMs: 50, onError: (e) => errors.push(e) });

@@ -172,6 +172,14 @@ describe("migrate", () => {
         expect.stringContaining(`${flag} "${value}"`),
       ]);
     }
+    // A long value is shown by its start only.
+    const long = spawnSync(process.execPath, [CLI, "prune", "--database-url", url, "--older-than", "9".repeat(400)], {
+      encoding: "utf8",
+    });
+    expect([long.status, long.stderr.split("\n")[0]]).toEqual([
+      2,
+      `a2a-task-store: --older-than "${"9".repeat(40)}…" is not a number of seconds up to 3153600000`,
+    ]);
   });
 
   it("fails, not the process, when its connection dies mid-migration (in process and in the CLI)", async () => {

@@ -7,10 +7,11 @@
  *                          [--terminal-older-than SECONDS] [--interrupted-older-than SECONDS]
  *
  * prune deletes events older than --older-than (default 3600), terminal
- * tasks whose last commit is older than --terminal-older-than (default 604800,
- * seven days; "never" keeps them) and input-required or auth-required tasks
- * whose last commit is older than --interrupted-older-than (the same default),
- * each no sooner than --older-than (prune.ts).
+ * tasks whose status time and last commit are older than
+ * --terminal-older-than (default 604800, seven days; "never" keeps them) and
+ * input-required or auth-required tasks whose status time and last commit
+ * are older than --interrupted-older-than (the same default), each no sooner
+ * than --older-than (prune.ts).
  * The URL defaults to $DATABASE_URL; the schema to "a2a". Prints what it did;
  * exits 1 with the reason on failure, 2 on a usage error.
  */
@@ -83,7 +84,8 @@ function seconds(flag: string, value: string | undefined, defaultMs: number, nev
   const n = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
   if (n * 1000 <= MAX_TTL_MS) return n;
   const what = `a number of seconds up to ${MAX_TTL_MS / 1000}${never ? " or never" : ""}`;
-  throw new UsageError(`a2a-task-store: ${flag} "${value}" is not ${what}`);
+  const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+  throw new UsageError(`a2a-task-store: ${flag} "${shown}" is not ${what}`);
 }
 
 async function main(argv: readonly string[]): Promise<number> {

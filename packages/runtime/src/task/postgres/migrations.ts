@@ -172,12 +172,15 @@ CREATE INDEX tasks_interrupted_by_status ON ${q}.tasks (status_time) WHERE state
   {
     version: 7,
     name: "push configs deleted with their task",
-    // Configs whose task is gone (a put that raced a prune before this migration) can never be read: dropped first.
+    // Configs whose task is gone (a put that raced a prune before this migration) can never be read: they go, and
+    // then the key is checked. The key comes first, NOT VALID: it locks out writers until the migration commits, so
+    // an instance still on the old prune cannot add such a config between the DELETE and the check.
     sql: (q) => `
+ALTER TABLE ${q}.push_configs ADD CONSTRAINT push_configs_task
+  FOREIGN KEY (tenant, task_id) REFERENCES ${q}.tasks (tenant, id) ON DELETE CASCADE NOT VALID;
 DELETE FROM ${q}.push_configs p
   WHERE NOT EXISTS (SELECT 1 FROM ${q}.tasks t WHERE t.tenant = p.tenant AND t.id = p.task_id);
-ALTER TABLE ${q}.push_configs ADD CONSTRAINT push_configs_task
-  FOREIGN KEY (tenant, task_id) REFERENCES ${q}.tasks (tenant, id) ON DELETE CASCADE;
+ALTER TABLE ${q}.push_configs VALIDATE CONSTRAINT push_configs_task;
 `,
   },
 ];

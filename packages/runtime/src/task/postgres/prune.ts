@@ -11,10 +11,11 @@
  *            rejected) that ended (its status time) and was last committed
  *            more than terminalTtlMs ago, and at least eventsTtlMs ago
  *            (default seven days; Infinity keeps them) goes with its
- *            history, artifacts and push configs (ON DELETE CASCADE: a config
- *            put while the prune runs goes too) and its events. A task is kept as long as its events, so that
- *            every instance's feed reads its last events (a cancel from
- *            another instance among them) before they go with it
+ *            history, artifacts and push configs (ON DELETE CASCADE: a
+ *            config put while the prune runs goes too) and its events. A
+ *            task is kept as long as its events, so that every instance's
+ *            feed reads its last events (a cancel from another instance
+ *            among them) before they go with it
  *   prompts  a task in input-required or auth-required whose status time
  *            and last commit are older than interruptedTtlMs, and than
  *            eventsTtlMs (default seven days; Infinity keeps them), goes the
