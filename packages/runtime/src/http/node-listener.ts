@@ -14,6 +14,12 @@
  * comes within `stallTimeoutMs` (the client read nothing of what was sent meanwhile), the connection is
  * destroyed. A client that reads slowly but reads goes on. A smaller text body is handed to the socket whole.
  *
+ * A text body up to WRITE_CHUNK bytes is ended with the others made in the same turn of the event loop, all at
+ * its end (EndBatch), not each as soon as it is made. Under load one turn reads many requests; their answers then
+ * leave one after the other, so a client woken by the first finds the next ones arriving while it runs, instead
+ * of being put to sleep and woken again for each (on one machine: about a third less server CPU per small
+ * request, bench/server-throughput.js). An answer waits at most for the rest of its turn's work.
+ *
  * The adapter is on every request's path, so it allocates little: one NodeRequest per request (its members
  * live on the prototype), the Headers, URLSearchParams and AbortSignal only when something asks for them,
  * and the response's 'close' listener only once a signal or a stream needs it (a client that left before
@@ -25,6 +31,7 @@
  */
 import { verifiedClientCertificate, type ClientCertificate } from "../core/client-certificate.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { setImmediate } from "node:timers";
 import {
   BodyAbortedError,
   BodyTooLargeError,
@@ -63,7 +70,36 @@ export function nodeHttpListener(
   if (!(stallMs > 0 && stallMs <= MAX_DEADLINE_MS)) {
     throw new RangeError(`nodeHttpListener: stallTimeoutMs must be > 0 and at most ${MAX_DEADLINE_MS}; got ${stallMs}`);
   }
-  return (req, res) => void answerNode(handler, new NodeRequest(req, res, readBody?.(req)), req, res, stallMs);
+  const ends = new EndBatch();
+  return (req, res) => void answerNode(handler, new NodeRequest(req, res, readBody?.(req)), req, res, stallMs, ends);
+}
+
+/**
+ * Ends answers at the end of the event loop's turn, in the order given (module header): one setImmediate for all
+ * the answers of a turn. An end that throws destroys its response and leaves the others to end.
+ */
+class EndBatch {
+  #responses: ServerResponse[] = [];
+  #bodies: (string | Buffer)[] = [];
+
+  end(res: ServerResponse, body: string | Buffer): void {
+    if (this.#responses.push(res) === 1) setImmediate(this.#flush);
+    this.#bodies.push(body);
+  }
+
+  readonly #flush = (): void => {
+    const responses = this.#responses;
+    const bodies = this.#bodies;
+    this.#responses = [];
+    this.#bodies = [];
+    for (let i = 0; i < responses.length; i++) {
+      try {
+        responses[i]!.end(bodies[i]);
+      } catch {
+        responses[i]!.destroy();
+      }
+    }
+  };
 }
 
 /**
@@ -222,8 +258,8 @@ class NodeRequest implements CoreRequest {
 }
 
 /**
- * Runs the handler and writes its answer; a handler that fails answers 500. Never rejects, but for a write that
- * throws.
+ * Runs the handler and writes its answer (a small text body at the end of the turn, with others: EndBatch); a
+ * handler that fails answers 500. Never rejects, but for a write that throws.
  */
 async function answerNode(
   handler: CoreHandler,
@@ -231,6 +267,7 @@ async function answerNode(
   req: IncomingMessage,
   res: ServerResponse,
   stallMs: number,
+  ends: EndBatch,
 ): Promise<void> {
   let out: CoreResponse;
   try {
@@ -252,7 +289,7 @@ async function answerNode(
     const bytes = encoded?.length ?? Buffer.byteLength(out.body);
     const asIs = core.method === "HEAD" || NO_CONTENT_STATUSES.has(out.status);
     res.writeHead(out.status, asIs ? headers : headerRecord(headers, { "content-length": String(bytes) }));
-    if (asIs || encoded === undefined || bytes <= WRITE_CHUNK) res.end(encoded ?? out.body);
+    if (asIs || encoded === undefined || bytes <= WRITE_CHUNK) ends.end(res, encoded ?? out.body);
     else await writeNodeStream(res, chunksOf(encoded), core, stallMs);
     return;
   }
