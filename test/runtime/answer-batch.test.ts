@@ -1,7 +1,9 @@
 /**
  * node-listener.ts ends small answers at the end of the event loop's turn, those of one turn together
- * (EndBatch), and an end that throws costs only its own connection. Real node:http servers on 127.0.0.1 and
- * raw sockets, which write their requests in one go so that the server reads them in one turn.
+ * (EndBatch); an answer whose client reset the connection in that turn closes unfinished and aborts the
+ * request's signal; and an end that throws costs only its own connection, with a process warning. Real
+ * node:http servers on 127.0.0.1 and raw sockets, which write their requests in one go so that the server reads
+ * them in one turn.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, connect, type Socket } from "node:net";
@@ -31,9 +33,12 @@ interface Served {
   readonly accepted: () => number;
 }
 
-/** A server on nodeHttpListener(ok); `spy` sees each request and its response first. */
-async function serve(spy: (req: IncomingMessage, res: ServerResponse) => void): Promise<Served> {
-  const listener = nodeHttpListener(ok);
+/** A server on nodeHttpListener(handler); `spy` sees each request and its response first. */
+async function serve(
+  spy: (req: IncomingMessage, res: ServerResponse) => void,
+  handler: CoreHandler = ok,
+): Promise<Served> {
+  const listener = nodeHttpListener(handler);
   const server = createServer(listener);
   server.prependListener("request", spy);
   let accepted = 0;
@@ -101,7 +106,33 @@ describe("small answers end at the end of the turn (EndBatch)", () => {
     expect(most).toBeGreaterThan(1);
   });
 
+  it("closes unfinished, and aborts the signal of, an answer whose client reset the connection that turn", async () => {
+    let aborted = 0;
+    const closes: boolean[] = [];
+    const served = await serve(
+      (_req, res) => res.on("close", () => closes.push(res.writableFinished)),
+      async (req) => {
+        req.signal.addEventListener("abort", () => aborted++);
+        return ok(req);
+      },
+    );
+    for (let i = 0; i < 20; i++) {
+      const socket = connect(served.port, "127.0.0.1");
+      sockets.push(socket);
+      await new Promise((resolve) => socket.once("connect", resolve));
+      socket.write("POST /r HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi");
+      socket.resetAndDestroy();
+    }
+    await vi.waitFor(() => expect(closes).toHaveLength(20));
+    // Ended into the dead socket, it would close as finished, with no abort and no 'finish'.
+    expect(closes).toEqual(Array(20).fill(false));
+    expect(aborted).toBe(20);
+  });
+
   it("destroys the connection of an answer whose end throws, and ends the others of its turn", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on("warning", onWarning);
     const served = await serve((req, res) => {
       if (req.url === "/boom") {
         res.end = (() => {
@@ -113,5 +144,12 @@ describe("small answers end at the end of the turn (EndBatch)", () => {
     expect(answers[0]).toMatch(/\r\n\r\nok \/a$/);
     expect(answers[1]).toBe("");
     expect(answers[2]).toMatch(/\r\n\r\nok \/b$/);
+    await vi.waitFor(() =>
+      expect(warnings.map((w) => [w.name, w.message])).toContainEqual([
+        "A2AAnswerEnd",
+        "nodeHttpListener: ending an answer threw, so its connection was closed: end failed",
+      ]),
+    );
+    process.off("warning", onWarning);
   }, 10_000);
 });

@@ -31,6 +31,7 @@
  */
 import { verifiedClientCertificate, type ClientCertificate } from "../core/client-certificate.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { emitWarning } from "node:process";
 import { setImmediate } from "node:timers";
 import {
   BodyAbortedError,
@@ -76,7 +77,10 @@ export function nodeHttpListener(
 
 /**
  * Ends answers at the end of the event loop's turn, in the order given (module header): one setImmediate for all
- * the answers of a turn. An end that throws destroys its response and leaves the others to end.
+ * the answers of a turn. An answer whose connection went away during the turn (a reset read in the same poll) is
+ * destroyed, not ended: its 'close' then says it did not finish, and the request's signal aborts, as when the
+ * client leaves before the answer. An end that throws destroys its response, is reported as a process warning,
+ * and leaves the others to end.
  */
 class EndBatch {
   #responses: ServerResponse[] = [];
@@ -93,10 +97,17 @@ class EndBatch {
     this.#responses = [];
     this.#bodies = [];
     for (let i = 0; i < responses.length; i++) {
+      const res = responses[i]!;
+      if (res.destroyed || res.socket?.destroyed === true) {
+        res.destroy();
+        continue;
+      }
       try {
-        responses[i]!.end(bodies[i]);
-      } catch {
-        responses[i]!.destroy();
+        res.end(bodies[i]);
+      } catch (error) {
+        res.destroy();
+        const why = error instanceof Error ? error.message : String(error);
+        emitWarning(`nodeHttpListener: ending an answer threw, so its connection was closed: ${why}`, "A2AAnswerEnd");
       }
     }
   };
