@@ -173,9 +173,11 @@ CREATE INDEX tasks_interrupted_by_status ON ${q}.tasks (status_time) WHERE state
     version: 7,
     name: "push configs deleted with their task",
     // Configs whose task is gone (a put that raced a prune before this migration) can never be read: they go, and
-    // then the key is checked. The key comes first, NOT VALID: it locks out writers until the migration commits, so
-    // an instance still on the old prune cannot add such a config between the DELETE and the check.
+    // then the key is checked. Both tables are locked against writers first, tasks before push_configs as the old
+    // prune takes them (so the two cannot deadlock), until the migration commits: an instance still on the old
+    // release cannot add such a config between the DELETE and the check.
     sql: (q) => `
+LOCK TABLE ${q}.tasks, ${q}.push_configs IN SHARE ROW EXCLUSIVE MODE;
 ALTER TABLE ${q}.push_configs ADD CONSTRAINT push_configs_task
   FOREIGN KEY (tenant, task_id) REFERENCES ${q}.tasks (tenant, id) ON DELETE CASCADE NOT VALID;
 DELETE FROM ${q}.push_configs p
