@@ -4,9 +4,10 @@
  * every generated module but the message types imports no Node built-in (`node:*` or a bare built-in name)
  * and no Node-only package, and names neither `Buffer` nor `process` (`globalThis.process` is a feature test,
  * allowed). Dynamic `import()` is how a module reaches Node-only code on demand (after asking whether the
- * runtime has it: core/node-builtins.ts), so it is not followed. Not checked: the node:http adapter
- * (http/node-listener.ts; bundles for Workers and browsers that do not call it leave it out) and the
- * PostgreSQL store (`/postgres`, not a universal entry).
+ * runtime has it: core/node-builtins.ts), so it is not followed. The node:http adapter (http/node-listener.ts)
+ * may name Node's globals, which bundles for Workers and browsers that do not call it never reach, but imports
+ * no Node built-in, which a bundler must resolve all the same. Not checked: the PostgreSQL store (`/postgres`,
+ * not a universal entry).
  */
 import { builtinModules } from "node:module";
 import { readdirSync, readFileSync } from "node:fs";
@@ -91,6 +92,19 @@ describe("modules the universal paths load need no Node", () => {
       nodeNeeds(readFileSync(file, "utf8")).map((n) => `${relative(dist, file)} ${n}`),
     );
     expect(needs).toEqual([]);
+  });
+
+  it("the node:http adapter, which those entries import, imports no Node built-in (it only names Node's globals)", () => {
+    // A bundle for a browser or a Worker must resolve every static import of the entry, called or not; the
+    // adapter's Buffer, process and setImmediate are looked up only when it runs (on Node, Bun or Deno).
+    for (const adapter of nodeAdapters) {
+      const needs = nodeNeeds(readFileSync(join(dist, adapter), "utf8"));
+      expect(
+        needs.filter((n) => n.startsWith("imports ")),
+        adapter,
+      ).toEqual([]);
+    }
+    expect(reachable("index.js").map((file) => relative(dist, file))).toContain("http/node-listener.js");
   });
 
   it("every generated module but the message types (generated-samples)", () => {

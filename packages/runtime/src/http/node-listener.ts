@@ -31,8 +31,6 @@
  */
 import { verifiedClientCertificate, type ClientCertificate } from "../core/client-certificate.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { emitWarning } from "node:process";
-import { setImmediate } from "node:timers";
 import {
   BodyAbortedError,
   BodyTooLargeError,
@@ -107,7 +105,10 @@ class EndBatch {
       } catch (error) {
         res.destroy();
         const why = error instanceof Error ? error.message : String(error);
-        emitWarning(`nodeHttpListener: ending an answer threw, so its connection was closed: ${why}`, "A2AAnswerEnd");
+        process.emitWarning(
+          `nodeHttpListener: ending an answer threw, so its connection was closed: ${why}`,
+          "A2AAnswerEnd",
+        );
       }
     }
   };
