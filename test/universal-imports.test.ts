@@ -94,7 +94,7 @@ describe("modules the universal paths load need no Node", () => {
     expect(needs).toEqual([]);
   });
 
-  it("the node:http adapter, which those entries import, imports no Node built-in (it only names Node's globals)", () => {
+  it("the node:http adapter, which index.js imports, imports no Node built-in (it names Node's globals)", () => {
     // A bundle for a browser or a Worker must resolve every static import of the entry, called or not; the
     // adapter's Buffer, process and setImmediate are looked up only when it runs (on Node, Bun or Deno).
     for (const adapter of nodeAdapters) {

@@ -5,21 +5,13 @@
  * node:http servers on 127.0.0.1 and raw sockets, which write their requests in one go so that the server reads
  * them in one turn.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { type AddressInfo, connect, type Socket } from "node:net";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { type AddressInfo, connect } from "node:net";
 import { type CoreHandler, nodeHttpListener } from "@protoc-gen-a2a/runtime";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { closedAfterEach } from "../helpers/closed-after-each.js";
 
-const servers: Server[] = [];
-const sockets: Socket[] = [];
-
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.destroy();
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
+const { servers, sockets } = closedAfterEach();
 
 const ok: CoreHandler = async (req) => ({
   status: 200,

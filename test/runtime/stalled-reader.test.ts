@@ -4,23 +4,15 @@
  * whole answer. The answers are 32 MiB, more than the loopback socket buffers take, so the server's side
  * really waits for the client. Real node:http servers and raw sockets on 127.0.0.1.
  */
-import { createServer, type Server, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import { connect, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { type CoreHandler, nodeHttpListener } from "@protoc-gen-a2a/runtime";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { closedAfterEach } from "../helpers/closed-after-each.js";
 
 const BIG = 32 * 1024 * 1024;
-const servers: Server[] = [];
-const sockets: Socket[] = [];
-
-afterEach(async () => {
-  for (const s of sockets.splice(0)) s.destroy();
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
+const { servers, sockets } = closedAfterEach();
 
 /** A server answering every request with `handler`, and a promise of how its first answer ended. */
 async function serve(handler: CoreHandler, stallTimeoutMs: number) {
