@@ -125,23 +125,26 @@ describe("small answers end at the end of the turn (EndBatch)", () => {
     const warnings: Error[] = [];
     const onWarning = (w: Error) => warnings.push(w);
     process.on("warning", onWarning);
-    const served = await serve((req, res) => {
-      if (req.url === "/boom") {
-        res.end = (() => {
-          throw new Error("end failed");
-        }) as ServerResponse["end"];
-      }
-    });
-    const answers = await askTogether(served, ["/a", "/boom", "/b"]);
-    expect(answers[0]).toMatch(/\r\n\r\nok \/a$/);
-    expect(answers[1]).toBe("");
-    expect(answers[2]).toMatch(/\r\n\r\nok \/b$/);
-    await vi.waitFor(() =>
-      expect(warnings.map((w) => [w.name, w.message])).toContainEqual([
-        "A2AAnswerEnd",
-        "nodeHttpListener: ending an answer threw, so its connection was closed: end failed",
-      ]),
-    );
-    process.off("warning", onWarning);
+    try {
+      const served = await serve((req, res) => {
+        if (req.url === "/boom") {
+          res.end = (() => {
+            throw new Error("end failed");
+          }) as ServerResponse["end"];
+        }
+      });
+      const answers = await askTogether(served, ["/a", "/boom", "/b"]);
+      expect(answers[0]).toMatch(/\r\n\r\nok \/a$/);
+      expect(answers[1]).toBe("");
+      expect(answers[2]).toMatch(/\r\n\r\nok \/b$/);
+      await vi.waitFor(() =>
+        expect(warnings.map((w) => [w.name, w.message])).toContainEqual([
+          "A2AAnswerEnd",
+          "nodeHttpListener: ending an answer threw, so its connection was closed: end failed",
+        ]),
+      );
+    } finally {
+      process.off("warning", onWarning);
+    }
   }, 10_000);
 });
