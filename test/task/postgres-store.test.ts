@@ -475,10 +475,30 @@ describe("events", () => {
     // Keys of the longest a store takes (512 bytes each); the payload's limit is 1000 bytes (commit.ts).
     const tenant = "t".repeat(512);
     const id = `long-${"x".repeat(507)}`;
-    const sub = await collect(b, tenant, id);
     const t = task(id);
     await a.commit(tenant, { task: t, expectedVersion: 0, events: [statusEvent(t)] });
-    await eventually(() => expect(sub.events.map((e) => e.version)).toEqual([1]));
+    const sub = await collect(b, tenant, id);
+    await a.commit(tenant, { task: t, expectedVersion: 1, events: [statusEvent(t)] });
+    await eventually(() => expect(sub.events.map((e) => e.version)).toEqual([2]));
+  });
+
+  it("are not notified when a commit creates the task; one listening before gets them with the next", async () => {
+    const { schema, stores: made } = await stores(2, { recheckMs: 0 });
+    const [a, b] = made as [TaskStore, TaskStore];
+    const heard: string[] = [];
+    const listener = await admin.connect();
+    cleanup.push(async () => listener.release());
+    listener.on("notification", (n) => heard.push(n.payload ?? ""));
+    await listener.query(`LISTEN "a2a_task_events:${schema}"`);
+    // Listening before the task exists, as SubscribeToTask does before its read finds the task missing.
+    const early = await collect(b, "", "born");
+    const t = task("born", { state: TaskState.WORKING });
+    await a.commit("", { task: t, expectedVersion: 0, events: [statusEvent(t)] });
+    const done = task("born", { state: TaskState.COMPLETED });
+    await a.commit("", { task: done, expectedVersion: 1, events: [statusEvent(done)] });
+    await eventually(() => expect(early.events.map((e) => e.version)).toEqual([1, 2]));
+    await listener.query("SELECT 1");
+    expect(heard.map((payload) => JSON.parse(payload))).toEqual([{ t: "", i: "born", v: 2 }]);
   });
 
   it("arrive after the LISTEN connection is killed, and the loss is reported", async () => {

@@ -25,7 +25,14 @@
  *   4. pg_notify on the schema's channel with {t: tenant, i: task, v: version}
  *      (ids too long for the payload are left out, and listeners then check
  *      all their tasks); PostgreSQL delivers it at COMMIT, so listeners never
- *      see an uncommitted version
+ *      see an uncommitted version. A commit creating the task notifies
+ *      nobody: whoever listens to a task reads it after listening
+ *      (event-feed.ts, ../task-operations.ts), so found it missing and
+ *      leaves, or at this version and skips its events. Its events reach a
+ *      listener at the next notification or recheck, as those of a lost
+ *      notification would. That is one notification less per task, and for a
+ *      task created done (an executor's calls made together) none at all:
+ *      every listening connection of every instance wakes for each one
  *
  * Every CTE reads `t`, so a stale version writes nothing at all, and a CTE
  * with nothing to do is left out. The SQL text so depends only on the kind
@@ -67,7 +74,7 @@ const LEASE_END = (n: string) => `now() + ${n}::bigint * interval '1 millisecond
 const STATUS_AT = "'epoch'::timestamptz + $5::bigint * interval '1 microsecond'";
 
 /**
- * The task row's statement (CTE `t`) for an UPDATE, its parameters from $9 on ($1–$8 are the ones every
+ * The task row's statement (CTE `t`) for an UPDATE, its parameters from $7 on ($1–$6 are the ones every
  * statement has, see CommitWriter.commit): SET and WHERE for the columns, the version and the turn (see the header).
  */
 function updateRow(q: string, commit: TaskCommit, writer: TurnWriter, values: unknown[]): string {
@@ -169,11 +176,18 @@ function rowsAndEvents(q: string, changes: RowChanges, events: readonly Buffer[]
   return ctes.map((cte) => `,\n  ${cte}`).join("");
 }
 
-/** The statement's answer: the new version, with the NOTIFY ($7 the channel, $8 whether the ids fit). */
-const ANSWER = `SELECT t.version, pg_notify($7, CASE WHEN $8::boolean
+/**
+ * The statement's answer: the new version, with the NOTIFY of an update (its parameters the channel and
+ * whether the ids fit the payload); a commit creating the task notifies nobody (see the header).
+ */
+function answer(commit: TaskCommit, channel: string, values: unknown[]): string {
+  if (commit.expectedVersion === 0) return "SELECT t.version FROM t";
+  const [to, fit] = [channel, idsFitPayload(values[0] as string, commit.task.id)].map((v) => param(values, v));
+  return `SELECT t.version, pg_notify(${to}, CASE WHEN ${fit}::boolean
     THEN json_build_object('t', $1::text, 'i', $2::text, 'v', t.version)
     ELSE json_build_object('v', t.version) END::text) AS notified
   FROM t`;
+}
 
 /** What a task with no version stored yet holds: nothing. */
 const NOTHING_STORED: TaskDigests = { history: [], artifacts: new Map() };
@@ -234,9 +248,10 @@ export class CommitWriter {
       const changes = rowChanges(this.codecs, task, known);
       const events = commit.events.map((e) => this.codecs.event.encode(e));
       const values: unknown[] = [tenant, task.id, task.contextId, task.status?.state ?? 0, statusMicros(task)];
-      values.push(taskBody(this.codecs, task), this.names.channel, idsFitPayload(tenant, task.id));
+      values.push(taskBody(this.codecs, task));
       const row = (commit.expectedVersion === 0 ? insertRow : updateRow)(this.names.q, commit, writer, values);
-      const text = `WITH t AS (${row})${rowsAndEvents(this.names.q, changes, events, values)}\n${ANSWER}`;
+      const ctes = rowsAndEvents(this.names.q, changes, events, values);
+      const text = `WITH t AS (${row})${ctes}\n${answer(commit, this.names.channel, values)}`;
       const result = await this.db.query<{ version: number }>({ name: this.statementName(text), text, values });
       const version = result.rows[0]?.version;
       if (version === undefined) {

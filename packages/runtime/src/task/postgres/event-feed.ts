@@ -35,6 +35,10 @@
  *                next notification or recheck retries; a lost LISTEN
  *                connection is replaced (listen-connection.ts) and every
  *                watched task read at once
+ *   creation     a commit creating a task notifies nobody (commit.ts): a
+ *                subscriber listening before it found no task in its read
+ *                (0 here, none for its caller), and its first version's
+ *                events reach it at the next notification or recheck
  */
 import type pg from "pg";
 import type { TaskEvent } from "../store.js";
