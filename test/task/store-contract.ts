@@ -8,7 +8,7 @@
  *
  *   commits      create (version 0), compare-and-set, concurrent writers,
  *                copies in and out, tenant scoping
- *   events       versions and order, failed commits publish nothing,
+ *   events       versions and order, a copy for each subscriber, failed commits publish nothing,
  *                unsubscribe, other tasks and tenants are not heard
  *   listing      newest status first, ties by id; filters contextId, status,
  *                statusAfterMs (at or after, as a2a.proto says) and their combinations;
@@ -252,6 +252,30 @@ function describeEvents(f: Fixture): void {
       ]);
       expect(seen[0]?.event).toEqual(taskEvent(created));
       expect(seen[3]?.event).toEqual(taskEvent(done));
+    });
+
+    it("hands each subscriber its own copy of an event, neither the committed one nor another's", async () => {
+      const tenant = freshTenant();
+      const first: TaskEvent[] = [];
+      const second: TaskEvent[] = [];
+      const stops = [
+        await f.store.subscribe(tenant, "a", (e) => first.push(e)),
+        await f.store.subscribe(tenant, "a", (e) => second.push(e)),
+      ];
+      const created = await create(f.store, tenant, "a");
+      const working = makeTask("a", { state: 2, ms: BASE_MS + 1 });
+      const committed = statusEvent(working);
+      await f.store.commit(tenant, { task: working, expectedVersion: 1, events: [committed] });
+      await settle(() => first.length >= 2 && second.length >= 2);
+      for (const stop of stops) await stop();
+      const [a, b] = [first[1]?.event, second[1]?.event];
+      expect(a).not.toBe(committed);
+      expect(a).not.toBe(b);
+      if (a?.payload.case === "statusUpdate") a.payload.value.taskId = "changed";
+      expect(b).toEqual(statusEvent(working));
+      expect(committed).toEqual(statusEvent(working));
+      expect(first[0]?.event).not.toBe(second[0]?.event);
+      expect(second[0]?.event).toEqual(taskEvent(created));
     });
 
     it("publishes nothing for a refused commit, nor to other tasks or tenants", async () => {

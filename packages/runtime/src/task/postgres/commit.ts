@@ -41,6 +41,7 @@
  * rolls everything back and is rethrown naming the task (store-error.ts).
  */
 import type pg from "pg";
+import type { StreamResponse } from "../a2a-types.js";
 import type { TaskCommit } from "../store.js";
 import { endsTurn, turnAfter } from "../turns.js";
 import { digest, statusMicros, type StoreCodecs, taskBody } from "./codec.js";
@@ -64,10 +65,10 @@ export interface TurnWriter {
   readonly expired?: string;
 }
 
-/** What one commit wrote: its version, and the encoded events (the event feed hands them to local subscribers). */
+/** What one commit wrote: its version, and the commit's events (the event feed copies them for local subscribers). */
 export interface Written {
   readonly version: number;
-  readonly events: readonly Buffer[];
+  readonly events: readonly StreamResponse[];
 }
 
 const LEASE_END = (n: string) => `now() + ${n}::bigint * interval '1 millisecond'`;
@@ -238,7 +239,7 @@ export class CommitWriter {
     private readonly codecs: StoreCodecs,
   ) {}
 
-  /** The new version and the encoded events, or undefined when the expected version is stale (nothing written). */
+  /** The new version and the events, or undefined when the expected version is stale (nothing written). */
   async commit(tenant: string, commit: TaskCommit, writer: TurnWriter): Promise<Written | undefined> {
     const { task } = commit;
     const where = `commit of task "${task.id}" (tenant "${tenant}", expected version ${commit.expectedVersion})`;
@@ -259,7 +260,7 @@ export class CommitWriter {
         return undefined;
       }
       this.digests.remember(tenant, task.id, version, changes.next);
-      return { version, events };
+      return { version, events: commit.events };
     } catch (error) {
       this.digests.forget(tenant, task.id);
       throw storeError(where, error);

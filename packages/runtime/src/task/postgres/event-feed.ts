@@ -18,7 +18,8 @@
  *                notifications were (they only say "look now")
  *   own commits  a commit through this store hands its events to the
  *                task's subscribers here at once, without reading them
- *                back, when no read is under way and each subscriber has had
+ *                back (each a copy of the commit's own, as the memory store
+ *                hands them), when no read is under way and each subscriber has had
  *                every earlier version (else it pumps, as a notification).
  *                While such a commit is under way, notifications of its task
  *                wait for it: its own notification may arrive before its
@@ -41,6 +42,8 @@
  *                events reach it at the next notification or recheck
  */
 import type pg from "pg";
+import type { StreamResponse } from "../a2a-types.js";
+import { deepCopy } from "../copy.js";
 import type { TaskEvent } from "../store.js";
 import type { StoreCodecs } from "./codec.js";
 import type { Written } from "./commit.js";
@@ -178,9 +181,11 @@ export class EventFeed {
       return;
     }
     watch.known = Math.max(watch.known, version);
+    // What this store committed is at hand: each subscriber gets a copy of it, not a decoding of its bytes.
     this.deliver(
       watch,
       written.events.map((event) => ({ version, event })),
+      deepCopy,
     );
   }
 
@@ -302,11 +307,16 @@ export class EventFeed {
         this.options.onError(new Error(`PostgreSQL task store: ${where}: ${(error as Error).message}`));
         return;
       }
-      this.deliver(watch, rows);
+      this.deliver(watch, rows, (bytes) => this.codecs.event.decode(bytes));
     } while (watch.again);
   }
 
-  private deliver(watch: Watch, rows: readonly EventRow[]): void {
+  /** Hands each subscriber the rows of versions above its last, each event made its own by `own`. */
+  private deliver<E>(
+    watch: Watch,
+    rows: readonly { readonly version: number; readonly event: E }[],
+    own: (event: E) => StreamResponse,
+  ): void {
     for (const subscriber of [...watch.subscribers]) {
       const start = subscriber.last;
       for (const row of rows) {
@@ -315,7 +325,7 @@ export class EventFeed {
           tenant: watch.tenant,
           taskId: watch.taskId,
           version: row.version,
-          event: this.codecs.event.decode(row.event),
+          event: own(row.event),
         };
         try {
           subscriber.listener(event);
