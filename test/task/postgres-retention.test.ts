@@ -73,7 +73,11 @@ async function age(schema: string, ms: number): Promise<void> {
 async function made(store: TaskStore, id: string, state: TaskState, withConfig = true): Promise<string> {
   const t = task(id, { state, history: ["hi"], artifacts: [["a", "x"]] });
   const events = [statusEvent(t), artifactEvent(t, t.artifacts[0]!)];
-  expect(await store.commit("", { task: t, expectedVersion: 0, events })).toBe(1);
+  // A creating commit stores no events (commit.ts): the second one does, as an executor's next update would.
+  // Created working, which no prune takes: a pruner with TTL 0 may not take the task before its second commit.
+  const working = task(id, { state: TaskState.WORKING, history: ["hi"], artifacts: [["a", "x"]] });
+  expect(await store.commit("", { task: working, expectedVersion: 0, events: [statusEvent(working)] })).toBe(1);
+  expect(await store.commit("", { task: t, expectedVersion: 1, events })).toBe(2);
   if (!withConfig) return id;
   const config = create(TaskPushNotificationConfigSchema, { taskId: id, id: "c", url: "https://example.com/hook" });
   await store.putPushConfig("", { config, protocolVersion: "1.0" });
@@ -111,7 +115,7 @@ describe("retention", () => {
     await age(schema, 3 * 3_600_000);
     // The answer: a next turn works on it, so the rule no longer holds for it.
     const answered = task("answered", { state: TaskState.WORKING, history: ["hi"], artifacts: [["a", "x"]] });
-    expect(await store.commit("", { task: answered, expectedVersion: 1, events: [statusEvent(answered)] })).toBe(2);
+    expect(await store.commit("", { task: answered, expectedVersion: 2, events: [statusEvent(answered)] })).toBe(3);
     await made(store, "input-new", TaskState.INPUT_REQUIRED);
 
     const options = { schema, eventsTtlMs: 3_600_000, terminalTtlMs: 0 };
@@ -130,6 +134,7 @@ describe("retention", () => {
     const { schema, store } = await storeOn();
     const recent = task("recent", { state: TaskState.INPUT_REQUIRED, ms: Date.now() });
     expect(await store.commit("", { task: recent, expectedVersion: 0, events: [statusEvent(recent)] })).toBe(1);
+    expect(await store.commit("", { task: recent, expectedVersion: 1, events: [statusEvent(recent)] })).toBe(2);
     await age(schema, 3 * 3_600_000);
     const options = { schema, eventsTtlMs: 3_600_000, interruptedTtlMs: 2 * 3_600_000 };
     expect(await prune(admin, options)).toEqual({ events: 1, tasks: 0 });
@@ -336,8 +341,8 @@ describe("the LISTEN connection", () => {
 
     const again = await store.subscribe("", "l1", (e) => seen.push(e));
     const working = task("l1", { state: TaskState.COMPLETED, history: ["hi"], artifacts: [["a", "x"]] });
-    expect(await store.commit("", { task: working, expectedVersion: 1, events: [statusEvent(working)] })).toBe(2);
-    await expect.poll(() => seen.map((e) => e.version)).toEqual([2]);
+    expect(await store.commit("", { task: working, expectedVersion: 2, events: [statusEvent(working)] })).toBe(3);
+    await expect.poll(() => seen.map((e) => e.version)).toEqual([3]);
     expect(await listeners()).toBe(before + 1);
     await again();
   });
@@ -351,7 +356,7 @@ describe("the LISTEN connection", () => {
       await pool.end();
     });
     await made(store, "x1", TaskState.WORKING);
-    for (let round = 2; round <= 4; round++) {
+    for (let round = 3; round <= 5; round++) {
       const seen: number[] = [];
       const stop = await store.subscribe("", "x1", (e) => seen.push(e.version));
       const t = task("x1", { state: TaskState.WORKING, history: ["hi", `r${round}`], artifacts: [["a", "x"]] });

@@ -482,7 +482,7 @@ describe("events", () => {
     await eventually(() => expect(sub.events.map((e) => e.version)).toEqual([2]));
   });
 
-  it("are not notified when a commit creates the task; one listening before gets them with the next", async () => {
+  it("of a task's creation are neither stored nor notified; another store's subscriber gets the next", async () => {
     const { schema, stores: made } = await stores(2, { recheckMs: 0 });
     const [a, b] = made as [TaskStore, TaskStore];
     const heard: string[] = [];
@@ -496,9 +496,24 @@ describe("events", () => {
     await a.commit("", { task: t, expectedVersion: 0, events: [statusEvent(t)] });
     const done = task("born", { state: TaskState.COMPLETED });
     await a.commit("", { task: done, expectedVersion: 1, events: [statusEvent(done)] });
-    await eventually(() => expect(early.events.map((e) => e.version)).toEqual([1, 2]));
+    await eventually(() => expect(early.events.map((e) => e.version)).toEqual([2]));
     await listener.query("SELECT 1");
+    expect(await admin.query(`SELECT version FROM "${schema}".task_events`)).toMatchObject({ rows: [{ version: 2 }] });
     expect(heard.map((payload) => JSON.parse(payload))).toEqual([{ t: "", i: "born", v: 2 }]);
+  });
+
+  it("of a task's creation reach the creating store's subscribers while its reads are under way", async () => {
+    // A recheck every millisecond keeps a read of the watched tasks under way at almost every commit.
+    const [store] = (await stores(1, { recheckMs: 1 })).stores as [TaskStore];
+    const subs: Awaited<ReturnType<typeof collect>>[] = [];
+    for (let i = 0; i < 40; i++) {
+      const sub = await collect(store, "", `busy-${i}`);
+      const t = task(`busy-${i}`, { state: TaskState.WORKING });
+      await store.commit("", { task: t, expectedVersion: 0, events: [statusEvent(t), statusEvent(t)] });
+      subs.push(sub);
+    }
+    await eventually(() => expect(subs.map((s) => s.events.length)).toEqual(subs.map(() => 2)));
+    for (const sub of subs) await sub.stop();
   });
 
   it("arrive after the LISTEN connection is killed, and the loss is reported", async () => {
@@ -557,11 +572,12 @@ describe("events", () => {
     const { schema, stores: made } = await stores(1);
     const [store] = made as [TaskStore];
     const t = task("p1");
-    await store.commit("", { task: t, expectedVersion: 0, events: [statusEvent(t), statusEvent(t)] });
+    await store.commit("", { task: t, expectedVersion: 0, events: [statusEvent(t)] });
+    await store.commit("", { task: t, expectedVersion: 1, events: [statusEvent(t), statusEvent(t)] });
     expect(await pruneEvents(admin, { schema })).toBe(0);
     await admin.query(`UPDATE "${schema}".task_events SET created_at = now() - interval '2 hours'`);
     expect(await pruneEvents(admin, { schema })).toBe(2);
-    expect((await store.get("", "p1"))?.version).toBe(1);
+    expect((await store.get("", "p1"))?.version).toBe(2);
   });
 });
 

@@ -206,7 +206,9 @@ export interface TaskStore {
    * Calls `listener` with each event of the task committed from now on (by any instance sharing the store),
    * in version order. Resolves once listening; the returned function stops it. `from`, when given, is the
    * version the caller knows the task is at (0: a task it is about to create): a store may start there
-   * instead of reading the task's version.
+   * instead of reading the task's version. A caller that does not know the task reads it after listening and
+   * skips the versions up to the one it read: a store may so hand a task's first version only to the
+   * subscribers of the instance that created it (PostgreSQL does).
    */
   subscribe(
     tenant: string,

@@ -25,14 +25,16 @@
  *   4. pg_notify on the schema's channel with {t: tenant, i: task, v: version}
  *      (ids too long for the payload are left out, and listeners then check
  *      all their tasks); PostgreSQL delivers it at COMMIT, so listeners never
- *      see an uncommitted version. A commit creating the task notifies
- *      nobody: whoever listens to a task reads it after listening
- *      (event-feed.ts, ../task-operations.ts), so found it missing and
- *      leaves, or at this version and skips its events. Its events reach a
- *      listener at the next notification or recheck, as those of a lost
- *      notification would. That is one notification less per task, and for a
- *      task created done (an executor's calls made together) none at all:
- *      every listening connection of every instance wakes for each one
+ *      see an uncommitted version
+ *
+ * A commit creating the task writes neither 3 nor 4: nobody else needs its
+ * events. Whoever listens to a task on another instance reads it after
+ * listening (../store.ts subscribe, ../task-operations.ts), so found it
+ * missing and left, or at this version or later and skips its events; this
+ * store's own subscribers get them from the commit (event-feed.ts). For a
+ * task created done (an executor's calls made together) that is the whole
+ * send: no event encoded, no task_events row, and no notification, which
+ * woke every listening connection of every instance.
  *
  * Every CTE reads `t`, so a stale version writes nothing at all, and a CTE
  * with nothing to do is left out. The SQL text so depends only on the kind
@@ -247,7 +249,8 @@ export class CommitWriter {
       const known =
         commit.expectedVersion === 0 ? NOTHING_STORED : this.digests.known(tenant, task.id, commit.expectedVersion);
       const changes = rowChanges(this.codecs, task, known);
-      const events = commit.events.map((e) => this.codecs.event.encode(e));
+      // A creating commit's events are handed to this store's subscribers only (see the header).
+      const events = commit.expectedVersion === 0 ? [] : commit.events.map((e) => this.codecs.event.encode(e));
       const values: unknown[] = [tenant, task.id, task.contextId, task.status?.state ?? 0, statusMicros(task)];
       values.push(taskBody(this.codecs, task));
       const row = (commit.expectedVersion === 0 ? insertRow : updateRow)(this.names.q, commit, writer, values);

@@ -36,10 +36,12 @@
  *                next notification or recheck retries; a lost LISTEN
  *                connection is replaced (listen-connection.ts) and every
  *                watched task read at once
- *   creation     a commit creating a task notifies nobody (commit.ts): a
- *                subscriber listening before it found no task in its read
- *                (0 here, none for its caller), and its first version's
- *                events reach it at the next notification or recheck
+ *   creation     a commit creating a task stores no events and notifies
+ *                nobody (commit.ts): its events reach this store's
+ *                subscribers from the commit, whatever a read is doing (no
+ *                read could find them), and no other. A subscriber elsewhere
+ *                that listened before it has version 0 here, and its caller
+ *                reads the task next and skips what it read (../store.ts)
  */
 import type pg from "pg";
 import type { StreamResponse } from "../a2a-types.js";
@@ -176,7 +178,8 @@ export class EventFeed {
     if (watch === undefined) return;
     watch.heard++;
     const { version } = written;
-    if (watch.pumping || ![...watch.subscribers].every((s) => s.last >= version - 1)) {
+    const creation = version === 1;
+    if (!creation && (watch.pumping || ![...watch.subscribers].every((s) => s.last >= version - 1))) {
       this.poke(watch, version);
       return;
     }

@@ -11,7 +11,8 @@
  *   commits      compare-and-set on tasks.version in one statement with the
  *                history, artifacts and event rows and the NOTIFY (commit.ts)
  *   events       through task_events + NOTIFY, to subscribers of every
- *                instance, in version order, exactly once (event-feed.ts)
+ *                instance, in version order, exactly once (event-feed.ts);
+ *                those of a task's creation to this instance's only (commit.ts)
  *   turns        started and ended in the commits' own statements (commit.ts);
  *                leased by this store instance, renewed, and swept in every
  *                instance when their lease runs out (leases.ts)
