@@ -48,7 +48,7 @@ import type { TaskCommit } from "../store.js";
 import { endsTurn, turnAfter } from "../turns.js";
 import { digest, statusMicros, type StoreCodecs, taskBody } from "./codec.js";
 import { RowDigests, type TaskDigests } from "./row-digests.js";
-import { type SqlNames, statementName } from "./sql-names.js";
+import type { SqlNames } from "./sql-names.js";
 import { storeError } from "./store-error.js";
 
 /** Longest NOTIFY payload sent; PostgreSQL's limit is 8000 bytes. */
@@ -232,8 +232,6 @@ function rowChanges(codecs: StoreCodecs, task: TaskCommit["task"], known: TaskDi
 /** Writes commits, one statement each (see the header), remembering the digests of what it wrote. */
 export class CommitWriter {
   private readonly digests = new RowDigests();
-  /** Each SQL text's prepared statement name, per store (pg prepares a name once per connection). */
-  private readonly statements = new Map<string, string>();
 
   constructor(
     private readonly db: pg.Pool,
@@ -256,7 +254,11 @@ export class CommitWriter {
       const row = (commit.expectedVersion === 0 ? insertRow : updateRow)(this.names.q, commit, writer, values);
       const ctes = rowsAndEvents(this.names.q, changes, events, values);
       const text = `WITH t AS (${row})${ctes}\n${answer(commit, this.names.channel, values)}`;
-      const result = await this.db.query<{ version: number }>({ name: this.statementName(text), text, values });
+      const result = await this.db.query<{ version: number }>({
+        name: this.names.statements.name("commit", text),
+        text,
+        values,
+      });
       const version = result.rows[0]?.version;
       if (version === undefined) {
         this.digests.forget(tenant, task.id);
@@ -268,14 +270,5 @@ export class CommitWriter {
       this.digests.forget(tenant, task.id);
       throw storeError(where, error);
     }
-  }
-
-  private statementName(text: string): string {
-    let name = this.statements.get(text);
-    if (name === undefined) {
-      name = statementName("commit", text);
-      this.statements.set(text, name);
-    }
-    return name;
   }
 }

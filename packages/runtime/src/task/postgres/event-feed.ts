@@ -47,10 +47,11 @@ import type pg from "pg";
 import type { StreamResponse } from "../a2a-types.js";
 import { deepCopy } from "../copy.js";
 import type { TaskEvent } from "../store.js";
+import { taskKey } from "../task-key.js";
 import type { StoreCodecs } from "./codec.js";
 import type { Written } from "./commit.js";
 import { ListenConnection } from "./listen-connection.js";
-import { type SqlNames, statementName } from "./sql-names.js";
+import type { SqlNames } from "./sql-names.js";
 
 export interface EventFeedOptions {
   readonly recheckMs: number;
@@ -89,8 +90,6 @@ interface EventRow {
   readonly version: number;
   readonly event: Buffer;
 }
-
-const key = (tenant: string, taskId: string) => JSON.stringify([tenant, taskId]);
 
 export class EventFeed {
   private readonly watches = new Map<string, Watch>();
@@ -143,12 +142,12 @@ export class EventFeed {
   }
 
   private async versionOf(tenant: string, taskId: string): Promise<number> {
-    const text = `SELECT version FROM ${this.names.q}.tasks WHERE tenant = $1 AND id = $2`;
-    const current = await this.db.query<{ version: number }>({
-      name: statementName("version", text),
-      text,
-      values: [tenant, taskId],
-    });
+    const { name, text } = this.names.statements.once(
+      "version",
+      "version",
+      () => `SELECT version FROM ${this.names.q}.tasks WHERE tenant = $1 AND id = $2`,
+    );
+    const current = await this.db.query<{ version: number }>({ name, text, values: [tenant, taskId] });
     return current.rows[0]?.version ?? 0;
   }
 
@@ -157,7 +156,7 @@ export class EventFeed {
    * wrote nothing or failed) and hands the events on (see own commits in the header).
    */
   commitStarts(tenant: string, taskId: string): (written: Written | undefined) => void {
-    const watch = this.watches.get(key(tenant, taskId));
+    const watch = this.watches.get(taskKey(tenant, taskId));
     if (watch !== undefined) watch.committing++;
     return (written) => {
       if (watch !== undefined) watch.committing--;
@@ -165,7 +164,7 @@ export class EventFeed {
       if (watch === undefined || watch.committing > 0) return;
       const deferred = watch.deferred;
       watch.deferred = undefined;
-      if (deferred !== undefined && this.watches.get(key(tenant, taskId)) === watch) {
+      if (deferred !== undefined && this.watches.get(taskKey(tenant, taskId)) === watch) {
         this.poke(watch, Number.isFinite(deferred) ? deferred : undefined);
       }
       this.dropIfUnused(watch);
@@ -174,7 +173,7 @@ export class EventFeed {
 
   /** A commit through this store that held: its events go to the subscribers (see own commits in the header). */
   committed(tenant: string, taskId: string, written: Written): void {
-    const watch = this.watches.get(key(tenant, taskId));
+    const watch = this.watches.get(taskKey(tenant, taskId));
     if (watch === undefined) return;
     watch.heard++;
     const { version } = written;
@@ -201,7 +200,7 @@ export class EventFeed {
   }
 
   private watchOf(tenant: string, taskId: string): Watch {
-    const k = key(tenant, taskId);
+    const k = taskKey(tenant, taskId);
     let watch = this.watches.get(k);
     if (watch === undefined) {
       watch = {
@@ -225,7 +224,7 @@ export class EventFeed {
   /** Forgets a watch nobody uses; the last one gone, the LISTEN connection may go back to the pool. */
   private dropIfUnused(watch: Watch): void {
     if (watch.subscribers.size > 0 || watch.joining > 0 || watch.committing > 0) return;
-    const k = key(watch.tenant, watch.taskId);
+    const k = taskKey(watch.tenant, watch.taskId);
     if (this.watches.get(k) === watch) this.watches.delete(k);
     if (this.watches.size === 0) {
       if (this.timer !== undefined) clearInterval(this.timer);
@@ -269,7 +268,7 @@ export class EventFeed {
       this.pumpAll();
       return;
     }
-    const watch = this.watches.get(key(parsed.t, parsed.i));
+    const watch = this.watches.get(taskKey(parsed.t, parsed.i));
     if (watch === undefined) return;
     watch.heard++;
     const version = typeof parsed.v === "number" ? parsed.v : undefined;
@@ -296,13 +295,13 @@ export class EventFeed {
       watch.covered = watch.known;
       let rows: EventRow[];
       try {
-        const text = `SELECT version, event FROM ${this.names.q}.task_events
-           WHERE tenant = $1 AND task_id = $2 AND version > $3 ORDER BY version, seq`;
-        const result = await this.db.query<EventRow>({
-          name: statementName("events", text),
-          text,
-          values: [watch.tenant, watch.taskId, from],
-        });
+        const { name, text } = this.names.statements.once(
+          "events",
+          "events",
+          () => `SELECT version, event FROM ${this.names.q}.task_events
+           WHERE tenant = $1 AND task_id = $2 AND version > $3 ORDER BY version, seq`,
+        );
+        const result = await this.db.query<EventRow>({ name, text, values: [watch.tenant, watch.taskId, from] });
         rows = result.rows;
       } catch (error) {
         if (this.closed) return;

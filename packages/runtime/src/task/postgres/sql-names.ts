@@ -9,7 +9,12 @@
  *   prepared a statement the store runs often is prepared once per
  *            connection, under a name taken from its text
  *            ("a2a_<what>_<sha-1 of the text, 20 hex digits>"): two stores on
- *            one pool, whatever their schemas, never give one name two texts
+ *            one pool, whatever their schemas, never give one name two texts.
+ *            Each text's name is computed once per SqlNames (`statements`: a
+ *            few dozen texts at most), and a text that depends on nothing but
+ *            the store (a get, the event feed's reads) is made once: making
+ *            and hashing it again on every get cost more than the rest of
+ *            the call's SQL text handling
  */
 import { createHash } from "node:crypto";
 
@@ -21,6 +26,41 @@ export interface SqlNames {
   readonly q: string;
   /** The NOTIFY/LISTEN channel, unquoted. */
   readonly channel: string;
+  /** The store's prepared statements (see the header). */
+  readonly statements: Statements;
+}
+
+/** A prepared statement: its name and its SQL text. */
+export interface Prepared {
+  readonly name: string;
+  readonly text: string;
+}
+
+/** The prepared statements of one SqlNames (see the header). */
+export class Statements {
+  private readonly names = new Map<string, string>();
+  private readonly fixed = new Map<string, Prepared>();
+
+  /** The prepared statement name of `text`, a `what` (commit, get, …). */
+  name(what: string, text: string): string {
+    let name = this.names.get(text);
+    if (name === undefined) {
+      name = `a2a_${what}_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
+      this.names.set(text, name);
+    }
+    return name;
+  }
+
+  /** The statement `key` stands for, whose text `make` gives the same every time: made the first time only. */
+  once(key: string, what: string, make: () => string): Prepared {
+    let made = this.fixed.get(key);
+    if (made === undefined) {
+      const text = make();
+      made = { name: this.name(what, text), text };
+      this.fixed.set(key, made);
+    }
+    return made;
+  }
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,39}$/;
@@ -31,15 +71,10 @@ export function sqlNames(schema: string = DEFAULT_SCHEMA): SqlNames {
       `PostgreSQL task store: schema "${schema}" is not a plain lower-case identifier of at most 40 characters`,
     );
   }
-  return { schema, q: `"${schema}"`, channel: `a2a_task_events:${schema}` };
+  return { schema, q: `"${schema}"`, channel: `a2a_task_events:${schema}`, statements: new Statements() };
 }
 
 /** A quoted SQL identifier (doubles inner quotes). */
 export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
-}
-
-/** The prepared statement name of a SQL text (see the header). */
-export function statementName(what: string, text: string): string {
-  return `a2a_${what}_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
 }

@@ -25,7 +25,7 @@ import type { StoredTask, TaskPage, TaskQuery, TaskView } from "../store.js";
 import type { Task } from "../a2a-types.js";
 import type { StoreCodecs } from "./codec.js";
 import { readTaskPageToken, taskPageToken } from "./page-token.js";
-import { type SqlNames, statementName } from "./sql-names.js";
+import type { SqlNames } from "./sql-names.js";
 
 interface TaskRow {
   readonly id: string;
@@ -91,10 +91,14 @@ export async function readTask(
   owner: string | undefined,
 ): Promise<StoredTask | undefined> {
   const byOwner = owner === undefined ? "" : " AND t.owner = $3";
-  const text = `SELECT ${taskColumns(names.q)}, t.turn_id, t.turn_trace FROM ${names.q}.tasks t
-     WHERE t.tenant = $1 AND t.id = $2${byOwner}`;
+  const { name, text } = names.statements.once(
+    owner === undefined ? "get" : "get by owner",
+    "get",
+    () => `SELECT ${taskColumns(names.q)}, t.turn_id, t.turn_trace FROM ${names.q}.tasks t
+     WHERE t.tenant = $1 AND t.id = $2${byOwner}`,
+  );
   const result = await db.query<TaskRow & { turn_id: string | null; turn_trace: string | null }>({
-    name: statementName("get", text),
+    name,
     text,
     values: owner === undefined ? [tenant, taskId] : [tenant, taskId, owner],
   });
