@@ -9,7 +9,7 @@
  * A task is stored in three parts: its history and artifacts one row each,
  * and the rest (status, metadata) as a Task with both lists empty.
  */
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
 import { type DescMessage, fromBinary, type Message as PbMessage, toBinary } from "@bufbuild/protobuf";
 import type { A2aServiceDefinition } from "../../core/definition.js";
 import type { Artifact, Message, StreamResponse, Task, TaskPushNotificationConfig } from "../a2a-types.js";
@@ -68,8 +68,14 @@ export function storeCodecs(definition: A2aServiceDefinition): StoreCodecs {
 
 /** The sha256 of a body, to tell changed rows from unchanged ones. */
 export function digest(bytes: Uint8Array): Buffer {
-  return createHash("sha256").update(bytes).digest();
+  // One call, no Hash object (Node 20.12 on): a third cheaper on a body of a few hundred bytes.
+  return oneShot === undefined
+    ? crypto.createHash("sha256").update(bytes).digest()
+    : oneShot("sha256", bytes, "buffer");
 }
+
+type OneShotHash = (algorithm: string, data: Uint8Array, encoding: "buffer") => Buffer;
+const oneShot = (crypto as { hash?: OneShotHash }).hash;
 
 /** The task without history and artifacts, as stored in tasks.body. */
 export function taskBody(codecs: StoreCodecs, task: Task): Buffer {
