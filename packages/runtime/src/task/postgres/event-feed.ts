@@ -18,9 +18,10 @@
  *                notifications were (they only say "look now")
  *   own commits  a commit through this store hands its events to the
  *                task's subscribers here at once, without reading them
- *                back (each a copy of the commit's own, as the memory store
- *                hands them), when no read is under way and each subscriber has had
- *                every earlier version (else it pumps, as a notification).
+ *                back (each a copy of the commit's own, as the memory
+ *                store hands them), when no read is under way and each
+ *                subscriber has had every earlier version (else it pumps,
+ *                as a notification).
  *                While such a commit is under way, notifications of its task
  *                wait for it: its own notification may arrive before its
  *                answer, and would else cost a read
