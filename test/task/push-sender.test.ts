@@ -111,6 +111,12 @@ function localSender(options: PushSenderOptions = {}): { sender: PushSender; err
   return { sender, errors };
 }
 
+/** Sends `body` to `url` for `owner`, under a config whose id is the body (so the receiver's order names it). */
+function sendAs(sender: PushSender) {
+  return (body: string, url: string | undefined, owner: string) =>
+    sender.send({ config: config(url!, { id: body }), protocolVersion: "1.0", body, owner });
+}
+
 /** A limit in all, and the same limit for the one host the local receiver is: the tests of the limits in all. */
 function oneHost(limit: { maxConcurrent: number } | { maxQueuedBytes: number }): PushSenderOptions {
   return "maxConcurrent" in limit
@@ -584,13 +590,12 @@ describe("order, queue bound and idle()", () => {
     const hosts = await moreHosts(9);
     const [shared, ...others] = hosts.urls;
     const { sender, errors } = localSender({ maxConcurrent: 1, maxConcurrentPerHost: 1 });
-    const send = (body: string, url: string, owner: string) =>
-      sender.send({ config: config(url, { id: body }), protocolVersion: "1.0", body, owner });
+    const send = sendAs(sender);
     send("alice-0", `${base}/hook`, "alice");
     await held.arrived;
     for (const [i, url] of others.entries()) send(`alice-${i + 1}`, url, "alice");
-    send("alice-shared", shared!, "alice");
-    send("bob-shared", shared!, "bob");
+    send("alice-shared", shared, "alice");
+    send("bob-shared", shared, "bob");
     held.release();
     await sender.idle();
     expect(errors).toEqual([]);
@@ -611,8 +616,7 @@ describe("order, queue bound and idle()", () => {
     const hosts = await moreHosts(3);
     const [shared, y, z] = hosts.urls;
     const { sender, errors } = localSender({ maxConcurrent: 1, maxConcurrentPerHost: 1 });
-    const send = (body: string, url: string | undefined, owner: string) =>
-      sender.send({ config: config(url!, { id: body }), protocolVersion: "1.0", body, owner });
+    const send = sendAs(sender);
     send("alice-0", `${base}/hook`, "alice");
     await held.arrived;
     send("alice-shared", shared, "alice");

@@ -71,6 +71,8 @@ export interface TurnWriter {
 export interface Written {
   readonly version: number;
   readonly events: readonly StreamResponse[];
+  /** Whether the events are in task_events too; a creating commit's are not (see the header). */
+  readonly stored: boolean;
 }
 
 const LEASE_END = (n: string) => `now() + ${n}::bigint * interval '1 millisecond'`;
@@ -183,9 +185,9 @@ function rowsAndEvents(q: string, changes: RowChanges, events: readonly Buffer[]
  * The statement's answer: the new version, with the NOTIFY of an update (its parameters the channel and
  * whether the ids fit the payload); a commit creating the task notifies nobody (see the header).
  */
-function answer(commit: TaskCommit, channel: string, values: unknown[]): string {
-  if (commit.expectedVersion === 0) return "SELECT t.version FROM t";
-  const [to, fit] = [channel, idsFitPayload(values[0] as string, commit.task.id)].map((v) => param(values, v));
+function answer(creating: boolean, taskId: string, channel: string, values: unknown[]): string {
+  if (creating) return "SELECT t.version FROM t";
+  const [to, fit] = [channel, idsFitPayload(values[0] as string, taskId)].map((v) => param(values, v));
   return `SELECT t.version, pg_notify(${to}, CASE WHEN ${fit}::boolean
     THEN json_build_object('t', $1::text, 'i', $2::text, 'v', t.version)
     ELSE json_build_object('v', t.version) END::text) AS notified
@@ -244,16 +246,16 @@ export class CommitWriter {
     const { task } = commit;
     const where = `commit of task "${task.id}" (tenant "${tenant}", expected version ${commit.expectedVersion})`;
     try {
-      const known =
-        commit.expectedVersion === 0 ? NOTHING_STORED : this.digests.known(tenant, task.id, commit.expectedVersion);
+      const creating = commit.expectedVersion === 0;
+      const known = creating ? NOTHING_STORED : this.digests.known(tenant, task.id, commit.expectedVersion);
       const changes = rowChanges(this.codecs, task, known);
       // A creating commit's events are handed to this store's subscribers only (see the header).
-      const events = commit.expectedVersion === 0 ? [] : commit.events.map((e) => this.codecs.event.encode(e));
+      const events = creating ? [] : commit.events.map((e) => this.codecs.event.encode(e));
       const values: unknown[] = [tenant, task.id, task.contextId, task.status?.state ?? 0, statusMicros(task)];
       values.push(taskBody(this.codecs, task));
-      const row = (commit.expectedVersion === 0 ? insertRow : updateRow)(this.names.q, commit, writer, values);
+      const row = (creating ? insertRow : updateRow)(this.names.q, commit, writer, values);
       const ctes = rowsAndEvents(this.names.q, changes, events, values);
-      const text = `WITH t AS (${row})${ctes}\n${answer(commit, this.names.channel, values)}`;
+      const text = `WITH t AS (${row})${ctes}\n${answer(creating, task.id, this.names.channel, values)}`;
       const result = await this.db.query<{ version: number }>({
         name: this.names.statements.name("commit", text),
         text,
@@ -265,7 +267,7 @@ export class CommitWriter {
         return undefined;
       }
       this.digests.remember(tenant, task.id, version, changes.next);
-      return { version, events: commit.events };
+      return { version, events: commit.events, stored: !creating };
     } catch (error) {
       this.digests.forget(tenant, task.id);
       throw storeError(where, error);

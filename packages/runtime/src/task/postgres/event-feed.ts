@@ -145,7 +145,6 @@ export class EventFeed {
   private async versionOf(tenant: string, taskId: string): Promise<number> {
     const { name, text } = this.names.statements.once(
       "version",
-      "version",
       () => `SELECT version FROM ${this.names.q}.tasks WHERE tenant = $1 AND id = $2`,
     );
     const current = await this.db.query<{ version: number }>({ name, text, values: [tenant, taskId] });
@@ -178,8 +177,8 @@ export class EventFeed {
     if (watch === undefined) return;
     watch.heard++;
     const { version } = written;
-    const creation = version === 1;
-    if (!creation && (watch.pumping || ![...watch.subscribers].every((s) => s.last >= version - 1))) {
+    // Events in no row (a creation's) are handed here whatever a read is doing: no read could find them.
+    if (written.stored && (watch.pumping || ![...watch.subscribers].every((s) => s.last >= version - 1))) {
       this.poke(watch, version);
       return;
     }
@@ -297,7 +296,6 @@ export class EventFeed {
       let rows: EventRow[];
       try {
         const { name, text } = this.names.statements.once(
-          "events",
           "events",
           () => `SELECT version, event FROM ${this.names.q}.task_events
            WHERE tenant = $1 AND task_id = $2 AND version > $3 ORDER BY version, seq`,

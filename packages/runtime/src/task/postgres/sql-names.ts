@@ -51,13 +51,13 @@ export class Statements {
     return name;
   }
 
-  /** The statement `key` stands for, whose text `make` gives the same every time: made the first time only. */
-  once(key: string, what: string, make: () => string): Prepared {
-    let made = this.fixed.get(key);
+  /** The statement `what` (get, events, …), whose text `make` gives the same every time: made the first time only. */
+  once(what: string, make: () => string): Prepared {
+    let made = this.fixed.get(what);
     if (made === undefined) {
       const text = make();
       made = { name: this.name(what, text), text };
-      this.fixed.set(key, made);
+      this.fixed.set(what, made);
     }
     return made;
   }

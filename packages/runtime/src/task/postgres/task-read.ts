@@ -92,8 +92,7 @@ export async function readTask(
 ): Promise<StoredTask | undefined> {
   const byOwner = owner === undefined ? "" : " AND t.owner = $3";
   const { name, text } = names.statements.once(
-    owner === undefined ? "get" : "get by owner",
-    "get",
+    owner === undefined ? "get" : "get_owned",
     () => `SELECT ${taskColumns(names.q)}, t.turn_id, t.turn_trace FROM ${names.q}.tasks t
      WHERE t.tenant = $1 AND t.id = $2${byOwner}`,
   );
