@@ -117,6 +117,14 @@ function sendAs(sender: PushSender) {
     sender.send({ config: config(url!, { id: body }), protocolVersion: "1.0", body, owner });
 }
 
+/** Lets the held attempt go, waits for the sender to be idle with no error: the bodies in the order received. */
+async function releasedOrder(held: { release(): void }, sender: PushSender, errors: PushDeliveryError[]) {
+  held.release();
+  await sender.idle();
+  expect(errors).toEqual([]);
+  return received.map((r) => r.body);
+}
+
 /** A limit in all, and the same limit for the one host the local receiver is: the tests of the limits in all. */
 function oneHost(limit: { maxConcurrent: number } | { maxQueuedBytes: number }): PushSenderOptions {
   return "maxConcurrent" in limit
@@ -596,10 +604,7 @@ describe("order, queue bound and idle()", () => {
     for (const [i, url] of others.entries()) send(`alice-${i + 1}`, url, "alice");
     send("alice-shared", shared, "alice");
     send("bob-shared", shared, "bob");
-    held.release();
-    await sender.idle();
-    expect(errors).toEqual([]);
-    const order = received.map((r) => r.body);
+    const order = await releasedOrder(held, sender, errors);
     // Once alice-shared's attempt ends, its turn in all goes to alice-1 before bob, who then has the host's
     // turn, asks for one in all: alice was first in the round, so alice-2 goes before him too.
     expect(order.slice(0, 5)).toEqual(["alice-0", "alice-shared", "alice-1", "alice-2", "bob-shared"]);
@@ -625,10 +630,7 @@ describe("order, queue bound and idle()", () => {
       send(`alice-y${i}`, y, "alice");
       send(`alice-z${i}`, z, "alice");
     }
-    held.release();
-    await sender.idle();
-    expect(errors).toEqual([]);
-    const order = received.map((r) => r.body);
+    const order = await releasedOrder(held, sender, errors);
     expect(order.slice(0, 5)).toEqual(["alice-0", "alice-shared", "alice-y0", "alice-z0", "bob-shared"]);
     expect(order).toHaveLength(13);
     await hosts.close();
