@@ -9,9 +9,10 @@
 //              127.0.0.1, removed at the end; without binaries the bench
 //              answers "skipped" with the reason
 //   instances  child processes (--instance), each a createTaskHandler over a
-//              PostgreSQL store with its own pg pool (max POOL_MAX), on the
-//              same database and schema; each runs its own clients, so no
-//              per-call IPC is measured
+//              PostgreSQL store with its own pg pool (max POOL_MAX) and the
+//              store's default two pipelined connections (commits and gets),
+//              on the same database and schema; each runs its own clients, so
+//              no per-call IPC is measured
 //   one op     a blocking SendMessage whose executor publishes working, one
 //              artifact and completed (the call returns once the completed
 //              event came back through the store's event feed), then GetTask

@@ -21,6 +21,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** `file: first member → names added` of a literal → why it is not made per call. */
 const NOT_PER_CALL: Readonly<Record<string, string>> = {
   "packages/runtime/src/auth/authenticate.ts: ...scheme → name": "once per authenticate(), per scheme",
+  "packages/runtime/src/task/postgres/pipeline.ts: ...(this.pool.options as pg.ClientConfig) → pipeline":
+    "once per pipelined connection opened",
   "packages/runtime/src/card/sign.ts: ...options.protectedHeader → alg, typ, kid, ...jku": "once per card signed",
   "packages/runtime/src/card/sign.ts: ...card → signatures": "once per card signed",
   "packages/runtime/src/client/client-for-card.ts: ...rest → url, ...interceptors, ...tenant, ...fetch":

@@ -22,7 +22,10 @@
  *              nothing is left unhandled
  *   race       on PostgreSQL, a group raced against CancelTask: each trial
  *              ends completed by the group or canceled, a subscriber's events
- *              ending there, until both outcomes were seen (bounded)
+ *              ending there, until both outcomes were seen (bounded). The
+ *              group starts at once or 1-2 ms after the cancel, in turn: on
+ *              the store's pipelined connections statements run in the order
+ *              sent, so a group started at once is always first
  */
 import { create } from "@bufbuild/protobuf";
 import pg from "pg";
@@ -353,6 +356,7 @@ describe("grouped updater calls raced against CancelTask: PostgreSQL", () => {
           events.push(next.value as StreamResponse);
       })();
       const cancel = handler.cancelTask!(create(CancelTaskRequestSchema, { id: task.id }), context);
+      if (i % 3 > 0) await new Promise((resolve) => setTimeout(resolve, i % 3));
       gates.get(task.id)!();
       const canceled = await cancel.then(
         (t) => t.status?.state === TaskState.CANCELED,

@@ -46,14 +46,24 @@ afterAll(async () => {
 
 /** A pool whose query() records each statement's text: the store's reads go through it, one statement each. */
 function recordingPool(): { pool: pg.Pool; statements: string[] } {
-  const pool = new pg.Pool({ connectionString: postgresUrl(), max: 4 });
   const statements: string[] = [];
-  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-  pool.query = ((...args: unknown[]) => {
-    const text = args[0];
-    statements.push(typeof text === "string" ? text : String((text as { text?: string }).text));
-    return query(...args);
-  }) as typeof pool.query;
+  const record =
+    (query: (...args: unknown[]) => unknown) =>
+    (...args: unknown[]) => {
+      const text = args[0];
+      statements.push(typeof text === "string" ? text : String((text as { text?: string }).text));
+      return query(...args);
+    };
+  // The store's pipelined connections, made with the pool's Client class, record what they are sent.
+  class PipelinedRecorded extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super(config);
+      if (this.pipeline)
+        this.query = record(this.query.bind(this) as (...args: unknown[]) => unknown) as typeof this.query;
+    }
+  }
+  const pool = new pg.Pool({ connectionString: postgresUrl(), max: 4, Client: PipelinedRecorded });
+  pool.query = record(pool.query.bind(pool) as (...args: unknown[]) => unknown) as typeof pool.query;
   return { pool, statements };
 }
 

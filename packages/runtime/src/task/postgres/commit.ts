@@ -42,12 +42,12 @@
  * most), and each variant is a prepared statement (sql-names.ts). Any failure
  * rolls everything back and is rethrown naming the task (store-error.ts).
  */
-import type pg from "pg";
 import type { StreamResponse } from "../a2a-types.js";
 import type { TaskCommit } from "../store.js";
 import { endsTurn, turnAfter } from "../turns.js";
 import { digest, statusMicros, type StoreCodecs, taskBody } from "./codec.js";
 import { RowDigests, type TaskDigests } from "./row-digests.js";
+import type { StatementRunner } from "./pipeline.js";
 import type { SqlNames } from "./sql-names.js";
 import { storeError } from "./store-error.js";
 
@@ -236,7 +236,7 @@ export class CommitWriter {
   private readonly digests = new RowDigests();
 
   constructor(
-    private readonly db: pg.Pool,
+    private readonly db: StatementRunner,
     private readonly names: SqlNames,
     private readonly codecs: StoreCodecs,
   ) {}

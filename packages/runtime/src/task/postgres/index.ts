@@ -7,6 +7,7 @@ export {
   createPostgresTaskStore,
   DEFAULT_LEASE_MS,
   DEFAULT_LISTEN_IDLE_MS,
+  DEFAULT_PIPELINE_CONNECTIONS,
   type PostgresTaskStoreOptions,
 } from "./postgres-store.js";
 export { LEASE_FAILURE_TEXT } from "./leases.js";

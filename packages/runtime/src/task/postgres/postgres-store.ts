@@ -7,7 +7,10 @@
  *   connections  the given pg.Pool (left open at close) or one made from a
  *                connection string (ended at close); one of its connections
  *                is held for LISTEN while anyone is subscribed, and for
- *                listenIdleMs after (event-feed.ts, listen-connection.ts)
+ *                listenIdleMs after (event-feed.ts, listen-connection.ts).
+ *                Commits and gets of a task go to pipelineConnections
+ *                connections of the store's own, in pipeline mode, made as
+ *                the pool makes its own (pipeline.ts)
  *   commits      compare-and-set on tasks.version in one statement with the
  *                history, artifacts and event rows and the NOTIFY (commit.ts)
  *   events       through task_events + NOTIFY, to subscribers of every
@@ -42,6 +45,7 @@ import { storeCodecs, type StoreCodecs } from "./codec.js";
 import { CommitWriter, type TurnWriter, type Written } from "./commit.js";
 import { EventFeed } from "./event-feed.js";
 import { TurnLeases } from "./leases.js";
+import { PipelinedConnections } from "./pipeline.js";
 import { PushConfigTable } from "./push-configs.js";
 import { type SqlNames, sqlNames } from "./sql-names.js";
 import { named } from "./store-error.js";
@@ -86,6 +90,12 @@ export interface PostgresTaskStoreOptions {
   /** How often this store prunes (prune.ts), in milliseconds; default 60000; 0: never (prune from cron instead). */
   readonly pruneEveryMs?: number;
   /**
+   * How many connections of its own, beside the pool's, the store sends commits and gets of a task through in
+   * node-postgres's pipeline mode (pipeline.ts): each opened on first need, made as the pool makes its own. Default
+   * 2; 0: none, every statement through the pool (as with a node-postgres before 8.23, which has no pipeline mode).
+   */
+  readonly pipelineConnections?: number;
+  /**
    * Failures outside any call: a lost LISTEN connection, a failed event read, a throwing subscriber, a failed
    * lease renewal, sweep or prune, an idle pool connection that died.
    */
@@ -94,6 +104,7 @@ export interface PostgresTaskStoreOptions {
 
 export const DEFAULT_LEASE_MS = 15_000;
 export const DEFAULT_LISTEN_IDLE_MS = 10_000;
+export const DEFAULT_PIPELINE_CONNECTIONS = 2;
 
 /**
  * The options of a pool the store makes from a connection string: every wait bounded, so that no call waits
@@ -115,8 +126,14 @@ export function createPostgresTaskStore(options: PostgresTaskStoreOptions): Task
   return storeOnPool(options, db, ownPool);
 }
 
+interface Settings {
+  readonly leaseMs: number;
+  readonly maxPerTask: number;
+  readonly pipelined: number;
+}
+
 /** The options' bounds with their defaults, each checked: a RangeError (an Error for the pool) names the bad one. */
-function settingsOf(options: PostgresTaskStoreOptions, db: pg.Pool): { leaseMs: number; maxPerTask: number } {
+function settingsOf(options: PostgresTaskStoreOptions, db: pg.Pool): Settings {
   if ((db.options.max ?? 10) < 2) {
     throw new Error("PostgreSQL task store: the pool needs max >= 2 (one connection listens while others query)");
   }
@@ -128,7 +145,11 @@ function settingsOf(options: PostgresTaskStoreOptions, db: pg.Pool): { leaseMs: 
   if (!Number.isSafeInteger(maxPerTask) || maxPerTask < 1) {
     throw new RangeError(`PostgreSQL task store: maxPushConfigsPerTask must be an integer >= 1, got ${maxPerTask}`);
   }
-  return { leaseMs, maxPerTask };
+  const pipelined = options.pipelineConnections ?? DEFAULT_PIPELINE_CONNECTIONS;
+  if (!Number.isSafeInteger(pipelined) || pipelined < 0) {
+    throw new RangeError(`PostgreSQL task store: pipelineConnections must be an integer >= 0, got ${pipelined}`);
+  }
+  return { leaseMs, maxPerTask, pipelined };
 }
 
 /** The store on `db`, which it ends at close when `ownPool` (made from the options' connection string). */
@@ -139,6 +160,8 @@ export function storeOnPool(options: PostgresTaskStoreOptions, db: pg.Pool, ownP
 /** What the store is made of: the tables' writers and readers, the event feed, the leases and the pruner. */
 interface StoreParts {
   readonly db: pg.Pool;
+  /** Where commits and gets of a task go (pipeline.ts). */
+  readonly pipeline: PipelinedConnections;
   readonly names: SqlNames;
   readonly codecs: StoreCodecs;
   readonly feed: EventFeed;
@@ -154,7 +177,7 @@ interface StoreParts {
 function openParts(options: PostgresTaskStoreOptions, db: pg.Pool): StoreParts {
   const names = sqlNames(options.schema);
   const codecs = storeCodecs(options.definition);
-  const { leaseMs, maxPerTask } = settingsOf(options, db);
+  const { leaseMs, maxPerTask, pipelined } = settingsOf(options, db);
   const onError = options.onError ?? reportToConsole;
   // On any pool, the caller's too: an idle connection that dies (a restart) is an 'error' event, fatal unheard.
   const onIdleError = (error: Error) => onError(new Error(`PostgreSQL task store: idle connection: ${error.message}`));
@@ -164,7 +187,8 @@ function openParts(options: PostgresTaskStoreOptions, db: pg.Pool): StoreParts {
     listenIdleMs: options.listenIdleMs ?? DEFAULT_LISTEN_IDLE_MS,
     onError,
   });
-  const commits = new CommitWriter(db, names, codecs);
+  const pipeline = new PipelinedConnections(db, pipelined, onError);
+  const commits = new CommitWriter(pipeline, names, codecs);
   const leases = new TurnLeases(db, names, codecs, commits, {
     leaseMs,
     onError,
@@ -178,6 +202,7 @@ function openParts(options: PostgresTaskStoreOptions, db: pg.Pool): StoreParts {
   });
   return {
     db,
+    pipeline,
     names,
     codecs,
     feed,
@@ -192,7 +217,7 @@ function openParts(options: PostgresTaskStoreOptions, db: pg.Pool): StoreParts {
 
 /** The TaskStore on its parts: each method checks its keys, then names the task in what it throws. */
 function storeOf(parts: StoreParts, ownPool: boolean): TaskStore {
-  const { db, names, codecs, feed, pushConfigs, commits, leases, writer, pruner, onIdleError } = parts;
+  const { db, pipeline, names, codecs, feed, pushConfigs, commits, leases, writer, pruner, onIdleError } = parts;
   const task = (tenant: string, id: string) => `task "${id}" (tenant "${tenant}")`;
   const config = (tenant: string, taskId: string, id: string) => `push config "${id}" of ${task(tenant, taskId)}`;
   let closing: Promise<void> | undefined;
@@ -201,7 +226,7 @@ function storeOf(parts: StoreParts, ownPool: boolean): TaskStore {
     get: (tenant, taskId, owner) =>
       named(`get of ${task(tenant, taskId)}`, () => {
         checkKeys("task store get", { tenant, taskId, owner });
-        return readTask(db, names, codecs, tenant, taskId, owner);
+        return readTask(pipeline, names, codecs, tenant, taskId, owner);
       }),
     async commit(tenant, commit) {
       checkTaskKeys("task store commit", tenant, commit.task);
@@ -255,6 +280,7 @@ function storeOf(parts: StoreParts, ownPool: boolean): TaskStore {
         await leases.close();
         await pruner.close();
         await feed.close();
+        await pipeline.close();
         if (ownPool) await db.end();
         db.off("error", onIdleError);
       })();

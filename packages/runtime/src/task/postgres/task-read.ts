@@ -25,6 +25,7 @@ import type { StoredTask, TaskPage, TaskQuery, TaskView } from "../store.js";
 import type { Task } from "../a2a-types.js";
 import type { StoreCodecs } from "./codec.js";
 import { readTaskPageToken, taskPageToken } from "./page-token.js";
+import type { StatementRunner } from "./pipeline.js";
 import type { SqlNames } from "./sql-names.js";
 
 interface TaskRow {
@@ -83,7 +84,7 @@ function toTask(codecs: StoreCodecs, row: TaskRow): Task {
 }
 
 export async function readTask(
-  db: pg.Pool,
+  db: StatementRunner,
   names: SqlNames,
   codecs: StoreCodecs,
   tenant: string,
