@@ -6,10 +6,12 @@
  * killed under statements (pg_terminate_backend, ROUNDS times) fails them as
  * the 503 of a database that cannot serve now, is reported, and the next
  * statement opens another; close() answers what was sent, then ends the
- * connections; size 0 and a node-postgres without pipeline mode go through
- * the pool. Connections are told apart by application_name, which the
+ * connections; idle, they keep no process alive (a child that never closes
+ * its store exits by itself); size 0 and a node-postgres without pipeline
+ * mode go through the pool. Connections are told apart by application_name, which the
  * store's own take from the pool's options.
  */
+import { spawn } from "node:child_process";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { A2AError } from "@protoc-gen-a2a/runtime";
@@ -18,6 +20,7 @@ import { A2AServiceV1_0 } from "../../generated-samples/v1.0.1/a2a_a2a.js";
 import { PipelinedConnections } from "../../packages/runtime/dist/task/postgres/pipeline.js";
 import { storeError } from "../../packages/runtime/dist/task/postgres/store-error.js";
 import { postgresUrl, uniqueSchema } from "../helpers/postgres.js";
+import { repoRoot } from "../helpers/run.js";
 import { task, TaskState } from "../helpers/task-values.js";
 
 const ROUNDS = 5;
@@ -154,6 +157,36 @@ describe("the store's pipelined connections", () => {
       await pool.end();
     }
   });
+
+  it("keep no process alive once idle: an agent that never closes its store exits by itself", async () => {
+    const { name } = namedPool(1);
+    // The child's pool lets its idle connections go at once; the store is never closed.
+    const script = `
+      import pg from "pg";
+      import { createPostgresTaskStore } from "@protoc-gen-a2a/runtime/postgres";
+      import { A2AServiceV1_0 } from "./dist-examples/generated-samples/v1.0.1/a2a_a2a.js";
+      const pool = new pg.Pool({ connectionString: process.argv[1], max: 2, idleTimeoutMillis: 1, application_name: process.argv[3] });
+      const store = createPostgresTaskStore({ pool, definition: A2AServiceV1_0, schema: process.argv[2], pruneEveryMs: 0 });
+      const got = await store.get("", "none");
+      console.log(got === undefined ? "answered" : "found");
+    `;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script, postgresUrl(), schema, name], {
+      cwd: repoRoot,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => {
+      // Bounded: a child kept alive by a connection is killed, and the test fails on its signal.
+      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+      child.on("exit", (exitCode) => {
+        clearTimeout(timer);
+        resolve(exitCode);
+      });
+    });
+    expect([code, out.trim()]).toEqual([0, "answered"]);
+    expect(await backends(name)).toEqual([]);
+  }, 30_000);
 
   it("are none at size 0 or with a node-postgres without pipeline mode: the pool carries all", async () => {
     // A client as before node-postgres 8.23: the option is not kept.

@@ -37,6 +37,10 @@
  *   off          size 0, or a node-postgres without pipeline mode (the
  *                client ignores the option before 8.23): every statement
  *                goes through the pool, as after close()
+ *   idle         a connection with nothing unanswered does not keep the
+ *                process alive (unref'd, as the store's timers are), so an
+ *                agent that never closes its store still exits; it is ref'd
+ *                again with its next statement
  *   close        waits until every statement sent has its answer, then ends
  *                the connections
  */
@@ -47,9 +51,15 @@ export interface StatementRunner {
   query<R extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>>;
 }
 
+/** node-postgres's Client with ref() and unref() on its socket, which @types/pg leaves out. */
+interface RefClient extends pg.Client {
+  ref(): void;
+  unref(): void;
+}
+
 /** One pipelined connection: the client, its opening, and how many of its statements await their answer. */
 interface Pipelined {
-  readonly client: pg.Client;
+  readonly client: RefClient;
   readonly opened: Promise<unknown>;
   unanswered: number;
 }
@@ -57,7 +67,7 @@ interface Pipelined {
 /** How many unanswered statements a connection takes before the next statement looks further (see choice). */
 const DEPTH = 8;
 
-type ClientClass = new (config: pg.ClientConfig & { pipeline: boolean }) => pg.Client;
+type ClientClass = new (config: pg.ClientConfig & { pipeline: boolean }) => RefClient;
 
 /** The client class the pool makes its connections with (pg-pool keeps it as `Client`), else node-postgres's. */
 function clientClassOf(pool: pg.Pool): ClientClass {
@@ -82,7 +92,7 @@ export class PipelinedConnections implements StatementRunner {
   }
 
   /** Whether `Client` keeps the pipeline option (node-postgres 8.23 and later); making one opens nothing. */
-  static supported(Client: ClientClass): boolean {
+  static supported(Client: new (config: pg.ClientConfig & { pipeline: boolean }) => pg.Client): boolean {
     return new Client({ pipeline: true }).pipeline === true;
   }
 
@@ -94,13 +104,15 @@ export class PipelinedConnections implements StatementRunner {
   async query<R extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>> {
     if (this.closed || this.places.length === 0) return this.pool.query<R>(config);
     const connection = this.choose();
-    connection.unanswered++;
+    if (connection.unanswered++ === 0) connection.client.ref();
     try {
       await connection.opened;
       return await connection.client.query<R>(config);
     } finally {
-      connection.unanswered--;
-      if (connection.unanswered === 0 && this.drained !== undefined && this.unanswered() === 0) this.drained();
+      if (--connection.unanswered === 0) {
+        connection.client.unref();
+        if (this.drained !== undefined && this.unanswered() === 0) this.drained();
+      }
     }
   }
 
